@@ -1,0 +1,92 @@
+"""`Sample`, `Score` and the `Reward` protocol: the one interface everything scores through."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol, runtime_checkable
+
+__all__ = ["Reward", "Sample", "Score", "reward"]
+
+
+
+@dataclass(frozen=True)
+class Sample:
+    """One rollout to score."""
+
+    prompt: str | list[dict[str, Any]]
+    """The prompt: plain text or chat messages (`[{"role": ..., "content": ...}]`)."""
+    completion: str
+    """The model's completion, as text."""
+    reference: Any = None
+    """Gold answer, test cases or rubric: whatever the domain's rewards compare against."""
+    domain: str = "default"
+    """Selects the rewards and the normalization group (math, code, chat ...)."""
+    group: str | None = None
+    """Prompt id: the rollouts of one prompt share it (GRPO groups, pass rates)."""
+    meta: Mapping[str, Any] = field(default_factory=dict)
+    """Anything else carried along (dataset columns, ids)."""
+
+
+@dataclass(frozen=True)
+class Score:
+    """The result of scoring one sample."""
+
+    value: float | None
+    """The reward; `None` means abstain (e.g. unparseable gold), never a silent 0."""
+    reason: str = "ok"
+    """Why: ok | wrong | no_answer | timeout | runtime_error | sandbox_error | bad_reference ..."""
+    parts: Mapping[str, float | None] = field(default_factory=dict)
+    """Per-component breakdown, logged as `reward/<name>`."""
+
+
+@runtime_checkable
+class Reward(Protocol):
+    """Anything that scores a batch of samples, one `Score` per sample, in order."""
+
+    name: str
+
+    def score(self, samples: Sequence[Sample]) -> list[Score]: ...
+
+
+class FunctionReward:
+    """A batch `Reward` made from a one-sample function (see `reward`)."""
+
+    def __init__(self, fn: Callable[[Sample], float | Score | None], name: str) -> None:
+        self.fn = fn
+        self.name = name
+        functools.update_wrapper(self, fn)
+
+    def score(self, samples: Sequence[Sample]) -> list[Score]:
+        return [as_score(self.fn(s)) for s in samples]
+
+    def __call__(self, sample: Sample) -> float | Score | None:
+        return self.fn(sample)
+
+    def __repr__(self) -> str:
+        return f"<reward {self.name}>"
+
+
+def as_score(result: float | Score | None) -> Score:
+    """Normalize what a one-sample function returns: a float, `None` (abstain) or a `Score`."""
+    if isinstance(result, Score):
+        return result
+    if result is None:
+        return Score(None, "abstain")
+    if isinstance(result, bool):
+        return Score(float(result), "ok" if result else "wrong")
+    return Score(float(result))
+
+
+def reward(fn: Callable[[Sample], float | Score | None] | None = None, *,
+           name: str | None = None) -> Any:
+    """Lift a one-sample function `(sample) -> float | None | Score` to a batch `Reward`.
+
+    Usable bare (`@reward`) or with a name (`@reward(name="length")`).
+    """
+
+    def wrap(f: Callable[[Sample], float | Score | None]) -> FunctionReward:
+        return FunctionReward(f, name or f.__name__)
+
+    return wrap(fn) if fn is not None else wrap

@@ -1,0 +1,42 @@
+"""The `rewards` command line. Each subcommand lives in its own module of this package with
+`add_parser(subparsers)`; heavy imports happen inside the subcommand's `run`."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from rewards.errors import RewardsError
+
+__all__ = ["main"]
+
+
+
+def subcommand_modules() -> list[str]:
+    """Every public module of this package is one subcommand (`score`, `sandbox` ...)."""
+    package = Path(__file__).parent
+    return sorted(p.stem for p in package.glob("*.py") if not p.stem.startswith("_"))
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="rewards", description="Reward and verifier engine for LLM reinforcement learning.")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    for name in subcommand_modules():
+        importlib.import_module(f"rewards.cli.{name}").add_parser(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return int(args.func(args) or 0)
+    except RewardsError as exc:
+        print(f"rewards {args.command}: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print(f"rewards {args.command}: interrupted", file=sys.stderr)
+        return 130

@@ -1,0 +1,151 @@
+"""The reward config file (YAML): one format for the CLI, the HTTP server, the Celery worker
+and the trainers alike.
+
+```yaml
+domains:
+  math:  {rewards: [{use: math}]}
+  code:  {rewards: [{use: rtv, weights: {rule: 0.1, tests: 0.5, hidden: 0.3, judge: 0.1}}]}
+  chat:  {alpha: 0.0, rewards: [{use: genrm, backend: vllm-server, url: "http://127.0.0.1:8000"}]}
+normalize: zscore_by_domain       # or group, or none
+```
+Every key of a component other than `use`, `name`, `weight` and `kind` is passed to its factory.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any, Literal, get_args
+
+from rewards.errors import ConfigError
+
+__all__ = ["ComponentConfig", "DomainConfig", "RewardConfig", "load_config", "parse_config"]
+
+Normalize = Literal["none", "zscore_by_domain", "group"]
+Kind = Literal["verifiable", "learned"]
+_COMPONENT_KEYS = {"use", "name", "weight", "kind"}
+
+
+@dataclass(frozen=True)
+class ComponentConfig:
+    """One reward component of a domain."""
+
+    use: str
+    """Registered name (`math`, `rtv`, `genrm`, `rm`, `celery`) or dotted path `pkg.mod:attr`."""
+    name: str
+    """Name in `parts` and in logs (`reward/<name>`); defaults to `use`."""
+    weight: float = 1.0
+    """Weight in the domain's sum; 0 means computed and logged only."""
+    kind: Kind | None = None
+    """verifiable or learned, for the domain's `alpha`; None: the component's own `kind`."""
+    options: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
+    """Keyword arguments for the component's factory."""
+
+
+@dataclass(frozen=True)
+class DomainConfig:
+    """The rewards of one domain (math, code, chat ...)."""
+
+    rewards: tuple[ComponentConfig, ...]
+    """The components, combined by weight."""
+    alpha: float | None = None
+    """If set: alpha * verifiable + (1 - alpha) * learned; None: a plain weighted sum."""
+
+
+@dataclass(frozen=True)
+class RewardConfig:
+    """A whole reward config: per-domain components and the batch normalization."""
+
+    domains: Mapping[str, DomainConfig]
+    """Domain name -> its rewards; `default` catches samples of unlisted domains."""
+    normalize: Normalize = "none"
+    """Batch normalization of the final values: none, zscore_by_domain or group (GRPO)."""
+    raw: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}), compare=False)
+    """The parsed document, for hashing and for shipping to remote workers."""
+
+    def content_hash(self) -> str:
+        """A stable hash of the config's content: workers check they score with the same one."""
+        canonical = json.dumps(_plain(self.raw), sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(canonical.encode()).hexdigest()[:16]
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, Mapping):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    return value
+
+
+def load_config(path: str | Path) -> RewardConfig:
+    """Read and validate a reward config file."""
+    import yaml
+
+    path = Path(path)
+    try:
+        text = path.read_text()
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot read reward config: {exc}") from exc
+    try:
+        document = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        raise ConfigError(f"{path}: not valid YAML: {exc}") from exc
+    return parse_config(document, source=str(path))
+
+
+def parse_config(document: Any, *, source: str = "<config>") -> RewardConfig:
+    """Validate a parsed config document (a mapping) into a `RewardConfig`."""
+    if not isinstance(document, Mapping):
+        raise ConfigError(f"{source}: a reward config is a mapping with a 'domains' key")
+    unknown = set(document) - {"domains", "normalize"}
+    if unknown:
+        raise ConfigError(f"{source}: unknown top-level keys {sorted(unknown)}")
+    domains = document.get("domains")
+    if not isinstance(domains, Mapping) or not domains:
+        raise ConfigError(f"{source}: 'domains' must be a non-empty mapping of domain -> rewards")
+    normalize = document.get("normalize", "none") or "none"
+    if normalize not in get_args(Normalize):
+        raise ConfigError(f"{source}: normalize must be one of {get_args(Normalize)}, "
+                          f"not {normalize!r}")
+    parsed = {str(name): _parse_domain(spec, f"{source}: domains.{name}")
+              for name, spec in domains.items()}
+    return RewardConfig(MappingProxyType(parsed), normalize, MappingProxyType(_plain(document)))
+
+
+def _parse_domain(spec: Any, where: str) -> DomainConfig:
+    if not isinstance(spec, Mapping) or not isinstance(spec.get("rewards"), list) \
+            or not spec["rewards"]:
+        raise ConfigError(f"{where}: needs a non-empty 'rewards' list")
+    unknown = set(spec) - {"rewards", "alpha"}
+    if unknown:
+        raise ConfigError(f"{where}: unknown keys {sorted(unknown)}")
+    alpha = spec.get("alpha")
+    if alpha is not None and not (isinstance(alpha, (int, float)) and 0.0 <= alpha <= 1.0):
+        raise ConfigError(f"{where}.alpha: must be a number in [0, 1], not {alpha!r}")
+    components = tuple(_parse_component(c, f"{where}.rewards[{i}]")
+                       for i, c in enumerate(spec["rewards"]))
+    names = [c.name for c in components]
+    if len(set(names)) != len(names):
+        raise ConfigError(f"{where}: component names must be unique, got {names}; "
+                          "give repeated components a 'name'")
+    return DomainConfig(components, None if alpha is None else float(alpha))
+
+
+def _parse_component(spec: Any, where: str) -> ComponentConfig:
+    if isinstance(spec, str):
+        spec = {"use": spec}
+    if not isinstance(spec, Mapping) or not isinstance(spec.get("use"), str):
+        raise ConfigError(f"{where}: a component is a mapping with a 'use' key")
+    weight = spec.get("weight", 1.0)
+    if not isinstance(weight, (int, float)) or weight < 0:
+        raise ConfigError(f"{where}.weight: must be a number >= 0, not {weight!r}")
+    kind = spec.get("kind")
+    if kind is not None and kind not in get_args(Kind):
+        raise ConfigError(f"{where}.kind: must be one of {get_args(Kind)}, not {kind!r}")
+    options = {k: v for k, v in spec.items() if k not in _COMPONENT_KEYS}
+    return ComponentConfig(use=spec["use"], name=str(spec.get("name") or spec["use"]),
+                           weight=float(weight), kind=kind, options=MappingProxyType(options))

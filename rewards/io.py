@@ -1,0 +1,114 @@
+"""Reading rollout rows (JSONL or Parquet) into `Sample`s and writing result rows.
+
+Every input row yields either a `Sample` or an `InputError` naming the file, the line and
+the field: nothing is silently dropped."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+from typing import Any
+
+from rewards._types import Sample
+from rewards.errors import InputError
+
+__all__ = ["SAMPLE_FIELDS", "iter_rows", "parse_map", "row_to_sample"]
+
+SAMPLE_FIELDS = ("prompt", "completion", "reference", "domain", "group", "meta")
+
+
+def parse_map(spec: str | None) -> dict[str, str]:
+    """`--map` option: 'solution_str=completion,ground_truth=reference' -> {source: target}."""
+    mapping: dict[str, str] = {}
+    if not spec:
+        return mapping
+    for item in spec.split(","):
+        source, sep, target = item.partition("=")
+        if not sep or not source.strip() or target.strip() not in SAMPLE_FIELDS:
+            raise InputError(f"bad --map entry {item!r}: use COLUMN=FIELD with FIELD one of "
+                             f"{', '.join(SAMPLE_FIELDS)}")
+        mapping[source.strip()] = target.strip()
+    return mapping
+
+
+def iter_rows(path: str | Path) -> Iterator[tuple[int, dict[str, Any] | InputError]]:
+    """(line number, row or error) for every record of a JSONL or Parquet file, in order.
+    Line numbers are 1-based file lines for JSONL and 1-based row numbers for Parquet."""
+    path = Path(path)
+    if not path.exists():
+        raise InputError("no such file", source=str(path))
+    if path.suffix == ".parquet":
+        yield from _iter_parquet(path)
+    else:
+        yield from _iter_jsonl(path)
+
+
+def _iter_jsonl(path: Path) -> Iterator[tuple[int, dict[str, Any] | InputError]]:
+    with path.open("rb") as fh:
+        for line_no, raw in enumerate(fh, start=1):
+            if not raw.strip():
+                continue
+            try:
+                row = json.loads(raw)
+            except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+                yield line_no, InputError(f"not valid JSON: {exc}", source=str(path), line=line_no)
+                continue
+            if not isinstance(row, dict):
+                yield line_no, InputError(f"a row must be a JSON object, got "
+                                          f"{type(row).__name__}", source=str(path), line=line_no)
+                continue
+            yield line_no, row
+
+
+def _iter_parquet(path: Path) -> Iterator[tuple[int, dict[str, Any] | InputError]]:
+    try:
+        import pyarrow.parquet as pq
+    except ImportError as exc:  # pyarrow is a core dependency; this guards broken installs
+        raise InputError("reading Parquet needs pyarrow: pip install pyarrow",
+                         source=str(path)) from exc
+    row_no = 0
+    for batch in pq.ParquetFile(path).iter_batches(batch_size=4096):
+        for row in batch.to_pylist():
+            row_no += 1
+            yield row_no, row
+
+
+def row_to_sample(row: Mapping[str, Any], *, mapping: Mapping[str, str] | None = None,
+                  source: str | None = None, line: int | None = None) -> Sample:
+    """Validate one row into a `Sample`. Unknown columns travel in `meta`."""
+    mapping = mapping or {}
+    fields: dict[str, Any] = {}
+    meta: dict[str, Any] = {}
+    for key, value in row.items():
+        target = mapping.get(key, key)
+        if target in SAMPLE_FIELDS and target != "meta":
+            fields[target] = value
+        elif target == "meta" and isinstance(value, Mapping):
+            meta.update(value)
+        else:
+            meta[key] = value
+
+    def bad(message: str, field: str) -> InputError:
+        column = next((k for k, v in mapping.items() if v == field), field)
+        return InputError(message, source=source, line=line, field=column)
+
+    completion = fields.get("completion")
+    if completion is None:
+        raise bad("missing completion", "completion")
+    if not isinstance(completion, str):
+        raise bad(f"completion must be a string, got {type(completion).__name__}", "completion")
+    prompt = fields.get("prompt", "")
+    if prompt is None:
+        prompt = ""
+    if not isinstance(prompt, (str, list)):
+        raise bad(f"prompt must be a string or a list of chat messages, got "
+                  f"{type(prompt).__name__}", "prompt")
+    domain = fields.get("domain") or "default"
+    if not isinstance(domain, str):
+        raise bad(f"domain must be a string, got {type(domain).__name__}", "domain")
+    group = fields.get("group")
+    if group is not None and not isinstance(group, (str, int)):
+        raise bad(f"group must be a string or an integer, got {type(group).__name__}", "group")
+    return Sample(prompt=prompt, completion=completion, reference=fields.get("reference"),
+                  domain=domain, group=None if group is None else str(group), meta=meta)

@@ -1,0 +1,59 @@
+"""Named reward components. A config names a component by registered name or dotted path,
+so `rewards` never imports `genrm` (or any heavy module) until a config asks for it."""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from typing import Any
+
+from rewards.errors import ConfigError
+
+__all__ = ["register", "registered_names", "resolve"]
+
+# Built-in names point at dotted paths: nothing is imported until a config uses the name.
+_BUILTIN: dict[str, str] = {
+    "math": "rewards.math:MathReward",
+    "rtv": "rewards.code:CodeReward",
+    "genrm": "genrm.generative:GenRMReward",
+    "rm": "genrm.discriminative:DiscriminativeRM",
+    "celery": "integrations.celery.client:CeleryReward",
+}
+_REGISTERED: dict[str, Callable[..., Any]] = {}
+
+
+def register(name: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Register a reward factory (a class or function returning a `Reward`) under `name`."""
+
+    def wrap(factory: Callable[..., Any]) -> Callable[..., Any]:
+        _REGISTERED[name] = factory
+        return factory
+
+    return wrap
+
+
+def registered_names() -> list[str]:
+    return sorted(set(_BUILTIN) | set(_REGISTERED))
+
+
+def resolve(use: str) -> Callable[..., Any]:
+    """The factory for `use`: a registered name, or a dotted path `pkg.mod:attr` / `pkg.mod.attr`."""
+    if use in _REGISTERED:
+        return _REGISTERED[use]
+    path = _BUILTIN.get(use, use)
+    if ":" in path:
+        module_name, _, attr = path.partition(":")
+    elif "." in path:
+        module_name, _, attr = path.rpartition(".")
+    else:
+        raise ConfigError(
+            f"unknown reward {use!r}: not a registered name ({', '.join(registered_names())}) "
+            "and not a dotted path like 'package.module:function'")
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as exc:
+        raise ConfigError(f"reward {use!r}: cannot import module {module_name!r}: {exc}") from exc
+    try:
+        return getattr(module, attr)
+    except AttributeError as exc:
+        raise ConfigError(f"reward {use!r}: module {module_name!r} has no {attr!r}") from exc
