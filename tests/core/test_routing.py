@@ -1,0 +1,52 @@
+import pytest
+
+from rewards import Sample, Score, parse_config
+from rewards.build import build_reward
+
+
+def _build(domains, normalize="none"):
+    return build_reward(parse_config({"domains": domains, "normalize": normalize}))
+
+
+def test_routes_by_domain_with_default_fallback():
+    r = _build({
+        "exact": {"rewards": [{"use": "rewards_for_tests:exact"}]},
+        "default": {"rewards": [{"use": "rewards_for_tests:Constant", "value": 0.25}]},
+    })
+    scores = r.score([Sample("p", "1", reference="1", domain="exact"),
+                      Sample("p", "1", reference="2", domain="exact"),
+                      Sample("p", "x", domain="other")])
+    assert [s.value for s in scores] == [1.0, 0.0, 0.25]
+
+
+def test_unknown_domain_without_default_is_explicit():
+    r = _build({"exact": {"rewards": ["rewards_for_tests:exact"]}})
+    (score,) = r.score([Sample("p", "x", domain="chat")])
+    assert score == Score(None, "unknown_domain")
+
+
+def test_alpha_mixes_verifiable_and_learned():
+    # exact is verifiable (1.0 or 0.0); Constant is learned (0.5): 0.3 * v + 0.7 * 0.5
+    r = _build({"d": {"alpha": 0.3, "rewards": [
+        {"use": "rewards_for_tests:exact", "name": "v"},
+        {"use": "rewards_for_tests:Constant", "value": 0.5, "name": "g"}]}})
+    right, wrong = r.score([Sample("p", "1", reference="1", domain="d"),
+                            Sample("p", "2", reference="1", domain="d")])
+    assert right.value == pytest.approx(0.3 + 0.35)
+    assert wrong.value == pytest.approx(0.35)
+    assert dict(right.parts) == {"v": 1.0, "g": 0.5}
+
+
+def test_abstention_propagates_and_is_not_zero():
+    r = _build({"d": {"rewards": ["rewards_for_tests:abstain_on_missing"]}})
+    (score,) = r.score([Sample("p", "1", domain="d")])
+    assert score.value is None and score.reason == "bad_reference"
+
+
+def test_group_normalization_keeps_raw_in_parts():
+    r = _build({"d": {"rewards": ["rewards_for_tests:exact"]}}, normalize="group")
+    samples = [Sample("p", c, reference="1", domain="d", group="g1") for c in ("1", "0")]
+    a, b = r.score(samples)
+    assert a.value == pytest.approx(0.5 / (0.5 + 1e-4))
+    assert b.value == pytest.approx(-0.5 / (0.5 + 1e-4))
+    assert a.parts["raw"] == 1.0 and b.parts["raw"] == 0.0
