@@ -1,0 +1,364 @@
+"""The Rule layer of the code reward: find the program in a completion, then check it without
+running it: syntax, length, forbidden patterns and hard-coded answers.
+
+Two pure steps, each tested alone: `extract_program(completion)` then
+`check_program(program, ...)`. Nothing here executes model code.
+
+The built-in forbidden patterns are Python AST rules (no false hits inside strings or
+comments); `ForbiddenRule(name, regex=...)` adds a regular expression for any language,
+matched against the program with Python comments removed.
+"""
+
+from __future__ import annotations
+
+import ast
+import io
+import re
+import tokenize
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Literal
+
+from rewards._hardcoding import Hardcoding, LiteralCase, cases_from_asserts, find_hardcoding
+
+__all__ = [
+    "BUILTIN_RULES", "Extraction", "ForbiddenRule", "Hardcoding", "LiteralCase", "RuleConfig",
+    "RuleResult", "cases_from_asserts", "check_program", "extract_program", "find_forbidden",
+    "find_hardcoding",
+]
+
+BlockChoice = Literal["last", "first", "longest", "concat"]
+TestStyle = Literal["function", "stdin"]
+Scope = Literal["all", "function", "stdin"]
+
+LANGUAGE_TAGS: dict[str, frozenset[str]] = {
+    "python": frozenset({"python", "py", "python3", "py3", "python 3"}),
+    "cpp": frozenset({"cpp", "c++", "cc", "cxx"}),
+    "c": frozenset({"c"}),
+    "javascript": frozenset({"javascript", "js", "node", "nodejs"}),
+    "bash": frozenset({"bash", "sh", "shell"}),
+}
+
+
+# --- extraction ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Extraction:
+    """Where the program came from."""
+
+    program: str | None
+    """The program text, None when the completion holds none."""
+    fenced: bool
+    """True when it came from a fenced block (``` or ~~~), False for the bare completion."""
+
+
+_FENCE = re.compile(r"^ {0,3}(?P<fence>`{3,}|~{3,})[ \t]*(?P<info>[^`\n]*?)[ \t]*$")
+
+
+def _blocks(text: str) -> tuple[list[tuple[str, str]], str | None]:
+    """Complete fenced blocks as (tag, body), plus the body of a trailing unclosed block."""
+    blocks: list[tuple[str, str]] = []
+    lines = text.splitlines()
+    i = 0
+    while i < len(lines):
+        opening = _FENCE.match(lines[i])
+        if not opening:
+            i += 1
+            continue
+        fence, tag = opening["fence"], opening["info"].split(" ")[0].lower() if opening["info"] \
+            else ""
+        for j in range(i + 1, len(lines)):
+            closing = _FENCE.match(lines[j])
+            if closing and closing["fence"][0] == fence[0] \
+                    and len(closing["fence"]) >= len(fence) and not closing["info"]:
+                blocks.append((tag, "\n".join(lines[i + 1:j])))
+                i = j + 1
+                break
+        else:  # never closed: a truncated completion
+            return blocks, "\n".join(lines[i + 1:])
+    return blocks, None
+
+
+def extract_program(completion: str, *, language: str = "python", block: BlockChoice = "last",
+                    unfenced: Literal["code", "reject"] = "code") -> Extraction:
+    """The program in a completion.
+
+    Fenced blocks tagged with the language win over untagged ones (so an untagged output
+    block after the code is not taken); blocks tagged with another language are ignored.
+    Among the candidates `block` picks the last complete one (default), the first, the
+    longest, or all of them concatenated. With no complete block: a trailing unclosed block
+    (a truncated completion) is taken; else the whole completion when `unfenced="code"`.
+    """
+    blocks, unclosed = _blocks(completion)
+    tags = LANGUAGE_TAGS.get(language, frozenset({language}))
+    tagged = [body for tag, body in blocks if tag in tags]
+    candidates = tagged or [body for tag, body in blocks if not tag]
+    candidates = [c for c in candidates if c.strip()]
+    if candidates:
+        if block == "first":
+            chosen = candidates[0]
+        elif block == "longest":
+            chosen = max(candidates, key=len)
+        elif block == "concat":
+            chosen = "\n\n".join(candidates)
+        else:
+            chosen = candidates[-1]
+        return Extraction(chosen.strip("\n") + "\n", True)
+    if blocks:  # only blocks of other languages: no program in ours
+        return Extraction(None, True)
+    if unclosed is not None and unclosed.strip():
+        return Extraction(unclosed.strip("\n") + "\n", True)
+    if unfenced == "code" and completion.strip():
+        return Extraction(completion.strip("\n") + "\n", False)
+    return Extraction(None, False)
+
+
+# --- forbidden patterns --------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ForbiddenRule:
+    """One forbidden pattern: a built-in AST check, or a custom regular expression."""
+
+    name: str
+    """Reported in the score's reason detail and used to enable/disable it by name."""
+    description: str = ""
+    """What it catches, for people reading a config."""
+    scope: Scope = "all"
+    """Applies to function-style tests (asserts, check(candidate)), stdin tests, or all."""
+    regex: str | None = None
+    """For a custom rule: a regular expression searched in the program (comments removed)."""
+    check: Callable[[ast.AST], int | None] | None = None
+    """For a built-in Python rule: returns the offending line, or None."""
+
+    def applies(self, style: TestStyle) -> bool:
+        return self.scope == "all" or self.scope == style
+
+
+def _calls(tree: ast.AST) -> list[tuple[str, ast.Call]]:
+    return [(_dotted(n.func), n) for n in ast.walk(tree) if isinstance(n, ast.Call)]
+
+
+def _dotted(node: ast.expr) -> str:
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        return f"{_dotted(node.value)}.{node.attr}"
+    return ""
+
+
+_EXIT_CALLS = {"sys.exit", "exit", "quit", "os._exit", "os.abort", "os.kill", "os.killpg",
+               "_exit", "posix._exit"}
+
+
+def _early_exit(tree: ast.AST) -> int | None:
+    for name, call in _calls(tree):
+        if name in _EXIT_CALLS:
+            return call.lineno
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Raise) and node.exc is not None:
+            exc = node.exc.func if isinstance(node.exc, ast.Call) else node.exc
+            if _dotted(exc) in ("SystemExit", "KeyboardInterrupt", "GeneratorExit"):
+                return node.lineno
+    return None
+
+
+_INTROSPECTION_CALLS = {
+    "sys._getframe", "inspect.stack", "inspect.currentframe", "inspect.getsource",
+    "inspect.getsourcelines", "inspect.getfile", "inspect.getouterframes", "inspect.trace",
+    "inspect.getframeinfo", "traceback.extract_stack", "traceback.walk_stack",
+    "gc.get_objects", "gc.get_referrers", "os.listdir", "os.scandir", "os.walk", "glob.glob",
+    "glob.iglob",
+}
+_FRAME_ATTRS = {"f_back", "f_globals", "f_locals", "f_code", "tb_frame", "gi_frame"}
+
+
+def _test_file_access(tree: ast.AST) -> int | None:
+    for name, call in _calls(tree):
+        if name in _INTROSPECTION_CALLS:
+            return call.lineno
+        if name in ("open", "io.open", "pathlib.Path", "Path") and call.args:
+            arg = call.args[0]
+            if isinstance(arg, ast.Constant) and isinstance(arg.value, str) and \
+                    re.search(r"test|check|\.py$|/proc/self", arg.value, re.IGNORECASE):
+                return call.lineno
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and node.id == "__file__":
+            return node.lineno
+        if isinstance(node, ast.Attribute) and (node.attr in _FRAME_ATTRS or
+                                                _dotted(node) == "sys.argv"):
+            return node.lineno
+        if isinstance(node, ast.Import) and any(a.name == "__main__" for a in node.names):
+            return node.lineno
+        if isinstance(node, ast.Constant) and node.value == "__main__" and \
+                not _is_main_guard(tree, node):
+            return node.lineno
+    return None
+
+
+def _is_main_guard(tree: ast.AST, constant: ast.Constant) -> bool:
+    """`if __name__ == "__main__":` is the honest use of the string "__main__"."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Compare) and _dotted(node.left) == "__name__" and \
+                constant in node.comparators:
+            return True
+    return False
+
+
+def _mock_patching(tree: ast.AST) -> int | None:
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            if any(a.name in ("mock", "unittest.mock", "builtins") for a in node.names):
+                return node.lineno
+        elif isinstance(node, ast.ImportFrom):
+            module = node.module or ""
+            if module in ("mock", "unittest.mock", "builtins") or \
+                    (module == "unittest" and any(a.name == "mock" for a in node.names)):
+                return node.lineno
+        elif isinstance(node, ast.Name) and node.id == "__builtins__":
+            return node.lineno
+        elif isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            for target in targets:
+                name = _dotted(target.value if isinstance(target, ast.Subscript) else target)
+                if name in ("AssertionError", "sys.modules", "sys.excepthook") or \
+                        name.startswith("builtins."):
+                    return node.lineno
+        elif isinstance(node, ast.ClassDef) and node.name == "AssertionError":
+            return node.lineno
+    for name, call in _calls(tree):
+        if name in ("sys.settrace", "sys.setprofile", "threading.settrace"):
+            return call.lineno
+    return None
+
+
+def _always_equal(tree: ast.AST) -> int | None:
+    """A class whose `__eq__` returns True whatever it is compared to (or `__ne__` False):
+    its instances pass every `assert result == expected`."""
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.ClassDef):
+            continue
+        for item in node.body:
+            if isinstance(item, ast.FunctionDef) and item.name in ("__eq__", "__ne__"):
+                body = [s for s in item.body if not (isinstance(s, ast.Expr) and
+                                                      isinstance(s.value, ast.Constant))]
+                constant = item.name == "__eq__"
+                if len(body) == 1 and isinstance(body[0], ast.Return) and \
+                        isinstance(body[0].value, ast.Constant) and \
+                        body[0].value.value is constant:
+                    return item.lineno
+            elif isinstance(item, ast.Assign) and any(_dotted(t) in ("__eq__", "__ne__")
+                                                      for t in item.targets):
+                if isinstance(item.value, ast.Lambda) and isinstance(item.value.body,
+                                                                     ast.Constant):
+                    return item.lineno
+    return None
+
+
+BUILTIN_RULES: dict[str, ForbiddenRule] = {r.name: r for r in (
+    ForbiddenRule("early_exit", "sys.exit, exit(), quit(), os._exit, raise SystemExit: ending "
+                  "the process before the asserts run", "function", check=_early_exit),
+    ForbiddenRule("test_file_access", "reading the test file or the caller's frames: "
+                  "__file__, sys.argv, open('test...'), inspect/sys._getframe, gc, listing "
+                  "directories", "all", check=_test_file_access),
+    ForbiddenRule("mock_patching", "unittest.mock, patching builtins, AssertionError, "
+                  "sys.modules or sys.excepthook, tracing hooks", "all",
+                  check=_mock_patching),
+    ForbiddenRule("always_equal", "objects whose __eq__ always returns True", "all",
+                  check=_always_equal),
+)}
+
+
+def _strip_comments(program: str) -> str:
+    try:
+        tokens = [t for t in tokenize.generate_tokens(io.StringIO(program).readline)
+                  if t.type != tokenize.COMMENT]
+        return tokenize.untokenize(tokens)
+    except (tokenize.TokenError, SyntaxError, IndentationError):
+        return program
+
+
+def find_forbidden(program: str, rules: Sequence[ForbiddenRule], *, style: TestStyle,
+                   tree: ast.AST | None = None, language: str = "python") -> list[str]:
+    """Names (with line) of the rules a program breaks, e.g. `['early_exit:3']`. AST rules
+    need `tree` (Python); regex rules run on any language."""
+    hits = []
+    text = _strip_comments(program) if language == "python" else program
+    for rule in rules:
+        if not rule.applies(style):
+            continue
+        line: int | None = None
+        if rule.check is not None and tree is not None:
+            line = rule.check(tree)
+        elif rule.regex is not None:
+            match = re.search(rule.regex, text, re.MULTILINE)
+            line = None if match is None else text.count("\n", 0, match.start()) + 1
+        if line is not None:
+            hits.append(f"{rule.name}:{line}")
+    return hits
+
+
+# --- the layer -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RuleConfig:
+    """How the Rule layer judges a program."""
+
+    max_chars: int = 20_000
+    """Longest program accepted, in characters."""
+    max_lines: int = 1_000
+    """Longest program accepted, in lines."""
+    forbidden: tuple[ForbiddenRule, ...] = tuple(BUILTIN_RULES.values())
+    """The forbidden patterns checked (built-in by default, plus any custom ones)."""
+    detect_hardcoding: bool = True
+    """Look for answers remembered from the tests (Python programs only)."""
+
+
+@dataclass(frozen=True)
+class RuleResult:
+    """The Rule layer's verdict on one program."""
+
+    reason: Literal["ok", "no_code", "syntax_error", "rule_violation", "hardcoded"]
+    """ok when every rule holds; else the first failure, in that order of precedence."""
+    violations: tuple[str, ...] = ()
+    """What was broken: `too_long`, `early_exit:3`, `lookup_table at line 2 ...`."""
+    tree: ast.Module | None = field(default=None, repr=False, compare=False)
+    """The parsed Python program, when it parsed."""
+
+    @property
+    def passed(self) -> bool:
+        return self.reason == "ok"
+
+
+def check_program(program: str, *, config: RuleConfig = RuleConfig(),
+                  language: str = "python", style: TestStyle = "function", fenced: bool = True,
+                  public: Sequence[LiteralCase] = (),
+                  hidden: Sequence[LiteralCase] = ()) -> RuleResult:
+    """Judge a program without running it. An unfenced completion that is not valid Python is
+    prose, not code (`no_code`); a fenced one that does not parse is a `syntax_error`.
+    Length and forbidden patterns give `rule_violation`; remembered answers `hardcoded`."""
+    tree = None
+    if language == "python":
+        try:
+            tree = ast.parse(program)
+            compile(tree, "<program>", "exec")
+        except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:
+            reason = "syntax_error" if fenced else "no_code"
+            return RuleResult(reason, (f"{type(exc).__name__}: {exc}",))
+    violations: list[str] = []
+    if len(program) > config.max_chars:
+        violations.append(f"too_long: {len(program)} chars > {config.max_chars}")
+    lines = len(program.splitlines())
+    if lines > config.max_lines:
+        violations.append(f"too_long: {lines} lines > {config.max_lines}")
+    violations += find_forbidden(program, config.forbidden, style=style, tree=tree,
+                                 language=language)
+    if tree is not None and config.detect_hardcoding:
+        found = find_hardcoding(tree, public, hidden)
+        if found is not None:
+            return RuleResult("hardcoded", (found.describe(), *violations), tree)
+    if violations:
+        return RuleResult("rule_violation", tuple(violations), tree)
+    return RuleResult("ok", (), tree)
