@@ -1,0 +1,16 @@
+"""Math verifier: extract the final answer, compare it with the gold (fast paths here,
+math-verify + sympy in killable worker processes with a hard wall-clock bound)."""
+
+from rewards.math._compare import VerdictCache, compare, compare_batch
+from rewards.math._config import MathConfig, Verdict
+from rewards.math._extract import extract_answer, extract_boxed, prepare_reference
+from rewards.math._limits import structural_problem
+from rewards.math._normalize import normalize
+from rewards.math._pool import WorkerError, WorkerPool, shared_pool
+from rewards.math._reward import MathReward
+
+__all__ = sorted([
+    "MathConfig", "MathReward", "Verdict", "VerdictCache", "WorkerError", "WorkerPool",
+    "compare", "compare_batch", "extract_answer", "extract_boxed", "normalize",
+    "prepare_reference", "shared_pool", "structural_problem",
+])

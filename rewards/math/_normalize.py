@@ -1,0 +1,139 @@
+"""The cheap path, run in the caller's process: normalize answer strings and decide the easy
+pairs (same string, numbers, multiple-choice letters, plain words) without sympy."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from fractions import Fraction
+
+from rewards.math._config import MathConfig, Verdict
+
+__all__ = ["fast_compare", "normalize", "parse_number"]
+
+_SPACING = re.compile(r"\\[!,;:> ]|\\q?quad|~|\\left(?![a-z])|\\right(?![a-z])|\\displaystyle")
+_FRAC_ALIASES = re.compile(r"\\[dt]frac")
+_DEGREES = re.compile(r"\^\s*\{?\s*\\circ\s*\}?|°|\\degree")
+_TEXT_CMD = re.compile(r"\\(?:text|textbf|textrm|mathrm|mbox|mathbf|operatorname)\s*\{([^{}]*)\}")
+_TRAILING_UNIT = re.compile(r"^(.*?\d[^a-zA-Z\\]*?)\s*\\(?:text|mbox|mathrm)\s*\{\s*[a-zA-Z][a-zA-Z .\-/^0-9]*\}$")
+_PLAIN_UNIT = re.compile(r"^(-?[\d.,/]+)\s+([a-zA-Z][a-zA-Z\- ]*)$")
+_THOUSANDS = re.compile(r"^-?\d{1,3}(?:,\d{3})+(?:\.\d+)?$")
+_DECIMAL = re.compile(r"^[-+]?(?:\d+\.?\d*|\.\d+)$")
+_SLASH = re.compile(r"^([-+]?\d+)\s*/\s*([-+]?\d+)$")
+_FRAC = re.compile(r"^([-+]?)\\frac\s*(?:\{\s*([-+]?\d+)\s*\}|(\d))\s*(?:\{\s*([-+]?\d+)\s*\}|(\d))$")
+_CHOICE = re.compile(r"^\(?([A-Ea-e])\)?(?:$|[.:)]|\s)")
+_WORDS = re.compile(r"^[A-Za-z][A-Za-z '\-]*$")
+# Words that are mathematics, not prose: sympy must see them (`pi` vs `\pi`, `i`, `e` ...).
+_MATH_WORDS = frozenset({"pi", "e", "i", "infty", "infinity", "inf", "sqrt", "sin", "cos",
+                         "tan", "log", "ln", "exp", "and", "or", "x", "y", "z", "n", "k"})
+_NOT_UNITS = _MATH_WORDS | {"a", "b", "c", "d"}
+_PUNCT = " \t\n.;,!"
+
+
+def normalize(answer: str) -> str:
+    """Canonical string form: spacing macros, `\\left`/`\\right`, `$`, degrees, dollar signs,
+    `\\dfrac`/`\\tfrac`, trailing unit text and trailing punctuation removed."""
+    s = answer.strip().strip("$").strip()
+    if s.startswith("\\(") and s.endswith("\\)") or s.startswith("\\[") and s.endswith("\\]"):
+        s = s[2:-2].strip()
+    s = _SPACING.sub(" ", s)
+    s = _FRAC_ALIASES.sub(r"\\frac", s)
+    s = _DEGREES.sub("", s)
+    s = s.replace("\\$", "").replace("\\%", "%").replace("{,}", ",")
+    unit = _TRAILING_UNIT.match(s)
+    if unit:
+        s = unit.group(1)
+    s = _TEXT_CMD.sub(r"\1", s)
+    s = re.sub(r"\s+", " ", s).strip(_PUNCT)
+    plain_unit = _PLAIN_UNIT.match(s)
+    if plain_unit and plain_unit.group(2).split()[0].lower() not in _NOT_UNITS:
+        s = plain_unit.group(1).strip(_PUNCT)
+    return s
+
+
+@dataclass(frozen=True)
+class Number:
+    """A number read from an answer string."""
+
+    value: Fraction
+    decimal: bool  # written with a decimal point, i.e. possibly rounded
+    percent: bool  # written with a percent sign
+
+
+def parse_number(s: str) -> Number | None:
+    """Integers, decimals, thousands separators, `a/b`, `\\frac{a}{b}`, percent; else `None`."""
+    s = s.strip()
+    percent = s.endswith("%")
+    if percent:
+        s = s[:-1].strip()
+    s = s.replace(" ", "")
+    if _THOUSANDS.match(s):
+        s = s.replace(",", "")
+    if len(s) > 400:  # int() refuses more than 4300 digits; long numbers go to sympy limits
+        return None
+    if _DECIMAL.match(s):
+        return Number(Fraction(s), "." in s, percent)
+    slash = _SLASH.match(s) or _FRAC.match(s)
+    if slash is None:
+        return None
+    if slash.re is _SLASH:
+        num, den = slash.group(1), slash.group(2)
+    else:
+        num = slash.group(1) + (slash.group(2) or slash.group(3))
+        den = slash.group(4) or slash.group(5)
+    if int(den) == 0:
+        return None
+    return Number(Fraction(int(num), int(den)), False, percent)
+
+
+def fast_compare(pred: str, gold: str, config: MathConfig) -> Verdict | None:
+    """Decide a pair of normalized answers cheaply, or `None` when sympy must decide."""
+    if pred == gold or pred.replace(" ", "") == gold.replace(" ", ""):
+        return Verdict("ok", "exact")
+    if len(pred) > config.max_answer_chars or len(gold) > config.max_answer_chars:
+        return None  # too long to parse here; the structural limits decide
+    choice = _choice(gold)
+    if choice:
+        letter = _CHOICE.match(pred)
+        same = letter is not None and letter.group(1).upper() == choice
+        return Verdict("ok" if same else "wrong", "choice")
+    gold_number = parse_number(gold)
+    if gold_number is not None:
+        pred_number = parse_number(pred)
+        if pred_number is not None:
+            same = _numbers_equal(pred_number, gold_number, config.float_rel_tol)
+            return Verdict("ok" if same else "wrong", "numeric")
+    if _is_prose(gold):
+        if _is_prose(pred) or pred.strip() == "":
+            same = pred.lower().split() == gold.lower().split()
+            return Verdict("ok" if same else "wrong", "text")
+        return None
+    if gold_number is not None and _is_prose(pred):
+        return Verdict("wrong", "text")
+    return None
+
+
+def _choice(gold: str) -> str | None:
+    """The letter when the gold is a multiple-choice answer: `C` or `(C)`."""
+    if re.fullmatch(r"[A-E]|\([A-Ea-e]\)", gold):
+        return gold.strip("()").upper()
+    return None
+
+
+def _is_prose(s: str) -> bool:
+    words = s.lower().split()
+    return (bool(_WORDS.match(s)) and any(len(w) > 1 for w in words)
+            and not any(w in _MATH_WORDS for w in words))
+
+
+def _numbers_equal(pred: Number, gold: Number, rel_tol: float) -> bool:
+    """Equal values, where a percent on either side may also mean the value / 100."""
+    pred_values = {pred.value} | ({pred.value / 100} if pred.percent else set())
+    gold_values = {gold.value} | ({gold.value / 100} if gold.percent else set())
+    if pred_values & gold_values:
+        return True
+    if not (pred.decimal or gold.decimal):
+        return False  # two exact numbers: exactly equal or not at all
+    # (1 + 1e-9): `rel_tol` is a float, so 0.333333 vs 1/3 at 1e-6 must not fail on rounding.
+    return any(abs(p - g) <= rel_tol * (1 + 1e-9) * max(abs(p), abs(g))
+               for p in pred_values for g in gold_values)
