@@ -1,6 +1,9 @@
 """Combining rewards: weighted components per domain (alpha * verifiable + (1 - alpha) *
 learned), routing samples to their domain, and batch normalization (z-score per domain,
-GRPO group advantages). Abstentions (`None`) are excluded from statistics and stay `None`."""
+GRPO group advantages). Abstentions (`None`) are excluded from statistics and stay `None`.
+
+`zscore_by_domain` can keep running statistics across batches (`RunningStats`, an EMA of each
+domain's mean and variance) so that one small batch does not swing the scale."""
 
 from __future__ import annotations
 
@@ -12,7 +15,8 @@ from typing import Literal
 
 from rewards._types import Reward, Sample, Score
 
-__all__ = ["DomainRouter", "Mixture", "WeightedComponent", "group_normalize", "zscore_by_domain"]
+__all__ = ["DomainRouter", "Mixture", "RunningStats", "WeightedComponent", "group_normalize",
+           "zscore_by_domain"]
 
 
 @dataclass(frozen=True)
@@ -89,10 +93,16 @@ class DomainRouter:
 
     def __init__(self, domains: Mapping[str, Reward], *,
                  normalize: Literal["none", "zscore_by_domain", "group"] = "none",
-                 name: str = "rewards") -> None:
+                 name: str = "rewards", ema_decay: float | None = None,
+                 eps: float | None = None) -> None:
+        """`ema_decay` (zscore_by_domain only): keep running per-domain statistics across
+        batches with this decay (see `RunningStats`); `eps`: the normalizer's epsilon
+        (default: that of `zscore_by_domain` or `group_normalize`)."""
         self.domains = dict(domains)
         self.normalize = normalize
         self.name = name
+        self.eps = eps
+        self.running = RunningStats(ema_decay) if ema_decay is not None else None
 
     def score(self, samples: Sequence[Sample]) -> list[Score]:
         results: list[Score | None] = [None] * len(samples)
@@ -112,10 +122,12 @@ class DomainRouter:
         if self.normalize == "none":
             return final
         values = [s.value for s in final]
+        eps = {} if self.eps is None else {"eps": self.eps}
         if self.normalize == "zscore_by_domain":
-            normalized = zscore_by_domain(values, [s.domain for s in samples])
+            normalized = zscore_by_domain(values, [s.domain for s in samples],
+                                          running=self.running, **eps)
         else:
-            normalized = group_normalize(values, [s.group for s in samples])
+            normalized = group_normalize(values, [s.group for s in samples], **eps)
         return [Score(v, s.reason, {**s.parts, "raw": s.value}) for s, v in zip(final, normalized)]
 
 
@@ -125,11 +137,63 @@ def _mean_std(values: list[float]) -> tuple[float, float]:
     return mean, math.sqrt(var)
 
 
+class RunningStats:
+    """Exponential moving averages of the mean and variance of each key's scores (a domain,
+    usually) across batches.
+
+    After a batch with mean m and population variance v, a key seen before moves to
+    `mean' = d * mean + (1 - d) * m` and
+    `var' = d * var + (1 - d) * v + d * (1 - d) * (m - mean) ** 2`: the variance of the
+    d : (1 - d) mixture of the old distribution and the batch, so a shift of the mean widens
+    the scale. A key's first batch sets its statistics exactly. Every batch weighs the same,
+    whatever its size: with d close to 1, one small batch barely moves the scale.
+    """
+
+    def __init__(self, decay: float = 0.99) -> None:
+        if not 0.0 <= decay < 1.0:
+            raise ValueError(f"decay must be in [0, 1), got {decay}")
+        self.decay = decay
+        self.mean: dict[Hashable, float] = {}
+        self.var: dict[Hashable, float] = {}
+        self.batches: dict[Hashable, int] = defaultdict(int)
+
+    def update(self, key: Hashable, values: Sequence[float]) -> tuple[float, float]:
+        """Fold one batch of a key's values in; returns the key's new (mean, std)."""
+        if not values:
+            raise ValueError("update needs at least one value")
+        batch_mean, batch_std = _mean_std([float(v) for v in values])
+        batch_var = batch_std ** 2
+        if key not in self.mean:
+            self.mean[key], self.var[key] = batch_mean, batch_var
+        else:
+            d, old = self.decay, self.mean[key]
+            self.mean[key] = d * old + (1.0 - d) * batch_mean
+            self.var[key] = (d * self.var[key] + (1.0 - d) * batch_var
+                             + d * (1.0 - d) * (batch_mean - old) ** 2)
+        self.batches[key] += 1
+        return self.mean[key], math.sqrt(self.var[key])
+
+    def state_dict(self) -> dict[str, object]:
+        """Plain data for a checkpoint (keys must be JSON-able for a JSON checkpoint)."""
+        return {"decay": self.decay,
+                "stats": [[k, self.mean[k], self.var[k], self.batches[k]] for k in self.mean]}
+
+    def load_state_dict(self, state: Mapping[str, object]) -> None:
+        self.decay = float(state["decay"])  # type: ignore[arg-type]
+        self.mean, self.var, self.batches = {}, {}, defaultdict(int)
+        for key, mean, var, batches in state["stats"]:  # type: ignore[union-attr]
+            self.mean[key], self.var[key], self.batches[key] = mean, var, batches
+
+
 def zscore_by_domain(scores: Sequence[float | None], domains: Sequence[Hashable], *,
-                     eps: float = 1e-6) -> list[float | None]:
-    """(x - mean) / std per domain within the batch (population std). A domain with one
-    sample or zero spread gets 0.0, never NaN; `None` stays `None` and is not counted."""
-    return _normalize_by_key(scores, domains, scale=True, eps=eps)
+                     eps: float = 1e-6, running: RunningStats | None = None
+                     ) -> list[float | None]:
+    """(x - mean) / std per domain (population std). Without `running` the statistics are
+    the batch's own, and a domain with one sample or a std below `eps` gets 0.0, never NaN.
+    With `running`, each domain's batch is first folded into the running statistics, which
+    then normalize it (0.0 while the running std is below `eps`). `None` stays `None` and
+    is not counted."""
+    return _normalize_by_key(scores, domains, scale=True, eps=eps, running=running)
 
 
 def group_normalize(scores: Sequence[float | None], groups: Sequence[Hashable], *,
@@ -140,7 +204,8 @@ def group_normalize(scores: Sequence[float | None], groups: Sequence[Hashable], 
 
 
 def _normalize_by_key(scores: Sequence[float | None], keys: Sequence[Hashable], *, scale: bool,
-                      eps: float, add_eps: bool = False) -> list[float | None]:
+                      eps: float, add_eps: bool = False,
+                      running: RunningStats | None = None) -> list[float | None]:
     if len(scores) != len(keys):
         raise ValueError(f"{len(scores)} scores but {len(keys)} keys")
     members: dict[Hashable, list[int]] = defaultdict(list)
@@ -148,14 +213,19 @@ def _normalize_by_key(scores: Sequence[float | None], keys: Sequence[Hashable], 
         if v is not None:
             members[k].append(i)
     out: list[float | None] = [None] * len(scores)
-    for indices in members.values():
+    for key, indices in members.items():
         values = [float(scores[i]) for i in indices]  # type: ignore[arg-type]
-        mean, std = _mean_std(values)
+        if running is not None:
+            mean, std = running.update(key, values)
+            single = False  # the running statistics are not the batch's: one sample is fine
+        else:
+            mean, std = _mean_std(values)
+            single = len(values) < 2
         for i, v in zip(indices, values):
             if not scale:
                 out[i] = v - mean
             elif add_eps:
                 out[i] = (v - mean) / (std + eps)
             else:
-                out[i] = 0.0 if len(values) < 2 or std < eps else (v - mean) / std
+                out[i] = 0.0 if single or std < eps else (v - mean) / std
     return out

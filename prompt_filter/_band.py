@@ -1,0 +1,69 @@
+"""Band selection: keep the prompts whose pass rate is in [low, high]; every other prompt
+gets a reason. Prompts every rollout solves (or none does) give GRPO no signal."""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Mapping
+from dataclasses import dataclass
+from typing import Literal
+
+from prompt_filter._pass_rate import PassRate
+
+__all__ = ["Band", "BandSelection", "DropReason", "drop_reason", "select_band"]
+
+DropReason = Literal["too_easy", "too_hard", "unscorable", "low_std"]
+
+
+@dataclass(frozen=True)
+class Band:
+    """Which pass rates are kept."""
+
+    low: float = 0.1
+    """Lowest pass rate kept; below it a prompt is too_hard."""
+    high: float = 0.9
+    """Highest pass rate kept; above it a prompt is too_easy."""
+    min_std: float | None = None
+    """If set, also drop kept prompts whose reward std is below it (low_std): for continuous
+    rewards, where a mid-range mean can still come with no spread between rollouts."""
+
+    def __post_init__(self) -> None:
+        if not 0.0 <= self.low <= self.high <= 1.0:
+            raise ValueError(f"need 0 <= low <= high <= 1, got low={self.low} high={self.high}")
+        if self.min_std is not None and self.min_std < 0:
+            raise ValueError(f"min_std must be >= 0, got {self.min_std}")
+
+
+@dataclass(frozen=True)
+class BandSelection:
+    """The outcome of a band selection, both in the input's order."""
+
+    kept: dict[Hashable, PassRate]
+    """Prompts inside the band."""
+    dropped: dict[Hashable, tuple[PassRate, DropReason]]
+    """Prompts outside it, with why."""
+
+
+def select_band(rates: Mapping[Hashable, PassRate], band: Band = Band()) -> BandSelection:
+    """Split prompts into kept and dropped (too_easy, too_hard, unscorable, low_std)."""
+    kept: dict[Hashable, PassRate] = {}
+    dropped: dict[Hashable, tuple[PassRate, DropReason]] = {}
+    for key, rate in rates.items():
+        reason = drop_reason(rate, band)
+        if reason is None:
+            kept[key] = rate
+        else:
+            dropped[key] = (rate, reason)
+    return BandSelection(kept, dropped)
+
+
+def drop_reason(rate: PassRate, band: Band) -> DropReason | None:
+    """Why a prompt is dropped, or None if it is kept."""
+    if rate.pass_rate is None:
+        return "unscorable"
+    if rate.pass_rate > band.high:
+        return "too_easy"
+    if rate.pass_rate < band.low:
+        return "too_hard"
+    if band.min_std is not None and (rate.std or 0.0) < band.min_std:
+        return "low_std"
+    return None
