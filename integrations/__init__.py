@@ -1,0 +1,4 @@
+"""Adapters from rewards-engine to the systems around it: TRL, veRL, OpenRLHF, verifiers,
+and the Celery app, tasks and client for scoring at scale. Nothing in `rewards` imports this
+package; each adapter imports its heavy dependency lazily and names the pip extra when it is
+missing."""

@@ -1,0 +1,407 @@
+"""`CeleryReward`: a `Reward` that scores on Celery workers. Swap it in for the local reward
+and nothing else changes: one `Score` per sample, in input order, equal to local scoring.
+
+How a batch is scored:
+- samples are routed by domain to their queue (`cpu`, `sandbox`, `gpu`; see `_routing`) and
+  cut into chunks of `chunk_size`; each chunk is one task whose id is the chunk id;
+- every chunk carries the config's content hash; a worker with another config fails the chunk
+  and `score` raises `ConfigError`;
+- the client polls the result store for all outstanding chunks at once. A running chunk's
+  worker writes a heartbeat every `heartbeat_s`; when it stops changing for `lost_after_s`
+  the worker is taken as dead and the chunk is sent again under the same id. With Redis a
+  SIGKILLed worker's message only comes back after the visibility timeout (an hour), so
+  without this a batch would stall for an hour; with it, it recovers in seconds;
+- each chunk is taken exactly once: the first stored result for its id is the one used, the
+  store ignores later writes to a finished id, and a worker drops a message whose id is already
+  scored. Normalization (`zscore_by_domain`, `group`) runs here, over the whole batch, exactly
+  as local scoring does it.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+import uuid
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from integrations.celery._app import TASK_NAME, make_app, queue_name
+from integrations.celery._routing import domain_queues
+from integrations.celery._tasks import HEARTBEAT_STATE
+from integrations.celery._wire import decode_score, encode_sample
+from rewards import errors
+from rewards._types import Sample, Score
+from rewards.config import RewardConfig, load_config
+from rewards.mixing import group_normalize, zscore_by_domain
+
+__all__ = ["CeleryReward", "Progress", "RunStats"]
+
+log = logging.getLogger("integrations.celery.client")
+_RAISED_AS_IS = {"ConfigError", "SandboxError", "EngineError", "InputError"}
+
+
+@dataclass(frozen=True)
+class Progress:
+    """Chunks of the current (or last) batch that are back, out of all chunks sent."""
+
+    done: int
+    total: int
+
+
+@dataclass
+class RunStats:
+    """What happened while scoring the last batch."""
+
+    chunks: int = 0
+    """Chunks sent (after splits)."""
+    resent: int = 0
+    """Chunks sent again because their worker died or the batch stalled."""
+    split: int = 0
+    """Chunks split into single samples (over the time limit, or killing workers)."""
+    error_rows: int = 0
+    """Samples that came back as error rows (poison samples)."""
+    elapsed_s: float = 0.0
+    """Wall-clock time of the batch."""
+
+
+@dataclass
+class _Chunk:
+    chunk_id: str
+    indices: list[int]
+    queue: str
+    sent_at: float
+    attempt: int = 0
+    signature: Any = None
+    changed_at: float = 0.0
+    stall_after_s: float = 0.0
+
+
+class CeleryReward:
+    """Scores samples on Celery workers started with `rewards worker --config CFG`.
+
+    Args:
+        config: the reward config (path or `RewardConfig`); workers must run the same one.
+        chunk_size: samples per task; larger chunks cut broker overhead per sample.
+        timeout: seconds the whole batch may take before `EngineError` (None: no limit).
+        chunk_time_limit: soft time limit of one chunk on the worker, in seconds.
+        heartbeat_s: how often a running chunk's worker writes its heartbeat.
+        lost_after_s: a running chunk whose heartbeat is this old is sent again.
+        stall_after_s: queued chunks are sent again when the batch made no progress at all
+            for this long (their message may be stranded on a dead worker).
+        broker, backend, queue_prefix: override `REWARDS_BROKER_URL`,
+            `REWARDS_RESULT_BACKEND`, `REWARDS_QUEUE_PREFIX`.
+        queues: domain -> queue kind, overriding the routing by component.
+        progress: True for a progress bar on stderr, or a callable `(done, total)`.
+        name: the reward's name.
+    """
+
+    def __init__(self, config: RewardConfig | str | Path, *, chunk_size: int = 64,
+                 timeout: float | None = 600.0, chunk_time_limit: float = 300.0,
+                 heartbeat_s: float = 1.0, lost_after_s: float = 5.0,
+                 stall_after_s: float = 30.0, broker: str | None = None,
+                 backend: str | None = None, queue_prefix: str | None = None,
+                 queues: Mapping[str, str] | None = None,
+                 progress: bool | Callable[[int, int], None] = False,
+                 name: str = "celery") -> None:
+        if chunk_size < 1:
+            raise errors.ConfigError(f"chunk_size must be >= 1, not {chunk_size}")
+        if lost_after_s <= heartbeat_s:
+            raise errors.ConfigError("lost_after_s must be longer than heartbeat_s")
+        self.config = config if isinstance(config, RewardConfig) else load_config(config)
+        self.config_hash = self.config.content_hash()
+        self.chunk_size = chunk_size
+        self.timeout = timeout
+        self.chunk_time_limit = chunk_time_limit
+        self.heartbeat_s = heartbeat_s
+        self.lost_after_s = lost_after_s
+        self.stall_after_s = stall_after_s
+        self.name = name
+        self.app = make_app(broker=broker, backend=backend, queue_prefix=queue_prefix)
+        self.queue_prefix = self.app.conf.rewards_queue_prefix
+        self.domain_queues = domain_queues(self.config, queues)
+        self.on_progress = progress
+        self.progress = Progress(0, 0)
+        self.last_stats = RunStats()
+        self._bar: Any = None
+
+    def score(self, samples: Sequence[Sample]) -> list[Score]:
+        """Score on the workers; one `Score` per sample, in input order."""
+        started = time.monotonic()
+        stats = RunStats()
+        results: list[Score | None] = [None] * len(samples)
+        encoded = [encode_sample(s) for s in samples]
+        batch = uuid.uuid4().hex[:12]
+        chunks = self._chunk(samples, results, batch, started)
+        stats.chunks = len(chunks)
+        self._report(0, len(chunks))
+        outstanding = {c.chunk_id: c for c in chunks}
+        with self.app.producer_or_acquire() as producer:
+            for chunk in chunks:
+                self._send(producer, chunk, encoded)
+        try:
+            self._collect(outstanding, encoded, results, stats, started)
+        except BaseException:
+            self._revoke(list(outstanding))
+            raise
+        finally:
+            stats.elapsed_s = time.monotonic() - started
+            self.last_stats = stats
+            self._close_progress()
+        final = [r for r in results if r is not None]
+        assert len(final) == len(samples), "every sample gets exactly one score"
+        return self._normalize(samples, final)
+
+    # -- dispatch --------------------------------------------------------------------------
+
+    def _chunk(self, samples: Sequence[Sample], results: list[Score | None], batch: str,
+               now: float) -> list[_Chunk]:
+        by_queue: dict[str, list[int]] = {}
+        for i, sample in enumerate(samples):
+            domain = sample.domain if sample.domain in self.domain_queues else "default"
+            if domain not in self.domain_queues:
+                results[i] = Score(None, "unknown_domain")  # as local scoring does
+                continue
+            kind = self.domain_queues[domain]
+            by_queue.setdefault(queue_name(kind, self.queue_prefix), []).append(i)
+        chunks = []
+        for queue, indices in by_queue.items():
+            for start in range(0, len(indices), self.chunk_size):
+                chunks.append(_Chunk(f"rewards-{batch}-{len(chunks)}",
+                                     indices[start:start + self.chunk_size], queue, now,
+                                     changed_at=now, stall_after_s=self.stall_after_s))
+        return chunks
+
+    def _send(self, producer: Any, chunk: _Chunk, encoded: list[dict[str, Any]]) -> None:
+        from kombu.exceptions import EncodeError, OperationalError
+
+        kwargs = {"config_hash": self.config_hash, "attempt": chunk.attempt,
+                  "heartbeat_s": self.heartbeat_s,
+                  "samples": [encoded[i] for i in chunk.indices]}
+        message = self.app.amqp.create_task_message(
+            chunk.chunk_id, TASK_NAME, (), kwargs, soft_time_limit=self.chunk_time_limit,
+            time_limit=self.chunk_time_limit + 30, create_sent_event=True, argsrepr="()",
+            kwargsrepr=f"{{chunk of {len(chunk.indices)} samples, config {self.config_hash}, "
+                       f"attempt {chunk.attempt}}}")
+        try:
+            self.app.amqp.send_task_message(producer, TASK_NAME, message, queue=chunk.queue)
+        except EncodeError as exc:
+            raise _unencodable(chunk, encoded) from exc
+        except OperationalError as exc:
+            raise errors.EngineError(f"cannot send to the broker "
+                                     f"{self.app.conf.broker_url}: {exc}") from exc
+        chunk.sent_at = chunk.changed_at = time.monotonic()
+
+    def _resend(self, chunk: _Chunk, encoded: list[dict[str, Any]], stats: RunStats,
+                why: str) -> None:
+        log.warning("chunk %s (%d samples, attempt %d): %s; sending it again", chunk.chunk_id,
+                    len(chunk.indices), chunk.attempt, why)
+        chunk.attempt += 1
+        stats.resent += 1
+        with self.app.producer_or_acquire() as producer:
+            self._send(producer, chunk, encoded)
+
+    # -- collection ------------------------------------------------------------------------
+
+    def _collect(self, outstanding: dict[str, _Chunk], encoded: list[dict[str, Any]],
+                 results: list[Score | None], stats: RunStats, started: float) -> None:
+        done, total = 0, len(outstanding)
+        pause, last_progress = 0.002, time.monotonic()
+        while outstanding:
+            ids = list(outstanding)
+            metas = self._fetch(ids)
+            now = time.monotonic()
+            moved = False
+            for chunk_id, meta in zip(ids, metas):
+                chunk = outstanding[chunk_id]
+                status = meta["status"] if meta else "PENDING"
+                if status == "SUCCESS":
+                    del outstanding[chunk_id]
+                    added = self._take(chunk, meta["result"], results, stats, now)
+                    outstanding.update((c.chunk_id, c) for c in added)
+                    done += not added
+                    if added:
+                        stats.split += 1
+                        stats.chunks += len(added)
+                        total += len(added) - 1
+                        with self.app.producer_or_acquire() as producer:
+                            for c in added:
+                                self._send(producer, c, encoded)
+                    moved = True
+                elif status == "FAILURE":
+                    signature = (status, repr(meta["result"]))
+                    if signature == chunk.signature:  # sent again already: wait for it
+                        moved |= self._watch(chunk, status, meta, now, last_progress, encoded,
+                                             stats)
+                    elif self._failed(chunk, meta["result"], results, stats):
+                        chunk.signature = signature
+                        self._resend(chunk, encoded, stats, "its worker process was lost")
+                        moved = True
+                    else:
+                        del outstanding[chunk_id]
+                        done += 1
+                        moved = True
+                else:
+                    moved |= self._watch(chunk, status, meta, now, last_progress, encoded, stats)
+            if moved:
+                last_progress, pause = now, 0.002
+                self._report(done, total)
+            else:
+                pause = min(pause * 1.5, 0.05)
+            if self.timeout is not None and now - started > self.timeout:
+                raise errors.EngineError(
+                    f"{len(outstanding)} of {stats.chunks} chunks were not scored within "
+                    f"{self.timeout:g}s; are workers running `rewards worker` on queues "
+                    f"{sorted({c.queue for c in outstanding.values()})} of broker "
+                    f"{self.app.conf.broker_url}?")
+            if outstanding and not moved:
+                time.sleep(pause)
+
+    def _watch(self, chunk: _Chunk, status: str, meta: Any, now: float, last_progress: float,
+               encoded: list[dict[str, Any]], stats: RunStats) -> bool:
+        """Follow a chunk that is queued or running; send it again if its worker is gone.
+        Returns whether anything changed (progress)."""
+        info = meta.get("result") if meta else None
+        signature = (status, repr(info))
+        if signature != chunk.signature:
+            chunk.signature, chunk.changed_at = signature, now
+            return status != "PENDING"
+        running = (status == HEARTBEAT_STATE and isinstance(info, dict)
+                   and info.get("attempt") == chunk.attempt)
+        if running and now - chunk.changed_at > self.lost_after_s:
+            self._resend(chunk, encoded, stats, f"no heartbeat from {info.get('hostname')} for "
+                                                f"{now - chunk.changed_at:.1f}s")
+            return True
+        # Queued, or sent again and not yet picked up: its message may sit on a dead worker
+        # (taken, not yet started). Only when the whole batch stalls, with growing patience.
+        if not running and now - max(chunk.changed_at, last_progress) > chunk.stall_after_s:
+            chunk.stall_after_s *= 2
+            self._resend(chunk, encoded, stats, "the batch stalled with this chunk queued")
+            return True
+        return False
+
+    def _take(self, chunk: _Chunk, result: Mapping[str, Any], results: list[Score | None],
+              stats: RunStats, now: float) -> list[_Chunk]:
+        """Store a chunk's scores; a chunk the worker asked to split comes back as chunks of
+        one sample each."""
+        if "split" in result:
+            log.warning("chunk %s (%d samples) %s: scoring its samples one by one",
+                        chunk.chunk_id, len(chunk.indices), result["split"])
+            return [_Chunk(f"{chunk.chunk_id}.{k}", [i], chunk.queue, now, changed_at=now,
+                           stall_after_s=self.stall_after_s)
+                    for k, i in enumerate(chunk.indices)]
+        scores = result["scores"]
+        if len(scores) != len(chunk.indices):
+            raise errors.EngineError(f"chunk {chunk.chunk_id}: {len(scores)} scores for "
+                                     f"{len(chunk.indices)} samples")
+        for i, score in zip(chunk.indices, scores):
+            results[i] = decode_score(score)
+        for position, message in result.get("errors", []):
+            stats.error_rows += 1
+            log.warning("sample %d: %s", chunk.indices[position], message)
+        return []
+
+    def _failed(self, chunk: _Chunk, exc: Any, results: list[Score | None],
+                stats: RunStats) -> bool:
+        """A chunk's task failed: raise what is broken, or return True to send it again."""
+        kind = type(exc).__name__
+        if kind == "WorkerLostError":
+            return True
+        if kind == "TimeLimitExceeded":  # the hard limit killed it: treat like the soft one
+            if len(chunk.indices) == 1:
+                results[chunk.indices[0]] = Score(None, "timeout")
+                stats.error_rows += 1
+                return False
+            raise errors.EngineError(f"chunk {chunk.chunk_id} passed its hard time limit; "
+                                     "lower chunk_size or raise chunk_time_limit")
+        message = f"chunk {chunk.chunk_id} failed on a worker: {exc}"
+        if kind in _RAISED_AS_IS:
+            raise getattr(errors, kind)(message)
+        raise errors.EngineError(f"{message} ({kind})")
+
+    def _fetch(self, ids: list[str]) -> list[dict[str, Any] | None]:
+        """The stored state of every chunk in one round trip where the store allows it."""
+        from celery.backends.base import KeyValueStoreBackend
+
+        backend = self.app.backend
+        try:
+            if isinstance(backend, KeyValueStoreBackend):
+                raw = backend.mget([backend.get_key_for_task(i) for i in ids])
+                return [backend.decode_result(r) if r else None for r in raw]
+            metas = [backend.get_task_meta(i, cache=False) for i in ids]
+            return [m if m.get("status") != "PENDING" else None for m in metas]
+        except Exception as exc:
+            if isinstance(exc, errors.RewardsError):
+                raise
+            raise errors.EngineError(f"cannot read results from {self.app.conf.result_backend}: "
+                                     f"{type(exc).__name__}: {exc}") from exc
+
+    def _revoke(self, chunk_ids: list[str]) -> None:
+        """Tell workers to skip what is left of an abandoned batch (best effort)."""
+        if not chunk_ids:
+            return
+        try:
+            self.app.control.revoke(chunk_ids)
+        except Exception as exc:  # the batch is failing already; that error is the one to see
+            log.warning("could not revoke %d chunks: %s", len(chunk_ids), exc)
+
+    # -- progress and normalization ----------------------------------------------------------
+
+    def _report(self, done: int, total: int) -> None:
+        self.progress = Progress(done, total)
+        if callable(self.on_progress):
+            self.on_progress(done, total)
+        elif self.on_progress:
+            if self._bar is None:
+                import sys
+
+                from tqdm import tqdm
+
+                self._bar = tqdm(total=total, unit="chunk", file=sys.stderr)
+            self._bar.total = total
+            self._bar.n = done
+            self._bar.refresh()
+
+    def _close_progress(self) -> None:
+        if self._bar is not None:
+            self._bar.close()
+            self._bar = None
+
+    def _normalize(self, samples: Sequence[Sample], scores: list[Score]) -> list[Score]:
+        """The config's batch normalization, as `DomainRouter` applies it locally."""
+        if self.config.normalize == "none":
+            return scores
+        values = [s.value for s in scores]
+        if self.config.normalize == "zscore_by_domain":
+            normalized = zscore_by_domain(values, [s.domain for s in samples])
+        else:
+            normalized = group_normalize(values, [s.group for s in samples])
+        return [Score(v, s.reason, {**s.parts, "raw": s.value})
+                for s, v in zip(scores, normalized)]
+
+    def close(self) -> None:
+        """Release the broker and result-store connections."""
+        self.app.close()
+
+    def __enter__(self) -> CeleryReward:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return (f"<CeleryReward config {self.config_hash} chunks of {self.chunk_size} on "
+                f"{self.app.conf.broker_url}>")
+
+
+def _unencodable(chunk: _Chunk, encoded: list[dict[str, Any]]) -> errors.InputError:
+    import json
+
+    for i in chunk.indices:
+        for key, value in encoded[i].items():
+            try:
+                json.dumps(value)
+            except (TypeError, ValueError) as exc:
+                return errors.InputError(f"sample {i} cannot travel as JSON: {exc}", field=key)
+    return errors.InputError(f"chunk {chunk.chunk_id} cannot travel as JSON")

@@ -1,0 +1,32 @@
+"""Rewards for the Celery tests. Workers import them by dotted path, so the fixtures put this
+folder on the workers' PYTHONPATH (and on sys.path here, for local scoring to compare with)."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import time
+
+from rewards import Sample, Score, reward
+
+
+@reward
+def digest(sample: Sample) -> Score:
+    """A deterministic, content-dependent value in [0, 1): a misplaced or swapped score shows.
+
+    `meta.sleep_ms` makes it slow; completion `POISON` raises (a poison sample); with
+    `COUNT_SCORING_REDIS` set, every scoring of `meta.id` is counted in that Redis DB, so a
+    test can see how often each sample was actually scored across workers."""
+    if sample.completion == "POISON":
+        raise ValueError("this completion breaks the scorer")
+    sleep_ms = sample.meta.get("sleep_ms", 0)
+    if sleep_ms:
+        time.sleep(sleep_ms / 1000)
+    url = os.environ.get("COUNT_SCORING_REDIS")
+    if url and "id" in sample.meta:
+        import redis
+
+        redis.Redis.from_url(url).incr(f"scored:{sample.meta['id']}")
+    h = hashlib.sha256(f"{sample.prompt}|{sample.completion}".encode()).digest()
+    value = int.from_bytes(h[:6], "big") / 2 ** 48
+    return Score(value, "ok" if value >= 0.5 else "wrong", {"first_byte": float(h[0])})
