@@ -1,0 +1,394 @@
+"""The three-layer code reward (RTV): Rule + Test + Verifier, on the sandbox.
+
+```yaml
+domains:
+  code: {rewards: [{use: rtv, weights: {rule: 0.1, tests: 0.5, hidden: 0.3, judge: 0.1}}]}
+```
+
+- Rule (`rewards.rules`): the program is found in the completion and checked without running
+  it: syntax, length, forbidden patterns, hard-coded answers. 1 if every rule holds, else 0.
+- Test: pass fraction on the public tests, via `sandbox.run_tests`.
+- Verifier: pass fraction on the hidden tests, plus an optional judge (any `Reward` or
+  callable, e.g. a GenRM scoring correctness/style/efficiency with a rubric).
+
+The score is the weighted sum of the layers that apply to the sample. A layer that does not
+apply (no judge configured or the judge abstained, a reference without hidden tests) has its
+weight redistributed over the others in proportion; `parts` shows every layer's value (None
+when absent) and the effective weight under `weight/<layer>`. With `gate: true` a rule
+violation or a syntax error scores 0 overall.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, fields, replace
+from types import MappingProxyType
+from typing import Any, Literal, get_args
+
+from rewards._code_reference import BadReference, CodeTask, TestSet, parse_reference
+from rewards._types import FunctionReward, Reward, Sample, Score
+from rewards.errors import ConfigError, SandboxError
+from rewards.rules import (
+    BUILTIN_RULES, BlockChoice, ForbiddenRule, RuleConfig, RuleResult, check_program,
+    extract_program,
+)
+
+__all__ = ["CodeReward", "CodeRewardConfig", "Weights"]
+
+LAYERS = ("rule", "tests", "hidden", "judge")
+
+
+@dataclass(frozen=True)
+class Weights:
+    """Weight of each layer before redistribution; they need not sum to 1."""
+
+    rule: float = 0.1
+    """Rule layer: 1 when the program passes every rule."""
+    tests: float = 0.5
+    """Test layer: public tests pass fraction."""
+    hidden: float = 0.3
+    """Verifier layer: hidden tests pass fraction."""
+    judge: float = 0.1
+    """Verifier layer: the judge's score (redistributed when there is no judge)."""
+
+
+@dataclass(frozen=True)
+class CodeRewardConfig:
+    """Options of `CodeReward` (the keys of an `rtv` component in a reward config)."""
+
+    weights: Weights = Weights()
+    """Layer weights; a partial mapping keeps the defaults of the other layers."""
+    gate: bool = False
+    """When true, a rule violation, hard-coding or a syntax error scores 0 overall."""
+    language: str = "python"
+    """Language of the programs, unless the reference names one."""
+    block: BlockChoice = "last"
+    """Which fenced block is the program: last (complete one), first, longest or concat."""
+    unfenced: Literal["code", "reject"] = "code"
+    """A completion with no fenced block: treat it as the program, or as having no code."""
+    max_program_chars: int = 20_000
+    """Longest program accepted (rule violation beyond)."""
+    max_program_lines: int = 1_000
+    """Most lines accepted (rule violation beyond)."""
+    forbidden: tuple[str, ...] = tuple(BUILTIN_RULES)
+    """Built-in forbidden patterns to check, by name (see `rewards.rules.BUILTIN_RULES`)."""
+    forbidden_patterns: tuple[ForbiddenRule, ...] = ()
+    """Extra forbidden regexes: `{name, regex, scope?, description?}` in a config."""
+    detect_hardcoding: bool = True
+    """Flag programs that remember the tests' answers (Python)."""
+    time_limit_s: float = 5.0
+    """Wall-clock seconds per test."""
+    memory_mb: int = 1024
+    """Memory limit of a program run, in MiB."""
+    hidden_share: float = 0.5
+    """Formats without a public/hidden split hold back this share of their tests as hidden."""
+    judge: Any = None
+    """A `Reward` (object, registered name or dotted path) or a one-sample callable."""
+    judge_options: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
+    """Keyword options for the judge's factory when `judge` names one."""
+    rubric: str | None = None
+    """Rubric handed to the judge in `sample.meta["rubric"]`."""
+    max_workers: int | None = None
+    """Parallel sandbox runs per batch (None: the sandbox's default)."""
+
+    def rule_config(self) -> RuleConfig:
+        rules = tuple(BUILTIN_RULES[n] for n in self.forbidden) + self.forbidden_patterns
+        return RuleConfig(max_chars=self.max_program_chars, max_lines=self.max_program_lines,
+                          forbidden=rules, detect_hardcoding=self.detect_hardcoding)
+
+
+def parse_options(options: Mapping[str, Any]) -> CodeRewardConfig:
+    """Validate `CodeReward` keyword options into a config; ConfigError names the bad one."""
+    known = {f.name for f in fields(CodeRewardConfig)}
+    unknown = sorted(set(options) - known)
+    if unknown:
+        raise ConfigError(f"rtv: unknown options {unknown}; known: {sorted(known)}")
+    values = dict(options)
+    if "weights" in values:
+        values["weights"] = _weights(values["weights"])
+    if "block" in values and values["block"] not in get_args(BlockChoice):
+        raise ConfigError(f"rtv: block must be one of {get_args(BlockChoice)}")
+    if "unfenced" in values and values["unfenced"] not in ("code", "reject"):
+        raise ConfigError("rtv: unfenced must be 'code' or 'reject'")
+    if "forbidden" in values:
+        names = values["forbidden"]
+        if not isinstance(names, (list, tuple)) or any(n not in BUILTIN_RULES for n in names):
+            raise ConfigError(f"rtv: forbidden must list built-in rules {sorted(BUILTIN_RULES)}")
+        values["forbidden"] = tuple(names)
+    if "forbidden_patterns" in values:
+        values["forbidden_patterns"] = tuple(_pattern(p) for p in values["forbidden_patterns"])
+    for key in ("time_limit_s", "memory_mb", "max_program_chars", "max_program_lines"):
+        if key in values and not (isinstance(values[key], (int, float)) and values[key] > 0):
+            raise ConfigError(f"rtv: {key} must be a positive number, not {values[key]!r}")
+    share = values.get("hidden_share", 0.5)
+    if not isinstance(share, (int, float)) or not 0.0 <= share < 1.0:
+        raise ConfigError(f"rtv: hidden_share must be in [0, 1), not {share!r}")
+    if "judge_options" in values:
+        values["judge_options"] = MappingProxyType(dict(values["judge_options"] or {}))
+    for key in ("gate", "detect_hardcoding"):
+        if key in values and not isinstance(values[key], bool):
+            raise ConfigError(f"rtv: {key} must be true or false")
+    if not isinstance(values.get("language", "python"), str):
+        raise ConfigError("rtv: language must be a string")
+    return CodeRewardConfig(**values)
+
+
+def _weights(spec: Any) -> Weights:
+    if isinstance(spec, Weights):
+        return spec
+    if not isinstance(spec, Mapping) or set(spec) - set(LAYERS):
+        raise ConfigError(f"rtv: weights must be a mapping with keys among {LAYERS}")
+    if any(not isinstance(v, (int, float)) or v < 0 for v in spec.values()):
+        raise ConfigError("rtv: weights must be numbers >= 0")
+    weights = replace(Weights(), **{k: float(v) for k, v in spec.items()})
+    if sum(getattr(weights, k) for k in LAYERS) <= 0:
+        raise ConfigError("rtv: at least one weight must be positive")
+    return weights
+
+
+def _pattern(spec: Any) -> ForbiddenRule:
+    import re
+
+    if isinstance(spec, ForbiddenRule):
+        return spec
+    if isinstance(spec, str):
+        spec = {"name": spec, "regex": spec}
+    if not isinstance(spec, Mapping) or not isinstance(spec.get("regex"), str):
+        raise ConfigError("rtv: each forbidden_patterns entry needs a 'regex'")
+    try:
+        re.compile(spec["regex"])
+    except re.error as exc:
+        raise ConfigError(f"rtv: bad forbidden pattern {spec['regex']!r}: {exc}") from exc
+    scope = spec.get("scope", "all")
+    if scope not in ("all", "function", "stdin"):
+        raise ConfigError("rtv: a pattern's scope is all, function or stdin")
+    return ForbiddenRule(str(spec.get("name") or spec["regex"]),
+                         str(spec.get("description", "")), scope, spec["regex"])
+
+
+def _resolve_judge(config: CodeRewardConfig) -> Reward | None:
+    judge = config.judge
+    if judge is None:
+        return None
+    if isinstance(judge, str):
+        from rewards.registry import resolve
+
+        judge = resolve(judge)
+        if isinstance(judge, type) or not hasattr(judge, "score"):
+            try:
+                judge = judge(**config.judge_options) if isinstance(judge, type) else judge
+            except TypeError as exc:
+                raise ConfigError(f"rtv: judge {config.judge!r}: bad judge_options: "
+                                  f"{exc}") from exc
+    if hasattr(judge, "score"):
+        return judge
+    if callable(judge):
+        return FunctionReward(judge, getattr(judge, "__name__", "judge"))
+    raise ConfigError(f"rtv: judge must be a Reward, a registered name, a dotted path or a "
+                      f"callable, not {type(judge).__name__}")
+
+
+# --- scoring -------------------------------------------------------------------------------
+
+
+@dataclass
+class _Item:
+    """One sample on its way through the layers."""
+
+    sample: Sample
+    task: CodeTask | None = None
+    program: str | None = None
+    rule: RuleResult | None = None
+    done: Score | None = None
+    reports: dict[str, Any] = field(default_factory=dict)
+    judge: float | None = None
+
+
+class CodeReward:
+    """The RTV code reward: `CodeReward(**options)`, options as in `CodeRewardConfig`."""
+
+    name = "rtv"
+    kind = "verifiable"
+
+    def __init__(self, **options: Any) -> None:
+        self.config = parse_options(options)
+        self.rules = self.config.rule_config()
+        self.judge = _resolve_judge(self.config)
+
+    def score(self, samples: Sequence[Sample]) -> list[Score]:
+        items = [self._rule_layer(s) for s in samples]
+        self._test_layers(items)
+        self._judge_layer(items)
+        return [item.done or self._combine(item) for item in items]
+
+    # Rule layer ----------------------------------------------------------------------------
+
+    def _rule_layer(self, sample: Sample) -> _Item:
+        item = _Item(sample)
+        try:
+            item.task = parse_reference(sample.reference, language=self.config.language,
+                                        hidden_share=self.config.hidden_share)
+        except BadReference as exc:
+            item.done = Score(None, "bad_reference", self._parts({}))
+            return item
+        task = item.task
+        extraction = extract_program(sample.completion, language=task.language,
+                                     block=self.config.block, unfenced=self.config.unfenced)
+        if extraction.program is None:
+            item.rule = RuleResult("no_code")
+            item.done = self._failed(item, "no_code")
+            return item
+        item.program = _complete_humaneval(extraction.program, task)
+        item.rule = check_program(item.program, config=self.rules, language=task.language,
+                                  style=task.style, fenced=extraction.fenced,
+                                  public=task.public.cases, hidden=task.hidden.cases)
+        if item.rule.reason in ("no_code", "syntax_error"):
+            item.done = self._failed(item, item.rule.reason)
+        return item
+
+    def _failed(self, item: _Item, reason: str) -> Score:
+        """No runnable program: every layer that applies scores 0."""
+        assert item.task is not None
+        values = {"rule": 0.0, "tests": 0.0 if item.task.public.tests else None,
+                  "hidden": 0.0 if item.task.hidden.tests else None,
+                  "judge": 0.0 if self.judge is not None else None}
+        return Score(0.0, reason, self._parts(values))
+
+    # Test and Verifier layers --------------------------------------------------------------
+
+    def _test_layers(self, items: list[_Item]) -> None:
+        """Run every (program, tests) pair once, all in parallel."""
+        jobs: dict[str, tuple[str, CodeTask, TestSet]] = {}
+        wanted: list[tuple[_Item, str, str]] = []
+        for item in items:
+            if item.done is not None or item.task is None or item.program is None:
+                continue
+            for layer, tests in (("tests", item.task.public), ("hidden", item.task.hidden)):
+                if tests.tests:
+                    key = _job_key(item.program, item.task, tests)
+                    jobs.setdefault(key, (item.program, item.task, tests))
+                    wanted.append((item, layer, key))
+        reports = self._run(jobs)
+        for item, layer, key in wanted:
+            item.reports[layer] = reports[key]
+
+    def _run(self, jobs: Mapping[str, tuple[str, CodeTask, TestSet]]) -> dict[str, Any]:
+        if not jobs:
+            return {}
+        import sandbox
+
+        specs = []
+        for program, task, tests in jobs.values():
+            n = len(tests.tests)
+            limits = sandbox.Limits(test_wall_s=self.config.time_limit_s,
+                                    wall_s=self.config.time_limit_s * n + 10.0,
+                                    cpu_s=self.config.time_limit_s * n + 10.0,
+                                    memory_bytes=int(self.config.memory_mb) << 20)
+            specs.append({"code": program, "tests": tests.payload(), "language": task.language,
+                          "entry_point": task.entry_point, "limits": limits})
+        try:
+            reports = sandbox.run_tests_many(specs, max_workers=self.config.max_workers)
+        except sandbox.SandboxError as exc:
+            if isinstance(exc, SandboxError):
+                raise
+            raise SandboxError(f"rtv: the sandbox cannot run programs: {exc}") from exc
+        return dict(zip(jobs, reports))
+
+    def _judge_layer(self, items: list[_Item]) -> None:
+        if self.judge is None:
+            return
+        todo = [item for item in items if item.done is None and item.program is not None]
+        if not todo:
+            return
+        meta_extra = {"rubric": self.config.rubric} if self.config.rubric else {}
+        judged = [replace(i.sample, meta={**i.sample.meta, **meta_extra, "program": i.program})
+                  for i in todo]
+        scores = self.judge.score(judged)
+        if len(scores) != len(todo):
+            raise ConfigError(f"rtv: judge returned {len(scores)} scores for {len(todo)} samples")
+        for item, s in zip(todo, scores):
+            item.judge = s.value
+
+    # Combination ---------------------------------------------------------------------------
+
+    def _combine(self, item: _Item) -> Score:
+        assert item.rule is not None
+        public, hidden = item.reports.get("tests"), item.reports.get("hidden")
+        values: dict[str, float | None] = {
+            "rule": 1.0 if item.rule.passed else 0.0,
+            "tests": None if public is None else float(public.pass_fraction),
+            "hidden": None if hidden is None else float(hidden.pass_fraction),
+            "judge": item.judge,
+        }
+        reason = _reason(item.rule, [r for r in (public, hidden) if r is not None])
+        parts = self._parts(values)
+        if reason == "sandbox_error":
+            return Score(None, reason, parts)
+        if reason == "syntax_error":  # a compiled language's compiler refused the program
+            return self._failed(item, reason)
+        if self.config.gate and not item.rule.passed:
+            return Score(0.0, reason, parts)
+        value = sum(parts[f"weight/{k}"] * v for k, v in values.items() if v is not None)
+        return Score(float(value), reason, parts)
+
+    def _parts(self, values: Mapping[str, float | None]) -> dict[str, float | None]:
+        """Layer values plus effective weights: absent layers' weight goes to the others."""
+        raw = {k: getattr(self.config.weights, k) for k in LAYERS}
+        total = sum(raw[k] for k in LAYERS if values.get(k) is not None)
+        parts: dict[str, float | None] = {k: values.get(k) for k in LAYERS}
+        for k in LAYERS:
+            present = values.get(k) is not None and total > 0
+            parts[f"weight/{k}"] = raw[k] / total if present else 0.0
+        return parts
+
+
+_STATUS_REASONS = ("sandbox_error", "timeout", "memory_limit", "output_limit")
+
+
+def _reason(rule: RuleResult, reports: Sequence[Any]) -> str:
+    """Why, in order: rule failures, then infrastructure, then limits, then failed tests."""
+    statuses = {r.status for r in reports}
+    if "compile_error" in statuses:
+        return "syntax_error"
+    if rule.reason != "ok":
+        return rule.reason
+    for status in _STATUS_REASONS:
+        if status in statuses:
+            return status
+    outcomes = {t.outcome for r in reports for t in r.results}
+    if all(r.passed == r.total for r in reports):
+        return "ok"
+    if "timeout" in outcomes:
+        return "timeout"
+    if outcomes == {"error"}:
+        return "runtime_error"
+    return "tests_failed"
+
+
+def _complete_humaneval(program: str, task: CodeTask) -> str:
+    """HumanEval completions may write only the function body: then the prompt goes first.
+    A full program gets the prompt's imports (`from typing import List`) it may rely on."""
+    if not task.prompt or not task.entry_point or task.language != "python":
+        return program
+    import ast
+
+    try:
+        tree = ast.parse(program)
+        defined = any(isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
+                      and n.name == task.entry_point for n in tree.body)
+    except SyntaxError:
+        defined = False
+    if not defined:
+        return task.prompt + program
+    try:
+        imports = [ast.unparse(n) for n in ast.parse(task.prompt).body
+                   if isinstance(n, (ast.Import, ast.ImportFrom))]
+    except SyntaxError:
+        return program
+    return "\n".join([*imports, program]) if imports else program
+
+
+def _job_key(program: str, task: CodeTask, tests: TestSet) -> str:
+    return json.dumps([program, task.language, task.entry_point, tests.kind,
+                       tests.payload()], sort_keys=True, default=repr)
