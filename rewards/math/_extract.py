@@ -22,7 +22,9 @@ _GSM8K = re.compile(r"####\s*([^\n]+)")
 _ANSWER_IS = re.compile(
     r"(?:final\s+answer|the\s+answer|answer)\s*(?:is|:|=)\s*:?\s*(.+)", re.I)
 _NUMBER = re.compile(r"-?\d{1,3}(?:,\d{3})+(?:\.\d+)?|-?\d+(?:\.\d+)?(?:/\d+)?|-?\.\d+")
-_TRAILING = " \t\n.;:!,"
+_UNESCAPED_DOLLAR = re.compile(r"(?<!\\)\$")
+_UNESCAPED_DOLLARS = re.compile(r"(?<!\\)\$\$")
+_TRAILING = " \t\n.;:,"
 
 
 def extract_answer(text: str, config: MathConfig = _DEFAULT) -> str | None:
@@ -122,9 +124,10 @@ def _first_sentence(text: str) -> str | None:
     (not a decimal point), keeping `$...$` math whole."""
     text = text.strip()
     if text.startswith("$"):
-        end = text.find("$$", 2) if text.startswith("$$") else text.find("$", 1)
-        if end > 0:
-            return _clean(text[: end + (2 if text.startswith("$$") else 1)])
+        closing = _UNESCAPED_DOLLARS.search(text, 2) if text.startswith("$$") else \
+            _UNESCAPED_DOLLAR.search(text, 1)
+        if closing:
+            return _clean(text[: closing.end()])
     sentence = re.split(r"(?<!\d)\.(?!\d)|\.\s|\n", text, maxsplit=1)[0]
     return _clean(sentence)
 

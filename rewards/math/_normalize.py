@@ -11,11 +11,14 @@ from rewards.math._config import MathConfig, Verdict
 
 __all__ = ["fast_compare", "normalize", "parse_number"]
 
-_SPACING = re.compile(r"\\[!,;:> ]|\\q?quad|~|\\left(?![a-z])|\\right(?![a-z])|\\displaystyle")
+# `\\\\` (a LaTeX row break) is matched first so its second backslash is never read as `\\ `.
+_SPACING = re.compile(r"\\\\|\\[!,;:> ]|\\q?quad|~|\\left(?![a-z])|\\right(?![a-z])"
+                      r"|\\displaystyle")
 _FRAC_ALIASES = re.compile(r"\\[dt]frac")
 _DEGREES = re.compile(r"\^\s*\{?\s*\\circ\s*\}?|°|\\degree")
 _TEXT_CMD = re.compile(r"\\(?:text|textbf|textrm|mathrm|mbox|mathbf|operatorname)\s*\{([^{}]*)\}")
-_TRAILING_UNIT = re.compile(r"^(.*?\d[^a-zA-Z\\]*?)\s*\\(?:text|mbox|mathrm)\s*\{\s*[a-zA-Z][a-zA-Z .\-/^0-9]*\}$")
+_TRAILING_UNIT = re.compile(r"^(.*?\d[^a-zA-Z\\]*?)\s*\\(?:text|mbox|mathrm)\s*"
+                            r"\{\s*[a-zA-Z][a-zA-Z .\-/^0-9]*\}(?:\^\{?\d\}?)?$")
 _PLAIN_UNIT = re.compile(r"^(-?[\d.,/]+)\s+([a-zA-Z][a-zA-Z\- ]*)$")
 _THOUSANDS = re.compile(r"^-?\d{1,3}(?:,\d{3})+(?:\.\d+)?$")
 _DECIMAL = re.compile(r"^[-+]?(?:\d+\.?\d*|\.\d+)$")
@@ -27,7 +30,7 @@ _WORDS = re.compile(r"^[A-Za-z][A-Za-z '\-]*$")
 _MATH_WORDS = frozenset({"pi", "e", "i", "infty", "infinity", "inf", "sqrt", "sin", "cos",
                          "tan", "log", "ln", "exp", "and", "or", "x", "y", "z", "n", "k"})
 _NOT_UNITS = _MATH_WORDS | {"a", "b", "c", "d"}
-_PUNCT = " \t\n.;,!"
+_PUNCT = " \t\n.;,"  # not "!": 5! is a factorial
 
 
 def normalize(answer: str) -> str:
@@ -36,7 +39,7 @@ def normalize(answer: str) -> str:
     s = answer.strip().strip("$").strip()
     if s.startswith("\\(") and s.endswith("\\)") or s.startswith("\\[") and s.endswith("\\]"):
         s = s[2:-2].strip()
-    s = _SPACING.sub(" ", s)
+    s = _SPACING.sub(lambda m: m.group(0) if m.group(0) == "\\\\" else " ", s)
     s = _FRAC_ALIASES.sub(r"\\frac", s)
     s = _DEGREES.sub("", s)
     s = s.replace("\\$", "").replace("\\%", "%").replace("{,}", ",")
@@ -44,10 +47,10 @@ def normalize(answer: str) -> str:
     if unit:
         s = unit.group(1)
     s = _TEXT_CMD.sub(r"\1", s)
-    s = re.sub(r"\s+", " ", s).strip(_PUNCT)
+    s = re.sub(r"\s+", " ", s).strip().rstrip(_PUNCT)  # rstrip: keep the point of .5
     plain_unit = _PLAIN_UNIT.match(s)
     if plain_unit and plain_unit.group(2).split()[0].lower() not in _NOT_UNITS:
-        s = plain_unit.group(1).strip(_PUNCT)
+        s = plain_unit.group(1).rstrip(_PUNCT)
     return s
 
 
@@ -122,7 +125,8 @@ def _choice(gold: str) -> str | None:
 
 def _is_prose(s: str) -> bool:
     words = s.lower().split()
-    return (bool(_WORDS.match(s)) and any(len(w) > 1 for w in words)
+    # Two-letter tokens are more often products of variables (`xy`) than words, except "no".
+    return (bool(_WORDS.match(s)) and any(len(w) > 2 or w == "no" for w in words)
             and not any(w in _MATH_WORDS for w in words))
 
 
