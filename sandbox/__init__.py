@@ -1,0 +1,12 @@
+"""Isolated execution of untrusted programs in nsjail: `run` one program, `run_many` in
+parallel, `run_tests` a program against assert, check(candidate) or stdin/stdout tests.
+Imports nothing else of ours."""
+
+from sandbox._batch import run_many, run_tests_many
+from sandbox._errors import SandboxError
+from sandbox._runner import run
+from sandbox._tests import run_tests
+from sandbox._types import Execution, Limits, Status, TestOutcome, TestReport, TestResult
+
+__all__ = ["Execution", "Limits", "SandboxError", "Status", "TestOutcome", "TestReport",
+           "TestResult", "run", "run_many", "run_tests", "run_tests_many"]

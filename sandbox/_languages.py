@@ -1,0 +1,63 @@
+"""How each language is compiled and run inside the jail: file names, argv, runtime mounts."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+__all__ = ["LANGUAGES", "Language", "LanguageSpec", "language_spec"]
+
+Language = Literal["python", "c", "cpp", "javascript", "bash"]
+
+PYTHON = "/usr/bin/python3"
+# -E -s -S: no PYTHON* variables, no user site, no site module and so no .pth start-up hooks
+# (what -I -S gives) but, unlike -I, the script's folder stays on sys.path so a program can
+# import the helper files it was given.
+PYTHON_FLAGS = ("-E", "-s", "-S")
+BASE_MOUNTS = ("/usr/bin", "/usr/lib", "/lib", "/lib64", "/bin")
+"""Read-only system folders every jail sees; never /usr/local, /etc, /root, /home, /proc, /sys."""
+
+
+@dataclass(frozen=True)
+class LanguageSpec:
+    """One language: where the source goes and the commands that build and run it."""
+
+    name: Language
+    """Canonical language name."""
+    source: str
+    """File name of the program inside the work dir `/work`."""
+    run: tuple[str, ...]
+    """argv that runs the program (after compilation, for compiled languages)."""
+    compile: tuple[str, ...] | None = None
+    """argv that compiles `source` into `/out/prog`, or None for interpreted languages."""
+    mounts: tuple[str, ...] = ()
+    """Extra read-only host folders the toolchain needs besides BASE_MOUNTS."""
+    address_space_limit: bool = True
+    """Whether RLIMIT_AS can carry the memory limit (V8 reserves far more than it uses)."""
+
+
+LANGUAGES: dict[str, LanguageSpec] = {
+    "python": LanguageSpec("python", "main.py", (PYTHON, *PYTHON_FLAGS, "main.py")),
+    "c": LanguageSpec("c", "main.c", ("/work/prog",),
+                      compile=("/usr/bin/gcc", "-O2", "-std=gnu17", "-pipe", "-o", "/out/prog",
+                               "main.c", "-lm"),
+                      mounts=("/usr/include",)),
+    "cpp": LanguageSpec("cpp", "main.cpp", ("/work/prog",),
+                        compile=("/usr/bin/g++", "-O2", "-std=gnu++17", "-pipe", "-o",
+                                 "/out/prog", "main.cpp", "-lm"),
+                        mounts=("/usr/include",)),
+    "javascript": LanguageSpec("javascript", "main.js", ("/usr/bin/node", "main.js"),
+                               address_space_limit=False),
+    "bash": LanguageSpec("bash", "main.sh", ("/bin/bash", "main.sh")),
+}
+ALIASES = {"py": "python", "python3": "python", "c++": "cpp", "cxx": "cpp", "js": "javascript",
+           "node": "javascript", "sh": "bash", "shell": "bash"}
+
+
+def language_spec(language: str) -> LanguageSpec:
+    """The spec of `language` (aliases such as `py`, `c++`, `js`, `sh` accepted)."""
+    key = ALIASES.get(language.lower(), language.lower())
+    if key not in LANGUAGES:
+        raise ValueError(f"unsupported language {language!r}; "
+                         f"choose one of {', '.join(sorted(LANGUAGES))}")
+    return LANGUAGES[key]

@@ -1,0 +1,156 @@
+"""Run one jail (or, for the unsafe backend, one bare process) to completion: feed stdin,
+read stdout/stderr up to a cap, kill at the wall deadline, reap with rusage."""
+
+from __future__ import annotations
+
+import os
+import re
+import selectors
+import signal
+import subprocess
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+__all__ = ["RawRun", "run_process"]
+
+_EXITED = re.compile(r"exited with status: (\d+)")
+_SIGNALED = re.compile(r"terminated with signal: \w+ \((\d+)\)")
+
+
+@dataclass
+class RawRun:
+    """Unclassified result of one process tree."""
+
+    exit_code: int | None
+    signal: int | None
+    stdout: bytes
+    stderr: bytes
+    overflow: bool  # a stream went past the cap: the run was killed
+    timed_out: bool  # we killed it at the wall deadline
+    wall_s: float
+    cpu_s: float
+    peak_memory_bytes: int
+    jail_log: str = ""
+    jail_failed: bool = False  # nsjail itself could not start the program
+
+
+def run_process(argv: Sequence[str], *, stdin: bytes, wall_s: float, output_bytes: int,
+                with_jail_log: bool, pass_fds: Sequence[int] = (),
+                preexec_fn: Callable[[], None] | None = None,
+                cwd: str | None = None, env: dict[str, str] | None = None) -> RawRun:
+    """Run `argv`; if `with_jail_log`, argv is an nsjail command whose `--log_fd` is the
+    write end created here and passed as the last of `pass_fds`' companions."""
+    log_r = log_w = -1
+    fds = list(pass_fds)
+    if with_jail_log:
+        log_r, log_w = os.pipe()
+        argv = [a if a != "{log_fd}" else str(log_w) for a in argv]
+        fds.append(log_w)
+    start = time.monotonic()
+    try:
+        proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, pass_fds=fds, cwd=cwd, env=env,
+                                preexec_fn=preexec_fn, start_new_session=True)
+    except OSError:
+        if with_jail_log:
+            os.close(log_r)
+            os.close(log_w)
+        raise
+    if with_jail_log:
+        os.close(log_w)
+    out, err, log = bytearray(), bytearray(), bytearray()
+    overflow = timed_out = False
+    sel = selectors.DefaultSelector()
+    assert proc.stdin and proc.stdout and proc.stderr
+    pending = memoryview(stdin)
+    if pending:
+        os.set_blocking(proc.stdin.fileno(), False)
+        sel.register(proc.stdin, selectors.EVENT_WRITE, "in")
+    else:
+        proc.stdin.close()
+    sel.register(proc.stdout, selectors.EVENT_READ, out)
+    sel.register(proc.stderr, selectors.EVENT_READ, err)
+    log_file = None
+    if with_jail_log:
+        log_file = os.fdopen(log_r, "rb", buffering=0)
+        sel.register(log_file, selectors.EVENT_READ, log)
+    deadline = start + wall_s
+    try:
+        while sel.get_map():
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                timed_out = True
+                break
+            for key, _ in sel.select(remaining):
+                if key.data == "in":
+                    try:
+                        sent = os.write(key.fd, pending[:65536])
+                    except (BrokenPipeError, BlockingIOError) as exc:
+                        sent = 0 if isinstance(exc, BlockingIOError) else len(pending)
+                    pending = pending[sent:]
+                    if not pending:
+                        sel.unregister(key.fileobj)
+                        key.fileobj.close()
+                    continue
+                chunk = os.read(key.fd, 65536)
+                if not chunk:
+                    sel.unregister(key.fileobj)
+                    continue
+                buf = key.data
+                if buf is not log and len(buf) + len(chunk) > output_bytes:
+                    buf += chunk[: output_bytes - len(buf)]
+                    overflow = True
+                    break
+                buf += chunk
+            if overflow:
+                break
+    finally:
+        if timed_out or overflow:
+            _kill(proc)
+        for key in list(sel.get_map().values()):
+            sel.unregister(key.fileobj)
+        sel.close()
+        _, status, usage = os.wait4(proc.pid, 0)
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        wall = time.monotonic() - start
+        for stream in (proc.stdin, proc.stdout, proc.stderr):
+            if not stream.closed:
+                stream.close()
+    if log_file is not None:
+        if not (timed_out or overflow):
+            log += log_file.read()
+        log_file.close()
+    exit_code, sig = _exit_status(status, log.decode(errors="replace") if with_jail_log else None)
+    jail_log = log.decode(errors="replace")
+    jail_failed = with_jail_log and not timed_out and not overflow and exit_code is None \
+        and sig is None
+    return RawRun(exit_code=exit_code, signal=sig, stdout=bytes(out), stderr=bytes(err),
+                  overflow=overflow, timed_out=timed_out, wall_s=wall,
+                  cpu_s=usage.ru_utime + usage.ru_stime,
+                  peak_memory_bytes=usage.ru_maxrss * 1024, jail_log=jail_log,
+                  jail_failed=jail_failed)
+
+
+def _kill(proc: subprocess.Popen[bytes]) -> None:
+    # nsjail's jailed child dies with it (PR_SET_PDEATHSIG, and its pid namespace dies with
+    # its init); for the unsafe backend the session group is killed
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+
+
+def _exit_status(status: int, jail_log: str | None) -> tuple[int | None, int | None]:
+    if jail_log is None:
+        if os.WIFSIGNALED(status):
+            return None, os.WTERMSIG(status)
+        return os.WEXITSTATUS(status), None
+    # nsjail's own exit code folds signals and launch failures together: read its log
+    signaled = _SIGNALED.findall(jail_log)
+    exited = _EXITED.findall(jail_log)
+    if signaled:
+        return None, int(signaled[-1])
+    if exited:
+        return int(exited[-1]), None
+    return None, None

@@ -1,0 +1,218 @@
+"""`run`: one program, one (or, compiled, two) fresh jails, one classified `Execution`."""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+import os
+import resource
+import shutil
+import signal
+import tempfile
+import warnings
+from collections.abc import Mapping, Sequence
+from pathlib import PurePosixPath
+from typing import Literal
+
+from sandbox._errors import SandboxError
+from sandbox._jail import JAIL_UID, cgroup_v2_root, check_nsjail, jail_argv
+from sandbox._languages import LanguageSpec, language_spec
+from sandbox._process import RawRun, run_process
+from sandbox._types import Execution, Limits, Status
+
+__all__ = ["Backend", "Files", "Mode", "classify", "run", "workspace"]
+
+Backend = Literal["nsjail", "unsafe-subprocess"]
+Mode = Literal["auto", "cold", "warm"]
+Files = Mapping[str, "str | bytes"]
+log = logging.getLogger("sandbox")
+
+_MEMORY_MESSAGES = (b"MemoryError", b"std::bad_alloc", b"JavaScript heap out of memory",
+                    b"Array buffer allocation failed", b"Cannot allocate memory",
+                    b"xmalloc: cannot allocate", b"out of memory")
+_SHM = "/dev/shm" if os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK) else None
+
+
+def run(code: str, language: str = "python", *, stdin: str | bytes = "",
+        files: Files | None = None, limits: Limits | None = None, mode: Mode = "auto",
+        backend: Backend = "nsjail") -> Execution:
+    """Run `code` isolated and say how it ended. Never raises for a failing program; raises
+    `SandboxError` when the sandbox itself cannot work (and `ValueError` for bad arguments).
+
+    mode: `warm` forks the program from a pre-started jailed Python (Python only), `cold`
+    starts a fresh jail, `auto` picks warm for Python when the warm pool is enabled.
+    backend: `unsafe-subprocess` runs WITHOUT isolation, for development only."""
+    spec = language_spec(language)
+    limits = limits or Limits()
+    data = stdin.encode() if isinstance(stdin, str) else bytes(stdin)
+    if backend == "unsafe-subprocess":
+        return _run_unsafe(code, spec, data, files or {}, limits)
+    if backend != "nsjail":
+        raise ValueError(f"unknown backend {backend!r}")
+    if mode == "warm" or (mode == "auto" and spec.name == "python"):
+        from sandbox import _warm
+
+        if _warm.use_warm(spec, mode):
+            return _warm.run_warm(code, stdin=data, files=files or {}, limits=limits)
+    check_nsjail()
+    with workspace(code, spec, files or {}) as box:
+        failed = _compile(box, spec, limits)
+        if failed is not None:
+            return failed
+        raw = run_process(jail_argv(spec.run, limits, binds=box.binds,
+                                    address_space_limit=spec.address_space_limit),
+                          stdin=data, wall_s=limits.wall_s, output_bytes=limits.output_bytes,
+                          with_jail_log=True)
+    return to_execution(raw, limits)
+
+
+class workspace:
+    """A private host folder holding the source and input files, bound read-only into /work."""
+
+    def __init__(self, code: str, spec: LanguageSpec, files: Files,
+                 extra: Mapping[str, str | bytes] | None = None) -> None:
+        self.spec = spec
+        self.root = tempfile.mkdtemp(prefix="sandbox-", dir=_SHM)
+        os.chmod(self.root, 0o755)
+        self.binds: list[tuple[str, str]] = []
+        self.out = os.path.join(self.root, "out")
+        self._put(spec.source, code)
+        for name, content in {**files, **(extra or {})}.items():
+            self._put(_safe_name(name, spec), content)
+
+    def _put(self, name: str, content: str | bytes) -> None:
+        host = os.path.join(self.root, "in", name)
+        os.makedirs(os.path.dirname(host), mode=0o755, exist_ok=True)
+        with open(host, "wb") as fh:
+            fh.write(content.encode() if isinstance(content, str) else content)
+        os.chmod(host, 0o644)
+        self.binds.append((host, f"/work/{name}"))
+
+    def __enter__(self) -> workspace:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        shutil.rmtree(self.root, ignore_errors=True)
+
+
+def _safe_name(name: str, spec: LanguageSpec) -> str:
+    path = PurePosixPath(name)
+    if path.is_absolute() or ".." in path.parts or not path.parts or name in (spec.source,
+                                                                             "prog"):
+        raise ValueError(f"bad file name {name!r}: must be relative, without '..', and not "
+                         f"{spec.source!r} or 'prog'")
+    return str(path)
+
+
+def _compile(box: workspace, spec: LanguageSpec, limits: Limits) -> Execution | None:
+    """Compile in a jail of its own; None on success (the binary is bound in for the run),
+    else the `compile_error` Execution carrying the compiler's message."""
+    if spec.compile is None:
+        return None
+    os.makedirs(box.out, mode=0o755)
+    os.chown(box.out, JAIL_UID, JAIL_UID)
+    build = dataclasses.replace(limits, wall_s=limits.compile_wall_s,
+                                cpu_s=limits.compile_wall_s,
+                                memory_bytes=limits.compile_memory_bytes,
+                                processes=max(limits.processes, 32),
+                                file_size_bytes=max(limits.file_size_bytes, 256 << 20),
+                                open_files=max(limits.open_files, 256),
+                                disk_bytes=max(limits.disk_bytes, 256 << 20))
+    argv = jail_argv(spec.compile, build, binds=box.binds, rw_binds=[(box.out, "/out")],
+                     mounts=spec.mounts)
+    raw = run_process(argv, stdin=b"", wall_s=build.wall_s, output_bytes=limits.output_bytes,
+                      with_jail_log=True)
+    binary = os.path.join(box.out, "prog")
+    if raw.jail_failed:
+        raise SandboxError(f"the compile jail failed to start: {_log_tail(raw)}")
+    if raw.exit_code == 0 and os.path.isfile(binary):
+        box.binds.append((binary, "/work/prog"))
+        return None
+    message = raw.stderr.decode(errors="replace")
+    if raw.timed_out:
+        message += f"\ncompilation exceeded {build.wall_s:g} s"
+    elif raw.signal is not None:
+        message += f"\ncompiler killed by signal {raw.signal}"
+    return Execution(status="compile_error", exit_code=raw.exit_code, signal=raw.signal,
+                     stdout=raw.stdout.decode(errors="replace"), stderr=message,
+                     truncated=raw.overflow, wall_s=raw.wall_s, cpu_s=raw.cpu_s,
+                     peak_memory_bytes=raw.peak_memory_bytes)
+
+
+def classify(raw: RawRun, limits: Limits, *, cgroup: bool) -> Status:
+    """Status of a finished run; ordered so that no limit is reported as another."""
+    if raw.jail_failed:
+        return "sandbox_error"
+    if raw.overflow:
+        return "output_limit"
+    if raw.timed_out or "run time >= time limit" in raw.jail_log:
+        return "timeout"
+    if raw.signal == signal.SIGXCPU or (raw.signal == signal.SIGKILL
+                                         and raw.cpu_s >= 0.9 * limits.cpu_s):
+        return "timeout"
+    if raw.signal == signal.SIGKILL and cgroup:
+        return "memory_limit"  # the cgroup OOM killer: nothing else SIGKILLs a jail
+    if raw.exit_code == 0:
+        return "ok"
+    tail = raw.stderr[-4096:]
+    if any(message in tail for message in _MEMORY_MESSAGES):
+        return "memory_limit"
+    return "runtime_error"
+
+
+def to_execution(raw: RawRun, limits: Limits, *, cgroup: bool | None = None) -> Execution:
+    if raw.jail_failed:
+        raise SandboxError(f"nsjail failed to start the program: {_log_tail(raw)}")
+    status = classify(raw, limits, cgroup=bool(cgroup_v2_root()) if cgroup is None else cgroup)
+    return Execution(status=status, exit_code=raw.exit_code, signal=raw.signal,
+                     stdout=raw.stdout.decode(errors="replace"),
+                     stderr=raw.stderr.decode(errors="replace"), truncated=raw.overflow,
+                     wall_s=raw.wall_s, cpu_s=raw.cpu_s,
+                     peak_memory_bytes=raw.peak_memory_bytes, stdout_bytes=raw.stdout)
+
+
+def _log_tail(raw: RawRun) -> str:
+    lines = [line for line in raw.jail_log.splitlines() if line.startswith(("[E]", "[F]"))]
+    return " | ".join(lines[-4:]) or raw.stderr.decode(errors="replace")[-500:]
+
+
+# --- development only ------------------------------------------------------------------
+
+def _run_unsafe(code: str, spec: LanguageSpec, stdin: bytes, files: Files,
+                limits: Limits) -> Execution:
+    """No isolation at all: the program runs as this user with this machine's files and
+    network. rlimits and the wall limit still apply. Never the default."""
+    message = ("sandbox backend 'unsafe-subprocess' runs untrusted code WITHOUT ISOLATION; "
+               "use it only for development, never on model output")
+    warnings.warn(message, RuntimeWarning, stacklevel=3)
+    log.warning(message)
+    with workspace(code, spec, files) as box:
+        cwd = os.path.join(box.root, "in")
+        env = {"PATH": "/usr/bin:/bin", "HOME": cwd, "LANG": "C.UTF-8", "TMPDIR": cwd}
+
+        def local(argv: Sequence[str]) -> list[str]:
+            return [a.replace("/out/", cwd + "/").replace("/work/", cwd + "/") for a in argv]
+
+        if spec.compile is not None:
+            raw = run_process(local(spec.compile), stdin=b"", wall_s=limits.compile_wall_s,
+                              output_bytes=limits.output_bytes, with_jail_log=False, cwd=cwd,
+                              env=env)
+            if raw.exit_code != 0:
+                return Execution(status="compile_error", exit_code=raw.exit_code,
+                                 signal=raw.signal, stderr=raw.stderr.decode(errors="replace"),
+                                 wall_s=raw.wall_s, cpu_s=raw.cpu_s)
+        raw = run_process(local(spec.run), stdin=stdin, wall_s=limits.wall_s,
+                          output_bytes=limits.output_bytes, with_jail_log=False, cwd=cwd,
+                          env=env, preexec_fn=_rlimits(limits, spec))
+    return to_execution(raw, limits, cgroup=False)
+
+
+def _rlimits(limits: Limits, spec: LanguageSpec):  # type: ignore[no-untyped-def]
+    def apply() -> None:
+        cpu = max(1, int(limits.cpu_s + 0.999))
+        resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu))
+        resource.setrlimit(resource.RLIMIT_FSIZE, (limits.file_size_bytes,) * 2)
+        if spec.address_space_limit:
+            resource.setrlimit(resource.RLIMIT_AS, (limits.memory_bytes,) * 2)
+
+    return apply

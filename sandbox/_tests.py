@@ -1,0 +1,138 @@
+"""`run_tests`: all tests of one program in one jail, verdicts through an unforgeable channel
+(see `_harness.py` for why a program cannot fake a pass)."""
+
+from __future__ import annotations
+
+import json
+import secrets
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any, Literal
+
+from sandbox._jail import check_nsjail, jail_argv
+from sandbox._languages import PYTHON, PYTHON_FLAGS, language_spec
+from sandbox._process import run_process
+from sandbox._runner import Files, Mode, _compile, to_execution, workspace
+from sandbox._types import Execution, Limits, Status, TestReport, TestResult
+
+__all__ = ["Compare", "TestFormat", "run_tests", "test_format"]
+
+Compare = Literal["exact", "whitespace", "float"]
+TestFormat = Literal["assert", "check", "io"]
+Tests = "Sequence[str] | str | Sequence[Mapping[str, str]]"
+HARNESS = str(Path(__file__).with_name("_harness.py"))
+HARNESS_IN_JAIL = "/harness/harness.py"
+
+
+def test_format(tests: Any) -> TestFormat:
+    """`assert` for a list of assert statements, `check` for HumanEval `check(candidate)`
+    code (a string), `io` for a list of {"input", "output"} mappings."""
+    if isinstance(tests, str):
+        return "check"
+    items = list(tests)
+    if items and all(isinstance(t, Mapping) for t in items):
+        return "io"
+    if all(isinstance(t, str) for t in items):
+        return "assert"
+    raise ValueError("tests must be assert strings, check(candidate) code, or a list of "
+                     "{'input': ..., 'output': ...} cases")
+
+
+def run_tests(code: str, tests: Any, language: str = "python", *,
+              entry_point: str | None = None, limits: Limits | None = None,
+              compare: Compare = "exact", float_tol: float = 1e-6,
+              test_format_: TestFormat | None = None, files: Files | None = None,
+              mode: Mode = "auto") -> TestReport:
+    """Run every test of `tests` against `code` in ONE sandbox run, each test under
+    `limits.test_wall_s`, and report a verdict per test.
+
+    tests: a list of assert statements (`["assert add(1, 2) == 3"]`), HumanEval-style check
+    code with `entry_point` (`"def check(candidate): ..."`), or stdin/stdout cases
+    (`[{"input": "1 2\\n", "output": "3\\n"}]`, compared by `compare`: exact (trailing
+    newlines ignored), whitespace (token-wise) or float (token-wise, numbers within
+    `float_tol`)). assert and check tests are Python only; io tests work for every language.
+    """
+    spec = language_spec(language)
+    limits = limits or Limits()
+    fmt = test_format_ or test_format(tests)
+    items = _normalize(tests, fmt, entry_point, spec.name, compare)
+    if not items:
+        return TestReport(results=(), execution=Execution(status="ok"))
+    nonce = secrets.token_hex(16)
+    document = {"nonce": nonce, "format": fmt, "tests": items, "entry_point": entry_point,
+                "compare": compare, "float_tol": float_tol, "test_wall_s": limits.test_wall_s,
+                "argv": list(spec.run)}
+    payload = json.dumps(document).encode()
+    kind = "python" if fmt in ("assert", "check") else "io"
+    if spec.name == "python":
+        from sandbox import _warm
+
+        if _warm.use_warm(spec, mode):
+            execution = _warm.run_warm(code, stdin=payload, files=files or {}, limits=limits,
+                                       harness=kind)
+            return _report(execution, nonce, len(items))
+    check_nsjail()
+    with workspace(code, spec, files or {}) as box:
+        failed = _compile(box, spec, limits)
+        if failed is not None:
+            return TestReport(results=tuple(
+                TestResult(i, "error", "compile_error") for i in range(len(items))),
+                execution=failed)
+        argv = jail_argv([PYTHON, *PYTHON_FLAGS, HARNESS_IN_JAIL, kind], limits,
+                         binds=[*box.binds, (HARNESS, HARNESS_IN_JAIL)],
+                         address_space_limit=spec.address_space_limit)
+        raw = run_process(argv, stdin=payload, wall_s=limits.wall_s,
+                          output_bytes=limits.output_bytes, with_jail_log=True)
+    return _report(to_execution(raw, limits), nonce, len(items))
+
+
+def _normalize(tests: Any, fmt: TestFormat, entry_point: str | None, language: str,
+               compare: str) -> list[Any]:
+    if compare not in ("exact", "whitespace", "float"):
+        raise ValueError(f"compare must be exact, whitespace or float, not {compare!r}")
+    if fmt in ("assert", "check") and language != "python":
+        raise ValueError(f"{fmt} tests are Python-only; use stdin/stdout cases for {language}")
+    if fmt == "check":
+        if not entry_point:
+            raise ValueError("check(candidate) tests need entry_point (the function's name)")
+        return [tests if isinstance(tests, str) else "\n".join(tests)]
+    if fmt == "assert":
+        return [str(t) for t in tests]
+    cases = []
+    for i, case in enumerate(tests):
+        if "input" not in case or "output" not in case:
+            raise ValueError(f"io test {i} needs 'input' and 'output'")
+        cases.append({"input": str(case["input"]), "output": str(case["output"])})
+    return cases
+
+
+def _report(execution: Execution, nonce: str, count: int) -> TestReport:
+    """Verdicts from the harness's nonce-framed report; tests without one are timeouts if the
+    run timed out, else errors. Never a pass without a verdict."""
+    report = None
+    for line in execution.stdout_bytes.splitlines():
+        if line.startswith(nonce.encode()):
+            report = json.loads(line[len(nonce):])
+    if report is None:
+        outcome = "timeout" if execution.status == "timeout" else "error"
+        why = f"no verdict: the run ended with {execution.status}"
+        if execution.stderr.strip():
+            why += f" ({execution.stderr.strip().splitlines()[-1][:300]})"
+        return TestReport(results=tuple(TestResult(i, outcome, why) for i in range(count)),
+                          execution=execution)
+    results = tuple(TestResult(i, outcome, message, wall)
+                    for i, (outcome, message, wall) in enumerate(report["results"]))
+    status: Status = execution.status
+    if status == "ok":
+        if any(r.outcome == "timeout" for r in results):
+            status = "timeout"
+        elif any("MemoryError" in r.message for r in results if r.outcome == "error"):
+            status = "memory_limit"
+        elif any(r.outcome == "error" for r in results):
+            status = "runtime_error"
+    program = Execution(status=status, exit_code=execution.exit_code,
+                        signal=execution.signal, stdout=report["stdout"],
+                        stderr=report["stderr"], truncated=execution.truncated,
+                        wall_s=execution.wall_s, cpu_s=execution.cpu_s,
+                        peak_memory_bytes=execution.peak_memory_bytes)
+    return TestReport(results=results, execution=program)
