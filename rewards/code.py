@@ -89,6 +89,9 @@ class CodeRewardConfig:
     """Keyword options for the judge's factory when `judge` names one."""
     rubric: str | None = None
     """Rubric handed to the judge in `sample.meta["rubric"]`."""
+    compare: Literal["exact", "whitespace", "float"] = "whitespace"
+    """How stdin/stdout tests compare output: exact (trailing newlines aside), whitespace
+    (token by token) or float (token by token, numbers within 1e-6)."""
     max_workers: int | None = None
     """Parallel sandbox runs per batch (None: the sandbox's default)."""
 
@@ -109,6 +112,8 @@ def parse_options(options: Mapping[str, Any]) -> CodeRewardConfig:
         values["weights"] = _weights(values["weights"])
     if "block" in values and values["block"] not in get_args(BlockChoice):
         raise ConfigError(f"rtv: block must be one of {get_args(BlockChoice)}")
+    if "compare" in values and values["compare"] not in ("exact", "whitespace", "float"):
+        raise ConfigError("rtv: compare must be exact, whitespace or float")
     if "unfenced" in values and values["unfenced"] not in ("code", "reject"):
         raise ConfigError("rtv: unfenced must be 'code' or 'reject'")
     if "forbidden" in values:
@@ -286,7 +291,8 @@ class CodeReward:
                                     cpu_s=self.config.time_limit_s * n + 10.0,
                                     memory_bytes=int(self.config.memory_mb) << 20)
             specs.append({"code": program, "tests": tests.payload(), "language": task.language,
-                          "entry_point": task.entry_point, "limits": limits})
+                          "entry_point": task.entry_point, "limits": limits,
+                          "compare": self.config.compare})
         try:
             reports = sandbox.run_tests_many(specs, max_workers=self.config.max_workers)
         except sandbox.SandboxError as exc:

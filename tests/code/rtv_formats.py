@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 
+from rewards import Sample, reward
+
 HUMANEVAL = {
     "prompt": 'def add(x: int, y: int) -> int:\n    """Add two numbers.\n    >>> add(2, 3)\n'
               '    5\n    """\n',
@@ -74,3 +76,9 @@ EXPLICIT = {"language": "python", "entry_point": "mul",
             "public": ["assert mul(2, 3) == 6"],
             "hidden": ["assert mul(-2, 5) == -10", "assert mul(0, 9) == 0"]}
 EXPLICIT_RIGHT = "```python\ndef mul(a, b):\n    return a * b\n```"
+
+
+@reward
+def constant_judge(sample: Sample) -> float:
+    """A judge found by dotted path (`rtv_formats:constant_judge`): always 1."""
+    return 1.0
