@@ -83,29 +83,31 @@ def jail_argv(command: Sequence[str], limits: Limits, *,
               binds: Iterable[tuple[str, str]] = (), rw_binds: Iterable[tuple[str, str]] = (),
               mounts: Iterable[str] = (), address_space_limit: bool = True,
               memory_bytes: int | None = None, wall_s: float | None = None,
-              pass_fds: Iterable[int] = (), keep_env: Sequence[str] = ()) -> list[str]:
+              pass_fds: Iterable[int] = (), keep_env: Sequence[str] = (),
+              persistent: bool = False) -> list[str]:
     """The nsjail argv running `command` in /work under `limits`. `binds` are (host, jail)
     read-only file binds placed after the /work tmpfs (so they land inside it). The log fd
-    is the placeholder "{log_fd}", filled in by `run_process`."""
+    is the placeholder "{log_fd}", filled in by `run_process`. `persistent`: a warm server's
+    jail (no time limit, no CPU or address-space rlimit: each forked run sets its own)."""
     memory = memory_bytes if memory_bytes is not None else limits.memory_bytes
     wall = wall_s if wall_s is not None else limits.wall_s
     argv = [nsjail_binary(), "--mode", "o", "--log_fd", "{log_fd}",
             "--user", f"{JAIL_UID}:{JAIL_UID}", "--group", f"{JAIL_UID}:{JAIL_UID}",
             "--hostname", "sandbox", "--iface_no_lo", "--disable_proc",
             # backstop only: the caller kills the jail at the exact (fractional) deadline
-            "--time_limit", str(math.ceil(wall) + 2),
-            "--rlimit_cpu", str(max(1, math.ceil(limits.cpu_s))),
+            "--time_limit", "0" if persistent else str(math.ceil(wall) + 2),
+            "--rlimit_cpu", "max" if persistent else str(max(1, math.ceil(limits.cpu_s))),
             "--rlimit_fsize", str(_mb(limits.file_size_bytes)),
             "--rlimit_nofile", str(limits.open_files),
             "--rlimit_nproc", str(limits.processes),
             "--rlimit_core", "0", "--rlimit_stack", "soft",
             "--seccomp_string", SECCOMP_POLICY]
     cgroup = cgroup_v2_root()
-    if cgroup:
+    if cgroup and not persistent:
         argv += ["--use_cgroupv2", "--cgroupv2_mount", cgroup,
                  "--cgroup_mem_max", str(memory), "--cgroup_mem_swap_max", "0",
                  "--cgroup_pids_max", str(limits.processes)]
-    if address_space_limit:
+    if address_space_limit and not persistent:
         # with cgroups the cgroup holds memory; RLIMIT_AS stays as a loose backstop
         argv += ["--rlimit_as", str(_mb(memory * 4 if cgroup else memory))]
     else:

@@ -49,11 +49,10 @@ def run(code: str, language: str = "python", *, stdin: str | bytes = "",
         return _run_unsafe(code, spec, data, files or {}, limits)
     if backend != "nsjail":
         raise ValueError(f"unknown backend {backend!r}")
-    if mode == "warm" or (mode == "auto" and spec.name == "python"):
-        from sandbox import _warm
+    from sandbox import _warm
 
-        if _warm.use_warm(spec, mode):
-            return _warm.run_warm(code, stdin=data, files=files or {}, limits=limits)
+    if _warm.use_warm(spec, mode):
+        return _warm.run_warm(code, stdin=data, files=files or {}, limits=limits)
     check_nsjail()
     with workspace(code, spec, files or {}) as box:
         failed = _compile(box, spec, limits)

@@ -64,13 +64,12 @@ def run_tests(code: str, tests: Any, language: str = "python", *,
                 "argv": list(spec.run)}
     payload = json.dumps(document).encode()
     kind = "python" if fmt in ("assert", "check") else "io"
-    if spec.name == "python":
-        from sandbox import _warm
+    from sandbox import _warm
 
-        if _warm.use_warm(spec, mode):
-            execution = _warm.run_warm(code, stdin=payload, files=files or {}, limits=limits,
-                                       harness=kind)
-            return _report(execution, nonce, len(items))
+    if _warm.use_warm(spec, mode):
+        execution = _warm.run_warm(code, stdin=payload, files=files or {}, limits=limits,
+                                   harness=kind)
+        return _report(execution, nonce, len(items))
     check_nsjail()
     with workspace(code, spec, files or {}) as box:
         failed = _compile(box, spec, limits)

@@ -1,0 +1,218 @@
+"""The warm Python server: runs INSIDE a jail as its pid 1 (standard library only, started
+with `python3 -E -s -S`), and forks one child per program.
+
+Each child is as isolated as a cold run: it lives in the same jail (namespaces, read-only
+system, no network, no /proc, seccomp, uid 99999), gets per-run rlimits (address space, CPU,
+file size, open files, processes) that it cannot raise, and starts in an emptied /work and
+/tmp. After every run this process SIGKILLs every other process of the jail (`kill(-1)`:
+all but pid 1, which is immune to its children's signals), reaps them, and empties /work and
+/tmp again, so nothing a program leaves behind meets the next one. The server never reads a
+program or its tests: the child reads them from a pipe after the fork, so no other run's
+data is in the memory a program is forked from.
+"""
+
+from __future__ import annotations
+
+import json
+import marshal
+import os
+import resource
+import select
+import signal
+import socket
+import sys
+import time
+
+sys.path.insert(0, "/harness")
+import harness  # noqa: E402  (pre-imported so that forked test harnesses start warm)
+
+WORK_DIRS = ("/work", "/tmp")
+MAX_FD = 4096
+
+
+def main(control_fd: int) -> None:
+    signal.signal(signal.SIGPIPE, signal.SIG_IGN)
+    control = socket.socket(fileno=control_fd)
+    empty_dirs()
+    while True:
+        try:
+            message, fds, _, _ = socket.recv_fds(control, 1 << 16, 4)
+        except OSError:
+            return
+        if not message:
+            return
+        header = json.loads(message)
+        pid = os.fork()
+        if pid == 0:
+            try:
+                control.close()
+                child(header, fds)
+            finally:
+                os._exit(70)
+        for fd in fds:
+            os.close(fd)
+        result = supervise(pid, header, control)
+        kill_all()
+        empty_dirs()
+        control.send(json.dumps(result).encode())
+
+
+def supervise(pid: int, header: dict, control: socket.socket) -> dict:
+    start = time.monotonic()
+    deadline = start + header["wall_s"]
+    pidfd = os.pidfd_open(pid)
+    timed_out = killed = False
+    try:
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                timed_out = True
+                break
+            ready = select.select([pidfd, control], [], [], left)[0]
+            if pidfd in ready:
+                break
+            if control in ready:  # the host asks for a kill (output over the cap)
+                control.recv(64)
+                killed = True
+                break
+    finally:
+        os.close(pidfd)
+    if timed_out or killed:
+        os.kill(pid, signal.SIGKILL)
+    _, status, usage = os.wait4(pid, 0)
+    wall = time.monotonic() - start
+    return {"exit_code": os.WEXITSTATUS(status) if os.WIFEXITED(status) else None,
+            "signal": os.WTERMSIG(status) if os.WIFSIGNALED(status) else None,
+            "timed_out": timed_out, "wall_s": wall, "cpu_s": usage.ru_utime + usage.ru_stime,
+            "maxrss": usage.ru_maxrss * 1024}
+
+
+def kill_all() -> None:
+    """SIGKILL every process of the jail but this one, until none is left to reap."""
+    while True:
+        try:
+            os.kill(-1, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        try:
+            while os.waitpid(-1, 0):
+                pass
+        except ChildProcessError:
+            return
+
+
+def empty_dirs() -> None:
+    for top in WORK_DIRS:
+        for root, dirs, files in os.walk(top, topdown=False):
+            for name in files:
+                _remove(os.path.join(root, name), os.unlink)
+            for name in dirs:
+                path = os.path.join(root, name)
+                _remove(path, os.unlink if os.path.islink(path) else os.rmdir)
+        os.chmod(top, 0o1777 if top == "/tmp" else 0o777)
+
+
+def _remove(path: str, remove) -> None:  # type: ignore[no-untyped-def]
+    try:
+        remove(path)
+    except PermissionError:  # a program made its folder read-only: it is ours to undo
+        os.chmod(os.path.dirname(path), 0o700)
+        remove(path)
+    except FileNotFoundError:
+        pass
+
+
+def child(header: dict, fds: list[int]) -> None:
+    stdin_fd, stdout_fd, stderr_fd, payload_fd = fds
+    chunks = []
+    while chunk := os.read(payload_fd, 1 << 20):
+        chunks.append(chunk)
+    payload = marshal.loads(b"".join(chunks))
+    for name, content in [("main.py", payload["code"]), *payload["files"].items()]:
+        path = os.path.join("/work", name)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "wb") as fh:
+            fh.write(content.encode() if isinstance(content, str) else content)
+        os.chmod(path, 0o444)  # cold runs see their inputs read-only too
+    del payload, chunks
+    for target, fd in ((0, stdin_fd), (1, stdout_fd), (2, stderr_fd)):
+        os.dup2(fd, target)
+    os.closerange(3, MAX_FD)
+    limits = header["limits"]
+    set_limit(resource.RLIMIT_AS, limits["memory_bytes"])
+    set_limit(resource.RLIMIT_CPU, max(1, int(limits["cpu_s"] + 0.999)))
+    set_limit(resource.RLIMIT_FSIZE, limits["file_size_bytes"])
+    set_limit(resource.RLIMIT_NOFILE, limits["open_files"])
+    set_limit(resource.RLIMIT_NPROC, limits["processes"] + 1)  # +1: this server
+    set_limit(resource.RLIMIT_CORE, 0)
+    os.chdir("/work")
+    sys.stdin = open(0, encoding="utf-8", closefd=False)  # noqa: SIM115
+    sys.stdout = open(1, "w", encoding="utf-8", closefd=False)  # noqa: SIM115
+    sys.stderr = open(2, "w", encoding="utf-8", errors="backslashreplace",  # noqa: SIM115
+                      closefd=False, buffering=1)
+    if "random" in sys.modules:
+        sys.modules["random"].seed()
+    if header["harness"]:
+        sys.argv = ["/harness/harness.py", header["harness"]]
+        harness.main()
+        _exit(0)
+    _exit(run_main())
+
+
+def set_limit(kind: int, value: int) -> None:
+    resource.setrlimit(kind, (value, value))
+
+
+def run_main() -> int:
+    """What `python3 -E -s -S main.py` does with the program: returns its exit status."""
+    import types
+
+    with open("/work/main.py", "rb") as fh:
+        source = fh.read()
+    module = types.ModuleType("__main__")
+    module.__file__ = "/work/main.py"
+    sys.modules["__main__"] = module
+    sys.argv = ["main.py"]
+    sys.path[0] = "/work"
+    try:
+        exec(compile(source, "/work/main.py", "exec"), module.__dict__)  # noqa: S102
+        status = 0
+    except SystemExit as exc:
+        status = exit_status(exc)
+    except BaseException as exc:  # noqa: BLE001  (printed as the interpreter would)
+        exc = exc.with_traceback(exc.__traceback__.tb_next)  # hide this frame
+        sys.excepthook(type(exc), exc, exc.__traceback__)
+        status = 1
+    return status
+
+
+def exit_status(exc: SystemExit) -> int:
+    if exc.code is None:
+        return 0
+    if isinstance(exc.code, int):
+        return exc.code & 0xFF
+    print(exc.code, file=sys.stderr)
+    return 1
+
+
+def _exit(status: int) -> None:
+    import atexit
+    import threading
+
+    try:
+        threading._shutdown()  # type: ignore[attr-defined]  # wait for non-daemon threads
+        atexit._run_exitfuncs()
+    except SystemExit as exc:
+        status = exit_status(exc)
+    except BaseException:  # noqa: BLE001, S110  (an exit hook failing ends the run anyway)
+        status = status or 1
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except BaseException:  # noqa: BLE001, S110  (a closed or replaced stream)
+            pass
+    os._exit(status)
+
+
+if __name__ == "__main__":
+    main(int(sys.argv[1]))
