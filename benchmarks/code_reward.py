@@ -138,6 +138,10 @@ def main(argv: list[str] | None = None) -> int:
         shown = ", ".join(f"{k} {v}" for k, v in sorted(reasons.items(), key=lambda kv: -kv[1]))
         print(f"{variant:<14} {len(rows):>4} {mean:>7.3f} {full:>8} "
               f"{'-' if variant == 'canonical' else lower:>7}  {shown}")
+        same = [problems[i]["task_id"] for i, s in rows
+                if variant != "canonical" and (s.value or 0.0) >= canonical[i]]
+        if same:  # mutants HumanEval's own tests cannot tell apart (equivalent or untested)
+            print(f"  {variant} not lower ({len(same)}): {' '.join(same)}")
         if variant == "canonical" and full != len(rows):
             failures += len(rows) - full
             for i, s in rows:
