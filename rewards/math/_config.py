@@ -34,8 +34,9 @@ class MathConfig:
     """Verdicts kept per `MathReward`, keyed by (extracted answer, gold, config); 0 disables."""
     max_answer_chars: int = 1000
     """An extracted answer (or gold) longer than this is not handed to sympy (reason `timeout`)."""
-    max_nesting: int = 40
-    """Deepest bracket nesting (`( [ {`) handed to sympy; deeper is rejected as pathological."""
+    max_nesting: int = 12
+    """Deepest bracket nesting (`( [ {`) handed to sympy; deeper is rejected as pathological.
+    (latex2sympy's parser slows down by about 0.1 s per nested parenthesis level.)"""
     max_power_depth: int = 2
     """Deepest tower of exponents (`a^{b^{c}}` has depth 2) handed to sympy."""
     max_exponent: int = 100_000

@@ -20,7 +20,7 @@ _BOXED = re.compile(r"\\(?:boxed|fbox)\s*(\{|[^\s{])")
 _GSM8K = re.compile(r"####\s*([^\n]+)")
 # "The answer is X", "final answer is: X", "Final Answer: X", "Answer: X" (up to the line end).
 _ANSWER_IS = re.compile(
-    r"(?:final\s+answer|the\s+answer|answer)\s*(?:is|:|=)\s*:?\s*(.+)", re.I)
+    r"(?:final\s+answer|the\s+answer|answer)\**\s*(?:is|:|=)\s*:?\s*\**\s*(.+)", re.I)
 _NUMBER = re.compile(r"-?\d{1,3}(?:,\d{3})+(?:\.\d+)?|-?\d+(?:\.\d+)?(?:/\d+)?|-?\.\d+")
 _UNESCAPED_DOLLAR = re.compile(r"(?<!\\)\$")
 _UNESCAPED_DOLLARS = re.compile(r"(?<!\\)\$\$")
@@ -67,6 +67,8 @@ def prepare_reference(reference: object) -> str | None:
     boxed = extract_boxed(text) if "box" in text else None
     if boxed:
         text = boxed
+    elif _BOXED.search(text):
+        return None  # an empty or unbalanced \boxed{
     elif "####" in text:
         found = _from_gsm8k(text)
         text = found or ""

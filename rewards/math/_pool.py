@@ -31,6 +31,10 @@ class WorkerError(RewardsError):
     """A math worker process could not start or broke its protocol (infrastructure)."""
 
 
+class _WorkerGone(Exception):
+    """The worker was dead before the request reached it (not the input's fault)."""
+
+
 @dataclass
 class Outcome:
     """What one request to a worker came back with."""
@@ -73,7 +77,7 @@ class _Worker:
             self.proc.stdin.write(message.encode())
             self.proc.stdin.flush()
         except (BrokenPipeError, OSError) as exc:
-            raise WorkerError(f"math worker {self.pid} died: {self._stderr_tail()}") from exc
+            raise _WorkerGone(self.pid) from exc
         line = self._read_line(start + timeout)
         seconds = time.monotonic() - start
         if line is None:
@@ -152,20 +156,32 @@ class WorkerPool:
         self.slowest = 0.0  # longest request, seconds (for benchmarks)
 
     def run(self, pred: str, gold: str, *, rel_tol: float, timeout: float) -> Outcome:
-        """Compare on a worker; reason `timeout` (and the worker replaced) past `timeout`."""
-        worker = self._acquire()
-        try:
-            outcome = worker.request(pred, gold, rel_tol, timeout)
-        except BaseException:
-            self._discard(worker)
-            raise
-        self.slowest = max(self.slowest, outcome.seconds)
-        if outcome.reason == "timeout":
+        """Compare on a worker; reason `timeout` (and the worker replaced) past `timeout`.
+
+        A worker found dead (killed from outside while idle) is replaced and the request
+        retried once on a fresh worker; dying twice on the same input blames the input."""
+        for attempt in (1, 2):
+            worker = self._acquire()
+            try:
+                outcome = worker.request(pred, gold, rel_tol, timeout)
+            except _WorkerGone:
+                self._discard(worker)
+                if attempt == 2:
+                    raise WorkerError(f"math workers keep dying before a request is sent: "
+                                      f"{worker._stderr_tail()}") from None
+                continue
+            except BaseException:
+                self._discard(worker)
+                raise
+            self.slowest = max(self.slowest, outcome.seconds)
+            if outcome.reason != "timeout":
+                self._release(worker)
+                return outcome
             self._discard(worker, replace=True)
             self.kills += 1
-        else:
-            self._release(worker)
-        return outcome
+            if not outcome.detail.startswith("worker died") or attempt == 2:
+                return outcome
+        raise AssertionError("unreachable")
 
     def start(self) -> None:
         """Start all workers now (in parallel) instead of on first use."""

@@ -1,0 +1,83 @@
+"""Comparison alone: `normalize`, the in-process fast path and `compare` on already
+extracted answers."""
+
+from __future__ import annotations
+
+import pytest
+
+from rewards.math import MathConfig, Verdict, compare, compare_batch, normalize
+from rewards.math._compare import compare_local
+from rewards.math._normalize import parse_number
+
+
+@pytest.mark.parametrize("raw,expected", [
+    ("$\\dfrac{1}{2}$", "\\frac{1}{2}"), ("\\tfrac34", "\\frac34"), ("90^\\circ", "90"),
+    ("90^{\\circ}", "90"), ("45°", "45"), ("\\$1,000", "1,000"), ("5\\%", "5%"),
+    ("5 \\text{ cm}", "5"), ("12 dollars", "12"), ("\\left( 1, 2 \\right)", "( 1, 2 )"),
+    ("x.", "x"), ("1{,}000", "1,000"), ("\\text{Monday}", "Monday"), ("2 pi", "2 pi"),
+    ("a \\\\ b", "a \\\\ b"), ("\\(x\\)", "x"),
+])
+def test_normalize(raw, expected):
+    assert normalize(raw) == expected
+
+
+@pytest.mark.parametrize("text,value,percent", [
+    ("12", 12, False), ("-3", -3, False), ("1,234,567", 1234567, False), ("0.25", 0.25, False),
+    ("3/4", 0.75, False), ("\\frac{3}{4}", 0.75, False), ("-\\frac{1}{2}", -0.5, False),
+    ("\\frac34", 0.75, False), ("25%", 25, True), (".5", 0.5, False),
+])
+def test_parse_number(text, value, percent):
+    number = parse_number(text)
+    assert number is not None and float(number.value) == value and number.percent == percent
+
+
+@pytest.mark.parametrize("text", ["x", "1,2", "\\frac{1}{0}", "2^{10}", "1e5", "", "1" * 500])
+def test_parse_number_declines(text):
+    assert parse_number(text) is None
+
+
+# Decided in the caller's process, without a worker: (pred, gold, reason, path).
+LOCAL = [
+    ("42", "42", "ok", "exact"), ("0.5", "\\frac12", "ok", "numeric"),
+    ("1,000", "1000", "ok", "numeric"), ("25%", "0.25", "ok", "numeric"),
+    ("24", "25", "wrong", "numeric"), ("(B)", "B", "ok", "choice"), ("42", "C", "wrong", "choice"),
+    ("Monday", "monday", "ok", "text"), ("Tuesday", "Monday", "wrong", "text"),
+    ("seven", "7", "wrong", "text"), ("0.333333", "\\frac{1}{3}", "ok", "numeric"),
+    ("0.33", "\\frac{1}{3}", "wrong", "numeric"),
+]
+
+
+@pytest.mark.parametrize("pred,gold,reason,path", LOCAL)
+def test_fast_path_decides_without_workers(pred, gold, reason, path):
+    verdict = compare_local(pred, gold, MathConfig())
+    assert verdict == Verdict(reason, path)
+
+
+@pytest.mark.parametrize("pred,gold", [("x+1", "1+x"), ("\\sqrt{12}", "2\\sqrt{3}"),
+                                       ("\\{1,2\\}", "\\{2,1\\}"), ("y=2x+1", "y=3x+1")])
+def test_symbolic_pairs_go_to_a_worker(pred, gold):
+    assert compare_local(pred, gold, MathConfig()) == (pred, gold)
+
+
+@pytest.mark.parametrize("pred,gold,reason", [
+    ("x+1", "1+x", "ok"), ("x+2", "1+x", "wrong"), ("\\sqrt{12}", "2\\sqrt{3}", "ok"),
+    ("\\{1,2\\}", "\\{2,1\\}", "ok"), ("[0,1]", "[0,1)", "wrong"),
+    ("\\frac{\\pi}{2}", "\\frac{\\pi}{2}", "ok"), ("\\sqrt{2}", "\\sqrt{", "bad_reference"),
+    (None, "5", "no_answer"), ("5", None, "bad_reference"), ("5", 5, "ok"),
+    ("\\frac{1}{", "1", "wrong"),
+])
+def test_compare(math_config, warm_pool, pred, gold, reason):
+    assert compare(pred, gold, math_config).reason == reason
+
+
+def test_batch_matches_one_by_one_and_uses_the_cache(math_config, warm_pool):
+    from rewards.math import VerdictCache
+
+    pairs = [("x+1", "1+x"), ("2x", "x+x"), ("x+1", "1+x"), ("3", "4"), (None, "1"),
+             ("\\sqrt{8}", "2\\sqrt{2}")] * 3
+    cache = VerdictCache(100)
+    batch = compare_batch(pairs, math_config, cache)
+    assert [v.reason for v in batch] == [compare(p, g, math_config).reason for p, g in pairs]
+    assert len(cache) == 3  # three distinct symbolic pairs, each compared once
+    again = compare_batch(pairs, math_config, cache)
+    assert again == batch and cache.hits >= 3

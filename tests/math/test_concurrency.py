@@ -1,0 +1,76 @@
+"""The verifier from threads, asyncio and daemonic processes (what Celery prefork children
+are): no signals in the caller, workers started with subprocess, not multiprocessing."""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+from concurrent.futures import ThreadPoolExecutor
+
+from rewards import Sample
+from rewards.math import MathReward
+
+
+def _samples(k: int) -> tuple[list[Sample], list[str]]:
+    """Symbolic pairs (each needs a worker), distinct per `k` so caches do not hide work."""
+    table = [
+        (f"\\boxed{{x^2+2x+1+{k}}}", f"(x+1)^2+{k}", "ok"),
+        (f"\\boxed{{\\sqrt{{8}}+{k}}}", f"2\\sqrt{{2}}+{k}", "ok"),
+        (f"\\boxed{{\\{{1,{k + 3}\\}}}}", f"\\{{{k + 3},1\\}}", "ok"),
+        (f"\\boxed{{[0,{k + 1})}}", f"(0,{k + 1}]", "wrong"),
+        (f"\\boxed{{y=2x+{k + 1}}}", f"y=3x+{k + 1}", "wrong"),
+        ("\\boxed{\\frac{1}{2006!}}", "\\frac{1}{2004!}", "wrong"),
+    ]
+    return ([Sample("p", completion, reference=gold) for completion, gold, _ in table],
+            [reason for _, _, reason in table])
+
+
+def test_eight_threads_at_once(math_config, warm_pool):
+    def work(offset: int) -> tuple[list[str], list[str]]:
+        reward = MathReward(timeout=math_config.timeout, workers=2, cache_size=0)
+        samples, expected = _samples(offset)
+        return [s.reason for s in reward.score(samples)], expected
+
+    with ThreadPoolExecutor(8) as executor:
+        results = list(executor.map(work, range(8)))
+    assert len(results) == 8
+    for got, expected in results:
+        assert got == expected
+
+
+def test_asyncio(math_reward):
+    async def main() -> list[list[str]]:
+        batches = [_samples(i)[0] for i in range(4)]
+        results = await asyncio.gather(*(math_reward.ascore(b) for b in batches))
+        direct = math_reward.score(batches[0])  # a blocking call inside the loop works too
+        return [[s.reason for s in r] for r in [*results, direct]]
+
+    expected = _samples(0)[1]
+    assert asyncio.run(main()) == [expected] * 5
+
+
+def _score_in_child(queue) -> None:  # runs in a daemonic child process
+    try:
+        multiprocessing.get_context("fork").Process(target=print).start()
+        refused = ""
+    except AssertionError as exc:
+        refused = str(exc)
+    reward = MathReward(timeout=2.0, workers=1)
+    samples, _ = _samples(99)
+    queue.put((refused, [s.reason for s in reward.score(samples)]))
+
+
+def test_daemonic_process(math_reward, warm_pool):
+    """Like a Celery prefork child: forked from a parent that already holds a warm pool,
+    daemonic (multiprocessing refuses it children), and still scoring through fresh workers."""
+    context = multiprocessing.get_context("fork")
+    queue = context.Queue()
+    child = context.Process(target=_score_in_child, args=(queue,), daemon=True)
+    child.start()
+    refused, reasons = queue.get(timeout=120)
+    child.join(30)
+    assert "daemonic processes are not allowed to have children" in refused
+    assert reasons == _samples(99)[1]
+    assert child.exitcode == 0
+    # The parent's pool is untouched by the child.
+    assert math_reward.score(_samples(5)[0])[0].reason == "ok"

@@ -1,0 +1,85 @@
+"""Extraction alone: `extract_answer` and `prepare_reference`, no comparison."""
+
+from __future__ import annotations
+
+import pytest
+
+from rewards.math import MathConfig, extract_answer, extract_boxed, prepare_reference
+
+LOOSE = MathConfig()
+STRICT = MathConfig(strict=True)
+
+EXTRACTION = [
+    ("so $\\boxed{\\frac{1}{2}}$.", "\\frac{1}{2}"),
+    ("\\boxed{a{b{c}}d}", "a{b{c}}d"),
+    ("\\boxed{\\{1,2\\}}", "\\{1,2\\}"),
+    ("first \\boxed{1} then \\boxed{2}", "2"),
+    ("\\fbox{7}", "7"),
+    ("$\\boxed 5$", "5"),
+    ("\\boxed {x^2}", "x^2"),
+    ("\\boxed{\\begin{pmatrix}1\\\\2\\end{pmatrix}}", "\\begin{pmatrix}1\\\\2\\end{pmatrix}"),
+    ("<answer>42</answer>", "42"),
+    ("<answer> x = 3 </answer> trailing", "x = 3"),
+    ("<answer>\\boxed{9}</answer>", "9"),
+    ("<answer>1</answer> ... <answer>2</answer>", "2"),
+    ("<answer>So the answer is $7$.</answer>", "7"),
+    ("Reasoning.\n#### 1,234", "1,234"),
+    ("#### 15\n", "15"),
+    ("The answer is 3.5. Done", "3.5"),
+    ("The answer is $x^2+1$.", "x^2+1"),
+    ("the final answer is: $\\$12.50$.", "\\$12.50"),
+    ("Final Answer: The final answer is $\\boxed{7}$. I hope it is correct.", "7"),
+    ("**Final Answer:** 144", "144"),
+    ("So the answer is (B).", "(B)"),
+    ("Answer: C", "C"),
+    ("The answer is \\(\\frac{3}{4}\\).", "\\frac{3}{4}"),
+    ("The answer is $$\\sqrt{2}$$", "\\sqrt{2}"),
+    ("so 3 apples and then 4.", "4"),
+    ("it costs -2.5 dollars", "-2.5"),
+    ("a ratio of 3/4", "3/4"),
+    ("a total of 12,000 people", "12,000"),
+    ("\\boxed{} and nothing else", None),
+    ("no numbers here", None),
+    ("", None),
+]
+
+
+@pytest.mark.parametrize("text,expected", EXTRACTION)
+def test_extract(text, expected):
+    assert extract_answer(text, LOOSE) == expected
+
+
+def test_boxed_takes_priority_over_later_numbers():
+    assert extract_answer("\\boxed{5} because 2 + 3 = 5 and 7 is not it", LOOSE) == "5"
+
+
+def test_answer_tag_beats_boxed_in_reasoning():
+    text = "<think>maybe \\boxed{3}</think><answer>4</answer>"
+    assert extract_answer(text, LOOSE) == "4"
+
+
+def test_strict_mode_has_no_last_number_fallback():
+    assert extract_answer("so we get 8 apples", LOOSE) == "8"
+    assert extract_answer("so we get 8 apples", STRICT) is None
+    assert extract_answer("so we get \\boxed{8} apples", STRICT) == "8"
+
+
+def test_unbalanced_boxed_is_skipped_for_an_earlier_complete_one():
+    assert extract_boxed("\\boxed{1} and then \\boxed{2") == "1"
+
+
+def test_only_the_tail_is_searched():
+    config = MathConfig(tail_chars=1000)
+    text = "\\boxed{7}" + "x" * 5000
+    assert extract_answer(text, config) is None
+    assert extract_answer(text, MathConfig(tail_chars=6000)) == "7"
+
+
+@pytest.mark.parametrize("reference,expected", [
+    ("42", "42"), (42, "42"), (3.0, "3"), (2.5, "2.5"), ("  $\\frac12$ ", "\\frac12"),
+    ("\\boxed{x+1}", "x+1"), ("The solution gives \\boxed{\\{1,2\\}}.", "\\{1,2\\}"),
+    ("Natalia sold 48 clips.\n#### 72", "72"), ("", None), ("$$", None), (None, None),
+    (True, None), (["5"], None), ("\\boxed{}", None),
+])
+def test_prepare_reference(reference, expected):
+    assert prepare_reference(reference) == expected
