@@ -1,0 +1,35 @@
+"""Rewards the prompt-filter tests reach by dotted path (`filter_rewards:...`), in-process and
+from CLI subprocesses (the folder is put on PYTHONPATH by conftest)."""
+
+import time
+
+from rewards import Sample, Score, reward
+
+
+@reward
+def exact(sample: Sample) -> Score:
+    """1.0 when the completion equals the reference, 0.0 otherwise; no reference: abstain."""
+    if sample.reference is None:
+        return Score(None, "bad_reference")
+    return Score(float(sample.completion.strip() == str(sample.reference)),
+                 "ok" if sample.completion.strip() == str(sample.reference) else "wrong")
+
+
+@reward
+def slow_exact(sample: Sample) -> Score:
+    """`exact`, 2 ms per sample: slow enough that a kill lands in the middle of a run."""
+    time.sleep(0.002)
+    return exact(sample)
+
+
+@reward
+def fraction(sample: Sample) -> float:
+    """A continuous reward: the completion parsed as a number."""
+    return float(sample.completion)
+
+
+@reward
+def explode_on_boom(sample: Sample) -> float:
+    if "BOOM" in sample.completion:
+        raise ValueError("poison sample")
+    return float(sample.completion.strip() == str(sample.reference))
