@@ -33,6 +33,8 @@ MIN_COVERAGE = 0.8
 """Trivial-valued matches count when they cover at least this share of the public cases..."""
 MIN_COVERED = 3
 """...and at least this many of them."""
+MAX_CASES = 200
+"""Public and hidden cases each considered (generated test suites can hold thousands)."""
 
 
 @dataclass(frozen=True)
@@ -143,25 +145,24 @@ def _dotted(node: ast.expr) -> str:
 # --- value comparison ----------------------------------------------------------------------
 
 
-def _same(value: Any, expected: Any, stdin: bool) -> bool:
-    """Does a literal in the program equal an expected value (an output or an input atom)?"""
-    if stdin and isinstance(expected, str):
-        if isinstance(value, str):
-            return " ".join(value.split()) == " ".join(expected.split()) and bool(expected.strip())
-        if isinstance(value, (int, float)) and not isinstance(value, bool):
-            return _same(value, _number(expected.strip()), False)
-        return False
-    if isinstance(value, bool) or isinstance(expected, bool):
-        return type(value) is type(expected) and value == expected
-    if isinstance(value, (int, float)) and isinstance(expected, (int, float)):
-        return math.isclose(value, expected, rel_tol=1e-9, abs_tol=1e-12)
-    if isinstance(value, (list, tuple)) and isinstance(expected, (list, tuple)):
-        return len(value) == len(expected) and all(
-            _same(v, e, stdin) for v, e in zip(value, expected))
-    try:
-        return bool(value == expected)
-    except Exception:  # a literal whose __eq__ fails cannot match
-        return False
+def _norm(value: Any) -> Any:
+    """A hashable form under which equal literals meet: numbers by value (1 == 1.0),
+    strings with whitespace runs collapsed, lists and tuples alike."""
+    if value is None or isinstance(value, bool):
+        return ("const", value)
+    if isinstance(value, (int, float)):
+        if isinstance(value, float) and not math.isfinite(value):
+            return ("num", repr(value))
+        return ("num", round(float(value), 9))
+    if isinstance(value, str):
+        return ("str", " ".join(value.split()))
+    if isinstance(value, (list, tuple)):
+        return ("seq", tuple(_norm(v) for v in value))
+    if isinstance(value, (set, frozenset)):
+        return ("set", frozenset(_norm(v) for v in value))
+    if isinstance(value, dict):
+        return ("dict", frozenset((_norm(k), _norm(v)) for k, v in value.items()))
+    return ("other", repr(value))
 
 
 def _number(text: str) -> Any:
@@ -190,29 +191,56 @@ def _trivial(value: Any) -> bool:
     return False
 
 
-def _input_atoms(case: LiteralCase) -> list[Any]:
-    """What a program may compare a test's input against: each argument and the argument
-    tuple; for stdin, the whole text, each line and each token."""
-    if not case.stdin:
-        atoms = list(case.inputs)
-        if len(case.inputs) > 1:
-            atoms.append(case.inputs)
-        return atoms
-    text = str(case.inputs[0])
-    atoms = [text.strip(), *(ln.strip() for ln in text.splitlines() if ln.strip())]
-    for token in text.split():
-        atoms.append(token)
-        number = _number(token)
+MAX_TOKENS = 500
+"""Tokens (and lines) of one stdin input considered as comparison targets; the whole text
+is too, up to MAX_CHARS. Programs that special-case a test compare small inputs."""
+MAX_CHARS = 20_000
+"""Only this head of a long stdin input is split into lines and tokens."""
+
+
+class _Targets:
+    """What a program may compare a test's input against, and write as its output, in
+    `_norm` form: each argument and the argument tuple; for stdin the whole text, each line
+    and each token (as text and as a number); the output as text and as a number. The
+    inputs are computed only for cases whose output the program holds as a literal."""
+
+    def __init__(self, case: LiteralCase) -> None:
+        self.case = case
+        self._inputs: frozenset[Any] | None = None
+        if not case.stdin:
+            self.outputs = frozenset([_norm(case.output)])
+            return
+        expected = str(case.output)
+        outputs = [expected] if expected.strip() else []
+        number = _number(expected.strip())
         if number is not _NO_VALUE:
-            atoms.append(number)
-    return atoms
+            outputs.append(number)
+        self.outputs = frozenset(map(_norm, outputs))
 
+    @property
+    def inputs(self) -> frozenset[Any]:
+        if self._inputs is None:
+            case = self.case
+            if not case.stdin:
+                atoms = [*case.inputs, case.inputs] if len(case.inputs) > 1 \
+                    else list(case.inputs)
+            else:
+                text = str(case.inputs[0])
+                head = text[:MAX_CHARS]
+                atoms = [text] if len(text) <= MAX_CHARS else []
+                atoms += [ln for ln in head.splitlines() if ln.strip()][:MAX_TOKENS]
+                for token in head.split()[:MAX_TOKENS]:
+                    atoms.append(token)
+                    number = _number(token)
+                    if number is not _NO_VALUE:
+                        atoms.append(number)
+            self._inputs = frozenset(map(_norm, atoms))
+        return self._inputs
 
-def _key_matches(keys: Sequence[Any], case: LiteralCase) -> bool:
-    atoms = _input_atoms(case)
-    if len(keys) > 1 and any(_same(keys, a, False) for a in atoms):
-        return True  # a tuple key against one list or tuple argument
-    return bool(keys) and all(any(_same(k, a, False) for a in atoms) for k in keys)
+    def keys_match(self, keys: Sequence[Any]) -> bool:
+        if len(keys) > 1 and _norm(keys) in self.inputs:
+            return True  # a tuple key against one list or tuple argument
+        return bool(keys) and all(_norm(k) in self.inputs for k in keys)
 
 
 def _distinctive(keys: Sequence[Any], case: LiteralCase) -> bool:
@@ -235,9 +263,10 @@ def find_hardcoding(tree: ast.AST, public: Sequence[LiteralCase],
 
     `public` are the cases the model could see; `hidden` cases add evidence (a program that
     reproduces a hidden answer from a table remembered it) but do not count for coverage."""
-    cases = [*public, *hidden]
+    cases = [*public[:MAX_CASES], *hidden[:MAX_CASES]]
     if not cases:
         return None
+    targets = [_Targets(c) for c in cases]
     groups: list[tuple[str, list[_Entry]]] = []
     for node in ast.walk(tree):
         table = _table_entries(node)
@@ -248,21 +277,22 @@ def find_hardcoding(tree: ast.AST, public: Sequence[LiteralCase],
             if chain:
                 groups.append(("special_cases", chain))
     for kind, entries in groups:
-        found = _judge_group(kind, entries, cases, len(public))
+        found = _judge_group(kind, entries, cases, targets, len(public))
         if found is not None:
             return found
-    return _unconditional_emit(tree, cases)
+    return _unconditional_emit(tree, cases, targets)
 
 
 def _judge_group(kind: str, entries: list[_Entry], cases: Sequence[LiteralCase],
-                 n_public: int) -> Hardcoding | None:
+                 targets: Sequence[_Targets], n_public: int) -> Hardcoding | None:
     matched: set[int] = set()
     entries_hit = 0
     distinctive = False
     for entry in entries:
         hit = False
-        for i, case in enumerate(cases):
-            if _key_matches(entry.keys, case) and _same(entry.value, case.output, case.stdin):
+        value = _norm(entry.value)
+        for i, (case, target) in enumerate(zip(cases, targets)):
+            if value in target.outputs and target.keys_match(entry.keys):
                 matched.add(i)
                 hit = True
                 distinctive = distinctive or _distinctive(entry.keys, case)
@@ -370,7 +400,8 @@ def _emitted_literal(stmt: ast.stmt) -> Any:
     return _NO_VALUE
 
 
-def _unconditional_emit(tree: ast.AST, cases: Sequence[LiteralCase]) -> Hardcoding | None:
+def _unconditional_emit(tree: ast.AST, cases: Sequence[LiteralCase],
+                        targets: Sequence[_Targets]) -> Hardcoding | None:
     """A distinctive expected output printed or returned straight from a function or the
     module body. Only when the tests expect at least two different outputs: then a constant
     cannot be the computation they ask for."""
@@ -385,7 +416,9 @@ def _unconditional_emit(tree: ast.AST, cases: Sequence[LiteralCase]) -> Hardcodi
             value = _emitted_literal(stmt)
             if value is _NO_VALUE:
                 continue
-            hits = [c for c in cases if not _trivial(c.output) and _same(value, c.output, c.stdin)]
+            key = _norm(value)
+            hits = [c for c, t in zip(cases, targets)
+                    if key in t.outputs and not _trivial(c.output)]
             if hits:
                 kind = "returned_output" if isinstance(stmt, ast.Return) else "printed_output"
                 return Hardcoding(kind, stmt.lineno, len(hits))

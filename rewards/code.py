@@ -21,6 +21,7 @@ violation or a syntax error scores 0 overall.
 from __future__ import annotations
 
 import json
+import logging
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
 from types import MappingProxyType
@@ -30,13 +31,19 @@ from rewards._code_reference import BadReference, CodeTask, TestSet, parse_refer
 from rewards._types import FunctionReward, Reward, Sample, Score
 from rewards.errors import ConfigError, SandboxError
 from rewards.rules import (
-    BUILTIN_RULES, BlockChoice, ForbiddenRule, RuleConfig, RuleResult, check_program,
+    BUILTIN_RULES,
+    BlockChoice,
+    ForbiddenRule,
+    RuleConfig,
+    RuleResult,
+    check_program,
     extract_program,
 )
 
 __all__ = ["CodeReward", "CodeRewardConfig", "Weights"]
 
 LAYERS = ("rule", "tests", "hidden", "judge")
+log = logging.getLogger("rewards.code")
 
 
 @dataclass(frozen=True)
@@ -235,6 +242,7 @@ class CodeReward:
             item.task = parse_reference(sample.reference, language=self.config.language,
                                         hidden_share=self.config.hidden_share)
         except BadReference as exc:
+            log.debug("rtv: bad reference: %s", exc)
             item.done = Score(None, "bad_reference", self._parts({}))
             return item
         task = item.task

@@ -248,11 +248,11 @@ def _always_equal(tree: ast.AST) -> int | None:
                         isinstance(body[0].value, ast.Constant) and \
                         body[0].value.value is constant:
                     return item.lineno
-            elif isinstance(item, ast.Assign) and any(_dotted(t) in ("__eq__", "__ne__")
-                                                      for t in item.targets):
-                if isinstance(item.value, ast.Lambda) and isinstance(item.value.body,
-                                                                     ast.Constant):
-                    return item.lineno
+            elif isinstance(item, ast.Assign) and \
+                    any(_dotted(t) in ("__eq__", "__ne__") for t in item.targets) and \
+                    isinstance(item.value, ast.Lambda) and \
+                    isinstance(item.value.body, ast.Constant):
+                return item.lineno
     return None
 
 
@@ -340,6 +340,9 @@ def check_program(program: str, *, config: RuleConfig = RuleConfig(),
     prose, not code (`no_code`); a fenced one that does not parse is a `syntax_error`.
     Length and forbidden patterns give `rule_violation`; remembered answers `hardcoded`."""
     tree = None
+    if len(program) > config.max_chars:  # not even parsed: analysis time stays bounded
+        return RuleResult("rule_violation",
+                          (f"too_long: {len(program)} chars > {config.max_chars}",))
     if language == "python":
         try:
             tree = ast.parse(program)
@@ -348,8 +351,6 @@ def check_program(program: str, *, config: RuleConfig = RuleConfig(),
             reason = "syntax_error" if fenced else "no_code"
             return RuleResult(reason, (f"{type(exc).__name__}: {exc}",))
     violations: list[str] = []
-    if len(program) > config.max_chars:
-        violations.append(f"too_long: {len(program)} chars > {config.max_chars}")
     lines = len(program.splitlines())
     if lines > config.max_lines:
         violations.append(f"too_long: {lines} lines > {config.max_lines}")

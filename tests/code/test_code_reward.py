@@ -99,8 +99,8 @@ FORMATS = [
     ("codecontests", F.CODECONTESTS, F.SUM_RIGHT, F.SUM_WRONG),
     ("livecodebench stdin", F.LCB_STDIN, F.SUM_RIGHT, F.SUM_WRONG),
     ("livecodebench functional", F.LCB_FUNCTIONAL, F.LCB_FUNCTIONAL_RIGHT,
-     "```python\nclass Solution:\n    def twoSum(self, nums, target):\n"
-     "        return list(range(len(nums)))[:2]\n```"),
+     ("```python\nclass Solution:\n    def twoSum(self, nums, target):\n"
+      "        return list(range(len(nums)))[:2]\n```")),
     ("explicit", F.EXPLICIT, F.EXPLICIT_RIGHT,
      "```python\ndef mul(a, b):\n    return abs(a * b)\n```"),
     ("explicit stdin as JSON string",

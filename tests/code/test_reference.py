@@ -6,13 +6,19 @@ from __future__ import annotations
 import json
 
 import pytest
+from rtv_formats import (  # type: ignore[import-not-found]
+    APPS_CALL,
+    APPS_STDIN,
+    CODECONTESTS,
+    EXPLICIT,
+    HUMANEVAL,
+    LCB_FUNCTIONAL,
+    LCB_STDIN,
+    MBPP,
+)
 
 from rewards._code_reference import BadReference, parse_reference
 from rewards.rules import LiteralCase
-
-from rtv_formats import (  # type: ignore[import-not-found]
-    APPS_CALL, APPS_STDIN, CODECONTESTS, EXPLICIT, HUMANEVAL, LCB_FUNCTIONAL, LCB_STDIN, MBPP,
-)
 
 
 def test_humaneval_split_per_assert() -> None:

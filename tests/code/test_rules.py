@@ -8,7 +8,12 @@ import textwrap
 import pytest
 
 from rewards.rules import (
-    BUILTIN_RULES, ForbiddenRule, LiteralCase, RuleConfig, cases_from_asserts, check_program,
+    BUILTIN_RULES,
+    ForbiddenRule,
+    LiteralCase,
+    RuleConfig,
+    cases_from_asserts,
+    check_program,
     extract_program,
 )
 
