@@ -106,12 +106,11 @@ def run_process(argv: Sequence[str], *, stdin: bytes, wall_s: float, output_byte
             if overflow:
                 break
     finally:
-        if timed_out or overflow:
-            _kill(proc)
+        reaped = _kill(proc, jail=with_jail_log) if timed_out or overflow else None
         for key in list(sel.get_map().values()):
             sel.unregister(key.fileobj)
         sel.close()
-        _, status, usage = os.wait4(proc.pid, 0)
+        _, status, usage = reaped or os.wait4(proc.pid, 0)
         proc.returncode = os.waitstatus_to_exitcode(status)
         wall = time.monotonic() - start
         for stream in (proc.stdin, proc.stdout, proc.stderr):
@@ -132,13 +131,25 @@ def run_process(argv: Sequence[str], *, stdin: bytes, wall_s: float, output_byte
                   jail_failed=jail_failed)
 
 
-def _kill(proc: subprocess.Popen[bytes]) -> None:
-    # nsjail's jailed child dies with it (PR_SET_PDEATHSIG, and its pid namespace dies with
-    # its init); for the unsafe backend the session group is killed
+def _kill(proc: subprocess.Popen[bytes], *, jail: bool) -> tuple[int, int, object] | None:
+    """Kill a run. nsjail, on SIGTERM, SIGKILLs the jail's pid 1 and reaps it; pid 1's exit
+    completes only once the kernel has killed every other process of its pid namespace, so
+    when nsjail is gone nothing of the jail is left (a plain SIGKILL of nsjail would leave the
+    teardown running after we return). SIGKILL follows if nsjail does not exit in time. For
+    the unsafe backend the whole session is killed."""
     try:
+        if jail:
+            os.kill(proc.pid, signal.SIGTERM)
+            give_up = time.monotonic() + 5
+            while time.monotonic() < give_up:
+                pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
+                if pid:
+                    return pid, status, usage
+                time.sleep(0.002)
         os.killpg(proc.pid, signal.SIGKILL)
     except ProcessLookupError:
         pass
+    return None
 
 
 def _exit_status(status: int, jail_log: str | None) -> tuple[int | None, int | None]:

@@ -1,0 +1,76 @@
+"""Host-state probes shared by the sandbox tests (imported by conftest and the tests)."""
+
+from __future__ import annotations
+
+import os
+import secrets
+import socket
+from pathlib import Path
+
+import sandbox
+
+JAIL_UID = 99999
+MODES = ["cold", "warm"]
+SHORT = sandbox.Limits(wall_s=2.0, cpu_s=2.0, memory_bytes=256 << 20, processes=32,
+                       disk_bytes=8 << 20, file_size_bytes=4 << 20, output_bytes=64 << 10,
+                       test_wall_s=1.0)
+"""Short limits for abuse tests, so the suite stays fast."""
+
+
+def escaped_processes() -> list[str]:
+    """Processes of the jail uid that no nsjail process contains: anything a program left
+    behind outside its jail. (Live jails of other users of this machine are excluded.)"""
+    parents, uids, names = {}, {}, {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            status = (entry / "status").read_text()
+        except OSError:
+            continue
+        fields = dict(line.split(":", 1) for line in status.splitlines() if ":" in line)
+        pid = int(entry.name)
+        parents[pid] = int(fields["PPid"])
+        uids[pid] = int(fields["Uid"].split()[0])
+        names[pid] = fields["Name"].strip()
+    escaped = []
+    for pid, uid in uids.items():
+        if uid != JAIL_UID:
+            continue
+        ancestor, jailed = parents.get(pid, 0), False
+        while ancestor > 1:
+            if names.get(ancestor) == "nsjail":
+                jailed = True
+                break
+            ancestor = parents.get(ancestor, 0)
+        if not jailed:
+            escaped.append(f"{pid} {names[pid]}")
+    return escaped
+
+
+class Host:
+    """A canary file, a canary env secret and a loopback Redis probe, checked after a run."""
+
+    def __init__(self, tmp: Path) -> None:
+        self.token = secrets.token_hex(8)
+        self.canary = tmp / f"canary-{self.token}.txt"
+        self.canary.write_text(f"canary {self.token}\n")
+        os.chmod(tmp, 0o755)
+        os.chmod(self.canary, 0o644)
+        self.canary_stat = self.canary.stat()
+
+    def assert_unchanged(self) -> None:
+        assert self.canary.read_text() == f"canary {self.token}\n"
+        assert self.canary.stat().st_mtime_ns == self.canary_stat.st_mtime_ns
+        assert escaped_processes() == []
+        assert not redis_has(f"escape-{self.token}")
+
+
+def redis_has(key: str) -> bool:
+    """True when the host Redis (if any) has `key`; False when Redis is absent."""
+    try:
+        with socket.create_connection(("127.0.0.1", 6379), timeout=1) as conn:
+            conn.sendall(f"EXISTS {key}\r\n".encode())
+            return conn.recv(64).strip() == b":1"
+    except OSError:
+        return False
