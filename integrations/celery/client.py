@@ -23,7 +23,7 @@ import logging
 import time
 import uuid
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -64,6 +64,8 @@ class RunStats:
     """Samples that came back as error rows (poison samples)."""
     elapsed_s: float = 0.0
     """Wall-clock time of the batch."""
+    workers: dict[str, int] = field(default_factory=dict)
+    """Chunks scored per worker node name."""
 
 
 @dataclass
@@ -297,6 +299,8 @@ class CeleryReward:
                                      f"{len(chunk.indices)} samples")
         for i, score in zip(chunk.indices, scores):
             results[i] = decode_score(score)
+        host = str(result.get("hostname"))
+        stats.workers[host] = stats.workers.get(host, 0) + 1
         for position, message in result.get("errors", []):
             stats.error_rows += 1
             log.warning("sample %d: %s", chunk.indices[position], message)

@@ -3,11 +3,20 @@ folder on the workers' PYTHONPATH (and on sys.path here, for local scoring to co
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 import time
 
 from rewards import Sample, Score, reward
+
+
+@functools.cache
+def _counter():  # type: ignore[no-untyped-def]
+    """One Redis connection per process for the scoring counters."""
+    import redis
+
+    return redis.Redis.from_url(os.environ["COUNT_SCORING_REDIS"])
 
 
 @reward
@@ -22,11 +31,20 @@ def digest(sample: Sample) -> Score:
     sleep_ms = sample.meta.get("sleep_ms", 0)
     if sleep_ms:
         time.sleep(sleep_ms / 1000)
-    url = os.environ.get("COUNT_SCORING_REDIS")
-    if url and "id" in sample.meta:
-        import redis
-
-        redis.Redis.from_url(url).incr(f"scored:{sample.meta['id']}")
+    if os.environ.get("COUNT_SCORING_REDIS") and "id" in sample.meta:
+        _counter().incr(f"scored:{sample.meta['id']}")
     h = hashlib.sha256(f"{sample.prompt}|{sample.completion}".encode()).digest()
     value = int.from_bytes(h[:6], "big") / 2 ** 48
     return Score(value, "ok" if value >= 0.5 else "wrong", {"first_byte": float(h[0])})
+
+
+@reward
+def flaky(sample: Sample) -> Score:
+    """Broken infrastructure for the first `meta.fail_times` tries of `meta.id` (counted in
+    `COUNT_SCORING_REDIS`), then a wrong answer: retried only while the sandbox is broken."""
+    from rewards.errors import SandboxError
+
+    tries = _counter().incr(f"flaky:{sample.meta['id']}")
+    if tries <= sample.meta.get("fail_times", 0):
+        raise SandboxError(f"the sandbox could not start (try {tries}, on purpose)")
+    return Score(0.0, "wrong")

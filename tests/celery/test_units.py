@@ -1,0 +1,138 @@
+"""The parts of the Celery integration that need no broker: wire format, routing, app settings,
+worker arguments, the missing-extra message."""
+
+from __future__ import annotations
+
+import math
+import sys
+
+import pytest
+
+from rewards import ConfigError, Sample, Score, parse_config
+
+pytest.importorskip("celery", reason="needs the celery extra: pip install 'rewards-engine[celery]'")
+
+from integrations.celery._routing import domain_queues  # noqa: E402
+from integrations.celery._wire import (  # noqa: E402
+    decode_sample,
+    decode_score,
+    encode_sample,
+    encode_score,
+)
+
+
+def test_samples_and_scores_survive_json_exactly() -> None:
+    import json
+
+    sample = Sample([{"role": "user", "content": "2+2?"}], "4", reference={"answer": "4"},
+                    domain="math", group="g1", meta={"id": 7})
+    assert decode_sample(json.loads(json.dumps(encode_sample(sample)))) == sample
+    for score in (Score(0.1 + 0.2, "ok", {"rule": 1 / 3}), Score(None, "bad_reference"),
+                  Score(float("inf"), "ok"), Score(-0.0, "wrong", {"x": None})):
+        back = decode_score(json.loads(json.dumps(encode_score(score))))
+        assert back == score and math.copysign(1, back.value or 1) == math.copysign(
+            1, score.value or 1)
+    nan = decode_score(json.loads(json.dumps(encode_score(Score(float("nan"))))))
+    assert nan.value is not None and math.isnan(nan.value)
+
+
+@pytest.mark.parametrize(("components", "queue"), [
+    ([{"use": "math"}], "cpu"),
+    ([{"use": "pkg.mod:rule"}], "cpu"),
+    ([{"use": "rtv"}], "sandbox"),
+    ([{"use": "math"}, {"use": "rtv"}], "sandbox"),
+    ([{"use": "rm"}], "gpu"),
+    ([{"use": "rtv"}, {"use": "genrm"}], "gpu"),
+    ([{"use": "pkg.mod:judge", "kind": "learned"}], "gpu"),
+])
+def test_a_domain_goes_to_the_queue_its_most_demanding_component_needs(components, queue) -> None:
+    config = parse_config({"domains": {"d": {"rewards": components}}})
+    assert domain_queues(config) == {"d": queue}
+
+
+def test_queue_overrides_are_checked() -> None:
+    config = parse_config({"domains": {"d": {"rewards": [{"use": "math"}]}}})
+    assert domain_queues(config, {"d": "gpu"}) == {"d": "gpu"}
+    with pytest.raises(ConfigError, match="lacks"):
+        domain_queues(config, {"nope": "cpu"})
+    with pytest.raises(ConfigError, match="must be one of"):
+        domain_queues(config, {"d": "tpu"})
+
+
+def test_the_app_accepts_json_only_and_redelivers_lost_work() -> None:
+    from integrations.celery import make_app
+
+    app = make_app(broker="redis://127.0.0.1:6379/13", backend="redis://127.0.0.1:6379/13",
+                   queue_prefix="p-")
+    conf = app.conf
+    assert conf.accept_content == ["json"] and conf.result_accept_content == ["json"]
+    assert conf.task_serializer == conf.result_serializer == "json"
+    assert conf.task_acks_late and conf.task_reject_on_worker_lost
+    assert conf.worker_prefetch_multiplier == 1
+    assert conf.worker_send_task_events and conf.task_send_sent_event
+    assert conf.result_expires > conf.broker_transport_options["visibility_timeout"]
+    assert [q.name for q in conf.task_queues] == ["p-cpu", "p-sandbox", "p-gpu"]
+    task = app.tasks["rewards.score_chunk"]
+    assert task.acks_late and task.reject_on_worker_lost
+
+
+def test_the_app_reads_the_environment_and_refuses_an_unshared_result_store(monkeypatch) -> None:
+    from integrations.celery import make_app
+
+    monkeypatch.setenv("REWARDS_BROKER_URL", "amqp://guest:guest@127.0.0.1:5672//")
+    monkeypatch.setenv("REWARDS_QUEUE_PREFIX", "env-")
+    app = make_app()
+    assert app.conf.broker_url.startswith("amqp://")
+    assert app.conf.result_backend == "redis://127.0.0.1:6379/0"
+    assert app.conf.task_default_queue == "env-cpu"
+    with pytest.raises(ConfigError, match="share the result store"):
+        make_app(backend="rpc://")
+
+
+def test_worker_arguments_are_checked() -> None:
+    from integrations.celery._worker import worker_argv
+
+    argv = worker_argv(queues=["cpu", "sandbox"], concurrency=3, queue_prefix="x-",
+                       hostname="h@host")
+    assert "--queues=x-cpu,x-sandbox" in argv and "--concurrency=3" in argv
+    assert "--task-events" in argv and "--pool=prefork" in argv
+    with pytest.raises(ConfigError, match="subset of cpu,sandbox,gpu"):
+        worker_argv(queues=["cpu", "tpu"], concurrency=1, queue_prefix="")
+    with pytest.raises(ConfigError, match="concurrency"):
+        worker_argv(queues=["cpu"], concurrency=0, queue_prefix="")
+
+
+def test_the_worker_subcommand_is_registered() -> None:
+    from rewards.cli import build_parser
+
+    args = build_parser().parse_args(["worker", "--config", "c.yaml", "--queues", "cpu,gpu",
+                                      "--concurrency", "2"])
+    assert (args.config, args.queues, args.concurrency) == ("c.yaml", "cpu,gpu", 2)
+
+
+def test_celery_reward_is_the_registered_celery_component(tmp_path) -> None:
+    from integrations.celery import CeleryReward
+    from rewards.registry import resolve
+
+    assert resolve("celery") is CeleryReward
+
+
+def test_a_missing_celery_names_the_extra(monkeypatch, tmp_path) -> None:
+    from integrations.celery import CeleryReward
+
+    config = tmp_path / "c.yaml"
+    config.write_text("domains: {d: {rewards: [{use: math}]}}\n")
+    monkeypatch.setitem(sys.modules, "celery", None)  # import celery -> ImportError
+    with pytest.raises(ConfigError, match=r"rewards-engine\[celery\]"):
+        CeleryReward(config)
+
+
+def test_client_options_are_checked(tmp_path) -> None:
+    from integrations.celery import CeleryReward
+
+    config = tmp_path / "c.yaml"
+    config.write_text("domains: {d: {rewards: [{use: math}]}}\n")
+    with pytest.raises(ConfigError, match="chunk_size"):
+        CeleryReward(config, chunk_size=0)
+    with pytest.raises(ConfigError, match="lost_after_s"):
+        CeleryReward(config, heartbeat_s=2.0, lost_after_s=1.0)
