@@ -1,0 +1,131 @@
+"""The engine protocol, its result type and the helpers every backend shares."""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol, runtime_checkable
+
+from rewards.errors import ConfigError, EngineError
+
+__all__ = ["Engine", "Generation", "Prompt", "candidate_token_ids", "hf_tokenize", "is_chat",
+           "is_token_ids", "require"]
+
+Prompt = str | Sequence[Mapping[str, Any]] | Sequence[int]
+"""Text (tokenized with the tokenizer's special tokens, e.g. BOS), chat messages (rendered with
+the chat template; a generation prompt is added unless the last message is the assistant's, which
+makes it a complete conversation, as a reward model scores it) or token ids used as they are."""
+
+
+@dataclass(frozen=True)
+class Generation:
+    """One sampled completion."""
+
+    text: str
+    """The completion text, special tokens removed."""
+    token_ids: tuple[int, ...]
+    """Generated token ids, including the end-of-sequence token when generation stopped on it."""
+    logprobs: tuple[float, ...] | None
+    """Log-probability of each generated token under the model's own distribution (raw
+    log-softmax of the logits, before temperature and top-p), or None when not requested."""
+    finish_reason: str
+    """"stop" (end-of-sequence token or a stop string) or "length" (max_tokens reached)."""
+
+
+@runtime_checkable
+class Engine(Protocol):
+    """One inference backend: vLLM offline, a vLLM OpenAI-compatible server, or transformers."""
+
+    model: str
+
+    def generate(self, prompts: Sequence[Prompt], *, n: int = 1, max_tokens: int = 256,
+                 temperature: float = 1.0, top_p: float = 1.0, seed: int | None = None,
+                 logprobs: bool = False) -> list[list[Generation]]:
+        """`n` completions per prompt (temperature 0 = greedy), in prompt order."""
+        ...
+
+    def next_token_logprobs(self, prompts: Sequence[Prompt],
+                            candidates: Sequence[str]) -> list[dict[str, float]]:
+        """Log-probability (full vocabulary softmax) of each candidate as the next token after
+        each prompt. Every candidate must be a single token (see `candidate_token_ids`)."""
+        ...
+
+    def sequence_scores(self, texts: Sequence[Prompt]) -> list[float]:
+        """The scalar output of a sequence-classification (pooling) model for each text."""
+        ...
+
+    def tokenize(self, prompt: Prompt) -> list[int]:
+        """The token ids this engine feeds the model for `prompt` (see `Prompt`)."""
+        ...
+
+    def close(self) -> None:
+        """Release the model (and stop a server this engine started)."""
+        ...
+
+
+def is_token_ids(prompt: Any) -> bool:
+    """A prompt given as token ids (a list or tuple of ints)."""
+    return isinstance(prompt, (list, tuple)) and all(isinstance(t, int) for t in prompt) \
+        and not isinstance(prompt, str)
+
+
+def is_chat(prompt: Any) -> bool:
+    """A prompt given as chat messages (a non-empty list of role/content mappings)."""
+    return isinstance(prompt, (list, tuple)) and len(prompt) > 0 \
+        and all(isinstance(m, Mapping) for m in prompt)
+
+
+def chat_template_options(messages: Sequence[Mapping[str, Any]]) -> dict[str, bool]:
+    """A conversation that ends with the assistant's turn is complete (scored as it is);
+    otherwise the assistant's turn is opened for generation."""
+    return {"add_generation_prompt": messages[-1].get("role") != "assistant"}
+
+
+def hf_tokenize(tokenizer: Any, prompt: Prompt) -> list[int]:
+    """Token ids for `prompt` with a Hugging Face tokenizer, the way vLLM prepares them: text with
+    the tokenizer's special tokens, chat rendered by the chat template (then no extra special
+    tokens), token ids as they are. A tokenizer without a chat template joins the contents."""
+    if is_token_ids(prompt):
+        return [int(t) for t in prompt]  # type: ignore[union-attr]
+    if isinstance(prompt, str):
+        return list(tokenizer.encode(prompt, add_special_tokens=True))
+    if not is_chat(prompt):
+        raise ConfigError(f"a prompt must be text, chat messages or token ids, got {prompt!r:.200}")
+    messages = [dict(m) for m in prompt]  # type: ignore[union-attr]
+    if getattr(tokenizer, "chat_template", None):
+        text = tokenizer.apply_chat_template(messages, tokenize=False,
+                                             **chat_template_options(messages))
+    else:
+        text = "\n\n".join(str(m.get("content", "")) for m in messages)
+    return list(tokenizer.encode(text, add_special_tokens=False))
+
+
+def candidate_token_ids(tokenize_text: Any, candidates: Sequence[str]) -> list[int]:
+    """The single token id of each candidate; `tokenize_text(str) -> list[int]` encodes text
+    without special tokens. Raises ConfigError naming a candidate that is not one token."""
+    ids = []
+    for text in candidates:
+        tokens = list(tokenize_text(text))
+        if len(tokens) != 1:
+            raise ConfigError(f"candidate {text!r} is {len(tokens)} tokens {tokens}, not one: "
+                              "next-token log-probs need single-token candidates")
+        ids.append(tokens[0])
+    return ids
+
+
+def require(module: str, extra: str) -> Any:
+    """Import a heavy optional dependency, or raise EngineError naming the pip extra."""
+    try:
+        return importlib.import_module(module)
+    except ImportError as exc:
+        raise EngineError(f"this backend needs {module!r} ({exc}): "
+                          f"pip install 'rewards-engine[{extra}]'") from exc
+
+
+def check_sampling(n: int, max_tokens: int, temperature: float, top_p: float) -> None:
+    if n < 1 or max_tokens < 1:
+        raise ConfigError(f"n and max_tokens must be >= 1, got n={n}, max_tokens={max_tokens}")
+    if temperature < 0 or not 0 < top_p <= 1:
+        raise ConfigError(f"need temperature >= 0 and 0 < top_p <= 1, got "
+                          f"temperature={temperature}, top_p={top_p}")

