@@ -182,10 +182,10 @@ def _trivial(value: Any) -> bool:
         return abs(value) <= 2
     if isinstance(value, str):
         text = value.strip()
-        if len(text) <= 1 or (text.isalpha() and " " not in text and len(text) <= 12):
-            return True
         number = _number(text)
-        return number is not _NO_VALUE and _trivial(number)
+        if number is not _NO_VALUE:  # "7" is as telling as 7
+            return _trivial(number)
+        return len(text) <= 1 or (text.isalpha() and len(text) <= 12)
     if isinstance(value, (list, tuple, set, frozenset, dict)):
         return len(value) == 0 or (len(value) == 1 and all(_trivial(v) for v in value))
     return False

@@ -59,3 +59,24 @@ def test_score_mixed_math_and_code(sandbox_ready: None, tmp_path: Path,
     assert (bad["score"], bad["reason"]) == (None, "bad_reference")
     summary = capsys.readouterr().out
     assert "scored 7 rows" in summary and "bad_reference" in summary
+
+
+def test_bundled_code_examples(sandbox_ready: None, tmp_path: Path,
+                               capsys: pytest.CaptureFixture[str]) -> None:
+    """`rewards score` with no input scores the bundled examples with the bundled config;
+    every code row gets the reason it is labeled with."""
+    from rewards.cli.score import BUNDLED
+
+    out = tmp_path / "scores.jsonl"
+    assert main(["score", "--out", str(out)]) == 0
+    examples = [json.loads(line) for line in
+                (BUNDLED / "example_rollouts.jsonl").read_text().splitlines() if line.strip()]
+    results = [json.loads(line) for line in out.read_text().splitlines()]
+    code = [(e, r) for e, r in zip(examples, results) if e["domain"] == "code"]
+    assert len(code) >= 10
+    assert [r["reason"] for _, r in code] == [e["meta"]["expected_reason"] for e, _ in code]
+    for example, result in code:
+        if example["meta"]["expected_reason"] == "ok":
+            assert result["score"] == pytest.approx(1.0)
+        else:
+            assert result["score"] < 1.0
