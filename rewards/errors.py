@@ -3,6 +3,8 @@ broken infrastructure and bad input, raised with the record that caused them."""
 
 from __future__ import annotations
 
+from sandbox._errors import SandboxError as _SandboxFailure
+
 __all__ = ["ConfigError", "EngineError", "InputError", "RewardsError", "SandboxError"]
 
 
@@ -14,8 +16,9 @@ class ConfigError(RewardsError):
     """A reward, training or worker configuration that cannot be used as written."""
 
 
-class SandboxError(RewardsError):
-    """The sandbox itself could not run a program (not: the program failed)."""
+class SandboxError(RewardsError, _SandboxFailure):
+    """The sandbox itself could not run a program (not: the program failed). Also an instance
+    of `sandbox.SandboxError`, which the sandbox raises (it imports nothing of ours)."""
 
 
 class EngineError(RewardsError):
@@ -35,3 +38,8 @@ class InputError(RewardsError):
         prefix = f"{where}: " if where else ""
         suffix = f" (field {field!r})" if field else ""
         super().__init__(f"{prefix}{message}{suffix}")
+
+
+# Broken infrastructure: a batch that raises one of these stops a run instead of being retried
+# sample by sample (sandbox.SandboxError is the sandbox's own root, which SandboxError extends).
+INFRASTRUCTURE_ERRORS: tuple[type[Exception], ...] = (ConfigError, EngineError, _SandboxFailure)

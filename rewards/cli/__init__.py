@@ -9,7 +9,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from rewards.errors import RewardsError
+from rewards.errors import INFRASTRUCTURE_ERRORS, RewardsError
 
 __all__ = ["main"]
 
@@ -34,7 +34,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         return int(args.func(args) or 0)
-    except RewardsError as exc:
+    except (RewardsError, *INFRASTRUCTURE_ERRORS) as exc:
         print(f"rewards {args.command}: error: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

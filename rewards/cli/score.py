@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from rewards._types import Reward, Sample, Score
-from rewards.errors import ConfigError, EngineError, InputError, SandboxError
+from rewards.errors import INFRASTRUCTURE_ERRORS, InputError
 
 BUNDLED = resources.files("rewards") / "data"
 
@@ -89,7 +89,7 @@ def score_rows(reward: Reward, batch: Sequence[Item]) -> list[dict[str, Any]]:
     samples = [(line, s) for line, s in batch if isinstance(s, Sample)]
     try:
         scores = reward.score([s for _, s in samples])
-    except (ConfigError, SandboxError, EngineError):
+    except INFRASTRUCTURE_ERRORS:
         raise
     except Exception:
         scores = [_score_one(reward, s) for _, s in samples]
@@ -107,7 +107,7 @@ def score_rows(reward: Reward, batch: Sequence[Item]) -> list[dict[str, Any]]:
 def _score_one(reward: Reward, sample: Sample) -> Score | Exception:
     try:
         return reward.score([sample])[0]
-    except (ConfigError, SandboxError, EngineError):
+    except INFRASTRUCTURE_ERRORS:
         raise
     except Exception as exc:  # a poison sample: recorded on its row, the run goes on
         return exc
