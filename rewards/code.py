@@ -382,25 +382,28 @@ def _reason(rule: RuleResult, reports: Sequence[Any]) -> str:
 
 def _complete_humaneval(program: str, task: CodeTask) -> str:
     """HumanEval completions may write only the function body: then the prompt goes first.
-    A full program gets the prompt's imports (`from typing import List`) it may rely on."""
+    A full program gets what the prompt gives it and it may rely on: the prompt's imports
+    (`from typing import List`) and helper functions (`is_palindrome` in HumanEval/10)."""
     if not task.prompt or not task.entry_point or task.language != "python":
         return program
     import ast
 
     try:
         tree = ast.parse(program)
-        defined = any(isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
-                      and n.name == task.entry_point for n in tree.body)
-    except SyntaxError:
-        defined = False
-    if not defined:
+    except SyntaxError:  # a body-only continuation does not parse on its own
+        return task.prompt + program
+    definitions = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+    defined = {n.name for n in tree.body if isinstance(n, definitions)}
+    if task.entry_point not in defined:
         return task.prompt + program
     try:
-        imports = [ast.unparse(n) for n in ast.parse(task.prompt).body
-                   if isinstance(n, (ast.Import, ast.ImportFrom))]
+        prompt = ast.parse(task.prompt)
     except SyntaxError:
         return program
-    return "\n".join([*imports, program]) if imports else program
+    context = [ast.unparse(n) for n in prompt.body
+               if isinstance(n, (ast.Import, ast.ImportFrom)) or
+               (isinstance(n, definitions) and n.name not in defined)]
+    return "\n\n".join([*context, program]) if context else program
 
 
 def _job_key(program: str, task: CodeTask, tests: TestSet) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from rewards import Sample, reward
+from rewards import Sample, Score, reward
 
 HUMANEVAL = {
     "prompt": 'def add(x: int, y: int) -> int:\n    """Add two numbers.\n    >>> add(2, 3)\n'
@@ -82,3 +82,30 @@ EXPLICIT_RIGHT = "```python\ndef mul(a, b):\n    return a * b\n```"
 def constant_judge(sample: Sample) -> float:
     """A judge found by dotted path (`rtv_formats:constant_judge`): always 1."""
     return 1.0
+
+
+HUMANEVAL_HELPER = {
+    "prompt": ("from typing import List\n\n\ndef is_even(n: int) -> bool:\n"
+               "    return n % 2 == 0\n\n\n"
+               "def count_even(xs: List[int]) -> int:\n"
+               '    """How many numbers of xs are even."""\n'),
+    "entry_point": "count_even",
+    "test": ("def check(candidate):\n    assert candidate([1, 2, 4]) == 2\n"
+             "    assert candidate([]) == 0\n    assert candidate([7, 9, 10, 12]) == 2\n"),
+}
+# a chat-style full function: no import of List, no copy of the prompt's helper
+HUMANEVAL_HELPER_RIGHT = ("```python\ndef count_even(xs: List[int]) -> int:\n"
+                          "    return sum(1 for x in xs if is_even(x))\n```")
+
+
+class FixedJudge:
+    """A judge class found by dotted path and built with `judge_options`."""
+
+    kind = "learned"
+
+    def __init__(self, value: float) -> None:
+        self.value = value
+        self.name = "fixed_judge"
+
+    def score(self, samples: list[Sample]) -> list[Score]:
+        return [Score(self.value) for _ in samples]

@@ -172,6 +172,9 @@ def test_rule_violation_keeps_test_credit_unless_gated(sandbox_ready: None) -> N
     assert CodeReward(gate=True).score([sample(exits, F.MBPP)])[0].value == 0.0
     custom = CodeReward(forbidden_patterns=[{"name": "no_star", "regex": r"n \* n"}])
     assert custom.score([sample(F.MBPP_RIGHT, F.MBPP)])[0].reason == "rule_violation"
+    as_string = CodeReward(forbidden_patterns=[r"\bsquare\b"], forbidden=[])
+    assert as_string.score([sample(F.MBPP_RIGHT, F.MBPP)])[0].reason == "rule_violation"
+    assert CodeReward(forbidden=[]).score([sample(exits, F.MBPP)])[0].parts["rule"] == 1.0
 
 
 def test_failure_reasons(sandbox_ready: None) -> None:
@@ -208,6 +211,32 @@ def test_judge_by_dotted_path(sandbox_ready: None) -> None:
     reward = CodeReward(judge="rtv_formats:constant_judge")
     score = reward.score([sample(F.EXPLICIT_RIGHT, F.EXPLICIT)])[0]
     assert score.parts["judge"] == 1.0 and score.value == pytest.approx(1.0)
+
+
+def test_judge_class_with_options(sandbox_ready: None) -> None:
+    reward = CodeReward(judge="rtv_formats:FixedJudge", judge_options={"value": 0.0},
+                        weights={"rule": 0.0, "tests": 0.5, "hidden": 0.0, "judge": 0.5})
+    score = reward.score([sample(F.EXPLICIT_RIGHT, F.EXPLICIT)])[0]
+    assert score.parts["judge"] == 0.0 and score.parts["hidden"] == 1.0
+    assert score.parts["weight/hidden"] == 0.0 and score.value == pytest.approx(0.5)
+    with pytest.raises(ConfigError):
+        CodeReward(judge="rtv_formats:FixedJudge", judge_options={"wrong": 1})
+
+
+def test_humaneval_full_function_gets_prompt_context(sandbox_ready: None) -> None:
+    score = CodeReward().score([sample(F.HUMANEVAL_HELPER_RIGHT, F.HUMANEVAL_HELPER)])[0]
+    assert (score.value, score.reason) == (pytest.approx(1.0), "ok")
+
+
+def test_unfenced_and_block_options(sandbox_ready: None) -> None:
+    bare = "def square(n):\n    return n * n\n"
+    assert CodeReward().score([sample(bare, F.MBPP)])[0].value == pytest.approx(1.0)
+    rejected = CodeReward(unfenced="reject").score([sample(bare, F.MBPP)])[0]
+    assert (rejected.value, rejected.reason) == (0.0, "no_code")
+    two = F.MBPP_WRONG + "\nFixed:\n" + F.MBPP_RIGHT
+    last, first = CodeReward().score([sample(two, F.MBPP)])[0], \
+        CodeReward(block="first").score([sample(two, F.MBPP)])[0]
+    assert last.value == pytest.approx(1.0) and first.reason == "tests_failed"
 
 
 def test_identical_pairs_run_once(sandbox_ready: None, monkeypatch: pytest.MonkeyPatch) -> None:

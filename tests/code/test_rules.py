@@ -417,3 +417,13 @@ def test_hardcoding_detection_can_be_disabled() -> None:
     assert check_program(program, public=FIB_TESTS).reason == "hardcoded"
     off = RuleConfig(detect_hardcoding=False)
     assert check_program(program, public=FIB_TESTS, config=off).passed
+
+
+def test_hardcoding_with_long_stdin_inputs() -> None:
+    # the whole input is too long to be a comparison target; its first line still is
+    big = "5\n" + " ".join(str(i) for i in range(50_000)) + "\n"
+    cases = [LiteralCase((big,), "1249975000\n", True), LiteralCase(("3\n1 2 3\n",), "6\n", True)]
+    hard = "n = int(input())\nif n == 5:\n    print(1249975000)\nelse:\n    print(6)\n"
+    assert check_program(hard, public=cases, style="stdin").reason == "hardcoded"
+    honest = "input()\nprint(sum(map(int, input().split())))\n"
+    assert check_program(honest, public=cases, style="stdin").passed
