@@ -336,9 +336,23 @@ class Drain(threading.Thread):
             self.truncated |= len(chunk) > room
 
 
+class Verdicts(list):
+    """Verdicts, each also written at once to the report stream (so that the tests done
+    before a whole-run timeout still count)."""
+
+    def __init__(self, nonce):
+        super().__init__()
+        self.nonce = nonce
+
+    def append(self, verdict):
+        os.write(1, (self.nonce + json.dumps({"test": len(self), "verdict": verdict})
+                     + "\n").encode())
+        super().append(verdict)
+
+
 def run_python_tests(spec, first):
     """assert / check tests against the program in a worker process; one verdict per test."""
-    results, outputs = [], []
+    results, outputs = Verdicts(spec["nonce"]), []
     worker, per_test = first, spec["test_wall_s"]
     started = False
     for index, test in enumerate(spec["tests"]):
@@ -408,7 +422,7 @@ def _source_line(test, lineno):
 
 def run_io_tests(spec):
     """stdin/stdout tests: the program runs once per test, compared here."""
-    results, outputs = [], []
+    results, outputs = Verdicts(spec["nonce"]), []
     for case in spec["tests"]:
         begin = time.monotonic()
         proc = subprocess.Popen(spec["argv"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
@@ -510,7 +524,7 @@ def main():
     # the first worker is forked before the tests are read, so it never holds them
     first = Worker.fork() if kind == "python" else None
     spec = json.loads(sys.stdin.buffer.read())
-    nonce = spec.pop("nonce")
+    nonce = spec["nonce"]
     if kind == "python":
         results, outputs = run_python_tests(spec, first)
         for drains in outputs:
@@ -522,7 +536,7 @@ def main():
         streams = outputs
     stdout = b"".join(s[0] for s in streams)[:OUTPUT_CAP]
     stderr = b"".join(s[1] for s in streams)[:OUTPUT_CAP]
-    report = {"results": results, "stdout": stdout.decode(errors="replace"),
+    report = {"done": len(results), "stdout": stdout.decode(errors="replace"),
               "stderr": stderr.decode(errors="replace")}
     os.write(1, (nonce + json.dumps(report) + "\n").encode())
 

@@ -106,21 +106,23 @@ def _normalize(tests: Any, fmt: TestFormat, entry_point: str | None, language: s
 
 
 def _report(execution: Execution, nonce: str, count: int) -> TestReport:
-    """Verdicts from the harness's nonce-framed report; tests without one are timeouts if the
+    """Verdicts from the harness's nonce-framed lines; tests without one are timeouts if the
     run timed out, else errors. Never a pass without a verdict."""
-    report = None
+    verdicts: dict[int, list[Any]] = {}
+    final: dict[str, Any] | None = None
     for line in execution.stdout_bytes.splitlines():
         if line.startswith(nonce.encode()):
-            report = json.loads(line[len(nonce):])
-    if report is None:
-        outcome = "timeout" if execution.status == "timeout" else "error"
-        why = f"no verdict: the run ended with {execution.status}"
-        if execution.stderr.strip():
-            why += f" ({execution.stderr.strip().splitlines()[-1][:300]})"
-        return TestReport(results=tuple(TestResult(i, outcome, why) for i in range(count)),
-                          execution=execution)
-    results = tuple(TestResult(i, outcome, message, wall)
-                    for i, (outcome, message, wall) in enumerate(report["results"]))
+            record = json.loads(line[len(nonce):])
+            if "verdict" in record:
+                verdicts[record["test"]] = record["verdict"]
+            else:
+                final = record
+    missing = "timeout" if execution.status == "timeout" else "error"
+    why = f"no verdict: the run ended with {execution.status}"
+    if final is None and execution.stderr.strip():
+        why += f" ({execution.stderr.strip().splitlines()[-1][:300]})"
+    results = tuple(TestResult(i, *verdicts[i]) if i in verdicts else TestResult(i, missing, why)
+                    for i in range(count))
     status: Status = execution.status
     if status == "ok":
         if any(r.outcome == "timeout" for r in results):
@@ -130,8 +132,9 @@ def _report(execution: Execution, nonce: str, count: int) -> TestReport:
         elif any(r.outcome == "error" for r in results):
             status = "runtime_error"
     program = Execution(status=status, exit_code=execution.exit_code,
-                        signal=execution.signal, stdout=report["stdout"],
-                        stderr=report["stderr"], truncated=execution.truncated,
-                        wall_s=execution.wall_s, cpu_s=execution.cpu_s,
-                        peak_memory_bytes=execution.peak_memory_bytes)
+                        signal=execution.signal,
+                        stdout=final["stdout"] if final else "",
+                        stderr=final["stderr"] if final else execution.stderr,
+                        truncated=execution.truncated, wall_s=execution.wall_s,
+                        cpu_s=execution.cpu_s, peak_memory_bytes=execution.peak_memory_bytes)
     return TestReport(results=results, execution=program)

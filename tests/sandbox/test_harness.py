@@ -1,0 +1,214 @@
+"""run_tests: the three formats, per-test verdicts, and programs that try to fake a pass."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+import sandbox
+from sandbox_probes import MODES, SHORT
+
+GOOD = "def add(a, b):\n    return a + b\n"
+ASSERTS = ["assert add(1, 2) == 3", "assert add(-1, 1) == 0", "assert add('a', 'b') == 'ab'"]
+CHECK = "def check(candidate):\n    assert candidate(2, 3) == 5\n    assert candidate(0, 0) == 0\n"
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_correct_program_passes_every_format(mode: str) -> None:
+    report = sandbox.run_tests(GOOD, ASSERTS, limits=SHORT, mode=mode)
+    assert (report.passed, report.total, report.pass_fraction) == (3, 3, 1.0), report
+    assert report.status == "ok"
+    check = sandbox.run_tests(GOOD, CHECK, entry_point="add", limits=SHORT, mode=mode)
+    assert check.passed == check.total == 1, check
+    io = sandbox.run_tests("a, b = map(int, input().split())\nprint(a + b)\n",
+                           [{"input": "1 2\n", "output": "3\n"},
+                            {"input": "5 5", "output": "10"}], limits=SHORT, mode=mode)
+    assert io.passed == 2, io
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_per_test_verdicts_say_why(mode: str) -> None:
+    code = ("import time\ndef f(x):\n    if x == 2:\n        raise ValueError('two')\n"
+            "    if x == 3:\n        time.sleep(30)\n    return x * 10\n")
+    tests = ["assert f(1) == 10", "assert f(1) == 11", "assert f(2) == 20", "assert f(3) == 30",
+             "assert f(4) == 40"]
+    report = sandbox.run_tests(code, tests, limits=SHORT, mode=mode)
+    outcomes = [r.outcome for r in report.results]
+    assert outcomes == ["pass", "fail", "error", "timeout", "pass"], report
+    assert "assert f(1) == 11" in report.results[1].message
+    assert "ValueError" in report.results[2].message and "two" in report.results[2].message
+    assert report.status == "timeout"
+    assert report.results[3].wall_s < SHORT.test_wall_s + 0.5
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_each_test_has_its_own_time_limit(mode: str) -> None:
+    code = "import time\ndef slow(s):\n    time.sleep(s)\n    return s\n"
+    tests = [f"assert slow({s}) == {s}" for s in (0.3, 0.3, 0.3, 5, 0.3)]
+    limits = dataclasses.replace(SHORT, wall_s=6.0)  # 1 s per test, 6 s for the whole run
+    report = sandbox.run_tests(code, tests, limits=limits, mode=mode)
+    assert [r.outcome for r in report.results] == ["pass", "pass", "pass", "timeout", "pass"]
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_verdicts_before_a_whole_run_timeout_still_count(mode: str) -> None:
+    code = "import time\ndef slow(s):\n    time.sleep(s)\n    return s\n"
+    tests = [f"assert slow({s}) == {s}" for s in (0, 0.8, 0.8, 0.8, 0)]
+    report = sandbox.run_tests(code, tests, limits=SHORT, mode=mode)  # 2 s for the run
+    assert [r.outcome for r in report.results][:2] == ["pass", "pass"], report
+    assert report.results[-1].outcome == "timeout"
+    assert report.status == "timeout"
+
+
+FORGERIES = {
+    "sys_exit_0": "import sys\nsys.exit(0)\n",
+    "os_exit_0": "import os\nos._exit(0)\n",
+    "raise_system_exit": "raise SystemExit(0)\n",
+    "exit_inside_function": "def add(a, b):\n    raise SystemExit(0)\n",
+    "os_exit_inside_function": "import os\ndef add(a, b):\n    os._exit(0)\n",
+    "atexit_hook": ("import atexit, os\natexit.register(lambda: os._exit(0))\n"
+                    "def add(a, b):\n    return None\n"),
+    "fake_passed_lines": ("import sys\nfor i in range(10):\n    print('PASSED test', i)\n"
+                          "    print('{\"results\": [[\"pass\", \"\", 0]]}')\n"
+                          "    sys.stderr.write('ok\\n')\ndef add(a, b):\n    return None\n"),
+    "patch_assertion_error": ("import builtins\nclass Nope(Exception):\n    pass\n"
+                              "builtins.AssertionError = Nope\n"
+                              "def add(a, b):\n    return None\n"),
+    "always_equal_object": ("class AlwaysEqual:\n    def __eq__(self, other):\n        return True\n"
+                            "    __hash__ = object.__hash__\n"
+                            "def add(a, b):\n    return AlwaysEqual()\n"),
+    "always_equal_int_subclass": ("class E(int):\n    def __eq__(self, other):\n        return True\n"
+                                  "    __hash__ = int.__hash__\n"
+                                  "def add(a, b):\n    return E(0)\n"),
+    "patch_builtins_and_globals": ("import builtins\nbuiltins.__build_class__ = None\n"
+                                   "builtins.isinstance = lambda *a: True\n"
+                                   "builtins.len = lambda *a: 3\ndef add(a, b):\n    return None\n"),
+    "write_to_every_fd": ("import os\nfor fd in range(3, 64):\n    try:\n"
+                          "        os.write(fd, b'{\"results\": [[\"pass\", \"\", 0]]}\\n')\n"
+                          "    except OSError:\n        pass\n"
+                          "def add(a, b):\n    return None\n"),
+    "kill_the_harness": ("import os, signal\ndef add(a, b):\n    for pid in range(1, 200):\n"
+                         "        try:\n            os.kill(pid, signal.SIGKILL)\n"
+                         "        except OSError:\n            pass\n    return None\n"),
+    "exception_as_pass": ("def add(a, b):\n    raise AssertionError('pretend the test passed')\n"),
+}
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("name", sorted(FORGERIES))
+def test_forged_passes_never_count(name: str, mode: str) -> None:
+    report = sandbox.run_tests(FORGERIES[name], ASSERTS, limits=SHORT, mode=mode)
+    assert report.total == 3
+    assert report.passed == 0, report
+    check = sandbox.run_tests(FORGERIES[name], CHECK, entry_point="add", limits=SHORT,
+                              mode=mode)
+    assert check.passed == 0, check
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_io_forgeries_never_count(mode: str) -> None:
+    cases = [{"input": "1 2", "output": "3"}]
+    for code in ("import sys\nsys.exit(0)\n", "import os\nos._exit(0)\n",
+                 "print('PASSED')\n", "import os, signal\nos.kill(1, signal.SIGKILL)\n"):
+        report = sandbox.run_tests(code, cases, limits=SHORT, mode=mode)
+        assert report.passed == 0, (code, report)
+
+
+def test_program_cannot_read_expected_outputs() -> None:
+    """The tests travel on the harness's stdin, never into the program's files or memory:
+    a program that searches its process and disk for the expected value finds nothing."""
+    code = ("import gc, os\ndef secret(x):\n    found = []\n"
+            "    for obj in gc.get_objects():\n"
+            "        if isinstance(obj, (list, dict, str)) and 'EXPECTED_4242' in repr(obj):\n"
+            "            found.append(1)\n"
+            "    for root, _, files in os.walk('/'):\n"
+            "        for name in files:\n"
+            "            try:\n"
+            "                if b'EXPECTED_4242' in open(os.path.join(root, name), 'rb').read(1 << 16):\n"
+            "                    found.append(2)\n"
+            "            except OSError:\n                pass\n"
+            "        if root.startswith(('/usr', '/lib', '/bin')):\n            continue\n"
+            "    return found\n")
+    report = sandbox.run_tests(code, ["assert secret(1) == [] or 'EXPECTED_4242'"],
+                               limits=sandbox.Limits(test_wall_s=20, wall_s=30), mode="cold")
+    assert report.passed == 1, report
+
+
+@pytest.mark.parametrize("compare,expected,output,passes", [
+    ("exact", "1 2\n", "1 2", True),
+    ("exact", "1 2", "1  2", False),
+    ("whitespace", "1 2\n3", "1\n2 3\n", True),
+    ("whitespace", "1 2", "1 3", False),
+    ("float", "0.3333333", "0.33333333333", True),
+    ("float", "0.33", "0.34", False),
+    ("float", "abc 1.0", "abc 1", True),
+])
+def test_output_comparisons(compare: str, expected: str, output: str, passes: bool) -> None:
+    code = f"import sys\nsys.stdout.write({output!r})\n"
+    report = sandbox.run_tests(code, [{"input": "", "output": expected}], compare=compare,
+                               limits=SHORT)
+    assert report.results[0].passed is passes, report
+    if not passes:
+        assert "expected" in report.results[0].message
+
+
+def test_program_objects_can_be_used_but_not_compared() -> None:
+    code = ("class Solution:\n    def two_sum(self, nums, target):\n"
+            "        seen = {}\n        for i, n in enumerate(nums):\n"
+            "            if target - n in seen:\n                return [seen[target - n], i]\n"
+            "            seen[n] = i\n"
+            "def gen(n):\n    yield from range(n)\n"
+            "class Node:\n    def __init__(self, val):\n        self.val = val\n")
+    tests = ["assert Solution().two_sum([2, 7, 11], 9) == [0, 1]",
+             "assert list(gen(3)) == [0, 1, 2]",
+             "assert Node(5).val == 5",
+             "assert Node(5) == Node(5)"]
+    report = sandbox.run_tests(code, tests, limits=SHORT)
+    assert [r.outcome for r in report.results] == ["pass", "pass", "pass", "error"], report
+
+
+def test_load_failure_errors_every_test() -> None:
+    report = sandbox.run_tests("def add(a, b)\n    return a + b\n", ASSERTS, limits=SHORT)
+    assert [r.outcome for r in report.results] == ["error"] * 3
+    assert "SyntaxError" in report.results[0].message
+
+
+def test_compiled_languages_run_io_tests() -> None:
+    cases = [{"input": "2 3\n", "output": "5\n"}, {"input": "10 -4\n", "output": "6\n"},
+             {"input": "1 1\n", "output": "3\n"}]
+    c = "#include <stdio.h>\nint main(){long a,b;scanf(\"%ld %ld\",&a,&b);printf(\"%ld\\n\",a+b);}"
+    cpp = ("#include <iostream>\nint main(){long a,b;std::cin>>a>>b;std::cout<<a+b<<std::endl;}")
+    js = ("const [a, b] = require('fs').readFileSync(0, 'utf8').trim().split(/\\s+/).map(Number);"
+          "\nconsole.log(a + b);")
+    sh = "read a b\necho $((a + b))\n"
+    for language, code in (("c", c), ("cpp", cpp), ("javascript", js), ("bash", sh)):
+        report = sandbox.run_tests(code, cases, language, limits=SHORT)
+        assert [r.outcome for r in report.results] == ["pass", "pass", "fail"], (language,
+                                                                                 report)
+
+
+def test_compile_error_is_reported_per_test() -> None:
+    report = sandbox.run_tests("int main( {", [{"input": "", "output": ""}], "c", limits=SHORT)
+    assert report.status == "compile_error"
+    assert report.results[0].outcome == "error"
+    assert "error" in report.execution.stderr
+
+
+def test_bad_test_specs_are_rejected() -> None:
+    with pytest.raises(ValueError, match="entry_point"):
+        sandbox.run_tests(GOOD, CHECK)
+    with pytest.raises(ValueError, match="Python-only"):
+        sandbox.run_tests("int main(){}", ["assert 1"], "c")
+    with pytest.raises(ValueError, match="input"):
+        sandbox.run_tests(GOOD, [{"output": "1"}])
+
+
+def test_run_tests_many_keeps_order_and_isolates_bad_jobs() -> None:
+    jobs = [{"code": GOOD, "tests": ASSERTS, "limits": SHORT},
+            {"code": "def add(a, b):\n    return None\n", "tests": ASSERTS, "limits": SHORT},
+            {"code": GOOD, "tests": CHECK, "limits": SHORT},  # no entry_point: a bad job
+            {"code": GOOD, "tests": CHECK, "entry_point": "add", "limits": SHORT}]
+    reports = sandbox.run_tests_many(jobs, max_workers=2)
+    assert [r.passed for r in reports] == [3, 0, 0, 1]
+    assert reports[2].status == "sandbox_error" and "entry_point" in reports[2].execution.stderr
