@@ -28,10 +28,11 @@ import builtins
 import json
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 from rewards._hardcoding import LiteralCase, cases_from_asserts
+from rewards.rules import canonical_language
 
 __all__ = ["BadReference", "CodeTask", "TestSet", "parse_reference"]
 
@@ -97,7 +98,18 @@ def _rtv_same(got, want):
 
 def parse_reference(reference: Any, *, language: str = "python",
                     hidden_share: float = 0.5) -> CodeTask:
-    """Normalize a reference; raises `BadReference` when it cannot be understood."""
+    """Normalize a reference; raises `BadReference` when it cannot be understood, names a
+    language the sandbox does not run, or pairs assert tests with a language but Python."""
+    task = _parse(reference, language, hidden_share)
+    canonical = canonical_language(task.language)
+    if canonical is None:
+        raise BadReference(f"language {task.language!r} is not one the sandbox runs")
+    if canonical != "python" and task.public.kind == "asserts":
+        raise BadReference(f"assert tests are Python-only; use stdin cases for {canonical}")
+    return replace(task, language=canonical)
+
+
+def _parse(reference: Any, language: str, hidden_share: float) -> CodeTask:
     if isinstance(reference, (bytes, bytearray)):
         reference = reference.decode("utf-8", "replace")
     if isinstance(reference, str):

@@ -246,6 +246,9 @@ class CodeReward:
             item.done = Score(None, "bad_reference", self._parts({}))
             return item
         task = item.task
+        if not isinstance(sample.completion, str):
+            item.done = self._failed(item, "no_code")
+            return item
         extraction = extract_program(sample.completion, language=task.language,
                                      block=self.config.block, unfenced=self.config.unfenced)
         if extraction.program is None:

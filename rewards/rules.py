@@ -23,7 +23,7 @@ from rewards._hardcoding import Hardcoding, LiteralCase, cases_from_asserts, fin
 
 __all__ = [
     "BUILTIN_RULES", "Extraction", "ForbiddenRule", "Hardcoding", "LiteralCase", "RuleConfig",
-    "RuleResult", "cases_from_asserts", "check_program", "extract_program", "find_forbidden",
+    "RuleResult", "canonical_language", "cases_from_asserts", "check_program", "extract_program", "find_forbidden",
     "find_hardcoding",
 ]
 
@@ -38,6 +38,14 @@ LANGUAGE_TAGS: dict[str, frozenset[str]] = {
     "javascript": frozenset({"javascript", "js", "node", "nodejs"}),
     "bash": frozenset({"bash", "sh", "shell"}),
 }
+
+
+def canonical_language(name: str) -> str | None:
+    """`python`, `cpp`, `c`, `javascript` or `bash` for a language name or alias (`py`,
+    `c++`, `js`, `sh` ...); None for a language the sandbox does not run."""
+    key = str(name).strip().lower()
+    return next((lang for lang, tags in LANGUAGE_TAGS.items() if key == lang or key in tags),
+                None)
 
 
 # --- extraction ----------------------------------------------------------------------------

@@ -84,7 +84,7 @@ def test_explicit_format_and_json_string() -> None:
     assert stdin.style == "stdin" and not stdin.hidden.tests and stdin.hidden.kind == "stdin"
     only_hidden = parse_reference({"hidden": ["assert f(1) == 1"]})
     assert not only_hidden.public.tests and only_hidden.public.kind == "asserts"
-    cpp = parse_reference({"language": "cpp", "public": [{"input": "1\n", "output": "1\n"}]})
+    cpp = parse_reference({"language": "C++", "public": [{"input": "1\n", "output": "1\n"}]})
     assert cpp.language == "cpp"
 
 
@@ -106,6 +106,8 @@ def test_explicit_format_and_json_string() -> None:
     {"public_test_cases": json.dumps([{"input": "[1]", "output": "1", "testtype": "functional"}]),
      "metadata": "{}"},
     [{"input": "1", "output": "1", "testtype": "functional"}],
+    {"language": "rust", "public": [{"input": "1", "output": "1"}]},
+    {"language": "cpp", "public": ["assert f(1) == 1"]},
 ])
 def test_bad_references(reference: object) -> None:
     with pytest.raises(BadReference):
