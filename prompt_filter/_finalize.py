@@ -68,6 +68,8 @@ def finalize(job: FilterJob, config: RewardConfig, prompts: Mapping[str, PromptR
         plot_histogram(out / "pass_rates.png", edges, counts, low=job.band.low,
                        high=job.band.high, title=f"pass rates of {len(values)} prompts "
                        f"({mode}, n={job.n}): {len(kept_rows)} kept")
+    else:  # a histogram left by an earlier run would not describe this one
+        (out / "pass_rates.png").unlink(missing_ok=True)
     stats = _stats(job, config, mode, prompt_rows, prompts, scored, used, selection, buckets,
                    errors, prompt_errors, edges, counts)
     write_atomic(out / "stats.json", (json.dumps(stats, indent=2) + "\n").encode())

@@ -244,6 +244,18 @@ def _generate_and_score(job: FilterJob, reward: Reward, prompts: Mapping[str, Pr
         from rewards.engines import load_engine
 
         engine = load_engine(job.policy, backend=gen.backend)
+        try:
+            _generate_chunks(job, reward, prompts, ids, start, journal, engine, progress)
+        finally:
+            engine.close()
+    else:
+        _generate_chunks(job, reward, prompts, ids, start, journal, engine, progress)
+
+
+def _generate_chunks(job: FilterJob, reward: Reward, prompts: Mapping[str, PromptRecord],
+                     ids: list[str], start: int, journal: Journal, engine: Any,
+                     progress: Callable[[int, int], Progress] | None) -> None:
+    gen = job.generation
     counts = _Counts(journal.records)
     update = _open_progress(progress, len(ids) * job.n, start * job.n)
     for begin in range(start, len(ids), gen.prompts_per_round):

@@ -33,3 +33,9 @@ def explode_on_boom(sample: Sample) -> float:
     if "BOOM" in sample.completion:
         raise ValueError("poison sample")
     return float(sample.completion.strip() == str(sample.reference))
+
+
+@reward
+def even_length(sample: Sample) -> float:
+    """1.0 for a completion of even length: about half of a random model's outputs pass."""
+    return float(len(sample.completion) % 2 == 0)
