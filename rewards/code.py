@@ -7,15 +7,16 @@ domains:
 
 - Rule (`rewards.rules`): the program is found in the completion and checked without running
   it: syntax, length, forbidden patterns, hard-coded answers. 1 if every rule holds, else 0.
-- Test: pass fraction on the public tests, via `sandbox.run_tests`.
+- Test: pass fraction on the public tests, via `sandbox.run_tests_many` (one batch, in
+  parallel; identical (program, tests) pairs run once).
 - Verifier: pass fraction on the hidden tests, plus an optional judge (any `Reward` or
   callable, e.g. a GenRM scoring correctness/style/efficiency with a rubric).
 
 The score is the weighted sum of the layers that apply to the sample. A layer that does not
 apply (no judge configured or the judge abstained, a reference without hidden tests) has its
 weight redistributed over the others in proportion; `parts` shows every layer's value (None
-when absent) and the effective weight under `weight/<layer>`. With `gate: true` a rule
-violation or a syntax error scores 0 overall.
+when absent) and the effective weight under `weight/<layer>`. No code or a syntax error
+scores 0; with `gate: true` so does a rule violation or hard-coding.
 """
 
 from __future__ import annotations
