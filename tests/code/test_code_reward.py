@@ -255,3 +255,17 @@ def test_identical_pairs_run_once(sandbox_ready: None, monkeypatch: pytest.Monke
     scores = CodeReward().score(group)
     assert [s.value for s in scores[:4]] == [pytest.approx(1.0)] * 4
     assert jobs == [4]  # 2 programs x (public, hidden), not 10 runs
+
+
+def test_broken_sandbox_raises(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A jail that cannot start is infrastructure: it raises from the RewardsError tree."""
+    import sandbox
+    from rewards.errors import RewardsError, SandboxError
+
+    def broken(specs: list[dict[str, Any]], **kw: Any) -> Any:
+        raise sandbox.SandboxError("nsjail: no user namespaces")
+
+    monkeypatch.setattr(sandbox, "run_tests_many", broken)
+    with pytest.raises(SandboxError) as info:
+        CodeReward().score([sample(F.MBPP_RIGHT, F.MBPP)])
+    assert isinstance(info.value, RewardsError) and "no user namespaces" in str(info.value)
