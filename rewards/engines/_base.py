@@ -55,8 +55,9 @@ class Engine(Protocol):
         """The scalar output of a sequence-classification (pooling) model for each text."""
         ...
 
-    def tokenize(self, prompt: Prompt) -> list[int]:
-        """The token ids this engine feeds the model for `prompt` (see `Prompt`)."""
+    def tokenize(self, prompt: Prompt, *, add_special_tokens: bool = True) -> list[int]:
+        """The token ids this engine feeds the model for `prompt` (see `Prompt`).
+        `add_special_tokens=False` encodes text alone (e.g. a continuation to append)."""
         ...
 
     def close(self) -> None:
@@ -82,14 +83,14 @@ def chat_template_options(messages: Sequence[Mapping[str, Any]]) -> dict[str, bo
     return {"add_generation_prompt": messages[-1].get("role") != "assistant"}
 
 
-def hf_tokenize(tokenizer: Any, prompt: Prompt) -> list[int]:
+def hf_tokenize(tokenizer: Any, prompt: Prompt, *, add_special_tokens: bool = True) -> list[int]:
     """Token ids for `prompt` with a Hugging Face tokenizer, the way vLLM prepares them: text with
     the tokenizer's special tokens, chat rendered by the chat template (then no extra special
     tokens), token ids as they are. A tokenizer without a chat template joins the contents."""
     if is_token_ids(prompt):
         return [int(t) for t in prompt]  # type: ignore[union-attr]
     if isinstance(prompt, str):
-        return list(tokenizer.encode(prompt, add_special_tokens=True))
+        return list(tokenizer.encode(prompt, add_special_tokens=add_special_tokens))
     if not is_chat(prompt):
         raise ConfigError(f"a prompt must be text, chat messages or token ids, got {prompt!r:.200}")
     messages = [dict(m) for m in prompt]  # type: ignore[union-attr]
@@ -101,12 +102,12 @@ def hf_tokenize(tokenizer: Any, prompt: Prompt) -> list[int]:
     return list(tokenizer.encode(text, add_special_tokens=False))
 
 
-def candidate_token_ids(tokenize_text: Any, candidates: Sequence[str]) -> list[int]:
-    """The single token id of each candidate; `tokenize_text(str) -> list[int]` encodes text
-    without special tokens. Raises ConfigError naming a candidate that is not one token."""
+def candidate_token_ids(engine: Any, candidates: Sequence[str]) -> list[int]:
+    """The single token id of each candidate (encoded alone, without special tokens) with the
+    engine's tokenizer. Raises ConfigError naming a candidate that is not one token."""
     ids = []
     for text in candidates:
-        tokens = list(tokenize_text(text))
+        tokens = engine.tokenize(text, add_special_tokens=False)
         if len(tokens) != 1:
             raise ConfigError(f"candidate {text!r} is {len(tokens)} tokens {tokens}, not one: "
                               "next-token log-probs need single-token candidates")

@@ -63,11 +63,11 @@ class VLLMServerEngine:
 
     # -- the Engine protocol -------------------------------------------------------------
 
-    def tokenize(self, prompt: Prompt) -> list[int]:
+    def tokenize(self, prompt: Prompt, *, add_special_tokens: bool = True) -> list[int]:
         if is_token_ids(prompt):
             return [int(t) for t in prompt]  # type: ignore[union-attr]
         if isinstance(prompt, str):
-            body: dict[str, Any] = {"prompt": prompt, "add_special_tokens": True}
+            body: dict[str, Any] = {"prompt": prompt, "add_special_tokens": add_special_tokens}
         elif is_chat(prompt):
             messages = [dict(m) for m in prompt]  # type: ignore[union-attr]
             body = {"messages": messages, **chat_template_options(messages)}
@@ -99,7 +99,7 @@ class VLLMServerEngine:
 
     def next_token_logprobs(self, prompts: Sequence[Prompt],
                             candidates: Sequence[str]) -> list[dict[str, float]]:
-        ids = candidate_token_ids(self._tokenize_plain, candidates)
+        ids = candidate_token_ids(self, candidates)
         rows = [self.tokenize(p) for p in prompts]
         result: list[dict[str, float]] = []
         for start in range(0, len(rows), self.batch_size):
@@ -136,10 +136,6 @@ class VLLMServerEngine:
             self.server = None
 
     # -- HTTP ----------------------------------------------------------------------------
-
-    def _tokenize_plain(self, text: str) -> list[int]:
-        body = {"model": self.model, "prompt": text, "add_special_tokens": False}
-        return list(self._request("POST", "/tokenize", body)["tokens"])
 
     def _request(self, method: str, path: str, body: dict[str, Any] | None = None) -> Any:
         data = None if body is None else json.dumps(body).encode()

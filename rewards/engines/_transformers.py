@@ -66,8 +66,8 @@ class TransformersEngine:
 
     # -- the Engine protocol -------------------------------------------------------------
 
-    def tokenize(self, prompt: Prompt) -> list[int]:
-        return hf_tokenize(self.tokenizer, prompt)
+    def tokenize(self, prompt: Prompt, *, add_special_tokens: bool = True) -> list[int]:
+        return hf_tokenize(self.tokenizer, prompt, add_special_tokens=add_special_tokens)
 
     def generate(self, prompts: Sequence[Prompt], *, n: int = 1, max_tokens: int = 256,
                  temperature: float = 1.0, top_p: float = 1.0, seed: int | None = None,
@@ -87,8 +87,7 @@ class TransformersEngine:
     def next_token_logprobs(self, prompts: Sequence[Prompt],
                             candidates: Sequence[str]) -> list[dict[str, float]]:
         self._need("generate")
-        ids = candidate_token_ids(
-            lambda t: self.tokenizer.encode(t, add_special_tokens=False), candidates)
+        ids = candidate_token_ids(self, candidates)
         rows = [self.tokenize(p) for p in prompts]
         out: list[dict[str, float]] = []
         for start in range(0, len(rows), self.batch_size):

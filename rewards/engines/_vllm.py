@@ -59,8 +59,8 @@ class VLLMEngine:
 
     # -- the Engine protocol -------------------------------------------------------------
 
-    def tokenize(self, prompt: Prompt) -> list[int]:
-        return hf_tokenize(self.tokenizer, prompt)
+    def tokenize(self, prompt: Prompt, *, add_special_tokens: bool = True) -> list[int]:
+        return hf_tokenize(self.tokenizer, prompt, add_special_tokens=add_special_tokens)
 
     def generate(self, prompts: Sequence[Prompt], *, n: int = 1, max_tokens: int = 256,
                  temperature: float = 1.0, top_p: float = 1.0, seed: int | None = None,
@@ -83,8 +83,7 @@ class VLLMEngine:
         self._need("generate")
         from vllm import SamplingParams
 
-        ids = candidate_token_ids(
-            lambda t: self.tokenizer.encode(t, add_special_tokens=False), candidates)
+        ids = candidate_token_ids(self, candidates)
         # logprob_token_ids: full-vocabulary log-probs of exactly these tokens (raw logits).
         params = SamplingParams(max_tokens=1, temperature=0.0, logprob_token_ids=ids)
         outputs = self._run("generate", [self._tokens(p) for p in prompts], params)

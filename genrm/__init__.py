@@ -1,0 +1,38 @@
+"""Learned reward models on `rewards.engines`: the generative judge (GenRM), the discriminative
+reward model, Bradley-Terry training and offline preference labeling.
+
+Importing this package is light; torch, transformers and vLLM load when a model does."""
+
+from __future__ import annotations
+
+from genrm.discriminative import DiscriminativeRM
+from genrm.generative import GenRMJudge, GenRMReward, JudgeConfig, Judgment, Pair
+from genrm.label import CandidateSet, LabelConfig, LabelStats, label_preferences, load_candidates
+from genrm.train import (
+    PreferencePair,
+    TrainConfig,
+    TrainResult,
+    bradley_terry_loss,
+    load_pairs,
+    train_reward_model,
+)
+
+__all__ = [
+    "CandidateSet",
+    "DiscriminativeRM",
+    "GenRMJudge",
+    "GenRMReward",
+    "JudgeConfig",
+    "Judgment",
+    "LabelConfig",
+    "LabelStats",
+    "Pair",
+    "PreferencePair",
+    "TrainConfig",
+    "TrainResult",
+    "bradley_terry_loss",
+    "label_preferences",
+    "load_candidates",
+    "load_pairs",
+    "train_reward_model",
+]

@@ -1,0 +1,66 @@
+"""Discriminative reward model: a sequence classifier with one output scores (prompt,
+completion) directly, served by vLLM pooling, a vLLM server (`--runner pooling`) or
+transformers. Train one with `rewards train-rm` (see `genrm.train`)."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from typing import Any, Literal
+
+from genrm._common import rm_conversation, shared_engine
+from rewards._types import Sample, Score
+from rewards.engines import Backend, Engine
+from rewards.errors import ConfigError
+
+__all__ = ["DiscriminativeRM"]
+
+
+class DiscriminativeRM:
+    """Scalar rewards from a sequence-classification model (`num_labels=1`).
+
+    The model sees the prompt's messages plus the completion as the assistant's turn, rendered
+    with its chat template (see `genrm._common.rm_conversation`), exactly as in training.
+    `squash="sigmoid"` maps the raw score to (0, 1); the default keeps it raw (the
+    Bradley-Terry logit), which the mixing layer z-scores per domain.
+    """
+
+    name = "rm"
+    kind = "learned"
+
+    def __init__(self, model: str | None = None, *, url: str | None = None,
+                 backend: Backend = "auto", engine: Engine | None = None,
+                 squash: Literal["none", "sigmoid"] = "none",
+                 engine_options: Mapping[str, Any] | None = None) -> None:
+        if engine is None and (model or url) is None:
+            raise ConfigError("rm needs a model (a model folder or name), url (a vLLM pooling "
+                              "server) or engine")
+        if squash not in ("none", "sigmoid"):
+            raise ConfigError(f"rm: squash must be none or sigmoid, got {squash!r}")
+        self.model = url or model
+        self.backend: Backend = "vllm-server" if url and backend == "auto" else backend
+        self.engine_options = dict(engine_options or {})
+        self.squash = squash
+        self._engine = engine
+
+    @property
+    def engine(self) -> Engine:
+        if self._engine is None:
+            self._engine = shared_engine(str(self.model), self.backend, self.engine_options)
+        return self._engine
+
+    def score(self, samples: Sequence[Sample]) -> list[Score]:
+        if not samples:
+            return []
+        raw = self.engine.sequence_scores(
+            [rm_conversation(s.prompt, s.completion) for s in samples])
+        if self.squash == "sigmoid":
+            return [Score(_sigmoid(r), "ok", {"rm/raw": r}) for r in raw]
+        return [Score(r) for r in raw]
+
+
+def _sigmoid(x: float) -> float:
+    if x >= 0:
+        return 1.0 / (1.0 + math.exp(-x))
+    z = math.exp(x)  # no overflow for very negative x
+    return z / (1.0 + z)

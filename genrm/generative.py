@@ -1,0 +1,293 @@
+"""Generative reward model (GenRM): an LLM judge compares two responses.
+
+P(first better) = p("A") / (p("A") + p("B")) read from the judge's next-token log-probs after the
+judge prompt, with the first response shown as A; then again with the order swapped, reading
+p("B"); the two are averaged to cancel position bias. Because each read is normalized over the
+two labels, P(x > y) + P(y > x) = 1 exactly. Each label counts all its single-token spellings
+("A" and " A"), since a tokenizer may put the space in front of the letter.
+
+Chain-of-thought mode lets the judge reason first; the verdict is then read at the verdict
+position (log-probs right after `verdict_marker`) or parsed from the text, a parse failure being
+recorded as the reason.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import defaultdict
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any, Literal, cast
+
+from genrm._common import prompt_text, shared_engine
+from rewards._types import Sample, Score
+from rewards.engines import Backend, Engine
+from rewards.errors import ConfigError
+
+__all__ = ["COT_TEMPLATE", "DEFAULT_TEMPLATE", "GenRMJudge", "GenRMReward", "JudgeConfig",
+           "Judgment", "Pair"]
+
+DEFAULT_TEMPLATE = (
+    "You compare two responses to the same question.\n\n"
+    "Question:\n{question}\n\n"
+    "Response A:\n{response_a}\n\n"
+    "Response B:\n{response_b}\n\n"
+    "{reference_block}"
+    "Which response is better? Answer with a single letter, A or B."
+)
+"""Fields: {question}, {response_a}, {response_b}, {reference_block} (empty, or the reference
+answer with a heading) and {reference}."""
+
+COT_TEMPLATE = (
+    "You compare two responses to the same question.\n\n"
+    "Question:\n{question}\n\n"
+    "Response A:\n{response_a}\n\n"
+    "Response B:\n{response_b}\n\n"
+    "{reference_block}"
+    "Think step by step about which response is better, then end with a line "
+    "'Verdict: A' or 'Verdict: B'."
+)
+
+
+@dataclass(frozen=True)
+class JudgeConfig:
+    """How the judge is prompted and read."""
+
+    template: str = DEFAULT_TEMPLATE
+    """Judge prompt; fields as in `DEFAULT_TEMPLATE`."""
+    labels: tuple[str, str] = ("A", "B")
+    """The verdict for response A and for response B."""
+    chat: bool = True
+    """Send the filled template as one user message (chat template); False: as plain text."""
+    answer_prefix: str = ""
+    """Direct mode: text the verdict follows, appended after the prompt (e.g. "Verdict: [[")."""
+    mode: Literal["direct", "cot"] = "direct"
+    """direct: read the verdict right after the prompt; cot: the judge reasons first."""
+    cot_read: Literal["logprob", "parse"] = "logprob"
+    """CoT: read the verdict's probability after `verdict_marker`, or parse the letter."""
+    verdict_marker: str = "Verdict:"
+    """CoT: the text after which the verdict comes (the last occurrence counts)."""
+    cot_max_tokens: int = 512
+    """CoT: reasoning budget in tokens."""
+    cot_temperature: float = 0.0
+    """CoT: sampling temperature of the reasoning (0 = greedy)."""
+    seed: int = 0
+    """CoT: sampling seed."""
+
+
+@dataclass(frozen=True)
+class Pair:
+    """Two responses to one question."""
+
+    question: str | Sequence[Mapping[str, Any]]
+    first: str
+    second: str
+    reference: str | None = None
+
+
+@dataclass(frozen=True)
+class Judgment:
+    """P(first response better), both orders averaged."""
+
+    p_first: float | None
+    """Mean of `forward` and `swapped`; None when a read failed (see `reason`)."""
+    forward: float | None
+    """P(first better) with the first response shown as A."""
+    swapped: float | None
+    """P(first better) with the first response shown as B."""
+    reason: str = "ok"
+    """ok | parse_failure | verdict_forced (CoT without a verdict marker: one was appended)."""
+    texts: tuple[str, ...] = field(default=(), compare=False)
+    """CoT: the judge's reasoning in both orders."""
+
+
+class GenRMJudge:
+    """Pairwise judgments from one engine (any backend)."""
+
+    def __init__(self, engine: Engine, config: JudgeConfig = JudgeConfig()) -> None:
+        if config.mode not in ("direct", "cot") or config.cot_read not in ("logprob", "parse"):
+            raise ConfigError(f"bad judge mode {config.mode!r} / cot_read {config.cot_read!r}")
+        self.engine = engine
+        self.config = config
+        self.variants = [self._variants(label) for label in config.labels]
+
+    def judge(self, pairs: Sequence[Pair]) -> list[Judgment]:
+        """One judgment per pair, in order: 2 reads per pair (both orders), batched."""
+        prompts = [self._prompt(p, swap) for p in pairs for swap in (False, True)]
+        if self.config.mode == "direct":
+            reads = [(p, "ok", "") for p in self._p_first_label(prompts)]
+        else:
+            reads = self._cot_reads(prompts)
+        out = []
+        for i in range(len(pairs)):
+            (fwd, r1, t1), (swp, r2, t2) = reads[2 * i], reads[2 * i + 1]
+            forward = fwd
+            swapped = None if swp is None else 1.0 - swp  # first shown as B: P(B) = 1 - P(A)
+            reason = next((r for r in (r1, r2) if r != "ok"), "ok")
+            mean = None if forward is None or swapped is None else (forward + swapped) / 2
+            out.append(Judgment(mean, forward, swapped, reason, (t1, t2) if t1 or t2 else ()))
+        return out
+
+    # -- reads ---------------------------------------------------------------------------
+
+    def _prompt(self, pair: Pair, swap: bool) -> list[int]:
+        a, b = (pair.second, pair.first) if swap else (pair.first, pair.second)
+        ref = "" if pair.reference is None else f"Reference answer:\n{pair.reference}\n\n"
+        text = self.config.template.format(
+            question=prompt_text(pair.question), response_a=a, response_b=b,
+            reference=pair.reference or "", reference_block=ref)
+        ids = self.engine.tokenize([{"role": "user", "content": text}] if self.config.chat
+                                   else text)
+        if self.config.mode == "direct" and self.config.answer_prefix:
+            ids += self.engine.tokenize(self.config.answer_prefix, add_special_tokens=False)
+        return ids
+
+    def _p_first_label(self, prompts: Sequence[list[int]]) -> list[float]:
+        """P(label A) / (P(label A) + P(label B)) at the next token of each prompt."""
+        candidates = [c for group in self.variants for c in group]
+        rows = self.engine.next_token_logprobs(prompts, candidates)
+        out = []
+        for row in rows:
+            lse = [_logsumexp([row[c] for c in group]) for group in self.variants]
+            out.append(1.0 / (1.0 + math.exp(lse[1] - lse[0])))  # sigmoid(lse_A - lse_B)
+        return out
+
+    def _cot_reads(self, prompts: Sequence[list[int]]) -> list[tuple[float | None, str, str]]:
+        cfg = self.config
+        gens = self.engine.generate(prompts, n=1, max_tokens=cfg.cot_max_tokens,
+                                    temperature=cfg.cot_temperature, seed=cfg.seed)
+        texts = [g[0].text for g in gens]
+        if cfg.cot_read == "parse":
+            return [(*_parse_verdict(t, cfg), t) for t in texts]
+        continued, reasons = [], []
+        for prompt, text in zip(prompts, texts):
+            cut = text.rfind(cfg.verdict_marker)
+            if cut >= 0:
+                prefix, reason = text[:cut + len(cfg.verdict_marker)], "ok"
+            else:  # no verdict given: ask for it, and say so
+                prefix, reason = text.rstrip() + "\n" + cfg.verdict_marker, "verdict_forced"
+            continued.append(prompt + self.engine.tokenize(prefix, add_special_tokens=False))
+            reasons.append(reason)
+        probs = self._p_first_label(continued)
+        return list(zip(probs, reasons, texts))
+
+    def _variants(self, label: str) -> list[str]:
+        """The single-token spellings of a label: itself and with a leading space."""
+        found: dict[int, str] = {}
+        for text in dict.fromkeys((label, " " + label.lstrip())):
+            ids = self.engine.tokenize(text, add_special_tokens=False)
+            if len(ids) == 1:
+                found.setdefault(ids[0], text)
+        if not found:
+            raise ConfigError(f"judge label {label!r}: neither {label!r} nor ' {label}' is a "
+                              "single token of this tokenizer; choose other labels")
+        return list(found.values())
+
+
+def _parse_verdict(text: str, cfg: JudgeConfig) -> tuple[float | None, str]:
+    cut = text.rfind(cfg.verdict_marker)
+    if cut < 0:
+        return None, "parse_failure"
+    a, b = (re.escape(x) for x in cfg.labels)
+    match = re.match(rf"[\s\[\(\*]*({a}|{b})(?![\w])", text[cut + len(cfg.verdict_marker):])
+    if match is None:
+        return None, "parse_failure"
+    return (1.0 if match.group(1) == cfg.labels[0] else 0.0), "ok"
+
+
+def _logsumexp(values: Sequence[float]) -> float:
+    top = max(values)
+    if top == -math.inf:
+        return top
+    return top + math.log(sum(math.exp(v - top) for v in values))
+
+
+class GenRMReward:
+    """GenRM as a pointwise `Reward`.
+
+    `against="reference"`: P(completion better than the sample's reference answer);
+    `"group"`: round-robin within each group (GRPO rollouts of one prompt; samples without a
+    group are grouped by prompt): a completion's mean win probability over its group;
+    `"auto"`: the reference when the sample has one, else the group.
+    """
+
+    name = "genrm"
+    kind = "learned"
+
+    def __init__(self, model: str | None = None, *, url: str | None = None,
+                 backend: Backend = "auto", engine: Engine | None = None,
+                 against: Literal["auto", "reference", "group"] = "auto",
+                 engine_options: Mapping[str, Any] | None = None, **judge_options: Any) -> None:
+        if engine is None and (model or url) is None:
+            raise ConfigError("genrm needs a judge: model (a model folder or name), url (a vLLM "
+                              "server) or engine")
+        if against not in ("auto", "reference", "group"):
+            raise ConfigError(f"genrm: against must be auto, reference or group, got {against!r}")
+        if "labels" in judge_options:
+            judge_options["labels"] = tuple(judge_options["labels"])
+        try:
+            self.config = replace(JudgeConfig(), **judge_options)
+        except TypeError as exc:
+            raise ConfigError(f"genrm: unknown option: {exc}") from exc
+        self.model = url or model
+        self.backend: Backend = "vllm-server" if url and backend == "auto" else backend
+        self.engine_options = dict(engine_options or {})
+        self.against = against
+        self._engine = engine
+        self._judge: GenRMJudge | None = None
+
+    @property
+    def judge(self) -> GenRMJudge:
+        if self._judge is None:
+            engine = self._engine or shared_engine(str(self.model), self.backend,
+                                                   self.engine_options)
+            self._judge = GenRMJudge(engine, self.config)
+        return self._judge
+
+    def score(self, samples: Sequence[Sample]) -> list[Score]:
+        scores: list[Score | None] = [None] * len(samples)
+        by_ref, groups = [], defaultdict(list)
+        for i, s in enumerate(samples):
+            use_ref = self.against == "reference" or (
+                self.against == "auto" and s.reference is not None)
+            if use_ref:
+                if s.reference is None:
+                    scores[i] = Score(None, "no_reference")
+                else:
+                    by_ref.append(i)
+            else:
+                groups[s.group if s.group is not None else ("prompt", prompt_text(s.prompt))] \
+                    .append(i)
+        pairs = [Pair(samples[i].prompt, samples[i].completion, str(samples[i].reference))
+                 for i in by_ref]
+        round_robin = [(i, j) for members in groups.values()
+                       for k, i in enumerate(members) for j in members[k + 1:]]
+        pairs += [Pair(samples[i].prompt, samples[i].completion, samples[j].completion)
+                  for i, j in round_robin]
+        judgments = self.judge.judge(pairs) if pairs else []
+        for i, jd in zip(by_ref, judgments):
+            scores[i] = _as_score(jd)
+        wins: dict[int, list[float]] = defaultdict(list)
+        failed: dict[int, str] = {}
+        for (i, j), jd in zip(round_robin, judgments[len(by_ref):]):
+            if jd.p_first is None:
+                failed[i] = failed[j] = jd.reason
+                continue
+            wins[i].append(jd.p_first)
+            wins[j].append(1.0 - jd.p_first)
+        for members in groups.values():
+            for i in members:
+                if wins[i]:
+                    scores[i] = Score(sum(wins[i]) / len(wins[i]), "ok",
+                                      {"genrm/comparisons": float(len(wins[i]))})
+                else:
+                    scores[i] = Score(None, failed.get(i, "no_group_peers"))
+        return cast("list[Score]", scores)  # every index was filled above
+
+
+def _as_score(jd: Judgment) -> Score:
+    if jd.p_first is None:
+        return Score(None, jd.reason)
+    return Score(jd.p_first, jd.reason, {"genrm/forward": jd.forward,
+                                         "genrm/swapped": jd.swapped})
