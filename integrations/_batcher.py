@@ -1,0 +1,169 @@
+"""Micro-batching for asyncio callers: many concurrent small scoring requests (one rollout per
+HTTP request from OpenRLHF, one `compute_score` call per rollout from veRL's reward loop) are
+collected for a few milliseconds and scored together, so a reward that is faster per sample in
+batches (worker pools, model forward passes, de-duplicated sandbox runs) sees batches.
+
+One batch scores at a time, in a worker thread: while it runs, new requests queue up and the
+next batch takes all of them at once, so batches grow with load by themselves."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from rewards._types import Sample, Score
+from rewards.errors import RewardsError
+
+__all__ = ["BatchStats", "BatchingConfig", "MicroBatcher"]
+
+
+@dataclass(frozen=True)
+class BatchingConfig:
+    """How requests are collected into batches."""
+
+    enabled: bool = True
+    """False: every request is scored on its own as it arrives (the one-at-a-time baseline)."""
+    max_batch: int = 256
+    """Stop collecting once this many samples are waiting (a larger request is its own batch)."""
+    max_wait_ms: float = 5.0
+    """How long the first request of a batch waits for company, in milliseconds."""
+
+    def __post_init__(self) -> None:
+        if self.max_batch < 1:
+            raise ValueError(f"max_batch must be >= 1, not {self.max_batch}")
+        if self.max_wait_ms < 0:
+            raise ValueError(f"max_wait_ms must be >= 0, not {self.max_wait_ms}")
+
+
+@dataclass
+class BatchStats:
+    """Counters, for /health and the benchmark."""
+
+    requests: int = 0
+    samples: int = 0
+    batches: int = 0
+    largest_batch: int = 0
+    scoring_seconds: float = 0.0
+
+    def as_dict(self) -> dict[str, float]:
+        return {"requests": self.requests, "samples": self.samples, "batches": self.batches,
+                "largest_batch": self.largest_batch,
+                "mean_batch": round(self.samples / self.batches, 2) if self.batches else 0.0,
+                "scoring_seconds": round(self.scoring_seconds, 4)}
+
+
+@dataclass
+class _Pending:
+    samples: Sequence[Sample]
+    future: asyncio.Future[list[Score]] = field(repr=False)
+
+
+class MicroBatcher:
+    """`await batcher.score(samples)` from any number of coroutines of one event loop."""
+
+    def __init__(self, score: Callable[[Sequence[Sample]], list[Score]],
+                 config: BatchingConfig = BatchingConfig()) -> None:
+        self._score = score
+        self.config = config
+        self.stats = BatchStats()
+        self._queue: asyncio.Queue[_Pending] | None = None
+        self._collector: asyncio.Task[None] | None = None
+
+    async def score(self, samples: Sequence[Sample]) -> list[Score]:
+        """Scores for `samples`, in order, scored in a batch with other waiting requests."""
+        self.stats.requests += 1
+        if not samples:
+            return []
+        if not self.config.enabled:
+            return await self._run(samples)
+        if self._collector is None or self._collector.done():
+            self._queue = asyncio.Queue()
+            self._collector = asyncio.get_running_loop().create_task(self._collect_forever())
+        assert self._queue is not None
+        future: asyncio.Future[list[Score]] = asyncio.get_running_loop().create_future()
+        await self._queue.put(_Pending(samples, future))
+        return await future
+
+    async def close(self) -> None:
+        """Stop the collector task (requests still queued get a RewardsError)."""
+        if self._collector is not None:
+            self._collector.cancel()
+            try:
+                await self._collector
+            except asyncio.CancelledError:
+                pass
+            self._collector = None
+        while self._queue is not None and not self._queue.empty():
+            pending = self._queue.get_nowait()
+            if not pending.future.done():
+                pending.future.set_exception(RewardsError("the scoring server is shutting down"))
+
+    async def _run(self, samples: Sequence[Sample]) -> list[Score]:
+        start = time.perf_counter()
+        scores = await asyncio.to_thread(self._score, samples)
+        self.stats.scoring_seconds += time.perf_counter() - start
+        self.stats.batches += 1
+        self.stats.samples += len(samples)
+        self.stats.largest_batch = max(self.stats.largest_batch, len(samples))
+        if len(scores) != len(samples):
+            raise RewardsError(f"the reward returned {len(scores)} scores for "
+                               f"{len(samples)} samples")
+        return scores
+
+    async def _collect_forever(self) -> None:
+        assert self._queue is not None
+        loop = asyncio.get_running_loop()
+        while True:
+            batch = [await self._queue.get()]
+            size = len(batch[0].samples)
+            deadline = loop.time() + self.config.max_wait_ms / 1000
+            while size < self.config.max_batch:
+                if self._queue.empty():
+                    remaining = deadline - loop.time()
+                    if remaining <= 0:
+                        break
+                    try:
+                        item = await asyncio.wait_for(self._queue.get(), remaining)
+                    except TimeoutError:
+                        break
+                else:
+                    item = self._queue.get_nowait()
+                batch.append(item)
+                size += len(item.samples)
+            await self._score_batch(batch)
+
+    async def _score_batch(self, batch: list[_Pending]) -> None:
+        samples = [s for pending in batch for s in pending.samples]
+        try:
+            scores = await self._run(samples)
+        except RewardsError as exc:  # broken infrastructure: every waiting request fails
+            for pending in batch:
+                _fail(pending, exc)
+            return
+        except Exception as exc:
+            if len(batch) == 1:
+                _fail(batch[0], exc)
+                return
+            # A poison sample: score the requests one by one so only its request fails.
+            for pending in batch:
+                try:
+                    _deliver(pending, await self._run(pending.samples))
+                except Exception as one_exc:
+                    _fail(pending, one_exc)
+            return
+        start = 0
+        for pending in batch:
+            _deliver(pending, scores[start:start + len(pending.samples)])
+            start += len(pending.samples)
+
+
+def _deliver(pending: _Pending, scores: list[Score]) -> None:
+    if not pending.future.done():  # the caller may have gone (client disconnected)
+        pending.future.set_result(scores)
+
+
+def _fail(pending: _Pending, exc: BaseException) -> None:
+    if not pending.future.done():
+        pending.future.set_exception(exc)

@@ -1,0 +1,195 @@
+"""What every framework adapter shares: finding the reward (an object, a config, a path or the
+`REWARDS_CONFIG` environment variable), turning framework values into `Sample`s (chat messages,
+dataset columns, domains), per-request normalization, and naming the pip extra for a missing
+dependency."""
+
+from __future__ import annotations
+
+import importlib
+import os
+import threading
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+from rewards._types import Reward, Sample, Score
+from rewards.config import RewardConfig, load_config
+from rewards.errors import ConfigError
+from rewards.mixing import DomainRouter, group_normalize, zscore_by_domain
+
+__all__ = [
+    "CONFIG_ENV", "REFERENCE_COLUMNS", "ResolvedReward", "RewardSource", "completion_text",
+    "find_reference", "normalize_scores", "require", "resolve_reward",
+]
+
+CONFIG_ENV = "REWARDS_CONFIG"
+"""Environment variable naming the reward config file when an adapter is given none."""
+
+REFERENCE_COLUMNS = ("solution", "answer", "ground_truth", "reference", "label")
+"""Dataset columns tried, in order, for the gold reference when none is named."""
+
+RewardSource = Reward | RewardConfig | str | Path | None
+
+
+@dataclass(frozen=True)
+class ResolvedReward:
+    """A reward ready for an adapter, with what the adapter needs to know about it."""
+
+    reward: Reward
+    """The reward as configured, batch normalization included."""
+    raw: Reward
+    """The same reward without batch normalization (for per-request normalization and for
+    frameworks that compute their own advantages)."""
+    normalize: str
+    """The config's batch normalization: none, zscore_by_domain or group."""
+    config: RewardConfig | None
+    """The config it was built from; None for a `Reward` object passed directly."""
+
+    @property
+    def default_domain(self) -> str:
+        """The domain of samples that name none: the config's only domain, else `default`."""
+        if self.config is not None and len(self.config.domains) == 1:
+            return next(iter(self.config.domains))
+        return "default"
+
+    def route(self, domain: str | None) -> str:
+        """The config domain that scores a sample of `domain` (as the DomainRouter routes it)."""
+        domain = domain or self.default_domain
+        if self.config is None or domain in self.config.domains:
+            return domain
+        return "default"
+
+    def components(self) -> list[tuple[str, str, float]]:
+        """(domain, component name, weight) for every component of the config, in order."""
+        if self.config is None:
+            return []
+        return [(domain, c.name, c.weight) for domain, spec in self.config.domains.items()
+                for c in spec.rewards]
+
+    def component_names(self) -> list[str]:
+        """Distinct component names over all domains, in config order."""
+        return list(dict.fromkeys(name for _, name, _ in self.components()))
+
+
+_CACHE: dict[tuple[str, int], ResolvedReward] = {}
+_CACHE_LOCK = threading.Lock()
+
+
+def resolve_reward(source: RewardSource = None) -> ResolvedReward:
+    """The reward for `source`: a `Reward`, a `RewardConfig`, a config path, or (None) the
+    path in `$REWARDS_CONFIG`. Config files are built once per process (per path and mtime)."""
+    if source is None:
+        source = os.environ.get(CONFIG_ENV)
+        if not source:
+            raise ConfigError(f"no reward config: pass one to the adapter or set {CONFIG_ENV} "
+                              "to the path of a reward config YAML")
+    if isinstance(source, (str, Path)):
+        path = Path(source).expanduser().resolve()
+        try:
+            key = (str(path), path.stat().st_mtime_ns)
+        except OSError as exc:
+            raise ConfigError(f"{source}: cannot read reward config: {exc}") from exc
+        with _CACHE_LOCK:
+            if key not in _CACHE:
+                _CACHE[key] = _from_config(load_config(path))
+            return _CACHE[key]
+    if isinstance(source, RewardConfig):
+        return _from_config(source)
+    if not hasattr(source, "score"):
+        raise ConfigError(f"not a Reward, RewardConfig or config path: {source!r}")
+    return _from_reward(source, None)
+
+
+def _from_config(config: RewardConfig) -> ResolvedReward:
+    from rewards.build import build_reward
+
+    return _from_reward(build_reward(config), config)
+
+
+def _from_reward(reward: Reward, config: RewardConfig | None) -> ResolvedReward:
+    if isinstance(reward, DomainRouter) and reward.normalize != "none":
+        raw = DomainRouter(reward.domains, normalize="none", name=reward.name)
+        return ResolvedReward(reward, raw, reward.normalize, config)
+    return ResolvedReward(reward, reward, "none", config)
+
+
+def normalize_scores(scores: Sequence[Score], samples: Sequence[Sample],
+                     mode: str) -> list[Score]:
+    """Apply a config's batch normalization to raw scores of one batch (as `DomainRouter`
+    does): the value is normalized, the raw value is kept in `parts["raw"]`."""
+    if mode == "none":
+        return list(scores)
+    values = [s.value for s in scores]
+    if mode == "zscore_by_domain":
+        normalized = zscore_by_domain(values, [s.domain for s in samples])
+    elif mode == "group":
+        normalized = group_normalize(values, [s.group for s in samples])
+    else:
+        raise ConfigError(f"unknown normalization {mode!r}")
+    return [Score(v, s.reason, {**s.parts, "raw": s.value}) for s, v in zip(scores, normalized)]
+
+
+def completion_text(completion: Any) -> str:
+    """A completion as text: a string as is; chat messages (TRL's conversational format,
+    verifiers' chat completions) as the content of the last assistant message."""
+    if isinstance(completion, str):
+        return completion
+    if isinstance(completion, Mapping):
+        return _content_text(completion.get("content"))
+    if isinstance(completion, Sequence):
+        messages = [m for m in completion if isinstance(m, Mapping)]
+        assistant = [m for m in messages if m.get("role") == "assistant"]
+        chosen = assistant[-1:] or messages
+        return "\n".join(_content_text(m.get("content")) for m in chosen)
+    raise TypeError(f"a completion is text or chat messages, not {type(completion).__name__}")
+
+
+def _content_text(content: Any) -> str:
+    if content is None:
+        return ""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, Sequence):  # multimodal parts: [{"type": "text", "text": ...}]
+        return "".join(str(p.get("text", "")) for p in content
+                       if isinstance(p, Mapping) and p.get("type", "text") == "text")
+    return str(content)
+
+
+def prompt_value(prompt: Any) -> str | list[dict[str, Any]]:
+    """A prompt for `Sample.prompt`: text, or chat messages as plain dicts."""
+    if prompt is None:
+        return ""
+    if isinstance(prompt, str):
+        return prompt
+    if isinstance(prompt, Sequence) and all(isinstance(m, Mapping) for m in prompt):
+        return [dict(m) for m in prompt]
+    return str(prompt)
+
+
+def find_reference(columns: Mapping[str, Any], name: str | None) -> tuple[bool, Any]:
+    """The reference among a row's columns: the column `name`, or the first present of
+    `REFERENCE_COLUMNS`. Returns (found, value)."""
+    if name is not None:
+        return (name in columns, columns.get(name))
+    for column in REFERENCE_COLUMNS:
+        if column in columns:
+            return True, columns[column]
+    return False, None
+
+
+def group_key(prompt: Any) -> str:
+    """A group id for rollouts of one prompt (the prompt's text)."""
+    return prompt if isinstance(prompt, str) else repr(prompt)
+
+
+def require(module: str, *, extra: str | None = None, package: str | None = None) -> ModuleType:
+    """Import an optional dependency, or raise a ConfigError saying what to pip install: our
+    extra (`rewards-engine[server]`) or, for a framework we only plug into, its package."""
+    try:
+        return importlib.import_module(module)
+    except ImportError as exc:
+        install = f"'rewards-engine[{extra}]'" if extra else (package or module)
+        raise ConfigError(f"this adapter needs {module!r}: pip install {install} "
+                          f"({exc})") from exc

@@ -1,0 +1,64 @@
+"""AReaL: a reward function for its RLVR workflows.
+
+AReaL's `RLVRWorkflow(reward_fn=...)` calls `reward_fn(prompt, completions, prompt_ids,
+completion_ids, **task_data)` once per rollout (`completions` is the one decoded completion,
+`task_data` the dataset row) through `AsyncRewardWrapper`, which runs it in a
+`ProcessPoolExecutor`: the function must be picklable, and each worker process builds the
+reward once. Pass `reward_fn="integrations.areal.reward_fn"` (config from `$REWARDS_CONFIG`, which
+the worker processes inherit) or an `AReaLReward("reward.yaml")` object.
+
+The return value is a float (AReaL needs a number): an abstention scores `abstain_value`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from integrations._common import (
+    completion_text,
+    find_reference,
+    group_key,
+    prompt_value,
+    resolve_reward,
+)
+from rewards._types import Sample
+
+__all__ = ["AReaLReward", "reward_fn"]
+
+
+class AReaLReward:
+    """A picklable AReaL reward function for one reward config (built lazily per process)."""
+
+    def __init__(self, config: str | Path | None = None, *, reference_key: str | None = None,
+                 domain_key: str = "domain", abstain_value: float = 0.0) -> None:
+        """`config`: a reward config path (None: `$REWARDS_CONFIG`). `reference_key`: the
+        dataset field with the gold (None: the first of solution, answer, ground_truth,
+        reference, label). `domain_key`: the field naming the row's domain."""
+        self.config = None if config is None else str(config)
+        self.reference_key = reference_key
+        self.domain_key = domain_key
+        self.abstain_value = abstain_value
+
+    def __call__(self, prompt: Any, completions: Any, prompt_ids: Sequence[int] | None = None,
+                 completion_ids: Sequence[int] | None = None, **kwargs: Any) -> float:
+        resolved = resolve_reward(self.config)  # cached per process, per path and mtime
+        _, reference = find_reference(kwargs, self.reference_key)
+        sample = Sample(prompt=prompt_value(prompt), completion=completion_text(completions),
+                        reference=reference, domain=resolved.route(kwargs.get(self.domain_key)),
+                        group=group_key(prompt))
+        value = resolved.raw.score([sample])[0].value
+        return self.abstain_value if value is None else float(value)
+
+    def __repr__(self) -> str:
+        return f"AReaLReward({self.config!r})"
+
+
+def reward_fn(prompt: Any, completions: Any, prompt_ids: Sequence[int] | None = None,
+              completion_ids: Sequence[int] | None = None, **kwargs: Any) -> float:
+    """AReaL's reward function signature, scoring with the config in `$REWARDS_CONFIG`."""
+    return _DEFAULT(prompt, completions, prompt_ids, completion_ids, **kwargs)
+
+
+_DEFAULT = AReaLReward()

@@ -1,0 +1,176 @@
+"""OpenRLHF: its remote reward protocol, and the `reward_func` file form.
+
+OpenRLHF (`openrlhf/utils/agent.py`, `SingleTurnAgentExecutor`) scores each rollout either by
+POSTing `{"query": [...], "prompts": [...], "labels": [...]}` to `--reward.remote_url
+http://host:port/get_reward` (our `rewards serve`), or, when `--reward.remote_url` ends in
+`.py`, by loading that file and calling its `reward_func(queries, prompts, labels)`. Either way
+it reads `rewards` (for advantages), `scores` (for dynamic filtering) and `extra_logs` (logged
+per key). A query is the decoded prompt + response, special tokens included; a label is the
+dataset's `--data.label_key` column.
+
+File form: `--reward.remote_url $(python -c "import integrations.openrlhf as m;
+print(m.__file__)")` with `REWARDS_CONFIG=/path/to/reward.yaml` in the Ray workers' env.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from integrations._common import (
+    ResolvedReward,
+    RewardSource,
+    group_key,
+    normalize_scores,
+    prompt_value,
+    resolve_reward,
+)
+from rewards._types import Sample, Score
+
+__all__ = ["END_TOKENS", "RequestError", "build_response", "parse_request", "reward_func",
+           "samples_from_queries", "split_query"]
+
+END_TOKENS = ("<|im_end|>", "<|endoftext|>", "<|eot_id|>", "<|end_of_text|>", "</s>",
+              "<｜end▁of▁sentence｜>", "<|end|>", "<|pad|>", "<pad>", "<eos>", "<end_of_turn>")
+"""Special tokens stripped from the end of a decoded query (OpenRLHF decodes with
+`skip_special_tokens=False`, so the EOS and padding are part of the text)."""
+
+
+class RequestError(ValueError):
+    """A malformed request; `field` names the offending field."""
+
+    def __init__(self, field: str, message: str) -> None:
+        self.field = field
+        super().__init__(f"{field}: {message}")
+
+
+def split_query(query: str, prompt: Any, end_tokens: Sequence[str] = END_TOKENS) -> str:
+    """The response part of an OpenRLHF query (prompt + response): the text after the prompt
+    (or the whole query if the prompt is not in it), without trailing special tokens."""
+    response = query
+    if isinstance(prompt, str) and prompt:
+        if query.startswith(prompt):
+            response = query[len(prompt):]
+        else:
+            at = query.find(prompt)  # e.g. a BOS token decoded in front of the prompt
+            if at >= 0:
+                response = query[at + len(prompt):]
+    stripped = True
+    while stripped:
+        stripped = False
+        trimmed = response.rstrip()
+        for token in end_tokens:
+            if token and trimmed.endswith(token):
+                response = trimmed[:-len(token)]
+                stripped = True
+                break
+    return response
+
+
+def samples_from_queries(resolved: ResolvedReward, queries: Sequence[str],
+                         prompts: Sequence[Any] | None = None,
+                         labels: Sequence[Any] | None = None,
+                         domains: Sequence[str | None] | None = None, *,
+                         end_tokens: Sequence[str] = END_TOKENS) -> list[Sample]:
+    """One `Sample` per query. A label is the reference; a label that is a mapping with a
+    `reference` key gives the reference and, with a `domain` key, the domain."""
+    samples = []
+    for i, query in enumerate(queries):
+        prompt = prompts[i] if prompts is not None else None
+        label = labels[i] if labels is not None else None
+        domain = domains[i] if domains is not None else None
+        reference = label
+        if isinstance(label, Mapping) and "reference" in label:
+            reference = label["reference"]
+            domain = domain or label.get("domain")
+        samples.append(Sample(
+            prompt=prompt_value(prompt), completion=split_query(query, prompt, end_tokens),
+            reference=reference, domain=resolved.route(domain), group=group_key(prompt)))
+    return samples
+
+
+def parse_request(body: Any) -> tuple[list[str], list[Any] | None, list[Any] | None,
+                                      list[str | None] | None]:
+    """Validate a `/get_reward` body: (queries, prompts, labels, domains). Raises
+    `RequestError` naming the field."""
+    if not isinstance(body, Mapping):
+        raise RequestError("body", "must be a JSON object with a 'query' list")
+    if "query" not in body:
+        raise RequestError("query", "missing (a list of prompt + response strings)")
+    queries = body["query"]
+    if isinstance(queries, str):
+        queries = [queries]
+    if not isinstance(queries, list):
+        raise RequestError("query", f"must be a list of strings, not {type(queries).__name__}")
+    for i, q in enumerate(queries):
+        if not isinstance(q, str):
+            raise RequestError(f"query[{i}]", f"must be a string, not {type(q).__name__}")
+    columns: dict[str, list[Any] | None] = {}
+    for name in ("prompts", "labels", "domains"):
+        value = body.get(name)
+        if value is not None and not isinstance(value, list):
+            raise RequestError(name, f"must be a list, not {type(value).__name__}")
+        if value is not None and len(value) != len(queries):
+            raise RequestError(name, f"has {len(value)} items for {len(queries)} queries")
+        columns[name] = value
+    for i, prompt in enumerate(columns["prompts"] or []):
+        if prompt is not None and not isinstance(prompt, (str, list)):
+            raise RequestError(f"prompts[{i}]", "must be a string or a list of chat messages")
+    for i, domain in enumerate(columns["domains"] or []):
+        if domain is not None and not isinstance(domain, str):
+            raise RequestError(f"domains[{i}]", "must be a string")
+    return queries, columns["prompts"], columns["labels"], columns["domains"]
+
+
+def build_response(resolved: ResolvedReward, scores: Sequence[Score], *,
+                   abstain_value: float = 0.0) -> dict[str, Any]:
+    """OpenRLHF's reply: `rewards` (final values; an abstention becomes `abstain_value`, since
+    OpenRLHF needs a number), `scores` (the values before batch normalization, for dynamic
+    filtering), `extra_logs` (one list per key, numbers only: each component's value and
+    `reward/abstained`). `reasons` and `parts` are extra fields OpenRLHF ignores."""
+    names = resolved.component_names() or sorted({k for s in scores for k in s.parts})
+    rewards = [abstain_value if s.value is None else float(s.value) for s in scores]
+    raw = [s.parts.get("raw", s.value) for s in scores]
+    extra_logs: dict[str, list[float]] = {
+        f"reward/{name}": [_number(s.parts.get(name)) for s in scores] for name in names}
+    extra_logs["reward/abstained"] = [1.0 if s.value is None else 0.0 for s in scores]
+    return {
+        "rewards": rewards,
+        "scores": [abstain_value if v is None else float(v) for v in raw],
+        "extra_logs": extra_logs,
+        "reasons": [s.reason for s in scores],
+        "parts": [dict(s.parts) for s in scores],
+    }
+
+
+def _number(value: float | None) -> float:
+    # JSON and OpenRLHF's tensors have no None: a component that did not score (abstained,
+    # or belongs to another domain) logs 0.0; `reward/abstained` tells the two apart.
+    return 0.0 if value is None else float(value)
+
+
+def score_queries(resolved: ResolvedReward, samples: Sequence[Sample]) -> list[Score]:
+    """Score one request's samples: raw scores, then the config's normalization over them."""
+    return normalize_scores(resolved.raw.score(samples), samples, resolved.normalize)
+
+
+def reward_func(queries: Sequence[str], prompts: Sequence[Any], labels: Sequence[Any],
+                **kwargs: Any) -> dict[str, Any]:
+    """OpenRLHF's file form: `--reward.remote_url /path/to/integrations/openrlhf.py`.
+
+    The reward config comes from the `reward_config` keyword or `$REWARDS_CONFIG`. Returns
+    torch tensors (as OpenRLHF's own examples do) when torch is importable, else lists.
+    """
+    source: RewardSource = kwargs.get("reward_config")
+    resolved = resolve_reward(source)
+    samples = samples_from_queries(resolved, list(queries), list(prompts), list(labels))
+    result = build_response(resolved, score_queries(resolved, samples),
+                            abstain_value=float(kwargs.get("abstain_value", 0.0)))
+    try:
+        import torch
+    except ImportError:
+        return result
+    return {"rewards": torch.tensor(result["rewards"], dtype=torch.float32),
+            "scores": torch.tensor(result["scores"], dtype=torch.float32),
+            "extra_logs": {k: torch.tensor(v, dtype=torch.float32)
+                           for k, v in result["extra_logs"].items()}}

@@ -1,0 +1,101 @@
+"""The reward HTTP server (FastAPI + uvicorn): OpenRLHF's remote reward protocol on
+`POST /get_reward`, and `GET /health`.
+
+Start it with `rewards serve --config CFG --host 127.0.0.1 --port 5000` and point OpenRLHF at
+it with `--reward.remote_url http://127.0.0.1:5000/get_reward`. OpenRLHF sends one rollout per
+request, many requests at once; the server collects concurrent requests for a few milliseconds
+and scores them as one batch (`BatchingConfig`; `--no-batching` scores each request alone).
+The config's batch normalization applies within each request, never across requests that
+happened to share a batch. A malformed request gets a 422 naming the field; a body that is not
+JSON a 400; broken scoring infrastructure a 503.
+"""
+
+# No `from __future__ import annotations` here: FastAPI reads the endpoint annotations
+# (`fastapi.Request`, imported lazily) at definition time.
+import json
+import logging
+from collections.abc import AsyncIterator, Sequence
+from typing import Any
+
+from integrations._batcher import BatchingConfig, MicroBatcher
+from integrations._common import RewardSource, normalize_scores, require, resolve_reward
+from integrations.openrlhf import (
+    END_TOKENS,
+    RequestError,
+    build_response,
+    parse_request,
+    samples_from_queries,
+)
+from rewards.errors import RewardsError
+
+__all__ = ["create_app", "serve"]
+
+logger = logging.getLogger(__name__)
+
+
+def create_app(reward: RewardSource = None, *, batching: BatchingConfig = BatchingConfig(),
+               abstain_value: float = 0.0, end_tokens: Sequence[str] = END_TOKENS) -> Any:
+    """The FastAPI app scoring with `reward` (a `Reward`, a config or its path; None:
+    `$REWARDS_CONFIG`). `abstain_value` is the reward sent for an abstention."""
+    fastapi = require("fastapi", extra="server")
+    responses = require("fastapi.responses", extra="server")
+    JSONResponse = responses.JSONResponse
+
+    resolved = resolve_reward(reward)
+    batcher = MicroBatcher(resolved.raw.score, batching)
+    config_hash = resolved.config.content_hash() if resolved.config is not None else None
+
+    from contextlib import asynccontextmanager
+
+    @asynccontextmanager
+    async def lifespan(app: Any) -> AsyncIterator[None]:
+        yield
+        await batcher.close()
+
+    app = fastapi.FastAPI(title="rewards-engine", lifespan=lifespan)
+    app.state.batcher = batcher
+    app.state.resolved = resolved
+
+    @app.get("/health")
+    async def health() -> dict[str, Any]:
+        return {"status": "ok", "reward": resolved.reward.name, "config_hash": config_hash,
+                "domains": sorted(resolved.config.domains) if resolved.config else [],
+                "normalize": resolved.normalize,
+                "batching": {"enabled": batching.enabled, "max_batch": batching.max_batch,
+                             "max_wait_ms": batching.max_wait_ms},
+                "stats": batcher.stats.as_dict()}
+
+    @app.post("/get_reward")
+    async def get_reward(request: fastapi.Request) -> Any:
+        try:
+            body = json.loads(await request.body())
+        except ValueError as exc:
+            return JSONResponse({"detail": f"body is not JSON: {exc}", "field": "body"},
+                                status_code=400)
+        try:
+            queries, prompts, labels, domains = parse_request(body)
+        except RequestError as exc:
+            return JSONResponse({"detail": str(exc), "field": exc.field}, status_code=422)
+        samples = samples_from_queries(resolved, queries, prompts, labels, domains,
+                                       end_tokens=end_tokens)
+        try:
+            scores = await batcher.score(samples)
+        except RewardsError as exc:
+            logger.error("scoring failed: %s", exc)
+            return JSONResponse({"detail": f"{type(exc).__name__}: {exc}"}, status_code=503)
+        except Exception as exc:  # a poison request: reported to its client, server stays up
+            logger.exception("scoring a request failed")
+            return JSONResponse({"detail": f"{type(exc).__name__}: {exc}"}, status_code=500)
+        scores = normalize_scores(scores, samples, resolved.normalize)
+        return build_response(resolved, scores, abstain_value=abstain_value)
+
+    return app
+
+
+def serve(reward: RewardSource = None, *, host: str = "127.0.0.1", port: int = 5000,
+          batching: BatchingConfig = BatchingConfig(), abstain_value: float = 0.0,
+          log_level: str = "info") -> None:
+    """Build the app and run it with uvicorn until interrupted."""
+    uvicorn = require("uvicorn", extra="server")
+    app = create_app(reward, batching=batching, abstain_value=abstain_value)
+    uvicorn.run(app, host=host, port=port, log_level=log_level, access_log=False)

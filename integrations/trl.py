@@ -1,0 +1,181 @@
+"""TRL: reward functions for `GRPOTrainer(reward_funcs=...)`.
+
+```python
+from integrations.trl import trl_rewards
+rewards = trl_rewards("reward.yaml", reference_column="solution")
+trainer = GRPOTrainer(model=..., train_dataset=...,
+                      reward_funcs=rewards.funcs,
+                      args=GRPOConfig(..., reward_weights=rewards.weights))
+```
+
+Each function has GRPOTrainer's signature `(prompts, completions, completion_ids=None,
+**dataset_columns) -> list[float | None]` and takes plain or conversational completions. By
+default there is one function per config component, named after it, so TRL logs
+`rewards/<name>/mean`; TRL's weighted sum of them (`reward_weights` = the component weights,
+`None` = abstain, skipped by TRL's nansum) is exactly the config's mixture without alpha.
+Component values are computed once per batch and shared by all the functions. A domain's
+`alpha` is folded into the weights (exact while neither side abstains entirely). Batch
+normalization is TRL's own (group advantages), so `normalize: group` is left to TRL;
+`normalize: zscore_by_domain` needs `per_component=False`: one function returning the
+config's final value.
+
+Nothing here imports TRL: the functions are plain callables.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from integrations._common import (
+    RewardSource,
+    ResolvedReward,
+    completion_text,
+    find_reference,
+    group_key,
+    prompt_value,
+    resolve_reward,
+)
+from rewards._types import Sample, Score
+from rewards.errors import ConfigError, InputError
+
+__all__ = ["TRLRewards", "trl_rewards"]
+
+RewardFunc = Callable[..., list[float | None]]
+
+
+@dataclass(frozen=True)
+class TRLRewards:
+    """What to hand to TRL: `reward_funcs=funcs`, `GRPOConfig(reward_weights=weights)`."""
+
+    funcs: tuple[RewardFunc, ...]
+    """The reward functions, each with `__name__` set (TRL logs `rewards/<name>/mean`)."""
+    weights: tuple[float, ...]
+    """One weight per function, for `GRPOConfig.reward_weights`."""
+
+
+def trl_rewards(config: RewardSource = None, *, reference_column: str | None = None,
+                domain_column: str = "domain", per_component: bool = True,
+                log_reasons: bool = True) -> TRLRewards:
+    """Reward functions for TRL's GRPOTrainer from a reward config (None: `$REWARDS_CONFIG`).
+
+    `reference_column`: the dataset column with the gold reference (None: the first present
+    of solution, answer, ground_truth, reference, label). `domain_column`: the column naming
+    each row's domain (absent: the config's only domain, else `default`). `log_reasons`: log
+    each completion's reason (ok, wrong, no_answer ...) to TRL's completions table and the
+    fraction of abstentions as the metric `rewards/abstained/frac`.
+    """
+    resolved = resolve_reward(config)
+    scorer = _BatchScorer(resolved, reference_column=reference_column,
+                          domain_column=domain_column, log_reasons=log_reasons,
+                          normalized=not per_component)
+    if not per_component or resolved.config is None:
+        return TRLRewards((_total_function(scorer, resolved.reward.name),), (1.0,))
+    if resolved.normalize == "zscore_by_domain":
+        raise ConfigError("normalize: zscore_by_domain cannot be split into per-component "
+                          "TRL rewards; use trl_rewards(..., per_component=False)")
+    components = resolved.components()
+    qualify = len(resolved.config.domains) > 1
+    funcs, weights = [], []
+    for domain, name, weight in components:
+        spec = resolved.config.domains[domain]
+        if spec.alpha is not None:
+            component = next(c for c in spec.rewards if c.name == name)
+            kind = component.kind or "verifiable"
+            weight *= spec.alpha if kind == "verifiable" else 1.0 - spec.alpha
+        label = f"{domain}/{name}" if qualify else name
+        funcs.append(_component_function(scorer, domain, name, label, first=not funcs))
+        weights.append(weight)
+    return TRLRewards(tuple(funcs), tuple(weights))
+
+
+class _BatchScorer:
+    """Scores a TRL batch once; the per-component functions read their part of it."""
+
+    def __init__(self, resolved: ResolvedReward, *, reference_column: str | None,
+                 domain_column: str, log_reasons: bool, normalized: bool) -> None:
+        self.resolved = resolved
+        self.reference_column = reference_column
+        self.domain_column = domain_column
+        self.log_reasons = log_reasons
+        self.reward = resolved.reward if normalized else resolved.raw
+        self._lock = threading.Lock()
+        self._last: tuple[Any, list[Sample], list[Score]] | None = None
+
+    def __call__(self, prompts: Sequence[Any], completions: Sequence[Any],
+                 columns: dict[str, Any], *, fresh: bool) -> tuple[list[Sample], list[Score]]:
+        """`fresh`: score even if the batch equals the last one (TRL calls the functions in
+        order each step; the first one scores, so two equal steps are both scored and
+        logged)."""
+        samples = self._samples(prompts, completions, columns)
+        key = tuple((repr(s.prompt), s.completion, repr(s.reference), s.domain)
+                    for s in samples)
+        with self._lock:
+            if not fresh and self._last is not None and self._last[0] == key:
+                return self._last[1], self._last[2]
+            scores = self.reward.score(samples)
+            self._last = (key, samples, scores)
+        if self.log_reasons:
+            self._log(columns, scores)
+        return samples, scores
+
+    def _samples(self, prompts: Sequence[Any], completions: Sequence[Any],
+                 columns: dict[str, Any]) -> list[Sample]:
+        if len(prompts) != len(completions):
+            raise InputError(f"{len(prompts)} prompts but {len(completions)} completions",
+                             field="completions")
+        rows = [{k: v[i] for k, v in columns.items() if _is_column(v, len(completions))}
+                for i in range(len(completions))]
+        samples = []
+        for i, (prompt, completion) in enumerate(zip(prompts, completions)):
+            found, reference = find_reference(rows[i], self.reference_column)
+            if not found and self.reference_column is not None:
+                raise InputError(f"the dataset has no reference column "
+                                 f"{self.reference_column!r} (columns: {sorted(rows[i])})",
+                                 field=self.reference_column)
+            domain = self.resolved.route(rows[i].get(self.domain_column))
+            samples.append(Sample(prompt=prompt_value(prompt),
+                                  completion=completion_text(completion),
+                                  reference=reference, domain=domain,
+                                  group=group_key(prompt)))
+        return samples
+
+    @staticmethod
+    def _log(columns: dict[str, Any], scores: list[Score]) -> None:
+        log_extra, log_metric = columns.get("log_extra"), columns.get("log_metric")
+        if callable(log_extra):
+            log_extra("reason", [s.reason for s in scores])
+        if callable(log_metric) and scores:
+            log_metric("rewards/abstained/frac",
+                       sum(s.value is None for s in scores) / len(scores))
+
+
+def _is_column(value: Any, n: int) -> bool:
+    # TRL passes dataset columns as lists, plus trainer_state / log_extra / log_metric.
+    return isinstance(value, list) and len(value) == n
+
+
+def _component_function(scorer: _BatchScorer, domain: str, name: str, label: str, *,
+                        first: bool) -> RewardFunc:
+    def reward_function(prompts: Sequence[Any], completions: Sequence[Any],
+                        completion_ids: Sequence[Any] | None = None,
+                        **columns: Any) -> list[float | None]:
+        samples, scores = scorer(prompts, completions, columns, fresh=first)
+        return [score.parts.get(name) if sample.domain == domain else None
+                for sample, score in zip(samples, scores)]
+
+    reward_function.__name__ = reward_function.__qualname__ = label
+    return reward_function
+
+
+def _total_function(scorer: _BatchScorer, label: str) -> RewardFunc:
+    def reward_function(prompts: Sequence[Any], completions: Sequence[Any],
+                        completion_ids: Sequence[Any] | None = None,
+                        **columns: Any) -> list[float | None]:
+        _, scores = scorer(prompts, completions, columns, fresh=True)
+        return [score.value for score in scores]
+
+    reward_function.__name__ = reward_function.__qualname__ = label
+    return reward_function

@@ -1,0 +1,127 @@
+"""veRL: `compute_score` functions for `reward.custom_reward_function`.
+
+```yaml
+reward:
+  custom_reward_function:
+    path: pkg://integrations.verl      # or the file path of this module
+    name: compute_score                # compute_score_batch (reward_manager batch),
+                                       # compute_score_async (the async reward loop)
+    reward_kwargs: {reward_config: /path/to/reward.yaml}
+```
+veRL merges `reward_kwargs` into every call, so `reward_config` picks the config; without it,
+`$REWARDS_CONFIG`. Each call returns a dict: `score` (a number: veRL puts it in the reward
+tensor, so an abstention scores `abstain_score`, default 0.0), `reason`, `abstained`, and one
+`reward/<component>` entry per component of the config (None where the component did not score
+the sample); veRL logs the numeric ones and dumps all of them with the generations.
+
+The domain of a sample: `extra_info["domain"]`, else `domain_map[data_source]`, else the
+data source itself when the config has such a domain, else the config's only domain, else
+`default`. `compute_score` and `compute_score_async` score one rollout and leave advantage
+normalization to veRL; `compute_score_async` micro-batches the concurrent calls of veRL's
+reward loop. `compute_score_batch` applies the config's `normalize` over the batch (groups by
+`extra_info["index"]`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from integrations._batcher import BatchingConfig, MicroBatcher
+from integrations._common import (
+    ResolvedReward,
+    RewardSource,
+    normalize_scores,
+    prompt_value,
+    resolve_reward,
+)
+from rewards._types import Sample, Score
+
+__all__ = ["compute_score", "compute_score_async", "compute_score_batch"]
+
+
+def compute_score(data_source: str, solution_str: str, ground_truth: Any,
+                  extra_info: Mapping[str, Any] | None = None, *,
+                  reward_config: RewardSource = None, abstain_score: float = 0.0,
+                  domain_map: Mapping[str, str] | None = None, **kwargs: Any) -> dict[str, Any]:
+    """Score one rollout (veRL's naive reward manager)."""
+    resolved = resolve_reward(reward_config)
+    sample = _sample(resolved, data_source, solution_str, ground_truth, extra_info, domain_map)
+    return _result(resolved, resolved.raw.score([sample])[0], abstain_score)
+
+
+def compute_score_batch(data_sources: Sequence[str], solution_strs: Sequence[str],
+                        ground_truths: Sequence[Any],
+                        extra_infos: Sequence[Mapping[str, Any] | None] | None = None, *,
+                        reward_config: RewardSource = None, abstain_score: float = 0.0,
+                        domain_map: Mapping[str, str] | None = None,
+                        **kwargs: Any) -> list[dict[str, Any]]:
+    """Score a batch (veRL's `batch` reward manager), with the config's normalization."""
+    resolved = resolve_reward(reward_config)
+    n = len(solution_strs)
+    infos: Sequence[Mapping[str, Any] | None] = extra_infos if extra_infos is not None \
+        else [None] * n
+    if not (len(data_sources) == len(ground_truths) == len(infos) == n):
+        raise ValueError(f"compute_score_batch: {len(data_sources)} data_sources, {n} "
+                         f"solution_strs, {len(ground_truths)} ground_truths, {len(infos)} "
+                         "extra_infos: the lengths must match")
+    samples = [_sample(resolved, d, s, g, e, domain_map)
+               for d, s, g, e in zip(data_sources, solution_strs, ground_truths, infos)]
+    scores = normalize_scores(resolved.raw.score(samples), samples, resolved.normalize)
+    return [_result(resolved, score, abstain_score) for score in scores]
+
+
+_BATCHERS: dict[tuple[int, int], tuple[asyncio.AbstractEventLoop, MicroBatcher]] = {}
+
+
+async def compute_score_async(data_source: str, solution_str: str, ground_truth: Any,
+                              extra_info: Mapping[str, Any] | None = None, *,
+                              reward_config: RewardSource = None, abstain_score: float = 0.0,
+                              domain_map: Mapping[str, str] | None = None,
+                              max_batch: int = 256, max_wait_ms: float = 5.0,
+                              **kwargs: Any) -> dict[str, Any]:
+    """Score one rollout from asyncio (veRL's reward loop awaits a coroutine function, many
+    at once): concurrent calls on one event loop are scored together in batches."""
+    resolved = resolve_reward(reward_config)
+    sample = _sample(resolved, data_source, solution_str, ground_truth, extra_info, domain_map)
+    loop = asyncio.get_running_loop()
+    key = (id(loop), id(resolved.raw))
+    entry = _BATCHERS.get(key)
+    if entry is None or entry[0] is not loop:
+        for stale in [k for k, (other, _) in _BATCHERS.items() if other.is_closed()]:
+            del _BATCHERS[stale]
+        batcher = MicroBatcher(resolved.raw.score,
+                               BatchingConfig(max_batch=max_batch, max_wait_ms=max_wait_ms))
+        _BATCHERS[key] = (loop, batcher)
+    else:
+        batcher = entry[1]
+    score = (await batcher.score([sample]))[0]
+    return _result(resolved, score, abstain_score)
+
+
+def _sample(resolved: ResolvedReward, data_source: str, solution_str: str, ground_truth: Any,
+            extra_info: Mapping[str, Any] | None,
+            domain_map: Mapping[str, str] | None) -> Sample:
+    info = extra_info if isinstance(extra_info, Mapping) else {}
+    domain = info.get("domain") or (domain_map or {}).get(data_source)
+    if domain is None and resolved.config is not None and data_source in resolved.config.domains:
+        domain = data_source
+    prompt = info.get("question", info.get("prompt", ""))
+    group = info.get("index", info.get("uid"))
+    return Sample(prompt=prompt_value(prompt), completion=solution_str, reference=ground_truth,
+                  domain=resolved.route(domain), group=None if group is None else str(group),
+                  meta={"data_source": data_source})
+
+
+def _result(resolved: ResolvedReward, score: Score, abstain_score: float) -> dict[str, Any]:
+    names = resolved.component_names() or sorted(k for k in score.parts if k != "raw")
+    result: dict[str, Any] = {
+        "score": abstain_score if score.value is None else float(score.value),
+        "reason": score.reason,
+        "abstained": score.value is None,
+    }
+    for name in names:
+        value = score.parts.get(name)
+        result[f"reward/{name}"] = None if value is None else float(value)
+    return result

@@ -1,0 +1,62 @@
+"""`rewards serve --config CFG --host 127.0.0.1 --port 5000`: the reward HTTP server.
+
+OpenRLHF's remote reward protocol on `POST /get_reward` (`query`, `prompts`, `labels` in;
+`rewards`, `scores`, `extra_logs` out) and `GET /health`. Concurrent requests are micro-batched.
+Point OpenRLHF at it with `--reward.remote_url http://HOST:PORT/get_reward`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+
+def add_parser(sub: Any) -> None:
+    p = sub.add_parser("serve", help="serve a reward config over HTTP (OpenRLHF /get_reward)",
+                       description=__doc__,
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--config", default=None,
+                   help="reward config YAML (default: $REWARDS_CONFIG, else the bundled math "
+                        "config)")
+    p.add_argument("--host", default="127.0.0.1", help="address to bind (default: 127.0.0.1)")
+    p.add_argument("--port", type=int, default=5000, help="port (default: 5000)")
+    p.add_argument("--max-batch", type=int, default=256,
+                   help="most samples scored in one batch (default: 256)")
+    p.add_argument("--max-wait-ms", type=float, default=5.0,
+                   help="how long a request waits for others to batch with (default: 5 ms)")
+    p.add_argument("--no-batching", action="store_true",
+                   help="score every request on its own as it arrives")
+    p.add_argument("--abstain-value", type=float, default=0.0,
+                   help="reward sent when the reward abstains, e.g. on an unparseable gold "
+                        "(default: 0.0; the reply's reward/abstained log marks it)")
+    p.add_argument("--log-level", default="info",
+                   choices=("critical", "error", "warning", "info", "debug"),
+                   help="uvicorn log level (default: info)")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    import os
+
+    from integrations._batcher import BatchingConfig
+    from integrations._common import CONFIG_ENV
+    from integrations.server import serve
+    from rewards.errors import ConfigError
+
+    config = args.config or os.environ.get(CONFIG_ENV)
+    if config is None:
+        config = str(resources.files("rewards") / "data" / "default_config.yaml")
+        print(f"no --config given: serving the bundled config {config}", file=sys.stderr)
+    elif not Path(config).exists():
+        raise ConfigError(f"{config}: no such reward config")
+    try:
+        batching = BatchingConfig(enabled=not args.no_batching, max_batch=args.max_batch,
+                                  max_wait_ms=args.max_wait_ms)
+    except ValueError as exc:
+        raise ConfigError(str(exc)) from exc
+    serve(config, host=args.host, port=args.port, batching=batching,
+          abstain_value=args.abstain_value, log_level=args.log_level)
+    return 0

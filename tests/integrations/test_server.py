@@ -1,0 +1,221 @@
+"""`rewards serve` over real HTTP on 127.0.0.1: OpenRLHF's /get_reward protocol, /health,
+micro-batching of concurrent one-rollout requests, 4xx naming the field, poison and broken
+infrastructure, and the `reward_func` file form loaded the way OpenRLHF loads it."""
+
+from __future__ import annotations
+
+import asyncio
+import importlib.util
+import json
+from pathlib import Path
+
+import pytest
+
+from integration_helpers import Server, write_config  # type: ignore[import-not-found]
+
+httpx = pytest.importorskip("httpx", reason="pip install 'rewards-engine[server]'")
+
+ROLLOUTS = Path(__file__).parents[2] / "rewards" / "data" / "example_rollouts.jsonl"
+CHATML_PROMPT = "<|im_start|>user\n{q}<|im_end|>\n<|im_start|>assistant\n"
+
+
+def example_rows() -> list[dict]:
+    rows = [json.loads(line) for line in ROLLOUTS.read_text().splitlines() if line.strip()]
+    return [r for r in rows if r.get("domain") == "math"]
+
+
+def as_openrlhf(row: dict) -> tuple[str, str, str]:
+    """(query, prompt, label) as OpenRLHF sends them: the query is the decoded prompt +
+    response with special tokens, ending in the EOS."""
+    prompt = CHATML_PROMPT.format(q=row["prompt"])
+    return prompt + row["completion"] + "<|im_end|><|endoftext|>", prompt, row["reference"]
+
+
+def expected_value(row: dict) -> float:
+    reason = row["meta"]["expected_reason"]
+    return 1.0 if reason == "ok" else 0.0
+
+
+def test_health(math_server: Server) -> None:
+    health = httpx.get(f"{math_server.url}/health").json()
+    assert health["status"] == "ok"
+    assert health["domains"] == ["math"]
+    assert health["batching"]["enabled"] is True
+    assert len(health["config_hash"]) == 16
+
+
+def test_get_reward_matches_labels_on_math_rollouts(math_server: Server) -> None:
+    rows = [r for r in example_rows() if r["meta"]["expected_reason"] != "bad_reference"]
+    queries, prompts, labels = zip(*(as_openrlhf(r) for r in rows))
+    reply = httpx.post(f"{math_server.url}/get_reward", timeout=60,
+                       json={"query": queries, "prompts": prompts, "labels": labels}).json()
+    assert reply["rewards"] == [expected_value(r) for r in rows]
+    assert reply["scores"] == reply["rewards"]
+    assert reply["reasons"] == [r["meta"]["expected_reason"] for r in rows]
+    # extra_logs: one numeric list per key, as OpenRLHF turns each into a tensor
+    assert set(reply["extra_logs"]) == {"reward/math", "reward/brevity", "reward/abstained"}
+    assert all(len(v) == len(rows) for v in reply["extra_logs"].values())
+    assert reply["extra_logs"]["reward/math"] == reply["rewards"]
+    # the logged-only brevity part saw the response without prompt and special tokens
+    completion = rows[0]["completion"]
+    assert reply["parts"][0]["brevity"] == pytest.approx(max(0.0, 1 - len(completion) / 100))
+
+
+def test_abstention_is_reported_not_silently_zero(math_server: Server) -> None:
+    query, prompt, _ = as_openrlhf({"prompt": "What is 2+2?", "completion": "\\boxed{4}",
+                                    "reference": None})
+    reply = httpx.post(f"{math_server.url}/get_reward",
+                       json={"query": [query], "prompts": [prompt], "labels": ["\\frac{"]}).json()
+    assert reply["reasons"] == ["bad_reference"]
+    assert reply["rewards"] == [0.0]
+    assert reply["extra_logs"]["reward/abstained"] == [1.0]
+
+
+@pytest.mark.parametrize("body, status, field", [
+    ({"prompts": ["p"], "labels": ["1"]}, 422, "query"),
+    ({"query": "not json list", "labels": [1, 2]}, 422, "labels"),
+    ({"query": [1]}, 422, "query[0]"),
+    ({"query": ["a", "b"], "prompts": ["p"]}, 422, "prompts"),
+    ({"query": ["a"], "labels": "7"}, 422, "labels"),
+    ({"query": ["a"], "domains": [3]}, 422, "domains[0]"),
+    ([1, 2], 422, "body"),
+])
+def test_bad_requests_name_the_field(math_server: Server, body: object, status: int,
+                                     field: str) -> None:
+    reply = httpx.post(f"{math_server.url}/get_reward", json=body)
+    assert reply.status_code == status
+    assert reply.json()["field"] == field
+    assert field.split("[")[0] in reply.json()["detail"]
+
+
+def test_body_that_is_not_json_is_a_400(math_server: Server) -> None:
+    reply = httpx.post(f"{math_server.url}/get_reward", content=b"{query: nope",
+                       headers={"content-type": "application/json"})
+    assert reply.status_code == 400
+    assert reply.json()["field"] == "body"
+
+
+async def _openrlhf_client(url: str, query: str, prompt: str, label: str) -> dict:
+    """What OpenRLHF's SingleTurnAgentExecutor._fetch_rewards_via_http does for one rollout:
+    aiohttp, a fresh session, a one-item payload, raise_for_status, response.json()."""
+    import aiohttp
+
+    payload = {"query": [query], "prompts": [prompt], "labels": [label]}
+    async with aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=180)) as session:
+        async with session.post(url, json=payload) as response:
+            response.raise_for_status()
+            return await response.json()
+
+
+def test_concurrent_single_rollout_requests_are_micro_batched(math_server: Server) -> None:
+    pytest.importorskip("aiohttp", reason="OpenRLHF's client uses aiohttp")
+    rows = [r for r in example_rows() if r["meta"]["expected_reason"] != "bad_reference"]
+    rows = (rows * 4)[:48]
+    before = httpx.get(f"{math_server.url}/health").json()["stats"]
+
+    async def main() -> list[dict]:
+        return await asyncio.gather(*(
+            _openrlhf_client(f"{math_server.url}/get_reward", *as_openrlhf(r)) for r in rows))
+
+    replies = asyncio.run(main())
+    # each reply is the one rollout's, in OpenRLHF's shape: rewards_info_list[0]["rewards"]
+    assert [reply["rewards"] for reply in replies] == [[expected_value(r)] for r in rows]
+    after = httpx.get(f"{math_server.url}/health").json()["stats"]
+    requests = after["requests"] - before["requests"]
+    batches = after["batches"] - before["batches"]
+    assert requests == len(rows)
+    assert batches < requests / 2, f"{requests} requests scored in {batches} batches"
+    assert after["largest_batch"] > 1
+
+
+def test_no_batching_scores_each_request_alone(math_config: Path) -> None:
+    server = Server(math_config, "--no-batching")
+    try:
+        async def main() -> list[httpx.Response]:
+            async with httpx.AsyncClient(timeout=60) as client:
+                return await asyncio.gather(*(
+                    client.post(f"{server.url}/get_reward",
+                                json={"query": [f"\\boxed{{{i}}}"], "labels": [str(i)]})
+                    for i in range(12)))
+
+        replies = asyncio.run(main())
+        assert [r.json()["rewards"] for r in replies] == [[1.0]] * 12
+        health = httpx.get(f"{server.url}/health").json()
+        assert health["batching"]["enabled"] is False
+        assert health["stats"]["batches"] == health["stats"]["requests"] == 12
+    finally:
+        server.stop()
+
+
+def test_poison_request_fails_alone_and_broken_infrastructure_is_503(tmp_path: Path) -> None:
+    config = write_config(tmp_path / "poison.yaml", """
+domains:
+  default: {rewards: [{use: "integration_rewards:explode_on_boom", name: boom}]}
+  broken: {rewards: [{use: "integration_rewards:engine_down", name: down}]}
+""")
+    server = Server(config, "--max-wait-ms", "50")
+    try:
+        async def main() -> list[httpx.Response]:
+            async with httpx.AsyncClient(timeout=30) as client:
+                texts = ["fine", "BOOM", "also fine", "fine again"]
+                return await asyncio.gather(*(
+                    client.post(f"{server.url}/get_reward", json={"query": [t]}) for t in texts))
+
+        replies = asyncio.run(main())
+        assert [r.status_code for r in replies] == [200, 500, 200, 200]
+        assert "poison sample" in replies[1].json()["detail"]
+        assert replies[0].json()["rewards"] == [1.0]
+        down = httpx.post(f"{server.url}/get_reward",
+                          json={"query": ["x"], "domains": ["broken"]})
+        assert down.status_code == 503
+        assert "EngineError" in down.json()["detail"]
+        assert httpx.get(f"{server.url}/health").status_code == 200  # still serving
+    finally:
+        server.stop()
+
+
+def test_group_normalization_stays_within_each_request(tmp_path: Path) -> None:
+    config = write_config(tmp_path / "group.yaml", """
+domains:
+  default: {rewards: [{use: "integration_rewards:exact", name: exact}]}
+normalize: group
+""")
+    server = Server(config, "--max-wait-ms", "50")
+    try:
+        async def main() -> list[dict]:
+            async with httpx.AsyncClient(timeout=30) as client:
+                bodies = [{"query": ["p1 a", "p1 b"], "prompts": ["p1 ", "p1 "],
+                           "labels": ["a", "x"]},
+                          {"query": ["p2 a"], "prompts": ["p2 "], "labels": ["a"]}]
+                replies = await asyncio.gather(*(
+                    client.post(f"{server.url}/get_reward", json=b) for b in bodies))
+                return [r.json() for r in replies]
+
+        two, one = asyncio.run(main())
+        # (1 - 0.5) / (0.5 + 1e-4) and its negative; a lone rollout's advantage is 0
+        assert two["rewards"] == pytest.approx([0.5 / 0.5001, -0.5 / 0.5001])
+        assert two["scores"] == [1.0, 0.0]  # raw values, for OpenRLHF's dynamic filtering
+        assert one["rewards"] == [0.0]
+    finally:
+        server.stop()
+
+
+def test_reward_func_file_form_loaded_like_openrlhf(math_config: Path,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """OpenRLHF loads `--reward.remote_url *.py` with spec_from_file_location("reward_func",
+    path) and calls `reward_func(queries, prompts, labels)` in a thread."""
+    import integrations.openrlhf as module
+
+    monkeypatch.setenv("REWARDS_CONFIG", str(math_config))
+    spec = importlib.util.spec_from_file_location("reward_func", module.__file__)
+    assert spec is not None and spec.loader is not None
+    loaded = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(loaded)
+    rows = example_rows()[:4]
+    queries, prompts, labels = zip(*(as_openrlhf(r) for r in rows))
+    result = asyncio.run(asyncio.to_thread(loaded.reward_func, list(queries), list(prompts),
+                                           list(labels)))
+    torch = pytest.importorskip("torch")
+    assert isinstance(result["rewards"], torch.Tensor)
+    assert result["rewards"].tolist() == [expected_value(r) for r in rows]
+    assert set(result["extra_logs"]) == {"reward/math", "reward/brevity", "reward/abstained"}
