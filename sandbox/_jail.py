@@ -81,7 +81,7 @@ def _mb(n_bytes: int) -> int:
 
 def jail_argv(command: Sequence[str], limits: Limits, *,
               binds: Iterable[tuple[str, str]] = (), rw_binds: Iterable[tuple[str, str]] = (),
-              mounts: Iterable[str] = (), address_space_limit: bool = True,
+              mounts: Iterable[str] = (), address_space_extra: int = 0,
               memory_bytes: int | None = None, wall_s: float | None = None,
               pass_fds: Iterable[int] = (), keep_env: Sequence[str] = (),
               persistent: bool = False) -> list[str]:
@@ -107,11 +107,12 @@ def jail_argv(command: Sequence[str], limits: Limits, *,
         argv += ["--use_cgroupv2", "--cgroupv2_mount", cgroup,
                  "--cgroup_mem_max", str(memory), "--cgroup_mem_swap_max", "0",
                  "--cgroup_pids_max", str(limits.processes)]
-    if address_space_limit and not persistent:
-        # with cgroups the cgroup holds memory; RLIMIT_AS stays as a loose backstop
-        argv += ["--rlimit_as", str(_mb(memory * 4 if cgroup else memory))]
-    else:
+    if persistent:
         argv += ["--rlimit_as", "max"]
+    else:
+        # with cgroups the cgroup holds memory; RLIMIT_AS stays as a loose backstop
+        argv += ["--rlimit_as", str(_mb((memory * 4 if cgroup else memory)
+                                        + address_space_extra))]
     for path in (*BASE_MOUNTS, *mounts):
         argv += ["-R", path]
     argv += ["-B", "/dev/null", "-B", "/dev/zero", "-R", "/dev/urandom",

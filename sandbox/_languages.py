@@ -32,8 +32,15 @@ class LanguageSpec:
     """argv that compiles `source` into `/out/prog`, or None for interpreted languages."""
     mounts: tuple[str, ...] = ()
     """Extra read-only host folders the toolchain needs besides BASE_MOUNTS."""
-    address_space_limit: bool = True
-    """Whether RLIMIT_AS can carry the memory limit (V8 reserves far more than it uses)."""
+    address_space_extra: int = 0
+    """Bytes added to RLIMIT_AS on top of the memory limit: V8 reserves about 1 GiB of
+    address space up front (its code range), so node gets that much more address space and
+    its heap is capped separately (`{heap_mb}` in `run`)."""
+
+    def run_argv(self, memory_bytes: int) -> list[str]:
+        """`run` with `{heap_mb}` filled in from the memory limit."""
+        heap_mb = str(max(16, memory_bytes >> 20))
+        return [part.replace("{heap_mb}", heap_mb) for part in self.run]
 
 
 LANGUAGES: dict[str, LanguageSpec] = {
@@ -46,8 +53,9 @@ LANGUAGES: dict[str, LanguageSpec] = {
                         compile=("/usr/bin/g++", "-O2", "-std=gnu++17", "-pipe", "-o",
                                  "/out/prog", "main.cpp", "-lm"),
                         mounts=("/usr/include",)),
-    "javascript": LanguageSpec("javascript", "main.js", ("/usr/bin/node", "main.js"),
-                               address_space_limit=False),
+    "javascript": LanguageSpec("javascript", "main.js",
+                               ("/usr/bin/node", "--max-old-space-size={heap_mb}", "main.js"),
+                               address_space_extra=1 << 30),
     "bash": LanguageSpec("bash", "main.sh", ("/bin/bash", "main.sh")),
 }
 ALIASES = {"py": "python", "python3": "python", "c++": "cpp", "cxx": "cpp", "js": "javascript",

@@ -58,8 +58,9 @@ def run(code: str, language: str = "python", *, stdin: str | bytes = "",
         failed = _compile(box, spec, limits)
         if failed is not None:
             return failed
-        raw = run_process(jail_argv(spec.run, limits, binds=box.binds,
-                                    address_space_limit=spec.address_space_limit),
+        raw = run_process(jail_argv(spec.run_argv(limits.memory_bytes), limits,
+                                    binds=box.binds,
+                                    address_space_extra=spec.address_space_extra),
                           stdin=data, wall_s=limits.wall_s, output_bytes=limits.output_bytes,
                           with_jail_log=True)
     return to_execution(raw, limits)
@@ -146,11 +147,13 @@ def classify(raw: RawRun, limits: Limits, *, cgroup: bool) -> Status:
         return "output_limit"
     if raw.timed_out or "run time >= time limit" in raw.jail_log:
         return "timeout"
-    if raw.signal == signal.SIGXCPU or (raw.signal == signal.SIGKILL
-                                         and raw.cpu_s >= 0.9 * limits.cpu_s):
+    if raw.signal == signal.SIGXCPU:
         return "timeout"
-    if raw.signal == signal.SIGKILL and cgroup:
-        return "memory_limit"  # the cgroup OOM killer: nothing else SIGKILLs a jail
+    if raw.signal == signal.SIGKILL:
+        # Nothing in a jail SIGKILLs the program but the RLIMIT_CPU hard limit and, with
+        # cgroups, the OOM killer (rusage CPU time can read low against the rlimit's clock,
+        # hence the margin).
+        return "timeout" if not cgroup or raw.cpu_s >= 0.7 * limits.cpu_s else "memory_limit"
     if raw.exit_code == 0:
         return "ok"
     tail = raw.stderr[-4096:]
@@ -200,7 +203,7 @@ def _run_unsafe(code: str, spec: LanguageSpec, stdin: bytes, files: Files,
                 return Execution(status="compile_error", exit_code=raw.exit_code,
                                  signal=raw.signal, stderr=raw.stderr.decode(errors="replace"),
                                  wall_s=raw.wall_s, cpu_s=raw.cpu_s)
-        raw = run_process(local(spec.run), stdin=stdin, wall_s=limits.wall_s,
+        raw = run_process(local(spec.run_argv(limits.memory_bytes)), stdin=stdin, wall_s=limits.wall_s,
                           output_bytes=limits.output_bytes, with_jail_log=False, cwd=cwd,
                           env=env, preexec_fn=_rlimits(limits, spec))
     return to_execution(raw, limits, cgroup=False)
@@ -211,7 +214,7 @@ def _rlimits(limits: Limits, spec: LanguageSpec):  # type: ignore[no-untyped-def
         cpu = max(1, int(limits.cpu_s + 0.999))
         resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu))
         resource.setrlimit(resource.RLIMIT_FSIZE, (limits.file_size_bytes,) * 2)
-        if spec.address_space_limit:
-            resource.setrlimit(resource.RLIMIT_AS, (limits.memory_bytes,) * 2)
+        memory = limits.memory_bytes + spec.address_space_extra
+        resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
 
     return apply

@@ -61,7 +61,7 @@ def run_tests(code: str, tests: Any, language: str = "python", *,
     nonce = secrets.token_hex(16)
     document = {"nonce": nonce, "format": fmt, "tests": items, "entry_point": entry_point,
                 "compare": compare, "float_tol": float_tol, "test_wall_s": limits.test_wall_s,
-                "argv": list(spec.run)}
+                "argv": spec.run_argv(limits.memory_bytes)}
     payload = json.dumps(document).encode()
     kind = "python" if fmt in ("assert", "check") else "io"
     from sandbox import _warm
@@ -79,7 +79,7 @@ def run_tests(code: str, tests: Any, language: str = "python", *,
                 execution=failed)
         argv = jail_argv([PYTHON, *PYTHON_FLAGS, HARNESS_IN_JAIL, kind], limits,
                          binds=[*box.binds, (HARNESS, HARNESS_IN_JAIL)],
-                         address_space_limit=spec.address_space_limit)
+                         address_space_extra=spec.address_space_extra)
         raw = run_process(argv, stdin=payload, wall_s=limits.wall_s,
                           output_bytes=limits.output_bytes, with_jail_log=True)
     return _report(to_execution(raw, limits), nonce, len(items))

@@ -140,7 +140,8 @@ def child(header: dict, fds: list[int]) -> None:
     os.closerange(3, MAX_FD)
     limits = header["limits"]
     set_limit(resource.RLIMIT_AS, limits["memory_bytes"])
-    set_limit(resource.RLIMIT_CPU, max(1, int(limits["cpu_s"] + 0.999)))
+    cpu = max(1, int(limits["cpu_s"] + 0.999))
+    resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))  # SIGXCPU, then SIGKILL
     set_limit(resource.RLIMIT_FSIZE, limits["file_size_bytes"])
     set_limit(resource.RLIMIT_NOFILE, limits["open_files"])
     set_limit(resource.RLIMIT_NPROC, limits["processes"] + 1)  # +1: this server

@@ -1,0 +1,171 @@
+"""run / run_many: languages, files, stdin, and a status vocabulary where no failure is
+reported as another (compile error, timeout, memory kill, sandbox failure, wrong answer)."""
+
+from __future__ import annotations
+
+import dataclasses
+import warnings
+
+import pytest
+
+import sandbox
+from sandbox import _jail
+from sandbox_probes import MODES, SHORT
+
+PROGRAMS = {
+    "python": "a, b = map(int, input().split())\nprint(a * b)\n",
+    "c": "#include <stdio.h>\nint main(){int a,b;scanf(\"%d %d\",&a,&b);printf(\"%d\\n\",a*b);}",
+    "cpp": "#include <iostream>\nint main(){int a,b;std::cin>>a>>b;std::cout<<a*b<<\"\\n\";}",
+    "javascript": ("const [a, b] = require('fs').readFileSync(0, 'utf8').split(' ').map(Number);"
+                   "\nconsole.log(a * b);"),
+    "bash": "read a b\necho $((a * b))\n",
+}
+
+
+@pytest.mark.parametrize("language", sorted(PROGRAMS))
+def test_every_language_runs(language: str) -> None:
+    ex = sandbox.run(PROGRAMS[language], language, stdin="6 7\n", limits=SHORT)
+    assert (ex.status, ex.stdout, ex.exit_code) == ("ok", "42\n", 0), ex
+    assert ex.wall_s > 0 and ex.peak_memory_bytes > 0
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_python_modes_agree(mode: str) -> None:
+    code = ("import sys\nprint(sys.argv, sys.path[0], __name__, open('data/in.txt').read())\n"
+            "print('err', file=sys.stderr)\nsys.exit(3)\n")
+    ex = sandbox.run(code, files={"data/in.txt": "DATA"}, limits=SHORT, mode=mode)
+    assert ex.status == "runtime_error" and ex.exit_code == 3, ex
+    assert ex.stdout == "['main.py'] /work __main__ DATA\n" and ex.stderr == "err\n"
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_uncaught_exception_prints_a_normal_traceback(mode: str) -> None:
+    ex = sandbox.run("def f():\n    1 / 0\nf()\n", limits=SHORT, mode=mode)
+    assert ex.status == "runtime_error" and ex.exit_code == 1
+    assert ex.stderr.startswith("Traceback (most recent call last):\n  File \"/work/main.py\"")
+    assert "harness" not in ex.stderr and ex.stderr.endswith("ZeroDivisionError: division by zero\n")
+
+
+def test_python_runs_warm_by_default() -> None:
+    from sandbox import _warm
+
+    assert _warm.use_warm(sandbox._languages.language_spec("python"), "auto")
+    assert not _warm.use_warm(sandbox._languages.language_spec("c"), "auto")
+    with pytest.raises(ValueError, match="Python only"):
+        sandbox.run("int main(){}", "c", mode="warm")
+
+
+STATUS_CASES = {
+    "ok": ("python", "print('fine')", SHORT),
+    "wrong_answer_is_ok_status": ("python", "print(41)", SHORT),
+    "runtime_error_exit": ("python", "raise SystemExit(2)", SHORT),
+    "runtime_error_signal": ("c", "int main(){ int *p = 0; return *p; }", SHORT),
+    "compile_error_c": ("c", "int main( { return 0; }", SHORT),
+    "compile_error_cpp": ("cpp", "int main() { undefined_thing(); }", SHORT),
+    "timeout_wall": ("python", "import time\ntime.sleep(30)", SHORT),
+    "timeout_cpu": ("python", "while True:\n    pass",
+                    dataclasses.replace(SHORT, cpu_s=1.0, wall_s=5.0)),
+    "timeout_c": ("c", "int main(){ for(;;); }", SHORT),
+    "memory_limit_python": ("python", "x = bytearray(1 << 30)", SHORT),
+    "memory_limit_cpp": ("cpp", "#include <vector>\nint main(){ std::vector<char> v(1ul << 31, 1);"
+                         " return v[5]; }", SHORT),
+    "memory_limit_javascript": ("javascript", "let a = [];\nwhile (true) a.push(new Array(1e6)"
+                                ".fill(1.5));", SHORT),
+    "output_limit": ("bash", "while true; do echo yyyyyyyyyyyyyyyyyyyyyyyy; done", SHORT),
+}
+EXPECTED = {"ok": "ok", "wrong_answer_is_ok_status": "ok", "runtime_error_exit": "runtime_error",
+            "runtime_error_signal": "runtime_error", "compile_error_c": "compile_error",
+            "compile_error_cpp": "compile_error", "timeout_wall": "timeout",
+            "timeout_cpu": "timeout", "timeout_c": "timeout",
+            "memory_limit_python": "memory_limit", "memory_limit_cpp": "memory_limit",
+            "memory_limit_javascript": "memory_limit", "output_limit": "output_limit"}
+
+
+@pytest.mark.parametrize("case", sorted(STATUS_CASES))
+def test_status_vocabulary(case: str) -> None:
+    language, code, limits = STATUS_CASES[case]
+    ex = sandbox.run(code, language, limits=limits, mode="cold")
+    assert ex.status == EXPECTED[case], ex
+    if ex.status == "compile_error":
+        assert "error" in ex.stderr and ex.exit_code != 0
+    if case == "timeout_cpu":
+        assert ex.cpu_s >= 0.5 and ex.wall_s < 4
+    if case == "runtime_error_signal":
+        assert ex.signal == 11 and ex.exit_code is None
+
+
+@pytest.mark.parametrize("case", ["timeout_cpu", "timeout_wall", "memory_limit_python",
+                                  "runtime_error_exit", "output_limit"])
+def test_status_vocabulary_warm(case: str) -> None:
+    language, code, limits = STATUS_CASES[case]
+    if language != "python":
+        code, language = "import sys\nwhile True:\n    sys.stdout.write('y' * 4096)\n", "python"
+    assert sandbox.run(code, language, limits=limits, mode="warm").status == EXPECTED[case]
+
+
+def test_missing_nsjail_raises_sandbox_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    for fn in (_jail.nsjail_binary, _jail.check_nsjail):
+        fn.cache_clear()
+    monkeypatch.setenv("SANDBOX_NSJAIL", "/nonexistent/nsjail")
+    try:
+        with pytest.raises(sandbox.SandboxError, match="SANDBOX_NSJAIL"):
+            sandbox.run("print(1)", mode="cold")
+        with pytest.raises(sandbox.SandboxError):
+            sandbox.run_many([{"code": "print(1)", "mode": "cold"}] * 2)
+    finally:
+        for fn in (_jail.nsjail_binary, _jail.check_nsjail):
+            fn.cache_clear()
+
+
+def test_jail_that_cannot_start_raises_naming_the_cause(monkeypatch: pytest.MonkeyPatch,
+                                                        tmp_path) -> None:
+    """An nsjail that fails (as it would without user namespaces) is a SandboxError naming
+    nsjail's own complaint, never a silent unisolated run and never a program failure."""
+    fake = tmp_path / "nsjail"
+    fake.write_text("#!/bin/sh\necho '[E][2026] clone(flags=CLONE_NEWUSER) failed: "
+                    "Operation not permitted' >&2\nexit 255\n")
+    fake.chmod(0o755)
+    for fn in (_jail.nsjail_binary, _jail.check_nsjail):
+        fn.cache_clear()
+    monkeypatch.setenv("SANDBOX_NSJAIL", str(fake))
+    try:
+        with pytest.raises(sandbox.SandboxError, match="user namespaces"):
+            sandbox.run("print(1)", mode="cold")
+    finally:
+        for fn in (_jail.nsjail_binary, _jail.check_nsjail):
+            fn.cache_clear()
+
+
+def test_run_many_keeps_order_and_survives_bad_jobs() -> None:
+    jobs = [{"code": f"print({i})", "limits": SHORT} for i in range(6)]
+    jobs.insert(2, {"code": "x", "language": "cobol"})
+    jobs.insert(4, {"code": "while True: pass", "limits": dataclasses.replace(SHORT, wall_s=1)})
+    jobs.append({"code": PROGRAMS["c"], "language": "c", "stdin": "3 3", "limits": SHORT})
+    results = sandbox.run_many(jobs, max_workers=2)
+    assert [r.stdout.strip() for r in results if r.status == "ok"] == [
+        "0", "1", "2", "3", "4", "5", "9"]
+    assert results[2].status == "sandbox_error" and "cobol" in results[2].stderr
+    assert results[4].status == "timeout"
+    assert sandbox.run_many([]) == []
+
+
+def test_unsafe_backend_warns_and_is_never_default() -> None:
+    with pytest.warns(RuntimeWarning, match="WITHOUT ISOLATION"):
+        ex = sandbox.run("import os\nprint(os.getuid())", backend="unsafe-subprocess",
+                         limits=SHORT)
+    assert ex.status == "ok" and ex.stdout.strip() == "0"
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert sandbox.run("import os\nprint(os.getuid())", limits=SHORT).stdout.strip() \
+            == "99999"
+
+
+def test_bad_arguments_raise_value_error() -> None:
+    with pytest.raises(ValueError, match="unsupported language"):
+        sandbox.run("x", "fortran")
+    with pytest.raises(ValueError, match="bad file name"):
+        sandbox.run("x", files={"../escape": "x"})
+    with pytest.raises(ValueError, match="positive"):
+        sandbox.Limits(wall_s=0)
+    with pytest.raises(ValueError, match="mode"):
+        sandbox.run("x", mode="lukewarm")
