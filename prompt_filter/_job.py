@@ -13,7 +13,7 @@ import hashlib
 import json
 import math
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from types import MappingProxyType
@@ -115,8 +115,7 @@ def run_filter(job: FilterJob, config: RewardConfig, *, engine: Any = None,
             _score_rollouts(job, reward, prompts, journal, progress)
         else:
             _generate_and_score(job, reward, prompts, journal, engine, progress)
-        records = list(journal.records)
-    return finalize(job, config, prompts, prompt_errors, prompt_rows, records)
+        return finalize(job, config, prompts, prompt_errors, prompt_rows, journal.records())
 
 
 def _fingerprint(job: FilterJob, config: RewardConfig) -> str:
@@ -182,8 +181,9 @@ def _score_one(reward: Reward, sample: Sample) -> Score | Exception:
 class _Counts:
     """Running counts for the progress display."""
 
-    def __init__(self, records: Sequence[Mapping[str, Any]]) -> None:
+    def __init__(self, records: Iterable[Mapping[str, Any]]) -> None:
         self.counts: Counter[str] = Counter()
+        self.rows = 0
         for record in records:
             self.add(record)
 
@@ -191,6 +191,7 @@ class _Counts:
         for _, _, value, _ in record["scores"]:
             self.counts["scored" if value is not None else "abstained"] += 1
         self.counts["errors"] += len(record["errors"])
+        self.rows += record["rows"]
 
 
 def _open_progress(progress: Callable[[int, int], Progress] | None, total: int,
@@ -201,10 +202,9 @@ def _open_progress(progress: Callable[[int, int], Progress] | None, total: int,
 def _score_rollouts(job: FilterJob, reward: Reward, prompts: Mapping[str, PromptRecord],
                     journal: Journal, progress: Callable[[int, int], Progress] | None) -> None:
     assert job.rollouts is not None
-    after = journal.records[-1]["end"] if journal.records else 0
-    counts = _Counts(journal.records)
-    update = _open_progress(progress, _count_rows(job.rollouts),
-                            sum(r["rows"] for r in journal.records))
+    after = journal.last["end"] if journal.last else 0
+    counts = _Counts(journal.records())
+    update = _open_progress(progress, _count_rows(job.rollouts), counts.rows)
     chunk: list[tuple[int, Sample | ErrorRow]] = []
 
     def flush() -> None:
@@ -236,7 +236,7 @@ def _generate_and_score(job: FilterJob, reward: Reward, prompts: Mapping[str, Pr
                         journal: Journal, engine: Any,
                         progress: Callable[[int, int], Progress] | None) -> None:
     ids = list(prompts)
-    start = journal.records[-1]["end"] if journal.records else 0
+    start = journal.last["end"] if journal.last else 0
     if start >= len(ids):
         return
     gen = job.generation
@@ -256,7 +256,7 @@ def _generate_chunks(job: FilterJob, reward: Reward, prompts: Mapping[str, Promp
                      ids: list[str], start: int, journal: Journal, engine: Any,
                      progress: Callable[[int, int], Progress] | None) -> None:
     gen = job.generation
-    counts = _Counts(journal.records)
+    counts = _Counts(journal.records())
     update = _open_progress(progress, len(ids) * job.n, start * job.n)
     for begin in range(start, len(ids), gen.prompts_per_round):
         batch = [prompts[i] for i in ids[begin:begin + gen.prompts_per_round]]

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -26,8 +27,10 @@ class Journal:
     def __init__(self, path: Path, fingerprint: str) -> None:
         self.path = path
         self.fingerprint = fingerprint
-        self.records: list[dict[str, Any]] = []
-        """The complete chunk records already in the journal, in order."""
+        self.last: dict[str, Any] | None = None
+        """The last complete chunk record (None: no chunk yet)."""
+        self.chunks = 0
+        """Complete chunk records in the journal."""
         path.parent.mkdir(parents=True, exist_ok=True)
         good_bytes = self._load() if path.exists() else 0
         self._fh = path.open("r+b" if path.exists() else "wb")
@@ -50,7 +53,7 @@ class Journal:
                 if good == 0:
                     self._check_header(record)
                 else:
-                    self.records.append(record)
+                    self.last, self.chunks = record, self.chunks + 1
                 good += len(raw)
         return good
 
@@ -67,7 +70,16 @@ class Journal:
     def append(self, record: dict[str, Any]) -> None:
         """Add one finished chunk; it is on disk when this returns."""
         self._write(record)
-        self.records.append(record)
+        self.last, self.chunks = record, self.chunks + 1
+
+    def records(self) -> Iterator[dict[str, Any]]:
+        """The complete chunk records, in order, read back from disk one at a time (a large
+        run's records need not fit in memory)."""
+        self._fh.flush()
+        with self.path.open("rb") as fh:
+            next(fh)  # the header
+            for _, raw in zip(range(self.chunks), fh):
+                yield json.loads(raw)
 
     def _write(self, record: dict[str, Any]) -> None:
         line = json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n"

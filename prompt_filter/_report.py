@@ -13,7 +13,7 @@ from typing import Any
 
 from rewards.errors import ConfigError
 
-__all__ = ["histogram", "plot_histogram", "require_matplotlib", "write_atomic", "write_jsonl"]
+__all__ = ["AtomicJsonl", "histogram", "plot_histogram", "require_matplotlib", "write_atomic", "write_jsonl"]
 
 _PLOT_EXTRA = "pip install 'rewards-engine[filter]'"
 
@@ -29,8 +29,36 @@ def write_atomic(path: Path, data: bytes) -> None:
 
 
 def write_jsonl(path: Path, rows: Iterable[dict[str, Any]]) -> None:
-    text = "".join(json.dumps(row, ensure_ascii=False, default=str) + "\n" for row in rows)
-    write_atomic(path, text.encode())
+    with AtomicJsonl(path) as out:
+        for row in rows:
+            out.write(row)
+
+
+class AtomicJsonl:
+    """A JSONL file written row by row to `<path>.tmp`; `commit()` renames it into place."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.tmp = path.with_name(path.name + ".tmp")
+        self._fh = self.tmp.open("w", encoding="utf-8")
+
+    def write(self, row: dict[str, Any]) -> None:
+        self._fh.write(json.dumps(row, ensure_ascii=False, default=str) + "\n")
+
+    def commit(self) -> None:
+        self._fh.flush()
+        os.fsync(self._fh.fileno())
+        self._fh.close()
+        os.replace(self.tmp, self.path)
+
+    def __enter__(self) -> AtomicJsonl:
+        return self
+
+    def __exit__(self, exc_type: object, *rest: object) -> None:
+        if exc_type is None:
+            self.commit()
+        else:
+            self._fh.close()
 
 
 def histogram(values: Sequence[float], *, bins: int, low: float = 0.0, high: float = 1.0

@@ -83,12 +83,13 @@ def test_journal_drops_a_torn_last_line_and_keeps_complete_ones(tmp_path):
     for cut in range(len(complete) - 20, len(complete)):  # a kill in the middle of line 3
         path.write_bytes(complete[:cut])
         with Journal(path, "fp") as journal:
-            assert [r["end"] for r in journal.records] == [1]
+            assert [r["end"] for r in journal.records()] == [1]
+            assert (journal.chunks, journal.last) == (1, {"kind": "chunk", "end": 1})
             journal.append({"kind": "chunk", "end": 2})
         assert path.read_bytes() == complete
     path.write_bytes(complete[:10])  # torn header: starts over
     with Journal(path, "fp") as journal:
-        assert journal.records == []
+        assert list(journal.records()) == [] and journal.last is None
     assert json.loads(path.read_text()) == {"kind": "header", "version": 1, "fingerprint": "fp"}
 
 
