@@ -1,0 +1,110 @@
+"""`rewards sandbox run FILE --language python [--tests TESTS.json]`: run one program in the
+sandbox (or against its tests) and print what happened, for debugging."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any
+
+from rewards.errors import InputError
+
+SUFFIXES = {".py": "python", ".c": "c", ".cc": "cpp", ".cpp": "cpp", ".cxx": "cpp",
+            ".js": "javascript", ".mjs": "javascript", ".sh": "bash"}
+
+
+def add_parser(sub: Any) -> None:
+    p = sub.add_parser("sandbox", help="run a program in the nsjail sandbox (debugging)",
+                       description=__doc__)
+    actions = p.add_subparsers(dest="action", metavar="ACTION", required=True)
+    r = actions.add_parser("run", help="run FILE, optionally against tests",
+                           description=__doc__)
+    r.add_argument("file", help="the program's source file")
+    r.add_argument("--language", default=None,
+                   help="python, c, cpp, javascript or bash (default: from the file suffix)")
+    r.add_argument("--tests", default=None, metavar="TESTS.json",
+                   help="JSON: a list of assert strings, a list of {input, output} cases, or "
+                        "{\"check\": CODE, \"entry_point\": NAME}")
+    r.add_argument("--entry-point", default=None, help="function name for check(candidate)")
+    r.add_argument("--compare", choices=("exact", "whitespace", "float"), default="exact",
+                   help="stdin/stdout comparison (default: exact)")
+    r.add_argument("--stdin", default=None, metavar="FILE", help="file fed to stdin")
+    r.add_argument("--mode", choices=("auto", "cold", "warm"), default="auto",
+                   help="warm: fork from a pre-started jailed Python (default for Python)")
+    r.add_argument("--wall", type=float, default=10.0, help="wall-clock seconds (default 10)")
+    r.add_argument("--memory-mb", type=int, default=1024, help="memory limit in MiB")
+    r.add_argument("--json", action="store_true", help="print the result as JSON")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    import sandbox
+
+    source = Path(args.file)
+    if not source.is_file():
+        raise InputError("no such file", source=str(source))
+    language = args.language or SUFFIXES.get(source.suffix)
+    if language is None:
+        raise InputError("cannot tell the language from the suffix; pass --language",
+                         source=str(source))
+    limits = sandbox.Limits(wall_s=args.wall, cpu_s=args.wall,
+                            memory_bytes=args.memory_mb << 20)
+    code = source.read_text()
+    if args.tests is None:
+        stdin = Path(args.stdin).read_bytes() if args.stdin else b""
+        execution = sandbox.run(code, language, stdin=stdin, limits=limits, mode=args.mode)
+        _print_execution(execution, args.json)
+        return 0 if execution.ok else 1
+    tests, entry_point = _load_tests(Path(args.tests), args.entry_point)
+    report = sandbox.run_tests(code, tests, language, entry_point=entry_point, limits=limits,
+                               compare=args.compare, mode=args.mode)
+    if args.json:
+        print(json.dumps({"passed": report.passed, "total": report.total,
+                          "pass_fraction": report.pass_fraction,
+                          "results": [asdict(r) for r in report.results],
+                          "execution": _execution_dict(report.execution)}, indent=2))
+    else:
+        for result in report.results:
+            line = f"test {result.index:>3}  {result.outcome:<8} {result.wall_s:7.3f}s"
+            print(f"{line}  {result.message}".rstrip())
+        print(f"passed {report.passed}/{report.total} ({report.pass_fraction:.0%}), "
+              f"run status {report.status}")
+        if report.execution.stderr.strip():
+            print("--- stderr ---\n" + report.execution.stderr.rstrip())
+    return 0 if report.total and report.passed == report.total else 1
+
+
+def _load_tests(path: Path, entry_point: str | None) -> tuple[Any, str | None]:
+    try:
+        data = json.loads(path.read_text())
+    except (OSError, json.JSONDecodeError) as exc:
+        raise InputError(f"cannot read tests: {exc}", source=str(path)) from exc
+    if isinstance(data, dict):
+        if "check" not in data:
+            raise InputError("a tests object needs 'check' (and 'entry_point')",
+                             source=str(path), field="check")
+        return data["check"], entry_point or data.get("entry_point")
+    return data, entry_point
+
+
+def _execution_dict(execution: Any) -> dict[str, Any]:
+    data = asdict(execution)
+    data.pop("stdout_bytes")
+    return data
+
+
+def _print_execution(execution: Any, as_json: bool) -> None:
+    if as_json:
+        print(json.dumps(_execution_dict(execution), indent=2))
+        return
+    print(f"status {execution.status}  exit {execution.exit_code}  signal {execution.signal}  "
+          f"wall {execution.wall_s:.3f}s  cpu {execution.cpu_s:.3f}s  "
+          f"peak {execution.peak_memory_bytes / 2**20:.1f} MiB"
+          + ("  (output truncated)" if execution.truncated else ""))
+    if execution.stdout:
+        print("--- stdout ---\n" + execution.stdout.rstrip("\n"))
+    if execution.stderr:
+        print("--- stderr ---\n" + execution.stderr.rstrip("\n"))
