@@ -3,7 +3,7 @@ only: this file is bound read-only into the jail and started with `python3 -E -s
 
 Why a program cannot forge a pass:
 - The program never runs in this process. Python functions run in a separate worker process
-  and are called over a socket; the checks (`assert ...`, `check(candidate)`) run here, on
+  and are called over a pair of pipes; the checks (`assert ...`, `check(candidate)`) run here, on
   plain data copied out of the worker (marshal, then a type check: no program-defined class
   can cross, so an object whose `__eq__` always says True cannot either). stdin/stdout tests
   compare the program's output here.
@@ -19,17 +19,14 @@ from __future__ import annotations
 
 import json
 import marshal
-import math
 import os
 import select
 import signal
-import socket
 import struct
-import subprocess
 import sys
-import threading
 import time
-import traceback
+
+# subprocess, traceback and math are imported where needed: a cold harness starts faster
 
 PLAIN = (type(None), bool, int, float, complex, str, bytes, tuple, list, dict, set, frozenset)
 MAX_MESSAGE = 64 << 20
@@ -38,31 +35,51 @@ OUTPUT_CAP = 64 << 10
 
 # --- framing ---------------------------------------------------------------------------
 
-def send(sock, obj):
-    data = marshal.dumps(obj)
-    sock.sendall(struct.pack("!I", len(data)) + data)
+class Channel:
+    """Length-prefixed marshal messages over two pipes (requests one way, replies back).
+    While waiting, the program's stdout/stderr pipes are drained so it never blocks on them."""
 
+    def __init__(self, read_fd, write_fd, drains=()):
+        self.read_fd, self.write_fd, self.drains = read_fd, write_fd, list(drains)
 
-def recv(sock, deadline=None):
-    head = _recv_exact(sock, 4, deadline)
-    (size,) = struct.unpack("!I", head)
-    if size > MAX_MESSAGE:
-        raise WorkerGone("message too large")
-    return marshal.loads(_recv_exact(sock, size, deadline))
+    def send(self, obj):
+        data = marshal.dumps(obj)
+        data = struct.pack("!I", len(data)) + data
+        while data:
+            data = data[os.write(self.write_fd, data):]
 
+    def recv(self, deadline=None):
+        (size,) = struct.unpack("!I", self._exact(4, deadline))
+        if size > MAX_MESSAGE:
+            raise WorkerGone("message too large")
+        return marshal.loads(self._exact(size, deadline))
 
-def _recv_exact(sock, size, deadline):
-    buf = bytearray()
-    while len(buf) < size:
-        if deadline is not None:
-            left = deadline - time.monotonic()
-            if left <= 0 or not select.select([sock], [], [], left)[0]:
+    def _exact(self, size, deadline):
+        buf = bytearray()
+        while len(buf) < size:
+            watched = [self.read_fd] + [d.fd for d in self.drains if d.fd is not None]
+            left = None if deadline is None else deadline - time.monotonic()
+            if left is not None and left <= 0:
                 raise TestTimeout()
-        chunk = sock.recv(min(size - len(buf), 1 << 20))
-        if not chunk:
-            raise WorkerGone("the program exited")
-        buf += chunk
-    return bytes(buf)
+            ready = select.select(watched, [], [], left)[0]
+            if not ready:
+                raise TestTimeout()
+            for drain in self.drains:
+                if drain.fd in ready:
+                    drain.read()
+            if self.read_fd in ready:
+                chunk = os.read(self.read_fd, min(size - len(buf), 1 << 20))
+                if not chunk:
+                    raise WorkerGone("the program exited")
+                buf += chunk
+        return bytes(buf)
+
+    def close(self):
+        for fd in (self.read_fd, self.write_fd):
+            try:
+                os.close(fd)
+            except OSError:
+                pass
 
 
 def is_plain(value, depth=0):
@@ -86,18 +103,18 @@ class TestTimeout(Exception):
 
 # --- worker side (runs the program) ----------------------------------------------------
 
-def worker_main(sock_fd, out_fd, err_fd):
+def worker_main(req_fd, rep_fd, out_fd, err_fd):
     """Load the program, then answer requests: get a name, call, getattr, getitem, iterate."""
-    sock = socket.socket(fileno=sock_fd)
     null = os.open("/dev/null", os.O_RDONLY)
     os.dup2(null, 0)
     os.dup2(out_fd, 1)
     os.dup2(err_fd, 2)
-    for fd in (null, out_fd, err_fd):
-        if fd > 2:
-            os.close(fd)
-    os.closerange(3, sock.fileno())
-    os.closerange(sock.fileno() + 1, 1024)
+    # the channel moves to fds 3 and 4; everything else (the report stream included) closes
+    req, rep = os.dup(req_fd), os.dup(rep_fd)
+    os.dup2(req, 3)
+    os.dup2(rep, 4)
+    os.closerange(5, 4096)
+    sock = Channel(3, 4)
     sys.stdin = open(0, closefd=False)
     sys.stdout = open(1, "w", closefd=False, buffering=1)
     sys.stderr = open(2, "w", closefd=False, buffering=1)
@@ -122,12 +139,12 @@ def worker_main(sock_fd, out_fd, err_fd):
     except BaseException as exc:  # the program's own failure, reported as data
         loaded = ("exc", type(exc).__name__, _last_line(exc))
     _flush()
-    send(sock, loaded)
+    sock.send(loaded)
     if loaded[0] != "ok":
         return
     while True:
         try:
-            request = recv(sock)
+            request = sock.recv()
         except (WorkerGone, OSError):
             return
         op, args = request[0], request[1:]
@@ -156,9 +173,9 @@ def worker_main(sock_fd, out_fd, err_fd):
             reply = ("exc", type(exc).__name__, _last_line(exc))
         _flush()
         try:
-            send(sock, reply)
+            sock.send(reply)
         except ValueError:  # unmarshallable despite the checks
-            send(sock, ("exc", "TypeError", "result cannot leave the program"))
+            sock.send(("exc", "TypeError", "result cannot leave the program"))
 
 
 def _flush():
@@ -170,6 +187,8 @@ def _flush():
 
 
 def _last_line(exc):
+    import traceback
+
     text = "".join(traceback.format_exception_only(type(exc), exc)).strip()
     return text.splitlines()[-1][:2000] if text else type(exc).__name__
 
@@ -177,59 +196,66 @@ def _last_line(exc):
 # --- supervisor side (runs the checks) --------------------------------------------------
 
 class Worker:
-    """One program process and the socket to it; restarted after a timeout or a crash."""
+    """One program process and the channel to it; restarted after a timeout or a crash."""
 
-    def __init__(self, sock, pid, out_r, err_r):
-        self.sock, self.pid = sock, pid
+    def __init__(self, channel, pid, out_r, err_r):
         self.outputs = [Drain(out_r), Drain(err_r)]
+        self.channel = channel
+        self.channel.drains = self.outputs
+        self.pid = pid
         self.deadline = None
         self.names = None
         self.error = None
 
-    @classmethod
-    def fork(cls):
-        parent, child = socket.socketpair()
+    @staticmethod
+    def _pipes():
+        req_r, req_w = os.pipe()
+        rep_r, rep_w = os.pipe()
         out_r, out_w = os.pipe()
         err_r, err_w = os.pipe()
+        return (req_r, rep_w, out_w, err_w), (rep_r, req_w, out_r, err_r)
+
+    @classmethod
+    def fork(cls):
+        theirs, ours = cls._pipes()
         pid = os.fork()
         if pid == 0:
             try:
-                parent.close()
-                os.close(out_r)
-                os.close(err_r)
-                worker_main(child.detach(), out_w, err_w)
+                for fd in ours:
+                    os.close(fd)
+                worker_main(*theirs)
             finally:
                 os._exit(0)
-        child.close()
-        os.close(out_w)
-        os.close(err_w)
-        return cls(parent, pid, out_r, err_r)
+        return cls._parent(pid, theirs, ours)
 
     @classmethod
     def spawn(cls):
-        parent, child = socket.socketpair()
-        out_r, out_w = os.pipe()
-        err_r, err_w = os.pipe()
-        fds = (child.fileno(), out_w, err_w)
+        import subprocess
+
+        theirs, ours = cls._pipes()
         proc = subprocess.Popen(
-            [sys.executable, "-E", "-s", "-S", __file__, "worker", *map(str, fds)],
-            stdin=subprocess.DEVNULL, pass_fds=fds)
-        child.close()
-        os.close(out_w)
-        os.close(err_w)
-        return cls(parent, proc.pid, out_r, err_r)
+            [sys.executable, "-E", "-s", "-S", __file__, "worker", *map(str, theirs)],
+            stdin=subprocess.DEVNULL, pass_fds=theirs)
+        return cls._parent(proc.pid, theirs, ours)
+
+    @classmethod
+    def _parent(cls, pid, theirs, ours):
+        for fd in theirs:
+            os.close(fd)
+        rep_r, req_w, out_r, err_r = ours
+        return cls(Channel(rep_r, req_w), pid, out_r, err_r)
 
     def wait_loaded(self, deadline):
         self.deadline = deadline
-        reply = recv(self.sock, deadline)
+        reply = self.channel.recv(deadline)
         if reply[0] == "ok":
-            self.names = reply[1]
+            self.names = set(reply[1])
         else:
             self.error = f"{reply[1]} while loading the program: {reply[2]}"
 
     def request(self, *message):
-        send(self.sock, message)
-        reply = recv(self.sock, self.deadline)
+        self.channel.send(message)
+        reply = self.channel.recv(self.deadline)
         if reply[0] == "exc":
             raise remote_exception(reply[1], reply[2])
         return self.value(reply[1])
@@ -246,11 +272,28 @@ class Worker:
             os.kill(self.pid, signal.SIGKILL)
         except ProcessLookupError:
             pass
-        self.sock.close()
         try:
             os.waitpid(self.pid, 0)
         except ChildProcessError:
             pass
+        self.channel.close()
+        for drain in self.outputs:
+            drain.finish()
+
+
+class Namespace(dict):
+    """Globals of one test: the program's names are fetched from the worker on first use
+    (the test code's own names and builtins never travel)."""
+
+    def __init__(self, worker):
+        super().__init__(__name__="__test__")
+        self.worker = worker
+
+    def __missing__(self, name):
+        if name not in self.worker.names:
+            raise KeyError(name)
+        value = self[name] = self.worker.request("get", name)
+        return value
 
 
 def remote_exception(name, message):
@@ -314,26 +357,45 @@ def encode_arg(value):
     return ("v", value)
 
 
-class Drain(threading.Thread):
-    """Reads one output pipe of the program, keeping the first OUTPUT_CAP bytes."""
+class Drain:
+    """One output pipe of the program, keeping its first OUTPUT_CAP bytes. Read whenever the
+    harness waits on the worker, and to the end once the worker is gone."""
 
     def __init__(self, fd):
-        super().__init__(daemon=True)
         self.fd, self.data, self.truncated = fd, bytearray(), False
-        self.start()
+        os.set_blocking(fd, False)
 
-    def run(self):
-        while True:
+    def read(self):
+        try:
+            chunk = os.read(self.fd, 65536)
+        except BlockingIOError:
+            return True
+        if not chunk:
+            self.close()
+            return False
+        room = OUTPUT_CAP - len(self.data)
+        self.data += chunk[:max(room, 0)]
+        self.truncated |= len(chunk) > room
+        return True
+
+    def finish(self):
+        """Read what is left (the writer is dead; leftover grandchildren may hold the pipe,
+        so stop at the first empty read)."""
+        while self.fd is not None:
             try:
                 chunk = os.read(self.fd, 65536)
-            except OSError:
-                return
+            except BlockingIOError:
+                break
             if not chunk:
-                os.close(self.fd)
-                return
+                break
             room = OUTPUT_CAP - len(self.data)
             self.data += chunk[:max(room, 0)]
-            self.truncated |= len(chunk) > room
+        self.close()
+
+    def close(self):
+        if self.fd is not None:
+            os.close(self.fd)
+            self.fd = None
 
 
 class Verdicts(list):
@@ -369,9 +431,7 @@ def run_python_tests(spec, first):
                 results.append(("error", worker.error, 0.0))
                 continue
             worker.deadline = deadline
-            namespace = {"__name__": "__test__"}
-            for name in worker.names:
-                namespace[name] = worker.request("get", name)
+            namespace = Namespace(worker)
             if spec["format"] == "assert":
                 exec(compile(test, f"<test {index}>", "exec"), namespace)
             else:
@@ -422,6 +482,8 @@ def _source_line(test, lineno):
 
 def run_io_tests(spec):
     """stdin/stdout tests: the program runs once per test, compared here."""
+    import subprocess
+
     results, outputs = Verdicts(spec["nonce"]), []
     for case in spec["tests"]:
         begin = time.monotonic()
@@ -456,6 +518,9 @@ def run_io_tests(spec):
 
 def communicate(proc, data, limit):
     """Like Popen.communicate with a hard deadline and an output cap (kept short of memory)."""
+    import subprocess
+    import threading
+
     deadline = time.monotonic() + limit
     bufs = {proc.stdout.fileno(): bytearray(), proc.stderr.fileno(): bytearray()}
     writer = threading.Thread(target=_feed, args=(proc.stdin, data), daemon=True)
@@ -489,6 +554,8 @@ def _feed(stream, data):
 
 
 def same_output(actual, expected, compare, tol):
+    import math
+
     if compare == "exact":
         return actual.rstrip("\n") == expected.rstrip("\n")
     got, want = actual.split(), expected.split()
@@ -527,9 +594,6 @@ def main():
     nonce = spec["nonce"]
     if kind == "python":
         results, outputs = run_python_tests(spec, first)
-        for drains in outputs:
-            for drain in drains:
-                drain.join(1)
         streams = [(bytes(out.data), bytes(err.data)) for out, err in outputs]
     else:
         results, outputs = run_io_tests(spec)
@@ -543,6 +607,6 @@ def main():
 
 if __name__ == "__main__":
     if sys.argv[1] == "worker":
-        worker_main(*map(int, sys.argv[2:5]))
+        worker_main(*map(int, sys.argv[2:6]))
         os._exit(0)
     main()
