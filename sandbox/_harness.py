@@ -206,6 +206,7 @@ class Worker:
         self.deadline = None
         self.names = None
         self.error = None
+        self.handles = {}  # name -> Remote: functions and classes are fetched once per worker
 
     @staticmethod
     def _pipes():
@@ -290,9 +291,15 @@ class Namespace(dict):
         self.worker = worker
 
     def __missing__(self, name):
-        if name not in self.worker.names:
+        worker = self.worker
+        if name not in worker.names:
             raise KeyError(name)
-        value = self[name] = self.worker.request("get", name)
+        value = worker.handles.get(name)
+        if value is None:
+            value = worker.request("get", name)
+            if isinstance(value, Remote):
+                worker.handles[name] = value
+        self[name] = value
         return value
 
 

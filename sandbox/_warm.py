@@ -72,9 +72,10 @@ class WarmServer:
                                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                                      pass_fds=[fd], start_new_session=True)
         inside.close()
+        self.retired = False
 
     def alive(self) -> bool:
-        return self.proc.poll() is None
+        return not self.retired and self.proc.poll() is None
 
     def close(self) -> None:
         self.control.close()
@@ -165,6 +166,7 @@ class WarmServer:
             if not reply:
                 raise SandboxError("the warm sandbox server died")
         result = json.loads(reply)
+        self.retired = result["retire"]
         return RawRun(exit_code=result["exit_code"], signal=result["signal"],
                       stdout=bytes(out), stderr=bytes(err), overflow=overflow,
                       timed_out=result["timed_out"], wall_s=time.monotonic() - start,
@@ -184,7 +186,11 @@ class WarmPool:
     def execute(self, *args: object) -> RawRun:
         server = self.idle.get()
         try:
-            if server is None or not server.alive():
+            if server is not None and not server.alive():
+                server.close()
+                self.servers.remove(server)
+                server = None
+            if server is None:
                 server = WarmServer(self.disk_bytes)
                 self.servers.append(server)
             result = server.execute(*args)  # type: ignore[arg-type]

@@ -33,7 +33,8 @@ MAX_FD = 4096
 def main(control_fd: int) -> None:
     signal.signal(signal.SIGPIPE, signal.SIG_IGN)
     control = socket.socket(fileno=control_fd)
-    empty_dirs()
+    if not empty_dirs():
+        return
     while True:
         try:
             message, fds, _, _ = socket.recv_fds(control, 1 << 16, 4)
@@ -53,8 +54,10 @@ def main(control_fd: int) -> None:
             os.close(fd)
         result = supervise(pid, header, control)
         kill_all()
-        empty_dirs()
+        result["retire"] = not empty_dirs()
         control.send(json.dumps(result).encode())
+        if result["retire"]:
+            return
 
 
 def supervise(pid: int, header: dict, control: socket.socket) -> dict:
@@ -101,25 +104,28 @@ def kill_all() -> None:
             return
 
 
-def empty_dirs() -> None:
+def empty_dirs() -> bool:
+    """Empty /work and /tmp; False if something could not be removed (the server then
+    retires: the host replaces it with a fresh one instead of reusing a dirty jail)."""
+    clean = True
     for top in WORK_DIRS:
-        for root, dirs, files in os.walk(top, topdown=False):
-            for name in files:
-                _remove(os.path.join(root, name), os.unlink)
-            for name in dirs:
-                path = os.path.join(root, name)
-                _remove(path, os.unlink if os.path.islink(path) else os.rmdir)
-        os.chmod(top, 0o1777 if top == "/tmp" else 0o777)
-
-
-def _remove(path: str, remove) -> None:  # type: ignore[no-untyped-def]
-    try:
-        remove(path)
-    except PermissionError:  # a program made its folder read-only: it is ours to undo
-        os.chmod(os.path.dirname(path), 0o700)
-        remove(path)
-    except FileNotFoundError:
-        pass
+        try:
+            os.chmod(top, 0o1777 if top == "/tmp" else 0o777)
+            for root, dirs, _ in os.walk(top):  # first make every folder ours to empty
+                for name in dirs:
+                    path = os.path.join(root, name)
+                    if not os.path.islink(path):
+                        os.chmod(path, 0o700)
+            for root, dirs, files in os.walk(top, topdown=False):
+                for name in files:
+                    os.unlink(os.path.join(root, name))
+                for name in dirs:
+                    path = os.path.join(root, name)
+                    (os.unlink if os.path.islink(path) else os.rmdir)(path)
+            clean = clean and not os.listdir(top)
+        except OSError:
+            clean = False
+    return clean
 
 
 def child(header: dict, fds: list[int]) -> None:

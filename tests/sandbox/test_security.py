@@ -336,3 +336,19 @@ def test_host_signals_never_reach_jail_from_kill_minus_one(host: Host) -> None:
     finally:
         victim.send_signal(signal.SIGKILL)
         victim.wait()
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_locked_down_leftovers_do_not_reach_the_next_run(mode: str, host: Host) -> None:
+    """Folders made unreadable, symlinks, FIFOs and a read-only /work are all gone (or the
+    warm server retires and is replaced) before the next program starts."""
+    code = ("import os\nos.makedirs('/work/a/b/c')\nopen('/work/a/b/c/f', 'w').write('x')\n"
+            "os.chmod('/work/a/b/c', 0)\nos.chmod('/work/a/b', 0)\nos.chmod('/work/a', 0o500)\n"
+            "os.makedirs('/tmp/q')\nos.chmod('/tmp/q', 0)\nos.symlink('/work/a', '/work/link')\n"
+            "os.mkfifo('/work/fifo')\nos.chmod('/work', 0o500)\nos.chmod('/tmp', 0o500)\n"
+            "print('done')\n")
+    for _ in range(3):
+        assert sandbox.run(code, limits=SHORT, mode=mode).stdout == "done\n"
+        after = sandbox.run("import os\nprint(os.listdir('/work'), os.listdir('/tmp'))\n"
+                            "open('/tmp/w', 'w').write('ok')\n", limits=SHORT, mode=mode)
+        assert (after.status, after.stdout) == ("ok", "['main.py'] []\n"), after
