@@ -1,0 +1,282 @@
+"""Rollouts for the training loops: generate G completions per prompt (transformers on the
+live policy, or vLLM with the policy's weights synced in after every optimizer step), score
+them through the `Reward` interface, pad them into tensors, and compute per-token log-probs.
+
+Why not `rewards.engines` for the transformers path: an engine loads its own model from a
+folder, and a training loop must sample from the policy being trained, which lives in this
+process and changes every step. So the transformers path calls `policy.generate` on the live
+module (with the same settings the engine uses), and the vLLM path owns a `vllm.LLM` whose
+weights it overwrites in place after each optimizer step.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from rewards._types import Reward, Sample, Score
+from rewards.errors import EngineError
+from rl.losses import token_log_probs
+
+__all__ = [
+    "Batch",
+    "Group",
+    "TransformersRollout",
+    "VLLMRollout",
+    "collate",
+    "completion_log_probs",
+    "encode_prompt",
+    "mean_parts",
+    "score_groups",
+]
+
+Completion = tuple[list[int], bool]
+"""Token ids of one completion (with the EOS token when it finished) and whether it was
+truncated by the length budget."""
+
+
+def encode_prompt(tokenizer: Any, prompt: str | Sequence[Mapping[str, Any]], *,
+                  chat_template: bool, max_tokens: int) -> list[int]:
+    """Token ids of a prompt: chat messages always go through the chat template, text does
+    when `chat_template`. Over-long prompts keep their last `max_tokens` tokens."""
+    if isinstance(prompt, str) and not chat_template:
+        ids = tokenizer(prompt, add_special_tokens=True)["input_ids"]
+    else:
+        messages = [{"role": "user", "content": prompt}] if isinstance(prompt, str) else prompt
+        ids = tokenizer.apply_chat_template(list(messages), add_generation_prompt=True,
+                                            tokenize=True, return_dict=False)
+        if isinstance(ids, Mapping):
+            ids = ids["input_ids"]
+    return list(ids)[-max_tokens:]
+
+
+class TransformersRollout:
+    """Sampling from the live policy with `generate` (CPU or one GPU, no extra memory)."""
+
+    def __init__(self, policy: Any, tokenizer: Any) -> None:
+        self.policy = policy
+        self.pad_id = tokenizer.pad_token_id if tokenizer.pad_token_id is not None \
+            else tokenizer.eos_token_id
+        eos = policy.generation_config.eos_token_id
+        eos = [eos] if isinstance(eos, int) else list(eos or [])
+        self.eos_ids = sorted({tokenizer.eos_token_id, *eos} - {None})
+
+    def sync(self, policy: Any) -> None:
+        """Nothing to do: generation reads the live module."""
+
+    def generate(self, prompt_ids: Sequence[list[int]], *, n: int, max_tokens: int,
+                 temperature: float, top_p: float, seed: int | None = None
+                 ) -> list[list[Completion]]:
+        import torch
+
+        width = max(len(p) for p in prompt_ids)
+        input_ids = torch.tensor([[self.pad_id] * (width - len(p)) + p for p in prompt_ids])
+        attention_mask = torch.tensor([[0] * (width - len(p)) + [1] * len(p)
+                                       for p in prompt_ids])
+        # top_k=0 and no repetition penalty: the sampling distribution is exactly
+        # softmax(logits / temperature) (then top-p), the one the loss computes log-probs of.
+        out = self.policy.generate(
+            input_ids=input_ids, attention_mask=attention_mask, do_sample=True,
+            temperature=temperature, top_p=top_p, top_k=0, max_new_tokens=max_tokens,
+            num_return_sequences=n, pad_token_id=self.pad_id, eos_token_id=self.eos_ids)
+        completions = out[:, width:].tolist()  # (len(prompts) * n, <= max_tokens)
+        results = [_cut_at_eos(c, self.eos_ids, max_tokens) for c in completions]
+        return [results[i * n:(i + 1) * n] for i in range(len(prompt_ids))]
+
+
+def _cut_at_eos(tokens: list[int], eos_ids: Sequence[int], max_tokens: int) -> Completion:
+    for i, token in enumerate(tokens):
+        if token in eos_ids:
+            return tokens[:i + 1], False
+    return tokens[:max_tokens], True
+
+
+class VLLMRollout:
+    """Sampling with the vLLM engine of `rewards.engines` (an offline `vllm.LLM` on the
+    policy's folder). `sync(policy)` copies the policy's current weights into it and drops the
+    prefix cache, which holds keys computed with the old weights. The copy goes through the
+    worker's `model_runner.reload_weights` (run in the worker by `LLM.collective_rpc`): the
+    plain `model.load_weights` fails on the CPU build, whose layers repack their weights after
+    loading and lose the per-parameter weight loaders that `reload_weights` restores.
+
+    vLLM's V1 engine runs its worker in a separate process unless
+    `VLLM_ENABLE_V1_MULTIPROCESSING=0`; in-process, the weights are handed over without a
+    copy or pickling. This class sets that variable when it is unset."""
+
+    def __init__(self, model_dir: str, *, seed: int = 0, max_model_len: int = 1024,
+                 options: Mapping[str, Any] | None = None) -> None:
+        os.environ.setdefault("VLLM_ENABLE_V1_MULTIPROCESSING", "0")
+        from rewards.engines import load_engine
+
+        opts = {"dtype": "float32", "enforce_eager": True, "max_model_len": max_model_len,
+                **dict(options or {})}
+        self.engine = load_engine(str(model_dir), backend="vllm", seed=seed, **opts)
+        self.llm = self.engine.llm
+
+    def sync(self, policy: Any) -> None:
+        weights = [(name, tensor.detach()) for name, tensor in policy.state_dict().items()]
+        self.llm.collective_rpc(_reload_weights, args=(weights,))
+        self.llm.reset_prefix_cache()
+
+    def generate(self, prompt_ids: Sequence[list[int]], *, n: int, max_tokens: int,
+                 temperature: float, top_p: float, seed: int | None = None
+                 ) -> list[list[Completion]]:
+        # the engine seeds each prompt's request (seed + prompt index), so a resumed run,
+        # which passes the same per-step seed, samples the same completions
+        outputs = self.engine.generate(list(prompt_ids), n=n, max_tokens=max_tokens,
+                                       temperature=temperature, top_p=top_p, seed=seed)
+        return [[(list(g.token_ids), g.finish_reason == "length") for g in group]
+                for group in outputs]
+
+    def completion_log_probs(self, prompt_ids: list[int], completion: list[int]) -> list[float]:
+        """vLLM's log-probs of a fixed completion after a prompt (one per completion token)."""
+        from vllm import SamplingParams
+        from vllm.inputs import TokensPrompt
+
+        params = SamplingParams(max_tokens=1, prompt_logprobs=0, temperature=1.0)
+        out = self.llm.generate([TokensPrompt(prompt_token_ids=prompt_ids + completion)],
+                                params, use_tqdm=False)[0]
+        per_position = out.prompt_logprobs[len(prompt_ids):]
+        return [pos[token].logprob for pos, token in zip(per_position, completion)]
+
+    def close(self) -> None:
+        self.engine.close()
+
+
+def _reload_weights(worker: Any, weights: list[tuple[str, Any]]) -> None:
+    """Runs inside the vLLM worker: load checkpoint-format weights in place."""
+    worker.model_runner.reload_weights(weights_iterator=iter(weights), is_checkpoint_format=True)
+
+
+@dataclass
+class Group:
+    """The rollouts of one prompt, scored (what `prompt_filter.DynamicSampler` keeps or
+    drops by the spread of `rewards`)."""
+
+    row: Mapping[str, Any]
+    """The prompt row (prompt, reference, domain, id ...)."""
+    prompt_ids: list[int]
+    completions: list[list[int]]
+    """Token ids per completion, EOS included when it finished."""
+    truncated: list[bool]
+    """Whether each completion hit the length budget without finishing."""
+    texts: list[str]
+    scores: list[Score] = field(default_factory=list)
+    rewards: list[float | None] = field(default_factory=list)
+    """The reward per completion (the score plus any shaping); None when the reward abstained."""
+
+
+def score_groups(reward: Reward, tokenizer: Any, rows: Sequence[Mapping[str, Any]],
+                 prompt_ids: Sequence[list[int]], outputs: Sequence[list[Completion]]
+                 ) -> list[Group]:
+    """Decode the completions and score all of them in one `reward.score` call."""
+    groups, samples = [], []
+    for row, ids, completions in zip(rows, prompt_ids, outputs):
+        tokens = [c for c, _ in completions]
+        texts = tokenizer.batch_decode(tokens, skip_special_tokens=True)
+        groups.append(Group(row, ids, tokens, [t for _, t in completions], texts))
+        samples += [Sample(prompt=row["prompt"], completion=text, reference=row.get("reference"),
+                           domain=row.get("domain") or "default", group=str(row["id"]),
+                           meta={k: v for k, v in row.items()
+                                 if k not in ("prompt", "reference", "domain")})
+                    for text in texts]
+    scores = reward.score(samples)
+    if len(scores) != len(samples):
+        raise EngineError(f"reward {reward.name!r} returned {len(scores)} scores for "
+                          f"{len(samples)} samples")
+    at = 0
+    for group in groups:
+        group.scores = list(scores[at:at + len(group.texts)])
+        group.rewards = [s.value for s in group.scores]
+        at += len(group.texts)
+    return groups
+
+
+@dataclass
+class Batch:
+    """Groups flattened into padded tensors: prompts left-padded to P, completions
+    right-padded to T; `input_ids` is their concatenation (N, P + T)."""
+
+    input_ids: Any
+    """(N, P + T) token ids."""
+    attention_mask: Any
+    """(N, P + T) 1 on real prompt and completion tokens."""
+    completion_ids: Any
+    """(N, T) the completion tokens (padding where the mask is 0)."""
+    completion_mask: Any
+    """(N, T) 1.0 on real completion tokens."""
+    lengths: Any
+    """(N,) completion lengths in tokens."""
+    truncated: Any
+    """(N,) True for completions cut by the length budget."""
+    group_index: list[int]
+    """Which group each row came from."""
+
+    def rows(self, index: Any) -> Batch:
+        """The rows `index` (a slice or index tensor) with all-padding columns trimmed."""
+        mask = self.attention_mask[index]
+        prompt_width = self.input_ids.shape[1] - self.completion_ids.shape[1]
+        first = int((mask.sum(0) > 0).nonzero()[0])  # first column any row uses
+        first = min(first, prompt_width - 1)
+        comp_mask = self.completion_mask[index]
+        width = max(int(comp_mask.sum(1).max()), 1)
+        end = prompt_width + width
+        groups = self.group_index[index] if isinstance(index, slice) else \
+            [self.group_index[i] for i in index.tolist()]
+        return Batch(self.input_ids[index][:, first:end], mask[:, first:end],
+                     self.completion_ids[index][:, :width], comp_mask[:, :width],
+                     self.lengths[index], self.truncated[index], groups)
+
+
+def collate(groups: Sequence[Group], pad_id: int) -> Batch:
+    import torch
+
+    prompts = [g.prompt_ids for g in groups for _ in g.completions]
+    completions = [c for g in groups for c in g.completions]
+    P = max(len(p) for p in prompts)
+    T = max(max((len(c) for c in completions), default=1), 1)
+    input_ids = torch.full((len(prompts), P + T), pad_id, dtype=torch.long)
+    attention_mask = torch.zeros((len(prompts), P + T), dtype=torch.long)
+    for i, (p, c) in enumerate(zip(prompts, completions)):
+        input_ids[i, P - len(p):P] = torch.tensor(p)
+        input_ids[i, P:P + len(c)] = torch.tensor(c, dtype=torch.long)
+        attention_mask[i, P - len(p):P + len(c)] = 1
+    completion_mask = attention_mask[:, P:].float()  # (N, T)
+    return Batch(
+        input_ids=input_ids, attention_mask=attention_mask,
+        completion_ids=input_ids[:, P:].clone(), completion_mask=completion_mask,
+        lengths=completion_mask.sum(1),
+        truncated=torch.tensor([t for g in groups for t in g.truncated]),
+        group_index=[gi for gi, g in enumerate(groups) for _ in g.completions])
+
+
+def forward_hidden_logits(model: Any, batch: Batch) -> Any:
+    """Logits at the positions that predict the completion tokens: (N, T, V)."""
+    T = batch.completion_ids.shape[1]
+    position_ids = (batch.attention_mask.cumsum(-1) - 1).clamp(min=0)  # (N, P + T)
+    out = model(input_ids=batch.input_ids, attention_mask=batch.attention_mask,
+                position_ids=position_ids, logits_to_keep=T + 1, use_cache=False)
+    return out.logits[:, :-1]  # (N, T, V): position t predicts completion token t
+
+
+def completion_log_probs(model: Any, batch: Batch, *, temperature: float = 1.0) -> Any:
+    """log pi(completion token t | prompt, tokens < t) for every completion token: (N, T).
+    Logits are divided by the sampling temperature, as they were when sampling."""
+    logits = forward_hidden_logits(model, batch)  # (N, T, V)
+    if temperature != 1.0:
+        logits = logits / temperature
+    return token_log_probs(logits.float(), batch.completion_ids)  # (N, T)
+
+
+def mean_parts(groups: Sequence[Group]) -> dict[str, float]:
+    """`reward/<component>`: the mean of each reward component's value over the batch
+    (abstentions left out)."""
+    values: dict[str, list[float]] = {}
+    for g in groups:
+        for score in g.scores:
+            for name, value in score.parts.items():
+                if value is not None:
+                    values.setdefault(name, []).append(float(value))
+    return {f"reward/{name}": sum(v) / len(v) for name, v in sorted(values.items())}

