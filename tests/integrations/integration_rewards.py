@@ -30,3 +30,22 @@ def explode_on_boom(sample: Sample) -> float:
 def engine_down(sample: Sample) -> float:
     """Broken infrastructure: always raises EngineError."""
     raise EngineError("judge server unreachable at http://127.0.0.1:9")
+
+
+BATCH_SIZES: list[int] = []
+"""Sizes of the batches `BatchRecorder` was asked to score, in order (reset by tests)."""
+
+
+class BatchRecorder:
+    """A Reward recording the size of every batch it scores; scores 1.0 (or the option
+    `value`) per sample."""
+
+    name = "recorder"
+    kind = "verifiable"
+
+    def __init__(self, value: float = 1.0) -> None:
+        self.value = value
+
+    def score(self, samples: list[Sample]) -> list[Score]:
+        BATCH_SIZES.append(len(samples))
+        return [Score(self.value) for _ in samples]

@@ -1,0 +1,182 @@
+"""veRL adapter: `compute_score` (dict with score, reason, parts), the batch and async forms,
+the config chosen by `reward_kwargs` or `$REWARDS_CONFIG`, and, where veRL installs, veRL's own
+loader (`get_custom_reward_fn`) and reward managers driving them."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from integration_helpers import write_config  # type: ignore[import-not-found]
+from integrations import verl as adapter
+from rewards.errors import ConfigError
+
+ROWS = [  # (data_source, solution_str, ground_truth)
+    ("openai/gsm8k", "48 / 2 = 24 and 48 + 24 = 72.\n#### 72", "72"),
+    ("openai/gsm8k", "The answer is \\boxed{71}.", "72"),
+    ("lighteval/MATH", "So $x = \\frac{1}{2}$, i.e. \\boxed{0.5}", "\\frac{1}{2}"),
+    ("lighteval/MATH", "I do not know.", "3"),
+]
+EXPECTED = [(1.0, "ok"), (0.0, "wrong"), (1.0, "ok"), (0.0, "no_answer")]
+
+
+def test_compute_score_returns_score_reason_and_parts(math_config: Path) -> None:
+    for (source, solution, truth), (value, reason) in zip(ROWS, EXPECTED):
+        result = adapter.compute_score(source, solution, truth, {"index": 0},
+                                       reward_config=str(math_config))
+        assert result["score"] == value and result["reason"] == reason
+        assert result["abstained"] is False
+        assert result["reward/math"] == value
+        assert result["reward/brevity"] == pytest.approx(max(0.0, 1 - len(solution) / 100))
+
+
+def test_config_from_the_environment_and_abstention(math_config: Path,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("REWARDS_CONFIG", raising=False)
+    with pytest.raises(ConfigError, match="REWARDS_CONFIG"):
+        adapter.compute_score("x", "\\boxed{1}", "1")
+    monkeypatch.setenv("REWARDS_CONFIG", str(math_config))
+    result = adapter.compute_score("x", "\\boxed{1}", "\\frac{", abstain_score=-1.0)
+    assert result == {"score": -1.0, "reason": "bad_reference", "abstained": True,
+                      "reward/math": None, "reward/brevity": pytest.approx(0.91)}
+
+
+def test_domains_from_extra_info_domain_map_or_data_source(mixed_config: Path) -> None:
+    kwargs: dict[str, Any] = {"reward_config": str(mixed_config)}
+    by_info = adapter.compute_score("anything", "hello", "hello", {"domain": "text"}, **kwargs)
+    assert by_info["score"] == 1.0 and by_info["reward/exact"] == 1.0
+    assert by_info["reward/math"] is None  # keys are the same for every sample
+    by_map = adapter.compute_score("my/qa", "hello", "hello", None,
+                                   domain_map={"my/qa": "text"}, **kwargs)
+    assert by_map["reward/exact"] == 1.0
+    by_source = adapter.compute_score("math", "\\boxed{2}", "2", None, **kwargs)
+    assert by_source["reward/math"] == 1.0 and by_source["reward/exact"] is None
+    unknown = adapter.compute_score("elsewhere", "\\boxed{2}", "2", None, **kwargs)
+    assert unknown["reason"] == "unknown_domain" and unknown["abstained"] is True
+
+
+def test_batch_form_applies_group_normalization(tmp_path: Path) -> None:
+    config = write_config(tmp_path / "group.yaml", """
+domains:
+  default: {rewards: [{use: "integration_rewards:exact", name: exact}]}
+normalize: group
+""")
+    results = adapter.compute_score_batch(
+        ["s"] * 4, ["a", "b", "a", "a"], ["a", "a", "a", "a"],
+        [{"index": 0}, {"index": 0}, {"index": 1}, {"index": 1}], reward_config=str(config))
+    assert [r["score"] for r in results] == pytest.approx([0.5 / 0.5001, -0.5 / 0.5001, 0, 0])
+    assert [r["reward/exact"] for r in results] == [1.0, 0.0, 1.0, 1.0]
+    with pytest.raises(ValueError, match="lengths must match"):
+        adapter.compute_score_batch(["s"], ["a", "b"], ["a", "b"], reward_config=str(config))
+
+
+def test_async_form_batches_concurrent_calls(math_config: Path) -> None:
+    async def main() -> list[dict[str, Any]]:
+        return await asyncio.gather(*(
+            adapter.compute_score_async(s, solution, truth, reward_config=str(math_config),
+                                        max_wait_ms=20)
+            for s, solution, truth in ROWS * 4))
+
+    results = asyncio.run(main())
+    assert [(r["score"], r["reason"]) for r in results] == EXPECTED * 4
+    batcher = next(b for _, b in adapter._BATCHERS.values())
+    assert batcher.stats.requests == 16 and batcher.stats.batches < 16
+
+
+# ---- through veRL itself -------------------------------------------------------------------
+
+def _verl_loader() -> Any:
+    pytest.importorskip("omegaconf", reason="veRL's config needs omegaconf")
+    try:
+        from verl.trainer.ppo.reward import get_custom_reward_fn
+    except ImportError as exc:
+        pytest.skip(f"veRL is not importable here ({exc}); pip install verl")
+    return get_custom_reward_fn
+
+
+def _verl_config(path: str, name: str, **reward_kwargs: Any) -> Any:
+    from omegaconf import OmegaConf
+
+    return OmegaConf.create({"reward": {"custom_reward_function": {
+        "path": path, "name": name, "reward_kwargs": reward_kwargs}}})
+
+
+def _data_proto(tokenizer: Any, rows: list[tuple[str, str, str]]) -> Any:
+    """A veRL batch as its rollout produces it: left-padded prompts, right-padded responses."""
+    import numpy as np
+    import torch
+    from verl import DataProto
+
+    prompts = [tokenizer.encode(f"Question {i}:") for i in range(len(rows))]
+    responses = [tokenizer.encode(solution) + [tokenizer.eos_token_id] for _, solution, _ in rows]
+    lp, lr = max(map(len, prompts)), max(map(len, responses))
+    pad = tokenizer.pad_token_id
+    prompt_ids = torch.tensor([[pad] * (lp - len(p)) + p for p in prompts])
+    response_ids = torch.tensor([r + [pad] * (lr - len(r)) for r in responses])
+    mask = torch.tensor([[0] * (lp - len(p)) + [1] * len(p) + [1] * len(r) + [0] * (lr - len(r))
+                         for p, r in zip(prompts, responses)])
+    return DataProto.from_dict(
+        tensors={"prompts": prompt_ids, "responses": response_ids,
+                 "input_ids": torch.cat([prompt_ids, response_ids], dim=1),
+                 "attention_mask": mask},
+        non_tensors={
+            "data_source": np.array([s for s, _, _ in rows], dtype=object),
+            "reward_model": np.array([{"ground_truth": t} for _, _, t in rows], dtype=object),
+            "extra_info": np.array([{"index": i} for i in range(len(rows))], dtype=object)})
+
+
+def test_verl_loads_compute_score_by_package_path(math_config: Path) -> None:
+    get_custom_reward_fn = _verl_loader()
+    fn = get_custom_reward_fn(_verl_config("pkg://integrations.verl", "compute_score",
+                                           reward_config=str(math_config)))
+    result = fn(data_source=ROWS[0][0], solution_str=ROWS[0][1], ground_truth=ROWS[0][2],
+                extra_info={"index": 3})
+    assert result["score"] == 1.0 and result["reason"] == "ok"
+
+
+def test_verl_batch_reward_manager_with_the_file_path(math_config: Path,
+                                                      tiny_lm_dir: Path) -> None:
+    get_custom_reward_fn = _verl_loader()
+    from transformers import AutoTokenizer
+    from verl.workers.reward_manager.batch import BatchRewardManager
+
+    fn = get_custom_reward_fn(_verl_config(adapter.__file__, "compute_score_batch",
+                                           reward_config=str(math_config)))
+    tokenizer = AutoTokenizer.from_pretrained(str(tiny_lm_dir))
+    manager = BatchRewardManager(tokenizer, num_examine=0, compute_score=fn)
+    out = manager(_data_proto(tokenizer, ROWS), return_dict=True)
+    tensor = out["reward_tensor"]
+    assert tensor.sum(dim=1).tolist() == [value for value, _ in EXPECTED]
+    assert list(out["reward_extra_info"]["reason"]) == [reason for _, reason in EXPECTED]
+    assert list(out["reward_extra_info"]["reward/math"]) == [value for value, _ in EXPECTED]
+
+
+def test_verl_async_reward_loop_manager_batches(math_config: Path, tiny_lm_dir: Path) -> None:
+    get_custom_reward_fn = _verl_loader()
+    from transformers import AutoTokenizer
+    try:
+        from verl.experimental.reward_loop.reward_manager.naive import NaiveRewardManager
+    except ImportError as exc:
+        pytest.skip(f"this veRL has no async reward loop ({exc})")
+
+    fn = get_custom_reward_fn(_verl_config("pkg://integrations.verl", "compute_score_async",
+                                           reward_config=str(math_config), max_wait_ms=20))
+    tokenizer = AutoTokenizer.from_pretrained(str(tiny_lm_dir))
+    rows = ROWS * 3
+    data = _data_proto(tokenizer, rows)
+    adapter._BATCHERS.clear()
+
+    async def main() -> list[dict[str, Any]]:
+        manager = NaiveRewardManager(config=None, tokenizer=tokenizer, compute_score=fn)
+        assert manager.is_async_reward_score
+        return await asyncio.gather(*(manager.run_single(data[i:i + 1])
+                                      for i in range(len(rows))))
+
+    results = asyncio.run(main())
+    assert [r["reward_score"] for r in results] == [v for v, _ in EXPECTED] * 3
+    assert [r["reward_extra_info"]["reason"] for r in results] == [r for _, r in EXPECTED] * 3
+    batcher = next(b for _, b in adapter._BATCHERS.values())
+    assert batcher.stats.requests == len(rows) and batcher.stats.batches < len(rows)
