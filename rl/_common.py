@@ -159,6 +159,11 @@ def _coerce(hint: Any, value: Any, where: str) -> Any:
             raise ConfigError(f"{where}: expected an integer, not {value!r}")
         return value
     if hint is float:
+        if isinstance(value, str):  # PyYAML reads 3e-4 (no dot) as text
+            try:
+                value = float(value)
+            except ValueError:
+                pass
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             raise ConfigError(f"{where}: expected a number, not {value!r}")
         return float(value)

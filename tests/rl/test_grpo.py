@@ -9,7 +9,7 @@ import pytest
 
 torch = pytest.importorskip("torch", reason="the RL loops need torch: pip install 'rewards-engine[train]'")
 
-from rl.grpo import GRPOConfig, train  # noqa: E402
+from rl.grpo import GRPOConfig, train
 
 
 def config(toy, out, **changes) -> GRPOConfig:

@@ -8,7 +8,7 @@ import pytest
 
 torch = pytest.importorskip("torch", reason="the RL losses need torch: pip install 'rewards-engine[train]'")
 
-from rl.losses import (  # noqa: E402
+from rl.losses import (
     aggregate,
     clipped_policy_loss,
     clipped_value_loss,

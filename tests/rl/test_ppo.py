@@ -9,7 +9,7 @@ import pytest
 
 torch = pytest.importorskip("torch", reason="the RL loops need torch: pip install 'rewards-engine[train]'")
 
-from rl.ppo import PPOConfig, ValueModel, train  # noqa: E402
+from rl.ppo import PPOConfig, ValueModel, train
 
 
 def config(toy, out, **changes) -> PPOConfig:

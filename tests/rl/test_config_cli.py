@@ -1,0 +1,124 @@
+"""Train configs (YAML -> frozen dataclass), the prompt stream, and `rewards train` end to end."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from rewards.errors import ConfigError, InputError
+from rl._common import CurriculumConfig, PromptStream, load_train_config, read_prompts
+from rl.grpo import GRPOConfig
+from rl.ppo import PPOConfig
+
+
+def write(path: Path, text: str) -> Path:
+    path.write_text(text)
+    return path
+
+
+def test_config_from_yaml_with_overrides_and_relative_paths(tmp_path):
+    cfg_file = write(tmp_path / "train.yaml", """
+model: tiny
+reward_config: reward.yaml
+prompts: data/prompts.jsonl
+output_dir: runs/x
+steps: 5
+loss_aggregation: seq-mean-token-mean
+epsilon_high: 0.28
+curriculum: {column: bucket, order: [easy, hard]}
+""")
+    cfg = load_train_config(GRPOConfig, cfg_file, ["learning_rate=3e-4", "beta=0.1"])
+    assert cfg.model == str(tmp_path / "tiny")
+    assert cfg.prompts == str(tmp_path / "data" / "prompts.jsonl")
+    assert cfg.output_dir == str(tmp_path / "runs" / "x")
+    assert (cfg.steps, cfg.learning_rate, cfg.beta, cfg.epsilon_high) == (5, 3e-4, 0.1, 0.28)
+    assert cfg.curriculum == CurriculumConfig(column="bucket", order=("easy", "hard"))
+    with pytest.raises(AttributeError):
+        cfg.steps = 6  # type: ignore[misc]  # frozen
+
+
+@pytest.mark.parametrize(("document", "message"), [
+    ({"reward_config": "r", "prompts": "p"}, "missing required keys \\['model'\\]"),
+    ({"model": "m", "reward_config": "r", "prompts": "p", "stepz": 3}, "unknown keys \\['stepz'\\]"),
+    ({"model": "m", "reward_config": "r", "prompts": "p", "steps": "ten"}, "expected an integer"),
+    ({"model": "m", "reward_config": "r", "prompts": "p", "loss_aggregation": "sum"},
+     "must be one of"),
+    ({"model": "m", "reward_config": "r", "prompts": "p", "num_generations": 1},
+     "num_generations must be >= 2"),
+    ({"model": "m", "reward_config": "r", "prompts": "p", "scale_rewards": "yes"},
+     "expected true or false"),
+])
+def test_config_errors_name_the_problem(document, message):
+    with pytest.raises(ConfigError, match=message):
+        load_train_config(GRPOConfig, document)
+
+
+def test_ppo_config_fields():
+    cfg = load_train_config(PPOConfig, {"model": "m", "reward_config": "r", "prompts": "p",
+                                        "gamma": 1, "lam": 0.9, "critic_model": None})
+    assert (cfg.gamma, cfg.lam, cfg.critic_model, cfg.kl_coef) == (1.0, 0.9, None, 0.05)
+    with pytest.raises(ConfigError, match="unknown keys \\['beta'\\]"):
+        load_train_config(PPOConfig, {"model": "m", "reward_config": "r", "prompts": "p",
+                                      "beta": 0.1})
+
+
+def test_read_prompts_errors_name_file_and_line(tmp_path):
+    good = write(tmp_path / "p.jsonl", json.dumps({"prompt": "hi", "reference": "1"}) + "\n"
+                 + json.dumps({"prompt": [{"role": "user", "content": "yo"}], "id": "q2"}) + "\n")
+    rows = read_prompts(good)
+    assert [r["id"] for r in rows] == ["p1", "q2"]
+    bad = write(tmp_path / "bad.jsonl", json.dumps({"prompt": "ok"}) + "\n"
+                + json.dumps({"question": "no prompt"}) + "\n")
+    with pytest.raises(InputError) as err:
+        read_prompts(bad)
+    assert err.value.line == 2 and err.value.field == "prompt"
+
+
+def test_prompt_stream_epochs_skip_and_curriculum():
+    rows = [{"id": f"p{i}", "prompt": str(i), "bucket": "easy" if i < 2 else "hard"}
+            for i in range(4)]
+    stream = PromptStream(rows, seed=3)
+    first = [r["id"] for r in stream.take(8)]
+    assert sorted(first[:4]) == sorted(first[4:]) == ["p0", "p1", "p2", "p3"]  # whole epochs
+    assert first[:4] != first[4:] or first[:4] != ["p0", "p1", "p2", "p3"]
+    resumed = PromptStream(rows, seed=3)
+    resumed.skip(5)
+    assert [r["id"] for r in resumed.take(3)] == first[5:8]
+    assert resumed.drawn == 8
+    easy_first = PromptStream(rows, seed=0, curriculum=CurriculumConfig(order=("easy", "hard")))
+    assert [r["bucket"] for r in easy_first.take(4)] == ["easy", "easy", "hard", "hard"]
+    hard_first = PromptStream(rows, seed=0, curriculum=CurriculumConfig(order=("hard", "easy")))
+    assert [r["bucket"] for r in hard_first.take(4)] == ["hard", "hard", "easy", "easy"]
+
+
+def test_rewards_train_cli_end_to_end(toy_task, tmp_path, capsys):
+    pytest.importorskip("torch", reason="needs torch")
+    from rewards.cli import main
+
+    cfg = write(tmp_path / "train.yaml", f"""
+model: {toy_task.model}
+reward_config: {toy_task.reward_config}
+prompts: {toy_task.prompts}
+output_dir: run
+steps: 2
+prompts_per_step: 4
+num_generations: 4
+max_completion_tokens: 4
+learning_rate: 0.001
+""")
+    assert main(["train", "grpo", "--config", str(cfg), "--no-progress"]) == 0
+    out = capsys.readouterr().out
+    assert "trained grpo for 2 steps" in out and "reward/mean" in out
+    rows = [json.loads(x) for x in (tmp_path / "run" / "metrics.jsonl").read_text().splitlines()]
+    assert [r["step"] for r in rows] == [1, 2]
+    # --resume with more steps continues at step 3
+    assert main(["train", "grpo", "--config", str(cfg), "--resume", "--set", "steps=3",
+                 "--no-progress"]) == 0
+    rows = [json.loads(x) for x in (tmp_path / "run" / "metrics.jsonl").read_text().splitlines()]
+    assert [r["step"] for r in rows] == [1, 2, 3]
+    assert (tmp_path / "run" / "final" / "config.json").exists()
+    # a bad config is a clean error, exit code 2
+    assert main(["train", "ppo", "--config", str(cfg), "--set", "ppo_epochs=zero"]) == 2
+    assert "ppo_epochs" in capsys.readouterr().err
