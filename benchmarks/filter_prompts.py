@@ -98,9 +98,10 @@ def tree_rss(pid: int) -> int:
     return total
 
 
-def run_cli(prompts: Path, rollouts: Path, out: Path, cpus: set[int]) -> tuple[float, int, str]:
+def run_cli(prompts: Path, rollouts: Path, out: Path, cpus: set[int],
+            workers: int) -> tuple[float, int, str]:
     cmd = [sys.executable, "-m", "rewards", "filter-prompts", str(prompts), "--rollouts",
-           str(rollouts), "--out", str(out), "--progress", "off"]
+           str(rollouts), "--out", str(out), "--progress", "off", "--workers", str(workers)]
     start = time.perf_counter()
     proc = subprocess.Popen(cmd, cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             text=True, preexec_fn=lambda: os.sched_setaffinity(0, cpus))
@@ -155,6 +156,8 @@ def main() -> None:
     parser.add_argument("--n", type=int, default=16)
     parser.add_argument("--peer-sample", type=int, default=2000,
                         help="rollouts the peer scores (its rate is per rollout)")
+    parser.add_argument("--workers", type=int, default=1,
+                        help="filter-prompts --workers (default 1: score in its own process)")
     parser.add_argument("--quick", action="store_true", help="200 prompts, peer on 800")
     args = parser.parse_args()
     if args.quick:
@@ -167,13 +170,13 @@ def main() -> None:
         total = args.prompts * args.n
         chars = sum(len(json.loads(line)["completion"])
                     for line in rollouts.read_text().splitlines())
-        seconds, peak, stdout = run_cli(prompts, rollouts, folder / "out", cpus)
+        seconds, peak, stdout = run_cli(prompts, rollouts, folder / "out", cpus, args.workers)
         stats = json.loads((folder / "out" / "stats.json").read_text())
         peer_rate, agree, compared = run_peer(prompts, rollouts, folder / "out",
                                               min(args.peer_sample, total))
     rate = total / seconds
     print(f"filter-prompts --rollouts: {args.prompts} prompts x {args.n} rollouts = {total} "
-          f"on {len(cpus)} cores")
+          f"on {len(cpus)} cores, --workers {args.workers}")
     print(f"  wall (process start to exit, histogram included): {seconds:.2f} s")
     print(f"  rollouts scored per second:  {rate:,.0f}  (target >= 2,000: "
           f"{'met' if rate >= 2000 else 'NOT met'})")

@@ -11,10 +11,9 @@ from __future__ import annotations
 
 import hashlib
 import json
-import math
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import asdict, dataclass, field, replace
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Literal
@@ -25,9 +24,10 @@ from prompt_filter._inputs import ErrorRow, PromptRecord, iter_rollouts, read_pr
 from prompt_filter._journal import Journal
 from prompt_filter._pass_rate import DEFAULT_N, Mode
 from prompt_filter._report import require_matplotlib
-from rewards._types import Reward, Sample, Score
+from prompt_filter._scoring import ChunkScorer
+from rewards._types import Sample
 from rewards.config import RewardConfig
-from rewards.errors import ConfigError, EngineError, SandboxError
+from rewards.errors import ConfigError, EngineError
 
 __all__ = ["FilterJob", "GenerationOptions", "run_filter"]
 
@@ -83,12 +83,14 @@ class FilterJob:
     """Generation options, with `policy`."""
     plot: bool = True
     """Write the pass-rate histogram PNG (needs matplotlib)."""
+    workers: int = 1
+    """Processes scoring chunks in parallel (each builds the reward); 1: score in this one."""
 
     def __post_init__(self) -> None:
         if (self.rollouts is None) == (self.policy is None):
             raise ConfigError("give exactly one of --rollouts FILE and --policy MODEL")
-        if self.n < 1 or self.chunk_size < 1 or self.generation.prompts_per_round < 1:
-            raise ConfigError("n, chunk size and prompts per round must be >= 1")
+        if min(self.n, self.chunk_size, self.generation.prompts_per_round, self.workers) < 1:
+            raise ConfigError("n, chunk size, prompts per round and workers must be >= 1")
 
 
 Progress = Callable[[int, Mapping[str, int]], None]
@@ -102,19 +104,19 @@ def run_filter(job: FilterJob, config: RewardConfig, *, engine: Any = None,
     `engine`: an object with `generate` for `policy` mode (default: `load_engine(policy)`).
     `progress(total, done) -> update`: opens a progress display; `update` is called per chunk.
     """
-    from rewards.build import build_reward
-
     if job.plot:
         require_matplotlib()
     job.out.mkdir(parents=True, exist_ok=True)
     prompts, prompt_errors, prompt_rows = read_prompts(job.prompts, job.prompt_map)
-    # Pass rates need raw rewards: a batch normalization would make them relative to a batch.
-    reward = build_reward(replace(config, normalize="none"))
     with Journal(job.out / "journal.jsonl", _fingerprint(job, config)) as journal:
-        if job.rollouts is not None:
-            _score_rollouts(job, reward, prompts, journal, progress)
-        else:
-            _generate_and_score(job, reward, prompts, journal, engine, progress)
+        scorer = ChunkScorer(config, job.workers)
+        try:
+            if job.rollouts is not None:
+                _score_rollouts(job, scorer, prompts, journal, progress)
+            else:
+                _generate_and_score(job, scorer, prompts, journal, engine, progress)
+        finally:
+            scorer.close()
         return finalize(job, config, prompts, prompt_errors, prompt_rows, journal.records())
 
 
@@ -146,38 +148,6 @@ def _count_rows(path: Path) -> int:
         return sum(1 for line in fh if line.strip())
 
 
-def score_samples(reward: Reward, samples: Sequence[Sample]
-                  ) -> list[tuple[float | None, str, str | None]]:
-    """(value, reason, error) per sample. Broken infrastructure raises; any other exception
-    from the batch is retried sample by sample so only the poison sample is marked."""
-    if not samples:
-        return []
-    try:
-        scores: list[Score | Exception] = list(reward.score(samples))
-    except (ConfigError, SandboxError, EngineError):
-        raise
-    except Exception:  # noqa: BLE001 - retried one by one below to find the poison sample
-        scores = [_score_one(reward, s) for s in samples]
-    out: list[tuple[float | None, str, str | None]] = []
-    for score in scores:
-        if isinstance(score, Exception):
-            out.append((None, "reward_error", f"{type(score).__name__}: {score}"))
-        elif score.value is not None and not math.isfinite(score.value):
-            out.append((None, "non_finite", f"reward returned {score.value}"))
-        else:
-            out.append((None if score.value is None else float(score.value), score.reason, None))
-    return out
-
-
-def _score_one(reward: Reward, sample: Sample) -> Score | Exception:
-    try:
-        return reward.score([sample])[0]
-    except (ConfigError, SandboxError, EngineError):
-        raise
-    except Exception as exc:  # noqa: BLE001 - a poison sample: recorded on its row, the run goes on
-        return exc
-
-
 class _Counts:
     """Running counts for the progress display."""
 
@@ -199,17 +169,26 @@ def _open_progress(progress: Callable[[int, int], Progress] | None, total: int,
     return progress(total, done) if progress else (lambda rows, counts: None)
 
 
-def _score_rollouts(job: FilterJob, reward: Reward, prompts: Mapping[str, PromptRecord],
+def _score_rollouts(job: FilterJob, scorer: ChunkScorer, prompts: Mapping[str, PromptRecord],
                     journal: Journal, progress: Callable[[int, int], Progress] | None) -> None:
     assert job.rollouts is not None
     after = journal.last["end"] if journal.last else 0
     counts = _Counts(journal.records())
     update = _open_progress(progress, _count_rows(job.rollouts), counts.rows)
-    chunk: list[tuple[int, Sample | ErrorRow]] = []
+    Chunk = list[tuple[int, Sample | ErrorRow]]
 
-    def flush() -> None:
+    def chunks() -> Iterator[tuple[Chunk, list[Sample]]]:
+        chunk: Chunk = []
+        for line, item in iter_rollouts(job.rollouts, prompts, after=after):
+            chunk.append((line, item))
+            if len(chunk) >= job.chunk_size:
+                yield chunk, [s for _, s in chunk if isinstance(s, Sample)]
+                chunk = []
+        if chunk:
+            yield chunk, [s for _, s in chunk if isinstance(s, Sample)]
+
+    for chunk, results in scorer.map(chunks()):
         samples = [(line, item) for line, item in chunk if isinstance(item, Sample)]
-        results = score_samples(reward, [s for _, s in samples])
         record: dict[str, Any] = {"kind": "chunk", "start": chunk[0][0], "end": chunk[-1][0],
                                   "rows": len(chunk), "scores": [], "errors": []}
         for (line, sample), (value, reason, error) in zip(samples, results):
@@ -222,17 +201,9 @@ def _score_rollouts(job: FilterJob, reward: Reward, prompts: Mapping[str, Prompt
         journal.append(record)
         counts.add(record)
         update(len(chunk), counts.counts)
-        chunk.clear()
-
-    for line, item in iter_rollouts(job.rollouts, prompts, after=after):
-        chunk.append((line, item))
-        if len(chunk) >= job.chunk_size:
-            flush()
-    if chunk:
-        flush()
 
 
-def _generate_and_score(job: FilterJob, reward: Reward, prompts: Mapping[str, PromptRecord],
+def _generate_and_score(job: FilterJob, scorer: ChunkScorer, prompts: Mapping[str, PromptRecord],
                         journal: Journal, engine: Any,
                         progress: Callable[[int, int], Progress] | None) -> None:
     ids = list(prompts)
@@ -245,14 +216,14 @@ def _generate_and_score(job: FilterJob, reward: Reward, prompts: Mapping[str, Pr
 
         engine = load_engine(job.policy, backend=gen.backend)
         try:
-            _generate_chunks(job, reward, prompts, ids, start, journal, engine, progress)
+            _generate_chunks(job, scorer, prompts, ids, start, journal, engine, progress)
         finally:
             engine.close()
     else:
-        _generate_chunks(job, reward, prompts, ids, start, journal, engine, progress)
+        _generate_chunks(job, scorer, prompts, ids, start, journal, engine, progress)
 
 
-def _generate_chunks(job: FilterJob, reward: Reward, prompts: Mapping[str, PromptRecord],
+def _generate_chunks(job: FilterJob, scorer: ChunkScorer, prompts: Mapping[str, PromptRecord],
                      ids: list[str], start: int, journal: Journal, engine: Any,
                      progress: Callable[[int, int], Progress] | None) -> None:
     gen = job.generation
@@ -269,7 +240,7 @@ def _generate_chunks(job: FilterJob, reward: Reward, prompts: Mapping[str, Promp
         samples = [Sample(r.prompt, g.text, reference=r.reference, domain=r.domain, group=r.id)
                    for r, outs in zip(batch, generations) for g in outs]
         finish = [g.finish_reason for outs in generations for g in outs]
-        results = score_samples(reward, samples)
+        results = scorer.score(samples)
         record: dict[str, Any] = {"kind": "chunk", "start": begin, "end": begin + len(batch),
                                   "rows": len(samples), "scores": [], "completions": [],
                                   "errors": []}

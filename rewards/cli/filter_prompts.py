@@ -48,6 +48,8 @@ def add_parser(sub: Any) -> None:
                    help="rename prompt columns, e.g. problem=prompt,answer=reference,uid=id")
     p.add_argument("--chunk-size", type=int, default=1024,
                    help="rollout rows scored per batch and journal chunk (default 1024)")
+    p.add_argument("--workers", type=int, default=1,
+                   help="processes scoring chunks in parallel (default 1: this process)")
     gen = p.add_argument_group("generation (--policy)")
     gen.add_argument("--backend", choices=("auto", "transformers", "vllm", "vllm-server"),
                      default="auto", help="inference engine (default auto)")
@@ -82,6 +84,7 @@ def run(args: argparse.Namespace) -> int:
         rollouts=Path(args.rollouts) if args.rollouts else None, policy=args.policy,
         n=args.n, band=band, mode=args.mode, threshold=args.threshold, buckets=args.buckets,
         prompt_map=parse_prompt_map(args.map), chunk_size=args.chunk_size, plot=not args.no_plot,
+        workers=args.workers,
         generation=GenerationOptions(backend=args.backend, max_tokens=args.max_tokens,
                                      temperature=args.temperature, top_p=args.top_p,
                                      seed=args.seed, prompts_per_round=args.prompts_per_round))

@@ -173,3 +173,14 @@ def test_policy_mode_generates_scores_and_resumes_after_an_engine_failure(tmp_pa
     generated = read_jsonl(tmp_path / "whole" / "rollouts.jsonl")
     assert len(generated) == 80 and generated[0] == {
         "id": "p0", "completion": "0", "score": 0.0, "reason": "wrong", "finish_reason": "stop"}
+
+
+def test_worker_processes_write_the_same_journal_and_outputs(tmp_path):
+    prompts, rollouts, config = _dataset(tmp_path, use="filter_rewards:explode_on_boom")
+    cfg = load_config(config)
+    one = FilterJob(prompts=prompts, out=tmp_path / "one", rollouts=rollouts, chunk_size=100)
+    two = FilterJob(prompts=prompts, out=tmp_path / "two", rollouts=rollouts, chunk_size=100,
+                    workers=2)
+    assert run_filter(one, cfg) == run_filter(two, cfg)
+    assert outputs(tmp_path / "two") == outputs(tmp_path / "one")
+    assert _journal_chunks(tmp_path / "two") == 17  # 1,608 rows in chunks of 100
