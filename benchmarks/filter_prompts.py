@@ -103,8 +103,10 @@ def run_cli(prompts: Path, rollouts: Path, out: Path, cpus: set[int],
     cmd = [sys.executable, "-m", "rewards", "filter-prompts", str(prompts), "--rollouts",
            str(rollouts), "--out", str(out), "--progress", "off", "--workers", str(workers)]
     start = time.perf_counter()
+    # the CPU affinity set in main() is inherited: the command and its workers get 2 cores
+    assert os.sched_getaffinity(0) == cpus
     proc = subprocess.Popen(cmd, cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True, preexec_fn=lambda: os.sched_setaffinity(0, cpus))
+                            text=True)
     peak = 0
     done = threading.Event()
 
