@@ -93,6 +93,31 @@ def is_plain(value, depth=0):
     return True
 
 
+def standard_to_plain(value, depth=0):
+    """Exact standard-library containers (Counter, OrderedDict, defaultdict, deque) as the
+    dict or list they compare like, recursively; None for anything else. The result is
+    plain data, checked again by the harness, so this cannot smuggle a program's class."""
+    collections = sys.modules.get("collections")
+    kind = type(value)
+    if depth > 50:
+        return None
+    if collections is not None and kind in (collections.Counter, collections.OrderedDict,
+                                            collections.defaultdict):
+        value, kind = dict(value), dict
+    elif collections is not None and kind is collections.deque:
+        value, kind = list(value), list
+    if kind in (list, tuple, set, frozenset):
+        items = [v if is_plain(v) else standard_to_plain(v, depth + 1) for v in value]
+        return None if any(i is None and v is not None for i, v in zip(items, value)) \
+            else kind(items)
+    if kind is dict:
+        items = {k: v if is_plain(v) else standard_to_plain(v, depth + 1)
+                 for k, v in value.items()}
+        return None if any(items[k] is None and value[k] is not None for k in items) \
+            else items
+    return value if is_plain(value) else None
+
+
 class WorkerGone(Exception):
     """The worker died or broke the protocol."""
 
@@ -125,6 +150,9 @@ def worker_main(req_fd, rep_fd, out_fd, err_fd):
     def encode(value):
         if is_plain(value):
             return ("v", value)
+        converted = standard_to_plain(value)
+        if converted is not None and is_plain(converted):
+            return ("v", converted)
         handles[len(handles) + 1] = value
         return ("h", len(handles), type(value).__name__, callable(value))
 
@@ -301,6 +329,15 @@ class Namespace(dict):
                 worker.handles[name] = value
         self[name] = value
         return value
+
+    def __contains__(self, name):  # `name in globals()` sees the program's names too
+        return dict.__contains__(self, name) or name in self.worker.names
+
+    def get(self, name, default=None):
+        try:
+            return self[name]
+        except KeyError:
+            return default
 
 
 def remote_exception(name, message):

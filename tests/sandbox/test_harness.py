@@ -212,3 +212,30 @@ def test_run_tests_many_keeps_order_and_isolates_bad_jobs() -> None:
     reports = sandbox.run_tests_many(jobs, max_workers=2)
     assert [r.passed for r in reports] == [3, 0, 0, 1]
     assert reports[2].status == "sandbox_error" and "entry_point" in reports[2].execution.stderr
+
+
+def test_standard_containers_compare_like_plain_data() -> None:
+    code = ("from collections import Counter, OrderedDict, defaultdict, deque\n"
+            "def hist(s):\n    return Counter(s.split())\n"
+            "def ordered():\n    return OrderedDict(a=1)\n"
+            "def groups():\n    d = defaultdict(list)\n    d['x'].append(deque([1, 2]))\n    return d\n"
+            "class Fake(dict):\n    def __eq__(self, other):\n        return True\n"
+            "def fake():\n    return Fake()\n")
+    tests = ["assert hist('a b a') == {'a': 2, 'b': 1}", "assert ordered() == {'a': 1}",
+             "assert groups() == {'x': [[1, 2]]}", "assert fake() == {'anything': 1}"]
+    report = sandbox.run_tests(code, tests, limits=SHORT)
+    assert [r.outcome for r in report.results] == ["pass", "pass", "pass", "error"], report
+
+
+def test_globals_lookups_in_tests_see_the_program() -> None:
+    """Test helpers that look names up in globals() (as rewards.code's call tests do) find
+    the program's functions and classes."""
+    helper = ("def resolve(name):\n    g = globals()\n    if name in g:\n        return g[name]\n"
+              "    if 'Solution' in g:\n        return getattr(g['Solution'](), name)\n"
+              "    raise NameError(name)\n")
+    tests = [helper + "assert resolve('add')(1, 2) == 3", helper + "assert g_get() is None"]
+    plain = sandbox.run_tests("def add(a, b):\n    return a + b\ndef g_get():\n"
+                              "    return None\n", tests, limits=SHORT)
+    method = sandbox.run_tests("class Solution:\n    def add(self, a, b):\n        return a + b\n"
+                               "def g_get():\n    return None\n", tests[:1], limits=SHORT)
+    assert plain.passed == 2 and method.passed == 1, (plain, method)
