@@ -11,8 +11,8 @@ from integrations.celery._tasks import configure_worker
 from integrations.celery._worker import start_worker
 from integrations.celery.client import CeleryReward, Progress, RunStats
 
-__all__ = sorted(["QUEUE_KINDS", "CeleryReward", "Progress", "RunStats", "app",
-                  "configure_worker", "make_app", "queue_name", "start_worker"])
+__all__ = ["QUEUE_KINDS", "CeleryReward", "Progress", "RunStats", "app", "configure_worker",
+           "make_app", "queue_name", "start_worker"]
 
 
 def __getattr__(name: str) -> object:

@@ -109,7 +109,7 @@ def score_samples(reward: Reward, samples: Sequence[Sample]
         return list(scores), []
     except infrastructure:
         raise
-    except Exception:
+    except Exception:  # noqa: BLE001 - find the poison sample: one by one below
         log.info("chunk raised as a batch; scoring its %d samples one by one", len(samples))
     scores, errors = [], []
     for i, sample in enumerate(samples):
@@ -117,7 +117,7 @@ def score_samples(reward: Reward, samples: Sequence[Sample]
             scores.append(reward.score([sample])[0])
         except infrastructure:
             raise
-        except Exception as exc:  # a poison sample: an error row, and the worker lives on
+        except Exception as exc:  # noqa: BLE001 - a poison sample: an error row; worker lives
             log.warning("sample %d of the chunk raised: %s: %s", i, type(exc).__name__, exc)
             scores.append(Score(None, "error"))
             errors.append((i, f"{type(exc).__name__}: {exc}"))
@@ -129,6 +129,7 @@ class _Heartbeat:
 
     def __init__(self, task: Any, meta: dict[str, Any], interval: float) -> None:
         self.task, self.meta, self.interval = task, dict(meta), interval
+        self.task_id = task.request.id  # the request is thread-local: name the id explicitly
         self.stop = threading.Event()
         self.thread = threading.Thread(target=self._run, name="rewards-heartbeat", daemon=True)
 
@@ -136,11 +137,12 @@ class _Heartbeat:
         while not self.stop.wait(self.interval):
             self.meta["beat"] += 1
             try:
-                self.task.update_state(state=HEARTBEAT_STATE, meta=self.meta)
-            except Exception as exc:  # the next beat tries again; the client judges liveness
+                self.task.update_state(task_id=self.task_id, state=HEARTBEAT_STATE,
+                                       meta=self.meta)
+            except Exception as exc:  # noqa: BLE001 - the next beat tries again
                 log.warning("heartbeat write failed: %s", exc)
 
-    def __enter__(self) -> _Heartbeat:
+    def __enter__(self) -> _Heartbeat:  # noqa: PYI034 - a private helper, never subclassed
         self.thread.start()
         return self
 
@@ -201,7 +203,7 @@ def register_tasks(app: Any) -> None:
     """Register `rewards.score_chunk` on `app` (acks late, rejected back on worker loss)."""
 
     @app.task(name=TASK_NAME, bind=True, acks_late=True, reject_on_worker_lost=True,
-              max_retries=MAX_RETRIES, resultrepr_maxsize=200)
+              max_retries=MAX_RETRIES, resultrepr_maxsize=200, shared=False)
     def score_chunk(self: Any, *, config_hash: str, samples: list[dict[str, Any]],
                     attempt: int = 0, heartbeat_s: float = 1.0) -> dict[str, Any]:
         return run_chunk(self, config_hash=config_hash, samples=samples, attempt=attempt,

@@ -66,6 +66,9 @@ class RunStats:
     """Wall-clock time of the batch."""
     workers: dict[str, int] = field(default_factory=dict)
     """Chunks scored per worker node name."""
+    worker_s: float = 0.0
+    """Seconds the workers spent scoring (summed over chunks); `elapsed_s` minus this, spread
+    over the samples, is what the broker and result store cost when one worker does it all."""
 
 
 @dataclass
@@ -301,6 +304,7 @@ class CeleryReward:
             results[i] = decode_score(score)
         host = str(result.get("hostname"))
         stats.workers[host] = stats.workers.get(host, 0) + 1
+        stats.worker_s += float(result.get("elapsed_s", 0.0))
         for position, message in result.get("errors", []):
             stats.error_rows += 1
             log.warning("sample %d: %s", chunk.indices[position], message)
@@ -347,7 +351,7 @@ class CeleryReward:
             return
         try:
             self.app.control.revoke(chunk_ids)
-        except Exception as exc:  # the batch is failing already; that error is the one to see
+        except Exception as exc:  # noqa: BLE001 - the batch's own error is the one to raise
             log.warning("could not revoke %d chunks: %s", len(chunk_ids), exc)
 
     # -- progress and normalization ----------------------------------------------------------
@@ -388,7 +392,7 @@ class CeleryReward:
         """Release the broker and result-store connections."""
         self.app.close()
 
-    def __enter__(self) -> CeleryReward:
+    def __enter__(self) -> CeleryReward:  # noqa: PYI034 - Self needs Python 3.11
         return self
 
     def __exit__(self, *exc: object) -> None:

@@ -26,14 +26,22 @@ AMQP_URL = "amqp://guest:guest@127.0.0.1:5672//"
 if str(HERE) not in sys.path:  # the test rewards, for local scoring to compare with
     sys.path.insert(0, str(HERE))
 
-# Normalization is `none` for the shared workers and `group` for the fault tests (compared
-# with local scoring over the whole batch).
 SESSION_CONFIG = """\
 domains:
   a: {rewards: [{use: "celery_test_rewards:digest"}]}
   b: {rewards: [{use: "celery_test_rewards:digest", kind: learned}]}
   flaky: {rewards: [{use: "celery_test_rewards:flaky"}]}
 normalize: NORMALIZE
+"""  # none for the shared workers; a client with another value has another config hash
+
+
+# The fault tests score real math and code next to the counting test reward.
+FAULT_CONFIG = """\
+domains:
+  a: {rewards: [{use: "celery_test_rewards:digest"}]}
+  math: {rewards: [{use: math, workers: 1}]}
+  code: {rewards: [{use: rtv, max_workers: 1}]}
+normalize: group
 """
 
 
@@ -97,6 +105,11 @@ class Worker:
         except subprocess.TimeoutExpired:
             self.kill()
 
+    def holds_a_message(self) -> bool:
+        """Whether the worker has taken a chunk it has not finished (its log says so)."""
+        text = self.log.read_text(errors="replace")
+        return text.count("] received") > text.count("] succeeded in")
+
     def alive(self) -> bool:
         return self.process.poll() is None
 
@@ -142,10 +155,10 @@ class Cluster:
 
 
 def _cluster(tmp_path_factory, broker: str, name: str,  # type: ignore[no-untyped-def]
-             normalize: str = "none"):
+             text: str = SESSION_CONFIG.replace("NORMALIZE", "none")):
     root = tmp_path_factory.mktemp(name)
     config = root / "rewards.yaml"
-    config.write_text(SESSION_CONFIG.replace("NORMALIZE", normalize))
+    config.write_text(text)
     prefix = f"test-{name}-{uuid.uuid4().hex[:8]}-"
     return Cluster(config, broker, REDIS_URL, prefix, root)
 
@@ -173,7 +186,7 @@ def redis_cluster(tmp_path_factory, redis_client) -> Iterator[Cluster]:  # type:
 @pytest.fixture
 def fresh_cluster(tmp_path_factory, redis_client) -> Iterator[Cluster]:  # type: ignore[no-untyped-def]
     """An empty Redis cluster of its own (the test starts and kills its workers)."""
-    cluster = _cluster(tmp_path_factory, REDIS_URL, "fault", normalize="group")
+    cluster = _cluster(tmp_path_factory, REDIS_URL, "fault", FAULT_CONFIG)
     try:
         yield cluster
     finally:
@@ -183,7 +196,7 @@ def fresh_cluster(tmp_path_factory, redis_client) -> Iterator[Cluster]:  # type:
 @pytest.fixture
 def rabbit_cluster(tmp_path_factory, redis_client, amqp_url) -> Iterator[Cluster]:  # type: ignore[no-untyped-def]
     """An empty cluster on RabbitMQ (results in Redis)."""
-    cluster = _cluster(tmp_path_factory, amqp_url, "rabbit")
+    cluster = _cluster(tmp_path_factory, amqp_url, "rabbit", FAULT_CONFIG)
     try:
         yield cluster
     finally:

@@ -9,7 +9,7 @@ import uuid
 
 import pytest
 
-from rewards import ConfigError, SandboxError, Sample, Score, build_reward
+from rewards import ConfigError, Sample, SandboxError, Score, build_reward
 
 
 def _samples(n: int, tag: str, domains: tuple[str, ...] = ("a", "b")) -> list[Sample]:
@@ -117,7 +117,7 @@ def test_messages_are_json_on_the_broker(redis_cluster, redis_client) -> None:
         assert raw["headers"]["id"] == chunk.chunk_id
         import base64
 
-        args, kwargs, _ = json.loads(base64.b64decode(raw["body"]))
+        _args, kwargs, _ = json.loads(base64.b64decode(raw["body"]))
         assert kwargs["samples"][0]["completion"] == sample.completion
         assert kwargs["config_hash"] == remote.config_hash
     finally:
@@ -152,3 +152,29 @@ def test_task_events_reach_a_monitor_like_flower(redis_cluster) -> None:
     started = [e for e in events if e["type"] == "task-started"]
     assert {e["hostname"] for e in started} == {redis_cluster.workers[0].hostname}
 
+
+
+def test_one_config_key_switches_to_distributed_scoring(redis_cluster, tmp_path) -> None:
+    """`use: celery` in a reward config: the trainer's config changes, its code does not."""
+    import yaml
+
+    outer = tmp_path / "distributed.yaml"
+    outer.write_text(yaml.safe_dump({"domains": {"default": {"rewards": [{
+        "use": "celery", "config": str(redis_cluster.config), "chunk_size": 8, "timeout": 60,
+        "broker": redis_cluster.broker, "backend": redis_cluster.backend,
+        "queue_prefix": redis_cluster.prefix}]}}}))
+    samples = _samples(30, uuid.uuid4().hex)
+    remote = build_reward(outer).score(samples)
+    local = build_reward(redis_cluster.config).score(samples)
+    assert [(s.value, s.reason) for s in remote] == [(s.value, s.reason) for s in local]
+    assert all(s.parts["celery"] == s.value for s in remote)
+
+
+def test_a_long_chunk_on_a_live_worker_keeps_its_heartbeat_and_is_not_sent_again(
+        redis_cluster) -> None:
+    tag = uuid.uuid4().hex
+    samples = [Sample("p", f"{tag} {i}", domain="a", meta={"sleep_ms": 1200}) for i in range(3)]
+    with redis_cluster.client(chunk_size=3, heartbeat_s=0.5, lost_after_s=2.0) as remote:
+        got = remote.score(samples)  # 3.6 s in one chunk: longer than lost_after_s
+        assert remote.last_stats.resent == 0
+    assert got == build_reward(redis_cluster.config).score(samples)

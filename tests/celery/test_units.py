@@ -12,8 +12,8 @@ from rewards import ConfigError, Sample, Score, parse_config
 
 pytest.importorskip("celery", reason="needs the celery extra: pip install 'rewards-engine[celery]'")
 
-from integrations.celery._routing import domain_queues  # noqa: E402
-from integrations.celery._wire import (  # noqa: E402
+from integrations.celery._routing import domain_queues
+from integrations.celery._wire import (
     decode_sample,
     decode_score,
     encode_sample,
