@@ -6,6 +6,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import os
+import signal
 import time
 
 from rewards import Sample, Score, reward
@@ -23,11 +24,14 @@ def _counter():  # type: ignore[no-untyped-def]
 def digest(sample: Sample) -> Score:
     """A deterministic, content-dependent value in [0, 1): a misplaced or swapped score shows.
 
-    `meta.sleep_ms` makes it slow; completion `POISON` raises (a poison sample); with
+    `meta.sleep_ms` makes it slow; completion `POISON` raises (a poison sample), `CRASH`
+    kills the process scoring it; with
     `COUNT_SCORING_REDIS` set, every scoring of `meta.id` is counted in that Redis DB, so a
     test can see how often each sample was actually scored across workers."""
     if sample.completion == "POISON":
         raise ValueError("this completion breaks the scorer")
+    if sample.completion == "CRASH":  # as a segfault in a native extension would
+        os.kill(os.getpid(), signal.SIGKILL)
     sleep_ms = sample.meta.get("sleep_ms", 0)
     if sleep_ms:
         time.sleep(sleep_ms / 1000)

@@ -178,3 +178,18 @@ def test_a_long_chunk_on_a_live_worker_keeps_its_heartbeat_and_is_not_sent_again
         got = remote.score(samples)  # 3.6 s in one chunk: longer than lost_after_s
         assert remote.last_stats.resent == 0
     assert got == build_reward(redis_cluster.config).score(samples)
+
+
+def test_a_sample_that_kills_its_worker_process_becomes_an_error_row(redis_cluster) -> None:
+    """Redelivered after each crash (reject_on_worker_lost); after three, the chunk is split
+    and the crashing sample alone scores `worker_lost`, instead of looping forever."""
+    samples = _samples(3, uuid.uuid4().hex, domains=("a",))
+    samples[1] = Sample("p", "CRASH", domain="a")
+    with redis_cluster.client(chunk_size=3) as remote:
+        got = remote.score(samples)
+        assert remote.last_stats.split == 1 and remote.last_stats.error_rows == 1
+    assert got[1] == Score(None, "worker_lost")
+    assert [got[0], got[2]] == build_reward(redis_cluster.config).score([samples[0], samples[2]])
+    assert all(w.alive() for w in redis_cluster.workers)
+    with redis_cluster.client() as remote:  # and the worker still scores
+        assert len(remote.score(_samples(4, uuid.uuid4().hex, domains=("a",)))) == 4
