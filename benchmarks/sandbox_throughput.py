@@ -36,7 +36,8 @@ def bare(code: str) -> Callable[[], object]:
             path = os.path.join(tmp, "main.py")
             with open(path, "w") as fh:
                 fh.write(code)
-            proc = subprocess.run([PYTHON, path], capture_output=True, timeout=10, cwd=tmp)
+            proc = subprocess.run([PYTHON, path], capture_output=True, timeout=10, cwd=tmp,
+                                  check=False)
             assert proc.returncode == 0, proc.stderr
     return run
 
@@ -86,7 +87,7 @@ def main() -> None:
     print(f"cpus available: {len(os.sched_getaffinity(0))}, load average: "
           f"{os.getloadavg()[0]:.1f}; bare = `{PYTHON} main.py` via subprocess.run")
     print(f"{'program':<12} {'way':<6} {'median ms/run':>14} {'x bare':>8} "
-          f"{'runs/s ({} workers)'.format(args.workers):>20} {'x bare':>8}")
+          f"{f'runs/s ({args.workers} workers)':>20} {'x bare':>8}")
     verdicts = []
     for name, ways in cases.items():
         latency = {way: median_ms(fn, n_seq) for way, fn in ways.items()}

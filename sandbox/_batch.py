@@ -58,7 +58,7 @@ def _map(fn: Callable[..., T], jobs: Sequence[Mapping[str, Any]], max_workers: i
             return fn(**job)
         except SandboxError as exc:  # infrastructure: decided below, batch-wide
             return exc
-        except Exception as exc:  # a bad job: recorded in its own slot, the batch goes on
+        except Exception as exc:  # noqa: BLE001  (a bad job: recorded in its own slot, the batch goes on)
             return on_error(exc, job)
 
     if workers == 1:

@@ -140,9 +140,9 @@ def worker_main(req_fd, rep_fd, out_fd, err_fd):
     os.dup2(rep, 4)
     os.closerange(5, 4096)
     sock = Channel(3, 4)
-    sys.stdin = open(0, closefd=False)
-    sys.stdout = open(1, "w", closefd=False, buffering=1)
-    sys.stderr = open(2, "w", closefd=False, buffering=1)
+    sys.stdin = open(0, closefd=False)  # noqa: SIM115
+    sys.stdout = open(1, "w", closefd=False, buffering=1)  # noqa: SIM115
+    sys.stderr = open(2, "w", closefd=False, buffering=1)  # noqa: SIM115
     handles = {}
     module = {"__name__": "solution", "__builtins__": __builtins__}
     sys.path.insert(0, "/work")
@@ -162,9 +162,9 @@ def worker_main(req_fd, rep_fd, out_fd, err_fd):
     try:
         with open("/work/main.py") as fh:
             source = fh.read()
-        exec(compile(source, "main.py", "exec"), module)
+        exec(compile(source, "main.py", "exec"), module)  # noqa: S102  (in the worker only)
         loaded = ("ok", [n for n in module if not n.startswith("__")])
-    except BaseException as exc:  # the program's own failure, reported as data
+    except BaseException as exc:  # noqa: BLE001  (the program's own failure, as data)
         loaded = ("exc", type(exc).__name__, _last_line(exc))
     _flush()
     sock.send(loaded)
@@ -197,7 +197,7 @@ def worker_main(req_fd, rep_fd, out_fd, err_fd):
             else:
                 result = ("exc", "ValueError", f"unknown request {op!r}")
             reply = ("ok", result)
-        except BaseException as exc:  # includes SystemExit raised by the program
+        except BaseException as exc:  # noqa: BLE001  (SystemExit from the program too)
             reply = ("exc", type(exc).__name__, _last_line(exc))
         _flush()
         try:
@@ -210,7 +210,7 @@ def _flush():
     for stream in (sys.stdout, sys.stderr):
         try:
             stream.flush()
-        except BaseException:  # the program may have replaced or closed its streams
+        except BaseException:  # noqa: BLE001, S110  (the program may have closed its streams)
             pass
 
 
@@ -477,9 +477,9 @@ def run_python_tests(spec, first):
             worker.deadline = deadline
             namespace = Namespace(worker)
             if spec["format"] == "assert":
-                exec(compile(test, f"<test {index}>", "exec"), namespace)
+                exec(compile(test, f"<test {index}>", "exec"), namespace)  # noqa: S102
             else:
-                exec(compile(test, "<check>", "exec"), namespace)
+                exec(compile(test, "<check>", "exec"), namespace)  # noqa: S102
                 namespace["check"](namespace[spec["entry_point"]])
             results.append(("pass", "", time.monotonic() - begin))
         except TestTimeout:
@@ -496,7 +496,7 @@ def run_python_tests(spec, first):
             worker = None
         except AssertionError as exc:
             results.append(("fail", describe_failure(test, exc), time.monotonic() - begin))
-        except Exception as exc:
+        except Exception as exc:  # noqa: BLE001  (whatever the test raised: its verdict)
             message = getattr(exc, "remote_message", None) or _last_line(exc)
             results.append(("error", f"{type(exc).__name__}: {message}"
                             if not message.startswith(type(exc).__name__) else message,

@@ -51,7 +51,8 @@ def run_process(argv: Sequence[str], *, stdin: bytes, wall_s: float, output_byte
     try:
         proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                 stderr=subprocess.PIPE, pass_fds=fds, cwd=cwd, env=env,
-                                preexec_fn=preexec_fn, start_new_session=True)
+                                preexec_fn=preexec_fn,  # noqa: PLW1509 (unsafe backend only)
+                                start_new_session=True)
     except OSError:
         if with_jail_log:
             os.close(log_r)

@@ -88,7 +88,7 @@ class workspace:
         os.chmod(host, 0o644)
         self.binds.append((host, f"/work/{name}"))
 
-    def __enter__(self) -> workspace:
+    def __enter__(self) -> workspace:  # noqa: PYI034
         return self
 
     def __exit__(self, *exc: object) -> None:

@@ -232,8 +232,8 @@ def shutdown() -> None:
 def run_warm(code: str, *, stdin: bytes, files: Mapping[str, str | bytes], limits: Limits,
              harness: str | None = None) -> Execution:
     """Run Python `code` in a warm server: same isolation and limits as a cold jail."""
-    from sandbox._runner import _safe_name, to_execution
     from sandbox._languages import language_spec
+    from sandbox._runner import _safe_name, to_execution
 
     spec = language_spec("python")
     clean = {_safe_name(name, spec): content for name, content in files.items()}

@@ -24,7 +24,7 @@ import sys
 import time
 
 sys.path.insert(0, "/harness")
-import harness  # noqa: E402  (pre-imported so that forked test harnesses start warm)
+import harness
 
 WORK_DIRS = ("/work", "/tmp")
 MAX_FD = 4096
@@ -211,7 +211,7 @@ def _exit(status: int) -> None:
         atexit._run_exitfuncs()
     except SystemExit as exc:
         status = exit_status(exc)
-    except BaseException:  # noqa: BLE001, S110  (an exit hook failing ends the run anyway)
+    except BaseException:  # noqa: BLE001  (an exit hook failing ends the run anyway)
         status = status or 1
     for stream in (sys.stdout, sys.stderr):
         try:

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
-from sandbox_probes import Host  # noqa: E402
+from sandbox_probes import Host
 
 
 @pytest.fixture

@@ -5,9 +5,9 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
+from sandbox_probes import MODES, SHORT
 
 import sandbox
-from sandbox_probes import MODES, SHORT
 
 GOOD = "def add(a, b):\n    return a + b\n"
 ASSERTS = ["assert add(1, 2) == 3", "assert add(-1, 1) == 0", "assert add('a', 'b') == 'ab'"]

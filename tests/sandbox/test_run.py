@@ -7,10 +7,10 @@ import dataclasses
 import warnings
 
 import pytest
+from sandbox_probes import MODES, SHORT
 
 import sandbox
 from sandbox import _jail
-from sandbox_probes import MODES, SHORT
 
 PROGRAMS = {
     "python": "a, b = map(int, input().split())\nprint(a * b)\n",
@@ -67,10 +67,10 @@ STATUS_CASES = {
                     dataclasses.replace(SHORT, cpu_s=1.0, wall_s=5.0)),
     "timeout_c": ("c", "int main(){ for(;;); }", SHORT),
     "memory_limit_python": ("python", "x = bytearray(1 << 30)", SHORT),
-    "memory_limit_cpp": ("cpp", "#include <vector>\nint main(){ std::vector<char> v(1ul << 31, 1);"
-                         " return v[5]; }", SHORT),
-    "memory_limit_javascript": ("javascript", "let a = [];\nwhile (true) a.push(new Array(1e6)"
-                                ".fill(1.5));", SHORT),
+    "memory_limit_cpp": ("cpp", ("#include <vector>\nint main(){ std::vector<char> v(1ul << 31, 1);"
+                                 " return v[5]; }"), SHORT),
+    "memory_limit_javascript": ("javascript", ("let a = [];\nwhile (true) a.push(new Array(1e6)"
+                                               ".fill(1.5));"), SHORT),
     "output_limit": ("bash", "while true; do echo yyyyyyyyyyyyyyyyyyyyyyyy; done", SHORT),
 }
 EXPECTED = {"ok": "ok", "wrong_answer_is_ok_status": "ok", "runtime_error_exit": "runtime_error",

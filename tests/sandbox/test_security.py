@@ -8,13 +8,13 @@ import os
 import signal
 import subprocess
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 import pytest
+from sandbox_probes import MODES, SHORT, Host
 
 import sandbox
-from sandbox_probes import MODES, SHORT, Host
 
 DENIED = "DENIED"
 
@@ -296,7 +296,7 @@ def test_abuse_is_contained(name: str, mode: str, host: Host,
         sentinel.wait()
         _SENTINEL.clear()
     # the host can still start processes (no fork-bomb or pid exhaustion leak)
-    assert subprocess.run(["true"]).returncode == 0
+    assert subprocess.run(["true"], check=False).returncode == 0
 
 
 def test_suite_has_at_least_30_attacks() -> None:
