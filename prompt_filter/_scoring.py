@@ -6,6 +6,9 @@ from __future__ import annotations
 
 import math
 import multiprocessing
+import os
+import threading
+import time
 from collections import deque
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -72,9 +75,17 @@ def _plain(value: Any) -> Any:
 _WORKER_REWARD: Reward | None = None
 
 
-def _init_worker(document: dict[str, Any]) -> None:
+def _init_worker(document: dict[str, Any], parent: int) -> None:
     global _WORKER_REWARD
+    # A parent killed with SIGKILL cannot shut its pool down: its workers notice on their own.
+    threading.Thread(target=_exit_with_parent, args=(parent,), daemon=True).start()
     _WORKER_REWARD = _raw_reward(parse_config(document, source="<filter-prompts worker>"))
+
+
+def _exit_with_parent(parent: int) -> None:
+    while os.getppid() == parent:
+        time.sleep(0.5)
+    os._exit(1)
 
 
 def _score_in_worker(samples: list[Sample]) -> list[Result]:
@@ -101,7 +112,7 @@ class ChunkScorer:
             _raw_reward(config)  # a bad config fails here, before any worker starts
             self._pool = ProcessPoolExecutor(
                 workers, mp_context=multiprocessing.get_context("spawn"),
-                initializer=_init_worker, initargs=(_plain(config.raw),))
+                initializer=_init_worker, initargs=(_plain(config.raw), os.getpid()))
 
     def score(self, samples: Sequence[Sample]) -> list[Result]:
         """One chunk, now."""

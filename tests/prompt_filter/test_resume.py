@@ -184,3 +184,50 @@ def test_worker_processes_write_the_same_journal_and_outputs(tmp_path):
     assert run_filter(one, cfg) == run_filter(two, cfg)
     assert outputs(tmp_path / "two") == outputs(tmp_path / "one")
     assert _journal_chunks(tmp_path / "two") == 17  # 1,608 rows in chunks of 100
+
+
+def _children(pid: int) -> list[int]:
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                stat = Path(f"/proc/{entry}/stat").read_text()
+            except OSError:
+                continue
+            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+                found.append(int(entry))
+    return found
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+def test_kill_9_with_worker_processes_leaves_no_orphans_and_resumes(tmp_path):
+    prompts, rollouts, config = _dataset(tmp_path)
+    args = [prompts, "--rollouts", rollouts, "--config", config, "--chunk-size", "50",
+            "--workers", "2"]
+    out = tmp_path / "out"
+    proc = _start([*args, "--out", out])
+    deadline = time.monotonic() + 120
+    while _journal_chunks(out) < 2 and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.01)
+    workers = _children(proc.pid)
+    _kill_when(proc, lambda: True)
+    assert len(workers) >= 2  # the two scoring workers (and multiprocessing's tracker)
+    deadline = time.monotonic() + 10
+    while any(_alive(w) for w in workers) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not [w for w in workers if _alive(w)], "workers outlived their killed parent"
+    assert 2 <= _journal_chunks(out) < 33  # 1,608 rows in chunks of 50
+
+    final = cli(*args, "--out", out)
+    assert final.returncode == 0, final.stderr
+    reference = tmp_path / "reference"
+    run_filter(FilterJob(prompts=prompts, out=reference, rollouts=rollouts, chunk_size=50),
+               load_config(config))
+    assert outputs(out) == outputs(reference)
