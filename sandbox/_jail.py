@@ -26,7 +26,10 @@ __all__ = ["JAIL_UID", "SECCOMP_POLICY", "cgroup_v2_root", "check_nsjail", "jail
 
 JAIL_UID = 99999
 SECCOMP_POLICY = (
-    "ERRNO(1) { ptrace, process_vm_readv, process_vm_writev, mount, umount, pivot_root, chroot,"
+    "ERRNO(1) { ptrace, process_vm_readv, process_vm_writev, pidfd_getfd, kcmp,"
+    " process_madvise, io_uring_setup, io_uring_enter, io_uring_register,"
+    " mount, umount, pivot_root, chroot, open_tree, move_mount, fsopen, fsconfig, fsmount,"
+    " fspick, mount_setattr,"
     " swapon, swapoff, reboot, kexec_load, kexec_file_load, init_module, finit_module,"
     " delete_module, keyctl, add_key, request_key, bpf, perf_event_open, unshare, setns,"
     " userfaultfd, open_by_handle_at, name_to_handle_at, quotactl, acct, syslog, iopl, ioperm,"
@@ -34,8 +37,10 @@ SECCOMP_POLICY = (
     " msgget, mq_open, clone(flags) { (flags & 0x7e020000) != 0 } }"  # CLONE_NEW* flags
     " ERRNO(38) { clone3 }"  # ENOSYS: libc falls back to clone(), whose flags are checked
     " DEFAULT ALLOW")
-"""Refused (EPERM) syscalls: debugging other processes, mounts, kernel keyrings, eBPF, perf,
-new namespaces, module loading, clock changes, SysV IPC. clone3 answers ENOSYS because its
+"""Refused (EPERM) syscalls: debugging or reading other processes (ptrace, process_vm_*, and
+pidfd_getfd, which would let a program take the harness's or warm server's file
+descriptors), io_uring, mounts, kernel keyrings, eBPF, perf, new namespaces, module loading,
+clock changes, SysV IPC. clone3 answers ENOSYS because its
 flags live in memory a filter cannot read."""
 ENV = ("PATH=/usr/bin:/bin", "HOME=/work", "LANG=C.UTF-8", "TMPDIR=/tmp")
 

@@ -91,6 +91,14 @@ FORGERIES = {
     "kill_the_harness": ("import os, signal\ndef add(a, b):\n    for pid in range(1, 200):\n"
                          "        try:\n            os.kill(pid, signal.SIGKILL)\n"
                          "        except OSError:\n            pass\n    return None\n"),
+    "steal_the_report_pipe": ("import ctypes, os\nlibc = ctypes.CDLL(None, use_errno=True)\n"
+                              "for target in (1, os.getppid()):\n"
+                              "    pidfd = libc.syscall(434, target, 0)\n"
+                              "    for fd in range(8):\n"
+                              "        new = libc.syscall(438, pidfd, fd, 0)\n"
+                              "        if new >= 0:\n"
+                              "            os.write(new, b'{\"test\": 0, \"verdict\": [\"pass\", \"\", 0]}\\n')\n"
+                              "def add(a, b):\n    return None\n"),
     "exception_as_pass": ("def add(a, b):\n    raise AssertionError('pretend the test passed')\n"),
 }
 

@@ -149,8 +149,14 @@ ATTACKS: dict[str, Attack] = {
         "sys_call('clone3', 435, 0, 0)\nsys_call('clone_newns', 56, 0x00020000 | 17, 0, 0, 0, 0)\n"
         "sys_call('reboot', 169, 0, 0, 0, 0)\nsys_call('init_module', 175, 0, 0, 0)\n"
         "sys_call('chroot', 161, 0)\nsys_call('pivot_root', 155, 0, 0)\n"
-        "sys_call('shmget', 29, 0, 4096, 0o1666)\nsys_call('settimeofday', 164, 0, 0)\n",
-        denied_all(16)),
+        "sys_call('shmget', 29, 0, 4096, 0o1666)\nsys_call('settimeofday', 164, 0, 0)\n"
+        "sys_call('io_uring_setup', 425, 8, 0)\nsys_call('kcmp', 312, 1, 1, 0, 0, 0)\n",
+        denied_all(18)),
+    "steal_file_descriptors": Attack(
+        CTYPES + "import os\nfor target in (1, os.getppid() or 1):\n"
+        "    pidfd = libc.syscall(434, target, 0)\n"
+        "    for fd in range(5):\n        sys_call(f'getfd {target} {fd}', 438, pidfd, fd, 0)\n",
+        denied_all(10)),
     "setrlimit_raise": Attack(
         TRY + "import resource\n"
         "for name in ['RLIMIT_AS', 'RLIMIT_CPU', 'RLIMIT_NPROC', 'RLIMIT_FSIZE', 'RLIMIT_NOFILE']:\n"
