@@ -20,6 +20,12 @@ def _counter():  # type: ignore[no-untyped-def]
     return redis.Redis.from_url(os.environ["COUNT_SCORING_REDIS"])
 
 
+def _count(key: str) -> int:
+    """Add one to a counter that Redis forgets after an hour."""
+    count, _ = _counter().pipeline().incr(key).expire(key, 3600).execute()
+    return int(count)
+
+
 @reward
 def digest(sample: Sample) -> Score:
     """A deterministic, content-dependent value in [0, 1): a misplaced or swapped score shows.
@@ -36,7 +42,7 @@ def digest(sample: Sample) -> Score:
     if sleep_ms:
         time.sleep(sleep_ms / 1000)
     if os.environ.get("COUNT_SCORING_REDIS") and "id" in sample.meta:
-        _counter().incr(f"scored:{sample.meta['id']}")
+        _count(f"scored:{sample.meta['id']}")
     h = hashlib.sha256(f"{sample.prompt}|{sample.completion}".encode()).digest()
     value = int.from_bytes(h[:6], "big") / 2 ** 48
     return Score(value, "ok" if value >= 0.5 else "wrong", {"first_byte": float(h[0])})
@@ -48,7 +54,7 @@ def flaky(sample: Sample) -> Score:
     `COUNT_SCORING_REDIS`), then a wrong answer: retried only while the sandbox is broken."""
     from rewards.errors import SandboxError
 
-    tries = _counter().incr(f"flaky:{sample.meta['id']}")
+    tries = _count(f"flaky:{sample.meta['id']}")
     if tries <= sample.meta.get("fail_times", 0):
         raise SandboxError(f"the sandbox could not start (try {tries}, on purpose)")
     return Score(0.0, "wrong")

@@ -9,7 +9,7 @@ import uuid
 
 import pytest
 
-from rewards import ConfigError, Sample, SandboxError, Score, build_reward
+from rewards import ConfigError, EngineError, InputError, Sample, SandboxError, Score, build_reward
 
 
 def _samples(n: int, tag: str, domains: tuple[str, ...] = ("a", "b")) -> list[Sample]:
@@ -193,3 +193,20 @@ def test_a_sample_that_kills_its_worker_process_becomes_an_error_row(redis_clust
     assert all(w.alive() for w in redis_cluster.workers)
     with redis_cluster.client() as remote:  # and the worker still scores
         assert len(remote.score(_samples(4, uuid.uuid4().hex, domains=("a",)))) == 4
+
+
+def test_no_worker_on_the_queue_is_an_engine_error_naming_it(redis_cluster,
+                                                             redis_client) -> None:
+    prefix = f"nobody-{uuid.uuid4().hex[:6]}-"
+    try:
+        with redis_cluster.client(queue_prefix=prefix, timeout=1.0) as remote, \
+                pytest.raises(EngineError, match=f"{prefix}cpu"):
+            remote.score(_samples(3, "idle", domains=("a",)))
+    finally:
+        redis_client.delete(f"{prefix}cpu")
+
+
+def test_a_sample_that_cannot_travel_as_json_is_an_input_error(redis_cluster) -> None:
+    sample = Sample("p", "c", reference={1, 2}, domain="a")
+    with redis_cluster.client() as remote, pytest.raises(InputError, match="reference"):
+        remote.score([sample])
