@@ -3,8 +3,11 @@ HTTP request from OpenRLHF, one `compute_score` call per rollout from veRL's rew
 collected for a few milliseconds and scored together, so a reward that is faster per sample in
 batches (worker pools, model forward passes, de-duplicated sandbox runs) sees batches.
 
-One batch scores at a time, in a worker thread: while it runs, new requests queue up and the
-next batch takes all of them at once, so batches grow with load by themselves."""
+Batches score in worker threads, at most `max_inflight` at once. An idle batcher scores a
+request at once (no added latency at low load); while batches are in flight, new requests queue
+up and the next batch takes all of them (waiting up to `max_wait_ms` for more), so batches grow
+with load by themselves. Several batches in flight keep one slow sample (a symbolic comparison
+near its time limit) from holding up every request behind it."""
 
 from __future__ import annotations
 
@@ -28,11 +31,16 @@ class BatchingConfig:
     max_batch: int = 256
     """Stop collecting once this many samples are waiting (a larger request is its own batch)."""
     max_wait_ms: float = 5.0
-    """How long the first request of a batch waits for company, in milliseconds."""
+    """How long the first request of a batch waits for company while other batches are in
+    flight, in milliseconds (an idle batcher does not wait)."""
+    max_inflight: int = 4
+    """Batches scored at the same time (each in its own worker thread)."""
 
     def __post_init__(self) -> None:
         if self.max_batch < 1:
             raise ValueError(f"max_batch must be >= 1, not {self.max_batch}")
+        if self.max_inflight < 1:
+            raise ValueError(f"max_inflight must be >= 1, not {self.max_inflight}")
         if self.max_wait_ms < 0:
             raise ValueError(f"max_wait_ms must be >= 0, not {self.max_wait_ms}")
 
@@ -115,24 +123,34 @@ class MicroBatcher:
     async def _collect_forever(self) -> None:
         assert self._queue is not None
         loop = asyncio.get_running_loop()
-        while True:
-            batch = [await self._queue.get()]
-            size = len(batch[0].samples)
-            deadline = loop.time() + self.config.max_wait_ms / 1000
-            while size < self.config.max_batch:
-                if self._queue.empty():
-                    remaining = deadline - loop.time()
-                    if remaining <= 0:
-                        break
-                    try:
-                        item = await asyncio.wait_for(self._queue.get(), remaining)
-                    except TimeoutError:
-                        break
-                else:
-                    item = self._queue.get_nowait()
-                batch.append(item)
-                size += len(item.samples)
-            await self._score_batch(batch)
+        slots = asyncio.Semaphore(self.config.max_inflight)
+        inflight: set[asyncio.Task[None]] = set()
+        try:
+            while True:
+                await slots.acquire()
+                batch = [await self._queue.get()]
+                size = len(batch[0].samples)
+                deadline = loop.time() + (self.config.max_wait_ms / 1000 if inflight else 0.0)
+                while size < self.config.max_batch:
+                    if self._queue.empty():
+                        remaining = deadline - loop.time()
+                        if remaining <= 0:
+                            break
+                        try:
+                            item = await asyncio.wait_for(self._queue.get(), remaining)
+                        except TimeoutError:
+                            break
+                    else:
+                        item = self._queue.get_nowait()
+                    batch.append(item)
+                    size += len(item.samples)
+                task = loop.create_task(self._score_batch(batch))
+                inflight.add(task)
+                task.add_done_callback(inflight.discard)
+                task.add_done_callback(lambda _: slots.release())
+        finally:
+            for task in inflight:
+                task.cancel()
 
     async def _score_batch(self, batch: list[_Pending]) -> None:
         samples = [s for pending in batch for s in pending.samples]

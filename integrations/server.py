@@ -62,7 +62,8 @@ def create_app(reward: RewardSource = None, *, batching: BatchingConfig = Batchi
                 "domains": sorted(resolved.config.domains) if resolved.config else [],
                 "normalize": resolved.normalize,
                 "batching": {"enabled": batching.enabled, "max_batch": batching.max_batch,
-                             "max_wait_ms": batching.max_wait_ms},
+                             "max_wait_ms": batching.max_wait_ms,
+                             "max_inflight": batching.max_inflight},
                 "stats": batcher.stats.as_dict()}
 
     @app.post("/get_reward")

@@ -27,6 +27,8 @@ def add_parser(sub: Any) -> None:
                    help="most samples scored in one batch (default: 256)")
     p.add_argument("--max-wait-ms", type=float, default=5.0,
                    help="how long a request waits for others to batch with (default: 5 ms)")
+    p.add_argument("--max-inflight", type=int, default=4,
+                   help="batches scored at the same time (default: 4)")
     p.add_argument("--no-batching", action="store_true",
                    help="score every request on its own as it arrives")
     p.add_argument("--abstain-value", type=float, default=0.0,
@@ -54,7 +56,7 @@ def run(args: argparse.Namespace) -> int:
         raise ConfigError(f"{config}: no such reward config")
     try:
         batching = BatchingConfig(enabled=not args.no_batching, max_batch=args.max_batch,
-                                  max_wait_ms=args.max_wait_ms)
+                                  max_wait_ms=args.max_wait_ms, max_inflight=args.max_inflight)
     except ValueError as exc:
         raise ConfigError(str(exc)) from exc
     serve(config, host=args.host, port=args.port, batching=batching,

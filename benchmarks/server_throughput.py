@@ -1,0 +1,170 @@
+"""Reward server throughput: `POST /get_reward` of `rewards serve` (math reward) on loopback,
+one rollout per request as OpenRLHF sends them, at 1, 8 and 64 concurrent clients; the
+micro-batching server against the same server with `--no-batching`, in one run.
+
+    python benchmarks/server_throughput.py            # up to 600 requests / 30 s per level
+    python benchmarks/server_throughput.py --quick    # up to 200 requests / 12 s per level
+
+Prints requests/s, p50 and p99 latency and the mean batch the server scored, per level and
+mode, and the speedup of batching over one-at-a-time scoring. The rollouts are the math
+benchmark's labeled mix (`benchmarks/math_throughput.py`), fresh ones for every level (the
+math reward caches verdicts), the same ones for both servers; every reply is checked against
+its label."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from math_throughput import Pair, make_mix  # noqa: E402
+
+PROMPT = "<|im_start|>user\nSolve the problem.<|im_end|>\n<|im_start|>assistant\n"
+CONFIG = "domains:\n  math:\n    rewards:\n      - use: math\nnormalize: none\n"
+
+
+@dataclass
+class Level:
+    mode: str
+    clients: int
+    requests: int
+    seconds: float
+    latencies: list[float]
+    batches: int
+    wrong: int
+
+    @property
+    def rps(self) -> float:
+        return self.requests / self.seconds
+
+    def percentile(self, q: float) -> float:
+        ordered = sorted(self.latencies)
+        return ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def start_server(config: Path, *extra: str) -> tuple[subprocess.Popen[bytes], str]:
+    import httpx
+
+    port = free_port()
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get(
+        "PYTHONPATH", "")])}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "rewards", "serve", "--config", str(config), "--port", str(port),
+         "--log-level", "warning", *extra], env=env)
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise SystemExit(f"rewards serve exited with {proc.returncode}")
+        try:
+            if httpx.get(f"{url}/health", timeout=1).status_code == 200:
+                return proc, url
+        except httpx.TransportError:
+            time.sleep(0.1)
+    proc.kill()
+    raise SystemExit("rewards serve did not start within 60 s")
+
+
+async def run_level(url: str, mode: str, clients: int, pairs: list[Pair],
+                    time_limit: float) -> Level:
+    import httpx
+
+    latencies: list[float] = []
+    wrong = 0
+    next_index = 0
+    before = httpx.get(f"{url}/health").json()["stats"]
+    limits = httpx.Limits(max_connections=clients, max_keepalive_connections=clients)
+    start = time.perf_counter()
+
+    async def client(http: httpx.AsyncClient) -> None:
+        nonlocal next_index, wrong
+        while next_index < len(pairs) and time.perf_counter() - start < time_limit:
+            pair = pairs[next_index]
+            next_index += 1
+            body = {"query": [PROMPT + pair.completion + "<|im_end|>"], "prompts": [PROMPT],
+                    "labels": [pair.gold]}
+            sent = time.perf_counter()
+            reply = await http.post(f"{url}/get_reward", json=body)
+            latencies.append(time.perf_counter() - sent)
+            reply.raise_for_status()
+            if (reply.json()["rewards"][0] == 1.0) != pair.correct:
+                wrong += 1
+
+    async with httpx.AsyncClient(timeout=120, limits=limits) as http:
+        await asyncio.gather(*(client(http) for _ in range(clients)))
+    seconds = time.perf_counter() - start
+    after = httpx.get(f"{url}/health").json()["stats"]
+    return Level(mode, clients, len(latencies), seconds, latencies,
+                 after["batches"] - before["batches"], wrong)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--quick", action="store_true", help="fewer requests, shorter levels")
+    parser.add_argument("--requests", type=int, default=None,
+                        help="most requests per level and mode (default 600; --quick 200)")
+    parser.add_argument("--seconds", type=float, default=None,
+                        help="time limit per level and mode (default 30; --quick 12)")
+    parser.add_argument("--clients", default="1,8,64", help="concurrency levels (default 1,8,64)")
+    args = parser.parse_args()
+    count = args.requests or (200 if args.quick else 600)
+    limit = args.seconds or (12.0 if args.quick else 30.0)
+    levels = [int(c) for c in args.clients.split(",")]
+
+    with tempfile.TemporaryDirectory() as tmp:
+        config = Path(tmp) / "math.yaml"
+        config.write_text(CONFIG)
+        servers = {"batched": start_server(config), "one-at-a-time": start_server(
+            config, "--no-batching")}
+        try:
+            results: list[Level] = []
+            for i, clients in enumerate(levels):
+                pairs = make_mix(count, seed=1000 + i)
+                for mode, (_, url) in servers.items():
+                    asyncio.run(run_level(url, mode, 1, make_mix(8, seed=99 + i), 5.0))  # warm
+                    results.append(asyncio.run(run_level(url, mode, clients, pairs, limit)))
+        finally:
+            for proc, _ in servers.values():
+                proc.terminate()
+                proc.wait(timeout=10)
+
+    print(f"\n/get_reward, math reward, one rollout per request, loopback "
+          f"({os.cpu_count()} CPUs; up to {count} requests or {limit:.0f} s per row)\n")
+    print(f"{'clients':>7} {'mode':<14} {'requests':>8} {'req/s':>8} {'p50 ms':>8} "
+          f"{'p99 ms':>8} {'mean batch':>10} {'mismatch':>8}")
+    for r in results:
+        batch = r.requests / r.batches if r.batches else 0.0
+        print(f"{r.clients:>7} {r.mode:<14} {r.requests:>8} {r.rps:>8.1f} "
+              f"{r.percentile(0.5):>8.1f} {r.percentile(0.99):>8.1f} {batch:>10.1f} "
+              f"{r.wrong:>8}")
+    print()
+    for clients in levels:
+        on = next(r for r in results if r.clients == clients and r.mode == "batched")
+        off = next(r for r in results if r.clients == clients and r.mode == "one-at-a-time")
+        print(f"{clients:>3} clients: micro-batching {on.rps / off.rps:.2f}x the requests/s of "
+              f"one-at-a-time scoring (p50 {statistics.median(on.latencies) * 1000:.1f} ms vs "
+              f"{statistics.median(off.latencies) * 1000:.1f} ms)")
+    return 1 if any(r.wrong for r in results) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
