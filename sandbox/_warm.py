@@ -220,6 +220,20 @@ def _pool(disk_bytes: int) -> WarmPool:
         return _pools[disk_bytes]
 
 
+def _forget_after_fork() -> None:
+    """A forked copy of this process (Celery prefork, multiprocessing) must not share the
+    parent's servers: it drops its copies of their sockets and starts its own on demand."""
+    global _pools_lock
+    _pools_lock = threading.Lock()
+    for pool in _pools.values():
+        for server in pool.servers:
+            server.control.close()  # this process's copy only; the parent keeps its own
+    _pools.clear()
+
+
+os.register_at_fork(after_in_child=_forget_after_fork)
+
+
 @atexit.register
 def shutdown() -> None:
     """Stop every warm server (they also exit on their own when this process dies)."""

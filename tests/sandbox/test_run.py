@@ -169,3 +169,27 @@ def test_bad_arguments_raise_value_error() -> None:
         sandbox.Limits(wall_s=0)
     with pytest.raises(ValueError, match="mode"):
         sandbox.run("x", mode="lukewarm")
+
+
+def test_forked_process_gets_its_own_warm_servers() -> None:
+    """After os.fork (Celery prefork, multiprocessing) parent and child both keep working:
+    the child does not share the parent's warm servers."""
+    import os
+
+    assert sandbox.run("print('parent')", mode="warm", limits=SHORT).stdout == "parent\n"
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        try:
+            outs = [sandbox.run(f"print({i})", mode="warm", limits=SHORT).stdout
+                    for i in range(3)]
+            os.write(write, "".join(outs).encode())
+        finally:
+            os._exit(0)
+    os.close(write)
+    after = [sandbox.run(f"print({i + 10})", mode="warm", limits=SHORT).stdout
+             for i in range(3)]
+    os.waitpid(pid, 0)
+    with os.fdopen(read) as fh:
+        assert fh.read() == "0\n1\n2\n"
+    assert after == ["10\n", "11\n", "12\n"]
