@@ -21,6 +21,14 @@ class Buckets:
     edges: tuple[float, ...]
     """Pass-rate boundaries between buckets, ascending; a rate equal to an edge goes up."""
 
+    def members(self) -> dict[str, list[Hashable]]:
+        """Bucket -> its prompt ids (input order), buckets easy to hard: what `curriculum`
+        takes."""
+        grouped: dict[str, list[Hashable]] = {name: [] for name in self.order}
+        for key, label in self.labels.items():
+            grouped[label].append(key)
+        return grouped
+
 
 def quantile(sorted_values: list[float], q: float) -> float:
     """Linear-interpolation quantile of ascending values (numpy's default method)."""

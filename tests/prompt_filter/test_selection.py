@@ -94,6 +94,8 @@ def test_default_buckets_easy_hard():
     buckets = assign_buckets({"a": 0.5, "b": 0.4375, "c": 0.875})
     assert buckets.labels == {"a": "easy", "b": "hard", "c": "easy"}
     assert buckets.order == ("easy", "hard")
+    assert buckets.members() == {"easy": ["a", "c"], "hard": ["b"]}
+    assert list(curriculum(buckets.members())) == ["a", "c", "b"]  # easy first
 
 
 def test_quantile_buckets_hand_computed():
