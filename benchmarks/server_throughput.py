@@ -29,7 +29,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from math_throughput import Pair, make_mix  # noqa: E402
+from math_throughput import Pair, make_mix
 
 PROMPT = "<|im_start|>user\nSolve the problem.<|im_end|>\n<|im_start|>assistant\n"
 CONFIG = "domains:\n  math:\n    rewards:\n      - use: math\nnormalize: none\n"
@@ -90,9 +90,7 @@ async def run_level(url: str, mode: str, clients: int, pairs: list[Pair],
     latencies: list[float] = []
     wrong = 0
     next_index = 0
-    before = httpx.get(f"{url}/health").json()["stats"]
     limits = httpx.Limits(max_connections=clients, max_keepalive_connections=clients)
-    start = time.perf_counter()
 
     async def client(http: httpx.AsyncClient) -> None:
         nonlocal next_index, wrong
@@ -109,9 +107,11 @@ async def run_level(url: str, mode: str, clients: int, pairs: list[Pair],
                 wrong += 1
 
     async with httpx.AsyncClient(timeout=120, limits=limits) as http:
+        before = (await http.get(f"{url}/health")).json()["stats"]
+        start = time.perf_counter()
         await asyncio.gather(*(client(http) for _ in range(clients)))
-    seconds = time.perf_counter() - start
-    after = httpx.get(f"{url}/health").json()["stats"]
+        seconds = time.perf_counter() - start
+        after = (await http.get(f"{url}/health")).json()["stats"]
     return Level(mode, clients, len(latencies), seconds, latencies,
                  after["batches"] - before["batches"], wrong)
 

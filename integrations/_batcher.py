@@ -72,9 +72,9 @@ class MicroBatcher:
     """`await batcher.score(samples)` from any number of coroutines of one event loop."""
 
     def __init__(self, score: Callable[[Sequence[Sample]], list[Score]],
-                 config: BatchingConfig = BatchingConfig()) -> None:
+                 config: BatchingConfig | None = None) -> None:
         self._score = score
-        self.config = config
+        self.config = config or BatchingConfig()
         self.stats = BatchStats()
         self._queue: asyncio.Queue[_Pending] | None = None
         self._collector: asyncio.Task[None] | None = None
@@ -160,7 +160,7 @@ class MicroBatcher:
             for pending in batch:
                 _fail(pending, exc)
             return
-        except Exception as exc:
+        except Exception as exc:  # noqa: BLE001 - a bug in the reward, delivered to its caller
             if len(batch) == 1:
                 _fail(batch[0], exc)
                 return
@@ -168,7 +168,7 @@ class MicroBatcher:
             for pending in batch:
                 try:
                     _deliver(pending, await self._run(pending.samples))
-                except Exception as one_exc:
+                except Exception as one_exc:  # noqa: BLE001 - as above, per request
                     _fail(pending, one_exc)
             return
         start = 0

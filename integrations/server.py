@@ -33,7 +33,7 @@ __all__ = ["create_app", "serve"]
 logger = logging.getLogger(__name__)
 
 
-def create_app(reward: RewardSource = None, *, batching: BatchingConfig = BatchingConfig(),
+def create_app(reward: RewardSource = None, *, batching: BatchingConfig | None = None,
                abstain_value: float = 0.0, end_tokens: Sequence[str] = END_TOKENS) -> Any:
     """The FastAPI app scoring with `reward` (a `Reward`, a config or its path; None:
     `$REWARDS_CONFIG`). `abstain_value` is the reward sent for an abstention."""
@@ -41,6 +41,7 @@ def create_app(reward: RewardSource = None, *, batching: BatchingConfig = Batchi
     responses = require("fastapi.responses", extra="server")
     JSONResponse = responses.JSONResponse
 
+    batching = batching or BatchingConfig()
     resolved = resolve_reward(reward)
     batcher = MicroBatcher(resolved.raw.score, batching)
     config_hash = resolved.config.content_hash() if resolved.config is not None else None
@@ -94,7 +95,7 @@ def create_app(reward: RewardSource = None, *, batching: BatchingConfig = Batchi
 
 
 def serve(reward: RewardSource = None, *, host: str = "127.0.0.1", port: int = 5000,
-          batching: BatchingConfig = BatchingConfig(), abstain_value: float = 0.0,
+          batching: BatchingConfig | None = None, abstain_value: float = 0.0,
           log_level: str = "info") -> None:
     """Build the app and run it with uvicorn until interrupted."""
     uvicorn = require("uvicorn", extra="server")

@@ -30,8 +30,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from integrations._common import (
-    RewardSource,
     ResolvedReward,
+    RewardSource,
     completion_text,
     find_reference,
     group_key,

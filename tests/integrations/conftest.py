@@ -14,7 +14,7 @@ HERE = Path(__file__).parent
 REPO = HERE.parents[1]
 sys.path.insert(0, str(HERE))  # integration_helpers, integration_rewards
 
-from integration_helpers import Server, write_config  # type: ignore[import-not-found]  # noqa: E402
+from integration_helpers import Server, write_config  # type: ignore[import-not-found]
 
 
 @pytest.fixture(autouse=True)

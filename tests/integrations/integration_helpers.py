@@ -35,7 +35,8 @@ class Server:
     def __init__(self, config: Path, *extra: str) -> None:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
-        self.log = open(config.parent / f"server-{self.port}.log", "w+")
+        # the server's output file stays open for the subprocess's lifetime (closed in stop)
+        self.log = open(config.parent / f"server-{self.port}.log", "w+")  # noqa: SIM115
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "rewards", "serve", "--config", str(config),
              "--host", "127.0.0.1", "--port", str(self.port), "--log-level", "warning", *extra],

@@ -12,8 +12,8 @@ from functools import partial
 from pathlib import Path
 
 import pytest
-
 from integration_helpers import server_env  # type: ignore[import-not-found]
+
 from integrations.areal import AReaLReward, reward_fn
 
 CASES = [  # (completion, task data, expected)

@@ -8,8 +8,8 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from integration_helpers import server_env  # type: ignore[import-not-found]
+
 from integrations._common import completion_text, find_reference, require, resolve_reward
 from integrations.openrlhf import split_query
 from rewards import Sample, Score, build_reward

@@ -10,7 +10,6 @@ import json
 from pathlib import Path
 
 import pytest
-
 from integration_helpers import Server, write_config  # type: ignore[import-not-found]
 
 httpx = pytest.importorskip("httpx", reason="pip install 'rewards-engine[server]'")
@@ -101,10 +100,10 @@ async def _openrlhf_client(url: str, query: str, prompt: str, label: str) -> dic
     import aiohttp
 
     payload = {"query": [query], "prompts": [prompt], "labels": [label]}
-    async with aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=180)) as session:
-        async with session.post(url, json=payload) as response:
-            response.raise_for_status()
-            return await response.json()
+    async with aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=180)) as session, \
+            session.post(url, json=payload) as response:
+        response.raise_for_status()
+        return await response.json()
 
 
 def test_concurrent_single_rollout_requests_are_micro_batched(math_server: Server) -> None:

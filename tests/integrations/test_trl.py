@@ -7,8 +7,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from integration_helpers import write_config  # type: ignore[import-not-found]
+
 from integrations.trl import trl_rewards
 from rewards.errors import ConfigError, InputError
 

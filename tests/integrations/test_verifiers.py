@@ -8,10 +8,10 @@ import inspect
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 import integration_rewards  # type: ignore[import-not-found]
+import pytest
 from integration_helpers import write_config  # type: ignore[import-not-found]
+
 from integrations.verifiers import reward_funcs, rubric
 
 COMPLETIONS = ["So the answer is \\boxed{72}.", "It is \\boxed{70}.", "No idea."]

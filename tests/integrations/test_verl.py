@@ -9,8 +9,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from integration_helpers import write_config  # type: ignore[import-not-found]
+
 from integrations import verl as adapter
 from rewards.errors import ConfigError
 
