@@ -63,7 +63,7 @@ def make_app(*, broker: str | None = None, backend: str | None = None,
     Flower (and `celery events`) can watch the work.
     """
     celery = require_celery()
-    from kombu import Queue
+    from kombu import Exchange, Queue
 
     broker = broker or os.environ.get("REWARDS_BROKER_URL") or DEFAULT_URL
     backend = backend or os.environ.get("REWARDS_RESULT_BACKEND") or DEFAULT_URL
@@ -82,7 +82,10 @@ def make_app(*, broker: str | None = None, backend: str | None = None,
         task_reject_on_worker_lost=True,
         task_acks_on_failure_or_timeout=True,
         worker_prefetch_multiplier=1,
-        task_queues=[Queue(queue_name(kind, prefix)) for kind in QUEUE_KINDS],
+        # one direct exchange per queue, as Celery declares them: a message for `sandbox`
+        # can only ever land in `sandbox`
+        task_queues=[Queue(name, Exchange(name, type="direct"), routing_key=name)
+                     for name in (queue_name(kind, prefix) for kind in QUEUE_KINDS)],
         task_default_queue=queue_name("cpu", prefix),
         task_create_missing_queues=False,
         task_soft_time_limit=600,

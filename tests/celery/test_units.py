@@ -71,7 +71,8 @@ def test_the_app_accepts_json_only_and_redelivers_lost_work() -> None:
     assert conf.worker_prefetch_multiplier == 1
     assert conf.worker_send_task_events and conf.task_send_sent_event
     assert conf.result_expires > conf.broker_transport_options["visibility_timeout"]
-    assert [q.name for q in conf.task_queues] == ["p-cpu", "p-sandbox", "p-gpu"]
+    assert [(q.name, q.exchange.name, q.routing_key) for q in app.amqp.queues.values()] == [
+        (name, name, name) for name in ("p-cpu", "p-sandbox", "p-gpu")]  # no fan-out
     task = app.tasks["rewards.score_chunk"]
     assert task.acks_late and task.reject_on_worker_lost
 
