@@ -26,7 +26,8 @@ def build_reward(config: RewardConfig | str | Path) -> Reward:
             kind = component.kind or getattr(built, "kind", "verifiable")
             components.append(WeightedComponent(built, component.weight, kind))
         domains[domain] = Mixture(components, alpha=spec.alpha, name=domain)
-    return DomainRouter(domains, normalize=config.normalize)
+    return DomainRouter(domains, normalize=config.normalize, ema_decay=config.ema_decay,
+                        eps=config.eps)
 
 
 def build_component(component: ComponentConfig) -> Reward:

@@ -7,6 +7,8 @@ domains:
   code:  {rewards: [{use: rtv, weights: {rule: 0.1, tests: 0.5, hidden: 0.3, judge: 0.1}}]}
   chat:  {alpha: 0.0, rewards: [{use: genrm, backend: vllm-server, url: "http://127.0.0.1:8000"}]}
 normalize: zscore_by_domain       # or group, or none
+ema_decay: 0.99                   # optional: running z-score statistics across batches
+eps: 1.0e-6                       # optional: the normalizer's epsilon
 ```
 Every key of a component other than `use`, `name`, `weight` and `kind` is passed to its factory.
 """
@@ -64,6 +66,10 @@ class RewardConfig:
     """Domain name -> its rewards; `default` catches samples of unlisted domains."""
     normalize: Normalize = "none"
     """Batch normalization of the final values: none, zscore_by_domain or group (GRPO)."""
+    ema_decay: float | None = None
+    """zscore_by_domain only: running per-domain statistics across batches with this decay."""
+    eps: float | None = None
+    """The normalizer's epsilon; None: the normalizer's default."""
     raw: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}), compare=False)
     """The parsed document, for hashing and for shipping to remote workers."""
 
@@ -101,7 +107,7 @@ def parse_config(document: Any, *, source: str = "<config>") -> RewardConfig:
     """Validate a parsed config document (a mapping) into a `RewardConfig`."""
     if not isinstance(document, Mapping):
         raise ConfigError(f"{source}: a reward config is a mapping with a 'domains' key")
-    unknown = set(document) - {"domains", "normalize"}
+    unknown = set(document) - {"domains", "normalize", "ema_decay", "eps"}
     if unknown:
         raise ConfigError(f"{source}: unknown top-level keys {sorted(unknown)}")
     domains = document.get("domains")
@@ -111,9 +117,21 @@ def parse_config(document: Any, *, source: str = "<config>") -> RewardConfig:
     if normalize not in get_args(Normalize):
         raise ConfigError(f"{source}: normalize must be one of {get_args(Normalize)}, "
                           f"not {normalize!r}")
+    ema_decay = document.get("ema_decay")
+    if ema_decay is not None:
+        if normalize != "zscore_by_domain":
+            raise ConfigError(f"{source}: ema_decay needs normalize: zscore_by_domain")
+        if not (isinstance(ema_decay, (int, float)) and 0.0 < ema_decay < 1.0):
+            raise ConfigError(f"{source}: ema_decay must be a number in (0, 1), "
+                              f"not {ema_decay!r}")
+    eps = document.get("eps")
+    if eps is not None and not (isinstance(eps, (int, float)) and eps > 0):
+        raise ConfigError(f"{source}: eps must be a number > 0, not {eps!r}")
     parsed = {str(name): _parse_domain(spec, f"{source}: domains.{name}")
               for name, spec in domains.items()}
-    return RewardConfig(MappingProxyType(parsed), normalize, MappingProxyType(_plain(document)))
+    return RewardConfig(MappingProxyType(parsed), normalize,
+                        None if ema_decay is None else float(ema_decay),
+                        None if eps is None else float(eps), MappingProxyType(_plain(document)))
 
 
 def _parse_domain(spec: Any, where: str) -> DomainConfig:

@@ -37,6 +37,10 @@ def test_parse_full_config():
     ({"domains": {"m": {"rewards": ["math", "math"]}}}, "unique"),
     ({"domains": {"m": {"rewards": ["math"], "extra": 1}}}, "unknown keys"),
     ({"domains": {"m": {"rewards": ["math"]}}, "oops": 1}, "unknown top-level"),
+    ({"domains": {"m": {"rewards": ["math"]}}, "ema_decay": 0.9}, "needs normalize"),
+    ({"domains": {"m": {"rewards": ["math"]}}, "normalize": "zscore_by_domain",
+      "ema_decay": 1.5}, "ema_decay"),
+    ({"domains": {"m": {"rewards": ["math"]}}, "eps": 0}, "eps"),
 ])
 def test_bad_configs_name_the_problem(document, message):
     with pytest.raises(ConfigError, match=message):

@@ -50,3 +50,14 @@ def test_group_normalization_keeps_raw_in_parts():
     assert a.value == pytest.approx(0.5 / (0.5 + 1e-4))
     assert b.value == pytest.approx(-0.5 / (0.5 + 1e-4))
     assert a.parts["raw"] == 1.0 and b.parts["raw"] == 0.0
+
+
+def test_ema_decay_from_config_keeps_running_statistics():
+    r = _build({"d": {"rewards": ["rewards_for_tests:exact"]}}, normalize="zscore_by_domain")
+    assert r.running is None
+    cfg = parse_config({"domains": {"d": {"rewards": ["rewards_for_tests:exact"]}},
+                        "normalize": "zscore_by_domain", "ema_decay": 0.5, "eps": 1e-3})
+    r = build_reward(cfg)
+    assert r.running is not None and r.eps == 1e-3
+    first = r.score([Sample("p", c, reference="1", domain="d") for c in ("1", "0")])
+    assert [s.value for s in first] == pytest.approx([1.0, -1.0])  # first batch: plain z-score
