@@ -105,9 +105,9 @@ def jail_argv(command: Sequence[str], limits: Limits, *,
             "--rlimit_fsize", str(_mb(limits.file_size_bytes)),
             "--rlimit_nofile", str(limits.open_files),
             "--rlimit_nproc", str(limits.processes),
-            "--rlimit_core", "0",
-            # judges give the stack the memory limit: deep recursion is common in solutions
-            "--rlimit_stack", str(_mb(memory)),
+            # the stack stays at the default 8 MiB: glibc sizes every thread's stack by
+            # this rlimit, so a larger one would starve threads under RLIMIT_AS
+            "--rlimit_core", "0", "--rlimit_stack", "soft",
             "--seccomp_string", SECCOMP_POLICY]
     cgroup = cgroup_v2_root()
     if cgroup and not persistent:

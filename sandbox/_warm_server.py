@@ -152,11 +152,6 @@ def child(header: dict, fds: list[int]) -> None:
     set_limit(resource.RLIMIT_NOFILE, limits["open_files"])
     set_limit(resource.RLIMIT_NPROC, limits["processes"] + 1)  # +1: this server
     set_limit(resource.RLIMIT_CORE, 0)
-    stack_hard = resource.getrlimit(resource.RLIMIT_STACK)[1]
-    stack = limits["memory_bytes"]
-    if stack_hard != resource.RLIM_INFINITY:
-        stack = min(stack, stack_hard)
-    set_limit(resource.RLIMIT_STACK, stack)
     os.chdir("/work")
     sys.stdin = open(0, encoding="utf-8", closefd=False)  # noqa: SIM115
     sys.stdout = open(1, "w", encoding="utf-8", closefd=False)  # noqa: SIM115
