@@ -534,9 +534,14 @@ def run_io_tests(spec):
         proc = subprocess.Popen(spec["argv"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                 stderr=subprocess.PIPE, start_new_session=True, cwd="/work")
         try:
-            out, err = communicate(proc, case["input"].encode(), spec["test_wall_s"])
+            out, err = communicate(proc, case["input"].encode(), spec["test_wall_s"],
+                                   spec["output_bytes"])
         except TestTimeout:
             results.append(("timeout", f"test exceeded {spec['test_wall_s']:g} s",
+                            time.monotonic() - begin))
+            continue
+        except OutputLimit:
+            results.append(("error", f"output exceeded {spec['output_bytes']} bytes",
                             time.monotonic() - begin))
             continue
         finally:
@@ -560,8 +565,12 @@ def run_io_tests(spec):
     return results, outputs
 
 
-def communicate(proc, data, limit):
-    """Like Popen.communicate with a hard deadline and an output cap (kept short of memory)."""
+class OutputLimit(Exception):
+    """A test's program wrote more than the output limit."""
+
+
+def communicate(proc, data, limit, cap):
+    """Like Popen.communicate with a hard deadline and an output cap."""
     import subprocess
     import threading
 
@@ -579,7 +588,9 @@ def communicate(proc, data, limit):
             chunk = os.read(fd, 65536)
             if not chunk:
                 open_fds.discard(fd)
-            elif len(bufs[fd]) < OUTPUT_CAP * 16:
+            elif len(bufs[fd]) + len(chunk) > cap:
+                raise OutputLimit()
+            else:
                 bufs[fd] += chunk
     left = deadline - time.monotonic()
     try:
@@ -642,10 +653,13 @@ def main():
     else:
         results, outputs = run_io_tests(spec)
         streams = outputs
-    stdout = b"".join(s[0] for s in streams)[:OUTPUT_CAP]
-    stderr = b"".join(s[1] for s in streams)[:OUTPUT_CAP]
-    report = {"done": len(results), "stdout": stdout.decode(errors="replace"),
-              "stderr": stderr.decode(errors="replace")}
+    keep = min(OUTPUT_CAP, spec["output_bytes"] // 4)
+    stdout = b"".join(s[0] for s in streams)
+    stderr = b"".join(s[1] for s in streams)
+    truncated = len(stdout) > keep or len(stderr) > keep or any(
+        d.truncated for drains in (outputs if kind == "python" else ()) for d in drains)
+    report = {"done": len(results), "stdout": stdout[:keep].decode(errors="replace"),
+              "stderr": stderr[:keep].decode(errors="replace"), "truncated": truncated}
     os.write(1, (nonce + json.dumps(report) + "\n").encode())
 
 

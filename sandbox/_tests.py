@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import secrets
 from collections.abc import Mapping
@@ -61,14 +62,19 @@ def run_tests(code: str, tests: Any, language: str = "python", *,
     nonce = secrets.token_hex(16)
     document = {"nonce": nonce, "format": fmt, "tests": items, "entry_point": entry_point,
                 "compare": compare, "float_tol": float_tol, "test_wall_s": limits.test_wall_s,
+                "output_bytes": limits.output_bytes,
                 "argv": spec.run_argv(limits.memory_bytes)}
     payload = json.dumps(document).encode()
     kind = "python" if fmt in ("assert", "check") else "io"
+    # the harness's own stream carries verdicts (messages up to ~2 KB) and a quarter of the
+    # program's output: give it room so that a chatty program is not an output_limit
+    harness_limits = dataclasses.replace(
+        limits, output_bytes=limits.output_bytes + 4096 * len(items) + (64 << 10))
     from sandbox import _warm
 
     if _warm.use_warm(spec, mode):
-        execution = _warm.run_warm(code, stdin=payload, files=files or {}, limits=limits,
-                                   harness=kind)
+        execution = _warm.run_warm(code, stdin=payload, files=files or {},
+                                   limits=harness_limits, harness=kind)
         return _report(execution, nonce, len(items))
     check_nsjail()
     with workspace(code, spec, files or {}) as box:
@@ -81,7 +87,7 @@ def run_tests(code: str, tests: Any, language: str = "python", *,
                          binds=[*box.binds, (HARNESS, HARNESS_IN_JAIL)],
                          address_space_extra=spec.address_space_extra)
         raw = run_process(argv, stdin=payload, wall_s=limits.wall_s,
-                          output_bytes=limits.output_bytes, with_jail_log=True)
+                          output_bytes=harness_limits.output_bytes, with_jail_log=True)
     return _report(to_execution(raw, limits), nonce, len(items))
 
 
@@ -135,6 +141,7 @@ def _report(execution: Execution, nonce: str, count: int) -> TestReport:
                         signal=execution.signal,
                         stdout=final["stdout"] if final else "",
                         stderr=final["stderr"] if final else execution.stderr,
-                        truncated=execution.truncated, wall_s=execution.wall_s,
+                        truncated=execution.truncated or bool(final and final["truncated"]),
+                        wall_s=execution.wall_s,
                         cpu_s=execution.cpu_s, peak_memory_bytes=execution.peak_memory_bytes)
     return TestReport(results=results, execution=program)

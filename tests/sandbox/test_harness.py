@@ -247,3 +247,16 @@ def test_globals_lookups_in_tests_see_the_program() -> None:
     method = sandbox.run_tests("class Solution:\n    def add(self, a, b):\n        return a + b\n"
                                "def g_get():\n    return None\n", tests[:1], limits=SHORT)
     assert plain.passed == 2 and method.passed == 1, (plain, method)
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_chatty_programs_are_judged_not_cut_off(mode: str) -> None:
+    """Program output is kept in part (truncated flag) and never drowns the verdicts."""
+    code = "print('x' * 200000)\ndef add(a, b):\n    print('y' * 100000)\n    return a + b\n"
+    report = sandbox.run_tests(code, ASSERTS, limits=SHORT, mode=mode)
+    assert report.passed == 3 and report.status == "ok", report
+    assert report.execution.truncated
+    assert len(report.execution.stdout) <= SHORT.output_bytes // 4
+    io = sandbox.run_tests("print('z' * 10**6)\n", [{"input": "", "output": "z"}],
+                           limits=SHORT, mode=mode)
+    assert io.results[0].outcome == "error" and "output exceeded" in io.results[0].message
