@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from rewards.math._config import MathConfig, Verdict
+from rewards.math._evaluate import evaluate
 
 __all__ = ["fast_compare", "normalize", "parse_number"]
 
@@ -69,6 +70,8 @@ def parse_number(s: str) -> Number | None:
     percent = s.endswith("%")
     if percent:
         s = s[:-1].strip()
+    if re.search(r",\s", s):
+        return None  # "1, 100" is a list of two numbers, not 1100
     s = s.replace(" ", "")
     if _THOUSANDS.match(s):
         s = s.replace(",", "")
@@ -106,6 +109,12 @@ def fast_compare(pred: str, gold: str, config: MathConfig) -> Verdict | None:
         if pred_number is not None:
             same = _numbers_equal(pred_number, gold_number, config.float_rel_tol)
             return Verdict("ok" if same else "wrong", "numeric")
+    assignment = _assignment_verdict(pred, gold, config)
+    if assignment is not None:
+        return assignment
+    sequences = _sequence_verdict(pred, gold, config)
+    if sequences is not None:
+        return sequences
     if _is_prose(gold):
         if _is_prose(pred) or pred.strip() == "":
             same = pred.lower().split() == gold.lower().split()
@@ -113,6 +122,30 @@ def fast_compare(pred: str, gold: str, config: MathConfig) -> Verdict | None:
         return None
     if gold_number is not None and _is_prose(pred):
         return Verdict("wrong", "text")
+    return _value_verdict(pred, gold, config)
+
+
+_POINTS = (None, {c: 0.5 + (ord(c) % 7) * 0.731 for c in "abcdfghjklmnpqrstuvwxyz"})
+
+
+def _value_verdict(pred: str, gold: str, config: MathConfig) -> Verdict | None:
+    """Everyday expressions evaluated as floats (`_evaluate`). Constants equal to 12 digits
+    are equal; values that differ beyond the tolerance at a test point prove a wrong answer.
+    Expressions with variables are never accepted here (that needs sympy's proof)."""
+    inexact = "." in pred or "." in gold
+    for point in _POINTS:
+        g, p = evaluate(gold, point), evaluate(pred, point)
+        if g is None or p is None:
+            return None
+        (g_value, g_vars), (p_value, p_vars) = g, p
+        scale = max(abs(g_value), abs(p_value))
+        if not 1e-250 < scale < 1e250:
+            return None  # underflow or overflow: floats cannot tell
+        diff = abs(g_value - p_value) / scale
+        if diff > (config.float_rel_tol * 1.000000001 if inexact else 1e-9):
+            return Verdict("wrong", "value")
+        if not (g_vars or p_vars):
+            return Verdict("ok", "value") if diff <= 1e-12 or inexact else None
     return None
 
 
@@ -141,3 +174,87 @@ def _numbers_equal(pred: Number, gold: Number, rel_tol: float) -> bool:
     # (1 + 1e-9): `rel_tol` is a float, so 0.333333 vs 1/3 at 1e-6 must not fail on rounding.
     return any(abs(p - g) <= rel_tol * (1 + 1e-9) * max(abs(p), abs(g))
                for p in pred_values for g in gold_values)
+
+
+_MATRIX = re.compile(r"^\\begin\{([pb]matrix)\}(.*)\\end\{\1\}$", re.S)
+_BRACKETED = re.compile(r"^([(\[])([^()\[\]{}]*)([)\]])$")
+_SET = re.compile(r"^\\\{([^{}]*)\\\}$")
+
+
+def _numbers(items: list[str]) -> list[Number] | None:
+    numbers = [parse_number(item) for item in items]
+    return None if any(n is None for n in numbers) else numbers  # type: ignore[return-value]
+
+
+def _sequence(s: str) -> tuple[str, tuple[str, ...], list[Number]] | None:
+    """Numbers in a matrix, a set `\\{..\\}`, a bracketed tuple or interval, or a bare list:
+    (kind, shape, numbers); `None` when anything in it is not a plain number."""
+    matrix = _MATRIX.match(s)
+    if matrix:
+        rows = [row.split("&") for row in matrix.group(2).split("\\\\")]
+        numbers = _numbers([entry for row in rows for entry in row])
+        shape = tuple(str(len(row)) for row in rows)
+        return ("matrix", shape, numbers) if numbers else None
+    found = _SET.match(s)
+    if found:
+        numbers = _numbers(found.group(1).split(","))
+        return ("set", (), numbers) if numbers else None
+    found = _BRACKETED.match(s)
+    if found and "," in found.group(2):
+        numbers = _numbers(found.group(2).split(","))
+        return ("bracket", (found.group(1), found.group(3)), numbers) if numbers else None
+    if "," in s and re.fullmatch(r"[-+\d.,/ ]+", s) and re.search(r",\s|,-|,\d{1,2}(?:\D|$)", s):
+        numbers = _numbers(s.split(","))
+        return ("set", (), numbers) if numbers else None  # math-verify reads "2, 3" as a set
+    return None
+
+
+def _sequence_verdict(pred: str, gold: str, config: MathConfig) -> Verdict | None:
+    """Matrices, tuples, intervals and sets of plain numbers, compared entry by entry."""
+    gold_seq = _sequence(gold)
+    if gold_seq is None:
+        return None
+    pred_seq = _sequence(pred)
+    if pred_seq is None:
+        single = parse_number(pred)
+        if single is None or gold_seq[0] != "set":
+            return None
+        pred_seq = ("set", (), [single])  # "3" against "3, 4"
+    (gold_kind, gold_shape, gold_nums), (pred_kind, pred_shape, pred_nums) = gold_seq, pred_seq
+    tol = config.float_rel_tol
+    if gold_kind != pred_kind:
+        return None  # a tuple against a set or an interval: sympy decides
+    if gold_kind == "set":
+        same = (all(any(_numbers_equal(p, g, tol) for g in gold_nums) for p in pred_nums)
+                and all(any(_numbers_equal(p, g, tol) for p in pred_nums) for g in gold_nums))
+        return Verdict("ok" if same else "wrong", "numeric set")
+    same_values = len(gold_nums) == len(pred_nums) and all(
+        _numbers_equal(p, g, tol) for p, g in zip(pred_nums, gold_nums))
+    if gold_shape == pred_shape:
+        return Verdict("ok" if same_values else "wrong", f"numeric {gold_kind}")
+    plain = {("(", ")"), ("[", "]")}
+    if gold_kind == "bracket" and same_values and {gold_shape, pred_shape} <= plain:
+        return None  # (1, 2) against [1, 2]: a point or an interval? sympy decides
+    return Verdict("wrong", f"numeric {gold_kind}")
+
+
+_ASSIGNMENT = re.compile(r"^([a-zA-Z])\s*=\s*([^=<>]+)$")
+
+
+def _assignment_verdict(pred: str, gold: str, config: MathConfig) -> Verdict | None:
+    """`x = 5` against `5`, `k = 7` against `k = 8`, `n = 2,3,4` against `n = 1,2,3`: compare
+    the right-hand sides (math-verify's rule for assignments); a proof of equality between
+    expressions with variables is still left to sympy."""
+    gold_match, pred_match = _ASSIGNMENT.match(gold), _ASSIGNMENT.match(pred)
+    if gold_match is None and pred_match is None:
+        return None
+    if gold_match and pred_match and gold_match.group(1) != pred_match.group(1):
+        return None  # x = 5 against y = 5: sympy decides
+    if (gold_match is None and "=" in gold) or (pred_match is None and "=" in pred):
+        return None  # one side is a general equation
+    gold_rhs = gold_match.group(2).strip() if gold_match else gold
+    pred_rhs = pred_match.group(2).strip() if pred_match else pred
+    verdict = fast_compare(pred_rhs, gold_rhs, config)
+    if verdict is None:
+        return None
+    return Verdict(verdict.reason, f"assignment, {verdict.detail}")

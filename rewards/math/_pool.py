@@ -54,6 +54,7 @@ class _Worker:
             [sys.executable, "-m", "rewards.math._worker"], stdin=subprocess.PIPE,
             stdout=subprocess.PIPE, stderr=self.stderr, env=env, close_fds=True)
         self.buffer = b""
+        self.eof = False
         self.next_id = 0
 
     @property
@@ -81,11 +82,14 @@ class _Worker:
         line = self._read_line(start + timeout)
         seconds = time.monotonic() - start
         if line is None:
-            if self.proc.poll() is not None:
+            if self.eof or self.proc.poll() is not None:
                 # Died on this input (out of memory, a C-level crash): the input is to blame,
                 # so it is data like a timeout; the pool replaces the worker.
-                return Outcome("timeout", f"worker died (exit {self.proc.returncode}) "
-                                          "while comparing", seconds)
+                try:
+                    code: int | None = self.proc.wait(timeout=5)
+                except subprocess.TimeoutExpired:
+                    code = None
+                return Outcome("timeout", f"worker died (exit {code}) while comparing", seconds)
             return Outcome("timeout", f"no answer within {timeout:g}s, worker killed", seconds)
         answer = json.loads(line)
         if answer.get("id") != self.next_id:
@@ -105,7 +109,8 @@ class _Worker:
                 return None
             chunk = os.read(fd, 65536)
             if not chunk:
-                return None  # EOF: the worker exited
+                self.eof = True  # the worker exited (poll() may not know yet)
+                return None
             self.buffer += chunk
         line, _, self.buffer = self.buffer.partition(b"\n")
         return line
@@ -158,16 +163,16 @@ class WorkerPool:
     def run(self, pred: str, gold: str, *, rel_tol: float, timeout: float) -> Outcome:
         """Compare on a worker; reason `timeout` (and the worker replaced) past `timeout`.
 
-        A worker found dead (killed from outside while idle) is replaced and the request
-        retried once on a fresh worker; dying twice on the same input blames the input."""
-        for attempt in (1, 2):
-            worker = self._acquire()
+        A worker that had been idle and turns out dead (killed from outside) is replaced and
+        the request retried; only a worker started for this request dying blames the input."""
+        for _ in range(self.size + 2):
+            worker, fresh = self._acquire()
             try:
                 outcome = worker.request(pred, gold, rel_tol, timeout)
             except _WorkerGone:
                 self._discard(worker)
-                if attempt == 2:
-                    raise WorkerError(f"math workers keep dying before a request is sent: "
+                if fresh:
+                    raise WorkerError(f"math worker died before its first request: "
                                       f"{worker._stderr_tail()}") from None
                 continue
             except BaseException:
@@ -177,11 +182,13 @@ class WorkerPool:
             if outcome.reason != "timeout":
                 self._release(worker)
                 return outcome
-            self._discard(worker, replace=True)
+            died = outcome.detail.startswith("worker died")
+            self._discard(worker, replace=not died)
+            if died and not fresh:
+                continue  # killed while idle, most likely: not this input's fault
             self.kills += 1
-            if not outcome.detail.startswith("worker died") or attempt == 2:
-                return outcome
-        raise AssertionError("unreachable")
+            return outcome
+        raise WorkerError("math workers keep dying; see the worker stderr")
 
     def start(self) -> None:
         """Start all workers now (in parallel) instead of on first use."""
@@ -220,7 +227,8 @@ class WorkerPool:
         for worker in workers:
             worker.kill()
 
-    def _acquire(self) -> _Worker:
+    def _acquire(self) -> tuple[_Worker, bool]:
+        """A worker for one request, and whether it was started just for it."""
         with self._cond:
             while True:
                 if self._closed:
@@ -228,7 +236,7 @@ class WorkerPool:
                 while self._idle:
                     worker = self._idle.pop()
                     if worker.alive():
-                        return worker
+                        return worker, False
                     self._all.discard(worker)
                     self._count -= 1
                 if self._count < self.size:
@@ -245,7 +253,7 @@ class WorkerPool:
             raise
         with self._cond:
             self._all.add(worker)
-        return worker
+        return worker, True
 
     def _release(self, worker: _Worker, *, new: bool = False) -> None:
         with self._cond:

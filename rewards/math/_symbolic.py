@@ -4,6 +4,7 @@ math-verify's known false positives."""
 
 from __future__ import annotations
 
+import functools
 import logging
 from typing import Any
 
@@ -16,8 +17,15 @@ logging.getLogger("math_verify").setLevel(logging.ERROR)
 def warm_up() -> None:
     """Import sympy and math-verify and build the LaTeX parser, so that a worker's first real
     comparison does not spend its time budget on start-up."""
-    symbolic_compare("\\frac{1}{2}+x^2", "x^{2}+0.5", 1e-6)
-    symbolic_compare("\\{1,2\\}", "[1,2)", 1e-6)
+    # One pair per kind of sympy work (simplify, solve, relations, sets, matrices, complex):
+    # their first use in a process imports and caches a lot.
+    for pred, gold in [("\\frac{1}{2}+x^2", "x^{2}+0.5"), ("\\{1,2\\}", "[1,2)"),
+                       ("(x+1)^2", "x^2+2x+1"), ("2x-y+1=0", "y=2x+1"),
+                       ("x \\le 2", "(-\\infty, 2]"), ("\\{1,x\\}", "\\{x,1\\}"),
+                       ("\\sin^2 x+\\cos^2 x", "1"), ("\\frac{1}{2006!}", "\\frac{1}{2004!}"),
+                       ("\\begin{pmatrix}1\\\\x\\end{pmatrix}", "\\begin{pmatrix}1\\\\x\\end{pmatrix}"),
+                       ("1+2i", "2i+1"), ("x = 2 \\text{ or } x = 3", "2, 3"), ("3x", "x+2x")]:
+        symbolic_compare(pred, gold, 1e-6)
 
 
 def symbolic_compare(pred: str, gold: str, rel_tol: float) -> tuple[str, str]:
@@ -31,8 +39,12 @@ def symbolic_compare(pred: str, gold: str, rel_tol: float) -> tuple[str, str]:
         return "wrong", "answer does not parse"
     from math_verify import verify
 
+    numeric = _numeric_verdict(gold_parsed, pred_parsed, rel_tol)
+    if numeric is not None:
+        return numeric
     # allow_set_relation_comp: `x >= 2` answers the gold `[2, \infty)` and vice versa.
-    if not verify(gold_parsed, pred_parsed, timeout_seconds=None, allow_set_relation_comp=True):
+    if not verify(list(gold_parsed), list(pred_parsed), timeout_seconds=None,
+                  allow_set_relation_comp=True):
         return "wrong", "symbolic"
     try:
         veto = _false_positive(gold_parsed[0], pred_parsed[0], rel_tol)
@@ -43,13 +55,40 @@ def symbolic_compare(pred: str, gold: str, rel_tol: float) -> tuple[str, str]:
     return "ok", "symbolic"
 
 
-def _parse(answer: str) -> list[Any]:
+@functools.lru_cache(maxsize=4096)
+def _parse(answer: str) -> tuple[Any, ...]:
+    """Parsed sympy objects for one answer; cached because the gold of a prompt comes back
+    once per rollout (sympy objects are immutable, so sharing them is safe)."""
     from math_verify import ExprExtractionConfig, LatexExtractionConfig, parse
 
     found = parse(f"${answer}$", extraction_config=[LatexExtractionConfig(),
                                                    ExprExtractionConfig()],
                   fallback_mode="no_fallback", parsing_timeout=None)
-    return [item for item in found if not isinstance(item, str)]
+    return tuple(item for item in found if not isinstance(item, str))
+
+
+def _numeric_verdict(gold: tuple[Any, ...], pred: tuple[Any, ...],
+                     rel_tol: float) -> tuple[str, str] | None:
+    """Two real constants (`51` vs `9\\sqrt{6}`): compare their values at 60 digits instead of
+    letting `verify` try symbolic simplification. `None` for anything else."""
+    import sympy
+
+    g, p = gold[0], pred[0]
+    if len(gold) != 1 or len(pred) != 1:
+        return None
+    if not (isinstance(g, sympy.Expr) and isinstance(p, sympy.Expr)):
+        return None
+    if not (g.is_number and p.is_number) or g.has(sympy.Float) or p.has(sympy.Float):
+        return None  # percent and rounding conventions of decimals: math-verify decides
+    try:
+        gv, pv = g.evalf(60), p.evalf(60)
+        if not (gv.is_real and pv.is_real and gv.is_finite and pv.is_finite):
+            return None
+        scale = max(abs(gv), abs(pv))
+        same = scale == 0 or abs(gv - pv) <= sympy.Float("1e-40") * scale
+    except (TypeError, ValueError, ArithmeticError):
+        return None
+    return ("ok" if same else "wrong"), "numeric (60 digits)"
 
 
 def _false_positive(gold: Any, pred: Any, rel_tol: float) -> str | None:

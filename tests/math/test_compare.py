@@ -44,6 +44,14 @@ LOCAL = [
     ("Monday", "monday", "ok", "text"), ("Tuesday", "Monday", "wrong", "text"),
     ("seven", "7", "wrong", "text"), ("0.333333", "\\frac{1}{3}", "ok", "numeric"),
     ("0.33", "\\frac{1}{3}", "wrong", "numeric"),
+    ("2\\sqrt{3}", "\\sqrt{12}", "ok", "value"), ("3\\sqrt{2}", "2\\sqrt{3}", "wrong", "value"),
+    ("\\frac{3\\pi}{4}", "3\\pi/4", "ok", "value"), ("1.732051", "\\sqrt{3}", "ok", "value"),
+    ("1.7321", "\\sqrt{3}", "wrong", "value"), ("(x-3)^2", "x^2+6x+9", "wrong", "value"),
+    ("t^2", "x^2", "wrong", "value"), ("2\\frac{1}{4}", "\\frac{9}{4}", "ok", "value"),
+    ("(1, 2)", "(2, 1)", "wrong", "numeric bracket"), ("5, -9", "-9, 5", "ok", "numeric set"),
+    ("3", "3, 4", "wrong", "numeric set"), ("(4, 13]", "[4, 13]", "wrong", "numeric bracket"),
+    ("\\begin{bmatrix}1&0\\\\0&1\\end{bmatrix}", "\\begin{pmatrix}1&0\\\\0&1\\end{pmatrix}",
+     "ok", "numeric matrix"),
 ]
 
 
@@ -53,8 +61,9 @@ def test_fast_path_decides_without_workers(pred, gold, reason, path):
     assert verdict == Verdict(reason, path)
 
 
-@pytest.mark.parametrize("pred,gold", [("x+1", "1+x"), ("\\sqrt{12}", "2\\sqrt{3}"),
-                                       ("\\{1,2\\}", "\\{2,1\\}"), ("y=2x+1", "y=3x+1")])
+@pytest.mark.parametrize("pred,gold", [("x+1", "1+x"), ("\\frac{1}{2006!}", "\\frac{1}{2004!}"),
+                                       ("\\sin^2 x+\\cos^2 x", "1"), ("10^{-400}", "10^{-399}"),
+                                       ("\\{1,x\\}", "\\{x,1\\}"), ("2x-y+1=0", "y=2x+1")])
 def test_symbolic_pairs_go_to_a_worker(pred, gold):
     assert compare_local(pred, gold, MathConfig()) == (pred, gold)
 
@@ -74,7 +83,7 @@ def test_batch_matches_one_by_one_and_uses_the_cache(math_config, warm_pool):
     from rewards.math import VerdictCache
 
     pairs = [("x+1", "1+x"), ("2x", "x+x"), ("x+1", "1+x"), ("3", "4"), (None, "1"),
-             ("\\sqrt{8}", "2\\sqrt{2}")] * 3
+             ("x^2-1", "(x-1)(x+1)")] * 3
     cache = VerdictCache(100)
     batch = compare_batch(pairs, math_config, cache)
     assert [v.reason for v in batch] == [compare(p, g, math_config).reason for p, g in pairs]
