@@ -1,5 +1,6 @@
 """The test harness that runs INSIDE the jail as its first process (pid 1). Standard library
-only: this file is bound read-only into the jail and started with `python3 -E -s -S`.
+only: staged with its bytecode (`_staging.py`), bound read-only at /harness and started by
+the launcher `python3 -E -s -S /harness/run.py python|io`.
 
 Why a program cannot forge a pass:
 - The program never runs in this process. Python functions run in a separate worker process
@@ -17,8 +18,8 @@ Why a program cannot forge a pass:
 
 from __future__ import annotations
 
-import json
 import marshal
+import math
 import os
 import select
 import signal
@@ -26,7 +27,7 @@ import struct
 import sys
 import time
 
-# subprocess, traceback and math are imported where needed: a cold harness starts faster
+# subprocess and traceback are imported where needed: a cold harness starts faster
 
 PLAIN = (type(None), bool, int, float, complex, str, bytes, tuple, list, dict, set, frozenset)
 MAX_MESSAGE = 64 << 20
@@ -262,8 +263,9 @@ class Worker:
         import subprocess
 
         theirs, ours = cls._pipes()
+        launcher = os.path.join(os.path.dirname(__file__), "run.py")
         proc = subprocess.Popen(
-            [sys.executable, "-E", "-s", "-S", __file__, "worker", *map(str, theirs)],
+            [sys.executable, "-E", "-s", "-S", launcher, "worker", *map(str, theirs)],
             stdin=subprocess.DEVNULL, pass_fds=theirs)
         return cls._parent(proc.pid, theirs, ours)
 
@@ -451,9 +453,30 @@ class Verdicts(list):
         self.nonce = nonce
 
     def append(self, verdict):
-        os.write(1, (self.nonce + json.dumps({"test": len(self), "verdict": verdict})
+        os.write(1, (self.nonce + to_json({"test": len(self), "verdict": verdict})
                      + "\n").encode())
         super().append(verdict)
+
+
+def to_json(obj):
+    """JSON for the report (the json module costs a cold harness ~10 ms to import)."""
+    if obj is None or obj is True or obj is False:
+        return {None: "null", True: "true", False: "false"}[obj]
+    if isinstance(obj, int):
+        return str(int(obj))
+    if isinstance(obj, float):
+        return repr(obj) if math.isfinite(obj) else "null"
+    if isinstance(obj, str):
+        return '"' + "".join(_JSON_ESCAPES.get(c) or c for c in obj) + '"'
+    if isinstance(obj, (list, tuple)):
+        return "[" + ", ".join(to_json(v) for v in obj) + "]"
+    if isinstance(obj, dict):
+        return "{" + ", ".join(f"{to_json(str(k))}: {to_json(v)}" for k, v in obj.items()) + "}"
+    return to_json(str(obj))
+
+
+_JSON_ESCAPES = {"\\": "\\\\", '"': '\\"', **{chr(i): f"\\u{i:04x}" for i in range(32)},
+                 **{chr(i): f"\\u{i:04x}" for i in range(0xD800, 0xE000)}}
 
 
 def run_python_tests(spec, first):
@@ -526,16 +549,12 @@ def _source_line(test, lineno):
 
 def run_io_tests(spec):
     """stdin/stdout tests: the program runs once per test, compared here."""
-    import subprocess
-
     results, outputs = Verdicts(spec["nonce"]), []
     for case in spec["tests"]:
         begin = time.monotonic()
-        proc = subprocess.Popen(spec["argv"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                stderr=subprocess.PIPE, start_new_session=True, cwd="/work")
         try:
-            out, err = communicate(proc, case["input"].encode(), spec["test_wall_s"],
-                                   spec["output_bytes"])
+            status, out, err = run_case(spec["argv"], case["input"].encode(),
+                                        spec["test_wall_s"], spec["output_bytes"])
         except TestTimeout:
             results.append(("timeout", f"test exceeded {spec['test_wall_s']:g} s",
                             time.monotonic() - begin))
@@ -544,18 +563,12 @@ def run_io_tests(spec):
             results.append(("error", f"output exceeded {spec['output_bytes']} bytes",
                             time.monotonic() - begin))
             continue
-        finally:
-            try:
-                os.killpg(proc.pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
-            proc.wait()
         outputs.append((out, err))
         took = time.monotonic() - begin
         text = out.decode(errors="replace")
-        if proc.returncode != 0:
-            why = f"exit code {proc.returncode}" if proc.returncode > 0 \
-                else f"killed by signal {-proc.returncode}"
+        if status != 0:
+            why = f"exit code {os.WEXITSTATUS(status)}" if os.WIFEXITED(status) \
+                else f"killed by signal {os.WTERMSIG(status)}"
             tail = err.decode(errors="replace").strip().splitlines()[-1:] or [""]
             results.append(("error", f"{why}: {tail[0][:500]}".rstrip(": "), took))
         elif same_output(text, case["output"], spec["compare"], spec["float_tol"]):
@@ -569,48 +582,77 @@ class OutputLimit(Exception):
     """A test's program wrote more than the output limit."""
 
 
-def communicate(proc, data, limit, cap):
-    """Like Popen.communicate with a hard deadline and an output cap."""
-    import subprocess
-    import threading
-
+def run_case(argv, data, limit, cap):
+    """Run argv in its own session with `data` on stdin, under a deadline and an output cap;
+    (wait status, stdout, stderr). Plain fork/exec: no subprocess or threading to import."""
+    (in_r, in_w), (out_r, out_w), (err_r, err_w) = os.pipe(), os.pipe(), os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        try:
+            os.setsid()
+            for target, fd in ((0, in_r), (1, out_w), (2, err_w)):
+                os.dup2(fd, target)
+            os.closerange(3, 4096)
+            os.chdir("/work")
+            os.execv(argv[0], argv)
+        finally:
+            os._exit(127)
+    for fd in (in_r, out_w, err_w):
+        os.close(fd)
     deadline = time.monotonic() + limit
-    bufs = {proc.stdout.fileno(): bytearray(), proc.stderr.fileno(): bytearray()}
-    writer = threading.Thread(target=_feed, args=(proc.stdin, data), daemon=True)
-    writer.start()
-    open_fds = set(bufs)
-    while open_fds:
-        left = deadline - time.monotonic()
-        if left <= 0:
-            raise TestTimeout()
-        ready = select.select(list(open_fds), [], [], left)[0]
-        for fd in ready:
-            chunk = os.read(fd, 65536)
-            if not chunk:
-                open_fds.discard(fd)
-            elif len(bufs[fd]) + len(chunk) > cap:
-                raise OutputLimit()
-            else:
-                bufs[fd] += chunk
-    left = deadline - time.monotonic()
+    bufs = {out_r: bytearray(), err_r: bytearray()}
+    pending = memoryview(data)
+    os.set_blocking(in_w, False)
+    writers = [in_w] if pending else []
+    if not pending:
+        os.close(in_w)
+    readers = [out_r, err_r]
     try:
-        proc.wait(max(left, 0.001))
-    except subprocess.TimeoutExpired:
-        raise TestTimeout() from None
-    return bytes(bufs[proc.stdout.fileno()]), bytes(bufs[proc.stderr.fileno()])
-
-
-def _feed(stream, data):
-    try:
-        stream.write(data)
-        stream.close()
-    except OSError:
-        pass
+        while readers:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise TestTimeout()
+            readable, writable, _ = select.select(readers, writers, [], left)
+            if writable:
+                try:
+                    pending = pending[os.write(in_w, pending[:65536]):]
+                except BlockingIOError:
+                    pass
+                except BrokenPipeError:
+                    pending = pending[:0]
+                if not pending:
+                    writers = []
+                    os.close(in_w)
+            for fd in readable:
+                chunk = os.read(fd, 65536)
+                if not chunk:
+                    readers.remove(fd)
+                elif len(bufs[fd]) + len(chunk) > cap:
+                    raise OutputLimit()
+                else:
+                    bufs[fd] += chunk
+        while True:  # outputs closed: the program is (nearly) done
+            waited, status = os.waitpid(pid, os.WNOHANG)
+            if waited:
+                pid = 0
+                return status, bytes(bufs[out_r]), bytes(bufs[err_r])
+            if time.monotonic() >= deadline:
+                raise TestTimeout()
+            time.sleep(0.0005)
+    finally:
+        if writers:
+            os.close(in_w)
+        for fd in (out_r, err_r):
+            os.close(fd)
+        if pid:
+            try:
+                os.killpg(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+            os.waitpid(pid, 0)
 
 
 def same_output(actual, expected, compare, tol):
-    import math
-
     if compare == "exact":
         return actual.rstrip("\n") == expected.rstrip("\n")
     got, want = actual.split(), expected.split()
@@ -640,12 +682,11 @@ def output_diff(actual, expected):
     return "outputs differ in trailing whitespace"
 
 
-def main():
+def main(kind):
     signal.signal(signal.SIGPIPE, signal.SIG_IGN)
-    kind = sys.argv[1]
     # the first worker is forked before the tests are read, so it never holds them
     first = Worker.fork() if kind == "python" else None
-    spec = json.loads(sys.stdin.buffer.read())
+    spec = marshal.loads(sys.stdin.buffer.read())  # written by the host, trusted
     nonce = spec["nonce"]
     if kind == "python":
         results, outputs = run_python_tests(spec, first)
@@ -660,11 +701,12 @@ def main():
         d.truncated for drains in (outputs if kind == "python" else ()) for d in drains)
     report = {"done": len(results), "stdout": stdout[:keep].decode(errors="replace"),
               "stderr": stderr[:keep].decode(errors="replace"), "truncated": truncated}
-    os.write(1, (nonce + json.dumps(report) + "\n").encode())
+    os.write(1, (nonce + to_json(report) + "\n").encode())
 
 
-if __name__ == "__main__":
-    if sys.argv[1] == "worker":
-        worker_main(*map(int, sys.argv[2:6]))
+def entry(args):
+    """Started by the launcher as `run.py python|io` (harness) or `run.py worker FDS...`."""
+    if args[0] == "worker":
+        worker_main(*map(int, args[1:5]))
         os._exit(0)
-    main()
+    main(args[0])

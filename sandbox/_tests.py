@@ -5,15 +5,16 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import marshal
 import secrets
 from collections.abc import Mapping
-from pathlib import Path
 from typing import Any, Literal
 
 from sandbox._jail import check_nsjail, jail_argv
 from sandbox._languages import PYTHON, PYTHON_FLAGS, language_spec
 from sandbox._process import run_process
 from sandbox._runner import Files, Mode, _compile, to_execution, workspace
+from sandbox._staging import IN_JAIL, LAUNCHER, staged_dir
 from sandbox._types import Execution, Limits, Status, TestReport, TestResult
 
 __all__ = ["Compare", "TestFormat", "run_tests", "test_format"]
@@ -21,8 +22,6 @@ __all__ = ["Compare", "TestFormat", "run_tests", "test_format"]
 Compare = Literal["exact", "whitespace", "float"]
 TestFormat = Literal["assert", "check", "io"]
 Tests = "Sequence[str] | str | Sequence[Mapping[str, str]]"
-HARNESS = str(Path(__file__).with_name("_harness.py"))
-HARNESS_IN_JAIL = "/harness/harness.py"
 
 
 def test_format(tests: Any) -> TestFormat:
@@ -64,7 +63,7 @@ def run_tests(code: str, tests: Any, language: str = "python", *,
                 "compare": compare, "float_tol": float_tol, "test_wall_s": limits.test_wall_s,
                 "output_bytes": limits.output_bytes,
                 "argv": spec.run_argv(limits.memory_bytes)}
-    payload = json.dumps(document).encode()
+    payload = marshal.dumps(document)
     kind = "python" if fmt in ("assert", "check") else "io"
     # the harness's own stream carries verdicts (messages up to ~2 KB) and a quarter of the
     # program's output: give it room so that a chatty program is not an output_limit
@@ -83,8 +82,8 @@ def run_tests(code: str, tests: Any, language: str = "python", *,
             return TestReport(results=tuple(
                 TestResult(i, "error", "compile_error") for i in range(len(items))),
                 execution=failed)
-        argv = jail_argv([PYTHON, *PYTHON_FLAGS, HARNESS_IN_JAIL, kind], limits,
-                         binds=[*box.binds, (HARNESS, HARNESS_IN_JAIL)],
+        argv = jail_argv([PYTHON, *PYTHON_FLAGS, LAUNCHER, kind], limits,
+                         binds=[*box.binds, (staged_dir(), IN_JAIL)],
                          address_space_extra=spec.address_space_extra)
         raw = run_process(argv, stdin=payload, wall_s=limits.wall_s,
                           output_bytes=harness_limits.output_bytes, with_jail_log=True)

@@ -22,18 +22,16 @@ import threading
 import time
 from collections.abc import Mapping
 from dataclasses import asdict, replace
-from pathlib import Path
 
 from sandbox._errors import SandboxError
 from sandbox._jail import check_nsjail, jail_argv
 from sandbox._languages import PYTHON, PYTHON_FLAGS, LanguageSpec
 from sandbox._process import RawRun
+from sandbox._staging import IN_JAIL, LAUNCHER, staged_dir
 from sandbox._types import Execution, Limits
 
 __all__ = ["WarmPool", "run_warm", "shutdown", "use_warm", "warm_enabled"]
 
-SERVER = str(Path(__file__).with_name("_warm_server.py"))
-HARNESS = str(Path(__file__).with_name("_harness.py"))
 _pools: dict[int, WarmPool] = {}
 _pools_lock = threading.Lock()
 
@@ -63,9 +61,8 @@ class WarmServer:
         # rlimits of the server are loose; each child sets the run's own, lower, limits
         limits = Limits(disk_bytes=disk_bytes, processes=4096, open_files=4096,
                         file_size_bytes=1 << 40)
-        argv = jail_argv([PYTHON, *PYTHON_FLAGS, "/harness/warm_server.py", str(fd)], limits,
-                         binds=[(SERVER, "/harness/warm_server.py"),
-                                (HARNESS, "/harness/harness.py")],
+        argv = jail_argv([PYTHON, *PYTHON_FLAGS, LAUNCHER, "warm-server", str(fd)], limits,
+                         binds=[(staged_dir(), IN_JAIL)],
                          pass_fds=[fd], persistent=True)
         argv = [a if a != "{log_fd}" else "2" for a in argv]
         self.proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL,

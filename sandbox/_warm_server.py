@@ -1,5 +1,6 @@
 """The warm Python server: runs INSIDE a jail as its pid 1 (standard library only, started
-with `python3 -E -s -S`), and forks one child per program.
+as `python3 -E -s -S /harness/run.py warm-server FD`, see _staging.py), and forks one child
+per program.
 
 Each child is as isolated as a cold run: it lives in the same jail (namespaces, read-only
 system, no network, no /proc, seccomp, uid 99999), gets per-run rlimits (address space, CPU,
@@ -160,8 +161,8 @@ def child(header: dict, fds: list[int]) -> None:
     if "random" in sys.modules:
         sys.modules["random"].seed()
     if header["harness"]:
-        sys.argv = ["/harness/harness.py", header["harness"]]
-        harness.main()
+        sys.argv = ["/harness/run.py", header["harness"]]
+        harness.main(header["harness"])
         _exit(0)
     _exit(run_main())
 
@@ -221,5 +222,3 @@ def _exit(status: int) -> None:
     os._exit(status)
 
 
-if __name__ == "__main__":
-    main(int(sys.argv[1]))
