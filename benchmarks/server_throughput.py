@@ -2,8 +2,11 @@
 one rollout per request as OpenRLHF sends them, at 1, 8 and 64 concurrent clients; the
 micro-batching server against the same server with `--no-batching`, in one run.
 
-    python benchmarks/server_throughput.py            # up to 600 requests / 30 s per level
-    python benchmarks/server_throughput.py --quick    # up to 200 requests / 12 s per level
+    python benchmarks/server_throughput.py            # up to 600 requests / 30 s per row
+    python benchmarks/server_throughput.py --quick    # up to 200 requests / 12 s per row
+    python benchmarks/server_throughput.py --config my_reward.yaml   # your own reward config
+
+With `--config`, the same math rollouts are scored by your config (labels are not checked).
 
 Prints requests/s, p50 and p99 latency and the mean batch the server scored, per level and
 mode, and the speedup of batching over one-at-a-time scoring. The rollouts are the math
@@ -32,7 +35,7 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 from math_throughput import Pair, make_mix
 
 PROMPT = "<|im_start|>user\nSolve the problem.<|im_end|>\n<|im_start|>assistant\n"
-CONFIG = "domains:\n  math:\n    rewards:\n      - use: math\nnormalize: none\n"
+MATH_CONFIG = "domains:\n  math:\n    rewards:\n      - use: math\nnormalize: none\n"
 
 
 @dataclass
@@ -52,6 +55,13 @@ class Level:
     def percentile(self, q: float) -> float:
         ordered = sorted(self.latencies)
         return ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000
+
+
+def merge(parts: list[Level]) -> Level:
+    """One row from the rounds of one level and mode."""
+    return Level(parts[0].mode, parts[0].clients, sum(p.requests for p in parts),
+                 sum(p.seconds for p in parts), [t for p in parts for t in p.latencies],
+                 sum(p.batches for p in parts), sum(p.wrong for p in parts))
 
 
 def free_port() -> int:
@@ -84,7 +94,7 @@ def start_server(config: Path, *extra: str) -> tuple[subprocess.Popen[bytes], st
 
 
 async def run_level(url: str, mode: str, clients: int, pairs: list[Pair],
-                    time_limit: float) -> Level:
+                    time_limit: float, *, check: bool = True) -> Level:
     import httpx
 
     latencies: list[float] = []
@@ -103,7 +113,7 @@ async def run_level(url: str, mode: str, clients: int, pairs: list[Pair],
             reply = await http.post(f"{url}/get_reward", json=body)
             latencies.append(time.perf_counter() - sent)
             reply.raise_for_status()
-            if (reply.json()["rewards"][0] == 1.0) != pair.correct:
+            if check and (reply.json()["rewards"][0] == 1.0) != pair.correct:
                 wrong += 1
 
     async with httpx.AsyncClient(timeout=120, limits=limits) as http:
@@ -125,29 +135,46 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=None,
                         help="time limit per level and mode (default 30; --quick 12)")
     parser.add_argument("--clients", default="1,8,64", help="concurrency levels (default 1,8,64)")
+    parser.add_argument("--config", default=None,
+                        help="a reward config to serve instead of the math reward")
+    parser.add_argument("--rounds", type=int, default=3,
+                        help="each level runs in this many rounds, alternating the two servers, "
+                             "so that load drifting on a shared machine hits both (default 3)")
+    parser.add_argument("--max-wait-ms", default="5",
+                        help="the batched server's --max-wait-ms (default 5)")
     args = parser.parse_args()
     count = args.requests or (200 if args.quick else 600)
     limit = args.seconds or (12.0 if args.quick else 30.0)
     levels = [int(c) for c in args.clients.split(",")]
 
     with tempfile.TemporaryDirectory() as tmp:
-        config = Path(tmp) / "math.yaml"
-        config.write_text(CONFIG)
-        servers = {"batched": start_server(config), "one-at-a-time": start_server(
-            config, "--no-batching")}
+        config = Path(args.config) if args.config else Path(tmp) / "math.yaml"
+        if not args.config:
+            config.write_text(MATH_CONFIG)
+        check = args.config is None  # the labels are the math verifier's
+        servers = {"batched": start_server(config, "--max-wait-ms", args.max_wait_ms),
+                   "one-at-a-time": start_server(config, "--no-batching")}
         try:
             results: list[Level] = []
             for i, clients in enumerate(levels):
-                pairs = make_mix(count, seed=1000 + i)
-                for mode, (_, url) in servers.items():
-                    asyncio.run(run_level(url, mode, 1, make_mix(8, seed=99 + i), 5.0))  # warm
-                    results.append(asyncio.run(run_level(url, mode, clients, pairs, limit)))
+                rounds = [make_mix(max(1, count // args.rounds), seed=1000 + 10 * i + k)
+                          for k in range(args.rounds)]
+                warm = make_mix(8, seed=99 + i)
+                for _, url in servers.values():
+                    asyncio.run(run_level(url, "warm", 1, warm, 5.0, check=check))
+                parts: dict[str, list[Level]] = {mode: [] for mode in servers}
+                for k, pairs in enumerate(rounds):
+                    order = list(servers.items())[:: 1 if k % 2 == 0 else -1]
+                    for mode, (_, url) in order:
+                        parts[mode].append(asyncio.run(run_level(
+                            url, mode, clients, pairs, limit / args.rounds, check=check)))
+                results += [merge(levels_of_mode) for levels_of_mode in parts.values()]
         finally:
             for proc, _ in servers.values():
                 proc.terminate()
                 proc.wait(timeout=10)
 
-    print(f"\n/get_reward, math reward, one rollout per request, loopback "
+    print(f"\n/get_reward, {args.config or 'math'} reward, one rollout per request, loopback "
           f"({os.cpu_count()} CPUs; up to {count} requests or {limit:.0f} s per row)\n")
     print(f"{'clients':>7} {'mode':<14} {'requests':>8} {'req/s':>8} {'p50 ms':>8} "
           f"{'p99 ms':>8} {'mean batch':>10} {'mismatch':>8}")

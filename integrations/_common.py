@@ -21,7 +21,7 @@ from rewards.mixing import DomainRouter, group_normalize, zscore_by_domain
 
 __all__ = [
     "CONFIG_ENV", "REFERENCE_COLUMNS", "ResolvedReward", "RewardSource", "completion_text",
-    "find_reference", "normalize_scores", "require", "resolve_reward",
+    "find_reference", "normalize_scores", "require", "resolve_reward", "warm_up",
 ]
 
 CONFIG_ENV = "REWARDS_CONFIG"
@@ -129,6 +129,28 @@ def normalize_scores(scores: Sequence[Score], samples: Sequence[Sample],
     else:
         raise ConfigError(f"unknown normalization {mode!r}")
     return [Score(v, s.reason, {**s.parts, "raw": s.value}) for s, v in zip(scores, normalized)]
+
+
+def warm_up(reward: Any, _seen: set[int] | None = None) -> int:
+    """Call `warm_up()` on every component of a reward that has one (e.g. the math reward
+    starts its worker processes), walking routers, mixtures and renamed components. A server
+    does this before accepting requests so its first requests are not the slow ones. Returns
+    how many components were warmed."""
+    seen = _seen if _seen is not None else set()
+    if id(reward) in seen:
+        return 0
+    seen.add(id(reward))
+    warmed = 0
+    if callable(getattr(reward, "warm_up", None)):
+        reward.warm_up()
+        warmed += 1
+    children: list[Any] = []
+    if isinstance(getattr(reward, "domains", None), Mapping):
+        children += list(reward.domains.values())
+    children += [getattr(c, "reward", c) for c in getattr(reward, "components", ()) or ()]
+    if hasattr(reward, "reward") and hasattr(reward.reward, "score"):
+        children.append(reward.reward)
+    return warmed + sum(warm_up(child, seen) for child in children)
 
 
 def completion_text(completion: Any) -> str:

@@ -12,13 +12,20 @@ JSON a 400; broken scoring infrastructure a 503.
 
 # No `from __future__ import annotations` here: FastAPI reads the endpoint annotations
 # (`fastapi.Request`, imported lazily) at definition time.
+import asyncio
 import json
 import logging
 from collections.abc import AsyncIterator, Sequence
 from typing import Any
 
 from integrations._batcher import BatchingConfig, MicroBatcher
-from integrations._common import RewardSource, normalize_scores, require, resolve_reward
+from integrations._common import (
+    RewardSource,
+    normalize_scores,
+    require,
+    resolve_reward,
+    warm_up,
+)
 from integrations.openrlhf import (
     END_TOKENS,
     RequestError,
@@ -50,6 +57,7 @@ def create_app(reward: RewardSource = None, *, batching: BatchingConfig | None =
 
     @asynccontextmanager
     async def lifespan(app: Any) -> AsyncIterator[None]:
+        await asyncio.to_thread(warm_up, resolved.reward)  # before the first request
         yield
         await batcher.close()
 
@@ -89,7 +97,8 @@ def create_app(reward: RewardSource = None, *, batching: BatchingConfig | None =
             logger.exception("scoring a request failed")
             return JSONResponse({"detail": f"{type(exc).__name__}: {exc}"}, status_code=500)
         scores = normalize_scores(scores, samples, resolved.normalize)
-        return build_response(resolved, scores, abstain_value=abstain_value)
+        # a JSONResponse skips FastAPI's jsonable_encoder pass over the reply (plain JSON already)
+        return JSONResponse(build_response(resolved, scores, abstain_value=abstain_value))
 
     return app
 

@@ -10,7 +10,13 @@ from pathlib import Path
 import pytest
 from integration_helpers import server_env  # type: ignore[import-not-found]
 
-from integrations._common import completion_text, find_reference, require, resolve_reward
+from integrations._common import (
+    completion_text,
+    find_reference,
+    require,
+    resolve_reward,
+    warm_up,
+)
 from integrations.openrlhf import split_query
 from rewards import Sample, Score, build_reward
 from rewards.errors import ConfigError
@@ -101,3 +107,28 @@ def test_adapters_import_nothing_heavy() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          env=server_env(), check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_warm_up_reaches_every_component(math_config: Path) -> None:
+    class Warmable:
+        name = "warmable"
+        kind = "verifiable"
+
+        def __init__(self) -> None:
+            self.warmed = 0
+
+        def warm_up(self) -> None:
+            self.warmed += 1
+
+        def score(self, samples: list[Sample]) -> list[Score]:
+            return [Score(1.0) for _ in samples]
+
+    from rewards.mixing import DomainRouter, Mixture, WeightedComponent
+
+    shared, other = Warmable(), Warmable()
+    router = DomainRouter({"a": Mixture([WeightedComponent(shared)]),
+                           "b": Mixture([WeightedComponent(shared), WeightedComponent(other)])})
+    assert warm_up(router) == 2  # the shared component once
+    assert (shared.warmed, other.warmed) == (1, 1)
+    # a built config: the math reward (renamed by build) is found and warmed
+    assert warm_up(resolve_reward(math_config).reward) == 1
