@@ -18,6 +18,7 @@ import selectors
 import signal
 import socket
 import subprocess
+import tempfile
 import threading
 import time
 from collections.abc import Mapping
@@ -65,17 +66,33 @@ class WarmServer:
                          binds=[(staged_dir(), IN_JAIL)],
                          pass_fds=[fd], persistent=True)
         argv = [a if a != "{log_fd}" else "2" for a in argv]
+        # nsjail's log and the server's own stderr (never a program's) go to a private file,
+        # quoted if the server dies
+        self.log = tempfile.TemporaryFile()
         self.proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL,
-                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                     stdout=subprocess.DEVNULL, stderr=self.log,
                                      pass_fds=[fd], start_new_session=True)
         inside.close()
         self.retired = False
+
+    def died(self) -> SandboxError:
+        """The error for a server that stopped answering, quoting its last log lines."""
+        try:
+            self.proc.wait(1)
+        except subprocess.TimeoutExpired:
+            pass
+        self.log.seek(0)
+        lines = [line for line in self.log.read().decode(errors="replace").splitlines()
+                 if not line.startswith("[I]")]
+        return SandboxError("the warm sandbox server died: "
+                            + (" | ".join(lines[-5:]) or f"exit code {self.proc.returncode}"))
 
     def alive(self) -> bool:
         return not self.retired and self.proc.poll() is None
 
     def close(self) -> None:
         self.control.close()
+        self.log.close()
         try:
             self.proc.wait(2)
         except subprocess.TimeoutExpired:
@@ -126,7 +143,7 @@ class WarmServer:
                         reply = self.control.recv(1 << 16)
                         sel.unregister(self.control)
                         if not reply:
-                            raise SandboxError("the warm sandbox server died")
+                            raise self.died()
                     elif fd in writes:
                         try:
                             sent = os.write(fd, writes[fd][:1 << 16])
@@ -161,7 +178,7 @@ class WarmServer:
         if reply is None:  # overflow: the kill is on its way; wait for the verdict
             reply = self.control.recv(1 << 16)
             if not reply:
-                raise SandboxError("the warm sandbox server died")
+                raise self.died()
         result = json.loads(reply)
         self.retired = result["retire"]
         return RawRun(exit_code=result["exit_code"], signal=result["signal"],
@@ -192,13 +209,14 @@ class WarmPool:
                 self.servers.append(server)
             result = server.execute(*args)  # type: ignore[arg-type]
         except (SandboxError, OSError) as exc:
+            error = exc if isinstance(exc, SandboxError) or server is None else server.died()
             if server is not None:
                 server.close()
                 self.servers.remove(server)
             self.idle.put(None)
-            if isinstance(exc, SandboxError):
+            if error is exc:
                 raise
-            raise SandboxError(f"warm sandbox server failed: {exc}") from exc
+            raise error from exc
         self.idle.put(server)
         return result
 

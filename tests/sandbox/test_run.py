@@ -193,3 +193,21 @@ def test_forked_process_gets_its_own_warm_servers() -> None:
     with os.fdopen(read) as fh:
         assert fh.read() == "0\n1\n2\n"
     assert after == ["10\n", "11\n", "12\n"]
+
+
+def test_warm_server_that_cannot_start_raises_naming_the_cause(
+        monkeypatch: pytest.MonkeyPatch, tmp_path) -> None:
+    import shutil
+
+    from sandbox import _staging, _warm
+
+    broken = tmp_path / "staged"
+    shutil.copytree(_staging.staged_dir(), broken)
+    launcher = broken / "run.py"
+    launcher.write_text("raise SystemExit('launcher broken on purpose')\n" + launcher.read_text())
+    monkeypatch.setattr(_warm, "staged_dir", lambda: str(broken))
+    limits = dataclasses.replace(SHORT, disk_bytes=(8 << 20) + 4096)  # a pool of its own
+    with pytest.raises(sandbox.SandboxError, match="launcher broken on purpose"):
+        sandbox.run("print(1)", limits=limits, mode="warm")
+    monkeypatch.undo()
+    assert sandbox.run("print(1)", limits=limits, mode="warm").stdout == "1\n"  # replaced
