@@ -9,8 +9,19 @@ from rewards.math._normalize import normalize
 from rewards.math._pool import WorkerError, WorkerPool, shared_pool
 from rewards.math._reward import MathReward
 
-__all__ = sorted([
-    "MathConfig", "MathReward", "Verdict", "VerdictCache", "WorkerError", "WorkerPool",
-    "compare", "compare_batch", "extract_answer", "extract_boxed", "normalize",
-    "prepare_reference", "shared_pool", "structural_problem",
-])
+__all__ = [
+    "MathConfig",
+    "MathReward",
+    "Verdict",
+    "VerdictCache",
+    "WorkerError",
+    "WorkerPool",
+    "compare",
+    "compare_batch",
+    "extract_answer",
+    "extract_boxed",
+    "normalize",
+    "prepare_reference",
+    "shared_pool",
+    "structural_problem",
+]

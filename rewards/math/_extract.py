@@ -15,12 +15,12 @@ __all__ = ["extract_answer", "extract_boxed", "prepare_reference"]
 
 _DEFAULT = MathConfig()
 
-_ANSWER_TAG = re.compile(r"<answer>(.*?)</answer>", re.S | re.I)
+_ANSWER_TAG = re.compile(r"<answer>(.*?)</answer>", re.DOTALL | re.IGNORECASE)
 _BOXED = re.compile(r"\\(?:boxed|fbox)\s*(\{|[^\s{])")
 _GSM8K = re.compile(r"####\s*([^\n]+)")
 # "The answer is X", "final answer is: X", "Final Answer: X", "Answer: X" (up to the line end).
 _ANSWER_IS = re.compile(
-    r"(?:final\s+answer|the\s+answer|answer)\**\s*(?:is|:|=)\s*:?\s*\**\s*(.+)", re.I)
+    r"(?:final\s+answer|the\s+answer|answer)\**\s*(?:is|:|=)\s*:?\s*\**\s*(.+)", re.IGNORECASE)
 _NUMBER = re.compile(r"-?\d{1,3}(?:,\d{3})+(?:\.\d+)?|-?\d+(?:\.\d+)?(?:/\d+)?|-?\.\d+")
 _UNESCAPED_DOLLAR = re.compile(r"(?<!\\)\$")
 _UNESCAPED_DOLLARS = re.compile(r"(?<!\\)\$\$")

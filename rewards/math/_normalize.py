@@ -176,7 +176,7 @@ def _numbers_equal(pred: Number, gold: Number, rel_tol: float) -> bool:
                for p in pred_values for g in gold_values)
 
 
-_MATRIX = re.compile(r"^\\begin\{([pb]matrix)\}(.*)\\end\{\1\}$", re.S)
+_MATRIX = re.compile(r"^\\begin\{([pb]matrix)\}(.*)\\end\{\1\}$", re.DOTALL)
 _BRACKETED = re.compile(r"^([(\[])([^()\[\]{}]*)([)\]])$")
 _SET = re.compile(r"^\\\{([^{}]*)\\\}$")
 

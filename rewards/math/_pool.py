@@ -49,7 +49,7 @@ class _Worker:
         env = dict(os.environ)
         env["PYTHONPATH"] = os.pathsep.join(
             p for p in (_PACKAGE_ROOT, env.get("PYTHONPATH", "")) if p)
-        self.stderr = tempfile.TemporaryFile()
+        self.stderr = tempfile.TemporaryFile()  # noqa: SIM115 (lives as long as the worker)
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "rewards.math._worker"], stdin=subprocess.PIPE,
             stdout=subprocess.PIPE, stderr=self.stderr, env=env, close_fds=True)

@@ -14,7 +14,8 @@ from rewards import Sample
 
 
 def _python(code: str) -> str:
-    done = subprocess.run([sys.executable, "-c", textwrap.dedent(code)], capture_output=True,
+    done = subprocess.run([sys.executable, "-c", textwrap.dedent(code)], check=False,
+                          capture_output=True,
                           text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     return done.stdout
