@@ -68,7 +68,7 @@ class WarmServer:
         argv = [a if a != "{log_fd}" else "2" for a in argv]
         # nsjail's log and the server's own stderr (never a program's) go to a private file,
         # quoted if the server dies
-        self.log = tempfile.TemporaryFile()
+        self.log = tempfile.TemporaryFile()  # noqa: SIM115  (lives as long as the server)
         self.proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL,
                                      stdout=subprocess.DEVNULL, stderr=self.log,
                                      pass_fds=[fd], start_new_session=True)

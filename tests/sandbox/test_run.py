@@ -4,6 +4,7 @@ reported as another (compile error, timeout, memory kill, sandbox failure, wrong
 from __future__ import annotations
 
 import dataclasses
+import os
 import warnings
 
 import pytest
@@ -174,8 +175,6 @@ def test_bad_arguments_raise_value_error() -> None:
 def test_forked_process_gets_its_own_warm_servers() -> None:
     """After os.fork (Celery prefork, multiprocessing) parent and child both keep working:
     the child does not share the parent's warm servers."""
-    import os
-
     assert sandbox.run("print('parent')", mode="warm", limits=SHORT).stdout == "parent\n"
     read, write = os.pipe()
     pid = os.fork()
@@ -196,12 +195,16 @@ def test_forked_process_gets_its_own_warm_servers() -> None:
 
 
 def test_warm_server_that_cannot_start_raises_naming_the_cause(
-        monkeypatch: pytest.MonkeyPatch, tmp_path) -> None:
+        monkeypatch: pytest.MonkeyPatch) -> None:
     import shutil
+    import tempfile
+    from pathlib import Path
 
     from sandbox import _staging, _warm
 
-    broken = tmp_path / "staged"
+    root = tempfile.mkdtemp(prefix="sandbox-test-")  # pytest's tmp_path is 0700 root-only
+    os.chmod(root, 0o755)
+    broken = Path(root) / "staged"
     shutil.copytree(_staging.staged_dir(), broken)
     launcher = broken / "run.py"
     launcher.write_text("raise SystemExit('launcher broken on purpose')\n" + launcher.read_text())
@@ -210,4 +213,5 @@ def test_warm_server_that_cannot_start_raises_naming_the_cause(
     with pytest.raises(sandbox.SandboxError, match="launcher broken on purpose"):
         sandbox.run("print(1)", limits=limits, mode="warm")
     monkeypatch.undo()
+    shutil.rmtree(root)
     assert sandbox.run("print(1)", limits=limits, mode="warm").stdout == "1\n"  # replaced
