@@ -147,7 +147,11 @@ KINDS = [(_integer, 30), (_fraction, 12), (_percent, 5), (_radical, 8), (_pi, 6)
          (_roots, 8), (_interval, 6), (_point, 5), (_matrix, 3), (_line, 4), (_choice, 5),
          (_factorial, 2), (_inequality, 5), (_rational, 5), (_log, 3)]
 
-WORDS = ["we", "compute", "the", "total", "then", "subtract", "the", "cost", "and", "check", "the", "remaining", "amount", "carefully", "so", "that", "every", "step", "is", "justified", "by", "the", "previous", "one"]
+WORDS = (
+    "we", "compute", "the", "total", "then", "subtract", "the", "cost", "and", "check", "the",
+    "remaining", "amount", "carefully", "so", "that", "every", "step", "is", "justified", "by",
+    "the", "previous", "one",
+)
 
 
 def _reasoning(rng: random.Random, avoid: str) -> str:

@@ -102,7 +102,8 @@ def compare_batch(pairs: Sequence[tuple[str | None, object]], config: MathConfig
             todo[job] = verdict
             if cache is not None:
                 cache.put((*job, config), verdict)
-    return [item if isinstance(item, Verdict) else todo[item] for item in results]  # type: ignore[misc]
+    return [item if isinstance(item, Verdict) else todo[item]  # type: ignore[misc]
+            for item in results]
 
 
 def _run_job(job: Job, config: MathConfig) -> Verdict:

@@ -24,7 +24,8 @@ _PLAIN_UNIT = re.compile(r"^(-?[\d.,/]+)\s+([a-zA-Z][a-zA-Z\- ]*)$")
 _THOUSANDS = re.compile(r"^-?\d{1,3}(?:,\d{3})+(?:\.\d+)?$")
 _DECIMAL = re.compile(r"^[-+]?(?:\d+\.?\d*|\.\d+)$")
 _SLASH = re.compile(r"^([-+]?\d+)\s*/\s*([-+]?\d+)$")
-_FRAC = re.compile(r"^([-+]?)\\frac\s*(?:\{\s*([-+]?\d+)\s*\}|(\d))\s*(?:\{\s*([-+]?\d+)\s*\}|(\d))$")
+_FRAC = re.compile(r"^([-+]?)\\frac\s*(?:\{\s*([-+]?\d+)\s*\}|(\d))"
+                   r"\s*(?:\{\s*([-+]?\d+)\s*\}|(\d))$")
 _CHOICE = re.compile(r"^\(?([A-Ea-e])\)?(?:$|[.:)]|\s)")
 _WORDS = re.compile(r"^[A-Za-z][A-Za-z '\-]*$")
 # Words that are mathematics, not prose: sympy must see them (`pi` vs `\pi`, `i`, `e` ...).

@@ -23,7 +23,8 @@ def warm_up() -> None:
                        ("(x+1)^2", "x^2+2x+1"), ("2x-y+1=0", "y=2x+1"),
                        ("x \\le 2", "(-\\infty, 2]"), ("\\{1,x\\}", "\\{x,1\\}"),
                        ("\\sin^2 x+\\cos^2 x", "1"), ("\\frac{1}{2006!}", "\\frac{1}{2004!}"),
-                       ("\\begin{pmatrix}1\\\\x\\end{pmatrix}", "\\begin{pmatrix}1\\\\x\\end{pmatrix}"),
+                       ("\\begin{pmatrix}1\\\\x\\end{pmatrix}",
+                        "\\begin{pmatrix}1\\\\x\\end{pmatrix}"),
                        ("1+2i", "2i+1"), ("x = 2 \\text{ or } x = 3", "2, 3"), ("3x", "x+2x")]:
         symbolic_compare(pred, gold, 1e-6)
 
