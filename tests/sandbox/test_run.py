@@ -215,3 +215,37 @@ def test_warm_server_that_cannot_start_raises_naming_the_cause(
     monkeypatch.undo()
     shutil.rmtree(root)
     assert sandbox.run("print(1)", limits=limits, mode="warm").stdout == "1\n"  # replaced
+
+
+def test_cgroup_v2_limits_are_requested_when_the_host_has_it(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(_jail, "cgroup_v2_root", lambda: "/sys/fs/cgroup")
+    argv = _jail.jail_argv(["/bin/true"], SHORT)
+    joined = " ".join(argv)
+    assert "--use_cgroupv2 --cgroupv2_mount /sys/fs/cgroup" in joined
+    assert f"--cgroup_mem_max {SHORT.memory_bytes}" in joined
+    assert f"--cgroup_pids_max {SHORT.processes}" in joined
+    assert "--cgroup_mem_swap_max 0" in joined
+    # with cgroups RLIMIT_AS is only a loose backstop (4x), the cgroup holds memory
+    assert argv[argv.index("--rlimit_as") + 1] == str(4 * SHORT.memory_bytes >> 20)
+    from sandbox._process import RawRun
+    from sandbox._runner import classify
+
+    oom = RawRun(exit_code=None, signal=9, stdout=b"", stderr=b"", overflow=False,
+                 timed_out=False, wall_s=0.3, cpu_s=0.2, peak_memory_bytes=0)
+    assert classify(oom, SHORT, cgroup=True) == "memory_limit"
+    assert classify(oom, SHORT, cgroup=False) == "timeout"  # only RLIMIT_CPU SIGKILLs then
+    monkeypatch.setattr(_jail, "cgroup_v2_root", lambda: None)
+    assert "--use_cgroupv2" not in _jail.jail_argv(["/bin/true"], SHORT)
+
+
+def test_cgroup_v2_memory_kill_on_a_cgroup_v2_host() -> None:
+    if _jail.cgroup_v2_root() is None:
+        pytest.skip("this host has no cgroup v2 hierarchy with memory and pids controllers "
+                    "(cgroup v1 here): rlimits carry the limits, tested everywhere else")
+    ex = sandbox.run("chunks = []\nwhile True:\n    chunks.append(bytearray(16 << 20))\n",
+                     limits=SHORT, mode="cold")
+    assert ex.status == "memory_limit", ex
+    bomb = sandbox.run("import os\nwhile True:\n    try:\n        os.fork()\n"
+                       "    except OSError:\n        pass\n", limits=SHORT, mode="cold")
+    assert bomb.status in ("timeout", "runtime_error")
