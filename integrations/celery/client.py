@@ -40,6 +40,7 @@ __all__ = ["CeleryReward", "Progress", "RunStats"]
 
 log = logging.getLogger("integrations.celery.client")
 _RAISED_AS_IS = {"ConfigError", "SandboxError", "EngineError", "InputError"}
+_POLL_MIN_S, _POLL_MAX_S = 0.005, 0.05
 
 
 @dataclass(frozen=True)
@@ -212,12 +213,12 @@ class CeleryReward:
     def _collect(self, outstanding: dict[str, _Chunk], encoded: list[dict[str, Any]],
                  results: list[Score | None], stats: RunStats, started: float) -> None:
         done, total = 0, len(outstanding)
-        pause, last_progress = 0.002, time.monotonic()
+        pause, last_progress = _POLL_MIN_S, time.monotonic()
         while outstanding:
             ids = list(outstanding)
             metas = self._fetch(ids)
             now = time.monotonic()
-            moved = False
+            moved = finished = False  # a heartbeat moved / a chunk came back or was resent
             for chunk_id, meta in zip(ids, metas):
                 chunk = outstanding[chunk_id]
                 status = meta["status"] if meta else "PENDING"
@@ -233,7 +234,7 @@ class CeleryReward:
                         with self.app.producer_or_acquire() as producer:
                             for c in added:
                                 self._send(producer, c, encoded)
-                    moved = True
+                    finished = True
                 elif status == "FAILURE":
                     signature = (status, repr(meta["result"]))
                     if signature == chunk.signature:  # sent again already: wait for it
@@ -242,25 +243,25 @@ class CeleryReward:
                     elif self._failed(chunk, meta["result"], results, stats):
                         chunk.signature = signature
                         self._resend(chunk, encoded, stats, "its worker process was lost")
-                        moved = True
+                        finished = True
                     else:
                         del outstanding[chunk_id]
                         done += 1
-                        moved = True
+                        finished = True
                 else:
                     moved |= self._watch(chunk, status, meta, now, last_progress, encoded, stats)
-            if moved:
-                last_progress, pause = now, 0.002
+            if moved or finished:
+                last_progress = now
                 self._report(done, total)
-            else:
-                pause = min(pause * 1.5, 0.05)
+            # poll often while chunks come back, less while they only run
+            pause = _POLL_MIN_S if finished else min(pause * 1.5, _POLL_MAX_S)
             if self.timeout is not None and now - started > self.timeout:
                 raise errors.EngineError(
                     f"{len(outstanding)} of {stats.chunks} chunks were not scored within "
                     f"{self.timeout:g}s; are workers running `rewards worker` on queues "
                     f"{sorted({c.queue for c in outstanding.values()})} of broker "
                     f"{self.app.conf.broker_url}?")
-            if outstanding and not moved:
+            if outstanding:
                 time.sleep(pause)
 
     def _watch(self, chunk: _Chunk, status: str, meta: Any, now: float, last_progress: float,
