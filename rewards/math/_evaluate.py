@@ -86,14 +86,23 @@ class _Parser:
                 value *= self.factor()
             elif token in ("/", "\\div"):
                 self.take()
-                value /= self.factor()
-            elif token is not None and (token[0].isdigit() or token in ("(", "{", "\\pi", "\\frac",
-                                                                          "\\sqrt", ".")
-                                        or token in _VARIABLES):
+                value /= self.implicit_product()  # 1/2x is 1/(2x), as latex2sympy reads it
+            elif self._starts_factor(token):
                 mixed = self._mixed_number(value)
                 value = mixed if mixed is not None else value * self.factor()
             else:
                 return value
+
+    def implicit_product(self) -> float:
+        value = self.factor()
+        while self._starts_factor(self.peek()):
+            value *= self.factor()
+        return value
+
+    @staticmethod
+    def _starts_factor(token: str | None) -> bool:
+        return token is not None and (token[0].isdigit() or token in _VARIABLES
+                                      or token in ("(", "{", "\\pi", "\\frac", "\\sqrt", "."))
 
     def _mixed_number(self, whole: float) -> float | None:
         """`2\\frac{1}{4}` is 2 1/4 (how answers write mixed numbers), not 2 * 1/4."""
@@ -127,7 +136,8 @@ class _Parser:
             value = float(math.factorial(int(value)))
         if self.peek() == "^":
             self.take()
-            exponent = self.group_or_token()
+            token = self.peek()  # 2^10 is 2**10 for latex2sympy (a digit run is one exponent)
+            exponent = float(self.take()) if token and token.isdigit() else self.group_or_token()
             if abs(exponent) > _MAX_EXPONENT:
                 raise _Decline
             if value < 0 and exponent != int(exponent):
@@ -139,7 +149,7 @@ class _Parser:
         token = self.peek()
         if token == "{":
             return self.atom()
-        if token is not None and token.isdigit():  # x^23 in LaTeX is x^2 * 3
+        if token is not None and token.isdigit():  # \frac123 is \frac{1}{2}3
             self.take()
             if len(token) > 1:
                 self.tokens[self.pos:self.pos] = [token[1:]]
