@@ -179,7 +179,7 @@ def run_chunk(task: Any, *, config_hash: str, samples: list[dict[str, Any]], att
                         f"the worker died {lost} times while scoring this sample")
     decoded = [decode_sample(s) for s in samples]
     started = time.perf_counter()
-    with _Heartbeat(task, meta, heartbeat_s):
+    with _Heartbeat(task, meta, max(heartbeat_s, 0.1)):
         try:
             scores, errors = score_samples(worker.reward(), decoded)
         except SoftTimeLimitExceeded:

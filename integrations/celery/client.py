@@ -113,6 +113,8 @@ class CeleryReward:
                  name: str = "celery") -> None:
         if chunk_size < 1:
             raise errors.ConfigError(f"chunk_size must be >= 1, not {chunk_size}")
+        if heartbeat_s <= 0 or chunk_time_limit <= 0:
+            raise errors.ConfigError("heartbeat_s and chunk_time_limit must be > 0")
         if lost_after_s <= heartbeat_s:
             raise errors.ConfigError("lost_after_s must be longer than heartbeat_s")
         self.config = config if isinstance(config, RewardConfig) else load_config(config)

@@ -58,6 +58,12 @@ def test_progress_counts_chunks(redis_cluster) -> None:
     assert [d for d, _ in seen] == sorted(d for d, _ in seen)
 
 
+def test_progress_bar_on_stderr(redis_cluster, capfd) -> None:
+    with redis_cluster.client(chunk_size=10, progress=True) as remote:
+        remote.score(_samples(40, uuid.uuid4().hex))
+    assert "4/4" in capfd.readouterr().err
+
+
 def test_a_worker_with_another_config_is_an_error(redis_cluster, tmp_path) -> None:
     other = tmp_path / "other.yaml"  # same rewards, other normalization: another content hash
     other.write_text(redis_cluster.config.read_text().replace("normalize: none",

@@ -137,3 +137,5 @@ def test_client_options_are_checked(tmp_path) -> None:
         CeleryReward(config, chunk_size=0)
     with pytest.raises(ConfigError, match="lost_after_s"):
         CeleryReward(config, heartbeat_s=2.0, lost_after_s=1.0)
+    with pytest.raises(ConfigError, match="heartbeat_s"):
+        CeleryReward(config, heartbeat_s=0)
