@@ -51,7 +51,7 @@ domains:
 """)
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def math_server(math_config: Path) -> Iterator[Server]:
     pytest.importorskip("fastapi", reason="the server needs pip install 'rewards-engine[server]'")
     pytest.importorskip("uvicorn", reason="the server needs pip install 'rewards-engine[server]'")
