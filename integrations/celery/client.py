@@ -145,10 +145,10 @@ class CeleryReward:
         stats.chunks = len(chunks)
         self._report(0, len(chunks))
         outstanding = {c.chunk_id: c for c in chunks}
-        with self.app.producer_or_acquire() as producer:
-            for chunk in chunks:
-                self._send(producer, chunk, encoded)
         try:
+            with self.app.producer_or_acquire() as producer:
+                for chunk in chunks:
+                    self._send(producer, chunk, encoded)
             self._collect(outstanding, encoded, results, stats, started)
         except BaseException:
             self._revoke(list(outstanding))
@@ -224,6 +224,10 @@ class CeleryReward:
             for chunk_id, meta in zip(ids, metas):
                 chunk = outstanding[chunk_id]
                 status = meta["status"] if meta else "PENDING"
+                if status == "FAILURE" and len(chunk.indices) > 1 and \
+                        type(meta["result"]).__name__ == "TimeLimitExceeded":
+                    # killed at the hard limit (the soft one could not interrupt): split it
+                    status, meta = "SUCCESS", {"result": {"split": "passed the hard limit"}}
                 if status == "SUCCESS":
                     del outstanding[chunk_id]
                     added = self._take(chunk, meta["result"], results, stats, now)
@@ -319,13 +323,10 @@ class CeleryReward:
         kind = type(exc).__name__
         if kind == "WorkerLostError":
             return True
-        if kind == "TimeLimitExceeded":  # the hard limit killed it: treat like the soft one
-            if len(chunk.indices) == 1:
-                results[chunk.indices[0]] = Score(None, "timeout")
-                stats.error_rows += 1
-                return False
-            raise errors.EngineError(f"chunk {chunk.chunk_id} passed its hard time limit; "
-                                     "lower chunk_size or raise chunk_time_limit")
+        if kind == "TimeLimitExceeded":  # one sample, killed at the hard limit
+            results[chunk.indices[0]] = Score(None, "timeout")
+            stats.error_rows += 1
+            return False
         message = f"chunk {chunk.chunk_id} failed on a worker: {exc}"
         if kind in _RAISED_AS_IS:
             raise getattr(errors, kind)(message)
