@@ -1,8 +1,9 @@
 """Session-wide fixtures shared by every test area: tiny local models, one vLLM engine of each
 kind and one vLLM server per test session (each costs 30-170 s and ~2.5 GB to start).
 
-The vLLM fixtures are released right after the last test that uses them (see
-`pytest_runtest_teardown`), so their memory is not held through the rest of the suite."""
+The vLLM fixtures are released right after the last test that names them (see
+`pytest_runtest_teardown`), so their memory is not held through the rest of the suite: request
+them by name (as a fixture argument), not through `request.getfixturevalue`."""
 
 from __future__ import annotations
 

@@ -131,7 +131,7 @@ def test_sequence_scores_batch_equals_single(rm: TransformersEngine) -> None:
     batch = rm.sequence_scores(texts)
     single = [rm.sequence_scores([t])[0] for t in texts]
     assert batch == pytest.approx(single, abs=1e-5)
-    assert len(set(round(x, 6) for x in batch)) == 3
+    assert len({round(x, 6) for x in batch}) == 3
 
 
 def test_wrong_task_raises_engine_error(lm: TransformersEngine, rm: TransformersEngine) -> None:

@@ -33,10 +33,10 @@ def server(vllm_server_url: str) -> VLLMServerEngine:
 
 
 @pytest.fixture(params=["offline", "server"])
-def vllm_backend(request: pytest.FixtureRequest) -> Engine:
-    if request.param == "offline":
-        return request.getfixturevalue("vllm_lm_engine")
-    return request.getfixturevalue("server")
+def vllm_backend(request: pytest.FixtureRequest, vllm_lm_engine: Engine,
+                 server: VLLMServerEngine) -> Engine:
+    # Both named statically: the session fixtures are released after their last static user.
+    return vllm_lm_engine if request.param == "offline" else server
 
 
 def test_same_tokens_as_transformers(vllm_backend: Engine, hf: TransformersEngine) -> None:

@@ -57,7 +57,7 @@ def test_threshold_keeps_only_confident_pairs(judge: GenRMJudge) -> None:
         p_first = (row["forward"] + row["swapped"]) / 2
         assert row["confidence"] == pytest.approx(max(p_first, 1 - p_first))
         assert row["chosen"] != row["rejected"]
-    limited, stats = label_preferences(judge, SETS, LabelConfig(threshold=0.5,
+    _, stats = label_preferences(judge, SETS, LabelConfig(threshold=0.5,
                                                                 max_pairs_per_prompt=1))
     assert stats.judged == 2
     with pytest.raises(ConfigError):

@@ -33,10 +33,10 @@ def hf_judge(tiny_lm_dir: Path) -> TransformersEngine:
 
 
 @pytest.fixture(params=["offline", "server"])
-def vllm_judge(request: pytest.FixtureRequest) -> Engine:
-    if request.param == "offline":
-        return request.getfixturevalue("vllm_lm_engine")
-    return VLLMServerEngine(request.getfixturevalue("vllm_server_url"))
+def vllm_judge(request: pytest.FixtureRequest, vllm_lm_engine: Engine,
+               vllm_server_url: str) -> Engine:
+    # Both named statically: the session fixtures are released after their last static user.
+    return vllm_lm_engine if request.param == "offline" else VLLMServerEngine(vllm_server_url)
 
 
 @pytest.mark.parametrize("config", [JudgeConfig(), JudgeConfig(mode="cot", cot_max_tokens=8)])
