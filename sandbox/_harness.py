@@ -547,14 +547,14 @@ def _source_line(test, lineno):
     return lines[lineno - 1].strip()[:500] if 0 < lineno <= len(lines) else ""
 
 
-def run_io_tests(spec):
+def run_io_tests(spec, zygote=None):
     """stdin/stdout tests: the program runs once per test, compared here."""
     results, outputs = Verdicts(spec["nonce"]), []
     for case in spec["tests"]:
         begin = time.monotonic()
         try:
             status, out, err = run_case(spec["argv"], case["input"].encode(),
-                                        spec["test_wall_s"], spec["output_bytes"])
+                                        spec["test_wall_s"], spec["output_bytes"], zygote)
         except TestTimeout:
             results.append(("timeout", f"test exceeded {spec['test_wall_s']:g} s",
                             time.monotonic() - begin))
@@ -562,6 +562,11 @@ def run_io_tests(spec):
         except OutputLimit:
             results.append(("error", f"output exceeded {spec['output_bytes']} bytes",
                             time.monotonic() - begin))
+            continue
+        except (WorkerGone, OSError) as exc:  # the program killed the zygote: exec from now on
+            results.append(("error", f"the test runner was killed: {exc}",
+                            time.monotonic() - begin))
+            zygote = None
             continue
         outputs.append((out, err))
         took = time.monotonic() - begin
@@ -582,31 +587,37 @@ class OutputLimit(Exception):
     """A test's program wrote more than the output limit."""
 
 
-def run_case(argv, data, limit, cap):
-    """Run argv in its own session with `data` on stdin, under a deadline and an output cap;
-    (wait status, stdout, stderr). Plain fork/exec: no subprocess or threading to import."""
+def run_case(argv, data, limit, cap, zygote=None):
+    """Run argv (or, with a zygote, the Python program forked from it) in a session of its
+    own with `data` on stdin, under a deadline and an output cap: (wait status, stdout,
+    stderr). Plain fork/exec: no subprocess or threading to import."""
     (in_r, in_w), (out_r, out_w), (err_r, err_w) = os.pipe(), os.pipe(), os.pipe()
-    pid = os.fork()
-    if pid == 0:
-        try:
-            os.setsid()
-            for target, fd in ((0, in_r), (1, out_w), (2, err_w)):
-                os.dup2(fd, target)
-            os.closerange(3, 4096)
-            os.chdir("/work")
-            os.execv(argv[0], argv)
-        finally:
-            os._exit(127)
+    if zygote is not None:
+        pid = zygote.start(in_r, out_w, err_w)
+    else:
+        pid = os.fork()
+        if pid == 0:
+            try:
+                os.setsid()
+                for target, fd in ((0, in_r), (1, out_w), (2, err_w)):
+                    os.dup2(fd, target)
+                os.closerange(3, 4096)
+                os.chdir("/work")
+                os.execv(argv[0], argv)
+            finally:
+                os._exit(127)
     for fd in (in_r, out_w, err_w):
         os.close(fd)
     deadline = time.monotonic() + limit
     bufs = {out_r: bytearray(), err_r: bytearray()}
     pending = memoryview(data)
+    writers = [in_w]
     os.set_blocking(in_w, False)
-    writers = [in_w] if pending else []
     if not pending:
         os.close(in_w)
+        writers = []
     readers = [out_r, err_r]
+    ended = None  # the wait status, once the program is reaped
     try:
         while readers:
             left = deadline - time.monotonic()
@@ -631,25 +642,37 @@ def run_case(argv, data, limit, cap):
                     raise OutputLimit()
                 else:
                     bufs[fd] += chunk
-        while True:  # outputs closed: the program is (nearly) done
-            waited, status = os.waitpid(pid, os.WNOHANG)
-            if waited:
-                pid = 0
-                return status, bytes(bufs[out_r]), bytes(bufs[err_r])
-            if time.monotonic() >= deadline:
-                raise TestTimeout()
-            time.sleep(0.0005)
+        # outputs closed: the program is (nearly) done; one that lingers is killed below
+        ended = _reap(pid, zygote, deadline)
+        return ended, bytes(bufs[out_r]), bytes(bufs[err_r])
     finally:
         if writers:
             os.close(in_w)
         for fd in (out_r, err_r):
             os.close(fd)
-        if pid:
-            try:
-                os.killpg(pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
-            os.waitpid(pid, 0)
+        try:
+            os.killpg(pid, signal.SIGKILL)  # the run's session: leftovers of a test die too
+        except (ProcessLookupError, PermissionError):
+            pass
+        if ended is None:
+            _reap(pid, zygote, None)
+
+
+def _reap(pid, zygote, deadline):
+    """Wait status of the test's process (reaped by the zygote when there is one)."""
+    if zygote is not None:
+        left = None if deadline is None else max(deadline - time.monotonic(), 0)
+        if left is not None and not select.select([zygote.sock], [], [], left)[0]:
+            raise TestTimeout()
+        return zygote.wait()
+    while deadline is not None:
+        waited, status = os.waitpid(pid, os.WNOHANG)
+        if waited:
+            return status
+        if time.monotonic() >= deadline:
+            raise TestTimeout()
+        time.sleep(0.0005)
+    return os.waitpid(pid, 0)[1]
 
 
 def same_output(actual, expected, compare, tol):
@@ -686,13 +709,14 @@ def main(kind):
     signal.signal(signal.SIGPIPE, signal.SIG_IGN)
     # the first worker is forked before the tests are read, so it never holds them
     first = Worker.fork() if kind == "python" else None
+    zygote = Zygote() if kind == "pyio" else None
     spec = marshal.loads(sys.stdin.buffer.read())  # written by the host, trusted
     nonce = spec["nonce"]
     if kind == "python":
         results, outputs = run_python_tests(spec, first)
         streams = [(bytes(out.data), bytes(err.data)) for out, err in outputs]
     else:
-        results, outputs = run_io_tests(spec)
+        results, outputs = run_io_tests(spec, zygote)
         streams = outputs
     keep = min(OUTPUT_CAP, spec["output_bytes"] // 4)
     stdout = b"".join(s[0] for s in streams)
@@ -710,3 +734,134 @@ def entry(args):
         worker_main(*map(int, args[1:5]))
         os._exit(0)
     main(args[0])
+
+
+def run_main():
+    """What `python3 -E -s -S main.py` does with /work/main.py, in this (forked) process:
+    returns its exit status. Used by the warm server and by stdin/stdout Python tests."""
+    import types
+
+    with open("/work/main.py", "rb") as fh:
+        source = fh.read()
+    module = types.ModuleType("__main__")
+    module.__file__ = "/work/main.py"
+    sys.modules["__main__"] = module
+    sys.argv = ["main.py"]
+    sys.path[0] = "/work"
+    try:
+        exec(compile(source, "/work/main.py", "exec"), module.__dict__)  # noqa: S102
+        status = 0
+    except SystemExit as exc:
+        status = exit_status(exc)
+    except BaseException as exc:  # noqa: BLE001  (printed as the interpreter would)
+        exc = exc.with_traceback(exc.__traceback__.tb_next)  # hide this frame
+        sys.excepthook(type(exc), exc, exc.__traceback__)
+        status = 1
+    return status
+
+
+def exit_status(exc):
+    if exc.code is None:
+        return 0
+    if isinstance(exc.code, int):
+        return exc.code & 0xFF
+    print(exc.code, file=sys.stderr)
+    return 1
+
+
+def finish(status):
+    """End the process the way the interpreter does: join threads, run atexit, flush."""
+    import atexit
+    import threading
+
+    try:
+        threading._shutdown()  # type: ignore[attr-defined]  # wait for non-daemon threads
+        atexit._run_exitfuncs()
+    except SystemExit as exc:
+        status = exit_status(exc)
+    except BaseException:  # noqa: BLE001  (an exit hook failing ends the run anyway)
+        status = status or 1
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except BaseException:  # noqa: BLE001, S110  (a closed or replaced stream)
+            pass
+    os._exit(status)
+
+
+def fresh_stdio():
+    """New sys.stdin/stdout/stderr over fds 0-2 (as an interpreter start makes them)."""
+    sys.stdin = open(0, encoding="utf-8", closefd=False)  # noqa: SIM115
+    sys.stdout = open(1, "w", encoding="utf-8", closefd=False)  # noqa: SIM115
+    sys.stderr = open(2, "w", encoding="utf-8", errors="backslashreplace",  # noqa: SIM115
+                      closefd=False, buffering=1)
+    if "random" in sys.modules:
+        sys.modules["random"].seed()
+
+
+class Zygote:
+    """A clean fork of this process, taken before the tests are read: for each stdin/stdout
+    test of a Python program it forks a child that runs /work/main.py in-process (no
+    interpreter start-up) on the pipes the harness hands it. Its memory holds no tests."""
+
+    def __init__(self):
+        import socket
+
+        self.sock, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        self.pid = os.fork()
+        if self.pid == 0:
+            try:
+                self.sock.close()
+                zygote_main(theirs)
+            finally:
+                os._exit(0)
+        theirs.close()
+
+    def start(self, stdin_fd, stdout_fd, stderr_fd):
+        """Fork one run; its pid (the leader of a new session)."""
+        import socket
+
+        socket.send_fds(self.sock, [b"run"], [stdin_fd, stdout_fd, stderr_fd])
+        return self.wait()
+
+    def wait(self):
+        """The next number from the zygote: a pid after `start`, then that run's status."""
+        reply = self.sock.recv(64)
+        if not reply:
+            raise WorkerGone("the zygote died")
+        return int(reply)
+
+
+def zygote_main(sock):
+    import socket
+
+    null = os.open("/dev/null", os.O_RDWR)
+    for target in (0, 1, 2):
+        os.dup2(null, target)
+    keep = sock.fileno()
+    os.closerange(3, keep)
+    os.closerange(keep + 1, 4096)
+    while True:
+        try:
+            message, fds, _, _ = socket.recv_fds(sock, 64, 3)
+        except OSError:
+            return
+        if not message:
+            return
+        pid = os.fork()
+        if pid == 0:
+            try:
+                os.setsid()
+                for target, fd in zip((0, 1, 2), fds):
+                    os.dup2(fd, target)
+                os.closerange(3, 4096)
+                os.chdir("/work")
+                fresh_stdio()
+                finish(run_main())
+            finally:
+                os._exit(70)
+        for fd in fds:
+            os.close(fd)
+        sock.send(str(pid).encode())
+        _, status = os.waitpid(pid, 0)
+        sock.send(str(status).encode())

@@ -139,7 +139,7 @@ def _compile(box: workspace, spec: LanguageSpec, limits: Limits) -> Execution | 
                      peak_memory_bytes=raw.peak_memory_bytes)
 
 
-def classify(raw: RawRun, limits: Limits, *, cgroup: bool) -> Status:
+def classify(raw: RawRun, limits: Limits, *, cgroup: bool, warm: bool = False) -> Status:
     """Status of a finished run; ordered so that no limit is reported as another."""
     if raw.jail_failed:
         return "sandbox_error"
@@ -150,10 +150,13 @@ def classify(raw: RawRun, limits: Limits, *, cgroup: bool) -> Status:
     if raw.signal == signal.SIGXCPU:
         return "timeout"
     if raw.signal == signal.SIGKILL:
-        # Nothing in a jail SIGKILLs the program but the RLIMIT_CPU hard limit and, with
-        # cgroups, the OOM killer (rusage CPU time can read low against the rlimit's clock,
-        # hence the margin).
-        return "timeout" if not cgroup or raw.cpu_s >= 0.7 * limits.cpu_s else "memory_limit"
+        # In a cold jail nothing SIGKILLs the program (pid 1 of its namespace) but the
+        # RLIMIT_CPU hard limit and, with cgroups, the OOM killer (rusage CPU time can read
+        # low against the rlimit's clock, hence the margin). A warm child, not pid 1, can
+        # be SIGKILLed by its own processes, and its CPU limit sends SIGXCPU first.
+        if raw.cpu_s >= 0.7 * limits.cpu_s or (not cgroup and not warm):
+            return "timeout"
+        return "memory_limit" if cgroup else "runtime_error"
     if raw.exit_code == 0:
         return "ok"
     tail = raw.stderr[-4096:]
@@ -162,10 +165,12 @@ def classify(raw: RawRun, limits: Limits, *, cgroup: bool) -> Status:
     return "runtime_error"
 
 
-def to_execution(raw: RawRun, limits: Limits, *, cgroup: bool | None = None) -> Execution:
+def to_execution(raw: RawRun, limits: Limits, *, cgroup: bool | None = None,
+                 warm: bool = False) -> Execution:
     if raw.jail_failed:
         raise SandboxError(f"nsjail failed to start the program: {_log_tail(raw)}")
-    status = classify(raw, limits, cgroup=bool(cgroup_v2_root()) if cgroup is None else cgroup)
+    status = classify(raw, limits, cgroup=bool(cgroup_v2_root()) if cgroup is None else cgroup,
+                      warm=warm)
     return Execution(status=status, exit_code=raw.exit_code, signal=raw.signal,
                      stdout=raw.stdout.decode(errors="replace"),
                      stderr=raw.stderr.decode(errors="replace"), truncated=raw.overflow,

@@ -64,7 +64,9 @@ def run_tests(code: str, tests: Any, language: str = "python", *,
                 "output_bytes": limits.output_bytes,
                 "argv": spec.run_argv(limits.memory_bytes)}
     payload = marshal.dumps(document)
-    kind = "python" if fmt in ("assert", "check") else "io"
+    # python: asserts/check against a worker; pyio: stdin/stdout runs forked from a clean
+    # zygote (no interpreter start per test); io: stdin/stdout runs of the compiled program
+    kind = "python" if fmt in ("assert", "check") else "pyio" if spec.name == "python" else "io"
     # the harness's own stream carries verdicts (messages up to ~2 KB) and a quarter of the
     # program's output: give it room so that a chatty program is not an output_limit
     harness_limits = dataclasses.replace(

@@ -267,4 +267,4 @@ def run_warm(code: str, *, stdin: bytes, files: Mapping[str, str | bytes], limit
     spec = language_spec("python")
     clean = {_safe_name(name, spec): content for name, content in files.items()}
     raw = _pool(limits.disk_bytes).execute(code, stdin, clean, replace(limits), harness)
-    return to_execution(raw, limits, cgroup=False)
+    return to_execution(raw, limits, cgroup=False, warm=True)

@@ -154,71 +154,13 @@ def child(header: dict, fds: list[int]) -> None:
     set_limit(resource.RLIMIT_NPROC, limits["processes"] + 1)  # +1: this server
     set_limit(resource.RLIMIT_CORE, 0)
     os.chdir("/work")
-    sys.stdin = open(0, encoding="utf-8", closefd=False)  # noqa: SIM115
-    sys.stdout = open(1, "w", encoding="utf-8", closefd=False)  # noqa: SIM115
-    sys.stderr = open(2, "w", encoding="utf-8", errors="backslashreplace",  # noqa: SIM115
-                      closefd=False, buffering=1)
-    if "random" in sys.modules:
-        sys.modules["random"].seed()
+    harness.fresh_stdio()
     if header["harness"]:
         sys.argv = ["/harness/run.py", header["harness"]]
         harness.main(header["harness"])
-        _exit(0)
-    _exit(run_main())
+        harness.finish(0)
+    harness.finish(harness.run_main())
 
 
 def set_limit(kind: int, value: int) -> None:
     resource.setrlimit(kind, (value, value))
-
-
-def run_main() -> int:
-    """What `python3 -E -s -S main.py` does with the program: returns its exit status."""
-    import types
-
-    with open("/work/main.py", "rb") as fh:
-        source = fh.read()
-    module = types.ModuleType("__main__")
-    module.__file__ = "/work/main.py"
-    sys.modules["__main__"] = module
-    sys.argv = ["main.py"]
-    sys.path[0] = "/work"
-    try:
-        exec(compile(source, "/work/main.py", "exec"), module.__dict__)  # noqa: S102
-        status = 0
-    except SystemExit as exc:
-        status = exit_status(exc)
-    except BaseException as exc:  # noqa: BLE001  (printed as the interpreter would)
-        exc = exc.with_traceback(exc.__traceback__.tb_next)  # hide this frame
-        sys.excepthook(type(exc), exc, exc.__traceback__)
-        status = 1
-    return status
-
-
-def exit_status(exc: SystemExit) -> int:
-    if exc.code is None:
-        return 0
-    if isinstance(exc.code, int):
-        return exc.code & 0xFF
-    print(exc.code, file=sys.stderr)
-    return 1
-
-
-def _exit(status: int) -> None:
-    import atexit
-    import threading
-
-    try:
-        threading._shutdown()  # type: ignore[attr-defined]  # wait for non-daemon threads
-        atexit._run_exitfuncs()
-    except SystemExit as exc:
-        status = exit_status(exc)
-    except BaseException:  # noqa: BLE001  (an exit hook failing ends the run anyway)
-        status = status or 1
-    for stream in (sys.stdout, sys.stderr):
-        try:
-            stream.flush()
-        except BaseException:  # noqa: BLE001, S110  (a closed or replaced stream)
-            pass
-    os._exit(status)
-
-

@@ -260,3 +260,22 @@ def test_chatty_programs_are_judged_not_cut_off(mode: str) -> None:
     io = sandbox.run_tests("print('z' * 10**6)\n", [{"input": "", "output": "z"}],
                            limits=SHORT, mode=mode)
     assert io.results[0].outcome == "error" and "output exceeded" in io.results[0].message
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_python_io_tests_survive_a_program_killing_its_runner(mode: str) -> None:
+    """stdin/stdout Python tests fork from a clean zygote; a program that kills it (or
+    every process it can) errs on that test and never passes one."""
+    code = ("import os, signal, sys\nline = sys.stdin.readline().strip()\n"
+            "if line == 'kill':\n    os.kill(os.getppid(), signal.SIGKILL)\n"
+            "    for pid in range(1, 300):\n        try:\n            os.kill(pid, signal.SIGKILL)\n"
+            "        except OSError:\n            pass\nprint(line)\n")
+    cases = [{"input": "a\n", "output": "a"}, {"input": "kill\n", "output": "kill"},
+             {"input": "b\n", "output": "b"}, {"input": "c\n", "output": "c"}]
+    report = sandbox.run_tests(code, cases, limits=SHORT, mode=mode)
+    outcomes = [r.outcome for r in report.results]
+    assert outcomes[0] == "pass" and outcomes[1] == "error", report
+    if mode == "cold":  # the harness is the jail's pid 1: unkillable, the rest still runs
+        assert outcomes[2:] == ["pass", "pass"], report
+    else:  # a warm harness is killable: what it did not judge is an error, never a pass
+        assert outcomes[2:] == ["error", "error"] and report.status == "runtime_error", report
