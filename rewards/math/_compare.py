@@ -4,7 +4,9 @@ sympy. `compare` does one pair; `compare_batch` dedups, caches and spreads over 
 
 from __future__ import annotations
 
+import os
 import threading
+import weakref
 from collections import OrderedDict
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -29,6 +31,7 @@ class VerdictCache:
         self._data: OrderedDict[tuple[str, str, MathConfig], Verdict] = OrderedDict()
         self._lock = threading.Lock()
         self.hits = 0
+        _CACHES.add(self)
 
     def get(self, key: tuple[str, str, MathConfig]) -> Verdict | None:
         with self._lock:
@@ -49,6 +52,19 @@ class VerdictCache:
 
     def __len__(self) -> int:
         return len(self._data)
+
+
+_CACHES: weakref.WeakSet[VerdictCache] = weakref.WeakSet()
+
+
+def _fresh_locks_after_fork() -> None:
+    """A fork copies a lock held by another thread as held forever (Celery prefork forks a
+    parent that may be scoring): children get fresh locks."""
+    for cache in list(_CACHES):
+        cache._lock = threading.Lock()
+
+
+os.register_at_fork(after_in_child=_fresh_locks_after_fork)
 
 
 def compare_local(pred: str | None, gold: object, config: MathConfig = _DEFAULT) -> Verdict | Job:

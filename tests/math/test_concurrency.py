@@ -74,3 +74,19 @@ def test_daemonic_process(math_reward, warm_pool):
     assert child.exitcode == 0
     # The parent's pool is untouched by the child.
     assert math_reward.score(_samples(5)[0])[0].reason == "ok"
+
+
+def _score_with(reward, queue) -> None:  # runs in a forked child
+    queue.put([s.reason for s in reward.score(_samples(7)[0])])
+
+
+def test_fork_while_another_thread_holds_the_cache_lock(math_reward):
+    """The child must not inherit the lock as held (it would wait forever)."""
+    context = multiprocessing.get_context("fork")
+    queue = context.Queue()
+    with math_reward.cache._lock:  # as if another thread were inside the cache at fork time
+        child = context.Process(target=_score_with, args=(math_reward, queue), daemon=True)
+        child.start()
+    assert queue.get(timeout=120) == _samples(7)[1]
+    child.join(30)
+    assert child.exitcode == 0
