@@ -64,8 +64,15 @@ class WorkerConfig:
         client normalizes the whole batch once every chunk is back."""
         if self._reward is None:
             from rewards.build import build_reward
+            from rewards.errors import RewardsError
 
-            self._reward = build_reward(dataclasses.replace(self.config, normalize="none"))
+            try:
+                self._reward = build_reward(dataclasses.replace(self.config, normalize="none"))
+            except RewardsError:
+                raise
+            except Exception as exc:
+                raise ConfigError(f"building the reward of {self.source} failed: "
+                                  f"{type(exc).__name__}: {exc}") from exc
         return self._reward
 
 

@@ -40,6 +40,7 @@ __all__ = ["CeleryReward", "Progress", "RunStats"]
 
 log = logging.getLogger("integrations.celery.client")
 _RAISED_AS_IS = {"ConfigError", "SandboxError", "EngineError", "InputError"}
+_TIME_LIMITS = {"TimeLimitExceeded", "SoftTimeLimitExceeded"}
 _POLL_MIN_S, _POLL_MAX_S = 0.005, 0.05
 
 
@@ -225,7 +226,7 @@ class CeleryReward:
                 chunk = outstanding[chunk_id]
                 status = meta["status"] if meta else "PENDING"
                 if status == "FAILURE" and len(chunk.indices) > 1 and \
-                        type(meta["result"]).__name__ == "TimeLimitExceeded":
+                        type(meta["result"]).__name__ in _TIME_LIMITS:
                     # killed at the hard limit (the soft one could not interrupt): split it
                     status, meta = "SUCCESS", {"result": {"split": "passed the hard limit"}}
                 if status == "SUCCESS":
@@ -323,7 +324,7 @@ class CeleryReward:
         kind = type(exc).__name__
         if kind == "WorkerLostError":
             return True
-        if kind == "TimeLimitExceeded":  # one sample, killed at the hard limit
+        if kind in _TIME_LIMITS:  # one sample, stopped outside the reward or at the hard limit
             results[chunk.indices[0]] = Score(None, "timeout")
             stats.error_rows += 1
             return False
