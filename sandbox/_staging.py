@@ -21,7 +21,8 @@ __all__ = ["IN_JAIL", "LAUNCHER", "staged_dir"]
 
 IN_JAIL = "/harness"
 LAUNCHER = f"{IN_JAIL}/run.py"
-_SOURCES = {"harness.py": "_harness.py", "warm_server.py": "_warm_server.py"}
+_SOURCES = {"harness.py": "_harness.py", "harness_wire.py": "_harness_wire.py",
+            "harness_program.py": "_harness_program.py", "warm_server.py": "_warm_server.py"}
 _RUN = ("import sys\n"
         "sys.path[0] = '/harness'\n"  # only the staged folder: never the program's /work
         "if sys.argv[1] == 'warm-server':\n"
@@ -35,7 +36,7 @@ _COMPILE = ("import importlib.util, py_compile, sys\n"
 
 @functools.cache
 def staged_dir() -> str:
-    """Host folder holding run.py, harness.py, warm_server.py and their bytecode."""
+    """Host folder holding run.py, the harness modules, warm_server.py and their bytecode."""
     root = tempfile.mkdtemp(prefix="sandbox-harness-")
     atexit.register(shutil.rmtree, root, True)
     here = Path(__file__).parent

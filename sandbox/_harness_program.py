@@ -1,0 +1,228 @@
+"""The program side of the in-jail harness (standard library only, staged with it, see
+`_staging.py`): the worker that loads a Python program and answers the harness's calls,
+`run_main` (what `python3 main.py` does, in a forked process, shared with the warm server),
+and the zygote that forks one run per stdin/stdout test."""
+
+from __future__ import annotations
+
+import os
+import sys
+
+from harness_wire import Channel, WorkerGone, _last_line, is_plain, standard_to_plain
+
+
+def worker_main(req_fd, rep_fd, out_fd, err_fd):
+    """Load the program, then answer requests: get a name, call, getattr, getitem, iterate."""
+    null = os.open("/dev/null", os.O_RDONLY)
+    os.dup2(null, 0)
+    os.dup2(out_fd, 1)
+    os.dup2(err_fd, 2)
+    # the channel moves to fds 3 and 4; everything else (the report stream included) closes
+    req, rep = os.dup(req_fd), os.dup(rep_fd)
+    os.dup2(req, 3)
+    os.dup2(rep, 4)
+    os.closerange(5, 4096)
+    sock = Channel(3, 4)
+    sys.stdin = open(0, closefd=False)  # noqa: SIM115
+    sys.stdout = open(1, "w", closefd=False, buffering=1)  # noqa: SIM115
+    sys.stderr = open(2, "w", closefd=False, buffering=1)  # noqa: SIM115
+    handles = {}
+    module = {"__name__": "solution", "__builtins__": __builtins__}
+    sys.path.insert(0, "/work")
+
+    def encode(value):
+        if is_plain(value):
+            return ("v", value)
+        converted = standard_to_plain(value)
+        if converted is not None and is_plain(converted):
+            return ("v", converted)
+        handles[len(handles) + 1] = value
+        return ("h", len(handles), type(value).__name__, callable(value))
+
+    def decode(item):
+        return handles[item[1]] if item[0] == "h" else item[1]
+
+    try:
+        with open("/work/main.py") as fh:
+            source = fh.read()
+        exec(compile(source, "main.py", "exec"), module)  # noqa: S102  (in the worker only)
+        loaded = ("ok", [n for n in module if not n.startswith("__")])
+    except BaseException as exc:  # noqa: BLE001  (the program's own failure, as data)
+        loaded = ("exc", type(exc).__name__, _last_line(exc))
+    _flush()
+    sock.send(loaded)
+    if loaded[0] != "ok":
+        return
+    while True:
+        try:
+            request = sock.recv()
+        except (WorkerGone, OSError):
+            return
+        op, args = request[0], request[1:]
+        try:
+            if op == "get":
+                result = encode(module[args[0]])
+            elif op == "call":
+                fn = handles[args[0]]
+                pos = [decode(a) for a in args[1]]
+                kw = {k: decode(v) for k, v in args[2].items()}
+                result = encode(fn(*pos, **kw))
+            elif op == "getattr":
+                result = encode(getattr(handles[args[0]], args[1]))
+            elif op == "getitem":
+                result = encode(handles[args[0]][decode(args[1])])
+            elif op == "list":
+                result = encode(list(handles[args[0]]))
+            elif op == "len":
+                result = encode(len(handles[args[0]]))
+            elif op == "str":
+                result = encode(str(handles[args[0]]))
+            else:
+                result = ("exc", "ValueError", f"unknown request {op!r}")
+            reply = ("ok", result)
+        except BaseException as exc:  # noqa: BLE001  (SystemExit from the program too)
+            reply = ("exc", type(exc).__name__, _last_line(exc))
+        _flush()
+        try:
+            sock.send(reply)
+        except ValueError:  # unmarshallable despite the checks
+            sock.send(("exc", "TypeError", "result cannot leave the program"))
+
+
+def _flush():
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except BaseException:  # noqa: BLE001, S110  (the program may have closed its streams)
+            pass
+
+
+def run_main():
+    """What `python3 -E -s -S main.py` does with /work/main.py, in this (forked) process:
+    returns its exit status. Used by the warm server and by stdin/stdout Python tests."""
+    import types
+
+    with open("/work/main.py", "rb") as fh:
+        source = fh.read()
+    module = types.ModuleType("__main__")
+    module.__file__ = "/work/main.py"
+    sys.modules["__main__"] = module
+    sys.argv = ["main.py"]
+    sys.path[0] = "/work"
+    try:
+        exec(compile(source, "/work/main.py", "exec"), module.__dict__)  # noqa: S102
+        status = 0
+    except SystemExit as exc:
+        status = exit_status(exc)
+    except BaseException as exc:  # noqa: BLE001  (printed as the interpreter would)
+        exc = exc.with_traceback(exc.__traceback__.tb_next)  # hide this frame
+        sys.excepthook(type(exc), exc, exc.__traceback__)
+        status = 1
+    return status
+
+
+def exit_status(exc):
+    if exc.code is None:
+        return 0
+    if isinstance(exc.code, int):
+        return exc.code & 0xFF
+    print(exc.code, file=sys.stderr)
+    return 1
+
+
+def finish(status):
+    """End the process the way the interpreter does: join threads, run atexit, flush."""
+    import atexit
+    import threading
+
+    try:
+        threading._shutdown()  # type: ignore[attr-defined]  # wait for non-daemon threads
+        atexit._run_exitfuncs()
+    except SystemExit as exc:
+        status = exit_status(exc)
+    except BaseException:  # noqa: BLE001  (an exit hook failing ends the run anyway)
+        status = status or 1
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except BaseException:  # noqa: BLE001, S110  (a closed or replaced stream)
+            pass
+    os._exit(status)
+
+
+def fresh_stdio():
+    """New sys.stdin/stdout/stderr over fds 0-2 (as an interpreter start makes them)."""
+    sys.stdin = open(0, encoding="utf-8", closefd=False)  # noqa: SIM115
+    sys.stdout = open(1, "w", encoding="utf-8", closefd=False)  # noqa: SIM115
+    sys.stderr = open(2, "w", encoding="utf-8", errors="backslashreplace",  # noqa: SIM115
+                      closefd=False, buffering=1)
+    if "random" in sys.modules:
+        sys.modules["random"].seed()
+
+
+class Zygote:
+    """A clean fork of this process, taken before the tests are read: for each stdin/stdout
+    test of a Python program it forks a child that runs /work/main.py in-process (no
+    interpreter start-up) on the pipes the harness hands it. Its memory holds no tests."""
+
+    def __init__(self):
+        import socket
+
+        self.sock, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        self.pid = os.fork()
+        if self.pid == 0:
+            try:
+                self.sock.close()
+                zygote_main(theirs)
+            finally:
+                os._exit(0)
+        theirs.close()
+
+    def start(self, stdin_fd, stdout_fd, stderr_fd):
+        """Fork one run; its pid (the leader of a new session)."""
+        import socket
+
+        socket.send_fds(self.sock, [b"run"], [stdin_fd, stdout_fd, stderr_fd])
+        return self.wait()
+
+    def wait(self):
+        """The next number from the zygote: a pid after `start`, then that run's status."""
+        reply = self.sock.recv(64)
+        if not reply:
+            raise WorkerGone("the zygote died")
+        return int(reply)
+
+
+def zygote_main(sock):
+    import socket
+
+    null = os.open("/dev/null", os.O_RDWR)
+    for target in (0, 1, 2):
+        os.dup2(null, target)
+    keep = sock.fileno()
+    os.closerange(3, keep)
+    os.closerange(keep + 1, 4096)
+    while True:
+        try:
+            message, fds, _, _ = socket.recv_fds(sock, 64, 3)
+        except OSError:
+            return
+        if not message:
+            return
+        pid = os.fork()
+        if pid == 0:
+            try:
+                os.setsid()
+                for target, fd in zip((0, 1, 2), fds):
+                    os.dup2(fd, target)
+                os.closerange(3, 4096)
+                os.chdir("/work")
+                fresh_stdio()
+                finish(run_main())
+            finally:
+                os._exit(70)
+        for fd in fds:
+            os.close(fd)
+        sock.send(str(pid).encode())
+        _, status = os.waitpid(pid, 0)
+        sock.send(str(status).encode())

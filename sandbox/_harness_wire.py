@@ -1,0 +1,144 @@
+"""Plumbing shared by the in-jail harness and the program side (standard library only,
+staged with the harness, see `_staging.py`): framed messages over pipes, the plain-data
+check that decides what may leave a program, and a small JSON writer."""
+
+from __future__ import annotations
+
+import marshal
+import math
+import os
+import select
+import struct
+import sys
+import time
+
+PLAIN = (type(None), bool, int, float, complex, str, bytes, tuple, list, dict, set, frozenset)
+
+
+MAX_MESSAGE = 64 << 20
+
+
+class WorkerGone(Exception):
+    """The worker died or broke the protocol."""
+
+
+
+class TestTimeout(Exception):
+    """The test ran past its time limit."""
+
+
+
+class Channel:
+    """Length-prefixed marshal messages over two pipes (requests one way, replies back).
+    While waiting, the program's stdout/stderr pipes are drained so it never blocks on them."""
+
+    def __init__(self, read_fd, write_fd, drains=()):
+        self.read_fd, self.write_fd, self.drains = read_fd, write_fd, list(drains)
+
+    def send(self, obj):
+        data = marshal.dumps(obj)
+        data = struct.pack("!I", len(data)) + data
+        while data:
+            data = data[os.write(self.write_fd, data):]
+
+    def recv(self, deadline=None):
+        (size,) = struct.unpack("!I", self._exact(4, deadline))
+        if size > MAX_MESSAGE:
+            raise WorkerGone("message too large")
+        return marshal.loads(self._exact(size, deadline))
+
+    def _exact(self, size, deadline):
+        buf = bytearray()
+        while len(buf) < size:
+            watched = [self.read_fd] + [d.fd for d in self.drains if d.fd is not None]
+            left = None if deadline is None else deadline - time.monotonic()
+            if left is not None and left <= 0:
+                raise TestTimeout()
+            ready = select.select(watched, [], [], left)[0]
+            if not ready:
+                raise TestTimeout()
+            for drain in self.drains:
+                if drain.fd in ready:
+                    drain.read()
+            if self.read_fd in ready:
+                chunk = os.read(self.read_fd, min(size - len(buf), 1 << 20))
+                if not chunk:
+                    raise WorkerGone("the program exited")
+                buf += chunk
+        return bytes(buf)
+
+    def close(self):
+        for fd in (self.read_fd, self.write_fd):
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+
+
+
+def is_plain(value, depth=0):
+    kind = type(value)
+    if kind not in PLAIN or depth > 50:
+        return False
+    if kind in (tuple, list, set, frozenset):
+        return all(is_plain(v, depth + 1) for v in value)
+    if kind is dict:
+        return all(is_plain(k, depth + 1) and is_plain(v, depth + 1) for k, v in value.items())
+    return True
+
+
+
+def standard_to_plain(value, depth=0):
+    """Exact standard-library containers (Counter, OrderedDict, defaultdict, deque) as the
+    dict or list they compare like, recursively; None for anything else. The result is
+    plain data, checked again by the harness, so this cannot smuggle a program's class."""
+    collections = sys.modules.get("collections")
+    kind = type(value)
+    if depth > 50:
+        return None
+    if collections is not None and kind in (collections.Counter, collections.OrderedDict,
+                                            collections.defaultdict):
+        value, kind = dict(value), dict
+    elif collections is not None and kind is collections.deque:
+        value, kind = list(value), list
+    if kind in (list, tuple, set, frozenset):
+        items = [v if is_plain(v) else standard_to_plain(v, depth + 1) for v in value]
+        return None if any(i is None and v is not None for i, v in zip(items, value)) \
+            else kind(items)
+    if kind is dict:
+        items = {k: v if is_plain(v) else standard_to_plain(v, depth + 1)
+                 for k, v in value.items()}
+        return None if any(items[k] is None and value[k] is not None for k in items) \
+            else items
+    return value if is_plain(value) else None
+
+
+
+def _last_line(exc):
+    import traceback
+
+    text = "".join(traceback.format_exception_only(type(exc), exc)).strip()
+    return text.splitlines()[-1][:2000] if text else type(exc).__name__
+
+
+
+def to_json(obj):
+    """JSON for the report (the json module costs a cold harness ~10 ms to import)."""
+    if obj is None or obj is True or obj is False:
+        return {None: "null", True: "true", False: "false"}[obj]
+    if isinstance(obj, int):
+        return str(int(obj))
+    if isinstance(obj, float):
+        return repr(obj) if math.isfinite(obj) else "null"
+    if isinstance(obj, str):
+        return '"' + "".join(_JSON_ESCAPES.get(c) or c for c in obj) + '"'
+    if isinstance(obj, (list, tuple)):
+        return "[" + ", ".join(to_json(v) for v in obj) + "]"
+    if isinstance(obj, dict):
+        return "{" + ", ".join(f"{to_json(str(k))}: {to_json(v)}" for k, v in obj.items()) + "}"
+    return to_json(str(obj))
+
+
+
+_JSON_ESCAPES = {"\\": "\\\\", '"': '\\"', **{chr(i): f"\\u{i:04x}" for i in range(32)},
+                 **{chr(i): f"\\u{i:04x}" for i in range(0xD800, 0xE000)}}
