@@ -1,6 +1,7 @@
-"""The test harness that runs INSIDE the jail as its first process (pid 1). Standard library
-only: staged with its bytecode (`_staging.py`), bound read-only at /harness and started by
-the launcher `python3 -E -s -S /harness/run.py python|io`.
+"""The test harness that runs INSIDE the jail (as its pid 1 in a cold run; as a forked
+child of the warm server in warm mode). Standard library only: staged with its bytecode
+(`_staging.py`), bound read-only at /harness and started by the launcher
+`python3 -E -s -S /harness/run.py python|pyio|io`.
 
 Why a program cannot forge a pass:
 - The program never runs in this process. Python functions run in a separate worker process
@@ -9,11 +10,14 @@ Why a program cannot forge a pass:
   can cross, so an object whose `__eq__` always says True cannot either). stdin/stdout tests
   compare the program's output here.
 - The verdicts leave through this process's stdout, framed by a nonce read from stdin; the
-  worker's stdin, stdout and stderr are its own pipes, /proc is not mounted and ptrace is
-  refused, so it can neither see the nonce nor write to that stream. `sys.exit(0)`,
+  worker's stdin, stdout and stderr are its own pipes, /proc is not mounted and ptrace,
+  process_vm_readv and pidfd_getfd are refused, so it can neither see the nonce nor write
+  to that stream. `sys.exit(0)`,
   `os._exit(0)`, atexit hooks or printed "passed" lines end or pollute only the worker: a
   test without a verdict from this process is an error, never a pass.
-- As the jail's pid 1 this process ignores signals sent by its children (SIGKILL included).
+- As a cold jail's pid 1 this process ignores signals sent by its children (SIGKILL
+  included). A warm harness can be killed by the program: the tests it had not judged then
+  have no verdict, which is an error, never a pass.
 """
 
 from __future__ import annotations
