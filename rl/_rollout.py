@@ -4,9 +4,9 @@ them through the `Reward` interface, pad them into tensors, and compute per-toke
 
 Why not `rewards.engines` for the transformers path: an engine loads its own model from a
 folder, and a training loop must sample from the policy being trained, which lives in this
-process and changes every step. So the transformers path calls `policy.generate` on the live
-module (with the same settings the engine uses), and the vLLM path owns a `vllm.LLM` whose
-weights it overwrites in place after each optimizer step.
+process and changes every step. So the transformers path runs its own decode loop on the live
+module, and the vLLM path uses the engines' vLLM engine and overwrites its weights in place
+after each optimizer step.
 """
 
 from __future__ import annotations
@@ -53,15 +53,23 @@ def encode_prompt(tokenizer: Any, prompt: str | Sequence[Mapping[str, Any]], *,
 
 
 class TransformersRollout:
-    """Sampling from the live policy with `generate` (CPU or one GPU, no extra memory)."""
+    """Sampling from the live policy with transformers, in a lean decode loop rather than
+    `generate`: each prompt is prefilled once and its KV cache repeated for its n samples,
+    finished rows leave the batch (their cache rows are dropped), and no logits processors
+    run. The distribution is exactly softmax(logits / temperature) cut to the top-p nucleus:
+    the one the loss computes log-probs of. Sampling draws from torch's global RNG, which a
+    checkpoint saves, so a resumed run samples the same completions."""
 
-    def __init__(self, policy: Any, tokenizer: Any) -> None:
+    def __init__(self, policy: Any, tokenizer: Any, *, record_logprobs: bool = False) -> None:
         self.policy = policy
         self.pad_id = tokenizer.pad_token_id if tokenizer.pad_token_id is not None \
             else tokenizer.eos_token_id
         eos = policy.generation_config.eos_token_id
         eos = [eos] if isinstance(eos, int) else list(eos or [])
         self.eos_ids = sorted({tokenizer.eos_token_id, *eos} - {None})
+        self.record_logprobs = record_logprobs
+        self.sampled_logprobs: list[list[float]] = []
+        """With `record_logprobs`: per completion of the last call, the sampling log-probs."""
 
     def sync(self, policy: Any) -> None:
         """Nothing to do: generation reads the live module."""
@@ -70,20 +78,65 @@ class TransformersRollout:
                  temperature: float, top_p: float, seed: int | None = None
                  ) -> list[list[Completion]]:
         import torch
+        from transformers import DynamicCache
 
         width = max(len(p) for p in prompt_ids)
         input_ids = torch.tensor([[self.pad_id] * (width - len(p)) + p for p in prompt_ids])
-        attention_mask = torch.tensor([[0] * (width - len(p)) + [1] * len(p)
-                                       for p in prompt_ids])
-        # top_k=0 and no repetition penalty: the sampling distribution is exactly
-        # softmax(logits / temperature) (then top-p), the one the loss computes log-probs of.
-        out = self.policy.generate(
-            input_ids=input_ids, attention_mask=attention_mask, do_sample=True,
-            temperature=temperature, top_p=top_p, top_k=0, max_new_tokens=max_tokens,
-            num_return_sequences=n, pad_token_id=self.pad_id, eos_token_id=self.eos_ids)
-        completions = out[:, width:].tolist()  # (len(prompts) * n, <= max_tokens)
-        results = [_cut_at_eos(c, self.eos_ids, max_tokens) for c in completions]
+        mask = torch.tensor([[0] * (width - len(p)) + [1] * len(p) for p in prompt_ids])
+        eos = torch.tensor(self.eos_ids)
+        rows = len(prompt_ids) * n
+        tokens: list[list[int]] = [[] for _ in range(rows)]
+        logps: list[list[float]] = [[] for _ in range(rows)]
+        with torch.inference_mode():
+            cache = DynamicCache()
+            positions = (mask.cumsum(-1) - 1).clamp(min=0)  # (P, W)
+            out = self.policy(input_ids=input_ids, attention_mask=mask, position_ids=positions,
+                              past_key_values=cache, use_cache=True, logits_to_keep=1)
+            cache.batch_repeat_interleave(n)  # prefilled once, shared by the n samples
+            logits = out.logits[:, -1].repeat_interleave(n, 0)  # (B, V)
+            mask = mask.repeat_interleave(n, 0)  # (B, W)
+            position = positions[:, -1].repeat_interleave(n, 0) + 1  # (B,)
+            alive = torch.arange(rows)  # which result row each batch row fills
+            for t in range(max_tokens):
+                token, logp = _sample(logits, temperature, top_p)  # (b,), (b,)
+                for row, tok, lp in zip(alive.tolist(), token.tolist(), logp.tolist()):
+                    tokens[row].append(tok)
+                    logps[row].append(lp)
+                running = ~torch.isin(token, eos)  # (b,)
+                if t == max_tokens - 1 or not bool(running.any()):
+                    break
+                if not bool(running.all()):  # finished rows leave the batch
+                    keep = running.nonzero().squeeze(1)  # (b',)
+                    cache.batch_select_indices(keep)
+                    alive, token, mask, position = alive[keep], token[keep], mask[keep], \
+                        position[keep]
+                mask = torch.cat([mask, mask.new_ones(mask.shape[0], 1)], 1)  # (b, W + t + 1)
+                out = self.policy(input_ids=token[:, None], attention_mask=mask,
+                                  position_ids=position[:, None], past_key_values=cache,
+                                  use_cache=True)
+                logits = out.logits[:, -1]  # (b, V)
+                position = position + 1
+        if self.record_logprobs:
+            self.sampled_logprobs = logps
+        results = [_cut_at_eos(c, self.eos_ids, max_tokens) for c in tokens]
         return [results[i * n:(i + 1) * n] for i in range(len(prompt_ids))]
+
+
+def _sample(logits: Any, temperature: float, top_p: float) -> tuple[Any, Any]:
+    """One token per row from softmax(logits / temperature) restricted to the top-p nucleus
+    (the smallest set of most likely tokens whose mass reaches top_p), and its log-prob under
+    the unrestricted tempered distribution (the one the loss uses). (b, V) -> (b,), (b,)."""
+    import torch
+
+    logprobs = torch.log_softmax(logits.float() / temperature, dim=-1)  # (b, V)
+    probs = logprobs.exp()  # (b, V)
+    if top_p < 1.0:
+        sorted_probs, order = probs.sort(dim=-1, descending=True)  # (b, V)
+        outside = sorted_probs.cumsum(-1) - sorted_probs >= top_p  # (b, V): mass before >= p
+        sorted_probs = sorted_probs.masked_fill(outside, 0.0)
+        probs = torch.zeros_like(probs).scatter(-1, order, sorted_probs)  # (b, V)
+    token = torch.multinomial(probs, 1).squeeze(1)  # (b,)
+    return token, logprobs.gather(-1, token[:, None]).squeeze(1)  # (b,), (b,)
 
 
 def _cut_at_eos(tokens: list[int], eos_ids: Sequence[int], max_tokens: int) -> Completion:
