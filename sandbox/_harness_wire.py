@@ -34,6 +34,7 @@ class Channel:
 
     def __init__(self, read_fd, write_fd, drains=()):
         self.read_fd, self.write_fd, self.drains = read_fd, write_fd, list(drains)
+        self.buffer = bytearray()  # bytes read ahead of the current message
 
     def send(self, obj):
         data = marshal.dumps(obj)
@@ -42,30 +43,37 @@ class Channel:
             data = data[os.write(self.write_fd, data):]
 
     def recv(self, deadline=None):
-        (size,) = struct.unpack("!I", self._exact(4, deadline))
+        self._fill(4, deadline)
+        (size,) = struct.unpack("!I", self.buffer[:4])
         if size > MAX_MESSAGE:
             raise WorkerGone("message too large")
-        return marshal.loads(self._exact(size, deadline))
+        self._fill(4 + size, deadline)
+        message = bytes(self.buffer[4:4 + size])
+        del self.buffer[:4 + size]
+        return marshal.loads(message)
 
-    def _exact(self, size, deadline):
-        buf = bytearray()
-        while len(buf) < size:
-            watched = [self.read_fd] + [d.fd for d in self.drains if d.fd is not None]
-            left = None if deadline is None else deadline - time.monotonic()
-            if left is not None and left <= 0:
-                raise TestTimeout()
-            ready = select.select(watched, [], [], left)[0]
-            if not ready:
-                raise TestTimeout()
-            for drain in self.drains:
-                if drain.fd in ready:
-                    drain.read()
-            if self.read_fd in ready:
-                chunk = os.read(self.read_fd, min(size - len(buf), 1 << 20))
-                if not chunk:
-                    raise WorkerGone("the program exited")
-                buf += chunk
-        return bytes(buf)
+    def _fill(self, size, deadline):
+        """Read until `size` bytes are buffered: one read per wake-up, as much as is there."""
+        while len(self.buffer) < size:
+            if not self.drains:  # the worker's side: block, there is nothing else to watch
+                chunk = os.read(self.read_fd, 1 << 20)
+            else:
+                watched = [self.read_fd] + [d.fd for d in self.drains if d.fd is not None]
+                left = None if deadline is None else deadline - time.monotonic()
+                if left is not None and left <= 0:
+                    raise TestTimeout()
+                ready = select.select(watched, [], [], left)[0]
+                if not ready:
+                    raise TestTimeout()
+                for drain in self.drains:
+                    if drain.fd in ready:
+                        drain.read()
+                if self.read_fd not in ready:
+                    continue
+                chunk = os.read(self.read_fd, 1 << 20)
+            if not chunk:
+                raise WorkerGone("the program exited")
+            self.buffer += chunk
 
     def close(self):
         for fd in (self.read_fd, self.write_fd):
