@@ -144,19 +144,20 @@ def vllm_lm_engine(tiny_lm_dir: Path) -> Iterator[Any]:
 
 @pytest.fixture(scope="session")
 def vllm_server_url(tiny_lm_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """The one vLLM OpenAI-compatible server (on 127.0.0.1) serving the tiny LM."""
+    """The one vLLM OpenAI-compatible server (on 127.0.0.1) serving the tiny LM, started the
+    way `load_engine(model_dir, backend="vllm-server")` starts one (closing it stops it)."""
     _require_vllm()
-    from rewards.engines import VLLMServer
+    from rewards.engines import load_engine
 
     log = tmp_path_factory.mktemp("vllm_server") / "server.log"
-    server = VLLMServer(str(tiny_lm_dir), dtype="float32", log_path=log,
-                        extra_args=["--max-model-len", str(_VLLM_ARGS["max_model_len"]),
-                                    "--enforce-eager"],
-                        env={"HF_HUB_OFFLINE": "1"})
-    _open["vllm_server_url"] = server
-    yield server.url
+    engine = load_engine(str(tiny_lm_dir), backend="vllm-server", dtype="float32",
+                         log_path=log, env={"HF_HUB_OFFLINE": "1"},
+                         extra_args=["--max-model-len", str(_VLLM_ARGS["max_model_len"]),
+                                     "--enforce-eager"])
+    _open["vllm_server_url"] = engine
+    yield engine.url  # type: ignore[attr-defined]
     if _open.pop("vllm_server_url", None) is not None:
-        server.close()
+        engine.close()
 
 
 @pytest.fixture(scope="session")

