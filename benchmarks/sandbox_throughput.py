@@ -53,22 +53,32 @@ def sandboxed(code: str, mode: str, tests: list[str] | None = None) -> Callable[
     return run
 
 
-def median_ms(fn: Callable[[], object], n: int) -> float:
-    fn()  # warm-up (starts the warm pool, fills caches)
-    times = []
+def median_ms(ways: dict[str, Callable[[], object]], n: int) -> dict[str, float]:
+    """Median latency per way; the ways take turns run by run, so that a machine whose load
+    drifts (other jobs on the 2 cores) weighs on every way alike."""
+    times: dict[str, list[float]] = {way: [] for way in ways}
+    for fn in ways.values():
+        fn()  # warm-up (starts the warm pool, fills caches)
     for _ in range(n):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times) * 1000
+        for way, fn in ways.items():
+            start = time.perf_counter()
+            fn()
+            times[way].append(time.perf_counter() - start)
+    return {way: statistics.median(t) * 1000 for way, t in times.items()}
 
 
-def runs_per_s(fn: Callable[[], object], n: int, workers: int) -> float:
-    fn()
-    start = time.perf_counter()
+def runs_per_s(ways: dict[str, Callable[[], object]], n: int, workers: int,
+               rounds: int = 4) -> dict[str, float]:
+    """Runs per second with `workers` in parallel, in `rounds` alternating blocks per way."""
+    spent = {way: 0.0 for way in ways}
+    per_block = max(1, n // rounds)
     with ThreadPoolExecutor(workers) as pool:
-        list(pool.map(lambda _: fn(), range(n)))
-    return n / (time.perf_counter() - start)
+        for _ in range(rounds):
+            for way, fn in ways.items():
+                start = time.perf_counter()
+                list(pool.map(lambda _, fn=fn: fn(), range(per_block)))
+                spent[way] += time.perf_counter() - start
+    return {way: per_block * rounds / spent[way] for way in ways}
 
 
 def main() -> None:
@@ -76,7 +86,7 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="fewer repetitions")
     parser.add_argument("--workers", type=int, default=2, help="parallel workers (default 2)")
     args = parser.parse_args()
-    n_seq, n_par = (20, 40) if args.quick else (60, 120)
+    n_seq, n_par = (20, 48) if args.quick else (60, 160)
     test_program = FUNCTION + "".join(a + "\n" for a in ASSERTS)
     cases = {
         "trivial": {"bare": bare(TRIVIAL), "cold": sandboxed(TRIVIAL, "cold"),
@@ -90,8 +100,8 @@ def main() -> None:
           f"{f'runs/s ({args.workers} workers)':>20} {'x bare':>8}")
     verdicts = []
     for name, ways in cases.items():
-        latency = {way: median_ms(fn, n_seq) for way, fn in ways.items()}
-        rate = {way: runs_per_s(fn, n_par, args.workers) for way, fn in ways.items()}
+        latency = median_ms(ways, n_seq)
+        rate = runs_per_s(ways, n_par, args.workers)
         for way in ways:
             print(f"{name:<12} {way:<6} {latency[way]:>14.2f} "
                   f"{latency[way] / latency['bare']:>8.2f} {rate[way]:>20.1f} "

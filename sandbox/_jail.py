@@ -99,6 +99,7 @@ def jail_argv(command: Sequence[str], limits: Limits, *,
     argv = [nsjail_binary(), "--mode", "o", "--log_fd", "{log_fd}",
             "--user", f"{JAIL_UID}:{JAIL_UID}", "--group", f"{JAIL_UID}:{JAIL_UID}",
             "--hostname", "sandbox", "--iface_no_lo", "--disable_proc",
+            "--nice_level", "0",  # nsjail's default is 5: runs compete with the caller as equals
             # backstop only: the caller kills the jail at the exact (fractional) deadline
             "--time_limit", "0" if persistent else str(math.ceil(wall) + 2),
             "--rlimit_cpu", "max" if persistent else str(max(1, math.ceil(limits.cpu_s))),
