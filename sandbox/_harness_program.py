@@ -5,7 +5,9 @@ and the zygote that forks one run per stdin/stdout test."""
 
 from __future__ import annotations
 
+import _socket  # not socket.py (nor array): they import enum & co, ms of a cold start
 import os
+import struct
 import sys
 
 from harness_wire import Channel, WorkerGone, _last_line, is_plain, standard_to_plain
@@ -133,10 +135,11 @@ def exit_status(exc):
 def finish(status):
     """End the process the way the interpreter does: join threads, run atexit, flush."""
     import atexit
-    import threading
+    threading = sys.modules.get("threading")  # no threading module: no threads to join
 
     try:
-        threading._shutdown()  # type: ignore[attr-defined]  # wait for non-daemon threads
+        if threading is not None:
+            threading._shutdown()  # wait for non-daemon threads, as the interpreter does
         atexit._run_exitfuncs()
     except SystemExit as exc:
         status = exit_status(exc)
@@ -166,9 +169,7 @@ class Zygote:
     interpreter start-up) on the pipes the harness hands it. Its memory holds no tests."""
 
     def __init__(self):
-        import socket
-
-        self.sock, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        self.sock, theirs = _socket.socketpair(_socket.AF_UNIX, _socket.SOCK_SEQPACKET)
         self.pid = os.fork()
         if self.pid == 0:
             try:
@@ -180,9 +181,8 @@ class Zygote:
 
     def start(self, stdin_fd, stdout_fd, stderr_fd):
         """Fork one run; its pid (the leader of a new session)."""
-        import socket
-
-        socket.send_fds(self.sock, [b"run"], [stdin_fd, stdout_fd, stderr_fd])
+        fds = struct.pack("3i", stdin_fd, stdout_fd, stderr_fd)
+        self.sock.sendmsg([b"run"], [(_socket.SOL_SOCKET, _socket.SCM_RIGHTS, fds)])
         return self.wait()
 
     def wait(self):
@@ -193,9 +193,19 @@ class Zygote:
         return int(reply)
 
 
-def zygote_main(sock):
-    import socket
+def recv_fds(sock, count):
+    """A message and the fds sent with it (socket.recv_fds without importing socket.py)."""
+    size = struct.calcsize("i")
+    message, ancillary, _, _ = sock.recvmsg(64, _socket.CMSG_LEN(count * size))
+    fds = []
+    for level, kind, data in ancillary:
+        if level == _socket.SOL_SOCKET and kind == _socket.SCM_RIGHTS:
+            n = len(data) // size
+            fds.extend(struct.unpack(f"{n}i", data[:n * size]))
+    return message, fds
 
+
+def zygote_main(sock):
     null = os.open("/dev/null", os.O_RDWR)
     for target in (0, 1, 2):
         os.dup2(null, target)
@@ -204,7 +214,7 @@ def zygote_main(sock):
     os.closerange(keep + 1, 4096)
     while True:
         try:
-            message, fds, _, _ = socket.recv_fds(sock, 64, 3)
+            message, fds = recv_fds(sock, 3)
         except OSError:
             return
         if not message:
