@@ -1,5 +1,6 @@
-"""Session-wide fixtures shared by every test area: tiny local models, one vLLM engine of each
-kind and one vLLM server per test session (each costs 30-170 s and ~2.5 GB to start).
+"""Session-wide fixtures shared by every test area: tiny local models, one vLLM engine and one
+vLLM server of each kind (generate, pooling) per test session (each costs 5-170 s and ~2.5 GB
+to start).
 
 The vLLM fixtures are released right after the last test that names them (see
 `pytest_runtest_teardown`), so their memory is not held through the rest of the suite: request
@@ -24,7 +25,7 @@ os.environ.setdefault("VLLM_CPU_KVCACHE_SPACE", "1")  # GiB; vLLM CPU start-up f
 # offline engines run in this process (no engine-core and worker processes to spawn).
 _VLLM_ARGS = {"dtype": "float32", "max_model_len": 512, "enforce_eager": True,
               "distributed_executor_backend": "uni"}
-_RELEASE_EARLY = ("vllm_lm_engine", "vllm_server_url", "vllm_rm_engine")
+_RELEASE_EARLY = ("vllm_lm_engine", "vllm_server_url", "vllm_rm_engine", "vllm_rm_server_url")
 _last_user: dict[str, str] = {}  # fixture name -> node id of the last test that uses it
 _open: dict[str, Any] = {}  # fixture name -> object with close()
 
@@ -169,3 +170,20 @@ def vllm_rm_engine(trained_rm: dict[str, Any]) -> Iterator[Any]:
     yield engine
     if _open.pop("vllm_rm_engine", None) is not None:
         engine.close()
+
+
+@pytest.fixture(scope="session")
+def vllm_rm_server_url(trained_rm: dict[str, Any],
+                       tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The one vLLM pooling server (`/classify`), on the reward model `train-rm` saved."""
+    _require_vllm()
+    from rewards.engines import VLLMServer
+
+    server = VLLMServer(str(trained_rm["dir"]), dtype="float32", env={"HF_HUB_OFFLINE": "1"},
+                        log_path=tmp_path_factory.mktemp("vllm_rm_server") / "server.log",
+                        extra_args=["--max-model-len", str(_VLLM_ARGS["max_model_len"]),
+                                    "--enforce-eager"])
+    _open["vllm_rm_server_url"] = server
+    yield server.url
+    if _open.pop("vllm_rm_server_url", None) is not None:
+        server.close()

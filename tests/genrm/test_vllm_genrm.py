@@ -53,11 +53,19 @@ def test_swap_identity_and_agreement(vllm_judge: Engine, hf_judge: TransformersE
         assert (x.forward, x.swapped) == pytest.approx((r.forward, r.swapped), abs=TOL)
 
 
+@pytest.fixture(params=["offline", "server"])
+def vllm_rm(request: pytest.FixtureRequest, vllm_rm_engine: Engine,
+            vllm_rm_server_url: str) -> DiscriminativeRM:
+    if request.param == "offline":
+        return DiscriminativeRM(engine=vllm_rm_engine)
+    return DiscriminativeRM(url=vllm_rm_server_url)  # backend auto: a URL is a vllm-server
+
+
 def test_trained_rm_scores_the_same_in_vllm_and_transformers(
-        trained_rm: dict[str, Any], vllm_rm_engine: Engine, make_preferences: Any) -> None:
+        trained_rm: dict[str, Any], vllm_rm: DiscriminativeRM, make_preferences: Any) -> None:
     rows = make_preferences(12, seed=7)
     samples = [Sample(r["prompt"], r[side]) for r in rows for side in ("chosen", "rejected")]
-    via_vllm = DiscriminativeRM(engine=vllm_rm_engine).score(samples)
+    via_vllm = vllm_rm.score(samples)
     via_hf = DiscriminativeRM(str(trained_rm["dir"]), backend="transformers").score(samples)
     assert [s.value for s in via_vllm] == pytest.approx([s.value for s in via_hf], abs=TOL)
     spread = max(s.value for s in via_hf) - min(s.value for s in via_hf)
