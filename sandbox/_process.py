@@ -77,6 +77,7 @@ def run_process(argv: Sequence[str], *, stdin: bytes, wall_s: float, output_byte
         log_file = os.fdopen(log_r, "rb", buffering=0)
         sel.register(log_file, selectors.EVENT_READ, log)
     deadline = start + wall_s
+    finished = False
     try:
         while sel.get_map():
             remaining = deadline - time.monotonic()
@@ -106,8 +107,11 @@ def run_process(argv: Sequence[str], *, stdin: bytes, wall_s: float, output_byte
                 buf += chunk
             if overflow:
                 break
+        finished = True
     finally:
-        reaped = _kill(proc, jail=with_jail_log) if timed_out or overflow else None
+        # killed at the deadline, past the output cap, or on our own error (KeyboardInterrupt)
+        reaped = _kill(proc, jail=with_jail_log) if timed_out or overflow or not finished \
+            else None
         for key in list(sel.get_map().values()):
             sel.unregister(key.fileobj)
         sel.close()

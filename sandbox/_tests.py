@@ -69,8 +69,10 @@ def run_tests(code: str, tests: Any, language: str = "python", *,
     kind = "python" if fmt in ("assert", "check") else "pyio" if spec.name == "python" else "io"
     # the harness's own stream carries verdicts (messages up to ~2 KB) and a quarter of the
     # program's output: give it room so that a chatty program is not an output_limit
+    # (and three processes: the harness, the worker or zygote, and a restarted worker)
     harness_limits = dataclasses.replace(
-        limits, output_bytes=limits.output_bytes + 4096 * len(items) + (64 << 10))
+        limits, output_bytes=limits.output_bytes + 4096 * len(items) + (64 << 10),
+        processes=limits.processes + 3)
     from sandbox import _warm
 
     if _warm.use_warm(spec, mode):
@@ -84,7 +86,7 @@ def run_tests(code: str, tests: Any, language: str = "python", *,
             return TestReport(results=tuple(
                 TestResult(i, "error", "compile_error") for i in range(len(items))),
                 execution=failed)
-        argv = jail_argv([PYTHON, *PYTHON_FLAGS, LAUNCHER, kind], limits,
+        argv = jail_argv([PYTHON, *PYTHON_FLAGS, LAUNCHER, kind], harness_limits,
                          binds=[*box.binds, (staged_dir(), IN_JAIL)],
                          address_space_extra=spec.address_space_extra)
         raw = run_process(argv, stdin=payload, wall_s=limits.wall_s,

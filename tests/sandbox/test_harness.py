@@ -279,3 +279,14 @@ def test_python_io_tests_survive_a_program_killing_its_runner(mode: str) -> None
         assert outcomes[2:] == ["pass", "pass"], report
     else:  # a warm harness is killable: what it did not judge is an error, never a pass
         assert outcomes[2:] == ["error", "error"] and report.status == "runtime_error", report
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_harness_processes_do_not_count_against_the_program(mode: str) -> None:
+    """Limits.processes is the program's: the harness's own processes come on top (the
+    kernel counts per uid, so the allowance is shared, not reserved)."""
+    limits = dataclasses.replace(SHORT, processes=1)
+    assert sandbox.run_tests(GOOD, ASSERTS, limits=limits, mode=mode).passed == 3
+    io = sandbox.run_tests("print(input())", [{"input": "a", "output": "a"}], limits=limits,
+                           mode=mode)
+    assert io.passed == 1, io
