@@ -4,9 +4,11 @@ Imports nothing else of ours."""
 
 from sandbox._batch import run_many, run_tests_many
 from sandbox._errors import SandboxError
-from sandbox._runner import run
-from sandbox._tests import run_tests
+from sandbox._languages import Language
+from sandbox._runner import Backend, Mode, run
+from sandbox._tests import Compare, TestFormat, run_tests
 from sandbox._types import Execution, Limits, Status, TestOutcome, TestReport, TestResult
 
-__all__ = ["Execution", "Limits", "SandboxError", "Status", "TestOutcome", "TestReport",
-           "TestResult", "run", "run_many", "run_tests", "run_tests_many"]
+__all__ = ["Backend", "Compare", "Execution", "Language", "Limits", "Mode", "SandboxError",
+           "Status", "TestFormat", "TestOutcome", "TestReport", "TestResult", "run", "run_many",
+           "run_tests", "run_tests_many"]

@@ -41,7 +41,7 @@ def test_format(tests: Any) -> TestFormat:
 def run_tests(code: str, tests: Any, language: str = "python", *,
               entry_point: str | None = None, limits: Limits | None = None,
               compare: Compare = "exact", float_tol: float = 1e-6,
-              test_format_: TestFormat | None = None, files: Files | None = None,
+              style: TestFormat | None = None, files: Files | None = None,
               mode: Mode = "auto") -> TestReport:
     """Run every test of `tests` against `code` in ONE sandbox run, each test under
     `limits.test_wall_s`, and report a verdict per test.
@@ -51,10 +51,12 @@ def run_tests(code: str, tests: Any, language: str = "python", *,
     (`[{"input": "1 2\\n", "output": "3\\n"}]`, compared by `compare`: exact (trailing
     newlines ignored), whitespace (token-wise) or float (token-wise, numbers within
     `float_tol`)). assert and check tests are Python only; io tests work for every language.
+    style: force the format ("assert", "check" or "io") instead of inferring it from `tests`.
+    Every program of `mode="auto"` Python runs warm (see `run`).
     """
     spec = language_spec(language)
     limits = limits or Limits()
-    fmt = test_format_ or test_format(tests)
+    fmt = style or test_format(tests)
     items = _normalize(tests, fmt, entry_point, spec.name, compare)
     if not items:
         return TestReport(results=(), execution=Execution(status="ok"))

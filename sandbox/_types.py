@@ -76,7 +76,9 @@ class Execution:
     cpu_s: float = 0.0
     """User + system CPU seconds of the program and the children it waited for."""
     peak_memory_bytes: int = 0
-    """Peak resident memory of the largest process of the run."""
+    """Peak resident memory of the largest process of the run. In a cold jail nsjail's own
+    supervisor (about 24 MiB) counts too, so small programs read as that floor; warm runs
+    measure the forked program alone (its inherited interpreter pages included)."""
     stdout_bytes: bytes = field(default=b"", repr=False)
     """Raw stdout bytes (for binary output), at most `output_bytes`."""
 
