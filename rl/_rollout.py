@@ -85,13 +85,16 @@ class TransformersRollout:
         mask = torch.tensor([[0] * (width - len(p)) + [1] * len(p) for p in prompt_ids])
         eos = torch.tensor(self.eos_ids)
         rows = len(prompt_ids) * n
-        tokens: list[list[int]] = [[] for _ in range(rows)]
-        logps: list[list[float]] = [[] for _ in range(rows)]
+        tokens = torch.full((rows, max_tokens), -1)  # (B, max_tokens): -1 = not generated
+        logps = torch.zeros((rows, max_tokens))  # (B, max_tokens)
+        # without left padding the causal mask is implicit: skip building one every step
+        padded = bool((mask == 0).any())
         with torch.inference_mode():
             cache = DynamicCache()
             positions = (mask.cumsum(-1) - 1).clamp(min=0)  # (P, W)
-            out = self.policy(input_ids=input_ids, attention_mask=mask, position_ids=positions,
-                              past_key_values=cache, use_cache=True, logits_to_keep=1)
+            out = self.policy(input_ids=input_ids, attention_mask=mask if padded else None,
+                              position_ids=positions, past_key_values=cache, use_cache=True,
+                              logits_to_keep=1)
             cache.batch_repeat_interleave(n)  # prefilled once, shared by the n samples
             logits = out.logits[:, -1].repeat_interleave(n, 0)  # (B, V)
             mask = mask.repeat_interleave(n, 0)  # (B, W)
@@ -99,9 +102,8 @@ class TransformersRollout:
             alive = torch.arange(rows)  # which result row each batch row fills
             for t in range(max_tokens):
                 token, logp = _sample(logits, temperature, top_p)  # (b,), (b,)
-                for row, tok, lp in zip(alive.tolist(), token.tolist(), logp.tolist()):
-                    tokens[row].append(tok)
-                    logps[row].append(lp)
+                tokens[alive, t] = token
+                logps[alive, t] = logp
                 running = ~torch.isin(token, eos)  # (b,)
                 if t == max_tokens - 1 or not bool(running.any()):
                     break
@@ -111,14 +113,16 @@ class TransformersRollout:
                     alive, token, mask, position = alive[keep], token[keep], mask[keep], \
                         position[keep]
                 mask = torch.cat([mask, mask.new_ones(mask.shape[0], 1)], 1)  # (b, W + t + 1)
-                out = self.policy(input_ids=token[:, None], attention_mask=mask,
+                out = self.policy(input_ids=token[:, None],
+                                  attention_mask=mask if padded else None,
                                   position_ids=position[:, None], past_key_values=cache,
                                   use_cache=True)
                 logits = out.logits[:, -1]  # (b, V)
                 position = position + 1
+        generated = [[t for t in row if t >= 0] for row in tokens.tolist()]
         if self.record_logprobs:
-            self.sampled_logprobs = logps
-        results = [_cut_at_eos(c, self.eos_ids, max_tokens) for c in tokens]
+            self.sampled_logprobs = [lp[:len(g)] for lp, g in zip(logps.tolist(), generated)]
+        results = [_cut_at_eos(c, self.eos_ids, max_tokens) for c in generated]
         return [results[i * n:(i + 1) * n] for i in range(len(prompt_ids))]
 
 
@@ -135,7 +139,12 @@ def _sample(logits: Any, temperature: float, top_p: float) -> tuple[Any, Any]:
         outside = sorted_probs.cumsum(-1) - sorted_probs >= top_p  # (b, V): mass before >= p
         sorted_probs = sorted_probs.masked_fill(outside, 0.0)
         probs = torch.zeros_like(probs).scatter(-1, order, sorted_probs)  # (b, V)
-    token = torch.multinomial(probs, 1).squeeze(1)  # (b,)
+    # inverse-CDF sampling: one uniform number per row instead of one per vocabulary entry
+    # (torch.multinomial and the Gumbel trick draw b * V of them, the bulk of a small model's
+    # decode step on the CPU); float64 so the running sum stays exact over large vocabularies
+    cdf = probs.double().cumsum(-1)  # (b, V)
+    u = torch.rand(cdf.shape[0], 1, dtype=torch.float64) * cdf[:, -1:]  # (b, 1)
+    token = torch.searchsorted(cdf, u, right=True).squeeze(1).clamp(max=cdf.shape[1] - 1)  # (b,)
     return token, logprobs.gather(-1, token[:, None]).squeeze(1)  # (b,), (b,)
 
 

@@ -67,3 +67,27 @@ def test_tiny_top_p_is_greedy(policy_and_tokenizer):
                                  min_new_tokens=5, pad_token_id=tokenizer.pad_token_id)
         expected = greedy[0, len(pid):].tolist()
         assert [c for c, _ in group] == [expected, expected]
+
+
+def test_sampler_draws_from_the_tempered_nucleus():
+    """Inverse-CDF sampling: frequencies match softmax(logits / T); top-p keeps the smallest
+    set of most likely tokens whose mass reaches p; the returned log-prob is the tempered one."""
+    from rl._rollout import _sample
+
+    torch.manual_seed(0)
+    logits = torch.log(torch.tensor([0.5, 0.3, 0.15, 0.05, 0.0]))  # p over 5 tokens, one zero
+    rows = logits.repeat(20000, 1)
+    token, logp = _sample(rows, 1.0, 1.0)
+    freq = torch.bincount(token, minlength=5).float() / len(token)
+    assert freq.tolist() == pytest.approx([0.5, 0.3, 0.15, 0.05, 0.0], abs=0.015)
+    assert logp[token == 1].unique().tolist() == pytest.approx([torch.log(torch.tensor(0.3)).item()])
+    # temperature 2: p ~ sqrt(p) renormalized
+    tempered = torch.tensor([0.5, 0.3, 0.15, 0.05]).sqrt()
+    tempered = (tempered / tempered.sum()).tolist() + [0.0]
+    token, _ = _sample(rows, 2.0, 1.0)
+    freq = torch.bincount(token, minlength=5).float() / len(token)
+    assert freq.tolist() == pytest.approx(tempered, abs=0.015)
+    # top_p 0.7: 0.5 alone is short of 0.7, so the nucleus is {0, 1}: 0.5/0.8 and 0.3/0.8
+    token, _ = _sample(rows, 1.0, 0.7)
+    freq = torch.bincount(token, minlength=5).float() / len(token)
+    assert freq.tolist() == pytest.approx([0.625, 0.375, 0.0, 0.0, 0.0], abs=0.015)
