@@ -1,5 +1,5 @@
 """The sandbox's own in-jail Python files (the test harness and the warm server), staged once
-per process in a private folder with bytecode compiled by the jail's interpreter, and bound
+in a content-addressed folder with bytecode compiled by the jail's interpreter, and bound
 read-only at /harness. A script run as `python3 file.py` is recompiled on every start and a
 read-only bind cannot take a `__pycache__`, so the jail runs a two-line launcher that imports
 the precompiled modules instead (a cold harness starts ~10 ms faster on a busy machine)."""
@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import atexit
 import functools
+import hashlib
 import os
 import shutil
 import subprocess
@@ -34,12 +35,65 @@ _COMPILE = ("import importlib.util, py_compile, sys\n"
             " doraise=True, invalidation_mode=py_compile.PycInvalidationMode.UNCHECKED_HASH)\n")
 
 
+def _cache_root() -> Path:
+    # not under ~/.cache: nsjail resolves bind sources inside the jail's user namespace,
+    # where a 0700 home (owned by an unmapped uid) cannot be crossed
+    return Path(os.environ.get("SANDBOX_CACHE_DIR")
+                or os.path.join(tempfile.gettempdir(), f"rewards-sandbox-{os.getuid()}"))
+
+
+def _digest(here: Path) -> str:
+    h = hashlib.sha256(_RUN.encode() + _COMPILE.encode())
+    for name, source in sorted(_SOURCES.items()):
+        h.update(name.encode() + b"\0" + (here / source).read_bytes())
+    interpreter = os.stat(PYTHON)
+    h.update(f"{PYTHON}:{interpreter.st_size}:{interpreter.st_mtime_ns}".encode())
+    return h.hexdigest()[:20]
+
+
+def _trusted(path: Path) -> bool:
+    """Ours and writable by nobody else: a staged harness decides verdicts."""
+    try:
+        for entry in (path, *path.rglob("*")):
+            info = entry.lstat()
+            if info.st_uid != os.getuid() or info.st_mode & 0o022 or entry.is_symlink():
+                return False
+    except OSError:
+        return False
+    return (path / "run.py").is_file()
+
+
 @functools.cache
 def staged_dir() -> str:
-    """Host folder holding run.py, the harness modules, warm_server.py and their bytecode."""
-    root = tempfile.mkdtemp(prefix="sandbox-harness-")
-    atexit.register(shutil.rmtree, root, True)
+    """Folder holding run.py, the harness modules, warm_server.py and their bytecode. Shared
+    by every process of this user (content-addressed under /tmp/rewards-sandbox-UID, built
+    once, atomically), so processes that exit without cleanup (forked pool workers) leave
+    nothing behind; a private temporary copy is used if that cache is unusable."""
     here = Path(__file__).parent
+    try:
+        cache = _cache_root()
+        cache.mkdir(parents=True, exist_ok=True, mode=0o755)
+        info = cache.lstat()
+        if info.st_uid != os.getuid() or info.st_mode & 0o022 or cache.is_symlink():
+            raise OSError(f"{cache} is not ours alone")
+        final = cache / f"harness-{_digest(here)}"
+        if _trusted(final):
+            return str(final)
+        building = _build(here, tempfile.mkdtemp(prefix="building-", dir=cache))
+        try:
+            os.rename(building, final)  # atomic: a concurrent builder's copy may win
+        except OSError:
+            shutil.rmtree(building, ignore_errors=True)
+        if _trusted(final):
+            return str(final)
+    except OSError:
+        pass
+    root = _build(here, tempfile.mkdtemp(prefix="sandbox-harness-"))
+    atexit.register(shutil.rmtree, root, True)
+    return root
+
+
+def _build(here: Path, root: str) -> str:
     for name, source in _SOURCES.items():
         shutil.copyfile(here / source, os.path.join(root, name))
     with open(os.path.join(root, "run.py"), "w") as fh:
@@ -48,9 +102,10 @@ def staged_dir() -> str:
     proc = subprocess.run([PYTHON, "-E", "-s", "-S", "-c", _COMPILE, *sources],
                           capture_output=True, text=True, check=False)
     if proc.returncode != 0:
+        shutil.rmtree(root, ignore_errors=True)
         raise SandboxError(f"cannot compile the sandbox harness with {PYTHON}: "
                            f"{proc.stderr.strip()[-500:]}")
-    for path, dirs, files in os.walk(root):
+    for path, _, files in os.walk(root):
         os.chmod(path, 0o755)
         for name in files:
             os.chmod(os.path.join(path, name), 0o644)

@@ -249,3 +249,31 @@ def test_cgroup_v2_memory_kill_on_a_cgroup_v2_host() -> None:
     bomb = sandbox.run("import os\nwhile True:\n    try:\n        os.fork()\n"
                        "    except OSError:\n        pass\n", limits=SHORT, mode="cold")
     assert bomb.status in ("timeout", "runtime_error")
+
+
+def test_staged_harness_is_shared_and_only_trusted_when_ours(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The in-jail harness is staged once per content (processes that never run atexit,
+    like forked pool workers, leave nothing behind), and a cache folder others could write
+    to is never used (the harness decides verdicts)."""
+    import shutil
+    import tempfile
+
+    from sandbox import _staging
+
+    root = tempfile.mkdtemp(prefix="sandbox-cache-test-")
+    try:
+        monkeypatch.setenv("SANDBOX_CACHE_DIR", os.path.join(root, "cache"))
+        _staging.staged_dir.cache_clear()
+        first = _staging.staged_dir()
+        _staging.staged_dir.cache_clear()
+        assert _staging.staged_dir() == first and first.startswith(root)
+        assert os.path.isfile(os.path.join(first, "run.py"))
+        os.chmod(os.path.join(root, "cache"), 0o777)  # now anyone could plant a harness
+        _staging.staged_dir.cache_clear()
+        private = _staging.staged_dir()
+        assert not private.startswith(root) and os.path.isfile(os.path.join(private, "run.py"))
+    finally:
+        _staging.staged_dir.cache_clear()
+        monkeypatch.undo()
+        shutil.rmtree(root, ignore_errors=True)
