@@ -8,6 +8,7 @@ every backend feeds the model exactly the same tokens. Scripts that start it nee
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Literal
@@ -23,6 +24,20 @@ from rewards.engines._base import (
 from rewards.errors import EngineError
 
 __all__ = ["VLLMEngine", "pooling_model"]
+
+# vLLM's CPU platform sets LD_PRELOAD (tcmalloc, libgomp) and importing it extends
+# LD_LIBRARY_PATH, for the worker processes it starts. Left in os.environ they would reach every
+# later subprocess of the caller too (sandboxed programs, Celery workers); the workers are
+# started by the time `vllm.LLM` returns, so the previous values are put back then.
+_CHILD_ONLY_ENV = ("LD_PRELOAD", "LD_LIBRARY_PATH")
+
+
+def _restore_env(saved: dict[str, str | None]) -> None:
+    for name, value in saved.items():
+        if value is None:
+            os.environ.pop(name, None)
+        else:
+            os.environ[name] = value
 
 
 def pooling_model(model: str) -> bool:
@@ -45,16 +60,21 @@ class VLLMEngine:
     def __init__(self, model: str, *, runner: Literal["auto", "generate", "pooling"] = "auto",
                  dtype: str = "auto", seed: int = 0, **llm_options: Any) -> None:
         self.model = str(model)
-        vllm = require("vllm", "vllm")
         if runner == "auto":
             runner = "pooling" if pooling_model(self.model) else "generate"
         self.runner = runner
+        saved = {name: os.environ.get(name) for name in _CHILD_ONLY_ENV}
         try:
+            vllm = require("vllm", "vllm")
             self.llm = vllm.LLM(self.model, runner=runner, dtype=dtype, seed=seed,
                                 **llm_options)
+        except EngineError:
+            raise
         except Exception as exc:  # vLLM raises many types at start-up; all mean "no engine"
             raise EngineError(f"vLLM could not start {self.model!r}: "
                               f"{type(exc).__name__}: {exc}") from exc
+        finally:
+            _restore_env(saved)
         self.tokenizer = self.llm.get_tokenizer()
 
     # -- the Engine protocol -------------------------------------------------------------

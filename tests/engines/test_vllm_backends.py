@@ -104,3 +104,11 @@ def test_server_error_answer_names_the_url(server: VLLMServerEngine) -> None:
 def test_offline_engine_checks_its_runner(vllm_lm_engine: Engine) -> None:
     with pytest.raises(EngineError, match="runner='pooling'"):
         vllm_lm_engine.sequence_scores(["hello"])
+
+
+def test_vllm_leaves_no_preload_for_later_subprocesses(vllm_lm_engine: Engine) -> None:
+    """vLLM's CPU platform sets LD_PRELOAD for its workers; the engine puts it back, so later
+    subprocesses (sandboxed programs, workers) do not inherit tcmalloc."""
+    import os
+
+    assert "libtcmalloc" not in os.environ.get("LD_PRELOAD", "")
