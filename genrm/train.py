@@ -126,11 +126,14 @@ def train_reward_model(pairs: Sequence[PreferencePair], base: str | Path, out: s
         raise ConfigError("no preference pairs to train on")
     train, held_out = split_pairs(pairs, config.eval_fraction, config.seed)
     torch.manual_seed(config.seed)
-    tokenizer = transformers.AutoTokenizer.from_pretrained(str(base))
+    try:
+        tokenizer = transformers.AutoTokenizer.from_pretrained(str(base))
+        model = transformers.AutoModelForSequenceClassification.from_pretrained(
+            str(base), num_labels=1, dtype=torch.float32)
+    except (OSError, ValueError) as exc:
+        raise ConfigError(f"cannot load base model {str(base)!r}: {exc}") from exc
     if tokenizer.pad_token_id is None:
         tokenizer.pad_token = tokenizer.eos_token
-    model = transformers.AutoModelForSequenceClassification.from_pretrained(
-        str(base), num_labels=1, dtype=torch.float32)
     model.config.pad_token_id = tokenizer.pad_token_id
     optimizer = torch.optim.AdamW(model.parameters(), lr=config.lr,
                                   weight_decay=config.weight_decay)

@@ -94,3 +94,15 @@ def test_discriminative_rm_scores_and_squashes(tiny_rm_dir: Path) -> None:
     assert raw.score([]) == []
     with pytest.raises(ConfigError):
         DiscriminativeRM()
+
+
+def test_train_rm_cli_reports_a_missing_base(tmp_path: Path,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    from rewards.cli import main
+
+    pairs = tmp_path / "prefs.jsonl"
+    pairs.write_text('{"prompt": "p", "chosen": "a", "rejected": "b"}\n')
+    code = main(["train-rm", "--pairs", str(pairs), "--base", str(tmp_path / "no-model"),
+                 "--out", str(tmp_path / "out")])
+    assert code == 2
+    assert "cannot load base model" in capsys.readouterr().err
