@@ -127,8 +127,10 @@ def run_process(argv: Sequence[str], *, stdin: bytes, wall_s: float, output_byte
         log_file.close()
     exit_code, sig = _exit_status(status, log.decode(errors="replace") if with_jail_log else None)
     jail_log = log.decode(errors="replace")
-    jail_failed = with_jail_log and not timed_out and not overflow and exit_code is None \
-        and sig is None
+    launch_failed = "Couldn't launch the child process" in jail_log \
+        or "Launching child process failed" in jail_log
+    jail_failed = with_jail_log and not timed_out and not overflow and (
+        launch_failed or (exit_code is None and sig is None))
     return RawRun(exit_code=exit_code, signal=sig, stdout=bytes(out), stderr=bytes(err),
                   overflow=overflow, timed_out=timed_out, wall_s=wall,
                   cpu_s=usage.ru_utime + usage.ru_stime,

@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import PurePosixPath
 from typing import Literal
 
+from sandbox._cache import cached_binary, compile_key, store_binary
 from sandbox._errors import SandboxError
 from sandbox._jail import JAIL_UID, cgroup_v2_root, check_nsjail, jail_argv
 from sandbox._languages import LanguageSpec, language_spec
@@ -88,6 +89,14 @@ class workspace:
         os.chmod(host, 0o644)
         self.binds.append((host, f"/work/{name}"))
 
+    def contents(self) -> list[tuple[str, bytes]]:
+        """(name in /work, content) of every input file, the source included."""
+        out = []
+        for host, inside in self.binds:
+            with open(host, "rb") as fh:
+                out.append((inside, fh.read()))
+        return out
+
     def __enter__(self) -> workspace:  # noqa: PYI034
         return self
 
@@ -109,6 +118,11 @@ def _compile(box: workspace, spec: LanguageSpec, limits: Limits) -> Execution | 
     else the `compile_error` Execution carrying the compiler's message."""
     if spec.compile is None:
         return None
+    key = compile_key(spec.compile, box.contents())
+    cached = cached_binary(key)
+    if cached is not None:  # the same program compiled before (public, then hidden tests)
+        box.binds.append((cached, "/work/prog"))
+        return None
     os.makedirs(box.out, mode=0o755)
     os.chown(box.out, JAIL_UID, JAIL_UID)
     build = dataclasses.replace(limits, wall_s=limits.compile_wall_s,
@@ -126,6 +140,7 @@ def _compile(box: workspace, spec: LanguageSpec, limits: Limits) -> Execution | 
     if raw.jail_failed:
         raise SandboxError(f"the compile jail failed to start: {_log_tail(raw)}")
     if raw.exit_code == 0 and os.path.isfile(binary):
+        store_binary(key, binary)
         box.binds.append((binary, "/work/prog"))
         return None
     message = raw.stderr.decode(errors="replace")

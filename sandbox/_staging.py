@@ -15,6 +15,7 @@ import subprocess
 import tempfile
 from pathlib import Path
 
+from sandbox._cache import cache_root, owned
 from sandbox._errors import SandboxError
 from sandbox._languages import PYTHON
 
@@ -35,13 +36,6 @@ _COMPILE = ("import importlib.util, py_compile, sys\n"
             " doraise=True, invalidation_mode=py_compile.PycInvalidationMode.UNCHECKED_HASH)\n")
 
 
-def _cache_root() -> Path:
-    # not under ~/.cache: nsjail resolves bind sources inside the jail's user namespace,
-    # where a 0700 home (owned by an unmapped uid) cannot be crossed
-    return Path(os.environ.get("SANDBOX_CACHE_DIR")
-                or os.path.join(tempfile.gettempdir(), f"rewards-sandbox-{os.getuid()}"))
-
-
 def _digest(here: Path) -> str:
     h = hashlib.sha256(_RUN.encode() + _COMPILE.encode())
     for name, source in sorted(_SOURCES.items()):
@@ -53,14 +47,7 @@ def _digest(here: Path) -> str:
 
 def _trusted(path: Path) -> bool:
     """Ours and writable by nobody else: a staged harness decides verdicts."""
-    try:
-        for entry in (path, *path.rglob("*")):
-            info = entry.lstat()
-            if info.st_uid != os.getuid() or info.st_mode & 0o022 or entry.is_symlink():
-                return False
-    except OSError:
-        return False
-    return (path / "run.py").is_file()
+    return owned(path) and (path / "run.py").is_file()
 
 
 @functools.cache
@@ -71,11 +58,9 @@ def staged_dir() -> str:
     nothing behind; a private temporary copy is used if that cache is unusable."""
     here = Path(__file__).parent
     try:
-        cache = _cache_root()
-        cache.mkdir(parents=True, exist_ok=True, mode=0o755)
-        info = cache.lstat()
-        if info.st_uid != os.getuid() or info.st_mode & 0o022 or cache.is_symlink():
-            raise OSError(f"{cache} is not ours alone")
+        cache = cache_root()
+        if cache is None:
+            raise OSError("the sandbox cache folder is not ours alone")
         final = cache / f"harness-{_digest(here)}"
         if _trusted(final):
             return str(final)

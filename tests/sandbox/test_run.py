@@ -262,6 +262,7 @@ def test_staged_harness_is_shared_and_only_trusted_when_ours(
     from sandbox import _staging
 
     root = tempfile.mkdtemp(prefix="sandbox-cache-test-")
+    os.chmod(root, 0o755)
     try:
         monkeypatch.setenv("SANDBOX_CACHE_DIR", os.path.join(root, "cache"))
         _staging.staged_dir.cache_clear()
@@ -277,3 +278,45 @@ def test_staged_harness_is_shared_and_only_trusted_when_ours(
         _staging.staged_dir.cache_clear()
         monkeypatch.undo()
         shutil.rmtree(root, ignore_errors=True)
+
+
+def test_compiled_binaries_are_reused_by_content(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A program compiled once (say for its public tests) is not recompiled for its hidden
+    tests; any change to the source or its input files is a new compilation."""
+    import shutil
+    import tempfile
+
+    root = tempfile.mkdtemp(prefix="sandbox-cache-test-")
+    os.chmod(root, 0o755)  # crossable by the jail's user, as /tmp is
+    monkeypatch.setenv("SANDBOX_CACHE_DIR", os.path.join(root, "cache"))
+    try:
+        code = '#include "k.h"\n#include <stdio.h>\nint main(){ printf("%d\\n", K); }'
+        first = sandbox.run(code, "c", files={"k.h": "#define K 1\n"}, limits=SHORT)
+        binaries = os.path.join(root, "cache", "binaries")
+        assert first.stdout == "1\n" and len(os.listdir(binaries)) == 1
+        again = sandbox.run(code, "c", files={"k.h": "#define K 1\n"}, limits=SHORT)
+        assert again.stdout == "1\n" and len(os.listdir(binaries)) == 1
+        changed = sandbox.run(code, "c", files={"k.h": "#define K 2\n"}, limits=SHORT)
+        assert changed.stdout == "2\n" and len(os.listdir(binaries)) == 2
+        os.chmod(os.path.join(root, "cache"), 0o777)  # no longer ours alone: never used
+        untrusted = sandbox.run(code, "c", files={"k.h": "#define K 3\n"}, limits=SHORT)
+        assert untrusted.stdout == "3\n" and len(os.listdir(binaries)) == 2
+    finally:
+        monkeypatch.undo()
+        shutil.rmtree(root, ignore_errors=True)
+
+
+def test_a_jail_that_fails_to_mount_is_a_sandbox_error_not_a_timeout(tmp_path) -> None:
+    """nsjail kills a child whose mounts failed (SIGKILL in its log): that is the sandbox
+    failing, never the program's timeout or crash."""
+    from sandbox._process import run_process
+    from sandbox._runner import to_execution
+
+    hidden = tmp_path / "private" / "f"  # pytest's tmp_path is 0700: the jail cannot reach it
+    hidden.parent.mkdir()
+    hidden.write_text("x")
+    raw = run_process(_jail.jail_argv(["/bin/true"], SHORT, binds=[(str(hidden), "/work/f")]),
+                      stdin=b"", wall_s=5, output_bytes=1000, with_jail_log=True)
+    assert raw.jail_failed
+    with pytest.raises(sandbox.SandboxError, match="mount"):
+        to_execution(raw, SHORT)

@@ -1,0 +1,88 @@
+"""The sandbox's host-side cache folder (/tmp/rewards-sandbox-UID): the staged harness and
+compiled C/C++ binaries. Used only while it is ours alone, since what it holds runs in jails
+and decides verdicts; a folder anyone else could write to is never trusted."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import tempfile
+from collections.abc import Iterable
+from pathlib import Path
+
+__all__ = ["cache_root", "cached_binary", "compile_key", "store_binary"]
+
+MAX_BINARIES = 512
+"""Compiled programs kept; the oldest are dropped beyond this."""
+
+
+def cache_root() -> Path | None:
+    """The cache folder, created if needed; None if it cannot be ours alone."""
+    # not under ~/.cache: nsjail resolves bind sources inside the jail's user namespace,
+    # where a 0700 home (owned by an unmapped uid) cannot be crossed
+    root = Path(os.environ.get("SANDBOX_CACHE_DIR")
+                or os.path.join(tempfile.gettempdir(), f"rewards-sandbox-{os.getuid()}"))
+    try:
+        root.mkdir(parents=True, exist_ok=True, mode=0o755)
+        info = root.lstat()
+    except OSError:
+        return None
+    if root.is_symlink() or info.st_uid != os.getuid() or info.st_mode & 0o022:
+        return None
+    # nsjail resolves bind sources as the jail's unmapped user: every folder above must be
+    # crossable by others
+    if any(not parent.stat().st_mode & 0o001 for parent in root.resolve().parents):
+        return None
+    return root
+
+
+def owned(path: Path) -> bool:
+    """True when `path` (and everything under it) is ours and writable by nobody else."""
+    try:
+        for entry in (path, *(path.rglob("*") if path.is_dir() else ())):
+            info = entry.lstat()
+            if entry.is_symlink() or info.st_uid != os.getuid() or info.st_mode & 0o022:
+                return False
+    except OSError:
+        return False
+    return True
+
+
+def compile_key(compile_argv: Iterable[str], files: Iterable[tuple[str, bytes]]) -> str:
+    """Content address of one compilation: the compiler command and every input file."""
+    digest = hashlib.sha256("\0".join(compile_argv).encode())
+    for name, content in sorted(files):
+        digest.update(b"\0" + name.encode() + b"\0" + hashlib.sha256(content).digest())
+    return digest.hexdigest()
+
+
+def cached_binary(key: str) -> str | None:
+    root = cache_root()
+    if root is None:
+        return None
+    path = root / "binaries" / key
+    if path.is_file() and owned(path):
+        os.utime(path)  # recently used: evicted last
+        return str(path)
+    return None
+
+
+def store_binary(key: str, binary: str) -> None:
+    """Keep a freshly compiled binary (atomically; best effort: a full disk only costs a
+    recompilation next time)."""
+    root = cache_root()
+    if root is None:
+        return
+    folder = root / "binaries"
+    try:
+        folder.mkdir(mode=0o755, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=folder, prefix=".incoming-")
+        with os.fdopen(fd, "wb") as out, open(binary, "rb") as src:
+            out.write(src.read())
+        os.chmod(tmp, 0o755)
+        os.replace(tmp, folder / key)
+        entries = sorted(folder.iterdir(), key=lambda p: p.stat().st_mtime)
+        for stale in entries[:max(0, len(entries) - MAX_BINARIES)]:
+            stale.unlink(missing_ok=True)
+    except OSError:
+        return
