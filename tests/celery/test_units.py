@@ -139,3 +139,17 @@ def test_client_options_are_checked(tmp_path) -> None:
         CeleryReward(config, heartbeat_s=2.0, lost_after_s=1.0)
     with pytest.raises(ConfigError, match="heartbeat_s"):
         CeleryReward(config, heartbeat_s=0)
+
+
+def test_the_worker_command_refuses_a_bad_config_or_queue(tmp_path, capsys) -> None:
+    from rewards.cli import main
+
+    assert main(["worker", "--config", str(tmp_path / "missing.yaml")]) == 2
+    assert "cannot read reward config" in capsys.readouterr().err
+    config = tmp_path / "c.yaml"
+    config.write_text("domains: {d: {rewards: [{use: no.such.module:reward}]}}\n")
+    assert main(["worker", "--config", str(config)]) == 2
+    assert "cannot import module 'no.such.module'" in capsys.readouterr().err
+    config.write_text("domains: {d: {rewards: [{use: math}]}}\n")
+    assert main(["worker", "--config", str(config), "--queues", "cpu,tpu"]) == 2
+    assert "subset of cpu,sandbox,gpu" in capsys.readouterr().err
