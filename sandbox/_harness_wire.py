@@ -150,3 +150,17 @@ def to_json(obj):
 
 _JSON_ESCAPES = {"\\": "\\\\", '"': '\\"', **{chr(i): f"\\u{i:04x}" for i in range(32)},
                  **{chr(i): f"\\u{i:04x}" for i in range(0xD800, 0xE000)}}
+
+
+class Verdicts(list):
+    """Verdicts, each also written at once to the report stream (so that the tests done
+    before a whole-run timeout still count)."""
+
+    def __init__(self, nonce):
+        super().__init__()
+        self.nonce = nonce
+
+    def append(self, verdict):
+        os.write(1, (self.nonce + to_json({"test": len(self), "verdict": verdict})
+                     + "\n").encode())
+        super().append(verdict)

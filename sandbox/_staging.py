@@ -23,8 +23,9 @@ __all__ = ["IN_JAIL", "LAUNCHER", "staged_dir"]
 
 IN_JAIL = "/harness"
 LAUNCHER = f"{IN_JAIL}/run.py"
-_SOURCES = {"harness.py": "_harness.py", "harness_wire.py": "_harness_wire.py",
-            "harness_program.py": "_harness_program.py", "warm_server.py": "_warm_server.py"}
+_SOURCES = {"harness.py": "_harness.py", "harness_io.py": "_harness_io.py",
+            "harness_wire.py": "_harness_wire.py", "harness_program.py": "_harness_program.py",
+            "warm_server.py": "_warm_server.py"}
 _RUN = ("import sys\n"
         "sys.path[0] = '/harness'\n"  # only the staged folder: never the program's /work
         "if sys.argv[1] == 'warm-server':\n"

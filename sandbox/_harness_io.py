@@ -1,0 +1,171 @@
+"""stdin/stdout tests inside the jail (standard library only, staged with the harness, see
+`_staging.py`): run the program once per test (forked from the zygote for Python, else
+fork/exec), feed its input, cap its output, and compare here."""
+
+from __future__ import annotations
+
+import _signal as signal  # the `signal` module imports enum & co: ~8 ms of a cold start
+import math
+import os
+import select
+import time
+
+from harness_wire import TestTimeout, Verdicts, WorkerGone
+
+
+def run_io_tests(spec, zygote=None):
+    """stdin/stdout tests: the program runs once per test, compared here."""
+    results, outputs = Verdicts(spec["nonce"]), []
+    for case in spec["tests"]:
+        begin = time.monotonic()
+        try:
+            status, out, err = run_case(spec["argv"], case["input"].encode(),
+                                        spec["test_wall_s"], spec["output_bytes"], zygote)
+        except TestTimeout:
+            results.append(("timeout", f"test exceeded {spec['test_wall_s']:g} s",
+                            time.monotonic() - begin))
+            continue
+        except OutputLimit:
+            results.append(("error", f"output exceeded {spec['output_bytes']} bytes",
+                            time.monotonic() - begin))
+            continue
+        except (WorkerGone, OSError) as exc:  # the program killed the zygote: exec from now on
+            results.append(("error", f"the test runner was killed: {exc}",
+                            time.monotonic() - begin))
+            zygote = None
+            continue
+        outputs.append((out, err))
+        took = time.monotonic() - begin
+        text = out.decode(errors="replace")
+        if status != 0:
+            why = f"exit code {os.WEXITSTATUS(status)}" if os.WIFEXITED(status) \
+                else f"killed by signal {os.WTERMSIG(status)}"
+            tail = err.decode(errors="replace").strip().splitlines()[-1:] or [""]
+            results.append(("error", f"{why}: {tail[0][:500]}".rstrip(": "), took))
+        elif same_output(text, case["output"], spec["compare"], spec["float_tol"]):
+            results.append(("pass", "", took))
+        else:
+            results.append(("fail", output_diff(text, case["output"]), took))
+    return results, outputs
+
+
+class OutputLimit(Exception):
+    """A test's program wrote more than the output limit."""
+
+
+def run_case(argv, data, limit, cap, zygote=None):
+    """Run argv (or, with a zygote, the Python program forked from it) in a session of its
+    own with `data` on stdin, under a deadline and an output cap: (wait status, stdout,
+    stderr). Plain fork/exec: no subprocess or threading to import."""
+    (in_r, in_w), (out_r, out_w), (err_r, err_w) = os.pipe(), os.pipe(), os.pipe()
+    if zygote is not None:
+        pid = zygote.start(in_r, out_w, err_w)
+    else:
+        pid = os.fork()
+        if pid == 0:
+            try:
+                os.setsid()
+                for target, fd in ((0, in_r), (1, out_w), (2, err_w)):
+                    os.dup2(fd, target)
+                os.closerange(3, 4096)
+                os.chdir("/work")
+                os.execv(argv[0], argv)
+            finally:
+                os._exit(127)
+    for fd in (in_r, out_w, err_w):
+        os.close(fd)
+    deadline = time.monotonic() + limit
+    bufs = {out_r: bytearray(), err_r: bytearray()}
+    pending = memoryview(data)
+    writers = [in_w]
+    os.set_blocking(in_w, False)
+    if not pending:
+        os.close(in_w)
+        writers = []
+    readers = [out_r, err_r]
+    ended = None  # the wait status, once the program is reaped
+    try:
+        while readers:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise TestTimeout()
+            readable, writable, _ = select.select(readers, writers, [], left)
+            if writable:
+                try:
+                    pending = pending[os.write(in_w, pending[:65536]):]
+                except BlockingIOError:
+                    pass
+                except BrokenPipeError:
+                    pending = pending[:0]
+                if not pending:
+                    writers = []
+                    os.close(in_w)
+            for fd in readable:
+                chunk = os.read(fd, 65536)
+                if not chunk:
+                    readers.remove(fd)
+                elif len(bufs[fd]) + len(chunk) > cap:
+                    raise OutputLimit()
+                else:
+                    bufs[fd] += chunk
+        # outputs closed: the program is (nearly) done; one that lingers is killed below
+        ended = _reap(pid, zygote, deadline)
+        return ended, bytes(bufs[out_r]), bytes(bufs[err_r])
+    finally:
+        if writers:
+            os.close(in_w)
+        for fd in (out_r, err_r):
+            os.close(fd)
+        try:
+            os.killpg(pid, signal.SIGKILL)  # the run's session: leftovers of a test die too
+        except (ProcessLookupError, PermissionError):
+            pass
+        if ended is None:
+            _reap(pid, zygote, None)
+
+
+def _reap(pid, zygote, deadline):
+    """Wait status of the test's process (reaped by the zygote when there is one)."""
+    if zygote is not None:
+        left = None if deadline is None else max(deadline - time.monotonic(), 0)
+        if left is not None and not select.select([zygote.sock], [], [], left)[0]:
+            raise TestTimeout()
+        return zygote.wait()
+    while deadline is not None:
+        waited, status = os.waitpid(pid, os.WNOHANG)
+        if waited:
+            return status
+        if time.monotonic() >= deadline:
+            raise TestTimeout()
+        time.sleep(0.0005)
+    return os.waitpid(pid, 0)[1]
+
+
+def same_output(actual, expected, compare, tol):
+    if compare == "exact":
+        return actual.rstrip("\n") == expected.rstrip("\n")
+    got, want = actual.split(), expected.split()
+    if compare == "whitespace":
+        return got == want
+    if len(got) != len(want):
+        return False
+    for a, b in zip(got, want):
+        if a == b:
+            continue
+        try:
+            x, y = float(a), float(b)
+        except ValueError:
+            return False
+        if not math.isclose(x, y, rel_tol=tol, abs_tol=tol):
+            return False
+    return True
+
+
+def output_diff(actual, expected):
+    got, want = actual.splitlines(), expected.splitlines()
+    for i in range(max(len(got), len(want))):
+        g = got[i] if i < len(got) else "<missing>"
+        w = want[i] if i < len(want) else "<missing>"
+        if g.split() != w.split() or g != w:
+            return f"line {i + 1}: expected {w[:200]!r}, got {g[:200]!r}"
+    return "outputs differ in trailing whitespace"
