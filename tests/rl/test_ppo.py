@@ -26,7 +26,7 @@ def metrics(out) -> list[dict]:
 
 
 def test_ppo_learns_the_toy_task(toy_task, tmp_path):
-    train(config(toy_task, tmp_path, steps=24))
+    train(config(toy_task, tmp_path, steps=20))
     rows = metrics(tmp_path)
     curve = [r["reward/mean"] for r in rows]
     assert curve[0] < 0.2, curve
