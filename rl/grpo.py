@@ -275,7 +275,9 @@ def train(cfg: GRPOConfig, *, on_step: Callable[[dict[str, Any]], None] | None =
                 norm = torch.nn.utils.clip_grad_norm_(policy.parameters(), cfg.max_grad_norm)
                 sums["grad_norm"] += float(norm)
             optimizer.step()
-            generator.sync(policy)
+        # the next rollout samples from the updated weights (a no-op for transformers, which
+        # samples from the live module; vLLM gets them copied in)
+        generator.sync(policy)
         t_train = time.perf_counter() - t_train
 
         # --- 5. metrics, checkpoint ----------------------------------------------------------
