@@ -39,8 +39,9 @@ def run_process(argv: Sequence[str], *, stdin: bytes, wall_s: float, output_byte
                 with_jail_log: bool, pass_fds: Sequence[int] = (),
                 preexec_fn: Callable[[], None] | None = None,
                 cwd: str | None = None, env: dict[str, str] | None = None) -> RawRun:
-    """Run `argv`; if `with_jail_log`, argv is an nsjail command whose `--log_fd` is the
-    write end created here and passed as the last of `pass_fds`' companions."""
+    """Run `argv` to completion. With `with_jail_log`, argv is an nsjail command line whose
+    "{log_fd}" placeholder becomes the write end of a pipe created here: nsjail's log tells
+    how the jailed program ended (nsjail's own exit code does not)."""
     log_r = log_w = -1
     fds = list(pass_fds)
     if with_jail_log:
