@@ -12,7 +12,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-__all__ = ["RawRun", "run_process"]
+__all__ = ["RawRun", "jail_host_env", "run_process"]
 
 _EXITED = re.compile(r"exited with status: (\d+)")
 _SIGNALED = re.compile(r"terminated with signal: \w+ \((\d+)\)")
@@ -48,6 +48,8 @@ def run_process(argv: Sequence[str], *, stdin: bytes, wall_s: float, output_byte
         log_r, log_w = os.pipe()
         argv = [a if a != "{log_fd}" else str(log_w) for a in argv]
         fds.append(log_w)
+    if with_jail_log and env is None:
+        env = jail_host_env()
     start = time.monotonic()
     try:
         proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
@@ -137,6 +139,12 @@ def run_process(argv: Sequence[str], *, stdin: bytes, wall_s: float, output_byte
                   cpu_s=usage.ru_utime + usage.ru_stime,
                   peak_memory_bytes=usage.ru_maxrss * 1024, jail_log=jail_log,
                   jail_failed=jail_failed)
+
+
+def jail_host_env() -> dict[str, str]:
+    """nsjail's own environment (the jail's is set by nsjail): nothing of the caller's, so
+    that e.g. an LD_PRELOAD left by an inference engine never reaches the supervisor."""
+    return {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"}
 
 
 def _kill(proc: subprocess.Popen[bytes], *, jail: bool) -> tuple[int, int, object] | None:

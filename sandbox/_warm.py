@@ -27,7 +27,7 @@ from dataclasses import asdict, replace
 from sandbox._errors import SandboxError
 from sandbox._jail import check_nsjail, jail_argv
 from sandbox._languages import PYTHON, PYTHON_FLAGS, LanguageSpec
-from sandbox._process import RawRun
+from sandbox._process import RawRun, jail_host_env
 from sandbox._staging import IN_JAIL, LAUNCHER, staged_dir
 from sandbox._types import Execution, Limits
 
@@ -71,7 +71,8 @@ class WarmServer:
         self.log = tempfile.TemporaryFile()  # noqa: SIM115  (lives as long as the server)
         self.proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL,
                                      stdout=subprocess.DEVNULL, stderr=self.log,
-                                     pass_fds=[fd], start_new_session=True)
+                                     pass_fds=[fd], start_new_session=True,
+                                     env=jail_host_env())
         inside.close()
         self.retired = False
 
