@@ -1,8 +1,8 @@
 """Distributed scoring on Celery: samples/s for math and for code, scored locally in process,
 by one worker and by two workers, in one run on this machine; the broker's overhead per sample.
 
-    python benchmarks/celery_scaling.py            # 3,000 math samples, 80 HumanEval problems
-    python benchmarks/celery_scaling.py --quick    # 1,200 math samples, 40 problems
+    python benchmarks/celery_scaling.py            # 4,800 math samples, 80 HumanEval problems
+    python benchmarks/celery_scaling.py --quick    # 2,400 math samples, 40 problems
 
 Each worker runs `rewards worker --queues cpu,sandbox --concurrency 1`, and the rewards are set
 to one core each (math: one comparison process, no verdict cache; code: one sandbox run at a
@@ -206,18 +206,18 @@ def best(rates: dict[tuple[str, str], float], key: tuple[str, str], rate: float)
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="1,200 math samples, 40 problems")
-    parser.add_argument("--math", type=int, default=None, help="math samples (default 3000)")
+    parser.add_argument("--quick", action="store_true", help="2,400 math samples, 40 problems")
+    parser.add_argument("--math", type=int, default=None, help="math samples (default 4800)")
     parser.add_argument("--problems", type=int, default=None,
                         help="HumanEval problems, 4 completions each (default 80)")
     parser.add_argument("--broker", default=REDIS, help=f"broker URL (default {REDIS})")
-    parser.add_argument("--math-chunk", type=int, default=32, help="math samples per chunk")
-    parser.add_argument("--code-chunk", type=int, default=16, help="code samples per chunk")
+    parser.add_argument("--math-chunk", type=int, default=96, help="math samples per chunk")
+    parser.add_argument("--code-chunk", type=int, default=12, help="code samples per chunk")
     parser.add_argument("--repeat", type=int, default=2, help="timed runs per cell (best kept)")
     parser.add_argument("--part", default=None, help=argparse.SUPPRESS)
     parser.add_argument("--part-config", default=None, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
-    n_math = args.math or (1200 if args.quick else 3000)
+    n_math = args.math or (2400 if args.quick else 4800)
     problems = args.problems or (40 if args.quick else 80)
     if args.part:
         return part_main(args.part, args.part_config, n_math, problems)
