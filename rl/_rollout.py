@@ -314,19 +314,49 @@ def collate(groups: Sequence[Group], pad_id: int) -> Batch:
         group_index=[gi for gi, g in enumerate(groups) for _ in g.completions])
 
 
-def forward_hidden_logits(model: Any, batch: Batch) -> Any:
-    """Logits at the positions that predict the completion tokens: (N, T, V)."""
-    T = batch.completion_ids.shape[1]
-    position_ids = (batch.attention_mask.cumsum(-1) - 1).clamp(min=0)  # (N, P + T)
-    out = model(input_ids=batch.input_ids, attention_mask=batch.attention_mask,
-                position_ids=position_ids, logits_to_keep=T + 1, use_cache=False)
-    return out.logits[:, :-1]  # (N, T, V): position t predicts completion token t
+def completion_logits(model: Any, batch: Batch) -> Any:
+    """Logits at the positions that predict the completion tokens: (N, T, V).
+
+    Rows that share a prompt (consecutive rows of one group, as `collate` lays them out)
+    share one forward pass over it: the prompt runs once per group with gradients, its KV
+    cache is repeated for the group's rows, and the completions run on top. For G samples per
+    prompt that removes (G - 1) / G of the prompt's compute from every training forward and
+    backward, and the gradient is the same as with a full pass per row."""
+    import torch
+    from transformers import DynamicCache
+
+    N, T = batch.completion_ids.shape
+    P = batch.input_ids.shape[1] - T
+    group = torch.tensor(batch.group_index)  # (N,)
+    starts = torch.ones(N, dtype=torch.bool)  # (N,): first row of a run of one group
+    starts[1:] = group[1:] != group[:-1]
+    if bool(starts.all()) or T < 2:  # nothing to share: one plain pass
+        position_ids = (batch.attention_mask.cumsum(-1) - 1).clamp(min=0)  # (N, P + T)
+        out = model(input_ids=batch.input_ids, attention_mask=batch.attention_mask,
+                    position_ids=position_ids, logits_to_keep=T + 1, use_cache=False)
+        return out.logits[:, :-1]  # (N, T, V): position t predicts completion token t
+    owner = starts.long().cumsum(0) - 1  # (N,): which shared prompt each row uses
+    firsts = starts.nonzero().squeeze(1)  # (U,)
+    prompt_mask = batch.attention_mask[firsts, :P]  # (U, P)
+    prompt_positions = (prompt_mask.cumsum(-1) - 1).clamp(min=0)  # (U, P)
+    cache = DynamicCache()
+    out = model(input_ids=batch.input_ids[firsts, :P], attention_mask=prompt_mask,
+                position_ids=prompt_positions, past_key_values=cache, use_cache=True,
+                logits_to_keep=1)
+    first_logits = out.logits[:, -1][owner]  # (N, V): predicts completion token 0
+    cache.batch_select_indices(owner)  # (U, ...) -> (N, ...), differentiable
+    # completion tokens 0..T-2 predict tokens 1..T-1; the last token predicts nothing
+    positions = prompt_positions[owner, -1:] + 1 + torch.arange(T - 1)  # (N, T - 1)
+    out = model(input_ids=batch.completion_ids[:, :-1],
+                attention_mask=batch.attention_mask[:, :P + T - 1], position_ids=positions,
+                past_key_values=cache, use_cache=True)
+    return torch.cat([first_logits[:, None], out.logits], 1)  # (N, T, V)
 
 
 def completion_log_probs(model: Any, batch: Batch, *, temperature: float = 1.0) -> Any:
     """log pi(completion token t | prompt, tokens < t) for every completion token: (N, T).
     Logits are divided by the sampling temperature, as they were when sampling."""
-    logits = forward_hidden_logits(model, batch)  # (N, T, V)
+    logits = completion_logits(model, batch)  # (N, T, V)
     if temperature != 1.0:
         logits = logits / temperature
     return token_log_probs(logits.float(), batch.completion_ids)  # (N, T)

@@ -91,3 +91,33 @@ def test_sampler_draws_from_the_tempered_nucleus():
     token, _ = _sample(rows, 1.0, 0.7)
     freq = torch.bincount(token, minlength=5).float() / len(token)
     assert freq.tolist() == pytest.approx([0.625, 0.375, 0.0, 0.0, 0.0], abs=0.015)
+
+
+def test_shared_prompt_forward_equals_one_pass_per_row(policy_and_tokenizer):
+    """Rows of a group share one prompt forward in training; the log-probs and the gradient
+    are those of a plain forward pass per row (one-row groups force the plain path)."""
+    from rl._rollout import Group, collate, completion_log_probs
+
+    policy, tokenizer = policy_and_tokenizer
+    ids = encode(tokenizer)
+    gen = torch.Generator().manual_seed(0)
+    completions = [[torch.randint(5, 400, (k,), generator=gen).tolist() for k in (3, 6, 1)]
+                   for _ in ids]
+    shared = [Group({"prompt": "", "id": str(i)}, pid, comps, [False] * 3, [])
+              for i, (pid, comps) in enumerate(zip(ids, completions))]
+    single = [Group({"prompt": "", "id": f"{i}-{j}"}, pid, [c], [False], [])
+              for i, (pid, comps) in enumerate(zip(ids, completions)) for j, c in enumerate(comps)]
+
+    def logps_and_grad(groups):
+        policy.zero_grad()
+        batch = collate(groups, tokenizer.pad_token_id)
+        logps = completion_log_probs(policy, batch, temperature=0.8) * batch.completion_mask
+        logps.sum().backward()
+        grad = torch.cat([p.grad.flatten() for p in policy.parameters()])
+        return logps.detach(), grad
+
+    (a, grad_a), (b, grad_b) = logps_and_grad(shared), logps_and_grad(single)
+    policy.zero_grad()
+    assert a.shape == b.shape
+    assert torch.allclose(a, b, atol=1e-4)
+    assert torch.allclose(grad_a, grad_b, atol=1e-4, rtol=1e-4)
