@@ -58,7 +58,7 @@ class TransformersRollout:
     finished rows leave the batch (their cache rows are dropped), and no logits processors
     run. The distribution is exactly softmax(logits / temperature) cut to the top-p nucleus:
     the one the loss computes log-probs of. Sampling draws from torch's global RNG, which a
-    checkpoint saves, so a resumed run samples the same completions."""
+    checkpoint saves, so a resumed run samples the same completions (`seed` is for vLLM)."""
 
     def __init__(self, policy: Any, tokenizer: Any, *, record_logprobs: bool = False) -> None:
         self.policy = policy

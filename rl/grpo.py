@@ -118,7 +118,8 @@ class GRPOConfig:
     keep_checkpoints: int = 1
     """How many of the newest checkpoints to keep."""
     resume: bool = False
-    """Continue from the newest checkpoint in output_dir, if there is one."""
+    """Continue from the newest checkpoint in output_dir (under dynamic sampling, kept groups
+    carried between batches at that moment are not saved and are generated afresh)."""
     progress: bool = True
     """Progress bar on stderr."""
 
