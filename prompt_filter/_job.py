@@ -44,8 +44,9 @@ class GenerationOptions:
     top_p: float = 1.0
     """Nucleus sampling mass."""
     seed: int = 0
-    """Base seed; the chunk starting at prompt i uses seed + i, so a resumed run regenerates
-    the same chunk the same way."""
+    """Base seed; the chunk starting at prompt i uses seed + i * n (the engines give prompt k of
+    a call the seeds from seed + k * n on), so every sample has its own seed and a resumed run
+    regenerates the same chunk the same way."""
     prompts_per_round: int = 32
     """Prompts per generate call, and per journal chunk."""
 
@@ -233,7 +234,7 @@ def _generate_chunks(job: FilterJob, scorer: ChunkScorer, prompts: Mapping[str, 
         batch = [prompts[i] for i in ids[begin:begin + gen.prompts_per_round]]
         generations = engine.generate([r.prompt for r in batch], n=job.n,
                                       max_tokens=gen.max_tokens, temperature=gen.temperature,
-                                      top_p=gen.top_p, seed=gen.seed + begin)
+                                      top_p=gen.top_p, seed=gen.seed + begin * job.n)
         if len(generations) != len(batch):
             raise EngineError(f"engine returned {len(generations)} results for {len(batch)} "
                               "prompts")

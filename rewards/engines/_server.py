@@ -86,7 +86,7 @@ class VLLMServerEngine:
                     "max_tokens": max_tokens, "temperature": temperature, "top_p": top_p,
                     "return_token_ids": True}
             if seed is not None:
-                body["seed"] = seed + i  # one seed per prompt, as the offline engine
+                body["seed"] = seed + i * n  # disjoint per-sample seeds, as the offline engine
             if logprobs:
                 body["logprobs"] = 0
             choices = sorted(self._request("POST", "/v1/completions", body)["choices"],

@@ -91,8 +91,9 @@ class VLLMEngine:
 
         params = [SamplingParams(
             n=n, max_tokens=max_tokens, temperature=temperature, top_p=top_p,
-            # One seed per prompt: equal prompts in a batch still get different samples.
-            seed=None if seed is None else seed + i,
+            # vLLM seeds sample j of a request with seed + j, so prompt i takes the block
+            # seed + i*n .. seed + i*n + n-1: no two samples of a batch share a random stream.
+            seed=None if seed is None else seed + i * n,
             logprobs=0 if logprobs else None,
         ) for i in range(len(prompts))]
         outputs = self._run("generate", [self._tokens(p) for p in prompts], params)

@@ -152,7 +152,7 @@ def test_policy_mode_generates_scores_and_resumes_after_an_engine_failure(tmp_pa
     whole = FakePolicy()
     run_filter(job(tmp_path / "whole"), cfg, engine=whole)
     assert [(len(p), n, seed) for p, n, seed in whole.calls] == [
-        (3, 8, 10), (3, 8, 13), (3, 8, 16), (1, 8, 19)]  # seed + index of the chunk's first
+        (3, 8, 10), (3, 8, 34), (3, 8, 58), (1, 8, 82)]  # seed + n * index of the chunk's first
 
     from rewards.errors import EngineError
 
@@ -160,7 +160,7 @@ def test_policy_mode_generates_scores_and_resumes_after_an_engine_failure(tmp_pa
         run_filter(job(tmp_path / "resumed"), cfg, engine=FakePolicy(fail_after=2))
     resumed = FakePolicy()
     run_filter(job(tmp_path / "resumed"), cfg, engine=resumed)
-    assert [seed for _, _, seed in resumed.calls] == [16, 19]  # only the unfinished chunks
+    assert [seed for _, _, seed in resumed.calls] == [58, 82]  # only the unfinished chunks
     assert outputs(tmp_path / "resumed", names=("kept.jsonl", "dropped.jsonl", "stats.json",
                                                  "rollouts.jsonl", "pass_rates.png")) == \
         outputs(tmp_path / "whole", names=("kept.jsonl", "dropped.jsonl", "stats.json",
