@@ -10,7 +10,7 @@ import os
 import threading
 import time
 from collections import deque
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import replace
 from typing import Any, TypeVar
@@ -64,14 +64,6 @@ def _raw_reward(config: RewardConfig) -> Reward:
     return build_reward(replace(config, normalize="none"))
 
 
-def _plain(value: Any) -> Any:
-    if isinstance(value, Mapping):
-        return {str(k): _plain(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_plain(v) for v in value]
-    return value
-
-
 _WORKER_REWARD: Reward | None = None
 
 
@@ -112,7 +104,7 @@ class ChunkScorer:
             _raw_reward(config)  # a bad config fails here, before any worker starts
             self._pool = ProcessPoolExecutor(
                 workers, mp_context=multiprocessing.get_context("spawn"),
-                initializer=_init_worker, initargs=(_plain(config.raw), os.getpid()))
+                initializer=_init_worker, initargs=(config.document(), os.getpid()))
 
     def score(self, samples: Sequence[Sample]) -> list[Result]:
         """One chunk, now."""

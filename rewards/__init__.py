@@ -9,8 +9,8 @@ from rewards.config import RewardConfig, load_config, parse_config
 from rewards.errors import ConfigError, EngineError, InputError, RewardsError, SandboxError
 from rewards.registry import register
 
-__all__ = sorted([
+__all__ = [
     "ConfigError", "EngineError", "InputError", "Reward", "RewardConfig", "RewardsError",
     "Sample", "SandboxError", "Score", "build_reward", "load_config", "parse_config",
     "register", "reward",
-])
+]

@@ -91,14 +91,14 @@ def _case_from_test(test: ast.expr, names: set[str | None] | None) -> LiteralCas
     if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
         args = _call_args(test.operand, names)
         return None if args is None else LiteralCase(args, False)
-    if isinstance(test, ast.Call) and _dotted(test.func) in ("math.isclose", "isclose") \
+    if isinstance(test, ast.Call) and dotted_name(test.func) in ("math.isclose", "isclose") \
             and len(test.args) >= 2:
         return _pair(test.args[0], test.args[1], names)
     if isinstance(test, ast.Compare) and len(test.ops) == 1:
         left, right, op = test.left, test.comparators[0], test.ops[0]
         if isinstance(op, (ast.Eq, ast.Is)):
             return _pair(left, right, names)
-        if isinstance(op, ast.Lt) and isinstance(left, ast.Call) and _dotted(left.func) == "abs" \
+        if isinstance(op, ast.Lt) and isinstance(left, ast.Call) and dotted_name(left.func) == "abs" \
                 and left.args and isinstance(left.args[0], ast.BinOp) \
                 and isinstance(left.args[0].op, ast.Sub):
             return _pair(left.args[0].left, left.args[0].right, names)
@@ -134,11 +134,12 @@ def _literal(node: ast.expr) -> Any:
         return _NO_VALUE
 
 
-def _dotted(node: ast.expr) -> str:
+def dotted_name(node: ast.expr) -> str:
+    """`a.b.c` for a name or attribute chain, "" for anything else (shared with rules.py)."""
     if isinstance(node, ast.Name):
         return node.id
     if isinstance(node, ast.Attribute):
-        return f"{_dotted(node.value)}.{node.attr}"
+        return f"{dotted_name(node.value)}.{node.attr}"
     return ""
 
 
@@ -395,7 +396,7 @@ def _emitted_literal(stmt: ast.stmt) -> Any:
         return _literal(stmt.value)
     if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
         call = stmt.value
-        if _dotted(call.func) in ("print", "sys.stdout.write") and len(call.args) == 1:
+        if dotted_name(call.func) in ("print", "sys.stdout.write") and len(call.args) == 1:
             return _literal(call.args[0])
     return _NO_VALUE
 

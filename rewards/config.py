@@ -73,9 +73,13 @@ class RewardConfig:
     raw: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}), compare=False)
     """The parsed document, for hashing and for shipping to remote workers."""
 
+    def document(self) -> dict[str, Any]:
+        """The parsed document as plain dicts and lists (JSON-ready: for workers and hashing)."""
+        return _plain(self.raw)
+
     def content_hash(self) -> str:
         """A stable hash of the config's content: workers check they score with the same one."""
-        canonical = json.dumps(_plain(self.raw), sort_keys=True, separators=(",", ":"))
+        canonical = json.dumps(self.document(), sort_keys=True, separators=(",", ":"))
         return hashlib.sha256(canonical.encode()).hexdigest()[:16]
 
 

@@ -19,7 +19,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
-from rewards._hardcoding import Hardcoding, LiteralCase, cases_from_asserts, find_hardcoding
+from rewards._hardcoding import (
+    Hardcoding,
+    LiteralCase,
+    cases_from_asserts,
+    dotted_name,
+    find_hardcoding,
+)
 
 __all__ = [
     "BUILTIN_RULES", "Extraction", "ForbiddenRule", "Hardcoding", "LiteralCase", "RuleConfig",
@@ -145,15 +151,7 @@ class ForbiddenRule:
 
 
 def _calls(tree: ast.AST) -> list[tuple[str, ast.Call]]:
-    return [(_dotted(n.func), n) for n in ast.walk(tree) if isinstance(n, ast.Call)]
-
-
-def _dotted(node: ast.expr) -> str:
-    if isinstance(node, ast.Name):
-        return node.id
-    if isinstance(node, ast.Attribute):
-        return f"{_dotted(node.value)}.{node.attr}"
-    return ""
+    return [(dotted_name(n.func), n) for n in ast.walk(tree) if isinstance(n, ast.Call)]
 
 
 _EXIT_CALLS = {"sys.exit", "exit", "quit", "os._exit", "os.abort", "os.kill", "os.killpg",
@@ -167,7 +165,7 @@ def _early_exit(tree: ast.AST) -> int | None:
     for node in ast.walk(tree):
         if isinstance(node, ast.Raise) and node.exc is not None:
             exc = node.exc.func if isinstance(node.exc, ast.Call) else node.exc
-            if _dotted(exc) in ("SystemExit", "KeyboardInterrupt", "GeneratorExit"):
+            if dotted_name(exc) in ("SystemExit", "KeyboardInterrupt", "GeneratorExit"):
                 return node.lineno
     return None
 
@@ -195,7 +193,7 @@ def _test_file_access(tree: ast.AST) -> int | None:
         if isinstance(node, ast.Name) and node.id == "__file__":
             return node.lineno
         if isinstance(node, ast.Attribute) and (node.attr in _FRAME_ATTRS or
-                                                _dotted(node) == "sys.argv"):
+                                                dotted_name(node) == "sys.argv"):
             return node.lineno
         if isinstance(node, ast.Import) and any(a.name == "__main__" for a in node.names):
             return node.lineno
@@ -208,7 +206,7 @@ def _test_file_access(tree: ast.AST) -> int | None:
 def _is_main_guard(tree: ast.AST, constant: ast.Constant) -> bool:
     """`if __name__ == "__main__":` is the honest use of the string "__main__"."""
     for node in ast.walk(tree):
-        if isinstance(node, ast.Compare) and _dotted(node.left) == "__name__" and \
+        if isinstance(node, ast.Compare) and dotted_name(node.left) == "__name__" and \
                 constant in node.comparators:
             return True
     return False
@@ -229,7 +227,7 @@ def _mock_patching(tree: ast.AST) -> int | None:
         elif isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
             for target in targets:
-                name = _dotted(target.value if isinstance(target, ast.Subscript) else target)
+                name = dotted_name(target.value if isinstance(target, ast.Subscript) else target)
                 if name in ("AssertionError", "sys.modules", "sys.excepthook") or \
                         name.startswith("builtins."):
                     return node.lineno
@@ -257,7 +255,7 @@ def _always_equal(tree: ast.AST) -> int | None:
                         body[0].value.value is constant:
                     return item.lineno
             elif isinstance(item, ast.Assign) and \
-                    any(_dotted(t) in ("__eq__", "__ne__") for t in item.targets) and \
+                    any(dotted_name(t) in ("__eq__", "__ne__") for t in item.targets) and \
                     isinstance(item.value, ast.Lambda) and \
                     isinstance(item.value.body, ast.Constant):
                 return item.lineno

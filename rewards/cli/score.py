@@ -91,7 +91,7 @@ def score_rows(reward: Reward, batch: Sequence[Item]) -> list[dict[str, Any]]:
         scores = reward.score([s for _, s in samples])
     except INFRASTRUCTURE_ERRORS:
         raise
-    except Exception:
+    except Exception:  # noqa: BLE001 - find the poison sample: retried one by one below
         scores = [_score_one(reward, s) for _, s in samples]
     by_line = {line: score for (line, _), score in zip(samples, scores)}
     rows = []
@@ -109,7 +109,7 @@ def _score_one(reward: Reward, sample: Sample) -> Score | Exception:
         return reward.score([sample])[0]
     except INFRASTRUCTURE_ERRORS:
         raise
-    except Exception as exc:  # a poison sample: recorded on its row, the run goes on
+    except Exception as exc:  # noqa: BLE001 - a poison sample: recorded on its row, run goes on
         return exc
 
 
