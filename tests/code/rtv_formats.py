@@ -16,7 +16,7 @@ HUMANEVAL = {
         "def check(candidate):\n"
         "    assert candidate(2, 3) == 5\n"
         "    assert candidate(-1, 1) == 0\n"
-        "    assert True, 'this assert does not test the candidate'\n"
+        "    assert 2 > 1, 'this assert does not test the candidate'\n"
         "    assert candidate(100, 23) == 123\n"
         "    for x in range(5):\n"
         "        assert candidate(x, x) == 2 * x\n"

@@ -25,7 +25,7 @@ def test_humaneval_split_per_assert() -> None:
     task = parse_reference(HUMANEVAL)
     assert task.entry_point == "add" and task.prompt == HUMANEVAL["prompt"]
     assert task.public.kind == task.hidden.kind == "asserts"
-    # 4 asserts on the candidate; `assert True` does not count; the last half is hidden
+    # 4 asserts on the candidate; one that ignores it does not count; the last half is hidden
     assert len(task.public.tests) == 2 and len(task.hidden.tests) == 2
     first = task.public.tests[0]
     assert "METADATA" in first and "candidate = add" in first and "import math" in first
@@ -94,7 +94,7 @@ def test_explicit_format_and_json_string() -> None:
     {"public": ["assert f(1) == 1"], "hidden": [{"input": "1", "output": "1"}]},
     {"public": [1, 2]},
     {"test": "def check(candidate):\n    pass\n", "entry_point": "f"},
-    {"test": "def check(candidate):\n    assert True\n", "entry_point": "f"},
+    {"test": "def check(candidate):\n    assert 2 > 1\n", "entry_point": "f"},
     {"test": "def check(:", "entry_point": "f"},
     {"test": "assert f(1) == 1", "entry_point": "f"},
     {"test_list": []},

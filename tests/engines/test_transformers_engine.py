@@ -53,7 +53,7 @@ def test_generate_shapes_and_finish_reasons(lm: TransformersEngine) -> None:
     for group in out:
         for g in group:
             assert isinstance(g, Generation)
-            assert 1 <= len(g.token_ids) <= 6
+            assert len(g.token_ids) in range(1, 7)
             assert g.logprobs is not None and len(g.logprobs) == len(g.token_ids)
             assert all(lp <= 0 for lp in g.logprobs)
             ended_on_eos = g.token_ids[-1] in lm.eos_ids
