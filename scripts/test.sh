@@ -27,9 +27,9 @@ fi
 #    transformers 5 without replacing them: veRL, verifiers (0.3: the Rubric API) and OpenRLHF
 #    install without their pinned dependencies, then the few they need at import. (AReaL's pins
 #    exclude this torch: its adapter is tested by signature; the test says so when it skips.)
-if ! python3 -c "import verl, verifiers, openrlhf" >/dev/null 2>&1; then
+if ! python3 -c "import verl, verifiers, openrlhf, orjson" >/dev/null 2>&1; then
     echo "installing veRL, verifiers and OpenRLHF for the adapter tests (first run only)" >&2
-    pip_install -c <(echo "torch==2.13.0") ray omegaconf codetiming pylatexenc renderers tenacity \
+    pip_install -c <(echo "torch==2.13.0") ray omegaconf codetiming orjson pylatexenc renderers tenacity \
         || exit 1
     pip_install --no-deps verl "tensordict==0.10.0" pyvers lazy-importer "verifiers==0.3.1" openrlhf \
         || exit 1
