@@ -235,8 +235,16 @@ def train(cfg: GRPOConfig, *, on_step: Callable[[dict[str, Any]], None] | None =
 
         # --- 3. log-probs under the rollout policy (if reused) and the reference -------------
         N = loss_mask.shape[0]
+        # Without a KL term, a completion whose advantage is 0 (every completion of a group
+        # with no reward spread) or whose tokens are all masked adds exactly 0 to the loss, its
+        # gradient and its metrics: -min(r * 0, clip(r) * 0) = 0 whatever the ratio. Leaving
+        # those rows out of the passes below changes no number and saves their compute.
+        if reference is None:
+            active = ((advantages != 0) & (loss_mask.sum(1) > 0)).nonzero().squeeze(1)  # (n,)
+        else:
+            active = torch.arange(N)
         micro = cfg.micro_batch_size or N
-        chunks = [slice(i, min(i + micro, N)) for i in range(0, N, micro)]
+        chunks = [active[i:i + micro] for i in range(0, len(active), micro)]
         old_logps = ref_logps = None
         with torch.no_grad():
             if cfg.num_iterations > 1:
@@ -272,6 +280,9 @@ def train(cfg: GRPOConfig, *, on_step: Callable[[dict[str, Any]], None] | None =
                 loss.backward()
                 sums["loss/policy"] += float((policy_part * mask).sum() / total_tokens)
                 sums["clip/fraction"] += float((clipped * mask).sum() / total_tokens)
+            if not chunks:  # nothing to learn from: a zero gradient, as the full pass gives
+                for p in policy.parameters():
+                    p.grad = torch.zeros_like(p)
             if cfg.max_grad_norm > 0:
                 norm = torch.nn.utils.clip_grad_norm_(policy.parameters(), cfg.max_grad_norm)
                 sums["grad_norm"] += float(norm)
@@ -317,8 +328,9 @@ def train(cfg: GRPOConfig, *, on_step: Callable[[dict[str, Any]], None] | None =
     return final
 
 
-def _per_chunk(model: Any, batch: Any, chunks: list[slice], temperature: float) -> Any:
-    """Per-token log-probs (N, T) computed micro-batch by micro-batch, padded back to T."""
+def _per_chunk(model: Any, batch: Any, chunks: list[Any], temperature: float) -> Any:
+    """Per-token log-probs (N, T) of the rows in `chunks` (index tensors), computed
+    micro-batch by micro-batch and padded back to T; rows in no chunk stay 0."""
     import torch
 
     out = torch.zeros_like(batch.completion_mask)  # (N, T)
