@@ -67,7 +67,7 @@ def test_micro_batches_give_the_full_batch_update(toy_task, tmp_path, mode, monk
     from transformers import AutoModelForCausalLM
 
     monkeypatch.setattr(torch.optim, "AdamW",
-                        lambda params, lr, weight_decay: torch.optim.SGD(params, lr=lr))
+                        lambda params, lr, weight_decay, **_: torch.optim.SGD(params, lr=lr))
     weights = []
     for micro in (0, 5):
         out = tmp_path / f"micro{micro}"
@@ -77,6 +77,42 @@ def test_micro_batches_give_the_full_batch_update(toy_task, tmp_path, mode, monk
     initial = AutoModelForCausalLM.from_pretrained(toy_task.model).state_dict()
     moved = max(float((weights[0][k] - initial[k]).abs().max()) for k in initial)
     assert moved > 1e-4
+    for key in initial:
+        assert torch.allclose(weights[0][key], weights[1][key], atol=1e-5), key
+
+
+def test_rows_without_advantage_are_skipped_without_changing_the_update(toy_task, tmp_path,
+                                                                        monkeypatch):
+    """With beta 0, completions whose advantage is 0 (groups with no reward spread) are left
+    out of the training pass. The first update must equal the one of a run that computes every
+    row: beta > 0 does (the KL term needs all rows), and its KL gradient is exactly 0 on the first
+    step, where the policy is the reference. SGD for the reason given above."""
+    import rl.grpo
+    from transformers import AutoModelForCausalLM
+
+    monkeypatch.setattr(torch.optim, "AdamW",
+                        lambda params, lr, weight_decay, **_: torch.optim.SGD(params, lr=lr))
+    seen = []
+    original = rl.grpo.completion_log_probs
+
+    def counting(model, batch, **kwargs):
+        if torch.is_grad_enabled():  # the training pass, not the reference's
+            seen.append(batch.completion_ids.shape[0])
+        return original(model, batch, **kwargs)
+
+    monkeypatch.setattr(rl.grpo, "completion_log_probs", counting)
+    weights, rows = [], {}
+    for beta in (0.0, 1e-3):
+        seen.clear()
+        out = tmp_path / f"beta{beta}"
+        final = train(config(toy_task, out, steps=1, beta=beta, max_grad_norm=0.0,
+                             learning_rate=1.0))
+        rows[beta] = sum(seen)
+        weights.append(AutoModelForCausalLM.from_pretrained(final).state_dict())
+        assert metrics(out)[0]["reward/std"] > 0  # some group has spread: there is a gradient
+    assert rows[1e-3] == 64 and 0 < rows[0.0] < 64  # some rows were skipped, not all
+    initial = AutoModelForCausalLM.from_pretrained(toy_task.model).state_dict()
+    assert max(float((weights[0][k] - initial[k]).abs().max()) for k in initial) > 1e-4
     for key in initial:
         assert torch.allclose(weights[0][key], weights[1][key], atol=1e-5), key
 
