@@ -106,7 +106,7 @@ class WarmServer:
         (in_r, in_w), (out_r, out_w), (err_r, err_w), (pay_r, pay_w) = fds
         header = {"limits": asdict(limits), "wall_s": limits.wall_s, "harness": harness}
         try:
-            socket.send_fds(self.control, [json.dumps(header).encode()],
+            socket.send_fds(self.control, [marshal.dumps(header)],
                             [in_r, out_w, err_w, pay_r])
         finally:
             for fd in (in_r, out_w, err_w, pay_r):

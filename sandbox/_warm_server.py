@@ -15,20 +15,21 @@ data is in the memory a program is forked from.
 # no `from __future__ import annotations`: at run time it imports __future__, ~0.5 ms of
 # every cold harness start (in-jail modules run on Python >= 3.10, which needs no import)
 
-import gc
-import json
+import _signal as signal  # not signal.py, socket.py or json: they import enum, re & co, and
+import _socket  # every object in this process's memory spreads the pages a forked child
+import gc  # writes to (and so copies) further apart
 import marshal
 import os
 import resource
 import select
-import signal
-import socket
+import struct
 import sys
 import time
 
 import harness  # from /harness (see _staging.py); pre-imported so forked harnesses start warm
 import harness_io  # noqa: F401  (imported by forked stdin/stdout harnesses)
 import harness_program
+from harness_wire import to_json
 
 WORK_DIRS = ("/work", "/tmp")
 MAX_FD = 4096
@@ -36,7 +37,7 @@ MAX_FD = 4096
 
 def main(control_fd: int) -> None:
     signal.signal(signal.SIGPIPE, signal.SIG_IGN)
-    control = socket.socket(fileno=control_fd)
+    control = _socket.socket(fileno=control_fd)
     if not empty_dirs():
         return
     # what is allocated so far (the harness modules) leaves the collector's reach: a
@@ -44,12 +45,12 @@ def main(control_fd: int) -> None:
     gc.freeze()
     while True:
         try:
-            message, fds, _, _ = socket.recv_fds(control, 1 << 16, 4)
+            message, fds = recv_fds(control, 4)
         except OSError:
             return
         if not message:
             return
-        header = json.loads(message)
+        header = marshal.loads(message)  # from the host, which started this server
         pid = os.fork()
         if pid == 0:
             try:
@@ -62,12 +63,24 @@ def main(control_fd: int) -> None:
         result = supervise(pid, header, control)
         kill_all()
         result["retire"] = not empty_dirs()
-        control.send(json.dumps(result).encode())
+        control.send(to_json(result).encode())  # JSON: the host does not unmarshal jail data
         if result["retire"]:
             return
 
 
-def supervise(pid: int, header: dict, control: socket.socket) -> dict:
+def recv_fds(sock: _socket.socket, count: int) -> tuple[bytes, list[int]]:
+    """A message and up to `count` fds sent with it (socket.recv_fds without socket.py)."""
+    size = struct.calcsize("i")
+    message, ancillary, _, _ = sock.recvmsg(1 << 16, _socket.CMSG_LEN(count * size))
+    fds = []
+    for level, kind, data in ancillary:
+        if level == _socket.SOL_SOCKET and kind == _socket.SCM_RIGHTS:
+            n = len(data) // size
+            fds.extend(struct.unpack(f"{n}i", data[:n * size]))
+    return message, fds
+
+
+def supervise(pid: int, header: dict, control: _socket.socket) -> dict:
     start = time.monotonic()
     deadline = start + header["wall_s"]
     pidfd = os.pidfd_open(pid)
