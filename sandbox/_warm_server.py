@@ -29,6 +29,7 @@ import time
 import harness  # from /harness (see _staging.py); pre-imported so forked harnesses start warm
 import harness_io  # noqa: F401  (imported by forked stdin/stdout harnesses)
 import harness_program
+import harness_wire
 from harness_wire import to_json
 
 WORK_DIRS = ("/work", "/tmp")
@@ -40,6 +41,7 @@ def main(control_fd: int) -> None:
     control = _socket.socket(fileno=control_fd)
     if not empty_dirs():
         return
+    warm_up()
     # what is allocated so far (the harness modules) leaves the collector's reach: a
     # collection in a forked child then neither walks nor copies the pages it is on
     gc.freeze()
@@ -66,6 +68,40 @@ def main(control_fd: int) -> None:
         control.send(to_json(result).encode())  # JSON: the host does not unmarshal jail data
         if result["retire"]:
             return
+
+
+def warm_up(rounds: int = 12) -> None:
+    """Run the harness's hot paths here on made-up data (a fake worker over local pipes,
+    no program, no test of any run) until Python has specialized their bytecode. Otherwise
+    every forked harness would warm and rewrite the same code objects itself, copying each
+    page they are on: about 15% fewer page faults and a quarter less CPU per 10-assert run."""
+    req_r, req_w = os.pipe()
+    rep_r, rep_w = os.pipe()
+    out_r, out_w = os.pipe()
+    err_r, err_w = os.pipe()
+    program_side = harness_wire.Channel(req_r, rep_w)
+    worker = harness.Worker(harness_wire.Channel(rep_r, req_w), 0, out_r, err_r)
+    worker.names = {"add"}
+    try:
+        for _ in range(rounds):
+            worker.deadline = time.monotonic() + 10
+            worker.handles.clear()
+            program_side.send(("ok", ("h", 1, "function", True)))  # the answer to "get add"
+            program_side.send(("ok", ("v", [2, {"k": (1.5, None, "s", b"b")}])))  # to the call
+            namespace = harness.Namespace(worker)
+            exec(compile("assert add(1, 1) == [2, {'k': (1.5, None, 's', b'b')}]",  # noqa: S102
+                         "<test 0>", "exec"), namespace)
+            for _ in range(2):
+                program_side.recv()
+            harness_wire.standard_to_plain(("x", [1], {2: 3}))
+            to_json({"test": 0, "verdict": ["pass", "", 0.001]})
+    finally:
+        worker.channel.close()
+        program_side.close()
+        for drain in worker.outputs:
+            drain.close()
+        os.close(out_w)
+        os.close(err_w)
 
 
 def recv_fds(sock: _socket.socket, count: int) -> tuple[bytes, list[int]]:
