@@ -33,18 +33,6 @@ def worker_main(req_fd, rep_fd, out_fd, err_fd):
     module = {"__name__": "solution", "__builtins__": __builtins__}
     sys.path.insert(0, "/work")
 
-    def encode(value):
-        if is_plain(value):
-            return ("v", value)
-        converted = standard_to_plain(value)
-        if converted is not None and is_plain(converted):
-            return ("v", converted)
-        handles[len(handles) + 1] = value
-        return ("h", len(handles), type(value).__name__, callable(value))
-
-    def decode(item):
-        return handles[item[1]] if item[0] == "h" else item[1]
-
     try:
         with open("/work/main.py") as fh:
             source = fh.read()
@@ -61,35 +49,56 @@ def worker_main(req_fd, rep_fd, out_fd, err_fd):
             request = sock.recv()
         except (WorkerGone, OSError):
             return
-        op, args = request[0], request[1:]
-        try:
-            if op == "get":
-                result = encode(module[args[0]])
-            elif op == "call":
-                fn = handles[args[0]]
-                pos = [decode(a) for a in args[1]]
-                kw = {k: decode(v) for k, v in args[2].items()}
-                result = encode(fn(*pos, **kw))
-            elif op == "getattr":
-                result = encode(getattr(handles[args[0]], args[1]))
-            elif op == "getitem":
-                result = encode(handles[args[0]][decode(args[1])])
-            elif op == "list":
-                result = encode(list(handles[args[0]]))
-            elif op == "len":
-                result = encode(len(handles[args[0]]))
-            elif op == "str":
-                result = encode(str(handles[args[0]]))
-            else:
-                result = ("exc", "ValueError", f"unknown request {op!r}")
-            reply = ("ok", result)
-        except BaseException as exc:  # noqa: BLE001  (SystemExit from the program too)
-            reply = ("exc", type(exc).__name__, _last_line(exc))
+        reply = answer(request, module, handles)
         _flush()
         try:
             sock.send(reply)
         except ValueError:  # unmarshallable despite the checks
             sock.send(("exc", "TypeError", "result cannot leave the program"))
+
+
+def answer(request, module, handles):
+    """The reply to one request of the harness: get a name of `module`, call, getattr,
+    getitem, iterate, len, str. A program object that is not plain data stays here, in
+    `handles`; an exception (SystemExit from the program too) is answered as data."""
+    op, args = request[0], request[1:]
+    try:
+        if op == "get":
+            result = _encode(module[args[0]], handles)
+        elif op == "call":
+            fn = handles[args[0]]
+            pos = [_decode(a, handles) for a in args[1]]
+            kw = {k: _decode(v, handles) for k, v in args[2].items()}
+            result = _encode(fn(*pos, **kw), handles)
+        elif op == "getattr":
+            result = _encode(getattr(handles[args[0]], args[1]), handles)
+        elif op == "getitem":
+            result = _encode(handles[args[0]][_decode(args[1], handles)], handles)
+        elif op == "list":
+            result = _encode(list(handles[args[0]]), handles)
+        elif op == "len":
+            result = _encode(len(handles[args[0]]), handles)
+        elif op == "str":
+            result = _encode(str(handles[args[0]]), handles)
+        else:
+            result = ("exc", "ValueError", f"unknown request {op!r}")
+        return ("ok", result)
+    except BaseException as exc:  # noqa: BLE001  (SystemExit from the program too)
+        return ("exc", type(exc).__name__, _last_line(exc))
+
+
+def _encode(value, handles):
+    if is_plain(value):
+        return ("v", value)
+    converted = standard_to_plain(value)
+    if converted is not None and is_plain(converted):
+        return ("v", converted)
+    handles[len(handles) + 1] = value
+    return ("h", len(handles), type(value).__name__, callable(value))
+
+
+def _decode(item, handles):
+    return handles[item[1]] if item[0] == "h" else item[1]
 
 
 def _flush():
