@@ -96,13 +96,16 @@ def warm_up(rounds: int = 12) -> None:
                 harness_program.answer(program_side.recv(), module, handles)
             harness_wire.standard_to_plain(("x", [1], {2: 3}))
             to_json({"test": 0, "verdict": ["pass", "", 0.001]})
+            for name in ("main.py", "data/input.txt"):  # as write_inputs does (posixpath's
+                os.path.dirname(os.path.join("/work", name))  # code is in the binary's data)
+            os.makedirs("/work", exist_ok=True)
     finally:
         worker.channel.close()
         program_side.close()
-        for drain in worker.outputs:
-            drain.close()
         os.close(out_w)
         os.close(err_w)
+        for drain in worker.outputs:
+            drain.finish()
 
 
 def recv_fds(sock: _socket.socket, count: int) -> tuple[bytes, list[int]]:
