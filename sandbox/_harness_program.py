@@ -203,10 +203,11 @@ class Zygote:
         return int(reply)
 
 
-def recv_fds(sock, count):
-    """A message and the fds sent with it (socket.recv_fds without importing socket.py)."""
+def recv_fds(sock, count, max_bytes=64):
+    """A message of up to `max_bytes` and up to `count` fds sent with it (socket.recv_fds without
+    importing socket.py). Also the warm server's, which imports this module."""
     size = struct.calcsize("i")
-    message, ancillary, _, _ = sock.recvmsg(64, _socket.CMSG_LEN(count * size))
+    message, ancillary, _, _ = sock.recvmsg(max_bytes, _socket.CMSG_LEN(count * size))
     fds = []
     for level, kind, data in ancillary:
         if level == _socket.SOL_SOCKET and kind == _socket.SCM_RIGHTS:

@@ -22,7 +22,6 @@ import marshal
 import os
 import resource
 import select
-import struct
 import sys
 import time
 
@@ -47,7 +46,7 @@ def main(control_fd: int) -> None:
     gc.freeze()
     while True:
         try:
-            message, fds = recv_fds(control, 4)
+            message, fds = harness_program.recv_fds(control, 4, max_bytes=1 << 16)
         except OSError:
             return
         if not message:
@@ -106,18 +105,6 @@ def warm_up(rounds: int = 12) -> None:
         os.close(err_w)
         for drain in worker.outputs:
             drain.finish()
-
-
-def recv_fds(sock: _socket.socket, count: int) -> tuple[bytes, list[int]]:
-    """A message and up to `count` fds sent with it (socket.recv_fds without socket.py)."""
-    size = struct.calcsize("i")
-    message, ancillary, _, _ = sock.recvmsg(1 << 16, _socket.CMSG_LEN(count * size))
-    fds = []
-    for level, kind, data in ancillary:
-        if level == _socket.SOL_SOCKET and kind == _socket.SCM_RIGHTS:
-            n = len(data) // size
-            fds.extend(struct.unpack(f"{n}i", data[:n * size]))
-    return message, fds
 
 
 def supervise(pid: int, header: dict, control: _socket.socket) -> dict:
