@@ -46,8 +46,9 @@ def run(args: argparse.Namespace) -> int:
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
     summary = Summary()
-    total = _count_rows(source)
-    show = args.progress == "on" or (args.progress == "auto" and total >= 1000)
+    # counting is a second pass over the input: only done when a bar may be shown
+    total = None if args.progress == "off" else _count_rows(source)
+    show = args.progress == "on" or (args.progress == "auto" and (total or 0) >= 1000)
     from tqdm import tqdm
 
     with out.open("w") as fh, tqdm(total=total, disable=not show, unit="row",

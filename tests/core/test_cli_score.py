@@ -85,3 +85,8 @@ def test_console_script_runs_as_a_process(tmp_path):
     assert len(rows) == 1200 and [r["line"] for r in rows] == list(range(1, 1201))
     assert sum(r["score"] for r in rows) == 400
     assert "1200/1200" in proc.stderr  # the progress bar on a long input
+    quiet = subprocess.run([sys.executable, "-m", "rewards", "score", str(src), "--config",
+                            str(cfg), "--out", str(out), "--progress", "off"],
+                           capture_output=True, text=True, timeout=120)
+    assert quiet.returncode == 0 and "1200/1200" not in quiet.stderr
+    assert len(_read(out)) == 1200

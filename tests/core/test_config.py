@@ -66,6 +66,13 @@ def test_content_hash_is_stable_and_sensitive(tmp_path):
     assert load_config(a).content_hash() != load_config(b).content_hash()
 
 
+def test_every_builtin_name_resolves_to_a_factory():
+    from rewards.registry import registered_names
+
+    for name in registered_names():
+        assert callable(resolve(name)), name
+
+
 def test_resolve_errors():
     with pytest.raises(ConfigError, match="unknown reward"):
         resolve("nonexistent")
