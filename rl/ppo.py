@@ -197,10 +197,13 @@ def train(cfg: PPOConfig, *, on_step: Callable[[dict[str, Any]], None] | None = 
     if cfg.kl_coef > 0:
         reference = AutoModelForCausalLM.from_pretrained(cfg.model, dtype=dtype).eval()
         reference.requires_grad_(False)
+    # fused AdamW (CPU and CUDA): one pass over all tensors, the same update rule as in grpo.py
+    fused = all(p.device.type in ("cpu", "cuda")
+                for p in (*policy.parameters(), *critic.parameters()))
     optimizer = torch.optim.AdamW(
         [{"params": list(policy.parameters()), "lr": cfg.learning_rate},
          {"params": list(critic.parameters()), "lr": cfg.critic_learning_rate}],
-        weight_decay=cfg.weight_decay)
+        weight_decay=cfg.weight_decay, fused=fused or None)
     reward = build_reward(cfg.reward_config)
     stream = PromptStream(read_prompts(cfg.prompts), seed=cfg.seed, curriculum=cfg.curriculum)
 
