@@ -6,9 +6,8 @@ and the zygote that forks one run per stdin/stdout test."""
 # no `from __future__ import annotations`: at run time it imports __future__, ~0.5 ms of
 # every cold harness start (in-jail modules run on Python >= 3.10, which needs no import)
 
-import _socket  # not socket.py (nor array): they import enum & co, ms of a cold start
-import os
-import struct
+import _struct  # not struct.py (nor socket.py, imported where needed): ms of a cold start
+import posix as os  # os.py itself imports ~2 ms of modules a cold harness needs none of
 import sys
 
 from harness_wire import Channel, WorkerGone, _last_line, is_plain, standard_to_plain
@@ -36,8 +35,13 @@ def worker_main(req_fd, rep_fd, out_fd, err_fd):
     try:
         with open("/work/main.py") as fh:
             source = fh.read()
-        exec(compile(source, "main.py", "exec"), module)  # noqa: S102  (in the worker only)
-        loaded = ("ok", [n for n in module if not n.startswith("__")])
+        # exec of the text: compile(source, "main.py", ...) would first build the `ast`
+        # module's classes, ~1.5 ms of a cold run (the program's frames are "<string>")
+        exec(source, module)  # noqa: S102  (in the worker only)
+        names = [n for n in module if not n.startswith("__")]
+        # functions and classes travel as handles with the names: no "get" round trip each
+        loaded = ("ok", names, {n: _encode(module[n], handles) for n in names
+                                if callable(module[n]) and not is_plain(module[n])})
     except BaseException as exc:  # noqa: BLE001  (the program's own failure, as data)
         loaded = ("exc", type(exc).__name__, _last_line(exc))
     _flush()
@@ -179,6 +183,8 @@ class Zygote:
     interpreter start-up) on the pipes the harness hands it. Its memory holds no tests."""
 
     def __init__(self):
+        import _socket  # not socket.py: it imports enum & co
+
         self.sock, theirs = _socket.socketpair(_socket.AF_UNIX, _socket.SOCK_SEQPACKET)
         self.pid = os.fork()
         if self.pid == 0:
@@ -191,7 +197,9 @@ class Zygote:
 
     def start(self, stdin_fd, stdout_fd, stderr_fd):
         """Fork one run; its pid (the leader of a new session)."""
-        fds = struct.pack("3i", stdin_fd, stdout_fd, stderr_fd)
+        import _socket
+
+        fds = _struct.pack("3i", stdin_fd, stdout_fd, stderr_fd)
         self.sock.sendmsg([b"run"], [(_socket.SOL_SOCKET, _socket.SCM_RIGHTS, fds)])
         return self.wait()
 
@@ -206,13 +214,15 @@ class Zygote:
 def recv_fds(sock, count, max_bytes=64):
     """A message of up to `max_bytes` and up to `count` fds sent with it (socket.recv_fds without
     importing socket.py). Also the warm server's, which imports this module."""
-    size = struct.calcsize("i")
+    import _socket
+
+    size = _struct.calcsize("i")
     message, ancillary, _, _ = sock.recvmsg(max_bytes, _socket.CMSG_LEN(count * size))
     fds = []
     for level, kind, data in ancillary:
         if level == _socket.SOL_SOCKET and kind == _socket.SCM_RIGHTS:
             n = len(data) // size
-            fds.extend(struct.unpack(f"{n}i", data[:n * size]))
+            fds.extend(_struct.unpack(f"{n}i", data[:n * size]))
     return message, fds
 
 

@@ -88,8 +88,7 @@ def warm_up(rounds: int = 12) -> None:
             program_side.send(("ok", ("h", 1, "function", True)))  # the answer to "get add"
             program_side.send(("ok", ("v", [2, {"k": (1.5, None, "s", b"b")}])))  # to the call
             namespace = harness.Namespace(worker)
-            exec(compile("assert add(1, 1) == [2, {'k': (1.5, None, 's', b'b')}]",  # noqa: S102
-                         "<test 0>", "exec"), namespace)
+            exec("assert add(1, 1) == [2, {'k': (1.5, None, 's', b'b')}]", namespace)  # noqa: S102
             module, handles = {"add": lambda a, b: [a + b, {"k": (1.5, None, "s", b"b")}]}, {}
             for _ in range(2):  # the program's side answers the two requests
                 harness_program.answer(program_side.recv(), module, handles)
