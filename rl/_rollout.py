@@ -58,9 +58,15 @@ class TransformersRollout:
     finished rows leave the batch (their cache rows are dropped), and no logits processors
     run. The distribution is exactly softmax(logits / temperature) cut to the top-p nucleus:
     the one the loss computes log-probs of. Sampling draws from torch's global RNG, which a
-    checkpoint saves, so a resumed run samples the same completions (`seed` is for vLLM)."""
+    checkpoint saves, so a resumed run samples the same completions (`seed` is for vLLM).
 
-    def __init__(self, policy: Any, tokenizer: Any, *, record_logprobs: bool = False) -> None:
+    Llama, Mistral and Qwen2 policies decode through `rl._fast_decode.FusedDecoder` (fused
+    projections, an in-place KV cache), once its prefill logits have matched the transformers
+    forward on the first call; other models, or `fused=False`, run the transformers forward
+    with a `DynamicCache`. `decoder` says which one the last call used."""
+
+    def __init__(self, policy: Any, tokenizer: Any, *, record_logprobs: bool = False,
+                 fused: bool = True) -> None:
         self.policy = policy
         self.pad_id = tokenizer.pad_token_id if tokenizer.pad_token_id is not None \
             else tokenizer.eos_token_id
@@ -70,15 +76,45 @@ class TransformersRollout:
         self.record_logprobs = record_logprobs
         self.sampled_logprobs: list[list[float]] = []
         """With `record_logprobs`: per completion of the last call, the sampling log-probs."""
+        self.fused = fused
+        self.fused_checked = False  # the fused prefill has matched transformers once
+        self.decoder = ""
+        """"fused" or "transformers": the decoder of the last call."""
+        self.fallback_reason: str | None = None
+        """Why the last call did not use the fused decoder (None when it did, or was off)."""
 
     def sync(self, policy: Any) -> None:
         """Nothing to do: generation reads the live module."""
+
+    def _decoder(self, input_ids: Any, mask: Any, positions: Any, capacity: int
+                 ) -> tuple[Any, Any]:
+        """The decoder for this call, prefilled: (decoder, next-token logits (P, V))."""
+        from rl._fast_decode import FusedDecoder, unsupported_reason
+
+        self.fallback_reason = unsupported_reason(self.policy, capacity) if self.fused else None
+        if self.fused and self.fallback_reason is None:
+            fused = FusedDecoder(self.policy)
+            logits = fused.prefill(input_ids, mask, positions, capacity)
+            if not self.fused_checked:
+                reference = _TransformersDecoder(self.policy)
+                expected = reference.prefill(input_ids, mask, positions, capacity)
+                error = float((logits - expected).abs().max())
+                if error > _tolerance(expected):
+                    self.fused, self.fallback_reason = False, \
+                        f"fused prefill logits differ from transformers by {error:.3g}"
+                    self.decoder = "transformers"
+                    return reference, expected
+                self.fused_checked = True
+            self.decoder = "fused"
+            return fused, logits
+        self.decoder = "transformers"
+        reference = _TransformersDecoder(self.policy)
+        return reference, reference.prefill(input_ids, mask, positions, capacity)
 
     def generate(self, prompt_ids: Sequence[list[int]], *, n: int, max_tokens: int,
                  temperature: float, top_p: float, seed: int | None = None
                  ) -> list[list[Completion]]:
         import torch
-        from transformers import DynamicCache
 
         width = max(len(p) for p in prompt_ids)
         input_ids = torch.tensor([[self.pad_id] * (width - len(p)) + p for p in prompt_ids])
@@ -87,43 +123,83 @@ class TransformersRollout:
         rows = len(prompt_ids) * n
         tokens = torch.full((rows, max_tokens), -1)  # (B, max_tokens): -1 = not generated
         logps = torch.zeros((rows, max_tokens))  # (B, max_tokens)
-        # without left padding the causal mask is implicit: skip building one every step
-        padded = bool((mask == 0).any())
         with torch.inference_mode():
-            cache = DynamicCache()
             positions = (mask.cumsum(-1) - 1).clamp(min=0)  # (P, W)
-            out = self.policy(input_ids=input_ids, attention_mask=mask if padded else None,
-                              position_ids=positions, past_key_values=cache, use_cache=True,
-                              logits_to_keep=1)
-            cache.batch_repeat_interleave(n)  # prefilled once, shared by the n samples
-            logits = out.logits[:, -1].repeat_interleave(n, 0)  # (B, V)
-            mask = mask.repeat_interleave(n, 0)  # (B, W)
+            decoder, logits = self._decoder(input_ids, mask, positions, width + max_tokens)
+            decoder.expand(n)  # prefilled once, shared by the n samples
+            logits = logits.repeat_interleave(n, 0)  # (B, V)
             position = positions[:, -1].repeat_interleave(n, 0) + 1  # (B,)
             alive = torch.arange(rows)  # which result row each batch row fills
+            done = torch.zeros(rows, dtype=torch.bool)  # (b,) rows that have emitted EOS
             for t in range(max_tokens):
                 token, logp = _sample(logits, temperature, top_p)  # (b,), (b,)
-                tokens[alive, t] = token
-                logps[alive, t] = logp
-                running = ~torch.isin(token, eos)  # (b,)
-                if t == max_tokens - 1 or not bool(running.any()):
+                tokens[alive, t] = token.masked_fill(done, -1)  # finished rows write nothing
+                logps[alive, t] = logp.masked_fill(done, 0.0)
+                done = done | torch.isin(token, eos)
+                finished = int(done.sum())
+                if t == max_tokens - 1 or finished == len(done):
                     break
-                if not bool(running.all()):  # finished rows leave the batch
-                    keep = running.nonzero().squeeze(1)  # (b',)
-                    cache.batch_select_indices(keep)
-                    alive, token, mask, position = alive[keep], token[keep], mask[keep], \
-                        position[keep]
-                mask = torch.cat([mask, mask.new_ones(mask.shape[0], 1)], 1)  # (b, W + t + 1)
-                out = self.policy(input_ids=token[:, None],
-                                  attention_mask=mask if padded else None,
-                                  position_ids=position[:, None], past_key_values=cache,
-                                  use_cache=True)
-                logits = out.logits[:, -1]  # (b, V)
+                # finished rows leave the batch once they are a quarter of it: until then they
+                # ride along (cheaper than copying every layer's cache at each EOS)
+                if 4 * finished >= len(done):
+                    keep = (~done).nonzero().squeeze(1)  # (b',)
+                    decoder.select(keep)
+                    alive, token, position, done = alive[keep], token[keep], position[keep], \
+                        done[keep]
+                logits = decoder.step(token, position)  # (b, V)
                 position = position + 1
         generated = [[t for t in row if t >= 0] for row in tokens.tolist()]
         if self.record_logprobs:
             self.sampled_logprobs = [lp[:len(g)] for lp, g in zip(logps.tolist(), generated)]
         results = [_cut_at_eos(c, self.eos_ids, max_tokens) for c in generated]
         return [results[i * n:(i + 1) * n] for i in range(len(prompt_ids))]
+
+
+def _tolerance(logits: Any) -> float:
+    """How far two implementations' logits may differ: float32 rounding, or bf16/fp16's."""
+    import torch
+
+    scale = 1.0 + float(logits.abs().max())
+    return scale * (1e-4 if logits.dtype == torch.float32 else 5e-2)
+
+
+class _TransformersDecoder:
+    """The transformers forward with a `DynamicCache`, behind `FusedDecoder`'s interface
+    (for any causal LM)."""
+
+    def __init__(self, model: Any) -> None:
+        from transformers import DynamicCache
+
+        self.model = model
+        self.cache = DynamicCache()
+        self.mask: Any = None  # (b, columns) while prompts are left-padded, else None
+
+    def prefill(self, input_ids: Any, mask: Any, positions: Any, capacity: int) -> Any:
+        # without left padding the causal mask is implicit: skip building one every step
+        self.mask = mask if bool((mask == 0).any()) else None
+        out = self.model(input_ids=input_ids, attention_mask=self.mask, position_ids=positions,
+                         past_key_values=self.cache, use_cache=True, logits_to_keep=1)
+        return out.logits[:, -1]  # (P, V)
+
+    def expand(self, n: int) -> None:
+        self.cache.batch_repeat_interleave(n)
+        if self.mask is not None:
+            self.mask = self.mask.repeat_interleave(n, 0)
+
+    def select(self, keep: Any) -> None:
+        self.cache.batch_select_indices(keep)
+        if self.mask is not None:
+            self.mask = self.mask[keep]
+
+    def step(self, token: Any, position: Any) -> Any:
+        import torch
+
+        if self.mask is not None:
+            self.mask = torch.cat([self.mask, self.mask.new_ones(self.mask.shape[0], 1)], 1)
+        out = self.model(input_ids=token[:, None], attention_mask=self.mask,
+                         position_ids=position[:, None], past_key_values=self.cache,
+                         use_cache=True)
+        return out.logits[:, -1]  # (b, V)
 
 
 def _sample(logits: Any, temperature: float, top_p: float) -> tuple[Any, Any]:
