@@ -16,10 +16,10 @@ VOCAB = 97
 def build(kind: str, **overrides):
     import transformers
 
-    common = dict(vocab_size=VOCAB, hidden_size=64, intermediate_size=96, num_hidden_layers=2,
-                  num_attention_heads=4, num_key_value_heads=2, max_position_embeddings=256,
-                  rms_norm_eps=1e-6, initializer_range=0.3, pad_token_id=0, eos_token_id=1,
-                  bos_token_id=None)
+    common = {"vocab_size": VOCAB, "hidden_size": 64, "intermediate_size": 96,
+              "num_hidden_layers": 2, "num_attention_heads": 4, "num_key_value_heads": 2,
+              "max_position_embeddings": 256, "rms_norm_eps": 1e-6, "initializer_range": 0.3,
+              "pad_token_id": 0, "eos_token_id": 1, "bos_token_id": None}
     config_class, model_class = {
         "llama": (transformers.LlamaConfig, transformers.LlamaForCausalLM),
         "qwen2": (transformers.Qwen2Config, transformers.Qwen2ForCausalLM),

@@ -87,8 +87,9 @@ def test_rows_without_advantage_are_skipped_without_changing_the_update(toy_task
     out of the training pass. The first update must equal the one of a run that computes every
     row: beta > 0 does (the KL term needs all rows), and its KL gradient is exactly 0 on the first
     step, where the policy is the reference. SGD for the reason given above."""
-    import rl.grpo
     from transformers import AutoModelForCausalLM
+
+    import rl.grpo
 
     monkeypatch.setattr(torch.optim, "AdamW",
                         lambda params, lr, weight_decay, **_: torch.optim.SGD(params, lr=lr))
