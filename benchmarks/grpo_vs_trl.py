@@ -58,7 +58,8 @@ def run_ours(args: argparse.Namespace, work: Path) -> dict:
                      prompts_per_step=args.prompts, num_generations=args.group,
                      max_completion_tokens=args.max_tokens, learning_rate=args.lr,
                      max_grad_norm=1.0, beta=0.0, loss_aggregation="token-mean",
-                     scale_rewards=True, temperature=1.0, top_p=1.0, progress=False, seed=0)
+                     scale_rewards=True, temperature=1.0, top_p=1.0, progress=False, seed=0,
+                     device="cpu")  # as TRL's use_cpu=True
     stamps: list[tuple[float, float]] = []
     rewards: list[float] = []
     setup = rss_mb()

@@ -49,6 +49,23 @@ def require_torch() -> Any:
     return torch
 
 
+def resolve_device(name: str) -> Any:
+    """The torch device of a config's `device`: "auto" is the first CUDA GPU when there is
+    one, else the CPU; anything else must be a device torch knows ("cpu", "cuda", "cuda:1")."""
+    import torch
+
+    if name == "auto":
+        return torch.device("cuda" if torch.cuda.is_available() else "cpu")
+    try:
+        device = torch.device(name)
+    except RuntimeError as exc:
+        raise ConfigError(f"device: {name!r} is not a torch device ({exc})") from exc
+    if device.type == "cuda" and not torch.cuda.is_available():
+        raise ConfigError(f"device: {name!r} asks for CUDA, which this torch build or machine "
+                          "does not have (use 'auto' or 'cpu')")
+    return device
+
+
 @dataclass(frozen=True)
 class CurriculumConfig:
     """Serve prompts in curriculum order instead of shuffled epochs (`prompt_filter`)."""
@@ -336,7 +353,8 @@ def save_checkpoint(output_dir: str | Path, step: int, *, policy: Any, tokenizer
     tmp.mkdir(parents=True)
     policy.save_pretrained(str(tmp / "policy"))
     tokenizer.save_pretrained(str(tmp / "policy"))
-    rng = {"python": random.getstate(), "torch": torch.get_rng_state()}
+    rng = {"python": random.getstate(), "torch": torch.get_rng_state(),
+           "cuda": torch.cuda.get_rng_state_all() if torch.cuda.is_available() else None}
     torch.save({"step": step, "rng": rng, **state}, tmp / "state.pt")
     shutil.rmtree(final, ignore_errors=True)
     os.replace(tmp, final)
@@ -359,7 +377,11 @@ def load_checkpoint(checkpoint: Path, *, policy: Any) -> dict[str, Any]:
     saved = AutoModelForCausalLM.from_pretrained(str(checkpoint / "policy"),
                                                  dtype=next(policy.parameters()).dtype)
     policy.load_state_dict(saved.state_dict())
-    state = torch.load(checkpoint / "state.pt", weights_only=False)
+    # on the CPU first: `load_state_dict` moves optimizer and critic state to their parameters'
+    # device, so a run saved on a GPU resumes on another one (or on the CPU)
+    state = torch.load(checkpoint / "state.pt", weights_only=False, map_location="cpu")
     random.setstate(state["rng"]["python"])
     torch.set_rng_state(state["rng"]["torch"])
+    if state["rng"].get("cuda") is not None and torch.cuda.is_available():
+        torch.cuda.set_rng_state_all(state["rng"]["cuda"])  # rollouts sample on the GPU
     return state

@@ -201,14 +201,15 @@ class FusedDecoder:
         P, W = input_ids.shape
         x = F.embedding(input_ids, self.embed)  # (P, W, D)
         # positions stay below capacity: a prompt's last is at most W - 1
-        cos, sin = self.rotary(x, torch.arange(capacity)[None])  # (1, C, d) each
+        cos, sin = self.rotary(x, torch.arange(capacity, device=x.device)[None])  # (1, C, d)
         self.cos, self.sin = cos[0], sin[0]  # (C, d): row p holds position p
         cos, sin = self.cos[positions], self.sin[positions]  # (P, W, d)
         padded = bool((mask == 0).any())
         attn_mask = None
         if padded:  # causal and not a padding key; a padding query sees itself (no NaN rows)
-            causal = torch.ones(W, W, dtype=torch.bool).tril()
-            allowed = causal & mask.bool()[:, None, :] | torch.eye(W, dtype=torch.bool)
+            causal = torch.ones(W, W, dtype=torch.bool, device=x.device).tril()
+            allowed = causal & mask.bool()[:, None, :] | torch.eye(W, dtype=torch.bool,
+                                                                    device=x.device)
             attn_mask = allowed[:, None]  # (P, 1, W, W)
         self.keys, self.values = [], []
         for layer in self.layers:
@@ -226,7 +227,7 @@ class FusedDecoder:
         self.length = W
         self.bias = None
         if padded:
-            self.bias = torch.zeros(P, capacity, dtype=x.dtype)
+            self.bias = torch.zeros(P, capacity, dtype=x.dtype, device=x.device)
             self.bias[:, :W].masked_fill_(mask == 0, float("-inf"))
         return self._logits(x[:, -1])
 

@@ -116,21 +116,25 @@ class TransformersRollout:
                  ) -> list[list[Completion]]:
         import torch
 
+        device = next(self.policy.parameters()).device
         width = max(len(p) for p in prompt_ids)
-        input_ids = torch.tensor([[self.pad_id] * (width - len(p)) + p for p in prompt_ids])
-        mask = torch.tensor([[0] * (width - len(p)) + [1] * len(p) for p in prompt_ids])
-        eos = torch.tensor(self.eos_ids)
+        input_ids = torch.tensor([[self.pad_id] * (width - len(p)) + p for p in prompt_ids],
+                                 device=device)
+        mask = torch.tensor([[0] * (width - len(p)) + [1] * len(p) for p in prompt_ids],
+                            device=device)
+        eos = torch.tensor(self.eos_ids, device=device)
         rows = len(prompt_ids) * n
-        tokens = torch.full((rows, max_tokens), -1)  # (B, max_tokens): -1 = not generated
-        logps = torch.zeros((rows, max_tokens))  # (B, max_tokens)
+        # (B, max_tokens): -1 = not generated
+        tokens = torch.full((rows, max_tokens), -1, device=device)
+        logps = torch.zeros((rows, max_tokens), device=device)  # (B, max_tokens)
         with torch.inference_mode():
             positions = (mask.cumsum(-1) - 1).clamp(min=0)  # (P, W)
             decoder, logits = self._decoder(input_ids, mask, positions, width + max_tokens)
             decoder.expand(n)  # prefilled once, shared by the n samples
             logits = logits.repeat_interleave(n, 0)  # (B, V)
             position = positions[:, -1].repeat_interleave(n, 0) + 1  # (B,)
-            alive = torch.arange(rows)  # which result row each batch row fills
-            done = torch.zeros(rows, dtype=torch.bool)  # (b,) rows that have emitted EOS
+            alive = torch.arange(rows, device=device)  # which result row each batch row fills
+            done = torch.zeros(rows, dtype=torch.bool, device=device)  # (b,) rows past EOS
             for t in range(max_tokens):
                 token, logp = _sample(logits, temperature, top_p)  # (b,), (b,)
                 tokens[alive, t] = token.masked_fill(done, -1)  # finished rows write nothing
@@ -219,7 +223,7 @@ def _sample(logits: Any, temperature: float, top_p: float) -> tuple[Any, Any]:
     # (torch.multinomial and the Gumbel trick draw b * V of them, the bulk of a small model's
     # decode step on the CPU); float64 so the running sum stays exact over large vocabularies
     cdf = probs.double().cumsum(-1)  # (b, V)
-    u = torch.rand(cdf.shape[0], 1, dtype=torch.float64) * cdf[:, -1:]  # (b, 1)
+    u = torch.rand(cdf.shape[0], 1, dtype=torch.float64, device=cdf.device) * cdf[:, -1:]  # (b, 1)
     token = torch.searchsorted(cdf, u, right=True).squeeze(1).clamp(max=cdf.shape[1] - 1)  # (b,)
     return token, logprobs.gather(-1, token[:, None]).squeeze(1)  # (b,), (b,)
 
@@ -352,6 +356,12 @@ class Batch:
     group_index: list[int]
     """Which group each row came from."""
 
+    def to(self, device: Any) -> Batch:
+        """The same batch with its tensors on `device`."""
+        return Batch(self.input_ids.to(device), self.attention_mask.to(device),
+                     self.completion_ids.to(device), self.completion_mask.to(device),
+                     self.lengths.to(device), self.truncated.to(device), self.group_index)
+
     def rows(self, index: Any) -> Batch:
         """The rows `index` (a slice or index tensor) with all-padding columns trimmed."""
         mask = self.attention_mask[index]
@@ -403,8 +413,9 @@ def completion_logits(model: Any, batch: Batch) -> Any:
 
     N, T = batch.completion_ids.shape
     P = batch.input_ids.shape[1] - T
-    group = torch.tensor(batch.group_index)  # (N,)
-    starts = torch.ones(N, dtype=torch.bool)  # (N,): first row of a run of one group
+    device = batch.input_ids.device
+    group = torch.tensor(batch.group_index, device=device)  # (N,)
+    starts = torch.ones(N, dtype=torch.bool, device=device)  # (N,): first row of a group's run
     starts[1:] = group[1:] != group[:-1]
     if bool(starts.all()) or T < 2:  # nothing to share: one plain pass
         position_ids = (batch.attention_mask.cumsum(-1) - 1).clamp(min=0)  # (N, P + T)
@@ -422,7 +433,7 @@ def completion_logits(model: Any, batch: Batch) -> Any:
     first_logits = out.logits[:, -1][owner]  # (N, V): predicts completion token 0
     cache.batch_select_indices(owner)  # (U, ...) -> (N, ...), differentiable
     # completion tokens 0..T-2 predict tokens 1..T-1; the last token predicts nothing
-    positions = prompt_positions[owner, -1:] + 1 + torch.arange(T - 1)  # (N, T - 1)
+    positions = prompt_positions[owner, -1:] + 1 + torch.arange(T - 1, device=device)  # (N, T-1)
     out = model(input_ids=batch.completion_ids[:, :-1],
                 attention_mask=batch.attention_mask[:, :P + T - 1], position_ids=positions,
                 past_key_values=cache, use_cache=True)

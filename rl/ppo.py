@@ -29,6 +29,7 @@ from rl._common import (
     load_checkpoint,
     read_prompts,
     require_torch,
+    resolve_device,
     save_checkpoint,
     seed_everything,
 )
@@ -124,6 +125,9 @@ class PPOConfig:
     """Extra keyword arguments for `vllm.LLM`."""
     dtype: Literal["float32", "bfloat16"] = "float32"
     """Parameter dtype of the policy, reference and critic."""
+    device: str = "auto"
+    """Where the models live and train: "auto" (the first CUDA GPU when there is one, else
+    the CPU), "cpu", "cuda" or "cuda:N"."""
     seed: int = 0
     """Seeds sampling, prompt order and initialization."""
     save_every: int = 0
@@ -186,16 +190,17 @@ def train(cfg: PPOConfig, *, on_step: Callable[[dict[str, Any]], None] | None = 
     out.mkdir(parents=True, exist_ok=True)
     seed_everything(cfg.seed)
     dtype = getattr(torch, cfg.dtype)
+    device = resolve_device(cfg.device)
 
     # --- models, optimizer, reward, prompts ---------------------------------------------------
     tokenizer = AutoTokenizer.from_pretrained(cfg.model)
     pad_id = tokenizer.pad_token_id if tokenizer.pad_token_id is not None else tokenizer.eos_token_id
-    policy = AutoModelForCausalLM.from_pretrained(cfg.model, dtype=dtype).eval()  # no dropout
+    policy = AutoModelForCausalLM.from_pretrained(cfg.model, dtype=dtype).to(device).eval()
     critic = ValueModel(AutoModel.from_pretrained(cfg.critic_model or cfg.model, dtype=dtype))
-    critic.eval()
+    critic.to(device).eval()  # eval: no dropout, so ratios compare the same function
     reference = None
     if cfg.kl_coef > 0:
-        reference = AutoModelForCausalLM.from_pretrained(cfg.model, dtype=dtype).eval()
+        reference = AutoModelForCausalLM.from_pretrained(cfg.model, dtype=dtype).to(device).eval()
         reference.requires_grad_(False)
     # fused AdamW (CPU and CUDA): one pass over all tensors, the same update rule as in grpo.py
     fused = all(p.device.type in ("cpu", "cuda")
@@ -238,12 +243,13 @@ def train(cfg: PPOConfig, *, on_step: Callable[[dict[str, Any]], None] | None = 
                                      temperature=cfg.temperature, top_p=cfg.top_p,
                                      seed=cfg.seed * 1_000_003 + step)
         groups = score_groups(reward, tokenizer, rows, ids, outputs)
-        batch = collate(groups, pad_id)
+        batch = collate(groups, pad_id).to(device)
         t_rollout = time.perf_counter() - t_step
 
         rewards = [r for g in groups for r in g.rewards]  # N
-        scores = torch.tensor([0.0 if r is None else r for r in rewards])  # (N,)
-        keep = torch.tensor([r is not None for r in rewards], dtype=torch.float32)  # (N,)
+        scores = torch.tensor([0.0 if r is None else r for r in rewards], device=device)  # (N,)
+        keep = torch.tensor([r is not None for r in rewards], dtype=torch.float32,
+                            device=device)  # (N,)
         if cfg.mask_truncated:
             keep = keep * (~batch.truncated).float()  # (N,)
         mask = batch.completion_mask * keep.unsqueeze(1)  # (N, T)
@@ -263,7 +269,7 @@ def train(cfg: PPOConfig, *, on_step: Callable[[dict[str, Any]], None] | None = 
         # r_t = -kl_coef * KL_t, plus the sequence's score on its last real token
         token_rewards = -cfg.kl_coef * kl  # (N, T)
         last = (batch.lengths.long() - 1).clamp(min=0)  # (N,)
-        token_rewards[torch.arange(N), last] += scores  # (N, T)
+        token_rewards[torch.arange(N, device=device), last] += scores  # (N, T)
         advantages, returns = gae(token_rewards, old_values, batch.completion_mask,
                                   gamma=cfg.gamma, lam=cfg.lam)  # (N, T), (N, T)
         if cfg.whiten_advantages:
@@ -275,7 +281,7 @@ def train(cfg: PPOConfig, *, on_step: Callable[[dict[str, Any]], None] | None = 
                 "clip/value_fraction": 0.0, "grad_norm": 0.0}
         updates = 0
         for _ in range(cfg.ppo_epochs):
-            order = torch.randperm(N)
+            order = torch.randperm(N, device=device)
             for at in range(0, N, mb_size):
                 idx = order[at:at + mb_size]
                 mb = batch.rows(idx)
