@@ -166,8 +166,8 @@ class FusedDecoder:
         self.sin: Any = None
 
     def _rms(self, x: Any, weight: Any) -> Any:
-        """RMSNorm as transformers' Llama computes it (in float32, then back to the weight's
-        dtype); written out, since `F.rms_norm` costs several times more on small inputs."""
+        """RMSNorm as transformers' Llama computes it: in float32, then back to the weight's
+        dtype before the weight multiplies it."""
         import torch
 
         x32 = x.float()
