@@ -55,10 +55,11 @@ def encode_prompt(tokenizer: Any, prompt: str | Sequence[Mapping[str, Any]], *,
 class TransformersRollout:
     """Sampling from the live policy with transformers, in a lean decode loop rather than
     `generate`: each prompt is prefilled once and its KV cache repeated for its n samples,
-    finished rows leave the batch (their cache rows are dropped), and no logits processors
-    run. The distribution is exactly softmax(logits / temperature) cut to the top-p nucleus:
-    the one the loss computes log-probs of. Sampling draws from torch's global RNG, which a
-    checkpoint saves, so a resumed run samples the same completions (`seed` is for vLLM).
+    finished rows leave the batch once they are a quarter of it (their cache rows are dropped),
+    and no logits processors run. The distribution is exactly softmax(logits / temperature) cut
+    to the top-p nucleus: the one the loss computes log-probs of. Sampling draws from torch's
+    global RNG (CUDA's on a GPU), which a checkpoint saves, so a resumed run samples the same
+    completions (`seed` is for vLLM). Tensors live on the policy's device.
 
     Llama, Mistral and Qwen2 policies decode through `rl._fast_decode.FusedDecoder` (fused
     projections, an in-place KV cache), once its prefill logits have matched the transformers
