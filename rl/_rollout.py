@@ -28,6 +28,7 @@ __all__ = [
     "collate",
     "completion_log_probs",
     "encode_prompt",
+    "make_rollout",
     "mean_parts",
     "score_groups",
 ]
@@ -291,6 +292,19 @@ class VLLMRollout:
 def _reload_weights(worker: Any, weights: list[tuple[str, Any]]) -> None:
     """Runs inside the vLLM worker: load checkpoint-format weights in place."""
     worker.model_runner.reload_weights(weights_iterator=iter(weights), is_checkpoint_format=True)
+
+
+def make_rollout(cfg: Any, policy: Any, tokenizer: Any, *, resumed: bool) -> Any:
+    """The rollout backend a loop's config asks for (`rollout_backend`, `model`, `seed`,
+    `vllm_options`, `max_prompt_tokens`, `max_completion_tokens`). A vLLM engine loads the
+    model's folder, so after a resume it gets the checkpoint's weights synced in."""
+    if cfg.rollout_backend == "vllm":
+        rollout = VLLMRollout(cfg.model, seed=cfg.seed, options=cfg.vllm_options,
+                              max_model_len=cfg.max_prompt_tokens + cfg.max_completion_tokens)
+        if resumed:
+            rollout.sync(policy)
+        return rollout
+    return TransformersRollout(policy, tokenizer)
 
 
 @dataclass

@@ -33,11 +33,10 @@ from rl._common import (
 )
 from rl._rollout import (
     Group,
-    TransformersRollout,
-    VLLMRollout,
     collate,
     completion_log_probs,
     encode_prompt,
+    make_rollout,
     mean_parts,
     score_groups,
 )
@@ -180,13 +179,7 @@ def train(cfg: GRPOConfig, *, on_step: Callable[[dict[str, Any]], None] | None =
         start = state["step"] + 1
     log = MetricsLog(out / "metrics.jsonl", resume_step=start - 1)
 
-    if cfg.rollout_backend == "vllm":
-        generator: Any = VLLMRollout(cfg.model, seed=cfg.seed, options=cfg.vllm_options,
-                                     max_model_len=cfg.max_prompt_tokens + cfg.max_completion_tokens)
-        if checkpoint is not None:
-            generator.sync(policy)
-    else:
-        generator = TransformersRollout(policy, tokenizer)
+    generator = make_rollout(cfg, policy, tokenizer, resumed=checkpoint is not None)
 
     step_seed = [0]  # vLLM samples with a per-step seed so a resumed run samples the same
 

@@ -34,11 +34,10 @@ from rl._common import (
     seed_everything,
 )
 from rl._rollout import (
-    TransformersRollout,
-    VLLMRollout,
     collate,
     completion_log_probs,
     encode_prompt,
+    make_rollout,
     mean_parts,
     score_groups,
 )
@@ -222,13 +221,7 @@ def train(cfg: PPOConfig, *, on_step: Callable[[dict[str, Any]], None] | None = 
         start = state["step"] + 1
     log = MetricsLog(out / "metrics.jsonl", resume_step=start - 1)
 
-    if cfg.rollout_backend == "vllm":
-        generator: Any = VLLMRollout(cfg.model, seed=cfg.seed, options=cfg.vllm_options,
-                                     max_model_len=cfg.max_prompt_tokens + cfg.max_completion_tokens)
-        if checkpoint is not None:
-            generator.sync(policy)
-    else:
-        generator = TransformersRollout(policy, tokenizer)
+    generator = make_rollout(cfg, policy, tokenizer, resumed=checkpoint is not None)
 
     bar = tqdm(range(start, cfg.steps + 1), initial=start - 1, total=cfg.steps, unit="step",
                disable=not cfg.progress, file=sys.stderr, desc="ppo")
