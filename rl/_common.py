@@ -9,7 +9,9 @@ import json
 import math
 import os
 import random
+import resource
 import shutil
+import time
 import types
 import typing
 from collections.abc import Iterator, Mapping, Sequence
@@ -327,6 +329,38 @@ def _plain_number(value: Any) -> Any:
     if isinstance(value, float) and not math.isfinite(value):
         return None
     return value
+
+
+# --- models, step timings, the final save ----------------------------------------------------
+
+def load_causal_lm(path: str, *, dtype: Any, device: Any, frozen: bool = False) -> Any:
+    """A causal LM on `device`, in eval mode: no dropout, so a policy ratio compares the same
+    function twice (TRL's `disable_dropout`). `frozen`: no gradients (a reference model)."""
+    from transformers import AutoModelForCausalLM
+
+    model = AutoModelForCausalLM.from_pretrained(path, dtype=dtype).to(device).eval()
+    if frozen:
+        model.requires_grad_(False)
+    return model
+
+
+def perf_metrics(step_start: float, *, rollout_seconds: float, train_seconds: float,
+                 tokens: float) -> dict[str, float]:
+    """`perf/...` of one step that began at `step_start` (a `time.perf_counter()` reading)."""
+    step_seconds = time.perf_counter() - step_start
+    return {"perf/rollout_seconds": rollout_seconds, "perf/train_seconds": train_seconds,
+            "perf/step_seconds": step_seconds, "perf/tokens_per_second": tokens / step_seconds,
+            "perf/peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}
+
+
+def save_final(output_dir: Path, *, policy: Any, tokenizer: Any, log: MetricsLog) -> Path:
+    """The end of a run: the policy (with its tokenizer) in `output_dir/final/`, and the reward
+    curve plot. Returns the final folder."""
+    final = output_dir / "final"
+    policy.save_pretrained(str(final))
+    tokenizer.save_pretrained(str(final))
+    log.plot(output_dir / "reward_curve.png")
+    return final
 
 
 # --- checkpoints ------------------------------------------------------------------------------

@@ -29,7 +29,7 @@ __all__ = [
     "completion_log_probs",
     "encode_prompt",
     "make_rollout",
-    "mean_parts",
+    "rollout_metrics",
     "score_groups",
 ]
 
@@ -464,13 +464,26 @@ def completion_log_probs(model: Any, batch: Batch, *, temperature: float = 1.0) 
     return token_log_probs(logits.float(), batch.completion_ids)  # (N, T)
 
 
-def mean_parts(groups: Sequence[Group]) -> dict[str, float]:
-    """`reward/<component>`: the mean of each reward component's value over the batch
-    (abstentions left out)."""
+def rollout_metrics(groups: Sequence[Group], batch: Batch) -> dict[str, float]:
+    """What a loop logs about its rollouts: `reward/mean` and `reward/std` over the scored
+    completions (abstentions left out), `reward/abstained` (their share),
+    `reward/<component>` (each reward component's mean), `completion/mean_length` and
+    `completion/truncated`."""
+    import torch
+
+    rewards = [r for g in groups for r in g.rewards]
+    scored = [r for r in rewards if r is not None]
     values: dict[str, list[float]] = {}
     for g in groups:
         for score in g.scores:
             for name, value in score.parts.items():
                 if value is not None:
                     values.setdefault(name, []).append(float(value))
-    return {f"reward/{name}": sum(v) / len(v) for name, v in sorted(values.items())}
+    return {
+        "reward/mean": sum(scored) / max(len(scored), 1),
+        "reward/std": float(torch.tensor(scored).std()) if len(scored) > 1 else 0.0,
+        "reward/abstained": 1 - len(scored) / len(rewards),
+        **{f"reward/{name}": sum(v) / len(v) for name, v in sorted(values.items())},
+        "completion/mean_length": float(batch.lengths.mean()),
+        "completion/truncated": float(batch.truncated.float().mean()),
+    }

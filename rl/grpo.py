@@ -11,7 +11,6 @@ KL term to a frozen reference when `beta > 0`). Run it with
 
 from __future__ import annotations
 
-import resource
 import sys
 import time
 from collections.abc import Callable, Mapping
@@ -24,11 +23,14 @@ from rl._common import (
     MetricsLog,
     PromptStream,
     latest_checkpoint,
+    load_causal_lm,
     load_checkpoint,
+    perf_metrics,
     read_prompts,
     require_torch,
     resolve_device,
     save_checkpoint,
+    save_final,
     seed_everything,
 )
 from rl._rollout import (
@@ -37,7 +39,7 @@ from rl._rollout import (
     completion_log_probs,
     encode_prompt,
     make_rollout,
-    mean_parts,
+    rollout_metrics,
     score_groups,
 )
 from rl.losses import Aggregation, aggregate, clipped_policy_loss, kl_k3, overlong_penalty
@@ -141,7 +143,7 @@ def train(cfg: GRPOConfig, *, on_step: Callable[[dict[str, Any]], None] | None =
     """Run GRPO; returns the folder of the final policy. `on_step` sees each metrics row."""
     torch = require_torch()
     from tqdm import tqdm
-    from transformers import AutoModelForCausalLM, AutoTokenizer
+    from transformers import AutoTokenizer
 
     from prompt_filter import DynamicSampler
     from rewards.build import build_reward
@@ -156,12 +158,9 @@ def train(cfg: GRPOConfig, *, on_step: Callable[[dict[str, Any]], None] | None =
     # --- models, optimizer, reward, prompts ---------------------------------------------------
     tokenizer = AutoTokenizer.from_pretrained(cfg.model)
     pad_id = tokenizer.pad_token_id if tokenizer.pad_token_id is not None else tokenizer.eos_token_id
-    policy = AutoModelForCausalLM.from_pretrained(cfg.model, dtype=dtype).to(device)
-    policy.eval()  # no dropout: the ratio must compare the same function (TRL: disable_dropout)
-    reference = None
-    if cfg.beta > 0:
-        reference = AutoModelForCausalLM.from_pretrained(cfg.model, dtype=dtype).to(device).eval()
-        reference.requires_grad_(False)
+    policy = load_causal_lm(cfg.model, dtype=dtype, device=device)
+    reference = load_causal_lm(cfg.model, dtype=dtype, device=device, frozen=True) \
+        if cfg.beta > 0 else None
     # the fused AdamW kernel (CPU and CUDA) updates every tensor in one pass: ~4x faster than
     # the per-parameter loop on the CPU, the same update rule
     fused = all(p.device.type in ("cpu", "cuda") for p in policy.parameters())
@@ -296,21 +295,11 @@ def train(cfg: GRPOConfig, *, on_step: Callable[[dict[str, Any]], None] | None =
         t_train = time.perf_counter() - t_train
 
         # --- 5. metrics, checkpoint ----------------------------------------------------------
-        scored = [r for r in rewards if r is not None]
-        lengths = batch.lengths
         metrics.update({
-            "reward/mean": sum(scored) / max(len(scored), 1),
-            "reward/std": float(torch.tensor(scored).std()) if len(scored) > 1 else 0.0,
-            "reward/abstained": 1 - len(scored) / len(rewards),
-            **mean_parts(groups),
+            **rollout_metrics(groups, batch),
             **{k: v / cfg.num_iterations for k, v in sums.items()},
-            "completion/mean_length": float(lengths.mean()),
-            "completion/truncated": float(batch.truncated.float().mean()),
-            "perf/rollout_seconds": t_rollout,
-            "perf/train_seconds": t_train,
-            "perf/step_seconds": time.perf_counter() - t_step,
-            "perf/tokens_per_second": float(lengths.sum()) / (time.perf_counter() - t_step),
-            "perf/peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+            **perf_metrics(t_step, rollout_seconds=t_rollout, train_seconds=t_train,
+                           tokens=float(batch.lengths.sum())),
         })
         if reference is None:
             del metrics["kl"]
@@ -324,11 +313,7 @@ def train(cfg: GRPOConfig, *, on_step: Callable[[dict[str, Any]], None] | None =
                             state={"optimizer": optimizer.state_dict(),
                                    "prompts_drawn": stream.drawn})
     bar.close()
-    final = out / "final"
-    policy.save_pretrained(str(final))
-    tokenizer.save_pretrained(str(final))
-    log.plot(out / "reward_curve.png")
-    return final
+    return save_final(out, policy=policy, tokenizer=tokenizer, log=log)
 
 
 def _per_chunk(model: Any, batch: Any, chunks: list[Any], temperature: float) -> Any:

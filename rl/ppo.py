@@ -13,7 +13,6 @@ clipped value loss. Run it with `rewards train ppo --config train.yaml`, or call
 
 from __future__ import annotations
 
-import resource
 import sys
 import time
 from collections.abc import Callable, Mapping
@@ -26,11 +25,14 @@ from rl._common import (
     MetricsLog,
     PromptStream,
     latest_checkpoint,
+    load_causal_lm,
     load_checkpoint,
+    perf_metrics,
     read_prompts,
     require_torch,
     resolve_device,
     save_checkpoint,
+    save_final,
     seed_everything,
 )
 from rl._rollout import (
@@ -38,7 +40,7 @@ from rl._rollout import (
     completion_log_probs,
     encode_prompt,
     make_rollout,
-    mean_parts,
+    rollout_metrics,
     score_groups,
 )
 from rl.losses import (
@@ -181,7 +183,7 @@ def train(cfg: PPOConfig, *, on_step: Callable[[dict[str, Any]], None] | None = 
     """Run PPO; returns the folder of the final policy. `on_step` sees each metrics row."""
     torch = require_torch()
     from tqdm import tqdm
-    from transformers import AutoModel, AutoModelForCausalLM, AutoTokenizer
+    from transformers import AutoModel, AutoTokenizer
 
     from rewards.build import build_reward
 
@@ -194,13 +196,11 @@ def train(cfg: PPOConfig, *, on_step: Callable[[dict[str, Any]], None] | None = 
     # --- models, optimizer, reward, prompts ---------------------------------------------------
     tokenizer = AutoTokenizer.from_pretrained(cfg.model)
     pad_id = tokenizer.pad_token_id if tokenizer.pad_token_id is not None else tokenizer.eos_token_id
-    policy = AutoModelForCausalLM.from_pretrained(cfg.model, dtype=dtype).to(device).eval()
+    policy = load_causal_lm(cfg.model, dtype=dtype, device=device)
     critic = ValueModel(AutoModel.from_pretrained(cfg.critic_model or cfg.model, dtype=dtype))
     critic.to(device).eval()  # eval: no dropout, so ratios compare the same function
-    reference = None
-    if cfg.kl_coef > 0:
-        reference = AutoModelForCausalLM.from_pretrained(cfg.model, dtype=dtype).to(device).eval()
-        reference.requires_grad_(False)
+    reference = load_causal_lm(cfg.model, dtype=dtype, device=device, frozen=True) \
+        if cfg.kl_coef > 0 else None
     # fused AdamW (CPU and CUDA): one pass over all tensors, the same update rule as in grpo.py
     fused = all(p.device.type in ("cpu", "cuda")
                 for p in (*policy.parameters(), *critic.parameters()))
@@ -307,23 +307,13 @@ def train(cfg: PPOConfig, *, on_step: Callable[[dict[str, Any]], None] | None = 
         t_train = time.perf_counter() - t_train
 
         # --- 5. metrics, checkpoint ----------------------------------------------------------
-        scored = [r for r in rewards if r is not None]
-        step_seconds = time.perf_counter() - t_step
         metrics = {
-            "reward/mean": sum(scored) / max(len(scored), 1),
-            "reward/std": float(torch.tensor(scored).std()) if len(scored) > 1 else 0.0,
-            "reward/abstained": 1 - len(scored) / len(rewards),
-            **mean_parts(groups),
+            **rollout_metrics(groups, batch),
             **{k: v / updates for k, v in sums.items()},
             "value/mean": float(masked_mean(old_values, batch.completion_mask)),
             "value/return_mean": float(masked_mean(returns, batch.completion_mask)),
-            "completion/mean_length": float(batch.lengths.mean()),
-            "completion/truncated": float(batch.truncated.float().mean()),
-            "perf/rollout_seconds": t_rollout,
-            "perf/train_seconds": t_train,
-            "perf/step_seconds": step_seconds,
-            "perf/tokens_per_second": float(batch.lengths.sum()) / step_seconds,
-            "perf/peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+            **perf_metrics(t_step, rollout_seconds=t_rollout, train_seconds=t_train,
+                           tokens=float(batch.lengths.sum())),
         }
         if reference is not None:  # the summed per-token KL of a completion, averaged
             metrics["kl"] = float((kl * batch.completion_mask).sum(1).mean())
@@ -338,10 +328,6 @@ def train(cfg: PPOConfig, *, on_step: Callable[[dict[str, Any]], None] | None = 
                                    "critic": critic.state_dict(),
                                    "prompts_drawn": stream.drawn})
     bar.close()
-    final = out / "final"
-    policy.save_pretrained(str(final))
-    tokenizer.save_pretrained(str(final))
     torch.save(critic.state_dict(), out / "critic.pt")
-    log.plot(out / "reward_curve.png")
-    return final
+    return save_final(out, policy=policy, tokenizer=tokenizer, log=log)
 
