@@ -90,7 +90,7 @@ class Journal:
     def close(self) -> None:
         self._fh.close()
 
-    def __enter__(self) -> Journal:
+    def __enter__(self) -> Journal:  # noqa: PYI034 (typing.Self: 3.11+)
         return self
 
     def __exit__(self, *exc: object) -> None:

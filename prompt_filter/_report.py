@@ -51,7 +51,7 @@ class AtomicJsonl:
         self._fh.close()
         os.replace(self.tmp, self.path)
 
-    def __enter__(self) -> AtomicJsonl:
+    def __enter__(self) -> AtomicJsonl:  # noqa: PYI034 (typing.Self: 3.11+)
         return self
 
     def __exit__(self, exc_type: object, *rest: object) -> None:

@@ -160,5 +160,4 @@ class Summary:
             mean = f"{sum(values) / len(values):.4f}" if values else "-"
             fh.write(f"{domain:<20} {self.counts[domain]:>8} {len(values):>8} {mean:>8}\n")
         fh.write(f"\n{'reason':<20} {'rows':>8}\n")
-        for reason, count in self.reasons.most_common():
-            fh.write(f"{reason:<20} {count:>8}\n")
+        fh.writelines(f"{reason:<20} {count:>8}\n" for reason, count in self.reasons.most_common())

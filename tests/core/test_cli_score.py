@@ -79,7 +79,7 @@ def test_console_script_runs_as_a_process(tmp_path):
     out = tmp_path / "out.jsonl"
     proc = subprocess.run([sys.executable, "-m", "rewards", "score", str(src), "--config",
                            str(cfg), "--out", str(out), "--batch-size", "100"],
-                          capture_output=True, text=True, timeout=120)
+                          check=False, capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
     rows = _read(out)
     assert len(rows) == 1200 and [r["line"] for r in rows] == list(range(1, 1201))
@@ -87,6 +87,6 @@ def test_console_script_runs_as_a_process(tmp_path):
     assert "1200/1200" in proc.stderr  # the progress bar on a long input
     quiet = subprocess.run([sys.executable, "-m", "rewards", "score", str(src), "--config",
                             str(cfg), "--out", str(out), "--progress", "off"],
-                           capture_output=True, text=True, timeout=120)
+                           check=False, capture_output=True, text=True, timeout=120)
     assert quiet.returncode == 0 and "1200/1200" not in quiet.stderr
     assert len(_read(out)) == 1200

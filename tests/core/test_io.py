@@ -1,4 +1,3 @@
-import json
 
 import pyarrow as pa
 import pyarrow.parquet as pq
