@@ -13,11 +13,12 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from rewards._types import Sample, Score
+from rewards._types import Reward, Sample, Score
 from rewards.errors import RewardsError
+from rewards.scoring import ScoredBatch, score_batch
 
 __all__ = ["BatchStats", "BatchingConfig", "MicroBatcher"]
 
@@ -69,11 +70,13 @@ class _Pending:
 
 
 class MicroBatcher:
-    """`await batcher.score(samples)` from any number of coroutines of one event loop."""
+    """`await batcher.score(samples)` from any number of coroutines of one event loop.
 
-    def __init__(self, score: Callable[[Sequence[Sample]], list[Score]],
-                 config: BatchingConfig | None = None) -> None:
-        self._score = score
+    Each batch is scored by `rewards.scoring.score_batch`: broken infrastructure fails every
+    request of the batch; a poison sample fails its own request only."""
+
+    def __init__(self, reward: Reward, config: BatchingConfig | None = None) -> None:
+        self._reward = reward
         self.config = config or BatchingConfig()
         self.stats = BatchStats()
         self._queue: asyncio.Queue[_Pending] | None = None
@@ -85,7 +88,7 @@ class MicroBatcher:
         if not samples:
             return []
         if not self.config.enabled:
-            return await self._run(samples)
+            return await self._run_one(samples)
         if self._collector is None or self._collector.done():
             self._queue = asyncio.Queue()
             self._collector = asyncio.get_running_loop().create_task(self._collect_forever())
@@ -108,17 +111,21 @@ class MicroBatcher:
             if not pending.future.done():
                 pending.future.set_exception(RewardsError("the scoring server is shutting down"))
 
-    async def _run(self, samples: Sequence[Sample]) -> list[Score]:
+    async def _run(self, samples: Sequence[Sample]) -> ScoredBatch:
+        """Score one batch by `rewards.scoring.score_batch` (in a worker thread)."""
         start = time.perf_counter()
-        scores = await asyncio.to_thread(self._score, samples)
+        scored = await asyncio.to_thread(score_batch, self._reward, samples)
         self.stats.scoring_seconds += time.perf_counter() - start
         self.stats.batches += 1
         self.stats.samples += len(samples)
         self.stats.largest_batch = max(self.stats.largest_batch, len(samples))
-        if len(scores) != len(samples):
-            raise RewardsError(f"the reward returned {len(scores)} scores for "
-                               f"{len(samples)} samples")
-        return scores
+        return scored
+
+    async def _run_one(self, samples: Sequence[Sample]) -> list[Score]:
+        scored = await self._run(samples)
+        if scored.errors:
+            raise scored.errors[min(scored.errors)]
+        return scored.scores
 
     async def _collect_forever(self) -> None:
         assert self._queue is not None
@@ -155,26 +162,20 @@ class MicroBatcher:
     async def _score_batch(self, batch: list[_Pending]) -> None:
         samples = [s for pending in batch for s in pending.samples]
         try:
-            scores = await self._run(samples)
-        except RewardsError as exc:  # broken infrastructure: every waiting request fails
+            scored = await self._run(samples)
+        except Exception as exc:  # noqa: BLE001 - broken infrastructure: every request fails
             for pending in batch:
                 _fail(pending, exc)
             return
-        except Exception as exc:  # noqa: BLE001 - a bug in the reward, delivered to its caller
-            if len(batch) == 1:
-                _fail(batch[0], exc)
-                return
-            # A poison sample: score the requests one by one so only its request fails.
-            for pending in batch:
-                try:
-                    _deliver(pending, await self._run(pending.samples))
-                except Exception as one_exc:  # noqa: BLE001 - as above, per request
-                    _fail(pending, one_exc)
-            return
         start = 0
-        for pending in batch:
-            _deliver(pending, scores[start:start + len(pending.samples)])
-            start += len(pending.samples)
+        for pending in batch:  # a request with a poison sample fails with its error alone
+            end = start + len(pending.samples)
+            poison = [i for i in range(start, end) if i in scored.errors]
+            if poison:
+                _fail(pending, scored.errors[poison[0]])
+            else:
+                _deliver(pending, scored.scores[start:end])
+            start = end
 
 
 def _deliver(pending: _Pending, scores: list[Score]) -> None:

@@ -1,6 +1,6 @@
 """What every framework adapter shares: finding the reward (an object, a config, a path or the
 `REWARDS_CONFIG` environment variable), turning framework values into `Sample`s (chat messages,
-dataset columns, domains), per-request normalization, and naming the pip extra for a missing
+dataset columns, domains), the reward's batch normalization, and naming the pip extra for a missing
 dependency."""
 
 from __future__ import annotations
@@ -17,11 +17,11 @@ from typing import Any
 from rewards._types import Reward, Sample, Score
 from rewards.config import RewardConfig, load_config
 from rewards.errors import ConfigError
-from rewards.mixing import DomainRouter, group_normalize, zscore_by_domain
+from rewards.mixing import BatchNormalizer, DomainRouter
 
 __all__ = [
     "CONFIG_ENV", "REFERENCE_COLUMNS", "ResolvedReward", "RewardSource", "completion_text",
-    "find_reference", "normalize_scores", "require", "resolve_reward", "warm_up",
+    "find_reference", "require", "resolve_reward", "warm_up",
 ]
 
 CONFIG_ENV = "REWARDS_CONFIG"
@@ -42,10 +42,21 @@ class ResolvedReward:
     raw: Reward
     """The same reward without batch normalization (for per-request normalization and for
     frameworks that compute their own advantages)."""
-    normalize: str
-    """The config's batch normalization: none, zscore_by_domain or group."""
+    normalizer: BatchNormalizer
+    """The reward's own batch normalization (its running statistics included): `reward` is
+    `raw` followed by this."""
     config: RewardConfig | None
     """The config it was built from; None for a `Reward` object passed directly."""
+
+    @property
+    def normalize(self) -> str:
+        """The config's batch normalization: none, zscore_by_domain or group."""
+        return self.normalizer.mode
+
+    def normalize_batch(self, samples: Sequence[Sample], scores: Sequence[Score]) -> list[Score]:
+        """Raw scores of one batch (one request, one trainer batch), normalized as `reward`
+        normalizes a batch (`rewards.mixing.normalize`)."""
+        return self.normalizer(samples, scores)
 
     @property
     def default_domain(self) -> str:
@@ -109,26 +120,9 @@ def _from_config(config: RewardConfig) -> ResolvedReward:
 
 
 def _from_reward(reward: Reward, config: RewardConfig | None) -> ResolvedReward:
-    if isinstance(reward, DomainRouter) and reward.normalize != "none":
-        raw = DomainRouter(reward.domains, normalize="none", name=reward.name)
-        return ResolvedReward(reward, raw, reward.normalize, config)
-    return ResolvedReward(reward, reward, "none", config)
-
-
-def normalize_scores(scores: Sequence[Score], samples: Sequence[Sample],
-                     mode: str) -> list[Score]:
-    """Apply a config's batch normalization to raw scores of one batch (as `DomainRouter`
-    does): the value is normalized, the raw value is kept in `parts["raw"]`."""
-    if mode == "none":
-        return list(scores)
-    values = [s.value for s in scores]
-    if mode == "zscore_by_domain":
-        normalized = zscore_by_domain(values, [s.domain for s in samples])
-    elif mode == "group":
-        normalized = group_normalize(values, [s.group for s in samples])
-    else:
-        raise ConfigError(f"unknown normalization {mode!r}")
-    return [Score(v, s.reason, {**s.parts, "raw": s.value}) for s, v in zip(scores, normalized)]
+    if isinstance(reward, DomainRouter):
+        return ResolvedReward(reward, reward.raw, reward.normalizer, config)
+    return ResolvedReward(reward, reward, BatchNormalizer("none"), config)
 
 
 def warm_up(reward: Any, _seen: set[int] | None = None) -> int:

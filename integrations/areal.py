@@ -24,6 +24,7 @@ from integrations._common import (
     resolve_reward,
 )
 from rewards._types import Sample
+from rewards.scoring import score_batch
 
 __all__ = ["AReaLReward", "reward_fn"]
 
@@ -48,7 +49,7 @@ class AReaLReward:
         sample = Sample(prompt=prompt_value(prompt), completion=completion_text(completions),
                         reference=reference, domain=resolved.route(kwargs.get(self.domain_key)),
                         group=group_key(prompt))
-        value = resolved.raw.score([sample])[0].value
+        value = score_batch(resolved.raw, [sample]).scores[0].value
         return self.abstain_value if value is None else float(value)
 
     def __repr__(self) -> str:

@@ -21,11 +21,11 @@ from integrations._common import (
     ResolvedReward,
     RewardSource,
     group_key,
-    normalize_scores,
     prompt_value,
     resolve_reward,
 )
 from rewards._types import Sample, Score
+from rewards.scoring import score_batch
 
 __all__ = ["END_TOKENS", "RequestError", "build_response", "parse_request", "reward_func",
            "samples_from_queries", "split_query"]
@@ -151,7 +151,7 @@ def _number(value: float | None) -> float:
 
 def score_queries(resolved: ResolvedReward, samples: Sequence[Sample]) -> list[Score]:
     """Score one request's samples: raw scores, then the config's normalization over them."""
-    return normalize_scores(resolved.raw.score(samples), samples, resolved.normalize)
+    return score_batch(resolved.reward, samples).scores
 
 
 def reward_func(queries: Sequence[str], prompts: Sequence[Any], labels: Sequence[Any],

@@ -21,7 +21,6 @@ from typing import Any
 from integrations._batcher import BatchingConfig, MicroBatcher
 from integrations._common import (
     RewardSource,
-    normalize_scores,
     require,
     resolve_reward,
     warm_up,
@@ -50,7 +49,7 @@ def create_app(reward: RewardSource = None, *, batching: BatchingConfig | None =
 
     batching = batching or BatchingConfig()
     resolved = resolve_reward(reward)
-    batcher = MicroBatcher(resolved.raw.score, batching)
+    batcher = MicroBatcher(resolved.raw, batching)
     config_hash = resolved.config.content_hash() if resolved.config is not None else None
 
     from contextlib import asynccontextmanager
@@ -96,7 +95,7 @@ def create_app(reward: RewardSource = None, *, batching: BatchingConfig | None =
         except Exception as exc:  # a poison request: reported to its client, server stays up
             logger.exception("scoring a request failed")
             return JSONResponse({"detail": f"{type(exc).__name__}: {exc}"}, status_code=500)
-        scores = normalize_scores(scores, samples, resolved.normalize)
+        scores = resolved.normalize_batch(samples, scores)
         # a JSONResponse skips FastAPI's jsonable_encoder pass over the reply (plain JSON already)
         return JSONResponse(build_response(resolved, scores, abstain_value=abstain_value))
 

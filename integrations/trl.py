@@ -40,6 +40,7 @@ from integrations._common import (
 )
 from rewards._types import Sample, Score
 from rewards.errors import ConfigError, InputError
+from rewards.scoring import score_batch
 
 __all__ = ["TRLRewards", "trl_rewards"]
 
@@ -115,7 +116,7 @@ class _BatchScorer:
         with self._lock:
             if not fresh and self._last is not None and self._last[0] == key:
                 return self._last[1], self._last[2]
-            scores = self.reward.score(samples)
+            scores = score_batch(self.reward, samples).scores
             self._last = (key, samples, scores)
         if self.log_reasons:
             self._log(columns, scores)

@@ -105,7 +105,7 @@ class _SharedScorer:
         if entry is None or entry[0] is not loop:
             self._batchers = {k: v for k, v in self._batchers.items() if not v[0].is_closed()}
             # Per-rollout scores: batch normalization is the trainer's business.
-            entry = (loop, MicroBatcher(self.resolved.raw.score, BatchingConfig()))
+            entry = (loop, MicroBatcher(self.resolved.raw, BatchingConfig()))
             self._batchers[id(loop)] = entry
         return entry[1]
 

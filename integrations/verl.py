@@ -32,11 +32,11 @@ from integrations._batcher import BatchingConfig, MicroBatcher
 from integrations._common import (
     ResolvedReward,
     RewardSource,
-    normalize_scores,
     prompt_value,
     resolve_reward,
 )
 from rewards._types import Sample, Score
+from rewards.scoring import score_batch
 
 __all__ = ["compute_score", "compute_score_async", "compute_score_batch"]
 
@@ -48,7 +48,7 @@ def compute_score(data_source: str, solution_str: str, ground_truth: Any,
     """Score one rollout (veRL's naive reward manager)."""
     resolved = resolve_reward(reward_config)
     sample = _sample(resolved, data_source, solution_str, ground_truth, extra_info, domain_map)
-    return _result(resolved, resolved.raw.score([sample])[0], abstain_score)
+    return _result(resolved, score_batch(resolved.raw, [sample]).scores[0], abstain_score)
 
 
 def compute_score_batch(data_sources: Sequence[str], solution_strs: Sequence[str],
@@ -68,7 +68,7 @@ def compute_score_batch(data_sources: Sequence[str], solution_strs: Sequence[str
                          "extra_infos: the lengths must match")
     samples = [_sample(resolved, d, s, g, e, domain_map)
                for d, s, g, e in zip(data_sources, solution_strs, ground_truths, infos)]
-    scores = normalize_scores(resolved.raw.score(samples), samples, resolved.normalize)
+    scores = score_batch(resolved.reward, samples).scores
     return [_result(resolved, score, abstain_score) for score in scores]
 
 
@@ -91,7 +91,7 @@ async def compute_score_async(data_source: str, solution_str: str, ground_truth:
     if entry is None or entry[0] is not loop:
         for stale in [k for k, (other, _) in _BATCHERS.items() if other.is_closed()]:
             del _BATCHERS[stale]
-        batcher = MicroBatcher(resolved.raw.score,
+        batcher = MicroBatcher(resolved.raw,
                                BatchingConfig(max_batch=max_batch, max_wait_ms=max_wait_ms))
         _BATCHERS[key] = (loop, batcher)
     else:

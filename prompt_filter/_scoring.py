@@ -15,9 +15,10 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import replace
 from typing import Any, TypeVar
 
-from rewards._types import Reward, Sample, Score
+from rewards._types import Reward, Sample
 from rewards.config import RewardConfig, parse_config
-from rewards.errors import ConfigError, EngineError, SandboxError
+from rewards.errors import ConfigError
+from rewards.scoring import score_batch
 
 __all__ = ["ChunkScorer", "Result", "score_samples"]
 
@@ -27,34 +28,19 @@ T = TypeVar("T")
 
 
 def score_samples(reward: Reward, samples: Sequence[Sample]) -> list[Result]:
-    """(value, reason, error) per sample. Broken infrastructure raises; any other exception
-    from the batch is retried sample by sample so only the poison sample is marked."""
-    if not samples:
-        return []
-    try:
-        scores: list[Score | Exception] = list(reward.score(samples))
-    except (ConfigError, SandboxError, EngineError):
-        raise
-    except Exception:  # noqa: BLE001 - retried one by one below to find the poison sample
-        scores = [_score_one(reward, s) for s in samples]
+    """(value, reason, error) per sample, scored by `rewards.scoring.score_batch`: broken
+    infrastructure raises, a poison sample is marked `reward_error`."""
+    scored = score_batch(reward, samples)
     out: list[Result] = []
-    for score in scores:
-        if isinstance(score, Exception):
-            out.append((None, "reward_error", f"{type(score).__name__}: {score}"))
+    for i, score in enumerate(scored.scores):
+        error = scored.error_message(i)
+        if error is not None:
+            out.append((None, "reward_error", error))
         elif score.value is not None and not math.isfinite(score.value):
             out.append((None, "non_finite", f"reward returned {score.value}"))
         else:
             out.append((None if score.value is None else float(score.value), score.reason, None))
     return out
-
-
-def _score_one(reward: Reward, sample: Sample) -> Score | Exception:
-    try:
-        return reward.score([sample])[0]
-    except (ConfigError, SandboxError, EngineError):
-        raise
-    except Exception as exc:  # noqa: BLE001 - a poison sample: recorded on its row, the run goes on
-        return exc
 
 
 def _raw_reward(config: RewardConfig) -> Reward:

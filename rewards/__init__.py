@@ -8,9 +8,10 @@ from rewards.build import build_reward
 from rewards.config import RewardConfig, load_config, parse_config
 from rewards.errors import ConfigError, EngineError, InputError, RewardsError, SandboxError
 from rewards.registry import register
+from rewards.scoring import ScoredBatch, score_batch
 
 __all__ = [
     "ConfigError", "EngineError", "InputError", "Reward", "RewardConfig", "RewardsError",
-    "Sample", "SandboxError", "Score", "build_reward", "load_config", "parse_config",
-    "register", "reward",
+    "Sample", "SandboxError", "Score", "ScoredBatch", "build_reward", "load_config",
+    "parse_config", "register", "reward", "score_batch",
 ]

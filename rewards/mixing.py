@@ -11,12 +11,18 @@ import math
 from collections import defaultdict
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from rewards._types import Reward, Sample, Score
+from rewards.errors import ConfigError
 
-__all__ = ["DomainRouter", "Mixture", "RunningStats", "WeightedComponent", "group_normalize",
-           "zscore_by_domain"]
+if TYPE_CHECKING:
+    from rewards.config import RewardConfig
+
+__all__ = ["BatchNormalizer", "DomainRouter", "Mixture", "Normalize", "RunningStats",
+           "WeightedComponent", "group_normalize", "normalize", "zscore_by_domain"]
+
+Normalize = Literal["none", "zscore_by_domain", "group"]
 
 
 @dataclass(frozen=True)
@@ -46,11 +52,10 @@ class Mixture:
         self.name = name
 
     def score(self, samples: Sequence[Sample]) -> list[Score]:
-        per_component = [c.reward.score(samples) for c in self.components]
-        for c, scores in zip(self.components, per_component):
-            if len(scores) != len(samples):
-                raise RuntimeError(f"reward {c.reward.name!r} returned {len(scores)} scores "
-                                   f"for {len(samples)} samples")
+        from rewards.scoring import check_scores
+
+        per_component = [check_scores(c.reward, c.reward.score(samples), len(samples))
+                         for c in self.components]
         return [self._combine([scores[i] for scores in per_component])
                 for i in range(len(samples))]
 
@@ -89,22 +94,39 @@ def _weighted_sum(pairs: list[tuple[WeightedComponent, Score]]) -> float | None:
 
 class DomainRouter:
     """Scores each sample with its domain's reward (`default` for unlisted domains), then
-    normalizes the batch: none, zscore_by_domain or group."""
+    normalizes the batch: none, zscore_by_domain or group (see `BatchNormalizer`)."""
 
     def __init__(self, domains: Mapping[str, Reward], *,
-                 normalize: Literal["none", "zscore_by_domain", "group"] = "none",
-                 name: str = "rewards", ema_decay: float | None = None,
-                 eps: float | None = None) -> None:
+                 normalize: Normalize = "none", name: str = "rewards",
+                 ema_decay: float | None = None, eps: float | None = None) -> None:
         """`ema_decay` (zscore_by_domain only): keep running per-domain statistics across
         batches with this decay (see `RunningStats`); `eps`: the normalizer's epsilon
         (default: that of `zscore_by_domain` or `group_normalize`)."""
         self.domains = dict(domains)
-        self.normalize = normalize
         self.name = name
-        self.eps = eps
-        self.running = RunningStats(ema_decay) if ema_decay is not None else None
+        self.normalizer = BatchNormalizer(normalize, eps=eps, ema_decay=ema_decay)
+        self.raw: Reward = _Unnormalized(self)
+        """This router without batch normalization (same domains, same rewards)."""
+
+    @property
+    def normalize(self) -> Normalize:
+        return self.normalizer.mode
+
+    @property
+    def eps(self) -> float | None:
+        return self.normalizer.eps
+
+    @property
+    def running(self) -> RunningStats | None:
+        return self.normalizer.running
 
     def score(self, samples: Sequence[Sample]) -> list[Score]:
+        return self.normalizer(samples, self.score_raw(samples))
+
+    def score_raw(self, samples: Sequence[Sample]) -> list[Score]:
+        """Each sample scored by its domain's reward; no batch normalization."""
+        from rewards.scoring import check_scores
+
         results: list[Score | None] = [None] * len(samples)
         by_domain: dict[str, list[int]] = defaultdict(list)
         for i, s in enumerate(samples):
@@ -114,21 +136,72 @@ class DomainRouter:
             else:
                 results[i] = Score(None, "unknown_domain")
         for domain, indices in by_domain.items():
-            scores = self.domains[domain].score([samples[i] for i in indices])
+            reward = self.domains[domain]
+            scores = check_scores(reward, reward.score([samples[i] for i in indices]),
+                                  len(indices))
             for i, score in zip(indices, scores):
                 results[i] = score
-        final = [r for r in results if r is not None]
-        assert len(final) == len(samples)
-        if self.normalize == "none":
-            return final
-        values = [s.value for s in final]
-        eps = {} if self.eps is None else {"eps": self.eps}
-        if self.normalize == "zscore_by_domain":
-            normalized = zscore_by_domain(values, [s.domain for s in samples],
-                                          running=self.running, **eps)
-        else:
-            normalized = group_normalize(values, [s.group for s in samples], **eps)
-        return [Score(v, s.reason, {**s.parts, "raw": s.value}) for s, v in zip(final, normalized)]
+        return [r for r in results if r is not None]
+
+
+class _Unnormalized:
+    """A `DomainRouter` seen without its batch normalization (`DomainRouter.raw`)."""
+
+    def __init__(self, router: DomainRouter) -> None:
+        self.router = router
+        self.name = router.name
+
+    def score(self, samples: Sequence[Sample]) -> list[Score]:
+        return self.router.score_raw(samples)
+
+    @property
+    def domains(self) -> dict[str, Reward]:  # for warm_up and other walkers of a reward tree
+        return self.router.domains
+
+
+class BatchNormalizer:
+    """A config's batch normalization with its state: the mode, the epsilon and, for
+    `zscore_by_domain` with `ema_decay`, the running statistics. Local scoring, the server,
+    the adapters and the Celery client all normalize through one of these."""
+
+    def __init__(self, mode: Normalize = "none", *, eps: float | None = None,
+                 ema_decay: float | None = None) -> None:
+        if mode not in ("none", "zscore_by_domain", "group"):
+            raise ConfigError(f"unknown normalization {mode!r}: use none, zscore_by_domain "
+                              "or group")
+        self.mode: Normalize = mode
+        self.eps = eps
+        self.running = RunningStats(ema_decay) if ema_decay is not None else None
+
+    @classmethod
+    def from_config(cls, config: RewardConfig) -> BatchNormalizer:
+        return cls(config.normalize, eps=config.eps, ema_decay=config.ema_decay)
+
+    def __call__(self, samples: Sequence[Sample], scores: Sequence[Score]) -> list[Score]:
+        """The scores of one batch, normalized (see `normalize`); running statistics move."""
+        return normalize(scores, samples, self.mode, eps=self.eps, running=self.running)
+
+
+def normalize(scores: Sequence[Score], samples: Sequence[Sample], mode: Normalize, *,
+              eps: float | None = None, running: RunningStats | None = None) -> list[Score]:
+    """A batch normalization of raw scores: `none` returns them as they are;
+    `zscore_by_domain` (with `running` statistics, if given) and `group` normalize the values
+    and keep each raw value in `parts["raw"]`. `eps`: None for the normalizer's default.
+    Abstentions stay `None` and are not counted."""
+    if len(scores) != len(samples):
+        raise ValueError(f"{len(scores)} scores for {len(samples)} samples")
+    if mode == "none":
+        return list(scores)
+    values = [s.value for s in scores]
+    options = {} if eps is None else {"eps": eps}
+    if mode == "zscore_by_domain":
+        normalized = zscore_by_domain(values, [s.domain for s in samples], running=running,
+                                      **options)
+    elif mode == "group":
+        normalized = group_normalize(values, [s.group for s in samples], **options)
+    else:
+        raise ConfigError(f"unknown normalization {mode!r}: use none, zscore_by_domain or group")
+    return [Score(v, s.reason, {**s.parts, "raw": s.value}) for s, v in zip(scores, normalized)]
 
 
 def _mean_std(values: list[float]) -> tuple[float, float]:

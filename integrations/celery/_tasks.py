@@ -12,8 +12,9 @@ What a chunk's task does, in order:
    so the client sees within seconds that a worker died and sends the chunk again;
 5. scores the chunk as one batch; if the batch raises, scores it sample by sample so that only
    the poison sample becomes an error row (`Score(None, "error")`) and the worker lives on;
-6. retries only infrastructure failures (`SandboxError`, `EngineError`): a wrong answer is a
-   score, never a retry. Past the soft time limit, the client splits the chunk; a single
+6. retries only infrastructure failures (a sandbox or an engine that cannot run, from
+   `rewards.scoring.INFRASTRUCTURE_ERRORS`): a wrong answer is a score, never a retry.
+   Past the soft time limit, the client splits the chunk; a single
    sample over the limit scores `Score(None, "timeout")`.
 """
 
@@ -33,7 +34,8 @@ from integrations.celery._app import TASK_NAME
 from integrations.celery._wire import decode_sample, encode_score
 from rewards._types import Reward, Sample, Score
 from rewards.config import RewardConfig, load_config
-from rewards.errors import ConfigError, EngineError, SandboxError
+from rewards.errors import ConfigError
+from rewards.scoring import INFRASTRUCTURE_ERRORS, score_batch
 
 __all__ = ["HEARTBEAT_STATE", "MAX_LOST", "configure_worker", "register_tasks", "score_samples",
            "worker_config"]
@@ -103,32 +105,14 @@ def worker_config() -> WorkerConfig:
 
 def score_samples(reward: Reward, samples: Sequence[Sample]
                   ) -> tuple[list[Score], list[tuple[int, str]]]:
-    """Score a chunk as one batch; if that raises (not for broken infrastructure), score it
-    sample by sample. Returns the scores and `(index, error)` for each poison sample."""
+    """Score a chunk by `rewards.scoring.score_batch` (a batch, sample by sample if it raises;
+    the soft time limit stops it). Returns the scores and `(index, error)` for each poison
+    sample."""
     from celery.exceptions import SoftTimeLimitExceeded
 
-    infrastructure = (ConfigError, SandboxError, EngineError, SoftTimeLimitExceeded)
-    try:
-        scores = reward.score(samples)
-        if len(scores) != len(samples):
-            raise ConfigError(f"reward {reward.name!r} returned {len(scores)} scores for "
-                              f"{len(samples)} samples")
-        return list(scores), []
-    except infrastructure:
-        raise
-    except Exception:  # noqa: BLE001 - find the poison sample: one by one below
-        log.info("chunk raised as a batch; scoring its %d samples one by one", len(samples))
-    scores, errors = [], []
-    for i, sample in enumerate(samples):
-        try:
-            scores.append(reward.score([sample])[0])
-        except infrastructure:
-            raise
-        except Exception as exc:  # noqa: BLE001 - a poison sample: an error row; worker lives
-            log.warning("sample %d of the chunk raised: %s: %s", i, type(exc).__name__, exc)
-            scores.append(Score(None, "error"))
-            errors.append((i, f"{type(exc).__name__}: {exc}"))
-    return scores, errors
+    scored = score_batch(reward, samples, interrupts=(SoftTimeLimitExceeded,))
+    errors = [(i, scored.error_message(i) or "") for i in sorted(scored.errors)]
+    return scored.scores, errors
 
 
 class _Heartbeat:
@@ -191,7 +175,9 @@ def run_chunk(task: Any, *, config_hash: str, samples: list[dict[str, Any]], att
             scores, errors = score_samples(worker.reward(), decoded)
         except SoftTimeLimitExceeded:
             return _give_up(len(samples), "timeout", "over the chunk's soft time limit")
-        except (SandboxError, EngineError) as exc:
+        except ConfigError:
+            raise
+        except INFRASTRUCTURE_ERRORS as exc:  # a sandbox or engine down: may come back
             log.warning("chunk %s: infrastructure failure, retrying: %s", task_id, exc)
             raise task.retry(exc=exc, countdown=0.5 * 2 ** task.request.retries,
                              max_retries=MAX_RETRIES) from exc

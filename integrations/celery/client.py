@@ -34,7 +34,8 @@ from integrations.celery._wire import decode_score, encode_sample
 from rewards import errors
 from rewards._types import Sample, Score
 from rewards.config import RewardConfig, load_config
-from rewards.mixing import group_normalize, zscore_by_domain
+from rewards.mixing import BatchNormalizer
+from rewards.scoring import check_scores
 
 __all__ = ["CeleryReward", "Progress", "RunStats"]
 
@@ -130,6 +131,9 @@ class CeleryReward:
         self.app = make_app(broker=broker, backend=backend, queue_prefix=queue_prefix)
         self.queue_prefix = self.app.conf.rewards_queue_prefix
         self.domain_queues = domain_queues(self.config, queues)
+        self.normalizer = BatchNormalizer.from_config(self.config)
+        """The config's batch normalization (with its running statistics), as local scoring
+        applies it: over each whole batch, once every chunk is back."""
         self.on_progress = progress
         self.progress = Progress(0, 0)
         self.last_stats = RunStats()
@@ -160,7 +164,7 @@ class CeleryReward:
             self._close_progress()
         final = [r for r in results if r is not None]
         assert len(final) == len(samples), "every sample gets exactly one score"
-        return self._normalize(samples, final)
+        return self.normalizer(samples, final)
 
     # -- dispatch --------------------------------------------------------------------------
 
@@ -304,12 +308,10 @@ class CeleryReward:
             return [_Chunk(f"{chunk.chunk_id}.{k}", [i], chunk.queue, now, changed_at=now,
                            stall_after_s=self.stall_after_s)
                     for k, i in enumerate(chunk.indices)]
-        scores = result["scores"]
-        if len(scores) != len(chunk.indices):
-            raise errors.EngineError(f"chunk {chunk.chunk_id}: {len(scores)} scores for "
-                                     f"{len(chunk.indices)} samples")
+        scores = check_scores(self, [decode_score(s) for s in result["scores"]],
+                              len(chunk.indices))
         for i, score in zip(chunk.indices, scores):
-            results[i] = decode_score(score)
+            results[i] = score
         host = str(result.get("hostname"))
         stats.workers[host] = stats.workers.get(host, 0) + 1
         stats.worker_s += float(result.get("elapsed_s", 0.0))
@@ -359,7 +361,7 @@ class CeleryReward:
         except Exception as exc:  # noqa: BLE001 - the batch's own error is the one to raise
             log.warning("could not revoke %d chunks: %s", len(chunk_ids), exc)
 
-    # -- progress and normalization ----------------------------------------------------------
+    # -- progress ----------------------------------------------------------
 
     def _report(self, done: int, total: int) -> None:
         self.progress = Progress(done, total)
@@ -380,18 +382,6 @@ class CeleryReward:
         if self._bar is not None:
             self._bar.close()
             self._bar = None
-
-    def _normalize(self, samples: Sequence[Sample], scores: list[Score]) -> list[Score]:
-        """The config's batch normalization, as `DomainRouter` applies it locally."""
-        if self.config.normalize == "none":
-            return scores
-        values = [s.value for s in scores]
-        if self.config.normalize == "zscore_by_domain":
-            normalized = zscore_by_domain(values, [s.domain for s in samples])
-        else:
-            normalized = group_normalize(values, [s.group for s in samples])
-        return [Score(v, s.reason, {**s.parts, "raw": s.value})
-                for s, v in zip(scores, normalized)]
 
     def close(self) -> None:
         """Release the broker and result-store connections."""

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from rewards._types import Reward, Sample, Score
-from rewards.errors import INFRASTRUCTURE_ERRORS, InputError
+from rewards.errors import InputError
 
 BUNDLED = resources.files("rewards") / "data"
 
@@ -84,42 +84,30 @@ def _batches(source: Path, mapping: dict[str, str], size: int) -> Iterator[list[
 
 
 def score_rows(reward: Reward, batch: Sequence[Item]) -> list[dict[str, Any]]:
-    """Score the valid samples of a batch together; rows in input order. If the batch raises
-    something other than broken infrastructure, samples are retried one by one so that only
-    the poison row becomes an error row."""
+    """Score the valid samples of a batch together (`rewards.scoring.score_batch`: a poison
+    sample becomes an error row, broken infrastructure raises); rows in input order."""
+    from rewards.scoring import score_batch
+
     samples = [(line, s) for line, s in batch if isinstance(s, Sample)]
-    try:
-        scores = reward.score([s for _, s in samples])
-    except INFRASTRUCTURE_ERRORS:
-        raise
-    except Exception:  # noqa: BLE001 - find the poison sample: retried one by one below
-        scores = [_score_one(reward, s) for _, s in samples]
-    by_line = {line: score for (line, _), score in zip(samples, scores)}
+    scored = score_batch(reward, [s for _, s in samples])
+    by_line = {line: (scored.scores[i], scored.error_message(i))
+               for i, (line, _) in enumerate(samples)}
     rows = []
     for line, item in batch:
         if isinstance(item, InputError):
             rows.append({"line": line, "score": None, "reason": "input_error",
                          "error": str(item), "field": item.field})
         else:
-            rows.append(_result_row(line, item, by_line[line]))
+            rows.append(_result_row(line, item, *by_line[line]))
     return rows
 
 
-def _score_one(reward: Reward, sample: Sample) -> Score | Exception:
-    try:
-        return reward.score([sample])[0]
-    except INFRASTRUCTURE_ERRORS:
-        raise
-    except Exception as exc:  # noqa: BLE001 - a poison sample: recorded on its row, run goes on
-        return exc
-
-
-def _result_row(line: int, sample: Sample, score: Score | Exception) -> dict[str, Any]:
+def _result_row(line: int, sample: Sample, score: Score, error: str | None) -> dict[str, Any]:
     row: dict[str, Any] = {"line": line, "domain": sample.domain}
     if sample.group is not None:
         row["group"] = sample.group
-    if isinstance(score, Exception):
-        row.update(score=None, reason="error", error=f"{type(score).__name__}: {score}")
+    if error is not None:
+        row.update(score=None, reason="error", error=error)
     else:
         row.update(score=score.value, reason=score.reason, parts=dict(score.parts))
     return row

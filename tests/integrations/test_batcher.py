@@ -51,7 +51,7 @@ def run(batcher: MicroBatcher, reqs: list[list[Sample]]) -> list[object]:
 
 def test_results_in_order_and_batches_grow_under_load() -> None:
     reward = SlowEcho()
-    batcher = MicroBatcher(reward.score, BatchingConfig(max_batch=16, max_inflight=1))
+    batcher = MicroBatcher(reward, BatchingConfig(max_batch=16, max_inflight=1))
     reqs = requests(40, size=2)
     results = run(batcher, reqs)
     assert results == [[Score(float(i)), Score(float(i + 1))] for i in range(40)]
@@ -62,26 +62,26 @@ def test_results_in_order_and_batches_grow_under_load() -> None:
 
 def test_a_request_larger_than_max_batch_is_its_own_batch() -> None:
     reward = SlowEcho(0.0)
-    results = run(MicroBatcher(reward.score, BatchingConfig(max_batch=4)), requests(1, size=10))
+    results = run(MicroBatcher(reward, BatchingConfig(max_batch=4)), requests(1, size=10))
     assert len(results[0]) == 10  # type: ignore[arg-type]
     assert reward.batches == [10]
 
 
 def test_disabled_batching_scores_each_request_alone() -> None:
     reward = SlowEcho(0.0)
-    run(MicroBatcher(reward.score, BatchingConfig(enabled=False)), requests(6, size=3))
+    run(MicroBatcher(reward, BatchingConfig(enabled=False)), requests(6, size=3))
     assert reward.batches == [3] * 6
 
 
 def test_poison_fails_only_its_request_and_infrastructure_fails_the_batch() -> None:
     reward = SlowEcho()
-    batcher = MicroBatcher(reward.score, BatchingConfig(max_inflight=1, max_wait_ms=50))
+    batcher = MicroBatcher(reward, BatchingConfig(max_inflight=1, max_wait_ms=50))
     reqs = [[Sample("p", "warm")], [Sample("p", "ok")], [Sample("p", "BOOM")],
             [Sample("p", "fine")]]
     results = run(batcher, reqs)
     assert results[1] == [Score(2.0)] and results[3] == [Score(4.0)]
     assert isinstance(results[2], ValueError)
-    down = run(MicroBatcher(reward.score, BatchingConfig(max_inflight=1, max_wait_ms=50)),
+    down = run(MicroBatcher(reward, BatchingConfig(max_inflight=1, max_wait_ms=50)),
                [[Sample("p", "warm")], [Sample("p", "ok")], [Sample("p", "DOWN")]])
     assert isinstance(down[1], EngineError) and isinstance(down[2], EngineError)
 

@@ -1,0 +1,39 @@
+"""The Celery client normalizes as local scoring does, under every normalize mode: the
+workers score raw, the client applies the config's `BatchNormalizer` (eps and running
+z-score statistics included) over each whole batch, batch after batch."""
+
+from __future__ import annotations
+
+import uuid
+
+import pytest
+from conftest import REDIS_URL, SESSION_CONFIG, _cleanup, _cluster
+
+from rewards import Sample, build_reward
+
+MODES = {
+    "zscore_by_domain": "zscore_by_domain",
+    "zscore_by_domain+ema": "zscore_by_domain\nema_decay: 0.5\neps: 0.001",
+    "group": "group\neps: 0.01",
+}
+
+
+def _batch(n: int, tag: str) -> list[Sample]:
+    return [Sample(f"prompt {i % 3}", f"{tag} {i}", domain=("a", "b")[i % 2],
+                   group=f"g{i % 3}") for i in range(n)]
+
+
+@pytest.mark.parametrize("mode", list(MODES))
+def test_celery_normalizes_as_local_scoring(tmp_path_factory, redis_client, mode) -> None:
+    cluster = _cluster(tmp_path_factory, REDIS_URL, f"norm{len(mode)}",
+                       SESSION_CONFIG.replace("NORMALIZE", MODES[mode]))
+    try:
+        cluster.start(queues="cpu,gpu").wait_ready()
+        tag = uuid.uuid4().hex
+        batches = [_batch(12, tag), _batch(5, tag + "x")]
+        local = build_reward(cluster.config)
+        with cluster.client(chunk_size=4) as remote:
+            for batch in batches:
+                assert remote.score(batch) == local.score(batch)
+    finally:
+        _cleanup(cluster, redis_client)
