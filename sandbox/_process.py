@@ -33,6 +33,7 @@ class RawRun:
     peak_memory_bytes: int
     jail_log: str = ""
     jail_failed: bool = False  # nsjail itself could not start the program
+    oom: bool | None = None  # the run's memory cgroup OOM-killed a process (None: unknown)
 
 
 def run_process(argv: Sequence[str], *, stdin: bytes, wall_s: float, output_bytes: int,

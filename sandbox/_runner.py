@@ -16,7 +16,7 @@ from typing import Literal
 
 from sandbox._cache import cached_binary, compile_key, store_binary
 from sandbox._errors import SandboxError
-from sandbox._jail import JAIL_UID, cgroup_v2_root, check_nsjail, jail_argv
+from sandbox._jail import JAIL_UID, cgroup_v2_root, check_nsjail, run_jail
 from sandbox._languages import LanguageSpec, language_spec
 from sandbox._process import RawRun, run_process
 from sandbox._types import Execution, Limits, Status
@@ -59,11 +59,9 @@ def run(code: str, language: str = "python", *, stdin: str | bytes = "",
         failed = _compile(box, spec, limits)
         if failed is not None:
             return failed
-        raw = run_process(jail_argv(spec.run_argv(limits.memory_bytes), limits,
-                                    binds=box.binds,
-                                    address_space_extra=spec.address_space_extra),
-                          stdin=data, wall_s=limits.wall_s, output_bytes=limits.output_bytes,
-                          with_jail_log=True)
+        raw = run_jail(spec.run_argv(limits.memory_bytes), limits, stdin=data,
+                       output_bytes=limits.output_bytes, binds=box.binds,
+                       address_space_extra=spec.address_space_extra)
     return to_execution(raw, limits)
 
 
@@ -128,14 +126,17 @@ def _compile(box: workspace, spec: LanguageSpec, limits: Limits) -> Execution | 
     build = dataclasses.replace(limits, wall_s=limits.compile_wall_s,
                                 cpu_s=limits.compile_wall_s,
                                 memory_bytes=limits.compile_memory_bytes,
-                                processes=max(limits.processes, 32),
-                                file_size_bytes=max(limits.file_size_bytes, 256 << 20),
+                                # gcc, cc1plus, as, then collect2 and ld: without
+                                # cgroups each of 6 processes gets a sixth of the memory
+                                processes=6,
+                                # every file the compiler writes, the binary (on the
+                                # host, in box.out) and its temporary objects included
+                                file_size_bytes=limits.binary_bytes,
                                 open_files=max(limits.open_files, 256),
-                                disk_bytes=max(limits.disk_bytes, 256 << 20))
-    argv = jail_argv(spec.compile, build, binds=box.binds, rw_binds=[(box.out, "/out")],
-                     mounts=spec.mounts)
-    raw = run_process(argv, stdin=b"", wall_s=build.wall_s, output_bytes=limits.output_bytes,
-                      with_jail_log=True)
+                                disk_bytes=max(limits.disk_bytes, 256 << 20),
+                                disk_files=max(limits.disk_files, 4096))
+    raw = run_jail(spec.compile, build, stdin=b"", output_bytes=limits.output_bytes,
+                   binds=box.binds, rw_binds=[(box.out, "/out")], mounts=spec.mounts)
     binary = os.path.join(box.out, "prog")
     if raw.jail_failed:
         raise SandboxError(f"the compile jail failed to start: {_log_tail(raw)}")
@@ -146,12 +147,25 @@ def _compile(box: workspace, spec: LanguageSpec, limits: Limits) -> Execution | 
     message = raw.stderr.decode(errors="replace")
     if raw.timed_out:
         message += f"\ncompilation exceeded {build.wall_s:g} s"
+    elif raw.oom:
+        message += (f"\ncompilation exceeded its memory limit "
+                    f"({limits.compile_memory_bytes >> 20} MiB)")
     elif raw.signal is not None:
         message += f"\ncompiler killed by signal {raw.signal}"
+    if _file_too_large(raw):
+        message += (f"\nthe compiled program exceeds the binary size limit "
+                    f"({limits.binary_bytes >> 20} MiB)")
     return Execution(status="compile_error", exit_code=raw.exit_code, signal=raw.signal,
                      stdout=raw.stdout.decode(errors="replace"), stderr=message,
                      truncated=raw.overflow, wall_s=raw.wall_s, cpu_s=raw.cpu_s,
                      peak_memory_bytes=raw.peak_memory_bytes)
+
+
+def _file_too_large(raw: RawRun) -> bool:
+    """The compiler (or linker, assembler) was stopped by RLIMIT_FSIZE: binary_bytes."""
+    tail = raw.stderr[-4096:]
+    return raw.signal == signal.SIGXFSZ or b"File size limit exceeded" in tail \
+        or b"File too large" in tail
 
 
 def classify(raw: RawRun, limits: Limits, *, cgroup: bool, warm: bool = False) -> Status:
@@ -164,14 +178,18 @@ def classify(raw: RawRun, limits: Limits, *, cgroup: bool, warm: bool = False) -
         return "timeout"
     if raw.signal == signal.SIGXCPU:
         return "timeout"
+    if raw.oom:  # the run's cgroup killed one of its processes for memory (cgroup v1)
+        return "memory_limit"
     if raw.signal == signal.SIGKILL:
         # In a cold jail nothing SIGKILLs the program (pid 1 of its namespace) but the
         # RLIMIT_CPU hard limit and, with cgroups, the OOM killer (rusage CPU time can read
         # low against the rlimit's clock, hence the margin). A warm child, not pid 1, can
-        # be SIGKILLed by its own processes, and its CPU limit sends SIGXCPU first.
+        # be SIGKILLed by its own processes, and its CPU limit sends SIGXCPU first. Where
+        # the cgroup tells whether its OOM killer ran (raw.oom not None), that decides.
         if raw.cpu_s >= 0.7 * limits.cpu_s or (not cgroup and not warm):
             return "timeout"
-        return "memory_limit" if cgroup else "runtime_error"
+        return "memory_limit" if cgroup and raw.oom is None else \
+            "runtime_error" if warm else "timeout"
     if raw.exit_code == 0:
         return "ok"
     tail = raw.stderr[-4096:]

@@ -11,7 +11,8 @@ Status = Literal["ok", "runtime_error", "compile_error", "timeout", "memory_limi
                  "output_limit", "sandbox_error"]
 """Why a run ended. `ok`: exit code 0. `runtime_error`: non-zero exit or a fatal signal.
 `compile_error`: the compiler refused the source (message in `stderr`). `timeout`: the wall or
-CPU limit was hit. `memory_limit`: the address-space/cgroup memory limit was hit.
+CPU limit was hit. `memory_limit`: the run's memory limit was hit (its cgroup's OOM
+killer ran, a process was killed by it, or an allocation failed under the address-space limit).
 `output_limit`: stdout or stderr went past `Limits.output_bytes`. `sandbox_error`: the jail
 itself failed for this one run (a broken jail for every run raises `SandboxError` instead)."""
 
@@ -29,13 +30,19 @@ class Limits:
     cpu_s: float = 10.0
     """CPU seconds (RLIMIT_CPU, summed per process); exceeding it is a `timeout`."""
     memory_bytes: int = 1 << 30
-    """Memory cap: cgroup memory where the host has cgroup v2, else RLIMIT_AS of each process."""
+    """Memory of the whole run, all its processes together: a cgroup (v2, or v1 memory)
+    where the host offers one; else rlimits split it, each of at most `memory_bytes // 128
+    MiB` processes getting an equal share of address space (see docs/sandbox.md)."""
     processes: int = 64
-    """Processes and threads the program may create (cgroup pids or RLIMIT_NPROC)."""
+    """Processes and threads the program may create (cgroup pids and RLIMIT_NPROC; fewer
+    on a host without cgroups, where they share `memory_bytes`)."""
     file_size_bytes: int = 16 << 20
     """Largest single file the program may write (RLIMIT_FSIZE)."""
     disk_bytes: int = 64 << 20
     """Size of the tmpfs working directory `/work` (and of `/tmp`)."""
+    disk_files: int = 4096
+    """Files and folders the program may create in `/work` (and in `/tmp`): the tmpfs
+    inode cap (`nr_inodes`)."""
     open_files: int = 64
     """Open file descriptors per process (RLIMIT_NOFILE)."""
     output_bytes: int = 1 << 20
@@ -44,13 +51,16 @@ class Limits:
     """Wall-clock seconds for compiling C/C++ (its own limit, not counted in `wall_s`)."""
     compile_memory_bytes: int = 2 << 30
     """Memory cap of the compiler."""
+    binary_bytes: int = 64 << 20
+    """Largest compiled binary (and object file): the compiler's RLIMIT_FSIZE. A bigger one,
+    e.g. from a huge initialized array, is a `compile_error` saying so."""
     test_wall_s: float = 5.0
     """Per-test wall-clock seconds in `run_tests` (the run as a whole gets `wall_s`)."""
 
     def __post_init__(self) -> None:
         for name in ("wall_s", "cpu_s", "memory_bytes", "processes", "file_size_bytes",
-                     "disk_bytes", "open_files", "output_bytes", "compile_wall_s",
-                     "compile_memory_bytes", "test_wall_s"):
+                     "disk_bytes", "disk_files", "open_files", "output_bytes", "compile_wall_s",
+                     "compile_memory_bytes", "binary_bytes", "test_wall_s"):
             if getattr(self, name) <= 0:
                 raise ValueError(f"Limits.{name} must be positive, got {getattr(self, name)!r}")
 

@@ -25,7 +25,7 @@ from collections.abc import Mapping
 from dataclasses import asdict, replace
 
 from sandbox._errors import SandboxError
-from sandbox._jail import check_nsjail, jail_argv
+from sandbox._jail import cgroup_v2_root, check_nsjail, jail_argv, memory_group, process_budget
 from sandbox._languages import PYTHON, PYTHON_FLAGS, LanguageSpec
 from sandbox._process import RawRun, jail_host_env
 from sandbox._staging import IN_JAIL, LAUNCHER, staged_dir
@@ -33,7 +33,13 @@ from sandbox._types import Execution, Limits
 
 __all__ = ["WarmPool", "run_warm", "shutdown", "use_warm", "warm_enabled"]
 
-_pools: dict[int, WarmPool] = {}
+WARM_SERVER_BYTES = 16 << 20
+"""Memory of a warm server's jail on top of one run's `memory_bytes` where the cgroup's
+limit is set once, at start (cgroup v2): the server itself (a few MiB of its own; its
+interpreter's pages are charged where first read) and slack. On cgroup v1 each run's
+limit is exact: what the idle server holds plus `memory_bytes`."""
+
+_pools: dict[tuple[int, int, int], WarmPool] = {}
 _pools_lock = threading.Lock()
 
 
@@ -55,15 +61,20 @@ def use_warm(spec: LanguageSpec, mode: str) -> bool:
 class WarmServer:
     """One jailed interpreter and the control socket to it."""
 
-    def __init__(self, disk_bytes: int) -> None:
+    def __init__(self, key: tuple[int, int, int]) -> None:
         check_nsjail()
+        disk_bytes, disk_files, memory_bytes = key
+        # rlimits of the server are loose; each child sets the run's own, lower, limits.
+        # The jail's memory cgroup, if any, holds the server and the one run it serves.
+        limits = Limits(disk_bytes=disk_bytes, disk_files=disk_files, processes=4096,
+                        open_files=4096, file_size_bytes=1 << 40,
+                        memory_bytes=memory_bytes + WARM_SERVER_BYTES)
+        self.group = memory_group(limits.memory_bytes)
+        self.cgroup = self.group is not None or bool(cgroup_v2_root())
         self.control, inside = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         fd = inside.fileno()
-        # rlimits of the server are loose; each child sets the run's own, lower, limits
-        limits = Limits(disk_bytes=disk_bytes, processes=4096, open_files=4096,
-                        file_size_bytes=1 << 40)
         argv = jail_argv([PYTHON, *PYTHON_FLAGS, LAUNCHER, "warm-server", str(fd)], limits,
-                         binds=[(staged_dir(), IN_JAIL)],
+                         binds=[(staged_dir(), IN_JAIL)], group=self.group,
                          pass_fds=[fd], persistent=True)
         argv = [a if a != "{log_fd}" else "2" for a in argv]
         # nsjail's log and the server's own stderr (never a program's) go to a private file,
@@ -99,12 +110,21 @@ class WarmServer:
         except subprocess.TimeoutExpired:
             os.killpg(self.proc.pid, signal.SIGKILL)
             self.proc.wait()
+        if self.group is not None:
+            self.group.close()
 
     def execute(self, code: str, stdin: bytes, files: Mapping[str, str | bytes],
                 limits: Limits, harness: str | None) -> RawRun:
         fds = [os.pipe() for _ in range(4)]  # stdin, stdout, stderr, payload
         (in_r, in_w), (out_r, out_w), (err_r, err_w), (pay_r, pay_w) = fds
-        header = {"limits": asdict(limits), "wall_s": limits.wall_s, "harness": harness}
+        processes, address_space = process_budget(limits, cgroup=self.cgroup)
+        header = {"limits": asdict(limits), "wall_s": limits.wall_s, "harness": harness,
+                  "processes": processes, "address_space": address_space}
+        if self.group is not None:
+            # the run gets `memory_bytes` on top of what the idle server holds (pages the
+            # forked child shares with it are charged to the server once)
+            self.group.set_limit(self.group.usage_bytes() + limits.memory_bytes)
+            self.group.oom_killed()  # forget anything before this run
         try:
             socket.send_fds(self.control, [marshal.dumps(header)],
                             [in_r, out_w, err_w, pay_r])
@@ -112,7 +132,20 @@ class WarmServer:
             for fd in (in_r, out_w, err_w, pay_r):
                 os.close(fd)
         payload = marshal.dumps({"code": code, "files": dict(files)})
-        return self._collect(payload, pay_w, stdin, in_w, out_r, err_r, limits)
+        try:
+            raw = self._collect(payload, pay_w, stdin, in_w, out_r, err_r, limits)
+        except SandboxError:
+            if self.group is None or not self.group.oom_killed():
+                raise
+            # the OOM killer took the server itself (the largest process of the jail):
+            # the run went over its memory; the pool replaces the server
+            self.retired = True
+            return RawRun(exit_code=None, signal=signal.SIGKILL, stdout=b"", stderr=b"",
+                          overflow=False, timed_out=False, wall_s=0.0, cpu_s=0.0,
+                          peak_memory_bytes=0, oom=True)
+        if self.group is not None:
+            raw.oom = self.group.oom_killed()
+        return raw
 
     def _collect(self, payload: bytes, pay_w: int, stdin: bytes, in_w: int, out_r: int,
                  err_r: int, limits: Limits) -> RawRun:
@@ -191,8 +224,8 @@ class WarmServer:
 class WarmPool:
     """`size` warm servers handed out one run at a time; a broken server is replaced."""
 
-    def __init__(self, size: int, disk_bytes: int) -> None:
-        self.disk_bytes = disk_bytes
+    def __init__(self, size: int, key: tuple[int, int, int]) -> None:
+        self.key = key
         self.idle: queue.LifoQueue[WarmServer | None] = queue.LifoQueue()
         for _ in range(size):
             self.idle.put(None)  # started on first use
@@ -206,7 +239,7 @@ class WarmPool:
                 self.servers.remove(server)
                 server = None
             if server is None:
-                server = WarmServer(self.disk_bytes)
+                server = WarmServer(self.key)
                 self.servers.append(server)
             result = server.execute(*args)  # type: ignore[arg-type]
         except (SandboxError, OSError) as exc:
@@ -227,13 +260,16 @@ class WarmPool:
         self.servers.clear()
 
 
-def _pool(disk_bytes: int) -> WarmPool:
+def _pool(limits: Limits) -> WarmPool:
+    """The pool of servers whose jail fits `limits`: its tmpfs size and file cap, and the
+    memory cgroup holding a run's `memory_bytes`."""
     from sandbox._batch import default_workers
 
+    key = (limits.disk_bytes, limits.disk_files, limits.memory_bytes)
     with _pools_lock:
-        if disk_bytes not in _pools:
-            _pools[disk_bytes] = WarmPool(max(2, default_workers()), disk_bytes)
-        return _pools[disk_bytes]
+        if key not in _pools:
+            _pools[key] = WarmPool(max(2, default_workers()), key)
+        return _pools[key]
 
 
 def _forget_after_fork() -> None:
@@ -267,5 +303,5 @@ def run_warm(code: str, *, stdin: bytes, files: Mapping[str, str | bytes], limit
 
     spec = language_spec("python")
     clean = {_safe_name(name, spec): content for name, content in files.items()}
-    raw = _pool(limits.disk_bytes).execute(code, stdin, clean, replace(limits), harness)
-    return to_execution(raw, limits, cgroup=False, warm=True)
+    raw = _pool(limits).execute(code, stdin, clean, replace(limits), harness)
+    return to_execution(raw, limits, cgroup=bool(cgroup_v2_root()), warm=True)

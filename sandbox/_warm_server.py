@@ -195,12 +195,14 @@ def child(header: dict, fds: list[int]) -> None:
         os.dup2(fd, target)
     os.closerange(3, MAX_FD)
     limits = header["limits"]
-    set_limit(resource.RLIMIT_AS, limits["memory_bytes"])
+    # computed by the host (`process_budget`): without a memory cgroup the processes share
+    # the run's memory, with one RLIMIT_AS is a backstop and the cgroup holds the total
+    set_limit(resource.RLIMIT_AS, header["address_space"])
     cpu = max(1, int(limits["cpu_s"] + 0.999))
     resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))  # SIGXCPU, then SIGKILL
     set_limit(resource.RLIMIT_FSIZE, limits["file_size_bytes"])
     set_limit(resource.RLIMIT_NOFILE, limits["open_files"])
-    set_limit(resource.RLIMIT_NPROC, limits["processes"] + 1)  # +1: this server
+    set_limit(resource.RLIMIT_NPROC, header["processes"] + 1)  # +1: this server
     set_limit(resource.RLIMIT_CORE, 0)
     os.chdir("/work")
     harness_program.fresh_stdio()

@@ -1,0 +1,175 @@
+"""Which cgroup holds a jail's memory as a whole: the host's cgroup v2 (through nsjail), a
+cgroup v1 memory group made here for each run (or warm server), or none (then rlimits split
+the budget among processes, see `_jail.process_budget`).
+
+On cgroup v1 the limit sits on a group this module creates under the caller's own cgroup;
+nsjail's own group for the jail, made inside it with a looser limit, only places the jail's
+processes there. So the kernel's OOM killer runs for *this* group, and an eventfd on its
+`memory.oom_control` says whether it ran: a forked child killed for memory makes the run a
+`memory_limit` even when the program's main process exits 0. Nothing is left behind: each
+group is removed when its run (or warm server) ends.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+import os
+import secrets
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+__all__ = ["CgroupV1", "MemoryGroup", "cgroup_v1", "cgroup_v2_root"]
+
+log = logging.getLogger("sandbox")
+
+
+@functools.cache
+def cgroup_v2_root() -> str | None:
+    """/sys/fs/cgroup when it is a cgroup v2 hierarchy offering memory and pids, else None."""
+    root = Path("/sys/fs/cgroup")
+    try:
+        controllers = (root / "cgroup.controllers").read_text().split()
+    except OSError:
+        return None
+    if os.environ.get("SANDBOX_NO_CGROUP") or not {"memory", "pids"} <= set(controllers):
+        return None
+    return str(root)
+
+
+@dataclass(frozen=True)
+class CgroupV1:
+    """This process's place in the host's cgroup v1 memory (and pids) hierarchies."""
+
+    memory_mount: str
+    """Mount point of the v1 memory hierarchy (e.g. /sys/fs/cgroup/memory)."""
+    memory_parent: str
+    """Our own memory cgroup, relative to the mount: run groups are made inside it."""
+    pids_mount: str | None = None
+    """Mount point of the v1 pids hierarchy, when our pids cgroup there is writable."""
+    pids_parent: str = ""
+    """Our own pids cgroup, relative to `pids_mount` (nsjail makes the jail's inside it)."""
+
+
+@functools.cache
+def cgroup_v1() -> CgroupV1 | None:
+    """The v1 memory hierarchy when the host has one and our cgroup in it is writable
+    (root, or a delegated cgroup) and no cgroup v2 serves instead; else None."""
+    if os.environ.get("SANDBOX_NO_CGROUP") or cgroup_v2_root():
+        return None
+    memory = _own_v1_cgroup("memory")
+    if memory is None:
+        return None
+    pids = _own_v1_cgroup("pids")
+    return CgroupV1(*memory, *(pids or (None, "")))
+
+
+def _own_v1_cgroup(controller: str) -> tuple[str, str] | None:
+    """(mount, our cgroup relative to it) of one v1 controller, if we may write there."""
+    mount = None
+    try:
+        with open("/proc/self/mounts") as fh:
+            for line in fh:
+                fields = line.split()
+                if len(fields) > 3 and fields[2] == "cgroup" and \
+                        controller in fields[3].split(","):
+                    mount = fields[1]
+        with open("/proc/self/cgroup") as fh:
+            own = next((line.rstrip("\n").split(":", 2)[2] for line in fh
+                        if controller in line.split(":", 2)[1].split(",")), None)
+    except (OSError, IndexError):
+        return None
+    if mount is None or own is None:
+        return None
+    relative = own.strip("/")
+    folder = os.path.join(mount, relative)
+    if not os.path.isdir(folder) or not os.access(folder, os.W_OK | os.X_OK):
+        return None
+    return mount, relative
+
+
+class MemoryGroup:
+    """One cgroup v1 memory group holding `limit_bytes` for every process placed in it
+    (swap included where the kernel accounts it); removed by `close`."""
+
+    def __init__(self, host: CgroupV1, limit_bytes: int) -> None:
+        self.relative = os.path.join(host.memory_parent, f"sandbox-{secrets.token_hex(6)}")
+        self.path = os.path.join(host.memory_mount, self.relative)
+        os.mkdir(self.path, 0o755)
+        self._event = self._control = -1
+        self._swap = os.path.exists(os.path.join(self.path, "memory.memsw.limit_in_bytes"))
+        self.limit_bytes = 1 << 62
+        try:
+            self.set_limit(limit_bytes)
+            self._event = os.eventfd(0, os.EFD_NONBLOCK | os.EFD_CLOEXEC)
+            self._control = os.open(os.path.join(self.path, "memory.oom_control"),
+                                    os.O_RDONLY | os.O_CLOEXEC)
+            self._write("cgroup.event_control", f"{self._event} {self._control}")
+        except OSError:
+            self.close()
+            raise
+
+    def _write(self, name: str, value: object) -> None:
+        fd = os.open(os.path.join(self.path, name), os.O_WRONLY | os.O_CLOEXEC)
+        try:
+            os.write(fd, str(value).encode())
+        finally:
+            os.close(fd)
+
+    def set_limit(self, limit_bytes: int) -> None:
+        """Hold the group's memory (and memory + swap) at `limit_bytes`; the memory limit
+        may never exceed the memory + swap one, hence the order."""
+        names = ["memory.limit_in_bytes"] + (["memory.memsw.limit_in_bytes"] if self._swap
+                                             else [])
+        for name in names if limit_bytes < self.limit_bytes else reversed(names):
+            self._write(name, limit_bytes)
+        self.limit_bytes = limit_bytes
+
+    def usage_bytes(self) -> int:
+        """Memory the group's processes use now."""
+        return self._read("memory.usage_in_bytes")
+
+    def _read(self, name: str) -> int:
+        try:
+            with open(os.path.join(self.path, name)) as fh:
+                return int(fh.read())
+        except (OSError, ValueError):
+            return 0
+
+    def oom_killed(self) -> bool:
+        """True when the OOM killer ran in this group since the last call (the group's
+        limit was reached and reclaim could not make room)."""
+        try:
+            return os.eventfd_read(self._event) > 0
+        except BlockingIOError:
+            return False
+
+    def peak_bytes(self) -> int:
+        """Highest memory use of the group so far (all its processes together)."""
+        return self._read("memory.max_usage_in_bytes")
+
+    def close(self) -> None:
+        """Remove the group (and a jail group nsjail could not remove, if it was killed)."""
+        for fd in (self._event, self._control):
+            if fd >= 0:
+                os.close(fd)
+        self._event = self._control = -1
+        for attempt in range(50):  # the last processes of a killed jail may still be exiting
+            try:
+                for inner in os.scandir(self.path):
+                    if inner.is_dir(follow_symlinks=False):
+                        os.rmdir(inner.path)
+                os.rmdir(self.path)
+                return
+            except FileNotFoundError:
+                return
+            except OSError:
+                time.sleep(0.002 * (attempt + 1))
+        log.warning("could not remove the sandbox memory cgroup %s", self.path)
+
+    def __enter__(self) -> MemoryGroup:  # noqa: PYI034
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

@@ -1,0 +1,166 @@
+"""Bounds that hold for the run as a whole: memory over all of a program's processes (a
+cgroup where the host has one, else rlimits that split the budget), binary size and the
+binary cache's bytes on the host, and the file (inode) cap of the jail's tmpfs."""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from sandbox_probes import MODES, SHORT
+
+import sandbox
+from sandbox import _cache, _cgroup, _jail, _warm
+
+MiB = 1 << 20
+CHILD_MIB = 100
+FORKED = f"""
+import os, sys, time
+for _ in range(4):
+    if os.fork() == 0:
+        block = bytearray({CHILD_MIB} << 20)
+        for i in range(0, len(block), 4096):  # touch every page: resident, not just reserved
+            block[i] = 1
+        os.write(1, b"held\\n")  # written by the child itself, while it holds the block
+        time.sleep(1.0)
+        os._exit(0)
+for _ in range(4):
+    os.wait()
+"""
+"""Four children holding 100 MiB each at the same time: 400 MiB if nothing bounds the run."""
+FORK_LIMITS = dataclasses.replace(SHORT, memory_bytes=192 * MiB, wall_s=8.0, cpu_s=8.0)
+
+
+def memory_cgroup() -> bool:
+    return bool(_jail.cgroup_v2_root() or _cgroup.cgroup_v1())
+
+
+def _forget_cgroup_detection() -> None:
+    _cgroup.cgroup_v1.cache_clear()
+    _cgroup.cgroup_v2_root.cache_clear()
+
+
+@pytest.fixture
+def no_cgroup(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """This process acting as on a host without cgroups (fresh warm servers included)."""
+    _warm.shutdown()
+    monkeypatch.setenv("SANDBOX_NO_CGROUP", "1")
+    _forget_cgroup_detection()
+    yield
+    _warm.shutdown()
+    monkeypatch.delenv("SANDBOX_NO_CGROUP")
+    _forget_cgroup_detection()
+
+
+def _held(ex: sandbox.Execution) -> int:
+    return ex.stdout.count("held")
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_forked_children_share_one_memory_limit(mode: str) -> None:
+    ex = sandbox.run(FORKED, limits=FORK_LIMITS, mode=mode)
+    # two children holding their blocks at once would already be over 192 MiB
+    assert _held(ex) <= 1, ex
+    expected = "memory_limit" if memory_cgroup() else "runtime_error"  # rlimits: fork fails
+    assert ex.status == expected, ex
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_without_cgroups_processes_share_the_memory_budget(mode: str, no_cgroup: None) -> None:
+    ex = sandbox.run(FORKED, limits=FORK_LIMITS, mode=mode)
+    assert _held(ex) <= 1 and ex.status in ("runtime_error", "memory_limit"), ex
+    # the whole budget may go to fewer processes: two of 200 MiB, each holding 100 MiB
+    two = dataclasses.replace(FORK_LIMITS, memory_bytes=400 * MiB, processes=2)
+    code = FORKED.replace("range(4)", "range(1)")
+    ex = sandbox.run(code, limits=two, mode=mode)
+    assert ex.status == "ok" and _held(ex) == 1, ex
+
+
+@pytest.mark.parametrize(("memory_mib", "processes", "cgroup", "expected"), [
+    (1024, 64, True, (64, 4096 * MiB)),  # a cgroup holds the total: RLIMIT_AS a backstop
+    (1024, 64, False, (8, 128 * MiB)),  # defaults without cgroups: 8 processes of 128 MiB
+    (1024, 2, False, (2, 512 * MiB)),  # fewer processes, each a bigger share
+    (100, 64, False, (1, 100 * MiB)),  # below MIN_PROCESS_BYTES: one process gets it all
+    (256, 32, False, (2, 128 * MiB)),
+])
+def test_process_budget(memory_mib: int, processes: int, cgroup: bool,
+                        expected: tuple[int, int]) -> None:
+    limits = sandbox.Limits(memory_bytes=memory_mib * MiB, processes=processes)
+    count, each = _jail.process_budget(limits, cgroup=cgroup)
+    assert (count, each) == expected
+    if not cgroup:
+        assert count * each <= limits.memory_bytes
+
+
+def test_cgroup_v1_groups_are_removed_after_each_run() -> None:
+    host = _cgroup.cgroup_v1()
+    if host is None:
+        pytest.skip("no writable cgroup v1 memory hierarchy on this host "
+                    "(cgroup v2 or rlimits hold memory here)")
+    parent = Path(host.memory_mount, host.memory_parent)
+    before = {p.name for p in parent.iterdir() if p.name.startswith("sandbox-")}
+    sandbox.run(FORKED, limits=FORK_LIMITS, mode="cold")
+    sandbox.run("print(1)", limits=SHORT, mode="cold")
+    after = {p.name for p in parent.iterdir() if p.name.startswith("sandbox-")}
+    assert after - before == set()
+    # a run group holds the limit and reports its OOM kills (the jail's own group is inside)
+    with _cgroup.MemoryGroup(host, 64 * MiB) as group:
+        assert Path(group.path, "memory.limit_in_bytes").read_text().strip() == str(64 * MiB)
+        assert not group.oom_killed()
+    assert not os.path.exists(group.path)
+
+
+def test_a_huge_initialized_array_is_a_compile_error_that_leaves_nothing_big() -> None:
+    code = "char big[150 << 20] = {1};\nint main(void) { return big[5]; }\n"
+    limits = dataclasses.replace(SHORT, binary_bytes=16 * MiB)
+    ex = sandbox.run(code, "c", limits=limits)
+    assert ex.status == "compile_error", ex
+    assert "exceeds the binary size limit (16 MiB)" in ex.stderr
+    root = _cache.cache_root()
+    if root is not None and (root / "binaries").is_dir():
+        assert all(p.stat().st_size <= _cache.MAX_CACHED_BINARY
+                   for p in (root / "binaries").iterdir())
+    shm = Path("/dev/shm")
+    if shm.is_dir():  # where compile outputs are written: nothing of this size stays
+        left = [p for p in shm.glob("sandbox-*/**/*") if p.is_file()
+                and p.stat().st_size > 16 * MiB]
+        assert left == []
+
+
+def test_binary_cache_keeps_its_total_bytes(monkeypatch: pytest.MonkeyPatch) -> None:
+    root = tempfile.mkdtemp(prefix="cache-test-")
+    os.chmod(root, 0o755)
+    monkeypatch.setenv("SANDBOX_CACHE_DIR", root)
+    monkeypatch.setattr(_cache, "MAX_CACHE_BYTES", 10_000)
+    monkeypatch.setattr(_cache, "MAX_CACHED_BINARY", 6_000)
+    try:
+        source = Path(root, "built")
+        for i, size in enumerate([4_000, 4_000, 4_000, 7_000, 1_000]):
+            source.write_bytes(b"x" * size)
+            _cache.store_binary(f"key{i}", str(source))
+            stored = Path(root, "binaries", f"key{i}")
+            if stored.exists():  # each new one the most recently used
+                os.utime(stored, (i, i))
+        _cache.trim(Path(root, "binaries"))
+        kept = {p.name: p.stat().st_size for p in Path(root, "binaries").iterdir()}
+        assert kept == {"key4": 1_000, "key2": 4_000, "key1": 4_000}  # 7_000: never kept
+        assert sum(kept.values()) <= 10_000
+    finally:
+        import shutil
+
+        shutil.rmtree(root, ignore_errors=True)
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_the_work_dir_has_a_file_cap(mode: str) -> None:
+    code = ("import os\nmade = 0\ntry:\n    while made < 100_000:\n"
+            "        open(f'/work/f{made}', 'w').close()\n        made += 1\n"
+            "except OSError as exc:\n    print(made, exc.errno)\n")
+    ex = sandbox.run(code, limits=dataclasses.replace(SHORT, disk_files=300), mode=mode)
+    assert ex.status == "ok", ex
+    made, errno = map(int, ex.stdout.split())
+    assert 250 <= made < 300 and errno == 28  # ENOSPC: out of inodes, not of bytes
