@@ -10,9 +10,8 @@ import secrets
 from collections.abc import Mapping
 from typing import Any, Literal
 
-from sandbox._jail import check_nsjail, jail_argv
+from sandbox._jail import check_nsjail, run_jail
 from sandbox._languages import PYTHON, PYTHON_FLAGS, language_spec
-from sandbox._process import run_process
 from sandbox._runner import Files, Mode, _compile, to_execution, workspace
 from sandbox._staging import IN_JAIL, LAUNCHER, staged_dir
 from sandbox._types import Execution, Limits, Status, TestReport, TestResult
@@ -88,11 +87,10 @@ def run_tests(code: str, tests: Any, language: str = "python", *,
             return TestReport(results=tuple(
                 TestResult(i, "error", "compile_error") for i in range(len(items))),
                 execution=failed)
-        argv = jail_argv([PYTHON, *PYTHON_FLAGS, LAUNCHER, kind], harness_limits,
-                         binds=[*box.binds, (staged_dir(), IN_JAIL)],
-                         address_space_extra=spec.address_space_extra)
-        raw = run_process(argv, stdin=payload, wall_s=limits.wall_s,
-                          output_bytes=harness_limits.output_bytes, with_jail_log=True)
+        raw = run_jail([PYTHON, *PYTHON_FLAGS, LAUNCHER, kind], harness_limits,
+                       stdin=payload, output_bytes=harness_limits.output_bytes,
+                       binds=[*box.binds, (staged_dir(), IN_JAIL)],
+                       address_space_extra=spec.address_space_extra)
     return _report(to_execution(raw, limits), nonce, len(items))
 
 
