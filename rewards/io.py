@@ -5,15 +5,17 @@ the field: nothing is silently dropped."""
 
 from __future__ import annotations
 
+import contextlib
 import json
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 from rewards._types import Sample
 from rewards.errors import InputError
 
-__all__ = ["SAMPLE_FIELDS", "iter_rows", "parse_map", "row_to_sample"]
+__all__ = ["SAMPLE_FIELDS", "check_source", "iter_rows", "open_output", "open_parquet",
+           "parse_map", "row_to_sample", "write_row"]
 
 SAMPLE_FIELDS = ("prompt", "completion", "reference", "domain", "group", "meta")
 
@@ -36,12 +38,33 @@ def iter_rows(path: str | Path) -> Iterator[tuple[int, dict[str, Any] | InputErr
     """(line number, row or error) for every record of a JSONL or Parquet file, in order.
     Line numbers are 1-based file lines for JSONL and 1-based row numbers for Parquet."""
     path = Path(path)
-    if not path.exists():
-        raise InputError("no such file", source=str(path))
+    check_source(path)
     if path.suffix == ".parquet":
         yield from _iter_parquet(path)
     else:
         yield from _iter_jsonl(path)
+
+
+def check_source(path: Path) -> None:
+    """An input path that can be read as a file, or an `InputError` saying why not."""
+    if not path.exists():
+        raise InputError("no such file", source=str(path))
+    if path.is_dir():
+        raise InputError("is a directory, not a JSONL or Parquet file", source=str(path))
+
+
+def open_parquet(path: Path) -> Any:
+    """A `pyarrow.parquet.ParquetFile`; a file that is not Parquet is an `InputError`."""
+    try:
+        import pyarrow
+        import pyarrow.parquet as pq
+    except ImportError as exc:  # pyarrow is a core dependency; this guards broken installs
+        raise InputError("reading Parquet needs pyarrow: pip install pyarrow",
+                         source=str(path)) from exc
+    try:
+        return pq.ParquetFile(path)
+    except (pyarrow.ArrowException, OSError) as exc:
+        raise InputError(f"not a readable Parquet file: {exc}", source=str(path)) from exc
 
 
 def _iter_jsonl(path: Path) -> Iterator[tuple[int, dict[str, Any] | InputError]]:
@@ -62,16 +85,55 @@ def _iter_jsonl(path: Path) -> Iterator[tuple[int, dict[str, Any] | InputError]]
 
 
 def _iter_parquet(path: Path) -> Iterator[tuple[int, dict[str, Any] | InputError]]:
-    try:
-        import pyarrow.parquet as pq
-    except ImportError as exc:  # pyarrow is a core dependency; this guards broken installs
-        raise InputError("reading Parquet needs pyarrow: pip install pyarrow",
-                         source=str(path)) from exc
+    import pyarrow
+
     row_no = 0
-    for batch in pq.ParquetFile(path).iter_batches(batch_size=4096):
+    batches = open_parquet(path).iter_batches(batch_size=4096)
+    while True:
+        try:
+            batch = next(batches, None)
+        except (pyarrow.ArrowException, OSError) as exc:  # a corrupt row group
+            raise InputError(f"not a readable Parquet file after row {row_no}: {exc}",
+                             source=str(path)) from exc
+        if batch is None:
+            return
         for row in batch.to_pylist():
             row_no += 1
             yield row_no, row
+
+
+@contextlib.contextmanager
+def open_output(out: Path, *, inputs: Sequence[Path]) -> Iterator[TextIO]:
+    """Open the output JSONL for writing. An output that is one of `inputs` (it would be
+    truncated before it is read) or that cannot be written is an `InputError`."""
+    for path in inputs:
+        if out.resolve() == path.resolve() or (out.exists() and path.exists()
+                                               and out.samefile(path)):
+            raise InputError(f"--out {out} is an input of this run; write the scores to "
+                             "another file", source=str(out))
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        fh = out.open("w", encoding="utf-8")
+    except OSError as exc:
+        raise InputError(f"cannot write the output: {exc.strerror or exc}",
+                         source=str(out)) from exc
+    with fh:
+        yield fh
+
+
+def write_row(fh: TextIO, row: Mapping[str, Any], out: Path) -> None:
+    """One result row as a JSON line. Text that UTF-8 cannot hold (a lone surrogate in an
+    error message) is escaped rather than lost; a failing disk is an `InputError`."""
+    try:
+        line = json.dumps(row, ensure_ascii=False)
+        line.encode("utf-8")
+    except UnicodeEncodeError:
+        line = json.dumps(row, ensure_ascii=True)
+    try:
+        fh.write(line + "\n")
+    except OSError as exc:
+        raise InputError(f"cannot write the output: {exc.strerror or exc}",
+                         source=str(out)) from exc
 
 
 def row_to_sample(row: Mapping[str, Any], *, mapping: Mapping[str, str] | None = None,
@@ -110,5 +172,16 @@ def row_to_sample(row: Mapping[str, Any], *, mapping: Mapping[str, str] | None =
     group = fields.get("group")
     if group is not None and not isinstance(group, (str, int)):
         raise bad(f"group must be a string or an integer, got {type(group).__name__}", "group")
+    for name, text in (("domain", domain), ("group", group)):
+        if isinstance(text, str) and not _is_unicode(text):
+            raise bad(f"{name} is not valid Unicode (a lone surrogate such as \\ud800)", name)
     return Sample(prompt=prompt, completion=completion, reference=fields.get("reference"),
                   domain=domain, group=None if group is None else str(group), meta=meta)
+
+
+def _is_unicode(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True

@@ -6,19 +6,27 @@ broken infrastructure (`INFRASTRUCTURE_ERRORS`: a bad config, an engine or sandb
 run), the samples are scored one by one so that only the poison sample becomes an error row
 and the rest keep their scores. The batch normalization of a `DomainRouter` runs after that,
 over the whole batch, so one poison sample does not change how the others are normalized.
-Every reward's answer goes through `check_scores`: one `Score` per sample, in order."""
+Every reward's answer goes through `check_scores`: one `Score` per sample, in order.
+
+`AbstentionTally` counts, over a run, the rows that were not scored, by cause
+(`abstention_cause`), and decides when a run scored nothing for a configuration cause (an
+unknown domain, a missing reference, rows that are not valid input): a `ConfigurationAbstention`
+error or one warning, never a green run of zeros. `score_batch(..., tally=)` feeds it."""
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections import Counter
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from rewards._types import Reward, Sample, Score
 from rewards.errors import INFRASTRUCTURE_ERRORS, ConfigError
 
-__all__ = ["INFRASTRUCTURE_ERRORS", "ScoredBatch", "check_scores", "score_batch"]
+__all__ = ["CONFIGURATION_CAUSES", "INFRASTRUCTURE_ERRORS", "AbstentionPolicy",
+           "AbstentionTally", "ConfigurationAbstention", "ScoredBatch", "abstention_cause",
+           "check_scores", "score_batch"]
 
 log = logging.getLogger("rewards.scoring")
 
@@ -58,10 +66,20 @@ def check_scores(reward: Any, scores: Any, n: int) -> list[Score]:
 
 
 def score_batch(reward: Reward, samples: Sequence[Sample], *,
-                interrupts: tuple[type[BaseException], ...] = ()) -> ScoredBatch:
+                interrupts: tuple[type[BaseException], ...] = (),
+                tally: AbstentionTally | None = None) -> ScoredBatch:
     """Score `samples` with `reward` (see the module docstring). Broken infrastructure
     raises; so do `interrupts`, the exceptions by which the caller's context stops scoring
-    (Celery's soft time limit), which are never taken for a poison sample."""
+    (Celery's soft time limit), which are never taken for a poison sample. `tally`: counts
+    the batch's abstentions (the caller decides when to `check` it)."""
+    scored = _score_batch(reward, samples, interrupts)
+    if tally is not None:
+        tally.add(samples, scored.scores)
+    return scored
+
+
+def _score_batch(reward: Reward, samples: Sequence[Sample],
+                 interrupts: tuple[type[BaseException], ...]) -> ScoredBatch:
     from rewards.mixing import DomainRouter
 
     if not samples:
@@ -88,3 +106,134 @@ def score_batch(reward: Reward, samples: Sequence[Sample], *,
     if isinstance(reward, DomainRouter):
         scores = reward.normalizer(samples, scores)
     return ScoredBatch(scores, errors)
+
+
+CONFIGURATION_CAUSES = ("unknown_domain", "bad_reference:missing", "input_error")
+"""Causes that say the run is set up wrong when every row has one: a domain the config does
+not score, no reference at all (an unmapped or misnamed reference column), rows that are not
+valid input (a wrong --map, a wrong file)."""
+
+_HINTS = {
+    "unknown_domain": "add the domain to the config (or a `default` domain), or map the "
+                      "dataset's domain values to the config's",
+    "bad_reference:missing": "samples without a reference: name the dataset's gold column "
+                             "(e.g. --map answer=reference)",
+    "input_error": "rows that are not valid input: check the file and --map",
+}
+
+
+def abstention_cause(sample: Sample | None, score: Score) -> str | None:
+    """Why a row was not scored, or None if it was: its reason, with `bad_reference` split into
+    `bad_reference:missing` (the sample has no reference) and `bad_reference:unparseable`."""
+    if score.value is not None:
+        return None
+    if score.reason == "bad_reference":
+        missing = sample is not None and _is_missing(sample.reference)
+        return "bad_reference:missing" if missing else "bad_reference:unparseable"
+    return score.reason
+
+
+def _is_missing(reference: Any) -> bool:
+    if reference is None:
+        return True
+    if isinstance(reference, str):
+        return not reference.strip()
+    return isinstance(reference, (list, tuple, dict)) and not reference
+
+
+@dataclass(frozen=True)
+class AbstentionPolicy:
+    """When a run counts as having scored nothing."""
+
+    share: float = 1.0
+    """Fail once at least this share of the rows abstained for a configuration cause
+    (1.0: all of them)."""
+    min_rows: int = 1
+    """... counted over at least this many rows (per-rollout adapters wait for a few)."""
+
+    def __post_init__(self) -> None:
+        if not 0.0 < self.share <= 1.0:
+            raise ConfigError(f"the abstention share must be in (0, 1], not {self.share}")
+        if self.min_rows < 1:
+            raise ConfigError(f"min_rows must be >= 1, not {self.min_rows}")
+
+
+class ConfigurationAbstention(ConfigError):
+    """A run (or batch) whose rows abstained for a configuration cause (see
+    `CONFIGURATION_CAUSES`). The CLI exits with `exit_code`."""
+
+    exit_code = 3
+
+    def __init__(self, message: str, counts: dict[str, int]) -> None:
+        super().__init__(message)
+        self.counts = counts
+
+
+class AbstentionTally:
+    """Rows and abstentions by cause over a run, and the decision that the run scored nothing.
+
+    `where` names the entry point in messages ("" for none); `domains` are the config's domains (for the
+    unknown-domain hint)."""
+
+    def __init__(self, policy: AbstentionPolicy | None = None, *, where: str = "scoring",
+                 domains: Iterable[str] = ()) -> None:
+        self.policy = policy or AbstentionPolicy()
+        self.where = where
+        self.domains = sorted(domains)
+        self.rows = 0
+        self.causes: Counter[str] = Counter()
+        self.unknown_domains: Counter[str] = Counter()
+        self.warned = False
+
+    def add(self, samples: Sequence[Sample], scores: Sequence[Score]) -> None:
+        """Count one batch of scored samples."""
+        for sample, score in zip(samples, scores, strict=True):
+            cause = abstention_cause(sample, score)
+            self.rows += 1
+            if cause is not None:
+                self.causes[cause] += 1
+            if cause == "unknown_domain" and (sample.domain in self.unknown_domains
+                                              or len(self.unknown_domains) < 20):
+                self.unknown_domains[sample.domain] += 1
+
+    def add_cause(self, cause: str, n: int = 1) -> None:
+        """Count `n` rows that were never scored (e.g. `input_error`)."""
+        if n > 0:
+            self.rows += n
+            self.causes[cause] += n
+
+    def counts(self) -> dict[str, int]:
+        """Abstentions by cause, most frequent first."""
+        return dict(self.causes.most_common())
+
+    def configuration_rows(self) -> int:
+        return sum(self.causes[c] for c in CONFIGURATION_CAUSES)
+
+    def failure(self) -> str | None:
+        """Why the run counts as having scored nothing, or None."""
+        bad = self.configuration_rows()
+        if self.rows < self.policy.min_rows or bad == 0 or bad < self.policy.share * self.rows:
+            return None
+        found = [c for c in CONFIGURATION_CAUSES if self.causes[c]]
+        parts = [f"{c} x{self.causes[c]} ({self._hint(c)})" for c in found]
+        where = f"{self.where}: " if self.where else ""
+        return (f"{where}{bad} of {self.rows} rows were not scored for a configuration "
+                f"cause: {'; '.join(parts)}")
+
+    def _hint(self, cause: str) -> str:
+        if cause != "unknown_domain":
+            return _HINTS[cause]
+        seen = ", ".join(repr(d) for d in self.unknown_domains)
+        config = ", ".join(self.domains) if self.domains else "?"
+        return f"domains {seen} are not in the config ({config}): {_HINTS[cause]}"
+
+    def check(self, action: Literal["raise", "warn"] = "raise") -> None:
+        """Raise `ConfigurationAbstention` (or log one warning per tally) if the run failed."""
+        message = self.failure()
+        if message is None:
+            return
+        if action == "raise":
+            raise ConfigurationAbstention(message, self.counts())
+        if not self.warned:
+            self.warned = True
+            log.warning("%s", message)

@@ -31,12 +31,26 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run one subcommand. Bad input, configuration or infrastructure exits 2 with one line
+    on stderr naming the file or field, never a traceback; so does an operating-system error
+    on a file (a full disk, permissions changed mid-run) that no earlier check caught."""
     args = build_parser().parse_args(argv)
     try:
         return int(args.func(args) or 0)
     except (RewardsError, *INFRASTRUCTURE_ERRORS) as exc:
         print(f"rewards {args.command}: error: {exc}", file=sys.stderr)
+        return int(getattr(exc, "exit_code", 2))  # 3: the run scored nothing (see scoring)
+    except OSError as exc:
+        print(f"rewards {args.command}: error: {_os_error(exc)}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print(f"rewards {args.command}: interrupted", file=sys.stderr)
         return 130
+
+
+def _os_error(exc: OSError) -> str:
+    """`path: reason` for an error on a file, else the error itself."""
+    if exc.filename is None:
+        return f"{type(exc).__name__}: {exc}"
+    target = f" -> {exc.filename2}" if exc.filename2 is not None else ""
+    return f"{exc.filename}{target}: {exc.strerror or exc}"

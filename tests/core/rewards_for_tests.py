@@ -39,3 +39,9 @@ class Constant:
 
     def score(self, samples):
         return [Score(self.value) for _ in samples]
+
+
+@reward
+def always_bad_reference(sample: Sample) -> Score:
+    """Abstains as a verifier does on a gold it cannot parse."""
+    return Score(None, "bad_reference")

@@ -90,3 +90,106 @@ def test_console_script_runs_as_a_process(tmp_path):
                            check=False, capture_output=True, text=True, timeout=120)
     assert quiet.returncode == 0 and "1200/1200" not in quiet.stderr
     assert len(_read(out)) == 1200
+
+
+ABSTAIN_CONFIG = """
+domains:
+  math: {rewards: [{use: "rewards_for_tests:abstain_on_missing", name: gold}]}
+  code: {rewards: [{use: "rewards_for_tests:exact", name: exact}]}
+"""
+
+
+def _run(tmp_path, rows, *extra, config=ABSTAIN_CONFIG):
+    cfg = tmp_path / "cfg.yaml"
+    cfg.write_text(config)
+    src = tmp_path / "in.jsonl"
+    src.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    out = tmp_path / "out.jsonl"
+    code = main(["score", str(src), "--config", str(cfg), "--out", str(out), "--progress",
+                 "off", *extra])
+    return code, out
+
+
+def test_a_run_where_every_row_has_an_unknown_domain_exits_3(tmp_path, capsys):
+    code, out = _run(tmp_path, [{"completion": "1", "domain": "openai/gsm8k"}] * 3)
+    assert code == 3
+    assert [r["reason"] for r in _read(out)] == ["unknown_domain"] * 3  # rows still written
+    captured = capsys.readouterr()
+    assert "3 of 3 rows were not scored for a configuration cause" in captured.err
+    assert "'openai/gsm8k'" in captured.err and "code, math" in captured.err
+    assert "unknown_domain" in captured.out  # the summary's table by cause
+
+
+def test_an_unmapped_reference_says_missing_and_exits_3(tmp_path, capsys):
+    rows = [{"completion": "1", "answer": "1", "domain": "math"}] * 2
+    code, out = _run(tmp_path, rows, "--map", "gold=reference")
+    assert code == 3
+    assert {r["cause"] for r in _read(out)} == {"bad_reference:missing"}
+    err = capsys.readouterr().err
+    assert "--map column 'gold' is in no input row" in err and "bad_reference:missing x2" in err
+    code, out = _run(tmp_path, rows, "--map", "answer=reference")
+    assert code == 0 and [r["score"] for r in _read(out)] == [1.0, 1.0]
+
+
+def test_the_abstain_share_is_configurable(tmp_path):
+    rows = [{"completion": "1", "domain": "nowhere"}, {"completion": "1", "reference": "1",
+                                                        "domain": "code"}]
+    assert _run(tmp_path, rows)[0] == 0  # half of the rows scored
+    assert _run(tmp_path, rows, "--abstain-share", "0.5")[0] == 3
+
+
+def test_an_unparseable_reference_is_data_not_configuration(tmp_path):
+    rows = [{"completion": "1", "reference": "not it", "domain": "math"}]
+    code, out = _run(tmp_path, rows, config="""
+domains:
+  math: {rewards: [{use: "rewards_for_tests:always_bad_reference", name: gold}]}
+""")
+    assert code == 0
+    assert _read(out)[0]["cause"] == "bad_reference:unparseable"
+
+
+def test_out_equal_to_an_input_is_refused_and_the_input_kept(tmp_path, capsys):
+    cfg = tmp_path / "cfg.yaml"
+    cfg.write_text(CONFIG)
+    src = tmp_path / "in.jsonl"
+    src.write_text('{"completion": "x"}\n')
+    for out in (src, tmp_path / "." / "in.jsonl", cfg):
+        assert main(["score", str(src), "--config", str(cfg), "--out", str(out)]) == 2
+        assert "is an input of this run" in capsys.readouterr().err
+    assert src.read_text() == '{"completion": "x"}\n' and cfg.read_text() == CONFIG
+
+
+def test_a_lone_surrogate_in_domain_or_group_is_an_error_row(tmp_path):
+    src_rows = ['{"completion": "4", "reference": "4"}', '{"completion": "x", "domain": "\\ud800"}',
+                '{"completion": "x", "group": "g\\udfff"}']
+    cfg = tmp_path / "cfg.yaml"
+    cfg.write_text(CONFIG)
+    src = tmp_path / "in.jsonl"
+    src.write_text("\n".join(src_rows) + "\n")
+    out = tmp_path / "out.jsonl"
+    assert main(["score", str(src), "--config", str(cfg), "--out", str(out)]) == 0
+    rows = _read(out)
+    assert rows[0]["score"] == 1.0
+    assert [(r["reason"], r["field"]) for r in rows[1:]] == [("input_error", "domain"),
+                                                             ("input_error", "group")]
+
+
+def test_unreadable_inputs_and_outputs_are_messages_not_tracebacks(tmp_path, capsys):
+    cfg = tmp_path / "cfg.yaml"
+    cfg.write_text(CONFIG)
+    corrupt = tmp_path / "bad.parquet"
+    corrupt.write_bytes(b"PAR1 not really parquet")
+    src = tmp_path / "in.jsonl"
+    src.write_text('{"completion": "x"}\n')
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    cases = [(corrupt, tmp_path / "o.jsonl", "not a readable Parquet file"),
+             (tmp_path, tmp_path / "o.jsonl", "is a directory"),
+             (src, blocker / "o.jsonl", "cannot write the output"),
+             (src, tmp_path, "cannot write the output")]
+    for source, out, message in cases:
+        for progress in ("on", "off"):
+            assert main(["score", str(source), "--config", str(cfg), "--out", str(out),
+                         "--progress", progress]) == 2
+            err = capsys.readouterr().err
+            assert message in err and "Traceback" not in err
