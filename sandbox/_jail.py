@@ -28,7 +28,11 @@ __all__ = ["JAIL_UID", "MIN_PROCESS_BYTES", "SECCOMP_POLICY", "cgroup_v2_root", 
            "jail_argv", "memory_group", "nsjail_binary", "process_budget", "run_jail"]
 
 MIN_PROCESS_BYTES = 128 << 20
-"""Without a memory cgroup, the least address space one process gets of the split budget."""
+"""Without a memory cgroup, the address space one process gets of the split budget (a
+larger `memory_bytes` buys more processes)."""
+MIN_PROCESSES = 4
+"""...but never fewer processes than this (or `Limits.processes`, if lower): a test
+harness runs itself, a worker or zygote, and its child."""
 
 JAIL_UID = 99999
 SECCOMP_POLICY = (
@@ -80,11 +84,12 @@ def process_budget(limits: Limits, *, cgroup: bool) -> tuple[int, int]:
     """(processes, address-space bytes of each): RLIMIT_NPROC and RLIMIT_AS of a run. With
     a memory cgroup holding the run's total, every process may use all of it (RLIMIT_AS is
     a loose backstop, 4x). Without one, processes x address space stays within the limit:
-    at most `memory_bytes // MIN_PROCESS_BYTES` processes (and threads: RLIMIT_NPROC counts
-    them), each with an equal share."""
+    `memory_bytes // MIN_PROCESS_BYTES` processes (and threads: RLIMIT_NPROC counts them),
+    at least MIN_PROCESSES, at most `Limits.processes`, each with an equal share."""
     if cgroup:
         return limits.processes, 4 * limits.memory_bytes
-    processes = max(1, min(limits.processes, limits.memory_bytes // MIN_PROCESS_BYTES))
+    processes = min(limits.processes,
+                    max(MIN_PROCESSES, limits.memory_bytes // MIN_PROCESS_BYTES))
     return processes, limits.memory_bytes // processes
 
 

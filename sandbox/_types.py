@@ -31,8 +31,8 @@ class Limits:
     """CPU seconds (RLIMIT_CPU, summed per process); exceeding it is a `timeout`."""
     memory_bytes: int = 1 << 30
     """Memory of the whole run, all its processes together: a cgroup (v2, or v1 memory)
-    where the host offers one; else rlimits split it, each of at most `memory_bytes // 128
-    MiB` processes getting an equal share of address space (see docs/sandbox.md)."""
+    where the host offers one; else rlimits split it into equal address-space shares of
+    `memory_bytes // 128 MiB` processes (at least 4, at most `processes`; docs/sandbox.md)."""
     processes: int = 64
     """Processes and threads the program may create (cgroup pids and RLIMIT_NPROC; fewer
     on a host without cgroups, where they share `memory_bytes`)."""
