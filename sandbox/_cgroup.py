@@ -20,7 +20,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-__all__ = ["CgroupV1", "MemoryGroup", "cgroup_v1", "cgroup_v2_root"]
+__all__ = ["CgroupV1", "MemoryGroup", "cgroup_v1", "cgroup_v2_root", "sweep"]
 
 log = logging.getLogger("sandbox")
 
@@ -94,7 +94,10 @@ class MemoryGroup:
     (swap included where the kernel accounts it); removed by `close`."""
 
     def __init__(self, host: CgroupV1, limit_bytes: int) -> None:
-        self.relative = os.path.join(host.memory_parent, f"sandbox-{secrets.token_hex(6)}")
+        # the creator's pid in the name: `sweep` removes the groups of processes that
+        # died without closing theirs (a forked worker's warm servers, a killed caller)
+        self.relative = os.path.join(host.memory_parent,
+                                     f"sandbox-{os.getpid()}-{secrets.token_hex(6)}")
         self.path = os.path.join(host.memory_mount, self.relative)
         os.mkdir(self.path, 0o755)
         self._event = self._control = -1
@@ -156,16 +159,9 @@ class MemoryGroup:
                 os.close(fd)
         self._event = self._control = -1
         for attempt in range(50):  # the last processes of a killed jail may still be exiting
-            try:
-                for inner in os.scandir(self.path):
-                    if inner.is_dir(follow_symlinks=False):
-                        os.rmdir(inner.path)
-                os.rmdir(self.path)
+            if _remove(self.path):
                 return
-            except FileNotFoundError:
-                return
-            except OSError:
-                time.sleep(0.002 * (attempt + 1))
+            time.sleep(0.002 * (attempt + 1))
         log.warning("could not remove the sandbox memory cgroup %s", self.path)
 
     def __enter__(self) -> MemoryGroup:  # noqa: PYI034
@@ -173,3 +169,36 @@ class MemoryGroup:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _remove(path: str) -> bool:
+    """rmdir a group and the jail groups inside it; False while one still has processes."""
+    try:
+        for inner in os.scandir(path):
+            if inner.is_dir(follow_symlinks=False):
+                os.rmdir(inner.path)
+        os.rmdir(path)
+    except FileNotFoundError:
+        return True
+    except OSError:
+        return False
+    return True
+
+
+def sweep(host: CgroupV1) -> None:
+    """Remove the groups left by processes of this host that died without closing them."""
+    try:
+        entries = list(os.scandir(os.path.join(host.memory_mount, host.memory_parent)))
+    except OSError:
+        return
+    for entry in entries:
+        parts = entry.name.split("-")
+        if len(parts) != 3 or parts[0] != "sandbox" or not parts[1].isdigit():
+            continue
+        try:
+            os.kill(int(parts[1]), 0)
+            continue  # its creator lives: its groups are its own to close
+        except ProcessLookupError:
+            _remove(entry.path)
+        except OSError:  # alive under another user (EPERM)
+            continue

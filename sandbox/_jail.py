@@ -18,7 +18,7 @@ import os
 import shutil
 from collections.abc import Iterable, Sequence
 
-from sandbox._cgroup import MemoryGroup, cgroup_v1, cgroup_v2_root
+from sandbox._cgroup import CgroupV1, MemoryGroup, cgroup_v1, cgroup_v2_root, sweep
 from sandbox._errors import SandboxError
 from sandbox._languages import BASE_MOUNTS
 from sandbox._process import RawRun, run_process
@@ -99,12 +99,19 @@ def memory_group(limit_bytes: int) -> MemoryGroup | None:
     host = cgroup_v1()
     if host is None:
         return None
+    _sweep_once(os.getpid(), host)
     try:
         return MemoryGroup(host, limit_bytes)
     except OSError as exc:
         raise SandboxError(f"cannot create a cgroup v1 memory group under "
                            f"{host.memory_mount}/{host.memory_parent}: {exc} "
                            "(set SANDBOX_NO_CGROUP=1 to use rlimits instead)") from exc
+
+
+@functools.cache
+def _sweep_once(pid: int, host: CgroupV1) -> None:
+    """Once per process (a forked one too): remove dead processes' leftover groups."""
+    sweep(host)
 
 
 def run_jail(command: Sequence[str], limits: Limits, *, stdin: bytes, output_bytes: int,

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import subprocess
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -116,6 +117,13 @@ def test_cgroup_v1_groups_are_removed_after_each_run() -> None:
         assert Path(group.path, "memory.limit_in_bytes").read_text().strip() == str(64 * MiB)
         assert not group.oom_killed()
     assert not os.path.exists(group.path)
+    # a group whose creator died without closing it (a forked worker's warm server) is swept
+    dead = subprocess.Popen(["/bin/true"])
+    dead.wait()
+    stale = parent / f"sandbox-{dead.pid}-0123456789ab"
+    stale.mkdir()
+    _cgroup.sweep(host)
+    assert not stale.exists()
 
 
 def test_a_huge_initialized_array_is_a_compile_error_that_leaves_nothing_big() -> None:
