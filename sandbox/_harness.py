@@ -9,6 +9,9 @@ Why a program cannot forge a pass:
   plain data copied out of the worker (marshal, then a type check: no program-defined class
   can cross, so an object whose `__eq__` always says True cannot either). stdin/stdout tests
   compare the program's output here.
+- The tests resolve names here, not in the program (see `Namespace`): builtins, the modules
+  they use and the task's prompt helpers are this process's own, so a program that defines
+  `abs`, `sorted` or `poly`, or patches `builtins` or `math`, changes only its own process.
 - The verdicts leave through this process's stdout, framed by a nonce read from stdin; the
   worker's stdin, stdout and stderr are its own pipes, /proc is not mounted and ptrace,
   process_vm_readv and pidfd_getfd are refused, so it can neither see the nonce nor write
@@ -24,6 +27,7 @@ Why a program cannot forge a pass:
 # every cold harness start (in-jail modules run on Python >= 3.10, which needs no import)
 
 import _signal as signal  # the `signal` module imports enum & co: ~8 ms of a cold start
+import builtins
 import marshal
 import posix as os  # os.py itself imports ~2 ms of modules a cold harness needs none of
 import sys
@@ -90,15 +94,18 @@ class Worker:
         rep_r, req_w, out_r, err_r = ours
         return cls(Channel(rep_r, req_w), pid, out_r, err_r)
 
-    def wait_loaded(self, deadline):
+    def wait_loaded(self, deadline, setup=None):
+        """Hand the worker the task's setup code (run after the program, before the tests:
+        MBPP's test_setup_code), then take the names they defined."""
         self.deadline = deadline
+        self.channel.send(("setup", setup or ""))
         reply = self.channel.recv(deadline)
         if reply[0] == "ok":
             self.names = set(reply[1])
             for name, item in reply[2].items():
                 self.handles[name] = self.value(item)
         else:
-            self.error = f"{reply[1]} while loading the program: {reply[2]}"
+            self.error = f"{reply[1]} {reply[3]}: {reply[2]}"
 
     def request(self, *message):
         self.channel.send(message)
@@ -129,14 +136,34 @@ class Worker:
 
 
 class Namespace(dict):
-    """Globals of one test: the program's names are fetched from the worker on first use
-    (the test code's own names and builtins never travel)."""
+    """Globals of one test. Where a name comes from, first match wins:
 
-    def __init__(self, worker):
+    1. the test's own code and the task's context (a HumanEval prompt: its imports and the
+       helpers it gives, `poly`, `encode_cyclic`), run in this namespace: plain entries;
+    2. the entry point: always the program's (the prompt's stub of it is dropped);
+    3. builtins and standard-library modules: the harness's own. A program's `abs`,
+       `sorted`, `builtins.len = ...`, `math.sqrt = ...` or `globals()` tricks all live in
+       its own process and never reach a test;
+    4. any other name the program (or the task's setup code run after it) defines, such as
+       a class the tests construct (MBPP's `Pair`): fetched from the worker on first use.
+
+    Out of scope, by construction: a test that takes a *checking* function from the program
+    (a name of rule 4 it compares with) hands its verdict to the program; no task we know of
+    does, and the rule layer flags a program that redefines a prompt helper."""
+
+    def __init__(self, worker, entry_point=None):
         super().__init__(__name__="__test__")
         self.worker = worker
+        self.entry_point = entry_point
 
     def __missing__(self, name):
+        if name != self.entry_point:
+            if name in BUILTIN_NAMES:
+                raise KeyError(name)  # the lookup goes on to the harness's builtins
+            module = standard_module(name)
+            if module is not None:
+                self[name] = module
+                return module
         worker = self.worker
         if name not in worker.names:
             raise KeyError(name)
@@ -148,14 +175,48 @@ class Namespace(dict):
         self[name] = value
         return value
 
-    def __contains__(self, name):  # `name in globals()` sees the program's names too
-        return dict.__contains__(self, name) or name in self.worker.names
+    def __contains__(self, name):  # `name in globals()` sees the names rule 4 supplies
+        return dict.__contains__(self, name) or (
+            name in self.worker.names and (name == self.entry_point or name not in BUILTIN_NAMES))
 
     def get(self, name, default=None):
         try:
             return self[name]
         except KeyError:
             return default
+
+
+BUILTIN_NAMES = frozenset(vars(builtins))
+_NEVER_IMPORTED = frozenset({"this", "antigravity", "__hello__", "__phello__", "idlelib",
+                             "tkinter", "turtle", "turtledemo"})  # they print or open windows
+
+
+def standard_module(name):
+    """The harness's own import of a top-level standard-library module a test names without
+    importing it (MBPP tests use `math.isclose` and rely on the program's `import math`);
+    None for any other name. Only the standard library: never a file of the program's."""
+    if name not in sys.stdlib_module_names or name in _NEVER_IMPORTED:
+        return None
+    try:
+        return __import__(name)
+    except ImportError:
+        return None
+
+
+def run_context(context, namespace, entry_point):
+    """Run the task's context (a HumanEval prompt) in a test's namespace, then drop its stub
+    of the function under test, which the program supplies."""
+    try:
+        exec(context, namespace)  # noqa: S102  (the task's own text, trusted like its tests)
+    except (TestTimeout, WorkerGone, OSError):
+        raise
+    except Exception as exc:  # noqa: BLE001  (a broken task: the test's verdict says so)
+        raise TaskError(f"the task's prompt code failed: {_last_line(exc)}") from None
+    dict.pop(namespace, entry_point, None)
+
+
+class TaskError(Exception):
+    """The task's own code (its prompt) does not run."""
 
 
 def remote_exception(name, message):
@@ -211,12 +272,43 @@ class Remote:
     __eq__ = __ne__ = __lt__ = __le__ = __gt__ = __ge__ = __bool__ = __hash__ = _refuse
 
 
-def encode_arg(value):
+def encode_arg(value, depth=0):
+    """A test's argument for the program: plain data as is; the program's own objects by
+    handle; a builtin or standard-library class or function (`int`, `str`, `math.floor`) by
+    name, resolved in the worker; containers of these item by item."""
     if isinstance(value, Remote):
         return ("h", value._w[1])
-    if not is_plain(value):
-        raise TypeError(f"a {type(value).__name__} cannot be passed to the program")
-    return ("v", value)
+    if is_plain(value):
+        return ("v", value)
+    kind = type(value)
+    if depth < 50 and kind in (list, tuple, set, frozenset):
+        return ("c", kind.__name__, [encode_arg(v, depth + 1) for v in value])
+    if depth < 50 and kind is dict:
+        return ("c", "dict", [(encode_arg(k, depth + 1), encode_arg(v, depth + 1))
+                              for k, v in value.items()])
+    origin = standard_origin(value)
+    if origin is not None:
+        return ("s", *origin)
+    raise TypeError(f"a {kind.__name__} cannot be passed to the program (only plain data, "
+                    "the program's own objects, and standard-library classes and functions)")
+
+
+_FUNCTION_TYPES = (type, type(len), type(encode_arg))
+
+
+def standard_origin(value):
+    """(module, qualname) of a standard-library class or function, None for anything else
+    (a class or function the test defines cannot cross: the worker could not rebuild it)."""
+    if not isinstance(value, _FUNCTION_TYPES):
+        return None
+    module, qualname = getattr(value, "__module__", None), getattr(value, "__qualname__", None)
+    if not isinstance(module, str) or not isinstance(qualname, str) or \
+            module.partition(".")[0] not in sys.stdlib_module_names:
+        return None
+    found = sys.modules.get(module)
+    for part in qualname.split("."):
+        found = getattr(found, part, None)
+    return (module, qualname) if found is value else None
 
 
 class Drain:
@@ -273,13 +365,15 @@ def run_python_tests(spec, first):
                 worker = Worker.spawn()
                 started = False
             if not started:
-                worker.wait_loaded(deadline)
+                worker.wait_loaded(deadline, spec.get("setup"))
                 started = True
             if worker.error:
                 results.append(("error", worker.error, 0.0))
                 continue
             worker.deadline = deadline
-            namespace = Namespace(worker)
+            namespace = Namespace(worker, spec["entry_point"])
+            if spec.get("context"):
+                run_context(spec["context"], namespace, spec["entry_point"])
             # exec of the text, not of compile(test, ...): the compile() builtin first builds
             # the `ast` module's ~120 classes, ~1.5 ms of a cold run (test frames are
             # "<string>" instead, which `describe_failure` reads alike)

@@ -31,19 +31,7 @@ def worker_main(req_fd, rep_fd, out_fd, err_fd):
     handles = {}
     module = {"__name__": "solution", "__builtins__": __builtins__}
     sys.path.insert(0, "/work")
-
-    try:
-        with open("/work/main.py") as fh:
-            source = fh.read()
-        # exec of the text: compile(source, "main.py", ...) would first build the `ast`
-        # module's classes, ~1.5 ms of a cold run (the program's frames are "<string>")
-        exec(source, module)  # noqa: S102  (in the worker only)
-        names = [n for n in module if not n.startswith("__")]
-        # functions and classes travel as handles with the names: no "get" round trip each
-        loaded = ("ok", names, {n: _encode(module[n], handles) for n in names
-                                if callable(module[n]) and not is_plain(module[n])})
-    except BaseException as exc:  # noqa: BLE001  (the program's own failure, as data)
-        loaded = ("exc", type(exc).__name__, _last_line(exc))
+    loaded = load(module, handles, sock)
     _flush()
     sock.send(loaded)
     if loaded[0] != "ok":
@@ -59,6 +47,34 @@ def worker_main(req_fd, rep_fd, out_fd, err_fd):
             sock.send(reply)
         except ValueError:  # unmarshallable despite the checks
             sock.send(("exc", "TypeError", "result cannot leave the program"))
+
+
+def load(module, handles, sock):
+    """Run /work/main.py in `module`, then the task's setup code the harness sends (MBPP's
+    test_setup_code runs between the program and the tests, in the program's namespace).
+    The reply: ("ok", names, handles of the functions and classes) or ("exc", type, message,
+    where)."""
+    failed = None
+    try:
+        with open("/work/main.py") as fh:
+            source = fh.read()
+        # exec of the text: compile(source, "main.py", ...) would first build the `ast`
+        # module's classes, ~1.5 ms of a cold run (the program's frames are "<string>")
+        exec(source, module)  # noqa: S102  (in the worker only)
+    except BaseException as exc:  # noqa: BLE001  (the program's own failure, as data)
+        failed = ("exc", type(exc).__name__, _last_line(exc), "while loading the program")
+    setup = sock.recv()[1]  # ("setup", code): sent once the harness has read the tests
+    if failed is not None:
+        return failed
+    try:
+        if setup:
+            exec(setup, module)  # noqa: S102  (the task's code, in the program's namespace)
+        names = [n for n in module if not n.startswith("__")]
+        # functions and classes travel as handles with the names: no "get" round trip each
+        return ("ok", names, {n: _encode(module[n], handles) for n in names
+                              if callable(module[n]) and not is_plain(module[n])})
+    except BaseException as exc:  # noqa: BLE001  (the program broke its namespace: data)
+        return ("exc", type(exc).__name__, _last_line(exc), "in the task's setup code")
 
 
 def answer(request, module, handles):
@@ -102,7 +118,23 @@ def _encode(value, handles):
 
 
 def _decode(item, handles):
-    return handles[item[1]] if item[0] == "h" else item[1]
+    """A test's argument as the harness's `encode_arg` sent it."""
+    tag = item[0]
+    if tag == "v":
+        return item[1]
+    if tag == "h":
+        return handles[item[1]]
+    if tag == "s":  # a standard-library class or function, by module and qualified name
+        found = __import__(item[1], fromlist=["_"])
+        for part in item[2].split("."):
+            found = getattr(found, part)
+        return found
+    if item[1] == "dict":
+        return {_decode(k, handles): _decode(v, handles) for k, v in item[2]}
+    return _CONTAINERS[item[1]](_decode(v, handles) for v in item[2])
+
+
+_CONTAINERS = {"list": list, "tuple": tuple, "set": set, "frozenset": frozenset}
 
 
 def _flush():

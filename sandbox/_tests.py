@@ -41,7 +41,8 @@ def run_tests(code: str, tests: Any, language: str = "python", *,
               entry_point: str | None = None, limits: Limits | None = None,
               compare: Compare = "exact", float_tol: float = 1e-6,
               style: TestFormat | None = None, files: Files | None = None,
-              mode: Mode = "auto") -> TestReport:
+              mode: Mode = "auto", context: str | None = None,
+              setup: str | None = None) -> TestReport:
     """Run every test of `tests` against `code` in ONE sandbox run, each test under
     `limits.test_wall_s`, and report a verdict per test.
 
@@ -51,16 +52,26 @@ def run_tests(code: str, tests: Any, language: str = "python", *,
     newlines ignored), whitespace (token-wise) or float (token-wise, numbers within
     `float_tol`)). assert and check tests are Python only; io tests work for every language.
     style: force the format ("assert", "check" or "io") instead of inferring it from `tests`.
+    context: the task's own code the tests see (a HumanEval prompt: its imports and helper
+    functions), run before each assert/check test in the test's namespace. The tests see
+    builtins, standard-library modules and these helpers as the task defined them, whatever
+    the program defines; from the program come `entry_point` and the other names the tests
+    use that the task does not define (a class they construct).
+    setup: code run in the program's process after the program, before the tests (MBPP's
+    `test_setup_code`, which builds objects the tests pass to the program).
     Every program of `mode="auto"` Python runs warm (see `run`).
     """
     spec = language_spec(language)
     limits = limits or Limits()
     fmt = style or test_format(tests)
     items = _normalize(tests, fmt, entry_point, spec.name, compare)
+    if (context or setup) and fmt == "io":
+        raise ValueError("context and setup apply to assert and check tests, not stdin cases")
     if not items:
         return TestReport(results=(), execution=Execution(status="ok"))
     nonce = secrets.token_hex(16)
     document = {"nonce": nonce, "format": fmt, "tests": items, "entry_point": entry_point,
+                "context": context or "", "setup": setup or "",
                 "compare": compare, "float_tol": float_tol, "test_wall_s": limits.test_wall_s,
                 "output_bytes": limits.output_bytes,
                 "argv": spec.run_argv(limits.memory_bytes)}
