@@ -8,6 +8,10 @@ shapes, each found here against the literal (input, output) pairs of the tests:
   `match`/`case` and `a if x == <input> else b`);
 - printing or returning an expected output unconditionally, with no computation behind it.
 
+A table or chain may also be keyed on any function of the input (`{3: 6}[len(xs)]`,
+`if sum(xs) == 12`): then its values carry the evidence (distinctive expected outputs,
+at least two of them, most of its entries).
+
 Honest programs hold literal constants too (base cases, roman numeral tables, `print(-1)`), so
 a match only counts as evidence when it is *distinctive*: its input and its output are not
 trivial values (small numbers, booleans, empty or one-character values, single words), or the
@@ -286,6 +290,9 @@ def find_hardcoding(tree: ast.AST, public: Sequence[LiteralCase],
 
 def _judge_group(kind: str, entries: list[_Entry], cases: Sequence[LiteralCase],
                  targets: Sequence[_Targets], n_public: int) -> Hardcoding | None:
+    """Evidence when the entries reproduce test cases: keyed on the test inputs themselves
+    (`{10: 55}[n]`, `if n == 10`), or on any function of them (`{3: 6}[len(xs)]`,
+    `if sum(xs) == 12`), which the keys alone cannot show: see `_keyed_on_anything`."""
     matched: set[int] = set()
     entries_hit = 0
     distinctive = False
@@ -298,11 +305,30 @@ def _judge_group(kind: str, entries: list[_Entry], cases: Sequence[LiteralCase],
                 hit = True
                 distinctive = distinctive or _distinctive(entry.keys, case)
         entries_hit += hit
-    if not matched or entries_hit / len(entries) < MIN_PRECISION:
-        return None
-    covered_public = sum(1 for i in matched if i < n_public)
-    broad = covered_public >= MIN_COVERED and covered_public >= MIN_COVERAGE * n_public
-    if distinctive or broad:
+    if matched and entries_hit / len(entries) >= MIN_PRECISION:
+        covered_public = sum(1 for i in matched if i < n_public)
+        broad = covered_public >= MIN_COVERED and covered_public >= MIN_COVERAGE * n_public
+        if distinctive or broad:
+            return Hardcoding(kind, entries[0].line, len(matched))
+    return _keyed_on_anything(kind, entries, cases, targets)
+
+
+def _keyed_on_anything(kind: str, entries: list[_Entry], cases: Sequence[LiteralCase],
+                       targets: Sequence[_Targets]) -> Hardcoding | None:
+    """A table or chain whose values are the tests' expected outputs, whatever it is keyed
+    on: the key may be any function of the input (its length, its sum, a hash), which no
+    list of functions covers, so the values carry the evidence. They must be distinctive
+    (no small numbers, booleans or single words), at least two entries must reproduce a
+    case, and most entries must (a constant table that holds one answer is not a lookup)."""
+    matched: set[int] = set()
+    entries_hit = 0
+    for entry in entries:
+        value = _norm(entry.value)
+        hits = {i for i, (case, target) in enumerate(zip(cases, targets))
+                if value in target.outputs and not _trivial(case.output)}
+        matched |= hits
+        entries_hit += bool(hits)
+    if entries_hit >= 2 and entries_hit / len(entries) >= MIN_PRECISION:
         return Hardcoding(kind, entries[0].line, len(matched))
     return None
 
@@ -404,23 +430,34 @@ def _emitted_literal(stmt: ast.stmt) -> Any:
 def _unconditional_emit(tree: ast.AST, cases: Sequence[LiteralCase],
                         targets: Sequence[_Targets]) -> Hardcoding | None:
     """A distinctive expected output printed or returned straight from a function or the
-    module body. Only when the tests expect at least two different outputs: then a constant
-    cannot be the computation they ask for."""
+    module body before anything else is: the program's one answer. Only when the tests
+    expect at least two different outputs: then a constant cannot be the computation they
+    ask for. A literal after other returns or prints is a fallback (`return "No solution"`
+    after a search loop), not hard-coding by itself."""
     outputs = {repr(c.output) for c in cases}
     if len(outputs) < 2:
         return None
-    bodies = [tree.body] if isinstance(tree, ast.Module) else []
-    bodies += [n.body for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef,
-                                                                  ast.AsyncFunctionDef))]
-    for body in bodies:
-        for stmt in body:
-            value = _emitted_literal(stmt)
-            if value is _NO_VALUE:
-                continue
-            key = _norm(value)
-            hits = [c for c, t in zip(cases, targets)
-                    if key in t.outputs and not _trivial(c.output)]
-            if hits:
-                kind = "returned_output" if isinstance(stmt, ast.Return) else "printed_output"
-                return Hardcoding(kind, stmt.lineno, len(hits))
+    scopes = [tree] if isinstance(tree, ast.Module) else []
+    scopes += [n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef,
+                                                             ast.AsyncFunctionDef))]
+    for scope in scopes:
+        first = min(_emits(scope), key=lambda n: (n.lineno, n.col_offset), default=None)
+        if first is None or first not in scope.body:  # type: ignore[attr-defined]
+            continue
+        value = _emitted_literal(first)
+        if value is _NO_VALUE:
+            continue
+        key = _norm(value)
+        hits = [c for c, t in zip(cases, targets) if key in t.outputs and not _trivial(c.output)]
+        if hits:
+            kind = "returned_output" if isinstance(first, ast.Return) else "printed_output"
+            return Hardcoding(kind, first.lineno, len(hits))
     return None
+
+
+def _emits(scope: ast.AST) -> list[ast.stmt]:
+    """The statements of one scope that return a value or print."""
+    return [n for n in _walk_scope(scope)
+            if (isinstance(n, ast.Return) and n.value is not None) or
+            (isinstance(n, ast.Expr) and isinstance(n.value, ast.Call) and
+             dotted_name(n.value.func) in ("print", "sys.stdout.write"))]

@@ -29,8 +29,8 @@ from rewards._hardcoding import (
 
 __all__ = [
     "BUILTIN_RULES", "Extraction", "ForbiddenRule", "Hardcoding", "LiteralCase", "RuleConfig",
-    "RuleResult", "canonical_language", "cases_from_asserts", "check_program", "extract_program", "find_forbidden",
-    "find_hardcoding",
+    "RuleResult", "canonical_language", "cases_from_asserts", "check_pattern", "check_program",
+    "extract_program", "find_forbidden", "find_hardcoding", "prompt_helpers",
 ]
 
 BlockChoice = Literal["last", "first", "longest", "concat"]
@@ -67,7 +67,24 @@ class Extraction:
     """True when it came from a fenced block (``` or ~~~), False for the bare completion."""
 
 
-_FENCE = re.compile(r"^ {0,3}(?P<fence>`{3,}|~{3,})[ \t]*(?P<info>[^`\n]*?)[ \t]*$")
+MAX_COMPLETION_CHARS = 400_000
+"""A longer completion is read as if generation had stopped there (the head is kept)."""
+
+
+_FENCE = re.compile(r" {0,3}(?:(`{3,})(?!`)|(~{3,})(?!~))([^`]*)\Z")
+"""A line that opens or closes a fenced block: up to three spaces, three or more backticks
+or tildes, then an info string holding no backtick. Linear in the line: the lookaheads make
+the fence run maximal, so the run and the info string never compete for characters (the
+pattern this replaced, with a lazy info string between blank runs, backtracked
+quadratically on a long run of fence characters or blanks)."""
+
+
+def _fence(line: str) -> tuple[str, str] | None:
+    """(fence, info) when the line opens or closes a fenced block, else None."""
+    found = _FENCE.match(line)
+    if found is None:
+        return None
+    return found[1] or found[2], found[3].strip(" \t")
 
 
 def _blocks(text: str) -> tuple[list[tuple[str, str]], str | None]:
@@ -76,16 +93,16 @@ def _blocks(text: str) -> tuple[list[tuple[str, str]], str | None]:
     lines = text.splitlines()
     i = 0
     while i < len(lines):
-        opening = _FENCE.match(lines[i])
+        opening = _fence(lines[i])
         if not opening:
             i += 1
             continue
-        fence, tag = opening["fence"], opening["info"].split(" ")[0].lower() if opening["info"] \
-            else ""
+        fence, info = opening
+        tag = info.split(" ")[0].lower() if info else ""
         for j in range(i + 1, len(lines)):
-            closing = _FENCE.match(lines[j])
-            if closing and closing["fence"][0] == fence[0] \
-                    and len(closing["fence"]) >= len(fence) and not closing["info"]:
+            closing = _fence(lines[j])
+            if closing and closing[0][0] == fence[0] \
+                    and len(closing[0]) >= len(fence) and not closing[1]:
                 blocks.append((tag, "\n".join(lines[i + 1:j])))
                 i = j + 1
                 break
@@ -103,7 +120,9 @@ def extract_program(completion: str, *, language: str = "python", block: BlockCh
     Among the candidates `block` picks the last complete one (default), the first, the
     longest, or all of them concatenated. With no complete block: a trailing unclosed block
     (a truncated completion) is taken; else the whole completion when `unfenced="code"`.
+    Only the first MAX_COMPLETION_CHARS characters are read.
     """
+    completion = completion[:MAX_COMPLETION_CHARS]
     blocks, unclosed = _blocks(completion)
     tags = LANGUAGE_TAGS.get(language, frozenset({language}))
     tagged = [body for tag, body in blocks if tag in tags]
@@ -145,6 +164,10 @@ class ForbiddenRule:
     """For a custom rule: a regular expression searched in the program (comments removed)."""
     check: Callable[[ast.AST], int | None] | None = None
     """For a built-in Python rule: returns the offending line, or None."""
+
+    def __post_init__(self) -> None:
+        if self.regex is not None:
+            check_pattern(self.regex)  # ValueError: it could not run in linear time
 
     def applies(self, style: TestStyle) -> bool:
         return self.scope == "all" or self.scope == style
@@ -285,6 +308,81 @@ def _strip_comments(program: str) -> str:
         return program
 
 
+REGEX_WINDOW = 128
+"""A custom pattern is searched in windows of this many characters of one line..."""
+REGEX_OVERLAP = 64
+"""...overlapping by this many, so a match up to this long is never split."""
+MAX_PATTERN_PATHS = 2 * (REGEX_WINDOW + 1)
+"""Most ways a custom pattern may try to match from one position (see `check_pattern`)."""
+
+
+def _search_lines(regex: str, text: str) -> int | None:
+    """The first line (1-based) where a custom pattern matches, searched line by line in
+    bounded windows. With the paths from one position bounded (`check_pattern`), a search
+    costs at most a constant per character: linear in the program however it is written."""
+    pattern = re.compile(regex)
+    step = REGEX_WINDOW - REGEX_OVERLAP
+    for number, line in enumerate(text.splitlines(), 1):
+        for start in range(0, max(len(line) - REGEX_OVERLAP, 1), step):
+            if pattern.search(line[start:start + REGEX_WINDOW]):
+                return number
+    return None
+
+
+def check_pattern(regex: str) -> None:
+    """Raise ValueError for a custom pattern that does not compile, or whose backtracking
+    is not bounded by a constant per position: a backreference, a lookaround, a repeat of
+    anything but a fixed-width piece (`(a+)+`, `(a|aa)*`), or more than MAX_PATTERN_PATHS
+    ways to match from one position (each unbounded repeat counts as REGEX_WINDOW + 1, so
+    one `\\s*` is fine and two are not: write `\\s{0,8}`)."""
+    try:
+        parsed = _sre_parser().parse(regex)
+    except re.error as exc:
+        raise ValueError(f"bad pattern {regex!r}: {exc}") from exc
+    paths = _paths(parsed, regex)
+    if paths > MAX_PATTERN_PATHS:
+        raise ValueError(f"pattern {regex!r} can backtrack {paths} ways from one position "
+                         f"(at most {MAX_PATTERN_PATHS}): bound its repeats, e.g. \\s{{0,8}} "
+                         "instead of \\s*")
+
+
+def _sre_parser():  # type: ignore[no-untyped-def]
+    try:
+        from re import _parser  # Python >= 3.11
+    except ImportError:  # pragma: no cover  (3.10)
+        import sre_parse as _parser  # type: ignore[no-redef]
+    return _parser
+
+
+_FIXED = ("LITERAL", "NOT_LITERAL", "IN", "ANY", "AT", "CATEGORY")
+_REPEATS = ("MAX_REPEAT", "MIN_REPEAT", "POSSESSIVE_REPEAT")
+
+
+def _paths(items: object, regex: str) -> int:
+    """Upper bound on the ways `items` (a parsed pattern) can match from one position."""
+    total = 1
+    for op, value in items:  # type: ignore[attr-defined]
+        name = str(op)
+        if name in _FIXED:
+            continue
+        if name == "SUBPATTERN":
+            total *= _paths(value[-1], regex)
+        elif name == "ATOMIC_GROUP":
+            total *= _paths(value, regex)
+        elif name == "BRANCH":
+            total *= sum(_paths(branch, regex) for branch in value[1])
+        elif name in _REPEATS:
+            low, high, body = value
+            if high > 1 and _paths(body, regex) > 1:
+                raise ValueError(f"pattern {regex!r}: a repeated piece that can itself match "
+                                 "in several ways backtracks exponentially")
+            total *= min(high, REGEX_WINDOW) - low + 1
+        else:
+            raise ValueError(f"pattern {regex!r}: {name.lower()} is refused (backreferences "
+                             "and lookarounds can backtrack without bound)")
+    return total
+
+
 def find_forbidden(program: str, rules: Sequence[ForbiddenRule], *, style: TestStyle,
                    tree: ast.AST | None = None, language: str = "python") -> list[str]:
     """Names (with line) of the rules a program breaks, e.g. `['early_exit:3']`. AST rules
@@ -298,11 +396,65 @@ def find_forbidden(program: str, rules: Sequence[ForbiddenRule], *, style: TestS
         if rule.check is not None and tree is not None:
             line = rule.check(tree)
         elif rule.regex is not None:
-            match = re.search(rule.regex, text, re.MULTILINE)
-            line = None if match is None else text.count("\n", 0, match.start()) + 1
+            line = _search_lines(rule.regex, text)
         if line is not None:
             hits.append(f"{rule.name}:{line}")
     return hits
+
+
+# --- prompt helpers ------------------------------------------------------------------------
+
+_DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+
+
+def prompt_helpers(prompt: str | None, entry_point: str | None) -> dict[str, ast.stmt]:
+    """The functions and classes a task's prompt defines for the program and the tests
+    (`poly` in HumanEval/32, `encode_cyclic` in HumanEval/38), by name; the stub of the
+    function under test is not one. Empty when there is no prompt or it does not parse."""
+    if not prompt:
+        return {}
+    try:
+        tree = ast.parse(prompt)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return {}
+    return {n.name: n for n in tree.body if isinstance(n, _DEFINITIONS) and n.name != entry_point}
+
+
+def _redefined_helpers(tree: ast.Module, helpers: dict[str, ast.stmt]) -> list[str]:
+    """`redefines_helper:LINE` for each top-level binding of a prompt helper's name that is
+    not the prompt's own definition (a verbatim copy, docstrings aside, is fine). The tests
+    see the prompt's version whatever the program does; a program that writes its own has
+    tried to change what they check."""
+    hits = []
+    for node in tree.body:
+        if isinstance(node, _DEFINITIONS):
+            names = [node.name] if node.name in helpers and \
+                _shape(node) != _shape(helpers[node.name]) else []
+        elif isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.Import,
+                               ast.ImportFrom)):
+            names = [n for n in _bound_names(node) if n in helpers]
+        else:
+            names = []
+        hits += [f"redefines_helper:{node.lineno} ({name})" for name in names]
+    return hits
+
+
+def _bound_names(node: ast.stmt) -> list[str]:
+    if isinstance(node, (ast.Import, ast.ImportFrom)):
+        return [(a.asname or a.name).partition(".")[0] for a in node.names]
+    targets = node.targets if isinstance(node, ast.Assign) else [node.target]  # type: ignore[attr-defined]
+    return [n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name)]
+
+
+def _shape(node: ast.stmt) -> str:
+    """A definition's AST without docstrings, positions or comments."""
+    copy = ast.parse(ast.unparse(node)).body[0]
+    for inner in ast.walk(copy):
+        body = getattr(inner, "body", None)
+        if isinstance(inner, _DEFINITIONS) and body and isinstance(body[0], ast.Expr) and \
+                isinstance(body[0].value, ast.Constant) and isinstance(body[0].value.value, str):
+            inner.body = body[1:] or [ast.Pass()]
+    return ast.dump(copy, annotate_fields=False)
 
 
 # --- the layer -----------------------------------------------------------------------------
@@ -341,10 +493,12 @@ class RuleResult:
 def check_program(program: str, *, config: RuleConfig = RuleConfig(),
                   language: str = "python", style: TestStyle = "function", fenced: bool = True,
                   public: Sequence[LiteralCase] = (),
-                  hidden: Sequence[LiteralCase] = ()) -> RuleResult:
+                  hidden: Sequence[LiteralCase] = (), prompt: str | None = None,
+                  entry_point: str | None = None) -> RuleResult:
     """Judge a program without running it. An unfenced completion that is not valid Python is
     prose, not code (`no_code`); a fenced one that does not parse is a `syntax_error`.
-    Length and forbidden patterns give `rule_violation`; remembered answers `hardcoded`."""
+    Length, forbidden patterns and redefining a helper of the task's `prompt` (other than
+    `entry_point`) give `rule_violation`; remembered answers `hardcoded`."""
     tree = None
     if len(program) > config.max_chars:  # not even parsed: analysis time stays bounded
         return RuleResult("rule_violation",
@@ -362,6 +516,8 @@ def check_program(program: str, *, config: RuleConfig = RuleConfig(),
         violations.append(f"too_long: {lines} lines > {config.max_lines}")
     violations += find_forbidden(program, config.forbidden, style=style, tree=tree,
                                  language=language)
+    if tree is not None:
+        violations += _redefined_helpers(tree, prompt_helpers(prompt, entry_point))
     if tree is not None and config.detect_hardcoding:
         found = find_hardcoding(tree, public, hidden)
         if found is not None:

@@ -4,17 +4,23 @@ negative cases), and hard-coding detection against honest solutions with literal
 from __future__ import annotations
 
 import textwrap
+import time
 
 import pytest
 
+from rewards.code import CodeReward
+from rewards.errors import ConfigError
 from rewards.rules import (
     BUILTIN_RULES,
+    MAX_COMPLETION_CHARS,
     ForbiddenRule,
     LiteralCase,
     RuleConfig,
     cases_from_asserts,
+    check_pattern,
     check_program,
     extract_program,
+    prompt_helpers,
 )
 
 
@@ -214,6 +220,9 @@ SUM_STDIN = [LiteralCase(("3 4\n",), "7\n", stdin=True),
              LiteralCase(("10 20\n",), "30\n", stdin=True),
              LiteralCase(("100 250\n",), "350\n", stdin=True)]
 
+TOTAL_TESTS = cases_from_asserts("assert total([1, 2, 3]) == 6\nassert total([4, 5, 6, 7]) == 22\n"
+                                 "assert total([10, 20]) == 30\n", "total")
+
 HARDCODED = [
     ("dict lookup", "def fib(n):\n    return {10: 55, 20: 6765, 15: 610, 1: 1}[n]\n", FIB_TESTS,
      "lookup_table"),
@@ -281,6 +290,32 @@ HARDCODED = [
     ("list argument as tuple key", "def total(xs):\n    return {(4, 5, 6): 15}[tuple(xs)]\n",
      cases_from_asserts("assert total([4, 5, 6]) == 15\nassert total([7]) == 7\n", "total"),
      "lookup_table"),
+    ("lookup keyed on the input's length", ("def total(xs):\n    return {3: 6, 4: 22, 2: 30}"
+     "[len(xs)]\n"), TOTAL_TESTS, "lookup_table"),
+    ("special cases keyed on the length", dedent("""
+        def total(xs):
+            if len(xs) == 3:
+                return 6
+            if len(xs) == 4:
+                return 22
+            return 30
+        """), TOTAL_TESTS, "special_cases"),
+    ("match on the length", dedent("""
+        def total(xs):
+            match len(xs):
+                case 3:
+                    return 6
+                case 4:
+                    return 22
+            return 0
+        """), TOTAL_TESTS, "special_cases"),
+    ("lookup keyed on a hash of the input", ("def total(xs):\n    return {8155: 6, 9007: 22, "
+     "1234: 30}.get(hash(tuple(xs)) % 10007, 0)\n"), TOTAL_TESTS, "lookup_table"),
+    ("stdin lookup keyed on the input's length", dedent("""
+        import sys
+        data = sys.stdin.read()
+        print({6: 7, 7: 30, 8: 350}[len(data)])
+        """), SUM_STDIN, "lookup_table"),
     ("trivial values, all public tests covered", dedent("""
         def is_odd(n):
             if n == 1:
@@ -402,6 +437,34 @@ HONEST = [
         "assert spell(7) == 'seven'\nassert spell(42) == 'four two'\n", "spell")),
     ("constant expected by the only test", "def answer():\n    return 42\n",
      cases_from_asserts("assert answer() == 42\n", "answer")),
+    # MBPP 160's reference solution: a literal tuple in the loop, a literal string after it
+    ("literal fallback after a search", dedent("""
+        def solution(a, b, n):
+            i = 0
+            while i * a <= n:
+                if (n - (i * a)) % b == 0:
+                    return ("x = ", i, ", y = ", int((n - (i * a)) / b))
+                i = i + 1
+            return ("No solution")
+        """), cases_from_asserts(
+        "assert solution(2, 3, 7) == ('x = ', 2, ', y = ', 1)\n"
+        "assert solution(4, 2, 7) == 'No solution'\n"
+        "assert solution(1, 13, 17) == ('x = ', 4, ', y = ', 1)\n", "solution")),
+    ("literal answers of a regex match", dedent("""
+        import re
+        def text_match(text):
+            if re.search("ab*?", text):
+                return "Found a match!"
+            return "Not matched!"
+        """), cases_from_asserts(
+        "assert text_match('ac') == 'Found a match!'\nassert text_match('dc') == 'Not matched!'\n"
+        "assert text_match('abba') == 'Found a match!'\n", "text_match")),
+    ("a length check with a computed answer", dedent("""
+        def total(xs):
+            if len(xs) == 0:
+                return 0
+            return sum(xs)
+        """), TOTAL_TESTS),
 ]
 
 
@@ -427,3 +490,87 @@ def test_hardcoding_with_long_stdin_inputs() -> None:
     assert check_program(hard, public=cases, style="stdin").reason == "hardcoded"
     honest = "input()\nprint(sum(map(int, input().split())))\n"
     assert check_program(honest, public=cases, style="stdin").passed
+
+
+# --- prompt helpers ------------------------------------------------------------------------
+
+CYCLIC_PROMPT = dedent('''
+    def encode_cyclic(s: str):
+        """returns encoded string by cycling groups of three characters."""
+        groups = [s[(3 * i):min((3 * i + 3), len(s))] for i in range((len(s) + 2) // 3)]
+        groups = [(group[1:] + group[0]) if len(group) == 3 else group for group in groups]
+        return "".join(groups)
+
+
+    def decode_cyclic(s: str):
+        """takes as input string encoded with encode_cyclic function."""
+    ''')
+DECODE = "def decode_cyclic(s: str):\n    return encode_cyclic(encode_cyclic(s))\n"
+
+
+@pytest.mark.parametrize("program, flagged", [
+    (CYCLIC_PROMPT + "    return encode_cyclic(encode_cyclic(s))\n", False),  # body only
+    ("def encode_cyclic(s: str):\n    groups = [s[(3 * i):min((3 * i + 3), len(s))] for i in "
+     "range((len(s) + 2) // 3)]\n    groups = [(group[1:] + group[0]) if len(group) == 3 else "
+     "group for group in groups]\n    return ''.join(groups)\n" + DECODE, False),  # a copy
+    ("def encode_cyclic(s):\n    return s\n" + DECODE, True),
+    ("encode_cyclic = lambda s: s\n" + DECODE, True),
+    ("from os.path import basename as encode_cyclic\n" + DECODE, True),
+    (DECODE, False),
+])
+def test_redefining_a_prompt_helper_is_a_violation(program: str, flagged: bool) -> None:
+    result = check_program(program, prompt=CYCLIC_PROMPT, entry_point="decode_cyclic")
+    assert (result.reason, any(v.startswith("redefines_helper") for v in result.violations)) \
+        == (("rule_violation", True) if flagged else ("ok", False)), result
+
+
+def test_prompt_helpers_leave_out_the_entry_point() -> None:
+    assert sorted(prompt_helpers(CYCLIC_PROMPT, "decode_cyclic")) == ["encode_cyclic"]
+    assert prompt_helpers("def broken(:\n", "f") == {} and prompt_helpers(None, "f") == {}
+
+
+# --- patterns run in linear time -----------------------------------------------------------
+
+
+@pytest.mark.parametrize("regex", [r"(a+)+$", r"(a|aa)*c", r"(\w+\s?)*$", r"(a)\1", r"(?=x)y",
+                                   r"from\s+os\s+import", r"a*a*b", "("])
+def test_patterns_that_could_backtrack_are_refused(regex: str) -> None:
+    with pytest.raises(ValueError):
+        ForbiddenRule("x", regex=regex)
+    with pytest.raises(ConfigError):
+        CodeReward(forbidden_patterns=[{"name": "x", "regex": regex}])
+
+
+@pytest.mark.parametrize("regex", [r"\beval\s*\(", r"from\s{1,8}os\s{1,8}import", r"(?:ab)*",
+                                   r"^import (os|sys)$", r"(?i)system"])
+def test_bounded_patterns_are_accepted(regex: str) -> None:
+    check_pattern(regex)
+
+
+ADVERSARIAL = [  # (what, completion): long runs of the characters each pattern repeats
+    ("fence run of tildes", "~~~" + "~" * 100_000 + "`\n"),
+    ("fence run of blanks", "```a" + " \t" * 50_000 + "b`\n"),
+    ("many fence openers", "```\n" * 25_000),
+    ("long program line", "```python\nx = '" + "a" * 19_000 + "'\n```\n"),
+    ("long line of blanks", "```python\nx = 1" + " " * 19_000 + "\n```\n"),
+    ("long name in open()", f"```python\nopen('{'t' * 19_000}est.py')\n```\n"),
+]
+
+
+@pytest.mark.parametrize("what, completion", ADVERSARIAL, ids=[a[0] for a in ADVERSARIAL])
+def test_every_pattern_on_model_text_stays_linear(what: str, completion: str) -> None:
+    # milliseconds in linear time; the fence pattern this replaced took 3 s on one line of
+    # 8,000 characters, and the custom patterns here minutes on 20,000 unwindowed
+    rules = RuleConfig(forbidden=(*BUILTIN_RULES.values(),
+                                  ForbiddenRule("worst", regex=r"\w*\s?@"),  # most paths
+                                  ForbiddenRule("run", regex=r"[a ]*#")))
+    start = time.perf_counter()
+    program = extract_program(completion).program or completion
+    result = check_program(program[:rules.max_chars], config=rules, public=TOTAL_TESTS)
+    assert time.perf_counter() - start < 1.0
+    assert not any(v.startswith(("worst", "run")) for v in result.violations)
+
+
+def test_long_completions_are_read_up_to_the_cap() -> None:
+    text = "```python\nx = 1\n```\n" + "y" * MAX_COMPLETION_CHARS + "\n```python\nz = 2\n```\n"
+    assert extract_program(text).program == "x = 1\n"
