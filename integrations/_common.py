@@ -9,19 +9,22 @@ import importlib
 import os
 import threading
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
-from typing import Any
+from typing import Any, Literal
 
 from rewards._types import Reward, Sample, Score
 from rewards.config import RewardConfig, load_config
-from rewards.errors import ConfigError
+from rewards.errors import ConfigError, InputError
 from rewards.mixing import BatchNormalizer, DomainRouter
+from rewards.scoring import AbstentionPolicy, AbstentionTally, abstention_cause
 
 __all__ = [
-    "CONFIG_ENV", "REFERENCE_COLUMNS", "ResolvedReward", "RewardSource", "completion_text",
-    "find_reference", "require", "resolve_reward", "warm_up",
+    "ABSTAIN_MODES", "ADAPTER_POLICY", "CONFIG_ENV", "REFERENCE_COLUMNS", "AbstainMode",
+    "OnConfigAbstain", "ResolvedReward", "RewardSource", "check_abstain_mode",
+    "completion_text", "find_reference", "raise_on_abstention", "require", "resolve_reward",
+    "warm_up",
 ]
 
 CONFIG_ENV = "REWARDS_CONFIG"
@@ -31,6 +34,36 @@ REFERENCE_COLUMNS = ("solution", "answer", "ground_truth", "reference", "label")
 """Dataset columns tried, in order, for the gold reference when none is named."""
 
 RewardSource = Reward | RewardConfig | str | Path | None
+
+AbstainMode = Literal["mask", "zero", "raise"]
+"""What an adapter hands its framework for a sample that abstained: `mask` leaves it out the
+framework's own way (see docs/integrations.md), `zero` a number (the adapter's abstain value,
+0.0 unless set), `raise` an `InputError` naming the sample and its cause."""
+ABSTAIN_MODES = ("mask", "zero", "raise")
+OnConfigAbstain = Literal["raise", "warn"]
+"""What an adapter does when its run abstains for a configuration cause (an unknown domain,
+missing references): raise `ConfigurationAbstention`, or log one warning per run."""
+ADAPTER_POLICY = AbstentionPolicy(share=1.0, min_rows=32)
+"""Adapters see a run a batch (or a rollout) at a time: the run fails once all of its first
+32 rows or more abstained for a configuration cause."""
+
+
+def check_abstain_mode(abstain: str, on_config_abstain: str = "raise") -> None:
+    """Options of an adapter, checked when it is built (not at its first abstention)."""
+    if abstain not in ABSTAIN_MODES:
+        raise ConfigError(f"abstain must be one of {', '.join(ABSTAIN_MODES)}, not {abstain!r}")
+    if on_config_abstain not in ("raise", "warn"):
+        raise ConfigError(f"on_config_abstain must be raise or warn, not {on_config_abstain!r}")
+
+
+def raise_on_abstention(samples: Sequence[Sample], scores: Sequence[Score]) -> None:
+    """`abstain="raise"`: an `InputError` for the first sample that abstained."""
+    for i, (sample, score) in enumerate(zip(samples, scores)):
+        cause = abstention_cause(sample, score)
+        if cause is not None:
+            raise InputError(f"sample {i} of the batch (domain {sample.domain!r}) abstained: "
+                             f"{cause}; pass abstain='mask' or 'zero' to train on without it",
+                             field="reference" if cause.startswith("bad_reference") else None)
 
 
 @dataclass(frozen=True)
@@ -47,6 +80,15 @@ class ResolvedReward:
     `raw` followed by this."""
     config: RewardConfig | None
     """The config it was built from; None for a `Reward` object passed directly."""
+    tally: AbstentionTally = field(default_factory=lambda: AbstentionTally(ADAPTER_POLICY))
+    """Rows and abstentions by cause over this process's run (see `observe`)."""
+
+    def observe(self, samples: Sequence[Sample], scores: Sequence[Score], *,
+                on_config_abstain: OnConfigAbstain = "raise") -> None:
+        """Count a scored batch in the run's tally; a run that abstains for a configuration
+        cause raises `ConfigurationAbstention` or warns once (`on_config_abstain`)."""
+        self.tally.add(samples, scores)
+        self.tally.check(on_config_abstain)
 
     @property
     def normalize(self) -> str:
@@ -70,7 +112,9 @@ class ResolvedReward:
         domain = domain or self.default_domain
         if self.config is None or domain in self.config.domains:
             return domain
-        return "default"
+        # without a default domain the sample abstains (unknown_domain) under its own name,
+        # which the abstention report then names
+        return "default" if "default" in self.config.domains else domain
 
     def components(self) -> list[tuple[str, str, float]]:
         """(domain, component name, weight) for every component of the config, in order."""
@@ -120,9 +164,11 @@ def _from_config(config: RewardConfig) -> ResolvedReward:
 
 
 def _from_reward(reward: Reward, config: RewardConfig | None) -> ResolvedReward:
+    domains = list(config.domains) if config is not None else []
+    tally = AbstentionTally(ADAPTER_POLICY, where=f"reward {reward.name!r}", domains=domains)
     if isinstance(reward, DomainRouter):
-        return ResolvedReward(reward, reward.raw, reward.normalizer, config)
-    return ResolvedReward(reward, reward, BatchNormalizer("none"), config)
+        return ResolvedReward(reward, reward.raw, reward.normalizer, config, tally)
+    return ResolvedReward(reward, reward, BatchNormalizer("none"), config, tally)
 
 
 def warm_up(reward: Any, _seen: set[int] | None = None) -> int:

@@ -49,8 +49,9 @@ class AReaLReward:
         sample = Sample(prompt=prompt_value(prompt), completion=completion_text(completions),
                         reference=reference, domain=resolved.route(kwargs.get(self.domain_key)),
                         group=group_key(prompt))
-        value = score_batch(resolved.raw, [sample]).scores[0].value
-        return self.abstain_value if value is None else float(value)
+        score = score_batch(resolved.raw, [sample]).scores[0]
+        resolved.observe([sample], [score])  # a misconfigured run raises (see docs)
+        return self.abstain_value if score.value is None else float(score.value)
 
     def __repr__(self) -> str:
         return f"AReaLReward({self.config!r})"

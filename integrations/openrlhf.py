@@ -10,6 +10,14 @@ dataset's `--data.label_key` column.
 
 File form: `--reward.remote_url $(python -c "import integrations.openrlhf as m;
 print(m.__file__)")` with `REWARDS_CONFIG=/path/to/reward.yaml` in the Ray workers' env.
+
+OpenRLHF needs a number in `rewards` for every rollout; its one way to leave rollouts out is
+dynamic filtering (`--algo.dynamic_filtering_enable`), which drops a prompt's group when the
+mean of its `scores` is outside `--algo.dynamic_filtering_range`. So under `abstain="mask"`
+(default) an abstained rollout gets `scores` = `MASK_SCORE` (-1e9, below any range: its group
+is dropped) and `rewards` = `abstain_value`; without dynamic filtering OpenRLHF trains it as
+`abstain_value`, so run with dynamic filtering on, or with `abstain="raise"`. `zero`: both
+are `abstain_value`; `raise`: an `InputError`.
 """
 
 from __future__ import annotations
@@ -18,22 +26,29 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from integrations._common import (
+    AbstainMode,
     ResolvedReward,
     RewardSource,
+    check_abstain_mode,
     group_key,
     prompt_value,
+    raise_on_abstention,
     resolve_reward,
 )
 from rewards._types import Sample, Score
-from rewards.scoring import score_batch
+from rewards.scoring import abstention_cause, score_batch
 
-__all__ = ["END_TOKENS", "RequestError", "build_response", "parse_request", "reward_func",
+__all__ = ["END_TOKENS", "MASK_SCORE", "RequestError", "build_response", "parse_request", "reward_func",
            "samples_from_queries", "split_query"]
 
 END_TOKENS = ("<|im_end|>", "<|endoftext|>", "<|eot_id|>", "<|end_of_text|>", "</s>",
               "<｜end▁of▁sentence｜>", "<|end|>", "<|pad|>", "<pad>", "<eos>", "<end_of_turn>")
 """Special tokens stripped from the end of a decoded query (OpenRLHF decodes with
 `skip_special_tokens=False`, so the EOS and padding are part of the text)."""
+
+MASK_SCORE = -1e9
+"""`scores` of an abstained rollout under `abstain="mask"`: outside any dynamic filtering
+range, so OpenRLHF drops the rollout's prompt group."""
 
 
 class RequestError(ValueError):
@@ -123,14 +138,19 @@ def parse_request(body: Any) -> tuple[list[str], list[Any] | None, list[Any] | N
 
 
 def build_response(resolved: ResolvedReward, scores: Sequence[Score], *,
-                   abstain_value: float = 0.0) -> dict[str, Any]:
+                   abstain_value: float = 0.0, abstain: AbstainMode = "mask",
+                   samples: Sequence[Sample] | None = None) -> dict[str, Any]:
     """OpenRLHF's reply: `rewards` (final values; an abstention becomes `abstain_value`, since
     OpenRLHF needs a number), `scores` (the values before batch normalization, for dynamic
-    filtering), `extra_logs` (one list per key, numbers only: each component's value and
-    `reward/abstained`). `reasons` and `parts` are extra fields OpenRLHF ignores."""
+    filtering; `MASK_SCORE` for an abstention under `abstain="mask"`), `extra_logs` (one list
+    per key, numbers only: each component's value and `reward/abstained`). `reasons`,
+    `causes` and `parts` are extra fields OpenRLHF ignores."""
+    if abstain == "raise" and samples is not None:
+        raise_on_abstention(samples, scores)
     names = resolved.component_names() or sorted({k for s in scores for k in s.parts})
     rewards = [abstain_value if s.value is None else float(s.value) for s in scores]
-    raw = [s.parts.get("raw", s.value) for s in scores]
+    missing = MASK_SCORE if abstain == "mask" else abstain_value
+    raw = [missing if s.value is None else s.parts.get("raw", s.value) for s in scores]
     extra_logs: dict[str, list[float]] = {
         f"reward/{name}": [_number(s.parts.get(name)) for s in scores] for name in names}
     extra_logs["reward/abstained"] = [1.0 if s.value is None else 0.0 for s in scores]
@@ -139,6 +159,8 @@ def build_response(resolved: ResolvedReward, scores: Sequence[Score], *,
         "scores": [abstain_value if v is None else float(v) for v in raw],
         "extra_logs": extra_logs,
         "reasons": [s.reason for s in scores],
+        "causes": [abstention_cause(sample, s) for sample, s in
+                   zip(samples or [None] * len(scores), scores)],
         "parts": [dict(s.parts) for s in scores],
     }
 
@@ -158,13 +180,20 @@ def reward_func(queries: Sequence[str], prompts: Sequence[Any], labels: Sequence
                 **kwargs: Any) -> dict[str, Any]:
     """OpenRLHF's file form: `--reward.remote_url /path/to/integrations/openrlhf.py`.
 
-    The reward config comes from the `reward_config` keyword or `$REWARDS_CONFIG`. Returns
+    The reward config comes from the `reward_config` keyword or `$REWARDS_CONFIG`; the
+    keywords `abstain` (mask | zero | raise), `abstain_value` and `on_config_abstain`
+    (raise | warn) are as for `rewards serve`. Returns
     torch tensors (as OpenRLHF's own examples do) when torch is importable, else lists.
     """
     source: RewardSource = kwargs.get("reward_config")
+    abstain = kwargs.get("abstain", "mask")
+    on_config_abstain = kwargs.get("on_config_abstain", "raise")
+    check_abstain_mode(abstain, on_config_abstain)
     resolved = resolve_reward(source)
     samples = samples_from_queries(resolved, list(queries), list(prompts), list(labels))
-    result = build_response(resolved, score_queries(resolved, samples),
+    scores = score_queries(resolved, samples)
+    resolved.observe(samples, scores, on_config_abstain=on_config_abstain)
+    result = build_response(resolved, scores, samples=samples, abstain=abstain,
                             abstain_value=float(kwargs.get("abstain_value", 0.0)))
     try:
         import torch

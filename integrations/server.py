@@ -7,7 +7,10 @@ request, many requests at once; the server collects concurrent requests for a fe
 and scores them as one batch (`BatchingConfig`; `--no-batching` scores each request alone).
 The config's batch normalization applies within each request, never across requests that
 happened to share a batch. A malformed request gets a 422 naming the field; a body that is not
-JSON a 400; broken scoring infrastructure a 503.
+JSON (or nested deeper than `MAX_DEPTH`) a 400; broken scoring infrastructure a 503. Once the
+server's rows abstained for a configuration cause (all of its first 32 or more: an unknown
+domain, no labels), requests get a 422 saying so (`on_config_abstain="warn"`: one warning in
+the log instead); `/health` counts abstentions by cause.
 """
 
 # No `from __future__ import annotations` here: FastAPI reads the endpoint annotations
@@ -20,7 +23,10 @@ from typing import Any
 
 from integrations._batcher import BatchingConfig, MicroBatcher
 from integrations._common import (
+    AbstainMode,
+    OnConfigAbstain,
     RewardSource,
+    check_abstain_mode,
     require,
     resolve_reward,
     warm_up,
@@ -32,17 +38,42 @@ from integrations.openrlhf import (
     parse_request,
     samples_from_queries,
 )
-from rewards.errors import RewardsError
+from rewards.errors import InputError, RewardsError
+from rewards.scoring import ConfigurationAbstention
 
-__all__ = ["create_app", "serve"]
+__all__ = ["MAX_DEPTH", "create_app", "parse_body", "serve"]
 
 logger = logging.getLogger(__name__)
 
+MAX_DEPTH = 64
+"""The deepest nesting of lists and objects a request body may have."""
+
+
+def parse_body(raw: bytes) -> Any:
+    """The request body as JSON; a `ValueError` for one that is not JSON or nested deeper
+    than `MAX_DEPTH` (the JSON parser would recurse, the reply would be a 500)."""
+    try:
+        body = json.loads(raw)
+    except RecursionError as exc:
+        raise ValueError(f"nested deeper than {MAX_DEPTH} levels") from exc
+    stack = [(body, 1)]
+    while stack:  # iterative: a deep body cannot recurse here either
+        value, depth = stack.pop()
+        if isinstance(value, (list, dict)):
+            if depth > MAX_DEPTH:
+                raise ValueError(f"nested deeper than {MAX_DEPTH} levels")
+            items = value.values() if isinstance(value, dict) else value
+            stack.extend((v, depth + 1) for v in items)
+    return body
+
 
 def create_app(reward: RewardSource = None, *, batching: BatchingConfig | None = None,
-               abstain_value: float = 0.0, end_tokens: Sequence[str] = END_TOKENS) -> Any:
+               abstain_value: float = 0.0, end_tokens: Sequence[str] = END_TOKENS,
+               abstain: AbstainMode = "mask", on_config_abstain: OnConfigAbstain = "raise") -> Any:
     """The FastAPI app scoring with `reward` (a `Reward`, a config or its path; None:
-    `$REWARDS_CONFIG`). `abstain_value` is the reward sent for an abstention."""
+    `$REWARDS_CONFIG`). `abstain_value` is the reward sent for an abstention; `abstain` and
+    `on_config_abstain` as in `integrations.openrlhf` (docs/integrations.md)."""
+    check_abstain_mode(abstain, on_config_abstain)
     fastapi = require("fastapi", extra="server")
     responses = require("fastapi.responses", extra="server")
     JSONResponse = responses.JSONResponse
@@ -72,12 +103,13 @@ def create_app(reward: RewardSource = None, *, batching: BatchingConfig | None =
                 "batching": {"enabled": batching.enabled, "max_batch": batching.max_batch,
                              "max_wait_ms": batching.max_wait_ms,
                              "max_inflight": batching.max_inflight},
-                "stats": batcher.stats.as_dict()}
+                "stats": batcher.stats.as_dict(),
+                "abstained": {"rows": resolved.tally.rows, "by_cause": resolved.tally.counts()}}
 
     @app.post("/get_reward")
     async def get_reward(request: fastapi.Request) -> Any:
         try:
-            body = json.loads(await request.body())
+            body = parse_body(await request.body())
         except ValueError as exc:
             return JSONResponse({"detail": f"body is not JSON: {exc}", "field": "body"},
                                 status_code=400)
@@ -96,16 +128,24 @@ def create_app(reward: RewardSource = None, *, batching: BatchingConfig | None =
             logger.exception("scoring a request failed")
             return JSONResponse({"detail": f"{type(exc).__name__}: {exc}"}, status_code=500)
         scores = resolved.normalize_batch(samples, scores)
+        try:
+            resolved.observe(samples, scores, on_config_abstain=on_config_abstain)
+            reply = build_response(resolved, scores, abstain_value=abstain_value,
+                                   abstain=abstain, samples=samples)
+        except (ConfigurationAbstention, InputError) as exc:  # the run's setup, or raise mode
+            return JSONResponse({"detail": str(exc)}, status_code=422)
         # a JSONResponse skips FastAPI's jsonable_encoder pass over the reply (plain JSON already)
-        return JSONResponse(build_response(resolved, scores, abstain_value=abstain_value))
+        return JSONResponse(reply)
 
     return app
 
 
 def serve(reward: RewardSource = None, *, host: str = "127.0.0.1", port: int = 5000,
           batching: BatchingConfig | None = None, abstain_value: float = 0.0,
-          log_level: str = "info") -> None:
+          log_level: str = "info", abstain: AbstainMode = "mask",
+          on_config_abstain: OnConfigAbstain = "raise") -> None:
     """Build the app and run it with uvicorn until interrupted."""
     uvicorn = require("uvicorn", extra="server")
-    app = create_app(reward, batching=batching, abstain_value=abstain_value)
+    app = create_app(reward, batching=batching, abstain_value=abstain_value, abstain=abstain,
+                     on_config_abstain=on_config_abstain)
     uvicorn.run(app, host=host, port=port, log_level=log_level, access_log=False)

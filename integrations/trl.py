@@ -25,22 +25,27 @@ Nothing here imports TRL: the functions are plain callables.
 from __future__ import annotations
 
 import threading
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from integrations._common import (
+    AbstainMode,
+    OnConfigAbstain,
     ResolvedReward,
     RewardSource,
+    check_abstain_mode,
     completion_text,
     find_reference,
     group_key,
     prompt_value,
+    raise_on_abstention,
     resolve_reward,
 )
 from rewards._types import Sample, Score
 from rewards.errors import ConfigError, InputError
-from rewards.scoring import score_batch
+from rewards.scoring import abstention_cause, score_batch
 
 __all__ = ["TRLRewards", "trl_rewards"]
 
@@ -59,19 +64,29 @@ class TRLRewards:
 
 def trl_rewards(config: RewardSource = None, *, reference_column: str | None = None,
                 domain_column: str = "domain", per_component: bool = True,
-                log_reasons: bool = True) -> TRLRewards:
+                log_reasons: bool = True, abstain: AbstainMode = "mask",
+                on_config_abstain: OnConfigAbstain = "raise") -> TRLRewards:
     """Reward functions for TRL's GRPOTrainer from a reward config (None: `$REWARDS_CONFIG`).
 
     `reference_column`: the dataset column with the gold reference (None: the first present
     of solution, answer, ground_truth, reference, label). `domain_column`: the column naming
     each row's domain (absent: the config's only domain, else `default`). `log_reasons`: log
     each completion's reason (ok, wrong, no_answer ...) to TRL's completions table and the
-    fraction of abstentions as the metric `rewards/abstained/frac`.
+    fraction of abstentions as the metric `rewards/abstained/frac` (and per cause,
+    `rewards/abstained/<cause>/frac`).
+
+    `abstain`: `mask` (default) returns None from every function for a sample that abstained,
+    which GRPOTrainer treats as unscorable (left out of the group baseline, advantage 0);
+    `zero` returns 0.0; `raise` raises `InputError`. `on_config_abstain`: a run whose rows
+    abstain for a configuration cause (unknown domain, no reference) raises
+    `ConfigurationAbstention`, or (`warn`) logs one warning.
     """
+    check_abstain_mode(abstain, on_config_abstain)
     resolved = resolve_reward(config)
     scorer = _BatchScorer(resolved, reference_column=reference_column,
                           domain_column=domain_column, log_reasons=log_reasons,
-                          normalized=not per_component)
+                          normalized=not per_component, abstain=abstain,
+                          on_config_abstain=on_config_abstain)
     if not per_component or resolved.config is None:
         return TRLRewards((_total_function(scorer, resolved.reward.name),), (1.0,))
     if resolved.normalize == "zscore_by_domain":
@@ -96,8 +111,14 @@ class _BatchScorer:
     """Scores a TRL batch once; the per-component functions read their part of it."""
 
     def __init__(self, resolved: ResolvedReward, *, reference_column: str | None,
-                 domain_column: str, log_reasons: bool, normalized: bool) -> None:
+                 domain_column: str, log_reasons: bool, normalized: bool,
+                 abstain: AbstainMode = "mask",
+                 on_config_abstain: OnConfigAbstain = "raise") -> None:
         self.resolved = resolved
+        self.abstain = abstain
+        self.on_config_abstain = on_config_abstain
+        self.missing = None if abstain == "mask" else 0.0
+        """What a function returns for a sample that abstained."""
         self.reference_column = reference_column
         self.domain_column = domain_column
         self.log_reasons = log_reasons
@@ -119,7 +140,10 @@ class _BatchScorer:
             scores = score_batch(self.reward, samples).scores
             self._last = (key, samples, scores)
         if self.log_reasons:
-            self._log(columns, scores)
+            self._log(columns, samples, scores)
+        self.resolved.observe(samples, scores, on_config_abstain=self.on_config_abstain)
+        if self.abstain == "raise":
+            raise_on_abstention(samples, scores)
         return samples, scores
 
     def _samples(self, prompts: Sequence[Any], completions: Sequence[Any],
@@ -144,13 +168,16 @@ class _BatchScorer:
         return samples
 
     @staticmethod
-    def _log(columns: dict[str, Any], scores: list[Score]) -> None:
+    def _log(columns: dict[str, Any], samples: list[Sample], scores: list[Score]) -> None:
         log_extra, log_metric = columns.get("log_extra"), columns.get("log_metric")
         if callable(log_extra):
             log_extra("reason", [s.reason for s in scores])
         if callable(log_metric) and scores:
+            causes = Counter(abstention_cause(a, b) for a, b in zip(samples, scores))
             log_metric("rewards/abstained/frac",
                        sum(s.value is None for s in scores) / len(scores))
+            for cause, n in sorted((c, n) for c, n in causes.items() if c is not None):
+                log_metric(f"rewards/abstained/{cause}/frac", n / len(scores))
 
 
 def _is_column(value: Any, n: int) -> bool:
@@ -164,7 +191,10 @@ def _component_function(scorer: _BatchScorer, domain: str, name: str, label: str
                         completion_ids: Sequence[Any] | None = None,
                         **columns: Any) -> list[float | None]:
         samples, scores = scorer(prompts, completions, columns, fresh=first)
-        return [score.parts.get(name) if sample.domain == domain else None
+        # an abstained sample is None (or 0.0) in every function, its logged-only parts too:
+        # a part left standing would make TRL score the sample as that part's weighted sum
+        return [None if sample.domain != domain
+                else scorer.missing if score.value is None else score.parts.get(name)
                 for sample, score in zip(samples, scores)]
 
     reward_function.__name__ = reward_function.__qualname__ = label
@@ -176,7 +206,7 @@ def _total_function(scorer: _BatchScorer, label: str) -> RewardFunc:
                         completion_ids: Sequence[Any] | None = None,
                         **columns: Any) -> list[float | None]:
         _, scores = scorer(prompts, completions, columns, fresh=True)
-        return [score.value for score in scores]
+        return [scorer.missing if score.value is None else score.value for score in scores]
 
     reward_function.__name__ = reward_function.__qualname__ = label
     return reward_function

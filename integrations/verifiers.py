@@ -92,7 +92,9 @@ class _SharedScorer:
             while len(self._memo) > self.memo_size:
                 self._memo.popitem(last=False)
             try:
-                future.set_result((await self._batcher(loop).score([sample]))[0])
+                score = (await self._batcher(loop).score([sample]))[0]
+                self.resolved.observe([sample], [score])  # a misconfigured run raises
+                future.set_result(score)
             except Exception as exc:
                 self._memo.pop(key, None)
                 future.set_exception(exc)

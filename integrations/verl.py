@@ -10,9 +10,20 @@ reward:
 ```
 veRL merges `reward_kwargs` into every call, so `reward_config` picks the config; without it,
 `$REWARDS_CONFIG`. Each call returns a dict: `score` (a number: veRL puts it in the reward
-tensor, so an abstention scores `abstain_score`, default 0.0), `reason`, `abstained`, and one
+tensor), `reason`, `abstained`, `cause` (why it abstained, or None) and one
 `reward/<component>` entry per component of the config (None where the component did not score
 the sample); veRL logs the numeric ones and dumps all of them with the generations.
+
+veRL has no way to leave one rollout out of a batch: the reward tensor needs a number for each.
+`abstain` (a `reward_kwargs` key) says what an abstention gets. `mask` (default): in
+`compute_score_batch`, the mean score of the rollouts of its group that did score (groups by
+`extra_info["index"]`), so its group-relative advantage (GRPO, RLOO) is 0 and the group's
+baseline is unchanged; a group where every rollout abstains scores `abstain_score` for all, a
+constant group (advantage 0; `algorithm.filter_groups` evicts it). The per-rollout
+`compute_score` and `compute_score_async` never see the group, so under `mask` an abstention
+raises a `ConfigError` saying so; `zero`: `abstain_score` (default 0.0); `raise`: `InputError`.
+`on_config_abstain` (raise | warn): a run whose rows abstain for a configuration cause (a
+`data_source` the config has no domain for, no ground truth) raises or warns once.
 
 The domain of a sample: `extra_info["domain"]`, else `domain_map[data_source]`, else the
 data source itself when the config has such a domain, else the config's only domain, else
@@ -25,18 +36,24 @@ reward loop. `compute_score_batch` applies the config's `normalize` over the bat
 from __future__ import annotations
 
 import asyncio
+from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from integrations._batcher import BatchingConfig, MicroBatcher
 from integrations._common import (
+    AbstainMode,
+    OnConfigAbstain,
     ResolvedReward,
     RewardSource,
+    check_abstain_mode,
     prompt_value,
+    raise_on_abstention,
     resolve_reward,
 )
 from rewards._types import Sample, Score
-from rewards.scoring import score_batch
+from rewards.errors import ConfigError
+from rewards.scoring import abstention_cause, score_batch
 
 __all__ = ["compute_score", "compute_score_async", "compute_score_batch"]
 
@@ -44,11 +61,28 @@ __all__ = ["compute_score", "compute_score_async", "compute_score_batch"]
 def compute_score(data_source: str, solution_str: str, ground_truth: Any,
                   extra_info: Mapping[str, Any] | None = None, *,
                   reward_config: RewardSource = None, abstain_score: float = 0.0,
-                  domain_map: Mapping[str, str] | None = None, **kwargs: Any) -> dict[str, Any]:
+                  domain_map: Mapping[str, str] | None = None, abstain: AbstainMode = "mask",
+                  on_config_abstain: OnConfigAbstain = "raise", **kwargs: Any) -> dict[str, Any]:
     """Score one rollout (veRL's naive reward manager)."""
+    check_abstain_mode(abstain, on_config_abstain)
     resolved = resolve_reward(reward_config)
     sample = _sample(resolved, data_source, solution_str, ground_truth, extra_info, domain_map)
-    return _result(resolved, score_batch(resolved.raw, [sample]).scores[0], abstain_score)
+    score = score_batch(resolved.raw, [sample]).scores[0]
+    return _single(resolved, sample, score, abstain, abstain_score, on_config_abstain)
+
+
+def _single(resolved: ResolvedReward, sample: Sample, score: Score, abstain: AbstainMode,
+            abstain_score: float, on_config_abstain: OnConfigAbstain) -> dict[str, Any]:
+    resolved.observe([sample], [score], on_config_abstain=on_config_abstain)
+    if abstain == "raise":
+        raise_on_abstention([sample], [score])
+    if abstain == "mask" and score.value is None:
+        raise ConfigError(
+            f"a rollout abstained ({abstention_cause(sample, score)}) and veRL's per-rollout "
+            "reward managers cannot leave it out: use reward_manager: batch with "
+            "compute_score_batch (abstain: mask), or set reward_kwargs abstain: zero to "
+            "train it as abstain_score")
+    return _result(resolved, sample, score, abstain_score)
 
 
 def compute_score_batch(data_sources: Sequence[str], solution_strs: Sequence[str],
@@ -56,8 +90,11 @@ def compute_score_batch(data_sources: Sequence[str], solution_strs: Sequence[str
                         extra_infos: Sequence[Mapping[str, Any] | None] | None = None, *,
                         reward_config: RewardSource = None, abstain_score: float = 0.0,
                         domain_map: Mapping[str, str] | None = None,
+                        abstain: AbstainMode = "mask",
+                        on_config_abstain: OnConfigAbstain = "raise",
                         **kwargs: Any) -> list[dict[str, Any]]:
     """Score a batch (veRL's `batch` reward manager), with the config's normalization."""
+    check_abstain_mode(abstain, on_config_abstain)
     resolved = resolve_reward(reward_config)
     n = len(solution_strs)
     infos: Sequence[Mapping[str, Any] | None] = extra_infos if extra_infos is not None \
@@ -69,7 +106,25 @@ def compute_score_batch(data_sources: Sequence[str], solution_strs: Sequence[str
     samples = [_sample(resolved, d, s, g, e, domain_map)
                for d, s, g, e in zip(data_sources, solution_strs, ground_truths, infos)]
     scores = score_batch(resolved.reward, samples).scores
-    return [_result(resolved, score, abstain_score) for score in scores]
+    resolved.observe(samples, scores, on_config_abstain=on_config_abstain)
+    if abstain == "raise":
+        raise_on_abstention(samples, scores)
+    results = [_result(resolved, s, score, abstain_score) for s, score in zip(samples, scores)]
+    if abstain == "mask":
+        _mask_by_group_mean(samples, results)
+    return results
+
+
+def _mask_by_group_mean(samples: Sequence[Sample], results: list[dict[str, Any]]) -> None:
+    """An abstained rollout scores the mean of its group's scored rollouts: advantage 0."""
+    scored: dict[str | None, list[float]] = defaultdict(list)
+    for sample, result in zip(samples, results):
+        if not result["abstained"]:
+            scored[sample.group].append(result["score"])
+    for sample, result in zip(samples, results):
+        values = scored.get(sample.group) if sample.group is not None else None
+        if result["abstained"] and values:
+            result["score"] = sum(values) / len(values)
 
 
 _BATCHERS: dict[tuple[int, int], tuple[asyncio.AbstractEventLoop, MicroBatcher]] = {}
@@ -80,9 +135,12 @@ async def compute_score_async(data_source: str, solution_str: str, ground_truth:
                               reward_config: RewardSource = None, abstain_score: float = 0.0,
                               domain_map: Mapping[str, str] | None = None,
                               max_batch: int = 256, max_wait_ms: float = 5.0,
+                              abstain: AbstainMode = "mask",
+                              on_config_abstain: OnConfigAbstain = "raise",
                               **kwargs: Any) -> dict[str, Any]:
     """Score one rollout from asyncio (veRL's reward loop awaits a coroutine function, many
     at once): concurrent calls on one event loop are scored together in batches."""
+    check_abstain_mode(abstain, on_config_abstain)
     resolved = resolve_reward(reward_config)
     sample = _sample(resolved, data_source, solution_str, ground_truth, extra_info, domain_map)
     loop = asyncio.get_running_loop()
@@ -97,7 +155,7 @@ async def compute_score_async(data_source: str, solution_str: str, ground_truth:
     else:
         batcher = entry[1]
     score = (await batcher.score([sample]))[0]
-    return _result(resolved, score, abstain_score)
+    return _single(resolved, sample, score, abstain, abstain_score, on_config_abstain)
 
 
 def _sample(resolved: ResolvedReward, data_source: str, solution_str: str, ground_truth: Any,
@@ -109,17 +167,22 @@ def _sample(resolved: ResolvedReward, data_source: str, solution_str: str, groun
         domain = data_source
     prompt = info.get("question", info.get("prompt", ""))
     group = info.get("index", info.get("uid"))
+    routed = resolved.route(domain)
+    if resolved.config is not None and routed not in resolved.config.domains:
+        routed = str(domain or data_source)  # abstains unknown_domain, named as veRL names it
     return Sample(prompt=prompt_value(prompt), completion=solution_str, reference=ground_truth,
-                  domain=resolved.route(domain), group=None if group is None else str(group),
+                  domain=routed, group=None if group is None else str(group),
                   meta={"data_source": data_source})
 
 
-def _result(resolved: ResolvedReward, score: Score, abstain_score: float) -> dict[str, Any]:
+def _result(resolved: ResolvedReward, sample: Sample, score: Score,
+            abstain_score: float) -> dict[str, Any]:
     names = resolved.component_names() or sorted(k for k in score.parts if k != "raw")
     result: dict[str, Any] = {
         "score": abstain_score if score.value is None else float(score.value),
         "reason": score.reason,
         "abstained": score.value is None,
+        "cause": abstention_cause(sample, score),
     }
     for name in names:
         value = score.parts.get(name)

@@ -4,7 +4,8 @@ What a chunk's task does, in order:
 1. refuses a chunk sent under another config (content hashes differ): a `ConfigError`, never
    a silent difference between what the client asked for and what the worker scores;
 2. drops a chunk whose result is already stored (a message handed out again after its worker
-   died, e.g. by Redis after the visibility timeout): chunks are idempotent by id;
+   died, e.g. by Redis after the visibility timeout): chunks are idempotent by id; and a
+   chunk its client revoked (interrupted or closed), even if this worker missed the revoke;
 3. counts earlier executions of this chunk that started and never finished (their worker was
    lost); a chunk that keeps killing workers is split by the client, and a single sample that
    does becomes an error row (`worker_lost`) instead of an endless redelivery loop;
@@ -157,6 +158,9 @@ def run_chunk(task: Any, *, config_hash: str, samples: list[dict[str, Any]], att
     previous = task.backend.get_task_meta(task_id, cache=False)
     if previous["status"] == "SUCCESS":
         log.info("chunk %s is already scored; dropping this redelivery", task_id)
+        raise Ignore()
+    if previous["status"] == "REVOKED":  # its client was interrupted or closed
+        log.info("chunk %s was abandoned by its client; dropping it", task_id)
         raise Ignore()
     lost = 0
     if previous["status"] == HEARTBEAT_STATE and isinstance(previous.get("result"), dict):

@@ -22,11 +22,13 @@ from __future__ import annotations
 import logging
 import time
 import uuid
+from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from integrations._common import ADAPTER_POLICY, OnConfigAbstain, check_abstain_mode
 from integrations.celery._app import TASK_NAME, make_app, queue_name
 from integrations.celery._routing import domain_queues
 from integrations.celery._tasks import HEARTBEAT_STATE
@@ -35,7 +37,7 @@ from rewards import errors
 from rewards._types import Sample, Score
 from rewards.config import RewardConfig, load_config
 from rewards.mixing import BatchNormalizer
-from rewards.scoring import check_scores
+from rewards.scoring import AbstentionTally, abstention_cause, check_scores
 
 __all__ = ["CeleryReward", "Progress", "RunStats"]
 
@@ -69,6 +71,8 @@ class RunStats:
     """Wall-clock time of the batch."""
     workers: dict[str, int] = field(default_factory=dict)
     """Chunks scored per worker node name."""
+    abstained: Counter[str] = field(default_factory=Counter)
+    """Samples that abstained, by cause (`rewards.scoring.abstention_cause`)."""
     worker_s: float = 0.0
     """Seconds the workers spent scoring (summed over chunks); `elapsed_s` minus this, spread
     over the samples, is what the broker and result store cost when one worker does it all."""
@@ -102,6 +106,8 @@ class CeleryReward:
             `REWARDS_RESULT_BACKEND`, `REWARDS_QUEUE_PREFIX`.
         queues: domain -> queue kind, overriding the routing by component.
         progress: True for a progress bar on stderr, or a callable `(done, total)`.
+        on_config_abstain: raise (`ConfigurationAbstention`) or warn once when the client's
+            rows abstain for a configuration cause (see `rewards.scoring.AbstentionTally`).
         name: the reward's name.
     """
 
@@ -112,6 +118,7 @@ class CeleryReward:
                  backend: str | None = None, queue_prefix: str | None = None,
                  queues: Mapping[str, str] | None = None,
                  progress: bool | Callable[[int, int], None] = False,
+                 on_config_abstain: OnConfigAbstain = "raise",
                  name: str = "celery") -> None:
         if chunk_size < 1:
             raise errors.ConfigError(f"chunk_size must be >= 1, not {chunk_size}")
@@ -137,7 +144,14 @@ class CeleryReward:
         self.on_progress = progress
         self.progress = Progress(0, 0)
         self.last_stats = RunStats()
+        check_abstain_mode("mask", on_config_abstain)
+        self.on_config_abstain = on_config_abstain
+        self.tally = AbstentionTally(ADAPTER_POLICY, where=f"CeleryReward {name!r}",
+                                     domains=self.config.domains)
+        """Rows and abstentions by cause over this client's life."""
         self._bar: Any = None
+        self._in_flight: dict[str, _Chunk] = {}
+        self._closed = False
 
     def score(self, samples: Sequence[Sample]) -> list[Score]:
         """Score on the workers; one `Score` per sample, in input order."""
@@ -149,7 +163,7 @@ class CeleryReward:
         chunks = self._chunk(samples, results, batch, started)
         stats.chunks = len(chunks)
         self._report(0, len(chunks))
-        outstanding = {c.chunk_id: c for c in chunks}
+        outstanding = self._in_flight = {c.chunk_id: c for c in chunks}
         try:
             with self.app.producer_or_acquire() as producer:
                 for chunk in chunks:
@@ -164,7 +178,12 @@ class CeleryReward:
             self._close_progress()
         final = [r for r in results if r is not None]
         assert len(final) == len(samples), "every sample gets exactly one score"
-        return self.normalizer(samples, final)
+        scores = self.normalizer(samples, final)
+        stats.abstained = Counter(c for c in (abstention_cause(a, b) for a, b in
+                                              zip(samples, scores)) if c is not None)
+        self.tally.add(samples, scores)
+        self.tally.check(self.on_config_abstain)
+        return scores
 
     # -- dispatch --------------------------------------------------------------------------
 
@@ -222,6 +241,9 @@ class CeleryReward:
         done, total = 0, len(outstanding)
         pause, last_progress = _POLL_MIN_S, time.monotonic()
         while outstanding:
+            if self._closed:
+                raise errors.EngineError("the CeleryReward was closed while scoring; what it "
+                                         "had sent is revoked")
             ids = list(outstanding)
             metas = self._fetch(ids)
             now = time.monotonic()
@@ -353,11 +375,15 @@ class CeleryReward:
                                      f"{type(exc).__name__}: {exc}") from exc
 
     def _revoke(self, chunk_ids: list[str]) -> None:
-        """Tell workers to skip what is left of an abandoned batch (best effort)."""
+        """Tell workers to skip what is left of an abandoned batch (best effort): broadcast
+        a revoke to the live workers, and store each chunk as REVOKED, which a worker that
+        missed the broadcast (started later, restarted) reads before it scores the chunk."""
         if not chunk_ids:
             return
         try:
             self.app.control.revoke(chunk_ids)
+            for chunk_id in chunk_ids:
+                self.app.backend.mark_as_revoked(chunk_id, reason="the client abandoned it")
         except Exception as exc:  # noqa: BLE001 - the batch's own error is the one to raise
             log.warning("could not revoke %d chunks: %s", len(chunk_ids), exc)
 
@@ -384,7 +410,10 @@ class CeleryReward:
             self._bar = None
 
     def close(self) -> None:
-        """Release the broker and result-store connections."""
+        """Revoke the chunks of a batch still being scored (from another thread), then
+        release the broker and result-store connections."""
+        self._closed = True
+        self._revoke(list(self._in_flight))
         self.app.close()
 
     def __enter__(self) -> CeleryReward:  # noqa: PYI034 - Self needs Python 3.11

@@ -39,9 +39,13 @@ def test_config_from_the_environment_and_abstention(math_config: Path,
     with pytest.raises(ConfigError, match="REWARDS_CONFIG"):
         adapter.compute_score("x", "\\boxed{1}", "1")
     monkeypatch.setenv("REWARDS_CONFIG", str(math_config))
-    result = adapter.compute_score("x", "\\boxed{1}", "\\frac{", abstain_score=-1.0)
+    result = adapter.compute_score("x", "\\boxed{1}", "\\frac{", abstain_score=-1.0,
+                                   abstain="zero")
     assert result == {"score": -1.0, "reason": "bad_reference", "abstained": True,
-                      "reward/math": None, "reward/brevity": pytest.approx(0.91)}
+                      "cause": "bad_reference:unparseable", "reward/math": None,
+                      "reward/brevity": pytest.approx(0.91)}
+    with pytest.raises(ConfigError, match="cannot leave it out"):  # the default: mask
+        adapter.compute_score("x", "\\boxed{1}", "\\frac{")
 
 
 def test_domains_from_extra_info_domain_map_or_data_source(mixed_config: Path) -> None:
@@ -54,7 +58,8 @@ def test_domains_from_extra_info_domain_map_or_data_source(mixed_config: Path) -
     assert by_map["reward/exact"] == 1.0
     by_source = adapter.compute_score("math", "\\boxed{2}", "2", None, **kwargs)
     assert by_source["reward/math"] == 1.0 and by_source["reward/exact"] is None
-    unknown = adapter.compute_score("elsewhere", "\\boxed{2}", "2", None, **kwargs)
+    unknown = adapter.compute_score("elsewhere", "\\boxed{2}", "2", None, abstain="zero",
+                                    **kwargs)
     assert unknown["reason"] == "unknown_domain" and unknown["abstained"] is True
 
 
