@@ -69,7 +69,11 @@ class CodeTask:
     entry_point: str | None = None
     """Function under test, for function-style tests."""
     prompt: str | None = None
-    """HumanEval prompt: prepended to a completion that only writes the function body."""
+    """HumanEval prompt: prepended to a completion that only writes the function body, and
+    the context the tests run in (its imports and helpers, as the task defined them)."""
+    setup: str | None = None
+    """Code run in the program's namespace after the program, before the tests (MBPP's
+    `test_setup_code`: objects the tests pass to the program)."""
 
     @property
     def style(self) -> Literal["function", "stdin"]:
@@ -298,19 +302,26 @@ def _humaneval(ref: Mapping[str, Any], language: str, share: float) -> CodeTask:
 
 
 def _mbpp(ref: Mapping[str, Any], language: str, share: float) -> CodeTask:
-    setup = "\n".join(s for s in [ref.get("test_setup_code") or "",
-                                  "\n".join(ref.get("test_imports") or [])] if s.strip())
+    """test_imports go before each test (in the tests' namespace); test_setup_code runs in the
+    program's, after it, as MBPP's own harness runs it (it builds the trees and objects the
+    tests hand to the program)."""
+    setup = ref.get("test_setup_code") or ""
+    if not isinstance(setup, str):
+        raise BadReference("MBPP test_setup_code must be a string")
+    imports = "\n".join(i for i in ref.get("test_imports") or [] if isinstance(i, str))
     public = [t for t in ref.get("test_list") or [] if isinstance(t, str)]
     challenge = [t for t in ref.get("challenge_test_list") or [] if isinstance(t, str)]
     if not public:
         raise BadReference("MBPP test_list holds no assert strings")
-    public = [f"{setup}\n{t}" if setup else t for t in public]
-    challenge = [f"{setup}\n{t}" if setup else t for t in challenge]
+    public = [f"{imports}\n{t}" if imports else t for t in public]
+    challenge = [f"{imports}\n{t}" if imports else t for t in challenge]
     if challenge:
         entry_point = _entry_from(public)
-        return CodeTask(language, _asserts(public, entry_point), _asserts(challenge, entry_point),
-                        entry_point)
-    return _split_asserts(public, language, share)
+        task = CodeTask(language, _asserts(public, entry_point),
+                        _asserts(challenge, entry_point), entry_point)
+    else:
+        task = _split_asserts(public, language, share)
+    return replace(task, setup=setup) if setup.strip() else task
 
 
 def _calls(fn_name: str, args_list: Sequence[Any], expected: Sequence[Any]) -> TestSet:

@@ -31,7 +31,7 @@ from rewards._code_config import LAYERS, CodeRewardConfig, Weights, parse_option
 from rewards._code_reference import BadReference, CodeTask, TestSet, parse_reference
 from rewards._types import Sample, Score
 from rewards.errors import ConfigError, SandboxError
-from rewards.rules import RuleResult, check_program, extract_program
+from rewards.rules import RuleResult, check_program, extract_program, prompt_helpers
 
 __all__ = ["CodeReward", "CodeRewardConfig", "Weights"]
 
@@ -95,7 +95,8 @@ class CodeReward:
         item.program = _complete_humaneval(extraction.program, task)
         item.rule = check_program(item.program, config=self.rules, language=task.language,
                                   style=task.style, fenced=extraction.fenced,
-                                  public=task.public.cases, hidden=task.hidden.cases)
+                                  public=task.public.cases, hidden=task.hidden.cases,
+                                  prompt=task.prompt, entry_point=task.entry_point)
         if item.rule.reason in ("no_code", "syntax_error"):
             item.done = self._failed(item, item.rule.reason)
         return item
@@ -140,7 +141,7 @@ class CodeReward:
                                     memory_bytes=int(self.config.memory_mb) << 20)
             specs.append({"code": program, "tests": tests.payload(), "language": task.language,
                           "entry_point": task.entry_point, "limits": limits,
-                          "compare": self.config.compare})
+                          "compare": self.config.compare, **_test_context(task, tests)})
         try:
             reports = sandbox.run_tests_many(specs, max_workers=self.config.max_workers)
         except sandbox.SandboxError as exc:
@@ -220,6 +221,27 @@ def _reason(rule: RuleResult, reports: Sequence[Any]) -> str:
     return "tests_failed"
 
 
+def _test_context(task: CodeTask, tests: TestSet) -> dict[str, str]:
+    """What the sandbox runs around function-style tests: the prompt in the tests' namespace
+    (its helpers and imports as the task defined them) and the setup code in the program's."""
+    if tests.kind != "asserts":
+        return {}
+    context = {"setup": task.setup} if task.setup else {}
+    if task.prompt and task.language == "python" and _parses(task.prompt):
+        context["context"] = task.prompt
+    return context
+
+
+def _parses(source: str) -> bool:
+    import ast
+
+    try:
+        ast.parse(source)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return False
+    return True
+
+
 def _complete_humaneval(program: str, task: CodeTask) -> str:
     """HumanEval completions may write only the function body: then the prompt goes first.
     A full program gets what the prompt gives it and it may rely on: the prompt's imports
@@ -240,12 +262,13 @@ def _complete_humaneval(program: str, task: CodeTask) -> str:
         prompt = ast.parse(task.prompt)
     except SyntaxError:
         return program
+    helpers = prompt_helpers(task.prompt, task.entry_point)
     context = [ast.unparse(n) for n in prompt.body
                if isinstance(n, (ast.Import, ast.ImportFrom)) or
-               (isinstance(n, definitions) and n.name not in defined)]
+               (isinstance(n, definitions) and n.name in helpers and n.name not in defined)]
     return "\n\n".join([*context, program]) if context else program
 
 
 def _job_key(program: str, task: CodeTask, tests: TestSet) -> str:
     return json.dumps([program, task.language, task.entry_point, tests.kind,
-                       tests.payload()], sort_keys=True, default=repr)
+                       tests.payload(), _test_context(task, tests)], sort_keys=True, default=repr)

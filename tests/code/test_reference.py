@@ -42,7 +42,10 @@ def test_mbpp_formats() -> None:
     task = parse_reference(MBPP)
     assert task.entry_point == "square"
     assert len(task.public.tests) == 3 and len(task.hidden.tests) == 1  # challenge list
-    assert task.public.tests[0].startswith("import math\n")
+    # test_setup_code runs in the program's namespace after it; test_imports before each test
+    assert task.setup == "import math" and task.public.tests[0] == "assert square(3) == 9"
+    sanitized = parse_reference({"test_list": MBPP["test_list"], "test_imports": ["import math"]})
+    assert sanitized.setup is None and sanitized.public.tests[0].startswith("import math\n")
     bare = parse_reference(MBPP["test_list"])
     assert (len(bare.public.tests), len(bare.hidden.tests)) == (2, 1)
     as_text = parse_reference("assert square(3) == 9\nassert square(4) == 16\n")
