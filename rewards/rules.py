@@ -6,7 +6,11 @@ Two pure steps, each tested alone: `extract_program(completion)` then
 
 The built-in forbidden patterns are Python AST rules (no false hits inside strings or
 comments); `ForbiddenRule(name, regex=...)` adds a regular expression for any language,
-matched against the program with Python comments removed.
+matched against the program with Python comments removed, line by line in bounded windows.
+
+Every pattern here that runs on model text runs in linear time on input capped first: the
+completion at MAX_COMPLETION_CHARS, the program at `max_chars`; custom patterns that could
+backtrack without bound are refused when made (`check_pattern`).
 """
 
 from __future__ import annotations
@@ -203,6 +207,9 @@ _INTROSPECTION_CALLS = {
 _FRAME_ATTRS = {"f_back", "f_globals", "f_locals", "f_code", "tb_frame", "gi_frame"}
 
 
+_TEST_FILE = re.compile(r"test|check|\.py$|/proc/self", re.IGNORECASE)  # literals: linear
+
+
 def _test_file_access(tree: ast.AST) -> int | None:
     for name, call in _calls(tree):
         if name in _INTROSPECTION_CALLS:
@@ -210,7 +217,7 @@ def _test_file_access(tree: ast.AST) -> int | None:
         if name in ("open", "io.open", "pathlib.Path", "Path") and call.args:
             arg = call.args[0]
             if isinstance(arg, ast.Constant) and isinstance(arg.value, str) and \
-                    re.search(r"test|check|\.py$|/proc/self", arg.value, re.IGNORECASE):
+                    _TEST_FILE.search(arg.value):
                 return call.lineno
     for node in ast.walk(tree):
         if isinstance(node, ast.Name) and node.id == "__file__":
