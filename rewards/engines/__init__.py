@@ -14,6 +14,9 @@ Three backends behind the `Engine` protocol:
 `backend="auto"` picks "vllm-server" for an http(s) URL, "vllm" when vLLM is installed and a CUDA
 GPU is present, and "transformers" otherwise (on a CPU, starting vLLM costs far more than a small
 model's whole workload).
+
+Every backend checks its model with `resolve_model` first: a local path that is not a model
+folder, or a hub id that is neither cached nor reachable, is a `ConfigError` before any load.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from __future__ import annotations
 from typing import Any, Literal
 
 from rewards.engines._base import Engine, Generation, Prompt, candidate_token_ids
+from rewards.engines._model_path import is_local_model_path, resolve_model
 from rewards.engines._server import VLLMServer, VLLMServerEngine
 from rewards.engines._transformers import TransformersEngine
 from rewards.engines._vllm import VLLMEngine
@@ -36,8 +40,10 @@ __all__ = [
     "VLLMServer",
     "VLLMServerEngine",
     "candidate_token_ids",
+    "is_local_model_path",
     "load_engine",
     "resolve_backend",
+    "resolve_model",
 ]
 
 Backend = Literal["auto", "transformers", "vllm", "vllm-server"]

@@ -33,6 +33,7 @@ from rewards.engines._base import (
     is_chat,
     is_token_ids,
 )
+from rewards.engines._model_path import resolve_model
 from rewards.errors import ConfigError, EngineError
 
 __all__ = ["VLLMServer", "VLLMServerEngine"]
@@ -185,7 +186,7 @@ class VLLMServer:
                  extra_args: Sequence[str] = (), startup_timeout: float = 600.0,
                  log_path: str | Path | None = None, env: dict[str, str] | None = None,
                  wait: bool = True) -> None:
-        self.model = str(model)
+        self.model = resolve_model(str(model))
         self.port = port or _free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.startup_timeout = startup_timeout
@@ -198,6 +199,7 @@ class VLLMServer:
                 "--dtype", dtype, *extra_args]
         if runner != "auto":
             args += ["--runner", runner]
+        args += _cpu_sampling_args(self.model, runner, extra_args)
         self._log = self.log_path.open("wb")
         self.process: subprocess.Popen[bytes] | None = subprocess.Popen(
             args, stdout=self._log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
@@ -251,6 +253,36 @@ def _signal_group(pgid: int, sig: int) -> None:
         os.killpg(pgid, sig)
     except ProcessLookupError:
         pass  # the group is already gone
+
+
+def _cpu_sampling_args(model: str, runner: str, extra_args: Sequence[str]) -> list[str]:
+    """`cpu_sampling_options` as server flags, unless `extra_args` sets them already."""
+    from rewards.engines._vllm import cpu_sampling_options, pooling_model
+
+    if runner == "auto":
+        runner = "pooling" if pooling_model(model) else "generate"
+    options = cpu_sampling_options(model, runner, _flag_values(extra_args))
+    args = []
+    if options.get("enable_chunked_prefill") is False:
+        args.append("--no-enable-chunked-prefill")
+    if "max_num_batched_tokens" in options:
+        args += ["--max-num-batched-tokens", str(options["max_num_batched_tokens"])]
+    return args
+
+
+def _flag_values(args: Sequence[str]) -> dict[str, Any]:
+    """`--max-model-len 512 --no-enable-chunked-prefill` -> {"max_model_len": "512",
+    "enable_chunked_prefill": True}: which options the flags set (to what, when given)."""
+    values: dict[str, Any] = {}
+    for i, arg in enumerate(args):
+        if not arg.startswith("--"):
+            continue
+        key, sep, value = arg[2:].partition("=")
+        if not sep:
+            following = args[i + 1] if i + 1 < len(args) else "--"
+            value = True if following.startswith("--") else following
+        values[key.removeprefix("no-").replace("-", "_")] = value
+    return values
 
 
 def _free_port() -> int:

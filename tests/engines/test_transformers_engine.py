@@ -148,9 +148,14 @@ def test_bad_sampling_options_are_config_errors(lm: TransformersEngine) -> None:
         lm.generate(["x"], top_p=0.0)
 
 
-def test_missing_model_is_an_engine_error(tmp_path: Path) -> None:
-    with pytest.raises(EngineError, match="cannot load"):
+def test_missing_model_is_a_config_error_and_a_broken_one_an_engine_error(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="no such model folder"):  # before any hub lookup
         TransformersEngine(str(tmp_path / "nope"))
+    broken = tmp_path / "broken"
+    broken.mkdir()
+    (broken / "config.json").write_text("{}")
+    with pytest.raises(EngineError, match="cannot load"):
+        TransformersEngine(str(broken))
 
 
 def test_backend_resolution() -> None:
