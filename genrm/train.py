@@ -119,11 +119,17 @@ def split_pairs(pairs: Sequence[PreferencePair], eval_fraction: float,
 def train_reward_model(pairs: Sequence[PreferencePair], base: str | Path, out: str | Path,
                        config: TrainConfig = TrainConfig(),
                        log: Callable[[str], None] = print) -> TrainResult:
-    """Train a one-output sequence classifier from `base` on `pairs`; save it to `out`."""
+    """Train a one-output sequence classifier from `base` on `pairs`; save it to `out`.
+    The base model and the output folder are checked before any training."""
+    from rewards.engines import resolve_model
+    from rewards.paths import output_dir
+
     torch = require("torch", "train")
     transformers = require("transformers", "train")
     if not pairs:
         raise ConfigError("no preference pairs to train on")
+    base = resolve_model(str(base), field="base")
+    out_dir = output_dir(out, field="out")
     train, held_out = split_pairs(pairs, config.eval_fraction, config.seed)
     torch.manual_seed(config.seed)
     try:
@@ -154,7 +160,6 @@ def train_reward_model(pairs: Sequence[PreferencePair], base: str | Path, out: s
 
     history: list[dict[str, float]] = []
     rng = random.Random(config.seed)
-    out_dir = Path(out)
     for epoch in range(1, config.epochs + 1):
         started = time.monotonic()
         model.train()

@@ -15,6 +15,7 @@ Every key of a component other than `use`, `name`, `weight` and `kind` is passed
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 from collections.abc import Mapping
@@ -25,11 +26,17 @@ from typing import Any, Literal, get_args
 
 from rewards.errors import ConfigError
 
-__all__ = ["ComponentConfig", "DomainConfig", "RewardConfig", "load_config", "parse_config"]
+__all__ = ["MAX_YAML_NODES", "ComponentConfig", "DomainConfig", "RewardConfig", "load_config",
+           "load_yaml", "parse_config", "parse_yaml"]
 
 Normalize = Literal["none", "zscore_by_domain", "group"]
 Kind = Literal["verifiable", "learned"]
 _COMPONENT_KEYS = {"use", "name", "weight", "kind"}
+
+MAX_YAML_NODES = 100_000
+"""Most nodes a YAML document may hold with its aliases expanded. A config has hundreds; a
+"billion laughs" file of a few hundred bytes (anchors aliasing anchors) expands to billions
+once the document is copied, hashed or shipped to a worker."""
 
 
 @dataclass(frozen=True)
@@ -93,18 +100,81 @@ def _plain(value: Any) -> Any:
 
 def load_config(path: str | Path) -> RewardConfig:
     """Read and validate a reward config file."""
-    import yaml
+    return parse_config(load_yaml(path, what="reward config"), source=str(path))
 
+
+def load_yaml(path: str | Path, *, what: str = "config") -> Any:
+    """The YAML document of a config file (`parse_yaml`); any failure is a `ConfigError`
+    naming the file. Every config file (reward, training) is read through here."""
     path = Path(path)
     try:
-        text = path.read_text()
-    except OSError as exc:
-        raise ConfigError(f"{path}: cannot read reward config: {exc}") from exc
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"{path}: cannot read {what}: {exc}") from exc
+    return parse_yaml(text, source=str(path))
+
+
+def parse_yaml(text: str, *, source: str, max_nodes: int = MAX_YAML_NODES) -> Any:
+    """Parse YAML text (safe tags only) whose expanded size, aliases counted at full size, is
+    at most `max_nodes`; recursive aliases and nesting too deep to compose are refused."""
+    import yaml
+
+    loader = _bounded_loader()(text, max_nodes)
     try:
-        document = yaml.safe_load(text)
+        node = loader.get_single_node()
+        if node is None:
+            return None
+        return loader.construct_document(node)
+    except _TooLarge as exc:
+        raise ConfigError(f"{source}: {exc}") from None
     except yaml.YAMLError as exc:
-        raise ConfigError(f"{path}: not valid YAML: {exc}") from exc
-    return parse_config(document, source=str(path))
+        raise ConfigError(f"{source}: not valid YAML: {exc}") from exc
+    except RecursionError:
+        raise ConfigError(f"{source}: YAML nested too deeply") from None
+    finally:
+        loader.dispose()
+
+
+class _TooLarge(Exception):
+    pass
+
+
+@functools.cache
+def _bounded_loader() -> type:
+    """PyYAML's safe loader, counting nodes while composing (yaml is imported on first use)."""
+    import yaml
+
+    class BoundedLoader(yaml.SafeLoader):
+        """Counts nodes while composing: a fresh node counts 1, an alias the expanded size of
+        the node it names, so the count is the size of the document with aliases expanded."""
+
+        def __init__(self, text: str, max_nodes: int) -> None:
+            super().__init__(text)
+            self.max_nodes = max_nodes
+            self.expanded = 0
+            self.sizes: dict[int, int] = {}  # id(node) -> its expanded size, once composed
+
+        def compose_node(self, parent: Any, index: Any) -> Any:
+            event = self.peek_event()
+            alias = isinstance(event, yaml.AliasEvent)
+            before = self.expanded
+            node = super().compose_node(parent, index)
+            if alias:
+                if id(node) not in self.sizes:
+                    raise _TooLarge(f"recursive YAML alias *{event.anchor} at line "
+                                   f"{event.start_mark.line + 1}")
+                self.expanded += self.sizes[id(node)]
+            else:
+                self.expanded += 1
+                self.sizes[id(node)] = self.expanded - before
+            if self.expanded > self.max_nodes:
+                raise _TooLarge(f"YAML expands to more than {self.max_nodes:,} nodes (aliases "
+                                "expanded); a config is far smaller: refused")
+            return node
+
+    return BoundedLoader
+
+
 
 
 def parse_config(document: Any, *, source: str = "<config>") -> RewardConfig:

@@ -13,6 +13,7 @@ from typing import Any, TextIO
 
 from rewards._types import Sample
 from rewards.errors import InputError
+from rewards.paths import input_file
 
 __all__ = ["SAMPLE_FIELDS", "check_source", "iter_rows", "open_output", "open_parquet",
            "parse_map", "row_to_sample", "write_row"]
@@ -47,10 +48,7 @@ def iter_rows(path: str | Path) -> Iterator[tuple[int, dict[str, Any] | InputErr
 
 def check_source(path: Path) -> None:
     """An input path that can be read as a file, or an `InputError` saying why not."""
-    if not path.exists():
-        raise InputError("no such file", source=str(path))
-    if path.is_dir():
-        raise InputError("is a directory, not a JSONL or Parquet file", source=str(path))
+    input_file(path)
 
 
 def open_parquet(path: Path) -> Any:

@@ -28,6 +28,7 @@ __all__ = [
     "latest_checkpoint",
     "load_checkpoint",
     "load_train_config",
+    "prepare_output_dir",
     "read_prompts",
     "require_torch",
     "save_checkpoint",
@@ -36,8 +37,11 @@ __all__ = [
 
 C = TypeVar("C")
 
-PATH_FIELDS = ("model", "reward_config", "prompts", "output_dir")
+PATH_FIELDS = ("reward_config", "prompts", "output_dir")
 """Config fields holding paths; relative ones are relative to the config file's folder."""
+MODEL_FIELDS = ("model", "critic_model")
+"""Config fields holding a model folder or hub id (`rewards.engines.resolve_model`); a
+relative folder is relative to the config file's folder, like `PATH_FIELDS`."""
 
 
 def require_torch() -> Any:
@@ -89,20 +93,17 @@ class CurriculumConfig:
 def load_train_config(cls: type[C], source: str | Path | Mapping[str, Any],
                       overrides: Sequence[str] = ()) -> C:
     """A frozen train config from a YAML file (or a mapping) plus `key=value` overrides
-    (values parsed as YAML). Unknown keys and wrongly typed values raise `ConfigError`."""
-    import yaml
+    (values parsed as YAML). Unknown keys and wrongly typed values raise `ConfigError`.
+    A model that names a local path is made relative to the config too; a hub id stays."""
+    from rewards.config import load_yaml, parse_yaml
+    from rewards.engines import is_local_model_path
 
     base: Path | None = None
     if isinstance(source, Mapping):
         document: Any = dict(source)
     else:
         path = Path(source)
-        try:
-            document = yaml.safe_load(path.read_text()) or {}
-        except OSError as exc:
-            raise ConfigError(f"{path}: cannot read train config: {exc}") from exc
-        except yaml.YAMLError as exc:
-            raise ConfigError(f"{path}: not valid YAML: {exc}") from exc
+        document = load_yaml(path, what="train config") or {}
         base = path.resolve().parent
         if not isinstance(document, Mapping):
             raise ConfigError(f"{path}: a train config is a mapping of field: value")
@@ -111,16 +112,38 @@ def load_train_config(cls: type[C], source: str | Path | Mapping[str, Any],
         key, sep, value = item.partition("=")
         if not sep:
             raise ConfigError(f"override {item!r}: use key=value")
-        document[key.strip()] = yaml.safe_load(value)
+        document[key.strip()] = parse_yaml(value, source=f"override {key.strip()}")
     config = _build(cls, document, where=cls.__name__)
-    if base is not None:
-        changes = {}
-        for name in PATH_FIELDS:
-            value = getattr(config, name, None)
-            if isinstance(value, str) and value and not Path(value).is_absolute():
-                changes[name] = str(base / value)
-        config = dataclasses.replace(config, **changes)  # type: ignore[type-var]
-    return config
+    if base is None:
+        return config
+    changes = {}
+    for name in PATH_FIELDS:
+        value = getattr(config, name, None)
+        if isinstance(value, str) and value and not Path(value).is_absolute():
+            changes[name] = str(base / value)
+    for name in MODEL_FIELDS:
+        value = getattr(config, name, None)
+        if isinstance(value, str) and value and is_local_model_path(value, base=base):
+            changes[name] = str(base / Path(value).expanduser())
+    return dataclasses.replace(config, **changes)  # type: ignore[type-var]
+
+
+def prepare_output_dir(cfg: Any) -> Path:
+    """Create `cfg.output_dir`, once everything a run reads before its first step is known to
+    be there: the models (`MODEL_FIELDS`), the reward config and prompts files, and an output
+    folder that can be written. A run that cannot start leaves no folder behind."""
+    from rewards.engines import resolve_model
+    from rewards.paths import input_file, output_dir
+
+    for name in MODEL_FIELDS:
+        value = getattr(cfg, name, None)
+        if value is not None:
+            resolve_model(value, field=name)
+    for name in ("reward_config", "prompts"):
+        input_file(getattr(cfg, name), field=name)
+    out = output_dir(cfg.output_dir, field="output_dir")
+    out.mkdir(parents=True, exist_ok=True)
+    return out
 
 
 def _build(cls: type[C], document: Mapping[str, Any], *, where: str) -> C:

@@ -26,6 +26,7 @@ from rl._common import (
     load_causal_lm,
     load_checkpoint,
     perf_metrics,
+    prepare_output_dir,
     read_prompts,
     require_torch,
     resolve_device,
@@ -149,8 +150,7 @@ def train(cfg: GRPOConfig, *, on_step: Callable[[dict[str, Any]], None] | None =
     from rewards.build import build_reward
     from rewards.mixing import group_normalize
 
-    out = Path(cfg.output_dir)
-    out.mkdir(parents=True, exist_ok=True)
+    out = prepare_output_dir(cfg)
     seed_everything(cfg.seed)
     dtype = getattr(torch, cfg.dtype)
     device = resolve_device(cfg.device)

@@ -28,6 +28,7 @@ from rl._common import (
     load_causal_lm,
     load_checkpoint,
     perf_metrics,
+    prepare_output_dir,
     read_prompts,
     require_torch,
     resolve_device,
@@ -187,8 +188,7 @@ def train(cfg: PPOConfig, *, on_step: Callable[[dict[str, Any]], None] | None = 
 
     from rewards.build import build_reward
 
-    out = Path(cfg.output_dir)
-    out.mkdir(parents=True, exist_ok=True)
+    out = prepare_output_dir(cfg)
     seed_everything(cfg.seed)
     dtype = getattr(torch, cfg.dtype)
     device = resolve_device(cfg.device)

@@ -43,15 +43,18 @@ def add_parser(sub: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     from genrm.generative import COT_TEMPLATE, DEFAULT_TEMPLATE, GenRMJudge, JudgeConfig
     from genrm.label import LabelConfig, label_preferences, load_candidates
-    from rewards.engines import load_engine
+    from rewards.engines import load_engine, resolve_model
     from rewards.errors import ConfigError
+    from rewards.paths import input_file, output_file
 
     labels = tuple(x.strip() for x in args.labels.split(","))
     if len(labels) != 2 or not all(labels):
         raise ConfigError(f"--labels needs two comma-separated labels, got {args.labels!r}")
-    template = (Path(args.template).read_text() if args.template
+    out = output_file(args.out, field="--out")  # checked now, not after judging every pair
+    resolve_model(args.judge, field="--judge")
+    template = (_read_template(input_file(args.template, field="--template")) if args.template
                 else COT_TEMPLATE if args.mode == "cot" else DEFAULT_TEMPLATE)
-    sets = load_candidates(args.candidates)
+    sets = load_candidates(input_file(args.candidates, field="--candidates"))
     options = {"dtype": args.dtype} if args.dtype and args.backend != "vllm-server" else {}
     config = JudgeConfig(template=template, labels=(labels[0], labels[1]),
                          chat=not args.no_chat, mode=args.mode, seed=args.seed)
@@ -63,7 +66,6 @@ def run(args: argparse.Namespace) -> int:
             seed=args.seed))
     finally:
         engine.close()
-    out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
     with out.open("w") as fh:
         for row in rows:
@@ -74,3 +76,12 @@ def run(args: argparse.Namespace) -> int:
     print(json.dumps({"judged": stats.judged, "kept": stats.kept, "uncertain": stats.uncertain,
                       "failed": stats.failed, "out": str(out)}))
     return 0
+
+
+def _read_template(path: Path) -> str:
+    from rewards.errors import InputError
+
+    try:
+        return path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise InputError(f"not UTF-8 text: {exc}", source=str(path), field="--template") from exc

@@ -35,13 +35,17 @@ def add_parser(sub: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from genrm.train import TrainConfig, load_pairs, train_reward_model
+    from rewards.engines import resolve_model
+    from rewards.paths import input_file, output_dir
 
-    pairs = load_pairs(args.pairs)
+    output_dir(args.out, field="--out")
+    base = resolve_model(args.base, field="--base")
+    pairs = load_pairs(input_file(args.pairs, field="--pairs"))
     config = TrainConfig(epochs=args.epochs, batch_size=args.batch_size, lr=args.lr,
                          weight_decay=args.weight_decay, margin=args.margin,
                          eval_fraction=args.eval_fraction, max_length=args.max_length,
                          seed=args.seed, save_every_epoch=args.save_every_epoch)
-    result = train_reward_model(pairs, args.base, args.out, config)
+    result = train_reward_model(pairs, base, args.out, config)
     summary = {"out": str(result.out_dir), "train_pairs": result.train_pairs,
                "eval_pairs": result.eval_pairs, "eval_accuracy": result.eval_accuracy,
                "eval_loss": result.eval_loss}

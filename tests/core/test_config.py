@@ -120,3 +120,67 @@ def test_build_errors():
     with pytest.raises(ConfigError, match="takes no options"):
         build_reward(parse_config({"domains": {"d": {"rewards": [
             {"use": "rewards_for_tests:exact", "x": 1}]}}}))
+
+
+def _laughs(levels: int = 9, width: int = 9) -> str:
+    """A "billion laughs" document: each anchor aliases the previous one `width` times."""
+    lines = ["l0: &l0 [" + ", ".join(["lol"] * width) + "]"]
+    for i in range(1, levels):
+        lines.append(f"l{i}: &l{i} [" + ", ".join([f"*l{i - 1}"] * width) + "]")
+    return "\n".join(lines) + "\n"
+
+
+def test_alias_expansion_is_bounded_in_every_config_loader(tmp_path):
+    from rewards.config import MAX_YAML_NODES
+    from rl._common import load_train_config
+    from rl.grpo import GRPOConfig
+
+    bomb = tmp_path / "bomb.yaml"
+    bomb.write_text(_laughs())  # 9^9 = 387 million strings once expanded
+    assert len(bomb.read_bytes()) < 600
+    with pytest.raises(ConfigError, match=rf"bomb.yaml: YAML expands to more than "
+                                          rf"{MAX_YAML_NODES:,} nodes"):
+        load_config(bomb)
+    with pytest.raises(ConfigError, match="bomb.yaml: YAML expands"):
+        load_train_config(GRPOConfig, bomb)
+    with pytest.raises(ConfigError, match="override model: YAML expands"):
+        load_train_config(GRPOConfig, {"reward_config": "r", "prompts": "p"},
+                          ["model=" + _laughs().replace("\n", "\n")])
+
+
+def test_yaml_bound_counts_aliases_at_their_expanded_size():
+    from rewards.config import parse_yaml
+
+    text = _laughs(levels=3, width=10)
+    document = parse_yaml(text, source="small")
+    assert len(document["l2"]) == 10 and document["l2"][0][0] == ["lol"] * 10
+    # root + 3 keys + l0 (a list of 10) + l1 (10 x l0) + l2 (10 x l1), aliases expanded
+    nodes = 1 + 3 + 11 + (1 + 10 * 11) + (1 + 10 * 111)
+    assert parse_yaml(text, source="exact", max_nodes=nodes)["l0"] == ["lol"] * 10
+    with pytest.raises(ConfigError, match="exact: YAML expands to more than"):
+        parse_yaml(text, source="exact", max_nodes=nodes - 1)
+    # merge keys and ordinary aliases still load
+    merged = parse_yaml("base: &b {lr: 0.1}\nrun: {<<: *b, steps: 3}\n", source="m")
+    assert merged["run"] == {"lr": 0.1, "steps": 3}
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("a: &a [1, *a]\n", "recursive YAML alias \\*a at line 1"),
+    ("[" * 2000 + "]" * 2000, "YAML nested too deeply"),
+    ("a: 1\n---\nb: 2\n", "not valid YAML"),
+    ("a: *nowhere\n", "not valid YAML"),
+    ("a: !!python/object:os.system {}\n", "not valid YAML"),
+], ids=["recursive", "deep", "two-documents", "undefined-alias", "python-tag"])
+def test_hostile_yaml_is_a_config_error(tmp_path, text, message):
+    path = tmp_path / "c.yaml"
+    path.write_text(text)
+    with pytest.raises(ConfigError, match=f"c.yaml: {message}"):
+        load_config(path)
+
+
+def test_unreadable_configs_name_the_file(tmp_path):
+    (tmp_path / "bin.yaml").write_bytes(b"\xff\xfe\x00domains")
+    with pytest.raises(ConfigError, match="bin.yaml: cannot read reward config"):
+        load_config(tmp_path / "bin.yaml")
+    with pytest.raises(ConfigError, match="cannot read reward config"):
+        load_config(tmp_path)  # a folder

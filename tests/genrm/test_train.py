@@ -104,5 +104,6 @@ def test_train_rm_cli_reports_a_missing_base(tmp_path: Path,
     pairs.write_text('{"prompt": "p", "chosen": "a", "rejected": "b"}\n')
     code = main(["train-rm", "--pairs", str(pairs), "--base", str(tmp_path / "no-model"),
                  "--out", str(tmp_path / "out")])
-    assert code == 2
-    assert "cannot load base model" in capsys.readouterr().err
+    assert code == 2  # refused before loading anything, and before the output folder is made
+    assert "--base: no such model folder" in capsys.readouterr().err
+    assert not (tmp_path / "out").exists()

@@ -29,8 +29,12 @@ loss_aggregation: seq-mean-token-mean
 epsilon_high: 0.28
 curriculum: {column: bucket, order: [easy, hard]}
 """)
+    (tmp_path / "tiny").mkdir()  # a model folder next to the config: relative to it
     cfg = load_train_config(GRPOConfig, cfg_file, ["learning_rate=3e-4", "beta=0.1"])
     assert cfg.model == str(tmp_path / "tiny")
+    # a hub id is no path: it stays as written (checked, with the rest, when training starts)
+    assert load_train_config(GRPOConfig, cfg_file, ["model=Qwen/Qwen2-0.5B"]).model == \
+        "Qwen/Qwen2-0.5B"
     assert cfg.prompts == str(tmp_path / "data" / "prompts.jsonl")
     assert cfg.output_dir == str(tmp_path / "runs" / "x")
     assert (cfg.steps, cfg.learning_rate, cfg.beta, cfg.epsilon_high) == (5, 3e-4, 0.1, 0.28)
