@@ -5,14 +5,32 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
+import typing
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
+import sandbox  # already imported by rewards.errors: costs the parser nothing
 from rewards.errors import InputError
 
 SUFFIXES = {".py": "python", ".c": "c", ".cc": "cpp", ".cpp": "cpp", ".cxx": "cpp",
             ".js": "javascript", ".mjs": "javascript", ".sh": "bash"}
+LANGUAGES = typing.get_args(sandbox.Language)
+
+
+def _positive(kind: type) -> Any:
+    """An argparse type: a finite number > 0 of `kind` (a bad one exits 2 with its name)."""
+    def parse(text: str) -> Any:
+        try:
+            value = kind(text)
+        except ValueError:
+            value = None
+        if value is None or not math.isfinite(value) or value <= 0:
+            raise argparse.ArgumentTypeError(f"must be a positive {kind.__name__}, not {text!r}")
+        return value
+    parse.__name__ = kind.__name__  # argparse names the type in its messages
+    return parse
 
 
 def add_parser(sub: Any) -> None:
@@ -22,7 +40,7 @@ def add_parser(sub: Any) -> None:
     r = actions.add_parser("run", help="run FILE, optionally against tests",
                            description=__doc__)
     r.add_argument("file", help="the program's source file")
-    r.add_argument("--language", default=None,
+    r.add_argument("--language", default=None, choices=LANGUAGES, type=str.lower,
                    help="python, c, cpp, javascript or bash (default: from the file suffix)")
     r.add_argument("--tests", default=None, metavar="TESTS.json",
                    help="JSON: a list of assert strings, a list of {input, output} cases, or "
@@ -33,33 +51,39 @@ def add_parser(sub: Any) -> None:
     r.add_argument("--stdin", default=None, metavar="FILE", help="file fed to stdin")
     r.add_argument("--mode", choices=("auto", "cold", "warm"), default="auto",
                    help="warm: fork from a pre-started jailed Python (default for Python)")
-    r.add_argument("--wall", type=float, default=10.0, help="wall-clock seconds (default 10)")
-    r.add_argument("--memory-mb", type=int, default=1024, help="memory limit in MiB")
+    r.add_argument("--wall", type=_positive(float), default=10.0,
+                   help="wall-clock seconds (default 10)")
+    r.add_argument("--memory-mb", type=_positive(int), default=1024, help="memory limit in MiB")
     r.add_argument("--json", action="store_true", help="print the result as JSON")
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    import sandbox
+    from rewards.paths import input_file
 
-    source = Path(args.file)
-    if not source.is_file():
-        raise InputError("no such file", source=str(source))
+    source = input_file(args.file, field="FILE")
     language = args.language or SUFFIXES.get(source.suffix)
     if language is None:
         raise InputError("cannot tell the language from the suffix; pass --language",
                          source=str(source))
     limits = sandbox.Limits(wall_s=args.wall, cpu_s=args.wall,
                             memory_bytes=args.memory_mb << 20)
-    code = source.read_text()
+    code = _read_text(source, "FILE")
     if args.tests is None:
-        stdin = Path(args.stdin).read_bytes() if args.stdin else b""
-        execution = sandbox.run(code, language, stdin=stdin, limits=limits, mode=args.mode)
+        stdin = input_file(args.stdin, field="--stdin").read_bytes() if args.stdin else b""
+        try:
+            execution = sandbox.run(code, language, stdin=stdin, limits=limits, mode=args.mode)
+        except ValueError as exc:  # the sandbox's word for a bad argument (mode, language)
+            raise InputError(str(exc), source=str(source)) from exc
         _print_execution(execution, args.json)
         return 0 if execution.ok else 1
-    tests, entry_point = _load_tests(Path(args.tests), args.entry_point)
-    report = sandbox.run_tests(code, tests, language, entry_point=entry_point, limits=limits,
-                               compare=args.compare, mode=args.mode)
+    tests_file = input_file(args.tests, field="--tests")
+    tests, entry_point = _load_tests(tests_file, args.entry_point)
+    try:
+        report = sandbox.run_tests(code, tests, language, entry_point=entry_point,
+                                   limits=limits, compare=args.compare, mode=args.mode)
+    except ValueError as exc:  # tests the sandbox cannot run as given (checked before running)
+        raise InputError(str(exc), source=str(tests_file)) from exc
     if args.json:
         print(json.dumps({"passed": report.passed, "total": report.total,
                           "pass_fraction": report.pass_fraction,
@@ -76,16 +100,28 @@ def run(args: argparse.Namespace) -> int:
     return 0 if report.total and report.passed == report.total else 1
 
 
-def _load_tests(path: Path, entry_point: str | None) -> tuple[Any, str | None]:
+def _read_text(path: Path, field: str) -> str:
     try:
-        data = json.loads(path.read_text())
-    except (OSError, json.JSONDecodeError) as exc:
-        raise InputError(f"cannot read tests: {exc}", source=str(path)) from exc
+        return path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise InputError(f"not UTF-8 text: {exc}", source=str(path), field=field) from exc
+
+
+def _load_tests(path: Path, entry_point: str | None) -> tuple[Any, str | None]:
+    """The tests of a --tests file: a non-empty list (asserts or {input, output} cases) or
+    {"check": CODE, "entry_point": NAME}."""
+    try:
+        data = json.loads(_read_text(path, "--tests"))
+    except json.JSONDecodeError as exc:
+        raise InputError(f"not valid JSON: {exc}", source=str(path)) from exc
     if isinstance(data, dict):
-        if "check" not in data:
-            raise InputError("a tests object needs 'check' (and 'entry_point')",
-                             source=str(path), field="check")
+        if not isinstance(data.get("check"), str):
+            raise InputError("a tests object needs 'check' code as a string (and "
+                             "'entry_point')", source=str(path), field="check")
         return data["check"], entry_point or data.get("entry_point")
+    if not isinstance(data, list) or not data:
+        raise InputError("tests must be a non-empty list (assert strings or {input, output} "
+                         "cases) or an object with 'check'", source=str(path))
     return data, entry_point
 
 
