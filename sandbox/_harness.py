@@ -166,6 +166,8 @@ class Namespace(dict):
                 return module
         worker = self.worker
         if name not in worker.names:
+            if name == self.entry_point:  # never the builtin of that name in its place
+                raise NameError(f"the program defines no {name!r}")
             raise KeyError(name)
         value = worker.handles.get(name)
         if value is None:
@@ -182,7 +184,7 @@ class Namespace(dict):
     def get(self, name, default=None):
         try:
             return self[name]
-        except KeyError:
+        except (KeyError, NameError):
             return default
 
 

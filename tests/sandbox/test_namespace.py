@@ -76,6 +76,10 @@ def test_entry_point_comes_from_the_program_even_over_a_builtin(mode: str) -> No
     report = sandbox.run_tests(code, ["assert max([1, 2]) == -1"], entry_point="max",
                                limits=SHORT, mode=mode)
     assert report.passed == 1, report
+    missing = sandbox.run_tests("def maximum(xs):\n    return 2\n", ["assert max([1, 2]) == 2"],
+                                entry_point="max", limits=SHORT, mode=mode)
+    assert missing.results[0].outcome == "error", missing  # not the builtin in its place
+    assert "defines no 'max'" in missing.results[0].message
 
 
 TYPES = ("def remove_datatype(items, kind):\n"
