@@ -1,8 +1,10 @@
 """Band selection: keep the prompts whose pass rate is in [low, high]; every other prompt
-gets a reason. Prompts every rollout solves (or none does) give GRPO no signal."""
+gets a reason. Prompts every rollout solves (or none does) give GRPO no signal. A pass rate
+over too few scored rollouts is no verdict: 1 scored of 16 says nothing about a prompt."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Hashable, Mapping
 from dataclasses import dataclass
 from typing import Literal
@@ -25,12 +27,23 @@ class Band:
     min_std: float | None = None
     """If set, also drop kept prompts whose reward std is below it (low_std): for continuous
     rewards, where a mid-range mean can still come with no spread between rollouts."""
+    min_scored: int | None = None
+    """Fewest scored (not abstained) rollouts a verdict needs; with fewer a prompt is
+    unscorable. None: half of the prompt's rollouts, rounded up (`needed_scored`)."""
 
     def __post_init__(self) -> None:
         if not 0.0 <= self.low <= self.high <= 1.0:
             raise ValueError(f"need 0 <= low <= high <= 1, got low={self.low} high={self.high}")
         if self.min_std is not None and self.min_std < 0:
             raise ValueError(f"min_std must be >= 0, got {self.min_std}")
+        if self.min_scored is not None and self.min_scored < 1:
+            raise ValueError(f"min_scored must be >= 1, got {self.min_scored}")
+
+    def needed_scored(self, n_rollouts: int) -> int:
+        """Scored rollouts a prompt with `n_rollouts` rollouts needs for a verdict."""
+        if self.min_scored is not None:
+            return self.min_scored
+        return max(1, math.ceil(n_rollouts / 2))
 
 
 @dataclass(frozen=True)
@@ -58,7 +71,7 @@ def select_band(rates: Mapping[Hashable, PassRate], band: Band = Band()) -> Band
 
 def drop_reason(rate: PassRate, band: Band) -> DropReason | None:
     """Why a prompt is dropped, or None if it is kept."""
-    if rate.pass_rate is None:
+    if rate.pass_rate is None or rate.n_scored < band.needed_scored(rate.n_rollouts):
         return "unscorable"
     if rate.pass_rate > band.high:
         return "too_easy"

@@ -3,7 +3,14 @@ the output files. A pure function of the journal and the job's options, so runni
 (after a kill, or with another band) writes the same bytes for the same inputs.
 
 The journal is streamed once; per prompt only its first n rewards are kept (a compact float
-array, NaN for an abstention), so memory grows with prompts x n, not with the records."""
+array, NaN for an abstention), so memory grows with prompts x n, not with the records.
+
+Abstentions are counted by cause (`rewards.scoring.abstention_cause`). A prompt on whose
+reference the reward abstained (`bad_reference:missing` or `:unparseable`) is a bad input row,
+not a difficulty: it goes to errors.jsonl (file, line, field), never to kept or dropped,
+however many of its other rollouts got a score. A run whose rollouts were not scored for a
+configuration cause (an unknown domain ...) raises `ConfigurationAbstention` once every
+output is written."""
 
 from __future__ import annotations
 
@@ -16,10 +23,12 @@ from typing import TYPE_CHECKING, Any
 
 from prompt_filter._band import BandSelection, select_band
 from prompt_filter._buckets import Buckets, assign_buckets
-from prompt_filter._inputs import ErrorRow, PromptRecord
+from prompt_filter._inputs import ErrorRow, PromptRecord, column_of
 from prompt_filter._pass_rate import PassRate, pass_rate, resolve_mode
 from prompt_filter._report import AtomicJsonl, histogram, plot_histogram, write_atomic, write_jsonl
+from rewards._types import Sample, Score
 from rewards.config import RewardConfig
+from rewards.scoring import AbstentionTally, abstention_cause
 
 if TYPE_CHECKING:
     from prompt_filter._job import FilterJob
@@ -30,14 +39,18 @@ __all__ = ["Tally", "finalize"]
 class Tally:
     """Each prompt's first `n` rewards in journal order, and counts of the rest."""
 
-    def __init__(self, ids: Iterable[str], n: int) -> None:
+    def __init__(self, prompts: Mapping[str, PromptRecord], n: int, config: RewardConfig) -> None:
         self.n = n
-        self.values: dict[str, array[float]] = {pid: array("d") for pid in ids}
+        self.prompts = prompts
+        self.values: dict[str, array[float]] = {pid: array("d") for pid in prompts}
         self.seen: dict[str, int] = dict.fromkeys(self.values, 0)
         self.abstained: dict[str, Counter[str]] = {}
-        """Prompt -> why its used rollouts abstained (only prompts with an abstention)."""
+        """Prompt -> why its used rollouts abstained, by cause (prompts with an abstention)."""
         self.reasons: Counter[str] = Counter()
         """Score reasons over all used rollouts."""
+        self.causes = AbstentionTally(where="filter-prompts", domains=config.domains)
+        """Used rollouts (and rollout rows that were no valid input) by abstention cause."""
+        self._samples: dict[str, Sample] = {}
 
     def add(self, pid: str, value: float | None, reason: str) -> None:
         self.seen[pid] += 1
@@ -45,8 +58,19 @@ class Tally:
             return
         self.values[pid].append(math.nan if value is None else value)
         self.reasons[reason] += 1
+        sample = self._samples.get(pid) or self._sample(pid)
+        score = Score(value, reason)
+        self.causes.add([sample], [score])
         if value is None:
-            self.abstained.setdefault(pid, Counter())[reason] += 1
+            cause = abstention_cause(sample, score)
+            self.abstained.setdefault(pid, Counter())[cause or reason] += 1
+
+    def _sample(self, pid: str) -> Sample:
+        """The prompt as a sample, for `abstention_cause` (which looks at its reference)."""
+        record = self.prompts[pid]
+        sample = Sample(record.prompt, "", reference=record.reference, domain=record.domain)
+        self._samples[pid] = sample
+        return sample
 
     def rewards(self, pid: str) -> list[float | None]:
         return [None if math.isnan(v) else v for v in self.values[pid]]
@@ -57,7 +81,7 @@ def finalize(job: FilterJob, config: RewardConfig, prompts: Mapping[str, PromptR
              records: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
     """Select, bucket and write every output; return the stats."""
     out = job.out
-    tally = Tally(prompts, job.n)
+    tally = Tally(prompts, job.n, config)
     rollout_errors = 0
     errors = AtomicJsonl(out / "errors.jsonl")
     generated = AtomicJsonl(out / "rollouts.jsonl") if job.policy is not None else None
@@ -68,6 +92,7 @@ def finalize(job: FilterJob, config: RewardConfig, prompts: Mapping[str, PromptR
             tally.add(pid, value, reason)
         for error in record["errors"]:
             errors.write(error)
+        tally.causes.add_cause("input_error", record["rows"] - len(record["scores"]))
         rollout_errors += len(record["errors"])
         if generated is not None:
             for (_, pid, value, reason), (text, fin) in zip(record["scores"],
@@ -75,9 +100,13 @@ def finalize(job: FilterJob, config: RewardConfig, prompts: Mapping[str, PromptR
                 generated.write({"id": pid, "completion": text, "score": value,
                                  "reason": reason, "finish_reason": fin})
 
-    mode = resolve_mode((v for pid in prompts for v in tally.rewards(pid)), job.mode)
+    bad_references = _bad_references(job, prompts, tally)
+    for error in bad_references.values():
+        errors.write(error.as_dict())
+    usable = [pid for pid in prompts if pid not in bad_references]
+    mode = resolve_mode((v for pid in usable for v in tally.rewards(pid)), job.mode)
     rates = {pid: pass_rate(tally.rewards(pid), mode=mode, threshold=job.threshold)
-             for pid in prompts}
+             for pid in usable}
     selection = select_band(rates, job.band)
     buckets = assign_buckets({pid: r.pass_rate for pid, r in selection.kept.items()},  # type: ignore[misc]
                              k=job.buckets, easy_at=job.easy_at)
@@ -92,7 +121,7 @@ def finalize(job: FilterJob, config: RewardConfig, prompts: Mapping[str, PromptR
     if generated is not None:
         generated.commit()
 
-    values = [r.pass_rate for r in rates.values() if r.pass_rate is not None]
+    values = _rated(selection)
     if mode == "binary":  # one bin per possible k/n, centred on it
         edges, counts = histogram(values, bins=job.n + 1, low=-0.5 / job.n,
                                   high=1 + 0.5 / job.n)
@@ -106,8 +135,35 @@ def finalize(job: FilterJob, config: RewardConfig, prompts: Mapping[str, PromptR
         (out / "pass_rates.png").unlink(missing_ok=True)
     stats = _stats(job, config, mode, prompt_rows, len(prompts), tally, selection, buckets,
                    len(prompt_errors), rollout_errors, edges, counts)
+    stats["prompts"]["bad_reference"] = len(bad_references)
     write_atomic(out / "stats.json", (json.dumps(stats, indent=2) + "\n").encode())
+    tally.causes.check("raise")  # once every output is written, like `rewards score`
     return stats
+
+
+def _bad_references(job: FilterJob, prompts: Mapping[str, PromptRecord],
+                    tally: Tally) -> dict[str, ErrorRow]:
+    """An error row for each prompt the reward abstained on for its reference (a
+    `bad_reference:...` cause), in prompt order."""
+    field = column_of(job.prompt_map, "reference")
+    bad = {}
+    for pid, record in prompts.items():
+        causes = tally.abstained.get(pid, Counter())
+        blamed = {c: k for c, k in causes.items() if c.startswith("bad_reference")}
+        if blamed:
+            why = ", ".join(f"{r} x{c}" for r, c in sorted(blamed.items()))
+            bad[pid] = ErrorRow(str(job.prompts), record.line, field,
+                                f"unusable reference: the reward abstained on it ({why} of "
+                                f"{len(tally.values[pid])} rollouts); prompt {pid!r} not rated")
+    return bad
+
+
+def _rated(selection: BandSelection) -> list[float]:
+    """The pass rates that got a verdict (not those of unscorable prompts), in input order
+    within kept, then dropped."""
+    return [r.pass_rate for r in selection.kept.values() if r.pass_rate is not None] + [
+        r.pass_rate for r, reason in selection.dropped.values()
+        if reason != "unscorable" and r.pass_rate is not None]
 
 
 def _rate_fields(rate: PassRate) -> dict[str, Any]:
@@ -124,7 +180,11 @@ def _detail(reason: str, rate: PassRate, abstained: Counter[str] | None, job: Fi
         return f"std {rate.std:.4g} < min_std {job.band.min_std:g}"
     if not abstained:
         return "no rollouts"
-    return "no rollout was scored: " + ", ".join(f"{r} x{c}" for r, c in abstained.most_common())
+    why = ", ".join(f"{r} x{c}" for r, c in abstained.most_common())
+    if rate.n_scored == 0:
+        return f"no rollout was scored: {why}"
+    return (f"{rate.n_scored} of {rate.n_rollouts} rollouts scored, a verdict needs "
+            f"{job.band.needed_scored(rate.n_rollouts)}: {why}")
 
 
 def _stats(job: FilterJob, config: RewardConfig, mode: str, prompt_rows: int, valid: int,
@@ -134,8 +194,7 @@ def _stats(job: FilterJob, config: RewardConfig, mode: str, prompt_rows: int, va
     abstained = sum(sum(c.values()) for c in tally.abstained.values())
     dropped = Counter(reason for _, reason in selection.dropped.values())
     kept_rates = [r.pass_rate for r in selection.kept.values()]
-    rates = [r.pass_rate for r in list(selection.kept.values())
-             + [rate for rate, _ in selection.dropped.values()] if r.pass_rate is not None]
+    rates = _rated(selection)
     return {
         "source": {"prompts": str(job.prompts),
                    **({"rollouts": str(job.rollouts)} if job.rollouts is not None
@@ -143,7 +202,8 @@ def _stats(job: FilterJob, config: RewardConfig, mode: str, prompt_rows: int, va
         "reward_config": config.content_hash(),
         "normalize_ignored": None if config.normalize == "none" else config.normalize,
         "mode": mode, "threshold": job.threshold if mode == "binary" else None, "n": job.n,
-        "band": {"low": job.band.low, "high": job.band.high, "min_std": job.band.min_std},
+        "band": {"low": job.band.low, "high": job.band.high, "min_std": job.band.min_std,
+                 "min_scored": job.band.min_scored},
         "prompts": {
             "rows": prompt_rows, "valid": valid, "errors": prompt_errors,
             "kept": len(selection.kept),
@@ -153,6 +213,7 @@ def _stats(job: FilterJob, config: RewardConfig, mode: str, prompt_rows: int, va
         "rollouts": {
             "used": used, "scored": used - abstained,
             "reasons": dict(sorted(tally.reasons.items())),
+            "abstained": tally.causes.counts(),
             "beyond_n_ignored": sum(max(s - job.n, 0) for s in tally.seen.values()),
             "errors": rollout_errors},
         "pass_rate": {"mean": sum(rates) / len(rates) if rates else None,

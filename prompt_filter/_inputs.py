@@ -15,8 +15,8 @@ from rewards._types import Sample
 from rewards.errors import InputError
 from rewards.io import iter_rows
 
-__all__ = ["PROMPT_FIELDS", "ErrorRow", "PromptRecord", "derive_id", "iter_rollouts",
-           "parse_prompt_map", "read_prompts", "rollout_to_sample"]
+__all__ = ["PROMPT_FIELDS", "ErrorRow", "PromptRecord", "column_of", "derive_id",
+           "iter_rollouts", "parse_prompt_map", "read_prompts", "rollout_to_sample"]
 
 PROMPT_FIELDS = ("id", "prompt", "reference", "domain")
 
@@ -87,7 +87,7 @@ def read_prompts(path: str | Path, mapping: Mapping[str, str] | None = None
             if record.id in prompts:
                 raise InputError(f"duplicate id {record.id!r} (first at line "
                                  f"{prompts[record.id].line})", source=str(path), line=line,
-                                 field=_column(mapping or {}, "id"))
+                                 field=column_of(mapping or {}, "id"))
         except InputError as exc:
             errors.append(ErrorRow.of(exc))
             continue
@@ -95,7 +95,8 @@ def read_prompts(path: str | Path, mapping: Mapping[str, str] | None = None
     return prompts, errors, rows
 
 
-def _column(mapping: Mapping[str, str], field: str) -> str:
+def column_of(mapping: Mapping[str, str], field: str) -> str:
+    """The input column that `--map` maps onto `field` (the field itself when unmapped)."""
     return next((column for column, target in mapping.items() if target == field), field)
 
 
@@ -104,7 +105,7 @@ def _prompt_record(row: dict[str, Any], mapping: Mapping[str, str], source: str,
     fields = {mapping.get(k, k): v for k, v in row.items() if mapping.get(k, k) in PROMPT_FIELDS}
 
     def bad(message: str, field: str) -> InputError:
-        return InputError(message, source=source, line=line, field=_column(mapping, field))
+        return InputError(message, source=source, line=line, field=column_of(mapping, field))
 
     prompt = fields.get("prompt")
     if prompt is None or prompt == "":

@@ -107,18 +107,33 @@ def run_filter(job: FilterJob, config: RewardConfig, *, engine: Any = None,
     """
     if job.plot:
         require_matplotlib()
-    job.out.mkdir(parents=True, exist_ok=True)
+    _check_paths(job, engine)
     prompts, prompt_errors, prompt_rows = read_prompts(job.prompts, job.prompt_map)
+    total_rows = _count_rows(job.rollouts) if job.rollouts is not None else 0
+    job.out.mkdir(parents=True, exist_ok=True)
     with Journal(job.out / "journal.jsonl", _fingerprint(job, config)) as journal:
         scorer = ChunkScorer(config, job.workers)
         try:
             if job.rollouts is not None:
-                _score_rollouts(job, scorer, prompts, journal, progress)
+                _score_rollouts(job, scorer, prompts, journal, progress, total_rows)
             else:
                 _generate_and_score(job, scorer, prompts, journal, engine, progress)
         finally:
             scorer.close()
         return finalize(job, config, prompts, prompt_errors, prompt_rows, journal.records())
+
+
+def _check_paths(job: FilterJob, engine: Any) -> None:
+    """Inputs, the output folder and the policy, checked before the output folder is made."""
+    from rewards.engines import resolve_model
+    from rewards.paths import input_file, output_dir
+
+    input_file(job.prompts, field="prompts")
+    if job.rollouts is not None:
+        input_file(job.rollouts, field="rollouts")
+    output_dir(job.out, field="out")
+    if job.policy is not None and engine is None:
+        resolve_model(job.policy, field="policy")
 
 
 def _fingerprint(job: FilterJob, config: RewardConfig) -> str:
@@ -141,10 +156,11 @@ def _file_hash(path: Path) -> str:
 
 
 def _count_rows(path: Path) -> int:
+    """Rows of a rollouts file (a corrupt Parquet file is an `InputError` here)."""
     if path.suffix == ".parquet":
-        import pyarrow.parquet as pq
+        from rewards.io import open_parquet
 
-        return pq.ParquetFile(path).metadata.num_rows
+        return open_parquet(path).metadata.num_rows
     with path.open("rb") as fh:
         return sum(1 for line in fh if line.strip())
 
@@ -171,11 +187,12 @@ def _open_progress(progress: Callable[[int, int], Progress] | None, total: int,
 
 
 def _score_rollouts(job: FilterJob, scorer: ChunkScorer, prompts: Mapping[str, PromptRecord],
-                    journal: Journal, progress: Callable[[int, int], Progress] | None) -> None:
+                    journal: Journal, progress: Callable[[int, int], Progress] | None,
+                    total_rows: int) -> None:
     assert job.rollouts is not None
     after = journal.last["end"] if journal.last else 0
     counts = _Counts(journal.records())
-    update = _open_progress(progress, _count_rows(job.rollouts), counts.rows)
+    update = _open_progress(progress, total_rows, counts.rows)
     Chunk = list[tuple[int, Sample | ErrorRow]]
 
     def chunks() -> Iterator[tuple[Chunk, list[Sample]]]:

@@ -2,8 +2,8 @@
 score N rollouts per prompt, keep the prompts whose pass rate is in [low, high].
 
 Writes DIR/kept.jsonl (pass_rate, std, bucket), DIR/dropped.jsonl (reason: too_easy, too_hard,
-unscorable, low_std), DIR/errors.jsonl (bad rows: file, line, field), DIR/stats.json and
-DIR/pass_rates.png. Killed at any point, the same command resumes from DIR/journal.jsonl."""
+unscorable, low_std), DIR/errors.jsonl (bad rows and prompts whose reference the reward cannot
+use: file, line, field), DIR/stats.json and DIR/pass_rates.png. Killed at any point, the same command resumes from DIR/journal.jsonl."""
 
 from __future__ import annotations
 
@@ -37,6 +37,9 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--high", type=float, default=0.9, help="highest pass rate kept (0.9)")
     p.add_argument("--min-std", type=float, default=None,
                    help="also drop prompts whose reward std is below this (low_std)")
+    p.add_argument("--min-scored", type=int, default=None, metavar="K",
+                   help="scored rollouts a prompt needs for a verdict, else unscorable "
+                   "(default: half of its rollouts, rounded up)")
     p.add_argument("--mode", choices=("auto", "binary", "continuous"), default="auto",
                    help="binary: pass = reward >= threshold; continuous: mean reward; "
                    "auto: binary when all rewards are 0 or 1 (default)")
@@ -76,7 +79,7 @@ def run(args: argparse.Namespace) -> int:
     config = load_config(Path(args.config) if args.config
                          else Path(str(BUNDLED / "default_config.yaml")))
     try:
-        band = Band(args.low, args.high, args.min_std)
+        band = Band(args.low, args.high, args.min_std, args.min_scored)
     except ValueError as exc:
         raise ConfigError(str(exc)) from exc
     job = FilterJob(
@@ -88,13 +91,8 @@ def run(args: argparse.Namespace) -> int:
         generation=GenerationOptions(backend=args.backend, max_tokens=args.max_tokens,
                                      temperature=args.temperature, top_p=args.top_p,
                                      seed=args.seed, prompts_per_round=args.prompts_per_round))
-    for source in (job.prompts, job.rollouts):
-        if source is not None and not source.exists():
-            from rewards.errors import InputError
-
-            raise InputError("no such file", source=str(source))
-    if args.restart:
-        (job.out / "journal.jsonl").unlink(missing_ok=True)
+    if args.restart and (job.out / "journal.jsonl").is_file():
+        (job.out / "journal.jsonl").unlink()
     bar = _Bar(args.progress)
     started = time.perf_counter()
     try:
@@ -139,12 +137,16 @@ def _print_summary(stats: Mapping[str, Any], out: Path, seconds: float, rows: in
     p = stats["prompts"]
     dropped = ", ".join(f"{k} {v}" for k, v in p["dropped"].items() if v)
     rate = f" ({rows / seconds:,.0f} rollouts/s)" if rows and seconds > 0 else ""
-    print(f"{p['valid']} prompts ({p['errors']} bad rows), {stats['rollouts']['used']} "
+    bad = f", {p['bad_reference']} with an unusable reference" if p["bad_reference"] else ""
+    print(f"{p['valid']} prompts ({p['errors']} bad rows{bad}), {stats['rollouts']['used']} "
           f"rollouts, {stats['mode']} pass rates{rate}")
     print(f"kept {p['kept']} in [{stats['band']['low']:g}, {stats['band']['high']:g}]"
           + (f"; dropped {dropped}" if dropped else "")
           + (f"; {stats['rollouts']['errors']} bad rollout rows" if stats["rollouts"]["errors"]
              else ""))
+    abstained = stats["rollouts"]["abstained"]
+    if abstained:
+        print("not scored: " + ", ".join(f"{cause} x{n}" for cause, n in abstained.items()))
     print("buckets: " + ", ".join(f"{b} {c}" for b, c in stats["buckets"]["counts"].items()))
     print(f"-> {out}/kept.jsonl, dropped.jsonl, errors.jsonl, stats.json"
           + (", pass_rates.png" if (out / "pass_rates.png").exists() else ""))

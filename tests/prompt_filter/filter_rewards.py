@@ -39,3 +39,11 @@ def explode_on_boom(sample: Sample) -> float:
 def even_length(sample: Sample) -> float:
     """1.0 for a completion of even length: about half of a random model's outputs pass."""
     return float(len(sample.completion) % 2 == 0)
+
+
+@reward
+def abstain_on_skip(sample: Sample) -> Score:
+    """`exact`, but a completion "SKIP" abstains for a cause of its own (not the reference)."""
+    if sample.completion.strip() == "SKIP":
+        return Score(None, "judge_unavailable")
+    return exact(sample)

@@ -9,7 +9,8 @@ import pytest
 from filter_helpers import EXAMPLES, cli, outputs, read_jsonl, write_config, write_jsonl
 
 # Correct rollouts (of 16) per example prompt, from examples/filter/make_examples.py, and one
-# prompt whose reference is truncated (`\frac{3}{`): the math reward abstains on all 16.
+# prompt whose reference is truncated (`\frac{3}{`): the math reward abstains on all 16, which
+# makes it an error row (line 30, field reference), not a dropped prompt.
 SOLVED = [16, 16, 15, 16, 15, 16, 0, 0, 1, 0, 1, 0,
           2, 3, 4, 5, 6, 7, 8, 8, 9, 10, 11, 12, 13, 14, 4, 10, 6]
 
@@ -32,26 +33,28 @@ def test_examples_with_the_math_reward(example_run):
     assert len(kept) == 17
     reasons = {r["id"]: r["reason"] for r in dropped}
     assert reasons == {**{f"math-{i:03d}": "too_easy" for i in range(6)},
-                       **{f"math-{i:03d}": "too_hard" for i in range(6, 12)},
-                       "math-bad-reference": "unscorable"}
-    bad = next(r for r in dropped if r["id"] == "math-bad-reference")
-    assert bad["detail"] == "no rollout was scored: bad_reference x16" and bad["pass_rate"] is None
+                       **{f"math-{i:03d}": "too_hard" for i in range(6, 12)}}
+    [bad] = read_jsonl(out / "errors.jsonl")
+    assert (bad["file"], bad["line"], bad["field"]) == (str(EXAMPLES / "prompts.jsonl"), 30,
+                                                        "reference")
+    assert "bad_reference:unparseable x16 of 16 rollouts" in bad["error"]
+    assert "'math-bad-reference'" in bad["error"]
     by_id = {r["id"]: r for r in kept}
     # 8/16 is exactly 0.5: easy; 7/16 hard. std of 8/16 passes: sqrt(0.25) = 0.5
     assert by_id["math-018"]["bucket"] == "easy" and by_id["math-017"]["bucket"] == "hard"
     assert by_id["math-018"]["std"] == 0.5 and by_id["math-018"]["n_rollouts"] == 16
     assert by_id["math-012"]["source"] == "generated"  # the prompt row's own columns travel
-    assert (out / "errors.jsonl").read_text() == ""
     stats = json.loads((out / "stats.json").read_text())
     assert stats["mode"] == "binary" and stats["prompts"]["kept"] == 17
-    assert stats["prompts"]["dropped"] == {"too_easy": 6, "too_hard": 6, "unscorable": 1,
+    assert stats["prompts"]["dropped"] == {"too_easy": 6, "too_hard": 6, "unscorable": 0,
                                            "low_std": 0}
+    assert stats["prompts"]["bad_reference"] == 1
     assert stats["buckets"]["counts"] == {"easy": 9, "hard": 8}
     assert stats["rollouts"]["used"] == 480
     assert stats["rollouts"]["reasons"]["bad_reference"] == 16
     hist = stats["pass_rate"]["histogram"]
     assert len(hist["counts"]) == 17 and hist["counts"][0] == 4 and hist["counts"][16] == 4
-    assert sum(hist["counts"]) == 29  # the unscorable prompt has no pass rate to plot
+    assert sum(hist["counts"]) == 29  # the bad-reference prompt has no pass rate to plot
     assert (out / "pass_rates.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert "kept 17 in [0.1, 0.9]" in result.stdout
 
