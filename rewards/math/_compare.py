@@ -4,6 +4,7 @@ sympy. `compare` does one pair; `compare_batch` dedups, caches and spreads over 
 
 from __future__ import annotations
 
+import math
 import os
 import threading
 import weakref
@@ -12,7 +13,7 @@ from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 
 from rewards.math._config import MathConfig, Verdict
-from rewards.math._extract import prepare_reference
+from rewards.math._extract import Extraction, prepare_reference
 from rewards.math._limits import structural_problem
 from rewards.math._normalize import fast_compare, normalize
 from rewards.math._pool import shared_pool
@@ -20,7 +21,9 @@ from rewards.math._pool import shared_pool
 __all__ = ["VerdictCache", "compare", "compare_batch", "compare_local"]
 
 _DEFAULT = MathConfig()
-Job = tuple[str, str]  # (normalized answer, normalized gold) that needs sympy
+Job = tuple[str, str, bool]  # (answer or completion text, gold text, pred is a whole text)
+MAX_REFERENCE_CHARS = 20_000
+"""A longer gold is not an answer: it abstains before any pattern runs on it."""
 
 
 class VerdictCache:
@@ -33,7 +36,7 @@ class VerdictCache:
         self.hits = 0
         _CACHES.add(self)
 
-    def get(self, key: tuple[str, str, MathConfig]) -> Verdict | None:
+    def get(self, key: tuple[object, ...]) -> Verdict | None:
         with self._lock:
             verdict = self._data.get(key)
             if verdict is not None:
@@ -41,7 +44,7 @@ class VerdictCache:
                 self.hits += 1
             return verdict
 
-    def put(self, key: tuple[str, str, MathConfig], verdict: Verdict) -> None:
+    def put(self, key: tuple[object, ...], verdict: Verdict) -> None:
         if self.size <= 0:
             return
         with self._lock:
@@ -67,25 +70,74 @@ def _fresh_locks_after_fork() -> None:
 os.register_at_fork(after_in_child=_fresh_locks_after_fork)
 
 
-def compare_local(pred: str | None, gold: object, config: MathConfig = _DEFAULT) -> Verdict | Job:
-    """Everything decidable without sympy: a `Verdict`, or the normalized pair for a worker."""
-    gold_text = prepare_reference(gold)
-    gold_norm = normalize(gold_text) if gold_text is not None else ""
+def compare_local(pred: str | Extraction | None, gold: object,
+                  config: MathConfig = _DEFAULT, text: str | None = None) -> Verdict | Job:
+    """Everything decidable without sympy: a `Verdict`, or the job for a worker.
+
+    `pred` is the extracted answer (`None`: none found); `text`, when given, is the completion
+    it came from. Where the answer came from a rule math-verify has too (boxes, phrases, math
+    environments, numbers) or nothing was found, the worker reads `text` as math-verify does,
+    so an undecided pair is never decided worse than math-verify decides it."""
+    gold_text, gold_problem = _reference(gold)
+    if gold_text is None:
+        return Verdict("bad_reference", gold_problem)
+    gold_norm = normalize(gold_text)
     if not gold_norm:
-        return Verdict("bad_reference", "empty or unusable gold")
-    pred_norm = normalize(pred) if pred is not None else ""
+        return Verdict("bad_reference", "reference unparseable: nothing left after normalizing")
+    extraction = Extraction(pred, "tag", native=False) if isinstance(pred, str) else pred
+    tail = text[-config.tail_chars:] if text is not None and not config.strict else None
+    gold_job = _gold_payload(gold, gold_norm)
+    if extraction is None:
+        if tail is None or not tail.strip():
+            return Verdict("no_answer", "no final answer found")
+        return tail, gold_job, True  # math-verify may still find one
+    pred_norm = normalize(extraction.answer)
     if not pred_norm:
         return Verdict("no_answer", "no final answer found")
-    fast = fast_compare(pred_norm, gold_norm, config)
-    if fast is not None:
-        return fast
+    if extraction.settled:
+        fast = fast_compare(pred_norm, gold_norm, config)
+        if fast is not None:
+            return fast
     problem = structural_problem(gold_norm, config)
     if problem:
-        return Verdict("bad_reference", f"gold beyond structural limits: {problem}")
+        return Verdict("bad_reference", f"reference beyond structural limits: {problem}")
     problem = structural_problem(pred_norm, config)
     if problem:
         return Verdict("timeout", f"structural limit: {problem}")
-    return pred_norm, gold_norm
+    if extraction.source == "boxed" and not extraction.parts:
+        return f"\\boxed{{{extraction.answer}}}", gold_job, False  # math-verify reads one box so
+    if extraction.native and tail is not None:
+        return tail, gold_job, True
+    return f"${pred_norm}$", gold_job, False
+
+
+def _reference(gold: object) -> tuple[str | None, str]:
+    """(gold text, "") or (None, why it is unusable: missing or unparseable)."""
+    if gold is None or (isinstance(gold, str) and not gold.strip()):
+        return None, "reference missing"
+    if isinstance(gold, str) and len(gold) > MAX_REFERENCE_CHARS:
+        return None, f"reference unparseable: {len(gold)} chars > {MAX_REFERENCE_CHARS}"
+    if isinstance(gold, float) and not math.isfinite(gold):
+        return None, f"reference unparseable: {gold!r} is not a finite number"
+    text = prepare_reference(gold)
+    if text is None:
+        return None, f"reference unparseable: {type(gold).__name__} {str(gold)[:60]!r}"
+    if text.strip().lower().lstrip("+-") in _NOT_A_NUMBER:
+        return None, f"reference unparseable: {text!r} is not a finite number"
+    return text, ""
+
+
+# How Python and pandas write a missing or overflowed number (a LaTeX `\infty` is an answer).
+_NOT_A_NUMBER = frozenset({"nan", "inf"})
+
+
+def _gold_payload(gold: object, gold_norm: str) -> str:
+    """What the worker parses for the gold: its own text where it carries math-verify's
+    delimiters (`$...$`, `\\boxed`), else the normalized answer in `$...$`."""
+    if isinstance(gold, str) and any(mark in gold for mark in ("$", "\\boxed", "\\fbox",
+                                                               "\\(", "\\[")):
+        return gold
+    return f"${gold_norm}$"
 
 
 def compare(pred: str | None, gold: object, config: MathConfig = _DEFAULT) -> Verdict:
@@ -97,11 +149,15 @@ def compare(pred: str | None, gold: object, config: MathConfig = _DEFAULT) -> Ve
     return _run_job(local, config)
 
 
-def compare_batch(pairs: Sequence[tuple[str | None, object]], config: MathConfig = _DEFAULT,
-                  cache: VerdictCache | None = None) -> list[Verdict]:
-    """`compare` over many pairs: each distinct symbolic pair is compared once (and looked up
-    in `cache`), the distinct pairs run in parallel on all workers."""
-    results: list[Verdict | Job] = [compare_local(pred, gold, config) for pred, gold in pairs]
+def compare_batch(pairs: Sequence[tuple[str | Extraction | None, object]],
+                  config: MathConfig = _DEFAULT, cache: VerdictCache | None = None,
+                  texts: Sequence[str | None] | None = None) -> list[Verdict]:
+    """`compare` over many pairs (`texts`: the completions the answers came from, see
+    `compare_local`): each distinct symbolic job is run once (and looked up in `cache`), the
+    distinct jobs in parallel on all workers."""
+    texts = texts if texts is not None else [None] * len(pairs)
+    results: list[Verdict | Job] = [compare_local(pred, gold, config, text)
+                                    for (pred, gold), text in zip(pairs, texts)]
     todo: dict[Job, Verdict | None] = {}
     for item in results:
         if not isinstance(item, Verdict) and item not in todo:
@@ -124,5 +180,6 @@ def compare_batch(pairs: Sequence[tuple[str | None, object]], config: MathConfig
 
 def _run_job(job: Job, config: MathConfig) -> Verdict:
     pool = shared_pool(config.worker_count, start_timeout=config.worker_start_timeout)
-    outcome = pool.run(job[0], job[1], rel_tol=config.float_rel_tol, timeout=config.timeout)
+    outcome = pool.run(job[0], job[1], rel_tol=config.float_rel_tol, timeout=config.timeout,
+                       pred_raw=job[2])
     return Verdict(outcome.reason, outcome.detail)  # type: ignore[arg-type]

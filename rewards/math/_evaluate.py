@@ -13,7 +13,7 @@ import re
 
 __all__ = ["evaluate"]
 
-_TOKEN = re.compile(r"\s*(\d+\.\d*|\.\d+|\d+|\\[a-zA-Z]+|[a-zA-Z]|[-+*/^(){}\[\]!])")
+_TOKEN = re.compile(r"\d+(?:\.\d*)?|\.\d+|\\[a-zA-Z]+|[a-zA-Z]|[-+*/^(){}\[\]!]")
 _VARIABLES = frozenset("abcdfghjklmnpqrstuvwxyz")  # not e, i: Euler's number, the imaginary unit
 _MAX_EXPONENT = 400.0
 
@@ -44,10 +44,13 @@ def _tokenize(text: str) -> list[str] | None:
     tokens, pos = [], 0
     text = text.strip()
     while pos < len(text):
+        if text[pos].isspace():
+            pos += 1
+            continue
         match = _TOKEN.match(text, pos)
         if match is None:
             return None
-        tokens.append(match.group(1))
+        tokens.append(match.group(0))
         pos = match.end()
         if len(tokens) > 200:
             return None

@@ -1,55 +1,117 @@
-"""Step one: find the final answer in a completion. Pure string work, no sympy.
+"""Step one: find the final answer in a completion. Pure string work, no sympy, linear time.
 
-Priority, last occurrence wins within each rule: `<answer>...</answer>` tags, `\\boxed{}` /
-`\\fbox{}` (nested braces), GSM8K `#### n`, "the (final) answer is ..." / "Final Answer: ...",
-then, unless `strict`, the last number. Only the tail of the completion is searched."""
+Rules, in the priority a model writes them (the last occurrence wins within a rule):
+
+1. `<answer>...</answer>` tags;
+2. `\\boxed{}` / `\\fbox{}`: the last one, joined with the boxes just before it when they are
+   separated by a short gap or by "and" / "or" / "," / ";" (math-verify's rule, so
+   `\\boxed{1} and \\boxed{-2}` is the set {1, -2});
+3. GSM8K `#### n`;
+4. "final answer" phrases: "The final answer is X", "the answer is X", "Answer: X", and the
+   Chinese phrasings models use ("答案是 X", "最终答案：X", "答案为 X");
+5. the last math environment: `$$...$$`, `\\[...\\]`, `\\(...\\)`, `$...$` (several joined by
+   "and" / "or" / "," read as a set, as math-verify reads them);
+6. a completion that is only an answer (`x^2+1`, `(1, 2]`): the whole text;
+7. unless `strict`, the last number (anchored as math-verify anchors it: `AZYUK2A` holds none).
+
+Every scan is a single pass or a regex without nested quantifiers, over the capped tail."""
 
 from __future__ import annotations
 
+import itertools
 import re
+from dataclasses import dataclass
 from numbers import Number
+from typing import Literal
 
 from rewards.math._config import MathConfig
 
-__all__ = ["extract_answer", "extract_boxed", "prepare_reference"]
+__all__ = ["Extraction", "extract_answer", "extract_boxed", "find_answer", "prepare_reference"]
 
 _DEFAULT = MathConfig()
+Source = Literal["tag", "boxed", "gsm8k", "phrase", "latex", "whole", "number"]
+
+
+@dataclass(frozen=True)
+class Extraction:
+    """The final answer found in a completion."""
+
+    answer: str
+    """The answer text (not normalized); several answers are joined by `, `."""
+    source: Source
+    """Which rule found it."""
+    parts: tuple[str, ...] = ()
+    """The separate answers when several were joined (boxes, math environments)."""
+    native: bool = True
+    """True when math-verify reads this rule itself, so the symbolic path parses the text as
+    math-verify would; False for our own rules (tags, `####`, Chinese phrases, a bare answer),
+    whose span the symbolic path parses instead."""
+    settled: bool = True
+    """False when the span alone may not be what math-verify reads from the text (a number
+    next to an operator: `3+4`), so only the symbolic path may decide."""
+
 
 _ANSWER_TAG = re.compile(r"<answer>(.*?)</answer>", re.DOTALL | re.IGNORECASE)
-_BOXED = re.compile(r"\\(?:boxed|fbox)\s*(\{|[^\s{])")
-_GSM8K = re.compile(r"####\s*([^\n]+)")
-# "The answer is X", "final answer is: X", "Final Answer: X", "Answer: X" (up to the line end).
-_ANSWER_IS = re.compile(
-    r"(?:final\s+answer|the\s+answer|answer)\**\s*(?:is|:|=)\s*:?\s*\**\s*(.+)", re.IGNORECASE)
-_NUMBER = re.compile(r"-?\d{1,3}(?:,\d{3})+(?:\.\d+)?|-?\d+(?:\.\d+)?(?:/\d+)?|-?\.\d+")
-_UNESCAPED_DOLLAR = re.compile(r"(?<!\\)\$")
-_UNESCAPED_DOLLARS = re.compile(r"(?<!\\)\$\$")
+_BOXED = re.compile(r"\\(?:boxed|fbox)\b\s*")
+_GSM8K = re.compile(r"####[ \t]*([^\n]+)")
+# "The answer is X", "final answer is: X", "Final Answer: X", "Answer: X", "答案是 X" ... The
+# match ends at the phrase; the answer is read after it by `_answer_after`.
+_ANSWER_PHRASE = re.compile(
+    r"(?:final\s+answer|the\s+answer|answer)[\s*]*(?:is\b|:|=)|"
+    r"(?:最终答案|答案)(?:\s*)(?:是|为|：|:)", re.IGNORECASE)
+# What joins two answers (spaces aside): "," ";" "and" "or" ", and" ", or".
+_JOINERS = frozenset({",", ";", "and", "or", ", and", ", or", ",and", ",or"})
+_SENTENCE_END = re.compile(r"[.!?](?:\s|$)|\n\s*\n")
+_SEPARATOR_WORD = re.compile(r"\b(?:and|or)\b|,|;", re.IGNORECASE)
+# A number as math-verify anchors it: after the start, a space, `=`, `(` or a currency sign.
+_NUMBER = re.compile(
+    r"(?:^|(?<=[\s=(\[$€£¥]))(-?(?:[1-9]\d{0,2}(?:,\d{3})+(?:\.\d+)?|[1-9]\d{0,2}(?: \d{3})+(?!\d)"
+    r"(?:\.\d+)?|\d+(?:[.,]\d+)?|\.\d+)"
+    r"(?:/\d+)?)(?=$|[\s.,;:!?)\]$%€£¥a-zA-Z²³°])")
 _TRAILING = " \t\n.;:,"
+_WHOLE_MAX = 120
+# A "whole text" answer: math characters only, no prose words of two or more letters unless
+# they are LaTeX commands (`\frac`, `\sqrt`, `\infty` ...).
+_WHOLE_OK = re.compile(r"[\w\s\\{}()\[\]^_+\-*/=<>.,;:!|'&%°]+")
+_WORD = re.compile(r"(?<![\\a-zA-Z])[a-zA-Z]{2,}")
+_MATH_WORDS = frozenset({"sin", "cos", "tan", "cot", "sec", "csc", "log", "ln", "exp", "pi",
+                         "mod", "gcd", "lcm", "max", "min", "inf", "infty", "sqrt", "lim"})
 
 
 def extract_answer(text: str, config: MathConfig = _DEFAULT) -> str | None:
     """The final answer of `text` as a string (not normalized), or `None` if there is none."""
+    found = find_answer(text, config)
+    return found.answer if found else None
+
+
+def find_answer(text: str, config: MathConfig = _DEFAULT) -> Extraction | None:
+    """The final answer of `text` with the rule that found it, or `None`."""
     tail = text[-config.tail_chars:]
-    for rule in (_from_answer_tag, extract_boxed, _from_gsm8k, _from_answer_phrase):
+    found = _from_answer_tag(tail)
+    if found is not None:
+        return found
+    found = _from_boxes(tail)
+    if found is not None:
+        # "\boxed{255} ... The final answer is $10,455$.": the model's last word wins.
+        phrase = _from_answer_phrase(tail, after=tail.rfind("\\", 0, tail.rfind("box")),
+                                     final_only=True)
+        return phrase or found
+    for rule in (_from_gsm8k, _from_answer_phrase, _from_whole_text):
         found = rule(tail)
-        if found:
+        if found is not None:
             return found
-    if not config.strict:
-        return _last_number(tail)
-    return None
+    # No anchor: the rightmost math environment or number, as math-verify takes them.
+    environment = _from_math_environment(tail)
+    number = None if config.strict else _last_number(tail)
+    if number is not None and (environment is None or number[1] > environment[1]):
+        return number[0]
+    return environment[0] if environment else None
 
 
 def extract_boxed(text: str) -> str | None:
     """Content of the last `\\boxed{...}` / `\\fbox{...}` (braces balanced), or of `\\boxed 5`."""
-    for match in reversed(list(_BOXED.finditer(text))):
-        if match.group(1) != "{":  # \boxed 5: one token
-            token = re.match(r"[^\s$]+", text[match.start(1):])
-            content = token.group(0) if token else ""
-        else:
-            content = _balanced(text, match.end(1))
-        if content is not None and content.strip():
-            return content.strip()
-    return None
+    boxes = _boxes(text)
+    return boxes[-1][2] if boxes else None
 
 
 def prepare_reference(reference: object) -> str | None:
@@ -64,79 +126,321 @@ def prepare_reference(reference: object) -> str | None:
     if not isinstance(reference, str):
         return None
     text = reference.strip()
-    boxed = extract_boxed(text) if "box" in text else None
-    if boxed:
-        text = boxed
-    elif _BOXED.search(text):
-        return None  # an empty or unbalanced \boxed{
-    elif "####" in text:
+    if _BOXED.search(text):
+        found = _from_boxes(text)
+        return found.answer if found else None  # None: an empty \boxed{}
+    if "####" in text:
         found = _from_gsm8k(text)
-        text = found or ""
-    text = text.strip().strip("$").strip()
+        return found.answer if found else None
+    environment = _environments(text)
+    if environment and _only_environments(text, environment):
+        return ", ".join(content for _, _, content in environment) or None
+    number = _NUMBER.fullmatch(text)
+    if number is not None:
+        return _number_extraction(text, number, "whole").answer
+    if len(text) > _WHOLE_MAX and _ANSWER_PHRASE.search(text):
+        found = _from_answer_phrase(text)  # a worked solution: its stated final answer
+        if found is not None:
+            return found.answer
+    text = text.strip("$").strip()
     return text or None
 
 
-def _balanced(text: str, start: int) -> str | None:
-    """Text from `start` up to the brace closing the one just before `start`."""
-    depth = 1
-    i = start
-    while i < len(text):
+# --- boxes --------------------------------------------------------------------------------
+
+def _boxes(text: str) -> list[tuple[int, int, str]]:
+    """Every `\\boxed`/`\\fbox` as (start, end, content), content stripped; empty ones left out."""
+    found = []
+    pairs: dict[int, int] | None = None
+    for match in _BOXED.finditer(text):
+        start = match.end()
+        if start < len(text) and text[start] == "{":
+            pairs = _brace_pairs(text) if pairs is None else pairs
+            close = pairs.get(start)
+            if close is None:  # unclosed (a truncated completion): the rest, as math-verify
+                content, end = text[start + 1:].strip(), len(text)
+            else:
+                content, end = text[start + 1:close].strip(), close + 1
+        else:  # \boxed 5: one token
+            end = start
+            while end < len(text) and not text[end].isspace() and text[end] not in "$}":
+                end += 1
+            content = text[start:end]
+        if content:
+            found.append((match.start(), end, content))
+    return found
+
+
+def _brace_pairs(text: str) -> dict[int, int]:
+    """Index of each `{` -> index of the `}` that closes it, in one pass (`\\{` is escaped)."""
+    pairs: dict[int, int] = {}
+    stack: list[int] = []
+    i, n = 0, len(text)
+    while i < n:
         ch = text[i]
         if ch == "\\":
-            i += 2  # an escaped brace \{ does not count
+            i += 2
             continue
         if ch == "{":
-            depth += 1
-        elif ch == "}":
-            depth -= 1
-            if depth == 0:
-                return text[start:i]
+            stack.append(i)
+        elif ch == "}" and stack:
+            pairs[stack.pop()] = i
         i += 1
-    return None
+    return pairs
 
 
-def _from_answer_tag(text: str) -> str | None:
+def _from_boxes(text: str) -> Extraction | None:
+    boxes = _boxes(text)
+    if not boxes:
+        return None
+    group = [boxes[-1]]
+    for box in reversed(boxes[:-1]):
+        between = text[box[1]:group[-1][0]]
+        if box[1] > group[-1][0]:
+            break  # nested inside the next box
+        # A short gap, or "and" / "or" / "," in a gap of one clause (math-verify's rule; a
+        # sentence between them is a correction: "\boxed{3}. Wait, ... \boxed{4}").
+        joined = len(between) < 10 or (
+            box[2] != group[-1][2] and len(between) < 70
+            and _SEPARATOR_WORD.search(between) is not None
+            and _SENTENCE_END.search(between) is None)
+        if not joined:
+            break
+        group.append(box)
+    parts: list[str] = []
+    for _, _, content in reversed(group):
+        if not parts or parts[-1] != content:
+            parts.append(content)
+    if len(parts) == 1:
+        return Extraction(parts[0], "boxed")
+    return Extraction(", ".join(parts), "boxed", tuple(parts))
+
+
+# --- tags, GSM8K, phrases -------------------------------------------------------------------
+
+def _from_answer_tag(text: str) -> Extraction | None:
     matches = _ANSWER_TAG.findall(text)
     if not matches:
         return None
     content = matches[-1].strip()
-    boxed = extract_boxed(content)
-    if boxed:
-        return boxed
-    phrase = _from_answer_phrase(content)
-    return phrase or _clean(content)
+    environment = _from_math_environment(content)
+    inner = _from_boxes(content) or _from_answer_phrase(content) or (
+        environment[0] if environment and _only_environments(content, _environments(content))
+        else None)
+    if inner is not None:
+        return Extraction(inner.answer, "tag", inner.parts)
+    cleaned = _clean(content)
+    return Extraction(cleaned, "tag", native=False) if cleaned else None
 
 
-def _from_gsm8k(text: str) -> str | None:
+def _from_gsm8k(text: str) -> Extraction | None:
     matches = _GSM8K.findall(text)
-    return _clean(matches[-1]) if matches else None
+    if not matches:
+        return None
+    cleaned = _clean(matches[-1])
+    return Extraction(cleaned, "gsm8k", native=False) if cleaned else None
 
 
-def _from_answer_phrase(text: str) -> str | None:
-    matches = list(_ANSWER_IS.finditer(text))
-    for match in reversed(matches):
-        answer = _first_sentence(match.group(1))
-        if answer:
-            return answer
+def _from_answer_phrase(text: str, after: int = 0, final_only: bool = False
+                        ) -> Extraction | None:
+    """The answer after the last answer phrase (that starts at or after `after`; with
+    `final_only`, only "final answer" phrases count)."""
+    for match in reversed(list(_ANSWER_PHRASE.finditer(text, max(after, 0)))):
+        if final_only and not match.group(0).lower().startswith("final"):
+            continue
+        found = _answer_after(text[match.end():match.end() + 600])
+        if found is not None:
+            english = match.group(0)[:1].isascii()
+            return Extraction(found.answer, "phrase", found.parts, native=english)
     return None
 
 
+def _answer_after(text: str) -> Extraction | None:
+    """The answer that follows a phrase: a math environment that opens the rest of the line
+    (with the ones joined to it), else the text up to the end of the sentence."""
+    stripped = text.lstrip(" \t:*\"'")
+    stripped = stripped.removeprefix('\\"')  # a quoted answer: \"$12$ and $13$\"
+    offset = len(text) - len(stripped)
+    environments = _environments(text)
+    leading = [env for env in environments if env[0] >= offset]
+    if leading and text[offset:leading[0][0]].strip(" *") == "":
+        group = _joined(text, leading)
+        parts = tuple(content for _, _, content in group)
+        return Extraction(", ".join(parts), "phrase", parts if len(parts) > 1 else ())
+    sentence = _first_sentence(stripped)
+    if sentence and " is " in sentence:  # "Final Answer: the volume of $V$ is 120"
+        sentence = _clean(sentence.rsplit(" is ", 1)[1])
+    return Extraction(sentence, "phrase") if sentence else None
+
+
 def _first_sentence(text: str) -> str | None:
-    """The answer part of "the answer is X. Because ...": up to a period that ends a sentence
-    (not a decimal point), keeping `$...$` math whole."""
-    text = text.strip()
-    if text.startswith("$"):
-        closing = _UNESCAPED_DOLLARS.search(text, 2) if text.startswith("$$") else \
-            _UNESCAPED_DOLLAR.search(text, 1)
-        if closing:
-            return _clean(text[: closing.end()])
-    sentence = re.split(r"(?<!\d)\.(?!\d)|\.\s|\n", text, maxsplit=1)[0]
-    return _clean(sentence)
+    """Up to a period that ends a sentence (not a decimal point), or the line end."""
+    end = len(text)
+    for i, ch in enumerate(text):
+        if ch == "\n" or ch in "。；":
+            end = i
+            break
+        decimal_point = 0 < i < len(text) - 1 and text[i - 1].isdigit() and text[i + 1].isdigit()
+        if ch == "." and not decimal_point and (
+                i + 1 == len(text) or text[i + 1].isspace() or not text[i - 1:i].isdigit()):
+            end = i
+            break
+    return _clean(text[:end])
 
 
-def _last_number(text: str) -> str | None:
-    matches = _NUMBER.findall(text)
-    return matches[-1] if matches else None
+# --- math environments ---------------------------------------------------------------------
+
+_OPENERS = (("$$", "$$"), ("\\[", "\\]"), ("\\(", "\\)"), ("$", "$"))
+
+
+def _environments(text: str) -> list[tuple[int, int, str]]:
+    """Math environments as (start, end, stripped content), left to right, one pass. Inline
+    `$...$` and `\\(...\\)` stay on one line; a `$` right after a digit is a currency sign."""
+    found = []
+    i, n = 0, len(text)
+    while i < n:
+        ch = text[i]
+        if ch == "\\" and i + 1 < n and text[i + 1] in "[(":
+            close = "\\]" if text[i + 1] == "[" else "\\)"
+            end = text.find(close, i + 2)
+            if end < 0 or (close == "\\)" and "\n" in text[i + 2:end]):
+                i += 2
+                continue
+            found.append((i, end + 2, text[i + 2:end].strip()))
+            i = end + 2
+            continue
+        if ch == "\\":
+            i += 2  # an escaped character: \$ is a dollar sign
+            continue
+        if ch == "$":
+            display = text.startswith("$$", i)
+            width = 2 if display else 1
+            end = _closing_dollar(text, i + width, display)
+            if end is None:
+                i += width
+                continue
+            content = text[i + width:end].strip()
+            if content:
+                found.append((i, end + width, content))
+            i = end + width
+            continue
+        i += 1
+    return found
+
+
+def _closing_dollar(text: str, start: int, display: bool) -> int | None:
+    i, n = start, len(text)
+    while i < n:
+        ch = text[i]
+        if ch == "\\":
+            i += 2
+            continue
+        if ch == "$":
+            if display:
+                return i if text.startswith("$$", i) else None
+            return i
+        if ch == "\n" and not display:
+            return None
+        i += 1
+    return None
+
+
+def _joined(text: str, environments: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
+    """The first environment and those that follow it joined by "and" / "or" / "," (at most
+    six, as math-verify reads them)."""
+    group = [environments[0]]
+    for env in environments[1:6]:
+        between = text[group[-1][1]:env[0]]
+        if not _joins(between):
+            break
+        group.append(env)
+    return group
+
+
+def _from_math_environment(text: str) -> tuple[Extraction, int] | None:
+    """The last math environment (with those joined to it before it) and where it ends."""
+    environments = [env for env in _environments(text) if _has_math(env[2])]
+    if not environments:
+        return None
+    group = [environments[-1]]
+    for env in reversed(environments[:-1]):
+        between = text[env[1]:group[-1][0]]
+        if len(group) >= 6 or not _joins(between):
+            break
+        group.append(env)
+    parts = tuple(_strip_assignment_prefix(content) for _, _, content in reversed(group))
+    end = environments[-1][1]
+    if len(parts) == 1:
+        return Extraction(parts[0], "latex"), end
+    return Extraction(", ".join(parts), "latex", parts), end
+
+
+def _joins(between: str) -> bool:
+    """True when the text between two answers joins them: "and", "or", a comma (short only,
+    so the pattern never runs on long text)."""
+    return len(between) <= 24 and " ".join(between.lower().split()) in _JOINERS
+
+
+def _strip_assignment_prefix(content: str) -> str:
+    return content.strip().rstrip(_TRAILING)
+
+
+def _has_math(content: str) -> bool:
+    return any(ch.isdigit() or ch in "\\^_=<>+-*/()[]{}|" for ch in content) or len(
+        content.strip()) <= 3
+
+
+def _only_environments(text: str, environments: list[tuple[int, int, str]]) -> bool:
+    """True when `text` is nothing but these environments, joined by and / or / commas."""
+    if text[:environments[0][0]].strip() or text[environments[-1][1]:].strip(" .\n"):
+        return False
+    return all(_joins(text[a[1]:b[0]]) or not text[a[1]:b[0]].strip()
+               for a, b in itertools.pairwise(environments))
+
+
+def _from_whole_text(text: str) -> Extraction | None:
+    """A completion that is nothing but an answer: `x^2+1`, `(1, 2]`, `\\frac{1}{2}`, `1 000`."""
+    stripped = text.strip()
+    if not stripped or len(stripped) > _WHOLE_MAX or "\n" in stripped:
+        return None
+    number = _NUMBER.fullmatch(stripped.rstrip("."))
+    if number is not None:
+        return _number_extraction(stripped, number, "whole")
+    if any(mark in stripped for mark in ("\\(", "\\[", "\\boxed", "\\fbox")) or not _WHOLE_OK.fullmatch(
+            stripped) or any(
+            word.lower() not in _MATH_WORDS for word in _WORD.findall(stripped)):
+        return None
+    if not any(ch.isdigit() or ch in "\\^" for ch in stripped) and len(stripped) > 3:
+        return None
+    cleaned = _clean(stripped)
+    return Extraction(cleaned, "whole", native=False) if cleaned else None
+
+
+# --- numbers ---------------------------------------------------------------------------------
+
+def _last_number(text: str) -> tuple[Extraction, int] | None:
+    """The last anchored number and where it ends."""
+    match = None
+    for match in _NUMBER.finditer(text):
+        pass
+    if match is None:
+        return None
+    return _number_extraction(text, match, "number"), match.end(1)
+
+
+def _number_extraction(text: str, match: re.Match[str], source: Source) -> Extraction:
+    number = match.group(1)
+    if re.fullmatch(r"-?\d+,\d{1,2}|-?0,\d+|-?\d+,\d{4,}", number):
+        number = number.replace(",", ".")  # a decimal comma: 2,74 or 0,111 (math-verify reads so)
+    number = number.replace(" ", "")
+    before = text[max(match.start(1) - 2, 0):match.start(1)].strip()
+    after = text[match.end(1):match.end(1) + 2].strip()
+    # 3+4: math-verify reads the expression, not the last number: the symbolic path decides.
+    settled = not (before[-1:] in _OPERATORS or after[:1] in _OPERATORS) or not before + after
+    return Extraction(number, source, settled=settled)
+
+
+_OPERATORS = set("+-*/^×÷=(")
 
 
 def _clean(answer: str) -> str | None:
@@ -145,7 +449,8 @@ def _clean(answer: str) -> str | None:
         answer = answer[2:-2]
     elif answer.startswith("$") and answer.endswith("$") and len(answer) > 2:
         answer = answer[1:-1]
-    elif answer.startswith("\\(") and answer.endswith("\\)"):
+    elif (answer.startswith("\\(") and answer.endswith("\\)")
+          or answer.startswith("\\[") and answer.endswith("\\]")):
         answer = answer[2:-2]
     answer = answer.strip().strip(_TRAILING)
     if answer.startswith("**") and answer.endswith("**"):

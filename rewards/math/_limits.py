@@ -13,7 +13,7 @@ __all__ = ["structural_problem"]
 
 _OPEN = "([{"
 _CLOSE = ")]}"
-_FACTORIAL = re.compile(r"(\d+)\s*\}?\s*!")
+_FACTORIAL = re.compile(r"(?<!\d)(\d+)[\s}]*!")
 _LITERAL_POWER = re.compile(r"^\{?\s*(\d+)\s*\}?\s*\^\s*\{?\s*(\d+)\s*\}?$")
 
 

@@ -18,15 +18,18 @@ _SPACING = re.compile(r"\\\\|\\[!,;:> ]|\\q?quad|~|\\left(?![a-z])|\\right(?![a-
 _FRAC_ALIASES = re.compile(r"\\[dt]frac")
 _DEGREES = re.compile(r"\^\s*\{?\s*\\circ\s*\}?|°|\\degree")
 _TEXT_CMD = re.compile(r"\\(?:text|textbf|textrm|mathrm|mbox|mathbf|operatorname)\s*\{([^{}]*)\}")
-_TRAILING_UNIT = re.compile(r"^(.*?\d[^a-zA-Z\\]*?)\s*\\(?:text|mbox|mathrm)\s*"
-                            r"\{\s*[a-zA-Z][a-zA-Z .\-/^0-9]*\}(?:\^\{?\d\}?)?$")
+# A unit at the end: `\text{ cm}`, `\mbox{m}^2` (the prefix before it is checked apart, so no
+# pattern here backtracks over the answer: see `_strip_trailing_unit`).
+_UNIT_AT_END = re.compile(r"\\(?:text|mbox|mathrm)\s*\{\s*[a-zA-Z][a-zA-Z .\-/^0-9]*\}"
+                          r"(?:\^\{?\d\}?)?$")
 _PLAIN_UNIT = re.compile(r"^(-?[\d.,/]+)\s+([a-zA-Z][a-zA-Z\- ]*)$")
 _THOUSANDS = re.compile(r"^-?\d{1,3}(?:,\d{3})+(?:\.\d+)?$")
-_DECIMAL = re.compile(r"^[-+]?(?:\d+\.?\d*|\.\d+)$")
+_DECIMAL = re.compile(r"^[-+]?(?:\d+(?:\.\d*)?|\.\d+)$")
 _SLASH = re.compile(r"^([-+]?\d+)\s*/\s*([-+]?\d+)$")
 _FRAC = re.compile(r"^([-+]?)\\frac\s*(?:\{\s*([-+]?\d+)\s*\}|(\d))"
                    r"\s*(?:\{\s*([-+]?\d+)\s*\}|(\d))$")
-_CHOICE = re.compile(r"^\(?([A-Ea-e])\)?(?:$|[.:)]|\s)")
+# A choice letter: `B`, `(B)`, `B.`, `B) 42`, `(b)`; not the article of "A number greater".
+_CHOICE = re.compile(r"^(?:\(([A-Ea-e])\)|([A-E])(?:$|[.:)]))")
 _WORDS = re.compile(r"^[A-Za-z][A-Za-z '\-]*$")
 # Words that are mathematics, not prose: sympy must see them (`pi` vs `\pi`, `i`, `e` ...).
 _MATH_WORDS = frozenset({"pi", "e", "i", "infty", "infinity", "inf", "sqrt", "sin", "cos",
@@ -45,9 +48,7 @@ def normalize(answer: str) -> str:
     s = _FRAC_ALIASES.sub(r"\\frac", s)
     s = _DEGREES.sub("", s)
     s = s.replace("\\$", "").replace("\\%", "%").replace("{,}", ",")
-    unit = _TRAILING_UNIT.match(s)
-    if unit:
-        s = unit.group(1)
+    s = _strip_trailing_unit(s)
     s = _TEXT_CMD.sub(r"\1", s)
     s = re.sub(r"\s+", " ", s).strip().rstrip(_PUNCT)  # rstrip: keep the point of .5
     plain_unit = _PLAIN_UNIT.match(s)
@@ -63,11 +64,14 @@ class Number:
     value: Fraction
     decimal: bool  # written with a decimal point, i.e. possibly rounded
     percent: bool  # written with a percent sign
+    half_unit: Fraction = Fraction(0)  # half of the last printed digit of a decimal (as a value)
 
 
 def parse_number(s: str) -> Number | None:
     """Integers, decimals, thousands separators, `a/b`, `\\frac{a}{b}`, percent; else `None`."""
     s = s.strip()
+    while _wrapped(s) and "," not in s:
+        s = s[1:-1].strip()  # (((2))) is 2; (1)(2) is not wrapped
     percent = s.endswith("%")
     if percent:
         s = s[:-1].strip()
@@ -79,7 +83,9 @@ def parse_number(s: str) -> Number | None:
     if len(s) > 400:  # int() refuses more than 4300 digits; long numbers go to sympy limits
         return None
     if _DECIMAL.match(s):
-        return Number(Fraction(s), "." in s, percent)
+        digits = len(s.split(".", 1)[1]) if "." in s else 0
+        half_unit = Fraction(1, 2 * 10 ** digits) / (100 if percent else 1)
+        return Number(Fraction(s), "." in s, percent, half_unit)
     slash = _SLASH.match(s) or _FRAC.match(s)
     if slash is None:
         return None
@@ -93,6 +99,18 @@ def parse_number(s: str) -> Number | None:
     return Number(Fraction(int(num), int(den)), False, percent)
 
 
+def _wrapped(s: str) -> bool:
+    """True when the first `(` of `s` closes at its last character."""
+    if not (s.startswith("(") and s.endswith(")")):
+        return False
+    depth = 0
+    for i, ch in enumerate(s):
+        depth += (ch == "(") - (ch == ")")
+        if depth == 0:
+            return i == len(s) - 1
+    return False
+
+
 def fast_compare(pred: str, gold: str, config: MathConfig) -> Verdict | None:
     """Decide a pair of normalized answers cheaply, or `None` when sympy must decide."""
     if pred == gold or pred.replace(" ", "") == gold.replace(" ", ""):
@@ -102,7 +120,7 @@ def fast_compare(pred: str, gold: str, config: MathConfig) -> Verdict | None:
     choice = _choice(gold)
     if choice:
         letter = _CHOICE.match(pred)
-        same = letter is not None and letter.group(1).upper() == choice
+        same = letter is not None and (letter.group(1) or letter.group(2)).upper() == choice
         return Verdict("ok" if same else "wrong", "choice")
     gold_number = parse_number(gold)
     if gold_number is not None:
@@ -130,9 +148,9 @@ _POINTS = (None, {c: 0.5 + (ord(c) % 7) * 0.731 for c in "abcdfghjklmnpqrstuvwxy
 
 
 def _value_verdict(pred: str, gold: str, config: MathConfig) -> Verdict | None:
-    """Everyday expressions evaluated as floats (`_evaluate`). Constants equal to 12 digits
-    are equal; values that differ beyond the tolerance at a test point prove a wrong answer.
-    Expressions with variables are never accepted here (that needs sympy's proof)."""
+    """Everyday expressions evaluated as floats (`_evaluate`): values that differ beyond the
+    tolerance at a test point prove a wrong answer. Floats never prove two answers equal
+    (`2^{100}` and `2^{100}-1` agree to 30 digits): equality is sympy's to decide."""
     inexact = "." in pred or "." in gold
     for point in _POINTS:
         g, p = evaluate(gold, point), evaluate(pred, point)
@@ -146,8 +164,22 @@ def _value_verdict(pred: str, gold: str, config: MathConfig) -> Verdict | None:
         if diff > (config.float_rel_tol * 1.000000001 if inexact else 1e-9):
             return Verdict("wrong", "value")
         if not (g_vars or p_vars):
-            return Verdict("ok", "value") if diff <= 1e-12 or inexact else None
+            return None
     return None
+
+
+def _strip_trailing_unit(s: str) -> str:
+    """`12 \\text{ cm}` -> `12`: a unit text at the end after a number (linear: the unit is
+    matched at the end only, the prefix checked by plain string tests)."""
+    if not s.endswith("}") and not s[-1:].isdigit():
+        return s
+    start = max(s.rfind("\\text"), s.rfind("\\mbox"), s.rfind("\\mathrm"))
+    if start <= 0 or not _UNIT_AT_END.match(s, start):
+        return s
+    prefix = s[:start].rstrip()
+    if not any(ch.isdigit() for ch in prefix) or prefix[-1:].isalpha() or prefix.endswith("\\"):
+        return s
+    return prefix
 
 
 def _choice(gold: str) -> str | None:
@@ -165,16 +197,25 @@ def _is_prose(s: str) -> bool:
 
 
 def _numbers_equal(pred: Number, gold: Number, rel_tol: float) -> bool:
-    """Equal values, where a percent on either side may also mean the value / 100."""
-    pred_values = {pred.value} | ({pred.value / 100} if pred.percent else set())
-    gold_values = {gold.value} | ({gold.value / 100} if gold.percent else set())
-    if pred_values & gold_values:
+    """Equal values. A percent means the value / 100 (`25\\%` is `0.25`); between two whole
+    numbers the sign may also be dropped (`25\\%` against `25`, as math-verify allows), not
+    between decimals (`0.5\\%` is not `0.5`). Exact numbers compare exactly; a decimal is
+    accepted within `rel_tol` and never beyond the rounding of its printed digits, so
+    `1000000007.0` is not `1000000009`."""
+    p_value = pred.value / 100 if pred.percent else pred.value
+    g_value = gold.value / 100 if gold.percent else gold.value
+    if p_value == g_value:
+        return True
+    if (pred.percent != gold.percent and pred.value == gold.value
+            and pred.value.denominator == 1 and not (pred.decimal or gold.decimal)):
         return True
     if not (pred.decimal or gold.decimal):
         return False  # two exact numbers: exactly equal or not at all
+    rounding = max(number.half_unit for number in (pred, gold) if number.decimal)
+    diff = abs(p_value - g_value)
     # (1 + 1e-9): `rel_tol` is a float, so 0.333333 vs 1/3 at 1e-6 must not fail on rounding.
-    return any(abs(p - g) <= rel_tol * (1 + 1e-9) * max(abs(p), abs(g))
-               for p in pred_values for g in gold_values)
+    return (diff <= rounding and
+            diff <= Fraction(rel_tol) * Fraction(1 + 1e-9) * max(abs(p_value), abs(g_value)))
 
 
 _MATRIX = re.compile(r"^\\begin\{([pb]matrix)\}(.*)\\end\{\1\}$", re.DOTALL)

@@ -68,10 +68,11 @@ class _Worker:
             raise WorkerError(f"math worker did not start within {timeout:.0f}s: "
                               f"{self._stderr_tail()}")
 
-    def request(self, pred: str, gold: str, rel_tol: float, timeout: float) -> Outcome:
+    def request(self, pred: str, gold: str, rel_tol: float, timeout: float,
+                pred_raw: bool = False) -> Outcome:
         self.next_id += 1
         message = json.dumps({"id": self.next_id, "pred": pred, "gold": gold,
-                              "rel_tol": rel_tol}) + "\n"
+                              "rel_tol": rel_tol, "pred_raw": pred_raw}) + "\n"
         start = time.monotonic()
         try:
             assert self.proc.stdin is not None
@@ -160,15 +161,18 @@ class WorkerPool:
         self.kills = 0  # workers killed after a timeout (for tests and benchmarks)
         self.slowest = 0.0  # longest request, seconds (for benchmarks)
 
-    def run(self, pred: str, gold: str, *, rel_tol: float, timeout: float) -> Outcome:
+    def run(self, pred: str, gold: str, *, rel_tol: float, timeout: float,
+            pred_raw: bool = False) -> Outcome:
         """Compare on a worker; reason `timeout` (and the worker replaced) past `timeout`.
+        `pred_raw`: `pred` is a completion's text for math-verify to extract from, not an
+        answer.
 
         A worker that had been idle and turns out dead (killed from outside) is replaced and
         the request retried; only a worker started for this request dying blames the input."""
         for _ in range(self.size + 2):
             worker, fresh = self._acquire()
             try:
-                outcome = worker.request(pred, gold, rel_tol, timeout)
+                outcome = worker.request(pred, gold, rel_tol, timeout, pred_raw)
             except _WorkerGone:
                 self._discard(worker)
                 if fresh:

@@ -9,7 +9,7 @@ from typing import Any
 from rewards._types import Sample, Score
 from rewards.math._compare import VerdictCache, compare_batch
 from rewards.math._config import MathConfig
-from rewards.math._extract import extract_answer
+from rewards.math._extract import find_answer
 from rewards.math._pool import shared_pool
 
 __all__ = ["MathReward"]
@@ -28,10 +28,11 @@ class MathReward:
         self.cache = VerdictCache(self.config.cache_size)
 
     def score(self, samples: Sequence[Sample]) -> list[Score]:
-        answers = [extract_answer(s.completion, self.config) if isinstance(s.completion, str)
-                   else None for s in samples]
+        texts = [s.completion if isinstance(s.completion, str) else None for s in samples]
+        answers = [find_answer(text, self.config) if text is not None else None
+                   for text in texts]
         pairs = [(answer, s.reference) for answer, s in zip(answers, samples)]
-        verdicts = compare_batch(pairs, self.config, self.cache)
+        verdicts = compare_batch(pairs, self.config, self.cache, texts)
         return [Score(v.value, v.reason) for v in verdicts]
 
     async def ascore(self, samples: Sequence[Sample]) -> list[Score]:

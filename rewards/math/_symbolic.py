@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import functools
 import logging
+import math
 from typing import Any
 
 __all__ = ["symbolic_compare", "warm_up"]
@@ -26,17 +27,22 @@ def warm_up() -> None:
                        ("\\begin{pmatrix}1\\\\x\\end{pmatrix}",
                         "\\begin{pmatrix}1\\\\x\\end{pmatrix}"),
                        ("1+2i", "2i+1"), ("x = 2 \\text{ or } x = 3", "2, 3"), ("3x", "x+2x")]:
-        symbolic_compare(pred, gold, 1e-6)
+        symbolic_compare(f"${pred}$", f"${gold}$", 1e-6)
 
 
-def symbolic_compare(pred: str, gold: str, rel_tol: float) -> tuple[str, str]:
-    """(reason, detail) for normalized answers `pred` and `gold`: reason is ok, wrong or
-    bad_reference. Runs sympy without any time bound: call it in a killable process."""
+def symbolic_compare(pred: str, gold: str, rel_tol: float, *,
+                     pred_raw: bool = False) -> tuple[str, str]:
+    """(reason, detail) for `pred` and `gold`, each text that math-verify parses (an answer
+    wrapped in `$...$`, or a whole text): reason is ok, wrong, no_answer or bad_reference.
+    `pred_raw`: `pred` is a completion's text, so finding nothing in it means no answer.
+    Runs sympy without any time bound: call it in a killable process."""
     gold_parsed = _parse(gold)
     if not gold_parsed:
         return "bad_reference", "gold does not parse"
     pred_parsed = _parse(pred)
     if not pred_parsed:
+        if pred_raw:
+            return "no_answer", "no final answer found"
         return "wrong", "answer does not parse"
     from math_verify import verify
 
@@ -44,8 +50,11 @@ def symbolic_compare(pred: str, gold: str, rel_tol: float) -> tuple[str, str]:
     if numeric is not None:
         return numeric
     # allow_set_relation_comp: `x >= 2` answers the gold `[2, \infty)` and vice versa.
+    # float_rounding: decimals kept when math-verify rounds floats, from the relative tolerance
+    # (1e-6 -> 6, its default).
+    rounding = max(1, round(-math.log10(rel_tol))) if rel_tol > 0 else 15
     if not verify(list(gold_parsed), list(pred_parsed), timeout_seconds=None,
-                  allow_set_relation_comp=True):
+                  float_rounding=rounding, allow_set_relation_comp=True):
         return "wrong", "symbolic"
     try:
         veto = _false_positive(gold_parsed[0], pred_parsed[0], rel_tol)
@@ -57,13 +66,14 @@ def symbolic_compare(pred: str, gold: str, rel_tol: float) -> tuple[str, str]:
 
 
 @functools.lru_cache(maxsize=4096)
-def _parse(answer: str) -> tuple[Any, ...]:
-    """Parsed sympy objects for one answer; cached because the gold of a prompt comes back
-    once per rollout (sympy objects are immutable, so sharing them is safe)."""
+def _parse(text: str) -> tuple[Any, ...]:
+    """Parsed sympy objects for one text; cached because the gold of a prompt comes back
+    once per rollout (sympy objects are immutable, so sharing them is safe). The boxed answer
+    comes first (math-verify's `boxed_match_priority=0`), as a model marks its final answer."""
     from math_verify import ExprExtractionConfig, LatexExtractionConfig, parse
 
-    found = parse(f"${answer}$", extraction_config=[LatexExtractionConfig(),
-                                                   ExprExtractionConfig()],
+    found = parse(text, extraction_config=[LatexExtractionConfig(boxed_match_priority=0),
+                                           ExprExtractionConfig()],
                   fallback_mode="no_fallback", parsing_timeout=None)
     return tuple(item for item in found if not isinstance(item, str))
 
@@ -79,17 +89,34 @@ def _numeric_verdict(gold: tuple[Any, ...], pred: tuple[Any, ...],
         return None
     if not (isinstance(g, sympy.Expr) and isinstance(p, sympy.Expr)):
         return None
-    if not (g.is_number and p.is_number) or g.has(sympy.Float) or p.has(sympy.Float):
+    if not (g.is_number and p.is_number) or any(
+            side.has(sympy.Float, sympy.UnevaluatedExpr) for side in (g, p)):
         return None  # percent and rounding conventions of decimals: math-verify decides
     try:
-        gv, pv = g.evalf(60), p.evalf(60)
+        same = _constants_equal(g, p)
+    except (TypeError, ValueError, ArithmeticError):
+        return None
+    if same is None:
+        return None
+    return ("ok" if same else "wrong"), "numeric (exact or 200 digits)"
+
+
+def _constants_equal(g: Any, p: Any) -> bool | None:
+    """Two exact real constants: equal rationals exactly (`100!` is not `100!+1`), other values
+    to 60 digits and, when they agree there, to 200 (`None`: not both finite reals)."""
+    import sympy
+
+    g_exact, p_exact = g.doit(), p.doit()
+    if g_exact.is_Rational and p_exact.is_Rational:
+        return bool(g_exact == p_exact)
+    for digits, tolerance in ((60, "1e-40"), (200, "1e-180")):
+        gv, pv = g_exact.evalf(digits), p_exact.evalf(digits)
         if not (gv.is_real and pv.is_real and gv.is_finite and pv.is_finite):
             return None
         scale = max(abs(gv), abs(pv))
-        same = scale == 0 or abs(gv - pv) <= sympy.Float("1e-40") * scale
-    except (TypeError, ValueError, ArithmeticError):
-        return None
-    return ("ok" if same else "wrong"), "numeric (60 digits)"
+        if scale != 0 and abs(gv - pv) > sympy.Float(tolerance, digits) * scale:
+            return False
+    return True
 
 
 def _false_positive(gold: Any, pred: Any, rel_tol: float) -> str | None:
@@ -109,15 +136,16 @@ def _false_positive(gold: Any, pred: Any, rel_tol: float) -> str | None:
 def _numbers_differ(gold: Any, pred: Any, rel_tol: float) -> str | None:
     import sympy
 
-    inexact = gold.has(sympy.Float) or pred.has(sympy.Float)
+    if not (gold.has(sympy.Float) or pred.has(sympy.Float)):
+        same = _constants_equal(gold, pred)
+        return "numbers differ (exactly, or beyond 200 digits)" if same is False else None
     g, p = gold.evalf(60), pred.evalf(60)
     if not (g.is_finite and p.is_finite and g.is_real and p.is_real):
         return None  # infinities, complex values: math-verify's comparison stands
     scale = max(abs(g), abs(p))
     if scale == 0:
         return None
-    tol = rel_tol * 1.000000001 if inexact else sympy.Float("1e-40")
-    if abs(g - p) > tol * scale:
+    if abs(g - p) > rel_tol * 1.000000001 * scale:
         return "numbers differ beyond relative tolerance (math-verify rounds to 6 decimals)"
     return None
 

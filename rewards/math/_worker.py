@@ -1,5 +1,5 @@
 """A worker process: `python -m rewards.math._worker`. Reads one JSON request per line on
-stdin, `{"id", "pred", "gold", "rel_tol"}`, answers one JSON line on stdout,
+stdin, `{"id", "pred", "gold", "rel_tol", "pred_raw"}`, answers one JSON line on stdout,
 `{"id", "reason", "detail"}`. Prints `{"ready": true}` once sympy is loaded.
 
 Started with `subprocess.Popen`, not `multiprocessing`, so that it can be started from daemonic
@@ -40,7 +40,8 @@ def main() -> int:
         request = json.loads(line)
         try:
             reason, detail = symbolic_compare(request["pred"], request["gold"],
-                                              request["rel_tol"])
+                                              request["rel_tol"],
+                                              pred_raw=request.get("pred_raw", False))
         except RecursionError:
             reason, detail = "timeout", "recursion too deep"
         except Exception as exc:  # noqa: BLE001 (sympy raising on an odd answer is data)

@@ -26,7 +26,7 @@ EXPRESSIONS = [
 def test_evaluator_agrees_with_latex2sympy(latex):
     ours = evaluate(latex, POINT)
     assert ours is not None, latex
-    parsed = _parse(latex)
+    parsed = _parse(f"${latex}$")
     assert len(parsed) == 1
     expr = parsed[0]
     reference = float(expr.subs({s: POINT[s.name] for s in expr.free_symbols}).evalf(30))

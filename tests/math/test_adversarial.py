@@ -1,0 +1,77 @@
+"""Every pattern the math verifier runs on model text stays linear: each module-level regex of
+`rewards.math` (and the whole extract -> compare path) is fed inputs built to make a
+backtracking pattern explode (long runs of the characters patterns repeat), under a budget a
+linear pass meets by orders of magnitude (the trailing-unit pattern this replaced took 13 s on
+the first input below)."""
+
+from __future__ import annotations
+
+import importlib
+import re
+import time
+
+import pytest
+
+from rewards.math import MathConfig
+from rewards.math._compare import compare_local
+from rewards.math._extract import find_answer
+
+MODULES = ["rewards.math._extract", "rewards.math._normalize", "rewards.math._limits",
+           "rewards.math._evaluate", "rewards.math._compare"]
+BUDGET = 1.0  # seconds per call; a linear pass over these inputs takes milliseconds
+
+RUNS = ["1", " ", "1 ", "1,", "$", "$1", "\\boxed{", "{", "}", "(", "answer", "answer ", "*",
+        " *", "\\text{", "\\frac{1}{", "^{", "####", "<answer>", "\\(", "\\[", ".", "1.", "x",
+        "and ", ", ", "答案", "-", "!", "\\\\"]
+ADVERSARIAL = [
+    "\\boxed{" + "1" * 1300 + " " * 2600 + "x}",  # the input the issue measured at 13 s
+    "1" * 1300 + " " * 2600 + "\\text{x}",
+    *(run * (8000 // len(run)) + "\x00" for run in RUNS),
+    *(run * (4000 // len(run)) for run in RUNS),
+]
+
+
+def _patterns() -> list[tuple[str, re.Pattern[str]]]:
+    found = []
+    for name in MODULES:
+        module = importlib.import_module(name)
+        for attr, value in vars(module).items():
+            if isinstance(value, re.Pattern):
+                found.append((f"{name}.{attr}", value))
+    return found
+
+
+PATTERNS = _patterns()
+
+
+def test_the_patterns_were_found():
+    assert len(PATTERNS) >= 15
+
+
+@pytest.mark.parametrize("name,pattern", PATTERNS, ids=[n for n, _ in PATTERNS])
+def test_each_pattern_is_linear(name, pattern):
+    for text in ADVERSARIAL:
+        start = time.perf_counter()
+        for _ in pattern.finditer(text):
+            pass
+        pattern.match(text)
+        pattern.fullmatch(text)
+        elapsed = time.perf_counter() - start
+        assert elapsed < BUDGET, (name, text[:40], len(text), elapsed)
+
+
+def test_extract_and_local_compare_are_bounded():
+    config = MathConfig()
+    for text in ADVERSARIAL:
+        start = time.perf_counter()
+        answer = find_answer(text, config)
+        compare_local(answer, text, config, text)  # the same text as the gold, too
+        elapsed = time.perf_counter() - start
+        assert elapsed < BUDGET, (text[:40], len(text), elapsed)
+
+
+def test_a_huge_gold_abstains_without_parsing():
+    start = time.perf_counter()
+    verdict = compare_local("5", "9" * 40_000, MathConfig())
+    assert verdict.reason == "bad_reference" and "chars" in verdict.detail
+    assert time.perf_counter() - start < BUDGET
