@@ -1,0 +1,51 @@
+"""Answer formats a new user's run scored wrong before (bare `$...$` answers, unordered sets,
+factored polynomials, radicals, intervals, scientific notation) and false positives an outside
+red team found (equal to 12 digits, a decimal point against an integer, prose read as a
+choice, percent against a decimal), scored end to end through `MathReward`."""
+
+from __future__ import annotations
+
+import pytest
+
+from rewards import Sample
+
+CASES = [
+    # (completion, gold, reason)
+    ("$-\\frac{5}{3}$", "-\\frac{5}{3}", "ok"),
+    ("So the set is $\\{-2, 9, 0, 4\\}$", "\\{0, 4, -2, 9\\}", "ok"),
+    ("It factors as $(x+2)(x+5)$", "x^2+7x+10", "ok"),
+    ("It factors as $(x+2)(x+6)$", "x^2+7x+10", "wrong"),
+    ("The length is $\\sqrt{50}$", "5\\sqrt{2}", "ok"),
+    ("We get $(-\\infty, -1) \\cup (4, \\infty)$", "(-\\infty, -1) \\cup (4, \\infty)", "ok"),
+    ("We get $(-\\infty, -1) \\cup (5, \\infty)$", "(-\\infty, -1) \\cup (4, \\infty)", "wrong"),
+    ("That is $2 \\times 10^3$", "2000", "ok"),
+    ("The roots are $\\boxed{1}$ and $\\boxed{-2}$.", "-2, 1", "ok"),
+    ("答案是 $\\frac{1}{2}$", "0.5", "ok"),
+    ("最终答案：12", "12", "ok"),
+    ("Therefore $x = 5$.", "5", "ok"),
+    ("$\\pm 3$", "\\{-3, 3\\}", "ok"),
+    ("\\boxed{2^{100}}", "2^{100}-1", "wrong"),
+    ("\\boxed{100!}", "100!+1", "wrong"),
+    ("\\boxed{1000000007.0}", "1000000009", "wrong"),
+    ("Answer: a number greater than 5", "A", "wrong"),
+    ("\\boxed{0.5\\%}", "0.5", "wrong"),
+    ("\\boxed{25\\%}", "0.25", "ok"),
+    ("\\boxed{\\frac{1}{2006!}}", "\\frac{1}{2004!}", "wrong"),
+    ("\\boxed{5}", float("nan"), "bad_reference"),
+    ("\\boxed{5}", None, "bad_reference"),
+    ("Let me think about this step by step", "7", "no_answer"),
+]
+
+
+def test_real_formats(math_reward):
+    samples = [Sample("p", completion, reference=gold) for completion, gold, _ in CASES]
+    scores = math_reward.score(samples)
+    got = [(completion, score.reason) for (completion, _, _), score in zip(CASES, scores)]
+    assert got == [(completion, reason) for completion, _, reason in CASES]
+
+
+@pytest.mark.parametrize("completion,gold", [
+    ("\\boxed{5}", None), ("\\boxed{5}", ""), ("\\boxed{5}", float("inf")),
+])
+def test_unusable_references_abstain(math_reward, completion, gold):
+    assert math_reward.score([Sample("p", completion, reference=gold)])[0].value is None
