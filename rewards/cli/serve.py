@@ -34,6 +34,14 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--abstain-value", type=float, default=0.0,
                    help="reward sent when the reward abstains, e.g. on an unparseable gold "
                         "(default: 0.0; the reply's reward/abstained log marks it)")
+    p.add_argument("--abstain", default="mask", choices=("mask", "zero", "raise"),
+                   help="what an abstained sample sends back: mask (OpenRLHF's filtering "
+                        "value, see docs/integrations.md), zero (--abstain-value) or raise "
+                        "(default: mask)")
+    p.add_argument("--on-config-abstain", default="raise", choices=("raise", "warn"),
+                   help="when every row of the first batches abstains for a configuration "
+                        "cause (unknown domain, missing reference): answer 422 or warn once "
+                        "(default: raise)")
     p.add_argument("--log-level", default="info",
                    choices=("critical", "error", "warning", "info", "debug"),
                    help="uvicorn log level (default: info)")
@@ -60,5 +68,6 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as exc:
         raise ConfigError(str(exc)) from exc
     serve(config, host=args.host, port=args.port, batching=batching,
-          abstain_value=args.abstain_value, log_level=args.log_level)
+          abstain_value=args.abstain_value, log_level=args.log_level, abstain=args.abstain,
+          on_config_abstain=args.on_config_abstain)
     return 0
