@@ -187,6 +187,10 @@ def _text(value: Any) -> str:
 
 
 def _entry_from(tests: Sequence[str]) -> str | None:
+    """The function the asserts test: the first one they call that is not a builtin, else
+    the first one they call (MBPP 126 names its function `sum`: `assert sum(10, 15) == 6`).
+    The sandbox gives the tests the program's entry point even over a builtin's name."""
+    called = []
     for test in tests:
         try:
             tree = ast.parse(test)
@@ -194,11 +198,9 @@ def _entry_from(tests: Sequence[str]) -> str | None:
             continue
         for node in ast.walk(tree):
             if isinstance(node, ast.Assert):
-                for call in ast.walk(node.test):
-                    if isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and \
-                            call.func.id not in _NOT_ENTRY:
-                        return call.func.id
-    return None
+                called += [call.func.id for call in ast.walk(node.test)
+                           if isinstance(call, ast.Call) and isinstance(call.func, ast.Name)]
+    return next((name for name in called if name not in _NOT_ENTRY), called[0] if called else None)
 
 
 def _assert_statements(code: str, prelude: str = "") -> list[str]:

@@ -121,6 +121,10 @@ MBPP_SHAPES = {  # MBPP-shaped references (made here) with reference-style solut
         "        if (n - (i * a)) % b == 0:\n"
         "            return (\"x = \",i ,\", y = \", int((n - (i * a)) / b))\n"
         "        i = i + 1\n    return (\"No solution\")\n")),
+    "a function named like a builtin": ({"test_list": [
+        "assert sum(10,15) == 6", "assert sum(100,150) == 93", "assert sum(4,6) == 3"]},
+        ("def sum(a,b):\n    sum = 0\n    for i in range (1,min(a,b)):\n"
+        "        if (a % i == 0 and b % i == 0):\n            sum += i\n    return sum\n")),
     "math from the program's import": ({"test_list": [
         "assert math.isclose(area(2), 12.566370614359172)", "assert area(0) == 0"]},
         "import math\ndef area(r):\n    return math.pi * r * r\n"),
