@@ -25,13 +25,24 @@ def metrics(out) -> list[dict]:
 
 
 def test_grpo_learns_the_toy_task(toy_task, tmp_path):
+    """Learning is judged against the baseline of the same run (step 1 samples the untrained
+    policy), with thresholds far inside the spread across CPUs (kernels take other float
+    paths by ISA, and 30 sampled steps amplify the difference). Measured on this config,
+    seeds 0-15 x ISA {AVX-512, AVX2, default} (ATEN_CPU_CAPABILITY, MKL_ENABLE_INSTRUCTIONS,
+    ONEDNN_MAX_CPU_ISA), 1 thread, 48 runs: the target's rate 0.10 on every ISA; step-1
+    reward 0.03-0.16; last-5 mean min 0.944, median 0.997, sd 0.010; gain over step 1 min
+    0.83, median 0.89, sd 0.035. At the old learning rate (1e-3, seeds 0-9 x the same ISAs)
+    the last-5 mean fell to 0.844 (sd 0.037) against the old threshold of 0.8."""
     assert 0.03 < toy_task.initial_rate < 0.2
-    final = train(config(toy_task, tmp_path, steps=30))
+    final = train(config(toy_task, tmp_path, steps=30, learning_rate=2e-3))
     rows = metrics(tmp_path)
     curve = [r["reward/mean"] for r in rows]
     assert [r["step"] for r in rows] == list(range(1, 31))
-    assert curve[0] < 0.2, curve
-    assert sum(curve[-5:]) / 5 > 0.8, curve
+    start, end = curve[0], sum(curve[-5:]) / 5
+    # 64 samples at a hit rate of 0.1: P(20+ hits) = 2e-6 (the old bound 0.2: P(13+) = 0.01)
+    assert start < 0.3, curve
+    assert end - start > 0.5, curve
+    assert end > 0.75, curve
     # the outputs a user reads: namespaced metrics, the plot, the final model and a checkpoint
     assert {"reward/mean", "reward/std", "reward/target", "loss/policy", "clip/fraction",
             "completion/mean_length", "perf/step_seconds", "perf/rollout_seconds"} <= set(rows[0])

@@ -26,15 +26,29 @@ def metrics(out) -> list[dict]:
 
 
 def test_ppo_learns_the_toy_task(toy_task, tmp_path):
-    train(config(toy_task, tmp_path, steps=20))
+    """Learning is judged against the baseline of the same run (step 1 samples the untrained
+    policy), with thresholds far inside the spread across CPUs: kernels take other float paths
+    by ISA (AMD or Intel, AVX2 or AVX-512), and 20 sampled steps amplify the difference.
+    Measured on this config, seeds 0-9 x ISA {AVX-512, AVX2, default} (ATEN_CPU_CAPABILITY,
+    MKL_ENABLE_INSTRUCTIONS, ONEDNN_MAX_CPU_ISA), 1 thread (2 threads gave the same curves),
+    30 runs: step-1 reward 0.06-0.16; last-4 mean min 0.906, median 0.969, sd 0.024; gain
+    over step 1 min 0.75, median 0.87, sd 0.05; last value/mean min 0.77, median 0.90. At the
+    old learning rate (1e-3) the last-4 mean fell to 0.672 (median 0.85, sd 0.09) and 8 of 30
+    runs missed the old threshold of 0.8 (an AMD EPYC CI saw 0.758)."""
+    train(config(toy_task, tmp_path, steps=20, learning_rate=2e-3))
     rows = metrics(tmp_path)
     curve = [r["reward/mean"] for r in rows]
-    assert curve[0] < 0.2, curve
-    assert sum(curve[-4:]) / 4 > 0.8, curve
+    start, end = curve[0], sum(curve[-4:]) / 4
+    # 32 samples at a hit rate of 0.1: P(12+ hits) = 3e-5 (the old bound 0.2: P(7+) = 0.04)
+    assert start < 0.35, curve
+    assert end - start > 0.5, curve
+    assert end > 0.7, curve
     assert {"reward/mean", "loss/policy", "loss/value", "kl", "value/mean", "clip/fraction",
             "clip/value_fraction", "perf/step_seconds"} <= set(rows[0])
-    assert rows[0]["kl"] == pytest.approx(0.0, abs=1e-6)  # the policy starts as the reference
-    # the critic learned to expect the reward it now gets
+    # the policy starts as the reference: k1 KL summed over 4 tokens, float32 noise only
+    # (measured up to 2.1e-7 on AVX2 and the default ISA, 0.21 of the old 1e-6)
+    assert rows[0]["kl"] == pytest.approx(0.0, abs=1e-5)
+    # the critic learned to expect the reward it now gets (measured: min 0.77, see above)
     assert rows[-1]["value/mean"] > 0.5
     assert (tmp_path / "critic.pt").exists()
     assert (tmp_path / "reward_curve.png").read_bytes()[:4] == b"\x89PNG"
