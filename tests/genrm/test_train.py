@@ -57,6 +57,10 @@ def test_load_pairs_names_line_and_field(tmp_path: Path) -> None:
 def test_train_rm_reaches_high_eval_accuracy(trained_rm: dict[str, Any]) -> None:
     summary = trained_rm["summary"]
     assert (summary["train_pairs"], summary["eval_pairs"]) == (192, 48)
+    # Measured with the fixture's recipe, pair and training seeds 0-7 x ISA {AVX-512, AVX2,
+    # default} (ATEN_CPU_CAPABILITY, MKL_ENABLE_INSTRUCTIONS, ONEDNN_MAX_CPU_ISA), 24 runs:
+    # eval accuracy 1.0 in every run (48 pairs: 0.9 allows 4 misses), as were the fresh-pair
+    # wins of the next test; eval loss after epoch 2 at most 0.002 (the feature is easy).
     assert summary["eval_accuracy"] >= 0.9, trained_rm["log"]
     out = Path(trained_rm["dir"])
     metrics = json.loads((out / "train_metrics.json").read_text())
@@ -75,7 +79,7 @@ def test_trained_rm_prefers_the_feature_on_new_pairs(trained_rm: dict[str, Any],
     chosen = rm.score([Sample(r["prompt"], r["chosen"]) for r in fresh])
     rejected = rm.score([Sample(r["prompt"], r["rejected"]) for r in fresh])
     wins = sum(c.value > r.value for c, r in zip(chosen, rejected))
-    assert wins / len(fresh) >= 0.9
+    assert wins / len(fresh) >= 0.9  # measured 1.0 in all 24 runs (see the test above)
 
 
 def test_discriminative_rm_scores_and_squashes(tiny_rm_dir: Path) -> None:
@@ -90,7 +94,9 @@ def test_discriminative_rm_scores_and_squashes(tiny_rm_dir: Path) -> None:
         assert b.parts["rm/raw"] == a.value
     expected = engine.sequence_scores([
         [{"role": "user", "content": "What is 2 + 3?"}, {"role": "assistant", "content": "5"}]])
-    assert r[0].value == pytest.approx(expected[0], abs=1e-6)
+    # scored in a batch of two against alone: other float32 kernels, measured 8.9e-7 apart on
+    # AVX2 (0.89 of the old 1e-6), 2.4e-7 on the default ISA, 0 on AVX-512
+    assert r[0].value == pytest.approx(expected[0], abs=5e-5)
     assert raw.score([]) == []
     with pytest.raises(ConfigError):
         DiscriminativeRM()
