@@ -120,4 +120,7 @@ def test_shared_prompt_forward_equals_one_pass_per_row(policy_and_tokenizer):
     policy.zero_grad()
     assert a.shape == b.shape
     assert torch.allclose(a, b, atol=1e-4)
-    assert torch.allclose(grad_a, grad_b, atol=1e-4, rtol=1e-4)
+    # |grad| up to 31 (mean 0.7), summed in another order by the shared pass: measured max
+    # |diff| 3.5e-5 (AVX-512), 1.4e-4 (AVX2, default ISA), 0.8 of the old atol 1e-4 and under
+    # 0.15 of this one; a row counted twice or dropped moves the gradient by O(0.1-1)
+    assert torch.allclose(grad_a, grad_b, atol=1e-3, rtol=1e-4)
