@@ -75,8 +75,11 @@ def test_forked_children_share_one_memory_limit(mode: str) -> None:
 @pytest.mark.parametrize("mode", MODES)
 def test_without_cgroups_processes_share_the_memory_budget(mode: str, no_cgroup: None) -> None:
     ex = sandbox.run(FORKED, limits=FORK_LIMITS, mode=mode)
-    # 4 processes of 48 MiB: every child fails its allocation, nothing more is held
-    assert _held(ex) == 0 and "MemoryError" in ex.stderr, ex
+    # 4 processes of 48 MiB: every child fails its allocation, nothing more is held. (Four
+    # children print their MemoryError tracebacks at once under a tight address-space limit:
+    # a traceback can come out cut short, so the exit status is the check, not the text.)
+    assert _held(ex) == 0 and ex.status in ("runtime_error", "memory_limit"), ex
+    assert "bytearray" in ex.stderr, ex
     # the whole budget may go to fewer processes: two of 200 MiB, each holding 100 MiB
     two = dataclasses.replace(FORK_LIMITS, memory_bytes=400 * MiB, processes=2)
     code = FORKED.replace("range(4)", "range(1)")
