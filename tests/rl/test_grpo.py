@@ -113,16 +113,23 @@ def test_rows_without_advantage_are_skipped_without_changing_the_update(toy_task
         return original(model, batch, **kwargs)
 
     monkeypatch.setattr(rl.grpo, "completion_log_probs", counting)
+    # 16 groups of 8 (each toy prompt twice, under two ids): a group at a hit rate of 0.1 has
+    # no spread with p = 0.43, so "some skipped, not all" fails with p ~1e-4 on a CPU whose
+    # float path samples other completions (with the toy task's 8 groups: p ~1e-2)
+    prompts = tmp_path / "prompts16.jsonl"
+    lines = toy_task.prompts.read_text().splitlines()
+    prompts.write_text("".join(json.dumps({**json.loads(line), "id": f"{copy}-{i}"}) + "\n"
+                               for copy in "ab" for i, line in enumerate(lines)))
     weights, rows = [], {}
     for beta in (0.0, 1e-3):
         seen.clear()
         out = tmp_path / f"beta{beta}"
         final = train(config(toy_task, out, steps=1, beta=beta, max_grad_norm=0.0,
-                             learning_rate=1.0))
+                             learning_rate=1.0, prompts=str(prompts), prompts_per_step=16))
         rows[beta] = sum(seen)
         weights.append(AutoModelForCausalLM.from_pretrained(final).state_dict())
         assert metrics(out)[0]["reward/std"] > 0  # some group has spread: there is a gradient
-    assert rows[1e-3] == 64 and 0 < rows[0.0] < 64  # some rows were skipped, not all
+    assert rows[1e-3] == 128 and 0 < rows[0.0] < 128  # some rows were skipped, not all
     initial = AutoModelForCausalLM.from_pretrained(toy_task.model).state_dict()
     assert max(float((weights[0][k] - initial[k]).abs().max()) for k in initial) > 1e-4
     for key in initial:
