@@ -67,10 +67,10 @@ def test_forked_children_share_one_memory_limit(mode: str) -> None:
     # Unbounded, all four hold 100 MiB at once (400 MiB). Bounded, the OOM killer takes
     # children as the total nears 192 MiB; a later child may get its block after an earlier
     # holder was killed, so the count of "held" lines is at most 3, never a proof of overlap.
+    # (peak_memory_bytes is not checked: in warm mode it is the warm server's lifetime peak.)
     assert _held(ex) < 4, ex
     if memory_cgroup():
         assert ex.status == "memory_limit", ex
-        assert ex.peak_memory_bytes is None or ex.peak_memory_bytes <= FORK_LIMITS.memory_bytes
     else:  # rlimits: each of 4 processes may have 48 MiB, no child gets its block
         assert _held(ex) == 0 and ex.status in ("runtime_error", "memory_limit"), ex
 
