@@ -15,7 +15,7 @@ from concurrent.futures import ThreadPoolExecutor
 from rewards.math._config import MathConfig, Verdict
 from rewards.math._extract import Extraction, prepare_reference
 from rewards.math._limits import structural_problem
-from rewards.math._normalize import fast_compare, normalize
+from rewards.math._normalize import fast_compare, is_choice, normalize
 from rewards.math._pool import shared_pool
 
 __all__ = ["VerdictCache", "compare", "compare_batch", "compare_local"]
@@ -84,7 +84,7 @@ def compare_local(pred: str | Extraction | None, gold: object,
     gold_norm = normalize(gold_text)
     if not gold_norm:
         return Verdict("bad_reference", "reference unparseable: nothing left after normalizing")
-    extraction = Extraction(pred, "tag", native=False) if isinstance(pred, str) else pred
+    extraction = Extraction(pred, "given", native=False) if isinstance(pred, str) else pred
     tail = text[-config.tail_chars:] if text is not None and not config.strict else None
     gold_job = _gold_payload(gold, gold_norm)
     if extraction is None:
@@ -92,6 +92,8 @@ def compare_local(pred: str | Extraction | None, gold: object,
             return Verdict("no_answer", "no final answer found")
         return tail, gold_job, True  # math-verify may still find one
     pred_norm = normalize(extraction.answer)
+    if extraction.choice is not None and is_choice(gold_norm) and not is_choice(pred_norm):
+        pred_norm = extraction.choice  # "... so option (B) is right", against a choice gold
     if not pred_norm:
         return Verdict("no_answer", "no final answer found")
     if extraction.settled:
@@ -132,11 +134,14 @@ _NOT_A_NUMBER = frozenset({"nan", "inf"})
 
 
 def _gold_payload(gold: object, gold_norm: str) -> str:
-    """What the worker parses for the gold: its own text where it carries math-verify's
-    delimiters (`$...$`, `\\boxed`), else the normalized answer in `$...$`."""
-    if isinstance(gold, str) and any(mark in gold for mark in ("$", "\\boxed", "\\fbox",
-                                                               "\\(", "\\[")):
-        return gold
+    """What the worker parses for the gold: its own text where it is math-verify's markup (a
+    box, or math delimiters around it: `$21,16$ or $11$`), else the normalized answer in
+    `$...$` (so a currency sign `\\$18` or a `#### n` line is not read as markup)."""
+    if isinstance(gold, str) and "####" not in gold:
+        text = gold.strip()
+        if "\\boxed" in text or "\\fbox" in text or text[:2] in ("\\(", "\\[") or (
+                text.startswith("$") and text.endswith("$")):
+            return gold
     return f"${gold_norm}$"
 
 

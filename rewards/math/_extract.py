@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from numbers import Number
 from typing import Literal
 
@@ -29,7 +29,8 @@ from rewards.math._config import MathConfig
 __all__ = ["Extraction", "extract_answer", "extract_boxed", "find_answer", "prepare_reference"]
 
 _DEFAULT = MathConfig()
-Source = Literal["tag", "boxed", "gsm8k", "phrase", "latex", "whole", "number"]
+Source = Literal["given", "tag", "boxed", "gsm8k", "phrase", "latex", "whole", "number",
+                 "choice"]
 
 
 @dataclass(frozen=True)
@@ -46,6 +47,9 @@ class Extraction:
     """True when math-verify reads this rule itself, so the symbolic path parses the text as
     math-verify would; False for our own rules (tags, `####`, Chinese phrases, a bare answer),
     whose span the symbolic path parses instead."""
+    choice: str | None = None
+    """The last multiple-choice letter written in prose (`(B)`, "option B") when no marked
+    answer was found: the comparison takes it when the gold is a choice."""
     settled: bool = True
     """False when the span alone may not be what math-verify reads from the text (a number
     next to an operator: `3+4`), so only the symbolic path may decide."""
@@ -57,10 +61,12 @@ _GSM8K = re.compile(r"####[ \t]*([^\n]+)")
 # "The answer is X", "final answer is: X", "Final Answer: X", "Answer: X", "答案是 X" ... The
 # match ends at the phrase; the answer is read after it by `_answer_after`.
 _ANSWER_PHRASE = re.compile(
-    r"(?:final\s+answer|the\s+answer|answer)[\s*]*(?:is\b|:|=)|"
+    r"(?:final\s+answer|the\s+answer|answer)[\s*]*(?:is\b|:|=)|final\s+answer\*\*|"
     r"(?:最终答案|答案)(?:\s*)(?:是|为|：|:)", re.IGNORECASE)
 # What joins two answers (spaces aside): "," ";" "and" "or" ", and" ", or".
 _JOINERS = frozenset({",", ";", "and", "or", ", and", ", or", ",and", ",or"})
+_CHOICE_IN_PROSE = re.compile(
+    r"(?<![\w(\\])\(([A-E])\)(?![\w)])|(?i:option|choice)\s{1,3}\(?([A-E])\b")
 _SENTENCE_END = re.compile(r"[.!?](?:\s|$)|\n\s*\n")
 _SEPARATOR_WORD = re.compile(r"\b(?:and|or)\b|,|;", re.IGNORECASE)
 # A number as math-verify anchors it: after the start, a space, `=`, `(` or a currency sign.
@@ -75,7 +81,8 @@ _WHOLE_MAX = 120
 _WHOLE_OK = re.compile(r"[\w\s\\{}()\[\]^_+\-*/=<>.,;:!|'&%°]+")
 _WORD = re.compile(r"(?<![\\a-zA-Z])[a-zA-Z]{2,}")
 _MATH_WORDS = frozenset({"sin", "cos", "tan", "cot", "sec", "csc", "log", "ln", "exp", "pi",
-                         "mod", "gcd", "lcm", "max", "min", "inf", "infty", "sqrt", "lim"})
+                         "mod", "gcd", "lcm", "max", "min", "inf", "infty", "sqrt", "lim",
+                         "matrix", "pmatrix", "bmatrix", "vmatrix", "array", "cases"})
 
 
 def extract_answer(text: str, config: MathConfig = _DEFAULT) -> str | None:
@@ -90,12 +97,13 @@ def find_answer(text: str, config: MathConfig = _DEFAULT) -> Extraction | None:
     found = _from_answer_tag(tail)
     if found is not None:
         return found
-    found = _from_boxes(tail)
-    if found is not None:
-        # "\boxed{255} ... The final answer is $10,455$.": the model's last word wins.
-        phrase = _from_answer_phrase(tail, after=tail.rfind("\\", 0, tail.rfind("box")),
-                                     final_only=True)
-        return phrase or found
+    boxed = _box_group(tail)
+    if boxed is not None:
+        found, end = boxed
+        # "\boxed{255} ... The final answer is $10,455$.": the model's last word wins, when it
+        # is an answer ("\boxed{7}. Final answer: see above" keeps the box).
+        phrase = _from_answer_phrase(tail, after=end, final_only=True)
+        return phrase if phrase is not None and _has_math(phrase.answer) else found
     for rule in (_from_gsm8k, _from_answer_phrase, _from_whole_text):
         found = rule(tail)
         if found is not None:
@@ -103,9 +111,15 @@ def find_answer(text: str, config: MathConfig = _DEFAULT) -> Extraction | None:
     # No anchor: the rightmost math environment or number, as math-verify takes them.
     environment = _from_math_environment(tail)
     number = None if config.strict else _last_number(tail)
-    if number is not None and (environment is None or number[1] > environment[1]):
-        return number[0]
-    return environment[0] if environment else None
+    found = number[0] if number is not None and (
+        environment is None or number[1] > environment[1]) else (
+        environment[0] if environment else None)
+    choice = _last_choice(tail)
+    if choice is None:
+        return found
+    if found is None:
+        return Extraction(f"({choice})", "choice", native=False)
+    return replace(found, choice=choice)
 
 
 def extract_boxed(text: str) -> str | None:
@@ -190,6 +204,12 @@ def _brace_pairs(text: str) -> dict[int, int]:
 
 
 def _from_boxes(text: str) -> Extraction | None:
+    found = _box_group(text)
+    return found[0] if found else None
+
+
+def _box_group(text: str) -> tuple[Extraction, int] | None:
+    """The last box with the boxes joined to it, and where the last box ends."""
     boxes = _boxes(text)
     if not boxes:
         return None
@@ -211,9 +231,10 @@ def _from_boxes(text: str) -> Extraction | None:
     for _, _, content in reversed(group):
         if not parts or parts[-1] != content:
             parts.append(content)
+    end = boxes[-1][1]
     if len(parts) == 1:
-        return Extraction(parts[0], "boxed")
-    return Extraction(", ".join(parts), "boxed", tuple(parts))
+        return Extraction(parts[0], "boxed"), end
+    return Extraction(", ".join(parts), "boxed", tuple(parts)), end
 
 
 # --- tags, GSM8K, phrases -------------------------------------------------------------------
@@ -250,15 +271,17 @@ def _from_answer_phrase(text: str, after: int = 0, final_only: bool = False
             continue
         found = _answer_after(text[match.end():match.end() + 600])
         if found is not None:
+            # math-verify reads a math environment after an English phrase; plain text after
+            # a phrase ("**Final Answer** y = 5x + 8") and Chinese phrases it does not.
             english = match.group(0)[:1].isascii()
-            return Extraction(found.answer, "phrase", found.parts, native=english)
+            return replace(found, native=english and found.native)
     return None
 
 
 def _answer_after(text: str) -> Extraction | None:
     """The answer that follows a phrase: a math environment that opens the rest of the line
     (with the ones joined to it), else the text up to the end of the sentence."""
-    stripped = text.lstrip(" \t:*\"'")
+    stripped = text.lstrip(" \t\n:*\"'")
     stripped = stripped.removeprefix('\\"')  # a quoted answer: \"$12$ and $13$\"
     offset = len(text) - len(stripped)
     environments = _environments(text)
@@ -270,7 +293,12 @@ def _answer_after(text: str) -> Extraction | None:
     sentence = _first_sentence(stripped)
     if sentence and " is " in sentence:  # "Final Answer: the volume of $V$ is 120"
         sentence = _clean(sentence.rsplit(" is ", 1)[1])
-    return Extraction(sentence, "phrase") if sentence else None
+    if not sentence:
+        return None
+    # A bare expression after the phrase ("**Final Answer** y = 5x + 8") is ours to parse:
+    # math-verify has no rule for it. Prose around a number ("Jane started 3 hours ago") is
+    # math-verify's to read, by its "answer ... number" rule.
+    return Extraction(sentence, "phrase", native=_is_prose(sentence))
 
 
 def _first_sentence(text: str) -> str | None:
@@ -368,7 +396,7 @@ def _from_math_environment(text: str) -> tuple[Extraction, int] | None:
         if len(group) >= 6 or not _joins(between):
             break
         group.append(env)
-    parts = tuple(_strip_assignment_prefix(content) for _, _, content in reversed(group))
+    parts = tuple(content.rstrip(_TRAILING) for _, _, content in reversed(group))
     end = environments[-1][1]
     if len(parts) == 1:
         return Extraction(parts[0], "latex"), end
@@ -381,8 +409,9 @@ def _joins(between: str) -> bool:
     return len(between) <= 24 and " ".join(between.lower().split()) in _JOINERS
 
 
-def _strip_assignment_prefix(content: str) -> str:
-    return content.strip().rstrip(_TRAILING)
+def _is_prose(text: str) -> bool:
+    """True when `text` holds a word of two or more letters that is not mathematics."""
+    return any(word.lower() not in _MATH_WORDS for word in _WORD.findall(text))
 
 
 def _has_math(content: str) -> bool:
@@ -407,8 +436,7 @@ def _from_whole_text(text: str) -> Extraction | None:
     if number is not None:
         return _number_extraction(stripped, number, "whole")
     if any(mark in stripped for mark in ("\\(", "\\[", "\\boxed", "\\fbox")) or not _WHOLE_OK.fullmatch(
-            stripped) or any(
-            word.lower() not in _MATH_WORDS for word in _WORD.findall(stripped)):
+            stripped) or _is_prose(stripped):
         return None
     if not any(ch.isdigit() or ch in "\\^" for ch in stripped) and len(stripped) > 3:
         return None
@@ -417,6 +445,14 @@ def _from_whole_text(text: str) -> Extraction | None:
 
 
 # --- numbers ---------------------------------------------------------------------------------
+
+def _last_choice(text: str) -> str | None:
+    """The last `(B)` or "option B" / "choice B" in prose, or None."""
+    match = None
+    for match in _CHOICE_IN_PROSE.finditer(text):
+        pass
+    return (match.group(1) or match.group(2)).upper() if match else None
+
 
 def _last_number(text: str) -> tuple[Extraction, int] | None:
     """The last anchored number and where it ends."""

@@ -10,7 +10,7 @@ from fractions import Fraction
 from rewards.math._config import MathConfig, Verdict
 from rewards.math._evaluate import evaluate
 
-__all__ = ["fast_compare", "normalize", "parse_number"]
+__all__ = ["fast_compare", "is_choice", "normalize", "parse_number"]
 
 # `\\\\` (a LaTeX row break) is matched first so its second backslash is never read as `\\ `.
 _SPACING = re.compile(r"\\\\|\\[!,;:> ]|\\q?quad|~|\\left(?![a-z])|\\right(?![a-z])"
@@ -180,6 +180,11 @@ def _strip_trailing_unit(s: str) -> str:
     if not any(ch.isdigit() for ch in prefix) or prefix[-1:].isalpha() or prefix.endswith("\\"):
         return s
     return prefix
+
+
+def is_choice(answer: str) -> bool:
+    """True for a multiple-choice letter: `C`, `(C)`."""
+    return _choice(answer) is not None
 
 
 def _choice(gold: str) -> str | None:

@@ -89,9 +89,8 @@ def _numeric_verdict(gold: tuple[Any, ...], pred: tuple[Any, ...],
         return None
     if not (isinstance(g, sympy.Expr) and isinstance(p, sympy.Expr)):
         return None
-    if not (g.is_number and p.is_number) or any(
-            side.has(sympy.Float, sympy.UnevaluatedExpr) for side in (g, p)):
-        return None  # percent and rounding conventions of decimals: math-verify decides
+    if not (g.is_number and p.is_number) or g.has(sympy.Float) or p.has(sympy.Float):
+        return None  # rounding conventions of decimals: math-verify decides
     try:
         same = _constants_equal(g, p)
     except (TypeError, ValueError, ArithmeticError):
@@ -106,6 +105,8 @@ def _constants_equal(g: Any, p: Any) -> bool | None:
     to 60 digits and, when they agree there, to 200 (`None`: not both finite reals)."""
     import sympy
 
+    if g.has(sympy.UnevaluatedExpr) or p.has(sympy.UnevaluatedExpr):
+        return None  # a percent (`25\\%` is 25 * 1/100 unevaluated): math-verify's convention
     g_exact, p_exact = g.doit(), p.doit()
     if g_exact.is_Rational and p_exact.is_Rational:
         return bool(g_exact == p_exact)

@@ -20,9 +20,6 @@ from math_differential import math_verify_verdicts, ours_verdicts
 
 SUBSET = make_pairs(300, seed=0)
 
-_BOLD = ("'**Final Answer** X' with neither a colon nor `$...$` is not an answer phrase we read, "
-         "so we fall back to the last number (the `5` of `5x`) or the last `$...$` of the "
-         "reasoning; the completion's answer equals the gold")
 _OR = ("`x < a \\text{ or } x > b` is the set (-inf, a) U (b, inf), the gold; we do not read a "
        "disjunction of inequalities as a union of intervals")
 
@@ -31,13 +28,6 @@ DISAGREEMENTS: dict[tuple[str, str, str], str] = {
     ("interval_union", "inequalities", "only_answer"):
         _OR + "; alone, the word 'or' also keeps the text from being read as the answer",
     ("interval_union", "inequalities", "bold_final"): _OR,
-    ("equation", "same", "bold_final"): _BOLD,
-    ("equation", "reordered", "bold_final"): _BOLD + " (y = 8 + 5x is y = 5x + 8)",
-    ("equation", "general_form", "bold_final"): _BOLD + " (5x - y + 8 = 0 is y = 5x + 8)",
-    ("choice", "letter", "bold_final"): _BOLD + " (the answer is the letter E)",
-    ("matrix", "same", "only_answer"):
-        "a completion that is only a `pmatrix` is the gold matrix; the whole-text rule refuses "
-        "it (it reads `pmatrix` as a prose word) and we take its last entry, 9",
 }
 
 

@@ -34,6 +34,19 @@ CASES = [
     ("\\boxed{5}", float("nan"), "bad_reference"),
     ("\\boxed{5}", None, "bad_reference"),
     ("Let me think about this step by step", "7", "no_answer"),
+    # A choice letter in prose is the answer to a choice gold, not a number of the reasoning.
+    ("We get $x=3$, so option (B) is right.", "B", "ok"),
+    ("We get $x=3$, so option (B) is right.", "C", "wrong"),
+    # "**Final Answer** X" with neither a colon nor `$`: math-verify has no rule for it.
+    ("The slope is 5.\n\n**Final Answer** y = 8 + 5x", "y = 5x + 8", "ok"),
+    ("**Final Answer** 66%", "66", "ok"),
+    ("\\begin{pmatrix}1 & 2\\\\ 3 & 4\\end{pmatrix}", "\\begin{pmatrix}1&2\\\\3&4\\end{pmatrix}", "ok"),
+    # A final-answer phrase after the box wins only when it states an answer.
+    ("\\boxed{255}. So the final answer is $10,455$.", "10455", "ok"),
+    ("\\boxed{7}. Final answer: see above", "7", "ok"),
+    # A percent gold and a currency gold keep their conventions on the symbolic path too.
+    ("The rate is $25\\% \\text{ per year}$", "25", "ok"),
+    ("It costs $\\$18.90$ in total", "\\$18.90", "ok"),
 ]
 
 
