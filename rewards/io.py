@@ -15,7 +15,7 @@ from rewards._types import Sample
 from rewards.errors import InputError
 from rewards.paths import input_file
 
-__all__ = ["SAMPLE_FIELDS", "check_source", "iter_rows", "open_output", "open_parquet",
+__all__ = ["SAMPLE_FIELDS", "iter_rows", "open_output", "open_parquet",
            "parse_map", "row_to_sample", "write_row"]
 
 SAMPLE_FIELDS = ("prompt", "completion", "reference", "domain", "group", "meta")
@@ -39,16 +39,11 @@ def iter_rows(path: str | Path) -> Iterator[tuple[int, dict[str, Any] | InputErr
     """(line number, row or error) for every record of a JSONL or Parquet file, in order.
     Line numbers are 1-based file lines for JSONL and 1-based row numbers for Parquet."""
     path = Path(path)
-    check_source(path)
+    input_file(path)
     if path.suffix == ".parquet":
         yield from _iter_parquet(path)
     else:
         yield from _iter_jsonl(path)
-
-
-def check_source(path: Path) -> None:
-    """An input path that can be read as a file, or an `InputError` saying why not."""
-    input_file(path)
 
 
 def open_parquet(path: Path) -> Any:

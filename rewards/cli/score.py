@@ -155,9 +155,10 @@ def _result_row(line: int, sample: Sample, score: Score, error: str | None) -> d
 
 
 def _count_rows(source: Path) -> int:
-    from rewards.io import check_source, open_parquet
+    from rewards.io import open_parquet
+    from rewards.paths import input_file
 
-    check_source(source)
+    input_file(source)
     if source.suffix == ".parquet":
         return open_parquet(source).metadata.num_rows
     with source.open("rb") as fh:
