@@ -166,9 +166,7 @@ class BatchNormalizer:
 
     def __init__(self, mode: Normalize = "none", *, eps: float | None = None,
                  ema_decay: float | None = None) -> None:
-        if mode not in ("none", "zscore_by_domain", "group"):
-            raise ConfigError(f"unknown normalization {mode!r}: use none, zscore_by_domain "
-                              "or group")
+        _check_mode(mode)
         self.mode: Normalize = mode
         self.eps = eps
         self.running = RunningStats(ema_decay) if ema_decay is not None else None
@@ -188,8 +186,9 @@ def normalize(scores: Sequence[Score], samples: Sequence[Sample], mode: Normaliz
     `zscore_by_domain` (with `running` statistics, if given) and `group` normalize the values
     and keep each raw value in `parts["raw"]`. `eps`: None for the normalizer's default.
     Abstentions stay `None` and are not counted."""
+    _check_mode(mode)
     if len(scores) != len(samples):
-        raise ValueError(f"{len(scores)} scores for {len(samples)} samples")
+        raise ConfigError(f"normalize: {len(scores)} scores for {len(samples)} samples")
     if mode == "none":
         return list(scores)
     values = [s.value for s in scores]
@@ -197,11 +196,14 @@ def normalize(scores: Sequence[Score], samples: Sequence[Sample], mode: Normaliz
     if mode == "zscore_by_domain":
         normalized = zscore_by_domain(values, [s.domain for s in samples], running=running,
                                       **options)
-    elif mode == "group":
-        normalized = group_normalize(values, [s.group for s in samples], **options)
     else:
-        raise ConfigError(f"unknown normalization {mode!r}: use none, zscore_by_domain or group")
+        normalized = group_normalize(values, [s.group for s in samples], **options)
     return [Score(v, s.reason, {**s.parts, "raw": s.value}) for s, v in zip(scores, normalized)]
+
+
+def _check_mode(mode: str) -> None:
+    if mode not in ("none", "zscore_by_domain", "group"):
+        raise ConfigError(f"unknown normalization {mode!r}: use none, zscore_by_domain or group")
 
 
 def _mean_std(values: list[float]) -> tuple[float, float]:

@@ -153,3 +153,16 @@ def test_domain_router_zscore_with_ema_and_eps():
     grouped = DomainRouter({"d": Fixed("v", [1.0, 0.0])}, normalize="group", eps=0.0)
     samples = [Sample("p", "x", domain="d", group="g"), Sample("p", "y", domain="d", group="g")]
     assert [s.value for s in grouped.score(samples)] == pytest.approx([1.0, -1.0])
+
+
+def test_normalize_refuses_a_bad_mode_and_a_count_mismatch():
+    from rewards.errors import ConfigError
+    from rewards.mixing import BatchNormalizer, normalize
+
+    samples = [Sample("p", "c", domain="math")]
+    with pytest.raises(ConfigError, match="unknown normalization"):
+        BatchNormalizer("zscore")  # type: ignore[arg-type]
+    with pytest.raises(ConfigError, match="unknown normalization"):
+        normalize([Score(1.0)], samples, "zscore")  # type: ignore[arg-type]
+    with pytest.raises(ConfigError, match="2 scores for 1 samples"):
+        normalize([Score(1.0), Score(0.0)], samples, "none")
