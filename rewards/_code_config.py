@@ -143,7 +143,7 @@ def _pattern(spec: Any) -> ForbiddenRule:
     try:
         return ForbiddenRule(str(spec.get("name") or spec["regex"]),
                              str(spec.get("description", "")), scope, spec["regex"])
-    except ValueError as exc:  # does not compile, or could not run in linear time
+    except ConfigError as exc:  # does not compile, or could not run in linear time
         raise ConfigError(f"rtv: bad forbidden pattern: {exc}") from exc
 
 

@@ -30,6 +30,7 @@ from rewards._hardcoding import (
     dotted_name,
     find_hardcoding,
 )
+from rewards.errors import ConfigError
 
 __all__ = [
     "BUILTIN_RULES", "Extraction", "ForbiddenRule", "Hardcoding", "LiteralCase", "RuleConfig",
@@ -171,7 +172,7 @@ class ForbiddenRule:
 
     def __post_init__(self) -> None:
         if self.regex is not None:
-            check_pattern(self.regex)  # ValueError: it could not run in linear time
+            check_pattern(self.regex)  # ConfigError: it could not run in linear time
 
     def applies(self, style: TestStyle) -> bool:
         return self.scope == "all" or self.scope == style
@@ -337,7 +338,7 @@ def _search_lines(regex: str, text: str) -> int | None:
 
 
 def check_pattern(regex: str) -> None:
-    """Raise ValueError for a custom pattern that does not compile, or whose backtracking
+    """Raise ConfigError for a custom pattern that does not compile, or whose backtracking
     is not bounded by a constant per position: a backreference, a lookaround, a repeat of
     anything but a fixed-width piece (`(a+)+`, `(a|aa)*`), or more than MAX_PATTERN_PATHS
     ways to match from one position (each unbounded repeat counts as REGEX_WINDOW + 1, so
@@ -345,10 +346,10 @@ def check_pattern(regex: str) -> None:
     try:
         parsed = _sre_parser().parse(regex)
     except re.error as exc:
-        raise ValueError(f"bad pattern {regex!r}: {exc}") from exc
+        raise ConfigError(f"bad pattern {regex!r}: {exc}") from exc
     paths = _paths(parsed, regex)
     if paths > MAX_PATTERN_PATHS:
-        raise ValueError(f"pattern {regex!r} can backtrack {paths} ways from one position "
+        raise ConfigError(f"pattern {regex!r} can backtrack {paths} ways from one position "
                          f"(at most {MAX_PATTERN_PATHS}): bound its repeats, e.g. \\s{{0,8}} "
                          "instead of \\s*")
 
@@ -381,11 +382,11 @@ def _paths(items: object, regex: str) -> int:
         elif name in _REPEATS:
             low, high, body = value
             if high > 1 and _paths(body, regex) > 1:
-                raise ValueError(f"pattern {regex!r}: a repeated piece that can itself match "
+                raise ConfigError(f"pattern {regex!r}: a repeated piece that can itself match "
                                  "in several ways backtracks exponentially")
             total *= min(high, REGEX_WINDOW) - low + 1
         else:
-            raise ValueError(f"pattern {regex!r}: {name.lower()} is refused (backreferences "
+            raise ConfigError(f"pattern {regex!r}: {name.lower()} is refused (backreferences "
                              "and lookarounds can backtrack without bound)")
     return total
 
