@@ -110,6 +110,9 @@ def report(pairs: list[Pair], ours: list[bool], theirs: list[bool],
     print(f"accuracy against the labels: rewards.math {accuracy(ours):.4f} "
           f"({sum(o != y for o, y in zip(ours, labels))} errors), "
           f"math-verify {accuracy(theirs):.4f} ({sum(t != y for t, y in zip(theirs, labels))} errors)")
+    ours_errors = sum(o != y for o, y in zip(ours, labels))
+    theirs_errors = sum(t != y for t, y in zip(theirs, labels))
+    print(f"error ratio (ours / math-verify): {ours_errors / max(theirs_errors, 1):.3f}")
     print(f"disagreements: {n_dis} ({n_dis / len(pairs):.2%}); the label backs rewards.math on "
           f"{ours_wins}, math-verify on {n_dis - ours_wins}; {len(classes)} classes")
     for (kind, form, o, t), members in classes.items():
@@ -151,7 +154,8 @@ def main() -> int:
     start = time.perf_counter()
     theirs = math_verify_verdicts(pairs)
     theirs_s = time.perf_counter() - start
-    print(f"seed {args.seed}; rewards.math {ours_s:.1f}s, math-verify {theirs_s:.1f}s")
+    print(f"seed {args.seed}; rewards.math {ours_s:.1f}s, math-verify {theirs_s:.1f}s "
+          f"(speed ratio ours / math-verify: {theirs_s / ours_s:.2f}x)")
     report(pairs, ours, theirs, disagreement_classes(pairs, ours, theirs))
 
     if args.out:
