@@ -11,11 +11,12 @@ import weakref
 from collections import OrderedDict
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
 
 from rewards.math._config import MathConfig, Verdict
 from rewards.math._extract import Extraction, prepare_reference
 from rewards.math._limits import structural_problem
-from rewards.math._normalize import fast_compare, is_choice, normalize
+from rewards.math._normalize import disjunction_as_union, fast_compare, is_choice, normalize
 from rewards.math._pool import shared_pool
 
 __all__ = ["VerdictCache", "compare", "compare_batch", "compare_local"]
@@ -84,14 +85,19 @@ def compare_local(pred: str | Extraction | None, gold: object,
     gold_norm = normalize(gold_text)
     if not gold_norm:
         return Verdict("bad_reference", "reference unparseable: nothing left after normalizing")
+    gold_union = disjunction_as_union(gold_norm)
+    gold_norm = gold_union or gold_norm
     extraction = Extraction(pred, "given", native=False) if isinstance(pred, str) else pred
     tail = text[-config.tail_chars:] if text is not None and not config.strict else None
-    gold_job = _gold_payload(gold, gold_norm)
+    gold_job = f"${gold_norm}$" if gold_union else _gold_payload(gold, gold_norm)
     if extraction is None:
         if tail is None or not tail.strip():
             return Verdict("no_answer", "no final answer found")
         return tail, gold_job, True  # math-verify may still find one
     pred_norm = normalize(extraction.answer)
+    union = disjunction_as_union(pred_norm)
+    if union is not None:  # "x < 1 or x > 3": parsed as the union we write, not as math-verify
+        pred_norm, extraction = union, replace(extraction, source="given", native=False)
     if extraction.choice is not None and is_choice(gold_norm) and not is_choice(pred_norm):
         pred_norm = extraction.choice  # "... so option (B) is right", against a choice gold
     if not pred_norm:

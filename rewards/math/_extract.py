@@ -82,7 +82,7 @@ _WHOLE_OK = re.compile(r"[\w\s\\{}()\[\]^_+\-*/=<>.,;:!|'&%°]+")
 _WORD = re.compile(r"(?<![\\a-zA-Z])[a-zA-Z]{2,}")
 _MATH_WORDS = frozenset({"sin", "cos", "tan", "cot", "sec", "csc", "log", "ln", "exp", "pi",
                          "mod", "gcd", "lcm", "max", "min", "inf", "infty", "sqrt", "lim",
-                         "matrix", "pmatrix", "bmatrix", "vmatrix", "array", "cases"})
+                         "matrix", "pmatrix", "bmatrix", "vmatrix", "array", "cases", "and", "or"})
 
 
 def extract_answer(text: str, config: MathConfig = _DEFAULT) -> str | None:

@@ -10,7 +10,7 @@ from fractions import Fraction
 from rewards.math._config import MathConfig, Verdict
 from rewards.math._evaluate import evaluate
 
-__all__ = ["fast_compare", "is_choice", "normalize", "parse_number"]
+__all__ = ["disjunction_as_union", "fast_compare", "is_choice", "normalize", "parse_number"]
 
 # `\\\\` (a LaTeX row break) is matched first so its second backslash is never read as `\\ `.
 _SPACING = re.compile(r"\\\\|\\[!,;:> ]|\\q?quad|~|\\left(?![a-z])|\\right(?![a-z])"
@@ -305,3 +305,78 @@ def _assignment_verdict(pred: str, gold: str, config: MathConfig) -> Verdict | N
     if verdict is None:
         return None
     return Verdict(verdict.reason, f"assignment, {verdict.detail}")
+
+
+# --- "x < a or x > b" is the set (-inf, a) U (b, inf) -----------------------------------------
+
+_OR = re.compile(r"\s(?:or|\\lor|\\vee)\s")
+_RELATION = re.compile(r"(<=|>=|\\leq?|\\geq?|\\lt|\\gt|[<>≤≥])")
+_LESS = {"<": "<", "\\lt": "<", "<=": "<=", "\\le": "<=", "\\leq": "<=", "≤": "<="}
+_GREATER = {">": ">", "\\gt": ">", ">=": ">=", "\\ge": ">=", "\\geq": ">=", "≥": ">="}
+_VARIABLE = re.compile(r"[a-zA-Z]")
+
+
+def disjunction_as_union(answer: str) -> str | None:
+    """`x < -6 or x > -2` (inequalities in one variable joined by "or") written as the union
+    of intervals it means, `(-\\infty, -6) \\cup (-2, \\infty)`, or None. latex2sympy reads
+    "or" and "and" alike (a set of relations), so the connective is read here, from the text."""
+    if len(answer) > 400 or _OR.search(answer) is None or " and " in answer:
+        return None
+    intervals = []
+    variables = set()
+    for part in _OR.split(answer):
+        interval = _interval(part.strip())
+        if interval is None:
+            return None
+        variable, low, high = interval
+        variables.add(variable)
+        intervals.append((low, high))
+    if len(variables) != 1 or len(intervals) < 2:
+        return None
+    intervals.sort(key=lambda bounds: bounds[0][0])
+    return " \\cup ".join(_write(low, high) for low, high in intervals)
+
+
+Bound = tuple[float, str, bool]  # (value for sorting, text, closed)
+
+
+def _interval(part: str) -> tuple[str, Bound, Bound] | None:
+    """(variable, low, high) for `x < a`, `a \\le x`, `a < x \\le b`; None otherwise."""
+    pieces = _RELATION.split(part)
+    if len(pieces) not in (3, 5):
+        return None
+    terms = [p.strip() for p in pieces[0::2]]
+    ops = pieces[1::2]
+    if len(terms) == 3:  # a < x < b
+        if not (_is_variable(terms[1]) and all(op in _LESS for op in ops)):
+            return None
+        low, high = _bound(terms[0], _LESS[ops[0]]), _bound(terms[2], _LESS[ops[1]])
+        return (terms[1], low, high) if low and high else None
+    left, op, right = terms[0], ops[0], terms[1]
+    if _is_variable(right):  # a < x is x > a
+        left, right = right, left
+        op = {**{k: ">" + v[1:] for k, v in _LESS.items()},
+              **{k: "<" + v[1:] for k, v in _GREATER.items()}}[op]
+    if not _is_variable(left):
+        return None
+    kind = _LESS.get(op) or _GREATER.get(op)
+    bound = _bound(right, kind) if kind else None
+    if bound is None:
+        return None
+    infinite_low, infinite_high = (float("-inf"), "-\\infty", False), (float("inf"), "\\infty", False)
+    return (left, infinite_low, bound) if kind.startswith("<") else (left, bound, infinite_high)
+
+
+def _is_variable(term: str) -> bool:
+    return len(term) == 1 and _VARIABLE.fullmatch(term) is not None
+
+
+def _bound(term: str, op: str) -> Bound | None:
+    value = evaluate(term)
+    if value is None or value[1]:
+        return None  # not a constant
+    return value[0], term, op.endswith("=")
+
+
+def _write(low: Bound, high: Bound) -> str:
+    return f"{'[' if low[2] else '('}{low[1]}, {high[1]}{']' if high[2] else ')'}"

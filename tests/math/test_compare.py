@@ -101,3 +101,17 @@ def test_batch_matches_one_by_one_and_uses_the_cache(math_config, warm_pool):
     assert len(cache) == 3  # three distinct symbolic pairs, each compared once
     again = compare_batch(pairs, math_config, cache)
     assert again == batch and cache.hits >= 3
+
+
+@pytest.mark.parametrize("text,union", [
+    ("x < -6 or x > -2", "(-\\infty, -6) \\cup (-2, \\infty)"),
+    ("x \\le -\\frac{1}{2} or x \\geq 3", "(-\\infty, -\\frac{1}{2}] \\cup [3, \\infty)"),
+    ("-2 < x < 1 or x \\ge 5", "(-2, 1) \\cup [5, \\infty)"),
+    ("x > 3 or x < -1", "(-\\infty, -1) \\cup (3, \\infty)"),
+    ("2 > x or x >= 7", "(-\\infty, 2) \\cup [7, \\infty)"),
+    ("x < 1 or y > 2", None), ("x < 1", None), ("x < 1 and x > 3", None), ("x < a or x > b", None),
+])
+def test_disjunction_as_union(text, union):
+    from rewards.math._normalize import disjunction_as_union
+
+    assert disjunction_as_union(text) == union

@@ -44,6 +44,10 @@ CASES = [
     # A final-answer phrase after the box wins only when it states an answer.
     ("\\boxed{255}. So the final answer is $10,455$.", "10455", "ok"),
     ("\\boxed{7}. Final answer: see above", "7", "ok"),
+    # latex2sympy reads "or" and "and" alike; the connective decides the set.
+    ("So $x < -6 \\text{ or } x > -2$.", "(-\\infty, -6) \\cup (-2, \\infty)", "ok"),
+    ("So $x < -6 \\text{ and } x > -2$.", "(-\\infty, -6) \\cup (-2, \\infty)", "wrong"),
+    ("x \\le 1 \\text{ or } x \\ge 4", "(-\\infty, 1] \\cup [4, \\infty)", "ok"),
     # A percent gold and a currency gold keep their conventions on the symbolic path too.
     ("The rate is $25\\% \\text{ per year}$", "25", "ok"),
     ("It costs $\\$18.90$ in total", "\\$18.90", "ok"),
