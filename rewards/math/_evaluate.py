@@ -3,39 +3,87 @@
 
 It reads numbers, `+ - * /`, `\\cdot`, `\\times`, implicit products, `^`, `!`, `\\frac`,
 `\\sqrt`, `\\sqrt[n]`, `\\pi`, parentheses and single-letter variables; anything else
-(functions, `e`, `i`, relations, sets) makes it decline. Values are floats: used to prove two
-answers *different* at a test point, and to accept two constants equal to 12 digits."""
+(functions, `e`, `i`, relations, sets) makes it decline. One parser, two arithmetics:
+`evaluate` computes floats at a test point (which can prove two answers *different*, never
+equal), `evaluate_exact` computes `_algebra.Exact` values (which prove equality too)."""
 
 from __future__ import annotations
 
 import math
 import re
+from typing import Any
 
-__all__ = ["evaluate"]
+from rewards.math._algebra import Decline, Exact, ExactArithmetic
+
+__all__ = ["evaluate", "evaluate_exact"]
 
 _TOKEN = re.compile(r"\d+(?:\.\d*)?|\.\d+|\\[a-zA-Z]+|[a-zA-Z]|[-+*/^(){}\[\]!]")
 _VARIABLES = frozenset("abcdfghjklmnpqrstuvwxyz")  # not e, i: Euler's number, the imaginary unit
 _MAX_EXPONENT = 400.0
 
 
-class _Decline(Exception):
-    """Not an expression this evaluator reads (or a value it will not compute)."""
+_Decline = Decline  # not an expression this evaluator reads (or a value it will not compute)
+
+
+class _FloatArithmetic:
+    """The parser's operations on floats, variables set from a test point."""
+
+    def __init__(self, point: dict[str, float]) -> None:
+        self.point = point
+
+    def number(self, token: str) -> float:
+        return float(token)
+
+    def pi(self) -> float:
+        return math.pi
+
+    def variable(self, name: str) -> float:
+        return self.point.get(name, 1.0 + (ord(name) - 96) * 0.1234567)
+
+    def factorial(self, value: float) -> float:
+        if value != int(value) or not 0 <= value <= 170:
+            raise _Decline
+        return float(math.factorial(int(value)))
+
+    def power(self, base: float, exponent: float) -> float:
+        if abs(exponent) > _MAX_EXPONENT:
+            raise _Decline
+        if base < 0 and exponent != int(exponent):
+            raise _Decline  # a complex value
+        return base ** exponent
+
+    def root(self, radicand: float, degree: float) -> float:
+        if radicand < 0 or degree <= 0:
+            raise _Decline
+        return radicand ** (1.0 / degree)
 
 
 def evaluate(latex: str, point: dict[str, float] | None = None) -> tuple[float, bool] | None:
     """(value, has_variables) of `latex` with variables set from `point` (default 1.37...),
     or `None` when the text is outside the small grammar or the value is not a finite real."""
+    parsed = _run(latex, _FloatArithmetic(point or {}))
+    if parsed is None or not math.isfinite(parsed[0]):
+        return None
+    return parsed
+
+
+def evaluate_exact(latex: str) -> Exact | None:
+    """The exact value of `latex` (see `_algebra`), or `None` when it is outside the grammar
+    or the exact form (a decimal, a sum in a denominator, a cube root ...)."""
+    parsed = _run(latex, ExactArithmetic())
+    return parsed[0] if parsed is not None else None
+
+
+def _run(latex: str, arithmetic: Any) -> tuple[Any, bool] | None:
     tokens = _tokenize(latex)
     if tokens is None:
         return None
-    parser = _Parser(tokens, point or {})
+    parser = _Parser(tokens, arithmetic)
     try:
         value = parser.expr()
         if parser.pos != len(tokens):
             return None
     except (_Decline, OverflowError, ZeroDivisionError, ValueError, RecursionError):
-        return None
-    if not math.isfinite(value):
         return None
     return value, parser.used_variables
 
@@ -58,10 +106,12 @@ def _tokenize(text: str) -> list[str] | None:
 
 
 class _Parser:
-    def __init__(self, tokens: list[str], point: dict[str, float]) -> None:
+    """Recursive descent over the tokens; values come from `arithmetic` (floats or exact)."""
+
+    def __init__(self, tokens: list[str], arithmetic: Any) -> None:
         self.tokens = tokens
         self.pos = 0
-        self.point = point
+        self.arithmetic = arithmetic
         self.used_variables = False
 
     def peek(self) -> str | None:
@@ -74,13 +124,13 @@ class _Parser:
         self.pos += 1
         return token
 
-    def expr(self) -> float:
+    def expr(self) -> Any:
         value = self.term()
         while self.peek() in ("+", "-"):
             value = value + self.term() if self.take() == "+" else value - self.term()
         return value
 
-    def term(self) -> float:
+    def term(self) -> Any:
         value = self.factor()
         while True:
             token = self.peek()
@@ -96,7 +146,7 @@ class _Parser:
             else:
                 return value
 
-    def implicit_product(self) -> float:
+    def implicit_product(self) -> Any:
         value = self.factor()
         while self._starts_factor(self.peek()):
             value *= self.factor()
@@ -107,7 +157,7 @@ class _Parser:
         return token is not None and (token[0].isdigit() or token in _VARIABLES
                                       or token in ("(", "{", "\\pi", "\\frac", "\\sqrt", "."))
 
-    def _mixed_number(self, whole: float) -> float | None:
+    def _mixed_number(self, whole: Any) -> Any:
         """`2\\frac{1}{4}` is 2 1/4 (how answers write mixed numbers), not 2 * 1/4."""
         previous = self.tokens[self.pos - 1]
         if self.peek() != "\\frac" or not previous.isdigit() or self.pos != 1:
@@ -117,10 +167,11 @@ class _Parser:
                 and rest[4] == "{" and rest[5].isdigit() and rest[6] == "}"
                 and self.pos + 7 == len(self.tokens)):
             self.pos += 7
-            return whole + int(rest[2]) / int(rest[5])
+            number = self.arithmetic.number
+            return whole + number(rest[2]) / number(rest[5])
         return None
 
-    def factor(self) -> float:
+    def factor(self) -> Any:
         token = self.peek()
         if token == "-":
             self.take()
@@ -130,25 +181,20 @@ class _Parser:
             return self.factor()
         return self.power()
 
-    def power(self) -> float:
+    def power(self) -> Any:
         value = self.atom()
         while self.peek() == "!":
             self.take()
-            if value != int(value) or not 0 <= value <= 170:
-                raise _Decline
-            value = float(math.factorial(int(value)))
+            value = self.arithmetic.factorial(value)
         if self.peek() == "^":
             self.take()
             token = self.peek()  # 2^10 is 2**10 for latex2sympy (a digit run is one exponent)
-            exponent = float(self.take()) if token and token.isdigit() else self.group_or_token()
-            if abs(exponent) > _MAX_EXPONENT:
-                raise _Decline
-            if value < 0 and exponent != int(exponent):
-                raise _Decline  # a complex value
-            value = value ** exponent
+            exponent = (self.arithmetic.number(self.take()) if token and token.isdigit()
+                        else self.group_or_token())
+            value = self.arithmetic.power(value, exponent)
         return value
 
-    def group_or_token(self) -> float:
+    def group_or_token(self) -> Any:
         token = self.peek()
         if token == "{":
             return self.atom()
@@ -156,33 +202,30 @@ class _Parser:
             self.take()
             if len(token) > 1:
                 self.tokens[self.pos:self.pos] = [token[1:]]
-            return float(token[0])
+            return self.arithmetic.number(token[0])
         return self.atom()
 
-    def atom(self) -> float:
+    def atom(self) -> Any:
         token = self.take()
         if token[0].isdigit() or token[0] == ".":
-            return float(token)
+            return self.arithmetic.number(token)
         if token in ("(", "{"):
             value = self.expr()
             self.take(")" if token == "(" else "}")
             return value
         if token == "\\pi":
-            return math.pi
+            return self.arithmetic.pi()
         if token == "\\frac":
             numerator = self.group_or_token()
             return numerator / self.group_or_token()
         if token == "\\sqrt":
-            root = 2.0
+            degree = self.arithmetic.number("2")
             if self.peek() == "[":
                 self.take()
-                root = self.expr()
+                degree = self.expr()
                 self.take("]")
-            radicand = self.group_or_token()
-            if radicand < 0 or root <= 0:
-                raise _Decline
-            return radicand ** (1.0 / root)
+            return self.arithmetic.root(self.group_or_token(), degree)
         if token in _VARIABLES:
             self.used_variables = True
-            return self.point.get(token, 1.0 + (ord(token) - 96) * 0.1234567)
+            return self.arithmetic.variable(token)
         raise _Decline

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from rewards.math._config import MathConfig, Verdict
-from rewards.math._evaluate import evaluate
+from rewards.math._evaluate import evaluate, evaluate_exact
 
 __all__ = ["disjunction_as_union", "fast_compare", "is_choice", "normalize", "parse_number"]
 
@@ -141,10 +141,25 @@ def fast_compare(pred: str, gold: str, config: MathConfig) -> Verdict | None:
         return None
     if gold_number is not None and _is_prose(pred):
         return Verdict("wrong", "text")
-    return _value_verdict(pred, gold, config)
+    return _exact_verdict(pred, gold) or _value_verdict(pred, gold, config)
 
 
 _POINTS = (None, {c: 0.5 + (ord(c) % 7) * 0.731 for c in "abcdfghjklmnpqrstuvwxyz"})
+
+
+def _exact_verdict(pred: str, gold: str) -> Verdict | None:
+    """Both answers in exact arithmetic (`_algebra`: rationals, `\\pi`, square roots,
+    polynomials): equal forms are a proof of equality, different ones of difference. Decimals
+    are left to the tolerance rules, anything outside the exact form to sympy."""
+    if "." in pred or "." in gold:
+        return None
+    g = evaluate_exact(gold)
+    if g is None:
+        return None
+    p = evaluate_exact(pred)
+    if p is None:
+        return None
+    return Verdict("ok" if p == g else "wrong", "exact algebra")
 
 
 def _value_verdict(pred: str, gold: str, config: MathConfig) -> Verdict | None:
@@ -294,7 +309,11 @@ def _assignment_verdict(pred: str, gold: str, config: MathConfig) -> Verdict | N
     expressions with variables is still left to sympy."""
     gold_match, pred_match = _ASSIGNMENT.match(gold), _ASSIGNMENT.match(pred)
     if gold_match is None and pred_match is None:
-        return None
+        worked = _worked_equation(pred) if "=" not in gold else None
+        if worked is None:
+            return None
+        verdict = fast_compare(worked, gold, config)  # "45 + 26 = 71": its result, 71
+        return None if verdict is None else Verdict(verdict.reason, f"result, {verdict.detail}")
     if gold_match and pred_match and gold_match.group(1) != pred_match.group(1):
         return None  # x = 5 against y = 5: sympy decides
     if (gold_match is None and "=" in gold) or (pred_match is None and "=" in pred):
@@ -305,6 +324,24 @@ def _assignment_verdict(pred: str, gold: str, config: MathConfig) -> Verdict | N
     if verdict is None:
         return None
     return Verdict(verdict.reason, f"assignment, {verdict.detail}")
+
+
+def _worked_equation(pred: str) -> str | None:
+    """The last side of `45 + 26 = 71` (a chain of constants that are all equal), which is what
+    math-verify compares with the gold; None for anything else (a false equation `3 = 71`, a
+    side with a variable)."""
+    if "<" in pred or ">" in pred or len(pred) > 200:
+        return None
+    sides = [side.strip() for side in pred.split("=")]
+    if len(sides) < 2 or not all(sides):
+        return None
+    values = [evaluate(side) for side in sides]
+    if any(v is None or v[1] for v in values):
+        return None
+    first = values[0][0]  # type: ignore[index]
+    if any(abs(v[0] - first) > 1e-12 * max(abs(first), 1.0) for v in values):  # type: ignore[index]
+        return None
+    return sides[-1]
 
 
 # --- "x < a or x > b" is the set (-inf, a) U (b, inf) -----------------------------------------

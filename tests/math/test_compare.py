@@ -44,9 +44,17 @@ LOCAL = [
     ("Monday", "monday", "ok", "text"), ("Tuesday", "Monday", "wrong", "text"),
     ("seven", "7", "wrong", "text"), ("0.333333", "\\frac{1}{3}", "ok", "numeric"),
     ("0.33", "\\frac{1}{3}", "wrong", "numeric"),
-    ("3\\sqrt{2}", "2\\sqrt{3}", "wrong", "value"),
-    ("1.7321", "\\sqrt{3}", "wrong", "value"), ("(x-3)^2", "x^2+6x+9", "wrong", "value"),
-    ("t^2", "x^2", "wrong", "value"),
+    ("1.7321", "\\sqrt{3}", "wrong", "value"),
+    # Exact algebra (rationals, pi, square roots, polynomials): a proof both ways.
+    ("3\\sqrt{2}", "2\\sqrt{3}", "wrong", "exact algebra"),
+    ("(x-3)^2", "x^2+6x+9", "wrong", "exact algebra"), ("t^2", "x^2", "wrong", "exact algebra"),
+    ("x+1", "1+x", "ok", "exact algebra"), ("2\\sqrt{3}", "\\sqrt{12}", "ok", "exact algebra"),
+    ("\\frac{3\\pi}{4}", "3\\pi/4", "ok", "exact algebra"),
+    ("2\\frac{1}{4}", "\\frac{9}{4}", "ok", "exact algebra"),
+    ("2^{100}", "2^{100}-1", "wrong", "exact algebra"),
+    ("(x+2)(x+5)", "x^2+7x+10", "ok", "exact algebra"),
+    ("\\frac{1}{\\sqrt{2}}", "\\frac{\\sqrt{2}}{2}", "ok", "exact algebra"),
+    ("45 + 26 = 71", "71", "ok", "result, exact"), ("45 + 26 = 71", "70", "wrong", "result, numeric"),
     # Exact values compare exactly; a decimal within the tolerance and its printed rounding.
     ("1000000007.0", "1000000009", "wrong", "numeric"), ("0.5%", "0.5", "wrong", "numeric"),
     ("0.5%", "0.005", "ok", "numeric"), ("25%", "25", "ok", "numeric"),
@@ -64,14 +72,14 @@ def test_fast_path_decides_without_workers(pred, gold, reason, path):
     assert verdict == Verdict(reason, path)
 
 
-# Floats never prove two answers equal (`2^{100}` agrees with `2^{100}-1` to 30 digits):
-# equal-looking constants go to sympy too. An answer string alone is parsed as `$answer$`.
-@pytest.mark.parametrize("pred,gold", [("x+1", "1+x"), ("\\frac{1}{2006!}", "\\frac{1}{2004!}"),
+# Floats never prove two answers equal (`2^{100}` agrees with `2^{100}-1` to 30 digits), and
+# what the exact algebra cannot hold (functions, sets, equations, huge factorials, a decimal
+# against an irrational) goes to sympy. An answer string alone is parsed as `$answer$`.
+@pytest.mark.parametrize("pred,gold", [("\\frac{1}{2006!}", "\\frac{1}{2004!}"),
                                        ("\\sin^2 x+\\cos^2 x", "1"), ("10^{-400}", "10^{-399}"),
                                        ("\\{1,x\\}", "\\{x,1\\}"), ("2x-y+1=0", "y=2x+1"),
-                                       ("2\\sqrt{3}", "\\sqrt{12}"), ("\\frac{3\\pi}{4}", "3\\pi/4"),
-                                       ("1.732051", "\\sqrt{3}"), ("2\\frac{1}{4}", "\\frac{9}{4}"),
-                                       ("2^{100}", "2^{100}-1")])
+                                       ("1.732051", "\\sqrt{3}"), ("\\sqrt[3]{2}", "2^{1/3}"),
+                                       ("\\frac{1}{x+1}", "(x+1)^{-1}"), ("3 = 71", "71")])
 def test_symbolic_pairs_go_to_a_worker(pred, gold):
     assert compare_local(pred, gold, MathConfig()) == (f"${pred}$", f"${gold}$", False)
 
@@ -93,8 +101,9 @@ def test_compare(math_config, warm_pool, pred, gold, reason):
 def test_batch_matches_one_by_one_and_uses_the_cache(math_config, warm_pool):
     from rewards.math import VerdictCache
 
-    pairs = [("x+1", "1+x"), ("2x", "x+x"), ("x+1", "1+x"), ("3", "4"), (None, "1"),
-             ("x^2-1", "(x-1)(x+1)")] * 3
+    pairs = [("\\sin^2 x+\\cos^2 x", "1"), ("\\cos^2 x", "1-\\sin^2 x"),
+             ("\\sin^2 x+\\cos^2 x", "1"), ("3", "4"), (None, "1"),
+             ("\\tan x", "\\frac{\\sin x}{\\cos x}")] * 3
     cache = VerdictCache(100)
     batch = compare_batch(pairs, math_config, cache)
     assert [v.reason for v in batch] == [compare(p, g, math_config).reason for p, g in pairs]

@@ -7,7 +7,7 @@ import math
 
 import pytest
 
-from rewards.math._evaluate import evaluate
+from rewards.math._evaluate import evaluate, evaluate_exact
 from rewards.math._symbolic import _parse
 
 POINT = {"x": 1.7, "y": -0.6, "a": 2.0, "b": 3.0, "c": 5.0, "r": 0.9, "t": 1.3, "n": 4.0}
@@ -40,3 +40,34 @@ def test_evaluator_agrees_with_latex2sympy(latex):
 ])
 def test_evaluator_declines(latex):
     assert evaluate(latex, POINT) is None
+
+
+# --- exact algebra (`evaluate_exact`) ---------------------------------------------------------
+
+@pytest.mark.parametrize("a,b", [
+    ("2\\sqrt{3}", "\\sqrt{12}"), ("\\sqrt{50}", "5\\sqrt{2}"), ("\\frac{1}{\\sqrt{2}}", "\\frac{\\sqrt{2}}{2}"),
+    ("\\frac{3\\pi}{4}", "\\frac{3}{4}\\pi"), ("(x+2)(x+5)", "x^2+7x+10"), ("(a+b)(a-b)", "a^2-b^2"),
+    ("(1+\\sqrt{2})^2", "3+2\\sqrt{2}"), ("\\sqrt{2}\\sqrt{3}", "\\sqrt{6}"), ("5!", "120"),
+    ("2\\frac{1}{4}", "\\frac{9}{4}"), ("\\frac{x}{2}", "0+\\frac{1}{2}x"), ("2^{-1}", "\\frac12"),
+    ("\\pi^2/\\pi", "\\pi"), ("\\sqrt{\\frac{1}{4}}", "\\frac{1}{2}"),
+])
+def test_exact_equal(a, b):
+    assert evaluate_exact(a) is not None and evaluate_exact(a) == evaluate_exact(b)
+
+
+@pytest.mark.parametrize("a,b", [
+    ("2^{100}", "2^{100}-1"), ("100!", "100!+1"), ("\\sqrt{2}", "\\sqrt{3}"), ("\\pi", "3"),
+    ("x^2", "t^2"), ("(x+1)^2", "x^2+1"), ("\\frac{1}{2^{99}}", "\\frac{1}{2^{98}}"),
+])
+def test_exact_different(a, b):
+    assert None not in (evaluate_exact(a), evaluate_exact(b))
+    assert evaluate_exact(a) != evaluate_exact(b)
+
+
+@pytest.mark.parametrize("latex", [
+    "0.5", "\\sqrt[3]{2}", "2^{1/2}", "\\frac{1}{x+1}", "\\frac{1}{x}", "\\sqrt{x}", "\\sqrt{-4}",
+    "\\sqrt{\\sqrt{2}}", "200!", "10^{1000}", "(x+1)^{40}", "\\sin x", "e^2", "\\sqrt{99999999977}",
+])
+def test_exact_declines(latex):
+    # decimals (rounding rules), other roots, rational functions, huge values: left to sympy
+    assert evaluate_exact(latex) is None

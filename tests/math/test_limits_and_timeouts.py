@@ -77,14 +77,16 @@ def test_timeouts_score_zero_through_the_reward(math_reward):
 
 
 def test_a_worker_killed_from_outside_is_replaced(math_config, warm_pool):
-    assert compare("2x", "x+x", math_config).reason == "ok"
+    # trigonometric identities: beyond the exact in-process algebra, so a worker answers
+    assert compare("\\sin^2 x+\\cos^2 x", "1", math_config).reason == "ok"
     before = warm_pool.worker_pids()
     assert before
     for pid in before:
         os.kill(pid, signal.SIGKILL)
     # Every worker is dead; the next comparisons start fresh ones and still answer right.
     patient = MathConfig(timeout=30.0, workers=2)  # about replacement, not speed
-    verdicts = [compare("3x", "x+2x", patient), compare("3x", "x+x", patient)]
+    verdicts = [compare("2\\sin x \\cos x", "\\sin 2x", patient),
+                compare("\\sin 2x", "2\\sin x", patient)]
     assert [v.reason for v in verdicts] == ["ok", "wrong"], verdicts
     after = warm_pool.worker_pids()
     assert after and not set(after) & set(before)

@@ -39,7 +39,8 @@ def test_workers_are_gone_after_the_caller_exits():
         from rewards import Sample
         from rewards.math import MathReward, shared_pool
         reward = MathReward(workers=2, timeout=30)
-        assert reward.score([Sample("p", "\\\\boxed{x+1}", reference="1+x")])[0].value == 1.0
+        done = reward.score([Sample("p", "\\\\boxed{\\\\sin^2 x+\\\\cos^2 x}", reference="1")])
+        assert done[0].value == 1.0  # a trigonometric identity: a worker decides it
         print(*shared_pool(2).worker_pids())
     """)
     pids = [int(p) for p in out.split()]
