@@ -13,6 +13,7 @@ and left to sympy. Sizes are bounded so that no input costs more than a small co
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from fractions import Fraction
 
@@ -23,7 +24,7 @@ Key = tuple[int, int, Monomial]  # (power of pi, square-free radicand, monomial)
 
 MAX_TERMS = 64
 MAX_DEGREE = 12
-MAX_RADICAND = 10 ** 8  # trial division up to 10^4: microseconds
+MAX_RADICAND = 10 ** 6  # trial division up to 10^3, cached: a product of terms stays cheap
 MAX_DIGITS = 400  # of a numerator or denominator
 
 
@@ -163,6 +164,7 @@ class ExactArithmetic:
         return Exact({(0, rest, ()): Fraction(square, value.denominator)})
 
 
+@functools.lru_cache(maxsize=4096)
 def _split_square(n: int) -> tuple[int, int]:
     """(s, r) with n = s^2 r and r square-free."""
     if n > MAX_RADICAND:

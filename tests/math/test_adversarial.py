@@ -75,3 +75,18 @@ def test_a_huge_gold_abstains_without_parsing():
     verdict = compare_local("5", "9" * 40_000, MathConfig())
     assert verdict.reason == "bad_reference" and "chars" in verdict.detail
     assert time.perf_counter() - start < BUDGET
+
+
+def test_exact_algebra_is_bounded():
+    """The exact path on the most expensive inputs its 200-token cap allows: many distinct
+    square roots multiplied out, high powers, huge constants."""
+    from rewards.math._evaluate import evaluate_exact
+
+    roots = "+".join(f"\\sqrt{{{p}}}" for p in (2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37))
+    inputs = [f"({roots})^{{2}}", f"({roots})({roots})({roots})", "(x+y+z+1)^{12}",
+              "2^{400}", "((2^{400})^{400})^{400}", "(999983)!", "\\sqrt{999983}^{400}"]
+    for text in inputs:
+        start = time.perf_counter()
+        evaluate_exact(text)
+        elapsed = time.perf_counter() - start
+        assert elapsed < BUDGET, (text[:40], elapsed)

@@ -65,7 +65,7 @@ def test_exact_different(a, b):
 
 
 @pytest.mark.parametrize("latex", [
-    "0.5", "\\sqrt[3]{2}", "2^{1/2}", "\\frac{1}{x+1}", "\\frac{1}{x}", "\\sqrt{x}", "\\sqrt{-4}",
+    "0.5", "\\sqrt[3]{2}", "2^{1/2}", "\\frac{1}{x+1}", "\\frac{1}{x}", "\\sqrt{x}", "\\sqrt{-4}", "\\sqrt{1000003}",
     "\\sqrt{\\sqrt{2}}", "200!", "10^{1000}", "(x+1)^{40}", "\\sin x", "e^2", "\\sqrt{99999999977}",
 ])
 def test_exact_declines(latex):
