@@ -21,9 +21,21 @@ from rewards.mixing import BatchNormalizer, DomainRouter
 from rewards.scoring import AbstentionPolicy, AbstentionTally, abstention_cause
 
 __all__ = [
-    "ABSTAIN_MODES", "ADAPTER_POLICY", "CONFIG_ENV", "REFERENCE_COLUMNS", "AbstainMode",
-    "OnConfigAbstain", "ResolvedReward", "RewardSource", "check_abstain_mode",
-    "completion_text", "find_reference", "raise_on_abstention", "require", "resolve_reward",
+    "ABSTAIN_MODES",
+    "ADAPTER_POLICY",
+    "CONFIG_ENV",
+    "REFERENCE_COLUMNS",
+    "AbstainMode",
+    "OnConfigAbstain",
+    "ResolvedReward",
+    "RewardSource",
+    "check_abstain_mode",
+    "check_rollout_abstention",
+    "completion_text",
+    "find_reference",
+    "raise_on_abstention",
+    "require",
+    "resolve_reward",
     "warm_up",
 ]
 
@@ -64,6 +76,25 @@ def raise_on_abstention(samples: Sequence[Sample], scores: Sequence[Score]) -> N
             raise InputError(f"sample {i} of the batch (domain {sample.domain!r}) abstained: "
                              f"{cause}; pass abstain='mask' or 'zero' to train on without it",
                              field="reference" if cause.startswith("bad_reference") else None)
+
+
+def check_rollout_abstention(sample: Sample, score: Score, value: float | None,
+                             abstain: AbstainMode, *, framework: str, mask_hint: str) -> None:
+    """The one decision for adapters called once per rollout (veRL's per-rollout forms,
+    verifiers, AReaL), which must hand their framework a number and cannot leave a rollout
+    out: `raise` raises `InputError`; `mask` (the default, so that an abstention never trains
+    as 0 unasked) raises a `ConfigError` saying how to mask or to opt into `zero`; `zero`
+    returns, and the adapter sends its abstain value. `value`: what the adapter would send
+    (the score's value, or a component's part); `None` is an abstention."""
+    if value is not None:
+        return
+    abstained = Score(None, score.reason, score.parts)
+    if abstain == "raise":
+        raise_on_abstention([sample], [abstained])
+    if abstain == "mask":
+        raise ConfigError(f"a rollout abstained ({abstention_cause(sample, abstained)}) and "
+                          f"{framework} cannot leave it out (a number is needed for every "
+                          f"rollout): {mask_hint}")
 
 
 @dataclass(frozen=True)

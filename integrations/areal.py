@@ -7,7 +7,10 @@ completion_ids, **task_data)` once per rollout (`completions` is the one decoded
 reward once. Pass `reward_fn="integrations.areal.reward_fn"` (config from `$REWARDS_CONFIG`, which
 the worker processes inherit) or an `AReaLReward("reward.yaml")` object.
 
-The return value is a float (AReaL needs a number): an abstention scores `abstain_value`.
+The return value is a float (AReaL needs a number for every rollout), so an abstention cannot
+be left out: `abstain="mask"` (the default) raises a `ConfigError` naming the cause, so that an
+abstention never trains as 0 unasked; `abstain="zero"` scores it `abstain_value`;
+`abstain="raise"` raises an `InputError` naming the sample.
 """
 
 from __future__ import annotations
@@ -17,6 +20,9 @@ from pathlib import Path
 from typing import Any
 
 from integrations._common import (
+    AbstainMode,
+    check_abstain_mode,
+    check_rollout_abstention,
     completion_text,
     find_reference,
     group_key,
@@ -33,7 +39,8 @@ class AReaLReward:
     """A picklable AReaL reward function for one reward config (built lazily per process)."""
 
     def __init__(self, config: str | Path | None = None, *, reference_key: str | None = None,
-                 domain_key: str = "domain", abstain_value: float = 0.0) -> None:
+                 domain_key: str = "domain", abstain_value: float = 0.0,
+                 abstain: AbstainMode = "mask") -> None:
         """`config`: a reward config path (None: `$REWARDS_CONFIG`). `reference_key`: the
         dataset field with the gold (None: the first of solution, answer, ground_truth,
         reference, label). `domain_key`: the field naming the row's domain."""
@@ -41,6 +48,8 @@ class AReaLReward:
         self.reference_key = reference_key
         self.domain_key = domain_key
         self.abstain_value = abstain_value
+        check_abstain_mode(abstain)
+        self.abstain = abstain
 
     def __call__(self, prompt: Any, completions: Any, prompt_ids: Sequence[int] | None = None,
                  completion_ids: Sequence[int] | None = None, **kwargs: Any) -> float:
@@ -51,6 +60,8 @@ class AReaLReward:
                         group=group_key(prompt))
         score = score_batch(resolved.raw, [sample]).scores[0]
         resolved.observe([sample], [score])  # a misconfigured run raises (see docs)
+        check_rollout_abstention(sample, score, score.value, self.abstain, framework="AReaL",
+                                 mask_hint="pass abstain='zero' to score it abstain_value")
         return self.abstain_value if score.value is None else float(score.value)
 
     def __repr__(self) -> str:

@@ -14,7 +14,10 @@ component, named after it (the Rubric reports each as a metric), with the compon
 (a domain's alpha folded in). `score_group` awaits every rollout of a group at once: those
 concurrent calls are scored together in one batch, and each rollout is scored once for all the
 functions. The domain of a rollout is `info["domain"]`, else the config's only domain, else
-`default`. A Rubric needs floats, so an abstention scores `abstain_value` (default 0.0).
+`default`. A Rubric needs a float from every function, so an abstention cannot be left out:
+`abstain="mask"` (the default) raises a `ConfigError` naming the cause, so that an abstention
+never trains as 0 unasked; `abstain="zero"` scores it `abstain_value` (default 0.0);
+`abstain="raise"` raises an `InputError` naming the sample.
 """
 
 from __future__ import annotations
@@ -26,8 +29,11 @@ from typing import Any
 
 from integrations._batcher import BatchingConfig, MicroBatcher
 from integrations._common import (
+    AbstainMode,
     ResolvedReward,
     RewardSource,
+    check_abstain_mode,
+    check_rollout_abstention,
     completion_text,
     group_key,
     prompt_value,
@@ -42,13 +48,16 @@ RewardFunc = Callable[..., Any]
 
 
 def reward_funcs(config: RewardSource = None, *, per_component: bool = True,
-                 abstain_value: float = 0.0) -> tuple[list[RewardFunc], list[float]]:
+                 abstain_value: float = 0.0, abstain: AbstainMode = "mask"
+                 ) -> tuple[list[RewardFunc], list[float]]:
     """(functions, weights) for `vf.Rubric(funcs=..., weights=...)` from a reward config
     (None: `$REWARDS_CONFIG`). `per_component=False`: one function, the config's value."""
+    check_abstain_mode(abstain)
     resolved = resolve_reward(config)
     scorer = _SharedScorer(resolved)
     if not per_component or resolved.config is None:
-        return [_function(scorer, None, None, resolved.reward.name, abstain_value)], [1.0]
+        return [_function(scorer, None, None, resolved.reward.name, abstain_value,
+                          abstain)], [1.0]
     qualify = len(resolved.config.domains) > 1
     funcs, weights = [], []
     for domain, spec in resolved.config.domains.items():
@@ -58,17 +67,19 @@ def reward_funcs(config: RewardSource = None, *, per_component: bool = True,
                 kind = component.kind or "verifiable"
                 weight *= spec.alpha if kind == "verifiable" else 1.0 - spec.alpha
             label = f"{domain}_{component.name}" if qualify else component.name
-            funcs.append(_function(scorer, domain, component.name, label, abstain_value))
+            funcs.append(_function(scorer, domain, component.name, label, abstain_value,
+                                   abstain))
             weights.append(weight)
     return funcs, weights
 
 
 def rubric(config: RewardSource = None, *, per_component: bool = True,
-           abstain_value: float = 0.0, **rubric_options: Any) -> Any:
+           abstain_value: float = 0.0, abstain: AbstainMode = "mask",
+           **rubric_options: Any) -> Any:
     """A `vf.Rubric` scoring with a reward config (needs `pip install verifiers`)."""
     vf = require("verifiers", package="verifiers")
     funcs, weights = reward_funcs(config, per_component=per_component,
-                                  abstain_value=abstain_value)
+                                  abstain_value=abstain_value, abstain=abstain)
     return vf.Rubric(funcs=funcs, weights=weights, **rubric_options)
 
 
@@ -113,7 +124,7 @@ class _SharedScorer:
 
 
 def _function(scorer: _SharedScorer, domain: str | None, part: str | None, label: str,
-              abstain_value: float) -> RewardFunc:
+              abstain_value: float, abstain: AbstainMode) -> RewardFunc:
     async def reward_function(prompt: Any, completion: Any, answer: Any = None,
                               info: Mapping[str, Any] | None = None, **kwargs: Any) -> float:
         resolved = scorer.resolved
@@ -125,6 +136,8 @@ def _function(scorer: _SharedScorer, domain: str | None, part: str | None, label
                         reference=answer, domain=routed, group=group_key(prompt))
         score = await scorer.score(sample)
         value = score.value if part is None else score.parts.get(part)
+        check_rollout_abstention(sample, score, value, abstain, framework="a verifiers Rubric",
+                                 mask_hint="pass abstain='zero' to score it abstain_value")
         return abstain_value if value is None else float(value)
 
     reward_function.__name__ = reward_function.__qualname__ = label

@@ -47,12 +47,12 @@ from integrations._common import (
     ResolvedReward,
     RewardSource,
     check_abstain_mode,
+    check_rollout_abstention,
     prompt_value,
     raise_on_abstention,
     resolve_reward,
 )
 from rewards._types import Sample, Score
-from rewards.errors import ConfigError
 from rewards.scoring import abstention_cause, score_batch
 
 __all__ = ["compute_score", "compute_score_async", "compute_score_batch"]
@@ -74,14 +74,10 @@ def compute_score(data_source: str, solution_str: str, ground_truth: Any,
 def _single(resolved: ResolvedReward, sample: Sample, score: Score, abstain: AbstainMode,
             abstain_score: float, on_config_abstain: OnConfigAbstain) -> dict[str, Any]:
     resolved.observe([sample], [score], on_config_abstain=on_config_abstain)
-    if abstain == "raise":
-        raise_on_abstention([sample], [score])
-    if abstain == "mask" and score.value is None:
-        raise ConfigError(
-            f"a rollout abstained ({abstention_cause(sample, score)}) and veRL's per-rollout "
-            "reward managers cannot leave it out: use reward_manager: batch with "
-            "compute_score_batch (abstain: mask), or set reward_kwargs abstain: zero to "
-            "train it as abstain_score")
+    check_rollout_abstention(
+        sample, score, score.value, abstain, framework="veRL's per-rollout reward managers",
+        mask_hint="use reward_manager: batch with compute_score_batch (abstain: mask), or set "
+                  "reward_kwargs abstain: zero to train it as abstain_score")
     return _result(resolved, sample, score, abstain_score)
 
 

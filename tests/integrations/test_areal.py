@@ -15,6 +15,7 @@ import pytest
 from integration_helpers import server_env  # type: ignore[import-not-found]
 
 from integrations.areal import AReaLReward, reward_fn
+from rewards.errors import ConfigError, InputError
 
 CASES = [  # (completion, task data, expected)
     ("48 + 24 = 72\n#### 72", {"answer": "72"}, 1.0),
@@ -31,9 +32,19 @@ def test_signature_matches_areal() -> None:
 
 
 def test_called_like_rlvr_workflow(math_config: Path) -> None:
-    fn = AReaLReward(math_config, abstain_value=-1.0)
+    fn = AReaLReward(math_config, abstain_value=-1.0, abstain="zero")
     for completion, data, expected in CASES:
         assert fn("What is 48 + 24?", completion, [1, 2, 3], [4, 5], **data) == expected
+
+
+def test_an_abstention_never_trains_as_a_number_unasked(math_config: Path) -> None:
+    completion, data, _ = CASES[3]  # an unparseable gold
+    with pytest.raises(ConfigError, match="AReaL cannot leave it out.*abstain='zero'"):
+        AReaLReward(math_config)("q", completion, [1], [2], **data)  # the default: mask
+    with pytest.raises(InputError, match="bad_reference:unparseable"):
+        AReaLReward(math_config, abstain="raise")("q", completion, [1], [2], **data)
+    with pytest.raises(ConfigError, match="abstain must be one of"):
+        AReaLReward(math_config, abstain="skip")  # type: ignore[arg-type]
 
 
 def test_runs_in_a_process_pool_from_the_environment(math_config: Path,

@@ -79,6 +79,17 @@ def test_real_rubric_scores_a_group(recorded_config: Path) -> None:
 
 
 def test_abstention_scores_abstain_value(recorded_config: Path) -> None:
-    math = reward_funcs(recorded_config, abstain_value=-1.0)[0][0]
+    math = reward_funcs(recorded_config, abstain_value=-1.0, abstain="zero")[0][0]
     value = asyncio.run(math(prompt="q", completion="\\boxed{1}", answer="\\frac{"))
     assert value == -1.0
+
+
+def test_an_abstention_never_trains_as_a_number_unasked(recorded_config: Path) -> None:
+    from rewards.errors import ConfigError, InputError
+
+    masked = reward_funcs(recorded_config)[0][0]  # the default: mask
+    with pytest.raises(ConfigError, match="Rubric cannot leave it out.*abstain='zero'"):
+        asyncio.run(masked(prompt="q", completion="\\boxed{1}", answer="\\frac{"))
+    raising = reward_funcs(recorded_config, abstain="raise")[0][0]
+    with pytest.raises(InputError, match="bad_reference:unparseable"):
+        asyncio.run(raising(prompt="q", completion="\\boxed{1}", answer="\\frac{"))
