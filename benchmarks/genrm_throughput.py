@@ -88,7 +88,7 @@ def main() -> int:
     args = parser.parse_args()
     n_pairs, repeats = (64, 1) if args.quick else (args.pairs, args.repeats)
 
-    from rewards.tiny import build_tiny_causal_lm, build_tiny_reward_model
+    from rewards.testing import build_tiny_causal_lm, build_tiny_reward_model
 
     root = Path(tempfile.mkdtemp(prefix="genrm-bench-"))
     lm = build_tiny_causal_lm(root / "lm", hidden=args.hidden, layers=args.layers)

@@ -49,7 +49,7 @@ def run_ours(args: argparse.Namespace, work: Path) -> dict:
 
     reward_yaml = work / "reward.yaml"
     reward_yaml.write_text("domains:\n  default:\n    rewards:\n"
-                           f"      - {{use: 'rl.toy:TargetReward', name: target, "
+                           f"      - {{use: 'rewards.testing:TargetReward', name: target, "
                            f"target: {json.dumps(args.target)}}}\n")
     prompts = work / "prompts.jsonl"
     prompts.write_text("".join(json.dumps({"prompt": p}) + "\n" for p in PROMPTS))
@@ -156,7 +156,7 @@ def main() -> None:
     if args.quick:
         args.rounds, args.steps, args.prompts = 1, 6, 4
 
-    from rewards.tiny import build_tiny_causal_lm
+    from rewards.testing import build_tiny_causal_lm
 
     with tempfile.TemporaryDirectory() as tmp:
         model = build_tiny_causal_lm(Path(tmp) / "model", seed=0, layers=args.layers,

@@ -9,9 +9,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
 from genrm._common import rm_conversation, shared_engine
-from rewards._types import Sample, Score
 from rewards.engines import Backend, Engine
 from rewards.errors import ConfigError
+from rewards.types import Sample, Score
 
 __all__ = ["DiscriminativeRM"]
 

@@ -21,9 +21,9 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Literal, cast
 
 from genrm._common import prompt_text, shared_engine
-from rewards._types import Sample, Score
 from rewards.engines import Backend, Engine
 from rewards.errors import ConfigError
+from rewards.types import Sample, Score
 
 __all__ = ["COT_TEMPLATE", "DEFAULT_TEMPLATE", "GenRMJudge", "GenRMReward", "JudgeConfig",
            "Judgment", "Pair"]

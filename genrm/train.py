@@ -20,7 +20,8 @@ from pathlib import Path
 from typing import Any
 
 from genrm._common import rm_conversation
-from rewards.engines._base import hf_tokenize, require
+from rewards.deps import require
+from rewards.engines import hf_tokenize
 from rewards.errors import ConfigError, InputError
 
 __all__ = ["PreferencePair", "TrainConfig", "TrainResult", "bradley_terry_loss", "load_pairs",
@@ -124,8 +125,8 @@ def train_reward_model(pairs: Sequence[PreferencePair], base: str | Path, out: s
     from rewards.engines import resolve_model
     from rewards.paths import output_dir
 
-    torch = require("torch", "train")
-    transformers = require("transformers", "train")
+    torch = require("torch", extra="train", feature="reward-model training")
+    transformers = require("transformers", extra="train", feature="reward-model training")
     if not pairs:
         raise ConfigError("no preference pairs to train on")
     base = resolve_model(str(base), field="base")

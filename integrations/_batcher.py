@@ -16,9 +16,9 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from rewards._types import Reward, Sample, Score
 from rewards.errors import RewardsError
 from rewards.scoring import ScoredBatch, score_batch
+from rewards.types import Reward, Sample, Score
 
 __all__ = ["BatchStats", "BatchingConfig", "MicroBatcher"]
 

@@ -5,20 +5,18 @@ dependency."""
 
 from __future__ import annotations
 
-import importlib
 import os
 import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from types import ModuleType
 from typing import Any, Literal
 
-from rewards._types import Reward, Sample, Score
 from rewards.config import RewardConfig, load_config
 from rewards.errors import ConfigError, InputError
 from rewards.mixing import BatchNormalizer, DomainRouter
 from rewards.scoring import AbstentionPolicy, AbstentionTally, abstention_cause
+from rewards.types import Reward, Sample, Score
 
 __all__ = [
     "ABSTAIN_MODES",
@@ -34,7 +32,6 @@ __all__ = [
     "completion_text",
     "find_reference",
     "raise_on_abstention",
-    "require",
     "resolve_reward",
     "warm_up",
 ]
@@ -277,12 +274,3 @@ def group_key(prompt: Any) -> str:
     return prompt if isinstance(prompt, str) else repr(prompt)
 
 
-def require(module: str, *, extra: str | None = None, package: str | None = None) -> ModuleType:
-    """Import an optional dependency, or raise a ConfigError saying what to pip install: our
-    extra (`rewards-engine[server]`) or, for a framework we only plug into, its package."""
-    try:
-        return importlib.import_module(module)
-    except ImportError as exc:
-        install = f"'rewards-engine[{extra}]'" if extra else (package or module)
-        raise ConfigError(f"this adapter needs {module!r}: pip install {install} "
-                          f"({exc})") from exc

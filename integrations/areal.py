@@ -29,8 +29,8 @@ from integrations._common import (
     prompt_value,
     resolve_reward,
 )
-from rewards._types import Sample
 from rewards.scoring import score_batch
+from rewards.types import Sample
 
 __all__ = ["AReaLReward", "reward_fn"]
 

@@ -35,8 +35,8 @@ from integrations._common import (
     raise_on_abstention,
     resolve_reward,
 )
-from rewards._types import Sample, Score
 from rewards.scoring import abstention_cause, score_batch
+from rewards.types import Sample, Score
 
 __all__ = ["END_TOKENS", "MASK_SCORE", "RequestError", "build_response", "parse_request", "reward_func",
            "samples_from_queries", "split_query"]

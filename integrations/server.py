@@ -27,7 +27,6 @@ from integrations._common import (
     OnConfigAbstain,
     RewardSource,
     check_abstain_mode,
-    require,
     resolve_reward,
     warm_up,
 )
@@ -38,6 +37,7 @@ from integrations.openrlhf import (
     parse_request,
     samples_from_queries,
 )
+from rewards.deps import require
 from rewards.errors import InputError, RewardsError
 from rewards.scoring import ConfigurationAbstention
 
@@ -74,8 +74,8 @@ def create_app(reward: RewardSource = None, *, batching: BatchingConfig | None =
     `$REWARDS_CONFIG`). `abstain_value` is the reward sent for an abstention; `abstain` and
     `on_config_abstain` as in `integrations.openrlhf` (docs/integrations.md)."""
     check_abstain_mode(abstain, on_config_abstain)
-    fastapi = require("fastapi", extra="server")
-    responses = require("fastapi.responses", extra="server")
+    fastapi = require("fastapi", extra="server", feature="the reward server")
+    responses = require("fastapi.responses", extra="server", feature="the reward server")
     JSONResponse = responses.JSONResponse
 
     batching = batching or BatchingConfig()
@@ -145,7 +145,7 @@ def serve(reward: RewardSource = None, *, host: str = "127.0.0.1", port: int = 5
           log_level: str = "info", abstain: AbstainMode = "mask",
           on_config_abstain: OnConfigAbstain = "raise") -> None:
     """Build the app and run it with uvicorn until interrupted."""
-    uvicorn = require("uvicorn", extra="server")
+    uvicorn = require("uvicorn", extra="server", feature="the reward server")
     app = create_app(reward, batching=batching, abstain_value=abstain_value, abstain=abstain,
                      on_config_abstain=on_config_abstain)
     uvicorn.run(app, host=host, port=port, log_level=log_level, access_log=False)

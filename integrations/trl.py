@@ -43,9 +43,9 @@ from integrations._common import (
     raise_on_abstention,
     resolve_reward,
 )
-from rewards._types import Sample, Score
 from rewards.errors import ConfigError, InputError
 from rewards.scoring import abstention_cause, score_batch
+from rewards.types import Sample, Score
 
 __all__ = ["TRLRewards", "trl_rewards"]
 

@@ -37,10 +37,10 @@ from integrations._common import (
     completion_text,
     group_key,
     prompt_value,
-    require,
     resolve_reward,
 )
-from rewards._types import Sample, Score
+from rewards.deps import require
+from rewards.types import Sample, Score
 
 __all__ = ["reward_funcs", "rubric"]
 
@@ -77,7 +77,7 @@ def rubric(config: RewardSource = None, *, per_component: bool = True,
            abstain_value: float = 0.0, abstain: AbstainMode = "mask",
            **rubric_options: Any) -> Any:
     """A `vf.Rubric` scoring with a reward config (needs `pip install verifiers`)."""
-    vf = require("verifiers", package="verifiers")
+    vf = require("verifiers", package="verifiers", feature="the verifiers adapter")
     funcs, weights = reward_funcs(config, per_component=per_component,
                                   abstain_value=abstain_value, abstain=abstain)
     return vf.Rubric(funcs=funcs, weights=weights, **rubric_options)

@@ -52,8 +52,8 @@ from integrations._common import (
     raise_on_abstention,
     resolve_reward,
 )
-from rewards._types import Sample, Score
 from rewards.scoring import abstention_cause, score_batch
+from rewards.types import Sample, Score
 
 __all__ = ["compute_score", "compute_score_async", "compute_score_batch"]
 

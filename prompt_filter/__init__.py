@@ -6,7 +6,6 @@ from prompt_filter._band import Band, BandSelection, DropReason, drop_reason, se
 from prompt_filter._buckets import Buckets, assign_buckets, quantile
 from prompt_filter._curriculum import MixingSchedule, curriculum
 from prompt_filter._dynamic import DynamicBatch, DynamicSampler, group_drop_reason
-from prompt_filter._inputs import ErrorRow, PromptRecord, derive_id, read_prompts
 from prompt_filter._job import FilterJob, GenerationOptions, run_filter
 from prompt_filter._pass_rate import DEFAULT_N, Mode, PassRate, pass_rate, pass_rates, resolve_mode
 
@@ -18,22 +17,18 @@ __all__ = [
     "DropReason",
     "DynamicBatch",
     "DynamicSampler",
-    "ErrorRow",
     "FilterJob",
     "GenerationOptions",
     "MixingSchedule",
     "Mode",
     "PassRate",
-    "PromptRecord",
     "assign_buckets",
     "curriculum",
-    "derive_id",
     "drop_reason",
     "group_drop_reason",
     "pass_rate",
     "pass_rates",
     "quantile",
-    "read_prompts",
     "resolve_mode",
     "run_filter",
     "select_band",

@@ -20,14 +20,15 @@ from typing import Any, Literal
 
 from prompt_filter._band import Band
 from prompt_filter._finalize import finalize
-from prompt_filter._inputs import ErrorRow, PromptRecord, iter_rollouts, read_prompts
+from prompt_filter._inputs import iter_rollouts
 from prompt_filter._journal import Journal
 from prompt_filter._pass_rate import DEFAULT_N, Mode
 from prompt_filter._report import require_matplotlib
 from prompt_filter._scoring import ChunkScorer
-from rewards._types import Sample
 from rewards.config import RewardConfig
 from rewards.errors import ConfigError, EngineError
+from rewards.io import ErrorRow, PromptRecord, read_prompts
+from rewards.types import Sample
 
 __all__ = ["FilterJob", "GenerationOptions", "run_filter"]
 

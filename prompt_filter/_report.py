@@ -11,11 +11,10 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-from rewards.errors import ConfigError
+from rewards.deps import require_installed
 
 __all__ = ["AtomicJsonl", "histogram", "plot_histogram", "require_matplotlib", "write_atomic", "write_jsonl"]
 
-_PLOT_EXTRA = "pip install 'rewards-engine[filter]'"
 
 
 def write_atomic(path: Path, data: bytes) -> None:
@@ -77,11 +76,8 @@ def histogram(values: Sequence[float], *, bins: int, low: float = 0.0, high: flo
 
 def require_matplotlib() -> None:
     """Fail before any scoring starts, rather than at the end, when matplotlib is missing."""
-    import importlib.util
-
-    if importlib.util.find_spec("matplotlib") is None:
-        raise ConfigError(f"the pass-rate histogram needs matplotlib: {_PLOT_EXTRA} "
-                          "(or pass --no-plot)")
+    require_installed("matplotlib", extra="filter", feature="the pass-rate histogram",
+                      hint=" (or pass --no-plot)")
 
 
 def plot_histogram(path: Path, edges: Sequence[float], counts: Sequence[int], *, low: float,

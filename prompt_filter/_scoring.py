@@ -15,10 +15,10 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import replace
 from typing import Any, TypeVar
 
-from rewards._types import Reward, Sample
 from rewards.config import RewardConfig, parse_config
 from rewards.errors import ConfigError
 from rewards.scoring import score_batch
+from rewards.types import Reward, Sample
 
 __all__ = ["ChunkScorer", "Result", "score_samples"]
 

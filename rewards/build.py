@@ -5,11 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from rewards._types import Reward
 from rewards.config import ComponentConfig, RewardConfig, load_config
 from rewards.errors import ConfigError
 from rewards.mixing import DomainRouter, Mixture, WeightedComponent
 from rewards.registry import resolve
+from rewards.types import Reward
 
 __all__ = ["build_component", "build_reward"]
 

@@ -1,37 +1,46 @@
-"""Reading rollout rows (JSONL or Parquet) into `Sample`s and writing result rows.
+"""Reading input rows (JSONL or Parquet): rollout rows into `Sample`s, prompt rows into
+`PromptRecord`s (one id rule for every command: the row's `id`, or one derived from its
+content), and writing result rows.
 
-Every input row yields either a `Sample` or an `InputError` naming the file, the line and
-the field: nothing is silently dropped."""
+Every input row yields a result or an error naming the file, the line and the field: nothing
+is silently dropped."""
 
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
-from rewards._types import Sample
 from rewards.errors import InputError
 from rewards.paths import input_file
+from rewards.types import Sample
 
-__all__ = ["SAMPLE_FIELDS", "iter_rows", "open_output", "open_parquet",
-           "parse_map", "row_to_sample", "write_row"]
+__all__ = ["PROMPT_FIELDS", "SAMPLE_FIELDS", "ErrorRow", "PromptRecord", "column_of", "derive_id",
+           "iter_rows", "open_output", "open_parquet", "parse_map", "read_prompts",
+           "row_to_sample", "write_row"]
 
 SAMPLE_FIELDS = ("prompt", "completion", "reference", "domain", "group", "meta")
+"""The fields a rollout row's columns map onto (`rewards score --map`)."""
+PROMPT_FIELDS = ("id", "prompt", "reference", "domain")
+"""The fields a prompt row's columns map onto (`filter-prompts --map`, training prompts)."""
 
 
-def parse_map(spec: str | None) -> dict[str, str]:
-    """`--map` option: 'solution_str=completion,ground_truth=reference' -> {source: target}."""
+def parse_map(spec: str | None, fields: Sequence[str] = SAMPLE_FIELDS) -> dict[str, str]:
+    """`--map` option: 'solution_str=completion,ground_truth=reference' -> {column: field},
+    each field one of `fields`."""
     mapping: dict[str, str] = {}
-    if not spec:
-        return mapping
-    for item in spec.split(","):
-        source, sep, target = item.partition("=")
-        if not sep or not source.strip() or target.strip() not in SAMPLE_FIELDS:
+    for item in (spec or "").split(","):
+        if not item.strip():
+            continue
+        column, sep, target = (part.strip() for part in item.partition("="))
+        if not sep or not column or target not in fields:
             raise InputError(f"bad --map entry {item!r}: use COLUMN=FIELD with FIELD one of "
-                             f"{', '.join(SAMPLE_FIELDS)}")
-        mapping[source.strip()] = target.strip()
+                             f"{', '.join(fields)}")
+        mapping[column] = target
     return mapping
 
 
@@ -178,3 +187,103 @@ def _is_unicode(text: str) -> bool:
     except UnicodeEncodeError:
         return False
     return True
+
+
+# --- prompt rows ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ErrorRow:
+    """A row that could not be used, and why."""
+
+    file: str
+    line: int | None
+    field: str | None
+    error: str
+
+    @classmethod
+    def of(cls, exc: InputError) -> ErrorRow:
+        return cls(exc.source or "", exc.line, exc.field, exc.detail)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"file": self.file, "line": self.line, "field": self.field, "error": self.error}
+
+
+@dataclass(frozen=True)
+class PromptRecord:
+    """One valid prompt row."""
+
+    id: str
+    line: int
+    row: dict[str, Any]
+    """The row as read (original column names), with `id` added when it was derived."""
+    prompt: str | list[dict[str, Any]]
+    reference: Any
+    domain: str
+
+
+def derive_id(row: Mapping[str, Any]) -> str:
+    """A stable id from a row's content: the same row always gets the same id."""
+    canonical = json.dumps(row, sort_keys=True, ensure_ascii=False, separators=(",", ":"),
+                           default=str)
+    return "p-" + hashlib.sha256(canonical.encode()).hexdigest()[:16]
+
+
+def read_prompts(path: str | Path, mapping: Mapping[str, str] | None = None
+                 ) -> tuple[dict[str, PromptRecord], list[ErrorRow], int]:
+    """Valid prompts by id (file order), error rows, and the number of rows read."""
+    prompts: dict[str, PromptRecord] = {}
+    errors: list[ErrorRow] = []
+    rows = 0
+    for line, row in iter_rows(path):
+        rows += 1
+        try:
+            if isinstance(row, InputError):
+                raise row
+            record = _prompt_record(row, mapping or {}, str(path), line)
+            if record.id in prompts:
+                raise InputError(f"duplicate id {record.id!r} (first at line "
+                                 f"{prompts[record.id].line})", source=str(path), line=line,
+                                 field=column_of(mapping or {}, "id"))
+        except InputError as exc:
+            errors.append(ErrorRow.of(exc))
+            continue
+        prompts[record.id] = record
+    return prompts, errors, rows
+
+
+def column_of(mapping: Mapping[str, str], field: str) -> str:
+    """The input column that `--map` maps onto `field` (the field itself when unmapped)."""
+    return next((column for column, target in mapping.items() if target == field), field)
+
+
+def _prompt_record(row: dict[str, Any], mapping: Mapping[str, str], source: str,
+                   line: int) -> PromptRecord:
+    fields = {mapping.get(k, k): v for k, v in row.items() if mapping.get(k, k) in PROMPT_FIELDS}
+
+    def bad(message: str, field: str) -> InputError:
+        return InputError(message, source=source, line=line, field=column_of(mapping, field))
+
+    prompt = fields.get("prompt")
+    if prompt is None or prompt == "":
+        raise bad("missing prompt", "prompt")
+    if isinstance(prompt, list):
+        if not prompt or not all(isinstance(m, dict) and isinstance(m.get("content"), str)
+                                 and isinstance(m.get("role"), str) for m in prompt):
+            raise bad("chat prompt must be a non-empty list of {role, content} messages",
+                      "prompt")
+    elif not isinstance(prompt, str):
+        raise bad(f"prompt must be a string or a list of chat messages, got "
+                  f"{type(prompt).__name__}", "prompt")
+    domain = fields.get("domain") or "default"
+    if not isinstance(domain, str):
+        raise bad(f"domain must be a string, got {type(domain).__name__}", "domain")
+    if "id" in fields and fields["id"] is not None:
+        raw_id = fields["id"]
+        if isinstance(raw_id, bool) or not isinstance(raw_id, (str, int)) or raw_id == "":
+            raise bad(f"id must be a non-empty string or an integer, got {raw_id!r}", "id")
+        prompt_id, out_row = str(raw_id), dict(row)
+    else:
+        prompt_id = derive_id(row)
+        out_row = {"id": prompt_id, **row}
+    return PromptRecord(prompt_id, line, out_row, prompt, fields.get("reference"), domain)

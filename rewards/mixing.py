@@ -13,8 +13,8 @@ from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
-from rewards._types import Reward, Sample, Score
 from rewards.errors import ConfigError
+from rewards.types import Reward, Sample, Score
 
 if TYPE_CHECKING:
     from rewards.config import RewardConfig

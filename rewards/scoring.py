@@ -21,8 +21,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from rewards._types import Reward, Sample, Score
 from rewards.errors import INFRASTRUCTURE_ERRORS, ConfigError
+from rewards.types import Reward, Sample, Score
 
 __all__ = ["CONFIGURATION_CAUSES", "INFRASTRUCTURE_ERRORS", "AbstentionPolicy",
            "AbstentionTally", "ConfigurationAbstention", "ScoredBatch", "abstention_cause",

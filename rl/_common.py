@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, TypeVar, get_args, get_origin
 
+from rewards.deps import require
 from rewards.errors import ConfigError, InputError
 
 __all__ = [
@@ -46,12 +47,8 @@ relative folder is relative to the config file's folder, like `PATH_FIELDS`."""
 
 def require_torch() -> Any:
     """Import torch and transformers, or say which extra installs them."""
-    try:
-        import torch
-        import transformers  # noqa: F401
-    except ImportError as exc:
-        raise ConfigError("the training loops need torch and transformers: "
-                          "pip install 'rewards-engine[train]'") from exc
+    torch = require("torch", extra="train", feature="the training loops")
+    require("transformers", extra="train", feature="the training loops")
     return torch
 
 
@@ -219,25 +216,20 @@ def _coerce(hint: Any, value: Any, where: str) -> Any:
 # --- prompts ----------------------------------------------------------------------------------
 
 def read_prompts(path: str | Path) -> list[dict[str, Any]]:
-    """Prompt rows from JSONL or Parquet: `prompt` (text or chat messages) is required;
-    `reference`, `domain`, `id` and any other columns travel to the reward."""
-    from rewards.io import iter_rows
+    """The training prompt rows (`rewards.io.read_prompts`: `prompt` text or chat messages
+    required; `reference`, `domain`, `id` and any other columns travel to the reward). A
+    training run cannot leave a prompt out, so a bad row stops it, naming file, line, field."""
+    from rewards.io import read_prompts as read_prompt_records
 
-    rows = []
-    for line, row in iter_rows(path):
-        if isinstance(row, InputError):
-            raise row
-        prompt = row.get("prompt")
-        if not (isinstance(prompt, str) or (isinstance(prompt, list) and all(
-                isinstance(m, Mapping) and "content" in m for m in prompt))):
-            raise InputError("'prompt' must be text or a list of chat messages",
-                             source=str(path), line=line, field="prompt")
-        row = dict(row)
-        row.setdefault("id", f"p{line}")
-        rows.append(row)
-    if not rows:
+    records, errors, _ = read_prompt_records(path)
+    if errors:
+        first = errors[0]
+        more = f" (and {len(errors) - 1} more bad rows)" if len(errors) > 1 else ""
+        raise InputError(first.error + more, source=first.file, line=first.line,
+                         field=first.field)
+    if not records:
         raise InputError("no prompts", source=str(path))
-    return rows
+    return [record.row for record in records.values()]
 
 
 class PromptStream:

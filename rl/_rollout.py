@@ -16,8 +16,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from rewards._types import Reward, Sample, Score
 from rewards.errors import EngineError
+from rewards.types import Reward, Sample, Score
 from rl.losses import token_log_probs
 
 __all__ = [

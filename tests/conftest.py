@@ -75,7 +75,7 @@ def _require_transformers() -> None:
 def tiny_lm_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A tiny random-weight Llama causal LM with its tokenizer (HF format, loads in vLLM)."""
     _require_transformers()
-    from rewards.tiny import build_tiny_causal_lm
+    from rewards.testing import build_tiny_causal_lm
 
     return build_tiny_causal_lm(tmp_path_factory.mktemp("tiny_lm"), seed=0)
 
@@ -84,7 +84,7 @@ def tiny_lm_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def tiny_rm_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A tiny random-weight Llama sequence classifier (one scalar output) with its tokenizer."""
     _require_transformers()
-    from rewards.tiny import build_tiny_reward_model
+    from rewards.testing import build_tiny_reward_model
 
     return build_tiny_reward_model(tmp_path_factory.mktemp("tiny_rm"), seed=0)
 
@@ -116,7 +116,7 @@ def trained_rm(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     {"dir": the saved model, "summary": the command's JSON line, "pairs": the pairs file}."""
     _require_transformers()
     from rewards.cli import main
-    from rewards.tiny import build_tiny_causal_lm
+    from rewards.testing import build_tiny_causal_lm
 
     root = tmp_path_factory.mktemp("train_rm")
     base = build_tiny_causal_lm(root / "base", seed=1, init_std=0.02)

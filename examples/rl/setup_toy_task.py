@@ -1,7 +1,7 @@
 """Build the toy task of the RL recipe in `examples/rl/toy/`: a tiny random-weight Llama
 (built locally, nothing downloaded), 16 prompts, and a reward config whose reward is 1 when the
 completion contains a target string that the untrained model emits in about 10% of its
-4-token completions (`rl.toy.pick_target`).
+4-token completions (`rewards.testing.pick_target`).
 
     python examples/rl/setup_toy_task.py
     rewards train grpo --config examples/rl/grpo.yaml
@@ -19,17 +19,16 @@ PROMPTS = [f"What is the sum of {a} and {b}?" for a in (1, 3, 5, 7, 10, 11, 30, 
 
 
 def main() -> None:
-    from rewards.tiny import build_tiny_causal_lm
-    from rl.toy import pick_target
+    from rewards.testing import build_tiny_causal_lm, pick_target
 
     toy = HERE / "toy"
     model = build_tiny_causal_lm(toy / "model", seed=0)
     (toy / "prompts.jsonl").write_text("".join(json.dumps({"prompt": p}) + "\n" for p in PROMPTS))
     target, rate = pick_target(model, PROMPTS, samples_per_prompt=16, max_tokens=4)
     (toy / "reward.yaml").write_text(
-        "# reward 1 when the completion contains the target string (rl.toy.TargetReward)\n"
+        "# reward 1 when the completion contains the target string (rewards.testing.TargetReward)\n"
         "domains:\n  default:\n    rewards:\n"
-        f"      - {{use: 'rl.toy:TargetReward', name: target, target: {json.dumps(target)}}}\n")
+        f"      - {{use: 'rewards.testing:TargetReward', name: target, target: {json.dumps(target)}}}\n")
     print(f"toy task in {toy}: target {target!r}, emitted by the untrained model in "
           f"{rate:.0%} of 4-token completions")
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING, Any, Literal
 
+from rewards.deps import require
 from rewards.errors import ConfigError
 
 if TYPE_CHECKING:
@@ -37,12 +38,7 @@ VISIBILITY_TIMEOUT_S = 3600
 
 def require_celery() -> Any:
     """Import celery or say which extra installs it."""
-    try:
-        import celery
-    except ImportError as exc:
-        raise ConfigError("distributed scoring needs Celery: pip install 'rewards-engine[celery]'"
-                          ) from exc
-    return celery
+    return require("celery", extra="celery", feature="distributed scoring")
 
 
 def queue_name(kind: str, prefix: str | None = None) -> str:

@@ -33,10 +33,10 @@ from typing import Any
 
 from integrations.celery._app import TASK_NAME
 from integrations.celery._wire import decode_sample, encode_score
-from rewards._types import Reward, Sample, Score
 from rewards.config import RewardConfig, load_config
 from rewards.errors import ConfigError
 from rewards.scoring import INFRASTRUCTURE_ERRORS, score_batch
+from rewards.types import Reward, Sample, Score
 
 __all__ = ["HEARTBEAT_STATE", "MAX_LOST", "configure_worker", "register_tasks", "score_samples",
            "worker_config"]

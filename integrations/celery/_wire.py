@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from rewards._types import Sample, Score
 from rewards.errors import InputError
+from rewards.types import Sample, Score
 
 __all__ = ["decode_sample", "decode_score", "encode_sample", "encode_score"]
 

@@ -34,10 +34,10 @@ from integrations.celery._routing import domain_queues
 from integrations.celery._tasks import HEARTBEAT_STATE
 from integrations.celery._wire import decode_score, encode_sample
 from rewards import errors
-from rewards._types import Sample, Score
 from rewards.config import RewardConfig, load_config
 from rewards.mixing import BatchNormalizer
 from rewards.scoring import AbstentionTally, abstention_cause, check_scores
+from rewards.types import Sample, Score
 
 __all__ = ["CeleryReward", "Progress", "RunStats"]
 

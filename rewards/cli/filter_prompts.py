@@ -72,9 +72,9 @@ def add_parser(sub: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from prompt_filter import Band, FilterJob, GenerationOptions, run_filter
-    from prompt_filter._inputs import parse_prompt_map
     from rewards.config import load_config
     from rewards.errors import ConfigError
+    from rewards.io import PROMPT_FIELDS, parse_map
 
     config = load_config(Path(args.config) if args.config
                          else Path(str(BUNDLED / "default_config.yaml")))
@@ -86,7 +86,7 @@ def run(args: argparse.Namespace) -> int:
         prompts=Path(args.prompts), out=Path(args.out),
         rollouts=Path(args.rollouts) if args.rollouts else None, policy=args.policy,
         n=args.n, band=band, mode=args.mode, threshold=args.threshold, buckets=args.buckets,
-        prompt_map=parse_prompt_map(args.map), chunk_size=args.chunk_size, plot=not args.no_plot,
+        prompt_map=parse_map(args.map, PROMPT_FIELDS), chunk_size=args.chunk_size, plot=not args.no_plot,
         workers=args.workers,
         generation=GenerationOptions(backend=args.backend, max_tokens=args.max_tokens,
                                      temperature=args.temperature, top_p=args.top_p,

@@ -15,9 +15,9 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, TextIO
 
-from rewards._types import Reward, Sample, Score
 from rewards.errors import InputError
 from rewards.scoring import AbstentionTally, abstention_cause
+from rewards.types import Reward, Sample, Score
 
 BUNDLED = resources.files("rewards") / "data"
 

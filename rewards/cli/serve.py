@@ -51,8 +51,7 @@ def add_parser(sub: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     import os
 
-    from integrations._batcher import BatchingConfig
-    from integrations._common import CONFIG_ENV
+    from integrations import CONFIG_ENV, BatchingConfig
     from integrations.server import serve
     from rewards.errors import ConfigError
 

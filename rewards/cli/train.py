@@ -26,7 +26,7 @@ def add_parser(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from rl._common import load_train_config
+    from rl import load_train_config
 
     if args.algorithm == "grpo":
         from rl.grpo import GRPOConfig as Config

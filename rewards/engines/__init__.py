@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from rewards.engines._base import Engine, Generation, Prompt, candidate_token_ids
+from rewards.engines._base import Engine, Generation, Prompt, candidate_token_ids, hf_tokenize
 from rewards.engines._model_path import is_local_model_path, resolve_model
 from rewards.engines._server import VLLMServer, VLLMServerEngine
 from rewards.engines._transformers import TransformersEngine
@@ -40,6 +40,7 @@ __all__ = [
     "VLLMServer",
     "VLLMServerEngine",
     "candidate_token_ids",
+    "hf_tokenize",
     "is_local_model_path",
     "load_engine",
     "resolve_backend",

@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
-from rewards.errors import ConfigError, EngineError
+from rewards.errors import ConfigError
 
 __all__ = ["Engine", "Generation", "Prompt", "candidate_token_ids", "hf_tokenize", "is_chat",
-           "is_token_ids", "require"]
+           "is_token_ids"]
 
 Prompt = str | Sequence[Mapping[str, Any]] | Sequence[int]
 """Text (tokenized with the tokenizer's special tokens, e.g. BOS), chat messages (rendered with
@@ -113,15 +112,6 @@ def candidate_token_ids(engine: Any, candidates: Sequence[str]) -> list[int]:
                               "next-token log-probs need single-token candidates")
         ids.append(tokens[0])
     return ids
-
-
-def require(module: str, extra: str) -> Any:
-    """Import a heavy optional dependency, or raise EngineError naming the pip extra."""
-    try:
-        return importlib.import_module(module)
-    except ImportError as exc:
-        raise EngineError(f"this backend needs {module!r} ({exc}): "
-                          f"pip install 'rewards-engine[{extra}]'") from exc
 
 
 def check_sampling(n: int, max_tokens: int, temperature: float, top_p: float) -> None:

@@ -7,13 +7,13 @@ import random
 from collections.abc import Sequence
 from typing import Any, Literal
 
+from rewards.deps import require
 from rewards.engines._base import (
     Generation,
     Prompt,
     candidate_token_ids,
     check_sampling,
     hf_tokenize,
-    require,
 )
 from rewards.engines._model_path import resolve_model
 from rewards.errors import EngineError
@@ -34,8 +34,8 @@ class TransformersEngine:
                  trust_remote_code: bool = False) -> None:
         self.model = resolve_model(str(model))
         self.batch_size = batch_size
-        torch = require("torch", "train")
-        transformers = require("transformers", "train")
+        torch = require("torch", extra="train", feature="the transformers backend")
+        transformers = require("transformers", extra="train", feature="the transformers backend")
         self._torch = torch
         try:
             config = transformers.AutoConfig.from_pretrained(self.model,

@@ -13,13 +13,13 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, Literal
 
+from rewards.deps import require
 from rewards.engines._base import (
     Generation,
     Prompt,
     candidate_token_ids,
     check_sampling,
     hf_tokenize,
-    require,
 )
 from rewards.engines._model_path import resolve_model
 from rewards.errors import EngineError
@@ -109,7 +109,7 @@ class VLLMEngine:
         self.runner = runner
         saved = {name: os.environ.get(name) for name in _CHILD_ONLY_ENV}
         try:
-            vllm = require("vllm", "vllm")
+            vllm = require("vllm", extra="vllm", feature="the vLLM backend")
             llm_options.update(cpu_sampling_options(self.model, runner, llm_options))
             self.llm = vllm.LLM(self.model, runner=runner, dtype=dtype, seed=seed,
                                 **llm_options)

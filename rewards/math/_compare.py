@@ -1,5 +1,5 @@
 """Step two: compare an extracted answer with the gold. Cheap paths in this process first
-(`_normalize.fast_compare`), then structural limits, then a killable worker process for
+(`_fast.fast_compare`), then structural limits, then a killable worker process for
 sympy. `compare` does one pair; `compare_batch` dedups, caches and spreads over all cores."""
 
 from __future__ import annotations
@@ -15,8 +15,9 @@ from dataclasses import replace
 
 from rewards.math._config import MathConfig, Verdict
 from rewards.math._extract import Extraction, prepare_reference
+from rewards.math._fast import fast_compare
 from rewards.math._limits import structural_problem
-from rewards.math._normalize import disjunction_as_union, fast_compare, is_choice, normalize
+from rewards.math._normalize import disjunction_as_union, is_choice, normalize
 from rewards.math._pool import shared_pool
 
 __all__ = ["VerdictCache", "compare", "compare_batch", "compare_local"]

@@ -1,5 +1,6 @@
-"""The cheap path, run in the caller's process: normalize answer strings and decide the easy
-pairs (same string, numbers, multiple-choice letters, plain words) without sympy."""
+"""Answer strings made comparable: `normalize` (spacing, aliases, units), numbers as exact
+fractions (`parse_number`), choice letters, prose, and "x < a or x > b" read as a union.
+The decisions on a pair of them are in `_fast`."""
 
 from __future__ import annotations
 
@@ -7,10 +8,12 @@ import re
 from dataclasses import dataclass
 from fractions import Fraction
 
-from rewards.math._config import MathConfig, Verdict
-from rewards.math._evaluate import evaluate, evaluate_exact
+from rewards.math._evaluate import evaluate
 
-__all__ = ["disjunction_as_union", "fast_compare", "is_choice", "normalize", "parse_number"]
+__all__ = [
+    "Number", "choice_letter", "disjunction_as_union", "is_choice", "is_prose", "normalize",
+    "parse_number",
+]
 
 # `\\\\` (a LaTeX row break) is matched first so its second backslash is never read as `\\ `.
 _SPACING = re.compile(r"\\\\|\\[!,;:> ]|\\q?quad|~|\\left(?![a-z])|\\right(?![a-z])"
@@ -28,8 +31,6 @@ _DECIMAL = re.compile(r"^[-+]?(?:\d+(?:\.\d*)?|\.\d+)$")
 _SLASH = re.compile(r"^([-+]?\d+)\s*/\s*([-+]?\d+)$")
 _FRAC = re.compile(r"^([-+]?)\\frac\s*(?:\{\s*([-+]?\d+)\s*\}|(\d))"
                    r"\s*(?:\{\s*([-+]?\d+)\s*\}|(\d))$")
-# A choice letter: `B`, `(B)`, `B.`, `B) 42`, `(b)`; not the article of "A number greater".
-_CHOICE = re.compile(r"^(?:\(([A-Ea-e])\)|([A-E])(?:$|[.:)]))")
 _WORDS = re.compile(r"^[A-Za-z][A-Za-z '\-]*$")
 # Words that are mathematics, not prose: sympy must see them (`pi` vs `\pi`, `i`, `e` ...).
 _MATH_WORDS = frozenset({"pi", "e", "i", "infty", "infinity", "inf", "sqrt", "sin", "cos",
@@ -111,78 +112,6 @@ def _wrapped(s: str) -> bool:
     return False
 
 
-def fast_compare(pred: str, gold: str, config: MathConfig) -> Verdict | None:
-    """Decide a pair of normalized answers cheaply, or `None` when sympy must decide."""
-    if pred == gold or pred.replace(" ", "") == gold.replace(" ", ""):
-        return Verdict("ok", "exact")
-    if len(pred) > config.max_answer_chars or len(gold) > config.max_answer_chars:
-        return None  # too long to parse here; the structural limits decide
-    choice = _choice(gold)
-    if choice:
-        letter = _CHOICE.match(pred)
-        same = letter is not None and (letter.group(1) or letter.group(2)).upper() == choice
-        return Verdict("ok" if same else "wrong", "choice")
-    gold_number = parse_number(gold)
-    if gold_number is not None:
-        pred_number = parse_number(pred)
-        if pred_number is not None:
-            same = _numbers_equal(pred_number, gold_number, config.float_rel_tol)
-            return Verdict("ok" if same else "wrong", "numeric")
-    assignment = _assignment_verdict(pred, gold, config)
-    if assignment is not None:
-        return assignment
-    sequences = _sequence_verdict(pred, gold, config)
-    if sequences is not None:
-        return sequences
-    if _is_prose(gold):
-        if _is_prose(pred) or pred.strip() == "":
-            same = pred.lower().split() == gold.lower().split()
-            return Verdict("ok" if same else "wrong", "text")
-        return None
-    if gold_number is not None and _is_prose(pred):
-        return Verdict("wrong", "text")
-    return _exact_verdict(pred, gold) or _value_verdict(pred, gold, config)
-
-
-_POINTS = (None, {c: 0.5 + (ord(c) % 7) * 0.731 for c in "abcdfghjklmnpqrstuvwxyz"})
-
-
-def _exact_verdict(pred: str, gold: str) -> Verdict | None:
-    """Both answers in exact arithmetic (`_algebra`: rationals, `\\pi`, square roots,
-    polynomials): equal forms are a proof of equality, different ones of difference. Decimals
-    are left to the tolerance rules, anything outside the exact form to sympy."""
-    if "." in pred or "." in gold:
-        return None
-    g = evaluate_exact(gold)
-    if g is None:
-        return None
-    p = evaluate_exact(pred)
-    if p is None:
-        return None
-    return Verdict("ok" if p == g else "wrong", "exact algebra")
-
-
-def _value_verdict(pred: str, gold: str, config: MathConfig) -> Verdict | None:
-    """Everyday expressions evaluated as floats (`_evaluate`): values that differ beyond the
-    tolerance at a test point prove a wrong answer. Floats never prove two answers equal
-    (`2^{100}` and `2^{100}-1` agree to 30 digits): equality is sympy's to decide."""
-    inexact = "." in pred or "." in gold
-    for point in _POINTS:
-        g, p = evaluate(gold, point), evaluate(pred, point)
-        if g is None or p is None:
-            return None
-        (g_value, g_vars), (p_value, p_vars) = g, p
-        scale = max(abs(g_value), abs(p_value))
-        if not 1e-250 < scale < 1e250:
-            return None  # underflow or overflow: floats cannot tell
-        diff = abs(g_value - p_value) / scale
-        if diff > (config.float_rel_tol * 1.000000001 if inexact else 1e-9):
-            return Verdict("wrong", "value")
-        if not (g_vars or p_vars):
-            return None
-    return None
-
-
 def _strip_trailing_unit(s: str) -> str:
     """`12 \\text{ cm}` -> `12`: a unit text at the end after a number (linear: the unit is
     matched at the end only, the prefix checked by plain string tests)."""
@@ -199,149 +128,21 @@ def _strip_trailing_unit(s: str) -> str:
 
 def is_choice(answer: str) -> bool:
     """True for a multiple-choice letter: `C`, `(C)`."""
-    return _choice(answer) is not None
+    return choice_letter(answer) is not None
 
 
-def _choice(gold: str) -> str | None:
+def choice_letter(gold: str) -> str | None:
     """The letter when the gold is a multiple-choice answer: `C` or `(C)`."""
     if re.fullmatch(r"[A-E]|\([A-Ea-e]\)", gold):
         return gold.strip("()").upper()
     return None
 
 
-def _is_prose(s: str) -> bool:
+def is_prose(s: str) -> bool:
     words = s.lower().split()
     # Two-letter tokens are more often products of variables (`xy`) than words, except "no".
     return (bool(_WORDS.match(s)) and any(len(w) > 2 or w == "no" for w in words)
             and not any(w in _MATH_WORDS for w in words))
-
-
-def _numbers_equal(pred: Number, gold: Number, rel_tol: float) -> bool:
-    """Equal values. A percent means the value / 100 (`25\\%` is `0.25`); between two whole
-    numbers the sign may also be dropped (`25\\%` against `25`, as math-verify allows), not
-    between decimals (`0.5\\%` is not `0.5`). Exact numbers compare exactly; a decimal is
-    accepted within `rel_tol` and never beyond the rounding of its printed digits, so
-    `1000000007.0` is not `1000000009`."""
-    p_value = pred.value / 100 if pred.percent else pred.value
-    g_value = gold.value / 100 if gold.percent else gold.value
-    if p_value == g_value:
-        return True
-    if (pred.percent != gold.percent and pred.value == gold.value
-            and pred.value.denominator == 1 and not (pred.decimal or gold.decimal)):
-        return True
-    if not (pred.decimal or gold.decimal):
-        return False  # two exact numbers: exactly equal or not at all
-    rounding = max(number.half_unit for number in (pred, gold) if number.decimal)
-    diff = abs(p_value - g_value)
-    # (1 + 1e-9): `rel_tol` is a float, so 0.333333 vs 1/3 at 1e-6 must not fail on rounding.
-    return (diff <= rounding and
-            diff <= Fraction(rel_tol) * Fraction(1 + 1e-9) * max(abs(p_value), abs(g_value)))
-
-
-_MATRIX = re.compile(r"^\\begin\{([pb]matrix)\}(.*)\\end\{\1\}$", re.DOTALL)
-_BRACKETED = re.compile(r"^([(\[])([^()\[\]{}]*)([)\]])$")
-_SET = re.compile(r"^\\\{([^{}]*)\\\}$")
-
-
-def _numbers(items: list[str]) -> list[Number] | None:
-    numbers = [parse_number(item) for item in items]
-    return None if any(n is None for n in numbers) else numbers  # type: ignore[return-value]
-
-
-def _sequence(s: str) -> tuple[str, tuple[str, ...], list[Number]] | None:
-    """Numbers in a matrix, a set `\\{..\\}`, a bracketed tuple or interval, or a bare list:
-    (kind, shape, numbers); `None` when anything in it is not a plain number."""
-    matrix = _MATRIX.match(s)
-    if matrix:
-        rows = [row.split("&") for row in matrix.group(2).split("\\\\")]
-        numbers = _numbers([entry for row in rows for entry in row])
-        shape = tuple(str(len(row)) for row in rows)
-        return ("matrix", shape, numbers) if numbers else None
-    found = _SET.match(s)
-    if found:
-        numbers = _numbers(found.group(1).split(","))
-        return ("set", (), numbers) if numbers else None
-    found = _BRACKETED.match(s)
-    if found and "," in found.group(2):
-        numbers = _numbers(found.group(2).split(","))
-        return ("bracket", (found.group(1), found.group(3)), numbers) if numbers else None
-    if "," in s and re.fullmatch(r"[-+\d.,/ ]+", s) and re.search(r",\s|,-|,\d{1,2}(?:\D|$)", s):
-        numbers = _numbers(s.split(","))
-        return ("set", (), numbers) if numbers else None  # math-verify reads "2, 3" as a set
-    return None
-
-
-def _sequence_verdict(pred: str, gold: str, config: MathConfig) -> Verdict | None:
-    """Matrices, tuples, intervals and sets of plain numbers, compared entry by entry."""
-    gold_seq = _sequence(gold)
-    if gold_seq is None:
-        return None
-    pred_seq = _sequence(pred)
-    if pred_seq is None:
-        single = parse_number(pred)
-        if single is None or gold_seq[0] != "set":
-            return None
-        pred_seq = ("set", (), [single])  # "3" against "3, 4"
-    (gold_kind, gold_shape, gold_nums), (pred_kind, pred_shape, pred_nums) = gold_seq, pred_seq
-    tol = config.float_rel_tol
-    if gold_kind != pred_kind:
-        return None  # a tuple against a set or an interval: sympy decides
-    if gold_kind == "set":
-        same = (all(any(_numbers_equal(p, g, tol) for g in gold_nums) for p in pred_nums)
-                and all(any(_numbers_equal(p, g, tol) for p in pred_nums) for g in gold_nums))
-        return Verdict("ok" if same else "wrong", "numeric set")
-    same_values = len(gold_nums) == len(pred_nums) and all(
-        _numbers_equal(p, g, tol) for p, g in zip(pred_nums, gold_nums))
-    if gold_shape == pred_shape:
-        return Verdict("ok" if same_values else "wrong", f"numeric {gold_kind}")
-    plain = {("(", ")"), ("[", "]")}
-    if gold_kind == "bracket" and same_values and {gold_shape, pred_shape} <= plain:
-        return None  # (1, 2) against [1, 2]: a point or an interval? sympy decides
-    return Verdict("wrong", f"numeric {gold_kind}")
-
-
-_ASSIGNMENT = re.compile(r"^([a-zA-Z])\s*=\s*([^=<>]+)$")
-
-
-def _assignment_verdict(pred: str, gold: str, config: MathConfig) -> Verdict | None:
-    """`x = 5` against `5`, `k = 7` against `k = 8`, `n = 2,3,4` against `n = 1,2,3`: compare
-    the right-hand sides (math-verify's rule for assignments); a proof of equality between
-    expressions with variables is still left to sympy."""
-    gold_match, pred_match = _ASSIGNMENT.match(gold), _ASSIGNMENT.match(pred)
-    if gold_match is None and pred_match is None:
-        worked = _worked_equation(pred) if "=" not in gold else None
-        if worked is None:
-            return None
-        verdict = fast_compare(worked, gold, config)  # "45 + 26 = 71": its result, 71
-        return None if verdict is None else Verdict(verdict.reason, f"result, {verdict.detail}")
-    if gold_match and pred_match and gold_match.group(1) != pred_match.group(1):
-        return None  # x = 5 against y = 5: sympy decides
-    if (gold_match is None and "=" in gold) or (pred_match is None and "=" in pred):
-        return None  # one side is a general equation
-    gold_rhs = gold_match.group(2).strip() if gold_match else gold
-    pred_rhs = pred_match.group(2).strip() if pred_match else pred
-    verdict = fast_compare(pred_rhs, gold_rhs, config)
-    if verdict is None:
-        return None
-    return Verdict(verdict.reason, f"assignment, {verdict.detail}")
-
-
-def _worked_equation(pred: str) -> str | None:
-    """The last side of `45 + 26 = 71` (a chain of constants that are all equal), which is what
-    math-verify compares with the gold; None for anything else (a false equation `3 = 71`, a
-    side with a variable)."""
-    if "<" in pred or ">" in pred or len(pred) > 200:
-        return None
-    sides = [side.strip() for side in pred.split("=")]
-    if len(sides) < 2 or not all(sides):
-        return None
-    values = [evaluate(side) for side in sides]
-    if any(v is None or v[1] for v in values):
-        return None
-    first = values[0][0]  # type: ignore[index]
-    if any(abs(v[0] - first) > 1e-12 * max(abs(first), 1.0) for v in values):  # type: ignore[index]
-        return None
-    return sides[-1]
 
 
 # --- "x < a or x > b" is the set (-inf, a) U (b, inf) -----------------------------------------

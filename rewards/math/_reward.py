@@ -6,11 +6,11 @@ import asyncio
 from collections.abc import Sequence
 from typing import Any
 
-from rewards._types import Sample, Score
 from rewards.math._compare import VerdictCache, compare_batch
 from rewards.math._config import MathConfig
 from rewards.math._extract import find_answer
 from rewards.math._pool import shared_pool
+from rewards.types import Sample, Score
 
 __all__ = ["MathReward"]
 

@@ -17,8 +17,7 @@ from rtv_formats import (  # type: ignore[import-not-found]
     MBPP,
 )
 
-from rewards._code_reference import BadReference, parse_reference
-from rewards.rules import LiteralCase
+from rewards.code import BadReference, LiteralCase, parse_reference
 
 
 def test_humaneval_split_per_assert() -> None:

@@ -8,11 +8,10 @@ import time
 
 import pytest
 
-from rewards.code import CodeReward
-from rewards.errors import ConfigError
-from rewards.rules import (
+from rewards.code import (
     BUILTIN_RULES,
     MAX_COMPLETION_CHARS,
+    CodeReward,
     ForbiddenRule,
     LiteralCase,
     RuleConfig,
@@ -22,6 +21,7 @@ from rewards.rules import (
     extract_program,
     prompt_helpers,
 )
+from rewards.errors import ConfigError
 
 
 def dedent(code: str) -> str:

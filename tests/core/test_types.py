@@ -3,7 +3,7 @@ import dataclasses
 import pytest
 
 from rewards import Reward, Sample, Score, reward
-from rewards._types import as_score
+from rewards.types import as_score
 
 
 def test_sample_defaults_and_frozen():

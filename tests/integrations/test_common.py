@@ -13,12 +13,12 @@ from integration_helpers import server_env  # type: ignore[import-not-found]
 from integrations._common import (
     completion_text,
     find_reference,
-    require,
     resolve_reward,
     warm_up,
 )
 from integrations.openrlhf import split_query
 from rewards import Sample, Score, build_reward
+from rewards.deps import require
 from rewards.errors import ConfigError
 
 PROMPT = "<|im_start|>user\nWhat is 1+1?<|im_end|>\n<|im_start|>assistant\n"

@@ -136,7 +136,7 @@ def test_parquet_inputs_derived_ids_continuous_mode_and_n(tmp_path):
     rows = [{"prompt": f"q{i}", "reference": "x"} for i in range(3)]
     prompts = tmp_path / "prompts.parquet"
     pq.write_table(pa.Table.from_pylist(rows), prompts)
-    from prompt_filter import derive_id
+    from rewards.io import derive_id
 
     ids = [derive_id(r) for r in rows]
     values = {ids[0]: ["0.2", "0.4", "0.9", "0.0"], ids[1]: ["0.95", "1.0", "0.9"],

@@ -5,10 +5,10 @@ import json
 import pytest
 from filter_helpers import write_jsonl
 
-from prompt_filter import derive_id, read_prompts
-from prompt_filter._inputs import iter_rollouts, parse_prompt_map
+from prompt_filter._inputs import iter_rollouts
 from prompt_filter._journal import Journal
 from rewards.errors import ConfigError, InputError
+from rewards.io import PROMPT_FIELDS, derive_id, parse_map, read_prompts
 
 
 def test_derived_id_is_stable_and_content_based():
@@ -44,13 +44,13 @@ def test_read_prompts_ids_and_error_rows(tmp_path):
 
 def test_prompt_map_renames_columns(tmp_path):
     path = write_jsonl(tmp_path / "p.jsonl", [{"uid": 5, "problem": "q", "answer": "1"}, {"uid": 6}])
-    mapping = parse_prompt_map("problem=prompt,answer=reference,uid=id")
+    mapping = parse_map("problem=prompt,answer=reference,uid=id", PROMPT_FIELDS)
     prompts, errors, _ = read_prompts(path, mapping)
     assert prompts["5"].prompt == "q" and prompts["5"].reference == "1"
     assert prompts["5"].row == {"uid": 5, "problem": "q", "answer": "1"}
     assert [(e.line, e.field) for e in errors] == [(2, "problem")]  # named as the user's column
     with pytest.raises(InputError):
-        parse_prompt_map("problem=question")
+        parse_map("problem=question", PROMPT_FIELDS)
 
 
 def test_rollout_rows_errors(tmp_path):

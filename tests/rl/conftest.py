@@ -26,7 +26,7 @@ class ToyTask:
 @pytest.fixture(scope="session")
 def toy_task(tiny_lm_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> ToyTask:
     pytest.importorskip("torch", reason="the RL loops need torch: pip install 'rewards-engine[train]'")
-    from rl.toy import pick_target
+    from rewards.testing import pick_target
 
     root = tmp_path_factory.mktemp("toy_task")
     prompts = root / "prompts.jsonl"
@@ -35,7 +35,7 @@ def toy_task(tiny_lm_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Toy
     target, rate = pick_target(tiny_lm_dir, PROMPTS, samples_per_prompt=16, max_tokens=4)
     reward_config = root / "reward.yaml"
     reward_config.write_text("domains:\n  default:\n    rewards:\n"
-                             f"      - {{use: 'rl.toy:TargetReward', name: target, target: {json.dumps(target)}}}\n")
+                             f"      - {{use: 'rewards.testing:TargetReward', name: target, target: {json.dumps(target)}}}\n")
     return ToyTask(tiny_lm_dir, prompts, reward_config, target, rate)
 
 

@@ -72,7 +72,9 @@ def test_read_prompts_errors_name_file_and_line(tmp_path):
     good = write(tmp_path / "p.jsonl", json.dumps({"prompt": "hi", "reference": "1"}) + "\n"
                  + json.dumps({"prompt": [{"role": "user", "content": "yo"}], "id": "q2"}) + "\n")
     rows = read_prompts(good)
-    assert [r["id"] for r in rows] == ["p1", "q2"]
+    from rewards.io import derive_id  # the one id rule of every command
+
+    assert [r["id"] for r in rows] == [derive_id({"prompt": "hi", "reference": "1"}), "q2"]
     bad = write(tmp_path / "bad.jsonl", json.dumps({"prompt": "ok"}) + "\n"
                 + json.dumps({"question": "no prompt"}) + "\n")
     with pytest.raises(InputError) as err:

@@ -23,19 +23,14 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
-from rewards._hardcoding import (
-    Hardcoding,
-    LiteralCase,
-    cases_from_asserts,
-    dotted_name,
-    find_hardcoding,
-)
+from rewards.code._cases import LiteralCase, dotted_name
+from rewards.code._hardcoding import find_hardcoding
 from rewards.errors import ConfigError
 
 __all__ = [
-    "BUILTIN_RULES", "Extraction", "ForbiddenRule", "Hardcoding", "LiteralCase", "RuleConfig",
-    "RuleResult", "canonical_language", "cases_from_asserts", "check_pattern", "check_program",
-    "extract_program", "find_forbidden", "find_hardcoding", "prompt_helpers",
+    "BUILTIN_RULES", "Extraction", "ForbiddenRule", "RuleConfig", "RuleResult",
+    "canonical_language", "check_pattern", "check_program", "extract_program", "find_forbidden",
+    "prompt_helpers",
 ]
 
 BlockChoice = Literal["last", "first", "longest", "concat"]

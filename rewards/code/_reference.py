@@ -31,8 +31,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
-from rewards._hardcoding import LiteralCase, cases_from_asserts
-from rewards.rules import canonical_language
+from rewards.code._cases import LiteralCase, cases_from_asserts
+from rewards.code._rules import canonical_language
 
 __all__ = ["BadReference", "CodeTask", "TestSet", "parse_reference"]
 

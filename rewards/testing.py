@@ -1,4 +1,6 @@
-"""Tiny random-weight models built locally, in Hugging Face format.
+"""Test helpers, for this project's tests, examples and benchmarks and for a user's own:
+tiny random-weight models built locally, in Hugging Face format, and the toy task the
+training loops are tested on.
 
 Nothing can be downloaded from a model hub in tests, examples or benchmarks, so these helpers
 build a byte-level BPE tokenizer (trained with `tokenizers` on a small built-in corpus, with a
@@ -8,21 +10,32 @@ ChatML chat template) and tiny Llama models on top of it. The saved folders load
 
 The letters "A" and "B" and their leading-space forms " A" and " B" are single tokens, so a
 GenRM judge can read P("A") and P("B") from one next-token distribution.
+
+The toy task: the reward is 1 when the completion contains a target string, else 0
+(`TargetReward`). `pick_target` chooses a target the untrained model emits rarely (about 10% of
+completions), so a run that ends near 1.0 has learned something.
 """
 
 from __future__ import annotations
 
 import json
 import random
+from collections import Counter
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
+
+from rewards.errors import ConfigError, EngineError
+from rewards.types import Sample, Score
 
 __all__ = [
     "CHAT_TEMPLATE",
     "SPECIAL_TOKENS",
+    "TargetReward",
     "build_tiny_causal_lm",
     "build_tiny_reward_model",
     "build_tiny_tokenizer",
+    "pick_target",
 ]
 
 SPECIAL_TOKENS = ("<|endoftext|>", "<|im_start|>", "<|im_end|>", "<|pad|>")
@@ -86,7 +99,7 @@ def build_tiny_tokenizer(out_dir: str | Path, *, vocab_size: int = 512) -> Path:
     for text in ("A", "B", " A", " B"):
         ids = tok.encode(text).ids
         if len(ids) != 1:  # the corpus guarantees this; checked so a corpus edit cannot break it
-            raise RuntimeError(f"tiny tokenizer: {text!r} is not one token ({ids})")
+            raise EngineError(f"tiny tokenizer: {text!r} is not one token ({ids})")
     fast = PreTrainedTokenizerFast(
         tokenizer_object=tok, eos_token="<|endoftext|>", pad_token="<|pad|>",
         unk_token=None, bos_token=None, additional_special_tokens=["<|im_start|>", "<|im_end|>"],
@@ -152,3 +165,58 @@ def build_tiny_reward_model(out_dir: str | Path, *, seed: int = 0, layers: int =
 def _write_marker(out: Path, **info: Any) -> None:
     """A small note of how the folder was made (not read by any loader)."""
     (out / "tiny_model.json").write_text(json.dumps(info) + "\n")
+
+
+# --- the toy task ---------------------------------------------------------------------------
+
+
+class TargetReward:
+    """1.0 when the completion contains (or ends with) `target`, else 0.0 (reason `wrong`)."""
+
+    kind = "verifiable"
+
+    def __init__(self, target: str, *, mode: Literal["contains", "endswith"] = "contains",
+                 name: str = "target") -> None:
+        if not target:
+            raise ConfigError("TargetReward: target must be a non-empty string")
+        if mode not in ("contains", "endswith"):
+            raise ConfigError(f"TargetReward: mode must be 'contains' or 'endswith', not {mode!r}")
+        self.target = target
+        self.mode = mode
+        self.name = name
+
+    def score(self, samples: Sequence[Sample]) -> list[Score]:
+        hit = (lambda text: self.target in text) if self.mode == "contains" \
+            else (lambda text: text.rstrip().endswith(self.target))
+        return [Score(1.0, "ok") if hit(s.completion) else Score(0.0, "wrong") for s in samples]
+
+
+def pick_target(model_dir: str | Path, prompts: Sequence[str], *, samples_per_prompt: int = 16,
+                max_tokens: int = 4, rate: float = 0.1, seed: int = 0) -> tuple[str, float]:
+    """Sample from the untrained model and return (target, its hit rate): the decoded token
+    (2+ visible characters) whose `contains` rate over the completions is closest to `rate`."""
+    import torch
+    from transformers import AutoModelForCausalLM, AutoTokenizer
+
+    tokenizer = AutoTokenizer.from_pretrained(str(model_dir))
+    model = AutoModelForCausalLM.from_pretrained(str(model_dir)).eval()
+    torch.manual_seed(seed)
+    completions: list[list[int]] = []
+    with torch.inference_mode():
+        for prompt in prompts:
+            ids = torch.tensor([tokenizer(prompt)["input_ids"]])
+            out = model.generate(ids, attention_mask=torch.ones_like(ids), do_sample=True,
+                                 temperature=1.0, top_p=1.0, top_k=0,
+                                 max_new_tokens=max_tokens,
+                                 num_return_sequences=samples_per_prompt,
+                                 pad_token_id=tokenizer.pad_token_id)
+            completions += [[t for t in row.tolist()[ids.shape[1]:]
+                             if t != tokenizer.pad_token_id] for row in out]
+    texts = [tokenizer.decode(c, skip_special_tokens=True) for c in completions]
+    candidates = {tokenizer.decode([t]) for c in completions for t in c}
+    candidates = {c for c in candidates if len(c.strip()) >= 2 and c.isprintable()}
+    rates = Counter({c: sum(c in text for text in texts) / len(texts) for c in candidates})
+    if not rates:
+        raise EngineError("the model produced no usable target token")
+    target = min(rates, key=lambda c: (abs(rates[c] - rate), c))
+    return target, rates[target]

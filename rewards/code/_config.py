@@ -8,9 +8,9 @@ from dataclasses import dataclass, field, fields, replace
 from types import MappingProxyType
 from typing import Any, Literal, get_args
 
-from rewards._types import FunctionReward, Reward
+from rewards.code._rules import BUILTIN_RULES, BlockChoice, ForbiddenRule, RuleConfig
 from rewards.errors import ConfigError
-from rewards.rules import BUILTIN_RULES, BlockChoice, ForbiddenRule, RuleConfig
+from rewards.types import FunctionReward, Reward
 
 __all__ = ["LAYERS", "CodeRewardConfig", "Weights", "parse_options", "resolve_judge"]
 
@@ -50,7 +50,7 @@ class CodeRewardConfig:
     max_program_lines: int = 1_000
     """Most lines accepted (rule violation beyond)."""
     forbidden: tuple[str, ...] = tuple(BUILTIN_RULES)
-    """Built-in forbidden patterns to check, by name (see `rewards.rules.BUILTIN_RULES`)."""
+    """Built-in forbidden patterns to check, by name (see `rewards.code._rules.BUILTIN_RULES`)."""
     forbidden_patterns: tuple[ForbiddenRule, ...] = ()
     """Extra forbidden regexes: `{name, regex, scope?, description?}` in a config."""
     detect_hardcoding: bool = True

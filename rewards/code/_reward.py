@@ -5,7 +5,7 @@ domains:
   code: {rewards: [{use: rtv, weights: {rule: 0.1, tests: 0.5, hidden: 0.3, judge: 0.1}}]}
 ```
 
-- Rule (`rewards.rules`): the program is found in the completion and checked without running
+- Rule (`rewards.code._rules`): the program is found in the completion and checked without running
   it: syntax, length, forbidden patterns, hard-coded answers. 1 if every rule holds, else 0.
 - Test: pass fraction on the public tests, via `sandbox.run_tests_many` (one batch, in
   parallel; identical (program, tests) pairs run once).
@@ -27,13 +27,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from rewards._code_config import LAYERS, CodeRewardConfig, Weights, parse_options, resolve_judge
-from rewards._code_reference import BadReference, CodeTask, TestSet, parse_reference
-from rewards._types import Sample, Score
+from rewards.code._config import LAYERS, parse_options, resolve_judge
+from rewards.code._reference import BadReference, CodeTask, TestSet, parse_reference
+from rewards.code._rules import RuleResult, check_program, extract_program, prompt_helpers
 from rewards.errors import ConfigError, SandboxError
-from rewards.rules import RuleResult, check_program, extract_program, prompt_helpers
+from rewards.types import Sample, Score
 
-__all__ = ["CodeReward", "CodeRewardConfig", "Weights"]
+__all__ = ["CodeReward"]
 
 log = logging.getLogger("rewards.code")
 

@@ -28,9 +28,10 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["Hardcoding", "LiteralCase", "cases_from_asserts", "find_hardcoding"]
+from rewards.code._cases import NO_VALUE, LiteralCase, dotted_name, literal
 
-_NO_VALUE = object()
+__all__ = ["Hardcoding", "find_hardcoding"]
+
 MIN_PRECISION = 0.6
 """A table or chain whose entries are less than this share of test cases is a constant table."""
 MIN_COVERAGE = 0.8
@@ -39,19 +40,6 @@ MIN_COVERED = 3
 """...and at least this many of them."""
 MAX_CASES = 200
 """Public and hidden cases each considered (generated test suites can hold thousands)."""
-
-
-@dataclass(frozen=True)
-class LiteralCase:
-    """One test with literal input and output: a call `f(*inputs) == output`, or a stdin run
-    (`inputs == (stdin_text,)`, `output` the expected stdout text)."""
-
-    inputs: tuple[Any, ...]
-    """Literal call arguments, or the whole stdin text for a stdin case."""
-    output: Any
-    """Literal expected return value, or the expected stdout text."""
-    stdin: bool = False
-    """True for a stdin/stdout case."""
 
 
 @dataclass(frozen=True)
@@ -67,87 +55,6 @@ class Hardcoding:
 
     def describe(self) -> str:
         return f"{self.kind} at line {self.line} reproduces {self.matched} test case(s)"
-
-
-# --- test literals -----------------------------------------------------------------------
-
-
-def cases_from_asserts(code: str, entry_point: str | None = None) -> list[LiteralCase]:
-    """Literal (args, expected) pairs from assert statements: `assert f(1, 2) == 3`,
-    `assert candidate("a") == "b"`, `assert f(x)`, `assert not f(x)`, `assert f(x) is True`,
-    `assert math.isclose(f(x), y)`, `assert abs(f(x) - y) < 1e-6`. Asserts that are not of
-    these shapes or hold non-literal values are skipped; unparsable code gives no cases."""
-    try:
-        tree = ast.parse(code)
-    except (SyntaxError, ValueError):
-        return []
-    names = {entry_point, "candidate"} if entry_point else None
-    cases = []
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Assert):
-            case = _case_from_test(node.test, names)
-            if case is not None:
-                cases.append(case)
-    return cases
-
-
-def _case_from_test(test: ast.expr, names: set[str | None] | None) -> LiteralCase | None:
-    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
-        args = _call_args(test.operand, names)
-        return None if args is None else LiteralCase(args, False)
-    if isinstance(test, ast.Call) and dotted_name(test.func) in ("math.isclose", "isclose") \
-            and len(test.args) >= 2:
-        return _pair(test.args[0], test.args[1], names)
-    if isinstance(test, ast.Compare) and len(test.ops) == 1:
-        left, right, op = test.left, test.comparators[0], test.ops[0]
-        if isinstance(op, (ast.Eq, ast.Is)):
-            return _pair(left, right, names)
-        if isinstance(op, ast.Lt) and isinstance(left, ast.Call) and dotted_name(left.func) == "abs" \
-                and left.args and isinstance(left.args[0], ast.BinOp) \
-                and isinstance(left.args[0].op, ast.Sub):
-            return _pair(left.args[0].left, left.args[0].right, names)
-        return None
-    args = _call_args(test, names)
-    return None if args is None else LiteralCase(args, True)
-
-
-def _pair(a: ast.expr, b: ast.expr, names: set[str | None] | None) -> LiteralCase | None:
-    for call, expected in ((a, b), (b, a)):
-        args = _call_args(call, names)
-        value = _literal(expected)
-        if args is not None and value is not _NO_VALUE:
-            return LiteralCase(args, value)
-    return None
-
-
-def _call_args(node: ast.expr, names: set[str | None] | None) -> tuple[Any, ...] | None:
-    if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Name):
-        return None
-    if names is not None and node.func.id not in names:
-        return None
-    values = [_literal(a) for a in [*node.args, *(k.value for k in node.keywords)]]
-    if any(v is _NO_VALUE for v in values):
-        return None
-    return tuple(values)
-
-
-def _literal(node: ast.expr) -> Any:
-    try:
-        return ast.literal_eval(node)
-    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
-        return _NO_VALUE
-
-
-def dotted_name(node: ast.expr) -> str:
-    """`a.b.c` for a name or attribute chain, "" for anything else (shared with rules.py)."""
-    if isinstance(node, ast.Name):
-        return node.id
-    if isinstance(node, ast.Attribute):
-        return f"{dotted_name(node.value)}.{node.attr}"
-    return ""
-
-
-# --- value comparison ----------------------------------------------------------------------
 
 
 def _norm(value: Any) -> Any:
@@ -176,7 +83,7 @@ def _number(text: str) -> Any:
             return parse(text)
         except ValueError:
             pass
-    return _NO_VALUE
+    return NO_VALUE
 
 
 def _trivial(value: Any) -> bool:
@@ -188,7 +95,7 @@ def _trivial(value: Any) -> bool:
     if isinstance(value, str):
         text = value.strip()
         number = _number(text)
-        if number is not _NO_VALUE:  # "7" is as telling as 7
+        if number is not NO_VALUE:  # "7" is as telling as 7
             return _trivial(number)
         return len(text) <= 1 or (text.isalpha() and len(text) <= 12)
     if isinstance(value, (list, tuple, set, frozenset, dict)):
@@ -218,7 +125,7 @@ class _Targets:
         expected = str(case.output)
         outputs = [expected] if expected.strip() else []
         number = _number(expected.strip())
-        if number is not _NO_VALUE:
+        if number is not NO_VALUE:
             outputs.append(number)
         self.outputs = frozenset(map(_norm, outputs))
 
@@ -237,7 +144,7 @@ class _Targets:
                 for token in head.split()[:MAX_TOKENS]:
                     atoms.append(token)
                     number = _number(token)
-                    if number is not _NO_VALUE:
+                    if number is not NO_VALUE:
                         atoms.append(number)
             self._inputs = frozenset(map(_norm, atoms))
         return self._inputs
@@ -337,8 +244,8 @@ def _table_entries(node: ast.AST) -> list[_Entry]:
     if isinstance(node, ast.Dict):
         out = []
         for k, v in zip(node.keys, node.values):
-            key, value = (_NO_VALUE if k is None else _literal(k)), _literal(v)
-            if key is not _NO_VALUE and value is not _NO_VALUE:
+            key, value = (NO_VALUE if k is None else literal(k)), literal(v)
+            if key is not NO_VALUE and value is not NO_VALUE:
                 out.append(_Entry(_as_keys(key), value, node.lineno))
         return out
     if isinstance(node, (ast.List, ast.Tuple, ast.Set)) and len(node.elts) >= 2:
@@ -346,8 +253,8 @@ def _table_entries(node: ast.AST) -> list[_Entry]:
         for elt in node.elts:
             if not (isinstance(elt, (ast.Tuple, ast.List)) and len(elt.elts) == 2):
                 return []
-            key, value = _literal(elt.elts[0]), _literal(elt.elts[1])
-            if key is _NO_VALUE or value is _NO_VALUE:
+            key, value = literal(elt.elts[0]), literal(elt.elts[1])
+            if key is NO_VALUE or value is NO_VALUE:
                 return []
             out.append(_Entry(_as_keys(key), value, node.lineno))
         return out
@@ -365,17 +272,17 @@ def _conditional_emits(scope: ast.AST) -> Iterable[_Entry]:
         if isinstance(node, ast.If):
             keys = _condition_keys(node.test)
             value = _first_emit(node.body)
-            if keys and value is not _NO_VALUE:
+            if keys and value is not NO_VALUE:
                 yield _Entry(keys, value, node.lineno)
         elif isinstance(node, ast.IfExp):
-            keys, value = _condition_keys(node.test), _literal(node.body)
-            if keys and value is not _NO_VALUE:
+            keys, value = _condition_keys(node.test), literal(node.body)
+            if keys and value is not NO_VALUE:
                 yield _Entry(keys, value, node.lineno)
         elif isinstance(node, ast.Match):
             for case in node.cases:
                 if isinstance(case.pattern, ast.MatchValue) and case.guard is None:
-                    key, value = _literal(case.pattern.value), _first_emit(case.body)
-                    if key is not _NO_VALUE and value is not _NO_VALUE:
+                    key, value = literal(case.pattern.value), _first_emit(case.body)
+                    if key is not NO_VALUE and value is not NO_VALUE:
                         yield _Entry((key,), value, case.pattern.lineno)
 
 
@@ -401,30 +308,30 @@ def _condition_keys(test: ast.expr) -> tuple[Any, ...]:
             keys.extend(part)
         return tuple(keys)
     if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.Eq):
-        left, right = _literal(test.left), _literal(test.comparators[0])
-        if (left is _NO_VALUE) == (right is _NO_VALUE):
+        left, right = literal(test.left), literal(test.comparators[0])
+        if (left is NO_VALUE) == (right is NO_VALUE):
             return ()
-        return _as_keys(right if left is _NO_VALUE else left)
+        return _as_keys(right if left is NO_VALUE else left)
     return ()
 
 
 def _first_emit(body: Sequence[ast.stmt]) -> Any:
     """The literal a branch returns or prints first, if it does so before anything else."""
     for stmt in body[:2]:
-        value = _emitted_literal(stmt)
-        if value is not _NO_VALUE:
+        value = _emittedliteral(stmt)
+        if value is not NO_VALUE:
             return value
-    return _NO_VALUE
+    return NO_VALUE
 
 
-def _emitted_literal(stmt: ast.stmt) -> Any:
+def _emittedliteral(stmt: ast.stmt) -> Any:
     if isinstance(stmt, ast.Return) and stmt.value is not None:
-        return _literal(stmt.value)
+        return literal(stmt.value)
     if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
         call = stmt.value
         if dotted_name(call.func) in ("print", "sys.stdout.write") and len(call.args) == 1:
-            return _literal(call.args[0])
-    return _NO_VALUE
+            return literal(call.args[0])
+    return NO_VALUE
 
 
 def _unconditional_emit(tree: ast.AST, cases: Sequence[LiteralCase],
@@ -444,8 +351,8 @@ def _unconditional_emit(tree: ast.AST, cases: Sequence[LiteralCase],
         first = min(_emits(scope), key=lambda n: (n.lineno, n.col_offset), default=None)
         if first is None or first not in scope.body:  # type: ignore[attr-defined]
             continue
-        value = _emitted_literal(first)
-        if value is _NO_VALUE:
+        value = _emittedliteral(first)
+        if value is NO_VALUE:
             continue
         key = _norm(value)
         hits = [c for c, t in zip(cases, targets) if key in t.outputs and not _trivial(c.output)]
