@@ -15,23 +15,25 @@ Every key of a component other than `use`, `name`, `weight` and `kind` is passed
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import hashlib
 import json
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, Literal, get_args
+from typing import Any, Literal
 
 from rewards.errors import ConfigError
+from rewards.options import NOT_AN_OPTION, check_fields, check_range, load_options
 
 __all__ = ["MAX_YAML_NODES", "ComponentConfig", "DomainConfig", "RewardConfig", "load_config",
            "load_yaml", "parse_config", "parse_yaml"]
 
 Normalize = Literal["none", "zscore_by_domain", "group"]
 Kind = Literal["verifiable", "learned"]
-_COMPONENT_KEYS = {"use", "name", "weight", "kind"}
 
 MAX_YAML_NODES = 100_000
 """Most nodes a YAML document may hold with its aliases expanded. A config has hundreds; a
@@ -41,18 +43,39 @@ once the document is copied, hashed or shipped to a worker."""
 
 @dataclass(frozen=True)
 class ComponentConfig:
-    """One reward component of a domain."""
+    """One reward component of a domain. In a document, a bare string is `{use: string}`, and
+    every key other than `use`, `name`, `weight` and `kind` is one of its `options`."""
 
     use: str
     """Registered name (`math`, `rtv`, `genrm`, `rm`, `celery`) or dotted path `pkg.mod:attr`."""
-    name: str
-    """Name in `parts` and in logs (`reward/<name>`); defaults to `use`."""
+    name: str = ""
+    """Name in `parts` and in logs (`reward/<name>`); empty: `use`."""
     weight: float = 1.0
     """Weight in the domain's sum; 0 means computed and logged only."""
     kind: Kind | None = None
     """verifiable or learned, for the domain's `alpha`; None: the component's own `kind`."""
     options: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
-    """Keyword arguments for the component's factory."""
+    """Keyword arguments for the component's factory (checked by the factory when built)."""
+
+    def __post_init__(self) -> None:
+        check_fields(self)
+        if not self.name:
+            object.__setattr__(self, "name", self.use)
+        check_range("weight", self.weight, ge=0)
+
+    @classmethod
+    def expand_document(cls, value: Any) -> Any:
+        """`"math"` -> `{use: math}`; the factory's keys move into `options`."""
+        if isinstance(value, str):
+            return {"use": value}
+        if not isinstance(value, Mapping) or "use" not in value:
+            raise ConfigError("a component is a mapping with a 'use' key (or just the name)")
+        own = {"use", "name", "weight", "kind"}
+        expanded = {k: v for k, v in value.items() if k in own and not (k == "name" and not v)}
+        if isinstance(expanded.get("name"), (int, float)):
+            expanded["name"] = str(expanded["name"])  # `name: 2` is the text "2"
+        options = {k: v for k, v in value.items() if k not in own}
+        return {**expanded, "options": options} if options else expanded
 
 
 @dataclass(frozen=True)
@@ -63,6 +86,16 @@ class DomainConfig:
     """The components, combined by weight."""
     alpha: float | None = None
     """If set: alpha * verifiable + (1 - alpha) * learned; None: a plain weighted sum."""
+
+    def __post_init__(self) -> None:
+        check_fields(self)
+        if not self.rewards:
+            raise ConfigError("needs a non-empty 'rewards' list")
+        check_range("alpha", self.alpha, ge=0, le=1)
+        names = [c.name for c in self.rewards]
+        if len(set(names)) != len(names):
+            raise ConfigError(f"component names must be unique, got {names}; give repeated "
+                              "components a 'name'")
 
 
 @dataclass(frozen=True)
@@ -77,8 +110,25 @@ class RewardConfig:
     """zscore_by_domain only: running per-domain statistics across batches with this decay."""
     eps: float | None = None
     """The normalizer's epsilon; None: the normalizer's default."""
-    raw: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}), compare=False)
+    raw: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}), compare=False,
+                                   metadata=NOT_AN_OPTION)
     """The parsed document, for hashing and for shipping to remote workers."""
+
+    def __post_init__(self) -> None:
+        check_fields(self)
+        if not self.domains:
+            raise ConfigError("domains: must be a non-empty mapping of domain -> rewards")
+        if self.ema_decay is not None and self.normalize != "zscore_by_domain":
+            raise ConfigError("ema_decay needs normalize: zscore_by_domain")
+        check_range("ema_decay", self.ema_decay, gt=0, lt=1)
+        check_range("eps", self.eps, gt=0)
+
+    @classmethod
+    def expand_document(cls, value: Any) -> Any:
+        """An empty `normalize:` means none."""
+        if isinstance(value, Mapping) and "normalize" in value and not value["normalize"]:
+            return {k: v for k, v in value.items() if k != "normalize"}
+        return value
 
     def document(self) -> dict[str, Any]:
         """The parsed document as plain dicts and lists (JSON-ready: for workers and hashing)."""
@@ -116,7 +166,9 @@ def load_yaml(path: str | Path, *, what: str = "config") -> Any:
 
 def parse_yaml(text: str, *, source: str, max_nodes: int = MAX_YAML_NODES) -> Any:
     """Parse YAML text (safe tags only) whose expanded size, aliases counted at full size, is
-    at most `max_nodes`; recursive aliases and nesting too deep to compose are refused."""
+    at most `max_nodes`; recursive aliases and nesting too deep to compose are refused.
+    A number in exponent form without a dot (`1e-6`, `3e-4`) is a float, as in YAML 1.2
+    (PyYAML's YAML 1.1 rules would read it as text)."""
     import yaml
 
     loader = _bounded_loader()(text, max_nodes)
@@ -133,6 +185,10 @@ def parse_yaml(text: str, *, source: str, max_nodes: int = MAX_YAML_NODES) -> An
         raise ConfigError(f"{source}: YAML nested too deeply") from None
     finally:
         loader.dispose()
+
+
+_EXPONENT_FLOAT = re.compile(r"^[-+]?[0-9][0-9_]*(?:\.[0-9_]*)?[eE][-+]?[0-9]+$")
+"""`1e-6`, `3e-4`: floats in YAML 1.2, text to PyYAML's YAML 1.1 float rule (which wants a dot)."""
 
 
 class _TooLarge(Exception):
@@ -172,72 +228,13 @@ def _bounded_loader() -> type:
                                 "expanded); a config is far smaller: refused")
             return node
 
+    BoundedLoader.add_implicit_resolver("tag:yaml.org,2002:float", _EXPONENT_FLOAT,
+                                        list("-+0123456789"))
     return BoundedLoader
 
 
-
-
 def parse_config(document: Any, *, source: str = "<config>") -> RewardConfig:
-    """Validate a parsed config document (a mapping) into a `RewardConfig`."""
-    if not isinstance(document, Mapping):
-        raise ConfigError(f"{source}: a reward config is a mapping with a 'domains' key")
-    unknown = set(document) - {"domains", "normalize", "ema_decay", "eps"}
-    if unknown:
-        raise ConfigError(f"{source}: unknown top-level keys {sorted(unknown)}")
-    domains = document.get("domains")
-    if not isinstance(domains, Mapping) or not domains:
-        raise ConfigError(f"{source}: 'domains' must be a non-empty mapping of domain -> rewards")
-    normalize = document.get("normalize", "none") or "none"
-    if normalize not in get_args(Normalize):
-        raise ConfigError(f"{source}: normalize must be one of {get_args(Normalize)}, "
-                          f"not {normalize!r}")
-    ema_decay = document.get("ema_decay")
-    if ema_decay is not None:
-        if normalize != "zscore_by_domain":
-            raise ConfigError(f"{source}: ema_decay needs normalize: zscore_by_domain")
-        if not (isinstance(ema_decay, (int, float)) and 0.0 < ema_decay < 1.0):
-            raise ConfigError(f"{source}: ema_decay must be a number in (0, 1), "
-                              f"not {ema_decay!r}")
-    eps = document.get("eps")
-    if eps is not None and not (isinstance(eps, (int, float)) and eps > 0):
-        raise ConfigError(f"{source}: eps must be a number > 0, not {eps!r}")
-    parsed = {str(name): _parse_domain(spec, f"{source}: domains.{name}")
-              for name, spec in domains.items()}
-    return RewardConfig(MappingProxyType(parsed), normalize,
-                        None if ema_decay is None else float(ema_decay),
-                        None if eps is None else float(eps), MappingProxyType(_plain(document)))
-
-
-def _parse_domain(spec: Any, where: str) -> DomainConfig:
-    if not isinstance(spec, Mapping) or not isinstance(spec.get("rewards"), list) \
-            or not spec["rewards"]:
-        raise ConfigError(f"{where}: needs a non-empty 'rewards' list")
-    unknown = set(spec) - {"rewards", "alpha"}
-    if unknown:
-        raise ConfigError(f"{where}: unknown keys {sorted(unknown)}")
-    alpha = spec.get("alpha")
-    if alpha is not None and not (isinstance(alpha, (int, float)) and 0.0 <= alpha <= 1.0):
-        raise ConfigError(f"{where}.alpha: must be a number in [0, 1], not {alpha!r}")
-    components = tuple(_parse_component(c, f"{where}.rewards[{i}]")
-                       for i, c in enumerate(spec["rewards"]))
-    names = [c.name for c in components]
-    if len(set(names)) != len(names):
-        raise ConfigError(f"{where}: component names must be unique, got {names}; "
-                          "give repeated components a 'name'")
-    return DomainConfig(components, None if alpha is None else float(alpha))
-
-
-def _parse_component(spec: Any, where: str) -> ComponentConfig:
-    if isinstance(spec, str):
-        spec = {"use": spec}
-    if not isinstance(spec, Mapping) or not isinstance(spec.get("use"), str):
-        raise ConfigError(f"{where}: a component is a mapping with a 'use' key")
-    weight = spec.get("weight", 1.0)
-    if not isinstance(weight, (int, float)) or weight < 0:
-        raise ConfigError(f"{where}.weight: must be a number >= 0, not {weight!r}")
-    kind = spec.get("kind")
-    if kind is not None and kind not in get_args(Kind):
-        raise ConfigError(f"{where}.kind: must be one of {get_args(Kind)}, not {kind!r}")
-    options = {k: v for k, v in spec.items() if k not in _COMPONENT_KEYS}
-    return ComponentConfig(use=spec["use"], name=str(spec.get("name") or spec["use"]),
-                           weight=float(weight), kind=kind, options=MappingProxyType(options))
+    """Validate a parsed config document (a mapping) into a `RewardConfig`
+    (`rewards.options.load_options`: errors name the source and the path of the bad value)."""
+    config = load_options(RewardConfig, document, where=f"reward config {source}")
+    return dataclasses.replace(config, raw=MappingProxyType(_plain(document)))

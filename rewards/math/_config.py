@@ -4,15 +4,16 @@ config is part of every cache key."""
 from __future__ import annotations
 
 import os
-from dataclasses import asdict, dataclass, fields
-from typing import Any, Literal
+from dataclasses import asdict, dataclass
+from typing import Any, Literal, get_args
 
-from rewards.errors import ConfigError
+from rewards.errors import RewardsError
+from rewards.options import check_fields, check_range, load_options
 
 __all__ = ["MathConfig", "Reason", "Verdict"]
 
 Reason = Literal["ok", "wrong", "no_answer", "timeout", "bad_reference"]
-_REASONS = ("ok", "wrong", "no_answer", "timeout", "bad_reference")
+_REASONS = frozenset(get_args(Reason))
 
 
 @dataclass(frozen=True)
@@ -50,28 +51,23 @@ class MathConfig:
     pool raises `WorkerError` (broken infrastructure, not a bad answer)."""
 
     def __post_init__(self) -> None:
-        _check_number(self, "timeout", float, low=0.01)
-        _check_bool(self, "strict")
-        _check_number(self, "tail_chars", int, low=64)
-        if self.workers is not None:
-            _check_number(self, "workers", int, low=1)
-        _check_number(self, "cache_size", int, low=0)
-        _check_number(self, "max_answer_chars", int, low=8)
-        _check_number(self, "max_nesting", int, low=1)
-        _check_number(self, "max_power_depth", int, low=1)
-        _check_number(self, "max_exponent", int, low=2)
-        _check_number(self, "float_rel_tol", float, low=0.0)
-        _check_number(self, "worker_start_timeout", float, low=1.0)
+        check_fields(self, where="math reward")
+        check_range("timeout", self.timeout, ge=0.01)
+        check_range("tail_chars", self.tail_chars, ge=64)
+        check_range("workers", self.workers, ge=1)
+        check_range("cache_size", self.cache_size, ge=0)
+        check_range("max_answer_chars", self.max_answer_chars, ge=8)
+        check_range("max_nesting", self.max_nesting, ge=1)
+        check_range("max_power_depth", self.max_power_depth, ge=1)
+        check_range("max_exponent", self.max_exponent, ge=2)
+        check_range("float_rel_tol", self.float_rel_tol, ge=0.0)
+        check_range("worker_start_timeout", self.worker_start_timeout, ge=1.0)
 
     @classmethod
     def from_options(cls, **options: Any) -> MathConfig:
-        """Build from keyword options (a reward config's extra keys); unknown keys raise."""
-        known = {f.name for f in fields(cls)}
-        unknown = sorted(set(options) - known)
-        if unknown:
-            raise ConfigError(f"math reward: unknown option(s) {unknown}; "
-                              f"valid options are {sorted(known)}")
-        return cls(**options)
+        """Build from keyword options (a reward config's extra keys) through the one config
+        loader (`rewards.options.load_options`): unknown keys and bad values raise."""
+        return load_options(cls, options, where="math reward")
 
     @property
     def worker_count(self) -> int:
@@ -92,8 +88,8 @@ class Verdict:
     """Why, for people: which path decided (`exact`, `numeric`, `symbolic`, a structural limit)."""
 
     def __post_init__(self) -> None:
-        if self.reason not in _REASONS:
-            raise ValueError(f"unknown verdict reason {self.reason!r}")
+        if self.reason not in _REASONS:  # a verdict is made per comparison: a set look-up
+            raise RewardsError(f"unknown verdict reason {self.reason!r}")
 
     @property
     def correct(self) -> bool:
@@ -106,19 +102,3 @@ class Verdict:
             return None
         return 1.0 if self.reason == "ok" else 0.0
 
-
-def _check_number(config: MathConfig, name: str, kind: type, *, low: float) -> None:
-    value = getattr(config, name)
-    ok_type = isinstance(value, (int, float)) if kind is float else isinstance(value, int)
-    if isinstance(value, bool) or not ok_type:
-        raise ConfigError(f"math reward: option {name!r} must be {kind.__name__}, got {value!r}")
-    if value < low:
-        raise ConfigError(f"math reward: option {name!r} must be >= {low}, got {value!r}")
-    if kind is float:
-        object.__setattr__(config, name, float(value))
-
-
-def _check_bool(config: MathConfig, name: str) -> None:
-    value = getattr(config, name)
-    if not isinstance(value, bool):
-        raise ConfigError(f"math reward: option {name!r} must be true or false, got {value!r}")

@@ -35,8 +35,14 @@ def test_parse_full_config():
     ({"domains": {"m": {"alpha": 2, "rewards": ["math"]}}}, "alpha"),
     ({"domains": {"m": {"rewards": ["math"]}}, "normalize": "minmax"}, "normalize"),
     ({"domains": {"m": {"rewards": ["math", "math"]}}}, "unique"),
-    ({"domains": {"m": {"rewards": ["math"], "extra": 1}}}, "unknown keys"),
-    ({"domains": {"m": {"rewards": ["math"]}}, "oops": 1}, "unknown top-level"),
+    ({"domains": {"m": {"rewards": ["math"], "extra": 1}}}, "domains.m: unknown key 'extra'"),
+    ({"domains": {"m": {"rewards": ["math"]}}, "oops": 1}, "cfg.yaml: unknown key 'oops'"),
+    ({"domains": {"m": {"rewards": ["math"]}}, "normalise": "group"},
+     "unknown key 'normalise' \\(did you mean 'normalize'\\?\\)"),
+    ({"domains": {"m": {"rewards": [{"use": "math", "weight": "heavy"}]}}},
+     "cfg.yaml: domains.m.rewards\\[0\\].weight: expected a number, not 'heavy'"),
+    ({"domains": {"m": {"rewards": [{"use": "math", "kind": "learnt"}]}}},
+     "kind: must be one of 'verifiable', 'learned', not 'learnt'"),
     ({"domains": {"m": {"rewards": ["math"]}}, "ema_decay": 0.9}, "needs normalize"),
     ({"domains": {"m": {"rewards": ["math"]}}, "normalize": "zscore_by_domain",
       "ema_decay": 1.5}, "ema_decay"),
@@ -132,7 +138,7 @@ def _laughs(levels: int = 9, width: int = 9) -> str:
 
 def test_alias_expansion_is_bounded_in_every_config_loader(tmp_path):
     from rewards.config import MAX_YAML_NODES
-    from rl._common import load_train_config
+    from rl import load_train_config
     from rl.grpo import GRPOConfig
 
     bomb = tmp_path / "bomb.yaml"
