@@ -1,5 +1,9 @@
 """`rewards sandbox run FILE --language python [--tests TESTS.json]`: run one program in the
-sandbox (or against its tests) and print what happened, for debugging."""
+sandbox (or against its tests) and print what happened, for debugging.
+
+`rewards sandbox serve --port 8080`: the sandbox behind SandboxFusion's HTTP API
+(`POST /run_code`, `GET /v1/ping`); point veRL at it with
+`reward.sandbox_fusion.url=http://127.0.0.1:8080/run_code` (docs/sandbox-fusion.md)."""
 
 from __future__ import annotations
 
@@ -55,7 +59,54 @@ def add_parser(sub: Any) -> None:
                    help="wall-clock seconds (default 10)")
     r.add_argument("--memory-mb", type=_positive(int), default=1024, help="memory limit in MiB")
     r.add_argument("--json", action="store_true", help="print the result as JSON")
-    p.set_defaults(func=run)
+    r.set_defaults(func=run)
+    _add_serve_parser(actions)
+
+
+def _add_serve_parser(actions: Any) -> None:
+    s = actions.add_parser("serve", help="serve the sandbox over SandboxFusion's HTTP API",
+                           description="Serve the sandbox under SandboxFusion's HTTP API: "
+                                       "POST /run_code and GET /v1/ping. Point veRL at it with "
+                                       "reward.sandbox_fusion.url=http://HOST:PORT/run_code "
+                                       "(docs/sandbox-fusion.md).")
+    s.add_argument("--host", default="127.0.0.1", help="address to bind (default: 127.0.0.1)")
+    s.add_argument("--port", type=_port, default=8080, help="port (default: 8080)")
+    s.add_argument("--workers", type=_positive(int), default=None,
+                   help="programs run at the same time (default: one per CPU)")
+    s.add_argument("--mode", choices=("auto", "cold"), default="auto",
+                   help="auto: Python forks from the warm pool; cold: a fresh jail per run "
+                        "(default: auto)")
+    s.add_argument("--max-timeout", type=_positive(float), default=60.0,
+                   help="largest compile_timeout/run_timeout a request may ask (default 60 s)")
+    s.add_argument("--memory-mb", type=_positive(int), default=1024,
+                   help="memory of a run whose memory_limit_MB is <= 0, SandboxFusion's "
+                        "default (default: 1024)")
+    s.add_argument("--max-memory-mb", type=_positive(int), default=8192,
+                   help="largest memory_limit_MB a request may ask (default: 8192)")
+    s.add_argument("--max-body-mb", type=_positive(float), default=16.0,
+                   help="largest request body in MiB; bigger gets 413 (default: 16)")
+    s.add_argument("--log-level", default="info",
+                   choices=("critical", "error", "warning", "info", "debug"),
+                   help="uvicorn log level (default: info)")
+    s.set_defaults(func=serve)
+
+
+def _port(text: str) -> int:
+    """An argparse type: a TCP port, 0 (any free one) to 65535."""
+    if not text.isdigit() or int(text) > 65535:
+        raise argparse.ArgumentTypeError(f"must be a port number 0-65535, not {text!r}")
+    return int(text)
+
+
+def serve(args: argparse.Namespace) -> int:
+    from integrations.sandbox_fusion import FusionConfig
+    from integrations.sandbox_fusion import serve as serve_fusion
+
+    config = FusionConfig(workers=args.workers, mode=args.mode, max_timeout_s=args.max_timeout,
+                          default_memory_mb=args.memory_mb, max_memory_mb=args.max_memory_mb,
+                          max_body_bytes=int(args.max_body_mb * (1 << 20)))
+    serve_fusion(config, host=args.host, port=args.port, log_level=args.log_level)
+    return 0
 
 
 def run(args: argparse.Namespace) -> int:

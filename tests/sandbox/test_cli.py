@@ -1,14 +1,20 @@
-"""`rewards sandbox run`: tiny end-to-end runs of the debugging command."""
+"""`rewards sandbox run` and `rewards sandbox serve`: tiny end-to-end runs of the commands."""
 
 from __future__ import annotations
 
 import json
+import signal
+import socket
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
 
 from rewards.cli import main
 
+REPO = Path(__file__).parents[2]
 PROGRAM = "def add(a, b):\n    return a + b\nprint('hello')\n"
 
 
@@ -44,3 +50,54 @@ def test_compile_error_and_missing_file(tmp_path: Path,
     assert result["status"] == "compile_error" and "error" in result["stderr"]
     assert main(["sandbox", "run", str(tmp_path / "missing.py")]) == 2
     assert "no such file" in capsys.readouterr().err
+
+
+# --- rewards sandbox serve (the SandboxFusion API; tests/integrations/test_sandbox_fusion.py
+# covers the API itself) ----------------------------------------------------------------------
+
+def test_serve_help_and_bad_arguments(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        main(["sandbox", "serve", "--help"])
+    assert exit_.value.code == 0
+    out = capsys.readouterr().out
+    assert "/run_code" in out and "--workers" in out and "--max-body-mb" in out
+    for bad in (["--port", "70000"], ["--workers", "0"], ["--max-timeout", "nan"],
+                ["--mode", "warm"]):
+        with pytest.raises(SystemExit) as exit_:
+            main(["sandbox", "serve", *bad])
+        assert exit_.value.code == 2, bad
+        assert "error: argument" in capsys.readouterr().err
+    # a default memory over the most a request may ask: one line, before anything starts
+    assert main(["sandbox", "serve", "--memory-mb", "4096", "--max-memory-mb", "2048"]) == 2
+    assert "default_memory_mb (4096) is over max_memory_mb (2048)" in capsys.readouterr().err
+
+
+def test_serve_starts_on_a_port_and_stops_on_sigterm(tmp_path: Path) -> None:
+    httpx = pytest.importorskip("httpx", reason="pip install 'rewards-engine[server]'")
+    pytest.importorskip("uvicorn", reason="pip install 'rewards-engine[server]'")
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    url = f"http://127.0.0.1:{port}"
+    with open(tmp_path / "serve.log", "w+") as log:
+        proc = subprocess.Popen([sys.executable, "-m", "rewards", "sandbox", "serve", "--port",
+                                 str(port), "--workers", "1", "--log-level", "warning"],
+                                stdout=log, stderr=subprocess.STDOUT, cwd=REPO)
+        try:
+            deadline = time.monotonic() + 120
+            while True:
+                assert proc.poll() is None, log.seek(0) or log.read()
+                assert time.monotonic() < deadline, "no answer on /v1/ping"
+                try:
+                    if httpx.get(f"{url}/v1/ping", timeout=1).json() == "pong":
+                        break
+                except httpx.TransportError:
+                    time.sleep(0.1)
+            reply = httpx.post(f"{url}/run_code", timeout=60,
+                               json={"code": "print(6 * 7)", "language": "python"}).json()
+            assert reply["status"] == "Success" and reply["run_result"]["stdout"] == "42\n"
+        finally:
+            proc.terminate()
+            returncode = proc.wait(timeout=30)
+        # a graceful stop: uvicorn >= 0.29 re-raises the SIGTERM it handled, older ones exit 0
+        assert returncode in (0, -signal.SIGTERM), log.seek(0) or log.read()

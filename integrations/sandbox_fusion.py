@@ -1,0 +1,358 @@
+"""A SandboxFusion-compatible HTTP API for the sandbox (FastAPI + uvicorn): `POST /run_code`
+and `GET /v1/ping`, so a trainer that already speaks SandboxFusion's API (veRL's
+`reward.sandbox_fusion.url`) runs its programs in our nsjail sandbox, Python on the warm pool,
+with no code change.
+
+Start it with `rewards sandbox serve --port 8080` and point veRL at
+`reward.sandbox_fusion.url=http://127.0.0.1:8080/run_code`. Requests and replies keep
+SandboxFusion's shapes (`RunCodeRequest` in; `RunCodeResponse` with `CommandRunResult`s out),
+field names, enum values, defaults and status codes: every run answers 200 with `status`
+Success, Failed or SandboxError, a body that fails validation gets FastAPI's 422 (as
+SandboxFusion's does), one over `max_body_bytes` a 413. What differs (no `fetch_files`, no
+`/submit` or `/run_jupyter`, always a memory bound) is listed in docs/sandbox-fusion.md.
+"""
+
+# No `from __future__ import annotations` here: FastAPI reads the endpoint's annotation (the
+# request model, built in `api_models`) at definition time.
+import asyncio
+import base64
+import binascii
+import logging
+import math
+import os
+import time
+from collections.abc import AsyncIterator, Mapping
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from types import SimpleNamespace
+from typing import Any, Literal
+
+import sandbox
+from rewards.deps import require
+from rewards.errors import ConfigError, SandboxError
+
+__all__ = ["ACCEPTED_LANGUAGES", "FUSION_LANGUAGES", "RUNS_AS", "FusionConfig", "api_models",
+           "create_app", "fusion_response", "run_request", "sandbox_error_response", "serve",
+           "warm_up"]
+
+logger = logging.getLogger(__name__)
+
+FUSION_LANGUAGES = ("python", "cpp", "nodejs", "go", "go_test", "java", "php", "csharp", "bash",
+                    "typescript", "sql", "rust", "cuda", "lua", "R", "perl", "D_ut", "ruby",
+                    "scala", "julia", "pytest", "junit", "kotlin_script", "jest", "verilog",
+                    "python_gpu", "lean", "swift", "racket")
+"""SandboxFusion's `language` values (its `Language` literal, which veRL's client also checks
+against). Any other name fails validation: a 422, as SandboxFusion answers."""
+
+RUNS_AS: Mapping[str, sandbox.Language] = {"python": "python", "cpp": "cpp",
+                                           "nodejs": "javascript", "bash": "bash",
+                                           # the sandbox's own names, beyond SandboxFusion's
+                                           "c": "c", "javascript": "javascript"}
+"""The `language` values this server runs, each with the sandbox language it runs as. A
+SandboxFusion language missing here (go, java, rust ...) is valid but answered SandboxError."""
+
+ACCEPTED_LANGUAGES = FUSION_LANGUAGES + tuple(name for name in RUNS_AS
+                                              if name not in FUSION_LANGUAGES)
+
+_NO_FETCH = ("fetch_files is not supported by this server: the sandbox does not hand back the "
+             "files a program writes (its /work is a tmpfs that ends with the jail)")
+
+
+@dataclass(frozen=True)
+class FusionConfig:
+    """What the server allows and how it runs programs."""
+
+    workers: int | None = None
+    """Programs run at the same time (None: one per CPU this process may use). Requests past
+    it wait their turn; each run holds up to its memory limit."""
+    mode: Literal["auto", "cold"] = "auto"
+    """`auto`: Python forks from the warm pool of pre-started jailed interpreters; `cold`: a
+    fresh jail for every run (the other languages always run cold)."""
+    max_body_bytes: int = 16 << 20
+    """Largest request body (code, stdin and base64 files together); a bigger one gets 413."""
+    max_timeout_s: float = 60.0
+    """Largest `compile_timeout` and `run_timeout` a request may ask for (more: 422)."""
+    default_memory_mb: int = 1024
+    """Memory of a run whose `memory_limit_MB` is <= 0 (SandboxFusion's default -1 means no
+    limit; here every run is bounded)."""
+    max_memory_mb: int = 8192
+    """Largest `memory_limit_MB` a request may ask for (more: 422)."""
+
+    def __post_init__(self) -> None:
+        for name in ("workers", "max_body_bytes", "max_timeout_s", "default_memory_mb",
+                     "max_memory_mb"):
+            value = getattr(self, name)
+            if value is not None and (not math.isfinite(value) or value <= 0):
+                raise ConfigError(f"FusionConfig.{name} must be positive, got {value!r}")
+        if self.mode not in ("auto", "cold"):
+            raise ConfigError(f"FusionConfig.mode must be auto or cold, not {self.mode!r}")
+        if self.default_memory_mb > self.max_memory_mb:
+            raise ConfigError(f"FusionConfig.default_memory_mb ({self.default_memory_mb}) is "
+                              f"over max_memory_mb ({self.max_memory_mb})")
+
+    @property
+    def parallel(self) -> int:
+        """`workers`, or one per CPU this process may use."""
+        return self.workers or max(1, len(os.sched_getaffinity(0)))
+
+    def limits(self, *, run_timeout: float, compile_timeout: float,
+               memory_mb: int) -> sandbox.Limits:
+        """The sandbox limits of one request (`memory_mb` <= 0: `default_memory_mb`)."""
+        memory = memory_mb if memory_mb > 0 else self.default_memory_mb
+        return sandbox.Limits(wall_s=run_timeout, cpu_s=run_timeout, memory_bytes=memory << 20,
+                              compile_wall_s=compile_timeout)
+
+
+# --- from a request to a reply (plain dicts in SandboxFusion's shapes) --------------------
+
+def sandbox_error_response(message: str, *, run_result: dict[str, Any] | None = None
+                           ) -> dict[str, Any]:
+    """A `RunCodeResponse` with status SandboxError: the run could not be done here."""
+    return {"status": "SandboxError", "message": message, "compile_result": None,
+            "run_result": run_result, "executor_pod_name": None, "files": {}}
+
+
+def _return_code(execution: sandbox.Execution) -> int | None:
+    """The exit code, or minus the signal that killed the program (how SandboxFusion, through
+    asyncio's `returncode`, reports a killed process)."""
+    if execution.exit_code is not None:
+        return execution.exit_code
+    return -execution.signal if execution.signal is not None else None
+
+
+def _command_result(status: str, execution: sandbox.Execution, *,
+                    execution_time: float | None = None) -> dict[str, Any]:
+    """A `CommandRunResult`; a timed-out command has no return code, as in SandboxFusion."""
+    return {"status": status,
+            "execution_time": execution.wall_s if execution_time is None else execution_time,
+            "return_code": None if status == "TimeLimitExceeded" else _return_code(execution),
+            "stdout": execution.stdout, "stderr": execution.stderr}
+
+
+def fusion_response(execution: sandbox.Execution, *, compiled: bool, limits: sandbox.Limits,
+                    setup_s: float = 0.0) -> dict[str, Any]:
+    """Our `Execution` as SandboxFusion's `RunCodeResponse`.
+
+    Success: our status `ok`. Failed: any other end of the program, `message` naming our
+    status (runtime_error, timeout, memory_limit, output_limit, compile_error), where
+    SandboxFusion leaves it empty. SandboxError: `sandbox_error` (run_result status Error).
+    A timeout is `TimeLimitExceeded`; a compile error is `compile_result` (Finished with the
+    compiler's non-zero code, or TimeLimitExceeded when killed at `compile_timeout`) and no
+    `run_result`. `compiled`: the language has a compile step, reported as a Finished
+    `compile_result` taking `setup_s` (compilation or the compile cache's hit, and staging)."""
+    if execution.status == "sandbox_error":
+        return sandbox_error_response(execution.stderr,
+                                      run_result=_command_result("Error", execution))
+    reply = sandbox_error_response("")
+    if execution.status == "compile_error":
+        killed_at_limit = execution.exit_code is None and \
+            execution.wall_s >= limits.compile_wall_s
+        reply.update(status="Failed", message="compile_error", compile_result=_command_result(
+            "TimeLimitExceeded" if killed_at_limit else "Finished", execution))
+        return reply
+    if compiled:
+        reply["compile_result"] = {"status": "Finished", "execution_time": setup_s,
+                                   "return_code": 0, "stdout": "", "stderr": ""}
+    reply["run_result"] = _command_result(
+        "TimeLimitExceeded" if execution.status == "timeout" else "Finished", execution)
+    reply.update(status="Success" if execution.ok else "Failed",
+                 message="" if execution.ok else execution.status)
+    return reply
+
+
+def _decode_files(files: Mapping[str, str | None]) -> dict[str, bytes]:
+    """The request's files, base64 decoded as SandboxFusion does (a None content is skipped)."""
+    decoded = {}
+    for name, content in files.items():
+        if content is None:
+            continue
+        try:
+            decoded[name] = base64.b64decode(content)
+        except (binascii.Error, ValueError) as exc:
+            raise ValueError(f"files[{name!r}] is not base64: {exc}") from exc
+    return decoded
+
+
+def run_request(request: Any, config: FusionConfig) -> dict[str, Any]:
+    """Run one `RunCodeRequest` (any object with its fields) in the sandbox; the reply as a
+    `RunCodeResponse` dict. Never raises: a run this server cannot do is a SandboxError reply,
+    as SandboxFusion answers an exception in its runner."""
+    language = RUNS_AS.get(request.language)
+    if language is None:
+        return sandbox_error_response(
+            f"language {request.language!r} is not supported by this sandbox; it runs "
+            f"{', '.join(sorted(RUNS_AS))}")
+    if request.fetch_files:
+        return sandbox_error_response(_NO_FETCH)
+    try:
+        files = _decode_files(request.files)
+    except ValueError as exc:
+        return sandbox_error_response(str(exc))
+    limits = config.limits(run_timeout=request.run_timeout,
+                           compile_timeout=request.compile_timeout,
+                           memory_mb=request.memory_limit_MB)
+    started = time.monotonic()
+    try:
+        execution = sandbox.run(request.code, language, stdin=request.stdin or "", files=files,
+                                limits=limits, mode=config.mode)
+    except sandbox.SandboxError as exc:  # the sandbox itself is broken: every run says so
+        logger.error("sandbox failed: %s", exc)
+        return sandbox_error_response(f"{type(exc).__name__}: {exc}")
+    except ValueError as exc:  # the sandbox's word for a bad argument: a file name
+        return sandbox_error_response(str(exc))
+    except Exception as exc:  # a poison request: its reply says so, the server stays up
+        logger.exception("running a request failed")
+        return sandbox_error_response(f"{type(exc).__name__}: {exc}")
+    compiled = language in ("c", "cpp")
+    setup_s = max(0.0, time.monotonic() - started - execution.wall_s)
+    return fusion_response(execution, compiled=compiled, limits=limits, setup_s=setup_s)
+
+
+def warm_up(config: FusionConfig) -> None:
+    """Run a trivial Python program the way requests will run (starting the warm pool for the
+    default memory limit); `SandboxError` if the sandbox cannot run it."""
+    limits = config.limits(run_timeout=10.0, compile_timeout=10.0, memory_mb=0)
+    execution = sandbox.run("print('pong')", "python", limits=limits, mode=config.mode)
+    if execution.status != "ok" or execution.stdout != "pong\n":
+        raise SandboxError(f"the sandbox cannot run a trivial Python program: status "
+                           f"{execution.status}: {execution.stderr.strip()[-500:]}")
+
+
+# --- the HTTP app ------------------------------------------------------------------------
+
+def api_models(config: FusionConfig) -> SimpleNamespace:
+    """The pydantic models of the API: `RunCodeRequest` (its bounds from `config`),
+    `CommandRunResult` and `RunCodeResponse`, with SandboxFusion's field names and defaults."""
+    pydantic = require("pydantic", extra="server", feature="the SandboxFusion API")
+    BaseModel, Field = pydantic.BaseModel, pydantic.Field
+
+    class RunCodeRequest(BaseModel):
+        compile_timeout: float = Field(10, gt=0, le=config.max_timeout_s,
+                                       description="compile timeout in seconds (C/C++)")
+        run_timeout: float = Field(10, gt=0, le=config.max_timeout_s,
+                                   description="run timeout in seconds (wall and CPU)")
+        memory_limit_MB: int = Field(-1, le=config.max_memory_mb,  # SandboxFusion's name
+                                     description="memory of the run in MiB; <= 0: the "
+                                                 f"server's default ({config.default_memory_mb})")
+        code: str = Field(..., description="the program's source")
+        stdin: str | None = Field(None, description="text fed to the program's stdin")
+        language: Literal[ACCEPTED_LANGUAGES] = Field(  # type: ignore[valid-type]
+            ..., description="SandboxFusion's language name (or c, javascript)")
+        files: dict[str, str | None] = Field(
+            {}, description="relative file path -> base64 content, put next to the program")
+        fetch_files: list[str] = Field([], description="not supported: must be empty")
+        args: list[str] = Field([], description="pytest arguments in SandboxFusion (no "
+                                                "pytest language here: ignored)")
+
+    class CommandRunResult(BaseModel):
+        status: Literal["Finished", "Error", "TimeLimitExceeded"]
+        execution_time: float | None = None
+        return_code: int | None = None
+        stdout: str | None = None
+        stderr: str | None = None
+
+    class RunCodeResponse(BaseModel):
+        status: Literal["Success", "Failed", "SandboxError"]
+        message: str
+        compile_result: CommandRunResult | None = None
+        run_result: CommandRunResult | None = None
+        executor_pod_name: str | None = None
+        files: dict[str, str] = Field(default_factory=dict)
+
+    return SimpleNamespace(RunCodeRequest=RunCodeRequest, CommandRunResult=CommandRunResult,
+                           RunCodeResponse=RunCodeResponse)
+
+
+class BodyLimit:
+    """ASGI middleware: a request body over `max_bytes` gets 413 before the app reads it, by
+    its Content-Length or, sent in chunks, once the chunks pass the limit."""
+
+    def __init__(self, app: Any, *, max_bytes: int) -> None:
+        self.app = app
+        self.max_bytes = max_bytes
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        length = dict(scope["headers"]).get(b"content-length")
+        if length is not None and length.isdigit() and int(length) > self.max_bytes:
+            await self._too_large(send)
+            return
+        chunks, size, more = [], 0, True
+        while more:
+            message = await receive()
+            if message["type"] != "http.request":  # the client went away
+                return
+            chunks.append(message.get("body", b""))
+            size += len(chunks[-1])
+            more = message.get("more_body", False)
+            if size > self.max_bytes:
+                await self._too_large(send)
+                return
+        body = b"".join(chunks)
+        replayed = False
+
+        async def replay() -> Any:
+            nonlocal replayed
+            if replayed:
+                return await receive()
+            replayed = True
+            return {"type": "http.request", "body": body, "more_body": False}
+
+        await self.app(scope, replay, send)
+
+    async def _too_large(self, send: Any) -> None:
+        detail = f'{{"detail":"request body over {self.max_bytes} bytes"}}'.encode()
+        await send({"type": "http.response.start", "status": 413,
+                    "headers": [(b"content-type", b"application/json"),
+                                (b"content-length", str(len(detail)).encode())]})
+        await send({"type": "http.response.body", "body": detail})
+
+
+def create_app(config: FusionConfig | None = None) -> Any:
+    """The FastAPI app: `POST /run_code` and `GET /v1/ping`, at most `config.parallel`
+    programs running at once."""
+    config = config or FusionConfig()
+    fastapi = require("fastapi", extra="server", feature="the SandboxFusion API")
+    JSONResponse = require("fastapi.responses", extra="server",
+                           feature="the SandboxFusion API").JSONResponse
+    models = api_models(config)
+    RunCodeRequest = models.RunCodeRequest
+    pool = ThreadPoolExecutor(config.parallel, thread_name_prefix="sandbox-fusion")
+    gate = asyncio.Semaphore(config.parallel)  # waiting requests queue here, not in the pool
+
+    @asynccontextmanager
+    async def lifespan(app: Any) -> AsyncIterator[None]:
+        yield
+        pool.shutdown(wait=False, cancel_futures=True)
+
+    app = fastapi.FastAPI(title="rewards-engine sandbox (SandboxFusion API)", lifespan=lifespan)
+    app.add_middleware(BodyLimit, max_bytes=config.max_body_bytes)
+    app.state.config = config
+    app.state.models = models
+
+    @app.get("/v1/ping")
+    async def ping() -> str:
+        return "pong"
+
+    @app.post("/run_code", response_model=models.RunCodeResponse)
+    async def run_code(request: RunCodeRequest) -> Any:  # type: ignore[valid-type]
+        async with gate:
+            reply = await asyncio.get_running_loop().run_in_executor(
+                pool, run_request, request, config)
+        return JSONResponse(reply)  # already in the response's shape: no second encoding pass
+
+    return app
+
+
+def serve(config: FusionConfig | None = None, *, host: str = "127.0.0.1", port: int = 8080,
+          log_level: str = "info") -> None:
+    """Check that the sandbox runs (`warm_up`, a `SandboxError` if not), then serve the app
+    with uvicorn until interrupted."""
+    uvicorn = require("uvicorn", extra="server", feature="the SandboxFusion API")
+    config = config or FusionConfig()
+    app = create_app(config)
+    warm_up(config)
+    uvicorn.run(app, host=host, port=port, log_level=log_level, access_log=False)

@@ -1,0 +1,373 @@
+"""`rewards sandbox serve` (the SandboxFusion-compatible API) over real HTTP on 127.0.0.1:
+scored by veRL's own SandboxFusion client (`verl.utils.reward_score.sandbox_fusion`), and
+called with raw requests in SandboxFusion's documented `RunCodeRequest` / `RunCodeResponse`
+shapes: stdin, files, compile errors and timeouts, limits, unsupported languages, oversized
+and malformed bodies."""
+
+from __future__ import annotations
+
+import base64
+import json
+import shutil
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import pytest
+from integration_helpers import free_port, server_env  # type: ignore[import-not-found]
+
+httpx = pytest.importorskip("httpx", reason="pip install 'rewards-engine[server]'")
+pytest.importorskip("fastapi", reason="pip install 'rewards-engine[server]'")
+pytest.importorskip("uvicorn", reason="pip install 'rewards-engine[server]'")
+
+RESPONSE_KEYS = {"status", "message", "compile_result", "run_result", "executor_pod_name",
+                 "files"}
+COMMAND_KEYS = {"status", "execution_time", "return_code", "stdout", "stderr"}
+HAS_GXX = shutil.which("g++") is not None
+# constant evaluation of 10^10 steps: gcc works for minutes before its -fconstexpr-ops-limit
+SLOW_TO_COMPILE = """
+constexpr long spin() {
+    long s = 0;
+    for (long i = 0; i < 100000; ++i)
+        for (long j = 0; j < 100000; ++j) s += i ^ j;
+    return s;
+}
+constexpr long value = spin();
+int main() { return value & 1; }
+"""
+ADD = "a, b = map(int, input().split())\nprint(a + b)\n"
+
+
+class FusionServer:
+    """`rewards sandbox serve` as a subprocess on a free loopback port."""
+
+    def __init__(self, log_dir: Path, *extra: str) -> None:
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.log = open(log_dir / f"fusion-{self.port}.log", "w+")  # noqa: SIM115  (closed in stop)
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "rewards", "sandbox", "serve", "--host", "127.0.0.1",
+             "--port", str(self.port), "--log-level", "warning", *extra],
+            stdout=self.log, stderr=subprocess.STDOUT, env=server_env())
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"rewards sandbox serve exited with {self.proc.returncode}:"
+                                   f"\n{self.output()}")
+            try:
+                if httpx.get(f"{self.url}/v1/ping", timeout=1.0).status_code == 200:
+                    return
+            except httpx.TransportError:
+                pass
+            time.sleep(0.1)
+        self.stop()
+        raise RuntimeError(f"rewards sandbox serve not ready:\n{self.output()}")
+
+    def output(self) -> str:
+        self.log.seek(0)
+        return self.log.read()
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        self.log.close()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[FusionServer]:
+    running = FusionServer(tmp_path_factory.mktemp("fusion"), "--workers", "2",
+                           "--max-body-mb", "1", "--max-timeout", "30")
+    yield running
+    running.stop()
+
+
+def run_code(server: FusionServer, **body: Any) -> dict[str, Any]:
+    reply = httpx.post(f"{server.url}/run_code", json=body, timeout=60)
+    assert reply.status_code == 200, reply.text
+    data = reply.json()
+    assert set(data) == RESPONSE_KEYS
+    for part in ("compile_result", "run_result"):
+        assert data[part] is None or set(data[part]) == COMMAND_KEYS
+    return data
+
+
+def fenced(code: str) -> str:
+    return f"Here is my solution.\n```python\n{code}```\n"
+
+
+# --- veRL's own client --------------------------------------------------------------------
+
+def test_verl_compute_score_right_wrong_and_looping(server: FusionServer) -> None:
+    from verl.utils.reward_score.sandbox_fusion import compute_score
+
+    url = f"{server.url}/run_code"
+    cases = {"inputs": ["1 2\n", "10 -4\n", "0 0\n"], "outputs": ["3\n", "6\n", "0\n"]}
+    score, meta = compute_score(url, None, 1024, fenced(ADD), json.dumps(cases))
+    assert score == 1.0
+    assert [m["status"] for m in meta] == ["success"] * 3
+    assert meta[0]["api_status"] == "Success" and meta[0]["exit_code"] == 0
+
+    wrong = "a, b = map(int, input().split())\nprint(a - b)\n"
+    score, meta = compute_score(url, None, 1024, fenced(wrong), cases)
+    assert score == pytest.approx(1 / 3)  # only 0 - 0 == 0 + 0
+    assert [m["status"] for m in meta] == ["wrong_answer", "wrong_answer", "success"]
+
+    score, meta = compute_score(url, threading.Semaphore(2), 1024,
+                                fenced("while True:\n    pass\n"), cases, timeout=1)
+    assert score == 0.0
+    assert [m["status"] for m in meta] == ["timeout"] * 3
+    assert {m["run_status"] for m in meta} == {"TimeLimitExceeded"}
+
+
+def test_verl_check_correctness_codes(server: FusionServer) -> None:
+    """check_correctness's per-case codes: True, False, -2 runtime error, -3 timeout, -4
+    compile error, -1 sandbox error (a SandboxFusion language this sandbox does not run)."""
+    from verl.utils.reward_score.sandbox_fusion.utils import check_correctness
+
+    url = f"{server.url}/run_code"
+    cases = {"inputs": ["2 3\n", "oops\n"], "outputs": ["5\n", "5\n"]}
+    results, meta = check_correctness(url, cases, ADD, timeout=5)
+    assert results == [True, -2]
+    assert meta[1]["status"] == "runtime_error" and meta[1]["exit_code"] == 1
+    assert "ValueError" in meta[1]["stderr"]
+
+    results, meta = check_correctness(url, {"inputs": [""], "outputs": ["x"]},
+                                      "package main\nfunc main() {}\n", language="go")
+    assert results == [-1] and meta[0]["status"] == "sandbox_error"
+    assert "not supported" in meta[0]["api_response"]["message"]
+
+    if HAS_GXX:
+        results, meta = check_correctness(url, {"inputs": ["", ""], "outputs": ["", ""]},
+                                          "int main() { return }", language="cpp")
+        assert results == [-4, -4] and meta[0]["compile_status"] == "Finished"
+        assert "error" in meta[0]["compile_stderr"]
+        program = '#include <cstdio>\nint main() { int a, b; scanf("%d %d", &a, &b); ' \
+                  'printf("%d\\n", a + b); }\n'
+        results, _ = check_correctness(url, {"inputs": ["2 3\n"], "outputs": ["5\n"]}, program,
+                                       language="cpp")
+        assert results == [True]
+
+
+def test_verl_function_and_assert_cases(server: FusionServer) -> None:
+    """veRL's LeetCode-style wrapper (`fn_name`: JSON arguments on stdin, the result printed)
+    and its assert cases run unchanged in the jail."""
+    from verl.utils.reward_score.sandbox_fusion import compute_score
+
+    url = f"{server.url}/run_code"
+    solution = "class Solution:\n    def add(self, a, b):\n        return a + b\n"
+    cases = {"fn_name": "add", "inputs": ["1\n2", "[1]\n[2]"], "outputs": ["3", "[1, 2]"]}
+    score, meta = compute_score(url, None, 1024, fenced(solution), cases)
+    assert score == 1.0, meta
+    asserts = {"assert_case": ["assert add(1, 2) == 3", "assert add(2, 2) == 5"]}
+    score, meta = compute_score(url, None, 1024, fenced("def add(a, b):\n    return a + b\n"),
+                                asserts)
+    assert score == 0.5
+    assert [m["status"] for m in meta] == ["success", "runtime_error"]
+    assert "AssertionError" in meta[1]["stderr"]
+
+
+def test_verl_default_compute_score_path(server: FusionServer) -> None:
+    """The entry veRL's reward manager calls for code data when `reward.sandbox_fusion.url`
+    is set (continuous pass fraction)."""
+    from verl.utils.reward_score import default_compute_score
+
+    cases = json.dumps({"inputs": ["1 2\n", "5 5\n"], "outputs": ["3\n", "11\n"]})
+    score = default_compute_score("codecontests", fenced(ADD), cases,
+                                  sandbox_fusion_url=f"{server.url}/run_code",
+                                  concurrent_semaphore=threading.Semaphore(4),
+                                  memory_limit_mb=1024)
+    assert score == 0.5
+
+
+# --- raw requests in SandboxFusion's documented shapes -----------------------------------
+
+def test_ping(server: FusionServer) -> None:
+    reply = httpx.get(f"{server.url}/v1/ping")
+    assert reply.status_code == 200 and reply.json() == "pong"
+
+
+def test_success_shape_and_defaults(server: FusionServer) -> None:
+    """Only the required fields (code, language): SandboxFusion's defaults fill the rest."""
+    data = run_code(server, code="print('hello')", language="python")
+    assert data["status"] == "Success" and data["message"] == ""
+    assert data["compile_result"] is None and data["files"] == {}
+    run = data["run_result"]
+    assert run["status"] == "Finished" and run["return_code"] == 0
+    assert run["stdout"] == "hello\n" and run["stderr"] == ""
+    assert isinstance(run["execution_time"], float) and run["execution_time"] > 0
+
+
+def test_stdin_and_null_stdin(server: FusionServer) -> None:
+    program = "import sys\ndata = sys.stdin.read()\nprint(repr(data))\n"
+    data = run_code(server, code=program, language="python", stdin="line one\nline two\n",
+                    compile_timeout=10, run_timeout=10, memory_limit_MB=256, files={},
+                    fetch_files=[])
+    assert data["run_result"]["stdout"] == "'line one\\nline two\\n'\n"
+    data = run_code(server, code=program, language="python", stdin=None)
+    assert data["run_result"]["stdout"] == "''\n"
+
+
+def test_files_are_written_next_to_the_program(server: FusionServer) -> None:
+    program = ("import helper\n"
+               "print(open('data/numbers.txt').read().split())\n"
+               "print(helper.double(21))\n"
+               "print(open('blob.bin', 'rb').read() == bytes(range(256)))\n")
+    files = {"data/numbers.txt": base64.b64encode(b"4 8 15\n").decode(),
+             "helper.py": base64.b64encode(b"def double(x):\n    return 2 * x\n").decode(),
+             "blob.bin": base64.b64encode(bytes(range(256))).decode(),
+             "skipped.txt": None}
+    data = run_code(server, code=program, language="python", files=files)
+    assert data["status"] == "Success", data
+    assert data["run_result"]["stdout"] == "['4', '8', '15']\n42\nTrue\n"
+
+
+def test_bad_files_and_fetch_files_are_sandbox_errors(server: FusionServer) -> None:
+    """What SandboxFusion answers with a SandboxError (an exception writing the files), and
+    fetch_files, which this sandbox cannot do: a SandboxError saying so, never a silent {}."""
+    for files, words in (({"x.txt": "not base64!"}, "base64"),
+                         ({"../escape.txt": "aGk="}, "bad file name"),
+                         ({"/etc/abs.txt": "aGk="}, "bad file name")):
+        data = run_code(server, code="print(1)", language="python", files=files)
+        assert data["status"] == "SandboxError" and words in data["message"]
+        assert data["run_result"] is None
+    data = run_code(server, code="open('out.txt', 'w').write('hi')", language="python",
+                    fetch_files=["out.txt"])
+    assert data["status"] == "SandboxError" and "fetch_files" in data["message"]
+
+
+def test_runtime_errors_and_signals(server: FusionServer) -> None:
+    data = run_code(server, code="import sys\nprint('partial')\nsys.exit(3)\n",
+                    language="python")
+    assert data["status"] == "Failed" and data["message"] == "runtime_error"
+    assert data["run_result"]["status"] == "Finished"
+    assert data["run_result"]["return_code"] == 3 and data["run_result"]["stdout"] == "partial\n"
+    data = run_code(server, code="import os, signal\nos.kill(os.getpid(), signal.SIGSEGV)\n",
+                    language="python")
+    assert data["status"] == "Failed" and data["run_result"]["return_code"] == -11
+
+
+def test_timeout_is_time_limit_exceeded(server: FusionServer) -> None:
+    data = run_code(server, code="print('started', flush=True)\nwhile True:\n    pass\n",
+                    language="python", run_timeout=1)
+    assert data["status"] == "Failed" and data["message"] == "timeout"
+    run = data["run_result"]
+    assert run["status"] == "TimeLimitExceeded" and run["return_code"] is None
+    assert run["stdout"] == "started\n"
+
+
+def test_memory_and_output_limits_fail(server: FusionServer) -> None:
+    data = run_code(server, code="block = bytearray(1 << 30)\nprint(len(block))\n",
+                    language="python", memory_limit_MB=128)
+    assert data["status"] == "Failed" and data["message"] == "memory_limit"
+    assert data["run_result"]["status"] == "Finished"
+    assert data["run_result"]["return_code"] != 0 and data["run_result"]["stdout"] == ""
+    data = run_code(server, code="import sys\nsys.stdout.write('x' * (3 << 20))\n",
+                    language="python")
+    assert data["status"] == "Failed" and data["message"] == "output_limit"
+    assert len(data["run_result"]["stdout"]) <= 1 << 20
+
+
+def test_other_languages(server: FusionServer) -> None:
+    data = run_code(server, code='read -r name\necho "hi $name"\n', language="bash",
+                    stdin="bob\n")
+    assert data["status"] == "Success" and data["run_result"]["stdout"] == "hi bob\n"
+    if shutil.which("node"):
+        for language in ("nodejs", "javascript"):
+            data = run_code(server, code="console.log(6 * 7)", language=language)
+            assert data["status"] == "Success" and data["run_result"]["stdout"] == "42\n"
+
+
+@pytest.mark.skipif(not HAS_GXX, reason="g++ is not installed on this host")
+def test_cpp_compile_result(server: FusionServer) -> None:
+    program = '#include <iostream>\nint main() { int n; std::cin >> n; std::cout << n * n ' \
+              '<< "\\n"; return 0; }\n'
+    data = run_code(server, code=program, language="cpp", stdin="12\n")
+    assert data["status"] == "Success"
+    assert data["compile_result"]["status"] == "Finished"
+    assert data["compile_result"]["return_code"] == 0
+    assert data["run_result"]["stdout"] == "144\n"
+
+    data = run_code(server, code="int main() { undeclared(); }", language="cpp")
+    assert data["status"] == "Failed" and data["message"] == "compile_error"
+    assert data["run_result"] is None
+    compiled = data["compile_result"]
+    assert compiled["status"] == "Finished" and compiled["return_code"] == 1
+    assert "undeclared" in compiled["stderr"]
+
+
+@pytest.mark.skipif(not HAS_GXX, reason="g++ is not installed on this host")
+def test_cpp_compile_timeout(server: FusionServer) -> None:
+    data = run_code(server, code=SLOW_TO_COMPILE, language="cpp", compile_timeout=1)
+    assert data["status"] == "Failed" and data["run_result"] is None
+    assert data["compile_result"]["status"] == "TimeLimitExceeded"
+    assert data["compile_result"]["return_code"] is None
+
+
+def test_unsupported_language(server: FusionServer) -> None:
+    """A name outside SandboxFusion's `Language` literal fails validation (422, as there); a
+    SandboxFusion language this sandbox does not run is a SandboxError reply."""
+    reply = httpx.post(f"{server.url}/run_code", json={"code": "x", "language": "cobol"})
+    assert reply.status_code == 422
+    [error] = reply.json()["detail"]
+    assert error["loc"] == ["body", "language"] and error["type"] == "literal_error"
+    for language in ("java", "rust", "go"):
+        data = run_code(server, code="x", language=language)
+        assert data["status"] == "SandboxError" and language in data["message"]
+
+
+def test_malformed_bodies_are_422(server: FusionServer) -> None:
+    url = f"{server.url}/run_code"
+    reply = httpx.post(url, content=b'{"code": "print(1)", "language": ',
+                       headers={"Content-Type": "application/json"})
+    assert reply.status_code == 422 and reply.json()["detail"][0]["type"] == "json_invalid"
+    reply = httpx.post(url, json={"language": "python"})
+    assert reply.status_code == 422
+    assert reply.json()["detail"][0]["loc"] == ["body", "code"]
+    for field, value in (("run_timeout", 0), ("run_timeout", 31), ("compile_timeout", -1),
+                         ("memory_limit_MB", 10 ** 6), ("files", ["a.txt"]),
+                         ("stdin", {"a": 1})):
+        reply = httpx.post(url, json={"code": "print(1)", "language": "python", field: value})
+        assert reply.status_code == 422, (field, value)
+        assert reply.json()["detail"][0]["loc"][:2] == ["body", field]
+
+
+def test_oversized_body_is_413(server: FusionServer) -> None:
+    """The server runs with --max-body-mb 1: a bigger body is refused before it is parsed,
+    whether it says its length or arrives in chunks."""
+    big = {"code": "#" * (2 << 20), "language": "python"}
+    reply = httpx.post(f"{server.url}/run_code", json=big, timeout=30)
+    assert reply.status_code == 413 and "body over" in reply.json()["detail"]
+
+    def chunks() -> Iterator[bytes]:
+        yield b'{"language": "python", "code": "'
+        for _ in range(40):
+            yield b"#" * (64 << 10)
+        yield b'"}'
+
+    reply = httpx.post(f"{server.url}/run_code", content=chunks(), timeout=30,
+                       headers={"Content-Type": "application/json"})
+    assert reply.status_code == 413
+    # just under the limit is run
+    data = run_code(server, code="#" * (900 << 10) + "\nprint('ok')", language="python")
+    assert data["status"] == "Success" and data["run_result"]["stdout"] == "ok\n"
+
+
+def test_concurrent_requests_past_the_worker_count(server: FusionServer) -> None:
+    """Twelve requests at once against two workers: each waits its turn and gets its own
+    answer."""
+    def one(i: int) -> dict[str, Any]:
+        return run_code(server, code=f"print({i} * {i})", language="python")
+
+    with ThreadPoolExecutor(12) as pool:
+        replies = list(pool.map(one, range(12)))
+    assert [r["run_result"]["stdout"] for r in replies] == [f"{i * i}\n" for i in range(12)]
