@@ -34,14 +34,15 @@ import functools
 import os
 import types
 import typing
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from pathlib import PurePath
 from types import MappingProxyType
 from typing import Any, Literal, TypeVar, get_args, get_origin
 
 from rewards.errors import ConfigError
 
-__all__ = ["NOT_AN_OPTION", "check_fields", "check_range", "load_options", "option_names"]
+__all__ = ["NOT_AN_OPTION", "check_fields", "check_range", "did_you_mean", "load_options",
+           "option_names"]
 
 T = TypeVar("T")
 
@@ -86,6 +87,14 @@ def check_range(name: str, value: float | None, *, ge: float | None = None,
     if not all(ok for _, _, ok in bounds):
         rule = " and ".join(f"{sign} {bound:g}" for bound, sign, _ in bounds if bound is not None)
         raise ConfigError(f"{name}: must be {rule}, not {value!r}")
+
+
+def did_you_mean(value: Any, choices: Iterable[Any]) -> str:
+    """`" (did you mean 'x'?)"` for the choice nearest to `value` (difflib), or `""`."""
+    if not isinstance(value, str):
+        return ""
+    near = difflib.get_close_matches(value, [c for c in choices if isinstance(c, str)], n=1)
+    return f" (did you mean {near[0]!r}?)" if near else ""
 
 
 def option_names(cls: type) -> list[str]:
@@ -160,10 +169,7 @@ def _load(cls: type[T], document: Any, at: _At) -> T:
 
 
 def _unknown_keys(unknown: list[Any], known: list[str]) -> str:
-    parts = []
-    for key in unknown:
-        near = difflib.get_close_matches(key, known, n=1) if isinstance(key, str) else []
-        parts.append(repr(key) + (f" (did you mean {near[0]!r}?)" if near else ""))
+    parts = [repr(key) + did_you_mean(key, known) for key in unknown]
     noun = "key" if len(unknown) == 1 else "keys"
     return f"unknown {noun} {', '.join(parts)}; the keys are {', '.join(sorted(known))}"
 
@@ -179,11 +185,8 @@ def _coerce(hint: Any, value: Any, at: _At) -> Any:
         for allowed in args:
             if value == allowed and type(value) is type(allowed):
                 return allowed
-        near = (difflib.get_close_matches(value, [a for a in args if isinstance(a, str)], n=1)
-                if isinstance(value, str) else [])
-        hint_text = f" (did you mean {near[0]!r}?)" if near else ""
         raise at.error(f"must be one of {', '.join(map(repr, args))}, not "
-                       f"{_show(value)}{hint_text}")
+                       f"{_show(value)}{did_you_mean(value, args)}")
     if hint is type(None):
         if value is None:
             return None

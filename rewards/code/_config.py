@@ -1,15 +1,16 @@
-"""Options of the RTV code reward: `CodeRewardConfig`, its layer `Weights`, and the
-validation of the keyword options a reward config passes (`parse_options`)."""
+"""Options of the RTV code reward: `CodeRewardConfig` and its layer `Weights`, loaded from the
+keyword options a reward config passes (`parse_options`) by the one config loader."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, Literal, get_args
+from typing import Any, Literal
 
 from rewards.code._rules import BUILTIN_RULES, BlockChoice, ForbiddenRule, RuleConfig
 from rewards.errors import ConfigError
+from rewards.options import check_fields, check_range, did_you_mean, load_options
 from rewards.types import FunctionReward, Reward
 
 __all__ = ["LAYERS", "CodeRewardConfig", "Weights", "parse_options", "resolve_judge"]
@@ -29,6 +30,13 @@ class Weights:
     """Verifier layer: hidden tests pass fraction."""
     judge: float = 0.1
     """Verifier layer: the judge's score (redistributed when there is no judge)."""
+
+    def __post_init__(self) -> None:
+        check_fields(self)
+        for layer in LAYERS:
+            check_range(layer, getattr(self, layer), ge=0)
+        if sum(getattr(self, layer) for layer in LAYERS) <= 0:
+            raise ConfigError("at least one weight must be positive")
 
 
 @dataclass(frozen=True)
@@ -52,7 +60,8 @@ class CodeRewardConfig:
     forbidden: tuple[str, ...] = tuple(BUILTIN_RULES)
     """Built-in forbidden patterns to check, by name (see `rewards.code._rules.BUILTIN_RULES`)."""
     forbidden_patterns: tuple[ForbiddenRule, ...] = ()
-    """Extra forbidden regexes: `{name, regex, scope?, description?}` in a config."""
+    """Extra forbidden regexes: `{name?, regex, scope?, description?}` in a config (the name
+    defaults to the regex; a bare string is the regex)."""
     detect_hardcoding: bool = True
     """Flag programs that remember the tests' answers (Python)."""
     time_limit_s: float = 5.0
@@ -63,8 +72,8 @@ class CodeRewardConfig:
     """Formats without a public/hidden split hold back this share of their tests as hidden."""
     judge: Any = None
     """A `Reward` (object, registered name or dotted path) or a one-sample callable."""
-    judge_options: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
-    """Keyword options for the judge's factory when `judge` names one."""
+    judge_options: Mapping[str, Any] | None = field(default_factory=lambda: MappingProxyType({}))
+    """Keyword options for the judge's factory when `judge` names one (null: none)."""
     rubric: str | None = None
     """Rubric handed to the judge in `sample.meta["rubric"]`."""
     compare: Literal["exact", "whitespace", "float"] = "whitespace"
@@ -73,6 +82,30 @@ class CodeRewardConfig:
     max_workers: int | None = None
     """Parallel sandbox runs per batch (None: the sandbox's default)."""
 
+    def __post_init__(self) -> None:
+        check_fields(self)
+        unknown = [name for name in self.forbidden if name not in BUILTIN_RULES]
+        if unknown:
+            raise ConfigError(f"forbidden: {unknown[0]!r} is not a built-in rule"
+                              f"{did_you_mean(unknown[0], BUILTIN_RULES)}; the rules are "
+                              f"{', '.join(sorted(BUILTIN_RULES))}")
+        for i, rule in enumerate(self.forbidden_patterns):
+            if rule.regex is None and rule.check is None:
+                raise ConfigError(f"forbidden_patterns[{i}]: needs a 'regex'")
+        for name in ("max_program_chars", "max_program_lines", "time_limit_s", "memory_mb"):
+            check_range(name, getattr(self, name), gt=0)
+        check_range("hidden_share", self.hidden_share, ge=0, lt=1)
+        if self.judge_options is None:
+            object.__setattr__(self, "judge_options", MappingProxyType({}))
+
+    @classmethod
+    def expand_document(cls, value: Any) -> Any:
+        """A forbidden pattern may be a bare regex, and its name defaults to the regex."""
+        patterns = value.get("forbidden_patterns") if isinstance(value, Mapping) else None
+        if not isinstance(patterns, (list, tuple)):
+            return value
+        return {**value, "forbidden_patterns": [_pattern(p) for p in patterns]}
+
     def rule_config(self) -> RuleConfig:
         rules = tuple(BUILTIN_RULES[n] for n in self.forbidden) + self.forbidden_patterns
         return RuleConfig(max_chars=self.max_program_chars, max_lines=self.max_program_lines,
@@ -80,71 +113,17 @@ class CodeRewardConfig:
 
 
 def parse_options(options: Mapping[str, Any]) -> CodeRewardConfig:
-    """Validate `CodeReward` keyword options into a config; ConfigError names the bad one."""
-    known = {f.name for f in fields(CodeRewardConfig)}
-    unknown = sorted(set(options) - known)
-    if unknown:
-        raise ConfigError(f"rtv: unknown options {unknown}; known: {sorted(known)}")
-    values = dict(options)
-    if "weights" in values:
-        values["weights"] = _weights(values["weights"])
-    if "block" in values and values["block"] not in get_args(BlockChoice):
-        raise ConfigError(f"rtv: block must be one of {get_args(BlockChoice)}")
-    if "compare" in values and values["compare"] not in ("exact", "whitespace", "float"):
-        raise ConfigError("rtv: compare must be exact, whitespace or float")
-    if "unfenced" in values and values["unfenced"] not in ("code", "reject"):
-        raise ConfigError("rtv: unfenced must be 'code' or 'reject'")
-    if "forbidden" in values:
-        names = values["forbidden"]
-        if not isinstance(names, (list, tuple)) or any(n not in BUILTIN_RULES for n in names):
-            raise ConfigError(f"rtv: forbidden must list built-in rules {sorted(BUILTIN_RULES)}")
-        values["forbidden"] = tuple(names)
-    if "forbidden_patterns" in values:
-        values["forbidden_patterns"] = tuple(_pattern(p) for p in values["forbidden_patterns"])
-    for key in ("time_limit_s", "memory_mb", "max_program_chars", "max_program_lines"):
-        if key in values and not (isinstance(values[key], (int, float)) and values[key] > 0):
-            raise ConfigError(f"rtv: {key} must be a positive number, not {values[key]!r}")
-    share = values.get("hidden_share", 0.5)
-    if not isinstance(share, (int, float)) or not 0.0 <= share < 1.0:
-        raise ConfigError(f"rtv: hidden_share must be in [0, 1), not {share!r}")
-    if "judge_options" in values:
-        values["judge_options"] = MappingProxyType(dict(values["judge_options"] or {}))
-    for key in ("gate", "detect_hardcoding"):
-        if key in values and not isinstance(values[key], bool):
-            raise ConfigError(f"rtv: {key} must be true or false")
-    if not isinstance(values.get("language", "python"), str):
-        raise ConfigError("rtv: language must be a string")
-    return CodeRewardConfig(**values)
+    """`CodeReward` keyword options as a config (`rewards.options.load_options`): a
+    ConfigError names the bad option."""
+    return load_options(CodeRewardConfig, options, where="rtv")
 
 
-def _weights(spec: Any) -> Weights:
-    if isinstance(spec, Weights):
-        return spec
-    if not isinstance(spec, Mapping) or set(spec) - set(LAYERS):
-        raise ConfigError(f"rtv: weights must be a mapping with keys among {LAYERS}")
-    if any(not isinstance(v, (int, float)) or v < 0 for v in spec.values()):
-        raise ConfigError("rtv: weights must be numbers >= 0")
-    weights = replace(Weights(), **{k: float(v) for k, v in spec.items()})
-    if sum(getattr(weights, k) for k in LAYERS) <= 0:
-        raise ConfigError("rtv: at least one weight must be positive")
-    return weights
-
-
-def _pattern(spec: Any) -> ForbiddenRule:
-    if isinstance(spec, ForbiddenRule):
-        return spec
+def _pattern(spec: Any) -> Any:
     if isinstance(spec, str):
-        spec = {"name": spec, "regex": spec}
-    if not isinstance(spec, Mapping) or not isinstance(spec.get("regex"), str):
-        raise ConfigError("rtv: each forbidden_patterns entry needs a 'regex'")
-    scope = spec.get("scope", "all")
-    if scope not in ("all", "function", "stdin"):
-        raise ConfigError("rtv: a pattern's scope is all, function or stdin")
-    try:
-        return ForbiddenRule(str(spec.get("name") or spec["regex"]),
-                             str(spec.get("description", "")), scope, spec["regex"])
-    except ConfigError as exc:  # does not compile, or could not run in linear time
-        raise ConfigError(f"rtv: bad forbidden pattern: {exc}") from exc
+        return {"name": spec, "regex": spec}
+    if isinstance(spec, Mapping) and "regex" in spec and not spec.get("name"):
+        return {**spec, "name": str(spec["regex"])}
+    return spec  # a ForbiddenRule, or what the loader then refuses
 
 
 def resolve_judge(config: CodeRewardConfig) -> Reward | None:
