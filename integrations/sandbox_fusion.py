@@ -213,7 +213,10 @@ def warm_up(config: FusionConfig) -> None:
     """Run a trivial Python program the way requests will run (starting the warm pool for the
     default memory limit); `SandboxError` if the sandbox cannot run it."""
     limits = config.limits(run_timeout=10.0, compile_timeout=10.0, memory_mb=0)
-    execution = sandbox.run("print('pong')", "python", limits=limits, mode=config.mode)
+    try:
+        execution = sandbox.run("print('pong')", "python", limits=limits, mode=config.mode)
+    except sandbox.SandboxError as exc:  # the sandbox's own class, as this tree's
+        raise SandboxError(f"the sandbox cannot run programs: {exc}") from exc
     if execution.status != "ok" or execution.stdout != "pong\n":
         raise SandboxError(f"the sandbox cannot run a trivial Python program: status "
                            f"{execution.status}: {execution.stderr.strip()[-500:]}")

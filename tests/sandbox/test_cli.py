@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import signal
 import socket
 import subprocess
@@ -101,3 +102,14 @@ def test_serve_starts_on_a_port_and_stops_on_sigterm(tmp_path: Path) -> None:
             returncode = proc.wait(timeout=30)
         # a graceful stop: uvicorn >= 0.29 re-raises the SIGTERM it handled, older ones exit 0
         assert returncode in (0, -signal.SIGTERM), log.seek(0) or log.read()
+
+
+def test_serve_without_a_working_sandbox_exits_2_before_listening() -> None:
+    env = {**os.environ, "SANDBOX_NSJAIL": "/nonexistent/nsjail"}
+    done = subprocess.run([sys.executable, "-m", "rewards", "sandbox", "serve", "--port", "0"],
+                          check=False, capture_output=True, text=True, timeout=120, cwd=REPO,
+                          env=env)
+    assert done.returncode == 2
+    [line] = done.stderr.strip().splitlines()  # one line, no traceback, nothing served
+    assert line.startswith("rewards sandbox: error: the sandbox cannot run programs: ")
+    assert "/nonexistent/nsjail" in line
