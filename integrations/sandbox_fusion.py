@@ -32,7 +32,7 @@ import sandbox
 from rewards.deps import require
 from rewards.errors import ConfigError, SandboxError
 
-__all__ = ["ACCEPTED_LANGUAGES", "FUSION_LANGUAGES", "RUNS_AS", "FusionConfig", "api_models",
+__all__ = ["ACCEPTED_LANGUAGES", "COMPILED", "FUSION_LANGUAGES", "RUNS_AS", "FusionConfig", "api_models",
            "create_app", "fusion_response", "run_request", "sandbox_error_response", "serve",
            "warm_up"]
 
@@ -51,6 +51,9 @@ RUNS_AS: Mapping[str, sandbox.Language] = {"python": "python", "cpp": "cpp",
                                            "c": "c", "javascript": "javascript"}
 """The `language` values this server runs, each with the sandbox language it runs as. A
 SandboxFusion language missing here (go, java, rust ...) is valid but answered SandboxError."""
+
+COMPILED = frozenset({"c", "cpp"})
+"""The sandbox languages with a compile step (reported as `compile_result`)."""
 
 ACCEPTED_LANGUAGES = FUSION_LANGUAGES + tuple(name for name in RUNS_AS
                                               if name not in FUSION_LANGUAGES)
@@ -106,11 +109,17 @@ class FusionConfig:
 
 # --- from a request to a reply (plain dicts in SandboxFusion's shapes) --------------------
 
+def _reply(status: str, message: str = "", *, compile_result: dict[str, Any] | None = None,
+           run_result: dict[str, Any] | None = None) -> dict[str, Any]:
+    """A `RunCodeResponse`: no executor pod and no fetched files here."""
+    return {"status": status, "message": message, "compile_result": compile_result,
+            "run_result": run_result, "executor_pod_name": None, "files": {}}
+
+
 def sandbox_error_response(message: str, *, run_result: dict[str, Any] | None = None
                            ) -> dict[str, Any]:
     """A `RunCodeResponse` with status SandboxError: the run could not be done here."""
-    return {"status": "SandboxError", "message": message, "compile_result": None,
-            "run_result": run_result, "executor_pod_name": None, "files": {}}
+    return _reply("SandboxError", message, run_result=run_result)
 
 
 def _return_code(execution: sandbox.Execution) -> int | None:
@@ -121,11 +130,9 @@ def _return_code(execution: sandbox.Execution) -> int | None:
     return -execution.signal if execution.signal is not None else None
 
 
-def _command_result(status: str, execution: sandbox.Execution, *,
-                    execution_time: float | None = None) -> dict[str, Any]:
+def _command_result(status: str, execution: sandbox.Execution) -> dict[str, Any]:
     """A `CommandRunResult`; a timed-out command has no return code, as in SandboxFusion."""
-    return {"status": status,
-            "execution_time": execution.wall_s if execution_time is None else execution_time,
+    return {"status": status, "execution_time": execution.wall_s,
             "return_code": None if status == "TimeLimitExceeded" else _return_code(execution),
             "stdout": execution.stdout, "stderr": execution.stderr}
 
@@ -144,21 +151,19 @@ def fusion_response(execution: sandbox.Execution, *, compiled: bool, limits: san
     if execution.status == "sandbox_error":
         return sandbox_error_response(execution.stderr,
                                       run_result=_command_result("Error", execution))
-    reply = sandbox_error_response("")
     if execution.status == "compile_error":
         killed_at_limit = execution.exit_code is None and \
             execution.wall_s >= limits.compile_wall_s
-        reply.update(status="Failed", message="compile_error", compile_result=_command_result(
+        return _reply("Failed", "compile_error", compile_result=_command_result(
             "TimeLimitExceeded" if killed_at_limit else "Finished", execution))
-        return reply
-    if compiled:
-        reply["compile_result"] = {"status": "Finished", "execution_time": setup_s,
-                                   "return_code": 0, "stdout": "", "stderr": ""}
-    reply["run_result"] = _command_result(
+    compile_result = {"status": "Finished", "execution_time": setup_s, "return_code": 0,
+                      "stdout": "", "stderr": ""} if compiled else None
+    run_result = _command_result(
         "TimeLimitExceeded" if execution.status == "timeout" else "Finished", execution)
-    reply.update(status="Success" if execution.ok else "Failed",
-                 message="" if execution.ok else execution.status)
-    return reply
+    if execution.ok:
+        return _reply("Success", compile_result=compile_result, run_result=run_result)
+    return _reply("Failed", execution.status, compile_result=compile_result,
+                  run_result=run_result)
 
 
 def _decode_files(files: Mapping[str, str | None]) -> dict[str, bytes]:
@@ -204,7 +209,7 @@ def run_request(request: Any, config: FusionConfig) -> dict[str, Any]:
     except Exception as exc:  # a poison request: its reply says so, the server stays up
         logger.exception("running a request failed")
         return sandbox_error_response(f"{type(exc).__name__}: {exc}")
-    compiled = language in ("c", "cpp")
+    compiled = language in COMPILED
     setup_s = max(0.0, time.monotonic() - started - execution.wall_s)
     return fusion_response(execution, compiled=compiled, limits=limits, setup_s=setup_s)
 
