@@ -5,13 +5,17 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from rewards.config import ComponentConfig, RewardConfig, load_config
+from rewards.config import ComponentConfig, RewardConfig, load_config, parse_config
 from rewards.errors import ConfigError
 from rewards.mixing import DomainRouter, Mixture, WeightedComponent
+from rewards.reasoning import AnswerAfter
 from rewards.registry import resolve
 from rewards.types import Reward
 
-__all__ = ["build_component", "build_reward"]
+__all__ = ["ANSWER_AFTER", "build_component", "build_component_spec", "build_reward"]
+
+ANSWER_AFTER = "answer_after"
+"""The component option every component takes: score only the text after this marker."""
 
 
 def build_reward(config: RewardConfig | str | Path) -> Reward:
@@ -32,25 +36,47 @@ def build_reward(config: RewardConfig | str | Path) -> Reward:
 
 def build_component(component: ComponentConfig) -> Reward:
     """Instantiate one component: a `Reward` object is used as is, a factory is called with
-    the component's options. Its `name` becomes the component's configured name."""
+    the component's options. Its `name` becomes the component's configured name.
+
+    One option belongs to every component and is never passed on: `answer_after` (a marker
+    such as `"</think>"`, or a list of them). The component then scores only the text after
+    the marker's last occurrence, and a completion without it scores 0.0 with reason
+    `no_answer` (see `rewards.reasoning.AnswerAfter`)."""
     target: Any = resolve(component.use)
+    options = dict(component.options)
+    marker = options.pop(ANSWER_AFTER, None)
     if hasattr(target, "score") and not isinstance(target, type):
-        if component.options:
+        if options:
             raise ConfigError(f"reward {component.use!r} is a ready Reward and takes no options, "
-                              f"got {sorted(component.options)}")
+                              f"got {sorted(options)}")
         built = target
     else:
         try:
-            built = target(**component.options)
+            built = target(**options)
         except TypeError as exc:
             raise ConfigError(f"reward {component.use!r}: bad options "
-                              f"{dict(component.options)}: {exc}") from exc
+                              f"{options}: {exc}") from exc
     if not hasattr(built, "score"):
         raise ConfigError(f"reward {component.use!r} did not produce a Reward (an object with "
                           f"score(samples)); plain one-sample functions need @rewards.reward")
+    if marker is not None:  # `answer_after: null` is the default: the whole completion
+        built = AnswerAfter(built, marker)
     if getattr(built, "name", None) != component.name:
         built = _Renamed(built, component.name)
     return built
+
+
+def build_component_spec(spec: Any, *, where: str) -> Reward:
+    """One component from its config entry, written as in a domain's `rewards` list (a name,
+    or a mapping with `use` and options), read by the one config parser: for components
+    built around another (`cosine`'s `of: {use: math}`). `where` names it in errors."""
+    try:
+        config = parse_config({"domains": {where: {"rewards": [spec]}}}, source=where)
+        return build_component(config.domains[where].rewards[0])
+    except ConfigError as exc:
+        if str(exc).startswith(where):
+            raise
+        raise ConfigError(f"{where}: {exc}") from exc
 
 
 class _Renamed:

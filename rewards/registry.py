@@ -18,6 +18,14 @@ _BUILTIN: dict[str, str] = {
     "genrm": "genrm.generative:GenRMReward",
     "rm": "genrm.discriminative:DiscriminativeRM",
     "celery": "integrations.celery.client:CeleryReward",
+    # reasoning-model rewards (open-r1, TRL, DAPO): docs/reasoning-rewards.md
+    "format": "rewards.reasoning:FormatReward",
+    "tag_count": "rewards.reasoning:TagCountReward",
+    "reasoning_steps": "rewards.reasoning:ReasoningStepsReward",
+    "repetition": "rewards.reasoning:RepetitionReward",
+    "length": "rewards.reasoning:LengthReward",
+    "overlong": "rewards.reasoning:OverlongReward",
+    "cosine": "rewards.reasoning:CosineReward",
 }
 _REGISTERED: dict[str, Callable[..., Any]] = {}
 
