@@ -1,5 +1,30 @@
-"""verifiers: reward functions for a `vf.Rubric` (the classic verifiers API, `verifiers`
-0.1 - 0.3, where 0.3 keeps it as `verifiers.legacy`).
+"""verifiers: our reward in a verifiers environment, for both of its APIs.
+
+verifiers 0.4 (the `verifiers.v1` Task API, which 0.3 ships too) scores a rollout with its
+task's `@vf.reward` methods, each called with the arguments it names (`task`: the row's
+`TaskData`, `trace`: the rollout). `task_reward` builds one such reward from a config:
+
+```python
+import verifiers.v1 as vf
+from integrations.verifiers import task_reward
+
+score = task_reward("reward.yaml")
+
+class MathTask(vf.Task[MathData]):           # MathData(vf.TaskData) carries `answer`
+    @vf.reward(weight=1.0)
+    async def rewards(self, trace: vf.Trace) -> float:
+        return await score(self.data, trace)
+```
+or, with no code, plug `integrations.verifiers:reward` (the config in `$REWARDS_CONFIG`) into
+any taskset's task config: `--env.taskset.task.rewards.rewards.fn integrations.verifiers:reward`.
+It scores the rollout's last reply (`trace.last_reply`) against the row's reference (its field
+`reference_key`, else the first of solution/answer/ground_truth/reference/label), in the domain
+its field `domain_key` names (else the config's only domain, else `default`); the value is the
+config's, and each component's part is recorded as a metric on the trace (logged, not summed).
+The rollouts verifiers scores at once (a group, an eval batch) are scored in one batch.
+
+The classic Rubric API (verifiers 0.1 - 0.3, where 0.3 keeps it as `verifiers.legacy`; gone
+in 0.4):
 
 ```python
 import verifiers as vf
@@ -14,38 +39,136 @@ component, named after it (the Rubric reports each as a metric), with the compon
 (a domain's alpha folded in). `score_group` awaits every rollout of a group at once: those
 concurrent calls are scored together in one batch, and each rollout is scored once for all the
 functions. The domain of a rollout is `info["domain"]`, else the config's only domain, else
-`default`. A Rubric needs a float from every function, so an abstention cannot be left out:
-`abstain="mask"` (the default) raises a `ConfigError` naming the cause, so that an abstention
-never trains as 0 unasked; `abstain="zero"` scores it `abstain_value` (default 0.0);
-`abstain="raise"` raises an `InputError` naming the sample.
+`default`.
+
+Both APIs need a float from every reward, so an abstention cannot be left out:
+`abstain="mask"` (the default) raises a `ConfigError` naming the cause (verifiers 0.4 records
+it on the trace as a failed rollout), so that an abstention never trains as 0 unasked;
+`abstain="zero"` scores it `abstain_value` (default 0.0); `abstain="raise"` raises an
+`InputError` naming the sample.
 """
 
 from __future__ import annotations
 
 import asyncio
+import os
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from typing import Any
 
 from integrations._batcher import BatchingConfig, MicroBatcher
 from integrations._common import (
+    CONFIG_ENV,
     AbstainMode,
     ResolvedReward,
     RewardSource,
     check_abstain_mode,
     check_rollout_abstention,
     completion_text,
+    find_reference,
     group_key,
     prompt_value,
     resolve_reward,
 )
 from rewards.deps import require
+from rewards.errors import ConfigError, InputError
 from rewards.types import Sample, Score
 
-__all__ = ["reward_funcs", "rubric"]
+__all__ = ["TaskReward", "reward", "reward_funcs", "rubric", "task_reward"]
 
 RewardFunc = Callable[..., Any]
 
+
+# ---- verifiers 0.4: the v1 Task API --------------------------------------------------------
+
+def task_reward(config: RewardSource = None, *, reference_key: str | None = None,
+                domain_key: str = "domain", name: str = "rewards", abstain_value: float = 0.0,
+                abstain: AbstainMode = "mask") -> TaskReward:
+    """A `@vf.reward` for a verifiers 0.4 task, scoring with a reward config (None:
+    `$REWARDS_CONFIG`). Call it from a reward method (`await score(self.data, trace)`) or
+    decorate it as one (`rewards = vf.reward(task_reward(...))` in the Task class)."""
+    check_abstain_mode(abstain)
+    return TaskReward(_SharedScorer(resolve_reward(config)), reference_key=reference_key,
+                      domain_key=domain_key, name=name, abstain_value=abstain_value,
+                      abstain=abstain)
+
+
+class TaskReward:
+    """`async (task, trace) -> float`, the signature verifiers 0.4 calls a reward with (by
+    parameter name: `task` is the row's `TaskData`, `trace` the rollout). A callable object, not
+    a function, so that as a Task class attribute it is not bound as a method."""
+
+    def __init__(self, scorer: _SharedScorer, *, reference_key: str | None, domain_key: str,
+                 name: str, abstain_value: float, abstain: AbstainMode) -> None:
+        self.scorer = scorer
+        self.reference_key = reference_key
+        self.domain_key = domain_key
+        self.abstain_value = abstain_value
+        self.abstain = abstain
+        self.__name__ = self.__qualname__ = name  # the reward's key in `trace.rewards`
+
+    async def __call__(self, task: Any, trace: Any) -> float:
+        row = _row(task)
+        resolved = self.scorer.resolved
+        prompt = _task_prompt(row)
+        key = getattr(getattr(trace, "task", None), "key", None)
+        _, reference = find_reference(row, self.reference_key)
+        sample = Sample(prompt=prompt, completion=str(trace.last_reply), reference=reference,
+                        domain=resolved.route(row.get(self.domain_key)),
+                        group=str(key) if key is not None else group_key(prompt))
+        score = await self.scorer.score(sample)
+        for part, value in score.parts.items():
+            if value is not None:
+                trace.record_metric(part, value)  # logged beside the reward, not summed
+        check_rollout_abstention(sample, score, score.value, self.abstain,
+                                 framework="a verifiers reward",
+                                 mask_hint="pass abstain='zero' to score it abstain_value")
+        return self.abstain_value if score.value is None else float(score.value)
+
+    def __repr__(self) -> str:
+        return f"TaskReward({self.__name__!r}, {self.scorer.resolved.reward.name!r})"
+
+
+_DEFAULT_REWARDS: dict[str, TaskReward] = {}
+
+
+async def reward(task: Any, trace: Any) -> float:
+    """`task_reward()` with the config in `$REWARDS_CONFIG`, for a task config's plugged
+    rewards: `rewards: {rewards: {fn: "integrations.verifiers:reward", weight: 1.0}}`."""
+    path = os.environ.get(CONFIG_ENV, "")
+    scorer = _DEFAULT_REWARDS.get(path)
+    if scorer is None:
+        scorer = _DEFAULT_REWARDS[path] = task_reward(path or None)
+    return await scorer(task, trace)
+
+
+def _row(task: Any) -> dict[str, Any]:
+    """A task's data as a dict: a `TaskData` model (its fields and extras), or a mapping."""
+    if isinstance(task, Mapping) or hasattr(type(task), "model_fields"):
+        return dict(task)
+    raise InputError(f"a verifiers reward gets the task's data (a vf.TaskData), not "
+                     f"{type(task).__name__}", field="task")
+
+
+def _task_prompt(row: Mapping[str, Any]) -> str | list[dict[str, Any]]:
+    prompt = _plain(row.get("prompt"))
+    system = row.get("system_prompt")
+    if not system:
+        return prompt_value(prompt)
+    messages = prompt if isinstance(prompt, list) else [{"role": "user", "content": prompt}]
+    return prompt_value([{"role": "system", "content": system}, *messages])
+
+
+def _plain(value: Any) -> Any:
+    """verifiers' messages (pydantic models since 0.3) as the plain dicts adapters read."""
+    if hasattr(value, "model_dump"):
+        return value.model_dump(exclude_none=True)
+    if isinstance(value, (list, tuple)):
+        return [_plain(item) for item in value]
+    return value
+
+
+# ---- verifiers 0.1 - 0.3: the classic Rubric -----------------------------------------------
 
 def reward_funcs(config: RewardSource = None, *, per_component: bool = True,
                  abstain_value: float = 0.0, abstain: AbstainMode = "mask"
@@ -76,11 +199,20 @@ def reward_funcs(config: RewardSource = None, *, per_component: bool = True,
 def rubric(config: RewardSource = None, *, per_component: bool = True,
            abstain_value: float = 0.0, abstain: AbstainMode = "mask",
            **rubric_options: Any) -> Any:
-    """A `vf.Rubric` scoring with a reward config (needs `pip install verifiers`)."""
+    """A classic `vf.Rubric` scoring with a reward config (verifiers 0.1 - 0.3; needs
+    `pip install verifiers`). verifiers 0.4 has no Rubric: use `task_reward` there."""
     vf = require("verifiers", package="verifiers", feature="the verifiers adapter")
+    try:
+        rubric_class = vf.Rubric  # 0.3: served from verifiers.legacy on first touch
+    except AttributeError as exc:
+        version = getattr(vf, "__version__", "?")
+        raise ConfigError(
+            f"verifiers {version} has no classic vf.Rubric ({exc}); verifiers 0.4 scores with "
+            "its Task API: use integrations.verifiers.task_reward in a @vf.reward, or plug "
+            "integrations.verifiers:reward into the task config's rewards") from exc
     funcs, weights = reward_funcs(config, per_component=per_component,
                                   abstain_value=abstain_value, abstain=abstain)
-    return vf.Rubric(funcs=funcs, weights=weights, **rubric_options)
+    return rubric_class(funcs=funcs, weights=weights, **rubric_options)
 
 
 class _SharedScorer:
@@ -132,6 +264,7 @@ def _function(scorer: _SharedScorer, domain: str | None, part: str | None, label
                                 else None)
         if domain is not None and routed != domain:
             return 0.0  # another domain's component: contributes nothing to this rollout
+        prompt, completion = _plain(prompt), _plain(completion)
         sample = Sample(prompt=prompt_value(prompt), completion=completion_text(completion),
                         reference=answer, domain=routed, group=group_key(prompt))
         score = await scorer.score(sample)
