@@ -4,7 +4,7 @@ config; run them with `rewards train grpo|ppo --config train.yaml`.
 
 Torch is imported only when a loop runs: `import rl` stays light."""
 
-from rl._common import CurriculumConfig, load_train_config
+from rl._config import CurriculumConfig, LoopConfig, load_train_config
 from rl.grpo import GRPOConfig
 from rl.grpo import train as train_grpo
 from rl.ppo import PPOConfig
@@ -13,6 +13,7 @@ from rl.ppo import train as train_ppo
 __all__ = [
     "CurriculumConfig",
     "GRPOConfig",
+    "LoopConfig",
     "PPOConfig",
     "load_train_config",
     "train_grpo",

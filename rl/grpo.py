@@ -14,26 +14,23 @@ from __future__ import annotations
 import sys
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
-from rl._common import (
-    CurriculumConfig,
-    MetricsLog,
-    PromptStream,
+from rewards.errors import ConfigError
+from rewards.options import check_range
+from rl._checkpoints import (
     latest_checkpoint,
-    load_causal_lm,
     load_checkpoint,
-    perf_metrics,
-    prepare_output_dir,
-    read_prompts,
-    require_torch,
-    resolve_device,
     save_checkpoint,
     save_final,
     seed_everything,
 )
+from rl._config import LoopConfig, prepare_output_dir
+from rl._metrics import MetricsLog, perf_metrics
+from rl._models import load_causal_lm, require_torch, resolve_device
+from rl._prompts import PromptStream, read_prompts
 from rl._rollout import (
     Group,
     collate,
@@ -43,61 +40,27 @@ from rl._rollout import (
     rollout_metrics,
     score_groups,
 )
-from rl.losses import Aggregation, aggregate, clipped_policy_loss, kl_k3, overlong_penalty
+from rl.losses import aggregate, clipped_policy_loss, kl_k3, overlong_penalty
 
 __all__ = ["GRPOConfig", "train"]
 
 
 @dataclass(frozen=True)
-class GRPOConfig:
-    """Everything a GRPO run reads (the `train.yaml` of `rewards train grpo`)."""
+class GRPOConfig(LoopConfig):
+    """Everything a GRPO run reads (the `train.yaml` of `rewards train grpo`): the fields of
+    `rl.LoopConfig`, which PPO shares, then GRPO's own."""
 
-    model: str
-    """Policy to train: a local Hugging Face causal LM folder (its tokenizer alongside)."""
-    reward_config: str
-    """Reward config YAML (`rewards.build.build_reward`): verifiable, GenRM, RM, mixtures, Celery."""
-    prompts: str
-    """Prompts, JSONL or Parquet: `prompt` (text or chat messages); `reference`, `domain`, `id`."""
-    output_dir: str = "runs/grpo"
-    """Where metrics.jsonl, reward_curve.png, checkpoints/ and final/ go."""
-    steps: int = 100
-    """Training steps; each is one rollout batch followed by `num_iterations` optimizer steps."""
+    output_dir: str = "runs/grpo"  # the shared fields: documented on LoopConfig
     prompts_per_step: int = 8
-    """Prompts (groups) per batch."""
     num_generations: int = 8
-    """G: completions sampled per prompt."""
-    max_prompt_tokens: int = 512
-    """Longer prompts keep their last tokens."""
-    max_completion_tokens: int = 256
-    """Generation budget per completion."""
-    temperature: float = 1.0
-    """Sampling temperature (log-probs are computed at the same temperature)."""
-    top_p: float = 1.0
-    """Nucleus sampling."""
-    chat_template: bool = False
-    """Wrap text prompts in the tokenizer's chat template (chat-message prompts always are)."""
-    learning_rate: float = 1e-6
-    """AdamW learning rate (constant)."""
-    weight_decay: float = 0.0
-    """AdamW weight decay."""
-    max_grad_norm: float = 1.0
-    """Gradient clipping by global norm; 0 turns it off."""
     micro_batch_size: int = 0
     """Completions per forward/backward pass (gradients accumulate within a step); 0: all."""
-    epsilon: float = 0.2
-    """Lower clip range: the ratio is clipped below at 1 - epsilon."""
-    epsilon_high: float | None = None
-    """Upper clip range (DAPO clip-higher, e.g. 0.28); None: same as epsilon."""
     beta: float = 0.0
     """Weight of the k3 KL to the frozen initial policy; 0 loads no reference model."""
     scale_rewards: bool = True
     """Divide group advantages by the group's std (GRPO); false: Dr. GRPO."""
-    loss_aggregation: Aggregation = "token-mean"
-    """token-mean (DAPO), seq-mean-token-mean (GRPO) or constant-length (Dr. GRPO)."""
     num_iterations: int = 1
     """Optimizer steps per rollout batch (mu); > 1 reuses the rollout-time log-probs."""
-    mask_truncated: bool = False
-    """Leave completions that hit the length budget out of the loss (DAPO)."""
     overlong_buffer: int = 0
     """DAPO soft overlong punishment: the last this-many tokens of the budget are penalized; 0 off."""
     overlong_penalty: float = 1.0
@@ -106,38 +69,13 @@ class GRPOConfig:
     """Drop groups with no reward spread and refill the batch (prompt_filter.DynamicSampler)."""
     dynamic_max_rounds: int = 3
     """Generation rounds allowed per batch under dynamic sampling."""
-    curriculum: CurriculumConfig | None = None
-    """Serve prompts by difficulty bucket (prompt_filter.curriculum) instead of shuffled epochs."""
-    rollout_backend: Literal["transformers", "vllm"] = "transformers"
-    """transformers: `generate` on the live policy; vllm: vLLM engine with weights synced each step."""
-    vllm_options: Mapping[str, Any] = field(default_factory=dict)
-    """Extra keyword arguments for `vllm.LLM` (e.g. gpu_memory_utilization)."""
-    dtype: Literal["float32", "bfloat16"] = "float32"
-    """Parameter dtype of the policy (and reference)."""
-    device: str = "auto"
-    """Where the models live and train: "auto" (the first CUDA GPU when there is one, else
-    the CPU), "cpu", "cuda" or "cuda:N"."""
-    seed: int = 0
-    """Seeds sampling, prompt order and initialization."""
-    save_every: int = 0
-    """Checkpoint every this many steps (and at the end); 0: only at the end."""
-    keep_checkpoints: int = 1
-    """How many of the newest checkpoints to keep."""
-    resume: bool = False
-    """Continue from the newest checkpoint in output_dir (under dynamic sampling, kept groups
-    carried between batches at that moment are not saved and are generated afresh)."""
-    progress: bool = True
-    """Progress bar on stderr."""
 
     def __post_init__(self) -> None:
+        super().__post_init__()
         if self.num_generations < 2:
-            raise ValueError("num_generations must be >= 2: group advantages need a group")
-        if self.temperature <= 0:
-            raise ValueError("temperature must be > 0 (GRPO samples)")
-        if min(self.steps, self.prompts_per_step, self.num_iterations,
-               self.max_completion_tokens) < 1:
-            raise ValueError("steps, prompts_per_step, num_iterations and "
-                             "max_completion_tokens must be >= 1")
+            raise ConfigError("num_generations: must be >= 2, not "
+                              f"{self.num_generations}: group advantages need a group")
+        check_range("num_iterations", self.num_iterations, ge=1)
 
 
 def train(cfg: GRPOConfig, *, on_step: Callable[[dict[str, Any]], None] | None = None) -> Path:

@@ -15,27 +15,23 @@ from __future__ import annotations
 
 import sys
 import time
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
-from rl._common import (
-    CurriculumConfig,
-    MetricsLog,
-    PromptStream,
+from rewards.options import check_range
+from rl._checkpoints import (
     latest_checkpoint,
-    load_causal_lm,
     load_checkpoint,
-    perf_metrics,
-    prepare_output_dir,
-    read_prompts,
-    require_torch,
-    resolve_device,
     save_checkpoint,
     save_final,
     seed_everything,
 )
+from rl._config import LoopConfig, prepare_output_dir
+from rl._metrics import MetricsLog, perf_metrics
+from rl._models import load_causal_lm, require_torch, resolve_device
+from rl._prompts import PromptStream, read_prompts
 from rl._rollout import (
     collate,
     completion_log_probs,
@@ -45,7 +41,6 @@ from rl._rollout import (
     score_groups,
 )
 from rl.losses import (
-    Aggregation,
     aggregate,
     clipped_policy_loss,
     clipped_value_loss,
@@ -58,51 +53,21 @@ __all__ = ["PPOConfig", "ValueModel", "train"]
 
 
 @dataclass(frozen=True)
-class PPOConfig:
-    """Everything a PPO run reads (the `train.yaml` of `rewards train ppo`)."""
+class PPOConfig(LoopConfig):
+    """Everything a PPO run reads (the `train.yaml` of `rewards train ppo`): the fields of
+    `rl.LoopConfig`, which GRPO shares, then PPO's own."""
 
-    model: str
-    """Policy to train: a local Hugging Face causal LM folder (its tokenizer alongside)."""
-    reward_config: str
-    """Reward config YAML (`rewards.build.build_reward`); an RM's score lands on the last token."""
-    prompts: str
-    """Prompts, JSONL or Parquet: `prompt` (text or chat messages); `reference`, `domain`, `id`."""
-    output_dir: str = "runs/ppo"
-    """Where metrics.jsonl, reward_curve.png, checkpoints/ and final/ go."""
+    output_dir: str = "runs/ppo"  # the shared fields: documented on LoopConfig
+    prompts_per_step: int = 16
+    num_generations: int = 1
     critic_model: str | None = None
     """Backbone of the critic (a value head is added on top); None: the policy's folder."""
-    steps: int = 100
-    """Training steps; each is one rollout batch followed by `ppo_epochs` passes over it."""
-    prompts_per_step: int = 16
-    """Prompts per batch."""
-    num_generations: int = 1
-    """Completions sampled per prompt."""
-    max_prompt_tokens: int = 512
-    """Longer prompts keep their last tokens."""
-    max_completion_tokens: int = 256
-    """Generation budget per completion."""
-    temperature: float = 1.0
-    """Sampling temperature (log-probs are computed at the same temperature)."""
-    top_p: float = 1.0
-    """Nucleus sampling."""
-    chat_template: bool = False
-    """Wrap text prompts in the tokenizer's chat template (chat-message prompts always are)."""
-    learning_rate: float = 1e-6
-    """AdamW learning rate of the policy (constant)."""
     critic_learning_rate: float = 1e-5
     """AdamW learning rate of the critic (constant)."""
-    weight_decay: float = 0.0
-    """AdamW weight decay."""
-    max_grad_norm: float = 1.0
-    """Gradient clipping by global norm (policy and critic together); 0 turns it off."""
     ppo_epochs: int = 4
     """Passes over each rollout batch."""
     mini_batch_size: int = 0
     """Completions per optimizer step within a pass; 0: the whole batch."""
-    epsilon: float = 0.2
-    """Lower clip range of the policy ratio (1 - epsilon)."""
-    epsilon_high: float | None = None
-    """Upper clip range (clip-higher); None: same as epsilon."""
     value_clip: float = 0.2
     """How far a value may move from its rollout-time value before the clipped loss takes over."""
     vf_coef: float = 0.5
@@ -115,39 +80,11 @@ class PPOConfig:
     """GAE lambda."""
     whiten_advantages: bool = True
     """Normalize advantages over the batch's tokens."""
-    loss_aggregation: Aggregation = "token-mean"
-    """token-mean, seq-mean-token-mean or constant-length, for the policy and value losses."""
-    mask_truncated: bool = False
-    """Leave completions that hit the length budget out of the loss."""
-    curriculum: CurriculumConfig | None = None
-    """Serve prompts by difficulty bucket (prompt_filter.curriculum) instead of shuffled epochs."""
-    rollout_backend: Literal["transformers", "vllm"] = "transformers"
-    """transformers: `generate` on the live policy; vllm: vLLM engine with weights synced each step."""
-    vllm_options: Mapping[str, Any] = field(default_factory=dict)
-    """Extra keyword arguments for `vllm.LLM`."""
-    dtype: Literal["float32", "bfloat16"] = "float32"
-    """Parameter dtype of the policy, reference and critic."""
-    device: str = "auto"
-    """Where the models live and train: "auto" (the first CUDA GPU when there is one, else
-    the CPU), "cpu", "cuda" or "cuda:N"."""
-    seed: int = 0
-    """Seeds sampling, prompt order and initialization."""
-    save_every: int = 0
-    """Checkpoint every this many steps (and at the end); 0: only at the end."""
-    keep_checkpoints: int = 1
-    """How many of the newest checkpoints to keep."""
-    resume: bool = False
-    """Continue from the newest checkpoint in output_dir, if there is one."""
-    progress: bool = True
-    """Progress bar on stderr."""
 
     def __post_init__(self) -> None:
-        if self.temperature <= 0:
-            raise ValueError("temperature must be > 0 (PPO samples)")
-        if min(self.steps, self.prompts_per_step, self.num_generations, self.ppo_epochs,
-               self.max_completion_tokens) < 1:
-            raise ValueError("steps, prompts_per_step, num_generations, ppo_epochs and "
-                             "max_completion_tokens must be >= 1")
+        super().__post_init__()
+        check_range("num_generations", self.num_generations, ge=1)
+        check_range("ppo_epochs", self.ppo_epochs, ge=1)
 
 
 def _value_model_class() -> Any:

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import json
+from dataclasses import fields
 from pathlib import Path
 
 import pytest
 
 from rewards.errors import ConfigError, InputError
-from rl._common import CurriculumConfig, PromptStream, load_train_config, read_prompts
+from rl import CurriculumConfig, LoopConfig, load_train_config
+from rl._prompts import PromptStream, read_prompts
 from rl.grpo import GRPOConfig
 from rl.ppo import PPOConfig
 
@@ -44,13 +46,21 @@ curriculum: {column: bucket, order: [easy, hard]}
 
 
 @pytest.mark.parametrize(("document", "message"), [
-    ({"reward_config": "r", "prompts": "p"}, "missing required keys \\['model'\\]"),
-    ({"model": "m", "reward_config": "r", "prompts": "p", "stepz": 3}, "unknown keys \\['stepz'\\]"),
-    ({"model": "m", "reward_config": "r", "prompts": "p", "steps": "ten"}, "expected an integer"),
+    ({"reward_config": "r", "prompts": "p"}, "GRPOConfig: missing required key 'model'"),
+    ({"model": "m", "reward_config": "r", "prompts": "p", "stepz": 3},
+     "GRPOConfig: unknown key 'stepz' \\(did you mean 'steps'\\?\\)"),
+    ({"model": "m", "reward_config": "r", "prompts": "p", "steps": "ten"},
+     "steps: expected an integer, not 'ten'"),
     ({"model": "m", "reward_config": "r", "prompts": "p", "loss_aggregation": "sum"},
-     "must be one of"),
+     "loss_aggregation: must be one of 'token-mean', 'seq-mean-token-mean', 'constant-length'"),
     ({"model": "m", "reward_config": "r", "prompts": "p", "num_generations": 1},
-     "num_generations must be >= 2"),
+     "num_generations: must be >= 2"),
+    ({"model": "m", "reward_config": "r", "prompts": "p", "curriculum": {"step": 2}},
+     "curriculum: unknown key 'step' \\(did you mean 'steps'\\?\\)"),
+    ({"model": "m", "reward_config": "r", "prompts": "p", "curriculum": {"order": "easy"}},
+     "curriculum.order: expected a list"),
+    ({"model": "m", "reward_config": "r", "prompts": "p", "temperature": 0},
+     "temperature: must be > 0"),
     ({"model": "m", "reward_config": "r", "prompts": "p", "scale_rewards": "yes"},
      "expected true or false"),
 ])
@@ -63,9 +73,24 @@ def test_ppo_config_fields():
     cfg = load_train_config(PPOConfig, {"model": "m", "reward_config": "r", "prompts": "p",
                                         "gamma": 1, "lam": 0.9, "critic_model": None})
     assert (cfg.gamma, cfg.lam, cfg.critic_model, cfg.kl_coef) == (1.0, 0.9, None, 0.05)
-    with pytest.raises(ConfigError, match="unknown keys \\['beta'\\]"):
+    with pytest.raises(ConfigError, match="unknown key 'beta'"):
         load_train_config(PPOConfig, {"model": "m", "reward_config": "r", "prompts": "p",
                                       "beta": 0.1})
+
+
+def test_grpo_and_ppo_declare_their_shared_fields_once():
+    shared = [f.name for f in fields(LoopConfig)]
+    assert len(shared) == 29
+    own_defaults = {"output_dir", "prompts_per_step", "num_generations"}
+    for cls in (GRPOConfig, PPOConfig):
+        assert [f.name for f in fields(cls)][:len(shared)] == shared
+        # a loop's own body repeats only the three shared fields whose default it sets
+        assert set(cls.__annotations__) & set(shared) == own_defaults
+    grpo, ppo = GRPOConfig("m", "r", "p"), PPOConfig("m", "r", "p")
+    assert (grpo.output_dir, grpo.prompts_per_step, grpo.num_generations) == ("runs/grpo", 8, 8)
+    assert (ppo.output_dir, ppo.prompts_per_step, ppo.num_generations) == ("runs/ppo", 16, 1)
+    for name in set(shared) - own_defaults:
+        assert getattr(grpo, name) == getattr(ppo, name), name
 
 
 def test_read_prompts_errors_name_file_and_line(tmp_path):

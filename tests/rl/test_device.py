@@ -12,7 +12,7 @@ import pytest
 torch = pytest.importorskip("torch", reason="the RL loops need torch: pip install 'rewards-engine[train]'")
 
 from rewards.errors import ConfigError
-from rl._common import resolve_device
+from rl._models import resolve_device
 
 needs_cuda = pytest.mark.skipif(not torch.cuda.is_available(),
                                 reason="no CUDA device on this machine: the GPU run of the "

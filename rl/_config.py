@@ -1,0 +1,182 @@
+"""The train config: the fields every built-in loop reads (`LoopConfig`, which `GRPOConfig` and
+`PPOConfig` build on), the curriculum option, reading a config file with `--set` overrides
+(`load_train_config`, through the one config loader `rewards.options.load_options`), and the
+checks a run makes before it writes anything (`prepare_output_dir`)."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal, TypeVar
+
+from rewards.errors import ConfigError
+from rewards.options import check_fields, check_range, load_options
+from rl.losses import Aggregation
+
+__all__ = ["MODEL_FIELDS", "PATH_FIELDS", "CurriculumConfig", "LoopConfig", "load_train_config",
+           "prepare_output_dir"]
+
+C = TypeVar("C")
+
+PATH_FIELDS = ("reward_config", "prompts", "output_dir")
+"""Config fields holding paths; relative ones are relative to the config file's folder."""
+MODEL_FIELDS = ("model", "critic_model")
+"""Config fields holding a model folder or hub id (`rewards.engines.resolve_model`); a
+relative folder is relative to the config file's folder, like `PATH_FIELDS`."""
+
+
+@dataclass(frozen=True)
+class CurriculumConfig:
+    """Serve prompts in curriculum order instead of shuffled epochs (`prompt_filter`)."""
+
+    column: str = "bucket"
+    """Prompt column holding each prompt's bucket (e.g. `easy`/`hard` from the prompt filter)."""
+    order: tuple[str, ...] = ()
+    """Buckets from first to last (easy to hard); empty: order of first appearance."""
+    start: Mapping[str, float] | None = None
+    """Mixing schedule: bucket weights at the first prompt; None: one bucket after another."""
+    end: Mapping[str, float] | None = None
+    """Mixing schedule: bucket weights reached after `steps` prompts; None: `start` throughout."""
+    steps: int = 1
+    """Prompts over which the weights move from `start` to `end`."""
+
+    def __post_init__(self) -> None:
+        check_fields(self)
+
+
+@dataclass(frozen=True)
+class LoopConfig:
+    """The fields GRPO and PPO share, each documented once. The loops give `output_dir`,
+    `prompts_per_step` and `num_generations` their own defaults (`GRPOConfig`, `PPOConfig`)."""
+
+    model: str
+    """Policy to train: a local Hugging Face causal LM folder (its tokenizer alongside)."""
+    reward_config: str
+    """Reward config YAML (`rewards.build.build_reward`): verifiable, GenRM, RM, mixtures,
+    Celery; the reward lands on a completion's last token."""
+    prompts: str
+    """Prompts, JSONL or Parquet: `prompt` (text or chat messages); `reference`, `domain`, `id`."""
+    output_dir: str
+    """Where metrics.jsonl, reward_curve.png, checkpoints/ and final/ go."""
+    prompts_per_step: int
+    """Prompts per batch (GRPO: the groups)."""
+    num_generations: int
+    """Completions sampled per prompt (GRPO: the group size G)."""
+    steps: int = 100
+    """Training steps; each is one rollout batch and the updates on it (GRPO's
+    `num_iterations` optimizer steps, PPO's `ppo_epochs` passes)."""
+    max_prompt_tokens: int = 512
+    """Longer prompts keep their last tokens."""
+    max_completion_tokens: int = 256
+    """Generation budget per completion."""
+    temperature: float = 1.0
+    """Sampling temperature (log-probs are computed at the same temperature)."""
+    top_p: float = 1.0
+    """Nucleus sampling."""
+    chat_template: bool = False
+    """Wrap text prompts in the tokenizer's chat template (chat-message prompts always are)."""
+    learning_rate: float = 1e-6
+    """AdamW learning rate of the policy (constant)."""
+    weight_decay: float = 0.0
+    """AdamW weight decay."""
+    max_grad_norm: float = 1.0
+    """Gradient clipping by global norm (PPO: policy and critic together); 0 turns it off."""
+    epsilon: float = 0.2
+    """Lower clip range of the policy ratio: clipped below at 1 - epsilon."""
+    epsilon_high: float | None = None
+    """Upper clip range (DAPO clip-higher, e.g. 0.28); None: same as epsilon."""
+    loss_aggregation: Aggregation = "token-mean"
+    """token-mean (DAPO), seq-mean-token-mean (GRPO) or constant-length (Dr. GRPO); PPO
+    aggregates its value loss the same way."""
+    mask_truncated: bool = False
+    """Leave completions that hit the length budget out of the loss (DAPO)."""
+    curriculum: CurriculumConfig | None = None
+    """Serve prompts by difficulty bucket (prompt_filter.curriculum) instead of shuffled epochs."""
+    rollout_backend: Literal["transformers", "vllm"] = "transformers"
+    """transformers: `generate` on the live policy; vllm: vLLM engine with weights synced each step."""
+    vllm_options: Mapping[str, Any] = field(default_factory=dict)
+    """Extra keyword arguments for `vllm.LLM` (e.g. gpu_memory_utilization)."""
+    dtype: Literal["float32", "bfloat16"] = "float32"
+    """Parameter dtype of the models: the policy, the reference and PPO's critic."""
+    device: str = "auto"
+    """Where the models live and train: "auto" (the first CUDA GPU when there is one, else
+    the CPU), "cpu", "cuda" or "cuda:N"."""
+    seed: int = 0
+    """Seeds sampling, prompt order and initialization."""
+    save_every: int = 0
+    """Checkpoint every this many steps (and at the end); 0: only at the end."""
+    keep_checkpoints: int = 1
+    """How many of the newest checkpoints to keep."""
+    resume: bool = False
+    """Continue from the newest checkpoint in output_dir, if there is one (GRPO under dynamic
+    sampling: kept groups carried between batches at that moment are not saved and are
+    generated afresh)."""
+    progress: bool = True
+    """Progress bar on stderr."""
+
+    def __post_init__(self) -> None:
+        check_fields(self)
+        check_range("temperature", self.temperature, gt=0)  # both loops sample
+        for name in ("steps", "prompts_per_step", "max_completion_tokens"):
+            check_range(name, getattr(self, name), ge=1)
+
+
+def load_train_config(cls: type[C], source: str | Path | Mapping[str, Any],
+                      overrides: Sequence[str] = ()) -> C:
+    """A frozen train config from a YAML file (or a mapping) plus `key=value` overrides
+    (values parsed as YAML), loaded by `rewards.options.load_options`: unknown keys (with the
+    nearest field) and wrongly typed values raise `ConfigError`. Relative paths are relative
+    to the config file; so is a model that names a local folder (a hub id stays)."""
+    from rewards.config import load_yaml, parse_yaml
+    from rewards.engines import is_local_model_path
+
+    base: Path | None = None
+    where = cls.__name__
+    if isinstance(source, Mapping):
+        document: Any = dict(source)
+    else:
+        path = Path(source)
+        document = load_yaml(path, what="train config") or {}
+        base = path.resolve().parent
+        where = f"train config {path}"
+        if not isinstance(document, Mapping):
+            raise ConfigError(f"{path}: a train config is a mapping of field: value")
+        document = dict(document)
+    for item in overrides:
+        key, sep, value = item.partition("=")
+        if not sep:
+            raise ConfigError(f"override {item!r}: use key=value")
+        document[key.strip()] = parse_yaml(value, source=f"override {key.strip()}")
+    config = load_options(cls, document, where=where)
+    if base is None:
+        return config
+    changes = {}
+    for name in PATH_FIELDS:
+        value = getattr(config, name, None)
+        if isinstance(value, str) and value and not Path(value).is_absolute():
+            changes[name] = str(base / value)
+    for name in MODEL_FIELDS:
+        value = getattr(config, name, None)
+        if isinstance(value, str) and value and is_local_model_path(value, base=base):
+            changes[name] = str(base / Path(value).expanduser())
+    return dataclasses.replace(config, **changes)  # type: ignore[type-var]
+
+
+def prepare_output_dir(cfg: Any) -> Path:
+    """Create `cfg.output_dir`, once everything a run reads before its first step is known to
+    be there: the models (`MODEL_FIELDS`), the reward config and prompts files, and an output
+    folder that can be written. A run that cannot start leaves no folder behind."""
+    from rewards.engines import resolve_model
+    from rewards.paths import input_file, output_dir
+
+    for name in MODEL_FIELDS:
+        value = getattr(cfg, name, None)
+        if value is not None:
+            resolve_model(value, field=name)
+    for name in ("reward_config", "prompts"):
+        input_file(getattr(cfg, name), field=name)
+    out = output_dir(cfg.output_dir, field="output_dir")
+    out.mkdir(parents=True, exist_ok=True)
+    return out
