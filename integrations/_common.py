@@ -14,6 +14,7 @@ from typing import Any, Literal
 
 from rewards.config import RewardConfig, load_config
 from rewards.errors import ConfigError, InputError
+from rewards.io import completion_text  # the one copy: `rewards score` reads chat completions too
 from rewards.mixing import BatchNormalizer, DomainRouter
 from rewards.scoring import AbstentionPolicy, AbstentionTally, abstention_cause
 from rewards.types import Reward, Sample, Score
@@ -219,32 +220,6 @@ def warm_up(reward: Any, _seen: set[int] | None = None) -> int:
     if hasattr(reward, "reward") and hasattr(reward.reward, "score"):
         children.append(reward.reward)
     return warmed + sum(warm_up(child, seen) for child in children)
-
-
-def completion_text(completion: Any) -> str:
-    """A completion as text: a string as is; chat messages (TRL's conversational format,
-    verifiers' chat completions) as the content of the last assistant message."""
-    if isinstance(completion, str):
-        return completion
-    if isinstance(completion, Mapping):
-        return _content_text(completion.get("content"))
-    if isinstance(completion, Sequence):
-        messages = [m for m in completion if isinstance(m, Mapping)]
-        assistant = [m for m in messages if m.get("role") == "assistant"]
-        chosen = assistant[-1:] or messages
-        return "\n".join(_content_text(m.get("content")) for m in chosen)
-    raise TypeError(f"a completion is text or chat messages, not {type(completion).__name__}")
-
-
-def _content_text(content: Any) -> str:
-    if content is None:
-        return ""
-    if isinstance(content, str):
-        return content
-    if isinstance(content, Sequence):  # multimodal parts: [{"type": "text", "text": ...}]
-        return "".join(str(p.get("text", "")) for p in content
-                       if isinstance(p, Mapping) and p.get("type", "text") == "text")
-    return str(content)
 
 
 def prompt_value(prompt: Any) -> str | list[dict[str, Any]]:

@@ -1,16 +1,26 @@
-"""Reading input rows (JSONL or Parquet): rollout rows into `Sample`s, prompt rows into
-`PromptRecord`s (one id rule for every command: the row's `id`, or one derived from its
-content), and writing result rows.
+"""Reading input rows, the one reader every command uses (`rewards score`, `check`,
+`filter-prompts`, `train`): rollout rows into `Sample`s, prompt rows into `PromptRecord`s (one
+id rule for every command: the row's `id`, or one derived from its content), and writing
+result rows.
 
-Every input row yields a result or an error naming the file, the line and the field: nothing
-is silently dropped."""
+Inputs (`iter_rows`): JSONL, a JSON array of objects (`.json`), Parquet, CSV/TSV, Arrow IPC
+(`.arrow`, `.feather`), a folder written by Hugging Face `datasets`' `save_to_disk`, and in
+Python a `datasets.Dataset`, `IterableDataset`, pyarrow `Table` or a list of dicts.
+`--map` names columns by dotted path into nested ones (`reward_model.ground_truth=reference`,
+veRL's layout); `--domain-map` maps a dataset's domain values onto a config's domains
+(`openai/gsm8k=math`). A completion may be text or chat messages (the assistant's content).
+
+Every input row yields a result or an error naming the file, the line (the file line for
+JSONL, the 1-based row for every other kind) and the field: nothing is silently dropped."""
 
 from __future__ import annotations
 
 import contextlib
+import csv
 import hashlib
 import json
-from collections.abc import Iterator, Mapping, Sequence
+import sys
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
@@ -19,40 +29,131 @@ from rewards.errors import InputError
 from rewards.paths import input_file
 from rewards.types import Sample
 
-__all__ = ["PROMPT_FIELDS", "SAMPLE_FIELDS", "ErrorRow", "PromptRecord", "column_of", "derive_id",
-           "iter_rows", "open_output", "open_parquet", "parse_map", "read_prompts",
-           "row_to_sample", "write_row"]
+__all__ = ["PROMPT_FIELDS", "SAMPLE_FIELDS", "ErrorRow", "PromptRecord", "column_of",
+           "completion_text", "count_rows", "derive_id", "input_kind", "input_source",
+           "iter_rows", "iter_samples", "map_domain", "open_output", "open_parquet", "parse_domain_map",
+           "parse_map", "read_prompts", "row_id", "row_to_sample", "source_fingerprint",
+           "source_name", "write_row"]
 
-SAMPLE_FIELDS = ("prompt", "completion", "reference", "domain", "group", "meta")
-"""The fields a rollout row's columns map onto (`rewards score --map`)."""
+SAMPLE_FIELDS = ("prompt", "completion", "reference", "domain", "group", "id", "meta")
+"""The fields a rollout row's columns map onto (`rewards score --map`); `id` travels to the
+output rows."""
 PROMPT_FIELDS = ("id", "prompt", "reference", "domain")
 """The fields a prompt row's columns map onto (`filter-prompts --map`, training prompts)."""
 
+Row = tuple[int, "dict[str, Any] | InputError"]
+_BATCH = 4096
+_SUFFIXES = {".jsonl": "jsonl", ".ndjson": "jsonl", ".json": "json", ".parquet": "parquet",
+             ".pq": "parquet", ".csv": "csv", ".tsv": "tsv", ".arrow": "arrow",
+             ".feather": "arrow", ".ipc": "arrow"}
 
-def parse_map(spec: str | None, fields: Sequence[str] = SAMPLE_FIELDS) -> dict[str, str]:
-    """`--map` option: 'solution_str=completion,ground_truth=reference' -> {column: field},
-    each field one of `fields`."""
+
+# --- options ---------------------------------------------------------------------------------
+
+
+def parse_map(spec: str | Sequence[str] | None,
+              fields: Sequence[str] = SAMPLE_FIELDS) -> dict[str, str]:
+    """`--map` option(s): 'solution_str=completion,reward_model.ground_truth=reference' ->
+    {column: field}, each field one of `fields`; a column is a name or a dotted path into
+    nested columns. Repeated options (a list) are joined."""
     mapping: dict[str, str] = {}
-    for item in (spec or "").split(","):
-        if not item.strip():
-            continue
+    for item in _items(spec):
         column, sep, target = (part.strip() for part in item.partition("="))
         if not sep or not column or target not in fields:
             raise InputError(f"bad --map entry {item!r}: use COLUMN=FIELD with FIELD one of "
                              f"{', '.join(fields)}")
+        if target in mapping.values():
+            first = column_of(mapping, target)
+            raise InputError(f"bad --map entry {item!r}: {first!r} already maps onto {target}")
         mapping[column] = target
     return mapping
 
 
-def iter_rows(path: str | Path) -> Iterator[tuple[int, dict[str, Any] | InputError]]:
-    """(line number, row or error) for every record of a JSONL or Parquet file, in order.
-    Line numbers are 1-based file lines for JSONL and 1-based row numbers for Parquet."""
+def parse_domain_map(spec: str | Sequence[str] | None) -> dict[str, str]:
+    """`--domain-map` option(s): 'openai/gsm8k=math,codeparrot/apps=code' -> {value: domain}:
+    a row whose domain (e.g. veRL's `data_source`) is `value` is scored as `domain`."""
+    domains: dict[str, str] = {}
+    for item in _items(spec):
+        value, sep, domain = (part.strip() for part in item.rpartition("="))
+        if not sep or not value or not domain:
+            raise InputError(f"bad --domain-map entry {item!r}: use VALUE=DOMAIN, e.g. "
+                             "openai/gsm8k=math")
+        domains[value] = domain
+    return domains
+
+
+def _items(spec: str | Sequence[str] | None) -> list[str]:
+    specs = [spec] if isinstance(spec, str) else list(spec or ())
+    return [item for text in specs for item in text.split(",") if item.strip()]
+
+
+# --- inputs ----------------------------------------------------------------------------------
+
+
+def input_kind(path: str | Path) -> str:
+    """How `iter_rows` reads `path`: dataset (a save_to_disk folder), jsonl, json, parquet,
+    csv, tsv or arrow, by suffix; an unknown suffix is read as JSONL."""
     path = Path(path)
-    input_file(path)
-    if path.suffix == ".parquet":
-        yield from _iter_parquet(path)
-    else:
-        yield from _iter_jsonl(path)
+    return "dataset" if path.is_dir() else _SUFFIXES.get(path.suffix.lower(), "jsonl")
+
+
+def input_source(path: str | Path, *, field: str | None = None) -> Path:
+    """`path` as something `iter_rows` reads: a readable file, or a folder written by
+    `datasets`' `save_to_disk` (a `Dataset`, or a `DatasetDict` of splits)."""
+    path = Path(path)
+    if path.is_dir():
+        if not ((path / "state.json").is_file() or (path / "dataset_dict.json").is_file()):
+            raise InputError("is a directory, not a file or a dataset folder written by "
+                             "datasets' save_to_disk", source=str(path), field=field)
+        return path
+    return input_file(path, field=field)
+
+
+def source_name(source: Any) -> str:
+    """How messages name an input: its path, or `<dataset>` for an object."""
+    return str(source) if isinstance(source, (str, Path)) else "<dataset>"
+
+
+def iter_rows(source: str | Path | Any) -> Iterator[Row]:
+    """(line, row or error) for every record of `source` (see the module docstring), in
+    order. Lines are 1-based file lines for JSONL, 1-based row numbers for every other kind."""
+    if not isinstance(source, (str, Path)):
+        yield from _object_rows(source, source_name(source))
+        return
+    path = input_source(source)
+    yield from _READERS[input_kind(path)](path)
+
+
+def count_rows(source: str | Path | Any) -> int | None:
+    """The number of rows `iter_rows` yields (None: an iterable dataset of unknown length).
+    Parquet, Arrow files and datasets answer from metadata; text formats are read through."""
+    if not isinstance(source, (str, Path)):
+        return _object_len(source)
+    path = input_source(source)
+    kind = input_kind(path)
+    if kind == "parquet":
+        return open_parquet(path).metadata.num_rows
+    if kind == "dataset":
+        return _object_len(_load_saved(path))
+    if kind == "jsonl":
+        with path.open("rb") as fh:
+            return sum(1 for line in fh if line.strip())
+    return sum(1 for _ in _READERS[kind](path))
+
+
+def source_fingerprint(source: str | Path) -> str:
+    """A hash of an input's content (a dataset folder: every file in it), for resumable
+    jobs that must not resume on other data."""
+    path = input_source(source)
+    files = sorted(p for p in path.rglob("*") if p.is_file()) if path.is_dir() else [path]
+    digest = hashlib.sha256()
+    for file in files:
+        if path.is_dir():  # a file's digest is its content's alone
+            digest.update(str(file.relative_to(path)).encode() + b"\0")
+        with file.open("rb") as fh:
+            while block := fh.read(1 << 20):
+                digest.update(block)
+    return digest.hexdigest()
 
 
 def open_parquet(path: Path) -> Any:
@@ -69,7 +170,7 @@ def open_parquet(path: Path) -> Any:
         raise InputError(f"not a readable Parquet file: {exc}", source=str(path)) from exc
 
 
-def _iter_jsonl(path: Path) -> Iterator[tuple[int, dict[str, Any] | InputError]]:
+def _iter_jsonl(path: Path) -> Iterator[Row]:
     with path.open("rb") as fh:
         for line_no, raw in enumerate(fh, start=1):
             if not raw.strip():
@@ -79,29 +180,332 @@ def _iter_jsonl(path: Path) -> Iterator[tuple[int, dict[str, Any] | InputError]]
             except (json.JSONDecodeError, UnicodeDecodeError) as exc:
                 yield line_no, InputError(f"not valid JSON: {exc}", source=str(path), line=line_no)
                 continue
-            if not isinstance(row, dict):
-                yield line_no, InputError(f"a row must be a JSON object, got "
-                                          f"{type(row).__name__}", source=str(path), line=line_no)
-                continue
-            yield line_no, row
+            yield line_no, _checked(row, str(path), line_no)
 
 
-def _iter_parquet(path: Path) -> Iterator[tuple[int, dict[str, Any] | InputError]]:
+def _iter_json(path: Path) -> Iterator[Row]:
+    """A `.json` file: a JSON array of objects (one row each), else JSON Lines."""
+    with path.open("rb") as fh:
+        head = fh.read(4096).lstrip(b"\xef\xbb\xbf \t\r\n")
+    if not head.startswith(b"["):
+        yield from _iter_jsonl(path)
+        return
+    try:
+        rows = json.loads(path.read_bytes())
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise InputError(f"not a valid JSON array: {exc}", source=str(path)) from exc
+    for row_no, row in enumerate(rows, start=1):
+        yield row_no, _checked(row, str(path), row_no)
+
+
+def _checked(row: Any, source: str, line: int) -> dict[str, Any] | InputError:
+    if isinstance(row, dict):
+        return row
+    return InputError(f"a row must be a JSON object, got {type(row).__name__}", source=source,
+                      line=line)
+
+
+def _iter_parquet(path: Path) -> Iterator[Row]:
     import pyarrow
 
+    batches = open_parquet(path).iter_batches(batch_size=_BATCH)
+    yield from _batch_rows(batches, str(path), (pyarrow.ArrowException, OSError),
+                           "not a readable Parquet file")
+
+
+def _iter_arrow(path: Path) -> Iterator[Row]:
+    """An Arrow IPC file, or an IPC stream (the `.arrow` files `datasets` writes)."""
+    import pyarrow as pa
+
+    try:
+        source = pa.memory_map(str(path))
+        try:
+            reader = pa.ipc.open_file(source)
+            batches: Iterable[Any] = (reader.get_batch(i)
+                                      for i in range(reader.num_record_batches))
+        except pa.ArrowInvalid:
+            source.seek(0)
+            batches = pa.ipc.open_stream(source)
+    except (pa.ArrowException, OSError) as exc:
+        raise InputError(f"not a readable Arrow file: {exc}", source=str(path)) from exc
+    yield from _batch_rows(batches, str(path), (pa.ArrowException, OSError),
+                           "not a readable Arrow file")
+
+
+def _batch_rows(batches: Iterable[Any], source: str, errors: tuple[type[Exception], ...],
+                what: str) -> Iterator[Row]:
     row_no = 0
-    batches = open_parquet(path).iter_batches(batch_size=4096)
+    batches = iter(batches)
     while True:
         try:
             batch = next(batches, None)
-        except (pyarrow.ArrowException, OSError) as exc:  # a corrupt row group
-            raise InputError(f"not a readable Parquet file after row {row_no}: {exc}",
-                             source=str(path)) from exc
+        except errors as exc:  # a corrupt row group or record batch
+            raise InputError(f"{what} after row {row_no}: {exc}", source=source) from exc
         if batch is None:
             return
         for row in batch.to_pylist():
             row_no += 1
             yield row_no, row
+
+
+def _iter_csv(path: Path, delimiter: str = ",") -> Iterator[Row]:
+    """CSV with a header row; every value is text, an empty cell is null."""
+    with path.open(encoding="utf-8-sig", newline="") as fh:
+        reader = csv.reader(fh, delimiter=delimiter)
+        try:
+            header = next(reader, None)
+            if header is None:
+                return
+            for row_no, cells in enumerate(reader, start=1):
+                if not any(cells):
+                    continue
+                if len(cells) != len(header):
+                    yield row_no, InputError(f"{len(cells)} values for the {len(header)} "
+                                             "columns of the header", source=str(path),
+                                             line=row_no)
+                    continue
+                yield row_no, {k: (v if v != "" else None) for k, v in zip(header, cells)}
+        except (csv.Error, UnicodeDecodeError) as exc:
+            raise InputError(f"not a readable CSV file at file line {reader.line_num}: {exc}",
+                             source=str(path)) from exc
+
+
+def _iter_saved(path: Path) -> Iterator[Row]:
+    yield from _object_rows(_load_saved(path), str(path))
+
+
+def _load_saved(path: Path) -> Any:
+    from rewards.deps import require
+
+    datasets = require("datasets", extra="datasets",
+                       feature=f"reading the dataset folder {path}")
+    try:
+        return datasets.load_from_disk(str(path))
+    except (OSError, ValueError, KeyError) as exc:
+        raise InputError(f"not a readable dataset folder: {exc}", source=str(path)) from exc
+
+
+_READERS = {"jsonl": _iter_jsonl, "json": _iter_json, "parquet": _iter_parquet,
+            "csv": _iter_csv, "tsv": lambda p: _iter_csv(p, "\t"), "arrow": _iter_arrow,
+            "dataset": _iter_saved}
+
+
+def _object_rows(data: Any, source: str) -> Iterator[Row]:
+    """Rows of a `datasets.Dataset` / `IterableDataset`, a pyarrow `Table` or a list of
+    dicts."""
+    hf = sys.modules.get("datasets")
+    if hf is not None and isinstance(data, (hf.DatasetDict, hf.IterableDatasetDict)):
+        splits = ", ".join(map(str, data))
+        hint = f" (a saved one: {source}/<split>)" if source != "<dataset>" else ""
+        raise InputError(f"a DatasetDict with splits {splits}: give one split, e.g. "
+                         f"dataset[{next(iter(data), 'train')!r}]{hint}", source=source)
+    if hf is not None and isinstance(data, hf.Dataset):
+        batches = data.with_format(None).iter(batch_size=_BATCH)
+        row_no = 0
+        for batch in batches:
+            columns = list(batch)
+            for values in zip(*(batch[c] for c in columns)):
+                row_no += 1
+                yield row_no, dict(zip(columns, values))
+        return
+    if hasattr(data, "to_batches") and hasattr(data, "schema"):  # a pyarrow Table
+        yield from _batch_rows(data.to_batches(max_chunksize=_BATCH), source, (), "")
+        return
+    if (hf is not None and isinstance(data, hf.IterableDataset)) or (
+            isinstance(data, Iterable) and not isinstance(data, (str, bytes, Mapping))):
+        for row_no, row in enumerate(data, start=1):
+            yield row_no, _checked(row, source, row_no)
+        return
+    raise InputError(f"cannot read rows from a {type(data).__name__}: give a path, a "
+                     "datasets.Dataset, a pyarrow Table or a list of dicts", source=source)
+
+
+def _object_len(data: Any) -> int | None:
+    try:
+        return len(data) if not hasattr(data, "num_rows") else int(data.num_rows)
+    except TypeError:
+        return None
+
+
+# --- rows into fields ------------------------------------------------------------------------
+
+
+def _map_row(row: Mapping[str, Any], mapping: Mapping[str, str], fields: Sequence[str],
+             source: str | None, line: int | None) -> tuple[dict[str, Any], dict[str, Any]]:
+    """(value per field, the other columns). A mapped column wins over a column named like
+    its field; a dotted column path that is not in the row is an `InputError`."""
+    values: dict[str, Any] = {}
+    for column, target in mapping.items():
+        if column in row:
+            values[target] = row[column]
+        elif "." in column:
+            values[target] = _at_path(row, column, source, line)
+    rest: dict[str, Any] = {}
+    for key, value in row.items():
+        if key in mapping:
+            continue
+        if key in fields and key not in values:
+            values[key] = value
+        else:
+            rest[key] = value
+    return values, rest
+
+
+def _at_path(row: Mapping[str, Any], path: str, source: str | None, line: int | None) -> Any:
+    node: Any = row
+    walked: list[str] = []
+    for part in path.split("."):
+        if isinstance(node, Mapping) and part in node:
+            node = node[part]
+        elif isinstance(node, list) and part.isdigit() and int(part) < len(node):
+            node = node[int(part)]
+        else:
+            where = ".".join(walked)
+            if not walked:
+                why = f"no column {part!r} (columns: {_names(row)})"
+            elif isinstance(node, Mapping):
+                why = f"{where!r} has no key {part!r} (keys: {_names(node)})"
+            elif isinstance(node, list):
+                why = f"{where!r} is a list of {len(node)}, no index {part!r}"
+            else:
+                why = f"{where!r} is {'null' if node is None else type(node).__name__}, " \
+                      "not a mapping"
+            raise InputError(f"missing column path {path!r}: {why}", source=source, line=line,
+                             field=path)
+        walked.append(part)
+    return node
+
+
+def _names(node: Mapping[str, Any]) -> str:
+    names = sorted(map(str, node))
+    return ", ".join(names[:12]) + (", ..." if len(names) > 12 else "") if names else "none"
+
+
+def row_id(row: Mapping[str, Any], mapping: Mapping[str, str] | None = None) -> Any:
+    """The row's id (the column mapped onto `id`, else `id`), or None; never raises."""
+    column = column_of(mapping or {}, "id")
+    if column in row:
+        return row[column]
+    try:
+        return _at_path(row, column, None, None) if "." in column else None
+    except InputError:
+        return None
+
+
+def completion_text(completion: Any) -> str:
+    """A completion as text: a string as is; chat messages (TRL's conversational format,
+    verifiers' chat completions, a dataset's message column) as the content of the last
+    assistant message (all messages when none is the assistant's)."""
+    if isinstance(completion, str):
+        return completion
+    if isinstance(completion, Mapping):
+        return _content_text(completion.get("content"))
+    if isinstance(completion, Sequence) and not isinstance(completion, (bytes, bytearray)):
+        messages = [m for m in completion if isinstance(m, Mapping)]
+        if len(messages) != len(completion):
+            raise InputError("chat messages must be {role, content} objects",
+                             field="completion")
+        assistant = [m for m in messages if m.get("role") == "assistant"]
+        chosen = assistant[-1:] or messages
+        return "\n".join(_content_text(m.get("content")) for m in chosen)
+    raise InputError(f"a completion is text or chat messages, not {type(completion).__name__}",
+                     field="completion")
+
+
+def _content_text(content: Any) -> str:
+    if content is None:
+        return ""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, Sequence):  # multimodal parts: [{"type": "text", "text": ...}]
+        return "".join(str(p.get("text", "")) for p in content
+                       if isinstance(p, Mapping) and p.get("type", "text") == "text")
+    return str(content)
+
+
+def row_to_sample(row: Mapping[str, Any], *, mapping: Mapping[str, str] | None = None,
+                  domain_map: Mapping[str, str] | None = None, source: str | None = None,
+                  line: int | None = None, completion_required: bool = True) -> Sample:
+    """Validate one row into a `Sample`. Unknown columns travel in `meta`, so does the id
+    (`meta["id"]`). `completion_required=False` (a prompt row checked by `rewards check`):
+    a missing completion is the empty text."""
+    mapping = mapping or {}
+    fields, meta = _map_row(row, mapping, SAMPLE_FIELDS, source, line)
+    if "meta" in fields:
+        extra = fields.pop("meta")
+        if isinstance(extra, Mapping):
+            meta.update(extra)
+        else:
+            meta[column_of(mapping, "meta")] = extra
+    if fields.get("id") is not None:
+        meta["id"] = fields["id"]
+
+    def bad(message: str, field: str) -> InputError:
+        return InputError(message, source=source, line=line, field=column_of(mapping, field))
+
+    completion = fields.get("completion")
+    if completion is None:
+        if completion_required:
+            raise bad("missing completion", "completion")
+        completion = ""
+    try:
+        completion = completion_text(completion)
+    except InputError as exc:
+        raise bad(exc.detail, "completion") from None
+    prompt = fields.get("prompt", "")
+    if prompt is None:
+        prompt = ""
+    if not isinstance(prompt, (str, list)):
+        raise bad(f"prompt must be a string or a list of chat messages, got "
+                  f"{type(prompt).__name__}", "prompt")
+    domain = _domain(fields, domain_map, bad)
+    group = fields.get("group")
+    if group is not None and not isinstance(group, (str, int)):
+        raise bad(f"group must be a string or an integer, got {type(group).__name__}", "group")
+    for name, text in (("domain", domain), ("group", group)):
+        if isinstance(text, str) and not _is_unicode(text):
+            raise bad(f"{name} is not valid Unicode (a lone surrogate such as \\ud800)", name)
+    return Sample(prompt=prompt, completion=completion, reference=fields.get("reference"),
+                  domain=domain, group=None if group is None else str(group), meta=meta)
+
+
+def _domain(fields: Mapping[str, Any], domain_map: Mapping[str, str] | None, bad: Any) -> str:
+    domain = fields.get("domain") or "default"
+    if not isinstance(domain, str):
+        raise bad(f"domain must be a string, got {type(domain).__name__}", "domain")
+    return map_domain(domain, domain_map)
+
+
+def map_domain(domain: str, domain_map: Mapping[str, str] | None) -> str:
+    """The config domain a row of `domain` is scored as (`--domain-map`; unmapped: itself)."""
+    return (domain_map or {}).get(domain, domain)
+
+
+def iter_samples(source: str | Path | Any, *, mapping: Mapping[str, str] | None = None,
+                 domain_map: Mapping[str, str] | None = None
+                 ) -> Iterator[tuple[int, Sample | InputError]]:
+    """(line, sample or error) for every row of `source` (a path or a `datasets.Dataset`):
+    `iter_rows`, then `row_to_sample`."""
+    name = source_name(source)
+    for line, row in iter_rows(source):
+        if not isinstance(row, InputError):
+            try:
+                row = row_to_sample(row, mapping=mapping, domain_map=domain_map, source=name,
+                                    line=line)
+            except InputError as exc:
+                row = exc
+        yield line, row
+
+
+def _is_unicode(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+# --- outputs ---------------------------------------------------------------------------------
 
 
 @contextlib.contextmanager
@@ -127,66 +531,15 @@ def write_row(fh: TextIO, row: Mapping[str, Any], out: Path) -> None:
     """One result row as a JSON line. Text that UTF-8 cannot hold (a lone surrogate in an
     error message) is escaped rather than lost; a failing disk is an `InputError`."""
     try:
-        line = json.dumps(row, ensure_ascii=False)
+        line = json.dumps(row, ensure_ascii=False, default=str)
         line.encode("utf-8")
     except UnicodeEncodeError:
-        line = json.dumps(row, ensure_ascii=True)
+        line = json.dumps(row, ensure_ascii=True, default=str)
     try:
         fh.write(line + "\n")
     except OSError as exc:
         raise InputError(f"cannot write the output: {exc.strerror or exc}",
                          source=str(out)) from exc
-
-
-def row_to_sample(row: Mapping[str, Any], *, mapping: Mapping[str, str] | None = None,
-                  source: str | None = None, line: int | None = None) -> Sample:
-    """Validate one row into a `Sample`. Unknown columns travel in `meta`."""
-    mapping = mapping or {}
-    fields: dict[str, Any] = {}
-    meta: dict[str, Any] = {}
-    for key, value in row.items():
-        target = mapping.get(key, key)
-        if target in SAMPLE_FIELDS and target != "meta":
-            fields[target] = value
-        elif target == "meta" and isinstance(value, Mapping):
-            meta.update(value)
-        else:
-            meta[key] = value
-
-    def bad(message: str, field: str) -> InputError:
-        column = next((k for k, v in mapping.items() if v == field), field)
-        return InputError(message, source=source, line=line, field=column)
-
-    completion = fields.get("completion")
-    if completion is None:
-        raise bad("missing completion", "completion")
-    if not isinstance(completion, str):
-        raise bad(f"completion must be a string, got {type(completion).__name__}", "completion")
-    prompt = fields.get("prompt", "")
-    if prompt is None:
-        prompt = ""
-    if not isinstance(prompt, (str, list)):
-        raise bad(f"prompt must be a string or a list of chat messages, got "
-                  f"{type(prompt).__name__}", "prompt")
-    domain = fields.get("domain") or "default"
-    if not isinstance(domain, str):
-        raise bad(f"domain must be a string, got {type(domain).__name__}", "domain")
-    group = fields.get("group")
-    if group is not None and not isinstance(group, (str, int)):
-        raise bad(f"group must be a string or an integer, got {type(group).__name__}", "group")
-    for name, text in (("domain", domain), ("group", group)):
-        if isinstance(text, str) and not _is_unicode(text):
-            raise bad(f"{name} is not valid Unicode (a lone surrogate such as \\ud800)", name)
-    return Sample(prompt=prompt, completion=completion, reference=fields.get("reference"),
-                  domain=domain, group=None if group is None else str(group), meta=meta)
-
-
-def _is_unicode(text: str) -> bool:
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
 
 
 # --- prompt rows ---------------------------------------------------------------------------
@@ -229,21 +582,24 @@ def derive_id(row: Mapping[str, Any]) -> str:
     return "p-" + hashlib.sha256(canonical.encode()).hexdigest()[:16]
 
 
-def read_prompts(path: str | Path, mapping: Mapping[str, str] | None = None
+def read_prompts(source: str | Path | Any, mapping: Mapping[str, str] | None = None, *,
+                 domain_map: Mapping[str, str] | None = None
                  ) -> tuple[dict[str, PromptRecord], list[ErrorRow], int]:
-    """Valid prompts by id (file order), error rows, and the number of rows read."""
+    """Valid prompts by id (input order), error rows, and the number of rows read, from any
+    input `iter_rows` reads."""
     prompts: dict[str, PromptRecord] = {}
     errors: list[ErrorRow] = []
     rows = 0
-    for line, row in iter_rows(path):
+    name = source_name(source)
+    for line, row in iter_rows(source):
         rows += 1
         try:
             if isinstance(row, InputError):
                 raise row
-            record = _prompt_record(row, mapping or {}, str(path), line)
+            record = _prompt_record(row, mapping or {}, domain_map or {}, name, line)
             if record.id in prompts:
                 raise InputError(f"duplicate id {record.id!r} (first at line "
-                                 f"{prompts[record.id].line})", source=str(path), line=line,
+                                 f"{prompts[record.id].line})", source=name, line=line,
                                  field=column_of(mapping or {}, "id"))
         except InputError as exc:
             errors.append(ErrorRow.of(exc))
@@ -253,13 +609,14 @@ def read_prompts(path: str | Path, mapping: Mapping[str, str] | None = None
 
 
 def column_of(mapping: Mapping[str, str], field: str) -> str:
-    """The input column that `--map` maps onto `field` (the field itself when unmapped)."""
+    """The input column (or dotted column path) that `--map` maps onto `field` (the field
+    itself when unmapped)."""
     return next((column for column, target in mapping.items() if target == field), field)
 
 
-def _prompt_record(row: dict[str, Any], mapping: Mapping[str, str], source: str,
-                   line: int) -> PromptRecord:
-    fields = {mapping.get(k, k): v for k, v in row.items() if mapping.get(k, k) in PROMPT_FIELDS}
+def _prompt_record(row: dict[str, Any], mapping: Mapping[str, str],
+                   domain_map: Mapping[str, str], source: str, line: int) -> PromptRecord:
+    fields, _ = _map_row(row, mapping, PROMPT_FIELDS, source, line)
 
     def bad(message: str, field: str) -> InputError:
         return InputError(message, source=source, line=line, field=column_of(mapping, field))
@@ -275,9 +632,7 @@ def _prompt_record(row: dict[str, Any], mapping: Mapping[str, str], source: str,
     elif not isinstance(prompt, str):
         raise bad(f"prompt must be a string or a list of chat messages, got "
                   f"{type(prompt).__name__}", "prompt")
-    domain = fields.get("domain") or "default"
-    if not isinstance(domain, str):
-        raise bad(f"domain must be a string, got {type(domain).__name__}", "domain")
+    domain = _domain(fields, domain_map, bad)
     if "id" in fields and fields["id"] is not None:
         raw_id = fields["id"]
         if isinstance(raw_id, bool) or not isinstance(raw_id, (str, int)) or raw_id == "":

@@ -4,7 +4,15 @@ import pyarrow.parquet as pq
 import pytest
 
 from rewards import InputError
-from rewards.io import iter_rows, parse_map, row_to_sample
+from rewards.io import (
+    PROMPT_FIELDS,
+    completion_text,
+    iter_rows,
+    parse_domain_map,
+    parse_map,
+    read_prompts,
+    row_to_sample,
+)
 
 
 def test_jsonl_rows_and_errors(tmp_path):
@@ -64,3 +72,62 @@ def test_mapped_field_errors_name_the_source_column():
 def test_bad_map(spec):
     with pytest.raises(InputError, match="--map"):
         parse_map(spec)
+
+
+def test_map_takes_dotted_paths_repeated_options_and_refuses_two_columns_for_one_field():
+    assert parse_map(["reward_model.ground_truth=reference", "data_source=domain"]) == {
+        "reward_model.ground_truth": "reference", "data_source": "domain"}
+    with pytest.raises(InputError, match="'answer' already maps onto reference"):
+        parse_map("answer=reference,gold=reference")
+
+
+def test_domain_map():
+    assert parse_domain_map("openai/gsm8k=math, codeparrot/apps=code") == {
+        "openai/gsm8k": "math", "codeparrot/apps": "code"}
+    for spec in ("openai/gsm8k", "=math", "x="):
+        with pytest.raises(InputError, match="--domain-map"):
+            parse_domain_map(spec)
+
+
+def test_nested_paths_list_indices_and_the_domain_map():
+    row = {"data_source": "openai/gsm8k", "reward_model": {"ground_truth": "72"},
+           "responses": [{"text": "#### 72"}], "reference": "ignored: --map names another"}
+    mapping = parse_map("reward_model.ground_truth=reference,data_source=domain,"
+                        "responses.0.text=completion")
+    s = row_to_sample(row, mapping=mapping, domain_map={"openai/gsm8k": "math"})
+    assert (s.completion, s.reference, s.domain) == ("#### 72", "72", "math")
+    assert s.meta["reference"] == "ignored: --map names another"
+    assert s.meta["reward_model"] == {"ground_truth": "72"}  # the nested column travels whole
+    with pytest.raises(InputError) as info:
+        row_to_sample(row, mapping=parse_map("responses.3.text=completion"), source="f", line=2)
+    assert info.value.field == "responses.3.text" and info.value.line == 2
+    assert "'responses' is a list of 1, no index '3'" in str(info.value)
+    with pytest.raises(InputError, match=r"no column 'extra_info' \(columns: data_source, "):
+        row_to_sample(row, mapping=parse_map("extra_info.index=completion"))
+
+
+def test_prompt_rows_read_nested_columns_and_domain_map(tmp_path):
+    path = tmp_path / "p.jsonl"
+    path.write_text('{"q": {"text": "hi"}, "src": "openai/gsm8k", "uid": 1}\n{"uid": 2}\n')
+    prompts, errors, rows = read_prompts(path, parse_map("q.text=prompt,src=domain,uid=id",
+                                                         PROMPT_FIELDS),
+                                         domain_map={"openai/gsm8k": "math"})
+    assert rows == 2 and (prompts["1"].prompt, prompts["1"].domain) == ("hi", "math")
+    assert (errors[0].line, errors[0].field) == (2, "q.text")
+
+
+@pytest.mark.parametrize("completion, text", [
+    ("plain", "plain"),
+    ([{"role": "system", "content": "s"}, {"role": "assistant", "content": "a"}], "a"),
+    ([{"role": "user", "content": "u"}], "u"),  # no assistant message: every message
+    ({"role": "assistant", "content": None}, ""),
+])
+def test_completion_text(completion, text):
+    assert completion_text(completion) == text
+
+
+@pytest.mark.parametrize("completion", [3, ["text"], b"bytes"])
+def test_completion_text_refuses_what_is_not_text_or_messages(completion):
+    with pytest.raises(InputError) as info:
+        completion_text(completion)
+    assert info.value.field == "completion"
