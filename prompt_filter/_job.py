@@ -27,7 +27,14 @@ from prompt_filter._report import require_matplotlib
 from prompt_filter._scoring import ChunkScorer
 from rewards.config import RewardConfig
 from rewards.errors import ConfigError, EngineError
-from rewards.io import ErrorRow, PromptRecord, read_prompts
+from rewards.io import (
+    ErrorRow,
+    PromptRecord,
+    count_rows,
+    input_source,
+    read_prompts,
+    source_fingerprint,
+)
 from rewards.types import Sample
 
 __all__ = ["FilterJob", "GenerationOptions", "run_filter"]
@@ -57,7 +64,7 @@ class FilterJob:
     """One filter-prompts run."""
 
     prompts: Path
-    """Prompt rows, JSONL or Parquet."""
+    """Prompt rows: any input `rewards.io.iter_rows` reads (JSONL, Parquet, a dataset folder ...)."""
     out: Path
     """Output folder (also holds the journal that makes the run resumable)."""
     rollouts: Path | None = None
@@ -79,6 +86,8 @@ class FilterJob:
     """Pass rate from which a kept prompt is easy, without `buckets`."""
     prompt_map: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
     """Prompt column -> field (id, prompt, reference, domain)."""
+    domain_map: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+    """A dataset's domain value -> the config domain that scores it (`--domain-map`)."""
     chunk_size: int = 1024
     """Rollout rows scored per batch, and per journal chunk, with `rollouts`."""
     generation: GenerationOptions = field(default_factory=GenerationOptions)
@@ -109,8 +118,9 @@ def run_filter(job: FilterJob, config: RewardConfig, *, engine: Any = None,
     if job.plot:
         require_matplotlib()
     _check_paths(job, engine)
-    prompts, prompt_errors, prompt_rows = read_prompts(job.prompts, job.prompt_map)
-    total_rows = _count_rows(job.rollouts) if job.rollouts is not None else 0
+    prompts, prompt_errors, prompt_rows = read_prompts(job.prompts, job.prompt_map,
+                                                       domain_map=job.domain_map)
+    total_rows = (count_rows(job.rollouts) or 0) if job.rollouts is not None else 0
     job.out.mkdir(parents=True, exist_ok=True)
     with Journal(job.out / "journal.jsonl", _fingerprint(job, config)) as journal:
         scorer = ChunkScorer(config, job.workers)
@@ -127,11 +137,11 @@ def run_filter(job: FilterJob, config: RewardConfig, *, engine: Any = None,
 def _check_paths(job: FilterJob, engine: Any) -> None:
     """Inputs, the output folder and the policy, checked before the output folder is made."""
     from rewards.engines import resolve_model
-    from rewards.paths import input_file, output_dir
+    from rewards.paths import output_dir
 
-    input_file(job.prompts, field="prompts")
+    input_source(job.prompts, field="prompts")
     if job.rollouts is not None:
-        input_file(job.rollouts, field="rollouts")
+        input_source(job.rollouts, field="rollouts")
     output_dir(job.out, field="out")
     if job.policy is not None and engine is None:
         resolve_model(job.policy, field="policy")
@@ -139,31 +149,16 @@ def _check_paths(job: FilterJob, engine: Any) -> None:
 
 def _fingerprint(job: FilterJob, config: RewardConfig) -> str:
     """Everything that decides the journaled scores; the band and buckets do not."""
-    parts: dict[str, Any] = {"config": config.content_hash(), "prompts": _file_hash(job.prompts),
+    parts: dict[str, Any] = {"config": config.content_hash(),
+                             "prompts": source_fingerprint(job.prompts),
                              "map": dict(job.prompt_map)}
+    if job.domain_map:
+        parts["domain_map"] = dict(job.domain_map)
     if job.rollouts is not None:
-        parts["rollouts"] = _file_hash(job.rollouts)
+        parts["rollouts"] = source_fingerprint(job.rollouts)
     else:
         parts.update(policy=job.policy, n=job.n, generation=asdict(job.generation))
     return hashlib.sha256(json.dumps(parts, sort_keys=True).encode()).hexdigest()[:32]
-
-
-def _file_hash(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as fh:
-        while block := fh.read(1 << 20):
-            digest.update(block)
-    return digest.hexdigest()
-
-
-def _count_rows(path: Path) -> int:
-    """Rows of a rollouts file (a corrupt Parquet file is an `InputError` here)."""
-    if path.suffix == ".parquet":
-        from rewards.io import open_parquet
-
-        return open_parquet(path).metadata.num_rows
-    with path.open("rb") as fh:
-        return sum(1 for line in fh if line.strip())
 
 
 class _Counts:

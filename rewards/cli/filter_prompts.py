@@ -11,25 +11,30 @@ import argparse
 import sys
 import time
 from collections.abc import Mapping
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
-BUNDLED = resources.files("rewards") / "data"
+from rewards.cli._common import (
+    BUNDLED_CONFIG,
+    INPUT_KINDS,
+    add_map_options,
+    add_set_option,
+    load_reward_config,
+)
 
 
 def add_parser(sub: Any) -> None:
     p = sub.add_parser("filter-prompts", help="keep prompts whose pass rate is in a band",
                        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("prompts", help="prompt rows, JSONL or Parquet: id (optional: derived from "
-                   "the row), prompt, reference, domain")
+    p.add_argument("prompts", help=f"prompt rows ({INPUT_KINDS}): id (optional: derived "
+                   "from the row), prompt, reference, domain")
     p.add_argument("--config", default=None,
                    help="reward config YAML (default: the bundled math config)")
     p.add_argument("--out", required=True, help="output folder")
     source = p.add_mutually_exclusive_group(required=True)
     source.add_argument("--rollouts", default=None,
-                        help="pre-generated rollouts, JSONL or Parquet: id (of the prompt), "
-                        "completion")
+                        help="pre-generated rollouts (any kind the prompts may be): id (of "
+                        "the prompt), completion")
     source.add_argument("--policy", default=None,
                         help="model to generate the rollouts with (folder or served name)")
     p.add_argument("--n", type=int, default=16, help="rollouts per prompt (default 16)")
@@ -47,8 +52,9 @@ def add_parser(sub: Any) -> None:
                    help="reward at which a rollout passes, binary mode (default 0.5)")
     p.add_argument("--buckets", type=int, default=None, metavar="K",
                    help="K quantile buckets q1 (hardest) .. qK (default: easy/hard at 0.5)")
-    p.add_argument("--map", default=None, metavar="COL=FIELD,...",
-                   help="rename prompt columns, e.g. problem=prompt,answer=reference,uid=id")
+    add_map_options(p, example="problem=prompt,reward_model.ground_truth=reference,uid=id",
+                    fields="id, prompt, reference, domain")
+    add_set_option(p)
     p.add_argument("--chunk-size", type=int, default=1024,
                    help="rollout rows scored per batch and journal chunk (default 1024)")
     p.add_argument("--workers", type=int, default=1,
@@ -72,12 +78,11 @@ def add_parser(sub: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from prompt_filter import Band, FilterJob, GenerationOptions, run_filter
-    from rewards.config import load_config
     from rewards.errors import ConfigError
-    from rewards.io import PROMPT_FIELDS, parse_map
+    from rewards.io import PROMPT_FIELDS, parse_domain_map, parse_map
 
-    config = load_config(Path(args.config) if args.config
-                         else Path(str(BUNDLED / "default_config.yaml")))
+    config = load_reward_config(Path(args.config) if args.config else BUNDLED_CONFIG,
+                                args.overrides)
     try:
         band = Band(args.low, args.high, args.min_std, args.min_scored)
     except ValueError as exc:
@@ -86,8 +91,9 @@ def run(args: argparse.Namespace) -> int:
         prompts=Path(args.prompts), out=Path(args.out),
         rollouts=Path(args.rollouts) if args.rollouts else None, policy=args.policy,
         n=args.n, band=band, mode=args.mode, threshold=args.threshold, buckets=args.buckets,
-        prompt_map=parse_map(args.map, PROMPT_FIELDS), chunk_size=args.chunk_size, plot=not args.no_plot,
-        workers=args.workers,
+        prompt_map=parse_map(args.map, PROMPT_FIELDS),
+        domain_map=parse_domain_map(args.domain_map), chunk_size=args.chunk_size,
+        plot=not args.no_plot, workers=args.workers,
         generation=GenerationOptions(backend=args.backend, max_tokens=args.max_tokens,
                                      temperature=args.temperature, top_p=args.top_p,
                                      seed=args.seed, prompts_per_round=args.prompts_per_round))

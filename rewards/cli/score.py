@@ -10,28 +10,34 @@ from __future__ import annotations
 import argparse
 import sys
 from collections import Counter, defaultdict
-from collections.abc import Iterator, Sequence
-from importlib import resources
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
+from rewards.cli._common import (
+    BUNDLED,
+    BUNDLED_CONFIG,
+    INPUT_KINDS,
+    add_map_options,
+    add_set_option,
+    load_reward_config,
+)
 from rewards.errors import InputError
 from rewards.scoring import AbstentionTally, abstention_cause
 from rewards.types import Reward, Sample, Score
 
-BUNDLED = resources.files("rewards") / "data"
-
 
 def add_parser(sub: Any) -> None:
-    p = sub.add_parser("score", help="score rollouts (JSONL or Parquet) with a reward config",
-                       description=__doc__)
+    p = sub.add_parser("score", help="score rollouts (JSONL, Parquet, a dataset ...) with a "
+                       "reward config", description=__doc__)
     p.add_argument("input", nargs="?", default=None,
-                   help="rollouts, JSONL or Parquet (default: the bundled example rollouts)")
+                   help=f"rollouts: {INPUT_KINDS} (default: the bundled example rollouts)")
     p.add_argument("--config", default=None,
                    help="reward config YAML (default: the bundled math + code config)")
     p.add_argument("--out", default="scores.jsonl", help="output JSONL (default: scores.jsonl)")
-    p.add_argument("--map", default=None, metavar="COL=FIELD,...",
-                   help="rename input columns, e.g. solution_str=completion,ground_truth=reference")
+    add_map_options(p, example="solution_str=completion,reward_model.ground_truth=reference",
+                    fields="prompt, completion, reference, domain, group, id, meta")
+    add_set_option(p)
     p.add_argument("--batch-size", type=int, default=512, help="rows scored per batch")
     p.add_argument("--progress", choices=("auto", "on", "off"), default="auto",
                    help="progress bar on stderr (auto: inputs of 1,000 rows or more)")
@@ -54,28 +60,37 @@ def _share(text: str) -> float:
 
 def run(args: argparse.Namespace) -> int:
     from rewards.build import build_reward
-    from rewards.io import open_output, parse_map, write_row
+    from rewards.io import (
+        count_rows,
+        input_source,
+        open_output,
+        parse_domain_map,
+        parse_map,
+        write_row,
+    )
     from rewards.scoring import AbstentionPolicy
 
     source = Path(args.input) if args.input else Path(str(BUNDLED / "example_rollouts.jsonl"))
-    config = Path(args.config) if args.config else Path(str(BUNDLED / "default_config.yaml"))
+    config = Path(args.config) if args.config else BUNDLED_CONFIG
     if args.input is None:
         print(f"no INPUT given: scoring the bundled examples {source}", file=sys.stderr)
-    reward = build_reward(config)
     mapping = parse_map(args.map)
+    domain_map = parse_domain_map(args.domain_map)
+    input_source(source)
+    reward = build_reward(load_reward_config(config, args.overrides))
     out = Path(args.out)
     tally = AbstentionTally(AbstentionPolicy(share=args.abstain_share), where="",
                             domains=getattr(reward, "domains", ()))
     summary = Summary(tally)
     columns: set[str] = set()
     # counting is a second pass over the input: only done when a bar may be shown
-    total = None if args.progress == "off" else _count_rows(source)
+    total = None if args.progress == "off" else count_rows(source)
     show = args.progress == "on" or (args.progress == "auto" and (total or 0) >= 1000)
     from tqdm import tqdm
 
     with open_output(out, inputs=[source, config]) as fh, \
             tqdm(total=total, disable=not show, unit="row", file=sys.stderr) as bar:
-        for batch in _batches(source, mapping, args.batch_size, columns):
+        for batch in _batches(source, mapping, domain_map, args.batch_size, columns):
             for row in score_rows(reward, batch, tally):
                 summary.add(row)
                 write_row(fh, row, out)
@@ -87,29 +102,36 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _warn_unused_map(mapping: dict[str, str], columns: set[str], rows: int) -> None:
-    for column in sorted(set(mapping) - columns):
+    """A mapped column in no row (a dotted path counts by its first step: a missing path is
+    an error row of its own)."""
+    for column in sorted(c for c in mapping if c not in columns
+                         and c.split(".")[0] not in columns):
         if rows:
             print(f"rewards score: warning: --map column {column!r} is in no input row "
                   f"(columns: {', '.join(sorted(columns)) or 'none'})", file=sys.stderr)
 
 
-Item = tuple[int, Sample | InputError]
+Item = tuple[int, Sample | InputError, Any]
+"""(line, sample or error, the row's id or None)."""
 
 
-def _batches(source: Path, mapping: dict[str, str], size: int,
+def _batches(source: Path, mapping: dict[str, str], domain_map: Mapping[str, str], size: int,
              columns: set[str]) -> Iterator[list[Item]]:
-    """Batches of (line, sample or error); `columns` collects the column names seen."""
-    from rewards.io import iter_rows, row_to_sample
+    """Batches of (line, sample or error, id); `columns` collects the column names seen."""
+    from rewards.io import iter_rows, row_id, row_to_sample
 
     batch: list[Item] = []
     for line, row in iter_rows(source):
+        ident = None
         if not isinstance(row, InputError):
             columns.update(row)
+            ident = row_id(row, mapping)
             try:
-                row = row_to_sample(row, mapping=mapping, source=str(source), line=line)
+                row = row_to_sample(row, mapping=mapping, domain_map=domain_map,
+                                    source=str(source), line=line)
             except InputError as exc:
                 row = exc
-        batch.append((line, row))
+        batch.append((line, row, ident))
         if len(batch) >= size:
             yield batch
             batch = []
@@ -124,24 +146,27 @@ def score_rows(reward: Reward, batch: Sequence[Item],
     counts abstentions and input errors."""
     from rewards.scoring import score_batch
 
-    samples = [(line, s) for line, s in batch if isinstance(s, Sample)]
-    scored = score_batch(reward, [s for _, s in samples], tally=tally)
+    samples = [item for _, item, _ in batch if isinstance(item, Sample)]
+    scored = score_batch(reward, samples, tally=tally)
     if tally is not None:
         tally.add_cause("input_error", len(batch) - len(samples))
-    by_line = {line: (scored.scores[i], scored.error_message(i))
-               for i, (line, _) in enumerate(samples)}
     rows = []
-    for line, item in batch:
+    done = 0
+    for line, item, ident in batch:
+        row: dict[str, Any] = {"line": line}
+        if ident is not None:
+            row["id"] = ident
         if isinstance(item, InputError):
-            rows.append({"line": line, "score": None, "reason": "input_error",
-                         "error": str(item), "field": item.field})
+            row.update(score=None, reason="input_error", error=str(item), field=item.field)
         else:
-            rows.append(_result_row(line, item, *by_line[line]))
+            row.update(_result(item, scored.scores[done], scored.error_message(done)))
+            done += 1
+        rows.append(row)
     return rows
 
 
-def _result_row(line: int, sample: Sample, score: Score, error: str | None) -> dict[str, Any]:
-    row: dict[str, Any] = {"line": line, "domain": sample.domain}
+def _result(sample: Sample, score: Score, error: str | None) -> dict[str, Any]:
+    row: dict[str, Any] = {"domain": sample.domain}
     if sample.group is not None:
         row["group"] = sample.group
     if error is not None:
@@ -152,17 +177,6 @@ def _result_row(line: int, sample: Sample, score: Score, error: str | None) -> d
         if cause is not None and cause != score.reason:  # bad_reference:missing|unparseable
             row["cause"] = cause
     return row
-
-
-def _count_rows(source: Path) -> int:
-    from rewards.io import open_parquet
-    from rewards.paths import input_file
-
-    input_file(source)
-    if source.suffix == ".parquet":
-        return open_parquet(source).metadata.num_rows
-    with source.open("rb") as fh:
-        return sum(1 for line in fh if line.strip())
 
 
 class Summary:

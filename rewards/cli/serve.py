@@ -13,6 +13,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from rewards.cli._common import add_set_option, load_reward_config
+
 
 def add_parser(sub: Any) -> None:
     p = sub.add_parser("serve", help="serve a reward config over HTTP (OpenRLHF /get_reward)",
@@ -21,6 +23,7 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--config", default=None,
                    help="reward config YAML (default: $REWARDS_CONFIG, else the bundled math "
                         "config)")
+    add_set_option(p)
     p.add_argument("--host", default="127.0.0.1", help="address to bind (default: 127.0.0.1)")
     p.add_argument("--port", type=int, default=5000, help="port (default: 5000)")
     p.add_argument("--max-batch", type=int, default=256,
@@ -61,12 +64,13 @@ def run(args: argparse.Namespace) -> int:
         print(f"no --config given: serving the bundled config {config}", file=sys.stderr)
     elif not Path(config).exists():
         raise ConfigError(f"{config}: no such reward config")
+    source: Any = load_reward_config(config, args.overrides) if args.overrides else config
     try:
         batching = BatchingConfig(enabled=not args.no_batching, max_batch=args.max_batch,
                                   max_wait_ms=args.max_wait_ms, max_inflight=args.max_inflight)
     except ValueError as exc:
         raise ConfigError(str(exc)) from exc
-    serve(config, host=args.host, port=args.port, batching=batching,
+    serve(source, host=args.host, port=args.port, batching=batching,
           abstain_value=args.abstain_value, log_level=args.log_level, abstain=args.abstain,
           on_config_abstain=args.on_config_abstain)
     return 0

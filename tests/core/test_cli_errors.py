@@ -66,7 +66,8 @@ def _corrupt_parquet(tmp_path: Path) -> Path:
 def test_filter_prompts_inputs(tmp_path, rollouts, capsys):
     out = tmp_path / "out"
     code, err = run(["filter-prompts", tmp_path, "--rollouts", rollouts, "--out", out], capsys)
-    assert code == 2 and f"{tmp_path}: is a directory, not a file (field 'prompts')" in one_line(err)
+    assert code == 2 and (f"{tmp_path}: is a directory, not a file or a dataset folder written "
+                          "by datasets' save_to_disk (field 'prompts')") in one_line(err)
     broken = _corrupt_parquet(tmp_path)
     code, err = run(["filter-prompts", broken, "--rollouts", rollouts, "--out", out], capsys)
     assert code == 2 and f"{broken}: not a readable Parquet file" in one_line(err)

@@ -4,6 +4,7 @@ import sys
 
 import pyarrow as pa
 import pyarrow.parquet as pq
+import pytest
 
 from rewards.cli import main
 
@@ -193,3 +194,40 @@ def test_unreadable_inputs_and_outputs_are_messages_not_tracebacks(tmp_path, cap
                          "--progress", progress]) == 2
             err = capsys.readouterr().err
             assert message in err and "Traceback" not in err
+
+
+SET_CONFIG = """
+domains:
+  default:
+    rewards:
+      - {use: "rewards_for_tests:Constant", value: 1.0}
+"""
+
+
+def test_set_overrides_the_reward_config(tmp_path, capsys):
+    rows = [{"completion": "x"}, {"completion": "y", "domain": "extra"}]
+    code, out = _run(tmp_path, rows, "--set", "domains.default.rewards.0.value=0.25",
+                     config=SET_CONFIG)
+    assert code == 0 and [r["score"] for r in _read(out)] == [0.25, 0.25]
+    code, out = _run(tmp_path, rows, "--set", "domains.extra={rewards: [{use: "
+                     "'rewards_for_tests:Constant', value: 0.5}]}", "--set",
+                     "domains.default.rewards.0.value=0", config=SET_CONFIG)
+    assert code == 0 and [r["score"] for r in _read(out)] == [0.0, 0.5]
+    assert (tmp_path / "cfg.yaml").read_text() == SET_CONFIG  # the file is not changed
+
+
+@pytest.mark.parametrize("override, message", [
+    ("domains.defualt.alpha=0.5",
+     "--set domains.defualt.alpha: domains has no key 'defualt' (keys: default)"),
+    ("domains.default.rewards.2.value=1",
+     "domains.default.rewards is a list of 1, not indexed by '2' (0..0)"),
+    ("normalize", "--set 'normalize': use KEY=VALUE"),
+    ("normalize=zscore", "'zscore'"),  # the config's own validation names the bad value
+    ("domains.default.rewards.0.value=[1,",
+     "override domains.default.rewards.0.value: not valid YAML"),
+])
+def test_a_bad_set_exits_2_with_the_message(tmp_path, capsys, override, message):
+    code, out = _run(tmp_path, [{"completion": "x"}], "--set", override, config=SET_CONFIG)
+    err = capsys.readouterr().err
+    assert code == 2 and message in err and "Traceback" not in err
+    assert not out.exists()  # refused before any row is scored

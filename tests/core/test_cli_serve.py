@@ -22,3 +22,14 @@ def test_serve_defaults_mask_and_raise(monkeypatch):
     monkeypatch.setattr(integrations.server, "serve", lambda config, **kwargs: seen.update(kwargs))
     assert main(["serve"]) == 0
     assert (seen["abstain"], seen["on_config_abstain"]) == ("mask", "raise")
+
+
+def test_serve_applies_set_overrides_to_the_config_it_serves(monkeypatch, capsys):
+    seen = {}
+    monkeypatch.setattr(integrations.server, "serve", lambda config, **kwargs: seen.update(
+        config=config))
+    assert main(["serve", "--set", "normalize=group", "--set", "domains.math.alpha=0.5"]) == 0
+    config = seen["config"]
+    assert config.normalize == "group" and config.domains["math"].alpha == 0.5
+    assert main(["serve", "--set", "domains.chat.alpha=0.5"]) == 2
+    assert "domains has no key 'chat' (keys: code, math)" in capsys.readouterr().err

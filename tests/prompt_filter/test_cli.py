@@ -185,3 +185,33 @@ def test_usage_errors(tmp_path):
     band = cli(EXAMPLES / "prompts.jsonl", "--out", tmp_path, "--rollouts",
                EXAMPLES / "rollouts.jsonl", "--low", "0.9", "--high", "0.1")
     assert band.returncode == 2 and "low <= high" in band.stderr
+
+
+def test_a_verl_dataset_folder_with_nested_map_domain_map_and_set(tmp_path):
+    datasets = pytest.importorskip("datasets")
+    prompts = tmp_path / "prompts_ds"
+    datasets.Dataset.from_list([
+        {"data_source": "openai/gsm8k", "prompt": [{"role": "user", "content": f"q{i}"}],
+         "reward_model": {"style": "rule", "ground_truth": str(i)},
+         "extra_info": {"index": f"p{i}"}} for i in range(3)]).save_to_disk(str(prompts))
+    # p0: 4 of 4 right (too easy), p1: 2 of 4 (kept), p2: 0 of 4 (too hard)
+    rollouts = write_jsonl(tmp_path / "rollouts.jsonl", [
+        {"id": f"p{i}", "completion": str(i) if k < 4 - 2 * i else "x"}
+        for i in range(3) for k in range(4)])
+    cfg = write_config(tmp_path / "cfg.yaml", "filter_rewards:fraction", domain="math")
+    args = [prompts, "--rollouts", rollouts, "--config", cfg, "--no-plot", "--n", "4",
+            "--map", "reward_model.ground_truth=reference,extra_info.index=id",
+            "--map", "data_source=domain", "--domain-map", "openai/gsm8k=math"]
+    result = cli(*args, "--out", tmp_path / "out", "--set",
+                 "domains.math.rewards.0.use=filter_rewards:exact")
+    assert result.returncode == 0, result.stderr
+    # output rows are the prompt rows as read: the id is where the dataset keeps it
+    kept = read_jsonl(tmp_path / "out" / "kept.jsonl")
+    assert [(r["extra_info"]["index"], r["pass_rate"]) for r in kept] == [("p1", 0.5)]
+    dropped = {r["extra_info"]["index"]: r["reason"]
+               for r in read_jsonl(tmp_path / "out" / "dropped.jsonl")}
+    assert dropped == {"p0": "too_easy", "p2": "too_hard"}
+    bad = cli(*args, "--out", tmp_path / "out2", "--set", "domains.maths.alpha=1")
+    assert bad.returncode == 2
+    assert "--set domains.maths.alpha: domains has no key 'maths' (keys: math)" in bad.stderr
+    assert not (tmp_path / "out2").exists()

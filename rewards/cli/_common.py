@@ -1,0 +1,52 @@
+"""Options shared by the subcommands that read rows or a reward config: `--map`,
+`--domain-map` and `--set`, added and read the same way everywhere."""
+
+from __future__ import annotations
+
+from importlib import resources
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from rewards.config import RewardConfig
+
+BUNDLED = resources.files("rewards") / "data"
+BUNDLED_CONFIG = Path(str(BUNDLED / "default_config.yaml"))
+"""The bundled math + code reward config, used when a command gets no --config."""
+
+INPUT_KINDS = ("JSONL, JSON array, Parquet, CSV/TSV, Arrow, or a datasets save_to_disk "
+               "folder")
+
+
+def add_map_options(p: Any, *, example: str, fields: str) -> None:
+    """`--map COL=FIELD` (dotted paths into nested columns) and `--domain-map VALUE=DOMAIN`,
+    each repeatable or comma-separated."""
+    p.add_argument("--map", action="append", default=None, metavar="COL=FIELD,...",
+                   help=f"rename input columns onto {fields}; COL may be a dotted path into "
+                        f"nested columns, e.g. {example}")
+    p.add_argument("--domain-map", action="append", default=None, metavar="VALUE=DOMAIN,...",
+                   help="score rows whose domain is VALUE as the config's DOMAIN, e.g. "
+                        "openai/gsm8k=math")
+
+
+def add_set_option(p: Any) -> None:
+    """`--set KEY=VALUE` overrides of the reward config (`rewards.overrides`)."""
+    p.add_argument("--set", dest="overrides", action="append", default=[], metavar="KEY=VALUE",
+                   help="override a reward config value: KEY a dotted path (normalize, "
+                        "domains.math.alpha, domains.code.rewards.0.time_limit_s), VALUE "
+                        "parsed as YAML; repeatable")
+
+
+def load_reward_config(path: str | Path, overrides: list[str] | None = None) -> RewardConfig:
+    """The reward config at `path`, with `--set` overrides applied to its YAML document
+    before it is validated (so an override is checked like the file itself)."""
+    from rewards.config import load_config, load_yaml, parse_config
+    from rewards.errors import ConfigError
+    from rewards.overrides import apply_overrides
+
+    if not overrides:
+        return load_config(path)
+    document = load_yaml(path, what="reward config")
+    if not isinstance(document, dict):
+        raise ConfigError(f"{path}: a reward config is a mapping with a 'domains' key")
+    return parse_config(apply_overrides(document, overrides), source=f"{path} (with --set)")
