@@ -1,0 +1,183 @@
+"""`rewards check`: a dry run of a reward config over the first rows of a dataset."""
+
+import json
+
+import pytest
+
+import rewards.check
+from rewards import parse_config
+from rewards.check import SampleCheck, check_component, check_rows
+from rewards.cli import main
+from rewards.types import Sample
+
+CONFIG = """
+domains:
+  math: {rewards: [{use: math}]}
+  code: {rewards: [{use: rtv}]}
+"""
+
+GOOD = [
+    {"id": "m1", "domain": "math", "reference": "72", "completion": "48 + 24 = 72.\n#### 72"},
+    {"id": "m2", "domain": "math", "reference": "\\frac{1}{2}",
+     "completion": "So the answer is $\\boxed{\\frac{1}{2}}$."},
+    {"id": "m3", "domain": "math", "reference": "", "completion": "#### 3"},
+    {"id": "c1", "domain": "code", "reference": {"test_list": ["assert add(1, 2) == 3",
+                                                               "assert add(0, 0) == 0"]},
+     "completion": "```python\ndef add(a, b):\n    return a + b\n```"},
+]
+
+
+def _jsonl(path, rows):
+    path.write_text("".join((r if isinstance(r, str) else json.dumps(r)) + "\n" for r in rows))
+    return path
+
+
+def _check(tmp_path, rows, *args, config=CONFIG):
+    cfg = tmp_path / "cfg.yaml"
+    cfg.write_text(config)
+    src = rows if not isinstance(rows, list) else _jsonl(tmp_path / "in.jsonl", rows)
+    return main(["check", str(src), "--config", str(cfg), *args])
+
+
+def test_good_data_passes_with_routing_reference_counts_and_answers(tmp_path, capsys):
+    rows = [*GOOD, "{not json", {"domain": "math", "reference": 5, "completion": 3}]
+    assert _check(tmp_path, rows) == 0
+    out = capsys.readouterr().out
+    assert "checked the first 6 of 6 rows" in out
+    assert "columns: id, domain, reference, completion" in out
+    assert "math                               3  math" in out
+    assert "code                               1  code" in out
+    assert "references usable 2 of 3 (bad_reference:missing x1; first line 3" in out
+    assert "answers found 3 of 3" in out
+    assert "would abstain: 1 (bad_reference:missing x1)" in out
+    assert "line 1: reference 72  ->  answer 72" in out
+    assert "line 2: reference \\frac{1}{2}  ->  answer \\frac{1}{2}" in out
+    assert "code: 1 row, 1 with a completion" in out  # hidden_share 0.5: 1 public, 1 hidden
+    assert "line 4: reference 1 public + 1 hidden asserts tests (python)  ->  answer def " \
+           "add(a, b): (2 lines)" in out
+    assert "input errors: 2 of 6 rows" in out and "in.jsonl:5: not valid JSON" in out
+    assert "completion must be a string" not in out  # a chat completion is fine; 3 is not:
+    assert "a completion is text or chat messages, not int (field 'completion')" in out
+    assert out.rstrip().endswith("ok: every domain in the sample would be scored")
+
+
+def test_a_domain_that_would_score_nothing_exits_3_and_says_why(tmp_path, capsys):
+    rows = [{"domain": "code", "reference": "print(1)", "completion": "x"},
+            {"domain": "code", "reference": {"tests": []}, "completion": "x"},
+            {"domain": "openai/gsm8k", "reference": "1", "completion": "1"},
+            *GOOD[:2]]
+    assert _check(tmp_path, rows) == 3
+    captured = capsys.readouterr()
+    assert "FAIL: domain 'code' would score nothing" in captured.out
+    assert "all 2 sampled rows would abstain: bad_reference:unparseable x2" in captured.err
+    assert "first: line 1: a string reference must be JSON or assert statements" in captured.err
+    assert "domain 'openai/gsm8k' would score nothing: 1 of 1 rows were not scored for a " \
+           "configuration cause: unknown_domain x1" in captured.err
+    assert "nothing (unknown_domain 'openai/gsm8k')" in captured.out
+    assert "domain 'math'" not in captured.err  # math scores
+    # the same file, its dataset domain mapped onto the config's: only code fails now
+    assert _check(tmp_path, rows, "--domain-map", "openai/gsm8k=math") == 3
+    captured = capsys.readouterr()
+    assert "(--domain-map openai/gsm8k=math)" in captured.out
+    assert "gsm8k" not in captured.err and "domain 'code'" in captured.err
+
+
+def test_a_missing_reference_column_is_named_with_the_hint(tmp_path, capsys):
+    rows = [{"domain": "math", "answer": "1", "completion": "1"}] * 3
+    assert _check(tmp_path, rows) == 3
+    err = capsys.readouterr().err
+    assert "bad_reference:missing x3 (samples without a reference: name the dataset's gold " \
+           "column (e.g. --map answer=reference))" in err
+    assert _check(tmp_path, rows, "--map", "answer=reference") == 0
+
+
+def test_rows_that_are_all_invalid_input_fail(tmp_path, capsys):
+    assert _check(tmp_path, ["{", "[1]"]) == 3
+    assert "none of the 2 sampled rows is valid input" in capsys.readouterr().err
+
+
+def test_a_large_file_is_read_only_as_far_as_the_sample(tmp_path, capsys, monkeypatch):
+    good = {"domain": "math", "reference": "2", "completion": "1 + 1 = 2"}
+    src = tmp_path / "big.jsonl"
+    # 100 good rows, then 4,900 rows that would each be an input error if they were read
+    src.write_text(json.dumps(good) + "\n" * 1 + (json.dumps(good) + "\n") * 99
+                   + "{broken\n" * 4900)
+    read = []
+    real = rewards.check.iter_rows
+
+    def counting(source):
+        for item in real(source):
+            read.append(item)
+            yield item
+
+    monkeypatch.setattr(rewards.check, "iter_rows", counting)
+    assert _check(tmp_path, src, "--rows", "100") == 0
+    out = capsys.readouterr().out
+    assert len(read) == 100
+    assert "checked the first 100 of 5,000 rows" in out and "input errors" not in out
+
+
+def test_the_size_of_a_text_input_too_large_to_count_is_estimated(tmp_path, capsys,
+                                                                  monkeypatch):
+    row = {"domain": "math", "reference": "2", "completion": "1 + 1 = 2"}
+    src = _jsonl(tmp_path / "big.jsonl", [row] * 3000)
+    monkeypatch.setattr(rewards.check, "_COUNT_LIMIT", 0)
+    assert _check(tmp_path, src, "--rows", "10") == 0
+    assert "checked the first 10 of ~3,000 rows" in capsys.readouterr().out
+
+
+def test_prompt_rows_without_completions_check_the_references(tmp_path, capsys):
+    rows = [{"prompt": "1 + 1?", "reference": "2", "domain": "math"}] * 2
+    assert _check(tmp_path, rows) == 0
+    out = capsys.readouterr().out
+    assert "math: 2 rows, 0 with a completion" in out and "answers found" not in out
+    assert "line 1: reference 2  ->  answer -" in out
+
+
+def test_set_overrides_the_config_of_a_check(tmp_path, capsys):
+    rows = [{"domain": "other", "reference": "2", "completion": "2"}]
+    assert _check(tmp_path, rows) == 3
+    capsys.readouterr()
+    assert _check(tmp_path, rows, "--set", "domains.other={rewards: [{use: math}]}") == 0
+    assert "other                              1  other" in capsys.readouterr().out
+    assert _check(tmp_path, rows, "--set", "domains.mth.alpha=0.5") == 2
+    assert "--set domains.mth.alpha: domains has no key 'mth' (keys: code, math)" in \
+           capsys.readouterr().err
+
+
+class Judged:
+    """A custom reward providing the optional `check` protocol."""
+
+    name = "judged"
+
+    def score(self, samples):  # pragma: no cover - check never scores
+        raise AssertionError("rewards check must not score")
+
+    def check(self, samples):
+        return [SampleCheck(s.reference, s.completion[:3],
+                            None if s.reference else "bad_reference", "no rubric")
+                for s in samples]
+
+
+def test_components_tell_what_they_can_through_the_check_protocol():
+    samples = [Sample("p", "abcdef", reference="rubric"), Sample("p", "xyz")]
+    checks = check_component(Judged(), samples)
+    assert [(c.answer, c.abstain) for c in checks] == [("abc", None), ("xyz", "bad_reference")]
+
+    class Opaque:
+        name = "opaque"
+
+        def score(self, samples):  # pragma: no cover
+            raise AssertionError
+
+    assert check_component(Opaque(), samples) is None
+
+
+def test_check_rows_on_a_dataset_object_with_an_unchecked_component():
+    datasets = pytest.importorskip("datasets")
+    ds = datasets.Dataset.from_list([{"completion": "1", "reference": "1"}] * 5)
+    config = parse_config({"domains": {"default": {"rewards": [
+        {"use": "rewards_for_tests:exact", "name": "exact"}]}}})
+    report = check_rows(ds, config, rows=2)
+    assert (report.read, report.total, report.failures) == (2, 5, [])
+    assert "exact (rewards_for_tests:exact, weight 1): not checked" in report.render()
