@@ -16,7 +16,9 @@ e.g. truncated ones). Every function cites the equation it implements:
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Literal, get_args
+
+from rewards.errors import ConfigError
 
 if TYPE_CHECKING:
     import torch
@@ -106,9 +108,10 @@ def aggregate(per_token: torch.Tensor, mask: torch.Tensor, mode: Aggregation, *,
         return per_sequence.mean()  # ()
     if mode == "constant-length":
         if not max_tokens:
-            raise ValueError("constant-length aggregation needs max_tokens (the length budget)")
+            raise ConfigError("constant-length aggregation needs max_tokens (the length budget)")
         return (per_token * mask).sum() / (per_token.shape[0] * max_tokens)  # ()
-    raise ValueError(f"unknown loss aggregation {mode!r}")
+    raise ConfigError(f"unknown loss aggregation {mode!r}: the aggregations are "
+                      f"{', '.join(get_args(Aggregation))}")
 
 
 def gae(rewards: torch.Tensor, values: torch.Tensor, mask: torch.Tensor, *, gamma: float = 1.0,
@@ -175,7 +178,7 @@ def overlong_penalty(lengths: torch.Tensor, *, max_tokens: int, buffer: int,
     import torch
 
     if buffer <= 0:
-        raise ValueError("overlong_penalty needs buffer > 0 tokens")
+        raise ConfigError("overlong_penalty needs buffer > 0 tokens")
     expected = max_tokens - buffer
     over = (lengths.float() - expected) / buffer  # (B,): 0 at the threshold, 1 at the budget
     return -penalty * torch.clamp(over, min=0.0, max=1.0)  # (B,)

@@ -8,6 +8,7 @@ import pytest
 
 torch = pytest.importorskip("torch", reason="the RL losses need torch: pip install 'rewards-engine[train]'")
 
+from rewards.errors import ConfigError
 from rl.losses import (
     aggregate,
     clipped_policy_loss,
@@ -79,9 +80,9 @@ def test_every_aggregation_mode(mode, expected):
 
 
 def test_aggregation_errors():
-    with pytest.raises(ValueError, match="max_tokens"):
+    with pytest.raises(ConfigError, match="max_tokens"):
         aggregate(t(PER_TOKEN), t(MASK), "constant-length")
-    with pytest.raises(ValueError, match="unknown"):
+    with pytest.raises(ConfigError, match="unknown"):
         aggregate(t(PER_TOKEN), t(MASK), "sum")  # type: ignore[arg-type]
 
 
@@ -127,7 +128,7 @@ def test_overlong_penalty_dapo_shape():
     lengths = torch.tensor([5, 6, 8, 10, 12])
     assert overlong_penalty(lengths, max_tokens=10, buffer=4, penalty=2.0).tolist() == \
         pytest.approx([0.0, 0.0, -1.0, -2.0, -2.0])
-    with pytest.raises(ValueError):
+    with pytest.raises(ConfigError):
         overlong_penalty(lengths, max_tokens=10, buffer=0)
 
 
