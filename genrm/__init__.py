@@ -5,8 +5,8 @@ Importing this package is light; torch, transformers and vLLM load when a model 
 
 from __future__ import annotations
 
-from genrm.discriminative import DiscriminativeRM
-from genrm.generative import GenRMJudge, GenRMReward, JudgeConfig, Judgment, Pair
+from genrm.discriminative import DiscriminativeRM, RMConfig
+from genrm.generative import GenRMConfig, GenRMJudge, GenRMReward, JudgeConfig, Judgment, Pair
 from genrm.label import CandidateSet, LabelConfig, LabelStats, label_preferences, load_candidates
 from genrm.train import (
     PreferencePair,
@@ -20,6 +20,7 @@ from genrm.train import (
 __all__ = [
     "CandidateSet",
     "DiscriminativeRM",
+    "GenRMConfig",
     "GenRMJudge",
     "GenRMReward",
     "JudgeConfig",
@@ -28,6 +29,7 @@ __all__ = [
     "LabelStats",
     "Pair",
     "PreferencePair",
+    "RMConfig",
     "TrainConfig",
     "TrainResult",
     "bradley_terry_loss",

@@ -6,14 +6,35 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, Literal
 
 from genrm._common import rm_conversation, shared_engine
 from rewards.engines import Backend, Engine
 from rewards.errors import ConfigError
+from rewards.options import check_fields, load_options
 from rewards.types import Sample, Score
 
-__all__ = ["DiscriminativeRM"]
+__all__ = ["DiscriminativeRM", "RMConfig"]
+
+
+@dataclass(frozen=True)
+class RMConfig:
+    """The options of an `rm` reward component (`DiscriminativeRM(**options)`)."""
+
+    model: str | None = None
+    """The reward model: a local folder (a sequence classifier with one output) or a hub name."""
+    url: str | None = None
+    """The model behind a vLLM pooling server (`--runner pooling`), instead of `model`."""
+    backend: Backend = "auto"
+    """Inference backend (`rewards.engines`); auto with a `url` is vllm-server."""
+    squash: Literal["none", "sigmoid"] = "none"
+    """none: the raw score (the Bradley-Terry logit); sigmoid: mapped to (0, 1)."""
+    engine_options: Mapping[str, Any] | None = None
+    """Keyword arguments for the engine (`rewards.engines.load_engine`), e.g. dtype."""
+
+    def __post_init__(self) -> None:
+        check_fields(self)
 
 
 class DiscriminativeRM:
@@ -22,25 +43,24 @@ class DiscriminativeRM:
     The model sees the prompt's messages plus the completion as the assistant's turn, rendered
     with its chat template (see `genrm._common.rm_conversation`), exactly as in training.
     `squash="sigmoid"` maps the raw score to (0, 1); the default keeps it raw (the
-    Bradley-Terry logit), which the mixing layer z-scores per domain.
+    Bradley-Terry logit), which the mixing layer z-scores per domain. The options are the
+    fields of `RMConfig` (loaded by `rewards.options.load_options`).
     """
 
     name = "rm"
     kind = "learned"
 
-    def __init__(self, model: str | None = None, *, url: str | None = None,
-                 backend: Backend = "auto", engine: Engine | None = None,
-                 squash: Literal["none", "sigmoid"] = "none",
-                 engine_options: Mapping[str, Any] | None = None) -> None:
-        if engine is None and (model or url) is None:
+    def __init__(self, model: str | None = None, *, engine: Engine | None = None,
+                 **options: Any) -> None:
+        settings = load_options(RMConfig, {"model": model, **options}, where="rm")
+        if engine is None and (settings.model or settings.url) is None:
             raise ConfigError("rm needs a model (a model folder or name), url (a vLLM pooling "
                               "server) or engine")
-        if squash not in ("none", "sigmoid"):
-            raise ConfigError(f"rm: squash must be none or sigmoid, got {squash!r}")
-        self.model = url or model
-        self.backend: Backend = "vllm-server" if url and backend == "auto" else backend
-        self.engine_options = dict(engine_options or {})
-        self.squash = squash
+        self.model = settings.url or settings.model
+        self.backend: Backend = ("vllm-server" if settings.url and settings.backend == "auto"
+                                 else settings.backend)
+        self.engine_options = dict(settings.engine_options or {})
+        self.squash = settings.squash
         self._engine = engine
 
     @property

@@ -17,16 +17,17 @@ import math
 import re
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields
 from typing import Any, Literal, cast
 
 from genrm._common import prompt_text, shared_engine
 from rewards.engines import Backend, Engine
 from rewards.errors import ConfigError
+from rewards.options import check_fields, check_range, load_options
 from rewards.types import Sample, Score
 
-__all__ = ["COT_TEMPLATE", "DEFAULT_TEMPLATE", "GenRMJudge", "GenRMReward", "JudgeConfig",
-           "Judgment", "Pair"]
+__all__ = ["COT_TEMPLATE", "DEFAULT_TEMPLATE", "GenRMConfig", "GenRMJudge", "GenRMReward",
+           "JudgeConfig", "Judgment", "Pair"]
 
 DEFAULT_TEMPLATE = (
     "You compare two responses to the same question.\n\n"
@@ -75,6 +76,34 @@ class JudgeConfig:
     seed: int = 0
     """CoT: sampling seed."""
 
+    def __post_init__(self) -> None:
+        check_fields(self)
+        check_range("cot_max_tokens", self.cot_max_tokens, ge=1)
+        check_range("cot_temperature", self.cot_temperature, ge=0)
+
+
+@dataclass(frozen=True)
+class GenRMConfig(JudgeConfig):
+    """The options of a `genrm` reward component (`GenRMReward(**options)`): where the judge
+    runs and what a completion is compared with, then the fields of `JudgeConfig`, given
+    flat (`{use: genrm, url: ..., mode: cot}`)."""
+
+    model: str | None = None
+    """The judge: a local model folder or a hub name."""
+    url: str | None = None
+    """The judge behind a vLLM OpenAI-compatible server (instead of `model`)."""
+    backend: Backend = "auto"
+    """Inference backend (`rewards.engines`); auto with a `url` is vllm-server."""
+    against: Literal["auto", "reference", "group"] = "auto"
+    """reference: the sample's reference answer; group: round-robin within the group; auto:
+    the reference when the sample has one, else the group."""
+    engine_options: Mapping[str, Any] | None = None
+    """Keyword arguments for the engine (`rewards.engines.load_engine`), e.g. dtype."""
+
+    def judge_config(self) -> JudgeConfig:
+        """The `JudgeConfig` part."""
+        return JudgeConfig(**{f.name: getattr(self, f.name) for f in fields(JudgeConfig)})
+
 
 @dataclass(frozen=True)
 class Pair:
@@ -106,8 +135,6 @@ class GenRMJudge:
     """Pairwise judgments from one engine (any backend)."""
 
     def __init__(self, engine: Engine, config: JudgeConfig = JudgeConfig()) -> None:
-        if config.mode not in ("direct", "cot") or config.cot_read not in ("logprob", "parse"):
-            raise ConfigError(f"bad judge mode {config.mode!r} / cot_read {config.cot_read!r}")
         self.engine = engine
         self.config = config
         self.variants = [self._variants(label) for label in config.labels]
@@ -209,31 +236,25 @@ class GenRMReward:
     `against="reference"`: P(completion better than the sample's reference answer);
     `"group"`: round-robin within each group (GRPO rollouts of one prompt; samples without a
     group are grouped by prompt): a completion's mean win probability over its group;
-    `"auto"`: the reference when the sample has one, else the group.
+    `"auto"`: the reference when the sample has one, else the group. The options are the
+    fields of `GenRMConfig` (loaded by `rewards.options.load_options`).
     """
 
     name = "genrm"
     kind = "learned"
 
-    def __init__(self, model: str | None = None, *, url: str | None = None,
-                 backend: Backend = "auto", engine: Engine | None = None,
-                 against: Literal["auto", "reference", "group"] = "auto",
-                 engine_options: Mapping[str, Any] | None = None, **judge_options: Any) -> None:
-        if engine is None and (model or url) is None:
+    def __init__(self, model: str | None = None, *, engine: Engine | None = None,
+                 **options: Any) -> None:
+        settings = load_options(GenRMConfig, {"model": model, **options}, where="genrm")
+        if engine is None and (settings.model or settings.url) is None:
             raise ConfigError("genrm needs a judge: model (a model folder or name), url (a vLLM "
                               "server) or engine")
-        if against not in ("auto", "reference", "group"):
-            raise ConfigError(f"genrm: against must be auto, reference or group, got {against!r}")
-        if "labels" in judge_options:
-            judge_options["labels"] = tuple(judge_options["labels"])
-        try:
-            self.config = replace(JudgeConfig(), **judge_options)
-        except TypeError as exc:
-            raise ConfigError(f"genrm: unknown option: {exc}") from exc
-        self.model = url or model
-        self.backend: Backend = "vllm-server" if url and backend == "auto" else backend
-        self.engine_options = dict(engine_options or {})
-        self.against = against
+        self.config = settings.judge_config()
+        self.model = settings.url or settings.model
+        self.backend: Backend = ("vllm-server" if settings.url and settings.backend == "auto"
+                                 else settings.backend)
+        self.engine_options = dict(settings.engine_options or {})
+        self.against = settings.against
         self._engine = engine
         self._judge: GenRMJudge | None = None
 

@@ -16,7 +16,8 @@ from typing import Any
 
 from genrm._common import prompt_text
 from genrm.generative import GenRMJudge, Pair
-from rewards.errors import ConfigError, InputError
+from rewards.errors import InputError
+from rewards.options import check_fields, check_range
 
 __all__ = ["CandidateSet", "LabelConfig", "LabelStats", "label_preferences", "load_candidates"]
 
@@ -33,6 +34,11 @@ class LabelConfig:
     """Pair sampling."""
     batch_pairs: int = 64
     """Pairs per judge call."""
+
+    def __post_init__(self) -> None:
+        check_fields(self)
+        check_range("threshold", self.threshold, ge=0.5, le=1.0)
+        check_range("batch_pairs", self.batch_pairs, ge=1)
 
 
 @dataclass(frozen=True)
@@ -89,8 +95,6 @@ def label_preferences(judge: GenRMJudge, sets: Sequence[CandidateSet],
                                                                     LabelStats]:
     """Preference rows {"prompt", "chosen", "rejected", "confidence", "forward", "swapped"} for
     the confident pairs, and the counts."""
-    if not 0.5 <= config.threshold <= 1.0:
-        raise ConfigError(f"threshold must be in [0.5, 1], got {config.threshold}")
     stats = LabelStats()
     rows: list[dict[str, Any]] = []
     pairs = list(_pairs(sets, config))

@@ -23,6 +23,7 @@ from genrm._common import rm_conversation
 from rewards.deps import require
 from rewards.engines import hf_tokenize
 from rewards.errors import ConfigError, InputError
+from rewards.options import check_fields, check_range
 
 __all__ = ["PreferencePair", "TrainConfig", "TrainResult", "bradley_terry_loss", "load_pairs",
            "split_pairs", "train_reward_model"]
@@ -61,6 +62,12 @@ class TrainConfig:
     """Shuffling, split and initialisation of the new score head."""
     save_every_epoch: bool = False
     """Also save out/checkpoints/epoch-N after every epoch."""
+
+    def __post_init__(self) -> None:
+        check_fields(self)
+        for name in ("epochs", "batch_size", "max_length"):
+            check_range(name, getattr(self, name), ge=1)
+        check_range("eval_fraction", self.eval_fraction, ge=0, lt=1)
 
 
 @dataclass(frozen=True)

@@ -197,7 +197,7 @@ def test_reward_from_a_config_file(tmp_path: Path, tiny_lm_dir: Path) -> None:
 def test_bad_options_are_config_errors() -> None:
     with pytest.raises(ConfigError, match="needs a judge"):
         GenRMReward()
-    with pytest.raises(ConfigError, match="unknown option"):
+    with pytest.raises(ConfigError, match="genrm: unknown key .colour."):
         GenRMReward(model="m", colour="blue")
     with pytest.raises(ConfigError, match="against"):
         GenRMReward(model="m", against="everyone")  # type: ignore[arg-type]
