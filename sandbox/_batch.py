@@ -3,23 +3,19 @@ never takes the batch down."""
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
 from sandbox._errors import SandboxError
+from sandbox._parallel import default_workers
 from sandbox._runner import run
+from sandbox._tests import run_tests
 from sandbox._types import Execution, TestReport
 
-__all__ = ["default_workers", "run_many", "run_tests_many"]
+__all__ = ["run_many", "run_tests_many"]
 
 T = TypeVar("T")
-
-
-def default_workers() -> int:
-    """Parallel jails by default: the CPUs this process may use (at least 1)."""
-    return max(1, len(os.sched_getaffinity(0)))
 
 
 def run_many(jobs: Sequence[Mapping[str, Any]], *,
@@ -35,7 +31,6 @@ def run_tests_many(jobs: Sequence[Mapping[str, Any]], *,
                    max_workers: int | None = None) -> list[TestReport]:
     """`run_tests` over many (`code`, `tests`, ...) jobs in parallel, results in input order;
     one invalid job yields a report whose execution is a `sandbox_error`."""
-    from sandbox._tests import run_tests
 
     def failed(exc: Exception, job: Mapping[str, Any]) -> TestReport:
         return TestReport(results=(), execution=_failed_execution(exc, job))

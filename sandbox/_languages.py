@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from sandbox._errors import ArgumentError
+
 __all__ = ["LANGUAGES", "Language", "LanguageSpec", "language_spec"]
 
 Language = Literal["python", "c", "cpp", "javascript", "bash"]
@@ -68,6 +70,6 @@ def language_spec(language: str) -> LanguageSpec:
     """The spec of `language` (aliases such as `py`, `c++`, `js`, `sh` accepted)."""
     key = ALIASES.get(language.lower(), language.lower())
     if key not in LANGUAGES:
-        raise ValueError(f"unsupported language {language!r}; "
-                         f"choose one of {', '.join(sorted(LANGUAGES))}")
+        raise ArgumentError(f"unsupported language {language!r}; "
+                            f"choose one of {', '.join(sorted(LANGUAGES))}")
     return LANGUAGES[key]

@@ -59,24 +59,31 @@ def staged_dir() -> str:
     nothing behind; a private temporary copy is used if that cache is unusable."""
     here = Path(__file__).parent
     try:
-        cache = cache_root()
-        if cache is None:
-            raise OSError("the sandbox cache folder is not ours alone")
-        final = cache / f"harness-{_digest(here)}"
-        if _trusted(final):
-            return str(final)
-        building = _build(here, tempfile.mkdtemp(prefix="building-", dir=cache))
-        try:
-            os.rename(building, final)  # atomic: a concurrent builder's copy may win
-        except OSError:
-            shutil.rmtree(building, ignore_errors=True)
-        if _trusted(final):
-            return str(final)
+        shared = _shared_copy(here)
     except OSError:
-        pass
+        shared = None
+    if shared is not None:
+        return shared
     root = _build(here, tempfile.mkdtemp(prefix="sandbox-harness-"))
     atexit.register(shutil.rmtree, root, True)
     return root
+
+
+def _shared_copy(here: Path) -> str | None:
+    """The staged folder in this user's cache, built there if missing; None when the cache
+    folder is not ours alone or the copy there cannot be trusted."""
+    cache = cache_root()
+    if cache is None:
+        return None
+    final = cache / f"harness-{_digest(here)}"
+    if _trusted(final):
+        return str(final)
+    building = _build(here, tempfile.mkdtemp(prefix="building-", dir=cache))
+    try:
+        os.rename(building, final)  # atomic: a concurrent builder's copy may win
+    except OSError:
+        shutil.rmtree(building, ignore_errors=True)
+    return str(final) if _trusted(final) else None
 
 
 def _build(here: Path, root: str) -> str:

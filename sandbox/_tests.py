@@ -10,11 +10,15 @@ import secrets
 from collections.abc import Mapping
 from typing import Any, Literal
 
+from sandbox._classify import to_execution
+from sandbox._errors import ArgumentError
 from sandbox._jail import check_nsjail, run_jail
 from sandbox._languages import PYTHON, PYTHON_FLAGS, language_spec
-from sandbox._runner import Files, Mode, _compile, to_execution, workspace
+from sandbox._runner import Mode
 from sandbox._staging import IN_JAIL, LAUNCHER, staged_dir
 from sandbox._types import Execution, Limits, Status, TestReport, TestResult
+from sandbox._warm import run_warm, use_warm
+from sandbox._workspace import Files, compile_program, workspace
 
 __all__ = ["Compare", "TestFormat", "run_tests", "test_format"]
 
@@ -33,8 +37,8 @@ def test_format(tests: Any) -> TestFormat:
         return "io"
     if all(isinstance(t, str) for t in items):
         return "assert"
-    raise ValueError("tests must be assert strings, check(candidate) code, or a list of "
-                     "{'input': ..., 'output': ...} cases")
+    raise ArgumentError("tests must be assert strings, check(candidate) code, or a list of "
+                        "{'input': ..., 'output': ...} cases")
 
 
 def run_tests(code: str, tests: Any, language: str = "python", *,
@@ -66,7 +70,8 @@ def run_tests(code: str, tests: Any, language: str = "python", *,
     fmt = style or test_format(tests)
     items = _normalize(tests, fmt, entry_point, spec.name, compare)
     if (context or setup) and fmt == "io":
-        raise ValueError("context and setup apply to assert and check tests, not stdin cases")
+        raise ArgumentError("context and setup apply to assert and check tests, not stdin "
+                            "cases")
     if not items:
         return TestReport(results=(), execution=Execution(status="ok"))
     nonce = secrets.token_hex(16)
@@ -85,15 +90,13 @@ def run_tests(code: str, tests: Any, language: str = "python", *,
     harness_limits = dataclasses.replace(
         limits, output_bytes=limits.output_bytes + 4096 * len(items) + (64 << 10),
         processes=limits.processes + 3)
-    from sandbox import _warm
-
-    if _warm.use_warm(spec, mode):
-        execution = _warm.run_warm(code, stdin=payload, files=files or {},
-                                   limits=harness_limits, harness=kind)
+    if use_warm(spec, mode):
+        execution = run_warm(code, stdin=payload, files=files or {}, limits=harness_limits,
+                             harness=kind)
         return _report(execution, nonce, len(items))
     check_nsjail()
     with workspace(code, spec, files or {}) as box:
-        failed = _compile(box, spec, limits)
+        failed = compile_program(box, spec, limits)
         if failed is not None:
             return TestReport(results=tuple(
                 TestResult(i, "error", "compile_error") for i in range(len(items))),
@@ -108,19 +111,22 @@ def run_tests(code: str, tests: Any, language: str = "python", *,
 def _normalize(tests: Any, fmt: TestFormat, entry_point: str | None, language: str,
                compare: str) -> list[Any]:
     if compare not in ("exact", "whitespace", "float"):
-        raise ValueError(f"compare must be exact, whitespace or float, not {compare!r}")
+        raise ArgumentError(f"compare must be exact, whitespace or float, not "
+                            f"{compare!r}")
     if fmt in ("assert", "check") and language != "python":
-        raise ValueError(f"{fmt} tests are Python-only; use stdin/stdout cases for {language}")
+        raise ArgumentError(f"{fmt} tests are Python-only; use stdin/stdout cases for "
+                            f"{language}")
     if fmt == "check":
         if not entry_point:
-            raise ValueError("check(candidate) tests need entry_point (the function's name)")
+            raise ArgumentError("check(candidate) tests need entry_point (the function's "
+                                "name)")
         return [tests if isinstance(tests, str) else "\n".join(tests)]
     if fmt == "assert":
         return [str(t) for t in tests]
     cases = []
     for i, case in enumerate(tests):
         if "input" not in case or "output" not in case:
-            raise ValueError(f"io test {i} needs 'input' and 'output'")
+            raise ArgumentError(f"io test {i} needs 'input' and 'output'")
         cases.append({"input": str(case["input"]), "output": str(case["output"])})
     return cases
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
+from sandbox._errors import ArgumentError
+
 __all__ = ["Execution", "Limits", "Status", "TestOutcome", "TestReport", "TestResult"]
 
 Status = Literal["ok", "runtime_error", "compile_error", "timeout", "memory_limit",
@@ -62,7 +64,8 @@ class Limits:
                      "disk_bytes", "disk_files", "open_files", "output_bytes", "compile_wall_s",
                      "compile_memory_bytes", "binary_bytes", "test_wall_s"):
             if getattr(self, name) <= 0:
-                raise ValueError(f"Limits.{name} must be positive, got {getattr(self, name)!r}")
+                raise ArgumentError(f"Limits.{name} must be positive, got "
+                                    f"{getattr(self, name)!r}")
 
 
 @dataclass(frozen=True)

@@ -24,12 +24,15 @@ import time
 from collections.abc import Mapping
 from dataclasses import asdict, replace
 
-from sandbox._errors import SandboxError
+from sandbox._classify import to_execution
+from sandbox._errors import ArgumentError, SandboxError
 from sandbox._jail import cgroup_v2_root, check_nsjail, jail_argv, memory_group, process_budget
-from sandbox._languages import PYTHON, PYTHON_FLAGS, LanguageSpec
+from sandbox._languages import PYTHON, PYTHON_FLAGS, LanguageSpec, language_spec
+from sandbox._parallel import default_workers
 from sandbox._process import RawRun, jail_host_env
 from sandbox._staging import IN_JAIL, LAUNCHER, staged_dir
 from sandbox._types import Execution, Limits
+from sandbox._workspace import safe_name
 
 __all__ = ["WarmPool", "run_warm", "shutdown", "use_warm", "warm_enabled"]
 
@@ -51,10 +54,10 @@ def warm_enabled() -> bool:
 def use_warm(spec: LanguageSpec, mode: str) -> bool:
     if mode == "warm":
         if spec.name != "python":
-            raise ValueError(f"warm mode is for Python only, not {spec.name}")
+            raise ArgumentError(f"warm mode is for Python only, not {spec.name}")
         return True
     if mode not in ("auto", "cold"):
-        raise ValueError(f"mode must be auto, cold or warm, not {mode!r}")
+        raise ArgumentError(f"mode must be auto, cold or warm, not {mode!r}")
     return mode == "auto" and spec.name == "python" and warm_enabled()
 
 
@@ -263,8 +266,6 @@ class WarmPool:
 def _pool(limits: Limits) -> WarmPool:
     """The pool of servers whose jail fits `limits`: its tmpfs size and file cap, and the
     memory cgroup holding a run's `memory_bytes`."""
-    from sandbox._batch import default_workers
-
     key = (limits.disk_bytes, limits.disk_files, limits.memory_bytes)
     with _pools_lock:
         if key not in _pools:
@@ -298,10 +299,7 @@ def shutdown() -> None:
 def run_warm(code: str, *, stdin: bytes, files: Mapping[str, str | bytes], limits: Limits,
              harness: str | None = None) -> Execution:
     """Run Python `code` in a warm server: same isolation and limits as a cold jail."""
-    from sandbox._languages import language_spec
-    from sandbox._runner import _safe_name, to_execution
-
     spec = language_spec("python")
-    clean = {_safe_name(name, spec): content for name, content in files.items()}
+    clean = {safe_name(name, spec): content for name, content in files.items()}
     raw = _pool(limits).execute(code, stdin, clean, replace(limits), harness)
     return to_execution(raw, limits, cgroup=bool(cgroup_v2_root()), warm=True)

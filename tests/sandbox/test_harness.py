@@ -204,11 +204,11 @@ def test_compile_error_is_reported_per_test() -> None:
 
 
 def test_bad_test_specs_are_rejected() -> None:
-    with pytest.raises(ValueError, match="entry_point"):
+    with pytest.raises(sandbox.ArgumentError, match="entry_point"):
         sandbox.run_tests(GOOD, CHECK)
-    with pytest.raises(ValueError, match="Python-only"):
+    with pytest.raises(sandbox.ArgumentError, match="Python-only"):
         sandbox.run_tests("int main(){}", ["assert 2 > 1"], "c")
-    with pytest.raises(ValueError, match="input"):
+    with pytest.raises(sandbox.ArgumentError, match="input"):
         sandbox.run_tests(GOOD, [{"output": "1"}])
 
 

@@ -140,5 +140,5 @@ def test_broken_setup_and_context_are_errors_that_say_so(mode: str) -> None:
 
 
 def test_context_is_for_function_tests_only() -> None:
-    with pytest.raises(ValueError, match="context and setup"):
+    with pytest.raises(sandbox.ArgumentError, match="context and setup"):
         sandbox.run_tests("print(1)", [{"input": "", "output": "1"}], context="x = 1")

@@ -52,7 +52,7 @@ def test_python_runs_warm_by_default() -> None:
 
     assert _warm.use_warm(sandbox._languages.language_spec("python"), "auto")
     assert not _warm.use_warm(sandbox._languages.language_spec("c"), "auto")
-    with pytest.raises(ValueError, match="Python only"):
+    with pytest.raises(sandbox.ArgumentError, match="Python only"):
         sandbox.run("int main(){}", "c", mode="warm")
 
 
@@ -163,14 +163,17 @@ def test_unsafe_backend_warns_and_is_never_default() -> None:
             == "99999"
 
 
-def test_bad_arguments_raise_value_error() -> None:
-    with pytest.raises(ValueError, match="unsupported language"):
+def test_bad_arguments_raise_the_sandboxs_argument_error() -> None:
+    """`ArgumentError`, which is still the `ValueError` that `run` always raised for them."""
+    assert issubclass(sandbox.ArgumentError, ValueError)
+    assert not issubclass(sandbox.ArgumentError, sandbox.SandboxError)  # not infrastructure
+    with pytest.raises(sandbox.ArgumentError, match="unsupported language"):
         sandbox.run("x", "fortran")
-    with pytest.raises(ValueError, match="bad file name"):
+    with pytest.raises(sandbox.ArgumentError, match="bad file name"):
         sandbox.run("x", files={"../escape": "x"})
-    with pytest.raises(ValueError, match="positive"):
+    with pytest.raises(sandbox.ArgumentError, match="positive"):
         sandbox.Limits(wall_s=0)
-    with pytest.raises(ValueError, match="mode"):
+    with pytest.raises(sandbox.ArgumentError, match="mode"):
         sandbox.run("x", mode="lukewarm")
 
 
@@ -230,8 +233,8 @@ def test_cgroup_v2_limits_are_requested_when_the_host_has_it(
     assert "--cgroup_mem_swap_max 0" in joined
     # with cgroups RLIMIT_AS is only a loose backstop (4x), the cgroup holds memory
     assert argv[argv.index("--rlimit_as") + 1] == str(4 * SHORT.memory_bytes >> 20)
+    from sandbox._classify import classify
     from sandbox._process import RawRun
-    from sandbox._runner import classify
 
     oom = RawRun(exit_code=None, signal=9, stdout=b"", stderr=b"", overflow=False,
                  timed_out=False, wall_s=0.3, cpu_s=0.2, peak_memory_bytes=0)
@@ -311,8 +314,8 @@ def test_compiled_binaries_are_reused_by_content(monkeypatch: pytest.MonkeyPatch
 def test_a_jail_that_fails_to_mount_is_a_sandbox_error_not_a_timeout(tmp_path) -> None:
     """nsjail kills a child whose mounts failed (SIGKILL in its log): that is the sandbox
     failing, never the program's timeout or crash."""
+    from sandbox._classify import to_execution
     from sandbox._process import run_process
-    from sandbox._runner import to_execution
 
     hidden = tmp_path / "private" / "f"  # pytest's tmp_path is 0700: the jail cannot reach it
     hidden.parent.mkdir()

@@ -1,0 +1,130 @@
+"""The files a run starts from: a private host folder with the source and input files, bound
+read-only into /work, and, for a compiled language, the compile step in a jail of its own."""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import shutil
+import signal
+import tempfile
+from collections.abc import Mapping
+from pathlib import PurePosixPath
+
+from sandbox._cache import cached_binary, compile_key, store_binary
+from sandbox._classify import log_tail
+from sandbox._errors import ArgumentError, SandboxError
+from sandbox._jail import JAIL_UID, run_jail
+from sandbox._languages import LanguageSpec
+from sandbox._process import RawRun
+from sandbox._types import Execution, Limits
+
+__all__ = ["Files", "compile_program", "safe_name", "workspace"]
+
+Files = Mapping[str, "str | bytes"]
+
+_SHM = "/dev/shm" if os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK) else None
+
+
+class workspace:
+    """A private host folder holding the source and input files, bound read-only into /work."""
+
+    def __init__(self, code: str, spec: LanguageSpec, files: Files,
+                 extra: Mapping[str, str | bytes] | None = None) -> None:
+        self.spec = spec
+        self.root = tempfile.mkdtemp(prefix="sandbox-", dir=_SHM)
+        os.chmod(self.root, 0o755)
+        self.binds: list[tuple[str, str]] = []
+        self.out = os.path.join(self.root, "out")
+        self._put(spec.source, code)
+        for name, content in {**files, **(extra or {})}.items():
+            self._put(safe_name(name, spec), content)
+
+    def _put(self, name: str, content: str | bytes) -> None:
+        host = os.path.join(self.root, "in", name)
+        os.makedirs(os.path.dirname(host), mode=0o755, exist_ok=True)
+        with open(host, "wb") as fh:
+            fh.write(content.encode() if isinstance(content, str) else content)
+        os.chmod(host, 0o644)
+        self.binds.append((host, f"/work/{name}"))
+
+    def contents(self) -> list[tuple[str, bytes]]:
+        """(name in /work, content) of every input file, the source included."""
+        out = []
+        for host, inside in self.binds:
+            with open(host, "rb") as fh:
+                out.append((inside, fh.read()))
+        return out
+
+    def __enter__(self) -> workspace:  # noqa: PYI034
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        shutil.rmtree(self.root, ignore_errors=True)
+
+
+def safe_name(name: str, spec: LanguageSpec) -> str:
+    """`name` of an input file, checked: relative, without '..', not the source or binary."""
+    path = PurePosixPath(name)
+    if path.is_absolute() or ".." in path.parts or not path.parts or name in (spec.source,
+                                                                             "prog"):
+        raise ArgumentError(f"bad file name {name!r}: must be relative, without '..', and not "
+                            f"{spec.source!r} or 'prog'")
+    return str(path)
+
+
+def compile_program(box: workspace, spec: LanguageSpec, limits: Limits) -> Execution | None:
+    """Compile in a jail of its own; None on success (the binary is bound in for the run),
+    else the `compile_error` Execution carrying the compiler's message."""
+    if spec.compile is None:
+        return None
+    key = compile_key(spec.compile, box.contents())
+    cached = cached_binary(key)
+    if cached is not None:  # the same program compiled before (public, then hidden tests)
+        box.binds.append((cached, "/work/prog"))
+        return None
+    os.makedirs(box.out, mode=0o755)
+    os.chown(box.out, JAIL_UID, JAIL_UID)
+    build = dataclasses.replace(limits, wall_s=limits.compile_wall_s,
+                                cpu_s=limits.compile_wall_s,
+                                memory_bytes=limits.compile_memory_bytes,
+                                # gcc, cc1plus, as, then collect2 and ld: without
+                                # cgroups each of 6 processes gets a sixth of the memory
+                                processes=6,
+                                # every file the compiler writes, the binary (on the
+                                # host, in box.out) and its temporary objects included
+                                file_size_bytes=limits.binary_bytes,
+                                open_files=max(limits.open_files, 256),
+                                disk_bytes=max(limits.disk_bytes, 256 << 20),
+                                disk_files=max(limits.disk_files, 4096))
+    raw = run_jail(spec.compile, build, stdin=b"", output_bytes=limits.output_bytes,
+                   binds=box.binds, rw_binds=[(box.out, "/out")], mounts=spec.mounts)
+    binary = os.path.join(box.out, "prog")
+    if raw.jail_failed:
+        raise SandboxError(f"the compile jail failed to start: {log_tail(raw)}")
+    if raw.exit_code == 0 and os.path.isfile(binary):
+        store_binary(key, binary)
+        box.binds.append((binary, "/work/prog"))
+        return None
+    message = raw.stderr.decode(errors="replace")
+    if raw.timed_out:
+        message += f"\ncompilation exceeded {build.wall_s:g} s"
+    elif raw.oom:
+        message += (f"\ncompilation exceeded its memory limit "
+                    f"({limits.compile_memory_bytes >> 20} MiB)")
+    elif raw.signal is not None:
+        message += f"\ncompiler killed by signal {raw.signal}"
+    if _file_too_large(raw):
+        message += (f"\nthe compiled program exceeds the binary size limit "
+                    f"({limits.binary_bytes >> 20} MiB)")
+    return Execution(status="compile_error", exit_code=raw.exit_code, signal=raw.signal,
+                     stdout=raw.stdout.decode(errors="replace"), stderr=message,
+                     truncated=raw.overflow, wall_s=raw.wall_s, cpu_s=raw.cpu_s,
+                     peak_memory_bytes=raw.peak_memory_bytes)
+
+
+def _file_too_large(raw: RawRun) -> bool:
+    """The compiler (or linker, assembler) was stopped by RLIMIT_FSIZE: binary_bytes."""
+    tail = raw.stderr[-4096:]
+    return raw.signal == signal.SIGXFSZ or b"File size limit exceeded" in tail \
+        or b"File too large" in tail
