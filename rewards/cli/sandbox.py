@@ -15,8 +15,8 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-import sandbox  # already imported by rewards.errors: costs the parser nothing
-from rewards.errors import InputError
+import sandbox  # standard library only; the parser needs its Language names
+from rewards.errors import InputError, sandbox_errors
 
 SUFFIXES = {".py": "python", ".c": "c", ".cc": "cpp", ".cpp": "cpp", ".cxx": "cpp",
             ".js": "javascript", ".mjs": "javascript", ".sh": "bash"}
@@ -123,7 +123,9 @@ def run(args: argparse.Namespace) -> int:
     if args.tests is None:
         stdin = input_file(args.stdin, field="--stdin").read_bytes() if args.stdin else b""
         try:
-            execution = sandbox.run(code, language, stdin=stdin, limits=limits, mode=args.mode)
+            with sandbox_errors():  # a sandbox that cannot start: exit 2, one line
+                execution = sandbox.run(code, language, stdin=stdin, limits=limits,
+                                        mode=args.mode)
         except ValueError as exc:  # the sandbox's word for a bad argument (mode, language)
             raise InputError(str(exc), source=str(source)) from exc
         _print_execution(execution, args.json)
@@ -131,8 +133,9 @@ def run(args: argparse.Namespace) -> int:
     tests_file = input_file(args.tests, field="--tests")
     tests, entry_point = _load_tests(tests_file, args.entry_point)
     try:
-        report = sandbox.run_tests(code, tests, language, entry_point=entry_point,
-                                   limits=limits, compare=args.compare, mode=args.mode)
+        with sandbox_errors():
+            report = sandbox.run_tests(code, tests, language, entry_point=entry_point,
+                                       limits=limits, compare=args.compare, mode=args.mode)
     except ValueError as exc:  # tests the sandbox cannot run as given (checked before running)
         raise InputError(str(exc), source=str(tests_file)) from exc
     if args.json:

@@ -30,7 +30,7 @@ from typing import Any
 from rewards.code._config import LAYERS, parse_options, resolve_judge
 from rewards.code._reference import BadReference, CodeTask, TestSet, parse_reference
 from rewards.code._rules import RuleResult, check_program, extract_program, prompt_helpers
-from rewards.errors import ConfigError, SandboxError
+from rewards.errors import ConfigError, sandbox_errors
 from rewards.types import Sample, Score
 
 __all__ = ["CodeReward"]
@@ -142,12 +142,8 @@ class CodeReward:
             specs.append({"code": program, "tests": tests.payload(), "language": task.language,
                           "entry_point": task.entry_point, "limits": limits,
                           "compare": self.config.compare, **_test_context(task, tests)})
-        try:
+        with sandbox_errors("rtv: the sandbox cannot run programs"):
             reports = sandbox.run_tests_many(specs, max_workers=self.config.max_workers)
-        except sandbox.SandboxError as exc:
-            if isinstance(exc, SandboxError):
-                raise
-            raise SandboxError(f"rtv: the sandbox cannot run programs: {exc}") from exc
         return dict(zip(jobs, reports))
 
     def _judge_layer(self, items: list[_Item]) -> None:

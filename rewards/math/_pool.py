@@ -20,15 +20,11 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from rewards.errors import RewardsError
+from rewards.errors import WorkerError
 
-__all__ = ["WorkerError", "WorkerPool", "shared_pool"]
+__all__ = ["WorkerError", "WorkerPool", "shared_pool"]  # WorkerError: of rewards.errors
 
 _PACKAGE_ROOT = str(Path(__file__).resolve().parents[2])  # the folder holding `rewards/`
-
-
-class WorkerError(RewardsError):
-    """A math worker process could not start or broke its protocol (infrastructure)."""
 
 
 class _WorkerGone(Exception):

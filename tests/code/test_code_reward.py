@@ -269,3 +269,23 @@ def test_broken_sandbox_raises(monkeypatch: pytest.MonkeyPatch) -> None:
     with pytest.raises(SandboxError) as info:
         CodeReward().score([sample(F.MBPP_RIGHT, F.MBPP)])
     assert isinstance(info.value, RewardsError) and "no user namespaces" in str(info.value)
+    assert isinstance(info.value.__cause__, sandbox.SandboxError)  # raised from the sandbox's
+
+
+def test_sandbox_errors_converts_only_the_sandboxs_infrastructure_error() -> None:
+    """The one conversion at the boundary: the sandbox's SandboxError becomes the tree's
+    (which is not a subclass of it); its ArgumentError and other errors pass unchanged."""
+    import sandbox
+    from rewards.errors import INFRASTRUCTURE_ERRORS, SandboxError, sandbox_errors
+
+    with pytest.raises(SandboxError, match="^rtv: nsjail missing$") as info, \
+            sandbox_errors("rtv"):
+        raise sandbox.SandboxError("nsjail missing")
+    assert not isinstance(info.value, sandbox.SandboxError)
+    assert isinstance(info.value, INFRASTRUCTURE_ERRORS)
+    with pytest.raises(SandboxError, match="^nsjail missing$"), sandbox_errors():
+        raise sandbox.SandboxError("nsjail missing")
+    with pytest.raises(sandbox.ArgumentError, match="unsupported language"), \
+            sandbox_errors("rtv"):
+        sandbox.run("x", "fortran")
+    assert not any(issubclass(sandbox.SandboxError, e) for e in INFRASTRUCTURE_ERRORS)

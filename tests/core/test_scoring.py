@@ -6,10 +6,9 @@ from __future__ import annotations
 import pytest
 
 from rewards import Sample, Score
-from rewards.errors import ConfigError, EngineError
+from rewards.errors import ConfigError, EngineError, SandboxError
 from rewards.mixing import DomainRouter
 from rewards.scoring import check_scores, score_batch
-from sandbox import SandboxError as SandboxFailure
 
 
 class Lengths:
@@ -28,7 +27,7 @@ class Lengths:
             if s.completion == "DOWN":
                 raise EngineError("judge unreachable")
             if s.completion == "JAIL":
-                raise SandboxFailure("nsjail cannot start")
+                raise SandboxError("nsjail cannot start")
         return [Score(float(len(s.completion))) for s in samples]
 
 
@@ -40,7 +39,7 @@ def test_a_poison_sample_is_an_error_row_and_the_others_keep_their_scores() -> N
     assert reward.calls == [3, 1, 1, 1]
 
 
-@pytest.mark.parametrize("completion, error", [("DOWN", EngineError), ("JAIL", SandboxFailure)])
+@pytest.mark.parametrize("completion, error", [("DOWN", EngineError), ("JAIL", SandboxError)])
 def test_broken_infrastructure_raises_without_a_retry(completion: str, error: type) -> None:
     reward = Lengths()
     with pytest.raises(error):

@@ -113,3 +113,23 @@ def test_serve_without_a_working_sandbox_exits_2_before_listening() -> None:
     [line] = done.stderr.strip().splitlines()  # one line, no traceback, nothing served
     assert line.startswith("rewards sandbox: error: the sandbox cannot run programs: ")
     assert "/nonexistent/nsjail" in line
+
+
+@pytest.mark.parametrize("tests", [False, True])
+def test_run_without_a_working_sandbox_exits_2_with_one_line(tmp_path: Path, tests: bool) -> None:
+    """The sandbox's own SandboxError leaves the command as rewards.errors.SandboxError: one
+    line naming the cause, exit 2, no traceback."""
+    source = tmp_path / "prog.py"
+    source.write_text(PROGRAM)
+    extra = []
+    if tests:
+        (tmp_path / "tests.json").write_text(json.dumps(["assert add(1, 2) == 3"]))
+        extra = ["--tests", str(tmp_path / "tests.json")]
+    env = {**os.environ, "SANDBOX_NSJAIL": "/nonexistent/nsjail"}
+    done = subprocess.run([sys.executable, "-m", "rewards", "sandbox", "run", str(source),
+                           *extra], check=False, capture_output=True, text=True, timeout=120,
+                          cwd=REPO, env=env)
+    assert done.returncode == 2, done.stderr
+    [line] = done.stderr.strip().splitlines()
+    assert line == ("rewards sandbox: error: SANDBOX_NSJAIL='/nonexistent/nsjail' is not an "
+                    "executable file")
