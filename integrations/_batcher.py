@@ -16,7 +16,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from rewards.errors import RewardsError
+from rewards.errors import ConfigError, RewardsError
 from rewards.scoring import ScoredBatch, score_batch
 from rewards.types import Reward, Sample, Score
 
@@ -39,11 +39,11 @@ class BatchingConfig:
 
     def __post_init__(self) -> None:
         if self.max_batch < 1:
-            raise ValueError(f"max_batch must be >= 1, not {self.max_batch}")
+            raise ConfigError(f"max_batch must be >= 1, not {self.max_batch}")
         if self.max_inflight < 1:
-            raise ValueError(f"max_inflight must be >= 1, not {self.max_inflight}")
+            raise ConfigError(f"max_inflight must be >= 1, not {self.max_inflight}")
         if self.max_wait_ms < 0:
-            raise ValueError(f"max_wait_ms must be >= 0, not {self.max_wait_ms}")
+            raise ConfigError(f"max_wait_ms must be >= 0, not {self.max_wait_ms}")
 
 
 @dataclass

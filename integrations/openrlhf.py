@@ -35,6 +35,7 @@ from integrations._common import (
     raise_on_abstention,
     resolve_reward,
 )
+from rewards.errors import InputError
 from rewards.scoring import abstention_cause, score_batch
 from rewards.types import Sample, Score
 
@@ -51,12 +52,12 @@ MASK_SCORE = -1e9
 range, so OpenRLHF drops the rollout's prompt group."""
 
 
-class RequestError(ValueError):
-    """A malformed request; `field` names the offending field."""
+class RequestError(InputError):
+    """A malformed `/get_reward` request; `field` names the offending field (`query[2]`)."""
 
     def __init__(self, field: str, message: str) -> None:
-        self.field = field
-        super().__init__(f"{field}: {message}")
+        super().__init__(message, field=field)
+        self.args = (f"{field}: {message}",)  # the 422 reply's detail: "query[2]: must be ..."
 
 
 def split_query(query: str, prompt: Any, end_tokens: Sequence[str] = END_TOKENS) -> str:

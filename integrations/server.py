@@ -50,18 +50,20 @@ MAX_DEPTH = 64
 
 
 def parse_body(raw: bytes) -> Any:
-    """The request body as JSON; a `ValueError` for one that is not JSON or nested deeper
-    than `MAX_DEPTH` (the JSON parser would recurse, the reply would be a 500)."""
+    """The request body as JSON; an `InputError` (field `body`) for one that is not JSON or
+    nested deeper than `MAX_DEPTH` (the JSON parser would recurse, the reply would be a 500)."""
     try:
         body = json.loads(raw)
     except RecursionError as exc:
-        raise ValueError(f"nested deeper than {MAX_DEPTH} levels") from exc
+        raise InputError(f"nested deeper than {MAX_DEPTH} levels", field="body") from exc
+    except ValueError as exc:  # not JSON, or not UTF-8 (UnicodeDecodeError)
+        raise InputError(str(exc), field="body") from exc
     stack = [(body, 1)]
     while stack:  # iterative: a deep body cannot recurse here either
         value, depth = stack.pop()
         if isinstance(value, (list, dict)):
             if depth > MAX_DEPTH:
-                raise ValueError(f"nested deeper than {MAX_DEPTH} levels")
+                raise InputError(f"nested deeper than {MAX_DEPTH} levels", field="body")
             items = value.values() if isinstance(value, dict) else value
             stack.extend((v, depth + 1) for v in items)
     return body
@@ -110,8 +112,8 @@ def create_app(reward: RewardSource = None, *, batching: BatchingConfig | None =
     async def get_reward(request: fastapi.Request) -> Any:
         try:
             body = parse_body(await request.body())
-        except ValueError as exc:
-            return JSONResponse({"detail": f"body is not JSON: {exc}", "field": "body"},
+        except InputError as exc:
+            return JSONResponse({"detail": f"body is not JSON: {exc.detail}", "field": "body"},
                                 status_code=400)
         try:
             queries, prompts, labels, domains = parse_request(body)

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from prompt_filter._pass_rate import PassRate
+from rewards.errors import ConfigError
 
 __all__ = ["Band", "BandSelection", "DropReason", "drop_reason", "select_band"]
 
@@ -33,11 +34,11 @@ class Band:
 
     def __post_init__(self) -> None:
         if not 0.0 <= self.low <= self.high <= 1.0:
-            raise ValueError(f"need 0 <= low <= high <= 1, got low={self.low} high={self.high}")
+            raise ConfigError(f"need 0 <= low <= high <= 1, got low={self.low} high={self.high}")
         if self.min_std is not None and self.min_std < 0:
-            raise ValueError(f"min_std must be >= 0, got {self.min_std}")
+            raise ConfigError(f"min_std must be >= 0, got {self.min_std}")
         if self.min_scored is not None and self.min_scored < 1:
-            raise ValueError(f"min_scored must be >= 1, got {self.min_scored}")
+            raise ConfigError(f"min_scored must be >= 1, got {self.min_scored}")
 
     def needed_scored(self, n_rollouts: int) -> int:
         """Scored rollouts a prompt with `n_rollouts` rollouts needs for a verdict."""

@@ -7,6 +7,8 @@ import bisect
 from collections.abc import Hashable, Mapping
 from dataclasses import dataclass
 
+from rewards.errors import ConfigError
+
 __all__ = ["Buckets", "assign_buckets", "quantile"]
 
 
@@ -33,7 +35,7 @@ class Buckets:
 def quantile(sorted_values: list[float], q: float) -> float:
     """Linear-interpolation quantile of ascending values (numpy's default method)."""
     if not sorted_values:
-        raise ValueError("quantile of no values")
+        raise ConfigError("quantile of no values")
     position = q * (len(sorted_values) - 1)
     lower = int(position)
     upper = min(lower + 1, len(sorted_values) - 1)
@@ -53,7 +55,7 @@ def assign_buckets(rates: Mapping[Hashable, float], *, k: int | None = None,
         labels = {key: "easy" if rate >= easy_at else "hard" for key, rate in rates.items()}
         return Buckets(labels, ("easy", "hard"), (easy_at,))
     if k < 1:
-        raise ValueError(f"k must be >= 1, got {k}")
+        raise ConfigError(f"k must be >= 1, got {k}")
     ordered = sorted(rates.values())
     edges = tuple(quantile(ordered, j / k) for j in range(1, k)) if ordered else ()
     labels = {key: f"q{bisect.bisect_right(edges, rate) + 1}" for key, rate in rates.items()}

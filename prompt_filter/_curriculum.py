@@ -13,6 +13,8 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TypeVar
 
+from rewards.errors import ConfigError
+
 __all__ = ["MixingSchedule", "curriculum"]
 
 T = TypeVar("T")
@@ -31,10 +33,10 @@ class MixingSchedule:
 
     def __post_init__(self) -> None:
         if self.steps < 1:
-            raise ValueError(f"steps must be >= 1, got {self.steps}")
+            raise ConfigError(f"steps must be >= 1, got {self.steps}")
         for weights in (self.start, self.end or {}):
             if any(w < 0 for w in weights.values()):
-                raise ValueError(f"bucket weights must be >= 0, got {dict(weights)}")
+                raise ConfigError(f"bucket weights must be >= 0, got {dict(weights)}")
 
     def weights(self, draw: int) -> dict[str, float]:
         """The (unnormalized) bucket weights at draw number `draw` (0-based)."""
@@ -58,7 +60,7 @@ def curriculum(buckets: Mapping[str, Sequence[T]], *, order: Sequence[str] | Non
     names = list(order) if order is not None else list(buckets)
     missing = [b for b in names if b not in buckets]
     if missing:
-        raise ValueError(f"order names buckets that do not exist: {missing}")
+        raise ConfigError(f"order names buckets that do not exist: {missing}")
     names += [b for b in buckets if b not in names]
     queues = {b: list(buckets[b]) for b in names}
     if shuffle_seed is not None:

@@ -11,6 +11,8 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
+from rewards.errors import ConfigError
+
 __all__ = ["DynamicBatch", "DynamicSampler", "group_drop_reason"]
 
 P = TypeVar("P")
@@ -71,7 +73,7 @@ class DynamicSampler(Generic[P, G]):
                  rewards_of: Callable[[G], Sequence[float | None]] = _default_rewards,
                  eps: float = 1e-6, pass_threshold: float | None = None) -> None:
         if batch_size < 1 or max_rounds < 1 or (round_size is not None and round_size < 1):
-            raise ValueError("batch_size, max_rounds and round_size must be >= 1")
+            raise ConfigError("batch_size, max_rounds and round_size must be >= 1")
         self._prompts = iter(prompts)
         self._exhausted = False
         self.rollout = rollout
@@ -102,7 +104,7 @@ class DynamicSampler(Generic[P, G]):
                 break
             groups = list(self.rollout(prompts))
             if len(groups) != len(prompts):
-                raise ValueError(f"rollout returned {len(groups)} groups for {len(prompts)} "
+                raise ConfigError(f"rollout returned {len(groups)} groups for {len(prompts)} "
                                  "prompts")
             batch.rounds += 1
             batch.prompts_used += len(prompts)

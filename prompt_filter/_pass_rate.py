@@ -9,6 +9,8 @@ from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+from rewards.errors import ConfigError
+
 __all__ = ["DEFAULT_N", "Mode", "PassRate", "pass_rate", "pass_rates", "resolve_mode"]
 
 DEFAULT_N = 16
@@ -60,7 +62,7 @@ def pass_rates(rollouts: Mapping[Hashable, Sequence[float | None]], *, mode: Mod
     `mode`: binary (pass = value >= `threshold`), continuous (the mean), or auto (binary
     when all scored values of all prompts are 0 or 1)."""
     if n is not None and n < 1:
-        raise ValueError(f"n must be >= 1, got {n}")
+        raise ConfigError(f"n must be >= 1, got {n}")
     used = {key: list(values)[:n] if n is not None else list(values)
             for key, values in rollouts.items()}
     resolved = resolve_mode((v for values in used.values() for v in values), mode)

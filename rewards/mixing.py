@@ -46,7 +46,7 @@ class Mixture:
     def __init__(self, components: Sequence[WeightedComponent], *, alpha: float | None = None,
                  name: str = "mixture") -> None:
         if not components:
-            raise ValueError("a Mixture needs at least one component")
+            raise ConfigError("a Mixture needs at least one component")
         self.components = tuple(components)
         self.alpha = alpha
         self.name = name
@@ -226,7 +226,7 @@ class RunningStats:
 
     def __init__(self, decay: float = 0.99) -> None:
         if not 0.0 <= decay < 1.0:
-            raise ValueError(f"decay must be in [0, 1), got {decay}")
+            raise ConfigError(f"decay must be in [0, 1), got {decay}")
         self.decay = decay
         self.mean: dict[Hashable, float] = {}
         self.var: dict[Hashable, float] = {}
@@ -235,7 +235,7 @@ class RunningStats:
     def update(self, key: Hashable, values: Sequence[float]) -> tuple[float, float]:
         """Fold one batch of a key's values in; returns the key's new (mean, std)."""
         if not values:
-            raise ValueError("update needs at least one value")
+            raise ConfigError("update needs at least one value")
         batch_mean, batch_std = _mean_std([float(v) for v in values])
         batch_var = batch_std ** 2
         if key not in self.mean:
@@ -282,7 +282,7 @@ def _normalize_by_key(scores: Sequence[float | None], keys: Sequence[Hashable], 
                       eps: float, add_eps: bool = False,
                       running: RunningStats | None = None) -> list[float | None]:
     if len(scores) != len(keys):
-        raise ValueError(f"{len(scores)} scores but {len(keys)} keys")
+        raise ConfigError(f"{len(scores)} scores but {len(keys)} keys")
     members: dict[Hashable, list[int]] = defaultdict(list)
     for i, (v, k) in enumerate(zip(scores, keys)):
         if v is not None:

@@ -12,7 +12,7 @@ import pytest
 
 from integrations._batcher import BatchingConfig, MicroBatcher
 from rewards import Sample, Score
-from rewards.errors import EngineError
+from rewards.errors import ConfigError, EngineError
 
 
 class SlowEcho:
@@ -89,5 +89,5 @@ def test_poison_fails_only_its_request_and_infrastructure_fails_the_batch() -> N
 @pytest.mark.parametrize("options", [{"max_batch": 0}, {"max_wait_ms": -1},
                                      {"max_inflight": 0}])
 def test_config_is_checked(options: dict[str, float]) -> None:
-    with pytest.raises(ValueError):
+    with pytest.raises(ConfigError):
         BatchingConfig(**options)  # type: ignore[arg-type]

@@ -6,6 +6,7 @@ import math
 import pytest
 
 from rewards import Sample, Score
+from rewards.errors import ConfigError
 from rewards.mixing import (
     DomainRouter,
     Mixture,
@@ -114,7 +115,7 @@ def test_running_stats_per_domain_state_round_trip_and_bad_decay():
     copy.load_state_dict(stats.state_dict())
     assert (copy.decay, copy.mean, copy.var, dict(copy.batches)) == \
         (0.9, stats.mean, stats.var, {"a": 1, "b": 1})
-    with pytest.raises(ValueError):
+    with pytest.raises(ConfigError):
         RunningStats(decay=1.0)
 
 

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 import pytest
 
 from prompt_filter import DynamicSampler, group_drop_reason
+from rewards.errors import ConfigError
 
 # Rewards of each prompt's group (4 rollouts). Signal: 1, 3, 4, 6, 8. No signal: the rest.
 GROUPS = {
@@ -88,8 +89,8 @@ def test_surplus_groups_carry_over_to_the_next_batch():
 def test_plain_sequences_and_bad_arguments():
     sampler = DynamicSampler(["x"], lambda prompts: [[0.0, 1.0] for _ in prompts], batch_size=1)
     assert sampler.next_batch().groups == [[0.0, 1.0]]
-    with pytest.raises(ValueError):
+    with pytest.raises(ConfigError):
         DynamicSampler([], lambda p: p, batch_size=0)
     broken = DynamicSampler([1, 2], lambda prompts: [], batch_size=1)
-    with pytest.raises(ValueError, match="0 groups for 1 prompts"):
+    with pytest.raises(ConfigError, match="0 groups for 1 prompts"):
         broken.next_batch()

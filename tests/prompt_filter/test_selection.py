@@ -18,6 +18,7 @@ from prompt_filter import (
     select_band,
 )
 from prompt_filter._report import histogram
+from rewards.errors import ConfigError
 
 
 def test_pass_rate_binary_hand_computed():
@@ -56,7 +57,7 @@ def test_pass_rates_uses_first_n_and_auto_mode():
     assert cont["b"] == PassRate(0.6, 0.0, 2, 2)
     binary = pass_rates({"a": [1.0, 0.0], "b": [0.6, 0.6]}, mode="binary", threshold=0.5)
     assert binary["b"] == PassRate(1.0, 0.0, 2, 2)
-    with pytest.raises(ValueError):
+    with pytest.raises(ConfigError):
         pass_rates(rollouts, n=0)
 
 
@@ -86,7 +87,7 @@ def test_band_min_std_for_continuous_rewards():
     selection = select_band(rates, Band(min_std=0.05))
     assert list(selection.kept) == ["spread"]
     assert selection.dropped["flat"][1] == "low_std"
-    with pytest.raises(ValueError):
+    with pytest.raises(ConfigError):
         Band(low=0.6, high=0.4)
 
 
@@ -126,7 +127,7 @@ def test_curriculum_easy_to_hard_in_order():
     rng.shuffle(hard)
     assert easy != list(range(10))
     assert shuffled == easy + hard
-    with pytest.raises(ValueError):
+    with pytest.raises(ConfigError):
         list(curriculum({"easy": [1]}, order=("easy", "medium")))
 
 

@@ -8,6 +8,7 @@ import pytest
 from filter_helpers import cli, read_jsonl, write_config, write_jsonl
 
 from prompt_filter import Band, PassRate, drop_reason
+from rewards.errors import ConfigError
 
 # The math reward cannot use a power tower as gold (beyond its structural limits): it
 # abstains with bad_reference on every answer it has to compare, but a completion with no
@@ -90,7 +91,7 @@ def test_needed_scored(n_scored, n_rollouts, min_scored, reason):
 
 
 def test_min_scored_must_be_positive(tmp_path):
-    with pytest.raises(ValueError, match="min_scored must be >= 1"):
+    with pytest.raises(ConfigError, match="min_scored must be >= 1"):
         Band(min_scored=0)
     result = cli(tmp_path / "p.jsonl", "--rollouts", tmp_path / "r.jsonl", "--out",
                  tmp_path / "o", "--min-scored", "0")
