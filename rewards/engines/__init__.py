@@ -19,16 +19,12 @@ Every backend checks its model with `resolve_model` first: a local path that is 
 folder, or a hub id that is neither cached nor reachable, is a `ConfigError` before any load.
 """
 
-from __future__ import annotations
-
-from typing import Any, Literal
-
 from rewards.engines._base import Engine, Generation, Prompt, candidate_token_ids, hf_tokenize
+from rewards.engines._load import Backend, load_engine, resolve_backend
 from rewards.engines._model_path import is_local_model_path, resolve_model
 from rewards.engines._server import VLLMServer, VLLMServerEngine
 from rewards.engines._transformers import TransformersEngine
 from rewards.engines._vllm import VLLMEngine
-from rewards.errors import ConfigError
 
 __all__ = [
     "Backend",
@@ -46,50 +42,3 @@ __all__ = [
     "resolve_backend",
     "resolve_model",
 ]
-
-Backend = Literal["auto", "transformers", "vllm", "vllm-server"]
-
-_SERVER_OPTIONS = ("port", "runner", "dtype", "extra_args", "startup_timeout", "log_path", "env")
-
-
-def resolve_backend(model: str, backend: Backend = "auto") -> str:
-    """The concrete backend `load_engine` uses for `model` (see the module docstring)."""
-    if backend not in ("auto", "transformers", "vllm", "vllm-server"):
-        raise ConfigError(f"unknown engine backend {backend!r}: use auto, transformers, vllm "
-                          "or vllm-server")
-    if backend != "auto":
-        return backend
-    if str(model).startswith(("http://", "https://")):
-        return "vllm-server"
-    import importlib.util
-
-    if importlib.util.find_spec("vllm") is not None and importlib.util.find_spec("torch"):
-        import torch
-
-        if torch.cuda.is_available():
-            return "vllm"
-    return "transformers"
-
-
-def load_engine(model: str, *, backend: Backend = "auto", **options: Any) -> Engine:
-    """An engine for `model` (a model folder or name; for "vllm-server" also a server URL).
-
-    Options go to the backend: `TransformersEngine(task, dtype, device, batch_size)`,
-    `VLLMEngine(runner, dtype, seed, **vllm.LLM options)`, `VLLMServerEngine(model, timeout,
-    api_key, ...)`; a "vllm-server" engine for a model folder starts a `VLLMServer` (options
-    `port, runner, dtype, extra_args, startup_timeout, log_path, env`) that `close()` stops.
-    """
-    chosen = resolve_backend(model, backend)
-    if chosen == "transformers":
-        return TransformersEngine(model, **options)
-    if chosen == "vllm":
-        return VLLMEngine(model, **options)
-    if str(model).startswith(("http://", "https://")):
-        return VLLMServerEngine(model, **options)
-    server_opts = {k: options.pop(k) for k in _SERVER_OPTIONS if k in options}
-    server = VLLMServer(model, **server_opts)
-    try:
-        return VLLMServerEngine(server.url, server=server, **options)
-    except BaseException:
-        server.close()
-        raise
