@@ -118,8 +118,6 @@ class RewardConfig:
         check_fields(self)
         if not self.domains:
             raise ConfigError("domains: must be a non-empty mapping of domain -> rewards")
-        if self.ema_decay is not None and self.normalize != "zscore_by_domain":
-            raise ConfigError("ema_decay needs normalize: zscore_by_domain")
         check_range("ema_decay", self.ema_decay, gt=0, lt=1)
         check_range("eps", self.eps, gt=0)
 
@@ -236,5 +234,10 @@ def _bounded_loader() -> type:
 def parse_config(document: Any, *, source: str = "<config>") -> RewardConfig:
     """Validate a parsed config document (a mapping) into a `RewardConfig`
     (`rewards.options.load_options`: errors name the source and the path of the bad value)."""
-    config = load_options(RewardConfig, document, where=f"reward config {source}")
+    where = f"reward config {source}"
+    config = load_options(RewardConfig, document, where=where)
+    # A rule of the document, not of the dataclass: code that turns the normalization off
+    # (`replace(config, normalize="none")`, as workers do) keeps the unused ema_decay.
+    if config.ema_decay is not None and config.normalize != "zscore_by_domain":
+        raise ConfigError(f"{where}: ema_decay needs normalize: zscore_by_domain")
     return dataclasses.replace(config, raw=MappingProxyType(_plain(document)))

@@ -190,3 +190,20 @@ def test_unreadable_configs_name_the_file(tmp_path):
         load_config(tmp_path / "bin.yaml")
     with pytest.raises(ConfigError, match="cannot read reward config"):
         load_config(tmp_path)  # a folder
+
+
+def test_shorthands_and_the_normalization_off_switch():
+    import dataclasses
+
+    cfg = parse_config({"domains": {1: {"rewards": ["math", {"use": "math", "name": 2}]}},
+                        "normalize": None})
+    assert cfg.normalize == "none"  # an empty normalize: means none
+    assert [c.name for c in cfg.domains["1"].rewards] == ["math", "2"]  # keys read as text
+    assert cfg.document()["domains"] == {"1": {"rewards": ["math", {"use": "math", "name": 2}]}}
+    ema = parse_config({"domains": {"m": {"rewards": ["math"]}}, "normalize": "zscore_by_domain",
+                        "ema_decay": 0.9})
+    # workers and the prompt filter turn the batch normalization off this way
+    assert dataclasses.replace(ema, normalize="none").ema_decay == 0.9
+    with pytest.raises(ConfigError, match="component names must be unique"):  # built in Python
+        dataclasses.replace(ema, domains={"m": dataclasses.replace(
+            ema.domains["m"], rewards=ema.domains["m"].rewards * 2)})
