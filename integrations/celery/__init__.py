@@ -8,11 +8,11 @@ integrations.celery ...` (e.g. `flower`) uses the app configured from the enviro
 
 from integrations.celery._app import QUEUE_KINDS, make_app, queue_name
 from integrations.celery._tasks import configure_worker
-from integrations.celery._worker import start_worker
-from integrations.celery.client import CeleryReward, Progress, RunStats
+from integrations.celery._worker import WorkerConfig, start_worker
+from integrations.celery.client import CeleryReward, ClientConfig, Progress, RunStats
 
-__all__ = ["QUEUE_KINDS", "CeleryReward", "Progress", "RunStats", "app", "configure_worker",
-           "make_app", "queue_name", "start_worker"]
+__all__ = ["QUEUE_KINDS", "CeleryReward", "ClientConfig", "Progress", "RunStats", "WorkerConfig",
+           "app", "configure_worker", "make_app", "queue_name", "start_worker"]
 
 
 def __getattr__(name: str) -> object:

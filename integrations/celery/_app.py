@@ -15,20 +15,21 @@ Environment (read when an app is made; keyword arguments win):
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, get_args
 
+from integrations.celery._tasks import register_tasks
 from rewards.deps import require
 from rewards.errors import ConfigError
+from rewards.options import did_you_mean
 
 if TYPE_CHECKING:
     from celery import Celery
 
-__all__ = ["DEFAULT_URL", "QUEUE_KINDS", "TASK_NAME", "QueueKind", "make_app", "queue_name"]
+__all__ = ["DEFAULT_URL", "QUEUE_KINDS", "QueueKind", "make_app", "queue_name"]
 
 DEFAULT_URL = "redis://127.0.0.1:6379/0"
-TASK_NAME = "rewards.score_chunk"
 QueueKind = Literal["cpu", "sandbox", "gpu"]
-QUEUE_KINDS: tuple[QueueKind, ...] = ("cpu", "sandbox", "gpu")
+QUEUE_KINDS: tuple[QueueKind, ...] = get_args(QueueKind)
 
 # Results outlive the Redis visibility timeout (one hour): a message that Redis hands out again
 # after a worker died is then recognised by its chunk id and dropped instead of rescored.
@@ -44,7 +45,8 @@ def require_celery() -> Any:
 def queue_name(kind: str, prefix: str | None = None) -> str:
     """The broker queue for one kind of work (`cpu`, `sandbox`, `gpu`)."""
     if kind not in QUEUE_KINDS:
-        raise ConfigError(f"unknown queue {kind!r}: the queues are {', '.join(QUEUE_KINDS)}")
+        raise ConfigError(f"unknown queue {kind!r}{did_you_mean(kind, QUEUE_KINDS)}: the queues "
+                          f"are {', '.join(QUEUE_KINDS)}")
     prefix = os.environ.get("REWARDS_QUEUE_PREFIX", "") if prefix is None else prefix
     return f"{prefix}{kind}"
 
@@ -93,7 +95,5 @@ def make_app(*, broker: str | None = None, backend: str | None = None,
         broker_connection_retry_on_startup=True,
         rewards_queue_prefix=prefix,
     )
-    from integrations.celery._tasks import register_tasks
-
     register_tasks(app)
     return app

@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from integrations.celery._app import QUEUE_KINDS, QueueKind
 from rewards.config import ComponentConfig, RewardConfig
 from rewards.errors import ConfigError
+from rewards.options import did_you_mean
 
 __all__ = ["component_queue", "domain_queues"]
 
@@ -40,7 +41,8 @@ def domain_queues(config: RewardConfig,
             kind = overrides[domain]
             if kind not in QUEUE_KINDS:
                 raise ConfigError(f"queue for domain {domain!r} must be one of "
-                                  f"{QUEUE_KINDS}, not {kind!r}")
+                                  f"{', '.join(QUEUE_KINDS)}, not {kind!r}"
+                                  f"{did_you_mean(kind, QUEUE_KINDS)}")
             queues[domain] = kind  # type: ignore[assignment]
         else:
             queues[domain] = max((component_queue(c) for c in spec.rewards), key=_RANK.__getitem__)

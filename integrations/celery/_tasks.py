@@ -31,17 +31,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from integrations.celery._app import TASK_NAME
 from integrations.celery._wire import decode_sample, encode_score
 from rewards.config import RewardConfig, load_config
 from rewards.errors import ConfigError
 from rewards.scoring import INFRASTRUCTURE_ERRORS, score_batch
 from rewards.types import Reward, Sample, Score
 
-__all__ = ["HEARTBEAT_STATE", "MAX_LOST", "configure_worker", "register_tasks", "score_samples",
-           "worker_config"]
+__all__ = ["HEARTBEAT_STATE", "MAX_LOST", "TASK_NAME", "WorkerState", "configure_worker",
+           "register_tasks", "score_samples", "worker_config"]
 
 log = logging.getLogger("integrations.celery.worker")
+
+TASK_NAME = "rewards.score_chunk"
 
 HEARTBEAT_STATE = "PROGRESS"
 MAX_LOST = 3
@@ -51,8 +52,9 @@ MAX_RETRIES = 3
 
 
 @dataclass
-class WorkerConfig:
-    """The reward config a worker scores with, and its reward (built once per process)."""
+class WorkerState:
+    """The reward config a worker process scores with, and its reward (built once per
+    process). How the worker runs (queues, concurrency) is `WorkerConfig`."""
 
     config: RewardConfig
     """The config as loaded; its content hash is checked against every chunk."""
@@ -79,20 +81,20 @@ class WorkerConfig:
         return self._reward
 
 
-_current: WorkerConfig | None = None
+_current: WorkerState | None = None
 
 
-def configure_worker(config: RewardConfig | str | Path) -> WorkerConfig:
+def configure_worker(config: RewardConfig | str | Path) -> WorkerState:
     """Set the reward config this process (and the pool processes it forks) scores with."""
     global _current
     source = "<RewardConfig>" if isinstance(config, RewardConfig) else str(config)
     if not isinstance(config, RewardConfig):
         config = load_config(config)
-    _current = WorkerConfig(config, source, config.content_hash())
+    _current = WorkerState(config, source, config.content_hash())
     return _current
 
 
-def worker_config() -> WorkerConfig:
+def worker_config() -> WorkerState:
     """The worker's config: set by `rewards worker`, else read from `REWARDS_WORKER_CONFIG`
     (for workers started with `celery -A integrations.celery worker`)."""
     if _current is None:

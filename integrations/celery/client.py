@@ -28,23 +28,66 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from integrations._common import ADAPTER_POLICY, OnConfigAbstain, check_abstain_mode
-from integrations.celery._app import TASK_NAME, make_app, queue_name
+from integrations._common import ADAPTER_POLICY, OnConfigAbstain
+from integrations.celery._app import QueueKind, make_app, queue_name
 from integrations.celery._routing import domain_queues
-from integrations.celery._tasks import HEARTBEAT_STATE
+from integrations.celery._tasks import HEARTBEAT_STATE, TASK_NAME
 from integrations.celery._wire import decode_score, encode_sample
 from rewards import errors
 from rewards.config import RewardConfig, load_config
 from rewards.mixing import BatchNormalizer
+from rewards.options import check_fields, check_range, load_options
 from rewards.scoring import AbstentionTally, abstention_cause, check_scores
 from rewards.types import Sample, Score
 
-__all__ = ["CeleryReward", "Progress", "RunStats"]
+__all__ = ["CeleryReward", "ClientConfig", "Progress", "RunStats"]
 
 log = logging.getLogger("integrations.celery.client")
 _RAISED_AS_IS = {"ConfigError", "SandboxError", "EngineError", "InputError"}
 _TIME_LIMITS = {"TimeLimitExceeded", "SoftTimeLimitExceeded"}
 _POLL_MIN_S, _POLL_MAX_S = 0.005, 0.05
+
+
+@dataclass(frozen=True)
+class ClientConfig:
+    """The options of `CeleryReward` (the keys of a `celery` component besides `config`)."""
+
+    chunk_size: int = 64
+    """Samples per task; larger chunks cut broker overhead per sample."""
+    timeout: float | None = 600.0
+    """Seconds the whole batch may take before `EngineError` (None: no limit)."""
+    chunk_time_limit: float = 300.0
+    """Soft time limit of one chunk on the worker, in seconds."""
+    heartbeat_s: float = 1.0
+    """How often a running chunk's worker writes its heartbeat."""
+    lost_after_s: float = 5.0
+    """A running chunk whose heartbeat is this old is sent again."""
+    stall_after_s: float = 30.0
+    """Queued chunks are sent again when the batch made no progress at all for this long
+    (their message may be stranded on a dead worker)."""
+    broker: str | None = None
+    """Broker URL; None: `REWARDS_BROKER_URL`, else Redis on 127.0.0.1."""
+    backend: str | None = None
+    """Result store URL; None: `REWARDS_RESULT_BACKEND`, else the Redis above."""
+    queue_prefix: str | None = None
+    """Prefix of the queue names; None: `REWARDS_QUEUE_PREFIX`, else none."""
+    queues: Mapping[str, QueueKind] | None = None
+    """Domain -> queue kind, overriding the routing by component."""
+    progress: bool | Callable[[int, int], None] = False
+    """True for a progress bar on stderr, or a callable `(done, total)`."""
+    on_config_abstain: OnConfigAbstain = "raise"
+    """raise (`ConfigurationAbstention`) or warn once when the client's rows abstain for a
+    configuration cause (see `rewards.scoring.AbstentionTally`)."""
+    name: str = "celery"
+    """The reward's name."""
+
+    def __post_init__(self) -> None:
+        check_fields(self)
+        check_range("chunk_size", self.chunk_size, ge=1)
+        check_range("heartbeat_s", self.heartbeat_s, gt=0)
+        check_range("chunk_time_limit", self.chunk_time_limit, gt=0)
+        if self.lost_after_s <= self.heartbeat_s:
+            raise errors.ConfigError("lost_after_s must be longer than heartbeat_s")
 
 
 @dataclass(frozen=True)
@@ -93,60 +136,33 @@ class _Chunk:
 class CeleryReward:
     """Scores samples on Celery workers started with `rewards worker --config CFG`.
 
-    Args:
-        config: the reward config (path or `RewardConfig`); workers must run the same one.
-        chunk_size: samples per task; larger chunks cut broker overhead per sample.
-        timeout: seconds the whole batch may take before `EngineError` (None: no limit).
-        chunk_time_limit: soft time limit of one chunk on the worker, in seconds.
-        heartbeat_s: how often a running chunk's worker writes its heartbeat.
-        lost_after_s: a running chunk whose heartbeat is this old is sent again.
-        stall_after_s: queued chunks are sent again when the batch made no progress at all
-            for this long (their message may be stranded on a dead worker).
-        broker, backend, queue_prefix: override `REWARDS_BROKER_URL`,
-            `REWARDS_RESULT_BACKEND`, `REWARDS_QUEUE_PREFIX`.
-        queues: domain -> queue kind, overriding the routing by component.
-        progress: True for a progress bar on stderr, or a callable `(done, total)`.
-        on_config_abstain: raise (`ConfigurationAbstention`) or warn once when the client's
-            rows abstain for a configuration cause (see `rewards.scoring.AbstentionTally`).
-        name: the reward's name.
+    `config` is the reward config (path or `RewardConfig`); workers must run the same one.
+    The options are the fields of `ClientConfig` (loaded by `rewards.options.load_options`).
     """
 
-    def __init__(self, config: RewardConfig | str | Path, *, chunk_size: int = 64,
-                 timeout: float | None = 600.0, chunk_time_limit: float = 300.0,
-                 heartbeat_s: float = 1.0, lost_after_s: float = 5.0,
-                 stall_after_s: float = 30.0, broker: str | None = None,
-                 backend: str | None = None, queue_prefix: str | None = None,
-                 queues: Mapping[str, str] | None = None,
-                 progress: bool | Callable[[int, int], None] = False,
-                 on_config_abstain: OnConfigAbstain = "raise",
-                 name: str = "celery") -> None:
-        if chunk_size < 1:
-            raise errors.ConfigError(f"chunk_size must be >= 1, not {chunk_size}")
-        if heartbeat_s <= 0 or chunk_time_limit <= 0:
-            raise errors.ConfigError("heartbeat_s and chunk_time_limit must be > 0")
-        if lost_after_s <= heartbeat_s:
-            raise errors.ConfigError("lost_after_s must be longer than heartbeat_s")
+    def __init__(self, config: RewardConfig | str | Path, **options: Any) -> None:
+        opts = load_options(ClientConfig, options, where="celery reward")
         self.config = config if isinstance(config, RewardConfig) else load_config(config)
         self.config_hash = self.config.content_hash()
-        self.chunk_size = chunk_size
-        self.timeout = timeout
-        self.chunk_time_limit = chunk_time_limit
-        self.heartbeat_s = heartbeat_s
-        self.lost_after_s = lost_after_s
-        self.stall_after_s = stall_after_s
-        self.name = name
-        self.app = make_app(broker=broker, backend=backend, queue_prefix=queue_prefix)
+        self.chunk_size = opts.chunk_size
+        self.timeout = opts.timeout
+        self.chunk_time_limit = opts.chunk_time_limit
+        self.heartbeat_s = opts.heartbeat_s
+        self.lost_after_s = opts.lost_after_s
+        self.stall_after_s = opts.stall_after_s
+        self.name = opts.name
+        self.app = make_app(broker=opts.broker, backend=opts.backend,
+                            queue_prefix=opts.queue_prefix)
         self.queue_prefix = self.app.conf.rewards_queue_prefix
-        self.domain_queues = domain_queues(self.config, queues)
+        self.domain_queues = domain_queues(self.config, opts.queues)
         self.normalizer = BatchNormalizer.from_config(self.config)
         """The config's batch normalization (with its running statistics), as local scoring
         applies it: over each whole batch, once every chunk is back."""
-        self.on_progress = progress
+        self.on_progress = opts.progress
         self.progress = Progress(0, 0)
         self.last_stats = RunStats()
-        check_abstain_mode("mask", on_config_abstain)
-        self.on_config_abstain = on_config_abstain
-        self.tally = AbstentionTally(ADAPTER_POLICY, where=f"CeleryReward {name!r}",
+        self.on_config_abstain = opts.on_config_abstain
+        self.tally = AbstentionTally(ADAPTER_POLICY, where=f"CeleryReward {opts.name!r}",
                                      domains=self.config.domains)
         """Rows and abstentions by cause over this client's life."""
         self._bar: Any = None

@@ -91,16 +91,53 @@ def test_the_app_reads_the_environment_and_refuses_an_unshared_result_store(monk
 
 
 def test_worker_arguments_are_checked() -> None:
+    from integrations.celery import WorkerConfig
     from integrations.celery._worker import worker_argv
+    from rewards.options import load_options
 
-    argv = worker_argv(queues=["cpu", "sandbox"], concurrency=3, queue_prefix="x-",
-                       hostname="h@host")
+    worker = load_options(WorkerConfig, {"queues": ["cpu", "sandbox"], "concurrency": 3,
+                                         "hostname": "h@host"}, where="worker")
+    argv = worker_argv(worker, queue_prefix="x-")
     assert "--queues=x-cpu,x-sandbox" in argv and "--concurrency=3" in argv
     assert "--task-events" in argv and "--pool=prefork" in argv
-    with pytest.raises(ConfigError, match="subset of cpu,sandbox,gpu"):
-        worker_argv(queues=["cpu", "tpu"], concurrency=1, queue_prefix="")
-    with pytest.raises(ConfigError, match="concurrency"):
-        worker_argv(queues=["cpu"], concurrency=0, queue_prefix="")
+    with pytest.raises(ConfigError, match="worker: queues\\[1\\]: must be one of 'cpu', "
+                                          "'sandbox', 'gpu', not 'tpu'"):
+        load_options(WorkerConfig, {"queues": ["cpu", "tpu"]}, where="worker")
+    with pytest.raises(ConfigError, match="concurrency: must be >= 1"):
+        WorkerConfig(queues=("cpu",), concurrency=0)
+    with pytest.raises(ConfigError, match="queues: name at least one"):
+        WorkerConfig(queues=())
+    with pytest.raises(ConfigError, match="unknown key 'concurency' \\(did you mean "
+                                          "'concurrency'\\?\\)"):
+        load_options(WorkerConfig, {"concurency": 2}, where="worker")
+
+
+def test_the_celery_modules_import_in_one_direction() -> None:
+    """No import circle among the Celery modules, at module level or deferred into a
+    function: the task module is the bottom, the app builds on it."""
+    import ast
+    from pathlib import Path
+
+    import integrations.celery as package
+
+    folder = Path(package.__file__).parent
+    graph = {}
+    for path in folder.glob("*.py"):
+        module = f"integrations.celery.{path.stem}" if path.stem != "__init__" else \
+            "integrations.celery"
+        tree = ast.parse(path.read_text())
+        graph[module] = {node.module for node in ast.walk(tree)
+                         if isinstance(node, ast.ImportFrom) and node.module
+                         and node.module.startswith("integrations.celery.")}
+    assert "integrations.celery._app" in graph["integrations.celery._routing"]
+    assert "integrations.celery._tasks" in graph["integrations.celery._app"]
+
+    def reaches(start: str, goal: str, seen: set[str]) -> bool:
+        return any(n == goal or (n not in seen and reaches(n, goal, seen | {n}))
+                   for n in graph.get(start, ()))
+
+    circles = [m for m in graph if reaches(m, m, set())]
+    assert circles == []
 
 
 def test_the_worker_subcommand_is_registered() -> None:
@@ -133,8 +170,13 @@ def test_client_options_are_checked(tmp_path) -> None:
 
     config = tmp_path / "c.yaml"
     config.write_text("domains: {d: {rewards: [{use: math}]}}\n")
-    with pytest.raises(ConfigError, match="chunk_size"):
+    with pytest.raises(ConfigError, match="celery reward: chunk_size: must be >= 1"):
         CeleryReward(config, chunk_size=0)
+    with pytest.raises(ConfigError, match="celery reward: unknown key 'chunk_sise' \\(did you "
+                                          "mean 'chunk_size'\\?\\)"):
+        CeleryReward(config, chunk_sise=8)
+    with pytest.raises(ConfigError, match="celery reward: queues.d: must be one of"):
+        CeleryReward(config, queues={"d": "tpu"})
     with pytest.raises(ConfigError, match="lost_after_s"):
         CeleryReward(config, heartbeat_s=2.0, lost_after_s=1.0)
     with pytest.raises(ConfigError, match="heartbeat_s"):
@@ -152,4 +194,5 @@ def test_the_worker_command_refuses_a_bad_config_or_queue(tmp_path, capsys) -> N
     assert "cannot import module 'no.such.module'" in capsys.readouterr().err
     config.write_text("domains: {d: {rewards: [{use: math}]}}\n")
     assert main(["worker", "--config", str(config), "--queues", "cpu,tpu"]) == 2
-    assert "subset of cpu,sandbox,gpu" in capsys.readouterr().err
+    assert "worker: queues[1]: must be one of 'cpu', 'sandbox', 'gpu', not 'tpu'" in \
+        capsys.readouterr().err
