@@ -4,10 +4,22 @@
 reward:
   custom_reward_function:
     path: pkg://integrations.verl      # or the file path of this module
-    name: compute_score                # compute_score_batch (reward_manager batch),
-                                       # compute_score_async (the async reward loop)
+    name: compute_score_async          # the reward loop (veRL's default reward path);
+                                       # compute_score (per rollout, and the `remote`
+                                       # reward manager), compute_score_batch (the legacy
+                                       # `batch` reward manager)
     reward_kwargs: {reward_config: /path/to/reward.yaml}
 ```
+On veRL's command line the kwargs are new keys:
+`+reward.custom_reward_function.reward_kwargs.reward_config=/path/to/reward.yaml` (the older
+top-level `custom_reward_function` block still works: veRL moves it under `reward`).
+veRL's reward loop runs `reward.num_workers` reward worker actors, splits each batch over
+them (and streams single rollouts to any of them beside the rollout); each worker awaits
+`compute_score_async` for its rollouts at once, and those concurrent calls are scored in
+micro-batches. `reward_manager.name: remote` runs the sync `compute_score` in
+`reward.num_workers` Ray processes instead, round robin (for CPU-bound rewards). With a reward model enabled veRL also passes
+`reward_router_address` and `reward_model_tokenizer`: they are accepted and unused.
+
 veRL merges `reward_kwargs` into every call, so `reward_config` picks the config; without it,
 `$REWARDS_CONFIG`. Each call returns a dict: `score` (a number: veRL puts it in the reward
 tensor), `reason`, `abstained`, `cause` (why it abstained, or None) and one

@@ -5,6 +5,7 @@ loader (`get_custom_reward_fn`) and reward managers driving them."""
 from __future__ import annotations
 
 import asyncio
+import os
 from pathlib import Path
 from typing import Any
 
@@ -185,3 +186,163 @@ def test_verl_async_reward_loop_manager_batches(math_config: Path, tiny_lm_dir: 
     assert [r["reward_extra_info"]["reason"] for r in results] == [r for _, r in EXPECTED] * 3
     batcher = next(b for _, b in adapter._BATCHERS.values())
     assert batcher.stats.requests == len(rows) and batcher.stats.batches < len(rows)
+
+
+# ---- veRL's reward loop (its default reward path): workers, manager, load balancing --------
+
+def _reward_loop_config(tiny_lm_dir: Path, *overrides: str) -> Any:
+    """veRL's own trainer config (its generated ppo_trainer.yaml) with command-line style
+    overrides, as `python -m verl.trainer.main_ppo ...` composes it."""
+    pytest.importorskip("omegaconf", reason="veRL's config needs omegaconf")
+    try:
+        import verl
+        from verl.experimental.reward_loop import migrate_legacy_reward_impl  # noqa: F401
+    except ImportError as exc:
+        pytest.skip(f"this veRL has no reward loop ({exc}); pip install 'verl>=0.7'")
+    from omegaconf import OmegaConf
+
+    base = OmegaConf.load(Path(verl.__file__).parent / "trainer/config/_generated_ppo_trainer.yaml")
+    return OmegaConf.merge(base, OmegaConf.from_dotlist(
+        [f"actor_rollout_ref.model.path={tiny_lm_dir}", *overrides]))
+
+
+def _custom_reward(name: str, config: Path, prefix: str = "reward.", **kwargs: Any) -> list[str]:
+    """The `custom_reward_function` overrides (`+...reward_kwargs...` on veRL's command line)."""
+    keys = [f"{prefix}custom_reward_function.path=pkg://integrations.verl",
+            f"{prefix}custom_reward_function.name={name}",
+            f"{prefix}custom_reward_function.reward_kwargs.reward_config={config}"]
+    return keys + [f"{prefix}custom_reward_function.reward_kwargs.{k}={v}"
+                   for k, v in kwargs.items()]
+
+
+@pytest.mark.parametrize("keys", ["reward", "legacy"])
+def test_verl_reward_loop_worker_scores_a_batch(math_config: Path, tiny_lm_dir: Path,
+                                                keys: str) -> None:
+    """veRL's RewardLoopWorker (what each reward worker actor runs) loads our async function
+    with veRL's loader and scores a batch: its rollouts concurrently, ours micro-batched.
+    `legacy`: the pre-reward-loop top-level `custom_reward_function` keys, moved by veRL's
+    own `migrate_legacy_reward_impl`."""
+    from verl.experimental.reward_loop import RewardLoopWorker, migrate_legacy_reward_impl
+
+    prefix = "reward." if keys == "reward" else ""
+    config = _reward_loop_config(tiny_lm_dir, *_custom_reward(
+        "compute_score_async", math_config, prefix, max_wait_ms=20))
+    if keys == "legacy":
+        config = migrate_legacy_reward_impl(config)
+    assert config.reward.custom_reward_function.path == "pkg://integrations.verl"
+    adapter._BATCHERS.clear()
+    rows = ROWS * 2
+
+    async def main() -> list[dict[str, Any]]:
+        worker = RewardLoopWorker(config)
+        tokenizer = worker.input_tokenizer
+        return await worker.compute_score_batch(_data_proto(tokenizer, rows))
+
+    results = asyncio.run(main())
+    assert [r["reward_score"] for r in results] == [v for v, _ in EXPECTED] * 2
+    assert [r["reward_extra_info"]["reason"] for r in results] == [r for _, r in EXPECTED] * 2
+    batcher = next(b for _, b in adapter._BATCHERS.values())
+    assert batcher.stats.requests == len(rows) and batcher.stats.batches < len(rows)
+
+
+def test_verl_reward_manager_gets_the_reward_router_arguments(math_config: Path,
+                                                              tiny_lm_dir: Path) -> None:
+    """With a reward model enabled, veRL passes `reward_router_address` and
+    `reward_model_tokenizer` to the custom function: ours takes and ignores them."""
+    get_custom_reward_fn = _verl_loader()
+    from transformers import AutoTokenizer
+    from verl.experimental.reward_loop.reward_manager.naive import NaiveRewardManager
+
+    fn = get_custom_reward_fn(_verl_config("pkg://integrations.verl", "compute_score",
+                                           reward_config=str(math_config)))
+    tokenizer = AutoTokenizer.from_pretrained(str(tiny_lm_dir))
+    data = _data_proto(tokenizer, ROWS)
+
+    async def main() -> list[dict[str, Any]]:
+        manager = NaiveRewardManager(config=None, tokenizer=tokenizer, compute_score=fn,
+                                     reward_router_address="127.0.0.1:9",
+                                     reward_model_tokenizer=tokenizer)
+        return [await manager.run_single(data[i:i + 1]) for i in range(len(ROWS))]
+
+    assert [r["reward_score"] for r in asyncio.run(main())] == [v for v, _ in EXPECTED]
+
+
+@pytest.fixture(scope="module")
+def ray_cluster() -> Any:
+    """A local Ray on this machine's CPUs, as veRL's trainer starts it (no GPU)."""
+    ray = pytest.importorskip("ray", reason="veRL's reward workers are Ray actors")
+    here = Path(__file__).parent
+    try:
+        ray.init(num_cpus=4, include_dashboard=False, log_to_driver=False,
+                 runtime_env={"env_vars": {"PYTHONPATH": f"{here}:{here.parents[1]}"}})
+    except Exception as exc:  # noqa: BLE001 - any start-up failure means no cluster here
+        pytest.skip(f"a local Ray does not start here: {exc}")
+    yield ray
+    ray.shutdown()
+
+
+def _worker_requests(ray: Any, handle: Any) -> int:
+    """How many rollouts our async function scored inside one reward worker actor."""
+    def requests(_self: Any) -> int:
+        from integrations import verl as in_worker
+        return sum(b.stats.requests for _, b in in_worker._BATCHERS.values())
+
+    return int(ray.get(handle.__ray_call__.remote(requests)))
+
+
+def test_verl_reward_loop_manager_balances_over_reward_workers(
+        ray_cluster: Any, math_config: Path, tiny_lm_dir: Path) -> None:
+    """veRL's RewardLoopManager starts `reward.num_workers` reward worker actors, splits the
+    batch over them (padded to a multiple of the workers) and assembles `rm_scores`; the
+    agent loop's streaming path sends single rollouts to any of the workers."""
+    from transformers import AutoTokenizer
+    from verl.experimental.reward_loop import RewardLoopManager
+
+    config = _reward_loop_config(tiny_lm_dir, "reward.num_workers=2", *_custom_reward(
+        "compute_score_async", math_config, max_wait_ms=20))
+    manager = RewardLoopManager(config)
+    workers = manager.reward_loop_worker_handles
+    assert workers is not None and len(workers) == 2  # rule-based: streamed beside rollout
+    tokenizer = AutoTokenizer.from_pretrained(str(tiny_lm_dir))
+    rows = ROWS + ROWS[:1]  # 5 rollouts over 2 workers: veRL pads the batch to 6
+    out = manager.compute_rm_score(_data_proto(tokenizer, rows))
+
+    expected = [v for v, _ in EXPECTED] + [EXPECTED[0][0]]
+    assert out.batch["rm_scores"].sum(dim=1).tolist() == expected
+    assert list(out.non_tensor_batch["reason"]) == [r for _, r in EXPECTED] + ["ok"]
+    assert {"score", "reason", "abstained", "cause", "reward/math", "reward/brevity"} <= set(
+        out.meta_info["reward_extra_keys"])
+    assert [_worker_requests(ray_cluster, w) for w in workers] == [3, 3]  # padded chunks
+
+    data = _data_proto(tokenizer, ROWS)
+    streamed = ray_cluster.get([workers[i % 2].compute_score.remote(data[i:i + 1])
+                                for i in range(len(ROWS))])
+    assert [r["reward_score"] for r in streamed] == [v for v, _ in EXPECTED]
+
+
+def test_verl_remote_reward_manager_spreads_over_processes(
+        ray_cluster: Any, math_config: Path, tiny_lm_dir: Path) -> None:
+    """veRL's `remote` reward manager (for CPU-bound rewards) runs the sync function in
+    `reward.num_workers` Ray processes, round robin: the function must pickle to them."""
+    from transformers import AutoTokenizer
+    from verl.experimental.reward_loop.reward_manager.remote import RemoteRewardManager
+    from verl.trainer.ppo.reward import get_custom_reward_fn
+
+    config = _reward_loop_config(tiny_lm_dir, "reward.num_workers=2",
+                                 "reward.reward_manager.name=remote",
+                                 *_custom_reward("compute_score", math_config))
+    tokenizer = AutoTokenizer.from_pretrained(str(tiny_lm_dir))
+    data = _data_proto(tokenizer, ROWS)
+
+    async def main() -> tuple[list[dict[str, Any]], list[int]]:
+        manager = RemoteRewardManager(config, tokenizer, get_custom_reward_fn(config))
+        results = await asyncio.gather(*(manager.run_single(data[i:i + 1])
+                                         for i in range(len(ROWS))))
+        pids = ray_cluster.get([w.__ray_call__.remote(lambda _self: os.getpid())
+                                for w in manager.reward_worker])
+        return list(results), pids
+
+    results, pids = asyncio.run(main())
+    assert [r["reward_score"] for r in results] == [v for v, _ in EXPECTED]
+    assert [r["reward_extra_info"]["reason"] for r in results] == [r for _, r in EXPECTED]
+    assert len(set(pids)) == 2 and os.getpid() not in pids
