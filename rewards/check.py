@@ -105,26 +105,32 @@ def _code_checks(reward: Any, samples: Sequence[Sample]) -> list[SampleCheck]:
     from rewards.code import BadReference, extract_program, parse_reference
 
     config = reward.config
+
+    def program(completion: str, language: str) -> str | None:
+        found = extract_program(completion, language=language, block=config.block,
+                                unfenced=config.unfenced).program if completion else None
+        return _first_line(found) if found else None
+
     checks = []
     for s in samples:
         try:
             task = parse_reference(s.reference, language=config.language,
                                    hidden_share=config.hidden_share)
         except BadReference as exc:
-            checks.append(SampleCheck(None, None, "bad_reference", str(exc)))
+            checks.append(SampleCheck(None, program(s.completion, config.language),
+                                      "bad_reference", str(exc)))
             continue
         tests = f"{len(task.public.tests)} public + {len(task.hidden.tests)} hidden " \
                 f"{task.public.kind} tests ({task.language})"
-        program = extract_program(s.completion, language=task.language, block=config.block,
-                                  unfenced=config.unfenced).program if s.completion else None
-        checks.append(SampleCheck(tests, _first_line(program) if program else None))
+        checks.append(SampleCheck(tests, program(s.completion, task.language)))
     return checks
 
 
 def _first_line(program: str) -> str:
     lines = [line for line in program.splitlines() if line.strip()]
     first = lines[0].strip() if lines else ""
-    return (first[:60] + "...") if len(first) > 60 else first + f" ({len(lines)} lines)"
+    size = "1 line" if len(lines) == 1 else f"{len(lines)} lines"
+    return (first[:60] + "...") if len(first) > 60 else f"{first} ({size})"
 
 
 # --- the report ------------------------------------------------------------------------------
@@ -327,7 +333,7 @@ def _failures(report: CheckReport, config: RewardConfig,
         first = next((f for _, _, f in rows if f), "")
         note = f" (first: {first})" if first else ""
         if causes.get("unknown_domain"):
-            note = f" (try --domain-map {value}=DOMAIN, DOMAIN one of {', '.join(config.domains)})"
+            note = f" (try --domain-map {value}=DOMAIN, DOMAIN one of {', '.join(sorted(config.domains))})"
         failures.append(f"domain {value!r} would score nothing: {why}{note}")
     return failures
 

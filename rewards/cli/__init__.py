@@ -9,10 +9,9 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from rewards.errors import INFRASTRUCTURE_ERRORS, RewardsError
+import rewards.errors as _errors
 
-__all__ = ["main"]
-
+__all__ = ["build_parser", "main", "subcommand_modules"]
 
 
 def subcommand_modules() -> list[str]:
@@ -37,7 +36,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         return int(args.func(args) or 0)
-    except (RewardsError, *INFRASTRUCTURE_ERRORS) as exc:
+    except (_errors.RewardsError, *_errors.INFRASTRUCTURE_ERRORS) as exc:
         print(f"rewards {args.command}: error: {exc}", file=sys.stderr)
         return int(getattr(exc, "exit_code", 2))  # 3: the run scored nothing (see scoring)
     except OSError as exc:

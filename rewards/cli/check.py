@@ -63,6 +63,9 @@ def run(args: argparse.Namespace) -> int:
                         domain_map=parse_domain_map(args.domain_map), rows=args.rows,
                         examples=args.examples)
     sys.stdout.write(report.render())
+    sys.stdout.flush()  # the report before the error line, on a terminal or in one log
     if report.failures:
-        raise ConfigurationAbstention("; ".join(report.failures), {})
+        more = len(report.failures) - 1
+        raise ConfigurationAbstention(report.failures[0] + (
+            f" (and {more} more: the FAIL lines of the report)" if more else ""), {})
     return 0

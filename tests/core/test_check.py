@@ -71,8 +71,10 @@ def test_a_domain_that_would_score_nothing_exits_3_and_says_why(tmp_path, capsys
     assert "FAIL: domain 'code' would score nothing" in captured.out
     assert "all 2 sampled rows would abstain: bad_reference:unparseable x2" in captured.err
     assert "first: line 1: a string reference must be JSON or assert statements" in captured.err
-    assert "domain 'openai/gsm8k' would score nothing: 1 of 1 rows were not scored for a " \
-           "configuration cause: unknown_domain x1" in captured.err
+    assert "(and 1 more: the FAIL lines of the report)" in captured.err
+    assert "FAIL: domain 'openai/gsm8k' would score nothing: 1 of 1 rows were not scored for " \
+           "a configuration cause: unknown_domain x1" in captured.out
+    assert "(try --domain-map openai/gsm8k=DOMAIN, DOMAIN one of code, math)" in captured.out
     assert "nothing (unknown_domain 'openai/gsm8k')" in captured.out
     assert "domain 'math'" not in captured.err  # math scores
     # the same file, its dataset domain mapped onto the config's: only code fails now
