@@ -10,10 +10,10 @@ The rules, the same for the reward config, math, code, GRPO/PPO, GenRM and the C
   and every valid key; a required field that is missing is an error too;
 - each value is checked against its field's type hint: `bool` takes only true/false, `int`
   an integer (or an integral float such as `2.0`, never a bool), `float` any number (never
-  text: `rewards.config.parse_yaml` reads `1e-6` as a number), `str` only text, `Path` text or a path;
-  `X | None` also takes null; a `Literal` takes exactly its values, which the error lists;
-  `tuple[...]`, `list[...]` and `Sequence[...]` take a list, `Mapping[K, V]` a mapping (a
-  read-only copy; a number or boolean key of a `str`-keyed mapping is read as its text); a
+  text: `rewards.config.parse_yaml` reads `1e-6` as a number), `str` only text, `Path` text
+  or a path; `X | None` also takes null; a `Literal` takes exactly its values, which the
+  error lists; `tuple[...]`, `list[...]` and `Sequence[...]` take a list, `Mapping[K, V]` a
+  mapping (a read-only copy; a number key of a `str`-keyed mapping is read as its text); a
   nested dataclass takes a mapping, loaded by these same rules, or an instance;
 - an error names the path of the bad value under `where`, e.g.
   `reward config reward.yaml: domains.math.rewards[0].weight: expected a number, not 'x'`.
