@@ -6,8 +6,9 @@ from prompt_filter._band import Band, BandSelection, DropReason, drop_reason, se
 from prompt_filter._buckets import Buckets, assign_buckets, quantile
 from prompt_filter._curriculum import MixingSchedule, curriculum
 from prompt_filter._dynamic import DynamicBatch, DynamicSampler, group_drop_reason
-from prompt_filter._job import FilterJob, GenerationOptions, run_filter
+from prompt_filter._job import run_filter
 from prompt_filter._pass_rate import DEFAULT_N, Mode, PassRate, pass_rate, pass_rates, resolve_mode
+from prompt_filter._spec import FilterJob, GenerationOptions
 
 __all__ = [
     "DEFAULT_N",

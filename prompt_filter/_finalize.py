@@ -19,19 +19,17 @@ import math
 from array import array
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from prompt_filter._band import BandSelection, select_band
 from prompt_filter._buckets import Buckets, assign_buckets
 from prompt_filter._pass_rate import PassRate, pass_rate, resolve_mode
 from prompt_filter._report import AtomicJsonl, histogram, plot_histogram, write_atomic, write_jsonl
+from prompt_filter._spec import FilterJob
 from rewards.config import RewardConfig
 from rewards.io import ErrorRow, PromptRecord, column_of
 from rewards.scoring import AbstentionTally, abstention_cause
 from rewards.types import Sample, Score
-
-if TYPE_CHECKING:
-    from prompt_filter._job import FilterJob
 
 __all__ = ["Tally", "finalize"]
 

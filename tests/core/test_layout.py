@@ -61,7 +61,8 @@ class Import:
     names: tuple[tuple[str, str], ...]
     """(name imported, name bound) of a `from` import; () for `import a.b`."""
     module_level: bool
-    """Runs when the module is imported (not inside a function, not for type checkers only)."""
+    """At module level, not inside a function (an `if TYPE_CHECKING:` block counts: a circle
+    of types is a circle too)."""
     line: int
 
 
@@ -76,22 +77,12 @@ def modules() -> dict[str, Module]:
     return found
 
 
-def _walk(node: ast.AST, deferred: bool = False) -> Iterator[tuple[ast.AST, bool]]:
-    """Every node under `node`, with whether it is deferred: inside a function body, or in an
-    `if TYPE_CHECKING:` block (for type checkers only, it never runs)."""
+def _walk(node: ast.AST, in_function: bool = False) -> Iterator[tuple[ast.AST, bool]]:
+    """Every node under `node`, with whether it is inside a function body."""
     for child in ast.iter_child_nodes(node):
-        yield child, deferred
-        inner = deferred or isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef,
-                                               ast.Lambda))
-        if isinstance(child, ast.If) and ast.unparse(child.test) in ("TYPE_CHECKING",
-                                                                      "typing.TYPE_CHECKING"):
-            for statement in child.body:
-                yield statement, True
-                yield from _walk(statement, True)
-            for statement in child.orelse:
-                yield statement, inner
-                yield from _walk(statement, inner)
-            continue
+        yield child, in_function
+        inner = in_function or isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef,
+                                                  ast.Lambda))
         yield from _walk(child, inner)
 
 
@@ -109,17 +100,18 @@ def imports() -> tuple[Import, ...]:
     known = modules()
     found = []
     for module in known.values():
-        for node, deferred in _walk(module.tree):
+        for node, in_function in _walk(module.tree):
             if isinstance(node, ast.Import):
                 for alias in node.names:
-                    found.append(Import(module.name, alias.name, (), not deferred, node.lineno))
+                    found.append(Import(module.name, alias.name, (), not in_function,
+                                        node.lineno))
             elif isinstance(node, ast.ImportFrom):
                 base = _base(module, node)
                 for alias in node.names:
                     sub = f"{base}.{alias.name}"
                     found.append(Import(module.name, sub if sub in known else base,
                                         ((alias.name, alias.asname or alias.name),),
-                                        not deferred, node.lineno))
+                                        not in_function, node.lineno))
     return tuple(i for i in found if i.target.split(".")[0] in PACKAGES)
 
 
@@ -168,8 +160,8 @@ def test_the_cycle_finder_finds_a_cycle() -> None:
 
 
 def test_no_module_level_import_cycle() -> None:
-    """Module-level imports (what runs at import time) form no circle: a module that needs
-    another's piece at import time gets it from a module below both."""
+    """Module-level imports form no circle: a module that needs another's piece gets it from
+    a module below both, not through a lazy import inside a function."""
     graph: dict[str, set[str]] = {name: set() for name in modules()}
     for i in imports():
         if i.module_level and i.target in graph and i.target != i.importer:
