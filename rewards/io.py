@@ -135,6 +135,13 @@ def count_rows(source: str | Path | Any) -> int | None:
         return open_parquet(path).metadata.num_rows
     if kind == "dataset":
         return _object_len(_load_saved(path))
+    if kind == "arrow":  # batch lengths, no row converted
+        import pyarrow as pa
+
+        try:
+            return sum(batch.num_rows for batch in _arrow_batches(path))
+        except (pa.ArrowException, OSError) as exc:
+            raise InputError(f"not a readable Arrow file: {exc}", source=str(path)) from exc
     if kind == "jsonl":
         with path.open("rb") as fh:
             return sum(1 for line in fh if line.strip())
@@ -214,22 +221,27 @@ def _iter_parquet(path: Path) -> Iterator[Row]:
 
 
 def _iter_arrow(path: Path) -> Iterator[Row]:
-    """An Arrow IPC file, or an IPC stream (the `.arrow` files `datasets` writes)."""
+    import pyarrow as pa
+
+    yield from _batch_rows(_arrow_batches(path), str(path), (pa.ArrowException, OSError),
+                           "not a readable Arrow file")
+
+
+def _arrow_batches(path: Path) -> Iterable[Any]:
+    """The record batches of an Arrow IPC file, or of an IPC stream (the `.arrow` files
+    `datasets` writes), memory-mapped."""
     import pyarrow as pa
 
     try:
         source = pa.memory_map(str(path))
         try:
             reader = pa.ipc.open_file(source)
-            batches: Iterable[Any] = (reader.get_batch(i)
-                                      for i in range(reader.num_record_batches))
+            return (reader.get_batch(i) for i in range(reader.num_record_batches))
         except pa.ArrowInvalid:
             source.seek(0)
-            batches = pa.ipc.open_stream(source)
+            return pa.ipc.open_stream(source)
     except (pa.ArrowException, OSError) as exc:
         raise InputError(f"not a readable Arrow file: {exc}", source=str(path)) from exc
-    yield from _batch_rows(batches, str(path), (pa.ArrowException, OSError),
-                           "not a readable Arrow file")
 
 
 def _batch_rows(batches: Iterable[Any], source: str, errors: tuple[type[Exception], ...],

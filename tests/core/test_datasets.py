@@ -210,3 +210,21 @@ def test_the_id_column_is_carried_to_every_output_row(tmp_path):
     src = _jsonl(tmp_path / "uids.jsonl", [{"uid": "u1", "completion": "4", "reference": "4"}])
     code, out = _score(tmp_path, src, "--map", "uid=id", config=EXACT_YAML)
     assert code == 0 and out[0]["id"] == "u1"
+
+
+@pytest.mark.parametrize("name, content, message", [
+    ("bad.arrow", b"ARROW1 junk", "not a readable Arrow file"),
+    ("bad.csv", b"completion\n\xff\xfe\n", "not a readable CSV file"),
+    ("bad.json", b'[{"completion": "a"},', "not a valid JSON array"),
+    ("folder/state.json", b"{not json", "not a readable dataset folder"),
+])
+def test_an_unreadable_input_is_one_line_exit_2(tmp_path, capsys, name, content, message):
+    path = tmp_path / name
+    path.parent.mkdir(exist_ok=True)
+    path.write_bytes(content)
+    source = path.parent if name.startswith("folder/") else path
+    for command in (["score", str(source), "--out", str(tmp_path / "o.jsonl")],
+                    ["check", str(source)]):
+        assert main(command) == 2
+        err = capsys.readouterr().err
+        assert message in err and "Traceback" not in err and len(err.splitlines()) == 1
