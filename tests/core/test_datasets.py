@@ -13,7 +13,11 @@ from rewards import InputError, build_reward, parse_config, score_batch
 from rewards.cli import main
 from rewards.io import count_rows, iter_rows, iter_samples, read_prompts
 
-datasets = pytest.importorskip("datasets")
+
+def _hf():
+    """Hugging Face `datasets` (the `datasets` extra): only the tests of dataset folders and
+    objects need it."""
+    return pytest.importorskip("datasets")
 
 ROWS = [{"completion": "4", "reference": "4"}, {"completion": "5", "reference": "4"}]
 
@@ -46,7 +50,7 @@ def _arrow_stream(path, rows):
 
 
 def _saved(path, rows):
-    datasets.Dataset.from_list(rows).save_to_disk(str(path))
+    _hf().Dataset.from_list(rows).save_to_disk(str(path))
     return path
 
 
@@ -71,6 +75,7 @@ def test_every_input_kind_reads_as_rows(tmp_path, name):
 
 
 def test_a_saved_dataset_dict_names_its_splits(tmp_path):
+    datasets = _hf()
     ds = datasets.Dataset.from_list(ROWS)
     datasets.DatasetDict({"train": ds, "test": ds.select([0])}).save_to_disk(str(tmp_path / "d"))
     with pytest.raises(InputError, match=r"splits train, test: give one split.*d/<split>"):
@@ -108,6 +113,7 @@ EXACT = parse_config({"domains": {"default": {"rewards": [
 
 
 def test_a_dataset_object_is_scored_from_python():
+    datasets = _hf()
     ds = datasets.Dataset.from_list([{"answer": "4", "output": "4"},
                                      {"answer": "4", "output": "5"},
                                      {"answer": "4"}])
@@ -219,6 +225,8 @@ def test_the_id_column_is_carried_to_every_output_row(tmp_path):
     ("folder/state.json", b"{not json", "not a readable dataset folder"),
 ])
 def test_an_unreadable_input_is_one_line_exit_2(tmp_path, capsys, name, content, message):
+    if name.startswith("folder/"):
+        _hf()
     path = tmp_path / name
     path.parent.mkdir(exist_ok=True)
     path.write_bytes(content)
