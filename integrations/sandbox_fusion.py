@@ -30,7 +30,7 @@ from typing import Any, Literal
 
 import sandbox
 from rewards.deps import require
-from rewards.errors import ConfigError, SandboxError
+from rewards.errors import ConfigError, InputError, SandboxError
 
 __all__ = ["ACCEPTED_LANGUAGES", "COMPILED", "FUSION_LANGUAGES", "RUNS_AS", "FusionConfig", "api_models",
            "create_app", "fusion_response", "run_request", "sandbox_error_response", "serve",
@@ -175,7 +175,7 @@ def _decode_files(files: Mapping[str, str | None]) -> dict[str, bytes]:
         try:
             decoded[name] = base64.b64decode(content)
         except (binascii.Error, ValueError) as exc:
-            raise ValueError(f"files[{name!r}] is not base64: {exc}") from exc
+            raise InputError(f"not base64: {exc}", field=f"files[{name!r}]") from exc
     return decoded
 
 
@@ -192,7 +192,7 @@ def run_request(request: Any, config: FusionConfig) -> dict[str, Any]:
         return sandbox_error_response(_NO_FETCH)
     try:
         files = _decode_files(request.files)
-    except ValueError as exc:
+    except InputError as exc:
         return sandbox_error_response(str(exc))
     limits = config.limits(run_timeout=request.run_timeout,
                            compile_timeout=request.compile_timeout,
