@@ -5,7 +5,7 @@ HumanEval (`humaneval_programs`): for each problem its canonical solution, and w
 built from it:
 - `mutant`: the canonical body with one operator changed (an integer constant +-1, a
   comparison flipped, + and -, * and +, // and /, and/or swapped, a `not` dropped), up to
-  four distinct ones per problem at random sites;
+  four distinct ones per problem at random sites outside `while` loops (so that they end);
 - `wrong_return`: `return None`, a constant of another type, or the first argument;
 - `other_problem`: the body of another problem's solution;
 - `exit_hack`: a wrong function that ends the process with status 0 before a test can fail:
@@ -63,29 +63,32 @@ class Program:
 
 def humaneval_programs(problems: list[dict[str, Any]], *, seed: int = 0) -> list[Program]:
     """Every problem's canonical solution and its wrong programs, loops and sleeps making up
-    LOOP_SHARE of the result, in a stable order for a given seed."""
+    LOOP_SHARE of the result, problem by problem (so that the stalls are spread through the
+    batch, not bunched at its end), in a stable order for a given seed."""
     rng = random.Random(seed)
-    out: list[Program] = []
+    by_problem: list[list[Program]] = []
     for i, problem in enumerate(problems):
         prompt, body = problem["prompt"], problem["canonical_solution"]
-        out.append(Program(i, "canonical", "", prompt + body, "pass"))
+        rows = [Program(i, "canonical", "", prompt + body, "pass")]
         for detail, mutated in mutants(body, rng, limit=4):
-            out.append(Program(i, "mutant", detail, prompt + mutated, None))
+            rows.append(Program(i, "mutant", detail, prompt + mutated, None))
         for detail, wrong in _wrong_returns(prompt, problem["entry_point"], rng):
-            out.append(Program(i, "wrong_return", detail, prompt + wrong, None))
+            rows.append(Program(i, "wrong_return", detail, prompt + wrong, None))
         if len(problems) > 1:
             other = (i + rng.randrange(1, len(problems))) % len(problems)
-            out.append(Program(i, "other_problem", problems[other]["task_id"],
-                               prompt + problems[other]["canonical_solution"], None))
+            rows.append(Program(i, "other_problem", problems[other]["task_id"],
+                                prompt + problems[other]["canonical_solution"], None))
         detail, (hack_body, tail) = list(EXIT_HACKS.items())[i % len(EXIT_HACKS)]
-        out.append(Program(i, "exit_hack", detail, prompt + hack_body + tail, "fail"))
-        out.append(Program(i, "forged_output", "", prompt + _FORGED, "fail"))
-    stalls = round(LOOP_SHARE * len(out) / (1 - LOOP_SHARE))
-    for k, i in enumerate(sorted(rng.sample(range(len(problems)), min(stalls, len(problems))))):
+        rows.append(Program(i, "exit_hack", detail, prompt + hack_body + tail, "fail"))
+        rows.append(Program(i, "forged_output", "", prompt + _FORGED, "fail"))
+        by_problem.append(rows)
+    total = sum(len(rows) for rows in by_problem)
+    stalls = min(round(LOOP_SHARE * total / (1 - LOOP_SHARE)), len(problems))
+    for k, i in enumerate(sorted(rng.sample(range(len(problems)), stalls))):
         kind = "loop" if k % 2 == 0 else "sleep"
         body = _LOOP if kind == "loop" else _SLEEP
-        out.append(Program(i, kind, "", problems[i]["prompt"] + body, "fail"))
-    return out
+        by_problem[i].append(Program(i, kind, "", problems[i]["prompt"] + body, "fail"))
+    return [p for rows in by_problem for p in rows]
 
 
 _LOOP = "    while True:\n        pass\n"
@@ -137,9 +140,15 @@ _BINOP_SWAPS = {ast.Add: ast.Sub, ast.Sub: ast.Add, ast.Mult: ast.Add, ast.Floor
 
 
 def _sites(tree: ast.AST) -> list[tuple[str, int]]:
-    """(operator, k): the k-th node (in ast.walk order) the operator can change."""
+    """(operator, k): the k-th node (in ast.walk order) the operator can change. Nodes in a
+    `while` loop are left alone: a mutated loop may never end, and the mix's stalls are to be
+    the LOOP_SHARE it is built with (on HumanEval, every mutant that ran past 3 s was one)."""
+    in_while = {id(n) for loop in ast.walk(tree) if isinstance(loop, ast.While)
+                for n in ast.walk(loop)}
     sites = []
     for k, node in enumerate(ast.walk(tree)):
+        if id(node) in in_while:
+            continue
         if isinstance(node, ast.Constant) and type(node.value) is int:
             sites.append(("constant", k))
         elif isinstance(node, ast.Compare) and type(node.ops[0]) in _COMPARE_FLIPS:

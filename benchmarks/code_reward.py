@@ -38,6 +38,7 @@ import tempfile
 import time
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
 from typing import Any
 
 from _code_corpus import EXIT_HACKS, KINDS, Program, humaneval_programs
@@ -209,8 +210,12 @@ def main(argv: list[str] | None = None) -> int:
     options = {"max_workers": args.workers, "time_limit_s": args.timeout,
                **parse_rtv_options(args.rtv)}
     reward = resolve("rtv")(**options)
-    mixes = {"without loops": [p for p in programs if p.kind not in STALLS],
-             "with loops": programs}
+    # each mix's programs end in a comment naming the mix: the with-loops run repeats the
+    # programs of the other, and a cache across score calls must not make that one cheaper
+    originals = {"without loops": [p for p in programs if p.kind not in STALLS],
+                 "with loops": programs}
+    mixes = {name: [replace(p, source=f"{p.source}\n# mix: {name}\n") for p in mix]
+             for name, mix in originals.items()}
     counts = Counter(p.kind for p in programs)
     print(f"HumanEval: {len(problems)} problems, {len(programs)} programs ("
           + ", ".join(f"{k} {counts[k]}" for k in KINDS if counts[k]) + ")")
@@ -245,8 +250,8 @@ def main(argv: list[str] | None = None) -> int:
     unexplained = judge(full, ours_full, bare_full)
     # the run without loops judged the same programs again: a verdict that changed is flaky
     part, ours_part, bare_part, _, _ = results["without loops"]
-    again = {id(p): (o, b) for p, o, b in zip(full, ours_full, bare_full)}
-    for p, o, b in zip(part, ours_part, bare_part):
+    again = {id(p): (o, b) for p, o, b in zip(originals["with loops"], ours_full, bare_full)}
+    for p, o, b in zip(originals["without loops"], ours_part, bare_part):
         for name, now, before in (("rtv", o, again[id(p)][0]), ("bare", b, again[id(p)][1])):
             if now["passed"] != before["passed"]:
                 unexplained.append(f"{name} changed its verdict between the two runs: "
