@@ -64,6 +64,7 @@ from integrations._common import (
     raise_on_abstention,
     resolve_reward,
 )
+from rewards.errors import InputError
 from rewards.scoring import abstention_cause, score_batch
 from rewards.types import Sample, Score
 
@@ -108,7 +109,7 @@ def compute_score_batch(data_sources: Sequence[str], solution_strs: Sequence[str
     infos: Sequence[Mapping[str, Any] | None] = extra_infos if extra_infos is not None \
         else [None] * n
     if not (len(data_sources) == len(ground_truths) == len(infos) == n):
-        raise ValueError(f"compute_score_batch: {len(data_sources)} data_sources, {n} "
+        raise InputError(f"compute_score_batch: {len(data_sources)} data_sources, {n} "
                          f"solution_strs, {len(ground_truths)} ground_truths, {len(infos)} "
                          "extra_infos: the lengths must match")
     samples = [_sample(resolved, d, s, g, e, domain_map)

@@ -13,7 +13,7 @@ import pytest
 from integration_helpers import write_config  # type: ignore[import-not-found]
 
 from integrations import verl as adapter
-from rewards.errors import ConfigError
+from rewards.errors import ConfigError, InputError
 
 ROWS = [  # (data_source, solution_str, ground_truth)
     ("openai/gsm8k", "48 / 2 = 24 and 48 + 24 = 72.\n#### 72", "72"),
@@ -75,7 +75,7 @@ normalize: group
         [{"index": 0}, {"index": 0}, {"index": 1}, {"index": 1}], reward_config=str(config))
     assert [r["score"] for r in results] == pytest.approx([0.5 / 0.5001, -0.5 / 0.5001, 0, 0])
     assert [r["reward/exact"] for r in results] == [1.0, 0.0, 1.0, 1.0]
-    with pytest.raises(ValueError, match="lengths must match"):
+    with pytest.raises(InputError, match="lengths must match"):
         adapter.compute_score_batch(["s"], ["a", "b"], ["a", "b"], reward_config=str(config))
 
 
