@@ -34,7 +34,16 @@ import sys
 import time
 
 from harness_program import Zygote, worker_main
-from harness_wire import Channel, TestTimeout, Verdicts, WorkerGone, _last_line, is_plain, to_json
+from harness_wire import (
+    Budget,
+    Channel,
+    TestTimeout,
+    Verdicts,
+    WorkerGone,
+    _last_line,
+    is_plain,
+    to_json,
+)
 
 # subprocess and traceback are imported where needed: a cold harness starts faster
 
@@ -354,14 +363,18 @@ class Drain:
             self.fd = None
 
 
-def run_python_tests(spec, first):
-    """assert / check tests against the program in a worker process; one verdict per test."""
+def run_python_tests(spec, first, budget):
+    """assert / check tests against the program in a worker process; one verdict per test.
+    A timeout ends the run (`Budget`); a crash restarts the worker for the next test."""
     results, outputs = Verdicts(spec["nonce"]), []
-    worker, per_test = first, spec["test_wall_s"]
+    worker = first
     started = False
-    for index, test in enumerate(spec["tests"]):
+    for test in spec["tests"]:
+        limit = budget.limit()
+        if limit is None:
+            break
         begin = time.monotonic()
-        deadline = begin + per_test
+        deadline = begin + limit
         try:
             if worker is None:
                 worker = Worker.spawn()
@@ -384,7 +397,7 @@ def run_python_tests(spec, first):
                 namespace["check"](namespace[spec["entry_point"]])
             results.append(("pass", "", time.monotonic() - begin))
         except TestTimeout:
-            results.append(("timeout", f"test exceeded {per_test:g} s",
+            results.append(("timeout", budget.timeout_message(limit),
                             time.monotonic() - begin))
             outputs.append(worker.outputs)
             worker.kill()
@@ -405,6 +418,7 @@ def run_python_tests(spec, first):
     if worker is not None:
         outputs.append(worker.outputs)
         worker.kill()
+    budget.skip_rest(results, len(spec["tests"]))
     return results, outputs
 
 
@@ -426,19 +440,21 @@ def _source_line(test, lineno):
 
 
 def main(kind):
+    start = time.monotonic()  # the program's budget counts from here
     signal.signal(signal.SIGPIPE, signal.SIG_IGN)
     # the first worker is forked before the tests are read, so it never holds them
     first = Worker.fork() if kind == "python" else None
     zygote = Zygote() if kind == "pyio" else None
     spec = marshal.loads(sys.stdin.buffer.read())  # written by the host, trusted
     nonce = spec["nonce"]
+    budget = Budget(spec, start)
     if kind == "python":
-        results, outputs = run_python_tests(spec, first)
+        results, outputs = run_python_tests(spec, first, budget)
         streams = [(bytes(out.data), bytes(err.data)) for out, err in outputs]
     else:
         from harness_io import run_io_tests  # stdin/stdout tests only: not in a cold assert run
 
-        results, outputs = run_io_tests(spec, zygote)
+        results, outputs = run_io_tests(spec, zygote, budget)
         streams = outputs
     keep = min(OUTPUT_CAP, spec["output_bytes"] // 4)
     stdout = b"".join(s[0] for s in streams)

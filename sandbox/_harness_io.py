@@ -11,21 +11,26 @@ import posix as os  # os.py itself imports ~2 ms of modules a cold harness needs
 import select
 import time
 
-from harness_wire import TestTimeout, Verdicts, WorkerGone
+from harness_wire import Budget, TestTimeout, Verdicts, WorkerGone
 
 
-def run_io_tests(spec, zygote=None):
-    """stdin/stdout tests: the program runs once per test, compared here."""
+def run_io_tests(spec, zygote=None, budget=None):
+    """stdin/stdout tests: the program runs once per test, compared here. A timeout ends the
+    run (`Budget`: the tests after it are timeouts that did not run)."""
     results, outputs = Verdicts(spec["nonce"]), []
+    budget = budget or Budget(spec)
     for case in spec["tests"]:
+        limit = budget.limit()
+        if limit is None:
+            break
         begin = time.monotonic()
         try:
             status, out, err = run_case(spec["argv"], case["input"].encode(),
-                                        spec["test_wall_s"], spec["output_bytes"], zygote)
+                                        limit, spec["output_bytes"], zygote)
         except TestTimeout:
-            results.append(("timeout", f"test exceeded {spec['test_wall_s']:g} s",
+            results.append(("timeout", budget.timeout_message(limit),
                             time.monotonic() - begin))
-            continue
+            break
         except OutputLimit:
             results.append(("error", f"output exceeded {spec['output_bytes']} bytes",
                             time.monotonic() - begin))
@@ -43,10 +48,14 @@ def run_io_tests(spec, zygote=None):
                 else f"killed by signal {os.WTERMSIG(status)}"
             tail = err.decode(errors="replace").strip().splitlines()[-1:] or [""]
             results.append(("error", f"{why}: {tail[0][:500]}".rstrip(": "), took))
+        elif spec.get("checker"):  # the host runs the task's checker on this output
+            results.append(("checker", out.hex(), took))
         elif same_output(text, case["output"], spec["compare"], spec["float_tol"]):
             results.append(("pass", "", took))
         else:
-            results.append(("fail", output_diff(text, case["output"]), took))
+            results.append(("fail", output_diff(text, case["output"], spec["compare"]),
+                            took))
+    budget.skip_rest(results, len(spec["tests"]))
     return results, outputs
 
 
@@ -143,8 +152,13 @@ def _reap(pid, zygote, deadline):
 
 
 def same_output(actual, expected, compare, tol):
+    """`compare` (sandbox.Compare): exact (trailing newlines aside), whitespace (token by
+    token), float (token by token, numbers within `tol`, relative or absolute) or
+    lines_unordered (the same lines in any order: `output_lines` of both, as multisets)."""
     if compare == "exact":
         return actual.rstrip("\n") == expected.rstrip("\n")
+    if compare == "lines_unordered":
+        return sorted(output_lines(actual)) == sorted(output_lines(expected))
     got, want = actual.split(), expected.split()
     if compare == "whitespace":
         return got == want
@@ -162,7 +176,36 @@ def same_output(actual, expected, compare, tol):
     return True
 
 
-def output_diff(actual, expected):
+def output_lines(text):
+    """The lines of an output, each without its trailing whitespace, and without the empty
+    lines at the end."""
+    lines = [line.rstrip() for line in text.split("\n")]
+    while lines and not lines[-1]:
+        lines.pop()
+    return lines
+
+
+def unordered_diff(actual, expected):
+    """The first expected line the output lacks (or the first extra one), counted as a
+    multiset (no `collections` import in the jail)."""
+    counts = {}
+    for line in output_lines(expected):
+        counts[line] = counts.get(line, 0) + 1
+    extra = []
+    for line in output_lines(actual):
+        if counts.get(line, 0) > 0:
+            counts[line] -= 1
+        else:
+            extra.append(line)
+    missing = [line for line, count in counts.items() if count > 0]
+    if missing:
+        return f"lines in any order: expected line {missing[0][:200]!r} is missing"
+    return f"lines in any order: unexpected line {extra[0][:200]!r}" if extra else ""
+
+
+def output_diff(actual, expected, compare="exact"):
+    if compare == "lines_unordered":
+        return unordered_diff(actual, expected)
     got, want = actual.splitlines(), expected.splitlines()
     for i in range(max(len(got), len(want))):
         g = got[i] if i < len(got) else "<missing>"

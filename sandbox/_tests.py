@@ -8,8 +8,9 @@ import json
 import marshal
 import secrets
 from collections.abc import Mapping
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
+from sandbox._checker import Checker, checker_output_room, judged, prepare_checker
 from sandbox._classify import to_execution
 from sandbox._errors import ArgumentError
 from sandbox._jail import check_nsjail, run_jail
@@ -22,9 +23,12 @@ from sandbox._workspace import Files, compile_program, workspace
 
 __all__ = ["Compare", "TestFormat", "run_tests", "test_format"]
 
-Compare = Literal["exact", "whitespace", "float"]
+Compare = Literal["exact", "whitespace", "float", "lines_unordered"]
 TestFormat = Literal["assert", "check", "io"]
 Tests = "Sequence[str] | str | Sequence[Mapping[str, str]]"
+BUDGET_GRACE_S = 1.0
+"""Seconds the jail's wall limit allows beyond `Limits.program_wall_s`: the jail's and the
+harness's start-up and the report, which the in-jail budget does not see."""
 
 
 def test_format(tests: Any) -> TestFormat:
@@ -46,15 +50,23 @@ def run_tests(code: str, tests: Any, language: str = "python", *,
               compare: Compare = "exact", float_tol: float = 1e-6,
               style: TestFormat | None = None, files: Files | None = None,
               mode: Mode = "auto", context: str | None = None,
-              setup: str | None = None) -> TestReport:
+              setup: str | None = None, checker: Checker | None = None) -> TestReport:
     """Run every test of `tests` against `code` in ONE sandbox run, each test under
-    `limits.test_wall_s`, and report a verdict per test.
+    `limits.test_wall_s`, and report a verdict per test. A test that times out ends the run:
+    the tests after it do not start and count as timeouts (`TestResult.ran` False), so a
+    program that loops costs one per-test limit, not one per test. `limits.program_wall_s`
+    bounds all the tests together (tests that would start after it count as timeouts).
 
     tests: a list of assert statements (`["assert add(1, 2) == 3"]`), HumanEval-style check
     code with `entry_point` (`"def check(candidate): ..."`), or stdin/stdout cases
     (`[{"input": "1 2\\n", "output": "3\\n"}]`, compared by `compare`: exact (trailing
-    newlines ignored), whitespace (token-wise) or float (token-wise, numbers within
-    `float_tol`)). assert and check tests are Python only; io tests work for every language.
+    newlines ignored), whitespace (token-wise), float (token-wise, numbers within
+    `float_tol`) or lines_unordered (the same lines in any order, each line's trailing
+    whitespace and the trailing empty lines aside)). assert and check tests are Python only;
+    io tests work for every language.
+    checker: a `Checker` (special judge) deciding the io tests instead of `compare`: compiled
+    once before the program runs, then run in a jail of its own per test on that test's
+    input, the program's output and the expected output (see `sandbox._checker`).
     style: force the format ("assert", "check" or "io") instead of inferring it from `tests`.
     context: the task's own code the tests see (a HumanEval prompt: its imports and helper
     functions), run before each assert/check test in the test's namespace. The tests see
@@ -74,11 +86,14 @@ def run_tests(code: str, tests: Any, language: str = "python", *,
                             "cases")
     if not items:
         return TestReport(results=(), execution=Execution(status="ok"))
+    checking = prepare_checker(checker, fmt, items, limits)  # compiled once, before the program
+    if checking is not None:
+        items = checking.blind(items)  # the program's jail never holds the expected outputs
     nonce = secrets.token_hex(16)
     document = {"nonce": nonce, "format": fmt, "tests": items, "entry_point": entry_point,
-                "context": context or "", "setup": setup or "",
+                "context": context or "", "setup": setup or "", "checker": checking is not None,
                 "compare": compare, "float_tol": float_tol, "test_wall_s": limits.test_wall_s,
-                "output_bytes": limits.output_bytes,
+                "program_wall_s": limits.program_wall_s, "output_bytes": limits.output_bytes,
                 "argv": spec.run_argv(limits.memory_bytes)}
     payload = marshal.dumps(document)
     # python: asserts/check against a worker; pyio: stdin/stdout runs forked from a clean
@@ -86,14 +101,21 @@ def run_tests(code: str, tests: Any, language: str = "python", *,
     kind = "python" if fmt in ("assert", "check") else "pyio" if spec.name == "python" else "io"
     # the harness's own stream carries verdicts (messages up to ~2 KB) and a quarter of the
     # program's output: give it room so that a chatty program is not an output_limit
-    # (and three processes: the harness, the worker or zygote, and a restarted worker)
+    # (and three processes: the harness, the worker or zygote, and a restarted worker);
+    # with a program budget the jail's wall limit follows it, the harness's start-up and
+    # report on top (the harness itself ends the tests when the budget is spent)
+    wall_s = limits.wall_s if limits.program_wall_s is None else \
+        min(limits.wall_s, limits.program_wall_s + BUDGET_GRACE_S)
     harness_limits = dataclasses.replace(
         limits, output_bytes=limits.output_bytes + 4096 * len(items) + (64 << 10),
-        processes=limits.processes + 3)
+        processes=limits.processes + 3, wall_s=wall_s)
+    if checking is not None:  # the stream also carries each test's output to the checker
+        harness_limits = dataclasses.replace(harness_limits, output_bytes=(
+            harness_limits.output_bytes + checker_output_room(checking, limits, len(items))))
     if use_warm(spec, mode):
         execution = run_warm(code, stdin=payload, files=files or {}, limits=harness_limits,
                              harness=kind)
-        return _report(execution, nonce, len(items))
+        return judged(checking, _report(execution, nonce, len(items)))
     check_nsjail()
     with workspace(code, spec, files or {}) as box:
         failed = compile_program(box, spec, limits)
@@ -105,13 +127,13 @@ def run_tests(code: str, tests: Any, language: str = "python", *,
                        stdin=payload, output_bytes=harness_limits.output_bytes,
                        binds=[*box.binds, (staged_dir(), IN_JAIL)],
                        address_space_extra=spec.address_space_extra)
-    return _report(to_execution(raw, limits), nonce, len(items))
+    return judged(checking, _report(to_execution(raw, limits), nonce, len(items)))
 
 
 def _normalize(tests: Any, fmt: TestFormat, entry_point: str | None, language: str,
                compare: str) -> list[Any]:
-    if compare not in ("exact", "whitespace", "float"):
-        raise ArgumentError(f"compare must be exact, whitespace or float, not "
+    if compare not in get_args(Compare):
+        raise ArgumentError(f"compare must be one of {', '.join(get_args(Compare))}, not "
                             f"{compare!r}")
     if fmt in ("assert", "check") and language != "python":
         raise ArgumentError(f"{fmt} tests are Python-only; use stdin/stdout cases for "

@@ -57,15 +57,23 @@ class Limits:
     """Largest compiled binary (and object file): the compiler's RLIMIT_FSIZE. A bigger one,
     e.g. from a huge initialized array, is a `compile_error` saying so."""
     test_wall_s: float = 5.0
-    """Per-test wall-clock seconds in `run_tests` (the run as a whole gets `wall_s`)."""
+    """Per-test wall-clock seconds in `run_tests`. A test that runs past it ends the
+    program's run: the tests after it do not start and count as timeouts."""
+    program_wall_s: float | None = None
+    """Wall-clock seconds for all the tests of one program together in `run_tests` (None:
+    no budget but `wall_s`). Each test's limit is capped by what is left of it; tests that
+    would start after it is spent do not start and count as timeouts. The jail's own wall
+    limit is then `min(wall_s, program_wall_s + 1)` (start-up and the report)."""
 
     def __post_init__(self) -> None:
         for name in ("wall_s", "cpu_s", "memory_bytes", "processes", "file_size_bytes",
                      "disk_bytes", "disk_files", "open_files", "output_bytes", "compile_wall_s",
-                     "compile_memory_bytes", "binary_bytes", "test_wall_s"):
-            if getattr(self, name) <= 0:
-                raise ArgumentError(f"Limits.{name} must be positive, got "
-                                    f"{getattr(self, name)!r}")
+                     "compile_memory_bytes", "binary_bytes", "test_wall_s", "program_wall_s"):
+            value = getattr(self, name)
+            if value is None and name == "program_wall_s":
+                continue  # no program budget
+            if not isinstance(value, (int, float)) or value <= 0:
+                raise ArgumentError(f"Limits.{name} must be positive, got {value!r}")
 
 
 @dataclass(frozen=True)
@@ -112,6 +120,9 @@ class TestResult:
     """The failing assertion, the output diff or the error's last line; empty on pass."""
     wall_s: float = 0.0
     """Seconds the test took inside the jail."""
+    ran: bool = True
+    """False for a test that never started: an earlier test of the program timed out or
+    its `Limits.program_wall_s` was spent (its outcome is then `timeout`)."""
 
     @property
     def passed(self) -> bool:

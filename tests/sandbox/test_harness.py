@@ -35,7 +35,9 @@ def test_per_test_verdicts_say_why(mode: str) -> None:
              "assert f(4) == 40"]
     report = sandbox.run_tests(code, tests, limits=SHORT, mode=mode)
     outcomes = [r.outcome for r in report.results]
-    assert outcomes == ["pass", "fail", "error", "timeout", "pass"], report
+    # a timeout ends the program's run: the test after it is a timeout that never ran
+    assert outcomes == ["pass", "fail", "error", "timeout", "timeout"], report
+    assert [r.ran for r in report.results] == [True, True, True, True, False]
     assert "assert f(1) == 11" in report.results[1].message
     assert "ValueError" in report.results[2].message and "two" in report.results[2].message
     assert report.status == "timeout"
@@ -48,7 +50,9 @@ def test_each_test_has_its_own_time_limit(mode: str) -> None:
     tests = [f"assert slow({s}) == {s}" for s in (0.3, 0.3, 0.3, 5, 0.3)]
     limits = dataclasses.replace(SHORT, wall_s=6.0)  # 1 s per test, 6 s for the whole run
     report = sandbox.run_tests(code, tests, limits=limits, mode=mode)
-    assert [r.outcome for r in report.results] == ["pass", "pass", "pass", "timeout", "pass"]
+    # the three 0.3 s tests fit under their own 1 s each; the fourth's timeout ends the run
+    assert [r.outcome for r in report.results] == ["pass", "pass", "pass", "timeout", "timeout"]
+    assert not report.results[4].ran
 
 
 @pytest.mark.parametrize("mode", MODES)

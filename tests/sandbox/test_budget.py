@@ -1,0 +1,105 @@
+"""A budget per program, not per test (issue #17): a timeout ends the program's run, the tests
+after it never start, and `Limits.program_wall_s` bounds all the tests together. Asserted on
+the reports (which tests ran, what the program printed), never on wall-clock time."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+from sandbox_probes import MODES, SHORT
+
+import sandbox
+
+LIMITS = dataclasses.replace(SHORT, test_wall_s=0.5, wall_s=10.0, cpu_s=10.0)
+
+# prints a marker per call: the program's stdout shows which tests ran
+LOOPING_FUNCTION = ("def f(x):\n    print('ran', x)\n    if x == 1:\n        while True:\n"
+                    "            pass\n    return x\n")
+LOOPING_STDIN = ("x = input()\nprint('ran', x)\nif x == '1':\n    while True:\n"
+                 "        pass\n")
+
+
+def _after_first_timeout(report: sandbox.TestReport, first: int) -> None:
+    results = report.results
+    assert [r.outcome for r in results[:first]] == ["pass"] * first, report
+    assert results[first].outcome == "timeout" and results[first].ran, report
+    assert "exceeded" in results[first].message
+    for r in results[first + 1:]:
+        assert (r.outcome, r.ran, r.wall_s) == ("timeout", False, 0.0), r
+        assert r.message == "not run: an earlier test timed out"
+    assert report.status == "timeout"
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_looping_test_ends_the_run_of_function_tests(mode: str) -> None:
+    tests = [f"assert f({i}) == {i}" for i in range(10)]
+    report = sandbox.run_tests(LOOPING_FUNCTION, tests, limits=LIMITS, mode=mode)
+    _after_first_timeout(report, 1)
+    printed = report.execution.stdout.split("\n")
+    assert "ran 0" in printed and "ran 1" in printed, report.execution
+    assert not any(f"ran {i}" in printed for i in range(2, 10)), report.execution
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_looping_test_ends_the_run_of_stdin_tests(mode: str) -> None:
+    cases = [{"input": f"{i}\n", "output": f"ran {i}\n"} for i in range(10)]
+    report = sandbox.run_tests(LOOPING_STDIN, cases, limits=LIMITS, mode=mode)
+    _after_first_timeout(report, 1)
+    printed = report.execution.stdout.split("\n")
+    assert "ran 0" in printed, report.execution
+    assert not any(f"ran {i}" in printed for i in range(2, 10)), report.execution
+
+
+def test_a_looping_test_ends_the_run_of_a_compiled_language() -> None:
+    script = 'read x\necho "ran $x"\nif [ "$x" = 1 ]; then while :; do :; done; fi\n'
+    cases = [{"input": f"{i}\n", "output": f"ran {i}\n"} for i in range(10)]
+    report = sandbox.run_tests(script, cases, "bash", limits=LIMITS)
+    _after_first_timeout(report, 1)
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_crash_does_not_end_the_run(mode: str) -> None:
+    """Only a timeout ends it: after a program that dies the worker restarts."""
+    code = "import os\ndef f(x):\n    if x == 1:\n        os._exit(3)\n    return x\n"
+    report = sandbox.run_tests(code, [f"assert f({i}) == {i}" for i in range(4)],
+                               limits=LIMITS, mode=mode)
+    assert [r.outcome for r in report.results] == ["pass", "error", "pass", "pass"], report
+    assert all(r.ran for r in report.results)
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_the_program_budget_stops_tests_that_each_fit_their_own_limit(mode: str) -> None:
+    """Ten tests of 0.3 s each, 1 s allowed per test, 1.35 s for the program: some pass, the
+    one running when the budget runs out times out, and the rest never start."""
+    code = "import time\ndef slow(x):\n    print('ran', x)\n    time.sleep(0.3)\n    return x\n"
+    tests = [f"assert slow({i}) == {i}" for i in range(10)]
+    limits = dataclasses.replace(LIMITS, test_wall_s=1.0, program_wall_s=1.35)
+    report = sandbox.run_tests(code, tests, limits=limits, mode=mode)
+    outcomes = [r.outcome for r in report.results]
+    passed = outcomes.count("pass")
+    assert 1 <= passed < 5 and outcomes == ["pass"] * passed + ["timeout"] * (10 - passed), \
+        report
+    cut = report.results[passed]
+    assert "of the program's 1.35 s" in cut.message or not cut.ran, cut
+    skipped = [r for r in report.results if not r.ran]
+    assert skipped and skipped[-1].index == 9
+    assert all(r.message == "not run: the program's budget of 1.35 s was spent"
+               for r in skipped), skipped
+    assert "ran 9" not in report.execution.stdout
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_budget_that_holds_changes_nothing(mode: str) -> None:
+    cases = [{"input": f"{i}\n", "output": f"{i}\n"} for i in range(6)]
+    limits = dataclasses.replace(LIMITS, program_wall_s=8.0)
+    report = sandbox.run_tests("print(input())", cases, limits=limits, mode=mode)
+    assert report.passed == 6 and report.status == "ok", report
+    assert all(r.ran for r in report.results)
+
+
+@pytest.mark.parametrize("value", [0, -1.0, "3"])
+def test_program_budget_must_be_positive(value: object) -> None:
+    with pytest.raises(sandbox.ArgumentError, match="program_wall_s"):
+        sandbox.Limits(program_wall_s=value)  # type: ignore[arg-type]
+    assert sandbox.Limits(program_wall_s=None).program_wall_s is None
