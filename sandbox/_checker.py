@@ -20,7 +20,8 @@ once, before the solution runs (cached by its source's hash, like programs), not
 
 Verdicts, never a pass by default: exit 0 (or a score of 1) passes; 1 and 2 (or a score below
 1) fail; anything else, a crash, a timeout, or a score that is missing or outside [0, 1] is a
-checker failure: an `error` saying "checker failed". A partial score is a `fail` whose
+checker failure: an `error` saying "checker failed". A Python checker that raises exits with
+1 too: its traceback on stderr tells that crash from a wrong answer. A partial score is a `fail` whose
 message gives it: `TestResult` has no partial credit, so a test passes iff its score is 1.
 """
 
@@ -56,6 +57,7 @@ the output, hex-encoded). Not a `TestOutcome`: never a pass until the checker sa
 _FILES = {"input": "input.txt", "output": "output.txt", "answer": "answer.txt"}
 _VERDICTS = {1: "wrong answer", 2: "presentation error"}
 _FAIL = "checker failed"
+_TRACEBACK = "Traceback (most recent call last):"
 
 
 @dataclass(frozen=True)
@@ -175,8 +177,12 @@ def checker_verdict(run: Execution, checker: Checker) -> tuple[Any, str]:
     if run.status == "timeout":
         return "error", f"{_FAIL}: it ran past {checker.wall_s:g} s"
     if run.status not in ("ok", "runtime_error") or run.exit_code is None:
-        return "error", f"{_FAIL}: {run.status}" + (f" ({said})" if said else "")
+        why = f"killed by signal {run.signal}" if run.signal else run.status
+        return "error", f"{_FAIL}: {why}" + (f" ({said})" if said else "")
     code = run.exit_code
+    if code == 1 and language_spec(checker.language).name == "python" \
+            and _TRACEBACK in run.stderr:
+        return "error", f"{_FAIL}: it raised {said}"  # Python's exit code 1, not testlib's WA
     if checker.score:
         if code in _VERDICTS:
             return "fail", f"checker: {_VERDICTS[code]}" + (f": {said}" if said else "")
