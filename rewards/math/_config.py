@@ -51,7 +51,7 @@ class MathConfig:
     pool raises `WorkerError` (broken infrastructure, not a bad answer)."""
 
     def __post_init__(self) -> None:
-        check_fields(self, where="math reward")
+        check_fields(self)
         check_range("timeout", self.timeout, ge=0.01)
         check_range("tail_chars", self.tail_chars, ge=64)
         check_range("workers", self.workers, ge=1)
