@@ -76,9 +76,13 @@ class CodeRewardConfig:
     """Keyword options for the judge's factory when `judge` names one (null: none)."""
     rubric: str | None = None
     """Rubric handed to the judge in `sample.meta["rubric"]`."""
-    compare: Literal["exact", "whitespace", "float"] = "whitespace"
-    """How stdin/stdout tests compare output: exact (trailing newlines aside), whitespace
-    (token by token) or float (token by token, numbers within 1e-6)."""
+    compare: Literal["exact", "whitespace", "float", "lines_unordered"] = "whitespace"
+    """How stdin/stdout tests compare output (`sandbox.Compare`, whose values these are):
+    exact (trailing newlines aside), whitespace (token by token), float (token by token,
+    numbers within `float_tol`) or lines_unordered (the same lines in any order). A task
+    whose reference carries a checker is judged by it instead."""
+    float_tol: float = 1e-6
+    """Relative and absolute tolerance of `compare: float`."""
     max_workers: int | None = None
     """Parallel sandbox runs per batch (None: the sandbox's default)."""
 
@@ -95,6 +99,7 @@ class CodeRewardConfig:
         for name in ("max_program_chars", "max_program_lines", "time_limit_s", "memory_mb"):
             check_range(name, getattr(self, name), gt=0)
         check_range("hidden_share", self.hidden_share, ge=0, lt=1)
+        check_range("float_tol", self.float_tol, ge=0)
         if self.judge_options is None:
             object.__setattr__(self, "judge_options", MappingProxyType({}))
 

@@ -19,6 +19,12 @@ Accepted (also as a JSON string of any of these):
 Public/hidden split: explicit, MBPP challenge tests, CodeContests and LiveCodeBench carry
 their own. Formats without one (HumanEval, MBPP without challenge tests, APPS, bare lists)
 hold back the last `hidden_share` of their tests as hidden, keeping at least one public.
+
+Checkers (`CodeTask.checker`, a `sandbox.Checker` judging stdin/stdout tests with more than
+one right output): `checker` beside any stdin format, as source (C++ when it has an
+`#include`, else Python; testlib's convention) or `{"source", "language", "args", "score"}`
+(the `sandbox.Checker` fields); open-r1/codeforces' `generated_checker` (Python, `input
+answer output`, printing 1 or 0).
 """
 
 from __future__ import annotations
@@ -79,6 +85,9 @@ class CodeTask:
     setup: str | None = None
     """Code run in the program's namespace after the program, before the tests (MBPP's
     `test_setup_code`: objects the tests pass to the program)."""
+    checker: Any = None
+    """The task's `sandbox.Checker` for its stdin/stdout tests, or None (the reward's
+    `compare` decides)."""
 
     @property
     def style(self) -> Literal["function", "stdin"]:
@@ -110,6 +119,7 @@ def parse_reference(reference: Any, *, language: str = "python",
     """Normalize a reference; raises `BadReference` when it cannot be understood, names a
     language the sandbox does not run, or pairs assert tests with a language but Python."""
     task = _parse(reference, language, hidden_share)
+    task = replace(task, checker=_checker(reference, task))
     canonical = canonical_language(task.language)
     if canonical is None:
         raise BadReference(f"language {task.language!r} is not one the sandbox runs")
@@ -157,6 +167,43 @@ def _parse(reference: Any, language: str, hidden_share: float) -> CodeTask:
     if "public_test_cases" in reference:
         return _livecodebench(reference, language)
     raise BadReference(f"unrecognized reference keys {sorted(map(str, reference))}")
+
+
+def _checker(reference: Any, task: CodeTask) -> Any:
+    """The reference's checker as a `sandbox.Checker` (see the module docstring), or None."""
+    if isinstance(reference, (str, bytes, bytearray)):
+        text = reference.decode("utf-8", "replace") if isinstance(reference, (bytes, bytearray)) \
+            else reference
+        if "checker" not in text or text.strip()[:1] != "{":
+            return None
+        reference = _json(text, "reference")
+    if not isinstance(reference, Mapping):
+        return None
+    spec: Any = reference.get("checker")
+    options: dict[str, Any] = {}
+    if spec is None and reference.get("generated_checker") is not None:
+        spec = reference["generated_checker"]
+        options = {"language": "python", "args": "input answer output", "score": True}
+    if spec is None:
+        return None
+    if isinstance(spec, str):
+        options = options or {"language": "cpp" if "#include" in spec else "python"}
+        spec = {"source": spec, **options}
+    if not isinstance(spec, Mapping) or not isinstance(spec.get("source"), str):
+        raise BadReference("checker must be its source code or {'source': ..., 'language': "
+                           "..., 'args': ..., 'score': ...}")
+    if task.public.kind != "stdin":
+        raise BadReference("a checker judges stdin/stdout tests, not assert tests")
+    unknown = sorted(set(spec) - {"source", "language", "args", "score"})
+    if unknown:
+        raise BadReference(f"unknown checker key {unknown[0]!r}; the keys are source, "
+                           "language, args and score")
+    import sandbox  # here: parsing a reference without a checker never loads the sandbox
+
+    try:
+        return sandbox.Checker(**spec)
+    except (sandbox.ArgumentError, TypeError) as exc:
+        raise BadReference(f"bad checker: {exc}") from exc
 
 
 def _json(text: Any, what: str) -> Any:

@@ -141,7 +141,8 @@ class CodeReward:
                                     memory_bytes=int(self.config.memory_mb) << 20)
             specs.append({"code": program, "tests": tests.payload(), "language": task.language,
                           "entry_point": task.entry_point, "limits": limits,
-                          "compare": self.config.compare, **_test_context(task, tests)})
+                          "compare": self.config.compare, "float_tol": self.config.float_tol,
+                          "checker": task.checker, **_test_context(task, tests)})
         with sandbox_errors("rtv: the sandbox cannot run programs"):
             reports = sandbox.run_tests_many(specs, max_workers=self.config.max_workers)
         return dict(zip(jobs, reports))
@@ -267,4 +268,5 @@ def _complete_humaneval(program: str, task: CodeTask) -> str:
 
 def _job_key(program: str, task: CodeTask, tests: TestSet) -> str:
     return json.dumps([program, task.language, task.entry_point, tests.kind,
-                       tests.payload(), _test_context(task, tests)], sort_keys=True, default=repr)
+                       tests.payload(), _test_context(task, tests), repr(task.checker)],
+                      sort_keys=True, default=repr)
