@@ -8,10 +8,12 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
 from sandbox._errors import SandboxError
-from sandbox._parallel import default_workers
+from sandbox._languages import language_spec
+from sandbox._parallel import SplitProgram, chunk_bounds, default_workers
 from sandbox._runner import run
-from sandbox._tests import run_tests
+from sandbox._tests import run_tests, test_format
 from sandbox._types import Execution, TestReport
+from sandbox._warm import use_warm
 
 __all__ = ["run_many", "run_tests_many"]
 
@@ -27,15 +29,70 @@ def run_many(jobs: Sequence[Mapping[str, Any]], *,
     return _map(run, jobs, max_workers, _failed_execution)
 
 
-def run_tests_many(jobs: Sequence[Mapping[str, Any]], *,
-                   max_workers: int | None = None) -> list[TestReport]:
+def run_tests_many(jobs: Sequence[Mapping[str, Any]], *, max_workers: int | None = None,
+                   chunk_tests: int | None = None) -> list[TestReport]:
     """`run_tests` over many (`code`, `tests`, ...) jobs in parallel, results in input order;
-    one invalid job yields a report whose execution is a `sandbox_error`."""
+    one invalid job yields a report whose execution is a `sandbox_error`.
 
-    def failed(exc: Exception, job: Mapping[str, Any]) -> TestReport:
-        return TestReport(results=(), execution=_failed_execution(exc, job))
+    chunk_tests: spread the stdin/stdout tests of one warm (Python) program over the
+    workers when it has at least twice this many: up to `max_workers` chunks of at least
+    `chunk_tests` tests, each chunk a jail of its own, run in parallel with the other jobs.
+    The verdicts are merged in order into the report one run would give (a timeout ends
+    the program's run there too, and `Limits.program_wall_s` holds across its chunks: see
+    `SplitProgram`). None (the default): one jail per job. Function tests are never split:
+    they share the program's process, whose state one test may leave to the next."""
+    workers = max(1, max_workers or default_workers())
+    plans = [_split(job, workers, chunk_tests) for job in jobs]
+    units = [{"plan": plan, "part": k} if isinstance(plan, SplitProgram) else {"job": plan}
+             for plan in plans
+             for k in range(len(plan.bounds) if isinstance(plan, SplitProgram) else 1)]
 
-    return _map(run_tests, jobs, max_workers, failed)
+    def one(plan: SplitProgram | None = None, part: int = 0,
+            job: Mapping[str, Any] | None = None) -> TestReport | None:
+        if plan is None:
+            assert job is not None
+            return run_tests(**job)
+        arguments = plan.start(part)
+        if arguments is not None:
+            plan.finish(part, run_tests(**arguments))
+        return None
+
+    def failed(exc: Exception, unit: Mapping[str, Any]) -> TestReport | None:
+        report = TestReport(results=(), execution=_failed_execution(exc, unit))
+        if "plan" not in unit:
+            return report
+        unit["plan"].finish(unit["part"], report)
+        return None
+
+    done = iter(_map(one, units, workers, failed))
+    reports = []
+    for plan in plans:
+        if isinstance(plan, SplitProgram):
+            for _ in plan.bounds:
+                next(done)
+            reports.append(plan.merged())
+        else:
+            reports.append(next(done))
+    return reports
+
+
+def _split(job: Mapping[str, Any], workers: int,
+           chunk_tests: int | None) -> SplitProgram | Mapping[str, Any]:
+    """The job as chunks run in parallel, or as it is (one jail) when it is not worth it or
+    cannot be split: function tests, cold runs (a compiled program would compile once per
+    chunk), fewer than 2 * chunk_tests tests, or arguments `run_tests` will refuse."""
+    if chunk_tests is None or workers < 2:
+        return job
+    try:
+        tests = job["tests"]
+        fmt = job.get("style") or test_format(tests)
+        warm = use_warm(language_spec(job.get("language", "python")), job.get("mode", "auto"))
+    except Exception:  # noqa: BLE001  (run_tests says what is wrong, in the job's own slot)
+        return job
+    pieces = min(workers, len(tests) // max(1, chunk_tests))
+    if fmt != "io" or not warm or pieces < 2:
+        return job
+    return SplitProgram(job, chunk_bounds(len(tests), pieces))
 
 
 def _failed_execution(exc: Exception, job: Mapping[str, Any]) -> Execution:

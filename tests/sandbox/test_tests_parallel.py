@@ -1,0 +1,147 @@
+"""One program's many stdin/stdout tests in parallel chunks (`run_tests_many(chunk_tests=)`,
+issue #17): the same verdicts as one run, and the program's budget across its chunks."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+from sandbox_probes import SHORT
+
+import sandbox
+from sandbox import _batch
+from sandbox._parallel import AFTER_TIMEOUT, SplitProgram, chunk_bounds, merge_reports
+
+LIMITS = dataclasses.replace(SHORT, test_wall_s=1.0, wall_s=20.0, cpu_s=20.0)
+
+# passes, fails, crashes and prints to stderr depending on its input
+MIXED = ("import sys\nx = input().strip()\nprint('seen', x, file=sys.stderr)\n"
+         "if x.startswith('crash'):\n    raise SystemExit(3)\n"
+         "print(x if not x.startswith('bad') else 'nope')\n")
+WORDS = ["a", "bad1", "b", "crash1", "c", "d", "e", "bad2", "f", "g", "h", "crash2", "i", "j",
+         "k", "l", "bad3", "m", "n", "o"]
+
+
+def cases(words: list[str]) -> list[dict[str, str]]:
+    return [{"input": f"{w}\n", "output": f"{w}\n"} for w in words]
+
+
+def verdicts(report: sandbox.TestReport) -> list[tuple[int, str, str, bool]]:
+    return [(r.index, r.outcome, r.message, r.ran) for r in report.results]
+
+
+def serial_and_chunked(code: str, tests: list[dict[str, str]],
+                       limits: sandbox.Limits = LIMITS) -> tuple[sandbox.TestReport, ...]:
+    job = {"code": code, "tests": tests, "compare": "whitespace", "limits": limits,
+           "mode": "warm"}
+    [serial] = sandbox.run_tests_many([job], max_workers=4)
+    [chunked] = sandbox.run_tests_many([job], max_workers=4, chunk_tests=5)
+    return serial, chunked
+
+
+# --- through the sandbox --------------------------------------------------------------------
+
+
+def test_chunked_verdicts_equal_one_run() -> None:
+    serial, chunked = serial_and_chunked(MIXED, cases(WORDS))
+    outcomes = [r.outcome for r in serial.results]
+    assert outcomes.count("pass") == 15 and outcomes.count("fail") == 3, serial
+    assert outcomes.count("error") == 2
+    assert verdicts(chunked) == verdicts(serial)
+    assert chunked.status == serial.status == "runtime_error"
+    assert sorted(chunked.execution.stderr.splitlines()) == \
+        sorted(serial.execution.stderr.splitlines())
+
+
+def test_chunked_run_of_a_passing_program_is_one_run() -> None:
+    serial, chunked = serial_and_chunked("print(input())", cases([str(i) for i in range(23)]))
+    assert serial.passed == chunked.passed == 23
+    assert verdicts(chunked) == verdicts(serial) and chunked.status == "ok"
+
+
+def test_a_timeout_in_one_chunk_ends_the_program_as_in_one_run() -> None:
+    """Test 7 loops: in one run tests 8.. never start; chunked, the tests after it that
+    other chunks ran count as not run all the same, and later chunks need not start."""
+    code = "x = input()\nif x == '7':\n    while True:\n        pass\nprint(x)\n"
+    serial, chunked = serial_and_chunked(code, cases([str(i) for i in range(20)]))
+    assert [r.outcome for r in serial.results] == ["pass"] * 7 + ["timeout"] * 13
+    assert verdicts(chunked) == verdicts(serial)
+    assert chunked.status == serial.status == "timeout"
+    assert all(r.message == AFTER_TIMEOUT and not r.ran for r in chunked.results[8:])
+
+
+def test_only_warm_stdin_tests_are_split(monkeypatch: pytest.MonkeyPatch) -> None:
+    runs: list[int] = []
+    real = _batch.run_tests
+
+    def counting(**job: object) -> sandbox.TestReport:
+        runs.append(len(job["tests"]))  # type: ignore[arg-type]
+        return real(**job)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(_batch, "run_tests", counting)
+    asserts = [f"assert f({i}) == {i}" for i in range(12)]
+    jobs = [{"code": "def f(x):\n    return x\n", "tests": asserts, "limits": LIMITS},
+            {"code": "print(input())", "tests": cases(list("abcdefghijkl")), "limits": LIMITS,
+             "mode": "warm"},
+            {"code": "print(input())", "tests": cases(list("abc")), "limits": LIMITS},
+            {"code": 'read x\necho "$x"\n', "tests": cases(list("abcdefghijkl")),
+             "language": "bash", "limits": LIMITS}]
+    reports = sandbox.run_tests_many(jobs, max_workers=3, chunk_tests=4)
+    assert [r.passed for r in reports] == [12, 12, 3, 12], reports
+    assert sorted(runs) == [3, 4, 4, 4, 12, 12]  # the 12 stdin cases of Python: 3 chunks
+
+
+# --- the parts, without a sandbox -----------------------------------------------------------
+
+
+def report(*results: sandbox.TestResult, status: str = "ok") -> sandbox.TestReport:
+    return sandbox.TestReport(results, sandbox.Execution(status=status))  # type: ignore[arg-type]
+
+
+def test_chunk_bounds_cover_the_tests_in_order() -> None:
+    assert chunk_bounds(10, 3) == [(0, 4), (4, 7), (7, 10)]
+    assert chunk_bounds(4, 8) == [(0, 1), (1, 2), (2, 3), (3, 4)]
+    assert chunk_bounds(5, 1) == [(0, 5)]
+
+
+def test_merge_makes_every_test_after_the_first_timeout_not_run() -> None:
+    passed = sandbox.TestResult(0, "pass")
+    first = report(passed, sandbox.TestResult(1, "timeout", "test exceeded 1 s", 1.0))
+    second = report(passed, sandbox.TestResult(1, "fail", "line 1"), status="runtime_error")
+    merged = merge_reports([(0, 2, first), (2, 2, second)])
+    assert [(r.index, r.outcome, r.ran) for r in merged.results] == [
+        (0, "pass", True), (1, "timeout", True), (2, "timeout", False), (3, "timeout", False)]
+    assert merged.results[3].message == AFTER_TIMEOUT
+    assert merged.status == "timeout"  # the chunk after the timeout does not count
+
+
+def test_merge_keeps_a_budget_message_and_fills_refused_chunks() -> None:
+    spent = "not run: the program's budget of 2 s was spent"
+    first = report(sandbox.TestResult(0, "pass"), sandbox.TestResult(1, "timeout", spent, 0.0,
+                                                                       False))
+    merged = merge_reports([(0, 2, first), (2, 1, report(status="timeout"))])
+    assert [r.message for r in merged.results][1:] == [spent, spent]
+    refused = merge_reports([(0, 1, report(sandbox.TestResult(0, "pass"))),
+                             (1, 2, report(status="sandbox_error"))])
+    assert [r.outcome for r in refused.results] == ["pass", "error", "error"]
+    assert refused.status == "sandbox_error"
+
+
+def test_a_chunk_after_a_timeout_does_not_start_and_the_budget_is_shared() -> None:
+    job = {"code": "", "tests": cases(list("abcdef")),
+           "limits": dataclasses.replace(LIMITS, program_wall_s=30.0)}
+    plan = SplitProgram(job, chunk_bounds(6, 3))
+    arguments = plan.start(0)
+    assert arguments is not None and len(arguments["tests"]) == 2
+    assert 29.0 < arguments["limits"].program_wall_s <= 30.0
+    plan.finish(0, report(sandbox.TestResult(0, "timeout", "test exceeded 1 s", 1.0),
+                          sandbox.TestResult(1, "timeout", AFTER_TIMEOUT, 0.0, False),
+                          status="timeout"))
+    assert plan.start(1) is None and plan.start(2) is None  # never started
+    merged = plan.merged()
+    assert [r.ran for r in merged.results] == [True] + [False] * 5
+    spent = SplitProgram({**job, "limits": dataclasses.replace(LIMITS, program_wall_s=1e-9)},
+                         chunk_bounds(6, 2))
+    spent.start(0)
+    assert spent.start(1) is None
+    assert spent.reports[1].results[0].message.startswith("not run: the program's budget")
