@@ -14,7 +14,7 @@ import json
 import marshal
 import os
 import queue
-import selectors
+import select
 import signal
 import socket
 import subprocess
@@ -22,7 +22,6 @@ import tempfile
 import threading
 import time
 from collections.abc import Mapping
-from dataclasses import asdict, replace
 
 from sandbox._classify import to_execution
 from sandbox._errors import ArgumentError, SandboxError
@@ -41,6 +40,9 @@ WARM_SERVER_BYTES = 16 << 20
 limit is set once, at start (cgroup v2): the server itself (a few MiB of its own; its
 interpreter's pages are charged where first read) and slack. On cgroup v1 each run's
 limit is exact: what the idle server holds plus `memory_bytes`."""
+
+_CHUNK = 1 << 16
+"""Bytes read from a run's stdout or stderr at a time."""
 
 _pools: dict[tuple[int, int, int], WarmPool] = {}
 _pools_lock = threading.Lock()
@@ -89,6 +91,7 @@ class WarmServer:
                                      env=jail_host_env())
         inside.close()
         self.retired = False
+        self.headers: dict[tuple[Limits, str | None], bytes] = {}
 
     def died(self) -> SandboxError:
         """The error for a server that stopped answering, quoting its last log lines."""
@@ -118,19 +121,22 @@ class WarmServer:
 
     def execute(self, code: str, stdin: bytes, files: Mapping[str, str | bytes],
                 limits: Limits, harness: str | None) -> RawRun:
-        fds = [os.pipe() for _ in range(4)]  # stdin, stdout, stderr, payload
-        (in_r, in_w), (out_r, out_w), (err_r, err_w), (pay_r, pay_w) = fds
-        processes, address_space = process_budget(limits, cgroup=self.cgroup)
-        header = {"limits": asdict(limits), "wall_s": limits.wall_s, "harness": harness,
-                  "processes": processes, "address_space": address_space}
+        in_r, in_w = os.pipe()
+        out_r, out_w = os.pipe()
+        err_r, err_w = os.pipe()
+        pay_r, pay_w = os.pipe()
         if self.group is not None:
             # the run gets `memory_bytes` on top of what the idle server holds (pages the
             # forked child shares with it are charged to the server once)
             self.group.set_limit(self.group.usage_bytes() + limits.memory_bytes)
             self.group.oom_killed()  # forget anything before this run
         try:
-            socket.send_fds(self.control, [marshal.dumps(header)],
+            socket.send_fds(self.control, [self._header(limits, harness)],
                             [in_r, out_w, err_w, pay_r])
+        except OSError:
+            for fd in (in_w, out_r, err_r, pay_w):
+                os.close(fd)
+            raise
         finally:
             for fd in (in_r, out_w, err_w, pay_r):
                 os.close(fd)
@@ -150,68 +156,85 @@ class WarmServer:
             raw.oom = self.group.oom_killed()
         return raw
 
+    def _header(self, limits: Limits, harness: str | None) -> bytes:
+        """What the server and the forked child need of a run, marshalled (cached: a pool
+        sees the same few limits again and again)."""
+        key = (limits, harness)
+        header = self.headers.get(key)
+        if header is None:
+            processes, address_space = process_budget(limits, cgroup=self.cgroup)
+            header = marshal.dumps({
+                "wall_s": limits.wall_s, "cpu_s": max(1, int(limits.cpu_s + 0.999)),
+                "file_size_bytes": limits.file_size_bytes, "open_files": limits.open_files,
+                "processes": processes, "address_space": address_space, "harness": harness})
+            if len(self.headers) >= 64:
+                self.headers.clear()
+            self.headers[key] = header
+        return header
+
     def _collect(self, payload: bytes, pay_w: int, stdin: bytes, in_w: int, out_r: int,
                  err_r: int, limits: Limits) -> RawRun:
+        """Feed the payload and stdin, read stdout and stderr up to the cap (past it the
+        server is asked for a kill) and wait for the server's verdict, one poll() per
+        wake-up. A stream is done at its end of file, or when a read short of the chunk
+        size found its writers gone (POLLHUP): nothing more can come."""
         start = time.monotonic()
-        sel = selectors.DefaultSelector()
-        writes = {pay_w: memoryview(payload), in_w: memoryview(stdin)}
-        for fd, data in writes.items():
-            os.set_blocking(fd, False)
-            if data:
-                sel.register(fd, selectors.EVENT_WRITE)
+        poller = select.poll()
+        writes: dict[int, memoryview] = {}
+        for fd, data in ((pay_w, payload), (in_w, stdin)):
+            if len(data) > select.PIPE_BUF:  # more than one write that cannot block
+                os.set_blocking(fd, False)
+            view = _write_some(fd, memoryview(data))
+            if view:
+                writes[fd] = view
+                poller.register(fd, select.POLLOUT)
             else:
                 os.close(fd)
-        out, err = bytearray(), bytearray()
-        buffers = {out_r: out, err_r: err}
-        for fd in buffers:
-            sel.register(fd, selectors.EVENT_READ)
-        sel.register(self.control, selectors.EVENT_READ)
+        outputs = {out_r: bytearray(), err_r: bytearray()}
+        reading = set(outputs)
+        for fd in reading:
+            poller.register(fd, select.POLLIN)
+        control = self.control.fileno()
+        poller.register(control, select.POLLIN)
         overflow = False
         reply = None
         deadline = start + limits.wall_s + 10  # the server enforces wall_s; this is for a hung server
         try:
-            while reply is None or len(sel.get_map()) > 0:
+            while reply is None or reading:
                 left = deadline - time.monotonic()
                 if left <= 0:
                     raise SandboxError("the warm sandbox server stopped answering")
-                for key, _ in sel.select(left):
-                    fd = key.fd
-                    if key.fileobj is self.control:
+                for fd, events in poller.poll(left * 1000 + 1):
+                    if fd == control:
                         reply = self.control.recv(1 << 16)
-                        sel.unregister(self.control)
                         if not reply:
                             raise self.died()
+                        poller.unregister(control)
                     elif fd in writes:
-                        try:
-                            sent = os.write(fd, writes[fd][:1 << 16])
-                        except BlockingIOError:
+                        view = _write_some(fd, writes[fd])
+                        if view:
+                            writes[fd] = view
                             continue
-                        except BrokenPipeError:
-                            sent = len(writes[fd])
-                        writes[fd] = writes[fd][sent:]
-                        if not writes[fd]:
-                            sel.unregister(fd)
-                            os.close(fd)
+                        del writes[fd]
+                        poller.unregister(fd)
+                        os.close(fd)
                     else:
-                        chunk = os.read(fd, 1 << 16)
-                        if not chunk:
-                            sel.unregister(fd)
-                            os.close(fd)
-                            continue
-                        buf = buffers[fd]
+                        chunk = os.read(fd, _CHUNK)
+                        buf = outputs[fd]
                         room = limits.output_bytes - len(buf)
                         buf += chunk[:max(room, 0)]
                         if len(chunk) > room and not overflow:
                             overflow = True
                             self.control.send(b"kill")
+                        if not chunk or (events & select.POLLHUP and len(chunk) < _CHUNK):
+                            reading.discard(fd)
+                            poller.unregister(fd)
+                            os.close(fd)
                 if reply is not None and overflow:
                     break
         finally:
-            for key in list(sel.get_map().values()):
-                if key.fileobj is not self.control:
-                    sel.unregister(key.fileobj)
-                    os.close(key.fd)
-            sel.close()
+            for fd in (*writes, *reading):
+                os.close(fd)
         if reply is None:  # overflow: the kill is on its way; wait for the verdict
             reply = self.control.recv(1 << 16)
             if not reply:
@@ -219,9 +242,23 @@ class WarmServer:
         result = json.loads(reply)
         self.retired = result["retire"]
         return RawRun(exit_code=result["exit_code"], signal=result["signal"],
-                      stdout=bytes(out), stderr=bytes(err), overflow=overflow,
-                      timed_out=result["timed_out"], wall_s=time.monotonic() - start,
-                      cpu_s=result["cpu_s"], peak_memory_bytes=result["maxrss"])
+                      stdout=bytes(outputs[out_r]), stderr=bytes(outputs[err_r]),
+                      overflow=overflow, timed_out=result["timed_out"],
+                      wall_s=time.monotonic() - start, cpu_s=result["cpu_s"],
+                      peak_memory_bytes=result["maxrss"])
+
+
+def _write_some(fd: int, view: memoryview) -> memoryview:
+    """What is left of `view` after one write to a pipe (all of it when the reader is
+    gone: the program need not read its stdin)."""
+    if not view:
+        return view
+    try:
+        return view[os.write(fd, view):]
+    except BlockingIOError:
+        return view
+    except BrokenPipeError:
+        return view[:0]
 
 
 class WarmPool:
@@ -301,5 +338,5 @@ def run_warm(code: str, *, stdin: bytes, files: Mapping[str, str | bytes], limit
     """Run Python `code` in a warm server: same isolation and limits as a cold jail."""
     spec = language_spec("python")
     clean = {safe_name(name, spec): content for name, content in files.items()}
-    raw = _pool(limits).execute(code, stdin, clean, replace(limits), harness)
+    raw = _pool(limits).execute(code, stdin, clean, limits, harness)
     return to_execution(raw, limits, cgroup=bool(cgroup_v2_root()), warm=True)
