@@ -29,36 +29,39 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-class Server:
-    """A `rewards serve` subprocess on a free loopback port."""
+class ServerProcess:
+    """A server command of ours (`python -m rewards ...`) as a subprocess on a free loopback
+    port, ready once `GET ready_path` answers 200."""
 
-    def __init__(self, config: Path, *extra: str) -> None:
+    def __init__(self, args: list[str], *, log_dir: Path, ready_path: str,
+                 timeout: float = 60.0) -> None:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
+        self.name = " ".join(["rewards", *args[:2]])
         # the server's output file stays open for the subprocess's lifetime (closed in stop)
-        self.log = open(config.parent / f"server-{self.port}.log", "w+")  # noqa: SIM115
+        self.log = open(log_dir / f"server-{self.port}.log", "w+")  # noqa: SIM115
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "rewards", "serve", "--config", str(config),
-             "--host", "127.0.0.1", "--port", str(self.port), "--log-level", "warning", *extra],
+            [sys.executable, "-m", "rewards", *args, "--host", "127.0.0.1",
+             "--port", str(self.port), "--log-level", "warning"],
             stdout=self.log, stderr=subprocess.STDOUT, env=server_env())
-        self._wait_ready()
+        self._wait_ready(ready_path, timeout)
 
-    def _wait_ready(self, timeout: float = 60.0) -> None:
+    def _wait_ready(self, ready_path: str, timeout: float) -> None:
         import httpx
 
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
-                raise RuntimeError(f"rewards serve exited with {self.proc.returncode}:\n"
+                raise RuntimeError(f"{self.name} exited with {self.proc.returncode}:\n"
                                    f"{self.output()}")
             try:
-                if httpx.get(f"{self.url}/health", timeout=1.0).status_code == 200:
+                if httpx.get(f"{self.url}{ready_path}", timeout=1.0).status_code == 200:
                     return
             except httpx.TransportError:
                 pass
             time.sleep(0.1)
         self.stop()
-        raise RuntimeError(f"rewards serve not ready after {timeout} s:\n{self.output()}")
+        raise RuntimeError(f"{self.name} not ready after {timeout} s:\n{self.output()}")
 
     def output(self) -> str:
         self.log.seek(0)
@@ -68,8 +71,16 @@ class Server:
         if self.proc.poll() is None:
             self.proc.terminate()
             try:
-                self.proc.wait(timeout=10)
+                self.proc.wait(timeout=15)
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait()
         self.log.close()
+
+
+class Server(ServerProcess):
+    """A `rewards serve` (OpenRLHF's /get_reward) subprocess."""
+
+    def __init__(self, config: Path, *extra: str) -> None:
+        super().__init__(["serve", "--config", str(config), *extra], log_dir=config.parent,
+                         ready_path="/health")

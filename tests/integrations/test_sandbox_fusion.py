@@ -9,17 +9,14 @@ from __future__ import annotations
 import base64
 import json
 import shutil
-import subprocess
-import sys
 import threading
-import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
 import pytest
-from integration_helpers import free_port, server_env  # type: ignore[import-not-found]
+from integration_helpers import ServerProcess  # type: ignore[import-not-found]
 
 httpx = pytest.importorskip("httpx", reason="pip install 'rewards-engine[server]'")
 pytest.importorskip("fastapi", reason="pip install 'rewards-engine[server]'")
@@ -43,44 +40,12 @@ int main() { return value & 1; }
 ADD = "a, b = map(int, input().split())\nprint(a + b)\n"
 
 
-class FusionServer:
+class FusionServer(ServerProcess):
     """`rewards sandbox serve` as a subprocess on a free loopback port."""
 
     def __init__(self, log_dir: Path, *extra: str) -> None:
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.log = open(log_dir / f"fusion-{self.port}.log", "w+")  # noqa: SIM115  (closed in stop)
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "rewards", "sandbox", "serve", "--host", "127.0.0.1",
-             "--port", str(self.port), "--log-level", "warning", *extra],
-            stdout=self.log, stderr=subprocess.STDOUT, env=server_env())
-        deadline = time.monotonic() + 120
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"rewards sandbox serve exited with {self.proc.returncode}:"
-                                   f"\n{self.output()}")
-            try:
-                if httpx.get(f"{self.url}/v1/ping", timeout=1.0).status_code == 200:
-                    return
-            except httpx.TransportError:
-                pass
-            time.sleep(0.1)
-        self.stop()
-        raise RuntimeError(f"rewards sandbox serve not ready:\n{self.output()}")
-
-    def output(self) -> str:
-        self.log.seek(0)
-        return self.log.read()
-
-    def stop(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
-        self.log.close()
+        super().__init__(["sandbox", "serve", *extra], log_dir=log_dir, ready_path="/v1/ping",
+                         timeout=120)
 
 
 @pytest.fixture(scope="module")
