@@ -24,6 +24,22 @@ def _integration_rewards_importable(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(HERE), str(REPO)]))
 
 
+@pytest.fixture
+def recorded_config(tmp_path: Path) -> Path:
+    """Math plus a part that records the batch sizes it was called with
+    (`integration_rewards.BATCH_SIZES`, cleared here)."""
+    import integration_rewards  # type: ignore[import-not-found]
+
+    integration_rewards.BATCH_SIZES.clear()
+    return write_config(tmp_path / "vf.yaml", """
+domains:
+  math:
+    rewards:
+      - use: math
+      - {use: "integration_rewards:BatchRecorder", name: format, weight: 0.25, value: 0.5}
+""")
+
+
 @pytest.fixture(scope="session")
 def math_config(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """One domain, math, with the real math verifier and a logged-only brevity part."""

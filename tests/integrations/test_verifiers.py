@@ -14,23 +14,11 @@ from pathlib import Path
 
 import integration_rewards  # type: ignore[import-not-found]
 import pytest
-from integration_helpers import HERE, REPO, write_config  # type: ignore[import-not-found]
+from integration_helpers import HERE, REPO  # type: ignore[import-not-found]
 
 from integrations.verifiers import reward_funcs, rubric
 
 COMPLETIONS = ["So the answer is \\boxed{72}.", "It is \\boxed{70}.", "No idea."]
-
-
-@pytest.fixture
-def recorded_config(tmp_path: Path) -> Path:
-    integration_rewards.BATCH_SIZES.clear()
-    return write_config(tmp_path / "vf.yaml", """
-domains:
-  math:
-    rewards:
-      - use: math
-      - {use: "integration_rewards:BatchRecorder", name: format, weight: 0.25, value: 0.5}
-""")
 
 
 def test_functions_have_rubric_signatures(recorded_config: Path) -> None:

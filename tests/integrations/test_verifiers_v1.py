@@ -12,7 +12,6 @@ from typing import Any
 
 import integration_rewards  # type: ignore[import-not-found]
 import pytest
-from integration_helpers import write_config  # type: ignore[import-not-found]
 
 from integrations import verifiers as adapter
 from rewards.errors import ConfigError, InputError
@@ -52,18 +51,6 @@ DECORATED = '''
     async def rewards(self, trace: vf.Trace) -> float:
         return await score(self.data, trace)
 '''
-
-
-@pytest.fixture
-def recorded_config(tmp_path: Path) -> Path:
-    integration_rewards.BATCH_SIZES.clear()
-    return write_config(tmp_path / "vf.yaml", """
-domains:
-  math:
-    rewards:
-      - use: math
-      - {use: "integration_rewards:BatchRecorder", name: format, weight: 0.25, value: 0.5}
-""")
 
 
 def _taskset_package(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str, *,
