@@ -7,7 +7,7 @@
 """
 
 from rewards.code._cases import LiteralCase, cases_from_asserts
-from rewards.code._config import CodeRewardConfig, Weights
+from rewards.code._config import CodeRewardConfig, ReferenceTime, Weights
 from rewards.code._hardcoding import Hardcoding, find_hardcoding
 from rewards.code._reference import BadReference, CodeTask, TestSet, parse_reference
 from rewards.code._reward import CodeReward
@@ -35,6 +35,7 @@ __all__ = [
     "ForbiddenRule",
     "Hardcoding",
     "LiteralCase",
+    "ReferenceTime",
     "RuleConfig",
     "RuleResult",
     "TestSet",

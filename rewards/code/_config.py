@@ -3,7 +3,7 @@ keyword options a reward config passes (`parse_options`) by the one config loade
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Literal
@@ -13,7 +13,8 @@ from rewards.errors import ConfigError
 from rewards.options import check_fields, check_range, did_you_mean, load_options
 from rewards.types import FunctionReward, Reward
 
-__all__ = ["LAYERS", "CodeRewardConfig", "Weights", "parse_options", "resolve_judge"]
+__all__ = ["LAYERS", "CodeRewardConfig", "ReferenceTime", "Weights", "parse_options",
+           "resolve_judge"]
 
 LAYERS = ("rule", "tests", "hidden", "judge")
 
@@ -37,6 +38,32 @@ class Weights:
             check_range(layer, getattr(self, layer), ge=0)
         if sum(getattr(self, layer) for layer in LAYERS) <= 0:
             raise ConfigError("at least one weight must be positive")
+
+
+@dataclass(frozen=True)
+class ReferenceTime:
+    """The per-test time limit of a task from its reference solution's measured time, by
+    EvalPlus's rule: `max(min_time_limit, gt_time_limit_factor * t)` per test, with factor
+    4.0 and floor 1.0 s by default (evalplus/config.py `DEFAULT_GT_TIME_LIMIT_FACTOR`,
+    `DEFAULT_MIN_TIME_LIMIT`; applied in evalplus/eval/__init__.py `untrusted_check`). One
+    limit per program here: `max(floor_s, factor * the reference's slowest test)`, at most
+    `CodeRewardConfig.time_limit_s`."""
+
+    factor: float = 4.0
+    """Times the reference solution's slowest test."""
+    floor_s: float = 1.0
+    """Least per-test limit, however fast the reference (start-up noise, a loaded host)."""
+
+    def __post_init__(self) -> None:
+        check_fields(self)
+        check_range("factor", self.factor, gt=0)
+        check_range("floor_s", self.floor_s, gt=0)
+
+    def limit(self, test_times: Sequence[float], cap: float) -> float:
+        """The per-test limit from the reference's per-test seconds; `cap` when none."""
+        if not test_times:
+            return cap
+        return min(cap, max(self.floor_s, self.factor * max(test_times)))
 
 
 @dataclass(frozen=True)
@@ -65,7 +92,24 @@ class CodeRewardConfig:
     detect_hardcoding: bool = True
     """Flag programs that remember the tests' answers (Python)."""
     time_limit_s: float = 5.0
-    """Wall-clock seconds per test."""
+    """Wall-clock seconds per test (the most, with `reference_time`). A test that runs past
+    it ends the program's run: its later tests count as timeouts without running."""
+    program_time_limit_s: float | None = None
+    """Wall-clock seconds for all the tests of one program (public and hidden together);
+    tests that would start after it count as timeouts. None: no budget beyond the
+    per-test limit."""
+    reference_time: ReferenceTime | None = None
+    """Derive each task's per-test limit from its reference solution (`{factor, floor_s}`,
+    see `ReferenceTime`), run once per task and remembered; tasks without one keep
+    `time_limit_s`. None: `time_limit_s` for every task."""
+    pass_mode: Literal["fraction", "all"] = "fraction"
+    """The value of the tests and hidden layers: the pass fraction, or all (1 when every
+    test of the layer passes, else 0; `parts` then also carries the fractions, as
+    `tests_fraction` and `hidden_fraction`, so that logs show partial progress)."""
+    chunk_tests: int | None = 4
+    """Tests per parallel chunk: a program with at least twice as many stdin/stdout tests
+    runs them as chunks spread over the workers, with the same verdicts and budget as one
+    run (`sandbox.run_tests_many`'s `chunk_tests`). None: one sandbox run per program."""
     memory_mb: int = 1024
     """Memory limit of a program run, in MiB."""
     hidden_share: float = 0.5
@@ -96,7 +140,8 @@ class CodeRewardConfig:
         for i, rule in enumerate(self.forbidden_patterns):
             if rule.regex is None and rule.check is None:
                 raise ConfigError(f"forbidden_patterns[{i}]: needs a 'regex'")
-        for name in ("max_program_chars", "max_program_lines", "time_limit_s", "memory_mb"):
+        for name in ("max_program_chars", "max_program_lines", "time_limit_s", "memory_mb",
+                     "program_time_limit_s", "chunk_tests"):
             check_range(name, getattr(self, name), gt=0)
         check_range("hidden_share", self.hidden_share, ge=0, lt=1)
         check_range("float_tol", self.float_tol, ge=0)

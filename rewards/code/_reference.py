@@ -25,6 +25,10 @@ one right output): `checker` beside any stdin format, as source (C++ when it has
 `#include`, else Python; testlib's convention) or `{"source", "language", "args", "score"}`
 (the `sandbox.Checker` fields); open-r1/codeforces' `generated_checker` (Python, `input
 answer output`, printing 1 or 0).
+
+Reference solutions (`CodeTask.solution`, timed by the reward's `reference_time`): explicit
+`solution`, HumanEval `prompt` + `canonical_solution`, MBPP `code`, APPS `solutions` (the
+first), CodeContests `solutions` (the first in the task's language: 3 is Python 3, 2 C++).
 """
 
 from __future__ import annotations
@@ -88,6 +92,9 @@ class CodeTask:
     checker: Any = None
     """The task's `sandbox.Checker` for its stdin/stdout tests, or None (the reward's
     `compare` decides)."""
+    solution: str | None = None
+    """A known-good program in `language`, when the reference carries one: run to time the
+    task's tests (`CodeRewardConfig.reference_time`), never scored."""
 
     @property
     def style(self) -> Literal["function", "stdin"]:
@@ -125,7 +132,38 @@ def parse_reference(reference: Any, *, language: str = "python",
         raise BadReference(f"language {task.language!r} is not one the sandbox runs")
     if canonical != "python" and task.public.kind == "asserts":
         raise BadReference(f"assert tests are Python-only; use stdin cases for {canonical}")
-    return replace(task, language=canonical)
+    solution = _solution(reference, canonical) if isinstance(reference, Mapping) else None
+    return replace(task, language=canonical, solution=solution)
+
+
+# CodeContests' `solutions.language` codes (its Problem.Solution.Language enum) we can run
+_CODECONTESTS_LANGUAGES = {3: "python", 2: "cpp"}
+
+
+def _solution(ref: Mapping[str, Any], language: str) -> str | None:
+    """The reference solution a row carries (see the module docstring), else None."""
+    explicit = ref.get("solution")
+    if isinstance(explicit, str) and explicit.strip():
+        return explicit
+    body = ref.get("canonical_solution")
+    if isinstance(body, str) and body.strip() and isinstance(ref.get("prompt"), str):
+        return ref["prompt"] + body
+    code = ref.get("code")
+    if "test_list" in ref and isinstance(code, str) and code.strip():
+        return code
+    solutions = ref.get("solutions")
+    if isinstance(solutions, str):  # APPS ships them as a JSON list
+        try:
+            solutions = json.loads(solutions)
+        except json.JSONDecodeError:
+            return None
+    if isinstance(solutions, list):
+        return next((s for s in solutions if isinstance(s, str) and s.strip()), None)
+    if isinstance(solutions, Mapping):  # CodeContests: parallel lists of language and source
+        pairs = zip(solutions.get("language") or [], solutions.get("solution") or [])
+        return next((s for lang, s in pairs if isinstance(s, str) and s.strip()
+                     and _CODECONTESTS_LANGUAGES.get(lang) == language), None)
+    return None
 
 
 def _parse(reference: Any, language: str, hidden_share: float) -> CodeTask:

@@ -7,10 +7,15 @@ domains:
 
 - Rule (`rewards.code._rules`): the program is found in the completion and checked without running
   it: syntax, length, forbidden patterns, hard-coded answers. 1 if every rule holds, else 0.
-- Test: pass fraction on the public tests, via `sandbox.run_tests_many` (one batch, in
-  parallel; identical (program, tests) pairs run once).
-- Verifier: pass fraction on the hidden tests, plus an optional judge (any `Reward` or
+- Test: pass fraction on the public tests (or, with `pass_mode: all`, 1 when they all
+  pass), via `sandbox.run_tests_many` (one batch, in parallel; identical (program, tests)
+  pairs run once).
+- Verifier: the same on the hidden tests, plus an optional judge (any `Reward` or
   callable, e.g. a GenRM scoring correctness/style/efficiency with a rubric).
+
+A program runs once against its public then its hidden tests: a test that times out ends
+that run (the tests after it count as timeouts), `program_time_limit_s` bounds the whole
+run, and `reference_time` derives the per-test limit from the task's reference solution.
 
 The score is the weighted sum of the layers that apply to the sample. A layer that does not
 apply (no judge configured or the judge abstained, a reference without hidden tests) has its
@@ -21,13 +26,14 @@ scores 0; with `gate: true` so does a rule violation or hard-coding.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from rewards.code._config import LAYERS, parse_options, resolve_judge
+from rewards.code._config import LAYERS, CodeRewardConfig, parse_options, resolve_judge
 from rewards.code._reference import BadReference, CodeTask, TestSet, parse_reference
 from rewards.code._rules import RuleResult, check_program, extract_program, prompt_helpers
 from rewards.errors import ConfigError, sandbox_errors
@@ -36,6 +42,9 @@ from rewards.types import Sample, Score
 __all__ = ["CodeReward"]
 
 log = logging.getLogger("rewards.code")
+
+MAX_REMEMBERED_LIMITS = 100_000
+"""Tasks whose reference-derived per-test limit a `CodeReward` remembers (oldest dropped)."""
 
 
 # --- scoring -------------------------------------------------------------------------------
@@ -64,6 +73,7 @@ class CodeReward:
         self.config = parse_options(options)
         self.rules = self.config.rule_config()
         self.judge = resolve_judge(self.config)
+        self._reference_limits: dict[str, float] = {}  # task digest -> per-test seconds
 
     def score(self, samples: Sequence[Sample]) -> list[Score]:
         items = [self._rule_layer(s) for s in samples]
@@ -112,39 +122,72 @@ class CodeReward:
     # Test and Verifier layers --------------------------------------------------------------
 
     def _test_layers(self, items: list[_Item]) -> None:
-        """Run every (program, tests) pair once, all in parallel."""
-        jobs: dict[str, tuple[str, CodeTask, TestSet]] = {}
-        wanted: list[tuple[_Item, str, str]] = []
+        """Run each distinct program once against its public and hidden tests together (a
+        timeout in the public tests ends the run before the hidden ones), all in parallel."""
+        jobs: dict[str, tuple[str, CodeTask]] = {}
+        wanted: list[tuple[_Item, str]] = []
         for item in items:
             if item.done is not None or item.task is None or item.program is None:
                 continue
-            for layer, tests in (("tests", item.task.public), ("hidden", item.task.hidden)):
-                if tests.tests:
-                    key = _job_key(item.program, item.task, tests)
-                    jobs.setdefault(key, (item.program, item.task, tests))
-                    wanted.append((item, layer, key))
+            if item.task.public.tests or item.task.hidden.tests:
+                key = _job_key(item.program, item.task)
+                jobs.setdefault(key, (item.program, item.task))
+                wanted.append((item, key))
+        self._time_references([task for _, task in jobs.values()])
         reports = self._run(jobs)
-        for item, layer, key in wanted:
-            item.reports[layer] = reports[key]
+        for item, key in wanted:
+            assert item.task is not None
+            public, hidden = _split_report(reports[key], len(item.task.public.tests))
+            if item.task.public.tests:
+                item.reports["tests"] = public
+            if item.task.hidden.tests:
+                item.reports["hidden"] = hidden
 
-    def _run(self, jobs: Mapping[str, tuple[str, CodeTask, TestSet]]) -> dict[str, Any]:
+    def _time_references(self, tasks: Sequence[CodeTask]) -> None:
+        """With `reference_time`: run the reference solution of each task not timed before,
+        once, and remember the per-test limit its times give (`ReferenceTime.limit`)."""
+        rule = self.config.reference_time
+        if rule is None:
+            return
+        todo = {_task_digest(t): (t.solution, t) for t in tasks if t.solution is not None}
+        todo = {k: job for k, job in todo.items() if k not in self._reference_limits}
+        if not todo:
+            return
+        for key, report in self._run(todo).items():
+            if report.status == "sandbox_error":  # infrastructure for this run: try again later
+                continue
+            times = [r.wall_s for r in report.results if r.ran]
+            if report.status == "compile_error" or report.passed < report.total:
+                log.debug("rtv: reference solution %s: %s, %d/%d tests pass", key[:12],
+                          report.status, report.passed, report.total)
+            while len(self._reference_limits) >= MAX_REMEMBERED_LIMITS:
+                del self._reference_limits[next(iter(self._reference_limits))]
+            self._reference_limits[key] = rule.limit(
+                [] if report.status == "compile_error" else times, self.config.time_limit_s)
+
+    def per_test_limit(self, task: CodeTask) -> float:
+        """Seconds each test of `task` may take: derived from its reference solution when
+        `reference_time` is set and it was timed, else `time_limit_s`."""
+        if self.config.reference_time is None or task.solution is None:
+            return self.config.time_limit_s
+        return self._reference_limits.get(_task_digest(task), self.config.time_limit_s)
+
+    def _run(self, jobs: Mapping[str, tuple[str, CodeTask]]) -> dict[str, Any]:
         if not jobs:
             return {}
         import sandbox
 
         specs = []
-        for program, task, tests in jobs.values():
-            n = len(tests.tests)
-            limits = sandbox.Limits(test_wall_s=self.config.time_limit_s,
-                                    wall_s=self.config.time_limit_s * n + 10.0,
-                                    cpu_s=self.config.time_limit_s * n + 10.0,
-                                    memory_bytes=int(self.config.memory_mb) << 20)
+        for program, task in jobs.values():
+            tests = _all_tests(task)
+            limits = _limits(self.config, self.per_test_limit(task), len(tests.tests))
             specs.append({"code": program, "tests": tests.payload(), "language": task.language,
                           "entry_point": task.entry_point, "limits": limits,
                           "compare": self.config.compare, "float_tol": self.config.float_tol,
                           "checker": task.checker, **_test_context(task, tests)})
         with sandbox_errors("rtv: the sandbox cannot run programs"):
-            reports = sandbox.run_tests_many(specs, max_workers=self.config.max_workers)
+            reports = sandbox.run_tests_many(specs, max_workers=self.config.max_workers,
+                                             chunk_tests=self.config.chunk_tests)
         return dict(zip(jobs, reports))
 
     def _judge_layer(self, items: list[_Item]) -> None:
@@ -167,14 +210,16 @@ class CodeReward:
     def _combine(self, item: _Item) -> Score:
         assert item.rule is not None
         public, hidden = item.reports.get("tests"), item.reports.get("hidden")
+        fractions = {"tests": None if public is None else float(public.pass_fraction),
+                     "hidden": None if hidden is None else float(hidden.pass_fraction)}
         values: dict[str, float | None] = {
             "rule": 1.0 if item.rule.passed else 0.0,
-            "tests": None if public is None else float(public.pass_fraction),
-            "hidden": None if hidden is None else float(hidden.pass_fraction),
+            "tests": self._layer_value(public),
+            "hidden": self._layer_value(hidden),
             "judge": item.judge,
         }
         reason = _reason(item.rule, [r for r in (public, hidden) if r is not None])
-        parts = self._parts(values)
+        parts = self._parts(values, fractions)
         if reason == "sandbox_error":
             return Score(None, reason, parts)
         if reason == "syntax_error":  # a compiled language's compiler refused the program
@@ -184,14 +229,29 @@ class CodeReward:
         value = sum(parts[f"weight/{k}"] * v for k, v in values.items() if v is not None)
         return Score(float(value), reason, parts)
 
-    def _parts(self, values: Mapping[str, float | None]) -> dict[str, float | None]:
-        """Layer values plus effective weights: absent layers' weight goes to the others."""
+    def _layer_value(self, report: Any) -> float | None:
+        """A test layer's value by `pass_mode`: its pass fraction, or 1/0 for all passing."""
+        if report is None:
+            return None
+        if self.config.pass_mode == "all":
+            return 1.0 if report.total and report.passed == report.total else 0.0
+        return float(report.pass_fraction)
+
+    def _parts(self, values: Mapping[str, float | None],
+               fractions: Mapping[str, float | None] | None = None) -> dict[str, float | None]:
+        """Layer values plus effective weights: absent layers' weight goes to the others.
+        With `pass_mode: all` also the test layers' pass fractions (`fractions`, else the
+        values: a program that never ran has 0 or None either way)."""
         raw = {k: getattr(self.config.weights, k) for k in LAYERS}
         total = sum(raw[k] for k in LAYERS if values.get(k) is not None)
         parts: dict[str, float | None] = {k: values.get(k) for k in LAYERS}
         for k in LAYERS:
             present = values.get(k) is not None and total > 0
             parts[f"weight/{k}"] = raw[k] / total if present else 0.0
+        if self.config.pass_mode == "all":
+            fractions = values if fractions is None else fractions
+            parts["tests_fraction"] = fractions.get("tests")
+            parts["hidden_fraction"] = fractions.get("hidden")
         return parts
 
 
@@ -266,7 +326,43 @@ def _complete_humaneval(program: str, task: CodeTask) -> str:
     return "\n\n".join([*context, program]) if context else program
 
 
-def _job_key(program: str, task: CodeTask, tests: TestSet) -> str:
+def _all_tests(task: CodeTask) -> TestSet:
+    """The public then the hidden tests, as one run takes them (both are of one kind)."""
+    kind = task.public.kind if task.public.tests else task.hidden.kind
+    return TestSet(kind, task.public.tests + task.hidden.tests,
+                   task.public.cases + task.hidden.cases)
+
+
+def _split_report(report: Any, public: int) -> tuple[Any, Any]:
+    """The public and the hidden tests' parts of one run's report (indices from 0 in each;
+    the run's execution in both)."""
+    import sandbox
+
+    results = report.results
+    if not results:  # a job the sandbox refused: both layers carry its execution
+        return report, report
+    return (sandbox.TestReport(results[:public], report.execution),
+            sandbox.TestReport(tuple(replace(r, index=r.index - public)
+                                     for r in results[public:]), report.execution))
+
+
+def _limits(config: CodeRewardConfig, per_test: float, count: int) -> Any:
+    """The sandbox limits of one program's run of `count` tests."""
+    import sandbox
+
+    budget = config.program_time_limit_s
+    whole = (budget if budget is not None else per_test * count) + 10.0
+    return sandbox.Limits(test_wall_s=per_test, program_wall_s=budget, wall_s=whole,
+                          cpu_s=whole, memory_bytes=int(config.memory_mb) << 20)
+
+
+def _job_key(program: str, task: CodeTask) -> str:
+    tests = _all_tests(task)
     return json.dumps([program, task.language, task.entry_point, tests.kind,
                        tests.payload(), _test_context(task, tests), repr(task.checker)],
                       sort_keys=True, default=repr)
+
+
+def _task_digest(task: CodeTask) -> str:
+    """Names a task's tests (not its program): the key of its reference-derived limit."""
+    return hashlib.sha256(_job_key(task.solution or "", task).encode()).hexdigest()

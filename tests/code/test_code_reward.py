@@ -254,7 +254,7 @@ def test_identical_pairs_run_once(sandbox_ready: None, monkeypatch: pytest.Monke
     group += [sample(F.MBPP_WRONG, F.MBPP, group="p1")]
     scores = CodeReward().score(group)
     assert [s.value for s in scores[:4]] == [pytest.approx(1.0)] * 4
-    assert jobs == [4]  # 2 programs x (public, hidden), not 10 runs
+    assert jobs == [2]  # 2 programs, each one run of its public and hidden tests, not 10
 
 
 def test_broken_sandbox_raises(monkeypatch: pytest.MonkeyPatch) -> None:
