@@ -87,6 +87,8 @@ class Checker:
             raise ArgumentError(f"Checker.args must be one of "
                                 f"{', '.join(map(repr, get_args(CheckerArgs)))}, not "
                                 f"{self.args!r}")
+        if not isinstance(self.score, bool):
+            raise ArgumentError(f"Checker.score must be true or false, got {self.score!r}")
         if not isinstance(self.wall_s, (int, float)) or self.wall_s <= 0:
             raise ArgumentError(f"Checker.wall_s must be positive, got {self.wall_s!r}")
 

@@ -273,6 +273,8 @@ def test_checker_arguments_are_checked() -> None:
         sandbox.Checker("pass", args="output input answer")  # type: ignore[arg-type]
     with pytest.raises(sandbox.ArgumentError, match="unsupported language"):
         sandbox.Checker("pass", language="cobol")
+    with pytest.raises(sandbox.ArgumentError, match="Checker.score"):
+        sandbox.Checker("pass", score="yes")  # type: ignore[arg-type]
     with pytest.raises(sandbox.ArgumentError, match="non-empty"):
         sandbox.Checker("  ")
     with pytest.raises(sandbox.ArgumentError, match="lines_unordered"):
