@@ -102,6 +102,9 @@ class MemoryGroup:
         os.mkdir(self.path, 0o755)
         self._event = self._control = -1
         self._swap = os.path.exists(os.path.join(self.path, "memory.memsw.limit_in_bytes"))
+        # kept open: a warm server's group is read and set before every run (pread/pwrite
+        # at offset 0 read a fresh value and write a whole one)
+        self._files: dict[str, int] = {}
         self.limit_bytes = 1 << 62
         try:
             self.set_limit(limit_bytes)
@@ -113,16 +116,20 @@ class MemoryGroup:
             self.close()
             raise
 
+    def _file(self, name: str, flags: int) -> int:
+        fd = self._files.get(name)
+        if fd is None:
+            fd = self._files[name] = os.open(os.path.join(self.path, name), flags | os.O_CLOEXEC)
+        return fd
+
     def _write(self, name: str, value: object) -> None:
-        fd = os.open(os.path.join(self.path, name), os.O_WRONLY | os.O_CLOEXEC)
-        try:
-            os.write(fd, str(value).encode())
-        finally:
-            os.close(fd)
+        os.pwrite(self._file(name, os.O_WRONLY), str(value).encode(), 0)
 
     def set_limit(self, limit_bytes: int) -> None:
         """Hold the group's memory (and memory + swap) at `limit_bytes`; the memory limit
         may never exceed the memory + swap one, hence the order."""
+        if limit_bytes == self.limit_bytes:
+            return
         names = ["memory.limit_in_bytes"] + (["memory.memsw.limit_in_bytes"] if self._swap
                                              else [])
         for name in names if limit_bytes < self.limit_bytes else reversed(names):
@@ -135,8 +142,7 @@ class MemoryGroup:
 
     def _read(self, name: str) -> int:
         try:
-            with open(os.path.join(self.path, name)) as fh:
-                return int(fh.read())
+            return int(os.pread(self._file(name, os.O_RDONLY), 64, 0))
         except (OSError, ValueError):
             return 0
 
@@ -154,10 +160,11 @@ class MemoryGroup:
 
     def close(self) -> None:
         """Remove the group (and a jail group nsjail could not remove, if it was killed)."""
-        for fd in (self._event, self._control):
+        for fd in (self._event, self._control, *self._files.values()):
             if fd >= 0:
                 os.close(fd)
         self._event = self._control = -1
+        self._files.clear()
         for attempt in range(50):  # the last processes of a killed jail may still be exiting
             if _remove(self.path):
                 return
