@@ -17,7 +17,8 @@ data is in the memory a program is forked from.
 
 import _signal as signal  # not signal.py, socket.py or json: they import enum, re & co, and
 import _socket  # every object in this process's memory spreads the pages a forked child
-import gc  # writes to (and so copies) further apart
+import atexit  # noqa: F401  writes to (and so copies) further apart. atexit: imported by
+import gc  # harness_program.finish at every program's end; here, no child builds it
 import marshal
 import os
 import resource
