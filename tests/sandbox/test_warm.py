@@ -1,0 +1,95 @@
+"""The warm path's own plumbing, against a cold run where they must agree: standard streams
+built once in the server, inputs and stdin past one pipe write, output around the read
+chunk size and the cap, limits that differ run to run on one server, and compile()."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+from sandbox_probes import MODES, SHORT
+
+import sandbox
+from sandbox import _warm
+
+STREAMS = """
+import sys
+for s in (sys.stdin, sys.stdout, sys.stderr):
+    print(s.fileno(), s.encoding, s.line_buffering, s.seekable(), s.isatty(), s.readable(),
+          s.writable(), s.buffer.seekable())
+print(repr(sys.stdin.read()))
+sys.stdout.write("out"); sys.stderr.write("err")
+"""
+
+
+def test_standard_streams_are_pipes_as_in_a_cold_run() -> None:
+    cold = sandbox.run(STREAMS, stdin="in\n", limits=SHORT, mode="cold")
+    for _ in range(3):  # premade in the server: every run gets them unused
+        warm = sandbox.run(STREAMS, stdin="in\n", limits=SHORT, mode="warm")
+        assert (warm.status, warm.stdout, warm.stderr) == ("ok", cold.stdout, cold.stderr)
+    assert "False False" in warm.stdout and warm.stdout.endswith("'in\\n'\nout")
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_large_inputs_stdin_and_program_arrive_whole(mode: str) -> None:
+    blob = bytes(range(256)) * 1200  # 300 KiB: many pipe writes
+    padding = "#" + "x" * 99 + "\n"
+    code = (padding * 1000 + "import sys, hashlib\n"
+            "data = sys.stdin.buffer.read()\n"
+            "print(len(data), hashlib.sha256(data).hexdigest())\n"
+            "raw = open('deep/er/blob.bin', 'rb').read()\n"
+            "print(len(raw), hashlib.sha256(raw).hexdigest(), len(open(__file__).read()))\n")
+    ex = sandbox.run(code, stdin=blob, files={"deep/er/blob.bin": blob}, limits=SHORT,
+                     mode=mode)
+    import hashlib
+
+    digest = hashlib.sha256(blob).hexdigest()
+    assert ex.status == "ok", ex
+    assert ex.stdout == f"{len(blob)} {digest}\n{len(blob)} {digest} {len(code)}\n"
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_unread_stdin_does_not_hang_the_run(mode: str) -> None:
+    ex = sandbox.run("print('done')", stdin=b"z" * (1 << 20), limits=SHORT, mode=mode)
+    assert (ex.status, ex.stdout) == ("ok", "done\n"), ex
+
+
+@pytest.mark.parametrize("size", [1, 65535, 65536, 65537, 3 * 65536])
+@pytest.mark.parametrize("mode", MODES)
+def test_output_around_the_read_chunk_is_whole(mode: str, size: int) -> None:
+    code = f"import sys\nsys.stdout.buffer.write(b'o' * {size})\nsys.stderr.write('e' * {size})\n"
+    ex = sandbox.run(code, limits=dataclasses.replace(SHORT, output_bytes=1 << 20), mode=mode)
+    assert ex.status == "ok" and not ex.truncated, ex.status
+    assert (len(ex.stdout_bytes), len(ex.stderr)) == (size, size)
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_output_past_the_cap_is_cut_and_reported(mode: str) -> None:
+    limits = dataclasses.replace(SHORT, output_bytes=100_000)
+    ex = sandbox.run("import sys\nsys.stdout.buffer.write(b'o' * 300_000)\n", limits=limits,
+                     mode=mode)
+    assert (ex.status, ex.truncated, len(ex.stdout_bytes)) == ("output_limit", True, 100_000)
+
+
+def test_limits_follow_each_run_on_one_server() -> None:
+    """Runs with other rlimits share a pool (same disk and memory): each gets its own."""
+    code = ("import resource\nprint(*(resource.getrlimit(getattr(resource, 'RLIMIT_' + k))"
+            " for k in ('CPU', 'FSIZE', 'NOFILE')))\n")
+    seen = []
+    for cpu_s, files, size in [(1.0, 16, 1 << 20), (3.5, 48, 2 << 20), (1.0, 16, 1 << 20)]:
+        limits = dataclasses.replace(SHORT, cpu_s=cpu_s, open_files=files, file_size_bytes=size)
+        ex = sandbox.run(code, limits=limits, mode="warm")
+        assert ex.status == "ok", ex
+        seen.append(ex.stdout)
+        cpu = max(1, int(cpu_s + 0.999))
+        assert ex.stdout == f"({cpu}, {cpu + 1}) ({size}, {size}) ({files}, {files})\n"
+    assert seen[0] == seen[2] != seen[1]
+    assert len(_warm._pools) >= 1
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_compile_and_ast_work(mode: str) -> None:
+    code = ("import ast\ntree = ast.parse('x = 1 + 2')\n"
+            "exec(compile(tree, '<t>', 'exec'))\nprint(type(tree.body[0]).__name__, x)\n")
+    ex = sandbox.run(code, limits=SHORT, mode=mode)
+    assert (ex.status, ex.stdout) == ("ok", "Assign 3\n"), ex
