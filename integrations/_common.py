@@ -10,7 +10,7 @@ import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 from rewards.config import RewardConfig, load_config
 from rewards.errors import ConfigError, InputError
@@ -49,7 +49,7 @@ AbstainMode = Literal["mask", "zero", "raise"]
 """What an adapter hands its framework for a sample that abstained: `mask` leaves it out the
 framework's own way (see docs/integrations.md), `zero` a number (the adapter's abstain value,
 0.0 unless set), `raise` an `InputError` naming the sample and its cause."""
-ABSTAIN_MODES = ("mask", "zero", "raise")
+ABSTAIN_MODES: tuple[str, ...] = get_args(AbstainMode)
 OnConfigAbstain = Literal["raise", "warn"]
 """What an adapter does when its run abstains for a configuration cause (an unknown domain,
 missing references): raise `ConfigurationAbstention`, or log one warning per run."""
@@ -62,8 +62,9 @@ def check_abstain_mode(abstain: str, on_config_abstain: str = "raise") -> None:
     """Options of an adapter, checked when it is built (not at its first abstention)."""
     if abstain not in ABSTAIN_MODES:
         raise ConfigError(f"abstain must be one of {', '.join(ABSTAIN_MODES)}, not {abstain!r}")
-    if on_config_abstain not in ("raise", "warn"):
-        raise ConfigError(f"on_config_abstain must be raise or warn, not {on_config_abstain!r}")
+    if on_config_abstain not in get_args(OnConfigAbstain):
+        raise ConfigError(f"on_config_abstain must be one of "
+                          f"{', '.join(get_args(OnConfigAbstain))}, not {on_config_abstain!r}")
 
 
 def raise_on_abstention(samples: Sequence[Sample], scores: Sequence[Score]) -> None:

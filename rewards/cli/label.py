@@ -22,14 +22,15 @@ def add_parser(sub: Any) -> None:
                    help="judge model folder or name, or a vLLM server URL")
     p.add_argument("--out", required=True, help="output preference pairs, JSONL")
     p.add_argument("--backend", default="auto",
-                   choices=("auto", "transformers", "vllm", "vllm-server"),
-                   help="inference backend (default: auto)")
+                   help="inference backend: auto, transformers, vllm or vllm-server, checked "
+                   "by the engine loader (default: auto)")
     p.add_argument("--threshold", type=float, default=0.75,
                    help="keep a pair when max(p, 1-p) >= this (default: 0.75)")
     p.add_argument("--max-pairs-per-prompt", type=int, default=None,
                    help="judge at most this many pairs per prompt (default: all)")
-    p.add_argument("--mode", choices=("direct", "cot"), default="direct",
-                   help="direct verdict, or chain of thought then verdict (default: direct)")
+    p.add_argument("--mode", default="direct",
+                   help="direct (verdict right away) or cot (chain of thought, then the "
+                   "verdict), checked by the judge's config (default: direct)")
     p.add_argument("--template", default=None,
                    help="file with the judge template ({question}, {response_a}, {response_b})")
     p.add_argument("--labels", default="A,B", help="the two verdict labels (default: A,B)")

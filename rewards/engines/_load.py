@@ -3,7 +3,7 @@ how `backend="auto"` chooses)."""
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 from rewards.engines._base import Engine
 from rewards.engines._server import VLLMServer, VLLMServerEngine
@@ -20,9 +20,9 @@ _SERVER_OPTIONS = ("port", "runner", "dtype", "extra_args", "startup_timeout", "
 
 def resolve_backend(model: str, backend: Backend = "auto") -> str:
     """The concrete backend `load_engine` uses for `model` (see `rewards.engines`)."""
-    if backend not in ("auto", "transformers", "vllm", "vllm-server"):
-        raise ConfigError(f"unknown engine backend {backend!r}: use auto, transformers, vllm "
-                          "or vllm-server")
+    if backend not in get_args(Backend):
+        raise ConfigError(f"unknown engine backend {backend!r}: use "
+                          f"{', '.join(get_args(Backend))}")
     if backend != "auto":
         return backend
     if str(model).startswith(("http://", "https://")):
