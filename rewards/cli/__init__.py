@@ -36,7 +36,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         return int(args.func(args) or 0)
-    except (_errors.RewardsError, *_errors.INFRASTRUCTURE_ERRORS) as exc:
+    except _errors.RewardsError as exc:  # the one tree: INFRASTRUCTURE_ERRORS are in it
         print(f"rewards {args.command}: error: {exc}", file=sys.stderr)
         return int(getattr(exc, "exit_code", 2))  # 3: the run scored nothing (see scoring)
     except OSError as exc:
