@@ -20,6 +20,9 @@ __all__ = ["MODEL_FIELDS", "PATH_FIELDS", "CurriculumConfig", "LoopConfig", "loa
 
 C = TypeVar("C")
 
+ReportTo = Literal["tensorboard", "wandb", "mlflow", "trackio", "all", "none"]
+"""A `report_to` entry: an experiment tracker (`rl._tracking`), "all" or "none"."""
+
 PATH_FIELDS = ("reward_config", "prompts", "output_dir")
 """Config fields holding paths; relative ones are relative to the config file's folder."""
 MODEL_FIELDS = ("model", "critic_model")
@@ -115,22 +118,64 @@ class LoopConfig:
     generated afresh)."""
     progress: bool = True
     """Progress bar on stderr."""
+    report_to: tuple[ReportTo, ...] = ()
+    """Experiment trackers that get every step's metrics (as TRL's `report_to`): any of
+    tensorboard, wandb, mlflow, trackio; "all": every one of them that is installed; "none"
+    or empty: none. A single name may be given without a list. metrics.jsonl is always
+    written (docs/tracking.md)."""
+    project: str | None = None
+    """W&B project, MLflow experiment and trackio project; None: $WANDB_PROJECT or
+    $MLFLOW_EXPERIMENT_NAME where set, else "rewards-engine"."""
+    run_name: str | None = None
+    """The run's name in the trackers; None: the name of output_dir's folder."""
+    log_completions_every: int = 0
+    """Every this many steps, log a table of sampled completions (step, prompt, completion,
+    reward, reason; GRPO: advantage) to completions.jsonl and the trackers; 0: off."""
+    log_completions_rows: int = 8
+    """Completions in each table (the first of the batch)."""
+    plot_every: int = 10
+    """Rewrite reward_curve.png every this many steps (and at the end); 0: only at the end."""
+
+    @classmethod
+    def expand_document(cls, value: Any) -> Any:
+        """`report_to: wandb` (one name, TRL's form) reads as `report_to: [wandb]`."""
+        if isinstance(value, Mapping) and isinstance(value.get("report_to"), str):
+            return {**value, "report_to": [value["report_to"]]}
+        return value
 
     def __post_init__(self) -> None:
+        if isinstance(self.report_to, str):  # the one-name form, as in a document
+            object.__setattr__(self, "report_to", (self.report_to,))
         check_fields(self)
+        object.__setattr__(self, "report_to", _report_to(self.report_to))
+        for name in ("log_completions_every", "plot_every"):
+            check_range(name, getattr(self, name), ge=0)
+        check_range("log_completions_rows", self.log_completions_rows, ge=1)
         check_range("temperature", self.temperature, gt=0)  # both loops sample
         for name in ("steps", "prompts_per_step", "max_completion_tokens"):
             check_range(name, getattr(self, name), ge=1)
 
 
+def _report_to(names: tuple[str, ...]) -> tuple[str, ...]:
+    """`report_to` with "none" dropped and repeats removed; "all" stays (resolved against
+    what is installed when the run starts, as transformers does)."""
+    if "none" in names and len(set(names)) > 1:
+        raise ConfigError(f"report_to: 'none' cannot be combined with other trackers, "
+                          f"not {list(names)!r}")
+    return tuple(dict.fromkeys(n for n in names if n != "none"))
+
+
 def load_train_config(cls: type[C], source: str | Path | Mapping[str, Any],
                       overrides: Sequence[str] = ()) -> C:
-    """A frozen train config from a YAML file (or a mapping) plus `key=value` overrides
-    (values parsed as YAML), loaded by `rewards.options.load_options`: unknown keys (with the
+    """A frozen train config from a YAML file (or a mapping) plus `KEY=VALUE` overrides
+    (`rewards.overrides.apply_overrides`, the one `--set` parser: values parsed as YAML, KEY
+    may be dotted, `vllm_options.enforce_eager=true`), loaded by
+    `rewards.options.load_options`: unknown keys (with the
     nearest field) and wrongly typed values raise `ConfigError`. Relative paths are relative
     to the config file; so is a model that names a local folder (a hub id stays)."""
-    from rewards.config import load_yaml, parse_yaml
+    from rewards.config import load_yaml
     from rewards.engines import is_local_model_path
+    from rewards.overrides import apply_overrides
 
     base: Path | None = None
     where = cls.__name__
@@ -144,11 +189,7 @@ def load_train_config(cls: type[C], source: str | Path | Mapping[str, Any],
         if not isinstance(document, Mapping):
             raise ConfigError(f"{path}: a train config is a mapping of field: value")
         document = dict(document)
-    for item in overrides:
-        key, sep, value = item.partition("=")
-        if not sep:
-            raise ConfigError(f"override {item!r}: use key=value")
-        document[key.strip()] = parse_yaml(value, source=f"override {key.strip()}")
+    document = apply_overrides(document, overrides)  # the one --set parser (dotted keys too)
     config = load_options(cls, document, where=where)
     if base is None:
         return config
@@ -166,17 +207,21 @@ def load_train_config(cls: type[C], source: str | Path | Mapping[str, Any],
 
 def prepare_output_dir(cfg: Any) -> Path:
     """Create `cfg.output_dir`, once everything a run reads before its first step is known to
-    be there: the models (`MODEL_FIELDS`), the reward config and prompts files, and an output
-    folder that can be written. A run that cannot start leaves no folder behind."""
+    be there: the models (`MODEL_FIELDS`), the reward config file, the prompts (a file or a
+    dataset folder), the `report_to` trackers' packages and an output folder that can be
+    written. A run that cannot start leaves no folder behind."""
     from rewards.engines import resolve_model
+    from rewards.io import input_source
     from rewards.paths import input_file, output_dir
+    from rl._tracking import require_trackers
 
     for name in MODEL_FIELDS:
         value = getattr(cfg, name, None)
         if value is not None:
             resolve_model(value, field=name)
-    for name in ("reward_config", "prompts"):
-        input_file(getattr(cfg, name), field=name)
+    input_file(cfg.reward_config, field="reward_config")
+    input_source(cfg.prompts, field="prompts")  # a file or a datasets save_to_disk folder
+    require_trackers(cfg.report_to)  # a tracker that is not installed fails before the run
     out = output_dir(cfg.output_dir, field="output_dir")
     out.mkdir(parents=True, exist_ok=True)
     return out

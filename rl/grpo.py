@@ -40,6 +40,7 @@ from rl._rollout import (
     rollout_metrics,
     score_groups,
 )
+from rl._tracking import completion_rows, open_trackers
 from rl.losses import aggregate, clipped_policy_loss, kl_k3, overlong_penalty
 
 __all__ = ["GRPOConfig", "train"]
@@ -107,14 +108,17 @@ def train(cfg: GRPOConfig, *, on_step: Callable[[dict[str, Any]], None] | None =
     reward = build_reward(cfg.reward_config)
     stream = PromptStream(read_prompts(cfg.prompts), seed=cfg.seed, curriculum=cfg.curriculum)
 
-    start = 1
+    start, state = 1, {}
     checkpoint = latest_checkpoint(out) if cfg.resume else None
     if checkpoint is not None:
         state = load_checkpoint(checkpoint, policy=policy)
         optimizer.load_state_dict(state["optimizer"])
         stream.skip(state["prompts_drawn"])
         start = state["step"] + 1
-    log = MetricsLog(out / "metrics.jsonl", resume_step=start - 1)
+    # metrics.jsonl, completions.jsonl, the reward curve and the report_to trackers
+    log = MetricsLog(out / "metrics.jsonl", resume_step=start - 1, plot_every=cfg.plot_every,
+                     trackers=open_trackers(cfg, out, resume_step=start - 1,
+                                            saved=state.get("trackers")))
 
     generator = make_rollout(cfg, policy, tokenizer, resumed=checkpoint is not None)
 
@@ -242,6 +246,9 @@ def train(cfg: GRPOConfig, *, on_step: Callable[[dict[str, Any]], None] | None =
         if reference is None:
             del metrics["kl"]
         row = log.log(step, metrics)
+        if cfg.log_completions_every and step % cfg.log_completions_every == 0:
+            log.log_table(step, completion_rows(step, groups, limit=cfg.log_completions_rows,
+                                                advantages=normalized))
         bar.set_postfix(reward=f"{metrics['reward/mean']:.3f}")
         if on_step is not None:
             on_step(row)
@@ -249,9 +256,12 @@ def train(cfg: GRPOConfig, *, on_step: Callable[[dict[str, Any]], None] | None =
             save_checkpoint(out, step, policy=policy, tokenizer=tokenizer,
                             keep=cfg.keep_checkpoints,
                             state={"optimizer": optimizer.state_dict(),
+                                   "trackers": log.tracker_state(),
                                    "prompts_drawn": stream.drawn})
     bar.close()
-    return save_final(out, policy=policy, tokenizer=tokenizer, log=log)
+    final = save_final(out, policy=policy, tokenizer=tokenizer, log=log)
+    log.close()  # finish the trackers' runs
+    return final
 
 
 def _per_chunk(model: Any, batch: Any, chunks: list[Any], temperature: float) -> Any:

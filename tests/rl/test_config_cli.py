@@ -69,6 +69,42 @@ def test_config_errors_name_the_problem(document, message):
         load_train_config(GRPOConfig, document)
 
 
+def test_overrides_go_through_the_one_set_parser(tmp_path):
+    cfg_file = write(tmp_path / "train.yaml", """
+model: m
+reward_config: r.yaml
+prompts: p.jsonl
+curriculum: {order: [easy, hard]}
+vllm_options: {enforce_eager: false}
+""")
+    cfg = load_train_config(GRPOConfig, cfg_file, ["curriculum.steps=4", "steps=7",
+                                                   "vllm_options.enforce_eager=true",
+                                                   "report_to=[tensorboard, wandb]"])
+    assert (cfg.curriculum.steps, cfg.curriculum.order, cfg.steps) == (4, ("easy", "hard"), 7)
+    assert dict(cfg.vllm_options) == {"enforce_eager": True}
+    assert cfg.report_to == ("tensorboard", "wandb")
+    with pytest.raises(ConfigError, match="--set 'steps': use KEY=VALUE"):
+        load_train_config(GRPOConfig, cfg_file, ["steps"])
+    with pytest.raises(ConfigError, match="unknown key 'stepz' \\(did you mean 'steps'\\?\\)"):
+        load_train_config(GRPOConfig, cfg_file, ["stepz=3"])
+    with pytest.raises(ConfigError, match="--set critic.lr: the config has no key 'critic'"):
+        load_train_config(GRPOConfig, cfg_file, ["critic.lr=1"])
+
+
+def test_prompts_may_be_a_dataset_folder(toy_task, tmp_path):
+    from rl._config import prepare_output_dir
+
+    folder = tmp_path / "prompts_ds"
+    folder.mkdir()
+    base = {"model": str(toy_task.model), "reward_config": str(toy_task.reward_config),
+            "prompts": str(folder), "output_dir": str(tmp_path / "out")}
+    with pytest.raises(InputError, match="not a file or a dataset folder") as err:
+        prepare_output_dir(load_train_config(GRPOConfig, base))
+    assert err.value.field == "prompts" and not (tmp_path / "out").exists()
+    (folder / "state.json").write_text("{}")  # what datasets' save_to_disk writes
+    assert prepare_output_dir(load_train_config(GRPOConfig, base)) == tmp_path / "out"
+
+
 def test_ppo_config_fields():
     cfg = load_train_config(PPOConfig, {"model": "m", "reward_config": "r", "prompts": "p",
                                         "gamma": 1, "lam": 0.9, "critic_model": None})
@@ -80,7 +116,7 @@ def test_ppo_config_fields():
 
 def test_grpo_and_ppo_declare_their_shared_fields_once():
     shared = [f.name for f in fields(LoopConfig)]
-    assert len(shared) == 29
+    assert len(shared) == 35
     own_defaults = {"output_dir", "prompts_per_step", "num_generations"}
     for cls in (GRPOConfig, PPOConfig):
         assert [f.name for f in fields(cls)][:len(shared)] == shared
