@@ -43,6 +43,14 @@ fi
 if [ ! -d build/verifiers-0.3.1/verifiers ]; then
     pip_install --no-deps --target build/verifiers-0.3.1 "verifiers==0.3.1" || exit 1
 fi
+# 5. The experiment trackers of `rewards train` (the `tracking` extra: tests/rl/test_tracking.py
+#    reads back what TensorBoard, W&B offline, MLflow and trackio wrote). Kept out of the dev
+#    extra: mlflow and trackio bring a large tree (sqlalchemy, alembic, gradio-client ...) and
+#    move shared pins (pyarrow, pillow); installed with torch held at 2.13.
+if ! python3 -c "import tensorboard, wandb, mlflow, trackio" >/dev/null 2>&1; then
+    echo "installing the experiment trackers (first run only)" >&2
+    pip_install -c <(echo "torch==2.13.0") -e ".[tracking]" || exit 1
+fi
 export VLLM_CPU_KVCACHE_SPACE="${VLLM_CPU_KVCACHE_SPACE:-1}"  # GiB; vLLM CPU start-up needs it
 
 python3 -m pytest "$@"
