@@ -7,7 +7,7 @@ from __future__ import annotations
 import uuid
 
 import pytest
-from conftest import REDIS_URL, SESSION_CONFIG, _cleanup, _cluster
+from celery_cluster import REDIS_URL, SESSION_CONFIG, cleanup, make_cluster  # type: ignore[import-not-found]
 
 from rewards import Sample, build_reward
 
@@ -25,7 +25,7 @@ def _batch(n: int, tag: str) -> list[Sample]:
 
 @pytest.mark.parametrize("mode", list(MODES))
 def test_celery_normalizes_as_local_scoring(tmp_path_factory, redis_client, mode) -> None:
-    cluster = _cluster(tmp_path_factory, REDIS_URL, f"norm{len(mode)}",
+    cluster = make_cluster(tmp_path_factory, REDIS_URL, f"norm{len(mode)}",
                        SESSION_CONFIG.replace("NORMALIZE", MODES[mode]))
     try:
         cluster.start(queues="cpu,gpu").wait_ready()
@@ -36,4 +36,4 @@ def test_celery_normalizes_as_local_scoring(tmp_path_factory, redis_client, mode
             for batch in batches:
                 assert remote.score(batch) == local.score(batch)
     finally:
-        _cleanup(cluster, redis_client)
+        cleanup(cluster, redis_client)

@@ -7,14 +7,14 @@ import threading
 import time
 import uuid
 
-from conftest import REDIS_URL, SESSION_CONFIG, _cleanup, _cluster
+from celery_cluster import REDIS_URL, SESSION_CONFIG, cleanup, make_cluster  # type: ignore[import-not-found]
 
 from rewards import EngineError, Sample
 
 
 def test_closing_a_client_mid_batch_revokes_its_queued_chunks(tmp_path_factory,
                                                               redis_client) -> None:
-    cluster = _cluster(tmp_path_factory, REDIS_URL, "revoke",
+    cluster = make_cluster(tmp_path_factory, REDIS_URL, "revoke",
                        SESSION_CONFIG.replace("NORMALIZE", "none"))
     try:
         cluster.start(queues="cpu").wait_ready()
@@ -42,4 +42,4 @@ def test_closing_a_client_mid_batch_revokes_its_queued_chunks(tmp_path_factory,
         scored = sum(redis_client.get(f"scored:{tag}-{i}") is not None for i in range(20))
         assert scored < 10  # the revoked chunks were dropped, not scored
     finally:
-        _cleanup(cluster, redis_client)
+        cleanup(cluster, redis_client)
