@@ -68,14 +68,29 @@ def math_samples(n: int, seed: int) -> list[Sample]:
             for i, p in enumerate(make_mix(n, seed))]
 
 
+CODE_KINDS = ("canonical", "mutant", "wrong_return", "other_problem")
+"""The programs of each problem scored here, one of each kind (`benchmarks/_code_corpus.py`):
+the canonical solution, an operator mutant, `return None`, another problem's body."""
+
+
 def code_samples(problems: int) -> list[Sample]:
-    """HumanEval completions (canonical and wrong variants), as benchmarks/code_reward.py."""
-    from code_reward import completions, load_problems
+    """HumanEval completions (canonical and wrong variants), from the corpus of
+    benchmarks/code_reward.py: the first program of each of CODE_KINDS per problem (no loops or
+    sleeps, whose timeouts would dominate the timing)."""
+    from _code_corpus import humaneval_programs
+    from code_reward import load_problems
 
     chosen = load_problems(problems)
-    return [Sample(chosen[i]["prompt"], completion, domain="code",
-                   reference={k: chosen[i][k] for k in ("prompt", "test", "entry_point")})
-            for _, i, completion in completions(chosen)]
+    seen: set[tuple[int, str]] = set()
+    samples = []
+    for p in humaneval_programs(chosen, seed=0):
+        if p.kind not in CODE_KINDS or (p.problem, p.kind) in seen:
+            continue
+        seen.add((p.problem, p.kind))
+        samples.append(Sample(chosen[p.problem]["prompt"], f"```python\n{p.source}\n```",
+                              domain="code", reference={k: chosen[p.problem][k]
+                                                        for k in ("prompt", "test", "entry_point")}))
+    return samples
 
 
 def sample_makers(n_math: int, problems: int) -> Makers:
