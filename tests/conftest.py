@@ -39,10 +39,18 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
                 _last_user[name] = item.nodeid
 
 
+_IN_PROCESS = ("vllm_lm_engine", "vllm_rm_engine")
+"""Offline engines in this process share vLLM's process-global parallel state: closing one
+tears it down under the other, so one is closed early only when no other one is in use."""
+_done: set[str] = set()  # fixtures whose last test has run
+
+
 @pytest.hookimpl(trylast=True)
 def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> None:
-    for name, nodeid in _last_user.items():
-        if nodeid == item.nodeid and name in _open:
+    _done.update(name for name, nodeid in _last_user.items() if nodeid == item.nodeid)
+    in_use = {name for name in _IN_PROCESS if name in _open and name not in _done}
+    for name in [n for n in _done if n in _open]:
+        if name not in _IN_PROCESS or not in_use:
             _open.pop(name).close()
 
 
