@@ -26,16 +26,17 @@ scores 0; with `gate: true` so does a rule violation or hard-coding.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import logging
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from rewards.code._config import LAYERS, CodeRewardConfig, parse_options, resolve_judge
 from rewards.code._reference import BadReference, CodeTask, TestSet, parse_reference
-from rewards.code._rules import RuleResult, check_program, extract_program, prompt_helpers
+from rewards.code._rules import RuleResult, check_program, extract_program, task_helpers
 from rewards.errors import ConfigError, sandbox_errors
 from rewards.types import Sample, Score
 
@@ -76,23 +77,22 @@ class CodeReward:
         self._reference_limits: dict[str, float] = {}  # task digest -> per-test seconds
 
     def score(self, samples: Sequence[Sample]) -> list[Score]:
-        items = [self._rule_layer(s) for s in samples]
+        tasks: dict[Hashable, CodeTask | BadReference] = {}  # a batch's G samples per prompt
+        items = [self._rule_layer(s, tasks) for s in samples]
         self._test_layers(items)
         self._judge_layer(items)
         return [item.done or self._combine(item) for item in items]
 
     # Rule layer ----------------------------------------------------------------------------
 
-    def _rule_layer(self, sample: Sample) -> _Item:
+    def _rule_layer(self, sample: Sample, tasks: dict[Hashable, CodeTask | BadReference]) -> _Item:
         item = _Item(sample)
-        try:
-            item.task = parse_reference(sample.reference, language=self.config.language,
-                                        hidden_share=self.config.hidden_share)
-        except BadReference as exc:
-            log.debug("rtv: bad reference: %s", exc)
+        task = self._task(sample.reference, tasks)
+        if isinstance(task, BadReference):
+            log.debug("rtv: bad reference: %s", task)
             item.done = Score(None, "bad_reference", self._parts({}))
             return item
-        task = item.task
+        item.task = task
         if not isinstance(sample.completion, str):
             item.done = self._failed(item, "no_code")
             return item
@@ -110,6 +110,22 @@ class CodeReward:
         if item.rule.reason in ("no_code", "syntax_error"):
             item.done = self._failed(item, item.rule.reason)
         return item
+
+    def _task(self, reference: Any,
+              tasks: dict[Hashable, CodeTask | BadReference]) -> CodeTask | BadReference:
+        """The reference parsed, once per distinct reference of a `score` call (its samples
+        share the `CodeTask`, which is frozen)."""
+        key = _reference_key(reference)
+        found = tasks.get(key) if key is not None else None
+        if found is None:
+            try:
+                found = parse_reference(reference, language=self.config.language,
+                                        hidden_share=self.config.hidden_share)
+            except BadReference as exc:
+                found = exc
+            if key is not None:
+                tasks[key] = found
+        return found
 
     def _failed(self, item: _Item, reason: str) -> Score:
         """No runnable program: every layer that applies scores 0."""
@@ -289,6 +305,7 @@ def _test_context(task: CodeTask, tests: TestSet) -> dict[str, str]:
     return context
 
 
+@functools.lru_cache(maxsize=256)  # a task's prompt, once per task instead of per program
 def _parses(source: str) -> bool:
     import ast
 
@@ -315,15 +332,30 @@ def _complete_humaneval(program: str, task: CodeTask) -> str:
     defined = {n.name for n in tree.body if isinstance(n, definitions)}
     if task.entry_point not in defined:
         return task.prompt + program
-    try:
-        prompt = ast.parse(task.prompt)
-    except SyntaxError:
+    given = _prompt_gives(task.prompt, task.entry_point)
+    if given is None:
         return program
-    helpers = prompt_helpers(task.prompt, task.entry_point)
-    context = [ast.unparse(n) for n in prompt.body
-               if isinstance(n, (ast.Import, ast.ImportFrom)) or
-               (isinstance(n, definitions) and n.name in helpers and n.name not in defined)]
+    context = [source for name, source in given if name is None or name not in defined]
     return "\n\n".join([*context, program]) if context else program
+
+
+@functools.lru_cache(maxsize=256)  # once per task, not per program
+def _prompt_gives(prompt: str, entry_point: str) -> tuple[tuple[str | None, str], ...] | None:
+    """What a full program gets from the prompt, in the prompt's order, as (name, source):
+    its imports (name None) and its helper definitions (by name: the program's own
+    definition of that name wins); None when the prompt does not parse."""
+    import ast
+
+    try:
+        tree = ast.parse(prompt)
+    except SyntaxError:
+        return None
+    definitions = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+    helpers = task_helpers(prompt, entry_point)
+    return tuple((None, ast.unparse(n)) if isinstance(n, (ast.Import, ast.ImportFrom)) else
+                 (n.name, ast.unparse(n)) for n in tree.body
+                 if isinstance(n, (ast.Import, ast.ImportFrom)) or
+                 (isinstance(n, definitions) and n.name in helpers))
 
 
 def _all_tests(task: CodeTask) -> TestSet:
@@ -361,6 +393,32 @@ def _job_key(program: str, task: CodeTask) -> str:
     return json.dumps([program, task.language, task.entry_point, tests.kind,
                        tests.payload(), _test_context(task, tests), repr(task.checker)],
                       sort_keys=True, default=repr)
+
+
+_EXACT = (str, bytes, int, bool, type(None))
+_MAX_KEY_DEPTH = 32
+
+
+def _reference_key(value: Any, depth: int = 0) -> Hashable | None:
+    """A hashable stand-in for a reference: two references share one only when they are
+    the same data, type for type (`True` is not `1`, `1.0` not `1`, a tuple not a list),
+    so that `parse_reference` reads them alike. None for anything else (a Mapping that is
+    not a dict, an object of its own): such a reference is parsed for each sample."""
+    kind = type(value)
+    if kind in _EXACT:
+        return kind, value
+    if kind is float:
+        return kind, repr(value)  # -0.0 and 0.0 are equal, but not the same test
+    if depth >= _MAX_KEY_DEPTH or kind not in (dict, list, tuple):
+        return None
+    if kind is dict:
+        pairs = [(_reference_key(k, depth + 1), _reference_key(v, depth + 1))
+                 for k, v in value.items()]
+        if any(k is None or v is None for k, v in pairs):
+            return None
+        return kind, tuple(pairs)
+    items = [_reference_key(v, depth + 1) for v in value]
+    return None if any(v is None for v in items) else (kind, tuple(items))
 
 
 def _task_digest(task: CodeTask) -> str:

@@ -16,11 +16,14 @@ backtrack without bound are refused when made (`check_pattern`).
 from __future__ import annotations
 
 import ast
+import functools
 import io
 import re
+import threading
 import tokenize
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Literal
 
 from rewards.code._cases import LiteralCase, dotted_name
@@ -30,7 +33,7 @@ from rewards.errors import ConfigError
 __all__ = [
     "BUILTIN_RULES", "Extraction", "ForbiddenRule", "RuleConfig", "RuleResult",
     "canonical_language", "check_pattern", "check_program", "extract_program", "find_forbidden",
-    "prompt_helpers",
+    "prompt_helpers", "task_helpers",
 ]
 
 BlockChoice = Literal["last", "first", "longest", "concat"]
@@ -173,8 +176,21 @@ class ForbiddenRule:
         return self.scope == "all" or self.scope == style
 
 
+_walked = threading.local()
+"""`tree`: (the tree `find_forbidden` is checking, its nodes), walked once for all rules."""
+
+
+def _nodes(tree: ast.AST) -> list[ast.AST]:
+    """`ast.walk(tree)` as a list: the walk `find_forbidden` made for all its rules when it
+    checks this tree (every built-in rule reads each node, some twice), else a new one."""
+    walked = getattr(_walked, "tree", None)
+    if walked is not None and walked[0] is tree:
+        return walked[1]
+    return list(ast.walk(tree))
+
+
 def _calls(tree: ast.AST) -> list[tuple[str, ast.Call]]:
-    return [(dotted_name(n.func), n) for n in ast.walk(tree) if isinstance(n, ast.Call)]
+    return [(dotted_name(n.func), n) for n in _nodes(tree) if isinstance(n, ast.Call)]
 
 
 _EXIT_CALLS = {"sys.exit", "exit", "quit", "os._exit", "os.abort", "os.kill", "os.killpg",
@@ -185,7 +201,7 @@ def _early_exit(tree: ast.AST) -> int | None:
     for name, call in _calls(tree):
         if name in _EXIT_CALLS:
             return call.lineno
-    for node in ast.walk(tree):
+    for node in _nodes(tree):
         if isinstance(node, ast.Raise) and node.exc is not None:
             exc = node.exc.func if isinstance(node.exc, ast.Call) else node.exc
             if dotted_name(exc) in ("SystemExit", "KeyboardInterrupt", "GeneratorExit"):
@@ -215,7 +231,7 @@ def _test_file_access(tree: ast.AST) -> int | None:
             if isinstance(arg, ast.Constant) and isinstance(arg.value, str) and \
                     _TEST_FILE.search(arg.value):
                 return call.lineno
-    for node in ast.walk(tree):
+    for node in _nodes(tree):
         if isinstance(node, ast.Name) and node.id == "__file__":
             return node.lineno
         if isinstance(node, ast.Attribute) and (node.attr in _FRAME_ATTRS or
@@ -231,7 +247,7 @@ def _test_file_access(tree: ast.AST) -> int | None:
 
 def _is_main_guard(tree: ast.AST, constant: ast.Constant) -> bool:
     """`if __name__ == "__main__":` is the honest use of the string "__main__"."""
-    for node in ast.walk(tree):
+    for node in _nodes(tree):
         if isinstance(node, ast.Compare) and dotted_name(node.left) == "__name__" and \
                 constant in node.comparators:
             return True
@@ -239,7 +255,7 @@ def _is_main_guard(tree: ast.AST, constant: ast.Constant) -> bool:
 
 
 def _mock_patching(tree: ast.AST) -> int | None:
-    for node in ast.walk(tree):
+    for node in _nodes(tree):
         if isinstance(node, ast.Import):
             if any(a.name in ("mock", "unittest.mock", "builtins") for a in node.names):
                 return node.lineno
@@ -268,7 +284,7 @@ def _mock_patching(tree: ast.AST) -> int | None:
 def _always_equal(tree: ast.AST) -> int | None:
     """A class whose `__eq__` returns True whatever it is compared to (or `__ne__` False):
     its instances pass every `assert result == expected`."""
-    for node in ast.walk(tree):
+    for node in _nodes(tree):
         if not isinstance(node, ast.ClassDef):
             continue
         for item in node.body:
@@ -391,17 +407,23 @@ def find_forbidden(program: str, rules: Sequence[ForbiddenRule], *, style: TestS
     """Names (with line) of the rules a program breaks, e.g. `['early_exit:3']`. AST rules
     need `tree` (Python); regex rules run on any language."""
     hits = []
-    text = _strip_comments(program) if language == "python" else program
-    for rule in rules:
-        if not rule.applies(style):
-            continue
-        line: int | None = None
-        if rule.check is not None and tree is not None:
-            line = rule.check(tree)
-        elif rule.regex is not None:
-            line = _search_lines(rule.regex, text)
-        if line is not None:
-            hits.append(f"{rule.name}:{line}")
+    text: str | None = None  # comments stripped on first need: the built-in rules need none
+    _walked.tree = None if tree is None else (tree, list(ast.walk(tree)))
+    try:
+        for rule in rules:
+            if not rule.applies(style):
+                continue
+            line: int | None = None
+            if rule.check is not None and tree is not None:
+                line = rule.check(tree)
+            elif rule.regex is not None:
+                if text is None:
+                    text = _strip_comments(program) if language == "python" else program
+                line = _search_lines(rule.regex, text)
+            if line is not None:
+                hits.append(f"{rule.name}:{line}")
+    finally:
+        _walked.tree = None
     return hits
 
 
@@ -423,7 +445,14 @@ def prompt_helpers(prompt: str | None, entry_point: str | None) -> dict[str, ast
     return {n.name: n for n in tree.body if isinstance(n, _DEFINITIONS) and n.name != entry_point}
 
 
-def _redefined_helpers(tree: ast.Module, helpers: dict[str, ast.stmt]) -> list[str]:
+@functools.lru_cache(maxsize=256)  # a task's prompt, parsed once per task, not per program
+def task_helpers(prompt: str | None, entry_point: str | None) -> Mapping[str, ast.stmt]:
+    """`prompt_helpers`, remembered for the task's later programs: read it, never change
+    it (nor the definitions in it)."""
+    return MappingProxyType(prompt_helpers(prompt, entry_point))
+
+
+def _redefined_helpers(tree: ast.Module, helpers: Mapping[str, ast.stmt]) -> list[str]:
     """`redefines_helper:LINE` for each top-level binding of a prompt helper's name that is
     not the prompt's own definition (a verbatim copy, docstrings aside, is fine). The tests
     see the prompt's version whatever the program does; a program that writes its own has
@@ -520,7 +549,7 @@ def check_program(program: str, *, config: RuleConfig = RuleConfig(),
     violations += find_forbidden(program, config.forbidden, style=style, tree=tree,
                                  language=language)
     if tree is not None:
-        violations += _redefined_helpers(tree, prompt_helpers(prompt, entry_point))
+        violations += _redefined_helpers(tree, task_helpers(prompt, entry_point))
     if tree is not None and config.detect_hardcoding:
         found = find_hardcoding(tree, public, hidden)
         if found is not None:
