@@ -30,6 +30,7 @@ import _signal as signal  # the `signal` module imports enum & co: ~8 ms of a co
 import builtins
 import marshal
 import posix as os  # os.py itself imports ~2 ms of modules a cold harness needs none of
+import select
 import sys
 import time
 
@@ -54,11 +55,12 @@ OUTPUT_CAP = 64 << 10
 class Worker:
     """One program process and the channel to it; restarted after a timeout or a crash."""
 
-    def __init__(self, channel, pid, out_r, err_r):
+    def __init__(self, channel, pid, out_r, err_r, pidfd=None):
         self.outputs = [Drain(out_r), Drain(err_r)]
         self.channel = channel
         self.channel.drains = self.outputs
         self.pid = pid
+        self.pidfd = pidfd  # a zygote's child: signalled and awaited through it, never reaped here
         self.deadline = None
         self.names = None
         self.error = None
@@ -73,7 +75,33 @@ class Worker:
         return (req_r, rep_w, out_w, err_w), (rep_r, req_w, out_r, err_r)
 
     @classmethod
+    def start(cls, zygote, deadline=None):
+        """A worker forked from the clean zygote (taken before the tests were read or any
+        program code ran); it loads the program afresh. A zygote the program killed: a new
+        interpreter instead (`spawn`), as slow but as clean."""
+        if zygote.sock is None:
+            return cls.spawn()
+        theirs, ours = cls._pipes()
+        try:
+            pid = zygote.start_worker(theirs, deadline)
+            # the zygote reaps this pid only when asked for the next worker: until then it
+            # cannot name another process, and the pidfd pins it for good
+            pidfd = os.pidfd_open(pid)
+        except (WorkerGone, OSError):
+            for fd in (*theirs, *ours):
+                os.close(fd)
+            zygote.sock.close()
+            zygote.sock = None
+            return cls.spawn()
+        except BaseException:
+            for fd in (*theirs, *ours):
+                os.close(fd)
+            raise
+        return cls._parent(pid, theirs, ours, pidfd)
+
+    @classmethod
     def fork(cls):
+        """A worker forked from this process, which has run no program code (the first)."""
         theirs, ours = cls._pipes()
         pid = os.fork()
         if pid == 0:
@@ -97,11 +125,11 @@ class Worker:
         return cls._parent(proc.pid, theirs, ours)
 
     @classmethod
-    def _parent(cls, pid, theirs, ours):
+    def _parent(cls, pid, theirs, ours, pidfd=None):
         for fd in theirs:
             os.close(fd)
         rep_r, req_w, out_r, err_r = ours
-        return cls(Channel(rep_r, req_w), pid, out_r, err_r)
+        return cls(Channel(rep_r, req_w), pid, out_r, err_r, pidfd)
 
     def wait_loaded(self, deadline, setup=None):
         """Hand the worker the task's setup code (run after the program, before the tests:
@@ -131,14 +159,24 @@ class Worker:
         return Remote(self, item[1], item[2], item[3])
 
     def kill(self):
-        try:
-            os.kill(self.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
-        try:
-            os.waitpid(self.pid, 0)
-        except ChildProcessError:
-            pass
+        """SIGKILL the worker and wait until it is dead, then read what it wrote."""
+        if self.pidfd is not None:
+            try:
+                signal.pidfd_send_signal(self.pidfd, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+            select.select([self.pidfd], [], [])  # readable once the process has exited
+            os.close(self.pidfd)
+            self.pidfd = None
+        else:
+            try:
+                os.kill(self.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+            try:
+                os.waitpid(self.pid, 0)
+            except ChildProcessError:
+                pass
         self.channel.close()
         for drain in self.outputs:
             drain.finish()
@@ -363,9 +401,10 @@ class Drain:
             self.fd = None
 
 
-def run_python_tests(spec, first, budget):
+def run_python_tests(spec, zygote, first, budget):
     """assert / check tests against the program in a worker process; one verdict per test.
-    A timeout ends the run (`Budget`); a crash restarts the worker for the next test."""
+    A timeout ends the run (`Budget`); a crash restarts the worker for the next test, forked
+    from `zygote`, the clean process `first` came from too."""
     results, outputs = Verdicts(spec["nonce"]), []
     worker = first
     started = False
@@ -377,8 +416,8 @@ def run_python_tests(spec, first, budget):
         deadline = begin + limit
         try:
             if worker is None:
-                worker = Worker.spawn()
                 started = False
+                worker = Worker.start(zygote, deadline)
             if not started:
                 worker.wait_loaded(deadline, spec.get("setup"))
                 started = True
@@ -399,15 +438,11 @@ def run_python_tests(spec, first, budget):
         except TestTimeout:
             results.append(("timeout", budget.timeout_message(limit),
                             time.monotonic() - begin))
-            outputs.append(worker.outputs)
-            worker.kill()
-            worker = None
+            worker = _retire(worker, outputs)
         except (WorkerGone, OSError) as exc:
             results.append(("error", f"the program died during the test: {exc}",
                             time.monotonic() - begin))
-            outputs.append(worker.outputs)
-            worker.kill()
-            worker = None
+            worker = _retire(worker, outputs)
         except AssertionError as exc:
             results.append(("fail", describe_failure(test, exc), time.monotonic() - begin))
         except Exception as exc:  # noqa: BLE001  (whatever the test raised: its verdict)
@@ -415,11 +450,18 @@ def run_python_tests(spec, first, budget):
             results.append(("error", f"{type(exc).__name__}: {message}"
                             if not message.startswith(type(exc).__name__) else message,
                             time.monotonic() - begin))
+    _retire(worker, outputs)
+    budget.skip_rest(results, len(spec["tests"]))
+    return results, outputs
+
+
+def _retire(worker, outputs):
+    """Kill `worker` (None: the zygote did not answer in time, there is none) and keep its
+    output; None, so that the next test starts a new one."""
     if worker is not None:
         outputs.append(worker.outputs)
         worker.kill()
-    budget.skip_rest(results, len(spec["tests"]))
-    return results, outputs
+    return None
 
 
 def describe_failure(test, exc):
@@ -442,14 +484,17 @@ def _source_line(test, lineno):
 def main(kind):
     start = time.monotonic()  # the program's budget counts from here
     signal.signal(signal.SIGPIPE, signal.SIG_IGN)
-    # the first worker is forked before the tests are read, so it never holds them
+    # the zygote is forked before the tests are read or any program code runs, so it never
+    # holds either; then the first worker, before the tests too. The first is forked here,
+    # not by the zygote (no round trip before the program starts loading); worker_main
+    # closes its copy of the zygote's socket before the program runs
+    zygote = Zygote() if kind in ("python", "pyio") else None
     first = Worker.fork() if kind == "python" else None
-    zygote = Zygote() if kind == "pyio" else None
     spec = marshal.loads(sys.stdin.buffer.read())  # written by the host, trusted
     nonce = spec["nonce"]
     budget = Budget(spec, start)
     if kind == "python":
-        results, outputs = run_python_tests(spec, first, budget)
+        results, outputs = run_python_tests(spec, zygote, first, budget)
         streams = [(bytes(out.data), bytes(err.data)) for out, err in outputs]
     else:
         from harness_io import run_io_tests  # stdin/stdout tests only: not in a cold assert run

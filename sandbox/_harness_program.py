@@ -1,16 +1,19 @@
 """The program side of the in-jail harness (standard library only, staged with it, see
 `_staging.py`): the worker that loads a Python program and answers the harness's calls,
 `run_main` (what `python3 main.py` does, in a forked process, shared with the warm server),
-and the zygote that forks one run per stdin/stdout test."""
+and the zygote that forks one run per stdin/stdout test and each worker of assert tests."""
 
 # no `from __future__ import annotations`: at run time it imports __future__, ~0.5 ms of
 # every cold harness start (in-jail modules run on Python >= 3.10, which needs no import)
 
 import _struct  # not struct.py (nor socket.py, imported where needed): ms of a cold start
 import posix as os  # os.py itself imports ~2 ms of modules a cold harness needs none of
+import select
 import sys
+import time
 
-from harness_wire import Channel, WorkerGone, _last_line, is_plain, standard_to_plain
+from harness_wire import Channel, TestTimeout, WorkerGone, _last_line, is_plain, \
+    standard_to_plain
 
 
 def worker_main(req_fd, rep_fd, out_fd, err_fd):
@@ -210,9 +213,12 @@ def fresh_stdio():
 
 
 class Zygote:
-    """A clean fork of this process, taken before the tests are read: for each stdin/stdout
-    test of a Python program it forks a child that runs /work/main.py in-process (no
-    interpreter start-up) on the pipes the harness hands it. Its memory holds no tests."""
+    """A clean fork of this process, taken before the tests are read or the program runs:
+    for each stdin/stdout test of a Python program it forks a child that runs /work/main.py
+    in-process (no interpreter start-up) on the pipes the harness hands it; for assert/check
+    tests it forks the replacement of a worker that crashed or timed out (`start_worker`),
+    which loads the program afresh. Its memory holds no tests, and it never runs program
+    code, so a replacement worker has none of the dead worker's state."""
 
     def __init__(self):
         import _socket  # not socket.py: it imports enum & co
@@ -235,8 +241,23 @@ class Zygote:
         self.sock.sendmsg([b"run"], [(_socket.SOL_SOCKET, _socket.SCM_RIGHTS, fds)])
         return self.wait()
 
-    def wait(self):
-        """The next number from the zygote: a pid after `start`, then that run's status."""
+    def start_worker(self, fds, deadline=None):
+        """Fork a worker on the harness's four pipe ends (`worker_main`'s arguments); its
+        pid. The zygote reaps the previous worker (which the harness has killed) first, so
+        the two never overlap, and not before: until then the pid cannot be reused."""
+        import _socket
+
+        fds = _struct.pack("4i", *fds)
+        self.sock.sendmsg([b"worker"], [(_socket.SOL_SOCKET, _socket.SCM_RIGHTS, fds)])
+        return self.wait(deadline)
+
+    def wait(self, deadline=None):
+        """The next number from the zygote: a pid after `start`, then that run's status.
+        Past `deadline` (a zygote the program stopped with SIGSTOP), TestTimeout."""
+        if deadline is not None:
+            left = deadline - time.monotonic()
+            if left <= 0 or not select.select([self.sock], [], [], left)[0]:
+                raise TestTimeout()
         reply = self.sock.recv(64)
         if not reply:
             raise WorkerGone("the zygote died")
@@ -265,14 +286,23 @@ def zygote_main(sock):
     keep = sock.fileno()
     os.closerange(3, keep)
     os.closerange(keep + 1, 4096)
+    worker = None  # the last worker forked: reaped when the next one is asked for
     while True:
         try:
-            message, fds = recv_fds(sock, 3)
+            message, fds = recv_fds(sock, 4)
         except OSError:
             return
         if not message:
             return
+        if worker is not None:
+            os.waitpid(worker, 0)  # the harness killed it before asking for its replacement
+            worker = None
         pid = os.fork()
+        if pid == 0 and message == b"worker":
+            try:
+                worker_main(*fds)  # closes every other fd (this socket too) first
+            finally:
+                os._exit(0)
         if pid == 0:
             try:
                 os.setsid()
@@ -287,5 +317,8 @@ def zygote_main(sock):
         for fd in fds:
             os.close(fd)
         sock.send(str(pid).encode())
+        if message == b"worker":
+            worker = pid
+            continue
         _, status = os.waitpid(pid, 0)
         sock.send(str(status).encode())
