@@ -34,7 +34,7 @@ import select
 import sys
 import time
 
-from harness_program import Zygote, worker_main
+from harness_program import ServerForker, Zygote, worker_main
 from harness_wire import (
     Budget,
     Channel,
@@ -76,9 +76,9 @@ class Worker:
 
     @classmethod
     def start(cls, zygote, deadline=None):
-        """A worker forked from the clean zygote (taken before the tests were read or any
-        program code ran); it loads the program afresh. A zygote the program killed: a new
-        interpreter instead (`spawn`), as slow but as clean."""
+        """A worker forked from a clean forker (the zygote, taken before the tests were read
+        or any program code ran, or the warm server); it loads the program afresh. A forker
+        the program killed: a new interpreter instead (`spawn`), as slow but as clean."""
         if zygote.sock is None:
             return cls.spawn()
         theirs, ours = cls._pipes()
@@ -481,14 +481,20 @@ def _source_line(test, lineno):
     return lines[lineno - 1].strip()[:500] if 0 < lineno <= len(lines) else ""
 
 
-def main(kind):
+def main(kind, service_fd=None):
+    """Run the tests of the spec on stdin. `service_fd` (warm mode, assert/check tests): the
+    socket on which the warm server forks replacement workers, instead of a zygote."""
     start = time.monotonic()  # the program's budget counts from here
     signal.signal(signal.SIGPIPE, signal.SIG_IGN)
     # the zygote is forked before the tests are read or any program code runs, so it never
     # holds either; then the first worker, before the tests too. The first is forked here,
     # not by the zygote (no round trip before the program starts loading); worker_main
-    # closes its copy of the zygote's socket before the program runs
-    zygote = Zygote() if kind in ("python", "pyio") else None
+    # closes its copy of the zygote's socket before the program runs. Warm assert/check
+    # runs need no zygote: the warm server, as clean, forks a replacement when one is needed
+    if kind == "python" and service_fd is not None:
+        zygote = ServerForker(service_fd)
+    else:
+        zygote = Zygote() if kind in ("python", "pyio") else None
     first = Worker.fork() if kind == "python" else None
     spec = marshal.loads(sys.stdin.buffer.read())  # written by the host, trusted
     nonce = spec["nonce"]

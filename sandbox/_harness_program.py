@@ -1,7 +1,8 @@
 """The program side of the in-jail harness (standard library only, staged with it, see
 `_staging.py`): the worker that loads a Python program and answers the harness's calls,
 `run_main` (what `python3 main.py` does, in a forked process, shared with the warm server),
-and the zygote that forks one run per stdin/stdout test and each worker of assert tests."""
+the zygote that forks one run per stdin/stdout test (and, cold, each replacement worker of
+assert tests), and `ServerForker`, through which the warm server forks those replacements."""
 
 # no `from __future__ import annotations`: at run time it imports __future__, ~0.5 ms of
 # every cold harness start (in-jail modules run on Python >= 3.10, which needs no import)
@@ -212,13 +213,55 @@ def fresh_stdio():
         sys.modules["random"].seed()
 
 
-class Zygote:
+class Forker:
+    """Where replacement workers come from: a clean process that forks one on request
+    (`start_worker`) and answers with its pid over `sock`, a SOCK_SEQPACKET socket."""
+
+    sock = None
+
+    def start_worker(self, fds, deadline=None):
+        """Fork a worker on the harness's four pipe ends (`worker_main`'s arguments); its
+        pid. The forker reaps the previous worker (which the harness has killed) first, so
+        the two never overlap, and not before: until then the pid cannot be reused."""
+        import _socket
+
+        fds = _struct.pack("4i", *fds)
+        self.sock.sendmsg([b"worker"], [(_socket.SOL_SOCKET, _socket.SCM_RIGHTS, fds)])
+        return self.wait(deadline)
+
+    def wait(self, deadline=None):
+        """The next number from the forker: a pid after a start, then, for a zygote's
+        stdin/stdout run, that run's status. Past `deadline` (a forker the program stopped
+        with SIGSTOP), TestTimeout."""
+        if deadline is not None:
+            left = deadline - time.monotonic()
+            if left <= 0 or not select.select([self.sock], [], [], left)[0]:
+                raise TestTimeout()
+        reply = self.sock.recv(64)
+        if not reply:
+            raise WorkerGone("the zygote died")
+        return int(reply)
+
+
+class ServerForker(Forker):
+    """Warm mode's forker of assert/check workers: the warm server itself (pid 1 of the
+    jail, which never reads a program or its tests), asked over the socket it handed this
+    run at `fd`. Nothing is forked until a worker crashes or times out, so a program whose
+    first worker lives through its tests costs no zygote."""
+
+    def __init__(self, fd):
+        import _socket  # not socket.py: it imports enum & co
+
+        self.sock = _socket.socket(fileno=fd)
+
+
+class Zygote(Forker):
     """A clean fork of this process, taken before the tests are read or the program runs:
     for each stdin/stdout test of a Python program it forks a child that runs /work/main.py
     in-process (no interpreter start-up) on the pipes the harness hands it; for assert/check
-    tests it forks the replacement of a worker that crashed or timed out (`start_worker`),
-    which loads the program afresh. Its memory holds no tests, and it never runs program
-    code, so a replacement worker has none of the dead worker's state."""
+    tests in a cold jail it forks the replacement of a worker that crashed or timed out
+    (`start_worker`), which loads the program afresh. Its memory holds no tests, and it
+    never runs program code, so a replacement worker has none of the dead worker's state."""
 
     def __init__(self):
         import _socket  # not socket.py: it imports enum & co
@@ -240,28 +283,6 @@ class Zygote:
         fds = _struct.pack("3i", stdin_fd, stdout_fd, stderr_fd)
         self.sock.sendmsg([b"run"], [(_socket.SOL_SOCKET, _socket.SCM_RIGHTS, fds)])
         return self.wait()
-
-    def start_worker(self, fds, deadline=None):
-        """Fork a worker on the harness's four pipe ends (`worker_main`'s arguments); its
-        pid. The zygote reaps the previous worker (which the harness has killed) first, so
-        the two never overlap, and not before: until then the pid cannot be reused."""
-        import _socket
-
-        fds = _struct.pack("4i", *fds)
-        self.sock.sendmsg([b"worker"], [(_socket.SOL_SOCKET, _socket.SCM_RIGHTS, fds)])
-        return self.wait(deadline)
-
-    def wait(self, deadline=None):
-        """The next number from the zygote: a pid after `start`, then that run's status.
-        Past `deadline` (a zygote the program stopped with SIGSTOP), TestTimeout."""
-        if deadline is not None:
-            left = deadline - time.monotonic()
-            if left <= 0 or not select.select([self.sock], [], [], left)[0]:
-                raise TestTimeout()
-        reply = self.sock.recv(64)
-        if not reply:
-            raise WorkerGone("the zygote died")
-        return int(reply)
 
 
 def recv_fds(sock, count, max_bytes=64):

@@ -59,16 +59,29 @@ def main(control_fd: int) -> None:
         if not message:
             return
         header = marshal.loads(message)  # from the host, which started this server
+        # assert/check tests: a socket on which the run's harness asks for a replacement
+        # worker (this process forks it, clean, instead of a zygote forked for every run)
+        service = theirs = None
+        if header["harness"] == "python":
+            service, theirs = _socket.socketpair(_socket.AF_UNIX, _socket.SOCK_SEQPACKET)
         pid = os.fork()
         if pid == 0:
             try:
                 control.close()
-                child(header, fds, stdio)
+                if service is not None:
+                    service.close()
+                child(header, fds, stdio, theirs)
             finally:
                 os._exit(70)
         for fd in fds:
             os.close(fd)
-        result = supervise(pid, header, control)
+        if theirs is not None:
+            theirs.close()
+        try:
+            result = supervise(pid, header, control, service)
+        finally:
+            if service is not None:
+                service.close()
         kill_all()
         result["retire"] = not empty_dirs()
         control.send(to_json(result).encode())  # JSON: the host does not unmarshal jail data
@@ -117,24 +130,33 @@ def warm_up(rounds: int = 12) -> None:
             drain.finish()
 
 
-def supervise(pid: int, header: dict, control: _socket.socket) -> dict:
+def supervise(pid: int, header: dict, control: _socket.socket,
+              service: "_socket.socket | None" = None) -> dict:
+    """Wait for the run's child `pid` until it exits, the host asks for a kill or the wall
+    limit passes; meanwhile fork the replacement workers its harness asks for on `service`."""
     start = time.monotonic()
     deadline = start + header["wall_s"]
     pidfd = os.pidfd_open(pid)
     timed_out = killed = False
+    watched = [pidfd, control] if service is None else [pidfd, control, service]
+    last_worker = None
     try:
         while True:
             left = deadline - time.monotonic()
             if left <= 0:
                 timed_out = True
                 break
-            ready = select.select([pidfd, control], [], [], left)[0]
+            ready = select.select(watched, [], [], left)[0]
             if pidfd in ready:
                 break
             if control in ready:  # the host asks for a kill (output over the cap)
                 control.recv(64)
                 killed = True
                 break
+            if service in ready:
+                last_worker = fork_worker(service, header, last_worker)
+                if last_worker is None:  # the harness closed its end: nothing more to fork
+                    watched.remove(service)
     finally:
         os.close(pidfd)
     if timed_out or killed:
@@ -145,6 +167,45 @@ def supervise(pid: int, header: dict, control: _socket.socket) -> dict:
             "signal": os.WTERMSIG(status) if os.WIFSIGNALED(status) else None,
             "timed_out": timed_out, "wall_s": wall, "cpu_s": usage.ru_utime + usage.ru_stime,
             "maxrss": usage.ru_maxrss * 1024}
+
+
+def fork_worker(service: _socket.socket, header: dict, last: "int | None") -> "int | None":
+    """Fork one replacement worker of assert/check tests on the four pipe ends the harness
+    sent, answer its pid; None when the harness is gone. The worker comes from this process,
+    which never held a program or its tests, under the run's limits, and loads the program
+    afresh. The previous one (killed by the harness, which waited for its exit) is reaped
+    first, not before: until then its pid cannot name another process."""
+    try:
+        message, fds = harness_program.recv_fds(service, 4)
+    except OSError:
+        return None
+    if message != b"worker" or len(fds) != 4:
+        for fd in fds:
+            os.close(fd)
+        return None
+    if last is not None:
+        try:
+            os.waitpid(last, os.WNOHANG)
+        except ChildProcessError:
+            pass
+    pid = os.fork()
+    if pid == 0:
+        try:
+            set_run_limits(header)
+            os.chdir("/work")
+            sys.argv = ["/harness/run.py", "python"]  # as in the harness the first came from
+            if "random" in sys.modules:
+                sys.modules["random"].seed()
+            harness_program.worker_main(*fds)  # closes every other fd (this server's too)
+        finally:
+            os._exit(0)
+    for fd in fds:
+        os.close(fd)
+    try:
+        service.send(str(pid).encode())
+    except OSError:
+        return pid  # the harness died meanwhile: kill_all ends the worker with the run
+    return pid
 
 
 def kill_all() -> None:
@@ -212,7 +273,8 @@ def standard_streams() -> tuple:
                 os.close(fd)
 
 
-def child(header: dict, fds: list[int], stdio: tuple) -> None:
+def child(header: dict, fds: list[int], stdio: tuple,
+          service: "_socket.socket | None" = None) -> None:
     stdin_fd, stdout_fd, stderr_fd, payload_fd = fds
     chunks = []
     while chunk := os.read(payload_fd, 1 << 16):
@@ -224,23 +286,19 @@ def child(header: dict, fds: list[int], stdio: tuple) -> None:
     del payload, chunks
     for target, fd in ((0, stdin_fd), (1, stdout_fd), (2, stderr_fd)):
         os.dup2(fd, target)
-    os.closerange(3, MAX_FD)
-    # computed by the host (`process_budget`): without a memory cgroup the processes share
-    # the run's memory, with one RLIMIT_AS is a backstop and the cgroup holds the total
-    set_limit(resource.RLIMIT_AS, header["address_space"])
-    cpu = header["cpu_s"]
-    resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))  # SIGXCPU, then SIGKILL
-    set_limit(resource.RLIMIT_FSIZE, header["file_size_bytes"])
-    set_limit(resource.RLIMIT_NOFILE, header["open_files"])
-    set_limit(resource.RLIMIT_NPROC, header["processes"] + 1)  # +1: this server
-    set_limit(resource.RLIMIT_CORE, 0)
+    if service is not None:  # fd 3: the harness's line to this server (see fork_worker)
+        os.dup2(service.fileno(), 3)
+        os.closerange(4, MAX_FD)
+    else:
+        os.closerange(3, MAX_FD)
+    set_run_limits(header)
     os.chdir("/work")
     sys.stdin, sys.stdout, sys.stderr = stdio  # as harness_program.fresh_stdio makes them
     if "random" in sys.modules:
         sys.modules["random"].seed()
     if header["harness"]:
         sys.argv = ["/harness/run.py", header["harness"]]
-        harness.main(header["harness"])
+        harness.main(header["harness"], 3 if service is not None else None)
         harness_program.finish(0)
     harness_program.finish(harness_program.run_main())
 
@@ -260,6 +318,19 @@ def write_inputs(name: str, content: "str | bytes") -> None:
         os.fchmod(fd, 0o444)  # whatever the umask
     finally:
         os.close(fd)
+
+
+def set_run_limits(header: dict) -> None:
+    """The run's rlimits, computed by the host (`process_budget`): without a memory cgroup
+    the processes share the run's memory, with one RLIMIT_AS is a backstop and the cgroup
+    holds the total. Lowered for good: a program cannot raise them again."""
+    set_limit(resource.RLIMIT_AS, header["address_space"])
+    cpu = header["cpu_s"]
+    resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))  # SIGXCPU, then SIGKILL
+    set_limit(resource.RLIMIT_FSIZE, header["file_size_bytes"])
+    set_limit(resource.RLIMIT_NOFILE, header["open_files"])
+    set_limit(resource.RLIMIT_NPROC, header["processes"] + 1)  # +1: this server
+    set_limit(resource.RLIMIT_CORE, 0)
 
 
 def set_limit(kind: int, value: int) -> None:

@@ -61,3 +61,34 @@ def test_a_program_that_kills_everything_still_gets_fresh_workers(mode: str) -> 
     report = sandbox.run_tests(code, tests, limits=SHORT, mode=mode)
     outcomes = [r.outcome for r in report.results]
     assert outcomes == ["pass", "error", "pass" if mode == "cold" else "error"], report
+
+
+# limits() reports the worker's rlimits; crash() kills the worker, so the next test's worker
+# is a replacement (warm: forked by the warm server on the harness's request, cold: by the
+# harness's zygote)
+LIMITS_PROBE = (
+    "import os, resource\n"
+    "KINDS = ('RLIMIT_AS', 'RLIMIT_CPU', 'RLIMIT_FSIZE', 'RLIMIT_NOFILE', 'RLIMIT_NPROC',\n"
+    "         'RLIMIT_CORE')\n"
+    "def limits():\n"
+    "    return [list(resource.getrlimit(getattr(resource, k))) for k in KINDS]\n"
+    "def where():\n"
+    "    return [os.getcwd(), sorted(os.listdir('.')), os.getuid()]\n"
+    "def crash():\n"
+    "    os._exit(3)\n"
+)
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_replacement_worker_runs_under_the_first_ones_limits(mode: str) -> None:
+    probes = ["seen = limits()\nassert seen == [], seen", "seen = where()\nassert seen == [], seen"]
+    first = sandbox.run_tests(LIMITS_PROBE, probes, limits=SHORT, mode=mode)
+    seen_first = [r.message for r in first.results]  # each failure carries what it saw
+    after = sandbox.run_tests(LIMITS_PROBE, ["assert crash() is None", *probes], limits=SHORT,
+                              mode=mode)
+    outcomes = [r.outcome for r in after.results]
+    assert outcomes == ["error", "fail", "fail"], after
+    assert [r.message for r in after.results[1:]] == seen_first
+    # and the values are the run's own, not the server's loose ones
+    assert f"[{SHORT.open_files}, {SHORT.open_files}]" in seen_first[0], seen_first
+    assert "'/work'" in seen_first[1] and "'main.py'" in seen_first[1], seen_first
