@@ -123,10 +123,28 @@ def standard_to_plain(value, depth=0):
 
 
 def _last_line(exc):
-    import traceback
+    """The last line `traceback.format_exception_only` gives for `exc`, capped. Built here
+    for the common case: importing traceback (with linecache, tokenize and textwrap) costs
+    every forked harness or worker that meets its first exception ~4 ms. SyntaxError (a
+    multi-line layout) and exceptions carrying notes still go through traceback."""
+    kind = type(exc)
+    if isinstance(exc, SyntaxError) or getattr(exc, "__notes__", None) is not None:
+        import traceback
 
-    text = "".join(traceback.format_exception_only(type(exc), exc)).strip()
-    return text.splitlines()[-1][:2000] if text else type(exc).__name__
+        text = "".join(traceback.format_exception_only(kind, exc)).strip()
+        return text.splitlines()[-1][:2000] if text else kind.__name__
+    name = kind.__qualname__
+    module = kind.__module__
+    if module not in ("__main__", "builtins"):
+        if not isinstance(module, str):
+            module = "<unknown>"
+        name = f"{module}.{name}"
+    try:
+        value = str(exc)
+    except BaseException:  # noqa: BLE001  (as traceback words it)
+        value = "<exception str() failed>"
+    text = (f"{name}: {value}" if value else name).strip()
+    return text.splitlines()[-1][:2000] if text else kind.__name__
 
 
 
