@@ -3,7 +3,7 @@ never takes the batch down."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
@@ -29,10 +29,12 @@ def run_many(jobs: Sequence[Mapping[str, Any]], *,
     return _map(run, jobs, max_workers, _failed_execution)
 
 
-def run_tests_many(jobs: Sequence[Mapping[str, Any]], *, max_workers: int | None = None,
+def run_tests_many(jobs: Iterable[Mapping[str, Any]], *, max_workers: int | None = None,
                    chunk_tests: int | None = None) -> list[TestReport]:
     """`run_tests` over many (`code`, `tests`, ...) jobs in parallel, results in input order;
-    one invalid job yields a report whose execution is a `sandbox_error`.
+    one invalid job yields a report whose execution is a `sandbox_error`. `jobs` may be any
+    iterable (a generator too): each job starts as soon as it is produced, so the caller's
+    work on the next job overlaps the runs of the earlier ones.
 
     chunk_tests: spread the stdin/stdout tests of one warm (Python) program over the
     workers when it has at least twice this many: up to `max_workers` chunks of at least
@@ -42,10 +44,16 @@ def run_tests_many(jobs: Sequence[Mapping[str, Any]], *, max_workers: int | None
     `SplitProgram`). None (the default): one jail per job. Function tests are never split:
     they share the program's process, whose state one test may leave to the next."""
     workers = max(1, max_workers or default_workers())
-    plans = [_split(job, workers, chunk_tests) for job in jobs]
-    units = [{"plan": plan, "part": k} if isinstance(plan, SplitProgram) else {"job": plan}
-             for plan in plans
-             for k in range(len(plan.bounds) if isinstance(plan, SplitProgram) else 1)]
+    plans: list[SplitProgram | Mapping[str, Any]] = []
+
+    def units() -> Iterator[dict[str, Any]]:
+        for job in jobs:
+            plan = _split(job, workers, chunk_tests)
+            plans.append(plan)
+            if isinstance(plan, SplitProgram):
+                yield from ({"plan": plan, "part": k} for k in range(len(plan.bounds)))
+            else:
+                yield {"job": plan}
 
     def one(plan: SplitProgram | None = None, part: int = 0,
             job: Mapping[str, Any] | None = None) -> TestReport | None:
@@ -64,7 +72,7 @@ def run_tests_many(jobs: Sequence[Mapping[str, Any]], *, max_workers: int | None
         unit["plan"].finish(unit["part"], report)
         return None
 
-    done = iter(_map(one, units, workers, failed))
+    done = iter(_map(one, units(), workers, failed))
     reports = []
     for plan in plans:
         if isinstance(plan, SplitProgram):
@@ -99,11 +107,20 @@ def _failed_execution(exc: Exception, job: Mapping[str, Any]) -> Execution:
     return Execution(status="sandbox_error", stderr=f"{type(exc).__name__}: {exc}")
 
 
-def _map(fn: Callable[..., T], jobs: Sequence[Mapping[str, Any]], max_workers: int | None,
+def _map(fn: Callable[..., T], jobs: Iterable[Mapping[str, Any]], max_workers: int | None,
          on_error: Callable[[Exception, Mapping[str, Any]], T]) -> list[T]:
-    if not jobs:
-        return []
-    workers = max(1, min(max_workers or default_workers(), len(jobs)))
+    """`fn(**job)` of every job, `max_workers` at a time, each submitted as `jobs` yields it."""
+    workers = max(1, max_workers or default_workers())
+    if isinstance(jobs, Sequence):
+        if not jobs:
+            return []
+        workers = min(workers, len(jobs))
+    taken: list[Mapping[str, Any]] = []  # the jobs as `jobs` yielded them, for on_error
+
+    def taking() -> Iterator[Mapping[str, Any]]:
+        for job in jobs:
+            taken.append(job)
+            yield job
 
     def one(job: Mapping[str, Any]) -> T | SandboxError:
         try:
@@ -114,12 +131,12 @@ def _map(fn: Callable[..., T], jobs: Sequence[Mapping[str, Any]], max_workers: i
             return on_error(exc, job)
 
     if workers == 1:
-        results = [one(job) for job in jobs]
+        results = [one(job) for job in taking()]
     else:
         with ThreadPoolExecutor(workers, thread_name_prefix="sandbox") as pool:
-            results = list(pool.map(one, jobs))
+            results = list(pool.map(one, taking()))  # submits each job as it comes
     errors = [r for r in results if isinstance(r, SandboxError)]
     if errors and len(errors) == len(results):
         raise errors[0]
     return [on_error(r, job) if isinstance(r, SandboxError) else r
-            for r, job in zip(results, jobs)]
+            for r, job in zip(results, taken)]

@@ -30,7 +30,7 @@ import functools
 import hashlib
 import json
 import logging
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Hashable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -78,15 +78,17 @@ class CodeReward:
 
     def score(self, samples: Sequence[Sample]) -> list[Score]:
         tasks: dict[Hashable, CodeTask | BadReference] = {}  # a batch's G samples per prompt
-        items = [self._rule_layer(s, tasks) for s in samples]
-        self._test_layers(items)
+        items = [_Item(s) for s in samples]
+        # the Rule layer runs item by item as the sandbox takes the programs it passed: the
+        # runs of the first programs overlap the Rule layer of the later ones
+        self._test_layers(self._rule_layer(item, tasks) for item in items)
         self._judge_layer(items)
         return [item.done or self._combine(item) for item in items]
 
     # Rule layer ----------------------------------------------------------------------------
 
-    def _rule_layer(self, sample: Sample, tasks: dict[Hashable, CodeTask | BadReference]) -> _Item:
-        item = _Item(sample)
+    def _rule_layer(self, item: _Item, tasks: dict[Hashable, CodeTask | BadReference]) -> _Item:
+        sample = item.sample
         task = self._task(sample.reference, tasks)
         if isinstance(task, BadReference):
             log.debug("rtv: bad reference: %s", task)
@@ -137,20 +139,28 @@ class CodeReward:
 
     # Test and Verifier layers --------------------------------------------------------------
 
-    def _test_layers(self, items: list[_Item]) -> None:
+    def _test_layers(self, items: Iterable[_Item]) -> None:
         """Run each distinct program once against its public and hidden tests together (a
-        timeout in the public tests ends the run before the hidden ones), all in parallel."""
-        jobs: dict[str, tuple[str, CodeTask]] = {}
-        wanted: list[tuple[_Item, str]] = []
-        for item in items:
-            if item.done is not None or item.task is None or item.program is None:
-                continue
-            if item.task.public.tests or item.task.hidden.tests:
+        timeout in the public tests ends the run before the hidden ones), all in parallel,
+        each as soon as `items` yields it."""
+        if self.config.reference_time is not None:  # every limit known before the first run
+            items = list(items)
+            self._time_references([i.task for i in items if _runnable(i)])  # type: ignore[misc]
+        jobs: dict[str, int] = {}
+        wanted: list[tuple[_Item, int]] = []
+
+        def specs() -> Iterator[dict[str, Any]]:
+            for item in items:
+                if not _runnable(item):
+                    continue
+                assert item.task is not None and item.program is not None
                 key = _job_key(item.program, item.task)
-                jobs.setdefault(key, (item.program, item.task))
-                wanted.append((item, key))
-        self._time_references([task for _, task in jobs.values()])
-        reports = self._run(jobs)
+                if key not in jobs:
+                    jobs[key] = len(jobs)
+                    yield self._spec(item.program, item.task)
+                wanted.append((item, jobs[key]))
+
+        reports = self._run_specs(specs())
         for item, key in wanted:
             assert item.task is not None
             public, hidden = _split_report(reports[key], len(item.task.public.tests))
@@ -191,20 +201,25 @@ class CodeReward:
     def _run(self, jobs: Mapping[str, tuple[str, CodeTask]]) -> dict[str, Any]:
         if not jobs:
             return {}
+        reports = self._run_specs(self._spec(program, task) for program, task in jobs.values())
+        return dict(zip(jobs, reports))
+
+    def _spec(self, program: str, task: CodeTask) -> dict[str, Any]:
+        """The `sandbox.run_tests` arguments of one program's run of all its tests."""
+        tests = _all_tests(task)
+        limits = _limits(self.config, self.per_test_limit(task), len(tests.tests))
+        return {"code": program, "tests": tests.payload(), "language": task.language,
+                "entry_point": task.entry_point, "limits": limits,
+                "compare": self.config.compare, "float_tol": self.config.float_tol,
+                "checker": task.checker, **_test_context(task, tests)}
+
+    def _run_specs(self, specs: Iterable[dict[str, Any]]) -> list[Any]:
+        """The reports of `specs`, run in parallel, each started as soon as it is produced."""
         import sandbox
 
-        specs = []
-        for program, task in jobs.values():
-            tests = _all_tests(task)
-            limits = _limits(self.config, self.per_test_limit(task), len(tests.tests))
-            specs.append({"code": program, "tests": tests.payload(), "language": task.language,
-                          "entry_point": task.entry_point, "limits": limits,
-                          "compare": self.config.compare, "float_tol": self.config.float_tol,
-                          "checker": task.checker, **_test_context(task, tests)})
         with sandbox_errors("rtv: the sandbox cannot run programs"):
-            reports = sandbox.run_tests_many(specs, max_workers=self.config.max_workers,
-                                             chunk_tests=self.config.chunk_tests)
-        return dict(zip(jobs, reports))
+            return sandbox.run_tests_many(specs, max_workers=self.config.max_workers,
+                                          chunk_tests=self.config.chunk_tests)
 
     def _judge_layer(self, items: list[_Item]) -> None:
         if self.judge is None:
@@ -269,6 +284,12 @@ class CodeReward:
             parts["tests_fraction"] = fractions.get("tests")
             parts["hidden_fraction"] = fractions.get("hidden")
         return parts
+
+
+def _runnable(item: _Item) -> bool:
+    """The Rule layer left the item a program and its task has tests to run."""
+    return item.done is None and item.task is not None and item.program is not None and \
+        bool(item.task.public.tests or item.task.hidden.tests)
 
 
 _STATUS_REASONS = ("sandbox_error", "timeout", "memory_limit", "output_limit")

@@ -7,6 +7,7 @@ reports, never on wall-clock time."""
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from typing import Any
 
 import pytest
@@ -30,9 +31,10 @@ class Recorder:
         self.calls: list[tuple[list[dict[str, Any]], dict[str, Any], list[Any]]] = []
         real = sandbox.run_tests_many
 
-        def recording(jobs: list[dict[str, Any]], **options: Any) -> Any:
-            reports = real(jobs, **options)
-            self.calls.append((list(jobs), options, reports))
+        def recording(jobs: Iterable[dict[str, Any]], **options: Any) -> Any:
+            seen: list[dict[str, Any]] = []  # jobs may be a generator: record them as they pass
+            reports = real((seen.append(job) or job for job in jobs), **options)
+            self.calls.append((seen, options, reports))
             return reports
 
         monkeypatch.setattr(sandbox, "run_tests_many", recording)

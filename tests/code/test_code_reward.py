@@ -4,6 +4,7 @@ the real sandbox, hard-coding and gating, the judge, and batch de-duplication.""
 from __future__ import annotations
 
 import shutil
+from collections.abc import Iterable
 from typing import Any
 
 import pytest
@@ -245,7 +246,8 @@ def test_identical_pairs_run_once(sandbox_ready: None, monkeypatch: pytest.Monke
     jobs: list[int] = []
     real = sandbox.run_tests_many
 
-    def counting(specs: list[dict[str, Any]], **kw: Any) -> Any:
+    def counting(specs: Iterable[dict[str, Any]], **kw: Any) -> Any:
+        specs = list(specs)  # a generator: the Rule layer runs as the sandbox takes jobs
         jobs.append(len(specs))
         return real(specs, **kw)
 

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import dataclasses
+from typing import Any
 
 import pytest
 from sandbox_probes import MODES, SHORT
 
 import sandbox
+from sandbox import _batch as sandbox_batch
 
 GOOD = "def add(a, b):\n    return a + b\n"
 ASSERTS = ["assert add(1, 2) == 3", "assert add(-1, 1) == 0", "assert add('a', 'b') == 'ab'"]
@@ -226,6 +228,35 @@ def test_run_tests_many_keeps_order_and_isolates_bad_jobs() -> None:
     assert reports[2].status == "sandbox_error" and "entry_point" in reports[2].execution.stderr
 
 
+def test_run_tests_many_starts_each_job_as_a_generator_yields_it() -> None:
+    # the generator waits, after its first job, until that job's run has started: were the
+    # jobs taken all before any ran, it would wait in vain (and fail, not hang)
+    import threading
+
+    started = threading.Event()
+    real = sandbox_batch.run_tests
+
+    def signalling(**job: Any) -> Any:
+        started.set()
+        return real(**job)
+
+    def jobs() -> Any:
+        yield {"code": GOOD, "tests": ASSERTS, "limits": SHORT}
+        assert started.wait(60), "no job started before the generator's second job"
+        yield {"code": GOOD, "tests": CHECK, "entry_point": "add", "limits": SHORT}
+        yield {"code": GOOD, "tests": CHECK, "limits": SHORT}  # no entry_point: a bad job
+
+    patched = pytest.MonkeyPatch()
+    patched.setattr(sandbox_batch, "run_tests", signalling)
+    try:
+        reports = sandbox.run_tests_many(jobs(), max_workers=2)
+    finally:
+        patched.undo()
+    assert [r.passed for r in reports] == [3, 1, 0]
+    assert reports[2].status == "sandbox_error" and "entry_point" in reports[2].execution.stderr
+    assert sandbox.run_tests_many(iter([]), max_workers=2) == []
+
+
 def test_standard_containers_compare_like_plain_data() -> None:
     code = ("from collections import Counter, OrderedDict, defaultdict, deque\n"
             "def hist(s):\n    return Counter(s.split())\n"
@@ -294,3 +325,53 @@ def test_harness_processes_do_not_count_against_the_program(mode: str) -> None:
     io = sandbox.run_tests("print(input())", [{"input": "a", "output": "a"}], limits=limits,
                            mode=mode)
     assert io.passed == 1, io
+
+
+class _ProgramError(Exception):
+    pass
+
+
+class _UnprintableError(Exception):
+    def __str__(self) -> str:
+        raise ValueError("no")
+
+
+def _traceback_last_line(exc: BaseException) -> str:
+    import traceback
+
+    text = "".join(traceback.format_exception_only(type(exc), exc)).strip()
+    return text.splitlines()[-1][:2000] if text else type(exc).__name__
+
+
+def _noted() -> BaseException:
+    exc = ValueError("with a note")
+    exc.add_note("the note")
+    return exc
+
+
+@pytest.mark.parametrize("exc", [
+    ValueError("x"), ValueError(), KeyError("k"), _ProgramError("two\nlines"),
+    _UnprintableError(), NameError("name 'f' is not defined"), SystemExit(3), SystemExit(),
+    AssertionError(""), Exception("  padded  "), OSError(2, "No such file"),
+    UnicodeDecodeError("utf-8", b"\xff", 0, 1, "invalid start byte"), StopIteration(5),
+    Exception("a" * 3000), Exception("\n"), SyntaxError("bad", ("main.py", 1, 2, "x y", 1, 3)),
+    _noted()], ids=lambda e: type(e).__name__)
+def test_error_messages_read_as_traceback_words_them(exc: BaseException) -> None:
+    # the harness's own formatting (it skips importing traceback, ~4 ms of every forked
+    # process that meets an exception) must give traceback's last line, word for word
+    from sandbox._harness_wire import _last_line
+
+    assert _last_line(exc) == _traceback_last_line(exc)
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_raising_program_reports_its_exception(mode: str) -> None:
+    code = ("class Odd(Exception):\n    pass\n"
+            "def f(k):\n    raise [ValueError('bad value'), KeyError('k'), Odd('odd one')][k]\n")
+    report = sandbox.run_tests(code, [f"assert f({k})" for k in range(3)], limits=SHORT,
+                               mode=mode)
+    assert [r.outcome for r in report.results] == ["error"] * 3, report
+    messages = [r.message for r in report.results]
+    assert messages[0] == "ValueError: bad value", messages
+    assert messages[1] == "KeyError: 'k'", messages
+    assert messages[2].endswith("Odd: odd one"), messages
