@@ -402,14 +402,15 @@ class Drain:
 
 
 def run_python_tests(spec, zygote, first, budget):
-    """assert / check tests against the program in a worker process; one verdict per test.
-    A timeout ends the run (`Budget`); a crash restarts the worker for the next test, forked
-    from `zygote`, the clean process `first` came from too."""
+    """assert / check tests against the program in a worker process; one verdict per test,
+    each under the limit `Budget` gives that test. A timeout ends the run (`Budget`); a
+    crash restarts the worker for the next test, forked from `zygote`, the clean process
+    `first` came from too."""
     results, outputs = Verdicts(spec["nonce"]), []
     worker = first
     started = False
-    for test in spec["tests"]:
-        limit = budget.limit()
+    for index, test in enumerate(spec["tests"]):
+        limit = budget.limit(index)
         if limit is None:
             break
         begin = time.monotonic()
@@ -436,7 +437,7 @@ def run_python_tests(spec, zygote, first, budget):
                 namespace["check"](namespace[spec["entry_point"]])
             results.append(("pass", "", time.monotonic() - begin))
         except TestTimeout:
-            results.append(("timeout", budget.timeout_message(limit),
+            results.append(("timeout", budget.timeout_message(index, limit),
                             time.monotonic() - begin))
             worker = _retire(worker, outputs)
         except (WorkerGone, OSError) as exc:

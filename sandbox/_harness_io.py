@@ -15,12 +15,13 @@ from harness_wire import Budget, TestTimeout, Verdicts, WorkerGone
 
 
 def run_io_tests(spec, zygote=None, budget=None):
-    """stdin/stdout tests: the program runs once per test, compared here. A timeout ends the
-    run (`Budget`: the tests after it are timeouts that did not run)."""
+    """stdin/stdout tests: the program runs once per test, compared here, each under the
+    limit `Budget` gives that test. A timeout ends the run (`Budget`: the tests after it are
+    timeouts that did not run)."""
     results, outputs = Verdicts(spec["nonce"]), []
     budget = budget or Budget(spec)
-    for case in spec["tests"]:
-        limit = budget.limit()
+    for index, case in enumerate(spec["tests"]):
+        limit = budget.limit(index)
         if limit is None:
             break
         begin = time.monotonic()
@@ -28,7 +29,7 @@ def run_io_tests(spec, zygote=None, budget=None):
             status, out, err = run_case(spec["argv"], case["input"].encode(),
                                         limit, spec["output_bytes"], zygote)
         except TestTimeout:
-            results.append(("timeout", budget.timeout_message(limit),
+            results.append(("timeout", budget.timeout_message(index, limit),
                             time.monotonic() - begin))
             break
         except OutputLimit:

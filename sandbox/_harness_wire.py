@@ -196,34 +196,41 @@ class Verdicts(list):
 
 class Budget:
     """When the tests of one program may still start (issue #17: a budget per program, not
-    per test). Each test runs under the per-test limit, capped by what is left of the
-    program's wall budget (`program_wall_s`, counted from the harness's start); no test
-    starts after one timed out (a program that loops would otherwise cost one limit per
-    remaining test) or once the budget is spent. The tests not started are reported as
-    timeouts that did not run (a verdict's fourth field, False)."""
+    per test). Test i runs under its own limit (`test_limits[i]` where the host gave one per
+    test, as EvalPlus derives them from a reference solution; else `test_wall_s`), capped by
+    what is left of the program's wall budget (`program_wall_s`, counted from the harness's
+    start); no test starts after one timed out (a program that loops would otherwise cost
+    one limit per remaining test) or once the budget is spent. The tests not started are
+    reported as timeouts that did not run (a verdict's fourth field, False)."""
 
     def __init__(self, spec, start=None):
         self.per_test = spec["test_wall_s"]
+        self.test_limits = spec.get("test_limits")  # one per test, or None
         self.budget = spec.get("program_wall_s")
         start = time.monotonic() if start is None else start
         self.deadline = None if self.budget is None else start + self.budget
         self.stopped = ""  # why no further test starts; empty while they do
 
-    def limit(self):
-        """Seconds the next test may take, or None when it must not start."""
+    def own(self, index):
+        """Test `index`'s own limit, before the program's budget caps it."""
+        return self.per_test if self.test_limits is None else self.test_limits[index]
+
+    def limit(self, index):
+        """Seconds test `index` may take, or None when it must not start."""
         if self.stopped:
             return None
         if self.deadline is None:
-            return self.per_test
+            return self.own(index)
         left = self.deadline - time.monotonic()
         if left <= 0:
             self.stopped = f"not run: the program's budget of {self.budget:g} s was spent"
             return None
-        return min(self.per_test, left)
+        return min(self.own(index), left)
 
-    def timeout_message(self, limit):
-        """The verdict message of a test that ran past `limit`; no test starts after it."""
-        if limit < self.per_test:  # cut short by the budget
+    def timeout_message(self, index, limit):
+        """The verdict message of test `index`, which ran past `limit`; no test starts after
+        it."""
+        if limit < self.own(index):  # cut short by the budget
             self.stopped = f"not run: the program's budget of {self.budget:g} s was spent"
             return f"test exceeded the {limit:.3g} s left of the program's {self.budget:g} s"
         self.stopped = "not run: an earlier test timed out"

@@ -48,7 +48,8 @@ class SplitProgram:
     """One `run_tests` job whose tests run as several jails in parallel, chunk by chunk.
 
     The program's budget holds across its chunks: `Limits.program_wall_s` counts from the
-    start of its first chunk, each chunk getting what is left of it; a chunk that would
+    start of its first chunk, each chunk getting what is left of it (and its slice of the
+    job's `test_limits`, where it gives one limit per test); a chunk that would
     start after a timeout in an earlier chunk (in test order), or once the budget is spent,
     does not start. `merged` then gives the report one run of all the tests gives: the
     verdicts in order, every test after the first timeout a timeout that never ran."""
@@ -58,6 +59,7 @@ class SplitProgram:
         self.bounds = bounds
         self.tests = list(job["tests"])
         self.limits: Limits = job.get("limits") or Limits()
+        self.test_limits = job.get("test_limits")  # one per test, sliced with the chunks
         self.reports: dict[int, TestReport] = {}
         self._lock = threading.Lock()
         self._started: float | None = None
@@ -80,7 +82,10 @@ class SplitProgram:
             else:
                 limits = self.limits if left is None else \
                     dataclasses.replace(self.limits, program_wall_s=left)
-                return {**self.job, "tests": self.tests[first:stop], "limits": limits}
+                arguments = {**self.job, "tests": self.tests[first:stop], "limits": limits}
+                if self.test_limits is not None:
+                    arguments["test_limits"] = list(self.test_limits[first:stop])
+                return arguments
         self.finish(part, TestReport(
             results=tuple(TestResult(i, "timeout", why, 0.0, False)
                           for i in range(stop - first)),

@@ -6,8 +6,10 @@ from __future__ import annotations
 import dataclasses
 import json
 import marshal
+import math
+import numbers
 import secrets
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, Literal, get_args
 
 from sandbox._checker import Checker, checker_output_room, judged, prepare_checker
@@ -50,12 +52,18 @@ def run_tests(code: str, tests: Any, language: str = "python", *,
               compare: Compare = "exact", float_tol: float = 1e-6,
               style: TestFormat | None = None, files: Files | None = None,
               mode: Mode = "auto", context: str | None = None,
-              setup: str | None = None, checker: Checker | None = None) -> TestReport:
+              setup: str | None = None, checker: Checker | None = None,
+              test_limits: Sequence[float] | None = None) -> TestReport:
     """Run every test of `tests` against `code` in ONE sandbox run, each test under
     `limits.test_wall_s`, and report a verdict per test. A test that times out ends the run:
     the tests after it do not start and count as timeouts (`TestResult.ran` False), so a
     program that loops costs one per-test limit, not one per test. `limits.program_wall_s`
     bounds all the tests together (tests that would start after it count as timeouts).
+
+    test_limits: one limit per test, in seconds, instead of `limits.test_wall_s` for each
+    (EvalPlus's per-test limits from a reference solution's times); each still capped by what
+    is left of `limits.program_wall_s`. `limits.wall_s` bounds the whole run: leave it room
+    for their sum. A check(candidate) test is one test.
 
     tests: a list of assert statements (`["assert add(1, 2) == 3"]`), HumanEval-style check
     code with `entry_point` (`"def check(candidate): ..."`), or stdin/stdout cases
@@ -84,6 +92,7 @@ def run_tests(code: str, tests: Any, language: str = "python", *,
     if (context or setup) and fmt == "io":
         raise ArgumentError("context and setup apply to assert and check tests, not stdin "
                             "cases")
+    own_limits = _test_limits(test_limits, len(items))
     if not items:
         return TestReport(results=(), execution=Execution(status="ok"))
     checking = prepare_checker(checker, fmt, items, limits)  # compiled once, before the program
@@ -93,8 +102,8 @@ def run_tests(code: str, tests: Any, language: str = "python", *,
     document = {"nonce": nonce, "format": fmt, "tests": items, "entry_point": entry_point,
                 "context": context or "", "setup": setup or "", "checker": checking is not None,
                 "compare": compare, "float_tol": float_tol, "test_wall_s": limits.test_wall_s,
-                "program_wall_s": limits.program_wall_s, "output_bytes": limits.output_bytes,
-                "argv": spec.run_argv(limits.memory_bytes)}
+                "test_limits": own_limits, "program_wall_s": limits.program_wall_s,
+                "output_bytes": limits.output_bytes, "argv": spec.run_argv(limits.memory_bytes)}
     payload = marshal.dumps(document)
     # python: asserts/check against a worker; pyio: stdin/stdout runs forked from a clean
     # zygote (no interpreter start per test); io: stdin/stdout runs of the compiled program
@@ -151,6 +160,25 @@ def _normalize(tests: Any, fmt: TestFormat, entry_point: str | None, language: s
             raise ArgumentError(f"io test {i} needs 'input' and 'output'")
         cases.append({"input": str(case["input"]), "output": str(case["output"])})
     return cases
+
+
+def _test_limits(test_limits: Sequence[float] | None, count: int) -> list[float] | None:
+    """The per-test limits as the harness's `Budget` takes them, checked: one positive,
+    finite number of seconds per test."""
+    if test_limits is None:
+        return None
+    if isinstance(test_limits, (str, bytes, Mapping)) or not isinstance(test_limits, Sequence):
+        raise ArgumentError(f"test_limits must be a sequence of seconds, one per test, not "
+                            f"{type(test_limits).__name__}")
+    if len(test_limits) != count:
+        raise ArgumentError(f"test_limits gives {len(test_limits)} limits for {count} tests: "
+                            "one per test")
+    for i, value in enumerate(test_limits):
+        if isinstance(value, bool) or not isinstance(value, numbers.Real) or \
+                not 0 < value < math.inf:
+            raise ArgumentError(f"test_limits[{i}] must be a positive number of seconds, got "
+                                f"{value!r}")
+    return [float(value) for value in test_limits]
 
 
 def _report(execution: Execution, nonce: str, count: int) -> TestReport:

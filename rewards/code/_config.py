@@ -42,15 +42,16 @@ class Weights:
 
 @dataclass(frozen=True)
 class ReferenceTime:
-    """The per-test time limit of a task from its reference solution's measured time, by
-    EvalPlus's rule: `max(min_time_limit, gt_time_limit_factor * t)` per test, with factor
-    4.0 and floor 1.0 s by default (evalplus/config.py `DEFAULT_GT_TIME_LIMIT_FACTOR`,
-    `DEFAULT_MIN_TIME_LIMIT`; applied in evalplus/eval/__init__.py `untrusted_check`). One
-    limit per program here: `max(floor_s, factor * the reference's slowest test)`, at most
-    `CodeRewardConfig.time_limit_s`."""
+    """Per-test time limits of a task from its reference solution's measured times, by
+    EvalPlus's rule: test i gets `max(min_time_limit, gt_time_limit_factor * t_i)`, with
+    factor 4.0 and floor 1.0 s by default (evalplus/config.py `DEFAULT_GT_TIME_LIMIT_FACTOR`,
+    `DEFAULT_MIN_TIME_LIMIT`; evalplus/evaluate.py computes the list, evalplus/eval/__init__.py
+    `untrusted_check` runs each test under its own). Here each limit is at most
+    `CodeRewardConfig.time_limit_s`, and a test the reference did not pass (or did not run)
+    gets `time_limit_s`: its time says nothing about what an honest program needs."""
 
     factor: float = 4.0
-    """Times the reference solution's slowest test."""
+    """Times the reference solution's time on the test."""
     floor_s: float = 1.0
     """Least per-test limit, however fast the reference (start-up noise, a loaded host)."""
 
@@ -59,11 +60,17 @@ class ReferenceTime:
         check_range("factor", self.factor, gt=0)
         check_range("floor_s", self.floor_s, gt=0)
 
-    def limit(self, test_times: Sequence[float], cap: float) -> float:
-        """The per-test limit from the reference's per-test seconds; `cap` when none."""
-        if not test_times:
+    def limit(self, seconds: float | None, cap: float) -> float:
+        """One test's limit from the reference's seconds on it; `cap` when there are none
+        (the reference failed the test or never ran it)."""
+        if seconds is None:
             return cap
-        return min(cap, max(self.floor_s, self.factor * max(test_times)))
+        return min(cap, max(self.floor_s, self.factor * seconds))
+
+    def limits(self, test_times: Sequence[float | None], cap: float) -> tuple[float, ...]:
+        """The limit of each test, in order, from the reference's seconds on each (None
+        where it has none)."""
+        return tuple(self.limit(seconds, cap) for seconds in test_times)
 
 
 @dataclass(frozen=True)
@@ -99,9 +106,10 @@ class CodeRewardConfig:
     tests that would start after it count as timeouts. None: no budget beyond the
     per-test limit."""
     reference_time: ReferenceTime | None = None
-    """Derive each task's per-test limit from its reference solution (`{factor, floor_s}`,
+    """Derive each test's own limit from the task's reference solution (`{factor, floor_s}`,
     see `ReferenceTime`), run once per task and remembered; tasks without one keep
-    `time_limit_s`. None: `time_limit_s` for every task."""
+    `time_limit_s`, and so does a test the reference did not pass. None: `time_limit_s` for
+    every test."""
     pass_mode: Literal["fraction", "all"] = "fraction"
     """The value of the tests and hidden layers: the pass fraction, or all (1 when every
     test of the layer passes, else 0; `parts` then also carries the fractions, as

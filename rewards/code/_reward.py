@@ -15,7 +15,7 @@ domains:
 
 A program runs once against its public then its hidden tests: a test that times out ends
 that run (the tests after it count as timeouts), `program_time_limit_s` bounds the whole
-run, and `reference_time` derives the per-test limit from the task's reference solution.
+run, and `reference_time` derives each test's own limit from the task's reference solution.
 
 The score is the weighted sum of the layers that apply to the sample. A layer that does not
 apply (no judge configured or the judge abstained, a reference without hidden tests) has its
@@ -45,7 +45,7 @@ __all__ = ["CodeReward"]
 log = logging.getLogger("rewards.code")
 
 MAX_REMEMBERED_LIMITS = 100_000
-"""Tasks whose reference-derived per-test limit a `CodeReward` remembers (oldest dropped)."""
+"""Tasks whose reference-derived per-test limits a `CodeReward` remembers (oldest dropped)."""
 
 
 # --- scoring -------------------------------------------------------------------------------
@@ -74,7 +74,8 @@ class CodeReward:
         self.config = parse_options(options)
         self.rules = self.config.rule_config()
         self.judge = resolve_judge(self.config)
-        self._reference_limits: dict[str, float] = {}  # task digest -> per-test seconds
+        # task digest -> seconds each test may take, public then hidden
+        self._reference_limits: dict[str, tuple[float, ...]] = {}
 
     def score(self, samples: Sequence[Sample]) -> list[Score]:
         tasks: dict[Hashable, CodeTask | BadReference] = {}  # a batch's G samples per prompt
@@ -171,7 +172,10 @@ class CodeReward:
 
     def _time_references(self, tasks: Sequence[CodeTask]) -> None:
         """With `reference_time`: run the reference solution of each task not timed before,
-        once, and remember the per-test limit its times give (`ReferenceTime.limit`)."""
+        once, and remember the limit of each test its times give (`ReferenceTime.limits`):
+        a test it passed gets `max(floor_s, factor x its time)`, at most `time_limit_s`; a
+        test it failed or did not run (or every test, if it does not compile) gets
+        `time_limit_s`."""
         rule = self.config.reference_time
         if rule is None:
             return
@@ -182,21 +186,30 @@ class CodeReward:
         for key, report in self._run(todo).items():
             if report.status == "sandbox_error":  # infrastructure for this run: try again later
                 continue
-            times = [r.wall_s for r in report.results if r.ran]
+            times: list[float | None] = [None] * len(_all_tests(todo[key][1]).tests)
+            if report.status != "compile_error":
+                for result in report.results:
+                    if result.passed and result.index < len(times):
+                        times[result.index] = result.wall_s
             if report.status == "compile_error" or report.passed < report.total:
                 log.debug("rtv: reference solution %s: %s, %d/%d tests pass", key[:12],
                           report.status, report.passed, report.total)
             while len(self._reference_limits) >= MAX_REMEMBERED_LIMITS:
                 del self._reference_limits[next(iter(self._reference_limits))]
-            self._reference_limits[key] = rule.limit(
-                [] if report.status == "compile_error" else times, self.config.time_limit_s)
+            self._reference_limits[key] = rule.limits(times, self.config.time_limit_s)
+
+    def test_limits(self, task: CodeTask) -> tuple[float, ...] | None:
+        """Seconds each test of `task` may take (public then hidden), derived from its
+        reference solution when `reference_time` is set and it was timed; None otherwise
+        (every test then gets `time_limit_s`)."""
+        if self.config.reference_time is None or task.solution is None:
+            return None
+        return self._reference_limits.get(_task_digest(task))
 
     def per_test_limit(self, task: CodeTask) -> float:
-        """Seconds each test of `task` may take: derived from its reference solution when
-        `reference_time` is set and it was timed, else `time_limit_s`."""
-        if self.config.reference_time is None or task.solution is None:
-            return self.config.time_limit_s
-        return self._reference_limits.get(_task_digest(task), self.config.time_limit_s)
+        """The most seconds a test of `task` may take: the largest of `test_limits`, else
+        `time_limit_s`."""
+        return max(self.test_limits(task) or (self.config.time_limit_s,))
 
     def _run(self, jobs: Mapping[str, tuple[str, CodeTask]]) -> dict[str, Any]:
         if not jobs:
@@ -207,11 +220,15 @@ class CodeReward:
     def _spec(self, program: str, task: CodeTask) -> dict[str, Any]:
         """The `sandbox.run_tests` arguments of one program's run of all its tests."""
         tests = _all_tests(task)
-        limits = _limits(self.config, self.per_test_limit(task), len(tests.tests))
-        return {"code": program, "tests": tests.payload(), "language": task.language,
+        own = self.test_limits(task)
+        limits = _limits(self.config, own or (self.config.time_limit_s,) * len(tests.tests))
+        spec = {"code": program, "tests": tests.payload(), "language": task.language,
                 "entry_point": task.entry_point, "limits": limits,
                 "compare": self.config.compare, "float_tol": self.config.float_tol,
                 "checker": task.checker, **_test_context(task, tests)}
+        if own is not None:
+            spec["test_limits"] = list(own)
+        return spec
 
     def _run_specs(self, specs: Iterable[dict[str, Any]]) -> list[Any]:
         """The reports of `specs`, run in parallel, each started as soon as it is produced."""
@@ -399,14 +416,16 @@ def _split_report(report: Any, public: int) -> tuple[Any, Any]:
                                      for r in results[public:]), report.execution))
 
 
-def _limits(config: CodeRewardConfig, per_test: float, count: int) -> Any:
-    """The sandbox limits of one program's run of `count` tests."""
+def _limits(config: CodeRewardConfig, per_test: Sequence[float]) -> Any:
+    """The sandbox limits of one program's run of its tests, `per_test` giving each one's
+    seconds: the jail's wall (and CPU) limit covers them all, or the program's budget."""
     import sandbox
 
     budget = config.program_time_limit_s
-    whole = (budget if budget is not None else per_test * count) + 10.0
-    return sandbox.Limits(test_wall_s=per_test, program_wall_s=budget, wall_s=whole,
-                          cpu_s=whole, memory_bytes=int(config.memory_mb) << 20)
+    whole = (budget if budget is not None else sum(per_test)) + 10.0
+    return sandbox.Limits(test_wall_s=max(per_test, default=config.time_limit_s),
+                          program_wall_s=budget, wall_s=whole, cpu_s=whole,
+                          memory_bytes=int(config.memory_mb) << 20)
 
 
 def _job_key(program: str, task: CodeTask) -> str:

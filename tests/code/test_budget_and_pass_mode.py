@@ -63,15 +63,22 @@ def test_defaults_keep_todays_behaviour() -> None:
     assert CodeReward(reference_time={}).config.reference_time == ReferenceTime(4.0, 1.0)
 
 
-@pytest.mark.parametrize(("times", "cap", "limit"), [
-    ([0.1, 0.5, 0.2], 5.0, 2.0),    # factor x the slowest test
-    ([0.01, 0.02], 5.0, 1.0),       # the floor
-    ([3.0], 5.0, 5.0),              # at most the configured limit
-    ([], 5.0, 5.0),                 # nothing measured: the configured limit
+@pytest.mark.parametrize(("seconds", "cap", "limit"), [
+    (0.5, 5.0, 2.0),     # factor x the test's time
+    (0.02, 5.0, 1.0),    # the floor
+    (3.0, 5.0, 5.0),     # at most the configured limit
+    (None, 5.0, 5.0),    # no time (the reference failed the test): the configured limit
 ])
-def test_reference_time_rule(times: list[float], cap: float, limit: float) -> None:
-    assert ReferenceTime(factor=4.0, floor_s=1.0).limit(times, cap) == pytest.approx(limit)
-    assert ReferenceTime(factor=2.0, floor_s=0.1).limit([0.3], 5.0) == pytest.approx(0.6)
+def test_reference_time_rule(seconds: float | None, cap: float, limit: float) -> None:
+    assert ReferenceTime(factor=4.0, floor_s=1.0).limit(seconds, cap) == pytest.approx(limit)
+    assert ReferenceTime(factor=2.0, floor_s=0.1).limit(0.3, 5.0) == pytest.approx(0.6)
+
+
+def test_reference_time_gives_each_test_its_own_limit() -> None:
+    """EvalPlus: `[max(min_time_limit, factor * t) for t in ref_time]`, test by test."""
+    rule = ReferenceTime(factor=4.0, floor_s=1.0)
+    assert rule.limits([0.1, 0.5, None, 3.0], 5.0) == pytest.approx((1.0, 2.0, 5.0, 5.0))
+    assert rule.limits([], 5.0) == ()
 
 
 # --- reference solutions in the formats --------------------------------------------------------
@@ -140,22 +147,67 @@ def test_per_test_limit_from_the_reference_solution(sandbox_ready: None,
     reward = CodeReward(time_limit_s=5.0, reference_time={"factor": 4, "floor_s": 0.05})
     reference = squares([1, 2], [3, 4])
     task = parse_reference(reference)
-    assert reward.per_test_limit(task) == 5.0  # not timed yet
+    assert reward.test_limits(task) is None and reward.per_test_limit(task) == 5.0  # not timed
     [score] = reward.score([sample(F.MBPP_RIGHT, reference)])
     assert score.value == pytest.approx(1.0)
     (timed, _, [timing]), (programs, _, _) = recorder.calls
     assert timed[0]["code"] == reference["solution"]  # the reference ran first, alone
+    assert "test_limits" not in timed[0]  # timed under time_limit_s
     assert timing.passed == 4
-    expected = min(5.0, max(0.05, 4 * max(r.wall_s for r in timing.results)))
-    assert reward.per_test_limit(task) == pytest.approx(expected)
-    assert programs[0]["limits"].test_wall_s == pytest.approx(expected)
+    expected = [min(5.0, max(0.05, 4 * r.wall_s)) for r in timing.results]
+    assert reward.test_limits(task) == pytest.approx(expected)
+    assert reward.per_test_limit(task) == pytest.approx(max(expected))
+    assert programs[0]["test_limits"] == pytest.approx(expected)
+    assert programs[0]["limits"].test_wall_s == pytest.approx(max(expected))
     reward.score([sample(F.MBPP_WRONG, reference)])  # remembered: no second timing run
     assert len(recorder.calls) == 3 and recorder.calls[2][0][0]["code"] != reference["solution"]
     floor = CodeReward(time_limit_s=5.0, reference_time={"factor": 4, "floor_s": 2.5})
     floor.score([sample(F.MBPP_RIGHT, reference)])
-    assert floor.per_test_limit(task) == 2.5  # a fast reference: the floor
+    assert floor.test_limits(task) == (2.5,) * 4  # a fast reference: the floor
     untimed = parse_reference(squares([1], []) | {"solution": None})
-    assert reward.per_test_limit(untimed) == 5.0  # no solution: the configured limit
+    assert reward.test_limits(untimed) is None and reward.per_test_limit(untimed) == 5.0
+
+
+# the reference sleeps 0.5 s on f(3) and fails the last test (it returns 4, not 5)
+SLOW_ON_THREE = {"language": "python", "entry_point": "f",
+                 "public": ["assert f(1) == 1", "assert f(3) == 3"],
+                 "hidden": ["assert f(2) == 2", "assert f(4) == 5"],
+                 "solution": "import time\ndef f(n):\n    if n == 3:\n        time.sleep(0.5)\n"
+                             "    return n\n"}
+
+
+def test_each_test_gets_its_own_limit_from_the_reference(sandbox_ready: None,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """EvalPlus's rule test by test: f(3), on which the reference sleeps 0.5 s, gets at least
+    4 x 0.5 s; the fast tests 4 x their own time or the floor; the test the reference fails
+    the configured limit. The program's job carries the list, and a jail wall covering it."""
+    recorder = Recorder(monkeypatch)
+    reward = CodeReward(time_limit_s=5.0, reference_time={"factor": 4, "floor_s": 1.0})
+    program = "```python\ndef f(n):\n    return n + (n == 4)\n```"
+    [score] = reward.score([sample(program, SLOW_ON_THREE)])
+    assert (score.parts["tests"], score.parts["hidden"]) == (1.0, 1.0), score
+    (_, _, [timing]), (programs, _, _) = recorder.calls
+    assert [r.outcome for r in timing.results] == ["pass", "pass", "pass", "fail"], timing
+    own = programs[0]["test_limits"]
+    times = [r.wall_s for r in timing.results]
+    assert own[1] >= 2.0 and own[1] == pytest.approx(min(5.0, 4 * times[1]))
+    assert own[0] == pytest.approx(max(1.0, 4 * times[0]))
+    assert own[2] == pytest.approx(max(1.0, 4 * times[2]))
+    assert own[3] == 5.0  # the reference failed it: its time says nothing
+    assert reward.test_limits(parse_reference(SLOW_ON_THREE)) == pytest.approx(own)
+    limits = programs[0]["limits"]
+    assert limits.test_wall_s == pytest.approx(max(own))
+    assert limits.wall_s >= sum(own) and limits.program_wall_s is None
+
+
+def test_without_reference_time_no_job_carries_per_test_limits(
+        sandbox_ready: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    recorder = Recorder(monkeypatch)
+    CodeReward(time_limit_s=2.0).score([sample("```python\ndef f(n):\n    return n\n```",
+                                               SLOW_ON_THREE)])
+    [(jobs, _, _)] = recorder.calls  # the reference never runs
+    assert "test_limits" not in jobs[0]
+    assert (jobs[0]["limits"].test_wall_s, jobs[0]["limits"].wall_s) == (2.0, 2.0 * 4 + 10.0)
 
 
 def test_pass_mode_all_against_fraction(sandbox_ready: None) -> None:

@@ -102,3 +102,71 @@ def test_program_budget_must_be_positive(value: object) -> None:
     with pytest.raises(sandbox.ArgumentError, match="program_wall_s"):
         sandbox.Limits(program_wall_s=value)  # type: ignore[arg-type]
     assert sandbox.Limits(program_wall_s=None).program_wall_s is None
+
+
+# --- one limit per test (`test_limits`, EvalPlus's per-test limits) ------------------------
+
+# every test sleeps 0.6 s: under 2 s it passes on any machine (1.4 s to spare), under 0.3 s
+# it times out on any machine (a sleep never ends early); LIMITS' own test_wall_s is 0.5 s, so
+# a test that passes did so under its own limit, not under test_wall_s
+SLEEPY_FUNCTION = ("import time\ndef slow(x):\n    print('ran', x)\n    time.sleep(0.6)\n"
+                   "    return x\n")
+SLEEPY_STDIN = "import time\nx = input()\nprint('ran', x)\ntime.sleep(0.6)\n"
+OWN_LIMITS = [2.0, 0.3, 2.0, 2.0]
+
+
+def _cut_at_own_limit(report: sandbox.TestReport) -> None:
+    """Test 0 passed under its 2 s, test 1 ran past its 0.3 s, tests 2 and 3 never started."""
+    assert [(r.outcome, r.ran) for r in report.results] == [
+        ("pass", True), ("timeout", True), ("timeout", False), ("timeout", False)], report
+    assert report.results[1].message == "test exceeded 0.3 s", report.results[1]
+    assert all(r.message == "not run: an earlier test timed out" for r in report.results[2:])
+    assert "ran 2" not in report.execution.stdout and "ran 3" not in report.execution.stdout
+    assert report.status == "timeout"
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_each_function_test_runs_under_its_own_limit(mode: str) -> None:
+    tests = [f"assert slow({i}) == {i}" for i in range(4)]
+    report = sandbox.run_tests(SLEEPY_FUNCTION, tests, limits=LIMITS, mode=mode,
+                               test_limits=OWN_LIMITS)
+    _cut_at_own_limit(report)
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_each_stdin_test_runs_under_its_own_limit(mode: str) -> None:
+    cases = [{"input": f"{i}\n", "output": f"ran {i}\n"} for i in range(4)]
+    report = sandbox.run_tests(SLEEPY_STDIN, cases, limits=LIMITS, mode=mode,
+                               test_limits=OWN_LIMITS)
+    _cut_at_own_limit(report)
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_the_program_budget_caps_a_tests_own_limit(mode: str) -> None:
+    """Own limits of 5 s, 1.6 s for the program, tests of 1 s: as with `test_wall_s`, the
+    second test gets only what is left (at most 0.6 s) and the rest never start."""
+    code = "import time\ndef slow(x):\n    time.sleep(1.0)\n    return x\n"
+    tests = [f"assert slow({i}) == {i}" for i in range(4)]
+    limits = dataclasses.replace(LIMITS, program_wall_s=1.6)
+    report = sandbox.run_tests(code, tests, limits=limits, mode=mode, test_limits=[5.0] * 4)
+    assert [r.outcome for r in report.results] == ["pass"] + ["timeout"] * 3, report
+    assert "of the program's 1.6 s" in report.results[1].message, report.results[1]
+    assert all(r.message == "not run: the program's budget of 1.6 s was spent"
+               for r in report.results[2:]), report
+
+
+@pytest.mark.parametrize(("limits", "problem"), [
+    ([1.0, 1.0], "gives 2 limits for 3 tests"),
+    ([1.0, 0.0, 1.0], r"test_limits\[1\] must be a positive number"),
+    ([1.0, -2.0, 1.0], r"test_limits\[1\]"),
+    ([1.0, 1.0, float("nan")], r"test_limits\[2\]"),
+    ([1.0, float("inf"), 1.0], r"test_limits\[1\]"),
+    ([True, 1.0, 1.0], r"test_limits\[0\]"),
+    ([1.0, "2", 1.0], r"test_limits\[1\]"),
+    ("1.0", "must be a sequence"),
+    (2.0, "must be a sequence"),
+])
+def test_per_test_limits_are_checked(limits: object, problem: str) -> None:
+    tests = [f"assert {i} == {i}" for i in range(3)]
+    with pytest.raises(sandbox.ArgumentError, match=problem):
+        sandbox.run_tests("", tests, limits=LIMITS, test_limits=limits)  # type: ignore[arg-type]

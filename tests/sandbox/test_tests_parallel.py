@@ -145,3 +145,37 @@ def test_a_chunk_after_a_timeout_does_not_start_and_the_budget_is_shared() -> No
     spent.start(0)
     assert spent.start(1) is None
     assert spent.reports[1].results[0].message.startswith("not run: the program's budget")
+
+
+def test_chunks_take_their_slice_of_the_per_test_limits() -> None:
+    """Every test sleeps 0.6 s; test 3 alone has 0.3 s (a timeout on any machine), the others
+    2 s (a pass on any machine), all under a `test_wall_s` of 0.5 s. Chunk 1 holds tests 2
+    and 3: only with its own slice of the limits do 0-2 pass and 3 time out."""
+    code = "import time\nx = input()\ntime.sleep(0.6)\nprint(x)\n"
+    own = [2.0, 2.0, 2.0, 0.3, 2.0, 2.0, 2.0, 2.0]
+    job = {"code": code, "tests": cases([str(i) for i in range(8)]), "mode": "warm",
+           "limits": dataclasses.replace(LIMITS, test_wall_s=0.5), "test_limits": own}
+    [serial] = sandbox.run_tests_many([job], max_workers=4)
+    [chunked] = sandbox.run_tests_many([job], max_workers=4, chunk_tests=2)
+    assert [(r.outcome, r.ran) for r in serial.results] == [("pass", True)] * 3 + [
+        ("timeout", True)] + [("timeout", False)] * 4, serial
+    assert serial.results[3].message == "test exceeded 0.3 s"
+    assert verdicts(chunked) == verdicts(serial)
+
+
+def test_a_split_program_slices_its_limits_with_its_chunks() -> None:
+    job = {"code": "", "tests": cases(list("abcde")), "test_limits": [1, 2, 3, 4, 5]}
+    plan = SplitProgram(job, chunk_bounds(5, 2))
+    chunks = [plan.start(k) for k in range(2)]
+    assert [c["test_limits"] for c in chunks if c is not None] == [[1, 2, 3], [4, 5]]
+    plain = SplitProgram({**job, "test_limits": None}, chunk_bounds(5, 2)).start(1)
+    assert plain is not None and plain["test_limits"] is None
+
+
+def test_a_job_whose_limits_do_not_fit_its_tests_is_refused_whole() -> None:
+    """Not split (its slices would misname the problem): run_tests refuses it in its slot."""
+    job = {"code": "print(input())", "tests": cases(list("abcdef")), "mode": "warm",
+           "limits": LIMITS, "test_limits": [1.0] * 5}
+    [report] = sandbox.run_tests_many([job], max_workers=3, chunk_tests=2)
+    assert report.status == "sandbox_error" and report.results == ()
+    assert "gives 5 limits for 6 tests" in report.execution.stderr
