@@ -16,17 +16,22 @@ import functools
 import math
 import os
 import shutil
+import tempfile
 from collections.abc import Iterable, Sequence
 
 from sandbox._cgroup import CgroupV1, MemoryGroup, cgroup_v1, cgroup_v2_root, sweep
 from sandbox._errors import SandboxError
 from sandbox._languages import BASE_MOUNTS
-from sandbox._process import RawRun, run_process
+from sandbox._process import RawRun, collect, run_process, spawn_process
+from sandbox._spare import IDLE_S, WAITER, Spare, spares, spares_enabled
 from sandbox._types import Limits
 
-__all__ = ["JAIL_UID", "MIN_PROCESS_BYTES", "SECCOMP_POLICY", "cgroup_v2_root", "check_nsjail",
-           "jail_argv", "memory_group", "nsjail_binary", "process_budget", "run_jail"]
+__all__ = ["JAIL_UID", "MIN_PROCESS_BYTES", "SCRATCH", "SECCOMP_POLICY", "cgroup_v2_root",
+           "check_nsjail", "jail_argv", "memory_group", "nsjail_binary", "process_budget",
+           "run_jail"]
 
+SCRATCH = "/dev/shm" if os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK) else None
+"""Where host-side folders of a run's files go (memory-backed where the host has it)."""
 MIN_PROCESS_BYTES = 128 << 20
 """Without a memory cgroup, the address space one process gets of the split budget (a
 larger `memory_bytes` buys more processes)."""
@@ -115,10 +120,18 @@ def _sweep_once(pid: int, host: CgroupV1) -> None:
 
 
 def run_jail(command: Sequence[str], limits: Limits, *, stdin: bytes, output_bytes: int,
-             **options: object) -> RawRun:
+             spare: bool = True, **options: object) -> RawRun:
     """Run `command` in one fresh jail under `limits` (`options` as for `jail_argv`), its
     memory held as a whole by a cgroup where the host has one; `RawRun.oom` says whether
-    that cgroup's OOM killer ran (None when nothing can tell, as on cgroup v2)."""
+    that cgroup's OOM killer ran (None when nothing can tell, as on cgroup v2).
+
+    spare: take the jail from the spare jails of this shape if one waits (see `_spare.py`),
+    and start the next one; a run with writable binds, passed fds or kept environment
+    variables always starts its own."""
+    if spare and spares_enabled() and not any(
+            options.get(k) for k in ("rw_binds", "pass_fds", "keep_env", "persistent", "group")):
+        return _run_spared(command, limits, stdin=stdin, output_bytes=output_bytes,
+                           **options)  # type: ignore[arg-type]
     group = memory_group(limits.memory_bytes)
     try:
         raw = run_process(jail_argv(command, limits, group=group, **options),  # type: ignore[arg-type]
@@ -132,17 +145,93 @@ def run_jail(command: Sequence[str], limits: Limits, *, stdin: bytes, output_byt
     return raw
 
 
+def _run_spared(command: Sequence[str], limits: Limits, *, stdin: bytes, output_bytes: int,
+                binds: Iterable[tuple[str, str]] = (), mounts: Iterable[str] = (),
+                address_space_extra: int = 0) -> RawRun:
+    """`run_jail` through a spare jail: the run's files (the binds of regular files) are
+    copied into the spare's placeholders, folders stay binds of the shape. Without a spare
+    ready, the run starts its own jail; either way a spare for the next run starts now."""
+    binds, mounts = list(binds), tuple(mounts)
+    files = [(host, inside) for host, inside in binds if os.path.isfile(host)]
+    fixed = tuple((host, inside) for host, inside in binds if not os.path.isfile(host))
+    # the shape: everything `jail_argv` reads, the host's cgroup set-up and nsjail included
+    key = (tuple(command), limits, tuple(inside for _, inside in files), fixed, mounts,
+           address_space_extra, cgroup_v2_root(), cgroup_v1(), nsjail_binary())
+
+    def start() -> Spare:
+        return _start_spare(command, limits, [inside for _, inside in files], fixed, mounts,
+                            address_space_extra)
+
+    taken = spares.take(key)
+    if taken is None:
+        spares.offer(key, start)
+        return run_jail(command, limits, stdin=stdin, output_bytes=output_bytes, spare=False,
+                        binds=binds, mounts=mounts, address_space_extra=address_space_extra)
+    reaped = False
+    try:
+        taken.fill(files)
+        spares.offer(key, start)  # the next run's jail sets up while this one runs
+        # the line the waiting shell reads before it execs the command, then the stdin
+        raw = collect(taken.started, stdin=b"\n" + stdin, wall_s=limits.wall_s,
+                      output_bytes=output_bytes)
+        reaped = True
+        if taken.group is not None:
+            raw.oom = taken.group.oom_killed()
+    finally:
+        if reaped:
+            taken.release()
+        else:  # never started, or collect failed: stop the jail whatever it is doing
+            taken.close()
+    if raw.jail_failed:  # the spare's nsjail never got going: this run starts its own
+        return run_jail(command, limits, stdin=stdin, output_bytes=output_bytes, spare=False,
+                        binds=binds, mounts=mounts, address_space_extra=address_space_extra)
+    return raw
+
+
+def _start_spare(command: Sequence[str], limits: Limits, inside: Sequence[str],
+                 fixed: Sequence[tuple[str, str]], mounts: Sequence[str],
+                 address_space_extra: int) -> Spare:
+    """Start a spare jail: empty placeholders bound where the run's files go, the waiting
+    shell in front of `command`, the wall-limit backstop extended by its idle time."""
+    root = tempfile.mkdtemp(prefix="sandbox-spare-", dir=SCRATCH)
+    os.chmod(root, 0o755)
+    placeholders = {}
+    for path in inside:
+        host = os.path.join(root, "in", path.removeprefix("/work/"))
+        os.makedirs(os.path.dirname(host), mode=0o755, exist_ok=True)
+        with open(host, "wb"):
+            pass
+        os.chmod(host, 0o644)
+        placeholders[path] = host
+    group = None
+    try:
+        group = memory_group(limits.memory_bytes)
+        argv = jail_argv([*WAITER, *command], limits,
+                         binds=[*((h, i) for i, h in placeholders.items()), *fixed],
+                         mounts=mounts, address_space_extra=address_space_extra, group=group,
+                         idle_s=IDLE_S)
+        started = spawn_process(argv, with_jail_log=True)
+    except BaseException:
+        if group is not None:
+            group.close()
+        shutil.rmtree(root, ignore_errors=True)
+        raise
+    return Spare(started, root, placeholders, group)
+
+
 def jail_argv(command: Sequence[str], limits: Limits, *,
               binds: Iterable[tuple[str, str]] = (), rw_binds: Iterable[tuple[str, str]] = (),
               mounts: Iterable[str] = (), address_space_extra: int = 0,
               group: MemoryGroup | None = None, pass_fds: Iterable[int] = (),
-              keep_env: Sequence[str] = (), persistent: bool = False) -> list[str]:
+              keep_env: Sequence[str] = (), persistent: bool = False,
+              idle_s: float = 0.0) -> list[str]:
     """The nsjail argv running `command` in /work under `limits`. `binds` are (host, jail)
     read-only file binds placed after the /work tmpfs (so they land inside it). The log fd
     is the placeholder "{log_fd}", filled in by `run_process`. `group`: the cgroup v1
     memory group holding the jail's memory (see `run_jail`). `persistent`: a warm server's
     jail (no time limit, no CPU, process or address-space rlimit: each forked run sets its
-    own; a cgroup, if any, holds the server and one run)."""
+    own; a cgroup, if any, holds the server and one run). `idle_s`: seconds a spare jail
+    may wait before its command starts, added to the time-limit backstop."""
     cgroup = cgroup_v2_root()
     processes, address_space = process_budget(limits, cgroup=bool(cgroup or group))
     argv = [nsjail_binary(), "--mode", "o", "--log_fd", "{log_fd}",
@@ -150,7 +239,8 @@ def jail_argv(command: Sequence[str], limits: Limits, *,
             "--hostname", "sandbox", "--iface_no_lo", "--disable_proc",
             "--nice_level", "0",  # nsjail's default is 5: runs compete with the caller as equals
             # backstop only: the caller kills the jail at the exact (fractional) deadline
-            "--time_limit", "0" if persistent else str(math.ceil(limits.wall_s) + 2),
+            "--time_limit", "0" if persistent else
+            str(math.ceil(limits.wall_s) + 2 + math.ceil(idle_s)),
             "--rlimit_cpu", "max" if persistent else str(max(1, math.ceil(limits.cpu_s))),
             "--rlimit_fsize", str(_mb(limits.file_size_bytes)),
             "--rlimit_nofile", str(limits.open_files),
@@ -206,7 +296,8 @@ def check_nsjail() -> str:
     (missing binary, no user namespaces, seccomp or mount failures). Cached per process."""
     binary = nsjail_binary()
     try:
-        raw = run_jail(["/bin/true"], Limits(wall_s=30), stdin=b"", output_bytes=1 << 16)
+        raw = run_jail(["/bin/true"], Limits(wall_s=30), stdin=b"", output_bytes=1 << 16,
+                       spare=False)
     except OSError as exc:
         raise SandboxError(f"cannot execute nsjail at {binary}: {exc}") from exc
     if raw.exit_code != 0:

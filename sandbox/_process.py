@@ -12,7 +12,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-__all__ = ["RawRun", "jail_host_env", "run_process"]
+__all__ = ["RawRun", "Started", "collect", "jail_host_env", "run_process", "spawn_process"]
 
 _EXITED = re.compile(r"exited with status: (\d+)")
 _SIGNALED = re.compile(r"terminated with signal: \w+ \((\d+)\)")
@@ -36,6 +36,15 @@ class RawRun:
     oom: bool | None = None  # the run's memory cgroup OOM-killed a process (None: unknown)
 
 
+@dataclass
+class Started:
+    """A process started by `spawn_process`, not yet fed or read (`collect` does both)."""
+
+    proc: subprocess.Popen[bytes]
+    log_r: int  # the read end of nsjail's log pipe; -1 without a jail log
+    with_jail_log: bool
+
+
 def run_process(argv: Sequence[str], *, stdin: bytes, wall_s: float, output_bytes: int,
                 with_jail_log: bool, pass_fds: Sequence[int] = (),
                 preexec_fn: Callable[[], None] | None = None,
@@ -43,6 +52,16 @@ def run_process(argv: Sequence[str], *, stdin: bytes, wall_s: float, output_byte
     """Run `argv` to completion. With `with_jail_log`, argv is an nsjail command line whose
     "{log_fd}" placeholder becomes the write end of a pipe created here: nsjail's log tells
     how the jailed program ended (nsjail's own exit code does not)."""
+    started = spawn_process(argv, with_jail_log=with_jail_log, pass_fds=pass_fds,
+                            preexec_fn=preexec_fn, cwd=cwd, env=env)
+    return collect(started, stdin=stdin, wall_s=wall_s, output_bytes=output_bytes)
+
+
+def spawn_process(argv: Sequence[str], *, with_jail_log: bool, pass_fds: Sequence[int] = (),
+                  preexec_fn: Callable[[], None] | None = None, cwd: str | None = None,
+                  env: dict[str, str] | None = None) -> Started:
+    """Start `argv` (see `run_process`) with piped stdin, stdout and stderr; nothing is
+    written or read until `collect`."""
     log_r = log_w = -1
     fds = list(pass_fds)
     if with_jail_log:
@@ -51,7 +70,6 @@ def run_process(argv: Sequence[str], *, stdin: bytes, wall_s: float, output_byte
         fds.append(log_w)
     if with_jail_log and env is None:
         env = jail_host_env()
-    start = time.monotonic()
     try:
         proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                 stderr=subprocess.PIPE, pass_fds=fds, cwd=cwd, env=env,
@@ -64,6 +82,14 @@ def run_process(argv: Sequence[str], *, stdin: bytes, wall_s: float, output_byte
         raise
     if with_jail_log:
         os.close(log_w)
+    return Started(proc, log_r, with_jail_log)
+
+
+def collect(started: Started, *, stdin: bytes, wall_s: float, output_bytes: int) -> RawRun:
+    """Feed `stdin` to a started process, read its stdout and stderr up to `output_bytes`
+    each, kill it at `wall_s` seconds from now (or past the cap), reap it with its rusage."""
+    proc, log_r, with_jail_log = started.proc, started.log_r, started.with_jail_log
+    start = time.monotonic()
     out, err, log = bytearray(), bytearray(), bytearray()
     overflow = timed_out = False
     sel = selectors.DefaultSelector()
@@ -79,6 +105,7 @@ def run_process(argv: Sequence[str], *, stdin: bytes, wall_s: float, output_byte
     log_file = None
     if with_jail_log:
         log_file = os.fdopen(log_r, "rb", buffering=0)
+        started.log_r = -1  # the file owns the fd now
         sel.register(log_file, selectors.EVENT_READ, log)
     deadline = start + wall_s
     finished = False

@@ -14,7 +14,7 @@ from pathlib import PurePosixPath
 from sandbox._cache import cached_binary, compile_key, store_binary
 from sandbox._classify import log_tail
 from sandbox._errors import ArgumentError, SandboxError
-from sandbox._jail import JAIL_UID, run_jail
+from sandbox._jail import JAIL_UID, SCRATCH, run_jail
 from sandbox._languages import LanguageSpec
 from sandbox._process import RawRun
 from sandbox._types import Execution, Limits
@@ -23,7 +23,6 @@ __all__ = ["Files", "compile_program", "safe_name", "workspace"]
 
 Files = Mapping[str, "str | bytes"]
 
-_SHM = "/dev/shm" if os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK) else None
 
 
 class workspace:
@@ -32,7 +31,7 @@ class workspace:
     def __init__(self, code: str, spec: LanguageSpec, files: Files,
                  extra: Mapping[str, str | bytes] | None = None) -> None:
         self.spec = spec
-        self.root = tempfile.mkdtemp(prefix="sandbox-", dir=_SHM)
+        self.root = tempfile.mkdtemp(prefix="sandbox-", dir=SCRATCH)
         os.chmod(self.root, 0o755)
         self.binds: list[tuple[str, str]] = []
         self.out = os.path.join(self.root, "out")

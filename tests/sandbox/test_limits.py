@@ -15,7 +15,7 @@ import pytest
 from sandbox_probes import MODES, SHORT
 
 import sandbox
-from sandbox import _cache, _cgroup, _jail, _warm
+from sandbox import _cache, _cgroup, _jail, _spare, _warm
 
 MiB = 1 << 20
 CHILD_MIB = 100
@@ -113,9 +113,16 @@ def test_cgroup_v1_groups_are_removed_after_each_run() -> None:
         pytest.skip("no writable cgroup v1 memory hierarchy on this host "
                     "(cgroup v2 or rlimits hold memory here)")
     parent = Path(host.memory_mount, host.memory_parent)
+    _spare.spares.close()
     before = {p.name for p in parent.iterdir() if p.name.startswith("sandbox-")}
     sandbox.run(FORKED, limits=FORK_LIMITS, mode="cold")
     sandbox.run("print(1)", limits=SHORT, mode="cold")
+    # what is left is the groups of the spare jails waiting for the next runs (one per
+    # shape and CPU at most), and they go with the spares
+    waiting = sum(len(queue) for queue in _spare.spares.waiting.values())
+    after = {p.name for p in parent.iterdir() if p.name.startswith("sandbox-")}
+    assert len(after - before) == waiting <= 2 * _spare.per_shape()
+    _spare.spares.close()
     after = {p.name for p in parent.iterdir() if p.name.startswith("sandbox-")}
     assert after - before == set()
     # a run group holds the limit and reports its OOM kills (the jail's own group is inside)

@@ -1,0 +1,205 @@
+"""Spare jails: the jail of the next cold run, started before that run asks for it.
+
+A cold run pays for nsjail's start before its program can start: the user namespace and
+the others, about twenty mounts, the seccomp filter, nsjail's own loading (~8 ms on the
+2-core machine of docs/benchmarks.md, half of what a bare `python3 main.py` costs). So
+each cold run of a given shape (command, limits, mounts, the names of its files) starts a
+spare jail of the same shape as soon as its own program is on its way: the spare builds
+its namespaces, mounts and limits while the run in hand goes on, then waits in `/bin/sh`
+for one line on its stdin before it execs the command. The next run of that shape writes
+its files into the spare's placeholders (host files made for this spare alone and bound
+read-only into its /work, as a fresh jail binds the run's own files), sends the line and
+its stdin, and its program starts at once.
+
+Every spare serves exactly one run: fresh namespaces, a fresh tmpfs, its own memory group,
+its wall limit counted from the moment its program starts. The jail's CPU cost is the same
+as a fresh jail's (a little more: the waiting shell); it moves off the run's path. A spare
+idle for `IDLE_S` is thrown away; at most `per_shape()` wait per shape and `MAX_SPARES` in
+all; SANDBOX_SPARE_JAILS=0 turns them off. This module keeps the spares; `_jail.run_jail`
+starts and uses them.
+"""
+
+from __future__ import annotations
+
+import atexit
+import os
+import shutil
+import signal
+import subprocess
+import threading
+import time
+from collections.abc import Callable, Hashable, Iterable
+from dataclasses import dataclass, field
+
+from sandbox._cgroup import MemoryGroup
+from sandbox._parallel import default_workers
+from sandbox._process import Started
+
+__all__ = ["IDLE_S", "MAX_SPARES", "WAITER", "Spare", "SpareJails", "per_shape", "spares",
+           "spares_enabled"]
+
+IDLE_S = 30.0
+"""Seconds a spare may wait for its run; an older one is discarded, never used."""
+MAX_SPARES = 16
+"""Spare jails waiting at once, over every shape."""
+WAITER = ("/bin/sh", "-c", 'read -r _ && unset PWD && exec "$0" "$@"')
+"""The spare's first process: reads one line of stdin (a byte at a time: the rest is the
+program's), then becomes the command (argv and environment as a fresh jail gives them; the
+shell's own PWD removed). At end of file (the host is gone) it exits without running it."""
+
+
+def spares_enabled() -> bool:
+    """Spare jails are on unless SANDBOX_SPARE_JAILS=0."""
+    return os.environ.get("SANDBOX_SPARE_JAILS", "1") != "0"
+
+
+def per_shape() -> int:
+    """Spares of one shape that may wait: one per CPU this process may use, so that parallel
+    cold runs of one shape each find one."""
+    return default_workers()
+
+
+@dataclass
+class Spare:
+    """One started, waiting jail and what its run needs to fill in."""
+
+    started: Started
+    root: str
+    """The host folder holding the placeholders (removed with the spare)."""
+    placeholders: dict[str, str]
+    """Path in the jail -> the host file bound there read-only, empty until `fill`."""
+    group: MemoryGroup | None
+    born: float = field(default_factory=time.monotonic)
+
+    def fill(self, files: Iterable[tuple[str, str]]) -> None:
+        """Copy each (host file, path in the jail) into its placeholder: the same inode, so
+        the jail's read-only bind shows the new content and mode."""
+        for host, inside in files:
+            placeholder = self.placeholders[inside]
+            shutil.copyfile(host, placeholder)
+            os.chmod(placeholder, os.stat(host).st_mode & 0o777)
+
+    def close(self) -> None:
+        """Stop the jail if it still waits or runs (its shell reads end of file and exits;
+        SIGKILL to the session after a grace), release its memory group and placeholders."""
+        proc = self.started.proc
+        for stream in (proc.stdin, proc.stdout, proc.stderr):
+            if stream is not None and not stream.closed:
+                stream.close()
+        if self.started.log_r >= 0:
+            try:
+                os.close(self.started.log_r)
+            except OSError:
+                pass
+            self.started.log_r = -1
+        try:
+            proc.wait(2)
+        except subprocess.TimeoutExpired:
+            try:
+                os.killpg(proc.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+            proc.wait()
+        self.release()
+
+    def release(self) -> None:
+        """The memory group and placeholders of a spare whose process has been reaped."""
+        if self.group is not None:
+            self.group.close()
+            self.group = None
+        shutil.rmtree(self.root, ignore_errors=True)
+
+
+class SpareJails:
+    """The waiting spares, by shape. Thread-safe: parallel cold runs take and add spares."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.waiting: dict[Hashable, list[Spare]] = {}
+        self.starting = 0  # spares being started outside the lock, counted against the caps
+
+    def take(self, key: Hashable) -> Spare | None:
+        """A spare of shape `key` ready for its run, or None. Stale ones are discarded."""
+        stale: list[Spare] = []
+        found = None
+        with self.lock:
+            queue = self.waiting.get(key, [])
+            while queue:
+                spare = queue.pop()
+                if time.monotonic() - spare.born < IDLE_S and spare.started.proc.poll() is None:
+                    found = spare
+                    break
+                stale.append(spare)
+            if not queue:
+                self.waiting.pop(key, None)
+        for spare in stale:
+            spare.close()
+        return found
+
+    def offer(self, key: Hashable, start: Callable[[], Spare]) -> None:
+        """Start a spare of shape `key` with `start` if the caps leave room (an old spare of
+        another shape makes room when all slots are taken)."""
+        evicted = None
+        with self.lock:
+            if len(self.waiting.get(key, ())) + self.starting >= per_shape():
+                return
+            if self._count() + self.starting >= MAX_SPARES:
+                evicted = self._oldest()
+                if evicted is None:
+                    return
+            self.starting += 1
+        if evicted is not None:
+            evicted.close()
+        try:
+            spare = start()
+        except Exception:  # noqa: BLE001  (no spare: the next run starts its own jail)
+            spare = None
+        with self.lock:
+            self.starting -= 1
+            if spare is not None:
+                self.waiting.setdefault(key, []).append(spare)
+
+    def close(self) -> None:
+        with self.lock:
+            every = [s for queue in self.waiting.values() for s in queue]
+            self.waiting.clear()
+        for spare in every:
+            spare.close()
+
+    def forget(self) -> None:
+        """In a forked copy of this process: drop the parent's spares, closing only this
+        copy's ends of their pipes (the parent still owns and uses them)."""
+        self.lock = threading.Lock()
+        for queue in self.waiting.values():
+            for spare in queue:
+                proc = spare.started.proc
+                for stream in (proc.stdin, proc.stdout, proc.stderr):
+                    if stream is not None and not stream.closed:
+                        stream.close()
+                if spare.started.log_r >= 0:
+                    os.close(spare.started.log_r)
+        self.waiting.clear()
+        self.starting = 0
+
+    def _count(self) -> int:
+        return sum(len(queue) for queue in self.waiting.values())
+
+    def _oldest(self) -> Spare | None:
+        """Remove and return the longest-waiting spare (called with the lock held)."""
+        oldest_key, oldest = None, None
+        for key, queue in self.waiting.items():
+            for spare in queue:
+                if oldest is None or spare.born < oldest.born:
+                    oldest_key, oldest = key, spare
+        if oldest is not None:
+            queue = self.waiting[oldest_key]
+            queue.remove(oldest)
+            if not queue:
+                del self.waiting[oldest_key]
+        return oldest
+
+
+spares = SpareJails()
+"""This process's spare jails."""
+os.register_at_fork(after_in_child=spares.forget)
+atexit.register(spares.close)
