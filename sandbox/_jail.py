@@ -164,13 +164,13 @@ def _run_spared(command: Sequence[str], limits: Limits, *, stdin: bytes, output_
 
     taken = spares.take(key)
     if taken is None:
-        spares.offer(key, start)
+        spares.offer(key, start, taken=False)
         return run_jail(command, limits, stdin=stdin, output_bytes=output_bytes, spare=False,
                         binds=binds, mounts=mounts, address_space_extra=address_space_extra)
     reaped = False
     try:
         taken.fill(files)
-        spares.offer(key, start)  # the next run's jail sets up while this one runs
+        spares.offer(key, start, taken=True)  # the next run's jail sets up while this one runs
         # the line the waiting shell reads before it execs the command, then the stdin
         raw = collect(taken.started, stdin=b"\n" + stdin, wall_s=limits.wall_s,
                       output_bytes=output_bytes)

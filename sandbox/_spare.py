@@ -15,7 +15,8 @@ Every spare serves exactly one run: fresh namespaces, a fresh tmpfs, its own mem
 its wall limit counted from the moment its program starts. The jail's CPU cost is the same
 as a fresh jail's (a little more: the waiting shell); it moves off the run's path. A spare
 idle for `IDLE_S` is thrown away; at most `per_shape()` wait per shape and `MAX_SPARES` in
-all; SANDBOX_SPARE_JAILS=0 turns them off. This module keeps the spares; `_jail.run_jail`
+all; the first run of a shape starts none (a shape that never comes back would pay for two
+jails a run); SANDBOX_SPARE_JAILS=0 turns them off. This module keeps the spares; `_jail.run_jail`
 starts and uses them.
 """
 
@@ -35,13 +36,15 @@ from sandbox._cgroup import MemoryGroup
 from sandbox._parallel import default_workers
 from sandbox._process import Started
 
-__all__ = ["IDLE_S", "MAX_SPARES", "WAITER", "Spare", "SpareJails", "per_shape", "spares",
-           "spares_enabled"]
+__all__ = ["IDLE_S", "MAX_SPARES", "SEEN_SHAPES", "WAITER", "Spare", "SpareJails",
+           "per_shape", "spares", "spares_enabled"]
 
 IDLE_S = 30.0
 """Seconds a spare may wait for its run; an older one is discarded, never used."""
 MAX_SPARES = 16
 """Spare jails waiting at once, over every shape."""
+SEEN_SHAPES = 256
+"""Shapes remembered as run before: a spare is started after a miss only for one of these."""
 WAITER = ("/bin/sh", "-c", 'read -r _ && unset PWD && exec "$0" "$@"')
 """The spare's first process: reads one line of stdin (a byte at a time: the rest is the
 program's), then becomes the command (argv and environment as a fresh jail gives them; the
@@ -116,6 +119,7 @@ class SpareJails:
     def __init__(self) -> None:
         self.lock = threading.Lock()
         self.waiting: dict[Hashable, list[Spare]] = {}
+        self.seen: dict[Hashable, None] = {}  # shapes run before, oldest first
         self.starting = 0  # spares being started outside the lock, counted against the caps
 
     def take(self, key: Hashable) -> Spare | None:
@@ -136,11 +140,18 @@ class SpareJails:
             spare.close()
         return found
 
-    def offer(self, key: Hashable, start: Callable[[], Spare]) -> None:
+    def offer(self, key: Hashable, start: Callable[[], Spare], *, taken: bool) -> None:
         """Start a spare of shape `key` with `start` if the caps leave room (an old spare of
-        another shape makes room when all slots are taken)."""
+        another shape makes room when all slots are taken). After a miss (`taken` False) only
+        for a shape seen before: a shape that never comes back (limits of its own, say) must
+        not cost a second jail per run."""
         evicted = None
         with self.lock:
+            if not taken and key not in self.seen:
+                self.seen[key] = None
+                while len(self.seen) > SEEN_SHAPES:
+                    del self.seen[next(iter(self.seen))]
+                return
             if len(self.waiting.get(key, ())) + self.starting >= per_shape():
                 return
             if self._count() + self.starting >= MAX_SPARES:
@@ -160,9 +171,11 @@ class SpareJails:
                 self.waiting.setdefault(key, []).append(spare)
 
     def close(self) -> None:
+        """Stop every waiting spare and forget the shapes seen."""
         with self.lock:
             every = [s for queue in self.waiting.values() for s in queue]
             self.waiting.clear()
+            self.seen.clear()
         for spare in every:
             spare.close()
 
@@ -179,6 +192,7 @@ class SpareJails:
                 if spare.started.log_r >= 0:
                     os.close(spare.started.log_r)
         self.waiting.clear()
+        self.seen.clear()
         self.starting = 0
 
     def _count(self) -> int:
