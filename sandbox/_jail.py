@@ -17,12 +17,13 @@ import math
 import os
 import shutil
 import tempfile
+import time
 from collections.abc import Iterable, Sequence
 
 from sandbox._cgroup import CgroupV1, MemoryGroup, cgroup_v1, cgroup_v2_root, sweep
 from sandbox._errors import SandboxError
 from sandbox._languages import BASE_MOUNTS
-from sandbox._process import RawRun, collect, run_process, spawn_process
+from sandbox._process import RawRun, Started, collect, run_process, spawn_process
 from sandbox._spare import IDLE_S, WAITER, Spare, spares, spares_enabled
 from sandbox._types import Limits
 
@@ -170,10 +171,11 @@ def _run_spared(command: Sequence[str], limits: Limits, *, stdin: bytes, output_
     reaped = False
     try:
         taken.fill(files)
+        released = time.monotonic()
+        head = _release(taken.started)  # the program starts now; the wall limit counts from here
         spares.offer(key, start, taken=True)  # the next run's jail sets up while this one runs
-        # the line the waiting shell reads before it execs the command, then the stdin
-        raw = collect(taken.started, stdin=b"\n" + stdin, wall_s=limits.wall_s,
-                      output_bytes=output_bytes)
+        raw = collect(taken.started, stdin=head + stdin, wall_s=limits.wall_s,
+                      output_bytes=output_bytes, since=released)
         reaped = True
         if taken.group is not None:
             raw.oom = taken.group.oom_killed()
@@ -186,6 +188,17 @@ def _run_spared(command: Sequence[str], limits: Limits, *, stdin: bytes, output_
         return run_jail(command, limits, stdin=stdin, output_bytes=output_bytes, spare=False,
                         binds=binds, mounts=mounts, address_space_extra=address_space_extra)
     return raw
+
+
+def _release(started: Started) -> bytes:
+    """Write the line the spare's waiting shell reads before it execs the command; what
+    could not be written (the spare is gone: its run then reads as a failed jail) is left
+    for `collect` to send."""
+    assert started.proc.stdin is not None
+    try:
+        return b"" if os.write(started.proc.stdin.fileno(), b"\n") == 1 else b"\n"
+    except OSError:
+        return b"\n"
 
 
 def _start_spare(command: Sequence[str], limits: Limits, inside: Sequence[str],

@@ -85,11 +85,13 @@ def spawn_process(argv: Sequence[str], *, with_jail_log: bool, pass_fds: Sequenc
     return Started(proc, log_r, with_jail_log)
 
 
-def collect(started: Started, *, stdin: bytes, wall_s: float, output_bytes: int) -> RawRun:
+def collect(started: Started, *, stdin: bytes, wall_s: float, output_bytes: int,
+            since: float | None = None) -> RawRun:
     """Feed `stdin` to a started process, read its stdout and stderr up to `output_bytes`
-    each, kill it at `wall_s` seconds from now (or past the cap), reap it with its rusage."""
+    each, kill it `wall_s` seconds after `since` (a `time.monotonic()`; default now) or past
+    the cap, reap it with its rusage."""
     proc, log_r, with_jail_log = started.proc, started.log_r, started.with_jail_log
-    start = time.monotonic()
+    start = time.monotonic() if since is None else since
     out, err, log = bytearray(), bytearray(), bytearray()
     overflow = timed_out = False
     sel = selectors.DefaultSelector()
