@@ -41,8 +41,13 @@ def run_tests_many(jobs: Iterable[Mapping[str, Any]], *, max_workers: int | None
     `chunk_tests` tests, each chunk a jail of its own, run in parallel with the other jobs.
     The verdicts are merged in order into the report one run would give (a timeout ends
     the program's run there too, and `Limits.program_wall_s` holds across its chunks: see
-    `SplitProgram`). None (the default): one jail per job. Function tests are never split:
-    they share the program's process, whose state one test may leave to the next."""
+    `SplitProgram`). A timeout at test i kills, within milliseconds, the chunks running
+    tests after i, so a split program ends when its chunks up to the first timeout do: a
+    looping program costs its slowest chunk before the loop, or the loop's own chunk (its
+    tests before the loop and one per-test limit), whichever ends later. None (the default):
+    one jail per job. Function tests are never split: they share the program's process,
+    whose state one test may leave to the next. A job with a `cancel` of its own is not
+    split either."""
     workers = max(1, max_workers or default_workers())
     plans: list[SplitProgram | Mapping[str, Any]] = []
 
@@ -100,6 +105,8 @@ def _split(job: Mapping[str, Any], workers: int,
     pieces = min(workers, len(tests) // max(1, chunk_tests))
     if fmt != "io" or not warm or pieces < 2:
         return job
+    if job.get("cancel") is not None:
+        return job  # its chunks would each need the caller's stop signal
     own = job.get("test_limits")
     if own is not None and (not isinstance(own, Sequence) or len(own) != len(tests)):
         return job  # sliced, they would no longer say which test is wrong

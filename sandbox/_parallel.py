@@ -1,7 +1,7 @@
 """Parallelism: how many jails run at once by default (the workers of `run_many` and
 `run_tests_many`, and the size of each warm pool, `_warm.py`), and one program's many
 stdin/stdout tests spread over them in chunks (`SplitProgram`), merged back into the report
-one run would give."""
+one run would give; a chunk that can no longer count is stopped through its `Cancel`."""
 
 from __future__ import annotations
 
@@ -12,13 +12,23 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
+from sandbox._errors import ArgumentError
 from sandbox._types import Execution, Limits, TestReport, TestResult
 
-__all__ = ["AFTER_TIMEOUT", "SplitProgram", "chunk_bounds", "default_workers", "merge_reports"]
+__all__ = ["AFTER_TIMEOUT", "BUDGET_SPENT", "CANCEL_GRACE_S", "Cancel", "SplitProgram",
+           "chunk_bounds", "default_workers", "merge_reports"]
 
 AFTER_TIMEOUT = "not run: an earlier test timed out"
 """The message of a test that never started because one before it timed out (the in-jail
 harness's `Budget` writes the same)."""
+BUDGET_SPENT = "not run: the program's budget of {:g} s was spent"
+"""The message of a test that never started because the program's budget was spent (the
+in-jail `Budget` writes the same), formatted with the budget in seconds."""
+
+CANCEL_GRACE_S = 0.2
+"""Seconds past a split program's budget after which a chunk still running is stopped from
+the host. Its harness, whose clock started with the chunk, normally ends its tests at the
+budget first; this stops a chunk that started late (it waited for a warm server)."""
 
 # which status a merged report takes when its chunks differ: the jail's own failures first,
 # then the limits, in the order a single run's report (`_tests._report`) decides them
@@ -44,15 +54,70 @@ def chunk_bounds(count: int, pieces: int) -> list[tuple[int, int]]:
     return bounds
 
 
+class Cancel:
+    """A stop signal raised in one thread for a run going on in another (`run_tests`'s
+    `cancel`). Once `set`, a warm run still going is killed within milliseconds (its poll
+    loop watches `fileno()`, an eventfd left readable) and its unfinished tests are timeouts
+    that did not run, `reason` their message; a run not yet started does not start.
+    `deadline` (a `time.monotonic()` time), if given, sets it by itself, with `expired`.
+    The owner closes it once the run it was given to has returned."""
+
+    def __init__(self, deadline: float | None = None, expired: str = "cancelled") -> None:
+        self.deadline = deadline
+        self.expired = expired
+        self.reason = ""  # empty until set
+        self._lock = threading.Lock()
+        self._fd: int | None = None
+        self._closed = False
+
+    def set(self, reason: str) -> None:
+        """Stop the run (the first reason given stays)."""
+        with self._lock:
+            if self.reason:
+                return
+            self.reason = reason
+            if self._fd is not None:
+                os.eventfd_write(self._fd, 1)
+
+    def is_set(self) -> bool:
+        if not self.reason and self.deadline is not None and time.monotonic() >= self.deadline:
+            self.set(self.expired)
+        return bool(self.reason)
+
+    def fileno(self) -> int:
+        """An fd that is readable once this is set (made on first use)."""
+        with self._lock:
+            if self._closed:
+                raise ArgumentError("this Cancel is closed: give each run a new one")
+            if self._fd is None:
+                self._fd = os.eventfd(1 if self.reason else 0, os.EFD_CLOEXEC)
+            return self._fd
+
+    def close(self) -> None:
+        with self._lock:
+            self._closed = True
+            if self._fd is not None:
+                os.close(self._fd)
+                self._fd = None
+
+    def __del__(self) -> None:
+        if self._fd is not None:
+            os.close(self._fd)
+
+
 class SplitProgram:
     """One `run_tests` job whose tests run as several jails in parallel, chunk by chunk.
 
     The program's budget holds across its chunks: `Limits.program_wall_s` counts from the
     start of its first chunk, each chunk getting what is left of it (and its slice of the
-    job's `test_limits`, where it gives one limit per test); a chunk that would
-    start after a timeout in an earlier chunk (in test order), or once the budget is spent,
-    does not start. `merged` then gives the report one run of all the tests gives: the
-    verdicts in order, every test after the first timeout a timeout that never ran."""
+    job's `test_limits`, where it gives one limit per test). A chunk that would start after
+    a timeout in an earlier chunk (in test order), or once the budget is spent, does not
+    start; one already running is stopped (its `Cancel`): when a chunk reports a timeout at
+    test i, every running chunk whose first test comes after i is killed at once, and past
+    the budget (plus `CANCEL_GRACE_S`) so is every chunk still running. The chunks before i
+    run on: their verdicts count. `merged` then gives the report one run of all the tests
+    gives: the verdicts in order, every test after the first timeout a timeout that never
+    ran."""
 
     def __init__(self, job: Mapping[str, Any], bounds: list[tuple[int, int]]) -> None:
         self.job = job
@@ -64,6 +129,7 @@ class SplitProgram:
         self._lock = threading.Lock()
         self._started: float | None = None
         self._timeout_at: int | None = None  # first test index seen timing out
+        self._running: dict[int, Cancel] = {}  # part -> the stop signal of its run
 
     def start(self, part: int) -> Mapping[str, Any] | None:
         """The `run_tests` arguments of chunk `part`, or None when it must not start (its
@@ -75,14 +141,19 @@ class SplitProgram:
                 self._started = now
             budget = self.limits.program_wall_s
             left = None if budget is None else budget - (now - self._started)
+            spent = "" if budget is None else BUDGET_SPENT.format(budget)
             if self._timeout_at is not None and self._timeout_at < first:
                 why = AFTER_TIMEOUT
             elif left is not None and left <= 0:
-                why = f"not run: the program's budget of {budget:g} s was spent"
+                why = spent
             else:
                 limits = self.limits if left is None else \
                     dataclasses.replace(self.limits, program_wall_s=left)
-                arguments = {**self.job, "tests": self.tests[first:stop], "limits": limits}
+                cancel = Cancel(None if budget is None else
+                                self._started + budget + CANCEL_GRACE_S, spent)
+                self._running[part] = cancel
+                arguments = {**self.job, "tests": self.tests[first:stop], "limits": limits,
+                             "cancel": cancel}
                 if self.test_limits is not None:
                     arguments["test_limits"] = list(self.test_limits[first:stop])
                 return arguments
@@ -93,16 +164,27 @@ class SplitProgram:
         return None
 
     def finish(self, part: int, report: TestReport) -> None:
-        """Record chunk `part`'s report (its indices local to the chunk)."""
+        """Record chunk `part`'s report (its indices local to the chunk); after a timeout in
+        it, stop the running chunks that come after it."""
         first = self.bounds[part][0]
         timed_out = [r.index for r in report.results if r.outcome == "timeout"]
         with self._lock:
             self.reports[part] = report
+            cancel = self._running.pop(part, None)
             if timed_out and (self._timeout_at is None or first + timed_out[0] <
                               self._timeout_at):
                 self._timeout_at = first + timed_out[0]
+                for other, running in self._running.items():
+                    if self.bounds[other][0] > self._timeout_at:
+                        running.set(AFTER_TIMEOUT)
+        if cancel is not None:
+            cancel.close()  # its run has returned: nothing polls it any more
 
     def merged(self) -> TestReport:
+        with self._lock:
+            for cancel in self._running.values():  # a run that raised instead of returning
+                cancel.close()
+            self._running.clear()
         return merge_reports([(self.bounds[k][0], self.bounds[k][1] - self.bounds[k][0],
                                self.reports[k]) for k in range(len(self.bounds))])
 

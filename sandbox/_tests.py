@@ -17,6 +17,7 @@ from sandbox._classify import to_execution
 from sandbox._errors import ArgumentError
 from sandbox._jail import check_nsjail, run_jail
 from sandbox._languages import PYTHON, PYTHON_FLAGS, language_spec
+from sandbox._parallel import Cancel
 from sandbox._runner import Mode
 from sandbox._staging import IN_JAIL, LAUNCHER, staged_dir
 from sandbox._types import Execution, Limits, Status, TestReport, TestResult
@@ -53,7 +54,8 @@ def run_tests(code: str, tests: Any, language: str = "python", *,
               style: TestFormat | None = None, files: Files | None = None,
               mode: Mode = "auto", context: str | None = None,
               setup: str | None = None, checker: Checker | None = None,
-              test_limits: Sequence[float] | None = None) -> TestReport:
+              test_limits: Sequence[float] | None = None,
+              cancel: Cancel | None = None) -> TestReport:
     """Run every test of `tests` against `code` in ONE sandbox run, each test under
     `limits.test_wall_s`, and report a verdict per test. A test that times out ends the run:
     the tests after it do not start and count as timeouts (`TestResult.ran` False), so a
@@ -64,6 +66,11 @@ def run_tests(code: str, tests: Any, language: str = "python", *,
     (EvalPlus's per-test limits from a reference solution's times); each still capped by what
     is left of `limits.program_wall_s`. `limits.wall_s` bounds the whole run: leave it room
     for their sum. A check(candidate) test is one test.
+    cancel: a `sandbox._parallel.Cancel` another thread may set to stop this run: a warm
+    run is then killed within milliseconds (a cold one runs to its end) and its unfinished
+    tests are timeouts that did not run, with the cancel's reason as their message; a run
+    cancelled before it starts does not start. A test finished before the cancel keeps its
+    verdict; no test gets a pass it did not finish. (`run_tests_many`'s chunks use it.)
 
     tests: a list of assert statements (`["assert add(1, 2) == 3"]`), HumanEval-style check
     code with `entry_point` (`"def check(candidate): ..."`), or stdin/stdout cases
@@ -95,6 +102,8 @@ def run_tests(code: str, tests: Any, language: str = "python", *,
     own_limits = _test_limits(test_limits, len(items))
     if not items:
         return TestReport(results=(), execution=Execution(status="ok"))
+    if cancel is not None and cancel.is_set():
+        return _not_run(len(items), cancel.reason)
     checking = prepare_checker(checker, fmt, items, limits)  # compiled once, before the program
     if checking is not None:
         items = checking.blind(items)  # the program's jail never holds the expected outputs
@@ -123,8 +132,8 @@ def run_tests(code: str, tests: Any, language: str = "python", *,
             harness_limits.output_bytes + checker_output_room(checking, limits, len(items))))
     if use_warm(spec, mode):
         execution = run_warm(code, stdin=payload, files=files or {}, limits=harness_limits,
-                             harness=kind)
-        return judged(checking, _report(execution, nonce, len(items)))
+                             harness=kind, cancel=cancel)
+        return judged(checking, _report(execution, nonce, len(items), cancel))
     check_nsjail()
     with workspace(code, spec, files or {}) as box:
         failed = compile_program(box, spec, limits)
@@ -136,7 +145,7 @@ def run_tests(code: str, tests: Any, language: str = "python", *,
                        stdin=payload, output_bytes=harness_limits.output_bytes,
                        binds=[*box.binds, (staged_dir(), IN_JAIL)],
                        address_space_extra=spec.address_space_extra)
-    return judged(checking, _report(to_execution(raw, limits), nonce, len(items)))
+    return judged(checking, _report(to_execution(raw, limits), nonce, len(items), cancel))
 
 
 def _normalize(tests: Any, fmt: TestFormat, entry_point: str | None, language: str,
@@ -181,9 +190,18 @@ def _test_limits(test_limits: Sequence[float] | None, count: int) -> list[float]
     return [float(value) for value in test_limits]
 
 
-def _report(execution: Execution, nonce: str, count: int) -> TestReport:
+def _not_run(count: int, why: str) -> TestReport:
+    """The report of a run that did not start: every test a timeout that did not run."""
+    return TestReport(results=tuple(TestResult(i, "timeout", why, 0.0, False)
+                                    for i in range(count)),
+                      execution=Execution(status="timeout"))
+
+
+def _report(execution: Execution, nonce: str, count: int,
+            cancel: Cancel | None = None) -> TestReport:
     """Verdicts from the harness's nonce-framed lines; tests without one are timeouts if the
-    run timed out, else errors. Never a pass without a verdict."""
+    run timed out (that did not run, with its reason, if `cancel` stopped it), else errors.
+    Never a pass without a verdict."""
     verdicts: dict[int, list[Any]] = {}
     final: dict[str, Any] | None = None
     for line in execution.stdout_bytes.splitlines():
@@ -197,8 +215,11 @@ def _report(execution: Execution, nonce: str, count: int) -> TestReport:
     why = f"no verdict: the run ended with {execution.status}"
     if final is None and execution.stderr.strip():
         why += f" ({execution.stderr.strip().splitlines()[-1][:300]})"
-    results = tuple(TestResult(i, *verdicts[i]) if i in verdicts else TestResult(i, missing, why)
-                    for i in range(count))
+    unfinished = TestResult(0, missing, why)
+    if execution.status == "timeout" and cancel is not None and cancel.is_set():
+        unfinished = TestResult(0, "timeout", cancel.reason, 0.0, False)
+    results = tuple(TestResult(i, *verdicts[i]) if i in verdicts else
+                    dataclasses.replace(unfinished, index=i) for i in range(count))
     status: Status = execution.status
     if status == "ok":
         if any(r.outcome == "timeout" for r in results):

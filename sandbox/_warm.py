@@ -4,7 +4,9 @@ a cold jail plus interpreter start costs ten or more.
 
 Host side: one server per pool slot, one program per server at a time. For each run the host
 hands the server, over a unix socket, the run's stdin/stdout/stderr pipes and a pipe carrying
-the program; the server reports exit status, rusage and whether it hit the wall limit.
+the program; the server reports exit status, rusage and whether it hit the wall limit. While
+the run is going, the host may ask the server for a kill on the same socket (output over the
+cap, or the run's `Cancel` set from another thread).
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ from sandbox._classify import to_execution
 from sandbox._errors import ArgumentError, SandboxError
 from sandbox._jail import cgroup_v2_root, check_nsjail, jail_argv, memory_group, process_budget
 from sandbox._languages import PYTHON, PYTHON_FLAGS, LanguageSpec, language_spec
-from sandbox._parallel import default_workers
+from sandbox._parallel import Cancel, default_workers
 from sandbox._process import RawRun, jail_host_env
 from sandbox._staging import IN_JAIL, LAUNCHER, staged_dir
 from sandbox._types import Execution, Limits
@@ -120,7 +122,7 @@ class WarmServer:
             self.group.close()
 
     def execute(self, code: str, stdin: bytes, files: Mapping[str, str | bytes],
-                limits: Limits, harness: str | None) -> RawRun:
+                limits: Limits, harness: str | None, cancel: Cancel | None = None) -> RawRun:
         in_r, in_w = os.pipe()
         out_r, out_w = os.pipe()
         err_r, err_w = os.pipe()
@@ -142,7 +144,7 @@ class WarmServer:
                 os.close(fd)
         payload = marshal.dumps({"code": code, "files": dict(files)})
         try:
-            raw = self._collect(payload, pay_w, stdin, in_w, out_r, err_r, limits)
+            raw = self._collect(payload, pay_w, stdin, in_w, out_r, err_r, limits, cancel)
         except SandboxError:
             if self.group is None or not self.group.oom_killed():
                 raise
@@ -173,11 +175,12 @@ class WarmServer:
         return header
 
     def _collect(self, payload: bytes, pay_w: int, stdin: bytes, in_w: int, out_r: int,
-                 err_r: int, limits: Limits) -> RawRun:
-        """Feed the payload and stdin, read stdout and stderr up to the cap (past it the
-        server is asked for a kill) and wait for the server's verdict, one poll() per
-        wake-up. A stream is done at its end of file, or when a read short of the chunk
-        size found its writers gone (POLLHUP): nothing more can come."""
+                 err_r: int, limits: Limits, cancel: Cancel | None = None) -> RawRun:
+        """Feed the payload and stdin, read stdout and stderr up to the cap and wait for the
+        server's verdict, one poll() per wake-up. Past the cap, or once `cancel` is set (its
+        fd wakes the poll at once), the server is asked for a kill; a cancelled run is a
+        timeout. A stream is done at its end of file, or when a read short of the chunk size
+        found its writers gone (POLLHUP): nothing more can come."""
         start = time.monotonic()
         poller = select.poll()
         writes: dict[int, memoryview] = {}
@@ -196,15 +199,28 @@ class WarmServer:
             poller.register(fd, select.POLLIN)
         control = self.control.fileno()
         poller.register(control, select.POLLIN)
-        overflow = False
+        stop = -1 if cancel is None else cancel.fileno()  # watched until the cancel is seen
+        if cancel is not None:
+            poller.register(stop, select.POLLIN)
+        overflow = cancelled = asked = False  # asked: a kill was sent to the server
         reply = None
         deadline = start + limits.wall_s + 10  # the server enforces wall_s; this is for a hung server
         try:
             while reply is None or reading:
-                left = deadline - time.monotonic()
+                now = time.monotonic()
+                left = deadline - now
                 if left <= 0:
                     raise SandboxError("the warm sandbox server stopped answering")
-                for fd, events in poller.poll(left * 1000 + 1):
+                if stop >= 0 and cancel is not None and cancel.deadline is not None:
+                    left = min(left, max(cancel.deadline - now, 0.0))
+                events = poller.poll(left * 1000 + 1)
+                if stop >= 0 and cancel is not None and cancel.is_set():
+                    poller.unregister(stop)
+                    stop = -1
+                    if reply is None and not asked:  # still running: stop it
+                        cancelled = asked = True
+                        self.control.send(b"kill")
+                for fd, event in events:
                     if fd == control:
                         reply = self.control.recv(1 << 16)
                         if not reply:
@@ -218,19 +234,21 @@ class WarmServer:
                         del writes[fd]
                         poller.unregister(fd)
                         os.close(fd)
-                    else:
+                    elif fd in reading:
                         chunk = os.read(fd, _CHUNK)
                         buf = outputs[fd]
                         room = limits.output_bytes - len(buf)
                         buf += chunk[:max(room, 0)]
                         if len(chunk) > room and not overflow:
                             overflow = True
-                            self.control.send(b"kill")
-                        if not chunk or (events & select.POLLHUP and len(chunk) < _CHUNK):
+                            if reply is None and not asked:
+                                asked = True
+                                self.control.send(b"kill")
+                        if not chunk or (event & select.POLLHUP and len(chunk) < _CHUNK):
                             reading.discard(fd)
                             poller.unregister(fd)
                             os.close(fd)
-                if reply is not None and overflow:
+                if reply is not None and (overflow or cancelled):
                     break
         finally:
             for fd in (*writes, *reading):
@@ -240,10 +258,16 @@ class WarmServer:
             if not reply:
                 raise self.died()
         result = json.loads(reply)
-        self.retired = result["retire"]
+        # a kill the server did not take (the run ended first, or at its own wall limit) is
+        # still queued: the server would read it as the next run's header. The server's
+        # own kill leaves SIGKILL and no timeout; anything else retires it
+        stale = asked and (result["timed_out"] or result["signal"] != signal.SIGKILL)
+        if stale:
+            cancelled = False  # the run ended by itself: its result stands
+        self.retired = result["retire"] or stale
         return RawRun(exit_code=result["exit_code"], signal=result["signal"],
                       stdout=bytes(outputs[out_r]), stderr=bytes(outputs[err_r]),
-                      overflow=overflow, timed_out=result["timed_out"],
+                      overflow=overflow, timed_out=result["timed_out"] or cancelled,
                       wall_s=time.monotonic() - start, cpu_s=result["cpu_s"],
                       peak_memory_bytes=result["maxrss"])
 
@@ -271,7 +295,7 @@ class WarmPool:
             self.idle.put(None)  # started on first use
         self.servers: list[WarmServer] = []
 
-    def execute(self, *args: object) -> RawRun:
+    def execute(self, *args: object, cancel: Cancel | None = None) -> RawRun:
         server = self.idle.get()
         try:
             if server is not None and not server.alive():
@@ -281,7 +305,7 @@ class WarmPool:
             if server is None:
                 server = WarmServer(self.key)
                 self.servers.append(server)
-            result = server.execute(*args)  # type: ignore[arg-type]
+            result = server.execute(*args, cancel=cancel)  # type: ignore[arg-type]
         except (SandboxError, OSError) as exc:
             error = exc if isinstance(exc, SandboxError) or server is None else server.died()
             if server is not None:
@@ -334,9 +358,10 @@ def shutdown() -> None:
 
 
 def run_warm(code: str, *, stdin: bytes, files: Mapping[str, str | bytes], limits: Limits,
-             harness: str | None = None) -> Execution:
-    """Run Python `code` in a warm server: same isolation and limits as a cold jail."""
+             harness: str | None = None, cancel: Cancel | None = None) -> Execution:
+    """Run Python `code` in a warm server: same isolation and limits as a cold jail. Once
+    `cancel` is set (from another thread) the run is killed and is a timeout."""
     spec = language_spec("python")
     clean = {safe_name(name, spec): content for name, content in files.items()}
-    raw = _pool(limits).execute(code, stdin, clean, limits, harness)
+    raw = _pool(limits).execute(code, stdin, clean, limits, harness, cancel=cancel)
     return to_execution(raw, limits, cgroup=bool(cgroup_v2_root()), warm=True)

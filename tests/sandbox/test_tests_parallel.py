@@ -4,13 +4,21 @@ issue #17): the same verdicts as one run, and the program's budget across its ch
 from __future__ import annotations
 
 import dataclasses
+import time
+from typing import Any
 
 import pytest
 from sandbox_probes import SHORT
 
 import sandbox
 from sandbox import _batch
-from sandbox._parallel import AFTER_TIMEOUT, SplitProgram, chunk_bounds, merge_reports
+from sandbox._parallel import (
+    AFTER_TIMEOUT,
+    CANCEL_GRACE_S,
+    SplitProgram,
+    chunk_bounds,
+    merge_reports,
+)
 
 LIMITS = dataclasses.replace(SHORT, test_wall_s=1.0, wall_s=20.0, cpu_s=20.0)
 
@@ -179,3 +187,63 @@ def test_a_job_whose_limits_do_not_fit_its_tests_is_refused_whole() -> None:
     [report] = sandbox.run_tests_many([job], max_workers=3, chunk_tests=2)
     assert report.status == "sandbox_error" and report.results == ()
     assert "gives 5 limits for 6 tests" in report.execution.stderr
+
+
+# --- a timeout stops the chunks after it (a hard cancel) -------------------------------------
+
+
+def test_a_timeout_kills_the_running_chunks_after_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Chunk 0's first test loops (0.3 s allowed); chunk 1's four tests sleep 3 s each (5 s
+    allowed): run on, chunk 1 would take 12 s. Killed when chunk 0 reports its timeout, its
+    first test never ends: every one of its tests is a timeout that did not run, and the job
+    ends long before 12 s. The verdicts are the serial run's."""
+    runs: list[tuple[list[Any], sandbox.TestReport]] = []
+    real = _batch.run_tests
+
+    def recording(**job: Any) -> sandbox.TestReport:
+        report = real(**job)
+        runs.append((job["tests"], report))
+        return report
+
+    code = ("import time\nx = input()\nwhile x == 'loop':\n    pass\n"
+            "if x == 'slow':\n    time.sleep(3.0)\nprint(x)\n")
+    words = ["loop", "a", "b", "c", "slow", "slow", "slow", "slow"]
+    job = {"code": code, "tests": cases(words), "mode": "warm", "test_limits": [0.3] + [5.0] * 7,
+           "limits": dataclasses.replace(LIMITS, test_wall_s=5.0, wall_s=30.0, cpu_s=30.0)}
+    [serial] = sandbox.run_tests_many([job], max_workers=2)
+    monkeypatch.setattr(_batch, "run_tests", recording)
+    begin = time.monotonic()
+    [chunked] = sandbox.run_tests_many([job], max_workers=2, chunk_tests=4)
+    took = time.monotonic() - begin
+    assert verdicts(chunked) == verdicts(serial)
+    assert [(r.outcome, r.ran) for r in chunked.results] == [("timeout", True)] + [
+        ("timeout", False)] * 7, chunked
+    [slow] = [report for tests, report in runs if tests == cases(words[4:])]
+    assert [(r.outcome, r.message, r.ran) for r in slow.results] == [
+        ("timeout", AFTER_TIMEOUT, False)] * 4, slow
+    assert slow.status == "timeout"
+    assert took < 8.0, took  # uncancelled: at least 12 s of sleeps in chunk 1
+
+
+def test_a_chunk_is_stopped_only_by_a_timeout_before_it() -> None:
+    """Chunk 1 times out at its first test (test 2): chunk 2 (tests 4-5) is stopped, chunk 0
+    (tests 0-1) runs on; a later timeout (chunk 2's) stops nothing before it."""
+    job = {"code": "", "tests": cases(list("abcdef")),
+           "limits": dataclasses.replace(LIMITS, program_wall_s=30.0)}
+    plan = SplitProgram(job, chunk_bounds(6, 3))
+    started = [plan.start(k) for k in range(3)]
+    cancels = [arguments["cancel"] for arguments in started if arguments is not None]
+    assert len(cancels) == 3 and not any(c.is_set() for c in cancels)
+    assert all(c.deadline == pytest.approx(cancels[0].deadline) for c in cancels)
+    assert cancels[0].expired == "not run: the program's budget of 30 s was spent"
+    assert cancels[0].deadline == pytest.approx(plan._started + 30.0 + CANCEL_GRACE_S)
+    unbounded = SplitProgram({**job, "limits": LIMITS}, chunk_bounds(6, 2)).start(0)
+    assert unbounded is not None and unbounded["cancel"].deadline is None
+    plan.finish(1, report(sandbox.TestResult(0, "timeout", "test exceeded 1 s", 1.0),
+                          sandbox.TestResult(1, "timeout", AFTER_TIMEOUT, 0.0, False),
+                          status="timeout"))
+    assert [c.reason for c in cancels] == ["", "", AFTER_TIMEOUT]
+    plan.finish(2, report(status="timeout"))
+    plan.finish(0, report(sandbox.TestResult(0, "pass"), sandbox.TestResult(1, "pass")))
+    assert not cancels[0].is_set()
+    assert [r.outcome for r in plan.merged().results] == ["pass"] * 2 + ["timeout"] * 4
