@@ -9,10 +9,11 @@ from sandbox._batch import run_many, run_tests_many
 from sandbox._checker import Checker, CheckerArgs
 from sandbox._errors import ArgumentError, SandboxError
 from sandbox._languages import Language
+from sandbox._parallel import Cancel
 from sandbox._runner import Backend, Mode, run
 from sandbox._tests import Compare, TestFormat, run_tests
 from sandbox._types import Execution, Limits, Status, TestOutcome, TestReport, TestResult
 
-__all__ = ["ArgumentError", "Backend", "Checker", "CheckerArgs", "Compare", "Execution",
+__all__ = ["ArgumentError", "Backend", "Cancel", "Checker", "CheckerArgs", "Compare", "Execution",
            "Language", "Limits", "Mode", "SandboxError", "Status", "TestFormat", "TestOutcome",
            "TestReport", "TestResult", "run", "run_many", "run_tests", "run_tests_many"]

@@ -19,6 +19,7 @@ import shutil
 import tempfile
 import time
 from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
 
 from sandbox._cgroup import CgroupV1, MemoryGroup, cgroup_v1, cgroup_v2_root, sweep
 from sandbox._errors import SandboxError
@@ -26,6 +27,9 @@ from sandbox._languages import BASE_MOUNTS
 from sandbox._process import RawRun, Started, collect, run_process, spawn_process
 from sandbox._spare import IDLE_S, WAITER, Spare, spares, spares_enabled
 from sandbox._types import Limits
+
+if TYPE_CHECKING:
+    from sandbox._parallel import Cancel
 
 __all__ = ["JAIL_UID", "MIN_PROCESS_BYTES", "SCRATCH", "SECCOMP_POLICY", "cgroup_v2_root",
            "check_nsjail", "jail_argv", "memory_group", "nsjail_binary", "process_budget",
@@ -121,23 +125,24 @@ def _sweep_once(pid: int, host: CgroupV1) -> None:
 
 
 def run_jail(command: Sequence[str], limits: Limits, *, stdin: bytes, output_bytes: int,
-             spare: bool = True, **options: object) -> RawRun:
+             spare: bool = True, cancel: Cancel | None = None, **options: object) -> RawRun:
     """Run `command` in one fresh jail under `limits` (`options` as for `jail_argv`), its
     memory held as a whole by a cgroup where the host has one; `RawRun.oom` says whether
     that cgroup's OOM killer ran (None when nothing can tell, as on cgroup v2).
 
     spare: take the jail from the spare jails of this shape if one waits (see `_spare.py`),
     and start the next one; a run with writable binds, passed fds or kept environment
-    variables always starts its own."""
+    variables always starts its own. cancel: once set (from another thread) the jail is
+    killed, a `timed_out` run."""
     if spare and spares_enabled() and not any(
             options.get(k) for k in ("rw_binds", "pass_fds", "keep_env", "persistent", "group")):
         return _run_spared(command, limits, stdin=stdin, output_bytes=output_bytes,
-                           **options)  # type: ignore[arg-type]
+                           cancel=cancel, **options)  # type: ignore[arg-type]
     group = memory_group(limits.memory_bytes)
     try:
         raw = run_process(jail_argv(command, limits, group=group, **options),  # type: ignore[arg-type]
                           stdin=stdin, wall_s=limits.wall_s, output_bytes=output_bytes,
-                          with_jail_log=True)
+                          with_jail_log=True, cancel=cancel)
         if group is not None:
             raw.oom = group.oom_killed()
     finally:
@@ -148,7 +153,7 @@ def run_jail(command: Sequence[str], limits: Limits, *, stdin: bytes, output_byt
 
 def _run_spared(command: Sequence[str], limits: Limits, *, stdin: bytes, output_bytes: int,
                 binds: Iterable[tuple[str, str]] = (), mounts: Iterable[str] = (),
-                address_space_extra: int = 0) -> RawRun:
+                address_space_extra: int = 0, cancel: Cancel | None = None) -> RawRun:
     """`run_jail` through a spare jail: the run's files (the binds of regular files) are
     copied into the spare's placeholders, folders stay binds of the shape. Without a spare
     ready, the run starts its own jail; either way a spare for the next run starts now."""
@@ -167,7 +172,8 @@ def _run_spared(command: Sequence[str], limits: Limits, *, stdin: bytes, output_
     if taken is None:
         spares.offer(key, start, taken=False)
         return run_jail(command, limits, stdin=stdin, output_bytes=output_bytes, spare=False,
-                        binds=binds, mounts=mounts, address_space_extra=address_space_extra)
+                        binds=binds, mounts=mounts, address_space_extra=address_space_extra,
+                        cancel=cancel)
     reaped = False
     try:
         taken.fill(files)
@@ -175,7 +181,7 @@ def _run_spared(command: Sequence[str], limits: Limits, *, stdin: bytes, output_
         head = _release(taken.started)  # the program starts now; the wall limit counts from here
         spares.offer(key, start, taken=True)  # the next run's jail sets up while this one runs
         raw = collect(taken.started, stdin=head + stdin, wall_s=limits.wall_s,
-                      output_bytes=output_bytes, since=released)
+                      output_bytes=output_bytes, since=released, cancel=cancel)
         reaped = True
         if taken.group is not None:
             raw.oom = taken.group.oom_killed()
@@ -186,7 +192,8 @@ def _run_spared(command: Sequence[str], limits: Limits, *, stdin: bytes, output_
             taken.close()
     if raw.jail_failed:  # the spare's nsjail never got going: this run starts its own
         return run_jail(command, limits, stdin=stdin, output_bytes=output_bytes, spare=False,
-                        binds=binds, mounts=mounts, address_space_extra=address_space_extra)
+                        binds=binds, mounts=mounts, address_space_extra=address_space_extra,
+                        cancel=cancel)
     return raw
 
 

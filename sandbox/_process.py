@@ -11,6 +11,10 @@ import subprocess
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from sandbox._parallel import Cancel
 
 __all__ = ["RawRun", "Started", "collect", "jail_host_env", "run_process", "spawn_process"]
 
@@ -48,13 +52,16 @@ class Started:
 def run_process(argv: Sequence[str], *, stdin: bytes, wall_s: float, output_bytes: int,
                 with_jail_log: bool, pass_fds: Sequence[int] = (),
                 preexec_fn: Callable[[], None] | None = None,
-                cwd: str | None = None, env: dict[str, str] | None = None) -> RawRun:
-    """Run `argv` to completion. With `with_jail_log`, argv is an nsjail command line whose
-    "{log_fd}" placeholder becomes the write end of a pipe created here: nsjail's log tells
-    how the jailed program ended (nsjail's own exit code does not)."""
+                cwd: str | None = None, env: dict[str, str] | None = None,
+                cancel: Cancel | None = None) -> RawRun:
+    """Run `argv` to completion (or until `cancel` is set, see `collect`). With
+    `with_jail_log`, argv is an nsjail command line whose "{log_fd}" placeholder becomes the
+    write end of a pipe created here: nsjail's log tells how the jailed program ended
+    (nsjail's own exit code does not)."""
     started = spawn_process(argv, with_jail_log=with_jail_log, pass_fds=pass_fds,
                             preexec_fn=preexec_fn, cwd=cwd, env=env)
-    return collect(started, stdin=stdin, wall_s=wall_s, output_bytes=output_bytes)
+    return collect(started, stdin=stdin, wall_s=wall_s, output_bytes=output_bytes,
+                   cancel=cancel)
 
 
 def spawn_process(argv: Sequence[str], *, with_jail_log: bool, pass_fds: Sequence[int] = (),
@@ -86,10 +93,10 @@ def spawn_process(argv: Sequence[str], *, with_jail_log: bool, pass_fds: Sequenc
 
 
 def collect(started: Started, *, stdin: bytes, wall_s: float, output_bytes: int,
-            since: float | None = None) -> RawRun:
+            since: float | None = None, cancel: Cancel | None = None) -> RawRun:
     """Feed `stdin` to a started process, read its stdout and stderr up to `output_bytes`
-    each, kill it `wall_s` seconds after `since` (a `time.monotonic()`; default now) or past
-    the cap, reap it with its rusage."""
+    each, kill it `wall_s` seconds after `since` (a `time.monotonic()`; default now), past
+    the cap or once `cancel` is set (a stop is a `timed_out` run), reap it with its rusage."""
     proc, log_r, with_jail_log = started.proc, started.log_r, started.with_jail_log
     start = time.monotonic() if since is None else since
     out, err, log = bytearray(), bytearray(), bytearray()
@@ -110,14 +117,23 @@ def collect(started: Started, *, stdin: bytes, wall_s: float, output_bytes: int,
         started.log_r = -1  # the file owns the fd now
         sel.register(log_file, selectors.EVENT_READ, log)
     deadline = start + wall_s
+    watched = 0  # the cancel's fd, which never ends the loop by itself
+    if cancel is not None:
+        sel.register(cancel.fileno(), selectors.EVENT_READ, "cancel")
+        watched = 1
     finished = False
     try:
-        while sel.get_map():
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
+        while len(sel.get_map()) > watched:
+            now = time.monotonic()
+            remaining = deadline - now
+            if cancel is not None and cancel.deadline is not None:
+                remaining = min(remaining, cancel.deadline - now)
+            if remaining <= 0 or (cancel is not None and cancel.is_set()):
                 timed_out = True
                 break
             for key, _ in sel.select(remaining):
+                if key.data == "cancel":
+                    continue  # seen at the top of the loop
                 if key.data == "in":
                     try:
                         sent = os.write(key.fd, pending[:65536])

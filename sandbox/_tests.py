@@ -66,10 +66,10 @@ def run_tests(code: str, tests: Any, language: str = "python", *,
     (EvalPlus's per-test limits from a reference solution's times); each still capped by what
     is left of `limits.program_wall_s`. `limits.wall_s` bounds the whole run: leave it room
     for their sum. A check(candidate) test is one test.
-    cancel: a `sandbox._parallel.Cancel` another thread may set to stop this run: a warm
-    run is then killed within milliseconds (a cold one runs to its end) and its unfinished
-    tests are timeouts that did not run, with the cancel's reason as their message; a run
-    cancelled before it starts does not start. A test finished before the cancel keeps its
+    cancel: a `sandbox.Cancel` another thread may set to stop this run: the run (warm or
+    cold) is then killed within milliseconds and its unfinished tests are timeouts that did
+    not run, with the cancel's reason as their message; a run cancelled before it starts
+    does not start. A test finished before the cancel keeps its
     verdict; no test gets a pass it did not finish. (`run_tests_many`'s chunks use it.)
 
     tests: a list of assert statements (`["assert add(1, 2) == 3"]`), HumanEval-style check
@@ -144,7 +144,7 @@ def run_tests(code: str, tests: Any, language: str = "python", *,
         raw = run_jail([PYTHON, *PYTHON_FLAGS, LAUNCHER, kind], harness_limits,
                        stdin=payload, output_bytes=harness_limits.output_bytes,
                        binds=[*box.binds, (staged_dir(), IN_JAIL)],
-                       address_space_extra=spec.address_space_extra)
+                       address_space_extra=spec.address_space_extra, cancel=cancel)
     return judged(checking, _report(to_execution(raw, limits), nonce, len(items), cancel))
 
 

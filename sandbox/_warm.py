@@ -258,13 +258,13 @@ class WarmServer:
             if not reply:
                 raise self.died()
         result = json.loads(reply)
-        # a kill the server did not take (the run ended first, or at its own wall limit) is
-        # still queued: the server would read it as the next run's header. The server's
-        # own kill leaves SIGKILL and no timeout; anything else retires it
-        stale = asked and (result["timed_out"] or result["signal"] != signal.SIGKILL)
-        if stale:
-            cancelled = False  # the run ended by itself: its result stands
-        self.retired = result["retire"] or stale
+        # a kill the server did not take (the run ended first, or at its own wall limit)
+        # stays queued; the server skips it before the next run's header. The server's own
+        # kill leaves SIGKILL and no timeout; otherwise the run ended by itself and its
+        # result stands
+        if asked and (result["timed_out"] or result["signal"] != signal.SIGKILL):
+            cancelled = False
+        self.retired = result["retire"]
         return RawRun(exit_code=result["exit_code"], signal=result["signal"],
                       stdout=bytes(outputs[out_r]), stderr=bytes(outputs[err_r]),
                       overflow=overflow, timed_out=result["timed_out"] or cancelled,

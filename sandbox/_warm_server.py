@@ -58,6 +58,10 @@ def main(control_fd: int) -> None:
             return
         if not message:
             return
+        if message == b"kill":  # asked for a run that ended before this server read it
+            for fd in fds:
+                os.close(fd)
+            continue
         header = marshal.loads(message)  # from the host, which started this server
         # assert/check tests: a socket on which the run's harness asks for a replacement
         # worker (this process forks it, clean, instead of a zygote forked for every run)

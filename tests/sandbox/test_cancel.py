@@ -17,8 +17,7 @@ import pytest
 from sandbox_probes import MODES, SHORT
 
 import sandbox
-from sandbox import _warm
-from sandbox._parallel import Cancel
+from sandbox import Cancel, _warm
 from sandbox._process import RawRun
 
 LIMITS = dataclasses.replace(SHORT, test_wall_s=5.0, wall_s=30.0, cpu_s=30.0)
@@ -53,13 +52,20 @@ def test_a_deadline_sets_it_with_its_own_reason() -> None:
     assert not Cancel(time.monotonic() + 3600, "later").is_set()
 
 
-def test_a_warm_run_is_killed_at_its_cancel_and_the_server_serves_on() -> None:
-    """Cancelled 0.3 s in, the first 3 s test never ends: all four are timeouts that did
-    not run, with the cancel's reason, and the run ends long before the 12 s it needs.
-    The same pool then runs the next program as usual (the kill left nothing behind)."""
+@pytest.mark.parametrize("how", ["deadline", "thread"])
+@pytest.mark.parametrize("mode", MODES)
+def test_a_run_is_killed_at_its_cancel_and_the_sandbox_serves_on(mode: str, how: str) -> None:
+    """Cancelled 0.3 s in (by its deadline, or set by another thread), the first 3 s test
+    never ends: all four are timeouts that did not run, with the cancel's reason, and the
+    run ends long before the 12 s it needs. The sandbox then runs the next program as usual
+    (the kill left nothing behind: the same warm pool, the next cold jails)."""
     begin = time.monotonic()
-    cancel = Cancel(time.monotonic() + 0.3, "stopped by the host")
-    report = sandbox.run_tests(SLOW, CASES, limits=LIMITS, mode="warm", cancel=cancel)
+    if how == "deadline":
+        cancel = Cancel(time.monotonic() + 0.3, "stopped by the host")
+    else:
+        cancel = Cancel()
+        threading.Timer(0.3, cancel.set, ["stopped by the host"]).start()
+    report = sandbox.run_tests(SLOW, CASES, limits=LIMITS, mode=mode, cancel=cancel)
     took = time.monotonic() - begin
     cancel.close()
     assert [(r.outcome, r.message, r.ran) for r in report.results] == [
@@ -67,7 +73,7 @@ def test_a_warm_run_is_killed_at_its_cancel_and_the_server_serves_on() -> None:
     assert report.status == "timeout"
     assert took < 8.0, took
     for _ in range(3):
-        again = sandbox.run_tests("print(input())", CASES, limits=LIMITS, mode="warm")
+        again = sandbox.run_tests("print(input())", CASES, limits=LIMITS, mode=mode)
         assert again.passed == 4 and again.status == "ok", again
 
 
@@ -140,10 +146,9 @@ def test_a_kill_the_server_takes_makes_the_run_a_timeout() -> None:
     cancel.close()
 
 
-def test_a_kill_that_comes_after_the_run_ended_retires_the_server() -> None:
-    """The run ended (exit 0) before the kill was read: the kill stays queued, and the
-    server would read it as the next run's header. The host retires that server, and the
-    run's own result stands."""
+def test_a_kill_that_comes_after_the_run_ended_leaves_the_result_standing() -> None:
+    """The run ended (exit 0) before the kill was read: the kill stays queued (the server
+    skips it before the next header, see the test below) and the run's own result stands."""
     cancel = Cancel()
     cancel.set("stop")
 
@@ -154,5 +159,17 @@ def test_a_kill_that_comes_after_the_run_ended_retires_the_server() -> None:
 
     server, raw, left = collect(server_side, cancel)
     assert not raw.timed_out and raw.exit_code == 0
-    assert server.retired and left == b"kill"
+    assert not server.retired and left == b"kill"
     cancel.close()
+
+
+def test_a_real_server_skips_a_kill_queued_between_runs() -> None:
+    first = sandbox.run("print(1)", limits=LIMITS, mode="warm")
+    assert first.stdout == "1\n"
+    pool = _warm._pool(LIMITS)
+    servers = list(pool.servers)
+    for server in servers:  # a kill that reached each server after its run had ended
+        server.control.send(b"kill")
+    for _ in range(2 * len(servers)):  # every server serves on, the same servers
+        assert sandbox.run("print(2)", limits=LIMITS, mode="warm").stdout == "2\n"
+    assert pool.servers == servers and all(s.alive() for s in servers)
