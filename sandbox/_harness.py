@@ -462,7 +462,6 @@ def _retire(worker, outputs):
     if worker is not None:
         outputs.append(worker.outputs)
         worker.kill()
-    return None
 
 
 def describe_failure(test, exc):

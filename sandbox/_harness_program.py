@@ -13,8 +13,7 @@ import select
 import sys
 import time
 
-from harness_wire import Channel, TestTimeout, WorkerGone, _last_line, is_plain, \
-    standard_to_plain
+from harness_wire import Channel, TestTimeout, WorkerGone, _last_line, is_plain, standard_to_plain
 
 
 def worker_main(req_fd, rep_fd, out_fd, err_fd):
