@@ -214,7 +214,27 @@ def _markdown_table(rows: Sequence[Mapping[str, Any]]) -> str:
     return "\n".join(lines)
 
 
-class WandbTracker:
+class _WandbStyle:
+    """What W&B and trackio (which copies W&B's API) share: a run object whose `log` takes
+    metrics with `step=`, a `Table(columns=, data=)` class for the completions, `finish`."""
+
+    _run: Any
+    _module: Any  # the wandb or trackio module, for its Table
+
+    def log(self, step: int, metrics: Mapping[str, float]) -> None:
+        self._run.log(_numbers(metrics), step=step)
+
+    def log_table(self, step: int, rows: Sequence[Mapping[str, Any]]) -> None:
+        columns = _columns(rows)
+        table = self._module.Table(columns=columns,
+                                   data=[[row.get(c) for c in columns] for row in rows])
+        self._run.log({"completions": table}, step=step)
+
+    def close(self) -> None:
+        self._run.finish()
+
+
+class WandbTracker(_WandbStyle):
     """`wandb.init` (the mode from WANDB_MODE: online, offline, disabled; the files under
     WANDB_DIR, else output_dir): metrics with `step=`, the completions table a
     `wandb.Table` named `completions`. The run id is saved; a resumed run continues it
@@ -224,7 +244,7 @@ class WandbTracker:
 
     def __init__(self, run: RunInfo) -> None:
         wandb = require("wandb", extra="wandb", feature="report_to: wandb")
-        self._wandb = wandb
+        self._module = wandb
         run_id = run.saved.get("wandb_run_id")
         self._run = wandb.init(
             project=run.project or os.environ.get("WANDB_PROJECT") or DEFAULT_PROJECT,
@@ -232,20 +252,8 @@ class WandbTracker:
             config=dict(run.config), id=run_id, resume="allow" if run_id else None,
             reinit="create_new")
 
-    def log(self, step: int, metrics: Mapping[str, float]) -> None:
-        self._run.log(_numbers(metrics), step=step)
-
-    def log_table(self, step: int, rows: Sequence[Mapping[str, Any]]) -> None:
-        columns = _columns(rows)
-        table = self._wandb.Table(columns=columns,
-                                  data=[[row.get(c) for c in columns] for row in rows])
-        self._run.log({"completions": table}, step=step)
-
     def state(self) -> dict[str, Any]:
         return {"wandb_run_id": self._run.id}
-
-    def close(self) -> None:
-        self._run.finish()
 
 
 class MlflowTracker:
@@ -303,7 +311,7 @@ class MlflowTracker:
         self._client.set_terminated(self.run_id, status="FINISHED")
 
 
-class TrackioTracker:
+class TrackioTracker(_WandbStyle):
     """`trackio.init` (local: a SQLite database per project under TRACKIO_DIR, by default
     ~/.cache/huggingface/trackio; TRACKIO_SPACE_ID sends it to a Space): metrics with their
     step, the completions table a `trackio.Table`. trackio names runs by name: a resumed
@@ -313,27 +321,15 @@ class TrackioTracker:
 
     def __init__(self, run: RunInfo) -> None:
         trackio = require("trackio", extra="trackio", feature="report_to: trackio")
-        self._trackio = trackio
+        self._module = trackio
         saved = run.saved.get("trackio_run")
         self.run_name: str = saved or run.run_name
         self._run = trackio.init(project=run.project or DEFAULT_PROJECT, name=self.run_name,
                                  config=dict(run.config), resume="allow" if saved else "never",
                                  embed=False)
 
-    def log(self, step: int, metrics: Mapping[str, float]) -> None:
-        self._run.log(_numbers(metrics), step=step)
-
-    def log_table(self, step: int, rows: Sequence[Mapping[str, Any]]) -> None:
-        columns = _columns(rows)
-        table = self._trackio.Table(columns=columns,
-                                    data=[[row.get(c) for c in columns] for row in rows])
-        self._run.log({"completions": table}, step=step)
-
     def state(self) -> dict[str, Any]:
         return {"trackio_run": self.run_name}
-
-    def close(self) -> None:
-        self._run.finish()
 
 
 _MODULES = {"tensorboard": "tensorboard", "wandb": "wandb", "mlflow": "mlflow",
