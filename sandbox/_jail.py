@@ -135,7 +135,7 @@ def run_jail(command: Sequence[str], limits: Limits, *, stdin: bytes, output_byt
     variables always starts its own. cancel: once set (from another thread) the jail is
     killed, a `timed_out` run."""
     if spare and spares_enabled() and not any(
-            options.get(k) for k in ("rw_binds", "pass_fds", "keep_env", "persistent", "group")):
+            options.get(k) for k in ("rw_binds", "pass_fds", "keep_env", "persistent")):
         return _run_spared(command, limits, stdin=stdin, output_bytes=output_bytes,
                            cancel=cancel, **options)  # type: ignore[arg-type]
     group = memory_group(limits.memory_bytes)
@@ -158,10 +158,12 @@ def _run_spared(command: Sequence[str], limits: Limits, *, stdin: bytes, output_
     copied into the spare's placeholders, folders stay binds of the shape. Without a spare
     ready, the run starts its own jail; either way a spare for the next run starts now."""
     binds, mounts = list(binds), tuple(mounts)
-    files = [(host, inside) for host, inside in binds if os.path.isfile(host)]
-    fixed = tuple((host, inside) for host, inside in binds if not os.path.isfile(host))
+    files: list[tuple[str, str]] = []
+    fixed: list[tuple[str, str]] = []
+    for host, inside in binds:
+        (files if os.path.isfile(host) else fixed).append((host, inside))
     # the shape: everything `jail_argv` reads, the host's cgroup set-up and nsjail included
-    key = (tuple(command), limits, tuple(inside for _, inside in files), fixed, mounts,
+    key = (tuple(command), limits, tuple(inside for _, inside in files), tuple(fixed), mounts,
            address_space_extra, cgroup_v2_root(), cgroup_v1(), nsjail_binary())
 
     def start() -> Spare:

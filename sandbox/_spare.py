@@ -82,19 +82,21 @@ class Spare:
             shutil.copyfile(host, placeholder)
             os.chmod(placeholder, os.stat(host).st_mode & 0o777)
 
-    def close(self) -> None:
-        """Stop the jail if it still waits or runs (its shell reads end of file and exits;
-        SIGKILL to the session after a grace), release its memory group and placeholders."""
+    def close_pipes(self) -> None:
+        """Close this process's ends of the jail's stdin, stdout, stderr and log pipes."""
         proc = self.started.proc
         for stream in (proc.stdin, proc.stdout, proc.stderr):
             if stream is not None and not stream.closed:
                 stream.close()
         if self.started.log_r >= 0:
-            try:
-                os.close(self.started.log_r)
-            except OSError:
-                pass
+            os.close(self.started.log_r)
             self.started.log_r = -1
+
+    def close(self) -> None:
+        """Stop the jail if it still waits or runs (its shell reads end of file and exits;
+        SIGKILL to the session after a grace), release its memory group and placeholders."""
+        proc = self.started.proc
+        self.close_pipes()
         try:
             proc.wait(2)
         except subprocess.TimeoutExpired:
@@ -120,7 +122,8 @@ class SpareJails:
         self.lock = threading.Lock()
         self.waiting: dict[Hashable, list[Spare]] = {}
         self.seen: dict[Hashable, None] = {}  # shapes run before, oldest first
-        self.starting = 0  # spares being started outside the lock, counted against the caps
+        # spares being started outside the lock, by shape, counted against the caps
+        self.starting: dict[Hashable, int] = {}
 
     def take(self, key: Hashable) -> Spare | None:
         """A spare of shape `key` ready for its run, or None. Stale ones are discarded."""
@@ -152,13 +155,13 @@ class SpareJails:
                 while len(self.seen) > SEEN_SHAPES:
                     del self.seen[next(iter(self.seen))]
                 return
-            if len(self.waiting.get(key, ())) + self.starting >= per_shape():
+            if len(self.waiting.get(key, ())) + self.starting.get(key, 0) >= per_shape():
                 return
-            if self._count() + self.starting >= MAX_SPARES:
+            if self._count() + sum(self.starting.values()) >= MAX_SPARES:
                 evicted = self._oldest()
                 if evicted is None:
                     return
-            self.starting += 1
+            self.starting[key] = self.starting.get(key, 0) + 1
         if evicted is not None:
             evicted.close()
         try:
@@ -166,7 +169,9 @@ class SpareJails:
         except Exception:  # noqa: BLE001  (no spare: the next run starts its own jail)
             spare = None
         with self.lock:
-            self.starting -= 1
+            self.starting[key] -= 1
+            if not self.starting[key]:
+                del self.starting[key]
             if spare is not None:
                 self.waiting.setdefault(key, []).append(spare)
 
@@ -185,15 +190,10 @@ class SpareJails:
         self.lock = threading.Lock()
         for queue in self.waiting.values():
             for spare in queue:
-                proc = spare.started.proc
-                for stream in (proc.stdin, proc.stdout, proc.stderr):
-                    if stream is not None and not stream.closed:
-                        stream.close()
-                if spare.started.log_r >= 0:
-                    os.close(spare.started.log_r)
+                spare.close_pipes()
         self.waiting.clear()
         self.seen.clear()
-        self.starting = 0
+        self.starting.clear()
 
     def _count(self) -> int:
         return sum(len(queue) for queue in self.waiting.values())

@@ -136,11 +136,11 @@ def test_the_wall_limit_counts_from_the_program_start(taken: Taken) -> None:
     # still gets its whole limit (the jail's own backstop counts the wait apart)
     import time
 
-    limits = dataclasses.replace(SHORT, wall_s=1.0)
+    limits = dataclasses.replace(SHORT, wall_s=2.0)  # room for a slow interpreter start
     code = "import time\ntime.sleep(0.3)\nprint('done')\n"
     for _ in range(2):
         assert sandbox.run(code, limits=limits, mode="cold").stdout == "done\n"
-    time.sleep(3.5)  # past wall_s + 2, nsjail's backstop of a fresh jail
+    time.sleep(4.5)  # past ceil(wall_s) + 2, nsjail's backstop of a fresh jail
     ex = sandbox.run(code, limits=limits, mode="cold")
     assert (ex.status, ex.stdout) == ("ok", "done\n"), ex
     assert taken.hits == 1
