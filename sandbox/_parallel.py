@@ -79,6 +79,13 @@ class Cancel:
             if self._fd is not None:
                 os.eventfd_write(self._fd, 1)
 
+    def wait_s(self, left: float) -> float:
+        """How long a poll may wait, at most `left` seconds: less when the deadline comes
+        first (never below 0)."""
+        if self.deadline is None:
+            return left
+        return max(0.0, min(left, self.deadline - time.monotonic()))
+
     def is_set(self) -> bool:
         if not self.reason and self.deadline is not None and time.monotonic() >= self.deadline:
             self.set(self.expired)

@@ -124,10 +124,9 @@ def collect(started: Started, *, stdin: bytes, wall_s: float, output_bytes: int,
     finished = False
     try:
         while len(sel.get_map()) > watched:
-            now = time.monotonic()
-            remaining = deadline - now
-            if cancel is not None and cancel.deadline is not None:
-                remaining = min(remaining, cancel.deadline - now)
+            remaining = deadline - time.monotonic()
+            if cancel is not None:
+                remaining = cancel.wait_s(remaining)
             if remaining <= 0 or (cancel is not None and cancel.is_set()):
                 timed_out = True
                 break

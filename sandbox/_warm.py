@@ -207,12 +207,11 @@ class WarmServer:
         deadline = start + limits.wall_s + 10  # the server enforces wall_s; this is for a hung server
         try:
             while reply is None or reading:
-                now = time.monotonic()
-                left = deadline - now
+                left = deadline - time.monotonic()
                 if left <= 0:
                     raise SandboxError("the warm sandbox server stopped answering")
-                if stop >= 0 and cancel is not None and cancel.deadline is not None:
-                    left = min(left, max(cancel.deadline - now, 0.0))
+                if stop >= 0 and cancel is not None:
+                    left = cancel.wait_s(left)
                 events = poller.poll(left * 1000 + 1)
                 if stop >= 0 and cancel is not None and cancel.is_set():
                     poller.unregister(stop)
