@@ -16,7 +16,7 @@ from sandbox._errors import ArgumentError
 from sandbox._types import Execution, Limits, TestReport, TestResult
 
 __all__ = ["AFTER_TIMEOUT", "BUDGET_SPENT", "CANCEL_GRACE_S", "Cancel", "SplitProgram",
-           "chunk_bounds", "default_workers", "merge_reports"]
+           "chunk_bounds", "default_workers", "merge_reports", "not_run"]
 
 AFTER_TIMEOUT = "not run: an earlier test timed out"
 """The message of a test that never started because one before it timed out (the in-jail
@@ -112,6 +112,13 @@ class Cancel:
             os.close(self._fd)
 
 
+def not_run(count: int, why: str) -> TestReport:
+    """The report of a run that did not start: every test a timeout that did not run."""
+    return TestReport(results=tuple(TestResult(i, "timeout", why, 0.0, False)
+                                    for i in range(count)),
+                      execution=Execution(status="timeout"))
+
+
 class SplitProgram:
     """One `run_tests` job whose tests run as several jails in parallel, chunk by chunk.
 
@@ -164,10 +171,7 @@ class SplitProgram:
                 if self.test_limits is not None:
                     arguments["test_limits"] = list(self.test_limits[first:stop])
                 return arguments
-        self.finish(part, TestReport(
-            results=tuple(TestResult(i, "timeout", why, 0.0, False)
-                          for i in range(stop - first)),
-            execution=Execution(status="timeout")))
+        self.finish(part, not_run(stop - first, why))
         return None
 
     def finish(self, part: int, report: TestReport) -> None:

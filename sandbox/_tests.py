@@ -17,7 +17,7 @@ from sandbox._classify import to_execution
 from sandbox._errors import ArgumentError
 from sandbox._jail import check_nsjail, run_jail
 from sandbox._languages import PYTHON, PYTHON_FLAGS, language_spec
-from sandbox._parallel import Cancel
+from sandbox._parallel import Cancel, not_run
 from sandbox._runner import Mode
 from sandbox._staging import IN_JAIL, LAUNCHER, staged_dir
 from sandbox._types import Execution, Limits, Status, TestReport, TestResult
@@ -103,7 +103,7 @@ def run_tests(code: str, tests: Any, language: str = "python", *,
     if not items:
         return TestReport(results=(), execution=Execution(status="ok"))
     if cancel is not None and cancel.is_set():
-        return _not_run(len(items), cancel.reason)
+        return not_run(len(items), cancel.reason)
     checking = prepare_checker(checker, fmt, items, limits)  # compiled once, before the program
     if checking is not None:
         items = checking.blind(items)  # the program's jail never holds the expected outputs
@@ -188,13 +188,6 @@ def _test_limits(test_limits: Sequence[float] | None, count: int) -> list[float]
             raise ArgumentError(f"test_limits[{i}] must be a positive number of seconds, got "
                                 f"{value!r}")
     return [float(value) for value in test_limits]
-
-
-def _not_run(count: int, why: str) -> TestReport:
-    """The report of a run that did not start: every test a timeout that did not run."""
-    return TestReport(results=tuple(TestResult(i, "timeout", why, 0.0, False)
-                                    for i in range(count)),
-                      execution=Execution(status="timeout"))
 
 
 def _report(execution: Execution, nonce: str, count: int,
