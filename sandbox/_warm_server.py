@@ -208,7 +208,7 @@ def fork_worker(service: _socket.socket, header: dict, last: "int | None") -> "i
     try:
         service.send(str(pid).encode())
     except OSError:
-        return pid  # the harness died meanwhile: kill_all ends the worker with the run
+        pass  # the harness died meanwhile: kill_all ends the worker with the run
     return pid
 
 
