@@ -34,7 +34,7 @@ import select
 import sys
 import time
 
-from harness_program import ServerForker, Zygote, worker_main
+from harness_program import ServerForker, Zygote, recv_fds, worker_main
 from harness_wire import (
     Budget,
     Channel,
@@ -489,14 +489,19 @@ def main(kind, service_fd=None):
     # the zygote is forked before the tests are read or any program code runs, so it never
     # holds either; then the first worker, before the tests too. The first is forked here,
     # not by the zygote (no round trip before the program starts loading); worker_main
-    # closes its copy of the zygote's socket before the program runs. Warm assert/check
-    # runs need no zygote: the warm server, as clean, forks a replacement when one is needed
+    # closes its copy of the zygote's socket before the program runs
     if kind == "python" and service_fd is not None:
         zygote = ServerForker(service_fd)
     else:
         zygote = Zygote() if kind in ("python", "pyio") else None
     first = Worker.fork() if kind == "python" else None
     spec = marshal.loads(sys.stdin.buffer.read())  # written by the host, trusted
+    judge(kind, spec, zygote, first, start)
+
+
+def judge(kind, spec, zygote, first, start):
+    """Run the tests of `spec` (`first`: the worker already loading the program, for
+    assert/check tests) and write their verdicts and the report to fd 1."""
     nonce = spec["nonce"]
     budget = Budget(spec, start)
     if kind == "python":
@@ -515,6 +520,124 @@ def main(kind, service_fd=None):
     report = {"done": len(results), "stdout": stdout[:keep].decode(errors="replace"),
               "stderr": stderr[:keep].decode(errors="replace"), "truncated": truncated}
     os.write(1, (nonce + to_json(report) + "\n").encode())
+
+
+# --- the long-lived harness of a warm server ------------------------------------------------
+
+RUN_FDS = 9
+"""File descriptors the warm server hands the long-lived harness with each run: the run's
+stdin (the spec), stdout (verdicts) and stderr; the worker's reply and request pipes, its
+stdout and stderr; the socket for replacement workers; the worker's pidfd."""
+MAX_RUNS = 2000
+"""Runs a long-lived harness serves before it retires (a fresh one is forked for the next)."""
+MAX_GROWTH_KB = 64 << 10
+"""Growth of its peak memory (KiB) past which a long-lived harness retires after the run."""
+
+
+def serve(sock):
+    """The warm server's long-lived harness of assert/check tests: forked from the server
+    (which never reads a program or its tests) before the first such run, it judges one run
+    after another, so that a run costs one fork (its worker, forked by the server) instead
+    of two. It never runs program code: its memory holds other runs' tests, and no worker is
+    ever forked from it. Per run, on `sock` (a SOCK_SEQPACKET socket to the server), the
+    fds of RUN_FDS and the worker's pid, marshalled. After the run it SIGKILLs every process
+    of the jail but itself and the server (`kill(-1)`), answers `done`, then each `check` of
+    the server with whether anything is left to reap.
+
+    A program runs under the same uid, so it can signal this process or change its limits,
+    CPU affinity or priority: every signal it may block is blocked (SIGKILL and SIGSTOP end
+    or stall the run, which the server then kills and replaces), and after each run it
+    compares those attributes with their values at its start and retires if one changed, as
+    it does past MAX_RUNS or MAX_GROWTH_KB. What a program did to it can only touch its own
+    run."""
+    import resource
+
+    signal.pthread_sigmask(signal.SIG_BLOCK, signal.valid_signals())
+    null = os.open("/dev/null", os.O_RDWR)
+    for fd in (0, 1, 2):
+        os.dup2(null, fd)
+    birth = _attributes(resource)
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    recursion, streams = sys.getrecursionlimit(), (sys.stdin, sys.stdout, sys.stderr)
+    runs = 0
+    while True:
+        try:
+            message, fds = recv_fds(sock, RUN_FDS, max_bytes=4096)
+        except OSError:
+            return
+        if not message:
+            return
+        if message == b"check":  # after a run the server reaps: is any other process left?
+            if _kill_others():
+                sock.send(b"busy")
+            elif runs >= MAX_RUNS or _attributes(resource) != birth or \
+                    resource.getrusage(resource.RUSAGE_SELF).ru_maxrss > peak + MAX_GROWTH_KB:
+                sock.send(b"retire")
+            else:
+                sock.send(b"clean")
+            continue
+        start = time.monotonic()  # the program's budget counts from here
+        cpu = _cpu(resource)
+        info = marshal.loads(message)  # from the server
+        stdin_fd, stdout_fd, stderr_fd, rep_r, req_w, out_r, err_r, service_fd, pidfd = fds
+        for target, fd in ((0, stdin_fd), (1, stdout_fd), (2, stderr_fd)):
+            os.dup2(fd, target)
+            os.close(fd)
+        os.chdir("/work")
+        if "random" in sys.modules:
+            sys.modules["random"].seed()
+        zygote = ServerForker(service_fd)
+        worker = Worker(Channel(rep_r, req_w), info["pid"], out_r, err_r, pidfd)
+        try:
+            judge("python", marshal.loads(_read_all(0)), zygote, worker, start)
+        finally:
+            zygote.sock.close()
+            for stream in (sys.stdout, sys.stderr):
+                try:
+                    stream.flush()
+                except BaseException:  # noqa: BLE001, S110  (a test replaced or closed it)
+                    pass
+            _kill_others()
+            for fd in (0, 1, 2):
+                os.dup2(null, fd)
+        sys.setrecursionlimit(recursion)
+        sys.stdin, sys.stdout, sys.stderr = streams  # a test may have replaced them
+        runs += 1
+        sock.send(f"done {_cpu(resource) - cpu:.6f}".encode())
+
+
+def _read_all(fd):
+    chunks = []
+    while chunk := os.read(fd, 1 << 16):
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def _kill_others():
+    """SIGKILL every process of the jail but this one and pid 1; False when there was none
+    (zombies count: they are there until the server reaps them)."""
+    try:
+        os.kill(-1, signal.SIGKILL)
+    except ProcessLookupError:
+        return False
+    return True
+
+
+_RLIMITS = ("RLIMIT_AS", "RLIMIT_CORE", "RLIMIT_CPU", "RLIMIT_DATA", "RLIMIT_FSIZE",
+            "RLIMIT_MEMLOCK", "RLIMIT_MSGQUEUE", "RLIMIT_NICE", "RLIMIT_NOFILE", "RLIMIT_NPROC",
+            "RLIMIT_RSS", "RLIMIT_RTPRIO", "RLIMIT_RTTIME", "RLIMIT_SIGPENDING", "RLIMIT_STACK")
+
+
+def _attributes(resource):
+    """What another process of the jail's uid can change in this one without ptrace."""
+    return (tuple(resource.getrlimit(getattr(resource, name)) for name in _RLIMITS),
+            os.sched_getaffinity(0), os.getpriority(os.PRIO_PROCESS, 0),
+            os.sched_getscheduler(0), os.sched_getparam(0).sched_priority)
+
+
+def _cpu(resource):
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
 
 
 def entry(args):

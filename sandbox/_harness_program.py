@@ -16,8 +16,10 @@ import time
 from harness_wire import Channel, TestTimeout, WorkerGone, _last_line, is_plain, standard_to_plain
 
 
-def worker_main(req_fd, rep_fd, out_fd, err_fd):
-    """Load the program, then answer requests: get a name, call, getattr, getitem, iterate."""
+def worker_main(req_fd, rep_fd, out_fd, err_fd, streams=None):
+    """Load the program, then answer requests: get a name, call, getattr, getitem, iterate.
+    `streams`: sys.stdin/stdout/stderr as `worker_stdio` makes them, premade by the warm
+    server (unused there) so that a forked worker does not build them."""
     null = os.open("/dev/null", os.O_RDONLY)
     os.dup2(null, 0)
     os.dup2(out_fd, 1)
@@ -28,9 +30,7 @@ def worker_main(req_fd, rep_fd, out_fd, err_fd):
     os.dup2(rep, 4)
     os.closerange(5, 4096)
     sock = Channel(3, 4)
-    sys.stdin = open(0, closefd=False)  # noqa: SIM115
-    sys.stdout = open(1, "w", closefd=False, buffering=1)  # noqa: SIM115
-    sys.stderr = open(2, "w", closefd=False, buffering=1)  # noqa: SIM115
+    sys.stdin, sys.stdout, sys.stderr = streams if streams is not None else worker_stdio()
     handles = {}
     module = {"__name__": "solution", "__builtins__": __builtins__}
     sys.path.insert(0, "/work")
@@ -203,13 +203,24 @@ def finish(status):
 
 
 def fresh_stdio():
-    """New sys.stdin/stdout/stderr over fds 0-2 (as an interpreter start makes them)."""
+    """New sys.stdin/stdout/stderr over fds 0-2 (as an interpreter start makes them); also
+    returned."""
     sys.stdin = open(0, encoding="utf-8", closefd=False)  # noqa: SIM115
     sys.stdout = open(1, "w", encoding="utf-8", closefd=False)  # noqa: SIM115
     sys.stderr = open(2, "w", encoding="utf-8", errors="backslashreplace",  # noqa: SIM115
                       closefd=False, buffering=1)
     if "random" in sys.modules:
         sys.modules["random"].seed()
+    return sys.stdin, sys.stdout, sys.stderr
+
+
+def worker_stdio():
+    """A worker's sys.stdin/stdout/stderr over fds 0-2: stdin (/dev/null) as `open` makes
+    it, stdout and stderr line-buffered, so that the program's output reaches its pipes as
+    it prints."""
+    return (open(0, closefd=False),
+            open(1, "w", closefd=False, buffering=1),
+            open(2, "w", closefd=False, buffering=1))
 
 
 class Forker:

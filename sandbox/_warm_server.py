@@ -5,20 +5,29 @@ per program.
 Each child is as isolated as a cold run: it lives in the same jail (namespaces, read-only
 system, no network, no /proc, seccomp, uid 99999), gets per-run rlimits (address space, CPU,
 file size, open files, processes) that it cannot raise, and starts in an emptied /work and
-/tmp. After every run this process SIGKILLs every other process of the jail (`kill(-1)`:
-all but pid 1, which is immune to its children's signals), reaps them, and empties /work and
-/tmp again, so nothing a program leaves behind meets the next one. The server never reads a
-program or its tests: the child reads them from a pipe after the fork, so no other run's
-data is in the memory a program is forked from.
+/tmp. After every run every other process of the jail is SIGKILLed (`kill(-1)`: all but
+pid 1, which is immune to its children's signals) and reaped, and /work and /tmp are
+emptied again, so nothing a program leaves behind meets the next one. The server never
+reads a program or its tests: the child reads them from a pipe after the fork, so no other
+run's data is in the memory a program is forked from.
+
+A plain run's child runs the program (`run_main`); a stdin/stdout run's child is that
+run's harness. Assert/check runs go to a long-lived harness (`harness.serve`, the `Judge`
+here), forked from this server before the first of them: per run this server forks only
+the worker, which loads the program, and the harness judges it, so a run costs one fork
+instead of two. The harness holds every run's tests, so nothing is ever forked from it;
+after a run it does the `kill(-1)`, which spares its caller and pid 1 only, and tells this
+server when nothing is left to reap.
 """
 
 # no `from __future__ import annotations`: at run time it imports __future__, ~0.5 ms of
 # every cold harness start (in-jail modules run on Python >= 3.10, which needs no import)
 
-import _signal as signal  # not signal.py, socket.py or json: they import enum, re & co, and
-import _socket  # every object in this process's memory spreads the pages a forked child
-import atexit  # noqa: F401  writes to (and so copies) further apart. atexit: imported by
-import gc  # harness_program.finish at every program's end; here, no child builds it
+import _signal as signal  # not signal.py, socket.py, struct.py or json: they import enum,
+import _socket  # re & co, and every object in this process's memory spreads the pages a
+import _struct  # forked child writes to (and so copies) further apart. atexit: imported by
+import atexit  # noqa: F401  harness_program.finish at every program's end; here, no child
+import gc  # builds it
 import marshal
 import os
 import resource
@@ -39,6 +48,8 @@ from harness_wire import to_json
 
 WORK_DIRS = ("/work", "/tmp")
 MAX_FD = 4096
+WORKER_STDIO = None
+"""The standard streams of every assert/check worker this server forks (`standard_streams`)."""
 
 
 def main(control_fd: int) -> None:
@@ -47,7 +58,9 @@ def main(control_fd: int) -> None:
     if not empty_dirs():
         return
     warm_up()
-    stdio = standard_streams()
+    stdio = standard_streams(harness_program.fresh_stdio)
+    global WORKER_STDIO
+    WORKER_STDIO = standard_streams(harness_program.worker_stdio)
     # what is allocated so far (the harness modules) leaves the collector's reach: a
     # collection in a forked child then neither walks nor copies the pages it is on
     gc.freeze()
@@ -63,30 +76,20 @@ def main(control_fd: int) -> None:
                 os.close(fd)
             continue
         header = marshal.loads(message)  # from the host, which started this server
-        # assert/check tests: a socket on which the run's harness asks for a replacement
-        # worker (this process forks it, clean, instead of a zygote forked for every run)
-        service = theirs = None
-        if header["harness"] == "python":
-            service, theirs = _socket.socketpair(_socket.AF_UNIX, _socket.SOCK_SEQPACKET)
-        pid = os.fork()
-        if pid == 0:
-            try:
-                control.close()
-                if service is not None:
-                    service.close()
-                child(header, fds, stdio, theirs)
-            finally:
-                os._exit(70)
-        for fd in fds:
-            os.close(fd)
-        if theirs is not None:
-            theirs.close()
-        try:
-            result = supervise(pid, header, control, service)
-        finally:
-            if service is not None:
-                service.close()
-        kill_all()
+        if header["harness"] == "python":  # assert/check tests: the long-lived harness
+            result = judged_run(header, fds, control, stdio)
+        else:
+            pid = os.fork()
+            if pid == 0:
+                try:
+                    control.close()
+                    child(header, fds, stdio)  # closes every other fd (the harness's too)
+                finally:
+                    os._exit(70)
+            for fd in fds:
+                os.close(fd)
+            result = supervise(pid, header, control)
+        clean_up(result)
         result["retire"] = not empty_dirs()
         control.send(to_json(result).encode())  # JSON: the host does not unmarshal jail data
         if result["retire"]:
@@ -134,43 +137,217 @@ def warm_up(rounds: int = 12) -> None:
             drain.finish()
 
 
-def supervise(pid: int, header: dict, control: _socket.socket,
-              service: "_socket.socket | None" = None) -> dict:
+def supervise(pid: int, header: dict, control: _socket.socket) -> dict:
     """Wait for the run's child `pid` until it exits, the host asks for a kill or the wall
-    limit passes; meanwhile fork the replacement workers its harness asks for on `service`."""
+    limit passes."""
     start = time.monotonic()
     deadline = start + header["wall_s"]
     pidfd = os.pidfd_open(pid)
-    timed_out = killed = False
-    watched = [pidfd, control] if service is None else [pidfd, control, service]
-    last_worker = None
     try:
-        while True:
-            left = deadline - time.monotonic()
-            if left <= 0:
-                timed_out = True
-                break
-            ready = select.select(watched, [], [], left)[0]
-            if pidfd in ready:
-                break
-            if control in ready:  # the host asks for a kill (output over the cap)
-                control.recv(64)
-                killed = True
-                break
-            if service in ready:
-                last_worker = fork_worker(service, header, last_worker)
-                if last_worker is None:  # the harness closed its end: nothing more to fork
-                    watched.remove(service)
+        ended = wait_run(deadline, control, [pidfd])
     finally:
         os.close(pidfd)
-    if timed_out or killed:
+    if ended != pidfd:
         os.kill(pid, signal.SIGKILL)
     _, status, usage = os.wait4(pid, 0)
-    wall = time.monotonic() - start
     return {"exit_code": os.WEXITSTATUS(status) if os.WIFEXITED(status) else None,
             "signal": os.WTERMSIG(status) if os.WIFSIGNALED(status) else None,
-            "timed_out": timed_out, "wall_s": wall, "cpu_s": usage.ru_utime + usage.ru_stime,
-            "maxrss": usage.ru_maxrss * 1024}
+            "timed_out": ended is None, "wall_s": time.monotonic() - start,
+            "cpu_s": usage.ru_utime + usage.ru_stime, "maxrss": usage.ru_maxrss * 1024}
+
+
+def wait_run(deadline: float, control: _socket.socket, ends: list,
+             header: "dict | None" = None, service: "_socket.socket | None" = None):
+    """Wait until one of `ends` (fds or sockets) is readable: that one; `control` when the
+    host asks for a kill (output over the cap, a cancel); None at `deadline`. Meanwhile fork
+    the replacement workers the run's harness asks for on `service`."""
+    watched = [*ends, control] if service is None else [*ends, control, service]
+    last_worker = None
+    while True:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            return None
+        ready = select.select(watched, [], [], left)[0]
+        for end in ends:
+            if end in ready:
+                return end
+        if control in ready:
+            control.recv(64)
+            return control
+        if service in ready:
+            last_worker = fork_worker(service, header, last_worker)
+            if last_worker is None:  # the harness closed its end: nothing more to fork
+                watched.remove(service)
+
+
+class Judge:
+    """The long-lived harness (`harness.serve`) of assert/check runs: forked from this
+    server before the first such run, then handed one run after another, each with a worker
+    this server forks. Replaced when it dies, is killed with a run, or retires."""
+
+    def __init__(self) -> None:
+        self.pid = None
+        self.sock = None
+        self.pidfd = None
+
+    def start(self, control: _socket.socket, stdio: tuple) -> None:
+        self.sock, theirs = _socket.socketpair(_socket.AF_UNIX, _socket.SOCK_SEQPACKET)
+        pid = os.fork()
+        if pid == 0:
+            try:
+                control.close()
+                self.sock.close()
+                os.closerange(3, theirs.fileno())
+                os.closerange(theirs.fileno() + 1, MAX_FD)
+                sys.stdin, sys.stdout, sys.stderr = stdio
+                sys.argv = ["/harness/run.py", "python"]
+                harness.serve(theirs)
+            finally:
+                os._exit(70)
+        theirs.close()
+        self.pid, self.pidfd = pid, os.pidfd_open(pid)
+
+    def close(self) -> None:
+        """Kill it (if still there) and reap it: the next run forks a new one."""
+        if self.pid is None:
+            return
+        try:
+            signal.pidfd_send_signal(self.pidfd, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        try:
+            os.waitpid(self.pid, 0)
+        except ChildProcessError:
+            pass
+        self.forget()
+
+    def forget(self) -> None:
+        """Drop it, reaped already."""
+        os.close(self.pidfd)
+        self.sock.close()
+        self.pid = self.sock = self.pidfd = None
+
+
+judge = Judge()
+
+
+def judged_run(header: dict, fds: list, control: _socket.socket, stdio: tuple) -> dict:
+    """One run of assert/check tests: this server forks the worker, which loads the program
+    from the run's payload, and hands the long-lived harness the run's streams, the worker's
+    pipes and a socket on which it asks for replacement workers. The harness kills what the
+    run left; this server reaps it, asking the harness whether anything else is left."""
+    stdin_fd, stdout_fd, stderr_fd, payload_fd = fds
+    if judge.pid is None:
+        judge.start(control, stdio)
+    start = time.monotonic()
+    deadline = start + header["wall_s"]
+    service, service_theirs = _socket.socketpair(_socket.AF_UNIX, _socket.SOCK_SEQPACKET)
+    req_r, req_w = os.pipe()
+    rep_r, rep_w = os.pipe()
+    out_r, out_w = os.pipe()
+    err_r, err_w = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        try:
+            control.close()
+            judge.sock.close()
+            service.close()
+            first_worker(header, payload_fd, (req_r, rep_w, out_w, err_w))
+        finally:
+            os._exit(0)
+    pidfd = os.pidfd_open(pid)
+    for fd in (payload_fd, req_r, rep_w, out_w, err_w):
+        os.close(fd)
+    handed = [stdin_fd, stdout_fd, stderr_fd, rep_r, req_w, out_r, err_r,
+              service_theirs.fileno(), pidfd]
+    try:
+        judge.sock.sendmsg([marshal.dumps({"pid": pid})],
+                           [(_socket.SOL_SOCKET, _socket.SCM_RIGHTS, _struct.pack(
+                               f"{len(handed)}i", *handed))])
+        sent = True
+    except OSError:
+        sent = False
+    finally:
+        for fd in handed:
+            if fd != service_theirs.fileno():
+                os.close(fd)
+        service_theirs.close()
+    ended = wait_run(deadline, control, [judge.pidfd, judge.sock], header, service) \
+        if sent else judge.pidfd
+    service.close()
+    reply = judge.sock.recv(64) if ended is judge.sock else b""
+    result = {"exit_code": None, "signal": signal.SIGKILL, "timed_out": ended is None,
+              "cpu_s": 0.0, "maxrss": 0}
+    if reply.startswith(b"done "):
+        result.update(exit_code=0, signal=None, cpu_s=float(reply.split()[1]))
+    else:  # timed out, killed on the host's request, or the harness died with the run
+        judge.close()
+    result["wall_s"] = time.monotonic() - start
+    return result
+
+
+def first_worker(header: dict, payload_fd: int, fds: tuple) -> None:
+    """The run's first worker (in the child forked for it): write the program and its files
+    from the payload into /work, take the run's limits, then load the program and serve the
+    harness (`worker_main`, which closes every other fd first)."""
+    chunks = []
+    while chunk := os.read(payload_fd, 1 << 16):
+        chunks.append(chunk)
+    payload = marshal.loads(b"".join(chunks))
+    write_inputs("main.py", payload["code"])
+    for name, content in payload["files"].items():
+        write_inputs(name, content)
+    del payload, chunks
+    set_run_limits(header)
+    os.chdir("/work")
+    sys.argv = ["/harness/run.py", "python"]  # as in the harness a cold worker comes from
+    if "random" in sys.modules:
+        sys.modules["random"].seed()
+    harness_program.worker_main(*fds, streams=WORKER_STDIO)
+
+
+def clean_up(result: dict) -> None:
+    """After a run: SIGKILL and reap every process of the jail but this one and the
+    long-lived harness, adding their CPU time and peak memory to `result`. The harness does
+    the kill (`kill(-1)` spares only its caller and pid 1) and tells whether anything is
+    left; without one, or if it died, retires or fails to answer, this server kills all."""
+    if judge.pid is not None and not reap(result):
+        judge.close()
+    if judge.pid is None:
+        kill_all()
+
+
+def reap(result: dict) -> bool:
+    """Reap until the harness finds no other process; False when the harness died, did not
+    answer, or retires (then `clean_up` kills everything)."""
+    while True:
+        while True:  # the dead, without waiting
+            pid, _, usage = os.wait4(-1, os.WNOHANG)  # the harness is a child: never ECHILD
+            if pid == 0:
+                break
+            if pid == judge.pid:
+                judge.forget()
+                return False
+            add_usage(result, usage)
+        try:
+            judge.sock.send(b"check")
+            if not select.select([judge.sock], [], [], 5.0)[0]:
+                return False
+            answer = judge.sock.recv(64)
+        except OSError:
+            return False
+        if answer != b"busy":
+            return answer == b"clean"
+        pid, _, usage = os.wait4(-1, 0)  # what is left dies of the SIGKILL it was sent
+        if pid == judge.pid:
+            judge.forget()
+            return False
+        add_usage(result, usage)
+
+
+def add_usage(result: dict, usage) -> None:
+    result["cpu_s"] += usage.ru_utime + usage.ru_stime
+    result["maxrss"] = max(result["maxrss"], usage.ru_maxrss * 1024)
 
 
 def fork_worker(service: _socket.socket, header: dict, last: "int | None") -> "int | None":
@@ -200,7 +377,8 @@ def fork_worker(service: _socket.socket, header: dict, last: "int | None") -> "i
             sys.argv = ["/harness/run.py", "python"]  # as in the harness the first came from
             if "random" in sys.modules:
                 sys.modules["random"].seed()
-            harness_program.worker_main(*fds)  # closes every other fd (this server's too)
+            # closes every other fd (this server's too)
+            harness_program.worker_main(*fds, streams=WORKER_STDIO)
         finally:
             os._exit(0)
     for fd in fds:
@@ -254,19 +432,22 @@ def empty(folder: str) -> None:
                 os.unlink(entry.path)
 
 
-def standard_streams() -> tuple:
-    """sys.stdin/stdout/stderr as `fresh_stdio` makes them over pipes on fds 0-2, built once
-    here for every child: never used by this process (its own streams are restored), so each
+def standard_streams(make) -> tuple:
+    """The sys.stdin/stdout/stderr that `make` builds over fds 0-2 (`fresh_stdio` for a
+    run's child, `worker_stdio` for an assert/check worker), built once here over pipes
+    for every child: never used by this process (its own streams are restored), so each
     child gets them unwritten, and as a cold run has them (not seekable, not a tty, a pipe's
-    block size), with no object to build after the fork."""
+    block size; a worker's stdin over /dev/null), with no object to build after the fork."""
     saved = [os.dup(fd) for fd in (0, 1, 2)]
     pipes = [os.pipe() for _ in range(3)]
+    null = os.open("/dev/null", os.O_RDONLY)
     own = sys.stdin, sys.stdout, sys.stderr
     try:
         for fd, (read, write) in zip((0, 1, 2), pipes):
             os.dup2(read if fd == 0 else write, fd)
-        harness_program.fresh_stdio()
-        return sys.stdin, sys.stdout, sys.stderr
+        if make is harness_program.worker_stdio:
+            os.dup2(null, 0)
+        return make()
     finally:
         sys.stdin, sys.stdout, sys.stderr = own
         for fd, original in zip((0, 1, 2), saved):
@@ -275,10 +456,11 @@ def standard_streams() -> tuple:
         for pair in pipes:
             for fd in pair:
                 os.close(fd)
+        os.close(null)
 
 
-def child(header: dict, fds: list[int], stdio: tuple,
-          service: "_socket.socket | None" = None) -> None:
+def child(header: dict, fds: list[int], stdio: tuple) -> None:
+    """A run's child: a plain program (`run_main`) or a stdin/stdout harness."""
     stdin_fd, stdout_fd, stderr_fd, payload_fd = fds
     chunks = []
     while chunk := os.read(payload_fd, 1 << 16):
@@ -290,11 +472,7 @@ def child(header: dict, fds: list[int], stdio: tuple,
     del payload, chunks
     for target, fd in ((0, stdin_fd), (1, stdout_fd), (2, stderr_fd)):
         os.dup2(fd, target)
-    if service is not None:  # fd 3: the harness's line to this server (see fork_worker)
-        os.dup2(service.fileno(), 3)
-        os.closerange(4, MAX_FD)
-    else:
-        os.closerange(3, MAX_FD)
+    os.closerange(3, MAX_FD)
     set_run_limits(header)
     os.chdir("/work")
     sys.stdin, sys.stdout, sys.stderr = stdio  # as harness_program.fresh_stdio makes them
@@ -302,7 +480,7 @@ def child(header: dict, fds: list[int], stdio: tuple,
         sys.modules["random"].seed()
     if header["harness"]:
         sys.argv = ["/harness/run.py", header["harness"]]
-        harness.main(header["harness"], 3 if service is not None else None)
+        harness.main(header["harness"])
         harness_program.finish(0)
     harness_program.finish(harness_program.run_main())
 

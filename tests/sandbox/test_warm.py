@@ -30,6 +30,29 @@ def test_standard_streams_are_pipes_as_in_a_cold_run() -> None:
     assert "False False" in warm.stdout and warm.stdout.endswith("'in\\n'\nout")
 
 
+WORKER_STREAMS = """
+import sys
+def streams():
+    print("out", end="")
+    print("err", file=sys.stderr, end="")
+    return [(s.fileno(), s.encoding, s.line_buffering, s.seekable(), s.isatty(), s.readable(),
+             s.writable(), s.read(3) if s.readable() else None) for s in
+            (sys.stdin, sys.stdout, sys.stderr)]
+"""
+
+
+def test_a_workers_standard_streams_are_as_in_a_cold_run() -> None:
+    """An assert/check worker's streams (premade in the warm server): as a cold worker
+    makes them, stdin empty, stdout and stderr reaching the report."""
+    tests = ["assert False, streams()"]
+    cold = sandbox.run_tests(WORKER_STREAMS, tests, limits=SHORT, mode="cold")
+    assert "[(0, 'UTF-8', False, True, False, True, False, '')" in cold.results[0].message, cold
+    for _ in range(3):  # every run's worker gets them unused
+        warm = sandbox.run_tests(WORKER_STREAMS, tests, limits=SHORT, mode="warm")
+        assert warm.results[0].message == cold.results[0].message, (warm, cold)
+        assert (warm.execution.stdout, warm.execution.stderr) == ("out", "err"), warm
+
+
 @pytest.mark.parametrize("mode", MODES)
 def test_large_inputs_stdin_and_program_arrive_whole(mode: str) -> None:
     blob = bytes(range(256)) * 1200  # 300 KiB: many pipe writes
