@@ -136,14 +136,17 @@ def test_program_cannot_read_expected_outputs() -> None:
             "    for obj in gc.get_objects():\n"
             "        if isinstance(obj, (list, dict, str)) and 'EXPECTED_4242' in repr(obj):\n"
             "            found.append(1)\n"
-            "    for root, _, files in os.walk('/'):\n"
+            "    for root, dirs, files in os.walk('/'):\n"
+            "        if root.startswith(SYSTEM):\n"  # the host's read-only system: the same
+            "            dirs[:] = []\n"  # files in every run (reading them all is minutes of
+            "            continue\n"  # disk on a cold page cache)
             "        for name in files:\n"
             "            try:\n"
             "                if b'EXPECTED_4242' in open(os.path.join(root, name), 'rb').read(1 << 16):\n"
             "                    found.append(2)\n"
             "            except OSError:\n                pass\n"
-            "        if root.startswith(('/usr', '/lib', '/bin')):\n            continue\n"
-            "    return found\n")
+            "    return found\n"
+            "SYSTEM = ('/usr', '/lib', '/bin', '/sbin', '/etc')\n")
     report = sandbox.run_tests(code, ["assert secret(1) == [] or 'EXPECTED_4242'"],
                                limits=sandbox.Limits(test_wall_s=20, wall_s=30), mode="cold")
     assert report.passed == 1, report
