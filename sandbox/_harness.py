@@ -256,7 +256,7 @@ def run_context(context, namespace, entry_point):
     """Run the task's context (a HumanEval prompt) in a test's namespace, then drop its stub
     of the function under test, which the program supplies."""
     try:
-        exec(context, namespace)  # noqa: S102  (the task's own text, trusted like its tests)
+        exec(compiled(context), namespace)  # noqa: S102  (the task's text, trusted like its tests)
     except (TestTimeout, WorkerGone, OSError):
         raise
     except Exception as exc:  # noqa: BLE001  (a broken task: the test's verdict says so)
@@ -401,12 +401,12 @@ class Drain:
             self.fd = None
 
 
-def run_python_tests(spec, zygote, first, budget):
+def run_python_tests(spec, zygote, first, budget, hold_s=None):
     """assert / check tests against the program in a worker process; one verdict per test,
     each under the limit `Budget` gives that test. A timeout ends the run (`Budget`); a
     crash restarts the worker for the next test, forked from `zygote`, the clean process
     `first` came from too."""
-    results, outputs = Verdicts(spec["nonce"]), []
+    results, outputs = Verdicts(spec["nonce"], hold_s), []
     worker = first
     started = False
     for index, test in enumerate(spec["tests"]):
@@ -429,10 +429,8 @@ def run_python_tests(spec, zygote, first, budget):
             namespace = Namespace(worker, spec["entry_point"])
             if spec.get("context"):
                 run_context(spec["context"], namespace, spec["entry_point"])
-            # exec of the text, not of compile(test, ...): the compile() builtin first builds
-            # the `ast` module's ~120 classes, ~1.5 ms of a cold run (test frames are
-            # "<string>" instead, which `describe_failure` reads alike)
-            exec(test, namespace)  # noqa: S102
+            # test frames are "<string>", which `describe_failure` reads (see `compiled`)
+            exec(compiled(test), namespace)  # noqa: S102
             if spec["format"] == "check":
                 namespace["check"](namespace[spec["entry_point"]])
             results.append(("pass", "", time.monotonic() - begin))
@@ -454,6 +452,27 @@ def run_python_tests(spec, zygote, first, budget):
     _retire(worker, outputs)
     budget.skip_rest(results, len(spec["tests"]))
     return results, outputs
+
+
+CODE = None
+"""The long-lived harness's compiled tests and task contexts, by their text (None in any
+other harness: there a text is compiled once anyway, and exec of a string spares a cold
+harness the `ast` module compile() first builds)."""
+MAX_CODE = 1024
+
+
+def compiled(text):
+    """`text` compiled as exec of the string compiles it (the same "<string>" frames),
+    once per text in the long-lived harness: a task's tests and context return with every
+    sample of a group and every epoch."""
+    if CODE is None:
+        return text
+    code = CODE.get(text)
+    if code is None:
+        if len(CODE) >= MAX_CODE:
+            CODE.clear()
+        code = CODE[text] = compile(text, "<string>", "exec")
+    return code
 
 
 def _retire(worker, outputs):
@@ -499,13 +518,14 @@ def main(kind, service_fd=None):
     judge(kind, spec, zygote, first, start)
 
 
-def judge(kind, spec, zygote, first, start):
+def judge(kind, spec, zygote, first, start, hold_s=None):
     """Run the tests of `spec` (`first`: the worker already loading the program, for
-    assert/check tests) and write their verdicts and the report to fd 1."""
+    assert/check tests) and write their verdicts and the report to fd 1 (assert/check
+    verdicts held up to `hold_s`, see `Verdicts`)."""
     nonce = spec["nonce"]
     budget = Budget(spec, start)
     if kind == "python":
-        results, outputs = run_python_tests(spec, zygote, first, budget)
+        results, outputs = run_python_tests(spec, zygote, first, budget, hold_s)
         streams = [(bytes(out.data), bytes(err.data)) for out, err in outputs]
     else:
         from harness_io import run_io_tests  # stdin/stdout tests only: not in a cold assert run
@@ -519,7 +539,7 @@ def judge(kind, spec, zygote, first, start):
         d.truncated for drains in (outputs if kind == "python" else ()) for d in drains)
     report = {"done": len(results), "stdout": stdout[:keep].decode(errors="replace"),
               "stderr": stderr[:keep].decode(errors="replace"), "truncated": truncated}
-    os.write(1, (nonce + to_json(report) + "\n").encode())
+    results.flush((nonce + to_json(report) + "\n").encode())
 
 
 # --- the long-lived harness of a warm server ------------------------------------------------
@@ -530,6 +550,10 @@ stdin (the spec), stdout (verdicts) and stderr; the worker's reply and request p
 stdout and stderr; the socket for replacement workers; the worker's pidfd."""
 MAX_RUNS = 2000
 """Runs a long-lived harness serves before it retires (a fresh one is forked for the next)."""
+HOLD_S = 0.02
+"""Seconds the long-lived harness may hold verdicts before it writes them (`Verdicts`): a
+test whose own code (the task's, which runs here) never ends loses at most that much of
+the verdicts before it when the server kills the harness at the wall limit."""
 MAX_GROWTH_KB = 64 << 10
 """Growth of its peak memory (KiB) past which a long-lived harness retires after the run."""
 
@@ -552,6 +576,8 @@ def serve(sock):
     run."""
     import resource
 
+    global CODE
+    CODE = {}
     signal.pthread_sigmask(signal.SIG_BLOCK, signal.valid_signals())
     null = os.open("/dev/null", os.O_RDWR)
     for fd in (0, 1, 2):
@@ -589,7 +615,7 @@ def serve(sock):
         zygote = ServerForker(service_fd)
         worker = Worker(Channel(rep_r, req_w), info["pid"], out_r, err_r, pidfd)
         try:
-            judge("python", marshal.loads(_read_all(0)), zygote, worker, start)
+            judge("python", marshal.loads(_read_all(0)), zygote, worker, start, HOLD_S)
         finally:
             zygote.sock.close()
             for stream in (sys.stdout, sys.stderr):

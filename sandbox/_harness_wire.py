@@ -181,17 +181,39 @@ _JSON_ESCAPES = {"\\": "\\\\", '"': '\\"', **{chr(i): f"\\u{i:04x}" for i in ran
 
 
 class Verdicts(list):
-    """Verdicts, each also written at once to the report stream (so that the tests done
-    before a whole-run timeout still count)."""
+    """Verdicts, each also written to the report stream: at once (so that the tests done
+    before a whole-run timeout still count), or, with `hold_s`, held until `hold_s` has
+    passed since the first one held or the run ends (`flush`), which saves the host a
+    wake-up per test. The long-lived harness holds them: a program that kills or stops it
+    loses only its own run's verdicts."""
 
-    def __init__(self, nonce):
+    def __init__(self, nonce, hold_s=None):
         super().__init__()
         self.nonce = nonce
+        self.hold_s = hold_s
+        self.held = []
+        self.since = 0.0
 
     def append(self, verdict):
-        os.write(1, (self.nonce + to_json({"test": len(self), "verdict": verdict})
-                     + "\n").encode())
+        line = (self.nonce + to_json({"test": len(self), "verdict": verdict})
+                + "\n").encode()
         super().append(verdict)
+        if self.hold_s is None:
+            os.write(1, line)
+            return
+        now = time.monotonic()
+        if not self.held:
+            self.since = now
+        self.held.append(line)
+        if now - self.since >= self.hold_s:
+            self.flush()
+
+    def flush(self, tail=b""):
+        """Write the verdicts held, then `tail` (the report), in one write."""
+        view = memoryview(b"".join(self.held) + tail)
+        self.held.clear()
+        while view:
+            view = view[os.write(1, view):]
 
 
 class Budget:
