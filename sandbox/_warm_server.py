@@ -290,14 +290,7 @@ def first_worker(header: dict, payload_fd: int, fds: tuple) -> None:
     """The run's first worker (in the child forked for it): write the program and its files
     from the payload into /work, take the run's limits, then load the program and serve the
     harness (`worker_main`, which closes every other fd first)."""
-    chunks = []
-    while chunk := os.read(payload_fd, 1 << 16):
-        chunks.append(chunk)
-    payload = marshal.loads(b"".join(chunks))
-    write_inputs("main.py", payload["code"])
-    for name, content in payload["files"].items():
-        write_inputs(name, content)
-    del payload, chunks
+    take_inputs(payload_fd)
     set_run_limits(header)
     os.chdir("/work")
     sys.argv = ["/harness/run.py", "python"]  # as in the harness a cold worker comes from
@@ -462,14 +455,7 @@ def standard_streams(make) -> tuple:
 def child(header: dict, fds: list[int], stdio: tuple) -> None:
     """A run's child: a plain program (`run_main`) or a stdin/stdout harness."""
     stdin_fd, stdout_fd, stderr_fd, payload_fd = fds
-    chunks = []
-    while chunk := os.read(payload_fd, 1 << 16):
-        chunks.append(chunk)
-    payload = marshal.loads(b"".join(chunks))
-    write_inputs("main.py", payload["code"])
-    for name, content in payload["files"].items():
-        write_inputs(name, content)
-    del payload, chunks
+    take_inputs(payload_fd)
     for target, fd in ((0, stdin_fd), (1, stdout_fd), (2, stderr_fd)):
         os.dup2(fd, target)
     os.closerange(3, MAX_FD)
@@ -483,6 +469,18 @@ def child(header: dict, fds: list[int], stdio: tuple) -> None:
         harness.main(header["harness"])
         harness_program.finish(0)
     harness_program.finish(harness_program.run_main())
+
+
+def take_inputs(payload_fd: int) -> None:
+    """Read the run's program and files from its payload pipe (until its end) and write
+    them into /work, read-only."""
+    chunks = []
+    while chunk := os.read(payload_fd, 1 << 16):
+        chunks.append(chunk)
+    payload = marshal.loads(b"".join(chunks))
+    write_inputs("main.py", payload["code"])
+    for name, content in payload["files"].items():
+        write_inputs(name, content)
 
 
 def write_inputs(name: str, content: "str | bytes") -> None:
