@@ -16,10 +16,11 @@ import time
 from harness_wire import Channel, TestTimeout, WorkerGone, _last_line, is_plain, standard_to_plain
 
 
-def worker_main(req_fd, rep_fd, out_fd, err_fd, streams=None):
+def worker_main(req_fd, rep_fd, out_fd, err_fd, streams=None, source=None):
     """Load the program, then answer requests: get a name, call, getattr, getitem, iterate.
     `streams`: sys.stdin/stdout/stderr as `worker_stdio` makes them, premade by the warm
-    server (unused there) so that a forked worker does not build them."""
+    server (unused there) so that a forked worker does not build them. `source`: the text
+    of /work/main.py where the caller has just written it (else read from there)."""
     null = os.open("/dev/null", os.O_RDONLY)
     os.dup2(null, 0)
     os.dup2(out_fd, 1)
@@ -34,7 +35,7 @@ def worker_main(req_fd, rep_fd, out_fd, err_fd, streams=None):
     handles = {}
     module = {"__name__": "solution", "__builtins__": __builtins__}
     sys.path.insert(0, "/work")
-    loaded = load(module, handles, sock)
+    loaded = load(module, handles, sock, source)
     _flush()
     sock.send(loaded)
     if loaded[0] != "ok":
@@ -52,15 +53,18 @@ def worker_main(req_fd, rep_fd, out_fd, err_fd, streams=None):
             sock.send(("exc", "TypeError", "result cannot leave the program"))
 
 
-def load(module, handles, sock):
+def load(module, handles, sock, source=None):
     """Run /work/main.py in `module`, then the task's setup code the harness sends (MBPP's
     test_setup_code runs between the program and the tests, in the program's namespace).
     The reply: ("ok", names, handles of the functions and classes) or ("exc", type, message,
     where)."""
     failed = None
     try:
-        with open("/work/main.py") as fh:
-            source = fh.read()
+        if source is None:
+            with open("/work/main.py") as fh:
+                source = fh.read()
+        else:  # as the text-mode read above gives it (universal newlines)
+            source = source.replace("\r\n", "\n").replace("\r", "\n")
         # exec of the text: compile(source, "main.py", ...) would first build the `ast`
         # module's classes, ~1.5 ms of a cold run (the program's frames are "<string>")
         exec(source, module)  # noqa: S102  (in the worker only)

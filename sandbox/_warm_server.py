@@ -290,13 +290,13 @@ def first_worker(header: dict, payload_fd: int, fds: tuple) -> None:
     """The run's first worker (in the child forked for it): write the program and its files
     from the payload into /work, take the run's limits, then load the program and serve the
     harness (`worker_main`, which closes every other fd first)."""
-    take_inputs(payload_fd)
+    source = take_inputs(payload_fd)
     set_run_limits(header)
     os.chdir("/work")
     sys.argv = ["/harness/run.py", "python"]  # as in the harness a cold worker comes from
     if "random" in sys.modules:
         sys.modules["random"].seed()
-    harness_program.worker_main(*fds, streams=WORKER_STDIO)
+    harness_program.worker_main(*fds, streams=WORKER_STDIO, source=source)
 
 
 def clean_up(result: dict) -> None:
@@ -471,9 +471,9 @@ def child(header: dict, fds: list[int], stdio: tuple) -> None:
     harness_program.finish(harness_program.run_main())
 
 
-def take_inputs(payload_fd: int) -> None:
+def take_inputs(payload_fd: int) -> str:
     """Read the run's program and files from its payload pipe (until its end) and write
-    them into /work, read-only."""
+    them into /work, read-only; the program's text."""
     chunks = []
     while chunk := os.read(payload_fd, 1 << 16):
         chunks.append(chunk)
@@ -481,6 +481,7 @@ def take_inputs(payload_fd: int) -> None:
     write_inputs("main.py", payload["code"])
     for name, content in payload["files"].items():
         write_inputs(name, content)
+    return payload["code"]
 
 
 def write_inputs(name: str, content: "str | bytes") -> None:

@@ -142,3 +142,25 @@ def test_interpreter_settings_a_test_changes_do_not_reach_the_next_run() -> None
              "assert (depth(300), sys.stdout.fileno(), os.getcwd()) == (300, 1, '/work')")
     report = sandbox.run_tests(ADD, [check], limits=OWN, mode="warm")
     assert report.passed == 1, report
+
+
+def test_the_harness_keeps_no_file_descriptor_of_earlier_runs() -> None:
+    """Each run hands the harness nine fds (and replacement workers more): all closed by
+    the run's end, or a long-lived harness would run out of them."""
+    count = ("import os\ndef _open(n):\n    try:\n        os.fstat(n)\n        return 1\n"
+             "    except OSError:\n        return 0\n"
+             "assert False, sum(_open(n) for n in range(4096))")
+    crash = "import os\ndef add(a, b):\n    if a == 1:\n        os._exit(1)\n    return a + b\n"
+
+    def open_fds() -> int:
+        report = sandbox.run_tests(ADD, [count], limits=OWN, mode="warm")
+        found = re.search(r"\((\d+)\)$", report.results[0].message)
+        assert found, report
+        return int(found.group(1))
+
+    before = open_fds()
+    for _ in range(10):  # runs that replace their worker (a crash) and runs that time out
+        sandbox.run_tests(crash, ADD_TESTS, limits=OWN, mode="warm")
+        sandbox.run_tests("def add(a, b):\n    while True:\n        pass\n", ADD_TESTS[:1],
+                          limits=dataclasses.replace(OWN, test_wall_s=0.05), mode="warm")
+    assert open_fds() == before

@@ -116,3 +116,15 @@ def test_compile_and_ast_work(mode: str) -> None:
             "exec(compile(tree, '<t>', 'exec'))\nprint(type(tree.body[0]).__name__, x)\n")
     ex = sandbox.run(code, limits=SHORT, mode=mode)
     assert (ex.status, ex.stdout) == ("ok", "Assign 3\n"), ex
+
+
+def test_a_workers_program_reads_as_from_its_file_in_both_modes() -> None:
+    """A warm worker loads the program from the text it has just written to /work/main.py,
+    read as the file would be (universal newlines): CR and CRLF line ends, inside a string
+    too, give what a cold worker reading the file gets."""
+    code = ('S = """a\r\nb\rc"""\r\ndef f():\r\n'
+            '    return [S, open("/work/main.py", "rb").read()[:9]]\r\n')
+    cold = sandbox.run_tests(code, ["assert False, f()"], limits=SHORT, mode="cold")
+    warm = sandbox.run_tests(code, ["assert False, f()"], limits=SHORT, mode="warm")
+    assert "['a\\nb\\nc', b'S = \"\"\"a\\r'])" in cold.results[0].message, cold
+    assert warm.results[0].message == cold.results[0].message, warm
