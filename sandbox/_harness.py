@@ -30,7 +30,6 @@ import _signal as signal  # the `signal` module imports enum & co: ~8 ms of a co
 import builtins
 import marshal
 import posix as os  # os.py itself imports ~2 ms of modules a cold harness needs none of
-import select
 import sys
 import time
 
@@ -43,6 +42,7 @@ from harness_wire import (
     WorkerGone,
     _last_line,
     is_plain,
+    kill_process,
     to_json,
 )
 
@@ -159,24 +159,12 @@ class Worker:
         return Remote(self, item[1], item[2], item[3])
 
     def kill(self):
-        """SIGKILL the worker and wait until it is dead, then read what it wrote."""
+        """SIGKILL the worker and wait until it is dead, then read what it wrote. (With a
+        pidfd it is not this process's child: its forker reaps it.)"""
+        kill_process(self.pid, self.pidfd, reap=self.pidfd is None)
         if self.pidfd is not None:
-            try:
-                signal.pidfd_send_signal(self.pidfd, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
-            select.select([self.pidfd], [], [])  # readable once the process has exited
             os.close(self.pidfd)
             self.pidfd = None
-        else:
-            try:
-                os.kill(self.pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
-            try:
-                os.waitpid(self.pid, 0)
-            except ChildProcessError:
-                pass
         self.channel.close()
         for drain in self.outputs:
             drain.finish()

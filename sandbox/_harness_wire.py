@@ -5,6 +5,7 @@ check that decides what may leave a program, and a small JSON writer."""
 # no `from __future__ import annotations`: at run time it imports __future__, ~0.5 ms of
 # every cold harness start (in-jail modules run on Python >= 3.10, which needs no import)
 
+import _signal as signal  # the `signal` module imports enum & co
 import marshal
 import math
 import posix as os  # os.py itself imports ~2 ms of modules a cold harness needs none of
@@ -81,6 +82,26 @@ class Channel:
                 os.close(fd)
             except OSError:
                 pass
+
+
+
+def kill_process(pid, pidfd=None, reap=True):
+    """SIGKILL `pid` (through its `pidfd` where there is one) and wait until it has exited:
+    reap it (`reap`: the caller is its parent) or wait for its pidfd to become readable."""
+    try:
+        if pidfd is not None:
+            signal.pidfd_send_signal(pidfd, signal.SIGKILL)
+        else:
+            os.kill(pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+    if not reap:
+        select.select([pidfd], [], [])  # readable once the process has exited
+        return
+    try:
+        os.waitpid(pid, 0)
+    except ChildProcessError:
+        pass
 
 
 

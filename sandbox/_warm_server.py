@@ -211,14 +211,7 @@ class Judge:
         """Kill it (if still there) and reap it: the next run forks a new one."""
         if self.pid is None:
             return
-        try:
-            signal.pidfd_send_signal(self.pidfd, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
-        try:
-            os.waitpid(self.pid, 0)
-        except ChildProcessError:
-            pass
+        harness_wire.kill_process(self.pid, self.pidfd)
         self.forget()
 
     def forget(self) -> None:
