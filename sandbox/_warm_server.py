@@ -81,9 +81,8 @@ def main(control_fd: int) -> None:
         else:
             pid = os.fork()
             if pid == 0:
-                try:
-                    control.close()
-                    child(header, fds, stdio)  # closes every other fd (the harness's too)
+                try:  # child() closes every other fd (the harness's and control too)
+                    child(header, fds, stdio)
                 finally:
                     os._exit(70)
             for fd in fds:
@@ -241,10 +240,8 @@ def judged_run(header: dict, fds: list, control: _socket.socket, stdio: tuple) -
     err_r, err_w = os.pipe()
     pid = os.fork()
     if pid == 0:
-        try:
-            control.close()
-            judge.sock.close()
-            service.close()
+        try:  # (the server's fds close in worker_main, before any program code: a close
+            # here would copy the pages its objects are on)
             first_worker(header, payload_fd, (req_r, rep_w, out_w, err_w))
         finally:
             os._exit(0)
