@@ -544,7 +544,7 @@ HOLD_S = 0.02
 """Seconds the long-lived harness may hold verdicts before it writes them (`Verdicts`): a
 test whose own code (the task's, which runs here) never ends loses at most that much of
 the verdicts before it when the server kills the harness at the wall limit."""
-MAX_GROWTH_KB = 64 << 10
+MAX_GROWTH_KB = 16 << 10
 """Growth of its peak memory (KiB) past which a long-lived harness retires after the run."""
 
 

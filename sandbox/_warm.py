@@ -37,10 +37,11 @@ from sandbox._workspace import safe_name
 
 __all__ = ["WarmPool", "run_warm", "shutdown", "use_warm", "warm_enabled"]
 
-WARM_SERVER_BYTES = 16 << 20
+WARM_SERVER_BYTES = 48 << 20
 """Memory of a warm server's jail on top of one run's `memory_bytes` where the cgroup's
-limit is set once, at start (cgroup v2): the server itself (a few MiB of its own; its
-interpreter's pages are charged where first read) and slack. On cgroup v1 each run's
+limit is set once, at start (cgroup v2): the server and its long-lived harness (a few MiB
+of their own each, the harness retiring past 16 MiB of growth; their interpreter's pages
+are charged where first read) and slack. On cgroup v1 each run's
 limit is exact: what the idle server holds plus `memory_bytes`."""
 
 _CHUNK = 1 << 16
