@@ -11,6 +11,8 @@ import tempfile
 from collections.abc import Iterable
 from pathlib import Path
 
+from sandbox._process import FORKING
+
 __all__ = ["cache_root", "cached_binary", "compile_key", "store_binary", "trim"]
 
 MAX_BINARIES = 512
@@ -83,9 +85,10 @@ def store_binary(key: str, binary: str) -> None:
         if os.path.getsize(binary) > MAX_CACHED_BINARY:
             return
         folder.mkdir(mode=0o755, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=folder, prefix=".incoming-")
-        with os.fdopen(fd, "wb") as out, open(binary, "rb") as src:
-            shutil.copyfileobj(src, out)
+        with FORKING:  # no fork meanwhile may inherit the copy open for writing
+            fd, tmp = tempfile.mkstemp(dir=folder, prefix=".incoming-")
+            with os.fdopen(fd, "wb") as out, open(binary, "rb") as src:
+                shutil.copyfileobj(src, out)
         os.chmod(tmp, 0o755)
         os.replace(tmp, folder / key)
         trim(folder)

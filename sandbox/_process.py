@@ -8,6 +8,7 @@ import re
 import selectors
 import signal
 import subprocess
+import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -16,7 +17,14 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from sandbox._parallel import Cancel
 
-__all__ = ["RawRun", "Started", "collect", "jail_host_env", "run_process", "spawn_process"]
+__all__ = ["FORKING", "RawRun", "Started", "collect", "jail_host_env", "run_process",
+           "spawn_process"]
+
+FORKING = threading.Lock()
+"""Held around every fork of this package (`spawn_process`, a warm server's start) and
+while it writes a file a jail may execute (a spare jail's placeholders, the binary cache):
+a process forked meanwhile by another thread would hold that file open for writing until
+its own exec, and a jail executing the file then fails with "Text file busy" (ETXTBSY)."""
 
 _EXITED = re.compile(r"exited with status: (\d+)")
 _SIGNALED = re.compile(r"terminated with signal: \w+ \((\d+)\)")
@@ -78,10 +86,11 @@ def spawn_process(argv: Sequence[str], *, with_jail_log: bool, pass_fds: Sequenc
     if with_jail_log and env is None:
         env = jail_host_env()
     try:
-        proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                stderr=subprocess.PIPE, pass_fds=fds, cwd=cwd, env=env,
-                                preexec_fn=preexec_fn,  # noqa: PLW1509 (unsafe backend only)
-                                start_new_session=True)
+        with FORKING:
+            proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                    stderr=subprocess.PIPE, pass_fds=fds, cwd=cwd, env=env,
+                                    preexec_fn=preexec_fn,  # noqa: PLW1509 (unsafe backend)
+                                    start_new_session=True)
     except OSError:
         if with_jail_log:
             os.close(log_r)

@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 
 from sandbox._cgroup import MemoryGroup
 from sandbox._parallel import default_workers
-from sandbox._process import Started
+from sandbox._process import FORKING, Started
 
 __all__ = ["IDLE_S", "MAX_SPARES", "SEEN_SHAPES", "WAITER", "Spare", "SpareJails",
            "per_shape", "spares", "spares_enabled"]
@@ -79,7 +79,8 @@ class Spare:
         the jail's read-only bind shows the new content and mode."""
         for host, inside in files:
             placeholder = self.placeholders[inside]
-            shutil.copyfile(host, placeholder)
+            with FORKING:  # no fork meanwhile may inherit the placeholder open for writing
+                shutil.copyfile(host, placeholder)
             os.chmod(placeholder, os.stat(host).st_mode & 0o777)
 
     def close_pipes(self) -> None:

@@ -30,7 +30,7 @@ from sandbox._errors import ArgumentError, SandboxError
 from sandbox._jail import cgroup_v2_root, check_nsjail, jail_argv, memory_group, process_budget
 from sandbox._languages import PYTHON, PYTHON_FLAGS, LanguageSpec, language_spec
 from sandbox._parallel import Cancel, default_workers
-from sandbox._process import RawRun, jail_host_env
+from sandbox._process import FORKING, RawRun, jail_host_env
 from sandbox._staging import IN_JAIL, LAUNCHER, staged_dir
 from sandbox._types import Execution, Limits
 from sandbox._workspace import safe_name
@@ -88,10 +88,11 @@ class WarmServer:
         # nsjail's log and the server's own stderr (never a program's) go to a private file,
         # quoted if the server dies
         self.log = tempfile.TemporaryFile()  # noqa: SIM115  (lives as long as the server)
-        self.proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL,
-                                     stdout=subprocess.DEVNULL, stderr=self.log,
-                                     pass_fds=[fd], start_new_session=True,
-                                     env=jail_host_env())
+        with FORKING:
+            self.proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL,
+                                         stdout=subprocess.DEVNULL, stderr=self.log,
+                                         pass_fds=[fd], start_new_session=True,
+                                         env=jail_host_env())
         inside.close()
         self.retired = False
         self.headers: dict[tuple[Limits, str | None], bytes] = {}
