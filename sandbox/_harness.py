@@ -45,6 +45,7 @@ from harness_wire import (
     _last_line,
     is_plain,
     kill_process,
+    read_all,
     to_json,
 )
 
@@ -605,7 +606,7 @@ def serve(sock):
         zygote = ServerForker(service_fd)
         worker = Worker(Channel(rep_r, req_w), info["pid"], out_r, err_r, pidfd)
         try:
-            judge("python", marshal.loads(_read_all(0)), zygote, worker, start, HOLD_S)
+            judge("python", marshal.loads(read_all(0)), zygote, worker, start, HOLD_S)
         finally:
             zygote.sock.close()
             for stream in (sys.stdout, sys.stderr):
@@ -620,13 +621,6 @@ def serve(sock):
         sys.stdin, sys.stdout, sys.stderr = streams  # a test may have replaced them
         runs += 1
         sock.send(f"done {_cpu(resource) - cpu:.6f}".encode())
-
-
-def _read_all(fd):
-    chunks = []
-    while chunk := os.read(fd, 1 << 16):
-        chunks.append(chunk)
-    return b"".join(chunks)
 
 
 def _kill_others():

@@ -237,10 +237,7 @@ class Forker:
         """Fork a worker on the harness's four pipe ends (`worker_main`'s arguments); its
         pid. The forker reaps the previous worker (which the harness has killed) first, so
         the two never overlap, and not before: until then the pid cannot be reused."""
-        import _socket
-
-        fds = _struct.pack("4i", *fds)
-        self.sock.sendmsg([b"worker"], [(_socket.SOL_SOCKET, _socket.SCM_RIGHTS, fds)])
+        send_fds(self.sock, b"worker", fds)
         return self.wait(deadline)
 
     def wait(self, deadline=None):
@@ -292,11 +289,17 @@ class Zygote(Forker):
 
     def start(self, stdin_fd, stdout_fd, stderr_fd):
         """Fork one run; its pid (the leader of a new session)."""
-        import _socket
-
-        fds = _struct.pack("3i", stdin_fd, stdout_fd, stderr_fd)
-        self.sock.sendmsg([b"run"], [(_socket.SOL_SOCKET, _socket.SCM_RIGHTS, fds)])
+        send_fds(self.sock, b"run", (stdin_fd, stdout_fd, stderr_fd))
         return self.wait()
+
+
+def send_fds(sock, message, fds):
+    """`message` with the file descriptors `fds` (socket.send_fds without importing
+    socket.py). Also the warm server's, which imports this module."""
+    import _socket
+
+    sock.sendmsg([message], [(_socket.SOL_SOCKET, _socket.SCM_RIGHTS,
+                              _struct.pack(f"{len(fds)}i", *fds))])
 
 
 def recv_fds(sock, count, max_bytes=64):

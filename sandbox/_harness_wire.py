@@ -85,6 +85,15 @@ class Channel:
 
 
 
+def read_all(fd):
+    """Everything `fd` yields until its end of file."""
+    chunks = []
+    while chunk := os.read(fd, 1 << 16):
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+
 def kill_process(pid, pidfd=None, reap=True):
     """SIGKILL `pid` (through its `pidfd` where there is one) and wait until it has exited:
     reap it (`reap`: the caller is its parent) or wait for its pidfd to become readable."""

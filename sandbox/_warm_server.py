@@ -23,11 +23,10 @@ server when nothing is left to reap.
 # no `from __future__ import annotations`: at run time it imports __future__, ~0.5 ms of
 # every cold harness start (in-jail modules run on Python >= 3.10, which needs no import)
 
-import _signal as signal  # not signal.py, socket.py, struct.py or json: they import enum,
-import _socket  # re & co, and every object in this process's memory spreads the pages a
-import _struct  # forked child writes to (and so copies) further apart. atexit: imported by
-import atexit  # noqa: F401  harness_program.finish at every program's end; here, no child
-import gc  # builds it
+import _signal as signal  # not signal.py, socket.py or json: they import enum, re & co, and
+import _socket  # every object in this process's memory spreads the pages a forked child
+import atexit  # noqa: F401  writes to (and so copies) further apart. atexit: imported by
+import gc  # harness_program.finish at every program's end; here, no child builds it
 import marshal
 import os
 import resource
@@ -251,9 +250,7 @@ def judged_run(header: dict, fds: list, control: _socket.socket, stdio: tuple) -
     handed = [stdin_fd, stdout_fd, stderr_fd, rep_r, req_w, out_r, err_r,
               service_theirs.fileno(), pidfd]
     try:
-        judge.sock.sendmsg([marshal.dumps({"pid": pid})],
-                           [(_socket.SOL_SOCKET, _socket.SCM_RIGHTS, _struct.pack(
-                               f"{len(handed)}i", *handed))])
+        harness_program.send_fds(judge.sock, marshal.dumps({"pid": pid}), handed)
         sent = True
     except OSError:
         sent = False
@@ -280,7 +277,13 @@ def first_worker(header: dict, payload_fd: int, fds: tuple) -> None:
     """The run's first worker (in the child forked for it): write the program and its files
     from the payload into /work, take the run's limits, then load the program and serve the
     harness (`worker_main`, which closes every other fd first)."""
-    source = take_inputs(payload_fd)
+    become_worker(header, fds, take_inputs(payload_fd))
+
+
+def become_worker(header: dict, fds: tuple, source: "str | None" = None) -> None:
+    """In a child forked for it: take the run's limits and serve the harness as an
+    assert/check worker (`worker_main`, which closes every other fd, this server's too,
+    before it loads the program: `source`, else /work/main.py)."""
     set_run_limits(header)
     os.chdir("/work")
     sys.argv = ["/harness/run.py", "python"]  # as in the harness a cold worker comes from
@@ -355,13 +358,7 @@ def fork_worker(service: _socket.socket, header: dict, last: "int | None") -> "i
     pid = os.fork()
     if pid == 0:
         try:
-            set_run_limits(header)
-            os.chdir("/work")
-            sys.argv = ["/harness/run.py", "python"]  # as in the harness the first came from
-            if "random" in sys.modules:
-                sys.modules["random"].seed()
-            # closes every other fd (this server's too)
-            harness_program.worker_main(*fds, streams=WORKER_STDIO)
+            become_worker(header, fds)
         finally:
             os._exit(0)
     for fd in fds:
@@ -464,10 +461,7 @@ def child(header: dict, fds: list[int], stdio: tuple) -> None:
 def take_inputs(payload_fd: int) -> str:
     """Read the run's program and files from its payload pipe (until its end) and write
     them into /work, read-only; the program's text."""
-    chunks = []
-    while chunk := os.read(payload_fd, 1 << 16):
-        chunks.append(chunk)
-    payload = marshal.loads(b"".join(chunks))
+    payload = marshal.loads(harness_wire.read_all(payload_fd))
     write_inputs("main.py", payload["code"])
     for name, content in payload["files"].items():
         write_inputs(name, content)
