@@ -43,6 +43,7 @@ from harness_wire import (
     Verdicts,
     WorkerGone,
     _last_line,
+    hold_cpus,
     is_plain,
     kill_process,
     read_all,
@@ -549,22 +550,23 @@ MAX_GROWTH_KB = 16 << 10
 """Growth of its peak memory (KiB) past which a long-lived harness retires after the run."""
 
 
-def serve(sock):
+def serve(sock, cpus=None):
     """The warm server's long-lived harness of assert/check tests: forked from the server
     (which never reads a program or its tests) before the first such run, it judges one run
     after another, so that a run costs one fork (its worker, forked by the server) instead
     of two. It never runs program code: its memory holds other runs' tests, and no worker is
     ever forked from it. Per run, on `sock` (a SOCK_SEQPACKET socket to the server), the
-    fds of RUN_FDS and the worker's pid, marshalled. After the run it SIGKILLs every process
-    of the jail but itself and the server (`kill(-1)`), answers `done`, then each `check` of
-    the server with whether anything is left to reap.
+    fds of RUN_FDS, the worker's pid and the CPU the run is held on (None: any), marshalled.
+    After the run it SIGKILLs every process of the jail but itself and the server
+    (`kill(-1)`), takes back its affinity (`cpus`, the server's between runs), answers
+    `done`, then each `check` of the server with whether anything is left to reap.
 
     A program runs under the same uid, so it can signal this process or change its limits,
     CPU affinity or priority: every signal it may block is blocked (SIGKILL and SIGSTOP end
     or stall the run, which the server then kills and replaces), and after each run it
-    compares those attributes with their values at its start and retires if one changed, as
-    it does past MAX_RUNS or MAX_GROWTH_KB. What a program did to it can only touch its own
-    run."""
+    takes back its affinity, compares those attributes with their values at its start and
+    retires if one changed, as it does past MAX_RUNS or MAX_GROWTH_KB. What a program did
+    to it can only touch its own run."""
     import resource
 
     global CODE
@@ -573,6 +575,8 @@ def serve(sock):
     null = os.open("/dev/null", os.O_RDWR)
     for fd in (0, 1, 2):
         os.dup2(null, fd)
+    cpus = cpus or os.sched_getaffinity(0)
+    hold_cpus(cpus)  # forked from a server held on its run's CPU
     birth = _attributes(resource)
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     recursion, streams = sys.getrecursionlimit(), (sys.stdin, sys.stdout, sys.stderr)
@@ -596,6 +600,8 @@ def serve(sock):
         start = time.monotonic()  # the program's budget counts from here
         cpu = _cpu(resource)
         info = marshal.loads(message)  # from the server
+        if info["cpu"] is not None:  # where the server and the worker are (`_warm.CpuTurns`)
+            hold_cpus({info["cpu"]})
         stdin_fd, stdout_fd, stderr_fd, rep_r, req_w, out_r, err_r, service_fd, pidfd = fds
         for target, fd in ((0, stdin_fd), (1, stdout_fd), (2, stderr_fd)):
             os.dup2(fd, target)
@@ -615,6 +621,7 @@ def serve(sock):
                 except BaseException:  # noqa: BLE001, S110  (a test replaced or closed it)
                     pass
             _kill_others()
+            hold_cpus(cpus)  # the run's CPU, or whatever the program made of it
             for fd in (0, 1, 2):
                 os.dup2(null, fd)
         sys.setrecursionlimit(recursion)

@@ -85,6 +85,16 @@ class Channel:
 
 
 
+def hold_cpus(cpus):
+    """Hold this process on the set `cpus` (its affinity); a CPU it may not use leaves it
+    where it is (placement only: no limit depends on it)."""
+    try:
+        os.sched_setaffinity(0, cpus)
+    except OSError:
+        pass
+
+
+
 def read_all(fd):
     """Everything `fd` yields until its end of file."""
     chunks = []

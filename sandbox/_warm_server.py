@@ -49,11 +49,15 @@ WORK_DIRS = ("/work", "/tmp")
 MAX_FD = 4096
 WORKER_STDIO = None
 """The standard streams of every assert/check worker this server forks (`standard_streams`)."""
+CPUS = None
+"""The CPUs this server may use, as it started: its affinity between runs."""
 
 
 def main(control_fd: int) -> None:
     signal.signal(signal.SIGPIPE, signal.SIG_IGN)
     control = _socket.socket(fileno=control_fd)
+    global CPUS
+    CPUS = os.sched_getaffinity(0)
     if not empty_dirs():
         return
     warm_up()
@@ -75,6 +79,9 @@ def main(control_fd: int) -> None:
                 os.close(fd)
             continue
         header = marshal.loads(message)  # from the host, which started this server
+        # held on the run's CPU (the host's choice, `_warm.CpuTurns`), which everything it
+        # forks for the run inherits; on all of CPUS again between runs
+        harness_wire.hold_cpus(CPUS if header["cpu"] is None else {header["cpu"]})
         if header["harness"] == "python":  # assert/check tests: the long-lived harness
             result = judged_run(header, fds, control, stdio)
         else:
@@ -89,6 +96,7 @@ def main(control_fd: int) -> None:
             result = supervise(pid, header, control)
         clean_up(result)
         result["retire"] = not empty_dirs()
+        harness_wire.hold_cpus(CPUS)
         control.send(to_json(result).encode())  # JSON: the host does not unmarshal jail data
         if result["retire"]:
             return
@@ -199,7 +207,7 @@ class Judge:
                 os.closerange(theirs.fileno() + 1, MAX_FD)
                 sys.stdin, sys.stdout, sys.stderr = stdio
                 sys.argv = ["/harness/run.py", "python"]
-                harness.serve(theirs)
+                harness.serve(theirs, CPUS)
             finally:
                 os._exit(70)
         theirs.close()
@@ -250,7 +258,8 @@ def judged_run(header: dict, fds: list, control: _socket.socket, stdio: tuple) -
     handed = [stdin_fd, stdout_fd, stderr_fd, rep_r, req_w, out_r, err_r,
               service_theirs.fileno(), pidfd]
     try:
-        harness_program.send_fds(judge.sock, marshal.dumps({"pid": pid}), handed)
+        harness_program.send_fds(judge.sock, marshal.dumps({"pid": pid, "cpu": header["cpu"]}),
+                                 handed)
         sent = True
     except OSError:
         sent = False
