@@ -29,6 +29,12 @@ class TestTimeout(Exception):
 
 
 
+READ_SIZE = 64 << 10
+"""Bytes a channel asks of one read: a pipe holds 64 KiB, and a larger buffer (glibc's
+malloc maps 128 KiB and more fresh) would cost an mmap, an mremap and a munmap per message,
+most of a call's cost when a test calls the program thousands of times."""
+
+
 class Channel:
     """Length-prefixed marshal messages over two pipes (requests one way, replies back).
     While waiting, the program's stdout/stderr pipes are drained so it never blocks on them."""
@@ -57,7 +63,7 @@ class Channel:
         """Read until `size` bytes are buffered: one read per wake-up, as much as is there."""
         while len(self.buffer) < size:
             if not self.drains:  # the worker's side: block, there is nothing else to watch
-                chunk = os.read(self.read_fd, 1 << 20)
+                chunk = os.read(self.read_fd, READ_SIZE)
             else:
                 watched = [self.read_fd] + [d.fd for d in self.drains if d.fd is not None]
                 left = None if deadline is None else deadline - time.monotonic()
@@ -71,7 +77,7 @@ class Channel:
                         drain.read()
                 if self.read_fd not in ready:
                     continue
-                chunk = os.read(self.read_fd, 1 << 20)
+                chunk = os.read(self.read_fd, READ_SIZE)
             if not chunk:
                 raise WorkerGone("the program exited")
             self.buffer += chunk
