@@ -149,18 +149,37 @@ def median_ms(ways: dict[str, Callable[[], object]], n: int) -> dict[str, float]
     return {way: statistics.median(t) * 1000 for way, t in times.items()}
 
 
-def runs_per_s(ways: dict[str, Callable[[], object]], n: int, workers: int,
-               rounds: int = 4) -> dict[str, float]:
-    """Runs per second with `workers` in parallel, in `rounds` alternating blocks per way."""
-    spent = {way: 0.0 for way in ways}
-    per_block = max(1, n // rounds)
+def back_to_back(fn: Callable[[], object], workers: int, seconds: float) -> tuple[int, float]:
+    """(runs, seconds spent): `workers` threads each running `fn` one run after another for
+    `seconds`, then finishing the run it is in."""
+    counts = [0] * workers
+    start = time.perf_counter()
+    end = start + seconds
+
+    def loop(slot: int) -> None:
+        while time.perf_counter() < end:
+            fn()
+            counts[slot] += 1
+
     with ThreadPoolExecutor(workers) as pool:
-        for _ in range(rounds):
-            for way, fn in ways.items():
-                start = time.perf_counter()
-                list(pool.map(lambda _, fn=fn: fn(), range(per_block)))
-                spent[way] += time.perf_counter() - start
-    return {way: per_block * rounds / spent[way] for way in ways}
+        list(pool.map(loop, range(workers)))
+    return sum(counts), time.perf_counter() - start
+
+
+def runs_per_s(ways: dict[str, Callable[[], object]], seconds: float, workers: int,
+               rounds: int = 4) -> dict[str, float]:
+    """Runs per second with `workers` in parallel, in `rounds` alternating blocks per way,
+    each `back_to_back` for `seconds`: every way is timed in its steady state (a block of a
+    fixed few runs would mostly time its start and its tail, where one worker waits for the
+    other)."""
+    runs = {way: 0 for way in ways}
+    spent = {way: 0.0 for way in ways}
+    for _ in range(rounds):
+        for way, fn in ways.items():
+            count, took = back_to_back(fn, workers, seconds)
+            runs[way] += count
+            spent[way] += took
+    return {way: runs[way] / spent[way] for way in ways}
 
 
 def main() -> int:
@@ -168,7 +187,7 @@ def main() -> int:
     parser.add_argument("--quick", action="store_true", help="fewer repetitions")
     parser.add_argument("--workers", type=int, default=2, help="parallel workers (default 2)")
     args = parser.parse_args()
-    n_seq, n_par = (20, 48) if args.quick else (60, 160)
+    n_seq, block_s = (20, 0.4) if args.quick else (60, 1.5)
     test_program = FUNCTION + "".join(a + "\n" for a in ASSERTS)
     servers = ForkServers(args.workers)
     cases = {
@@ -187,7 +206,7 @@ def main() -> int:
     try:
         for name, ways in cases.items():
             latency = median_ms(ways, n_seq)
-            rate = runs_per_s(ways, n_par, args.workers)
+            rate = runs_per_s(ways, block_s, args.workers)
             for way in ways:
                 print(f"{name:<12} {way:<6} {latency[way]:>14.2f} "
                       f"{latency[way] / latency['bare']:>8.2f} {rate[way]:>20.1f} "
