@@ -1,6 +1,7 @@
 """Sandbox throughput against bare, unsandboxed `subprocess.run` of the same interpreter.
 
-For a trivial program (`print(1)`) and for a 10-assert test program, measures in one run:
+For a trivial program (`print(1)`), a 10-assert test program and a check calling the program
+1,000 times, measures in one run:
 - the median latency of one run, sequentially, and
 - runs per second with --workers (default 2) in parallel,
 for four ways of running it: `bare` (`python3 main.py` in a fresh temp dir via
@@ -11,10 +12,10 @@ program in the child and collecting its output through a pipe; no jail, no limit
 The ways take turns, so that load from other jobs weighs on each alike.
 
 Targets (issue 17), on the trivial program: warm runs/s >= 4x bare's; a cold run's latency
-<= 1.3x a bare run's. The 10-assert rows are reported beside them with no target (its bare
-peer checks the asserts in-process, with no defence against forged results). Targets are
-reported as PASS/FAIL, not as the exit status; the exit status is non-zero only when a run
-fails (a way that does not print 1, or a test that does not pass).
+<= 1.3x a bare run's. The 10-assert and 1,000-call rows are reported beside them with no
+target (their bare peer checks the asserts in-process, with no defence against forged
+results). Targets are reported as PASS/FAIL, not as the exit status; the exit status is
+non-zero only when a run fails (a way that does not print 1, or a test that does not pass).
 
     python benchmarks/sandbox_throughput.py           # ~1-2 minutes on 2 cores
     python benchmarks/sandbox_throughput.py --quick   # ~30 s
@@ -39,6 +40,11 @@ PYTHON = "/usr/bin/python3"
 TRIVIAL = "print(1)\n"
 FUNCTION = "def add(a, b):\n    return a + b\n"
 ASSERTS = [f"assert add({i}, {i}) == {2 * i}" for i in range(10)]
+CALLS = ("def check(candidate):\n    for i in range(1000):\n"
+         "        assert candidate(i, i) == 2 * i\n")
+"""A HumanEval-style check calling the program 1,000 times (HumanEval/32 and /38 call it
+100 times per check): in the sandbox each call crosses from the harness to the program's
+process and back."""
 
 
 def bare(code: str) -> Callable[[], object]:
@@ -124,14 +130,15 @@ def forked(servers: ForkServers, code: str) -> Callable[[], object]:
     return run
 
 
-def sandboxed(code: str, mode: str, tests: list[str] | None = None) -> Callable[[], object]:
+def sandboxed(code: str, mode: str, tests: list[str] | str | None = None) -> Callable[[], object]:
     def run() -> object:
         if tests is None:
             ex = sandbox.run(code, mode=mode)
             assert ex.status == "ok", ex
         else:
-            report = sandbox.run_tests(code, tests, mode=mode)
-            assert report.passed == len(tests), report
+            report = sandbox.run_tests(code, tests, mode=mode, entry_point="add")
+            assert report.passed == report.total == (1 if isinstance(tests, str) else
+                                                     len(tests)), report
     return run
 
 
@@ -196,6 +203,10 @@ def main() -> int:
         "10 asserts": {"bare": bare(test_program), "cold": sandboxed(FUNCTION, "cold", ASSERTS),
                        "warm": sandboxed(FUNCTION, "warm", ASSERTS),
                        "fork": forked(servers, test_program)},
+        "1,000 calls": {"bare": bare(FUNCTION + CALLS + "check(add)\n"),
+                        "cold": sandboxed(FUNCTION, "cold", CALLS),
+                        "warm": sandboxed(FUNCTION, "warm", CALLS),
+                        "fork": forked(servers, FUNCTION + CALLS + "check(add)\n")},
     }
     print(f"cpus available: {len(os.sched_getaffinity(0))}, load average: "
           f"{os.getloadavg()[0]:.1f}; bare = `{PYTHON} main.py` via subprocess.run; "
