@@ -186,11 +186,16 @@ def stop(process: subprocess.Popen) -> None:
 
 
 def warm_workers(client, domain: str, make: Callable[[int], list[Sample]]) -> None:  # type: ignore[no-untyped-def]
-    """Score the warm-up batches on both workers; both must have taken part."""
+    """Score the warm-up batches on both workers; both must have taken part. A code batch is
+    repeated (up to 5 times) until they have: one worker can score a whole batch before the
+    other's consumer takes its first chunk."""
     seen: set[str] = set()
-    for seed in WARM_UP_SEEDS if domain == "math" else (0,):
+    seeds = WARM_UP_SEEDS if domain == "math" else (0,) * 5
+    for k, seed in enumerate(seeds):
         client.score(make(seed))
         seen |= set(client.last_stats.workers)
+        if domain != "math" and len(seen) == 2:
+            break
     if len(seen) != 2:
         raise RuntimeError(f"only {sorted(seen)} of 2 workers answered")
 
