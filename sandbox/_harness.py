@@ -44,6 +44,7 @@ from harness_wire import (
     WorkerGone,
     _last_line,
     hold_cpus,
+    hold_here,
     is_plain,
     kill_process,
     read_all,
@@ -91,6 +92,8 @@ class Worker:
             # the zygote reaps this pid only when asked for the next worker: until then it
             # cannot name another process, and the pidfd pins it for good
             pidfd = os.pidfd_open(pid)
+            if HELD is not None:
+                hold_cpus(HELD, pid)
         except (WorkerGone, OSError):
             for fd in (*theirs, *ours):
                 os.close(fd)
@@ -446,6 +449,9 @@ def run_python_tests(spec, zygote, first, budget, hold_s=None):
     return results, outputs
 
 
+HELD = None
+"""The CPUs the long-lived harness holds its run on (`hold_here`), None when it holds none:
+a replacement worker is held there too."""
 CODE = None
 """The long-lived harness's compiled tests and task contexts, by their text (None in any
 other harness: there a text is compiled once anyway, and exec of a string spares a cold
@@ -556,10 +562,10 @@ def serve(sock, cpus=None):
     after another, so that a run costs one fork (its worker, forked by the server) instead
     of two. It never runs program code: its memory holds other runs' tests, and no worker is
     ever forked from it. Per run, on `sock` (a SOCK_SEQPACKET socket to the server), the
-    fds of RUN_FDS, the worker's pid and the CPU the run is held on (None: any), marshalled.
-    After the run it SIGKILLs every process of the jail but itself and the server
-    (`kill(-1)`), takes back its affinity (`cpus`, the server's between runs), answers
-    `done`, then each `check` of the server with whether anything is left to reap.
+    fds of RUN_FDS, the worker's pid and whether to hold the run on one CPU (`hold_here`),
+    marshalled. After the run it SIGKILLs every process of the jail but itself and the
+    server (`kill(-1)`), takes back its affinity (`cpus`, the server's), answers `done`,
+    then each `check` of the server with whether anything is left to reap.
 
     A program runs under the same uid, so it can signal this process or change its limits,
     CPU affinity or priority: every signal it may block is blocked (SIGKILL and SIGSTOP end
@@ -569,14 +575,14 @@ def serve(sock, cpus=None):
     to it can only touch its own run."""
     import resource
 
-    global CODE
+    global CODE, HELD
     CODE = {}
     signal.pthread_sigmask(signal.SIG_BLOCK, signal.valid_signals())
     null = os.open("/dev/null", os.O_RDWR)
     for fd in (0, 1, 2):
         os.dup2(null, fd)
     cpus = cpus or os.sched_getaffinity(0)
-    hold_cpus(cpus)  # forked from a server held on its run's CPU
+    hold_cpus(cpus)  # the server's CPUs, whatever a program made of its affinity before
     birth = _attributes(resource)
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     recursion, streams = sys.getrecursionlimit(), (sys.stdin, sys.stdout, sys.stderr)
@@ -600,8 +606,7 @@ def serve(sock, cpus=None):
         start = time.monotonic()  # the program's budget counts from here
         cpu = _cpu(resource)
         info = marshal.loads(message)  # from the server
-        if info["cpu"] is not None:  # where the server and the worker are (`_warm.CpuTurns`)
-            hold_cpus({info["cpu"]})
+        HELD = hold_here(info["pid"]) if info["hold"] else None  # with the run's worker
         stdin_fd, stdout_fd, stderr_fd, rep_r, req_w, out_r, err_r, service_fd, pidfd = fds
         for target, fd in ((0, stdin_fd), (1, stdout_fd), (2, stderr_fd)):
             os.dup2(fd, target)
@@ -622,6 +627,7 @@ def serve(sock, cpus=None):
                     pass
             _kill_others()
             hold_cpus(cpus)  # the run's CPU, or whatever the program made of it
+            HELD = None
             for fd in (0, 1, 2):
                 os.dup2(null, fd)
         sys.setrecursionlimit(recursion)

@@ -56,46 +56,11 @@ def warm_enabled() -> bool:
     return os.environ.get("SANDBOX_WARM", "1") != "0"
 
 
-def pin_runs_enabled() -> bool:
-    """Each warm run is held on one CPU (`CpuTurns`) unless SANDBOX_PIN_RUNS=0."""
-    return os.environ.get("SANDBOX_PIN_RUNS", "1") != "0"
-
-
-class CpuTurns:
-    """The CPU each warm run of a pool is held on, with every process of the run: the
-    server, the long-lived harness and the program's worker take turns (a test calls the
-    program and waits for its answer), and on one CPU a hand-over is a switch, where across
-    two it wakes the other CPU (~30 us more per call on a VM, where an idle CPU halts).
-    The run goes to the CPU of this process's affinity that holds the fewest of the pool's
-    runs in flight, taking turns among equals, so that parallel runs spread and one-at-a-time
-    runs do not all land on one CPU. None for every run when there is one CPU or pinning is
-    off: the kernel places the processes."""
-
-    def __init__(self) -> None:
-        cpus = sorted(os.sched_getaffinity(0)) if pin_runs_enabled() else []
-        self.cpus = cpus if len(cpus) > 1 else []
-        self.running = [0] * len(self.cpus)
-        self.turn = os.getpid()  # processes of one machine start their turns apart
-        self.lock = threading.Lock()
-
-    def take(self) -> int | None:
-        if not self.cpus:
-            return None
-        with self.lock:
-            n = len(self.cpus)
-            order = [(self.turn + i) % n for i in range(n)]
-            index = min(order, key=lambda i: self.running[i])  # first of the least loaded
-            self.running[index] += 1
-            self.turn = index + 1
-            return index
-
-    def give(self, index: int | None) -> None:
-        if index is not None:
-            with self.lock:
-                self.running[index] -= 1
-
-    def cpu(self, index: int | None) -> int | None:
-        return None if index is None else self.cpus[index]
+def hold_runs() -> bool:
+    """Whether each warm assert/check run is held on one CPU, its harness and its worker
+    together (see `harness.serve`): on unless SANDBOX_PIN_RUNS=0, and where this process
+    may use more than one CPU."""
+    return os.environ.get("SANDBOX_PIN_RUNS", "1") != "0" and len(os.sched_getaffinity(0)) > 1
 
 
 def use_warm(spec: LanguageSpec, mode: str) -> bool:
@@ -138,6 +103,7 @@ class WarmServer:
         inside.close()
         self.retired = False
         self.headers: dict[tuple[Limits, str | None], bytes] = {}
+        self.hold = hold_runs()
 
     def died(self) -> SandboxError:
         """The error for a server that stopped answering, quoting its last log lines."""
@@ -166,9 +132,7 @@ class WarmServer:
             self.group.close()
 
     def execute(self, code: str, stdin: bytes, files: Mapping[str, str | bytes],
-                limits: Limits, harness: str | None, cancel: Cancel | None = None,
-                cpu: int | None = None) -> RawRun:
-        """One run; `cpu`: the CPU its processes are held on (`CpuTurns`), None for any."""
+                limits: Limits, harness: str | None, cancel: Cancel | None = None) -> RawRun:
         in_r, in_w = os.pipe()
         out_r, out_w = os.pipe()
         err_r, err_w = os.pipe()
@@ -179,7 +143,7 @@ class WarmServer:
             self.group.set_limit(self.group.usage_bytes() + limits.memory_bytes)
             self.group.oom_killed()  # forget anything before this run
         try:
-            socket.send_fds(self.control, [self._header(limits, harness, cpu)],
+            socket.send_fds(self.control, [self._header(limits, harness)],
                             [in_r, out_w, err_w, pay_r])
         except OSError:
             for fd in (in_w, out_r, err_r, pay_w):
@@ -204,10 +168,10 @@ class WarmServer:
             raw.oom = self.group.oom_killed()
         return raw
 
-    def _header(self, limits: Limits, harness: str | None, cpu: int | None) -> bytes:
+    def _header(self, limits: Limits, harness: str | None) -> bytes:
         """What the server and the forked child need of a run, marshalled (cached: a pool
-        sees the same few limits and CPUs again and again)."""
-        key = (limits, harness, cpu)
+        sees the same few limits again and again)."""
+        key = (limits, harness)
         header = self.headers.get(key)
         if header is None:
             processes, address_space = process_budget(limits, cgroup=self.cgroup)
@@ -215,8 +179,8 @@ class WarmServer:
                 "wall_s": limits.wall_s, "cpu_s": max(1, int(limits.cpu_s + 0.999)),
                 "file_size_bytes": limits.file_size_bytes, "open_files": limits.open_files,
                 "processes": processes, "address_space": address_space, "harness": harness,
-                "cpu": cpu})
-            if len(self.headers) >= 256:
+                "hold": self.hold})
+            if len(self.headers) >= 64:
                 self.headers.clear()
             self.headers[key] = header
         return header
@@ -340,11 +304,9 @@ class WarmPool:
         for _ in range(size):
             self.idle.put(None)  # started on first use
         self.servers: list[WarmServer] = []
-        self.cpus = CpuTurns()
 
     def execute(self, *args: object, cancel: Cancel | None = None) -> RawRun:
         server = self.idle.get()
-        turn = self.cpus.take()
         try:
             if server is not None and not server.alive():
                 server.close()
@@ -353,8 +315,7 @@ class WarmPool:
             if server is None:
                 server = WarmServer(self.key)
                 self.servers.append(server)
-            result = server.execute(*args, cancel=cancel,  # type: ignore[arg-type]
-                                    cpu=self.cpus.cpu(turn))
+            result = server.execute(*args, cancel=cancel)  # type: ignore[arg-type]
         except (SandboxError, OSError) as exc:
             error = exc if isinstance(exc, SandboxError) or server is None else server.died()
             if server is not None:
@@ -364,8 +325,6 @@ class WarmPool:
             if error is exc:
                 raise
             raise error from exc
-        finally:
-            self.cpus.give(turn)
         self.idle.put(server)
         return result
 

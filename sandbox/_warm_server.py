@@ -50,7 +50,7 @@ MAX_FD = 4096
 WORKER_STDIO = None
 """The standard streams of every assert/check worker this server forks (`standard_streams`)."""
 CPUS = None
-"""The CPUs this server may use, as it started: its affinity between runs."""
+"""The CPUs this server may use, as it started: its affinity, and its harness's between runs."""
 
 
 def main(control_fd: int) -> None:
@@ -79,9 +79,7 @@ def main(control_fd: int) -> None:
                 os.close(fd)
             continue
         header = marshal.loads(message)  # from the host, which started this server
-        # held on the run's CPU (the host's choice, `_warm.CpuTurns`), which everything it
-        # forks for the run inherits; on all of CPUS again between runs
-        harness_wire.hold_cpus(CPUS if header["cpu"] is None else {header["cpu"]})
+        harness_wire.hold_cpus(CPUS)  # whatever a program made of this server's affinity
         if header["harness"] == "python":  # assert/check tests: the long-lived harness
             result = judged_run(header, fds, control, stdio)
         else:
@@ -96,7 +94,6 @@ def main(control_fd: int) -> None:
             result = supervise(pid, header, control)
         clean_up(result)
         result["retire"] = not empty_dirs()
-        harness_wire.hold_cpus(CPUS)
         control.send(to_json(result).encode())  # JSON: the host does not unmarshal jail data
         if result["retire"]:
             return
@@ -134,6 +131,8 @@ def warm_up(rounds: int = 12) -> None:
         # ~120 node types, which exec of a string never does: built here once, not in every
         # child (~190 copied pages and ~1.5 ms per run)
         compile("pass", "<warm-up>", "exec")
+        # ctypes, for sched_getcpu (`harness_wire.hold_here`): ~3 ms to import, here once
+        harness_wire.current_cpu()
     finally:
         worker.channel.close()
         program_side.close()
@@ -258,7 +257,7 @@ def judged_run(header: dict, fds: list, control: _socket.socket, stdio: tuple) -
     handed = [stdin_fd, stdout_fd, stderr_fd, rep_r, req_w, out_r, err_r,
               service_theirs.fileno(), pidfd]
     try:
-        harness_program.send_fds(judge.sock, marshal.dumps({"pid": pid, "cpu": header["cpu"]}),
+        harness_program.send_fds(judge.sock, marshal.dumps({"pid": pid, "hold": header["hold"]}),
                                  handed)
         sent = True
     except OSError:
@@ -460,7 +459,9 @@ def child(header: dict, fds: list[int], stdio: tuple) -> None:
     sys.stdin, sys.stdout, sys.stderr = stdio  # as harness_program.fresh_stdio makes them
     if "random" in sys.modules:
         sys.modules["random"].seed()
-    if header["harness"]:
+    if header["harness"]:  # stdin/stdout tests: this harness and the programs it starts
+        if header["hold"]:
+            harness_wire.hold_here()
         sys.argv = ["/harness/run.py", header["harness"]]
         harness.main(header["harness"])
         harness_program.finish(0)

@@ -1,6 +1,7 @@
-"""Warm runs held on one CPU (`sandbox._warm.CpuTurns`): a run's server, long-lived harness
-and worker take turns, so each run is held on one CPU; runs spread over the CPUs; nothing a
-program does to the affinity of the jail's processes outlives its run."""
+"""Warm runs of tests held on one CPU (`harness_wire.hold_here`): an assert/check run's
+long-lived harness and worker, a stdin/stdout run's harness and the programs it starts, take
+turns, so each run is held on the CPU the kernel put its harness on; nothing a program does
+to the affinity of the jail's processes outlives its run."""
 
 from __future__ import annotations
 
@@ -8,13 +9,11 @@ import ast
 import dataclasses
 import os
 import re
-import threading
 
 import pytest
 from sandbox_probes import SHORT
 
 import sandbox
-from sandbox._warm import CpuTurns
 
 CPUS = sorted(os.sched_getaffinity(0))
 several = pytest.mark.skipif(len(CPUS) < 2, reason="one CPU: there is nothing to choose")
@@ -23,6 +22,9 @@ several = pytest.mark.skipif(len(CPUS) < 2, reason="one CPU: there is nothing to
 WHERE = ("import os\ndef where():\n"
          "    return [sorted(os.sched_getaffinity(0)), sorted(os.sched_getaffinity(1))]\n")
 WHERE_TEST = "assert False, [sorted(__import__('os').sched_getaffinity(0)), *where()]"
+CRASH_THEN_WHERE = ("import os\ndef where():\n    if not os.path.exists('/tmp/x'):\n"
+                    "        open('/tmp/x', 'w').close()\n        os._exit(1)\n"
+                    "    return sorted(os.sched_getaffinity(0))\n")
 
 
 def limits(mib: int) -> sandbox.Limits:
@@ -39,29 +41,41 @@ def where(limits: sandbox.Limits, code: str = WHERE) -> list[list[int]]:
 
 
 @several
-def test_a_run_is_held_on_one_cpu_with_its_harness_and_server() -> None:
+def test_a_run_is_held_on_one_cpu_with_its_harness_and_worker() -> None:
     own = limits(11)
-    seen = set()
     for _ in range(4):
         harness, worker, server = where(own)
-        assert len(harness) == 1 and harness == worker == server, (harness, worker, server)
-        seen.add(harness[0])
-    assert len(seen) >= 2  # one run after another: they take turns
+        assert len(harness) == 1 and harness == worker, (harness, worker)
+        assert server == CPUS  # the server is not held: it forks the next run's worker
 
 
 @several
-def test_plain_and_stdin_runs_are_held_too() -> None:
-    run = sandbox.run("import os\nprint(sorted(os.sched_getaffinity(0)))", mode="warm",
-                      limits=limits(12))
-    assert len(ast.literal_eval(run.stdout.strip())) == 1, run
-    report = sandbox.run_tests("import os\nprint(len(os.sched_getaffinity(0)))",
-                               [{"input": "", "output": "1"}], limits=limits(12), mode="warm")
-    assert report.passed == 1, report
+def test_a_replacement_worker_is_held_too() -> None:
+    """The first test's worker dies; the second's, forked by the server, is held on the
+    harness's CPU as the first was."""
+    tests = ["assert where() == 0",
+             "assert False, [sorted(__import__('os').sched_getaffinity(0)), where()]"]
+    report = sandbox.run_tests(CRASH_THEN_WHERE, tests, limits=limits(12), mode="warm")
+    assert report.results[0].outcome == "error", report
+    found = re.search(r"\((\[.*\])\)$", report.results[1].message)
+    assert found, report
+    harness, worker = ast.literal_eval(found.group(1))
+    assert len(harness) == 1 and harness == worker, report
 
 
 @several
-def test_without_pinning_a_run_may_use_every_cpu(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("SANDBOX_PIN_RUNS", "0")  # read when a pool is made: a new one here
+def test_a_stdin_run_is_held_with_its_harness_and_a_plain_run_is_not() -> None:
+    program = "import os\nprint(len(os.sched_getaffinity(0)), len(os.sched_getaffinity(1)))"
+    report = sandbox.run_tests(program, [{"input": "", "output": f"1 {len(CPUS)}"}],
+                               limits=limits(16), mode="warm")
+    assert report.passed == 1, report  # the program (the harness's child) held, the server not
+    run = sandbox.run(program, mode="warm", limits=limits(16))
+    assert run.stdout.split() == [str(len(CPUS))] * 2, run  # nothing hands over: not held
+
+
+@several
+def test_without_holding_a_run_may_use_every_cpu(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SANDBOX_PIN_RUNS", "0")  # read when a server starts: a new pool here
     assert where(limits(13)) == [CPUS, CPUS, CPUS]
 
 
@@ -69,62 +83,19 @@ def test_without_pinning_a_run_may_use_every_cpu(monkeypatch: pytest.MonkeyPatch
 def test_what_a_program_does_to_the_affinity_of_the_jail_ends_with_its_run(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """A program narrows the affinity of every process of the jail (the harness and the
-    server among them); the next run is placed as if it had not."""
+    server among them); the next run sees the harness and the server as before it."""
     narrow = ("import os\ndef add(a, b):\n"
               f"    for pid in range(1, 1 << 15):\n        try:\n"
               f"            os.sched_setaffinity(pid, {{{CPUS[-1]}}})\n"
               "        except OSError:\n            pass\n    return a + b\n")
-    for pinned, own in ((True, limits(14)), (False, limits(15))):
-        monkeypatch.setenv("SANDBOX_PIN_RUNS", "1" if pinned else "0")
-        where(own)  # the pool and its harness exist before the attack
+    for held, own in ((True, limits(14)), (False, limits(15))):
+        monkeypatch.setenv("SANDBOX_PIN_RUNS", "1" if held else "0")
+        first = where(own)  # the pool and its harness exist before the attack
         report = sandbox.run_tests(narrow, ["assert add(1, 1) == 2"], limits=own, mode="warm")
         assert report.passed == 1, report
-        if pinned:
-            seen = {tuple(where(own)[0]) for _ in range(4)}
-            assert len(seen) >= 2, seen  # not all held on the CPU the program chose
+        after = where(own)
+        assert after[2] == CPUS, after  # the server
+        if held:
+            assert len(after[0]) == 1 and after[0] == after[1], after
         else:
-            assert where(own) == [CPUS, CPUS, CPUS]
-
-
-def test_parallel_runs_go_to_different_cpus_and_serial_ones_take_turns(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 1, 2})
-    turns = CpuTurns()
-    held = [turns.take() for _ in range(3)]
-    assert sorted(turns.cpu(i) for i in held) == [0, 1, 2]  # each its own CPU
-    fourth = turns.take()  # all busy: shares one
-    turns.give(held[1])
-    assert turns.take() == held[1]  # the freed CPU holds the fewest runs
-    for index in (*held, fourth):
-        turns.give(index)
-    serial = []
-    for _ in range(6):
-        index = turns.take()
-        serial.append(turns.cpu(index))
-        turns.give(index)
-    assert sorted(serial) == [0, 0, 1, 1, 2, 2]
-
-
-def test_one_cpu_or_pinning_off_leaves_placement_to_the_kernel(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {3})
-    assert CpuTurns().take() is None
-    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 1})
-    monkeypatch.setenv("SANDBOX_PIN_RUNS", "0")
-    assert CpuTurns().take() is None
-
-
-def test_turns_are_counted_under_a_lock(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 1})
-    turns = CpuTurns()
-
-    def churn() -> None:
-        for _ in range(2000):
-            turns.give(turns.take())
-
-    threads = [threading.Thread(target=churn) for _ in range(4)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert turns.running == [0, 0]
+            assert after == first == [CPUS, CPUS, CPUS], after
