@@ -120,16 +120,17 @@ def timed(reward, samples: list[Sample]) -> tuple[float, list]:  # type: ignore[
 # -- two local processes, no broker: the machine's ceiling for two scorers -------------------
 
 def part_main(domain: str, config: str, n_math: int, problems: int) -> int:
-    """A local scoring process for the `local x2` peer: warms up, then scores
-    `run start stop` slices read from stdin, answering each with its seconds."""
+    """A local scoring process for the `local x2` peer: warms up, then scores the slices
+    `run start step` read from stdin (`make(run)[start::step]`), answering each with its
+    seconds."""
     logging.getLogger("math_verify").setLevel(logging.ERROR)
     make = sample_makers(n_math, problems)[domain]
     reward = build_reward(config)
     warm_local(reward, domain, make)
     print("ready", flush=True)
     for line in sys.stdin:
-        run, start, stop = (int(x) for x in line.split())
-        samples = make(run)[start:stop]
+        run, start, step = (int(x) for x in line.split())
+        samples = make(run)[start::step]
         elapsed, _ = timed(reward, samples)
         print(f"{elapsed}", flush=True)
     return 0
@@ -147,12 +148,13 @@ class LocalPair:
             if p.stdout.readline().strip() != "ready":  # type: ignore[union-attr]
                 raise RuntimeError("a local scoring process failed to start")
 
-    def score(self, run: int, n: int) -> float:
-        """Seconds to score both halves of batch `run` (n samples) concurrently: the slower
-        half's scoring time (each process builds its samples before it starts the clock)."""
-        halves = [(0, n // 2), (n // 2, n)]
-        for p, (a, b) in zip(self.processes, halves):
-            p.stdin.write(f"{run} {a} {b}\n")  # type: ignore[union-attr]
+    def score(self, run: int) -> float:
+        """Seconds to score both halves of batch `run` concurrently: the slower
+        half's scoring time (each process builds its samples before it starts the clock).
+        The halves interleave (every other sample): the math mix is in order of kind, and
+        its second half took twice as long as its first."""
+        for k, p in enumerate(self.processes):
+            p.stdin.write(f"{run} {k} {len(self.processes)}\n")  # type: ignore[union-attr]
             p.stdin.flush()  # type: ignore[union-attr]
         return max(float(p.stdout.readline()) for p in self.processes)  # type: ignore[union-attr]
 
@@ -282,7 +284,7 @@ def main(argv: list[str] | None = None) -> int:
                 best(rates, (domain, "local"), len(samples) / elapsed)
                 run += 1
                 n = len(samples_of(run))
-                best(rates, (domain, "local x2"), n / pairs[domain].score(run, n))
+                best(rates, (domain, "local x2"), n / pairs[domain].score(run))
                 for n_workers in (1, 2):
                     for queue in queues:
                         getattr(control, "cancel_consumer" if n_workers == 1 else
