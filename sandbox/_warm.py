@@ -57,9 +57,9 @@ def warm_enabled() -> bool:
 
 
 def hold_runs() -> bool:
-    """Whether each warm assert/check run is held on one CPU, its harness and its worker
-    together (see `harness.serve`): on unless SANDBOX_PIN_RUNS=0, and where this process
-    may use more than one CPU."""
+    """Whether each warm run of tests is held on one CPU with its harness (an assert/check
+    run's worker, a stdin/stdout run's programs; see `harness_wire.hold_here`): on unless
+    SANDBOX_PIN_RUNS=0, and where this process may use more than one CPU."""
     return os.environ.get("SANDBOX_PIN_RUNS", "1") != "0" and len(os.sched_getaffinity(0)) > 1
 
 
