@@ -193,7 +193,7 @@ def warm_workers(client, domain: str, make: Callable[[int], list[Sample]]) -> No
     other's consumer takes its first chunk."""
     seen: set[str] = set()
     seeds = WARM_UP_SEEDS if domain == "math" else (0,) * 5
-    for k, seed in enumerate(seeds):
+    for seed in seeds:
         client.score(make(seed))
         seen |= set(client.last_stats.workers)
         if domain != "math" and len(seen) == 2:

@@ -556,7 +556,7 @@ MAX_GROWTH_KB = 16 << 10
 """Growth of its peak memory (KiB) past which a long-lived harness retires after the run."""
 
 
-def serve(sock, cpus=None):
+def serve(sock, cpus):
     """The warm server's long-lived harness of assert/check tests: forked from the server
     (which never reads a program or its tests) before the first such run, it judges one run
     after another, so that a run costs one fork (its worker, forked by the server) instead
@@ -581,9 +581,7 @@ def serve(sock, cpus=None):
     null = os.open("/dev/null", os.O_RDWR)
     for fd in (0, 1, 2):
         os.dup2(null, fd)
-    cpus = cpus or os.sched_getaffinity(0)
-    hold_cpus(cpus)  # the server's CPUs, whatever a program made of its affinity before
-    birth = _attributes(resource)
+    birth = _attributes(resource)  # affinity: `cpus`, the server's, which forked it
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     recursion, streams = sys.getrecursionlimit(), (sys.stdin, sys.stdout, sys.stderr)
     runs = 0
