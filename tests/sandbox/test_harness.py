@@ -301,6 +301,18 @@ def test_chatty_programs_are_judged_not_cut_off(mode: str) -> None:
 
 
 @pytest.mark.parametrize("mode", MODES)
+def test_values_larger_than_one_channel_read_cross_whole(mode: str) -> None:
+    """The harness and the worker read their channel 64 KiB at a time: an argument and a
+    result of about 1 MB each (16 reads and more) arrive whole, and a wrong one still fails."""
+    code = "def echo(xs):\n    return xs + [len(xs)]\ndef off(xs):\n    return xs[:-1] + [0]\n"
+    big = "list(range(150_000))"
+    tests = [f"assert echo({big}) == {big} + [150_000]",
+             f"assert off({big}) == {big}"]
+    report = sandbox.run_tests(code, tests, limits=SHORT, mode=mode)
+    assert [r.outcome for r in report.results] == ["pass", "fail"], report
+
+
+@pytest.mark.parametrize("mode", MODES)
 def test_python_io_tests_survive_a_program_killing_its_runner(mode: str) -> None:
     """stdin/stdout Python tests fork from a clean zygote; a program that kills it (or
     every process it can) errs on that test and never passes one."""
