@@ -1,0 +1,289 @@
+"""Constant folding for the hard-coding detector: the value a program's expression computes
+when it depends on nothing but literals, whatever its syntax (`50 + 5`, `2 ** 10`,
+`dict(zip([10, 20], [55, 6765]))`, `{k: v for k, v in zip(KEYS, VALUES)}`, a name bound once
+to such a value). A program that remembers test answers can write them in any of these
+forms; the detector judges what they compute, not how they are spelled.
+
+Every step is bounded (containers, strings and integers by size, the whole fold by a step
+budget), so folding a hostile program costs at most a few milliseconds; past a bound the
+expression is simply not a constant (`NO_VALUE`)."""
+
+from __future__ import annotations
+
+import ast
+import operator
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
+
+from rewards.code._cases import NO_VALUE
+
+__all__ = ["Folder"]
+
+MAX_ITEMS = 10_000
+"""Largest container (or range) a fold builds."""
+MAX_CHARS = 100_000
+"""Longest string or bytes a fold builds."""
+MAX_BITS = 10_000
+"""Largest integer a fold builds, in bits (2 ** 1100 is well inside; about 3,000 digits)."""
+MAX_STEPS = 200_000
+"""Nodes folded per program (comprehensions fold their element once per item)."""
+
+_BINARY: Mapping[type, Callable[[Any, Any], Any]] = {
+    ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
+    ast.Div: operator.truediv, ast.FloorDiv: operator.floordiv, ast.Mod: operator.mod,
+    ast.Pow: operator.pow, ast.LShift: operator.lshift, ast.RShift: operator.rshift,
+    ast.BitAnd: operator.and_, ast.BitOr: operator.or_, ast.BitXor: operator.xor}
+_UNARY: Mapping[type, Callable[[Any], Any]] = {
+    ast.USub: operator.neg, ast.UAdd: operator.pos, ast.Not: operator.not_,
+    ast.Invert: operator.invert}
+_CONVERSIONS: Mapping[str, Callable[[Any], Any]] = {
+    "list": list, "tuple": tuple, "set": set, "frozenset": frozenset, "sorted": sorted,
+    "reversed": lambda x: list(reversed(x)), "str": str, "int": int, "float": float,
+    "abs": abs, "len": len, "sum": sum, "min": min, "max": max, "bool": bool}
+_ATOMS = (int, float, complex, str, bytes, bool, type(None))
+
+
+class _TooBig(Exception):
+    """A fold past one of the bounds: the expression is not treated as a constant."""
+
+
+class Folder:
+    """Folds the expressions of one program. Names assigned exactly once in the whole
+    program, to a foldable value, fold to that value (module constants, a table built in a
+    local variable); a name bound any other way (a parameter, a loop variable, twice) never
+    folds."""
+
+    def __init__(self, tree: ast.AST) -> None:
+        self._steps = 0
+        self._memo: dict[int, Any] = {}
+        self._bound: dict[str, ast.expr | None] = {}
+        self._constants: dict[str, Any] = {}
+        self._folding: set[str] = set()
+        nodes = list(ast.walk(tree))
+        plain = {id(n.targets[0] if isinstance(n, ast.Assign) else n.target) for n in nodes
+                 if _plain_assignment(n)}
+        for node in nodes:
+            if id(node) in plain:
+                continue  # its assignment is the binding
+            for name, value in _bindings(node):
+                self._bound[name] = value if name not in self._bound else None
+
+    def fold(self, node: ast.AST | None) -> Any:
+        """The value `node` computes from literals alone, or NO_VALUE."""
+        if node is None:
+            return NO_VALUE
+        key = id(node)
+        if key not in self._memo:
+            try:
+                self._memo[key] = self._value(node, {})
+            except (_TooBig, ArithmeticError, ValueError, TypeError, IndexError, KeyError,
+                    RecursionError, MemoryError, AttributeError):
+                self._memo[key] = NO_VALUE
+        return self._memo[key]
+
+    # --- one node ---------------------------------------------------------------------
+
+    def _value(self, node: ast.AST, env: Mapping[str, Any]) -> Any:
+        self._steps += 1
+        if self._steps > MAX_STEPS:
+            raise _TooBig
+        if isinstance(node, ast.Constant):
+            if node.value is Ellipsis:
+                raise TypeError
+            return _bounded(node.value)
+        if isinstance(node, ast.Name):
+            return self._name(node.id, env)
+        if isinstance(node, (ast.Tuple, ast.List, ast.Set)):
+            items = self._items(node.elts, env)
+            kind = {ast.Tuple: tuple, ast.List: list, ast.Set: set}[type(node)]
+            return _bounded(kind(items))
+        if isinstance(node, ast.Dict):
+            out: dict[Any, Any] = {}
+            for k, v in zip(node.keys, node.values):
+                if k is None:
+                    out.update(self._value(v, env))
+                else:
+                    out[self._value(k, env)] = self._value(v, env)
+            return _bounded(out)
+        if isinstance(node, ast.BinOp) and type(node.op) in _BINARY:
+            left, right = self._value(node.left, env), self._value(node.right, env)
+            _check_binary(node.op, left, right)
+            return _bounded(_BINARY[type(node.op)](left, right))
+        if isinstance(node, ast.UnaryOp) and type(node.op) in _UNARY:
+            return _bounded(_UNARY[type(node.op)](self._value(node.operand, env)))
+        if isinstance(node, ast.Subscript) and not isinstance(node.slice, ast.Slice):
+            return _bounded(self._value(node.value, env)[self._value(node.slice, env)])
+        if isinstance(node, ast.Call):
+            return self._call(node, env)
+        if isinstance(node, (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)):
+            return self._comprehension(node, env)
+        raise TypeError
+
+    def _name(self, name: str, env: Mapping[str, Any]) -> Any:
+        if name in env:
+            return env[name]
+        if name in self._constants:
+            return self._constants[name]
+        value = self._bound.get(name)
+        if value is None or name in self._folding:
+            raise TypeError
+        self._folding.add(name)  # `a = a + 1` once: not a constant, not a loop
+        try:
+            self._constants[name] = self._value(value, {})
+        except _TooBig:
+            raise
+        except Exception:
+            self._bound[name] = None  # not a constant: never folded again
+            raise
+        finally:
+            self._folding.discard(name)
+        return self._constants[name]
+
+    def _items(self, nodes: Iterable[ast.expr], env: Mapping[str, Any]) -> list[Any]:
+        out: list[Any] = []
+        for node in nodes:
+            if isinstance(node, ast.Starred):
+                out.extend(self._value(node.value, env))
+            else:
+                out.append(self._value(node, env))
+            if len(out) > MAX_ITEMS:
+                raise _TooBig
+        return out
+
+    def _call(self, node: ast.Call, env: Mapping[str, Any]) -> Any:
+        if not isinstance(node.func, ast.Name) or node.func.id in env or \
+                node.func.id in self._bound:  # the program's own `dict`: not the builtin
+            raise TypeError
+        name = node.func.id
+        args = self._items(node.args, env)
+        keywords = {k.arg: self._value(k.value, env) for k in node.keywords if k.arg}
+        if len(keywords) != len(node.keywords):
+            raise TypeError
+        if name == "dict":
+            return _bounded(dict(*args, **keywords))
+        if keywords:
+            raise TypeError
+        if name == "zip":
+            return _bounded(list(zip(*(_sized(a) for a in args))))
+        if name == "enumerate" and len(args) == 1:
+            return _bounded(list(enumerate(_sized(args[0]))))
+        if name == "range":
+            numbers = range(*args)
+            if len(numbers) > MAX_ITEMS:
+                raise _TooBig
+            return list(numbers)
+        if name in _CONVERSIONS and len(args) == 1:
+            if name == "str" and isinstance(args[0], int) and args[0].bit_length() > 10_000:
+                raise _TooBig  # int -> str is quadratic
+            return _bounded(_CONVERSIONS[name](_sized(args[0])))
+        raise TypeError
+
+    def _comprehension(self, node: ast.ListComp | ast.SetComp | ast.DictComp |
+                       ast.GeneratorExp, env: Mapping[str, Any]) -> Any:
+        if len(node.generators) != 1 or node.generators[0].is_async:
+            raise TypeError
+        loop = node.generators[0]
+        out: list[Any] = []
+        for item in _sized(self._value(loop.iter, env)):
+            scope = {**env, **_unpack(loop.target, item)}
+            if all(self._value(test, scope) for test in loop.ifs):
+                if isinstance(node, ast.DictComp):
+                    out.append((self._value(node.key, scope), self._value(node.value, scope)))
+                else:
+                    out.append(self._value(node.elt, scope))
+        if isinstance(node, ast.DictComp):
+            return _bounded(dict(out))
+        return _bounded(set(out) if isinstance(node, ast.SetComp) else out)
+
+
+def _plain_assignment(node: ast.AST) -> bool:
+    """`name = value` (or `name: T = value`): the one binding a constant may have."""
+    if isinstance(node, ast.Assign):
+        return len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
+    return isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) and \
+        node.value is not None
+
+
+def _bindings(node: ast.AST) -> Iterable[tuple[str, ast.expr | None]]:
+    """(name, the value it is bound to, or None when not by a plain `name = value`) for each
+    binding `node` makes."""
+    if _plain_assignment(node):
+        target = node.targets[0] if isinstance(node, ast.Assign) else node.target  # type: ignore[attr-defined]
+        yield target.id, node.value  # type: ignore[attr-defined]
+        return
+    if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+        # every other store (tuple targets, loops, `with ... as`, augmented, walrus, del)
+        yield node.id, None
+    elif isinstance(node, ast.arg):
+        yield node.arg, None
+    elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        yield node.name, None
+    elif isinstance(node, (ast.Import, ast.ImportFrom)):
+        for alias in node.names:
+            yield (alias.asname or alias.name).partition(".")[0], None
+    elif isinstance(node, (ast.Global, ast.Nonlocal)):
+        for name in node.names:
+            yield name, None
+    elif isinstance(node, ast.ExceptHandler) and node.name:
+        yield node.name, None
+    elif isinstance(node, (ast.MatchAs, ast.MatchStar)) and node.name:
+        yield node.name, None
+
+
+def _unpack(target: ast.expr, item: Any) -> dict[str, Any]:
+    if isinstance(target, ast.Name):
+        return {target.id: item}
+    if isinstance(target, (ast.Tuple, ast.List)):
+        values = list(_sized(item))
+        if len(values) != len(target.elts):
+            raise ValueError
+        out: dict[str, Any] = {}
+        for sub, value in zip(target.elts, values):
+            out.update(_unpack(sub, value))
+        return out
+    raise TypeError
+
+
+def _sized(value: Any) -> Any:
+    """`value` if it is a bounded container (never an iterator a fold did not build)."""
+    if not isinstance(value, (list, tuple, set, frozenset, dict, str, bytes)):
+        raise TypeError
+    return value
+
+
+def _check_binary(op: ast.operator, left: Any, right: Any) -> None:
+    """Refuse, before computing it, an operation whose result would pass the bounds."""
+    if isinstance(left, int) and isinstance(right, int):
+        if isinstance(op, (ast.Pow, ast.LShift)) and (right > MAX_BITS or (
+                isinstance(op, ast.Pow) and right * max(1, abs(left).bit_length()) > MAX_BITS)):
+            raise _TooBig
+        if isinstance(op, ast.Mult) and left.bit_length() + right.bit_length() > MAX_BITS:
+            raise _TooBig
+    if isinstance(op, ast.Mult):
+        for seq, count in ((left, right), (right, left)):
+            if isinstance(seq, (str, bytes, list, tuple)) and isinstance(count, int) and \
+                    len(seq) * count > MAX_CHARS:
+                raise _TooBig
+    if isinstance(op, ast.Mod) and isinstance(left, (str, bytes)):
+        raise TypeError  # printf-style formatting: not folded
+
+
+def _bounded(value: Any) -> Any:
+    """`value`, or _TooBig past the size bounds (nested containers: their top level)."""
+    if isinstance(value, bool) or value is None:
+        return value
+    if isinstance(value, int):
+        if value.bit_length() > MAX_BITS:
+            raise _TooBig
+        return value
+    if isinstance(value, (str, bytes)):
+        if len(value) > MAX_CHARS:
+            raise _TooBig
+        return value
+    if isinstance(value, (list, tuple, set, frozenset, dict)):
+        if len(value) > MAX_ITEMS:
+            raise _TooBig
+        return value
+    if isinstance(value, _ATOMS):
+        return value
+    raise TypeError  # an iterator, a range, a function: not a literal value
