@@ -451,6 +451,14 @@ def test_a_token_guards_every_endpoint(tmp_path: Path, monkeypatch: pytest.Monke
             reply = httpx.post(url + query, json=body, headers=headers, timeout=60)
             assert reply.status_code == 200, reply.text
             assert reply.json()["run_result"]["stdout"] == "ran\n"
+        # veRL's own client, given the token in its URL (it sets no header)
+        verl_utils = pytest.importorskip("verl.utils.reward_score.sandbox_fusion.utils")
+        cases = {"inputs": ["2 3\n"], "outputs": ["5\n"]}
+        results, _ = verl_utils.check_correctness(f"{url}?access_token={token}", cases, ADD,
+                                                  timeout=10)
+        assert results == [True]
+        results, _ = verl_utils.check_correctness(url, cases, ADD, timeout=10)
+        assert results != [True]
     finally:
         guarded.stop()
 
