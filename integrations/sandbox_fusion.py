@@ -80,10 +80,10 @@ class FusionConfig:
     max_body_bytes: int = 16 << 20
     """Largest request body (code, stdin and base64 files together); a bigger one gets 413."""
     max_held_bytes: int = 64 << 20
-    """Most request-body bytes held at once by the requests read, waiting or running; a
-    request that would pass it gets 503 (`Retry-After: 1`), so queued requests cannot grow
-    the server without bound (it holds about 4x these bytes, parsed). At least
-    `max_body_bytes`."""
+    """Most request-body bytes held at once by the requests read, waiting or running, so
+    queued requests cannot grow the server without bound (it holds about 4x these bytes,
+    parsed). A request that says its length waits, unread, until it fits; one sent in chunks
+    without a length gets 503 (`Retry-After: 1`) past it. At least `max_body_bytes`."""
     max_timeout_s: float = 60.0
     """Largest `compile_timeout` and `run_timeout` a request may ask for (more: 422)."""
     default_memory_mb: int = 1024
@@ -287,46 +287,60 @@ def api_models(config: FusionConfig) -> SimpleNamespace:
 
 class BodyLimit:
     """ASGI middleware: a request body over `max_bytes` gets 413 before the app reads it, by
-    its Content-Length or, sent in chunks, once the chunks pass the limit. The bodies of all
-    requests in the server (read, waiting their turn or running) hold at most `max_held`
-    bytes together: a request that would pass it gets 503 with `Retry-After`, its bytes given
-    back at once; the others' are given back when their reply is sent."""
+    its Content-Length or, sent in chunks, once the chunks pass the limit.
+
+    The bodies of all requests in the server (read, waiting their turn or running) hold at
+    most `max_held` bytes together. A request that says its length waits, unread, until its
+    bytes fit (the transport stops reading it meanwhile: its bytes wait in the client and
+    the socket, not here), so honest clients are delayed, never refused (veRL's client reads
+    any refusal but a 504 as a sandbox error). A body sent in chunks without a length, which
+    could otherwise hold room while waiting for more, gets 503 (`Retry-After`) once the held
+    bytes pass the bound. Bytes are given back when the reply has been sent."""
 
     def __init__(self, app: Any, *, max_bytes: int, max_held: int) -> None:
         self.app = app
         self.max_bytes = max_bytes
         self.max_held = max_held
         self.held = 0  # one event loop: changed only between awaits
+        self._room: asyncio.Condition | None = None
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
         length = dict(scope["headers"]).get(b"content-length")
-        if length is not None and length.isdigit():
-            if int(length) > self.max_bytes:
-                await _refuse(send, 413, f"request body over {self.max_bytes} bytes")
-                return
-            if self.held + int(length) > self.max_held:
-                await self._busy(send)
-                return
-        chunks: list[bytes] = []
-        size, more = 0, True
+        declared = int(length) if length is not None and length.isdigit() else None
+        if declared is not None and declared > self.max_bytes:
+            await _refuse(send, 413, f"request body over {self.max_bytes} bytes")
+            return
+        room = self._room = self._room or asyncio.Condition()
+        reserved = 0
         try:
+            if declared is not None:
+                async with room:  # first come, first served: waiters are woken in order
+                    await room.wait_for(lambda: self.held + declared <= self.max_held)
+                    self.held += declared
+                reserved = declared
+            chunks: list[bytes] = []
+            size, more = 0, True
             while more:
                 message = await receive()
                 if message["type"] != "http.request":  # the client went away
                     return
                 chunks.append(message.get("body", b""))
                 size += len(chunks[-1])
-                self.held += len(chunks[-1])
                 more = message.get("more_body", False)
                 if size > self.max_bytes:
                     await _refuse(send, 413, f"request body over {self.max_bytes} bytes")
                     return
-                if self.held > self.max_held:
-                    await self._busy(send)
-                    return
+                if declared is None:
+                    self.held += len(chunks[-1])
+                    reserved += len(chunks[-1])
+                    if self.held > self.max_held:
+                        await _refuse(send, 503, f"the server holds {self.max_held} bytes of "
+                                                 "waiting requests: retry later",
+                                      [(b"retry-after", b"1")])
+                        return
             body = b"".join(chunks)
             chunks.clear()
             replayed = False
@@ -340,11 +354,10 @@ class BodyLimit:
 
             await self.app(scope, replay, send)
         finally:
-            self.held -= size
-
-    async def _busy(self, send: Any) -> None:
-        await _refuse(send, 503, f"the server holds {self.max_held} bytes of waiting requests: "
-                                 "retry later", [(b"retry-after", b"1")])
+            if reserved:
+                async with room:
+                    self.held -= reserved
+                    room.notify_all()
 
 
 async def _refuse(send: Any, status: int, detail: str,

@@ -87,7 +87,8 @@ def _add_serve_parser(actions: Any) -> None:
                    help="largest request body in MiB; bigger gets 413 (default: 16)")
     s.add_argument("--max-held-mb", type=_positive(float), default=64.0,
                    help="request bodies held at once (read, waiting or running) in MiB; a "
-                        "request past it gets 503 (default: 64, at least --max-body-mb)")
+                        "request past it waits unread (chunked without a length: 503) "
+                        "(default: 64, at least --max-body-mb)")
     s.add_argument("--token", default=None,
                    help="require this shared token of every request (Authorization: Bearer "
                         "TOKEN, or ?access_token=TOKEN in the URL); default: "

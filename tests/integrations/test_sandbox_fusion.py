@@ -369,9 +369,10 @@ def test_non_finite_limits_are_422(server: FusionServer, field: str, raw: str) -
 
 
 def test_held_request_bodies_are_bounded() -> None:
-    """Requests that wait (here: an app that holds them until released) hold at most
-    `max_held` body bytes together; one past it is a 503 at once, and once the others are
-    answered their bytes are free again."""
+    """Requests in the server (here: an app that holds them until released) hold at most
+    `max_held` body bytes together. A body that says its length waits, unread, for room (then
+    runs: never refused); one sent in chunks without a length is a 503 once past the bound;
+    once requests are answered their bytes are free again."""
     from integrations.sandbox_fusion import BodyLimit
 
     release = asyncio.Event()
@@ -385,6 +386,7 @@ def test_held_request_bodies_are_bounded() -> None:
         await send({"type": "http.response.body", "body": b"ok"})
 
     limit = BodyLimit(app, max_bytes=1000, max_held=2500)
+    unread: list[int] = []  # messages of each request nobody has received yet
 
     async def request(size: int, *, declared: bool, chunk: int = 100) -> int:
         headers = [(b"content-length", str(size).encode())] if declared else []
@@ -392,8 +394,11 @@ def test_held_request_bodies_are_bounded() -> None:
         messages = [{"type": "http.request", "body": p, "more_body": i < len(parts) - 1}
                     for i, p in enumerate(parts)]
         sent: list[dict] = []
+        unread.append(len(messages))
+        me = len(unread) - 1
 
         async def receive() -> dict:
+            unread[me] = max(0, unread[me] - 1)
             return messages.pop(0) if messages else {"type": "http.disconnect"}
 
         async def send(message: dict) -> None:
@@ -402,23 +407,24 @@ def test_held_request_bodies_are_bounded() -> None:
         await limit(scope={"type": "http", "headers": headers}, receive=receive, send=send)
         return sent[0]["status"]
 
+    async def settle() -> None:
+        for _ in range(50):
+            await asyncio.sleep(0)
+
     async def scenario() -> None:
-        waiting = [asyncio.create_task(request(900, declared=True)) for _ in range(2)]
-        while len(started) < 2:
-            await asyncio.sleep(0)
-        assert limit.held == 1800
-        # a third body that says its length, and one in chunks: refused, nothing kept
-        assert await request(900, declared=True) == 503
-        assert await request(900, declared=False) == 503
+        held = [asyncio.create_task(request(900, declared=True)) for _ in range(2)]
+        await settle()
+        assert started == [900, 900] and limit.held == 1800
+        waiting = asyncio.create_task(request(900, declared=True))
+        await settle()
+        assert len(started) == 2 and unread[2] == 9  # not a byte of it read: it waits
+        assert await request(900, declared=False) == 503  # chunked: refused past the bound
         assert await request(2000, declared=True) == 413
-        assert limit.held == 1800
-        small = asyncio.create_task(request(600, declared=False))
-        while len(started) < 3:
-            await asyncio.sleep(0)
+        assert limit.held == 1800  # the waiting one holds nothing yet
         release.set()
-        assert await asyncio.gather(*waiting, small) == [200, 200, 200]
-        assert limit.held == 0
-        assert await request(900, declared=True) == 200
+        assert await asyncio.gather(*held, waiting) == [200, 200, 200]
+        assert started == [900, 900, 900] and limit.held == 0
+        assert await request(900, declared=False) == 200
 
     asyncio.run(scenario())
 
