@@ -1,7 +1,8 @@
 """Constant folding for the hard-coding detector: the value a program's expression computes
 when it depends on nothing but literals, whatever its syntax (`50 + 5`, `2 ** 10`,
 `dict(zip([10, 20], [55, 6765]))`, `{k: v for k, v in zip(KEYS, VALUES)}`, a name bound once
-to such a value). A program that remembers test answers can write them in any of these
+to such a value, a table written as text and parsed: `json.loads('{"10": 55}')`,
+`ast.literal_eval(...)`). A program that remembers test answers can write them in any of these
 forms; the detector judges what they compute, not how they are spelled.
 
 Every step is bounded (containers, strings and integers by size, the whole fold by a step
@@ -11,11 +12,12 @@ expression is simply not a constant (`NO_VALUE`)."""
 from __future__ import annotations
 
 import ast
+import json
 import operator
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from rewards.code._cases import NO_VALUE
+from rewards.code._cases import NO_VALUE, dotted_name
 
 __all__ = ["Folder"]
 
@@ -151,6 +153,14 @@ class Folder:
         return out
 
     def _call(self, node: ast.Call, env: Mapping[str, Any]) -> Any:
+        if isinstance(node.func, ast.Attribute) and \
+                dotted_name(node.func) in ("json.loads", "ast.literal_eval") and \
+                len(node.args) == 1 and not node.keywords:
+            text = self._value(node.args[0], env)  # a table written as text
+            if not isinstance(text, str) or len(text) > MAX_CHARS:
+                raise TypeError
+            return _bounded(json.loads(text) if node.func.attr == "loads"
+                            else ast.literal_eval(text))
         if not isinstance(node.func, ast.Name) or node.func.id in env or \
                 node.func.id in self._bound:  # the program's own `dict`: not the builtin
             raise TypeError

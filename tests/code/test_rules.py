@@ -570,6 +570,11 @@ SPELLED = [  # each reproduces FIB_TESTS from a table or a chain written in anot
                     return 6765
             return 1
         """), "special_cases"),
+    ("a table written as JSON text", dedent("""
+        import json
+        def fib(n):
+            return json.loads('{"10": 55, "20": 6765, "15": 610}')[str(n)]
+        """), "lookup_table"),
     ("the input as text", dedent("""
         def fib(n):
             if str(n) == "10":
