@@ -27,8 +27,12 @@ MAX_CHARS = 100_000
 """Longest string or bytes a fold builds."""
 MAX_BITS = 10_000
 """Largest integer a fold builds, in bits (2 ** 1100 is well inside; about 3,000 digits)."""
-MAX_STEPS = 200_000
-"""Nodes folded per program (comprehensions fold their element once per item)."""
+MAX_LOOP = 1_000
+"""Most items a comprehension folds its element for (a table of test cases is a few
+hundred at most; a longer loop over literals is not folded, at the cost of one step)."""
+MAX_STEPS = 100_000
+"""Nodes folded per program: each node once, a comprehension's element once per item. A
+program past it computes a great deal from literals alone (the detector says so)."""
 
 _BINARY: Mapping[type, Callable[[Any, Any], Any]] = {
     ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
@@ -49,6 +53,11 @@ class _TooBig(Exception):
     """A fold past one of the bounds: the expression is not treated as a constant."""
 
 
+_FOLD_ERRORS = (_TooBig, ArithmeticError, ValueError, TypeError, IndexError, KeyError,
+                RecursionError, MemoryError, AttributeError)
+"""What folding an expression that is not a (bounded) constant raises."""
+
+
 class Folder:
     """Folds the expressions of one program. Names assigned exactly once in the whole
     program, to a foldable value, fold to that value (module constants, a table built in a
@@ -57,6 +66,7 @@ class Folder:
 
     def __init__(self, tree: ast.AST) -> None:
         self._steps = 0
+        self._exhausted: ast.AST | None = None
         self._memo: dict[int, Any] = {}
         self._bound: dict[str, ast.expr | None] = {}
         self._constants: dict[str, Any] = {}
@@ -74,20 +84,42 @@ class Folder:
         """The value `node` computes from literals alone, or NO_VALUE."""
         if node is None:
             return NO_VALUE
-        key = id(node)
-        if key not in self._memo:
-            try:
-                self._memo[key] = self._value(node, {})
-            except (_TooBig, ArithmeticError, ValueError, TypeError, IndexError, KeyError,
-                    RecursionError, MemoryError, AttributeError):
-                self._memo[key] = NO_VALUE
-        return self._memo[key]
+        try:
+            return self._value(node, {})
+        except _FOLD_ERRORS:
+            return NO_VALUE
+
+    @property
+    def exhausted(self) -> ast.AST | None:
+        """The node at which the step budget ran out, or None: past it nothing more was
+        folded (a program can only get there by computing a great deal from literals)."""
+        return self._exhausted
 
     # --- one node ---------------------------------------------------------------------
 
     def _value(self, node: ast.AST, env: Mapping[str, Any]) -> Any:
+        """The value of `node`, each node folded once (memo) outside comprehension scopes:
+        the whole walk costs steps linear in the program's size."""
+        if env:
+            return self._compute(node, env)
+        key = id(node)
+        if key in self._memo:
+            if self._memo[key] is NO_VALUE:
+                raise TypeError
+            return self._memo[key]
+        try:
+            value = self._compute(node, env)
+        except _FOLD_ERRORS:
+            self._memo[key] = NO_VALUE
+            raise
+        self._memo[key] = value
+        return value
+
+    def _compute(self, node: ast.AST, env: Mapping[str, Any]) -> Any:
         self._steps += 1
         if self._steps > MAX_STEPS:
+            if self._exhausted is None:
+                self._exhausted = node
             raise _TooBig
         if isinstance(node, ast.Constant):
             if node.value is Ellipsis:
@@ -194,7 +226,10 @@ class Folder:
             raise TypeError
         loop = node.generators[0]
         out: list[Any] = []
-        for item in _sized(self._value(loop.iter, env)):
+        items = _sized(self._value(loop.iter, env))
+        if len(items) > MAX_LOOP:
+            raise _TooBig
+        for item in items:
             scope = {**env, **_unpack(loop.target, item)}
             if all(self._value(test, scope) for test in loop.ifs):
                 if isinstance(node, ast.DictComp):

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from rewards.code._cases import NO_VALUE, LiteralCase, dotted_name
-from rewards.code._fold import Folder
+from rewards.code._fold import MAX_STEPS, Folder
 
 Fold = Callable[[ast.AST], Any]
 """`Folder(tree).fold`: the constant value of an expression, or NO_VALUE."""
@@ -51,13 +51,18 @@ class Hardcoding:
     """Evidence that a program remembers test answers instead of computing them."""
 
     kind: str
-    """lookup_table | special_cases | printed_output | returned_output"""
+    """lookup_table | special_cases | printed_output | returned_output | constant_budget
+    (the program computes more from literals alone than the detector folds: what it hides
+    there cannot be checked, so it is not given the benefit of the doubt)"""
     line: int
     """Line of the offending construct in the program."""
     matched: int
     """How many test cases the construct reproduces."""
 
     def describe(self) -> str:
+        if self.kind == "constant_budget":
+            return (f"{self.kind} at line {self.line}: constants computed from literals alone "
+                    f"take over {MAX_STEPS:,} steps")
         return f"{self.kind} at line {self.line} reproduces {self.matched} test case(s)"
 
 
@@ -199,7 +204,8 @@ def find_hardcoding(tree: ast.AST, public: Sequence[LiteralCase],
     if not cases:
         return None
     targets = [_Targets(c) for c in cases]
-    fold = Folder(tree).fold
+    folder = Folder(tree)
+    fold = folder.fold
     groups: list[tuple[str, list[_Entry]]] = []
     for node in ast.walk(tree):
         table = _table_entries(node, fold)
@@ -213,7 +219,10 @@ def find_hardcoding(tree: ast.AST, public: Sequence[LiteralCase],
         found = _judge_group(kind, entries, cases, targets, len(public))
         if found is not None:
             return found
-    return _unconditional_emit(tree, cases, targets, fold)
+    found = _unconditional_emit(tree, cases, targets, fold)
+    if found is None and folder.exhausted is not None:  # junk first, then a hidden table
+        return Hardcoding("constant_budget", getattr(folder.exhausted, "lineno", 1), 0)
+    return found
 
 
 def _judge_group(kind: str, entries: list[_Entry], cases: Sequence[LiteralCase],

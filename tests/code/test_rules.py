@@ -634,6 +634,23 @@ def test_folding_a_hostile_program_stays_bounded() -> None:
     assert values["D"] == 2 ** 5000
 
 
+def test_spending_the_folding_budget_cannot_hide_a_table() -> None:
+    # literal-only work past the step budget before the table: the program is flagged, not
+    # let through unchecked; honest programs come nowhere near it (each node folds once)
+    junk = "".join(f"J{i} = [x * x for x in range(999)]\n" for i in range(60))
+    program = junk + "T = dict(zip([10, 20, 15], [55, 6765, 610]))\ndef fib(n):\n" \
+                     "    return T[n]\n"
+    result = check_program(program, public=FIB_TESTS)
+    assert result.reason == "hardcoded", result
+    assert result.violations[0].startswith(("constant_budget", "lookup_table")), result
+    deep = "x = " + " + ".join(["1"] * 500) + "\ndef fib(n):\n    return n\n"
+    assert check_program(deep, public=FIB_TESTS).passed  # linear: every node folded once
+    tables = "".join(f"S{i} = {{x * x for x in range({i}, 99999)}}\n" for i in range(40))
+    honest = tables + "def fib(n):\n    a, b = 0, 1\n    for _ in range(n):\n" \
+                      "        a, b = b, a + b\n    return a\n"
+    assert check_program(honest, public=FIB_TESTS).passed  # long loops are not folded
+
+
 # --- prompt helpers ------------------------------------------------------------------------
 
 CYCLIC_PROMPT = dedent('''
