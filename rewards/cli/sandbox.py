@@ -108,7 +108,7 @@ def _port(text: str) -> int:
 
 
 def serve(args: argparse.Namespace) -> int:
-    from integrations._auth import resolve_token
+    from integrations import resolve_token
     from integrations.sandbox_fusion import TOKEN_ENV, FusionConfig
     from integrations.sandbox_fusion import serve as serve_fusion
 

@@ -59,8 +59,7 @@ def add_parser(sub: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     import os
 
-    from integrations import CONFIG_ENV, BatchingConfig
-    from integrations._auth import resolve_token
+    from integrations import CONFIG_ENV, BatchingConfig, resolve_token
     from integrations.server import TOKEN_ENV, serve
     from rewards.errors import ConfigError
 

@@ -49,11 +49,15 @@ _CONVERSIONS: Mapping[str, Callable[[Any], Any]] = {
 _ATOMS = (int, float, complex, str, bytes, bool, type(None))
 
 
-class _TooBig(Exception):
+class _NotConstant(Exception):  # noqa: N818  (control flow inside this module, never out)
+    """The expression is not one this module folds (a parameter, an unknown call ...)."""
+
+
+class _TooBig(_NotConstant):
     """A fold past one of the bounds: the expression is not treated as a constant."""
 
 
-_FOLD_ERRORS = (_TooBig, ArithmeticError, ValueError, TypeError, IndexError, KeyError,
+_FOLD_ERRORS = (_NotConstant, ArithmeticError, ValueError, TypeError, IndexError, KeyError,
                 RecursionError, MemoryError, AttributeError)
 """What folding an expression that is not a (bounded) constant raises."""
 
@@ -105,7 +109,7 @@ class Folder:
         key = id(node)
         if key in self._memo:
             if self._memo[key] is NO_VALUE:
-                raise TypeError
+                raise _NotConstant
             return self._memo[key]
         try:
             value = self._compute(node, env)
@@ -123,7 +127,7 @@ class Folder:
             raise _TooBig
         if isinstance(node, ast.Constant):
             if node.value is Ellipsis:
-                raise TypeError
+                raise _NotConstant
             return _bounded(node.value)
         if isinstance(node, ast.Name):
             return self._name(node.id, env)
@@ -151,7 +155,7 @@ class Folder:
             return self._call(node, env)
         if isinstance(node, (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)):
             return self._comprehension(node, env)
-        raise TypeError
+        raise _NotConstant
 
     def _name(self, name: str, env: Mapping[str, Any]) -> Any:
         if name in env:
@@ -160,7 +164,7 @@ class Folder:
             return self._constants[name]
         value = self._bound.get(name)
         if value is None or name in self._folding:
-            raise TypeError
+            raise _NotConstant
         self._folding.add(name)  # `a = a + 1` once: not a constant, not a loop
         try:
             self._constants[name] = self._value(value, {})
@@ -190,21 +194,21 @@ class Folder:
                 len(node.args) == 1 and not node.keywords:
             text = self._value(node.args[0], env)  # a table written as text
             if not isinstance(text, str) or len(text) > MAX_CHARS:
-                raise TypeError
+                raise _NotConstant
             return _bounded(json.loads(text) if node.func.attr == "loads"
                             else ast.literal_eval(text))
         if not isinstance(node.func, ast.Name) or node.func.id in env or \
                 node.func.id in self._bound:  # the program's own `dict`: not the builtin
-            raise TypeError
+            raise _NotConstant
         name = node.func.id
         args = self._items(node.args, env)
         keywords = {k.arg: self._value(k.value, env) for k in node.keywords if k.arg}
         if len(keywords) != len(node.keywords):
-            raise TypeError
+            raise _NotConstant
         if name == "dict":
             return _bounded(dict(*args, **keywords))
         if keywords:
-            raise TypeError
+            raise _NotConstant
         if name == "zip":
             return _bounded(list(zip(*(_sized(a) for a in args))))
         if name == "enumerate" and len(args) == 1:
@@ -218,12 +222,12 @@ class Folder:
             if name == "str" and isinstance(args[0], int) and args[0].bit_length() > 10_000:
                 raise _TooBig  # int -> str is quadratic
             return _bounded(_CONVERSIONS[name](_sized(args[0])))
-        raise TypeError
+        raise _NotConstant
 
     def _comprehension(self, node: ast.ListComp | ast.SetComp | ast.DictComp |
                        ast.GeneratorExp, env: Mapping[str, Any]) -> Any:
         if len(node.generators) != 1 or node.generators[0].is_async:
-            raise TypeError
+            raise _NotConstant
         loop = node.generators[0]
         out: list[Any] = []
         items = _sized(self._value(loop.iter, env))
@@ -281,18 +285,18 @@ def _unpack(target: ast.expr, item: Any) -> dict[str, Any]:
     if isinstance(target, (ast.Tuple, ast.List)):
         values = list(_sized(item))
         if len(values) != len(target.elts):
-            raise ValueError
+            raise _NotConstant
         out: dict[str, Any] = {}
         for sub, value in zip(target.elts, values):
             out.update(_unpack(sub, value))
         return out
-    raise TypeError
+    raise _NotConstant
 
 
 def _sized(value: Any) -> Any:
     """`value` if it is a bounded container (never an iterator a fold did not build)."""
     if not isinstance(value, (list, tuple, set, frozenset, dict, str, bytes)):
-        raise TypeError
+        raise _NotConstant
     return value
 
 
@@ -310,7 +314,7 @@ def _check_binary(op: ast.operator, left: Any, right: Any) -> None:
                     len(seq) * count > MAX_CHARS:
                 raise _TooBig
     if isinstance(op, ast.Mod) and isinstance(left, (str, bytes)):
-        raise TypeError  # printf-style formatting: not folded
+        raise _NotConstant  # printf-style formatting: not folded
 
 
 def _bounded(value: Any) -> Any:
@@ -331,4 +335,4 @@ def _bounded(value: Any) -> Any:
         return value
     if isinstance(value, _ATOMS):
         return value
-    raise TypeError  # an iterator, a range, a function: not a literal value
+    raise _NotConstant  # an iterator, a range, a function: not a literal value
