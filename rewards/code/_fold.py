@@ -49,7 +49,7 @@ _CONVERSIONS: Mapping[str, Callable[[Any], Any]] = {
 _ATOMS = (int, float, complex, str, bytes, bool, type(None))
 
 
-class _NotConstant(Exception):  # noqa: N818  (control flow inside this module, never out)
+class _NotConstant(Exception):  # control flow inside this module, never out of it
     """The expression is not one this module folds (a parameter, an unknown call ...)."""
 
 
@@ -273,9 +273,7 @@ def _bindings(node: ast.AST) -> Iterable[tuple[str, ast.expr | None]]:
     elif isinstance(node, (ast.Global, ast.Nonlocal)):
         for name in node.names:
             yield name, None
-    elif isinstance(node, ast.ExceptHandler) and node.name:
-        yield node.name, None
-    elif isinstance(node, (ast.MatchAs, ast.MatchStar)) and node.name:
+    elif isinstance(node, (ast.ExceptHandler, ast.MatchAs, ast.MatchStar)) and node.name:
         yield node.name, None
 
 

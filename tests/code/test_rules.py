@@ -111,21 +111,21 @@ FORBIDDEN_CASES = [
     ("early_exit", "def exit_code(x):\n    return x.exit\n", "function", False),
     ("early_exit", "import sys\ndef f(x):\n    with open('a') as fh:\n        sys.exit(0)\n",
      "function", True),
-    ("early_exit", "import os\ndef f(x):\n    try:\n        y = os._exit(0)\n    finally:\n"
-     "        pass\n", "function", True),
+    ("early_exit", ("import os\ndef f(x):\n    try:\n        y = os._exit(0)\n    finally:\n"
+                    "        pass\n"), "function", True),
     ("early_exit", "import sys\ntry:\n    pass\nfinally:\n    sys.exit()\n", "function", True),
     ("early_exit", "def f(x):\n    return print(x, exit())\n", "function", True),
     # an exit the program reaches only on some inputs (MBPP reference solutions exit on
     # invalid input) is the tests' to judge: any exit a test reaches fails that test
-    ("early_exit", "def f(x):\n    if x < 0:\n        print('negative')\n        exit()\n"
-     "    return x\n", "function", False),
-    ("early_exit", "import sys\ndef f(x):\n    for c in x:\n        if c == '!':\n"
-     "            sys.exit(1)\n    return x\n", "function", False),
-    ("early_exit", "import sys\ndef f(x):\n    try:\n        return int(x)\n    except "
-     "ValueError:\n        sys.exit(1)\n", "function", False),
+    ("early_exit", ("def f(x):\n    if x < 0:\n        print('negative')\n        exit()\n"
+                    "    return x\n"), "function", False),
+    ("early_exit", ("import sys\ndef f(x):\n    for c in x:\n        if c == '!':\n"
+                    "            sys.exit(1)\n    return x\n"), "function", False),
+    ("early_exit", ("import sys\ndef f(x):\n    try:\n        return int(x)\n    except "
+                    "ValueError:\n        sys.exit(1)\n"), "function", False),
     ("early_exit", "import sys\ndef f(x):\n    return x or sys.exit(1)\n", "function", False),
-    ("early_exit", "import sys\ndef f(x):\n    return x\nif __name__ == '__main__':\n"
-     "    sys.exit(f(0))\n", "function", False),
+    ("early_exit", ("import sys\ndef f(x):\n    return x\nif __name__ == '__main__':\n"
+                    "    sys.exit(f(0))\n"), "function", False),
     ("early_exit", "# do not call sys.exit here\nmsg = 'sys.exit(0)'\n", "function", False),
     # in a stdin program exiting after printing the answer is honest
     ("early_exit", "n = int(input())\nif n < 0:\n    print(-1)\n    exit()\nprint(n)\n",
