@@ -68,21 +68,37 @@ class Folder:
     local variable); a name bound any other way (a parameter, a loop variable, twice) never
     folds."""
 
-    def __init__(self, tree: ast.AST) -> None:
+    def __init__(self, tree: ast.AST, nodes: list[ast.AST] | None = None) -> None:
+        """`nodes`: `list(ast.walk(tree))` where the caller has it already."""
         self._steps = 0
         self._exhausted: ast.AST | None = None
         self._memo: dict[int, Any] = {}
         self._bound: dict[str, ast.expr | None] = {}
         self._constants: dict[str, Any] = {}
         self._folding: set[str] = set()
-        nodes = list(ast.walk(tree))
-        plain = {id(n.targets[0] if isinstance(n, ast.Assign) else n.target) for n in nodes
-                 if _plain_assignment(n)}
-        for node in nodes:
-            if id(node) in plain:
-                continue  # its assignment is the binding
-            for name, value in _bindings(node):
-                self._bound[name] = value if name not in self._bound else None
+        self._tree, self._nodes = tree, nodes
+        self._bound_ready = False
+
+    def _binding(self, name: str) -> ast.expr | None:
+        """The value `name` is bound to once, by `name = value`, else None (the bindings are
+        read on the first name folded: a program that folds none never pays for them)."""
+        if not self._bound_ready:
+            self._bound_ready = True
+            nodes = list(ast.walk(self._tree)) if self._nodes is None else self._nodes
+            plain: set[int] = set()  # walk order: an assignment comes before its target
+            for node in nodes:
+                for name_, value, target in _bindings(node):
+                    if id(node) in plain:
+                        continue  # the target of a plain assignment: bound there
+                    if target is not None:
+                        plain.add(id(target))
+                    self._bound[name_] = value if name_ not in self._bound else None
+        return self._bound.get(name)
+
+    def _is_bound(self, name: str) -> bool:
+        """Whether the program binds `name` anywhere (then it is not the builtin)."""
+        self._binding(name)
+        return name in self._bound
 
     def fold(self, node: ast.AST | None) -> Any:
         """The value `node` computes from literals alone, or NO_VALUE."""
@@ -162,7 +178,7 @@ class Folder:
             return env[name]
         if name in self._constants:
             return self._constants[name]
-        value = self._bound.get(name)
+        value = self._binding(name)
         if value is None or name in self._folding:
             raise _NotConstant
         self._folding.add(name)  # `a = a + 1` once: not a constant, not a loop
@@ -198,7 +214,7 @@ class Folder:
             return _bounded(json.loads(text) if node.func.attr == "loads"
                             else ast.literal_eval(text))
         if not isinstance(node.func, ast.Name) or node.func.id in env or \
-                node.func.id in self._bound:  # the program's own `dict`: not the builtin
+                self._is_bound(node.func.id):  # the program's own `dict`: not the builtin
             raise _NotConstant
         name = node.func.id
         args = self._items(node.args, env)
@@ -245,36 +261,36 @@ class Folder:
         return _bounded(set(out) if isinstance(node, ast.SetComp) else out)
 
 
-def _plain_assignment(node: ast.AST) -> bool:
-    """`name = value` (or `name: T = value`): the one binding a constant may have."""
-    if isinstance(node, ast.Assign):
-        return len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
-    return isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) and \
-        node.value is not None
-
-
-def _bindings(node: ast.AST) -> Iterable[tuple[str, ast.expr | None]]:
-    """(name, the value it is bound to, or None when not by a plain `name = value`) for each
-    binding `node` makes."""
-    if _plain_assignment(node):
-        target = node.targets[0] if isinstance(node, ast.Assign) else node.target  # type: ignore[attr-defined]
-        yield target.id, node.value  # type: ignore[attr-defined]
-        return
-    if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
-        # every other store (tuple targets, loops, `with ... as`, augmented, walrus, del)
-        yield node.id, None
-    elif isinstance(node, ast.arg):
-        yield node.arg, None
-    elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-        yield node.name, None
-    elif isinstance(node, (ast.Import, ast.ImportFrom)):
-        for alias in node.names:
-            yield (alias.asname or alias.name).partition(".")[0], None
-    elif isinstance(node, (ast.Global, ast.Nonlocal)):
-        for name in node.names:
-            yield name, None
-    elif isinstance(node, (ast.ExceptHandler, ast.MatchAs, ast.MatchStar)) and node.name:
-        yield node.name, None
+def _bindings(node: ast.AST) -> Iterable[tuple[str, ast.expr | None, ast.Name | None]]:
+    """(name, the value it is bound to or None, the target Name of a plain assignment or
+    None) for each binding `node` makes; only `name = value` (or `name: T = value`) binds a
+    value: the one binding a constant may have."""
+    kind = type(node)
+    if kind is ast.Assign:
+        targets = node.targets  # type: ignore[attr-defined]
+        if len(targets) == 1 and type(targets[0]) is ast.Name:
+            yield targets[0].id, node.value, targets[0]  # type: ignore[attr-defined]
+    elif kind is ast.AnnAssign:
+        target = node.target  # type: ignore[attr-defined]
+        if type(target) is ast.Name:
+            plain = node.value is not None  # type: ignore[attr-defined]
+            yield target.id, node.value, target if plain else None  # type: ignore[attr-defined]
+    elif kind is ast.Name:
+        if type(node.ctx) is not ast.Load:  # type: ignore[attr-defined]
+            # every other store (tuple targets, loops, `with ... as`, augmented, walrus, del)
+            yield node.id, None, None  # type: ignore[attr-defined]
+    elif kind is ast.arg:
+        yield node.arg, None, None  # type: ignore[attr-defined]
+    elif kind in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef):
+        yield node.name, None, None  # type: ignore[attr-defined]
+    elif kind in (ast.Import, ast.ImportFrom):
+        for alias in node.names:  # type: ignore[attr-defined]
+            yield (alias.asname or alias.name).partition(".")[0], None, None
+    elif kind in (ast.Global, ast.Nonlocal):
+        for name in node.names:  # type: ignore[attr-defined]
+            yield name, None, None
+    elif kind in (ast.ExceptHandler, ast.MatchAs, ast.MatchStar) and node.name:  # type: ignore[attr-defined]
+        yield node.name, None, None  # type: ignore[attr-defined]
 
 
 def _unpack(target: ast.expr, item: Any) -> dict[str, Any]:

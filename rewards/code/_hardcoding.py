@@ -204,10 +204,11 @@ def find_hardcoding(tree: ast.AST, public: Sequence[LiteralCase],
     if not cases:
         return None
     targets = [_Targets(c) for c in cases]
-    folder = Folder(tree)
+    nodes = list(ast.walk(tree))
+    folder = Folder(tree, nodes)
     fold = folder.fold
     groups: list[tuple[str, list[_Entry]]] = []
-    for node in ast.walk(tree):
+    for node in nodes:
         table = _table_entries(node, fold)
         if table:
             groups.append(("lookup_table", table))

@@ -733,3 +733,14 @@ def test_every_pattern_on_model_text_stays_linear(what: str, completion: str) ->
 def test_long_completions_are_read_up_to_the_cap() -> None:
     text = "```python\nx = 1\n```\n" + "y" * MAX_COMPLETION_CHARS + "\n```python\nz = 2\n```\n"
     assert extract_program(text).program == "x = 1\n"
+
+
+def test_the_programs_own_builtins_are_not_folded() -> None:
+    # a program that defines its own `dict` or `zip` gets no builtin semantics from the folder
+    from rewards.code._cases import NO_VALUE
+    from rewards.code._fold import Folder
+
+    tree = ast.parse("def dict(*a):\n    return {}\nT = dict(zip([1], [2]))\nU = list((1, 2))\n")
+    fold = Folder(tree).fold
+    assert fold(tree.body[1].value) is NO_VALUE
+    assert fold(tree.body[2].value) == [1, 2]
