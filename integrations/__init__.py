@@ -3,7 +3,8 @@ and the Celery app, tasks and client for scoring at scale. Nothing in `rewards` 
 package; each adapter imports its heavy dependency lazily and names the pip extra when it is
 missing."""
 
+from integrations._auth import resolve_token
 from integrations._batcher import BatchingConfig
 from integrations._common import CONFIG_ENV
 
-__all__ = ["CONFIG_ENV", "BatchingConfig"]
+__all__ = ["CONFIG_ENV", "BatchingConfig", "resolve_token"]

@@ -17,6 +17,7 @@ SandboxFusion's does), one over `max_body_bytes` a 413. What differs (no `fetch_
 import asyncio
 import base64
 import binascii
+import json
 import logging
 import math
 import os
@@ -29,12 +30,16 @@ from types import SimpleNamespace
 from typing import Any, Literal
 
 import sandbox
+from integrations._auth import BearerToken
 from rewards.deps import require
 from rewards.errors import ConfigError, InputError, SandboxError
 
-__all__ = ["ACCEPTED_LANGUAGES", "COMPILED", "FUSION_LANGUAGES", "RUNS_AS", "FusionConfig", "api_models",
-           "create_app", "fusion_response", "run_request", "sandbox_error_response", "serve",
-           "warm_up"]
+__all__ = ["ACCEPTED_LANGUAGES", "COMPILED", "FUSION_LANGUAGES", "RUNS_AS", "TOKEN_ENV",
+           "FusionConfig", "api_models", "create_app", "fusion_response", "run_request",
+           "sandbox_error_response", "serve", "warm_up"]
+
+TOKEN_ENV = "REWARDS_SANDBOX_TOKEN"
+"""The environment variable `rewards sandbox serve` reads its shared token from (`--token`)."""
 
 logger = logging.getLogger(__name__)
 
@@ -74,6 +79,11 @@ class FusionConfig:
     fresh jail for every run (the other languages always run cold)."""
     max_body_bytes: int = 16 << 20
     """Largest request body (code, stdin and base64 files together); a bigger one gets 413."""
+    max_held_bytes: int = 64 << 20
+    """Most request-body bytes held at once by the requests read, waiting or running, so
+    queued requests cannot grow the server without bound (it holds about 4x these bytes,
+    parsed). A request that says its length waits, unread, until it fits; one sent in chunks
+    without a length gets 503 (`Retry-After: 1`) past it. At least `max_body_bytes`."""
     max_timeout_s: float = 60.0
     """Largest `compile_timeout` and `run_timeout` a request may ask for (more: 422)."""
     default_memory_mb: int = 1024
@@ -83,13 +93,16 @@ class FusionConfig:
     """Largest `memory_limit_MB` a request may ask for (more: 422)."""
 
     def __post_init__(self) -> None:
-        for name in ("workers", "max_body_bytes", "max_timeout_s", "default_memory_mb",
-                     "max_memory_mb"):
+        for name in ("workers", "max_body_bytes", "max_held_bytes", "max_timeout_s",
+                     "default_memory_mb", "max_memory_mb"):
             value = getattr(self, name)
             if value is not None and (not math.isfinite(value) or value <= 0):
                 raise ConfigError(f"FusionConfig.{name} must be positive, got {value!r}")
         if self.mode not in ("auto", "cold"):
             raise ConfigError(f"FusionConfig.mode must be auto or cold, not {self.mode!r}")
+        if self.max_held_bytes < self.max_body_bytes:
+            raise ConfigError(f"FusionConfig.max_held_bytes ({self.max_held_bytes}) is under "
+                              f"max_body_bytes ({self.max_body_bytes})")
         if self.default_memory_mb > self.max_memory_mb:
             raise ConfigError(f"FusionConfig.default_memory_mb ({self.default_memory_mb}) is "
                               f"over max_memory_mb ({self.max_memory_mb})")
@@ -236,9 +249,9 @@ def api_models(config: FusionConfig) -> SimpleNamespace:
     BaseModel, Field = pydantic.BaseModel, pydantic.Field
 
     class RunCodeRequest(BaseModel):
-        compile_timeout: float = Field(10, gt=0, le=config.max_timeout_s,
+        compile_timeout: float = Field(10, gt=0, le=config.max_timeout_s, allow_inf_nan=False,
                                        description="compile timeout in seconds (C/C++)")
-        run_timeout: float = Field(10, gt=0, le=config.max_timeout_s,
+        run_timeout: float = Field(10, gt=0, le=config.max_timeout_s, allow_inf_nan=False,
                                    description="run timeout in seconds (wall and CPU)")
         memory_limit_MB: int = Field(-1, le=config.max_memory_mb,  # SandboxFusion's name
                                      description="memory of the run in MiB; <= 0: the "
@@ -274,58 +287,110 @@ def api_models(config: FusionConfig) -> SimpleNamespace:
 
 class BodyLimit:
     """ASGI middleware: a request body over `max_bytes` gets 413 before the app reads it, by
-    its Content-Length or, sent in chunks, once the chunks pass the limit."""
+    its Content-Length or, sent in chunks, once the chunks pass the limit.
 
-    def __init__(self, app: Any, *, max_bytes: int) -> None:
+    The bodies of all requests in the server (read, waiting their turn or running) hold at
+    most `max_held` bytes together. A request that says its length waits, unread, until its
+    bytes fit (the transport stops reading it meanwhile: its bytes wait in the client and
+    the socket, not here), so honest clients are delayed, never refused (veRL's client reads
+    any refusal but a 504 as a sandbox error). A body sent in chunks without a length, which
+    could otherwise hold room while waiting for more, gets 503 (`Retry-After`) once the held
+    bytes pass the bound. Bytes are given back when the reply has been sent."""
+
+    def __init__(self, app: Any, *, max_bytes: int, max_held: int) -> None:
         self.app = app
         self.max_bytes = max_bytes
+        self.max_held = max_held
+        self.held = 0  # one event loop: changed only between awaits
+        self._room: asyncio.Condition | None = None
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
         length = dict(scope["headers"]).get(b"content-length")
-        if length is not None and length.isdigit() and int(length) > self.max_bytes:
-            await self._too_large(send)
+        declared = int(length) if length is not None and length.isdigit() else None
+        if declared is not None and declared > self.max_bytes:
+            await _refuse(send, 413, f"request body over {self.max_bytes} bytes")
             return
-        chunks, size, more = [], 0, True
-        while more:
-            message = await receive()
-            if message["type"] != "http.request":  # the client went away
-                return
-            chunks.append(message.get("body", b""))
-            size += len(chunks[-1])
-            more = message.get("more_body", False)
-            if size > self.max_bytes:
-                await self._too_large(send)
-                return
-        body = b"".join(chunks)
-        replayed = False
+        room = self._room = self._room or asyncio.Condition()
+        reserved = 0
+        try:
+            if declared is not None:
+                async with room:  # first come, first served: waiters are woken in order
+                    await room.wait_for(lambda: self.held + declared <= self.max_held)
+                    self.held += declared
+                reserved = declared
+            chunks: list[bytes] = []
+            size, more = 0, True
+            while more:
+                message = await receive()
+                if message["type"] != "http.request":  # the client went away
+                    return
+                chunks.append(message.get("body", b""))
+                size += len(chunks[-1])
+                more = message.get("more_body", False)
+                if size > self.max_bytes:
+                    await _refuse(send, 413, f"request body over {self.max_bytes} bytes")
+                    return
+                if declared is None:
+                    self.held += len(chunks[-1])
+                    reserved += len(chunks[-1])
+                    if self.held > self.max_held:
+                        await _refuse(send, 503, f"the server holds {self.max_held} bytes of "
+                                                 "waiting requests: retry later",
+                                      [(b"retry-after", b"1")])
+                        return
+            body = b"".join(chunks)
+            chunks.clear()
+            replayed = False
 
-        async def replay() -> Any:
-            nonlocal replayed
-            if replayed:
-                return await receive()
-            replayed = True
-            return {"type": "http.request", "body": body, "more_body": False}
+            async def replay() -> Any:
+                nonlocal replayed
+                if replayed:
+                    return await receive()
+                replayed = True
+                return {"type": "http.request", "body": body, "more_body": False}
 
-        await self.app(scope, replay, send)
-
-    async def _too_large(self, send: Any) -> None:
-        detail = f'{{"detail":"request body over {self.max_bytes} bytes"}}'.encode()
-        await send({"type": "http.response.start", "status": 413,
-                    "headers": [(b"content-type", b"application/json"),
-                                (b"content-length", str(len(detail)).encode())]})
-        await send({"type": "http.response.body", "body": detail})
+            await self.app(scope, replay, send)
+        finally:
+            if reserved:
+                async with room:
+                    self.held -= reserved
+                    room.notify_all()
 
 
-def create_app(config: FusionConfig | None = None) -> Any:
+async def _refuse(send: Any, status: int, detail: str,
+                  headers: list[tuple[bytes, bytes]] | None = None) -> None:
+    body = json.dumps({"detail": detail}).encode()
+    await send({"type": "http.response.start", "status": status,
+                "headers": [(b"content-type", b"application/json"),
+                            (b"content-length", str(len(body)).encode()), *(headers or [])]})
+    await send({"type": "http.response.body", "body": body})
+
+
+def _finite(value: Any) -> Any:
+    """`value` (plain JSON data) with every non-finite float written as text: a validation
+    error that quotes `NaN` or `1e400` must still be a JSON reply (422), never a 500."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return repr(value)
+    if isinstance(value, dict):
+        return {k: _finite(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_finite(v) for v in value]
+    return value
+
+
+def create_app(config: FusionConfig | None = None, *, token: str | None = None) -> Any:
     """The FastAPI app: `POST /run_code` and `GET /v1/ping`, at most `config.parallel`
-    programs running at once."""
+    programs running at once. `token`: every request must carry it (`integrations._auth`)."""
     config = config or FusionConfig()
     fastapi = require("fastapi", extra="server", feature="the SandboxFusion API")
     JSONResponse = require("fastapi.responses", extra="server",
                            feature="the SandboxFusion API").JSONResponse
+    encoders = require("fastapi.encoders", extra="server", feature="the SandboxFusion API")
+    RequestValidationError = require("fastapi.exceptions", extra="server",
+                                     feature="the SandboxFusion API").RequestValidationError
     models = api_models(config)
     RunCodeRequest = models.RunCodeRequest
     pool = ThreadPoolExecutor(config.parallel, thread_name_prefix="sandbox-fusion")
@@ -337,9 +402,17 @@ def create_app(config: FusionConfig | None = None) -> Any:
         pool.shutdown(wait=False, cancel_futures=True)
 
     app = fastapi.FastAPI(title="rewards-engine sandbox (SandboxFusion API)", lifespan=lifespan)
-    app.add_middleware(BodyLimit, max_bytes=config.max_body_bytes)
+    app.add_middleware(BodyLimit, max_bytes=config.max_body_bytes,
+                       max_held=config.max_held_bytes)
+    if token is not None:  # added last: the outermost, before any body is read
+        app.add_middleware(BearerToken, token=token)
     app.state.config = config
     app.state.models = models
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(request: Any, exc: Any) -> Any:
+        detail = _finite(encoders.jsonable_encoder(exc.errors()))
+        return JSONResponse({"detail": detail}, status_code=422)
 
     @app.get("/v1/ping")
     async def ping() -> str:
@@ -356,11 +429,11 @@ def create_app(config: FusionConfig | None = None) -> Any:
 
 
 def serve(config: FusionConfig | None = None, *, host: str = "127.0.0.1", port: int = 8080,
-          log_level: str = "info") -> None:
+          log_level: str = "info", token: str | None = None) -> None:
     """Check that the sandbox runs (`warm_up`, a `SandboxError` if not), then serve the app
-    with uvicorn until interrupted."""
+    with uvicorn until interrupted (`token`: required of every request)."""
     uvicorn = require("uvicorn", extra="server", feature="the SandboxFusion API")
     config = config or FusionConfig()
-    app = create_app(config)
+    app = create_app(config, token=token)
     warm_up(config)
     uvicorn.run(app, host=host, port=port, log_level=log_level, access_log=False)

@@ -21,6 +21,7 @@ import logging
 from collections.abc import AsyncIterator, Sequence
 from typing import Any
 
+from integrations._auth import BearerToken
 from integrations._batcher import BatchingConfig, MicroBatcher
 from integrations._common import (
     AbstainMode,
@@ -41,12 +42,15 @@ from rewards.deps import require
 from rewards.errors import InputError, RewardsError
 from rewards.scoring import ConfigurationAbstention
 
-__all__ = ["MAX_DEPTH", "create_app", "parse_body", "serve"]
+__all__ = ["MAX_DEPTH", "TOKEN_ENV", "create_app", "parse_body", "serve"]
 
 logger = logging.getLogger(__name__)
 
 MAX_DEPTH = 64
 """The deepest nesting of lists and objects a request body may have."""
+
+TOKEN_ENV = "REWARDS_SERVE_TOKEN"
+"""The environment variable `rewards serve` reads its shared token from (`--token`)."""
 
 
 def parse_body(raw: bytes) -> Any:
@@ -71,10 +75,12 @@ def parse_body(raw: bytes) -> Any:
 
 def create_app(reward: RewardSource = None, *, batching: BatchingConfig | None = None,
                abstain_value: float = 0.0, end_tokens: Sequence[str] = END_TOKENS,
-               abstain: AbstainMode = "mask", on_config_abstain: OnConfigAbstain = "raise") -> Any:
+               abstain: AbstainMode = "mask", on_config_abstain: OnConfigAbstain = "raise",
+               token: str | None = None) -> Any:
     """The FastAPI app scoring with `reward` (a `Reward`, a config or its path; None:
     `$REWARDS_CONFIG`). `abstain_value` is the reward sent for an abstention; `abstain` and
-    `on_config_abstain` as in `integrations.openrlhf` (docs/integrations.md)."""
+    `on_config_abstain` as in `integrations.openrlhf` (docs/integrations.md). `token`: every
+    request must carry it (`integrations._auth`: Authorization Bearer or `access_token`)."""
     check_abstain_mode(abstain, on_config_abstain)
     fastapi = require("fastapi", extra="server", feature="the reward server")
     responses = require("fastapi.responses", extra="server", feature="the reward server")
@@ -94,6 +100,8 @@ def create_app(reward: RewardSource = None, *, batching: BatchingConfig | None =
         await batcher.close()
 
     app = fastapi.FastAPI(title="rewards-engine", lifespan=lifespan)
+    if token is not None:
+        app.add_middleware(BearerToken, token=token)
     app.state.batcher = batcher
     app.state.resolved = resolved
 
@@ -145,9 +153,10 @@ def create_app(reward: RewardSource = None, *, batching: BatchingConfig | None =
 def serve(reward: RewardSource = None, *, host: str = "127.0.0.1", port: int = 5000,
           batching: BatchingConfig | None = None, abstain_value: float = 0.0,
           log_level: str = "info", abstain: AbstainMode = "mask",
-          on_config_abstain: OnConfigAbstain = "raise") -> None:
-    """Build the app and run it with uvicorn until interrupted."""
+          on_config_abstain: OnConfigAbstain = "raise", token: str | None = None) -> None:
+    """Build the app and run it with uvicorn until interrupted (`token`: required of every
+    request)."""
     uvicorn = require("uvicorn", extra="server", feature="the reward server")
     app = create_app(reward, batching=batching, abstain_value=abstain_value, abstain=abstain,
-                     on_config_abstain=on_config_abstain)
+                     on_config_abstain=on_config_abstain, token=token)
     uvicorn.run(app, host=host, port=port, log_level=log_level, access_log=False)

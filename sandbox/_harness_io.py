@@ -154,8 +154,8 @@ def _reap(pid, zygote, deadline):
 
 def same_output(actual, expected, compare, tol):
     """`compare` (sandbox.Compare): exact (trailing newlines aside), whitespace (token by
-    token), float (token by token, numbers within `tol`, relative or absolute) or
-    lines_unordered (the same lines in any order: `output_lines` of both, as multisets)."""
+    token), float (token by token, see `same_token`) or lines_unordered (the same lines in
+    any order: `output_lines` of both, as multisets)."""
     if compare == "exact":
         return actual.rstrip("\n") == expected.rstrip("\n")
     if compare == "lines_unordered":
@@ -165,16 +165,44 @@ def same_output(actual, expected, compare, tol):
         return got == want
     if len(got) != len(want):
         return False
-    for a, b in zip(got, want):
-        if a == b:
-            continue
-        try:
-            x, y = float(a), float(b)
-        except ValueError:
-            return False
-        if not math.isclose(x, y, rel_tol=tol, abs_tol=tol):
-            return False
-    return True
+    return all(a == b or same_token(a, b, tol) for a, b in zip(got, want))
+
+
+def same_token(got, want, tol):
+    """One token of `compare: float`. An expected integer (`-12`, digits only) is an exact
+    value: the output must be that very number (`12`, `12.0`, `1.2e1`), never a float near
+    it (`inf`, or 10**12 + 1 for 10**12). An expected float is within `tol`, relative or
+    absolute; one past the float range (`1e400`) compares exactly, by its decimal value.
+    Non-finite outputs pass only for the same non-finite expected token (`inf`, `nan`)."""
+    if _is_integer(want):
+        value = _exact(got)
+        return value is not None and value == _exact(want)
+    try:
+        x, y = float(got), float(want)
+    except ValueError:
+        return False
+    if math.isfinite(y):
+        return math.isfinite(x) and math.isclose(x, y, rel_tol=tol, abs_tol=tol)
+    if math.isnan(y) or _exact(want) is None:  # the task expects inf or nan itself
+        return x == y or (math.isnan(x) and math.isnan(y))
+    return _exact(got) == _exact(want)  # finite but beyond the float range
+
+
+def _is_integer(token):
+    digits = token[1:] if token[:1] in ("-", "+") else token
+    return digits.isdigit() and digits.isascii()
+
+
+def _exact(token):
+    """The exact decimal value of a finite number token, else None (`decimal` is imported
+    only here: a mismatch of a float comparison, never on a cold harness's start)."""
+    from decimal import Decimal, InvalidOperation
+
+    try:
+        value = Decimal(token)
+    except (InvalidOperation, ValueError):
+        return None
+    return value if value.is_finite() else None
 
 
 def output_lines(text):

@@ -296,7 +296,9 @@ def _write_some(fd: int, view: memoryview) -> memoryview:
 
 
 class WarmPool:
-    """`size` warm servers handed out one run at a time; a broken server is replaced."""
+    """`size` warm servers handed out one run at a time; a broken server is replaced. Once
+    evicted (`evict`), its servers are closed: the idle ones at once, the busy ones as their
+    runs end."""
 
     def __init__(self, size: int, key: tuple[int, int, int]) -> None:
         self.key = key
@@ -304,6 +306,8 @@ class WarmPool:
         for _ in range(size):
             self.idle.put(None)  # started on first use
         self.servers: list[WarmServer] = []
+        self.evicted = False
+        self._evicting = threading.Lock()
 
     def execute(self, *args: object, cancel: Cancel | None = None) -> RawRun:
         server = self.idle.get()
@@ -325,8 +329,33 @@ class WarmPool:
             if error is exc:
                 raise
             raise error from exc
-        self.idle.put(server)
+        self._give_back(server)
         return result
+
+    def _give_back(self, server: WarmServer) -> None:
+        with self._evicting:
+            if not self.evicted:
+                self.idle.put(server)
+                return
+        server.close()
+        self.servers.remove(server)
+        self.idle.put(None)  # a run that took this pool before its eviction still gets a turn
+
+    def evict(self) -> None:
+        """Close the idle servers now and each busy one when its run ends."""
+        with self._evicting:
+            self.evicted = True
+        drained = []
+        while True:
+            try:
+                drained.append(self.idle.get_nowait())
+            except queue.Empty:
+                break
+        for server in drained:
+            if server is not None:
+                server.close()
+                self.servers.remove(server)
+            self.idle.put(None)
 
     def close(self) -> None:
         for server in self.servers:
@@ -334,14 +363,35 @@ class WarmPool:
         self.servers.clear()
 
 
+MAX_POOLS = 4
+"""Warm pools kept (one per distinct jail: memory limit, tmpfs size and file cap), the most
+recently used last; past it the least recently used is evicted (`WarmPool.evict`), so
+requests with ever new memory limits (`rewards sandbox serve`) cannot keep idle servers
+without bound. `SANDBOX_WARM_POOLS` sets another number (at least 1)."""
+
+
+def max_pools() -> int:
+    """`MAX_POOLS`, or `SANDBOX_WARM_POOLS` when set."""
+    try:
+        return max(1, int(os.environ.get("SANDBOX_WARM_POOLS", MAX_POOLS)))
+    except ValueError:
+        return MAX_POOLS
+
+
 def _pool(limits: Limits) -> WarmPool:
     """The pool of servers whose jail fits `limits`: its tmpfs size and file cap, and the
-    memory cgroup holding a run's `memory_bytes`."""
+    memory cgroup holding a run's `memory_bytes`. The `max_pools()` most recently used are
+    kept; an older one is evicted once the lock is free (closing servers takes ms)."""
     key = (limits.disk_bytes, limits.disk_files, limits.memory_bytes)
+    evicted = []
     with _pools_lock:
-        if key not in _pools:
-            _pools[key] = WarmPool(max(2, default_workers()), key)
-        return _pools[key]
+        pool = _pools.pop(key, None) or WarmPool(max(2, default_workers()), key)
+        _pools[key] = pool  # the dict's order is the order of use, most recent last
+        while len(_pools) > max_pools():
+            evicted.append(_pools.pop(next(iter(_pools))))
+    for old in evicted:
+        old.evict()
+    return pool
 
 
 def _forget_after_fork() -> None:

@@ -63,10 +63,12 @@ class workspace:
 
 
 def safe_name(name: str, spec: LanguageSpec) -> str:
-    """`name` of an input file, checked: relative, without '..', not the source or binary."""
-    path = PurePosixPath(name)
-    if path.is_absolute() or ".." in path.parts or not path.parts or name in (spec.source,
-                                                                             "prog"):
+    """`name` of an input file, normalized (`./a//b/.` is `a/b`), then checked on what it
+    names: relative, without '..', and neither the source, the binary nor a path through
+    them (`./main.py` and `main.py/.` are the program itself: checked after normalizing)."""
+    path = PurePosixPath(name if isinstance(name, str) else "/")
+    if "\0" in path.as_posix() or path.is_absolute() or ".." in path.parts or \
+            not path.parts or path.parts[0] in (spec.source, "prog"):
         raise ArgumentError(f"bad file name {name!r}: must be relative, without '..', and not "
                             f"{spec.source!r} or 'prog'")
     return str(path)

@@ -85,6 +85,15 @@ def _add_serve_parser(actions: Any) -> None:
                    help="largest memory_limit_MB a request may ask (default: 8192)")
     s.add_argument("--max-body-mb", type=_positive(float), default=16.0,
                    help="largest request body in MiB; bigger gets 413 (default: 16)")
+    s.add_argument("--max-held-mb", type=_positive(float), default=64.0,
+                   help="request bodies held at once (read, waiting or running) in MiB; a "
+                        "request past it waits unread (chunked without a length: 503) "
+                        "(default: 64, at least --max-body-mb)")
+    s.add_argument("--token", default=None,
+                   help="require this shared token of every request (Authorization: Bearer "
+                        "TOKEN, or ?access_token=TOKEN in the URL); default: "
+                        "$REWARDS_SANDBOX_TOKEN, else none. Prefer the variable: a command "
+                        "line is visible to every user of the machine")
     s.add_argument("--log-level", default="info",
                    choices=("critical", "error", "warning", "info", "debug"),
                    help="uvicorn log level (default: info)")
@@ -99,13 +108,16 @@ def _port(text: str) -> int:
 
 
 def serve(args: argparse.Namespace) -> int:
-    from integrations.sandbox_fusion import FusionConfig
+    from integrations import resolve_token
+    from integrations.sandbox_fusion import TOKEN_ENV, FusionConfig
     from integrations.sandbox_fusion import serve as serve_fusion
 
     config = FusionConfig(workers=args.workers, mode=args.mode, max_timeout_s=args.max_timeout,
                           default_memory_mb=args.memory_mb, max_memory_mb=args.max_memory_mb,
-                          max_body_bytes=int(args.max_body_mb * (1 << 20)))
-    serve_fusion(config, host=args.host, port=args.port, log_level=args.log_level)
+                          max_body_bytes=int(args.max_body_mb * (1 << 20)),
+                          max_held_bytes=int(args.max_held_mb * (1 << 20)))
+    serve_fusion(config, host=args.host, port=args.port, log_level=args.log_level,
+                 token=resolve_token(args.token, TOKEN_ENV))
     return 0
 
 

@@ -45,6 +45,11 @@ def add_parser(sub: Any) -> None:
                    help="when every row of the first batches abstains for a configuration "
                         "cause (unknown domain, missing reference): answer 422 or warn once "
                         "(default: raise)")
+    p.add_argument("--token", default=None,
+                   help="require this shared token of every request (Authorization: Bearer "
+                        "TOKEN, or ?access_token=TOKEN in the URL); default: "
+                        "$REWARDS_SERVE_TOKEN, else none. Prefer the variable: a command line "
+                        "is visible to every user of the machine")
     p.add_argument("--log-level", default="info",
                    choices=("critical", "error", "warning", "info", "debug"),
                    help="uvicorn log level (default: info)")
@@ -54,9 +59,11 @@ def add_parser(sub: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     import os
 
-    from integrations import CONFIG_ENV, BatchingConfig
-    from integrations.server import serve
+    from integrations import CONFIG_ENV, BatchingConfig, resolve_token
+    from integrations.server import TOKEN_ENV, serve
     from rewards.errors import ConfigError
+
+    token = resolve_token(args.token, TOKEN_ENV)
 
     config = args.config or os.environ.get(CONFIG_ENV)
     if config is None:
@@ -72,5 +79,5 @@ def run(args: argparse.Namespace) -> int:
         raise ConfigError(str(exc)) from exc
     serve(source, host=args.host, port=args.port, batching=batching,
           abstain_value=args.abstain_value, log_level=args.log_level, abstain=args.abstain,
-          on_config_abstain=args.on_config_abstain)
+          on_config_abstain=args.on_config_abstain, token=token)
     return 0

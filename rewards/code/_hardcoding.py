@@ -24,11 +24,15 @@ from __future__ import annotations
 
 import ast
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from rewards.code._cases import NO_VALUE, LiteralCase, dotted_name, literal
+from rewards.code._cases import NO_VALUE, LiteralCase, dotted_name
+from rewards.code._fold import MAX_STEPS, Folder
+
+Fold = Callable[[ast.AST], Any]
+"""`Folder(tree).fold`: the constant value of an expression, or NO_VALUE."""
 
 __all__ = ["Hardcoding", "find_hardcoding"]
 
@@ -47,13 +51,18 @@ class Hardcoding:
     """Evidence that a program remembers test answers instead of computing them."""
 
     kind: str
-    """lookup_table | special_cases | printed_output | returned_output"""
+    """lookup_table | special_cases | printed_output | returned_output | constant_budget
+    (the program computes more from literals alone than the detector folds: what it hides
+    there cannot be checked, so it is not given the benefit of the doubt)"""
     line: int
     """Line of the offending construct in the program."""
     matched: int
     """How many test cases the construct reproduces."""
 
     def describe(self) -> str:
+        if self.kind == "constant_budget":
+            return (f"{self.kind} at line {self.line}: constants computed from literals alone "
+                    f"take over {MAX_STEPS:,} steps")
         return f"{self.kind} at line {self.line} reproduces {self.matched} test case(s)"
 
 
@@ -62,10 +71,14 @@ def _norm(value: Any) -> Any:
     strings with whitespace runs collapsed, lists and tuples alike."""
     if value is None or isinstance(value, bool):
         return ("const", value)
-    if isinstance(value, (int, float)):
-        if isinstance(value, float) and not math.isfinite(value):
+    if isinstance(value, int):
+        return ("num", value)  # exactly: an expected 2 ** 1100 is no float
+    if isinstance(value, float):
+        if not math.isfinite(value):
             return ("num", repr(value))
-        return ("num", round(float(value), 9))
+        if value.is_integer():
+            return ("num", int(value))  # 1.0 meets 1
+        return ("num", round(value, 9))
     if isinstance(value, str):
         return ("str", " ".join(value.split()))
     if isinstance(value, (list, tuple)):
@@ -78,6 +91,9 @@ def _norm(value: Any) -> Any:
 
 
 def _number(text: str) -> Any:
+    """The number a token spells, or NO_VALUE (integers past Python's digit limit too)."""
+    if len(text) > 4000:
+        return NO_VALUE
     for parse in (int, float):
         try:
             return parse(text)
@@ -136,6 +152,9 @@ class _Targets:
             if not case.stdin:
                 atoms = [*case.inputs, case.inputs] if len(case.inputs) > 1 \
                     else list(case.inputs)
+                atoms += [str(a) for a in case.inputs  # `if str(n) == "10"`
+                          if isinstance(a, int) and not isinstance(a, bool)
+                          and a.bit_length() < 1000]
             else:
                 text = str(case.inputs[0])
                 head = text[:MAX_CHARS]
@@ -164,7 +183,10 @@ def _distinctive(keys: Sequence[Any], case: LiteralCase) -> bool:
 
 @dataclass(frozen=True)
 class _Entry:
-    keys: tuple[Any, ...]
+    keys: tuple[tuple[Any, ...], ...]
+    """The alternatives that select the entry, each a conjunction of keys: `if n == 10`
+    ((10,),); `if n in (10, 20)` or `if n == 10 or n == 20` ((10,), (20,));
+    `if a == 1 and b == 2` ((1, 2),)."""
     value: Any
     line: int
 
@@ -174,25 +196,34 @@ def find_hardcoding(tree: ast.AST, public: Sequence[LiteralCase],
     """The first hard-coding pattern found in a parsed program, or None.
 
     `public` are the cases the model could see; `hidden` cases add evidence (a program that
-    reproduces a hidden answer from a table remembered it) but do not count for coverage."""
+    reproduces a hidden answer from a table remembered it) but do not count for coverage.
+    Values are what the program's expressions compute from literals (`Folder`), so
+    `{10: 50 + 5}`, `dict(zip(KEYS, VALUES))` and `if n in (10,)` are found as their plain
+    forms are."""
     cases = [*public[:MAX_CASES], *hidden[:MAX_CASES]]
     if not cases:
         return None
     targets = [_Targets(c) for c in cases]
+    nodes = list(ast.walk(tree))
+    folder = Folder(tree, nodes)
+    fold = folder.fold
     groups: list[tuple[str, list[_Entry]]] = []
-    for node in ast.walk(tree):
-        table = _table_entries(node)
+    for node in nodes:
+        table = _table_entries(node, fold)
         if table:
             groups.append(("lookup_table", table))
         if isinstance(node, (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef)):
-            chain = list(_conditional_emits(node))
+            chain = list(_conditional_emits(node, fold))
             if chain:
                 groups.append(("special_cases", chain))
     for kind, entries in groups:
         found = _judge_group(kind, entries, cases, targets, len(public))
         if found is not None:
             return found
-    return _unconditional_emit(tree, cases, targets)
+    found = _unconditional_emit(tree, cases, targets, fold)
+    if found is None and folder.exhausted is not None:  # junk first, then a hidden table
+        return Hardcoding("constant_budget", getattr(folder.exhausted, "lineno", 1), 0)
+    return found
 
 
 def _judge_group(kind: str, entries: list[_Entry], cases: Sequence[LiteralCase],
@@ -207,10 +238,13 @@ def _judge_group(kind: str, entries: list[_Entry], cases: Sequence[LiteralCase],
         hit = False
         value = _norm(entry.value)
         for i, (case, target) in enumerate(zip(cases, targets)):
-            if value in target.outputs and target.keys_match(entry.keys):
-                matched.add(i)
-                hit = True
-                distinctive = distinctive or _distinctive(entry.keys, case)
+            if value not in target.outputs:
+                continue
+            for keys in entry.keys:
+                if target.keys_match(keys):
+                    matched.add(i)
+                    hit = True
+                    distinctive = distinctive or _distinctive(keys, case)
         entries_hit += hit
     if matched and entries_hit / len(entries) >= MIN_PRECISION:
         covered_public = sum(1 for i in matched if i < n_public)
@@ -240,24 +274,22 @@ def _keyed_on_anything(kind: str, entries: list[_Entry], cases: Sequence[Literal
     return None
 
 
-def _table_entries(node: ast.AST) -> list[_Entry]:
-    if isinstance(node, ast.Dict):
-        out = []
-        for k, v in zip(node.keys, node.values):
-            key, value = (NO_VALUE if k is None else literal(k)), literal(v)
-            if key is not NO_VALUE and value is not NO_VALUE:
-                out.append(_Entry(_as_keys(key), value, node.lineno))
-        return out
-    if isinstance(node, (ast.List, ast.Tuple, ast.Set)) and len(node.elts) >= 2:
-        out = []
-        for elt in node.elts:
-            if not (isinstance(elt, (ast.Tuple, ast.List)) and len(elt.elts) == 2):
-                return []
-            key, value = literal(elt.elts[0]), literal(elt.elts[1])
-            if key is NO_VALUE or value is NO_VALUE:
-                return []
-            out.append(_Entry(_as_keys(key), value, node.lineno))
-        return out
+_TABLES = (ast.Dict, ast.DictComp, ast.Call, ast.List, ast.Tuple, ast.Set, ast.ListComp,
+           ast.BinOp)
+"""Nodes that build a table (a name bound to one is judged where the table is built)."""
+
+
+def _table_entries(node: ast.AST, fold: Fold) -> list[_Entry]:
+    """A dict's items, or a sequence of (key, value) pairs, whatever expression builds
+    them (`{10: 50 + 5}`, `dict(zip(KEYS, VALUES))`, a comprehension over literals)."""
+    if not isinstance(node, _TABLES):
+        return []
+    value = fold(node)
+    if isinstance(value, dict):
+        return [_Entry((_as_keys(k),), v, node.lineno) for k, v in value.items()]
+    if isinstance(value, (list, tuple, set)) and len(value) >= 2 and \
+            all(isinstance(item, (list, tuple)) and len(item) == 2 for item in value):
+        return [_Entry((_as_keys(k),), v, node.lineno) for k, v in value]
     return []
 
 
@@ -265,25 +297,36 @@ def _as_keys(key: Any) -> tuple[Any, ...]:
     return tuple(key) if isinstance(key, tuple) else (key,)
 
 
-def _conditional_emits(scope: ast.AST) -> Iterable[_Entry]:
-    """(compared literals -> emitted literal) for every special case in one function or the
+def _conditional_emits(scope: ast.AST, fold: Fold) -> Iterable[_Entry]:
+    """(compared values -> emitted value) for every special case in one function or the
     module body, not descending into nested functions (they are their own scope)."""
     for node in _walk_scope(scope):
         if isinstance(node, ast.If):
-            keys = _condition_keys(node.test)
-            value = _first_emit(node.body)
+            keys = _condition_keys(node.test, fold)
+            value = _first_emit(node.body, fold)
             if keys and value is not NO_VALUE:
                 yield _Entry(keys, value, node.lineno)
         elif isinstance(node, ast.IfExp):
-            keys, value = _condition_keys(node.test), literal(node.body)
+            keys, value = _condition_keys(node.test, fold), fold(node.body)
             if keys and value is not NO_VALUE:
                 yield _Entry(keys, value, node.lineno)
         elif isinstance(node, ast.Match):
             for case in node.cases:
-                if isinstance(case.pattern, ast.MatchValue) and case.guard is None:
-                    key, value = literal(case.pattern.value), _first_emit(case.body)
-                    if key is not NO_VALUE and value is not NO_VALUE:
-                        yield _Entry((key,), value, case.pattern.lineno)
+                keys = _pattern_keys(case.pattern, fold)
+                value = _first_emit(case.body, fold)
+                if keys and case.guard is None and value is not NO_VALUE:
+                    yield _Entry(keys, value, case.pattern.lineno)
+
+
+def _pattern_keys(pattern: ast.pattern, fold: Fold) -> tuple[tuple[Any, ...], ...]:
+    """`case 10:` and `case 10 | 20:`, as alternatives."""
+    if isinstance(pattern, ast.MatchValue):
+        key = fold(pattern.value)
+        return () if key is NO_VALUE else ((key,),)
+    if isinstance(pattern, ast.MatchOr):
+        alternatives = [_pattern_keys(p, fold) for p in pattern.patterns]
+        return () if not all(alternatives) else tuple(k for a in alternatives for k in a)
+    return ()
 
 
 def _walk_scope(scope: ast.AST) -> Iterable[ast.AST]:
@@ -296,50 +339,68 @@ def _walk_scope(scope: ast.AST) -> Iterable[ast.AST]:
             stack.extend(ast.iter_child_nodes(node))
 
 
-def _condition_keys(test: ast.expr) -> tuple[Any, ...]:
-    """Literals that a condition compares something against with ==: `x == 5`,
-    `5 == x`, `(a, b) == (1, 2)`, `a == 1 and b == 2`, `s.strip() == "1 2"`."""
-    if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And):
-        keys: list[Any] = []
-        for value in test.values:
-            part = _condition_keys(value)
-            if not part:
-                return ()
-            keys.extend(part)
-        return tuple(keys)
-    if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.Eq):
-        left, right = literal(test.left), literal(test.comparators[0])
-        if (left is NO_VALUE) == (right is NO_VALUE):
+MAX_ALTERNATIVES = 64
+"""Most alternatives one condition is read as (`a in (...) and b in (...)` multiplies)."""
+
+
+def _condition_keys(test: ast.expr, fold: Fold) -> tuple[tuple[Any, ...], ...]:
+    """The values a condition compares something against, as alternatives of conjunctions:
+    `x == 5`, `5 == x`, `x is 5`, `(a, b) == (1, 2)`, `s.strip() == "1 2"` give ((5,),) or
+    ((1, 2),); `x in (5, 7)` and `x == 5 or x == 7` give ((5,), (7,)); `a == 1 and b == 2`
+    gives ((1, 2),). Whatever computes the literal side (`x == 2 * 5`, `x in KEYS`)."""
+    if isinstance(test, ast.BoolOp):
+        parts = [_condition_keys(value, fold) for value in test.values]
+        if not all(parts):
             return ()
-        return _as_keys(right if left is NO_VALUE else left)
+        if isinstance(test.op, ast.Or):
+            return tuple(k for part in parts for k in part)[:MAX_ALTERNATIVES]
+        combined: list[tuple[Any, ...]] = [()]
+        for part in parts:
+            combined = [c + k for c in combined for k in part][:MAX_ALTERNATIVES]
+        return tuple(combined)
+    if isinstance(test, ast.Compare) and len(test.ops) == 1:
+        op = test.ops[0]
+        left, right = fold(test.left), fold(test.comparators[0])
+        if isinstance(op, (ast.Eq, ast.Is)):
+            if (left is NO_VALUE) == (right is NO_VALUE):
+                return ()
+            return (_as_keys(right if left is NO_VALUE else left),)
+        if isinstance(op, ast.In) and left is NO_VALUE and \
+                isinstance(right, (list, tuple, set, frozenset, dict)) and right:
+            return tuple(_as_keys(k) for k in right)[:MAX_ALTERNATIVES]
     return ()
 
 
-def _first_emit(body: Sequence[ast.stmt]) -> Any:
-    """The literal a branch returns or prints first, if it does so before anything else."""
+def _first_emit(body: Sequence[ast.stmt], fold: Fold) -> Any:
+    """The value a branch returns, prints or assigns first, if it does so before anything
+    else (`if n == 10: return 55`, `if n == 10: ans = 55`)."""
     for stmt in body[:2]:
-        value = _emittedliteral(stmt)
+        value = _emitted(stmt, fold)
+        if value is NO_VALUE and isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 \
+                and isinstance(stmt.targets[0], ast.Name):
+            value = fold(stmt.value)
         if value is not NO_VALUE:
             return value
     return NO_VALUE
 
 
-def _emittedliteral(stmt: ast.stmt) -> Any:
+def _emitted(stmt: ast.stmt, fold: Fold) -> Any:
+    """The value a `return` or a one-argument `print` gives, when it is a constant."""
     if isinstance(stmt, ast.Return) and stmt.value is not None:
-        return literal(stmt.value)
+        return fold(stmt.value)
     if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
         call = stmt.value
         if dotted_name(call.func) in ("print", "sys.stdout.write") and len(call.args) == 1:
-            return literal(call.args[0])
+            return fold(call.args[0])
     return NO_VALUE
 
 
 def _unconditional_emit(tree: ast.AST, cases: Sequence[LiteralCase],
-                        targets: Sequence[_Targets]) -> Hardcoding | None:
+                        targets: Sequence[_Targets], fold: Fold) -> Hardcoding | None:
     """A distinctive expected output printed or returned straight from a function or the
     module body before anything else is: the program's one answer. Only when the tests
     expect at least two different outputs: then a constant cannot be the computation they
-    ask for. A literal after other returns or prints is a fallback (`return "No solution"`
+    ask for. A constant after other returns or prints is a fallback (`return "No solution"`
     after a search loop), not hard-coding by itself."""
     outputs = {repr(c.output) for c in cases}
     if len(outputs) < 2:
@@ -351,7 +412,7 @@ def _unconditional_emit(tree: ast.AST, cases: Sequence[LiteralCase],
         first = min(_emits(scope), key=lambda n: (n.lineno, n.col_offset), default=None)
         if first is None or first not in scope.body:  # type: ignore[attr-defined]
             continue
-        value = _emittedliteral(first)
+        value = _emitted(first, fold)
         if value is NO_VALUE:
             continue
         key = _norm(value)

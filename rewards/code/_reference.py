@@ -113,11 +113,22 @@ def _rtv_resolve(name):
     raise NameError(f"the program defines no function {name!r}")
 
 def _rtv_same(got, want):
+    # exact values compare exactly (an int by value: 6.0 passes for 6, 5e17 for 5*10**17 + 3
+    # does not); only an expected float allows 1e-6, relative or absolute; lists item by item
     if isinstance(got, tuple):
         got = list(got)
-    if isinstance(got, float) and isinstance(want, (int, float)):
-        return abs(got - want) <= 1e-6 * max(1.0, abs(want))
-    return got == want or [got] == want
+    if isinstance(want, float) and isinstance(got, (int, float)) and \
+            not isinstance(got, bool):
+        try:
+            return got == want or abs(got - want) <= 1e-6 * max(1.0, abs(want))
+        except OverflowError:
+            return False
+    if isinstance(want, list) and isinstance(got, list) and len(got) == len(want) and \
+            any(isinstance(w, (float, list)) for w in want):
+        return all(_rtv_same(g, w) for g, w in zip(got, want))
+    if got == want:
+        return True
+    return isinstance(want, list) and len(want) == 1 and _rtv_same(got, want[0])
 '''
 
 

@@ -21,7 +21,7 @@ import io
 import re
 import threading
 import tokenize
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Literal
@@ -198,14 +198,57 @@ _EXIT_CALLS = {"sys.exit", "exit", "quit", "os._exit", "os.abort", "os.kill", "o
 
 
 def _early_exit(tree: ast.AST) -> int | None:
-    for name, call in _calls(tree):
-        if name in _EXIT_CALLS:
-            return call.lineno
-    for node in _nodes(tree):
-        if isinstance(node, ast.Raise) and node.exc is not None:
-            exc = node.exc.func if isinstance(node.exc, ast.Call) else node.exc
-            if dotted_name(exc) in ("SystemExit", "KeyboardInterrupt", "GeneratorExit"):
+    """The line of an exit that runs whenever its code does: a statement of the module body
+    (not under `if __name__ == "__main__"`, which never runs under test) or of a function's
+    body, including the straight-line blocks inside them (`with`, the body and `finally` of
+    `try`). An exit in a branch the program takes only on some inputs (`if x < 0: exit()`)
+    is left to the tests: the harness reports any exit it reaches as that test's failure, and
+    an MBPP reference solution that exits on invalid input keeps its rule credit."""
+    scopes = [tree] + [n for n in _nodes(tree)
+                       if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
+    for scope in scopes:
+        for stmt in _straight_line(scope.body):  # type: ignore[attr-defined]
+            line = _exit_in(stmt)
+            if line is not None:
+                return line
+    return None
+
+
+def _straight_line(body: Sequence[ast.stmt]) -> Iterable[ast.stmt]:
+    """The statements of `body` that run whenever `body` runs to its end, and those of the
+    blocks that run with it (with, try and finally), not of branches, loops or handlers."""
+    for stmt in body:
+        if isinstance(stmt, (ast.With, ast.AsyncWith)):
+            yield from _straight_line(stmt.body)
+        elif isinstance(stmt, (ast.Try, ast.TryStar)):
+            yield from _straight_line(stmt.body)
+            yield from _straight_line(stmt.finalbody)
+        else:
+            yield stmt
+
+
+def _exit_in(stmt: ast.stmt) -> int | None:
+    """The line of an exit call or `raise SystemExit` that `stmt` itself makes (an exit in
+    the expression of a statement runs with it: `x = f() or sys.exit(0)` aside)."""
+    if isinstance(stmt, ast.Raise) and stmt.exc is not None:
+        exc = stmt.exc.func if isinstance(stmt.exc, ast.Call) else stmt.exc
+        if dotted_name(exc) in ("SystemExit", "KeyboardInterrupt", "GeneratorExit"):
+            return stmt.lineno
+    if isinstance(stmt, (ast.Expr, ast.Assign, ast.AnnAssign, ast.AugAssign, ast.Return)) \
+            and stmt.value is not None:
+        stack: list[ast.AST] = [stmt.value]
+        while stack:  # what the statement's expression surely evaluates
+            node = stack.pop()
+            if isinstance(node, ast.Call) and dotted_name(node.func) in _EXIT_CALLS:
                 return node.lineno
+            if isinstance(node, ast.Lambda):
+                continue  # a function of its own
+            if isinstance(node, ast.IfExp):
+                stack.append(node.test)  # one branch or the other: conditional
+            elif isinstance(node, ast.BoolOp):
+                stack.append(node.values[0])  # the others short-circuit
+            else:
+                stack.extend(ast.iter_child_nodes(node))
     return None
 
 

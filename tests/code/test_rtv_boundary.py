@@ -89,6 +89,14 @@ TREE_SETUP = ("class Node:\n    def __init__(self, data):\n        self.data = d
               "root1 = Node(1)\nroot1.left = Node(2)\nroot1.right = Node(3)\n"
               "root2 = Node(1)\nroot2.left = Node(2)\nroot2.left.left = Node(3)\n")
 MBPP_SHAPES = {  # MBPP-shaped references (made here) with reference-style solutions
+    "exit() in a branch the tests never take": ({"test_list": [
+        "assert check_triangle(3, 4, 5) == 'Right-angled'",
+        "assert check_triangle(2, 2, 3) == 'Other'",
+        "assert check_triangle(5, 12, 13) == 'Right-angled'"]},
+        ("def check_triangle(a, b, c):\n    if a <= 0 or b <= 0 or c <= 0:\n"
+         "        print('Invalid sides')\n        exit()\n"
+         "    a, b, c = sorted((a, b, c))\n"
+         "    return 'Right-angled' if a * a + b * b == c * c else 'Other'\n")),
     "a type passed": ({"test_list": [
         "assert remove_datatype((4, 5, 4, 7.7, 1.2), int) == [7.7, 1.2]",
         "assert remove_datatype((7, 8, 9, 'SR'), str) == [7, 8, 9]",
@@ -150,3 +158,15 @@ def test_every_canonical_humaneval_solution_scores_full_marks(sandbox_ready: Non
     failed = [(s.reference["task_id"], r.reason, r.parts) for s, r in zip(samples, scores)
               if (r.value, r.reason) != (1.0, "ok")]
     assert not failed, failed
+
+
+@pytest.mark.parametrize("exit_call", ["exit()", "exit(0)", "import sys; sys.exit(0)",
+                                       "import os; os._exit(0)", "raise SystemExit(0)"])
+def test_an_exit_a_test_reaches_fails_that_test(sandbox_ready: None, exit_call: str) -> None:
+    # the early_exit rule leaves branches to the tests: an exit a test reaches is its failure
+    reference = {"test_list": ["assert check(3) == 3", "assert check(-1) == 1",
+                               "assert check(4) == 4"]}
+    program = f"def check(x):\n    if x < 0:\n        {exit_call}\n    return x\n"
+    [result] = CodeReward(hidden_share=0.0).score([Sample("check", program, reference)])
+    assert result.parts["rule"] == 1.0, result
+    assert result.parts["tests"] == pytest.approx(2 / 3), result

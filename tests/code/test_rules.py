@@ -3,6 +3,7 @@ negative cases), and hard-coding detection against honest solutions with literal
 
 from __future__ import annotations
 
+import ast
 import textwrap
 import time
 
@@ -108,6 +109,23 @@ FORBIDDEN_CASES = [
     ("early_exit", "raise SystemExit\n", "function", True),
     ("early_exit", "from sys import exit as e\nexit(0)\n", "function", True),
     ("early_exit", "def exit_code(x):\n    return x.exit\n", "function", False),
+    ("early_exit", "import sys\ndef f(x):\n    with open('a') as fh:\n        sys.exit(0)\n",
+     "function", True),
+    ("early_exit", ("import os\ndef f(x):\n    try:\n        y = os._exit(0)\n    finally:\n"
+                    "        pass\n"), "function", True),
+    ("early_exit", "import sys\ntry:\n    pass\nfinally:\n    sys.exit()\n", "function", True),
+    ("early_exit", "def f(x):\n    return print(x, exit())\n", "function", True),
+    # an exit the program reaches only on some inputs (MBPP reference solutions exit on
+    # invalid input) is the tests' to judge: any exit a test reaches fails that test
+    ("early_exit", ("def f(x):\n    if x < 0:\n        print('negative')\n        exit()\n"
+                    "    return x\n"), "function", False),
+    ("early_exit", ("import sys\ndef f(x):\n    for c in x:\n        if c == '!':\n"
+                    "            sys.exit(1)\n    return x\n"), "function", False),
+    ("early_exit", ("import sys\ndef f(x):\n    try:\n        return int(x)\n    except "
+                    "ValueError:\n        sys.exit(1)\n"), "function", False),
+    ("early_exit", "import sys\ndef f(x):\n    return x or sys.exit(1)\n", "function", False),
+    ("early_exit", ("import sys\ndef f(x):\n    return x\nif __name__ == '__main__':\n"
+                    "    sys.exit(f(0))\n"), "function", False),
     ("early_exit", "# do not call sys.exit here\nmsg = 'sys.exit(0)'\n", "function", False),
     # in a stdin program exiting after printing the answer is honest
     ("early_exit", "n = int(input())\nif n < 0:\n    print(-1)\n    exit()\nprint(n)\n",
@@ -492,6 +510,147 @@ def test_hardcoding_with_long_stdin_inputs() -> None:
     assert check_program(honest, public=cases, style="stdin").passed
 
 
+# --- hard-coding: what the program computes, whatever its syntax ---------------------------
+
+SPELLED = [  # each reproduces FIB_TESTS from a table or a chain written in another syntax
+    ("membership in a one-item tuple", dedent("""
+        def fib(n):
+            if n in (10,):
+                return 55
+            if n in (20,):
+                return 6765
+            if n in [15]:
+                return 610
+            return 1
+        """), "special_cases"),
+    ("either of two inputs", dedent("""
+        def fib(n):
+            if n == 10 or n == 11:
+                return 55
+            elif n == 20 or n == 21:
+                return 6765
+            return 1
+        """), "special_cases"),
+    ("dict(zip(...))", dedent("""
+        def fib(n):
+            return dict(zip([10, 20, 15], [55, 6765, 610])).get(n, 1)
+        """), "lookup_table"),
+    ("dict(zip(...)) of named lists", dedent("""
+        KEYS = [10, 20, 15]
+        VALUES = [55, 6765, 610]
+        TABLE = dict(zip(KEYS, VALUES))
+        def fib(n):
+            return TABLE[n]
+        """), "lookup_table"),
+    ("a comprehension over zip", dedent("""
+        def fib(n):
+            table = {k: v for k, v in zip((10, 20, 15), (55, 6765, 610))}
+            return table.get(n, 1)
+        """), "lookup_table"),
+    ("values written as sums", dedent("""
+        def fib(n):
+            return {10: 50 + 5, 20: 6000 + 765, 15: 61 * 10}[n]
+        """), "lookup_table"),
+    ("keys written as products and an answer kept in a variable", dedent("""
+        def fib(n):
+            if n == 2 * 5:
+                ans = 11 * 5
+            elif n == 4 * 5:
+                ans = 6764 + 1
+            else:
+                ans = 1
+            return ans
+        """), "special_cases"),
+    ("match with alternatives", dedent("""
+        def fib(n):
+            match n:
+                case 10 | 11:
+                    return 55
+                case 20:
+                    return 6765
+            return 1
+        """), "special_cases"),
+    ("a table written as JSON text", dedent("""
+        import json
+        def fib(n):
+            return json.loads('{"10": 55, "20": 6765, "15": 610}')[str(n)]
+        """), "lookup_table"),
+    ("the input as text", dedent("""
+        def fib(n):
+            if str(n) == "10":
+                return 55
+            if str(n) == "20":
+                return 6765
+            return 1
+        """), "special_cases"),
+]
+
+
+@pytest.mark.parametrize("name, program, kind", SPELLED, ids=[c[0] for c in SPELLED])
+def test_hardcoding_found_by_what_it_computes(name: str, program: str, kind: str) -> None:
+    result = check_program(program, public=FIB_TESTS)
+    assert result.reason == "hardcoded", result
+    assert result.violations[0].startswith(kind)
+
+
+HUGE = cases_from_asserts(f"assert big(1100) == {2 ** 1100}\nassert big(3) == 8\n", "big")
+
+
+def test_a_huge_expected_integer_is_compared_exactly() -> None:
+    # 2 ** 1100 does not fit a float: the detector compares it as an integer, for every
+    # program of the task (it raised OverflowError on each before)
+    assert check_program("def big(n):\n    return 2 ** n\n", public=HUGE).passed
+    assert check_program("def big(n):\n    return 1 << n\n", public=HUGE).passed
+    table = "def big(n):\n    return {1100: 2 ** 1100, 3: 8}[n]\n"
+    assert check_program(table, public=HUGE).reason == "hardcoded"
+    chain = f"def big(n):\n    if n == 1100:\n        return {2 ** 1100}\n    return 2 ** n\n"
+    assert check_program(chain, public=HUGE).reason == "hardcoded"
+    # an expected output as a float past its range, and a stdin answer past int's digit limit
+    floats = [LiteralCase((1,), 1e308), LiteralCase((2,), float("inf"))]
+    assert check_program("def f(x):\n    return 1e308 * x\n", public=floats).passed
+    digits = [LiteralCase(("5000\n",), "9" * 5000 + "\n", stdin=True),
+              LiteralCase(("1\n",), "9\n", stdin=True)]
+    assert check_program("print('9' * int(input()))\n", public=digits, style="stdin").passed
+
+
+def test_folding_a_hostile_program_stays_bounded() -> None:
+    # each would take hours or exhaust memory if computed: the bounds refuse them first
+    from rewards.code._cases import NO_VALUE
+    from rewards.code._fold import Folder
+
+    program = dedent("""
+        A = 10 ** 10 ** 10
+        B = 'x' * 10 ** 12
+        C = [0] * 10 ** 9
+        D = 2 ** 5000
+        E = D * D * D
+        F = {k: k for k in range(10 ** 9)}
+        G = G
+        """)
+    tree = ast.parse(program)
+    fold = Folder(tree).fold
+    values = {t.targets[0].id: fold(t.value) for t in tree.body}
+    assert all(values[name] is NO_VALUE for name in "ABCEFG")
+    assert values["D"] == 2 ** 5000
+
+
+def test_spending_the_folding_budget_cannot_hide_a_table() -> None:
+    # literal-only work past the step budget before the table: the program is flagged, not
+    # let through unchecked; honest programs come nowhere near it (each node folds once)
+    junk = "".join(f"J{i} = [x * x for x in range(999)]\n" for i in range(60))
+    program = junk + "T = dict(zip([10, 20, 15], [55, 6765, 610]))\ndef fib(n):\n" \
+                     "    return T[n]\n"
+    result = check_program(program, public=FIB_TESTS)
+    assert result.reason == "hardcoded", result
+    assert result.violations[0].startswith(("constant_budget", "lookup_table")), result
+    deep = "x = " + " + ".join(["1"] * 500) + "\ndef fib(n):\n    return n\n"
+    assert check_program(deep, public=FIB_TESTS).passed  # linear: every node folded once
+    tables = "".join(f"S{i} = {{x * x for x in range({i}, 99999)}}\n" for i in range(40))
+    honest = tables + "def fib(n):\n    a, b = 0, 1\n    for _ in range(n):\n" \
+                      "        a, b = b, a + b\n    return a\n"
+    assert check_program(honest, public=FIB_TESTS).passed  # long loops are not folded
+
+
 # --- prompt helpers ------------------------------------------------------------------------
 
 CYCLIC_PROMPT = dedent('''
@@ -574,3 +733,14 @@ def test_every_pattern_on_model_text_stays_linear(what: str, completion: str) ->
 def test_long_completions_are_read_up_to_the_cap() -> None:
     text = "```python\nx = 1\n```\n" + "y" * MAX_COMPLETION_CHARS + "\n```python\nz = 2\n```\n"
     assert extract_program(text).program == "x = 1\n"
+
+
+def test_the_programs_own_builtins_are_not_folded() -> None:
+    # a program that defines its own `dict` or `zip` gets no builtin semantics from the folder
+    from rewards.code._cases import NO_VALUE
+    from rewards.code._fold import Folder
+
+    tree = ast.parse("def dict(*a):\n    return {}\nT = dict(zip([1], [2]))\nU = list((1, 2))\n")
+    fold = Folder(tree).fold
+    assert fold(tree.body[1].value) is NO_VALUE
+    assert fold(tree.body[2].value) == [1, 2]

@@ -6,6 +6,7 @@ and malformed bodies."""
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import json
 import shutil
@@ -336,3 +337,149 @@ def test_concurrent_requests_past_the_worker_count(server: FusionServer) -> None
     with ThreadPoolExecutor(12) as pool:
         replies = list(pool.map(one, range(12)))
     assert [r["run_result"]["stdout"] for r in replies] == [f"{i * i}\n" for i in range(12)]
+
+
+# --- attacks on the server, then an honest request on the same server ---------------------
+
+@pytest.mark.parametrize("name", ["./main.py", "main.py/.", "main.py//", ".//main.py",
+                                  "main.py/x.txt", "./prog"])
+def test_a_file_cannot_replace_the_program(server: FusionServer, name: str) -> None:
+    """File names are checked on the path they name once normalized: `./main.py` and
+    `main.py/.` are the program itself."""
+    evil = base64.b64encode(b"print('replaced')").decode()
+    data = run_code(server, code="print('original')", language="python", files={name: evil})
+    assert data["status"] == "SandboxError" and "bad file name" in data["message"], data
+    data = run_code(server, code="print('original')", language="python",
+                    files={"./data/x.txt": evil})
+    assert data["status"] == "Success" and data["run_result"]["stdout"] == "original\n", data
+
+
+@pytest.mark.parametrize("field, raw", [("run_timeout", "NaN"), ("run_timeout", "Infinity"),
+                                        ("compile_timeout", "NaN"),
+                                        ("memory_limit_MB", "1e400"),
+                                        ("memory_limit_MB", "-1e400"),
+                                        ("memory_limit_MB", "NaN")])
+def test_non_finite_limits_are_422(server: FusionServer, field: str, raw: str) -> None:
+    body = f'{{"code": "print(1)", "language": "python", "{field}": {raw}}}'
+    reply = httpx.post(f"{server.url}/run_code", content=body.encode(), timeout=30,
+                       headers={"Content-Type": "application/json"})
+    assert reply.status_code == 422, reply.text
+    assert reply.json()["detail"][0]["loc"] == ["body", field]
+    assert run_code(server, code="print(2)", language="python")["run_result"]["stdout"] == "2\n"
+
+
+def test_held_request_bodies_are_bounded() -> None:
+    """Requests in the server (here: an app that holds them until released) hold at most
+    `max_held` body bytes together. A body that says its length waits, unread, for room (then
+    runs: never refused); one sent in chunks without a length is a 503 once past the bound;
+    once requests are answered their bytes are free again."""
+    from integrations.sandbox_fusion import BodyLimit
+
+    release = asyncio.Event()
+    started: list[int] = []
+
+    async def app(scope: Any, receive: Any, send: Any) -> None:
+        body = (await receive())["body"]
+        started.append(len(body))
+        await release.wait()
+        await send({"type": "http.response.start", "status": 200, "headers": []})
+        await send({"type": "http.response.body", "body": b"ok"})
+
+    limit = BodyLimit(app, max_bytes=1000, max_held=2500)
+    unread: list[int] = []  # messages of each request nobody has received yet
+
+    async def request(size: int, *, declared: bool, chunk: int = 100) -> int:
+        headers = [(b"content-length", str(size).encode())] if declared else []
+        parts = [b"x" * min(chunk, size - i) for i in range(0, size, chunk)] or [b""]
+        messages = [{"type": "http.request", "body": p, "more_body": i < len(parts) - 1}
+                    for i, p in enumerate(parts)]
+        sent: list[dict] = []
+        unread.append(len(messages))
+        me = len(unread) - 1
+
+        async def receive() -> dict:
+            unread[me] = max(0, unread[me] - 1)
+            return messages.pop(0) if messages else {"type": "http.disconnect"}
+
+        async def send(message: dict) -> None:
+            sent.append(message)
+
+        await limit(scope={"type": "http", "headers": headers}, receive=receive, send=send)
+        return sent[0]["status"]
+
+    async def settle() -> None:
+        for _ in range(50):
+            await asyncio.sleep(0)
+
+    async def scenario() -> None:
+        held = [asyncio.create_task(request(900, declared=True)) for _ in range(2)]
+        await settle()
+        assert started == [900, 900] and limit.held == 1800
+        waiting = asyncio.create_task(request(900, declared=True))
+        await settle()
+        assert len(started) == 2 and unread[2] == 9  # not a byte of it read: it waits
+        assert await request(900, declared=False) == 503  # chunked: refused past the bound
+        assert await request(2000, declared=True) == 413
+        assert limit.held == 1800  # the waiting one holds nothing yet
+        release.set()
+        assert await asyncio.gather(*held, waiting) == [200, 200, 200]
+        assert started == [900, 900, 900] and limit.held == 0
+        assert await request(900, declared=False) == 200
+
+    asyncio.run(scenario())
+
+
+def test_a_token_guards_every_endpoint(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With a token (here from REWARDS_SANDBOX_TOKEN), a request without it or with another
+    gets 401 before its body is read; with it, as a Bearer header or `access_token` in the
+    URL (what veRL's client, which sets no header, can send), it runs."""
+    token = "s3cret-token"
+    monkeypatch.setenv("REWARDS_SANDBOX_TOKEN", token)
+    guarded = ServerProcess(["sandbox", "serve", "--workers", "1"], log_dir=tmp_path,
+                            ready_path=f"/v1/ping?access_token={token}", timeout=120)
+    try:
+        url = f"{guarded.url}/run_code"
+        body = {"code": "print('ran')", "language": "python"}
+        for headers, query in (({}, ""), ({"Authorization": "Bearer wrong"}, ""),
+                               ({"Authorization": f"Basic {token}"}, ""),
+                               ({"Authorization": f"Bearer {token}x"}, ""),
+                               ({}, "?access_token=s3cret"), ({}, "?token=" + token)):
+            reply = httpx.post(url + query, json=body, headers=headers, timeout=30)
+            assert reply.status_code == 401, (headers, query, reply.text)
+            assert reply.headers["www-authenticate"].startswith("Bearer")
+        assert httpx.get(f"{guarded.url}/v1/ping").status_code == 401
+        # refused before the body is read: a body past the size limit is still a 401
+        big = httpx.post(url, content=b"x" * (20 << 20), timeout=30)
+        assert big.status_code == 401
+        for headers, query in (({"Authorization": f"Bearer {token}"}, ""),
+                               ({"authorization": f"bearer {token}"}, ""),
+                               ({}, f"?access_token={token}")):
+            reply = httpx.post(url + query, json=body, headers=headers, timeout=60)
+            assert reply.status_code == 200, reply.text
+            assert reply.json()["run_result"]["stdout"] == "ran\n"
+        # veRL's own client, given the token in its URL (it sets no header)
+        verl_utils = pytest.importorskip("verl.utils.reward_score.sandbox_fusion.utils")
+        cases = {"inputs": ["2 3\n"], "outputs": ["5\n"]}
+        results, _ = verl_utils.check_correctness(f"{url}?access_token={token}", cases, ADD,
+                                                  timeout=10)
+        assert results == [True]
+        results, _ = verl_utils.check_correctness(url, cases, ADD, timeout=10)
+        assert results != [True]
+    finally:
+        guarded.stop()
+
+
+def test_a_token_must_be_printable(monkeypatch: pytest.MonkeyPatch) -> None:
+    from integrations._auth import resolve_token
+    from rewards.errors import ConfigError
+
+    monkeypatch.delenv("REWARDS_SANDBOX_TOKEN", raising=False)
+    assert resolve_token(None, "REWARDS_SANDBOX_TOKEN") is None
+    monkeypatch.setenv("REWARDS_SANDBOX_TOKEN", "")
+    assert resolve_token(None, "REWARDS_SANDBOX_TOKEN") is None  # empty: no token
+    monkeypatch.setenv("REWARDS_SANDBOX_TOKEN", "from-env")
+    assert resolve_token(None, "REWARDS_SANDBOX_TOKEN") == "from-env"
+    assert resolve_token("given", "REWARDS_SANDBOX_TOKEN") == "given"
+    for bad in ("", "two words", "tab\there", "caf\u00e9"):
+        with pytest.raises(ConfigError, match="token"):
+            resolve_token(bad, "REWARDS_SANDBOX_TOKEN")

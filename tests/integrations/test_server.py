@@ -218,3 +218,31 @@ def test_reward_func_file_form_loaded_like_openrlhf(math_config: Path,
     assert isinstance(result["rewards"], torch.Tensor)
     assert result["rewards"].tolist() == [expected_value(r) for r in rows]
     assert set(result["extra_logs"]) == {"reward/math", "reward/brevity", "reward/abstained"}
+
+
+def test_a_token_guards_the_reward_server(math_config: Path) -> None:
+    """`rewards serve --token`: without the token, or with another, every endpoint is 401
+    (nothing scored, no config or stats read); with it (Bearer header, or `access_token` in
+    the URL for a client that sets no header, like OpenRLHF's) requests are scored."""
+    from integration_helpers import ServerProcess  # type: ignore[import-not-found]
+
+    token = "reward-token-0123"
+    guarded = ServerProcess(["serve", "--config", str(math_config), "--token", token],
+                            log_dir=math_config.parent,
+                            ready_path=f"/health?access_token={token}")
+    try:
+        query, prompt, label = as_openrlhf(example_rows()[0])
+        body = {"query": [query], "prompts": [prompt], "labels": [label]}
+        url = f"{guarded.url}/get_reward"
+        for headers in ({}, {"Authorization": "Bearer nope"}, {"Authorization": token},
+                        {"Authorization": f"Bearer {token[:-1]}"}):
+            reply = httpx.post(url, json=body, headers=headers, timeout=60)
+            assert reply.status_code == 401, (headers, reply.text)
+        assert httpx.get(f"{guarded.url}/health").status_code == 401
+        for headers, query_string in (({"Authorization": f"Bearer {token}"}, ""),
+                                      ({}, f"?access_token={token}")):
+            reply = httpx.post(url + query_string, json=body, headers=headers, timeout=60)
+            assert reply.status_code == 200, reply.text
+            assert reply.json()["rewards"] == [expected_value(example_rows()[0])]
+    finally:
+        guarded.stop()

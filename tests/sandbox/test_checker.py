@@ -294,7 +294,9 @@ ECHO = "import sys\nsys.stdout.write(sys.stdin.read())\n"
     ("lines_unordered", "a\n\nb\n", "a\nb\n\n", False),  # an empty line inside counts
     ("float", "0.3333333", "0.33333333333", True),
     ("float", "1e-7", "0", True),  # absolute tolerance 1e-6
-    ("float", "1000000", "1000000.5", True),  # relative tolerance 1e-6
+    ("float", "1000000.0", "1000000.5", True),  # relative tolerance 1e-6
+    ("float", "1000000", "1000000.5", False),  # an expected integer is exact
+    ("float", "1000000", "1e6", True),  # ... whatever its spelling
     ("float", "0.5", "0.5001", False),
     ("float", "1 2", "1 2 3", False),
     ("float", "YES 1.5", "YES 1.5000001", True),

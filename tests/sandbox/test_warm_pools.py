@@ -1,0 +1,66 @@
+"""Warm pools are a small LRU: runs with ever new memory limits (60 requests to
+`rewards sandbox serve`, each with its own `memory_limit_MB`) keep at most `max_pools()`
+pools; the least recently used is evicted and its servers closed, idle ones at once, a busy
+one when its run ends; a later run with an evicted limit starts a fresh pool and runs."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+
+import sandbox
+from sandbox import _warm
+
+LIMITS = [sandbox.Limits(wall_s=10, memory_bytes=(200 + 10 * i) << 20) for i in range(5)]
+
+
+@pytest.fixture
+def two_pools(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SANDBOX_WARM_POOLS", "2")
+    _warm.shutdown()  # start from no pool (earlier tests' come back on demand)
+    yield
+    _warm.shutdown()
+
+
+def test_new_memory_limits_evict_the_least_recently_used_pool(two_pools: None) -> None:
+    seen: dict[int, _warm.WarmPool] = {}
+    for i, limits in enumerate(LIMITS):
+        ex = sandbox.run(f"print({i})", limits=limits, mode="warm")
+        assert (ex.status, ex.stdout) == ("ok", f"{i}\n"), ex
+        seen[i] = _warm._pools[(limits.disk_bytes, limits.disk_files, limits.memory_bytes)]
+        assert len(_warm._pools) <= 2
+    kept = set(map(id, _warm._pools.values()))
+    for i, pool in seen.items():
+        if id(pool) in kept:
+            assert not pool.evicted and any(s.alive() for s in pool.servers)
+        else:  # evicted: every server it started has exited, none is kept
+            assert pool.evicted and pool.servers == []
+    # a limit used again moves to the front: the other one is evicted next, not it
+    sandbox.run("print('again')", limits=LIMITS[3], mode="warm")
+    sandbox.run("print('new')", limits=LIMITS[0], mode="warm")
+    keys = [key[2] for key in _warm._pools]
+    assert keys == [LIMITS[3].memory_bytes, LIMITS[0].memory_bytes]
+    # an evicted limit runs again, on a fresh pool
+    ex = sandbox.run("print('back')", limits=LIMITS[1], mode="warm")
+    assert (ex.status, ex.stdout) == ("ok", "back\n"), ex
+
+
+def test_a_busy_pool_is_closed_when_its_run_ends(two_pools: None) -> None:
+    """Eviction never kills a run: the evicted pool's busy server finishes the run it holds,
+    then closes."""
+    slow = "import time\ntime.sleep(1.5)\nprint('finished')\n"
+    result: dict[str, sandbox.Execution] = {}
+    runner = threading.Thread(target=lambda: result.update(
+        ex=sandbox.run(slow, limits=LIMITS[0], mode="warm")))
+    runner.start()
+    key = (LIMITS[0].disk_bytes, LIMITS[0].disk_files, LIMITS[0].memory_bytes)
+    while key not in _warm._pools or not _warm._pools[key].servers:
+        threading.Event().wait(0.01)
+    busy = _warm._pools[key]
+    for limits in LIMITS[1:3]:  # two newer pools: the busy one is evicted
+        assert sandbox.run("print(1)", limits=limits, mode="warm").status == "ok"
+    assert busy.evicted
+    runner.join(30)
+    assert (result["ex"].status, result["ex"].stdout) == ("ok", "finished\n"), result
+    assert busy.servers == []
