@@ -138,6 +138,48 @@ def current_cpu():
 
 
 
+CAP_KILL = 1 << 5
+"""The one capability the warm server's long-lived harness keeps (`set_capabilities`): it
+kills the run's worker, which runs under the program uid."""
+_CAPSET = None
+
+
+def load_capset():
+    """libc's capset and ctypes, loaded once (by the warm server, before it forks)."""
+    global _CAPSET
+    if _CAPSET is None:
+        import ctypes
+
+        _CAPSET = ctypes.CDLL(None, use_errno=True).capset, ctypes
+    return _CAPSET
+
+
+def set_capabilities(mask):
+    """Keep only the capabilities of `mask` (bits of the low 32 capabilities, the only ones
+    the warm server's jail is given) in this process's effective, permitted and inheritable
+    sets (the ambient set follows: it can hold nothing that is not permitted); OSError when
+    the kernel refuses. (libc's capset through ctypes, loaded by the warm server before it
+    forks anything.)"""
+    capset, ctypes = load_capset()
+    header = (ctypes.c_uint32 * 2)(0x20080522, 0)  # _LINUX_CAPABILITY_VERSION_3, this process
+    data = (ctypes.c_uint32 * 6)(mask, mask, mask, 0, 0, 0)  # (effective, permitted, inheritable) x 2
+    if capset(header, data) != 0:
+        raise OSError(ctypes.get_errno(), "capset failed")
+
+
+def become_program(uid):
+    """Turn this process (a warm server's child, about to run a program or a stdin/stdout
+    harness) into the program uid with no capability and no supplementary group: from here
+    it can neither signal, renice, re-limit nor move the warm server and its long-lived
+    harness (another uid), nor undo it. Fails closed: the caller exits on any error."""
+    os.setgroups([])
+    os.setresgid(uid, uid, uid)
+    os.setresuid(uid, uid, uid)
+    set_capabilities(0)
+    if os.getresuid() != (uid, uid, uid) or os.getresgid() != (uid, uid, uid):
+        raise OSError("the program uid did not hold")
+
+
 def read_all(fd):
     """Everything `fd` yields until its end of file."""
     chunks = []

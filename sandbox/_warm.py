@@ -27,7 +27,14 @@ from collections.abc import Mapping
 
 from sandbox._classify import to_execution
 from sandbox._errors import ArgumentError, SandboxError
-from sandbox._jail import cgroup_v2_root, check_nsjail, jail_argv, memory_group, process_budget
+from sandbox._jail import (
+    PROGRAM_UID,
+    cgroup_v2_root,
+    check_nsjail,
+    jail_argv,
+    memory_group,
+    process_budget,
+)
 from sandbox._languages import PYTHON, PYTHON_FLAGS, LanguageSpec, language_spec
 from sandbox._parallel import Cancel, default_workers
 from sandbox._process import FORKING, RawRun, jail_host_env
@@ -88,7 +95,8 @@ class WarmServer:
         self.cgroup = self.group is not None or bool(cgroup_v2_root())
         self.control, inside = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         fd = inside.fileno()
-        argv = jail_argv([PYTHON, *PYTHON_FLAGS, LAUNCHER, "warm-server", str(fd)], limits,
+        argv = jail_argv([PYTHON, *PYTHON_FLAGS, LAUNCHER, "warm-server", str(fd),
+                          str(PROGRAM_UID)], limits,
                          binds=[(staged_dir(), IN_JAIL)], group=self.group,
                          pass_fds=[fd], persistent=True)
         argv = [a if a != "{log_fd}" else "2" for a in argv]
