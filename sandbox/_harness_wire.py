@@ -17,6 +17,10 @@ PLAIN = (type(None), bool, int, float, complex, str, bytes, tuple, list, dict, s
 
 
 MAX_MESSAGE = 64 << 20
+MAX_VERDICT_TEXT = 2000
+"""Characters of a verdict's message the harness writes at most (cut, ending in " [...]"):
+an exception's text or a type name a program chose can be megabytes. The one exception is a
+stdin/stdout test's output on its way to the host's checker, which the output cap bounds."""
 
 
 class WorkerGone(Exception):
@@ -320,6 +324,8 @@ class Verdicts(list):
         self.since = 0.0
 
     def append(self, verdict):
+        if verdict[0] != "checker" and len(verdict[1]) > MAX_VERDICT_TEXT:
+            verdict = (verdict[0], verdict[1][:MAX_VERDICT_TEXT] + " [...]", *verdict[2:])
         line = (self.nonce + to_json({"test": len(self), "verdict": verdict})
                 + "\n").encode()
         super().append(verdict)

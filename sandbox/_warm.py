@@ -376,10 +376,13 @@ def shutdown() -> None:
 
 
 def run_warm(code: str, *, stdin: bytes, files: Mapping[str, str | bytes], limits: Limits,
-             harness: str | None = None, cancel: Cancel | None = None) -> Execution:
+             harness: str | None = None, cancel: Cancel | None = None,
+             decode_stdout: bool = True) -> Execution:
     """Run Python `code` in a warm server: same isolation and limits as a cold jail. Once
-    `cancel` is set (from another thread) the run is killed and is a timeout."""
+    `cancel` is set (from another thread) the run is killed and is a timeout.
+    `decode_stdout`: as `to_execution` takes it."""
     spec = language_spec("python")
     clean = {safe_name(name, spec): content for name, content in files.items()}
     raw = _pool(limits).execute(code, stdin, clean, limits, harness, cancel=cancel)
-    return to_execution(raw, limits, cgroup=bool(cgroup_v2_root()), warm=True)
+    return to_execution(raw, limits, cgroup=bool(cgroup_v2_root()), warm=True,
+                        decode_stdout=decode_stdout)

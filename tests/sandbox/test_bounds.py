@@ -1,0 +1,64 @@
+"""Bounds on what a program can make the judging side hold or do (issue #26): every message
+the jail sends is capped, every walk over program data is linear in its size, and the
+host keeps a checker's outputs once, as bytes."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from sandbox_probes import MODES, SHORT
+
+import sandbox
+from sandbox import _tests
+from sandbox._harness_wire import MAX_VERDICT_TEXT
+
+HUGE_NAME = ("class Boom(Exception):\n    pass\n"
+             "Boom.__name__ = Boom.__qualname__ = 'B' * (3 << 20)\n")
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_huge_exception_name_at_load_is_a_capped_verdict(mode: str) -> None:
+    code = HUGE_NAME + "raise Boom('x' * (3 << 20))\n"
+    report = sandbox.run_tests(code, ["assert f(1) == 1", "assert f(2) == 2"], limits=SHORT,
+                               mode=mode)
+    assert [r.outcome for r in report.results] == ["error", "error"], report
+    for result in report.results:
+        assert len(result.message) <= MAX_VERDICT_TEXT + 6, len(result.message)
+        assert result.message.endswith(" [...]") and "BBBB" in result.message
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_huge_exception_raised_by_a_call_is_a_capped_verdict(mode: str) -> None:
+    code = HUGE_NAME + "def f(n):\n    raise Boom('y' * (3 << 20))\n"
+    report = sandbox.run_tests(code, ["assert f(1) == 1"], limits=SHORT, mode=mode)
+    assert report.results[0].outcome == "error", report
+    assert len(report.results[0].message) <= MAX_VERDICT_TEXT + 6
+
+
+def test_records_that_do_not_parse_are_no_verdict_never_an_exception() -> None:
+    nonce = "n" * 32
+    good = {"test": 0, "verdict": ["pass", "", 0.1]}
+    lines = [nonce + json.dumps(good),
+             nonce + '{"test": 1, "verdict": ["pass", "', # cut by the output cap
+             nonce + json.dumps({"test": 2, "verdict": "pass"}),
+             nonce + json.dumps({"test": 7, "verdict": ["pass", ""]}),  # no such test
+             nonce + json.dumps({"test": True, "verdict": ["pass", ""]}),
+             nonce + "[1, 2]", "x" + nonce + json.dumps({"test": 3, "verdict": ["pass", ""]}),
+             nonce + b"\xff".decode("latin-1")]
+    stdout = "\n".join(lines).encode("latin-1")
+    execution = sandbox.Execution(status="ok", exit_code=0, stdout_bytes=stdout)
+    report, outputs = _tests._report(execution, nonce, 4)
+    assert [r.outcome for r in report.results] == ["pass", "error", "error", "error"], report
+    assert outputs == {}
+
+
+def test_outputs_for_the_checker_are_kept_once_as_bytes() -> None:
+    nonce = "n" * 32
+    stdout = "\n".join([nonce + json.dumps({"test": 0, "verdict": ["checker", b"12\n".hex(),
+                                                                   0.1]}),
+                        nonce + json.dumps({"test": 1, "verdict": ["checker", "zz", 0.1]})])
+    execution = sandbox.Execution(status="ok", exit_code=0, stdout_bytes=stdout.encode())
+    report, outputs = _tests._report(execution, nonce, 2)
+    assert outputs == {0: b"12\n", 1: None}
+    assert [r.message for r in report.results] == ["", ""]
