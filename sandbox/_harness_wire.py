@@ -213,41 +213,83 @@ def kill_process(pid, pidfd=None, reap=True):
 
 
 
+MAX_DEPTH = 50
+"""Levels of nested containers plain data may have."""
+_CONTAINERS = (tuple, list, set, frozenset, dict)
+
+
 def is_plain(value, depth=0):
+    """Whether `value` is plain data (PLAIN types all the way down, at most MAX_DEPTH levels
+    below `depth`). Linear in the size of the data: a container met again (shared, as in
+    `x = [x, x]` 48 times over) is not walked again."""
     kind = type(value)
-    if kind not in PLAIN or depth > 50:
+    if kind not in PLAIN or depth > MAX_DEPTH:
         return False
-    if kind in (tuple, list, set, frozenset):
-        return all(is_plain(v, depth + 1) for v in value)
-    if kind is dict:
-        return all(is_plain(k, depth + 1) and is_plain(v, depth + 1) for k, v in value.items())
-    return True
+    if kind not in _CONTAINERS:
+        return True
+    return _height(value, depth, {}) is not None
 
 
+def _height(value, depth, heights):
+    """How many levels below `value` its deepest item lies (0: an empty container), or None
+    when something below is not plain or lies deeper than MAX_DEPTH. `heights`: the containers
+    already walked, by id (alive all along: the data holds them)."""
+    known = heights.get(id(value))
+    if known is not None:
+        return known if depth + known <= MAX_DEPTH else None
+    if depth >= MAX_DEPTH:  # its items would lie deeper than allowed
+        return None if value else 0
+    below = 0
+    items = value.items() if type(value) is dict else ((item, None) for item in value)
+    for pair in items:
+        for item in pair:
+            kind = type(item)
+            if kind not in PLAIN:
+                return None
+            if kind in _CONTAINERS:
+                height = _height(item, depth + 1, heights)
+                if height is None:
+                    return None
+                below = max(below, height + 1)
+            else:
+                below = max(below, 1)
+    heights[id(value)] = below
+    return below
 
-def standard_to_plain(value, depth=0):
+
+def standard_to_plain(value, depth=0, converted=None):
     """Exact standard-library containers (Counter, OrderedDict, defaultdict, deque) as the
     dict or list they compare like, recursively; None for anything else. The result is
-    plain data, checked again by the harness, so this cannot smuggle a program's class."""
+    plain data, checked again by the harness, so this cannot smuggle a program's class.
+    Linear: a container met again is converted once (`converted`, by id)."""
     collections = sys.modules.get("collections")
     kind = type(value)
-    if depth > 50:
+    if depth > MAX_DEPTH:
         return None
+    if kind in PLAIN and kind not in _CONTAINERS:
+        return value
+    if converted is None:
+        converted = {}
+    key = id(value)
+    if key in converted:
+        return converted[key]
     if collections is not None and kind in (collections.Counter, collections.OrderedDict,
                                             collections.defaultdict):
         value, kind = dict(value), dict
     elif collections is not None and kind is collections.deque:
         value, kind = list(value), list
+    result = None
+    converted[key] = None  # a cycle back to this container: not plain
     if kind in (list, tuple, set, frozenset):
-        items = [v if is_plain(v) else standard_to_plain(v, depth + 1) for v in value]
-        return None if any(i is None and v is not None for i, v in zip(items, value)) \
-            else kind(items)
-    if kind is dict:
-        items = {k: v if is_plain(v) else standard_to_plain(v, depth + 1)
-                 for k, v in value.items()}
-        return None if any(items[k] is None and value[k] is not None for k in items) \
-            else items
-    return value if is_plain(value) else None
+        items = [standard_to_plain(v, depth + 1, converted) for v in value]
+        if not any(i is None and v is not None for i, v in zip(items, value)):
+            result = kind(items)
+    elif kind is dict:
+        items = {k: standard_to_plain(v, depth + 1, converted) for k, v in value.items()}
+        if not any(items[k] is None and value[k] is not None for k in items):
+            result = items
+    converted[key] = result
+    return result
 
 
 

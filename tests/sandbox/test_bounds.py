@@ -62,3 +62,30 @@ def test_outputs_for_the_checker_are_kept_once_as_bytes() -> None:
     report, outputs = _tests._report(execution, nonce, 2)
     assert outputs == {0: b"12\n", 1: None}
     assert [r.message for r in report.results] == ["", ""]
+
+
+SHARED = ("import collections\ndef f(kind):\n    x = 1\n    for _ in range(48):\n"
+          "        x = kind([x, x])\n    return x\n")
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_shared_lists_cross_in_time_linear_in_their_size(mode: str) -> None:
+    """`x = [x, x]` 48 times over: 49 lists, 2**48 paths. The plain-data checks (worker and
+    harness) walk each list once; the old walk took seconds past the test's limit."""
+    tests = ["r = f(list)\nassert len(r) == 2 and r[0] is r[1]",
+             "r = f(collections.deque)\nassert len(r) == 2 and r[0] == r[1]",
+             "r = f(tuple)\nassert r[0][0][0] is r[1][0][1]"]
+    report = sandbox.run_tests(SHARED, tests, limits=SHORT, mode=mode,
+                               context="import collections")
+    assert [r.outcome for r in report.results] == ["pass"] * 3, report
+
+
+@pytest.mark.parametrize("depth, plain", [(49, True), (50, True), (51, False)])
+def test_the_depth_bound_holds_for_shared_data_too(depth: int, plain: bool) -> None:
+    from sandbox._harness_wire import is_plain
+
+    x: object = 1
+    for _ in range(depth):
+        x = [x, x]
+    assert is_plain(x) is plain
+    assert is_plain([x, [[x]]]) is (depth <= 47)
