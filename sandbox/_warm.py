@@ -51,6 +51,8 @@ of their own each, the harness retiring past 16 MiB of growth; their interpreter
 are charged where first read) and slack. On cgroup v1 each run's
 limit is exact: what the idle server holds plus `memory_bytes`."""
 
+READY_S = 60.0
+"""Seconds a new warm server may take to start (nsjail, the interpreter, its warm-up)."""
 _CHUNK = 1 << 16
 """Bytes read from a run's stdout or stderr at a time."""
 
@@ -109,6 +111,7 @@ class WarmServer:
                                          pass_fds=[fd], start_new_session=True,
                                          env=jail_host_env())
         inside.close()
+        self.ready = False  # until the server says so (`wait_ready`)
         self.retired = False
         self.headers: dict[tuple[Limits, str | None], bytes] = {}
         self.hold = hold_runs()
@@ -124,6 +127,17 @@ class WarmServer:
                  if not line.startswith("[I]")]
         return SandboxError("the warm sandbox server died: "
                             + (" | ".join(lines[-5:]) or f"exit code {self.proc.returncode}"))
+
+    def wait_ready(self) -> None:
+        """Wait (once) until the server has started and warmed up: a run's clock (its
+        `Cancel.started`) never counts a server's start."""
+        if self.ready:
+            return
+        if not select.select([self.control], [], [], READY_S)[0]:
+            raise SandboxError(f"the warm sandbox server did not start within {READY_S:g} s")
+        if self.control.recv(64) != b"ready":
+            raise self.died()
+        self.ready = True
 
     def alive(self) -> bool:
         return not self.retired and self.proc.poll() is None
@@ -323,6 +337,9 @@ class WarmPool:
             if server is None:
                 server = WarmServer(self.key)
                 self.servers.append(server)
+            server.wait_ready()
+            if cancel is not None:  # a run's own clock starts here, not while it waited
+                cancel.started()
             result = server.execute(*args, cancel=cancel)  # type: ignore[arg-type]
         except (SandboxError, OSError) as exc:
             error = exc if isinstance(exc, SandboxError) or server is None else server.died()

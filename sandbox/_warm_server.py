@@ -73,6 +73,7 @@ def main(control_fd: int, program_uid: int) -> None:
     # what is allocated so far (the harness modules) leaves the collector's reach: a
     # collection in a forked child then neither walks nor copies the pages it is on
     gc.freeze()
+    control.send(b"ready")  # the host starts a run's clock once its server is ready
     while True:
         try:
             message, fds = harness_program.recv_fds(control, 4, max_bytes=1 << 16)
@@ -553,7 +554,9 @@ def set_run_limits(header: dict) -> None:
     resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))  # SIGXCPU, then SIGKILL
     set_limit(resource.RLIMIT_FSIZE, header["file_size_bytes"])
     set_limit(resource.RLIMIT_NOFILE, header["open_files"])
-    set_limit(resource.RLIMIT_NPROC, header["processes"] + 1)  # +1: this server
+    # the program uid's processes: neither this server nor the long-lived harness counts,
+    # so the run has the count a cold jail has
+    set_limit(resource.RLIMIT_NPROC, header["processes"])
     set_limit(resource.RLIMIT_CORE, 0)
 
 
