@@ -43,6 +43,7 @@ from harness_wire import (
     Verdicts,
     WorkerGone,
     _last_line,
+    address_space_bytes,
     hold_cpus,
     is_plain,
     kill_process,
@@ -605,6 +606,7 @@ def serve(sock, cpus):
         start = time.monotonic()  # the program's budget counts from here
         cpu = _cpu(resource)
         info = marshal.loads(message)  # from the server
+        bounded = info["memory"] is not None and _bound_memory(resource, info["memory"])
         if info["held"] is not None:  # the CPU the server chose (`hold_here`): the run's
             hold_cpus(info["held"])  # worker and each replacement hold themselves there
         stdin_fd, stdout_fd, stderr_fd, rep_r, req_w, out_r, err_r, service_fd, pidfd = fds
@@ -619,6 +621,9 @@ def serve(sock, cpus):
         try:
             judge("python", marshal.loads(read_all(0)), zygote, worker, start, HOLD_S)
         finally:
+            if bounded:  # back to the server's (unlimited) address space
+                hard = resource.getrlimit(resource.RLIMIT_AS)[1]
+                resource.setrlimit(resource.RLIMIT_AS, (hard, hard))
             zygote.sock.close()
             for stream in (sys.stdout, sys.stderr):
                 try:
@@ -633,6 +638,21 @@ def serve(sock, cpus):
         sys.stdin, sys.stdout, sys.stderr = streams  # a test may have replaced them
         runs += 1
         sock.send(f"done {_cpu(resource) - cpu:.6f}".encode())
+
+
+def _bound_memory(resource, share):
+    """Without a memory cgroup: let this process grow by `share` bytes of address space at
+    most during the run (its soft RLIMIT_AS; past it, what a test decodes or keeps of the
+    program's replies raises MemoryError, a verdict of that test). False where its address
+    space cannot be told (then unbounded, as before)."""
+    size = address_space_bytes(resource)
+    if size is None:
+        return False
+    hard = resource.getrlimit(resource.RLIMIT_AS)[1]
+    limit = size + share
+    resource.setrlimit(resource.RLIMIT_AS, (
+        limit if hard == resource.RLIM_INFINITY else min(limit, hard), hard))
+    return True
 
 
 def _kill_others():

@@ -201,7 +201,10 @@ class WarmServer:
                 "wall_s": limits.wall_s, "cpu_s": max(1, int(limits.cpu_s + 0.999)),
                 "file_size_bytes": limits.file_size_bytes, "open_files": limits.open_files,
                 "processes": processes, "address_space": address_space, "harness": harness,
-                "hold": self.hold})
+                "hold": self.hold,
+                # without a memory cgroup the long-lived harness, which decodes what the
+                # program sends, takes one process's share of the run's memory at most
+                "harness_bytes": None if self.cgroup else address_space})
             if len(self.headers) >= 64:
                 self.headers.clear()
             self.headers[key] = header

@@ -110,7 +110,7 @@ def separated() -> bool:
     """Whether a child that takes the program uid (`become_program`) is out of reach of
     this server: it cannot signal it. Checked once, before any run: a server whose jail does
     not give the two uids and the capabilities to switch says why and exits."""
-    harness_wire.load_capset()  # here, not in every child
+    harness_wire.load_libc()  # here, not in every child
     pid = os.fork()
     if pid == 0:
         try:
@@ -303,7 +303,8 @@ def judged_run(header: dict, fds: list, control: _socket.socket, stdio: tuple) -
     handed = [stdin_fd, stdout_fd, stderr_fd, rep_r, req_w, out_r, err_r,
               service_theirs.fileno(), pidfd]
     try:
-        harness_program.send_fds(judge.sock, marshal.dumps({"pid": pid, "held": header["held"]}),
+        harness_program.send_fds(judge.sock, marshal.dumps({"pid": pid, "held": header["held"],
+                                                "memory": header["harness_bytes"]}),
                                  handed)
         sent = True
     except OSError:

@@ -4,13 +4,17 @@ host keeps a checker's outputs once, as bytes."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
+import threading
+import time
+from pathlib import Path
 
 import pytest
 from sandbox_probes import MODES, SHORT
 
 import sandbox
-from sandbox import _tests
+from sandbox import _tests, _warm
 from sandbox._harness_wire import MAX_VERDICT_TEXT
 
 HUGE_NAME = ("class Boom(Exception):\n    pass\n"
@@ -89,3 +93,57 @@ def test_the_depth_bound_holds_for_shared_data_too(depth: int, plain: bool) -> N
         x = [x, x]
     assert is_plain(x) is plain
     assert is_plain([x, [[x]]]) is (depth <= 47)
+
+
+def _jail_rss(root: int) -> int:
+    """Resident bytes of every process under host pid `root` (a warm server's nsjail)."""
+    parents, rss = {}, {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = dict(line.split(":", 1) for line in
+                          (entry / "status").read_text().splitlines() if ":" in line)
+        except OSError:
+            continue
+        parents[int(entry.name)] = int(fields["PPid"])
+        rss[int(entry.name)] = int(fields.get("VmRSS", "0 kB").split()[0]) << 10
+    total = 0
+    for pid, size in rss.items():
+        ancestor = pid
+        while ancestor > 1 and ancestor != root:
+            ancestor = parents.get(ancestor, 0)
+        total += size if ancestor == root else 0
+    return total
+
+
+def test_without_cgroups_the_harness_holds_replies_within_the_runs_memory(
+        no_cgroup: None) -> None:
+    """A test keeping 40 replies of ~20 MiB each: the long-lived harness decodes them, and
+    without a cgroup it used to reach ~700 MiB against a 256 MiB limit. Its address space
+    now grows by one process's share of the run's memory at most: a MemoryError verdict."""
+    limits = dataclasses.replace(SHORT, memory_bytes=256 << 20, wall_s=60.0, cpu_s=60.0,
+                                 test_wall_s=50.0)
+    code = "def f(i):\n    return [str(j) for j in range(300_000)]\n"
+    assert sandbox.run_tests(code, ["assert f(0)"], limits=limits, mode="warm").passed == 1
+    [server] = [s for s in _warm._pool(limits).servers if s.alive()]
+    peak, done = [0], threading.Event()
+
+    def watch() -> None:
+        while not done.is_set():
+            peak[0] = max(peak[0], _jail_rss(server.proc.pid))
+            time.sleep(0.01)
+
+    watcher = threading.Thread(target=watch)
+    watcher.start()
+    try:
+        report = sandbox.run_tests(code, ["keep = [f(i) for i in range(40)]\nassert keep"],
+                                   limits=limits, mode="warm")
+    finally:
+        done.set()
+        watcher.join()
+    assert report.results[0].outcome == "error" and "MemoryError" in report.results[0].message
+    assert report.execution.status == "memory_limit", report
+    # the run's 256 MiB, the server's and the harness's own interpreters, nsjail: < 400 MiB
+    assert peak[0] < 400 << 20, peak[0] >> 20
+    assert sandbox.run_tests(code, ["assert f(0)"], limits=limits, mode="warm").passed == 1
