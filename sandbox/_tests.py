@@ -133,7 +133,9 @@ def run_tests(code: str, tests: Any, language: str = "python", *,
     if use_warm(spec, mode):
         execution = run_warm(code, stdin=payload, files=files or {}, limits=harness_limits,
                              harness=kind, cancel=cancel, decode_stdout=False)
-        return judged(checking, *_report(execution, nonce, len(items), cancel))
+        report, outputs = _report(execution, nonce, len(items), cancel)
+        del execution  # the harness's stream: the checker needs only `outputs`, once
+        return judged(checking, report, outputs)
     check_nsjail()
     with workspace(code, spec, files or {}) as box:
         failed = compile_program(box, spec, limits)
@@ -145,9 +147,10 @@ def run_tests(code: str, tests: Any, language: str = "python", *,
                        stdin=payload, output_bytes=harness_limits.output_bytes,
                        binds=[*box.binds, (staged_dir(), IN_JAIL)],
                        address_space_extra=spec.address_space_extra, cancel=cancel)
-    execution = to_execution(raw, limits, decode_stdout=False)
-    del raw  # its stdout is the execution's: one copy of a stream checker outputs make large
-    return judged(checking, *_report(execution, nonce, len(items), cancel))
+    report, outputs = _report(to_execution(raw, limits, decode_stdout=False), nonce,
+                              len(items), cancel)
+    del raw  # the harness's stream: the checker needs only `outputs`, once
+    return judged(checking, report, outputs)
 
 
 def _normalize(tests: Any, fmt: TestFormat, entry_point: str | None, language: str,

@@ -8,6 +8,7 @@ import dataclasses
 import json
 import threading
 import time
+import tracemalloc
 from pathlib import Path
 
 import pytest
@@ -147,3 +148,23 @@ def test_without_cgroups_the_harness_holds_replies_within_the_runs_memory(
     # the run's 256 MiB, the server's and the harness's own interpreters, nsjail: < 400 MiB
     assert peak[0] < 400 << 20, peak[0] >> 20
     assert sandbox.run_tests(code, ["assert f(0)"], limits=limits, mode="warm").passed == 1
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_the_host_holds_checker_outputs_a_few_times_at_most(mode: str) -> None:
+    """8 tests printing 1 MiB each for the checker: the host's stream carries them as hex
+    (16 MiB), parsed a line at a time into the outputs as bytes (8 MiB); it used to peak at
+    about 8x the outputs (decoded text, split lines and hex messages all at once)."""
+    limits = dataclasses.replace(SHORT, output_bytes=1 << 20, memory_bytes=512 << 20,
+                                 wall_s=30.0, cpu_s=30.0, test_wall_s=10.0)
+    cases = [{"input": str(i), "output": "x"} for i in range(8)]
+    checker = sandbox.Checker("import sys\nsys.exit(0)\n")
+    code = "import sys\nsys.stdout.write('ab' * ((1 << 19) - 8))\n"
+    tracemalloc.start()
+    try:
+        report = sandbox.run_tests(code, cases, limits=limits, checker=checker, mode=mode)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert report.passed == 8, report
+    assert peak < 5 * (8 << 20), peak >> 20
