@@ -19,10 +19,10 @@ Why a program cannot forge a pass:
   `os._exit(0)`, atexit hooks or printed "passed" lines end or pollute only the worker: a
   test without a verdict from this process is an error, never a pass.
 - As a cold jail's pid 1 this process ignores signals sent by its children (SIGKILL
-  included). A warm harness (one long-lived process per warm server, `serve`) can be killed
-  by the program: the tests whose verdicts it had not written then have none, which is an
-  error, never a pass; it blocks every other signal, and retires once a program may have
-  changed it (see `serve`).
+  included). A warm assert/check harness (one long-lived process per warm server, `serve`)
+  runs under another uid than the program, which can neither signal nor change it. A warm
+  stdin/stdout harness runs under the program's uid, as a cold one: a program that kills it
+  leaves the tests it had not judged without a verdict, an error, never a pass.
 """
 
 # no `from __future__ import annotations`: at run time it imports __future__, ~0.5 ms of

@@ -1,11 +1,15 @@
 """The warm Python server: runs INSIDE a jail as its pid 1 (standard library only, started
-as `python3 -E -s -S /harness/run.py warm-server FD`, see _staging.py), and forks one child
-per program.
+as `python3 -E -s -S /harness/run.py warm-server FD UID`, see _staging.py), and forks one
+child per program.
 
 Each child is as isolated as a cold run: it lives in the same jail (namespaces, read-only
-system, no network, no /proc, seccomp, uid 99999), gets per-run rlimits (address space, CPU,
-file size, open files, processes) that it cannot raise, and starts in an emptied /work and
-/tmp. After every run every other process of the jail is SIGKILLed (`kill(-1)`: all but
+system, no network, no /proc, seccomp), gets per-run rlimits (address space, CPU, file
+size, open files, processes) that it cannot raise, and starts in an emptied /work and
+/tmp. It takes the program uid UID (`become`) before it reads the program: this server
+and the long-lived harness run under the jail's other uid, so nothing a program does
+(signals, prlimit, renice, scheduler, affinity) reaches what judges the next runs. The
+server keeps CAP_SETUID, CAP_SETGID, CAP_KILL and CAP_FOWNER, inside its user namespace
+only, for that switch, the kills and the clean-up; every program child drops them all. After every run every other process of the jail is SIGKILLed (`kill(-1)`: all but
 pid 1, which is immune to its children's signals) and reaped, and /work and /tmp are
 emptied again, so nothing a program leaves behind meets the next one. The server never
 reads a program or its tests: the child reads them from a pipe after the fork, so no other
