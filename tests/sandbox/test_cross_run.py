@@ -217,3 +217,15 @@ def test_the_harness_side_of_a_warm_server_keeps_only_what_it_needs() -> None:
     assert report.results[0].message.endswith(f"([{1 << 5}, {1 << 5}, {1 << 5}, 0, 0, 0])"), \
         report
 
+
+
+def test_a_server_that_cannot_run_programs_out_of_its_reach_refuses_to_start(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A program uid the jail does not map (the switch fails): the server says so and
+    exits before any run; nothing runs as the server's uid."""
+    monkeypatch.setattr(_warm, "PROGRAM_UID", 12345)
+    limits = own(65)
+    with pytest.raises(sandbox.SandboxError, match="cannot run programs under uid 12345"):
+        sandbox.run("print(1)", limits=limits, mode="warm")
+    monkeypatch.undo()
+    assert sandbox.run("print(1)", limits=limits, mode="warm").stdout == "1\n"
