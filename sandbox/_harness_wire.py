@@ -250,46 +250,64 @@ def kill_process(pid, pidfd=None, reap=True):
 
 MAX_DEPTH = 50
 """Levels of nested containers plain data may have."""
+MAX_ITEMS = 1 << 24
+"""Items plain data may have, each shared part counted every time it appears: any walk of
+it (a comparison, a repr) is then bounded, however much a program shares (`x = [x, x]` 48
+times over is 49 lists but 2**49 items)."""
 _CONTAINERS = (tuple, list, set, frozenset, dict)
 
 
+class TooLarge(ValueError):
+    """Plain data with more than MAX_ITEMS items, shared parts counted each time."""
+
+
 def is_plain(value, depth=0):
-    """Whether `value` is plain data (PLAIN types all the way down, at most MAX_DEPTH levels
-    below `depth`). Linear in the size of the data: a container met again (shared, as in
-    `x = [x, x]` 48 times over) is not walked again."""
+    """Whether `value` is plain data: PLAIN types all the way down, at most MAX_DEPTH levels
+    below `depth`, at most MAX_ITEMS items. Linear in the size of the data: a container met
+    again (shared) is not walked again."""
+    try:
+        return check_plain(value, depth)
+    except TooLarge:
+        return False
+
+
+def check_plain(value, depth=0):
+    """`is_plain`, but TooLarge (saying so) for data past MAX_ITEMS."""
     kind = type(value)
     if kind not in PLAIN or depth > MAX_DEPTH:
         return False
     if kind not in _CONTAINERS:
         return True
-    return _height(value, depth, {}) is not None
+    return _walk(value, depth, {}) is not None
 
 
-def _height(value, depth, heights):
-    """How many levels below `value` its deepest item lies (0: an empty container), or None
-    when something below is not plain or lies deeper than MAX_DEPTH. `heights`: the containers
-    already walked, by id (alive all along: the data holds them)."""
-    known = heights.get(id(value))
+def _walk(value, depth, seen):
+    """(levels below `value` its deepest item lies at, items in it counting itself), or
+    None when something below is not plain or lies deeper than MAX_DEPTH. `seen`: what
+    the containers already walked gave, by id (alive all along: the data holds them)."""
+    known = seen.get(id(value))
     if known is not None:
-        return known if depth + known <= MAX_DEPTH else None
+        return known if depth + known[0] <= MAX_DEPTH else None
     if depth >= MAX_DEPTH:  # its items would lie deeper than allowed
-        return None if value else 0
-    below = 0
-    items = value.items() if type(value) is dict else ((item, None) for item in value)
-    for pair in items:
-        for item in pair:
-            kind = type(item)
-            if kind not in PLAIN:
+        return None if value else (0, 1)
+    height, size = 0, 1
+    items = value if type(value) is not dict else (x for pair in value.items() for x in pair)
+    for item in items:
+        kind = type(item)
+        if kind not in PLAIN:
+            return None
+        if kind in _CONTAINERS:
+            found = _walk(item, depth + 1, seen)
+            if found is None:
                 return None
-            if kind in _CONTAINERS:
-                height = _height(item, depth + 1, heights)
-                if height is None:
-                    return None
-                below = max(below, height + 1)
-            else:
-                below = max(below, 1)
-    heights[id(value)] = below
-    return below
+            height, size = max(height, found[0] + 1), size + found[1]
+        else:
+            height, size = max(height, 1), size + 1
+        if size > MAX_ITEMS:
+            raise TooLarge(f"the value has more than {MAX_ITEMS} items (a part it holds "
+                           "several times counts each time)")
+    seen[id(value)] = (height, size)
+    return height, size
 
 
 def standard_to_plain(value, depth=0, converted=None):

@@ -16,7 +16,7 @@ from sandbox_probes import MODES, SHORT
 
 import sandbox
 from sandbox import _tests, _warm
-from sandbox._harness_wire import MAX_VERDICT_TEXT
+from sandbox._harness_wire import MAX_ITEMS, MAX_VERDICT_TEXT, TooLarge, check_plain, is_plain
 
 HUGE_NAME = ("class Boom(Exception):\n    pass\n"
              "Boom.__name__ = Boom.__qualname__ = 'B' * (3 << 20)\n")
@@ -69,31 +69,45 @@ def test_outputs_for_the_checker_are_kept_once_as_bytes() -> None:
     assert [r.message for r in report.results] == ["", ""]
 
 
-SHARED = ("import collections\ndef f(kind):\n    x = 1\n    for _ in range(48):\n"
+SHARED = ("import collections\ndef f(kind, n):\n    x = 1\n    for _ in range(n):\n"
           "        x = kind([x, x])\n    return x\n")
 
 
 @pytest.mark.parametrize("mode", MODES)
-def test_shared_lists_cross_in_time_linear_in_their_size(mode: str) -> None:
-    """`x = [x, x]` 48 times over: 49 lists, 2**48 paths. The plain-data checks (worker and
-    harness) walk each list once; the old walk took seconds past the test's limit."""
-    tests = ["r = f(list)\nassert len(r) == 2 and r[0] is r[1]",
-             "r = f(collections.deque)\nassert len(r) == 2 and r[0] == r[1]",
-             "r = f(tuple)\nassert r[0][0][0] is r[1][0][1]"]
+def test_shared_data_is_walked_once_and_bounded_as_it_expands(mode: str) -> None:
+    """`x = [x, x]` n times over: n + 1 lists, 2**(n+1) items once each shared part is
+    counted where it appears. The plain-data checks (worker and harness) walk each list
+    once: 20 levels (2**21 items) cross; 48 levels (2**49 items, which every comparison or
+    repr would walk) are refused at once, an error of that test, not seconds of walking
+    past the test's limit as before."""
+    tests = ["r = f(list, 20)\nassert len(r) == 2 and r[0] is r[1]",
+             "r = f(tuple, 20)\nassert r[0][0][0] is r[1][0][1] and r == f(tuple, 20)",
+             "r = f(collections.deque, 20)\nassert len(r) == 2 and r[0] == r[1]",
+             "assert f(list, 48)", "assert f(tuple, 48)",
+             "assert [[0] * 3] * 3 == [[0, 0, 0]] * 3"]
     report = sandbox.run_tests(SHARED, tests, limits=SHORT, mode=mode,
                                context="import collections")
-    assert [r.outcome for r in report.results] == ["pass"] * 3, report
+    assert [r.outcome for r in report.results] == ["pass"] * 3 + ["error"] * 2 + ["pass"], \
+        report
+    for result in report.results[3:5]:
+        assert f"more than {MAX_ITEMS} items" in result.message, report
 
 
 @pytest.mark.parametrize("depth, plain", [(49, True), (50, True), (51, False)])
 def test_the_depth_bound_holds_for_shared_data_too(depth: int, plain: bool) -> None:
-    from sandbox._harness_wire import is_plain
-
     x: object = 1
-    for _ in range(depth):
-        x = [x, x]
+    for level in range(depth):
+        x = [x, x] if level % 10 == 0 else [x]  # shared at some levels
     assert is_plain(x) is plain
     assert is_plain([x, [[x]]]) is (depth <= 47)
+
+
+def test_the_item_bound_counts_shared_parts_each_time() -> None:
+    x: object = list(range(1 << 12))
+    assert is_plain([x] * (1 << 11))  # 2**23 items
+    assert not is_plain([x] * (1 << 13))  # 2**25
+    with pytest.raises(TooLarge):
+        check_plain([x] * (1 << 13))
 
 
 def _jail_rss(root: int) -> int:
