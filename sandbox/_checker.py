@@ -139,7 +139,7 @@ class PreparedChecker:
         """The cases the solution's jail gets: inputs only (it never holds the answers)."""
         return [{"input": str(c["input"]), "output": ""} for c in cases]
 
-    def judge(self, report: TestReport) -> TestReport:
+    def judge(self, report: TestReport, outputs: Mapping[int, bytes | None]) -> TestReport:
         """`report` with each test that ran cleanly judged by the checker (in parallel, a
         jail per test); the other verdicts (errors, timeouts) stay as the run gave them."""
         try:
@@ -148,16 +148,15 @@ class PreparedChecker:
                 return report
             workers = max(1, min(default_workers(), len(todo)))
             with ThreadPoolExecutor(workers, thread_name_prefix="sandbox-checker") as pool:
-                judged = dict(zip((r.index for r in todo), pool.map(self._check, todo)))
+                judged = dict(zip((r.index for r in todo),
+                                  pool.map(self._check, todo, [outputs.get(r.index) for r in todo])))
             results = tuple(judged.get(r.index, r) for r in report.results)
             return dataclasses.replace(report, results=results)
         finally:
             self._cleanup()
 
-    def _check(self, result: TestResult) -> TestResult:
-        try:
-            output = bytes.fromhex(result.message)
-        except ValueError:
+    def _check(self, result: TestResult, output: bytes | None) -> TestResult:
+        if output is None:
             return dataclasses.replace(result, outcome="error",
                                        message="no output reached the checker")
         index = result.index
@@ -221,6 +220,8 @@ def _last_line(text: str) -> str:
     return lines[-1].strip()[:500] if lines else ""
 
 
-def judged(prepared: PreparedChecker | None, report: TestReport) -> TestReport:
-    """`report` as the checker judges it (unchanged without one)."""
-    return report if prepared is None else prepared.judge(report)
+def judged(prepared: PreparedChecker | None, report: TestReport,
+           outputs: Mapping[int, bytes | None]) -> TestReport:
+    """`report` as the checker judges it (unchanged without one); `outputs`: the output of
+    each test awaiting the checker (None: none came)."""
+    return report if prepared is None else prepared.judge(report, outputs)

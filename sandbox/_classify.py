@@ -48,13 +48,15 @@ def classify(raw: RawRun, limits: Limits, *, cgroup: bool, warm: bool = False) -
 
 
 def to_execution(raw: RawRun, limits: Limits, *, cgroup: bool | None = None,
-                 warm: bool = False) -> Execution:
+                 warm: bool = False, decode_stdout: bool = True) -> Execution:
+    """The `Execution` of a finished run. `decode_stdout` False: its `stdout` text is left
+    empty (a harness's stream, read from `stdout_bytes` alone)."""
     if raw.jail_failed:
         raise SandboxError(f"nsjail failed to start the program: {log_tail(raw)}")
     status = classify(raw, limits, cgroup=bool(cgroup_v2_root()) if cgroup is None else cgroup,
                       warm=warm)
     return Execution(status=status, exit_code=raw.exit_code, signal=raw.signal,
-                     stdout=raw.stdout.decode(errors="replace"),
+                     stdout=raw.stdout.decode(errors="replace") if decode_stdout else "",
                      stderr=raw.stderr.decode(errors="replace"), truncated=raw.overflow,
                      wall_s=raw.wall_s, cpu_s=raw.cpu_s,
                      peak_memory_bytes=raw.peak_memory_bytes, stdout_bytes=raw.stdout)

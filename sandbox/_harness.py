@@ -19,10 +19,10 @@ Why a program cannot forge a pass:
   `os._exit(0)`, atexit hooks or printed "passed" lines end or pollute only the worker: a
   test without a verdict from this process is an error, never a pass.
 - As a cold jail's pid 1 this process ignores signals sent by its children (SIGKILL
-  included). A warm harness (one long-lived process per warm server, `serve`) can be killed
-  by the program: the tests whose verdicts it had not written then have none, which is an
-  error, never a pass; it blocks every other signal, and retires once a program may have
-  changed it (see `serve`).
+  included). A warm assert/check harness (one long-lived process per warm server, `serve`)
+  runs under another uid than the program, which can neither signal nor change it. A warm
+  stdin/stdout harness runs under the program's uid, as a cold one: a program that kills it
+  leaves the tests it had not judged without a verdict, an error, never a pass.
 """
 
 # no `from __future__ import annotations`: at run time it imports __future__, ~0.5 ms of
@@ -43,8 +43,8 @@ from harness_wire import (
     Verdicts,
     WorkerGone,
     _last_line,
+    address_space_bytes,
     hold_cpus,
-    hold_here,
     is_plain,
     kill_process,
     read_all,
@@ -83,8 +83,13 @@ class Worker:
     def start(cls, zygote, deadline=None):
         """A worker forked from a clean forker (the zygote, taken before the tests were read
         or any program code ran, or the warm server); it loads the program afresh. A forker
-        the program killed: a new interpreter instead (`spawn`), as slow but as clean."""
+        the program killed: a new interpreter instead (`spawn`), as slow but as clean; never
+        in warm mode, where the program cannot reach its forker (the warm server) and this
+        harness, which is not the program's uid, must run no program itself."""
+        warm = isinstance(zygote, ServerForker)
         if zygote.sock is None:
+            if warm:
+                raise WorkerGone("the warm server forks no more workers for this run")
             return cls.spawn()
         theirs, ours = cls._pipes()
         try:
@@ -92,13 +97,13 @@ class Worker:
             # the zygote reaps this pid only when asked for the next worker: until then it
             # cannot name another process, and the pidfd pins it for good
             pidfd = os.pidfd_open(pid)
-            if HELD is not None:
-                hold_cpus(HELD, pid)
         except (WorkerGone, OSError):
             for fd in (*theirs, *ours):
                 os.close(fd)
             zygote.sock.close()
             zygote.sock = None
+            if warm:
+                raise WorkerGone("the warm server forks no more workers for this run")
             return cls.spawn()
         except BaseException:
             for fd in (*theirs, *ours):
@@ -449,9 +454,6 @@ def run_python_tests(spec, zygote, first, budget, hold_s=None):
     return results, outputs
 
 
-HELD = None
-"""The CPUs the long-lived harness holds its run on (`hold_here`), None when it holds none:
-a replacement worker is held there too."""
 CODE = None
 """The long-lived harness's compiled tests and task contexts, by their text (None in any
 other harness: there a text is compiled once anyway, and exec of a string spares a cold
@@ -562,20 +564,20 @@ def serve(sock, cpus):
     after another, so that a run costs one fork (its worker, forked by the server) instead
     of two. It never runs program code: its memory holds other runs' tests, and no worker is
     ever forked from it. Per run, on `sock` (a SOCK_SEQPACKET socket to the server), the
-    fds of RUN_FDS, the worker's pid and whether to hold the run on one CPU (`hold_here`),
+    fds of RUN_FDS, the worker's pid and the CPUs the server holds the run on (None: none),
     marshalled. After the run it SIGKILLs every process of the jail but itself and the
-    server (`kill(-1)`), takes back its affinity (`cpus`, the server's), answers `done`,
-    then each `check` of the server with whether anything is left to reap.
+    server (`kill(-1)`, which its one capability, CAP_KILL, extends to the program uid),
+    takes back its affinity (`cpus`, the server's), answers `done`, then each `check` of the
+    server with whether anything is left to reap.
 
-    A program runs under the same uid, so it can signal this process or change its limits,
-    CPU affinity or priority: every signal it may block is blocked (SIGKILL and SIGSTOP end
-    or stall the run, which the server then kills and replaces), and after each run it
-    takes back its affinity, compares those attributes with their values at its start and
-    retires if one changed, as it does past MAX_RUNS or MAX_GROWTH_KB. What a program did
-    to it can only touch its own run."""
+    A program runs under another uid (the server's `become_program`), so it can neither
+    signal this process nor change its limits, CPU affinity, priority or scheduling. As a
+    second line, should that ever fail: every signal it may block is blocked, and after each
+    run it takes back its affinity, compares those attributes with their values at its start
+    and retires if one changed, as it does past MAX_RUNS or MAX_GROWTH_KB."""
     import resource
 
-    global CODE, HELD
+    global CODE
     CODE = {}
     signal.pthread_sigmask(signal.SIG_BLOCK, signal.valid_signals())
     null = os.open("/dev/null", os.O_RDWR)
@@ -604,7 +606,9 @@ def serve(sock, cpus):
         start = time.monotonic()  # the program's budget counts from here
         cpu = _cpu(resource)
         info = marshal.loads(message)  # from the server
-        HELD = hold_here(info["pid"]) if info["hold"] else None  # with the run's worker
+        bounded = info["memory"] is not None and _bound_memory(resource, info["memory"])
+        if info["held"] is not None:  # the CPU the server chose (`hold_here`): the run's
+            hold_cpus(info["held"])  # worker and each replacement hold themselves there
         stdin_fd, stdout_fd, stderr_fd, rep_r, req_w, out_r, err_r, service_fd, pidfd = fds
         for target, fd in ((0, stdin_fd), (1, stdout_fd), (2, stderr_fd)):
             os.dup2(fd, target)
@@ -617,6 +621,9 @@ def serve(sock, cpus):
         try:
             judge("python", marshal.loads(read_all(0)), zygote, worker, start, HOLD_S)
         finally:
+            if bounded:  # back to the server's (unlimited) address space
+                hard = resource.getrlimit(resource.RLIMIT_AS)[1]
+                resource.setrlimit(resource.RLIMIT_AS, (hard, hard))
             zygote.sock.close()
             for stream in (sys.stdout, sys.stderr):
                 try:
@@ -625,13 +632,27 @@ def serve(sock, cpus):
                     pass
             _kill_others()
             hold_cpus(cpus)  # the run's CPU, or whatever the program made of it
-            HELD = None
             for fd in (0, 1, 2):
                 os.dup2(null, fd)
         sys.setrecursionlimit(recursion)
         sys.stdin, sys.stdout, sys.stderr = streams  # a test may have replaced them
         runs += 1
         sock.send(f"done {_cpu(resource) - cpu:.6f}".encode())
+
+
+def _bound_memory(resource, share):
+    """Without a memory cgroup: let this process grow by `share` bytes of address space at
+    most during the run (its soft RLIMIT_AS; past it, what a test decodes or keeps of the
+    program's replies raises MemoryError, a verdict of that test). False where its address
+    space cannot be told (then unbounded, as before)."""
+    size = address_space_bytes(resource)
+    if size is None:
+        return False
+    hard = resource.getrlimit(resource.RLIMIT_AS)[1]
+    limit = size + share
+    resource.setrlimit(resource.RLIMIT_AS, (
+        limit if hard == resource.RLIM_INFINITY else min(limit, hard), hard))
+    return True
 
 
 def _kill_others():

@@ -13,7 +13,15 @@ import select
 import sys
 import time
 
-from harness_wire import Channel, TestTimeout, WorkerGone, _last_line, is_plain, standard_to_plain
+from harness_wire import (
+    Channel,
+    TestTimeout,
+    WorkerGone,
+    _last_line,
+    check_plain,
+    is_plain,
+    standard_to_plain,
+)
 
 
 def worker_main(req_fd, rep_fd, out_fd, err_fd, streams=None, source=None):
@@ -115,7 +123,7 @@ def answer(request, module, handles):
 
 
 def _encode(value, handles):
-    if is_plain(value):
+    if check_plain(value):  # TooLarge: the caller's error, said as such
         return ("v", value)
     converted = standard_to_plain(value)
     if converted is not None and is_plain(converted):

@@ -17,6 +17,10 @@ PLAIN = (type(None), bool, int, float, complex, str, bytes, tuple, list, dict, s
 
 
 MAX_MESSAGE = 64 << 20
+MAX_VERDICT_TEXT = 2000
+"""Characters of a verdict's message the harness writes at most (cut, ending in " [...]"):
+an exception's text or a type name a program chose can be megabytes. The one exception is a
+stdin/stdout test's output on its way to the host's checker, which the output cap bounds."""
 
 
 class WorkerGone(Exception):
@@ -138,6 +142,83 @@ def current_cpu():
 
 
 
+CAP_KILL = 1 << 5
+"""The one capability the warm server's long-lived harness keeps (`set_capabilities`): it
+kills the run's worker, which runs under the program uid."""
+_LIBC = None
+
+
+def load_libc():
+    """(libc, ctypes), loaded once (by the warm server, before it forks: ~3 ms)."""
+    global _LIBC
+    if _LIBC is None:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.mmap.restype = ctypes.c_void_p
+        libc.mmap.argtypes = (ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int,
+                              ctypes.c_int, ctypes.c_long)
+        libc.munmap.argtypes = (ctypes.c_void_p, ctypes.c_size_t)
+        _LIBC = libc, ctypes
+    return _LIBC
+
+
+def set_capabilities(mask):
+    """Keep only the capabilities of `mask` (bits of the low 32 capabilities, the only ones
+    the warm server's jail is given) in this process's effective, permitted and inheritable
+    sets (the ambient set follows: it can hold nothing that is not permitted); OSError when
+    the kernel refuses. (libc's capset through ctypes, loaded by the warm server before it
+    forks anything.)"""
+    libc, ctypes = load_libc()
+    header = (ctypes.c_uint32 * 2)(0x20080522, 0)  # _LINUX_CAPABILITY_VERSION_3, this process
+    data = (ctypes.c_uint32 * 6)(mask, mask, mask, 0, 0, 0)  # (effective, permitted, inheritable) x 2
+    if libc.capset(header, data) != 0:
+        raise OSError(ctypes.get_errno(), "capset failed")
+
+
+def become_program(uid):
+    """Turn this process (a warm server's child, about to run a program or a stdin/stdout
+    harness) into the program uid with no capability and no supplementary group: from here
+    it can neither signal, renice, re-limit nor move the warm server and its long-lived
+    harness (another uid), nor undo it. Fails closed: the caller exits on any error."""
+    os.setgroups([])
+    os.setresgid(uid, uid, uid)
+    os.setresuid(uid, uid, uid)
+    set_capabilities(0)
+    if os.getresuid() != (uid, uid, uid) or os.getresgid() != (uid, uid, uid):
+        raise OSError("the program uid did not hold")
+
+
+_PAGE = 4096
+
+
+def address_space_bytes(resource):
+    """This process's address-space size (what RLIMIT_AS counts), or None where it cannot
+    be told. The jail has no /proc: the size is the lowest RLIMIT_AS under which a one-page
+    mapping still fits, found by bisection (~35 setrlimit/mmap pairs, tens of us), the
+    limit restored after. Uses libc through ctypes, loaded by the warm server."""
+    libc, ctypes = load_libc()
+    mmap, munmap = libc.mmap, libc.munmap
+    failed = ctypes.c_void_p(-1).value
+    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+    low, high = 0, 1 << 47  # a page fits under `high`, not under `low`
+    try:
+        while high - low > _PAGE:
+            middle = (low + high) // 2 // _PAGE * _PAGE
+            resource.setrlimit(resource.RLIMIT_AS, (middle, hard))
+            page = mmap(None, _PAGE, 0, 0x22, -1, 0)  # PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS
+            if page is None or page == failed:
+                low = middle
+            else:
+                munmap(page, _PAGE)
+                high = middle
+    except (MemoryError, OSError, ValueError):
+        return None
+    finally:
+        resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
+    return high - _PAGE
+
+
 def read_all(fd):
     """Everything `fd` yields until its end of file."""
     chunks = []
@@ -167,41 +248,101 @@ def kill_process(pid, pidfd=None, reap=True):
 
 
 
+MAX_DEPTH = 50
+"""Levels of nested containers plain data may have."""
+MAX_ITEMS = 1 << 24
+"""Items plain data may have, each shared part counted every time it appears: any walk of
+it (a comparison, a repr) is then bounded, however much a program shares (`x = [x, x]` 48
+times over is 49 lists but 2**49 items)."""
+_CONTAINERS = (tuple, list, set, frozenset, dict)
+
+
+class TooLarge(ValueError):
+    """Plain data with more than MAX_ITEMS items, shared parts counted each time."""
+
+
 def is_plain(value, depth=0):
-    kind = type(value)
-    if kind not in PLAIN or depth > 50:
+    """Whether `value` is plain data: PLAIN types all the way down, at most MAX_DEPTH levels
+    below `depth`, at most MAX_ITEMS items. Linear in the size of the data: a container met
+    again (shared) is not walked again."""
+    try:
+        return check_plain(value, depth)
+    except TooLarge:
         return False
-    if kind in (tuple, list, set, frozenset):
-        return all(is_plain(v, depth + 1) for v in value)
-    if kind is dict:
-        return all(is_plain(k, depth + 1) and is_plain(v, depth + 1) for k, v in value.items())
-    return True
 
 
+def check_plain(value, depth=0):
+    """`is_plain`, but TooLarge (saying so) for data past MAX_ITEMS."""
+    kind = type(value)
+    if kind not in PLAIN or depth > MAX_DEPTH:
+        return False
+    if kind not in _CONTAINERS:
+        return True
+    return _walk(value, depth, {}) is not None
 
-def standard_to_plain(value, depth=0):
+
+def _walk(value, depth, seen):
+    """(levels below `value` its deepest item lies at, items in it counting itself), or
+    None when something below is not plain or lies deeper than MAX_DEPTH. `seen`: what
+    the containers already walked gave, by id (alive all along: the data holds them)."""
+    known = seen.get(id(value))
+    if known is not None:
+        return known if depth + known[0] <= MAX_DEPTH else None
+    if depth >= MAX_DEPTH:  # its items would lie deeper than allowed
+        return None if value else (0, 1)
+    height, size = 0, 1
+    items = value if type(value) is not dict else (x for pair in value.items() for x in pair)
+    for item in items:
+        kind = type(item)
+        if kind not in PLAIN:
+            return None
+        if kind in _CONTAINERS:
+            found = _walk(item, depth + 1, seen)
+            if found is None:
+                return None
+            height, size = max(height, found[0] + 1), size + found[1]
+        else:
+            height, size = max(height, 1), size + 1
+        if size > MAX_ITEMS:
+            raise TooLarge(f"the value has more than {MAX_ITEMS} items (a part it holds "
+                           "several times counts each time)")
+    seen[id(value)] = (height, size)
+    return height, size
+
+
+def standard_to_plain(value, depth=0, converted=None):
     """Exact standard-library containers (Counter, OrderedDict, defaultdict, deque) as the
     dict or list they compare like, recursively; None for anything else. The result is
-    plain data, checked again by the harness, so this cannot smuggle a program's class."""
+    plain data, checked again by the harness, so this cannot smuggle a program's class.
+    Linear: a container met again is converted once (`converted`, by id)."""
     collections = sys.modules.get("collections")
     kind = type(value)
-    if depth > 50:
+    if depth > MAX_DEPTH:
         return None
+    if kind in PLAIN and kind not in _CONTAINERS:
+        return value
+    if converted is None:
+        converted = {}
+    key = id(value)
+    if key in converted:
+        return converted[key]
     if collections is not None and kind in (collections.Counter, collections.OrderedDict,
                                             collections.defaultdict):
         value, kind = dict(value), dict
     elif collections is not None and kind is collections.deque:
         value, kind = list(value), list
+    result = None
+    converted[key] = None  # a cycle back to this container: not plain
     if kind in (list, tuple, set, frozenset):
-        items = [v if is_plain(v) else standard_to_plain(v, depth + 1) for v in value]
-        return None if any(i is None and v is not None for i, v in zip(items, value)) \
-            else kind(items)
-    if kind is dict:
-        items = {k: v if is_plain(v) else standard_to_plain(v, depth + 1)
-                 for k, v in value.items()}
-        return None if any(items[k] is None and value[k] is not None for k in items) \
-            else items
-    return value if is_plain(value) else None
+        items = [standard_to_plain(v, depth + 1, converted) for v in value]
+        if not any(i is None and v is not None for i, v in zip(items, value)):
+            result = kind(items)
+    elif kind is dict:
+        items = {k: standard_to_plain(v, depth + 1, converted) for k, v in value.items()}
+        if not any(items[k] is None and value[k] is not None for k in items):
+            result = items
+    converted[key] = result
+    return result
 
 
 
@@ -278,6 +419,8 @@ class Verdicts(list):
         self.since = 0.0
 
     def append(self, verdict):
+        if verdict[0] != "checker" and len(verdict[1]) > MAX_VERDICT_TEXT:
+            verdict = (verdict[0], verdict[1][:MAX_VERDICT_TEXT] + " [...]", *verdict[2:])
         line = (self.nonce + to_json({"test": len(self), "verdict": verdict})
                 + "\n").encode()
         super().append(verdict)

@@ -31,7 +31,7 @@ from sandbox._types import Limits
 if TYPE_CHECKING:
     from sandbox._parallel import Cancel
 
-__all__ = ["JAIL_UID", "MIN_PROCESS_BYTES", "SCRATCH", "SECCOMP_POLICY", "cgroup_v2_root",
+__all__ = ["JAIL_UID", "MIN_PROCESS_BYTES", "PROGRAM_UID", "SCRATCH", "SECCOMP_POLICY", "cgroup_v2_root",
            "check_nsjail", "jail_argv", "memory_group", "nsjail_binary", "process_budget",
            "run_jail"]
 
@@ -45,6 +45,14 @@ MIN_PROCESSES = 4
 harness runs itself, a worker or zygote, and its child."""
 
 JAIL_UID = 99999
+PROGRAM_UID = 99998
+"""A warm server's jail maps a second unprivileged uid (mapped to the unprivileged host uid
+99998): every program it runs takes it, so that no program can signal, renice, re-limit or
+move the server and the harness that judge the next runs (see `_warm_server.py`)."""
+WARM_CAPABILITIES = ("CAP_SETUID", "CAP_SETGID", "CAP_KILL", "CAP_FOWNER")
+"""What a warm server's jail keeps, inside its own user namespace only: switching a child to
+PROGRAM_UID, killing a run's processes (another uid), emptying the folders a program left
+(its own files and folders). Every program and harness child drops them all."""
 SECCOMP_POLICY = (
     "ERRNO(1) { ptrace, process_vm_readv, process_vm_writev, pidfd_getfd, kcmp,"
     " process_madvise, io_uring_setup, io_uring_enter, io_uring_register,"
@@ -252,7 +260,8 @@ def jail_argv(command: Sequence[str], limits: Limits, *,
     is the placeholder "{log_fd}", filled in by `run_process`. `group`: the cgroup v1
     memory group holding the jail's memory (see `run_jail`). `persistent`: a warm server's
     jail (no time limit, no CPU, process or address-space rlimit: each forked run sets its
-    own; a cgroup, if any, holds the server and one run). `idle_s`: seconds a spare jail
+    own; a cgroup, if any, holds the server and one run; PROGRAM_UID mapped as well, and the
+    capabilities of WARM_CAPABILITIES kept). `idle_s`: seconds a spare jail
     may wait before its command starts, added to the time-limit backstop."""
     cgroup = cgroup_v2_root()
     processes, address_space = process_budget(limits, cgroup=bool(cgroup or group))
@@ -272,6 +281,11 @@ def jail_argv(command: Sequence[str], limits: Limits, *,
             "--rlimit_core", "0", "--rlimit_stack", "soft",
             "--rlimit_as", "max" if persistent else str(_mb(address_space + address_space_extra)),
             "--seccomp_string", SECCOMP_POLICY]
+    if persistent:
+        argv += ["--user", f"{PROGRAM_UID}:{PROGRAM_UID}:1",
+                 "--group", f"{PROGRAM_UID}:{PROGRAM_UID}:1"]
+        for capability in WARM_CAPABILITIES:
+            argv += ["--cap", capability]
     argv += _cgroup_flags(limits, cgroup, group, persistent)
     for path in (*BASE_MOUNTS, *mounts):
         argv += ["-R", path]

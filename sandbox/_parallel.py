@@ -6,10 +6,11 @@ one run would give; a chunk that can no longer count is stopped through its `Can
 from __future__ import annotations
 
 import dataclasses
+import functools
 import os
 import threading
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from sandbox._errors import ArgumentError
@@ -26,9 +27,9 @@ BUDGET_SPENT = "not run: the program's budget of {:g} s was spent"
 in-jail `Budget` writes the same), formatted with the budget in seconds."""
 
 CANCEL_GRACE_S = 0.2
-"""Seconds past a split program's budget after which a chunk still running is stopped from
-the host. Its harness, whose clock started with the chunk, normally ends its tests at the
-budget first; this stops a chunk that started late (it waited for a warm server)."""
+"""Seconds past what was left of a split program's budget when its chunk started in a
+server after which that chunk, still running, is stopped from the host. Its harness, whose
+clock started with the chunk, normally ends its tests at the budget first."""
 
 # which status a merged report takes when its chunks differ: the jail's own failures first,
 # then the limits, in the order a single run's report (`_tests._report`) decides them
@@ -59,11 +60,17 @@ class Cancel:
     `cancel`). Once `set`, a warm run still going is killed within milliseconds (its poll
     loop watches `fileno()`, an eventfd left readable) and its unfinished tests are timeouts
     that did not run, `reason` their message; a run not yet started does not start.
-    `deadline` (a `time.monotonic()` time), if given, sets it by itself, with `expired`.
+    `deadline` (a `time.monotonic()` time), if given, sets it by itself, with `expired`;
+    `after_s` instead: the deadline comes that many seconds after the run starts in a warm
+    server (`started`, which also calls `on_start`), not counting the wait for one.
     The owner closes it once the run it was given to has returned."""
 
-    def __init__(self, deadline: float | None = None, expired: str = "cancelled") -> None:
+    def __init__(self, deadline: float | None = None, expired: str = "cancelled", *,
+                 after_s: float | None = None,
+                 on_start: Callable[[], None] | None = None) -> None:
         self.deadline = deadline
+        self.after_s = after_s
+        self.on_start = on_start
         self.expired = expired
         self.reason = ""  # empty until set
         self._lock = threading.Lock()
@@ -78,6 +85,14 @@ class Cancel:
             self.reason = reason
             if self._fd is not None:
                 os.eventfd_write(self._fd, 1)
+
+    def started(self) -> None:
+        """The run this can stop has started (a warm server took it): `after_s` counts from
+        now."""
+        if self.after_s is not None:
+            self.deadline = time.monotonic() + self.after_s
+        if self.on_start is not None:
+            self.on_start()
 
     def wait_s(self, left: float) -> float:
         """How long a poll may wait, at most `left` seconds: less when the deadline comes
@@ -122,13 +137,16 @@ def not_run(count: int, why: str) -> TestReport:
 class SplitProgram:
     """One `run_tests` job whose tests run as several jails in parallel, chunk by chunk.
 
-    The program's budget holds across its chunks: `Limits.program_wall_s` counts from the
-    start of its first chunk, each chunk getting what is left of it (and its slice of the
-    job's `test_limits`, where it gives one limit per test). A chunk that would start after
-    a timeout in an earlier chunk (in test order), or once the budget is spent, does not
-    start; one already running is stopped (its `Cancel`): when a chunk reports a timeout at
-    test i, every running chunk whose first test comes after i is killed at once, and past
-    the budget (plus `CANCEL_GRACE_S`) so is every chunk still running. The chunks before i
+    The program's budget holds across its chunks: `Limits.program_wall_s` counts the time
+    during which at least one of its chunks runs in a warm server (never the wait for a
+    server while none of them runs, as when another batch holds the servers), each chunk
+    getting what is left of it when it is handed to a worker (and its slice of the job's
+    `test_limits`, where it gives one limit per test), counted from its own start in a
+    server. A chunk that would start after a timeout in an earlier chunk (in test order),
+    or once the budget is spent, does not start; one already running is stopped (its
+    `Cancel`): when a chunk reports a timeout at test i, every running chunk whose first
+    test comes after i is killed at once, and past what it was left (plus `CANCEL_GRACE_S`)
+    so is a chunk still running. The chunks before i
     run on: their verdicts count. `merged` then gives the report one run of all the tests
     gives: the verdicts in order, every test after the first timeout a timeout that never
     ran."""
@@ -141,7 +159,9 @@ class SplitProgram:
         self.test_limits = job.get("test_limits")  # one per test, sliced with the chunks
         self.reports: dict[int, TestReport] = {}
         self._lock = threading.Lock()
-        self._started: float | None = None
+        self._in_server: set[int] = set()  # the chunks running in a server now
+        self._since = 0.0  # when the current stretch with a chunk running began
+        self._spent = 0.0  # seconds of the budget spent in stretches that ended
         self._timeout_at: int | None = None  # first test index seen timing out
         self._running: dict[int, Cancel] = {}  # part -> the stop signal of its run
 
@@ -150,11 +170,8 @@ class SplitProgram:
         report is then recorded here)."""
         first, stop = self.bounds[part]
         with self._lock:
-            now = time.monotonic()
-            if self._started is None:
-                self._started = now
             budget = self.limits.program_wall_s
-            left = None if budget is None else budget - (now - self._started)
+            left = None if budget is None else budget - self._clock()
             spent = "" if budget is None else BUDGET_SPENT.format(budget)
             if self._timeout_at is not None and self._timeout_at < first:
                 why = AFTER_TIMEOUT
@@ -163,8 +180,8 @@ class SplitProgram:
             else:
                 limits = self.limits if left is None else \
                     dataclasses.replace(self.limits, program_wall_s=left)
-                cancel = Cancel(None if budget is None else
-                                self._started + budget + CANCEL_GRACE_S, spent)
+                cancel = Cancel(None, spent, on_start=functools.partial(self._began, part),
+                                after_s=None if left is None else left + CANCEL_GRACE_S)
                 self._running[part] = cancel
                 arguments = {**self.job, "tests": self.tests[first:stop], "limits": limits,
                              "cancel": cancel}
@@ -174,6 +191,17 @@ class SplitProgram:
         self.finish(part, not_run(stop - first, why))
         return None
 
+    def _clock(self) -> float:
+        """Seconds of the program's budget spent so far (the lock held)."""
+        return self._spent + (time.monotonic() - self._since if self._in_server else 0.0)
+
+    def _began(self, part: int) -> None:
+        """Chunk `part` started in a server (its `Cancel.started`)."""
+        with self._lock:
+            if not self._in_server:
+                self._since = time.monotonic()
+            self._in_server.add(part)
+
     def finish(self, part: int, report: TestReport) -> None:
         """Record chunk `part`'s report (its indices local to the chunk); after a timeout in
         it, stop the running chunks that come after it."""
@@ -182,6 +210,10 @@ class SplitProgram:
         with self._lock:
             self.reports[part] = report
             cancel = self._running.pop(part, None)
+            if part in self._in_server:
+                self._in_server.discard(part)
+                if not self._in_server:
+                    self._spent += time.monotonic() - self._since
             if timed_out and (self._timeout_at is None or first + timed_out[0] <
                               self._timeout_at):
                 self._timeout_at = first + timed_out[0]

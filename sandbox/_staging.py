@@ -29,7 +29,7 @@ _SOURCES = {"harness.py": "_harness.py", "harness_io.py": "_harness_io.py",
 _RUN = ("import sys\n"
         "sys.path[0] = '/harness'\n"  # only the staged folder: never the program's /work
         "if sys.argv[1] == 'warm-server':\n"
-        "    import warm_server\n    warm_server.main(int(sys.argv[2]))\n"
+        "    import warm_server\n    warm_server.main(int(sys.argv[2]), int(sys.argv[3]))\n"
         "else:\n    import harness\n    harness.entry(sys.argv[1:])\n")
 _COMPILE = ("import importlib.util, py_compile, sys\n"
             "for src in sys.argv[1:]:\n"

@@ -9,10 +9,10 @@ import marshal
 import math
 import numbers
 import secrets
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, Literal, get_args
 
-from sandbox._checker import Checker, checker_output_room, judged, prepare_checker
+from sandbox._checker import CHECKED, Checker, checker_output_room, judged, prepare_checker
 from sandbox._classify import to_execution
 from sandbox._errors import ArgumentError
 from sandbox._jail import check_nsjail, run_jail
@@ -132,8 +132,10 @@ def run_tests(code: str, tests: Any, language: str = "python", *,
             harness_limits.output_bytes + checker_output_room(checking, limits, len(items))))
     if use_warm(spec, mode):
         execution = run_warm(code, stdin=payload, files=files or {}, limits=harness_limits,
-                             harness=kind, cancel=cancel)
-        return judged(checking, _report(execution, nonce, len(items), cancel))
+                             harness=kind, cancel=cancel, decode_stdout=False)
+        report, outputs = _report(execution, nonce, len(items), cancel)
+        del execution  # the harness's stream: the checker needs only `outputs`, once
+        return judged(checking, report, outputs)
     check_nsjail()
     with workspace(code, spec, files or {}) as box:
         failed = compile_program(box, spec, limits)
@@ -145,7 +147,10 @@ def run_tests(code: str, tests: Any, language: str = "python", *,
                        stdin=payload, output_bytes=harness_limits.output_bytes,
                        binds=[*box.binds, (staged_dir(), IN_JAIL)],
                        address_space_extra=spec.address_space_extra, cancel=cancel)
-    return judged(checking, _report(to_execution(raw, limits), nonce, len(items), cancel))
+    report, outputs = _report(to_execution(raw, limits, decode_stdout=False), nonce,
+                              len(items), cancel)
+    del raw  # the harness's stream: the checker needs only `outputs`, once
+    return judged(checking, report, outputs)
 
 
 def _normalize(tests: Any, fmt: TestFormat, entry_point: str | None, language: str,
@@ -190,20 +195,61 @@ def _test_limits(test_limits: Sequence[float] | None, count: int) -> list[float]
     return [float(value) for value in test_limits]
 
 
+def _records(stdout: bytes, nonce: str) -> Iterator[dict[str, Any]]:
+    """The harness's nonce-framed JSON records in `stdout`, parsed one line at a time (no
+    decoded or split copy of the whole stream: checker outputs make it large). A line that
+    does not parse (cut short by the output cap, or from a harness the program spoiled) is
+    no record: its test has no verdict, which is never a pass."""
+    frame = nonce.encode()
+    start = 0
+    while (at := stdout.find(frame, start)) >= 0:
+        end = stdout.find(b"\n", at)
+        end = len(stdout) if end < 0 else end
+        if at == 0 or stdout[at - 1] == 10:  # a line that starts with the nonce
+            try:
+                record = json.loads(stdout[at + len(frame):end])
+            except ValueError:  # JSONDecodeError and UnicodeDecodeError are ValueErrors
+                record = None
+            if isinstance(record, dict):
+                yield record
+        start = end + 1
+
+
+def _verdict(record: dict[str, Any], count: int) -> tuple[int, list[Any]] | None:
+    """(test index, verdict) of a verdict record of the right shape, else None."""
+    index, verdict = record.get("test"), record.get("verdict")
+    if type(index) is not int or not 0 <= index < count or not isinstance(verdict, list) \
+            or not 2 <= len(verdict) <= 4 or not isinstance(verdict[0], str) \
+            or not isinstance(verdict[1], str):
+        return None
+    return index, verdict
+
+
 def _report(execution: Execution, nonce: str, count: int,
-            cancel: Cancel | None = None) -> TestReport:
+            cancel: Cancel | None = None) -> tuple[TestReport, dict[int, bytes | None]]:
     """Verdicts from the harness's nonce-framed lines; tests without one are timeouts if the
     run timed out (that did not run, with its reason, if `cancel` stopped it), else errors.
-    Never a pass without a verdict."""
+    Never a pass without a verdict. Also the outputs awaiting the checker, as bytes (None:
+    not hex), by test: their results carry no message."""
     verdicts: dict[int, list[Any]] = {}
+    outputs: dict[int, bytes | None] = {}
     final: dict[str, Any] | None = None
-    for line in execution.stdout_bytes.splitlines():
-        if line.startswith(nonce.encode()):
-            record = json.loads(line[len(nonce):])
-            if "verdict" in record:
-                verdicts[record["test"]] = record["verdict"]
-            else:
-                final = record
+    for record in _records(execution.stdout_bytes, nonce):
+        if "verdict" not in record:
+            final = record if isinstance(record.get("stdout"), str) and \
+                isinstance(record.get("stderr"), str) else final
+            continue
+        found = _verdict(record, count)
+        if found is None:
+            continue
+        index, verdict = found
+        if verdict[0] == CHECKED:
+            try:
+                outputs[index] = bytes.fromhex(verdict[1])
+            except ValueError:
+                outputs[index] = None
+            verdict[1] = ""
+        verdicts[index] = verdict
     missing = "timeout" if execution.status == "timeout" else "error"
     why = f"no verdict: the run ended with {execution.status}"
     if final is None and execution.stderr.strip():
@@ -225,7 +271,7 @@ def _report(execution: Execution, nonce: str, count: int,
                         signal=execution.signal,
                         stdout=final["stdout"] if final else "",
                         stderr=final["stderr"] if final else execution.stderr,
-                        truncated=execution.truncated or bool(final and final["truncated"]),
+                        truncated=execution.truncated or bool(final and final.get("truncated")),
                         wall_s=execution.wall_s,
                         cpu_s=execution.cpu_s, peak_memory_bytes=execution.peak_memory_bytes)
-    return TestReport(results=results, execution=program)
+    return TestReport(results=results, execution=program), outputs

@@ -27,7 +27,14 @@ from collections.abc import Mapping
 
 from sandbox._classify import to_execution
 from sandbox._errors import ArgumentError, SandboxError
-from sandbox._jail import cgroup_v2_root, check_nsjail, jail_argv, memory_group, process_budget
+from sandbox._jail import (
+    PROGRAM_UID,
+    cgroup_v2_root,
+    check_nsjail,
+    jail_argv,
+    memory_group,
+    process_budget,
+)
 from sandbox._languages import PYTHON, PYTHON_FLAGS, LanguageSpec, language_spec
 from sandbox._parallel import Cancel, default_workers
 from sandbox._process import FORKING, RawRun, jail_host_env
@@ -44,6 +51,8 @@ of their own each, the harness retiring past 16 MiB of growth; their interpreter
 are charged where first read) and slack. On cgroup v1 each run's
 limit is exact: what the idle server holds plus `memory_bytes`."""
 
+READY_S = 60.0
+"""Seconds a new warm server may take to start (nsjail, the interpreter, its warm-up)."""
 _CHUNK = 1 << 16
 """Bytes read from a run's stdout or stderr at a time."""
 
@@ -88,7 +97,8 @@ class WarmServer:
         self.cgroup = self.group is not None or bool(cgroup_v2_root())
         self.control, inside = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         fd = inside.fileno()
-        argv = jail_argv([PYTHON, *PYTHON_FLAGS, LAUNCHER, "warm-server", str(fd)], limits,
+        argv = jail_argv([PYTHON, *PYTHON_FLAGS, LAUNCHER, "warm-server", str(fd),
+                          str(PROGRAM_UID)], limits,
                          binds=[(staged_dir(), IN_JAIL)], group=self.group,
                          pass_fds=[fd], persistent=True)
         argv = [a if a != "{log_fd}" else "2" for a in argv]
@@ -101,6 +111,7 @@ class WarmServer:
                                          pass_fds=[fd], start_new_session=True,
                                          env=jail_host_env())
         inside.close()
+        self.ready = False  # until the server says so (`wait_ready`)
         self.retired = False
         self.headers: dict[tuple[Limits, str | None], bytes] = {}
         self.hold = hold_runs()
@@ -116,6 +127,17 @@ class WarmServer:
                  if not line.startswith("[I]")]
         return SandboxError("the warm sandbox server died: "
                             + (" | ".join(lines[-5:]) or f"exit code {self.proc.returncode}"))
+
+    def wait_ready(self) -> None:
+        """Wait (once) until the server has started and warmed up: a run's clock (its
+        `Cancel.started`) never counts a server's start."""
+        if self.ready:
+            return
+        if not select.select([self.control], [], [], READY_S)[0]:
+            raise SandboxError(f"the warm sandbox server did not start within {READY_S:g} s")
+        if self.control.recv(64) != b"ready":
+            raise self.died()
+        self.ready = True
 
     def alive(self) -> bool:
         return not self.retired and self.proc.poll() is None
@@ -179,7 +201,10 @@ class WarmServer:
                 "wall_s": limits.wall_s, "cpu_s": max(1, int(limits.cpu_s + 0.999)),
                 "file_size_bytes": limits.file_size_bytes, "open_files": limits.open_files,
                 "processes": processes, "address_space": address_space, "harness": harness,
-                "hold": self.hold})
+                "hold": self.hold,
+                # without a memory cgroup the long-lived harness, which decodes what the
+                # program sends, takes one process's share of the run's memory at most
+                "harness_bytes": None if self.cgroup else address_space})
             if len(self.headers) >= 64:
                 self.headers.clear()
             self.headers[key] = header
@@ -319,6 +344,9 @@ class WarmPool:
             if server is None:
                 server = WarmServer(self.key)
                 self.servers.append(server)
+            server.wait_ready()
+            if cancel is not None:  # a run's own clock starts here, not while it waited
+                cancel.started()
             result = server.execute(*args, cancel=cancel)  # type: ignore[arg-type]
         except (SandboxError, OSError) as exc:
             error = exc if isinstance(exc, SandboxError) or server is None else server.died()
@@ -418,10 +446,13 @@ def shutdown() -> None:
 
 
 def run_warm(code: str, *, stdin: bytes, files: Mapping[str, str | bytes], limits: Limits,
-             harness: str | None = None, cancel: Cancel | None = None) -> Execution:
+             harness: str | None = None, cancel: Cancel | None = None,
+             decode_stdout: bool = True) -> Execution:
     """Run Python `code` in a warm server: same isolation and limits as a cold jail. Once
-    `cancel` is set (from another thread) the run is killed and is a timeout."""
+    `cancel` is set (from another thread) the run is killed and is a timeout.
+    `decode_stdout`: as `to_execution` takes it."""
     spec = language_spec("python")
     clean = {safe_name(name, spec): content for name, content in files.items()}
     raw = _pool(limits).execute(code, stdin, clean, limits, harness, cancel=cancel)
-    return to_execution(raw, limits, cgroup=bool(cgroup_v2_root()), warm=True)
+    return to_execution(raw, limits, cgroup=bool(cgroup_v2_root()), warm=True,
+                        decode_stdout=decode_stdout)

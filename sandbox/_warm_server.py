@@ -1,11 +1,15 @@
 """The warm Python server: runs INSIDE a jail as its pid 1 (standard library only, started
-as `python3 -E -s -S /harness/run.py warm-server FD`, see _staging.py), and forks one child
-per program.
+as `python3 -E -s -S /harness/run.py warm-server FD UID`, see _staging.py), and forks one
+child per program.
 
 Each child is as isolated as a cold run: it lives in the same jail (namespaces, read-only
-system, no network, no /proc, seccomp, uid 99999), gets per-run rlimits (address space, CPU,
-file size, open files, processes) that it cannot raise, and starts in an emptied /work and
-/tmp. After every run every other process of the jail is SIGKILLed (`kill(-1)`: all but
+system, no network, no /proc, seccomp), gets per-run rlimits (address space, CPU, file
+size, open files, processes) that it cannot raise, and starts in an emptied /work and
+/tmp. It takes the program uid UID (`become`) before it reads the program: this server
+and the long-lived harness run under the jail's other uid, so nothing a program does
+(signals, prlimit, renice, scheduler, affinity) reaches what judges the next runs. The
+server keeps CAP_SETUID, CAP_SETGID, CAP_KILL and CAP_FOWNER, inside its user namespace
+only, for that switch, the kills and the clean-up; every program child drops them all. After every run every other process of the jail is SIGKILLed (`kill(-1)`: all but
 pid 1, which is immune to its children's signals) and reaped, and /work and /tmp are
 emptied again, so nothing a program leaves behind meets the next one. The server never
 reads a program or its tests: the child reads them from a pipe after the fork, so no other
@@ -51,14 +55,20 @@ WORKER_STDIO = None
 """The standard streams of every assert/check worker this server forks (`standard_streams`)."""
 CPUS = None
 """The CPUs this server may use, as it started: its affinity, and its harness's between runs."""
+PROGRAM_UID = None
+"""The uid every program (and a stdin/stdout run's harness) runs under: not this server's."""
 
 
-def main(control_fd: int) -> None:
+def main(control_fd: int, program_uid: int) -> None:
     signal.signal(signal.SIGPIPE, signal.SIG_IGN)
+    # pid 1 of its namespace ignores every signal it has no handler for, so no process of
+    # the jail can end it (a program cannot signal it at all: another uid)
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
     control = _socket.socket(fileno=control_fd)
-    global CPUS
+    global CPUS, PROGRAM_UID
     CPUS = os.sched_getaffinity(0)
-    if not empty_dirs():
+    PROGRAM_UID = program_uid
+    if not empty_dirs() or not separated():
         return
     warm_up()
     stdio = standard_streams(harness_program.fresh_stdio)
@@ -67,6 +77,7 @@ def main(control_fd: int) -> None:
     # what is allocated so far (the harness modules) leaves the collector's reach: a
     # collection in a forked child then neither walks nor copies the pages it is on
     gc.freeze()
+    control.send(b"ready")  # the host starts a run's clock once its server is ready
     while True:
         try:
             message, fds = harness_program.recv_fds(control, 4, max_bytes=1 << 16)
@@ -97,6 +108,39 @@ def main(control_fd: int) -> None:
         control.send(to_json(result).encode())  # JSON: the host does not unmarshal jail data
         if result["retire"]:
             return
+
+
+def separated() -> bool:
+    """Whether a child that takes the program uid (`become_program`) is out of reach of
+    this server: it cannot signal it. Checked once, before any run: a server whose jail does
+    not give the two uids and the capabilities to switch says why and exits."""
+    harness_wire.load_libc()  # here, not in every child
+    pid = os.fork()
+    if pid == 0:
+        try:
+            harness_wire.become_program(PROGRAM_UID)
+            try:
+                os.kill(1, 0)
+            except PermissionError:
+                os._exit(0)
+            os._exit(3)
+        except BaseException:  # noqa: BLE001
+            os._exit(4)
+    status = os.waitpid(pid, 0)[1]
+    if os.waitstatus_to_exitcode(status) != 0:
+        sys.stderr.write(f"[E] the warm server cannot run programs under uid {PROGRAM_UID}"
+                         f" out of its reach (status {status})\n")
+        return False
+    return True
+
+
+def become(uid: int) -> None:
+    """This child takes the program uid, or ends (never runs a program as the server)."""
+    try:
+        harness_wire.become_program(uid)
+    except BaseException as exc:  # noqa: BLE001
+        os.write(2, f"sandbox: cannot take the program uid: {exc}\n".encode())
+        os._exit(70)
 
 
 def warm_up(rounds: int = 12) -> None:
@@ -206,6 +250,8 @@ class Judge:
                 os.closerange(theirs.fileno() + 1, MAX_FD)
                 sys.stdin, sys.stdout, sys.stderr = stdio
                 sys.argv = ["/harness/run.py", "python"]
+                # it kills the run's worker (the program uid): that, and nothing else
+                harness_wire.set_capabilities(harness_wire.CAP_KILL)
                 harness.serve(theirs, CPUS)
             finally:
                 os._exit(70)
@@ -239,6 +285,10 @@ def judged_run(header: dict, fds: list, control: _socket.socket, stdio: tuple) -
         judge.start(control, stdio)
     start = time.monotonic()
     deadline = start + header["wall_s"]
+    # the CPU this run is held on (`hold_here`): the harness holds itself there; the worker,
+    # another uid, holds itself (`become_worker`), as does each replacement
+    header["held"] = ({cpu} if (cpu := harness_wire.current_cpu()) is not None else None) \
+        if header["hold"] else None
     service, service_theirs = _socket.socketpair(_socket.AF_UNIX, _socket.SOCK_SEQPACKET)
     req_r, req_w = os.pipe()
     rep_r, rep_w = os.pipe()
@@ -257,7 +307,8 @@ def judged_run(header: dict, fds: list, control: _socket.socket, stdio: tuple) -
     handed = [stdin_fd, stdout_fd, stderr_fd, rep_r, req_w, out_r, err_r,
               service_theirs.fileno(), pidfd]
     try:
-        harness_program.send_fds(judge.sock, marshal.dumps({"pid": pid, "hold": header["hold"]}),
+        harness_program.send_fds(judge.sock, marshal.dumps({"pid": pid, "held": header["held"],
+                                                "memory": header["harness_bytes"]}),
                                  handed)
         sent = True
     except OSError:
@@ -293,6 +344,9 @@ def become_worker(header: dict, fds: tuple, source: "str | None" = None) -> None
     assert/check worker (`worker_main`, which closes every other fd, this server's too,
     before it loads the program: `source`, else /work/main.py)."""
     set_run_limits(header)
+    if header.get("held"):
+        harness_wire.hold_cpus(header["held"])
+    become(PROGRAM_UID)
     os.chdir("/work")
     sys.argv = ["/harness/run.py", "python"]  # as in the harness a cold worker comes from
     if "random" in sys.modules:
@@ -413,7 +467,7 @@ def empty(folder: str) -> None:
     with os.scandir(folder) as entries:
         for entry in entries:
             if entry.is_dir(follow_symlinks=False):
-                os.chmod(entry.path, 0o700)
+                os.chmod(entry.path, 0o777)  # the program's own (CAP_FOWNER): now open to all
                 empty(entry.path)
                 os.rmdir(entry.path)
             else:
@@ -455,6 +509,7 @@ def child(header: dict, fds: list[int], stdio: tuple) -> None:
         os.dup2(fd, target)
     os.closerange(3, MAX_FD)
     set_run_limits(header)
+    become(PROGRAM_UID)  # the plain program, or the stdin/stdout harness and its programs
     os.chdir("/work")
     sys.stdin, sys.stdout, sys.stderr = stdio  # as harness_program.fresh_stdio makes them
     if "random" in sys.modules:
@@ -504,7 +559,9 @@ def set_run_limits(header: dict) -> None:
     resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))  # SIGXCPU, then SIGKILL
     set_limit(resource.RLIMIT_FSIZE, header["file_size_bytes"])
     set_limit(resource.RLIMIT_NOFILE, header["open_files"])
-    set_limit(resource.RLIMIT_NPROC, header["processes"] + 1)  # +1: this server
+    # the program uid's processes: neither this server nor the long-lived harness counts,
+    # so the run has the count a cold jail has
+    set_limit(resource.RLIMIT_NPROC, header["processes"])
     set_limit(resource.RLIMIT_CORE, 0)
 
 

@@ -4,12 +4,32 @@ because the suite runs with --import-mode=importlib)."""
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 from sandbox_probes import Host
+
+from sandbox import _cgroup, _warm
+
+
+def forget_cgroup_detection() -> None:
+    _cgroup.cgroup_v1.cache_clear()
+    _cgroup.cgroup_v2_root.cache_clear()
+
+
+@pytest.fixture
+def no_cgroup(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """This process acting as on a host without cgroups (fresh warm servers included)."""
+    _warm.shutdown()
+    monkeypatch.setenv("SANDBOX_NO_CGROUP", "1")
+    forget_cgroup_detection()
+    yield
+    _warm.shutdown()
+    monkeypatch.delenv("SANDBOX_NO_CGROUP")
+    forget_cgroup_detection()
 
 
 @pytest.fixture
@@ -22,6 +42,4 @@ def host(tmp_path: Path) -> Host:
 @pytest.fixture(scope="session", autouse=True)
 def _warm_pool_cleanup():
     yield
-    from sandbox import _warm
-
     _warm.shutdown()

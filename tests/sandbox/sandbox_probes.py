@@ -10,6 +10,7 @@ from pathlib import Path
 import sandbox
 
 JAIL_UID = 99999
+PROGRAM_UID = 99998  # a warm server's programs
 MODES = ["cold", "warm"]
 SHORT = sandbox.Limits(wall_s=2.0, cpu_s=2.0, memory_bytes=256 << 20, processes=32,
                        disk_bytes=8 << 20, file_size_bytes=4 << 20, output_bytes=64 << 10,
@@ -18,7 +19,7 @@ SHORT = sandbox.Limits(wall_s=2.0, cpu_s=2.0, memory_bytes=256 << 20, processes=
 
 
 def escaped_processes() -> list[str]:
-    """Processes of the jail uid that no nsjail process contains: anything a program left
+    """Processes of the jail uids that no nsjail process contains: anything a program left
     behind outside its jail. (Live jails of other users of this machine are excluded.)"""
     parents, uids, names = {}, {}, {}
     for entry in Path("/proc").iterdir():
@@ -35,7 +36,7 @@ def escaped_processes() -> list[str]:
         names[pid] = fields["Name"].strip()
     escaped = []
     for pid, uid in uids.items():
-        if uid != JAIL_UID:
+        if uid not in (JAIL_UID, PROGRAM_UID):
             continue
         ancestor, jailed = parents.get(pid, 0), False
         while ancestor > 1:

@@ -133,3 +133,50 @@ def test_run_without_a_working_sandbox_exits_2_with_one_line(tmp_path: Path, tes
     [line] = done.stderr.strip().splitlines()
     assert line == ("rewards sandbox: error: SANDBOX_NSJAIL='/nonexistent/nsjail' is not an "
                     "executable file")
+
+
+def test_serve_an_attack_on_the_warm_server_reaches_no_other_client(tmp_path: Path) -> None:
+    """Issue #26: through `rewards sandbox serve` a program lowered the warm server's limits
+    and priority, and three later `print('ok')` requests of another client failed."""
+    httpx = pytest.importorskip("httpx", reason="pip install 'rewards-engine[server]'")
+    pytest.importorskip("uvicorn", reason="pip install 'rewards-engine[server]'")
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    url = f"http://127.0.0.1:{port}"
+    attack = ("import os, resource, signal\nfor pid in range(1, 200):\n"
+              "    if pid == os.getpid():\n        continue\n    for step in (\n"
+              "        lambda: resource.prlimit(pid, resource.RLIMIT_NOFILE, (12, 12)),\n"
+              "        lambda: resource.prlimit(pid, resource.RLIMIT_AS, (1 << 20, 1 << 20)),\n"
+              "        lambda: os.setpriority(os.PRIO_PROCESS, pid, 19),\n"
+              "        lambda: os.sched_setscheduler(pid, os.SCHED_IDLE, os.sched_param(0)),\n"
+              "        lambda: os.kill(pid, signal.SIGINT)):\n"
+              "        try:\n            step()\n        except OSError:\n            pass\n"
+              "print('attacked')\n")
+    with open(tmp_path / "serve.log", "w+") as log:
+        proc = subprocess.Popen([sys.executable, "-m", "rewards", "sandbox", "serve", "--port",
+                                 str(port), "--workers", "1", "--log-level", "warning"],
+                                stdout=log, stderr=subprocess.STDOUT, cwd=REPO)
+        try:
+            deadline = time.monotonic() + 120
+            while True:
+                assert proc.poll() is None, log.seek(0) or log.read()
+                assert time.monotonic() < deadline, "no answer on /v1/ping"
+                try:
+                    if httpx.get(f"{url}/v1/ping", timeout=1).json() == "pong":
+                        break
+                except httpx.TransportError:
+                    time.sleep(0.1)
+            with httpx.Client() as attacker:
+                reply = attacker.post(f"{url}/run_code", timeout=60,
+                                      json={"code": attack, "language": "python"}).json()
+                assert reply["run_result"]["stdout"] == "attacked\n", reply
+            with httpx.Client() as honest:
+                for _ in range(3):
+                    reply = honest.post(f"{url}/run_code", timeout=60,
+                                        json={"code": "print('ok')", "language": "python"}).json()
+                    assert reply["status"] == "Success", reply
+                    assert reply["run_result"]["stdout"] == "ok\n", reply
+        finally:
+            proc.terminate()
+            proc.wait(timeout=30)

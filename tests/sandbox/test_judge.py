@@ -1,8 +1,8 @@
 """The long-lived harness of warm assert/check runs (`harness.serve`): one harness process
 judges run after run of a warm server, each run's worker forked by the server, and nothing
-a program does to that harness reaches another run. It runs under the program's uid, so a
-program can signal it or change its limits: each such attempt may only spoil the
-attacker's own run, and the harness is replaced where it could have been changed."""
+a program does to that harness reaches another run. It runs under the server's uid, not the
+program's: a program can neither signal it nor change its limits (test_cross_run.py has
+every such attack on every process of the jail)."""
 
 from __future__ import annotations
 
@@ -51,24 +51,19 @@ def test_one_harness_judges_many_runs_each_with_a_fresh_worker() -> None:
     assert harness_pid() == first
 
 
-def test_a_program_that_kills_the_harness_spoils_only_its_own_run() -> None:
+def test_a_program_killing_everything_it_can_reaches_only_itself() -> None:
+    """kill(-1) reaches every process the sender may signal: the program's own only."""
     before = harness_pid()
-    code = ("import os, signal\ndef add(a, b):\n    os.kill(-1, signal.SIGKILL)\n"
-            "    return a + b\n")
+    code = ("import os, signal\ndef add(a, b):\n    if a == 2:\n"
+            "        os.kill(-1, signal.SIGKILL)\n    return a + b\n")
     report = sandbox.run_tests(code, ADD_TESTS, limits=OWN, mode="warm")
-    assert report.passed == 0, report  # no verdict from a dead harness is a pass
-    innocent_passes()
-    assert harness_pid() != before  # a new harness, forked from the clean server
-
-
-def test_a_stopped_harness_ends_its_run_as_a_timeout_and_is_replaced() -> None:
-    before = harness_pid()
-    code = ("import os, signal\ndef add(a, b):\n    os.kill(-1, signal.SIGSTOP)\n"
+    assert [r.outcome for r in report.results] == ["pass"] * 6, report  # nothing died
+    stop = ("import os, signal\ndef add(a, b):\n    os.kill(-1, signal.SIGSTOP)\n"
             "    return a + b\n")
-    report = sandbox.run_tests(code, ADD_TESTS, limits=OWN, mode="warm")
-    assert report.passed == 0 and report.execution.status == "timeout", report
+    report = sandbox.run_tests(stop, ADD_TESTS, limits=OWN, mode="warm")
+    assert report.passed == 6, report
     innocent_passes()
-    assert harness_pid() != before
+    assert harness_pid() == before  # the same harness: nothing reached it
 
 
 def test_signals_a_program_sends_the_harness_change_no_verdict() -> None:
@@ -86,7 +81,7 @@ def test_signals_a_program_sends_the_harness_change_no_verdict() -> None:
     assert harness_pid() == before  # blocked signals leave the harness as it was
 
 
-def test_a_harness_whose_limits_or_priority_were_changed_retires() -> None:
+def test_a_harness_a_program_tries_to_change_judges_on() -> None:
     attacks = {
         "limits": "resource.prlimit(pid, resource.RLIMIT_NOFILE, (12, 12))",
         "cpu time": "resource.prlimit(pid, resource.RLIMIT_CPU, (1, 1))",
@@ -99,9 +94,9 @@ def test_a_harness_whose_limits_or_priority_were_changed_retires() -> None:
                 f"    for pid in range(2, 1 << 15):\n        try:\n            {attack}\n"
                 "        except OSError:\n            pass\n    return a + b\n")
         report = sandbox.run_tests(code, ADD_TESTS, limits=OWN, mode="warm")
-        assert report.execution.status in ("ok", "runtime_error", "timeout"), (name, report)
+        assert report.passed == 6, (name, report)
         innocent_passes()  # the next run is judged by a harness none of this reached
-        assert harness_pid() != before, name
+        assert harness_pid() == before, name
 
 
 def test_processes_a_program_leaves_are_gone_before_the_next_run() -> None:

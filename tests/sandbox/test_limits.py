@@ -8,14 +8,13 @@ import dataclasses
 import os
 import subprocess
 import tempfile
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from sandbox_probes import MODES, SHORT
 
 import sandbox
-from sandbox import _cache, _cgroup, _jail, _spare, _warm
+from sandbox import _cache, _cgroup, _jail, _spare
 
 MiB = 1 << 20
 CHILD_MIB = 100
@@ -38,23 +37,6 @@ FORK_LIMITS = dataclasses.replace(SHORT, memory_bytes=192 * MiB, wall_s=8.0, cpu
 
 def memory_cgroup() -> bool:
     return bool(_jail.cgroup_v2_root() or _cgroup.cgroup_v1())
-
-
-def _forget_cgroup_detection() -> None:
-    _cgroup.cgroup_v1.cache_clear()
-    _cgroup.cgroup_v2_root.cache_clear()
-
-
-@pytest.fixture
-def no_cgroup(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """This process acting as on a host without cgroups (fresh warm servers included)."""
-    _warm.shutdown()
-    monkeypatch.setenv("SANDBOX_NO_CGROUP", "1")
-    _forget_cgroup_detection()
-    yield
-    _warm.shutdown()
-    monkeypatch.delenv("SANDBOX_NO_CGROUP")
-    _forget_cgroup_detection()
 
 
 def _held(ex: sandbox.Execution) -> int:

@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import dataclasses
 import time
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
 from sandbox_probes import SHORT
 
 import sandbox
-from sandbox import _batch
+from sandbox import _batch, _warm
 from sandbox._parallel import (
     AFTER_TIMEOUT,
     CANCEL_GRACE_S,
@@ -149,10 +150,52 @@ def test_a_chunk_after_a_timeout_does_not_start_and_the_budget_is_shared() -> No
     merged = plan.merged()
     assert [r.ran for r in merged.results] == [True] + [False] * 5
     spent = SplitProgram({**job, "limits": dataclasses.replace(LIMITS, program_wall_s=1e-9)},
-                         chunk_bounds(6, 2))
-    spent.start(0)
-    assert spent.start(1) is None
-    assert spent.reports[1].results[0].message.startswith("not run: the program's budget")
+                         chunk_bounds(6, 3))
+    first = spent.start(0)
+    assert first is not None
+    assert spent.start(1) is not None  # chunk 0 has not started in a server: nothing spent
+    first["cancel"].started()  # now it has
+    time.sleep(0.01)
+    assert spent.start(2) is None
+    assert spent.reports[2].results[0].message.startswith("not run: the program's budget")
+
+
+def test_the_budget_of_a_split_program_counts_only_while_a_chunk_runs() -> None:
+    """Waiting for a warm server (another batch holds them all) spends none of it; each
+    chunk's host-side deadline counts from its own start in a server."""
+    job = {"code": "", "tests": cases(list("abcdef")),
+           "limits": dataclasses.replace(LIMITS, program_wall_s=5.0)}
+    plan = SplitProgram(job, chunk_bounds(6, 3))
+    first = plan.start(0)
+    assert first is not None and first["cancel"].deadline is None
+    time.sleep(0.2)  # waiting for a server
+    second = plan.start(1)
+    assert second is not None and second["limits"].program_wall_s == 5.0
+    first["cancel"].started()
+    assert first["cancel"].deadline == pytest.approx(time.monotonic() + 5.0 + CANCEL_GRACE_S,
+                                                     abs=0.1)
+    time.sleep(0.2)  # chunk 0 runs
+    plan.finish(0, report(*(sandbox.TestResult(i, "pass") for i in range(2))))
+    time.sleep(0.2)  # nothing runs
+    third = plan.start(2)
+    assert third is not None and 4.5 < third["limits"].program_wall_s < 4.9
+
+
+def test_chunks_waiting_for_servers_held_by_another_batch_keep_their_budget() -> None:
+    """Another batch holds every server of the pool for 1.5 s; a split program with a budget
+    of 1 s waits for them, then passes: its clock starts in a server."""
+    limits = dataclasses.replace(LIMITS, memory_bytes=LIMITS.memory_bytes + (70 << 20),
+                                 program_wall_s=1.0, test_wall_s=1.0)
+    size = len(_warm._pool(limits).idle.queue)
+    with ThreadPoolExecutor(size + 1) as pool:
+        holders = [pool.submit(sandbox.run, "import time\ntime.sleep(1.5)", limits=limits,
+                               mode="warm") for _ in range(size)]
+        time.sleep(0.5)  # every server of the pool is taken
+        job = {"code": "print(input())", "tests": cases(list("abcdefgh")), "mode": "warm",
+               "limits": limits}
+        [chunked] = sandbox.run_tests_many([job], max_workers=size, chunk_tests=2)
+        assert all(h.result().status == "ok" for h in holders)
+    assert [r.outcome for r in chunked.results] == ["pass"] * 8, chunked
 
 
 def test_chunks_take_their_slice_of_the_per_test_limits() -> None:
@@ -234,11 +277,16 @@ def test_a_chunk_is_stopped_only_by_a_timeout_before_it() -> None:
     started = [plan.start(k) for k in range(3)]
     cancels = [arguments["cancel"] for arguments in started if arguments is not None]
     assert len(cancels) == 3 and not any(c.is_set() for c in cancels)
-    assert all(c.deadline == pytest.approx(cancels[0].deadline) for c in cancels)
     assert cancels[0].expired == "not run: the program's budget of 30 s was spent"
-    assert cancels[0].deadline == pytest.approx(plan._started + 30.0 + CANCEL_GRACE_S)
+    for cancel in cancels:  # each chunk's deadline counts from its start in a server
+        assert cancel.deadline is None
+        cancel.started()
+        assert cancel.deadline == pytest.approx(time.monotonic() + 30.0 + CANCEL_GRACE_S,
+                                                abs=1.0)
     unbounded = SplitProgram({**job, "limits": LIMITS}, chunk_bounds(6, 2)).start(0)
-    assert unbounded is not None and unbounded["cancel"].deadline is None
+    assert unbounded is not None
+    unbounded["cancel"].started()
+    assert unbounded["cancel"].deadline is None
     plan.finish(1, report(sandbox.TestResult(0, "timeout", "test exceeded 1 s", 1.0),
                           sandbox.TestResult(1, "timeout", AFTER_TIMEOUT, 0.0, False),
                           status="timeout"))
