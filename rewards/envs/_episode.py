@@ -96,6 +96,10 @@ class Episode:
             return StepResult(done=True, info={"error": str(exc)})
         return self._record(action, result)
 
+    def stop(self, reason: str) -> None:
+        """End the episode from outside (the loop's token budget): data, like out of turns."""
+        self.done, self.reason = True, reason
+
     def _record(self, action: str, result: StepResult) -> StepResult:
         observation = cap_text(result.observation, self.config.max_observation_chars)
         self.turns.append(Turn(action, observation, float(result.reward), dict(result.info)))
