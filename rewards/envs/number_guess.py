@@ -1,6 +1,7 @@
 """`number_guess`: the toy environment. The secret is the sample's reference (an integer in
 [low, high]); each turn the policy names a number and hears "Higher.", "Lower." or "Correct!",
-and every turn costs `step_penalty`. The final answer is the last guess, so a final reward of
+and every turn costs `step_penalty` (a turn that names no number in range costs
+`invalid_penalty` more). The final answer is the last guess, so a final reward of
 `{use: math}` scores 1 when the game was won. A tiny model learns it in minutes on a CPU
 (examples/multiturn/).
 
@@ -40,6 +41,9 @@ class NumberGuessOptions:
     """Largest secret."""
     step_penalty: float = 0.1
     """Reward of every turn: minus this (fewer turns, higher return)."""
+    invalid_penalty: float = 0.2
+    """Further penalty of a turn that names no number in [low, high]: the step reward that
+    teaches the format before the first win does."""
 
     def __post_init__(self) -> None:
         check_fields(self)
@@ -77,8 +81,8 @@ class NumberGuessEnv:
         penalty = -self.options.step_penalty
         guess = first_integer(action)
         if guess is None or not low <= guess <= high:
-            return StepResult(f"\nSay a number from {low} to {high}.\n", penalty,
-                              info={"invalid": 1})
+            return StepResult(f"\nSay a number from {low} to {high}.\n",
+                              penalty - self.options.invalid_penalty, info={"invalid": 1})
         self.last_guess = guess
         if guess == self.secret:
             return StepResult("\nCorrect!\n", penalty, done=True)

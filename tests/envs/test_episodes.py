@@ -56,11 +56,11 @@ def test_number_guess_won_lost_and_invalid():
     assert [t.observation.strip() for t in lost.turns] == ["Say a number from 1 to 8.",
                                                           "Lower.", "Lower."]
     assert lost.reason == "out_of_turns" and lost.final.value == 0.0
-    assert lost.reward == pytest.approx(-0.3)
+    assert lost.reward == pytest.approx(-0.5)  # the invalid turn costs 0.2 more
     metrics = turn_metrics([won, lost])
     assert metrics["turn/turns_per_episode"] == 2.5
     assert metrics["turn/out_of_turns"] == 0.5
-    assert metrics["turn/step_reward"] == pytest.approx(-0.1)
+    assert metrics["turn/step_reward"] == pytest.approx(-0.7 / 5)
 
 
 def test_step_weight_and_discount_enter_the_return():

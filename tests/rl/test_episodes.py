@@ -160,3 +160,33 @@ def test_train_config_reads_the_environment_block(tmp_path):
         load_train_config(GRPOConfig, {**document, "advantage": "per_token"})
     with pytest.raises(ConfigError, match="overlong_buffer"):
         load_train_config(GRPOConfig, {**document, "overlong_buffer": 2})
+
+
+def test_python_tool_episodes_in_the_token_layout(tiny_lm_dir):
+    """A scripted policy calls the tool, reads its output and answers: the tool's output is
+    an observation (masked), the answer is scored by math."""
+    import sandbox
+    from transformers import AutoTokenizer
+
+    try:
+        sandbox.run("print(1)")
+    except sandbox.SandboxError as exc:
+        pytest.skip(f"the nsjail sandbox cannot run on this machine: {exc}")
+    tokenizer = AutoTokenizer.from_pretrained(str(tiny_lm_dir))
+    config = load_options(EnvConfig, {"use": "python_tool", "max_turns": 3,
+                                      "tool_time_limit_s": 2}, where="t")
+    scripts = [["<code>print(6 * 7)</code>", "The answer is 42"],
+               ["<code>while True: pass</code>", "The answer is 41"]]
+    rows = [{"id": "q", "prompt": "What is 6 * 7?", "reference": "42"}]
+    (group,) = run_episode_groups(
+        ScriptedGenerator(tokenizer, scripts), tokenizer, config, env_factory(config),
+        math_reward(), rows, [tokenizer("What is 6 * 7?")["input_ids"]], n=2, max_tokens=32,
+        max_episode_tokens=400, encode=ObservationEncoder(tokenizer, chat_template=False,
+                                                           role="user"), sampling={})
+    good, looping = group.trajectories
+    assert good.reward == 1.0 and looping.reward == 0.0
+    assert good.turns[0].observation.strip() == "<output>\n42\n</output>"
+    assert looping.turns[0].info["status"] == "timeout"
+    observed = tokenizer.decode([t for t, m in zip(group.completions[0],
+                                                   group.action_masks[0]) if not m])
+    assert "42" in observed and "<code>" not in observed
