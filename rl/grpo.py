@@ -152,20 +152,19 @@ def train(cfg: GRPOConfig, *, on_step: Callable[[dict[str, Any]], None] | None =
     step_seed = [0]  # vLLM samples with a per-step seed so a resumed run samples the same
 
     def rollout(rows: list[Mapping[str, Any]]) -> list[Group]:
-        """G completions for each prompt, scored, with the overlong shaping applied."""
+        """G completions (or episodes) for each prompt, scored, with the overlong shaping."""
         ids = [encode_prompt(tokenizer, r["prompt"], chat_template=cfg.chat_template,
                              max_tokens=cfg.max_prompt_tokens) for r in rows]
         max_tokens = cfg.max_completion_tokens
         sampling = {"temperature": cfg.temperature, "top_p": cfg.top_p,
                     "seed": cfg.seed * 1_000_003 + step_seed[0]}
-        if make_env is None:
-            outputs = generator.generate(ids, n=cfg.num_generations, max_tokens=max_tokens,
-                                         **sampling)
         if make_env is not None:  # multi-turn: the episodes are the rollouts
             return run_episode_groups(generator, tokenizer, cfg.environment, make_env, reward,
                                       rows, ids, n=cfg.num_generations, max_tokens=max_tokens,
                                       max_episode_tokens=cfg.max_episode_tokens,
                                       encode=encode, sampling=sampling)
+        outputs = generator.generate(ids, n=cfg.num_generations, max_tokens=max_tokens,
+                                     **sampling)
         groups = score_groups(reward, tokenizer, rows, ids, outputs)
         if cfg.overlong_buffer > 0:
             for g in groups:
