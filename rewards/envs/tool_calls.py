@@ -13,7 +13,7 @@ Shapes read (`as_calls`), for the prediction and the reference alike:
 Matching: a call matches a reference call when the names are equal and the arguments are
 equal by value and type (`1 == 1.0`, but `True != 1` and `"1" != 1`; nested lists and
 mappings compared the same way). Parallel calls are an unordered multiset: predicted and
-reference calls are paired by a maximum-weight matching (Hungarian algorithm), and the score
+reference calls are paired by a maximum-weight matching (the Hungarian algorithm, here), and the score
 is the matched weight over max(#predicted, #reference), so missing and extra calls both cost.
 With `partial_credit`, a pair with the same name weighs the share of argument keys (of the
 union of both calls' keys) whose values match; without it, a pair weighs 1 or 0.
@@ -32,7 +32,8 @@ from rewards.options import check_fields, check_range, load_options
 from rewards.types import Sample, Score
 
 __all__ = ["ToolCall", "ToolCallOptions", "ToolCallReward", "as_calls", "call_similarity",
-           "extract_tagged", "match_calls", "parse_tool_calls", "values_equal"]
+           "extract_tagged", "match_calls", "max_weight_matching", "parse_tool_calls",
+           "values_equal"]
 
 
 @dataclass(frozen=True)
@@ -178,14 +179,50 @@ def match_calls(predicted: Sequence[ToolCall], reference: Sequence[ToolCall], *,
         total = sum(call_similarity(p, r, partial_credit=partial_credit)
                     for p, r in zip(predicted, reference))
         return total / max(len(predicted), len(reference))
-    import numpy as np
-    from scipy.optimize import linear_sum_assignment
+    weights = [[call_similarity(p, r, partial_credit=partial_credit) for r in reference]
+               for p in predicted]
+    return max_weight_matching(weights) / max(len(predicted), len(reference))
 
-    weights = np.array([[call_similarity(p, r, partial_credit=partial_credit)
-                         for r in reference] for p in predicted]).reshape(
-        len(predicted), len(reference))
-    rows, cols = linear_sum_assignment(weights, maximize=True)
-    return float(weights[rows, cols].sum()) / max(len(predicted), len(reference))
+
+def max_weight_matching(weights: Sequence[Sequence[float]]) -> float:
+    """The largest total weight of a matching of rows to columns (each used at most once):
+    the Hungarian algorithm (Kuhn 1955; Munkres 1957) in its O(n^3) potentials form, on the
+    matrix padded square with zeros. Weights are in [0, 1]; n is at most `max_calls`."""
+    n = max(len(weights), max((len(row) for row in weights), default=0))
+    if n == 0:
+        return 0.0
+    # minimize cost = 1 - weight (0 weight for padding); 1-based arrays as in the classic form
+    cost = [[1.0 - (weights[i][j] if i < len(weights) and j < len(weights[i]) else 0.0)
+             for j in range(n)] for i in range(n)]
+    inf = float("inf")
+    u, v = [0.0] * (n + 1), [0.0] * (n + 1)
+    match = [0] * (n + 1)  # match[j]: the row assigned to column j (1-based), 0 for none
+    way = [0] * (n + 1)
+    for i in range(1, n + 1):
+        match[0], j0 = i, 0
+        least, used = [inf] * (n + 1), [False] * (n + 1)
+        while match[j0] != 0:
+            used[j0] = True
+            i0, delta, j1 = match[j0], inf, 0
+            for j in range(1, n + 1):
+                if not used[j]:
+                    reduced = cost[i0 - 1][j - 1] - u[i0] - v[j]
+                    if reduced < least[j]:
+                        least[j], way[j] = reduced, j0
+                    if least[j] < delta:
+                        delta, j1 = least[j], j
+            for j in range(n + 1):
+                if used[j]:
+                    u[match[j]] += delta
+                    v[j] -= delta
+                else:
+                    least[j] -= delta
+            j0 = j1
+        while j0:
+            j1 = way[j0]
+            match[j0] = match[j1]
+            j0 = j1
+    return sum(1.0 - cost[match[j] - 1][j - 1] for j in range(1, n + 1))
 
 
 @dataclass(frozen=True)

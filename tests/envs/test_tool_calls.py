@@ -125,3 +125,24 @@ def test_bad_reference_abstains_and_config_is_checked():
 def test_huge_completion_is_capped():
     text = "<tool_call>" * 100_000 + hermes(WEATHER)
     assert score(text, [WEATHER], max_chars=1000).value == 0.0
+
+
+def test_max_weight_matching_against_brute_force():
+    import itertools
+    import random
+
+    from rewards.envs.tool_calls import max_weight_matching
+
+    rng = random.Random(0)
+    for _ in range(300):
+        rows, cols = rng.randint(0, 5), rng.randint(0, 5)
+        weights = [[rng.choice([0.0, 0.25, 0.5, 1.0, rng.random()]) for _ in range(cols)]
+                   for _ in range(rows)]
+        best = 0.0
+        if rows and cols:
+            small, large = (rows, cols) if rows <= cols else (cols, rows)
+            for perm in itertools.permutations(range(large), small):
+                total = sum((weights[i][perm[i]] if rows <= cols else weights[perm[i]][i])
+                            for i in range(small))
+                best = max(best, total)
+        assert max_weight_matching(weights) == pytest.approx(best), weights
