@@ -53,26 +53,47 @@ class ObservationEncoder:
     """Token ids of an observation as it follows an action: the plain text, or, under a chat
     template, the template's rendering of an observation message (role `role`) after an
     assistant turn, with the next assistant header (found by rendering a fixed conversation
-    with and without the message and keeping the difference)."""
+    with and without the message and keeping the difference).
+
+    The observation's own text is encoded with `split_special_tokens`: a tool that prints
+    `<|im_end|>` or `<|im_start|>assistant` gets those characters, never the special tokens
+    that would fake a turn boundary in the policy's context. Only the template's own markers
+    around it are special tokens."""
 
     def __init__(self, tokenizer: Any, *, chat_template: bool, role: str) -> None:
         self.tokenizer = tokenizer
         self.chat_template = chat_template
         self.role = role
+        self._wrapping: tuple[str, str] | None = None
+
+    def _wrap(self) -> tuple[str, str]:
+        """(text before, text after) an observation in the chat template's rendering."""
+        if self._wrapping is None:
+            marker = "\x00observation\x00"
+            base = [{"role": "user", "content": "q"}, {"role": "assistant", "content": "a"}]
+            before = self.tokenizer.apply_chat_template(base, tokenize=False)
+            after = self.tokenizer.apply_chat_template(
+                [*base, {"role": self.role, "content": marker}], tokenize=False,
+                add_generation_prompt=True)
+            at = after.find(marker)
+            if not after.startswith(before) or at < 0:
+                self._wrapping = ("", "")  # a template this cannot diff: the plain text
+            else:
+                self._wrapping = (after[len(before):at], after[at + len(marker):])
+        return self._wrapping
+
+    def _ids(self, text: str, *, special: bool) -> list[int]:
+        if not text:
+            return []
+        return list(self.tokenizer(text, add_special_tokens=False,
+                                   split_special_tokens=not special)["input_ids"])
 
     def __call__(self, observation: str) -> list[int]:
         if not observation:
             return []
-        text = observation
-        if self.chat_template:
-            base = [{"role": "user", "content": "q"}, {"role": "assistant", "content": "a"}]
-            before = self.tokenizer.apply_chat_template(base, tokenize=False)
-            after = self.tokenizer.apply_chat_template(
-                [*base, {"role": self.role, "content": observation}], tokenize=False,
-                add_generation_prompt=True)
-            if after.startswith(before):
-                text = after[len(before):]
-        return list(self.tokenizer(text, add_special_tokens=False)["input_ids"])
+        head, tail = self._wrap() if self.chat_template else ("", "")
+        return (self._ids(head, special=True) + self._ids(observation, special=False)
+                + self._ids(tail, special=True))
 
 
 def run_episode_groups(generator: Any, tokenizer: Any, config: EnvConfig, make_env: Any,
