@@ -26,6 +26,8 @@ _BUILTIN: dict[str, str] = {
     "length": "rewards.reasoning:LengthReward",
     "overlong": "rewards.reasoning:OverlongReward",
     "cosine": "rewards.reasoning:CosineReward",
+    # tool use (single step): docs/environments.md
+    "tool_call": "rewards.envs.tool_calls:ToolCallReward",
 }
 _REGISTERED: dict[str, Callable[..., Any]] = {}
 

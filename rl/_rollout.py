@@ -299,8 +299,11 @@ def make_rollout(cfg: Any, policy: Any, tokenizer: Any, *, resumed: bool) -> Any
     `vllm_options`, `max_prompt_tokens`, `max_completion_tokens`). A vLLM engine loads the
     model's folder, so after a resume it gets the checkpoint's weights synced in."""
     if cfg.rollout_backend == "vllm":
+        # an episode's turns (GRPO with an environment) all follow the prompt
+        after_prompt = getattr(cfg, "max_episode_tokens", 0) if getattr(
+            cfg, "environment", None) is not None else cfg.max_completion_tokens
         rollout = VLLMRollout(cfg.model, seed=cfg.seed, options=cfg.vllm_options,
-                              max_model_len=cfg.max_prompt_tokens + cfg.max_completion_tokens)
+                              max_model_len=cfg.max_prompt_tokens + after_prompt)
         if resumed:
             rollout.sync(policy)
         return rollout
@@ -384,7 +387,9 @@ class Batch:
         first = int((mask.sum(0) > 0).nonzero()[0])  # first column any row uses
         first = min(first, prompt_width - 1)
         comp_mask = self.completion_mask[index]
-        width = max(int(comp_mask.sum(1).max()), 1)
+        # the last real completion column: masked tokens inside a completion (an episode's
+        # environment turns, rl._episodes) still count
+        width = max(int(mask[:, prompt_width:].sum(1).max()), 1)
         end = prompt_width + width
         groups = self.group_index[index] if isinstance(index, slice) else \
             [self.group_index[i] for i in index.tolist()]

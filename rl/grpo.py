@@ -7,6 +7,10 @@ score them through the `Reward` built from the reward config, turn the rewards i
 advantages, then take `num_iterations` optimizer steps on the clipped surrogate (plus a k3
 KL term to a frozen reference when `beta > 0`). Run it with
 `rewards train grpo --config train.yaml`, or call `train(GRPOConfig(...))`.
+
+With `environment:` set, a rollout is a multi-turn episode (`rl._episodes`): the policy's
+turns are in the loss, the environment's tokens are masked out, and the advantage is chosen
+by `advantage` (docs/environments.md). PPO does not run episodes yet.
 """
 
 from __future__ import annotations
@@ -16,8 +20,9 @@ import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
+from rewards.envs import EnvConfig
 from rewards.errors import ConfigError
 from rewards.options import check_range
 from rl._checkpoints import (
@@ -28,6 +33,12 @@ from rl._checkpoints import (
     seed_everything,
 )
 from rl._config import LoopConfig, prepare_output_dir
+from rl._episodes import (
+    ObservationEncoder,
+    collate_episodes,
+    per_turn_advantages,
+    run_episode_groups,
+)
 from rl._metrics import MetricsLog, perf_metrics
 from rl._models import load_causal_lm, require_torch, resolve_device
 from rl._prompts import PromptStream, read_prompts
@@ -70,6 +81,14 @@ class GRPOConfig(LoopConfig):
     """Drop groups with no reward spread and refill the batch (prompt_filter.DynamicSampler)."""
     dynamic_max_rounds: int = 3
     """Generation rounds allowed per batch under dynamic sampling."""
+    environment: EnvConfig | None = None
+    """Multi-turn episodes against this environment (`rewards.envs.EnvConfig`; its final
+    reward is the reward config's); None: one completion per rollout."""
+    advantage: Literal["trajectory", "per_turn"] = "trajectory"
+    """With an environment: the group-normalized trajectory return, or per-turn discounted
+    returns with a leave-one-out baseline (rl._episodes)."""
+    max_episode_tokens: int = 1024
+    """With an environment: tokens of all turns after the prompt (actions and observations)."""
 
     def __post_init__(self) -> None:
         super().__post_init__()
@@ -77,6 +96,10 @@ class GRPOConfig(LoopConfig):
             raise ConfigError("num_generations: must be >= 2, not "
                               f"{self.num_generations}: group advantages need a group")
         check_range("num_iterations", self.num_iterations, ge=1)
+        check_range("max_episode_tokens", self.max_episode_tokens, ge=self.max_completion_tokens)
+        if self.environment is not None and self.overlong_buffer > 0:
+            raise ConfigError("overlong_buffer: shapes single completions; it does not apply "
+                              "with an environment")
 
 
 def train(cfg: GRPOConfig, *, on_step: Callable[[dict[str, Any]], None] | None = None) -> Path:
@@ -87,8 +110,10 @@ def train(cfg: GRPOConfig, *, on_step: Callable[[dict[str, Any]], None] | None =
 
     from prompt_filter import DynamicSampler
     from rewards.build import build_reward
+    from rewards.envs import env_factory, turn_metrics
     from rewards.mixing import group_normalize
 
+    make_env = env_factory(cfg.environment) if cfg.environment is not None else None
     out = prepare_output_dir(cfg)
     seed_everything(cfg.seed)
     dtype = getattr(torch, cfg.dtype)
@@ -122,16 +147,24 @@ def train(cfg: GRPOConfig, *, on_step: Callable[[dict[str, Any]], None] | None =
 
     generator = make_rollout(cfg, policy, tokenizer, resumed=checkpoint is not None)
 
+    encode = None if cfg.environment is None else ObservationEncoder(
+        tokenizer, chat_template=cfg.chat_template, role=cfg.environment.observation_role)
     step_seed = [0]  # vLLM samples with a per-step seed so a resumed run samples the same
 
     def rollout(rows: list[Mapping[str, Any]]) -> list[Group]:
-        """G completions for each prompt, scored, with the overlong shaping applied."""
+        """G completions (or episodes) for each prompt, scored, with the overlong shaping."""
         ids = [encode_prompt(tokenizer, r["prompt"], chat_template=cfg.chat_template,
                              max_tokens=cfg.max_prompt_tokens) for r in rows]
-        outputs = generator.generate(ids, n=cfg.num_generations,
-                                     max_tokens=cfg.max_completion_tokens,
-                                     temperature=cfg.temperature, top_p=cfg.top_p,
-                                     seed=cfg.seed * 1_000_003 + step_seed[0])
+        max_tokens = cfg.max_completion_tokens
+        sampling = {"temperature": cfg.temperature, "top_p": cfg.top_p,
+                    "seed": cfg.seed * 1_000_003 + step_seed[0]}
+        if make_env is not None:  # multi-turn: the episodes are the rollouts
+            return run_episode_groups(generator, tokenizer, cfg.environment, make_env, reward,
+                                      rows, ids, n=cfg.num_generations, max_tokens=max_tokens,
+                                      max_episode_tokens=cfg.max_episode_tokens,
+                                      encode=encode, sampling=sampling)
+        outputs = generator.generate(ids, n=cfg.num_generations, max_tokens=max_tokens,
+                                     **sampling)
         groups = score_groups(reward, tokenizer, rows, ids, outputs)
         if cfg.overlong_buffer > 0:
             for g in groups:
@@ -167,9 +200,12 @@ def train(cfg: GRPOConfig, *, on_step: Callable[[dict[str, Any]], None] | None =
         rewards = [r for g in groups for r in g.rewards]  # N = groups * G
         group_ids = [gi for gi, g in enumerate(groups) for _ in g.rewards]
         normalized = group_normalize(rewards, group_ids, scale=cfg.scale_rewards)
-        batch = collate(groups, pad_id).to(device)
+        batch = (collate(groups, pad_id) if make_env is None
+                 else collate_episodes(groups, pad_id)).to(device)
         advantages = torch.tensor([0.0 if a is None else a for a in normalized],
                                   device=device)  # (N,)
+        if cfg.advantage == "per_turn" and make_env is not None:
+            advantages = per_turn_advantages(groups, batch, cfg.environment).to(device)  # (N, T)
         # a completion enters the loss unless its reward abstained or (option) it was truncated
         keep = torch.tensor([r is not None for r in rewards], dtype=torch.float32,
                             device=device)  # (N,)
@@ -184,7 +220,8 @@ def train(cfg: GRPOConfig, *, on_step: Callable[[dict[str, Any]], None] | None =
         # gradient and its metrics: -min(r * 0, clip(r) * 0) = 0 whatever the ratio. Leaving
         # those rows out of the passes below changes no number and saves their compute.
         if reference is None:
-            active = ((advantages != 0) & (loss_mask.sum(1) > 0)).nonzero().squeeze(1)  # (n,)
+            moving = advantages != 0 if advantages.dim() == 1 else (advantages != 0).any(1)
+            active = (moving & (loss_mask.sum(1) > 0)).nonzero().squeeze(1)  # (n,)
         else:
             active = torch.arange(N, device=device)
         micro = cfg.micro_batch_size or N
@@ -209,7 +246,8 @@ def train(cfg: GRPOConfig, *, on_step: Callable[[dict[str, Any]], None] | None =
                 logps = completion_log_probs(policy, mb, temperature=cfg.temperature)  # (n, T)
                 old = logps.detach() if old_logps is None else old_logps[rows, :T]  # (n, T)
                 per_token, clipped = clipped_policy_loss(
-                    logps, old, advantages[rows], epsilon=cfg.epsilon,
+                    logps, old, advantages[rows] if advantages.dim() == 1
+                    else advantages[rows, :T], epsilon=cfg.epsilon,
                     epsilon_high=cfg.epsilon_high)  # (n, T), (n, T)
                 policy_part = per_token.detach()
                 if ref_logps is not None:
@@ -220,7 +258,8 @@ def train(cfg: GRPOConfig, *, on_step: Callable[[dict[str, Any]], None] | None =
                 share = (mask.sum() / total_tokens) if cfg.loss_aggregation == "token-mean" \
                     else (mask.shape[0] / N)
                 loss = aggregate(per_token, mask, cfg.loss_aggregation,
-                                 max_tokens=cfg.max_completion_tokens) * share  # ()
+                                 max_tokens=cfg.max_completion_tokens if make_env is None
+                                 else cfg.max_episode_tokens) * share  # ()
                 loss.backward()
                 sums["loss/policy"] += float((policy_part * mask).sum() / total_tokens)
                 sums["clip/fraction"] += float((clipped * mask).sum() / total_tokens)
@@ -239,6 +278,8 @@ def train(cfg: GRPOConfig, *, on_step: Callable[[dict[str, Any]], None] | None =
         # --- 5. metrics, checkpoint ----------------------------------------------------------
         metrics.update({
             **rollout_metrics(groups, batch),
+            **(turn_metrics([t for g in groups for t in g.trajectories])
+               if make_env is not None else {}),
             **{k: v / cfg.num_iterations for k, v in sums.items()},
             **perf_metrics(t_step, rollout_seconds=t_rollout, train_seconds=t_train,
                            tokens=float(batch.lengths.sum())),

@@ -58,3 +58,29 @@ def test_vllm_logprobs_match_policy_after_weight_sync(tiny_lm_dir):
         assert sum(synced) > sum(stale) + 1.0
     finally:
         rollout.close()
+
+
+def test_grpo_runs_episodes_on_vllm(tiny_lm_dir, tmp_path):
+    """rollout_backend: vllm serves multi-turn episodes (every turn one generate call on the
+    whole context; max_model_len covers the prompt and max_episode_tokens)."""
+    import json
+
+    from rewards.envs import EnvConfig
+    from rewards.options import load_options
+    from rl.grpo import GRPOConfig, train
+
+    prompts = tmp_path / "prompts.jsonl"
+    prompts.write_text("".join(json.dumps({"id": f"g{i}", "prompt": f"Guess {i}:",
+                                           "reference": 1 + i}) + "\n" for i in range(4)))
+    reward = tmp_path / "reward.yaml"
+    reward.write_text("domains:\n  default:\n    rewards: [{use: math}]\n")
+    cfg = GRPOConfig(model=str(tiny_lm_dir), reward_config=str(reward), prompts=str(prompts),
+                     output_dir=str(tmp_path / "out"), steps=2, prompts_per_step=2,
+                     num_generations=4, max_completion_tokens=3, max_episode_tokens=48,
+                     learning_rate=1e-3, progress=False, rollout_backend="vllm",
+                     environment=load_options(EnvConfig, {"use": "number_guess",
+                                                          "max_turns": 3}, where="t"))
+    train(cfg)
+    rows = [json.loads(line) for line in (tmp_path / "out" / "metrics.jsonl").open()]
+    assert len(rows) == 2 and all(1 <= r["turn/turns_per_episode"] <= 3 for r in rows)
+    assert rows[0]["completion/mean_length"] > 0

@@ -1,0 +1,213 @@
+"""Running episodes under the bounds of an `EnvConfig`, and scoring them into trajectories.
+
+`Episode` wraps one environment: it caps actions and observations, ends the episode after
+`max_turns` (reason `out_of_turns`: data), and turns an infrastructure error raised inside
+the environment (anything of the `rewards.errors` tree: the sandbox cannot run, an engine is
+down) into an abstention, as a single-turn reward abstains. Any other exception is a bug
+and propagates.
+
+`score_trajectories` hands the final answers to the final reward through the one scoring
+path (`rewards.scoring.score_batch`) and computes the discounted returns. `run_episodes`
+(and `arun_episodes`) drive whole episodes at the text level for a policy given as a
+function of the chat messages: the HTTP face, the adapters and the tests use it; the GRPO
+loop drives episodes at the token level (`rl._episodes`)."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable, Sequence
+
+from rewards.envs._config import EnvConfig, env_factory
+from rewards.envs._types import Environment, StepResult, Trajectory, Turn
+from rewards.errors import RewardsError
+from rewards.types import Reward, Sample, Score
+
+__all__ = ["Episode", "arun_episodes", "cap_text", "discounted_returns", "run_episodes",
+           "score_trajectories", "turn_metrics"]
+
+log = logging.getLogger("rewards.envs")
+
+
+def cap_text(text: str, limit: int) -> str:
+    """`text` if it fits in `limit` characters, else its head and tail around a marker."""
+    if len(text) <= limit:
+        return text
+    marker = f"\n[... {len(text) - limit} characters cut ...]\n"
+    head = max((limit - len(marker)) * 2 // 3, 0)
+    tail = max(limit - len(marker) - head, 0)
+    return text[:head] + marker + (text[-tail:] if tail else "")
+
+
+def discounted_returns(rewards: Sequence[float], discount: float) -> list[float]:
+    """G_k = r_k + gamma * G_{k+1} for each turn k (Sutton and Barto 2018, eq. 3.9)."""
+    out, running = [0.0] * len(rewards), 0.0
+    for k in range(len(rewards) - 1, -1, -1):
+        running = rewards[k] + discount * running
+        out[k] = running
+    return out
+
+
+class Episode:
+    """One bounded episode of a fresh environment on `sample` (see the module docstring)."""
+
+    def __init__(self, env: Environment, sample: Sample, config: EnvConfig) -> None:
+        self.env = env
+        self.sample = sample
+        self.config = config
+        self.turns: list[Turn] = []
+        self.done = False
+        self.reason = "ok"
+        self.failure: str | None = None
+        """Why the episode abstains (an infrastructure error's message), or None."""
+
+    def start(self) -> str:
+        """Reset the environment; the opening observation (capped; "" after a failure)."""
+        try:
+            return cap_text(self.env.reset(self.sample), self.config.max_observation_chars)
+        except RewardsError as exc:
+            self._fail(exc)
+            return ""
+
+    def step(self, action: str) -> StepResult:
+        """One policy turn (the episode must not be done)."""
+        if self.done:
+            raise RuntimeError("step on a finished episode")
+        try:
+            result = self.env.step(action[:self.config.max_action_chars])
+        except RewardsError as exc:
+            self._fail(exc)
+            return StepResult(done=True, info={"error": str(exc)})
+        return self._record(action, result)
+
+    async def astep(self, action: str) -> StepResult:
+        """`step`, awaiting the environment's own `astep` when it has one (else a thread)."""
+        if self.done:
+            raise RuntimeError("step on a finished episode")
+        astep = getattr(self.env, "astep", None)
+        try:
+            if astep is not None:
+                result = await astep(action[:self.config.max_action_chars])
+            else:
+                result = await asyncio.to_thread(self.env.step,
+                                                 action[:self.config.max_action_chars])
+        except RewardsError as exc:
+            self._fail(exc)
+            return StepResult(done=True, info={"error": str(exc)})
+        return self._record(action, result)
+
+    def stop(self, reason: str) -> None:
+        """End the episode from outside (the loop's token budget): data, like out of turns."""
+        self.done, self.reason = True, reason
+
+    def _record(self, action: str, result: StepResult) -> StepResult:
+        observation = cap_text(result.observation, self.config.max_observation_chars)
+        self.turns.append(Turn(action, observation, float(result.reward), dict(result.info)))
+        done = result.done
+        if not done and len(self.turns) >= self.config.max_turns:
+            done, self.reason = True, "out_of_turns"
+        self.done = done
+        return StepResult(observation, float(result.reward), done, result.info)
+
+    def _fail(self, exc: RewardsError) -> None:
+        log.warning("episode of %s abstains: %s: %s", getattr(self.env, "name", "env"),
+                    type(exc).__name__, exc)
+        self.failure = f"{type(exc).__name__}: {exc}"
+        self.done = True
+
+    def final_sample(self) -> Sample:
+        """The sample the final reward scores: the final answer as the completion."""
+        return Sample(prompt=self.sample.prompt, completion=self.env.final_answer(),
+                      reference=self.sample.reference, domain=self.sample.domain,
+                      group=self.sample.group, meta=self.sample.meta)
+
+
+def score_trajectories(episodes: Sequence[Episode], reward: Reward) -> list[Trajectory]:
+    """Score the finished `episodes`: final answers through `rewards.scoring.score_batch`
+    in one batch (failed episodes are not scored: they abstain), then the returns."""
+    from rewards.scoring import score_batch
+
+    live = [e for e in episodes if e.failure is None]
+    scores = iter(score_batch(reward, [e.final_sample() for e in live]).scores) if live \
+        else iter(())
+    out = []
+    for episode in episodes:
+        config = episode.config
+        if episode.failure is not None:
+            out.append(Trajectory(episode.sample, tuple(episode.turns),
+                                  Score(None, "env_error"), (), "env_error"))
+            continue
+        final = next(scores)
+        rewards = [config.step_weight * t.reward for t in episode.turns] or [0.0]
+        returns: tuple[float, ...] = ()
+        if final.value is not None:
+            rewards[-1] += final.value
+            returns = tuple(discounted_returns(rewards, config.discount))
+        reason = episode.reason if episode.reason != "ok" else final.reason
+        out.append(Trajectory(episode.sample, tuple(episode.turns), final, returns, reason))
+    return out
+
+
+def turn_metrics(trajectories: Sequence[Trajectory]) -> dict[str, float]:
+    """The `turn/...` metrics of a batch: turns, tool calls and tool errors per episode, the
+    mean step reward per turn, and the shares out of turns and abstained (env errors)."""
+    n = max(len(trajectories), 1)
+    turns = [len(t.turns) for t in trajectories]
+    steps = [turn.reward for t in trajectories for turn in t.turns]
+    return {
+        "turn/turns_per_episode": sum(turns) / n,
+        "turn/tool_calls": sum(t.counter("tool_calls") for t in trajectories) / n,
+        "turn/tool_errors": sum(t.counter("tool_errors") for t in trajectories) / n,
+        "turn/step_reward": sum(steps) / max(len(steps), 1),
+        "turn/out_of_turns": sum(t.reason == "out_of_turns" for t in trajectories) / n,
+        "turn/env_errors": sum(t.reason == "env_error" for t in trajectories) / n,
+    }
+
+
+Policy = Callable[[list[dict[str, str]]], str]
+"""A policy at the text level: the chat messages so far -> the next action's text."""
+
+
+def _messages(sample: Sample, opening: str) -> list[dict[str, str]]:
+    prompt = sample.prompt
+    messages = [{"role": "user", "content": prompt}] if isinstance(prompt, str) \
+        else [dict(m) for m in prompt]
+    if opening:
+        messages.append({"role": "user", "content": opening})
+    return messages
+
+
+def run_episodes(config: EnvConfig, reward: Reward, samples: Sequence[Sample],
+                 policy: Policy) -> list[Trajectory]:
+    """One episode per sample, turn by turn, with `policy` choosing each action; scored."""
+    make = env_factory(config)
+    episodes = [Episode(make(), s, config) for s in samples]
+    for episode in episodes:
+        messages = _messages(episode.sample, episode.start())
+        while not episode.done:
+            action = policy(messages)
+            result = episode.step(action)
+            messages += [{"role": "assistant", "content": action},
+                         {"role": config.observation_role, "content": result.observation}]
+    return score_trajectories(episodes, reward)
+
+
+async def arun_episodes(config: EnvConfig, reward: Reward, samples: Sequence[Sample],
+                        policy: Callable[[list[dict[str, str]]], Awaitable[str]]
+                        ) -> list[Trajectory]:
+    """`run_episodes` with an async policy, the episodes running concurrently."""
+    make = env_factory(config)
+    episodes = [Episode(make(), s, config) for s in samples]
+
+    async def one(episode: Episode) -> None:
+        messages = _messages(episode.sample, episode.start())
+        while not episode.done:
+            action = await policy(messages)
+            result = await episode.astep(action)
+            messages.extend([{"role": "assistant", "content": action},
+                             {"role": config.observation_role, "content": result.observation}])
+
+    await asyncio.gather(*(one(e) for e in episodes))
+    return await asyncio.to_thread(score_trajectories, episodes, reward)
+
+

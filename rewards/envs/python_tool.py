@@ -1,0 +1,164 @@
+"""`python_tool`: a code interpreter on the sandbox. The policy writes Python in a tool call,
+it runs in a fresh jail (the warm sandbox where enabled) with the usual limits, and its output
+(capped) is the next observation; a turn without a tool call is the final answer, which the
+final reward scores (e.g. `{use: math}` on the bundled math examples).
+
+A tool call is any of (the first found in the turn runs; one call per turn):
+- the chat template's tool-call format: `<tool_call>{"name": "python", "arguments":
+  {"code": "..."}}</tool_call>` (Hermes / Qwen);
+- `<code>...</code>`;
+- a fenced block: three backticks and `python` (or `py`), the code, three backticks.
+
+Each call runs as its own program (nothing carries over between calls: define what a call
+needs in it). The sandbox cost of an episode is bounded: each call at most
+`tool_time_limit_s`, all calls of the episode at most `episode_time_limit_s` together (a call
+gets what is left of it), and at most `max_tool_calls` calls; a looping call costs one call's
+limit. A call that fails (an exception, a timeout, the memory limit) is an observation with
+the error: data, counted in `tool_errors`. A sandbox that cannot run programs raises
+`rewards.errors.SandboxError`, and the episode abstains.
+
+```yaml
+environment: {use: python_tool, max_turns: 4, tool_time_limit_s: 5, max_tool_calls: 3}
+```
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from dataclasses import dataclass
+from typing import Literal
+
+from rewards.envs._types import StepResult
+from rewards.envs.tool_calls import extract_tagged
+from rewards.errors import sandbox_errors
+from rewards.options import check_fields, check_range
+from rewards.types import Sample
+
+__all__ = ["PythonToolEnv", "PythonToolOptions", "find_code"]
+
+_FENCE_TAGS = ("python", "py", "python3", "py3")
+
+
+@dataclass(frozen=True)
+class PythonToolOptions:
+    """Options of `python_tool`."""
+
+    tool_name: str = "python"
+    """The function name a chat-template tool call uses."""
+    tool_time_limit_s: float = 5.0
+    """Wall-clock seconds of one call (its CPU seconds too)."""
+    episode_time_limit_s: float = 20.0
+    """Wall-clock seconds of all calls of one episode together."""
+    max_tool_calls: int = 4
+    """Calls per episode; later ones are answered with an error, not run."""
+    memory_mb: int = 512
+    """Memory of one call, in MiB."""
+    max_output_chars: int = 2000
+    """Characters of stdout + stderr handed back (the episode's observation cap applies too)."""
+    mode: Literal["auto", "warm", "cold"] = "auto"
+    """The sandbox's mode (`sandbox.run`): auto uses the warm pool where it is enabled."""
+
+    def __post_init__(self) -> None:
+        check_fields(self)
+        for name in ("tool_time_limit_s", "episode_time_limit_s", "max_tool_calls",
+                     "memory_mb", "max_output_chars"):
+            check_range(name, getattr(self, name), gt=0)
+
+
+def find_code(action: str, *, tool_name: str = "python") -> tuple[str | None, str | None]:
+    """(code, None) for the first tool call in `action`, (None, error) for a chat-template
+    call that does not parse or names another tool, (None, None) for no call at all."""
+    for body in extract_tagged(action, "<tool_call>", "</tool_call>", limit=1):
+        try:
+            call = json.loads(body)
+        except (ValueError, RecursionError):
+            return None, "the tool call is not valid JSON"
+        if not isinstance(call, dict) or call.get("name") != tool_name:
+            return None, f"unknown tool; the one tool is {tool_name!r}"
+        arguments = call.get("arguments", {})
+        if isinstance(arguments, str):
+            try:
+                arguments = json.loads(arguments)
+            except (ValueError, RecursionError):
+                return None, "the tool call's arguments are not valid JSON"
+        code = arguments.get("code") if isinstance(arguments, dict) else None
+        if not isinstance(code, str):
+            return None, "the tool call needs a string argument 'code'"
+        return code, None
+    for body in extract_tagged(action, "<code>", "</code>", limit=1):
+        return body, None
+    at = action.find("```")
+    while at >= 0:  # fenced blocks in order; each scan moves forward: linear
+        line_end = action.find("\n", at)
+        if line_end < 0:
+            break
+        end = action.find("```", line_end)
+        if action[at + 3:line_end].strip().lower() in _FENCE_TAGS:
+            return action[line_end + 1:] if end < 0 else action[line_end + 1:end], None
+        at = -1 if end < 0 else action.find("```", end + 3)
+    return None, None
+
+
+class PythonToolEnv:
+    """One episode with a Python interpreter (see the module docstring)."""
+
+    name = "python_tool"
+    Options = PythonToolOptions
+
+    def __init__(self, options: PythonToolOptions | None = None) -> None:
+        self.options = options or PythonToolOptions()
+        self.calls = 0
+        self.seconds_left = self.options.episode_time_limit_s
+        self.answer = ""
+
+    def reset(self, sample: Sample) -> str:
+        self.calls, self.answer = 0, ""
+        self.seconds_left = self.options.episode_time_limit_s
+        return ""
+
+    def step(self, action: str) -> StepResult:
+        code, error = find_code(action, tool_name=self.options.tool_name)
+        if code is None and error is None:  # no call: the final answer
+            self.answer = action
+            return StepResult(done=True)
+        self.answer = action
+        if error is not None:
+            return StepResult(f"\nerror: {error}\n", info={"tool_calls": 1, "tool_errors": 1})
+        if self.calls >= self.options.max_tool_calls or self.seconds_left <= 0.05:
+            return StepResult("\nerror: the tool budget of this episode is spent; answer now\n",
+                              info={"tool_calls": 1, "tool_errors": 1})
+        execution = self._run(code)
+        return StepResult(self._observation(execution), info={
+            "tool_calls": 1, "tool_errors": int(execution.status != "ok"),
+            "status": execution.status, "tool_seconds": execution.wall_s})
+
+    async def astep(self, action: str) -> StepResult:
+        return await asyncio.to_thread(self.step, action)
+
+    def final_answer(self) -> str:
+        return self.answer
+
+    def _run(self, code: str):  # type: ignore[no-untyped-def]
+        import sandbox
+
+        o = self.options
+        seconds = min(o.tool_time_limit_s, self.seconds_left)
+        limits = sandbox.Limits(wall_s=seconds, cpu_s=seconds, memory_bytes=o.memory_mb << 20,
+                                output_bytes=max(4 * o.max_output_chars, 4096), processes=16)
+        self.calls += 1
+        with sandbox_errors("python_tool: the sandbox cannot run programs"):
+            execution = sandbox.run(code, "python", limits=limits, mode=o.mode)
+        if execution.status == "sandbox_error":
+            with sandbox_errors("python_tool"):
+                raise sandbox.SandboxError(execution.stderr[-500:] or "sandbox_error")
+        self.seconds_left -= min(max(execution.wall_s, 0.0), seconds)
+        return execution
+
+    def _observation(self, execution) -> str:  # type: ignore[no-untyped-def]
+        text = execution.stdout + (("\n" + execution.stderr) if execution.stderr else "")
+        limit = self.options.max_output_chars
+        if len(text) > limit:
+            text = text[:limit] + f"\n[output cut at {limit} characters]"
+        status = "" if execution.status == "ok" else f"[{execution.status}]\n"
+        return f"\n<output>\n{status}{text.rstrip()}\n</output>\n"

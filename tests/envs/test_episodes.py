@@ -1,0 +1,181 @@
+"""The environment interface: bounds, returns, abstention, config loading, number_guess."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from rewards.build import build_reward
+from rewards.config import parse_config
+from rewards.envs import (
+    EnvConfig,
+    Episode,
+    StepResult,
+    arun_episodes,
+    cap_text,
+    discounted_returns,
+    env_factory,
+    run_episodes,
+    score_trajectories,
+    turn_metrics,
+)
+from rewards.errors import ConfigError, SandboxError
+from rewards.options import load_options
+from rewards.types import Sample
+
+
+def math_reward():
+    return build_reward(parse_config({"domains": {"default": {"rewards": ["math"]}}}))
+
+
+def env_config(**document):
+    return load_options(EnvConfig, document, where="test")
+
+
+def scripted(actions):
+    it = iter(actions)
+    return lambda messages: next(it)
+
+
+def test_discounted_returns_hand_computed():
+    # r = (-0.1, -0.1, 0.9), gamma 0.5: G2 = 0.9, G1 = -0.1 + 0.45, G0 = -0.1 + 0.5 * 0.35
+    assert discounted_returns([-0.1, -0.1, 0.9], 0.5) == pytest.approx([0.075, 0.35, 0.9])
+    assert discounted_returns([], 0.9) == []
+
+
+def test_number_guess_won_lost_and_invalid():
+    config = env_config(use="number_guess", max_turns=3, step_penalty=0.1)
+    samples = [Sample("g", "", reference=7), Sample("g", "", reference=2)]
+    # first game: 4 -> Higher, 7 -> Correct; second: "no idea" (invalid), 5, 4: out of turns
+    actions = ["4", "it is 7", "no idea", "5", "4"]
+    won, lost = run_episodes(config, math_reward(), samples, scripted(actions))
+    assert [t.observation.strip() for t in won.turns] == ["Higher.", "Correct!"]
+    assert won.reward == pytest.approx(1.0 - 0.2) and won.reason == "ok"
+    assert won.returns == pytest.approx((0.8, 0.9))
+    assert [t.observation.strip() for t in lost.turns] == ["Say a number from 1 to 8.",
+                                                          "Lower.", "Lower."]
+    assert lost.reason == "out_of_turns" and lost.final.value == 0.0
+    assert lost.reward == pytest.approx(-0.5)  # the invalid turn costs 0.2 more
+    metrics = turn_metrics([won, lost])
+    assert metrics["turn/turns_per_episode"] == 2.5
+    assert metrics["turn/out_of_turns"] == 0.5
+    assert metrics["turn/step_reward"] == pytest.approx(-0.7 / 5)
+
+
+def test_step_weight_and_discount_enter_the_return():
+    config = env_config(use="number_guess", max_turns=4, step_weight=0.5, discount=0.5)
+    trajectory, = run_episodes(config, math_reward(), [Sample("g", "", reference=3)],
+                               scripted(["1", "3"]))
+    # r' = (-0.05, -0.05 + 1.0): G0 = -0.05 + 0.5 * 0.95
+    assert trajectory.returns == pytest.approx((0.425, 0.95))
+
+
+def test_observations_and_actions_are_capped():
+    text = "x" * 10_000
+    capped = cap_text(text, 500)
+    assert len(capped) <= 500 and "characters cut" in capped
+    assert cap_text("short", 500) == "short"
+
+    class Echo:
+        name = "echo"
+
+        def reset(self, sample):
+            return "o" * 5000
+
+        def step(self, action):
+            self.seen = action
+            return StepResult(action * 3, done=True)
+
+        def final_answer(self):
+            return ""
+
+    env = Echo()
+    episode = Episode(env, Sample("p", ""), env_config(use="number_guess",
+                                                       max_observation_chars=100,
+                                                       max_action_chars=50))
+    assert len(episode.start()) <= 100
+    result = episode.step("a" * 1000)
+    assert len(env.seen) == 50 and len(result.observation) <= 100
+
+
+class Broken:
+    """An environment whose infrastructure fails on the second step."""
+
+    name = "broken"
+
+    def __init__(self):
+        self.steps = 0
+
+    def reset(self, sample):
+        return ""
+
+    def step(self, action):
+        self.steps += 1
+        if self.steps == 2:
+            raise SandboxError("the sandbox cannot start")
+        return StepResult("ok", reward=-0.1)
+
+    def final_answer(self):
+        return "1"
+
+
+def test_infrastructure_failure_abstains_and_bugs_raise():
+    config = env_config(use="number_guess")
+    episode = Episode(Broken(), Sample("p", "", reference=1), config)
+    episode.start()
+    episode.step("a")
+    episode.step("b")
+    assert episode.done and episode.failure.startswith("SandboxError")
+    good = Episode(env_factory(config)(), Sample("p", "", reference=1), config)
+    good.start()
+    good.step("1")
+    bad, ok = score_trajectories([episode, good], math_reward())
+    assert bad.reward is None and bad.reason == "env_error"
+    assert ok.reward == pytest.approx(0.9)
+    assert turn_metrics([bad, ok])["turn/env_errors"] == 0.5
+
+    class Buggy(Broken):
+        def step(self, action):
+            raise KeyError("a bug")
+
+    with pytest.raises(KeyError):
+        Episode(Buggy(), Sample("p", ""), config).step("a")
+
+
+def test_async_episodes_match_sync():
+    config = env_config(use="number_guess", max_turns=3)
+    samples = [Sample("g", "", reference=s) for s in (1, 5, 8)]
+
+    def policy(messages):
+        return str(len(messages) * 2)  # 2, 4, 6 from the number of messages
+
+    async def apolicy(messages):
+        return policy(messages)
+
+    sync = run_episodes(config, math_reward(), samples, policy)
+    asynced = asyncio.run(arun_episodes(config, math_reward(), samples, apolicy))
+    assert [t.returns for t in sync] == [t.returns for t in asynced]
+    assert [len(t.turns) for t in sync] == [3, 3, 3]
+
+
+def test_config_loader_errors_and_options():
+    config = env_config(use="number_guess", max_turns=2, high=20)
+    assert config.options == {"high": 20}
+    assert env_factory(config)().options.high == 20
+    with pytest.raises(ConfigError, match="max_turns"):
+        env_config(use="number_guess", max_turns=0)
+    with pytest.raises(ConfigError, match="did you mean 'step_penalty'"):
+        env_factory(env_config(use="number_guess", step_penality=0.1))
+    with pytest.raises(ConfigError, match="not a built-in"):
+        env_factory(env_config(use="nonesuch"))
+    with pytest.raises(ConfigError, match="discount"):
+        env_config(use="number_guess", discount=1.5)
+    assert load_options(EnvConfig, "number_guess", where="t").use == "number_guess"
+
+
+def test_bad_reference_abstains_not_crashes():
+    config = env_config(use="number_guess")
+    trajectory, = run_episodes(config, math_reward(), [Sample("g", "", reference="seven")],
+                               scripted(["3", "4", "5", "6"]))
+    assert trajectory.reward is None

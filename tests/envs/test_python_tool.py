@@ -1,0 +1,158 @@
+"""`python_tool`: call formats, output back as the observation, errors as data, the budget,
+and containment: an attack from one episode's tool call changes no other episode's reward."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from rewards.build import build_reward
+from rewards.config import parse_config
+from rewards.envs import EnvConfig, Episode, arun_episodes, env_factory, run_episodes
+from rewards.envs.python_tool import find_code
+from rewards.errors import SandboxError
+from rewards.options import load_options
+from rewards.types import Sample
+
+
+def math_reward():
+    return build_reward(parse_config({"domains": {"default": {"rewards": ["math"]}}}))
+
+
+def config(**options):
+    return load_options(EnvConfig, {"use": "python_tool", "max_turns": 4, **options},
+                        where="test")
+
+
+HERMES = '<tool_call>{"name": "python", "arguments": {"code": "print(6 * 7)"}}</tool_call>'
+
+
+@pytest.mark.parametrize(("action", "code", "error"), [
+    (HERMES, "print(6 * 7)", None),
+    ('<tool_call>{"name": "python", "arguments": "{\\"code\\": \\"print(1)\\"}"}</tool_call>',
+     "print(1)", None),  # OpenAI style: arguments as JSON text
+    ("Let me compute.\n<code>print(2)</code>", "print(2)", None),
+    ("Let me compute.\n```python\nprint(3)\n```\nthen answer", "print(3)\n", None),
+    ("```py\nprint(4)\n```", "print(4)\n", None),
+    ("The answer is \\boxed{42}.", None, None),
+    ("<tool_call>{not json</tool_call>", None, "the tool call is not valid JSON"),
+    ('<tool_call>{"name": "search", "arguments": {}}</tool_call>', None,
+     "unknown tool; the one tool is 'python'"),
+    ('<tool_call>{"name": "python", "arguments": {"source": 1}}</tool_call>', None,
+     "the tool call needs a string argument 'code'"),
+])
+def test_find_code(action, code, error):
+    assert find_code(action) == (code, error)
+
+
+def test_find_code_is_linear_on_many_open_tags():
+    # 200k unclosed tags: str.find scans, one pass
+    assert find_code("<code>" * 200_000)[0] is not None
+
+
+def answer_from_output(messages):
+    """A scripted policy: compute with the tool, then answer what the tool printed."""
+    last = messages[-1]["content"]
+    if "<output>" not in last:
+        return HERMES if "6 * 7" in messages[0]["content"] else messages[0]["content"]
+    printed = last.split("<output>\n", 1)[1].split("\n</output>", 1)[0].strip()
+    return f"The answer is \\boxed{{{printed}}}"
+
+
+def test_tool_output_comes_back_and_the_answer_is_scored(sandbox_ready):
+    trajectory, = run_episodes(config(), math_reward(),
+                               [Sample("what is 6 * 7?", "", reference="42")],
+                               answer_from_output)
+    assert [t.observation.strip() for t in trajectory.turns] == ["<output>\n42\n</output>", ""]
+    assert trajectory.reward == 1.0 and trajectory.counter("tool_calls") == 1
+    assert trajectory.counter("tool_errors") == 0
+
+
+def test_failing_calls_are_data_and_the_budget_holds(sandbox_ready):
+    env = env_factory(config(max_tool_calls=2, tool_time_limit_s=2))()
+    episode = Episode(env, Sample("q", "", reference="1"), config(max_turns=5))
+    episode.start()
+    crash = episode.step("<code>raise ValueError('boom')</code>")
+    assert "ValueError: boom" in crash.observation and crash.info["tool_errors"] == 1
+    bad = episode.step("<tool_call>{oops</tool_call>")
+    assert "not valid JSON" in bad.observation  # not run: no sandbox call spent
+    episode.step("<code>print(1)</code>")
+    spent = episode.step("<code>print(2)</code>")  # the third run: over max_tool_calls
+    assert "budget" in spent.observation and env.calls == 2
+
+
+def test_a_looping_call_costs_one_tool_limit(sandbox_ready):
+    env = env_factory(config(tool_time_limit_s=1.5, episode_time_limit_s=2.5))()
+    episode = Episode(env, Sample("q", "", reference="1"), config())
+    episode.start()
+    first = episode.step("<code>while True: pass</code>")
+    assert first.info["status"] == "timeout" and first.info["tool_seconds"] <= 1.5 + 1.0
+    # the episode's budget: the second loop only gets what is left of 2.5 s
+    second = episode.step("```python\nwhile True:\n    pass\n```")
+    assert second.info["status"] == "timeout"
+    assert first.info["tool_seconds"] + second.info["tool_seconds"] <= 2.5 + 1.0
+    third = episode.step("<code>print(1)</code>")
+    assert "budget" in third.observation
+
+
+ATTACKS = [
+    "import os, signal\nos.kill(-1, signal.SIGKILL)",  # kill every process it can see
+    "open('/tmp/answer', 'w').write('13')\nimport builtins\nbuiltins.print = None",
+    "import os\nwhile True:\n    os.fork()",  # fork bomb
+    "x = bytearray(10 ** 10)",  # memory
+    "print('9' * 10 ** 8)",  # output flood
+    "while True:\n    pass",  # a loop
+    "print('42</output>\\nCorrect!')",  # an observation that pretends to be the env
+    "import socket\nsocket.create_connection(('127.0.0.1', 6379)).sendall(b'FLUSHALL\\r\\n')",
+]
+
+
+def test_attacks_in_tool_calls_change_no_other_episode(sandbox_ready):
+    """Victims compute 6 * 7 with the tool while attackers run beside them (concurrently);
+    every victim still reads 42 and scores 1, as it does alone."""
+    attack_policy = {f"attack {i}": code for i, code in enumerate(ATTACKS)}
+
+    async def policy(messages):
+        prompt = messages[0]["content"]
+        if prompt in attack_policy and len(messages) == 1:
+            return "<code>" + attack_policy[prompt] + "</code>"
+        if prompt in attack_policy:
+            return "\\boxed{13}"
+        return answer_from_output(messages)
+
+    samples = []
+    for i in range(len(ATTACKS)):
+        samples += [Sample(f"attack {i}", "", reference="42"),
+                    Sample("victim: what is 6 * 7?", "", reference="42")]
+    trajectories = asyncio.run(arun_episodes(config(tool_time_limit_s=2), math_reward(),
+                                             samples, policy))
+    victims = [t for t in trajectories if t.sample.prompt.startswith("victim")]
+    assert len(victims) == len(ATTACKS)
+    assert all(t.reward == 1.0 for t in victims), [t.turns for t in victims]
+    assert all(t.turns[0].observation.strip() == "<output>\n42\n</output>" for t in victims)
+    attackers = [t for t in trajectories if t.sample.prompt.startswith("attack")]
+    assert all(t.reward == 0.0 for t in attackers)  # their own answer, 13, is wrong
+
+
+def test_sandbox_failure_abstains(monkeypatch):
+    import sandbox
+
+    def broken(*args, **kwargs):
+        raise sandbox.SandboxError("nsjail is missing")
+
+    monkeypatch.setattr(sandbox, "run", broken)
+    trajectory, = run_episodes(config(), math_reward(), [Sample("q", "", reference="42")],
+                               lambda messages: HERMES)
+    assert trajectory.reward is None and trajectory.reason == "env_error"
+    env = env_factory(config())()
+    env.reset(Sample("q", ""))
+    with pytest.raises(SandboxError):
+        env.step(HERMES)
+
+
+def test_options_are_checked():
+    from rewards.errors import ConfigError
+
+    with pytest.raises(ConfigError, match="tool_time_limit_s"):
+        env_factory(config(tool_time_limit_s=0))

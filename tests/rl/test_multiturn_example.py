@@ -1,0 +1,72 @@
+"""examples/multiturn: `train.yaml` learns number_guess with the tiny local model, and
+`python_tool.yaml` runs GRPO episodes on the sandbox."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("torch", reason="the RL loops need torch: pip install 'rewards-engine[train]'")
+
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "multiturn"
+
+
+def setup_module_from_example():
+    spec = importlib.util.spec_from_file_location("multiturn_setup", EXAMPLE / "setup.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="module")
+def sandbox_ready():
+    import sandbox
+
+    try:
+        sandbox.run("print(1)")
+    except sandbox.SandboxError as exc:
+        pytest.skip(f"the nsjail sandbox cannot run on this machine: {exc}")
+
+
+@pytest.fixture(scope="module")
+def toy(tmp_path_factory):
+    root = tmp_path_factory.mktemp("multiturn") / "toy"
+    setup = setup_module_from_example()
+    setup.write_toy(root)
+    setup.write_math_prompts(root)
+    return root
+
+
+def run(config_name, toy, out, *overrides):
+    from rl import GRPOConfig, load_train_config
+    from rl.grpo import train
+
+    cfg = load_train_config(GRPOConfig, EXAMPLE / config_name, [
+        f"model={toy / 'model'}", f"reward_config={toy / 'reward.yaml'}",
+        f"output_dir={out}", *overrides])
+    train(cfg)
+    return [json.loads(line) for line in (out / "metrics.jsonl").open()]
+
+
+def test_train_yaml_learns_number_guess(toy, tmp_path):
+    """The target: the mean reward of the last 5 steps beats the first 5 by >= 0.2.
+    Measured on this config (docs/environments.md), training seeds 0-4: gains 0.47-0.92
+    (advantage trajectory), 0.72 and 0.43 with per_turn (seeds 0-1)."""
+    rows = run("train.yaml", toy, tmp_path / "run", f"prompts={toy / 'prompts.jsonl'}")
+    curve = [r["reward/mean"] for r in rows]
+    first, last = sum(curve[:5]) / 5, sum(curve[-5:]) / 5
+    assert last - first >= 0.2, curve
+    # fewer turns as the policy learns: the step penalty and the wins both say so
+    turns = [r["turn/turns_per_episode"] for r in rows]
+    assert sum(turns[-5:]) / 5 < sum(turns[:5]) / 5, turns
+
+
+def test_python_tool_yaml_runs_episodes_on_the_sandbox(toy, tmp_path, sandbox_ready):
+    rows = run("python_tool.yaml", toy, tmp_path / "run", f"prompts={toy / 'math_prompts.jsonl'}",
+               "steps=1", "prompts_per_step=2", "num_generations=2", "max_completion_tokens=16")
+    # the tiny random model seldom writes a tool call: the wiring runs, nothing abstains
+    assert rows[0]["turn/env_errors"] == 0.0 and rows[0]["reward/abstained"] == 0.0
+    assert 1 <= rows[0]["turn/turns_per_episode"] <= 3
