@@ -7,9 +7,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
-__all__ = ["Reward", "Sample", "Score", "reward"]
-
-
+__all__ = ["Checkable", "Reward", "Sample", "SampleCheck", "Score", "reward"]
 
 @dataclass(frozen=True)
 class Sample:
@@ -48,6 +46,31 @@ class Reward(Protocol):
     name: str
 
     def score(self, samples: Sequence[Sample]) -> list[Score]: ...
+
+
+@dataclass(frozen=True)
+class SampleCheck:
+    """What a reward can tell about one sample without running it (`rewards check`)."""
+
+    reference: str | None
+    """The reference as the reward reads it (math: the gold answer; code: its tests), for
+    people; None when it cannot use it."""
+    answer: str | None = None
+    """What the reward takes from the completion (math: the final answer; code: the
+    program's first line); None: nothing found, or no completion."""
+    abstain: str | None = None
+    """The reason the reward would abstain with (`bad_reference`), None if it would score."""
+    detail: str = ""
+    """Why, for people (the parser's message, or why no answer was taken)."""
+
+
+@runtime_checkable
+class Checkable(Protocol):
+    """A reward that can check samples without scoring them (optional; `rewards check`).
+    Its checks must come from the steps its `score` takes (the same extraction and reference
+    parsing), so that the dry run says what scoring will do."""
+
+    def check(self, samples: Sequence[Sample]) -> list[SampleCheck]: ...
 
 
 class FunctionReward:
