@@ -300,6 +300,8 @@ class CodeReward:
             return self._failed(item, reason)
         if self.config.gate and not item.rule.passed:
             return Score(0.0, reason, parts)
+        if self.config.pass_mode == "all":  # 1 only when every layer that applies passes
+            return Score(1.0 if _all_pass(values) else 0.0, reason, parts)
         value = sum(parts[f"weight/{k}"] * v for k, v in values.items() if v is not None)
         return Score(float(value), reason, parts)
 
@@ -327,6 +329,17 @@ class CodeReward:
             parts["tests_fraction"] = fractions.get("tests")
             parts["hidden_fraction"] = fractions.get("hidden")
         return parts
+
+
+JUDGE_PASS = 0.5
+"""Under `pass_mode: all`, the judge layer passes at this value or above."""
+
+
+def _all_pass(values: Mapping[str, float | None]) -> bool:
+    """Every layer that applies passes: the rule layer and the test layers at 1, the judge
+    at `JUDGE_PASS` or above."""
+    return all(v >= (JUDGE_PASS if k == "judge" else 1.0) for k, v in values.items()
+               if v is not None)
 
 
 def _first_line(program: str | None) -> str | None:
