@@ -24,9 +24,18 @@ from typing import Any, Literal
 from rewards.errors import INFRASTRUCTURE_ERRORS, ConfigError
 from rewards.types import Reward, Sample, Score
 
-__all__ = ["CONFIGURATION_CAUSES", "INFRASTRUCTURE_ERRORS", "AbstentionPolicy",
-           "AbstentionTally", "ConfigurationAbstention", "RUN_RULE", "ScoredBatch", "abstention_cause",
-           "check_scores", "score_batch"]
+__all__ = [
+    "CONFIGURATION_CAUSES",
+    "INFRASTRUCTURE_ERRORS",
+    "RUN_RULE",
+    "AbstentionPolicy",
+    "AbstentionTally",
+    "ConfigurationAbstention",
+    "ScoredBatch",
+    "abstention_cause",
+    "check_scores",
+    "score_batch",
+]
 
 log = logging.getLogger("rewards.scoring")
 

@@ -19,8 +19,8 @@ from typing import Any
 from rewards.cli._common import (
     BUNDLED_CONFIG,
     INPUT_KINDS,
-    add_map_options,
     add_abstain_share_option,
+    add_map_options,
     add_set_option,
     load_reward_config,
 )

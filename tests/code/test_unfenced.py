@@ -16,10 +16,10 @@ ADD = {"public": ["assert add(1, 2) == 3"], "hidden": ["assert add(0, 0) == 0"]}
      "def add(a, b):\n    return a + b\n"),
     ("Here is my solution:\ndef add(a, b):\n    return a + b\n\nIt adds the two numbers.",
      "def add(a, b):\n    return a + b\n"),
-    ("Sure. Reading the input:\nimport sys\nx = int(sys.stdin.read())\nprint(\n    x * 2,\n)\n"
-     "This doubles x.", "import sys\nx = int(sys.stdin.read())\nprint(\n    x * 2,\n)\n"),
-    ("First the helper:\ndef sq(x):\n    return x * x\nThen the answer:\n"
-     "def add(a, b):\n    if a:\n        return a + b\n    else:\n        return b\n",
+    (("Sure. Reading the input:\nimport sys\nx = int(sys.stdin.read())\nprint(\n    x * 2,\n)\n"
+      "This doubles x."), "import sys\nx = int(sys.stdin.read())\nprint(\n    x * 2,\n)\n"),
+    (("First the helper:\ndef sq(x):\n    return x * x\nThen the answer:\n"
+      "def add(a, b):\n    if a:\n        return a + b\n    else:\n        return b\n"),
      "def add(a, b):\n    if a:\n        return a + b\n    else:\n        return b\n"),
     ("def add(a, b):\n    return a + b\n", "def add(a, b):\n    return a + b\n"),  # whole
     ("    return a + b\n", "    return a + b\n"),  # a HumanEval body: whole, as before
