@@ -212,7 +212,7 @@ def _total(source: Any, read: int, limit: int) -> tuple[int | None, bool]:
     if read < limit:
         return read, False
     kind = input_kind(source) if isinstance(source, (str, Path)) else "object"
-    if kind in ("object", "parquet", "dataset", "arrow"):  # metadata, or memory-mapped
+    if kind in ("object", "parquet", "dataset", "arrow"):  # metadata, or batch lengths
         return count_rows(source), False
     path = Path(source)
     size = path.stat().st_size
