@@ -35,6 +35,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     on a file (a full disk, permissions changed mid-run) that no earlier check caught."""
     args = build_parser().parse_args(argv)
     _import_from_working_folder()
+    _third_party_logs_to_stderr()
     try:
         return int(args.func(args) or 0)
     except _errors.RewardsError as exc:  # the one tree: INFRASTRUCTURE_ERRORS are in it
@@ -55,6 +56,15 @@ def _import_from_working_folder() -> None:
     here = str(Path.cwd())
     if here not in sys.path and "" not in sys.path:
         sys.path.insert(0, here)
+
+
+def _third_party_logs_to_stderr() -> None:
+    """stdout holds a command's own output (tables, JSON): vLLM, which logs to stdout by
+    default, logs to stderr (unless its logging is set otherwise), in this process and the
+    worker processes it starts."""
+    import os
+
+    os.environ.setdefault("VLLM_LOGGING_STREAM", "ext://sys.stderr")
 
 
 def _os_error(exc: OSError) -> str:
