@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
 from rewards.errors import ConfigError
-from rewards.types import Reward, Sample, Score
+from rewards.types import Reward, Sample, Score, check_scores
 
 if TYPE_CHECKING:
     from rewards.config import RewardConfig
@@ -54,8 +54,6 @@ class Mixture:
             _check_sides(self.components, alpha, name)
 
     def score(self, samples: Sequence[Sample]) -> list[Score]:
-        from rewards.scoring import check_scores
-
         per_component = [check_scores(c.reward, c.reward.score(samples), len(samples))
                          for c in self.components]
         return [self._combine([scores[i] for scores in per_component])
@@ -142,8 +140,6 @@ class DomainRouter:
 
     def score_raw(self, samples: Sequence[Sample]) -> list[Score]:
         """Each sample scored by its domain's reward; no batch normalization."""
-        from rewards.scoring import check_scores
-
         results: list[Score | None] = [None] * len(samples)
         by_domain: dict[str, list[int]] = defaultdict(list)
         for i, s in enumerate(samples):

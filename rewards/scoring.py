@@ -19,10 +19,10 @@ import logging
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, Protocol, runtime_checkable
 
 from rewards.errors import INFRASTRUCTURE_ERRORS, ConfigError
-from rewards.types import Reward, Sample, Score
+from rewards.types import Reward, Sample, Score, check_scores
 
 __all__ = [
     "CONFIGURATION_CAUSES",
@@ -30,6 +30,7 @@ __all__ = [
     "RUN_RULE",
     "AbstentionPolicy",
     "AbstentionTally",
+    "BatchNormalized",
     "ConfigurationAbstention",
     "ScoredBatch",
     "abstention_cause",
@@ -41,6 +42,20 @@ log = logging.getLogger("rewards.scoring")
 
 ERROR_REASON = "error"
 """The reason of a sample whose scoring raised (a poison sample)."""
+
+
+@runtime_checkable
+class BatchNormalized(Protocol):
+    """A reward that normalizes each batch after scoring it (a config's `DomainRouter`):
+    `raw` scores without the normalization, `normalizer(samples, scores)` applies it. Scoring
+    retries a poison sample on `raw`, then normalizes the whole batch once."""
+
+    name: str
+    raw: Reward
+
+    def normalizer(self, samples: Sequence[Sample], scores: Sequence[Score]) -> list[Score]: ...
+
+    def score(self, samples: Sequence[Sample]) -> list[Score]: ...
 
 
 @dataclass(frozen=True)
@@ -55,23 +70,6 @@ class ScoredBatch:
         """`"ValueError: ..."` for a poison sample, else None."""
         exc = self.errors.get(i)
         return None if exc is None else f"{type(exc).__name__}: {exc}"
-
-
-def check_scores(reward: Any, scores: Any, n: int) -> list[Score]:
-    """What a reward returned for `n` samples, checked: a list of `n` `Score`s. Anything else
-    is a broken reward (a `ConfigError` naming it), never a silently shifted or dropped row."""
-    name = getattr(reward, "name", type(reward).__name__)
-    if not isinstance(scores, Sequence) or isinstance(scores, (str, bytes)):
-        raise ConfigError(f"reward {name!r} returned {type(scores).__name__}, not a list of "
-                          "Scores")
-    if len(scores) != n:
-        raise ConfigError(f"reward {name!r} returned {len(scores)} scores for {n} samples: a "
-                          "Reward returns one Score per sample, in order")
-    bad = next((s for s in scores if not isinstance(s, Score)), None)
-    if bad is not None:
-        raise ConfigError(f"reward {name!r} returned a {type(bad).__name__} among its scores, "
-                          "not a Score")
-    return list(scores)
 
 
 def score_batch(reward: Reward, samples: Sequence[Sample], *,
@@ -89,11 +87,10 @@ def score_batch(reward: Reward, samples: Sequence[Sample], *,
 
 def _score_batch(reward: Reward, samples: Sequence[Sample],
                  interrupts: tuple[type[BaseException], ...]) -> ScoredBatch:
-    from rewards.mixing import DomainRouter
-
     if not samples:
         return ScoredBatch([])
-    scorer: Reward = reward.raw if isinstance(reward, DomainRouter) else reward
+    normalized = isinstance(reward, BatchNormalized)
+    scorer: Reward = reward.raw if normalized else reward
     stop = (*INFRASTRUCTURE_ERRORS, *interrupts)
     errors: dict[int, Exception] = {}
     try:
@@ -112,7 +109,7 @@ def _score_batch(reward: Reward, samples: Sequence[Sample],
                 log.warning("sample %d raised: %s: %s", i, type(exc).__name__, exc)
                 scores.append(Score(None, ERROR_REASON))
                 errors[i] = exc
-    if isinstance(reward, DomainRouter):
+    if normalized:
         scores = reward.normalizer(samples, scores)
     return ScoredBatch(scores, errors)
 

@@ -1,4 +1,5 @@
-"""`Sample`, `Score` and the `Reward` protocol: the one interface everything scores through."""
+"""`Sample`, `Score` and the `Reward` protocol: the one interface everything scores through,
+with its contract check (`check_scores`) and the optional `Checkable` protocol."""
 
 from __future__ import annotations
 
@@ -7,7 +8,9 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
-__all__ = ["Checkable", "Reward", "Sample", "SampleCheck", "Score", "reward"]
+from rewards.errors import ConfigError
+
+__all__ = ["Checkable", "Reward", "Sample", "SampleCheck", "Score", "check_scores", "reward"]
 
 @dataclass(frozen=True)
 class Sample:
@@ -71,6 +74,23 @@ class Checkable(Protocol):
     parsing), so that the dry run says what scoring will do."""
 
     def check(self, samples: Sequence[Sample]) -> list[SampleCheck]: ...
+
+
+def check_scores(reward: Any, scores: Any, n: int) -> list[Score]:
+    """What a reward returned for `n` samples, checked: a list of `n` `Score`s. Anything else
+    is a broken reward (a `ConfigError` naming it), never a silently shifted or dropped row."""
+    name = getattr(reward, "name", type(reward).__name__)
+    if not isinstance(scores, Sequence) or isinstance(scores, (str, bytes)):
+        raise ConfigError(f"reward {name!r} returned {type(scores).__name__}, not a list of "
+                          "Scores")
+    if len(scores) != n:
+        raise ConfigError(f"reward {name!r} returned {len(scores)} scores for {n} samples: a "
+                          "Reward returns one Score per sample, in order")
+    bad = next((s for s in scores if not isinstance(s, Score)), None)
+    if bad is not None:
+        raise ConfigError(f"reward {name!r} returned a {type(bad).__name__} among its scores, "
+                          "not a Score")
+    return list(scores)
 
 
 class FunctionReward:
