@@ -9,9 +9,10 @@ over the whole batch, so one poison sample does not change how the others are no
 Every reward's answer goes through `check_scores`: one `Score` per sample, in order.
 
 `AbstentionTally` counts, over a run, the rows that were not scored, by cause
-(`abstention_cause`), and decides when a run scored nothing for a configuration cause (an
-unknown domain, a missing reference, rows that are not valid input): a `ConfigurationAbstention`
-error or one warning, never a green run of zeros. `score_batch(..., tally=)` feeds it."""
+(`abstention_cause`), in all and per domain, and decides by `RUN_RULE` (stated once, here,
+for `rewards score`, `rewards check`, the server, the adapters and the Celery client) when a
+run scored nothing for a configuration cause: a `ConfigurationAbstention` error or one
+warning, never a green run of zeros. `score_batch(..., tally=)` feeds it."""
 
 from __future__ import annotations
 
