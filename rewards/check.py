@@ -174,6 +174,7 @@ def check_rows(source: str | Path | Any, config: RewardConfig, *,
     domain_map = domain_map or {}
     samples: list[tuple[int, str, Sample]] = []  # (line, domain in the data, sample)
     report = CheckReport(name, 0, None, False)
+    no_completion: list[tuple[int, InputError]] = []
     for line, row in itertools.islice(iter_rows(source), rows):
         report.read += 1
         try:
@@ -182,11 +183,20 @@ def check_rows(source: str | Path | Any, config: RewardConfig, *,
             report.columns = report.columns or _columns(row)
             sample = row_to_sample(row, mapping=mapping, source=name, line=line,
                                    completion_required=False)
+            missing = _missing_completion(row, mapping, name, line)
+            if missing is not None:  # a prompt row, or a rollout row without its completion
+                no_completion.append((line, missing))
         except InputError as exc:
             report.input_errors.append(exc)
             continue
         mapped = map_domain(sample.domain, domain_map)
         samples.append((line, sample.domain, replace(sample, domain=mapped)))
+    if len(no_completion) < len(samples):  # rollouts: a row without a completion is an
+        lines = {line for line, _ in no_completion}  # input error, as rewards score reads it
+        samples = [item for item in samples if item[0] not in lines]
+        report.input_errors = sorted([*report.input_errors,
+                                      *(exc for _, exc in no_completion)],
+                                     key=lambda exc: exc.line or 0)
     report.total, report.total_estimated = _total(source, report.read, rows)
     by_domain: dict[str, list[tuple[int, Sample]]] = defaultdict(list)
     for line, value, sample in samples:
@@ -199,6 +209,17 @@ def check_rows(source: str | Path | Any, config: RewardConfig, *,
                                                routes[domain], members, examples)
     report.failures = _failures(report, routes, samples, share)
     return report
+
+
+def _missing_completion(row: Mapping[str, Any], mapping: Mapping[str, str] | None, name: str,
+                        line: int) -> InputError | None:
+    """The error `rewards score` gives a valid prompt row for having no completion, or None
+    when it has one."""
+    try:
+        row_to_sample(row, mapping=mapping, source=name, line=line, completion_required=True)
+    except InputError as exc:  # the row reads without a completion: only that is missing
+        return exc
+    return None
 
 
 def _columns(row: Mapping[str, Any]) -> str:

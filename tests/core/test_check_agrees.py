@@ -111,3 +111,18 @@ def test_answer_after_is_checked_as_it_is_scored():
     # marker either, so its reference is never read and it does not abstain
     assert math.row_causes == [None, None, None]
     assert math.components[0].answers == 1
+
+
+def test_a_rollout_row_without_a_completion_is_an_input_error_in_both(tmp_path):
+    rows = [*MATH[:2], {"domain": "math", "reference": "72"}]
+    src = _rows(tmp_path / "in.jsonl", rows)
+    report = check_rows(src, load_config(BUNDLED_CONFIG))
+    assert [e.line for e in report.input_errors] == [3]
+    assert "missing completion" in str(report.input_errors[0])
+    out = tmp_path / "o.jsonl"
+    assert main(["score", str(src), "--out", str(out), "--progress", "off"]) == 0
+    assert [json.loads(line)["reason"] for line in out.read_text().splitlines()][2] \
+        == "input_error"
+    # a file of prompts only (no completion anywhere) is checked as prompts
+    prompts = _rows(tmp_path / "prompts.jsonl", [{"domain": "math", "reference": "72"}] * 2)
+    assert check_rows(prompts, load_config(BUNDLED_CONFIG)).input_errors == []
