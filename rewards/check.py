@@ -303,7 +303,7 @@ def _failures(report: CheckReport, routes: Mapping[str, Any],
     tally = AbstentionTally(AbstentionPolicy(share=share), where="", domains=routes)
     position: Counter[str] = Counter()
     first: dict[str, str] = {}
-    for line, value, sample in samples:
+    for _, value, sample in samples:
         routed = _routed(sample.domain, routes)
         if routed is None:
             tally.add_row(sample.domain, "unknown_domain")
@@ -319,15 +319,15 @@ def _failures(report: CheckReport, routes: Mapping[str, Any],
             first.setdefault(sample.domain, f"first: {problem}")
     tally.add_cause("input_error", len(report.input_errors))
     failures = []
-    for line in tally.failures():
-        domain = next((d for d in first if line.startswith(f"domain {d!r}:")), None)
-        if domain is None and len(first) == 1 and not line.startswith("domain "):
-            domain = next(iter(first))
+    for failure in tally.failures():
+        domain = next((d for d in first if failure.startswith(f"domain {d!r}:")), None)
+        if domain is None and len(first) == 1 and not failure.startswith("domain "):
+            domain = next(iter(first))  # the whole run: one domain of the data
         if not samples and report.input_errors:
-            line += f" (first: {report.input_errors[0]})"
+            failure += f" (first: {report.input_errors[0]})"
         elif domain is not None:
-            line += f" ({first[domain]})"
-        failures.append(line)
+            failure += f" ({first[domain]})"
+        failures.append(failure)
     return failures
 
 
