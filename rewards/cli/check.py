@@ -1,8 +1,9 @@
 """`rewards check DATA --config CFG [--map ...] [--domain-map ...]`: a dry run before a long
 job. Reads the first --rows rows only (and counts the rest where that is cheap): routing per
 domain, how many references each component can use, how many rows would abstain and why, a
-few extracted answers per domain, the first input errors. Nothing is scored: no sandbox run,
-no model loaded.
+few extracted answers per domain, the first input errors. It takes score's own steps up to
+the sandbox and the models (the math reward compares as it scores; the code reward runs its
+Rule layer): no program runs, no model is loaded.
 
 Exit status: as `rewards score` would exit on the sample: 3 when it would fail by the one rule
 of `rewards.scoring.RUN_RULE` (a whole domain, or --abstain-share of the rows, not scored for
