@@ -5,11 +5,12 @@ naming file, line and field."""
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from rewards.errors import InputError
-from rewards.io import ErrorRow, PromptRecord, iter_rows
+from rewards.io import ErrorRow, PromptRecord, iter_rows, prompt_sample
 from rewards.types import Sample
 
 __all__ = ["iter_rollouts", "rollout_to_sample"]
@@ -46,5 +47,5 @@ def rollout_to_sample(row: Mapping[str, Any], prompts: Mapping[str, PromptRecord
         raise InputError("missing completion" if completion is None else
                          f"completion must be a string, got {type(completion).__name__}",
                          source=source, line=line, field="completion")
-    return Sample(record.prompt, completion, reference=record.reference, domain=record.domain,
-                  group=record.id, meta={"line": line})
+    sample = prompt_sample(record, completion)
+    return replace(sample, meta={**sample.meta, "line": line})

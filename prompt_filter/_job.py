@@ -29,6 +29,7 @@ from rewards.io import (
     PromptRecord,
     count_rows,
     input_source,
+    prompt_sample,
     read_prompts,
     source_fingerprint,
 )
@@ -184,8 +185,7 @@ def _generate_chunks(job: FilterJob, scorer: ChunkScorer, prompts: Mapping[str, 
         if len(generations) != len(batch):
             raise EngineError(f"engine returned {len(generations)} results for {len(batch)} "
                               "prompts")
-        samples = [Sample(r.prompt, g.text, reference=r.reference, domain=r.domain, group=r.id)
-                   for r, outs in zip(batch, generations) for g in outs]
+        samples = [prompt_sample(r, g.text) for r, outs in zip(batch, generations) for g in outs]
         finish = [g.finish_reason for outs in generations for g in outs]
         results = scorer.score(samples)
         record: dict[str, Any] = {"kind": "chunk", "start": begin, "end": begin + len(batch),

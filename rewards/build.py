@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -38,6 +39,10 @@ def build_component(component: ComponentConfig) -> Reward:
     """Instantiate one component: a `Reward` object is used as is, a factory is called with
     the component's options. Its `name` becomes the component's configured name.
 
+    A factory that lists option names in `nested_components` (`cosine`'s and `length`'s
+    `of`) gets each of those written as a component entry built here, by this builder, and
+    passed in as a `Reward`.
+
     One option belongs to every component and is never passed on: `answer_after` (a marker
     such as `"</think>"`, or a list of them). The component then scores only the text after
     the marker's last occurrence, and a completion without it scores 0.0 with reason
@@ -45,6 +50,9 @@ def build_component(component: ComponentConfig) -> Reward:
     target: Any = resolve(component.use)
     options = dict(component.options)
     marker = options.pop(ANSWER_AFTER, None)
+    for key in getattr(target, "nested_components", ()):  # `of: {use: math}`: built here
+        if isinstance(options.get(key), (str, Mapping)):
+            options[key] = build_component_spec(options[key], where=f"{component.name}.{key}")
     if hasattr(target, "score") and not isinstance(target, type):
         if options:
             raise ConfigError(f"reward {component.use!r} is a ready Reward and takes no options, "

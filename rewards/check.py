@@ -1,16 +1,17 @@
 """`rewards check`: a dry run of a reward config over the first rows of a dataset, before a
-long job. It routes each row to its domain, asks each component what it can tell without
-scoring (does the reference parse, what answer does the completion give), and counts the rows
-that would abstain and why, with the causes and hints of `rewards.scoring`. Nothing runs in
-the sandbox and no model is loaded: it reads a bounded sample, so it takes a second or two on
-any size.
+long job, that says what `rewards score` will do on them.
 
-A component tells what it can through `check(samples) -> list[SampleCheck]` (the optional
-`Checkable` protocol); the math and code rewards are checked here with their own public
-pieces (`rewards.math.compare` on no answer decides the reference without a worker,
-`extract_answer`; `rewards.code.parse_reference`, `extract_program`). A component with neither
-(a reward model, a custom function) is listed as not checked: its rows are not counted as
-abstaining."""
+It takes score's own path up to the sandbox and the models: the same reader and column
+mapping (`rewards.io`), the same built reward (`rewards.build.build_reward`: every domain of
+the config, so a plugin that cannot be imported fails here as it would there), the same
+routing, and each component's own steps: the math reward compares the answers as it scores
+(the reference parsed by the same worker), the code reward runs its Rule layer (the
+reference parsed, the program found and checked: `CodeReward.check`), a component with a
+`check` method (`rewards.types.Checkable`) says what it can. A component with neither (a
+reward model, a custom function) is listed as not checked: its rows count as scored.
+The rows that would abstain are counted with the causes of `rewards.scoring`, and the run
+fails by the one rule that `rewards score` and the server apply (`rewards.scoring.RUN_RULE`).
+Nothing runs in the sandbox and no model is loaded."""
 
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ from collections import Counter, defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Protocol, runtime_checkable
+from typing import Any
 
 from rewards.config import ComponentConfig, RewardConfig
 from rewards.errors import ConfigError, InputError
@@ -31,8 +32,8 @@ from rewards.io import (
     row_to_sample,
     source_name,
 )
-from rewards.scoring import AbstentionTally, abstention_cause
-from rewards.types import Sample, Score
+from rewards.scoring import AbstentionPolicy, AbstentionTally, abstention_cause
+from rewards.types import Checkable, Sample, SampleCheck, Score
 
 __all__ = ["DEFAULT_ROWS", "CheckReport", "Checkable", "SampleCheck", "check_component",
            "check_rows"]
@@ -43,94 +44,61 @@ _COUNT_LIMIT = 64 << 20
 """Text inputs up to this size are counted exactly; larger ones are estimated."""
 
 
-@dataclass(frozen=True)
-class SampleCheck:
-    """What a reward can tell about one sample without scoring it."""
-
-    reference: str | None
-    """The reference as the reward reads it (math: the gold answer; code: its tests), for
-    people; None when it cannot use it."""
-    answer: str | None = None
-    """What the reward takes from the completion (math: the final answer; code: the
-    program's first line); None: nothing found, or no completion."""
-    abstain: str | None = None
-    """The reason the reward would abstain with (`bad_reference`), None if it would score."""
-    detail: str = ""
-    """Why, for people (the parser's message)."""
-
-
-@runtime_checkable
-class Checkable(Protocol):
-    """A reward that can check samples without scoring them (optional)."""
-
-    def check(self, samples: Sequence[Sample]) -> list[SampleCheck]: ...
-
-
 def check_component(reward: Any, samples: Sequence[Sample]) -> list[SampleCheck] | None:
-    """One `SampleCheck` per sample from a built component, or None when it cannot tell
-    (neither `check` nor a built-in checker). Wrappers (`.reward`) are looked through."""
-    from rewards.code import CodeReward
+    """One `SampleCheck` per sample from a built component, or None when it cannot tell.
+    A `Checkable` reward checks itself; the math reward is run as it scores; `answer_after`
+    is applied as scoring applies it; other wrappers (`.reward`) are looked through."""
     from rewards.math import MathReward
+    from rewards.reasoning import AnswerAfter
 
-    while not isinstance(reward, (Checkable, MathReward, CodeReward)) and hasattr(
-            getattr(reward, "reward", None), "score"):
-        reward = reward.reward
-    if isinstance(reward, MathReward):
-        return _math_checks(reward, samples)
-    if isinstance(reward, CodeReward):
-        return _code_checks(reward, samples)
+    if isinstance(reward, AnswerAfter):
+        return _answer_after_checks(reward, samples)
     if isinstance(reward, Checkable):
         checks = list(reward.check(samples))
         if len(checks) != len(samples) or not all(isinstance(c, SampleCheck) for c in checks):
             raise ConfigError(f"reward {getattr(reward, 'name', reward)!r}: check() must "
                               "return one SampleCheck per sample")
         return checks
+    if isinstance(reward, MathReward):
+        return _math_checks(reward, samples)
+    inner = getattr(reward, "reward", None)
+    if hasattr(inner, "score"):
+        return check_component(inner, samples)
     return None
 
 
+def _answer_after_checks(reward: Any, samples: Sequence[Sample]) -> list[SampleCheck] | None:
+    """As `AnswerAfter.score`: the inner reward sees the text after the marker; a completion
+    without it scores 0.0 (`no_answer`), never an abstention."""
+    from rewards.reasoning import text_after
+
+    after = [text_after(s.completion, reward.markers) if isinstance(s.completion, str) else None
+             for s in samples]
+    inner = check_component(reward.reward, [replace(s, completion=a or "")
+                                            for s, a in zip(samples, after)])
+    if inner is None:
+        return None
+    return [c if a is not None else replace(c, answer=None, abstain=None,
+                                            detail="no answer marker")
+            for c, a in zip(inner, after)]
+
+
 def _math_checks(reward: Any, samples: Sequence[Sample]) -> list[SampleCheck]:
-    from rewards.math import compare, extract_answer, prepare_reference
+    """The math reward scores the samples as `rewards score` would (its workers parse the
+    references); nothing else is run. A sample without an answer is not compared, so its
+    reference is read only as far as scoring reads it."""
+    from rewards.math import extract_answer, prepare_reference
 
+    scores = reward.score(samples)
     checks = []
-    for s in samples:
-        verdict = compare(None, s.reference, reward.config)  # no answer: never a worker
-        answer = extract_answer(s.completion, reward.config) if s.completion else None
-        bad = verdict.reason == "bad_reference"
-        checks.append(SampleCheck(None if bad else prepare_reference(s.reference), answer,
-                                  "bad_reference" if bad else None, verdict.detail if bad else ""))
+    for s, score in zip(samples, scores):
+        answer = extract_answer(s.completion, reward.config) \
+            if isinstance(s.completion, str) and s.completion else None
+        bad = score.value is None and score.reason == "bad_reference"
+        reference = None if bad else prepare_reference(s.reference)
+        checks.append(SampleCheck(reference, answer, score.reason if score.value is None
+                                  else None, "the reference does not parse" if bad else ""))
     return checks
-
-
-def _code_checks(reward: Any, samples: Sequence[Sample]) -> list[SampleCheck]:
-    from rewards.code import BadReference, extract_program, parse_reference
-
-    config = reward.config
-
-    def program(completion: str, language: str) -> str | None:
-        found = extract_program(completion, language=language, block=config.block,
-                                unfenced=config.unfenced).program if completion else None
-        return _first_line(found) if found else None
-
-    checks = []
-    for s in samples:
-        try:
-            task = parse_reference(s.reference, language=config.language,
-                                   hidden_share=config.hidden_share)
-        except BadReference as exc:
-            checks.append(SampleCheck(None, program(s.completion, config.language),
-                                      "bad_reference", str(exc)))
-            continue
-        tests = f"{len(task.public.tests)} public + {len(task.hidden.tests)} hidden " \
-                f"{task.public.kind} tests ({task.language})"
-        checks.append(SampleCheck(tests, program(s.completion, task.language)))
-    return checks
-
-
-def _first_line(program: str) -> str:
-    lines = [line for line in program.splitlines() if line.strip()]
-    first = lines[0].strip() if lines else ""
-    size = "1 line" if len(lines) == 1 else f"{len(lines)} lines"
-    return (first[:60] + "...") if len(first) > 60 else f"{first} ({size})"
 
 
 # --- the report ------------------------------------------------------------------------------
@@ -148,6 +116,8 @@ class ComponentReport:
     answers: int = 0
     causes: Counter[str] = field(default_factory=Counter)
     first_problem: str = ""
+    first_missing: str = ""
+    """The first row with a completion but no answer, and why (the reward's detail)."""
 
 
 @dataclass
@@ -189,18 +159,22 @@ class CheckReport:
 def check_rows(source: str | Path | Any, config: RewardConfig, *,
                mapping: Mapping[str, str] | None = None,
                domain_map: Mapping[str, str] | None = None, rows: int = DEFAULT_ROWS,
-               examples: int = 3) -> CheckReport:
+               examples: int = 3, share: float = 1.0) -> CheckReport:
     """Check the first `rows` rows of `source` (a path or a dataset object) against
-    `config`; no other row is read. See the module docstring."""
-    from rewards.build import build_component
-    from rewards.registry import resolve
+    `config`; no other row is read. `share`: the abstention share that fails the run, as
+    `rewards score --abstain-share` (see `rewards.scoring.RUN_RULE`). See the module
+    docstring."""
+    from rewards.build import build_reward
 
     if rows < 1:
         raise ConfigError(f"rows must be >= 1, not {rows}")
+    router = build_reward(config)  # as score builds it: every domain, every component
+    routes: Mapping[str, Any] = getattr(router, "domains", {})
     name = source_name(source)
     domain_map = domain_map or {}
     samples: list[tuple[int, str, Sample]] = []  # (line, domain in the data, sample)
     report = CheckReport(name, 0, None, False)
+    no_completion: list[tuple[int, InputError]] = []
     for line, row in itertools.islice(iter_rows(source), rows):
         report.read += 1
         try:
@@ -209,24 +183,43 @@ def check_rows(source: str | Path | Any, config: RewardConfig, *,
             report.columns = report.columns or _columns(row)
             sample = row_to_sample(row, mapping=mapping, source=name, line=line,
                                    completion_required=False)
+            missing = _missing_completion(row, mapping, name, line)
+            if missing is not None:  # a prompt row, or a rollout row without its completion
+                no_completion.append((line, missing))
         except InputError as exc:
             report.input_errors.append(exc)
             continue
         mapped = map_domain(sample.domain, domain_map)
         samples.append((line, sample.domain, replace(sample, domain=mapped)))
+    if len(no_completion) < len(samples):  # rollouts: a row without a completion is an
+        lines = {line for line, _ in no_completion}  # input error, as rewards score reads it
+        samples = [item for item in samples if item[0] not in lines]
+        report.input_errors = sorted([*report.input_errors,
+                                      *(exc for _, exc in no_completion)],
+                                     key=lambda exc: exc.line or 0)
     report.total, report.total_estimated = _total(source, report.read, rows)
     by_domain: dict[str, list[tuple[int, Sample]]] = defaultdict(list)
     for line, value, sample in samples:
-        routed = _routed(sample.domain, config)
+        routed = _routed(sample.domain, routes)
         report.routing[(value, sample.domain, routed)] += 1
         if routed is not None:
             by_domain[routed].append((line, sample))
-    built: dict[str, Any] = {}
     for domain, members in by_domain.items():
-        report.domains[domain] = _check_domain(domain, config.domains[domain].rewards, members,
-                                               examples, built, build_component, resolve)
-    report.failures = _failures(report, config, samples)
+        report.domains[domain] = _check_domain(domain, config.domains[domain].rewards,
+                                               routes[domain], members, examples)
+    report.failures = _failures(report, routes, samples, share)
     return report
+
+
+def _missing_completion(row: Mapping[str, Any], mapping: Mapping[str, str] | None, name: str,
+                        line: int) -> InputError | None:
+    """The error `rewards score` gives a valid prompt row for having no completion, or None
+    when it has one."""
+    try:
+        row_to_sample(row, mapping=mapping, source=name, line=line, completion_required=True)
+    except InputError as exc:  # the row reads without a completion: only that is missing
+        return exc
+    return None
 
 
 def _columns(row: Mapping[str, Any]) -> str:
@@ -240,7 +233,7 @@ def _total(source: Any, read: int, limit: int) -> tuple[int | None, bool]:
     if read < limit:
         return read, False
     kind = input_kind(source) if isinstance(source, (str, Path)) else "object"
-    if kind in ("object", "parquet", "dataset", "arrow"):  # metadata, or memory-mapped
+    if kind in ("object", "parquet", "dataset", "arrow"):  # metadata, or batch lengths
         return count_rows(source), False
     path = Path(source)
     size = path.stat().st_size
@@ -253,37 +246,39 @@ def _total(source: Any, read: int, limit: int) -> tuple[int | None, bool]:
     return (round(size * read / head) if head else None), True
 
 
-def _check_domain(domain: str, components: Sequence[ComponentConfig],
-                  members: list[tuple[int, Sample]], examples: int, built: dict[str, Any],
-                  build: Any, resolve: Any) -> DomainReport:
-    from rewards.code import CodeReward
-    from rewards.math import MathReward
+def _components(specs: Sequence[ComponentConfig], reward: Any) -> list[tuple[ComponentConfig, Any]]:
+    """Each configured component of a domain with the reward `build_reward` made of it (the
+    domain's `Mixture` holds them in the config's order)."""
+    built = [c.reward for c in getattr(reward, "components", ())]
+    if len(built) != len(specs):
+        raise ConfigError(f"the built reward of a domain has {len(built)} components for "
+                          f"{len(specs)} configured")
+    return list(zip(specs, built))
 
+
+def _check_domain(domain: str, specs: Sequence[ComponentConfig], reward: Any,
+                  members: list[tuple[int, Sample]], examples: int) -> DomainReport:
     report = DomainReport(domain, rows=len(members),
                           completions=sum(1 for _, s in members if s.completion))
     samples = [s for _, s in members]
+    components = _components(specs, reward)
     results: list[list[SampleCheck] | None] = []
-    for component in components:
-        factory = resolve(component.use)
-        checkable = factory in (MathReward, CodeReward) or hasattr(factory, "check")
-        checks = None
-        if checkable:
-            key = repr(component)
-            if key not in built:
-                built[key] = build(component)
-            checks = check_component(built[key], samples)
-        results.append(checks if component.weight > 0 else None)
-        part = ComponentReport(component.name, component.use, component.weight,
-                               checks is not None)
+    for spec, built in components:
+        checks = check_component(built, samples)
+        results.append(checks if spec.weight > 0 else None)
+        part = ComponentReport(spec.name, spec.use, spec.weight, checks is not None)
         for (line, sample), check in zip(members, checks or ()):
             part.answers += check.answer is not None
+            if check.answer is None and check.abstain is None and check.detail \
+                    and sample.completion:
+                part.first_missing = part.first_missing or f"line {line}: {check.detail}"
             if check.abstain is None:
                 part.references_ok += 1
                 continue
             part.causes[_cause(sample, check.abstain)] += 1
             part.first_problem = part.first_problem or f"line {line}: {check.detail or check.abstain}"
         report.components.append(part)
-    weighted = [r for c, r in zip(components, results) if c.weight > 0]
+    weighted = [r for (spec, _), r in zip(components, results) if spec.weight > 0]
     decided = bool(weighted) and all(r is not None for r in weighted)
     for i, (line, sample) in enumerate(members):
         checks = [r[i] for r in weighted if r is not None]
@@ -301,48 +296,46 @@ def _cause(sample: Sample, reason: str) -> str:
     return abstention_cause(sample, Score(None, reason)) or reason
 
 
-def _failures(report: CheckReport, config: RewardConfig,
-              samples: list[tuple[int, str, Sample]]) -> list[str]:
-    """One line per domain value of the data whose sampled rows would all abstain, with the
-    hints of `AbstentionTally` for configuration causes and the first parser message."""
-    failures = []
-    if report.read and not samples:
-        failures.append(f"none of the {report.read} sampled rows is valid input (first: "
-                        f"{report.input_errors[0]}): check the file and --map")
+def _failures(report: CheckReport, routes: Mapping[str, Any],
+              samples: list[tuple[int, str, Sample]], share: float) -> list[str]:
+    """The run's failures by the rule `rewards score` applies (`AbstentionTally`), each
+    with the first parser message of its domain or a --domain-map hint."""
+    tally = AbstentionTally(AbstentionPolicy(share=share), where="", domains=routes)
     position: Counter[str] = Counter()
-    by_value: dict[str, list[tuple[Sample, str | None, str]]] = defaultdict(list)
+    first: dict[str, str] = {}
     for _, value, sample in samples:
-        routed = _routed(sample.domain, config)
+        routed = _routed(sample.domain, routes)
         if routed is None:
-            by_value[value].append((sample, "unknown_domain", ""))
+            tally.add_row(sample.domain, "unknown_domain")
+            first.setdefault(sample.domain, f"try --domain-map {value}=DOMAIN, DOMAIN one of "
+                                            f"{', '.join(sorted(routes))}")
             continue
         domain = report.domains[routed]
         cause = domain.row_causes[position[routed]]
         position[routed] += 1
-        first = next((c.first_problem for c in domain.components if c.first_problem), "")
-        by_value[value].append((sample, cause, first))
-    for value, rows in sorted(by_value.items()):
-        if any(cause is None for _, cause, _ in rows):
-            continue
-        tally = AbstentionTally(where="", domains=config.domains)
-        tally.add([s for s, _, _ in rows], [Score(None, (c or "").split(":")[0])
-                                            for _, c, _ in rows])
-        causes = Counter(c for _, c, _ in rows)
-        why = tally.failure() or (f"all {len(rows)} sampled rows would abstain: "
-                                  + "; ".join(f"{c} x{n}" for c, n in causes.most_common()))
-        first = next((f for _, _, f in rows if f), "")
-        note = f" (first: {first})" if first else ""
-        if causes.get("unknown_domain"):
-            note = f" (try --domain-map {value}=DOMAIN, DOMAIN one of {', '.join(sorted(config.domains))})"
-        failures.append(f"domain {value!r} would score nothing: {why}{note}")
+        tally.add_row(sample.domain, cause)
+        problem = next((c.first_problem for c in domain.components if c.first_problem), "")
+        if cause is not None and problem:
+            first.setdefault(sample.domain, f"first: {problem}")
+    tally.add_cause("input_error", len(report.input_errors))
+    failures = []
+    for failure in tally.failures():
+        domain = next((d for d in first if failure.startswith(f"domain {d!r}:")), None)
+        if domain is None and len(first) == 1 and not failure.startswith("domain "):
+            domain = next(iter(first))  # the whole run: one domain of the data
+        if not samples and report.input_errors:
+            failure += f" (first: {report.input_errors[0]})"
+        elif domain is not None:
+            failure += f" ({first[domain]})"
+        failures.append(failure)
     return failures
 
 
-def _routed(domain: str, config: RewardConfig) -> str | None:
+def _routed(domain: str, routes: Mapping[str, Any]) -> str | None:
     """The config domain a sample of `domain` is scored by (as `DomainRouter` routes)."""
-    if domain in config.domains:
+    if domain in routes:
         return domain
-    return "default" if "default" in config.domains else None
+    return "default" if "default" in routes else None
 
 
 # --- rendering -------------------------------------------------------------------------------
@@ -371,7 +364,9 @@ def _render(report: CheckReport) -> list[str]:
             out.append(f"{label}: references usable {c.references_ok} of {domain.rows}"
                        + (f" ({bad}; first {c.first_problem})" if bad else "")
                        + (f", answers found {c.answers} of {domain.completions}"
-                          if domain.completions else ""))
+                          if domain.completions else "")
+                       + (f" (none: {_cut(c.first_missing, 120)})"
+                          if c.first_missing and c.answers < domain.completions else ""))
         abstain = sum(domain.abstain.values())
         causes = ", ".join(f"{k} x{n}" for k, n in domain.abstain.most_common())
         out.append(f"  would abstain: {abstain}" + (f" ({causes})" if causes else ""))

@@ -19,7 +19,7 @@ import contextlib
 import hashlib
 import json
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -38,7 +38,7 @@ from rewards.types import Sample
 __all__ = ["PROMPT_FIELDS", "SAMPLE_FIELDS", "ErrorRow", "PromptRecord", "column_of",
            "completion_text", "count_rows", "derive_id", "input_kind", "input_source",
            "iter_rows", "iter_samples", "map_domain", "open_output", "open_parquet", "parse_domain_map",
-           "parse_map", "read_prompts", "row_id", "row_to_sample", "source_fingerprint",
+           "parse_map", "prompt_record", "prompt_sample", "read_prompts", "row_id", "row_to_sample", "source_fingerprint",
            "source_name", "write_row"]
 
 SAMPLE_FIELDS = ("prompt", "completion", "reference", "domain", "group", "id", "meta")
@@ -332,6 +332,23 @@ class PromptRecord:
     prompt: str | list[dict[str, Any]]
     reference: Any
     domain: str
+    meta: Mapping[str, Any] = field(default_factory=dict)
+    """The row's other columns (those not mapped onto a field)."""
+
+
+def prompt_record(row: Mapping[str, Any], *, mapping: Mapping[str, str] | None = None,
+                  domain_map: Mapping[str, str] | None = None, source: str | None = None,
+                  line: int = 0) -> PromptRecord:
+    """Validate one prompt row into a `PromptRecord` (`read_prompts` reads every row so)."""
+    return _prompt_record(dict(row), mapping or {}, domain_map or {}, source or "<rows>", line)
+
+
+def prompt_sample(record: PromptRecord, completion: str) -> Sample:
+    """A rollout of a prompt as a `Sample`: the one rule for every command that generates
+    (`filter-prompts`, `train`): the prompt, reference and domain as read (after `--map` and
+    `--domain-map`), `group` the prompt's id, `meta` the row's other columns and its id."""
+    return Sample(record.prompt, completion, reference=record.reference, domain=record.domain,
+                  group=record.id, meta={**record.meta, "id": record.id})
 
 
 def derive_id(row: Mapping[str, Any]) -> str:
@@ -375,7 +392,7 @@ def column_of(mapping: Mapping[str, str], field: str) -> str:
 
 def _prompt_record(row: dict[str, Any], mapping: Mapping[str, str],
                    domain_map: Mapping[str, str], source: str, line: int) -> PromptRecord:
-    fields, _ = _map_row(row, mapping, PROMPT_FIELDS, source, line)
+    fields, rest = _map_row(row, mapping, PROMPT_FIELDS, source, line)
 
     def bad(message: str, field: str) -> InputError:
         return InputError(message, source=source, line=line, field=column_of(mapping, field))
@@ -400,4 +417,5 @@ def _prompt_record(row: dict[str, Any], mapping: Mapping[str, str],
     else:
         prompt_id = derive_id(row)
         out_row = {"id": prompt_id, **row}
-    return PromptRecord(prompt_id, line, out_row, prompt, fields.get("reference"), domain)
+    return PromptRecord(prompt_id, line, out_row, prompt, fields.get("reference"), domain,
+                        rest)

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
 from rewards.errors import ConfigError
-from rewards.types import Reward, Sample, Score
+from rewards.types import Reward, Sample, Score, check_scores
 
 if TYPE_CHECKING:
     from rewards.config import RewardConfig
@@ -50,10 +50,10 @@ class Mixture:
         self.components = tuple(components)
         self.alpha = alpha
         self.name = name
+        if alpha is not None:
+            _check_sides(self.components, alpha, name)
 
     def score(self, samples: Sequence[Sample]) -> list[Score]:
-        from rewards.scoring import check_scores
-
         per_component = [check_scores(c.reward, c.reward.score(samples), len(samples))
                          for c in self.components]
         return [self._combine([scores[i] for scores in per_component])
@@ -83,6 +83,21 @@ class Mixture:
             else:  # one needed side abstained: the other stands alone, unscaled
                 value = present[0][1]
         return Score(value, reason, parts)
+
+
+def _check_sides(components: Sequence[WeightedComponent], alpha: float, name: str) -> None:
+    """`alpha` mixes two sides; a side it gives weight to must have a weighted component, or
+    alpha would be silently ignored (1.0 + 0.5 = 1.5 with two verifiable components)."""
+    for side, share in (("verifiable", alpha), ("learned", 1.0 - alpha)):
+        if share > 0 and not any(c.kind == side and c.weight > 0 for c in components):
+            names = ", ".join(getattr(c.reward, "name", "?") for c in components)
+            fix = ("mark the reward model or judge among them `kind: learned`"
+                   if side == "learned" else "mark a verifier among them `kind: verifiable`")
+            raise ConfigError(
+                f"domain {name!r}: alpha {alpha:g} gives {share:g} to the {side} side, but "
+                f"no weighted component is {side} ({names}): {fix}, set alpha to "
+                f"{1.0 if side == 'learned' else 0.0:g}, or remove alpha for a plain "
+                "weighted sum")
 
 
 def _weighted_sum(pairs: list[tuple[WeightedComponent, Score]]) -> float | None:
@@ -125,8 +140,6 @@ class DomainRouter:
 
     def score_raw(self, samples: Sequence[Sample]) -> list[Score]:
         """Each sample scored by its domain's reward; no batch normalization."""
-        from rewards.scoring import check_scores
-
         results: list[Score | None] = [None] * len(samples)
         by_domain: dict[str, list[int]] = defaultdict(list)
         for i, s in enumerate(samples):

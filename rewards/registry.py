@@ -62,8 +62,20 @@ def resolve(use: str) -> Callable[..., Any]:
     try:
         module = importlib.import_module(module_name)
     except ImportError as exc:
-        raise ConfigError(f"reward {use!r}: cannot import module {module_name!r}: {exc}") from exc
+        raise ConfigError(f"reward {use!r}: cannot import module {module_name!r}: {exc}"
+                          f"{_import_hint(exc, module_name)}") from exc
     try:
         return getattr(module, attr)
     except AttributeError as exc:
         raise ConfigError(f"reward {use!r}: module {module_name!r} has no {attr!r}") from exc
+
+
+def _import_hint(exc: ImportError, module_name: str) -> str:
+    """How to make a plugin module importable, when it is the module itself that is missing
+    (not a package it imports)."""
+    if not isinstance(exc, ModuleNotFoundError) or exc.name is None or \
+            not (module_name == exc.name or module_name.startswith(exc.name + ".")):
+        return ""
+    return (" (the rewards command finds a module in the folder it runs from; elsewhere, run "
+            "from the module's folder, add that folder to PYTHONPATH, or pip install the "
+            "package)")

@@ -9,9 +9,10 @@ over the whole batch, so one poison sample does not change how the others are no
 Every reward's answer goes through `check_scores`: one `Score` per sample, in order.
 
 `AbstentionTally` counts, over a run, the rows that were not scored, by cause
-(`abstention_cause`), and decides when a run scored nothing for a configuration cause (an
-unknown domain, a missing reference, rows that are not valid input): a `ConfigurationAbstention`
-error or one warning, never a green run of zeros. `score_batch(..., tally=)` feeds it."""
+(`abstention_cause`), in all and per domain, and decides by `RUN_RULE` (stated once, here,
+for `rewards score`, `rewards check`, the server, the adapters and the Celery client) when a
+run scored nothing for a configuration cause: a `ConfigurationAbstention` error or one
+warning, never a green run of zeros. `score_batch(..., tally=)` feeds it."""
 
 from __future__ import annotations
 
@@ -19,19 +20,43 @@ import logging
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, Protocol, runtime_checkable
 
 from rewards.errors import INFRASTRUCTURE_ERRORS, ConfigError
-from rewards.types import Reward, Sample, Score
+from rewards.types import Reward, Sample, Score, check_scores
 
-__all__ = ["CONFIGURATION_CAUSES", "INFRASTRUCTURE_ERRORS", "AbstentionPolicy",
-           "AbstentionTally", "ConfigurationAbstention", "ScoredBatch", "abstention_cause",
-           "check_scores", "score_batch"]
+__all__ = [
+    "CONFIGURATION_CAUSES",
+    "INFRASTRUCTURE_ERRORS",
+    "RUN_RULE",
+    "AbstentionPolicy",
+    "AbstentionTally",
+    "BatchNormalized",
+    "ConfigurationAbstention",
+    "ScoredBatch",
+    "abstention_cause",
+    "check_scores",
+    "score_batch",
+]
 
 log = logging.getLogger("rewards.scoring")
 
 ERROR_REASON = "error"
 """The reason of a sample whose scoring raised (a poison sample)."""
+
+
+@runtime_checkable
+class BatchNormalized(Protocol):
+    """A reward that normalizes each batch after scoring it (a config's `DomainRouter`):
+    `raw` scores without the normalization, `normalizer(samples, scores)` applies it. Scoring
+    retries a poison sample on `raw`, then normalizes the whole batch once."""
+
+    name: str
+    raw: Reward
+
+    def normalizer(self, samples: Sequence[Sample], scores: Sequence[Score]) -> list[Score]: ...
+
+    def score(self, samples: Sequence[Sample]) -> list[Score]: ...
 
 
 @dataclass(frozen=True)
@@ -46,23 +71,6 @@ class ScoredBatch:
         """`"ValueError: ..."` for a poison sample, else None."""
         exc = self.errors.get(i)
         return None if exc is None else f"{type(exc).__name__}: {exc}"
-
-
-def check_scores(reward: Any, scores: Any, n: int) -> list[Score]:
-    """What a reward returned for `n` samples, checked: a list of `n` `Score`s. Anything else
-    is a broken reward (a `ConfigError` naming it), never a silently shifted or dropped row."""
-    name = getattr(reward, "name", type(reward).__name__)
-    if not isinstance(scores, Sequence) or isinstance(scores, (str, bytes)):
-        raise ConfigError(f"reward {name!r} returned {type(scores).__name__}, not a list of "
-                          "Scores")
-    if len(scores) != n:
-        raise ConfigError(f"reward {name!r} returned {len(scores)} scores for {n} samples: a "
-                          "Reward returns one Score per sample, in order")
-    bad = next((s for s in scores if not isinstance(s, Score)), None)
-    if bad is not None:
-        raise ConfigError(f"reward {name!r} returned a {type(bad).__name__} among its scores, "
-                          "not a Score")
-    return list(scores)
 
 
 def score_batch(reward: Reward, samples: Sequence[Sample], *,
@@ -80,11 +88,10 @@ def score_batch(reward: Reward, samples: Sequence[Sample], *,
 
 def _score_batch(reward: Reward, samples: Sequence[Sample],
                  interrupts: tuple[type[BaseException], ...]) -> ScoredBatch:
-    from rewards.mixing import DomainRouter
-
     if not samples:
         return ScoredBatch([])
-    scorer: Reward = reward.raw if isinstance(reward, DomainRouter) else reward
+    normalized = isinstance(reward, BatchNormalized)
+    scorer: Reward = reward.raw if normalized else reward
     stop = (*INFRASTRUCTURE_ERRORS, *interrupts)
     errors: dict[int, Exception] = {}
     try:
@@ -103,21 +110,39 @@ def _score_batch(reward: Reward, samples: Sequence[Sample],
                 log.warning("sample %d raised: %s: %s", i, type(exc).__name__, exc)
                 scores.append(Score(None, ERROR_REASON))
                 errors[i] = exc
-    if isinstance(reward, DomainRouter):
+    if normalized:
         scores = reward.normalizer(samples, scores)
     return ScoredBatch(scores, errors)
 
 
-CONFIGURATION_CAUSES = ("unknown_domain", "bad_reference:missing", "input_error")
-"""Causes that say the run is set up wrong when every row has one: a domain the config does
-not score, no reference at all (an unmapped or misnamed reference column), rows that are not
-valid input (a wrong --map, a wrong file)."""
+CONFIGURATION_CAUSES = ("unknown_domain", "bad_reference:missing", "bad_reference:unparseable",
+                        "input_error")
+"""Causes that say the run is set up wrong when they take a whole domain (or the policy's
+share of the rows): a domain the config does not score, no reference at all (an unmapped or
+misnamed reference column), references the reward cannot read (the wrong column, or the
+wrong reward for the domain), rows that are not valid input (a wrong --map, a wrong file)."""
+
+RUN_RULE = """\
+A run fails (exit 3, or one warning where the caller only warns) when rows were not scored
+for a configuration cause (unknown_domain, bad_reference:missing, bad_reference:unparseable,
+input_error), over at least `min_rows` rows, either
+  - at least `share` of all the rows of the run, or
+  - at least `share` of the rows of one domain of the data (after --domain-map);
+`share` is 1.0 unless set (`--abstain-share`): by default a run fails when a whole domain, or
+the whole run, scored nothing for such a cause. Other abstentions (a timeout, a sandbox
+error, a judge that abstained) never fail a run: they are counted in the summary."""
+"""The one statement of when a run counts as having scored nothing; `rewards score`,
+`rewards check`, the server, the adapters and the Celery client apply it through
+`AbstentionTally`."""
 
 _HINTS = {
     "unknown_domain": "add the domain to the config (or a `default` domain), or map the "
                       "dataset's domain values to the config's",
     "bad_reference:missing": "samples without a reference: name the dataset's gold column "
                              "(e.g. --map answer=reference)",
+    "bad_reference:unparseable": "references the domain's reward cannot read: map the column "
+                                 "that holds the final answer or the tests (e.g. --map "
+                                 "answer=reference), or use the reward that reads them",
     "input_error": "rows that are not valid input: check the file and --map",
 }
 
@@ -170,10 +195,11 @@ class ConfigurationAbstention(ConfigError):
 
 
 class AbstentionTally:
-    """Rows and abstentions by cause over a run, and the decision that the run scored nothing.
+    """Rows and abstentions by cause over a run (in all and per domain of the data), and the
+    decision `RUN_RULE` states: that the run scored nothing.
 
-    `where` names the entry point in messages ("" for none); `domains` are the config's domains (for the
-    unknown-domain hint)."""
+    `where` names the entry point in messages ("" for none); `domains` are the config's
+    domains (for the unknown-domain hint)."""
 
     def __init__(self, policy: AbstentionPolicy | None = None, *, where: str = "scoring",
                  domains: Iterable[str] = ()) -> None:
@@ -183,21 +209,32 @@ class AbstentionTally:
         self.rows = 0
         self.causes: Counter[str] = Counter()
         self.unknown_domains: Counter[str] = Counter()
+        self.domain_rows: Counter[str] = Counter()
+        self.domain_causes: dict[str, Counter[str]] = {}
         self.warned = False
 
     def add(self, samples: Sequence[Sample], scores: Sequence[Score]) -> None:
         """Count one batch of scored samples."""
         for sample, score in zip(samples, scores, strict=True):
-            cause = abstention_cause(sample, score)
-            self.rows += 1
-            if cause is not None:
-                self.causes[cause] += 1
-            if cause == "unknown_domain" and (sample.domain in self.unknown_domains
-                                              or len(self.unknown_domains) < 20):
-                self.unknown_domains[sample.domain] += 1
+            self.add_row(sample.domain, abstention_cause(sample, score))
+
+    def add_row(self, domain: str, cause: str | None) -> None:
+        """Count one row of `domain`: scored (`cause` None) or not, and why."""
+        self.rows += 1
+        tracked = domain in self.domain_rows or len(self.domain_rows) < _MAX_DOMAINS
+        if tracked:
+            self.domain_rows[domain] += 1
+        if cause is None:
+            return
+        self.causes[cause] += 1
+        if tracked:
+            self.domain_causes.setdefault(domain, Counter())[cause] += 1
+        if cause == "unknown_domain" and (domain in self.unknown_domains
+                                          or len(self.unknown_domains) < 20):
+            self.unknown_domains[domain] += 1
 
     def add_cause(self, cause: str, n: int = 1) -> None:
-        """Count `n` rows that were never scored (e.g. `input_error`)."""
+        """Count `n` rows that were never scored and have no domain (`input_error`)."""
         if n > 0:
             self.rows += n
             self.causes[cause] += n
@@ -209,16 +246,31 @@ class AbstentionTally:
     def configuration_rows(self) -> int:
         return sum(self.causes[c] for c in CONFIGURATION_CAUSES)
 
-    def failure(self) -> str | None:
-        """Why the run counts as having scored nothing, or None."""
-        bad = self.configuration_rows()
-        if self.rows < self.policy.min_rows or bad == 0 or bad < self.policy.share * self.rows:
-            return None
-        found = [c for c in CONFIGURATION_CAUSES if self.causes[c]]
-        parts = [f"{c} x{self.causes[c]} ({self._hint(c)})" for c in found]
+    def failures(self) -> list[str]:
+        """Why the run counts as having scored nothing (`RUN_RULE`): one line for the whole
+        run, else one per failing domain; empty when it scored."""
         where = f"{self.where}: " if self.where else ""
-        return (f"{where}{bad} of {self.rows} rows were not scored for a configuration "
-                f"cause: {'; '.join(parts)}")
+        whole = self._failure(self.rows, self.causes)
+        if whole is not None:
+            return [f"{where}{whole}"]
+        return [f"{where}domain {domain!r}: {line}"
+                for domain in sorted(self.domain_causes)
+                if (line := self._failure(self.domain_rows[domain],
+                                          self.domain_causes[domain])) is not None]
+
+    def failure(self) -> str | None:
+        """The failures as one message, or None."""
+        lines = self.failures()
+        return "; ".join(lines) if lines else None
+
+    def _failure(self, rows: int, causes: Counter[str]) -> str | None:
+        bad = sum(causes[c] for c in CONFIGURATION_CAUSES)
+        if rows < self.policy.min_rows or bad == 0 or bad < self.policy.share * rows:
+            return None
+        found = [c for c in CONFIGURATION_CAUSES if causes[c]]
+        parts = [f"{c} x{causes[c]} ({self._hint(c)})" for c in found]
+        return (f"{bad} of {rows} rows were not scored for a configuration cause: "
+                f"{'; '.join(parts)}")
 
     def _hint(self, cause: str) -> str:
         if cause != "unknown_domain":
@@ -237,3 +289,7 @@ class AbstentionTally:
         if not self.warned:
             self.warned = True
             log.warning("%s", message)
+
+
+_MAX_DOMAINS = 1000
+"""Domains a tally follows one by one (a run with more still counts every row in all)."""

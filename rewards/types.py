@@ -1,4 +1,5 @@
-"""`Sample`, `Score` and the `Reward` protocol: the one interface everything scores through."""
+"""`Sample`, `Score` and the `Reward` protocol: the one interface everything scores through,
+with its contract check (`check_scores`) and the optional `Checkable` protocol."""
 
 from __future__ import annotations
 
@@ -7,9 +8,9 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
-__all__ = ["Reward", "Sample", "Score", "reward"]
+from rewards.errors import ConfigError
 
-
+__all__ = ["Checkable", "Reward", "Sample", "SampleCheck", "Score", "check_scores", "reward"]
 
 @dataclass(frozen=True)
 class Sample:
@@ -48,6 +49,48 @@ class Reward(Protocol):
     name: str
 
     def score(self, samples: Sequence[Sample]) -> list[Score]: ...
+
+
+@dataclass(frozen=True)
+class SampleCheck:
+    """What a reward can tell about one sample without running it (`rewards check`)."""
+
+    reference: str | None
+    """The reference as the reward reads it (math: the gold answer; code: its tests), for
+    people; None when it cannot use it."""
+    answer: str | None = None
+    """What the reward takes from the completion (math: the final answer; code: the
+    program's first line); None: nothing found, or no completion."""
+    abstain: str | None = None
+    """The reason the reward would abstain with (`bad_reference`), None if it would score."""
+    detail: str = ""
+    """Why, for people (the parser's message, or why no answer was taken)."""
+
+
+@runtime_checkable
+class Checkable(Protocol):
+    """A reward that can check samples without scoring them (optional; `rewards check`).
+    Its checks must come from the steps its `score` takes (the same extraction and reference
+    parsing), so that the dry run says what scoring will do."""
+
+    def check(self, samples: Sequence[Sample]) -> list[SampleCheck]: ...
+
+
+def check_scores(reward: Any, scores: Any, n: int) -> list[Score]:
+    """What a reward returned for `n` samples, checked: a list of `n` `Score`s. Anything else
+    is a broken reward (a `ConfigError` naming it), never a silently shifted or dropped row."""
+    name = getattr(reward, "name", type(reward).__name__)
+    if not isinstance(scores, Sequence) or isinstance(scores, (str, bytes)):
+        raise ConfigError(f"reward {name!r} returned {type(scores).__name__}, not a list of "
+                          "Scores")
+    if len(scores) != n:
+        raise ConfigError(f"reward {name!r} returned {len(scores)} scores for {n} samples: a "
+                          "Reward returns one Score per sample, in order")
+    bad = next((s for s in scores if not isinstance(s, Score)), None)
+    if bad is not None:
+        raise ConfigError(f"reward {name!r} returned a {type(bad).__name__} among its scores, "
+                          "not a Score")
+    return list(scores)
 
 
 class FunctionReward:

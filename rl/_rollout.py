@@ -11,14 +11,16 @@ after each optimizer step.
 
 from __future__ import annotations
 
+import logging
 import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from rewards.errors import EngineError
-from rewards.types import Reward, Sample, Score
+from rewards.types import Reward, Score
 from rl.losses import token_log_probs
+
+log = logging.getLogger("rl")
 
 __all__ = [
     "Batch",
@@ -331,24 +333,27 @@ class Group:
 def score_groups(reward: Reward, tokenizer: Any, rows: Sequence[Mapping[str, Any]],
                  prompt_ids: Sequence[list[int]], outputs: Sequence[list[Completion]]
                  ) -> list[Group]:
-    """Decode the completions and score all of them in one `reward.score` call."""
+    """Decode the completions and score all of them as one batch, through the one scoring
+    path (`rewards.score_batch`): a sample whose reward raises is an abstention (reason
+    `error`, logged) and the step goes on; broken infrastructure raises. Rows become
+    samples by the one rule of `rewards.io.prompt_sample`."""
+    from rewards.io import prompt_record, prompt_sample
+    from rewards.scoring import score_batch
+
     groups, samples = [], []
     for row, ids, completions in zip(rows, prompt_ids, outputs):
         tokens = [c for c, _ in completions]
         texts = tokenizer.batch_decode(tokens, skip_special_tokens=True)
         groups.append(Group(row, ids, tokens, [t for _, t in completions], texts))
-        samples += [Sample(prompt=row["prompt"], completion=text, reference=row.get("reference"),
-                           domain=row.get("domain") or "default", group=str(row["id"]),
-                           meta={k: v for k, v in row.items()
-                                 if k not in ("prompt", "reference", "domain")})
-                    for text in texts]
-    scores = reward.score(samples)
-    if len(scores) != len(samples):
-        raise EngineError(f"reward {reward.name!r} returned {len(scores)} scores for "
-                          f"{len(samples)} samples")
+        record = prompt_record(row)
+        samples += [prompt_sample(record, text) for text in texts]
+    scored = score_batch(reward, samples)
+    for i in scored.errors:
+        log.warning("the reward raised on completion %d of the step (prompt %s): %s; it "
+                    "counts as an abstention", i, samples[i].group, scored.error_message(i))
     at = 0
     for group in groups:
-        group.scores = list(scores[at:at + len(group.texts)])
+        group.scores = scored.scores[at:at + len(group.texts)]
         group.rewards = [s.value for s in group.scores]
         at += len(group.texts)
     return groups

@@ -34,6 +34,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     on stderr naming the file or field, never a traceback; so does an operating-system error
     on a file (a full disk, permissions changed mid-run) that no earlier check caught."""
     args = build_parser().parse_args(argv)
+    _import_from_working_folder()
+    _third_party_logs_to_stderr()
     try:
         return int(args.func(args) or 0)
     except _errors.RewardsError as exc:  # the one tree: INFRASTRUCTURE_ERRORS are in it
@@ -45,6 +47,24 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print(f"rewards {args.command}: interrupted", file=sys.stderr)
         return 130
+
+
+def _import_from_working_folder() -> None:
+    """Put the folder the command runs from first on `sys.path`, as `python -m rewards` does:
+    a reward config's dotted-path component (`my_rewards:exact`) may live in a module there
+    (docs/reward-config.md). Child processes started by spawn get the same path."""
+    here = str(Path.cwd())
+    if here not in sys.path and "" not in sys.path:
+        sys.path.insert(0, here)
+
+
+def _third_party_logs_to_stderr() -> None:
+    """stdout holds a command's own output (tables, JSON): vLLM, which logs to stdout by
+    default, logs to stderr (unless its logging is set otherwise), in this process and the
+    worker processes it starts."""
+    import os
+
+    os.environ.setdefault("VLLM_LOGGING_STREAM", "ext://sys.stderr")
 
 
 def _os_error(exc: OSError) -> str:

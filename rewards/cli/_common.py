@@ -37,6 +37,27 @@ def add_set_option(p: Any) -> None:
                         "parsed as YAML; repeatable")
 
 
+def add_abstain_share_option(p: Any) -> None:
+    """`--abstain-share SHARE`: the share of the rules that fail a run
+    (`rewards.scoring.RUN_RULE`), the same for `rewards score` and `rewards check`."""
+    import argparse
+
+    def share(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            value = -1.0
+        if not 0.0 < value <= 1.0:
+            raise argparse.ArgumentTypeError(f"a share in (0, 1], not {text!r}")
+        return value
+
+    p.add_argument("--abstain-share", type=share, default=1.0, metavar="SHARE",
+                   help="exit 3 when at least this share of the rows, or of one domain's "
+                        "rows, was not scored for a configuration cause: unknown_domain, "
+                        "bad_reference (missing or unparseable), input_error (default 1.0: "
+                        "all of them)")
+
+
 def load_reward_config(path: str | Path, overrides: list[str] | None = None) -> RewardConfig:
     """The reward config at `path`, with `--set` overrides applied to its YAML document
     before it is validated (so an override is checked like the file itself)."""

@@ -1,12 +1,14 @@
 """`rewards check DATA --config CFG [--map ...] [--domain-map ...]`: a dry run before a long
 job. Reads the first --rows rows only (and counts the rest where that is cheap): routing per
 domain, how many references each component can use, how many rows would abstain and why, a
-few extracted answers per domain, the first input errors. Nothing is scored: no sandbox run,
-no model loaded.
+few extracted answers per domain, the first input errors. It takes score's own steps up to
+the sandbox and the models (the math reward compares as it scores; the code reward runs its
+Rule layer): no program runs, no model is loaded.
 
-Exit status: 0 when every domain of the sample would be scored; 3 when one would score
-nothing (every sampled row of it abstains: unknown domain, missing or unparseable reference,
-invalid rows); 2 on an error (bad config, unreadable input)."""
+Exit status: as `rewards score` would exit on the sample: 3 when it would fail by the one rule
+of `rewards.scoring.RUN_RULE` (a whole domain, or --abstain-share of the rows, not scored for
+a configuration cause: unknown domain, missing or unparseable reference, invalid rows); 2 on
+an error (bad config, a plugin that cannot be imported, unreadable input); 0 otherwise."""
 
 from __future__ import annotations
 
@@ -18,6 +20,7 @@ from typing import Any
 from rewards.cli._common import (
     BUNDLED_CONFIG,
     INPUT_KINDS,
+    add_abstain_share_option,
     add_map_options,
     add_set_option,
     load_reward_config,
@@ -35,6 +38,7 @@ def add_parser(sub: Any) -> None:
     add_map_options(p, example="reward_model.ground_truth=reference",
                     fields="prompt, completion, reference, domain, group, id")
     add_set_option(p)
+    add_abstain_share_option(p)
     p.add_argument("--rows", type=_positive, default=DEFAULT_ROWS,
                    help=f"rows to read from the start of the input (default {DEFAULT_ROWS})")
     p.add_argument("--examples", type=int, default=3,
@@ -61,7 +65,7 @@ def run(args: argparse.Namespace) -> int:
     config = load_reward_config(config_path, args.overrides)
     report = check_rows(Path(args.input), config, mapping=parse_map(args.map),
                         domain_map=parse_domain_map(args.domain_map), rows=args.rows,
-                        examples=args.examples)
+                        examples=args.examples, share=args.abstain_share)
     sys.stdout.write(report.render())
     sys.stdout.flush()  # the report before the error line, on a terminal or in one log
     if report.failures:

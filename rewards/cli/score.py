@@ -2,8 +2,9 @@
 
 Exit status: 0 when the run scored; 2 on an error (bad config, unreadable input, an --out that
 is an input or cannot be written, broken infrastructure); 3 when the output is written but
-the rows were not scored for a configuration cause (all of them, or --abstain-share of them:
-unknown_domain, bad_reference:missing, input_error)."""
+the run failed by the rule of `rewards.scoring.RUN_RULE` (a whole domain, or --abstain-share
+of the rows, not scored for a configuration cause: unknown_domain, bad_reference missing or
+unparseable, input_error). `rewards check` applies the same rule to its sample."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from rewards.cli._common import (
     BUNDLED,
     BUNDLED_CONFIG,
     INPUT_KINDS,
+    add_abstain_share_option,
     add_map_options,
     add_set_option,
     load_reward_config,
@@ -41,21 +43,8 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--batch-size", type=int, default=512, help="rows scored per batch")
     p.add_argument("--progress", choices=("auto", "on", "off"), default="auto",
                    help="progress bar on stderr (auto: inputs of 1,000 rows or more)")
-    p.add_argument("--abstain-share", type=_share, default=1.0, metavar="SHARE",
-                   help="exit 3 when at least this share of the rows was not scored for a "
-                        "configuration cause: unknown_domain, bad_reference:missing, "
-                        "input_error (default 1.0: all of them)")
+    add_abstain_share_option(p)
     p.set_defaults(func=run)
-
-
-def _share(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        value = -1.0
-    if not 0.0 < value <= 1.0:
-        raise argparse.ArgumentTypeError(f"a share in (0, 1], not {text!r}")
-    return value
 
 
 def run(args: argparse.Namespace) -> int:

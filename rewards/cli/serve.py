@@ -42,9 +42,10 @@ def add_parser(sub: Any) -> None:
                         "value, see docs/integrations.md), zero (--abstain-value) or raise "
                         "(default: mask)")
     p.add_argument("--on-config-abstain", default="raise", choices=("raise", "warn"),
-                   help="when every row of the first batches abstains for a configuration "
-                        "cause (unknown domain, missing reference): answer 422 or warn once "
-                        "(default: raise)")
+                   help="when the rows scored so far fail the rule of rewards score and check "
+                        "(a whole domain, or all rows, not scored for a configuration cause: "
+                        "unknown domain, missing or unreadable reference; counted from 32 "
+                        "rows on): answer 422 or warn once (default: raise)")
     p.add_argument("--token", default=None,
                    help="require this shared token of every request (Authorization: Bearer "
                         "TOKEN, or ?access_token=TOKEN in the URL); default: "

@@ -111,9 +111,11 @@ class CodeRewardConfig:
     `time_limit_s`, and so does a test the reference did not pass. None: `time_limit_s` for
     every test."""
     pass_mode: Literal["fraction", "all"] = "fraction"
-    """The value of the tests and hidden layers: the pass fraction, or all (1 when every
-    test of the layer passes, else 0; `parts` then also carries the fractions, as
-    `tests_fraction` and `hidden_fraction`, so that logs show partial progress)."""
+    """`fraction`: the tests and hidden layers are their pass fractions, combined by the
+    weights. `all`: the reward is 1 only when every layer that applies passes (the rule
+    layer, every public and hidden test, the judge at 0.5 or above), else 0; `parts` keep
+    the detail (each layer 1/0, and the pass fractions as `tests_fraction` and
+    `hidden_fraction`)."""
     chunk_tests: int | None = 4
     """Tests per parallel chunk: a program with at least twice as many stdin/stdout tests
     runs them as chunks spread over the workers, with the same verdicts and budget as one

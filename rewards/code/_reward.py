@@ -38,7 +38,7 @@ from rewards.code._config import LAYERS, CodeRewardConfig, parse_options, resolv
 from rewards.code._reference import BadReference, CodeTask, TestSet, parse_reference
 from rewards.code._rules import RuleResult, check_program, extract_program, task_helpers
 from rewards.errors import ConfigError, sandbox_errors
-from rewards.types import Sample, Score
+from rewards.types import Sample, SampleCheck, Score
 
 __all__ = ["CodeReward"]
 
@@ -85,6 +85,32 @@ class CodeReward:
         self._test_layers(self._rule_layer(item, tasks) for item in items)
         self._judge_layer(items)
         return [item.done or self._combine(item) for item in items]
+
+    def check(self, samples: Sequence[Sample]) -> list[SampleCheck]:
+        """What `score` will do before anything runs (`rewards check`): the Rule layer's own
+        steps (the reference parsed, the program found and checked), nothing in the
+        sandbox. `answer` is the program's first line, None when the Rule layer found no
+        program (`no_code`), with the reason in `detail`."""
+        tasks: dict[Hashable, CodeTask | BadReference] = {}
+        checks = []
+        for sample in samples:
+            item = self._rule_layer(_Item(sample), tasks)
+            if item.task is None:
+                bad = self._task(sample.reference, tasks)
+                checks.append(SampleCheck(None, None, "bad_reference", str(bad)))
+                continue
+            task = item.task
+            tests = (f"{len(task.public.tests)} public + {len(task.hidden.tests)} hidden "
+                     f"{(task.public if task.public.tests else task.hidden).kind} tests "
+                     f"({task.language})")
+            found = item.program is not None and item.rule is not None \
+                and item.rule.reason != "no_code"
+            why = "" if item.rule is None else "; ".join(item.rule.violations)
+            if not found:
+                why = f"no program taken ({why or 'no code in the completion'})"
+            checks.append(SampleCheck(tests, _first_line(item.program) if found else None,
+                                      None, why))
+        return checks
 
     # Rule layer ----------------------------------------------------------------------------
 
@@ -274,6 +300,8 @@ class CodeReward:
             return self._failed(item, reason)
         if self.config.gate and not item.rule.passed:
             return Score(0.0, reason, parts)
+        if self.config.pass_mode == "all":  # 1 only when every layer that applies passes
+            return Score(1.0 if _all_pass(values) else 0.0, reason, parts)
         value = sum(parts[f"weight/{k}"] * v for k, v in values.items() if v is not None)
         return Score(float(value), reason, parts)
 
@@ -301,6 +329,27 @@ class CodeReward:
             parts["tests_fraction"] = fractions.get("tests")
             parts["hidden_fraction"] = fractions.get("hidden")
         return parts
+
+
+JUDGE_PASS = 0.5
+"""Under `pass_mode: all`, the judge layer passes at this value or above."""
+
+
+def _all_pass(values: Mapping[str, float | None]) -> bool:
+    """Every layer that applies passes: the rule layer and the test layers at 1, the judge
+    at `JUDGE_PASS` or above."""
+    return all(v >= (JUDGE_PASS if k == "judge" else 1.0) for k, v in values.items()
+               if v is not None)
+
+
+def _first_line(program: str | None) -> str | None:
+    """A program's first non-blank line (cut at 60 characters) and its size, for people."""
+    lines = [line for line in (program or "").splitlines() if line.strip()]
+    if not lines:
+        return None
+    first = lines[0].strip()
+    size = "1 line" if len(lines) == 1 else f"{len(lines)} lines"
+    return (first[:60] + "...") if len(first) > 60 else f"{first} ({size})"
 
 
 def _runnable(item: _Item) -> bool:

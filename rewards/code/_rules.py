@@ -28,6 +28,7 @@ from typing import Literal
 
 from rewards.code._cases import LiteralCase, dotted_name
 from rewards.code._hardcoding import find_hardcoding
+from rewards.code._unfenced import unfenced_program
 from rewards.errors import ConfigError
 
 __all__ = [
@@ -122,7 +123,8 @@ def extract_program(completion: str, *, language: str = "python", block: BlockCh
     block after the code is not taken); blocks tagged with another language are ignored.
     Among the candidates `block` picks the last complete one (default), the first, the
     longest, or all of them concatenated. With no complete block: a trailing unclosed block
-    (a truncated completion) is taken; else the whole completion when `unfenced="code"`.
+    (a truncated completion) is taken; else, when `unfenced="code"`, the program as a reader
+    finds it between lines of prose (`rewards.code._unfenced`), or the whole completion.
     Only the first MAX_COMPLETION_CHARS characters are read.
     """
     completion = completion[:MAX_COMPLETION_CHARS]
@@ -145,8 +147,8 @@ def extract_program(completion: str, *, language: str = "python", block: BlockCh
         return Extraction(None, True)
     if unclosed is not None and unclosed.strip():
         return Extraction(unclosed.strip("\n") + "\n", True)
-    if unfenced == "code" and completion.strip():
-        return Extraction(completion.strip("\n") + "\n", False)
+    if unfenced == "code" and completion.strip():  # prose lines around it are left out
+        return Extraction(unfenced_program(completion, language).strip("\n") + "\n", False)
     return Extraction(None, False)
 
 

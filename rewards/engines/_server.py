@@ -19,7 +19,7 @@ import tempfile
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, Literal
@@ -200,6 +200,7 @@ class VLLMServer:
         if runner != "auto":
             args += ["--runner", runner]
         args += _cpu_sampling_args(self.model, runner, extra_args)
+        args += _cpu_cache_args(extra_args, env or {})
         self._log = self.log_path.open("wb")
         self.process: subprocess.Popen[bytes] | None = subprocess.Popen(
             args, stdout=self._log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
@@ -268,6 +269,19 @@ def _cpu_sampling_args(model: str, runner: str, extra_args: Sequence[str]) -> li
     if "max_num_batched_tokens" in options:
         args += ["--max-num-batched-tokens", str(options["max_num_batched_tokens"])]
     return args
+
+
+def _cpu_cache_args(extra_args: Sequence[str], env: Mapping[str, str]) -> list[str]:
+    """`cpu_cache_options` as a server flag, unless the flags or the server's environment
+    size the KV cache already."""
+    from rewards.engines._vllm import cpu_cache_options
+
+    if env.get("VLLM_CPU_KVCACHE_SPACE"):
+        return []
+    options = cpu_cache_options(_flag_values(extra_args))
+    if "kv_cache_memory_bytes" not in options:
+        return []
+    return ["--kv-cache-memory-bytes", str(options["kv_cache_memory_bytes"])]
 
 
 def _flag_values(args: Sequence[str]) -> dict[str, Any]:

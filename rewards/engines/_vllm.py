@@ -8,6 +8,7 @@ every backend feeds the model exactly the same tokens. Scripts that start it nee
 from __future__ import annotations
 
 import json
+import logging
 import os
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -24,7 +25,9 @@ from rewards.engines._base import (
 from rewards.engines._model_path import resolve_model
 from rewards.errors import EngineError
 
-__all__ = ["VLLMEngine", "cpu_sampling_options", "pooling_model"]
+__all__ = ["VLLMEngine", "cpu_cache_options", "cpu_sampling_options", "pooling_model"]
+
+log = logging.getLogger("rewards.engines")
 
 # vLLM's CPU platform sets LD_PRELOAD (tcmalloc, libgomp) and importing it extends
 # LD_LIBRARY_PATH, for the worker processes it starts. Left in os.environ they would reach every
@@ -75,10 +78,41 @@ def cpu_sampling_options(model: str, runner: str, options: Mapping[str, Any]) ->
     return {k: v for k, v in extra.items() if k not in options}
 
 
+CPU_KV_CACHE_GIB = 4
+"""The most GiB of KV cache `cpu_cache_options` gives by default."""
+_CPU_HINT = ("on a CPU: set VLLM_CPU_KVCACHE_SPACE=<GiB> (the KV cache; by default a quarter "
+             "of the free memory, at most 4 GiB, at least 1) or the option "
+             "kv_cache_memory_bytes, and enforce_eager: true to skip the first start's "
+             "compilation (docs/engines-and-genrm.md)")
+
+
+def cpu_cache_options(options: Mapping[str, Any]) -> dict[str, Any]:
+    """On vLLM's CPU platform, a KV cache size when the caller set none: a quarter of the
+    free memory, between 1 and `CPU_KV_CACHE_GIB` GiB. vLLM's own default asks for nearly all
+    the machine's memory and fails with a long traceback wherever other processes hold some
+    of it. `VLLM_CPU_KVCACHE_SPACE` or `kv_cache_memory_bytes` decide instead."""
+    if "kv_cache_memory_bytes" in options or os.environ.get("VLLM_CPU_KVCACHE_SPACE") \
+            or not _cpu_platform():
+        return {}
+    import psutil
+
+    gib = max(1, min(CPU_KV_CACHE_GIB, psutil.virtual_memory().available // 4 >> 30))
+    log.info("vLLM on CPU: a %d GiB KV cache (set VLLM_CPU_KVCACHE_SPACE to change it)", gib)
+    return {"kv_cache_memory_bytes": gib << 30}
+
+
 def _cpu_platform() -> bool:
     from vllm.platforms import current_platform
 
     return bool(current_platform.is_cpu())
+
+
+def _on_cpu() -> bool:
+    """`_cpu_platform`, False when vLLM cannot even say (a broken install)."""
+    try:
+        return _cpu_platform()
+    except Exception:  # noqa: BLE001 - only a hint depends on it
+        return False
 
 
 def _model_max_len(model: str) -> int | None:
@@ -97,8 +131,9 @@ class VLLMEngine:
 
     `runner="auto"` picks "pooling" for a `*ForSequenceClassification` folder and "generate"
     otherwise. Extra keyword options go to `vllm.LLM` as they are (e.g. `max_model_len`,
-    `gpu_memory_utilization`, `enforce_eager`). On CPU set `VLLM_CPU_KVCACHE_SPACE` (GiB);
-    generation there runs without chunked prefill (`cpu_sampling_options`).
+    `gpu_memory_utilization`, `enforce_eager`). On CPU the KV cache is sized by
+    `VLLM_CPU_KVCACHE_SPACE` (GiB), else by `cpu_cache_options`; generation there runs
+    without chunked prefill (`cpu_sampling_options`).
     """
 
     def __init__(self, model: str, *, runner: Literal["auto", "generate", "pooling"] = "auto",
@@ -111,13 +146,15 @@ class VLLMEngine:
         try:
             vllm = require("vllm", extra="vllm", feature="the vLLM backend")
             llm_options.update(cpu_sampling_options(self.model, runner, llm_options))
+            llm_options.update(cpu_cache_options(llm_options))
             self.llm = vllm.LLM(self.model, runner=runner, dtype=dtype, seed=seed,
                                 **llm_options)
         except EngineError:
             raise
         except Exception as exc:  # vLLM raises many types at start-up; all mean "no engine"
+            hint = f" ({_CPU_HINT})" if _on_cpu() else ""
             raise EngineError(f"vLLM could not start {self.model!r}: "
-                              f"{type(exc).__name__}: {exc}") from exc
+                              f"{type(exc).__name__}: {exc}{hint}") from exc
         finally:
             _restore_env(saved)
         self.tokenizer = self.llm.get_tokenizer()

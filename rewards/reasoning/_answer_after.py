@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from rewards.reasoning._text import markers_option, text_after
-from rewards.types import Reward, Sample, Score
+from rewards.types import Reward, Sample, Score, check_scores
 
 __all__ = ["AnswerAfter"]
 
@@ -26,8 +26,6 @@ class AnswerAfter:
         self.kind = getattr(reward, "kind", "verifiable")
 
     def score(self, samples: Sequence[Sample]) -> list[Score]:
-        from rewards.scoring import check_scores
-
         answers = [text_after(s.completion, self.markers) if isinstance(s.completion, str)
                    else None for s in samples]
         kept = [i for i, answer in enumerate(answers) if answer is not None]

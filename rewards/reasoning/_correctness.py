@@ -1,6 +1,8 @@
 """Correctness from another component, for the length rewards that scale by it (`cosine`,
 `length`). The option `of` is that component's config entry, written as in a domain's
-`rewards` list: `of: math` or `of: {use: math, answer_after: "</think>"}`."""
+`rewards` list: `of: math` or `of: {use: math, answer_after: "</think>"}`. The config builder
+builds it and passes the `Reward` in (`nested_components`); in Python `of` may be a `Reward`
+or an entry."""
 
 from __future__ import annotations
 
@@ -8,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from rewards.errors import ConfigError
-from rewards.types import Reward, Sample
+from rewards.types import Reward, Sample, check_scores
 
 __all__ = ["Correctness", "check_of"]
 
@@ -21,7 +23,7 @@ def check_of(value: Any, *, optional: bool) -> None:
             return
         raise ConfigError("of: is required here: the component that decides correctness, "
                           "such as 'math' or {use: math}")
-    if isinstance(value, str) and value:
+    if (isinstance(value, str) and value) or isinstance(value, Reward):  # built: by the builder
         return
     if not isinstance(value, Mapping) or not isinstance(value.get("use"), str):
         raise ConfigError(f"of: must be a component name such as 'math' or a mapping with a "
@@ -32,22 +34,27 @@ def check_of(value: Any, *, optional: bool) -> None:
                           "correctness, never mixed")
 
 
+def _build(spec: Any, *, where: str) -> Reward:
+    """A component entry not built by the config builder (the default `of`, or an entry
+    given in Python): built by it now."""
+    from rewards.build import build_component_spec  # the builder imports this package
+
+    return build_component_spec(spec, where=where)
+
+
 class Correctness:
-    """Builds the `of` component once; `judge(samples)` says, per sample, whether it is
+    """Takes the `of` component (built by the config builder, which passes it in), or builds
+    it once from its entry; `judge(samples)` says, per sample, whether it is
     correct (its value, or its part `part`, is at least `correct_at`), or `None` when it
     abstained, with the reason to report."""
 
     def __init__(self, of: Any, *, correct_at: float, part: str | None, what: str) -> None:
-        from rewards.build import build_component_spec  # the builder imports this package
-
-        self.reward: Reward = build_component_spec(of, where=f"{what}.of")
+        self.reward: Reward = of if isinstance(of, Reward) else _build(of, where=f"{what}.of")
         self.correct_at = correct_at
         self.part = part
         self.what = what
 
     def judge(self, samples: Sequence[Sample]) -> list[tuple[bool | None, str]]:
-        from rewards.scoring import check_scores
-
         scores = check_scores(self.reward, self.reward.score(samples), len(samples))
         verdicts: list[tuple[bool | None, str]] = []
         for score in scores:

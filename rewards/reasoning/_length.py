@@ -15,7 +15,7 @@ from rewards.options import check_fields, check_range, load_options
 from rewards.reasoning._correctness import Correctness, check_of
 from rewards.reasoning._measure import LengthMeter
 from rewards.reasoning._text import completion_text
-from rewards.types import Sample, Score
+from rewards.types import Reward, Sample, Score
 
 __all__ = ["CosineConfig", "CosineReward", "LengthConfig", "LengthReward", "OverlongConfig",
            "OverlongReward", "cosine_scaled", "kimi_length", "soft_overlong"]
@@ -99,7 +99,7 @@ class OverlongReward:
 class CosineConfig:
     """Options of the `cosine` reward (defaults: open-r1's and TRL's function defaults)."""
 
-    of: str | Mapping[str, Any] | None = "math"
+    of: str | Mapping[str, Any] | Reward | None = "math"
     """The component deciding correctness, as a `rewards` list entry: `math`, or
     `{use: math, answer_after: "</think>"}`."""
     correct_at: float = 1.0
@@ -136,6 +136,7 @@ class CosineReward:
 
     name = "cosine"
     kind = "verifiable"
+    nested_components = ("of",)
 
     def __init__(self, **options: Any) -> None:
         self.config = load_options(CosineConfig, options, where="cosine reward")
@@ -165,7 +166,7 @@ class CosineReward:
 class LengthConfig:
     """Options of the `length` reward."""
 
-    of: str | Mapping[str, Any] | None = "math"
+    of: str | Mapping[str, Any] | Reward | None = "math"
     """The component deciding correctness (as for `cosine`); null: every completion counts
     as correct, a plain group-relative length reward (shortest +0.5, longest -0.5)."""
     correct_at: float = 1.0
@@ -188,6 +189,7 @@ class LengthReward:
 
     name = "length"
     kind = "verifiable"
+    nested_components = ("of",)
 
     def __init__(self, **options: Any) -> None:
         self.config = load_options(LengthConfig, options, where="length reward")

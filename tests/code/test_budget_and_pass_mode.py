@@ -219,7 +219,13 @@ def test_pass_mode_all_against_fraction(sandbox_ready: None) -> None:
     assert (every.parts["tests"], every.parts["hidden"]) == (0.0, 0.0)
     assert (every.parts["tests_fraction"], every.parts["hidden_fraction"]) == (0.5, 0.5)
     assert every.reason == fraction.reason == "tests_failed"
-    assert every.value == pytest.approx(0.1 / 0.9)  # the rule layer only (no judge)
+    assert every.value == 0.0  # not the rule layer's share: every layer must pass
+    [public_only] = CodeReward(pass_mode="all").score([sample(
+        F.MBPP_WRONG, squares([2, 3], [11, 12]))])  # passes the public tests, not the hidden
+    assert (public_only.parts["tests"], public_only.parts["hidden"]) == (1.0, 0.0)
+    assert public_only.value == 0.0
+    assert CodeReward().score([sample(F.MBPP_WRONG, squares([2, 3], [11, 12]))])[0].value \
+        == pytest.approx((0.1 + 0.5) / 0.9)  # fraction: the layers' weighted sum
     [right] = CodeReward(pass_mode="all").score([sample(F.MBPP_RIGHT, reference)])
     assert (right.value, right.parts["tests"], right.parts["tests_fraction"]) == (
         pytest.approx(1.0), 1.0, 1.0)

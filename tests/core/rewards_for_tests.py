@@ -45,3 +45,12 @@ class Constant:
 def always_bad_reference(sample: Sample) -> Score:
     """Abstains as a verifier does on a gold it cannot parse."""
     return Score(None, "bad_reference")
+
+
+@reward
+def unreadable_unless_digits(sample: Sample) -> Score:
+    """Abstains (bad_reference) on a reference that is not digits, as a verifier does on a
+    gold it cannot parse; else `exact`."""
+    if not str(sample.reference).strip().isdigit():
+        return Score(None, "bad_reference")
+    return Score(exact(sample))

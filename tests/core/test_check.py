@@ -68,11 +68,11 @@ def test_a_domain_that_would_score_nothing_exits_3_and_says_why(tmp_path, capsys
             *GOOD[:2]]
     assert _check(tmp_path, rows) == 3
     captured = capsys.readouterr()
-    assert "FAIL: domain 'code' would score nothing" in captured.out
-    assert "all 2 sampled rows would abstain: bad_reference:unparseable x2" in captured.err
+    assert "FAIL: domain 'code': 2 of 2 rows were not scored for a configuration cause: " \
+           "bad_reference:unparseable x2" in captured.out
     assert "first: line 1: a string reference must be JSON or assert statements" in captured.err
     assert "(and 1 more: the FAIL lines of the report)" in captured.err
-    assert "FAIL: domain 'openai/gsm8k' would score nothing: 1 of 1 rows were not scored for " \
+    assert "FAIL: domain 'openai/gsm8k': 1 of 1 rows were not scored for " \
            "a configuration cause: unknown_domain x1" in captured.out
     assert "(try --domain-map openai/gsm8k=DOMAIN, DOMAIN one of code, math)" in captured.out
     assert "nothing (unknown_domain 'openai/gsm8k')" in captured.out
@@ -95,7 +95,9 @@ def test_a_missing_reference_column_is_named_with_the_hint(tmp_path, capsys):
 
 def test_rows_that_are_all_invalid_input_fail(tmp_path, capsys):
     assert _check(tmp_path, ["{", "[1]"]) == 3
-    assert "none of the 2 sampled rows is valid input" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "2 of 2 rows were not scored for a configuration cause: input_error x2" in err
+    assert "(first: " in err and "in.jsonl:1: not valid JSON" in err
 
 
 def test_a_large_file_is_read_only_as_far_as_the_sample(tmp_path, capsys, monkeypatch):

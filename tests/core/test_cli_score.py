@@ -133,20 +133,32 @@ def test_an_unmapped_reference_says_missing_and_exits_3(tmp_path, capsys):
 
 
 def test_the_abstain_share_is_configurable(tmp_path):
-    rows = [{"completion": "1", "domain": "nowhere"}, {"completion": "1", "reference": "1",
-                                                        "domain": "code"}]
+    rows = [{"completion": "1", "domain": "math"}, {"completion": "1", "reference": "1",
+                                                     "domain": "math"}]
     assert _run(tmp_path, rows)[0] == 0  # half of the rows scored
     assert _run(tmp_path, rows, "--abstain-share", "0.5")[0] == 3
 
 
-def test_an_unparseable_reference_is_data_not_configuration(tmp_path):
-    rows = [{"completion": "1", "reference": "not it", "domain": "math"}]
-    code, out = _run(tmp_path, rows, config="""
+def test_a_whole_domain_not_scored_fails_the_run(tmp_path):
+    """`rewards.scoring.RUN_RULE`: a domain of the data that scored nothing for a
+    configuration cause fails the run, even when the other domains scored."""
+    rows = [{"completion": "1", "domain": "nowhere"}, {"completion": "1", "reference": "1",
+                                                        "domain": "code"}]
+    assert _run(tmp_path, rows)[0] == 3
+
+
+def test_an_unparseable_reference_is_data_unless_it_is_every_reference(tmp_path):
+    config = """
 domains:
-  math: {rewards: [{use: "rewards_for_tests:always_bad_reference", name: gold}]}
-""")
-    assert code == 0
+  math: {rewards: [{use: "rewards_for_tests:unreadable_unless_digits", name: gold}]}
+"""
+    rows = [{"completion": "1", "reference": "not it", "domain": "math"},
+            {"completion": "1", "reference": "1", "domain": "math"}]
+    code, out = _run(tmp_path, rows, config=config)
+    assert code == 0  # one unreadable gold among good ones: data
     assert _read(out)[0]["cause"] == "bad_reference:unparseable"
+    # every reference of the domain unreadable: the wrong column, or the wrong reward
+    assert _run(tmp_path, rows[:1], config=config)[0] == 3
 
 
 def test_out_equal_to_an_input_is_refused_and_the_input_kept(tmp_path, capsys):

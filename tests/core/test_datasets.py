@@ -94,7 +94,12 @@ def test_a_json_array_yields_a_row_or_an_error_per_element(tmp_path):
     rows = list(iter_rows(path))
     assert rows[0] == (1, {"completion": "a"}) and rows[2] == (3, {"completion": "b"})
     assert isinstance(rows[1][1], InputError) and f"{path}:2" in str(rows[1][1])
-    path.write_text('[{"completion": "a"},')
+    path.write_text('[{"completion": "a"},')  # cut short: the rows before the cut are read
+    first, second = iter_rows(path)
+    assert first == (1, {"completion": "a"})
+    assert isinstance(second[1], InputError) and "not a valid JSON array from this element" \
+        in str(second[1])
+    path.write_text('[{"completion": "a"')  # no element at all
     with pytest.raises(InputError, match="not a valid JSON array"):
         list(iter_rows(path))
 
@@ -220,8 +225,8 @@ def test_the_id_column_is_carried_to_every_output_row(tmp_path):
 
 @pytest.mark.parametrize("name, content, message", [
     ("bad.arrow", b"ARROW1 junk", "not a readable Arrow file"),
-    ("bad.csv", b"completion\n\xff\xfe\n", "not a readable CSV file"),
-    ("bad.json", b'[{"completion": "a"},', "not a valid JSON array"),
+    ("bad.csv", b"compl\xff\xfetion\nx\n", "not a readable CSV file"),
+    ("bad.json", b'[{"completion": "a"', "not a valid JSON array"),
     ("folder/state.json", b"{not json", "not a readable dataset folder"),
 ])
 def test_an_unreadable_input_is_one_line_exit_2(tmp_path, capsys, name, content, message):

@@ -2,6 +2,7 @@ import pytest
 
 from rewards import Sample, Score, parse_config
 from rewards.build import build_reward
+from rewards.errors import ConfigError
 
 
 def _build(domains, normalize="none"):
@@ -61,3 +62,25 @@ def test_ema_decay_from_config_keeps_running_statistics():
     assert r.running is not None and r.eps == 1e-3
     first = r.score([Sample("p", c, reference="1", domain="d") for c in ("1", "0")])
     assert [s.value for s in first] == pytest.approx([1.0, -1.0])  # first batch: plain z-score
+
+
+@pytest.mark.parametrize("alpha, side", [(0.5, "learned"), (0.0, "learned"), (0.9, "learned")])
+def test_alpha_with_no_learned_side_is_an_error_naming_the_fix(alpha, side):
+    """A plain @reward is verifiable: alpha would be silently ignored (1.0 + 0.5 = 1.5)."""
+    with pytest.raises(ConfigError) as info:
+        _build({"d": {"alpha": alpha, "rewards": [
+            {"use": "rewards_for_tests:exact", "name": "v"},
+            {"use": "rewards_for_tests:length", "name": "n"}]}})
+    message = str(info.value)
+    assert f"domain 'd': alpha {alpha:g} gives" in message and f"no weighted component is {side}" \
+        in message and "`kind: learned`" in message
+
+
+def test_alpha_is_fine_once_a_side_is_marked_or_not_needed():
+    _build({"d": {"alpha": 0.5, "rewards": [
+        {"use": "rewards_for_tests:exact", "name": "v"},
+        {"use": "rewards_for_tests:length", "name": "n", "kind": "learned"}]}})
+    _build({"d": {"alpha": 1.0, "rewards": ["rewards_for_tests:exact"]}})  # learned gets 0
+    with pytest.raises(ConfigError, match="no weighted component is verifiable"):
+        _build({"d": {"alpha": 0.5, "rewards": [
+            {"use": "rewards_for_tests:exact", "name": "v", "kind": "learned"}]}})

@@ -43,9 +43,11 @@ def test_unusable_gold_goes_to_errors_not_too_hard(tmp_path):
 
 def test_a_mapped_reference_column_is_named_in_the_error(tmp_path):
     prompts = write_jsonl(tmp_path / "prompts.jsonl", [
-        {"uid": "tower", "problem": "Big number?", "answer": TOWER, "domain": "math"}])
+        {"uid": "tower", "problem": "Big number?", "answer": TOWER, "domain": "math"},
+        {"uid": "good", "problem": "2 + 2?", "answer": "4", "domain": "math"}])
+    # (a math domain with no usable reference at all would fail the run: RUN_RULE)
     rollouts = write_jsonl(tmp_path / "rollouts.jsonl",
-                           [{"id": "tower", "completion": "\\boxed{4}"}] * 2)
+                           [{"id": p, "completion": "\\boxed{4}"} for p in ("tower", "good")] * 2)
     out = tmp_path / "out"
     result = cli(prompts, "--rollouts", rollouts, "--out", out, "--no-plot", "--n", "2",
                  "--map", "uid=id,problem=prompt,answer=reference")
