@@ -15,6 +15,7 @@ environment:
 
 from __future__ import annotations
 
+import difflib
 import importlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -75,6 +76,10 @@ class EnvConfig:
             raise ConfigError("an environment is a mapping with a 'use' key (or just the name)")
         own = {f for f in cls.__dataclass_fields__ if f != "options"}
         options = {k: v for k, v in value.items() if k not in own}
+        for key in options:  # a near-miss of our own keys is a typo, not an env option
+            near = difflib.get_close_matches(str(key), own, n=1, cutoff=0.85)
+            if key != "options" and near:
+                raise ConfigError(f"environment: unknown key {key!r} (did you mean {near[0]!r}?)")
         expanded = {k: v for k, v in value.items() if k in own}
         return {**expanded, "options": {**dict(value.get("options") or {}), **options}} \
             if options or "options" in value else expanded

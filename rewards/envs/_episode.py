@@ -20,7 +20,7 @@ from collections.abc import Awaitable, Callable, Sequence
 
 from rewards.envs._config import EnvConfig, env_factory
 from rewards.envs._types import Environment, StepResult, Trajectory, Turn
-from rewards.errors import RewardsError
+from rewards.errors import ConfigError, RewardsError
 from rewards.types import Reward, Sample, Score
 
 __all__ = ["Episode", "arun_episodes", "cap_text", "discounted_returns", "run_episodes",
@@ -72,7 +72,7 @@ class Episode:
     def step(self, action: str) -> StepResult:
         """One policy turn (the episode must not be done)."""
         if self.done:
-            raise RuntimeError("step on a finished episode")
+            raise ConfigError("step on a finished episode: start a new Episode")
         try:
             result = self.env.step(action[:self.config.max_action_chars])
         except RewardsError as exc:
@@ -83,7 +83,7 @@ class Episode:
     async def astep(self, action: str) -> StepResult:
         """`step`, awaiting the environment's own `astep` when it has one (else a thread)."""
         if self.done:
-            raise RuntimeError("step on a finished episode")
+            raise ConfigError("step on a finished episode: start a new Episode")
         astep = getattr(self.env, "astep", None)
         try:
             if astep is not None:

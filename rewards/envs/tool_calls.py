@@ -28,6 +28,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from rewards.errors import InputError
 from rewards.options import check_fields, check_range, load_options
 from rewards.types import Sample, Score
 
@@ -46,8 +47,9 @@ class ToolCall:
     """BFCL form: each argument's value is a list of allowed values."""
 
 
-class BadCalls(ValueError):
-    """A value that is not tool calls in any shape `as_calls` reads."""
+class BadCalls(InputError):
+    """A value that is not tool calls in any shape `as_calls` reads (a bad reference or
+    argument: an input error, in the one error tree)."""
 
 
 def extract_tagged(text: str, open_tag: str, close_tag: str, *, limit: int = 64

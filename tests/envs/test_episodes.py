@@ -179,3 +179,10 @@ def test_bad_reference_abstains_not_crashes():
     trajectory, = run_episodes(config, math_reward(), [Sample("g", "", reference="seven")],
                                scripted(["3", "4", "5", "6"]))
     assert trajectory.reward is None
+
+
+def test_a_near_miss_of_an_environment_key_is_a_typo_not_an_option():
+    with pytest.raises(ConfigError, match="did you mean 'max_turns'"):
+        load_options(EnvConfig, {"use": "number_guess", "max_turn": 3}, where="test")
+    config = load_options(EnvConfig, {"use": "number_guess", "step_penalty": 0.1}, where="test")
+    assert dict(config.options) == {"step_penalty": 0.1}
