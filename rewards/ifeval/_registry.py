@@ -1,0 +1,148 @@
+"""The registry: instruction id (or RLVR `func_name`) -> its checker, and how a reference's
+keyword arguments become the checker's, checked once per reference.
+
+A reference implementation fills a missing or out-of-range argument with a random value
+(`random.randint`, `random.choice`), so its verdict on such a constraint is a draw; here that
+constraint is a `BadConstraint` and the sample abstains (`bad_reference`)."""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from functools import partial
+from typing import Any
+
+from rewards.ifeval import _ifeval, _ifevalg, _rlvr
+
+__all__ = ["FAMILIES", "INSTRUCTIONS", "BadConstraint", "Instruction", "build_instruction"]
+
+Checker = Callable[..., bool]
+
+INSTRUCTIONS: dict[str, Checker] = {**_ifeval.CHECKERS, **_ifevalg.CHECKERS}
+"""Instruction id (`instruction_id_list` entries) -> checker: IFEval's 25 and IFEvalG's 29."""
+FUNCTIONS: dict[str, Checker] = dict(_rlvr.CHECKERS)
+"""RLVR-IFeval `func_name` -> checker."""
+FAMILIES: dict[str, tuple[str, ...]] = {
+    "ifeval": tuple(_ifeval.CHECKERS),
+    "ifevalg": tuple(_ifevalg.CHECKERS),
+    "rlvr": tuple(_rlvr.CHECKERS),
+}
+"""Which ids each family brings, for docs and `rewards check`."""
+
+_RELATION_ARGS = {"relation", "let_relation", "capital_relation"}
+_QUANTIFIERS = ("at least", "at most", "around")
+
+
+class BadConstraint(ValueError):
+    """A constraint this reward cannot decide: unknown id, or arguments the reference would
+    reject or replace by a random draw."""
+
+
+@dataclass(frozen=True)
+class Instruction:
+    """One constraint, ready to check a response."""
+
+    id: str
+    """The instruction id (or `func_name`)."""
+    check: Callable[[str], bool]
+    """The checker with the constraint's arguments bound."""
+
+
+def build_instruction(instruction_id: Any, kwargs: Any, *, function: bool = False) -> Instruction:
+    """The checker of `instruction_id` with `kwargs` (None values dropped) bound, or a
+    `BadConstraint` saying why not. `function`: an RLVR `func_name`."""
+    table = FUNCTIONS if function else INSTRUCTIONS
+    if not isinstance(instruction_id, str) or instruction_id not in table:
+        what = "func_name" if function else "instruction id"
+        raise BadConstraint(f"unknown {what} {instruction_id!r}")
+    if kwargs is None:
+        kwargs = {}
+    if not isinstance(kwargs, Mapping):
+        raise BadConstraint(f"{instruction_id}: kwargs must be a mapping, not "
+                            f"{type(kwargs).__name__}")
+    checker = table[instruction_id]
+    params = _parameters(checker)
+    given = {str(k): v for k, v in kwargs.items() if v is not None}
+    unknown = sorted(set(given) - set(params))
+    if unknown:
+        raise BadConstraint(f"{instruction_id}: unexpected arguments {unknown} (takes "
+                            f"{sorted(params) or 'none'})")
+    missing = sorted(set(params) - set(given))
+    if missing:
+        raise BadConstraint(f"{instruction_id}: missing arguments {missing} (the reference "
+                            "would draw them at random)")
+    bound = {name: _coerce(instruction_id, name, kind, given[name])
+             for name, kind in params.items()}
+    _check_ranges(instruction_id, bound, function)
+    return Instruction(instruction_id, partial(checker, **bound))
+
+
+def _parameters(checker: Checker) -> dict[str, str]:
+    """Keyword-only parameter -> its annotation text (`int`, `str`, `Sequence[str]` ...)."""
+    cached = getattr(checker, "_ifeval_params", None)
+    if cached is None:
+        cached = {p.name: str(p.annotation) for p in inspect.signature(checker).parameters.values()
+                  if p.kind is inspect.Parameter.KEYWORD_ONLY}
+        try:
+            checker._ifeval_params = cached  # type: ignore[attr-defined]
+        except AttributeError:
+            pass
+    return cached
+
+
+def _coerce(instruction_id: str, name: str, kind: str, value: Any) -> Any:
+    where = f"{instruction_id}: {name}"
+    if kind == "int":
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise BadConstraint(f"{where} must be an integer, not {value!r}")
+        if isinstance(value, float) and not value.is_integer():
+            raise BadConstraint(f"{where} must be an integer, not {value!r}")
+        return int(value)
+    if kind == "str":
+        if not isinstance(value, str):
+            raise BadConstraint(f"{where} must be text, not {value!r}")
+        return value
+    if kind in ("Sequence[str]", "str | Sequence[str]"):
+        if isinstance(value, str):
+            if kind == "Sequence[str]":
+                raise BadConstraint(f"{where} must be a list of text, not {value!r}")
+            return value
+        if isinstance(value, Sequence) and value and all(isinstance(v, str) for v in value):
+            return tuple(value)
+        raise BadConstraint(f"{where} must be a non-empty list of text, not {value!r}")
+    raise AssertionError(f"unhandled parameter type {kind!r} of {instruction_id}")
+
+
+def _check_ranges(instruction_id: str, args: dict[str, Any], function: bool) -> None:
+    """What the reference replaces by a random draw (or rejects) is not decidable here."""
+    for name, value in args.items():
+        if name in _RELATION_ARGS and value not in _ifeval.RELATIONS:
+            raise BadConstraint(f"{instruction_id}: {name} must be one of "
+                                f"{_ifeval.RELATIONS}, not {value!r}")
+        if name == "quantifier" and value not in _QUANTIFIERS:
+            raise BadConstraint(f"{instruction_id}: quantifier must be one of {_QUANTIFIERS}, "
+                                f"not {value!r}")
+        if isinstance(value, int) and value < 0:
+            raise BadConstraint(f"{instruction_id}: {name} must be >= 0, not {value}")
+        if isinstance(value, str) and not value.strip() and name != "prompt_to_repeat":
+            raise BadConstraint(f"{instruction_id}: {name} is empty")
+    if function:
+        if instruction_id == "verify_letter_frequency" and len(args["letter"]) != 1:
+            raise BadConstraint(f"{instruction_id}: letter must be one character")
+        if instruction_id == "validate_paragraphs" and not 1 <= args["i"] <= args["N"]:
+            raise BadConstraint(f"{instruction_id}: i must be in 1..N, not {args['i']}")
+        return
+    letter = args.get("letter")
+    if letter is not None and not (len(letter) == 1 and "a" <= letter.lower() <= "z"):
+        raise BadConstraint(f"{instruction_id}: letter must be one ASCII letter, not {letter!r}")
+    if instruction_id == "length_constraints:nth_paragraph_first_word" and not (
+            0 < args["nth_paragraph"] <= args["num_paragraphs"]):
+        raise BadConstraint(f"{instruction_id}: nth_paragraph must be in 1..num_paragraphs")
+    if instruction_id == "new:copy_span_idx" and not args["n_start"] < args["n_end"]:
+        raise BadConstraint(f"{instruction_id}: n_start must be < n_end")
+    if not args.get("prompt_to_repeat", "x").strip():
+        raise BadConstraint(f"{instruction_id}: prompt_to_repeat is empty")
+    for name in ("keywords", "forbidden_words"):
+        if name in args and not all(w.strip() for w in args[name]):
+            raise BadConstraint(f"{instruction_id}: {name} holds an empty word")
