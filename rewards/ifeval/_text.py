@@ -72,18 +72,16 @@ def _breaks_after(token: str, following: str) -> bool:
         return False
     if core[-1] in "?!":
         return True
-    if core.endswith(".."):  # an ellipsis: a break only before a capitalized word
-        return following[:1].isupper()
-    word = core.lstrip(_CLOSERS + "(`[{")[:-1]
-    lower = word.lower()
     next_word = following.lstrip(_CLOSERS + "(`[{")
     starter_next = next_word[:1].isupper() and next_word.lower().rstrip(".,;:!?") in _SENT_STARTERS
+    if core.endswith(".."):  # an ellipsis: a break only before a word that starts sentences
+        return starter_next
+    word = core.lstrip(_CLOSERS + "(`[{")[:-1]
+    lower = word.lower()
     if lower in _ABBREVIATIONS or lower.rsplit("-", 1)[-1] in _ABBREVIATIONS:
         return starter_next and len(word) > 1
-    if len(word) == 1 and word.isalpha():  # an initial not in the list
-        return next_word[:1].isupper()
-    if _NUMBER.fullmatch(word + "."):  # an ordinal or a number: not before a lower-case word
-        return not next_word[:1].islower()
+    if (len(word) == 1 and word.isalpha()) or _NUMBER.fullmatch(word + "."):
+        return not next_word[:1].islower()  # an initial, an ordinal: not before lower case
     return bool(word) or core == "."
 
 
@@ -155,15 +153,19 @@ def word_tokens(text: str, *, sentences: bool = True) -> list[str]:
 
 
 def _sentence_tokens(sentence: str) -> list[str]:
-    chunks = sentence.split()
+    body = sentence.rstrip()
+    end = len(body)
+    while end > 0 and body[end - 1] in "])}>\"'":
+        end -= 1
+    if end >= 2 and body[end - 1] == "." and body[end - 2] != ".":  # the final period
+        body = body[:end - 1] + " ." + body[end:]
     out: list[str] = []
-    last = len(chunks) - 1
-    for index, chunk in enumerate(chunks):
-        out.extend(_chunk_tokens(chunk, final=index == last))
+    for chunk in body.split():
+        out.extend(_chunk_tokens(chunk))
     return out
 
 
-def _chunk_tokens(chunk: str, *, final: bool) -> list[str]:
+def _chunk_tokens(chunk: str) -> list[str]:
     pieces: list[str] = []
     word = []
     i, n = 0, len(chunk)
@@ -210,22 +212,7 @@ def _chunk_tokens(chunk: str, *, final: bool) -> list[str]:
             word.append(ch)
         i += 1
     flush()
-    if final:
-        pieces = _split_final_period(pieces)
     return [p for p in pieces if p]
-
-
-def _split_final_period(pieces: list[str]) -> list[str]:
-    """The sentence's last period is a token of its own (when not part of `..`)."""
-    closers = 0
-    while closers < len(pieces) and pieces[-1 - closers] in ("''", ")", "]", "}", ">", "'"):
-        closers += 1
-    k = len(pieces) - 1 - closers
-    if k >= 0:
-        token = pieces[k]
-        if len(token) > 1 and token.endswith(".") and token[-2] != ".":
-            pieces[k:k + 1] = [token[:-1], "."]
-    return pieces
 
 
 def _word_pieces(word: str) -> list[str]:
