@@ -157,7 +157,7 @@ def _ifeval_kwargs(rng: random.Random, iid: str, text: str, prompt: str) -> dict
         nth = rng.randint(1, len(parts))
         first = (parts[nth - 1].split() or ["x"])[0].strip("'\".,?!").lower()
         return {"num_paragraphs": max(nth, near(rng, len(parts))), "nth_paragraph": nth,
-                "first_word": first if rng.random() < .8 else rng.choice(WORDS)}
+                "first_word": (first if rng.random() < .8 else "") or rng.choice(WORDS)}
     if iid == "detectable_content:number_placeholders":
         return {"num_placeholders": max(1, near(rng, count_placeholders(text)))}
     if iid == "detectable_content:postscript":
