@@ -15,6 +15,7 @@
 from __future__ import annotations
 
 import collections
+import functools
 import importlib.util
 import os
 import sys
@@ -93,6 +94,7 @@ def _find_punkt(find: Any) -> Any:
     return patched
 
 
+@functools.cache
 def load_lm_eval() -> Reference | None:
     """Google's IFEval from the installed lm-eval package, or None (see `missing_reason`)."""
     try:
@@ -124,7 +126,11 @@ def load_lm_eval() -> Reference | None:
 def load_open_instruct(source: str | None = None) -> tuple[Any, Any] | None:
     """(IFEvalG registry dict, RLVR IF_FUNCTIONS_MAP) from an open-instruct checkout at
     `source` (or `$IFEVALG_SOURCE`), or None."""
-    source = source or os.environ.get("IFEVALG_SOURCE")
+    return _load_open_instruct(source or os.environ.get("IFEVALG_SOURCE"))
+
+
+@functools.cache
+def _load_open_instruct(source: str | None) -> tuple[Any, Any] | None:
     if not source:
         _REASON.append("open-instruct source not given (IFEVALG_SOURCE)")
         return None
