@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from rewards.ifeval import count_sentences, count_words, regex_sentences, word_tokens
+from rewards.ifeval import count_sentences, count_words, regex_sentences, split_sentences, word_tokens
 from rewards.ifeval._ifeval import count_bullets, count_highlights, count_placeholders
 
 __all__ = ["Case", "cases"]
@@ -319,6 +319,66 @@ def _rlvr_args(rng: random.Random, name: str, text: str, prompt: str) -> dict[st
     return table[name]() if name in table else {}
 
 
+def _ifbench_case(rng: random.Random, iid: str, prompt: str) -> tuple[str, dict[str, Any]]:
+    """A response for one IFBench type, right or just wrong, and its arguments."""
+    flip = rng.random() < 0.4
+    text = " ".join(sentence(rng, 0.1) for _ in range(rng.randint(1, 5)))
+    words = text.split()
+    if iid == "count:word_count_range":
+        n = count_words(text)
+        low = max(0, n + rng.choice([-2, -1, 0, 1]))
+        return text, {"min_words": low, "max_words": low + rng.choice([0, 1, 3])}
+    if iid == "count:unique_word_count":
+        unique = len({w.lower().strip(".,!?;:'\"()") for w in words})
+        return text, {"N": max(1, near(rng, unique))}
+    if iid == "count:numbers":
+        text += " " + " ".join(str(rng.randint(0, 999)) for _ in range(rng.randint(0, 4)))
+        return text, {"N": max(1, near(rng, len(re.findall(r"\d+", text.replace(".", "").replace(",", "")))))}
+    if iid == "format:parentheses":
+        depth = rng.randint(3, 6)
+        return ("(" * depth + "x" + ")" * depth) if not flip else "([{(" + "x" + ")}]" + ")", {}
+    if iid == "words:prime_lengths":
+        pool = ["at", "cat", "hello", "seventh", "a", "tree", "xy"]
+        return " ".join(rng.choice(pool) for _ in range(rng.randint(1, 6))), {}
+    if iid == "format:newline":
+        return "\n".join(words[:6]) + (" extra" if flip else ""), {}
+    if iid == "words:repeats":
+        top = max([text.lower().split().count(w) for w in text.lower().split()] or [1])
+        return text, {"small_n": max(1, near(rng, top))}
+    if iid == "sentence:keyword":
+        sentences = split_sentences(text)
+        n = rng.randint(1, len(sentences) + 1)
+        word = rng.choice(sentences[min(n, len(sentences)) - 1].split()).strip(".,!?") or "x"
+        return text, {"word": word if not flip else rng.choice(KEYWORDS), "N": n}
+    if iid == "words:no_consecutive":
+        return " ".join(rng.sample(WORDS, rng.randint(2, 7))), {}
+    if iid == "count:keywords_multiple":
+        keys = rng.sample(KEYWORDS, 5)
+        counts = [1, 2, 3, 5, 7]
+        if flip:
+            counts[rng.randrange(5)] += rng.choice([-1, 1])
+        body = " ".join(k for k, c in zip(keys, counts) for _ in range(c))
+        return body, dict(zip(["keyword1", "keyword2", "keyword3", "keyword4", "keyword5"], keys))
+    if iid == "repeat:repeat_span":
+        a, b = rng.randint(0, 10), rng.randint(12, 30)
+        return prompt[a:b + (1 if not flip else 2)], {"prompt_to_repeat": prompt, "n_start": a, "n_end": b}
+    if iid == "format:title_case":
+        titled = " ".join(w.capitalize() for w in words)
+        return (titled if not flip else titled + " and more"), {}
+    if iid == "format:no_whitespace":
+        return ("".join(words) if not flip else text), {}
+    options = rng.choice(["yes/no/maybe", "I know or I don't know", "a), b), c), d)"])
+    answer = rng.choice(["yes", "No.", "maybe!", "I know", "i don't know", "a)", "b)", "e)", "perhaps"])
+    return answer, {"options": options}
+
+
+IFBENCH_IDS = ["count:word_count_range", "count:unique_word_count", "count:numbers",
+               "format:parentheses", "words:prime_lengths", "format:newline", "words:repeats",
+               "sentence:keyword", "words:no_consecutive", "count:keywords_multiple",
+               "repeat:repeat_span", "format:title_case", "format:no_whitespace",
+               "format:options"]
+
+
 RLVR_NAMES = ["verify_keywords", "verify_keyword_frequency", "validate_forbidden_words",
               "verify_letter_frequency", "validate_response_language", "verify_paragraph_count",
               "validate_word_constraint", "verify_sentence_constraint", "validate_paragraphs",
@@ -330,7 +390,8 @@ RLVR_NAMES = ["verify_keywords", "verify_keyword_frequency", "validate_forbidden
               "validate_no_commas"]
 
 
-def cases(n: int, *, seed: int = 0, families: tuple[str, ...] = ("ifeval", "ifevalg", "rlvr")
+def cases(n: int, *, seed: int = 0,
+          families: tuple[str, ...] = ("ifeval", "ifevalg", "ifbench", "rlvr")
           ) -> Iterator[Case]:
     """`n` cases per family, every type in turn (so each type gets n / types of them)."""
     rng = random.Random(seed)
@@ -351,6 +412,10 @@ def cases(n: int, *, seed: int = 0, families: tuple[str, ...] = ("ifeval", "ifev
                          "punctuation:punctuation_exclamation"):
                 text = rng.choice([response(rng), " ".join(rng.sample(WORDS, 5))])
             yield Case("ifevalg", [iid], [kwargs], text)
+        if "ifbench" in families:
+            iid = IFBENCH_IDS[i % len(IFBENCH_IDS)]
+            text, kwargs = _ifbench_case(rng, iid, prompt)
+            yield Case("ifbench", [iid], [kwargs], text)
         if "rlvr" in families:
             name = RLVR_NAMES[i % len(RLVR_NAMES)]
             text = response(rng)

@@ -162,3 +162,44 @@ def _quiet_langdetect_logging() -> None:
     for name in list(logging.root.manager.loggerDict):
         if name.startswith(("lm_eval", "open_instruct")):
             logging.getLogger(name).setLevel(logging.CRITICAL)
+
+
+def load_ifbench(source: str | None = None) -> dict[str, Any] | None:
+    """IFBench's registry from a checkout (or `$IFBENCH_SOURCE`), or None. Its optional
+    imports (`emoji`, `syllapy`, `absl`) serve constraints this library does not register;
+    where missing they are stubbed, since the constraints compared never call them."""
+    return _load_ifbench(source or os.environ.get("IFBENCH_SOURCE"))
+
+
+@functools.cache
+def _load_ifbench(source: str | None) -> dict[str, Any] | None:
+    if not source:
+        _REASON.append("IFBench source not given (IFBENCH_SOURCE)")
+        return None
+    import logging
+
+    folder = Path(source) / "ifbench"
+    try:
+        tokenizer = _patch_nltk()
+        for name in ("emoji", "syllapy"):
+            if importlib.util.find_spec(name) is None:
+                sys.modules[name] = types.ModuleType(name)
+        if importlib.util.find_spec("absl") is None:
+            absl = types.ModuleType("absl")
+            absl.logging = logging  # type: ignore[attr-defined]
+            sys.modules["absl"] = absl
+            sys.modules["absl.logging"] = logging
+        _package("ifbench", folder)
+        util = _load_module("ifbench.instructions_util", folder / "instructions_util.py")
+        util._get_sentence_tokenizer = lambda: tokenizer
+        sys.modules["ifbench"].instructions_util = util  # type: ignore[attr-defined]
+        instructions = _load_module("ifbench.instructions", folder / "instructions.py")
+        sys.modules["ifbench"].instructions = instructions  # type: ignore[attr-defined]
+        classic = _load_module("ifbench.classic_instructions", folder / "classic_instructions.py")
+        sys.modules["ifbench"].classic_instructions = classic  # type: ignore[attr-defined]
+        registry = _load_module("ifbench.instructions_registry", folder / "instructions_registry.py")
+    except Exception as exc:
+        _REASON.append(f"IFBench checkers unavailable: {type(exc).__name__}: {exc}")
+        return None
+    _quiet_langdetect_logging()
+    return registry.INSTRUCTION_DICT

