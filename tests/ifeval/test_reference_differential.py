@@ -28,10 +28,11 @@ from ifeval_throughput import ClassReference, FunctionReference, differential  #
 
 # Where the reference cannot be matched, by design (docs/instruction-following.md, "Where we
 # differ"): Punkt's sentence breaks after an ellipsis, an abbreviation or an initial depend on
-# statistics of the next word that are not shipped here; unseeded langdetect on mixed text.
+# statistics of the next word that are not shipped here; unseeded langdetect on mixed text;
+# IFEvalG reads `n_start: 0` of copy_span_idx as missing and draws a random start.
 ALLOWED = {"length_constraints:number_sentences": 0.2, "language:response_language": 0.05,
            "change_case:english_capital": 0.05, "change_case:english_lowercase": 0.05,
-           "validate_response_language": 0.05, "new:copy_span_idx": 0.1, "sentence:keyword": 0.15}
+           "validate_response_language": 0.05, "new:copy_span_idx": 0.25, "sentence:keyword": 0.15}
 
 
 def _check(result: dict) -> None:
