@@ -32,7 +32,8 @@ from ifeval_throughput import ClassReference, FunctionReference, differential  #
 # IFEvalG reads `n_start: 0` of copy_span_idx as missing and draws a random start.
 ALLOWED = {"length_constraints:number_sentences": 0.2, "language:response_language": 0.05,
            "change_case:english_capital": 0.05, "change_case:english_lowercase": 0.05,
-           "validate_response_language": 0.05, "new:copy_span_idx": 0.25, "sentence:keyword": 0.15}
+           "validate_response_language": 0.05, "new:copy_span_idx": 0.25, "sentence:keyword": 0.15,
+           "keywords:keyword_specific_position": 0.1, "count:counting_composition": 0.1}
 
 
 def _check(result: dict) -> None:
