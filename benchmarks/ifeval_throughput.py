@@ -35,7 +35,7 @@ from _ifeval_reference import (  # noqa: E402
     missing_reason,
 )
 
-from rewards.ifeval import BadConstraint, follows, loose_variants, parse_constraints  # noqa: E402
+from rewards.ifeval import BadConstraint, loose_variants, parse_constraints, verdicts  # noqa: E402
 
 
 def ours(case: Case, loose: bool) -> list[bool] | None:
@@ -48,7 +48,7 @@ def ours(case: Case, loose: bool) -> list[bool] | None:
     except BadConstraint:
         return None
     mode = "loose" if loose else "strict"
-    return [follows(i, case.response, mode) for i in instructions]
+    return verdicts(instructions, case.response, mode)
 
 
 class ClassReference:

@@ -13,7 +13,7 @@ from rewards.ifeval._registry import (
     Instruction,
     build_instruction,
 )
-from rewards.ifeval._reward import IFEvalConfig, IFEvalReward, follows, loose_variants
+from rewards.ifeval._reward import IFEvalConfig, IFEvalReward, follows, loose_variants, verdicts
 from rewards.ifeval._text import (
     count_sentences,
     count_words,
@@ -39,5 +39,6 @@ __all__ = [
     "parse_constraints",
     "regex_sentences",
     "split_sentences",
+    "verdicts",
     "word_tokens",
 ]

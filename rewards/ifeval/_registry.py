@@ -51,9 +51,42 @@ class Instruction:
     """The checker with the constraint's arguments bound."""
 
 
+_BUILT: dict[Any, Instruction] = {}
+_BUILT_LIMIT = 65_536
+
+
 def build_instruction(instruction_id: Any, kwargs: Any, *, function: bool = False) -> Instruction:
     """The checker of `instruction_id` with `kwargs` (None values dropped) bound, or a
-    `BadConstraint` saying why not. `function`: an RLVR `func_name`."""
+    `BadConstraint` saying why not. `function`: an RLVR `func_name`. Built constraints are
+    kept (a dataset repeats its constraints across rows and a group's rollouts)."""
+    key = _key(instruction_id, kwargs, function)
+    if key is not None and key in _BUILT:
+        return _BUILT[key]
+    built = _build(instruction_id, kwargs, function)
+    if key is not None:
+        if len(_BUILT) >= _BUILT_LIMIT:
+            _BUILT.clear()
+        _BUILT[key] = built
+    return built
+
+
+def _key(instruction_id: Any, kwargs: Any, function: bool) -> Any:
+    """A hashable key for (id, kwargs), or None when a value is not plain data."""
+    if not isinstance(instruction_id, str) or not (kwargs is None or isinstance(kwargs, Mapping)):
+        return None
+    items = []
+    for name, value in (kwargs or {}).items():
+        if isinstance(value, (list, tuple)):
+            if not all(isinstance(v, str) for v in value):
+                return None
+            value = ("list", *value)
+        elif not (value is None or isinstance(value, (str, int, float, bool))):
+            return None
+        items.append((name, type(value).__name__, value))
+    return instruction_id, function, tuple(sorted(items, key=lambda item: str(item[0])))
+
+
+def _build(instruction_id: Any, kwargs: Any, function: bool) -> Instruction:
     table = FUNCTIONS if function else INSTRUCTIONS
     if not isinstance(instruction_id, str) or instruction_id not in table:
         what = "func_name" if function else "instruction id"

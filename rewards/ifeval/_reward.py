@@ -11,7 +11,7 @@ from rewards.ifeval._registry import BadConstraint, Instruction
 from rewards.options import check_fields, check_range, load_options
 from rewards.types import Sample, Score
 
-__all__ = ["IFEvalConfig", "IFEvalReward", "follows", "loose_variants"]
+__all__ = ["IFEvalConfig", "IFEvalReward", "follows", "loose_variants", "verdicts"]
 
 Mode = Literal["strict", "loose"]
 PassMode = Literal["fraction", "all"]
@@ -49,9 +49,16 @@ def loose_variants(response: str) -> list[str]:
 
 def follows(instruction: Instruction, response: str, mode: Mode = "strict") -> bool:
     """Whether `response` follows `instruction`: a blank text follows nothing."""
+    return verdicts([instruction], response, mode)[0]
+
+
+def verdicts(instructions: Sequence[Instruction], response: str, mode: Mode = "strict") -> list[bool]:
+    """`follows` for each instruction; loose mode's texts are made once for all of them."""
     if mode == "strict":
-        return bool(response.strip()) and instruction.check(response)
-    return any(text.strip() and instruction.check(text) for text in loose_variants(response))
+        texts = [response] if response.strip() else []
+    else:
+        texts = [text for text in loose_variants(response) if text.strip()]
+    return [any(i.check(text) for text in texts) for i in instructions]
 
 
 class IFEvalReward:
@@ -78,14 +85,14 @@ class IFEvalReward:
         text = sample.completion if isinstance(sample.completion, str) else ""
         if len(text) > self.config.max_chars:
             return Score(0.0, "too_long", _parts(instructions, [False] * len(instructions)))
-        verdicts = [follows(i, text, self.config.mode) for i in instructions]
-        followed = sum(verdicts)
+        found = verdicts(instructions, text, self.config.mode)
+        followed = sum(found)
         if self.config.pass_mode == "all":
-            value = 1.0 if followed == len(verdicts) else 0.0
+            value = 1.0 if followed == len(found) else 0.0
         else:
-            value = followed / len(verdicts)
-        reason = "ok" if followed == len(verdicts) else ("no_answer" if not text.strip() else "wrong")
-        return Score(value, reason, _parts(instructions, verdicts))
+            value = followed / len(found)
+        reason = "ok" if followed == len(found) else ("no_answer" if not text.strip() else "wrong")
+        return Score(value, reason, _parts(instructions, found))
 
     def check(self, samples: Sequence[Sample]) -> list[Any]:
         """What `rewards check` reports: the constraints each reference holds."""
@@ -102,8 +109,8 @@ class IFEvalReward:
             noun = "constraint" if len(instructions) == 1 else "constraints"
             followed = None
             if s.completion:
-                verdicts = [follows(i, s.completion, self.config.mode) for i in instructions]
-                followed = f"follows {sum(verdicts)} of {len(verdicts)}"
+                found = verdicts(instructions, s.completion, self.config.mode)
+                followed = f"follows {sum(found)} of {len(found)}"
             checks.append(SampleCheck(f"{len(instructions)} {noun}: {ids}", followed))
         return checks
 
