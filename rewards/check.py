@@ -8,7 +8,9 @@ any size.
 A component tells what it can through `check(samples) -> list[SampleCheck]` (the optional
 `Checkable` protocol); the math and code rewards are checked here with their own public
 pieces (`rewards.math.compare` on no answer decides the reference without a worker,
-`extract_answer`; `rewards.code.parse_reference`, `extract_program`). A component with neither
+`extract_answer`; `rewards.code.parse_reference`, `extract_program`); `use: ifeval` answers
+`check` itself (its constraints per reference, how many the completion follows). A component
+with neither
 (a reward model, a custom function) is listed as not checked: its rows are not counted as
 abstaining."""
 

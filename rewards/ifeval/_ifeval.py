@@ -15,6 +15,7 @@ import re
 from collections.abc import Sequence
 from functools import lru_cache
 
+from rewards.ifeval._errors import BadConstraint
 from rewards.ifeval._language import detect_language
 from rewards.ifeval._text import count_sentences, count_words, word_tokens
 
@@ -30,7 +31,7 @@ def compare(count: int, relation: str, threshold: int) -> bool:
         return count < threshold
     if relation == "at least":
         return count >= threshold
-    raise ValueError(f"relation must be one of {RELATIONS}, not {relation!r}")
+    raise BadConstraint(f"relation must be one of {RELATIONS}, not {relation!r}")
 
 
 @lru_cache(maxsize=4096)

@@ -14,6 +14,7 @@ from functools import partial
 from typing import Any
 
 from rewards.ifeval import _ifbench, _ifeval, _ifevalg, _rlvr
+from rewards.ifeval._errors import BadConstraint
 
 __all__ = ["FAMILIES", "INSTRUCTIONS", "BadConstraint", "Instruction", "build_instruction"]
 
@@ -34,11 +35,6 @@ FAMILIES: dict[str, tuple[str, ...]] = {
 
 _RELATION_ARGS = {"relation", "let_relation", "capital_relation"}
 _QUANTIFIERS = ("at least", "at most", "around")
-
-
-class BadConstraint(ValueError):
-    """A constraint this reward cannot decide: unknown id, or arguments the reference would
-    reject or replace by a random draw."""
 
 
 @dataclass(frozen=True)
@@ -146,7 +142,7 @@ def _coerce(instruction_id: str, name: str, kind: str, value: Any) -> Any:
         if isinstance(value, Sequence) and value and all(isinstance(v, str) for v in value):
             return tuple(value)
         raise BadConstraint(f"{where} must be a non-empty list of text, not {value!r}")
-    raise AssertionError(f"unhandled parameter type {kind!r} of {instruction_id}")
+    raise BadConstraint(f"{where}: unhandled parameter type {kind!r}")
 
 
 def _check_ranges(instruction_id: str, args: dict[str, Any], function: bool) -> None:

@@ -11,6 +11,7 @@ import json
 import re
 from collections.abc import Sequence
 
+from rewards.ifeval._errors import BadConstraint
 from rewards.ifeval._language import detect_language
 
 __all__ = ["CHECKERS"]
@@ -50,7 +51,7 @@ def validate_forbidden_words(text: str, *, forbidden_words: Sequence[str]) -> bo
 def verify_letter_frequency(text: str, *, letter: str, N: int) -> bool:
     """The letter (case-sensitive, one character) occurs exactly `N` times."""
     if len(letter) != 1:
-        raise ValueError("letter must be a single character")
+        raise BadConstraint("letter must be a single character")
     return text.count(letter) == N
 
 

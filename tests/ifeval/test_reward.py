@@ -192,3 +192,12 @@ def test_mixed_config_through_every_adapter(mixed_config: Path,
     trl = func(["prompt"] * len(ROWS), [c for c, *_ in ROWS], answer=[r for _, r, _, _ in ROWS],
                domain=[d for _, _, d, _ in ROWS])
     assert trl == local_scores
+
+
+def test_every_checker_takes_arguments_the_registry_can_read() -> None:
+    from rewards.ifeval import FUNCTIONS, INSTRUCTIONS
+    from rewards.ifeval._registry import _parameters
+
+    kinds = {"int", "str", "Sequence[str]", "str | Sequence[str]"}
+    for name, checker in {**INSTRUCTIONS, **FUNCTIONS}.items():
+        assert set(_parameters(checker).values()) <= kinds, name
