@@ -172,8 +172,10 @@ def _trial(random: Any, table: Any, weight: float, threshold: float, limit: int)
             picked, used = _choices(random, len(inverse), chunk)
         else:
             picked, used = np.asarray([random.choice(range(len(inverse))) for _ in range(chunk)]), None
-        running = logs + np.cumsum(logs_table[inverse[picked]], axis=0)
-        at = running[checks]
+        drawn_logs = logs_table[inverse[picked]]  # (chunk, languages)
+        # the running sums at the checks only: draw 0, then blocks of five, then the tail
+        blocks = drawn_logs[1:chunk - 4].reshape(-1, 5, drawn_logs.shape[1]).sum(axis=1)
+        at = logs + np.cumsum(np.vstack([drawn_logs[:1], blocks]), axis=0)
         scaled = np.exp(at - at.max(axis=1, keepdims=True))
         sums = scaled.sum(axis=1)
         stop = np.nonzero((1.0 / sums > threshold) | (drawn + checks >= limit))[0]
@@ -187,7 +189,7 @@ def _trial(random: Any, table: Any, weight: float, threshold: float, limit: int)
                 random.choice(range(len(inverse)))
         if stop.size:
             return scaled[stop[0]] / sums[stop[0]]
-        logs = running[-1]
+        logs = at[-1] + drawn_logs[chunk - 4:].sum(axis=0)
         drawn += chunk
         chunk = min(2 * chunk, 16 * _CHUNK)
 
