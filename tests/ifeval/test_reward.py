@@ -201,3 +201,34 @@ def test_every_checker_takes_arguments_the_registry_can_read() -> None:
     kinds = {"int", "str", "Sequence[str]", "str | Sequence[str]"}
     for name, checker in {**INSTRUCTIONS, **FUNCTIONS}.items():
         assert set(_parameters(checker).values()) <= kinds, name
+
+
+# --- known bugs of peer IF workers, as regression cases ---------------------------------------
+
+
+def test_peer_bug_every_word_a_keyword_hit() -> None:
+    """A peer counted every word as a keyword hit: a response without the keyword has none."""
+    reference = {"instruction_id_list": ["keywords:frequency"],
+                 "kwargs": [{"keyword": "ocean", "frequency": 1, "relation": "at least"}]}
+    assert _score(reference, "many many words but not the one asked for").value == 0.0
+    assert _score(reference, "the Ocean").value == 1.0
+
+
+def test_peer_bug_multiple_choice_run_backwards() -> None:
+    """A peer tested whether the response is inside an option: the option must be in the
+    response."""
+    reference = json.dumps({"func_name": "validate_choice",
+                            "options": ["My answer is yes.", "My answer is no."]})
+    assert _score(reference, "yes").value == 0.0
+    assert _score(reference, "Thinking... My answer is no.").value == 1.0
+    google = {"instruction_id_list": ["detectable_format:constrained_response"], "kwargs": [{}]}
+    assert _score(google, "no").value == 0.0
+
+
+def test_peer_bug_around_read_as_equal() -> None:
+    """A peer read "around N words" as exactly N: RLVR allows 10% (at least 1)."""
+    reference = {"func_name": "validate_word_constraint", "N": 20, "quantifier": "around"}
+    assert _score(reference, " ".join(["w"] * 22)).value == 1.0
+    assert _score(reference, " ".join(["w"] * 23)).value == 0.0
+    assert _score({"func_name": "validate_word_constraint", "N": 5, "quantifier": "around"},
+                  "one two three four five six").value == 1.0  # tolerance at least 1
