@@ -12,14 +12,18 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from rewards.ifeval import count_sentences, count_words, regex_sentences, split_sentences, word_tokens
+from rewards.ifeval import (
+    count_sentences,
+    count_words,
+    regex_sentences,
+    split_sentences,
+    word_tokens,
+)
 from rewards.ifeval._ifeval import count_bullets, count_highlights, count_placeholders
 
 __all__ = ["Case", "cases"]
 
-WORDS = ("the cat sat on a warm mat while rain fell over quiet hills and people walked to "
-         "market with baskets of bread apples cheese river light morning city planning data "
-         "model answer question travel history science music garden").split()
+WORDS = ["the", "cat", "sat", "on", "a", "warm", "mat", "while", "rain", "fell", "over", "quiet", "hills", "and", "people", "walked", "to", "market", "with", "baskets", "of", "bread", "apples", "cheese", "river", "light", "morning", "city", "planning", "data", "model", "answer", "question", "travel", "history", "science", "music", "garden"]
 SPECIAL = ["Mr.", "Dr.", "e.g.", "U.S.", "etc.", "vs.", "3.5", "1,000", "don't", "it's", "I'm",
            "we'll", "can't", "well-known", "(note)", '"quoted"', "NASA", "OK", "a.m.", "Inc.",
            "St.", "cannot", "gonna", "'tis", "x--y", "$5", "#tag", "50%", "A.", "J.", "No.",

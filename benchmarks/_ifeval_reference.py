@@ -101,7 +101,7 @@ def load_lm_eval() -> Reference | None:
         spec = importlib.util.find_spec("lm_eval")
         if spec is None or not spec.submodule_search_locations:
             raise ImportError("lm-eval is not installed (pip install --no-deps lm-eval)")
-        root = Path(list(spec.submodule_search_locations)[0])
+        root = Path(next(iter(spec.submodule_search_locations)))
         folder = root / "tasks" / "ifeval"
         tokenizer = _patch_nltk()
         _package("lm_eval", root)
@@ -116,7 +116,7 @@ def load_lm_eval() -> Reference | None:
                                 folder / "instructions_registry.py")
         sys.modules["lm_eval.tasks.ifeval"].instructions_registry = registry  # type: ignore[attr-defined]
         utils = _load_module("lm_eval.tasks.ifeval.utils", folder / "utils.py")
-    except Exception as exc:  # any missing piece: the caller skips with this reason
+    except Exception as exc:  # noqa: BLE001 - any missing piece: the caller skips, saying why
         _REASON.append(f"reference IFEval checkers unavailable: {type(exc).__name__}: {exc}")
         return None
     _quiet_langdetect_logging()
@@ -149,7 +149,7 @@ def _load_open_instruct(source: str | None) -> tuple[Any, Any] | None:
         registry = _load_module("open_instruct.IFEvalG.instructions_registry",
                                 folder / "IFEvalG" / "instructions_registry.py")
         functions = _load_module("open_instruct.if_functions", folder / "if_functions.py")
-    except Exception as exc:
+    except Exception as exc:  # noqa: BLE001 - as load_lm_eval
         _REASON.append(f"open-instruct checkers unavailable: {type(exc).__name__}: {exc}")
         return None
     _quiet_langdetect_logging()
@@ -198,7 +198,7 @@ def _load_ifbench(source: str | None) -> dict[str, Any] | None:
         classic = _load_module("ifbench.classic_instructions", folder / "classic_instructions.py")
         sys.modules["ifbench"].classic_instructions = classic  # type: ignore[attr-defined]
         registry = _load_module("ifbench.instructions_registry", folder / "instructions_registry.py")
-    except Exception as exc:
+    except Exception as exc:  # noqa: BLE001 - as load_lm_eval
         _REASON.append(f"IFBench checkers unavailable: {type(exc).__name__}: {exc}")
         return None
     _quiet_langdetect_logging()

@@ -27,15 +27,15 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from _ifeval_corpus import Case, cases  # noqa: E402
-from _ifeval_reference import (  # noqa: E402
+from _ifeval_corpus import Case, cases
+from _ifeval_reference import (
     load_ifbench,
     load_lm_eval,
     load_open_instruct,
     missing_reason,
 )
 
-from rewards.ifeval import BadConstraint, loose_variants, parse_constraints, verdicts  # noqa: E402
+from rewards.ifeval import BadConstraint, loose_variants, parse_constraints, verdicts
 
 
 def ours(case: Case, loose: bool) -> list[bool] | None:
@@ -97,7 +97,7 @@ def differential(rows: list[Case], reference: Any, *, show: int) -> dict[str, An
             start = time.perf_counter()
             try:
                 theirs = reference.verdicts(case.ids, case.kwargs, case.prompt, case.response, loose)
-            except Exception as exc:  # the reference crashing is a finding, not a stop
+            except Exception as exc:  # noqa: BLE001 - the reference crashing is a finding
                 t_ref += time.perf_counter() - start
                 errors[f"{case.ids}: {type(exc).__name__}"] += 1
                 continue

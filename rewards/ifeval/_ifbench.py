@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 import string
 from collections import Counter
+from itertools import pairwise
 
 from rewards.ifeval._ifeval import count_words
 from rewards.ifeval._text import split_sentences, word_tokens
@@ -89,7 +90,7 @@ def sentence_keyword(response: str, *, word: str, N: int) -> bool:
 def words_no_consecutive(response: str) -> bool:
     """No two adjacent words start with the same letter (punctuation removed)."""
     words = [w for w in response.lower().translate(_PUNCTUATION).split() if w]
-    return all(a[0] != b[0] for a, b in zip(words, words[1:]))
+    return all(a[0] != b[0] for a, b in pairwise(words))
 
 
 def count_keywords_multiple(response: str, *, keyword1: str, keyword2: str, keyword3: str,

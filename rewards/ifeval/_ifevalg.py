@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from itertools import pairwise
 
 from rewards.ifeval._ifeval import compare, count_literal, divided_paragraphs, keywords_frequency
 from rewards.ifeval._ifeval import keywords_letter_frequency as letter_frequency
@@ -74,7 +75,7 @@ def detectable_format_sentence_hyphens(response: str) -> bool:
 def keywords_no_adjacent_consecutive(response: str) -> bool:
     """No two adjacent words start with consecutive letters (`a` then `b`)."""
     words = response.split()
-    for a, b in zip(words, words[1:]):
+    for a, b in pairwise(words):
         x, y = a[0].lower(), b[0].lower()
         if len(x) != 1 or len(y) != 1 or ord(y) - ord(x) == 1:
             return False

@@ -49,7 +49,6 @@ def _fast_detector_class() -> type:
     import numpy as np
     from langdetect.detector import Detector
     from langdetect.lang_detect_exception import ErrorCode, LangDetectException
-
     from langdetect.utils.ngram import NGram
 
     class _FastDetector(Detector):  # type: ignore[misc]

@@ -24,19 +24,10 @@ _WORD = re.compile(r"\w+")
 # Abbreviations after which Punkt's English model does not break (a common subset of its
 # list, lower case, without the final period). `etc` and `e.g` are not among them: Punkt
 # breaks after them too.
-_ABBREVIATIONS = frozenset("""
-mr mrs ms dr prof st sr jr inc ltd co corp cos bros messrs gen sen rep reps lt col maj adm
-jan feb aug sep sept oct nov dec mon tues wed fri ave ft vs v u.s u.s.a u.k u.n u.s.s.r ph.d
-a.m p.m a.d d.c n.y l.a calif fla ga pa va ill mich minn conn ariz colo tenn wash okla ore
-nev kan ky mg ok c d e f g h k l m n p r s t w
-""".split())
+_ABBREVIATIONS = frozenset(["mr", "mrs", "ms", "dr", "prof", "st", "sr", "jr", "inc", "ltd", "co", "corp", "cos", "bros", "messrs", "gen", "sen", "rep", "reps", "lt", "col", "maj", "adm", "jan", "feb", "aug", "sep", "sept", "oct", "nov", "dec", "mon", "tues", "wed", "fri", "ave", "ft", "vs", "v", "u.s", "u.s.a", "u.k", "u.n", "u.s.s.r", "ph.d", "a.m", "p.m", "a.d", "d.c", "n.y", "l.a", "calif", "fla", "ga", "pa", "va", "ill", "mich", "minn", "conn", "ariz", "colo", "tenn", "wash", "okla", "ore", "nev", "kan", "ky", "mg", "ok", "c", "d", "e", "f", "g", "h", "k", "l", "m", "n", "p", "r", "s", "t", "w"])
 # Capitalized words Punkt's English model knows to start sentences: after an abbreviation
 # they still break.
-_SENT_STARTERS = frozenset("""
-according although among both but despite even he however i if in indeed instead it many
-meanwhile moreover most nevertheless nonetheless nor separately similarly since so some the
-there these they this though thus under when while yet
-""".split())
+_SENT_STARTERS = frozenset(["according", "although", "among", "both", "but", "despite", "even", "he", "however", "i", "if", "in", "indeed", "instead", "it", "many", "meanwhile", "moreover", "most", "nevertheless", "nonetheless", "nor", "separately", "similarly", "since", "so", "some", "the", "there", "these", "they", "this", "though", "thus", "under", "when", "while", "yet"])
 _CLOSERS = "\"')]}"
 _NUMBER = re.compile(r"-?[.,]?\d[\d,.\-]*\.?")
 
@@ -189,10 +180,7 @@ def _chunk_tokens(chunk: str) -> list[str]:
             pieces.append(chunk[i:j])
             i = j
             continue
-        elif ch in _ALWAYS_SPLIT:
-            flush()
-            pieces.append(ch)
-        elif ch in ",:" and (i + 1 == n or not chunk[i + 1].isdigit()):
+        elif ch in _ALWAYS_SPLIT or ch in ",:" and (i + 1 == n or not chunk[i + 1].isdigit()):
             flush()
             pieces.append(ch)
         elif ch == "." and i + 1 < n and chunk[i + 1] == ".":

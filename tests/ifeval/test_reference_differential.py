@@ -17,14 +17,14 @@ BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
 sys.path.insert(0, str(BENCHMARKS))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _ifeval_corpus import cases  # noqa: E402
-from _ifeval_reference import (  # noqa: E402
+from _ifeval_corpus import cases
+from _ifeval_reference import (
     load_ifbench,
     load_lm_eval,
     load_open_instruct,
     missing_reason,
 )
-from ifeval_throughput import ClassReference, FunctionReference, differential  # noqa: E402
+from ifeval_throughput import ClassReference, FunctionReference, differential
 
 # Where the reference cannot be matched, by design (docs/instruction-following.md, "Where we
 # differ"): Punkt's sentence breaks after an ellipsis, an abbreviation or an initial depend on

@@ -5,7 +5,13 @@ from __future__ import annotations
 
 import pytest
 
-from rewards.ifeval import count_words, detect_language, regex_sentences, split_sentences, word_tokens
+from rewards.ifeval import (
+    count_words,
+    detect_language,
+    regex_sentences,
+    split_sentences,
+    word_tokens,
+)
 from rewards.ifeval._language import reference_detect
 
 SENTENCES = [
