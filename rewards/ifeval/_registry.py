@@ -34,6 +34,12 @@ FAMILIES: dict[str, tuple[str, ...]] = {
 """Which ids each family brings, for docs and `rewards check`."""
 
 _RELATION_ARGS = {"relation", "let_relation", "capital_relation"}
+_ZERO_IS_MISSING = {  # IFEvalG tests these with `if not x`: 0 is replaced by a random draw
+    "copy:repeat_phrase": ("small_n",), "new:copy_span_idx": ("n_end",),
+    "copy:copying_multiple": ("N",), "count:lowercase_counting": ("N",),
+    "letters:letter_counting": ("N",), "count:counting_composition": ("n_sent", "n_words"),
+    "keywords:keyword_specific_position": ("n", "m"),
+}
 _QUANTIFIERS = ("at least", "at most", "around")
 
 
@@ -164,6 +170,10 @@ def _check_ranges(instruction_id: str, args: dict[str, Any], function: bool) -> 
         if instruction_id == "validate_paragraphs" and not 1 <= args["i"] <= args["N"]:
             raise BadConstraint(f"{instruction_id}: i must be in 1..N, not {args['i']}")
         return
+    zero = [name for name in _ZERO_IS_MISSING.get(instruction_id, ()) if args[name] == 0]
+    if zero:
+        raise BadConstraint(f"{instruction_id}: {zero[0]} is 0, which the reference reads as "
+                            "missing and draws at random")
     letter = args.get("letter")
     if letter is not None and len(letter.strip()) != 1:
         # the reference draws a random letter for anything but one ASCII letter; a single

@@ -62,7 +62,7 @@ def verdicts(instructions: Sequence[Instruction], response: str, mode: Mode = "s
 
 
 class IFEvalReward:
-    """Instruction following (IFEval, IFEvalG, RLVR-IFeval constraints): the share of the
+    """Instruction following (IFEval, IFEvalG, IFBench, RLVR-IFeval constraints): the share of the
     sample's constraints the completion follows (or 1/0 with `pass_mode: all`); `parts`
     holds each constraint's verdict under its instruction id. An unknown instruction id or
     arguments the reference would replace by a random draw abstain (`None`, reason

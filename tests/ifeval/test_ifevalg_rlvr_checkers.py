@@ -165,6 +165,8 @@ def test_every_type_has_a_passing_and_a_failing_case(family: str, table: list) -
     ("validate_word_constraint", {"N": 2, "quantifier": "roughly"}, True),
     ("new:copy_span_idx", {"prompt_to_repeat": P, "n_start": 5, "n_end": 5}, False),
     ("copy:copy", {"prompt_to_repeat": "  "}, False),
+    ("keywords:keyword_specific_position", {"keyword": "x", "n": 0, "m": 1}, False),  # 0: random
+    ("copy:copying_multiple", {"prompt_to_repeat": P, "N": 0}, False),
 ])
 def test_undecidable_arguments_are_bad_constraints(name: str, kwargs: dict, function: bool) -> None:
     with pytest.raises(BadConstraint):
