@@ -70,7 +70,8 @@ def _parse(value: Any) -> tuple[Instruction, ...]:
             return (build_instruction(value["func_name"], args, function=True),)
         raise BadConstraint("reference has none of instruction_id_list, instruction_id, "
                             f"func_name: keys {sorted(map(str, value))[:8]}")
-    if isinstance(value, Sequence) and not isinstance(value, (bytes, bytearray)):
+    if isinstance(value, (list, tuple)) or (isinstance(value, Sequence)
+                                            and not isinstance(value, (bytes, bytearray))):
         if not value:
             raise BadConstraint("reference is an empty list")
         found: list[Instruction] = []

@@ -156,7 +156,12 @@ def _sentence_tokens(sentence: str) -> list[str]:
     return out
 
 
+_SPECIAL = re.compile("[" + re.escape("".join(sorted(_ALWAYS_SPLIT))) + "\"`,:]")
+
+
 def _chunk_tokens(chunk: str) -> list[str]:
+    if ".." not in chunk and "--" not in chunk and not _SPECIAL.search(chunk):
+        return _word_pieces(chunk)  # most chunks: one plain word
     pieces: list[str] = []
     word = []
     i, n = 0, len(chunk)
@@ -205,6 +210,9 @@ def _chunk_tokens(chunk: str) -> list[str]:
 
 def _word_pieces(word: str) -> list[str]:
     """A word without split punctuation: leading `'` and trailing clitics split off."""
+    if "'" not in word:  # every clitic has an apostrophe
+        cut = _SPLIT_WORDS.get(word.lower())
+        return [word] if cut is None else [word[:cut], word[cut:]]
     out: list[str] = []
     if word.startswith("'") and len(word) > 1 and (word[1].isalnum() or word[1] == "_"):
         rest = word[1:]
