@@ -29,6 +29,7 @@ _ABBREVIATIONS = frozenset(["mr", "mrs", "ms", "dr", "prof", "st", "sr", "jr", "
 # they still break.
 _SENT_STARTERS = frozenset(["according", "although", "among", "both", "but", "despite", "even", "he", "however", "i", "if", "in", "indeed", "instead", "it", "many", "meanwhile", "moreover", "most", "nevertheless", "nonetheless", "nor", "separately", "similarly", "since", "so", "some", "the", "there", "these", "they", "this", "though", "thus", "under", "when", "while", "yet"])
 _CLOSERS = "\"')]}"
+_ENDS = frozenset(".?!" + _CLOSERS)
 _NUMBER = re.compile(r"-?[.,]?\d[\d,.\-]*\.?")
 
 
@@ -43,6 +44,8 @@ def split_sentences(text: str) -> list[str]:
     sentences: list[str] = []
     start = 0
     for i, (s, e) in enumerate(tokens[:-1]):
+        if text[e - 1] not in _ENDS:  # most tokens: no sentence end
+            continue
         if _breaks_after(text[s:e], text[tokens[i + 1][0]:tokens[i + 1][1]]):
             sentences.append(text[start:e].strip())
             start = tokens[i + 1][0]
