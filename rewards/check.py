@@ -7,7 +7,8 @@ the config, so a plugin that cannot be imported fails here as it would there), t
 routing, and each component's own steps: the math reward compares the answers as it scores
 (the reference parsed by the same worker), the code reward runs its Rule layer (the
 reference parsed, the program found and checked: `CodeReward.check`), a component with a
-`check` method (`rewards.types.Checkable`) says what it can. A component with neither (a
+`check` method (`rewards.types.Checkable`) says what it can (`use: ifeval`: its constraints
+per reference and how many the completion follows). A component with neither (a
 reward model, a custom function) is listed as not checked: its rows count as scored.
 The rows that would abstain are counted with the causes of `rewards.scoring`, and the run
 fails by the one rule that `rewards score` and the server apply (`rewards.scoring.RUN_RULE`).

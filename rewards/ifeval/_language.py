@@ -1,0 +1,222 @@
+"""Language detection with langdetect's bundled profiles (no download), seeded so that a
+response always gets the same verdict (the reference's unseeded `langdetect.detect` may name
+another language on a second call for short or mixed text).
+
+langdetect spends its time in one pure-Python loop: thousands of random n-gram draws, each
+multiplying 55 language probabilities, normalized every fifth draw. `_FastDetector` takes
+the same draws from the same seeded generator, in chunks, and finds with numpy (log sums)
+the check at which langdetect's trial stops; the generator is rewound to that draw. The
+probabilities agree to rounding, so the language named is langdetect's
+(tests/ifeval/test_language.py compares them)."""
+
+from __future__ import annotations
+
+import threading
+from functools import lru_cache
+from typing import Any
+
+__all__ = ["MAX_DETECT_CHARS", "detect_language"]
+
+_LOCK = threading.Lock()
+_STATE: dict[str, Any] = {}
+MAX_DETECT_CHARS = 10_000
+"""langdetect reads at most this many characters (its own default `max_text_length`)."""
+SEED = 0
+
+
+def _factory() -> Any:
+    with _LOCK:
+        if "factory" not in _STATE:
+            import numpy as np
+            from langdetect.detector_factory import PROFILES_DIRECTORY, DetectorFactory
+
+            factory = DetectorFactory()
+            factory.load_profile(PROFILES_DIRECTORY)
+            factory.set_seed(SEED)
+            words = list(factory.word_lang_prob_map)
+            _STATE["index"] = {w: i for i, w in enumerate(words)}
+            _STATE["matrix"] = np.asarray([factory.word_lang_prob_map[w] for w in words],
+                                          dtype=np.float64)
+            _STATE["bulk"] = _bulk_matches_choice()
+            _STATE["normalized"] = {}
+            _STATE["factory"] = factory
+    return _STATE["factory"]
+
+
+def _fast_detector_class() -> type:
+    if "detector" in _STATE:
+        return _STATE["detector"]
+    import numpy as np
+    from langdetect.detector import Detector
+    from langdetect.lang_detect_exception import ErrorCode, LangDetectException
+    from langdetect.utils.ngram import NGram
+
+    class _FastDetector(Detector):  # type: ignore[misc]
+        def _extract_ngrams(self) -> list[str]:
+            """langdetect's n-gram extraction (`NGram.add_char`, then the 1-, 2- and 3-grams
+            it holds that the profiles know), with each character's normalization looked
+            up once per process instead of per occurrence."""
+            known = self.word_lang_prob_map
+            normalized = _STATE["normalized"]
+            result = []
+            grams, capital = " ", False
+            for raw in self.text:
+                ch = normalized.get(raw)
+                if ch is None:
+                    ch = normalized[raw] = NGram.normalize(raw)
+                last = grams[-1]
+                if last == " ":
+                    grams, capital = " ", False
+                    if ch == " ":
+                        continue
+                elif len(grams) >= 3:
+                    grams = grams[1:]
+                grams += ch
+                if ch.isupper():
+                    if last.isupper():
+                        capital = True
+                else:
+                    capital = False
+                if capital:
+                    continue
+                if ch != " " and ch in known:
+                    result.append(ch)
+                if len(grams) >= 2:
+                    if grams[-2:] in known:
+                        result.append(grams[-2:])
+                    if len(grams) == 3 and grams in known:
+                        result.append(grams)
+            return result
+
+        def _detect_block(self) -> None:
+            self.cleaning_text()
+            ngrams = self._extract_ngrams()
+            if not ngrams:
+                raise LangDetectException(ErrorCode.CantDetectError, "No features in text.")
+            index = _STATE["index"]
+            rows = np.fromiter((index[w] for w in ngrams), dtype=np.int64, count=len(ngrams))
+            distinct, inverse = np.unique(rows, return_inverse=True)
+            table = (_STATE["matrix"][distinct], inverse)
+            total = np.zeros(len(self.langlist))
+            self.random.seed(self.seed)
+            for _ in range(self.n_trial):
+                alpha = self.alpha + self.random.gauss(0.0, 1.0) * self.ALPHA_WIDTH
+                total += _trial(self.random, table, alpha / self.BASE_FREQ,
+                                self.CONV_THRESHOLD, self.ITERATION_LIMIT) / self.n_trial
+            self.langprob = total.tolist()
+
+    _STATE["detector"] = _FastDetector
+    return _FastDetector
+
+
+_CHUNK = 100  # draws per numpy step: a multiple of 5, langdetect's checking period
+
+
+def _choices(random: Any, n: int, count: int) -> tuple[Any, Any]:
+    """`count` values of `random.choice(range(n))` in one go, and after each the number of
+    32-bit words taken from the generator. `choice` draws `getrandbits(k)` (one 32-bit word,
+    shifted) until it is below `n`; `getrandbits(32 * m)` returns the same m words in one
+    call. The generator is left `m` words further: callers rewind it."""
+    import numpy as np
+
+    shift = 32 - n.bit_length()
+    values, used, taken = [], [], 0
+    have = 0
+    while have < count:
+        m = 2 * (count - have) + 8
+        words = np.frombuffer(random.getrandbits(32 * m).to_bytes(4 * m, "little"),
+                              dtype="<u4") >> shift
+        ok = np.nonzero(words < n)[0]
+        values.append(words[ok])
+        used.append(ok + taken + 1)
+        taken += m
+        have += ok.size
+    return np.concatenate(values)[:count], np.concatenate(used)[:count]
+
+
+def _bulk_matches_choice() -> bool:
+    """Whether `_choices` reproduces this Python's `random.choice` (CPython's Mersenne
+    Twister `getrandbits`); if not, the trial draws one by one."""
+    import random
+
+    for n in (1, 2, 3, 7, 1000, 4097):
+        a, b = random.Random(n), random.Random(n)
+        values, used = _choices(a, n, 50)
+        if [b.choice(range(n)) for _ in range(50)] != values.tolist():
+            return False
+        b2 = random.Random(n)
+        b2.getrandbits(32 * int(used[-1]))
+        if b2.random() != b.random():
+            return False
+    return True
+
+
+def _trial(random: Any, table: Any, weight: float, threshold: float, limit: int) -> Any:
+    """One of langdetect's trials: draw n-grams until, at a check (after draw 1, 6, 11, ...),
+    one language's normalized probability exceeds `threshold` (or `limit` draws passed).
+    `table[i]` is the profile row of the text's i-th n-gram. Draws are taken in growing chunks
+    (100, 200, ... 1600) and their products accumulated as log sums; after each chunk the
+    generator is rewound to just after the last draw langdetect would have taken, so the next
+    chunk and the next trial see the random numbers langdetect's would."""
+    import numpy as np
+
+    rows, inverse = table
+    logs_table = np.log(weight + rows)  # (distinct n-grams, languages)
+    logs = np.zeros(rows.shape[1])
+    drawn, chunk = 0, _CHUNK
+    while True:
+        checks = np.arange(0, chunk, 5)  # chunk offsets of the checks (drawn: a multiple of 5)
+        state = random.getstate()
+        if _STATE["bulk"]:
+            picked, used = _choices(random, len(inverse), chunk)
+        else:
+            picked, used = np.asarray([random.choice(range(len(inverse))) for _ in range(chunk)]), None
+        drawn_logs = logs_table[inverse[picked]]  # (chunk, languages)
+        # the running sums at the checks only: draw 0, then blocks of five, then the tail
+        blocks = drawn_logs[1:chunk - 4].reshape(-1, 5, drawn_logs.shape[1]).sum(axis=1)
+        at = logs + np.cumsum(np.vstack([drawn_logs[:1], blocks]), axis=0)
+        scaled = np.exp(at - at.max(axis=1, keepdims=True))
+        sums = scaled.sum(axis=1)
+        stop = np.nonzero((1.0 / sums > threshold) | (drawn + checks >= limit))[0]
+        last = int(checks[stop[0]]) if stop.size else chunk - 1
+        if used is not None:
+            random.setstate(state)
+            random.getrandbits(32 * int(used[last]))
+        elif stop.size:
+            random.setstate(state)
+            for _ in range(last + 1):
+                random.choice(range(len(inverse)))
+        if stop.size:
+            return scaled[stop[0]] / sums[stop[0]]
+        logs = at[-1] + drawn_logs[chunk - 4:].sum(axis=0)
+        drawn += chunk
+        chunk = min(2 * chunk, 16 * _CHUNK)
+
+
+@lru_cache(maxsize=8192)
+def detect_language(text: str) -> str | None:
+    """The ISO 639-1 code langdetect (seeded) names for `text`, or None when it cannot tell
+    (no letters: the reference then counts the instruction as followed)."""
+    from langdetect.lang_detect_exception import LangDetectException
+
+    factory = _factory()
+    detector = _fast_detector_class()(factory)
+    detector.set_max_text_length(MAX_DETECT_CHARS)
+    detector.seed = SEED
+    detector.append(text[:MAX_DETECT_CHARS * 2])
+    try:
+        return detector.detect()
+    except LangDetectException:
+        return None
+
+
+def reference_detect(text: str) -> str | None:
+    """langdetect's own (slow) seeded detector: the oracle the tests compare with."""
+    from langdetect.lang_detect_exception import LangDetectException
+
+    detector = _factory().create()
+    detector.append(text[:MAX_DETECT_CHARS * 2])
+    try:
+        return detector.detect()
+    except LangDetectException:
+        return None

@@ -1,0 +1,128 @@
+"""`IFEvalReward`: instruction following as a verifiable reward (`use: ifeval`)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from rewards.ifeval._reference import parse_constraints
+from rewards.ifeval._registry import BadConstraint, Instruction
+from rewards.options import check_fields, check_range, load_options
+from rewards.types import Sample, Score
+
+__all__ = ["IFEvalConfig", "IFEvalReward", "follows", "loose_variants", "verdicts"]
+
+Mode = Literal["strict", "loose"]
+PassMode = Literal["fraction", "all"]
+
+
+@dataclass(frozen=True)
+class IFEvalConfig:
+    """Options of the `ifeval` reward."""
+
+    mode: Mode = "strict"
+    """`strict`: the response as it is; `loose` (IFEval's loose accuracy): a constraint also
+    counts as followed on the response with its first line, its last line or both removed,
+    each also with every `*` removed."""
+    pass_mode: PassMode = "fraction"
+    """`fraction`: the share of constraints followed (open-instruct's reward); `all`: 1.0
+    only when every constraint is followed (IFEval's prompt-level accuracy)."""
+    max_chars: int = 100_000
+    """A longer completion is not checked: 0.0 with reason `too_long` (every check is linear,
+    this bounds its cost)."""
+
+    def __post_init__(self) -> None:
+        check_fields(self, where="ifeval reward")
+        check_range("max_chars", self.max_chars, ge=1)
+
+
+def loose_variants(response: str) -> list[str]:
+    """The eight texts loose mode checks, in the reference's order."""
+    lines = response.split("\n")
+    first = "\n".join(lines[1:]).strip()
+    last = "\n".join(lines[:-1]).strip()
+    both = "\n".join(lines[1:-1]).strip()
+    return [response, response.replace("*", ""), first, last, both,
+            first.replace("*", ""), last.replace("*", ""), both.replace("*", "")]
+
+
+def follows(instruction: Instruction, response: str, mode: Mode = "strict") -> bool:
+    """Whether `response` follows `instruction`: a blank text follows nothing."""
+    return verdicts([instruction], response, mode)[0]
+
+
+def verdicts(instructions: Sequence[Instruction], response: str, mode: Mode = "strict") -> list[bool]:
+    """`follows` for each instruction; loose mode's texts are made once for all of them."""
+    if mode == "strict":
+        texts = [response] if response.strip() else []
+    else:
+        texts = [text for text in loose_variants(response) if text.strip()]
+    return [any(i.check(text) for text in texts) for i in instructions]
+
+
+class IFEvalReward:
+    """Instruction following (IFEval, IFEvalG, IFBench, RLVR-IFeval constraints): the share of the
+    sample's constraints the completion follows (or 1/0 with `pass_mode: all`); `parts`
+    holds each constraint's verdict under its instruction id. An unknown instruction id or
+    arguments the reference would replace by a random draw abstain (`None`, reason
+    `bad_reference`). Options: the fields of `IFEvalConfig`."""
+
+    name = "ifeval"
+    kind = "verifiable"
+
+    def __init__(self, **options: Any) -> None:
+        self.config = load_options(IFEvalConfig, options, where="ifeval reward")
+
+    def score(self, samples: Sequence[Sample]) -> list[Score]:
+        return [self.score_one(s) for s in samples]
+
+    def score_one(self, sample: Sample) -> Score:
+        try:
+            instructions = parse_constraints(sample.reference, sample.meta)
+        except BadConstraint:
+            return Score(None, "bad_reference")
+        text = sample.completion if isinstance(sample.completion, str) else ""
+        if len(text) > self.config.max_chars:
+            return Score(0.0, "too_long", _parts(instructions, [False] * len(instructions)))
+        found = verdicts(instructions, text, self.config.mode)
+        followed = sum(found)
+        if self.config.pass_mode == "all":
+            value = 1.0 if followed == len(found) else 0.0
+        else:
+            value = followed / len(found)
+        reason = "ok" if followed == len(found) else ("no_answer" if not text.strip() else "wrong")
+        return Score(value, reason, _parts(instructions, found))
+
+    def check(self, samples: Sequence[Sample]) -> list[Any]:
+        """What `rewards check` reports: the constraints each reference holds."""
+        from rewards.check import SampleCheck
+
+        checks = []
+        for s in samples:
+            try:
+                instructions = parse_constraints(s.reference, s.meta)
+            except BadConstraint as exc:
+                checks.append(SampleCheck(None, None, "bad_reference", str(exc)))
+                continue
+            ids = ", ".join(i.id for i in instructions)
+            noun = "constraint" if len(instructions) == 1 else "constraints"
+            followed = None
+            if s.completion:
+                found = verdicts(instructions, s.completion, self.config.mode)
+                followed = f"follows {sum(found)} of {len(found)}"
+            checks.append(SampleCheck(f"{len(instructions)} {noun}: {ids}", followed))
+        return checks
+
+    def __repr__(self) -> str:
+        return f"IFEvalReward({self.config})"
+
+
+def _parts(instructions: Sequence[Instruction], verdicts: Sequence[bool]) -> dict[str, float]:
+    parts: dict[str, float] = {}
+    for instruction, ok in zip(instructions, verdicts):
+        key, n = instruction.id, 2
+        while key in parts:  # the same id twice in one reference
+            key, n = f"{instruction.id}#{n}", n + 1
+        parts[key] = 1.0 if ok else 0.0
+    return parts

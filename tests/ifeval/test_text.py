@@ -1,0 +1,109 @@
+"""The offline splitters: words, Punkt-like sentences, Treebank-like tokens, Google's regex
+sentence splitter; linear time on adversarial input; the seeded fast langdetect."""
+
+from __future__ import annotations
+
+import pytest
+
+from rewards.ifeval import (
+    count_words,
+    detect_language,
+    regex_sentences,
+    split_sentences,
+    word_tokens,
+)
+from rewards.ifeval._language import reference_detect
+
+SENTENCES = [
+    ("One. Two! Three?", ["One.", "Two!", "Three?"]),
+    ("Mr. Smith went home. He slept.", ["Mr. Smith went home.", "He slept."]),
+    ("See e.g. the dog. It ran.", ["See e.g.", "the dog.", "It ran."]),  # Punkt breaks at e.g.
+    ("It costs 3.5 dollars. Fine", ["It costs 3.5 dollars.", "Fine"]),
+    ("He said \"Hi.\" Then left.", ["He said \"Hi.\"", "Then left."]),
+    ("Really?! Next one.", ["Really?!", "Next one."]),
+    ("Chapter 2. the start", ["Chapter 2. the start"]),  # a number before lower case
+    ("Wait... The end.", ["Wait...", "The end."]),
+    ("", []),
+    ("   \n ", []),
+    ("ok.  ", ["ok."]),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), SENTENCES)
+def test_split_sentences(text: str, expected: list[str]) -> None:
+    assert split_sentences(text) == expected
+
+
+TOKENS = [
+    ("Hello, world.", ["Hello", ",", "world", "."]),
+    ("I can't go.", ["I", "ca", "n't", "go", "."]),
+    ("We'll see (maybe).", ["We", "'ll", "see", "(", "maybe", ")", "."]),
+    ('"Quoted" text', ["``", "Quoted", "''", "text"]),
+    ("cost $5 at 3,000", ["cost", "$", "5", "at", "3,000"]),
+    ("a--b well-known", ["a", "--", "b", "well-known"]),
+    ("Mr. Smith left. He cannot stay.", ["Mr.", "Smith", "left", ".", "He", "can", "not", "stay", "."]),
+    ("gonna wanna", ["gon", "na", "wan", "na"]),
+    ("Wait... what?!", ["Wait", "...", "what", "?", "!"]),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), TOKENS)
+def test_word_tokens(text: str, expected: list[str]) -> None:
+    assert word_tokens(text) == expected
+
+
+def test_count_words_and_regex_sentences() -> None:
+    assert count_words("It's a well-known fact, 3.5 times.") == 9
+    assert regex_sentences("Dr. Who came. It was 3.5 p.m. here! Fine") == \
+        ["Dr. Who came.", "It was 3.5 p.m. here!", "Fine"]
+
+
+ADVERSARIAL = {
+    "long word, long space run": "a" * 50_000 + "." + " " * 50_000,
+    "many short sentences": "x. " * 30_000,
+    "open brackets, stars, angles": "[" * 60_000 + "\n" + "*" * 60_000 + "\n" + "<<" * 30_000,
+    "blank lines before a bullet": " \n" * 50_000 + "*",
+    "abbreviations": "Mr. " * 25_000,
+}
+
+
+@pytest.mark.timeout(120)  # linear: about a second each; the reference's patterns take minutes
+@pytest.mark.parametrize("text", list(ADVERSARIAL.values()), ids=list(ADVERSARIAL))
+def test_splitters_are_linear_on_adversarial_text(text: str) -> None:
+    from rewards.ifeval import build_instruction, follows
+
+    checks = [build_instruction(i, k) for i, k in [
+        ("detectable_format:number_bullet_lists", {"num_bullets": 1}),
+        ("detectable_format:title", {}),
+        ("detectable_content:number_placeholders", {"num_placeholders": 1}),
+        ("detectable_format:number_highlighted_sections", {"num_highlights": 1}),
+        ("length_constraints:number_sentences", {"num_sentences": 1, "relation": "at least"}),
+        ("change_case:capital_word_frequency", {"capital_frequency": 1, "capital_relation": "at least"}),
+        ("detectable_content:postscript", {"postscript_marker": "P.P.S"}),
+    ]]
+    for check in checks:
+        assert follows(check, text, "loose") in (True, False)
+
+
+LANGUAGE_TEXTS = [
+    "This is a sentence written in plain English about the weather today.",
+    "Le chat est assis sur le tapis pendant que la pluie tombe sur les collines.",
+    "El gato se sienta en la alfombra mientras la lluvia cae sobre las colinas.",
+    "Die Katze sitzt auf der Matte, während der Regen auf die Hügel fällt.",
+    "Кошка сидит на коврике, пока дождь падает на холмы.",
+    "猫はマットの上に座っています。",
+    "ok", "A B C", "LE CHAT EST ASSIS SUR LE TAPIS PENDANT QUE LA PLUIE TOMBE.",
+    "Mixed text: le chat est assis, the cat is sitting, el gato está sentado.",
+]
+
+
+@pytest.mark.parametrize("text", LANGUAGE_TEXTS, ids=range(len(LANGUAGE_TEXTS)))
+def test_fast_langdetect_names_what_seeded_langdetect_names(text: str) -> None:
+    assert detect_language(text) == reference_detect(text)
+
+
+def test_language_detection_is_deterministic_and_undetectable_is_none() -> None:
+    text = "LE CHAT EST ASSIS SUR LE TAPIS PENDANT QUE LA PLUIE TOMBE."
+    detect_language.cache_clear()
+    assert {detect_language(text) for _ in range(3)} == {detect_language(text)}
+    assert detect_language("12345 !!! ...") is None
