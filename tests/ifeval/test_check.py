@@ -53,5 +53,5 @@ def test_check_fails_when_no_constraint_is_usable(tmp_path: Path, capsys) -> Non
     config.write_text(CONFIG)
     assert main(["check", str(data), "--config", str(config)]) != 0
     out = capsys.readouterr().out
-    assert "FAIL: domain 'ifeval' would score nothing" in out
+    assert "FAIL: 1 of 1 rows were not scored for a configuration cause" in out
     assert "unknown instruction id 'made:up'" in out
