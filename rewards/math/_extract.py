@@ -108,6 +108,9 @@ def find_answer(text: str, config: MathConfig = _DEFAULT) -> Extraction | None:
         found = rule(tail)
         if found is not None:
             return found
+    found = _box_before_tail(text, len(tail))
+    if found is not None:  # `\boxed{25}` then a page of token soup: the box is the answer
+        return found
     # No anchor: the rightmost math environment or number, as math-verify takes them.
     environment = _from_math_environment(tail)
     number = None if config.strict else _last_number(tail)
@@ -148,16 +151,33 @@ def prepare_reference(reference: object) -> str | None:
         return found.answer if found else None
     environment = _environments(text)
     if environment and _only_environments(text, environment):
-        return ", ".join(content for _, _, content in environment) or None
+        return _join_environments(text, environment) or None
     number = _NUMBER.fullmatch(text)
-    if number is not None:
-        return _number_extraction(text, number, "whole").answer
+    if number is not None:  # as written: a gold's `14,16` is a pair, never a decimal comma
+        return number.group(1).replace(" ", "")
     if len(text) > _WHOLE_MAX and _ANSWER_PHRASE.search(text):
         found = _from_answer_phrase(text)  # a worked solution: its stated final answer
         if found is not None:
             return found.answer
     text = text.strip("$").strip()
     return text or None
+
+
+def _join_environments(text: str, environments: list[tuple[int, int, str]]) -> str:
+    """The contents of a gold's math environments as one answer: a formula broken across
+    lines (`$56 x^{6}+$ $60 x^{2}+6$`: one ends or the next starts with an operator, only
+    space between) is joined back; otherwise they are a list (`$5$;$10$` is `5, 10`)."""
+    answer = environments[0][2]
+    for previous, current in itertools.pairwise(environments):
+        content = current[2]
+        broken = not text[previous[1]:current[0]].strip() and (
+            previous[2].rstrip()[-1:] in _CONTINUES or previous[2].rstrip().endswith(
+                ("\\cdot", "\\times")) or content.lstrip()[:1] in "+=*/")
+        answer += (" " if broken else ", ") + content
+    return answer
+
+
+_CONTINUES = tuple("+-=*/")
 
 
 # --- boxes --------------------------------------------------------------------------------
@@ -183,6 +203,28 @@ def _boxes(text: str) -> list[tuple[int, int, str]]:
         if content:
             found.append((match.start(), end, content))
     return found
+
+
+BOX_SCAN_CHARS = 100_000
+"""How far back from the end a box is looked for when the tail holds no marked answer."""
+_BOX_MAX_CHARS = 2_000
+
+
+def _box_before_tail(text: str, tail_length: int) -> Extraction | None:
+    """The last closed box that starts before the tail (within `BOX_SCAN_CHARS` of the end),
+    found by `rfind` (linear) and read within `_BOX_MAX_CHARS`; None when there is none."""
+    end = len(text) - tail_length
+    if end <= 0:
+        return None
+    begin = max(len(text) - BOX_SCAN_CHARS, 0)
+    start = max(text.rfind("\\boxed", begin, end), text.rfind("\\fbox", begin, end))
+    if start < 0:
+        return None
+    piece = text[start:start + _BOX_MAX_CHARS]
+    boxes = _boxes(piece)
+    if not boxes or boxes[0][0] != 0 or boxes[0][1] >= len(piece) and not piece.endswith("}"):
+        return None  # unclosed within the bound: not an answer
+    return Extraction(boxes[0][2], "boxed")
 
 
 def _brace_pairs(text: str) -> dict[int, int]:
