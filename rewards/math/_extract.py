@@ -152,6 +152,8 @@ def prepare_reference(reference: object) -> str | None:
     environment = _environments(text)
     if environment and _only_environments(text, environment):
         return _join_environments(text, environment) or None
+    if environment and _prose_around(text, environment):
+        return None  # "The hypotenuse has length $c \approx 4.089$.": a worked sentence
     number = _NUMBER.fullmatch(text)
     if number is not None:  # as written: a gold's `14,16` is a pair, never a decimal comma
         return number.group(1).replace(" ", "")
@@ -178,6 +180,30 @@ def _join_environments(text: str, environments: list[tuple[int, int, str]]) -> s
 
 
 _CONTINUES = tuple("+-=*/")
+_RESIDUE_TOKEN = re.compile(r"[^\s,;.]+")
+_UNIT_WORD = re.compile(r"[A-Za-z]{1,12}")
+_PROSE_WORDS = frozenset({"at", "when", "where", "for", "if", "is", "are", "so", "the", "then",
+                          "with", "which", "because", "since", "but", "of", "to", "in", "has",
+                          "any", "otherwise", "works", "consider", "yes", "no", "local"})
+
+
+def _prose_around(text: str, environments: list[tuple[int, int, str]]) -> bool:
+    """True when the text outside a gold's math environments is more than joiners, numbers
+    and a unit (`$5$ cm`): a sentence or a note, so the gold is not an answer and abstains."""
+    outside = []
+    previous = 0
+    for start, end, _ in environments:
+        outside.append(text[previous:start])
+        previous = end
+    outside.append(text[previous:])
+    words = 0
+    for token in _RESIDUE_TOKEN.findall(" ".join(outside)):
+        if token.lower() in ("and", "or") or token.lstrip("-").replace(".", "", 1).isdigit():
+            continue
+        if not _UNIT_WORD.fullmatch(token) or token.lower() in _PROSE_WORDS:
+            return True
+        words += 1
+    return words > 2
 
 
 # --- boxes --------------------------------------------------------------------------------
