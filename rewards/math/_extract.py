@@ -152,8 +152,6 @@ def prepare_reference(reference: object) -> str | None:
     environment = _environments(text)
     if environment and _only_environments(text, environment):
         return _join_environments(text, environment) or None
-    if environment and _prose_around(text, environment):
-        return None  # "The hypotenuse has length $c \approx 4.089$.": a worked sentence
     number = _NUMBER.fullmatch(text)
     if number is not None:  # as written: a gold's `14,16` is a pair, never a decimal comma
         return number.group(1).replace(" ", "")
@@ -161,6 +159,8 @@ def prepare_reference(reference: object) -> str | None:
         found = _from_answer_phrase(text)  # a worked solution: its stated final answer
         if found is not None:
             return found.answer
+    if environment and _prose_around(text, environment):
+        return None  # "The hypotenuse has length $c \approx 4.089$.": a worked sentence
     text = text.strip("$").strip()
     return text or None
 
