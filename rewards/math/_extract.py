@@ -161,6 +161,8 @@ def prepare_reference(reference: object) -> str | None:
             return found.answer
     if environment and _prose_around(text, environment):
         return None  # "The hypotenuse has length $c \approx 4.089$.": a worked sentence
+    if environment:  # `1;$\frac{8}{9}$`, `20 $cm^{2}$`: the math in place, `;` as a comma
+        return _inline_environments(text, environment) or None
     text = text.strip("$").strip()
     return text or None
 
@@ -180,6 +182,17 @@ def _join_environments(text: str, environments: list[tuple[int, int, str]]) -> s
 
 
 _CONTINUES = tuple("+-=*/")
+
+
+def _inline_environments(text: str, environments: list[tuple[int, int, str]]) -> str:
+    """A gold mixing bare text and `$...$`: each environment replaced by its content, a `;`
+    between parts read as the list comma (`1;$\\frac{8}{9}$` is `1, \\frac{8}{9}`)."""
+    parts, previous = [], 0
+    for start, end, content in environments:
+        parts += [text[previous:start].replace(";", ", "), content]
+        previous = end
+    parts.append(text[previous:].replace(";", ", "))
+    return " ".join(" ".join(parts).split()).strip(" .")
 _RESIDUE_TOKEN = re.compile(r"[^\s,;.]+")
 _UNIT_WORD = re.compile(r"[A-Za-z]{1,12}")
 _PROSE_WORDS = frozenset({"at", "when", "where", "for", "if", "is", "are", "so", "the", "then",
@@ -363,6 +376,9 @@ def _answer_after(text: str) -> Extraction | None:
         sentence = _clean(sentence.rsplit(" is ", 1)[1])
     if not sentence:
         return None
+    inline = _environments(sentence) if "$" in sentence else []
+    if inline and not _prose_around(sentence, inline):  # "1;$\frac{8}{9}$", as golds write
+        sentence = _inline_environments(sentence, inline)
     # A bare expression after the phrase ("**Final Answer** y = 5x + 8") is ours to parse:
     # math-verify has no rule for it. Prose around a number ("Jane started 3 hours ago") is
     # math-verify's to read, by its "answer ... number" rule.
