@@ -17,8 +17,8 @@ from rewards.math._config import MathConfig, Verdict
 from rewards.math._extract import Extraction, prepare_reference
 from rewards.math._fast import fast_compare
 from rewards.math._limits import structural_problem
-from rewards.math._normalize import (disjunction_as_union, is_choice, normalize,
-                                     text_carries_meaning)
+from rewards.math._normalize import (disjunction_as_union, imaginary_unit_like_gold, is_choice,
+                                     normalize, text_carries_meaning)
 from rewards.math._pool import shared_pool
 
 __all__ = ["VerdictCache", "compare", "compare_batch", "compare_local"]
@@ -96,7 +96,7 @@ def compare_local(pred: str | Extraction | None, gold: object,
         if tail is None or not tail.strip():
             return Verdict("no_answer", "no final answer found")
         return tail, gold_job, True  # math-verify may still find one
-    pred_norm = normalize(extraction.answer)
+    pred_norm = imaginary_unit_like_gold(normalize(extraction.answer), gold_norm)
     union = disjunction_as_union(pred_norm)
     if union is not None:  # "x < 1 or x > 3": parsed as the union we write, not as math-verify
         pred_norm, extraction = union, replace(extraction, source="given", native=False)
@@ -114,7 +114,8 @@ def compare_local(pred: str | Extraction | None, gold: object,
     problem = structural_problem(pred_norm, config)
     if problem:
         return Verdict("timeout", f"structural limit: {problem}")
-    if text_carries_meaning(extraction.answer):  # `1+2\mathrm{i}`: math-verify drops the i
+    if text_carries_meaning(extraction.answer) or "j" in pred_norm and pred_norm != normalize(
+            extraction.answer):  # `1+2\mathrm{i}`: math-verify drops the i; `3+4j` read as i
         return f"${pred_norm}$", gold_job, False
     if extraction.source == "boxed" and not extraction.parts:
         return f"\\boxed{{{extraction.answer}}}", gold_job, False  # math-verify reads one box so

@@ -168,11 +168,16 @@ class _Parser:
         if (len(rest) == 7 and rest[1] == "{" and rest[2].isdigit() and rest[3] == "}"
                 and rest[4] == "{" and rest[5].isdigit() and rest[6] == "}"
                 and self.pos + 7 == len(self.tokens)):
-            self.pos += 7
-            number = self.arithmetic.number
-            fraction = number(rest[2]) / number(rest[5])
-            return whole - fraction if negative else whole + fraction
-        return None
+            top, bottom, width = rest[2], rest[5], 7
+        elif (len(rest) == 2 and len(rest[1]) == 2 and rest[1].isdigit()
+              and self.pos + 2 == len(self.tokens)):
+            top, bottom, width = rest[1][0], rest[1][1], 2  # 2\frac14
+        else:
+            return None
+        self.pos += width
+        number = self.arithmetic.number
+        fraction = number(top) / number(bottom)
+        return whole - fraction if negative else whole + fraction
 
     def factor(self) -> Any:
         token = self.peek()

@@ -12,8 +12,8 @@ from fractions import Fraction
 from rewards.math._evaluate import evaluate
 
 __all__ = [
-    "Number", "choice_letter", "disjunction_as_union", "is_choice", "is_prose", "normalize",
-    "parse_number", "qualifiers", "text_carries_meaning",
+    "Number", "choice_letter", "disjunction_as_union", "imaginary_unit_like_gold", "is_choice",
+    "is_prose", "normalize", "parse_number", "qualifiers", "text_carries_meaning",
 ]
 
 # `\\\\` (a LaTeX row break) is matched first so its second backslash is never read as `\\ `.
@@ -32,9 +32,10 @@ _BARE_FUNCTION = re.compile(
 # Scientific notation as a whole answer (`1e-07`, `4.5e33`, a float of a numeric dataset
 # column): written as LaTeX so that no parser reads `e` as Euler's number.
 _SCIENTIFIC = re.compile(r"^([-+]?\d+(?:\.\d+)?)[eE]([-+]?)(\d{1,4})$")
-_MAGNITUDES = {"hundred": 2, "thousand": 3, "million": 6, "billion": 9, "trillion": 12}
-_MAGNITUDE = re.compile(r"^([-+]?\d+(?:\.\d+)?)\s*(hundred|thousand|million|billion|trillion)$",
-                        re.IGNORECASE)
+_MAGNITUDES = {"dozen": 12, "hundred": 10 ** 2, "thousand": 10 ** 3, "million": 10 ** 6,
+               "billion": 10 ** 9, "trillion": 10 ** 12}
+_MAGNITUDE = re.compile(r"^([-+]?\d+(?:\.\d+)?)((?:\s*(?:dozen|hundred|thousand|million|billion|"
+                        r"trillion)){1,3})$", re.IGNORECASE)
 # A unit at the end: `\text{ cm}`, `\mbox{m}^2` (the prefix before it is checked apart, so no
 # pattern here backtracks over the answer: see `_strip_trailing_unit`).
 _UNIT_AT_END = re.compile(r"\\(?:text|mbox|mathrm)\s*\{\s*[a-zA-Z][a-zA-Z .\-/^0-9]*\}"
@@ -80,7 +81,9 @@ def normalize(answer: str) -> str:
     s = re.sub(r"\s+", " ", s).strip().rstrip(_PUNCT)  # rstrip: keep the point of .5
     magnitude = _MAGNITUDE.match(s)
     if magnitude:  # `5 thousand` is 5000, not 5 with a unit
-        value = Decimal(magnitude.group(1)).scaleb(_MAGNITUDES[magnitude.group(2).lower()])
+        value = Decimal(magnitude.group(1))
+        for word in magnitude.group(2).lower().split():  # `3 hundred thousand` is 300000
+            value *= _MAGNITUDES[word]
         return format(value.normalize(), "f")
     plain_unit = _PLAIN_UNIT.match(s)
     if plain_unit and plain_unit.group(2).split()[0].lower() not in _NOT_UNITS and _is_unit(
@@ -114,6 +117,20 @@ def qualifiers(answer: str) -> frozenset[str]:
     """The qualifying words of a normalized answer (`more`, `least`, `squared`, `not` ...)."""
     return frozenset(word.lower() for word in re.findall(r"[A-Za-z]{2,}", answer)
                      if word.lower() in _QUALIFIERS)
+
+
+_LONE_I = re.compile(r"(?<![a-zA-Z\\])i(?![a-zA-Z])")
+_LONE_J = re.compile(r"(?<![a-zA-Z\\])j(?![a-zA-Z])")
+
+
+def imaginary_unit_like_gold(pred: str, gold: str) -> str:
+    """`pred` with its imaginary unit written as the gold writes it: `3+4j` against the
+    complex gold `3+4i` (engineering notation). Only when the gold uses `i` and not `j`, and
+    the answer uses `j` and not `i`."""
+    if "j" not in pred or not _LONE_I.search(gold) or _LONE_J.search(gold) or _LONE_I.search(
+            pred):
+        return pred
+    return _LONE_J.sub("i", pred)
 
 
 def _is_unit(text: str) -> bool:

@@ -88,16 +88,18 @@ MEANINGS = [
     ("\\sqrt{2}i", "\\boxed{\\sqrt{2}\\,\\mathrm{i}}", 1.0),
     ("\\sqrt{2}", "\\boxed{\\sqrt{2}\\,\\mathrm{i}}", 0.0),
     ("1 - \\frac{1}{\\mathrm{e}}", "\\boxed{1 + \\frac{1}{\\mathrm{e}}}", 0.0),
+    ("3+4i", "\\boxed{3+4j}", 1.0), ("3+4i", "\\boxed{3+5j}", 0.0), ("3+4i", "\\boxed{7}", 0.0),
     # Magnitude words, and text that carries meaning.
     ("5000", "\\boxed{5 \\text{ thousand}}", 1.0), ("5000", "\\boxed{5 thousand}", 1.0),
     ("5", "\\boxed{5 thousand}", 0.0), ("2500000", "\\boxed{2.5\\text{ million}}", 1.0),
+    ("300000", "\\boxed{3 \\text{ hundred thousand}}", 1.0), ("24", "\\boxed{2 dozen}", 1.0),
     ("2", "\\boxed{2\\text{ squared}}", 0.0), ("10", "\\boxed{10\\text{ or more}}", 0.0),
     ("10", "\\boxed{\\text{at least } 10}", 0.0), ("10", "\\boxed{10 \\text{ cm}}", 1.0),
     ("12 \\text{ cm}", "\\boxed{12}", 1.0), ("12 \\text{ cm}", "\\boxed{13}", 0.0),
     ("45^\\circ", "\\boxed{45}", 1.0), ("45^\\circ", "\\boxed{45 \\text{ degrees}}", 1.0),
     # Negative mixed numbers.
     ("-\\frac{9}{4}", "\\boxed{-2\\frac{1}{4}}", 1.0), ("-\\frac{1}{2}", "\\boxed{-2\\frac{1}{4}}", 0.0),
-    ("\\frac{9}{4}", "\\boxed{2\\frac{1}{4}}", 1.0),
+    ("\\frac{9}{4}", "\\boxed{2\\frac{1}{4}}", 1.0), ("-\\frac{9}{4}", "\\boxed{-2\\tfrac14}", 1.0),
     # Function names in plain-text golds.
     ("tan(2x)", "\\boxed{\\tan(2x)}", 1.0), ("tan(2x)", "\\boxed{\\tan(3x)}", 0.0),
     ("ln(x)+1", "\\boxed{\\ln x + 1}", 1.0),
