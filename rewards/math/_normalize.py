@@ -40,7 +40,6 @@ _MAGNITUDE = re.compile(r"^([-+]?\d+(?:\.\d+)?)((?:\s*(?:dozen|hundred|thousand|
 # pattern here backtracks over the answer: see `_strip_trailing_unit`).
 _UNIT_AT_END = re.compile(r"\\(?:text|mbox|mathrm)\s*\{\s*[a-zA-Z][a-zA-Z .\-/^0-9]*\}"
                           r"(?:\^\{?\d\}?)?$")
-_PLAIN_UNIT = re.compile(r"^(-?[\d.,/]+)\s+([a-zA-Z][a-zA-Z\- ]*)$")
 # `1,234` is a number; `14,16`, `2500,7500`, `0,245` are lists (golds write pairs so).
 _THOUSANDS = re.compile(r"^-?[1-9]\d{0,2}(?:,\d{3})+(?:\.\d+)?$")
 _POWER_OF_TEN = re.compile(r"^(?:([-+]?\d+(?:\.\d+)?)\s*(?:\\times|\\cdot|\*|×)\s*)?10\s*\^\s*"
@@ -85,10 +84,7 @@ def normalize(answer: str) -> str:
         for word in magnitude.group(2).lower().split():  # `3 hundred thousand` is 300000
             value *= _MAGNITUDES[word]
         return format(value.normalize(), "f")
-    plain_unit = _PLAIN_UNIT.match(s)
-    if plain_unit and plain_unit.group(2).split()[0].lower() not in _NOT_UNITS and _is_unit(
-            plain_unit.group(2)):
-        s = plain_unit.group(1).rstrip(_PUNCT)
+    s = _strip_plain_unit(s)
     scientific = _SCIENTIFIC.match(s)
     if scientific:
         mantissa, sign, exponent = scientific.groups()
@@ -131,6 +127,21 @@ def imaginary_unit_like_gold(pred: str, gold: str) -> str:
             pred):
         return pred
     return _LONE_J.sub("i", pred)
+
+
+def _strip_plain_unit(s: str) -> str:
+    """`12 dollars`, `4 \\frac{4}{9} days`, `3 cups of flour` -> the value: one to three plain
+    words after a value that ends in a digit or a brace, when they read as a unit."""
+    for words in (3, 2, 1):
+        parts = s.rsplit(" ", words)
+        if len(parts) != words + 1:
+            continue
+        prefix, unit = parts[0].rstrip(), parts[1:]
+        if (all(word.replace("-", "").isalpha() and word.isascii() for word in unit)
+                and unit[0].lower() not in _NOT_UNITS and _is_unit(" ".join(unit))
+                and prefix[-1:] in "0123456789}" and any(ch.isdigit() for ch in prefix)):
+            return prefix.rstrip(_PUNCT)
+    return s
 
 
 def _is_unit(text: str) -> bool:
