@@ -139,7 +139,8 @@ _BRACKETED = re.compile(r"^([(\[])([^()\[\]{}]*)([)\]])$")
 _SET = re.compile(r"^\\\{([^{}]*)\\\}$")
 # Numbers joined by commas: `14,16`, `-5,0`, `2500, 7500` (a list, as golds write pairs),
 # unless the commas are thousands separators (`1,234`: `parse_number` reads that one).
-_BARE_LIST = re.compile(r"[-+\d./ ]+(?:,[-+\d./ ]+)+")
+# (Possessive runs that start only where a run starts: linear under `search` too.)
+_BARE_LIST = re.compile(r"(?<![-+\d./ ,])[-+\d./ ]++(?:,[-+\d./ ]++)+")
 
 
 def _numbers(items: list[str]) -> list[Number] | None:
