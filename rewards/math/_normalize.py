@@ -104,9 +104,11 @@ def text_carries_meaning(answer: str) -> bool:
 _CONNECTIVES = frozenset({"and", "or", ",", ""})  # math-verify reads these itself
 
 
-# Meaning words that are not joiners of a list and not constants: an answer holding one the
-# gold does not hold says something else (`10 or more`, `at least 10`, `2 squared`).
-_QUALIFIERS = _MEANING_WORDS - {"or", "and", "i", "e", "j", "pi", "plus", "minus"}
+# Words that qualify a value: an answer holding one the gold does not hold says something
+# else (`10 or more`, `at least 10`, `2 squared`, `5 thousand apples`).
+_QUALIFIERS = frozenset({
+    "more", "less", "fewer", "least", "most", "above", "below", "squared", "cubed", "not",
+    "except", "between", "hundred", "thousand", "million", "billion", "trillion", "dozen"})
 
 
 def qualifiers(answer: str) -> frozenset[str]:
@@ -139,9 +141,13 @@ def _strip_plain_unit(s: str) -> str:
         prefix, unit = parts[0].rstrip(), parts[1:]
         if (all(word.replace("-", "").isalpha() and word.isascii() for word in unit)
                 and unit[0].lower() not in _NOT_UNITS and _is_unit(" ".join(unit))
-                and prefix[-1:] in "0123456789}" and any(ch.isdigit() for ch in prefix)):
-            return prefix.rstrip(_PUNCT)
+                and prefix[-1:] in "0123456789}" and any(ch.isdigit() for ch in prefix)
+                and not any(ch.isalpha() for ch in _COMMAND.sub("", prefix))):
+            return prefix.rstrip(_PUNCT)  # a value with no variables: `x + 2 yz` keeps yz
     return s
+
+
+_COMMAND = re.compile(r"\\[a-zA-Z]+")
 
 
 def _is_unit(text: str) -> bool:
