@@ -17,8 +17,13 @@ from rewards.math._config import MathConfig, Verdict
 from rewards.math._extract import Extraction, prepare_reference
 from rewards.math._fast import fast_compare
 from rewards.math._limits import structural_problem
-from rewards.math._normalize import (disjunction_as_union, imaginary_unit_like_gold, is_choice,
-                                     normalize, text_carries_meaning)
+from rewards.math._normalize import (
+    disjunction_as_union,
+    imaginary_unit_like_gold,
+    is_choice,
+    normalize,
+    text_carries_meaning,
+)
 from rewards.math._pool import shared_pool
 
 __all__ = ["VerdictCache", "compare", "compare_batch", "compare_local"]
