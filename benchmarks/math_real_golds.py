@@ -1,6 +1,7 @@
 """The math verifier on the gold answers of public math benchmarks, as distributed
 (`tests/math/data/real_golds.json`: MATH, MATH-500, GSM8K, AIME, AMC, OlympiadBench, Minerva,
-College Math, Gaokao, SVAMP, MAWPS, ASDiv, GSM-Hard ...), against math-verify in the same run.
+College Math, Gaokao, SVAMP, MAWPS, ASDiv, GSM-Hard ...), against math-verify in the same run,
+and against a grader written here on the ideas of Qwen2.5-Math's (`qwen_style_scores`).
 
     python benchmarks/math_real_golds.py                 # 200 golds per dataset
     python benchmarks/math_real_golds.py --quick         # 40 golds per dataset
@@ -34,7 +35,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from rewards import Sample
-from rewards.math import MathReward, prepare_reference
+from rewards.math import MathReward, extract_boxed, prepare_reference
 
 DATA = Path(__file__).resolve().parents[1] / "tests" / "math" / "data" / "real_golds.json"
 
@@ -241,6 +242,70 @@ def math_verify_scores(pairs: list[GoldPair]) -> list[float]:
     return values
 
 
+# --- the ideas of Qwen2.5-Math's grader (evaluation/grader.py), written anew here -----------
+# Its `math_equal`: the last box's content, normalized by string rules (text wrappers, units,
+# `\\!`, degrees, dollars, percent, `\\dfrac`, a leading `x=` dropped); two numbers equal
+# within a relative 1e-4, the gold also tried as a percent (x/100, x*100); else equal strings;
+# else sympy simplifying the difference to 0, or their values within a relative 1e-4. A
+# sketch of its logic, not its code (lists compare in order, as it compares them).
+
+_QWEN_TEXT = re.compile(r"\\(?:text|mbox|mathrm)\s*\{([^{}]*)\}")
+_QWEN_DROP = re.compile(r"\\!|\\left|\\right|\^\s*\{?\\circ\}?|\\\$|\\%|%|\\,|\s+")
+
+
+def _qwen_normalize(text: str) -> str:
+    text = _QWEN_TEXT.sub(lambda m: "" if re.fullmatch(r"\s*[a-zA-Z ]+", m.group(1))
+                          and re.search(r"\d", text) else m.group(1), text)
+    text = _QWEN_DROP.sub("", text).replace("\\dfrac", "\\frac").replace("\\tfrac", "\\frac")
+    text = re.sub(r"^[a-zA-Z]=", "", text.strip("$. "))
+    if re.fullmatch(r"-?\d{1,3}(,\d{3})+(\.\d+)?", text):
+        text = text.replace(",", "")
+    return text
+
+
+def _qwen_answer(completion: str) -> str:
+    found = extract_boxed(completion)
+    if found is None:
+        found = completion.rsplit("answer is", 1)[-1]
+    return _qwen_normalize(found)
+
+
+def qwen_style_scores(pairs: list[GoldPair]) -> list[float]:
+    """The verdict of a grader built on Qwen2.5-Math's ideas (see above), per pair."""
+    from math_verify import parse
+
+    logging.getLogger("math_verify").setLevel(logging.CRITICAL)
+    values = []
+    for pair in pairs:
+        gold = _qwen_normalize(prepare_reference(pair.gold) or "")
+        pred = _qwen_answer(pair.completion)
+        values.append(float(_qwen_equal(pred, gold, parse)))
+    return values
+
+
+def _qwen_equal(pred: str, gold: str, parse) -> bool:
+    import math
+
+    try:
+        p, g = float(pred), float(gold)
+        return any(math.isclose(p, ref, rel_tol=1e-4) for ref in (g, g / 100, g * 100))
+    except ValueError:
+        pass
+    if pred == gold:
+        return True
+    try:
+        import sympy
+
+        a, b = parse(f"${pred}$"), parse(f"${gold}$")
+        if not a or not b:
+            return False
+        if sympy.simplify(a[0] - b[0]) == 0:
+            return True
+        return math.isclose(float(sympy.N(a[0])), float(sympy.N(b[0])), rel_tol=1e-4)
+    except Exception:  # noqa: BLE001 (sets, relations: not a difference; the grader says no)
+        return False
+
+
 def _right(value: float | None, label: bool | None) -> bool:
     """A verdict agrees with the label: 1 for right forms, 0 for wrong ones, and for the gold
     itself 1 or an abstention (never 0)."""
@@ -249,23 +314,33 @@ def _right(value: float | None, label: bool | None) -> bool:
     return (value == 1.0) == label
 
 
-def report(pairs: list[GoldPair], ours: list[float | None], theirs: list[float]) -> dict:
-    by_form: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])
-    for p, o, t in zip(pairs, ours, theirs):
+def report(pairs: list[GoldPair], ours: list[float | None], theirs: list[float],
+           qwen: list[float] | None = None) -> dict:
+    qwen = qwen if qwen is not None else [float("nan")] * len(pairs)
+    by_form: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0, 0])
+    for p, o, t, q in zip(pairs, ours, theirs, qwen):
         row = by_form[p.form]
         row[0] += 1
         row[1] += _right(o, p.label)
         row[2] += _right(t, p.label)
-    print(f"{'form':<18} {'label':<10} {'pairs':>6} {'rewards.math':>13} {'math-verify':>12}")
+        row[3] += _right(q, p.label)
+    print(f"{'form':<18} {'label':<10} {'pairs':>6} {'rewards.math':>13} {'math-verify':>12} "
+          f"{'Qwen-style':>11}")
     labels = {p.form: p.label for p in pairs}
-    for form, (n, o, t) in sorted(by_form.items(), key=lambda i: (str(labels[i[0]]), i[0])):
+    for form, (n, o, t, q) in sorted(by_form.items(), key=lambda i: (str(labels[i[0]]), i[0])):
         label = {True: "right", False: "wrong", None: "gold"}[labels[form]]
-        print(f"{form:<18} {label:<10} {n:>6} {o / n:>13.4f} {t / n:>12.4f}")
+        print(f"{form:<18} {label:<10} {n:>6} {o / n:>13.4f} {t / n:>12.4f} {q / n:>11.4f}")
     n = len(pairs)
     ours_ok = sum(_right(o, p.label) for p, o in zip(pairs, ours))
     theirs_ok = sum(_right(t, p.label) for p, t in zip(pairs, theirs))
+    qwen_ok = sum(_right(q, p.label) for p, q in zip(pairs, qwen))
     print(f"\nall {n} pairs: rewards.math {ours_ok / n:.4f} ({n - ours_ok} errors), "
-          f"math-verify {theirs_ok / n:.4f} ({n - theirs_ok} errors)")
+          f"math-verify {theirs_ok / n:.4f} ({n - theirs_ok} errors), "
+          f"Qwen-style grader {qwen_ok / n:.4f} ({n - qwen_ok} errors)")
+    qwen_classes = Counter(p.form for p, o, q in zip(pairs, ours, qwen)
+                           if _right(o, p.label) != _right(q, p.label))
+    print(f"disagreements with the Qwen-style grader on the label, by form: "
+          f"{dict(qwen_classes.most_common())}")
     zero_golds = Counter(p.dataset for p, o in zip(pairs, ours) if p.label is None and o == 0.0)
     print(f"golds scoring 0 against themselves: rewards.math {sum(zero_golds.values())} "
           f"{dict(zero_golds)}; math-verify "
@@ -306,9 +381,10 @@ def main() -> int:
     start = time.perf_counter()
     theirs = math_verify_scores(pairs)
     theirs_s = time.perf_counter() - start
+    qwen = qwen_style_scores(pairs)
     print(f"rewards.math {ours_s:.1f}s, math-verify {theirs_s:.1f}s "
           f"(speed ratio ours / math-verify: {theirs_s / ours_s:.1f}x)\n")
-    report(pairs, ours, theirs)
+    report(pairs, ours, theirs, qwen)
     if args.out:
         with args.out.open("w", encoding="utf-8") as f:
             for p, o, t in zip(pairs, ours, theirs):
