@@ -21,6 +21,7 @@ two roots, rounds an exact value, or is off by 1 in 10^30 is wrong.
 
 from __future__ import annotations
 
+import math
 import random
 import re
 from collections.abc import Callable
@@ -167,10 +168,13 @@ def pi_multiple(rng: random.Random) -> Problem:
     k, m = rng.choice([(1, 2), (3, 4), (5, 6), (2, 3), (7, 4), (4, 3), (1, 6)])
     top = "" if k == 1 else str(k)
     gold = f"\\frac{{{top}\\pi}}{{{m}}}"
+    # A decimal is right when it rounds to the value at its printed precision and is within
+    # a relative 1e-4: 6 places always are, 2 places never are for these values.
     return (gold, [("frac_pi", gold), ("frac_times_pi", f"\\frac{{{k}}}{{{m}}}\\pi"),
-                   ("slash", f"{top}\\pi/{m}"), ("dfrac", f"\\dfrac{{{top}\\pi}}{{{m}}}")],
+                   ("slash", f"{top}\\pi/{m}"), ("dfrac", f"\\dfrac{{{top}\\pi}}{{{m}}}"),
+                   ("decimal_6", f"{k * math.pi / m:.6f}")],
             [("inverted", f"\\frac{{{m}\\pi}}{{{k}}}"), ("no_pi", f"\\frac{{{k}}}{{{m}}}"),
-             ("decimal_approx", f"{k * 3.14159 / m:.3f}")])
+             ("decimal_approx", f"{k * math.pi / m:.2f}")])
 
 
 def scientific(rng: random.Random) -> Problem:

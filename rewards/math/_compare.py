@@ -17,7 +17,13 @@ from rewards.math._config import MathConfig, Verdict
 from rewards.math._extract import Extraction, prepare_reference
 from rewards.math._fast import fast_compare
 from rewards.math._limits import structural_problem
-from rewards.math._normalize import disjunction_as_union, is_choice, normalize
+from rewards.math._normalize import (
+    disjunction_as_union,
+    imaginary_unit_like_gold,
+    is_choice,
+    normalize,
+    text_carries_meaning,
+)
 from rewards.math._pool import shared_pool
 
 __all__ = ["VerdictCache", "compare", "compare_batch", "compare_local"]
@@ -95,7 +101,7 @@ def compare_local(pred: str | Extraction | None, gold: object,
         if tail is None or not tail.strip():
             return Verdict("no_answer", "no final answer found")
         return tail, gold_job, True  # math-verify may still find one
-    pred_norm = normalize(extraction.answer)
+    pred_norm = imaginary_unit_like_gold(normalize(extraction.answer), gold_norm)
     union = disjunction_as_union(pred_norm)
     if union is not None:  # "x < 1 or x > 3": parsed as the union we write, not as math-verify
         pred_norm, extraction = union, replace(extraction, source="given", native=False)
@@ -113,6 +119,9 @@ def compare_local(pred: str | Extraction | None, gold: object,
     problem = structural_problem(pred_norm, config)
     if problem:
         return Verdict("timeout", f"structural limit: {problem}")
+    if text_carries_meaning(extraction.answer) or "j" in pred_norm and pred_norm != normalize(
+            extraction.answer):  # `1+2\mathrm{i}`: math-verify drops the i; `3+4j` read as i
+        return f"${pred_norm}$", gold_job, False
     if extraction.source == "boxed" and not extraction.parts:
         return f"\\boxed{{{extraction.answer}}}", gold_job, False  # math-verify reads one box so
     if extraction.native and tail is not None:
@@ -144,7 +153,7 @@ def _gold_payload(gold: object, gold_norm: str) -> str:
     """What the worker parses for the gold: its own text where it is math-verify's markup (a
     box, or math delimiters around it: `$21,16$ or $11$`), else the normalized answer in
     `$...$` (so a currency sign `\\$18` or a `#### n` line is not read as markup)."""
-    if isinstance(gold, str) and "####" not in gold:
+    if isinstance(gold, str) and "####" not in gold and not text_carries_meaning(gold):
         text = gold.strip()
         if "\\boxed" in text or "\\fbox" in text or text[:2] in ("\\(", "\\[") or (
                 text.startswith("$") and text.endswith("$")):

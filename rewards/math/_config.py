@@ -43,9 +43,10 @@ class MathConfig:
     max_exponent: int = 100_000
     """Largest integer exponent (also estimated for `a^{b}` inside an exponent) and largest
     factorial operand handed to sympy; beyond it the value is astronomically large."""
-    float_rel_tol: float = 1e-6
-    """Relative tolerance when either side is a decimal approximation (`0.333333` vs `1/3`);
-    exact numbers on both sides must be exactly equal."""
+    float_rel_tol: float = 1e-4
+    """Relative tolerance when either side is a decimal approximation: a decimal is right when
+    it rounds to the other value at its printed precision *and* is within this relative error
+    (`-0.166667` is `-1/6`, `0.17` is not `1/6`); exact numbers must be exactly equal."""
     worker_start_timeout: float = 120.0
     """Seconds a new worker process may take to import sympy and report ready; beyond it the
     pool raises `WorkerError` (broken infrastructure, not a bad answer)."""

@@ -158,18 +158,26 @@ class _Parser:
                                       or token in ("(", "{", "\\pi", "\\frac", "\\sqrt", "."))
 
     def _mixed_number(self, whole: Any) -> Any:
-        """`2\\frac{1}{4}` is 2 1/4 (how answers write mixed numbers), not 2 * 1/4."""
+        """`2\\frac{1}{4}` is 2 1/4 (how answers write mixed numbers), not 2 * 1/4, and
+        `-2\\frac{1}{4}` is -(2 1/4) = -9/4, not -1/2."""
         previous = self.tokens[self.pos - 1]
-        if self.peek() != "\\frac" or not previous.isdigit() or self.pos != 1:
+        negative = self.pos == 2 and self.tokens[0] == "-"
+        if self.peek() != "\\frac" or not previous.isdigit() or not (self.pos == 1 or negative):
             return None
         rest = self.tokens[self.pos:self.pos + 7]
         if (len(rest) == 7 and rest[1] == "{" and rest[2].isdigit() and rest[3] == "}"
                 and rest[4] == "{" and rest[5].isdigit() and rest[6] == "}"
                 and self.pos + 7 == len(self.tokens)):
-            self.pos += 7
-            number = self.arithmetic.number
-            return whole + number(rest[2]) / number(rest[5])
-        return None
+            top, bottom, width = rest[2], rest[5], 7
+        elif (len(rest) == 2 and len(rest[1]) == 2 and rest[1].isdigit()
+              and self.pos + 2 == len(self.tokens)):
+            top, bottom, width = rest[1][0], rest[1][1], 2  # 2\frac14
+        else:
+            return None
+        self.pos += width
+        number = self.arithmetic.number
+        fraction = number(top) / number(bottom)
+        return whole - fraction if negative else whole + fraction
 
     def factor(self) -> Any:
         token = self.peek()

@@ -108,6 +108,9 @@ def find_answer(text: str, config: MathConfig = _DEFAULT) -> Extraction | None:
         found = rule(tail)
         if found is not None:
             return found
+    found = _box_before_tail(text, len(tail))
+    if found is not None:  # `\boxed{25}` then a page of token soup: the box is the answer
+        return found
     # No anchor: the rightmost math environment or number, as math-verify takes them.
     environment = _from_math_environment(tail)
     number = None if config.strict else _last_number(tail)
@@ -148,16 +151,72 @@ def prepare_reference(reference: object) -> str | None:
         return found.answer if found else None
     environment = _environments(text)
     if environment and _only_environments(text, environment):
-        return ", ".join(content for _, _, content in environment) or None
+        return _join_environments(text, environment) or None
     number = _NUMBER.fullmatch(text)
-    if number is not None:
-        return _number_extraction(text, number, "whole").answer
+    if number is not None:  # as written: a gold's `14,16` is a pair, never a decimal comma
+        return number.group(1).replace(" ", "")
     if len(text) > _WHOLE_MAX and _ANSWER_PHRASE.search(text):
         found = _from_answer_phrase(text)  # a worked solution: its stated final answer
         if found is not None:
             return found.answer
+    if environment and _prose_around(text, environment):
+        return None  # "The hypotenuse has length $c \approx 4.089$.": a worked sentence
+    if environment:  # `1;$\frac{8}{9}$`, `20 $cm^{2}$`: the math in place, `;` as a comma
+        return _inline_environments(text, environment) or None
     text = text.strip("$").strip()
     return text or None
+
+
+def _join_environments(text: str, environments: list[tuple[int, int, str]]) -> str:
+    """The contents of a gold's math environments as one answer: a formula broken across
+    lines (`$56 x^{6}+$ $60 x^{2}+6$`: one ends or the next starts with an operator, only
+    space between) is joined back; otherwise they are a list (`$5$;$10$` is `5, 10`)."""
+    answer = environments[0][2]
+    for previous, current in itertools.pairwise(environments):
+        content = current[2]
+        broken = not text[previous[1]:current[0]].strip() and (
+            previous[2].rstrip()[-1:] in _CONTINUES or previous[2].rstrip().endswith(
+                ("\\cdot", "\\times")) or content.lstrip()[:1] in "+=*/")
+        answer += (" " if broken else ", ") + content
+    return answer
+
+
+_CONTINUES = tuple("+-=*/")
+
+
+def _inline_environments(text: str, environments: list[tuple[int, int, str]]) -> str:
+    """A gold mixing bare text and `$...$`: each environment replaced by its content, a `;`
+    between parts read as the list comma (`1;$\\frac{8}{9}$` is `1, \\frac{8}{9}`)."""
+    parts, previous = [], 0
+    for start, end, content in environments:
+        parts += [text[previous:start].replace(";", ", "), content]
+        previous = end
+    parts.append(text[previous:].replace(";", ", "))
+    return " ".join(" ".join(parts).split()).strip(" .")
+_RESIDUE_TOKEN = re.compile(r"[^\s,;.]+")
+_UNIT_WORD = re.compile(r"[A-Za-z]{1,12}")
+_PROSE_WORDS = frozenset({"at", "when", "where", "for", "if", "is", "are", "so", "the", "then",
+                          "with", "which", "because", "since", "but", "of", "to", "in", "has",
+                          "any", "otherwise", "works", "consider", "yes", "no", "local"})
+
+
+def _prose_around(text: str, environments: list[tuple[int, int, str]]) -> bool:
+    """True when the text outside a gold's math environments is more than joiners, numbers
+    and a unit (`$5$ cm`): a sentence or a note, so the gold is not an answer and abstains."""
+    outside = []
+    previous = 0
+    for start, end, _ in environments:
+        outside.append(text[previous:start])
+        previous = end
+    outside.append(text[previous:])
+    words = 0
+    for token in _RESIDUE_TOKEN.findall(" ".join(outside)):
+        if token.lower() in ("and", "or") or token.lstrip("-").replace(".", "", 1).isdigit():
+            continue
+        if not _UNIT_WORD.fullmatch(token) or token.lower() in _PROSE_WORDS:
+            return True
+        words += 1
+    return words > 2
 
 
 # --- boxes --------------------------------------------------------------------------------
@@ -183,6 +242,28 @@ def _boxes(text: str) -> list[tuple[int, int, str]]:
         if content:
             found.append((match.start(), end, content))
     return found
+
+
+BOX_SCAN_CHARS = 100_000
+"""How far back from the end a box is looked for when the tail holds no marked answer."""
+_BOX_MAX_CHARS = 2_000
+
+
+def _box_before_tail(text: str, tail_length: int) -> Extraction | None:
+    """The last closed box that starts before the tail (within `BOX_SCAN_CHARS` of the end),
+    found by `rfind` (linear) and read within `_BOX_MAX_CHARS`; None when there is none."""
+    end = len(text) - tail_length
+    if end <= 0:
+        return None
+    begin = max(len(text) - BOX_SCAN_CHARS, 0)
+    start = max(text.rfind("\\boxed", begin, end), text.rfind("\\fbox", begin, end))
+    if start < 0:
+        return None
+    piece = text[start:start + _BOX_MAX_CHARS]
+    boxes = _boxes(piece)
+    if not boxes or boxes[0][0] != 0 or boxes[0][1] >= len(piece) and not piece.endswith("}"):
+        return None  # unclosed within the bound: not an answer
+    return Extraction(boxes[0][2], "boxed")
 
 
 def _brace_pairs(text: str) -> dict[int, int]:
@@ -295,6 +376,9 @@ def _answer_after(text: str) -> Extraction | None:
         sentence = _clean(sentence.rsplit(" is ", 1)[1])
     if not sentence:
         return None
+    inline = _environments(sentence) if "$" in sentence else []
+    if inline and not _prose_around(sentence, inline):  # "1;$\frac{8}{9}$", as golds write
+        sentence = _inline_environments(sentence, inline)
     # A bare expression after the phrase ("**Final Answer** y = 5x + 8") is ours to parse:
     # math-verify has no rule for it. Prose around a number ("Jane started 3 hours ago") is
     # math-verify's to read, by its "answer ... number" rule.

@@ -9,7 +9,7 @@ from fractions import Fraction
 
 from rewards.math._config import MathConfig, Verdict
 from rewards.math._evaluate import evaluate, evaluate_exact
-from rewards.math._normalize import Number, choice_letter, is_prose, parse_number
+from rewards.math._normalize import Number, choice_letter, is_prose, parse_number, qualifiers
 
 __all__ = ["fast_compare"]
 
@@ -26,6 +26,9 @@ def fast_compare(pred: str, gold: str, config: MathConfig) -> Verdict | None:
         letter = _CHOICE.match(pred)
         same = letter is not None and (letter.group(1) or letter.group(2)).upper() == choice
         return Verdict("ok" if same else "wrong", "choice")
+    extra = qualifiers(pred) - qualifiers(gold)
+    if extra and not is_prose(gold):  # `10 or more`, `at least 10` for 10: not the value
+        return Verdict("wrong", f"qualified by {', '.join(sorted(extra))}")
     gold_number = parse_number(gold)
     if gold_number is not None:
         pred_number = parse_number(pred)
@@ -45,7 +48,9 @@ def fast_compare(pred: str, gold: str, config: MathConfig) -> Verdict | None:
         return None
     if gold_number is not None and is_prose(pred):
         return Verdict("wrong", "text")
-    return _exact_verdict(pred, gold) or _value_verdict(pred, gold, config)
+    pred_number = parse_number(pred)
+    return (_decimal_verdict(pred_number, gold, config) or _exact_verdict(pred, gold)
+            or _value_verdict(pred, gold, config))
 
 
 _POINTS = (None, {c: 0.5 + (ord(c) % 7) * 0.731 for c in "abcdfghjklmnpqrstuvwxyz"})
@@ -64,6 +69,26 @@ def _exact_verdict(pred: str, gold: str) -> Verdict | None:
     if p is None:
         return None
     return Verdict("ok" if p == g else "wrong", "exact algebra")
+
+
+def _decimal_verdict(pred: Number | None, gold: str, config: MathConfig) -> Verdict | None:
+    """A decimal answer against a constant written otherwise (`1.7321` for `\\sqrt{3}`):
+    `_numbers_equal`'s rule, on the gold's float value. A value within a relative 1e-9 of
+    either bound of the rule is left to sympy (float error cannot decide it)."""
+    if pred is None or not pred.decimal or pred.percent:
+        return None
+    found = evaluate(gold)
+    if found is None or found[1]:
+        return None
+    gold_value, p = found[0], float(pred.value)
+    scale = max(abs(gold_value), abs(p))
+    if not 1e-250 < scale < 1e250:
+        return None
+    diff = abs(gold_value - p)
+    bounds = (float(pred.half_unit), config.float_rel_tol * scale)
+    if any(abs(diff - bound) <= 1e-9 * scale for bound in bounds):
+        return None
+    return Verdict("ok" if diff <= min(bounds) else "wrong", "decimal")
 
 
 def _value_verdict(pred: str, gold: str, config: MathConfig) -> Verdict | None:
@@ -112,6 +137,10 @@ def _numbers_equal(pred: Number, gold: Number, rel_tol: float) -> bool:
 _MATRIX = re.compile(r"^\\begin\{([pb]matrix)\}(.*)\\end\{\1\}$", re.DOTALL)
 _BRACKETED = re.compile(r"^([(\[])([^()\[\]{}]*)([)\]])$")
 _SET = re.compile(r"^\\\{([^{}]*)\\\}$")
+# Numbers joined by commas: `14,16`, `-5,0`, `2500, 7500` (a list, as golds write pairs),
+# unless the commas are thousands separators (`1,234`: `parse_number` reads that one).
+# (Possessive runs that start only where a run starts: linear under `search` too.)
+_BARE_LIST = re.compile(r"(?<![-+\d./ ,])[-+\d./ ]++(?:,[-+\d./ ]++)+")
 
 
 def _numbers(items: list[str]) -> list[Number] | None:
@@ -136,7 +165,7 @@ def _sequence(s: str) -> tuple[str, tuple[str, ...], list[Number]] | None:
     if found and "," in found.group(2):
         numbers = _numbers(found.group(2).split(","))
         return ("bracket", (found.group(1), found.group(3)), numbers) if numbers else None
-    if "," in s and re.fullmatch(r"[-+\d.,/ ]+", s) and re.search(r",\s|,-|,\d{1,2}(?:\D|$)", s):
+    if "," in s and _BARE_LIST.fullmatch(s) and parse_number(s) is None:
         numbers = _numbers(s.split(","))
         return ("set", (), numbers) if numbers else None  # math-verify reads "2, 3" as a set
     return None

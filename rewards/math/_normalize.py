@@ -6,13 +6,14 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from decimal import Decimal
 from fractions import Fraction
 
 from rewards.math._evaluate import evaluate
 
 __all__ = [
-    "Number", "choice_letter", "disjunction_as_union", "is_choice", "is_prose", "normalize",
-    "parse_number",
+    "Number", "choice_letter", "disjunction_as_union", "imaginary_unit_like_gold", "is_choice",
+    "is_prose", "normalize", "parse_number", "qualifiers", "text_carries_meaning",
 ]
 
 # `\\\\` (a LaTeX row break) is matched first so its second backslash is never read as `\\ `.
@@ -21,12 +22,28 @@ _SPACING = re.compile(r"\\\\|\\[!,;:> ]|\\q?quad|~|\\left(?![a-z])|\\right(?![a-
 _FRAC_ALIASES = re.compile(r"\\[dt]frac")
 _DEGREES = re.compile(r"\^\s*\{?\s*\\circ\s*\}?|°|\\degree")
 _TEXT_CMD = re.compile(r"\\(?:text|textbf|textrm|mathrm|mbox|mathbf|operatorname)\s*\{([^{}]*)\}")
+# MATH's thousands separator: `3,\!250`, `900,\!000,\!000` (a comma, then a negative space).
+_THIN_THOUSANDS = re.compile(r"(?<=\d),\s*\\!\s*(?=\d{3}(?!\d))")
+# A function name written without its backslash (`tan(2x)`, `ln x`): LaTeX would read the
+# product t*a*n. Followed by an argument: `(`, `{`, `^`, `_`, a space, a digit or a letter.
+_BARE_FUNCTION = re.compile(
+    r"(?<![\\a-zA-Z])(arcsin|arccos|arctan|sinh|cosh|tanh|sin|cos|tan|cot|sec|csc|ln|log|exp)"
+    r"(?=\s*[({^_\\\d]|\s+[a-zA-Z])")
+# Scientific notation as a whole answer (`1e-07`, `4.5e33`, a float of a numeric dataset
+# column): written as LaTeX so that no parser reads `e` as Euler's number.
+_SCIENTIFIC = re.compile(r"^([-+]?\d+(?:\.\d+)?)[eE]([-+]?)(\d{1,4})$")
+_MAGNITUDES = {"dozen": 12, "hundred": 10 ** 2, "thousand": 10 ** 3, "million": 10 ** 6,
+               "billion": 10 ** 9, "trillion": 10 ** 12}
+_MAGNITUDE = re.compile(r"^([-+]?\d+(?:\.\d+)?)((?:\s*(?:dozen|hundred|thousand|million|billion|"
+                        r"trillion)){1,3})$", re.IGNORECASE)
 # A unit at the end: `\text{ cm}`, `\mbox{m}^2` (the prefix before it is checked apart, so no
 # pattern here backtracks over the answer: see `_strip_trailing_unit`).
 _UNIT_AT_END = re.compile(r"\\(?:text|mbox|mathrm)\s*\{\s*[a-zA-Z][a-zA-Z .\-/^0-9]*\}"
                           r"(?:\^\{?\d\}?)?$")
-_PLAIN_UNIT = re.compile(r"^(-?[\d.,/]+)\s+([a-zA-Z][a-zA-Z\- ]*)$")
-_THOUSANDS = re.compile(r"^-?\d{1,3}(?:,\d{3})+(?:\.\d+)?$")
+# `1,234` is a number; `14,16`, `2500,7500`, `0,245` are lists (golds write pairs so).
+_THOUSANDS = re.compile(r"^-?[1-9]\d{0,2}(?:,\d{3})+(?:\.\d+)?$")
+_POWER_OF_TEN = re.compile(r"^(?:([-+]?\d+(?:\.\d+)?)\s*(?:\\times|\\cdot|\*|×)\s*)?10\s*\^\s*"
+                           r"(?:\{\s*([-+]?\d{1,4})\s*\}|(\d{1,4}))$")
 _DECIMAL = re.compile(r"^[-+]?(?:\d+(?:\.\d*)?|\.\d+)$")
 _SLASH = re.compile(r"^([-+]?\d+)\s*/\s*([-+]?\d+)$")
 _FRAC = re.compile(r"^([-+]?)\\frac\s*(?:\{\s*([-+]?\d+)\s*\}|(\d))"
@@ -36,6 +53,14 @@ _WORDS = re.compile(r"^[A-Za-z][A-Za-z '\-]*$")
 _MATH_WORDS = frozenset({"pi", "e", "i", "infty", "infinity", "inf", "sqrt", "sin", "cos",
                          "tan", "log", "ln", "exp", "and", "or", "x", "y", "z", "n", "k"})
 _NOT_UNITS = _MATH_WORDS | {"a", "b", "c", "d"}
+# Words that change what a number means: text holding one is never stripped as a unit
+# (`10\text{ or more}`, `2\text{ squared}`, `3 \text{ and } 4`); single letters that are
+# constants (`\mathrm{i}`, `\mathrm{e}`, `j`) are not units either.
+_MEANING_WORDS = frozenset({
+    "or", "and", "more", "less", "fewer", "than", "least", "most", "over", "under", "above",
+    "below", "squared", "cubed", "not", "no", "none", "only", "plus", "minus",
+    "hundred", "thousand", "million", "billion", "trillion", "dozen", "half", "i", "e", "j",
+    "pi", "infinity", "undefined", "all", "except", "between", "if", "when"})
 _PUNCT = " \t\n.;,"  # not "!": 5! is a factorial
 
 
@@ -45,6 +70,7 @@ def normalize(answer: str) -> str:
     s = answer.strip().strip("$").strip()
     if s.startswith("\\(") and s.endswith("\\)") or s.startswith("\\[") and s.endswith("\\]"):
         s = s[2:-2].strip()
+    s = _THIN_THOUSANDS.sub(",", s)
     s = _SPACING.sub(lambda m: m.group(0) if m.group(0) == "\\\\" else " ", s)
     s = _FRAC_ALIASES.sub(r"\\frac", s)
     s = _DEGREES.sub("", s)
@@ -52,10 +78,83 @@ def normalize(answer: str) -> str:
     s = _strip_trailing_unit(s)
     s = _TEXT_CMD.sub(r"\1", s)
     s = re.sub(r"\s+", " ", s).strip().rstrip(_PUNCT)  # rstrip: keep the point of .5
-    plain_unit = _PLAIN_UNIT.match(s)
-    if plain_unit and plain_unit.group(2).split()[0].lower() not in _NOT_UNITS:
-        s = plain_unit.group(1).rstrip(_PUNCT)
+    magnitude = _MAGNITUDE.match(s)
+    if magnitude:  # `5 thousand` is 5000, not 5 with a unit
+        value = Decimal(magnitude.group(1))
+        for word in magnitude.group(2).lower().split():  # `3 hundred thousand` is 300000
+            value *= _MAGNITUDES[word]
+        return format(value.normalize(), "f")
+    s = _strip_plain_unit(s)
+    scientific = _SCIENTIFIC.match(s)
+    if scientific:
+        mantissa, sign, exponent = scientific.groups()
+        s = f"{mantissa} \\times 10^{{{sign if sign == '-' else ''}{int(exponent)}}}"
+    return _BARE_FUNCTION.sub(r"\\\1", s)
+
+
+def text_carries_meaning(answer: str) -> bool:
+    """True when a `\\text{}` / `\\mathrm{}` of `answer` is not a unit (`\\mathrm{i}`,
+    `\\text{ or more}`): math-verify drops such text, so the symbolic path must read the
+    normalized answer, which keeps it."""
+    return "\\" in answer and any(
+        not _is_unit(match.group(1)) and match.group(1).strip().lower() not in _CONNECTIVES
+        for match in _TEXT_CMD.finditer(answer))
+
+
+_CONNECTIVES = frozenset({"and", "or", ",", ""})  # math-verify reads these itself
+
+
+# Words that qualify a value: an answer holding one the gold does not hold says something
+# else (`10 or more`, `at least 10`, `2 squared`, `5 thousand apples`).
+_QUALIFIERS = frozenset({
+    "more", "less", "fewer", "least", "most", "above", "below", "squared", "cubed", "not",
+    "except", "between", "hundred", "thousand", "million", "billion", "trillion", "dozen"})
+
+
+def qualifiers(answer: str) -> frozenset[str]:
+    """The qualifying words of a normalized answer (`more`, `least`, `squared`, `not` ...)."""
+    return frozenset(word.lower() for word in re.findall(r"[A-Za-z]{2,}", answer)
+                     if word.lower() in _QUALIFIERS)
+
+
+_LONE_I = re.compile(r"(?<![a-zA-Z\\])i(?![a-zA-Z])")
+_LONE_J = re.compile(r"(?<![a-zA-Z\\])j(?![a-zA-Z])")
+
+
+def imaginary_unit_like_gold(pred: str, gold: str) -> str:
+    """`pred` with its imaginary unit written as the gold writes it: `3+4j` against the
+    complex gold `3+4i` (engineering notation). Only when the gold uses `i` and not `j`, and
+    the answer uses `j` and not `i`."""
+    if "j" not in pred or not _LONE_I.search(gold) or _LONE_J.search(gold) or _LONE_I.search(
+            pred):
+        return pred
+    return _LONE_J.sub("i", pred)
+
+
+def _strip_plain_unit(s: str) -> str:
+    """`12 dollars`, `4 \\frac{4}{9} days`, `3 cups of flour` -> the value: one to three plain
+    words after a value that ends in a digit or a brace, when they read as a unit."""
+    for words in (3, 2, 1):
+        parts = s.rsplit(" ", words)
+        if len(parts) != words + 1:
+            continue
+        prefix, unit = parts[0].rstrip(), parts[1:]
+        if (all(word.replace("-", "").isalpha() and word.isascii() for word in unit)
+                and unit[0].lower() not in _NOT_UNITS and _is_unit(" ".join(unit))
+                and prefix[-1:] in "0123456789}" and any(ch.isdigit() for ch in prefix)
+                and not any(ch.isalpha() for ch in _COMMAND.sub("", prefix))):
+            return prefix.rstrip(_PUNCT)  # a value with no variables: `x + 2 yz` keeps yz
     return s
+
+
+_COMMAND = re.compile(r"\\[a-zA-Z]+")
+
+
+def _is_unit(text: str) -> bool:
+    """True when `text` (what follows a number) reads as a unit: no word of it carries meaning
+    (`or more`, `squared`, `thousand`, the constants `i` and `e`)."""
+    words = re.findall(r"[A-Za-z]+", text)
+    return bool(words) and not any(word.lower() in _MEANING_WORDS for word in words)
 
 
 @dataclass(frozen=True)
@@ -87,6 +186,9 @@ def parse_number(s: str) -> Number | None:
         digits = len(s.split(".", 1)[1]) if "." in s else 0
         half_unit = Fraction(1, 2 * 10 ** digits) / (100 if percent else 1)
         return Number(Fraction(s), "." in s, percent, half_unit)
+    power = _POWER_OF_TEN.match(s)
+    if power is not None:
+        return _power_of_ten(power, percent)
     slash = _SLASH.match(s) or _FRAC.match(s)
     if slash is None:
         return None
@@ -98,6 +200,18 @@ def parse_number(s: str) -> Number | None:
     if int(den) == 0:
         return None
     return Number(Fraction(int(num), int(den)), False, percent)
+
+
+def _power_of_ten(match: re.Match[str], percent: bool) -> Number | None:
+    """`2.5 \\times 10^{-3}`, `10^{6}`: exact when the mantissa is an integer, else a decimal
+    whose last printed digit is scaled by the power."""
+    mantissa, exponent = match.group(1) or "1", int(match.group(2) or match.group(3))
+    if abs(exponent) > 400:
+        return None
+    scale = Fraction(10) ** exponent
+    digits = len(mantissa.split(".", 1)[1]) if "." in mantissa else 0
+    half_unit = Fraction(1, 2 * 10 ** digits) * scale / (100 if percent else 1)
+    return Number(Fraction(mantissa) * scale, "." in mantissa, percent, half_unit)
 
 
 def _wrapped(s: str) -> bool:
@@ -123,6 +237,8 @@ def _strip_trailing_unit(s: str) -> str:
     prefix = s[:start].rstrip()
     if not any(ch.isdigit() for ch in prefix) or prefix[-1:].isalpha() or prefix.endswith("\\"):
         return s
+    if not _is_unit(s[s.index("{", start):]):
+        return s  # `1+2\mathrm{i}`, `10\text{ or more}`: meaning, not a unit
     return prefix
 
 

@@ -50,9 +50,12 @@ def symbolic_compare(pred: str, gold: str, rel_tol: float, *,
     if numeric is not None:
         return numeric
     # allow_set_relation_comp: `x >= 2` answers the gold `[2, \infty)` and vice versa.
-    # float_rounding: decimals kept when math-verify rounds floats, from the relative tolerance
-    # (1e-6 -> 6, its default).
-    rounding = max(1, round(-math.log10(rel_tol))) if rel_tol > 0 else 15
+    # float_rounding: decimals kept when math-verify rounds floats. Never coarser than its
+    # default 6 places at our default tolerance (1e-4 is a relative bound, checked by the veto
+    # below; 4 absolute places inside an expression would accept 0.00001x for 0.00002x); a
+    # tolerance looser than 1e-4 asks for coarser rounding (1e-2 -> 2 places).
+    places = round(-math.log10(rel_tol)) if rel_tol > 0 else 15
+    rounding = max(1, places) if rel_tol > 1e-4 else max(6, places)
     if not verify(list(gold_parsed), list(pred_parsed), timeout_seconds=None,
                   float_rounding=rounding, allow_set_relation_comp=True):
         return "wrong", "symbolic"

@@ -16,7 +16,7 @@ from rewards.math import MathConfig
 from rewards.math._compare import compare_local
 from rewards.math._extract import find_answer
 
-MODULES = ["rewards.math._extract", "rewards.math._normalize", "rewards.math._limits",
+MODULES = ["rewards.math._extract", "rewards.math._normalize", "rewards.math._limits", "rewards.math._fast",
            "rewards.math._evaluate", "rewards.math._compare"]
 
 

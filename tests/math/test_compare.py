@@ -44,7 +44,13 @@ LOCAL = [
     ("Monday", "monday", "ok", "text"), ("Tuesday", "Monday", "wrong", "text"),
     ("seven", "7", "wrong", "text"), ("0.333333", "\\frac{1}{3}", "ok", "numeric"),
     ("0.33", "\\frac{1}{3}", "wrong", "numeric"),
-    ("1.7321", "\\sqrt{3}", "wrong", "value"),
+    # A decimal against an exact value: it rounds to the value at its printed precision and
+    # is within a relative 1e-4 (`float_rel_tol`).
+    ("1.7321", "\\sqrt{3}", "ok", "decimal"), ("1.7320", "\\sqrt{3}", "wrong", "decimal"),
+    ("1.73", "\\sqrt{3}", "wrong", "decimal"), ("3.1416", "\\pi", "ok", "decimal"),
+    ("3.14", "\\pi", "wrong", "decimal"), ("-0.166667", "-\\frac{1}{6}", "ok", "numeric"),
+    ("0.17", "\\frac{1}{6}", "wrong", "numeric"), ("0.1667", "\\frac{1}{6}", "wrong", "numeric"),
+    ("1.732051", "\\sqrt{3}", "ok", "decimal"), ("10^{-400}", "10^{-399}", "wrong", "numeric"),
     # Exact algebra (rationals, pi, square roots, polynomials): a proof both ways.
     ("3\\sqrt{2}", "2\\sqrt{3}", "wrong", "exact algebra"),
     ("(x-3)^2", "x^2+6x+9", "wrong", "exact algebra"), ("t^2", "x^2", "wrong", "exact algebra"),
@@ -76,9 +82,9 @@ def test_fast_path_decides_without_workers(pred, gold, reason, path):
 # what the exact algebra cannot hold (functions, sets, equations, huge factorials, a decimal
 # against an irrational) goes to sympy. An answer string alone is parsed as `$answer$`.
 @pytest.mark.parametrize("pred,gold", [("\\frac{1}{2006!}", "\\frac{1}{2004!}"),
-                                       ("\\sin^2 x+\\cos^2 x", "1"), ("10^{-400}", "10^{-399}"),
+                                       ("\\sin^2 x+\\cos^2 x", "1"),
                                        ("\\{1,x\\}", "\\{x,1\\}"), ("2x-y+1=0", "y=2x+1"),
-                                       ("1.732051", "\\sqrt{3}"), ("\\sqrt[3]{2}", "2^{1/3}"),
+                                       ("0.5\\pi", "\\frac{\\pi}{2}"), ("\\sqrt[3]{2}", "2^{1/3}"),
                                        ("\\frac{1}{x+1}", "(x+1)^{-1}"), ("3 = 71", "71")])
 def test_symbolic_pairs_go_to_a_worker(pred, gold):
     assert compare_local(pred, gold, MathConfig()) == (f"${pred}$", f"${gold}$", False)

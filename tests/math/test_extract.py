@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from rewards.math import MathConfig, extract_answer, extract_boxed, prepare_reference
+from rewards.math._extract import BOX_SCAN_CHARS
 
 LOOSE = MathConfig()
 STRICT = MathConfig(strict=True)
@@ -70,11 +71,15 @@ def test_an_unclosed_last_box_runs_to_the_end():
     assert extract_boxed("\\boxed{1} and then \\boxed{2") == "2"
 
 
-def test_only_the_tail_is_searched():
+def test_only_the_tail_is_searched_except_for_a_box():
     config = MathConfig(tail_chars=1000)
-    text = "\\boxed{7}" + "x" * 5000
+    text = "The answer is 7.\n" + "x" * 5000
     assert extract_answer(text, config) is None
     assert extract_answer(text, MathConfig(tail_chars=6000)) == "7"
+    # A box is looked for further back (`BOX_SCAN_CHARS`): a correct box followed by a page
+    # of token soup is still the answer; one beyond that bound is not read.
+    assert extract_answer("\\boxed{7}" + "x" * 5000, config) == "7"
+    assert extract_answer("\\boxed{7}" + "x" * (BOX_SCAN_CHARS + 10), config) is None
 
 
 @pytest.mark.parametrize("reference,expected", [

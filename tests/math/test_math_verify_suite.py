@@ -28,6 +28,16 @@ POLICY = {
     ("$f(x)$", "$f(y)$", 1):
         "label 1 only under strict=False (variables may be renamed); a different variable is a "
         "different answer, so we stay strict",
+    ("1,22", "1.22", 1):
+        "a gold's comma separates items, as the golds of the datasets people train on write "
+        "pairs (MATH `0,1` and `27,93`, OlympiadBench `2500,7500`, College Math `0,245`: net "
+        "distance 0, total 245); math-verify reads a bare gold `1,22` as a decimal comma (but "
+        "`$1,22$` as the set {1, 22})",
+    ("0,111", "0.111", 1):
+        "as above: the gold `0,111` is the pair (0, 111), not 0.111",
+    ("$1 - \\frac{1}{\\mathrm{e}}$", "$1 + \\frac{1}{\\mathrm{e}}$", 1):
+        "label 1 only because math-verify drops `\\mathrm{e}` and reads both as 1; "
+        "1 - 1/e is not 1 + 1/e",
 }
 
 
@@ -70,6 +80,7 @@ def test_agrees_with_the_label(verdicts, index):
     assert ours == case["expected"], (case["gold"], case["pred"])
 
 
-def test_agreement_is_at_least_99_percent(verdicts):
+def test_agreement_is_at_least_98_percent(verdicts):
+    """Every case but the listed policy differences agrees (the test above); those stay few."""
     agree = sum(int(verdicts[i] == 1.0) == c["expected"] for i, c in enumerate(CASES))
-    assert agree / len(CASES) >= 0.99
+    assert agree / len(CASES) >= 0.98

@@ -1,0 +1,150 @@
+r"""The verifier on the data people train on: the gold answers of 18 public math benchmarks as
+their evaluation repositories distribute them (`data/real_golds.json`, source, commit and
+licence per dataset), and the meaning of the LaTeX those golds and models write.
+
+- every gold, boxed as the answer, scores 1 against itself (a gold that is a worked sentence
+  abstains; none scores 0);
+- for the first golds of each dataset, the gold in its own form and the equivalent forms a
+  model writes score 1, near-miss wrong forms score 0 (labels from the gold's shape, built in
+  `benchmarks/math_real_golds.py`, which also runs math-verify on them);
+- a table of meanings that stripping got wrong (`1+2\mathrm{i}` is not 3, `5 thousand` is
+  5000, `-2\frac{1}{4}` is -9/4 ...), right and wrong forms side by side;
+- degenerate tails: a box before a page of token soup, thousands of boxes."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from rewards import Sample
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
+
+from math_real_golds import DATA, load_golds, make_pairs, ours_scores
+
+GOLDS = load_golds()
+
+
+def test_the_data_names_its_sources_and_licences():
+    data = json.loads(DATA.read_text(encoding="utf-8"))
+    for dataset in data["datasets"]:
+        assert dataset["repo"] and dataset["path"] and dataset["licence"], dataset["name"]
+        assert len(dataset["commit"]) == 40, dataset["name"]
+    assert len(GOLDS) > 20_000 and len(data["datasets"]) >= 15
+
+
+def test_every_gold_boxed_scores_one_or_abstains(math_reward):
+    pairs = [p for p in make_pairs(GOLDS) if p.form == "gold_boxed"]
+    assert len(pairs) > 0.95 * len(GOLDS)  # the rest are sentences, which abstain
+    scores = ours_scores(pairs, math_reward)
+    zero = Counter(p.dataset for p, s in zip(pairs, scores) if s == 0.0)
+    assert not zero, (zero, [(p.gold, p.completion) for p, s in zip(pairs, scores) if s == 0.0][:5])
+    abstained = sum(s is None for s in scores)
+    assert abstained <= 0.01 * len(pairs), abstained
+
+
+# The gold restated in its own form after "The final answer is": the phrase rule reads the
+# first math environment (and those joined to it by "and", "or", ","), so a College Math gold
+# laid out over several lines or split across `$...$` (`$45 / 98$ meters, $30 / 49$ seconds`)
+# is read in part. These are not shapes a model writes; the boxed gold above scores 1.
+OWN_FORM_LAYOUTS = {"college_math"}
+
+
+def test_right_and_wrong_forms_of_the_first_golds(math_reward):
+    pairs = make_pairs(load_golds(60))
+    scores = ours_scores(pairs, math_reward)
+    failures = [(p.dataset, p.form, p.gold, p.completion, s) for p, s in zip(pairs, scores)
+                if not (s != 0.0 if p.label is None else (s == 1.0) == p.label)
+                and not (p.form == "gold_own_form" and p.dataset in OWN_FORM_LAYOUTS)]
+    assert not failures, failures[:10]
+    assert len({p.form for p in pairs}) >= 25
+
+
+# (gold, completion, expected value): meanings that stripping or a decimal-comma reading got
+# wrong, each with its right and wrong forms.
+MEANINGS = [
+    # MATH's thousands separator, and comma pairs read alike in gold and box.
+    ("3,\\!250", "\\boxed{3250}", 1.0), ("3,\\!250", "\\boxed{3,250}", 1.0),
+    ("3,\\!250", "\\boxed{3.25}", 0.0), ("900,\\!000,\\!000", "\\boxed{900000000}", 1.0),
+    ("900,\\!000,\\!000", "\\boxed{9000000}", 0.0),
+    ("14,16", "\\boxed{14,16}", 1.0), ("14,16", "\\boxed{16, 14}", 1.0),
+    ("14,16", "\\boxed{14.16}", 0.0), ("-5,0", "\\boxed{-5,0}", 1.0), ("-5,0", "\\boxed{0}", 0.0),
+    ("2500,7500", "\\boxed{7500, 2500}", 1.0), ("2500,7500", "\\boxed{2500.75}", 0.0),
+    ("0,245", "\\boxed{0, 245}", 1.0), ("0,245", "\\boxed{0.245}", 0.0),
+    ("15,600", "\\boxed{15600}", 1.0), ("15,600", "\\boxed{600, 15}", 0.0),
+    # A decimal against an exact gold: rounds to it at its printed precision, within 1e-4.
+    ("-\\frac{1}{6}", "\\boxed{-0.166667}", 1.0), ("\\frac{1}{6}", "\\boxed{0.17}", 0.0),
+    ("\\frac{1}{6}", "\\boxed{0.1667}", 0.0), ("\\frac{2}{3}", "\\boxed{0.6667}", 1.0),
+    ("\\frac{2}{3}", "\\boxed{0.6666}", 0.0), ("\\sqrt{3}", "\\boxed{1.7321}", 1.0),
+    ("\\sqrt{3}", "\\boxed{1.73}", 0.0), ("\\pi", "\\boxed{3.14159}", 1.0),
+    # The imaginary unit and e in \mathrm, never stripped as units.
+    ("1+2i", "\\boxed{1+2\\mathrm{i}}", 1.0), ("3", "\\boxed{1+2\\mathrm{i}}", 0.0),
+    ("1+2\\mathrm{i}", "\\boxed{1+2i}", 1.0), ("1+2\\mathrm{i}", "\\boxed{3}", 0.0),
+    ("2", "\\boxed{2\\mathrm{e}}", 0.0), ("2e", "\\boxed{2\\mathrm{e}}", 1.0),
+    ("\\sqrt{2}i", "\\boxed{\\sqrt{2}\\,\\mathrm{i}}", 1.0),
+    ("\\sqrt{2}", "\\boxed{\\sqrt{2}\\,\\mathrm{i}}", 0.0),
+    ("1 - \\frac{1}{\\mathrm{e}}", "\\boxed{1 + \\frac{1}{\\mathrm{e}}}", 0.0),
+    ("3+4i", "\\boxed{3+4j}", 1.0), ("3+4i", "\\boxed{3+5j}", 0.0), ("3+4i", "\\boxed{7}", 0.0),
+    # Magnitude words, and text that carries meaning.
+    ("5000", "\\boxed{5 \\text{ thousand}}", 1.0), ("5000", "\\boxed{5 thousand}", 1.0),
+    ("5", "\\boxed{5 thousand}", 0.0), ("2500000", "\\boxed{2.5\\text{ million}}", 1.0),
+    ("300000", "\\boxed{3 \\text{ hundred thousand}}", 1.0), ("24", "\\boxed{2 dozen}", 1.0),
+    ("2", "\\boxed{2\\text{ squared}}", 0.0), ("10", "\\boxed{10\\text{ or more}}", 0.0),
+    ("10", "\\boxed{\\text{at least } 10}", 0.0), ("10", "\\boxed{10 \\text{ cm}}", 1.0),
+    ("12 \\text{ cm}", "\\boxed{12}", 1.0), ("12 \\text{ cm}", "\\boxed{13}", 0.0),
+    ("45^\\circ", "\\boxed{45}", 1.0), ("45^\\circ", "\\boxed{45 \\text{ degrees}}", 1.0),
+    # Negative mixed numbers.
+    ("-\\frac{9}{4}", "\\boxed{-2\\frac{1}{4}}", 1.0), ("-\\frac{1}{2}", "\\boxed{-2\\frac{1}{4}}", 0.0),
+    ("\\frac{9}{4}", "\\boxed{2\\frac{1}{4}}", 1.0), ("-\\frac{9}{4}", "\\boxed{-2\\tfrac14}", 1.0),
+    # Function names in plain-text golds.
+    ("tan(2x)", "\\boxed{\\tan(2x)}", 1.0), ("tan(2x)", "\\boxed{\\tan(3x)}", 0.0),
+    ("ln(x)+1", "\\boxed{\\ln x + 1}", 1.0),
+    # Numeric golds (a float column) as numbers, never re-read as LaTeX.
+    (1e-07, "\\boxed{10^{-7}}", 1.0), (1e-07, "\\boxed{1 \\times 10^{-7}}", 1.0),
+    (1e-07, "\\boxed{0.0000001}", 1.0), (1e-07, "\\boxed{10^{-6}}", 0.0),
+    ("1e-07", "\\boxed{10^{-7}}", 1.0), (1.234e-05, "\\boxed{0.00001234}", 1.0),
+    (1.234e-05, "\\boxed{0.0000123}", 0.0), ("4.5e33", "\\boxed{4.5 \\times 10^{33}}", 1.0),
+    ("4.5e33", "\\boxed{4.5 \\times 10^{34}}", 0.0), (27.0, "\\boxed{27}", 1.0),
+    (-9867630.0, "\\boxed{-9867630}", 1.0),
+    # A formula a gold breaks across two `$...$` (a PDF line break) is one expression.
+    ("$56 x^{6}+72 x^{5}+$ $60 x^{2}+6$", "\\boxed{56x^6+72x^5+60x^2+6}", 1.0),
+    ("$56 x^{6}+72 x^{5}+$ $60 x^{2}+6$", "\\boxed{56x^6+72x^5}", 0.0),
+]
+
+
+def test_meanings(math_reward):
+    samples = [Sample("p", completion, reference=gold) for gold, completion, _ in MEANINGS]
+    got = [(gold, completion, score.value)
+           for (gold, completion, _), score in zip(MEANINGS, math_reward.score(samples))]
+    assert got == MEANINGS
+
+
+def test_a_worked_sentence_as_gold_abstains(math_reward):
+    for gold in ["The hypotenuse has length $\\frac{4}{\\cos 12^{\\circ}} \\approx 4.089$.",
+                 "$(-3 t+4,-6 t-6,2, t)$ for all real numbers $t$"]:
+        score = math_reward.score([Sample("p", "\\boxed{4.089}", reference=gold)])[0]
+        assert score.value is None and score.reason == "bad_reference"
+
+
+SOUP = "".join(f" tok{i % 97} }}{{ $ \\x ]( {i} " for i in range(800))  # ~12k chars
+
+
+@pytest.mark.parametrize("completion,value", [
+    # A correct box, then a page of token soup (numbers, braces, dollars): the box counts.
+    ("So \\boxed{25}." + SOUP, 1.0),
+    ("So \\boxed{24}." + SOUP, 0.0),
+    # Ten thousand empty boxes, then the answer.
+    ("\\boxed{}" * 10_000 + " so \\boxed{25}", 1.0),
+    # Many different answers boxed together are one set: never the single gold.
+    ("".join(f"\\boxed{{{i}}}" for i in range(1, 10_001)), 0.0),
+    (", ".join(f"\\boxed{{{i}}}" for i in (3, 7, 25)), 0.0),
+    # Boxes separated by prose: a correction, the last one counts.
+    ("\\boxed{3}. Wait, that is wrong. Recomputing gives \\boxed{25}.", 1.0),
+    ("\\boxed{25}. Wait, that is wrong. Recomputing gives \\boxed{3}.", 0.0),
+])
+def test_degenerate_tails(math_reward, completion, value):
+    assert math_reward.score([Sample("p", completion, reference="25")])[0].value == value
