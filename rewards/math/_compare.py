@@ -1,6 +1,6 @@
 """Step two: compare an extracted answer with the gold. Cheap paths in this process first
-(`_fast.fast_compare`), then structural limits, then a killable worker process for
-sympy. `compare` does one pair; `compare_batch` dedups, caches and spreads over all cores."""
+(`_fast.fast_compare`), then magnitude bounds (`_magnitude`: sizes that cannot be equal),
+then structural limits, then a killable worker process for sympy. `compare` does one pair; `compare_batch` dedups, caches and spreads over all cores."""
 
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ from rewards.math._config import MathConfig, Verdict
 from rewards.math._extract import Extraction, prepare_reference
 from rewards.math._fast import fast_compare
 from rewards.math._limits import structural_problem
+from rewards.math._magnitude import magnitude_verdict
 from rewards.math._normalize import disjunction_as_union, is_choice, normalize
 from rewards.math._pool import shared_pool
 
@@ -110,6 +111,10 @@ def compare_local(pred: str | Extraction | None, gold: object,
     problem = structural_problem(gold_norm, config)
     if problem:
         return Verdict("bad_reference", f"reference beyond structural limits: {problem}")
+    if extraction.settled:  # sizes that cannot be equal (`9^{9^{9^{9}}}` against 42)
+        magnitude = magnitude_verdict(pred_norm, gold_norm, config.float_rel_tol)
+        if magnitude is not None:
+            return magnitude
     problem = structural_problem(pred_norm, config)
     if problem:
         return Verdict("timeout", f"structural limit: {problem}")

@@ -75,7 +75,9 @@ def test_fast_path_decides_without_workers(pred, gold, reason, path):
 # Floats never prove two answers equal (`2^{100}` agrees with `2^{100}-1` to 30 digits), and
 # what the exact algebra cannot hold (functions, sets, equations, huge factorials, a decimal
 # against an irrational) goes to sympy. An answer string alone is parsed as `$answer$`.
-@pytest.mark.parametrize("pred,gold", [("\\frac{1}{2006!}", "\\frac{1}{2004!}"),
+# (`\\frac{1}{2006!}` against `\\frac{1}{2004!}` is now decided by their sizes, 10^6 apart:
+# tests/math/test_magnitude.py; within a factor of ten, as here, sympy decides.)
+@pytest.mark.parametrize("pred,gold", [("\\frac{1}{2006!}", "\\frac{2}{2006!}"),
                                        ("\\sin^2 x+\\cos^2 x", "1"), ("10^{-400}", "10^{-399}"),
                                        ("\\{1,x\\}", "\\{x,1\\}"), ("2x-y+1=0", "y=2x+1"),
                                        ("1.732051", "\\sqrt{3}"), ("\\sqrt[3]{2}", "2^{1/3}"),
