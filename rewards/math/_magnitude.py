@@ -44,7 +44,7 @@ _NEG_INF, _INF = -math.inf, math.inf
 
 def _down(x: float) -> float:
     """A lower bound just below `x` (a float result that may be off by a few ulps)."""
-    if x != x:  # nan: an inf - inf corner; no bound
+    if math.isnan(x):  # an inf - inf corner: no bound
         return _NEG_INF
     if x > BIG:
         return BIG
@@ -52,7 +52,7 @@ def _down(x: float) -> float:
 
 
 def _up(x: float) -> float:
-    if x != x:
+    if math.isnan(x):
         return _INF
     if x < -BIG:
         return -BIG
@@ -130,9 +130,11 @@ class Size:
             return self
         integer = self.integer and other.integer
         big, small = (self, other) if self.hi >= other.hi else (other, self)
-        # |a + b| <= |a| + |b| <= 10^big.hi * (1 + 10^(small.hi - big.hi))
-        hi = _up(big.hi + math.log1p(10.0 ** (small.hi - big.hi)) / _LN10
-                 if big.hi < _INF else _INF)
+        if self.sign is not None and other.sign is not None and self.sign != other.sign:
+            hi = big.hi  # opposite signs: |a + b| <= max(|a|, |b|)
+        else:  # |a + b| <= |a| + |b| <= 10^big.hi * (1 + 10^(small.hi - big.hi))
+            hi = _up(big.hi + math.log1p(10.0 ** (small.hi - big.hi)) / _LN10
+                     if big.hi < _INF else _INF)
         if self.sign is not None and self.sign == other.sign:
             return Size(_down(max(self.lo, other.lo)), hi, self.sign, integer)
         for a, b in ((self, other), (other, self)):
@@ -295,7 +297,8 @@ def _count(low: Size, high: Size) -> Size:
     if not least > 0:  # an integer count > 0 is >= 1
         raise Decline
     most = high_most - low_least + 1
-    return Size(0.0, _up(math.log10(most)) if most < _INF else _INF, 1, True)
+    return Size(max(_down(math.log10(max(least, 1.0))), 0.0),
+                _up(math.log10(most)) if most < _INF else _INF, 1, True)
 
 
 def _between(low: Size, high: Size) -> Size:
