@@ -18,7 +18,12 @@ from rewards.math._extract import Extraction, prepare_reference
 from rewards.math._fast import fast_compare
 from rewards.math._limits import structural_problem
 from rewards.math._magnitude import magnitude_verdict
-from rewards.math._normalize import disjunction_as_union, is_choice, normalize
+from rewards.math._normalize import (
+    disjunction_as_union,
+    inequality_as_interval,
+    is_choice,
+    normalize,
+)
 from rewards.math._pool import shared_pool
 
 __all__ = ["VerdictCache", "compare", "compare_batch", "compare_local"]
@@ -98,6 +103,8 @@ def compare_local(pred: str | Extraction | None, gold: object,
         return tail, gold_job, True  # math-verify may still find one
     pred_norm = normalize(extraction.answer)
     union = disjunction_as_union(pred_norm)
+    if union is None and _half_open_or_closed(gold_norm):
+        union = inequality_as_interval(pred_norm)  # `1.5 \le x < 2.5` against `[1.5, 2.5)`
     if union is not None:  # "x < 1 or x > 3": parsed as the union we write, not as math-verify
         pred_norm, extraction = union, replace(extraction, source="given", native=False)
     if extraction.choice is not None and is_choice(gold_norm) and not is_choice(pred_norm):
@@ -123,6 +130,14 @@ def compare_local(pred: str | Extraction | None, gold: object,
     if extraction.native and tail is not None:
         return tail, gold_job, True
     return f"${pred_norm}$", gold_job, False
+
+
+def _half_open_or_closed(gold: str) -> bool:
+    """An interval gold with a closed or infinite end (`[1.5, 2.5)`, `(-\\infty, 3]`): an
+    inequality answers it as the interval it means (`allow_set_relation_comp`, as the worker
+    compares them). An open `(a, b)` may be a point: the worker decides."""
+    return (gold[:1] in "([" and gold[-1:] in ")]" and "," in gold
+            and (gold[0] == "[" or gold[-1] == "]" or "\\infty" in gold))
 
 
 def _reference(gold: object) -> tuple[str | None, str]:

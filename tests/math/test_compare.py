@@ -126,3 +126,23 @@ def test_disjunction_as_union(text, union):
     from rewards.math._normalize import disjunction_as_union
 
     assert disjunction_as_union(text) == union
+
+
+# An inequality against an interval gold with a closed or infinite end is read as the interval
+# it means, in process (`allow_set_relation_comp`, as the worker compares them); an open
+# `(a, b)` may be a point, so the worker decides.
+@pytest.mark.parametrize("pred,gold,reason", [
+    ("1.5 \\le x < 2.5", "[1.5, 2.5)", "ok"), ("-2.5 \\le x < -0.5", "[-2.5, -0.5)", "ok"),
+    ("x \\ge 2", "[2, \\infty)", "ok"), ("1.5 \\le x \\le 2.5", "[1.5, 2.5)", "wrong"),
+    ("1.5 < x \\le 2.5", "[1.5, 2.5)", "wrong"), ("0.5 \\le x < 4", "[0.5, 3)", "wrong"),
+])
+def test_inequality_against_an_interval_in_process(pred, gold, reason):
+    verdict = compare_local(pred, gold, MathConfig())
+    assert isinstance(verdict, Verdict) and verdict.reason == reason, verdict
+
+
+@pytest.mark.parametrize("pred,gold", [("1.5 < x < 2.5", "(1.5, 2.5)"),
+                                       ("x > 2", "[2, \\infty)")])
+def test_inequality_left_to_the_worker(math_config, warm_pool, pred, gold):
+    assert not isinstance(compare_local(pred, gold, MathConfig()), Verdict)
+    assert compare(pred, gold, math_config).reason == ("ok" if "(" in gold[:1] else "wrong")
