@@ -16,6 +16,7 @@ never be decided here: their intervals overlap. Anything outside the reader's gr
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
@@ -39,6 +40,7 @@ _EXACT_BITS = 200
 """Exact values are kept while numerator and denominator stay below 2^200 (about 60 digits)."""
 _MAX_CHARS = 20_000
 _LN10 = math.log(10.0)
+_SPACED_DIGITS = re.compile(r"\d\s+\.?\d")
 _NEG_INF, _INF = -math.inf, math.inf
 
 
@@ -364,8 +366,8 @@ def log10_factorial_bounds(n: int) -> tuple[float, float]:
 def size_of(latex: str) -> Size | None:
     """The size of a constant real answer (normalized LaTeX), or None when it is outside the
     reader's grammar, has a free variable, or may not be real."""
-    if len(latex) > _MAX_CHARS:
-        return None
+    if len(latex) > _MAX_CHARS or _SPACED_DIGITS.search(latex):
+        return None  # `1 000 000`: thousands, or a product of 1, 0 and 0? Not for sizes to say
     size = evaluate_with(latex, SizeArithmetic())
     return size if isinstance(size, Size) else None
 
