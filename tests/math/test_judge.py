@@ -230,3 +230,13 @@ def test_tiny_model_reads_match_its_next_token_probabilities(tiny_judge):
     assert below.score([sample(*PAIR)])[0].reason == "judge_equal"
     assert above.score([sample(*PAIR)])[0] == Score(0.0, "wrong", {**score.parts,
                                                                     "math/judge": 0.0})
+
+
+def test_label_probability_is_the_label_mass_ratio():
+    from rewards.engines import label_probability
+
+    row = {"Yes": math.log(0.3), " Yes": math.log(0.1), "No": math.log(0.2), " No": -math.inf}
+    assert label_probability(row, ["Yes", " Yes"], ["No", " No"]) == pytest.approx(0.4 / 0.6)
+    assert label_probability({"Y": 0.0, "N": -math.inf}, ["Y"], ["N"]) == 1.0
+    assert label_probability({"Y": -math.inf, "N": -1e9}, ["Y"], ["N"]) == pytest.approx(0.0)
+    assert math.isnan(label_probability({"Y": -math.inf, "N": -math.inf}, ["Y"], ["N"]))
