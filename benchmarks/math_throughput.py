@@ -1,13 +1,16 @@
 """Math verifier throughput: `rewards.math.MathReward` vs plain math-verify (`parse` + `verify`)
 on the same deterministic, labeled mix of realistic rollouts (`math_corpus.py`, weighted like
 a math RL batch: every kind of answer and every shape of ending, not only the ones our fast
-paths decide), in one run.
+paths decide), with 1% pathological answers (`9^{9^{9^{9}}}`, `(10^{7})!`, `10^{10^{10}}` ...),
+in one run.
 
-    python benchmarks/math_throughput.py            # 2,000 pairs (250 prompts x 8 rollouts)
+    python benchmarks/math_throughput.py            # 1,000 pairs (125 prompts x 8 rollouts)
     python benchmarks/math_throughput.py --quick    # 400 pairs
 
-Prints pairs/s of each, the ratio, both accuracies against the labels, and the worst single
-comparison latency (ours: one worker round trip, bounded by the timeout)."""
+Prints pairs/s of each, the ratio, both accuracies against the labels (on the whole mix and
+on the pathological answers), and the worst single sample: for math-verify the slowest pair
+of its run; for ours the slowest pair scored alone (one `score([sample])` call each, a fresh
+reward so no verdict is cached), in a second pass after the timed run."""
 
 from __future__ import annotations
 
@@ -28,19 +31,31 @@ from math_corpus import Pair, make_pairs, math_verify_gold
 from rewards import Sample
 from rewards.math import MathReward, shared_pool
 
-PATHOLOGICAL = "2^{2^{2^{2^{20}}}}"  # a tower no verifier should try to evaluate
+PATHOLOGICAL = [
+    "9^{9^{9^{9}}}", "(10^{7})!", "10^{10^{10}}", "2^{2^{2^{2^{20}}}}", "(10^{100})!",
+    "\\prod_{k=1}^{10^{9}} k", "10^{-10^{10}}", "99^{99^{99}}", "\\sum_{k=1}^{10^{12}} k^{3}",
+    "9^{9^{9}} + 1",
+]
+"""Answers no verifier should try to evaluate: each is astronomically far from the gold (an
+ordinary number), so each is wrong."""
 
 
-def make_mix(n_pairs: int, seed: int = 0, group_size: int = 8) -> list[Pair]:
+def make_mix(n_pairs: int, seed: int = 0, group_size: int = 8,
+             pathological_every: int = 100) -> list[Pair]:
     """`n_pairs` labeled pairs from `math_corpus`, weighted like a math RL batch (prompts with
     `group_size` rollouts; every kind and shape of ending, integers and `\\boxed{}` most
-    often), and one rollout in 200 boxing a pathological power tower (label wrong)."""
+    often), and one rollout in `pathological_every` (1%) a pathological answer from
+    `PATHOLOGICAL`, boxed or stated, against a numeric gold (label wrong)."""
     pairs = make_pairs(n_pairs, seed, group_size=group_size, realistic=True)
-    for i in range(97, len(pairs), 200):
+    for n, i in enumerate(range(pathological_every // 2, len(pairs), pathological_every)):
         p = pairs[i]
-        pairs[i] = replace(p, completion=f"The answer is $\\boxed{{{PATHOLOGICAL}}}$.",
-                           correct=False, kind="pathological", form="tower", shape="boxed",
-                           answer=PATHOLOGICAL)
+        answer = PATHOLOGICAL[n % len(PATHOLOGICAL)]
+        completion = (f"{p.completion[:200]} ... so the answer is $\\boxed{{{answer}}}$."
+                      if n % 2 == 0 else f"{p.completion[:200]} ... The final answer is ${answer}$.")
+        gold = p.gold if p.kind == "integer" else str(7 + n)
+        pairs[i] = replace(p, completion=completion, gold=gold, correct=False,
+                           kind="pathological", form=answer, shape="boxed" if n % 2 == 0
+                           else "final", answer=answer)
     return pairs
 
 
@@ -72,9 +87,22 @@ def run_math_verify(pairs: list[Pair]) -> tuple[float, list[bool], float]:
     return time.perf_counter() - start, verdicts, worst
 
 
+def worst_single(pairs: list[Pair]) -> tuple[float, Pair | None]:
+    """The slowest pair scored alone by a fresh `MathReward` (nothing cached)."""
+    reward = MathReward()
+    worst, which = 0.0, None
+    for i, pair in enumerate(pairs):
+        start = time.perf_counter()
+        reward.score([Sample(f"p{i}", pair.completion, reference=pair.gold)])
+        seconds = time.perf_counter() - start
+        if seconds > worst:
+            worst, which = seconds, pair
+    return worst, which
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--pairs", type=int, default=2000)
+    parser.add_argument("--pairs", type=int, default=1000)
     parser.add_argument("--quick", action="store_true", help="400 pairs")
     parser.add_argument("--batch-size", type=int, default=256, help="samples per score() call")
     parser.add_argument("--seed", type=int, default=0)
@@ -84,9 +112,10 @@ def main() -> int:
 
     pairs = make_mix(n, args.seed)
     labels = [p.correct for p in pairs]
+    sick = [i for i, p in enumerate(pairs) if p.kind == "pathological"]
     print(f"mix: {len(pairs)} pairs, {sum(labels)} correct, "
           f"{sum(p.kind == 'no_answer' for p in pairs)} without an answer, "
-          f"{sum(p.kind == 'pathological' for p in pairs)} pathological, "
+          f"{len(sick)} pathological, "
           f"{len({p.kind for p in pairs})} kinds, {len({p.shape for p in pairs})} shapes; "
           f"mean completion {sum(len(p.completion) for p in pairs) // len(pairs)} chars; "
           f"{os.cpu_count()} cores")
@@ -95,7 +124,7 @@ def main() -> int:
     # lazy imports are not comparison time, a trainer pays them once) and math-verify's parser.
     start = time.perf_counter()
     MathReward().warm_up()
-    warm = make_mix(100, args.seed + 1)
+    warm = make_mix(100, args.seed + 1, pathological_every=1000)
     run_ours(warm, args.batch_size)
     run_math_verify(warm)
     print(f"warm-up (worker start-up + 100 other pairs through both): "
@@ -106,19 +135,38 @@ def main() -> int:
     reward = MathReward()
     ours_s, ours = run_ours(pairs, args.batch_size, reward)
     mv_s, mv, mv_worst = run_math_verify(pairs)
+    kills = pool.kills
+    ours_worst, ours_worst_pair = worst_single(pairs)
 
-    def accuracy(verdicts: list[bool]) -> float:
-        return sum(v == y for v, y in zip(verdicts, labels)) / len(labels)
+    def accuracy(verdicts: list[bool], rows: list[int] | None = None) -> float:
+        rows = list(range(len(labels))) if rows is None else rows
+        return sum(verdicts[i] == labels[i] for i in rows) / max(len(rows), 1)
 
     ours_rate, mv_rate = len(pairs) / ours_s, len(pairs) / mv_s
-    print(f"{'verifier':<24}{'pairs/s':>10}{'seconds':>10}{'accuracy':>10}{'worst (s)':>11}")
+    print(f"{'verifier':<24}{'pairs/s':>10}{'seconds':>10}{'accuracy':>10}"
+          f"{'patho acc':>11}{'worst (s)':>11}")
     print(f"{'rewards.math':<24}{ours_rate:>10.1f}{ours_s:>10.2f}{accuracy(ours):>10.4f}"
-          f"{pool.slowest:>11.3f}")
-    print(f"{'math-verify':<24}{mv_rate:>10.1f}{mv_s:>10.2f}{accuracy(mv):>10.4f}{mv_worst:>11.3f}")
+          f"{accuracy(ours, sick):>11.4f}{ours_worst:>11.3f}")
+    print(f"{'math-verify':<24}{mv_rate:>10.1f}{mv_s:>10.2f}{accuracy(mv):>10.4f}"
+          f"{accuracy(mv, sick):>11.4f}{mv_worst:>11.3f}")
     print(f"throughput ratio (ours / math-verify): {ours_rate / mv_rate:.1f}x")
+    if ours_worst_pair is not None:
+        print(f"ours, worst single sample: {ours_worst:.3f}s, a {ours_worst_pair.kind}/"
+              f"{ours_worst_pair.form}/{ours_worst_pair.shape} pair; slowest worker round trip "
+              f"in the timed run {pool.slowest:.3f}s")
+    sick_reward = MathReward()
+    sick_seconds = []
+    for i in sick:
+        start = time.perf_counter()
+        sick_reward.score([Sample(f"p{i}", pairs[i].completion, reference=pairs[i].gold)])
+        sick_seconds.append((time.perf_counter() - start, pairs[i].form))
+    slowest = max(sick_seconds, default=(0.0, ""))
+    print(f"pathological answers alone: slowest {slowest[0] * 1000:.2f} ms ({slowest[1]}), "
+          f"{sum(s > 0.1 for s, _ in sick_seconds)} of {len(sick)} above 0.1 s")
     print(f"ours: {len(reward.cache)} distinct pairs went to {pool.size} worker processes "
           f"({reward.cache.hits} cache hits), the rest were decided in-process; "
-          f"worker kills (timeouts): {pool.kills}; timeout bound {reward.config.timeout:g}s")
+          f"worker kills (timeouts) in the timed run: {kills}; timeout bound "
+          f"{reward.config.timeout:g}s")
     disagree = Counter(f"{p.kind}/{p.form}/{p.shape}" for p, o, y in zip(pairs, ours, labels)
                        if o != y)
     if disagree:

@@ -2,28 +2,12 @@
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from rewards.engines import Backend, Engine, load_engine
+from rewards.engines import shared_engine
 
-__all__ = ["prompt_text", "rm_conversation", "shared_engine"]
-
-_ENGINES: dict[tuple[str, str, tuple[tuple[str, str], ...]], Engine] = {}
-_LOCK = threading.Lock()
-
-
-def shared_engine(model: str, backend: Backend = "auto",
-                  options: Mapping[str, Any] | None = None) -> Engine:
-    """One engine per (model, backend, options) in this process: several rewards in one config
-    (say a GenRM and a pass-rate filter on the same judge) load the model once."""
-    options = dict(options or {})
-    key = (str(model), backend, tuple(sorted((k, repr(v)) for k, v in options.items())))
-    with _LOCK:
-        if key not in _ENGINES:
-            _ENGINES[key] = load_engine(str(model), backend=backend, **options)
-        return _ENGINES[key]
+__all__ = ["prompt_text", "rm_conversation", "shared_engine"]  # shared_engine: rewards.engines
 
 
 def prompt_text(prompt: str | Sequence[Mapping[str, Any]]) -> str:

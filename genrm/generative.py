@@ -13,7 +13,6 @@ recorded as the reason.
 
 from __future__ import annotations
 
-import math
 import re
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
@@ -21,7 +20,7 @@ from dataclasses import dataclass, field, fields
 from typing import Any, Literal, cast
 
 from genrm._common import prompt_text, shared_engine
-from rewards.engines import Backend, Engine
+from rewards.engines import Backend, Engine, label_probability, label_variants
 from rewards.errors import ConfigError
 from rewards.options import check_fields, check_range, load_options
 from rewards.types import Sample, Score
@@ -137,7 +136,7 @@ class GenRMJudge:
     def __init__(self, engine: Engine, config: JudgeConfig = JudgeConfig()) -> None:
         self.engine = engine
         self.config = config
-        self.variants = [self._variants(label) for label in config.labels]
+        self.variants = [label_variants(engine, label) for label in config.labels]
 
     def judge(self, pairs: Sequence[Pair]) -> list[Judgment]:
         """One judgment per pair, in order: 2 reads per pair (both orders), batched."""
@@ -174,11 +173,7 @@ class GenRMJudge:
         """P(label A) / (P(label A) + P(label B)) at the next token of each prompt."""
         candidates = [c for group in self.variants for c in group]
         rows = self.engine.next_token_logprobs(prompts, candidates)
-        out = []
-        for row in rows:
-            lse = [_logsumexp([row[c] for c in group]) for group in self.variants]
-            out.append(1.0 / (1.0 + math.exp(lse[1] - lse[0])))  # sigmoid(lse_A - lse_B)
-        return out
+        return [label_probability(row, *self.variants) for row in rows]
 
     def _cot_reads(self, prompts: Sequence[list[int]]) -> list[tuple[float | None, str, str]]:
         cfg = self.config
@@ -199,18 +194,6 @@ class GenRMJudge:
         probs = self._p_first_label(continued)
         return list(zip(probs, reasons, texts))
 
-    def _variants(self, label: str) -> list[str]:
-        """The single-token spellings of a label: itself and with a leading space."""
-        found: dict[int, str] = {}
-        for text in dict.fromkeys((label, " " + label.lstrip())):
-            ids = self.engine.tokenize(text, add_special_tokens=False)
-            if len(ids) == 1:
-                found.setdefault(ids[0], text)
-        if not found:
-            raise ConfigError(f"judge label {label!r}: neither {label!r} nor ' {label}' is a "
-                              "single token of this tokenizer; choose other labels")
-        return list(found.values())
-
 
 def _parse_verdict(text: str, cfg: JudgeConfig) -> tuple[float | None, str]:
     cut = text.rfind(cfg.verdict_marker)
@@ -221,13 +204,6 @@ def _parse_verdict(text: str, cfg: JudgeConfig) -> tuple[float | None, str]:
     if match is None:
         return None, "parse_failure"
     return (1.0 if match.group(1) == cfg.labels[0] else 0.0), "ok"
-
-
-def _logsumexp(values: Sequence[float]) -> float:
-    top = max(values)
-    if top == -math.inf:
-        return top
-    return top + math.log(sum(math.exp(v - top) for v in values))
 
 
 class GenRMReward:

@@ -19,8 +19,16 @@ Every backend checks its model with `resolve_model` first: a local path that is 
 folder, or a hub id that is neither cached nor reachable, is a `ConfigError` before any load.
 """
 
-from rewards.engines._base import Engine, Generation, Prompt, candidate_token_ids, hf_tokenize
-from rewards.engines._load import Backend, load_engine, resolve_backend
+from rewards.engines._base import (
+    Engine,
+    Generation,
+    Prompt,
+    candidate_token_ids,
+    hf_tokenize,
+    label_probability,
+    label_variants,
+)
+from rewards.engines._load import Backend, load_engine, resolve_backend, shared_engine
 from rewards.engines._model_path import is_local_model_path, resolve_model
 from rewards.engines._server import VLLMServer, VLLMServerEngine
 from rewards.engines._transformers import TransformersEngine
@@ -38,7 +46,10 @@ __all__ = [
     "candidate_token_ids",
     "hf_tokenize",
     "is_local_model_path",
+    "label_probability",
+    "label_variants",
     "load_engine",
     "resolve_backend",
     "resolve_model",
+    "shared_engine",
 ]

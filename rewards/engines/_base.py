@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
@@ -9,7 +10,7 @@ from typing import Any, Protocol, runtime_checkable
 from rewards.errors import ConfigError
 
 __all__ = ["Engine", "Generation", "Prompt", "candidate_token_ids", "hf_tokenize", "is_chat",
-           "is_token_ids"]
+           "is_token_ids", "label_probability", "label_variants"]
 
 Prompt = str | Sequence[Mapping[str, Any]] | Sequence[int]
 """Text (tokenized with the tokenizer's special tokens, e.g. BOS), chat messages (rendered with
@@ -112,6 +113,41 @@ def candidate_token_ids(engine: Any, candidates: Sequence[str]) -> list[int]:
                               "next-token log-probs need single-token candidates")
         ids.append(tokens[0])
     return ids
+
+
+def label_variants(engine: Any, label: str) -> list[str]:
+    """The single-token spellings of a verdict label with the engine's tokenizer: the label
+    itself and with a leading space (a tokenizer may put the space in front of the word).
+    Raises ConfigError when neither is one token."""
+    found: dict[int, str] = {}
+    for text in dict.fromkeys((label, " " + label.lstrip())):
+        ids = engine.tokenize(text, add_special_tokens=False)
+        if len(ids) == 1:
+            found.setdefault(ids[0], text)
+    if not found:
+        raise ConfigError(f"judge label {label!r}: neither {label!r} nor ' {label}' is a "
+                          "single token of this tokenizer; choose other labels")
+    return list(found.values())
+
+
+def label_probability(logprobs: Mapping[str, float], first: Sequence[str],
+                      second: Sequence[str]) -> float:
+    """P(first label) / (P(first label) + P(second label)) from next-token log-probs, each label
+    counting all its spellings (`label_variants`): a number in [0, 1] whatever the judge would
+    have written, so a verdict read this way is never unparseable. NaN when neither label has
+    any probability."""
+    lse_first = _logsumexp([logprobs[c] for c in first])
+    lse_second = _logsumexp([logprobs[c] for c in second])
+    if lse_first == -math.inf and lse_second == -math.inf:
+        return math.nan
+    return 1.0 / (1.0 + math.exp(min(lse_second - lse_first, 700.0)))  # sigmoid(first - second)
+
+
+def _logsumexp(values: Sequence[float]) -> float:
+    top = max(values)
+    if top == -math.inf or math.isnan(top):
+        return top
+    return top + math.log(sum(math.exp(v - top) for v in values))
 
 
 def check_sampling(n: int, max_tokens: int, temperature: float, top_p: float) -> None:

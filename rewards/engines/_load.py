@@ -3,6 +3,8 @@ how `backend="auto"` chooses)."""
 
 from __future__ import annotations
 
+import threading
+from collections.abc import Mapping
 from typing import Any, Literal, get_args
 
 from rewards.engines._base import Engine
@@ -11,7 +13,7 @@ from rewards.engines._transformers import TransformersEngine
 from rewards.engines._vllm import VLLMEngine
 from rewards.errors import ConfigError
 
-__all__ = ["Backend", "load_engine", "resolve_backend"]
+__all__ = ["Backend", "load_engine", "resolve_backend", "shared_engine"]
 
 Backend = Literal["auto", "transformers", "vllm", "vllm-server"]
 
@@ -59,3 +61,19 @@ def load_engine(model: str, *, backend: Backend = "auto", **options: Any) -> Eng
     except BaseException:
         server.close()
         raise
+
+
+_ENGINES: dict[tuple[str, str, tuple[tuple[str, str], ...]], Engine] = {}
+_LOCK = threading.Lock()
+
+
+def shared_engine(model: str, backend: Backend = "auto",
+                  options: Mapping[str, Any] | None = None) -> Engine:
+    """One engine per (model, backend, options) in this process: several rewards in one config
+    (say a GenRM, a math judge and a pass-rate filter on the same model) load the model once."""
+    options = dict(options or {})
+    key = (str(model), backend, tuple(sorted((k, repr(v)) for k, v in options.items())))
+    with _LOCK:
+        if key not in _ENGINES:
+            _ENGINES[key] = load_engine(str(model), backend=backend, **options)
+        return _ENGINES[key]

@@ -2,15 +2,20 @@
 math-verify + sympy in killable worker processes with a hard wall-clock bound)."""
 
 from rewards.math._compare import VerdictCache, compare, compare_batch
-from rewards.math._config import MathConfig, Verdict
+from rewards.math._config import JUDGE_TEMPLATE, MathConfig, MathJudgeConfig, Verdict
 from rewards.math._extract import extract_answer, extract_boxed, prepare_reference
+from rewards.math._judge import JudgeRead, MathJudge
 from rewards.math._limits import structural_problem
 from rewards.math._normalize import normalize
 from rewards.math._pool import WorkerError, WorkerPool, shared_pool
 from rewards.math._reward import MathReward
 
 __all__ = [
+    "JUDGE_TEMPLATE",
+    "JudgeRead",
     "MathConfig",
+    "MathJudge",
+    "MathJudgeConfig",
     "MathReward",
     "Verdict",
     "VerdictCache",

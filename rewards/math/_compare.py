@@ -1,6 +1,6 @@
 """Step two: compare an extracted answer with the gold. Cheap paths in this process first
-(`_fast.fast_compare`), then structural limits, then a killable worker process for
-sympy. `compare` does one pair; `compare_batch` dedups, caches and spreads over all cores."""
+(`_fast.fast_compare`), then magnitude bounds (`_magnitude`: sizes that cannot be equal),
+then structural limits, then a killable worker process for sympy. `compare` does one pair; `compare_batch` dedups, caches and spreads over all cores."""
 
 from __future__ import annotations
 
@@ -17,9 +17,11 @@ from rewards.math._config import MathConfig, Verdict
 from rewards.math._extract import Extraction, prepare_reference
 from rewards.math._fast import fast_compare
 from rewards.math._limits import structural_problem
+from rewards.math._magnitude import magnitude_verdict
 from rewards.math._normalize import (
     disjunction_as_union,
     imaginary_unit_like_gold,
+    inequality_as_interval,
     is_choice,
     normalize,
     text_carries_meaning,
@@ -103,6 +105,8 @@ def compare_local(pred: str | Extraction | None, gold: object,
         return tail, gold_job, True  # math-verify may still find one
     pred_norm = imaginary_unit_like_gold(normalize(extraction.answer), gold_norm)
     union = disjunction_as_union(pred_norm)
+    if union is None and _half_open_or_closed(gold_norm):
+        union = inequality_as_interval(pred_norm)  # `1.5 \le x < 2.5` against `[1.5, 2.5)`
     if union is not None:  # "x < 1 or x > 3": parsed as the union we write, not as math-verify
         pred_norm, extraction = union, replace(extraction, source="given", native=False)
     if extraction.choice is not None and is_choice(gold_norm) and not is_choice(pred_norm):
@@ -116,6 +120,10 @@ def compare_local(pred: str | Extraction | None, gold: object,
     problem = structural_problem(gold_norm, config)
     if problem:
         return Verdict("bad_reference", f"reference beyond structural limits: {problem}")
+    if extraction.settled:  # sizes that cannot be equal (`9^{9^{9^{9}}}` against 42)
+        magnitude = magnitude_verdict(pred_norm, gold_norm, config.float_rel_tol)
+        if magnitude is not None:
+            return magnitude
     problem = structural_problem(pred_norm, config)
     if problem:
         return Verdict("timeout", f"structural limit: {problem}")
@@ -127,6 +135,14 @@ def compare_local(pred: str | Extraction | None, gold: object,
     if extraction.native and tail is not None:
         return tail, gold_job, True
     return f"${pred_norm}$", gold_job, False
+
+
+def _half_open_or_closed(gold: str) -> bool:
+    """An interval gold with a closed or infinite end (`[1.5, 2.5)`, `(-\\infty, 3]`): an
+    inequality answers it as the interval it means (`allow_set_relation_comp`, as the worker
+    compares them). An open `(a, b)` may be a point: the worker decides."""
+    return (gold[:1] in "([" and gold[-1:] in ")]" and "," in gold
+            and (gold[0] == "[" or gold[-1] == "]" or "\\infty" in gold))
 
 
 def _reference(gold: object) -> tuple[str | None, str]:

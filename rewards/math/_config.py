@@ -4,16 +4,81 @@ config is part of every cache key."""
 from __future__ import annotations
 
 import os
-from dataclasses import asdict, dataclass
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, field
 from typing import Any, Literal, get_args
 
-from rewards.errors import RewardsError
+from rewards.errors import ConfigError, RewardsError
 from rewards.options import check_fields, check_range, load_options
 
-__all__ = ["MathConfig", "Reason", "Verdict"]
+__all__ = ["JUDGE_TEMPLATE", "MathConfig", "MathJudgeConfig", "Reason", "Verdict"]
 
 Reason = Literal["ok", "wrong", "no_answer", "timeout", "bad_reference"]
 _REASONS = frozenset(get_args(Reason))
+
+
+JudgeBackend = Literal["auto", "transformers", "vllm", "vllm-server"]
+"""`rewards.engines.Backend` (spelled out here so that importing the math verifier does not
+import the engines; a test checks that the two agree)."""
+
+JUDGE_TEMPLATE = (
+    "Two final answers to the same math problem are given. Decide whether they are "
+    "mathematically equivalent: the same number, expression, set or interval, however written "
+    "(another form, order or notation is fine; a different value is not).\n\n"
+    "Problem:\n{question}\n\n"
+    "Answer 1:\n{first}\n\n"
+    "Answer 2:\n{second}\n\n"
+    "Are Answer 1 and Answer 2 equivalent? Answer Yes or No."
+)
+"""The math judge's prompt. Fields: {question} (the sample's prompt, cut to `max_chars`),
+{first} and {second} (the extracted answer and the gold, in one order and then the other)."""
+
+
+@dataclass(frozen=True)
+class MathJudgeConfig:
+    """The optional judge of the math verifier (`judge:` under `use: math`): a language model
+    asked, where the rules say `wrong` or cannot decide, whether the extracted answer and the
+    gold are equivalent, in both orders. Its verdict is read from next-token log-probs:
+    P(equal) = P(yes) / (P(yes) + P(no)), so it is never unparseable. It gives credit only
+    when both orders say equal with P(equal) >= `threshold`; an engine failure abstains."""
+
+    model: str | None = None
+    """The judge: a local model folder or a hub name (loaded once per process)."""
+    url: str | None = None
+    """The judge behind a vLLM OpenAI-compatible server (instead of `model`)."""
+    backend: JudgeBackend = "auto"
+    """Inference backend (`rewards.engines`); auto with a `url` is vllm-server."""
+    threshold: float = 0.8
+    """P(equal) each order must reach for credit. High by default: the judge is asked only
+    about answers the rules did not accept, most of them wrong, and a policy learns to exploit
+    a lenient judge."""
+    ask: Literal["wrong_or_undecided", "undecided"] = "wrong_or_undecided"
+    """When to ask: where the rules say `wrong` or cannot decide (`timeout`), or only where
+    they cannot decide. Never where the answer's size proves it different (`_magnitude`)."""
+    template: str = JUDGE_TEMPLATE
+    """The prompt; fields as in `JUDGE_TEMPLATE`."""
+    labels: tuple[str, str] = ("Yes", "No")
+    """The verdicts for equivalent and not equivalent; each must be one token (with or
+    without a leading space) of the judge's tokenizer."""
+    chat: bool = True
+    """Send the filled template as one user message (chat template); False: as plain text."""
+    answer_prefix: str = ""
+    """Text the verdict follows, appended after the prompt (e.g. "Answer:")."""
+    max_chars: int = 2000
+    """An answer or gold longer than this is not judged (the rule's verdict stands); a longer
+    question is cut to its first `max_chars` characters."""
+    engine_options: Mapping[str, Any] | None = field(default=None, hash=False)
+    """Keyword arguments for the engine (`rewards.engines.load_engine`), e.g. dtype."""
+
+    def __post_init__(self) -> None:
+        check_fields(self)
+        check_range("threshold", self.threshold, gt=0.0, lt=1.0)
+        check_range("max_chars", self.max_chars, ge=1)
+        if self.model is not None and self.url is not None:
+            raise ConfigError("url: give the judge as model or url, not both")
+        for name in ("{first}", "{second}"):
+            if name not in self.template:
+                raise ConfigError(f"template: the judge prompt must contain {name}")
 
 
 @dataclass(frozen=True)
@@ -50,6 +115,9 @@ class MathConfig:
     worker_start_timeout: float = 120.0
     """Seconds a new worker process may take to import sympy and report ready; beyond it the
     pool raises `WorkerError` (broken infrastructure, not a bad answer)."""
+    judge: MathJudgeConfig | None = None
+    """An optional language-model judge for what the rules reject or cannot decide (see
+    `MathJudgeConfig`); none by default."""
 
     def __post_init__(self) -> None:
         check_fields(self)

@@ -15,9 +15,9 @@ from typing import Any
 
 from rewards.math._algebra import Decline, Exact, ExactArithmetic
 
-__all__ = ["evaluate", "evaluate_exact"]
+__all__ = ["evaluate", "evaluate_exact", "evaluate_with"]
 
-_TOKEN = re.compile(r"\d+(?:\.\d*)?|\.\d+|\\[a-zA-Z]+|[a-zA-Z]|[-+*/^(){}\[\]!]")
+_TOKEN = re.compile(r"\d+(?:\.\d*)?|\.\d+|\\[a-zA-Z]+|[a-zA-Z]|[-+*/^(){}\[\]!_=]")
 _VARIABLES = frozenset("abcdfghjklmnpqrstuvwxyz")  # not e, i: Euler's number, the imaginary unit
 _MAX_EXPONENT = 400.0
 
@@ -74,6 +74,13 @@ def evaluate_exact(latex: str) -> Exact | None:
     return parsed[0] if parsed is not None else None
 
 
+def evaluate_with(latex: str, arithmetic: Any) -> Any | None:
+    """The value of `latex` in another arithmetic (`_magnitude.SizeArithmetic`), by the same
+    reading as `evaluate`; `None` outside the grammar or when the arithmetic declines."""
+    parsed = _run(latex, arithmetic)
+    return parsed[0] if parsed is not None else None
+
+
 def _run(latex: str, arithmetic: Any) -> tuple[Any, bool] | None:
     tokens = _tokenize(latex)
     if tokens is None:
@@ -113,6 +120,7 @@ class _Parser:
         self.pos = 0
         self.arithmetic = arithmetic
         self.used_variables = False
+        self.bound: set[str] = set()  # index variables of the `\\sum` / `\\prod` being read
 
     def peek(self) -> str | None:
         return self.tokens[self.pos] if self.pos < len(self.tokens) else None
@@ -233,7 +241,49 @@ class _Parser:
                 degree = self.expr()
                 self.take("]")
             return self.arithmetic.root(self.group_or_token(), degree)
+        if token in self.bound:
+            return self.arithmetic.variable(token)
         if token in _VARIABLES:
             self.used_variables = True
             return self.arithmetic.variable(token)
+        if token in ("\\sum", "\\prod"):
+            return self.series(token[1:])
         raise _Decline
+
+    def series(self, kind: str) -> Any:
+        """`\\sum_{k=a}^{b} body` (or `\\prod`), for an arithmetic that has `series`: the
+        body is read once, as latex2sympy reads it (a product: `\\sum_{k=1}^{n} k + 1` is
+        `1 + \\sum k`), and only where it ends the expression or its group, so that no
+        reading of where the body ends can differ from latex2sympy's."""
+        series = getattr(self.arithmetic, "series", None)
+        if series is None:
+            raise _Decline
+        self.take("_")
+        self.take("{")
+        index = self.take()
+        if len(index) != 1 or not index.isalpha() or index in self.bound:
+            raise _Decline
+        self.take("=")
+        low = self.expr()
+        self.take("}")
+        self.take("^")
+        token = self.peek()
+        high = (self.arithmetic.number(self.take()) if token and token.isdigit()
+                else self.group_or_token())
+        value = series(kind, index, low, high, self._body_reader(index))
+        if self.peek() not in (None, ")", "}"):
+            raise _Decline
+        return value
+
+    def _body_reader(self, index: str) -> Any:
+        """A function that reads the body (from its start each time it is called)."""
+        start = self.pos
+
+        def read() -> Any:
+            self.pos = start
+            self.bound.add(index)
+            try:
+                return self.term()
+            finally:
+                self.bound.discard(index)
+        return read

@@ -1,6 +1,8 @@
 """Structural limits: recognize pathological answers (power towers, huge exponents, deep
-nesting, huge factorials, very long strings) by scanning the string, before sympy sees them.
-One linear pass per rule; every rule is cheap on any input."""
+nesting, huge factorials, very long strings, values whose bounded size is astronomical) by
+scanning the string, before sympy sees them. One linear pass per rule; every rule is cheap on
+any input. (Against a gold that is a number, a size that cannot be the gold's is decided
+`wrong` first, in `_magnitude`; these limits keep the rest from costing a timeout.)"""
 
 from __future__ import annotations
 
@@ -8,6 +10,7 @@ import math
 import re
 
 from rewards.math._config import MathConfig
+from rewards.math._magnitude import log10_factorial_bounds, size_of
 
 __all__ = ["structural_problem"]
 
@@ -33,6 +36,22 @@ def structural_problem(answer: str, config: MathConfig) -> str | None:
         digits = match.group(1)
         if len(digits) > 12 or int(digits) > config.max_exponent:
             return f"factorial of {digits[:20]} > max_exponent={config.max_exponent}"
+    return _astronomical(answer, config)
+
+
+def _astronomical(answer: str, config: MathConfig) -> str | None:
+    """A constant whose size (`_magnitude`) is beyond that of `max_exponent!`, the largest
+    value the rules above let through (`(10^{7})!`, `\\prod_{k=1}^{10^{9}} k`, whose
+    factorial or exponent no literal shows)."""
+    if "!" not in answer and "\\prod" not in answer and "^" not in answer:
+        return None  # without these, a short answer has a modest size
+    size = size_of(answer)
+    if size is None:
+        return None
+    limit = log10_factorial_bounds(config.max_exponent)[1]
+    if size.lo > limit or size.hi < -limit:
+        return f"value of about 10^{size.lo if size.lo > limit else size.hi:.3g}"\
+               f" beyond max_exponent!={config.max_exponent}!"
     return None
 
 

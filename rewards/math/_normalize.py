@@ -12,8 +12,9 @@ from fractions import Fraction
 from rewards.math._evaluate import evaluate
 
 __all__ = [
-    "Number", "choice_letter", "disjunction_as_union", "imaginary_unit_like_gold", "is_choice",
-    "is_prose", "normalize", "parse_number", "qualifiers", "text_carries_meaning",
+    "Number", "choice_letter", "disjunction_as_union", "imaginary_unit_like_gold",
+    "inequality_as_interval", "is_choice", "is_prose", "normalize", "parse_number", "qualifiers",
+    "text_carries_meaning",
 ]
 
 # `\\\\` (a LaTeX row break) is matched first so its second backslash is never read as `\\ `.
@@ -289,6 +290,15 @@ def disjunction_as_union(answer: str) -> str | None:
         return None
     intervals.sort(key=lambda bounds: bounds[0][0])
     return " \\cup ".join(_write(low, high) for low, high in intervals)
+
+
+def inequality_as_interval(answer: str) -> str | None:
+    """`0.5 \\le x < 4` (one inequality, or a chain, in one variable) written as the interval
+    it means, `[0.5, 4)`, or None (read as `disjunction_as_union` reads each of its parts)."""
+    if len(answer) > 400 or _OR.search(answer) is not None or " and " in answer:
+        return None
+    interval = _interval(answer.strip())
+    return None if interval is None else _write(interval[1], interval[2])
 
 
 Bound = tuple[float, str, bool]  # (value for sorting, text, closed)

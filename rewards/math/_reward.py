@@ -8,7 +8,8 @@ from typing import Any
 
 from rewards.math._compare import VerdictCache, compare_batch
 from rewards.math._config import MathConfig
-from rewards.math._extract import find_answer
+from rewards.math._extract import find_answer, prepare_reference
+from rewards.math._judge import MathJudge, judged_scores
 from rewards.math._pool import shared_pool
 from rewards.types import Sample, Score
 
@@ -18,14 +19,22 @@ __all__ = ["MathReward"]
 class MathReward:
     """Verifiable math reward: 1.0 when the completion's final answer equals the gold
     (`sample.reference`), 0.0 otherwise (reasons wrong, no_answer, timeout), `None` with reason
-    bad_reference when the gold cannot be parsed. Options: the fields of `MathConfig`."""
+    bad_reference when the gold cannot be parsed. Options: the fields of `MathConfig`.
+
+    With `judge` set (`MathJudgeConfig`), a language model is asked about the pairs the rules
+    reject or cannot decide: 1.0 with reason judge_equal when it says equivalent in both
+    orders, `None` with reason judge_error when it fails; `parts` then record the rule's and
+    the judge's verdicts. `judge_engine` gives the judge an engine directly (any object with
+    `tokenize` and `next_token_logprobs`, see `rewards.engines.Engine`)."""
 
     name = "math"
     kind = "verifiable"
 
-    def __init__(self, **options: Any) -> None:
+    def __init__(self, *, judge_engine: Any | None = None, **options: Any) -> None:
         self.config = MathConfig.from_options(**options)
         self.cache = VerdictCache(self.config.cache_size)
+        self.judge = (MathJudge(self.config.judge, judge_engine)
+                      if self.config.judge is not None else None)
 
     def score(self, samples: Sequence[Sample]) -> list[Score]:
         texts = [s.completion if isinstance(s.completion, str) else None for s in samples]
@@ -33,7 +42,13 @@ class MathReward:
                    for text in texts]
         pairs = [(answer, s.reference) for answer, s in zip(answers, samples)]
         verdicts = compare_batch(pairs, self.config, self.cache, texts)
-        return [Score(v.value, v.reason) for v in verdicts]
+        if self.judge is None:
+            return [Score(v.value, v.reason) for v in verdicts]
+        # (a gold the rules used: never one too long to read, which is bad_reference)
+        golds = [prepare_reference(s.reference) if v.reason in ("wrong", "timeout") else None
+                 for s, v in zip(samples, verdicts)]
+        return judged_scores(self.judge, samples, [a.answer if a else None for a in answers],
+                             golds, verdicts)
 
     async def ascore(self, samples: Sequence[Sample]) -> list[Score]:
         """`score` for asyncio code: runs in a thread, the event loop stays free."""
@@ -46,3 +61,4 @@ class MathReward:
 
     def __repr__(self) -> str:
         return f"MathReward({self.config})"
+

@@ -81,7 +81,9 @@ def test_fast_path_decides_without_workers(pred, gold, reason, path):
 # Floats never prove two answers equal (`2^{100}` agrees with `2^{100}-1` to 30 digits), and
 # what the exact algebra cannot hold (functions, sets, equations, huge factorials, a decimal
 # against an irrational) goes to sympy. An answer string alone is parsed as `$answer$`.
-@pytest.mark.parametrize("pred,gold", [("\\frac{1}{2006!}", "\\frac{1}{2004!}"),
+# (`\\frac{1}{2006!}` against `\\frac{1}{2004!}` is now decided by their sizes, 10^6 apart:
+# tests/math/test_magnitude.py; within a factor of ten, as here, sympy decides.)
+@pytest.mark.parametrize("pred,gold", [("\\frac{1}{2006!}", "\\frac{2}{2006!}"),
                                        ("\\sin^2 x+\\cos^2 x", "1"),
                                        ("\\{1,x\\}", "\\{x,1\\}"), ("2x-y+1=0", "y=2x+1"),
                                        ("0.5\\pi", "\\frac{\\pi}{2}"), ("\\sqrt[3]{2}", "2^{1/3}"),
@@ -130,3 +132,23 @@ def test_disjunction_as_union(text, union):
     from rewards.math._normalize import disjunction_as_union
 
     assert disjunction_as_union(text) == union
+
+
+# An inequality against an interval gold with a closed or infinite end is read as the interval
+# it means, in process (`allow_set_relation_comp`, as the worker compares them); an open
+# `(a, b)` may be a point, so the worker decides.
+@pytest.mark.parametrize("pred,gold,reason", [
+    ("1.5 \\le x < 2.5", "[1.5, 2.5)", "ok"), ("-2.5 \\le x < -0.5", "[-2.5, -0.5)", "ok"),
+    ("x \\ge 2", "[2, \\infty)", "ok"), ("1.5 \\le x \\le 2.5", "[1.5, 2.5)", "wrong"),
+    ("1.5 < x \\le 2.5", "[1.5, 2.5)", "wrong"), ("0.5 \\le x < 4", "[0.5, 3)", "wrong"),
+])
+def test_inequality_against_an_interval_in_process(pred, gold, reason):
+    verdict = compare_local(pred, gold, MathConfig())
+    assert isinstance(verdict, Verdict) and verdict.reason == reason, verdict
+
+
+@pytest.mark.parametrize("pred,gold", [("1.5 < x < 2.5", "(1.5, 2.5)"),
+                                       ("x > 2", "[2, \\infty)")])
+def test_inequality_left_to_the_worker(math_config, warm_pool, pred, gold):
+    assert not isinstance(compare_local(pred, gold, MathConfig()), Verdict)
+    assert compare(pred, gold, math_config).reason == ("ok" if "(" in gold[:1] else "wrong")

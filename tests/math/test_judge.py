@@ -1,0 +1,242 @@
+"""The math judge (`judge:` on the math component): asked only where the rules say wrong or
+cannot decide, both orders, log-prob verdicts; credit only when both orders agree; a failure
+abstains. A scripted engine that is wrong in known ways, and a tiny local random-weight model
+on the transformers backend."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import Any, get_args
+
+import pytest
+
+from rewards import Sample, Score
+from rewards.errors import ConfigError, EngineError
+from rewards.math import MathConfig, MathJudgeConfig, MathReward
+from rewards.math._config import JudgeBackend
+
+YES, NO = 1, 2  # token ids of the labels in the scripted engine
+
+
+class ScriptedEngine:
+    """An engine whose judge verdict is a function of the prompt text: `script(first, second)`
+    gives P(yes) for "Answer 1" = first and "Answer 2" = second (or raises). Tokens are
+    characters (offset past the label ids), so the prompt is read back exactly."""
+
+    model = "scripted"
+
+    def __init__(self, script: Callable[[str, str], float], *, rows: int | None = None) -> None:
+        self.script = script
+        self.rows = rows  # answer this many rows instead of one per prompt (a broken engine)
+        self.prompts: list[str] = []
+
+    def tokenize(self, prompt: Any, *, add_special_tokens: bool = True) -> list[int]:
+        if prompt in ("Yes", " Yes"):
+            return [YES]
+        if prompt in ("No", " No"):
+            return [NO]
+        if not isinstance(prompt, str):
+            prompt = "\n".join(m["content"] for m in prompt)
+        return [ord(c) + 10 for c in prompt]
+
+    def next_token_logprobs(self, prompts: Sequence[list[int]],
+                            candidates: Sequence[str]) -> list[dict[str, float]]:
+        rows = []
+        for ids in prompts:
+            text = "".join(chr(i - 10) for i in ids)
+            self.prompts.append(text)
+            first = text.split("Answer 1:\n", 1)[1].split("\n\n", 1)[0]
+            second = text.split("Answer 2:\n", 1)[1].split("\n\n", 1)[0]
+            p = self.script(first, second)
+            yes = math.log(p) if p > 0 else -math.inf
+            no = math.log(1 - p) if p < 1 else -math.inf
+            rows.append({c: (yes if c.strip() == "Yes" else no) for c in candidates})
+        return rows[:self.rows] if self.rows is not None else rows
+
+
+def judge_says(table: Mapping[tuple[str, str], float], default: float = 0.02):
+    return lambda first, second: table.get((first, second), default)
+
+
+def reward(engine: Any, **judge: Any) -> MathReward:
+    return MathReward(judge=judge, judge_engine=engine, timeout=2.0, workers=2)
+
+
+def sample(answer: str, gold: Any, prompt: str = "Compute it.") -> Sample:
+    return Sample(prompt, f"So the answer is $\\boxed{{{answer}}}$.", reference=gold)
+
+
+# "three halves" against `\frac{3}{2}`: words the rules do not read as a number, so wrong; a
+# judge can see they state the same value.
+PAIR = ("three halves", "\\frac{3}{2}")
+
+
+def test_credit_when_both_orders_say_equal():
+    engine = ScriptedEngine(judge_says({PAIR: 0.97, PAIR[::-1]: 0.93}))
+    [score] = reward(engine).score([sample(*PAIR)])
+    assert score.value == 1.0 and score.reason == "judge_equal"
+    assert score.parts["math/rule"] == 0.0 and score.parts["math/judge"] == 1.0
+    assert score.parts["math/judge_forward"] == pytest.approx(0.97)
+    assert score.parts["math/judge_swapped"] == pytest.approx(0.93)
+    assert len(engine.prompts) == 2  # one read per order
+    assert "Compute it." in engine.prompts[0]
+
+
+@pytest.mark.parametrize("forward,swapped", [(0.99, 0.1), (0.1, 0.99), (0.79, 0.99)])
+def test_no_credit_unless_both_orders_agree(forward, swapped):
+    engine = ScriptedEngine(judge_says({PAIR: forward, PAIR[::-1]: swapped}))
+    [score] = reward(engine).score([sample(*PAIR)])
+    assert score == Score(0.0, "wrong", {"math/rule": 0.0, "math/judge": 0.0,
+                                         "math/judge_forward": pytest.approx(forward),
+                                         "math/judge_swapped": pytest.approx(swapped)})
+
+
+def test_threshold_is_the_bar_for_each_order():
+    script = judge_says({PAIR: 0.7, PAIR[::-1]: 0.75})
+    assert reward(ScriptedEngine(script)).score([sample(*PAIR)])[0].value == 0.0  # 0.8 default
+    assert reward(ScriptedEngine(script), threshold=0.7).score([sample(*PAIR)])[0].value == 1.0
+
+
+def _raises(first: str, second: str) -> float:
+    raise EngineError("judge server at http://127.0.0.1:9 is unreachable")
+
+
+@pytest.mark.parametrize("engine,why", [
+    (ScriptedEngine(_raises), "raises"),
+    (ScriptedEngine(lambda a, b: 0.9, rows=1), "answers too few rows"),
+    (ScriptedEngine(lambda a, b: float("nan")), "gives NaN"),
+])
+def test_a_failing_judge_abstains_never_zero(engine, why):
+    scores = reward(engine).score([sample(*PAIR), sample("42", "42"), sample("41", "42")])
+    assert scores[0] == Score(None, "judge_error", {"math/rule": 0.0}), why
+    assert scores[1] == Score(1.0, "ok", {"math/rule": 1.0})  # the rules' ok stands
+    assert scores[2].value is None and scores[2].reason == "judge_error"
+
+
+def test_a_judge_giving_no_label_any_probability_abstains():
+    class Silent(ScriptedEngine):
+        def next_token_logprobs(self, prompts, candidates):
+            return [{c: -math.inf for c in candidates} for _ in prompts]
+
+    [score] = reward(Silent(lambda a, b: 0.5)).score([sample(*PAIR)])
+    assert score == Score(None, "judge_error", {"math/rule": 0.0})
+
+
+def test_asked_only_where_the_rules_reject_or_cannot_decide():
+    engine = ScriptedEngine(lambda first, second: 0.99)  # says yes to everything
+    samples = [
+        sample("\\frac{1}{2}", "0.5"),                    # rule: ok -> not asked
+        Sample("p", "I do not know.", reference="7"),     # no answer -> not asked
+        sample("7", None),                                # no gold -> abstains, not asked
+        sample("9^{9^{9^{9}}}", "42"),                    # size proves it wrong -> not asked
+        sample("41", "42"),                               # rule: wrong -> asked (and credited)
+        sample("2^{2^{2^{2^{20}}}}", "4x"),               # structural timeout -> asked
+    ]
+    scores = reward(engine).score(samples)
+    assert [(s.value, s.reason) for s in scores] == [
+        (1.0, "ok"), (0.0, "no_answer"), (None, "bad_reference"), (0.0, "wrong"),
+        (1.0, "judge_equal"), (1.0, "judge_equal")]
+    assert "math/judge" not in scores[3].parts
+    assert len(engine.prompts) == 4  # two pairs, both orders
+    # ask: undecided -> only the timeout
+    engine = ScriptedEngine(lambda first, second: 0.99)
+    scores = reward(engine, ask="undecided").score(samples)
+    assert [s.reason for s in scores[4:]] == ["wrong", "judge_equal"]
+    assert len(engine.prompts) == 2
+
+
+def test_each_distinct_pair_is_asked_once_per_batch():
+    engine = ScriptedEngine(judge_says({PAIR: 0.9, PAIR[::-1]: 0.9}))
+    scores = reward(engine).score([sample(*PAIR)] * 8 + [sample(*PAIR, prompt="Other.")])
+    assert {s.reason for s in scores} == {"judge_equal"}
+    assert len(engine.prompts) == 4  # the same question once, the other question once
+
+
+def test_long_answers_are_not_judged():
+    engine = ScriptedEngine(lambda first, second: 0.99)
+    long_answer = "1 + " * 600 + "1"
+    [score] = reward(engine, max_chars=500).score([sample(long_answer, "7")])
+    assert score.reason in ("wrong", "timeout") and "math/judge" not in score.parts
+    assert engine.prompts == []
+
+
+def test_without_a_judge_scores_carry_no_parts():
+    assert MathReward(timeout=2.0, workers=2).score([sample("41", "42")]) == [Score(0.0, "wrong")]
+
+
+def test_config_through_the_one_loader():
+    config = MathConfig.from_options(judge={"model": "/models/judge", "threshold": 0.9,
+                                            "labels": ["Y", "N"], "ask": "undecided"})
+    assert config.judge == MathJudgeConfig(model="/models/judge", threshold=0.9,
+                                           labels=("Y", "N"), ask="undecided")
+    hash(MathConfig(judge=MathJudgeConfig(model="m", engine_options={"dtype": "float32"})))
+    with pytest.raises(ConfigError, match="did you mean 'threshold'"):
+        MathConfig.from_options(judge={"model": "m", "treshold": 0.9})
+    with pytest.raises(ConfigError, match="judge.threshold"):
+        MathConfig.from_options(judge={"model": "m", "threshold": 1.0})
+    with pytest.raises(ConfigError, match="judge.ask"):
+        MathConfig.from_options(judge={"model": "m", "ask": "always"})
+    with pytest.raises(ConfigError, match="model or url"):
+        MathConfig.from_options(judge={"model": "m", "url": "http://127.0.0.1:8000"})
+    with pytest.raises(ConfigError, match="second"):
+        MathConfig.from_options(judge={"model": "m", "template": "Is {first} right?"})
+    with pytest.raises(ConfigError, match="model"):
+        MathReward(judge={"threshold": 0.9})  # no judge at all
+
+
+def test_judge_backends_are_the_engines_backends():
+    from rewards.engines import Backend
+
+    assert get_args(JudgeBackend) == get_args(Backend)
+
+
+def test_a_label_that_is_not_one_token_is_a_config_error():
+    engine = ScriptedEngine(lambda first, second: 0.9)
+    with pytest.raises(ConfigError, match="single token"):
+        reward(engine, labels=["Equivalent", "No"]).score([sample(*PAIR)])
+
+
+# --- a tiny local random-weight judge on the transformers backend ----------------------------
+
+@pytest.fixture(scope="module")
+def tiny_judge(tiny_lm_dir: Path) -> dict[str, Any]:
+    # The tiny tokenizer's single-token labels are A and B (not Yes / No).
+    return {"model": str(tiny_lm_dir), "backend": "transformers", "labels": ["A", "B"]}
+
+
+def test_tiny_model_reads_match_its_next_token_probabilities(tiny_judge):
+    from rewards.engines import shared_engine
+
+    math_reward = MathReward(judge=tiny_judge, timeout=2.0, workers=2)
+    [score] = math_reward.score([sample(*PAIR)])
+    forward, swapped = score.parts["math/judge_forward"], score.parts["math/judge_swapped"]
+    assert 0.0 < forward < 1.0 and 0.0 < swapped < 1.0 and forward != swapped
+    # The same read by hand: P(A) / (P(A) + P(B)) over both spellings, answer shown first.
+    engine = shared_engine(tiny_judge["model"], "transformers", {})
+    judge = math_reward.judge
+    assert judge is not None and judge.engine is engine  # one engine per model per process
+    prompt = judge._prompt(engine, "Compute it.", PAIR[0], PAIR[1])
+    row = engine.next_token_logprobs([prompt], ["A", " A", "B", " B"])[0]
+    p_a = math.exp(row["A"]) + math.exp(row[" A"])
+    p_b = math.exp(row["B"]) + math.exp(row[" B"])
+    assert forward == pytest.approx(p_a / (p_a + p_b), abs=1e-4)
+    # Credit follows the threshold against the smaller of the two reads.
+    low = min(forward, swapped)
+    below = MathReward(judge={**tiny_judge, "threshold": low * 0.99}, timeout=2.0, workers=2)
+    above = MathReward(judge={**tiny_judge, "threshold": min(low * 1.01 + 1e-6, 0.999)},
+                       timeout=2.0, workers=2)
+    assert below.score([sample(*PAIR)])[0].reason == "judge_equal"
+    assert above.score([sample(*PAIR)])[0] == Score(0.0, "wrong", {**score.parts,
+                                                                    "math/judge": 0.0})
+
+
+def test_label_probability_is_the_label_mass_ratio():
+    from rewards.engines import label_probability
+
+    row = {"Yes": math.log(0.3), " Yes": math.log(0.1), "No": math.log(0.2), " No": -math.inf}
+    assert label_probability(row, ["Yes", " Yes"], ["No", " No"]) == pytest.approx(0.4 / 0.6)
+    assert label_probability({"Y": 0.0, "N": -math.inf}, ["Y"], ["N"]) == 1.0
+    assert label_probability({"Y": -math.inf, "N": -1e9}, ["Y"], ["N"]) == pytest.approx(0.0)
+    assert math.isnan(label_probability({"Y": -math.inf, "N": -math.inf}, ["Y"], ["N"]))
