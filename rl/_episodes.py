@@ -31,7 +31,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rewards.envs import EnvConfig, Episode, Trajectory, score_trajectories
-from rewards.types import Reward, Sample, Score
+from rewards.io import prompt_record, prompt_sample
+from rewards.types import Reward, Score
 from rl._rollout import Batch, Group, collate
 
 __all__ = ["EpisodeGroup", "ObservationEncoder", "collate_episodes", "per_turn_advantages",
@@ -105,11 +106,8 @@ def run_episode_groups(generator: Any, tokenizer: Any, config: EnvConfig, make_e
     episode (one `generator.generate` call for the whole batch), steps the environments in
     parallel threads (tool calls run at once), and appends the observations. An episode whose
     next turn would pass `max_episode_tokens` after the prompt ends out of turns."""
-    samples = [Sample(prompt=r["prompt"], completion="", reference=r.get("reference"),
-                      domain=r.get("domain") or "default", group=str(r["id"]),
-                      meta={k: v for k, v in r.items()
-                            if k not in ("prompt", "reference", "domain")})
-               for r in rows for _ in range(n)]
+    records = [prompt_record(r) for r in rows]
+    samples = [prompt_sample(record, "") for record in records for _ in range(n)]
     episodes = [Episode(make_env(), s, config) for s in samples]
     bases = [list(p) for p in prompt_ids for _ in range(n)]
     tokens: list[list[int]] = [encode(e.start()) for e in episodes]
@@ -145,6 +143,9 @@ def run_episode_groups(generator: Any, tokenizer: Any, config: EnvConfig, make_e
                     observation = encode(result.observation)
                     tokens[i] += observation
                     masks[i] += [0] * len(observation)
+    failed = [e for e in episodes if e.error is not None]
+    if failed and len(failed) == len(episodes):  # broken infrastructure, not one bad episode:
+        raise failed[0].error  # the run stops, as a single-turn step does, never trains on nothing
     trajectories = score_trajectories(episodes, reward)
     groups = []
     for g, (row, ids) in enumerate(zip(rows, prompt_ids)):

@@ -60,6 +60,8 @@ class Episode:
         self.reason = "ok"
         self.failure: str | None = None
         """Why the episode abstains (an infrastructure error's message), or None."""
+        self.error: RewardsError | None = None
+        """The infrastructure error itself (a loop whose every episode failed raises it)."""
 
     def start(self) -> str:
         """Reset the environment; the opening observation (capped; "" after a failure)."""
@@ -112,7 +114,7 @@ class Episode:
     def _fail(self, exc: RewardsError) -> None:
         log.warning("episode of %s abstains: %s: %s", getattr(self.env, "name", "env"),
                     type(exc).__name__, exc)
-        self.failure = f"{type(exc).__name__}: {exc}"
+        self.failure, self.error = f"{type(exc).__name__}: {exc}", exc
         self.done = True
 
     def final_sample(self) -> Sample:

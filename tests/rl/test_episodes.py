@@ -212,3 +212,53 @@ def test_observations_cannot_fake_special_tokens(tiny_lm_dir, chat_template):
     if chat_template:
         assert rendered.startswith("<|im_start|>tool\n")
         assert rendered.endswith("<|im_end|>\n<|im_start|>assistant\n")
+
+
+class _BrokenTool:
+    """An environment whose infrastructure fails on the episodes named in `broken`."""
+
+    def __init__(self, broken):
+        self.broken = broken
+
+    def reset(self, sample):
+        self.secret = sample.reference
+        return ""
+
+    def step(self, action):
+        from rewards.errors import SandboxError
+        from rewards.envs import StepResult
+
+        if action.strip() in self.broken:
+            raise SandboxError("the sandbox cannot start")
+        return StepResult("", 0.0, True, {})
+
+    def final_answer(self):
+        return "5"
+
+
+@pytest.mark.parametrize("scripts,raises", [([["1"], ["1"]], True), ([["1"], ["2"]], False)])
+def test_a_step_whose_every_episode_fails_stops_the_run(tiny_lm_dir, scripts, raises):
+    """Broken infrastructure under every episode of a step raises (the loop never trains on
+    nothing); one failed episode among others abstains (env_error) and the step goes on."""
+    from transformers import AutoTokenizer
+
+    from rewards.errors import SandboxError
+
+    tokenizer = AutoTokenizer.from_pretrained(str(tiny_lm_dir))
+    config = load_options(EnvConfig, {"use": "number_guess", "max_turns": 2}, where="t")
+    rows = [{"id": "g0", "prompt": "Guess:", "reference": 5}]
+
+    def run():
+        return run_episode_groups(
+            ScriptedGenerator(tokenizer, scripts), tokenizer, config,
+            lambda: _BrokenTool({"1"}), math_reward(), rows, [tokenizer("Guess:")["input_ids"]],
+            n=2, max_tokens=4, max_episode_tokens=200,
+            encode=ObservationEncoder(tokenizer, chat_template=False, role="user"), sampling={})
+
+    if raises:
+        with pytest.raises(SandboxError, match="cannot start"):
+            run()
+    else:
+        (group,) = run()
+        assert [t.reason for t in group.trajectories] == ["env_error", "ok"]
+        assert group.rewards == [None, 1.0]
