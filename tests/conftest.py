@@ -30,6 +30,19 @@ _last_user: dict[str, str] = {}  # fixture name -> node id of the last test that
 _open: dict[str, Any] = {}  # fixture name -> object with close()
 
 
+@pytest.fixture(scope="session")
+def sandbox_ready() -> None:
+    """Skip sandbox tests where the jail cannot start here (with the reason it gives); the
+    one probe for every test area that runs the real sandbox."""
+    import sandbox
+
+    try:
+        execution = sandbox.run("print(6 * 7)")
+    except sandbox.SandboxError as exc:
+        pytest.skip(f"the nsjail sandbox cannot run on this machine: {exc}")
+    assert execution.status == "ok" and execution.stdout.strip() == "42", execution
+
+
 @pytest.hookimpl(trylast=True)  # after -k / -m deselection
 def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config,
                                   items: list[pytest.Item]) -> None:

@@ -113,10 +113,9 @@ def length_number_words(response: str, *, num_words: int, relation: str) -> bool
 _DIVIDER = re.compile(r"\s?\*\*\*\s?")
 
 
-def divided_paragraphs(response: str) -> int | None:
-    """Paragraphs separated by the markdown divider `***`, blank ends not counted; None when
-    a paragraph in the middle is blank."""
-    paragraphs = _DIVIDER.split(response)
+def counted_paragraphs(paragraphs: Sequence[str]) -> int | None:
+    """How many `paragraphs` (already split), blank ends not counted; None when a paragraph
+    in the middle is blank."""
     count = len(paragraphs)
     for index, paragraph in enumerate(paragraphs):
         if not paragraph.strip():
@@ -125,6 +124,11 @@ def divided_paragraphs(response: str) -> int | None:
             else:
                 return None
     return count
+
+
+def divided_paragraphs(response: str) -> int | None:
+    """Paragraphs separated by the markdown divider `***` (see `counted_paragraphs`)."""
+    return counted_paragraphs(_DIVIDER.split(response))
 
 
 def length_number_paragraphs(response: str, *, num_paragraphs: int) -> bool:

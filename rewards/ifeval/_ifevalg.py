@@ -8,7 +8,13 @@ import re
 from collections.abc import Sequence
 from itertools import pairwise
 
-from rewards.ifeval._ifeval import compare, count_literal, divided_paragraphs, keywords_frequency
+from rewards.ifeval._ifeval import (
+    compare,
+    count_literal,
+    counted_paragraphs,
+    divided_paragraphs,
+    keywords_frequency,
+)
 from rewards.ifeval._ifeval import keywords_letter_frequency as letter_frequency
 from rewards.ifeval._text import regex_sentences, word_tokens
 
@@ -104,15 +110,7 @@ def paragraphs_paragraphs(response: str) -> bool:
 
 def paragraphs_paragraphs2(response: str) -> bool:
     """Exactly two paragraphs separated by a blank line (none blank in the middle)."""
-    pieces = response.split("\n\n")
-    count = len(pieces)
-    for index, piece in enumerate(pieces):
-        if not piece.strip():
-            if index in (0, len(pieces) - 1):
-                count -= 1
-            else:
-                return False
-    return count == 2
+    return counted_paragraphs(response.split("\n\n")) == 2
 
 
 def first_word_first_word_sent(response: str, *, first_word: str | Sequence[str]) -> bool:

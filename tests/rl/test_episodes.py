@@ -225,8 +225,8 @@ class _BrokenTool:
         return ""
 
     def step(self, action):
-        from rewards.errors import SandboxError
         from rewards.envs import StepResult
+        from rewards.errors import SandboxError
 
         if action.strip() in self.broken:
             raise SandboxError("the sandbox cannot start")

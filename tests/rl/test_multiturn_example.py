@@ -22,16 +22,6 @@ def setup_module_from_example():
 
 
 @pytest.fixture(scope="module")
-def sandbox_ready():
-    import sandbox
-
-    try:
-        sandbox.run("print(1)")
-    except sandbox.SandboxError as exc:
-        pytest.skip(f"the nsjail sandbox cannot run on this machine: {exc}")
-
-
-@pytest.fixture(scope="module")
 def toy(tmp_path_factory):
     root = tmp_path_factory.mktemp("multiturn") / "toy"
     setup = setup_module_from_example()

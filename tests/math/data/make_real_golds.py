@@ -53,8 +53,8 @@ SOURCES = [
      "evaluation/data/gaokao_math_cloze/test.jsonl", "no data licence stated; harness MIT",
      "answer"),
     ("carp_en", "QwenLM/Qwen2.5-Math", "a45202bd16f1ec06f433442dc1152d0074773465",
-     "evaluation/data/carp_en/test.jsonl", "no data licence stated (CARP, Zhang et al. 2023); "
-     "harness MIT", "answer"),
+     "evaluation/data/carp_en/test.jsonl",
+     "no data licence stated (CARP, Zhang et al. 2023); harness MIT", "answer"),
     ("svamp", "QwenLM/Qwen2.5-Math", "a45202bd16f1ec06f433442dc1152d0074773465",
      "evaluation/data/svamp/test.jsonl", "MIT (SVAMP)", "Answer (a decimal string)"),
     ("asdiv", "QwenLM/Qwen2.5-Math", "a45202bd16f1ec06f433442dc1152d0074773465",
