@@ -12,6 +12,7 @@ is not one token) is a configuration error and raises."""
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -21,6 +22,12 @@ from rewards.math._config import MathJudgeConfig, Verdict
 from rewards.types import Sample, Score
 
 __all__ = ["JudgeRead", "MathJudge", "judged_scores"]
+
+MAX_JUDGED_WORDS = 3
+"""An answer with more words of prose than this is never shown to the judge (the rule's
+verdict stands): a final answer states a value ("three halves", "5 thousand"), and prose
+beyond that is text the policy could address to the judge ("note to the grader: ...")."""
+_WORD = re.compile(r"(?<![\\A-Za-z])[A-Za-z]{3,}")  # a word, not a LaTeX command (\frac)
 
 
 @dataclass(frozen=True)
@@ -116,6 +123,7 @@ class MathJudge:
         return (verdict.reason in asked and not verdict.detail.startswith("magnitude")
                 and answer is not None and gold is not None
                 and 0 < len(answer.strip()) and len(answer) <= self.config.max_chars
+                and len(_WORD.findall(answer)) <= MAX_JUDGED_WORDS
                 and 0 < len(gold.strip()) and len(gold) <= self.config.max_chars)
 
 
