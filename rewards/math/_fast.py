@@ -116,8 +116,9 @@ def _numbers_equal(pred: Number, gold: Number, rel_tol: float) -> bool:
     """Equal values. A percent means the value / 100 (`25\\%` is `0.25`); between two whole
     numbers the sign may also be dropped (`25\\%` against `25`, as math-verify allows), not
     between decimals (`0.5\\%` is not `0.5`). Exact numbers compare exactly; a decimal is
-    accepted within `rel_tol` and never beyond the rounding of its printed digits, so
-    `1000000007.0` is not `1000000009`."""
+    accepted within `rel_tol` and never beyond the rounding of the printed digits (the
+    gold's when the gold is a decimal, else the answer's), so `1000000007.0` is not
+    `1000000009` and `12345.7` is not `12345.67`."""
     p_value = pred.value / 100 if pred.percent else pred.value
     g_value = gold.value / 100 if gold.percent else gold.value
     if p_value == g_value:
@@ -127,7 +128,9 @@ def _numbers_equal(pred: Number, gold: Number, rel_tol: float) -> bool:
         return True
     if not (pred.decimal or gold.decimal):
         return False  # two exact numbers: exactly equal or not at all
-    rounding = max(number.half_unit for number in (pred, gold) if number.decimal)
+    # A decimal gold states its precision: an answer must match it to the gold's printed
+    # digits (`12345.7` is not `12345.67`); against an exact gold, to the answer's own.
+    rounding = gold.half_unit if gold.decimal else pred.half_unit
     diff = abs(p_value - g_value)
     # (1 + 1e-9): `rel_tol` is a float, so 0.333333 vs 1/3 at 1e-6 must not fail on rounding.
     return (diff <= rounding and

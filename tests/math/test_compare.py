@@ -51,6 +51,9 @@ LOCAL = [
     ("3.14", "\\pi", "wrong", "decimal"), ("-0.166667", "-\\frac{1}{6}", "ok", "numeric"),
     ("0.17", "\\frac{1}{6}", "wrong", "numeric"), ("0.1667", "\\frac{1}{6}", "wrong", "numeric"),
     ("1.732051", "\\sqrt{3}", "ok", "decimal"), ("10^{-400}", "10^{-399}", "wrong", "numeric"),
+    # A decimal gold states its precision: an answer matches it to the gold's digits.
+    ("12345.7", "12345.67", "wrong", "numeric"), ("12345.670", "12345.67", "ok", "numeric"),
+    ("0.5", "0.50", "ok", "numeric"), ("27", "27.0", "ok", "numeric"),
     # Exact algebra (rationals, pi, square roots, polynomials): a proof both ways.
     ("3\\sqrt{2}", "2\\sqrt{3}", "wrong", "exact algebra"),
     ("(x-3)^2", "x^2+6x+9", "wrong", "exact algebra"), ("t^2", "x^2", "wrong", "exact algebra"),
