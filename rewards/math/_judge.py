@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from rewards.errors import ConfigError
+from rewards.errors import ConfigError, EngineError
 from rewards.math._config import MathJudgeConfig, Verdict
 from rewards.types import Sample, Score
 
@@ -93,7 +93,7 @@ class MathJudge:
                        for first, second in ((answer, gold), (gold, answer))]
             rows = engine.next_token_logprobs(prompts, [*yes, *no])
             if len(rows) != len(prompts):
-                raise ValueError(f"{len(rows)} log-prob rows for {len(prompts)} prompts")
+                raise EngineError(f"{len(rows)} log-prob rows for {len(prompts)} prompts")
             probabilities = [label_probability(row, yes, no) for row in rows]
         except ConfigError:
             raise
