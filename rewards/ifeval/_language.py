@@ -38,7 +38,8 @@ def _factory() -> Any:
             _STATE["matrix"] = np.asarray([factory.word_lang_prob_map[w] for w in words],
                                           dtype=np.float64)
             _STATE["bulk"] = _bulk_matches_choice()
-            _STATE["normalized"] = {}
+            _STATE["normalized"] = _Normalized()
+            _STATE["words"] = {}
             _STATE["factory"] = factory
     return _STATE["factory"]
 
@@ -49,64 +50,104 @@ def _fast_detector_class() -> type:
     import numpy as np
     from langdetect.detector import Detector
     from langdetect.lang_detect_exception import ErrorCode, LangDetectException
-    from langdetect.utils.ngram import NGram
 
     class _FastDetector(Detector):  # type: ignore[misc]
-        def _extract_ngrams(self) -> list[str]:
+        def _extract_rows(self) -> list[int]:
             """langdetect's n-gram extraction (`NGram.add_char`, then the 1-, 2- and 3-grams
-            it holds that the profiles know), with each character's normalization looked
-            up once per process instead of per occurrence."""
-            known = self.word_lang_prob_map
-            normalized = _STATE["normalized"]
-            result = []
-            grams, capital = " ", False
-            for raw in self.text:
-                ch = normalized.get(raw)
-                if ch is None:
-                    ch = normalized[raw] = NGram.normalize(raw)
-                last = grams[-1]
-                if last == " ":
-                    grams, capital = " ", False
-                    if ch == " ":
-                        continue
-                elif len(grams) >= 3:
-                    grams = grams[1:]
-                grams += ch
-                if ch.isupper():
-                    if last.isupper():
-                        capital = True
-                else:
-                    capital = False
-                if capital:
+            it holds that the profiles know) as profile rows. `add_char` starts afresh after
+            each space, so the n-grams of a text are those of its space-separated words in
+            order, each with the space after it (none after the last): a word's rows are
+            computed once per process. Each character's normalization is looked up once."""
+            words = _STATE["words"]
+            rows: list[int] = []
+            parts = self.text.translate(_STATE["normalized"]).split(" ")
+            last = len(parts) - 1
+            for i, part in enumerate(parts):
+                if not part:
                     continue
-                if ch != " " and ch in known:
-                    result.append(ch)
-                if len(grams) >= 2:
-                    if grams[-2:] in known:
-                        result.append(grams[-2:])
-                    if len(grams) == 3 and grams in known:
-                        result.append(grams)
-            return result
+                word = part + " " if i < last else part
+                found = words.get(word)
+                if found is None:
+                    if len(words) >= _WORDS_LIMIT:
+                        words.clear()
+                    found = words[word] = _word_rows(word, self.word_lang_prob_map,
+                                                      _STATE["index"])
+                rows.extend(found)
+            return rows
 
         def _detect_block(self) -> None:
             self.cleaning_text()
-            ngrams = self._extract_ngrams()
-            if not ngrams:
+            found = self._extract_rows()
+            if not found:
                 raise LangDetectException(ErrorCode.CantDetectError, "No features in text.")
-            index = _STATE["index"]
-            rows = np.fromiter((index[w] for w in ngrams), dtype=np.int64, count=len(ngrams))
+            rows = np.asarray(found, dtype=np.int64)
             distinct, inverse = np.unique(rows, return_inverse=True)
             table = (_STATE["matrix"][distinct], inverse)
             total = np.zeros(len(self.langlist))
             self.random.seed(self.seed)
-            for _ in range(self.n_trial):
+            for trial in range(self.n_trial):
                 alpha = self.alpha + self.random.gauss(0.0, 1.0) * self.ALPHA_WIDTH
                 total += _trial(self.random, table, alpha / self.BASE_FREQ,
                                 self.CONV_THRESHOLD, self.ITERATION_LIMIT) / self.n_trial
+                if _decided(total, (self.n_trial - 1 - trial) / self.n_trial,
+                            self.PROB_THRESHOLD):
+                    break
             self.langprob = total.tolist()
 
     _STATE["detector"] = _FastDetector
     return _FastDetector
+
+
+_WORDS_LIMIT = 200_000  # words whose n-gram rows are kept (then the cache starts afresh)
+
+
+class _Normalized(dict):  # type: ignore[type-arg]
+    """`str.translate` table: a character -> langdetect's `NGram.normalize` of it, computed on
+    first use."""
+
+    def __missing__(self, char: int) -> str:
+        from langdetect.utils.ngram import NGram
+
+        value = self[char] = NGram.normalize(chr(char))
+        return value
+
+
+def _word_rows(word: str, known: Any, index: dict[str, int]) -> tuple[int, ...]:
+    """langdetect's `_extract_ngrams` loop on one normalized word (and the space after it,
+    if any), from a fresh `NGram`: the profile rows of the n-grams it yields."""
+    result = []
+    grams, capital = " ", False
+    for ch in word:
+        last = grams[-1]
+        if len(grams) >= 3:
+            grams = grams[1:]
+        grams += ch
+        if ch.isupper():
+            if last.isupper():
+                capital = True
+        else:
+            capital = False
+        if capital:
+            continue
+        if ch != " " and ch in known:
+            result.append(index[ch])
+        if len(grams) >= 2:
+            if grams[-2:] in known:
+                result.append(index[grams[-2:]])
+            if len(grams) == 3 and grams in known:
+                result.append(index[grams])
+    return tuple(result)
+
+
+def _decided(total: Any, remaining: float, floor: float) -> bool:
+    """Whether the language ahead in `total` (the trials so far, each summing to 1 and
+    weighted 1/n) stays ahead and above `floor` whatever the `remaining` trials give: then
+    langdetect's `detect()` names it, and the remaining trials are not drawn."""
+    if remaining <= 0.0:
+        return True
+    order = total.argsort()
+    best, second = total[order[-1]], total[order[-2]]
+    return bool(best > floor and best - second > remaining + 1e-9)
 
 
 _CHUNK = 100  # draws per numpy step: a multiple of 5, langdetect's checking period
