@@ -22,7 +22,7 @@ Checker = Callable[..., bool]
 
 INSTRUCTIONS: dict[str, Checker] = {**_ifeval.CHECKERS, **_ifevalg.CHECKERS, **_ifbench.CHECKERS}
 """Instruction id (`instruction_id_list` entries) -> checker: IFEval's 25, IFEvalG's 29 and
-the 14 of IFBench's 58 that are decided exactly."""
+the 55 of IFBench's 58 that are decided exactly."""
 FUNCTIONS: dict[str, Checker] = dict(_rlvr.CHECKERS)
 """RLVR-IFeval `func_name` -> checker."""
 FAMILIES: dict[str, tuple[str, ...]] = {
@@ -39,6 +39,7 @@ _ZERO_IS_MISSING = {  # IFEvalG tests these with `if not x`: 0 is replaced by a 
     "copy:copying_multiple": ("N",), "count:lowercase_counting": ("N",),
     "letters:letter_counting": ("N",), "count:counting_composition": ("n_sent", "n_words"),
     "keywords:keyword_specific_position": ("n", "m"),
+    "words:keywords_specific_position": ("n", "m"),
 }
 _QUANTIFIERS = ("at least", "at most", "around")
 
@@ -162,7 +163,8 @@ def _check_ranges(instruction_id: str, args: dict[str, Any], function: bool) -> 
                                 f"not {value!r}")
         if isinstance(value, int) and value < 0:
             raise BadConstraint(f"{instruction_id}: {name} must be >= 0, not {value}")
-        if isinstance(value, str) and not value.strip() and name != "prompt_to_repeat":
+        if isinstance(value, str) and not value.strip() and name not in ("prompt_to_repeat",
+                                                                     "reference_text"):
             raise BadConstraint(f"{instruction_id}: {name} is empty")
     if function:
         if instruction_id == "verify_letter_frequency" and len(args["letter"]) != 1:
@@ -174,6 +176,9 @@ def _check_ranges(instruction_id: str, args: dict[str, Any], function: bool) -> 
     if zero:
         raise BadConstraint(f"{instruction_id}: {zero[0]} is 0, which the reference reads as "
                             "missing and draws at random")
+    if instruction_id == "count:words_japanese" and args["N"] == 0:
+        raise BadConstraint(f"{instruction_id}: N is 0, on which the reference raises "
+                            "ZeroDivisionError")
     letter = args.get("letter")
     if letter is not None and len(letter.strip()) != 1:
         # the reference draws a random letter for anything but one ASCII letter; a single
