@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import csv
 import io
+import itertools
 import re
 import string
 import unicodedata
@@ -73,7 +74,7 @@ def format_line_indent(response: str) -> bool:
         else:
             i += 1
     kept = [line for line, keep in zip(lines, alive) if keep]
-    return all(_indent(b) > _indent(a) for a, b in zip(kept, kept[1:]))
+    return all(_indent(b) > _indent(a) for a, b in itertools.pairwise(kept))
 
 
 _QUOTE_STRIP = string.digits + string.punctuation.replace('"', "")
@@ -172,7 +173,7 @@ def custom_mcq_count_length(response: str) -> bool:
         if options != 5:
             return False
         lengths.append(len(text.strip()))
-    return all(a < b for a, b in zip(lengths, lengths[1:]))
+    return all(a < b for a, b in itertools.pairwise(lengths))
 
 
 def _ascii(text: str) -> str:

@@ -6,6 +6,7 @@ reference's `nltk.sent_tokenize`, approximated as for `sentence:keyword`) and to
 
 from __future__ import annotations
 
+import itertools
 import re
 import string
 
@@ -58,11 +59,14 @@ def count_conjunctions(response: str, *, small_n: int) -> bool:
     return len(found) >= small_n
 
 
-_NAMES = ("Emma Liam Sophia Jackson Olivia Noah Ava Lucas Isabella Mason Mia Ethan Charlotte "
-          "Alexander Amelia Benjamin Harper Leo Zoe Daniel Chloe Samuel Lily Matthew Grace Owen "
-          "Abigail Gabriel Ella Jacob Scarlett Nathan Victoria Elijah Layla Nicholas Audrey David "
-          "Hannah Christopher Penelope Thomas Nora Andrew Aria Joseph Claire Ryan Stella "
-          "Jonathan").split()
+_NAMES = [
+    "Emma", "Liam", "Sophia", "Jackson", "Olivia", "Noah", "Ava", "Lucas", "Isabella", "Mason",
+    "Mia", "Ethan", "Charlotte", "Alexander", "Amelia", "Benjamin", "Harper", "Leo", "Zoe",
+    "Daniel", "Chloe", "Samuel", "Lily", "Matthew", "Grace", "Owen", "Abigail", "Gabriel", "Ella",
+    "Jacob", "Scarlett", "Nathan", "Victoria", "Elijah", "Layla", "Nicholas", "Audrey", "David",
+    "Hannah", "Christopher", "Penelope", "Thomas", "Nora", "Andrew", "Aria", "Joseph", "Claire",
+    "Ryan", "Stella", "Jonathan"
+]
 _NAME_PATTERNS = tuple(re.compile(rf"\b{name}\b") for name in _NAMES)
 
 
@@ -118,7 +122,7 @@ _CONSONANTS = frozenset("bcdfghjklmnpqrstvwxyz")
 def words_consonants(response: str) -> bool:
     """Every whitespace-separated word holds two adjacent ASCII consonants."""
     for word in response.lower().strip().split():
-        if not any(a in _CONSONANTS and b in _CONSONANTS for a, b in zip(word, word[1:])):
+        if not any(a in _CONSONANTS and b in _CONSONANTS for a, b in itertools.pairwise(word)):
             return False
     return True
 
@@ -130,7 +134,7 @@ def sentence_alliteration_increment(response: str) -> bool:
     for sentence in split_sentences(response):
         words = [c for c in (w.lstrip(_STRIP) for w in sentence.lower().split()) if c]
         score, in_run = 0, False
-        for a, b in zip(words, words[1:]):
+        for a, b in itertools.pairwise(words):
             if a[0] == b[0]:
                 score += 1 if in_run else 2
                 in_run = True
@@ -168,13 +172,15 @@ def count_words_japanese(response: str, *, N: int) -> bool:
     return True
 
 
-_PRONOUNS = frozenset("""
-i me we us you he him she her it they them my mine our ours your yours his hers its their
-theirs myself ourselves yourself yourselves himself herself itself themselves this that these
-those who whom whose which what whoever whomever whatever whichever anybody anyone anything
-everybody everyone everything nobody nothing somebody someone something each either neither
-both all some any none
-""".split())
+_PRONOUNS = frozenset([
+    "i", "me", "we", "us", "you", "he", "him", "she", "her", "it", "they", "them", "my", "mine",
+    "our", "ours", "your", "yours", "his", "hers", "its", "their", "theirs", "myself", "ourselves",
+    "yourself", "yourselves", "himself", "herself", "itself", "themselves", "this", "that", "these",
+    "those", "who", "whom", "whose", "which", "what", "whoever", "whomever", "whatever",
+    "whichever", "anybody", "anyone", "anything", "everybody", "everyone", "everything", "nobody",
+    "nothing", "somebody", "someone", "something", "each", "either", "neither", "both", "all",
+    "some", "any", "none"
+])
 
 
 def count_pronouns(response: str, *, N: int) -> bool:
@@ -187,7 +193,7 @@ def words_last_first(response: str) -> bool:
     """Each sentence's last word (outer punctuation stripped) is the next one's first
     (case-insensitive)."""
     sentences = split_sentences(response)
-    for current, following in zip(sentences, sentences[1:]):
+    for current, following in itertools.pairwise(sentences):
         last = current.rstrip(_STRIP).split()
         first = following.lstrip(_STRIP).split()
         if not last or not first or last[-1].lower() != first[0].lower():
@@ -210,7 +216,7 @@ def sentence_increment(response: str, *, small_n: int) -> bool:
     """Each sentence has exactly `small_n` more words (punctuation removed) than the one
     before."""
     counts = [len(s.translate(_PUNCTUATION).split()) for s in split_sentences(response)]
-    return all(b == a + small_n for a, b in zip(counts, counts[1:]))
+    return all(b == a + small_n for a, b in itertools.pairwise(counts))
 
 
 def words_keywords_specific_position(response: str, *, keyword: str, n: int, m: int) -> bool:
