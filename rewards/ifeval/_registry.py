@@ -74,19 +74,25 @@ def build_instruction(instruction_id: Any, kwargs: Any, *, function: bool = Fals
 
 
 def _key(instruction_id: Any, kwargs: Any, function: bool) -> Any:
-    """A hashable key for (id, kwargs), or None when a value is not plain data."""
-    if not isinstance(instruction_id, str) or not (kwargs is None or isinstance(kwargs, Mapping)):
+    """A hashable key for (id, kwargs), or None when a value is not plain data (exact types:
+    a subclass is built afresh each time). Arguments in another order make another key."""
+    if type(instruction_id) is not str:
+        return None
+    if kwargs is None:
+        return instruction_id, function, ()
+    if type(kwargs) is not dict and not isinstance(kwargs, Mapping):
         return None
     items = []
-    for name, value in (kwargs or {}).items():
-        if isinstance(value, (list, tuple)):
-            if not all(isinstance(v, str) for v in value):
+    for name, value in kwargs.items():
+        kind = type(value)
+        if kind is list or kind is tuple:
+            if not all(type(v) is str for v in value):
                 return None
             value = ("list", *value)
-        elif not (value is None or isinstance(value, (str, int, float, bool))):
+        elif not (value is None or kind is str or kind is int or kind is float or kind is bool):
             return None
-        items.append((name, type(value).__name__, value))
-    return instruction_id, function, tuple(sorted(items, key=lambda item: str(item[0])))
+        items.append((name, kind.__name__, value))
+    return instruction_id, function, tuple(items)
 
 
 def _build(instruction_id: Any, kwargs: Any, function: bool) -> Instruction:
