@@ -63,8 +63,10 @@ def build_instruction(instruction_id: Any, kwargs: Any, *, function: bool = Fals
     `BadConstraint` saying why not. `function`: an RLVR `func_name`. Built constraints are
     kept (a dataset repeats its constraints across rows and a group's rollouts)."""
     key = _key(instruction_id, kwargs, function)
-    if key is not None and key in _BUILT:
-        return _BUILT[key]
+    if key is not None:
+        found = _BUILT.get(key)
+        if found is not None:
+            return found
     built = _build(instruction_id, kwargs, function)
     if key is not None:
         if len(_BUILT) >= _BUILT_LIMIT:
@@ -85,14 +87,18 @@ def _key(instruction_id: Any, kwargs: Any, function: bool) -> Any:
     items = []
     for name, value in kwargs.items():
         kind = type(value)
-        if kind is list or kind is tuple:
+        if kind in _PLAIN:
+            items.append((name, kind, value))
+        elif kind is list or kind is tuple:
             if not all(type(v) is str for v in value):
                 return None
-            value = ("list", *value)
-        elif not (value is None or kind is str or kind is int or kind is float or kind is bool):
+            items.append((name, kind, tuple(value)))
+        else:
             return None
-        items.append((name, kind.__name__, value))
     return instruction_id, function, tuple(items)
+
+
+_PLAIN = frozenset([str, int, float, bool, type(None)])
 
 
 def _build(instruction_id: Any, kwargs: Any, function: bool) -> Instruction:
