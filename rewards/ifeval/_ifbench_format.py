@@ -163,16 +163,17 @@ def custom_mcq_count_length(response: str) -> bool:
         return False
     lengths = []
     for question in questions:
-        text, options, done = "", 0, False
+        text: list[str] = []
+        options, done = 0, False
         for line in question.split("\n"):
             if _OPTION.match(line.strip()):
                 options += 1
                 done = True
             elif not done:
-                text += " " + line.strip()
+                text.append(" " + line.strip())
         if options != 5:
             return False
-        lengths.append(len(text.strip()))
+        lengths.append(len("".join(text).strip()))
     return all(a < b for a, b in itertools.pairwise(lengths))
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from rewards.ifeval import FAMILIES, BadConstraint, build_instruction, follows
+from rewards.ifeval import FAMILIES, INSTRUCTIONS, BadConstraint, build_instruction, follows
 
 P = "Write about the rain."
 CAPITALS = ["Reykjavik", "Helsinki", "Oslo", "Tallinn", "Stockholm", "Riga", "Moscow",
@@ -238,3 +238,26 @@ def test_a_blank_reference_text_is_a_zero_overlap_not_an_abstention() -> None:
     assert follows(overlap, "abcd")  # 0% is within 2 points of 1%
     assert not follows(build_instruction("ratio:overlap", {"reference_text": "", "percentage": 3}),
                        "abcd")
+
+
+ADVERSARIAL = {  # where the reference's own code is quadratic, and long runs of one character
+    "blank lines then indents": "\n" * 50_000 + " a\n" * 10_000,
+    "newlines before Question": "Question 1\n" + "\n" * 60_000 + "Question 2 x",
+    "one long quoted CSV field": PRODUCTS + '\n1,"' + "a" * 90_000 + ",b,2,3",
+    "quotes and brackets": "\"'" * 40_000,
+}
+ARGUMENTS = {"percentage": 50, "small_n": 2, "N": 3, "n": 2, "m": 2, "keyword": "a",
+             "reference_text": "a b c", "sep": "-", "prompt_to_repeat": P}
+
+
+@pytest.mark.timeout(120)  # linear: well under a second each
+@pytest.mark.parametrize("text", list(ADVERSARIAL.values()), ids=list(ADVERSARIAL))
+def test_every_ifbench_check_is_linear_on_adversarial_text(text: str) -> None:
+    from rewards.ifeval._registry import _parameters
+
+    for iid in FAMILIES["ifbench"]:
+        params = _parameters(INSTRUCTIONS[iid])
+        kwargs = {name: ARGUMENTS[name] for name in params if name in ARGUMENTS}
+        if len(kwargs) != len(params):
+            continue  # the 14 earlier types take other arguments; test_text covers the splitters
+        assert follows(build_instruction(iid, kwargs), text) in (True, False), iid
