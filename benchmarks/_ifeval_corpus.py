@@ -12,6 +12,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from _ifbench_corpus import GENERATORS as IFBENCH_MORE
+
 from rewards.ifeval import (
     count_sentences,
     count_words,
@@ -397,8 +399,12 @@ RLVR_NAMES = ["verify_keywords", "verify_keyword_frequency", "validate_forbidden
 def cases(n: int, *, seed: int = 0,
           families: tuple[str, ...] = ("ifeval", "ifevalg", "ifbench", "rlvr")
           ) -> Iterator[Case]:
-    """`n` cases per family, every type in turn (so each type gets n / types of them)."""
+    """`n` cases per family, every type in turn (so each type gets n / types of them); IFBench
+    gets `n` more for its 41 types of `_ifbench_corpus` (drawn from a generator of their own,
+    so that the other rows stay those of earlier runs)."""
     rng = random.Random(seed)
+    more = random.Random(seed + 1_000_003)
+    more_ids = sorted(IFBENCH_MORE)
     prompt = Case("x", [], [], "").prompt
     for i in range(n):
         if "ifeval" in families:
@@ -419,6 +425,9 @@ def cases(n: int, *, seed: int = 0,
         if "ifbench" in families:
             iid = IFBENCH_IDS[i % len(IFBENCH_IDS)]
             text, kwargs = _ifbench_case(rng, iid, prompt)
+            yield Case("ifbench", [iid], [kwargs], text)
+            iid = more_ids[i % len(more_ids)]
+            text, kwargs = IFBENCH_MORE[iid](more, prompt, more.random() < 0.4)
             yield Case("ifbench", [iid], [kwargs], text)
         if "rlvr" in families:
             name = RLVR_NAMES[i % len(RLVR_NAMES)]

@@ -156,6 +156,29 @@ def _load_open_instruct(source: str | None) -> tuple[Any, Any] | None:
     return registry.INSTRUCTION_DICT, functions.IF_FUNCTIONS_MAP
 
 
+def _offline_stopwords() -> None:
+    """IFBench's `ratio:stop_words` reads NLTK's stop-word corpus, a download; where it is not
+    installed, the reference is given NLTK's English list as `rewards.ifeval._stopwords`
+    writes it (with the 26 entries holding an apostrophe, which no `\\w+` token matches)."""
+    import nltk.corpus
+
+    try:
+        nltk.corpus.stopwords.words("english")
+        return
+    except LookupError:
+        pass
+    from rewards.ifeval._stopwords import ENGLISH_STOPWORDS
+
+    apostrophes = ["you're", "you've", "you'll", "you'd", "she's", "it's", "that'll", "don't", "should've", "aren't", "couldn't", "didn't", "doesn't", "hadn't", "hasn't", "haven't", "isn't", "mightn't", "mustn't", "needn't", "shan't", "shouldn't", "wasn't", "weren't", "won't", "wouldn't"]
+    words = sorted(ENGLISH_STOPWORDS) + apostrophes
+
+    class _Stopwords:
+        def words(self, language: str = "english") -> list[str]:
+            return list(words)
+
+    nltk.corpus.stopwords = _Stopwords()  # type: ignore[assignment]
+
+
 def _quiet_langdetect_logging() -> None:
     import logging
 
@@ -198,6 +221,7 @@ def _load_ifbench(source: str | None) -> dict[str, Any] | None:
         classic = _load_module("ifbench.classic_instructions", folder / "classic_instructions.py")
         sys.modules["ifbench"].classic_instructions = classic  # type: ignore[attr-defined]
         registry = _load_module("ifbench.instructions_registry", folder / "instructions_registry.py")
+        _offline_stopwords()
     except Exception as exc:  # noqa: BLE001 - as load_lm_eval
         _REASON.append(f"IFBench checkers unavailable: {type(exc).__name__}: {exc}")
         return None

@@ -1,8 +1,11 @@
 """IFBench's out-of-distribution constraints (allenai/IFBench `instructions.py`) that can be
-checked exactly without data files: 14 of its 58. The others need NLTK's stop-word list,
-its part-of-speech tagger, a syllable counter or a judgment (a "thesis", a "template"), and
-are not registered: their ids abstain (`bad_reference`) rather than get a guessed verdict.
-IFBench splits sentences with NLTK's Punkt, as `split_sentences` approximates."""
+checked exactly without data files: 55 of its 58, these 14 and those of `_ifbench_words`
+and `_ifbench_format` (one, `ratio:stop_words`, with NLTK's English stop-word list written
+out in `_stopwords`). The other three need NLTK's part-of-speech tagger
+(`words:start_verb`), syllapy's syllable counts (`words:odd_even_syllables`) or the
+`emoji` package's emoji list (`format:emoji`), and are not registered: their ids abstain
+(`bad_reference`) rather than get a guessed verdict. IFBench splits sentences with NLTK's
+Punkt, as `split_sentences` approximates."""
 
 from __future__ import annotations
 
@@ -11,6 +14,7 @@ import string
 from collections import Counter
 from itertools import pairwise
 
+from rewards.ifeval import _ifbench_format, _ifbench_words
 from rewards.ifeval._ifeval import count_words
 from rewards.ifeval._text import split_sentences, word_tokens
 
@@ -157,5 +161,7 @@ CHECKERS = {
     "format:title_case": format_title_case,
     "format:no_whitespace": format_no_whitespace,
     "format:options": format_options,
+    **_ifbench_words.CHECKERS,
+    **_ifbench_format.CHECKERS,
 }
 """Instruction id -> checker, the IFBench constraints decided exactly here."""

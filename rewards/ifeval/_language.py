@@ -4,20 +4,23 @@ another language on a second call for short or mixed text).
 
 langdetect spends its time in one pure-Python loop: thousands of random n-gram draws, each
 multiplying 55 language probabilities, normalized every fifth draw. `_FastDetector` takes
-the same draws from the same seeded generator, in chunks, and finds with numpy (log sums)
-the check at which langdetect's trial stops; the generator is rewound to that draw. The
-probabilities agree to rounding, so the language named is langdetect's
-(tests/ifeval/test_language.py compares them)."""
+the same draws in chunks, and finds with numpy (log sums) the check at which langdetect's
+trial stops. langdetect reseeds its generator for every text, so every detection reads the
+same random stream: it is made once (`_stream`) and replayed (`_Replay`). The n-grams of a
+word are found once per process, and the trials stop once `detect()`'s answer cannot change
+(`_decided`). The probabilities agree to rounding, so the language named is langdetect's
+(tests/ifeval/test_text.py compares them)."""
 
 from __future__ import annotations
 
+import math
 import threading
 from functools import lru_cache
 from typing import Any
 
 __all__ = ["MAX_DETECT_CHARS", "detect_language"]
 
-_LOCK = threading.Lock()
+_LOCK = threading.RLock()
 _STATE: dict[str, Any] = {}
 MAX_DETECT_CHARS = 10_000
 """langdetect reads at most this many characters (its own default `max_text_length`)."""
@@ -37,8 +40,9 @@ def _factory() -> Any:
             _STATE["index"] = {w: i for i, w in enumerate(words)}
             _STATE["matrix"] = np.asarray([factory.word_lang_prob_map[w] for w in words],
                                           dtype=np.float64)
-            _STATE["bulk"] = _bulk_matches_choice()
-            _STATE["normalized"] = {}
+            _STATE["replay"] = _replay_matches()
+            _STATE["normalized"] = _Normalized()
+            _STATE["words"] = {}
             _STATE["factory"] = factory
     return _STATE["factory"]
 
@@ -49,129 +53,216 @@ def _fast_detector_class() -> type:
     import numpy as np
     from langdetect.detector import Detector
     from langdetect.lang_detect_exception import ErrorCode, LangDetectException
-    from langdetect.utils.ngram import NGram
 
     class _FastDetector(Detector):  # type: ignore[misc]
-        def _extract_ngrams(self) -> list[str]:
+        def _extract_rows(self) -> list[int]:
             """langdetect's n-gram extraction (`NGram.add_char`, then the 1-, 2- and 3-grams
-            it holds that the profiles know), with each character's normalization looked
-            up once per process instead of per occurrence."""
-            known = self.word_lang_prob_map
-            normalized = _STATE["normalized"]
-            result = []
-            grams, capital = " ", False
-            for raw in self.text:
-                ch = normalized.get(raw)
-                if ch is None:
-                    ch = normalized[raw] = NGram.normalize(raw)
-                last = grams[-1]
-                if last == " ":
-                    grams, capital = " ", False
-                    if ch == " ":
-                        continue
-                elif len(grams) >= 3:
-                    grams = grams[1:]
-                grams += ch
-                if ch.isupper():
-                    if last.isupper():
-                        capital = True
-                else:
-                    capital = False
-                if capital:
+            it holds that the profiles know) as profile rows. `add_char` starts afresh after
+            each space, so the n-grams of a text are those of its space-separated words in
+            order, each with the space after it (none after the last): a word's rows are
+            computed once per process. Each character's normalization is looked up once."""
+            words = _STATE["words"]
+            rows: list[int] = []
+            parts = self.text.translate(_STATE["normalized"]).split(" ")
+            last = len(parts) - 1
+            for i, part in enumerate(parts):
+                if not part:
                     continue
-                if ch != " " and ch in known:
-                    result.append(ch)
-                if len(grams) >= 2:
-                    if grams[-2:] in known:
-                        result.append(grams[-2:])
-                    if len(grams) == 3 and grams in known:
-                        result.append(grams)
-            return result
+                word = part + " " if i < last else part
+                found = words.get(word)
+                if found is None:
+                    if len(words) >= _WORDS_LIMIT:
+                        words.clear()
+                    found = words[word] = _word_rows(word, self.word_lang_prob_map,
+                                                      _STATE["index"])
+                rows.extend(found)
+            return rows
 
         def _detect_block(self) -> None:
             self.cleaning_text()
-            ngrams = self._extract_ngrams()
-            if not ngrams:
+            found = self._extract_rows()
+            if not found:
                 raise LangDetectException(ErrorCode.CantDetectError, "No features in text.")
-            index = _STATE["index"]
-            rows = np.fromiter((index[w] for w in ngrams), dtype=np.int64, count=len(ngrams))
+            rows = np.asarray(found, dtype=np.int64)
             distinct, inverse = np.unique(rows, return_inverse=True)
             table = (_STATE["matrix"][distinct], inverse)
             total = np.zeros(len(self.langlist))
-            self.random.seed(self.seed)
-            for _ in range(self.n_trial):
-                alpha = self.alpha + self.random.gauss(0.0, 1.0) * self.ALPHA_WIDTH
-                total += _trial(self.random, table, alpha / self.BASE_FREQ,
+            source = _Replay()  # langdetect's self.random after seed(SEED)
+            for trial in range(self.n_trial):
+                alpha = self.alpha + source.gauss(0.0, 1.0) * self.ALPHA_WIDTH
+                total += _trial(source, table, alpha / self.BASE_FREQ,
                                 self.CONV_THRESHOLD, self.ITERATION_LIMIT) / self.n_trial
+                if _decided(total, (self.n_trial - 1 - trial) / self.n_trial,
+                            self.PROB_THRESHOLD):
+                    break
             self.langprob = total.tolist()
 
     _STATE["detector"] = _FastDetector
     return _FastDetector
 
 
+_WORDS_LIMIT = 200_000  # words whose n-gram rows are kept (then the cache starts afresh)
+
+
+class _Normalized(dict):  # type: ignore[type-arg]
+    """`str.translate` table: a character -> langdetect's `NGram.normalize` of it, computed on
+    first use."""
+
+    def __missing__(self, char: int) -> str:
+        from langdetect.utils.ngram import NGram
+
+        value = self[char] = NGram.normalize(chr(char))
+        return value
+
+
+def _word_rows(word: str, known: Any, index: dict[str, int]) -> tuple[int, ...]:
+    """langdetect's `_extract_ngrams` loop on one normalized word (and the space after it,
+    if any), from a fresh `NGram`: the profile rows of the n-grams it yields."""
+    result = []
+    grams, capital = " ", False
+    for ch in word:
+        last = grams[-1]
+        if len(grams) >= 3:
+            grams = grams[1:]
+        grams += ch
+        if ch.isupper():
+            if last.isupper():
+                capital = True
+        else:
+            capital = False
+        if capital:
+            continue
+        if ch != " " and ch in known:
+            result.append(index[ch])
+        if len(grams) >= 2:
+            if grams[-2:] in known:
+                result.append(index[grams[-2:]])
+            if len(grams) == 3 and grams in known:
+                result.append(index[grams])
+    return tuple(result)
+
+
+def _decided(total: Any, remaining: float, floor: float) -> bool:
+    """Whether the language ahead in `total` (the trials so far, each summing to 1 and
+    weighted 1/n) stays ahead and above `floor` whatever the `remaining` trials give: then
+    langdetect's `detect()` names it, and the remaining trials are not drawn."""
+    if remaining <= 0.0:
+        return True
+    order = total.argsort()
+    best, second = total[order[-1]], total[order[-2]]
+    return bool(best > floor and best - second > remaining + 1e-9)
+
+
 _CHUNK = 100  # draws per numpy step: a multiple of 5, langdetect's checking period
 
 
-def _choices(random: Any, n: int, count: int) -> tuple[Any, Any]:
-    """`count` values of `random.choice(range(n))` in one go, and after each the number of
-    32-bit words taken from the generator. `choice` draws `getrandbits(k)` (one 32-bit word,
-    shifted) until it is below `n`; `getrandbits(32 * m)` returns the same m words in one
-    call. The generator is left `m` words further: callers rewind it."""
+_STREAM_WORDS = 1 << 16
+
+
+def _stream(end: int) -> Any:
+    """The first `end` (or more) 32-bit words of Python's Mersenne Twister seeded with `SEED`,
+    made once (a trial's draws all come from this one stream, since langdetect reseeds its
+    generator for every text)."""
     import numpy as np
 
-    shift = 32 - n.bit_length()
-    values, used, taken = [], [], 0
-    have = 0
-    while have < count:
-        m = 2 * (count - have) + 8
-        words = np.frombuffer(random.getrandbits(32 * m).to_bytes(4 * m, "little"),
-                              dtype="<u4") >> shift
-        ok = np.nonzero(words < n)[0]
-        values.append(words[ok])
-        used.append(ok + taken + 1)
-        taken += m
-        have += ok.size
-    return np.concatenate(values)[:count], np.concatenate(used)[:count]
+    stream = _STATE.get("stream")
+    if stream is None or len(stream) < end:
+        with _LOCK:
+            stream = _STATE.get("stream")
+            if stream is None or len(stream) < end:
+                import random
+
+                size = max(end, 2 * (0 if stream is None else len(stream)), _STREAM_WORDS)
+                generator = random.Random(SEED)
+                stream = np.frombuffer(generator.getrandbits(32 * size).to_bytes(4 * size, "little"),
+                                       dtype="<u4")
+                _STATE["stream"] = stream
+    return stream
 
 
-def _bulk_matches_choice() -> bool:
-    """Whether `_choices` reproduces this Python's `random.choice` (CPython's Mersenne
-    Twister `getrandbits`); if not, the trial draws one by one."""
+class _Replay:
+    """langdetect's `self.random` just after `seed(SEED)`, replayed from `_stream`: `gauss`
+    as CPython's `Random.gauss` computes it, and `random.choice(range(n))` drawn in bulk
+    (`choice` takes one 32-bit word shifted right to `n.bit_length()` bits, again while the
+    value is not below `n`). `_replay_matches` checks this against the generator itself."""
+
+    def __init__(self) -> None:
+        self.position = 0
+        self.gauss_next: float | None = None
+
+    def random(self) -> float:
+        stream = _stream(self.position + 2)
+        a, b = int(stream[self.position]) >> 5, int(stream[self.position + 1]) >> 6
+        self.position += 2
+        return (a * 67108864.0 + b) * (1.0 / 9007199254740992.0)
+
+    def gauss(self, mu: float = 0.0, sigma: float = 1.0) -> float:
+        z = self.gauss_next
+        self.gauss_next = None
+        if z is None:
+            x2pi = self.random() * _TWOPI
+            g2rad = math.sqrt(-2.0 * math.log(1.0 - self.random()))
+            z = math.cos(x2pi) * g2rad
+            self.gauss_next = math.sin(x2pi) * g2rad
+        return mu + z * sigma
+
+    def choices(self, n: int, count: int) -> tuple[Any, Any]:
+        """The next `count` values of `choice(range(n))`, and after each the number of words
+        taken; the position is not moved (`advance` moves it)."""
+        import numpy as np
+
+        shift = 32 - n.bit_length()
+        values, used, taken, have = [], [], 0, 0
+        while have < count:
+            m = 2 * (count - have) + 8
+            start = self.position + taken
+            words = _stream(start + m)[start:start + m] >> shift
+            ok = np.nonzero(words < n)[0]
+            values.append(words[ok])
+            used.append(ok + taken + 1)
+            taken += m
+            have += ok.size
+        return np.concatenate(values)[:count], np.concatenate(used)[:count]
+
+    def advance(self, words: int) -> None:
+        self.position += words
+
+
+_TWOPI = 2.0 * math.pi
+
+
+def _replay_matches() -> bool:
+    """Whether `_Replay` reproduces this Python's `random.Random(SEED)` (`gauss`, `choice`,
+    `random`); if not, `detect_language` uses langdetect's own detector."""
     import random
 
-    for n in (1, 2, 3, 7, 1000, 4097):
-        a, b = random.Random(n), random.Random(n)
-        values, used = _choices(a, n, 50)
-        if [b.choice(range(n)) for _ in range(50)] != values.tolist():
+    generator, replay = random.Random(SEED), _Replay()
+    for n in (1, 2, 3, 7, 1000, 4097, 70000):
+        if generator.gauss(0.0, 1.0) != replay.gauss(0.0, 1.0):
             return False
-        b2 = random.Random(n)
-        b2.getrandbits(32 * int(used[-1]))
-        if b2.random() != b.random():
+        values, used = replay.choices(n, 50)
+        if [generator.choice(range(n)) for _ in range(50)] != values.tolist():
             return False
-    return True
+        replay.advance(int(used[-1]))
+    return generator.random() == replay.random()
 
 
-def _trial(random: Any, table: Any, weight: float, threshold: float, limit: int) -> Any:
+def _trial(source: _Replay, table: Any, weight: float, threshold: float, limit: int) -> Any:
     """One of langdetect's trials: draw n-grams until, at a check (after draw 1, 6, 11, ...),
     one language's normalized probability exceeds `threshold` (or `limit` draws passed).
     `table[i]` is the profile row of the text's i-th n-gram. Draws are taken in growing chunks
     (100, 200, ... 1600) and their products accumulated as log sums; after each chunk the
-    generator is rewound to just after the last draw langdetect would have taken, so the next
-    chunk and the next trial see the random numbers langdetect's would."""
+    source moves just past the last draw langdetect would have taken, so the next chunk and
+    the next trial see the random numbers langdetect's would."""
     import numpy as np
 
     rows, inverse = table
-    logs_table = np.log(weight + rows)  # (distinct n-grams, languages)
     logs = np.zeros(rows.shape[1])
     drawn, chunk = 0, _CHUNK
     while True:
         checks = np.arange(0, chunk, 5)  # chunk offsets of the checks (drawn: a multiple of 5)
-        state = random.getstate()
-        if _STATE["bulk"]:
-            picked, used = _choices(random, len(inverse), chunk)
-        else:
-            picked, used = np.asarray([random.choice(range(len(inverse))) for _ in range(chunk)]), None
-        drawn_logs = logs_table[inverse[picked]]  # (chunk, languages)
+        picked, used = source.choices(len(inverse), chunk)
+        drawn_logs = np.log(weight + rows[inverse[picked]])  # (chunk, languages)
         # the running sums at the checks only: draw 0, then blocks of five, then the tail
         blocks = drawn_logs[1:chunk - 4].reshape(-1, 5, drawn_logs.shape[1]).sum(axis=1)
         at = logs + np.cumsum(np.vstack([drawn_logs[:1], blocks]), axis=0)
@@ -179,13 +270,7 @@ def _trial(random: Any, table: Any, weight: float, threshold: float, limit: int)
         sums = scaled.sum(axis=1)
         stop = np.nonzero((1.0 / sums > threshold) | (drawn + checks >= limit))[0]
         last = int(checks[stop[0]]) if stop.size else chunk - 1
-        if used is not None:
-            random.setstate(state)
-            random.getrandbits(32 * int(used[last]))
-        elif stop.size:
-            random.setstate(state)
-            for _ in range(last + 1):
-                random.choice(range(len(inverse)))
+        source.advance(int(used[last]))
         if stop.size:
             return scaled[stop[0]] / sums[stop[0]]
         logs = at[-1] + drawn_logs[chunk - 4:].sum(axis=0)
@@ -200,6 +285,8 @@ def detect_language(text: str) -> str | None:
     from langdetect.lang_detect_exception import LangDetectException
 
     factory = _factory()
+    if not _STATE["replay"]:
+        return reference_detect(text)
     detector = _fast_detector_class()(factory)
     detector.set_max_text_length(MAX_DETECT_CHARS)
     detector.seed = SEED

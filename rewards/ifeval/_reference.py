@@ -61,7 +61,7 @@ def _parse(value: Any) -> tuple[Instruction, ...]:
                             "ground_truth or instruction_id_list/kwargs)")
     if isinstance(value, str):
         return _parse_text(value)
-    if isinstance(value, Mapping):
+    if type(value) is dict or isinstance(value, Mapping):
         if "instruction_id_list" in value or "instruction_id" in value:
             ids = value.get("instruction_id_list", value.get("instruction_id"))
             return _instruction_list(ids, value.get("kwargs"))
@@ -70,7 +70,7 @@ def _parse(value: Any) -> tuple[Instruction, ...]:
             return (build_instruction(value["func_name"], args, function=True),)
         raise BadConstraint("reference has none of instruction_id_list, instruction_id, "
                             f"func_name: keys {sorted(map(str, value))[:8]}")
-    if isinstance(value, (list, tuple)) or (isinstance(value, Sequence)
+    if type(value) in (list, tuple) or (isinstance(value, Sequence)
                                             and not isinstance(value, (bytes, bytearray))):
         if not value:
             raise BadConstraint("reference is an empty list")
@@ -84,15 +84,16 @@ def _parse(value: Any) -> tuple[Instruction, ...]:
 def _instruction_list(ids: Any, kwargs: Any) -> tuple[Instruction, ...]:
     if isinstance(ids, str):
         ids = [ids]
-    if not isinstance(ids, Sequence) or not ids:
+    if type(ids) is not list and not isinstance(ids, Sequence) or not ids:
         raise BadConstraint(f"instruction ids must be a non-empty list, not {_cut(repr(ids))}")
     if kwargs is None:
         kwargs = [{}] * len(ids)
-    if isinstance(kwargs, Mapping) and len(ids) == 1:
+    if type(kwargs) is not list and isinstance(kwargs, Mapping) and len(ids) == 1:
         kwargs = [kwargs]
-    if not isinstance(kwargs, Sequence) or isinstance(kwargs, str) or len(kwargs) != len(ids):
+    if (type(kwargs) is not list and (not isinstance(kwargs, Sequence) or isinstance(kwargs, str))
+            or len(kwargs) != len(ids)):
         raise BadConstraint(f"{len(ids)} instruction ids but kwargs is {_cut(repr(kwargs))}")
-    return tuple(build_instruction(i, k) for i, k in zip(ids, kwargs))
+    return tuple([build_instruction(i, k) for i, k in zip(ids, kwargs)])
 
 
 def _cut(text: str, width: int = 80) -> str:

@@ -22,7 +22,7 @@ Checker = Callable[..., bool]
 
 INSTRUCTIONS: dict[str, Checker] = {**_ifeval.CHECKERS, **_ifevalg.CHECKERS, **_ifbench.CHECKERS}
 """Instruction id (`instruction_id_list` entries) -> checker: IFEval's 25, IFEvalG's 29 and
-the 14 of IFBench's 58 that are decided exactly."""
+the 55 of IFBench's 58 that are decided exactly."""
 FUNCTIONS: dict[str, Checker] = dict(_rlvr.CHECKERS)
 """RLVR-IFeval `func_name` -> checker."""
 FAMILIES: dict[str, tuple[str, ...]] = {
@@ -39,6 +39,7 @@ _ZERO_IS_MISSING = {  # IFEvalG tests these with `if not x`: 0 is replaced by a 
     "copy:copying_multiple": ("N",), "count:lowercase_counting": ("N",),
     "letters:letter_counting": ("N",), "count:counting_composition": ("n_sent", "n_words"),
     "keywords:keyword_specific_position": ("n", "m"),
+    "words:keywords_specific_position": ("n", "m"),
 }
 _QUANTIFIERS = ("at least", "at most", "around")
 
@@ -62,8 +63,10 @@ def build_instruction(instruction_id: Any, kwargs: Any, *, function: bool = Fals
     `BadConstraint` saying why not. `function`: an RLVR `func_name`. Built constraints are
     kept (a dataset repeats its constraints across rows and a group's rollouts)."""
     key = _key(instruction_id, kwargs, function)
-    if key is not None and key in _BUILT:
-        return _BUILT[key]
+    if key is not None:
+        found = _BUILT.get(key)
+        if found is not None:
+            return found
     built = _build(instruction_id, kwargs, function)
     if key is not None:
         if len(_BUILT) >= _BUILT_LIMIT:
@@ -73,19 +76,29 @@ def build_instruction(instruction_id: Any, kwargs: Any, *, function: bool = Fals
 
 
 def _key(instruction_id: Any, kwargs: Any, function: bool) -> Any:
-    """A hashable key for (id, kwargs), or None when a value is not plain data."""
-    if not isinstance(instruction_id, str) or not (kwargs is None or isinstance(kwargs, Mapping)):
+    """A hashable key for (id, kwargs), or None when a value is not plain data (exact types:
+    a subclass is built afresh each time). Arguments in another order make another key."""
+    if type(instruction_id) is not str:
+        return None
+    if kwargs is None:
+        return instruction_id, function, ()
+    if type(kwargs) is not dict and not isinstance(kwargs, Mapping):
         return None
     items = []
-    for name, value in (kwargs or {}).items():
-        if isinstance(value, (list, tuple)):
-            if not all(isinstance(v, str) for v in value):
+    for name, value in kwargs.items():
+        kind = type(value)
+        if kind in _PLAIN:
+            items.append((name, kind, value))
+        elif kind is list or kind is tuple:
+            if not all(type(v) is str for v in value):
                 return None
-            value = ("list", *value)
-        elif not (value is None or isinstance(value, (str, int, float, bool))):
+            items.append((name, kind, tuple(value)))
+        else:
             return None
-        items.append((name, type(value).__name__, value))
-    return instruction_id, function, tuple(sorted(items, key=lambda item: str(item[0])))
+    return instruction_id, function, tuple(items)
+
+
+_PLAIN = frozenset([str, int, float, bool, type(None)])
 
 
 def _build(instruction_id: Any, kwargs: Any, function: bool) -> Instruction:
@@ -162,7 +175,8 @@ def _check_ranges(instruction_id: str, args: dict[str, Any], function: bool) -> 
                                 f"not {value!r}")
         if isinstance(value, int) and value < 0:
             raise BadConstraint(f"{instruction_id}: {name} must be >= 0, not {value}")
-        if isinstance(value, str) and not value.strip() and name != "prompt_to_repeat":
+        if isinstance(value, str) and not value.strip() and name not in ("prompt_to_repeat",
+                                                                     "reference_text"):
             raise BadConstraint(f"{instruction_id}: {name} is empty")
     if function:
         if instruction_id == "verify_letter_frequency" and len(args["letter"]) != 1:
@@ -174,6 +188,9 @@ def _check_ranges(instruction_id: str, args: dict[str, Any], function: bool) -> 
     if zero:
         raise BadConstraint(f"{instruction_id}: {zero[0]} is 0, which the reference reads as "
                             "missing and draws at random")
+    if instruction_id == "count:words_japanese" and args["N"] == 0:
+        raise BadConstraint(f"{instruction_id}: N is 0, on which the reference raises "
+                            "ZeroDivisionError")
     letter = args.get("letter")
     if letter is not None and len(letter.strip()) != 1:
         # the reference draws a random letter for anything but one ASCII letter; a single

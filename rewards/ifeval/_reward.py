@@ -53,11 +53,13 @@ def follows(instruction: Instruction, response: str, mode: Mode = "strict") -> b
 
 
 def verdicts(instructions: Sequence[Instruction], response: str, mode: Mode = "strict") -> list[bool]:
-    """`follows` for each instruction; loose mode's texts are made once for all of them."""
+    """`follows` for each instruction; loose mode's texts are made once for all of them, and
+    a text equal to an earlier one (no `*` to remove, a one-line response) is not checked
+    twice: checkers are pure, so its verdict is the earlier one's."""
     if mode == "strict":
         texts = [response] if response.strip() else []
     else:
-        texts = [text for text in loose_variants(response) if text.strip()]
+        texts = [text for text in dict.fromkeys(loose_variants(response)) if text.strip()]
     return [any(i.check(text) for text in texts) for i in instructions]
 
 

@@ -15,11 +15,28 @@ nested quantifiers over the same characters."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from functools import lru_cache, wraps
 
 __all__ = ["count_sentences", "count_words", "regex_sentences", "split_sentences",
            "word_tokens"]
 
 _WORD = re.compile(r"\w+")
+_MEMO_CHARS = 4_096
+"""Texts up to this long have their splits kept (`_memo`); longer ones are split each time."""
+
+
+def _memo(split: Callable[[str], list[str]]) -> Callable[[str], list[str]]:
+    """`split` with its results kept for short texts: loose mode's eight texts share most of
+    their sentences and a response's constraints split it alike. A copy is returned, so a
+    caller may change its list. Bounded: 8,192 texts of at most `_MEMO_CHARS` characters."""
+    cached = lru_cache(maxsize=8192)(lambda text: tuple(split(text)))
+
+    @wraps(split)
+    def memo(text: str) -> list[str]:
+        return list(cached(text)) if len(text) <= _MEMO_CHARS else split(text)
+
+    return memo
 
 # Abbreviations after which Punkt's English model does not break (a common subset of its
 # list, lower case, without the final period). `etc` and `e.g` are not among them: Punkt
@@ -38,6 +55,7 @@ def count_words(text: str) -> int:
     return sum(1 for _ in _WORD.finditer(text))
 
 
+@_memo
 def split_sentences(text: str) -> list[str]:
     """Sentences as NLTK's English Punkt model splits ordinary text (see the module doc)."""
     tokens = [(m.start(), m.end()) for m in re.finditer(r"\S+", text)]
@@ -96,6 +114,7 @@ _SUFFIX = re.compile(r" (Inc|Ltd|Jr|Sr|Co)[.]")
 _LETTER_DOT = re.compile(r" ([A-Za-z])[.]")
 
 
+@_memo
 def regex_sentences(text: str) -> list[str]:
     """Google's rule-based splitter (`split_into_sentences` of IFEval's utilities), which
     IFEvalG's per-sentence checks use: the same rules, each a linear substitution."""
@@ -146,6 +165,7 @@ def word_tokens(text: str, *, sentences: bool = True) -> list[str]:
     return tokens
 
 
+@_memo
 def _sentence_tokens(sentence: str) -> list[str]:
     body = sentence.rstrip()
     end = len(body)

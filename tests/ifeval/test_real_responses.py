@@ -1,6 +1,7 @@
 """Real model responses with the reference implementation's own verdicts, kept back in
 tests/ifeval/data (sources and licences in its README): GPT-4 on IFEval's 540 prompts
-(Google's evaluation) and a model on IFBench (IFBench's evaluation). Targets: the
+(Google's evaluation) and a model on IFBench (IFBench's evaluation: the 269 of its 294
+evaluated rows whose constraints are all among the 55 types decided here). Targets: the
 all-followed verdict and the followed fraction agree on >= 99.5% of rows, strict and loose."""
 
 from __future__ import annotations
@@ -17,7 +18,13 @@ DATA = Path(__file__).parent / "data"
 # Google's evaluation draws a random letter for `letter: "#"` (it takes only a-z): on row 1122
 # (four "#" asked, four written) its strict run passed and its loose run failed. "#" is
 # counted here: followed in both modes.
-KNOWN = {("loose", 1122): "keywords:letter_frequency with letter '#': the reference drew a random letter"}
+KNOWN = {("loose", 1122): "keywords:letter_frequency with letter '#': the reference drew a random letter",
+         # IFBench row 163, `ratio:sentence_type` (2 sentences ending in "." per "?"): the
+         # stored verdict counts `... meaning "paraphrasing."` as ending in "."; NLTK 3.10's
+         # Punkt (the benchmark's reference) and `split_sentences` keep the closing quote in
+         # that sentence, so it ends in '"' and the ratio is 1:1
+         ("strict", "163"): "ratio:sentence_type: Punkt's break around a closing quote",
+         ("loose", "163"): "ratio:sentence_type: Punkt's break around a closing quote"}
 
 
 def _rows(name: str) -> list[dict]:
@@ -26,7 +33,7 @@ def _rows(name: str) -> list[dict]:
 
 @pytest.mark.parametrize("mode", ["strict", "loose"])
 @pytest.mark.parametrize(("name", "count"), [("ifeval_gpt4_responses.jsonl", 540),
-                                             ("ifbench_responses.jsonl", 78)])
+                                             ("ifbench_responses.jsonl", 269)])
 def test_verdicts_agree_with_the_reference_on_real_responses(name: str, count: int,
                                                              mode: str) -> None:
     rows = _rows(name)
