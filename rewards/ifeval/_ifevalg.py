@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from itertools import pairwise
 
 from rewards.ifeval._ifeval import (
+    _DIVIDER,
     compare,
     count_literal,
     counted_paragraphs,
@@ -194,20 +195,14 @@ def letters_letter_counting(response: str, *, N: int, relation: str) -> bool:
 def count_counting_composition(response: str, *, n_sent: int, n_words: int) -> bool:
     """Three paragraphs separated by `***`, each of exactly `n_sent` sentences of exactly
     `n_words` Treebank tokens (punctuation tokens count)."""
-    paragraphs = re.split(r"\s?\*\*\*\s?", response)
-    count = len(paragraphs)
-    for index, paragraph in enumerate(paragraphs):
-        if not paragraph.strip():
-            if index in (0, len(paragraphs) - 1):
-                count -= 1
-            else:
-                return False
+    paragraphs = _DIVIDER.split(response)
+    if counted_paragraphs(paragraphs) != 3:
+        return False
+    for paragraph in paragraphs:  # a blank end paragraph has no sentences: not followed
         sentences = regex_sentences(paragraph)
-        if len(sentences) != n_sent:
+        if len(sentences) != n_sent or any(len(word_tokens(s)) != n_words for s in sentences):
             return False
-        if any(len(word_tokens(s)) != n_words for s in sentences):
-            return False
-    return count == 3
+    return True
 
 
 def count_count_unique(response: str) -> bool:
