@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -9,13 +10,46 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from rewards.cli import main
 
 REPO = Path(__file__).parents[2]
+
+
+@contextlib.contextmanager
+def serving(log_path: Path) -> Iterator[tuple[str, subprocess.Popen, Any]]:
+    """`rewards sandbox serve` on a free port, answering /v1/ping: (url, process, log file);
+    terminated on exit (the caller may wait for it first)."""
+    httpx = pytest.importorskip("httpx", reason="pip install 'rewards-engine[server]'")
+    pytest.importorskip("uvicorn", reason="pip install 'rewards-engine[server]'")
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    url = f"http://127.0.0.1:{port}"
+    with open(log_path, "w+") as log:
+        proc = subprocess.Popen([sys.executable, "-m", "rewards", "sandbox", "serve", "--port",
+                                 str(port), "--workers", "1", "--log-level", "warning"],
+                                stdout=log, stderr=subprocess.STDOUT, cwd=REPO)
+        try:
+            deadline = time.monotonic() + 120
+            while True:
+                assert proc.poll() is None, log.seek(0) or log.read()
+                assert time.monotonic() < deadline, "no answer on /v1/ping"
+                try:
+                    if httpx.get(f"{url}/v1/ping", timeout=1).json() == "pong":
+                        break
+                except httpx.TransportError:
+                    time.sleep(0.1)
+            yield url, proc, log
+        finally:
+            if proc.poll() is None:
+                proc.terminate()
+                proc.wait(timeout=30)
 PROGRAM = "def add(a, b):\n    return a + b\nprint('hello')\n"
 
 
@@ -75,31 +109,12 @@ def test_serve_help_and_bad_arguments(capsys: pytest.CaptureFixture[str]) -> Non
 
 def test_serve_starts_on_a_port_and_stops_on_sigterm(tmp_path: Path) -> None:
     httpx = pytest.importorskip("httpx", reason="pip install 'rewards-engine[server]'")
-    pytest.importorskip("uvicorn", reason="pip install 'rewards-engine[server]'")
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    url = f"http://127.0.0.1:{port}"
-    with open(tmp_path / "serve.log", "w+") as log:
-        proc = subprocess.Popen([sys.executable, "-m", "rewards", "sandbox", "serve", "--port",
-                                 str(port), "--workers", "1", "--log-level", "warning"],
-                                stdout=log, stderr=subprocess.STDOUT, cwd=REPO)
-        try:
-            deadline = time.monotonic() + 120
-            while True:
-                assert proc.poll() is None, log.seek(0) or log.read()
-                assert time.monotonic() < deadline, "no answer on /v1/ping"
-                try:
-                    if httpx.get(f"{url}/v1/ping", timeout=1).json() == "pong":
-                        break
-                except httpx.TransportError:
-                    time.sleep(0.1)
-            reply = httpx.post(f"{url}/run_code", timeout=60,
-                               json={"code": "print(6 * 7)", "language": "python"}).json()
-            assert reply["status"] == "Success" and reply["run_result"]["stdout"] == "42\n"
-        finally:
-            proc.terminate()
-            returncode = proc.wait(timeout=30)
+    with serving(tmp_path / "serve.log") as (url, proc, log):
+        reply = httpx.post(f"{url}/run_code", timeout=60,
+                           json={"code": "print(6 * 7)", "language": "python"}).json()
+        assert reply["status"] == "Success" and reply["run_result"]["stdout"] == "42\n"
+        proc.terminate()
+        returncode = proc.wait(timeout=30)
         # a graceful stop: uvicorn >= 0.29 re-raises the SIGTERM it handled, older ones exit 0
         assert returncode in (0, -signal.SIGTERM), log.seek(0) or log.read()
 
@@ -139,11 +154,6 @@ def test_serve_an_attack_on_the_warm_server_reaches_no_other_client(tmp_path: Pa
     """Issue #26: through `rewards sandbox serve` a program lowered the warm server's limits
     and priority, and three later `print('ok')` requests of another client failed."""
     httpx = pytest.importorskip("httpx", reason="pip install 'rewards-engine[server]'")
-    pytest.importorskip("uvicorn", reason="pip install 'rewards-engine[server]'")
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    url = f"http://127.0.0.1:{port}"
     attack = ("import os, resource, signal\nfor pid in range(1, 200):\n"
               "    if pid == os.getpid():\n        continue\n    for step in (\n"
               "        lambda: resource.prlimit(pid, resource.RLIMIT_NOFILE, (12, 12)),\n"
@@ -153,30 +163,14 @@ def test_serve_an_attack_on_the_warm_server_reaches_no_other_client(tmp_path: Pa
               "        lambda: os.kill(pid, signal.SIGINT)):\n"
               "        try:\n            step()\n        except OSError:\n            pass\n"
               "print('attacked')\n")
-    with open(tmp_path / "serve.log", "w+") as log:
-        proc = subprocess.Popen([sys.executable, "-m", "rewards", "sandbox", "serve", "--port",
-                                 str(port), "--workers", "1", "--log-level", "warning"],
-                                stdout=log, stderr=subprocess.STDOUT, cwd=REPO)
-        try:
-            deadline = time.monotonic() + 120
-            while True:
-                assert proc.poll() is None, log.seek(0) or log.read()
-                assert time.monotonic() < deadline, "no answer on /v1/ping"
-                try:
-                    if httpx.get(f"{url}/v1/ping", timeout=1).json() == "pong":
-                        break
-                except httpx.TransportError:
-                    time.sleep(0.1)
-            with httpx.Client() as attacker:
-                reply = attacker.post(f"{url}/run_code", timeout=60,
-                                      json={"code": attack, "language": "python"}).json()
-                assert reply["run_result"]["stdout"] == "attacked\n", reply
-            with httpx.Client() as honest:
-                for _ in range(3):
-                    reply = honest.post(f"{url}/run_code", timeout=60,
-                                        json={"code": "print('ok')", "language": "python"}).json()
-                    assert reply["status"] == "Success", reply
-                    assert reply["run_result"]["stdout"] == "ok\n", reply
-        finally:
-            proc.terminate()
-            proc.wait(timeout=30)
+    with serving(tmp_path / "serve.log") as (url, _, _):
+        with httpx.Client() as attacker:
+            reply = attacker.post(f"{url}/run_code", timeout=60,
+                                  json={"code": attack, "language": "python"}).json()
+            assert reply["run_result"]["stdout"] == "attacked\n", reply
+        with httpx.Client() as honest:
+            for _ in range(3):
+                reply = honest.post(f"{url}/run_code", timeout=60,
+                                    json={"code": "print('ok')", "language": "python"}).json()
+                assert reply["status"] == "Success", reply
+                assert reply["run_result"]["stdout"] == "ok\n", reply
