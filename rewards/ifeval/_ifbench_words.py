@@ -2,7 +2,8 @@
 that need no data beyond NLTK's English stop-word list (`_stopwords`): each checker does
 what the reference's `check_following` does. Sentences are `split_sentences` (the
 reference's `nltk.sent_tokenize`, approximated as for `sentence:keyword`) and tokens
-`word_tokens` (its `nltk.word_tokenize`)."""
+`word_tokens` (its `nltk.word_tokenize`). `words:odd_even_syllables` asks syllapy (a core
+dependency: its word list ships in the wheel), imported on first use."""
 
 from __future__ import annotations
 
@@ -241,6 +242,20 @@ def words_words_position(response: str, *, keyword: str) -> bool:
     return words[1].lower() == words[-2].lower() == target
 
 
+def _syllable_parity(word: str) -> int:
+    import syllapy  # reads its word list (about 20 ms): only where syllables are counted
+
+    return syllapy.count(word) % 2
+
+
+def words_odd_even_syllables(response: str) -> bool:
+    """Words (punctuation removed, lower-cased) alternate between an odd and an even number
+    of syllables, as syllapy counts them (a word with a digit counts 0: even). No word, or
+    one, passes, as in IFBench."""
+    parities = [_syllable_parity(w) for w in response.translate(_PUNCTUATION).lower().split()]
+    return all(a != b for a, b in itertools.pairwise(parities))
+
+
 CHECKERS = {
     "ratio:stop_words": ratio_stop_words,
     "ratio:sentence_type": ratio_sentence_type,
@@ -261,5 +276,6 @@ CHECKERS = {
     "sentence:increment": sentence_increment,
     "words:keywords_specific_position": words_keywords_specific_position,
     "words:words_position": words_words_position,
+    "words:odd_even_syllables": words_odd_even_syllables,
 }
 """Instruction id -> checker."""
