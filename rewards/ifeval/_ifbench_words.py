@@ -1,9 +1,9 @@
 """IFBench's word, count, ratio and sentence constraints (allenai/IFBench `instructions.py`)
-that need no data beyond NLTK's English stop-word list (`_stopwords`): each checker does
-what the reference's `check_following` does. Sentences are `split_sentences` (the
-reference's `nltk.sent_tokenize`, approximated as for `sentence:keyword`) and tokens
-`word_tokens` (its `nltk.word_tokenize`). `words:odd_even_syllables` asks syllapy (a core
-dependency: its word list ships in the wheel), imported on first use."""
+that need no data beyond NLTK's English stop-word list (`_stopwords`) and syllapy's word list
+(a core dependency that ships it, imported on first use): each checker does what the
+reference's `check_following` does. Sentences are `split_sentences` (the reference's
+`nltk.sent_tokenize`, approximated as for `sentence:keyword`) and tokens `word_tokens` (its
+`nltk.word_tokenize`)."""
 
 from __future__ import annotations
 
