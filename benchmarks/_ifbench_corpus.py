@@ -1,7 +1,9 @@
 """Generated responses for IFBench's word, ratio, sentence, format, custom and repeat types
-(the 41 of `rewards/ifeval/_ifbench_words.py` and `_ifbench_format.py`): each right, or just
+(the 43 of `rewards/ifeval/_ifbench_words.py` and `_ifbench_format.py`): each right, or just
 wrong (one over, one under, one piece broken), with the arguments set from the response's
-own counts. Used by `_ifeval_corpus.py`."""
+own counts. Used by `_ifeval_corpus.py`: `GENERATORS` (41 types) and `PACKAGE_GENERATORS`
+(the 2 checked with the `emoji` and `syllapy` packages, drawn apart so that the rows of the
+41 stay those of earlier runs)."""
 
 from __future__ import annotations
 
@@ -13,7 +15,7 @@ from typing import Any
 
 from rewards.ifeval import split_sentences, word_tokens
 
-__all__ = ["GENERATORS"]
+__all__ = ["GENERATORS", "PACKAGE_GENERATORS"]
 
 WORDS = ["the", "cat", "sat", "on", "a", "warm", "mat", "while", "rain", "fell", "over", "quiet",
          "hills", "and", "people", "walked", "to", "market", "with", "bread", "apples", "river",
@@ -374,3 +376,63 @@ GENERATORS: dict[str, Gen] = {
     "repeat:repeat_simple": _repeat_simple, "format:output_template": _template,
 }
 """Instruction id -> generator of (response, kwargs)."""
+
+
+# Emoji that pass at a sentence's end (their last or second-to-last code point is on the
+# `emoji` list: ZWJ sequences, skin tones, U+FE0F variation selectors, © and ™), and endings
+# that do not (flags and keycaps, whose code points are not emoji alone; symbols that are not
+# emoji; an emoticon; nothing).
+EMOJI = ["😀", "🌧️", "☀️", "👨‍👩‍👧", "👍🏽", "❤", "❤️", "©", "👁️‍🗨️", "🏳️‍🌈", "⭐", "🎉", "™"]
+NOT_EMOJI = ["🇺🇸", "1️⃣", "#️⃣", "✓", "★", "→", ":)", ""]
+
+
+def _emoji_sentence(rng: random.Random, mark: str, broken: bool) -> str:
+    body = _sentence(rng, end="")
+    end = rng.choice([".", "!", "?", "", "!!", " ."])
+    if broken:
+        return rng.choice([f"{body} {mark}{end}", f"{body} {rng.choice(EMOJI)} then{end}",
+                           f"{body} {rng.choice(EMOJI)}🌧️x{end}", f"{body}{end} ..."])
+    return rng.choice([f"{body} {mark}{end}", f"{body}{mark}{end}", f"{body} {mark}x{end}",
+                       f"{body}{end} {mark}", f"{body} {mark} {mark}{end}"])
+
+
+def _emoji(rng: random.Random, prompt: str, flip: bool) -> tuple[str, dict[str, Any]]:
+    count = rng.randint(1, 4)
+    broken = rng.randrange(count) if flip else -1
+    parts = [_emoji_sentence(rng, rng.choice(NOT_EMOJI if i == broken else EMOJI), i == broken)
+             for i in range(count)]
+    return rng.choice([" ", "\n", "  "]).join(parts), {}
+
+
+# Words whose syllable count is odd or even as syllapy 0.8.0 counts them once punctuation is
+# removed: from its word list and from its rules (`zorbify`, `café`), with an apostrophe
+# (`dont`), a hyphen (`wellknown`), dots (`us`, `35`) and digits (which count 0).
+ODD = ["cat", "dog", "sun", "banana", "elephant", "idea", "fire", "hour", "beautiful", "I",
+       "a", "strength", "rhythm", "don't", "U.S.", "café", "日本", "zorbify", "rock-and-roll",
+       "family", "camera", "—"]
+EVEN = ["apple", "water", "garden", "tiger", "people", "every", "little", "poem", "quiet",
+        "orange", "well-known", "re-enter", "3.5", "x2", "2024", "naïveté", "mississippi",
+        "interesting", "heavens", "hello"]
+
+
+def _odd_even_syllables(rng: random.Random, prompt: str, flip: bool) -> tuple[str, dict[str, Any]]:
+    """Alternating parities; `flip` repeats one word's parity at exactly one place."""
+    count = rng.randint(1, 9)
+    broken = rng.randint(1, count) if flip else -1
+    parity, words = rng.randrange(2), []
+    for i in range(count + (1 if broken == count else 0)):
+        if i and i != broken:
+            parity = 1 - parity
+        word = rng.choice(ODD if parity else EVEN)
+        word = word.capitalize() if rng.random() < 0.2 else word
+        words.append(word + rng.choice(["", "", "", ",", ".", "!", "?", ";"]))
+        if rng.random() < 0.1:
+            words.append(rng.choice(["-", "...", "\n"]))  # no word once punctuation goes
+    return " ".join(words), {}
+
+
+PACKAGE_GENERATORS: dict[str, Gen] = {
+    "format:emoji": _emoji, "words:odd_even_syllables": _odd_even_syllables,
+}
+"""Instruction id -> generator, for the two types checked with the emoji and syllapy
+packages."""

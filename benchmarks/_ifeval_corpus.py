@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from _ifbench_corpus import GENERATORS as IFBENCH_MORE
+from _ifbench_corpus import PACKAGE_GENERATORS as IFBENCH_PACKAGED
 
 from rewards.ifeval import (
     count_sentences,
@@ -400,11 +401,14 @@ def cases(n: int, *, seed: int = 0,
           families: tuple[str, ...] = ("ifeval", "ifevalg", "ifbench", "rlvr")
           ) -> Iterator[Case]:
     """`n` cases per family, every type in turn (so each type gets n / types of them); IFBench
-    gets `n` more for its 41 types of `_ifbench_corpus` (drawn from a generator of their own,
-    so that the other rows stay those of earlier runs)."""
+    gets `n` more for its 41 types of `_ifbench_corpus` and `n / 4` for its 2 types checked
+    with the emoji and syllapy packages (each drawn from a generator of its own, so that the
+    other rows stay those of earlier runs)."""
     rng = random.Random(seed)
     more = random.Random(seed + 1_000_003)
     more_ids = sorted(IFBENCH_MORE)
+    packaged = random.Random(seed + 2_000_003)
+    packaged_ids = sorted(IFBENCH_PACKAGED)
     prompt = Case("x", [], [], "").prompt
     for i in range(n):
         if "ifeval" in families:
@@ -429,6 +433,10 @@ def cases(n: int, *, seed: int = 0,
             iid = more_ids[i % len(more_ids)]
             text, kwargs = IFBENCH_MORE[iid](more, prompt, more.random() < 0.4)
             yield Case("ifbench", [iid], [kwargs], text)
+            if i % 4 == 0:
+                iid = packaged_ids[i // 4 % len(packaged_ids)]
+                text, kwargs = IFBENCH_PACKAGED[iid](packaged, prompt, packaged.random() < 0.4)
+                yield Case("ifbench", [iid], [kwargs], text)
         if "rlvr" in families:
             name = RLVR_NAMES[i % len(RLVR_NAMES)]
             text = response(rng)

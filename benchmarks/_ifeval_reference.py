@@ -188,9 +188,9 @@ def _quiet_langdetect_logging() -> None:
 
 
 def load_ifbench(source: str | None = None) -> dict[str, Any] | None:
-    """IFBench's registry from a checkout (or `$IFBENCH_SOURCE`), or None. Its optional
-    imports (`emoji`, `syllapy`, `absl`) serve constraints this library does not register;
-    where missing they are stubbed, since the constraints compared never call them."""
+    """IFBench's registry from a checkout (or `$IFBENCH_SOURCE`), or None. `emoji` and
+    `syllapy` are core dependencies (the two types that call them are compared); `absl`,
+    imported for logging only, is stubbed where missing."""
     return _load_ifbench(source or os.environ.get("IFBENCH_SOURCE"))
 
 
@@ -204,9 +204,6 @@ def _load_ifbench(source: str | None) -> dict[str, Any] | None:
     folder = Path(source) / "ifbench"
     try:
         tokenizer = _patch_nltk()
-        for name in ("emoji", "syllapy"):
-            if importlib.util.find_spec(name) is None:
-                sys.modules[name] = types.ModuleType(name)
         if importlib.util.find_spec("absl") is None:
             absl = types.ModuleType("absl")
             absl.logging = logging  # type: ignore[attr-defined]

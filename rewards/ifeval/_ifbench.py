@@ -1,11 +1,11 @@
 """IFBench's out-of-distribution constraints (allenai/IFBench `instructions.py`) that can be
-checked exactly without data files: 55 of its 58, these 14 and those of `_ifbench_words`
-and `_ifbench_format` (one, `ratio:stop_words`, with NLTK's English stop-word list written
-out in `_stopwords`). The other three need NLTK's part-of-speech tagger
-(`words:start_verb`), syllapy's syllable counts (`words:odd_even_syllables`) or the
-`emoji` package's emoji list (`format:emoji`), and are not registered: their ids abstain
-(`bad_reference`) rather than get a guessed verdict. IFBench splits sentences with NLTK's
-Punkt, as `split_sentences` approximates."""
+checked exactly offline: 57 of its 58, these 14 and those of `_ifbench_words` and
+`_ifbench_format` (`ratio:stop_words` with NLTK's English stop-word list written out in
+`_stopwords`, `words:odd_even_syllables` with syllapy's counts and `format:emoji` with the
+`emoji` package's list, both packages core dependencies that ship their data). The other,
+`words:start_verb`, needs NLTK's part-of-speech tagger, a model NLTK downloads: it is not
+registered, and its id abstains (`bad_reference`) rather than get a guessed verdict. IFBench
+splits sentences with NLTK's Punkt, as `split_sentences` approximates."""
 
 from __future__ import annotations
 

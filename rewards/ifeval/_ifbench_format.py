@@ -2,7 +2,8 @@
 checker does what the reference's `check_following` does, in linear time (where the
 reference's code is quadratic, the same result is computed another way, said in the
 checker's doc). Where the reference itself raises on a response, the response is counted as
-not following."""
+not following. `format:emoji` asks the `emoji` package (a core dependency: its emoji list
+ships in the wheel), imported on first use."""
 
 from __future__ import annotations
 
@@ -339,6 +340,33 @@ def repeat_repeat_simple(response: str) -> bool:
     return response.strip().lower() == _SIMPLE
 
 
+def _is_emoji(char: str) -> bool:
+    import emoji  # its list loads in about 20 ms: only where `format:emoji` is checked
+
+    return emoji.is_emoji(char)
+
+
+def format_emoji(response: str) -> bool:
+    """Every sentence ends in an emoji: with punctuation removed and outer whitespace
+    stripped, its last or second-to-last code point is one (`is_emoji` of that one code
+    point: so `❤️` passes through its `❤`, a flag or a keycap, whose code points are not
+    emoji alone, fails), or else the next sentence starts with one. A sentence left empty
+    fails; no sentence at all passes, as in IFBench."""
+    sentences = split_sentences(response)
+    for i, sentence in enumerate(sentences):
+        text = sentence.translate(_PUNCTUATION).strip()
+        if not text:
+            return False
+        if _is_emoji(text[-1]) or _is_emoji(text[-2:-1] or text[-1]):
+            continue
+        if i == len(sentences) - 1:
+            return False
+        following = sentences[i + 1].translate(_PUNCTUATION).strip()
+        if not following or not _is_emoji(following[0]):
+            return False
+    return True
+
+
 def format_output_template(response: str) -> bool:
     """`My Answer:`, `My Conclusion:` and `Future Outlook:` all appear."""
     return all(part in response for part in ("My Answer:", "My Conclusion:", "Future Outlook:"))
@@ -367,5 +395,6 @@ CHECKERS = {
     "repeat:repeat_change": repeat_repeat_change,
     "repeat:repeat_simple": repeat_repeat_simple,
     "format:output_template": format_output_template,
+    "format:emoji": format_emoji,
 }
 """Instruction id -> checker."""

@@ -1,8 +1,9 @@
 """IFBench's word, count, ratio and sentence constraints (allenai/IFBench `instructions.py`)
-that need no data beyond NLTK's English stop-word list (`_stopwords`): each checker does
-what the reference's `check_following` does. Sentences are `split_sentences` (the
-reference's `nltk.sent_tokenize`, approximated as for `sentence:keyword`) and tokens
-`word_tokens` (its `nltk.word_tokenize`)."""
+that need no data beyond NLTK's English stop-word list (`_stopwords`) and syllapy's word list
+(a core dependency that ships it, imported on first use): each checker does what the
+reference's `check_following` does. Sentences are `split_sentences` (the reference's
+`nltk.sent_tokenize`, approximated as for `sentence:keyword`) and tokens `word_tokens` (its
+`nltk.word_tokenize`)."""
 
 from __future__ import annotations
 
@@ -241,6 +242,20 @@ def words_words_position(response: str, *, keyword: str) -> bool:
     return words[1].lower() == words[-2].lower() == target
 
 
+def _syllable_parity(word: str) -> int:
+    import syllapy  # reads its word list (about 20 ms): only where syllables are counted
+
+    return syllapy.count(word) % 2
+
+
+def words_odd_even_syllables(response: str) -> bool:
+    """Words (punctuation removed, lower-cased) alternate between an odd and an even number
+    of syllables, as syllapy counts them (a word with a digit counts 0: even). No word, or
+    one, passes, as in IFBench."""
+    parities = [_syllable_parity(w) for w in response.translate(_PUNCTUATION).lower().split()]
+    return all(a != b for a, b in itertools.pairwise(parities))
+
+
 CHECKERS = {
     "ratio:stop_words": ratio_stop_words,
     "ratio:sentence_type": ratio_sentence_type,
@@ -261,5 +276,6 @@ CHECKERS = {
     "sentence:increment": sentence_increment,
     "words:keywords_specific_position": words_keywords_specific_position,
     "words:words_position": words_words_position,
+    "words:odd_even_syllables": words_odd_even_syllables,
 }
 """Instruction id -> checker."""

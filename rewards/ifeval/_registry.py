@@ -22,7 +22,7 @@ Checker = Callable[..., bool]
 
 INSTRUCTIONS: dict[str, Checker] = {**_ifeval.CHECKERS, **_ifevalg.CHECKERS, **_ifbench.CHECKERS}
 """Instruction id (`instruction_id_list` entries) -> checker: IFEval's 25, IFEvalG's 29 and
-the 55 of IFBench's 58 that are decided exactly."""
+the 57 of IFBench's 58 that are decided exactly."""
 FUNCTIONS: dict[str, Checker] = dict(_rlvr.CHECKERS)
 """RLVR-IFeval `func_name` -> checker."""
 FAMILIES: dict[str, tuple[str, ...]] = {

@@ -1,7 +1,10 @@
-"""The 55 IFBench constraints decided exactly: hand-labeled near misses (checked against
-allenai/IFBench's checkers when written); the other three abstain."""
+"""The 57 IFBench constraints decided exactly: hand-labeled near misses (checked against
+allenai/IFBench's checkers when written); the other one, `words:start_verb`, abstains."""
 
 from __future__ import annotations
+
+import subprocess
+import sys
 
 import pytest
 
@@ -202,6 +205,34 @@ CASES = [
     ("custom:mcq_count_length", {}, "Intro.\n" + MCQ, False),  # text before the questions
     ("custom:mcq_count_length", {}, MCQ.replace("E. e4\n", ""), False),  # four options
     ("custom:mcq_count_length", {}, MCQ.replace("Q22", "Q"), False),  # not growing
+    # format:emoji: the last or second-to-last code point, punctuation removed, is an emoji
+    ("format:emoji", {}, "I love rain 🌧️. The sun is back ☀️!", True),  # U+FE0F last
+    ("format:emoji", {}, "I love rain 🌧️. The sun is back!", False),  # the last sentence
+    ("format:emoji", {}, "Rain 🌧 today. Sun 😀", False),  # one word before the end
+    ("format:emoji", {}, "Love x😀.", True),
+    ("format:emoji", {}, "Love 😀x.", True),  # one code point before the end also counts
+    ("format:emoji", {}, "Love 😀 x.", False),  # a space and a letter after it do not
+    ("format:emoji", {}, "Rain. 😀 Sun 😀", True),  # the next sentence starts with one
+    ("format:emoji", {}, "Hi 😀. Bye", False),
+    ("format:emoji", {}, "Family 👨‍👩‍👧. Thumbs 👍🏽.", True),  # ZWJ sequence, skin tone
+    ("format:emoji", {}, "Eye 👁️‍🗨️.", True),  # ends in 🗨 then U+FE0F
+    ("format:emoji", {}, "Heart ❤.", True),  # ❤ without its variation selector
+    ("format:emoji", {}, "Flag 🇺🇸.", False),  # regional indicators are not emoji alone
+    ("format:emoji", {}, "Key 1️⃣.", False),  # ends in U+FE0F U+20E3
+    ("format:emoji", {}, "Fine ©.", True),  # © is on Unicode's emoji list
+    ("format:emoji", {}, "Rain 🌧! ...", False),  # a sentence with nothing but punctuation
+    # words:odd_even_syllables (syllapy: cat 1, apple 2, dog 1, water 2, banana 3, sun 1)
+    ("words:odd_even_syllables", {}, "cat apple dog water", True),
+    ("words:odd_even_syllables", {}, "cat apple dog water sun moon", False),  # broken at the end
+    ("words:odd_even_syllables", {}, "cat apple banana water", True),
+    ("words:odd_even_syllables", {}, "cat apple dog banana water", False),  # dog, banana: odd
+    ("words:odd_even_syllables", {}, "Cat, apple! DOG; water.", True),
+    ("words:odd_even_syllables", {}, "banana", True),  # one word
+    ("words:odd_even_syllables", {}, "!!!", True),  # no word at all, as in IFBench
+    ("words:odd_even_syllables", {}, "well-known dog", True),  # "wellknown": 2
+    ("words:odd_even_syllables", {}, "well known dog", False),  # 1, 1, 1
+    ("words:odd_even_syllables", {}, "cat 2024 dog", True),  # a word with a digit counts 0
+    ("words:odd_even_syllables", {}, "cat 2024 apple", False),
 ]
 
 
@@ -216,10 +247,25 @@ def test_every_type_has_a_passing_and_a_failing_case() -> None:
         assert {e for i, _, _, e in CASES if i == iid} == {True, False}, iid
 
 
-@pytest.mark.parametrize("iid", ["words:start_verb", "words:odd_even_syllables", "format:emoji"])
-def test_constraints_needing_data_or_judgment_abstain(iid: str) -> None:
+def test_start_verb_needing_a_downloaded_tagger_abstains() -> None:
     with pytest.raises(BadConstraint, match="unknown instruction id"):
-        build_instruction(iid, {})
+        build_instruction("words:start_verb", {})
+
+
+def test_emoji_and_syllables_are_checked_without_network() -> None:
+    """A fresh interpreter whose sockets raise imports `emoji` and `syllapy` on first use
+    and decides both types: their lists ship in the wheels."""
+    script = """if True:
+        import socket
+
+        def refuse(*args, **kwargs):
+            raise OSError("network access")
+        socket.socket = socket.create_connection = socket.getaddrinfo = refuse
+        from rewards.ifeval import build_instruction, follows
+        assert follows(build_instruction("format:emoji", {}), "Rain 🌧.")
+        assert follows(build_instruction("words:odd_even_syllables", {}), "cat apple")
+        """
+    subprocess.run([sys.executable, "-c", script], check=True, timeout=60)
 
 
 @pytest.mark.parametrize(("iid", "kwargs", "reason"), [
@@ -259,5 +305,5 @@ def test_every_ifbench_check_is_linear_on_adversarial_text(text: str) -> None:
         params = _parameters(INSTRUCTIONS[iid])
         kwargs = {name: ARGUMENTS[name] for name in params if name in ARGUMENTS}
         if len(kwargs) != len(params):
-            continue  # 5 of the 55 take other arguments (word_count_range, options, ...)
+            continue  # 5 of the 57 take other arguments (word_count_range, options, ...)
         assert follows(build_instruction(iid, kwargs), text) in (True, False), iid
