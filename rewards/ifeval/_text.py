@@ -193,7 +193,7 @@ def word_tokens(text: str, *, sentences: bool = True) -> list[str]:
 def _sentence_tokens(sentence: str) -> list[str]:
     body = sentence.rstrip()
     end = len(body)
-    while end > 0 and body[end - 1] in "])}>\"'":
+    while end > 0 and body[end - 1] in "])}>\"'\xbb\u201d\u2019 ":  # NLTK's closers, space too
         end -= 1
     if end >= 2 and body[end - 1] == "." and body[end - 2] != ".":  # the final period
         body = body[:end - 1] + " ." + body[end:]
