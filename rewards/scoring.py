@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol, runtime_checkable
 
 from rewards.errors import INFRASTRUCTURE_ERRORS, ConfigError
-from rewards.types import Reward, Sample, Score, check_scores
+from rewards.types import Reward, Sample, Score, check_scores, reference_of
 
 __all__ = [
     "CONFIGURATION_CAUSES",
@@ -149,11 +149,12 @@ _HINTS = {
 
 def abstention_cause(sample: Sample | None, score: Score) -> str | None:
     """Why a row was not scored, or None if it was: its reason, with `bad_reference` split into
-    `bad_reference:missing` (the sample has no reference) and `bad_reference:unparseable`."""
+    `bad_reference:missing` (the sample has no reference, in `reference` or where
+    `reference_of` finds one in `meta`) and `bad_reference:unparseable`."""
     if score.value is not None:
         return None
     if score.reason == "bad_reference":
-        missing = sample is not None and _is_missing(sample.reference)
+        missing = sample is not None and _is_missing(reference_of(sample.reference, sample.meta))
         return "bad_reference:missing" if missing else "bad_reference:unparseable"
     return score.reason
 

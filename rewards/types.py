@@ -10,7 +10,8 @@ from typing import Any, Protocol, runtime_checkable
 
 from rewards.errors import ConfigError
 
-__all__ = ["Checkable", "Reward", "Sample", "SampleCheck", "Score", "check_scores", "reward"]
+__all__ = ["Checkable", "Reward", "Sample", "SampleCheck", "Score", "check_scores", "reference_of",
+           "reward"]
 
 @dataclass(frozen=True)
 class Sample:
@@ -28,6 +29,16 @@ class Sample:
     """Prompt id: the rollouts of one prompt share it (GRPO groups, pass rates)."""
     meta: Mapping[str, Any] = field(default_factory=dict)
     """Anything else carried along (dataset columns, ids)."""
+
+
+def reference_of(reference: Any, meta: Mapping[str, Any] | None) -> Any:
+    """A sample's reference: `reference`, or, where that is None, the constraint columns that
+    IFEval and IFBench rows ship instead of one (`instruction_id_list` with `kwargs`) when they
+    travel in `meta` (no reference column mapped). The one statement of where a reference is,
+    for the rewards that read it and for `rewards.scoring`'s missing/unparseable split."""
+    if reference is None and meta and "instruction_id_list" in meta:
+        return {"instruction_id_list": meta["instruction_id_list"], "kwargs": meta.get("kwargs")}
+    return reference
 
 
 @dataclass(frozen=True)

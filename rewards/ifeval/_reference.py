@@ -18,6 +18,7 @@ from functools import lru_cache
 from typing import Any
 
 from rewards.ifeval._registry import BadConstraint, Instruction, build_instruction
+from rewards.types import reference_of
 
 __all__ = ["MAX_REFERENCE_CHARS", "parse_constraints"]
 
@@ -27,9 +28,7 @@ MAX_REFERENCE_CHARS = 200_000
 
 def parse_constraints(reference: Any, meta: Mapping[str, Any] | None = None) -> tuple[Instruction, ...]:
     """The constraints of one sample, or `BadConstraint` saying why there are none."""
-    if reference is None and meta and "instruction_id_list" in meta:
-        reference = {"instruction_id_list": meta["instruction_id_list"],
-                     "kwargs": meta.get("kwargs")}
+    reference = reference_of(reference, meta)
     if isinstance(reference, str):
         return _parse_text(reference)
     return _parse(reference)

@@ -45,7 +45,7 @@ _ABBREVIATIONS = frozenset(["mr", "mrs", "ms", "dr", "prof", "st", "sr", "jr", "
 # Capitalized words Punkt's English model knows to start sentences: after an abbreviation
 # they still break.
 _SENT_STARTERS = frozenset(["according", "although", "among", "both", "but", "despite", "even", "he", "however", "i", "if", "in", "indeed", "instead", "it", "many", "meanwhile", "moreover", "most", "nevertheless", "nonetheless", "nor", "separately", "similarly", "since", "so", "some", "the", "there", "these", "they", "this", "though", "thus", "under", "when", "while", "yet"])
-_CLOSERS = "\"')]}"
+_CLOSERS = "\"')]}\u2018\u2019\u201c\u201d\xab\xbb"  # Punkt's closing punctuation: curly quotes too
 _ENDS = frozenset(".?!" + _CLOSERS)
 _NUMBER = re.compile(r"-?[.,]?\d[\d,.\-]*\.?")
 
@@ -70,7 +70,31 @@ def split_sentences(text: str) -> list[str]:
     rest = text[start:].strip()
     if rest:
         sentences.append(rest)
-    return [s for s in sentences if s]
+    return _realign(text, [s for s in sentences if s])
+
+
+_REALIGN = re.compile("[" + re.escape(_CLOSERS) + r"]+(?:\s+|(?=--)|$)")
+
+
+def _realign(text: str, sentences: list[str]) -> list[str]:
+    """Punkt's boundary realignment: a sentence that starts with a run of closing punctuation
+    alone (`"`, `)`, `”` ... before whitespace) hands it to the sentence before (`It rains. "
+    He left.` -> `It rains. "`, `He left.`), unless that one ends in closers already. Linear:
+    each sentence is found where the last ended, past the whitespace between them."""
+    spans: list[tuple[int, int]] = []
+    at = 0
+    for sentence in sentences:
+        start = text.find(sentence, at)
+        at = start + len(sentence)
+        m = _REALIGN.match(sentence)
+        if m is None or not spans or text[spans[-1][1] - 1] in _CLOSERS:
+            # (a sentence that ends in closers had those realigned, in Punkt, not the next run)
+            spans.append((start, at))
+            continue
+        spans[-1] = (spans[-1][0], start + len(m.group(0).rstrip()))
+        if start + m.end() < at:
+            spans.append((start + m.end(), at))
+    return [text[a:b] for a, b in spans]
 
 
 def count_sentences(text: str) -> int:
@@ -169,7 +193,7 @@ def word_tokens(text: str, *, sentences: bool = True) -> list[str]:
 def _sentence_tokens(sentence: str) -> list[str]:
     body = sentence.rstrip()
     end = len(body)
-    while end > 0 and body[end - 1] in "])}>\"'":
+    while end > 0 and body[end - 1] in "])}>\"'\xbb\u201d\u2019 ":  # NLTK's closers, space too
         end -= 1
     if end >= 2 and body[end - 1] == "." and body[end - 2] != ".":  # the final period
         body = body[:end - 1] + " ." + body[end:]

@@ -161,6 +161,24 @@ domains:
     assert _run(tmp_path, rows[:1], config=config)[0] == 3
 
 
+def test_constraint_columns_in_meta_are_a_reference_for_the_abstention_cause(tmp_path):
+    """IFEval rows ship their constraints as `instruction_id_list`/`kwargs` columns, which
+    travel in `Sample.meta`: an unknown id there is an unreadable reference, as in a
+    `reference` field, not a missing one; a row with neither is missing."""
+    config = "domains:\n  ifeval: {rewards: [{use: ifeval}]}\n"
+    columns = {"completion": "ok", "domain": "ifeval", "kwargs": [{}]}
+    rows = [{**columns, "instruction_id_list": ["punctuation:no_semicolons"]},
+            {**columns, "reference": {"instruction_id_list": ["punctuation:no_semicolons"],
+                                      "kwargs": [{}]}},
+            {"completion": "ok", "domain": "ifeval"},
+            {**columns, "instruction_id_list": ["punctuation:no_comma"]}]
+    code, out = _run(tmp_path, rows, config=config)
+    assert code == 0
+    assert [r["cause"] for r in _read(out)[:3]] == ["bad_reference:unparseable"] * 2 + [
+        "bad_reference:missing"]
+    assert _read(out)[3]["score"] == 1.0
+
+
 def test_out_equal_to_an_input_is_refused_and_the_input_kept(tmp_path, capsys):
     cfg = tmp_path / "cfg.yaml"
     cfg.write_text(CONFIG)

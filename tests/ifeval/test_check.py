@@ -33,15 +33,15 @@ def test_check_reports_constraints_and_unknown_ids(tmp_path: Path, capsys) -> No
     assert main(["check", str(data), "--config", str(config), "--map", "response=completion"]) == 0
     out = capsys.readouterr().out
     assert "ifeval: 3 rows, 3 with a completion" in out
-    assert "ifeval (ifeval, weight 1): references usable 2 of 3 (bad_reference:missing x1; " \
-           "first line 3: unknown instruction id 'punctuation:no_semicolons')" in out
+    assert "ifeval (ifeval, weight 1): references usable 2 of 3 (bad_reference:unparseable " \
+           "x1; first line 3: unknown instruction id 'punctuation:no_semicolons')" in out
     assert "answers found 2 of 3" in out
     assert "line 1: reference 2 constraints: punctuation:no_comma, detectable_format:title  ->  " \
            "answer follows 1 of 2" in out
     assert "line 2: reference 1 constraint: validate_lowercase  ->  answer follows 1 of 1" in out
-    # the row's constraints are its instruction_id_list/kwargs columns, not a `reference`:
-    # the abstention is counted as `bad_reference:missing` (rewards.scoring's split)
-    assert "would abstain: 1 (bad_reference:missing x1)" in out
+    # the row's constraints are its instruction_id_list/kwargs columns, not a `reference`
+    # field: they are its reference all the same (`rewards.types.reference_of`), unreadable
+    assert "would abstain: 1 (bad_reference:unparseable x1)" in out
     assert "line 4: reference 2  ->  answer 2" in out
 
 

@@ -112,3 +112,21 @@ def test_table_cases_agree_with_lm_eval() -> None:
         if (iid, response) in known:
             continue
         assert reference.verdicts([iid], [kwargs], "p", response, False) == [expected], (iid, response)
+
+
+def test_bound_tables_agree_with_the_references() -> None:
+    """Every row of test_bounds.py's four tables is the reference's verdict."""
+    reference = load_lm_eval()
+    found = load_open_instruct()
+    ifbench = load_ifbench()
+    if reference is None or found is None or ifbench is None:
+        pytest.skip(missing_reason())
+    from test_bounds import IFBENCH, IFEVAL, IFEVALG, RLVR  # type: ignore[import-not-found]
+
+    registry, functions = found
+    tables = ((IFEVAL, reference), (IFEVALG, ClassReference(registry)),
+              (RLVR, FunctionReference(functions)), (IFBENCH, ClassReference(ifbench)))
+    for table, checker in tables:
+        for iid, kwargs, response, expected, why in table:
+            assert checker.verdicts([iid], [kwargs], "p", response, False) == [expected], (
+                iid, kwargs, response, why)
