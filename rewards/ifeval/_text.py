@@ -3,7 +3,8 @@
 The reference checkers (Google's IFEval, open-instruct's IFEvalG) count sentences with NLTK's
 English Punkt model and tokenize with `nltk.word_tokenize`, both of which need `punkt_tab`
 downloaded at run time. The splitters here need nothing: they follow Punkt's decisions on
-ordinary text (a break after `.`, `?` or `!` and whitespace, none after a known abbreviation
+ordinary text (a break after `.`, `?` or `!` and whitespace, within a run of them where Punkt
+finds its candidate end (`Wow!!` is `Wow!` and `!`), none after a known abbreviation
 such as `Mr.`, a one-letter initial or a number followed by a lower-case word) and Treebank's
 token rules (punctuation split off, `n't` and `'s` split off, `"` read as an opening or closing
 quote). Where Punkt's statistics decide (an abbreviation outside the list below, a name after
@@ -128,10 +129,11 @@ def _break_after(text: str, start: int, end: int) -> int | None:
         following = _NEXT_WORD.match(text, end)
         assert following is not None  # `_CANDIDATE` saw space and a word
         stop, next_start = following.end(), following.start(1)
+    if text[end - 1] != ".":  # `?` and `!` are tokens of their own, followed by one
+        return next_start
     word = text[start:end - 1]
-    if word.isalpha() and len(word) > 1 and (text[end - 1] != "." or
-                                            word.lower() not in _ABBREVIATIONS):
-        return next_start  # most ends: a plain word's, a token that ends a sentence
+    if word.isalpha() and len(word) > 1 and word.lower() not in _ABBREVIATIONS:
+        return next_start  # most periods: a plain word's, a token that ends a sentence
     return next_start if _context_breaks(text[start:stop]) else None
 
 
