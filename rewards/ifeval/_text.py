@@ -3,7 +3,8 @@
 The reference checkers (Google's IFEval, open-instruct's IFEvalG) count sentences with NLTK's
 English Punkt model and tokenize with `nltk.word_tokenize`, both of which need `punkt_tab`
 downloaded at run time. The splitters here need nothing: they follow Punkt's decisions on
-ordinary text (a break after `.`, `?` or `!` and whitespace, none after a known abbreviation
+ordinary text (a break after `.`, `?` or `!` and whitespace, within a run of them where Punkt
+finds its candidate end (`Wow!!` is `Wow!` and `!`), none after a known abbreviation
 such as `Mr.`, a one-letter initial or a number followed by a lower-case word) and Treebank's
 token rules (punctuation split off, `n't` and `'s` split off, `"` read as an opening or closing
 quote). Where Punkt's statistics decide (an abbreviation outside the list below, a name after
@@ -17,6 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from functools import lru_cache, wraps
+from itertools import pairwise
 
 __all__ = ["count_sentences", "count_words", "regex_sentences", "split_sentences",
            "word_tokens"]
@@ -41,13 +43,30 @@ def _memo(split: Callable[[str], list[str]]) -> Callable[[str], list[str]]:
 # Abbreviations after which Punkt's English model does not break (a common subset of its
 # list, lower case, without the final period). `etc` and `e.g` are not among them: Punkt
 # breaks after them too.
-_ABBREVIATIONS = frozenset(["mr", "mrs", "ms", "dr", "prof", "st", "sr", "jr", "inc", "ltd", "co", "corp", "cos", "bros", "messrs", "gen", "sen", "rep", "reps", "lt", "col", "maj", "adm", "jan", "feb", "aug", "sep", "sept", "oct", "nov", "dec", "mon", "tues", "wed", "fri", "ave", "ft", "vs", "v", "u.s", "u.s.a", "u.k", "u.n", "u.s.s.r", "ph.d", "a.m", "p.m", "a.d", "d.c", "n.y", "l.a", "calif", "fla", "ga", "pa", "va", "ill", "mich", "minn", "conn", "ariz", "colo", "tenn", "wash", "okla", "ore", "nev", "kan", "ky", "mg", "ok", "c", "d", "e", "f", "g", "h", "k", "l", "m", "n", "p", "r", "s", "t", "w"])
+_ABBREVIATIONS = frozenset(["mr", "mrs", "ms", "dr", "prof", "st", "sr", "jr", "inc", "ltd", "co", "corp", "cos", "bros", "messrs", "gen", "sen", "rep", "reps", "lt", "col", "maj", "adm", "jan", "feb", "aug", "sep", "sept", "oct", "nov", "dec", "tues", "wed", "fri", "ave", "ft", "vs", "v", "u.s", "u.s.a", "u.k", "u.n", "u.s.s.r", "ph.d", "a.m", "p.m", "a.d", "d.c", "n.y", "l.a", "calif", "fla", "ga", "pa", "va", "ill", "mich", "minn", "conn", "ariz", "colo", "tenn", "wash", "okla", "ore", "nev", "kan", "ky", "mg", "ok", "c", "d", "e", "f", "g", "h", "k", "l", "m", "n", "p", "r", "s", "t", "w"])
 # Capitalized words Punkt's English model knows to start sentences: after an abbreviation
 # they still break.
 _SENT_STARTERS = frozenset(["according", "although", "among", "both", "but", "despite", "even", "he", "however", "i", "if", "in", "indeed", "instead", "it", "many", "meanwhile", "moreover", "most", "nevertheless", "nonetheless", "nor", "separately", "similarly", "since", "so", "some", "the", "there", "these", "they", "this", "though", "thus", "under", "when", "while", "yet"])
-_CLOSERS = "\"')]}\u2018\u2019\u201c\u201d\xab\xbb"  # Punkt's closing punctuation: curly quotes too
-_ENDS = frozenset(".?!" + _CLOSERS)
+_NON_WORD = ")\";}]*:@'({[\u2018\u2019\u201c\u201d\xab\xbb?!"
+"""Punkt's characters that cannot be in a word: after `.`, `?` or `!`, one of them (or a space
+and a word) makes a candidate sentence end. `.` is not among them."""
+_CANDIDATE = re.compile("[.?!](?=[" + re.escape(_NON_WORD) + r"]|\s+\S)")
+_NEXT_WORD = re.compile(r"\s+(\S+)")
+_WORD_BEFORE = re.compile("[^ \t\n\r\x0b\x0c]*")
+"""A word read backwards up to `string.whitespace`, where Punkt looks back for the word before
+a candidate end (not up to every `str.isspace` character)."""
+_NW = re.escape(_NON_WORD)
+_MULTI = r"-{2,}|\.{2,}|(?:\.\s){2,}\."
+_PUNKT_WORD = re.compile(
+    _MULTI + r"|[^\s(\"`{\[:;&#*@)}\]\-,]"  # a word starts with none of these
+    r"(?:[^\s" + _NW + r",.\-]|\.(?!\.|\s\.\s\.)|-(?!-)"  # and ends before space, a non-word
+    r"|,(?!$|\s|[" + _NW + r"]|" + _MULTI + r"))*"  # character, `--`, `..` or a final comma
+    r"|\S")
+"""Punkt's word tokens (its `word_tokenize`), without a lazy quantifier: each step takes one
+character after a fixed lookahead, so a token costs its length."""
+_REALIGN = re.compile("[\"')\\]}\u2018\u2019\u201c\u201d\xab\xbb]+(?:\\s+|(?=--)|$)")
 _NUMBER = re.compile(r"-?[.,]?\d[\d,.\-]*\.?")
+_INITIAL = re.compile(r"[^\W\d]\.")
 
 
 def count_words(text: str) -> int:
@@ -57,44 +76,19 @@ def count_words(text: str) -> int:
 
 @_memo
 def split_sentences(text: str) -> list[str]:
-    """Sentences as NLTK's English Punkt model splits ordinary text (see the module doc)."""
-    tokens = [(m.start(), m.end()) for m in re.finditer(r"\S+", text)]
-    sentences: list[str] = []
-    start = 0
-    for i, (s, e) in enumerate(tokens[:-1]):
-        if text[e - 1] not in _ENDS:  # most tokens: no sentence end
-            continue
-        if _breaks_after(text[s:e], text[tokens[i + 1][0]:tokens[i + 1][1]]):
-            sentences.append(text[start:e].strip())
-            start = tokens[i + 1][0]
-    rest = text[start:].strip()
-    if rest:
-        sentences.append(rest)
-    return _realign(text, [s for s in sentences if s])
+    """Sentences as NLTK's English Punkt model splits ordinary text (see the module doc).
 
-
-_REALIGN = re.compile("[" + re.escape(_CLOSERS) + r"]+(?:\s+|(?=--)|$)")
-
-
-def _realign(text: str, sentences: list[str]) -> list[str]:
-    """Punkt's boundary realignment: a sentence that starts with a run of closing punctuation
-    alone (`"`, `)`, `”` ... before whitespace) hands it to the sentence before (`It rains. "
-    He left.` -> `It rains. "`, `He left.`), unless that one ends in closers already. Linear:
-    each sentence is found where the last ended, past the whitespace between them."""
-    spans: list[tuple[int, int]] = []
-    at = 0
-    for sentence in sentences:
-        start = text.find(sentence, at)
-        at = start + len(sentence)
-        m = _REALIGN.match(sentence)
-        if m is None or not spans or text[spans[-1][1] - 1] in _CLOSERS:
-            # (a sentence that ends in closers had those realigned, in Punkt, not the next run)
-            spans.append((start, at))
-            continue
-        spans[-1] = (spans[-1][0], start + len(m.group(0).rstrip()))
-        if start + m.end() < at:
-            spans.append((start + m.end(), at))
-    return [text[a:b] for a, b in spans]
+    As Punkt does: each candidate end (`.`, `?` or `!` before a non-word character or before
+    a space and a word) that `_end_candidates` keeps is a break when its context (the word
+    before it through the character or word after it) holds a sentence end that is not the
+    context's last token; closing quotes and brackets that start the next sentence are moved
+    back onto the one before (`_realign`)."""
+    cuts: list[tuple[int, int]] = []  # (end of a sentence, start of the next)
+    for end, start in _end_candidates(text):
+        next_start = _break_after(text, start, end)
+        if next_start is not None:
+            cuts.append((end, next_start))
+    return [s for s in (part.strip() for part in _realign(text, cuts)) if s]
 
 
 def count_sentences(text: str) -> int:
@@ -102,23 +96,104 @@ def count_sentences(text: str) -> int:
     return len(split_sentences(text))
 
 
-def _breaks_after(token: str, following: str) -> bool:
-    core = token.rstrip(_CLOSERS)
-    if not core or core[-1] not in ".?!":
-        return False
-    if core[-1] in "?!":
-        return True
-    next_word = following.lstrip(_CLOSERS + "(`[{")
-    starter_next = next_word[:1].isupper() and next_word.lower().rstrip(".,;:!?") in _SENT_STARTERS
-    if core.endswith(".."):  # an ellipsis: a break only before a word that starts sentences
-        return starter_next
-    word = core.lstrip(_CLOSERS + "(`[{")[:-1]
-    lower = word.lower()
+def _end_candidates(text: str) -> list[tuple[int, int]]:
+    """Punkt's candidate ends (`_match_potential_end_contexts`) as (the index after the end
+    character, the start of the word before it). Of several candidates in one word (`Hi!!!`,
+    `end.!`) only the last is kept, and one that starts its word (`!` in `!!`). The word
+    before starts after the last `string.whitespace` since the previous candidate (not
+    counting the text's first character); without one, it is the previous candidate's word."""
+    kept: list[tuple[int, int]] = []
+    backwards = text[::-1]  # the word before a candidate is a forward match here
+    previous_at, previous_start = -1, 0  # the previous candidate and its word's start
+    for match in _CANDIDATE.finditer(text):
+        at = match.start()
+        low = max(previous_at + 1, 1)
+        word = _WORD_BEFORE.match(backwards, len(text) - at, max(len(text) - low, len(text) - at))
+        length = word.end() - word.start()  # type: ignore[union-attr]  # `*` always matches
+        word_start = at - length if length < at - low else previous_start
+        if previous_at >= 0 and previous_at <= word_start:
+            kept.append((previous_at + 1, previous_start))
+        previous_at, previous_start = at, word_start
+    if previous_at >= 0:
+        kept.append((previous_at + 1, previous_start))
+    return kept
+
+
+def _break_after(text: str, start: int, end: int) -> int | None:
+    """Where the next sentence starts if Punkt ends one at `end` (after `.`, `?` or `!`, with
+    the word before starting at `start`), else None. Its context ends at the non-word
+    character after `end` (`Wow!!`, `Hi.)`), or else at the end of the next word."""
+    if text[end] in _NON_WORD:
+        stop, next_start = end + 1, end
+    else:
+        following = _NEXT_WORD.match(text, end)
+        assert following is not None  # `_CANDIDATE` saw space and a word
+        stop, next_start = following.end(), following.start(1)
+    if text[end - 1] != ".":  # `?` and `!` are tokens of their own, followed by one
+        return next_start
+    word = text[start:end - 1]
+    if word.isalpha() and len(word) > 1 and word.lower() not in _ABBREVIATIONS:
+        return next_start  # most periods: a plain word's, a token that ends a sentence
+    return next_start if _context_breaks(text[start:stop]) else None
+
+
+def _context_breaks(context: str) -> bool:
+    """Punkt's `text_contains_sentbreak`: a token of `context` other than its last ends a
+    sentence."""
+    tokens = _PUNKT_WORD.findall(context)
+    return any(_ends_sentence(token, following) for token, following in pairwise(tokens)
+               if token[-1] in ".?!")
+
+
+def _ends_sentence(token: str, following: str) -> bool:
+    """Whether Punkt's English model ends a sentence at the word token `token`, followed by
+    the token `following`: always at `.`, `?` and `!`, never after a word without a final
+    period; after an ellipsis or a known abbreviation only before a capitalized word that
+    starts sentences; after an initial or a number not before lower case or punctuation."""
+    if len(token) == 1 or not token.endswith("."):
+        return token in ".?!"
+    lower = token[:-1].lower()
     if lower in _ABBREVIATIONS or lower.rsplit("-", 1)[-1] in _ABBREVIATIONS:
-        return starter_next and len(word) > 1
-    if (len(word) == 1 and word.isalpha()) or _NUMBER.fullmatch(word + "."):
-        return not next_word[:1].islower()  # an initial, an ordinal: not before lower case
-    return bool(word) or core == "."
+        return len(token) > 2 and _starts_sentences(following)  # an initial never breaks
+    if lower.strip(".") == "":  # an ellipsis
+        return _starts_sentences(following)
+    if (len(token) == 2 and _INITIAL.fullmatch(token)) or \
+            (token[0] in "-.,0123456789" and _NUMBER.fullmatch(token)):
+        return following not in _PUNCTUATION and not following[:1].islower()
+    return True
+
+
+def _starts_sentences(word: str) -> bool:
+    """A capitalized word that Punkt's English model knows to start sentences."""
+    return word[:1].isupper() and word.lower().rstrip(".,;:!?") in _SENT_STARTERS
+
+
+_PUNCTUATION = frozenset(";:,.!?")
+
+
+def _realign(text: str, cuts: list[tuple[int, int]]) -> list[str]:
+    """The sentences between `cuts`, the last one ending before trailing space; closing quotes
+    and brackets that start a sentence, followed by space, `--` or its end, close the sentence
+    before instead (Punkt's `_realign_boundaries`)."""
+    spans = []
+    start = 0
+    for end, next_start in cuts:
+        spans.append((start, end))
+        start = next_start
+    spans.append((start, len(text.rstrip())))
+    sentences = []
+    shift = 0
+    for i, (start, end) in enumerate(spans):
+        start += shift
+        shift = 0
+        if i + 1 < len(spans):
+            closing = _REALIGN.match(text, spans[i + 1][0], spans[i + 1][1])
+            if closing:
+                sentences.append(text[start:spans[i + 1][0] + len(closing.group().rstrip())])
+                shift = closing.end() - spans[i + 1][0]
+                continue
+        sentences.append(text[start:end])
+    return sentences
 
 
 # --- Google's regex sentence splitter (IFEvalG's first/last word of each sentence) -------

