@@ -41,10 +41,13 @@ most of a call's cost when a test calls the program thousands of times."""
 
 class Channel:
     """Length-prefixed marshal messages over two pipes (requests one way, replies back).
-    While waiting, the program's stdout/stderr pipes are drained so it never blocks on them."""
+    While waiting, the program's stdout/stderr pipes are drained so it never blocks on them.
+    `checked`: the messages come from a program (the harness's side): each must pass
+    `check_message` before marshal decodes it, and one marshal refuses is WorkerGone."""
 
-    def __init__(self, read_fd, write_fd, drains=()):
+    def __init__(self, read_fd, write_fd, drains=(), checked=False):
         self.read_fd, self.write_fd, self.drains = read_fd, write_fd, list(drains)
+        self.checked = checked
         self.buffer = bytearray()  # bytes read ahead of the current message
 
     def send(self, obj):
@@ -61,7 +64,13 @@ class Channel:
         self._fill(4 + size, deadline)
         message = bytes(self.buffer[4:4 + size])
         del self.buffer[:4 + size]
-        return marshal.loads(message)
+        if not self.checked:
+            return marshal.loads(message)
+        check_message(message)
+        try:
+            return marshal.loads(message)
+        except (ValueError, TypeError, EOFError) as exc:  # bad UTF-8, an unhashable key
+            raise WorkerGone(f"the program sent a malformed message: {exc}") from None
 
     def _fill(self, size, deadline):
         """Read until `size` bytes are buffered: one read per wake-up, as much as is there."""
@@ -343,6 +352,136 @@ def standard_to_plain(value, depth=0, converted=None):
             result = items
     converted[key] = result
     return result
+
+
+
+# --- what marshal may decode of a program's bytes ----------------------------------------
+# marshal is "not intended to be secure against erroneous or maliciously constructed data":
+# it builds code objects, allocates what a length field declares before reading the items
+# (9 bytes asked the long-lived harness for a list of 2**31 items) and trusts a
+# reference to an object not yet complete. So the harness scans a program's message first,
+# in Python, for the subset `marshal.dumps` writes of plain data (format version 4), and
+# marshal only ever decodes that: no code object or other type, every length within the
+# bytes left, references to complete objects only, nesting at most MAX_WIRE_DEPTH.
+
+MAX_WIRE_DEPTH = MAX_DEPTH + 8
+"""Containers a message may nest: plain data's MAX_DEPTH below the reply's own tuples."""
+FLAG_REF = 0x80
+_CONSTANTS = frozenset(b"NTF")  # None, True, False: never flagged
+_FIXED = {ord("i"): 4, ord("g"): 8, ord("y"): 16}  # int32, binary float, binary complex
+_TEXT = frozenset(b"suatA")  # bytes, str (UTF-8, interned), ASCII str (interned): len32
+_ASCII = frozenset(b"aAzZ")
+_SHORT_TEXT = frozenset(b"zZ")  # short ASCII str (interned): len8
+_SEQUENCES = frozenset(b"([<>")  # tuple, list, set, frozenset: count32
+_SMALL_TUPLE, _DICT, _NULL, _LONG, _REF = ord(")"), ord("{"), ord("0"), ord("l"), ord("r")
+_CONTAINER = _SEQUENCES | {_SMALL_TUPLE, _DICT}
+
+
+class BadMessage(WorkerGone):
+    """A program's message outside what marshal may decode here."""
+
+
+def _int32(data, at):
+    if at + 4 > len(data):
+        raise BadMessage("the message is truncated")
+    return int.from_bytes(data[at:at + 4], "little", signed=True)
+
+
+def check_message(data):
+    """Raise BadMessage unless `data` is one object in the plain-data subset of marshal's
+    format (see above), with nothing after it. Linear in the message, no recursion: each
+    open container is a [items it declares (None: a dict, ended by a NULL in a key's
+    place), its reference slot or None, items read] frame."""
+    end = len(data)
+    at = 0
+    complete = []  # by reference index: whether that object is complete
+    frames = []
+    while True:
+        if at >= end:
+            raise BadMessage("the message is truncated")
+        code = data[at] & ~FLAG_REF
+        flagged = data[at] & FLAG_REF
+        at += 1
+        if code in _CONTAINER:
+            if code == _DICT:
+                count = None
+            elif code == _SMALL_TUPLE:
+                if at >= end:
+                    raise BadMessage("the message is truncated")
+                count, at = data[at], at + 1
+            else:
+                count, at = _int32(data, at), at + 4
+                if not 0 <= count <= end - at:  # each item takes a byte at least
+                    raise BadMessage("more items than the message has bytes")
+            slot = None
+            if flagged:
+                slot = len(complete)
+                complete.append(False)
+            if count != 0:
+                if len(frames) >= MAX_WIRE_DEPTH:
+                    raise BadMessage(f"nested deeper than {MAX_WIRE_DEPTH} levels")
+                frames.append([count, slot, 0])
+                continue  # its first item is next: nothing is complete yet
+            if slot is not None:
+                complete[slot] = True
+        elif code == _NULL:
+            if flagged or not frames or frames[-1][0] is not None or frames[-1][2] % 2:
+                raise BadMessage("a NULL outside a dict key's place")
+            frame = frames.pop()  # the dict's end: the dict is complete
+            if frame[1] is not None:
+                complete[frame[1]] = True
+        elif code == _REF:
+            index = _int32(data, at)
+            at += 4
+            if flagged or not 0 <= index < len(complete) or not complete[index]:
+                raise BadMessage("a reference to an object that is not complete")
+        else:  # a scalar
+            if code in _CONSTANTS:
+                if flagged:
+                    raise BadMessage("a flagged constant")
+            elif code in _FIXED:
+                at += _FIXED[code]
+            elif code in _TEXT or code in _SHORT_TEXT:
+                if code in _SHORT_TEXT:
+                    if at >= end:
+                        raise BadMessage("the message is truncated")
+                    size, at = data[at], at + 1
+                else:
+                    size, at = _int32(data, at), at + 4
+                if not 0 <= size <= end - at:
+                    raise BadMessage("a text longer than the message")
+                if code in _ASCII and not data[at:at + size].isascii():
+                    raise BadMessage("an ASCII text that is not ASCII")
+                at += size
+            elif code == _LONG:
+                digits = abs(_int32(data, at))
+                at += 4
+                if not 0 < digits <= (end - at) // 2:
+                    raise BadMessage("an integer longer than the message")
+                span = data[at:at + 2 * digits]  # 15-bit digits, little-endian
+                if max(span[1::2]) >= 0x80 or span[-2:] == b"\0\0":
+                    raise BadMessage("an integer digit out of range")
+                at += 2 * digits
+            else:
+                raise BadMessage(f"an object of marshal type {chr(code)!r}, which is not "
+                                 "plain data")
+            if flagged:
+                complete.append(True)
+            if at > end:
+                raise BadMessage("the message is truncated")
+        # an object is complete: count it in its container, closing the containers it fills
+        while frames:
+            frame = frames[-1]
+            frame[2] += 1
+            if frame[0] is None or frame[2] < frame[0]:
+                break
+            frames.pop()
+            if frame[1] is not None:
+                complete[frame[1]] = True
+        if not frames:
+            if at != end:
+                raise BadMessage("bytes after the message")
+            return
 
 
 
