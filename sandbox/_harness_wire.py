@@ -367,14 +367,17 @@ def standard_to_plain(value, depth=0, converted=None):
 MAX_WIRE_DEPTH = MAX_DEPTH + 8
 """Containers a message may nest: plain data's MAX_DEPTH below the reply's own tuples."""
 FLAG_REF = 0x80
-_CONSTANTS = frozenset(b"NTF")  # None, True, False: never flagged
-_FIXED = {ord("i"): 4, ord("g"): 8, ord("y"): 16}  # int32, binary float, binary complex
+_SCALARS = {**{ord(code): 0 for code in "NTF"},  # None, True, False: never flagged
+            **{ord(code) | flag: size for code, size in (("i", 4), ("g", 8), ("y", 16))
+               for flag in (0, FLAG_REF)}}
+"""Scalars of a fixed size, by type byte (flag included): int32, binary float and complex."""
 _TEXT = frozenset(b"suatA")  # bytes, str (UTF-8, interned), ASCII str (interned): len32
 _ASCII = frozenset(b"aAzZ")
 _SHORT_TEXT = frozenset(b"zZ")  # short ASCII str (interned): len8
 _SEQUENCES = frozenset(b"([<>")  # tuple, list, set, frozenset: count32
 _SMALL_TUPLE, _DICT, _NULL, _LONG, _REF = ord(")"), ord("{"), ord("0"), ord("l"), ord("r")
 _CONTAINER = _SEQUENCES | {_SMALL_TUPLE, _DICT}
+_KEY, _VALUE = -2, -1  # a dict frame's count: the place of its next item
 
 
 class BadMessage(WorkerGone):
@@ -390,8 +393,8 @@ def _int32(data, at):
 def check_message(data):
     """Raise BadMessage unless `data` is one object in the plain-data subset of marshal's
     format (see above), with nothing after it. Linear in the message, no recursion: each
-    open container is a [items it declares (None: a dict, ended by a NULL in a key's
-    place), its reference slot or None, items read] frame."""
+    open container is a [items still to come (a dict: _KEY or _VALUE, the place of its
+    next item; it ends with a NULL in a key's place), its reference slot or None] frame."""
     end = len(data)
     at = 0
     complete = []  # by reference index: whether that object is complete
@@ -399,81 +402,63 @@ def check_message(data):
     while True:
         if at >= end:
             raise BadMessage("the message is truncated")
-        code = data[at] & ~FLAG_REF
-        flagged = data[at] & FLAG_REF
+        byte = data[at]
         at += 1
-        if code in _CONTAINER:
-            if code == _DICT:
-                count = None
-            elif code == _SMALL_TUPLE:
-                if at >= end:
-                    raise BadMessage("the message is truncated")
-                count, at = data[at], at + 1
-            else:
-                count, at = _int32(data, at), at + 4
-                if not 0 <= count <= end - at:  # each item takes a byte at least
-                    raise BadMessage("more items than the message has bytes")
-            slot = None
-            if flagged:
-                slot = len(complete)
-                complete.append(False)
-            if count != 0:
-                if len(frames) >= MAX_WIRE_DEPTH:
-                    raise BadMessage(f"nested deeper than {MAX_WIRE_DEPTH} levels")
-                frames.append([count, slot, 0])
-                continue  # its first item is next: nothing is complete yet
-            if slot is not None:
-                complete[slot] = True
-        elif code == _NULL:
-            if flagged or not frames or frames[-1][0] is not None or frames[-1][2] % 2:
-                raise BadMessage("a NULL outside a dict key's place")
-            frame = frames.pop()  # the dict's end: the dict is complete
-            if frame[1] is not None:
-                complete[frame[1]] = True
-        elif code == _REF:
-            index = _int32(data, at)
-            at += 4
-            if flagged or not 0 <= index < len(complete) or not complete[index]:
-                raise BadMessage("a reference to an object that is not complete")
-        else:  # a scalar
-            if code in _CONSTANTS:
-                if flagged:
-                    raise BadMessage("a flagged constant")
-            elif code in _FIXED:
-                at += _FIXED[code]
-            elif code in _TEXT or code in _SHORT_TEXT:
-                if code in _SHORT_TEXT:
+        size = _SCALARS.get(byte)
+        if size is not None:  # the most common: read first
+            at += size
+            if byte & FLAG_REF:
+                complete.append(True)
+        else:
+            code, flagged = byte & ~FLAG_REF, byte & FLAG_REF
+            if code in _CONTAINER:
+                if code == _DICT:
+                    count = _KEY
+                elif code == _SMALL_TUPLE:
                     if at >= end:
                         raise BadMessage("the message is truncated")
-                    size, at = data[at], at + 1
+                    count, at = data[at], at + 1
                 else:
-                    size, at = _int32(data, at), at + 4
-                if not 0 <= size <= end - at:
-                    raise BadMessage("a text longer than the message")
-                if code in _ASCII and not data[at:at + size].isascii():
-                    raise BadMessage("an ASCII text that is not ASCII")
-                at += size
-            elif code == _LONG:
-                digits = abs(_int32(data, at))
+                    count, at = _int32(data, at), at + 4
+                    if not 0 <= count <= end - at:  # each item takes a byte at least
+                        raise BadMessage("more items than the message has bytes")
+                slot = None
+                if flagged:
+                    slot = len(complete)
+                    complete.append(False)
+                if count != 0:
+                    if len(frames) >= MAX_WIRE_DEPTH:
+                        raise BadMessage(f"nested deeper than {MAX_WIRE_DEPTH} levels")
+                    frames.append([count, slot])
+                    continue  # its first item is next: nothing is complete yet
+                if slot is not None:
+                    complete[slot] = True
+            elif code == _NULL:
+                if flagged or not frames or frames[-1][0] != _KEY:
+                    raise BadMessage("a NULL outside a dict key's place")
+                frame = frames.pop()  # the dict's end: the dict is complete
+                if frame[1] is not None:
+                    complete[frame[1]] = True
+            elif code == _REF:
+                index = _int32(data, at)
                 at += 4
-                if not 0 < digits <= (end - at) // 2:
-                    raise BadMessage("an integer longer than the message")
-                span = data[at:at + 2 * digits]  # 15-bit digits, little-endian
-                if max(span[1::2]) >= 0x80 or span[-2:] == b"\0\0":
-                    raise BadMessage("an integer digit out of range")
-                at += 2 * digits
+                if flagged or not 0 <= index < len(complete) or not complete[index]:
+                    raise BadMessage("a reference to an object that is not complete")
             else:
-                raise BadMessage(f"an object of marshal type {chr(code)!r}, which is not "
-                                 "plain data")
-            if flagged:
-                complete.append(True)
-            if at > end:
-                raise BadMessage("the message is truncated")
+                at = _text_or_long(data, at, code)
+                if flagged:
+                    complete.append(True)
+        if at > end:
+            raise BadMessage("the message is truncated")
         # an object is complete: count it in its container, closing the containers it fills
         while frames:
             frame = frames[-1]
-            frame[2] += 1
-            if frame[0] is None or frame[2] < frame[0]:
+            left = frame[0]
+            if left < 0:  # a dict: from a key's place to a value's, and back
+                frame[0] = _KEY + _VALUE - left
+                break
+            if left > 1:
+                frame[0] = left - 1
                 break
             frames.pop()
             if frame[1] is not None:
@@ -484,6 +469,32 @@ def check_message(data):
             return
 
 
+def _text_or_long(data, at, code):
+    """Where the text (str or bytes) or the big integer of type `code` starting at `at`
+    ends; BadMessage for any other type, or one that does not fit the message."""
+    end = len(data)
+    if code in _TEXT or code in _SHORT_TEXT:
+        if code in _SHORT_TEXT:
+            if at >= end:
+                raise BadMessage("the message is truncated")
+            size, at = data[at], at + 1
+        else:
+            size, at = _int32(data, at), at + 4
+        if not 0 <= size <= end - at:
+            raise BadMessage("a text longer than the message")
+        if code in _ASCII and not data[at:at + size].isascii():
+            raise BadMessage("an ASCII text that is not ASCII")
+        return at + size
+    if code == _LONG:
+        digits = abs(_int32(data, at))
+        at += 4
+        if not 0 < digits <= (end - at) // 2:
+            raise BadMessage("an integer longer than the message")
+        span = data[at:at + 2 * digits]  # 15-bit digits, little-endian, the last non-zero
+        if max(span[1::2]) >= 0x80 or span[-2:] == b"\0\0":
+            raise BadMessage("an integer digit out of range, or a leading zero digit")
+        return at + 2 * digits
+    raise BadMessage(f"an object of marshal type {chr(code)!r}, which is not plain data")
 
 def _last_line(exc):
     """The last line `traceback.format_exception_only` gives for `exc`, capped. Built here
