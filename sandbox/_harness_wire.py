@@ -366,6 +366,9 @@ def standard_to_plain(value, depth=0, converted=None):
 
 MAX_WIRE_DEPTH = MAX_DEPTH + 8
 """Containers a message may nest: plain data's MAX_DEPTH below the reply's own tuples."""
+MAX_WIRE_ITEMS = MAX_ITEMS + 64
+"""Items a message's containers may hold together: more than plain data holds (MAX_ITEMS,
+a shared part counted each time) with the reply's own. It bounds the time of a scan."""
 FLAG_REF = 0x80
 _SCALARS = {**{ord(code): 0 for code in "NTF"},  # None, True, False: never flagged
             **{ord(code) | flag: size for code, size in (("i", 4), ("g", 8), ("y", 16))
@@ -397,8 +400,9 @@ def check_message(data):
     next item; it ends with a NULL in a key's place), its reference slot or None] frame."""
     end = len(data)
     at = 0
-    complete = []  # by reference index: whether that object is complete
+    complete = bytearray()  # by reference index: 1 once that object is complete
     frames = []
+    items = 0  # in the containers so far: each item is read once, so the scan is bounded
     while True:
         if at >= end:
             raise BadMessage("the message is truncated")
@@ -408,7 +412,7 @@ def check_message(data):
         if size is not None:  # the most common: read first
             at += size
             if byte & FLAG_REF:
-                complete.append(True)
+                complete.append(1)
         else:
             code, flagged = byte & ~FLAG_REF, byte & FLAG_REF
             if code in _CONTAINER:
@@ -422,23 +426,26 @@ def check_message(data):
                     count, at = _int32(data, at), at + 4
                     if not 0 <= count <= end - at:  # each item takes a byte at least
                         raise BadMessage("more items than the message has bytes")
+                items += count
+                if items > MAX_WIRE_ITEMS:
+                    raise BadMessage(f"more than {MAX_WIRE_ITEMS} items")
                 slot = None
                 if flagged:
                     slot = len(complete)
-                    complete.append(False)
+                    complete.append(0)
                 if count != 0:
                     if len(frames) >= MAX_WIRE_DEPTH:
                         raise BadMessage(f"nested deeper than {MAX_WIRE_DEPTH} levels")
                     frames.append([count, slot])
                     continue  # its first item is next: nothing is complete yet
                 if slot is not None:
-                    complete[slot] = True
+                    complete[slot] = 1
             elif code == _NULL:
                 if flagged or not frames or frames[-1][0] != _KEY:
                     raise BadMessage("a NULL outside a dict key's place")
                 frame = frames.pop()  # the dict's end: the dict is complete
                 if frame[1] is not None:
-                    complete[frame[1]] = True
+                    complete[frame[1]] = 1
             elif code == _REF:
                 index = _int32(data, at)
                 at += 4
@@ -447,7 +454,7 @@ def check_message(data):
             else:
                 at = _text_or_long(data, at, code)
                 if flagged:
-                    complete.append(True)
+                    complete.append(1)
         if at > end:
             raise BadMessage("the message is truncated")
         # an object is complete: count it in its container, closing the containers it fills
@@ -456,13 +463,16 @@ def check_message(data):
             left = frame[0]
             if left < 0:  # a dict: from a key's place to a value's, and back
                 frame[0] = _KEY + _VALUE - left
+                items += 1
+                if items > MAX_WIRE_ITEMS:
+                    raise BadMessage(f"more than {MAX_WIRE_ITEMS} items")
                 break
             if left > 1:
                 frame[0] = left - 1
                 break
             frames.pop()
             if frame[1] is not None:
-                complete[frame[1]] = True
+                complete[frame[1]] = 1
         if not frames:
             if at != end:
                 raise BadMessage("bytes after the message")

@@ -16,7 +16,13 @@ import pytest
 from test_cross_run import ADD_TESTS, honest_runs_pass, own, server_state
 
 import sandbox
-from sandbox._harness_wire import MAX_DEPTH, BadMessage, check_message, is_plain
+from sandbox._harness_wire import (
+    MAX_DEPTH,
+    MAX_WIRE_ITEMS,
+    BadMessage,
+    check_message,
+    is_plain,
+)
 
 
 def _value(rng: random.Random, depth: int = 0) -> object:
@@ -104,6 +110,18 @@ def test_a_crafted_message_is_refused_before_marshal_reads_it(name: str) -> None
         check_message(CRAFTED[name])
 
 
+def test_a_message_of_more_items_than_plain_data_holds_is_refused_at_its_header() -> None:
+    """Each item is scanned once: the items of a message are bounded, so is its scan."""
+    count = MAX_WIRE_ITEMS + 1
+    crafted = b"[" + count.to_bytes(4, "little") + b"N" * count
+    with pytest.raises(BadMessage, match="more than"):
+        check_message(crafted)
+    crafted = b"(" + (2).to_bytes(4, "little") + b"[" + (MAX_WIRE_ITEMS - 1).to_bytes(
+        4, "little") + b"N" * (MAX_WIRE_ITEMS - 1) + b"NN"
+    with pytest.raises(BadMessage, match="more than"):
+        check_message(crafted)
+
+
 def test_the_crafted_messages_are_what_marshal_would_take_or_choke_on() -> None:
     """The table above means something: unchecked, marshal builds the code objects, and
     takes the list of 2**31 - 1 items as far as allocating it."""
@@ -111,6 +129,43 @@ def test_the_crafted_messages_are_what_marshal_would_take_or_choke_on() -> None:
     assert type(marshal.loads(CRAFTED["code object as a value"])[1][1]) is type(CODE)
     with pytest.raises((EOFError, MemoryError)):
         marshal.loads(CRAFTED["truncated list"])
+
+
+def _acyclic(value: object, path: tuple = ()) -> bool:
+    if not isinstance(value, (list, tuple, set, frozenset, dict)):
+        return True
+    if any(value is seen for seen in path):
+        return False
+    items = [x for pair in value.items() for x in pair] if isinstance(value, dict) else value
+    return all(_acyclic(item, (*path, value)) for item in items)
+
+
+def test_a_reference_the_scan_admits_is_to_a_complete_object() -> None:
+    """Every reference of honest messages pointed at every index in turn: what the scan
+    admits decodes to data without a cycle (or, a list as a set's item, to marshal's
+    TypeError, which the channel reports as the program's error)."""
+    text = "shared-" * 3
+    part = [text, 10**30, 2.5]
+    pair = (part, text)
+    messages = [marshal.dumps(("ok", ("v", [part, part, pair, pair, {"k": part, text: pair},
+                                            frozenset([text, pair[1]])]))),
+                marshal.dumps([[part], (part, [part]), {1: part}])]
+    admitted = 0
+    for message in messages:
+        for at in (i for i, byte in enumerate(message) if byte == ord("r")):
+            for index in range(40):
+                crafted = message[:at + 1] + index.to_bytes(4, "little") + message[at + 5:]
+                try:
+                    check_message(crafted)
+                except BadMessage:
+                    continue
+                admitted += 1
+                try:
+                    value = marshal.loads(crafted)
+                except TypeError:
+                    continue
+                assert _acyclic(value), (at, index)
+    assert admitted > 100  # the rewiring reached real references
 
 
 SENDER = """import os, marshal
