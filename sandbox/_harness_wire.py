@@ -426,9 +426,10 @@ def check_message(data):
                     count, at = _int32(data, at), at + 4
                     if not 0 <= count <= end - at:  # each item takes a byte at least
                         raise BadMessage("more items than the message has bytes")
-                items += count
-                if items > MAX_WIRE_ITEMS:
-                    raise BadMessage(f"more than {MAX_WIRE_ITEMS} items")
+                if count > 0:  # a dict's items are counted as they come
+                    items += count
+                    if items > MAX_WIRE_ITEMS:
+                        raise BadMessage(f"more than {MAX_WIRE_ITEMS} items")
                 slot = None
                 if flagged:
                     slot = len(complete)
@@ -505,6 +506,7 @@ def _text_or_long(data, at, code):
             raise BadMessage("an integer digit out of range, or a leading zero digit")
         return at + 2 * digits
     raise BadMessage(f"an object of marshal type {chr(code)!r}, which is not plain data")
+
 
 def _last_line(exc):
     """The last line `traceback.format_exception_only` gives for `exc`, capped. Built here

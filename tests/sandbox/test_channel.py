@@ -120,6 +120,12 @@ def test_a_message_of_more_items_than_plain_data_holds_is_refused_at_its_header(
         4, "little") + b"N" * (MAX_WIRE_ITEMS - 1) + b"NN"
     with pytest.raises(BadMessage, match="more than"):
         check_message(crafted)
+    # empty dicts first (a dict's items are counted as they come) buy no room
+    rest = MAX_WIRE_ITEMS - 9
+    crafted = (b"(" + (2).to_bytes(4, "little") + b"[" + (10).to_bytes(4, "little")
+               + b"{0" * 10 + b"[" + rest.to_bytes(4, "little") + b"N" * rest)
+    with pytest.raises(BadMessage, match="more than"):
+        check_message(crafted)
 
 
 def test_the_crafted_messages_are_what_marshal_would_take_or_choke_on() -> None:
