@@ -7,8 +7,10 @@ Why a program cannot forge a pass:
 - The program never runs in this process. Python functions run in a separate worker process
   and are called over a pair of pipes; the checks (`assert ...`, `check(candidate)`) run here, on
   plain data copied out of the worker (marshal, then a type check: no program-defined class
-  can cross, so an object whose `__eq__` always says True cannot either). stdin/stdout tests
-  compare the program's output here.
+  can cross, so an object whose `__eq__` always says True cannot either). marshal only ever
+  decodes what `harness_wire.check_message` admits of the program's bytes (the plain-data
+  subset of its format: no code object, no length past the message), and each reply's
+  fields are checked (`checked_reply`). stdin/stdout tests compare the program's output here.
 - The tests resolve names here, not in the program (see `Namespace`): builtins, the modules
   they use and the task's prompt helpers are this process's own, so a program that defines
   `abs`, `sorted` or `poly`, or patches `builtins` or `math`, changes only its own process.
