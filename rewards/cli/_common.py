@@ -42,8 +42,6 @@ def add_set_option(p: Any) -> None:
 def add_abstain_share_option(p: Any) -> None:
     """`--abstain-share SHARE`: the share of the rules that fail a run
     (`rewards.scoring.RUN_RULE`), the same for `rewards score` and `rewards check`."""
-    import argparse
-
     def share(text: str) -> float:
         try:
             value = float(text)
