@@ -17,7 +17,6 @@ SandboxFusion's does), one over `max_body_bytes` a 413. What differs (no `fetch_
 import asyncio
 import base64
 import binascii
-import json
 import logging
 import math
 import os
@@ -31,6 +30,7 @@ from typing import Any, Literal
 
 import sandbox
 from integrations._auth import BearerToken
+from integrations._body import DEFAULT_MAX_HELD_BYTES, BodyLimit, check_bounds
 from rewards.deps import require
 from rewards.errors import ConfigError, InputError, SandboxError
 
@@ -79,7 +79,7 @@ class FusionConfig:
     fresh jail for every run (the other languages always run cold)."""
     max_body_bytes: int = 16 << 20
     """Largest request body (code, stdin and base64 files together); a bigger one gets 413."""
-    max_held_bytes: int = 64 << 20
+    max_held_bytes: int = DEFAULT_MAX_HELD_BYTES
     """Most request-body bytes held at once by the requests read, waiting or running, so
     queued requests cannot grow the server without bound (it holds about 4x these bytes,
     parsed). A request that says its length waits, unread, until it fits; one sent in chunks
@@ -100,9 +100,8 @@ class FusionConfig:
                 raise ConfigError(f"FusionConfig.{name} must be positive, got {value!r}")
         if self.mode not in ("auto", "cold"):
             raise ConfigError(f"FusionConfig.mode must be auto or cold, not {self.mode!r}")
-        if self.max_held_bytes < self.max_body_bytes:
-            raise ConfigError(f"FusionConfig.max_held_bytes ({self.max_held_bytes}) is under "
-                              f"max_body_bytes ({self.max_body_bytes})")
+        check_bounds(self.max_body_bytes, self.max_held_bytes,
+                     names=("FusionConfig.max_body_bytes", "FusionConfig.max_held_bytes"))
         if self.default_memory_mb > self.max_memory_mb:
             raise ConfigError(f"FusionConfig.default_memory_mb ({self.default_memory_mb}) is "
                               f"over max_memory_mb ({self.max_memory_mb})")
@@ -283,90 +282,6 @@ def api_models(config: FusionConfig) -> SimpleNamespace:
 
     return SimpleNamespace(RunCodeRequest=RunCodeRequest, CommandRunResult=CommandRunResult,
                            RunCodeResponse=RunCodeResponse)
-
-
-class BodyLimit:
-    """ASGI middleware: a request body over `max_bytes` gets 413 before the app reads it, by
-    its Content-Length or, sent in chunks, once the chunks pass the limit.
-
-    The bodies of all requests in the server (read, waiting their turn or running) hold at
-    most `max_held` bytes together. A request that says its length waits, unread, until its
-    bytes fit (the transport stops reading it meanwhile: its bytes wait in the client and
-    the socket, not here), so honest clients are delayed, never refused (veRL's client reads
-    any refusal but a 504 as a sandbox error). A body sent in chunks without a length, which
-    could otherwise hold room while waiting for more, gets 503 (`Retry-After`) once the held
-    bytes pass the bound. Bytes are given back when the reply has been sent."""
-
-    def __init__(self, app: Any, *, max_bytes: int, max_held: int) -> None:
-        self.app = app
-        self.max_bytes = max_bytes
-        self.max_held = max_held
-        self.held = 0  # one event loop: changed only between awaits
-        self._room: asyncio.Condition | None = None
-
-    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        length = dict(scope["headers"]).get(b"content-length")
-        declared = int(length) if length is not None and length.isdigit() else None
-        if declared is not None and declared > self.max_bytes:
-            await _refuse(send, 413, f"request body over {self.max_bytes} bytes")
-            return
-        room = self._room = self._room or asyncio.Condition()
-        reserved = 0
-        try:
-            if declared is not None:
-                async with room:  # first come, first served: waiters are woken in order
-                    await room.wait_for(lambda: self.held + declared <= self.max_held)
-                    self.held += declared
-                reserved = declared
-            chunks: list[bytes] = []
-            size, more = 0, True
-            while more:
-                message = await receive()
-                if message["type"] != "http.request":  # the client went away
-                    return
-                chunks.append(message.get("body", b""))
-                size += len(chunks[-1])
-                more = message.get("more_body", False)
-                if size > self.max_bytes:
-                    await _refuse(send, 413, f"request body over {self.max_bytes} bytes")
-                    return
-                if declared is None:
-                    self.held += len(chunks[-1])
-                    reserved += len(chunks[-1])
-                    if self.held > self.max_held:
-                        await _refuse(send, 503, f"the server holds {self.max_held} bytes of "
-                                                 "waiting requests: retry later",
-                                      [(b"retry-after", b"1")])
-                        return
-            body = b"".join(chunks)
-            chunks.clear()
-            replayed = False
-
-            async def replay() -> Any:
-                nonlocal replayed
-                if replayed:
-                    return await receive()
-                replayed = True
-                return {"type": "http.request", "body": body, "more_body": False}
-
-            await self.app(scope, replay, send)
-        finally:
-            if reserved:
-                async with room:
-                    self.held -= reserved
-                    room.notify_all()
-
-
-async def _refuse(send: Any, status: int, detail: str,
-                  headers: list[tuple[bytes, bytes]] | None = None) -> None:
-    body = json.dumps({"detail": detail}).encode()
-    await send({"type": "http.response.start", "status": status,
-                "headers": [(b"content-type", b"application/json"),
-                            (b"content-length", str(len(body)).encode()), *(headers or [])]})
-    await send({"type": "http.response.body", "body": body})
 
 
 def _finite(value: Any) -> Any:

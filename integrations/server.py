@@ -6,8 +6,12 @@ it with `--reward.remote_url http://127.0.0.1:5000/get_reward`. OpenRLHF sends o
 request, many requests at once; the server collects concurrent requests for a few milliseconds
 and scores them as one batch (`BatchingConfig`; `--no-batching` scores each request alone).
 The config's batch normalization applies within each request, never across requests that
-happened to share a batch. A malformed request gets a 422 naming the field; a body that is not
-JSON (or nested deeper than `MAX_DEPTH`) a 400; broken scoring infrastructure a 503. Once the
+happened to share a batch. The bodies of the requests in the server (read, waiting for a batch
+or scored) hold at most `max_held_bytes` together (`integrations._body.BodyLimit`, as in the
+sandbox server): a request that says its length waits, unread, until it fits; one over the
+bound alone gets 413; one sent in chunks without a length gets 503 past it. A malformed
+request gets a 422 naming the field; a body that is not JSON (or nested deeper than
+`MAX_DEPTH`) a 400; broken scoring infrastructure a 503. Once the
 server's rows abstained for a configuration cause (all of its first 32 or more: an unknown
 domain, no labels), requests get a 422 saying so (`on_config_abstain="warn"`: one warning in
 the log instead); `/health` counts abstentions by cause.
@@ -23,6 +27,7 @@ from typing import Any
 
 from integrations._auth import BearerToken
 from integrations._batcher import BatchingConfig, MicroBatcher
+from integrations._body import DEFAULT_MAX_HELD_BYTES, BodyLimit, check_bounds
 from integrations._common import (
     AbstainMode,
     OnConfigAbstain,
@@ -76,12 +81,15 @@ def parse_body(raw: bytes) -> Any:
 def create_app(reward: RewardSource = None, *, batching: BatchingConfig | None = None,
                abstain_value: float = 0.0, end_tokens: Sequence[str] = END_TOKENS,
                abstain: AbstainMode = "mask", on_config_abstain: OnConfigAbstain = "raise",
-               token: str | None = None) -> Any:
+               token: str | None = None, max_held_bytes: int = DEFAULT_MAX_HELD_BYTES) -> Any:
     """The FastAPI app scoring with `reward` (a `Reward`, a config or its path; None:
     `$REWARDS_CONFIG`). `abstain_value` is the reward sent for an abstention; `abstain` and
     `on_config_abstain` as in `integrations.openrlhf` (docs/integrations.md). `token`: every
-    request must carry it (`integrations._auth`: Authorization Bearer or `access_token`)."""
+    request must carry it (`integrations._auth`: Authorization Bearer or `access_token`).
+    `max_held_bytes`: the most request-body bytes held at once by the requests read, waiting
+    for a batch or scored (`integrations._body.BodyLimit`; one body is at most as large)."""
     check_abstain_mode(abstain, on_config_abstain)
+    check_bounds(max_held_bytes, max_held_bytes, names=("max_held_bytes", "max_held_bytes"))
     fastapi = require("fastapi", extra="server", feature="the reward server")
     responses = require("fastapi.responses", extra="server", feature="the reward server")
     JSONResponse = responses.JSONResponse
@@ -100,7 +108,8 @@ def create_app(reward: RewardSource = None, *, batching: BatchingConfig | None =
         await batcher.close()
 
     app = fastapi.FastAPI(title="rewards-engine", lifespan=lifespan)
-    if token is not None:
+    app.add_middleware(BodyLimit, max_bytes=max_held_bytes, max_held=max_held_bytes)
+    if token is not None:  # added last: the outermost, before any body is read
         app.add_middleware(BearerToken, token=token)
     app.state.batcher = batcher
     app.state.resolved = resolved
@@ -153,10 +162,12 @@ def create_app(reward: RewardSource = None, *, batching: BatchingConfig | None =
 def serve(reward: RewardSource = None, *, host: str = "127.0.0.1", port: int = 5000,
           batching: BatchingConfig | None = None, abstain_value: float = 0.0,
           log_level: str = "info", abstain: AbstainMode = "mask",
-          on_config_abstain: OnConfigAbstain = "raise", token: str | None = None) -> None:
+          on_config_abstain: OnConfigAbstain = "raise", token: str | None = None,
+          max_held_bytes: int = DEFAULT_MAX_HELD_BYTES) -> None:
     """Build the app and run it with uvicorn until interrupted (`token`: required of every
-    request)."""
+    request; `max_held_bytes` as in `create_app`)."""
     uvicorn = require("uvicorn", extra="server", feature="the reward server")
     app = create_app(reward, batching=batching, abstain_value=abstain_value, abstain=abstain,
-                     on_config_abstain=on_config_abstain, token=token)
+                     on_config_abstain=on_config_abstain, token=token,
+                     max_held_bytes=max_held_bytes)
     uvicorn.run(app, host=host, port=port, log_level=log_level, access_log=False)

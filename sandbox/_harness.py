@@ -7,8 +7,10 @@ Why a program cannot forge a pass:
 - The program never runs in this process. Python functions run in a separate worker process
   and are called over a pair of pipes; the checks (`assert ...`, `check(candidate)`) run here, on
   plain data copied out of the worker (marshal, then a type check: no program-defined class
-  can cross, so an object whose `__eq__` always says True cannot either). stdin/stdout tests
-  compare the program's output here.
+  can cross, so an object whose `__eq__` always says True cannot either). marshal only ever
+  decodes what `harness_wire.check_message` admits of the program's bytes (the plain-data
+  subset of its format: no code object, no length past the message), and each reply's
+  fields are checked (`checked_reply`). stdin/stdout tests compare the program's output here.
 - The tests resolve names here, not in the program (see `Namespace`): builtins, the modules
   they use and the task's prompt helpers are this process's own, so a program that defines
   `abs`, `sorted` or `poly`, or patches `builtins` or `math`, changes only its own process.
@@ -64,6 +66,7 @@ class Worker:
         self.outputs = [Drain(out_r), Drain(err_r)]
         self.channel = channel
         self.channel.drains = self.outputs
+        self.channel.checked = True  # the program writes it: see `check_message`
         self.pid = pid
         self.pidfd = pidfd  # a zygote's child: signalled and awaited through it, never reaped here
         self.deadline = None
@@ -148,7 +151,7 @@ class Worker:
         MBPP's test_setup_code), then take the names they defined."""
         self.deadline = deadline
         self.channel.send(("setup", setup or ""))
-        reply = self.channel.recv(deadline)
+        reply = checked_reply(self.channel.recv(deadline), loading=True)
         if reply[0] == "ok":
             self.names = set(reply[1])
             for name, item in reply[2].items():
@@ -158,17 +161,21 @@ class Worker:
 
     def request(self, *message):
         self.channel.send(message)
-        reply = self.channel.recv(self.deadline)
+        reply = checked_reply(self.channel.recv(self.deadline), loading=False)
         if reply[0] == "exc":
             raise remote_exception(reply[1], reply[2])
         return self.value(reply[1])
 
     def value(self, item):
-        if item[0] == "v":
+        """A reply's item: ("v", plain data) or ("h", handle, type name, callable)."""
+        if type(item) is tuple and len(item) == 2 and item[0] == "v":
             if not is_plain(item[1]):
                 raise WorkerGone("the program sent a non-plain value")
             return item[1]
-        return Remote(self, item[1], item[2], item[3])
+        if type(item) is tuple and len(item) == 4 and item[0] == "h" and \
+                type(item[1]) is int and type(item[2]) is str and type(item[3]) is bool:
+            return Remote(self, item[1], item[2], item[3])
+        raise WorkerGone("the program broke the protocol: not a value or a handle")
 
     def kill(self):
         """SIGKILL the worker and wait until it is dead, then read what it wrote. (With a
@@ -180,6 +187,25 @@ class Worker:
         self.channel.close()
         for drain in self.outputs:
             drain.finish()
+
+
+def checked_reply(reply, loading):
+    """`reply`, a worker's reply (`loading`: to the setup), if it has the shape
+    `harness_program` gives it, else WorkerGone: the fields the harness formats, looks up
+    or iterates are of the types it expects, so a program's message can fail only its own
+    test, never the harness (a code object as an exception's message ended the long-lived
+    harness)."""
+    if type(reply) is tuple and reply:
+        if reply[0] == "exc" and len(reply) == (4 if loading else 3) and \
+                all(type(field) is str for field in reply[1:]):
+            return reply
+        if reply[0] == "ok" and not loading and len(reply) == 2:
+            return reply  # its item: `Worker.value`
+        if reply[0] == "ok" and loading and len(reply) == 3 and type(reply[1]) is list \
+                and all(type(name) is str for name in reply[1]) and type(reply[2]) is dict \
+                and all(type(name) is str for name in reply[2]):
+            return reply  # the handles: `Worker.value`
+    raise WorkerGone("the program broke the protocol: not a reply")
 
 
 class Namespace(dict):

@@ -41,10 +41,13 @@ most of a call's cost when a test calls the program thousands of times."""
 
 class Channel:
     """Length-prefixed marshal messages over two pipes (requests one way, replies back).
-    While waiting, the program's stdout/stderr pipes are drained so it never blocks on them."""
+    While waiting, the program's stdout/stderr pipes are drained so it never blocks on them.
+    `checked`: the messages come from a program (the harness's side): each must pass
+    `check_message` before marshal decodes it, and one marshal refuses is WorkerGone."""
 
-    def __init__(self, read_fd, write_fd, drains=()):
+    def __init__(self, read_fd, write_fd, drains=(), checked=False):
         self.read_fd, self.write_fd, self.drains = read_fd, write_fd, list(drains)
+        self.checked = checked
         self.buffer = bytearray()  # bytes read ahead of the current message
 
     def send(self, obj):
@@ -61,7 +64,13 @@ class Channel:
         self._fill(4 + size, deadline)
         message = bytes(self.buffer[4:4 + size])
         del self.buffer[:4 + size]
-        return marshal.loads(message)
+        if not self.checked:
+            return marshal.loads(message)
+        check_message(message)
+        try:
+            return marshal.loads(message)
+        except (ValueError, TypeError, EOFError) as exc:  # bad UTF-8, an unhashable key
+            raise WorkerGone(f"the program sent a malformed message: {exc}") from None
 
     def _fill(self, size, deadline):
         """Read until `size` bytes are buffered: one read per wake-up, as much as is there."""
@@ -344,6 +353,159 @@ def standard_to_plain(value, depth=0, converted=None):
     converted[key] = result
     return result
 
+
+
+# --- what marshal may decode of a program's bytes ----------------------------------------
+# marshal is "not intended to be secure against erroneous or maliciously constructed data":
+# it builds code objects, allocates what a length field declares before reading the items
+# (9 bytes asked the long-lived harness for a list of 2**31 items) and trusts a
+# reference to an object not yet complete. So the harness scans a program's message first,
+# in Python, for the subset `marshal.dumps` writes of plain data (format version 4), and
+# marshal only ever decodes that: no code object or other type, every length within the
+# bytes left, references to complete objects only, nesting at most MAX_WIRE_DEPTH.
+
+MAX_WIRE_DEPTH = MAX_DEPTH + 8
+"""Containers a message may nest: plain data's MAX_DEPTH below the reply's own tuples."""
+MAX_WIRE_ITEMS = MAX_ITEMS + 64
+"""Items a message's containers may hold together: more than plain data holds (MAX_ITEMS,
+a shared part counted each time) with the reply's own. It bounds the time of a scan."""
+FLAG_REF = 0x80
+_SCALARS = {**{ord(code): 0 for code in "NTF"},  # None, True, False: never flagged
+            **{ord(code) | flag: size for code, size in (("i", 4), ("g", 8), ("y", 16))
+               for flag in (0, FLAG_REF)}}
+"""Scalars of a fixed size, by type byte (flag included): int32, binary float and complex."""
+_TEXT = frozenset(b"suatA")  # bytes, str (UTF-8, interned), ASCII str (interned): len32
+_ASCII = frozenset(b"aAzZ")
+_SHORT_TEXT = frozenset(b"zZ")  # short ASCII str (interned): len8
+_SEQUENCES = frozenset(b"([<>")  # tuple, list, set, frozenset: count32
+_SMALL_TUPLE, _DICT, _NULL, _LONG, _REF = ord(")"), ord("{"), ord("0"), ord("l"), ord("r")
+_CONTAINER = _SEQUENCES | {_SMALL_TUPLE, _DICT}
+_KEY, _VALUE = -2, -1  # a dict frame's count: the place of its next item
+
+
+class BadMessage(WorkerGone):
+    """A program's message outside what marshal may decode here."""
+
+
+def _int32(data, at):
+    if at + 4 > len(data):
+        raise BadMessage("the message is truncated")
+    return int.from_bytes(data[at:at + 4], "little", signed=True)
+
+
+def check_message(data):
+    """Raise BadMessage unless `data` is one object in the plain-data subset of marshal's
+    format (see above), with nothing after it. Linear in the message, no recursion: each
+    open container is a [items still to come (a dict: _KEY or _VALUE, the place of its
+    next item; it ends with a NULL in a key's place), its reference slot or None] frame."""
+    end = len(data)
+    at = 0
+    complete = bytearray()  # by reference index: 1 once that object is complete
+    frames = []
+    items = 0  # in the containers so far: each item is read once, so the scan is bounded
+    while True:
+        if at >= end:
+            raise BadMessage("the message is truncated")
+        byte = data[at]
+        at += 1
+        size = _SCALARS.get(byte)
+        if size is not None:  # the most common: read first
+            at += size
+            if byte & FLAG_REF:
+                complete.append(1)
+        else:
+            code, flagged = byte & ~FLAG_REF, byte & FLAG_REF
+            if code in _CONTAINER:
+                if code == _DICT:
+                    count = _KEY
+                elif code == _SMALL_TUPLE:
+                    if at >= end:
+                        raise BadMessage("the message is truncated")
+                    count, at = data[at], at + 1
+                else:
+                    count, at = _int32(data, at), at + 4
+                    if not 0 <= count <= end - at:  # each item takes a byte at least
+                        raise BadMessage("more items than the message has bytes")
+                if count > 0:  # a dict's items are counted as they come
+                    items += count
+                    if items > MAX_WIRE_ITEMS:
+                        raise BadMessage(f"more than {MAX_WIRE_ITEMS} items")
+                slot = None
+                if flagged:
+                    slot = len(complete)
+                    complete.append(0)
+                if count != 0:
+                    if len(frames) >= MAX_WIRE_DEPTH:
+                        raise BadMessage(f"nested deeper than {MAX_WIRE_DEPTH} levels")
+                    frames.append([count, slot])
+                    continue  # its first item is next: nothing is complete yet
+                if slot is not None:
+                    complete[slot] = 1
+            elif code == _NULL:
+                if flagged or not frames or frames[-1][0] != _KEY:
+                    raise BadMessage("a NULL outside a dict key's place")
+                frame = frames.pop()  # the dict's end: the dict is complete
+                if frame[1] is not None:
+                    complete[frame[1]] = 1
+            elif code == _REF:
+                index = _int32(data, at)
+                at += 4
+                if flagged or not 0 <= index < len(complete) or not complete[index]:
+                    raise BadMessage("a reference to an object that is not complete")
+            else:
+                at = _text_or_long(data, at, code)
+                if flagged:
+                    complete.append(1)
+        if at > end:
+            raise BadMessage("the message is truncated")
+        # an object is complete: count it in its container, closing the containers it fills
+        while frames:
+            frame = frames[-1]
+            left = frame[0]
+            if left < 0:  # a dict: from a key's place to a value's, and back
+                frame[0] = _KEY + _VALUE - left
+                items += 1
+                if items > MAX_WIRE_ITEMS:
+                    raise BadMessage(f"more than {MAX_WIRE_ITEMS} items")
+                break
+            if left > 1:
+                frame[0] = left - 1
+                break
+            frames.pop()
+            if frame[1] is not None:
+                complete[frame[1]] = 1
+        if not frames:
+            if at != end:
+                raise BadMessage("bytes after the message")
+            return
+
+
+def _text_or_long(data, at, code):
+    """Where the text (str or bytes) or the big integer of type `code` starting at `at`
+    ends; BadMessage for any other type, or one that does not fit the message."""
+    end = len(data)
+    if code in _TEXT or code in _SHORT_TEXT:
+        if code in _SHORT_TEXT:
+            if at >= end:
+                raise BadMessage("the message is truncated")
+            size, at = data[at], at + 1
+        else:
+            size, at = _int32(data, at), at + 4
+        if not 0 <= size <= end - at:
+            raise BadMessage("a text longer than the message")
+        if code in _ASCII and not data[at:at + size].isascii():
+            raise BadMessage("an ASCII text that is not ASCII")
+        return at + size
+    if code == _LONG:
+        digits = abs(_int32(data, at))
+        at += 4
+        if not 0 < digits <= (end - at) // 2:
+            raise BadMessage("an integer longer than the message")
+        span = data[at:at + 2 * digits]  # 15-bit digits, little-endian, the last non-zero
+        if max(span[1::2]) >= 0x80 or span[-2:] == b"\0\0":
+            raise BadMessage("an integer digit out of range, or a leading zero digit")
+        return at + 2 * digits
+    raise BadMessage(f"an object of marshal type {chr(code)!r}, which is not plain data")
 
 
 def _last_line(exc):

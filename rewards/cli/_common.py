@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import argparse
+import math
 from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -40,8 +42,6 @@ def add_set_option(p: Any) -> None:
 def add_abstain_share_option(p: Any) -> None:
     """`--abstain-share SHARE`: the share of the rules that fail a run
     (`rewards.scoring.RUN_RULE`), the same for `rewards score` and `rewards check`."""
-    import argparse
-
     def share(text: str) -> float:
         try:
             value = float(text)
@@ -71,3 +71,31 @@ def load_reward_config(path: str | Path, overrides: list[str] | None = None) -> 
     if not isinstance(document, dict):
         raise ConfigError(f"{path}: a reward config is a mapping with a 'domains' key")
     return parse_config(apply_overrides(document, overrides), source=f"{path} (with --set)")
+
+
+def positive(kind: type) -> Any:
+    """An argparse type: a finite number > 0 of `kind` (a bad one exits 2 with its name)."""
+    def parse(text: str) -> Any:
+        try:
+            value = kind(text)
+        except ValueError:
+            value = None
+        if value is None or not math.isfinite(value) or value <= 0:
+            raise argparse.ArgumentTypeError(f"must be a positive {kind.__name__}, not {text!r}")
+        return value
+    parse.__name__ = kind.__name__  # argparse names the type in its messages
+    return parse
+
+
+def add_max_held_option(p: Any, *, note: str = "") -> None:
+    """`--max-held-mb M` of the HTTP servers (`integrations._body.BodyLimit`): request bodies
+    held at once, in MiB; read back in bytes by `max_held_bytes`."""
+    p.add_argument("--max-held-mb", type=positive(float), default=64.0,
+                   help="request bodies held at once (read, waiting or running) in MiB; a "
+                        "request past it waits unread (chunked without a length: 503) "
+                        f"(default: 64{', ' + note if note else ''})")
+
+
+def max_held_bytes(args: Any) -> int:
+    """`--max-held-mb` in bytes."""
+    return int(args.max_held_mb * (1 << 20))

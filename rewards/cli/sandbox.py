@@ -9,32 +9,18 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import typing
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
 import sandbox  # standard library only; the parser needs its Language names
+from rewards.cli._common import add_max_held_option, max_held_bytes, positive
 from rewards.errors import InputError, sandbox_errors
 
 SUFFIXES = {".py": "python", ".c": "c", ".cc": "cpp", ".cpp": "cpp", ".cxx": "cpp",
             ".js": "javascript", ".mjs": "javascript", ".sh": "bash"}
 LANGUAGES = typing.get_args(sandbox.Language)
-
-
-def _positive(kind: type) -> Any:
-    """An argparse type: a finite number > 0 of `kind` (a bad one exits 2 with its name)."""
-    def parse(text: str) -> Any:
-        try:
-            value = kind(text)
-        except ValueError:
-            value = None
-        if value is None or not math.isfinite(value) or value <= 0:
-            raise argparse.ArgumentTypeError(f"must be a positive {kind.__name__}, not {text!r}")
-        return value
-    parse.__name__ = kind.__name__  # argparse names the type in its messages
-    return parse
 
 
 def add_parser(sub: Any) -> None:
@@ -55,9 +41,9 @@ def add_parser(sub: Any) -> None:
     r.add_argument("--stdin", default=None, metavar="FILE", help="file fed to stdin")
     r.add_argument("--mode", choices=("auto", "cold", "warm"), default="auto",
                    help="warm: fork from a pre-started jailed Python (default for Python)")
-    r.add_argument("--wall", type=_positive(float), default=10.0,
+    r.add_argument("--wall", type=positive(float), default=10.0,
                    help="wall-clock seconds (default 10)")
-    r.add_argument("--memory-mb", type=_positive(int), default=1024, help="memory limit in MiB")
+    r.add_argument("--memory-mb", type=positive(int), default=1024, help="memory limit in MiB")
     r.add_argument("--json", action="store_true", help="print the result as JSON")
     r.set_defaults(func=run)
     _add_serve_parser(actions)
@@ -71,24 +57,21 @@ def _add_serve_parser(actions: Any) -> None:
                                        "(docs/sandbox-fusion.md).")
     s.add_argument("--host", default="127.0.0.1", help="address to bind (default: 127.0.0.1)")
     s.add_argument("--port", type=_port, default=8080, help="port (default: 8080)")
-    s.add_argument("--workers", type=_positive(int), default=None,
+    s.add_argument("--workers", type=positive(int), default=None,
                    help="programs run at the same time (default: one per CPU)")
     s.add_argument("--mode", choices=("auto", "cold"), default="auto",
                    help="auto: Python forks from the warm pool; cold: a fresh jail per run "
                         "(default: auto)")
-    s.add_argument("--max-timeout", type=_positive(float), default=60.0,
+    s.add_argument("--max-timeout", type=positive(float), default=60.0,
                    help="largest compile_timeout/run_timeout a request may ask (default 60 s)")
-    s.add_argument("--memory-mb", type=_positive(int), default=1024,
+    s.add_argument("--memory-mb", type=positive(int), default=1024,
                    help="memory of a run whose memory_limit_MB is <= 0, SandboxFusion's "
                         "default (default: 1024)")
-    s.add_argument("--max-memory-mb", type=_positive(int), default=8192,
+    s.add_argument("--max-memory-mb", type=positive(int), default=8192,
                    help="largest memory_limit_MB a request may ask (default: 8192)")
-    s.add_argument("--max-body-mb", type=_positive(float), default=16.0,
+    s.add_argument("--max-body-mb", type=positive(float), default=16.0,
                    help="largest request body in MiB; bigger gets 413 (default: 16)")
-    s.add_argument("--max-held-mb", type=_positive(float), default=64.0,
-                   help="request bodies held at once (read, waiting or running) in MiB; a "
-                        "request past it waits unread (chunked without a length: 503) "
-                        "(default: 64, at least --max-body-mb)")
+    add_max_held_option(s, note="at least --max-body-mb")
     s.add_argument("--token", default=None,
                    help="require this shared token of every request (Authorization: Bearer "
                         "TOKEN, or ?access_token=TOKEN in the URL); default: "
@@ -115,7 +98,7 @@ def serve(args: argparse.Namespace) -> int:
     config = FusionConfig(workers=args.workers, mode=args.mode, max_timeout_s=args.max_timeout,
                           default_memory_mb=args.memory_mb, max_memory_mb=args.max_memory_mb,
                           max_body_bytes=int(args.max_body_mb * (1 << 20)),
-                          max_held_bytes=int(args.max_held_mb * (1 << 20)))
+                          max_held_bytes=max_held_bytes(args))
     serve_fusion(config, host=args.host, port=args.port, log_level=args.log_level,
                  token=resolve_token(args.token, TOKEN_ENV))
     return 0

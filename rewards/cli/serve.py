@@ -13,7 +13,12 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from rewards.cli._common import add_set_option, load_reward_config
+from rewards.cli._common import (
+    add_max_held_option,
+    add_set_option,
+    load_reward_config,
+    max_held_bytes,
+)
 
 
 def add_parser(sub: Any) -> None:
@@ -46,6 +51,7 @@ def add_parser(sub: Any) -> None:
                         "(a whole domain, or all rows, not scored for a configuration cause: "
                         "unknown domain, missing or unreadable reference; counted from 32 "
                         "rows on): answer 422 or warn once (default: raise)")
+    add_max_held_option(p, note="also the largest request body: bigger gets 413")
     p.add_argument("--token", default=None,
                    help="require this shared token of every request (Authorization: Bearer "
                         "TOKEN, or ?access_token=TOKEN in the URL); default: "
@@ -80,5 +86,6 @@ def run(args: argparse.Namespace) -> int:
         raise ConfigError(str(exc)) from exc
     serve(source, host=args.host, port=args.port, batching=batching,
           abstain_value=args.abstain_value, log_level=args.log_level, abstain=args.abstain,
-          on_config_abstain=args.on_config_abstain, token=token)
+          on_config_abstain=args.on_config_abstain, token=token,
+          max_held_bytes=max_held_bytes(args))
     return 0

@@ -373,7 +373,7 @@ def test_held_request_bodies_are_bounded() -> None:
     `max_held` body bytes together. A body that says its length waits, unread, for room (then
     runs: never refused); one sent in chunks without a length is a 503 once past the bound;
     once requests are answered their bytes are free again."""
-    from integrations.sandbox_fusion import BodyLimit
+    from integrations._body import BodyLimit
 
     release = asyncio.Event()
     started: list[int] = []

@@ -246,3 +246,112 @@ def test_a_token_guards_the_reward_server(math_config: Path) -> None:
             assert reply.json()["rewards"] == [expected_value(example_rows()[0])]
     finally:
         guarded.stop()
+
+
+class _HoldBig:
+    """A reward that scores a completion by its length, holding every `big...` completion
+    until `release` is set (so its request stays in the server, body held)."""
+
+    name = "hold_big"
+
+    def __init__(self) -> None:
+        import threading
+
+        self.release = threading.Event()
+
+    def score(self, samples):  # type: ignore[no-untyped-def]
+        from rewards.types import Score
+
+        if any(s.completion.startswith("big") for s in samples):
+            self.release.wait(60)
+        return [Score(float(len(s.completion))) for s in samples]
+
+
+def test_held_request_bodies_are_bounded_and_a_small_request_still_scores() -> None:
+    """`rewards serve` holds at most `max_held_bytes` of request bodies at once, counted
+    here from outside: the bytes the server has read of requests it has not answered. Five
+    concurrent 10 kB requests whose scoring waits: two are read, three wait with not a byte
+    read; an honest small request meanwhile is read and scored; a body over the bound alone is
+    413; once scoring goes on, every waiting request is read and scored (none refused)."""
+    from integrations import BatchingConfig
+    from integrations.server import create_app
+
+    big = {"query": ["big" + "x" * 10_000]}
+    bound = 2 * len(json.dumps(big)) + 500
+    reward = _HoldBig()
+    app = create_app(reward, batching=BatchingConfig(enabled=False), max_held_bytes=bound)
+    read: dict[int, int] = {}  # request -> bytes the server has read of it, until answered
+    peak = [0]
+
+    async def post(me: int, body: bytes) -> tuple[int, dict]:
+        sent: list[dict] = []
+        chunks = [body[i:i + 1000] for i in range(0, len(body), 1000)]
+        read[me] = 0
+
+        async def receive() -> dict:
+            if not chunks:
+                return {"type": "http.disconnect"}
+            chunk = chunks.pop(0)
+            read[me] += len(chunk)
+            peak[0] = max(peak[0], sum(read.values()))
+            return {"type": "http.request", "body": chunk, "more_body": bool(chunks)}
+
+        async def send(message: dict) -> None:
+            sent.append(message)
+            if message["type"] == "http.response.body" and not message.get("more_body"):
+                del read[me]  # answered: its bytes are free
+
+        scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1",
+                 "method": "POST", "scheme": "http", "path": "/get_reward", "raw_path":
+                 b"/get_reward", "root_path": "", "query_string": b"",
+                 "headers": [(b"content-type", b"application/json"),
+                             (b"content-length", str(len(body)).encode())],
+                 "client": ("127.0.0.1", 1), "server": ("127.0.0.1", 5000)}
+        await app(scope, receive, send)
+        payload = b"".join(m.get("body", b"") for m in sent if m["type"] == "http.response.body")
+        return sent[0]["status"], json.loads(payload)
+
+    async def until(condition) -> None:  # type: ignore[no-untyped-def]
+        for _ in range(3000):  # a state to reach, not a speed: up to 30 s on a loaded machine
+            if condition():
+                return
+            await asyncio.sleep(0.01)
+        raise AssertionError(f"not reached; read: {read}")
+
+    async def scenario() -> None:
+        body = json.dumps(big).encode()
+        waiting = [asyncio.create_task(post(i, body)) for i in range(5)]
+        await until(lambda: sorted(read.values()) == [0, 0, 0, len(body), len(body)])
+        small = await post(10, json.dumps({"query": ["small"]}).encode())
+        assert small[0] == 200 and small[1]["rewards"] == [5.0]
+        too_big = await post(11, b'{"query": ["' + b"x" * bound + b'"]}')
+        assert too_big[0] == 413
+        assert sorted(read.values()) == [0, 0, 0, len(body), len(body)]  # still waiting
+        reward.release.set()
+        replies = await asyncio.gather(*waiting)
+        assert [status for status, _ in replies] == [200] * 5
+        assert all(reply["rewards"] == [10_003.0] for _, reply in replies)
+        assert read == {}
+
+    asyncio.run(scenario())
+    assert 2 * len(json.dumps(big)) <= peak[0] <= bound
+
+
+def test_serve_passes_max_held_mb_and_refuses_a_bound_that_is_not_positive(
+        math_config: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import integrations.server
+    from integrations.server import create_app
+    from rewards.cli import main
+    from rewards.errors import ConfigError
+
+    seen: dict = {}
+    monkeypatch.setattr(integrations.server, "serve", lambda *a, **k: seen.update(k))
+    assert main(["serve", "--config", str(math_config), "--max-held-mb", "0.5"]) == 0
+    assert seen["max_held_bytes"] == 1 << 19
+    assert main(["serve", "--config", str(math_config)]) == 0
+    assert seen["max_held_bytes"] == 64 << 20  # the sandbox server's default
+    with pytest.raises(SystemExit) as exited:
+        main(["serve", "--config", str(math_config), "--max-held-mb", "0"])
+    assert exited.value.code == 2
+    with pytest.raises(ConfigError, match="max_held_bytes must be positive"):
+        create_app(str(math_config), max_held_bytes=0)

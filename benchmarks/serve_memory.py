@@ -1,0 +1,96 @@
+"""Memory of `rewards serve` under requests that wait: 16 concurrent 15 MB `/get_reward`
+bodies against a reward that takes 1 s a sample, scored one request at a time
+(`--no-batching --max-inflight 1`, so 15 wait), then one small request. Prints the server's
+resident memory before and at its peak (VmHWM), the status codes and the small request's
+reward.
+
+    python benchmarks/serve_memory.py
+    python benchmarks/serve_memory.py --bodies 8 --body-mb 8   # quicker
+
+The peer is the same command on the tree before the bound (`--max-held-mb`): run both from
+a folder outside the trees (the server's `python -m` puts the current folder first on
+sys.path), with PYTHONPATH pointing at the tree measured."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import httpx
+
+SLOW = """import time
+from rewards import Sample, reward
+
+@reward
+def slow(sample: Sample) -> float:
+    time.sleep(1.0)
+    return float(len(sample.completion) > 0)
+"""
+CONFIG = 'domains:\n  default: {rewards: [{use: "slow_reward:slow", name: slow}]}\n'
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def memory_mb(pid: int, field: str) -> int:
+    with open(f"/proc/{pid}/status") as fh:
+        for line in fh:
+            if line.startswith(field):
+                return int(line.split()[1]) // 1024
+    raise RuntimeError(f"no {field} for pid {pid}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--bodies", type=int, default=16)
+    parser.add_argument("--body-mb", type=int, default=15)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        Path(tmp, "slow_reward.py").write_text(SLOW)
+        Path(tmp, "slow.yaml").write_text(CONFIG)
+        path = os.pathsep.join(p for p in (os.environ.get("PYTHONPATH"), tmp) if p)
+        port = free_port()
+        url = f"http://127.0.0.1:{port}"
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "rewards", "serve", "--config", f"{tmp}/slow.yaml",
+             "--no-batching", "--max-inflight", "1", "--port", str(port),
+             "--log-level", "warning"], env={**os.environ, "PYTHONPATH": path})
+        try:
+            for _ in range(1200):
+                try:
+                    if httpx.get(f"{url}/health", timeout=1).status_code == 200:
+                        break
+                except httpx.TransportError:
+                    time.sleep(0.1)
+            before = memory_mb(proc.pid, "VmRSS")
+            # encoded once: 16 clients encoding 15 MB each would pace the requests instead
+            body = json.dumps({"query": ["x" * (args.body_mb << 20)]}).encode()
+
+            def big(_: int) -> int:
+                return httpx.post(f"{url}/get_reward", content=body, timeout=600,
+                                  headers={"Content-Type": "application/json"}).status_code
+
+            with ThreadPoolExecutor(args.bodies) as pool:
+                codes = sorted(pool.map(big, range(args.bodies)))
+            small = httpx.post(f"{url}/get_reward", json={"query": ["hi"]}, timeout=60)
+            print(f"{args.bodies} x {args.body_mb} MB bodies: RSS {before} MB before, peak "
+                  f"{memory_mb(proc.pid, 'VmHWM')} MB; status codes {codes}; a small "
+                  f"request after them: {small.status_code} {small.json().get('rewards')}")
+        finally:
+            proc.terminate()
+            proc.wait()
+
+
+if __name__ == "__main__":
+    main()
