@@ -17,7 +17,9 @@ reward; the step that ends the episode adds the final reward (the reward config'
 final answer) to it and carries `trajectory_reward` (G_0, null when the episode abstains),
 `final_reward` and `reason` in its observation. Every episode gets a fresh environment
 object, so nothing one client sends reaches another's episode. A request that is not valid
-is a 422 naming the field; an unknown or finished episode a 404 / 409.
+is a 422 naming the field; an unknown or finished episode a 404 / 409. Request bodies held at
+once are bounded as on our other servers (`max_held_bytes`, `--max-held-mb`,
+`integrations._body.BodyLimit`): one body over it is a 413, others wait their turn unread.
 
 Start it with `python -m integrations.env_server --environment ENV.yaml --reward-config
 REWARD.yaml`, where ENV.yaml is an `environment:` block (rewards.envs.EnvConfig).
@@ -33,6 +35,7 @@ import uuid
 from collections import OrderedDict
 from typing import Any
 
+from integrations._body import DEFAULT_MAX_HELD_BYTES, BodyLimit, check_bounds
 from rewards.build import build_reward
 from rewards.deps import require
 from rewards.envs import EnvConfig, Episode, StepResult, env_factory, score_trajectories
@@ -81,16 +84,19 @@ class _Episodes:
             return self.open.get(episode_id) if isinstance(episode_id, str) else None
 
 
-def create_env_app(config: EnvConfig, reward: Reward | str, *, max_episodes: int = 4096
-                   ) -> Any:
+def create_env_app(config: EnvConfig, reward: Reward | str, *, max_episodes: int = 4096,
+                   max_held_bytes: int = DEFAULT_MAX_HELD_BYTES) -> Any:
     """The FastAPI app serving episodes of `config`, scored by `reward` (a `Reward` or a
-    reward config path)."""
+    reward config path). `max_held_bytes`: the most request-body bytes held at once (one
+    body is at most as large), as `rewards serve` bounds them."""
+    check_bounds(max_held_bytes, max_held_bytes, names=("max_held_bytes", "max_held_bytes"))
     fastapi = require("fastapi", extra="server", feature="the environment server")
     from fastapi.responses import JSONResponse
 
     episodes = _Episodes(config, reward if hasattr(reward, "score") else build_reward(reward),
                          max_episodes)
     app = fastapi.FastAPI(title="rewards-engine environments")
+    app.add_middleware(BodyLimit, max_bytes=max_held_bytes, max_held=max_held_bytes)
 
     def error(status: int, exc: Exception) -> Any:
         return JSONResponse({"detail": str(exc)}, status_code=status)
@@ -208,6 +214,7 @@ class RemoteEnvironment:
 
 
 def main(argv: list[str] | None = None) -> None:
+    from rewards.cli._common import add_max_held_option, max_held_bytes
     from rewards.config import load_yaml
 
     parser = argparse.ArgumentParser(description="Serve environments over HTTP (OpenEnv shape)")
@@ -215,14 +222,15 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--reward-config", required=True, help="the final reward's config")
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=8100)
+    add_max_held_option(parser)
     args = parser.parse_args(argv)
     document = load_yaml(args.environment, what="environment")
     if isinstance(document, dict) and "environment" in document:
         document = document["environment"]
     config = load_options(EnvConfig, document, where=f"environment {args.environment}")
     uvicorn = require("uvicorn", extra="server", feature="the environment server")
-    uvicorn.run(create_env_app(config, args.reward_config), host=args.host, port=args.port,
-                log_level="warning")
+    app = create_env_app(config, args.reward_config, max_held_bytes=max_held_bytes(args))
+    uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
 
 
 if __name__ == "__main__":

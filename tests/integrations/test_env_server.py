@@ -96,3 +96,21 @@ def test_remote_environment_runs_the_local_episode(client):
     assert [[t.observation for t in e.turns] for e in episodes] == \
         [[t.observation for t in traj.turns] for traj in local]
     assert module.RemoteEnvironment is RemoteEnvironment
+
+
+def test_request_bodies_are_bounded_as_on_the_other_servers():
+    """A body over `max_held_bytes` is a 413 before it is read; a small request is served on;
+    a bound that is not positive is refused when the app is made."""
+    from rewards.errors import ConfigError
+
+    config = load_options(EnvConfig, {"use": "number_guess", "max_turns": 3}, where="t")
+    client = TestClient(create_env_app(config, reward(), max_held_bytes=4096))
+    big = client.post("/reset", json={"episode_id": "big",
+                                      "sample": {"prompt": "x" * 8192, "reference": 6}})
+    assert big.status_code == 413
+    assert client.get("/health").json()["episodes"] == 0
+    small = client.post("/reset", json={"episode_id": "s", "sample": {"prompt": "Guess",
+                                                                      "reference": 6}})
+    assert small.status_code == 200 and client.get("/health").json()["episodes"] == 1
+    with pytest.raises(ConfigError, match="max_held_bytes must be positive"):
+        create_env_app(config, reward(), max_held_bytes=0)
