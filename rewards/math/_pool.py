@@ -2,9 +2,11 @@
 
 Each comparison runs in a worker with a hard wall-clock bound: when the bound passes, the
 worker is killed (SIGKILL) and a fresh one takes its place on the next request. Workers are
-plain `subprocess.Popen` children speaking JSON lines over pipes, so the pool works from
-threads, from asyncio (via threads) and from daemonic processes such as Celery prefork
-children, where `multiprocessing` refuses to start children. No signals in this process."""
+forked from one warm template process, the zygote (`rewards.math._zygote`), which imports
+sympy and warms it up once, so a new worker is ready in milliseconds; they speak JSON lines
+over pipes. The zygote is a plain `subprocess.Popen` child, so the pool works from threads,
+from asyncio (via threads) and from daemonic processes such as Celery prefork children, where
+`multiprocessing` refuses to start children. No signals in this process."""
 
 from __future__ import annotations
 
@@ -12,6 +14,8 @@ import atexit
 import json
 import os
 import select
+import signal
+import socket
 import subprocess
 import sys
 import tempfile
@@ -19,6 +23,7 @@ import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import IO
 
 from rewards.errors import WorkerError
 
@@ -41,21 +46,20 @@ class Outcome:
 
 
 class _Worker:
-    def __init__(self) -> None:
-        env = dict(os.environ)
-        env["PYTHONPATH"] = os.pathsep.join(
-            p for p in (_PACKAGE_ROOT, env.get("PYTHONPATH", "")) if p)
-        self.stderr = tempfile.TemporaryFile()  # noqa: SIM115 (lives as long as the worker)
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "rewards.math._worker"], stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE, stderr=self.stderr, env=env, close_fds=True)
+    """One worker forked by the zygote: its pid (and a pidfd, where the system has them),
+    the pipes to it and the file it writes its stderr to."""
+
+    def __init__(self, pid: int, pidfd: int | None, requests: int, answers: int,
+                 stderr: IO[bytes]) -> None:
+        self.pid = pid
+        self.pidfd = pidfd  # not our child (the zygote's): signalled and watched through it
+        self.requests = os.fdopen(requests, "wb")
+        self.answers = answers
+        self.stderr = stderr
         self.buffer = b""
         self.eof = False
+        self.closed = False
         self.next_id = 0
-
-    @property
-    def pid(self) -> int:
-        return self.proc.pid
 
     def wait_ready(self, timeout: float) -> None:
         line = self._read_line(time.monotonic() + timeout)
@@ -71,22 +75,17 @@ class _Worker:
                               "rel_tol": rel_tol, "pred_raw": pred_raw}) + "\n"
         start = time.monotonic()
         try:
-            assert self.proc.stdin is not None
-            self.proc.stdin.write(message.encode())
-            self.proc.stdin.flush()
-        except (BrokenPipeError, OSError) as exc:
+            self.requests.write(message.encode())
+            self.requests.flush()
+        except (BrokenPipeError, OSError, ValueError) as exc:
             raise _WorkerGone(self.pid) from exc
         line = self._read_line(start + timeout)
         seconds = time.monotonic() - start
         if line is None:
-            if self.eof or self.proc.poll() is not None:
+            if self.eof or self.exited():
                 # Died on this input (out of memory, a C-level crash): the input is to blame,
                 # so it is data like a timeout; the pool replaces the worker.
-                try:
-                    code: int | None = self.proc.wait(timeout=5)
-                except subprocess.TimeoutExpired:
-                    code = None
-                return Outcome("timeout", f"worker died (exit {code}) while comparing", seconds)
+                return Outcome("timeout", "worker died while comparing", seconds)
             return Outcome("timeout", f"no answer within {timeout:g}s, worker killed", seconds)
         answer = json.loads(line)
         if answer.get("id") != self.next_id:
@@ -95,51 +94,203 @@ class _Worker:
 
     def _read_line(self, deadline: float) -> bytes | None:
         """One line from the worker, or `None` if the deadline passes or the worker dies."""
-        assert self.proc.stdout is not None
-        fd = self.proc.stdout.fileno()
         while b"\n" not in self.buffer:
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
+            if self.closed or not _readable(self.answers, deadline - time.monotonic()):
                 return None
-            ready, _, _ = select.select([fd], [], [], remaining)
-            if not ready:
-                return None
-            chunk = os.read(fd, 65536)
+            chunk = os.read(self.answers, 65536)
             if not chunk:
-                self.eof = True  # the worker exited (poll() may not know yet)
+                self.eof = True  # the worker exited
                 return None
             self.buffer += chunk
         line, _, self.buffer = self.buffer.partition(b"\n")
         return line
 
+    def exited(self) -> bool:
+        if self.pidfd is not None:
+            return _readable(self.pidfd, 0)  # a pidfd turns readable when its process exits
+        try:
+            os.kill(self.pid, 0)
+        except ProcessLookupError:
+            return True
+        return False
+
     def alive(self) -> bool:
-        return self.proc.poll() is None
+        return not (self.closed or self.eof or self.exited())
 
     def kill(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.kill()
-        self.proc.wait()
-        for stream in (self.proc.stdin, self.proc.stdout, self.stderr):
-            try:
-                stream.close()  # type: ignore[union-attr]
-            except OSError:
+        """SIGKILL the worker and wait until it has exited (the zygote reaps it)."""
+        if self.closed:
+            return
+        try:
+            if self.pidfd is not None:
+                signal.pidfd_send_signal(self.pidfd, signal.SIGKILL)
+            else:
+                os.kill(self.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        deadline = time.monotonic() + 5
+        if self.pidfd is not None:
+            _readable(self.pidfd, 5)
+        else:  # its answer pipe reaches EOF when it is gone (nothing else holds that end)
+            while not self.eof and self._read_line(deadline) is not None:
                 pass
+        self._close()
 
     def forget(self) -> None:
         """In a forked child: drop the parent's worker without touching it."""
-        for stream in (self.proc.stdin, self.proc.stdout, self.stderr):
+        self._close()
+
+    def _close(self) -> None:
+        self.closed = True
+        for stream in (self.requests, self.stderr):
             try:
-                os.close(stream.fileno())  # type: ignore[union-attr]
-            except (OSError, ValueError):
-                pass
-        self.proc.returncode = 0  # not ours to wait for
+                stream.close()
+            except OSError:
+                pass  # a request still buffered for a dead worker
+        for fd in (self.answers, self.pidfd):
+            if fd is not None:
+                os.close(fd)
 
     def _stderr_tail(self) -> str:
+        return _file_tail(self.stderr)
+
+
+class _Zygote:
+    """The parent's end of the zygote (`rewards.math._zygote`), the warm process every worker
+    is forked from: started on first use, started afresh when found dead."""
+
+    def __init__(self, start_timeout: float) -> None:
+        self.start_timeout = start_timeout
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.control: socket.socket | None = None
+        self.stderr: IO[bytes] | None = None
+        self.closed = False
+        self._lock = threading.Lock()  # one fork request at a time on the control socket
+
+    @property
+    def pid(self) -> int | None:
+        proc = self.proc
+        return None if proc is None or proc.poll() is not None else proc.pid
+
+    def fork_worker(self) -> _Worker:
+        """A new worker (not yet ready: `wait_ready`); raises `WorkerError` if the zygote
+        cannot be started or dies twice in a row."""
+        with self._lock:
+            for _ in range(2):
+                if self.closed:
+                    raise WorkerError("math worker pool is closed")
+                if self.pid is None:
+                    self._stop()
+                    self._start()
+                try:
+                    return self._fork()
+                except _WorkerGone:
+                    tail = _file_tail(self.stderr)
+                    self._stop()
+            raise WorkerError(f"the math worker zygote died while forking a worker: {tail}")
+
+    def close(self) -> None:
+        self.closed = True
+        proc = self.proc
+        if proc is not None and proc.poll() is None:
+            proc.kill()  # at once, even while another thread is starting it
+        with self._lock:
+            self._stop()
+
+    def forget(self) -> None:
+        """In a forked child: drop the parent's zygote without touching it (its lock may have
+        been held by a thread that the child does not have)."""
+        for stream in (self.control, self.stderr):
+            if stream is not None:
+                stream.close()
+        if self.proc is not None:
+            self.proc.returncode = 0  # not ours to wait for
+        self.proc = self.control = self.stderr = None
+
+    def _start(self) -> None:
+        env = dict(os.environ)
+        env["PYTHONPATH"] = os.pathsep.join(
+            p for p in (_PACKAGE_ROOT, env.get("PYTHONPATH", "")) if p)
+        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        self.stderr = tempfile.TemporaryFile()  # noqa: SIM115 (lives as long as the zygote)
+        self.control = ours
         try:
-            self.stderr.seek(0)
-            return self.stderr.read()[-2000:].decode(errors="replace").strip() or "(no stderr)"
-        except (OSError, ValueError):
-            return "(stderr unavailable)"
+            self.proc = proc = subprocess.Popen(
+                [sys.executable, "-m", "rewards.math._zygote", str(theirs.fileno()),
+                 str(os.getpid())], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                stderr=self.stderr, env=env, close_fds=True, pass_fds=(theirs.fileno(),))
+        except OSError as exc:
+            self._stop()
+            raise WorkerError(f"could not start the math worker zygote: {exc}") from exc
+        finally:
+            theirs.close()
+        reply = self._receive(time.monotonic() + self.start_timeout)
+        if reply is None or not reply[0] or not json.loads(reply[0]).get("ready"):
+            how = (f"within {self.start_timeout:.0f}s" if reply is None
+                   else f"(exit {proc.wait()})" if not reply[0] else f"({reply[0]!r})")
+            tail = _file_tail(self.stderr)
+            self._stop()
+            raise WorkerError(f"math worker zygote did not start {how}: {tail}")
+
+    def _fork(self) -> _Worker:
+        assert self.control is not None
+        requests_r, requests_w = os.pipe()
+        answers_r, answers_w = os.pipe()
+        stderr = tempfile.TemporaryFile()  # noqa: SIM115 (lives as long as the worker)
+        try:
+            socket.send_fds(self.control, [b"fork"], [requests_r, answers_w, stderr.fileno()])
+            reply = self._receive(time.monotonic() + self.start_timeout)
+            if reply is None or not reply[0]:
+                raise _WorkerGone("the zygote did not answer")
+            message, fds = reply
+            return _Worker(json.loads(message)["pid"], fds[0] if fds else None, requests_w,
+                           answers_r, stderr)
+        except BaseException as exc:
+            for fd in (requests_w, answers_r):
+                os.close(fd)
+            stderr.close()
+            if isinstance(exc, OSError):
+                raise _WorkerGone("the zygote is gone") from exc
+            raise
+        finally:
+            os.close(requests_r)
+            os.close(answers_w)
+
+    def _receive(self, deadline: float) -> tuple[bytes, list[int]] | None:
+        """One message from the zygote (b"" if it is gone), or `None` past the deadline."""
+        assert self.control is not None
+        if not _readable(self.control.fileno(), deadline - time.monotonic()):
+            return None
+        message, fds, _, _ = socket.recv_fds(self.control, 256, 1, socket.MSG_CMSG_CLOEXEC)
+        return message, fds
+
+    def _stop(self) -> None:
+        if self.proc is not None:
+            if self.proc.poll() is None:
+                self.proc.kill()
+            self.proc.wait()
+        for stream in (self.control, self.stderr):
+            if stream is not None:
+                stream.close()
+        self.proc = self.control = self.stderr = None
+
+
+def _readable(fd: int, timeout: float) -> bool:
+    """Whether `fd` is readable (or at EOF, or a pidfd whose process exited) within
+    `timeout` seconds. `poll`, not `select`: a descriptor above 1023 is fine."""
+    poller = select.poll()
+    poller.register(fd, select.POLLIN)
+    return bool(poller.poll(max(0, timeout) * 1000))
+
+
+def _file_tail(stream: IO[bytes] | None) -> str:
+    if stream is None:
+        return "(stderr unavailable)"
+    try:
+        stream.seek(0)
+        return stream.read()[-2000:].decode(errors="replace").strip() or "(no stderr)"
+    except (OSError, ValueError):
+        return "(stderr unavailable)"
 
 
 class WorkerPool:
@@ -153,6 +304,7 @@ class WorkerPool:
         self._count = 0  # started or starting, idle or busy
         self._all: set[_Worker] = set()
         self._cond = threading.Condition()
+        self._zygote = _Zygote(start_timeout)
         self._closed = False
         self.kills = 0  # workers killed after a timeout (for tests and benchmarks)
         self.slowest = 0.0  # longest request, seconds (for benchmarks)
@@ -198,9 +350,7 @@ class WorkerPool:
         fresh = []
         try:
             for _ in range(missing):
-                fresh.append(_Worker())
-            for worker in fresh:
-                worker.wait_ready(self.start_timeout)
+                fresh.append(self._new_worker())
         except BaseException:
             for worker in fresh:
                 worker.kill()
@@ -215,6 +365,10 @@ class WorkerPool:
         with self._cond:
             return sorted(w.pid for w in self._all if w.alive())
 
+    def zygote_pid(self) -> int | None:
+        """The pid of the process the workers are forked from (`None` before the first)."""
+        return self._zygote.pid
+
     def close(self) -> None:
         """Kill every worker (called at interpreter exit for the shared pool)."""
         with self._cond:
@@ -226,6 +380,12 @@ class WorkerPool:
             self._cond.notify_all()
         for worker in workers:
             worker.kill()
+        self._zygote.close()
+
+    def _new_worker(self) -> _Worker:
+        worker = self._zygote.fork_worker()
+        worker.wait_ready(self.start_timeout)
+        return worker
 
     def _acquire(self) -> tuple[_Worker, bool]:
         """A worker for one request, and whether it was started just for it."""
@@ -243,9 +403,8 @@ class WorkerPool:
                     self._count += 1
                     break
                 self._cond.wait()
-        try:  # start outside the lock: importing sympy takes a second or more
-            worker = _Worker()
-            worker.wait_ready(self.start_timeout)
+        try:  # start outside the lock: the first start imports sympy (seconds)
+            worker = self._new_worker()
         except BaseException:
             with self._cond:
                 self._count -= 1
@@ -266,8 +425,8 @@ class WorkerPool:
             self._cond.notify()
 
     def _discard(self, worker: _Worker, *, replace: bool = False) -> None:
-        """Kill `worker`; with `replace`, start its successor in the background so the next
-        request does not wait for sympy to import."""
+        """Kill `worker`; with `replace`, fork its successor in the background, so that the
+        caller has its answer at once."""
         worker.kill()
         with self._cond:
             self._all.discard(worker)
@@ -280,8 +439,7 @@ class WorkerPool:
 
     def _start_replacement(self) -> None:
         try:
-            worker = _Worker()
-            worker.wait_ready(self.start_timeout)
+            worker = self._new_worker()
         except (WorkerError, OSError):
             with self._cond:  # give the slot back: the next request starts (and reports) one
                 self._count -= 1
@@ -292,6 +450,7 @@ class WorkerPool:
     def _forget_after_fork(self) -> None:
         for worker in list(self._all):
             worker.forget()
+        self._zygote.forget()
 
 
 _SHARED: dict[int, WorkerPool] = {}
