@@ -189,6 +189,24 @@ class _Zygote:
                     self._stop()
             raise WorkerError(f"the math worker zygote died while forking a worker: {tail}")
 
+    def start_in_background(self) -> None:
+        """Start the zygote in a thread of its own unless it runs or is starting; a failure is
+        left for the next `fork_worker` to meet again and report."""
+        if self.closed or self.pid is not None or self._lock.locked():
+            return
+        threading.Thread(target=self._start_if_needed, name="math-zygote-start",
+                         daemon=True).start()
+
+    def _start_if_needed(self) -> None:
+        with self._lock:
+            if self.closed or self.pid is not None:
+                return
+            self._stop()
+            try:
+                self._start()
+            except WorkerError:
+                pass
+
     def close(self) -> None:
         self.closed = True
         proc = self.proc
@@ -224,6 +242,9 @@ class _Zygote:
             raise WorkerError(f"could not start the math worker zygote: {exc}") from exc
         finally:
             theirs.close()
+        if self.closed:  # closed while starting (`close` may have missed this process)
+            self._stop()
+            raise WorkerError("math worker pool is closed")
         reply = self._receive(time.monotonic() + self.start_timeout)
         if reply is None or not reply[0] or not json.loads(reply[0]).get("ready"):
             how = (f"within {self.start_timeout:.0f}s" if reply is None
@@ -360,6 +381,12 @@ class WorkerPool:
             raise
         for worker in fresh:
             self._release(worker, new=True)
+
+    def prestart(self) -> None:
+        """Start the zygote now, in the background, and return at once: its seconds of
+        warm-up then overlap the caller's own work (extracting a batch's answers) instead of
+        delaying the first comparison that needs a worker."""
+        self._zygote.start_in_background()
 
     def worker_pids(self) -> list[int]:
         with self._cond:

@@ -131,6 +131,23 @@ def test_nothing_outlives_a_caller_killed_with_sigkill(zygote_killed_first):
     assert _still_alive([zygote, *workers]) == []
 
 
+def test_prestart_starts_the_zygote_alone_and_workers_fork_from_it():
+    pool = WorkerPool(2, start_timeout=120)
+    try:
+        pool.prestart()
+        deadline = time.monotonic() + 120
+        while pool.zygote_pid() is None and time.monotonic() < deadline:
+            time.sleep(0.05)
+        zygote = pool.zygote_pid()
+        assert zygote is not None and pool.worker_pids() == []  # no worker before a request
+        pool.prestart()  # already running: nothing new
+        assert _ask(pool, TRIG) == "ok"
+        assert pool.zygote_pid() == zygote
+        assert [_parent_of(pid) for pid in pool.worker_pids()] == [zygote]
+    finally:
+        pool.close()
+
+
 def test_a_zygote_that_cannot_start_raises_worker_error(monkeypatch):
     monkeypatch.setattr(sys, "executable", "/bin/false")  # exits at once, says nothing
     pool = WorkerPool(1, start_timeout=60)
