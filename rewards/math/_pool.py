@@ -165,6 +165,7 @@ class _Zygote:
         self.control: socket.socket | None = None
         self.stderr: IO[bytes] | None = None
         self.closed = False
+        self.serving = False  # warmed up and answering fork requests
         self._lock = threading.Lock()  # one fork request at a time on the control socket
 
     @property
@@ -208,12 +209,14 @@ class _Zygote:
                 pass
 
     def close(self) -> None:
+        """Stop the zygote: a serving one is asked to (it reaps the workers it forked, then
+        exits); one still warming up is killed at once, even while a thread waits for it."""
         self.closed = True
         proc = self.proc
-        if proc is not None and proc.poll() is None:
-            proc.kill()  # at once, even while another thread is starting it
+        if proc is not None and not self.serving and proc.poll() is None:
+            proc.kill()
         with self._lock:
-            self._stop()
+            self._stop(grace=2.0)
 
     def forget(self) -> None:
         """In a forked child: drop the parent's zygote without touching it (its lock may have
@@ -224,6 +227,7 @@ class _Zygote:
         if self.proc is not None:
             self.proc.returncode = 0  # not ours to wait for
         self.proc = self.control = self.stderr = None
+        self.serving = False
 
     def _start(self) -> None:
         env = dict(os.environ)
@@ -252,6 +256,7 @@ class _Zygote:
             tail = _file_tail(self.stderr)
             self._stop()
             raise WorkerError(f"math worker zygote did not start {how}: {tail}")
+        self.serving = True
 
     def _fork(self) -> _Worker:
         assert self.control is not None
@@ -285,15 +290,24 @@ class _Zygote:
         message, fds, _, _ = socket.recv_fds(self.control, 256, 1, socket.MSG_CMSG_CLOEXEC)
         return message, fds
 
-    def _stop(self) -> None:
+    def _stop(self, grace: float = 0.0) -> None:
+        """Kill the zygote, or with `grace` (and a zygote that serves) close its control
+        socket and give it that long to reap its workers and exit."""
+        if self.control is not None:
+            self.control.close()  # EOF for the zygote
         if self.proc is not None:
+            if grace and self.serving:
+                try:
+                    self.proc.wait(grace)
+                except subprocess.TimeoutExpired:
+                    pass
             if self.proc.poll() is None:
                 self.proc.kill()
             self.proc.wait()
-        for stream in (self.control, self.stderr):
-            if stream is not None:
-                stream.close()
+        if self.stderr is not None:
+            self.stderr.close()
         self.proc = self.control = self.stderr = None
+        self.serving = False
 
 
 def _readable(fd: int, timeout: float) -> bool:

@@ -62,6 +62,7 @@ def main(argv: list[str]) -> int:
         return 1
     control.send(json.dumps({"ready": True, "pid": os.getpid()}).encode())
     _fork_on_request(control, parent, parent_fd)
+    _reap()  # the workers the parent killed before closing its end
     return 0
 
 
@@ -111,4 +112,6 @@ def _reap() -> None:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main(sys.argv))
+    code = main(sys.argv)
+    sys.stderr.flush()
+    os._exit(code)  # no interpreter teardown of the warm heap: nothing is left to flush
