@@ -269,8 +269,12 @@ class _Zygote:
             if reply is None or not reply[0]:
                 raise _WorkerGone("the zygote did not answer")
             message, fds = reply
-            return _Worker(json.loads(message)["pid"], fds[0] if fds else None, requests_w,
-                           answers_r, stderr)
+            answer = json.loads(message)
+            if "pid" not in answer:
+                raise WorkerError(f"the math worker zygote could not fork a worker: "
+                                  f"{answer.get('error', answer)}")
+            return _Worker(answer["pid"], fds[0] if fds else None, requests_w, answers_r,
+                           stderr)
         except BaseException as exc:
             for fd in (requests_w, answers_r):
                 os.close(fd)

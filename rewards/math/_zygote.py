@@ -80,24 +80,34 @@ def _fork_on_request(control: socket.socket, parent: int, parent_fd: int | None)
                                              socket.MSG_CMSG_CLOEXEC)
         if message != b"fork" or len(fds) != _FDS_PER_WORKER:
             return  # the parent closed its end (b""), or broke the protocol
-        sys.stderr.flush()  # nothing buffered here may be written twice
-        pid = os.fork()
-        if pid == 0:
-            control.close()
-            from rewards.math._worker import become_worker
-
-            become_worker(fds, parent_fd)  # never returns
+        reply, child_fd = _fork_worker(control, fds, parent_fd)
         for fd in fds:
             os.close(fd)
-        child_fd = pidfd(pid)  # before any reaping: `pid` names the child for sure
         try:
-            socket.send_fds(control, [json.dumps({"pid": pid}).encode()],
+            socket.send_fds(control, [json.dumps(reply).encode()],
                             [] if child_fd is None else [child_fd])
         except OSError:
             return  # the parent is gone
         finally:
             if child_fd is not None:
                 os.close(child_fd)
+
+
+def _fork_worker(control: socket.socket, fds: list[int],
+                 parent_fd: int | None) -> tuple[dict[str, object], int | None]:
+    """Fork; the child becomes the worker and never comes back here. The reply for the
+    parent, and a pidfd of the child opened before any reaping (so it names that child)."""
+    sys.stderr.flush()  # nothing buffered here may be written twice
+    try:
+        pid = os.fork()
+    except OSError as exc:  # out of processes or memory: the parent reports it
+        return {"error": f"fork failed: {exc}"}, None
+    if pid == 0:
+        control.close()
+        from rewards.math._worker import become_worker
+
+        become_worker(fds, parent_fd)  # never returns
+    return {"pid": pid}, pidfd(pid)
 
 
 def _reap() -> None:
