@@ -10,6 +10,7 @@ import signal
 import subprocess
 import sys
 import textwrap
+import threading
 import time
 
 import pytest
@@ -73,6 +74,27 @@ def test_replacements_after_timeouts_are_forks_of_the_same_zygote(pool):
     replacements = set(pool.worker_pids()) - before
     assert replacements
     assert all(_parent_of(pid) == zygote for pid in replacements)
+
+
+def test_workers_killed_mid_comparison_leave_the_zygote_alone(pool):
+    # As if an input crashed its worker (a C-level crash, out of memory): every worker dies
+    # while one compares. The request goes on a fresh fork (the idle worker it had may have
+    # died for another reason), which times out on this input; the zygote never notices.
+    zygote = pool.zygote_pid()
+    outcome = {}
+    comparing = threading.Thread(target=lambda: outcome.update(
+        reason=_ask(pool, SLOW, timeout=3.0)))
+    comparing.start()
+    time.sleep(0.5)
+    workers = pool.worker_pids()
+    for pid in workers:
+        os.kill(pid, signal.SIGKILL)
+    comparing.join(60)
+    assert outcome == {"reason": "timeout"}
+    assert pool.zygote_pid() == zygote
+    assert _ask(pool, TRIG) == "ok"
+    assert not set(pool.worker_pids()) & set(workers)
+    assert all(_parent_of(pid) == zygote for pid in pool.worker_pids())
 
 
 def test_a_killed_zygote_is_replaced(pool):
