@@ -1,7 +1,8 @@
 """The zygote: one warm process from which every math worker is forked.
 
-Importing sympy and math-verify and warming them up (`warm_up`) costs a process about 2.5 s
-of CPU. The zygote pays it once; a worker is then an `os.fork()` of it, ready in
+Importing sympy and math-verify and warming them up (`warm_up`) costs a process about 1.3 s
+of CPU (measured: the prompt filter's command, one worker fewer to start), over 2 s of wall
+time on a busy machine. The zygote pays it once; a worker is then an `os.fork()` of it, ready in
 milliseconds and sharing its memory copy-on-write, so a pool's extra workers and the
 replacement of a worker killed after a timeout cost almost nothing.
 
