@@ -4,7 +4,8 @@
 
 The command runs as a user runs it (a fresh `rewards filter-prompts` process, histogram
 included); its peak memory is the summed RSS of its process tree (the math reward's worker
-processes included), sampled every 10 ms. The peer, measured in the same run on the same
+processes included), sampled every 10 ms, and its summed PSS (a page shared by k processes
+counted 1/k in each), sampled every 100 ms. The peer, measured in the same run on the same
 rollouts: plain math-verify, `verify(parse(gold), parse(completion))` per rollout in one
 process (on a sample when `--peer-sample` is smaller than the data), and how often the two
 agree.
@@ -76,8 +77,10 @@ def make_data(folder: Path, prompts: int, n: int, seed: int = 0) -> tuple[Path, 
     return paths
 
 
-def tree_rss(pid: int) -> int:
-    """Summed RSS in bytes of `pid` and its descendants."""
+def tree_memory(pid: int, *, pss: bool = False) -> int:
+    """Summed RSS in bytes of `pid` and its descendants; with `pss`, summed PSS instead
+    (proportional set size: a page shared by k processes counts 1/k in each, so the math
+    workers forked from one zygote count their shared pages once, not once each)."""
     children: dict[int, list[int]] = {}
     rss: dict[int, int] = {}
     for entry in os.listdir("/proc"):
@@ -93,13 +96,24 @@ def tree_rss(pid: int) -> int:
     total, stack = 0, [pid]
     while stack:
         p = stack.pop()
-        total += rss.get(p, 0)
+        total += _pss(p) if pss else rss.get(p, 0)
         stack += children.get(p, [])
     return total
 
 
+def _pss(pid: int) -> int:
+    try:
+        with open(f"/proc/{pid}/smaps_rollup") as fh:
+            for line in fh:
+                if line.startswith("Pss:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return 0
+
+
 def run_cli(prompts: Path, rollouts: Path, out: Path, cpus: set[int],
-            workers: int) -> tuple[float, int, str]:
+            workers: int) -> tuple[float, int, int, str]:
     cmd = [sys.executable, "-m", "rewards", "filter-prompts", str(prompts), "--rollouts",
            str(rollouts), "--out", str(out), "--progress", "off", "--workers", str(workers)]
     start = time.perf_counter()
@@ -107,13 +121,17 @@ def run_cli(prompts: Path, rollouts: Path, out: Path, cpus: set[int],
     assert os.sched_getaffinity(0) == cpus
     proc = subprocess.Popen(cmd, cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             text=True)
-    peak = 0
+    peak, peak_pss = 0, 0
     done = threading.Event()
 
     def sample() -> None:
-        nonlocal peak
+        nonlocal peak, peak_pss
+        count = 0
         while not done.is_set():
-            peak = max(peak, tree_rss(proc.pid))
+            peak = max(peak, tree_memory(proc.pid))
+            if count % 10 == 0:  # PSS walks the page tables: every 100 ms
+                peak_pss = max(peak_pss, tree_memory(proc.pid, pss=True))
+            count += 1
             time.sleep(0.01)
 
     sampler = threading.Thread(target=sample, daemon=True)
@@ -124,7 +142,7 @@ def run_cli(prompts: Path, rollouts: Path, out: Path, cpus: set[int],
     sampler.join()
     if proc.returncode != 0:
         sys.exit(f"rewards filter-prompts failed:\n{stderr}")
-    return seconds, peak, stdout
+    return seconds, peak, peak_pss, stdout
 
 
 def run_peer(prompts: Path, rollouts: Path, out: Path, sample: int) -> tuple[float, int, int]:
@@ -172,7 +190,7 @@ def main() -> None:
         total = args.prompts * args.n
         chars = sum(len(json.loads(line)["completion"])
                     for line in rollouts.read_text().splitlines())
-        seconds, peak, stdout = run_cli(prompts, rollouts, folder / "out", cpus, args.workers)
+        seconds, peak, peak_pss, stdout = run_cli(prompts, rollouts, folder / "out", cpus, args.workers)
         stats = json.loads((folder / "out" / "stats.json").read_text())
         peer_rate, agree, compared = run_peer(prompts, rollouts, folder / "out",
                                               min(args.peer_sample, total))
@@ -185,7 +203,8 @@ def main() -> None:
     own = re.search(r"\(([\d,]+) rollouts/s\)", stdout)
     print(f"  the CLI's own rate (scoring phase, after start-up): "
           f"{own.group(1) if own else '?'} rollouts/s")
-    print(f"  peak memory (process tree RSS): {peak / 2**20:,.0f} MiB")
+    print(f"  peak memory (process tree RSS): {peak / 2**20:,.0f} MiB; PSS, shared pages "
+          f"counted once: {peak_pss / 2**20:,.0f} MiB")
     print(f"  mean completion length: {chars / total:,.0f} characters")
     print(f"  kept {stats['prompts']['kept']}, dropped {stats['prompts']['dropped']}")
     print(f"peer: plain math-verify parse+verify, one process, {compared} rollouts: "

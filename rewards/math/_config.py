@@ -113,8 +113,9 @@ class MathConfig:
     it rounds to the other value at its printed precision *and* is within this relative error
     (`-0.166667` is `-1/6`, `0.17` is not `1/6`); exact numbers must be exactly equal."""
     worker_start_timeout: float = 120.0
-    """Seconds a new worker process may take to import sympy and report ready; beyond it the
-    pool raises `WorkerError` (broken infrastructure, not a bad answer)."""
+    """Seconds the workers' zygote may take to import sympy, warm up and report ready (and a
+    worker forked from it to report ready); beyond it the pool raises `WorkerError` (broken
+    infrastructure, not a bad answer)."""
     judge: MathJudgeConfig | None = None
     """An optional language-model judge for what the rules reject or cannot decide (see
     `MathJudgeConfig`); none by default."""

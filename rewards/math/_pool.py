@@ -2,144 +2,22 @@
 
 Each comparison runs in a worker with a hard wall-clock bound: when the bound passes, the
 worker is killed (SIGKILL) and a fresh one takes its place on the next request. Workers are
-plain `subprocess.Popen` children speaking JSON lines over pipes, so the pool works from
-threads, from asyncio (via threads) and from daemonic processes such as Celery prefork
-children, where `multiprocessing` refuses to start children. No signals in this process."""
+forked from one warm template process, the zygote (`rewards.math._zygote`), which imports
+sympy and warms it up once, so a new worker is ready in milliseconds; they speak JSON lines
+over pipes. The zygote is a plain `subprocess.Popen` child, so the pool works from threads,
+from asyncio (via threads) and from daemonic processes such as Celery prefork children, where
+`multiprocessing` refuses to start children. No signals in this process."""
 
 from __future__ import annotations
 
 import atexit
-import json
 import os
-import select
-import subprocess
-import sys
-import tempfile
 import threading
-import time
-from dataclasses import dataclass
-from pathlib import Path
 
 from rewards.errors import WorkerError
+from rewards.math._processes import Outcome, Worker, WorkerGone, Zygote
 
 __all__ = ["WorkerError", "WorkerPool", "shared_pool"]  # WorkerError: of rewards.errors
-
-_PACKAGE_ROOT = str(Path(__file__).resolve().parents[2])  # the folder holding `rewards/`
-
-
-class _WorkerGone(Exception):
-    """The worker was dead before the request reached it (not the input's fault)."""
-
-
-@dataclass
-class Outcome:
-    """What one request to a worker came back with."""
-
-    reason: str
-    detail: str
-    seconds: float  # wall-clock from sending the request to the answer (or the kill)
-
-
-class _Worker:
-    def __init__(self) -> None:
-        env = dict(os.environ)
-        env["PYTHONPATH"] = os.pathsep.join(
-            p for p in (_PACKAGE_ROOT, env.get("PYTHONPATH", "")) if p)
-        self.stderr = tempfile.TemporaryFile()  # noqa: SIM115 (lives as long as the worker)
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "rewards.math._worker"], stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE, stderr=self.stderr, env=env, close_fds=True)
-        self.buffer = b""
-        self.eof = False
-        self.next_id = 0
-
-    @property
-    def pid(self) -> int:
-        return self.proc.pid
-
-    def wait_ready(self, timeout: float) -> None:
-        line = self._read_line(time.monotonic() + timeout)
-        if line is None or not json.loads(line).get("ready"):
-            self.kill()
-            raise WorkerError(f"math worker did not start within {timeout:.0f}s: "
-                              f"{self._stderr_tail()}")
-
-    def request(self, pred: str, gold: str, rel_tol: float, timeout: float,
-                pred_raw: bool = False) -> Outcome:
-        self.next_id += 1
-        message = json.dumps({"id": self.next_id, "pred": pred, "gold": gold,
-                              "rel_tol": rel_tol, "pred_raw": pred_raw}) + "\n"
-        start = time.monotonic()
-        try:
-            assert self.proc.stdin is not None
-            self.proc.stdin.write(message.encode())
-            self.proc.stdin.flush()
-        except (BrokenPipeError, OSError) as exc:
-            raise _WorkerGone(self.pid) from exc
-        line = self._read_line(start + timeout)
-        seconds = time.monotonic() - start
-        if line is None:
-            if self.eof or self.proc.poll() is not None:
-                # Died on this input (out of memory, a C-level crash): the input is to blame,
-                # so it is data like a timeout; the pool replaces the worker.
-                try:
-                    code: int | None = self.proc.wait(timeout=5)
-                except subprocess.TimeoutExpired:
-                    code = None
-                return Outcome("timeout", f"worker died (exit {code}) while comparing", seconds)
-            return Outcome("timeout", f"no answer within {timeout:g}s, worker killed", seconds)
-        answer = json.loads(line)
-        if answer.get("id") != self.next_id:
-            raise WorkerError(f"math worker {self.pid} answered out of turn: {answer}")
-        return Outcome(answer["reason"], answer.get("detail", ""), seconds)
-
-    def _read_line(self, deadline: float) -> bytes | None:
-        """One line from the worker, or `None` if the deadline passes or the worker dies."""
-        assert self.proc.stdout is not None
-        fd = self.proc.stdout.fileno()
-        while b"\n" not in self.buffer:
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                return None
-            ready, _, _ = select.select([fd], [], [], remaining)
-            if not ready:
-                return None
-            chunk = os.read(fd, 65536)
-            if not chunk:
-                self.eof = True  # the worker exited (poll() may not know yet)
-                return None
-            self.buffer += chunk
-        line, _, self.buffer = self.buffer.partition(b"\n")
-        return line
-
-    def alive(self) -> bool:
-        return self.proc.poll() is None
-
-    def kill(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.kill()
-        self.proc.wait()
-        for stream in (self.proc.stdin, self.proc.stdout, self.stderr):
-            try:
-                stream.close()  # type: ignore[union-attr]
-            except OSError:
-                pass
-
-    def forget(self) -> None:
-        """In a forked child: drop the parent's worker without touching it."""
-        for stream in (self.proc.stdin, self.proc.stdout, self.stderr):
-            try:
-                os.close(stream.fileno())  # type: ignore[union-attr]
-            except (OSError, ValueError):
-                pass
-        self.proc.returncode = 0  # not ours to wait for
-
-    def _stderr_tail(self) -> str:
-        try:
-            self.stderr.seek(0)
-            return self.stderr.read()[-2000:].decode(errors="replace").strip() or "(no stderr)"
-        except (OSError, ValueError):
-            return "(stderr unavailable)"
 
 
 class WorkerPool:
@@ -149,10 +27,11 @@ class WorkerPool:
         self.size = size
         self.start_timeout = start_timeout
         self.pid = os.getpid()
-        self._idle: list[_Worker] = []
+        self._idle: list[Worker] = []
         self._count = 0  # started or starting, idle or busy
-        self._all: set[_Worker] = set()
+        self._all: set[Worker] = set()
         self._cond = threading.Condition()
+        self._zygote = Zygote(start_timeout)
         self._closed = False
         self.kills = 0  # workers killed after a timeout (for tests and benchmarks)
         self.slowest = 0.0  # longest request, seconds (for benchmarks)
@@ -169,11 +48,11 @@ class WorkerPool:
             worker, fresh = self._acquire()
             try:
                 outcome = worker.request(pred, gold, rel_tol, timeout, pred_raw)
-            except _WorkerGone:
+            except WorkerGone:
                 self._discard(worker)
                 if fresh:
                     raise WorkerError(f"math worker died before its first request: "
-                                      f"{worker._stderr_tail()}") from None
+                                      f"{worker.stderr_tail()}") from None
                 continue
             except BaseException:
                 self._discard(worker)
@@ -198,9 +77,7 @@ class WorkerPool:
         fresh = []
         try:
             for _ in range(missing):
-                fresh.append(_Worker())
-            for worker in fresh:
-                worker.wait_ready(self.start_timeout)
+                fresh.append(self._new_worker())
         except BaseException:
             for worker in fresh:
                 worker.kill()
@@ -211,9 +88,19 @@ class WorkerPool:
         for worker in fresh:
             self._release(worker, new=True)
 
+    def prestart(self) -> None:
+        """Start the zygote now, in the background, and return at once: its seconds of
+        warm-up then overlap the caller's own work (extracting a batch's answers) instead of
+        delaying the first comparison that needs a worker."""
+        self._zygote.start_in_background()
+
     def worker_pids(self) -> list[int]:
         with self._cond:
             return sorted(w.pid for w in self._all if w.alive())
+
+    def zygote_pid(self) -> int | None:
+        """The pid of the process the workers are forked from (`None` before the first)."""
+        return self._zygote.pid
 
     def close(self) -> None:
         """Kill every worker (called at interpreter exit for the shared pool)."""
@@ -226,8 +113,14 @@ class WorkerPool:
             self._cond.notify_all()
         for worker in workers:
             worker.kill()
+        self._zygote.close()
 
-    def _acquire(self) -> tuple[_Worker, bool]:
+    def _new_worker(self) -> Worker:
+        worker = self._zygote.fork_worker()
+        worker.wait_ready(self.start_timeout)
+        return worker
+
+    def _acquire(self) -> tuple[Worker, bool]:
         """A worker for one request, and whether it was started just for it."""
         with self._cond:
             while True:
@@ -243,9 +136,8 @@ class WorkerPool:
                     self._count += 1
                     break
                 self._cond.wait()
-        try:  # start outside the lock: importing sympy takes a second or more
-            worker = _Worker()
-            worker.wait_ready(self.start_timeout)
+        try:  # start outside the lock: the first start imports sympy (seconds)
+            worker = self._new_worker()
         except BaseException:
             with self._cond:
                 self._count -= 1
@@ -255,7 +147,7 @@ class WorkerPool:
             self._all.add(worker)
         return worker, True
 
-    def _release(self, worker: _Worker, *, new: bool = False) -> None:
+    def _release(self, worker: Worker, *, new: bool = False) -> None:
         with self._cond:
             if new:
                 self._all.add(worker)
@@ -265,9 +157,9 @@ class WorkerPool:
             self._idle.append(worker)
             self._cond.notify()
 
-    def _discard(self, worker: _Worker, *, replace: bool = False) -> None:
-        """Kill `worker`; with `replace`, start its successor in the background so the next
-        request does not wait for sympy to import."""
+    def _discard(self, worker: Worker, *, replace: bool = False) -> None:
+        """Kill `worker`; with `replace`, fork its successor in the background, so that the
+        caller has its answer at once."""
         worker.kill()
         with self._cond:
             self._all.discard(worker)
@@ -280,8 +172,7 @@ class WorkerPool:
 
     def _start_replacement(self) -> None:
         try:
-            worker = _Worker()
-            worker.wait_ready(self.start_timeout)
+            worker = self._new_worker()
         except (WorkerError, OSError):
             with self._cond:  # give the slot back: the next request starts (and reports) one
                 self._count -= 1
@@ -292,6 +183,7 @@ class WorkerPool:
     def _forget_after_fork(self) -> None:
         for worker in list(self._all):
             worker.forget()
+        self._zygote.forget()
 
 
 _SHARED: dict[int, WorkerPool] = {}

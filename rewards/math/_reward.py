@@ -37,6 +37,10 @@ class MathReward:
                       if self.config.judge is not None else None)
 
     def score(self, samples: Sequence[Sample]) -> list[Score]:
+        # Most batches hold a few answers only sympy decides: the worker processes' zygote
+        # warms up (seconds) while this process extracts the answers.
+        shared_pool(self.config.worker_count,
+                    start_timeout=self.config.worker_start_timeout).prestart()
         texts = [s.completion if isinstance(s.completion, str) else None for s in samples]
         answers = [find_answer(text, self.config) if text is not None else None
                    for text in texts]

@@ -1,40 +1,53 @@
-"""A worker process: `python -m rewards.math._worker`. Reads one JSON request per line on
-stdin, `{"id", "pred", "gold", "rel_tol", "pred_raw"}`, answers one JSON line on stdout,
-`{"id", "reason", "detail"}`. Prints `{"ready": true}` once sympy is loaded.
+"""A worker: a fork of the zygote (`rewards.math._zygote`) that compares one pair at a time.
+Reads one JSON request per line, `{"id", "pred", "gold", "rel_tol", "pred_raw"}`, and answers
+one JSON line, `{"id", "reason", "detail"}`, after a first line `{"ready": true, "pid"}`.
 
-Started with `subprocess.Popen`, not `multiprocessing`, so that it can be started from daemonic
-processes (Celery prefork children). The parent enforces the time bound by killing it; it
-exits by itself when stdin closes or its parent dies."""
+The caller enforces the time bound by killing the worker; it exits by itself when its request
+pipe closes or the caller (the zygote's parent, not the zygote) dies."""
 
 from __future__ import annotations
 
 import json
 import os
+import select
+import signal
 import sys
 import threading
-import time
+import traceback
+from typing import IO
 
 
-def _exit_with_parent(parent: int) -> None:
-    """A stuck comparison would outlive a dead parent; poll and leave."""
-    while True:
-        time.sleep(1.0)
-        if os.getppid() != parent:
-            os._exit(0)
+def become_worker(fds: list[int], parent_fd: int | None) -> None:
+    """In the child of the zygote's fork, never returning: take the three descriptors the
+    caller sent (requests to read, answers to write, a file for stderr), serve, exit."""
+    code = 1
+    try:
+        requests_fd, answers_fd, stderr_fd = fds
+        for target in (1, 2):  # stray C-level output goes to this worker's stderr file
+            os.dup2(stderr_fd, target)
+        os.close(stderr_fd)
+        signal.signal(signal.SIGINT, signal.default_int_handler)  # the zygote ignores it
+        threading.Thread(target=_exit_with_parent, args=(parent_fd, os.getppid()),
+                         daemon=True).start()
+        with os.fdopen(requests_fd, "r") as requests, \
+                os.fdopen(answers_fd, "w", buffering=1) as answers:
+            serve(requests, answers)
+        code = 0
+    except BaseException:  # noqa: BLE001 (never unwind into the zygote's loop)
+        traceback.print_exc()
+    finally:
+        try:
+            sys.stderr.flush()
+        finally:
+            os._exit(code)
 
 
-def main() -> int:
-    # stdout carries the protocol only; anything printed by libraries goes to stderr.
-    protocol = os.fdopen(os.dup(sys.stdout.fileno()), "w", buffering=1)
-    sys.stdout = sys.stderr
-    threading.Thread(target=_exit_with_parent, args=(os.getppid(),), daemon=True).start()
-    sys.setrecursionlimit(10_000)
+def serve(requests: IO[str], answers: IO[str]) -> None:
+    """The request loop, until `requests` closes."""
+    from rewards.math._symbolic import symbolic_compare
 
-    from rewards.math._symbolic import symbolic_compare, warm_up
-
-    warm_up()
-    protocol.write(json.dumps({"ready": True, "pid": os.getpid()}) + "\n")
-    for line in sys.stdin:
+    answers.write(json.dumps({"ready": True, "pid": os.getpid()}) + "\n")
+    for line in requests:
         if not line.strip():
             continue
         request = json.loads(line)
@@ -46,10 +59,19 @@ def main() -> int:
             reason, detail = "timeout", "recursion too deep"
         except Exception as exc:  # noqa: BLE001 (sympy raising on an odd answer is data)
             reason, detail = "wrong", f"{type(exc).__name__} during comparison"
-        protocol.write(json.dumps({"id": request["id"], "reason": reason,
-                                   "detail": detail}) + "\n")
-    return 0
+        answers.write(json.dumps({"id": request["id"], "reason": reason,
+                                  "detail": detail}) + "\n")
 
 
-if __name__ == "__main__":
-    raise SystemExit(main())
+def _exit_with_parent(parent_fd: int | None, zygote: int) -> None:
+    """A stuck comparison would outlive a dead caller; leave when it is gone. `parent_fd`, a
+    pidfd of the caller, turns readable when it exits. Without one (no pidfd on this system),
+    leave when the zygote is gone (reparented), as the zygote leaves with the caller."""
+    while True:
+        if parent_fd is not None:
+            if select.select([parent_fd], [], [], 1.0)[0]:
+                os._exit(0)
+        else:
+            select.select([], [], [], 1.0)
+            if os.getppid() != zygote:
+                os._exit(0)
