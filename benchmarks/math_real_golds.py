@@ -5,7 +5,7 @@ and against a grader written here on the ideas of Qwen2.5-Math's (`qwen_style_sc
 
     python benchmarks/math_real_golds.py                 # 200 golds per dataset
     python benchmarks/math_real_golds.py --quick         # 40 golds per dataset
-    python benchmarks/math_real_golds.py --all           # every gold (27,262; long)
+    python benchmarks/math_real_golds.py --all           # every gold (30,427; long)
     python benchmarks/math_real_golds.py --out dis.jsonl # also write every disagreement
 
 For each gold: the gold boxed as the answer, and the gold in its own form after "The final

@@ -1,4 +1,4 @@
-r"""The verifier on the data people train on: the gold answers of 18 public math benchmarks as
+r"""The verifier on the data people train on: the gold answers of 21 public math benchmarks as
 their evaluation repositories distribute them (`data/real_golds.json`, source, commit and
 licence per dataset), and the meaning of the LaTeX those golds and models write.
 
