@@ -46,6 +46,7 @@ def symbolic_compare(pred: str, gold: str, rel_tol: float, *,
         return "wrong", "answer does not parse"
     from math_verify import verify
 
+    gold_parsed, pred_parsed = _imaginary_unit(gold_parsed, pred_parsed)
     numeric = _numeric_verdict(gold_parsed, pred_parsed, rel_tol)
     if numeric is not None:
         return numeric
@@ -79,6 +80,36 @@ def _parse(text: str) -> tuple[Any, ...]:
                                            ExprExtractionConfig()],
                   fallback_mode="no_fallback", parsing_timeout=None)
     return tuple(item for item in found if not isinstance(item, str))
+
+
+def _imaginary_unit(gold: tuple[Any, ...],
+                    pred: tuple[Any, ...]) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
+    """A gold whose only symbol is `i` (`1+2i`, `-i`, `1 \\pm 2i` as a set, `z = 3-4i`) is
+    complex, so `i` is the imaginary unit in it and in the answer: `i^2+2i+2` is `1+2i`,
+    `(1+i)^2` is `2i`. math-verify reads `i` as a symbol, where `i^2` is not -1. A gold with
+    another symbol (`a_i`, `x+i`) or none (`-1`) keeps `i` a symbol."""
+    import sympy
+
+    g = gold[0]
+    if not isinstance(g, sympy.Basic):
+        return gold, pred
+    names = {s.name for s in g.free_symbols}
+    if isinstance(g, sympy.Eq) and isinstance(g.lhs, sympy.Symbol) and g.lhs.name != "i":
+        names.discard(g.lhs.name)  # `z = 3-4i`: the value is complex
+    if names != {"i"}:
+        return gold, pred
+
+    def unit(item: Any) -> Any:
+        """`i` the unit; other symbols complex too (math-verify makes them real, and a real
+        `z` is never `3-4I`, so `z = 3-4I` and `z = 3+4I` would both be empty and equal)."""
+        if not isinstance(item, sympy.Basic):
+            return item
+        if isinstance(item, sympy.Eq):
+            return sympy.Eq(unit(item.lhs), unit(item.rhs), evaluate=False)
+        return item.subs({s: sympy.I if s.name == "i" else sympy.Symbol(s.name)
+                          for s in item.free_symbols})
+
+    return tuple(map(unit, gold)), tuple(map(unit, pred))
 
 
 def _numeric_verdict(gold: tuple[Any, ...], pred: tuple[Any, ...],

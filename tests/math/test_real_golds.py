@@ -89,6 +89,18 @@ MEANINGS = [
     ("\\sqrt{2}", "\\boxed{\\sqrt{2}\\,\\mathrm{i}}", 0.0),
     ("1 - \\frac{1}{\\mathrm{e}}", "\\boxed{1 + \\frac{1}{\\mathrm{e}}}", 0.0),
     ("3+4i", "\\boxed{3+4j}", 1.0), ("3+4i", "\\boxed{3+5j}", 0.0), ("3+4i", "\\boxed{7}", 0.0),
+    # A complex gold (its only symbol is i) makes i the unit on both sides: i^2 is -1.
+    ("1+2i", "\\boxed{2+\\mathrm{i}^2+2\\mathrm{i}}", 1.0),
+    ("1+2i", "\\boxed{2-\\mathrm{i}^2+2\\mathrm{i}}", 0.0),
+    ("1+2i", "\\boxed{2+i^{2}+2i}", 1.0), ("1+2i", "\\boxed{2+i^{3}+2i}", 0.0),
+    ("2i", "\\boxed{(1+i)^2}", 1.0), ("2i", "\\boxed{(1-i)^2}", 0.0),
+    ("-i", "\\boxed{\\mathrm{i}^3}", 1.0), ("i", "\\boxed{\\mathrm{i}^3}", 0.0),
+    ("2\\mathrm{i}", "\\boxed{i^3+3i}", 1.0), ("2\\mathrm{i}", "\\boxed{i^3+2i}", 0.0),
+    ("z = 3-4i", "\\boxed{z = 3+4i^3}", 1.0), ("z = 3-4i", "\\boxed{z = 3+4i}", 0.0),
+    ("z = 3-4i", "\\boxed{w = 3-4i}", 0.0),
+    ("1+2i, 1-2i", "\\boxed{1-2i, 2+i^2+2i}", 1.0), ("1+2i, 1-2i", "\\boxed{1-2i, 2+i^2-2i}", 0.0),
+    # No complex gold: i may be a variable or an index (a_i), so i^2 is not read as -1.
+    ("-1", "\\boxed{i^2}", 0.0), ("a_i", "\\boxed{a_i}", 1.0),
     # Magnitude words, and text that carries meaning.
     ("5000", "\\boxed{5 \\text{ thousand}}", 1.0), ("5000", "\\boxed{5 thousand}", 1.0),
     ("5", "\\boxed{5 thousand}", 0.0), ("2500000", "\\boxed{2.5\\text{ million}}", 1.0),
