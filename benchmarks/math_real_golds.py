@@ -9,7 +9,8 @@ and against a grader written here on the ideas of Qwen2.5-Math's (`qwen_style_sc
     python benchmarks/math_real_golds.py --out dis.jsonl # also write every disagreement
 
 For each gold: the gold boxed as the answer, and the gold in its own form after "The final
-answer is" (each must score 1, or abstain where the gold is not an answer; never 0); then,
+answer is", Minerva's "Final Answer: ... I hope it is correct.", `####`, `**Answer:**` and
+"Answer:" (each must score 1, or abstain where the gold is not an answer; never 0); then,
 where the gold's shape allows a label by construction (integers, fractions, decimals,
 scientific notation, lists of numbers, degrees, units), the equivalent forms a model writes
 and near-miss wrong forms. Labels come from this file's own reading of the gold (plain
@@ -48,6 +49,7 @@ class GoldPair:
     """True: must score 1; False: must score 0; None: the gold itself (1, or abstain)."""
     dataset: str
     form: str
+    gold_id: str = ""
 
 
 def load_golds(per_dataset: int | None = None) -> list[tuple[str, str, object]]:
@@ -189,24 +191,36 @@ def _decimal_plus_one(text: str) -> str:
     return _decimal_text(Fraction(text) + 1, _places(text))
 
 
+# How real completions state a final answer, each around the gold in its own form (Minerva's
+# and Qwen's prompts, GSM8K's `####`, markdown): every one must read what a box reads.
+LAYOUTS = {
+    "gold_own_form": "The final answer is {own}.",
+    "gold_minerva": "So we are done.\nFinal Answer: The final answer is {own}. I hope it is correct.",
+    "gold_hashes": "So we are done.\n#### {own}",
+    "gold_bold_answer": "So we are done.\n\n**Answer:** {own}",
+    "gold_answer_colon": "So we are done.\nAnswer: {own}",
+}
+
+
 def make_pairs(golds: list[tuple[str, str, object]]) -> list[GoldPair]:
     pairs = []
-    for dataset, _, gold in golds:
+    for dataset, gold_id, gold in golds:
         text = _plain(gold)
         if text is None:
             continue
         answer = text if "$" not in text else prepare_reference(gold)
         if answer is not None:  # None: a sentence, not an answer (it abstains)
             pairs.append(GoldPair(f"The final answer is $\\boxed{{{answer}}}$.", gold, None,
-                                  dataset, "gold_boxed"))
+                                  dataset, "gold_boxed", gold_id))
         raw = str(gold).strip() if not isinstance(gold, (int, float)) else text
         own = raw if "$" in raw else f"$${raw}$$" if "\n" in raw else f"${raw}$"
-        pairs.append(GoldPair(f"The final answer is {own}.", gold, None, dataset, "gold_own_form"))
+        for form, layout in LAYOUTS.items():
+            pairs.append(GoldPair(layout.format(own=own), gold, None, dataset, form, gold_id))
         right, wrong = variants(gold)
         for label, forms in ((True, right), (False, wrong)):
             for form, answer in forms:
                 pairs.append(GoldPair(f"So the answer is $\\boxed{{{answer}}}$.", gold, label,
-                                      dataset, form))
+                                      dataset, form, gold_id))
     return pairs
 
 

@@ -132,9 +132,18 @@ def imaginary_unit_like_gold(pred: str, gold: str) -> str:
     return _LONE_J.sub("i", pred)
 
 
+_UNIT_POWER = re.compile(r"\s?\^\s?(?:\{\s?[23]\s?\}|[23])")
+
+
 def _strip_plain_unit(s: str) -> str:
-    """`12 dollars`, `4 \\frac{4}{9} days`, `3 cups of flour` -> the value: one to three plain
-    words after a value that ends in a digit or a brace, when they read as a unit."""
+    """`12 dollars`, `4 \\frac{4}{9} days`, `3 cups of flour`, `20 cm^{2}` -> the value: one to
+    three plain words (the last one squared or cubed) after a value that ends in a digit or a
+    brace, when they read as a unit."""
+    power = _UNIT_POWER.search(s, max(len(s) - 9, 0))
+    if power is not None and power.end() == len(s) and s[:power.start()][-1:].isalpha():
+        unit = s[:power.start()]
+        value = _strip_plain_unit(unit)
+        return value if value != unit else s
     for words in (3, 2, 1):
         parts = s.rsplit(" ", words)
         if len(parts) != words + 1:

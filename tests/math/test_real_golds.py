@@ -3,7 +3,8 @@ their evaluation repositories distribute them (`data/real_golds.json`, source, c
 licence per dataset), and the meaning of the LaTeX those golds and models write.
 
 - every gold, boxed as the answer, scores 1 against itself (a gold that is a worked sentence
-  abstains; none scores 0);
+  abstains; none scores 0), and so does the gold in its own form after the answer layouts
+  models write ("Final Answer: The final answer is ...", `####`, `**Answer:**`, "Answer:");
 - for the first golds of each dataset, the gold in its own form and the equivalent forms a
   model writes score 1, near-miss wrong forms score 0 (labels from the gold's shape, built in
   `benchmarks/math_real_golds.py`, which also runs math-verify on them);
@@ -21,6 +22,7 @@ from pathlib import Path
 import pytest
 
 from rewards import Sample
+from rewards.math import prepare_reference
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
 
@@ -47,11 +49,26 @@ def test_every_gold_boxed_scores_one_or_abstains(math_reward):
     assert abstained <= 0.01 * len(pairs), abstained
 
 
-# The gold restated in its own form after "The final answer is": the phrase rule reads the
-# first math environment (and those joined to it by "and", "or", ","), so a College Math gold
-# laid out over several lines or split across `$...$` (`$45 / 98$ meters, $30 / 49$ seconds`)
-# is read in part. These are not shapes a model writes; the boxed gold above scores 1.
-OWN_FORM_LAYOUTS = {"college_math"}
+# Golds a model's answer layout cannot restate as the gold reads boxed: two College Math
+# golds are a sentence ("We have" before a display formula; boxed, the formula is read with
+# it), one lists three formulas in three paragraphs (after a phrase, a blank line ends the
+# answer, so that a formula in the next paragraph is never read into it).
+LAYOUT_EXCEPTIONS = {("college_math", "exercise.3.1.6"), ("college_math", "exercise.3.2.2"),
+                     ("college_math", "exercise.11.1.1")}
+LAYOUT_FORMS = {"gold_own_form", "gold_minerva", "gold_hashes", "gold_bold_answer",
+                "gold_answer_colon"}
+
+
+def test_every_gold_after_an_answer_phrase_scores_one_or_abstains(math_reward):
+    """The gold in its own form (over several lines, split across `$...$`, with its unit)
+    after "Final Answer: The final answer is" and after `####` reads as the boxed gold."""
+    pairs = [p for p in make_pairs(GOLDS) if p.form in ("gold_minerva", "gold_hashes")]
+    scores = ours_scores(pairs, math_reward)
+    zero = {(p.dataset, p.gold_id) for p, s in zip(pairs, scores) if s == 0.0}
+    assert zero <= LAYOUT_EXCEPTIONS, sorted(zero - LAYOUT_EXCEPTIONS)[:10]
+    sentences = {(d, i) for d, i, gold in GOLDS if prepare_reference(gold) is None}
+    abstained = {(p.dataset, p.gold_id) for p, s in zip(pairs, scores) if s is None}
+    assert abstained <= sentences, sorted(abstained - sentences)[:10]  # a sentence abstains
 
 
 def test_right_and_wrong_forms_of_the_first_golds(math_reward):
@@ -59,9 +76,9 @@ def test_right_and_wrong_forms_of_the_first_golds(math_reward):
     scores = ours_scores(pairs, math_reward)
     failures = [(p.dataset, p.form, p.gold, p.completion, s) for p, s in zip(pairs, scores)
                 if not (s != 0.0 if p.label is None else (s == 1.0) == p.label)
-                and not (p.form == "gold_own_form" and p.dataset in OWN_FORM_LAYOUTS)]
+                and not (p.form in LAYOUT_FORMS and (p.dataset, p.gold_id) in LAYOUT_EXCEPTIONS)]
     assert not failures, failures[:10]
-    assert len({p.form for p in pairs}) >= 25
+    assert len({p.form for p in pairs}) >= 29
 
 
 # (gold, completion, expected value): meanings that stripping or a decimal-comma reading got
@@ -125,6 +142,20 @@ MEANINGS = [
     # A formula a gold breaks across two `$...$` (a PDF line break) is one expression.
     ("$56 x^{6}+72 x^{5}+$ $60 x^{2}+6$", "\\boxed{56x^6+72x^5+60x^2+6}", 1.0),
     ("$56 x^{6}+72 x^{5}+$ $60 x^{2}+6$", "\\boxed{56x^6+72x^5}", 0.0),
+    # Answers laid out over lines or with a unit after a phrase or `####`, read whole.
+    ("$y_{1}=1-x$\n$y_{2}=y_{1} \\ln x+4 x$",
+     "Final Answer: The final answer is $y_1=1-x$\n$y_2=y_1 \\ln x+4x$. I hope it is correct.",
+     1.0),
+    ("$y_{1}=1-x$\n$y_{2}=y_{1} \\ln x+4 x$",
+     "Final Answer: The final answer is $y_1=1-x$\n$y_2=y_1 \\ln x+5x$. I hope it is correct.",
+     0.0),
+    ("$y_{1}=1-x$\n$y_{2}=y_{1} \\ln x+4 x$", "The final answer is $y_1=1-x$.", 0.0),
+    ("$56 x^{6}+72 x^{5}+$ $60 x^{2}+6$", "#### $56 x^{6}+72 x^{5}+$ $60 x^{2}+6$", 1.0),
+    ("$56 x^{6}+72 x^{5}+$ $60 x^{2}+6$", "#### $56 x^{6}+72 x^{5}+$ $60 x^{2}+7$", 0.0),
+    ("12", "The final answer is $12$ cm$^2$.", 1.0), ("12", "The final answer is $13$ cm$^2$.", 0.0),
+    ("20 $cm^{2}$", "\\boxed{20}", 1.0), ("20 $cm^{2}$", "\\boxed{21}", 0.0),
+    ("0.5", "#### .5", 1.0), ("0.5", "#### .05", 0.0), (".48", "#### $.48$", 1.0),
+    (".48", "#### $.49$", 0.0),
 ]
 
 
