@@ -76,6 +76,7 @@ def normalize(answer: str) -> str:
     s = _FRAC_ALIASES.sub(r"\\frac", s)
     s = _DEGREES.sub("", s)
     s = s.replace("\\$", "").replace("\\%", "%").replace("{,}", ",")
+    s = _percent_word(s)
     s = _strip_trailing_unit(s)
     s = _TEXT_CMD.sub(r"\1", s)
     s = re.sub(r"\s+", " ", s).strip().rstrip(_PUNCT)  # rstrip: keep the point of .5
@@ -91,6 +92,17 @@ def normalize(answer: str) -> str:
         mantissa, sign, exponent = scientific.groups()
         s = f"{mantissa} \\times 10^{{{sign if sign == '-' else ''}{int(exponent)}}}"
     return _BARE_FUNCTION.sub(r"\\\1", s)
+
+
+# `7.2 percent`, `7.2\\text{ percent}`: the sign spelled out (never a unit to strip). Bounded
+# quantifiers, searched in the last 40 characters only.
+_PERCENT_WORD = re.compile(r"(?<=[\d}])\s{0,3}(?:\\(?:text|mbox|mathrm)\s{0,3}\{\s{0,3}"
+                           r"per\s?cent\s{0,3}\}|per\s?cent)$", re.IGNORECASE)
+
+
+def _percent_word(s: str) -> str:
+    found = _PERCENT_WORD.search(s, max(len(s) - 40, 0))
+    return s[:found.start()] + "%" if found else s
 
 
 def text_carries_meaning(answer: str) -> bool:

@@ -126,6 +126,10 @@ MEANINGS = [
     ("10", "\\boxed{\\text{at least } 10}", 0.0), ("10", "\\boxed{10 \\text{ cm}}", 1.0),
     ("12 \\text{ cm}", "\\boxed{12}", 1.0), ("12 \\text{ cm}", "\\boxed{13}", 0.0),
     ("45^\\circ", "\\boxed{45}", 1.0), ("45^\\circ", "\\boxed{45 \\text{ degrees}}", 1.0),
+    # "percent" spelled out is the sign, never a unit to strip (7.2 percent is not 7.2).
+    ("7.2\\%", "\\boxed{7.2 percent}", 1.0), ("7.2\\%", "\\boxed{7.3 percent}", 0.0),
+    ("7.2\\%", "\\boxed{7.2 \\text{ percent}}", 1.0), ("7.2\\%", "\\boxed{7.2}", 0.0),
+    ("0.25", "\\boxed{25 percent}", 1.0), ("0.25", "\\boxed{0.25 percent}", 0.0),
     # Negative mixed numbers.
     ("-\\frac{9}{4}", "\\boxed{-2\\frac{1}{4}}", 1.0), ("-\\frac{1}{2}", "\\boxed{-2\\frac{1}{4}}", 0.0),
     ("\\frac{9}{4}", "\\boxed{2\\frac{1}{4}}", 1.0), ("-\\frac{9}{4}", "\\boxed{-2\\tfrac14}", 1.0),
