@@ -207,6 +207,7 @@ _TUPLE = re.compile(r"^\((-?\d+(?:,\s*-?\d+){2,})\)$")
 _POLYNOMIAL = re.compile(r"^(-?\d*x(?:\^\{?\d+\}?)?(?:\s*[-+]\s*\d*x(?:\^\{?\d+\}?)?)*)"
                          r"\s*([-+]\s*\d+)$")
 _TERM = re.compile(r"[-+]?\s*\d*x(?:\^\{?\d+\}?)?|[-+]?\s*\d+")
+_PAREN_UNIT = re.compile(r"^(-?\d+(?:\.\d+)?) \(([a-z]{3,}(?: [a-z]+)?)\)$")
 _PERCENT = re.compile(r"^(\d+(?:\.\d+)?)\s*\\?%$")
 _CURRENCY = re.compile(r"^\\\$\s*(\d+(?:\.\d{2})?)$")
 _YES_NO = re.compile(r"^(?:\\text\{\s*)?(yes|no|true|false)(?:\s*\})?$", re.IGNORECASE)
@@ -261,6 +262,11 @@ def _shape_variants(gold: object) -> tuple[list[tuple[str, str]], list[tuple[str
     if unit and unit.group(2).split()[0] not in ("or", "and", "thousand", "million", "i", "e"):
         number = unit.group(1)
         return ([("number_alone", number)],
+                [("plus_one", _decimal_plus_one(number) if "." in number else str(int(number) + 1))])
+    unit = _PAREN_UNIT.match(text)
+    if unit:  # ASDiv: `9 (apples)`
+        number = unit.group(1)
+        return ([("number_alone", number), ("unit_word", f"{number} {unit.group(2)}")],
                 [("plus_one", _decimal_plus_one(number) if "." in number else str(int(number) + 1))])
     return _radical_and_set_variants(text)
 

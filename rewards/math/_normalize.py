@@ -151,6 +151,13 @@ def _strip_plain_unit(s: str) -> str:
     """`12 dollars`, `4 \\frac{4}{9} days`, `3 cups of flour`, `20 cm^{2}` -> the value: one to
     three plain words (the last one squared or cubed) after a value that ends in a digit or a
     brace, when they read as a unit."""
+    if s.endswith(")") and "(" in s:  # `9 (apples)`: a unit in parentheses (ASDiv's golds)
+        open_at = s.rindex("(")
+        inside, value = s[open_at + 1:-1].strip(), s[:open_at].rstrip()
+        if (inside.replace(" ", "").isalpha() and inside.isascii() and _is_unit(inside)
+                and inside.lower() not in _NOT_UNITS and value[-1:].isdigit()
+                and _strip_plain_unit(f"{value} {inside}") == value):
+            return value
     power = _UNIT_POWER.search(s, max(len(s) - 9, 0))
     if power is not None and power.end() == len(s) and s[:power.start()][-1:].isalpha():
         unit = s[:power.start()]

@@ -36,9 +36,9 @@ def symbolic_compare(pred: str, gold: str, rel_tol: float, *,
     wrapped in `$...$`, or a whole text): reason is ok, wrong, no_answer or bad_reference.
     `pred_raw`: `pred` is a completion's text, so finding nothing in it means no answer.
     Runs sympy without any time bound: call it in a killable process."""
-    gold_parsed = _parse(gold)
+    gold_parsed = _parse_gold(gold)
     if not gold_parsed:
-        return "bad_reference", "gold does not parse"
+        return "bad_reference", "gold does not parse (or only a part of it does)"
     pred_parsed = _parse(pred)
     if not pred_parsed:
         if pred_raw:
@@ -110,6 +110,38 @@ def _imaginary_unit(gold: tuple[Any, ...],
                           for s in item.free_symbols})
 
     return tuple(map(unit, gold)), tuple(map(unit, pred))
+
+
+@functools.lru_cache(maxsize=4096)
+def _parse_gold(text: str) -> tuple[Any, ...]:
+    """The gold as one answer: its LaTeX, or else a number math-verify finds in it only where
+    nothing else in the gold carries meaning (`\\approx 8.24`, `5,305,028,517 \\mathrm{~N}`).
+    math-verify's number fallback takes a part: `x \\neq \\pm 5` is not 5, `4:30 p.m` not 4,
+    `\\{x|-2\\leq x < 1\\}` not 1; such a gold abstains."""
+    from math_verify import ExprExtractionConfig, LatexExtractionConfig, parse
+
+    latex = parse(text, extraction_config=[LatexExtractionConfig(boxed_match_priority=0)],
+                  fallback_mode="no_fallback", parsing_timeout=None)
+    if latex:
+        return tuple(item for item in latex if not isinstance(item, str))
+    found = parse(text, extraction_config=[ExprExtractionConfig()], fallback_mode="first_match",
+                  parsing_timeout=None)  # first_match: with the text it read
+    matched = [item for item in found if isinstance(item, str)]
+    if not matched or not _only_annotation(text.replace(matched[0], " ", 1)):
+        return ()
+    return tuple(item for item in found if not isinstance(item, str))
+
+
+_ANNOTATION_COMMANDS = ("\\approx", "\\sim", "\\mathrm", "\\text", "\\mbox", "\\,", "\\;",
+                        "\\!", "\\quad", "\\boxed", "\\$")
+
+
+def _only_annotation(rest: str) -> bool:
+    """True when what is left of a gold beside its number is an annotation: `\\approx`, a unit
+    in words or `\\mathrm{}`, spacing, delimiters. No digit, no other command, no relation."""
+    for command in _ANNOTATION_COMMANDS:
+        rest = rest.replace(command, " ")
+    return not any(ch.isdigit() or ch in "\\=<>|^_&:" for ch in rest)
 
 
 def _numeric_verdict(gold: tuple[Any, ...], pred: tuple[Any, ...],
