@@ -382,8 +382,10 @@ def _answer_after(text: str) -> Extraction | None:
     stripped = text.lstrip(" \t\n:*\"'")
     stripped = stripped.removeprefix('\\"')  # a quoted answer: \"$12$ and $13$\"
     offset = len(text) - len(stripped)
-    environments = _environments(text)
-    leading = [env for env in environments if env[0] >= offset]
+    opens = stripped.lstrip(" *").startswith(("$", "\\(", "\\["))
+    # Only a text that opens with math is scanned for it: a phrase with nothing after it
+    # ("Answer:." x 600) costs its few characters, not the window each time.
+    leading = [env for env in _environments(text) if env[0] >= offset] if opens else []
     if leading and text[offset:leading[0][0]].strip(" *") == "":
         block = _answer_block(text, leading)
         if block is not None:
