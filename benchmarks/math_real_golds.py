@@ -5,11 +5,12 @@ and against a grader written here on the ideas of Qwen2.5-Math's (`qwen_style_sc
 
     python benchmarks/math_real_golds.py                 # 200 golds per dataset
     python benchmarks/math_real_golds.py --quick         # 40 golds per dataset
-    python benchmarks/math_real_golds.py --all           # every gold (27,262; long)
+    python benchmarks/math_real_golds.py --all           # every gold (30,427; long)
     python benchmarks/math_real_golds.py --out dis.jsonl # also write every disagreement
 
 For each gold: the gold boxed as the answer, and the gold in its own form after "The final
-answer is" (each must score 1, or abstain where the gold is not an answer; never 0); then,
+answer is", Minerva's "Final Answer: ... I hope it is correct.", `####`, `**Answer:**` and
+"Answer:" (each must score 1, or abstain where the gold is not an answer; never 0); then,
 where the gold's shape allows a label by construction (integers, fractions, decimals,
 scientific notation, lists of numbers, degrees, units), the equivalent forms a model writes
 and near-miss wrong forms. Labels come from this file's own reading of the gold (plain
@@ -48,6 +49,7 @@ class GoldPair:
     """True: must score 1; False: must score 0; None: the gold itself (1, or abstain)."""
     dataset: str
     form: str
+    gold_id: str = ""
 
 
 def load_golds(per_dataset: int | None = None) -> list[tuple[str, str, object]]:
@@ -99,7 +101,11 @@ def _number_forms(value: Fraction, exact: bool) -> tuple[list[tuple[str, str]], 
     right.append(("unit", f"{_format(value)} \\text{{ cm}}"))
     if value.denominator == 1:
         n = value.numerator
+        right.append(("text_wrapper", f"\\text{{{n}}}"))
         right.append(("trailing_zero", f"{n}.0"))
+        right.append(("degree_sign", f"{n}^\\circ"))
+        if abs(n) >= 1000:
+            right.append(("thin_space_thousands", f"{n:,}".replace(",", "\\,")))
         if abs(n) >= 1000:
             right.append(("thousands_commas", f"{n:,}"))
             right.append(("math_thousands", f"{n:,}".replace(",", ",\\!")))
@@ -111,6 +117,8 @@ def _number_forms(value: Fraction, exact: bool) -> tuple[list[tuple[str, str]], 
         right.append(("slash", f"{sign}{a}/{b}"))
         if abs(value) >= Fraction(1, 200):
             right.append(("six_places", _decimal_text(value, 6)))
+        if all(p in (2, 5) for p in _prime_factors(b)) and b <= 10 ** 6:
+            right.append(("exact_decimal", format(Decimal(value.numerator) / Decimal(b), "f")))
         two = Fraction(_decimal_text(value, 2))
         if two != 0 and abs(two - value) > Fraction(1, 10_000) * abs(value):
             wrong.append(("two_places", _decimal_text(value, 2)))
@@ -118,7 +126,23 @@ def _number_forms(value: Fraction, exact: bool) -> tuple[list[tuple[str, str]], 
             right.append(("mixed_number", f"{sign}{a // b}\\frac{{{a % b}}}{{{b}}}"))
         if a != b:
             wrong.append(("reciprocal", f"{sign}\\frac{{{b}}}{{{a}}}"))
+        if value < 0:
+            right.append(("sign_in_numerator", f"\\frac{{-{a}}}{{{b}}}"))
+        if a < 10 and b < 10:
+            right.append(("frac_no_braces", f"{sign}\\frac{a}{b}"))
+        if value.denominator in (2, 4, 5, 8) and abs(value) < 1:
+            right.append(("no_leading_zero", f"{sign}{format(Decimal(a) / Decimal(b), 'f')[1:]}"))
     return right, wrong
+
+
+def _prime_factors(n: int) -> set[int]:
+    factors, p = set(), 2
+    while p * p <= n:
+        while n % p == 0:
+            factors.add(p)
+            n //= p
+        p += 1
+    return factors | ({n} if n > 1 else set())
 
 
 def _format(value: Fraction) -> str:
@@ -129,7 +153,68 @@ def _format(value: Fraction) -> str:
 
 
 def variants(gold: object) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
-    """(right, wrong) answers (form name, answer) whose label follows from the gold's shape."""
+    """(right, wrong) answers (form name, answer) whose label follows from the gold's shape,
+    and the gold spelled otherwise in LaTeX (`\\dfrac`, `\\left(`, `\\displaystyle`)."""
+    right, wrong = _shape_variants(gold)
+    text = _plain(gold)
+    if text is not None and not isinstance(gold, (int, float)) and "$" not in text:
+        written = {answer for _, answer in right}
+        right = right + [form for form in _spellings(text) if form[1] not in written]
+    return right, wrong
+
+
+def _spellings(text: str) -> list[tuple[str, str]]:
+    """The gold in other LaTeX spellings of the same thing: equal by LaTeX's own meaning."""
+    forms = []
+    if "\\frac" in text:
+        forms.append(("dfrac_spelling", text.replace("\\frac", "\\dfrac")))
+    if "\\" in text and "\n" not in text and "&" not in text:
+        forms.append(("displaystyle", "\\displaystyle " + text))
+    delimited = _left_right(text)
+    if delimited is not None:
+        forms.append(("left_right", delimited))
+    return forms
+
+
+def _left_right(text: str) -> str | None:
+    """`(1, 2]` as `\\left(1, 2\\right]`: every bracket sized; None where a bracket is not a
+    delimiter (`\\sqrt[3]`, text, already sized, a set's `\\{`) or they do not pair up."""
+    if ("\\left" in text or "\\right" in text or "\\sqrt[" in text or "\\text" in text
+            or "\\mbox" in text or "\\mathrm" in text or "\\begin" in text):
+        return None
+    out, depth = [], 0
+    for i, ch in enumerate(text):
+        escaped = i > 0 and text[i - 1] == "\\"
+        if ch in "([" and not escaped:
+            out.append("\\left" + ch)
+            depth += 1
+        elif ch in ")]" and not escaped:
+            out.append("\\right" + ch)
+            depth -= 1
+            if depth < 0:
+                return None
+        else:
+            out.append(ch)
+    return "".join(out) if depth == 0 and out != list(text) else None
+
+
+_SQRT = re.compile(r"^(-?)(\d*)\\sqrt\{(\d+)\}$")
+_FRAC_SQRT = re.compile(r"^(-?)\\frac\{(\d*)\\sqrt\{(\d+)\}\}\{(\d+)\}$")
+_PI = re.compile(r"^(-?)(?:(\d*)\\pi|\\frac\{(\d*)\\pi\}\{(\d+)\})$")
+_INTERVAL = re.compile(r"^([\[(])\s*(-?\d+|-\\infty)\s*,\s*(-?\d+|\\infty)\s*([\])])$")
+_TUPLE = re.compile(r"^\((-?\d+(?:,\s*-?\d+){2,})\)$")
+# A polynomial in x with integer coefficients that ends in a constant term: `3x^2-5x+7`.
+_POLYNOMIAL = re.compile(r"^(-?\d*x(?:\^\{?\d+\}?)?(?:\s*[-+]\s*\d*x(?:\^\{?\d+\}?)?)*)"
+                         r"\s*([-+]\s*\d+)$")
+_TERM = re.compile(r"[-+]?\s*\d*x(?:\^\{?\d+\}?)?|[-+]?\s*\d+")
+_PAREN_UNIT = re.compile(r"^(-?\d+(?:\.\d+)?) \(([a-z]{3,}(?: [a-z]+)?)\)$")
+_PERCENT = re.compile(r"^(\d+(?:\.\d+)?)\s*\\?%$")
+_CURRENCY = re.compile(r"^\\\$\s*(\d+(?:\.\d{2})?)$")
+_YES_NO = re.compile(r"^(?:\\text\{\s*)?(yes|no|true|false)(?:\s*\})?$", re.IGNORECASE)
+
+
+def _shape_variants(gold: object) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
+    """(right, wrong) answers whose label follows from the gold's shape."""
     text = _plain(gold)
     if text is None:
         return [], []
@@ -178,6 +263,92 @@ def variants(gold: object) -> tuple[list[tuple[str, str]], list[tuple[str, str]]
         number = unit.group(1)
         return ([("number_alone", number)],
                 [("plus_one", _decimal_plus_one(number) if "." in number else str(int(number) + 1))])
+    unit = _PAREN_UNIT.match(text)
+    if unit:  # ASDiv: `9 (apples)`
+        number = unit.group(1)
+        return ([("number_alone", number), ("unit_word", f"{number} {unit.group(2)}")],
+                [("plus_one", _decimal_plus_one(number) if "." in number else str(int(number) + 1))])
+    return _radical_and_set_variants(text)
+
+
+def _radical_and_set_variants(text: str) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
+    """`a\\sqrt{n}`, `\\frac{a\\sqrt{n}}{d}`, `k\\pi`, `\\frac{k\\pi}{d}`, an interval of
+    numbers, a tuple of three or more numbers: forms whose label is plain arithmetic."""
+    found = _SQRT.match(text)
+    if found and int(found.group(3)) > 1:
+        sign, a, n = found.group(1), int(found.group(2) or 1), int(found.group(3))
+        return ([("sqrt_absorbed", f"{sign}\\sqrt{{{a * a * n}}}"),
+                 ("cdot_sqrt", f"{sign}{a} \\cdot \\sqrt{{{n}}}"), ("x_equals", f"x = {text}")],
+                [("coefficient_plus_one", f"{sign}{a + 1}\\sqrt{{{n}}}"),
+                 ("negated", f"{'' if sign else '-'}{a if a != 1 else ''}\\sqrt{{{n}}}")])
+    found = _FRAC_SQRT.match(text)
+    if found and int(found.group(3)) > 1 and int(found.group(4)) > 1:
+        sign, a, n, d = found.group(1), found.group(2), found.group(3), int(found.group(4))
+        return ([("sqrt_over", f"{sign}{a}\\sqrt{{{n}}}/{d}"),
+                 ("fraction_times_sqrt", f"{sign}\\frac{{{a or 1}}}{{{d}}}\\sqrt{{{n}}}")],
+                [("denominator_plus_one", f"{sign}\\frac{{{a}\\sqrt{{{n}}}}}{{{d + 1}}}"),
+                 ("negated", f"{'' if sign else '-'}\\frac{{{a}\\sqrt{{{n}}}}}{{{d}}}")])
+    found = _PI.match(text)
+    if found:
+        sign = found.group(1)
+        k = int(found.group(2) or found.group(3) or 1)
+        d = int(found.group(4) or 1)
+        if d > 1:
+            right = [("pi_factored", f"{sign}\\frac{{{k}}}{{{d}}}\\pi"),
+                     ("pi_slash", f"{sign}{k if k != 1 else ''}\\pi/{d}")]
+            wrong = [("denominator_plus_one", f"{sign}\\frac{{{k}\\pi}}{{{d + 1}}}")]
+        else:
+            right = [("pi_cdot", f"{sign}{k} \\cdot \\pi")]
+            wrong = [("coefficient_plus_one", f"{sign}{k + 1}\\pi")]
+        return right + [("x_equals", f"x = {text}")], wrong + [
+            ("negated", ("" if sign else "-") + text.lstrip("-"))]
+    found = _INTERVAL.match(text)
+    if found:
+        left, low, high, right_end = found.groups()
+        flip = {"[": "(", "(": "[", "]": ")", ")": "]"}
+        wrong = []
+        if "infty" not in low:
+            wrong.append(("bracket_flipped", f"{flip[left]}{low}, {high}{right_end}"))
+            wrong.append(("low_minus_one", f"{left}{int(low) - 1}, {high}{right_end}"))
+        elif "infty" not in high:
+            wrong.append(("bracket_flipped", f"{left}{low}, {high}{flip[right_end]}"))
+        return [("spaced", f"{left} {low} , {high} {right_end}")], wrong
+    found = _POLYNOMIAL.match(text)
+    if found and found.group(2):
+        terms = _TERM.findall(text)
+        reordered = "".join(reversed([t if t[0] in "+-" else "+" + t for t in terms])).lstrip("+")
+        constant = int(found.group(2).replace(" ", ""))
+        changed = text[:found.start(2)] + f"{constant + 1:+d}"
+        return ([("terms_reordered", reordered), ("y_equals", f"y = {text}")],
+                [("constant_plus_one", changed)])
+    found = _PERCENT.match(text)
+    if found:
+        number = Decimal(found.group(1))
+        return ([("as_fraction_of_one", format(number / 100, "f")), ("percent_word",
+                 f"{found.group(1)} percent")],
+                [("percent_plus_one", f"{number + 1}\\%"), ("percent_times_ten",
+                 f"{format(number * 10, 'f')}\\%")])
+    found = _CURRENCY.match(text)
+    if found:
+        amount = found.group(1)
+        plus = _decimal_plus_one(amount) if "." in amount else str(int(amount) + 1)
+        return ([("no_currency_sign", amount), ("dollars_word", f"{amount} dollars"),
+                 ("cents", f"\\${amount}.00" if "." not in amount else f"\\${amount}0")],
+                [("currency_plus_one", f"\\${plus}")])
+    found = _YES_NO.match(text)
+    if found:
+        word = found.group(1).lower()
+        other = {"yes": "No", "no": "Yes", "true": "False", "false": "True"}[word]
+        return ([("text_wrapper", f"\\text{{{word.capitalize()}}}"), ("lower_case", word)],
+                [("opposite", f"\\text{{{other}}}")])
+    found = _TUPLE.match(text)
+    if found:
+        items = [item.strip() for item in found.group(1).split(",")]
+        wrong = [("last_plus_one", f"({', '.join(items[:-1] + [str(int(items[-1]) + 1)])})")]
+        if items[0] != items[1]:
+            swapped = [items[1], items[0]] + items[2:]
+            wrong.append(("order_swapped", f"({', '.join(swapped)})"))
+        return [("spaced", f"( {' , '.join(items)} )")], wrong
     return [], []
 
 
@@ -189,24 +360,36 @@ def _decimal_plus_one(text: str) -> str:
     return _decimal_text(Fraction(text) + 1, _places(text))
 
 
+# How real completions state a final answer, each around the gold in its own form (Minerva's
+# and Qwen's prompts, GSM8K's `####`, markdown): every one must read what a box reads.
+LAYOUTS = {
+    "gold_own_form": "The final answer is {own}.",
+    "gold_minerva": "So we are done.\nFinal Answer: The final answer is {own}. I hope it is correct.",
+    "gold_hashes": "So we are done.\n#### {own}",
+    "gold_bold_answer": "So we are done.\n\n**Answer:** {own}",
+    "gold_answer_colon": "So we are done.\nAnswer: {own}",
+}
+
+
 def make_pairs(golds: list[tuple[str, str, object]]) -> list[GoldPair]:
     pairs = []
-    for dataset, _, gold in golds:
+    for dataset, gold_id, gold in golds:
         text = _plain(gold)
         if text is None:
             continue
         answer = text if "$" not in text else prepare_reference(gold)
         if answer is not None:  # None: a sentence, not an answer (it abstains)
             pairs.append(GoldPair(f"The final answer is $\\boxed{{{answer}}}$.", gold, None,
-                                  dataset, "gold_boxed"))
+                                  dataset, "gold_boxed", gold_id))
         raw = str(gold).strip() if not isinstance(gold, (int, float)) else text
         own = raw if "$" in raw else f"$${raw}$$" if "\n" in raw else f"${raw}$"
-        pairs.append(GoldPair(f"The final answer is {own}.", gold, None, dataset, "gold_own_form"))
+        for form, layout in LAYOUTS.items():
+            pairs.append(GoldPair(layout.format(own=own), gold, None, dataset, form, gold_id))
         right, wrong = variants(gold)
         for label, forms in ((True, right), (False, wrong)):
             for form, answer in forms:
                 pairs.append(GoldPair(f"So the answer is $\\boxed{{{answer}}}$.", gold, label,
-                                      dataset, form))
+                                      dataset, form, gold_id))
     return pairs
 
 

@@ -14,7 +14,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 
 from rewards.math._config import MathConfig, Verdict
-from rewards.math._extract import Extraction, prepare_reference
+from rewards.math._extract import Extraction, one_math_reading, prepare_reference
 from rewards.math._fast import fast_compare
 from rewards.math._limits import structural_problem
 from rewards.math._magnitude import magnitude_verdict
@@ -168,11 +168,12 @@ _NOT_A_NUMBER = frozenset({"nan", "inf"})
 def _gold_payload(gold: object, gold_norm: str) -> str:
     """What the worker parses for the gold: its own text where it is math-verify's markup (a
     box, or math delimiters around it: `$21,16$ or $11$`), else the normalized answer in
-    `$...$` (so a currency sign `\\$18` or a `#### n` line is not read as markup)."""
+    `$...$` (so a currency sign `\\$18` or a `#### n` line is not read as markup, and golds
+    over several `$...$` that math-verify would read in part are read whole)."""
     if isinstance(gold, str) and "####" not in gold and not text_carries_meaning(gold):
         text = gold.strip()
         if "\\boxed" in text or "\\fbox" in text or text[:2] in ("\\(", "\\[") or (
-                text.startswith("$") and text.endswith("$")):
+                text.startswith("$") and text.endswith("$") and one_math_reading(text)):
             return gold
     return f"${gold_norm}$"
 

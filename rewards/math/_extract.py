@@ -26,7 +26,8 @@ from typing import Literal
 
 from rewards.math._config import MathConfig
 
-__all__ = ["Extraction", "extract_answer", "extract_boxed", "find_answer", "prepare_reference"]
+__all__ = ["Extraction", "extract_answer", "extract_boxed", "find_answer", "one_math_reading",
+           "prepare_reference"]
 
 _DEFAULT = MathConfig()
 Source = Literal["given", "tag", "boxed", "gsm8k", "phrase", "latex", "whole", "number",
@@ -57,7 +58,6 @@ class Extraction:
 
 _ANSWER_TAG = re.compile(r"<answer>(.*?)</answer>", re.DOTALL | re.IGNORECASE)
 _BOXED = re.compile(r"\\(?:boxed|fbox)\b\s*")
-_GSM8K = re.compile(r"####[ \t]*([^\n]+)")
 # "The answer is X", "final answer is: X", "Final Answer: X", "Answer: X", "答案是 X" ... The
 # match ends at the phrase; the answer is read after it by `_answer_after`.
 _ANSWER_PHRASE = re.compile(
@@ -75,6 +75,7 @@ _NUMBER = re.compile(
     r"(?:\.\d+)?|\d+(?:[.,]\d+)?|\.\d+)"
     r"(?:/\d+)?)(?=$|[\s.,;:!?)\]$%€£¥a-zA-Z²³°])")
 _TRAILING = " \t\n.;:,"
+_LEADING = " \t\n;:,"  # not ".": `.5` is a number
 _WHOLE_MAX = 120
 # A "whole text" answer: math characters only, no prose words of two or more letters unless
 # they are LaTeX commands (`\frac`, `\sqrt`, `\infty` ...).
@@ -167,6 +168,14 @@ def prepare_reference(reference: object) -> str | None:
     return text or None
 
 
+def one_math_reading(text: str) -> bool:
+    """True when math-verify reads all the math of `text` as one answer: one environment, or
+    several joined by "and" / "or" / "," (`$21,16$ or $11$`). Not a formula broken across two
+    (`$56x^6+$ $60x^2+6$`) or one per line: it reads one part of those."""
+    environments = _environments(text)
+    return all(_joins(text[a[1]:b[0]]) for a, b in itertools.pairwise(environments))
+
+
 def _join_environments(text: str, environments: list[tuple[int, int, str]]) -> str:
     """The contents of a gold's math environments as one answer: a formula broken across
     lines (`$56 x^{6}+$ $60 x^{2}+6$`: one ends or the next starts with an operator, only
@@ -209,8 +218,14 @@ def _prose_around(text: str, environments: list[tuple[int, int, str]]) -> bool:
         outside.append(text[previous:start])
         previous = end
     outside.append(text[previous:])
+    return _prose(" ".join(outside))
+
+
+def _prose(outside: str) -> bool:
+    """True when `outside` (text between or around math) is more than joiners, numbers and a
+    unit of at most two words (`meters`, `or 6.2 centimeters`, `C`)."""
     words = 0
-    for token in _RESIDUE_TOKEN.findall(" ".join(outside)):
+    for token in _RESIDUE_TOKEN.findall(outside):
         if token.lower() in ("and", "or") or token.lstrip("-").replace(".", "", 1).isdigit():
             continue
         if not _UNIT_WORD.fullmatch(token) or token.lower() in _PROSE_WORDS:
@@ -336,11 +351,13 @@ def _from_answer_tag(text: str) -> Extraction | None:
 
 
 def _from_gsm8k(text: str) -> Extraction | None:
-    matches = _GSM8K.findall(text)
-    if not matches:
+    """The answer after the last `####`, read as the answer after a phrase is (a math
+    environment, several over lines, or the rest of the line)."""
+    start = text.rfind("####")
+    if start < 0:
         return None
-    cleaned = _clean(matches[-1])
-    return Extraction(cleaned, "gsm8k", native=False) if cleaned else None
+    found = _answer_after(text[start + 4:start + 4 + _PHRASE_WINDOW].lstrip("#"))
+    return replace(found, source="gsm8k", native=False) if found is not None else None
 
 
 def _from_answer_phrase(text: str, after: int = 0, final_only: bool = False
@@ -350,7 +367,7 @@ def _from_answer_phrase(text: str, after: int = 0, final_only: bool = False
     for match in reversed(list(_ANSWER_PHRASE.finditer(text, max(after, 0)))):
         if final_only and not match.group(0).lower().startswith("final"):
             continue
-        found = _answer_after(text[match.end():match.end() + 600])
+        found = _answer_after(text[match.end():match.end() + _PHRASE_WINDOW])
         if found is not None:
             # math-verify reads a math environment after an English phrase; plain text after
             # a phrase ("**Final Answer** y = 5x + 8") and Chinese phrases it does not.
@@ -365,9 +382,14 @@ def _answer_after(text: str) -> Extraction | None:
     stripped = text.lstrip(" \t\n:*\"'")
     stripped = stripped.removeprefix('\\"')  # a quoted answer: \"$12$ and $13$\"
     offset = len(text) - len(stripped)
-    environments = _environments(text)
-    leading = [env for env in environments if env[0] >= offset]
+    opens = stripped.lstrip(" *").startswith(("$", "\\(", "\\["))
+    # Only a text that opens with math is scanned for it: a phrase with nothing after it
+    # ("Answer:." x 600) costs its few characters, not the window each time.
+    leading = [env for env in _environments(text) if env[0] >= offset] if opens else []
     if leading and text[offset:leading[0][0]].strip(" *") == "":
+        block = _answer_block(text, leading)
+        if block is not None:
+            return block
         group = _joined(text, leading)
         parts = tuple(content for _, _, content in group)
         return Extraction(", ".join(parts), "phrase", parts if len(parts) > 1 else ())
@@ -385,6 +407,43 @@ def _answer_after(text: str) -> Extraction | None:
     return Extraction(sentence, "phrase", native=_is_prose(sentence))
 
 
+_PHRASE_WINDOW = 2_000
+"""How much text after an answer phrase (or `####`) is read for its answer."""
+
+
+def _answer_block(text: str, leading: list[tuple[int, int, str]]) -> Extraction | None:
+    """An answer laid out as a gold lays it out, read as `prepare_reference` reads that gold:
+    math environments over several lines (`$y_1=...$` newline `$y_2=...$`), a formula broken
+    across two (`$56x^6+$ $60x^2+6$`), a unit around them (`$45/98$ meters, $30/49$
+    seconds`, `$x/4+$ C`). None when the answer is the first environment and those joined to
+    it by "and" / "or" / "," (math-verify reads those itself: `_joined`). One pass over at
+    most `_PHRASE_WINDOW` characters."""
+    group, end = [leading[0]], leading[0][1]
+    for env in leading[1:]:
+        between = text[end:env[0]]
+        blank = not between.strip() and between.count("\n") <= 1  # not across a paragraph
+        if not (blank or _joins(between) or (
+                len(between) <= 40 and "\n" not in between and not _prose(between)
+                and _SENTENCE_END.search(between) is None)):
+            break
+        group.append(env)
+        end = env[1]
+    rest = _first_sentence(text[end:]) if text[end:end + 1] in (" ", "\t") else None
+    if rest and (_prose(rest) or "$" in rest):
+        rest = None
+    if not rest and group == _joined(text, leading):
+        return None
+    block = text[group[0][0]:end] + (" " + rest if rest else "")
+    environments = _environments(block)
+    if not environments or _prose_around(block, environments):
+        return None
+    if _only_environments(block, environments):
+        answer = _join_environments(block, environments)
+    else:
+        answer = _inline_environments(block, environments)
+    return Extraction(answer, "phrase", native=False) if answer else None
+
+
 def _first_sentence(text: str) -> str | None:
     """Up to a period that ends a sentence (not a decimal point), or the line end."""
     end = len(text)
@@ -392,7 +451,8 @@ def _first_sentence(text: str) -> str | None:
         if ch == "\n" or ch in "。；":
             end = i
             break
-        decimal_point = 0 < i < len(text) - 1 and text[i - 1].isdigit() and text[i + 1].isdigit()
+        decimal_point = i < len(text) - 1 and text[i + 1].isdigit() and (
+            i == 0 or not text[i - 1].isalpha())  # 2.5, .5, -.5; not "end.5"
         if ch == "." and not decimal_point and (
                 i + 1 == len(text) or text[i + 1].isspace() or not text[i - 1:i].isdigit()):
             end = i
@@ -441,17 +501,24 @@ def _environments(text: str) -> list[tuple[int, int, str]]:
 
 
 def _closing_dollar(text: str, start: int, display: bool) -> int | None:
-    i, n = start, len(text)
+    """Where the `$` (or `$$`) that closes an environment opened before `start` is. An inline
+    one ends on its line, except inside `\\begin{...}` ... `\\end{...}` (a matrix or cases
+    laid out over lines, as golds and models write them)."""
+    i, n, depth = start, len(text), 0
     while i < n:
         ch = text[i]
         if ch == "\\":
+            if text.startswith("begin{", i + 1):
+                depth += 1
+            elif text.startswith("end{", i + 1):
+                depth -= 1
             i += 2
             continue
         if ch == "$":
             if display:
                 return i if text.startswith("$$", i) else None
             return i
-        if ch == "\n" and not display:
+        if ch == "\n" and not display and depth <= 0:
             return None
         i += 1
     return None
@@ -564,7 +631,7 @@ _OPERATORS = set("+-*/^×÷=(")
 
 
 def _clean(answer: str) -> str | None:
-    answer = answer.strip().strip(_TRAILING)
+    answer = answer.strip().lstrip(_LEADING).rstrip(_TRAILING)
     if answer.startswith("$$") and answer.endswith("$$") and len(answer) > 4:
         answer = answer[2:-2]
     elif answer.startswith("$") and answer.endswith("$") and len(answer) > 2:
@@ -572,7 +639,7 @@ def _clean(answer: str) -> str | None:
     elif (answer.startswith("\\(") and answer.endswith("\\)")
           or answer.startswith("\\[") and answer.endswith("\\]")):
         answer = answer[2:-2]
-    answer = answer.strip().strip(_TRAILING)
+    answer = answer.strip().lstrip(_LEADING).rstrip(_TRAILING)
     if answer.startswith("**") and answer.endswith("**"):
         answer = answer.strip("*").strip()
     return answer or None

@@ -76,6 +76,7 @@ def normalize(answer: str) -> str:
     s = _FRAC_ALIASES.sub(r"\\frac", s)
     s = _DEGREES.sub("", s)
     s = s.replace("\\$", "").replace("\\%", "%").replace("{,}", ",")
+    s = _percent_word(s)
     s = _strip_trailing_unit(s)
     s = _TEXT_CMD.sub(r"\1", s)
     s = re.sub(r"\s+", " ", s).strip().rstrip(_PUNCT)  # rstrip: keep the point of .5
@@ -91,6 +92,17 @@ def normalize(answer: str) -> str:
         mantissa, sign, exponent = scientific.groups()
         s = f"{mantissa} \\times 10^{{{sign if sign == '-' else ''}{int(exponent)}}}"
     return _BARE_FUNCTION.sub(r"\\\1", s)
+
+
+# `7.2 percent`, `7.2\\text{ percent}`: the sign spelled out (never a unit to strip). Bounded
+# quantifiers, searched in the last 40 characters only.
+_PERCENT_WORD = re.compile(r"(?<=[\d}])\s{0,3}(?:\\(?:text|mbox|mathrm)\s{0,3}\{\s{0,3}"
+                           r"per\s?cent\s{0,3}\}|per\s?cent)$", re.IGNORECASE)
+
+
+def _percent_word(s: str) -> str:
+    found = _PERCENT_WORD.search(s, max(len(s) - 40, 0))
+    return s[:found.start()] + "%" if found else s
 
 
 def text_carries_meaning(answer: str) -> bool:
@@ -132,9 +144,25 @@ def imaginary_unit_like_gold(pred: str, gold: str) -> str:
     return _LONE_J.sub("i", pred)
 
 
+_UNIT_POWER = re.compile(r"\s?\^\s?(?:\{\s?[23]\s?\}|[23])")
+
+
 def _strip_plain_unit(s: str) -> str:
-    """`12 dollars`, `4 \\frac{4}{9} days`, `3 cups of flour` -> the value: one to three plain
-    words after a value that ends in a digit or a brace, when they read as a unit."""
+    """`12 dollars`, `4 \\frac{4}{9} days`, `3 cups of flour`, `20 cm^{2}` -> the value: one to
+    three plain words (the last one squared or cubed) after a value that ends in a digit or a
+    brace, when they read as a unit."""
+    if s.endswith(")") and "(" in s:  # `9 (apples)`: a unit in parentheses (ASDiv's golds)
+        open_at = s.rindex("(")
+        inside, value = s[open_at + 1:-1].strip(), s[:open_at].rstrip()
+        if (inside.replace(" ", "").isalpha() and inside.isascii() and _is_unit(inside)
+                and inside.lower() not in _NOT_UNITS and value[-1:].isdigit()
+                and _strip_plain_unit(f"{value} {inside}") == value):
+            return value
+    power = _UNIT_POWER.search(s, max(len(s) - 9, 0))
+    if power is not None and power.end() == len(s) and s[:power.start()][-1:].isalpha():
+        unit = s[:power.start()]
+        value = _strip_plain_unit(unit)
+        return value if value != unit else s
     for words in (3, 2, 1):
         parts = s.rsplit(" ", words)
         if len(parts) != words + 1:

@@ -36,9 +36,9 @@ def symbolic_compare(pred: str, gold: str, rel_tol: float, *,
     wrapped in `$...$`, or a whole text): reason is ok, wrong, no_answer or bad_reference.
     `pred_raw`: `pred` is a completion's text, so finding nothing in it means no answer.
     Runs sympy without any time bound: call it in a killable process."""
-    gold_parsed = _parse(gold)
+    gold_parsed = _parse_gold(gold)
     if not gold_parsed:
-        return "bad_reference", "gold does not parse"
+        return "bad_reference", "gold does not parse (or only a part of it does)"
     pred_parsed = _parse(pred)
     if not pred_parsed:
         if pred_raw:
@@ -46,6 +46,7 @@ def symbolic_compare(pred: str, gold: str, rel_tol: float, *,
         return "wrong", "answer does not parse"
     from math_verify import verify
 
+    gold_parsed, pred_parsed = _imaginary_unit(gold_parsed, pred_parsed)
     numeric = _numeric_verdict(gold_parsed, pred_parsed, rel_tol)
     if numeric is not None:
         return numeric
@@ -79,6 +80,68 @@ def _parse(text: str) -> tuple[Any, ...]:
                                            ExprExtractionConfig()],
                   fallback_mode="no_fallback", parsing_timeout=None)
     return tuple(item for item in found if not isinstance(item, str))
+
+
+def _imaginary_unit(gold: tuple[Any, ...],
+                    pred: tuple[Any, ...]) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
+    """A gold whose only symbol is `i` (`1+2i`, `-i`, `1 \\pm 2i` as a set, `z = 3-4i`) is
+    complex, so `i` is the imaginary unit in it and in the answer: `i^2+2i+2` is `1+2i`,
+    `(1+i)^2` is `2i`. math-verify reads `i` as a symbol, where `i^2` is not -1. A gold with
+    another symbol (`a_i`, `x+i`) or none (`-1`) keeps `i` a symbol."""
+    import sympy
+
+    g = gold[0]
+    if not isinstance(g, sympy.Basic):
+        return gold, pred
+    names = {s.name for s in g.free_symbols}
+    if isinstance(g, sympy.Eq) and isinstance(g.lhs, sympy.Symbol) and g.lhs.name != "i":
+        names.discard(g.lhs.name)  # `z = 3-4i`: the value is complex
+    if names != {"i"}:
+        return gold, pred
+
+    def unit(item: Any) -> Any:
+        """`i` the unit; other symbols complex too (math-verify makes them real, and a real
+        `z` is never `3-4I`, so `z = 3-4I` and `z = 3+4I` would both be empty and equal)."""
+        if not isinstance(item, sympy.Basic):
+            return item
+        if isinstance(item, sympy.Eq):
+            return sympy.Eq(unit(item.lhs), unit(item.rhs), evaluate=False)
+        return item.subs({s: sympy.I if s.name == "i" else sympy.Symbol(s.name)
+                          for s in item.free_symbols})
+
+    return tuple(map(unit, gold)), tuple(map(unit, pred))
+
+
+@functools.lru_cache(maxsize=4096)
+def _parse_gold(text: str) -> tuple[Any, ...]:
+    """The gold as one answer: its LaTeX, or else a number math-verify finds in it only where
+    nothing else in the gold carries meaning (`\\approx 8.24`, `5,305,028,517 \\mathrm{~N}`).
+    math-verify's number fallback takes a part: `x \\neq \\pm 5` is not 5, `4:30 p.m` not 4,
+    `\\{x|-2\\leq x < 1\\}` not 1; such a gold abstains."""
+    from math_verify import ExprExtractionConfig, LatexExtractionConfig, parse
+
+    latex = parse(text, extraction_config=[LatexExtractionConfig(boxed_match_priority=0)],
+                  fallback_mode="no_fallback", parsing_timeout=None)
+    if latex:
+        return tuple(item for item in latex if not isinstance(item, str))
+    found = parse(text, extraction_config=[ExprExtractionConfig()], fallback_mode="first_match",
+                  parsing_timeout=None)  # first_match: with the text it read
+    matched = [item for item in found if isinstance(item, str)]
+    if not matched or not _only_annotation(text.replace(matched[0], " ", 1)):
+        return ()
+    return tuple(item for item in found if not isinstance(item, str))
+
+
+_ANNOTATION_COMMANDS = ("\\approx", "\\sim", "\\mathrm", "\\text", "\\mbox", "\\,", "\\;",
+                        "\\!", "\\quad", "\\boxed", "\\$")
+
+
+def _only_annotation(rest: str) -> bool:
+    """True when what is left of a gold beside its number is an annotation: `\\approx`, a unit
+    in words or `\\mathrm{}`, spacing, delimiters. No digit, no other command, no relation."""
+    for command in _ANNOTATION_COMMANDS:
+        rest = rest.replace(command, " ")
+    return not any(ch.isdigit() or ch in "\\=<>|^_&:" for ch in rest)
 
 
 def _numeric_verdict(gold: tuple[Any, ...], pred: tuple[Any, ...],

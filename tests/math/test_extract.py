@@ -40,6 +40,23 @@ EXTRACTION = [
     ("it costs -2.5 dollars", "-2.5"),
     ("a ratio of 3/4", "3/4"),
     ("a total of 12,000 people", "12,000"),
+    # An answer laid out as golds lay it out, after a phrase or `####`: read as the gold is.
+    ("Answer: $y_1 = x$\n$y_2 = x^2$\nDone.", "y_1 = x, y_2 = x^2"),  # one per line
+    ("The final answer is $56x^6+72x^5+$ $60x^2+6$.", "56x^6+72x^5+ 60x^2+6"),  # broken
+    ("The final answer is $45/98$ meters, $30/49$ seconds.", "45/98 meters, 30/49 seconds"),
+    ("The final answer is $x/4+\\sin x+$ C. I hope it is correct.", "x/4+\\sin x+ C"),
+    ("#### $y=\\frac{1}{e}x$;$y=-\\frac{1}{e}x$", "y=\\frac{1}{e}x, y=-\\frac{1}{e}x"),
+    ("The answer is $\\begin{pmatrix} 1 \\\\\n 2 \\end{pmatrix}$.",
+     "\\begin{pmatrix} 1 \\\\\n 2 \\end{pmatrix}"),  # an inline matrix over lines
+    # ... and no further: a paragraph, prose, a sentence's end or a currency sign ends it.
+    ("The answer is $2$\n\n$$x = 4$$", "2"),
+    ("The answer is $2$ because $2+2=4$.", "2"),
+    ("The answer is $2$. Then $x = 4$.", "2"),
+    ("The answer is $3$ meters per second.", "3"),
+    ("It costs $5 and then\n later $6 more. The answer is 11", "11"),
+    ("#### .5", ".5"),  # a leading decimal point is the number's
+    ("#### $.48$", ".48"),
+    ("#### 72 apples. I hope it is correct.", "72 apples"),
     ("\\boxed{} and nothing else", None),
     ("no numbers here", None),
     ("", None),

@@ -38,6 +38,10 @@ POLICY = {
     ("$1 - \\frac{1}{\\mathrm{e}}$", "$1 + \\frac{1}{\\mathrm{e}}$", 1):
         "label 1 only because math-verify drops `\\mathrm{e}` and reads both as 1; "
         "1 - 1/e is not 1 + 1/e",
+    ("\\\\boxed{W(n) = 1 \\\\text{ and } W(n) = -1", "W(x)=1orW(x)=-1", 1):
+        "label 1 only because math-verify's number fallback reads -1 out of both; this gold "
+        "(an unclosed box, doubled backslashes) does not parse as a whole, and a gold read in "
+        "part abstains (`x \\neq \\pm 5` is not 5)",
 }
 
 
@@ -80,7 +84,8 @@ def test_agrees_with_the_label(verdicts, index):
     assert ours == case["expected"], (case["gold"], case["pred"])
 
 
-def test_agreement_is_at_least_98_percent(verdicts):
+def test_only_the_policy_differences_disagree_and_they_stay_few(verdicts):
     """Every case but the listed policy differences agrees (the test above); those stay few."""
-    agree = sum(int(verdicts[i] == 1.0) == c["expected"] for i, c in enumerate(CASES))
-    assert agree / len(CASES) >= 0.98
+    disagree = {(c["gold"], c["pred"], c["expected"]) for i, c in enumerate(CASES)
+                if int(verdicts[i] == 1.0) != c["expected"]}
+    assert disagree == set(POLICY) and len(POLICY) <= 6

@@ -1,9 +1,10 @@
-r"""The verifier on the data people train on: the gold answers of 18 public math benchmarks as
+r"""The verifier on the data people train on: the gold answers of 21 public math benchmarks as
 their evaluation repositories distribute them (`data/real_golds.json`, source, commit and
 licence per dataset), and the meaning of the LaTeX those golds and models write.
 
 - every gold, boxed as the answer, scores 1 against itself (a gold that is a worked sentence
-  abstains; none scores 0);
+  abstains; none scores 0), and so does the gold in its own form after the answer layouts
+  models write ("Final Answer: The final answer is ...", `####`, `**Answer:**`, "Answer:");
 - for the first golds of each dataset, the gold in its own form and the equivalent forms a
   model writes score 1, near-miss wrong forms score 0 (labels from the gold's shape, built in
   `benchmarks/math_real_golds.py`, which also runs math-verify on them);
@@ -21,6 +22,7 @@ from pathlib import Path
 import pytest
 
 from rewards import Sample
+from rewards.math import prepare_reference
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
 
@@ -47,11 +49,28 @@ def test_every_gold_boxed_scores_one_or_abstains(math_reward):
     assert abstained <= 0.01 * len(pairs), abstained
 
 
-# The gold restated in its own form after "The final answer is": the phrase rule reads the
-# first math environment (and those joined to it by "and", "or", ","), so a College Math gold
-# laid out over several lines or split across `$...$` (`$45 / 98$ meters, $30 / 49$ seconds`)
-# is read in part. These are not shapes a model writes; the boxed gold above scores 1.
-OWN_FORM_LAYOUTS = {"college_math"}
+# Golds a model's answer layout cannot restate as the gold reads boxed: two College Math
+# golds are a sentence ("We have" before a display formula; boxed, the formula is read with
+# it), one lists three formulas in three paragraphs (after a phrase, a blank line ends the
+# answer, so that a formula in the next paragraph is never read into it; it abstains, as
+# math-verify reads only a part of that gold).
+LAYOUT_EXCEPTIONS = {("college_math", "exercise.3.1.6"), ("college_math", "exercise.3.2.2"),
+                     ("college_math", "exercise.11.1.1")}
+LAYOUT_FORMS = {"gold_own_form", "gold_minerva", "gold_hashes", "gold_bold_answer",
+                "gold_answer_colon"}
+
+
+def test_every_gold_after_an_answer_phrase_scores_one_or_abstains(math_reward):
+    """The gold in its own form (over several lines, split across `$...$`, with its unit)
+    after "Final Answer: The final answer is" and after `####` reads as the boxed gold."""
+    pairs = [p for p in make_pairs(GOLDS) if p.form in ("gold_minerva", "gold_hashes")]
+    scores = ours_scores(pairs, math_reward)
+    zero = {(p.dataset, p.gold_id) for p, s in zip(pairs, scores) if s == 0.0}
+    assert zero <= LAYOUT_EXCEPTIONS, sorted(zero - LAYOUT_EXCEPTIONS)[:10]
+    sentences = {(d, i) for d, i, gold in GOLDS if prepare_reference(gold) is None}
+    abstained = {(p.dataset, p.gold_id) for p, s in zip(pairs, scores) if s is None}
+    allowed = sentences | LAYOUT_EXCEPTIONS  # a sentence abstains; an exception may
+    assert abstained <= allowed, sorted(abstained - allowed)[:10]
 
 
 def test_right_and_wrong_forms_of_the_first_golds(math_reward):
@@ -59,9 +78,9 @@ def test_right_and_wrong_forms_of_the_first_golds(math_reward):
     scores = ours_scores(pairs, math_reward)
     failures = [(p.dataset, p.form, p.gold, p.completion, s) for p, s in zip(pairs, scores)
                 if not (s != 0.0 if p.label is None else (s == 1.0) == p.label)
-                and not (p.form == "gold_own_form" and p.dataset in OWN_FORM_LAYOUTS)]
+                and not (p.form in LAYOUT_FORMS and (p.dataset, p.gold_id) in LAYOUT_EXCEPTIONS)]
     assert not failures, failures[:10]
-    assert len({p.form for p in pairs}) >= 25
+    assert len({p.form for p in pairs}) >= 29
 
 
 # (gold, completion, expected value): meanings that stripping or a decimal-comma reading got
@@ -89,6 +108,18 @@ MEANINGS = [
     ("\\sqrt{2}", "\\boxed{\\sqrt{2}\\,\\mathrm{i}}", 0.0),
     ("1 - \\frac{1}{\\mathrm{e}}", "\\boxed{1 + \\frac{1}{\\mathrm{e}}}", 0.0),
     ("3+4i", "\\boxed{3+4j}", 1.0), ("3+4i", "\\boxed{3+5j}", 0.0), ("3+4i", "\\boxed{7}", 0.0),
+    # A complex gold (its only symbol is i) makes i the unit on both sides: i^2 is -1.
+    ("1+2i", "\\boxed{2+\\mathrm{i}^2+2\\mathrm{i}}", 1.0),
+    ("1+2i", "\\boxed{2-\\mathrm{i}^2+2\\mathrm{i}}", 0.0),
+    ("1+2i", "\\boxed{2+i^{2}+2i}", 1.0), ("1+2i", "\\boxed{2+i^{3}+2i}", 0.0),
+    ("2i", "\\boxed{(1+i)^2}", 1.0), ("2i", "\\boxed{(1-i)^2}", 0.0),
+    ("-i", "\\boxed{\\mathrm{i}^3}", 1.0), ("i", "\\boxed{\\mathrm{i}^3}", 0.0),
+    ("2\\mathrm{i}", "\\boxed{i^3+3i}", 1.0), ("2\\mathrm{i}", "\\boxed{i^3+2i}", 0.0),
+    ("z = 3-4i", "\\boxed{z = 3+4i^3}", 1.0), ("z = 3-4i", "\\boxed{z = 3+4i}", 0.0),
+    ("z = 3-4i", "\\boxed{w = 3-4i}", 0.0),
+    ("1+2i, 1-2i", "\\boxed{1-2i, 2+i^2+2i}", 1.0), ("1+2i, 1-2i", "\\boxed{1-2i, 2+i^2-2i}", 0.0),
+    # No complex gold: i may be a variable or an index (a_i), so i^2 is not read as -1.
+    ("-1", "\\boxed{i^2}", 0.0), ("a_i", "\\boxed{a_i}", 1.0),
     # Magnitude words, and text that carries meaning.
     ("5000", "\\boxed{5 \\text{ thousand}}", 1.0), ("5000", "\\boxed{5 thousand}", 1.0),
     ("5", "\\boxed{5 thousand}", 0.0), ("2500000", "\\boxed{2.5\\text{ million}}", 1.0),
@@ -97,6 +128,17 @@ MEANINGS = [
     ("10", "\\boxed{\\text{at least } 10}", 0.0), ("10", "\\boxed{10 \\text{ cm}}", 1.0),
     ("12 \\text{ cm}", "\\boxed{12}", 1.0), ("12 \\text{ cm}", "\\boxed{13}", 0.0),
     ("45^\\circ", "\\boxed{45}", 1.0), ("45^\\circ", "\\boxed{45 \\text{ degrees}}", 1.0),
+    # A gold math-verify reads only a part of abstains; a number with an annotation does not.
+    ("x \\neq \\pm 5", "\\boxed{5}", None), ("x \\neq \\pm 5", "\\boxed{x \\neq \\pm 5}", 1.0),
+    ("$4:30 p.m$", "\\boxed{4}", None), ("$\\{x|-2\\leq x < 1\\}$", "\\boxed{1}", None),
+    ("$\\approx 8.24$", "\\boxed{8.24}", 1.0), ("$\\approx 8.24$", "\\boxed{8.25}", 0.0),
+    # ASDiv's unit in parentheses.
+    ("9 (apples)", "\\boxed{9}", 1.0), ("9 (apples)", "\\boxed{10}", 0.0),
+    ("2 (x)", "\\boxed{2}", 0.0),
+    # "percent" spelled out is the sign, never a unit to strip (7.2 percent is not 7.2).
+    ("7.2\\%", "\\boxed{7.2 percent}", 1.0), ("7.2\\%", "\\boxed{7.3 percent}", 0.0),
+    ("7.2\\%", "\\boxed{7.2 \\text{ percent}}", 1.0), ("7.2\\%", "\\boxed{7.2}", 0.0),
+    ("0.25", "\\boxed{25 percent}", 1.0), ("0.25", "\\boxed{0.25 percent}", 0.0),
     # Negative mixed numbers.
     ("-\\frac{9}{4}", "\\boxed{-2\\frac{1}{4}}", 1.0), ("-\\frac{1}{2}", "\\boxed{-2\\frac{1}{4}}", 0.0),
     ("\\frac{9}{4}", "\\boxed{2\\frac{1}{4}}", 1.0), ("-\\frac{9}{4}", "\\boxed{-2\\tfrac14}", 1.0),
@@ -113,6 +155,20 @@ MEANINGS = [
     # A formula a gold breaks across two `$...$` (a PDF line break) is one expression.
     ("$56 x^{6}+72 x^{5}+$ $60 x^{2}+6$", "\\boxed{56x^6+72x^5+60x^2+6}", 1.0),
     ("$56 x^{6}+72 x^{5}+$ $60 x^{2}+6$", "\\boxed{56x^6+72x^5}", 0.0),
+    # Answers laid out over lines or with a unit after a phrase or `####`, read whole.
+    ("$y_{1}=1-x$\n$y_{2}=y_{1} \\ln x+4 x$",
+     "Final Answer: The final answer is $y_1=1-x$\n$y_2=y_1 \\ln x+4x$. I hope it is correct.",
+     1.0),
+    ("$y_{1}=1-x$\n$y_{2}=y_{1} \\ln x+4 x$",
+     "Final Answer: The final answer is $y_1=1-x$\n$y_2=y_1 \\ln x+5x$. I hope it is correct.",
+     0.0),
+    ("$y_{1}=1-x$\n$y_{2}=y_{1} \\ln x+4 x$", "The final answer is $y_1=1-x$.", 0.0),
+    ("$56 x^{6}+72 x^{5}+$ $60 x^{2}+6$", "#### $56 x^{6}+72 x^{5}+$ $60 x^{2}+6$", 1.0),
+    ("$56 x^{6}+72 x^{5}+$ $60 x^{2}+6$", "#### $56 x^{6}+72 x^{5}+$ $60 x^{2}+7$", 0.0),
+    ("12", "The final answer is $12$ cm$^2$.", 1.0), ("12", "The final answer is $13$ cm$^2$.", 0.0),
+    ("20 $cm^{2}$", "\\boxed{20}", 1.0), ("20 $cm^{2}$", "\\boxed{21}", 0.0),
+    ("0.5", "#### .5", 1.0), ("0.5", "#### .05", 0.0), (".48", "#### $.48$", 1.0),
+    (".48", "#### $.49$", 0.0),
 ]
 
 

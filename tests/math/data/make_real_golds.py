@@ -63,16 +63,43 @@ SOURCES = [
      "evaluation/data/mawps/test.jsonl", "MIT (MAWPS)", "target (a decimal string)"),
     ("gsm_hard", "ZubinGou/math-evaluation-harness", "db77bc6bb2a17c90ed2d63e88ebd8c40a82858c5",
      "data/gsm_hard/test.jsonl", "MIT (GSM-Hard, PAL)", "target (a float string)"),
+    # Omni-MATH's full test file is stored with Git LFS; its repository's first commit ships
+    # two judged example runs whose rows carry the dataset row (`original_json`), 135 distinct
+    # problems between them. Read in this order, each problem once.
+    ("omni_math", "KbsdJames/Omni-MATH", "5aac08bc8ebeef5511e244c094194321209550af",
+     ["GPT_eval/examples/meta_llama_3-1_70b_instruct_gpteval.jsonl",
+      "GPT_eval/examples/internlm2-math-plus-mixtral8x22b_gpteval.jsonl"],
+     "Apache-2.0 (the Omni-MATH dataset card)", "answer of original_json"),
+    # ROLL ships a 4,994-row sample of DeepMath-103K (a training set) and AIME 2025.
+    ("deepmath_103k", "alibaba/ROLL", "8eb27cc2dc34c4d1310b169d9b86d339004d811a",
+     "data/math_deepmath_deal.jsonl",
+     "MIT (DeepMath-103K, He et al. 2025, its dataset card); repository Apache-2.0",
+     "ground_truth (the first 3,000 rows)"),
+    ("aime2025", "alibaba/ROLL", "8eb27cc2dc34c4d1310b169d9b86d339004d811a",
+     "data/math_benchmarks.jsonl", "problems (c) MAA, via AoPS wiki; repository Apache-2.0",
+     "ground_truth (rows tagged aime2025)"),
 ]
 
+# Rows kept of a file that holds more than the dataset, and a cap on a large sample.
+ROW_FILTERS = {"aime2025": lambda row: row.get("tag") == "aime2025"}
+MAX_GOLDS = {"deepmath_103k": 3000}
 
-def _rows(mirrors: Path, repo: str, commit: str, path: str) -> list[dict]:
+
+def _rows(mirrors: Path, repo: str, commit: str, path: str | list[str]) -> list[dict]:
+    if isinstance(path, list):  # several files of one dataset: each problem once
+        rows, seen = [], set()
+        for row in (row for one in path for row in _rows(mirrors, repo, commit, one)):
+            if row["problem"] not in seen:
+                seen.add(row["problem"])
+                rows.append(row)
+        return rows
     git_dir = mirrors / repo.replace("/", "+") / "repo"
     text = subprocess.run(["git", "--git-dir", str(git_dir), "show", f"{commit}:{path}"],
                           check=True, capture_output=True, text=True).stdout
     if path.endswith(".json"):
         return json.loads(text)
-    return [json.loads(line) for line in text.splitlines() if line.strip()]
+    rows = [json.loads(line) for line in text.splitlines() if line.strip()]
+    return [json.loads(row["original_json"]) if "original_json" in row else row for row in rows]
 
 
 def _last_box(solution: str) -> str | None:
@@ -102,7 +129,7 @@ def _gold(name: str, row: dict) -> object:
         answers = row["final_answer"]
         answers = ast.literal_eval(answers) if isinstance(answers, str) else answers
         return ", ".join(answers)
-    for field in ("answer", "Answer", "target"):
+    for field in ("answer", "Answer", "target", "ground_truth"):
         if field in row:
             return row[field]
     raise KeyError(name)
@@ -119,7 +146,9 @@ def main(mirrors: Path) -> None:
     datasets = []
     for name, repo, commit, path, licence, field in SOURCES:
         golds = []
-        for index, row in enumerate(_rows(mirrors, repo, commit, path)):
+        rows = [row for row in _rows(mirrors, repo, commit, path)
+                if ROW_FILTERS.get(name, bool)(row)]
+        for index, row in enumerate(rows[:MAX_GOLDS.get(name)]):
             gold = _gold(name, row)
             if gold is not None:
                 golds.append([_id(name, index, row), gold])
