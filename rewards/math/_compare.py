@@ -19,7 +19,7 @@ from rewards.math._fast import fast_compare
 from rewards.math._limits import structural_problem
 from rewards.math._magnitude import magnitude_verdict
 from rewards.math._normalize import (
-    disjunction_as_union,
+    as_intervals,
     imaginary_unit_like_gold,
     inequality_as_interval,
     is_choice,
@@ -94,7 +94,7 @@ def compare_local(pred: str | Extraction | None, gold: object,
     gold_norm = normalize(gold_text)
     if not gold_norm:
         return Verdict("bad_reference", "reference unparseable: nothing left after normalizing")
-    gold_union = disjunction_as_union(gold_norm)
+    gold_union = as_intervals(gold_norm)
     gold_norm = gold_union or gold_norm
     extraction = Extraction(pred, "given", native=False) if isinstance(pred, str) else pred
     tail = text[-config.tail_chars:] if text is not None and not config.strict else None
@@ -104,7 +104,7 @@ def compare_local(pred: str | Extraction | None, gold: object,
             return Verdict("no_answer", "no final answer found")
         return tail, gold_job, True  # math-verify may still find one
     pred_norm = imaginary_unit_like_gold(normalize(extraction.answer), gold_norm)
-    union = disjunction_as_union(pred_norm)
+    union = as_intervals(pred_norm)
     if union is None and _half_open_or_closed(gold_norm):
         union = inequality_as_interval(pred_norm)  # `1.5 \le x < 2.5` against `[1.5, 2.5)`
     if union is not None:  # "x < 1 or x > 3": parsed as the union we write, not as math-verify

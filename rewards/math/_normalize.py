@@ -12,7 +12,7 @@ from fractions import Fraction
 from rewards.math._evaluate import evaluate
 
 __all__ = [
-    "Number", "choice_letter", "disjunction_as_union", "imaginary_unit_like_gold",
+    "Number", "as_intervals", "choice_letter", "disjunction_as_union", "imaginary_unit_like_gold",
     "inequality_as_interval", "is_choice", "is_prose", "normalize", "parse_number", "qualifiers",
     "text_carries_meaning",
 ]
@@ -318,6 +318,37 @@ def disjunction_as_union(answer: str) -> str | None:
         return None
     intervals.sort(key=lambda bounds: bounds[0][0])
     return " \\cup ".join(_write(low, high) for low, high in intervals)
+
+
+_SET_BUILDER = re.compile(
+    r"\\\{\s*([a-zA-Z])\s*(?:\\in\s*(?:\\mathbb\{R\}|\\R|\\mathbb R)\s*)?"
+    r"(?:\\middle\s*\||\\mid|\||:)([^{}|]*)\\\}")
+
+
+def set_builder_as_intervals(answer: str) -> str | None:
+    """`\\{x | -2 \\le x < 1\\}` (a set of real numbers in one variable whose condition is an
+    inequality, a chain, or inequalities joined by "or") written as the interval or union it
+    is, `[-2, 1)`, or None. A set over another domain (`\\mathbb{Z}`) or with another
+    condition is left as it is."""
+    if len(answer) > 400:
+        return None
+    match = _SET_BUILDER.fullmatch(answer.strip())
+    if match is None:
+        return None
+    variable, condition = match.group(1), match.group(2).strip()
+    parts = _OR.split(condition)
+    found = [_interval(part.strip()) for part in parts]
+    if not all(f is not None and f[0] == variable for f in found):
+        return None
+    if len(parts) == 1:
+        return inequality_as_interval(condition)
+    return disjunction_as_union(condition)
+
+
+def as_intervals(answer: str) -> str | None:
+    """The intervals a set-builder (`set_builder_as_intervals`) or a disjunction of
+    inequalities (`disjunction_as_union`) means, or None."""
+    return set_builder_as_intervals(answer) or disjunction_as_union(answer)
 
 
 def inequality_as_interval(answer: str) -> str | None:

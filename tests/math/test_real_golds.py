@@ -130,7 +130,21 @@ MEANINGS = [
     ("45^\\circ", "\\boxed{45}", 1.0), ("45^\\circ", "\\boxed{45 \\text{ degrees}}", 1.0),
     # A gold math-verify reads only a part of abstains; a number with an annotation does not.
     ("x \\neq \\pm 5", "\\boxed{5}", None), ("x \\neq \\pm 5", "\\boxed{x \\neq \\pm 5}", 1.0),
-    ("$4:30 p.m$", "\\boxed{4}", None), ("$\\{x|-2\\leq x < 1\\}$", "\\boxed{1}", None),
+    ("$4:30 p.m$", "\\boxed{4}", None),
+    # A set-builder of reals over inequalities is the interval or union it is (MATH writes
+    # `\\{x|-2\\leq x < 1\\}`); over another domain, or with another variable, it is not read.
+    ("$\\{x|-2\\leq x < 1\\}$", "\\boxed{1}", 0.0),
+    ("$\\{x|-2\\leq x < 1\\}$", "\\boxed{[-2,1)}", 1.0),
+    ("$\\{x|-2\\leq x < 1\\}$", "\\boxed{[-2,1]}", 0.0),
+    ("$\\{x|-2\\leq x < 1\\}$", "\\boxed{-2 \\le x < 1}", 1.0),
+    ("[-2,1)", "\\boxed{\\{x \\mid -2 \\le x < 1\\}}", 1.0),
+    ("[-2,1)", "\\boxed{\\{x \\mid -2 < x < 1\\}}", 0.0),
+    ("(-\\infty,-1)\\cup(3,\\infty)", "\\boxed{\\{x \\mid x < -1 \\text{ or } x > 3\\}}", 1.0),
+    ("(-\\infty,-1)\\cup(3,\\infty)", "\\boxed{\\{x \\mid x < -1 \\text{ or } x \\ge 3\\}}", 0.0),
+    ("\\{x\\in\\mathbb{R} : 0 < x \\le 5\\}", "\\boxed{(0,5]}", 1.0),
+    ("\\left\\{x\\middle| -1<x<2\\right\\}", "\\boxed{(-1,2)}", 1.0),
+    ("\\{x\\in\\mathbb{Z} : 0 < x \\le 5\\}", "\\boxed{(0,5]}", None),
+    ("\\{y|x>2\\}", "\\boxed{(2,\\infty)}", None),
     ("$\\approx 8.24$", "\\boxed{8.24}", 1.0), ("$\\approx 8.24$", "\\boxed{8.25}", 0.0),
     # ASDiv's unit in parentheses.
     ("9 (apples)", "\\boxed{9}", 1.0), ("9 (apples)", "\\boxed{10}", 0.0),
