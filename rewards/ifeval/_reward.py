@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -39,12 +39,24 @@ class IFEvalConfig:
 
 def loose_variants(response: str) -> list[str]:
     """The eight texts loose mode checks, in the reference's order."""
+    return list(_variants(response))
+
+
+def _variants(response: str) -> Iterator[str]:
+    """`loose_variants`, each made only when asked for: most constraints are decided on the
+    response itself, and the other seven are then never built."""
+    yield response
+    yield response.replace("*", "")
     lines = response.split("\n")
     first = "\n".join(lines[1:]).strip()
     last = "\n".join(lines[:-1]).strip()
     both = "\n".join(lines[1:-1]).strip()
-    return [response, response.replace("*", ""), first, last, both,
-            first.replace("*", ""), last.replace("*", ""), both.replace("*", "")]
+    yield first
+    yield last
+    yield both
+    yield first.replace("*", "")
+    yield last.replace("*", "")
+    yield both.replace("*", "")
 
 
 def follows(instruction: Instruction, response: str, mode: Mode = "strict") -> bool:
@@ -53,14 +65,37 @@ def follows(instruction: Instruction, response: str, mode: Mode = "strict") -> b
 
 
 def verdicts(instructions: Sequence[Instruction], response: str, mode: Mode = "strict") -> list[bool]:
-    """`follows` for each instruction; loose mode's texts are made once for all of them, and
-    a text equal to an earlier one (no `*` to remove, a one-line response) is not checked
-    twice: checkers are pure, so its verdict is the earlier one's."""
+    """`follows` for each instruction. Loose mode's texts are made once for all of them and
+    only as far as some instruction needs them (a constraint followed by the response itself
+    never asks for the other seven), and a text equal to an earlier one (no `*` to remove, a
+    one-line response) is not checked twice: checkers are pure, so its verdict is the earlier
+    one's."""
     if mode == "strict":
-        texts = [response] if response.strip() else []
-    else:
-        texts = [text for text in dict.fromkeys(loose_variants(response)) if text.strip()]
+        if not response.strip():
+            return [False] * len(instructions)
+        return [bool(i.check(response)) for i in instructions]
+    texts = _LooseTexts(response)
     return [any(i.check(text) for text in texts) for i in instructions]
+
+
+class _LooseTexts:
+    """The distinct non-blank `loose_variants` of a response, in order, made on demand and
+    kept for the next instruction."""
+
+    def __init__(self, response: str) -> None:
+        self._source = _variants(response)
+        self._made: list[str] = []
+        self._seen: set[str] = set()
+
+    def __iter__(self) -> Iterator[str]:
+        yield from self._made
+        for text in self._source:
+            if text in self._seen:
+                continue
+            self._seen.add(text)
+            if text.strip():
+                self._made.append(text)
+                yield text
 
 
 class IFEvalReward:

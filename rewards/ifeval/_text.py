@@ -47,6 +47,9 @@ _ABBREVIATIONS = frozenset(["mr", "mrs", "ms", "dr", "prof", "st", "sr", "jr", "
 _SENT_STARTERS = frozenset(["according", "although", "among", "both", "but", "despite", "even", "he", "however", "i", "if", "in", "indeed", "instead", "it", "many", "meanwhile", "moreover", "most", "nevertheless", "nonetheless", "nor", "separately", "similarly", "since", "so", "some", "the", "there", "these", "they", "this", "though", "thus", "under", "when", "while", "yet"])
 _CLOSERS = "\"')]}"
 _ENDS = frozenset(".?!" + _CLOSERS)
+_END_TOKEN = re.compile(r"(?<!\S)(\S*[" + re.escape("".join(sorted(_ENDS))) + r"])\s+(?=(\S+))")
+"""A whitespace-separated token ending in one of `_ENDS`, and the token after it: linear, as
+the token's start is fixed by the look-behind and `\\S*` backtracks within it once."""
 _NUMBER = re.compile(r"-?[.,]?\d[\d,.\-]*\.?")
 
 
@@ -58,15 +61,12 @@ def count_words(text: str) -> int:
 @_memo
 def split_sentences(text: str) -> list[str]:
     """Sentences as NLTK's English Punkt model splits ordinary text (see the module doc)."""
-    tokens = [(m.start(), m.end()) for m in re.finditer(r"\S+", text)]
     sentences: list[str] = []
     start = 0
-    for i, (s, e) in enumerate(tokens[:-1]):
-        if text[e - 1] not in _ENDS:  # most tokens: no sentence end
-            continue
-        if _breaks_after(text[s:e], text[tokens[i + 1][0]:tokens[i + 1][1]]):
-            sentences.append(text[start:e].strip())
-            start = tokens[i + 1][0]
+    for m in _END_TOKEN.finditer(text):  # a token that may end a sentence, and the next one
+        if _breaks_after(m.group(1), m.group(2)):
+            sentences.append(text[start:m.end(1)].strip())
+            start = m.start(2)
     rest = text[start:].strip()
     if rest:
         sentences.append(rest)
@@ -112,26 +112,36 @@ _TWO_LETTERS = re.compile(r"([A-Za-z])[.]([A-Za-z])[.]")
 _SUFFIX_STARTER = re.compile(r" (Inc|Ltd|Jr|Sr|Co)[.] " + _STARTERS)
 _SUFFIX = re.compile(r" (Inc|Ltd|Jr|Sr|Co)[.]")
 _LETTER_DOT = re.compile(r" ([A-Za-z])[.]")
+_SITES = (".com", ".net", ".org", ".io", ".gov", ".edu", ".me")
+"""The texts `_WEBSITES` needs one of; `_SUFFIXES` likewise for `_SUFFIX` and `_SUFFIX_STARTER`."""
+_SUFFIXES = (" Inc.", " Ltd.", " Jr.", " Sr.", " Co.")
 
 
 @_memo
 def regex_sentences(text: str) -> list[str]:
     """Google's rule-based splitter (`split_into_sentences` of IFEval's utilities), which
-    IFEvalG's per-sentence checks use: the same rules, each a linear substitution."""
+    IFEvalG's per-sentence checks use: the same rules, each a linear substitution. A rule
+    whose pattern needs text the current string lacks (`Mr.`, `.com`, `..`, a letter between
+    two periods, ` Inc.`) is skipped: its substitution would change nothing."""
     text = " " + text + "  "
     text = text.replace("\n", " ")
-    text = _PREFIXES.sub("\\1<prd>", text)
-    text = _WEBSITES.sub("<prd>\\1", text)
+    if "Mr." in text or "Mrs." in text or "St." in text or "Ms." in text or "Dr." in text:
+        text = _PREFIXES.sub("\\1<prd>", text)
+    if any(site in text for site in _SITES):
+        text = _WEBSITES.sub("<prd>\\1", text)
     text = _DIGIT_DOT.sub("\\1<prd>\\2", text)
-    text = _DOTS.sub(lambda m: "<prd>" * len(m.group(0)) + "<stop>", text)
+    if ".." in text:
+        text = _DOTS.sub(lambda m: "<prd>" * len(m.group(0)) + "<stop>", text)
     if "Ph.D" in text:
         text = text.replace("Ph.D.", "Ph<prd>D<prd>")
     text = _SINGLE_LETTER.sub(" \\1<prd> ", text)
-    text = _ACRONYM_STARTER.sub("\\1<stop> \\2", text)
-    text = _THREE_LETTERS.sub("\\1<prd>\\2<prd>\\3<prd>", text)
-    text = _TWO_LETTERS.sub("\\1<prd>\\2<prd>", text)
-    text = _SUFFIX_STARTER.sub(" \\1<stop> \\2", text)
-    text = _SUFFIX.sub(" \\1<prd>", text)
+    if _TWO_LETTERS.search(text):  # each of the next three rules matches a `x.y.` at least
+        text = _ACRONYM_STARTER.sub("\\1<stop> \\2", text)
+        text = _THREE_LETTERS.sub("\\1<prd>\\2<prd>\\3<prd>", text)
+        text = _TWO_LETTERS.sub("\\1<prd>\\2<prd>", text)
+    if any(suffix in text for suffix in _SUFFIXES):
+        text = _SUFFIX_STARTER.sub(" \\1<stop> \\2", text)
+        text = _SUFFIX.sub(" \\1<prd>", text)
     text = _LETTER_DOT.sub(" \\1<prd>", text)
     text = text.replace(".\u201d", "\u201d.").replace(".\"", "\".")
     text = text.replace("!\"", "\"!").replace("?\"", "\"?")
@@ -173,8 +183,12 @@ def _sentence_tokens(sentence: str) -> list[str]:
         end -= 1
     if end >= 2 and body[end - 1] == "." and body[end - 2] != ".":  # the final period
         body = body[:end - 1] + " ." + body[end:]
+    chunks = body.split()
+    if ("'" not in body and ".." not in body and "--" not in body and not _SPECIAL.search(body)
+            and _SPLIT_WORDS.keys().isdisjoint(chunk.lower() for chunk in chunks)):
+        return chunks  # every chunk one plain word, as `_chunk_tokens` would find one by one
     out: list[str] = []
-    for chunk in body.split():
+    for chunk in chunks:
         out.extend(_chunk_tokens(chunk))
     return out
 
