@@ -112,9 +112,13 @@ _TWO_LETTERS = re.compile(r"([A-Za-z])[.]([A-Za-z])[.]")
 _SUFFIX_STARTER = re.compile(r" (Inc|Ltd|Jr|Sr|Co)[.] " + _STARTERS)
 _SUFFIX = re.compile(r" (Inc|Ltd|Jr|Sr|Co)[.]")
 _LETTER_DOT = re.compile(r" ([A-Za-z])[.]")
-_SITES = (".com", ".net", ".org", ".io", ".gov", ".edu", ".me")
-"""The texts `_WEBSITES` needs one of; `_SUFFIXES` likewise for `_SUFFIX` and `_SUFFIX_STARTER`."""
-_SUFFIXES = (" Inc.", " Ltd.", " Jr.", " Sr.", " Co.")
+# Where a rule matches, found from the periods (a fast scan for a literal first character):
+# each `_FOUND` pattern matches some text exactly when its rule's pattern does.
+_DIGIT_DOT_FOUND = re.compile(r"\.(?<=[0-9]\.)[0-9]")
+_SINGLE_LETTER_FOUND = re.compile(r"\.(?<=\s[A-Za-z]\.) ")
+_TWO_LETTERS_FOUND = re.compile(r"\.(?<=[A-Za-z]\.)[A-Za-z]\.")
+_LETTER_DOT_FOUND = re.compile(r"\.(?<= [A-Za-z]\.)")
+_WEBSITE_FOUND = re.compile(r"\.(?=com|net|org|io|gov|edu|me)")
 
 
 @_memo
@@ -127,22 +131,26 @@ def regex_sentences(text: str) -> list[str]:
     text = text.replace("\n", " ")
     if "Mr." in text or "Mrs." in text or "St." in text or "Ms." in text or "Dr." in text:
         text = _PREFIXES.sub("\\1<prd>", text)
-    if any(site in text for site in _SITES):
+    if _WEBSITE_FOUND.search(text):
         text = _WEBSITES.sub("<prd>\\1", text)
-    text = _DIGIT_DOT.sub("\\1<prd>\\2", text)
+    if _DIGIT_DOT_FOUND.search(text):
+        text = _DIGIT_DOT.sub("\\1<prd>\\2", text)
     if ".." in text:
         text = _DOTS.sub(lambda m: "<prd>" * len(m.group(0)) + "<stop>", text)
     if "Ph.D" in text:
         text = text.replace("Ph.D.", "Ph<prd>D<prd>")
-    text = _SINGLE_LETTER.sub(" \\1<prd> ", text)
-    if _TWO_LETTERS.search(text):  # each of the next three rules matches a `x.y.` at least
+    if _SINGLE_LETTER_FOUND.search(text):
+        text = _SINGLE_LETTER.sub(" \\1<prd> ", text)
+    if _TWO_LETTERS_FOUND.search(text):  # each of the next three rules matches a `x.y.` at least
         text = _ACRONYM_STARTER.sub("\\1<stop> \\2", text)
         text = _THREE_LETTERS.sub("\\1<prd>\\2<prd>\\3<prd>", text)
         text = _TWO_LETTERS.sub("\\1<prd>\\2<prd>", text)
-    if any(suffix in text for suffix in _SUFFIXES):
+    if (" Inc." in text or " Ltd." in text or " Jr." in text or " Sr." in text
+            or " Co." in text):
         text = _SUFFIX_STARTER.sub(" \\1<stop> \\2", text)
         text = _SUFFIX.sub(" \\1<prd>", text)
-    text = _LETTER_DOT.sub(" \\1<prd>", text)
+    if _LETTER_DOT_FOUND.search(text):
+        text = _LETTER_DOT.sub(" \\1<prd>", text)
     text = text.replace(".\u201d", "\u201d.").replace(".\"", "\".")
     text = text.replace("!\"", "\"!").replace("?\"", "\"?")
     text = text.replace(".", ".<stop>").replace("?", "?<stop>").replace("!", "!<stop>")
