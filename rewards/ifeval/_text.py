@@ -18,7 +18,7 @@ import re
 from collections.abc import Callable
 from functools import lru_cache, wraps
 
-__all__ = ["count_sentences", "count_words", "regex_sentences", "split_sentences",
+__all__ = ["count_sentences", "count_words", "edge_tokens", "regex_sentences", "split_sentences",
            "word_tokens"]
 
 _WORD = re.compile(r"\w+")
@@ -55,7 +55,7 @@ _NUMBER = re.compile(r"-?[.,]?\d[\d,.\-]*\.?")
 
 def count_words(text: str) -> int:
     """Words as the reference counts them: runs of `\\w` (`RegexpTokenizer(r"\\w+")`)."""
-    return sum(1 for _ in _WORD.finditer(text))
+    return len(_WORD.findall(text))
 
 
 @_memo
@@ -181,6 +181,25 @@ def word_tokens(text: str, *, sentences: bool = True) -> list[str]:
     for sentence in parts:
         tokens.extend(_sentence_tokens(sentence))
     return tokens
+
+
+def edge_tokens(text: str) -> tuple[str, str] | None:
+    """The first and the last of `word_tokens(text)`, or None when it has fewer than two:
+    only the sentences at the ends are tokenized."""
+    sentences = split_sentences(text)
+    for i, sentence in enumerate(sentences):
+        head = _sentence_tokens(sentence)
+        if head:
+            break
+    else:
+        return None
+    for j in range(len(sentences) - 1, i - 1, -1):
+        tail = _sentence_tokens(sentences[j])
+        if tail:
+            break
+    if j == i and len(head) < 2:
+        return None
+    return head[0], tail[-1]
 
 
 @_memo
