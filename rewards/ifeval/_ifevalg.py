@@ -82,14 +82,12 @@ def detectable_format_sentence_hyphens(response: str) -> bool:
 
 def keywords_no_adjacent_consecutive(response: str) -> bool:
     """No two adjacent words start with consecutive letters (`a` then `b`)."""
-    firsts = [word[0].lower() for word in response.split()]
-    if len(firsts) < 2:
-        return True
-    joined = "".join(firsts)
-    if len(joined) != len(firsts):  # a first letter lower-cased to two characters (`İ`)
-        return False
-    codes = [ord(x) for x in joined]
-    return not any(y - x == 1 for x, y in pairwise(codes))
+    words = response.split()
+    for a, b in pairwise(words):
+        x, y = a[0].lower(), b[0].lower()
+        if len(x) != 1 or len(y) != 1 or ord(y) - ord(x) == 1:
+            return False
+    return True
 
 
 def detectable_format_square_brackets(response: str) -> bool:

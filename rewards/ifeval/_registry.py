@@ -76,17 +76,20 @@ def build_instruction(instruction_id: Any, kwargs: Any, *, function: bool = Fals
 
 
 def _key(instruction_id: Any, kwargs: Any, function: bool) -> Any:
-    """A hashable key for (id, kwargs), or None when a value is not plain data (exact types:
-    a subclass is built afresh each time). Arguments in another order make another key."""
+    """A hashable key for (id, kwargs), or None when a name or a value is not plain data
+    (exact types: a subclass, whose `str()` or equality may say otherwise, is built afresh
+    each time). Arguments in another order make another key."""
     if type(instruction_id) is not str:
         return None
     if kwargs is None:
         return instruction_id, function, ()
-    if type(kwargs) is not dict and not isinstance(kwargs, Mapping):
+    if type(kwargs) is not dict:  # another mapping's items() may differ on the next call
         return None
     items = []
     for name, value in kwargs.items():
         kind = type(value)
+        if type(name) is not str:
+            return None
         if kind in _PLAIN:
             items.append((name, kind, value))
         elif kind is list or kind is tuple:

@@ -43,8 +43,7 @@ def loose_variants(response: str) -> list[str]:
 
 
 def _variants(response: str) -> Iterator[str]:
-    """`loose_variants`, each made only when asked for: most constraints are decided on the
-    response itself, and the other seven are then never built."""
+    """`loose_variants`, each made only when asked for."""
     yield response
     yield response.replace("*", "")
     lines = response.split("\n")
@@ -65,27 +64,29 @@ def follows(instruction: Instruction, response: str, mode: Mode = "strict") -> b
 
 
 def verdicts(instructions: Sequence[Instruction], response: str, mode: Mode = "strict") -> list[bool]:
-    """`follows` for each instruction. Loose mode's texts are made once for all of them and
-    only as far as some instruction needs them (a constraint followed by the response itself
-    never asks for the other seven), and a text equal to an earlier one (no `*` to remove, a
-    one-line response) is not checked twice: checkers are pure, so its verdict is the earlier
-    one's."""
-    if mode == "strict":
-        if not response.strip():
-            return [False] * len(instructions)
-        return [bool(i.check(response)) for i in instructions]
-    texts = _LooseTexts(response)
-    return [any(i.check(text) for text in texts) for i in instructions]
+    """`follows` for each instruction. Loose mode checks the response itself first (every
+    loose text of a blank response is blank); the other seven texts are made once for all
+    instructions and only as far as one that the response does not follow needs them, and a
+    text equal to an earlier one (no `*` to remove, a one-line response) is not checked
+    twice: checkers are pure, so its verdict is the earlier one's."""
+    if not response.strip():
+        return [False] * len(instructions)
+    found = [bool(i.check(response)) for i in instructions]
+    if mode == "strict" or all(found):
+        return found
+    others = _OtherTexts(response)
+    return [ok or any(i.check(text) for text in others) for i, ok in zip(instructions, found)]
 
 
-class _LooseTexts:
-    """The distinct non-blank `loose_variants` of a response, in order, made on demand and
-    kept for the next instruction."""
+class _OtherTexts:
+    """The distinct non-blank `loose_variants` of a response after the response itself, in
+    order, made on demand and kept for the next instruction."""
 
     def __init__(self, response: str) -> None:
         self._source = _variants(response)
+        next(self._source)  # the response itself, checked already
         self._made: list[str] = []
-        self._seen: set[str] = set()
+        self._seen = {response}
 
     def __iter__(self) -> Iterator[str]:
         yield from self._made
