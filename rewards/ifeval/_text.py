@@ -47,9 +47,8 @@ _ABBREVIATIONS = frozenset(["mr", "mrs", "ms", "dr", "prof", "st", "sr", "jr", "
 _SENT_STARTERS = frozenset(["according", "although", "among", "both", "but", "despite", "even", "he", "however", "i", "if", "in", "indeed", "instead", "it", "many", "meanwhile", "moreover", "most", "nevertheless", "nonetheless", "nor", "separately", "similarly", "since", "so", "some", "the", "there", "these", "they", "this", "though", "thus", "under", "when", "while", "yet"])
 _CLOSERS = "\"')]}"
 _ENDS = frozenset(".?!" + _CLOSERS)
-_END_TOKEN = re.compile(r"(?<!\S)(\S*[" + re.escape("".join(sorted(_ENDS))) + r"])\s+(?=(\S+))")
-"""A whitespace-separated token ending in one of `_ENDS`, and the token after it: linear, as
-the token's start is fixed by the look-behind and `\\S*` backtracks within it once."""
+_END_CHAR = re.compile("[" + re.escape("".join(sorted(_ENDS))) + r"](?=\s)")
+_NEXT_TOKEN = re.compile(r"\s+(\S+)")
 _NUMBER = re.compile(r"-?[.,]?\d[\d,.\-]*\.?")
 
 
@@ -62,11 +61,18 @@ def count_words(text: str) -> int:
 def split_sentences(text: str) -> list[str]:
     """Sentences as NLTK's English Punkt model splits ordinary text (see the module doc)."""
     sentences: list[str] = []
-    start = 0
-    for m in _END_TOKEN.finditer(text):  # a token that may end a sentence, and the next one
-        if _breaks_after(m.group(1), m.group(2)):
-            sentences.append(text[start:m.end(1)].strip())
-            start = m.start(2)
+    start = previous = 0
+    for end in _END_CHAR.finditer(text):  # the last character of a token that may end one
+        following = _NEXT_TOKEN.match(text, end.end())
+        if following is None:  # the text's last token
+            break
+        # the token: the last of the text since the previous candidate (which ended before
+        # whitespace), so each character is read once
+        token = text[previous:end.end()].rsplit(None, 1)[-1]
+        previous = end.end()
+        if _breaks_after(token, following.group(1)):
+            sentences.append(text[start:end.end()].strip())
+            start = following.start(1)
     rest = text[start:].strip()
     if rest:
         sentences.append(rest)
@@ -210,13 +216,12 @@ def _sentence_tokens(sentence: str) -> list[str]:
         end -= 1
     if end >= 2 and body[end - 1] == "." and body[end - 2] != ".":  # the final period
         body = body[:end - 1] + " ." + body[end:]
-    chunks = body.split()
-    if ("'" not in body and ".." not in body and "--" not in body and not _SPECIAL.search(body)
-            and _SPLIT_WORDS.keys().isdisjoint(chunk.lower() for chunk in chunks)):
-        return chunks  # every chunk one plain word, as `_chunk_tokens` would find one by one
     out: list[str] = []
-    for chunk in chunks:
-        out.extend(_chunk_tokens(chunk))
+    for chunk in body.split():
+        if chunk.isalnum() and chunk.lower() not in _SPLIT_WORDS:
+            out.append(chunk)  # letters and digits only: one token (`_chunk_tokens`'s first case)
+        else:
+            out.extend(_chunk_tokens(chunk))
     return out
 
 
@@ -226,6 +231,8 @@ _SPECIAL = re.compile("[" + re.escape("".join(sorted(_ALWAYS_SPLIT))) + "\"`,:]"
 def _chunk_tokens(chunk: str) -> list[str]:
     if ".." not in chunk and "--" not in chunk and not _SPECIAL.search(chunk):
         return _word_pieces(chunk)  # most chunks: one plain word
+    if chunk[:-1].isalnum() and (chunk[-1] in _ALWAYS_SPLIT or chunk[-1] in ",:"):
+        return [*_word_pieces(chunk[:-1]), chunk[-1]]  # a word, then a comma, a `?` ...
     pieces: list[str] = []
     word = []
     i, n = 0, len(chunk)
