@@ -39,11 +39,17 @@ class IFEvalConfig:
 
 def loose_variants(response: str) -> list[str]:
     """The eight texts loose mode checks, in the reference's order."""
-    return list(_variants(response))
+    lines = response.split("\n")
+    first = "\n".join(lines[1:]).strip()
+    last = "\n".join(lines[:-1]).strip()
+    both = "\n".join(lines[1:-1]).strip()
+    return [response, response.replace("*", ""), first, last, both,
+            first.replace("*", ""), last.replace("*", ""), both.replace("*", "")]
 
 
 def _variants(response: str) -> Iterator[str]:
-    """`loose_variants`, each made only when asked for."""
+    """`loose_variants`, each made only when asked for (tests/ifeval/test_reward.py holds
+    the two to the same texts; the benchmark's reference harness calls `loose_variants`)."""
     yield response
     yield response.replace("*", "")
     lines = response.split("\n")
@@ -69,7 +75,7 @@ def verdicts(instructions: Sequence[Instruction], response: str, mode: Mode = "s
     instructions and only as far as one that the response does not follow needs them, and a
     text equal to an earlier one (no `*` to remove, a one-line response) is not checked
     twice: checkers are pure, so its verdict is the earlier one's."""
-    if not response.strip():
+    if not response or response.isspace():
         return [False] * len(instructions)
     found = [bool(i.check(response)) for i in instructions]
     if mode == "strict" or all(found):

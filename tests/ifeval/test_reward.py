@@ -232,3 +232,11 @@ def test_peer_bug_around_read_as_equal() -> None:
     assert _score(reference, " ".join(["w"] * 23)).value == 0.0
     assert _score({"func_name": "validate_word_constraint", "N": 5, "quantifier": "around"},
                   "one two three four five six").value == 1.0  # tolerance at least 1
+
+
+@pytest.mark.parametrize("text", ["", " ", "one line", "a*b*", "first\nlast", "x\n\n*y*\nz ",
+                                  "**Title**\nbody, *stars*\n\nend\n"])
+def test_lazy_loose_texts_are_loose_variants(text: str) -> None:
+    from rewards.ifeval._reward import _variants, loose_variants
+
+    assert list(_variants(text)) == loose_variants(text)
