@@ -114,8 +114,7 @@ def _fast_detector_class() -> type:
 
         def _trials(self, rows: Any) -> list[float]:
             """langdetect's trials on the text's n-gram rows (in order): its probabilities."""
-            distinct, inverse = np.unique(rows, return_inverse=True)
-            table = (_STATE["matrix"][distinct], inverse)
+            table = (_STATE["matrix"], rows)
             total = np.zeros(len(self.langlist))
             source = _Replay()  # langdetect's self.random after seed(SEED)
             for trial in range(self.n_trial):
@@ -286,20 +285,20 @@ def _replay_matches() -> bool:
 def _trial(source: _Replay, table: Any, weight: float, threshold: float, limit: int) -> Any:
     """One of langdetect's trials: draw n-grams until, at a check (after draw 1, 6, 11, ...),
     one language's normalized probability exceeds `threshold` (or `limit` draws passed).
-    `table[i]` is the profile row of the text's i-th n-gram. Draws are taken in growing chunks
-    (100, 200, ... 1600) and their products accumulated as log sums; after each chunk the
-    source moves just past the last draw langdetect would have taken, so the next chunk and
-    the next trial see the random numbers langdetect's would."""
+    `table`: the profiles' rows, and the row of each of the text's n-grams in order. Draws are
+    taken in growing chunks (100, 200, ... 1600) and their products accumulated as log sums;
+    after each chunk the source moves just past the last draw langdetect would have taken, so
+    the next chunk and the next trial see the random numbers langdetect's would."""
     import numpy as np
 
-    rows, inverse = table
+    rows, ngrams = table
     languages = rows.shape[1]
     logs = np.zeros(languages)
     drawn, chunk = 0, _CHUNK
     while True:
         checks = np.arange(0, chunk, 5)  # chunk offsets of the checks (drawn: a multiple of 5)
-        picked, used = source.choices(len(inverse), chunk)
-        drawn_logs = rows.take(inverse.take(picked), axis=0)  # (chunk, languages)
+        picked, used = source.choices(len(ngrams), chunk)
+        drawn_logs = rows.take(ngrams.take(picked), axis=0)  # (chunk, languages)
         drawn_logs += weight
         np.log(drawn_logs, out=drawn_logs)
         # the running sums at the checks only: draw 0, then blocks of five, then the tail
@@ -330,14 +329,26 @@ def detect_language(text: str) -> str | None:
     factory = _factory()
     if not _STATE["replay"]:
         return reference_detect(text)
-    detector = _fast_detector_class()(factory)
-    detector.set_max_text_length(MAX_DETECT_CHARS)
-    detector.seed = SEED
+    detector = _new_detector(factory)
     detector.append(text[:MAX_DETECT_CHARS * 2])
     try:
         return detector.detect()
     except LangDetectException:
         return None
+
+
+def _new_detector(factory: Any) -> Any:
+    """A fresh `_FastDetector`: a copy of the attributes of one made once (langdetect's
+    constructor seeds a generator from the OS each time, which `_Replay` never reads)."""
+    template = _STATE.get("template")
+    if template is None:
+        template = _fast_detector_class()(factory)
+        template.set_max_text_length(MAX_DETECT_CHARS)
+        template.seed = SEED
+        _STATE["template"] = template
+    detector = object.__new__(type(template))
+    detector.__dict__.update(template.__dict__)
+    return detector
 
 
 def reference_detect(text: str) -> str | None:
