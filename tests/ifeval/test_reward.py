@@ -234,9 +234,11 @@ def test_peer_bug_around_read_as_equal() -> None:
                   "one two three four five six").value == 1.0  # tolerance at least 1
 
 
-@pytest.mark.parametrize("text", ["", " ", "one line", "a*b*", "first\nlast", "x\n\n*y*\nz ",
-                                  "**Title**\nbody, *stars*\n\nend\n"])
-def test_lazy_loose_texts_are_loose_variants(text: str) -> None:
-    from rewards.ifeval._reward import _variants, loose_variants
 
-    assert list(_variants(text)) == loose_variants(text)
+@pytest.mark.parametrize("text", ["x", " x ", "a*b*", "first\nlast", "x\n\n*y*\nz ", "x\nx",
+                                  "**Title**\nbody, *stars*\n\nend\n", "*\n*", "\n\n", "a\n*"])
+def test_loose_mode_checks_every_non_blank_loose_variant(text: str) -> None:
+    from rewards.ifeval._reward import _other_texts, loose_variants
+
+    assert {text, *_other_texts(text)} == {t for t in loose_variants(text) if t.strip()} | {text}
+    assert all(t.strip() for t in _other_texts(text))
