@@ -117,12 +117,12 @@ def _build(instruction_id: Any, kwargs: Any, function: bool) -> Instruction:
     checker = table[instruction_id]
     params = _parameters(checker)
     given = {str(k): v for k, v in kwargs.items() if v is not None}
-    unknown = sorted(set(given) - set(params))
-    if unknown:
-        raise BadConstraint(f"{instruction_id}: unexpected arguments {unknown} (takes "
-                            f"{sorted(params) or 'none'})")
-    missing = sorted(set(params) - set(given))
-    if missing:
+    if given.keys() != params.keys():
+        unknown = sorted(given.keys() - params.keys())
+        if unknown:
+            raise BadConstraint(f"{instruction_id}: unexpected arguments {unknown} (takes "
+                                f"{sorted(params) or 'none'})")
+        missing = sorted(params.keys() - given.keys())
         raise BadConstraint(f"{instruction_id}: missing arguments {missing} (the reference "
                             "would draw them at random)")
     bound = {name: _coerce(instruction_id, name, kind, given[name])
