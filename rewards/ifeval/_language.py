@@ -103,8 +103,10 @@ def _fast_detector_class() -> type:
             rows = np.asarray(found, dtype=np.int64)
             key = rows.tobytes() if len(found) <= _DECIDED_ROWS else None
             decided = _STATE["decided"]
-            if key is not None and key in decided:
-                self.langprob = list(decided[key])
+            # one read (not a test, then a read): another thread may clear it in between
+            known = None if key is None else decided.get(key)
+            if known is not None:
+                self.langprob = list(known)
                 return
             self.langprob = self._trials(rows)
             if key is not None:
