@@ -43,7 +43,7 @@ def literal(text: str, *, words: bool = False) -> re.Pattern[str]:
 
 def count_literal(text: str, response: str) -> int:
     """Non-overlapping case-insensitive occurrences of `text` (as `re.findall`)."""
-    return sum(1 for _ in literal(text).finditer(response))
+    return len(literal(text).findall(response))
 
 
 # --- keywords -------------------------------------------------------------------------------
@@ -273,7 +273,7 @@ def _section_pattern(splitter: str) -> re.Pattern[str]:
 def detectable_format_multiple_sections(response: str, *, section_spliter: str,
                                         num_sections: int) -> bool:
     """At least `num_sections` section headers `<spliter> <number>` (`SECTION 1`)."""
-    found = sum(1 for _ in _section_pattern(section_spliter.strip()).finditer(response))
+    found = len(_section_pattern(section_spliter.strip()).findall(response))
     return found >= num_sections
 
 

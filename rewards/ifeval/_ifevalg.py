@@ -5,6 +5,7 @@ literal text here (the reference reads them as regular expressions)."""
 from __future__ import annotations
 
 import re
+import string
 from collections.abc import Sequence
 from itertools import pairwise
 
@@ -17,7 +18,7 @@ from rewards.ifeval._ifeval import (
     keywords_frequency,
 )
 from rewards.ifeval._ifeval import keywords_letter_frequency as letter_frequency
-from rewards.ifeval._text import regex_sentences, word_tokens
+from rewards.ifeval._text import edge_tokens, regex_sentences, word_tokens
 
 __all__ = ["CHECKERS"]
 
@@ -181,15 +182,16 @@ _LOWER_WORD = re.compile(r"\b[a-z]+\b")
 
 def count_lowercase_counting(response: str, *, N: int) -> bool:
     """At most `N` all-lower-case words (`\\b[a-z]+\\b`)."""
-    return sum(1 for _ in _LOWER_WORD.finditer(response)) <= N
+    return len(_LOWER_WORD.findall(response)) <= N
 
 
-_ASCII_LETTER = re.compile(r"[a-zA-Z]")
+_WITHOUT_ASCII_LETTERS = str.maketrans("", "", string.ascii_letters)
 
 
 def letters_letter_counting(response: str, *, N: int, relation: str) -> bool:
-    """The number of ASCII letters compares with `N`."""
-    return compare(sum(1 for _ in _ASCII_LETTER.finditer(response)), relation, N)
+    """The number of ASCII letters (`[a-zA-Z]`) compares with `N`."""
+    letters = len(response) - len(response.translate(_WITHOUT_ASCII_LETTERS))
+    return compare(letters, relation, N)
 
 
 def count_counting_composition(response: str, *, n_sent: int, n_words: int) -> bool:
@@ -234,8 +236,8 @@ def keywords_keyword_specific_position(response: str, *, keyword: str | Sequence
 
 def keywords_start_end(response: str) -> bool:
     """The first and last Treebank tokens are the same word (case-insensitive)."""
-    tokens = word_tokens(response)
-    return len(tokens) >= 2 and tokens[0].lower() == tokens[-1].lower()
+    edges = edge_tokens(response)
+    return edges is not None and edges[0].lower() == edges[1].lower()
 
 
 CHECKERS = {

@@ -14,6 +14,7 @@ word are found once per process, and the trials stop once `detect()`'s answer ca
 from __future__ import annotations
 
 import math
+import re
 import threading
 from functools import lru_cache
 from typing import Any
@@ -43,6 +44,7 @@ def _factory() -> Any:
             _STATE["replay"] = _replay_matches()
             _STATE["normalized"] = _Normalized()
             _STATE["words"] = {}
+            _STATE["decided"] = {}
             _STATE["factory"] = factory
     return _STATE["factory"]
 
@@ -53,8 +55,23 @@ def _fast_detector_class() -> type:
     import numpy as np
     from langdetect.detector import Detector
     from langdetect.lang_detect_exception import ErrorCode, LangDetectException
+    from langdetect.utils.ngram import NGram
 
     class _FastDetector(Detector):  # type: ignore[misc]
+        def append(self, text: str) -> None:
+            """langdetect's `append`, whose loop over characters keeps one space of each run
+            of spaces: here one substitution does it."""
+            text = self.URL_RE.sub(" ", text)
+            text = self.MAIL_RE.sub(" ", text)
+            text = NGram.normalize_vi(text)
+            self.text += _SPACE_RUN.sub(" ", text[:self.max_text_length])
+
+        def cleaning_text(self) -> None:
+            """langdetect's `cleaning_text` drops Latin letters from a text with more than twice
+            as many letters from U+0300 on: an ASCII text has none, and is left as it is."""
+            if not self.text.isascii():
+                super().cleaning_text()
+
         def _extract_rows(self) -> list[int]:
             """langdetect's n-gram extraction (`NGram.add_char`, then the 1-, 2- and 3-grams
             it holds that the profiles know) as profile rows. `add_char` starts afresh after
@@ -84,8 +101,22 @@ def _fast_detector_class() -> type:
             if not found:
                 raise LangDetectException(ErrorCode.CantDetectError, "No features in text.")
             rows = np.asarray(found, dtype=np.int64)
-            distinct, inverse = np.unique(rows, return_inverse=True)
-            table = (_STATE["matrix"][distinct], inverse)
+            key = rows.tobytes() if len(found) <= _DECIDED_ROWS else None
+            decided = _STATE["decided"]
+            # one read (not a test, then a read): another thread may clear it in between
+            known = None if key is None else decided.get(key)
+            if known is not None:
+                self.langprob = list(known)
+                return
+            self.langprob = self._trials(rows)
+            if key is not None:
+                if len(decided) >= _DECIDED_LIMIT:
+                    decided.clear()
+                decided[key] = tuple(self.langprob)
+
+        def _trials(self, rows: Any) -> list[float]:
+            """langdetect's trials on the text's n-gram rows (in order): its probabilities."""
+            table = (_STATE["matrix"], rows)
             total = np.zeros(len(self.langlist))
             source = _Replay()  # langdetect's self.random after seed(SEED)
             for trial in range(self.n_trial):
@@ -95,13 +126,19 @@ def _fast_detector_class() -> type:
                 if _decided(total, (self.n_trial - 1 - trial) / self.n_trial,
                             self.PROB_THRESHOLD):
                     break
-            self.langprob = total.tolist()
+            return total.tolist()
 
     _STATE["detector"] = _FastDetector
     return _FastDetector
 
 
+_SPACE_RUN = re.compile(" {2,}")
 _WORDS_LIMIT = 200_000  # words whose n-gram rows are kept (then the cache starts afresh)
+_DECIDED_ROWS = 4_096
+"""Texts of at most this many n-grams have their probabilities kept, keyed by the n-gram rows
+in order: everything after `_extract_rows` depends on those alone, so two texts with the same
+rows (loose mode's variants without `*`, which langdetect reads as a space) are decided once."""
+_DECIDED_LIMIT = 1_024  # texts whose probabilities are kept (at most 32 KiB of key each)
 
 
 class _Normalized(dict):  # type: ignore[type-arg]
@@ -250,23 +287,30 @@ def _replay_matches() -> bool:
 def _trial(source: _Replay, table: Any, weight: float, threshold: float, limit: int) -> Any:
     """One of langdetect's trials: draw n-grams until, at a check (after draw 1, 6, 11, ...),
     one language's normalized probability exceeds `threshold` (or `limit` draws passed).
-    `table[i]` is the profile row of the text's i-th n-gram. Draws are taken in growing chunks
-    (100, 200, ... 1600) and their products accumulated as log sums; after each chunk the
-    source moves just past the last draw langdetect would have taken, so the next chunk and
-    the next trial see the random numbers langdetect's would."""
+    `table`: the profiles' rows, and the row of each of the text's n-grams in order. Draws are
+    taken in growing chunks (100, 200, ... 1600) and their products accumulated as log sums;
+    after each chunk the source moves just past the last draw langdetect would have taken, so
+    the next chunk and the next trial see the random numbers langdetect's would."""
     import numpy as np
 
-    rows, inverse = table
-    logs = np.zeros(rows.shape[1])
+    rows, ngrams = table
+    languages = rows.shape[1]
+    logs = np.zeros(languages)
     drawn, chunk = 0, _CHUNK
     while True:
         checks = np.arange(0, chunk, 5)  # chunk offsets of the checks (drawn: a multiple of 5)
-        picked, used = source.choices(len(inverse), chunk)
-        drawn_logs = np.log(weight + rows[inverse[picked]])  # (chunk, languages)
+        picked, used = source.choices(len(ngrams), chunk)
+        drawn_logs = rows.take(ngrams.take(picked), axis=0)  # (chunk, languages)
+        drawn_logs += weight
+        np.log(drawn_logs, out=drawn_logs)
         # the running sums at the checks only: draw 0, then blocks of five, then the tail
-        blocks = drawn_logs[1:chunk - 4].reshape(-1, 5, drawn_logs.shape[1]).sum(axis=1)
-        at = logs + np.cumsum(np.vstack([drawn_logs[:1], blocks]), axis=0)
-        scaled = np.exp(at - at.max(axis=1, keepdims=True))
+        at = np.empty((len(checks), languages))
+        at[0] = drawn_logs[0]
+        drawn_logs[1:chunk - 4].reshape(-1, 5, languages).sum(axis=1, out=at[1:])
+        np.cumsum(at, axis=0, out=at)
+        at += logs
+        scaled = at - at.max(axis=1, keepdims=True)
+        np.exp(scaled, out=scaled)
         sums = scaled.sum(axis=1)
         stop = np.nonzero((1.0 / sums > threshold) | (drawn + checks >= limit))[0]
         last = int(checks[stop[0]]) if stop.size else chunk - 1
@@ -287,14 +331,26 @@ def detect_language(text: str) -> str | None:
     factory = _factory()
     if not _STATE["replay"]:
         return reference_detect(text)
-    detector = _fast_detector_class()(factory)
-    detector.set_max_text_length(MAX_DETECT_CHARS)
-    detector.seed = SEED
+    detector = _new_detector(factory)
     detector.append(text[:MAX_DETECT_CHARS * 2])
     try:
         return detector.detect()
     except LangDetectException:
         return None
+
+
+def _new_detector(factory: Any) -> Any:
+    """A fresh `_FastDetector`: a copy of the attributes of one made once (langdetect's
+    constructor seeds a generator from the OS each time, which `_Replay` never reads)."""
+    template = _STATE.get("template")
+    if template is None:
+        template = _fast_detector_class()(factory)
+        template.set_max_text_length(MAX_DETECT_CHARS)
+        template.seed = SEED
+        _STATE["template"] = template
+    detector = object.__new__(type(template))
+    detector.__dict__.update(template.__dict__)
+    return detector
 
 
 def reference_detect(text: str) -> str | None:

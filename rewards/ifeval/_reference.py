@@ -92,7 +92,7 @@ def _instruction_list(ids: Any, kwargs: Any) -> tuple[Instruction, ...]:
     if (type(kwargs) is not list and (not isinstance(kwargs, Sequence) or isinstance(kwargs, str))
             or len(kwargs) != len(ids)):
         raise BadConstraint(f"{len(ids)} instruction ids but kwargs is {_cut(repr(kwargs))}")
-    return tuple([build_instruction(i, k) for i, k in zip(ids, kwargs)])
+    return tuple(map(build_instruction, ids, kwargs))
 
 
 def _cut(text: str, width: int = 80) -> str:

@@ -76,17 +76,20 @@ def build_instruction(instruction_id: Any, kwargs: Any, *, function: bool = Fals
 
 
 def _key(instruction_id: Any, kwargs: Any, function: bool) -> Any:
-    """A hashable key for (id, kwargs), or None when a value is not plain data (exact types:
-    a subclass is built afresh each time). Arguments in another order make another key."""
+    """A hashable key for (id, kwargs), or None when a name or a value is not plain data
+    (exact types: a subclass, whose `str()` or equality may say otherwise, is built afresh
+    each time). Arguments in another order make another key."""
     if type(instruction_id) is not str:
         return None
     if kwargs is None:
         return instruction_id, function, ()
-    if type(kwargs) is not dict and not isinstance(kwargs, Mapping):
+    if type(kwargs) is not dict:  # another mapping's items() may differ on the next call
         return None
     items = []
     for name, value in kwargs.items():
         kind = type(value)
+        if type(name) is not str:
+            return None
         if kind in _PLAIN:
             items.append((name, kind, value))
         elif kind is list or kind is tuple:
@@ -114,12 +117,12 @@ def _build(instruction_id: Any, kwargs: Any, function: bool) -> Instruction:
     checker = table[instruction_id]
     params = _parameters(checker)
     given = {str(k): v for k, v in kwargs.items() if v is not None}
-    unknown = sorted(set(given) - set(params))
-    if unknown:
-        raise BadConstraint(f"{instruction_id}: unexpected arguments {unknown} (takes "
-                            f"{sorted(params) or 'none'})")
-    missing = sorted(set(params) - set(given))
-    if missing:
+    if given.keys() != params.keys():
+        unknown = sorted(given.keys() - params.keys())
+        if unknown:
+            raise BadConstraint(f"{instruction_id}: unexpected arguments {unknown} (takes "
+                                f"{sorted(params) or 'none'})")
+        missing = sorted(params.keys() - given.keys())
         raise BadConstraint(f"{instruction_id}: missing arguments {missing} (the reference "
                             "would draw them at random)")
     bound = {name: _coerce(instruction_id, name, kind, given[name])

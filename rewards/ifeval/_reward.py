@@ -39,12 +39,31 @@ class IFEvalConfig:
 
 def loose_variants(response: str) -> list[str]:
     """The eight texts loose mode checks, in the reference's order."""
-    lines = response.split("\n")
-    first = "\n".join(lines[1:]).strip()
-    last = "\n".join(lines[:-1]).strip()
-    both = "\n".join(lines[1:-1]).strip()
+    first, last, both = _without_end_lines(response)
     return [response, response.replace("*", ""), first, last, both,
             first.replace("*", ""), last.replace("*", ""), both.replace("*", "")]
+
+
+def _without_end_lines(response: str) -> tuple[str, str, str]:
+    """The response without its first line, without its last, without both (stripped)."""
+    lines = response.split("\n")
+    return ("\n".join(lines[1:]).strip(), "\n".join(lines[:-1]).strip(),
+            "\n".join(lines[1:-1]).strip())
+
+
+def _other_texts(response: str) -> list[str]:
+    """The non-blank `loose_variants` after the response itself, in order, less those that
+    are the response or another one by construction: without `*` there is nothing to remove,
+    and one line has nothing left without its first or last (a text left twice would only be
+    checked twice, to the same verdict)."""
+    stars = "*" in response
+    texts = [response.replace("*", "")] if stars else []
+    if "\n" in response:
+        cut = _without_end_lines(response)
+        texts += cut
+        if stars:
+            texts += [text.replace("*", "") for text in cut]
+    return [text for text in texts if text and not text.isspace()]
 
 
 def follows(instruction: Instruction, response: str, mode: Mode = "strict") -> bool:
@@ -53,14 +72,16 @@ def follows(instruction: Instruction, response: str, mode: Mode = "strict") -> b
 
 
 def verdicts(instructions: Sequence[Instruction], response: str, mode: Mode = "strict") -> list[bool]:
-    """`follows` for each instruction; loose mode's texts are made once for all of them, and
-    a text equal to an earlier one (no `*` to remove, a one-line response) is not checked
-    twice: checkers are pure, so its verdict is the earlier one's."""
-    if mode == "strict":
-        texts = [response] if response.strip() else []
-    else:
-        texts = [text for text in dict.fromkeys(loose_variants(response)) if text.strip()]
-    return [any(i.check(text) for text in texts) for i in instructions]
+    """`follows` for each instruction. Loose mode checks the response itself first (every
+    loose text of a blank response is blank) and makes the other texts (`_other_texts`) only
+    when an instruction is not followed by it."""
+    if not response or response.isspace():
+        return [False] * len(instructions)
+    found = [bool(i.check(response)) for i in instructions]
+    if mode == "strict" or all(found):
+        return found
+    others = _other_texts(response)
+    return [ok or any(i.check(text) for text in others) for i, ok in zip(instructions, found)]
 
 
 class IFEvalReward:

@@ -39,7 +39,7 @@ _WORDS = re.compile(r"\b\w+\b")
 def verify_keyword_frequency(text: str, *, word: str, N: int) -> bool:
     """The word occurs as a whole word exactly `N` times (case-insensitive)."""
     target = word.lower()
-    return sum(1 for m in _WORDS.finditer(text.lower()) if m.group() == target) == N
+    return _WORDS.findall(text.lower()).count(target) == N
 
 
 def validate_forbidden_words(text: str, *, forbidden_words: Sequence[str]) -> bool:
@@ -169,7 +169,7 @@ _CAPITAL_WORD = re.compile(r"\b[A-Z]+\b")
 
 def validate_frequency_capital_words(text: str, *, N: int, quantifier: str) -> bool:
     """Words of capitals only (`\\b[A-Z]+\\b`): at least / at most / around (10%) `N`."""
-    count = sum(1 for _ in _CAPITAL_WORD.finditer(text))
+    count = len(_CAPITAL_WORD.findall(text))
     return _quantified(count, N, quantifier, max(round(N * 0.1), 1))
 
 

@@ -20,7 +20,7 @@ from collections.abc import Callable
 from functools import lru_cache, wraps
 from itertools import pairwise
 
-__all__ = ["count_sentences", "count_words", "regex_sentences", "split_sentences",
+__all__ = ["count_sentences", "count_words", "edge_tokens", "regex_sentences", "split_sentences",
            "word_tokens"]
 
 _WORD = re.compile(r"\w+")
@@ -71,7 +71,7 @@ _INITIAL = re.compile(r"[^\W\d]\.")
 
 def count_words(text: str) -> int:
     """Words as the reference counts them: runs of `\\w` (`RegexpTokenizer(r"\\w+")`)."""
-    return sum(1 for _ in _WORD.finditer(text))
+    return len(_WORD.findall(text))
 
 
 @_memo
@@ -211,27 +211,45 @@ _TWO_LETTERS = re.compile(r"([A-Za-z])[.]([A-Za-z])[.]")
 _SUFFIX_STARTER = re.compile(r" (Inc|Ltd|Jr|Sr|Co)[.] " + _STARTERS)
 _SUFFIX = re.compile(r" (Inc|Ltd|Jr|Sr|Co)[.]")
 _LETTER_DOT = re.compile(r" ([A-Za-z])[.]")
+# Where a rule matches, found from the periods (a fast scan for a literal first character):
+# each `_FOUND` pattern matches some text exactly when its rule's pattern does.
+_DIGIT_DOT_FOUND = re.compile(r"\.(?<=[0-9]\.)[0-9]")
+_SINGLE_LETTER_FOUND = re.compile(r"\.(?<=\s[A-Za-z]\.) ")
+_TWO_LETTERS_FOUND = re.compile(r"\.(?<=[A-Za-z]\.)[A-Za-z]\.")
+_LETTER_DOT_FOUND = re.compile(r"\.(?<= [A-Za-z]\.)")
+_WEBSITE_FOUND = re.compile(r"\.(?=com|net|org|io|gov|edu|me)")
 
 
 @_memo
 def regex_sentences(text: str) -> list[str]:
     """Google's rule-based splitter (`split_into_sentences` of IFEval's utilities), which
-    IFEvalG's per-sentence checks use: the same rules, each a linear substitution."""
+    IFEvalG's per-sentence checks use: the same rules, each a linear substitution. A rule
+    whose pattern needs text the current string lacks (`Mr.`, `.com`, `..`, a letter between
+    two periods, ` Inc.`) is skipped: its substitution would change nothing."""
     text = " " + text + "  "
     text = text.replace("\n", " ")
-    text = _PREFIXES.sub("\\1<prd>", text)
-    text = _WEBSITES.sub("<prd>\\1", text)
-    text = _DIGIT_DOT.sub("\\1<prd>\\2", text)
-    text = _DOTS.sub(lambda m: "<prd>" * len(m.group(0)) + "<stop>", text)
+    if "Mr." in text or "Mrs." in text or "St." in text or "Ms." in text or "Dr." in text:
+        text = _PREFIXES.sub("\\1<prd>", text)
+    if _WEBSITE_FOUND.search(text):
+        text = _WEBSITES.sub("<prd>\\1", text)
+    if _DIGIT_DOT_FOUND.search(text):
+        text = _DIGIT_DOT.sub("\\1<prd>\\2", text)
+    if ".." in text:
+        text = _DOTS.sub(lambda m: "<prd>" * len(m.group(0)) + "<stop>", text)
     if "Ph.D" in text:
         text = text.replace("Ph.D.", "Ph<prd>D<prd>")
-    text = _SINGLE_LETTER.sub(" \\1<prd> ", text)
-    text = _ACRONYM_STARTER.sub("\\1<stop> \\2", text)
-    text = _THREE_LETTERS.sub("\\1<prd>\\2<prd>\\3<prd>", text)
-    text = _TWO_LETTERS.sub("\\1<prd>\\2<prd>", text)
-    text = _SUFFIX_STARTER.sub(" \\1<stop> \\2", text)
-    text = _SUFFIX.sub(" \\1<prd>", text)
-    text = _LETTER_DOT.sub(" \\1<prd>", text)
+    if _SINGLE_LETTER_FOUND.search(text):
+        text = _SINGLE_LETTER.sub(" \\1<prd> ", text)
+    if _TWO_LETTERS_FOUND.search(text):  # each of the next three rules matches a `x.y.` at least
+        text = _ACRONYM_STARTER.sub("\\1<stop> \\2", text)
+        text = _THREE_LETTERS.sub("\\1<prd>\\2<prd>\\3<prd>", text)
+        text = _TWO_LETTERS.sub("\\1<prd>\\2<prd>", text)
+    if (" Inc." in text or " Ltd." in text or " Jr." in text or " Sr." in text
+            or " Co." in text):
+        text = _SUFFIX_STARTER.sub(" \\1<stop> \\2", text)
+        text = _SUFFIX.sub(" \\1<prd>", text)
+    if _LETTER_DOT_FOUND.search(text):
+        text = _LETTER_DOT.sub(" \\1<prd>", text)
     text = text.replace(".\u201d", "\u201d.").replace(".\"", "\".")
     text = text.replace("!\"", "\"!").replace("?\"", "\"?")
     text = text.replace(".", ".<stop>").replace("?", "?<stop>").replace("!", "!<stop>")
@@ -264,6 +282,25 @@ def word_tokens(text: str, *, sentences: bool = True) -> list[str]:
     return tokens
 
 
+def edge_tokens(text: str) -> tuple[str, str] | None:
+    """The first and the last of `word_tokens(text)`, or None when it has fewer than two:
+    only the sentences at the ends are tokenized."""
+    sentences = split_sentences(text)
+    for i, sentence in enumerate(sentences):
+        head = _sentence_tokens(sentence)
+        if head:
+            break
+    else:
+        return None
+    for j in range(len(sentences) - 1, i - 1, -1):
+        tail = _sentence_tokens(sentences[j])
+        if tail:
+            break
+    if j == i and len(head) < 2:
+        return None
+    return head[0], tail[-1]
+
+
 @_memo
 def _sentence_tokens(sentence: str) -> list[str]:
     body = sentence.rstrip()
@@ -274,7 +311,10 @@ def _sentence_tokens(sentence: str) -> list[str]:
         body = body[:end - 1] + " ." + body[end:]
     out: list[str] = []
     for chunk in body.split():
-        out.extend(_chunk_tokens(chunk))
+        if chunk.isalnum() and chunk.lower() not in _SPLIT_WORDS:
+            out.append(chunk)  # letters and digits only: one token (`_chunk_tokens`'s first case)
+        else:
+            out.extend(_chunk_tokens(chunk))
     return out
 
 
@@ -284,6 +324,8 @@ _SPECIAL = re.compile("[" + re.escape("".join(sorted(_ALWAYS_SPLIT))) + "\"`,:]"
 def _chunk_tokens(chunk: str) -> list[str]:
     if ".." not in chunk and "--" not in chunk and not _SPECIAL.search(chunk):
         return _word_pieces(chunk)  # most chunks: one plain word
+    if chunk[:-1].isalnum() and (chunk[-1] in _ALWAYS_SPLIT or chunk[-1] in ",:"):
+        return [*_word_pieces(chunk[:-1]), chunk[-1]]  # a word, then a comma, a `?` ...
     pieces: list[str] = []
     word = []
     i, n = 0, len(chunk)

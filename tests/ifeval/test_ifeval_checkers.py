@@ -176,3 +176,56 @@ def test_loose_mode_drops_first_and_last_lines_and_asterisks() -> None:
     assert follows(title, "Here:\n{\"a\": 1}", "loose")
     no_star = build_instruction("startend:end_checker", {"end_phrase": "bye now"})
     assert not follows(no_star, "ok **bye now**") and follows(no_star, "ok **bye now**", "loose")
+
+
+def test_loose_mode_checks_every_text_for_each_instruction() -> None:
+    from rewards.ifeval import loose_variants, verdicts
+
+    text = "Intro line\n**Body** with words, and more\nlast line"
+    checks = [build_instruction(i, k) for i, k in [
+        ("startend:end_checker", {"end_phrase": "more"}),  # the response without its last line
+        ("punctuation:no_comma", {}),  # no text: the last variants come after the first's
+        ("keywords:existence", {"keywords": ["Intro"]}),  # the response itself
+        ("startend:end_checker", {"end_phrase": "Body** with words, and more"}),
+        ("startend:quotation", {}),  # no text
+    ]]
+    texts = [t for t in loose_variants(text) if t.strip()]
+    expected = [any(c.check(t) for t in texts) for c in checks]
+    assert expected == [True, False, True, True, False]
+    assert verdicts(checks, text, "loose") == expected
+    assert verdicts(checks, text) == [c.check(text) for c in checks]
+
+
+def test_built_constraints_are_kept_only_for_plain_arguments() -> None:
+    """A kept constraint is found by exact types: a name that is a `str` subclass, or a
+    mapping that is not a dict (whose items may change between two reads), is built afresh,
+    and a changed argument is a new constraint."""
+    from collections.abc import Mapping
+
+    class Alias(str):
+        def __str__(self) -> str:
+            return "not_keyword"
+
+    plain = {"keyword": "zebra"}
+    assert follows(build_instruction("keywords:word_once", plain), "one zebra here")
+    with pytest.raises(BadConstraint, match="not_keyword"):
+        build_instruction("keywords:word_once", {Alias("keyword"): "zebra"})
+
+    class Drifting(Mapping):
+        reads = 0
+
+        def __getitem__(self, name: str) -> str:
+            Drifting.reads += 1
+            return "okapi" if Drifting.reads == 1 else "gnu"
+
+        def __iter__(self):
+            return iter(["keyword"])
+
+        def __len__(self) -> int:
+            return 1
+
+    build_instruction("keywords:word_once", Drifting())
+    okapi = build_instruction("keywords:word_once", {"keyword": "okapi"})
+    assert follows(okapi, "an okapi") and not follows(okapi, "a gnu")
+    plain["keyword"] = "yak"
+    assert follows(build_instruction("keywords:word_once", plain), "a yak")

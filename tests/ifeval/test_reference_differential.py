@@ -128,3 +128,25 @@ def test_bound_tables_agree_with_the_references() -> None:
         for iid, kwargs, response, expected, why in table:
             assert checker.verdicts([iid], [kwargs], "p", response, False) == [expected], (
                 iid, kwargs, response, why)
+
+
+SPLITTER_RULES = [  # one of Google's splitter rules each: regex_sentences skips it where absent
+    "Ask Mr. Smith.", "Ask Mrs. Jones.", "Go to St. Mary.", "Ask Ms. Lee.", "Ask Dr. Who.",
+    "See site.com now.", "See site.net now.", "See site.org now.", "See site.io now.",
+    "See site.gov now.", "See site.edu now.", "See site.me now.", "It costs 3.5 dollars.",
+    "Wait... what? Fine.. Go....", "She has a Ph.D. in math.", "I saw x. y. z. So.",
+    "The U.S. He said so.", "The U.S.A. Was big.", "See a.b.c. here.", "See e.g. here.",
+    "Acme Inc. They sold it.", "Acme Ltd. was small.", "Bob Jr. We met.", "Bob Sr. But no.",
+    "Acme Co. This one.", "A. Smith came.", "Tab\tx. then.", "Line one\nline two.",
+    'He said "Stop." She stopped! "Why?" he asked.', "No rules apply here at all", "",
+]
+
+
+def test_regex_sentences_is_googles_splitter(corpus: list) -> None:
+    from rewards.ifeval import loose_variants, regex_sentences
+
+    if load_lm_eval() is None:
+        pytest.skip(missing_reason())
+    google = sys.modules["lm_eval.tasks.ifeval.instructions_util"].split_into_sentences
+    texts = SPLITTER_RULES + [t for c in corpus for t in loose_variants(c.response)]
+    assert [regex_sentences(t) for t in texts] == [google(t) for t in texts]

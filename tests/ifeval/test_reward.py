@@ -232,3 +232,13 @@ def test_peer_bug_around_read_as_equal() -> None:
     assert _score(reference, " ".join(["w"] * 23)).value == 0.0
     assert _score({"func_name": "validate_word_constraint", "N": 5, "quantifier": "around"},
                   "one two three four five six").value == 1.0  # tolerance at least 1
+
+
+
+@pytest.mark.parametrize("text", ["x", " x ", "a*b*", "first\nlast", "x\n\n*y*\nz ", "x\nx",
+                                  "**Title**\nbody, *stars*\n\nend\n", "*\n*", "\n\n", "a\n*"])
+def test_loose_mode_checks_every_non_blank_loose_variant(text: str) -> None:
+    from rewards.ifeval._reward import _other_texts, loose_variants
+
+    assert {text, *_other_texts(text)} == {t for t in loose_variants(text) if t.strip()} | {text}
+    assert all(t.strip() for t in _other_texts(text))

@@ -184,3 +184,29 @@ def test_language_detection_is_deterministic_and_undetectable_is_none() -> None:
     detect_language.cache_clear()
     assert {detect_language(text) for _ in range(3)} == {detect_language(text)}
     assert detect_language("12345 !!! ...") is None
+
+
+@pytest.mark.parametrize("text", [t for t, _ in TOKENS] + ["", "   ", "One", "One two", "Hi. ",
+                                                           ". . .", "A. B", "Wait... what?!"])
+def test_edge_tokens_are_the_ends_of_word_tokens(text: str) -> None:
+    from rewards.ifeval._text import edge_tokens
+
+    tokens = word_tokens(text)
+    assert edge_tokens(text) == ((tokens[0], tokens[-1]) if len(tokens) >= 2 else None)
+
+
+def test_texts_with_the_same_ngrams_are_decided_once() -> None:
+    """langdetect reads `*` as a space: a loose variant without its stars has the response's
+    n-grams, and its probabilities are those already found; other n-grams are decided anew."""
+    from rewards.ifeval import _language
+
+    plain = "Le chat est assis sur le tapis pendant que la pluie tombe sur les collines."
+    starred = "**Le chat** est assis sur le *tapis* pendant que la pluie tombe sur les collines."
+    english = "The cat is sitting on the mat while the rain falls over the quiet hills."
+    detect_language.cache_clear()
+    detect_language("warm up")
+    _language._STATE["decided"].clear()
+    assert detect_language(plain) == detect_language(starred) == reference_detect(starred) == "fr"
+    assert len(_language._STATE["decided"]) == 1
+    assert detect_language(english) == reference_detect(english) == "en"
+    assert len(_language._STATE["decided"]) == 2
