@@ -214,7 +214,6 @@ class RemoteEnvironment:
 
 
 def main(argv: list[str] | None = None) -> None:
-    from rewards.cli._common import add_max_held_option, max_held_bytes
     from rewards.config import load_yaml
 
     parser = argparse.ArgumentParser(description="Serve environments over HTTP (OpenEnv shape)")
@@ -222,14 +221,17 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--reward-config", required=True, help="the final reward's config")
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=8100)
-    add_max_held_option(parser)
+    parser.add_argument("--max-held-mb", type=float, default=DEFAULT_MAX_HELD_BYTES / (1 << 20),
+                        help="request bodies held at once, in MiB, as for `rewards serve` "
+                             "(default: 64); one body over it gets 413")
     args = parser.parse_args(argv)
     document = load_yaml(args.environment, what="environment")
     if isinstance(document, dict) and "environment" in document:
         document = document["environment"]
     config = load_options(EnvConfig, document, where=f"environment {args.environment}")
     uvicorn = require("uvicorn", extra="server", feature="the environment server")
-    app = create_env_app(config, args.reward_config, max_held_bytes=max_held_bytes(args))
+    app = create_env_app(config, args.reward_config,
+                         max_held_bytes=int(args.max_held_mb * (1 << 20)))
     uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
 
 
