@@ -3,18 +3,25 @@ Reads one JSON request per line, `{"id", "pred", "gold", "rel_tol", "pred_raw"}`
 one JSON line, `{"id", "reason", "detail"}`, after a first line `{"ready": true, "pid"}`.
 
 The caller enforces the time bound by killing the worker; it exits by itself when its request
-pipe closes or the caller (the zygote's parent, not the zygote) dies."""
+pipe closes or the caller (the zygote's parent, not the zygote) dies. Its address space is
+bounded (`MEMORY_BUDGET` beyond the zygote's), so an answer that makes sympy allocate without
+end gets a `MemoryError` in this worker (reason `timeout`, as for the time bound) instead of
+pushing the machine into its OOM killer, which may pick another process."""
 
 from __future__ import annotations
 
 import json
 import os
+import resource
 import select
 import signal
 import sys
 import threading
 import traceback
 from typing import IO
+
+MEMORY_BUDGET = 4 << 30
+"""Bytes of address space a worker may add to what it had when forked from the zygote."""
 
 
 def become_worker(fds: list[int], parent_fd: int | None) -> None:
@@ -27,6 +34,7 @@ def become_worker(fds: list[int], parent_fd: int | None) -> None:
             os.dup2(stderr_fd, target)
         os.close(stderr_fd)
         signal.signal(signal.SIGINT, signal.default_int_handler)  # the zygote ignores it
+        bound_memory(MEMORY_BUDGET)
         threading.Thread(target=_exit_with_parent, args=(parent_fd, os.getppid()),
                          daemon=True).start()
         with os.fdopen(requests_fd, "r") as requests, \
@@ -40,6 +48,16 @@ def become_worker(fds: list[int], parent_fd: int | None) -> None:
             sys.stderr.flush()
         finally:
             os._exit(code)
+
+
+def bound_memory(budget: int) -> None:
+    """Limit this process's address space to its present size plus `budget` bytes (never
+    above a hard limit already set)."""
+    with open("/proc/self/statm") as statm:
+        size = int(statm.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+    _, hard = resource.getrlimit(resource.RLIMIT_AS)
+    limit = size + budget if hard == resource.RLIM_INFINITY else min(size + budget, hard)
+    resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
 
 
 def serve(requests: IO[str], answers: IO[str]) -> None:
@@ -57,6 +75,8 @@ def serve(requests: IO[str], answers: IO[str]) -> None:
                                               pred_raw=request.get("pred_raw", False))
         except RecursionError:
             reason, detail = "timeout", "recursion too deep"
+        except MemoryError:
+            reason, detail = "timeout", "memory limit of the comparison process"
         except Exception as exc:  # noqa: BLE001 (sympy raising on an odd answer is data)
             reason, detail = "wrong", f"{type(exc).__name__} during comparison"
         answers.write(json.dumps({"id": request["id"], "reason": reason,

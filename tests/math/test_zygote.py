@@ -202,3 +202,54 @@ def test_a_forked_caller_gets_its_own_zygote(warm_pool):
     assert parents and set(parents) == {zygote}
     assert child.exitcode == 0
     assert warm_pool.zygote_pid() == ours  # the parent's pool is untouched
+
+
+def _soft_address_space_limit(pid: int) -> str:
+    with open(f"/proc/{pid}/limits") as fh:
+        line = next(line for line in fh if line.startswith("Max address space"))
+    return line.split()[3]  # "Max address space  <soft>  <hard>  bytes"
+
+
+def test_a_worker_s_address_space_is_bounded_and_the_zygote_s_is_not(pool):
+    """A worker may grow by `MEMORY_BUDGET` beyond what it shares with the zygote, no more: an
+    answer that makes sympy allocate without end fails in that worker (MemoryError) before the
+    machine's OOM killer picks a process."""
+    from rewards.math._worker import MEMORY_BUDGET
+
+    assert _ask(pool, TRIG) == "ok"
+    workers = pool.worker_pids()
+    assert workers
+    for pid in workers:
+        soft = _soft_address_space_limit(pid)
+        assert soft != "unlimited"
+        with open(f"/proc/{pid}/statm") as fh:
+            size = int(fh.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+        assert size < int(soft) <= size + MEMORY_BUDGET + (64 << 20)
+    assert _soft_address_space_limit(pool.zygote_pid()) == "unlimited"
+
+
+def test_a_comparison_out_of_memory_is_a_timeout_and_the_worker_serves_on(monkeypatch):
+    """`serve` answers a MemoryError as the time bound's `timeout` (the input's fault), and
+    the next request is answered."""
+    import io
+    import json
+
+    from rewards.math import _symbolic, _worker
+
+    calls = []
+
+    def compare(pred, gold, rel_tol, *, pred_raw=False):
+        calls.append(pred)
+        if len(calls) == 1:
+            raise MemoryError
+        return "ok", ""
+
+    monkeypatch.setattr(_symbolic, "symbolic_compare", compare)
+    requests = io.StringIO("".join(json.dumps({"id": i, "pred": "$1$", "gold": "$1$",
+                                               "rel_tol": 1e-6}) + "\n" for i in (1, 2)))
+    answers = io.StringIO()
+    _worker.serve(requests, answers)
+    lines = [json.loads(line) for line in answers.getvalue().splitlines()]
+    assert lines[1] == {"id": 1, "reason": "timeout",
+                        "detail": "memory limit of the comparison process"}
+    assert lines[2] == {"id": 2, "reason": "ok", "detail": ""}
