@@ -350,12 +350,17 @@ def _from_answer_tag(text: str) -> Extraction | None:
     return Extraction(cleaned, "tag", native=False) if cleaned else None
 
 
+_HASHES = re.compile(r"^[ \t]*####", re.MULTILINE)
+
+
 def _from_gsm8k(text: str) -> Extraction | None:
-    """The answer after the last `####`, read as the answer after a phrase is (a math
-    environment, several over lines, or the rest of the line)."""
-    start = text.rfind("####")
-    if start < 0:
+    """The answer after the last `####` that opens a line (as GSM8K writes `#### 72`; hashes
+    inside a line, `FIX######` in token soup, mark nothing), read as the answer after a
+    phrase is (a math environment, several over lines, or the rest of the line)."""
+    marks = [m.end() for m in _HASHES.finditer(text)] if "####" in text else []
+    if not marks:
         return None
+    start = marks[-1] - 4
     found = _answer_after(text[start + 4:start + 4 + _PHRASE_WINDOW].lstrip("#"))
     return replace(found, source="gsm8k", native=False) if found is not None else None
 

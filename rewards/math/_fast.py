@@ -21,6 +21,9 @@ def fast_compare(pred: str, gold: str, config: MathConfig) -> Verdict | None:
         return Verdict("ok", "exact")
     if len(pred) > config.max_answer_chars or len(gold) > config.max_answer_chars:
         return None  # too long to parse here; the structural limits decide
+    clock = _clock_verdict(pred, gold)
+    if clock is not None:
+        return clock
     choice = choice_letter(gold)
     if choice:
         letter = _CHOICE.match(pred)
@@ -51,6 +54,39 @@ def fast_compare(pred: str, gold: str, config: MathConfig) -> Verdict | None:
     pred_number = parse_number(pred)
     return (_decimal_verdict(pred_number, gold, config) or _exact_verdict(pred, gold)
             or _value_verdict(pred, gold, config))
+
+
+_CLOCK = re.compile(r"(\d{1,2}):(\d{2})(?:\s?([aApP])\.?\s?[mM]\.?)?")
+
+
+def _clock_verdict(pred: str, gold: str) -> Verdict | None:
+    """Times of day when at least one side says a.m. or p.m. (`4:30 p.m.`, `4:30pm`, `16:30`;
+    without either, `1:20` may be a ratio): equal when they name the same minute of the day.
+    A side without a.m./p.m. and an hour of 1 to 12 names one of two times: the same hour and
+    minute as the other side is left undecided (the question may say which half), another
+    is wrong."""
+    g, p = _CLOCK.fullmatch(gold), _CLOCK.fullmatch(pred)
+    if g is None or p is None or (g.group(3) is None and p.group(3) is None):
+        return None
+    times = [_minute_of_day(m) for m in (g, p)]
+    if None in times:
+        return None  # `4:75 p.m.`, `13:30 p.m.`: not a time read here
+    (g_minute, g_sure), (p_minute, p_sure) = times  # type: ignore[misc]
+    if g_sure and p_sure:
+        return Verdict("ok" if g_minute == p_minute else "wrong", "time of day")
+    if g_minute % 720 == p_minute % 720:
+        return None
+    return Verdict("wrong", "time of day")
+
+
+def _minute_of_day(m: re.Match[str]) -> tuple[int, bool] | None:
+    """(minute of the day, whether that is certain) of a `_CLOCK` match, or None."""
+    hour, minute, half = int(m.group(1)), int(m.group(2)), m.group(3)
+    if minute > 59 or hour > 23 or (half is not None and not 1 <= hour <= 12):
+        return None
+    if half is not None:
+        return (hour % 12 + (12 if half in "pP" else 0)) * 60 + minute, True
+    return hour * 60 + minute, hour == 0 or hour > 12
 
 
 _POINTS = (None, {c: 0.5 + (ord(c) % 7) * 0.731 for c in "abcdfghjklmnpqrstuvwxyz"})

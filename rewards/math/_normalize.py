@@ -182,8 +182,13 @@ _COMMAND = re.compile(r"\\[a-zA-Z]+")
 def _is_unit(text: str) -> bool:
     """True when `text` (what follows a number) reads as a unit: no word of it carries meaning
     (`or more`, `squared`, `thousand`, the constants `i` and `e`)."""
+    if _DAY_HALF.fullmatch(text.strip("{} \t")):
+        return False  # `4:30 \text{ p.m.}`: a.m. and p.m. say which 4:30
     words = re.findall(r"[A-Za-z]+", text)
     return bool(words) and not any(word.lower() in _MEANING_WORDS for word in words)
+
+
+_DAY_HALF = re.compile(r"[aApP]\.?\s?[mM]\.?")
 
 
 @dataclass(frozen=True)

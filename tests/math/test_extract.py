@@ -27,6 +27,9 @@ EXTRACTION = [
     ("<answer>So the answer is $7$.</answer>", "7"),
     ("Reasoning.\n#### 1,234", "1,234"),
     ("#### 15\n", "15"),
+    ("Work.\n   #### 8", "8"),  # GSM8K's marker opens a line, after spaces too
+    ("Soup FIX###### flooring Superman", None),  # hashes inside a line mark nothing
+    ("The total is 7 #### 9", "9"),  # (the last number, not a marker)
     ("The answer is 3.5. Done", "3.5"),
     ("The answer is $x^2+1$.", "x^2+1"),
     ("the final answer is: $\\$12.50$.", "\\$12.50"),

@@ -145,6 +145,13 @@ MEANINGS = [
     ("\\left\\{x\\middle| -1<x<2\\right\\}", "\\boxed{(-1,2)}", 1.0),
     ("\\{x\\in\\mathbb{Z} : 0 < x \\le 5\\}", "\\boxed{(0,5]}", None),
     ("\\{y|x>2\\}", "\\boxed{(2,\\infty)}", None),
+    # A time of day (MATH's `\\text{4:30 p.m.}`): a.m./p.m. is never a unit to strip, and the
+    # same minute of the day written another way is equal; p.m. against a.m. is not.
+    ("\\text{4:30 p.m.}", "\\boxed{4:30 \\text{ p.m.}}", 1.0),
+    ("\\text{4:30 p.m.}", "\\boxed{4:30 \\text{ a.m.}}", 0.0),
+    ("\\text{4:30 p.m.}", "\\boxed{16:30}", 1.0), ("\\text{4:30 p.m.}", "\\boxed{4:30pm}", 1.0),
+    ("\\text{4:30 p.m.}", "\\boxed{5:30 \\text{ p.m.}}", 0.0),
+    ("\\text{4:30 p.m.}", "\\boxed{5:30}", 0.0), ("12:00 a.m.", "\\boxed{0:00}", 1.0),
     ("$\\approx 8.24$", "\\boxed{8.24}", 1.0), ("$\\approx 8.24$", "\\boxed{8.25}", 0.0),
     # ASDiv's unit in parentheses.
     ("9 (apples)", "\\boxed{9}", 1.0), ("9 (apples)", "\\boxed{10}", 0.0),
