@@ -83,7 +83,7 @@ def test_verdicts_agree_with_the_harness_on_tool_completions(
 
 def test_a_percent_printed_by_the_program_is_the_gold_number(math_reward) -> None:
     """ToRA boxes the program's float as a percent (`\\boxed{50.0\\%}`, gold `50`): a whole
-    value written with `.0` may drop its sign as `50\\%` may (5 completions in these files)."""
+    value written with `.0` may drop its sign as `50\\%` may (8 completions in these files)."""
     rows = [json.loads(line) for line in (DATA / "tora_70b_gsm8k.jsonl").read_text()
             .splitlines()]
     row = rows[772]
