@@ -150,8 +150,9 @@ def _value_verdict(pred: str, gold: str, config: MathConfig) -> Verdict | None:
 
 def _numbers_equal(pred: Number, gold: Number, rel_tol: float) -> bool:
     """Equal values. A percent means the value / 100 (`25\\%` is `0.25`); between two whole
-    numbers the sign may also be dropped (`25\\%` against `25`, as math-verify allows), not
-    between decimals (`0.5\\%` is not `0.5`). Exact numbers compare exactly; a decimal is
+    values the sign may also be dropped (`25\\%` against `25`, as math-verify allows; `50.0\\%`
+    against `50`, as a program prints it), not between fractional ones (`0.5\\%` is not
+    `0.5`). Exact numbers compare exactly; a decimal is
     accepted within `rel_tol` and never beyond the rounding of the printed digits (the
     gold's when the gold is a decimal, else the answer's), so `1000000007.0` is not
     `1000000009` and `12345.7` is not `12345.67`."""
@@ -159,8 +160,7 @@ def _numbers_equal(pred: Number, gold: Number, rel_tol: float) -> bool:
     g_value = gold.value / 100 if gold.percent else gold.value
     if p_value == g_value:
         return True
-    if (pred.percent != gold.percent and pred.value == gold.value
-            and pred.value.denominator == 1 and not (pred.decimal or gold.decimal)):
+    if pred.percent != gold.percent and pred.value == gold.value and pred.value.denominator == 1:
         return True
     if not (pred.decimal or gold.decimal):
         return False  # two exact numbers: exactly equal or not at all
