@@ -12,27 +12,13 @@ run it with PYTHONPATH pointing there."""
 from __future__ import annotations
 
 import argparse
-import socket
 import subprocess
 import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
 
 import httpx
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def memory_mb(pid: int, field: str) -> int:
-    with open(f"/proc/{pid}/status") as fh:
-        for line in fh:
-            if line.startswith(field):
-                return int(line.split()[1]) // 1024
-    raise RuntimeError(f"no {field} for pid {pid}")
+from _servers import free_port, memory_mb
 
 
 def main() -> None:

@@ -16,7 +16,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import socket
 import subprocess
 import sys
 import tempfile
@@ -25,6 +24,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import httpx
+from _servers import free_port, memory_mb
 
 SLOW = """import time
 from rewards import Sample, reward
@@ -35,20 +35,6 @@ def slow(sample: Sample) -> float:
     return float(len(sample.completion) > 0)
 """
 CONFIG = 'domains:\n  default: {rewards: [{use: "slow_reward:slow", name: slow}]}\n'
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def memory_mb(pid: int, field: str) -> int:
-    with open(f"/proc/{pid}/status") as fh:
-        for line in fh:
-            if line.startswith(field):
-                return int(line.split()[1]) // 1024
-    raise RuntimeError(f"no {field} for pid {pid}")
 
 
 def main() -> None:

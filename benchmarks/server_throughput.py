@@ -19,7 +19,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
-import socket
 import statistics
 import subprocess
 import sys
@@ -32,6 +31,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
+from _servers import free_port
 from math_throughput import Pair, make_mix
 
 PROMPT = "<|im_start|>user\nSolve the problem.<|im_end|>\n<|im_start|>assistant\n"
@@ -62,12 +62,6 @@ def merge(parts: list[Level]) -> Level:
     return Level(parts[0].mode, parts[0].clients, sum(p.requests for p in parts),
                  sum(p.seconds for p in parts), [t for p in parts for t in p.latencies],
                  sum(p.batches for p in parts), sum(p.wrong for p in parts))
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def start_server(config: Path, *extra: str) -> tuple[subprocess.Popen[bytes], str]:
