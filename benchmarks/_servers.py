@@ -1,10 +1,13 @@
-"""What the server benchmarks share: a free local port, and a process's memory from /proc."""
+"""What the server benchmarks share: a free local port, waiting for a started server to
+answer, and a process's memory from /proc."""
 
 from __future__ import annotations
 
 import socket
+import subprocess
+import time
 
-__all__ = ["free_port", "memory_mb"]
+__all__ = ["free_port", "memory_mb", "wait_ready"]
 
 
 def free_port() -> int:
@@ -21,3 +24,21 @@ def memory_mb(pid: int, field: str) -> int:
             if line.startswith(field):
                 return int(line.split()[1]) // 1024
     raise RuntimeError(f"no {field} for pid {pid}")
+
+
+def wait_ready(proc: subprocess.Popen, url: str, *, seconds: float = 120.0) -> None:
+    """Return once GET `url` answers 200; `SystemExit` (the server killed) if `proc` exits
+    first or `seconds` pass."""
+    import httpx
+
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise SystemExit(f"the server exited with {proc.returncode}")
+        try:
+            if httpx.get(url, timeout=1).status_code == 200:
+                return
+        except httpx.TransportError:
+            time.sleep(0.1)
+    proc.kill()
+    raise SystemExit(f"the server did not answer {url} within {seconds:g} s")

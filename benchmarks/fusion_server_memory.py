@@ -14,11 +14,10 @@ from __future__ import annotations
 import argparse
 import subprocess
 import sys
-import time
 from concurrent.futures import ThreadPoolExecutor
 
 import httpx
-from _servers import free_port, memory_mb
+from _servers import free_port, memory_mb, wait_ready
 
 
 def main() -> None:
@@ -32,12 +31,7 @@ def main() -> None:
     proc = subprocess.Popen([sys.executable, "-m", "rewards", "sandbox", "serve", "--workers",
                              "1", "--port", str(port), "--log-level", "warning"])
     try:
-        for _ in range(1200):
-            try:
-                if httpx.get(f"{url}/v1/ping", timeout=1).status_code == 200:
-                    break
-            except httpx.TransportError:
-                time.sleep(0.1)
+        wait_ready(proc, f"{url}/v1/ping")
         before = memory_mb(proc.pid, "VmRSS")
         code = "#" * (args.body_mb << 20) + "\nimport time\ntime.sleep(1)\nprint('ok')\n"
 

@@ -19,12 +19,11 @@ import os
 import subprocess
 import sys
 import tempfile
-import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import httpx
-from _servers import free_port, memory_mb
+from _servers import free_port, memory_mb, wait_ready
 
 SLOW = """import time
 from rewards import Sample, reward
@@ -53,12 +52,7 @@ def main() -> None:
              "--no-batching", "--max-inflight", "1", "--port", str(port),
              "--log-level", "warning"], env={**os.environ, "PYTHONPATH": path})
         try:
-            for _ in range(1200):
-                try:
-                    if httpx.get(f"{url}/health", timeout=1).status_code == 200:
-                        break
-                except httpx.TransportError:
-                    time.sleep(0.1)
+            wait_ready(proc, f"{url}/health")
             before = memory_mb(proc.pid, "VmRSS")
             # encoded once: 16 clients encoding 15 MB each would pace the requests instead
             body = json.dumps({"query": ["x" * (args.body_mb << 20)]}).encode()

@@ -31,7 +31,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from _servers import free_port
+from _servers import free_port, wait_ready
 from math_throughput import Pair, make_mix
 
 PROMPT = "<|im_start|>user\nSolve the problem.<|im_end|>\n<|im_start|>assistant\n"
@@ -65,8 +65,6 @@ def merge(parts: list[Level]) -> Level:
 
 
 def start_server(config: Path, *extra: str) -> tuple[subprocess.Popen[bytes], str]:
-    import httpx
-
     port = free_port()
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get(
         "PYTHONPATH", "")])}
@@ -74,17 +72,8 @@ def start_server(config: Path, *extra: str) -> tuple[subprocess.Popen[bytes], st
         [sys.executable, "-m", "rewards", "serve", "--config", str(config), "--port", str(port),
          "--log-level", "warning", *extra], env=env)
     url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise SystemExit(f"rewards serve exited with {proc.returncode}")
-        try:
-            if httpx.get(f"{url}/health", timeout=1).status_code == 200:
-                return proc, url
-        except httpx.TransportError:
-            time.sleep(0.1)
-    proc.kill()
-    raise SystemExit("rewards serve did not start within 60 s")
+    wait_ready(proc, f"{url}/health", seconds=60)
+    return proc, url
 
 
 async def run_level(url: str, mode: str, clients: int, pairs: list[Pair],
