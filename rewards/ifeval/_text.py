@@ -341,10 +341,10 @@ def _chunk_tokens(chunk: str) -> list[str]:
             flush()
             opening = i == 0 or chunk[i - 1] in "([{<"
             pieces.append("``" if opening else "''")
-        elif ch == "`":
-            flush()
+        elif ch == "`" or ch == "." and i + 1 < n and chunk[i + 1] == ".":
+            flush()  # a run of backquotes, or of two or more periods, is one token
             j = i
-            while j < n and chunk[j] == "`":
+            while j < n and chunk[j] == ch:
                 j += 1
             pieces.append(chunk[i:j])
             i = j
@@ -352,14 +352,6 @@ def _chunk_tokens(chunk: str) -> list[str]:
         elif ch in _ALWAYS_SPLIT or ch in ",:" and (i + 1 == n or not chunk[i + 1].isdigit()):
             flush()
             pieces.append(ch)
-        elif ch == "." and i + 1 < n and chunk[i + 1] == ".":
-            flush()
-            j = i
-            while j < n and chunk[j] == ".":
-                j += 1
-            pieces.append(chunk[i:j])
-            i = j
-            continue
         elif ch == "-" and i + 1 < n and chunk[i + 1] == "-":
             flush()
             pieces.append("--")
