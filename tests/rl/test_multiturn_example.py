@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-pytest.importorskip("torch", reason="the RL loops need torch: pip install 'rewards-engine[train]'")
+pytest.importorskip("torch", reason="the RL loops need torch: pip install -e '.[train]'")
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "multiturn"
 
