@@ -98,7 +98,7 @@ def test_format_part_and_no_answer():
     assert score(hermes(wrong_args), [WEATHER], format_weight=0.2).value == pytest.approx(0.2)
     # no call expected, none made: a full score
     assert score("It is sunny.", [], format_weight=0.2).value == 1.0
-    assert score(hermes(WEATHER), None).value == 0.0  # a call where none was expected
+    assert score(hermes(WEATHER), []).value == 0.0  # a call where none was expected
 
 
 def test_bfcl_possible_answers():
