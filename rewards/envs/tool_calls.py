@@ -267,8 +267,29 @@ def _reference_call(value: Mapping[str, Any]) -> ToolCall:
     if len(value) == 1:  # BFCL: {"func_name": {"arg": [allowed values]}}
         (name, arguments), = value.items()
         if isinstance(arguments, Mapping) and all(isinstance(v, list) for v in arguments.values()):
+            if not all(arguments.values()):  # no allowed value and not optional: nothing matches
+                raise BadCalls(f"{name}: an argument with no allowed value")
             return ToolCall(str(name), arguments, alternatives=True)
     raise BadCalls(f"a call needs a 'name' (keys: {sorted(map(str, value))[:8]})")
+
+
+def _check_satisfiable(call: ToolCall, schema: Mapping[str, Any] | None) -> None:
+    """`BadCalls` for a reference call no call can match under its function's schema: an
+    argument it needs that the schema does not declare, or a parameter the schema requires
+    that it leaves out (a dataset fault: the reward abstains rather than score every
+    completion 0)."""
+    if not isinstance(schema, Mapping) or call.arguments is None:
+        return
+    properties = schema.get("properties")
+    needed = [k for k, v in call.arguments.items()
+              if not (call.alternatives and "" in v)]
+    if isinstance(properties, Mapping) and properties and any(k not in properties
+                                                              for k in needed):
+        raise BadCalls(f"{call.name}: the reference needs an argument the schema does not "
+                       "declare")
+    required = schema.get("required")
+    if isinstance(required, list) and any(k not in call.arguments for k in required):
+        raise BadCalls(f"{call.name}: the reference leaves out a required parameter")
 
 
 def tool_schemas(meta: Mapping[str, Any]) -> dict[str, Mapping[str, Any]]:
@@ -413,7 +434,8 @@ def call_similarity(predicted: ToolCall, reference: ToolCall, *, partial_credit:
     else:
         keys = set(pred) | set(ref)
     keys |= {k for k in required if isinstance(k, str)}
-    good = sum(k in pred and k in ref and argument_matches(
+    declared = properties or ref  # with a schema, a parameter it does not declare is wrong
+    good = sum(k in pred and k in ref and k in declared and argument_matches(
         pred[k], ref[k], alternatives=reference.alternatives, exact_strings=exact_strings,
         parameter=properties.get(k) if isinstance(properties.get(k), Mapping) else None)
         for k in keys)
@@ -534,6 +556,8 @@ class ToolCallReward:
         try:
             reference = as_calls(sample.reference)
             schemas = tool_schemas(sample.meta)
+            for call in reference:
+                _check_satisfiable(call, schemas.get(call.name))
         except (BadCalls, RecursionError):
             return Score(None, "bad_reference")
         if len(reference) > o.max_calls:
