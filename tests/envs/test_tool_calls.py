@@ -318,3 +318,27 @@ def test_dotted_names_may_be_written_with_underscores():
         == 1.0
     assert score('[math.factorial(number=5)]', [{"math_factorial": {"number": [5]}}]).value \
         == 0.0
+
+
+def test_the_adapters_read_openai_tool_calls(tmp_path):
+    import asyncio
+
+    pytest.importorskip("yaml")
+    from integrations.areal import AReaLReward
+    from integrations.trl import trl_rewards
+    from integrations.verifiers import reward_funcs
+
+    config = tmp_path / "tools.yaml"
+    config.write_text("domains:\n  default:\n    rewards:\n      - {use: tool_call}\n")
+    right, wrong = openai(WEATHER), openai({"name": "get_weather", "arguments": {"city": "Rome"}})
+    for message in (right, wrong):
+        message["content"] = None
+    expected = [1.0, 0.0]
+    trl = trl_rewards(str(config), reference_column="reference").funcs[0]
+    assert trl(prompts=["p", "p"], completions=[[right], [wrong]],
+               reference=[[WEATHER], [WEATHER]]) == expected
+    areal = AReaLReward(str(config), reference_key="reference")
+    assert [areal("p", [m], reference=[WEATHER]) for m in (right, wrong)] == expected
+    func = reward_funcs(str(config))[0][0]
+    assert [asyncio.run(func(prompt="p", completion=[m], answer=[WEATHER]))
+            for m in (right, wrong)] == expected
