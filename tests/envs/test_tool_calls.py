@@ -342,3 +342,26 @@ def test_the_adapters_read_openai_tool_calls(tmp_path):
     func = reward_funcs(str(config))[0][0]
     assert [asyncio.run(func(prompt="p", completion=[m], answer=[WEATHER]))
             for m in (right, wrong)] == expected
+
+
+def test_cli_reads_tool_calls_and_schemas_and_fails_a_run_without_references(tmp_path, capsys):
+    from rewards.cli import main
+
+    cfg = tmp_path / "cfg.yaml"
+    cfg.write_text("domains:\n  default:\n    rewards:\n      - {use: tool_call}\n")
+    schema = [{"name": "math.factorial", "parameters": {
+        "type": "dict", "properties": {"number": {"type": "integer"}}, "required": ["number"]}}]
+    answer = [{"math.factorial": {"number": [5]}}]
+    call = {"type": "function", "function": {"name": "math_factorial",
+                                             "arguments": '{"number": 5}'}}
+    rows = [{"completion": [{"role": "assistant", "content": None, "tool_calls": [call]}]},
+            {"completion": "[math.factorial(number=5.0)]"}]  # a float for an integer
+    src, out = tmp_path / "in.jsonl", tmp_path / "out.jsonl"
+    src.write_text("".join(json.dumps({**row, "prompt": "5!", "answer": answer,
+                                       "function": schema}) + "\n" for row in rows))
+    assert main(["score", str(src), "--config", str(cfg), "--map", "answer=reference",
+                 "--out", str(out)]) == 0
+    assert [json.loads(line)["score"] for line in out.read_text().splitlines()] == [1.0, 0.0]
+    # the same file without its ground-truth column: the run fails (exit 3), no green zeros
+    assert main(["score", str(src), "--config", str(cfg), "--out", str(out)]) == 3
+    assert "bad_reference:missing" in capsys.readouterr().err
