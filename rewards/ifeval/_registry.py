@@ -14,6 +14,7 @@ from functools import partial
 from typing import Any
 
 from rewards.ifeval import _ifbench, _ifeval, _ifevalg, _rlvr
+from rewards.cache import ByteCache
 from rewards.ifeval._errors import BadConstraint
 
 __all__ = ["FAMILIES", "INSTRUCTIONS", "BadConstraint", "Instruction", "build_instruction"]
@@ -54,8 +55,8 @@ class Instruction:
     """The checker with the constraint's arguments bound."""
 
 
-_BUILT: dict[Any, Instruction] = {}
-_BUILT_LIMIT = 65_536
+_BUILT: ByteCache[Any, Instruction] = ByteCache(32 << 20)
+"""Built constraints by (id, kwargs): a reference's arguments come from the client, any size."""
 
 
 def build_instruction(instruction_id: Any, kwargs: Any, *, function: bool = False) -> Instruction:
@@ -69,9 +70,7 @@ def build_instruction(instruction_id: Any, kwargs: Any, *, function: bool = Fals
             return found
     built = _build(instruction_id, kwargs, function)
     if key is not None:
-        if len(_BUILT) >= _BUILT_LIMIT:
-            _BUILT.clear()
-        _BUILT[key] = built
+        _BUILT.put(key, built)
     return built
 
 
