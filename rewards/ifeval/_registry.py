@@ -13,9 +13,10 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
-from rewards.ifeval import _ifbench, _ifeval, _ifevalg, _rlvr
 from rewards.cache import ByteCache
+from rewards.ifeval import _ifbench, _ifeval, _ifevalg, _rlvr
 from rewards.ifeval._errors import BadConstraint
+from rewards.text import read_text
 
 __all__ = ["FAMILIES", "INSTRUCTIONS", "BadConstraint", "Instruction", "build_instruction"]
 
@@ -144,6 +145,8 @@ def _parameters(checker: Checker) -> dict[str, str]:
 
 
 def _coerce(instruction_id: str, name: str, kind: str, value: Any) -> Any:
+    """`value` as the checker's `kind`; text is read as the response is (`read_text`), so a
+    keyword, a phrase to repeat or an end phrase meets the reply's text on equal terms."""
     where = f"{instruction_id}: {name}"
     if kind == "int":
         if isinstance(value, bool) or not isinstance(value, (int, float)):
@@ -154,14 +157,14 @@ def _coerce(instruction_id: str, name: str, kind: str, value: Any) -> Any:
     if kind == "str":
         if not isinstance(value, str):
             raise BadConstraint(f"{where} must be text, not {value!r}")
-        return value
+        return read_text(value)
     if kind in ("Sequence[str]", "str | Sequence[str]"):
         if isinstance(value, str):
             if kind == "Sequence[str]":
                 raise BadConstraint(f"{where} must be a list of text, not {value!r}")
-            return value
+            return read_text(value)
         if isinstance(value, Sequence) and value and all(isinstance(v, str) for v in value):
-            return tuple(value)
+            return tuple(read_text(v) for v in value)
         raise BadConstraint(f"{where} must be a non-empty list of text, not {value!r}")
     raise BadConstraint(f"{where}: unhandled parameter type {kind!r}")
 
