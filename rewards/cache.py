@@ -36,6 +36,8 @@ from collections.abc import Callable, Hashable
 from types import MappingProxyType
 from typing import Any, Generic, TypeVar
 
+from rewards.errors import ConfigError
+
 __all__ = ["ByteCache", "approx_bytes", "byte_cache"]
 
 K = TypeVar("K", bound=Hashable)
@@ -98,7 +100,7 @@ class ByteCache(Generic[K, V]):
 
     def __init__(self, max_bytes: int, *, max_entries: int | None = None) -> None:
         if max_bytes < 0:
-            raise ValueError(f"max_bytes must be >= 0, not {max_bytes}")
+            raise ConfigError(f"cache: max_bytes must be >= 0, not {max_bytes}")
         self.max_bytes = max_bytes
         self.max_entries = max_entries
         self.nbytes = 0
