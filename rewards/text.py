@@ -18,6 +18,8 @@ verdict on the text a reader sees. So, in one linear pass:
   PDF, the isolate or paragraph that holds it, or the end of the text) a run of letters of
   the other direction is shown backwards, so it is read backwards: RLO + `drowssap` is shown,
   and read, as `password`. The innermost override decides.
+- **Canonically equivalent text is the same text** (Unicode NFC, after the removals): `e` +
+  U+0301 is `é`, so a decomposed `café` is the forbidden `café`.
 - **Look-alike commas are commas**: every punctuation character Unicode names a comma
   (`，` fullwidth, `،` Arabic, `、` ideographic, `﹐` small, `⸲` turned ...) and `‚` (U+201A,
   drawn as one) read as `,`.
@@ -93,14 +95,15 @@ SignWriting). For docs and tests."""
 
 def read_text(text: str) -> str:
     """`text` as every checker reads it (see the module doc): invisible and format characters
-    removed, bidi overrides applied, look-alike commas read as `,`. Linear in `text`;
+    removed, bidi overrides applied, look-alike commas read as `,`, composed (NFC). Linear in `text`;
     `read_text(read_text(t)) == read_text(t)`."""
     if text.isascii():
         return text
     removed, commas = _tables()
     if _LRO in text or _RLO in text:
         text = _apply_overrides(text)
-    return removed.sub(lambda run: _removed(text, run), text).translate(commas)
+    text = removed.sub(lambda run: _removed(text, run), text).translate(commas)
+    return text if unicodedata.is_normalized("NFC", text) else unicodedata.normalize("NFC", text)
 
 
 def _removed(text: str, run: re.Match[str]) -> str:

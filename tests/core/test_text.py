@@ -59,6 +59,11 @@ def test_bidi_overrides_are_read_in_the_order_they_are_shown(text: str, read: st
     assert read_text(text) == read
 
 
+def test_canonically_equivalent_text_reads_alike() -> None:
+    assert read_text("cafe\u0301") == read_text("caf\u00e9") == "caf\u00e9"
+    assert read_text("\u1100\u1161") == "\uac00"  # Hangul jamo: one syllable
+
+
 def test_every_character_unicode_names_a_comma_reads_as_a_comma() -> None:
     commas = [chr(c) for c in range(sys.maxunicode + 1)
               if unicodedata.category(chr(c)).startswith("P")

@@ -41,6 +41,13 @@ def test_a_hidden_character_does_not_pass_a_forbidden_word(hidden: str, referenc
     assert _score(reference, f"my {hidden} is hunter2").value == 0.0
 
 
+def test_a_decomposed_accent_does_not_pass_a_forbidden_word() -> None:
+    reference = {"instruction_id_list": ["keywords:forbidden_words"],
+                 "kwargs": [{"forbidden_words": ["caf\u00e9"]}]}
+    assert _score(reference, "a small cafe\u0301 here").value == 0.0
+    assert _score(reference, "a small cafe here").value == 1.0
+
+
 def test_a_forbidden_word_written_with_a_hidden_character_still_forbids_the_word() -> None:
     reference = {"instruction_id_list": ["keywords:forbidden_words"],
                  "kwargs": [{"forbidden_words": ["pass\u200bword"]}]}
