@@ -173,6 +173,7 @@ def _fresh_locks_after_fork() -> None:
 os.register_at_fork(after_in_child=_fresh_locks_after_fork)
 
 _MISSING = object()
+_KEYWORDS = object()  # keeps f(a, k=1) apart from f(a, ("k", 1)) and the like
 
 
 def byte_cache(max_bytes: int) -> Callable[[F], F]:
@@ -185,7 +186,7 @@ def byte_cache(max_bytes: int) -> Callable[[F], F]:
 
         @functools.wraps(function)
         def cached(*args: Any, **kwargs: Any) -> Any:
-            key = (args, tuple(kwargs.items())) if kwargs else args
+            key = (args, _KEYWORDS, tuple(kwargs.items())) if kwargs else args
             found = cache.get(key, _MISSING)
             if found is not _MISSING:
                 return found

@@ -88,6 +88,13 @@ def test_byte_cache_keeps_results_not_exceptions() -> None:
 
     assert upper("a") == "A" and upper("a") == "A" and upper("a", twice=True) == "AA"
     assert calls == ["a", "a"]
+
+    @byte_cache(1 << 20)
+    def pair(*args: object, **kwargs: object) -> tuple[object, object]:
+        return args, kwargs
+
+    assert pair(("a",), (("k", 1),)) == ((("a",), (("k", 1),)), {})
+    assert pair("a", k=1) == (("a",), {"k": 1})  # not the positional call's entry
     for _ in range(2):
         with pytest.raises(ValueError):
             upper("bad")
