@@ -43,11 +43,11 @@ class IFEvalConfig:
         check_range("max_chars", self.max_chars, ge=1)
         if self.mode == "loose" and not self.allow_loose:
             raise ConfigError(
-                "mode: loose is IFEval's evaluation metric, not a training "
-                "reward: it counts a constraint as followed when the violation sits on the "
-                "first or last line (or inside `*`), so a policy learns to put it there and "
-                "scores 1.0. Use mode: strict to train; to evaluate with loose accuracy, say "
-                "so with allow_loose: true (docs/instruction-following.md)")
+                "mode: loose is IFEval's evaluation metric, not a training reward: it counts a "
+                "constraint as followed when the violation sits on the first or last line (or "
+                "inside `*`), so a policy learns to put it there and scores 1.0. Use mode: "
+                "strict to train; to evaluate with loose accuracy, say so with allow_loose: "
+                "true (docs/instruction-following.md)")
 
 
 def loose_variants(response: str) -> list[str]:
@@ -87,7 +87,7 @@ def follows(instruction: Instruction, response: str, mode: Mode = "strict") -> b
 def verdicts(instructions: Sequence[Instruction], response: str, mode: Mode = "strict") -> list[bool]:
     """`follows` for each instruction, on `response` as `rewards.text.read_text` reads it
     (invisible and format characters removed, bidi overrides applied, look-alike commas read
-    as `,`): every checker sees that text, and a reply of invisible characters is blank."""
+    as `,`, NFC): every checker sees that text, and a reply of invisible characters is blank."""
     return _read_verdicts(instructions, read_text(response), mode)
 
 
