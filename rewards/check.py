@@ -33,7 +33,7 @@ from rewards.io import (
     row_to_sample,
     source_name,
 )
-from rewards.scoring import AbstentionPolicy, AbstentionTally, abstention_cause
+from rewards.scoring import NO_VALUE, AbstentionPolicy, AbstentionTally, abstention_cause
 from rewards.types import Checkable, Sample, SampleCheck, Score
 
 __all__ = ["DEFAULT_ROWS", "CheckReport", "Checkable", "SampleCheck", "check_component",
@@ -284,7 +284,10 @@ def _check_domain(domain: str, specs: Sequence[ComponentConfig], reward: Any,
     for i, (line, sample) in enumerate(members):
         checks = [r[i] for r in weighted if r is not None]
         cause = None
-        if decided and all(c.abstain is not None for c in checks):
+        if not weighted:  # every component weight 0 (logged only): the domain gives no value
+            cause = NO_VALUE
+            report.abstain[cause] += 1
+        elif decided and all(c.abstain is not None for c in checks):
             cause = _cause(sample, checks[0].abstain or "")
             report.abstain[cause] += 1
         elif len(report.examples) < examples and checks:

@@ -185,3 +185,16 @@ def test_check_rows_on_a_dataset_object_with_an_unchecked_component():
     report = check_rows(ds, config, rows=2)
     assert (report.read, report.total, report.failures) == (2, 5, [])
     assert "exact (rewards_for_tests:exact, weight 1): not checked" in report.render()
+
+
+def test_a_domain_whose_only_component_has_weight_0_fails_the_check(tmp_path, capsys):
+    """It said ok and exited 0: a weight-0 component is logged only, so the domain scores
+    nothing, and `rewards score` exits 3 on it."""
+    cfg = tmp_path / "cfg.yaml"
+    cfg.write_text("domains:\n  default: {rewards: [{use: math, weight: 0}]}\n")
+    src = tmp_path / "in.jsonl"
+    src.write_text(json.dumps({"completion": "\\boxed{1}", "reference": "1"}) + "\n")
+    assert main(["check", str(src), "--config", str(cfg)]) == 3
+    captured = capsys.readouterr()
+    assert "FAIL" in captured.out and "no_value x1" in captured.out
+    assert "weight > 0" in captured.err
