@@ -36,8 +36,8 @@ from rewards.io import (
 from rewards.scoring import NO_VALUE, AbstentionPolicy, AbstentionTally, abstention_cause
 from rewards.types import Checkable, Sample, SampleCheck, Score
 
-__all__ = ["DEFAULT_ROWS", "CheckReport", "Checkable", "SampleCheck", "check_component",
-           "check_rows"]
+__all__ = ["COMPLETION_COLUMNS", "DEFAULT_ROWS", "CheckReport", "Checkable", "SampleCheck",
+           "check_component", "check_rows", "completion_column", "missing_completion_note"]
 
 DEFAULT_ROWS = 1000
 """Rows read by default: enough to see every common problem, fast on any input."""
@@ -102,6 +102,36 @@ def _math_checks(reward: Any, samples: Sequence[Sample]) -> list[SampleCheck]:
     return checks
 
 
+# --- a completion under another name -------------------------------------------------------
+
+COMPLETION_COLUMNS = ("response", "responses", "output", "outputs", "generation",
+                      "generations", "generated_text", "model_output", "model_response",
+                      "prediction", "solution_str", "completions")
+"""Column names that datasets and trainers give the model's output (veRL's `solution_str`,
+TRL's `completions`, ...): a row with one of them and no completion is a rollout whose
+completion column is misnamed, never a prompt."""
+
+
+def completion_column(row: Mapping[str, Any]) -> str | None:
+    """The column of `row` that holds the model's output under another name, or None."""
+    return next((c for c in COMPLETION_COLUMNS if c in row), None)
+
+
+def missing_completion_note(row: Mapping[str, Any], mapping: Mapping[str, str] | None,
+                            source: str, line: int) -> str:
+    """What `rewards score` and `rewards check` say when no row has a completion: the field,
+    the first row, and the `--map` that fixes it."""
+    from rewards.io import column_of
+
+    field = column_of(mapping or {}, "completion")
+    what = f"no {field!r} field in any row (file {source}, line {line})"
+    found = completion_column(row)
+    if found is not None and field == "completion":
+        return f"{what}; found {found!r}: add --map {found}=completion"
+    columns = ", ".join(sorted(map(str, row))[:12]) or "none"
+    return f"{what}; columns: {columns}: add --map COLUMN=completion for the model's output"
+
+
 # --- the report ------------------------------------------------------------------------------
 
 
@@ -152,6 +182,8 @@ class CheckReport:
     """The first valid row's columns, nested keys one level down (`reward_model.{...}`)."""
     failures: list[str] = field(default_factory=list)
     """One line per domain (of the data) that would score nothing; empty: the data is fine."""
+    completion_note: str = ""
+    """Set when rows lack a completion and name it otherwise (`missing_completion_note`)."""
 
     def render(self) -> str:
         return "\n".join(_render(self)) + "\n"
@@ -176,6 +208,7 @@ def check_rows(source: str | Path | Any, config: RewardConfig, *,
     samples: list[tuple[int, str, Sample]] = []  # (line, domain in the data, sample)
     report = CheckReport(name, 0, None, False)
     no_completion: list[tuple[int, InputError]] = []
+    misnamed: tuple[int, Mapping[str, Any]] | None = None  # a completion under another name
     for line, row in itertools.islice(iter_rows(source), rows):
         report.read += 1
         try:
@@ -187,13 +220,20 @@ def check_rows(source: str | Path | Any, config: RewardConfig, *,
             missing = _missing_completion(row, mapping, name, line)
             if missing is not None:  # a prompt row, or a rollout row without its completion
                 no_completion.append((line, missing))
+                if misnamed is None and (completion_column(row) is not None
+                                         or "completion" in (mapping or {}).values()):
+                    misnamed = (line, row)
         except InputError as exc:
             report.input_errors.append(exc)
             continue
         mapped = map_domain(sample.domain, domain_map)
         samples.append((line, sample.domain, replace(sample, domain=mapped)))
-    if len(no_completion) < len(samples):  # rollouts: a row without a completion is an
-        lines = {line for line, _ in no_completion}  # input error, as rewards score reads it
+    if misnamed is not None and len(no_completion) == len(samples):  # rollouts, misnamed
+        report.completion_note = missing_completion_note(misnamed[1], mapping, name,
+                                                         misnamed[0])
+    if len(no_completion) < len(samples) or report.completion_note:  # rollouts: a row
+        lines = {line for line, _ in no_completion}  # without one is an input error, as
+        # rewards score reads it
         samples = [item for item in samples if item[0] not in lines]
         report.input_errors = sorted([*report.input_errors,
                                       *(exc for _, exc in no_completion)],
@@ -327,7 +367,9 @@ def _failures(report: CheckReport, routes: Mapping[str, Any],
         domain = next((d for d in first if failure.startswith(f"domain {d!r}:")), None)
         if domain is None and len(first) == 1 and not failure.startswith("domain "):
             domain = next(iter(first))  # the whole run: one domain of the data
-        if not samples and report.input_errors:
+        if report.completion_note:
+            failure += f": {report.completion_note}"
+        elif not samples and report.input_errors:
             failure += f" (first: {report.input_errors[0]})"
         elif domain is not None:
             failure += f" ({first[domain]})"

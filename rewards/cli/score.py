@@ -25,7 +25,7 @@ from rewards.cli._common import (
     load_reward_config,
 )
 from rewards.errors import InputError
-from rewards.scoring import AbstentionTally, abstention_cause
+from rewards.scoring import AbstentionTally, ConfigurationAbstention, abstention_cause
 from rewards.types import Reward, Sample, Score
 
 
@@ -72,6 +72,7 @@ def run(args: argparse.Namespace) -> int:
                             domains=getattr(reward, "domains", ()))
     summary = Summary(tally)
     columns: set[str] = set()
+    completions = CompletionSeen(mapping, str(source))
     # counting is a second pass over the input: only done when a bar may be shown
     total = None if args.progress == "off" else count_rows(source)
     show = args.progress == "on" or (args.progress == "auto" and (total or 0) >= 1000)
@@ -79,15 +80,52 @@ def run(args: argparse.Namespace) -> int:
 
     with open_output(out, inputs=[source, config]) as fh, \
             tqdm(total=total, disable=not show, unit="row", file=sys.stderr) as bar:
-        for batch in _batches(source, mapping, domain_map, args.batch_size, columns):
+        for batch in _batches(source, mapping, domain_map, args.batch_size, columns,
+                              completions):
             for row in score_rows(reward, batch, tally):
                 summary.add(row)
                 write_row(fh, row, out)
             bar.update(len(batch))
-    summary.print(sys.stdout, out)
+    note = completions.note()
+    summary.print(sys.stdout, out, note=note)
     _warn_unused_map(mapping, columns, tally.rows)
-    tally.check()  # a run that scored nothing for a configuration cause: exit 3
+    try:
+        tally.check()  # a run that scored nothing for a configuration cause: exit 3
+    except ConfigurationAbstention as exc:
+        if note:  # the field and the --map that fixes it, not only "check the file"
+            raise ConfigurationAbstention(f"{exc}: {note}", exc.counts) from None
+        raise
     return 0
+
+
+class CompletionSeen:
+    """Whether any row had a completion, and the first that had none: a run where no row has
+    one names the field and the `--map` that fixes it (`rewards.check`'s note, the same one
+    `rewards check` gives)."""
+
+    def __init__(self, mapping: Mapping[str, str], source: str) -> None:
+        self.mapping = mapping
+        self.source = source
+        self.any = False
+        self.first_missing: tuple[int, Mapping[str, Any]] | None = None
+
+    def add(self, line: int, row: Mapping[str, Any], error: InputError | None) -> None:
+        from rewards.io import column_of
+
+        if error is None or error.field != column_of(self.mapping, "completion") \
+                or not error.detail.startswith("missing completion"):
+            self.any = True  # the row has a completion (valid or not)
+            return
+        if self.first_missing is None:
+            self.first_missing = (line, row)
+
+    def note(self) -> str:
+        if self.any or self.first_missing is None:
+            return ""
+        from rewards.check import missing_completion_note
+
+        line, row = self.first_missing
+        return missing_completion_note(row, self.mapping, self.source, line)
 
 
 def _warn_unused_map(mapping: dict[str, str], columns: set[str], rows: int) -> None:
@@ -105,8 +143,10 @@ Item = tuple[int, Sample | InputError, Any]
 
 
 def _batches(source: Path, mapping: dict[str, str], domain_map: Mapping[str, str], size: int,
-             columns: set[str]) -> Iterator[list[Item]]:
-    """Batches of (line, sample or error, id); `columns` collects the column names seen."""
+             columns: set[str], completions: CompletionSeen | None = None
+             ) -> Iterator[list[Item]]:
+    """Batches of (line, sample or error, id); `columns` collects the column names seen,
+    `completions` whether rows had a completion."""
     from rewards.io import iter_rows, row_id, row_to_sample
 
     batch: list[Item] = []
@@ -115,11 +155,14 @@ def _batches(source: Path, mapping: dict[str, str], domain_map: Mapping[str, str
         if not isinstance(row, InputError):
             columns.update(row)
             ident = row_id(row, mapping)
+            fields = row
             try:
                 row = row_to_sample(row, mapping=mapping, domain_map=domain_map,
                                     source=str(source), line=line)
             except InputError as exc:
                 row = exc
+            if completions is not None:
+                completions.add(line, fields, row if isinstance(row, InputError) else None)
         batch.append((line, row, ident))
         if len(batch) >= size:
             yield batch
@@ -185,7 +228,7 @@ class Summary:
         if row["score"] is not None:
             self.values[domain].append(row["score"])
 
-    def print(self, fh: TextIO, out: Path) -> None:
+    def print(self, fh: TextIO, out: Path, *, note: str = "") -> None:
         total = sum(self.counts.values())
         fh.write(f"scored {total} rows -> {out}\n\n")
         fh.write(f"{'domain':<20} {'rows':>8} {'scored':>8} {'mean':>8}\n")
@@ -199,3 +242,5 @@ class Summary:
         if causes:
             fh.write(f"\n{'not scored, by cause':<24} {'rows':>8}\n")
             fh.writelines(f"{cause:<24} {count:>8}\n" for cause, count in causes.items())
+        if note:
+            fh.write(f"\n{note}\n")

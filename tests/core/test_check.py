@@ -198,3 +198,42 @@ def test_a_domain_whose_only_component_has_weight_0_fails_the_check(tmp_path, ca
     captured = capsys.readouterr()
     assert "FAIL" in captured.out and "no_value x1" in captured.out
     assert "weight > 0" in captured.err
+
+
+NOTE = ("no 'completion' field in any row (file {src}, line 1); found 'response': add --map "
+        "response=completion")
+
+
+def test_a_renamed_completion_column_fails_check_as_it_fails_score(tmp_path, capsys):
+    """check said ok and exited 0 (it read the rows as prompts) where score exited 3 with
+    every row bad input; both now name the field and the --map that fixes it."""
+    src = tmp_path / "rows.jsonl"
+    src.write_text("".join(json.dumps({"prompt": "q", "response": f"\\boxed{{{i}}}",
+                                       "reference": "1", "domain": "math"}) + "\n"
+                           for i in (1, 2)))
+    note = NOTE.format(src=src)
+    assert main(["check", str(src)]) == 3
+    captured = capsys.readouterr()
+    assert note in captured.out and note in captured.err
+    out = tmp_path / "o.jsonl"
+    assert main(["score", str(src), "--out", str(out), "--progress", "off"]) == 3
+    captured = capsys.readouterr()
+    assert note in captured.out and note in captured.err
+    assert main(["check", str(src), "--map", "response=completion"]) == 0
+    assert main(["score", str(src), "--out", str(out), "--map", "response=completion",
+                 "--progress", "off"]) == 0
+
+
+def test_a_mapped_completion_column_in_no_row_is_named(tmp_path, capsys):
+    src = tmp_path / "rows.jsonl"
+    src.write_text(json.dumps({"prompt": "q", "text": "1", "reference": "1"}) + "\n")
+    assert main(["check", str(src), "--map", "answer=completion"]) == 3
+    err = capsys.readouterr().err
+    assert f"no 'answer' field in any row (file {src}, line 1)" in err
+    assert "add --map COLUMN=completion" in err
+
+
+def test_prompt_rows_without_a_completion_column_still_check(tmp_path, capsys):
+    src = tmp_path / "prompts.jsonl"
+    src.write_text(json.dumps({"prompt": "q", "reference": "1", "domain": "math"}) + "\n")
+    assert main(["check", str(src)]) == 0
