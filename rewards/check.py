@@ -33,7 +33,13 @@ from rewards.io import (
     row_to_sample,
     source_name,
 )
-from rewards.scoring import NO_VALUE, AbstentionPolicy, AbstentionTally, abstention_cause
+from rewards.scoring import (
+    ERROR_REASON,
+    NO_VALUE,
+    AbstentionPolicy,
+    AbstentionTally,
+    abstention_cause,
+)
 from rewards.types import Checkable, Sample, SampleCheck, Score
 
 __all__ = ["COMPLETION_COLUMNS", "DEFAULT_ROWS", "CheckReport", "Checkable", "SampleCheck",
@@ -47,8 +53,44 @@ _COUNT_LIMIT = 64 << 20
 
 def check_component(reward: Any, samples: Sequence[Sample]) -> list[SampleCheck] | None:
     """One `SampleCheck` per sample from a built component, or None when it cannot tell.
-    A `Checkable` reward checks itself; the math reward is run as it scores; `answer_after`
-    is applied as scoring applies it; other wrappers (`.reward`) are looked through."""
+    A `Checkable` reward checks itself; the math reward is run as it scores (by its rules:
+    a judge model is never loaded); `answer_after` is applied as scoring applies it; other
+    wrappers (`.reward`) are looked through.
+
+    As `rewards.scoring.score_batch` scores: if checking the batch raises (a reference
+    nested too deeply for its parser ...) and the error is not broken infrastructure, the
+    samples are checked one by one, and the one that raises is that row's `error` (the
+    reason scoring gives it), never a crash of the check."""
+    from rewards.errors import INFRASTRUCTURE_ERRORS
+
+    try:
+        return _check_component(reward, samples)
+    except INFRASTRUCTURE_ERRORS:
+        raise
+    except Exception as exc:  # noqa: BLE001 - find the poison sample, as score_batch does
+        if len(samples) <= 1:
+            return _poison_checks(exc, samples)
+    checks: list[SampleCheck] = []
+    for sample in samples:
+        try:
+            one = _check_component(reward, [sample])
+        except INFRASTRUCTURE_ERRORS:
+            raise
+        except Exception as exc:  # noqa: BLE001 - this sample's error row
+            one = _poison_checks(exc, [sample])
+        if one is None:
+            return None
+        checks.extend(one)
+    return checks
+
+
+def _poison_checks(exc: Exception, samples: Sequence[Sample]) -> list[SampleCheck]:
+    why = f"{type(exc).__name__}: {exc}"[:300]
+    return [SampleCheck(None, None, ERROR_REASON, f"checking it raised {why}")
+            for _ in samples]
+
+
+def _check_component(reward: Any, samples: Sequence[Sample]) -> list[SampleCheck] | None:
     from rewards.math import MathReward
     from rewards.reasoning import AnswerAfter
 
@@ -64,7 +106,7 @@ def check_component(reward: Any, samples: Sequence[Sample]) -> list[SampleCheck]
         return _math_checks(reward, samples)
     inner = getattr(reward, "reward", None)
     if hasattr(inner, "score"):
-        return check_component(inner, samples)
+        return _check_component(inner, samples)
     return None
 
 
@@ -75,8 +117,8 @@ def _answer_after_checks(reward: Any, samples: Sequence[Sample]) -> list[SampleC
 
     after = [text_after(s.completion, reward.markers) if isinstance(s.completion, str) else None
              for s in samples]
-    inner = check_component(reward.reward, [replace(s, completion=a or "")
-                                            for s, a in zip(samples, after)])
+    inner = _check_component(reward.reward, [replace(s, completion=a or "")
+                                             for s, a in zip(samples, after)])
     if inner is None:
         return None
     return [c if a is not None else replace(c, answer=None, abstain=None,
@@ -86,10 +128,17 @@ def _answer_after_checks(reward: Any, samples: Sequence[Sample]) -> list[SampleC
 
 def _math_checks(reward: Any, samples: Sequence[Sample]) -> list[SampleCheck]:
     """The math reward scores the samples as `rewards score` would (its workers parse the
-    references); nothing else is run. A sample without an answer is not compared, so its
-    reference is read only as far as scoring reads it."""
+    references) by its rules; nothing else is run: a judge (a language model) is not asked,
+    so no model is loaded (a pair the rules call wrong shows as the rules' verdict). A
+    sample without an answer is not compared, so its reference is read only as far as
+    scoring reads it."""
+    import copy
+
     from rewards.math import extract_answer, prepare_reference
 
+    if getattr(reward, "judge", None) is not None:
+        reward = copy.copy(reward)  # the same config and verdict cache, no judge
+        reward.judge = None
     scores = reward.score(samples)
     checks = []
     for s, score in zip(samples, scores):

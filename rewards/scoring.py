@@ -27,6 +27,7 @@ from rewards.types import Reward, Sample, Score, check_scores, reference_of
 
 __all__ = [
     "CONFIGURATION_CAUSES",
+    "ERROR_REASON",
     "INFRASTRUCTURE_ERRORS",
     "NO_VALUE",
     "RUN_RULE",

@@ -237,3 +237,57 @@ def test_prompt_rows_without_a_completion_column_still_check(tmp_path, capsys):
     src = tmp_path / "prompts.jsonl"
     src.write_text(json.dumps({"prompt": "q", "reference": "1", "domain": "math"}) + "\n")
     assert main(["check", str(src)]) == 0
+
+
+IFEVAL = {"instruction_id_list": ["punctuation:no_comma"], "kwargs": [{}]}
+
+
+def _nested(reference, depth):
+    for _ in range(depth):
+        reference = [reference]
+    return reference
+
+
+def test_a_deeply_nested_instruction_reference_is_its_rows_error_not_a_crash():
+    """check raised RecursionError out of the run where score makes the row an error row."""
+    config = parse_config({"domains": {"if": {"rewards": [{"use": "ifeval"}]}}})
+    deep = {"prompt": "q", "completion": "hello", "reference": _nested(IFEVAL, 3000),
+            "domain": "if"}
+    good = {"prompt": "q", "completion": "hello", "reference": IFEVAL, "domain": "if"}
+    report = check_rows([deep, good], config)
+    domain = report.domains["if"]
+    assert domain.abstain == {"error": 1} and report.failures == []
+    assert "RecursionError" in domain.components[0].first_problem
+    assert domain.examples[0][2] == "follows 1 of 1"
+    report = check_rows([deep], config)  # every row of the domain: the run rule's failure
+    assert report.failures and "error x1" in report.failures[0]
+
+
+def test_check_applies_ifeval_max_chars_as_scoring_does(tmp_path, capsys):
+    """check said 'follows 0 of 1' past max_chars, where scoring gives too_long 0.0."""
+    cfg = tmp_path / "cfg.yaml"
+    cfg.write_text("domains:\n  if: {rewards: [{use: ifeval, max_chars: 100}]}\n")
+    src = tmp_path / "in.jsonl"
+    src.write_text(json.dumps({"prompt": "q", "completion": "no commas here " * 20,
+                               "reference": IFEVAL, "domain": "if"}) + "\n")
+    assert main(["check", str(src), "--config", str(cfg)]) == 0
+    assert "too long: scores 0.0 (over max_chars 100)" in capsys.readouterr().out
+
+
+def test_check_never_loads_the_math_judge(tmp_path, capsys, monkeypatch):
+    """A math judge is asked where the rules say wrong: check ran it, loading its model."""
+    import rewards.engines
+
+    def load(*args, **kwargs):
+        raise AssertionError("rewards check loaded a judge model")
+
+    monkeypatch.setattr(rewards.engines, "shared_engine", load)
+    cfg = tmp_path / "cfg.yaml"
+    cfg.write_text("domains:\n  math: {rewards: [{use: math, judge: {model: some/judge}}]}\n")
+    src = tmp_path / "in.jsonl"
+    src.write_text("".join(json.dumps({"prompt": "q", "completion": f"\\boxed{{{a}}}",
+                                       "reference": "2", "domain": "math"}) + "\n"
+                           for a in (2, 3)))
+    assert main(["check", str(src), "--config", str(cfg)]) == 0
+    out = capsys.readouterr().out
+    assert "answers found 2 of 2" in out and "ok: every domain" in out
