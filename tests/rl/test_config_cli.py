@@ -222,3 +222,21 @@ def test_a_file_the_setup_script_builds_says_to_run_it(tmp_path, capsys):
     assert "model:" in err and "toy/model does not exist yet: run `python " in err
     assert "setup.py` first" in err and "huggingface" not in err.lower()
     assert not (tmp_path / "run").exists()
+
+
+def test_messages_say_each_thing_once(monkeypatch):
+    """'environment: environment: unknown key' and 'the training loops needs' (#40)."""
+    import sys
+
+    from rl._models import require_torch
+
+    with pytest.raises(ConfigError) as caught:
+        load_train_config(GRPOConfig, {"model": "m", "reward_config": "r.yaml", "prompts": "p",
+                                       "environment": {"use": "number_guess", "max_turn": 3}})
+    message = str(caught.value)
+    assert "environment: unknown key 'max_turn'" in message
+    assert "environment: environment:" not in message
+    monkeypatch.setitem(sys.modules, "torch", None)  # import torch raises ImportError
+    with pytest.raises(Exception) as missing:
+        require_torch()
+    assert "training (the GRPO and PPO loops) needs 'torch'" in str(missing.value)
