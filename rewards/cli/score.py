@@ -70,7 +70,7 @@ def run(args: argparse.Namespace) -> int:
     out = Path(args.out)
     tally = AbstentionTally(AbstentionPolicy(share=args.abstain_share), where="",
                             domains=getattr(reward, "domains", ()))
-    summary = Summary(tally)
+    summary = Summary(tally, normalize=getattr(reward, "normalize", "none"))
     columns: set[str] = set()
     completions = CompletionSeen(mapping, str(source))
     # counting is a second pass over the input: only done when a bar may be shown
@@ -213,10 +213,13 @@ def _result(sample: Sample, score: Score, error: str | None) -> dict[str, Any]:
 
 class Summary:
     """Mean score per domain, counts per reason and abstentions by cause, printed at the end
-    of a run."""
+    of a run. Under a batch normalization (`normalize`: zscore_by_domain, group) the mean is
+    of the raw scores (`parts["raw"]`): the normalized scores' mean per domain is 0 by
+    construction and would say nothing."""
 
-    def __init__(self, tally: AbstentionTally | None = None) -> None:
+    def __init__(self, tally: AbstentionTally | None = None, *, normalize: str = "none") -> None:
         self.tally = tally
+        self.normalize = normalize
         self.values: dict[str, list[float]] = defaultdict(list)
         self.counts: Counter[str] = Counter()
         self.reasons: Counter[str] = Counter()
@@ -226,16 +229,21 @@ class Summary:
         self.counts[domain] += 1
         self.reasons[row["reason"]] += 1
         if row["score"] is not None:
-            self.values[domain].append(row["score"])
+            raw = row.get("parts", {}).get("raw") if self.normalize != "none" else None
+            self.values[domain].append(row["score"] if raw is None else raw)
 
     def print(self, fh: TextIO, out: Path, *, note: str = "") -> None:
         total = sum(self.counts.values())
         fh.write(f"scored {total} rows -> {out}\n\n")
-        fh.write(f"{'domain':<20} {'rows':>8} {'scored':>8} {'mean':>8}\n")
+        mean = "mean" if self.normalize == "none" else "raw mean"
+        fh.write(f"{'domain':<20} {'rows':>8} {'scored':>8} {mean:>8}\n")
         for domain in sorted(self.counts):
             values = self.values.get(domain, [])
             mean = f"{sum(values) / len(values):.4f}" if values else "-"
             fh.write(f"{domain:<20} {self.counts[domain]:>8} {len(values):>8} {mean:>8}\n")
+        if self.normalize != "none":
+            fh.write(f"(raw mean: of the scores before {self.normalize}; the output's "
+                     "`score` is normalized, its `parts.raw` is the raw score)\n")
         fh.write(f"\n{'reason':<20} {'rows':>8}\n")
         fh.writelines(f"{reason:<20} {count:>8}\n" for reason, count in self.reasons.most_common())
         causes = self.tally.counts() if self.tally is not None else {}

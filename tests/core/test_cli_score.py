@@ -288,3 +288,16 @@ def test_one_poison_row_among_scored_rows_still_exits_0(tmp_path):
     rows = [{"completion": "BOOM"}, {"completion": "fine"}]
     code, out = _run(tmp_path, rows, config=config)
     assert code == 0 and [r["reason"] for r in _read(out)] == ["error", "ok"]
+
+
+def test_the_summary_mean_under_zscore_is_of_the_raw_scores(tmp_path, capsys):
+    """Under zscore_by_domain the mean column always showed 0.0000 (the normalized scores'
+    mean); it shows the raw mean and says so."""
+    config = ('domains:\n  default: {rewards: [{use: "rewards_for_tests:exact"}]}\n'
+              "normalize: zscore_by_domain\n")
+    rows = [{"completion": c, "reference": "1"} for c in ("1", "1", "1", "0")]
+    code, out = _run(tmp_path, rows, config=config)
+    assert code == 0 and abs(sum(r["score"] for r in _read(out))) < 1e-9
+    summary = capsys.readouterr().out
+    assert "raw mean" in summary and "0.7500" in summary and "0.0000" not in summary
+    assert "before zscore_by_domain" in summary
