@@ -63,6 +63,6 @@ def always_raises(sample: Sample) -> float:
 
 
 @reward
-def returns_none(sample: Sample) -> None:
+def returns_none(sample: Sample) -> float | None:
     """A plugin that abstains (returns None) on every row."""
-    return None
+    return None if sample.completion is not None else 0.0
