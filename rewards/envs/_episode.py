@@ -32,13 +32,25 @@ log = logging.getLogger("rewards.envs")
 
 
 def cap_text(text: str, limit: int) -> str:
-    """`text` if it fits in `limit` characters, else its head and tail around a marker."""
+    """`text` if it fits in `limit` characters, else its head and tail around a marker; a
+    character no UTF-8 text can hold (a lone surrogate, from a `\\ud800` escape in an
+    environment's JSON) becomes U+FFFD, so no tokenizer or JSON writer downstream of the
+    episode raises on it."""
+    text = _valid_text(text)
     if len(text) <= limit:
         return text
     marker = f"\n[... {len(text) - limit} characters cut ...]\n"
     head = max((limit - len(marker)) * 2 // 3, 0)
     tail = max(limit - len(marker) - head, 0)
     return text[:head] + marker + (text[-tail:] if tail else "")
+
+
+def _valid_text(text: str) -> str:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return "".join("\ufffd" if "\ud800" <= c <= "\udfff" else c for c in text)
+    return text
 
 
 def discounted_returns(rewards: Sequence[float], discount: float) -> list[float]:
@@ -85,10 +97,10 @@ class Episode:
             raise ConfigError("step on a finished episode: start a new Episode")
         try:
             result = (tool or self.env.step)(action[:self.config.max_action_chars])
+            return self._record(action, result)  # what it returned is read here too
         except Exception as exc:  # noqa: BLE001 - `_fail` tells infrastructure from a bug
             self._fail(exc)
             return StepResult(done=True, info={"error": str(exc)})
-        return self._record(action, result)
 
     async def astep(self, action: str) -> StepResult:
         """`step`, awaiting the environment's own `astep` when it has one (else a thread)."""
@@ -101,10 +113,10 @@ class Episode:
             else:
                 result = await asyncio.to_thread(self.env.step,
                                                  action[:self.config.max_action_chars])
+            return self._record(action, result)  # what it returned is read here too
         except Exception as exc:  # noqa: BLE001 - `_fail` tells infrastructure from a bug
             self._fail(exc)
             return StepResult(done=True, info={"error": str(exc)})
-        return self._record(action, result)
 
     def stop(self, reason: str) -> None:
         """End the episode from outside (the loop's token budget): data, like out of turns."""
@@ -143,9 +155,14 @@ def score_trajectories(episodes: Sequence[Episode], reward: Reward) -> list[Traj
     in one batch (failed episodes are not scored: they abstain), then the returns."""
     from rewards.scoring import score_batch
 
-    live = [e for e in episodes if e.failure is None]
-    scores = iter(score_batch(reward, [e.final_sample() for e in live]).scores) if live \
-        else iter(())
+    finals = []
+    for e in episodes:
+        if e.failure is None:
+            try:
+                finals.append(e.final_sample())
+            except Exception as exc:  # noqa: BLE001 - this episode's error (or abstention)
+                e._fail(exc)
+    scores = iter(score_batch(reward, finals).scores) if finals else iter(())
     out = []
     for episode in episodes:
         config = episode.config

@@ -222,3 +222,39 @@ def test_a_near_miss_of_an_environment_key_is_a_typo_not_an_option():
         load_options(EnvConfig, {"use": "number_guess", "max_turn": 3}, where="test")
     config = load_options(EnvConfig, {"use": "number_guess", "step_penalty": 0.1}, where="test")
     assert dict(config.options) == {"step_penalty": 0.1}
+
+
+class Odd:
+    """An environment whose outputs are malformed in one way per action."""
+
+    name = "odd"
+
+    def reset(self, sample):
+        return "start \ud800"
+
+    def step(self, action):
+        if action == "none reward":
+            return StepResult("x", reward=None, done=True)
+        return StepResult("seen \ud800 here", reward=-0.1, done=action == "stop")
+
+    def final_answer(self):
+        raise ValueError("no answer kept")
+
+
+def test_what_an_environment_returns_is_read_without_sinking_the_batch():
+    config = env_config(use="number_guess")
+    episode = Episode(Odd(), Sample("p", "", reference=1), config)
+    assert episode.start() == "start \ufffd"  # a tokenizer raised on the lone surrogate
+    assert episode.step("go").observation == "seen \ufffd here"
+    broken = Episode(Odd(), Sample("p", "", reference=1), config)
+    broken.start()
+    assert broken.step("none reward").done and broken.failure.startswith("TypeError")
+    no_answer = Episode(Odd(), Sample("p", "", reference=1), config)
+    no_answer.start()
+    no_answer.step("stop")
+    fine = Episode(env_factory(config)(), Sample("p", "", reference=1), config)
+    fine.start()
+    fine.step("1")
+    a, b, c = score_trajectories([broken, no_answer, fine], math_reward())
+    assert (a.reason, b.reason) == ("error", "error") and a.reward is None is b.reward
+    assert "no answer kept" in no_answer.failure and c.reward == pytest.approx(0.9)
