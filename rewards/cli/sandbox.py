@@ -21,6 +21,8 @@ from rewards.errors import InputError, sandbox_errors
 SUFFIXES = {".py": "python", ".c": "c", ".cc": "cpp", ".cpp": "cpp", ".cxx": "cpp",
             ".js": "javascript", ".mjs": "javascript", ".sh": "bash"}
 LANGUAGES = typing.get_args(sandbox.Language)
+COMPARES = typing.get_args(sandbox.Compare)
+"""The stdin/stdout comparisons: the sandbox's own list (docs/sandbox.md), never a copy."""
 
 
 def add_parser(sub: Any) -> None:
@@ -36,8 +38,8 @@ def add_parser(sub: Any) -> None:
                    help="JSON: a list of assert strings, a list of {input, output} cases, or "
                         "{\"check\": CODE, \"entry_point\": NAME}")
     r.add_argument("--entry-point", default=None, help="function name for check(candidate)")
-    r.add_argument("--compare", choices=("exact", "whitespace", "float"), default="exact",
-                   help="stdin/stdout comparison (default: exact)")
+    r.add_argument("--compare", choices=COMPARES, default="exact",
+                   help=f"stdin/stdout comparison: {', '.join(COMPARES)} (default: exact)")
     r.add_argument("--stdin", default=None, metavar="FILE", help="file fed to stdin")
     r.add_argument("--mode", choices=("auto", "cold", "warm"), default="auto",
                    help="warm: fork from a pre-started jailed Python (default for Python)")

@@ -152,9 +152,11 @@ class IFEvalReward:
             ids = ", ".join(i.id for i in instructions)
             noun = "constraint" if len(instructions) == 1 else "constraints"
             followed = None
-            if s.completion:
-                found = verdicts(instructions, s.completion, self.config.mode)
-                followed = f"follows {sum(found)} of {len(found)}"
+            if s.completion:  # scoring's own verdict (max_chars, mode), not a second copy
+                score = self.score_one(s)
+                followed = (f"too long: scores {score.value} (over max_chars "
+                            f"{self.config.max_chars:,})" if score.reason == "too_long" else
+                            f"follows {round(sum(score.parts.values()))} of {len(instructions)}")
             checks.append(SampleCheck(f"{len(instructions)} {noun}: {ids}", followed))
         return checks
 
