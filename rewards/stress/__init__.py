@@ -18,7 +18,27 @@ from rewards.stress._run import (
     stress_config,
     stress_reward,
 )
+from rewards.stress._signatures import SIGNATURES, hack_metrics, hack_signatures
 
-__all__ = ["ATTACK_CLASSES", "BUILTIN_PROBES", "INVISIBLE", "ComponentResult", "GateResult",
-           "Probe", "ProbeResult", "ProbeSet", "Row", "StressReport", "as_dict", "plot",
-           "probe_set_for", "render", "stress_config", "stress_reward", "with_completion"]
+__all__ = [
+    "ATTACK_CLASSES",
+    "BUILTIN_PROBES",
+    "INVISIBLE",
+    "SIGNATURES",
+    "ComponentResult",
+    "GateResult",
+    "Probe",
+    "ProbeResult",
+    "ProbeSet",
+    "Row",
+    "StressReport",
+    "as_dict",
+    "hack_metrics",
+    "hack_signatures",
+    "plot",
+    "probe_set_for",
+    "render",
+    "stress_config",
+    "stress_reward",
+    "with_completion",
+]
