@@ -259,6 +259,10 @@ def warm_up(config: FusionConfig) -> None:
 
 # --- the HTTP app ------------------------------------------------------------------------
 
+class _Refused(ValueError):  # pydantic's protocol: a validator raises a ValueError
+    """A request field's value this server cannot apply (a 422 naming the field)."""
+
+
 def api_models(config: FusionConfig) -> SimpleNamespace:
     """The pydantic models of the API: `RunCodeRequest` (its bounds from `config`),
     `CommandRunResult` and `RunCodeResponse`, with SandboxFusion's field names and defaults."""
@@ -267,7 +271,7 @@ def api_models(config: FusionConfig) -> SimpleNamespace:
 
     def applicable(memory: int) -> int:
         if 0 < memory < MIN_MEMORY_MB:
-            raise ValueError(f"the sandbox cannot hold a run to {memory} MiB: ask for at least "
+            raise _Refused(f"the sandbox cannot hold a run to {memory} MiB: ask for at least "
                              f"{MIN_MEMORY_MB}, or <= 0 for the server's default")
         return memory
 
