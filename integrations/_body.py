@@ -35,7 +35,7 @@ from typing import Any
 from rewards.errors import ConfigError, InputError
 
 __all__ = ["DEFAULT_MAX_HELD_BYTES", "DEFAULT_MAX_VALUES", "INLINE_BYTES", "MAX_DEPTH",
-           "MIN_BYTES_PER_S", "PACE_GRACE_S", "READ_TIMEOUT_S", "BodyBounds", "BodyLimit",
+           "MIN_BYTES_PER_S", "PACE_GRACE_S", "PARSED_KEY", "READ_TIMEOUT_S", "BodyBounds", "BodyLimit",
            "check_bounds", "count_values", "parse_json", "parsed_body", "refuse"]
 
 DEFAULT_MAX_HELD_BYTES = 64 << 20
@@ -238,7 +238,13 @@ class BodyLimit:
             finally:
                 del body  # the parsed value replaces the bytes
 
+            given = False
+
             async def empty() -> Any:  # the app reads nothing: the value is in the scope
+                nonlocal given
+                if given:  # after the body: what the client does next (a disconnect)
+                    return await receive()
+                given = True
                 return {"type": "http.request", "body": b"", "more_body": False}
 
             await self.app(scope, empty, send)
