@@ -106,16 +106,26 @@ class _Episodes:
         self.held: OrderedDict[str, _Held] = OrderedDict()  # oldest touched first
         self.lock = threading.Lock()
 
+    def make_room(self) -> None:
+        """Room for one more episode: if full, drop the least recently used finished or idle
+        one; `_Full` when every held episode is live."""
+        with self.lock:
+            self._make_room()
+
+    def _make_room(self) -> None:
+        if len(self.held) < self.max_episodes:
+            return
+        now = time.monotonic()
+        spent = next((k for k, h in self.held.items() if not h.busy and (
+            h.episode.done or now - h.touched > self.idle_s)), None)
+        if spent is None:
+            raise _Full
+        del self.held[spent]
+
     def add(self, episode: Episode) -> str:
         """Hold `episode` under a fresh id; `_Full` when no held episode may give way."""
         with self.lock:
-            if len(self.held) >= self.max_episodes:
-                now = time.monotonic()
-                spent = next((k for k, h in self.held.items() if not h.busy and (
-                    h.episode.done or now - h.touched > self.idle_s)), None)
-                if spent is None:
-                    raise _Full
-                del self.held[spent]
+            self._make_room()
             episode_id = secrets.token_urlsafe(18)
             self.held[episode_id] = _Held(episode, time.monotonic())
             return episode_id
@@ -182,9 +192,10 @@ def create_env_app(config: EnvConfig, reward: Reward | str, *, max_episodes: int
             sample = _sample(parsed_body(request.scope))
         except InputError as exc:
             return error(422, exc)
-        episode = Episode(episodes.make(), sample, config)
-        text = episode.start()
         try:
+            episodes.make_room()  # before the environment starts: a full server runs nothing
+            episode = Episode(episodes.make(), sample, config)
+            text = episode.start()
             episode_id = episodes.add(episode)
         except _Full:
             return error(503, InputError(f"{max_episodes} episodes are live: retry later"),
