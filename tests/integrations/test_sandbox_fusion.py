@@ -394,6 +394,9 @@ def test_a_token_guards_every_endpoint(tmp_path: Path, monkeypatch: pytest.Monke
     guarded = ServerProcess(["sandbox", "serve", "--workers", "1"], log_dir=tmp_path,
                             ready_path=f"/v1/ping?access_token={token}", timeout=120)
     try:
+        started = guarded.output()  # the start-up line names the token and the body bounds
+        assert f"rewards sandbox serve: serving {guarded.url} (POST /run_code, GET /v1/ping); " \
+               "token required" in started and "at most 16 MiB each" in started, started
         url = f"{guarded.url}/run_code"
         body = {"code": "print('ran')", "language": "python"}
         for headers, query in (({}, ""), ({"Authorization": "Bearer wrong"}, ""),

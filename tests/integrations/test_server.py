@@ -231,6 +231,9 @@ def test_a_token_guards_the_reward_server(math_config: Path) -> None:
                             log_dir=math_config.parent,
                             ready_path=f"/health?access_token={token}")
     try:
+        started = guarded.output()  # the start-up line: where, routes, the token, the bounds
+        assert f"rewards serve: serving {guarded.url} (POST /get_reward, GET /health); " \
+               "token required" in started and "64 MiB held at once" in started, started
         query, prompt, label = as_openrlhf(example_rows()[0])
         body = {"query": [query], "prompts": [prompt], "labels": [label]}
         url = f"{guarded.url}/get_reward"
