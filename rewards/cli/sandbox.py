@@ -76,7 +76,8 @@ def _add_serve_parser(actions: Any) -> None:
     add_max_held_option(s, note="at least --max-body-mb")
     s.add_argument("--token", default=None,
                    help="require this shared token of every request (Authorization: Bearer "
-                        "TOKEN, or ?access_token=TOKEN in the URL); default: "
+                        "TOKEN, or ?access_token=TOKEN in the URL; letters, digits and "
+                        "- _ . ~ only); default: "
                         "$REWARDS_SANDBOX_TOKEN, else none. Prefer the variable: a command "
                         "line is visible to every user of the machine")
     s.add_argument("--log-level", default="info",
