@@ -5,7 +5,9 @@ baseline), then again while, from another process, one client declares a large b
 sends a byte a second (reconnecting whenever it is cut off) and four clients post a 15 MB body
 each, at once (`--repeat`: over and over, for the whole phase). Prints the honest clients' p99 latency in both phases and their ratio, the
 server's peak memory growth under the four bodies against twice their size, and whether both
-targets are met (p99 ratio < 2, growth < 2x); exits 1 when one is missed.
+targets are met (p99 ratio < 2, growth < 2x); report and exit status as every benchmark's
+(benchmarks/_report.py: 3 when a target is missed, 1 when an honest request was not answered
+200).
 
     python benchmarks/serve_slow_clients.py                    # 10 s a phase
     python benchmarks/serve_slow_clients.py --seconds 5 --kind text
@@ -28,6 +30,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from _report import Report
 from _servers import free_port, memory_mb, wait_ready
 
 LENGTH = """from rewards import Sample, reward
@@ -158,6 +161,7 @@ def main() -> int:
                         help="what the trickler declares, in MiB (default: 64, the server's "
                              "whole bound on held bodies; 0: no trickler)")
     args = parser.parse_args()
+    report = Report()
     with tempfile.TemporaryDirectory() as tmp:
         Path(tmp, "length_reward.py").write_text(LENGTH)
         Path(tmp, "length.yaml").write_text(CONFIG)
@@ -199,11 +203,12 @@ def main() -> int:
     print(f"honest statuses: baseline {sorted(set(base_status))}, beside "
           f"{sorted(set(hit_status))}; large bodies answered {dict(_count(bodies))}; trickler "
           f"cut off with {dict(_count(cut))}")
-    print(f"p99 ratio {ratio:.2f} (target < 2: {'met' if ratio < 2 else 'MISSED'}); peak "
-          f"memory growth {growth} MB for 4 x {body_size / 1e6:.0f} MB bodies (target < "
-          f"{allowed:.0f} MB: {'met' if growth < allowed else 'MISSED'})")
-    ok = ratio < 2 and growth < allowed and set(base_status) == set(hit_status) == {200}
-    return 0 if ok else 1
+    report.target("honest p99 beside the attack / alone", ratio, 2.0, higher_is_better=False)
+    report.target(f"peak memory growth under 4 x {body_size / 1e6:.0f} MB bodies (MB)", growth,
+                  allowed, unit=" MB", higher_is_better=False)
+    honest = base_status + hit_status
+    report.verdict("honest requests answered 200", sum(s == 200 for s in honest), len(honest))
+    return report.finish()
 
 
 def _count(values: list[int]) -> dict[int, int]:
