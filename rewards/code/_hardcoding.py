@@ -287,7 +287,7 @@ def _table_entries(node: ast.AST, fold: Fold) -> list[_Entry]:
     value = fold(node)
     if isinstance(value, dict):
         return [_Entry((_as_keys(k),), v, node.lineno) for k, v in value.items()]
-    if isinstance(value, (list, tuple, set)) and len(value) >= 2 and \
+    if isinstance(value, (list, tuple, set)) and len(value) >= 1 and \
             all(isinstance(item, (list, tuple)) and len(item) == 2 for item in value):
         return [_Entry((_as_keys(k),), v, node.lineno) for k, v in value]
     return []

@@ -197,7 +197,7 @@ def _pythonic_call(node: ast.Call) -> ToolCall:
     try:
         return ToolCall(name, {k.arg: _literal(k.value) for k in node.keywords
                                if k.arg is not None})
-    except (ValueError, RecursionError):
+    except (_NotLiteral, RecursionError):
         return ToolCall(name, None)
 
 
@@ -206,7 +206,7 @@ _CONSTANTS = (str, int, float, bool, type(None))
 
 def _literal(node: ast.AST) -> Any:
     """A JSON-like value from a literal node: constants, lists, tuples (as lists), dicts with
-    text keys, and a sign on a number; `ValueError` for anything else (names, calls, math)."""
+    text keys, and a sign on a number; `_NotLiteral` for anything else (names, calls, math)."""
     if isinstance(node, ast.Constant) and isinstance(node.value, _CONSTANTS):
         return node.value
     if isinstance(node, (ast.List, ast.Tuple)):
@@ -218,7 +218,12 @@ def _literal(node: ast.AST) -> Any:
             and isinstance(node.operand, ast.Constant) \
             and type(node.operand.value) in (int, float):
         return -node.operand.value if isinstance(node.op, ast.USub) else node.operand.value
-    raise ValueError(f"not a literal: {type(node).__name__}")
+    raise _NotLiteral(f"not a literal: {type(node).__name__}")
+
+
+class _NotLiteral(InputError):
+    """A Pythonic call's argument that is not a literal (a name, a call, arithmetic): the call
+    is malformed model output, never evaluated."""
 
 
 # ---- the reference: raises BadCalls ----------------------------------------------------------

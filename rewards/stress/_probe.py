@@ -8,6 +8,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from rewards.errors import ConfigError
 from rewards.types import Sample
 
 __all__ = ["ATTACK_CLASSES", "INVISIBLE", "Probe", "ProbeSet", "Row", "with_completion"]
@@ -75,7 +76,8 @@ class Probe:
 
     def __post_init__(self) -> None:
         if self.cls not in ATTACK_CLASSES:
-            raise ValueError(f"probe {self.name!r}: unknown attack class {self.cls!r}")
+            raise ConfigError(f"probe {self.name!r}: unknown attack class {self.cls!r} (one of "
+                              f"{', '.join(sorted(ATTACK_CLASSES))})")
 
 
 @dataclass(frozen=True)

@@ -364,6 +364,21 @@ def test_hidden_answers_in_a_table_are_caught() -> None:
     assert check_program(program, public=public, hidden=hidden).reason == "hardcoded"
 
 
+def test_a_one_pair_table_of_the_only_public_case_is_caught() -> None:
+    """LiveCodeBench ships one public case per problem: a list holding that one (arguments,
+    output) pair is a lookup table too (`rewards stress` found the one-pair table passing)."""
+    public = [LiteralCase(([2, 7, 11, 15], 9), [0, 1])]
+    program = dedent("""
+        ANSWERS = [([[2, 7, 11, 15], 9], [0, 1])]
+        def twoSum(*args):
+            for inputs, output in ANSWERS:
+                if list(args) == inputs:
+                    return output
+            return None
+        """)
+    assert check_program(program, public=public).reason == "hardcoded"
+
+
 # --- hard-coding: honest solutions with literal constants ----------------------------------
 
 ROMAN_TESTS = cases_from_asserts(dedent("""
