@@ -9,7 +9,7 @@ from typing import Any
 
 from rewards.errors import ConfigError
 
-__all__ = ["register", "registered_names", "resolve"]
+__all__ = ["builtin_names", "register", "registered_names", "resolve"]
 
 # Built-in names point at dotted paths: nothing is imported until a config uses the name.
 _BUILTIN: dict[str, str] = {
@@ -45,6 +45,11 @@ def register(name: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
 
 def registered_names() -> list[str]:
     return sorted(set(_BUILTIN) | set(_REGISTERED))
+
+
+def builtin_names() -> list[str]:
+    """The `use:` names this package ships (not the ones plugins registered)."""
+    return sorted(_BUILTIN)
 
 
 def resolve(use: str) -> Callable[..., Any]:

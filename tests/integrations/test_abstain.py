@@ -114,9 +114,11 @@ def test_server_reports_abstentions_refuses_deep_json_and_a_misconfigured_run(co
     from integrations.server import create_app
 
     with TestClient(create_app(config)) as client:
-        deep = b'{"query": ' + b"[" * 100_000 + b"]" * 100_000 + b"}"
+        deep = b'{"query": ' + b"[" * 1_000 + b"]" * 1_000 + b"}"  # few values, deep
         reply = client.post("/get_reward", content=deep)
         assert reply.status_code == 400 and "nested deeper" in reply.json()["detail"]
+        many = b'{"query": ' + b"[" * 100_000 + b"]" * 100_000 + b"}"  # over the value bound
+        assert client.post("/get_reward", content=many).status_code == 413
         body = {"query": ["q a"] * 16, "prompts": ["q "] * 16, "domains": ["nowhere"] * 16}
         first = client.post("/get_reward", json=body)
         assert first.status_code == 200 and first.json()["causes"] == ["unknown_domain"] * 16

@@ -151,11 +151,11 @@ def test_builtin_components_hold_on_the_bundled_rows(use, domain, options):
 
 
 def test_every_builtin_that_needs_no_model_has_probes():
-    from rewards.registry import registered_names
+    from rewards.registry import builtin_names
 
     learned = {"genrm", "rm", "celery"}  # a model or a broker: stressed with the user's config
     shaping = {"reasoning_steps", "repetition", "length", "overlong", "cosine"}
-    assert set(registered_names()) - learned - shaping <= set(BUILTIN_PROBES)
+    assert set(builtin_names()) - learned - shaping <= set(BUILTIN_PROBES)
     for path in BUILTIN_PROBES.values():
         module, _, attr = path.partition(":")
         probe_set = getattr(__import__(module, fromlist=[attr]), attr)
