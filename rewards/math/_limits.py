@@ -114,6 +114,9 @@ def _log10_literal(exponent: str) -> float:
     """log10 of an exponent that is an integer literal or `a^{b}` of literals; 0 otherwise."""
     text = exponent.strip()
     if text.isdigit():
+        text = text.lstrip("0")
+        if not text:
+            return 0.0  # `x^{0}`: log10 of 0 is no number (math.log10 raises), and 0 is small
         return len(text) - 1 + math.log10(int(text[:15]) / 10 ** (min(len(text), 15) - 1))
     power = _LITERAL_POWER.match(text)
     if power:
