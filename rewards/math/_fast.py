@@ -30,7 +30,9 @@ def fast_compare(pred: str, gold: str, config: MathConfig) -> Verdict | None:
         same = letter is not None and (letter.group(1) or letter.group(2)).upper() == choice
         return Verdict("ok" if same else "wrong", "choice")
     extra = qualifiers(pred) - qualifiers(gold)
-    if extra and not is_prose(gold):  # `10 or more`, `at least 10` for 10: not the value
+    if extra and not is_prose(gold) and not is_prose(pred):
+        # `10 or more`, `3 halves`, `\neg 5` for 10, 3, 5: words the unit allow-list kept,
+        # which the gold does not carry; wrong by default, the judge's where one is configured
         return Verdict("wrong", f"qualified by {', '.join(sorted(extra))}")
     gold_number = parse_number(gold)
     if gold_number is not None:
