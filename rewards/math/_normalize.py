@@ -20,7 +20,7 @@ __all__ = [
 # `\\\\` (a LaTeX row break) is matched first so its second backslash is never read as `\\ `.
 _SPACING = re.compile(r"\\\\|\\[!,;:> ]|\\q?quad|~|\\left(?![a-z])|\\right(?![a-z])"
                       r"|\\displaystyle")
-_FRAC_ALIASES = re.compile(r"\\[dt]frac")
+_FRAC_ALIASES = re.compile(r"\\[dt](frac|binom)(?![a-zA-Z])")
 _DEGREES = re.compile(r"\^\s*\{?\s*\\circ\s*\}?|°|\\degree")
 _TEXT_CMD = re.compile(r"\\(?:text|textbf|textrm|mathrm|mbox|mathbf|operatorname)\s*\{([^{}]*)\}")
 # MATH's thousands separator: `3,\!250`, `900,\!000,\!000` (a comma, then a negative space).
@@ -84,7 +84,7 @@ def normalize(answer: str, carried: frozenset[str] = frozenset()) -> str:
         s = s[2:-2].strip()
     s = _THIN_THOUSANDS.sub(",", s)
     s = _SPACING.sub(lambda m: m.group(0) if m.group(0) == "\\\\" else " ", s)
-    s = _FRAC_ALIASES.sub(r"\\frac", s)
+    s = _FRAC_ALIASES.sub(r"\\\1", s)
     s = _DEGREES.sub("", s)
     s = s.replace("\\$", "").replace("\\%", "%").replace("{,}", ",")
     s = _percent_word(s)
