@@ -9,7 +9,14 @@ from fractions import Fraction
 
 from rewards.math._config import MathConfig, Verdict
 from rewards.math._evaluate import evaluate, evaluate_exact
-from rewards.math._normalize import Number, choice_letter, is_prose, parse_number, qualifiers
+from rewards.math._normalize import (
+    UNCERTAIN,
+    Number,
+    choice_letter,
+    is_prose,
+    parse_number,
+    qualifiers,
+)
 
 __all__ = ["fast_compare"]
 
@@ -33,7 +40,7 @@ def fast_compare(pred: str, gold: str, config: MathConfig) -> Verdict | None:
     if extra and not is_prose(gold) and not is_prose(pred):
         # `10 or more`, `3 halves`, `\neg 5` for 10, 3, 5: words the unit allow-list kept,
         # which the gold does not carry; wrong by default, the judge's where one is configured
-        return Verdict("wrong", f"qualified by {', '.join(sorted(extra))}")
+        return Verdict("wrong", f"{UNCERTAIN} {', '.join(sorted(extra))}")
     gold_number = parse_number(gold)
     if gold_number is not None:
         pred_number = parse_number(pred)

@@ -12,7 +12,7 @@ from fractions import Fraction
 from rewards.math._evaluate import evaluate
 
 __all__ = [
-    "MAX_QUALIFYING_WORDS", "Number", "as_intervals", "carried_words", "choice_letter",
+    "MAX_QUALIFYING_WORDS", "UNCERTAIN", "Number", "as_intervals", "carried_words", "choice_letter",
     "disjunction_as_union", "imaginary_unit_like_gold", "inequality_as_interval", "is_choice",
     "is_prose", "normalize", "parse_number", "qualifiers", "text_carries_meaning",
 ]
@@ -148,6 +148,9 @@ _FUNCTION_WORDS = frozenset({
     "and", "true", "false", "yes"})
 
 
+UNCERTAIN = "uncertain: not read as a unit, not in the gold:"
+"""How a verdict's detail begins where words the rules cannot read decided it (`qualifiers`):
+`wrong` by default; a judge, where one is configured, is asked (even with `ask: undecided`)."""
 MAX_QUALIFYING_WORDS = 3
 """A value with more unknown words than this is a sentence (`Jane started growing Sphere 3
 hours ago`), read by math-verify's rules; there only the words of `_VALUE_WORDS` qualify."""
