@@ -21,6 +21,8 @@ __all__ = [
 _SPACING = re.compile(r"\\\\|\\[!,;:> ]|\\q?quad|~|\\left(?![a-z])|\\right(?![a-z])"
                       r"|\\displaystyle")
 _FRAC_ALIASES = re.compile(r"\\[dt](frac|binom)(?![a-zA-Z])")
+# Text in another font is text: `\\textnormal{ miles}` is read as `\\text{ miles}`.
+_TEXT_ALIASES = re.compile(r"\\(?:textnormal|textit|textsf|texttt|textup)(?![a-zA-Z])")
 _DEGREES = re.compile(r"\^\s*\{?\s*\\circ\s*\}?|°|\\degree")
 _TEXT_CMD = re.compile(r"\\(?:text|textbf|textrm|mathrm|mbox|mathbf|operatorname)\s*\{([^{}]*)\}")
 # MATH's thousands separator: `3,\!250`, `900,\!000,\!000` (a comma, then a negative space).
@@ -85,6 +87,7 @@ def normalize(answer: str, carried: frozenset[str] = frozenset()) -> str:
     s = _THIN_THOUSANDS.sub(",", s)
     s = _SPACING.sub(lambda m: m.group(0) if m.group(0) == "\\\\" else " ", s)
     s = _FRAC_ALIASES.sub(r"\\\1", s)
+    s = _TEXT_ALIASES.sub(r"\\text", s)
     s = _DEGREES.sub("", s)
     s = s.replace("\\$", "").replace("\\%", "%").replace("{,}", ",")
     s = _percent_word(s)
@@ -164,7 +167,7 @@ def qualifiers(answer: str) -> frozenset[str]:
     `wrong` (the judge's to decide where one is configured)."""
     found = {word.lower() for word in _PROSE_WORD.findall(_ENVIRONMENT.sub(" ", answer))
              if not word.isupper() and word.lower() not in _FUNCTION_WORDS
-             and word.lower() not in _MATH_WORDS and not _known_unit(word)}
+             and word.lower() not in _MATH_WORDS}
     if len(found) > MAX_QUALIFYING_WORDS:  # a sentence: math-verify's rules read its value
         found &= _VALUE_WORDS  # (`Sphere 3 hours ago`); the words known to change one count
     found.update(match.group(0) for match in _NEGATIONS.finditer(answer))
@@ -173,11 +176,14 @@ def qualifiers(answer: str) -> frozenset[str]:
 
 def carried_words(gold: str) -> frozenset[str]:
     """The words a gold carries beside its value (`9 (apples)`, `20 \\text{ tickets}`): an
-    answer may drop them, as the gold does, unless they change a value (`_VALUE_WORDS`)."""
+    answer may drop them, as the gold does, unless they change a value (`_VALUE_WORDS`); and
+    the ids of the units it states (`=cm`), which an answer's unit must then be one of."""
     if len(gold) > 20_000:
         return frozenset()
-    return frozenset(word for word in (w.lower() for w in re.findall(r"[A-Za-z]{2,}", gold))
-                     if word not in _VALUE_WORDS and word not in _NOT_UNITS)
+    words = re.findall(r"[A-Za-z]+", gold)
+    units = {f"={found}" for found in map(_unit_id, words) if found is not None}
+    return frozenset(word for word in (w.lower() for w in words if len(w) >= 2)
+                     if word not in _VALUE_WORDS and word not in _NOT_UNITS) | units
 
 
 _LONE_I = re.compile(r"(?<![a-zA-Z\\])i(?![a-zA-Z])")
@@ -239,7 +245,11 @@ def _is_unit(text: str, carried: frozenset[str] = frozenset()) -> bool:
     words = re.findall(r"[A-Za-z]+", text)
     if not words:
         return False
+    gold_units = {word for word in carried if word.startswith("=")}
     for at, word in enumerate(words):
+        unit = _unit_id(word) if gold_units else None
+        if unit is not None and f"={unit}" not in gold_units:
+            return False  # `5 cm` against `5 m`: another unit than the gold's
         if word in carried or word.lower() in carried or _known_unit(word):
             continue
         if word.lower() in _UNIT_MODIFIERS and at + 1 < len(words):
@@ -305,6 +315,47 @@ wood fabric cloth rope wire ribbon string chocolate cheese meat beef bread dough
 lemonade soda ice snow mulch gravel concrete fertilizer seed grass hay food pasta cereal
 honey syrup dirt
 """.split())  # noqa: SIM905 (a list of words reads best as text)
+# Units that measure one kind of thing in different sizes, one id per unit (its symbol): an
+# answer's unit may be dropped against a gold that states a unit only when it is the same one
+# (`5 cm` is not `5 m`; `5 meters` is `5 m`).
+_UNIT_IDS = {
+    **dict.fromkeys(["m", "meter", "metre"], "m"), **dict.fromkeys(["cm", "centimeter",
+    "centimetre"], "cm"), **dict.fromkeys(["mm", "millimeter", "millimetre"], "mm"),
+    **dict.fromkeys(["km", "kilometer", "kilometre"], "km"), **dict.fromkeys(["nm",
+    "nanometer"], "nm"), **dict.fromkeys(["in", "inch"], "in"), **dict.fromkeys(["ft", "foot",
+    "feet"], "ft"), **dict.fromkeys(["yd", "yard"], "yd"), **dict.fromkeys(["mi", "mile"], "mi"),
+    **dict.fromkeys(["g", "gram"], "g"), **dict.fromkeys(["kg", "kilogram"], "kg"),
+    **dict.fromkeys(["mg", "milligram"], "mg"), **dict.fromkeys(["lb", "lbs", "pound"], "lb"),
+    **dict.fromkeys(["oz", "ounce"], "oz"), **dict.fromkeys(["ton", "tonne"], "t"),
+    **dict.fromkeys(["s", "sec", "second"], "s"), **dict.fromkeys(["ms", "millisecond"], "ms"),
+    **dict.fromkeys(["min", "minute"], "min"), **dict.fromkeys(["h", "hr", "hrs", "hour"], "h"),
+    "day": "d", "week": "wk", "month": "mo", **dict.fromkeys(["yr", "yrs", "year"], "yr"),
+    **dict.fromkeys(["L", "liter", "litre"], "L"), **dict.fromkeys(["ml", "mL", "milliliter",
+    "millilitre"], "mL"), **dict.fromkeys(["gal", "gallon"], "gal"), "cup": "cup",
+    **dict.fromkeys(["qt", "quart"], "qt"), "pint": "pt",
+    **dict.fromkeys(["dollar", "usd", "USD", "buck"], "$"), **dict.fromkeys(["cent", "penny",
+    "pennies"], "cent"), **dict.fromkeys(["euro", "eur", "EUR"], "EUR"), "yen": "JPY",
+    **dict.fromkeys(["yuan", "rmb", "RMB", "CNY"], "CNY"), **dict.fromkeys(["rupee", "rs", "Rs",
+    "INR", "inr"], "INR"), **dict.fromkeys(["celsius", "C"], "C"), **dict.fromkeys(
+    ["fahrenheit", "F"], "F"), "kelvin": "K", **dict.fromkeys(["radian", "rad"], "rad"),
+}
+
+
+def _unit_id(word: str) -> str | None:
+    """The id of a unit of `_UNIT_IDS` (symbols as written, words in any case and plural)."""
+    if word in _UNIT_IDS and (len(word) <= 3 or word.islower()):
+        return _UNIT_IDS[word]
+    lower = word.lower()
+    if len(lower) < 3:
+        return None
+    for ending, stem in (("", ""), ("ies", "y"), ("es", ""), ("s", "")):
+        if lower.endswith(ending):
+            found = _UNIT_IDS.get(lower[:len(lower) - len(ending)] + stem)
+            if found is not None:
+                return found
+    return None
+
+
 # Words that only qualify the unit after them (`square feet`, `cubic cm`, `sq units`).
 _UNIT_MODIFIERS = frozenset({"square", "sq", "cubic", "cu"})
 

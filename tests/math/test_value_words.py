@@ -15,7 +15,7 @@ from rewards.math import MathReward
 from rewards.math._compare import compare_local
 from rewards.math._normalize import UNCERTAIN
 
-# (answer, the bare number it is written beside): each must score 0.
+# (answer, gold: mostly the bare number the answer writes words beside): each must score 0.
 CHANGES_THE_VALUE = [
     # fraction words from any ordinal
     ("3\\text{ halves}", "3"), ("2\\text{ thirds}", "2"), ("3\\text{ quarters}", "3"),
@@ -47,6 +47,9 @@ CHANGES_THE_VALUE = [
     ("7.2", "7.2\\%"),
     # a word nobody listed: not a unit, so not dropped
     ("5\\text{ zorblaxes}", "5"), ("5\\text{ ish}", "5"),
+    # another unit than the gold's
+    ("5\\text{ cm}", "5\\text{ m}"), ("5 \\text{ dollars}", "5 \\text{ cents}"),
+    ("2 minutes", "2 \\text{ hours}"),
 ]
 
 # (answer, gold): each must score 1.
@@ -59,6 +62,10 @@ KEEPS_THE_VALUE = [
     ("60\\text{ mph}", "60"), ("5\\text{ km/h}", "5"), ("45\\text{ degrees}", "45^\\circ"),
     ("5\\text{ square units}", "5"), ("5\\text{ sq ft}", "5"), ("25\\% \\text{ per year}", "25\\%"),
     ("7.2 percent", "7.2\\%"), ("28 pct", "28\\%"), ("2 hours", "2"), ("12 ways", "12"),
+    ("125\\textnormal{ miles}", "$125$ miles"),
+    # the gold's unit, spelled another way
+    ("5 meters", "5 m"), ("20 square centimeters", "20 \\text{ cm}^2"), ("2 h", "2 hours"),
+    ("5\\text{ s}", "5 \\text{ seconds}"), ("40 dollars", "40 \\text{ USD}"),
     # magnitude names are numbers
     ("5\\text{ lakh}", "500000"), ("2\\text{ crores}", "20000000"), ("5 million", "5000000"),
     ("3 \\text{ hundred thousand}", "300000"), ("2 dozen", "24"),
