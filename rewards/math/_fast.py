@@ -125,6 +125,8 @@ def _decimal_verdict(pred: Number | None, gold: str, config: MathConfig) -> Verd
     found = evaluate(gold)
     if found is None or found[1]:
         return None
+    if abs(pred.value) >= 10 ** 250:
+        return None  # beyond a float (`2.5 \times 10^{399}`): the magnitude bounds decide
     gold_value, p = found[0], float(pred.value)
     scale = max(abs(gold_value), abs(p))
     if not 1e-250 < scale < 1e250:

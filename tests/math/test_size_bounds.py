@@ -59,3 +59,13 @@ def test_a_huge_binomial_costs_no_timeout():
     for gold in ("5", "x + 1", "\\binom{n}{k}"):
         compare_local("\\binom{10^{7}}{5000000}", gold, LIMITS)
     assert time.perf_counter() - start < 0.1
+
+
+@pytest.mark.parametrize("pred,gold", [
+    ("1" + "0" * 350 + ".5", "\\sqrt{2}"), ("2.5 \\times 10^{399}", "\\sqrt{2}"),
+    ("1.5 \\times 10^{400}", "\\pi"),
+])
+def test_a_decimal_beyond_a_float_is_decided_by_its_size_not_an_overflow(pred, gold):
+    for p, g in ((pred, gold), (gold, pred)):
+        verdict = compare_local(p, g, LIMITS)
+        assert not isinstance(verdict, tuple) and verdict.reason == "wrong", verdict
