@@ -160,7 +160,7 @@ def compare_batch(pairs: Sequence[tuple[str | Extraction | None, object]],
     `compare_local`): each distinct symbolic job is run once (and looked up in `cache`), the
     distinct jobs in parallel on all workers."""
     texts = texts if texts is not None else [None] * len(pairs)
-    results: list[Verdict | Job] = [compare_local(pred, gold, config, text)
+    results: list[Verdict | Job] = [_decided_locally(pred, gold, config, text)
                                     for (pred, gold), text in zip(pairs, texts)]
     todo: dict[Job, Verdict | None] = {}
     for item in results:
@@ -180,6 +180,17 @@ def compare_batch(pairs: Sequence[tuple[str | Extraction | None, object]],
                 cache.put((*job, config), verdict)
     return [item if isinstance(item, Verdict) else todo[item]  # type: ignore[misc]
             for item in results]
+
+
+def _decided_locally(pred: str | Extraction | None, gold: object, config: MathConfig,
+                     text: str | None) -> Verdict | Job:
+    """`compare_local`, where an arithmetic error on a model's or a gold's text (a `math.*`
+    domain error, an overflow: a bug in a local step, to be fixed at its place) is a verdict
+    for that pair, never an exception that fails the whole batch."""
+    try:
+        return compare_local(pred, gold, config, text)
+    except (ArithmeticError, ValueError) as exc:
+        return Verdict("wrong", f"local step failed: {type(exc).__name__}: {exc}"[:200])
 
 
 def _run_job(job: Job, config: MathConfig) -> Verdict:

@@ -69,3 +69,17 @@ def test_a_decimal_beyond_a_float_is_decided_by_its_size_not_an_overflow(pred, g
     for p, g in ((pred, gold), (gold, pred)):
         verdict = compare_local(p, g, LIMITS)
         assert not isinstance(verdict, tuple) and verdict.reason == "wrong", verdict
+
+
+def test_an_arithmetic_error_in_a_local_step_is_a_verdict_not_a_failed_batch(monkeypatch):
+    """A bug of the `math domain error` kind fails one pair, never the batch it is in."""
+    import rewards.math._compare as compare_module
+
+    def domain_error(answer, config):
+        if "7" in answer:
+            raise ValueError("math domain error")
+
+    monkeypatch.setattr(compare_module, "structural_problem", domain_error)
+    verdicts = compare_module.compare_batch([("\\sin(7)", "\\cos(1)"), ("1", "1")], LIMITS)
+    assert verdicts[0].reason == "wrong" and "math domain error" in verdicts[0].detail
+    assert verdicts[1].reason == "ok"
