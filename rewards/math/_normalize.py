@@ -141,7 +141,9 @@ _CONNECTIVES = frozenset({"and", "or", ",", ""})  # math-verify reads these itse
 _NEGATIONS = re.compile(r"\\(?:neg|lnot|not)(?![a-zA-Z])")
 # A word of prose in a normalized answer: three letters or more, not a LaTeX command, not an
 # all-capital name (`ABC`, a triangle; `DNE`). Two letters are more often a product (`xy`).
-_PROSE_WORD = re.compile(r"(?<![\\a-zA-Z])[a-zA-Z]{3,}")
+_PROSE_WORD = re.compile(r"(?<!\\)(?<![^\W\d_])[^\W\d_]+")  # a run of letters, any script
+# Letters that are mathematics in any script: Greek (`2π`), letterlike symbols (`ℝ`), micro.
+_MATH_LETTERS = re.compile(r"[\u0370-\u03ff\u1f00-\u1fff\u2100-\u214f\u00b5]+")
 _ENVIRONMENT = re.compile(r"\\(?:begin|end)\s*\{[a-zA-Z*]*\}")  # `\\begin{pmatrix}`: markup
 # Function names a normalized answer writes bare (`\operatorname{lcm}` unwrapped): math.
 _FUNCTION_WORDS = frozenset({
@@ -166,12 +168,22 @@ def qualifiers(answer: str) -> frozenset[str]:
     says something else than the gold, or the rules cannot tell: `_fast` makes the pair
     `wrong` (the judge's to decide where one is configured)."""
     found = {word.lower() for word in _PROSE_WORD.findall(_ENVIRONMENT.sub(" ", answer))
-             if not word.isupper() and word.lower() not in _FUNCTION_WORDS
-             and word.lower() not in _MATH_WORDS}
+             if _is_prose_word(word)}
     if len(found) > MAX_QUALIFYING_WORDS:  # a sentence: math-verify's rules read its value
         found &= _VALUE_WORDS  # (`Sphere 3 hours ago`); the words known to change one count
     found.update(match.group(0) for match in _NEGATIONS.finditer(answer))
     return frozenset(found)
+
+
+def _is_prose_word(word: str) -> bool:
+    """A word of prose, not mathematics: ASCII words of three letters or more (`xy` is more
+    often a product) but names in capitals (`ABC`, `DNE`) and function names; a word in any
+    other script, however short (`5\\text{万}` is 50,000), but Greek and letterlike symbols."""
+    if not word.isascii():
+        return _MATH_LETTERS.fullmatch(word) is None
+    lower = word.lower()
+    return (len(word) >= 3 and not (word.isupper() and len(word) <= 3)
+            and lower not in _FUNCTION_WORDS and lower not in _MATH_WORDS)
 
 
 def carried_words(gold: str) -> frozenset[str]:

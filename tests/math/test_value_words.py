@@ -45,8 +45,10 @@ CHANGES_THE_VALUE = [
     # a percent sign or word on one side of a fractional value
     ("7.2\\text{ percent}", "7.2"), ("7.2 per cent", "7.2"), ("0.5\\%", "0.5"),
     ("7.2", "7.2\\%"),
-    # a word nobody listed: not a unit, so not dropped
-    ("5\\text{ zorblaxes}", "5"), ("5\\text{ ish}", "5"),
+    # a word nobody listed: not a unit, so not dropped; in any markup, case or script
+    ("5\\text{ zorblaxes}", "5"), ("5\\text{ ish}", "5"), ("5\\text{ HALVES}", "5"),
+    ("5\\mbox{ halves}", "5"), ("5\\operatorname{halves}", "5"), ("5\\textnormal{ lakh}", "5"),
+    ("5\\text{ половина}", "5"), ("5\\text{万}", "5"), ("5 一半", "5"),
     # another unit than the gold's
     ("5\\text{ cm}", "5\\text{ m}"), ("5 \\text{ dollars}", "5 \\text{ cents}"),
     ("2 minutes", "2 \\text{ hours}"),
