@@ -37,7 +37,7 @@ _BARE_FUNCTION = re.compile(
 _SCIENTIFIC = re.compile(r"^([-+]?\d+(?:\.\d+)?)[eE]([-+]?)(\d{1,4})$")
 # Magnitude names read as the number they multiply by (short scale, as English writes them
 # now; lakh and crore, as Indian English does). `k`, `mn`, `bn`, `M`, `B` are not read: they
-# are also variables and units (`5k`, `5 M` molar); they are not units either (see `_UNITS`),
+# are also variables and units (`5k`, `5 M` molar); they are not units either (`_UNIT_WORDS`),
 # so they stay, and the pair is the judge's to decide.
 _MAGNITUDES = {"dozen": 12, "hundred": 10 ** 2, "thousand": 10 ** 3, "lakh": 10 ** 5,
                "million": 10 ** 6, "crore": 10 ** 7, "billion": 10 ** 9, "trillion": 10 ** 12,
@@ -62,7 +62,7 @@ _MATH_WORDS = frozenset({"pi", "e", "i", "infty", "infinity", "inf", "sqrt", "si
                          "tan", "log", "ln", "exp", "and", "or", "x", "y", "z", "n", "k"})
 _NOT_UNITS = _MATH_WORDS | {"a", "b", "c", "d"}
 # Words known to change or qualify a value. Never the rule (what may be dropped is the
-# allow-list `_UNITS`); a safety net for the words a gold carries, which may be dropped from
+# allow-list `_UNIT_SYMBOLS`, `_UNIT_WORDS`); a safety net for the words a gold carries, which may be dropped from
 # both sides (`9 (apples)`) unless they are among these.
 _VALUE_WORDS = frozenset({
     "or", "and", "more", "less", "fewer", "than", "least", "most", "over", "under", "above",
@@ -139,8 +139,8 @@ _CONNECTIVES = frozenset({"and", "or", ",", ""})  # math-verify reads these itse
 # Commands that change the value they precede and that math-verify reads past (`\\neg 5`
 # is read as 5): the answer holding one says something else than the gold without it.
 _NEGATIONS = re.compile(r"\\(?:neg|lnot|not)(?![a-zA-Z])")
-# A word of prose in a normalized answer: three letters or more, not a LaTeX command, not an
-# all-capital name (`ABC`, a triangle; `DNE`). Two letters are more often a product (`xy`).
+# A run of letters in a normalized answer, not a LaTeX command (`_is_prose_word` says which
+# runs are prose).
 _PROSE_WORD = re.compile(r"(?<!\\)(?<![^\W\d_])[^\W\d_]+")  # a run of letters, any script
 # Letters that are mathematics in any script: Greek (`2π`), letterlike symbols (`ℝ`), micro.
 _MATH_LETTERS = re.compile(r"[\u0370-\u03ff\u1f00-\u1fff\u2100-\u214f\u00b5]+")
