@@ -249,8 +249,8 @@ _COMMAND = re.compile(r"\\[a-zA-Z]+")
 
 def _is_unit(text: str, carried: frozenset[str] = frozenset()) -> bool:
     """True when `text` (what follows a number) is known not to change the value: every word
-    of it a unit, a currency or a counted noun (`_UNIT_SYMBOLS`, `_UNIT_WORDS`), or a word the gold carries too
-    (`carried`). Anything else (`halves`, `lakh`, `factorial`, `or more`, the constants `i`
+    of it a unit, a currency or a counted noun (`_UNIT_SYMBOLS`, `_UNIT_WORDS`), or a word the
+    gold carries too (`carried`). Anything else (`halves`, `lakh`, `factorial`, `or more`, the constants `i`
     and `e`) stays, and the pair is decided as what it says, or is the judge's."""
     if _DAY_HALF.fullmatch(text.strip("{} \t")):
         return False  # `4:30 \text{ p.m.}`: a.m. and p.m. say which 4:30
