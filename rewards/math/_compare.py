@@ -93,8 +93,9 @@ def compare_local(pred: str | Extraction | None, gold: object,
     problem = structural_problem(pred_norm, config)
     if problem:
         return Verdict("timeout", f"structural limit: {problem}")
+    # `1+2\mathrm{i}`: math-verify drops the i; `3+4j` read as i
     if text_carries_meaning(extraction.answer) or "j" in pred_norm and pred_norm != normalize(
-            extraction.answer, carried):  # `1+2\mathrm{i}`: math-verify drops the i; `3+4j` read as i
+            extraction.answer, carried):
         return f"${pred_norm}$", gold_job, False
     if extraction.source == "boxed" and not extraction.parts:
         return f"\\boxed{{{extraction.answer}}}", gold_job, False  # math-verify reads one box so

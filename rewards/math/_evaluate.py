@@ -4,7 +4,8 @@
 It reads numbers, `+ - * /`, `\\cdot`, `\\times`, implicit products, `^`, `!`, `\\frac`,
 `\\sqrt`, `\\sqrt[n]`, `\\binom`, `\\Gamma`, `\\pi`, parentheses and single-letter
 variables; anything else (other functions, `e`, `i`, relations, sets) makes it decline. An
-operation an arithmetic does not have (`binomial`) makes it decline too. One parser, two arithmetics:
+operation an arithmetic does not have (`binomial`) makes it decline too. One parser, two
+arithmetics:
 `evaluate` computes floats at a test point (which can prove two answers *different*, never
 equal), `evaluate_exact` computes `_algebra.Exact` values (which prove equality too)."""
 

@@ -122,7 +122,8 @@ class MathJudge:
         """Whether the judge is asked about a pair the rules gave `verdict`."""
         asked = ("timeout",) if self.config.ask == "undecided" else ("wrong", "timeout")
         undecided = verdict.reason == "wrong" and verdict.detail.startswith(UNCERTAIN)
-        return ((verdict.reason in asked or undecided) and not verdict.detail.startswith("magnitude")
+        return ((verdict.reason in asked or undecided)
+                and not verdict.detail.startswith("magnitude")
                 and answer is not None and gold is not None
                 and 0 < len(answer.strip()) and len(answer) <= self.config.max_chars
                 and len(_WORD.findall(answer)) <= MAX_JUDGED_WORDS

@@ -62,8 +62,8 @@ _MATH_WORDS = frozenset({"pi", "e", "i", "infty", "infinity", "inf", "sqrt", "si
                          "tan", "log", "ln", "exp", "and", "or", "x", "y", "z", "n", "k"})
 _NOT_UNITS = _MATH_WORDS | {"a", "b", "c", "d"}
 # Words known to change or qualify a value. Never the rule (what may be dropped is the
-# allow-list `_UNIT_SYMBOLS`, `_UNIT_WORDS`); a safety net for the words a gold carries, which may be dropped from
-# both sides (`9 (apples)`) unless they are among these.
+# allow-list `_UNIT_SYMBOLS`, `_UNIT_WORDS`); a safety net for the words a gold carries,
+# which may be dropped from both sides (`9 (apples)`) unless they are among these.
 _VALUE_WORDS = frozenset({
     "or", "and", "more", "less", "fewer", "than", "least", "most", "over", "under", "above",
     "below", "squared", "cubed", "square", "cube", "root", "not", "no", "none", "only", "plus",
@@ -250,8 +250,8 @@ _COMMAND = re.compile(r"\\[a-zA-Z]+")
 def _is_unit(text: str, carried: frozenset[str] = frozenset()) -> bool:
     """True when `text` (what follows a number) is known not to change the value: every word
     of it a unit, a currency or a counted noun (`_UNIT_SYMBOLS`, `_UNIT_WORDS`), or a word the
-    gold carries too (`carried`). Anything else (`halves`, `lakh`, `factorial`, `or more`, the constants `i`
-    and `e`) stays, and the pair is decided as what it says, or is the judge's."""
+    gold carries too (`carried`). Anything else (`halves`, `lakh`, `factorial`, `or more`, the
+    constants `i` and `e`) stays, and the pair is decided as what it says, or is the judge's."""
     if _DAY_HALF.fullmatch(text.strip("{} \t")):
         return False  # `4:30 \text{ p.m.}`: a.m. and p.m. say which 4:30
     words = re.findall(r"[A-Za-z]+", text)
