@@ -17,6 +17,7 @@ from rewards.math._limits import structural_problem
 from rewards.math._magnitude import magnitude_verdict
 from rewards.math._normalize import (
     as_intervals,
+    carried_words,
     imaginary_unit_like_gold,
     inequality_as_interval,
     is_choice,
@@ -55,7 +56,8 @@ def compare_local(pred: str | Extraction | None, gold: object,
     gold_text, gold_problem = _reference(gold)
     if gold_text is None:
         return Verdict("bad_reference", gold_problem)
-    gold_norm = normalize(gold_text)
+    carried = carried_words(gold_text)  # `9 (apples)`: the answer may drop what the gold does
+    gold_norm = normalize(gold_text, carried)
     if not gold_norm:
         return Verdict("bad_reference", "reference unparseable: nothing left after normalizing")
     gold_union = as_intervals(gold_norm)
@@ -67,7 +69,7 @@ def compare_local(pred: str | Extraction | None, gold: object,
         if tail is None or not tail.strip():
             return Verdict("no_answer", "no final answer found")
         return tail, gold_job, True  # math-verify may still find one
-    pred_norm = imaginary_unit_like_gold(normalize(extraction.answer), gold_norm)
+    pred_norm = imaginary_unit_like_gold(normalize(extraction.answer, carried), gold_norm)
     union = as_intervals(pred_norm)
     if union is None and _half_open_or_closed(gold_norm):
         union = inequality_as_interval(pred_norm)  # `1.5 \le x < 2.5` against `[1.5, 2.5)`
@@ -91,8 +93,9 @@ def compare_local(pred: str | Extraction | None, gold: object,
     problem = structural_problem(pred_norm, config)
     if problem:
         return Verdict("timeout", f"structural limit: {problem}")
+    # `1+2\mathrm{i}`: math-verify drops the i; `3+4j` read as i
     if text_carries_meaning(extraction.answer) or "j" in pred_norm and pred_norm != normalize(
-            extraction.answer):  # `1+2\mathrm{i}`: math-verify drops the i; `3+4j` read as i
+            extraction.answer, carried):
         return f"${pred_norm}$", gold_job, False
     if extraction.source == "boxed" and not extraction.parts:
         return f"\\boxed{{{extraction.answer}}}", gold_job, False  # math-verify reads one box so
@@ -158,7 +161,7 @@ def compare_batch(pairs: Sequence[tuple[str | Extraction | None, object]],
     `compare_local`): each distinct symbolic job is run once (and looked up in `cache`), the
     distinct jobs in parallel on all workers."""
     texts = texts if texts is not None else [None] * len(pairs)
-    results: list[Verdict | Job] = [compare_local(pred, gold, config, text)
+    results: list[Verdict | Job] = [_decided_locally(pred, gold, config, text)
                                     for (pred, gold), text in zip(pairs, texts)]
     todo: dict[Job, Verdict | None] = {}
     for item in results:
@@ -178,6 +181,17 @@ def compare_batch(pairs: Sequence[tuple[str | Extraction | None, object]],
                 cache.put((*job, config), verdict)
     return [item if isinstance(item, Verdict) else todo[item]  # type: ignore[misc]
             for item in results]
+
+
+def _decided_locally(pred: str | Extraction | None, gold: object, config: MathConfig,
+                     text: str | None) -> Verdict | Job:
+    """`compare_local`, where an arithmetic error on a model's or a gold's text (a `math.*`
+    domain error, an overflow: a bug in a local step, to be fixed at its place) is a verdict
+    for that pair, never an exception that fails the whole batch."""
+    try:
+        return compare_local(pred, gold, config, text)
+    except (ArithmeticError, ValueError) as exc:
+        return Verdict("wrong", f"local step failed: {type(exc).__name__}: {exc}"[:200])
 
 
 def _run_job(job: Job, config: MathConfig) -> Verdict:

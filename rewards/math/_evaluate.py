@@ -2,8 +2,10 @@
 `(x+3)^2`), so that many pairs are decided in the caller's process without sympy.
 
 It reads numbers, `+ - * /`, `\\cdot`, `\\times`, implicit products, `^`, `!`, `\\frac`,
-`\\sqrt`, `\\sqrt[n]`, `\\pi`, parentheses and single-letter variables; anything else
-(functions, `e`, `i`, relations, sets) makes it decline. One parser, two arithmetics:
+`\\sqrt`, `\\sqrt[n]`, `\\binom`, `\\Gamma`, `\\pi`, parentheses and single-letter
+variables; anything else (other functions, `e`, `i`, relations, sets) makes it decline. An
+operation an arithmetic does not have (`binomial`) makes it decline too. One parser, two
+arithmetics:
 `evaluate` computes floats at a test point (which can prove two answers *different*, never
 equal), `evaluate_exact` computes `_algebra.Exact` values (which prove equality too)."""
 
@@ -20,6 +22,8 @@ __all__ = ["evaluate", "evaluate_exact", "evaluate_with"]
 _TOKEN = re.compile(r"\d+(?:\.\d*)?|\.\d+|\\[a-zA-Z]+|[a-zA-Z]|[-+*/^(){}\[\]!_=]")
 _VARIABLES = frozenset("abcdfghjklmnpqrstuvwxyz")  # not e, i: Euler's number, the imaginary unit
 _MAX_EXPONENT = 400.0
+_MAX_BINOMIAL_N = 2000  # math.comb's cost grows with n; a float overflows long before
+_MAX_TOKENS = 200
 
 
 _Decline = Decline  # not an expression this evaluator reads (or a value it will not compute)
@@ -57,6 +61,11 @@ class _FloatArithmetic:
             raise _Decline
         return radicand ** (1.0 / degree)
 
+    def binomial(self, n: float, k: float) -> float:
+        if n != int(n) or k != int(k) or not 0 <= n <= _MAX_BINOMIAL_N:
+            raise _Decline  # sympy's binomial of anything else is not an everyday value
+        return float(math.comb(int(n), int(k))) if k >= 0 else 0.0
+
 
 def evaluate(latex: str, point: dict[str, float] | None = None) -> tuple[float, bool] | None:
     """(value, has_variables) of `latex` with variables set from `point` (default 1.37...),
@@ -74,15 +83,16 @@ def evaluate_exact(latex: str) -> Exact | None:
     return parsed[0] if parsed is not None else None
 
 
-def evaluate_with(latex: str, arithmetic: Any) -> Any | None:
+def evaluate_with(latex: str, arithmetic: Any, max_tokens: int = _MAX_TOKENS) -> Any | None:
     """The value of `latex` in another arithmetic (`_magnitude.SizeArithmetic`), by the same
-    reading as `evaluate`; `None` outside the grammar or when the arithmetic declines."""
-    parsed = _run(latex, arithmetic)
+    reading as `evaluate`; `None` outside the grammar, past `max_tokens` tokens, or when the
+    arithmetic declines."""
+    parsed = _run(latex, arithmetic, max_tokens)
     return parsed[0] if parsed is not None else None
 
 
-def _run(latex: str, arithmetic: Any) -> tuple[Any, bool] | None:
-    tokens = _tokenize(latex)
+def _run(latex: str, arithmetic: Any, max_tokens: int = _MAX_TOKENS) -> tuple[Any, bool] | None:
+    tokens = _tokenize(latex, max_tokens)
     if tokens is None:
         return None
     parser = _Parser(tokens, arithmetic)
@@ -95,7 +105,7 @@ def _run(latex: str, arithmetic: Any) -> tuple[Any, bool] | None:
     return value, parser.used_variables
 
 
-def _tokenize(text: str) -> list[str] | None:
+def _tokenize(text: str, max_tokens: int = _MAX_TOKENS) -> list[str] | None:
     tokens, pos = [], 0
     text = text.strip()
     while pos < len(text):
@@ -107,7 +117,7 @@ def _tokenize(text: str) -> list[str] | None:
             return None
         tokens.append(match.group(0))
         pos = match.end()
-        if len(tokens) > 200:
+        if len(tokens) > max_tokens:
             return None
     return tokens
 
@@ -163,7 +173,8 @@ class _Parser:
     @staticmethod
     def _starts_factor(token: str | None) -> bool:
         return token is not None and (token[0].isdigit() or token in _VARIABLES
-                                      or token in ("(", "{", "\\pi", "\\frac", "\\sqrt", "."))
+                                      or token in ("(", "{", "\\pi", "\\frac", "\\sqrt", ".",
+                                                   "\\binom", "\\Gamma"))
 
     def _mixed_number(self, whole: Any) -> Any:
         """`2\\frac{1}{4}` is 2 1/4 (how answers write mixed numbers), not 2 * 1/4, and
@@ -241,6 +252,12 @@ class _Parser:
                 degree = self.expr()
                 self.take("]")
             return self.arithmetic.root(self.group_or_token(), degree)
+        if token == "\\binom":  # sympy computes binomial(n, k) of integers at once
+            n = self.group_or_token()
+            return self._operation("binomial", n, self.group_or_token())
+        if token == "\\Gamma" and self.peek() in ("(", "{"):  # Gamma(n) = (n - 1)!
+            argument = self.atom()
+            return self.arithmetic.factorial(argument - self.arithmetic.number("1"))
         if token in self.bound:
             return self.arithmetic.variable(token)
         if token in _VARIABLES:
@@ -249,6 +266,13 @@ class _Parser:
         if token in ("\\sum", "\\prod"):
             return self.series(token[1:])
         raise _Decline
+
+    def _operation(self, name: str, *operands: Any) -> Any:
+        """`arithmetic.<name>(*operands)`; an arithmetic without it declines."""
+        operation = getattr(self.arithmetic, name, None)
+        if operation is None:
+            raise _Decline
+        return operation(*operands)
 
     def series(self, kind: str) -> Any:
         """`\\sum_{k=a}^{b} body` (or `\\prod`), for an arithmetic that has `series`: the

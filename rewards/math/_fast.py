@@ -9,7 +9,14 @@ from fractions import Fraction
 
 from rewards.math._config import MathConfig, Verdict
 from rewards.math._evaluate import evaluate, evaluate_exact
-from rewards.math._normalize import Number, choice_letter, is_prose, parse_number, qualifiers
+from rewards.math._normalize import (
+    UNCERTAIN,
+    Number,
+    choice_letter,
+    is_prose,
+    parse_number,
+    qualifiers,
+)
 
 __all__ = ["fast_compare"]
 
@@ -30,8 +37,10 @@ def fast_compare(pred: str, gold: str, config: MathConfig) -> Verdict | None:
         same = letter is not None and (letter.group(1) or letter.group(2)).upper() == choice
         return Verdict("ok" if same else "wrong", "choice")
     extra = qualifiers(pred) - qualifiers(gold)
-    if extra and not is_prose(gold):  # `10 or more`, `at least 10` for 10: not the value
-        return Verdict("wrong", f"qualified by {', '.join(sorted(extra))}")
+    if extra and not is_prose(gold) and not is_prose(pred):
+        # `10 or more`, `3 halves`, `\neg 5` for 10, 3, 5: words the unit allow-list kept,
+        # which the gold does not carry; wrong by default, the judge's where one is configured
+        return Verdict("wrong", f"{UNCERTAIN} {', '.join(sorted(extra))}")
     gold_number = parse_number(gold)
     if gold_number is not None:
         pred_number = parse_number(pred)
@@ -116,6 +125,8 @@ def _decimal_verdict(pred: Number | None, gold: str, config: MathConfig) -> Verd
     found = evaluate(gold)
     if found is None or found[1]:
         return None
+    if abs(pred.value) >= 10 ** 250:
+        return None  # beyond a float (`2.5 \times 10^{399}`): the magnitude bounds decide
     gold_value, p = found[0], float(pred.value)
     scale = max(abs(gold_value), abs(p))
     if not 1e-250 < scale < 1e250:

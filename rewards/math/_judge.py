@@ -19,6 +19,7 @@ from typing import Any
 
 from rewards.errors import ConfigError, EngineError
 from rewards.math._config import MathJudgeConfig, Verdict
+from rewards.math._normalize import UNCERTAIN
 from rewards.types import Sample, Score
 
 __all__ = ["JudgeRead", "MathJudge", "judged_scores"]
@@ -120,7 +121,9 @@ class MathJudge:
     def should_ask(self, verdict: Verdict, answer: str | None, gold: str | None) -> bool:
         """Whether the judge is asked about a pair the rules gave `verdict`."""
         asked = ("timeout",) if self.config.ask == "undecided" else ("wrong", "timeout")
-        return (verdict.reason in asked and not verdict.detail.startswith("magnitude")
+        undecided = verdict.reason == "wrong" and verdict.detail.startswith(UNCERTAIN)
+        return ((verdict.reason in asked or undecided)
+                and not verdict.detail.startswith("magnitude")
                 and answer is not None and gold is not None
                 and 0 < len(answer.strip()) and len(answer) <= self.config.max_chars
                 and len(_WORD.findall(answer)) <= MAX_JUDGED_WORDS

@@ -10,7 +10,7 @@ import math
 import re
 
 from rewards.math._config import MathConfig
-from rewards.math._magnitude import log10_factorial_bounds, size_of
+from rewards.math._magnitude import largest_part, log10_factorial_bounds, size_of
 
 __all__ = ["structural_problem"]
 
@@ -40,18 +40,18 @@ def structural_problem(answer: str, config: MathConfig) -> str | None:
 
 
 def _astronomical(answer: str, config: MathConfig) -> str | None:
-    """A constant whose size (`_magnitude`) is beyond that of `max_exponent!`, the largest
-    value the rules above let through (`(10^{7})!`, `\\prod_{k=1}^{10^{9}} k`, whose
-    factorial or exponent no literal shows)."""
-    if "!" not in answer and "\\prod" not in answer and "^" not in answer:
-        return None  # without these, a short answer has a modest size
-    size = size_of(answer)
-    if size is None:
-        return None
+    """A part whose size (`_magnitude.largest_part`, a bound over every operator of the parsed
+    answer: factorials, binomials, powers, sums and products over ranges) is beyond that of
+    `max_exponent!`, the largest value the rules above let through (`(10^{7})!`,
+    `\\binom{10^{7}}{5000000}`, `\\prod_{k=1}^{10^{9}} k`, whose size no literal shows),
+    or a constant too small for it (`10^{-10^{10}}`)."""
     limit = log10_factorial_bounds(config.max_exponent)[1]
-    if size.lo > limit or size.hi < -limit:
-        return f"value of about 10^{size.lo if size.lo > limit else size.hi:.3g}"\
-               f" beyond max_exponent!={config.max_exponent}!"
+    largest = largest_part(answer, max_tokens=config.max_answer_chars)
+    if largest > limit:
+        return f"a part of about 10^{largest:.3g} beyond max_exponent!={config.max_exponent}!"
+    size = size_of(answer)
+    if size is not None and size.sign != 0 and size.hi < -limit:  # (0 is exact and small)
+        return f"value of about 10^{size.hi:.3g} beyond max_exponent!={config.max_exponent}!"
     return None
 
 
@@ -114,6 +114,9 @@ def _log10_literal(exponent: str) -> float:
     """log10 of an exponent that is an integer literal or `a^{b}` of literals; 0 otherwise."""
     text = exponent.strip()
     if text.isdigit():
+        text = text.lstrip("0")
+        if not text:
+            return 0.0  # `x^{0}`: log10 of 0 is no number (math.log10 raises), and 0 is small
         return len(text) - 1 + math.log10(int(text[:15]) / 10 ** (min(len(text), 15) - 1))
     power = _LITERAL_POWER.match(text)
     if power:

@@ -28,8 +28,8 @@ from rewards.math._evaluate import evaluate_with
 from rewards.math._fast import _ASSIGNMENT as ASSIGNMENT  # one reading of `x = ...`
 from rewards.math._normalize import parse_number
 
-__all__ = ["BIG", "Size", "SizeArithmetic", "log10_factorial_bounds", "magnitude_verdict",
-           "size_of"]
+__all__ = ["BIG", "UNKNOWN", "Size", "SizeArithmetic", "largest_part", "log10_factorial_bounds",
+           "magnitude_verdict", "size_of"]
 
 BIG = 1e300
 """log10 endpoints beyond +-BIG are replaced by +-BIG (a weaker bound that a float holds)."""
@@ -172,12 +172,26 @@ class Size:
 ZERO = Size(_NEG_INF, _NEG_INF, 0, True, Fraction(0))
 
 
-class SizeArithmetic:
-    """The parser's operations (see `_evaluate`) on `Size`s. No free variables: only the
-    index of a `\\sum` / `\\prod`, bound to the interval of its range."""
+UNKNOWN = Size(_NEG_INF, _INF, None)
+"""A value nothing is known of (a free variable, read by `largest_part`)."""
 
-    def __init__(self) -> None:
+
+class SizeArithmetic:
+    """The parser's operations (see `_evaluate`) on `Size`s. No free variables (unless
+    `free_variables`: then each is `UNKNOWN`); the index of a `\\sum` / `\\prod` is bound to
+    the interval of its range. `peak` is the largest lower bound of log10|v| over the values
+    sympy would compute exactly when it reads the answer (factorials, binomials, powers of
+    rationals, sums and products over ranges)."""
+
+    def __init__(self, free_variables: bool = False) -> None:
         self.bindings: dict[str, Size] = {}
+        self.free_variables = free_variables
+        self.peak = _NEG_INF
+
+    def _built(self, size: Size) -> Size:
+        """`size`, a value sympy builds in full: it raises `peak`."""
+        self.peak = max(self.peak, size.lo)
+        return size
 
     def number(self, token: str) -> Size:
         if len(token) <= 60:
@@ -189,9 +203,11 @@ class SizeArithmetic:
         return Size(_down(log), _up(log), 1)
 
     def variable(self, name: str) -> Size:
-        if name not in self.bindings:
-            raise Decline  # a free variable: no size
-        return self.bindings[name]
+        if name in self.bindings:
+            return self.bindings[name]
+        if self.free_variables:
+            return UNKNOWN
+        raise Decline  # a free variable: no size
 
     def factorial(self, n: Size) -> Size:
         if not n.integer or n.sign not in (0, 1):
@@ -199,7 +215,29 @@ class SizeArithmetic:
         if n.exact is not None and n.exact <= 60:
             return Size.of(Fraction(math.factorial(int(n.exact))))
         n_lo, n_hi = n.values()
-        return Size(_log10_factorial_lower(n_lo), _log10_factorial_upper(n_hi), 1, True)
+        return self._built(Size(_log10_factorial_lower(n_lo), _log10_factorial_upper(n_hi), 1,
+                                True))
+
+    def binomial(self, n: Size, k: Size) -> Size:
+        """C(n, k) of integers n, k >= 0 (0 when k > n, as sympy has it): exact while n is
+        small, else from the factorial bounds, C(n, k) = n! / (k! (n - k)!), or at most 2^n."""
+        if not (n.integer and k.integer) or n.sign not in (0, 1) or k.sign not in (0, 1):
+            raise Decline
+        if n.exact is not None and k.exact is not None:
+            big_n, small_k = int(n.exact), int(k.exact)
+            if small_k > big_n:
+                return ZERO
+            small_k = min(small_k, big_n - small_k)
+            if big_n <= 300:
+                return Size.of(Fraction(math.comb(big_n, small_k)))
+            lo = (_log10_factorial_lower(big_n) - _log10_factorial_upper(small_k)
+                  - _log10_factorial_upper(big_n - small_k))
+            hi = (_log10_factorial_upper(big_n) - _log10_factorial_lower(small_k)
+                  - _log10_factorial_lower(big_n - small_k))
+            return self._built(Size(max(_down(lo), 0.0), _up(hi), 1, True))
+        n_most = n.values()[1]  # C(n, k) <= 2^n; it may be 0 (k > n)
+        hi = _up(n_most * math.log10(2.0)) if n_most < _INF else _INF
+        return Size(_NEG_INF, hi, None, True)
 
     def power(self, base: Size, exponent: Size) -> Size:
         if exponent.sign == 0:
@@ -221,7 +259,8 @@ class SizeArithmetic:
             sign = None if base.sign is None or odd is None else (-1 if odd else 1)
         lo, hi = _product((base.lo, base.hi), exponent.values())
         integer = base.integer and exponent.integer and exponent.sign == 1
-        return Size(lo, hi, sign, integer)
+        power = Size(lo, hi, sign, integer)
+        return self._built(power) if integer else power
 
     def root(self, radicand: Size, degree: Size) -> Size:
         d_lo, d_hi = degree.values()
@@ -249,11 +288,11 @@ class SizeArithmetic:
             hi = _up(body.hi + count.hi)
             if body.sign is None:
                 return Size(_NEG_INF, hi, None, body.integer)
-            return Size(_down(body.lo + count.lo), hi, body.sign, body.integer)
+            return self._built(Size(_down(body.lo + count.lo), hi, body.sign, body.integer))
         lo, hi = _product(count.values(), (body.lo, body.hi))
         if upper_half is not None and (body.lo >= 0 or (body.integer and body.lo > _NEG_INF)):
             lo = max(lo, upper_half)  # every factor has |t| >= 1: the upper half's product
-        return Size(lo, hi, 1 if body.sign == 1 else None, body.integer)
+        return self._built(Size(lo, hi, 1 if body.sign == 1 else None, body.integer))
 
     def _read(self, index: str, value: Size, read_body: Callable[[], Size]) -> Size:
         self.bindings[index] = value
@@ -370,6 +409,21 @@ def size_of(latex: str) -> Size | None:
         return None  # `1 000 000`: thousands, or a product of 1, 0 and 0? Not for sizes to say
     size = evaluate_with(latex, SizeArithmetic())
     return size if isinstance(size, Size) else None
+
+
+def largest_part(latex: str, max_tokens: int) -> float:
+    """A lower bound of log10 of the largest value sympy would compute in full to read
+    `latex` (a factorial, a binomial, a power of integers, a sum or product over a range, or
+    the whole constant), over every part the reader reads, free variables included (`x +
+    \\binom{10^{7}}{5000000}`); -inf when it reads none. One rule for every operator, by
+    the size arithmetic, in one pass over at most `max_tokens` tokens."""
+    if len(latex) > _MAX_CHARS or _SPACED_DIGITS.search(latex):
+        return _NEG_INF
+    arithmetic = SizeArithmetic(free_variables=True)
+    whole = evaluate_with(latex, arithmetic, max_tokens)  # a part read before a decline counts
+    if isinstance(whole, Size) and whole.lo > arithmetic.peak:
+        return whole.lo
+    return arithmetic.peak
 
 
 def _gold_size(gold: str) -> Size | None:

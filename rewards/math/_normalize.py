@@ -12,15 +12,17 @@ from fractions import Fraction
 from rewards.math._evaluate import evaluate
 
 __all__ = [
-    "Number", "as_intervals", "choice_letter", "disjunction_as_union", "imaginary_unit_like_gold",
-    "inequality_as_interval", "is_choice", "is_prose", "normalize", "parse_number", "qualifiers",
-    "text_carries_meaning",
+    "MAX_QUALIFYING_WORDS", "UNCERTAIN", "Number", "as_intervals", "carried_words", "choice_letter",
+    "disjunction_as_union", "imaginary_unit_like_gold", "inequality_as_interval", "is_choice",
+    "is_prose", "normalize", "parse_number", "qualifiers", "text_carries_meaning",
 ]
 
 # `\\\\` (a LaTeX row break) is matched first so its second backslash is never read as `\\ `.
 _SPACING = re.compile(r"\\\\|\\[!,;:> ]|\\q?quad|~|\\left(?![a-z])|\\right(?![a-z])"
                       r"|\\displaystyle")
-_FRAC_ALIASES = re.compile(r"\\[dt]frac")
+_FRAC_ALIASES = re.compile(r"\\[dt](frac|binom)(?![a-zA-Z])")
+# Text in another font is text: `\\textnormal{ miles}` is read as `\\text{ miles}`.
+_TEXT_ALIASES = re.compile(r"\\(?:textnormal|textit|textsf|texttt|textup)(?![a-zA-Z])")
 _DEGREES = re.compile(r"\^\s*\{?\s*\\circ\s*\}?|°|\\degree")
 _TEXT_CMD = re.compile(r"\\(?:text|textbf|textrm|mathrm|mbox|mathbf|operatorname)\s*\{([^{}]*)\}")
 # MATH's thousands separator: `3,\!250`, `900,\!000,\!000` (a comma, then a negative space).
@@ -33,14 +35,19 @@ _BARE_FUNCTION = re.compile(
 # Scientific notation as a whole answer (`1e-07`, `4.5e33`, a float of a numeric dataset
 # column): written as LaTeX so that no parser reads `e` as Euler's number.
 _SCIENTIFIC = re.compile(r"^([-+]?\d+(?:\.\d+)?)[eE]([-+]?)(\d{1,4})$")
-_MAGNITUDES = {"dozen": 12, "hundred": 10 ** 2, "thousand": 10 ** 3, "million": 10 ** 6,
-               "billion": 10 ** 9, "trillion": 10 ** 12}
-_MAGNITUDE = re.compile(r"^([-+]?\d+(?:\.\d+)?)((?:\s*(?:dozen|hundred|thousand|million|billion|"
-                        r"trillion)){1,3})$", re.IGNORECASE)
+# Magnitude names read as the number they multiply by (short scale, as English writes them
+# now; lakh and crore, as Indian English does). `k`, `mn`, `bn`, `M`, `B` are not read: they
+# are also variables and units (`5k`, `5 M` molar); they are not units either (`_UNIT_WORDS`),
+# so they stay, and the pair is the judge's to decide.
+_MAGNITUDES = {"dozen": 12, "hundred": 10 ** 2, "thousand": 10 ** 3, "lakh": 10 ** 5,
+               "million": 10 ** 6, "crore": 10 ** 7, "billion": 10 ** 9, "trillion": 10 ** 12,
+               "quadrillion": 10 ** 15}
+_MAGNITUDE = re.compile(r"^([-+]?\d+(?:\.\d+)?)((?:\s*(?:dozen|hundred|thousand|lakh|million|"
+                        r"crore|billion|trillion|quadrillion)s?){1,3})$", re.IGNORECASE)
 # A unit at the end: `\text{ cm}`, `\mbox{m}^2` (the prefix before it is checked apart, so no
 # pattern here backtracks over the answer: see `_strip_trailing_unit`).
 _UNIT_AT_END = re.compile(r"\\(?:text|mbox|mathrm)\s*\{\s*[a-zA-Z][a-zA-Z .\-/^0-9]*\}"
-                          r"(?:\^\{?\d\}?)?$")
+                          r"(?:\^\{?-?\d\}?)?$")
 # `1,234` is a number; `14,16`, `2500,7500`, `0,245` are lists (golds write pairs so).
 _THOUSANDS = re.compile(r"^-?[1-9]\d{0,2}(?:,\d{3})+(?:\.\d+)?$")
 _POWER_OF_TEN = re.compile(r"^(?:([-+]?\d+(?:\.\d+)?)\s*(?:\\times|\\cdot|\*|×)\s*)?10\s*\^\s*"
@@ -54,39 +61,50 @@ _WORDS = re.compile(r"^[A-Za-z][A-Za-z '\-]*$")
 _MATH_WORDS = frozenset({"pi", "e", "i", "infty", "infinity", "inf", "sqrt", "sin", "cos",
                          "tan", "log", "ln", "exp", "and", "or", "x", "y", "z", "n", "k"})
 _NOT_UNITS = _MATH_WORDS | {"a", "b", "c", "d"}
-# Words that change what a number means: text holding one is never stripped as a unit
-# (`10\text{ or more}`, `2\text{ squared}`, `3 \text{ and } 4`); single letters that are
-# constants (`\mathrm{i}`, `\mathrm{e}`, `j`) are not units either.
-_MEANING_WORDS = frozenset({
+# Words known to change or qualify a value. Never the rule (what may be dropped is the
+# allow-list `_UNIT_SYMBOLS`, `_UNIT_WORDS`); a safety net for the words a gold carries,
+# which may be dropped from both sides (`9 (apples)`) unless they are among these.
+_VALUE_WORDS = frozenset({
     "or", "and", "more", "less", "fewer", "than", "least", "most", "over", "under", "above",
-    "below", "squared", "cubed", "not", "no", "none", "only", "plus", "minus",
-    "hundred", "thousand", "million", "billion", "trillion", "dozen", "half", "i", "e", "j",
-    "pi", "infinity", "undefined", "all", "except", "between", "if", "when"})
+    "below", "squared", "cubed", "square", "cube", "root", "not", "no", "none", "only", "plus",
+    "minus", "times", "negative", "positive", "neg", "factorial", "double", "twice", "triple",
+    "thrice", "half", "halves", "third", "thirds", "quarter", "quarters", "percent", "per",
+    "cent", "hundred", "thousand", "lakh", "crore", "million", "billion", "trillion", "dozen",
+    "score", "gross", "pair", "pairs", "couple", "k", "mn", "bn", "i", "e", "j", "pi",
+    "infinity", "undefined", "all", "except", "between", "if", "when", "inverse", "reciprocal",
+    "power", "th", "approximately", "about", "around", "nearly", "almost"})
 _PUNCT = " \t\n.;,"  # not "!": 5! is a factorial
 
 
-def normalize(answer: str) -> str:
+def normalize(answer: str, carried: frozenset[str] = frozenset()) -> str:
     """Canonical string form: spacing macros, `\\left`/`\\right`, `$`, degrees, dollar signs,
-    `\\dfrac`/`\\tfrac`, trailing unit text and trailing punctuation removed."""
+    `\\dfrac`/`\\tfrac`, a trailing unit (`_is_unit`: known units, currencies and counted
+    nouns, and the words in `carried`, those the gold carries: `carried_words`) and trailing
+    punctuation removed."""
     s = answer.strip().strip("$").strip()
     if s.startswith("\\(") and s.endswith("\\)") or s.startswith("\\[") and s.endswith("\\]"):
         s = s[2:-2].strip()
     s = _THIN_THOUSANDS.sub(",", s)
     s = _SPACING.sub(lambda m: m.group(0) if m.group(0) == "\\\\" else " ", s)
-    s = _FRAC_ALIASES.sub(r"\\frac", s)
+    s = _FRAC_ALIASES.sub(r"\\\1", s)
+    s = _TEXT_ALIASES.sub(r"\\text", s)
     s = _DEGREES.sub("", s)
     s = s.replace("\\$", "").replace("\\%", "%").replace("{,}", ",")
     s = _percent_word(s)
-    s = _strip_trailing_unit(s)
+    for _ in range(3):  # `15,000 \\text{kcal m}^{-2} \\text{ yr}^{-1}`: a unit in parts
+        stripped = _strip_trailing_unit(s, carried)
+        if stripped == s:
+            break
+        s = stripped
     s = _TEXT_CMD.sub(r"\1", s)
     s = re.sub(r"\s+", " ", s).strip().rstrip(_PUNCT)  # rstrip: keep the point of .5
     magnitude = _MAGNITUDE.match(s)
     if magnitude:  # `5 thousand` is 5000, not 5 with a unit
         value = Decimal(magnitude.group(1))
         for word in magnitude.group(2).lower().split():  # `3 hundred thousand` is 300000
-            value *= _MAGNITUDES[word]
+            value *= _MAGNITUDES[word.removesuffix("s")]
         return format(value.normalize(), "f")
-    s = _strip_plain_unit(s)
+    s = _strip_plain_unit(s, carried)
     scientific = _SCIENTIFIC.match(s)
     if scientific:
         mantissa, sign, exponent = scientific.groups()
@@ -94,10 +112,11 @@ def normalize(answer: str) -> str:
     return _BARE_FUNCTION.sub(r"\\\1", s)
 
 
-# `7.2 percent`, `7.2\\text{ percent}`: the sign spelled out (never a unit to strip). Bounded
-# quantifiers, searched in the last 40 characters only.
+# `7.2 percent`, `7.2\\text{ percent}`, `28 pct`: the sign spelled out (never a unit to strip).
+# Bounded quantifiers, searched in the last 40 characters only.
 _PERCENT_WORD = re.compile(r"(?<=[\d}])\s{0,3}(?:\\(?:text|mbox|mathrm)\s{0,3}\{\s{0,3}"
-                           r"per\s?cent\s{0,3}\}|per\s?cent)$", re.IGNORECASE)
+                           r"(?:per\s?cent(?:age)?|pct)\s{0,3}\}|per\s?cent(?:age)?|pct)$",
+                           re.IGNORECASE)
 
 
 def _percent_word(s: str) -> str:
@@ -117,17 +136,66 @@ def text_carries_meaning(answer: str) -> bool:
 _CONNECTIVES = frozenset({"and", "or", ",", ""})  # math-verify reads these itself
 
 
-# Words that qualify a value: an answer holding one the gold does not hold says something
-# else (`10 or more`, `at least 10`, `2 squared`, `5 thousand apples`).
-_QUALIFIERS = frozenset({
-    "more", "less", "fewer", "least", "most", "above", "below", "squared", "cubed", "not",
-    "except", "between", "hundred", "thousand", "million", "billion", "trillion", "dozen"})
+# Commands that change the value they precede and that math-verify reads past (`\\neg 5`
+# is read as 5): the answer holding one says something else than the gold without it.
+_NEGATIONS = re.compile(r"\\(?:neg|lnot|not)(?![a-zA-Z])")
+# A run of letters in a normalized answer, not a LaTeX command (`_is_prose_word` says which
+# runs are prose).
+_PROSE_WORD = re.compile(r"(?<!\\)(?<![^\W\d_])[^\W\d_]+")  # a run of letters, any script
+# Letters that are mathematics in any script: Greek (`2π`), letterlike symbols (`ℝ`), micro.
+_MATH_LETTERS = re.compile(r"[\u0370-\u03ff\u1f00-\u1fff\u2100-\u214f\u00b5]+")
+_ENVIRONMENT = re.compile(r"\\(?:begin|end)\s*\{[a-zA-Z*]*\}")  # `\\begin{pmatrix}`: markup
+# Function names a normalized answer writes bare (`\operatorname{lcm}` unwrapped): math.
+_FUNCTION_WORDS = frozenset({
+    "gcd", "lcm", "max", "min", "det", "arg", "sgn", "sign", "rank", "span", "dim", "ker",
+    "deg", "mod", "sinh", "cosh", "tanh", "arcsin", "arccos", "arctan", "sec", "csc", "cot",
+    "exp", "log", "sqrt", "sin", "cos", "tan", "infty", "inf", "sup", "lim", "floor", "ceil",
+    "and", "true", "false", "yes"})
+
+
+UNCERTAIN = "uncertain: not read as a unit, not in the gold:"
+"""How a verdict's detail begins where words the rules cannot read decided it (`qualifiers`):
+`wrong` by default; a judge, where one is configured, is asked (even with `ask: undecided`)."""
+MAX_QUALIFYING_WORDS = 3
+"""A value with more unknown words than this is a sentence (`Jane started growing Sphere 3
+hours ago`), read by math-verify's rules; there only the words of `_VALUE_WORDS` qualify."""
 
 
 def qualifiers(answer: str) -> frozenset[str]:
-    """The qualifying words of a normalized answer (`more`, `least`, `squared`, `not` ...)."""
-    return frozenset(word.lower() for word in re.findall(r"[A-Za-z]{2,}", answer)
-                     if word.lower() in _QUALIFIERS)
+    """What in a normalized answer may change its value and is not read as mathematics: its
+    words of prose (what the unit allow-list kept: `halves`, `lakh`, `factorial`, `negative`,
+    `or more`) and its negations (`\\neg`). An answer holding one that the gold does not hold
+    says something else than the gold, or the rules cannot tell: `_fast` makes the pair
+    `wrong` (the judge's to decide where one is configured)."""
+    found = {word.lower() for word in _PROSE_WORD.findall(_ENVIRONMENT.sub(" ", answer))
+             if _is_prose_word(word)}
+    if len(found) > MAX_QUALIFYING_WORDS:  # a sentence: math-verify's rules read its value
+        found &= _VALUE_WORDS  # (`Sphere 3 hours ago`); the words known to change one count
+    found.update(match.group(0) for match in _NEGATIONS.finditer(answer))
+    return frozenset(found)
+
+
+def _is_prose_word(word: str) -> bool:
+    """A word of prose, not mathematics: ASCII words of three letters or more (`xy` is more
+    often a product) but names in capitals (`ABC`, `DNE`) and function names; a word in any
+    other script, however short (`5\\text{万}` is 50,000), but Greek and letterlike symbols."""
+    if not word.isascii():
+        return _MATH_LETTERS.fullmatch(word) is None
+    lower = word.lower()
+    return (len(word) >= 3 and not (word.isupper() and len(word) <= 3)
+            and lower not in _FUNCTION_WORDS and lower not in _MATH_WORDS)
+
+
+def carried_words(gold: str) -> frozenset[str]:
+    """The words a gold carries beside its value (`9 (apples)`, `20 \\text{ tickets}`): an
+    answer may drop them, as the gold does, unless they change a value (`_VALUE_WORDS`); and
+    the ids of the units it states (`=cm`), which an answer's unit must then be one of."""
+    if len(gold) > 20_000:
+        return frozenset()
+    words = re.findall(r"[A-Za-z]+", gold)
+    units = {f"={found}" for found in map(_unit_id, words) if found is not None}
+    return frozenset(word for word in (w.lower() for w in words if len(w) >= 2)
+                     if word not in _VALUE_WORDS and word not in _NOT_UNITS) | units
 
 
 _LONE_I = re.compile(r"(?<![a-zA-Z\\])i(?![a-zA-Z])")
@@ -147,21 +215,21 @@ def imaginary_unit_like_gold(pred: str, gold: str) -> str:
 _UNIT_POWER = re.compile(r"\s?\^\s?(?:\{\s?[23]\s?\}|[23])")
 
 
-def _strip_plain_unit(s: str) -> str:
+def _strip_plain_unit(s: str, carried: frozenset[str] = frozenset()) -> str:
     """`12 dollars`, `4 \\frac{4}{9} days`, `3 cups of flour`, `20 cm^{2}` -> the value: one to
     three plain words (the last one squared or cubed) after a value that ends in a digit or a
     brace, when they read as a unit."""
     if s.endswith(")") and "(" in s:  # `9 (apples)`: a unit in parentheses (ASDiv's golds)
         open_at = s.rindex("(")
         inside, value = s[open_at + 1:-1].strip(), s[:open_at].rstrip()
-        if (inside.replace(" ", "").isalpha() and inside.isascii() and _is_unit(inside)
+        if (inside.replace(" ", "").isalpha() and inside.isascii() and _is_unit(inside, carried)
                 and inside.lower() not in _NOT_UNITS and value[-1:].isdigit()
-                and _strip_plain_unit(f"{value} {inside}") == value):
+                and _strip_plain_unit(f"{value} {inside}", carried) == value):
             return value
     power = _UNIT_POWER.search(s, max(len(s) - 9, 0))
     if power is not None and power.end() == len(s) and s[:power.start()][-1:].isalpha():
         unit = s[:power.start()]
-        value = _strip_plain_unit(unit)
+        value = _strip_plain_unit(unit, carried)
         return value if value != unit else s
     for words in (3, 2, 1):
         parts = s.rsplit(" ", words)
@@ -169,7 +237,7 @@ def _strip_plain_unit(s: str) -> str:
             continue
         prefix, unit = parts[0].rstrip(), parts[1:]
         if (all(word.replace("-", "").isalpha() and word.isascii() for word in unit)
-                and unit[0].lower() not in _NOT_UNITS and _is_unit(" ".join(unit))
+                and unit[0].lower() not in _NOT_UNITS and _is_unit(" ".join(unit), carried)
                 and prefix[-1:] in "0123456789}" and any(ch.isdigit() for ch in prefix)
                 and not any(ch.isalpha() for ch in _COMMAND.sub("", prefix))):
             return prefix.rstrip(_PUNCT)  # a value with no variables: `x + 2 yz` keeps yz
@@ -179,16 +247,129 @@ def _strip_plain_unit(s: str) -> str:
 _COMMAND = re.compile(r"\\[a-zA-Z]+")
 
 
-def _is_unit(text: str) -> bool:
-    """True when `text` (what follows a number) reads as a unit: no word of it carries meaning
-    (`or more`, `squared`, `thousand`, the constants `i` and `e`)."""
+def _is_unit(text: str, carried: frozenset[str] = frozenset()) -> bool:
+    """True when `text` (what follows a number) is known not to change the value: every word
+    of it a unit, a currency or a counted noun (`_UNIT_SYMBOLS`, `_UNIT_WORDS`), or a word the
+    gold carries too (`carried`). Anything else (`halves`, `lakh`, `factorial`, `or more`, the
+    constants `i` and `e`) stays, and the pair is decided as what it says, or is the judge's."""
     if _DAY_HALF.fullmatch(text.strip("{} \t")):
         return False  # `4:30 \text{ p.m.}`: a.m. and p.m. say which 4:30
     words = re.findall(r"[A-Za-z]+", text)
-    return bool(words) and not any(word.lower() in _MEANING_WORDS for word in words)
+    if not words:
+        return False
+    gold_units = {word for word in carried if word.startswith("=")}
+    for at, word in enumerate(words):
+        unit = _unit_id(word) if gold_units else None
+        if unit is not None and f"={unit}" not in gold_units:
+            return False  # `5 cm` against `5 m`: another unit than the gold's
+        if word in carried or word.lower() in carried or _known_unit(word):
+            continue
+        if word.lower() in _UNIT_MODIFIERS and at + 1 < len(words):
+            continue  # `square feet`, `cubic cm`: a modifier of the unit that follows
+        if (word.lower() == "per" or word.lower() == "of" and at > 0) and at < len(words) - 1:
+            continue  # `cups of flour`, `miles per hour`, `25\\% per year`: before a known word
+        return False
+    return True
+
+
+def _known_unit(word: str) -> bool:
+    """A unit, currency or counted noun: abbreviations as written (`m` is metres, `M` is not
+    read), words in any case and in the plural."""
+    if word in _UNIT_SYMBOLS:
+        return True
+    lower = word.lower()
+    if len(lower) < 3:
+        return False
+    return lower in _UNIT_WORDS or any(
+        lower.endswith(ending) and lower[:len(lower) - len(ending)] + stem in _UNIT_WORDS
+        for ending, stem in (("ies", "y"), ("ves", "f"), ("es", ""), ("s", "")))
 
 
 _DAY_HALF = re.compile(r"[aApP]\.?\s?[mM]\.?")
+
+
+# What may be dropped after a value: units, currencies and counted nouns, known not to change
+# the value they follow (an allow-list: a word not here is kept, see `_is_unit`).
+# Symbols as written (case matters: `m` is metres, `M` may be million or molar).
+_UNIT_SYMBOLS = frozenset("""
+m cm mm km nm um dm pm in ft yd mi au ly pc kpc Mpc s ms ns us min h hr hrs yr yrs wk
+g kg mg ug lb lbs oz L ml mL cl dl cc gal qt pt tsp tbsp fl
+J kJ MJ cal kcal Cal eV keV MeV GeV TeV W kW MW GW mW Wh kWh V mV kV A mA Hz kHz MHz GHz
+N kN Pa kPa MPa GPa hPa atm bar mbar torr Torr mmHg psi mol mmol C F Wb lm lx dB rpm mph kph
+kmh fps px pts pt USD EUR GBP INR JPY CNY RMB Rs rs usd eur gbp inr yen yuan rmb
+""".split())  # noqa: SIM905 (a list of symbols reads best as text)
+# Words, in any case, singular (a plural is read by its ending).
+_UNIT_WORDS = frozenset("""
+meter metre centimeter centimetre millimeter millimetre kilometer kilometre nanometer
+micrometer micron angstrom inch foot feet yard mile light-year parsec league furlong
+second sec minute hour day week month year decade century centuries millisecond
+microsecond nanosecond
+gram kilogram milligram microgram tonne ton pound ounce stone grain carat
+liter litre milliliter millilitre centiliter gallon quart pint cup tablespoon teaspoon
+acre hectare
+joule kilojoule calorie kilocalorie electronvolt watt kilowatt megawatt volt ampere amp
+hertz newton pascal atmosphere mole molecule atom kelvin celsius fahrenheit coulomb ohm
+tesla weber lumen lux decibel byte kilobyte megabyte gigabyte terabyte bit pixel
+degree radian revolution rev cycle knot
+dollar cent penny pennies nickel dime euro yen yuan rupee peso franc ruble rouble won
+dinar dirham shilling pence buck
+unit item piece person people student child children adult kid man men woman women boy girl
+friend member player worker teacher customer visitor passenger employee guest
+way solution integer number digit term outcome possibility arrangement combination
+permutation choice step move point case set group team row column seat page chapter book
+apple orange banana cookie cake cupcake candy candies egg bottle box bag ball card ticket
+coin stamp marble pencil pen flower tree car bus animal dog cat bird fish sticker toy game
+sandwich pizza slice pie muffin shirt sock shoe hat chair table room house tile block
+jar can carton basket bucket bowl glass plate gift present paper sheet problem
+question song vote
+flour sugar water milk juice rice oil paint sand soil salt butter cream tea coffee gas fuel
+wood fabric cloth rope wire ribbon string chocolate cheese meat beef bread dough soup
+lemonade soda ice snow mulch gravel concrete fertilizer seed grass hay food pasta cereal
+honey syrup dirt
+""".split())  # noqa: SIM905 (a list of words reads best as text)
+# Units that measure one kind of thing in different sizes, one id per unit (its symbol): an
+# answer's unit may be dropped against a gold that states a unit only when it is the same one
+# (`5 cm` is not `5 m`; `5 meters` is `5 m`).
+_UNIT_IDS = {
+    **dict.fromkeys(["m", "meter", "metre"], "m"), **dict.fromkeys(["cm", "centimeter",
+    "centimetre"], "cm"), **dict.fromkeys(["mm", "millimeter", "millimetre"], "mm"),
+    **dict.fromkeys(["km", "kilometer", "kilometre"], "km"), **dict.fromkeys(["nm",
+    "nanometer"], "nm"), **dict.fromkeys(["in", "inch"], "in"), **dict.fromkeys(["ft", "foot",
+    "feet"], "ft"), **dict.fromkeys(["yd", "yard"], "yd"), **dict.fromkeys(["mi", "mile"], "mi"),
+    **dict.fromkeys(["g", "gram"], "g"), **dict.fromkeys(["kg", "kilogram"], "kg"),
+    **dict.fromkeys(["mg", "milligram"], "mg"), **dict.fromkeys(["lb", "lbs", "pound"], "lb"),
+    **dict.fromkeys(["oz", "ounce"], "oz"), **dict.fromkeys(["ton", "tonne"], "t"),
+    **dict.fromkeys(["s", "sec", "second"], "s"), **dict.fromkeys(["ms", "millisecond"], "ms"),
+    **dict.fromkeys(["min", "minute"], "min"), **dict.fromkeys(["h", "hr", "hrs", "hour"], "h"),
+    "day": "d", "week": "wk", "month": "mo", **dict.fromkeys(["yr", "yrs", "year"], "yr"),
+    **dict.fromkeys(["L", "liter", "litre"], "L"), **dict.fromkeys(["ml", "mL", "milliliter",
+    "millilitre"], "mL"), **dict.fromkeys(["gal", "gallon"], "gal"), "cup": "cup",
+    **dict.fromkeys(["qt", "quart"], "qt"), "pint": "pt",
+    **dict.fromkeys(["dollar", "usd", "USD", "buck"], "$"), **dict.fromkeys(["cent", "penny",
+    "pennies"], "cent"), **dict.fromkeys(["euro", "eur", "EUR"], "EUR"), "yen": "JPY",
+    **dict.fromkeys(["yuan", "rmb", "RMB", "CNY"], "CNY"), **dict.fromkeys(["rupee", "rs", "Rs",
+    "INR", "inr"], "INR"), **dict.fromkeys(["celsius", "C"], "C"), **dict.fromkeys(
+    ["fahrenheit", "F"], "F"), "kelvin": "K", **dict.fromkeys(["radian", "rad"], "rad"),
+}
+
+
+def _unit_id(word: str) -> str | None:
+    """The id of a unit of `_UNIT_IDS` (symbols as written, words in any case and plural)."""
+    if word in _UNIT_IDS and (len(word) <= 3 or word.islower()):
+        return _UNIT_IDS[word]
+    lower = word.lower()
+    if len(lower) < 3:
+        return None
+    for ending, stem in (("", ""), ("ies", "y"), ("es", ""), ("s", "")):
+        if lower.endswith(ending):
+            found = _UNIT_IDS.get(lower[:len(lower) - len(ending)] + stem)
+            if found is not None:
+                return found
+    return None
+
+
+# Words that only qualify the unit after them (`square feet`, `cubic cm`, `sq units`).
+_UNIT_MODIFIERS = frozenset({"square", "sq", "cubic", "cu"})
 
 
 @dataclass(frozen=True)
@@ -260,7 +441,7 @@ def _wrapped(s: str) -> bool:
     return False
 
 
-def _strip_trailing_unit(s: str) -> str:
+def _strip_trailing_unit(s: str, carried: frozenset[str] = frozenset()) -> str:
     """`12 \\text{ cm}` -> `12`: a unit text at the end after a number (linear: the unit is
     matched at the end only, the prefix checked by plain string tests)."""
     if not s.endswith("}") and not s[-1:].isdigit():
@@ -271,8 +452,8 @@ def _strip_trailing_unit(s: str) -> str:
     prefix = s[:start].rstrip()
     if not any(ch.isdigit() for ch in prefix) or prefix[-1:].isalpha() or prefix.endswith("\\"):
         return s
-    if not _is_unit(s[s.index("{", start):]):
-        return s  # `1+2\mathrm{i}`, `10\text{ or more}`: meaning, not a unit
+    if not _is_unit(s[s.index("{", start):], carried):
+        return s  # `1+2\mathrm{i}`, `10\text{ or more}`, `3\text{ halves}`: not a unit
     return prefix
 
 
