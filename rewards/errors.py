@@ -17,8 +17,8 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Iterator
 
-__all__ = ["INFRASTRUCTURE_ERRORS", "ConfigError", "EngineError", "InputError", "RewardsError",
-           "SandboxError", "WorkerError", "sandbox_errors"]
+__all__ = ["INFRASTRUCTURE_ERRORS", "BadReference", "ConfigError", "EngineError", "InputError",
+           "RewardsError", "SandboxError", "WorkerError", "sandbox_errors"]
 
 
 class RewardsError(Exception):
@@ -53,6 +53,18 @@ class InputError(RewardsError):
         prefix = f"{where}: " if where else ""
         suffix = f" (field {field!r})" if field else ""
         super().__init__(f"{prefix}{message}{suffix}")
+
+
+class BadReference(InputError):
+    """A sample's reference that its reward cannot read: tests that are not tests, a
+    constraint that cannot be decided, a reference that is not tool calls. The reward catches
+    it and the sample abstains with reason `bad_reference` (the run rule sees it); only the
+    parsers called directly (`parse_reference`, `parse_constraints`, `as_calls`) raise it.
+    The one class for every reward: `BadConstraint` and `BadCalls` are its names there."""
+
+    def __init__(self, message: str, *, source: str | None = None, line: int | None = None,
+                 field: str | None = None) -> None:
+        super().__init__(message, source=source, line=line, field=field)
 
 
 class WorkerError(RewardsError):

@@ -43,17 +43,9 @@ from typing import Any, Literal
 
 from rewards.code._cases import LiteralCase, cases_from_asserts
 from rewards.code._rules import canonical_language
-from rewards.errors import InputError
+from rewards.errors import BadReference
 
 __all__ = ["BadReference", "CodeTask", "TestSet", "parse_reference"]
-
-
-class BadReference(InputError):
-    """The reference cannot be understood as tests. `CodeReward` catches it: the sample
-    abstains with reason `bad_reference`; only `parse_reference` called directly raises it."""
-
-    def __init__(self, message: str) -> None:
-        super().__init__(message, field="reference")
 
 
 @dataclass(frozen=True)

@@ -39,7 +39,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from rewards.errors import InputError
+from rewards.errors import BadReference, InputError
 from rewards.options import check_fields, check_range, load_options
 from rewards.types import Sample, Score
 
@@ -62,9 +62,10 @@ MALFORMED = ToolCall("", None)
 """What a tag body or list item that is not a call reads as: a call that matches nothing."""
 
 
-class BadCalls(InputError):
-    """A reference (or tool schema) that is not tool calls in any shape `as_calls` reads:
-    an input error, in the one error tree; the reward abstains on it (`bad_reference`)."""
+BadCalls = BadReference
+"""A reference (or tool schema) that is not tool calls in any shape `as_calls` reads: the
+project's one bad-reference class (`rewards.errors.BadReference`) under this reward's name;
+the reward abstains on it (`bad_reference`)."""
 
 
 def extract_tagged(text: str, open_tag: str, close_tag: str, *, limit: int = 64
