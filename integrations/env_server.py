@@ -48,7 +48,7 @@ from rewards.deps import require
 from rewards.envs import EnvConfig, Episode, StepResult, env_factory, score_trajectories
 from rewards.errors import ConfigError, EngineError, InputError
 from rewards.options import load_options
-from rewards.types import Reward, Sample
+from rewards.types import Reward, Sample, Score
 
 __all__ = ["ROUTES", "TOKEN_ENV", "RemoteEnvironment", "create_env_app", "main"]
 
@@ -227,7 +227,8 @@ def create_env_app(config: EnvConfig, reward: Reward | str, *, max_episodes: int
         reward = config.step_weight * result.reward
         observation: dict[str, Any] = {"text": result.observation,
                                        "episode_id": episode_id,
-                                       "info": _plain(result.info)}
+                                       "info": _plain(result.info),
+                                       "step_reward": result.reward}
         if episode.done:
             trajectory, = score_trajectories([episode], episodes.reward)
             final = trajectory.final.value
@@ -253,8 +254,10 @@ def _plain(info: Any) -> dict[str, Any]:
 
 class RemoteEnvironment:
     """An `Environment` whose episode runs on an environment server at `url` (one object
-    per episode, as every `Environment`). Its `final_answer` is empty: the server scores the
-    episode, and `final_reward` / `trajectory_reward` hold what it said. `token`: the
+    per episode, as every `Environment`). The server scores the episode: `final_score()`
+    (`rewards.envs.ScoredFinal`) is its final reward, which the loop uses instead of scoring
+    `final_answer()` (empty) here, and `step` gives each turn's unweighted step reward, so
+    the loop's trajectory reward equals the server's `trajectory_reward`. `token`: the
     server's shared token (None: `$REWARDS_ENV_TOKEN`, else none; "": none)."""
 
     name = "remote"
@@ -270,6 +273,8 @@ class RemoteEnvironment:
         """The server's id of this episode, once reset."""
         self.final_reward: float | None = None
         self.trajectory_reward: float | None = None
+        self.final_reason = "ok"
+        self.done = False
 
     def _post(self, path: str, body: dict[str, Any]) -> dict[str, Any]:
         try:
@@ -295,11 +300,23 @@ class RemoteEnvironment:
         if out["done"]:
             self.final_reward = observation.get("final_reward")
             self.trajectory_reward = observation.get("trajectory_reward")
-        return StepResult(observation["text"], float(out["reward"] or 0.0), bool(out["done"]),
-                          observation.get("info", {}))
+            self.final_reason = str(observation.get("reason") or "ok")
+            self.done = True
+        # the step's own reward, unweighted: the loop weights it and adds the final reward
+        # once (`rewards.envs.trajectory_returns`), as for a local environment
+        return StepResult(observation["text"], float(observation.get("step_reward") or 0.0),
+                          bool(out["done"]), observation.get("info", {}))
 
     def final_answer(self) -> str:
         return ""
+
+    def final_score(self) -> Score | None:
+        """The final reward the server gave (`ScoredFinal`): scored there, once."""
+        if not self.done:
+            return None
+        if self.final_reward is None:  # the server's episode abstained, with its reason
+            return Score(None, self.final_reason if self.final_reason != "ok" else "env_error")
+        return Score(float(self.final_reward), self.final_reason)
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -192,26 +192,17 @@ def step_rewards(groups: Sequence[EpisodeGroup], width: int, *, step_weight: flo
     return out
 
 
-def per_turn_advantages(groups: Sequence[EpisodeGroup], batch: Batch, config: EnvConfig) -> Any:
+def per_turn_advantages(groups: Sequence[EpisodeGroup], batch: Batch) -> Any:
     """(N, T) per-token advantages by the `per_turn` estimator (module docstring): every
     action token of turn k gets G_k minus the leave-one-out mean of the other episodes'
-    G_k. Computed from `step_rewards`, the rewards on each turn's last token."""
+    G_k: each trajectory's own `returns` (`rewards.envs.trajectory_returns`, the one
+    statement of G_k)."""
     import torch
 
-    T = batch.completion_ids.shape[1]
-    rewards = step_rewards(groups, T, step_weight=config.step_weight)  # (N, T)
-    discount = config.discount
     out = torch.zeros_like(batch.completion_mask)  # (N, T)
     row = 0
     for g in groups:
-        returns = []  # per episode: G_k for each of its turns, from the token rewards
-        for i, ends in enumerate(g.turn_ends):
-            r = [float(rewards[row + i, e]) for e in ends]
-            running, g_k = 0.0, [0.0] * len(r)
-            for k in range(len(r) - 1, -1, -1):
-                running = r[k] + discount * running
-                g_k[k] = running
-            returns.append(g_k)
+        returns = [t.returns for t in g.trajectories]  # G_k per turn (trajectory_returns)
         scored = [i for i, t in enumerate(g.trajectories) if t.reward is not None]
         for i in scored:
             others = [j for j in scored if j != i]

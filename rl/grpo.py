@@ -205,7 +205,7 @@ def train(cfg: GRPOConfig, *, on_step: Callable[[dict[str, Any]], None] | None =
         advantages = torch.tensor([0.0 if a is None else a for a in normalized],
                                   device=device)  # (N,)
         if cfg.advantage == "per_turn" and make_env is not None:
-            advantages = per_turn_advantages(groups, batch, cfg.environment).to(device)  # (N, T)
+            advantages = per_turn_advantages(groups, batch).to(device)  # (N, T)
         # a completion enters the loss unless its reward abstained or (option) it was truncated
         keep = torch.tensor([r is not None for r in rewards], dtype=torch.float32,
                             device=device)  # (N,)

@@ -13,9 +13,10 @@ from rewards.envs._episode import (
     discounted_returns,
     run_episodes,
     score_trajectories,
+    trajectory_returns,
     turn_metrics,
 )
-from rewards.envs._types import Environment, StepResult, Trajectory, Turn
+from rewards.envs._types import Environment, ScoredFinal, StepResult, Trajectory, Turn
 from rewards.envs.tool_calls import (
     ToolCall,
     ToolCallReward,
@@ -24,7 +25,7 @@ from rewards.envs.tool_calls import (
     parse_tool_calls,
 )
 
-__all__ = ["BUILTIN_ENVS", "EnvConfig", "Environment", "Episode", "StepResult", "ToolCall",
-           "ToolCallReward", "Trajectory", "Turn", "arun_episodes", "as_calls", "cap_text",
-           "discounted_returns", "env_factory", "match_calls", "parse_tool_calls",
-           "run_episodes", "score_trajectories", "turn_metrics"]
+__all__ = ["BUILTIN_ENVS", "EnvConfig", "Environment", "Episode", "ScoredFinal", "StepResult",
+           "ToolCall", "ToolCallReward", "Trajectory", "Turn", "arun_episodes", "as_calls",
+           "cap_text", "discounted_returns", "env_factory", "match_calls", "parse_tool_calls",
+           "run_episodes", "score_trajectories", "trajectory_returns", "turn_metrics"]

@@ -21,12 +21,12 @@ import logging
 from collections.abc import Awaitable, Callable, Sequence
 
 from rewards.envs._config import EnvConfig, env_factory
-from rewards.envs._types import Environment, StepResult, Trajectory, Turn
+from rewards.envs._types import Environment, ScoredFinal, StepResult, Trajectory, Turn
 from rewards.errors import ConfigError, RewardsError
 from rewards.types import Reward, Sample, Score
 
 __all__ = ["Episode", "arun_episodes", "cap_text", "discounted_returns", "run_episodes",
-           "score_trajectories", "turn_metrics"]
+           "score_trajectories", "trajectory_returns", "turn_metrics"]
 
 log = logging.getLogger("rewards.envs")
 
@@ -51,6 +51,17 @@ def _valid_text(text: str) -> str:
     except UnicodeEncodeError:
         return "".join("\ufffd" if "\ud800" <= c <= "\udfff" else c for c in text)
     return text
+
+
+def trajectory_returns(step_rewards: Sequence[float], final: float, config: EnvConfig
+                       ) -> list[float]:
+    """The one statement of an episode's per-turn returns G_k: each turn's step reward
+    weighted by `config.step_weight`, the final reward added on the last turn, discounted by
+    `config.discount`. `Trajectory.returns`, the environment server's step rewards and the
+    loops' per-turn advantages all read it."""
+    rewards = [config.step_weight * r for r in step_rewards] or [0.0]
+    rewards[-1] += final
+    return discounted_returns(rewards, config.discount)
 
 
 def discounted_returns(rewards: Sequence[float], discount: float) -> list[float]:
@@ -155,11 +166,14 @@ def score_trajectories(episodes: Sequence[Episode], reward: Reward) -> list[Traj
     in one batch (failed episodes are not scored: they abstain), then the returns."""
     from rewards.scoring import score_batch
 
-    finals = []
+    finals, given = [], {}
     for e in episodes:
         if e.failure is None:
             try:
-                finals.append(e.final_sample())
+                if isinstance(e.env, ScoredFinal):  # scored by the server that ran it
+                    given[id(e)] = e.env.final_score() or Score(None, "env_error")
+                else:
+                    finals.append(e.final_sample())
             except Exception as exc:  # noqa: BLE001 - this episode's error (or abstention)
                 e._fail(exc)
     scores = iter(score_batch(reward, finals).scores) if finals else iter(())
@@ -171,12 +185,11 @@ def score_trajectories(episodes: Sequence[Episode], reward: Reward) -> list[Traj
             out.append(Trajectory(episode.sample, tuple(episode.turns), Score(None, reason),
                                   (), reason))
             continue
-        final = next(scores)
-        rewards = [config.step_weight * t.reward for t in episode.turns] or [0.0]
+        final = given[id(episode)] if id(episode) in given else next(scores)
         returns: tuple[float, ...] = ()
         if final.value is not None:
-            rewards[-1] += final.value
-            returns = tuple(discounted_returns(rewards, config.discount))
+            returns = tuple(trajectory_returns([t.reward for t in episode.turns], final.value,
+                                               config))
         reason = episode.reason if episode.reason != "ok" else final.reason
         out.append(Trajectory(episode.sample, tuple(episode.turns), final, returns, reason))
     return out

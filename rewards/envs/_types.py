@@ -10,7 +10,7 @@ from typing import Any, Protocol, runtime_checkable
 
 from rewards.types import Sample, Score
 
-__all__ = ["Environment", "StepResult", "Trajectory", "Turn"]
+__all__ = ["Environment", "ScoredFinal", "StepResult", "Trajectory", "Turn"]
 
 
 @dataclass(frozen=True)
@@ -49,6 +49,18 @@ class Environment(Protocol):
 
     def final_answer(self) -> str:
         """The text the final reward scores as the completion (e.g. the last answer)."""
+        ...
+
+
+@runtime_checkable
+class ScoredFinal(Protocol):
+    """An environment whose episode is scored elsewhere (a remote environment server): its
+    `final_score()` is the final reward's `Score`, used instead of scoring `final_answer()`
+    here, so that a remote episode's final reward counts once. Its `step` rewards are the
+    unweighted ones, weighted here by the config as a local environment's are."""
+
+    def final_score(self) -> Score | None:
+        """The final score the server gave, once the episode is done (None: not done)."""
         ...
 
 

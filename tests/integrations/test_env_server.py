@@ -166,6 +166,38 @@ def test_remote_environment_runs_the_local_episode(client):
     assert module.RemoteEnvironment is RemoteEnvironment
 
 
+def test_remote_episodes_scored_by_the_loops_path_count_each_reward_once():
+    """Through the loop's own scoring (`score_trajectories`), a remote episode's trajectory
+    reward equals the local one's and the server's: step rewards weighted once (step_weight
+    0.5 shows a second weighting), the server's final reward added once, never rescored here
+    (the remote final answer is empty: scoring it here would give 0)."""
+    from rewards.envs import Episode, score_trajectories
+
+    server = TestClient(create_env_app(guess_config(step_weight=0.5), reward(),
+                                       max_episodes=8))
+    config = load_options(EnvConfig, {"use": "integrations.env_server:RemoteEnvironment",
+                                      "max_turns": 3, "step_weight": 0.5}, where="t")
+    samples = [Sample("g", "", reference=3), Sample("g", "", reference=8)]
+    script = ["5", "2", "3"]
+    local = run_episodes(guess_config(step_weight=0.5), reward(), samples,
+                         lambda messages: script[(len(messages) - 1) // 2])
+    remotes, episodes = [], []
+    for sample in samples:
+        env = RemoteEnvironment("http://testserver", client=server, token="")
+        remotes.append(env)
+        episode = Episode(env, sample, config)
+        episode.start()
+        for action in script:
+            if episode.done:
+                break
+            episode.step(action)
+        episodes.append(episode)
+    scored = score_trajectories(episodes, reward())
+    assert [t.reward for t in scored] == pytest.approx([t.reward for t in local])
+    assert [t.returns for t in scored] == pytest.approx([t.returns for t in local])
+    assert [t.reward for t in scored] == pytest.approx([r.trajectory_reward for r in remotes])
+
+
 def test_request_bodies_are_bounded_as_on_the_other_servers():
     """A body over `max_held_bytes` is a 413 before it is read; a small request is served on;
     a bound that is not positive is refused when the app is made."""

@@ -105,9 +105,9 @@ def test_step_rewards_sit_on_each_turns_last_token(groups):
 
 
 def test_per_turn_advantages_by_hand(groups):
-    tokenizer, config, _, (group,) = groups
+    tokenizer, _config, _, (group,) = groups
     batch = collate_episodes([group], tokenizer.pad_token_id)
-    advantages = per_turn_advantages([group], batch, config)
+    advantages = per_turn_advantages([group], batch)
     # gamma = 0.5. Episode 0: r = (-0.1, 0.9): G = (0.35, 0.9). Episode 1: r = (-0.1,)*3:
     # G = (-0.175, -0.15, -0.1). Leave-one-out baselines are the other episode's G_k (0 past
     # its end): A0 = (0.35 + 0.175, 0.9 + 0.15); A1 = (-0.175 - 0.35, -0.15 - 0.9, -0.1 - 0)
