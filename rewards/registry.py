@@ -4,12 +4,12 @@ so `rewards` never imports `genrm` (or any heavy module) until a config asks for
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from rewards.errors import ConfigError
 
-__all__ = ["builtin_names", "register", "registered_names", "resolve"]
+__all__ = ["builtin_names", "register", "registered_names", "resolve", "resolve_named"]
 
 # Built-in names point at dotted paths: nothing is imported until a config uses the name.
 _BUILTIN: dict[str, str] = {
@@ -56,24 +56,35 @@ def resolve(use: str) -> Callable[..., Any]:
     """The factory for `use`: a registered name, or a dotted path `pkg.mod:attr` / `pkg.mod.attr`."""
     if use in _REGISTERED:
         return _REGISTERED[use]
-    path = _BUILTIN.get(use, use)
+    return resolve_named(use, _BUILTIN, what="reward", known=registered_names())
+
+
+def resolve_named(use: str, builtins: Mapping[str, str], *, what: str,
+                  known: Sequence[str] | None = None) -> Any:
+    """The one rule by which a config's `use:` becomes an object: a built-in name (looked up
+    in `builtins`, name -> dotted path) or a dotted path `pkg.mod:attr` / `pkg.mod.attr`,
+    imported now; a `ConfigError` naming `what` (reward, environment) when it is neither or
+    does not import. Rewards (`resolve`) and environments (`rewards.envs.env_factory`) take
+    their components through it."""
+    path = builtins.get(use, use)
     if ":" in path:
         module_name, _, attr = path.partition(":")
     elif "." in path:
         module_name, _, attr = path.rpartition(".")
     else:
+        names = ", ".join(known if known is not None else sorted(builtins))
         raise ConfigError(
-            f"unknown reward {use!r}: not a registered name ({', '.join(registered_names())}) "
-            "and not a dotted path like 'package.module:function'")
+            f"unknown {what} {use!r}: not a built-in or registered name ({names}) "
+            "and not a dotted path like 'package.module:name'")
     try:
         module = importlib.import_module(module_name)
     except ImportError as exc:
-        raise ConfigError(f"reward {use!r}: cannot import module {module_name!r}: {exc}"
+        raise ConfigError(f"{what} {use!r}: cannot import module {module_name!r}: {exc}"
                           f"{_import_hint(exc, module_name)}") from exc
     try:
         return getattr(module, attr)
     except AttributeError as exc:
-        raise ConfigError(f"reward {use!r}: module {module_name!r} has no {attr!r}"
+        raise ConfigError(f"{what} {use!r}: module {module_name!r} has no {attr!r}"
                           f"{_shadow_hint(module, module_name)}") from exc
 
 

@@ -16,7 +16,6 @@ environment:
 from __future__ import annotations
 
 import difflib
-import importlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -24,6 +23,7 @@ from typing import Any, Literal
 
 from rewards.errors import ConfigError
 from rewards.options import check_fields, check_range, load_options
+from rewards.registry import resolve_named
 
 __all__ = ["BUILTIN_ENVS", "EnvConfig", "env_factory"]
 
@@ -87,17 +87,7 @@ class EnvConfig:
 
 def env_factory(config: EnvConfig) -> Callable[[], Any]:
     """A function that makes one fresh `Environment` per call, its options checked now."""
-    path = BUILTIN_ENVS.get(config.use, config.use)
-    module_name, sep, attr = path.partition(":")
-    if not sep:
-        module_name, _, attr = path.rpartition(".")
-    if not module_name:
-        raise ConfigError(f"environment {config.use!r}: not a built-in ({', '.join(BUILTIN_ENVS)})"
-                          " and not a dotted path like 'package.module:Class'")
-    try:
-        target = getattr(importlib.import_module(module_name), attr)
-    except (ImportError, AttributeError) as exc:
-        raise ConfigError(f"environment {config.use!r}: cannot load {path!r}: {exc}") from exc
+    target = resolve_named(config.use, BUILTIN_ENVS, what="environment")
     options_cls = getattr(target, "Options", None)
     if options_cls is not None:
         options = load_options(options_cls, dict(config.options),
