@@ -22,10 +22,34 @@ _RANK = {kind: rank for rank, kind in enumerate(QUEUE_KINDS)}
 
 
 def component_queue(component: ComponentConfig) -> QueueKind:
-    """The queue one component's work needs: learned components run on `gpu`."""
+    """The queue one component's work needs: learned components run on `gpu`; a component
+    built around others (`cosine` or `length` with `of: rtv`) needs what they need, as the
+    builder reads them (`nested_components`)."""
     if component.kind == "learned":
         return "gpu"
-    return _QUEUE_OF_USE.get(component.use, "cpu")
+    kinds = [_QUEUE_OF_USE.get(component.use, "cpu")]
+    kinds += [component_queue(nested) for nested in _nested(component)]
+    return max(kinds, key=_RANK.__getitem__)
+
+
+def _nested(component: ComponentConfig) -> list[ComponentConfig]:
+    """The components written inside `component`'s options (`of: {use: rtv}`), parsed by
+    the one config parser, for the option names its factory declares nested."""
+    from rewards.config import parse_config
+    from rewards.registry import resolve
+
+    try:
+        keys = getattr(resolve(component.use), "nested_components", ())
+    except ConfigError:  # a plugin not importable here: building it says so, on the worker
+        return []
+    out = []
+    for key in keys:
+        spec = component.options.get(key)
+        if isinstance(spec, (str, Mapping)):
+            where = f"{component.name}.{key}"
+            config = parse_config({"domains": {where: {"rewards": [spec]}}}, source=where)
+            out.append(config.domains[where].rewards[0])
+    return out
 
 
 def domain_queues(config: RewardConfig,

@@ -44,6 +44,11 @@ def test_samples_and_scores_survive_json_exactly() -> None:
     ([{"use": "rm"}], "gpu"),
     ([{"use": "rtv"}, {"use": "genrm"}], "gpu"),
     ([{"use": "pkg.mod:judge", "kind": "learned"}], "gpu"),
+    # a component built around another needs what the inner one needs (read as written
+    # they went to cpu, where no worker runs the sandbox)
+    ([{"use": "cosine", "of": "rtv"}], "sandbox"),
+    ([{"use": "length", "of": {"use": "rtv", "gate": True}}], "sandbox"),
+    ([{"use": "cosine", "of": "math"}], "cpu"),
 ])
 def test_a_domain_goes_to_the_queue_its_most_demanding_component_needs(components, queue) -> None:
     config = parse_config({"domains": {"d": {"rewards": components}}})
