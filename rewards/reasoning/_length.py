@@ -146,12 +146,17 @@ class CosineReward:
 
     def score(self, samples: Sequence[Sample]) -> list[Score]:
         c = self.config
-        lengths = self.meter.lengths([completion_text(s) for s in samples])
+        texts = [completion_text(s) for s in samples]
+        # a wrong answer earns more the longer it is: its length is what a reader sees, so
+        # invisible padding buys nothing; a right one earns more the shorter it is: all of it
+        lengths = self.meter.lengths(texts)
+        visible = self.meter.visible_lengths(texts)
         scores = []
-        for n, (correct, reason) in zip(lengths, self.correctness.judge(samples)):
+        for n, seen, (correct, reason) in zip(lengths, visible, self.correctness.judge(samples)):
             if correct is None:
                 scores.append(Score(None, reason))
                 continue
+            n = n if correct else min(n, seen)
             value = cosine_scaled(n, correct, max_len=c.max_len,
                                   min_value_wrong=c.min_value_wrong,
                                   max_value_wrong=c.max_value_wrong,

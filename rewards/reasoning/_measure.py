@@ -28,6 +28,14 @@ class LengthMeter:
             return [len(text) for text in texts]  # code points, as Python (and open-r1) count
         return [len(ids) for ids in token_ids(self.tokenizer, texts)]
 
+    def visible_lengths(self, texts: Sequence[str]) -> list[int]:
+        """The lengths of the texts as a reader reads them (`rewards.text.read_text`: no
+        zero-width, format or bidi characters): where more length earns more reward, padding
+        nobody can see must not buy it."""
+        from rewards.text import read_text
+
+        return self.lengths([read_text(text) for text in texts])
+
 
 def token_ids(tokenizer: Any, texts: Sequence[str]) -> list[list[int]]:
     """The token ids of each text, without special tokens (what the policy generated)."""
