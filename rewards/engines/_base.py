@@ -115,18 +115,34 @@ def candidate_token_ids(engine: Any, candidates: Sequence[str]) -> list[int]:
     return ids
 
 
+LABEL_PAIRS = (("Yes", "No"), ("yes", "no"), ("YES", "NO"), ("Y", "N"), ("A", "B"),
+               ("1", "0"), ("True", "False"), ("T", "F"))
+"""Verdict label pairs `label_variants` names when a configured label is not one token."""
+
+
 def label_variants(engine: Any, label: str) -> list[str]:
     """The single-token spellings of a verdict label with the engine's tokenizer: the label
     itself and with a leading space (a tokenizer may put the space in front of the word).
-    Raises ConfigError when neither is one token."""
+    Raises ConfigError when neither is one token, naming the pairs of `LABEL_PAIRS` that are."""
+    found = _single_token_spellings(engine, label)
+    if not found:
+        working = [f"[{a}, {b}]" for a, b in LABEL_PAIRS
+                   if _single_token_spellings(engine, a) and _single_token_spellings(engine, b)]
+        hint = (f"labels that are single tokens here: {', '.join(working)}" if working
+                else "none of " + ", ".join(f"[{a}, {b}]" for a, b in LABEL_PAIRS)
+                + " is either; choose labels from the tokenizer's vocabulary")
+        raise ConfigError(f"judge label {label!r}: neither {label!r} nor ' {label.lstrip()}' "
+                          f"is a single token of this tokenizer ({hint}); set labels: to "
+                          "one of them")
+    return found
+
+
+def _single_token_spellings(engine: Any, label: str) -> list[str]:
     found: dict[int, str] = {}
     for text in dict.fromkeys((label, " " + label.lstrip())):
         ids = engine.tokenize(text, add_special_tokens=False)
         if len(ids) == 1:
             found.setdefault(ids[0], text)
-    if not found:
-        raise ConfigError(f"judge label {label!r}: neither {label!r} nor ' {label}' is a "
-                          "single token of this tokenizer; choose other labels")
     return list(found.values())
 
 
