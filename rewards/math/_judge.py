@@ -214,10 +214,16 @@ class MathJudge:
         return box["value"]
 
     def _prompt(self, engine: Any, question: str, first: str, second: str) -> list[int]:
+        """The judge prompt's token ids: the question, answer and gold are text (never special
+        tokens, `rewards.engines.TemplatePrompt`); the template and answer prefix are config."""
+        from rewards.engines import TemplatePrompt
+
         cfg = self.config
-        text = cfg.template.format(question=question[:cfg.max_chars], first=first,
-                                   second=second)
-        ids = engine.tokenize([{"role": "user", "content": text}] if cfg.chat else text)
+        fields = {"question": question[:cfg.max_chars], "first": first, "second": second}
+        if cfg.chat:
+            ids = engine.tokenize([{"role": "user", "content": cfg.template.format(**fields)}])
+        else:
+            ids = engine.tokenize(TemplatePrompt(cfg.template, fields))
         if cfg.answer_prefix:
             ids = [*ids, *engine.tokenize(cfg.answer_prefix, add_special_tokens=False)]
         return list(ids)
