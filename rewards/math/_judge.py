@@ -54,7 +54,9 @@ JUDGED_COMMANDS = frozenset("""
     tbinom choose overline underline bar hat vec widehat tilde dot ddot angle measuredangle
     triangle parallel perp mid nmid ldots cdots dots vdots ddots quad qquad prime to
     rightarrow leftarrow Rightarrow Leftrightarrow implies iff mod pmod bmod land lor wedge
-    vee neg lnot forall exists partial nabla ell hbar Re Im mathcal begin end
+    vee neg lnot forall exists partial nabla ell hbar Re Im mathcal begin end lfloor rfloor
+    lceil rceil langle rangle vert Vert lvert rvert geqslant leqslant odot oplus otimes
+    overrightarrow overleftarrow overarc stackrel frown
     percent
 """.split())
 """LaTeX commands a final answer is written with; any other command keeps it from the judge."""
@@ -79,9 +81,18 @@ environments of `\\begin{...}`; any other run of three or more ASCII letters (in
 `\\text{...}`) keeps the answer from the judge."""
 
 
+def _variables(run: str) -> bool:
+    """A run of three or four letters of one case in strictly increasing alphabetical order
+    reads as a product of variables or a named figure (`xyz`, `abc`, `ABC`, `PQRS`); no word
+    that could address a judge ("yes", "equal", "correct", "accept") is spelled that way."""
+    return len(run) <= 4 and (run.islower() or run.isupper()) \
+        and all(a < b for a, b in zip(run.lower(), run.lower()[1:]))
+
+
 def judgeable(answer: str) -> bool:
     """Whether `answer` is entirely a mathematical expression the judge may see: digits,
-    single letters and two-letter runs (variables, `xy`), `JUDGED_COMMANDS`, `JUDGED_WORDS`,
+    single letters and two-letter runs (variables, `xy`), runs of variables (`_variables`:
+    `xyz`, `ABC`), `JUDGED_COMMANDS`, `JUDGED_WORDS`,
     ASCII operators and brackets, `_MATH_SIGNS`, spaces. Call on an input capped in size."""
     for token in _TOKEN.findall(answer):
         head = token[0]
@@ -90,7 +101,8 @@ def judgeable(answer: str) -> bool:
             if name not in JUDGED_COMMANDS and name not in _ESCAPED:
                 return False  # `\,` `\%` `\{` `\\` are escapes; `\<zero-width>` is not
         elif head.isascii() and head.isalpha():
-            if len(token) > 2 and token not in JUDGED_WORDS and token.lower() not in JUDGED_WORDS:
+            if len(token) > 2 and token not in JUDGED_WORDS \
+                    and token.lower() not in JUDGED_WORDS and not _variables(token):
                 return False
         elif not (head.isdigit() and head.isascii()) and head not in " \t\n" \
                 and head not in _SYMBOLS and head not in _MATH_SIGNS:

@@ -343,3 +343,33 @@ def test_a_judge_that_does_not_answer_in_time_abstains():
         "judge_equal"
     with pytest.raises(ConfigError, match="judge.timeout"):
         MathConfig.from_options(judge={"model": "m", "timeout": 0})
+
+
+def test_real_final_answers_are_shown_to_the_judge():
+    """The allow-list keeps prose out, not mathematics: every final answer extracted from real
+    model completions (Qwen2.5-Math CoT on MATH, ToRA on GSM8K; tests/math/data) is judgeable,
+    and so are all but 48 of the 8,296 golds of MATH, GSM8K, AIME, OlympiadBench and CARP read
+    as answers; those it keeps out are words (names, days, units written as nouns, "and")."""
+    import json
+
+    from rewards.math import extract_answer
+    from rewards.math._judge import judgeable
+
+    data = Path(__file__).parent / "data"
+    answers = []
+    for name in ("qwen25_math_cot_100.jsonl", "tora_70b_gsm8k.jsonl",
+                 "tora_code_34b_gsm8k.jsonl"):
+        for line in (data / name).read_text().splitlines():
+            row = json.loads(line)
+            for text in row.get("completions") or [row.get("completion", "")]:
+                found = extract_answer(text)
+                if found is not None:
+                    answers.append(found)
+    assert len(answers) > 3000
+    assert [a for a in answers if not judgeable(a)] == []
+    golds = [gold for d in json.loads((data / "real_golds.json").read_text())["datasets"]
+             if d["name"] in ("math", "gsm8k", "aime_1983_2023", "olympiadbench", "carp_en")
+             for _id, gold in d["golds"]]  # [id, gold] rows
+    kept_out = [g for g in golds if not judgeable(g)]
+    assert len(golds) > 8000 and len(kept_out) < 0.01 * len(golds), kept_out[:20]
+    assert not any(judgeable(w) for w in ("Yes", "True", "False", "\\text{Yes}"))
