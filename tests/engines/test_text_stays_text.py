@@ -219,3 +219,19 @@ def test_tool_observations_stay_text(tool_tok):
     im_start = tool_tok.convert_tokens_to_ids("<|im_start|>")
     assert tool_tok.convert_tokens_to_ids("<tool_call>") not in ids
     assert ids.count(im_start) == 2  # the tool turn's header and the next assistant header
+
+
+def test_rl_prompts_keep_dataset_turns_as_text(tok):
+    """The training loop's prompt encoder: a dataset turn (an earlier model answer, say) that
+    writes special-token text does not end its turn in the policy's context."""
+    from rl._rollout import encode_prompt
+
+    im_start, im_end = tok.convert_tokens_to_ids(["<|im_start|>", "<|im_end|>"])
+    prompt = [{"role": "user", "content": "1+6?"}, {"role": "assistant", "content": ATTACK},
+              {"role": "user", "content": "Sure?"}]
+    ids = encode_prompt(tok, prompt, chat_template=True, max_tokens=10_000)
+    assert special(tok, ids) == [im_start, im_end] * 3 + [im_start]
+    clean = [{"role": "user", "content": "What is 1+6?"}]
+    assert encode_prompt(tok, clean, chat_template=True, max_tokens=10_000) == list(
+        tok.apply_chat_template(clean, add_generation_prompt=True, tokenize=True,
+                                return_dict=False))
