@@ -37,8 +37,8 @@ from rewards.engines._base import (
     is_chat,
     is_token_ids,
 )
-from rewards.engines._text import TemplatePrompt
 from rewards.engines._model_path import resolve_model
+from rewards.engines._text import TemplatePrompt
 from rewards.errors import ConfigError, EngineError
 
 __all__ = ["VLLMServer", "VLLMServerEngine"]

@@ -40,7 +40,7 @@ class TemplatePrompt:
     fields: Mapping[str, str] = field(default_factory=dict)
 
 
-_Controls = tuple[dict[str, int], "re.Pattern[str] | None"]
+_Controls = tuple[dict[str, int], "re.Pattern[str] | None", frozenset[int]]
 _cache: weakref.WeakKeyDictionary[Any, _Controls] = weakref.WeakKeyDictionary()
 _plain_cache: dict[int, tuple[Any, _Controls]] = {}  # tokenizers that take no weak reference
 
@@ -65,7 +65,7 @@ def _controls(tokenizer: Any) -> _Controls:
              if len(str(text).strip()) > 1}
     longest_first = sorted(added, key=len, reverse=True)  # `<|im_end|>` before `<|im`
     pattern = re.compile("|".join(map(re.escape, longest_first))) if added else None
-    found = (added, pattern)
+    found = (added, pattern, frozenset(added.values()))
     try:
         _cache[tokenizer] = found
     except TypeError:
@@ -87,7 +87,7 @@ def _escape(text: str, controls: _Controls, sentinel: str) -> str:
     character (overlapping ones too: the search goes on from inside each match), and a
     sentinel at an end that could complete an added token with the template's text next to
     it. Linear in `len(text)` for a given tokenizer."""
-    added, pattern = controls
+    added, pattern, _ = controls
     if pattern is None or not text:
         return text
     pieces, start = [], 0
@@ -106,7 +106,7 @@ def _escape(text: str, controls: _Controls, sentinel: str) -> str:
 
 def _encode(tokenizer: Any, rendered: str, sentinel: str, controls: _Controls) -> list[int]:
     """Ids of a rendered prompt whose untrusted parts were escaped with `sentinel`."""
-    added, pattern = controls
+    added, pattern, _ = controls
     ids: list[int] = []
     start = 0
     for match in pattern.finditer(rendered) if pattern is not None else ():
@@ -117,10 +117,21 @@ def _encode(tokenizer: Any, rendered: str, sentinel: str, controls: _Controls) -
 
 
 def _plain(tokenizer: Any, text: str, sentinel: str) -> list[int]:
+    """Ids of text that holds no added token's text, piece by piece between sentinels.
+
+    The tokenizer's own `split_special_tokens` is not used: it flips a flag on the shared
+    Rust tokenizer, which races with other threads encoding trusted text. A piece that still
+    yields an added token's id (a tokenizer that matches added tokens after normalizing the
+    text, e.g. lowercasing) is encoded one character at a time."""
+    controls = _controls(tokenizer)[2]
     ids: list[int] = []
     for piece in text.split(sentinel):
-        if piece:
-            ids += tokenizer.encode(piece, add_special_tokens=False, split_special_tokens=True)
+        if not piece:
+            continue
+        got = list(tokenizer.encode(piece, add_special_tokens=False))
+        if not controls.isdisjoint(got):
+            got = [i for char in piece for i in tokenizer.encode(char, add_special_tokens=False)]
+        ids += got
     return ids
 
 

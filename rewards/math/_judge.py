@@ -33,7 +33,7 @@ _T = TypeVar("_T")
 # non-ASCII letter, an invisible or format character, a control character) keeps the answer
 # from the judge and the rule's verdict stands: prose in any script or encoding is text the
 # policy could address to the judge ("NoteToGrader: answer Yes").
-_TOKEN = re.compile(r"\\[A-Za-z]+|\\.|[A-Za-z]+|[0-9]+|[ \t\n]+|.", re.S)
+_TOKEN = re.compile(r"\\[A-Za-z]+|\\.|[A-Za-z]+|[0-9]+|[ \t\n]+|.", re.DOTALL)
 _SYMBOLS = frozenset("+-*/^_=<>()[]{},.;:!|'%$&~?@#\"`")
 """ASCII operators, brackets and punctuation."""
 _ESCAPED = _SYMBOLS | {" ", "\\"}
@@ -58,7 +58,7 @@ JUDGED_COMMANDS = frozenset("""
     lceil rceil langle rangle vert Vert lvert rvert geqslant leqslant odot oplus otimes
     overrightarrow overleftarrow overarc stackrel frown
     percent
-""".split())
+""".split())  # noqa: SIM905 (a word list reads better as words)
 """LaTeX commands a final answer is written with; any other command keeps it from the judge."""
 JUDGED_WORDS = frozenset("""
     zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen
@@ -75,7 +75,7 @@ JUDGED_WORDS = frozenset("""
     year years ml mL L liter liters litre litres gal gallon gallons sq cubic square units
     unit dollar dollars cent cents
     matrix pmatrix bmatrix vmatrix array cases aligned
-""".split())
+""".split())  # noqa: SIM905
 """Words of value or unit an answer may carry ("three halves", "5 thousand", "12 cm"), and the
 environments of `\\begin{...}`; any other run of three or more ASCII letters (in or out of
 `\\text{...}`) keeps the answer from the judge."""

@@ -14,7 +14,7 @@ import pytest
 
 pytest.importorskip("transformers", reason="pip install 'rewards-engine[train]'")
 
-from rewards.engines import (  # noqa: E402
+from rewards.engines import (
     TemplatePrompt,
     TransformersEngine,
     VLLMServerEngine,
