@@ -27,6 +27,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from rewards.errors import EngineError
+
 __all__ = ["TemplatePrompt", "chat_ids", "control_texts", "template_ids", "text_ids"]
 
 
@@ -79,7 +81,7 @@ def _sentinel(texts: Sequence[str]) -> str:
         char = chr(code)
         if not any(char in t for t in texts):
             return char
-    raise ValueError("every private-use character occurs in the text")  # 6,400 of them
+    raise EngineError("every private-use character occurs in the text")  # 6,400 of them
 
 
 def _escape(text: str, controls: _Controls, sentinel: str) -> str:

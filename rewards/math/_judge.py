@@ -183,13 +183,13 @@ class MathJudge:
             return list(rows)
 
         try:
-            rows = self._in_time(ask)
-            probabilities = [label_probability(row, yes, no) for row in rows]
+            answered, rows = self._in_time(ask)
+            if not answered:
+                why = f"judge did not answer within {self.config.timeout:g} s"
+                return [JudgeRead(None, None, why, "judge_timeout") for _ in items]
+            probabilities = [label_probability(row, yes, no) for row in rows or ()]
         except ConfigError:
             raise
-        except TimeoutError:
-            why = f"judge did not answer within {self.config.timeout:g} s"
-            return [JudgeRead(None, None, why, "judge_timeout") for _ in items]
         except Exception as exc:  # noqa: BLE001 (a judge failure abstains, whatever it is)
             why = f"judge failed: {type(exc).__name__}: {exc}"[:300]
             return [JudgeRead(None, None, why) for _ in items]
@@ -201,9 +201,10 @@ class MathJudge:
                 reads.append(JudgeRead(forward, swapped))
         return reads
 
-    def _in_time(self, call: Callable[[], _T]) -> _T:
-        """`call()` in a daemon thread, TimeoutError when it has not returned within
-        `config.timeout` seconds (the thread cannot be stopped; its result is dropped). One
+    def _in_time(self, call: Callable[[], _T]) -> tuple[bool, _T | None]:
+        """(True, `call()`) run in a daemon thread, or (False, None) when it has not returned
+        within `config.timeout` seconds (the thread cannot be stopped; its result is dropped);
+        what `call` raises is raised here. One
         call runs at a time: a batch that finds an earlier call still holding the engine
         waits for it within its own time, so a stuck engine makes every batch abstain, in
         bounded time, until it answers."""
@@ -220,10 +221,10 @@ class MathJudge:
         thread.start()
         thread.join(self.config.timeout)
         if thread.is_alive():
-            raise TimeoutError
+            return False, None
         if "error" in box:
             raise box["error"]
-        return box["value"]
+        return True, box["value"]
 
     def _prompt(self, engine: Any, question: str, first: str, second: str) -> list[int]:
         """The judge prompt's token ids: the question, answer and gold are text (never special
