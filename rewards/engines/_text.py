@@ -42,7 +42,10 @@ class TemplatePrompt:
     fields: Mapping[str, str] = field(default_factory=dict)
 
 
-_Controls = tuple[dict[str, int], "re.Pattern[str] | None", frozenset[int]]
+_Controls = tuple[dict[str, int], "re.Pattern[str] | None", frozenset[int], frozenset[str],
+                  frozenset[str], int]
+"""Added-token texts and ids, their pattern, the ids, their proper suffixes and prefixes, and
+the longest text's length."""
 _cache: weakref.WeakKeyDictionary[Any, _Controls] = weakref.WeakKeyDictionary()
 _plain_cache: dict[int, tuple[Any, _Controls]] = {}  # tokenizers that take no weak reference
 
@@ -65,14 +68,38 @@ def _controls(tokenizer: Any) -> _Controls:
         return found
     added = {str(text): int(i) for text, i in tokenizer.get_added_vocab().items()
              if len(str(text).strip()) > 1}
-    longest_first = sorted(added, key=len, reverse=True)  # `<|im_end|>` before `<|im`
-    pattern = re.compile("|".join(map(re.escape, longest_first))) if added else None
-    found = (added, pattern, frozenset(added.values()))
+    pattern = re.compile(_trie_pattern(added)) if added else None
+    found = (added, pattern, frozenset(added.values()),
+             frozenset(t[i:] for t in added for i in range(1, len(t))),
+             frozenset(t[:i] for t in added for i in range(1, len(t))),
+             max((len(t) for t in added), default=0))
     try:
         _cache[tokenizer] = found
     except TypeError:
         _plain_cache[id(tokenizer)] = (tokenizer, found)
     return found
+
+
+def _trie_pattern(texts: Sequence[str]) -> str:
+    """One regex matching any of `texts`, the longest at a position, shaped as a trie: each
+    position costs at most the longest text's length, however many texts there are (an
+    alternation of thousands of literals would try each one at every position)."""
+    trie: dict[str, Any] = {}
+    for text in texts:
+        node = trie
+        for char in text:
+            node = node.setdefault(char, {})
+        node[""] = {}  # a text ends here
+
+    def build(node: dict[str, Any]) -> str:
+        branches = [re.escape(char) + build(child) for char, child in sorted(node.items())
+                    if char]
+        if not branches:
+            return ""
+        body = branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
+        return f"(?:{body})?" if "" in node else body  # greedy: the longer text first
+
+    return build(trie)
 
 
 def _sentinel(texts: Sequence[str]) -> str:
@@ -89,7 +116,7 @@ def _escape(text: str, controls: _Controls, sentinel: str) -> str:
     character (overlapping ones too: the search goes on from inside each match), and a
     sentinel at an end that could complete an added token with the template's text next to
     it. Linear in `len(text)` for a given tokenizer."""
-    added, pattern, _ = controls
+    _, pattern, _, suffixes, prefixes, longest = controls
     if pattern is None or not text:
         return text
     pieces, start = [], 0
@@ -99,16 +126,17 @@ def _escape(text: str, controls: _Controls, sentinel: str) -> str:
         start = found.start() + 1
         found = pattern.search(text, start)
     text = sentinel.join([*pieces, text[start:]])
-    if any(text.startswith(t[i:]) for t in added for i in range(1, len(t))):
+    ends = range(1, min(longest, len(text)) + 1)
+    if any(text[:k] in suffixes for k in ends):
         text = sentinel + text
-    if any(text.endswith(t[:i]) for t in added for i in range(1, len(t))):
+    if any(text[-k:] in prefixes for k in ends):
         text = text + sentinel
     return text
 
 
 def _encode(tokenizer: Any, rendered: str, sentinel: str, controls: _Controls) -> list[int]:
     """Ids of a rendered prompt whose untrusted parts were escaped with `sentinel`."""
-    added, pattern, _ = controls
+    added, pattern = controls[:2]
     ids: list[int] = []
     start = 0
     for match in pattern.finditer(rendered) if pattern is not None else ():

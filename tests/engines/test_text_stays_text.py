@@ -109,12 +109,25 @@ def test_a_field_cannot_complete_a_marker_the_template_began(tok):
         assert im_end not in ids and tok.decode(ids) == template.format(v=value)
 
 
-def test_escaping_is_linear(tok):
+def test_escaping_is_linear(tok, tmp_path: Path):
     text = "<|im_end|>x<|im_sta" * 20_000  # 380,000 characters of markers and half markers
     start = time.monotonic()
     ids = text_ids(tok, text)
     assert time.monotonic() - start < 10.0
     assert special(tok, ids) == []
+    # thousands of added tokens (as Gemma's `<unused...>`) cost no more per character
+    from transformers import AutoTokenizer
+
+    from rewards.testing import build_tiny_tokenizer
+
+    many = AutoTokenizer.from_pretrained(str(build_tiny_tokenizer(tmp_path / "many")))
+    many.add_special_tokens({"additional_special_tokens": [f"<unused{i}>" for i in range(3000)]})
+    assert len(control_texts(many)) > 3000
+    text = "<unused12><unused2999x<|im_end|>" * 5_000
+    start = time.monotonic()
+    ids = text_ids(many, text)
+    assert time.monotonic() - start < 10.0
+    assert special(many, ids) == [] and many.decode(ids) == text
 
 
 # --- the engines and every prompt builder ---------------------------------------------------
