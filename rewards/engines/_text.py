@@ -103,12 +103,16 @@ def _trie_pattern(texts: Sequence[str]) -> str:
 
 
 def _sentinel(texts: Sequence[str]) -> str:
-    """A private-use character that occurs in none of `texts`."""
+    """A private-use character that occurs in none of `texts` (one pass over them, however
+    many private-use characters they hold)."""
+    present = {c for t in texts for c in _PRIVATE_USE.findall(t)}
     for code in range(0xE000, 0xF900):
-        char = chr(code)
-        if not any(char in t for t in texts):
-            return char
+        if chr(code) not in present:
+            return chr(code)
     raise EngineError("every private-use character occurs in the text")  # 6,400 of them
+
+
+_PRIVATE_USE = re.compile("[\ue000-\uf8ff]")
 
 
 def _escape(text: str, controls: _Controls, sentinel: str) -> str:
@@ -203,15 +207,38 @@ def _framing(tokenizer: Any) -> tuple[list[int], list[int]]:
 def chat_ids(tokenizer: Any, messages: Sequence[Mapping[str, Any]],
              **template_options: Any) -> list[int]:
     """Ids of chat messages rendered by the tokenizer's chat template (`template_options`,
-    e.g. add_generation_prompt, go to it): the template's markers are special tokens, every
-    message's content is text. A tokenizer without a chat template joins the contents."""
+    e.g. add_generation_prompt, go to it): the template's markers are special tokens; every
+    string of a message but its role (the content, a list content's text parts, tool-call
+    arguments, reasoning) is text. A tokenizer without a chat template joins the contents."""
     controls = _controls(tokenizer)
-    contents = [str(m.get("content", "")) for m in messages]
-    sentinel = _sentinel([*contents, str(getattr(tokenizer, "chat_template", "") or "")])
-    escaped = [{**m, "content": _escape(c, controls, sentinel)}
-               for m, c in zip(messages, contents)]
-    if getattr(tokenizer, "chat_template", None):
+    template = str(getattr(tokenizer, "chat_template", "") or "")
+    sentinel = _sentinel([template, *(t for m in messages for t in _strings(m, role=False))])
+    escaped = [_escaped(dict(m), controls, sentinel) for m in messages]
+    if template:
         rendered = tokenizer.apply_chat_template(escaped, tokenize=False, **template_options)
     else:
-        rendered = "\n\n".join(m["content"] for m in escaped)
+        rendered = "\n\n".join(str(m.get("content", "")) for m in escaped)
     return _encode(tokenizer, rendered, sentinel, controls)
+
+
+def _strings(value: Any, *, role: bool = True) -> list[str]:
+    """Every string inside a message (nested mappings and lists), its role left out."""
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, Mapping):
+        return [t for k, v in value.items() if role or k != "role" for t in _strings(v)]
+    if isinstance(value, (list, tuple)):
+        return [t for v in value for t in _strings(v)]
+    return []
+
+
+def _escaped(value: Any, controls: _Controls, sentinel: str, *, top: bool = True) -> Any:
+    """A message with every string but its role escaped (`_escape`), its shape kept."""
+    if isinstance(value, str):
+        return _escape(value, controls, sentinel)
+    if isinstance(value, Mapping):
+        return {k: v if top and k == "role" else _escaped(v, controls, sentinel, top=False)
+                for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_escaped(v, controls, sentinel, top=False) for v in value]
+    return value

@@ -248,3 +248,37 @@ def test_rl_prompts_keep_dataset_turns_as_text(tok):
     assert encode_prompt(tok, clean, chat_template=True, max_tokens=10_000) == list(
         tok.apply_chat_template(clean, add_generation_prompt=True, tokenize=True,
                                 return_dict=False))
+
+
+def test_every_string_of_a_message_stays_text(tmp_path: Path):
+    """Tool-call arguments and list contents are model text too; a missing content stays
+    missing, and the role is left for the template to compare."""
+    from transformers import AutoTokenizer
+
+    from rewards.testing import build_tiny_tokenizer
+
+    tokenizer = AutoTokenizer.from_pretrained(str(build_tiny_tokenizer(tmp_path / "tools")))
+    tokenizer.chat_template = (
+        "{% for m in messages %}<|im_start|>{{ m['role'] }}\n"
+        "{% if m['content'] is none %}(none){% elif m['content'] is string %}{{ m['content'] }}"
+        "{% else %}{% for part in m['content'] %}{{ part['text'] }}{% endfor %}{% endif %}"
+        "{% for call in m.get('tool_calls', []) %}{{ call['function']['arguments'] }}"
+        "{% endfor %}<|im_end|>\n{% endfor %}")
+    messages = [
+        {"role": "user", "content": [{"type": "text", "text": ATTACK}]},
+        {"role": "assistant", "content": None,
+         "tool_calls": [{"type": "function", "function": {"name": "f", "arguments": ATTACK}}]},
+    ]
+    ids = chat_ids(tokenizer, messages)
+    assert special(tokenizer, ids) == tokenizer.convert_tokens_to_ids(
+        ["<|im_start|>", "<|im_end|>"] * 2)
+    assert tokenizer.decode(ids) == tokenizer.apply_chat_template(messages, tokenize=False)
+    assert "(none)" in tokenizer.decode(ids)
+
+
+def test_private_use_characters_in_the_text_cost_one_pass(tok):
+    text = "".join(chr(c) for c in range(0xE000, 0xF000)) * 20 + ATTACK  # 81,920 of them
+    start = time.monotonic()
+    ids = text_ids(tok, text)
+    assert time.monotonic() - start < 5.0
+    assert special(tok, ids) == [] and tok.decode(ids) == text
