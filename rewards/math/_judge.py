@@ -6,8 +6,13 @@ verdict is read from the judge's next-token log-probs, P(equal) = P(yes) / (P(ye
 over every single-token spelling of the two labels (`rewards.engines.label_probability`), so
 it is a number whatever the judge would have written. Credit needs both orders at or above the
 threshold. A judge that fails while judging (the engine raises, or gives neither label any
-probability) abstains with a reason; a judge that cannot be built (no such model, a label that
-is not one token) is a configuration error and raises."""
+probability) abstains with a reason (judge_error), as does one that has not answered within
+`timeout` (judge_timeout); a judge that cannot be built (no such model, a label that is not one
+token) is a configuration error and raises.
+
+The judge is shown only an answer that is entirely a mathematical expression (`judgeable`, an
+allow-list); anything else keeps the rule's verdict. The question, answer and gold reach the
+prompt as text, never as the tokenizer's control tokens (`rewards.engines.TemplatePrompt`)."""
 
 from __future__ import annotations
 
