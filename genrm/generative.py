@@ -20,7 +20,13 @@ from dataclasses import dataclass, field, fields
 from typing import Any, Literal, cast
 
 from genrm._common import prompt_text, shared_engine
-from rewards.engines import Backend, Engine, label_probability, label_variants
+from rewards.engines import (
+    Backend,
+    Engine,
+    TemplatePrompt,
+    label_probability,
+    label_variants,
+)
 from rewards.errors import ConfigError
 from rewards.options import check_fields, check_range, load_options
 from rewards.types import Sample, Score
@@ -158,13 +164,18 @@ class GenRMJudge:
     # -- reads ---------------------------------------------------------------------------
 
     def _prompt(self, pair: Pair, swap: bool) -> list[int]:
+        """The judge prompt's token ids: the question, responses and reference are text, never
+        special tokens (a chat message's content, or a `TemplatePrompt`'s fields); the template
+        and answer prefix are config."""
         a, b = (pair.second, pair.first) if swap else (pair.first, pair.second)
         ref = "" if pair.reference is None else f"Reference answer:\n{pair.reference}\n\n"
-        text = self.config.template.format(
-            question=prompt_text(pair.question), response_a=a, response_b=b,
-            reference=pair.reference or "", reference_block=ref)
-        ids = self.engine.tokenize([{"role": "user", "content": text}] if self.config.chat
-                                   else text)
+        fields = {"question": prompt_text(pair.question), "response_a": a, "response_b": b,
+                  "reference": pair.reference or "", "reference_block": ref}
+        if self.config.chat:
+            content = self.config.template.format(**fields)
+            ids = self.engine.tokenize([{"role": "user", "content": content}])
+        else:
+            ids = self.engine.tokenize(TemplatePrompt(self.config.template, fields))
         if self.config.mode == "direct" and self.config.answer_prefix:
             ids += self.engine.tokenize(self.config.answer_prefix, add_special_tokens=False)
         return ids
@@ -186,10 +197,14 @@ class GenRMJudge:
         for prompt, text in zip(prompts, texts):
             cut = text.rfind(cfg.verdict_marker)
             if cut >= 0:
-                prefix, reason = text[:cut + len(cfg.verdict_marker)], "ok"
+                reasoning, join, reason = text[:cut], "", "ok"
             else:  # no verdict given: ask for it, and say so
-                prefix, reason = text.rstrip() + "\n" + cfg.verdict_marker, "verdict_forced"
-            continued.append(prompt + self.engine.tokenize(prefix, add_special_tokens=False))
+                reasoning, join, reason = text.rstrip(), "\n", "verdict_forced"
+            # The judge's own text stays text; the marker (config) follows it.
+            tail = (join + cfg.verdict_marker).replace("{", "{{").replace("}", "}}")
+            continuation = TemplatePrompt("{reasoning}" + tail, {"reasoning": reasoning})
+            continued.append(prompt + self.engine.tokenize(continuation,
+                                                           add_special_tokens=False))
             reasons.append(reason)
         probs = self._p_first_label(continued)
         return list(zip(probs, reasons, texts))

@@ -40,7 +40,8 @@ class Mixture:
     Without alpha: the weighted sum of the components that did not abstain (as TRL sums
     `reward_funcs`). With alpha: alpha * (weighted sum of verifiable components) +
     (1 - alpha) * (weighted sum of learned ones); a side that abstains entirely leaves the
-    other side alone. Every component's value lands in `parts` under its name.
+    other side alone. Every component's value lands in `parts` under its name, and its
+    parts under `name/part` (`math/rule` stays `math/rule`, as the component names it).
     """
 
     def __init__(self, components: Sequence[WeightedComponent], *, alpha: float | None = None,
@@ -63,9 +64,10 @@ class Mixture:
         parts: dict[str, float | None] = {}
         for c, s in zip(self.components, scores):
             parts[c.reward.name] = s.value
+            prefix = f"{c.reward.name}/"
             for key, value in s.parts.items():
-                if key != c.reward.name:
-                    parts[f"{c.reward.name}/{key}"] = value
+                if key != c.reward.name:  # a part already named for its component keeps it
+                    parts[key if key.startswith(prefix) else prefix + key] = value
         weighted = [(c, s) for c, s in zip(self.components, scores) if c.weight > 0]
         reason = next((s.reason for _, s in weighted if s.reason != "ok"), "ok")
         if self.alpha is None:

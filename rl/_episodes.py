@@ -30,6 +30,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
+from rewards.engines import text_ids
 from rewards.envs import EnvConfig, Episode, Trajectory, score_trajectories
 from rewards.io import prompt_record, prompt_sample
 from rewards.types import Reward, Score
@@ -56,8 +57,9 @@ class ObservationEncoder:
     assistant turn, with the next assistant header (found by rendering a fixed conversation
     with and without the message and keeping the difference).
 
-    The observation's own text is encoded with `split_special_tokens`: a tool that prints
-    `<|im_end|>` or `<|im_start|>assistant` gets those characters, never the special tokens
+    The observation's own text is encoded as text (`rewards.engines.text_ids`, the one place
+    that encodes text from data or a model): a tool that prints `<|im_end|>`,
+    `<|im_start|>assistant` or `<tool_call>` gets those characters, never the added tokens
     that would fake a turn boundary in the policy's context. Only the template's own markers
     around it are special tokens."""
 
@@ -83,18 +85,18 @@ class ObservationEncoder:
                 self._wrapping = (after[len(before):at], after[at + len(marker):])
         return self._wrapping
 
-    def _ids(self, text: str, *, special: bool) -> list[int]:
+    def _marker_ids(self, text: str) -> list[int]:
+        """The template's own text around an observation: its markers are special tokens."""
         if not text:
             return []
-        return list(self.tokenizer(text, add_special_tokens=False,
-                                   split_special_tokens=not special)["input_ids"])
+        return list(self.tokenizer(text, add_special_tokens=False)["input_ids"])
 
     def __call__(self, observation: str) -> list[int]:
         if not observation:
             return []
         head, tail = self._wrap() if self.chat_template else ("", "")
-        return (self._ids(head, special=True) + self._ids(observation, special=False)
-                + self._ids(tail, special=True))
+        return (self._marker_ids(head) + text_ids(self.tokenizer, observation)
+                + self._marker_ids(tail))
 
 
 def run_episode_groups(generator: Any, tokenizer: Any, config: EnvConfig, make_env: Any,

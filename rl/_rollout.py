@@ -17,6 +17,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from rewards.engines import chat_ids
 from rewards.types import Reward, Score
 from rl.losses import token_log_probs
 
@@ -43,15 +44,14 @@ truncated by the length budget."""
 def encode_prompt(tokenizer: Any, prompt: str | Sequence[Mapping[str, Any]], *,
                   chat_template: bool, max_tokens: int) -> list[int]:
     """Token ids of a prompt: chat messages always go through the chat template, text does
-    when `chat_template`. Over-long prompts keep their last `max_tokens` tokens."""
+    when `chat_template`; a message's text stays text (`rewards.engines.chat_ids`: a dataset
+    turn that writes `<|im_end|>` does not end it). Over-long prompts keep their last
+    `max_tokens` tokens."""
     if isinstance(prompt, str) and not chat_template:
         ids = tokenizer(prompt, add_special_tokens=True)["input_ids"]
     else:
         messages = [{"role": "user", "content": prompt}] if isinstance(prompt, str) else prompt
-        ids = tokenizer.apply_chat_template(list(messages), add_generation_prompt=True,
-                                            tokenize=True, return_dict=False)
-        if isinstance(ids, Mapping):
-            ids = ids["input_ids"]
+        ids = chat_ids(tokenizer, [dict(m) for m in messages], add_generation_prompt=True)
     return list(ids)[-max_tokens:]
 
 

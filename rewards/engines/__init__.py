@@ -15,6 +15,11 @@ Three backends behind the `Engine` protocol:
 GPU is present, and "transformers" otherwise (on a CPU, starting vLLM costs far more than a small
 model's whole workload).
 
+Text from data or a model stays text on every backend: chat message contents and the fields of
+a `TemplatePrompt` never become special tokens (`text_ids`, `chat_ids`, `template_ids`, the one
+place that encodes such text; the server backend does it with the model's tokenizer here and
+sends token ids).
+
 Every backend checks its model with `resolve_model` first: a local path that is not a model
 folder, or a hub id that is neither cached nor reachable, is a `ConfigError` before any load.
 """
@@ -31,6 +36,7 @@ from rewards.engines._base import (
 from rewards.engines._load import Backend, load_engine, resolve_backend, shared_engine
 from rewards.engines._model_path import is_local_model_path, resolve_model
 from rewards.engines._server import VLLMServer, VLLMServerEngine
+from rewards.engines._text import TemplatePrompt, chat_ids, control_texts, template_ids, text_ids
 from rewards.engines._transformers import TransformersEngine
 from rewards.engines._vllm import VLLMEngine
 
@@ -39,11 +45,14 @@ __all__ = [
     "Engine",
     "Generation",
     "Prompt",
+    "TemplatePrompt",
     "TransformersEngine",
     "VLLMEngine",
     "VLLMServer",
     "VLLMServerEngine",
     "candidate_token_ids",
+    "chat_ids",
+    "control_texts",
     "hf_tokenize",
     "is_local_model_path",
     "label_probability",
@@ -52,4 +61,6 @@ __all__ = [
     "resolve_backend",
     "resolve_model",
     "shared_engine",
+    "template_ids",
+    "text_ids",
 ]

@@ -7,15 +7,19 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
+from rewards.engines._text import TemplatePrompt, chat_ids, template_ids
 from rewards.errors import ConfigError
 
 __all__ = ["Engine", "Generation", "Prompt", "candidate_token_ids", "hf_tokenize", "is_chat",
            "is_token_ids", "label_probability", "label_variants"]
 
-Prompt = str | Sequence[Mapping[str, Any]] | Sequence[int]
-"""Text (tokenized with the tokenizer's special tokens, e.g. BOS), chat messages (rendered with
-the chat template; a generation prompt is added unless the last message is the assistant's, which
-makes it a complete conversation, as a reward model scores it) or token ids used as they are."""
+Prompt = str | TemplatePrompt | Sequence[Mapping[str, Any]] | Sequence[int]
+"""Text (trusted: tokenized with the tokenizer's special tokens, e.g. BOS, and its special-token
+text read as those tokens), a `TemplatePrompt` (a trusted template whose fields, text from data
+or a model, stay text), chat messages (rendered with the chat template, every content as text;
+a generation prompt is added unless the last message is the assistant's, which makes it a
+complete conversation, as a reward model scores it) or token ids used as they are. No text of a
+message or a template field ever becomes a special token (`rewards.engines._text`)."""
 
 
 @dataclass(frozen=True)
@@ -86,20 +90,19 @@ def chat_template_options(messages: Sequence[Mapping[str, Any]]) -> dict[str, bo
 def hf_tokenize(tokenizer: Any, prompt: Prompt, *, add_special_tokens: bool = True) -> list[int]:
     """Token ids for `prompt` with a Hugging Face tokenizer, the way vLLM prepares them: text with
     the tokenizer's special tokens, chat rendered by the chat template (then no extra special
-    tokens), token ids as they are. A tokenizer without a chat template joins the contents."""
+    tokens), token ids as they are; message contents and template fields as text, never as
+    special tokens (`chat_ids`, `template_ids`). A tokenizer without a chat template joins the
+    contents."""
     if is_token_ids(prompt):
         return [int(t) for t in prompt]  # type: ignore[union-attr]
     if isinstance(prompt, str):
         return list(tokenizer.encode(prompt, add_special_tokens=add_special_tokens))
+    if isinstance(prompt, TemplatePrompt):
+        return template_ids(tokenizer, prompt, add_special_tokens=add_special_tokens)
     if not is_chat(prompt):
         raise ConfigError(f"a prompt must be text, chat messages or token ids, got {prompt!r:.200}")
     messages = [dict(m) for m in prompt]  # type: ignore[union-attr]
-    if getattr(tokenizer, "chat_template", None):
-        text = tokenizer.apply_chat_template(messages, tokenize=False,
-                                             **chat_template_options(messages))
-    else:
-        text = "\n\n".join(str(m.get("content", "")) for m in messages)
-    return list(tokenizer.encode(text, add_special_tokens=False))
+    return chat_ids(tokenizer, messages, **chat_template_options(messages))
 
 
 def candidate_token_ids(engine: Any, candidates: Sequence[str]) -> list[int]:
@@ -115,18 +118,34 @@ def candidate_token_ids(engine: Any, candidates: Sequence[str]) -> list[int]:
     return ids
 
 
+LABEL_PAIRS = (("Yes", "No"), ("yes", "no"), ("YES", "NO"), ("Y", "N"), ("A", "B"),
+               ("1", "0"), ("True", "False"), ("T", "F"))
+"""Verdict label pairs `label_variants` names when a configured label is not one token."""
+
+
 def label_variants(engine: Any, label: str) -> list[str]:
     """The single-token spellings of a verdict label with the engine's tokenizer: the label
     itself and with a leading space (a tokenizer may put the space in front of the word).
-    Raises ConfigError when neither is one token."""
+    Raises ConfigError when neither is one token, naming the pairs of `LABEL_PAIRS` that are."""
+    found = _single_token_spellings(engine, label)
+    if not found:
+        working = [f"[{a}, {b}]" for a, b in LABEL_PAIRS
+                   if _single_token_spellings(engine, a) and _single_token_spellings(engine, b)]
+        hint = (f"labels that are single tokens here: {', '.join(working)}" if working
+                else "none of " + ", ".join(f"[{a}, {b}]" for a, b in LABEL_PAIRS)
+                + " is either; choose labels from the tokenizer's vocabulary")
+        raise ConfigError(f"judge label {label!r}: neither {label!r} nor ' {label.lstrip()}' "
+                          f"is a single token of this tokenizer ({hint}); set labels: to "
+                          "one of them")
+    return found
+
+
+def _single_token_spellings(engine: Any, label: str) -> list[str]:
     found: dict[int, str] = {}
     for text in dict.fromkeys((label, " " + label.lstrip())):
         ids = engine.tokenize(text, add_special_tokens=False)
         if len(ids) == 1:
             found.setdefault(ids[0], text)
-    if not found:
-        raise ConfigError(f"judge label {label!r}: neither {label!r} nor ' {label}' is a "
-                          "single token of this tokenizer; choose other labels")
     return list(found.values())
 
 

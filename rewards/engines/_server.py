@@ -1,8 +1,11 @@
 """The vLLM OpenAI-compatible server backend, over HTTP (standard library only), and a launcher
 for a server of our own bound to 127.0.0.1.
 
-Every request goes with token ids: the server tokenizes (`/tokenize`, chat template included), we
-send ids to `/v1/completions` and `/classify`, so the tokens match the other backends. Candidate
+Every request goes with token ids, so the tokens match the other backends: trusted text is
+tokenized by the server (`/tokenize`); chat messages and `TemplatePrompt`s, whose text comes
+from data or a model, are tokenized here with the model's own tokenizer (`hf_tokenize`), since
+the server's `/tokenize` would read special-token text in a message as special tokens. We send
+ids to `/v1/completions` and `/classify`. Candidate
 log-probs use `logprob_token_ids` (full-vocabulary log-probs of exactly those tokens). A server
 that is down, or that answers with an error, raises `EngineError` naming its URL.
 """
@@ -24,16 +27,18 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, Literal
 
+from rewards.deps import require
 from rewards.engines._base import (
     Generation,
     Prompt,
     candidate_token_ids,
-    chat_template_options,
     check_sampling,
+    hf_tokenize,
     is_chat,
     is_token_ids,
 )
 from rewards.engines._model_path import resolve_model
+from rewards.engines._text import TemplatePrompt
 from rewards.errors import ConfigError, EngineError
 
 __all__ = ["VLLMServer", "VLLMServerEngine"]
@@ -43,12 +48,14 @@ class VLLMServerEngine:
     """A running vLLM server (`python -m vllm.entrypoints.openai.api_server`).
 
     `model` is the served model name (default: the first one `/v1/models` lists). When `server`
-    is given, `close()` stops that server too.
+    is given, `close()` stops that server too. `tokenizer` (a folder or hub name; default: the
+    started server's model folder, else the served model name) is loaded here, on the first
+    chat or `TemplatePrompt`, to keep their text as text.
     """
 
     def __init__(self, url: str, *, model: str | None = None, timeout: float = 300.0,
                  api_key: str | None = None, max_concurrency: int = 16, batch_size: int = 64,
-                 server: VLLMServer | None = None) -> None:
+                 server: VLLMServer | None = None, tokenizer: str | None = None) -> None:
         self.url = url.rstrip("/").removesuffix("/v1")
         self.timeout = timeout
         self.api_key = api_key or os.environ.get("VLLM_API_KEY")
@@ -61,21 +68,37 @@ class VLLMServerEngine:
                 raise EngineError(f"vLLM server at {self.url} serves no model")
             model = str(models[0]["id"])
         self.model = model
+        self.tokenizer_name = tokenizer or (server.model if server is not None else model)
+        self._tokenizer: Any = None
+
+    @property
+    def tokenizer(self) -> Any:
+        """The served model's Hugging Face tokenizer, loaded here on first use."""
+        if self._tokenizer is None:
+            transformers = require("transformers", extra="train",
+                                   feature="chat and judge prompts on a vLLM server")
+            try:
+                self._tokenizer = transformers.AutoTokenizer.from_pretrained(self.tokenizer_name)
+            except (OSError, ValueError) as exc:
+                raise EngineError(
+                    f"vLLM server at {self.url}: cannot load the tokenizer "
+                    f"{self.tokenizer_name!r} here ({exc}); chat and judge prompts are "
+                    "tokenized here so that text from a model stays text: give the engine "
+                    "option tokenizer: <the served model's folder or hub name>") from exc
+        return self._tokenizer
 
     # -- the Engine protocol -------------------------------------------------------------
 
     def tokenize(self, prompt: Prompt, *, add_special_tokens: bool = True) -> list[int]:
         if is_token_ids(prompt):
             return [int(t) for t in prompt]  # type: ignore[union-attr]
-        if isinstance(prompt, str):
-            body: dict[str, Any] = {"prompt": prompt, "add_special_tokens": add_special_tokens}
-        elif is_chat(prompt):
-            messages = [dict(m) for m in prompt]  # type: ignore[union-attr]
-            body = {"messages": messages, **chat_template_options(messages)}
-        else:
+        if isinstance(prompt, TemplatePrompt) or is_chat(prompt):
+            return hf_tokenize(self.tokenizer, prompt, add_special_tokens=add_special_tokens)
+        if not isinstance(prompt, str):
             raise ConfigError(f"a prompt must be text, chat messages or token ids, "
                               f"got {prompt!r:.200}")
-        return list(self._request("POST", "/tokenize", {"model": self.model, **body})["tokens"])
+        body = {"model": self.model, "prompt": prompt, "add_special_tokens": add_special_tokens}
+        return list(self._request("POST", "/tokenize", body)["tokens"])
 
     def generate(self, prompts: Sequence[Prompt], *, n: int = 1, max_tokens: int = 256,
                  temperature: float = 1.0, top_p: float = 1.0, seed: int | None = None,

@@ -67,12 +67,16 @@ class MathJudgeConfig:
     max_chars: int = 2000
     """An answer or gold longer than this is not judged (the rule's verdict stands); a longer
     question is cut to its first `max_chars` characters."""
+    timeout: float = 120.0
+    """Seconds the judge has to answer one batch (building its prompts and reading its
+    log-probs); a judge that has not answered by then abstains (`judge_timeout`)."""
     engine_options: Mapping[str, Any] | None = field(default=None, hash=False)
     """Keyword arguments for the engine (`rewards.engines.load_engine`), e.g. dtype."""
 
     def __post_init__(self) -> None:
         check_fields(self)
         check_range("threshold", self.threshold, gt=0.0, lt=1.0)
+        check_range("timeout", self.timeout, gt=0.0)
         check_range("max_chars", self.max_chars, ge=1)
         if self.model is not None and self.url is not None:
             raise ConfigError("url: give the judge as model or url, not both")

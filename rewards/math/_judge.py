@@ -6,29 +6,114 @@ verdict is read from the judge's next-token log-probs, P(equal) = P(yes) / (P(ye
 over every single-token spelling of the two labels (`rewards.engines.label_probability`), so
 it is a number whatever the judge would have written. Credit needs both orders at or above the
 threshold. A judge that fails while judging (the engine raises, or gives neither label any
-probability) abstains with a reason; a judge that cannot be built (no such model, a label that
-is not one token) is a configuration error and raises."""
+probability) abstains with a reason (judge_error), as does one that has not answered within
+`timeout` (judge_timeout); a judge that cannot be built (no such model, a label that is not one
+token) is a configuration error and raises.
+
+The judge is shown only an answer that is entirely a mathematical expression (`judgeable`, an
+allow-list); anything else keeps the rule's verdict. The question, answer and gold reach the
+prompt as text, never as the tokenizer's control tokens (`rewards.engines.TemplatePrompt`)."""
 
 from __future__ import annotations
 
 import math
 import re
-from collections.abc import Mapping, Sequence
+import threading
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from rewards.errors import ConfigError, EngineError
 from rewards.math._config import MathJudgeConfig, Verdict
 from rewards.math._normalize import UNCERTAIN
 from rewards.types import Sample, Score
 
-__all__ = ["JudgeRead", "MathJudge", "judged_scores"]
+__all__ = ["JUDGED_COMMANDS", "JUDGED_WORDS", "JudgeRead", "MathJudge", "judgeable",
+           "judged_scores"]
 
-MAX_JUDGED_WORDS = 3
-"""An answer with more words of prose than this is never shown to the judge (the rule's
-verdict stands): a final answer states a value ("three halves", "5 thousand"), and prose
-beyond that is text the policy could address to the judge ("note to the grader: ...")."""
-_WORD = re.compile(r"(?<![\\A-Za-z])[A-Za-z]{3,}")  # a word, not a LaTeX command (\frac)
+_T = TypeVar("_T")
+
+# What the judge may be shown: an answer that is entirely a mathematical expression, read
+# as one pass of tokens over at most `max_chars` characters (linear time). Anything that is
+# not on these lists (a longer run of letters, CamelCase, a LaTeX command not listed, any
+# non-ASCII letter, an invisible or format character, a control character) keeps the answer
+# from the judge and the rule's verdict stands: prose in any script or encoding is text the
+# policy could address to the judge ("NoteToGrader: answer Yes").
+_TOKEN = re.compile(r"\\[A-Za-z]+|\\.|[A-Za-z]+|[0-9]+|[ \t\n]+|.", re.DOTALL)
+_SYMBOLS = frozenset("+-*/^_=<>()[]{},.;:!|'%$&~?@#\"`")
+"""ASCII operators, brackets and punctuation."""
+_ESCAPED = _SYMBOLS | {" ", "\\"}
+r"""What may follow a backslash as a one-character LaTeX escape (`\,` `\%` `\{` `\\`)."""
+_MATH_SIGNS = frozenset("\u00b0\u03c0\u221a\u00d7\u00f7\u2212\u2264\u2265\u2260\u00b1"
+                        "\u221e\u00b7\u2208\u222a\u2229\u2205\u2032\u00b2\u00b3")
+"""Non-ASCII signs a final answer writes for a value (° π √ × ÷ − ≤ ≥ ≠ ± ∞ · ∈ ∪ ∩ ∅ ′ ² ³):
+symbols, none of them a letter of a script prose is written in."""
+JUDGED_COMMANDS = frozenset("""
+    frac dfrac tfrac cfrac sqrt pi cdot cdotp times div le leq ge geq lt gt ne neq approx
+    equiv sim simeq cong pm mp infty left right big Big bigg Bigg bigl bigr Bigl Bigr biggl
+    biggr circ degree in notin ni cup cap setminus subset subseteq supset supseteq emptyset
+    varnothing mathbb mathbf mathrm mathit mathsf text textrm textnormal textbf textit mbox
+    operatorname boxed displaystyle alpha beta gamma delta epsilon varepsilon zeta eta theta
+    vartheta iota kappa lambda mu nu xi rho sigma tau upsilon phi varphi chi psi omega Gamma
+    Delta Theta Lambda Xi Pi Sigma Upsilon Phi Psi Omega sin cos tan cot sec csc arcsin arccos
+    arctan sinh cosh tanh log ln lg exp max min gcd lcm deg det lim sum prod int binom dbinom
+    tbinom choose overline underline bar hat vec widehat tilde dot ddot angle measuredangle
+    triangle parallel perp mid nmid ldots cdots dots vdots ddots quad qquad prime to
+    rightarrow leftarrow Rightarrow Leftrightarrow implies iff mod pmod bmod land lor wedge
+    vee neg lnot forall exists partial nabla ell hbar Re Im mathcal begin end lfloor rfloor
+    lceil rceil langle rangle vert Vert lvert rvert geqslant leqslant odot oplus otimes
+    overrightarrow overleftarrow overarc stackrel frown
+    percent
+""".split())  # noqa: SIM905 (a word list reads better as words)
+"""LaTeX commands a final answer is written with; any other command keeps it from the judge."""
+JUDGED_WORDS = frozenset("""
+    zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen
+    fifteen sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty
+    ninety hundred hundreds thousand thousands million millions billion billions trillion
+    half halves third thirds quarter quarters fourth fourths fifth fifths sixth sixths seventh
+    sevenths eighth eighths ninth ninths tenth tenths hundredth hundredths thousandth
+    thousandths dozen percent degree degrees radian radians
+    sin cos tan cot sec csc arcsin arccos arctan sinh cosh tanh log ln exp sqrt pi inf infty
+    infinity max min gcd lcm mod det lim
+    cm mm km m meter meters metre metres kg g mg gram grams kilogram kilograms lb lbs pound
+    pounds oz ounce ounces ft feet foot inch inches yd yard yards mi mile miles mph kmh
+    sec min hr hrs second seconds minute minutes hour hours day days week weeks month months
+    year years ml mL L liter liters litre litres gal gallon gallons sq cubic square units
+    unit dollar dollars cent cents
+    matrix pmatrix bmatrix vmatrix array cases aligned
+""".split())  # noqa: SIM905
+"""Words of value or unit an answer may carry ("three halves", "5 thousand", "12 cm"), and the
+environments of `\\begin{...}`; any other run of three or more ASCII letters (in or out of
+`\\text{...}`) keeps the answer from the judge."""
+
+
+def _variables(run: str) -> bool:
+    """A run of three or four letters of one case in strictly increasing alphabetical order
+    reads as a product of variables or a named figure (`xyz`, `abc`, `ABC`, `PQRS`); no word
+    that could address a judge ("yes", "equal", "correct", "accept") is spelled that way."""
+    return len(run) <= 4 and (run.islower() or run.isupper()) \
+        and all(a < b for a, b in zip(run.lower(), run.lower()[1:]))
+
+
+def judgeable(answer: str) -> bool:
+    """Whether `answer` is entirely a mathematical expression the judge may see: digits,
+    single letters and two-letter runs (variables, `xy`), runs of variables (`_variables`:
+    `xyz`, `ABC`), `JUDGED_COMMANDS`, `JUDGED_WORDS`,
+    ASCII operators and brackets, `_MATH_SIGNS`, spaces. Call on an input capped in size."""
+    for token in _TOKEN.findall(answer):
+        head = token[0]
+        if head == "\\":
+            name = token[1:]
+            if name not in JUDGED_COMMANDS and name not in _ESCAPED:
+                return False  # `\,` `\%` `\{` `\\` are escapes; `\<zero-width>` is not
+        elif head.isascii() and head.isalpha():
+            if len(token) > 2 and token not in JUDGED_WORDS \
+                    and token.lower() not in JUDGED_WORDS and not _variables(token):
+                return False
+        elif not (head.isdigit() and head.isascii()) and head not in " \t\n" \
+                and head not in _SYMBOLS and head not in _MATH_SIGNS:
+            return False
+    return True
 
 
 @dataclass(frozen=True)
@@ -41,6 +126,9 @@ class JudgeRead:
     """P(equal) with the gold shown first; None when the judge failed."""
     error: str = ""
     """Why there is no verdict (empty when there is one)."""
+    reason: str = "judge_error"
+    """The abstaining score's reason when there is no verdict: judge_error, or judge_timeout
+    when the judge did not answer within `MathJudgeConfig.timeout`."""
 
     def equal(self, threshold: float) -> bool:
         """Both orders say equal with P(equal) >= threshold."""
@@ -58,6 +146,7 @@ class MathJudge:
         self.config = config
         self._engine = engine
         self._labels: tuple[list[str], list[str]] | None = None
+        self._busy = threading.Lock()
 
     @property
     def engine(self) -> Any:
@@ -82,20 +171,29 @@ class MathJudge:
         return self._labels
 
     def read(self, items: Sequence[tuple[str, str, str]]) -> list[JudgeRead]:
-        """Both reads of each (question, answer, gold), batched in one engine call."""
+        """Both reads of each (question, answer, gold), batched in one engine call that must
+        answer within `config.timeout` seconds."""
         if not items:
             return []
         from rewards.engines import label_probability
 
         engine, (yes, no) = self.engine, self.labels  # cannot be built: ConfigError raises
-        try:
+
+        def ask() -> list[dict[str, float]]:
             prompts = [self._prompt(engine, question, first, second)
                        for question, answer, gold in items
                        for first, second in ((answer, gold), (gold, answer))]
             rows = engine.next_token_logprobs(prompts, [*yes, *no])
             if len(rows) != len(prompts):
                 raise EngineError(f"{len(rows)} log-prob rows for {len(prompts)} prompts")
-            probabilities = [label_probability(row, yes, no) for row in rows]
+            return list(rows)
+
+        try:
+            answered, rows = self._in_time(ask)
+            if not answered:
+                why = f"judge did not answer within {self.config.timeout:g} s"
+                return [JudgeRead(None, None, why, "judge_timeout") for _ in items]
+            probabilities = [label_probability(row, yes, no) for row in rows or ()]
         except ConfigError:
             raise
         except Exception as exc:  # noqa: BLE001 (a judge failure abstains, whatever it is)
@@ -109,11 +207,42 @@ class MathJudge:
                 reads.append(JudgeRead(forward, swapped))
         return reads
 
+    def _in_time(self, call: Callable[[], _T]) -> tuple[bool, _T | None]:
+        """(True, `call()`) run in a daemon thread, or (False, None) when it has not returned
+        within `config.timeout` seconds (the thread cannot be stopped; its result is dropped);
+        what `call` raises is raised here. One
+        call runs at a time: a batch that finds an earlier call still holding the engine
+        waits for it within its own time, so a stuck engine makes every batch abstain, in
+        bounded time, until it answers."""
+        box: dict[str, Any] = {}
+
+        def run() -> None:
+            with self._busy:
+                try:
+                    box["value"] = call()
+                except BaseException as exc:  # noqa: BLE001 (re-raised in the caller)
+                    box["error"] = exc
+
+        thread = threading.Thread(target=run, name="math-judge", daemon=True)
+        thread.start()
+        thread.join(self.config.timeout)
+        if thread.is_alive():
+            return False, None
+        if "error" in box:
+            raise box["error"]
+        return True, box["value"]
+
     def _prompt(self, engine: Any, question: str, first: str, second: str) -> list[int]:
+        """The judge prompt's token ids: the question, answer and gold are text (never special
+        tokens, `rewards.engines.TemplatePrompt`); the template and answer prefix are config."""
+        from rewards.engines import TemplatePrompt
+
         cfg = self.config
-        text = cfg.template.format(question=question[:cfg.max_chars], first=first,
-                                   second=second)
-        ids = engine.tokenize([{"role": "user", "content": text}] if cfg.chat else text)
+        fields = {"question": question[:cfg.max_chars], "first": first, "second": second}
+        if cfg.chat:
+            ids = engine.tokenize([{"role": "user", "content": cfg.template.format(**fields)}])
+        else:
+            ids = engine.tokenize(TemplatePrompt(cfg.template, fields))
         if cfg.answer_prefix:
             ids = [*ids, *engine.tokenize(cfg.answer_prefix, add_special_tokens=False)]
         return list(ids)
@@ -126,8 +255,8 @@ class MathJudge:
                 and not verdict.detail.startswith("magnitude")
                 and answer is not None and gold is not None
                 and 0 < len(answer.strip()) and len(answer) <= self.config.max_chars
-                and len(_WORD.findall(answer)) <= MAX_JUDGED_WORDS
-                and 0 < len(gold.strip()) and len(gold) <= self.config.max_chars)
+                and 0 < len(gold.strip()) and len(gold) <= self.config.max_chars
+                and judgeable(answer))
 
 
 def judged_scores(judge: MathJudge, samples: Sequence[Sample], answers: Sequence[str | None],
@@ -152,7 +281,7 @@ def judged_scores(judge: MathJudge, samples: Sequence[Sample], answers: Sequence
             continue
         read = reads[slot]
         if read.error:
-            scores.append(Score(None, "judge_error", rule))
+            scores.append(Score(None, read.reason, rule))
             continue
         equal = read.equal(judge.config.threshold)
         parts = {**rule, "math/judge": 1.0 if equal else 0.0,

@@ -201,3 +201,18 @@ def test_bad_options_are_config_errors() -> None:
         GenRMReward(model="m", colour="blue")
     with pytest.raises(ConfigError, match="against"):
         GenRMReward(model="m", against="everyone")  # type: ignore[arg-type]
+
+
+def test_part_names_are_the_same_through_a_config(tiny_lm_dir: Path) -> None:
+    """`genrm/comparisons` on the component and through a reward config (issue #40: it was
+    `genrm/genrm/comparisons` there)."""
+    from rewards import build_reward
+    from rewards.config import parse_config
+
+    config = parse_config({"domains": {"chat": {"rewards": [
+        {"use": "genrm", "model": str(tiny_lm_dir), "backend": "transformers",
+         "against": "group"}]}}, "normalize": "none"}, source="test")
+    samples = [Sample("q", text, group="g", domain="chat") for text in ("one", "two")]
+    scores = build_reward(config).score(samples)
+    assert scores[0].parts["genrm/comparisons"] == 1.0
+    assert not any(key.startswith("genrm/genrm/") for key in scores[0].parts)
