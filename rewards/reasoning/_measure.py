@@ -38,11 +38,12 @@ class LengthMeter:
 
 
 def token_ids(tokenizer: Any, texts: Sequence[str]) -> list[list[int]]:
-    """The token ids of each text, without special tokens (what the policy generated)."""
-    if not texts:
-        return []
-    encoded = tokenizer(list(texts), add_special_tokens=False, verbose=False)
-    return [list(ids) for ids in encoded["input_ids"]]
+    """The token ids of each text, without special tokens (what the policy generated); a
+    completion's special-token text (`<|im_end|>` written out) is text, as everywhere
+    (`rewards.engines.text_ids`): it cannot make a completion one token long."""
+    from rewards.engines import text_ids
+
+    return [list(text_ids(tokenizer, text)) for text in texts]
 
 
 def load_tokenizer(path: str, *, what: str) -> Any:

@@ -87,20 +87,31 @@ def test_think_format_equals_trls_regex_on_every_small_string():
     assert sum(think_format(s) for s in _STRINGS) > 1000  # the corpus has both verdicts
 
 
-def test_think_answer_format_equals_open_r1s_regex_up_to_trailing_text():
+def _tags_once(s: str) -> bool:
+    return all(s.count(tag) == 1 for tag in ("<think>", "</think>", "<answer>", "</answer>"))
+
+
+def test_think_answer_format_equals_open_r1s_regex_up_to_trailing_text_and_tag_spam():
     # open-r1's pattern, except that its re.MULTILINE `$` also accepts text after a line
-    # break behind </answer>; here only trailing whitespace may follow the answer block.
+    # break behind </answer> (here only trailing whitespace may follow the answer block), and
+    # that its lazy `.*?` also takes repeated or nested tags (here each tag occurs once:
+    # `rewards stress` found 50 repeated layouts scoring 1).
     ours = re.compile(r"<think>\n.*?\n</think>\n<answer>\n.*?\n</answer>\s*", re.DOTALL)
     open_r1 = re.compile(r"^<think>\n.*?\n</think>\n<answer>\n.*?\n</answer>$",
                          re.DOTALL | re.MULTILINE)
-    assert [s for s in _STRINGS if think_answer_format(s) != bool(ours.fullmatch(s))] == []
-    differ = [s for s in _STRINGS if think_answer_format(s) != bool(open_r1.match(s))]
+    assert [s for s in _STRINGS if think_answer_format(s) !=
+            (bool(ours.fullmatch(s)) and _tags_once(s))] == []
+    spam = [s for s in _STRINGS if ours.fullmatch(s) and not _tags_once(s)]
+    assert spam and not any(think_answer_format(s) for s in spam)
+    differ = [s for s in _STRINGS if _tags_once(s)
+              and think_answer_format(s) != bool(open_r1.match(s))]
     after_line_break = [s for s in differ if open_r1.match(s)]  # open-r1 yes, here no
     whitespace_only = [s for s in differ if not open_r1.match(s)]  # here yes, open-r1 no
-    assert after_line_break and all("\n</answer>\n" in s for s in after_line_break)
+    assert all("\n</answer>\n" in s for s in after_line_break)
+    assert think_answer_format("<think>\nx\n</think>\n<answer>\n4\n</answer>\nmore") is False
     assert whitespace_only and all(s.rpartition("</answer>")[2].isspace()
                                    for s in whitespace_only)
-    assert sum(think_answer_format(s) for s in _STRINGS) > 10
+    assert sum(think_answer_format(s) for s in _STRINGS) >= 10  # the corpus has both verdicts
 
 
 @pytest.mark.parametrize("completion, think, think_answer", [
@@ -111,7 +122,8 @@ def test_think_answer_format_equals_open_r1s_regex_up_to_trailing_text():
     ("<think>\nx\n</think>\n<answer>\n4\n</answer>\nmore", 1.0, 0.0),  # text after the answer
     ("  <think>x</think>4", 0.0, 0.0),  # the completion must open with the tag
     ("<think>\nрассуждение 推理 🤔\n</think>\n<answer>\n四\n</answer>", 1.0, 1.0),  # unicode
-    ("<think>\n<think>\nx\n</think>\n</think>\n<answer>\n4\n</answer>", 0.0, 1.0),  # nested
+    ("<think>\n<think>\nx\n</think>\n</think>\n<answer>\n4\n</answer>", 0.0, 0.0),  # nested
+    ("<think>\nx\n</think>\n<answer>\n4\n</answer>\n" * 3, 0.0, 0.0),  # the layout repeated
 ])
 def test_edge_cases(completion, think, think_answer):
     assert values(FormatReward(), [completion]) == [think]
