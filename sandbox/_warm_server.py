@@ -447,17 +447,38 @@ def kill_all() -> None:
 
 
 def empty_dirs() -> bool:
-    """Empty /work and /tmp; False if something could not be removed (the server then
-    retires: the host replaces it with a fresh one instead of reusing a dirty jail)."""
+    """Empty /work and /tmp and take every extended attribute off them; False if something
+    could not be removed, or if either folder is not then as it was when this server started
+    (`folder_state`: mode, owner, attributes, free space and inodes). The server then
+    retires: the host replaces it with a fresh one instead of reusing a dirty jail."""
     clean = True
     for top in WORK_DIRS:
         try:
             os.chmod(top, 0o1777 if top == "/tmp" else 0o777)
             empty(top)
-            clean = clean and not os.listdir(top)
+            for name in os.listxattr(top, follow_symlinks=False):  # a program's user.*
+                os.removexattr(top, name, follow_symlinks=False)
+            state = folder_state(top)
+            clean = clean and BIRTH.setdefault(top, state) == state
         except (OSError, RecursionError):  # RecursionError: a tree nested past the stack
             clean = False
     return clean
+
+
+BIRTH = {}
+"""Each work folder's `folder_state` after its first emptying, at this server's start."""
+
+
+def folder_state(top: str) -> tuple:
+    """What a program could leave on a work folder itself (the mount's root, the one inode
+    that outlives its runs): mode, owner, the names of its extended attributes, and the
+    mount's free blocks and inodes (a file still held, or hidden, would take some). Anything
+    else a run makes is inside the folder and is removed with it."""
+    status = os.stat(top, follow_symlinks=False)
+    space = os.statvfs(top)
+    return (status.st_mode, status.st_uid, status.st_gid,
+            tuple(sorted(os.listxattr(top, follow_symlinks=False))),
+            space.f_bfree, space.f_ffree)
 
 
 def empty(folder: str) -> None:
