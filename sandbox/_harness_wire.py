@@ -152,6 +152,12 @@ def current_cpu():
 
 
 CAP_KILL = 1 << 5
+CAP_SETGID = 1 << 6
+CAP_SETUID = 1 << 7
+PROGRAM_UID = None
+"""Set by the warm server in a stdin/stdout run's harness, which keeps the server's uid: the
+uid every process that runs the program takes (`enter_program`). None in a cold jail, where
+the harness is pid 1, which its children cannot signal."""
 """The one capability the warm server's long-lived harness keeps (`set_capabilities`): it
 kills the run's worker, which runs under the program uid."""
 _LIBC = None
@@ -196,6 +202,14 @@ def become_program(uid):
     set_capabilities(0)
     if os.getresuid() != (uid, uid, uid) or os.getresgid() != (uid, uid, uid):
         raise OSError("the program uid did not hold")
+
+
+def enter_program():
+    """In a process forked to run the program (a stdin/stdout run's zygote, or a test's
+    process before its exec): take the program uid where the harness keeps another
+    (`PROGRAM_UID`). Raises on any failure: the caller exits rather than run the program."""
+    if PROGRAM_UID is not None:
+        become_program(PROGRAM_UID)
 
 
 _PAGE = 4096

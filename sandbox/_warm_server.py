@@ -530,7 +530,20 @@ def child(header: dict, fds: list[int], stdio: tuple) -> None:
         os.dup2(fd, target)
     os.closerange(3, MAX_FD)
     set_run_limits(header)
-    become(PROGRAM_UID)  # the plain program, or the stdin/stdout harness and its programs
+    if header["harness"]:
+        # a stdin/stdout harness keeps time for the program: it keeps this server's uid, out
+        # of the program's reach (no SIGSTOP, prlimit or renice from it), and the switch
+        # (`enter_program`: every process it starts for the program takes PROGRAM_UID) and
+        # CAP_KILL (ending a test's processes), nothing else
+        harness_wire.PROGRAM_UID = PROGRAM_UID
+        try:
+            harness_wire.set_capabilities(harness_wire.CAP_KILL | harness_wire.CAP_SETUID
+                                          | harness_wire.CAP_SETGID)
+        except OSError as exc:
+            os.write(2, f"sandbox: cannot drop the harness's capabilities: {exc}\n".encode())
+            os._exit(70)
+    else:
+        become(PROGRAM_UID)  # a plain program
     os.chdir("/work")
     sys.stdin, sys.stdout, sys.stderr = stdio  # as harness_program.fresh_stdio makes them
     if "random" in sys.modules:
