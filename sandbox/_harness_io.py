@@ -11,7 +11,15 @@ import posix as os  # os.py itself imports ~2 ms of modules a cold harness needs
 import select
 import time
 
-from harness_wire import Budget, TestTimeout, Verdicts, WorkerGone, enter_program
+from harness_wire import (
+    Budget,
+    TestTimeout,
+    Verdicts,
+    WorkerGone,
+    enter_program,
+    note_fork,
+    note_tests,
+)
 
 
 def run_io_tests(spec, zygote=None, budget=None):
@@ -20,6 +28,7 @@ def run_io_tests(spec, zygote=None, budget=None):
     timeouts that did not run)."""
     results, outputs = Verdicts(spec["nonce"]), []
     budget = budget or Budget(spec)
+    note_tests(len(spec["tests"]))
     for index, case in enumerate(spec["tests"]):
         limit = budget.limit(index)
         if limit is None:
@@ -80,6 +89,7 @@ def run_case(argv, data, limit, cap, zygote=None):
                 os.close(fd)
             raise
     else:
+        note_fork()
         pid = os.fork()
         if pid == 0:
             try:

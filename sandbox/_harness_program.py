@@ -21,6 +21,7 @@ from harness_wire import (
     check_plain,
     enter_program,
     is_plain,
+    note_fork,
     standard_to_plain,
 )
 
@@ -281,12 +282,15 @@ class Zygote(Forker):
     in-process (no interpreter start-up) on the pipes the harness hands it; for assert/check
     tests in a cold jail it forks the replacement of a worker that crashed or timed out
     (`start_worker`), which loads the program afresh. Its memory holds no tests, and it
-    never runs program code, so a replacement worker has none of the dead worker's state."""
+    never runs program code, so a replacement worker has none of the dead worker's state.
+    Warm, it keeps the harness's uid (the server's), and each child takes the program's
+    (`enter_program`) before anything of the program runs: out of the program's reach."""
 
     def __init__(self):
         import _socket  # not socket.py: it imports enum & co
 
         self.sock, theirs = _socket.socketpair(_socket.AF_UNIX, _socket.SOCK_SEQPACKET)
+        note_fork()
         self.pid = os.fork()
         if self.pid == 0:
             try:
@@ -299,6 +303,7 @@ class Zygote(Forker):
     def start(self, stdin_fd, stdout_fd, stderr_fd, deadline=None):
         """Fork one run; its pid (the leader of a new session). Past `deadline` (a zygote
         the program stopped), TestTimeout, and this zygote is abandoned."""
+        note_fork()  # the zygote forks it
         send_fds(self.sock, b"run", (stdin_fd, stdout_fd, stderr_fd))
         try:
             return self.wait(deadline)

@@ -203,12 +203,47 @@ def become_program(uid):
         raise OSError("the program uid did not hold")
 
 
+REPORT_FD = None
+"""Set by the warm server in a stdin/stdout run's harness: where it reports each process it
+starts (`note_fork`)."""
+
+
+def note_fork():
+    """Before each fork of a warm stdin/stdout harness, or a fork it asks its zygote for:
+    one byte to the server, which retires if the jail's pid counter moved by more than its
+    runs' own processes (a program's count the next run would read off its pid)."""
+    if REPORT_FD is not None:
+        try:
+            os.write(REPORT_FD, b"p")
+        except OSError:
+            pass  # a short count reads as moved: the server retires, the safe way
+
+
+PROGRAM_NPROC = None
+"""With PROGRAM_UID: the processes (RLIMIT_NPROC) the program's uid may have."""
+
+
+def note_tests(count):
+    """A warm stdin/stdout harness, once it has read the tests: how many processes a run
+    that starts every one of them makes (`note_fork`): the server retires after a run that
+    made another number (it stopped early, at a timeout the program may have chosen)."""
+    if REPORT_FD is not None:
+        try:
+            os.write(REPORT_FD, b"e" * count)
+        except OSError:
+            pass
+
+
 def enter_program():
-    """In a process forked to run the program (a stdin/stdout run's zygote, or a test's
-    process before its exec): take the program uid where the harness keeps another
-    (`PROGRAM_UID`). Raises on any failure: the caller exits rather than run the program."""
+    """In a process forked to run the program (a test's process, from the zygote or before
+    its exec): take the program uid and its process count where the harness keeps another
+    uid (`PROGRAM_UID`). Raises on any failure: the caller exits rather than run the
+    program."""
     if PROGRAM_UID is not None:
+        import resource
+
         become_program(PROGRAM_UID)
+        resource.setrlimit(resource.RLIMIT_NPROC, (PROGRAM_NPROC, PROGRAM_NPROC))
 
 
 _PAGE = 4096
