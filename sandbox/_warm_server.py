@@ -106,9 +106,11 @@ def main(control_fd: int, program_uid: int) -> None:
         os.set_blocking(report_w, False)
         if header["harness"] == "python":  # assert/check tests: the long-lived harness
             own_forks = 1 if judge.pid is not None else 2  # the worker (and a new harness)
+            had_judge = True
             result = judged_run(header, fds, control, stdio, report_w)
         else:
             own_forks = 1  # the run's child
+            had_judge = judge.pid is not None
             pid = fork()
             if pid == 0:
                 try:  # child() closes every other fd (the harness's and control too)
@@ -120,9 +122,10 @@ def main(control_fd: int, program_uid: int) -> None:
             os.close(report_w)
             result = supervise(pid, header, control)
         clean_up(result)
-        if judge.pid is None and header["harness"] == "python":
-            own_forks = -1  # the long-lived harness died or retired with the run
-        result["retire"] = not empty_dirs() or not unmoved(report_r, own_forks)
+        if had_judge and judge.pid is None:  # it died or retired with the run: its
+            judge.start(control, stdio)  # successor is this run's fork, not the next run's
+        result["retire"] = not empty_dirs() or \
+            not unmoved(report_r, own_forks, header["harness"] == "python")
         control.send(to_json(result).encode())  # JSON: the host does not unmarshal jail data
         if result["retire"]:
             return
@@ -146,11 +149,9 @@ def fork() -> int:
     return os.fork()
 
 
-def counters() -> "tuple | None":
-    """(the jail's pid counter, the inode counter of each work folder), read without
-    leaving anything: the id of a thread started and ended here (pids and thread ids are
-    handed out in turn), and the inode number of a file made with O_TMPFILE in each folder
-    (gone at its close; tmpfs numbers its inodes in turn). None if a probe failed."""
+def thread_id() -> "int | None":
+    """The id of a thread started and ended here (pids and thread ids are handed out in
+    turn: it takes the next), once the thread is gone; None if it could not run."""
     import _thread
 
     ids = []
@@ -163,7 +164,24 @@ def counters() -> "tuple | None":
 
     try:
         _thread.start_new_thread(probe, ())
-        inodes = []
+    except RuntimeError:
+        return None
+    done.acquire()
+    deadline = time.monotonic() + 1.0
+    while _thread._count():  # the thread is gone before anything is forked again
+        if time.monotonic() > deadline:
+            return None
+        time.sleep(0.0001)
+    return ids[0]
+
+
+def counters() -> "tuple | None":
+    """(the jail's pid counter, the inode counter of each work folder), read without
+    leaving anything: a thread's id (`thread_id`), and the inode number of a file made
+    with O_TMPFILE in each folder (gone at its close; tmpfs numbers its inodes in turn).
+    None if a probe failed."""
+    inodes = []
+    try:
         for top in WORK_DIRS:
             fd = os.open(top, os.O_TMPFILE | os.O_WRONLY | os.O_CLOEXEC, 0o600)
             try:
@@ -172,26 +190,32 @@ def counters() -> "tuple | None":
                 os.close(fd)
     except OSError:
         return None
-    done.acquire()
-    deadline = time.monotonic() + 1.0
-    while _thread._count():  # the thread is gone before anything is forked again
-        if time.monotonic() > deadline:
-            return None
-        time.sleep(0.0001)
-    return ids[0], tuple(inodes)
+    pid = thread_id()
+    return None if pid is None else (pid, tuple(inodes))
 
 
-def unmoved(report_r: int, own_forks: int) -> bool:
+PAD = 64
+"""Processes a disturbed assert/check run is padded to (`unmoved`): replacement workers
+(a worker crashed, timed out or raised OSError) and the long-lived harness's successor."""
+
+
+def unmoved(report_r: int, own_forks: int, judged: bool) -> bool:
     """Whether the run moved the jail's pid counter and its work folders' inode counters
-    by what an undisturbed run of its kind does, and nothing more: the processes this
-    server forked (`own_forks`: the run's child or worker, and the long-lived harness when
-    this run started it; -1: that harness died or retired, never undisturbed), those the
-    stdin/stdout harness reports (`harness_wire.note_fork`, a byte each: its zygote and
-    one per test, every test run, `note_tests`), the input files and folders the run's
-    child wrote (`report_inputs`), and this check's own probes. Anything else was the
-    program's doing (a process, a thread, a file; a worker it crashed, a test it timed out
-    to stop the run where it chose), whose count the next run would read off its own pid
-    or a file's inode number: the server then retires."""
+    as an undisturbed run of its kind does, so that the next run cannot read off its pid
+    or a file's inode number anything this run's program chose. Each counter moves by
+    this check's own probe and:
+
+    - pids: the processes this server forked (`own_forks` for an undisturbed run: the
+      run's child or worker, and the long-lived harness when this run started it) and
+      those a stdin/stdout harness reports (`harness_wire.note_fork`, a byte each: its
+      zygote and one per test). What a program chose is padded away with ids this server
+      takes itself: the tests a stdin/stdout run did not start (it stopped at a timeout)
+      up to all of them (`note_tests`); an assert/check run's replacement workers and a
+      successor of its long-lived harness, up to PAD in all, whatever their number.
+    - /work's inodes: the input files and folders the run's child wrote (`report_inputs`).
+
+    Anything else (a process, a thread or a file of the program; more than PAD workers)
+    cannot be padded away: False, and the server retires."""
     global COUNTERS, FORKS
     try:
         report = os.read(report_r, 1 << 20)
@@ -199,15 +223,23 @@ def unmoved(report_r: int, own_forks: int) -> bool:
         report = b""
     finally:
         os.close(report_r)
-    before, now = COUNTERS, counters()
     forks, FORKS = FORKS, 0
-    COUNTERS = now
-    if now is None:
+    inputs, started, tests = report.count(b"i"), report.count(b"p"), report.count(b"e")
+    pad = 0
+    if started and started <= tests + 1:  # a stdin/stdout run: all its tests' processes
+        pad = tests + 1 - started
+    elif started:
+        pad = -1
+    if judged and forks != own_forks:  # disturbed: always as many, whatever happened
+        pad = own_forks + PAD - forks
+    elif forks != own_forks:
+        pad = -1
+    before = COUNTERS
+    if pad < 0 or any(thread_id() is None for _ in range(pad)):
+        COUNTERS = None
         return False
-    inputs, started = report.count(b"i"), report.count(b"p")
-    if forks != own_forks or started != (report.count(b"e") + 1 if started else 0):
-        return False
-    if now[0] != before[0] + 1 + forks + started:
+    COUNTERS = now = counters()
+    if now is None or now[0] != before[0] + forks + started + pad + 1:
         return False
     return not PER_MOUNT_INODES or \
         now[1] == (before[1][0] + 1 + inputs, *(count + 1 for count in before[1][1:]))

@@ -6,9 +6,9 @@ clears each; this table mirrors it.
 
 Each kind: (writer, reader, kept). `kept`: a warm server keeps serving after the writer
 (what clears that state is the clean-up, not a fresh server). Other writers make a process,
-a thread or a file, which moves a counter the next run could read (its pid, a file's inode
-number): the server retires after them, and the leftovers are also cleared (killed,
-removed) first."""
+a thread or a file of their own, which moves a counter the next run could read (its pid, a
+file's inode number): the server retires after them, and the leftovers are also cleared
+(killed, removed) first."""
 
 from __future__ import annotations
 
@@ -228,9 +228,9 @@ def test_a_count_left_in_the_pid_and_inode_counters_is_not_read_by_the_next_run(
     inode counters of /work and /tmp by N: the next program on that server read N off its
     own pid and a file's inode number (300 or 700: a number passed from run to run). So did
     a program that chose where its run stopped (a timeout at test N: N test processes) or
-    how many of its workers crashed (N replacements). Now the server retires after any
-    run that moved a counter other than an undisturbed run of its kind does: the next
-    program reads what it reads after any of them."""
+    how many of its workers crashed (N replacements). Now the server pads the processes a
+    program chose of its run's own to a number it did not choose, and retires after a run
+    that made any of its own: the next program reads the same for either N."""
     write, counts = WRITERS[how]
     limits = own(82)
     seen = []
@@ -243,8 +243,9 @@ def test_a_count_left_in_the_pid_and_inode_counters_is_not_read_by_the_next_run(
 
 def test_undisturbed_runs_keep_their_server() -> None:
     """The counters move by the run's own processes and inputs only: plain, assert and
-    stdin/stdout runs, and inputs in folders, keep the server; so do failing tests and a
-    plain run's timeout (which make no process)."""
+    stdin/stdout runs, and inputs in folders, keep the server; so do failing tests, a
+    plain run's timeout (which make no process), and runs whose stopped tests or crashed
+    workers are padded away."""
     limits = own(83)
     sandbox.run("pass", limits=limits, mode="warm")
     before = servers(limits)
@@ -256,6 +257,8 @@ def test_undisturbed_runs_keep_their_server() -> None:
     assert sandbox.run_tests("print(1)", IO_CASES, limits=limits, mode="warm").passed == 1
     assert sandbox.run("while True: pass", limits=dataclasses.replace(limits, wall_s=0.5),
                        mode="warm").status == "timeout"
+    _a_timeout_at_test(3, limits, "warm")
+    _workers_crashed(4, limits, "warm")
     assert servers(limits) == before
 
 
