@@ -607,6 +607,9 @@ def empty_dirs() -> bool:
             empty(top)
             for name in os.listxattr(top, follow_symlinks=False):  # a program's user.*
                 os.removexattr(top, name, follow_symlinks=False)
+            # access and change times: this server's start, whatever a program's `utime`
+            # (to now) or reads did
+            os.utime(top, ns=BIRTH.setdefault("times", (time.time_ns(),) * 2))
             state = folder_state(top)
             clean = clean and BIRTH.setdefault(top, state) == state
         except (OSError, RecursionError):  # RecursionError: a tree nested past the stack
@@ -620,12 +623,13 @@ BIRTH = {}
 
 def folder_state(top: str) -> tuple:
     """What a program could leave on a work folder itself (the mount's root, the one inode
-    that outlives its runs): mode, owner, the names of its extended attributes, and the
-    mount's free blocks and inodes (a file still held, or hidden, would take some). Anything
-    else a run makes is inside the folder and is removed with it."""
+    that outlives its runs): mode, owner, links and size (its entries), the names of its
+    extended attributes, and the mount's free blocks and inodes (a file still held, or
+    hidden, would take some). Anything else a run makes is inside the folder and is
+    removed with it."""
     status = os.stat(top, follow_symlinks=False)
     space = os.statvfs(top)
-    return (status.st_mode, status.st_uid, status.st_gid,
+    return (status.st_mode, status.st_uid, status.st_gid, status.st_nlink, status.st_size,
             tuple(sorted(os.listxattr(top, follow_symlinks=False))),
             space.f_bfree, space.f_ffree)
 

@@ -49,10 +49,12 @@ KINDS: dict[str, tuple[str, str, bool]] = {
         " for top in ('/work', '/tmp')])\n"), False),
     "modes and owners of /work and /tmp": (
         "import os\n" + FOLDERS + "    for step in (lambda: os.chmod(top, 0o700),"
-        " lambda: os.chown(top, 99998, 99998), lambda: os.utime(top, (0, 0))):\n"
+        " lambda: os.chown(top, 99998, 99998), lambda: os.utime(top, (0, 0)),"
+        " lambda: os.utime(top)):\n"
         "        try:\n            step()\n        except OSError:\n            pass\n",
-        ("import os\nprint([(oct(s.st_mode), s.st_uid, s.st_gid) for s in map(os.stat,"
-        " ('/work', '/tmp'))])\n"), True),
+        ("import os\nprint([(oct(s.st_mode), s.st_uid, s.st_gid, s.st_nlink, s.st_size,"
+         " s.st_atime_ns == s.st_mtime_ns) for s in map(os.stat, ('/work', '/tmp'))])\n"),
+        True),
     "files, folders, links, fifos and sockets": (
         "import os, socket\n" + FOLDERS + "    os.makedirs(f'{top}/.hidden/deep')\n"
         "    open(f'{top}/.hidden/deep/f', 'w').write('42')\n"
