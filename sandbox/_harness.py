@@ -22,9 +22,11 @@ Why a program cannot forge a pass:
   test without a verdict from this process is an error, never a pass.
 - As a cold jail's pid 1 this process ignores signals sent by its children (SIGKILL
   included). A warm assert/check harness (one long-lived process per warm server, `serve`)
-  runs under another uid than the program, which can neither signal nor change it. A warm
-  stdin/stdout harness runs under the program's uid, as a cold one: a program that kills it
-  leaves the tests it had not judged without a verdict, an error, never a pass.
+  runs under another uid than the program, which can neither signal nor change it; so do a
+  warm stdin/stdout harness and its zygote (each test's process takes the program's uid).
+  A cold one's zygote is the program's uid: the harness waits on it only until the test's
+  deadline (a zygote the program stopped is a timeout of that test, never a run held to
+  its wall limit).
 """
 
 # no `from __future__ import annotations`: at run time it imports __future__, ~0.5 ms of

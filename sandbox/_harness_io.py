@@ -11,7 +11,15 @@ import posix as os  # os.py itself imports ~2 ms of modules a cold harness needs
 import select
 import time
 
-from harness_wire import Budget, TestTimeout, Verdicts, WorkerGone
+from harness_wire import (
+    Budget,
+    TestTimeout,
+    Verdicts,
+    WorkerGone,
+    enter_program,
+    note_fork,
+    note_tests,
+)
 
 
 def run_io_tests(spec, zygote=None, budget=None):
@@ -20,10 +28,13 @@ def run_io_tests(spec, zygote=None, budget=None):
     timeouts that did not run)."""
     results, outputs = Verdicts(spec["nonce"]), []
     budget = budget or Budget(spec)
+    note_tests(len(spec["tests"]))
     for index, case in enumerate(spec["tests"]):
         limit = budget.limit(index)
         if limit is None:
             break
+        if zygote is not None and zygote.sock is None:  # abandoned (`run_case`)
+            zygote = None
         begin = time.monotonic()
         try:
             status, out, err = run_case(spec["argv"], case["input"].encode(),
@@ -69,9 +80,16 @@ def run_case(argv, data, limit, cap, zygote=None):
     own with `data` on stdin, under a deadline and an output cap: (wait status, stdout,
     stderr). Plain fork/exec: no subprocess or threading to import."""
     (in_r, in_w), (out_r, out_w), (err_r, err_w) = os.pipe(), os.pipe(), os.pipe()
+    deadline = time.monotonic() + limit
     if zygote is not None:
-        pid = zygote.start(in_r, out_w, err_w)
+        try:
+            pid = zygote.start(in_r, out_w, err_w, deadline)
+        except BaseException:
+            for fd in (in_r, in_w, out_r, out_w, err_r, err_w):
+                os.close(fd)
+            raise
     else:
+        note_fork()
         pid = os.fork()
         if pid == 0:
             try:
@@ -80,12 +98,12 @@ def run_case(argv, data, limit, cap, zygote=None):
                     os.dup2(fd, target)
                 os.closerange(3, 4096)
                 os.chdir("/work")
+                enter_program()  # warm: the program's uid, before the exec
                 os.execv(argv[0], argv)
             finally:
                 os._exit(127)
     for fd in (in_r, out_w, err_w):
         os.close(fd)
-    deadline = time.monotonic() + limit
     bufs = {out_r: bytearray(), err_r: bytearray()}
     pending = memoryview(data)
     writers = [in_w]
@@ -131,8 +149,19 @@ def run_case(argv, data, limit, cap, zygote=None):
             os.killpg(pid, signal.SIGKILL)  # the run's session: leftovers of a test die too
         except (ProcessLookupError, PermissionError):
             pass
-        if ended is None:
-            _reap(pid, zygote, None)
+        if ended is None and zygote is None:
+            _reap(pid, None, None)  # this harness's own child, SIGKILLed: it ends now
+        elif ended is None:
+            try:  # the zygote reaps a killed test at once, unless the program stopped it
+                _reap(pid, zygote, time.monotonic() + REAP_S)
+            except (TestTimeout, WorkerGone, OSError):
+                zygote.abandon()
+
+
+REAP_S = 0.5
+"""Seconds the harness waits for the zygote to report a killed test's end. Nothing keeps
+the harness waiting on a process the program can reach (it may SIGSTOP its zygote): past
+this, the zygote is killed and the next tests start their program with an exec."""
 
 
 def _reap(pid, zygote, deadline):

@@ -19,7 +19,9 @@ from harness_wire import (
     WorkerGone,
     _last_line,
     check_plain,
+    enter_program,
     is_plain,
+    note_fork,
     standard_to_plain,
 )
 
@@ -280,12 +282,15 @@ class Zygote(Forker):
     in-process (no interpreter start-up) on the pipes the harness hands it; for assert/check
     tests in a cold jail it forks the replacement of a worker that crashed or timed out
     (`start_worker`), which loads the program afresh. Its memory holds no tests, and it
-    never runs program code, so a replacement worker has none of the dead worker's state."""
+    never runs program code, so a replacement worker has none of the dead worker's state.
+    Warm, it keeps the harness's uid (the server's), and each child takes the program's
+    (`enter_program`) before anything of the program runs: out of the program's reach."""
 
     def __init__(self):
         import _socket  # not socket.py: it imports enum & co
 
         self.sock, theirs = _socket.socketpair(_socket.AF_UNIX, _socket.SOCK_SEQPACKET)
+        note_fork()
         self.pid = os.fork()
         if self.pid == 0:
             try:
@@ -295,10 +300,28 @@ class Zygote(Forker):
                 os._exit(0)
         theirs.close()
 
-    def start(self, stdin_fd, stdout_fd, stderr_fd):
-        """Fork one run; its pid (the leader of a new session)."""
+    def start(self, stdin_fd, stdout_fd, stderr_fd, deadline=None):
+        """Fork one run; its pid (the leader of a new session). Past `deadline` (a zygote
+        the program stopped), TestTimeout, and this zygote is abandoned."""
+        note_fork()  # the zygote forks it
         send_fds(self.sock, b"run", (stdin_fd, stdout_fd, stderr_fd))
-        return self.wait()
+        try:
+            return self.wait(deadline)
+        except TestTimeout:
+            self.abandon()
+            raise
+
+    def abandon(self):
+        """Kill and reap this zygote (it stopped answering: the program stopped it) and
+        close its socket (`sock` None): the harness starts programs by exec from now on."""
+        try:
+            os.kill(self.pid, 9)  # SIGKILL ends a stopped process too
+            os.waitpid(self.pid, 0)
+        except OSError:
+            pass
+        if self.sock is not None:
+            self.sock.close()
+            self.sock = None
 
 
 def send_fds(sock, message, fds):
@@ -346,12 +369,14 @@ def zygote_main(sock):
         pid = os.fork()
         if pid == 0 and message == b"worker":
             try:
+                enter_program()
                 worker_main(*fds)  # closes every other fd (this socket too) first
             finally:
                 os._exit(0)
         if pid == 0:
             try:
                 os.setsid()
+                enter_program()  # warm: the program's uid; this zygote keeps the harness's
                 for target, fd in zip((0, 1, 2), fds):
                     os.dup2(fd, target)
                 os.closerange(3, 4096)

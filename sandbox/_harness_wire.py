@@ -66,9 +66,8 @@ class Channel:
         del self.buffer[:4 + size]
         if not self.checked:
             return marshal.loads(message)
-        check_message(message)
         try:
-            return marshal.loads(message)
+            return decode_message(message)  # check_message first
         except (ValueError, TypeError, EOFError) as exc:  # bad UTF-8, an unhashable key
             raise WorkerGone(f"the program sent a malformed message: {exc}") from None
 
@@ -152,6 +151,12 @@ def current_cpu():
 
 
 CAP_KILL = 1 << 5
+CAP_SETGID = 1 << 6
+CAP_SETUID = 1 << 7
+PROGRAM_UID = None
+"""Set by the warm server in a stdin/stdout run's harness, which keeps the server's uid: the
+uid every process that runs the program takes (`enter_program`). None in a cold jail, where
+the harness is pid 1, which its children cannot signal."""
 """The one capability the warm server's long-lived harness keeps (`set_capabilities`): it
 kills the run's worker, which runs under the program uid."""
 _LIBC = None
@@ -196,6 +201,49 @@ def become_program(uid):
     set_capabilities(0)
     if os.getresuid() != (uid, uid, uid) or os.getresgid() != (uid, uid, uid):
         raise OSError("the program uid did not hold")
+
+
+REPORT_FD = None
+"""Set by the warm server in a stdin/stdout run's harness: where it reports each process it
+starts (`note_fork`)."""
+
+
+def note_fork():
+    """Before each fork of a warm stdin/stdout harness, or a fork it asks its zygote for:
+    one byte to the server, which retires if the jail's pid counter moved by more than its
+    runs' own processes (a program's count the next run would read off its pid)."""
+    if REPORT_FD is not None:
+        try:
+            os.write(REPORT_FD, b"p")
+        except OSError:
+            pass  # a short count reads as moved: the server retires, the safe way
+
+
+PROGRAM_NPROC = None
+"""With PROGRAM_UID: the processes (RLIMIT_NPROC) the program's uid may have."""
+
+
+def note_tests(count):
+    """A warm stdin/stdout harness, once it has read the tests: how many processes a run
+    that starts every one of them makes (`note_fork`): the server retires after a run that
+    made another number (it stopped early, at a timeout the program may have chosen)."""
+    if REPORT_FD is not None:
+        try:
+            os.write(REPORT_FD, b"e" * count)
+        except OSError:
+            pass
+
+
+def enter_program():
+    """In a process forked to run the program (a test's process, from the zygote or before
+    its exec): take the program uid and its process count where the harness keeps another
+    uid (`PROGRAM_UID`). Raises on any failure: the caller exits rather than run the
+    program."""
+    if PROGRAM_UID is not None:
+        import resource
+
+        become_program(PROGRAM_UID)
+        resource.setrlimit(resource.RLIMIT_NPROC, (PROGRAM_NPROC, PROGRAM_NPROC))
 
 
 _PAGE = 4096
@@ -380,6 +428,9 @@ _SHORT_TEXT = frozenset(b"zZ")  # short ASCII str (interned): len8
 _SEQUENCES = frozenset(b"([<>")  # tuple, list, set, frozenset: count32
 _SMALL_TUPLE, _DICT, _NULL, _LONG, _REF = ord(")"), ord("{"), ord("0"), ord("l"), ord("r")
 _CONTAINER = _SEQUENCES | {_SMALL_TUPLE, _DICT}
+_LIST, _SET, _FROZENSET = ord("["), ord("<"), ord(">")
+_LISTED = frozenset((_LIST, _SET, _FROZENSET, _DICT))
+"""Containers `decode_message` reads as lists (a dict as its keys and values in turn)."""
 _KEY, _VALUE = -2, -1  # a dict frame's count: the place of its next item
 
 
@@ -397,12 +448,21 @@ def check_message(data):
     """Raise BadMessage unless `data` is one object in the plain-data subset of marshal's
     format (see above), with nothing after it. Linear in the message, no recursion: each
     open container is a [items still to come (a dict: _KEY or _VALUE, the place of its
-    next item; it ends with a NULL in a key's place), its reference slot or None] frame."""
+    next item; it ends with a NULL in a key's place), its reference slot or None, where its
+    type byte is, its items so far] frame.
+
+    Returns what `decode_message` needs to decode it without hashing a program's keys:
+    (the type of every list, set, frozenset and dict, in the order they come; the place of
+    each set's and frozenset's type byte, and each dict's with its NULL's and the count of
+    its keys and values), or None when the message holds no set, frozenset or dict."""
     end = len(data)
     at = 0
     complete = bytearray()  # by reference index: 1 once that object is complete
     frames = []
     items = 0  # in the containers so far: each item is read once, so the scan is bounded
+    kinds = bytearray()  # b"[<>{" of each list-like container, in order
+    edits = []  # (type byte's place, a dict's NULL's place or None, its keys and values)
+    hashed = False  # a set, frozenset or dict seen
     while True:
         if at >= end:
             raise BadMessage("the message is truncated")
@@ -416,6 +476,12 @@ def check_message(data):
         else:
             code, flagged = byte & ~FLAG_REF, byte & FLAG_REF
             if code in _CONTAINER:
+                start = at - 1
+                if code in _LISTED:
+                    kinds.append(code)
+                    if code == _SET or code == _FROZENSET:
+                        edits.append((start, None, 0))
+                    hashed = hashed or code != _LIST
                 if code == _DICT:
                     count = _KEY
                 elif code == _SMALL_TUPLE:
@@ -437,7 +503,7 @@ def check_message(data):
                 if count != 0:
                     if len(frames) >= MAX_WIRE_DEPTH:
                         raise BadMessage(f"nested deeper than {MAX_WIRE_DEPTH} levels")
-                    frames.append([count, slot])
+                    frames.append([count, slot, start, 0])
                     continue  # its first item is next: nothing is complete yet
                 if slot is not None:
                     complete[slot] = 1
@@ -445,6 +511,7 @@ def check_message(data):
                 if flagged or not frames or frames[-1][0] != _KEY:
                     raise BadMessage("a NULL outside a dict key's place")
                 frame = frames.pop()  # the dict's end: the dict is complete
+                edits.append((frame[2], at - 1, frame[3]))
                 if frame[1] is not None:
                     complete[frame[1]] = 1
             elif code == _REF:
@@ -464,6 +531,7 @@ def check_message(data):
             left = frame[0]
             if left < 0:  # a dict: from a key's place to a value's, and back
                 frame[0] = _KEY + _VALUE - left
+                frame[3] += 1
                 items += 1
                 if items > MAX_WIRE_ITEMS:
                     raise BadMessage(f"more than {MAX_WIRE_ITEMS} items")
@@ -477,7 +545,7 @@ def check_message(data):
         if not frames:
             if at != end:
                 raise BadMessage("bytes after the message")
-            return
+            return (kinds, edits) if hashed else None
 
 
 def _text_or_long(data, at, code):
@@ -506,6 +574,96 @@ def _text_or_long(data, at, code):
             raise BadMessage("an integer digit out of range, or a leading zero digit")
         return at + 2 * digits
     raise BadMessage(f"an object of marshal type {chr(code)!r}, which is not plain data")
+
+
+def decode_message(data):
+    """The object a program's message `data` holds (`check_message` first: BadMessage for
+    anything outside plain data). Linear in the message, whatever its keys: a set,
+    frozenset or dict is decoded as a list (no hashing), then built from it here only if its
+    keys' hashes collide no more than honest data does (`_few_collisions`). 80,000 integers
+    of one hash (1.2 MB) made marshal's own set take minutes, out of any test's time."""
+    found = check_message(data)
+    if found is None:
+        return marshal.loads(data)
+    kinds, edits = found
+    # each set or frozenset becomes a list in place (the same layout: a count, the items);
+    # each dict a list of its keys and values in turn (a count after its type byte, its
+    # closing NULL dropped)
+    points = []  # (place, count to insert after the type byte, or None; -1: a NULL to drop)
+    for start, null, count in edits:
+        points.append((start, None if null is None else count))
+        if null is not None:
+            points.append((null, -1))
+    points.sort(key=lambda point: point[0])
+    pieces, copied = [], 0  # one pass: the message's bytes between the points, in order
+    for place, count in points:
+        pieces.append(data[copied:place])
+        if count != -1:
+            pieces.append(bytes((_LIST | data[place] & FLAG_REF,)))
+            if count is not None:
+                pieces.append(count.to_bytes(4, "little"))
+        copied = place + 1
+    pieces.append(data[copied:])
+    listed = b"".join(pieces)
+    return _build(marshal.loads(listed), iter(kinds), {})
+
+
+MAX_COLLISIONS = 64
+"""Pairs of keys of one hash a set, frozenset or dict of a program's may hold beyond one per
+key (`_few_collisions`). Honest data has next to none (`hash(-1) == hash(-2)`); each such
+pair costs an equality test per insertion, so a bound per key keeps building it linear."""
+
+
+_NESTED = (list, tuple)
+
+
+def _build(value, kinds, built):
+    """`value` as `check_message` found it: each list `decode_message` made of a set,
+    frozenset or dict (its type next in `kinds`, in the order marshal made them) that
+    again, bottom-up. `built`: id -> result, so that an object marshal shared (a
+    reference) is built once and stays shared; there are no cycles (references name
+    complete objects only)."""
+    kind = type(value)
+    if kind is not list and kind is not tuple:
+        return value
+    done = built.get(id(value))
+    if done is not None:
+        return done[1]
+    code = next(kinds) if kind is list else None  # taken before the items: marshal's order
+    items = [_build(item, kinds, built) if type(item) in _NESTED else item for item in value]
+    if kind is tuple:
+        result = value if all(a is b for a, b in zip(items, value)) else tuple(items)
+    elif code == _LIST:
+        value[:] = items
+        result = value
+    elif code == _DICT:
+        keys = items[0::2]
+        _few_collisions(keys)
+        result = dict(zip(keys, items[1::2]))
+    else:
+        _few_collisions(items)
+        result = set(items) if code == _SET else frozenset(items)
+    built[id(value)] = (value, result)  # value kept: its id is not reused meanwhile
+    return result
+
+
+def _few_collisions(keys):
+    """Raise BadMessage when `keys` share hashes past MAX_COLLISIONS plus one pair per key
+    (a run of n keys of one hash costs n*(n-1)/2 equality tests to insert). Sorting the
+    hashes compares machine integers only: linear-logarithmic whatever the program chose."""
+    if len(keys) < 2:
+        return
+    hashes = sorted(map(hash, keys))  # TypeError for an unhashable key: a malformed message
+    if not any(map(int.__eq__, hashes, hashes[1:])):  # the common case: no two alike
+        return
+    pairs, run, previous = 0, 0, None
+    for value in hashes:
+        run = run + 1 if value == previous else 0
+        pairs += run
+        previous = value
+    if pairs > len(keys) + MAX_COLLISIONS:
+        raise BadMessage(f"{pairs} pairs of keys with one hash in a set or dict of "
+                         f"{len(keys)}: a hash-collision bomb")
 
 
 def _last_line(exc):

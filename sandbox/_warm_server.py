@@ -5,13 +5,18 @@ child per program.
 Each child is as isolated as a cold run: it lives in the same jail (namespaces, read-only
 system, no network, no /proc, seccomp), gets per-run rlimits (address space, CPU, file
 size, open files, processes) that it cannot raise, and starts in an emptied /work and
-/tmp. It takes the program uid UID (`become`) before it reads the program: this server
-and the long-lived harness run under the jail's other uid, so nothing a program does
-(signals, prlimit, renice, scheduler, affinity) reaches what judges the next runs. The
-server keeps CAP_SETUID, CAP_SETGID, CAP_KILL and CAP_FOWNER, inside its user namespace
-only, for that switch, the kills and the clean-up; every program child drops them all. After every run every other process of the jail is SIGKILLed (`kill(-1)`: all but
-pid 1, which is immune to its children's signals) and reaped, and /work and /tmp are
-emptied again, so nothing a program leaves behind meets the next one. The server never
+/tmp. Every process that runs program code takes the program uid UID (`become`, or
+`harness_wire.enter_program` for a stdin/stdout run's test processes) before it reads
+the program: this server, the long-lived harness and a stdin/stdout run's harness and
+zygote run under the jail's other uid, so nothing a program does (signals, SIGSTOP,
+prlimit, renice, scheduler, affinity) reaches what judges or times a run. The server keeps
+CAP_SETUID, CAP_SETGID, CAP_KILL and CAP_FOWNER, inside its user namespace only, for that
+switch, the kills and the clean-up; every program process drops them all. After every
+run every other process of the jail is SIGKILLed (`kill(-1)`: all but pid 1, which is
+immune to its children's signals) and reaped, /work and /tmp are emptied again and
+stripped of extended attributes, and the server retires unless both folders are as they
+started (`folder_state`) and the jail's pid and inode counters moved as an undisturbed
+run moves them (`unmoved`), so nothing a program leaves behind meets the next one. The server never
 reads a program or its tests: the child reads them from a pipe after the fork, so no other
 run's data is in the memory a program is forked from.
 
@@ -71,6 +76,11 @@ def main(control_fd: int, program_uid: int) -> None:
     if not empty_dirs() or not separated():
         return
     warm_up()
+    global COUNTERS, FORKS, PER_MOUNT_INODES
+    COUNTERS, FORKS = counters(), 0
+    if COUNTERS is None:
+        return
+    PER_MOUNT_INODES = max(COUNTERS[1]) < 1024
     stdio = standard_streams(harness_program.fresh_stdio)
     global WORKER_STDIO
     WORKER_STDIO = standard_streams(harness_program.worker_stdio)
@@ -91,23 +101,160 @@ def main(control_fd: int, program_uid: int) -> None:
             continue
         header = marshal.loads(message)  # from the host, which started this server
         harness_wire.hold_cpus(CPUS)  # whatever a program made of this server's affinity
+        report_r, report_w = os.pipe()  # what the run's own side made: see `unmoved`
+        os.set_blocking(report_r, False)
+        os.set_blocking(report_w, False)
         if header["harness"] == "python":  # assert/check tests: the long-lived harness
-            result = judged_run(header, fds, control, stdio)
+            own_forks = 1 if judge.pid is not None else 2  # the worker (and a new harness)
+            had_judge = True
+            result = judged_run(header, fds, control, stdio, report_w)
         else:
-            pid = os.fork()
+            own_forks = 1  # the run's child
+            had_judge = judge.pid is not None
+            pid = fork()
             if pid == 0:
                 try:  # child() closes every other fd (the harness's and control too)
-                    child(header, fds, stdio)
+                    child(header, fds, stdio, report_w)
                 finally:
                     os._exit(70)
             for fd in fds:
                 os.close(fd)
+            os.close(report_w)
             result = supervise(pid, header, control)
         clean_up(result)
-        result["retire"] = not empty_dirs()
+        if had_judge and judge.pid is None:  # it died or retired with the run: its
+            judge.start(control, stdio)  # successor is this run's fork, not the next run's
+        result["retire"] = not empty_dirs() or \
+            not unmoved(report_r, own_forks, header["harness"] == "python")
         control.send(to_json(result).encode())  # JSON: the host does not unmarshal jail data
         if result["retire"]:
             return
+
+
+FORKS = 0
+"""Processes this server forked since `COUNTERS` was last read."""
+COUNTERS = None
+"""The jail's pid counter and each work folder's inode counter (`counters`), read after the
+last run's clean-up."""
+PER_MOUNT_INODES = True
+"""Whether each tmpfs numbers its own inodes (Linux 5.9 and later: a fresh mount's first
+files have small numbers). Before, tmpfs took them from a counter of the whole machine,
+which every process of the host moves: no run's own count, and not checked."""
+
+
+def fork() -> int:
+    """os.fork, counted (`unmoved`)."""
+    global FORKS
+    FORKS += 1
+    return os.fork()
+
+
+def thread_id() -> "int | None":
+    """The id of a thread started and ended here (pids and thread ids are handed out in
+    turn: it takes the next), once the thread is gone; None if it could not run."""
+    import _thread
+
+    ids = []
+    done = _thread.allocate_lock()
+    done.acquire()
+
+    def probe() -> None:
+        ids.append(_thread.get_native_id())
+        done.release()
+
+    try:
+        _thread.start_new_thread(probe, ())
+    except RuntimeError:
+        return None
+    done.acquire()
+    deadline = time.monotonic() + 1.0
+    while _thread._count():  # the thread is gone before anything is forked again
+        if time.monotonic() > deadline:
+            return None
+        time.sleep(0.0001)
+    return ids[0]
+
+
+def counters() -> "tuple | None":
+    """(the jail's pid counter, the inode counter of each work folder), read without
+    leaving anything: a thread's id (`thread_id`), and the inode number of a file made
+    with O_TMPFILE in each folder (gone at its close; tmpfs numbers its inodes in turn).
+    None if a probe failed."""
+    inodes = []
+    try:
+        for top in WORK_DIRS:
+            fd = os.open(top, os.O_TMPFILE | os.O_WRONLY | os.O_CLOEXEC, 0o600)
+            try:
+                inodes.append(os.fstat(fd).st_ino)
+            finally:
+                os.close(fd)
+    except OSError:
+        return None
+    pid = thread_id()
+    return None if pid is None else (pid, tuple(inodes))
+
+
+PAD = 64
+"""Processes a disturbed assert/check run is padded to (`unmoved`): replacement workers
+(a worker crashed, timed out or raised OSError) and the long-lived harness's successor."""
+
+
+def unmoved(report_r: int, own_forks: int, judged: bool) -> bool:
+    """Whether the run moved the jail's pid counter and its work folders' inode counters
+    as an undisturbed run of its kind does, so that the next run cannot read off its pid
+    or a file's inode number anything this run's program chose. Each counter moves by
+    this check's own probe and:
+
+    - pids: the processes this server forked (`own_forks` for an undisturbed run: the
+      run's child or worker, and the long-lived harness when this run started it) and
+      those a stdin/stdout harness reports (`harness_wire.note_fork`, a byte each: its
+      zygote and one per test). What a program chose is padded away with ids this server
+      takes itself: the tests a stdin/stdout run did not start (it stopped at a timeout)
+      up to all of them (`note_tests`); an assert/check run's replacement workers and a
+      successor of its long-lived harness, up to PAD in all, whatever their number.
+    - /work's inodes: the input files and folders the run's child wrote (`report_inputs`).
+
+    Anything else (a process, a thread or a file of the program; more than PAD workers)
+    cannot be padded away: False, and the server retires."""
+    global COUNTERS, FORKS
+    try:
+        report = os.read(report_r, 1 << 20)
+    except BlockingIOError:
+        report = b""
+    finally:
+        os.close(report_r)
+    forks, FORKS = FORKS, 0
+    inputs, started, tests = report.count(b"i"), report.count(b"p"), report.count(b"e")
+    pad = 0
+    if started and started <= tests + 1:  # a stdin/stdout run: all its tests' processes
+        pad = tests + 1 - started
+    elif started:
+        pad = -1
+    if judged and forks != own_forks:  # disturbed: always as many, whatever happened
+        pad = own_forks + PAD - forks
+    elif forks != own_forks:
+        pad = -1
+    before = COUNTERS
+    if pad < 0 or any(thread_id() is None for _ in range(pad)):
+        COUNTERS = None
+        return False
+    COUNTERS = now = counters()
+    if now is None or now[0] != before[0] + forks + started + pad + 1:
+        return False
+    return not PER_MOUNT_INODES or \
+        now[1] == (before[1][0] + 1 + inputs, *(count + 1 for count in before[1][1:]))
+
+
+def report_inputs(report_w: int, created: int, close: bool = True) -> None:
+    """The run's child: tell the server how many inodes the inputs took (`unmoved`), then
+    close the report (`close`; a stdin/stdout harness keeps it: nothing of the program's
+    ever holds it)."""
+    try:
+        os.write(report_w, b"i" * created)
+    except OSError:
+        pass  # a short count reads as moved: the server retires, the safe way
+    if close:
+        os.close(report_w)
 
 
 def separated() -> bool:
@@ -115,7 +262,7 @@ def separated() -> bool:
     this server: it cannot signal it. Checked once, before any run: a server whose jail does
     not give the two uids and the capabilities to switch says why and exits."""
     harness_wire.load_libc()  # here, not in every child
-    pid = os.fork()
+    pid = fork()
     if pid == 0:
         try:
             harness_wire.become_program(PROGRAM_UID)
@@ -168,9 +315,8 @@ def warm_up(rounds: int = 12) -> None:
                 harness_program.answer(program_side.recv(), module, handles)
             harness_wire.standard_to_plain(("x", [1], {2: 3}))
             to_json({"test": 0, "verdict": ["pass", "", 0.001]})
-            for name in ("main.py", "data/input.txt"):  # as write_inputs does (posixpath's
-                os.path.dirname(os.path.join("/work", name))  # code is in the binary's data)
-            os.makedirs("/work", exist_ok=True)
+            for name in ("main.py", "data/input.txt"):  # as write_inputs does
+                name.split("/")[:-1]
         # compile() (a program's own call, and run_main's) first builds the `ast` module's
         # ~120 node types, which exec of a string never does: built here once, not in every
         # child (~190 copied pages and ~1.5 ms per run)
@@ -241,7 +387,7 @@ class Judge:
 
     def start(self, control: _socket.socket, stdio: tuple) -> None:
         self.sock, theirs = _socket.socketpair(_socket.AF_UNIX, _socket.SOCK_SEQPACKET)
-        pid = os.fork()
+        pid = fork()
         if pid == 0:
             try:
                 control.close()
@@ -275,7 +421,8 @@ class Judge:
 judge = Judge()
 
 
-def judged_run(header: dict, fds: list, control: _socket.socket, stdio: tuple) -> dict:
+def judged_run(header: dict, fds: list, control: _socket.socket, stdio: tuple,
+               report_w: int) -> dict:
     """One run of assert/check tests: this server forks the worker, which loads the program
     from the run's payload, and hands the long-lived harness the run's streams, the worker's
     pipes and a socket on which it asks for replacement workers. The harness kills what the
@@ -294,15 +441,15 @@ def judged_run(header: dict, fds: list, control: _socket.socket, stdio: tuple) -
     rep_r, rep_w = os.pipe()
     out_r, out_w = os.pipe()
     err_r, err_w = os.pipe()
-    pid = os.fork()
+    pid = fork()
     if pid == 0:
         try:  # (the server's fds close in worker_main, before any program code: a close
             # here would copy the pages its objects are on)
-            first_worker(header, payload_fd, (req_r, rep_w, out_w, err_w))
+            first_worker(header, payload_fd, (req_r, rep_w, out_w, err_w), report_w)
         finally:
             os._exit(0)
     pidfd = os.pidfd_open(pid)
-    for fd in (payload_fd, req_r, rep_w, out_w, err_w):
+    for fd in (payload_fd, req_r, rep_w, out_w, err_w, report_w):
         os.close(fd)
     handed = [stdin_fd, stdout_fd, stderr_fd, rep_r, req_w, out_r, err_r,
               service_theirs.fileno(), pidfd]
@@ -332,11 +479,13 @@ def judged_run(header: dict, fds: list, control: _socket.socket, stdio: tuple) -
     return result
 
 
-def first_worker(header: dict, payload_fd: int, fds: tuple) -> None:
+def first_worker(header: dict, payload_fd: int, fds: tuple, report_w: int) -> None:
     """The run's first worker (in the child forked for it): write the program and its files
     from the payload into /work, take the run's limits, then load the program and serve the
     harness (`worker_main`, which closes every other fd first)."""
-    become_worker(header, fds, take_inputs(payload_fd))
+    source, created = take_inputs(payload_fd)
+    report_inputs(report_w, created)
+    become_worker(header, fds, source)
 
 
 def become_worker(header: dict, fds: tuple, source: "str | None" = None) -> None:
@@ -417,7 +566,7 @@ def fork_worker(service: _socket.socket, header: dict, last: "int | None") -> "i
             os.waitpid(last, os.WNOHANG)
         except ChildProcessError:
             pass
-    pid = os.fork()
+    pid = fork()
     if pid == 0:
         try:
             become_worker(header, fds)
@@ -447,17 +596,42 @@ def kill_all() -> None:
 
 
 def empty_dirs() -> bool:
-    """Empty /work and /tmp; False if something could not be removed (the server then
-    retires: the host replaces it with a fresh one instead of reusing a dirty jail)."""
+    """Empty /work and /tmp and take every extended attribute off them; False if something
+    could not be removed, or if either folder is not then as it was when this server started
+    (`folder_state`: mode, owner, attributes, free space and inodes). The server then
+    retires: the host replaces it with a fresh one instead of reusing a dirty jail."""
     clean = True
     for top in WORK_DIRS:
         try:
             os.chmod(top, 0o1777 if top == "/tmp" else 0o777)
             empty(top)
-            clean = clean and not os.listdir(top)
+            for name in os.listxattr(top, follow_symlinks=False):  # a program's user.*
+                os.removexattr(top, name, follow_symlinks=False)
+            # access and change times: this server's start, whatever a program's `utime`
+            # (to now) or reads did
+            os.utime(top, ns=BIRTH.setdefault("times", (time.time_ns(),) * 2))
+            state = folder_state(top)
+            clean = clean and BIRTH.setdefault(top, state) == state
         except (OSError, RecursionError):  # RecursionError: a tree nested past the stack
             clean = False
     return clean
+
+
+BIRTH = {}
+"""Each work folder's `folder_state` after its first emptying, at this server's start."""
+
+
+def folder_state(top: str) -> tuple:
+    """What a program could leave on a work folder itself (the mount's root, the one inode
+    that outlives its runs): mode, owner, links and size (its entries), the names of its
+    extended attributes, and the mount's free blocks and inodes (a file still held, or
+    hidden, would take some). Anything else a run makes is inside the folder and is
+    removed with it."""
+    status = os.stat(top, follow_symlinks=False)
+    space = os.statvfs(top)
+    return (status.st_mode, status.st_uid, status.st_gid, status.st_nlink, status.st_size,
+            tuple(sorted(os.listxattr(top, follow_symlinks=False))),
+            space.f_bfree, space.f_ffree)
 
 
 def empty(folder: str) -> None:
@@ -501,15 +675,36 @@ def standard_streams(make) -> tuple:
         os.close(null)
 
 
-def child(header: dict, fds: list[int], stdio: tuple) -> None:
-    """A run's child: a plain program (`run_main`) or a stdin/stdout harness."""
+def child(header: dict, fds: list[int], stdio: tuple, report_w: int) -> None:
+    """A run's child: a plain program (`run_main`) or a stdin/stdout harness, which keeps
+    the report at fd 3 (`harness_wire.note_fork`)."""
     stdin_fd, stdout_fd, stderr_fd, payload_fd = fds
-    take_inputs(payload_fd)
+    created = take_inputs(payload_fd)[1]
     for target, fd in ((0, stdin_fd), (1, stdout_fd), (2, stderr_fd)):
         os.dup2(fd, target)
-    os.closerange(3, MAX_FD)
-    set_run_limits(header)
-    become(PROGRAM_UID)  # the plain program, or the stdin/stdout harness and its programs
+    tests = bool(header["harness"])
+    if tests and report_w != 3:
+        os.dup2(report_w, 3)  # kept for the harness (dup2 clears close-on-exec)
+    report_inputs(3 if tests else report_w, created, close=not tests)
+    os.closerange(4 if tests else 3, MAX_FD)
+    set_run_limits(header, programs=not tests)
+    if tests:
+        # a stdin/stdout harness keeps time for the program: it keeps this server's uid, out
+        # of the program's reach (no SIGSTOP, prlimit or renice from it), and the switch
+        # (`enter_program`: every process it starts for the program takes PROGRAM_UID) and
+        # CAP_KILL (ending a test's processes), nothing else
+        harness_wire.PROGRAM_UID = PROGRAM_UID
+        # the run's processes as before: this harness and its zygote are two of them
+        harness_wire.PROGRAM_NPROC = max(1, header["processes"] - 2)
+        harness_wire.REPORT_FD = 3
+        try:
+            harness_wire.set_capabilities(harness_wire.CAP_KILL | harness_wire.CAP_SETUID
+                                          | harness_wire.CAP_SETGID)
+        except OSError as exc:
+            os.write(2, f"sandbox: cannot drop the harness's capabilities: {exc}\n".encode())
+            os._exit(70)
+    else:
+        become(PROGRAM_UID)  # a plain program
     os.chdir("/work")
     sys.stdin, sys.stdout, sys.stderr = stdio  # as harness_program.fresh_stdio makes them
     if "random" in sys.modules:
@@ -523,22 +718,30 @@ def child(header: dict, fds: list[int], stdio: tuple) -> None:
     harness_program.finish(harness_program.run_main())
 
 
-def take_inputs(payload_fd: int) -> str:
+def take_inputs(payload_fd: int) -> tuple:
     """Read the run's program and files from its payload pipe (until its end) and write
-    them into /work, read-only; the program's text."""
+    them into /work, read-only; (the program's text, the inodes written)."""
     payload = marshal.loads(harness_wire.read_all(payload_fd))
-    write_inputs("main.py", payload["code"])
+    created = write_inputs("main.py", payload["code"])
     for name, content in payload["files"].items():
-        write_inputs(name, content)
-    return payload["code"]
+        created += write_inputs(name, content)
+    return payload["code"], created
 
 
-def write_inputs(name: str, content: "str | bytes") -> None:
-    """/work/NAME, read-only as in a cold run. (os.open and os.write, not open(): every
-    function a child calls copies the pages its objects are on.)"""
+def write_inputs(name: str, content: "str | bytes") -> int:
+    """/work/NAME, read-only as in a cold run; the inodes made (the file, and each folder
+    on its way not there yet). (os.open and os.write, not open(): every function a child
+    calls copies the pages its objects are on.)"""
     path = "/work/" + name
-    if "/" in name:
-        os.makedirs(os.path.dirname(path), exist_ok=True)
+    created = 1
+    folder = "/work"
+    for part in name.split("/")[:-1]:  # a normalized relative name (`safe_name`)
+        folder += "/" + part
+        try:
+            os.mkdir(folder)
+            created += 1
+        except FileExistsError:
+            pass
     data = content.encode() if isinstance(content, str) else content
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o444)
     try:
@@ -548,12 +751,16 @@ def write_inputs(name: str, content: "str | bytes") -> None:
         os.fchmod(fd, 0o444)  # whatever the umask
     finally:
         os.close(fd)
+    return created
 
 
-def set_run_limits(header: dict) -> None:
+def set_run_limits(header: dict, programs: bool = True) -> None:
     """The run's rlimits, computed by the host (`process_budget`): without a memory cgroup
     the processes share the run's memory, with one RLIMIT_AS is a backstop and the cgroup
-    holds the total. Lowered for good: a program cannot raise them again."""
+    holds the total. Lowered for good: a program cannot raise them again. `programs`
+    False: a stdin/stdout harness, which keeps this server's uid, whose processes
+    RLIMIT_NPROC would count (this server's, the long-lived harness): each process it
+    starts for the program takes the program's count instead (`enter_program`)."""
     set_limit(resource.RLIMIT_AS, header["address_space"])
     cpu = header["cpu_s"]
     resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))  # SIGXCPU, then SIGKILL
@@ -561,7 +768,8 @@ def set_run_limits(header: dict) -> None:
     set_limit(resource.RLIMIT_NOFILE, header["open_files"])
     # the program uid's processes: neither this server nor the long-lived harness counts,
     # so the run has the count a cold jail has
-    set_limit(resource.RLIMIT_NPROC, header["processes"])
+    if programs:
+        set_limit(resource.RLIMIT_NPROC, header["processes"])
     set_limit(resource.RLIMIT_CORE, 0)
 
 

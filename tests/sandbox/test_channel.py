@@ -8,9 +8,11 @@ honest program as before."""
 
 from __future__ import annotations
 
+import dataclasses
 import marshal
 import random
 import sys
+import time
 
 import pytest
 from test_cross_run import ADD_TESTS, honest_runs_pass, own, server_state
@@ -21,6 +23,7 @@ from sandbox._harness_wire import (
     MAX_WIRE_ITEMS,
     BadMessage,
     check_message,
+    decode_message,
     is_plain,
 )
 
@@ -229,3 +232,92 @@ def test_in_a_cold_jail_a_crafted_reply_fails_only_its_program() -> None:
         assert report.passed == 0 and all(r.outcome == "error" for r in report.results), \
             report
     honest_runs_pass(limits, "cold")
+
+
+# --- decoding a program's sets and dicts (issue #35) ---------------------------------------
+
+P = (1 << 61) - 1  # hash(n) == hash(n + k * P) for every int n: collisions for free
+
+
+def _as_set(items: list, code: bytes = b"<") -> bytes:
+    """marshal's bytes of a list, written as a set (or frozenset): what a program that
+    sends its own frames makes without building the set (quadratic for it too)."""
+    data = bytearray(marshal.dumps(items))
+    data[0] = data[0] & 0x80 | code[0]
+    return bytes(data)
+
+
+BOMBS = {
+    "set of 80,000 ints of one hash": _as_set([1 + i * P for i in range(80_000)]),
+    "frozenset of 30,000 ints of one hash": _as_set([1 + i * P for i in range(30_000)], b">"),
+    "dict of 30,000 keys of one hash": marshal.dumps({1 + i * P: 0 for i in range(3)})[:1]
+    + b"".join(marshal.dumps(1 + i * P) + b"N" for i in range(30_000)) + b"0",
+    "set of 30,000 tuples of one hash": _as_set([(1 + i * P, "x") for i in range(30_000)]),
+    "set of 30,000 floats and ints of one hash": _as_set(
+        [float(2**i) if i < 1000 else 2**i % P + P for i in range(30_000)]),
+    "bomb inside a list inside a dict": b"{" + marshal.dumps("k") + b"[\x01\x00\x00\x00"
+    + _as_set([1 + i * P for i in range(30_000)]) + b"0",
+}
+
+
+@pytest.mark.parametrize("name", sorted(BOMBS))
+def test_a_hash_collision_bomb_is_refused_in_linear_time(name: str) -> None:
+    """marshal itself would take minutes on each (80,000 ints of one hash: 3.2e9
+    comparisons); decoded as lists, the hashes are counted first."""
+    check_message(BOMBS[name])  # plain data by its shape: what used to reach marshal
+    begin = time.monotonic()
+    with pytest.raises(BadMessage, match="one hash"):
+        decode_message(BOMBS[name])
+    assert time.monotonic() - begin < 2.0
+
+
+def test_decoding_gives_what_marshal_gives_for_plain_data() -> None:
+    """The same values, the same types and the same iteration order as marshal's own
+    decoding, and shared parts still shared."""
+    rng = random.Random(35)
+    values = [_value(rng) for _ in range(3000)] + [
+        {-1, -2}, {1: {2: {3: {}}}, 4: {5: set()}}, [set(), frozenset(), {}, {()}],
+        {(1, 2): frozenset({1, 2}), frozenset(): None}, {1 + P, 1, 1 + 2 * P}]
+    for value in values:
+        data = marshal.dumps(("ok", ("v", value)))
+        decoded, expected = decode_message(data), marshal.loads(data)
+        if "nan" in repr(expected):  # a NaN is not equal to itself, and hashes by its id:
+            assert sorted(repr(decoded)) == sorted(repr(expected))  # its place in a set varies
+        else:
+            assert decoded == expected and repr(decoded) == repr(expected)
+    shared = {"k": [1]}
+    decoded = decode_message(marshal.dumps([shared, shared, ({1, 2}, shared)]))
+    assert decoded[0] is decoded[1] is decoded[2][1]
+    with pytest.raises(TypeError):  # a list as a set's item: the channel's malformed message
+        decode_message(_as_set([[1]]))
+
+
+BOMB_SENDER = """import os, marshal
+P = (1 << 61) - 1
+
+def add(a, b):
+    frame = bytearray(marshal.dumps(('ok', ('v', [1 + i * P for i in range(80_000)]))))
+    at = frame.index((80_000).to_bytes(4, 'little')) - 1
+    frame[at] = frame[at] & 0x80 | ord('<')  # the list, as a set
+    os.write(4, len(frame).to_bytes(4, "big") + bytes(frame))  # the reply pipe (worker_main)
+    return a + b
+"""
+
+
+@pytest.mark.parametrize("mode", ["warm", "cold"])
+def test_a_hash_collision_bomb_costs_its_test_not_the_wall_limit(mode: str) -> None:
+    """A 1 s test whose reply is 80,000 ints of one hash as a set (1.2 MB) used to hold the
+    harness for the whole 30 s wall limit: now the reply is refused at once, an error of
+    that test, and the judges serve on."""
+    limits = own(73)
+    before = server_state(limits) if mode == "warm" else None
+    begin = time.monotonic()
+    report = sandbox.run_tests(BOMB_SENDER, ADD_TESTS[:2], mode=mode, limits=dataclasses.replace(
+        limits, wall_s=30.0, cpu_s=30.0, test_wall_s=1.0))
+    took = time.monotonic() - begin
+    assert took < 6.0, (took, report)
+    assert report.passed == 0 and all(r.outcome == "error" and "one hash" in r.message
+                                      for r in report.results), report
+    honest_runs_pass(limits, mode)
+    if mode == "warm":
+        assert server_state(limits) == before

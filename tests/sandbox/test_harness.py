@@ -324,11 +324,13 @@ def test_python_io_tests_survive_a_program_killing_its_runner(mode: str) -> None
              {"input": "b\n", "output": "b"}, {"input": "c\n", "output": "c"}]
     report = sandbox.run_tests(code, cases, limits=SHORT, mode=mode)
     outcomes = [r.outcome for r in report.results]
-    assert outcomes[0] == "pass" and outcomes[1] == "error", report
+    assert outcomes[0] == "pass", report
     if mode == "cold":  # the harness is the jail's pid 1: unkillable, the rest still runs
-        assert outcomes[2:] == ["pass", "pass"], report
-    else:  # a warm harness is killable: what it did not judge is an error, never a pass
-        assert outcomes[2:] == ["error", "error"] and report.status == "runtime_error", report
+        assert outcomes[1] == "error" and outcomes[2:] == ["pass", "pass"], report
+    else:  # warm, the harness and its zygote are the server's uid (issue #35): out of
+        # reach, the kill is the program's own PermissionError, and the rest still runs
+        assert outcomes == ["pass", "error", "pass", "pass"], report
+        assert "PermissionError" in report.results[1].message, report
 
 
 @pytest.mark.parametrize("mode", MODES)
