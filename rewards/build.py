@@ -13,7 +13,8 @@ from rewards.reasoning import AnswerAfter
 from rewards.registry import resolve
 from rewards.types import Reward
 
-__all__ = ["ANSWER_AFTER", "build_component", "build_component_spec", "build_reward"]
+__all__ = ["ANSWER_AFTER", "build_component", "build_component_spec", "build_reward",
+           "nested_component_configs"]
 
 ANSWER_AFTER = "answer_after"
 """The component option every component takes: score only the text after this marker."""
@@ -72,6 +73,25 @@ def build_component(component: ComponentConfig) -> Reward:
     if getattr(built, "name", None) != component.name:
         built = _Renamed(built, component.name)
     return built
+
+
+def nested_component_configs(component: ComponentConfig) -> list[ComponentConfig]:
+    """The components written inside `component`'s options (`cosine`'s `of: {use: rtv}`),
+    parsed by the one config parser, for the option names its factory declares nested
+    (`nested_components`); [] for a plugin that does not import here (building it says so).
+    What the builder builds inside a component, for those that route or stress it."""
+    try:
+        keys = getattr(resolve(component.use), "nested_components", ())
+    except ConfigError:
+        return []
+    out = []
+    for key in keys:
+        spec = component.options.get(key)
+        if isinstance(spec, (str, Mapping)):
+            where = f"{component.name}.{key}"
+            config = parse_config({"domains": {where: {"rewards": [spec]}}}, source=where)
+            out.append(config.domains[where].rewards[0])
+    return out
 
 
 def build_component_spec(spec: Any, *, where: str) -> Reward:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from integrations.celery._app import QUEUE_KINDS, QueueKind
+from rewards.build import nested_component_configs
 from rewards.config import ComponentConfig, RewardConfig
 from rewards.errors import ConfigError
 from rewards.options import did_you_mean
@@ -28,28 +29,8 @@ def component_queue(component: ComponentConfig) -> QueueKind:
     if component.kind == "learned":
         return "gpu"
     kinds = [_QUEUE_OF_USE.get(component.use, "cpu")]
-    kinds += [component_queue(nested) for nested in _nested(component)]
+    kinds += [component_queue(nested) for nested in nested_component_configs(component)]
     return max(kinds, key=_RANK.__getitem__)
-
-
-def _nested(component: ComponentConfig) -> list[ComponentConfig]:
-    """The components written inside `component`'s options (`of: {use: rtv}`), parsed by
-    the one config parser, for the option names its factory declares nested."""
-    from rewards.config import parse_config
-    from rewards.registry import resolve
-
-    try:
-        keys = getattr(resolve(component.use), "nested_components", ())
-    except ConfigError:  # a plugin not importable here: building it says so, on the worker
-        return []
-    out = []
-    for key in keys:
-        spec = component.options.get(key)
-        if isinstance(spec, (str, Mapping)):
-            where = f"{component.name}.{key}"
-            config = parse_config({"domains": {where: {"rewards": [spec]}}}, source=where)
-            out.append(config.domains[where].rewards[0])
-    return out
 
 
 def domain_queues(config: RewardConfig,

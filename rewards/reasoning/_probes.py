@@ -55,3 +55,53 @@ TAG_COUNT_PROBES = ProbeSet(
     wrong=lambda sample: "I do not know.",
     usable=_usable,
 )
+
+
+# --- the shaping rewards: steps, repetition and length ------------------------------------
+
+def _base(row: Row) -> str:
+    text = row.sample.completion
+    return text if text.strip() else "We add the two numbers and carry the one."
+
+
+def _empty_steps(row: Row) -> list[tuple[str, str]]:
+    """Step markers with nothing in the steps earn no more than no steps at all."""
+    return [("Step 1:\nStep 2:\nStep 3:\nStep 4:", "I do not know."),
+            ("First,\nSecond,\nNext,\nFinally,", "I do not know."),
+            ("\n-\n-\n-\n*\n*", "I do not know."),
+            ("Step 1:\u200b\nStep 2:\u200b\nStep 3:\u200b", "I do not know.")]
+
+
+def _sprinkled_loop(row: Row) -> list[tuple[str, str]]:
+    """A loop whose every repeat carries zero-width characters in other places scores no
+    better than the plain loop a reader sees."""
+    words = ["the", "cat", "sat", "on", "the", "mat"]
+    plain = " ".join(words * 30)
+    sprinkled = " ".join(w[:1] + "\u200b" * (i % 7 + 1) + w[1:]
+                         for i, w in enumerate(words * 30))
+    return [(sprinkled, plain), (_base(row) + " " + sprinkled, _base(row) + " " + plain)]
+
+
+def _invisible_length(row: Row) -> list[tuple[str, str]]:
+    """Invisible padding buys no length credit: the padded text scores no more than the
+    text a reader sees."""
+    text = _base(row)
+    return [(text + "\u200b" * 3000, text), (text + "\u2060\u200c" * 1500, text),
+            ("\u00ad".join(text), text)]
+
+
+STEPS_PROBES = ProbeSet(
+    probes=(Probe("tag_games", "empty step markers", _empty_steps),),
+    good=None, wrong=lambda sample: "I do not know.", usable=_usable)
+
+REPETITION_PROBES = ProbeSet(
+    probes=(Probe("invisible", "zero-width in a loop", _sprinkled_loop),),
+    good=None, wrong=lambda sample: "I do not know.", usable=_usable)
+
+LENGTH_PROBES = ProbeSet(
+    probes=(Probe("invisible", "invisible length", _invisible_length),),
+    good=None, wrong=lambda sample: "I do not know.", usable=_usable,
+    blank_at_most_wrong=True, echo_is_zero=False)
+"""For `cosine`, `length` and `overlong`: length is what they grade (a penalty or a bonus,
+so an empty reply scores as an honest wrong one does, not 0, and an echo of the prompt by its
+length); their correctness component (`of:`) is stressed as its own component."""

@@ -11,6 +11,7 @@ from typing import Any
 from rewards.options import check_fields, check_range, load_options
 from rewards.reasoning._measure import load_tokenizer, token_ids
 from rewards.reasoning._text import DEFAULT_MAX_SCAN_CHARS, completion_text
+from rewards.text import read_text
 from rewards.types import Sample, Score
 
 __all__ = ["ReasoningStepsConfig", "ReasoningStepsReward", "RepetitionConfig",
@@ -27,8 +28,13 @@ def count_steps(text: str) -> int:
 
     open-r1 compiles its pattern without re.MULTILINE, so its `^\\d+\\.` only matches at the
     very start of the completion; its docstring says "at start of line", which is what this
-    counts."""
-    return sum(1 for _ in _STEP.finditer(text))
+    counts. One more difference: a marker counts only when a letter or digit follows it
+    before the next marker (a step with something in it): open-r1 gives full credit to
+    `Step 1:\\nStep 2:\\nStep 3:` alone, which `rewards stress` reports as tag spam."""
+    marks = [(m.start(), m.end()) for m in _STEP.finditer(text)]
+    ends = [start for start, _ in marks[1:]] + [len(text)]
+    return sum(1 for (_, end), stop in zip(marks, ends)
+               if any(ch.isalnum() for ch in text[end:stop]))
 
 
 def repetition_penalty(units: Sequence[Any], ngram_size: int, max_penalty: float) -> float:
@@ -115,7 +121,9 @@ class RepetitionReward:
         c = self.config
         texts = [completion_text(s)[:c.max_chars] for s in samples]
         if self.tokenizer is None:
-            units: list[Sequence[Any]] = [text.lower().split() for text in texts]
+            # words as a reader reads them: zero-width characters sprinkled into a loop's
+            # words would make every repeat a new n-gram (`rewards.text.read_text`)
+            units: list[Sequence[Any]] = [read_text(text).lower().split() for text in texts]
         else:
             units = list(token_ids(self.tokenizer, texts))
         return [Score(repetition_penalty(u, c.ngram_size, c.max_penalty)) for u in units]

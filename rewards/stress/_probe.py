@@ -96,6 +96,9 @@ class ProbeSet:
     """Which rows the set can build from (a row of another component's kind is skipped)."""
     echo_is_zero: bool = True
     """A reply that only echoes the prompt must score 0 (not for rewards that grade form)."""
+    blank_at_most_wrong: bool = False
+    """Empty, blank and invisible replies must score no more than the honest wrong answer,
+    instead of exactly 0 (for rewards whose scale is a penalty or a bonus on length)."""
 
 
 def with_completion(sample: Sample, completion: str) -> Sample:

@@ -27,6 +27,11 @@ BUILTIN_PROBES: dict[str, str] = {
     "tool_call": "rewards.envs._tool_call_probes:PROBES",
     "format": "rewards.reasoning._probes:FORMAT_PROBES",
     "tag_count": "rewards.reasoning._probes:TAG_COUNT_PROBES",
+    "reasoning_steps": "rewards.reasoning._probes:STEPS_PROBES",
+    "repetition": "rewards.reasoning._probes:REPETITION_PROBES",
+    "length": "rewards.reasoning._probes:LENGTH_PROBES",
+    "cosine": "rewards.reasoning._probes:LENGTH_PROBES",
+    "overlong": "rewards.reasoning._probes:LENGTH_PROBES",
 }
 """Where each built-in `use:` keeps its probes (dotted paths, imported when stressed). A
 plugin declares its own as a `probes` attribute (a `ProbeSet`) on its factory or reward."""
@@ -124,12 +129,19 @@ def stress_config(config: RewardConfig, samples: Sequence[Sample], *, rows: int 
     by_domain: dict[str, list[Sample]] = defaultdict(list)
     only = next(iter(config.domains)) if len(config.domains) == 1 else None
     for sample in samples:
-        domain = sample.domain if sample.domain in config.domains else only
+        domain = sample.domain if sample.domain in config.domains else \
+            only if sample.domain == "default" else None  # no domain: the only one
         if domain is not None:
             by_domain[domain].append(replace(sample, domain=domain))
+    from rewards.build import nested_component_configs
+
     results = []
     for domain, spec in config.domains.items():
-        for component in spec.rewards:
+        components = list(spec.rewards)
+        for component in spec.rewards:  # `cosine`'s `of: math`: stressed as its own too
+            components += [replace(nested, name=f"{component.name}.{nested.name}")
+                           for nested in nested_component_configs(component)]
+        for component in components:
             if progress:
                 progress(f"{domain}/{component.name}")
             built = build_component(component)
@@ -221,7 +233,8 @@ def _stress_component(reward: Reward, probe_set: ProbeSet, chosen: list[Sample],
         for (check, text), score in zip(blanks.items(), first[len(layouts) + 2:]):
             # nothing at all scores 0; an echo of the prompt no more than an honest wrong
             # answer (a rule layer may give a well-formed wrong program its format credit)
-            limit = baseline.value if check == "echo" and baseline.value is not None else 0.0
+            relative = check == "echo" or probe_set.blank_at_most_wrong
+            limit = baseline.value if relative and baseline.value is not None else 0.0
             record(check, score.value is not None and score.value <= limit + EPS,
                    f"{text[:60]!r} scored {score.value} ({score.reason})")
         for reference in probe_set.broken_references(sample):

@@ -187,3 +187,16 @@ def test_bad_inner_component_is_a_config_error_naming_it():
         CosineReward(of="no_such_reward")
     with pytest.raises(ConfigError, match="cosine.of: .*math reward: unknown key 'timeuot'"):
         CosineReward(of={"use": "math", "timeuot": 3})
+
+
+def test_cosine_invisible_padding_buys_no_length():
+    """A wrong answer earns more the longer it is: 3,000 zero-width characters after it
+    scored -0.5 against -0.999 (`rewards stress`: invisible); what a reader sees counts."""
+    from rewards import Sample
+    from rewards.reasoning import CosineReward
+
+    wrong = "The answer is \\boxed{3}."
+    reward = CosineReward(of="math")
+    plain, padded = reward.score([Sample("q", wrong, reference="4"),
+                                  Sample("q", wrong + "\u200b" * 3000, reference="4")])
+    assert padded.value == plain.value

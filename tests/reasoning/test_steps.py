@@ -129,3 +129,25 @@ def test_missing_tokenizer_folder_is_a_config_error(tmp_path):
     pytest.importorskip("transformers")
     with pytest.raises(ConfigError, match="tokenizer: cannot load.*nothing is downloaded"):
         RepetitionReward(tokenizer=str(tmp_path / "no-such-tokenizer"))
+
+
+def test_a_step_marker_counts_only_with_something_in_the_step():
+    """open-r1 credits `Step 1:\\nStep 2:\\nStep 3:` alone (`rewards stress`: tag_games)."""
+    from rewards.reasoning import count_steps
+
+    assert count_steps("Step 1:\nStep 2:\nStep 3:") == 0
+    assert count_steps("Step 1: add.\nStep 2:\nStep 3: carry") == 2
+    assert count_steps("First,\u200b\nNext,\u200b") == 0  # invisible content is none
+
+
+def test_repetition_reads_words_as_a_reader_does():
+    """Zero-width characters sprinkled into a loop's words made every repeat a new n-gram."""
+    from rewards import Sample
+    from rewards.reasoning import RepetitionReward
+
+    words = ["the", "cat", "sat", "on", "the", "mat"] * 30
+    plain = " ".join(words)
+    sprinkled = " ".join(w[:1] + "\u200b" * (i % 7 + 1) + w[1:] for i, w in enumerate(words))
+    values = [s.value for s in RepetitionReward().score([Sample("q", plain),
+                                                          Sample("q", sprinkled)])]
+    assert values[0] < -0.9 and values[1] == values[0]

@@ -142,20 +142,25 @@ def test_rtv_without_the_gate_is_flagged_hard_coding(sandbox_ready):
     ("format", "reasoning", {"mode": "think_answer"}),
     ("format", "reasoning", {}),
     ("tag_count", "reasoning", {}),
+    ("reasoning_steps", "reasoning", {}),
+    ("repetition", "reasoning", {}),
+    ("overlong", "reasoning", {"max_length": 400, "cache_length": 100}),
+    ("cosine", "reasoning", {"of": "math"}),
+    ("length", "reasoning", {"of": "math"}),
 ])
 def test_builtin_components_hold_on_the_bundled_rows(use, domain, options):
     report = _stress(use, domain, _rows("stress_examples.jsonl"), **options)
-    (component,) = report.components
+    component = report.components[0]  # then its `of:` component, where it has one
     assert component.probed and component.rows >= 3 and component.probes
-    assert report.failures(0.0) == []
+    own = StressReport([component])  # the `of:` component is stressed as its own use
+    assert own.failures(0.0) == []
 
 
 def test_every_builtin_that_needs_no_model_has_probes():
     from rewards.registry import builtin_names
 
     learned = {"genrm", "rm", "celery"}  # a model or a broker: stressed with the user's config
-    shaping = {"reasoning_steps", "repetition", "length", "overlong", "cosine"}
-    assert set(builtin_names()) - learned - shaping <= set(BUILTIN_PROBES)
+    assert set(builtin_names()) - learned <= set(BUILTIN_PROBES)
     for path in BUILTIN_PROBES.values():
         module, _, attr = path.partition(":")
         probe_set = getattr(__import__(module, fromlist=[attr]), attr)
@@ -164,9 +169,44 @@ def test_every_builtin_that_needs_no_model_has_probes():
 
 
 def test_a_component_without_probes_is_unprobed_never_safe():
-    report = _stress("length", "math", _rows("example_rollouts.jsonl"))
+    class NoProbes:
+        name = "plain"
+
+        def score(self, samples):
+            return [Score(0.0) for _ in samples]
+
+    report = stress_reward(NoProbes(), _rows("example_rollouts.jsonl"))
     assert report.unprobed() and not report.components[0].probed
     assert "unprobed" in report.unprobed()[0]
+
+
+def test_a_shaping_component_stresses_its_correctness_too():
+    report = _stress("cosine", "math", _rows("example_rollouts.jsonl"), of="math")
+    names = [c.name for c in report.components]
+    assert names == ["cosine", "cosine.math"] and all(c.probed for c in report.components)
+
+
+@pytest.mark.parametrize(("use", "weak", "cls"), [
+    # each shaping reward before its fix, rebuilt here as people write them in a hurry
+    ("reasoning_steps", lambda t: min(1.0, sum(t.count(m) for m in ("Step ", "First,",
+                                                                       "Next,")) / 3), "tag_games"),
+    ("repetition", lambda t: -(1 - len(set(t.split())) / max(len(t.split()), 1)), "invisible"),
+    ("cosine", lambda t: min(1.0, len(t) / 1000) - 1, "invisible"),
+])
+def test_weak_shaping_rewards_are_flagged(use, weak, cls):
+    from rewards.stress import probe_set_for
+
+    class Weak:
+        name = f"weak_{use}"
+
+        def score(self, samples):
+            return [Score(float(weak(s.completion))) for s in samples]
+
+    config = parse_config({"domains": {"d": {"rewards": [{"use": use, "of": "math"}
+                                                         if use == "cosine" else use]}}})
+    probes = probe_set_for(config.domains["d"].rewards[0], Weak())
+    report = stress_reward(Weak(), _rows("stress_examples.jsonl"), probes=probes)
+    assert cls in _failing_classes(report)
 
 
 def test_a_plugin_declares_its_own_probes():
