@@ -166,7 +166,7 @@ def test_a_missing_celery_names_the_extra(monkeypatch, tmp_path) -> None:
     config = tmp_path / "c.yaml"
     config.write_text("domains: {d: {rewards: [{use: math}]}}\n")
     monkeypatch.setitem(sys.modules, "celery", None)  # import celery -> ImportError
-    with pytest.raises(ConfigError, match=r"rewards-engine\[celery\]"):
+    with pytest.raises(ConfigError, match=r"pip install (-e )?'[^']*\[celery\]'"):
         CeleryReward(config)
 
 
