@@ -62,6 +62,7 @@ _BOXED = re.compile(r"\\(?:boxed|fbox)\b\s*")
 # match ends at the phrase; the answer is read after it by `_answer_after`.
 _ANSWER_PHRASE = re.compile(
     r"(?:final\s+answer|the\s+answer|answer)[\s*]*(?:is\b|:|=)|final\s+answer\*\*|"
+    r"final\s+answer\s+(?:for|to|of)\s+[\w ().,-]{1,40}?[\s*]*(?::|=)|"
     r"(?:最终答案|答案)(?:\s*)(?:是|为|：|:)", re.IGNORECASE)
 # What joins two answers (spaces aside): "," ";" "and" "or" ", and" ", or".
 _JOINERS = frozenset({",", ";", "and", "or", ", and", ", or", ",and", ",or"})
@@ -98,6 +99,8 @@ def find_answer(text: str, config: MathConfig = _DEFAULT) -> Extraction | None:
     found = _from_answer_tag(tail)
     if found is not None:
         return found
+    if _ends_in_open_box(tail):
+        return None  # cut off while writing its boxed answer (`\boxed{-10.`): none committed
     boxed = _box_group(tail)
     if boxed is not None:
         found, end = boxed
@@ -105,20 +108,41 @@ def find_answer(text: str, config: MathConfig = _DEFAULT) -> Extraction | None:
         # is an answer ("\boxed{7}. Final answer: see above" keeps the box).
         phrase = _from_answer_phrase(tail, after=end, final_only=True)
         return phrase if phrase is not None and _has_math(phrase.answer) else found
-    for rule in (_from_gsm8k, _from_answer_phrase, _from_whole_text):
-        found = rule(tail)
-        if found is not None:
-            return found
+    found = _from_gsm8k(tail)
+    if found is not None:
+        return found
+    phrase = _last_phrase(tail)
+    if phrase is not None:
+        # "The answer is 5. Wait, that's wrong. Let me redo ... we get" (cut off): the model
+        # went on thinking past its answer and stopped mid-thought, so it committed to none.
+        # A sign-off of a few words after it ("Done") is no more thought.
+        if final_sentence_start(tail) is None:
+            after = _sentence_start_before(tail, len(tail))
+            if after > phrase[1] and len(tail[after:].split()) > _SIGN_OFF_WORDS:
+                return None
+        return phrase[0]
+    found = _from_whole_text(tail)
+    if found is not None:
+        return found
     found = _box_before_tail(text, len(tail))
     if found is not None:  # `\boxed{25}` then a page of token soup: the box is the answer
         return found
-    # No anchor: the rightmost math environment or number, as math-verify takes them.
-    environment = _from_math_environment(tail)
-    number = None if config.strict else _last_number(tail)
+    # No marked answer: the completion commits to one only in its last sentence, and only if
+    # it ends there (not cut off mid-thought: `\sqrt[3]{4} +`, "... the product of"); a
+    # number found in passing earlier is not an answer. There: a bold span (`n = **5**`),
+    # else the rightmost math environment or number, as math-verify takes them.
+    start = final_sentence_start(tail)
+    if start is None:
+        return None
+    bold = _last_bold(tail, start)
+    if bold is not None:
+        return bold
+    environment = _from_math_environment(tail, start)
+    number = None if config.strict else _last_number(tail, start)
     found = number[0] if number is not None and (
         environment is None or number[1] > environment[1]) else (
         environment[0] if environment else None)
-    choice = _last_choice(tail)
+    choice = _last_choice(tail[start:])
     if choice is None:
         return found
     if found is None:
@@ -369,6 +393,13 @@ def _from_answer_phrase(text: str, after: int = 0, final_only: bool = False
                         ) -> Extraction | None:
     """The answer after the last answer phrase (that starts at or after `after`; with
     `final_only`, only "final answer" phrases count)."""
+    found = _last_phrase(text, after, final_only)
+    return found[0] if found is not None else None
+
+
+def _last_phrase(text: str, after: int = 0, final_only: bool = False
+                 ) -> tuple[Extraction, int] | None:
+    """`_from_answer_phrase`'s answer and where its phrase starts."""
     for match in reversed(list(_ANSWER_PHRASE.finditer(text, max(after, 0)))):
         if final_only and not match.group(0).lower().startswith("final"):
             continue
@@ -377,7 +408,7 @@ def _from_answer_phrase(text: str, after: int = 0, final_only: bool = False
             # math-verify reads a math environment after an English phrase; plain text after
             # a phrase ("**Final Answer** y = 5x + 8") and Chinese phrases it does not.
             english = match.group(0)[:1].isascii()
-            return replace(found, native=english and found.native)
+            return replace(found, native=english and found.native), match.start()
     return None
 
 
@@ -541,9 +572,10 @@ def _joined(text: str, environments: list[tuple[int, int, str]]) -> list[tuple[i
     return group
 
 
-def _from_math_environment(text: str) -> tuple[Extraction, int] | None:
-    """The last math environment (with those joined to it before it) and where it ends."""
-    environments = [env for env in _environments(text) if _has_math(env[2])]
+def _from_math_environment(text: str, start: int = 0) -> tuple[Extraction, int] | None:
+    """The last math environment that opens at or after `start` (with those joined to it
+    before it) and where it ends."""
+    environments = [env for env in _environments(text) if env[0] >= start and _has_math(env[2])]
     if not environments:
         return None
     group = [environments[-1]]
@@ -600,6 +632,117 @@ def _from_whole_text(text: str) -> Extraction | None:
     return Extraction(cleaned, "whole", native=False) if cleaned else None
 
 
+# --- a committed answer ------------------------------------------------------------------------
+
+_SHORT_CHARS = 1_000
+"""A completion this short that ends mid-sentence was written so ("It costs $18.90 in
+total"); a longer one (a chain of thought) was cut off by its token budget."""
+_SIGN_OFF_WORDS = 3
+"""Words after an answer that are a sign-off ("Done", "Hope this helps"), not more thought."""
+_OPEN_BOX = re.compile(r"\\(?:boxed|fbox)\s*\{")
+_CLOSED_ENDINGS = ("$", "\\]", "\\)", "**", "```")
+_DANGLING = tuple("+-*/=^(,[{\\&")
+
+
+def _ends_in_open_box(text: str) -> bool:
+    """True when the last `\\boxed{` / `\\fbox{` never closes: the text stops inside it."""
+    match = None
+    for match in _OPEN_BOX.finditer(text):
+        pass
+    return match is not None and _brace_pairs(text).get(match.end() - 1) is None
+
+
+def final_sentence_start(text: str) -> int | None:
+    """Where the last sentence of a completion that ends there starts, or None when it stops
+    mid-thought: inside a box, on an operator (`\\sqrt[3]{4} +`), on an ellipsis, or on
+    neither a closing mark (a period, "!", a closed math environment or bold span, a code
+    fence) nor a number (`... #### 9`), unless its last line is only an answer
+    (`x = \\frac{1}{2}`): mid-word or mid-sentence, in a chain of thought longer than
+    `_SHORT_CHARS` (a short reply may end without a period). A question is not an end. A
+    sentence ends at ". " / "! " / "? ", a "。" or a blank line; a decimal point does not."""
+    end = _end_of_reply(text)
+    if end == 0 or _ends_in_open_box(text):
+        return None
+    closed = text[:end]
+    if not closed.endswith(_CLOSED_ENDINGS):
+        closed = closed.rstrip(")\"'”’")  # `(see above).`, a closing quote
+        if not closed or closed.endswith(("...", "…", "?", "？", *_DANGLING)):
+            return None
+    if len(closed) > _SHORT_CHARS and not (
+            closed[-1] in ".!。" or closed[-1].isdigit() or closed.endswith(_CLOSED_ENDINGS)):
+        line = text[text.rfind("\n", 0, end) + 1:end]
+        if _from_whole_text(line) is None:
+            return None
+    start = _sentence_start_before(text, len(closed) - 1)
+    for _ in range(2):  # "... there are 12 sequences. I hope it is correct."
+        if start == 0 or not _sign_off(text[start:end]):
+            break
+        start = _sentence_start_before(text, start - 1)
+    return start
+
+
+# Sentences known to add nothing after an answer (Minerva's prompt ends every answer with the
+# first); anything else after the answer's sentence may be more thought or a retraction.
+_SIGN_OFFS = frozenset({"i hope it is correct", "i hope this is correct", "i hope it helps",
+                        "i hope this helps", "hope this helps", "hope it helps", "done", "qed",
+                        "∎", "□", "this is the final answer", "that is the final answer",
+                        "this is the answer", "that is the answer", "that's the answer",
+                        "that's the final answer"})
+
+
+def _sign_off(sentence: str) -> bool:
+    return " ".join(sentence.lower().split()).strip(" .!*") in _SIGN_OFFS
+
+
+_END_OF_TURN = re.compile(r"(?:<\|[A-Za-z_]{1,30}\|>|</s>)\s*(?:user|assistant|system)?\s*")
+
+
+def _end_of_reply(text: str) -> int:
+    """Where the reply ends: before trailing space and end-of-turn text (`<|im_start|>user`,
+    `<|endoftext|>`, `</s>`) that a chat template leaves after a finished turn."""
+    end = len(text.rstrip())
+    for _ in range(4):  # a few stacked markers at most
+        start = max(text.rfind("<|", max(end - 60, 0), end), text.rfind("</s>", max(end - 60, 0), end))
+        if start < 0 or not _END_OF_TURN.fullmatch(text, start, end):
+            break
+        end = len(text[:start].rstrip())
+    return end
+
+
+def _sentence_start_before(text: str, end: int) -> int:
+    """Where the sentence holding position `end` starts (one backward pass)."""
+    i = min(end, len(text)) - 1
+    while i >= 0:
+        ch = text[i]
+        if ch == "。" or ch in ".!?" and text[i + 1:i + 2].isspace():
+            return i + 1
+        if ch == "\n":
+            j = i - 1
+            while j >= 0 and text[j] in " \t\r":
+                j -= 1
+            if j >= 0 and text[j] == "\n":  # a blank line
+                return i + 1
+        i -= 1
+    return 0
+
+
+_BOLD = re.compile(r"\*\*([^*\n]{1,200})\*\*")
+
+
+def _last_bold(text: str, start: int) -> Extraction | None:
+    """The last bold span at or after `start` that holds math and is not a label
+    (`n = **5**`, `**4 up quarks**`; not `**Step 3:**`)."""
+    match = None
+    for candidate in _BOLD.finditer(text, start):
+        content = candidate.group(1).strip()
+        if content and not content.endswith(":") and any(ch.isdigit() for ch in content):
+            match = candidate
+    if match is None:
+        return None
+    answer = _clean(match.group(1))
+    return Extraction(answer, "phrase", native=False) if answer else None
+
+
 # --- numbers ---------------------------------------------------------------------------------
 
 def _last_choice(text: str) -> str | None:
@@ -610,10 +753,10 @@ def _last_choice(text: str) -> str | None:
     return (match.group(1) or match.group(2)).upper() if match else None
 
 
-def _last_number(text: str) -> tuple[Extraction, int] | None:
-    """The last anchored number and where it ends."""
+def _last_number(text: str, start: int = 0) -> tuple[Extraction, int] | None:
+    """The last anchored number at or after `start` and where it ends."""
     match = None
-    for match in _NUMBER.finditer(text):
+    for match in _NUMBER.finditer(text, start):
         pass
     if match is None:
         return None
