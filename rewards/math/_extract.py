@@ -167,7 +167,12 @@ def prepare_reference(reference: object) -> str | None:
         return str(reference)
     if not isinstance(reference, str):
         return None
-    text = reference.strip()
+    return _reference_text(reference.strip())
+
+
+def _reference_text(text: str, toggle: bool = True) -> str | None:
+    """`prepare_reference` of a gold string (`toggle`: a `$` left inside the answer may be
+    read as switching math and text, `_dollars_in_box`)."""
     if _BOXED.search(text):
         found = _from_boxes(text)
         return found.answer if found else None  # None: an empty \boxed{}
@@ -184,12 +189,49 @@ def prepare_reference(reference: object) -> str | None:
         found = _from_answer_phrase(text)  # a worked solution: its stated final answer
         if found is not None:
             return found.answer
-    if environment and _prose_around(text, environment):
-        return None  # "The hypotenuse has length $c \approx 4.089$.": a worked sentence
+    if environment and _prose_around(text, environment) or not environment and _is_prose(text):
+        # "The mode is $x=0$.", "Solution is: $[x=1, y=5, z=3]$": the value it states; a
+        # worked sentence ("The hypotenuse has length $c \approx 4.089$.") states none
+        stated = _stated_value(text, environment)
+        if stated is not None or environment:
+            return stated
     if environment:  # `1;$\frac{8}{9}$`, `20 $cm^{2}$`: the math in place, `;` as a comma
         return _inline_environments(text, environment) or None
     text = text.strip("$").strip()
+    if toggle and "$" in text.replace("\\$", ""):  # `x_{0} \cos (\omega t)+$ $\dot{x}_{0}`
+        return _dollars_in_box(text)
     return text or None
+
+
+_VALUE_MARKER = re.compile(r"\b(?:is|are|equals|was|were)\b(?:\s{0,3}:)?|(?<=[A-Za-z])\s?:")
+
+
+def _stated_value(text: str, environments: list[tuple[int, int, str]]) -> str | None:
+    """The value a gold written as one sentence of prose states, after its one "is" /
+    "are" / "equals" / ":" outside math (`The mode is $x=0$.`, `Solution is: $(1, 2)$`,
+    `... the probability of ending up in location 1 is 0.367 .`), when what follows is only
+    math, a number, and at most a unit; None when the sentence states none, or several
+    (`radius: 1 , center: $(2,3,5)$` is two answers, never the last one alone)."""
+    end = len(text.rstrip(" .\n"))
+    start = _sentence_start_before(text, end)
+    if start > 0 and text[:start].strip():
+        return None  # a worked solution over several sentences: its value is not one read
+    outside = list(text[:end])
+    for env_start, env_end, _ in environments:  # markers inside math are not prose
+        outside[env_start:min(env_end, end)] = "#" * max(min(env_end, end) - env_start, 0)
+    markers = list(_VALUE_MARKER.finditer("".join(outside), start))
+    if len(markers) != 1 or any("=" in content or any(ch.isdigit() for ch in content)
+                                for env_start, _, content in environments
+                                if env_start < markers[0].start()):
+        return None  # `$s(t)=...$, maximum speed is $2/\pi$`: more than the value after it
+    rest = text[markers[0].end():end].strip(" :\n")
+    inner = _environments(rest)
+    if not rest or (_prose_around(rest, inner) if inner else _prose(rest)):
+        return None
+    if not inner and not any(ch.isdigit() for ch in rest):
+        return None  # "Yes, this is a subspace.": no value
+    value = _reference_text(rest, toggle=False)
+    return value if value and not _is_prose(value.split(" ", 1)[0]) else None
 
 
 def one_math_reading(text: str) -> bool:
@@ -279,8 +321,37 @@ def _boxes(text: str) -> list[tuple[int, int, str]]:
                 end += 1
             content = text[start:end]
         if content:
-            found.append((match.start(), end, content))
+            found.append((match.start(), end, _box_reading(content)))
     return found
+
+
+def _box_reading(content: str) -> str:
+    """A box's answer: its content, read as a gold when it is one as distributed (a `$` in
+    it, `_dollars_in_box`; a sentence stating a value, `_stated_value`)."""
+    if "$" in content:
+        return _dollars_in_box(content)
+    if "\\" not in content and _is_prose(content):
+        return _stated_value(content, []) or content
+    return content
+
+
+def _dollars_in_box(content: str) -> str:
+    """A box holds math, and a `$` in it switches to text and back: a gold boxed whole as
+    distributed (`f(n)=n$, $g(n)=1`, `5$;$10`, `241,920,000$ cans`, `20 $cm^{2}$`) is read as
+    that gold is read (`prepare_reference`), so it equals the gold; `\\$` is a dollar sign."""
+    dollars = content.replace("\\$", "").count("$")
+    if not dollars:
+        return content
+    # The box's math ends at its first `$`; an odd count left the text open at the end.
+    if content.startswith("$"):  # no math before the first `$`: as written
+        ways: tuple[str, ...] = (f"{content}$",) if dollars % 2 else (content,)
+    else:
+        ways = (f"${content}", f"{content}$") if dollars % 2 else (f"${content}$", content)
+    for text in ways:
+        read = _reference_text(text, toggle=False)
+        if read and "$" not in read.replace("\\$", ""):
+            return read
+    return content
 
 
 BOX_SCAN_CHARS = 100_000
@@ -428,8 +499,15 @@ def _answer_after(text: str) -> Extraction | None:
             return block
         group = _joined(text, leading)
         parts = tuple(content for _, _, content in group)
+        stated = _stated_value(parts[0], []) if len(parts) == 1 and "\\" not in parts[0] and (
+            _is_prose(parts[0])) else None
+        if stated is not None:  # `$The steady state current is 2 amps.$`: a gold in `$`
+            return Extraction(stated, "phrase", native=False)
         return Extraction(", ".join(parts), "phrase", parts if len(parts) > 1 else ())
     sentence = _first_sentence(stripped)
+    stated = _stated_value(sentence, _environments(sentence)) if sentence else None
+    if stated is not None:  # "Solution is: $(1, 2)$", read as that gold is read
+        return Extraction(stated, "phrase", native=False)
     if sentence and " is " in sentence:  # "Final Answer: the volume of $V$ is 120"
         sentence = _clean(sentence.rsplit(" is ", 1)[1])
     if not sentence:
@@ -437,6 +515,8 @@ def _answer_after(text: str) -> Extraction | None:
     inline = _environments(sentence) if "$" in sentence else []
     if inline and not _prose_around(sentence, inline):  # "1;$\frac{8}{9}$", as golds write
         sentence = _inline_environments(sentence, inline)
+    elif "$" in sentence.replace("\\$", ""):  # `x_{0} \cos (\omega t)+$ $\dot{x}_{0}`
+        sentence = _dollars_in_box(sentence)
     # A bare expression after the phrase ("**Final Answer** y = 5x + 8") is ours to parse:
     # math-verify has no rule for it. Prose around a number ("Jane started 3 hours ago") is
     # math-verify's to read, by its "answer ... number" rule.
