@@ -197,6 +197,12 @@ def _reference_text(text: str, toggle: bool = True) -> str | None:
             return stated
     if environment:  # `1;$\frac{8}{9}$`, `20 $cm^{2}$`: the math in place, `;` as a comma
         return _inline_environments(text, environment) or None
+    return _plain_text(text, toggle)
+
+
+
+def _plain_text(text: str, toggle: bool = True) -> str | None:
+    """A gold with no math environment, as written (`$` at its ends dropped)."""
     text = text.strip("$").strip()
     if toggle and "$" in text.replace("\\$", ""):  # `x_{0} \cos (\omega t)+$ $\dot{x}_{0}`
         return _dollars_in_box(text)
@@ -269,7 +275,7 @@ def _inline_environments(text: str, environments: list[tuple[int, int, str]]) ->
     parts.append(text[previous:].replace(";", ", "))
     return " ".join(" ".join(parts).split()).strip(" .")
 _RESIDUE_TOKEN = re.compile(r"[^\s,;.]+")
-_UNIT_WORD = re.compile(r"[A-Za-z]{1,12}")
+_UNIT_WORD = re.compile(r"[A-Za-z]{1,12}(?:/[A-Za-z]{1,12})?")  # `miles/s`, `beats/lifetime`
 _PROSE_WORDS = frozenset({"at", "when", "where", "for", "if", "is", "are", "so", "the", "then",
                           "with", "which", "because", "since", "but", "of", "to", "in", "has",
                           "any", "otherwise", "works", "consider", "yes", "no", "local"})
