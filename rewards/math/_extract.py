@@ -68,6 +68,7 @@ _ANSWER_PHRASE = re.compile(
 _JOINERS = frozenset({",", ";", "and", "or", ", and", ", or", ",and", ",or"})
 _CHOICE_IN_PROSE = re.compile(
     r"(?<![\w(\\])\(([A-E])\)(?![\w)])|(?i:option|choice)\s{1,3}\(?([A-E])\b")
+_CHOICE_BEFORE_BOX = re.compile(r"(?<![\w(\\])\(([A-E])\)[\s:=$]{0,6}(?:\\[(\[])?[\s$]{0,3}$")
 _SENTENCE_END = re.compile(r"[.!?](?:\s|$)|\n\s*\n")
 _SEPARATOR_WORD = re.compile(r"\b(?:and|or)\b|,|;", re.IGNORECASE)
 # A number as math-verify anchors it: after the start, a space, `=`, `(` or a currency sign.
@@ -107,7 +108,13 @@ def find_answer(text: str, config: MathConfig = _DEFAULT) -> Extraction | None:
         # "\boxed{255} ... The final answer is $10,455$.": the model's last word wins, when it
         # is an answer ("\boxed{7}. Final answer: see above" keeps the box).
         phrase = _from_answer_phrase(tail, after=end, final_only=True)
-        return phrase if phrase is not None and _has_math(phrase.answer) else found
+        if phrase is not None and _has_math(phrase.answer):
+            return phrase
+        # "The answer is (B) $\boxed{12}$": the option's text boxed after its letter; the
+        # comparison takes the letter when the gold is one
+        start = max(tail.rfind("\\boxed", 0, end), tail.rfind("\\fbox", 0, end))
+        letter = _CHOICE_BEFORE_BOX.search(tail, max(start - 40, 0), max(start, 0))
+        return replace(found, choice=letter.group(1)) if letter else found
     found = _from_gsm8k(tail)
     if found is not None:
         return found
