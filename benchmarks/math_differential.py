@@ -22,6 +22,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from _report import Report
 from math_corpus import Pair, make_pairs, math_verify_gold
 
 from rewards import Sample
@@ -146,6 +147,7 @@ def main() -> int:
     parser.add_argument("--batch-size", type=int, default=256, help="samples per score() call")
     parser.add_argument("--out", type=Path, help="write every disagreement here as JSONL")
     args = parser.parse_args()
+    summary = Report()
     pairs = make_pairs(2000 if args.quick else args.pairs, args.seed)
 
     start = time.perf_counter()
@@ -167,7 +169,13 @@ def main() -> int:
                                         "gold": pair.gold, "completion": pair.completion},
                                        ensure_ascii=False) + "\n")
         print(f"\nwrote the disagreements to {args.out}")
-    return 0
+    labels = [p.correct for p in pairs]
+    ours_right = sum(o == y for o, y in zip(ours, labels))
+    theirs_right = sum(t == y for t, y in zip(theirs, labels))
+    summary.target("verdicts right, ours - math-verify's", ours_right - theirs_right, 0.0,
+                   unit="")
+    summary.verdict("ours against the labels", ours_right, len(labels))
+    return summary.finish()
 
 
 if __name__ == "__main__":

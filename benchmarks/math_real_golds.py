@@ -34,6 +34,9 @@ from fractions import Fraction
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from _report import Report
 
 from rewards import Sample
 from rewards.math import MathReward, extract_boxed, prepare_reference
@@ -552,6 +555,7 @@ def main() -> int:
     parser.add_argument("--all", action="store_true", help="every gold")
     parser.add_argument("--out", type=Path, help="write every disagreement here as JSONL")
     args = parser.parse_args()
+    summary = Report()
     per = None if args.all else 40 if args.quick else args.per_dataset
     golds = load_golds(per)
     pairs = make_pairs(golds)
@@ -567,7 +571,7 @@ def main() -> int:
     qwen = qwen_style_scores(pairs)
     print(f"rewards.math {ours_s:.1f}s, math-verify {theirs_s:.1f}s "
           f"(speed ratio ours / math-verify: {theirs_s / ours_s:.1f}x)\n")
-    report(pairs, ours, theirs, qwen)
+    counts = report(pairs, ours, theirs, qwen)
     if args.out:
         with args.out.open("w", encoding="utf-8") as f:
             for p, o, t in zip(pairs, ours, theirs):
@@ -576,7 +580,15 @@ def main() -> int:
                                         "ours": o, "math_verify": t, "gold": p.gold,
                                         "completion": p.completion}, ensure_ascii=False) + "\n")
         print(f"\nwrote the disagreements to {args.out}")
-    return 0
+    summary.target("pairs right, ours - math-verify's",
+                   counts["ours_right"] - counts["math_verify_right"], 0.0, unit="")
+    summary.verdict("ours against the labels", counts["ours_right"], counts["pairs"],
+                    "a gold scoring 0 against itself counts wrong: it rewards no completion")
+    own = [o for p, o in zip(pairs, ours) if p.label is None]
+    summary.target("share of golds abstaining against themselves",
+                   sum(o is None for o in own) / max(len(own), 1), 0.005, unit="",
+                   higher_is_better=False)
+    return summary.finish()
 
 
 if __name__ == "__main__":

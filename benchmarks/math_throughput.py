@@ -26,6 +26,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from _report import Report
 from math_corpus import Pair, make_pairs, math_verify_gold
 
 from rewards import Sample
@@ -34,7 +35,7 @@ from rewards.math import MathReward, shared_pool
 PATHOLOGICAL = [
     "9^{9^{9^{9}}}", "(10^{7})!", "10^{10^{10}}", "2^{2^{2^{2^{20}}}}", "(10^{100})!",
     "\\prod_{k=1}^{10^{9}} k", "10^{-10^{10}}", "99^{99^{99}}", "\\sum_{k=1}^{10^{12}} k^{3}",
-    "9^{9^{9}} + 1",
+    "9^{9^{9}} + 1", "\\binom{10^{7}}{5000000}",
 ]
 """Answers no verifier should try to evaluate: each is astronomically far from the gold (an
 ordinary number), so each is wrong."""
@@ -107,6 +108,7 @@ def main() -> int:
     parser.add_argument("--batch-size", type=int, default=256, help="samples per score() call")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
+    report = Report()
     n = 400 if args.quick else args.pairs
     logging.getLogger("math_verify").setLevel(logging.ERROR)
 
@@ -172,7 +174,13 @@ def main() -> int:
     if disagree:
         print(f"ours disagrees with the label on {sum(disagree.values())} "
               f"(kind/form/shape: count): {dict(disagree.most_common(12))}")
-    return 0
+    report.target("throughput, ours / math-verify", ours_rate / mv_rate, 20.0)
+    report.target("accuracy, ours - math-verify's", accuracy(ours) - accuracy(mv), 0.0, unit="")
+    report.target("slowest sample alone (s)", max(ours_worst, slowest[0]), 0.1, unit=" s",
+                  higher_is_better=False)
+    report.verdict("ours against the labels", sum(o == y for o, y in zip(ours, labels)),
+                   len(labels))
+    return report.finish()
 
 
 if __name__ == "__main__":

@@ -27,6 +27,8 @@ import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _report import Report
 
 
 def setup(work: Path, prompts: int) -> tuple[Path, Path, Path]:
@@ -69,7 +71,7 @@ def run(kind: str, args: argparse.Namespace, work: Path, paths: tuple[Path, Path
     return result
 
 
-def main() -> None:
+def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="1 round of 5 steps")
     parser.add_argument("--rounds", type=int, default=3)
@@ -79,6 +81,7 @@ def main() -> None:
     parser.add_argument("--generations", type=int, default=8)
     parser.add_argument("--tokens", type=int, default=4, help="tokens per turn")
     args = parser.parse_args()
+    report = Report()
     if args.quick:
         args.rounds, args.steps = 1, 5
     import torch
@@ -102,7 +105,8 @@ def main() -> None:
     print(f"multi-turn / single-turn step time: {statistics.median(ratios):.2f}x "
           f"(median of {len(ratios)} rounds; {turns:.2f} turns per episode, up to "
           f"{args.turns}; batch {args.prompts} x {args.generations}, {args.tokens} tokens/turn)")
+    return report.finish()
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -23,6 +23,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import httpx
+from _report import Report
 from _servers import free_port, memory_mb, wait_ready
 
 SLOW = """import time
@@ -36,11 +37,12 @@ def slow(sample: Sample) -> float:
 CONFIG = 'domains:\n  default: {rewards: [{use: "slow_reward:slow", name: slow}]}\n'
 
 
-def main() -> None:
+def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--bodies", type=int, default=16)
     parser.add_argument("--body-mb", type=int, default=15)
     args = parser.parse_args()
+    report = Report()
     with tempfile.TemporaryDirectory() as tmp:
         Path(tmp, "slow_reward.py").write_text(SLOW)
         Path(tmp, "slow.yaml").write_text(CONFIG)
@@ -67,10 +69,13 @@ def main() -> None:
             print(f"{args.bodies} x {args.body_mb} MB bodies: RSS {before} MB before, peak "
                   f"{memory_mb(proc.pid, 'VmHWM')} MB; status codes {codes}; a small "
                   f"request after them: {small.status_code} {small.json().get('rewards')}")
+            report.verdict("the small request after the bodies answered", int(
+                small.status_code == 200 and small.json().get("rewards") == [1.0]), 1)
         finally:
             proc.terminate()
             proc.wait()
+    return report.finish()
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -31,6 +31,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
+from _report import Report
 from _servers import free_port, wait_ready
 from math_throughput import Pair, make_mix
 
@@ -126,6 +127,7 @@ def main() -> int:
     parser.add_argument("--max-wait-ms", default="5",
                         help="the batched server's --max-wait-ms (default 5)")
     args = parser.parse_args()
+    report = Report()
     count = args.requests or (200 if args.quick else 600)
     limit = args.seconds or (12.0 if args.quick else 30.0)
     levels = [int(c) for c in args.clients.split(",")]
@@ -173,7 +175,18 @@ def main() -> int:
         print(f"{clients:>3} clients: micro-batching {on.rps / off.rps:.2f}x the requests/s of "
               f"one-at-a-time scoring (p50 {statistics.median(on.latencies) * 1000:.1f} ms vs "
               f"{statistics.median(off.latencies) * 1000:.1f} ms)")
-    return 1 if any(r.wrong for r in results) else 0
+    batched = {r.clients: r for r in results if r.mode == "batched"}
+    most, least = max(levels), min(levels)
+    if not args.config and most > least:
+        report.target(f"req/s at {most} clients / at {least}", batched[most].rps
+                      / batched[least].rps, 1.0)
+        report.target(f"p99 at {most} clients (ms)", batched[most].percentile(0.99), 100.0,
+                      unit=" ms", higher_is_better=False)
+    if check:
+        answered = sum(r.requests for r in results)
+        report.verdict("rewards equal to the labels", answered - sum(r.wrong for r in results),
+                       answered)
+    return report.finish()
 
 
 if __name__ == "__main__":

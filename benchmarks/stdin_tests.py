@@ -20,8 +20,9 @@ half. Outputs are compared token by token (`compare: whitespace`) on every side.
 The three take turns over 4 blocks of the tasks (times summed), so that drifting load from
 other jobs weighs on each alike.
 
-Target (set here; the issue names none): each of ours >= 2x the peer's tasks/s, reported as
-PASS/FAIL and never the exit status. Exit status 1 when a verdict is wrong or unexplained:
+Target (set here; the issue names none): each of ours >= 2x the peer's tasks/s. Report and
+exit status as every benchmark's (benchmarks/_report.py): 3 when the target is missed, 1 when
+a verdict is wrong or unexplained:
 a test whose verdict differs between `run_tests_many` and the peer, a task whose rtv verdict
 differs from the peer's, a right program failing a test or a wrong one passing them all.
 
@@ -41,6 +42,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from _code_corpus import StdinTask, stdin_tasks
+from _report import Report
 
 import sandbox
 from rewards import Sample
@@ -144,6 +146,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--timeout", type=float, default=5.0,
                         help="seconds per test on each side (default 5)")
     args = parser.parse_args(argv)
+    report = Report()
     count = args.tasks or (40 if args.quick else 200)
     tasks = stdin_tasks(count, seed=args.seed)
     tests = sum(len(t.tests) for t in tasks)
@@ -184,11 +187,8 @@ def main(argv: list[str] | None = None) -> int:
         rate = f"{count / seconds:.2f} ({bare_s / seconds:.2f}x)"
         print(f"| {name:<30} | {count:>5} | {tests / count:>10.1f} | {seconds:>8.2f} | "
               f"{rate:<20} | {tests / seconds:>7.1f} | {args.workers:>7} | {cores:>3} |")
-    print(f"\n{'target':<44} {'measured':>9} {'target':>8}  result")
     for name, seconds in rows[1:]:
-        ratio = bare_s / seconds
-        print(f"{name + ' tasks/s vs peer':<44} {ratio:>8.2f}x {f'>= {TARGET:g}x':>8}  "
-              f"{'PASS' if ratio >= TARGET else 'FAIL'}")
+        report.target(f"{name} tasks/s / peer", bare_s / seconds, TARGET)
 
     unexplained = check_verdicts(tasks, runner, rtv, bare)
     agree = sum(a == b for ours, theirs in zip(runner, bare) for a, b in zip(ours, theirs))
@@ -197,7 +197,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"unexplained verdicts: {len(unexplained)}")
     for line in unexplained[:50]:
         print(f"  {line}")
-    return 1 if unexplained else 0
+    report.verdict("test verdicts explained", tests - len(unexplained), tests)
+    return report.finish()
 
 
 if __name__ == "__main__":

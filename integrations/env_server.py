@@ -1,7 +1,7 @@
 """An HTTP face for the environments, in OpenEnv's request and response shapes, so that a
 trainer on another machine runs our episodes (and a client of ours runs remote ones).
 
-    POST /reset   {"episode_id"?: str, "sample": {"prompt", "reference"?, "domain"?, ...}}
+    POST /reset   {"sample": {"prompt", "reference"?, "domain"?, "group"?, "meta"?: {...}}}
                -> {"observation": {"text", "episode_id"}, "reward": null, "done": false}
     POST /step    {"episode_id": str, "action": {"text": str}}
                -> {"observation": {"text", "episode_id", "info", ...}, "reward": float,
@@ -11,136 +11,219 @@ trainer on another machine runs our episodes (and a client of ours runs remote o
 
 As in OpenEnv (`openenv.core.env_server.types`: ResetRequest, StepRequest, StepResponse),
 the action is a JSON object and the observation one too; unlike an OpenEnv server, which holds
-one environment, this one holds many episodes at once (at most `max_episodes`, the oldest
-finished ones dropped first), told apart by `episode_id`. `reward` is the step's weighted
-reward; the step that ends the episode adds the final reward (the reward config's, on the
-final answer) to it and carries `trajectory_reward` (G_0, null when the episode abstains),
-`final_reward` and `reason` in its observation. Every episode gets a fresh environment
-object, so nothing one client sends reaches another's episode. A request that is not valid
-is a 422 naming the field; an unknown or finished episode a 404 / 409. Request bodies held at
-once are bounded as on our other servers (`max_held_bytes`, `--max-held-mb`,
-`integrations._body.BodyLimit`): one body over it is a 413, others wait their turn unread.
+one environment, this one holds many episodes at once, told apart by `episode_id`. The server
+chooses every id (`secrets.token_urlsafe`: unguessable), so no client can name, and so replace
+or step, another's episode; a `/reset` that names one is a 422. At most `max_episodes` are
+held: when full, a finished episode, or one left without a request for `idle_s`, makes room
+(the oldest first); a live one never does, and a reset finding none gets 503 (`Retry-After`).
+`reward` is the step's weighted reward; the step that ends the episode adds the final reward
+(the reward config's, on the final answer) to it and carries `trajectory_reward` (G_0, null
+when the episode abstains), `final_reward` and `reason` in its observation. Every episode gets
+a fresh environment object, so nothing one client sends reaches another's episode. An action
+is cut to the environment's `max_action_chars` before it is stepped or kept. A request that is
+not valid is a 422 naming the field; an unknown id a 404; a finished episode, or one with a
+step running, a 409. Bodies, deadlines and the token are those of all our servers
+(`integrations._http`, docs/servers.md).
 
 Start it with `python -m integrations.env_server --environment ENV.yaml --reward-config
 REWARD.yaml`, where ENV.yaml is an `environment:` block (rewards.envs.EnvConfig).
 `RemoteEnvironment(url)` is the client: an `Environment` whose episodes run on the server.
 """
 
-from __future__ import annotations
-
+# No `from __future__ import annotations` here: FastAPI reads the endpoint annotations
+# (`fastapi.Request`, imported lazily) at definition time.
 import argparse
-import itertools
+import secrets
 import threading
-import uuid
+import time
 from collections import OrderedDict
+from dataclasses import dataclass
 from typing import Any
 
-from integrations._body import DEFAULT_MAX_HELD_BYTES, BodyLimit, check_bounds
+from integrations._auth import resolve_token
+from integrations._body import DEFAULT_MAX_HELD_BYTES, BodyBounds, check_bounds, parsed_body
+from integrations._http import guard, run_server
 from rewards.build import build_reward
 from rewards.deps import require
 from rewards.envs import EnvConfig, Episode, StepResult, env_factory, score_trajectories
-from rewards.errors import EngineError, InputError
+from rewards.errors import ConfigError, EngineError, InputError
 from rewards.options import load_options
 from rewards.types import Reward, Sample
 
-__all__ = ["RemoteEnvironment", "create_env_app", "main"]
+__all__ = ["ROUTES", "TOKEN_ENV", "RemoteEnvironment", "create_env_app", "main"]
+
+TOKEN_ENV = "REWARDS_ENV_TOKEN"
+"""The environment variable the environment server reads its shared token from (`--token`)."""
+ROUTES = ("POST /reset", "POST /step", "GET /state", "GET /health")
 
 _SAMPLE_KEYS = ("prompt", "reference", "domain", "group", "meta")
 
 
 def _sample(body: Any) -> Sample:
-    sample = body.get("sample") if isinstance(body, dict) else None
+    if not isinstance(body, dict):
+        raise InputError("the body must be a JSON object", field="body")
+    if body.get("episode_id") is not None:
+        raise InputError("the server chooses episode ids: send none, and use the one in the "
+                         "reply's observation", field="episode_id")
+    sample = body.get("sample")
     if not isinstance(sample, dict) or not isinstance(sample.get("prompt"), (str, list)):
         raise InputError("needs a sample with a 'prompt' (text or chat messages)",
                          field="sample")
+    meta = sample.get("meta")
+    if meta is not None and not isinstance(meta, dict):
+        raise InputError("must be a JSON object", field="sample.meta")
     unknown = sorted(set(sample) - set(_SAMPLE_KEYS) - {"completion"})
-    meta = {**dict(sample.get("meta") or {}), **{k: sample[k] for k in unknown}}
+    meta = {**(meta or {}), **{k: sample[k] for k in unknown}}
+    group = sample.get("group")
+    if group is not None and not isinstance(group, str):
+        raise InputError("must be a string", field="sample.group")
     return Sample(prompt=sample["prompt"], completion="", reference=sample.get("reference"),
-                  domain=str(sample.get("domain") or "default"),
-                  group=sample.get("group"), meta=meta)
+                  domain=str(sample.get("domain") or "default"), group=group, meta=meta)
+
+
+@dataclass
+class _Held:
+    episode: Episode
+    touched: float
+    busy: bool = False
+
+
+class _Full(Exception):
+    """No room for a new episode: every held one is live."""
 
 
 class _Episodes:
-    """The server's open episodes, bounded (oldest finished first, then oldest)."""
+    """The server's episodes by id: at most `max_episodes`; room is made from finished or idle
+    ones only (the module docstring)."""
 
-    def __init__(self, config: EnvConfig, reward: Reward, max_episodes: int) -> None:
+    def __init__(self, config: EnvConfig, reward: Reward, max_episodes: int,
+                 idle_s: float) -> None:
         self.config = config
         self.reward = reward
         self.make = env_factory(config)
         self.max_episodes = max_episodes
-        self.open: OrderedDict[str, Episode] = OrderedDict()
-        self.busy: set[str] = set()
+        self.idle_s = idle_s
+        self.held: OrderedDict[str, _Held] = OrderedDict()  # oldest touched first
         self.lock = threading.Lock()
 
-    def add(self, episode_id: str, episode: Episode) -> None:
+    def make_room(self) -> None:
+        """Room for one more episode: if full, drop the least recently used finished or idle
+        one; `_Full` when every held episode is live."""
         with self.lock:
-            if len(self.open) >= self.max_episodes:
-                finished = next((k for k, e in self.open.items() if e.done), None)
-                self.open.pop(finished if finished is not None else next(iter(self.open)))
-            self.open[episode_id] = episode
+            self._make_room()
+
+    def _make_room(self) -> None:
+        if len(self.held) < self.max_episodes:
+            return
+        now = time.monotonic()
+        spent = next((k for k, h in self.held.items() if not h.busy and (
+            h.episode.done or now - h.touched > self.idle_s)), None)
+        if spent is None:
+            raise _Full
+        del self.held[spent]
+
+    def add(self, episode: Episode) -> str:
+        """Hold `episode` under a fresh id; `_Full` when no held episode may give way."""
+        with self.lock:
+            self._make_room()
+            episode_id = secrets.token_urlsafe(18)
+            self.held[episode_id] = _Held(episode, time.monotonic())
+            return episode_id
+
+    def take(self, episode_id: Any) -> _Held | None:
+        """The episode `episode_id` marked busy (one step at a time), or None if unknown;
+        `InputError` when it is over or has a step running."""
+        with self.lock:
+            held = self.held.get(episode_id) if isinstance(episode_id, str) else None
+            if held is None:
+                return None
+            if held.episode.done or held.busy:
+                raise InputError("the episode is over or has a step running",
+                                 field="episode_id")
+            held.busy, held.touched = True, time.monotonic()
+            self.held.move_to_end(episode_id)
+            return held
+
+    def release(self, episode_id: str, held: _Held) -> None:
+        with self.lock:
+            held.busy, held.touched = False, time.monotonic()
 
     def get(self, episode_id: Any) -> Episode | None:
         with self.lock:
-            return self.open.get(episode_id) if isinstance(episode_id, str) else None
+            held = self.held.get(episode_id) if isinstance(episode_id, str) else None
+            return held.episode if held is not None else None
 
 
 def create_env_app(config: EnvConfig, reward: Reward | str, *, max_episodes: int = 4096,
-                   max_held_bytes: int = DEFAULT_MAX_HELD_BYTES) -> Any:
+                   idle_s: float = 3600.0, max_held_bytes: int = DEFAULT_MAX_HELD_BYTES,
+                   token: str | None = None) -> Any:
     """The FastAPI app serving episodes of `config`, scored by `reward` (a `Reward` or a
-    reward config path). `max_held_bytes`: the most request-body bytes held at once (one
-    body is at most as large), as `rewards serve` bounds them."""
+    reward config path). `max_episodes` held at once; an episode without a request for
+    `idle_s` seconds may give way to a new one. `max_held_bytes`: the most request-body bytes
+    held at once (one body is at most as large), as `rewards serve` bounds them. `token`:
+    every request must carry it (`integrations._auth`)."""
     check_bounds(max_held_bytes, max_held_bytes, names=("max_held_bytes", "max_held_bytes"))
+    if max_episodes < 1 or not idle_s > 0:
+        raise ConfigError(f"max_episodes ({max_episodes}) and idle_s ({idle_s}) must be "
+                          "positive")
     fastapi = require("fastapi", extra="server", feature="the environment server")
     from fastapi.responses import JSONResponse
 
     episodes = _Episodes(config, reward if hasattr(reward, "score") else build_reward(reward),
-                         max_episodes)
+                         max_episodes, idle_s)
     app = fastapi.FastAPI(title="rewards-engine environments")
-    app.add_middleware(BodyLimit, max_bytes=max_held_bytes, max_held=max_held_bytes)
+    guard(app, bounds=BodyBounds(max_bytes=max_held_bytes, max_held=max_held_bytes),
+          token=token)
+    app.state.episodes = episodes
 
-    def error(status: int, exc: Exception) -> Any:
-        return JSONResponse({"detail": str(exc)}, status_code=status)
+    def error(status: int, exc: Exception, headers: dict[str, str] | None = None) -> Any:
+        field = getattr(exc, "field", None)
+        return JSONResponse({"detail": str(exc), **({"field": field} if field else {})},
+                            status_code=status, headers=headers)
 
     @app.get("/health")
     def health() -> dict[str, Any]:
-        return {"status": "ok", "environment": config.use, "episodes": len(episodes.open)}
+        return {"status": "ok", "environment": config.use, "episodes": len(episodes.held),
+                "max_episodes": max_episodes}
 
     @app.post("/reset")
-    def reset(body: dict[str, Any]) -> Any:  # a sync endpoint: FastAPI runs it in a thread
+    def reset(request: fastapi.Request) -> Any:  # sync: FastAPI runs it in a thread
         try:
-            sample = _sample(body)
+            sample = _sample(parsed_body(request.scope))
         except InputError as exc:
             return error(422, exc)
-        episode_id = body.get("episode_id") or uuid.uuid4().hex
-        if not isinstance(episode_id, str) or len(episode_id) > 255:
-            return error(422, InputError("a string of at most 255 characters",
-                                         field="episode_id"))
-        episode = Episode(episodes.make(), sample, config)
-        text = episode.start()
-        episodes.add(episode_id, episode)
+        try:
+            episodes.make_room()  # before the environment starts: a full server runs nothing
+            episode = Episode(episodes.make(), sample, config)
+            text = episode.start()
+            episode_id = episodes.add(episode)
+        except _Full:
+            return error(503, InputError(f"{max_episodes} episodes are live: retry later"),
+                         headers={"Retry-After": "1"})
         return {"observation": {"text": text, "episode_id": episode_id}, "reward": None,
                 "done": episode.done}
 
     @app.post("/step")
-    def step(body: dict[str, Any]) -> Any:
-        episode = episodes.get(body.get("episode_id"))
-        if episode is None:
-            return error(404, InputError("no open episode with this id", field="episode_id"))
-        action = body.get("action")
-        text = action.get("text") if isinstance(action, dict) else None
-        if not isinstance(text, str):
-            return error(422, InputError("needs {'text': str}", field="action"))
-        episode_id = body["episode_id"]
-        with episodes.lock:  # one step at a time per episode; a finished one takes none
-            if episode.done or episode_id in episodes.busy:
-                return error(409, InputError("the episode is over or has a step running",
-                                             field="episode_id"))
-            episodes.busy.add(episode_id)
+    def step(request: fastapi.Request) -> Any:
         try:
-            result = episode.step(text)
+            body = parsed_body(request.scope)
+            if not isinstance(body, dict):
+                raise InputError("the body must be a JSON object", field="body")
+            action = body.get("action")
+            text = action.get("text") if isinstance(action, dict) else None
+            if not isinstance(text, str):
+                raise InputError("needs {'text': str}", field="action")
+            episode_id = body.get("episode_id")
+            held = episodes.take(episode_id)
+        except InputError as exc:
+            return error(409 if exc.field == "episode_id" else 422, exc)
+        if held is None:
+            return error(404, InputError("no open episode with this id", field="episode_id"))
+        episode = held.episode
+        try:  # the environment sees, and the episode keeps, the action as cut
+            result = episode.step(text[:config.max_action_chars])
         finally:
-            with episodes.lock:
-                episodes.busy.discard(episode_id)
+            episodes.release(episode_id, held)
         reward = config.step_weight * result.reward
         observation: dict[str, Any] = {"text": result.observation,
                                        "episode_id": episode_id,
@@ -171,22 +254,26 @@ def _plain(info: Any) -> dict[str, Any]:
 class RemoteEnvironment:
     """An `Environment` whose episode runs on an environment server at `url` (one object
     per episode, as every `Environment`). Its `final_answer` is empty: the server scores the
-    episode, and `final_reward` / `trajectory_reward` hold what it said."""
+    episode, and `final_reward` / `trajectory_reward` hold what it said. `token`: the
+    server's shared token (None: `$REWARDS_ENV_TOKEN`, else none; "": none)."""
 
     name = "remote"
-    _ids = itertools.count()
 
-    def __init__(self, url: str, *, timeout: float = 120.0, client: Any = None) -> None:
+    def __init__(self, url: str, *, timeout: float = 120.0, client: Any = None,
+                 token: str | None = None) -> None:
         httpx = require("httpx", extra="server", feature="the environment client")
         self.url = url.rstrip("/")
         self.client = client or httpx.Client(timeout=timeout)
-        self.episode_id = f"{uuid.uuid4().hex}-{next(self._ids)}"
+        token = resolve_token(token, TOKEN_ENV) if token != "" else None
+        self.headers = {"Authorization": f"Bearer {token}"} if token else {}
+        self.episode_id: str | None = None
+        """The server's id of this episode, once reset."""
         self.final_reward: float | None = None
         self.trajectory_reward: float | None = None
 
     def _post(self, path: str, body: dict[str, Any]) -> dict[str, Any]:
         try:
-            response = self.client.post(self.url + path, json=body)
+            response = self.client.post(self.url + path, json=body, headers=self.headers)
         except Exception as exc:  # the transport's errors: the server is unreachable
             raise EngineError(f"environment server {self.url}: {exc}") from exc
         if response.status_code != 200:
@@ -195,10 +282,12 @@ class RemoteEnvironment:
         return response.json()
 
     def reset(self, sample: Sample) -> str:
-        body = {"episode_id": self.episode_id, "sample": {
+        body = {"sample": {
             "prompt": sample.prompt, "reference": sample.reference, "domain": sample.domain,
             "group": sample.group, "meta": dict(sample.meta)}}
-        return self._post("/reset", body)["observation"]["text"]
+        observation = self._post("/reset", body)["observation"]
+        self.episode_id = observation["episode_id"]
+        return observation["text"]
 
     def step(self, action: str) -> StepResult:
         out = self._post("/step", {"episode_id": self.episode_id, "action": {"text": action}})
@@ -216,23 +305,42 @@ class RemoteEnvironment:
 def main(argv: list[str] | None = None) -> None:
     from rewards.config import load_yaml
 
-    parser = argparse.ArgumentParser(description="Serve environments over HTTP (OpenEnv shape)")
+    parser = argparse.ArgumentParser(description="Serve environments over HTTP (OpenEnv "
+                                                 "shapes; docs/servers.md)")
     parser.add_argument("--environment", required=True, help="YAML of an environment block")
     parser.add_argument("--reward-config", required=True, help="the final reward's config")
-    parser.add_argument("--host", default="127.0.0.1")
-    parser.add_argument("--port", type=int, default=8100)
+    parser.add_argument("--host", default="127.0.0.1",
+                        help="address to bind (default: 127.0.0.1)")
+    parser.add_argument("--port", type=int, default=8100, help="port (default: 8100)")
+    parser.add_argument("--max-episodes", type=int, default=4096,
+                        help="episodes held at once; when full, a finished or idle one makes "
+                             "room, a live one never: a reset gets 503 (default: 4096)")
+    parser.add_argument("--idle-s", type=float, default=3600.0,
+                        help="an episode without a request this long may make room for a new "
+                             "one (default: 3600)")
     parser.add_argument("--max-held-mb", type=float, default=DEFAULT_MAX_HELD_BYTES / (1 << 20),
-                        help="request bodies held at once, in MiB, as for `rewards serve` "
-                             "(default: 64); one body over it gets 413")
+                        help="request bodies held at once (read, waiting or running) in MiB, "
+                             "as for `rewards serve`; also the largest body: bigger gets 413 "
+                             "(default: 64)")
+    parser.add_argument("--token", default=None,
+                        help="require this shared token of every request (Authorization: "
+                             "Bearer TOKEN, or ?access_token=TOKEN in the URL); default: "
+                             f"${TOKEN_ENV}, else none. Prefer the variable: a command line "
+                             "is visible to every user of the machine")
+    parser.add_argument("--log-level", default="info",
+                        choices=("critical", "error", "warning", "info", "debug"),
+                        help="uvicorn log level (default: info)")
     args = parser.parse_args(argv)
+    token = resolve_token(args.token, TOKEN_ENV)
     document = load_yaml(args.environment, what="environment")
     if isinstance(document, dict) and "environment" in document:
         document = document["environment"]
     config = load_options(EnvConfig, document, where=f"environment {args.environment}")
-    uvicorn = require("uvicorn", extra="server", feature="the environment server")
-    app = create_env_app(config, args.reward_config,
-                         max_held_bytes=int(args.max_held_mb * (1 << 20)))
-    uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
+    app = create_env_app(config, args.reward_config, max_episodes=args.max_episodes,
+                         idle_s=args.idle_s, max_held_bytes=int(args.max_held_mb * (1 << 20)),
+                         token=token)
+    run_server(app, "environment server", host=args.host, port=args.port, routes=ROUTES,
+               token=token, log_level=args.log_level)
 
 
 if __name__ == "__main__":

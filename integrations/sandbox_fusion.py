@@ -8,8 +8,10 @@ Start it with `rewards sandbox serve --port 8080` and point veRL at
 SandboxFusion's shapes (`RunCodeRequest` in; `RunCodeResponse` with `CommandRunResult`s out),
 field names, enum values, defaults and status codes: every run answers 200 with `status`
 Success, Failed or SandboxError, a body that fails validation gets FastAPI's 422 (as
-SandboxFusion's does), one over `max_body_bytes` a 413. What differs (no `fetch_files`, no
-`/submit` or `/run_jupyter`, always a memory bound) is listed in docs/sandbox-fusion.md.
+SandboxFusion's does), one over `max_body_bytes` a 413. Bodies, deadlines and the token are
+those of all our servers (`integrations._http`, docs/servers.md): the body is parsed and
+validated off the event loop. What differs (no `fetch_files`, no `/submit` or `/run_jupyter`,
+always a memory bound, none under `MIN_MEMORY_MB`) is listed in docs/sandbox-fusion.md.
 """
 
 # No `from __future__ import annotations` here: FastAPI reads the endpoint's annotation (the
@@ -26,20 +28,28 @@ from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from types import SimpleNamespace
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 import sandbox
-from integrations._auth import BearerToken
-from integrations._body import DEFAULT_MAX_HELD_BYTES, BodyLimit, check_bounds
+from integrations._body import DEFAULT_MAX_HELD_BYTES, BodyBounds, check_bounds, parsed_body
+from integrations._http import guard, run_server
 from rewards.deps import require
 from rewards.errors import ConfigError, InputError, SandboxError
 
-__all__ = ["ACCEPTED_LANGUAGES", "COMPILED", "FUSION_LANGUAGES", "RUNS_AS", "TOKEN_ENV",
-           "FusionConfig", "api_models", "create_app", "fusion_response", "run_request",
+__all__ = ["ACCEPTED_LANGUAGES", "COMPILED", "FUSION_LANGUAGES", "MIN_MEMORY_MB", "ROUTES",
+           "RUNS_AS", "TOKEN_ENV", "FusionConfig", "api_models", "create_app", "fusion_response", "run_request",
            "sandbox_error_response", "serve", "warm_up"]
 
 TOKEN_ENV = "REWARDS_SANDBOX_TOKEN"
 """The environment variable `rewards sandbox serve` reads its shared token from (`--token`)."""
+ROUTES = ("POST /run_code", "GET /v1/ping")
+
+MIN_MEMORY_MB = 16
+"""The smallest `memory_limit_MB` a request may ask for (less, but over 0: 422). Under it the
+sandbox cannot hold a run to the limit asked: a cold interpreter does not start, while one
+forked from the warm pool shares the pages of an interpreter already loaded and would run
+`print(1)` "within 1 MiB". A limit the server cannot apply is refused, never silently
+replaced."""
 
 logger = logging.getLogger(__name__)
 
@@ -88,7 +98,7 @@ class FusionConfig:
     """Largest `compile_timeout` and `run_timeout` a request may ask for (more: 422)."""
     default_memory_mb: int = 1024
     """Memory of a run whose `memory_limit_MB` is <= 0 (SandboxFusion's default -1 means no
-    limit; here every run is bounded)."""
+    limit; here every run is bounded). At least `MIN_MEMORY_MB`."""
     max_memory_mb: int = 8192
     """Largest `memory_limit_MB` a request may ask for (more: 422)."""
 
@@ -102,6 +112,9 @@ class FusionConfig:
             raise ConfigError(f"FusionConfig.mode must be auto or cold, not {self.mode!r}")
         check_bounds(self.max_body_bytes, self.max_held_bytes,
                      names=("FusionConfig.max_body_bytes", "FusionConfig.max_held_bytes"))
+        if self.default_memory_mb < MIN_MEMORY_MB:
+            raise ConfigError(f"FusionConfig.default_memory_mb ({self.default_memory_mb}) is "
+                              f"under the smallest limit the sandbox applies ({MIN_MEMORY_MB})")
         if self.default_memory_mb > self.max_memory_mb:
             raise ConfigError(f"FusionConfig.default_memory_mb ({self.default_memory_mb}) is "
                               f"over max_memory_mb ({self.max_memory_mb})")
@@ -117,6 +130,11 @@ class FusionConfig:
         memory = memory_mb if memory_mb > 0 else self.default_memory_mb
         return sandbox.Limits(wall_s=run_timeout, cpu_s=run_timeout, memory_bytes=memory << 20,
                               compile_wall_s=compile_timeout)
+
+    @property
+    def bounds(self) -> BodyBounds:
+        """The request-body bounds of the server (`integrations._body`)."""
+        return BodyBounds(max_bytes=self.max_body_bytes, max_held=self.max_held_bytes)
 
 
 # --- from a request to a reply (plain dicts in SandboxFusion's shapes) --------------------
@@ -241,20 +259,31 @@ def warm_up(config: FusionConfig) -> None:
 
 # --- the HTTP app ------------------------------------------------------------------------
 
+class _Refused(ValueError):  # pydantic's protocol: a validator raises a ValueError
+    """A request field's value this server cannot apply (a 422 naming the field)."""
+
+
 def api_models(config: FusionConfig) -> SimpleNamespace:
     """The pydantic models of the API: `RunCodeRequest` (its bounds from `config`),
     `CommandRunResult` and `RunCodeResponse`, with SandboxFusion's field names and defaults."""
     pydantic = require("pydantic", extra="server", feature="the SandboxFusion API")
-    BaseModel, Field = pydantic.BaseModel, pydantic.Field
+    BaseModel, Field, AfterValidator = pydantic.BaseModel, pydantic.Field, pydantic.AfterValidator
+
+    def applicable(memory: int) -> int:
+        if 0 < memory < MIN_MEMORY_MB:
+            raise _Refused(f"the sandbox cannot hold a run to {memory} MiB: ask for at least "
+                             f"{MIN_MEMORY_MB}, or <= 0 for the server's default")
+        return memory
 
     class RunCodeRequest(BaseModel):
         compile_timeout: float = Field(10, gt=0, le=config.max_timeout_s, allow_inf_nan=False,
                                        description="compile timeout in seconds (C/C++)")
         run_timeout: float = Field(10, gt=0, le=config.max_timeout_s, allow_inf_nan=False,
                                    description="run timeout in seconds (wall and CPU)")
-        memory_limit_MB: int = Field(-1, le=config.max_memory_mb,  # SandboxFusion's name
-                                     description="memory of the run in MiB; <= 0: the "
-                                                 f"server's default ({config.default_memory_mb})")
+        memory_limit_MB: Annotated[int, AfterValidator(applicable)] = Field(  # its name
+            -1, le=config.max_memory_mb,
+            description=f"memory of the run in MiB, at least {MIN_MEMORY_MB}; <= 0: the "
+                        f"server's default ({config.default_memory_mb})")
         code: str = Field(..., description="the program's source")
         stdin: str | None = Field(None, description="text fed to the program's stdin")
         language: Literal[ACCEPTED_LANGUAGES] = Field(  # type: ignore[valid-type]
@@ -298,7 +327,8 @@ def _finite(value: Any) -> Any:
 
 def create_app(config: FusionConfig | None = None, *, token: str | None = None) -> Any:
     """The FastAPI app: `POST /run_code` and `GET /v1/ping`, at most `config.parallel`
-    programs running at once. `token`: every request must carry it (`integrations._auth`)."""
+    programs running at once. `token`: every request must carry it (`integrations._auth`).
+    The body is parsed (`integrations._body`) and validated off the event loop."""
     config = config or FusionConfig()
     fastapi = require("fastapi", extra="server", feature="the SandboxFusion API")
     JSONResponse = require("fastapi.responses", extra="server",
@@ -306,6 +336,8 @@ def create_app(config: FusionConfig | None = None, *, token: str | None = None) 
     encoders = require("fastapi.encoders", extra="server", feature="the SandboxFusion API")
     RequestValidationError = require("fastapi.exceptions", extra="server",
                                      feature="the SandboxFusion API").RequestValidationError
+    ValidationError = require("pydantic", extra="server",
+                              feature="the SandboxFusion API").ValidationError
     models = api_models(config)
     RunCodeRequest = models.RunCodeRequest
     pool = ThreadPoolExecutor(config.parallel, thread_name_prefix="sandbox-fusion")
@@ -317,10 +349,7 @@ def create_app(config: FusionConfig | None = None, *, token: str | None = None) 
         pool.shutdown(wait=False, cancel_futures=True)
 
     app = fastapi.FastAPI(title="rewards-engine sandbox (SandboxFusion API)", lifespan=lifespan)
-    app.add_middleware(BodyLimit, max_bytes=config.max_body_bytes,
-                       max_held=config.max_held_bytes)
-    if token is not None:  # added last: the outermost, before any body is read
-        app.add_middleware(BearerToken, token=token)
+    guard(app, bounds=config.bounds, token=token)
     app.state.config = config
     app.state.models = models
 
@@ -333,11 +362,29 @@ def create_app(config: FusionConfig | None = None, *, token: str | None = None) 
     async def ping() -> str:
         return "pong"
 
-    @app.post("/run_code", response_model=models.RunCodeResponse)
-    async def run_code(request: RunCodeRequest) -> Any:  # type: ignore[valid-type]
+    def validate(value: Any) -> Any:
+        """The request model of a parsed body, as FastAPI validates one (its 422 shapes)."""
+        try:
+            return RunCodeRequest.model_validate(value)
+        except ValidationError as exc:
+            raise RequestValidationError(
+                [{**error, "loc": ("body", *error["loc"])}
+                 for error in exc.errors(include_url=False)]) from exc
+
+    @app.post("/run_code", response_model=models.RunCodeResponse,
+              openapi_extra={"requestBody": {"required": True, "content": {
+                  "application/json": {"schema": RunCodeRequest.model_json_schema()}}}})
+    async def run_code(request: fastapi.Request) -> Any:
+        try:
+            value = parsed_body(request.scope)  # read and parsed off the loop by the guard
+        except InputError as exc:  # FastAPI's answer to a body that is not JSON
+            raise RequestValidationError([{
+                "type": "json_invalid", "loc": ("body", 0), "msg": "JSON decode error",
+                "input": {}, "ctx": {"error": exc.detail}}]) from exc
+        run = await asyncio.to_thread(validate, value)  # a 16 MB string is copied here
         async with gate:
             reply = await asyncio.get_running_loop().run_in_executor(
-                pool, run_request, request, config)
+                pool, run_request, run, config)
         return JSONResponse(reply)  # already in the response's shape: no second encoding pass
 
     return app
@@ -347,8 +394,8 @@ def serve(config: FusionConfig | None = None, *, host: str = "127.0.0.1", port: 
           log_level: str = "info", token: str | None = None) -> None:
     """Check that the sandbox runs (`warm_up`, a `SandboxError` if not), then serve the app
     with uvicorn until interrupted (`token`: required of every request)."""
-    uvicorn = require("uvicorn", extra="server", feature="the SandboxFusion API")
     config = config or FusionConfig()
     app = create_app(config, token=token)
     warm_up(config)
-    uvicorn.run(app, host=host, port=port, log_level=log_level, access_log=False)
+    run_server(app, "rewards sandbox serve", host=host, port=port, routes=ROUTES, token=token,
+               log_level=log_level)

@@ -6,13 +6,12 @@ it with `--reward.remote_url http://127.0.0.1:5000/get_reward`. OpenRLHF sends o
 request, many requests at once; the server collects concurrent requests for a few milliseconds
 and scores them as one batch (`BatchingConfig`; `--no-batching` scores each request alone).
 The config's batch normalization applies within each request, never across requests that
-happened to share a batch. The bodies of the requests in the server (read, waiting for a batch
-or scored) hold at most `max_held_bytes` together (`integrations._body.BodyLimit`, as in the
-sandbox server): a request that says its length waits, unread, until it fits; one over the
-bound alone gets 413; one sent in chunks without a length gets 503 past it. A malformed
-request gets a 422 naming the field; a body that is not JSON (or nested deeper than
-`MAX_DEPTH`) a 400; broken scoring infrastructure a 503. Once the
-server's rows abstained for a configuration cause (all of its first 32 or more: an unknown
+happened to share a batch. Bodies, deadlines and the token are those of all our servers
+(`integrations._http`, docs/servers.md): the bodies of the requests in the server (read,
+waiting for a batch or scored) hold at most `max_held_bytes` together, a request that says its
+length waits, unread, until it fits, and is parsed off the event loop. A malformed request
+gets a 422 naming the field; a body that is not JSON a 400; broken scoring infrastructure a
+503. Once the server's rows abstained for a configuration cause (all of its first 32 or more: an unknown
 domain, no labels), requests get a 422 saying so (`on_config_abstain="warn"`: one warning in
 the log instead); `/health` counts abstentions by cause.
 """
@@ -20,14 +19,18 @@ the log instead); `/health` counts abstentions by cause.
 # No `from __future__ import annotations` here: FastAPI reads the endpoint annotations
 # (`fastapi.Request`, imported lazily) at definition time.
 import asyncio
-import json
 import logging
 from collections.abc import AsyncIterator, Sequence
 from typing import Any
 
-from integrations._auth import BearerToken
 from integrations._batcher import BatchingConfig, MicroBatcher
-from integrations._body import DEFAULT_MAX_HELD_BYTES, BodyLimit, check_bounds
+from integrations._body import (
+    DEFAULT_MAX_HELD_BYTES,
+    MAX_DEPTH,
+    BodyBounds,
+    check_bounds,
+    parsed_body,
+)
 from integrations._common import (
     AbstainMode,
     OnConfigAbstain,
@@ -36,6 +39,7 @@ from integrations._common import (
     resolve_reward,
     warm_up,
 )
+from integrations._http import guard, run_server
 from integrations.openrlhf import (
     END_TOKENS,
     RequestError,
@@ -47,35 +51,13 @@ from rewards.deps import require
 from rewards.errors import InputError, RewardsError
 from rewards.scoring import ConfigurationAbstention
 
-__all__ = ["MAX_DEPTH", "TOKEN_ENV", "create_app", "parse_body", "serve"]
+__all__ = ["MAX_DEPTH", "ROUTES", "TOKEN_ENV", "create_app", "serve"]
 
 logger = logging.getLogger(__name__)
 
-MAX_DEPTH = 64
-"""The deepest nesting of lists and objects a request body may have."""
-
 TOKEN_ENV = "REWARDS_SERVE_TOKEN"
 """The environment variable `rewards serve` reads its shared token from (`--token`)."""
-
-
-def parse_body(raw: bytes) -> Any:
-    """The request body as JSON; an `InputError` (field `body`) for one that is not JSON or
-    nested deeper than `MAX_DEPTH` (the JSON parser would recurse, the reply would be a 500)."""
-    try:
-        body = json.loads(raw)
-    except RecursionError as exc:
-        raise InputError(f"nested deeper than {MAX_DEPTH} levels", field="body") from exc
-    except ValueError as exc:  # not JSON, or not UTF-8 (UnicodeDecodeError)
-        raise InputError(str(exc), field="body") from exc
-    stack = [(body, 1)]
-    while stack:  # iterative: a deep body cannot recurse here either
-        value, depth = stack.pop()
-        if isinstance(value, (list, dict)):
-            if depth > MAX_DEPTH:
-                raise InputError(f"nested deeper than {MAX_DEPTH} levels", field="body")
-            items = value.values() if isinstance(value, dict) else value
-            stack.extend((v, depth + 1) for v in items)
-    return body
+ROUTES = ("POST /get_reward", "GET /health")
 
 
 def create_app(reward: RewardSource = None, *, batching: BatchingConfig | None = None,
@@ -87,9 +69,10 @@ def create_app(reward: RewardSource = None, *, batching: BatchingConfig | None =
     `on_config_abstain` as in `integrations.openrlhf` (docs/integrations.md). `token`: every
     request must carry it (`integrations._auth`: Authorization Bearer or `access_token`).
     `max_held_bytes`: the most request-body bytes held at once by the requests read, waiting
-    for a batch or scored (`integrations._body.BodyLimit`; one body is at most as large)."""
+    for a batch or scored (`integrations._body`; one body is at most as large)."""
     check_abstain_mode(abstain, on_config_abstain)
     check_bounds(max_held_bytes, max_held_bytes, names=("max_held_bytes", "max_held_bytes"))
+    bounds = BodyBounds(max_bytes=max_held_bytes, max_held=max_held_bytes)
     fastapi = require("fastapi", extra="server", feature="the reward server")
     responses = require("fastapi.responses", extra="server", feature="the reward server")
     JSONResponse = responses.JSONResponse
@@ -108,9 +91,7 @@ def create_app(reward: RewardSource = None, *, batching: BatchingConfig | None =
         await batcher.close()
 
     app = fastapi.FastAPI(title="rewards-engine", lifespan=lifespan)
-    app.add_middleware(BodyLimit, max_bytes=max_held_bytes, max_held=max_held_bytes)
-    if token is not None:  # added last: the outermost, before any body is read
-        app.add_middleware(BearerToken, token=token)
+    guard(app, bounds=bounds, token=token)
     app.state.batcher = batcher
     app.state.resolved = resolved
 
@@ -128,7 +109,7 @@ def create_app(reward: RewardSource = None, *, batching: BatchingConfig | None =
     @app.post("/get_reward")
     async def get_reward(request: fastapi.Request) -> Any:
         try:
-            body = parse_body(await request.body())
+            body = parsed_body(request.scope)  # read and parsed off the loop by the guard
         except InputError as exc:
             return JSONResponse({"detail": f"body is not JSON: {exc.detail}", "field": "body"},
                                 status_code=400)
@@ -166,8 +147,8 @@ def serve(reward: RewardSource = None, *, host: str = "127.0.0.1", port: int = 5
           max_held_bytes: int = DEFAULT_MAX_HELD_BYTES) -> None:
     """Build the app and run it with uvicorn until interrupted (`token`: required of every
     request; `max_held_bytes` as in `create_app`)."""
-    uvicorn = require("uvicorn", extra="server", feature="the reward server")
     app = create_app(reward, batching=batching, abstain_value=abstain_value, abstain=abstain,
                      on_config_abstain=on_config_abstain, token=token,
                      max_held_bytes=max_held_bytes)
-    uvicorn.run(app, host=host, port=port, log_level=log_level, access_log=False)
+    run_server(app, "rewards serve", host=host, port=port, routes=ROUTES, token=token,
+               log_level=log_level)

@@ -53,13 +53,16 @@ class _Episodic:
         self._episode = Episode(self._make(), sample, self._config)
         return self._episode.start() or None
 
-    def _act(self, action: str) -> str:
+    def _act(self, action: str, *, call: str | None = None) -> str:
+        """One step on `action`; `call`: the environment's method that takes the tool's
+        argument as it is (TRL parsed the call already: nothing is re-wrapped or re-parsed)."""
         episode = self._episode
         if episode is None:
             return "error: the environment was not reset"
         if episode.done:
             return "The episode is over: give your final answer."
-        return episode.step(action).observation
+        tool = getattr(episode.env, call) if call is not None else None
+        return episode.step(action, tool=tool).observation
 
     def get_reward(self) -> float | None:
         episode = self._episode
@@ -77,7 +80,7 @@ class _PythonTool(_Episodic):
         Args:
             code: The complete Python program to run; print what you want to see.
         """
-        return self._act(f"<code>{code}</code>")
+        return self._act(code, call="run_code")
 
 
 class _NumberGuess(_Episodic):

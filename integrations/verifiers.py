@@ -52,7 +52,6 @@ from __future__ import annotations
 
 import asyncio
 import os
-from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -70,6 +69,7 @@ from integrations._common import (
     prompt_value,
     resolve_reward,
 )
+from rewards.cache import ByteCache, approx_bytes
 from rewards.deps import require
 from rewards.errors import ConfigError, InputError
 from rewards.types import Sample, Score
@@ -218,10 +218,13 @@ def rubric(config: RewardSource = None, *, per_component: bool = True,
 class _SharedScorer:
     """Scores each rollout once for all the functions, batching concurrent rollouts."""
 
-    def __init__(self, resolved: ResolvedReward, *, memo_size: int = 4096) -> None:
+    def __init__(self, resolved: ResolvedReward, *, memo_size: int = 4096,
+                 memo_bytes: int = 64 << 20) -> None:
         self.resolved = resolved
         self.memo_size = memo_size
-        self._memo: OrderedDict[tuple[Any, ...], asyncio.Future[Score]] = OrderedDict()
+        # keyed by the rollout's prompt, completion and reference: any size, so bytes bound it
+        self._memo: ByteCache[tuple[Any, ...], asyncio.Future[Score]] = ByteCache(
+            memo_bytes, max_entries=memo_size)
         self._batchers: dict[int, tuple[asyncio.AbstractEventLoop, MicroBatcher]] = {}
 
     async def score(self, sample: Sample) -> Score:
@@ -231,15 +234,13 @@ class _SharedScorer:
         future = self._memo.get(key)
         if future is None:
             future = loop.create_future()
-            self._memo[key] = future
-            while len(self._memo) > self.memo_size:
-                self._memo.popitem(last=False)
+            self._memo.put(key, future, approx_bytes(key))
             try:
                 score = (await self._batcher(loop).score([sample]))[0]
                 self.resolved.observe([sample], [score])  # a misconfigured run raises
                 future.set_result(score)
             except Exception as exc:
-                self._memo.pop(key, None)
+                self._memo.pop(key)
                 future.set_exception(exc)
                 future.exception()  # retrieved: concurrent waiters get it, nobody else will
                 raise

@@ -49,5 +49,5 @@ class PythonToolset(Toolset[PythonToolsetConfig, State]):
         """Run a Python program in a sandbox and return what it printed."""
         env = PythonToolEnv(self.options)
         env.reset(Sample(prompt="", completion=""))
-        result = await asyncio.to_thread(env.step, f"<code>{code}</code>")
+        result = await asyncio.to_thread(env.run_code, code)  # the code as it is
         return result.observation.strip()

@@ -80,7 +80,7 @@ class PythonTool(BaseTool):
                 {"tool_errors": 1}
         env = PythonToolEnv(self.options)
         env.reset(Sample(prompt="", completion=""))
-        result = await asyncio.to_thread(env.step, f"<code>{code}</code>")
+        result = await asyncio.to_thread(env.run_code, code)  # the code as it is
         self.calls[instance_id] = self.calls.get(instance_id, 0) + 1
         return ToolResponse(text=result.observation.strip()), float(result.reward), \
             dict(result.info)

@@ -33,11 +33,17 @@ from rewards.io import (
     row_to_sample,
     source_name,
 )
-from rewards.scoring import AbstentionPolicy, AbstentionTally, abstention_cause
+from rewards.scoring import (
+    ERROR_REASON,
+    NO_VALUE,
+    AbstentionPolicy,
+    AbstentionTally,
+    abstention_cause,
+)
 from rewards.types import Checkable, Sample, SampleCheck, Score
 
-__all__ = ["DEFAULT_ROWS", "CheckReport", "Checkable", "SampleCheck", "check_component",
-           "check_rows"]
+__all__ = ["COMPLETION_COLUMNS", "DEFAULT_ROWS", "CheckReport", "Checkable", "SampleCheck",
+           "check_component", "check_rows", "completion_column", "missing_completion_note"]
 
 DEFAULT_ROWS = 1000
 """Rows read by default: enough to see every common problem, fast on any input."""
@@ -47,8 +53,44 @@ _COUNT_LIMIT = 64 << 20
 
 def check_component(reward: Any, samples: Sequence[Sample]) -> list[SampleCheck] | None:
     """One `SampleCheck` per sample from a built component, or None when it cannot tell.
-    A `Checkable` reward checks itself; the math reward is run as it scores; `answer_after`
-    is applied as scoring applies it; other wrappers (`.reward`) are looked through."""
+    A `Checkable` reward checks itself; the math reward is run as it scores (by its rules:
+    a judge model is never loaded); `answer_after` is applied as scoring applies it; other
+    wrappers (`.reward`) are looked through.
+
+    As `rewards.scoring.score_batch` scores: if checking the batch raises (a reference
+    nested too deeply for its parser ...) and the error is not broken infrastructure, the
+    samples are checked one by one, and the one that raises is that row's `error` (the
+    reason scoring gives it), never a crash of the check."""
+    from rewards.errors import INFRASTRUCTURE_ERRORS
+
+    try:
+        return _check_component(reward, samples)
+    except INFRASTRUCTURE_ERRORS:
+        raise
+    except Exception as exc:  # noqa: BLE001 - find the poison sample, as score_batch does
+        if len(samples) <= 1:
+            return _poison_checks(exc, samples)
+    checks: list[SampleCheck] = []
+    for sample in samples:
+        try:
+            one = _check_component(reward, [sample])
+        except INFRASTRUCTURE_ERRORS:
+            raise
+        except Exception as exc:  # noqa: BLE001 - this sample's error row
+            one = _poison_checks(exc, [sample])
+        if one is None:
+            return None
+        checks.extend(one)
+    return checks
+
+
+def _poison_checks(exc: Exception, samples: Sequence[Sample]) -> list[SampleCheck]:
+    why = f"{type(exc).__name__}: {exc}"[:300]
+    return [SampleCheck(None, None, ERROR_REASON, f"checking it raised {why}")
+            for _ in samples]
+
+
+def _check_component(reward: Any, samples: Sequence[Sample]) -> list[SampleCheck] | None:
     from rewards.math import MathReward
     from rewards.reasoning import AnswerAfter
 
@@ -64,7 +106,7 @@ def check_component(reward: Any, samples: Sequence[Sample]) -> list[SampleCheck]
         return _math_checks(reward, samples)
     inner = getattr(reward, "reward", None)
     if hasattr(inner, "score"):
-        return check_component(inner, samples)
+        return _check_component(inner, samples)
     return None
 
 
@@ -75,8 +117,8 @@ def _answer_after_checks(reward: Any, samples: Sequence[Sample]) -> list[SampleC
 
     after = [text_after(s.completion, reward.markers) if isinstance(s.completion, str) else None
              for s in samples]
-    inner = check_component(reward.reward, [replace(s, completion=a or "")
-                                            for s, a in zip(samples, after)])
+    inner = _check_component(reward.reward, [replace(s, completion=a or "")
+                                             for s, a in zip(samples, after)])
     if inner is None:
         return None
     return [c if a is not None else replace(c, answer=None, abstain=None,
@@ -86,10 +128,17 @@ def _answer_after_checks(reward: Any, samples: Sequence[Sample]) -> list[SampleC
 
 def _math_checks(reward: Any, samples: Sequence[Sample]) -> list[SampleCheck]:
     """The math reward scores the samples as `rewards score` would (its workers parse the
-    references); nothing else is run. A sample without an answer is not compared, so its
-    reference is read only as far as scoring reads it."""
+    references) by its rules; nothing else is run: a judge (a language model) is not asked,
+    so no model is loaded (a pair the rules call wrong shows as the rules' verdict). A
+    sample without an answer is not compared, so its reference is read only as far as
+    scoring reads it."""
+    import copy
+
     from rewards.math import extract_answer, prepare_reference
 
+    if getattr(reward, "judge", None) is not None:
+        reward = copy.copy(reward)  # the same config and verdict cache, no judge
+        reward.judge = None
     scores = reward.score(samples)
     checks = []
     for s, score in zip(samples, scores):
@@ -100,6 +149,36 @@ def _math_checks(reward: Any, samples: Sequence[Sample]) -> list[SampleCheck]:
         checks.append(SampleCheck(reference, answer, score.reason if score.value is None
                                   else None, "the reference does not parse" if bad else ""))
     return checks
+
+
+# --- a completion under another name -------------------------------------------------------
+
+COMPLETION_COLUMNS = ("response", "responses", "output", "outputs", "generation",
+                      "generations", "generated_text", "model_output", "model_response",
+                      "prediction", "solution_str", "completions")
+"""Column names that datasets and trainers give the model's output (veRL's `solution_str`,
+TRL's `completions`, ...): a row with one of them and no completion is a rollout whose
+completion column is misnamed, never a prompt."""
+
+
+def completion_column(row: Mapping[str, Any]) -> str | None:
+    """The column of `row` that holds the model's output under another name, or None."""
+    return next((c for c in COMPLETION_COLUMNS if c in row), None)
+
+
+def missing_completion_note(row: Mapping[str, Any], mapping: Mapping[str, str] | None,
+                            source: str, line: int) -> str:
+    """What `rewards score` and `rewards check` say when no row has a completion: the field,
+    the first row, and the `--map` that fixes it."""
+    from rewards.io import column_of
+
+    field = column_of(mapping or {}, "completion")
+    what = f"no {field!r} field in any row (file {source}, line {line})"
+    found = completion_column(row)
+    if found is not None and field == "completion":
+        return f"{what}; found {found!r}: add --map {found}=completion"
+    columns = ", ".join(sorted(map(str, row))[:12]) or "none"
+    return f"{what}; columns: {columns}: add --map COLUMN=completion for the model's output"
 
 
 # --- the report ------------------------------------------------------------------------------
@@ -152,6 +231,8 @@ class CheckReport:
     """The first valid row's columns, nested keys one level down (`reward_model.{...}`)."""
     failures: list[str] = field(default_factory=list)
     """One line per domain (of the data) that would score nothing; empty: the data is fine."""
+    completion_note: str = ""
+    """Set when rows lack a completion and name it otherwise (`missing_completion_note`)."""
 
     def render(self) -> str:
         return "\n".join(_render(self)) + "\n"
@@ -176,6 +257,7 @@ def check_rows(source: str | Path | Any, config: RewardConfig, *,
     samples: list[tuple[int, str, Sample]] = []  # (line, domain in the data, sample)
     report = CheckReport(name, 0, None, False)
     no_completion: list[tuple[int, InputError]] = []
+    misnamed: tuple[int, Mapping[str, Any]] | None = None  # a completion under another name
     for line, row in itertools.islice(iter_rows(source), rows):
         report.read += 1
         try:
@@ -187,13 +269,20 @@ def check_rows(source: str | Path | Any, config: RewardConfig, *,
             missing = _missing_completion(row, mapping, name, line)
             if missing is not None:  # a prompt row, or a rollout row without its completion
                 no_completion.append((line, missing))
+                if misnamed is None and (completion_column(row) is not None
+                                         or "completion" in (mapping or {}).values()):
+                    misnamed = (line, row)
         except InputError as exc:
             report.input_errors.append(exc)
             continue
         mapped = map_domain(sample.domain, domain_map)
         samples.append((line, sample.domain, replace(sample, domain=mapped)))
-    if len(no_completion) < len(samples):  # rollouts: a row without a completion is an
-        lines = {line for line, _ in no_completion}  # input error, as rewards score reads it
+    if misnamed is not None and len(no_completion) == len(samples):  # rollouts, misnamed
+        report.completion_note = missing_completion_note(misnamed[1], mapping, name,
+                                                         misnamed[0])
+    if len(no_completion) < len(samples) or report.completion_note:  # rollouts: a row
+        lines = {line for line, _ in no_completion}  # without one is an input error, as
+        # rewards score reads it
         samples = [item for item in samples if item[0] not in lines]
         report.input_errors = sorted([*report.input_errors,
                                       *(exc for _, exc in no_completion)],
@@ -284,7 +373,10 @@ def _check_domain(domain: str, specs: Sequence[ComponentConfig], reward: Any,
     for i, (line, sample) in enumerate(members):
         checks = [r[i] for r in weighted if r is not None]
         cause = None
-        if decided and all(c.abstain is not None for c in checks):
+        if not weighted:  # every component weight 0 (logged only): the domain gives no value
+            cause = NO_VALUE
+            report.abstain[cause] += 1
+        elif decided and all(c.abstain is not None for c in checks):
             cause = _cause(sample, checks[0].abstain or "")
             report.abstain[cause] += 1
         elif len(report.examples) < examples and checks:
@@ -324,7 +416,9 @@ def _failures(report: CheckReport, routes: Mapping[str, Any],
         domain = next((d for d in first if failure.startswith(f"domain {d!r}:")), None)
         if domain is None and len(first) == 1 and not failure.startswith("domain "):
             domain = next(iter(first))  # the whole run: one domain of the data
-        if not samples and report.input_errors:
+        if report.completion_note:
+            failure += f": {report.completion_note}"
+        elif not samples and report.input_errors:
             failure += f" (first: {report.input_errors[0]})"
         elif domain is not None:
             failure += f" ({first[domain]})"

@@ -18,15 +18,55 @@ class MissingDependency(ConfigError):
 
 
 def install_hint(*, extra: str | None = None, package: str | None = None, module: str = "") -> str:
-    """`pip install 'rewards-engine[extra]'` for one of our extras, or `pip install package`
-    for a framework we only plug into."""
-    return f"pip install 'rewards-engine[{extra}]'" if extra else f"pip install {package or module}"
+    """The pip command that installs one of our extras where this copy was installed from, or
+    `pip install package` for a framework we only plug into.
+
+    The package is not on the public index, so `pip install -e '.[extra]'` works only
+    where it was published to a private one. An editable install (a checkout) is told
+    `pip install -e '<checkout>[extra]'`, a wheel install the wheel's own path; otherwise both
+    forms are named."""
+    if not extra:
+        return f"pip install {package or module}"
+    source = _install_source()
+    if source is not None:
+        editable, where = source
+        return f"pip install {'-e ' if editable else ''}'{where}[{extra}]'"
+    return (f"pip install -e '.[{extra}]' (from a checkout of the repository: "
+            f"pip install -e '.[{extra}]')")
+
+
+def _install_source() -> tuple[bool, str] | None:
+    """(editable, path) of the checkout or wheel this distribution was installed from, as pip's
+    `direct_url.json` (PEP 610) records it; None for an index install or when nothing says."""
+    import json
+    from importlib import metadata
+    from urllib.parse import unquote, urlparse
+
+    try:
+        text = metadata.distribution("rewards-engine").read_text("direct_url.json")
+        record = json.loads(text) if text else None
+    except (metadata.PackageNotFoundError, ValueError, OSError):
+        return None
+    if not isinstance(record, dict) or not isinstance(record.get("url"), str):
+        return None
+    url = urlparse(record["url"])
+    if url.scheme != "file":
+        return None
+    path = unquote(url.path)
+    editable = bool((record.get("dir_info") or {}).get("editable"))
+    import os
+    try:
+        if os.path.realpath(path) == os.path.realpath(os.getcwd()):
+            path = "."
+    except OSError:
+        pass
+    return editable, path
 
 
 def require(module: str, *, extra: str | None = None, package: str | None = None,
             feature: str | None = None) -> ModuleType:
     """Import `module`, or raise `MissingDependency` naming what installs it: our `extra`
-    (`rewards-engine[server]`) or, for a framework we only plug into, its `package`."""
+    (`pip install -e '.[server]'` from a checkout) or, for a framework we only plug into, its `package`."""
     try:
         return importlib.import_module(module)
     except ImportError as exc:

@@ -154,11 +154,14 @@ def row_id(row: Mapping[str, Any], mapping: Mapping[str, str] | None = None) -> 
 def completion_text(completion: Any) -> str:
     """A completion as text: a string as is; chat messages (TRL's conversational format,
     verifiers' chat completions, a dataset's message column) as the content of the last
-    assistant message (all messages when none is the assistant's)."""
+    assistant message (all messages when none is the assistant's). A message's OpenAI
+    `tool_calls` follow its content as Hermes `<tool_call>{"name", "arguments"}</tool_call>`
+    text, the one form every tool-call reader takes, so the CLI and every adapter read the
+    same calls (an entry that is not a call stays in the text, to score as a malformed call)."""
     if isinstance(completion, str):
         return completion
     if isinstance(completion, Mapping):
-        return _content_text(completion.get("content"))
+        return _message_text(completion)
     if isinstance(completion, Sequence) and not isinstance(completion, (bytes, bytearray)):
         messages = [m for m in completion if isinstance(m, Mapping)]
         if len(messages) != len(completion):
@@ -166,9 +169,31 @@ def completion_text(completion: Any) -> str:
                              field="completion")
         assistant = [m for m in messages if m.get("role") == "assistant"]
         chosen = assistant[-1:] or messages
-        return "\n".join(_content_text(m.get("content")) for m in chosen)
+        return "\n".join(_message_text(m) for m in chosen)
     raise InputError(f"a completion is text or chat messages, not {type(completion).__name__}",
                      field="completion")
+
+
+def _message_text(message: Mapping[str, Any]) -> str:
+    text = _content_text(message.get("content"))
+    calls = message.get("tool_calls")
+    if not calls:
+        return text
+    if not isinstance(calls, Sequence) or isinstance(calls, (str, bytes, bytearray)):
+        calls = [calls]
+    return text + "".join(f"<tool_call>{_call_json(call)}</tool_call>" for call in calls)
+
+
+def _call_json(call: Any) -> str:
+    """One OpenAI tool call (`{"type": "function", "function": {"name", "arguments"}}`, or
+    the inner object) as `{"name", "arguments"}` JSON; anything else as its own JSON."""
+    inner = call.get("function") if isinstance(call, Mapping) else None
+    if isinstance(inner, Mapping):
+        call = inner
+    if isinstance(call, Mapping) and "name" in call:
+        call = {"name": call.get("name"), "arguments": call.get("arguments")}
+    # "<" only occurs inside JSON strings: escaped, no argument can close the tag early
+    return json.dumps(call, ensure_ascii=False, default=str).replace("<", "\\u003c")
 
 
 def _content_text(content: Any) -> str:

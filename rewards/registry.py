@@ -68,7 +68,24 @@ def resolve(use: str) -> Callable[..., Any]:
     try:
         return getattr(module, attr)
     except AttributeError as exc:
-        raise ConfigError(f"reward {use!r}: module {module_name!r} has no {attr!r}") from exc
+        raise ConfigError(f"reward {use!r}: module {module_name!r} has no {attr!r}"
+                          f"{_shadow_hint(module, module_name)}") from exc
+
+
+def _shadow_hint(module: Any, module_name: str) -> str:
+    """When the working folder holds a plugin file named as an installed module: the
+    `rewards` command loads the installed one (it never lets a file there shadow it)."""
+    from pathlib import Path
+
+    top = module_name.split(".")[0]
+    here = Path.cwd()
+    candidates = [here / f"{top}.py", here / top / "__init__.py"]
+    found = next((c for c in candidates if c.is_file()), None)
+    origin = getattr(module, "__file__", None)
+    if found is None or (origin is not None and Path(origin).resolve().is_relative_to(here)):
+        return ""
+    return (f" ({found.relative_to(here)} in the working folder is not loaded: {top!r} is the "
+            f"name of an installed module ({origin or 'built in'}); rename the plugin)")
 
 
 def _import_hint(exc: ImportError, module_name: str) -> str:

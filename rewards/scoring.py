@@ -27,7 +27,9 @@ from rewards.types import Reward, Sample, Score, check_scores, reference_of
 
 __all__ = [
     "CONFIGURATION_CAUSES",
+    "ERROR_REASON",
     "INFRASTRUCTURE_ERRORS",
+    "NO_VALUE",
     "RUN_RULE",
     "AbstentionPolicy",
     "AbstentionTally",
@@ -115,22 +117,31 @@ def _score_batch(reward: Reward, samples: Sequence[Sample],
     return ScoredBatch(scores, errors)
 
 
+NO_VALUE = "no_value"
+"""The cause of a score with no value that gives no reason for it (`Score(None)`, reason
+"ok"): a domain whose every component has weight 0 (logged only) scores each row so."""
+
 CONFIGURATION_CAUSES = ("unknown_domain", "bad_reference:missing", "bad_reference:unparseable",
-                        "input_error")
+                        "input_error", ERROR_REASON, NO_VALUE, "abstain")
 """Causes that say the run is set up wrong when they take a whole domain (or the policy's
 share of the rows): a domain the config does not score, no reference at all (an unmapped or
 misnamed reference column), references the reward cannot read (the wrong column, or the
-wrong reward for the domain), rows that are not valid input (a wrong --map, a wrong file)."""
+wrong reward for the domain), rows that are not valid input (a wrong --map, a wrong file),
+a reward that raised (`error`: one poison sample is one row; a plugin that raises on every
+row is a broken plugin), a domain that gives no value (`no_value`: every component weight 0),
+a reward function that returned None (`abstain`) on all of them."""
 
 RUN_RULE = """\
 A run fails (exit 3, or one warning where the caller only warns) when rows were not scored
 for a configuration cause (unknown_domain, bad_reference:missing, bad_reference:unparseable,
-input_error), over at least `min_rows` rows, either
+input_error; or the reward failed on them: error, no_value, abstain), over at least
+`min_rows` rows, either
   - at least `share` of all the rows of the run, or
   - at least `share` of the rows of one domain of the data (after --domain-map);
 `share` is 1.0 unless set (`--abstain-share`): by default a run fails when a whole domain, or
-the whole run, scored nothing for such a cause. Other abstentions (a timeout, a sandbox
-error, a judge that abstained) never fail a run: they are counted in the summary."""
+the whole run, scored nothing for such a cause: a run that scored nothing never exits 0.
+Other abstentions (a timeout, a sandbox error, a judge that abstained) never fail a run:
+they are broken or slow infrastructure at run time, counted in the summary."""
 """The one statement of when a run counts as having scored nothing; `rewards score`,
 `rewards check`, the server, the adapters and the Celery client apply it through
 `AbstentionTally`."""
@@ -144,15 +155,24 @@ _HINTS = {
                                  "that holds the final answer or the tests (e.g. --map "
                                  "answer=reference), or use the reward that reads them",
     "input_error": "rows that are not valid input: check the file and --map",
+    ERROR_REASON: "the reward raised on them (the output rows' `error` holds the exception): "
+                  "fix the reward or its options",
+    NO_VALUE: "the domain's reward gave no value and no reason: a domain whose every "
+              "component has weight 0 (logged only) scores nothing; give one a weight > 0",
+    "abstain": "the reward function returned None (abstained) on them: check the fields "
+               "it reads",
 }
 
 
 def abstention_cause(sample: Sample | None, score: Score) -> str | None:
     """Why a row was not scored, or None if it was: its reason, with `bad_reference` split into
     `bad_reference:missing` (the sample has no reference, in `reference` or where
-    `reference_of` finds one in `meta`) and `bad_reference:unparseable`."""
+    `reference_of` finds one in `meta`) and `bad_reference:unparseable`, and a missing value
+    that gives no reason (`ok`) named `no_value`."""
     if score.value is not None:
         return None
+    if score.reason == "ok":  # no value, and no reason why
+        return NO_VALUE
     if score.reason == "bad_reference":
         missing = sample is not None and _is_missing(reference_of(sample.reference, sample.meta))
         return "bad_reference:missing" if missing else "bad_reference:unparseable"

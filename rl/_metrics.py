@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from rl._tracking import Tracker
+from rl._tracking import RESCORE_FIELDS, Tracker
 
 __all__ = ["MetricsLog", "perf_metrics"]
 
@@ -53,9 +53,10 @@ class MetricsLog:
         rows = [{k: _plain_number(v) for k, v in row.items()} for row in rows]
         with self.completions_path.open("a") as fh:
             for row in rows:
-                fh.write(json.dumps({"step": step, **row}) + "\n")
+                fh.write(json.dumps({"step": step, **row}, default=str) + "\n")
+        shown = [{k: v for k, v in row.items() if k not in RESCORE_FIELDS} for row in rows]
         for tracker in self.trackers:
-            tracker.log_table(step, rows)
+            tracker.log_table(step, shown)
 
     def tracker_state(self) -> dict[str, Any]:
         """What the trackers need to continue their runs on resume (saved in checkpoints)."""

@@ -14,8 +14,8 @@ __all__ = ["load_causal_lm", "require_torch", "resolve_device"]
 
 def require_torch() -> Any:
     """Import torch and transformers, or say which extra installs them."""
-    torch = require("torch", extra="train", feature="the training loops")
-    require("transformers", extra="train", feature="the training loops")
+    torch = require("torch", extra="train", feature="training (the GRPO and PPO loops)")
+    require("transformers", extra="train", feature="training (the GRPO and PPO loops)")
     return torch
 
 

@@ -477,9 +477,12 @@ def completion_log_probs(model: Any, batch: Batch, *, temperature: float = 1.0) 
 def rollout_metrics(groups: Sequence[Group], batch: Batch) -> dict[str, float]:
     """What a loop logs about its rollouts: `reward/mean` and `reward/std` over the scored
     completions (abstentions left out), `reward/abstained` (their share),
-    `reward/<component>` (each reward component's mean), `completion/mean_length` and
-    `completion/truncated`."""
+    `reward/<component>` (each reward component's mean), `completion/mean_length`,
+    `completion/truncated`, and the trip-wires `hack/<class>` (`rewards.stress.hack_metrics`:
+    the share of rewarded completions that look like an attack of that class)."""
     import torch
+
+    from rewards.stress import hack_metrics
 
     rewards = [r for g in groups for r in g.rewards]
     scored = [r for r in rewards if r is not None]
@@ -496,4 +499,5 @@ def rollout_metrics(groups: Sequence[Group], batch: Batch) -> dict[str, float]:
         **{f"reward/{name}": sum(v) / len(v) for name, v in sorted(values.items())},
         "completion/mean_length": float(batch.lengths.mean()),
         "completion/truncated": float(batch.truncated.float().mean()),
+        **hack_metrics([t for g in groups for t in g.texts], rewards),
     }

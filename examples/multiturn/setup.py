@@ -37,7 +37,12 @@ def write_toy(root: Path, *, seed: int = 0, prompts: int = 16) -> Path:
 
 def write_math_prompts(root: Path) -> Path:
     """The math prompts of the bundled examples (rewards/data/example_rollouts.jsonl), one
-    per question, asking for the tool: `math_prompts.jsonl`."""
+    per question, asking for the tool: `math_prompts.jsonl`. Only questions whose gold the
+    math reward reads: the bundled examples also show a corrupted row (`\\frac{3}{`, which
+    `rewards score` reports as bad_reference); trained on, it would only abstain."""
+    from rewards.math import MathReward
+    from rewards.types import Sample
+
     source = Path(__file__).resolve().parents[2] / "rewards" / "data" / "example_rollouts.jsonl"
     questions: dict[str, dict] = {}
     for line in source.read_text().splitlines():
@@ -47,8 +52,12 @@ def write_math_prompts(root: Path) -> Path:
                 "id": record["group"], "domain": "math", "reference": record["reference"],
                 "prompt": "Use Python in <code>...</code> if it helps, then give the answer in "
                           f"\\boxed{{}}.\n{record['prompt']}"}
-    (root / "math_prompts.jsonl").write_text(
-        "".join(json.dumps(r) + "\n" for r in questions.values()))
+    # a gold is usable when its own answer, boxed, scores 1.0 against it
+    golds = [Sample(q["prompt"], f"\\boxed{{{q['reference']}}}", reference=q["reference"])
+             for q in questions.values()]
+    usable = [q for q, score in zip(questions.values(), MathReward().score(golds))
+              if score.value == 1.0]
+    (root / "math_prompts.jsonl").write_text("".join(json.dumps(r) + "\n" for r in usable))
     return root
 
 

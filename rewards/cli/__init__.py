@@ -50,12 +50,15 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _import_from_working_folder() -> None:
-    """Put the folder the command runs from first on `sys.path`, as `python -m rewards` does:
-    a reward config's dotted-path component (`my_rewards:exact`) may live in a module there
-    (docs/reward-config.md). Child processes started by spawn get the same path."""
+    """Put the folder the command runs from last on `sys.path`: a reward config's dotted-path
+    component (`my_rewards:exact`) may live in a module there (docs/reward-config.md), and
+    nothing installed is shadowed by a file there (a `tqdm.py` or `integrations.py` in the
+    working folder is never imported in place of the real module: an installed name always
+    wins, and a plugin so named is told to rename itself, `rewards.registry`). Child
+    processes started by spawn get the same path."""
     here = str(Path.cwd())
     if here not in sys.path and "" not in sys.path:
-        sys.path.insert(0, here)
+        sys.path.append(here)
 
 
 def _third_party_logs_to_stderr() -> None:

@@ -21,6 +21,8 @@ from rewards.errors import InputError, sandbox_errors
 SUFFIXES = {".py": "python", ".c": "c", ".cc": "cpp", ".cpp": "cpp", ".cxx": "cpp",
             ".js": "javascript", ".mjs": "javascript", ".sh": "bash"}
 LANGUAGES = typing.get_args(sandbox.Language)
+COMPARES = typing.get_args(sandbox.Compare)
+"""The stdin/stdout comparisons: the sandbox's own list (docs/sandbox.md), never a copy."""
 
 
 def add_parser(sub: Any) -> None:
@@ -36,8 +38,8 @@ def add_parser(sub: Any) -> None:
                    help="JSON: a list of assert strings, a list of {input, output} cases, or "
                         "{\"check\": CODE, \"entry_point\": NAME}")
     r.add_argument("--entry-point", default=None, help="function name for check(candidate)")
-    r.add_argument("--compare", choices=("exact", "whitespace", "float"), default="exact",
-                   help="stdin/stdout comparison (default: exact)")
+    r.add_argument("--compare", choices=COMPARES, default="exact",
+                   help=f"stdin/stdout comparison: {', '.join(COMPARES)} (default: exact)")
     r.add_argument("--stdin", default=None, metavar="FILE", help="file fed to stdin")
     r.add_argument("--mode", choices=("auto", "cold", "warm"), default="auto",
                    help="warm: fork from a pre-started jailed Python (default for Python)")
@@ -74,7 +76,8 @@ def _add_serve_parser(actions: Any) -> None:
     add_max_held_option(s, note="at least --max-body-mb")
     s.add_argument("--token", default=None,
                    help="require this shared token of every request (Authorization: Bearer "
-                        "TOKEN, or ?access_token=TOKEN in the URL); default: "
+                        "TOKEN, or ?access_token=TOKEN in the URL; letters, digits and "
+                        "- _ . ~ only); default: "
                         "$REWARDS_SANDBOX_TOKEN, else none. Prefer the variable: a command "
                         "line is visible to every user of the machine")
     s.add_argument("--log-level", default="info",

@@ -25,7 +25,7 @@ from rewards.cli._common import (
     load_reward_config,
 )
 from rewards.errors import InputError
-from rewards.scoring import AbstentionTally, abstention_cause
+from rewards.scoring import AbstentionTally, ConfigurationAbstention, abstention_cause
 from rewards.types import Reward, Sample, Score
 
 
@@ -70,8 +70,9 @@ def run(args: argparse.Namespace) -> int:
     out = Path(args.out)
     tally = AbstentionTally(AbstentionPolicy(share=args.abstain_share), where="",
                             domains=getattr(reward, "domains", ()))
-    summary = Summary(tally)
+    summary = Summary(tally, normalize=getattr(reward, "normalize", "none"))
     columns: set[str] = set()
+    completions = CompletionSeen(mapping, str(source))
     # counting is a second pass over the input: only done when a bar may be shown
     total = None if args.progress == "off" else count_rows(source)
     show = args.progress == "on" or (args.progress == "auto" and (total or 0) >= 1000)
@@ -79,15 +80,52 @@ def run(args: argparse.Namespace) -> int:
 
     with open_output(out, inputs=[source, config]) as fh, \
             tqdm(total=total, disable=not show, unit="row", file=sys.stderr) as bar:
-        for batch in _batches(source, mapping, domain_map, args.batch_size, columns):
+        for batch in _batches(source, mapping, domain_map, args.batch_size, columns,
+                              completions):
             for row in score_rows(reward, batch, tally):
                 summary.add(row)
                 write_row(fh, row, out)
             bar.update(len(batch))
-    summary.print(sys.stdout, out)
+    note = completions.note()
+    summary.print(sys.stdout, out, note=note)
     _warn_unused_map(mapping, columns, tally.rows)
-    tally.check()  # a run that scored nothing for a configuration cause: exit 3
+    try:
+        tally.check()  # a run that scored nothing for a configuration cause: exit 3
+    except ConfigurationAbstention as exc:
+        if note:  # the field and the --map that fixes it, not only "check the file"
+            raise ConfigurationAbstention(f"{exc}: {note}", exc.counts) from None
+        raise
     return 0
+
+
+class CompletionSeen:
+    """Whether any row had a completion, and the first that had none: a run where no row has
+    one names the field and the `--map` that fixes it (`rewards.check`'s note, the same one
+    `rewards check` gives)."""
+
+    def __init__(self, mapping: Mapping[str, str], source: str) -> None:
+        self.mapping = mapping
+        self.source = source
+        self.any = False
+        self.first_missing: tuple[int, Mapping[str, Any]] | None = None
+
+    def add(self, line: int, row: Mapping[str, Any], error: InputError | None) -> None:
+        from rewards.io import column_of
+
+        if error is None or error.field != column_of(self.mapping, "completion") \
+                or not error.detail.startswith("missing completion"):
+            self.any = True  # the row has a completion (valid or not)
+            return
+        if self.first_missing is None:
+            self.first_missing = (line, row)
+
+    def note(self) -> str:
+        if self.any or self.first_missing is None:
+            return ""
+        from rewards.check import missing_completion_note
+
+        line, row = self.first_missing
+        return missing_completion_note(row, self.mapping, self.source, line)
 
 
 def _warn_unused_map(mapping: dict[str, str], columns: set[str], rows: int) -> None:
@@ -105,8 +143,10 @@ Item = tuple[int, Sample | InputError, Any]
 
 
 def _batches(source: Path, mapping: dict[str, str], domain_map: Mapping[str, str], size: int,
-             columns: set[str]) -> Iterator[list[Item]]:
-    """Batches of (line, sample or error, id); `columns` collects the column names seen."""
+             columns: set[str], completions: CompletionSeen | None = None
+             ) -> Iterator[list[Item]]:
+    """Batches of (line, sample or error, id); `columns` collects the column names seen,
+    `completions` whether rows had a completion."""
     from rewards.io import iter_rows, row_id, row_to_sample
 
     batch: list[Item] = []
@@ -115,11 +155,14 @@ def _batches(source: Path, mapping: dict[str, str], domain_map: Mapping[str, str
         if not isinstance(row, InputError):
             columns.update(row)
             ident = row_id(row, mapping)
+            fields = row
             try:
                 row = row_to_sample(row, mapping=mapping, domain_map=domain_map,
                                     source=str(source), line=line)
             except InputError as exc:
                 row = exc
+            if completions is not None:
+                completions.add(line, fields, row if isinstance(row, InputError) else None)
         batch.append((line, row, ident))
         if len(batch) >= size:
             yield batch
@@ -170,10 +213,13 @@ def _result(sample: Sample, score: Score, error: str | None) -> dict[str, Any]:
 
 class Summary:
     """Mean score per domain, counts per reason and abstentions by cause, printed at the end
-    of a run."""
+    of a run. Under a batch normalization (`normalize`: zscore_by_domain, group) the mean is
+    of the raw scores (`parts["raw"]`): the normalized scores' mean per domain is 0 by
+    construction and would say nothing."""
 
-    def __init__(self, tally: AbstentionTally | None = None) -> None:
+    def __init__(self, tally: AbstentionTally | None = None, *, normalize: str = "none") -> None:
         self.tally = tally
+        self.normalize = normalize
         self.values: dict[str, list[float]] = defaultdict(list)
         self.counts: Counter[str] = Counter()
         self.reasons: Counter[str] = Counter()
@@ -183,19 +229,26 @@ class Summary:
         self.counts[domain] += 1
         self.reasons[row["reason"]] += 1
         if row["score"] is not None:
-            self.values[domain].append(row["score"])
+            raw = row.get("parts", {}).get("raw") if self.normalize != "none" else None
+            self.values[domain].append(row["score"] if raw is None else raw)
 
-    def print(self, fh: TextIO, out: Path) -> None:
+    def print(self, fh: TextIO, out: Path, *, note: str = "") -> None:
         total = sum(self.counts.values())
         fh.write(f"scored {total} rows -> {out}\n\n")
-        fh.write(f"{'domain':<20} {'rows':>8} {'scored':>8} {'mean':>8}\n")
+        mean = "mean" if self.normalize == "none" else "raw mean"
+        fh.write(f"{'domain':<20} {'rows':>8} {'scored':>8} {mean:>8}\n")
         for domain in sorted(self.counts):
             values = self.values.get(domain, [])
             mean = f"{sum(values) / len(values):.4f}" if values else "-"
             fh.write(f"{domain:<20} {self.counts[domain]:>8} {len(values):>8} {mean:>8}\n")
+        if self.normalize != "none":
+            fh.write(f"(raw mean: of the scores before {self.normalize}; the output's "
+                     "`score` is normalized, its `parts.raw` is the raw score)\n")
         fh.write(f"\n{'reason':<20} {'rows':>8}\n")
         fh.writelines(f"{reason:<20} {count:>8}\n" for reason, count in self.reasons.most_common())
         causes = self.tally.counts() if self.tally is not None else {}
         if causes:
             fh.write(f"\n{'not scored, by cause':<24} {'rows':>8}\n")
             fh.writelines(f"{cause:<24} {count:>8}\n" for cause, count in causes.items())
+        if note:
+            fh.write(f"\n{note}\n")

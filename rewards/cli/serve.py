@@ -54,7 +54,8 @@ def add_parser(sub: Any) -> None:
     add_max_held_option(p, note="also the largest request body: bigger gets 413")
     p.add_argument("--token", default=None,
                    help="require this shared token of every request (Authorization: Bearer "
-                        "TOKEN, or ?access_token=TOKEN in the URL); default: "
+                        "TOKEN, or ?access_token=TOKEN in the URL; letters, digits and "
+                        "- _ . ~ only); default: "
                         "$REWARDS_SERVE_TOKEN, else none. Prefer the variable: a command line "
                         "is visible to every user of the machine")
     p.add_argument("--log-level", default="info",

@@ -26,7 +26,6 @@ scores 0; with `gate: true` so does a rule violation or hard-coding.
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import json
 import logging
@@ -34,6 +33,7 @@ from collections.abc import Hashable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from rewards.cache import byte_cache
 from rewards.code._config import LAYERS, CodeRewardConfig, parse_options, resolve_judge
 from rewards.code._reference import BadReference, CodeTask, TestSet, parse_reference
 from rewards.code._rules import RuleResult, check_program, extract_program, task_helpers
@@ -392,7 +392,7 @@ def _test_context(task: CodeTask, tests: TestSet) -> dict[str, str]:
     return context
 
 
-@functools.lru_cache(maxsize=256)  # a task's prompt, once per task instead of per program
+@byte_cache(16 << 20)  # a task's prompt, once per task instead of per program
 def _parses(source: str) -> bool:
     import ast
 
@@ -426,7 +426,7 @@ def _complete_humaneval(program: str, task: CodeTask) -> str:
     return "\n\n".join([*context, program]) if context else program
 
 
-@functools.lru_cache(maxsize=256)  # once per task, not per program
+@byte_cache(16 << 20)  # once per task, not per program
 def _prompt_gives(prompt: str, entry_point: str) -> tuple[tuple[str | None, str], ...] | None:
     """What a full program gets from the prompt, in the prompt's order, as (name, source):
     its imports (name None) and its helper definitions (by name: the program's own

@@ -16,7 +16,6 @@ backtrack without bound are refused when made (`check_pattern`).
 from __future__ import annotations
 
 import ast
-import functools
 import io
 import re
 import threading
@@ -26,6 +25,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Literal
 
+from rewards.cache import byte_cache
 from rewards.code._cases import LiteralCase, dotted_name
 from rewards.code._hardcoding import find_hardcoding
 from rewards.code._unfenced import unfenced_program
@@ -490,7 +490,7 @@ def prompt_helpers(prompt: str | None, entry_point: str | None) -> dict[str, ast
     return {n.name: n for n in tree.body if isinstance(n, _DEFINITIONS) and n.name != entry_point}
 
 
-@functools.lru_cache(maxsize=256)  # a task's prompt, parsed once per task, not per program
+@byte_cache(32 << 20)  # a task's prompt, parsed once per task, not per program
 def task_helpers(prompt: str | None, entry_point: str | None) -> Mapping[str, ast.stmt]:
     """`prompt_helpers`, remembered for the task's later programs: read it, never change
     it (nor the definitions in it)."""

@@ -79,7 +79,7 @@ class EnvConfig:
         for key in options:  # a near-miss of our own keys is a typo, not an env option
             near = difflib.get_close_matches(str(key), own, n=1, cutoff=0.85)
             if key != "options" and near:
-                raise ConfigError(f"environment: unknown key {key!r} (did you mean {near[0]!r}?)")
+                raise ConfigError(f"unknown key {key!r} (did you mean {near[0]!r}?)")
         expanded = {k: v for k, v in value.items() if k in own}
         return {**expanded, "options": {**dict(value.get("options") or {}), **options}} \
             if options or "options" in value else expanded

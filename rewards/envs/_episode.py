@@ -3,8 +3,10 @@
 `Episode` wraps one environment: it caps actions and observations, ends the episode after
 `max_turns` (reason `out_of_turns`: data), and turns an infrastructure error raised inside
 the environment (anything of the `rewards.errors` tree: the sandbox cannot run, an engine is
-down) into an abstention, as a single-turn reward abstains. Any other exception is a bug
-and propagates.
+down) into an abstention (reason `env_error`), as a single-turn reward abstains. Any other
+exception is a bug in the environment that the episode's own action reached: that episode
+ends as scoring's poison sample does (reason `error`, logged with its traceback), and the
+other episodes of the batch go on: one episode never sinks a batch.
 
 `score_trajectories` hands the final answers to the final reward through the one scoring
 path (`rewards.scoring.score_batch`) and computes the discounted returns. `run_episodes`
@@ -30,13 +32,25 @@ log = logging.getLogger("rewards.envs")
 
 
 def cap_text(text: str, limit: int) -> str:
-    """`text` if it fits in `limit` characters, else its head and tail around a marker."""
+    """`text` if it fits in `limit` characters, else its head and tail around a marker; a
+    character no UTF-8 text can hold (a lone surrogate, from a `\\ud800` escape in an
+    environment's JSON) becomes U+FFFD, so no tokenizer or JSON writer downstream of the
+    episode raises on it."""
+    text = _valid_text(text)
     if len(text) <= limit:
         return text
     marker = f"\n[... {len(text) - limit} characters cut ...]\n"
     head = max((limit - len(marker)) * 2 // 3, 0)
     tail = max(limit - len(marker) - head, 0)
     return text[:head] + marker + (text[-tail:] if tail else "")
+
+
+def _valid_text(text: str) -> str:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return "".join("\ufffd" if "\ud800" <= c <= "\udfff" else c for c in text)
+    return text
 
 
 def discounted_returns(rewards: Sequence[float], discount: float) -> list[float]:
@@ -62,25 +76,31 @@ class Episode:
         """Why the episode abstains (an infrastructure error's message), or None."""
         self.error: RewardsError | None = None
         """The infrastructure error itself (a loop whose every episode failed raises it)."""
+        self.failure_reason = "env_error"
+        """`env_error` (infrastructure) or `error` (the environment raised a bug)."""
 
     def start(self) -> str:
         """Reset the environment; the opening observation (capped; "" after a failure)."""
         try:
             return cap_text(self.env.reset(self.sample), self.config.max_observation_chars)
-        except RewardsError as exc:
+        except Exception as exc:  # noqa: BLE001 - `_fail` tells infrastructure from a bug
             self._fail(exc)
             return ""
 
-    def step(self, action: str) -> StepResult:
-        """One policy turn (the episode must not be done)."""
+    def step(self, action: str, *, tool: Callable[[str], StepResult] | None = None
+             ) -> StepResult:
+        """One policy turn (the episode must not be done). `tool`: for an adapter whose
+        framework parsed a tool call itself, the environment's own call on its argument (e.g.
+        `PythonToolEnv.run_code` on the code), run in place of `env.step` under the same
+        bounds, the argument passed through as it is (capped), never re-wrapped as text."""
         if self.done:
             raise ConfigError("step on a finished episode: start a new Episode")
         try:
-            result = self.env.step(action[:self.config.max_action_chars])
-        except RewardsError as exc:
+            result = (tool or self.env.step)(action[:self.config.max_action_chars])
+            return self._record(action, result)  # what it returned is read here too
+        except Exception as exc:  # noqa: BLE001 - `_fail` tells infrastructure from a bug
             self._fail(exc)
             return StepResult(done=True, info={"error": str(exc)})
-        return self._record(action, result)
 
     async def astep(self, action: str) -> StepResult:
         """`step`, awaiting the environment's own `astep` when it has one (else a thread)."""
@@ -93,10 +113,10 @@ class Episode:
             else:
                 result = await asyncio.to_thread(self.env.step,
                                                  action[:self.config.max_action_chars])
-        except RewardsError as exc:
+            return self._record(action, result)  # what it returned is read here too
+        except Exception as exc:  # noqa: BLE001 - `_fail` tells infrastructure from a bug
             self._fail(exc)
             return StepResult(done=True, info={"error": str(exc)})
-        return self._record(action, result)
 
     def stop(self, reason: str) -> None:
         """End the episode from outside (the loop's token budget): data, like out of turns."""
@@ -111,10 +131,16 @@ class Episode:
         self.done = done
         return StepResult(observation, float(result.reward), done, result.info)
 
-    def _fail(self, exc: RewardsError) -> None:
-        log.warning("episode of %s abstains: %s: %s", getattr(self.env, "name", "env"),
-                    type(exc).__name__, exc)
-        self.failure, self.error = f"{type(exc).__name__}: {exc}", exc
+    def _fail(self, exc: Exception) -> None:
+        name = getattr(self.env, "name", "env")
+        if isinstance(exc, RewardsError):  # infrastructure: the episode abstains
+            log.warning("episode of %s abstains: %s: %s", name, type(exc).__name__, exc)
+            self.error = exc
+        else:  # a bug the episode reached: this episode only, as a poison sample
+            log.warning("episode of %s raised (an error row; the batch goes on)", name,
+                        exc_info=exc)
+            self.failure_reason = "error"
+        self.failure = f"{type(exc).__name__}: {exc}"
         self.done = True
 
     def final_sample(self) -> Sample:
@@ -129,15 +155,21 @@ def score_trajectories(episodes: Sequence[Episode], reward: Reward) -> list[Traj
     in one batch (failed episodes are not scored: they abstain), then the returns."""
     from rewards.scoring import score_batch
 
-    live = [e for e in episodes if e.failure is None]
-    scores = iter(score_batch(reward, [e.final_sample() for e in live]).scores) if live \
-        else iter(())
+    finals = []
+    for e in episodes:
+        if e.failure is None:
+            try:
+                finals.append(e.final_sample())
+            except Exception as exc:  # noqa: BLE001 - this episode's error (or abstention)
+                e._fail(exc)
+    scores = iter(score_batch(reward, finals).scores) if finals else iter(())
     out = []
     for episode in episodes:
         config = episode.config
         if episode.failure is not None:
-            out.append(Trajectory(episode.sample, tuple(episode.turns),
-                                  Score(None, "env_error"), (), "env_error"))
+            reason = episode.failure_reason
+            out.append(Trajectory(episode.sample, tuple(episode.turns), Score(None, reason),
+                                  (), reason))
             continue
         final = next(scores)
         rewards = [config.step_weight * t.reward for t in episode.turns] or [0.0]
@@ -152,7 +184,8 @@ def score_trajectories(episodes: Sequence[Episode], reward: Reward) -> list[Traj
 
 def turn_metrics(trajectories: Sequence[Trajectory]) -> dict[str, float]:
     """The `turn/...` metrics of a batch: turns, tool calls and tool errors per episode, the
-    mean step reward per turn, and the shares out of turns and abstained (env errors)."""
+    mean step reward per turn, and the shares out of turns and abstained (env errors: broken
+    infrastructure, or an environment that raised)."""
     n = max(len(trajectories), 1)
     turns = [len(t.turns) for t in trajectories]
     steps = [turn.reward for t in trajectories for turn in t.turns]
@@ -162,7 +195,7 @@ def turn_metrics(trajectories: Sequence[Trajectory]) -> dict[str, float]:
         "turn/tool_errors": sum(t.counter("tool_errors") for t in trajectories) / n,
         "turn/step_reward": sum(steps) / max(len(steps), 1),
         "turn/out_of_turns": sum(t.reason == "out_of_turns" for t in trajectories) / n,
-        "turn/env_errors": sum(t.reason == "env_error" for t in trajectories) / n,
+        "turn/env_errors": sum(t.reason in ("env_error", "error") for t in trajectories) / n,
     }
 
 

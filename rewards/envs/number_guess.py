@@ -12,6 +12,8 @@ environment: {use: number_guess, max_turns: 4, low: 1, high: 8, step_penalty: 0.
 
 from __future__ import annotations
 
+import math
+import numbers
 import re
 from dataclasses import dataclass
 
@@ -20,7 +22,7 @@ from rewards.errors import ConfigError, InputError
 from rewards.options import check_fields
 from rewards.types import Sample
 
-__all__ = ["NumberGuessEnv", "NumberGuessOptions", "first_integer"]
+__all__ = ["NumberGuessEnv", "NumberGuessOptions", "first_integer", "secret_of"]
 
 _INTEGER = re.compile(r"-?\d{1,9}")  # linear: bounded repetition, no nesting
 
@@ -29,6 +31,32 @@ def first_integer(text: str, *, limit: int = 4096) -> int | None:
     """The first integer in the first `limit` characters of `text`, or None."""
     match = _INTEGER.search(text[:limit])
     return int(match.group()) if match else None
+
+
+def secret_of(reference: object) -> int | None:
+    """The secret a reference names, or None: an int, a float or a string whose value is a
+    whole number (`7`, `7.0`, `" 7 "`; never a bool). A reference with a fractional part
+    (`7.9`) names no secret: the game would be played for another number, so the episode
+    abstains rather than truncate it."""
+    if isinstance(reference, bool):
+        return None
+    if isinstance(reference, numbers.Integral):  # int, numpy's integers (a Parquet column)
+        return int(reference)
+    if isinstance(reference, str) and len(reference) <= 64:
+        text = reference.strip()
+        if _WHOLE.fullmatch(text):
+            return int(text)
+        try:
+            reference = float(text)
+        except ValueError:
+            return None
+    if isinstance(reference, numbers.Real) and math.isfinite(reference) \
+            and float(reference).is_integer():
+        return int(reference)
+    return None
+
+
+_WHOLE = re.compile(r"[-+]?\d{1,18}")
 
 
 @dataclass(frozen=True)
@@ -63,10 +91,7 @@ class NumberGuessEnv:
         self.last_guess: int | None = None
 
     def reset(self, sample: Sample) -> str:
-        try:
-            secret = int(sample.reference)
-        except (TypeError, ValueError):
-            secret = None
+        secret = secret_of(sample.reference)
         if secret is None or not self.options.low <= secret <= self.options.high:
             # the data's fault, not the policy's: the episode abstains (Episode catches it)
             raise InputError(f"number_guess: the reference {sample.reference!r} of sample "

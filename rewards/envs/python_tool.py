@@ -100,6 +100,11 @@ def find_code(action: str, *, tool_name: str = "python") -> tuple[str | None, st
     return None, None
 
 
+def _tool_error(message: str) -> StepResult:
+    """A tool call that did not run: an observation with the error (data, a tool error)."""
+    return StepResult(f"\nerror: {message}\n", info={"tool_calls": 1, "tool_errors": 1})
+
+
 class PythonToolEnv:
     """One episode with a Python interpreter (see the module docstring)."""
 
@@ -124,10 +129,22 @@ class PythonToolEnv:
             return StepResult(done=True)
         self.answer = action
         if error is not None:
-            return StepResult(f"\nerror: {error}\n", info={"tool_calls": 1, "tool_errors": 1})
+            return _tool_error(error)
+        return self.run_code(code)
+
+    def run_code(self, code: str) -> StepResult:
+        """One tool call given as its code (what `step` finds in an action; what an adapter's
+        framework parsed from its own tool-call format): run under the episode's budget, the
+        output as the observation. The code is run as it is, never re-parsed; code that is
+        not text a program file can hold (a lone surrogate, from a JSON `\\ud800` escape) is
+        the model's data: an error observation, like a program that fails."""
         if self.calls >= self.options.max_tool_calls or self.seconds_left <= 0.05:
-            return StepResult("\nerror: the tool budget of this episode is spent; answer now\n",
-                              info={"tool_calls": 1, "tool_errors": 1})
+            return _tool_error("the tool budget of this episode is spent; answer now")
+        try:
+            code.encode("utf-8")
+        except UnicodeEncodeError as exc:
+            return _tool_error(f"the code is not valid text: {exc.reason} at character "
+                               f"{exc.start} ({code[exc.start]!a}); write it in UTF-8")
         execution = self._run(code)
         return StepResult(self._observation(execution), info={
             "tool_calls": 1, "tool_errors": int(execution.status != "ok"),

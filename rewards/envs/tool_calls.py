@@ -1,28 +1,39 @@
 """Tool calls: reading them from model text and from the shapes datasets store them in, and
 `ToolCallReward` (`use: tool_call`), which matches predicted calls to the reference.
 
-Shapes read (`as_calls`), for the prediction and the reference alike:
+Shapes read, for the prediction (`parse_tool_calls`, which never raises: model output is
+data) and the reference (`as_calls`, which raises `BadCalls` for what is not calls):
 - Hermes / Qwen chat-template text: `<tool_call>{"name": ..., "arguments": {...}}</tool_call>`;
 - OpenAI messages: `{"tool_calls": [{"type": "function", "function": {"name": ...,
-  "arguments": "<JSON text>"}}]}`, or the list of `tool_calls`;
+  "arguments": "<JSON text>"}}]}`, or the list of `tool_calls`; an assistant message without
+  `tool_calls` is no call;
 - xLAM / Glaive / plain JSON: `[{"name": ..., "arguments": {...}}]` (`parameters` also
-  read), as a list or as its JSON text;
-- BFCL possible answers: `[{"func": {"arg": [allowed value, ...]}}]`: an argument matches
-  any of its allowed values, and `""` among them marks it optional.
+  read), as a list or as its JSON text; Llama's `<|python_tag|>` prefix is dropped;
+- Pythonic calls (BFCL's prompt mode, Llama 3.2 and 4): `[get_weather(city="Paris")]` or
+  one call, read by `ast.parse` (never evaluated) with keyword arguments whose values are
+  literals; anything else in a call is a malformed call;
+- BFCL possible answers (reference only): `[{"func": {"arg": [allowed value, ...]}}]`: an
+  argument matches any of its allowed values, `""` among them marks it optional, and an
+  allowed dict (or list of dicts) whose values are lists holds alternatives in turn.
 
-Matching: a call matches a reference call when the names are equal and the arguments are
-equal by value and type (`1 == 1.0`, but `True != 1` and `"1" != 1`; nested lists and
-mappings compared the same way). Parallel calls are an unordered multiset: predicted and
-reference calls are paired by a maximum-weight matching (the Hungarian algorithm, here), and the score
-is the matched weight over max(#predicted, #reference), so missing and extra calls both cost.
-With `partial_credit`, a pair with the same name weighs the share of argument keys (of the
-union of both calls' keys) whose values match; without it, a pair weighs 1 or 0.
+Matching (`argument_matches`), per value type: text compares after BFCL's standardization
+(case, spaces and `,./-_*^` ignored, `'` read as `"`; `exact_strings` turns it off); numbers
+by value (`1 == 1.0`), but a bool equals only a bool and text only text; lists item by item,
+mappings key by key. With the function's schema (`tools` or BFCL's `function` column, in
+`meta`), an argument must have its parameter's type (an int is a float, a float is not an
+int) and required parameters must be present. Names are equal, or the reference's with `.`
+written `_` (what OpenAI-style APIs allow). Parallel calls are an unordered multiset:
+predicted and reference calls are paired by a maximum-weight matching (the Hungarian
+algorithm), and the score is the matched weight over max(#predicted, #reference), so missing
+and extra calls both cost. With `partial_credit`, a pair with the same name weighs the share
+of argument keys (of both calls' union, plus required ones) whose values match.
 
-Parsing works on text capped at `max_chars` with `str.find` scans (linear time) and
-`json.loads`; no regular expression touches model text."""
+Parsing works on text capped at `max_chars` with `str.find` scans (linear time),
+`json.loads` and `ast.parse`; no regular expression touches model text."""
 
 from __future__ import annotations
 
+import ast
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -32,9 +43,9 @@ from rewards.errors import InputError
 from rewards.options import check_fields, check_range, load_options
 from rewards.types import Sample, Score
 
-__all__ = ["ToolCall", "ToolCallOptions", "ToolCallReward", "as_calls", "call_similarity",
-           "extract_tagged", "match_calls", "max_weight_matching", "parse_tool_calls",
-           "values_equal"]
+__all__ = ["ToolCall", "ToolCallOptions", "ToolCallReward", "argument_matches", "as_calls",
+           "call_similarity", "extract_tagged", "match_calls", "max_weight_matching",
+           "parse_tool_calls", "standardize_string", "tool_schemas", "values_equal"]
 
 
 @dataclass(frozen=True)
@@ -47,9 +58,13 @@ class ToolCall:
     """BFCL form: each argument's value is a list of allowed values."""
 
 
+MALFORMED = ToolCall("", None)
+"""What a tag body or list item that is not a call reads as: a call that matches nothing."""
+
+
 class BadCalls(InputError):
-    """A value that is not tool calls in any shape `as_calls` reads (a bad reference or
-    argument: an input error, in the one error tree)."""
+    """A reference (or tool schema) that is not tool calls in any shape `as_calls` reads:
+    an input error, in the one error tree; the reward abstains on it (`bad_reference`)."""
 
 
 def extract_tagged(text: str, open_tag: str, close_tag: str, *, limit: int = 64
@@ -70,101 +85,360 @@ def extract_tagged(text: str, open_tag: str, close_tag: str, *, limit: int = 64
     return out
 
 
+# ---- the prediction: model text, never raises -----------------------------------------------
+
 def parse_tool_calls(text: str, *, max_chars: int = 50_000) -> list[ToolCall] | None:
-    """The calls in model text (Hermes tags, else the whole text as JSON calls), or None
-    when it holds none. A tag whose body does not parse is a call named "" (a format error)."""
+    """The calls in model text (Hermes tags, else the whole text as JSON or Pythonic calls),
+    or None when it holds none. A tag body, list item or call that does not read as a call
+    is `MALFORMED` (a format error that scores 0), never an exception."""
     text = text[:max_chars]
     bodies = extract_tagged(text, "<tool_call>", "</tool_call>")
     if bodies:
-        calls = []
-        for body in bodies:
-            try:
-                calls += as_calls(json.loads(body))
-            except (ValueError, RecursionError):
-                calls.append(ToolCall("", None))
-        return calls
-    stripped = text.strip()
-    if stripped.startswith("```"):  # a fenced JSON block
-        stripped = stripped.strip("`").removeprefix("json").strip()
-    if stripped[:1] in ("[", "{"):
+        return [call for body in bodies for call in (_text_calls(body) or [MALFORMED])]
+    return _text_calls(text)
+
+
+def _text_calls(text: str) -> list[ToolCall] | None:
+    """Calls from one piece of text (JSON, else Pythonic), or None for text that is not."""
+    body = _unwrap(text)
+    if body[:1] in ("[", "{"):
         try:
-            return as_calls(json.loads(stripped))
+            value = json.loads(body)
         except (ValueError, RecursionError):
-            return None
+            pass
+        else:
+            return _model_calls(value)
+    if body[:1] == "[" or (body[:1].isidentifier() and body.endswith(")")):
+        return _pythonic_calls(body)
     return None
 
 
+def _unwrap(text: str) -> str:
+    """The text without surrounding space, a Markdown fence (```json, ```python, ```) or
+    Llama's `<|python_tag|>` prefix."""
+    body = text.strip().removeprefix("<|python_tag|>").strip()
+    if body.startswith("```") and body.endswith("```") and len(body) >= 6:
+        body = body[3:-3]
+        first_line = body.split("\n", 1)
+        if len(first_line) == 2 and first_line[0].strip() in ("", "json", "python", "tool_code"):
+            body = first_line[1]
+    return body.strip()
+
+
+def _model_calls(value: Any) -> list[ToolCall] | None:
+    """Calls from parsed JSON model output: a call object or a list of them (an item that is
+    not a call: `MALFORMED`); None for JSON that is no attempt at a call (a number, text)."""
+    if isinstance(value, Mapping):
+        if "tool_calls" in value or value.get("role") == "assistant":
+            calls = value.get("tool_calls") or []
+            return [_model_call(c) for c in calls] if isinstance(calls, list) else [MALFORMED]
+        return [_model_call(value)]
+    if isinstance(value, list) and value and any(isinstance(v, Mapping) for v in value):
+        return [_model_call(v) for v in value]
+    return None
+
+
+def _model_call(value: Any) -> ToolCall:
+    if not isinstance(value, Mapping):
+        return MALFORMED
+    if isinstance(value.get("function"), Mapping):  # OpenAI: {"type": "function", ...}
+        return _model_call(value["function"])
+    name = value.get("name")
+    if not isinstance(name, str) or not name:
+        return MALFORMED
+    try:
+        return ToolCall(name, _arguments(value))
+    except BadCalls:
+        return ToolCall(name, None)
+
+
+def _arguments(value: Mapping[str, Any]) -> Mapping[str, Any]:
+    """A call's arguments (`arguments`, else `parameters`): an object, its JSON text, or
+    null / absent / blank text for none; `BadCalls` for anything else."""
+    arguments = value.get("arguments", value.get("parameters"))
+    if arguments is None:
+        return {}
+    if isinstance(arguments, str):  # OpenAI: arguments as JSON text
+        if not arguments.strip():
+            return {}
+        try:
+            arguments = json.loads(arguments)
+        except (ValueError, RecursionError):
+            raise BadCalls("arguments that are not JSON") from None
+    if not isinstance(arguments, Mapping):
+        raise BadCalls(f"arguments must be an object, not {type(arguments).__name__}")
+    return arguments
+
+
+def _pythonic_calls(text: str) -> list[ToolCall] | None:
+    """`[f(a=1), g.h(b="x")]` or `f(a=1)` by `ast.parse` (never evaluated; the text is
+    already capped, and Python's parser bounds nesting); None when it does not parse as
+    calls."""
+    try:
+        node = ast.parse(text, mode="eval").body
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    items = node.elts if isinstance(node, (ast.List, ast.Tuple)) else [node]
+    if not items or not all(isinstance(item, ast.Call) for item in items):
+        return None
+    return [_pythonic_call(item) for item in items]
+
+
+def _pythonic_call(node: ast.Call) -> ToolCall:
+    parts, func = [], node.func
+    while isinstance(func, ast.Attribute):
+        parts.append(func.attr)
+        func = func.value
+    if not isinstance(func, ast.Name):
+        return MALFORMED
+    name = ".".join([func.id, *reversed(parts)])
+    if node.args or any(k.arg is None for k in node.keywords):  # positional or **kwargs
+        return ToolCall(name, None)
+    try:
+        return ToolCall(name, {k.arg: _literal(k.value) for k in node.keywords
+                               if k.arg is not None})
+    except (ValueError, RecursionError):
+        return ToolCall(name, None)
+
+
+_CONSTANTS = (str, int, float, bool, type(None))
+
+
+def _literal(node: ast.AST) -> Any:
+    """A JSON-like value from a literal node: constants, lists, tuples (as lists), dicts with
+    text keys, and a sign on a number; `ValueError` for anything else (names, calls, math)."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, _CONSTANTS):
+        return node.value
+    if isinstance(node, (ast.List, ast.Tuple)):
+        return [_literal(item) for item in node.elts]
+    if isinstance(node, ast.Dict) and all(isinstance(k, ast.Constant)
+                                          and isinstance(k.value, str) for k in node.keys):
+        return {k.value: _literal(v) for k, v in zip(node.keys, node.values)}  # type: ignore[union-attr]
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)) \
+            and isinstance(node.operand, ast.Constant) \
+            and type(node.operand.value) in (int, float):
+        return -node.operand.value if isinstance(node.op, ast.USub) else node.operand.value
+    raise ValueError(f"not a literal: {type(node).__name__}")
+
+
+# ---- the reference: raises BadCalls ----------------------------------------------------------
+
 def as_calls(value: Any) -> list[ToolCall]:
-    """Tool calls from any shape in the module docstring; `BadCalls` for anything else."""
+    """Reference calls from any shape in the module docstring (`[]`, an assistant message
+    without `tool_calls`, or `{"tool_calls": []}`: no call expected); `BadCalls` for
+    anything else, arguments that do not parse included."""
     if isinstance(value, str):
-        calls = parse_tool_calls(value)
-        if calls is None:
+        body = _unwrap(value)
+        bodies = extract_tagged(body, "<tool_call>", "</tool_call>")
+        if bodies:
+            return [c for b in bodies for c in as_calls(_json_or_text(b))]
+        if body[:1] in ("[", "{"):
+            return as_calls(_json_or_text(body))
+        calls = _pythonic_calls(body) if body else None
+        if calls is None or any(c.arguments is None for c in calls):
             raise BadCalls("text without tool calls")
         return calls
     if isinstance(value, Mapping):
-        if "tool_calls" in value:
-            return as_calls(value["tool_calls"] or [])
-        return [_one_call(value)]
-    if isinstance(value, Sequence):
-        return [c for item in value for c in as_calls(item)] if all(
-            isinstance(i, (Mapping, str)) for i in value) else _bad(value)
-    return _bad(value)
-
-
-def _bad(value: Any) -> Any:
+        if "tool_calls" in value or value.get("role") == "assistant":
+            return as_calls(value.get("tool_calls") or [])
+        return [_reference_call(value)]
+    if isinstance(value, Sequence) and all(isinstance(i, (Mapping, str)) for i in value):
+        return [c for item in value for c in as_calls(item)]
     raise BadCalls(f"not tool calls: {type(value).__name__}")
 
 
-def _one_call(value: Mapping[str, Any]) -> ToolCall:
-    if isinstance(value.get("function"), Mapping):  # OpenAI: {"type": "function", "function": ...}
-        return _one_call(value["function"])
+def _json_or_text(body: str) -> Any:
+    try:
+        return json.loads(body)
+    except (ValueError, RecursionError):
+        calls = _pythonic_calls(body.strip())
+        if calls is None or any(c.arguments is None for c in calls):
+            raise BadCalls("reference text that is neither JSON nor Pythonic calls") from None
+        return [{"name": c.name, "arguments": c.arguments} for c in calls]
+
+
+def _reference_call(value: Mapping[str, Any]) -> ToolCall:
+    if isinstance(value.get("function"), Mapping):  # OpenAI: {"type": "function", ...}
+        return _reference_call(value["function"])
     if "name" in value:
-        arguments = value.get("arguments", value.get("parameters", {}))
-        if isinstance(arguments, str):  # OpenAI: arguments as JSON text
-            try:
-                arguments = json.loads(arguments) if arguments.strip() else {}
-            except (ValueError, RecursionError):
-                arguments = None
-        if arguments is not None and not isinstance(arguments, Mapping):
-            arguments = None
-        return ToolCall(str(value["name"]), arguments)
+        if not isinstance(value["name"], str) or not value["name"]:
+            raise BadCalls("a call's name must be non-empty text")
+        return ToolCall(value["name"], _arguments(value))
     if len(value) == 1:  # BFCL: {"func_name": {"arg": [allowed values]}}
         (name, arguments), = value.items()
         if isinstance(arguments, Mapping) and all(isinstance(v, list) for v in arguments.values()):
+            if not all(arguments.values()):  # no allowed value and not optional: nothing matches
+                raise BadCalls(f"{name}: an argument with no allowed value")
             return ToolCall(str(name), arguments, alternatives=True)
     raise BadCalls(f"a call needs a 'name' (keys: {sorted(map(str, value))[:8]})")
 
 
-def values_equal(a: Any, b: Any) -> bool:
+def _check_satisfiable(call: ToolCall, schema: Mapping[str, Any] | None) -> None:
+    """`BadCalls` for a reference call no call can match under its function's schema: an
+    argument it needs that the schema does not declare, or a parameter the schema requires
+    that it leaves out (a dataset fault: the reward abstains rather than score every
+    completion 0)."""
+    if not isinstance(schema, Mapping) or call.arguments is None:
+        return
+    properties = schema.get("properties")
+    needed = [k for k, v in call.arguments.items()
+              if not (call.alternatives and "" in v)]
+    if isinstance(properties, Mapping) and properties and any(k not in properties
+                                                              for k in needed):
+        raise BadCalls(f"{call.name}: the reference needs an argument the schema does not "
+                       "declare")
+    required = schema.get("required")
+    if isinstance(required, list) and any(k not in call.arguments for k in required):
+        raise BadCalls(f"{call.name}: the reference leaves out a required parameter")
+
+
+def tool_schemas(meta: Mapping[str, Any]) -> dict[str, Mapping[str, Any]]:
+    """The functions' parameter schemas by name, from the sample's `tools` (OpenAI:
+    `[{"type": "function", "function": {"name", "parameters"}}]`), `functions` or BFCL's
+    `function` column (`[{"name", "parameters"}]`), as a list or its JSON text; {} when the
+    row has none; `BadCalls` for one that does not read."""
+    for key in ("tools", "functions", "function"):
+        if meta.get(key) is not None:
+            return _schemas(meta[key], key)
+    return {}
+
+
+def _schemas(tools: Any, key: str) -> dict[str, Mapping[str, Any]]:
+    if isinstance(tools, str):
+        try:
+            tools = json.loads(tools)
+        except (ValueError, RecursionError):
+            raise BadCalls(f"{key!r} is not JSON", field=key) from None
+    if isinstance(tools, Mapping):
+        tools = [tools]
+    out: dict[str, Mapping[str, Any]] = {}
+    for tool in tools if isinstance(tools, list) else [None]:
+        if isinstance(tool, Mapping) and isinstance(tool.get("function"), Mapping):
+            tool = tool["function"]
+        if not isinstance(tool, Mapping) or not isinstance(tool.get("name"), str) \
+                or not isinstance(tool.get("parameters", {}), Mapping):
+            raise BadCalls(f"{key!r} holds a tool without a name and parameters", field=key)
+        out[tool["name"]] = tool.get("parameters") or {}
+    return out
+
+
+# ---- matching --------------------------------------------------------------------------------
+
+_DROPPED = str.maketrans({" ": None, "\t": None, "\n": None, "\r": None, ",": None, ".": None,
+                          "/": None, "-": None, "_": None, "*": None, "^": None, "'": '"'})
+
+
+def standardize_string(text: str) -> str:
+    """BFCL's string standardization: lower case, without spaces and `,./-_*^`, `'` read as
+    `"` (so "April 1, 2024" equals "april 1 2024"; it also makes "3.5" equal "35")."""
+    return text.translate(_DROPPED).lower()
+
+
+def values_equal(a: Any, b: Any, *, exact_strings: bool = False) -> bool:
     """Equal by value and type: numbers compare numerically (1 == 1.0), but a bool equals
-    only a bool and text only text; lists item by item, mappings key by key."""
+    only a bool and text only text (after `standardize_string` unless `exact_strings`);
+    lists item by item, mappings key by key."""
     if isinstance(a, bool) or isinstance(b, bool):
         return isinstance(a, bool) and isinstance(b, bool) and a == b
     if isinstance(a, (int, float)) and isinstance(b, (int, float)):
         return a == b
     if isinstance(a, str) or isinstance(b, str):
-        return isinstance(a, str) and isinstance(b, str) and a == b
+        return isinstance(a, str) and isinstance(b, str) and (
+            a == b if exact_strings else standardize_string(a) == standardize_string(b))
     if isinstance(a, Mapping) and isinstance(b, Mapping):
-        return a.keys() == b.keys() and all(values_equal(a[k], b[k]) for k in a)
+        return a.keys() == b.keys() and all(values_equal(a[k], b[k], exact_strings=exact_strings)
+                                            for k in a)
     if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
-        return len(a) == len(b) and all(values_equal(x, y) for x, y in zip(a, b))
+        return len(a) == len(b) and all(values_equal(x, y, exact_strings=exact_strings)
+                                        for x, y in zip(a, b))
     return a is None and b is None
 
 
-def call_similarity(predicted: ToolCall, reference: ToolCall, *, partial_credit: bool) -> float:
+_SCHEMA_TYPES: dict[str, tuple[type, ...]] = {
+    "string": (str,), "integer": (int,), "float": (int, float), "number": (int, float),
+    "boolean": (bool,), "array": (list,), "tuple": (list,), "list": (list,),
+    "dict": (Mapping,), "object": (Mapping,), "null": (type(None),),
+}
+"""A parameter's schema type (BFCL's and JSON Schema's names) and the values it admits: an
+int is a float (Python's own promotion, as BFCL allows), a bool is not an int. A type not
+listed (`any`, a union) admits every value."""
+
+
+def _has_type(value: Any, schema_type: Any) -> bool:
+    admitted = _SCHEMA_TYPES.get(schema_type) if isinstance(schema_type, str) else None
+    if admitted is None:
+        return True
+    if isinstance(value, bool):
+        return bool in admitted
+    return isinstance(value, admitted)
+
+
+def _kind(value: Any) -> type:
+    return Mapping if isinstance(value, Mapping) else type(value)
+
+
+def argument_matches(value: Any, expected: Any, *, alternatives: bool = False,
+                     parameter: Mapping[str, Any] | None = None,
+                     exact_strings: bool = False) -> bool:
+    """One argument against the reference's: its value, or with `alternatives` (BFCL) any of
+    the allowed values. With the `parameter`'s schema, the value must have its type, or the
+    type of the allowed values (BFCL writes a variable's name as text)."""
+    options = expected if alternatives else [expected]
+    if parameter is not None and not _has_type(value, parameter.get("type")):
+        typed = [o for o in options if o != ""]
+        if not typed or _kind(value) is not _kind(typed[0]):
+            return False
+    return any(_value_matches(value, o, alternatives, exact_strings) for o in options)
+
+
+def _is_nested(option: Any) -> bool:
+    """A BFCL allowed dict whose values are lists of allowed values in turn."""
+    return isinstance(option, Mapping) and bool(option) and all(
+        isinstance(v, list) for v in option.values())
+
+
+def _value_matches(value: Any, option: Any, nested: bool, exact_strings: bool) -> bool:
+    if nested and _is_nested(option) and isinstance(value, Mapping):
+        return all(k in option and any(_value_matches(v, o, True, exact_strings)
+                                       for o in option[k]) for k, v in value.items()) and \
+            all(k in value or "" in allowed for k, allowed in option.items())
+    if nested and isinstance(option, list) and option and all(map(_is_nested, option)) \
+            and isinstance(value, list):
+        return len(value) == len(option) and all(
+            _value_matches(v, o, True, exact_strings) for v, o in zip(value, option))
+    return values_equal(value, option, exact_strings=exact_strings)
+
+
+def names_match(predicted: str, reference: str) -> bool:
+    """Equal, or the reference's dots written as underscores (`math.factorial` called as
+    `math_factorial`: OpenAI-style APIs allow no dot in a function name)."""
+    return predicted == reference or ("." in reference and predicted == reference.replace(".", "_"))
+
+
+def call_similarity(predicted: ToolCall, reference: ToolCall, *, partial_credit: bool,
+                    schema: Mapping[str, Any] | None = None,
+                    exact_strings: bool = False) -> float:
     """1.0 for a matching call, 0.0 for a different name or unparsed arguments; with
-    `partial_credit`, the share of argument keys (union of both) whose values match."""
-    if predicted.name != reference.name or predicted.arguments is None \
+    `partial_credit`, the share of argument keys (both calls' union, plus the schema's
+    required parameters) whose values match. `schema`: the function's parameters."""
+    if not names_match(predicted.name, reference.name) or predicted.arguments is None \
             or reference.arguments is None:
         return 0.0
     pred, ref = predicted.arguments, reference.arguments
+    schema = schema if isinstance(schema, Mapping) else {}
+    properties = schema.get("properties") if isinstance(schema.get("properties"), Mapping) \
+        else {}
+    required = schema.get("required") if isinstance(schema.get("required"), list) else []
     if reference.alternatives:  # BFCL: optional arguments ("" allowed) may be left out
         keys = set(pred) | {k for k, allowed in ref.items() if "" not in allowed}
-        good = sum(k in pred and k in ref and any(values_equal(pred[k], v) for v in ref[k])
-                   for k in keys)
     else:
         keys = set(pred) | set(ref)
-        good = sum(k in pred and k in ref and values_equal(pred[k], ref[k]) for k in keys)
+    keys |= {k for k in required if isinstance(k, str)}
+    declared = properties or ref  # with a schema, a parameter it does not declare is wrong
+    good = sum(k in pred and k in ref and k in declared and argument_matches(
+        pred[k], ref[k], alternatives=reference.alternatives, exact_strings=exact_strings,
+        parameter=properties.get(k) if isinstance(properties.get(k), Mapping) else None)
+        for k in keys)
     if not keys:
         return 1.0
     share = good / len(keys)
@@ -172,17 +446,23 @@ def call_similarity(predicted: ToolCall, reference: ToolCall, *, partial_credit:
 
 
 def match_calls(predicted: Sequence[ToolCall], reference: Sequence[ToolCall], *,
-                partial_credit: bool = False, ordered: bool = False) -> float:
+                partial_credit: bool = False, ordered: bool = False,
+                schemas: Mapping[str, Mapping[str, Any]] | None = None,
+                exact_strings: bool = False) -> float:
     """The matched weight over max(#predicted, #reference) (module docstring); 1.0 for no
-    calls predicted where none were expected."""
+    calls predicted where none were expected. `schemas`: parameters by function name."""
     if not predicted and not reference:
         return 1.0
+    schemas = schemas or {}
+
+    def similarity(p: ToolCall, r: ToolCall) -> float:
+        return call_similarity(p, r, partial_credit=partial_credit, schema=schemas.get(r.name),
+                               exact_strings=exact_strings)
+
     if ordered:
-        total = sum(call_similarity(p, r, partial_credit=partial_credit)
-                    for p, r in zip(predicted, reference))
+        total = sum(similarity(p, r) for p, r in zip(predicted, reference))
         return total / max(len(predicted), len(reference))
-    weights = [[call_similarity(p, r, partial_credit=partial_credit) for r in reference]
-               for p in predicted]
+    weights = [[similarity(p, r) for r in reference] for p in predicted]
     return max_weight_matching(weights) / max(len(predicted), len(reference))
 
 
@@ -242,6 +522,8 @@ class ToolCallOptions:
     """More calls than this in a completion or a reference is a format failure."""
     max_chars: int = 50_000
     """Completions are cut to this many characters before parsing."""
+    exact_strings: bool = False
+    """Compare text arguments byte for byte instead of after `standardize_string`."""
 
     def __post_init__(self) -> None:
         check_fields(self)
@@ -253,7 +535,9 @@ class ToolCallOptions:
 class ToolCallReward:
     """`use: tool_call`: the completion's tool calls against the reference's (module
     docstring). parts: `format` (1/0) and `match`; reasons: ok, wrong, no_answer (no
-    parsable calls where calls were expected), bad_reference (abstains)."""
+    parsable calls where calls were expected), bad_reference (abstains: no reference, which
+    the run rule reports as `bad_reference:missing`, or one that does not read). "No call
+    expected" is said explicitly: `[]`, or an assistant message without `tool_calls`."""
 
     kind = "verifiable"
 
@@ -266,8 +550,14 @@ class ToolCallReward:
 
     def _one(self, sample: Sample) -> Score:
         o = self.options
+        if sample.reference is None or (isinstance(sample.reference, str)
+                                        and not sample.reference.strip()):
+            return Score(None, "bad_reference")  # missing: never "no call expected"
         try:
-            reference = [] if sample.reference in (None, "", []) else as_calls(sample.reference)
+            reference = as_calls(sample.reference)
+            schemas = tool_schemas(sample.meta)
+            for call in reference:
+                _check_satisfiable(call, schemas.get(call.name))
         except (BadCalls, RecursionError):
             return Score(None, "bad_reference")
         if len(reference) > o.max_calls:
@@ -276,8 +566,9 @@ class ToolCallReward:
         well_formed = len(predicted) <= o.max_calls and all(
             c.name and c.arguments is not None for c in predicted) and \
             (bool(predicted) or not reference)
-        match = match_calls(predicted[:o.max_calls], reference,
-                            partial_credit=o.partial_credit, ordered=o.ordered) \
+        match = match_calls(predicted, reference, partial_credit=o.partial_credit,
+                            ordered=o.ordered, schemas=schemas,
+                            exact_strings=o.exact_strings) \
             if len(predicted) <= o.max_calls else 0.0
         value = o.format_weight * float(well_formed) + (1 - o.format_weight) * match
         reason = "ok" if match == 1.0 else ("no_answer" if not predicted and reference

@@ -13,8 +13,8 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Sequence
-from functools import lru_cache
 
+from rewards.cache import byte_cache
 from rewards.ifeval._errors import BadConstraint
 from rewards.ifeval._language import detect_language
 from rewards.ifeval._text import count_sentences, count_words, word_tokens
@@ -34,7 +34,7 @@ def compare(count: int, relation: str, threshold: int) -> bool:
     raise BadConstraint(f"relation must be one of {RELATIONS}, not {relation!r}")
 
 
-@lru_cache(maxsize=4096)
+@byte_cache(8 << 20)
 def literal(text: str, *, words: bool = False) -> re.Pattern[str]:
     """A case-insensitive pattern for `text` taken literally (`\\b` around it: whole words)."""
     body = re.escape(text)
@@ -265,7 +265,7 @@ def detectable_format_number_highlighted_sections(response: str, *, num_highligh
     return count_highlights(response) >= num_highlights
 
 
-@lru_cache(maxsize=256)
+@byte_cache(4 << 20)
 def _section_pattern(splitter: str) -> re.Pattern[str]:
     return re.compile(r"\s?" + re.escape(splitter) + r"\s?\d+\s?")
 

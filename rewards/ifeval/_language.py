@@ -16,8 +16,9 @@ from __future__ import annotations
 import math
 import re
 import threading
-from functools import lru_cache
 from typing import Any
+
+from rewards.cache import ByteCache, byte_cache
 
 __all__ = ["MAX_DETECT_CHARS", "detect_language"]
 
@@ -43,8 +44,8 @@ def _factory() -> Any:
                                           dtype=np.float64)
             _STATE["replay"] = _replay_matches()
             _STATE["normalized"] = _Normalized()
-            _STATE["words"] = {}
-            _STATE["decided"] = {}
+            _STATE["words"] = ByteCache(_WORDS_BYTES)
+            _STATE["decided"] = ByteCache(_DECIDED_BYTES)
             _STATE["factory"] = factory
     return _STATE["factory"]
 
@@ -88,10 +89,8 @@ def _fast_detector_class() -> type:
                 word = part + " " if i < last else part
                 found = words.get(word)
                 if found is None:
-                    if len(words) >= _WORDS_LIMIT:
-                        words.clear()
-                    found = words[word] = _word_rows(word, self.word_lang_prob_map,
-                                                      _STATE["index"])
+                    found = _word_rows(word, self.word_lang_prob_map, _STATE["index"])
+                    words.put(word, found)
                 rows.extend(found)
             return rows
 
@@ -103,16 +102,13 @@ def _fast_detector_class() -> type:
             rows = np.asarray(found, dtype=np.int64)
             key = rows.tobytes() if len(found) <= _DECIDED_ROWS else None
             decided = _STATE["decided"]
-            # one read (not a test, then a read): another thread may clear it in between
             known = None if key is None else decided.get(key)
             if known is not None:
                 self.langprob = list(known)
                 return
             self.langprob = self._trials(rows)
             if key is not None:
-                if len(decided) >= _DECIDED_LIMIT:
-                    decided.clear()
-                decided[key] = tuple(self.langprob)
+                decided.put(key, tuple(self.langprob))
 
         def _trials(self, rows: Any) -> list[float]:
             """langdetect's trials on the text's n-gram rows (in order): its probabilities."""
@@ -133,12 +129,12 @@ def _fast_detector_class() -> type:
 
 
 _SPACE_RUN = re.compile(" {2,}")
-_WORDS_LIMIT = 200_000  # words whose n-gram rows are kept (then the cache starts afresh)
+_WORDS_BYTES = 32 << 20  # words whose n-gram rows are kept (a reply's words: any length)
 _DECIDED_ROWS = 4_096
 """Texts of at most this many n-grams have their probabilities kept, keyed by the n-gram rows
 in order: everything after `_extract_rows` depends on those alone, so two texts with the same
 rows (loose mode's variants without `*`, which langdetect reads as a space) are decided once."""
-_DECIDED_LIMIT = 1_024  # texts whose probabilities are kept (at most 32 KiB of key each)
+_DECIDED_BYTES = 16 << 20  # texts whose probabilities are kept (at most 32 KiB of key each)
 
 
 class _Normalized(dict):  # type: ignore[type-arg]
@@ -322,7 +318,7 @@ def _trial(source: _Replay, table: Any, weight: float, threshold: float, limit: 
         chunk = min(2 * chunk, 16 * _CHUNK)
 
 
-@lru_cache(maxsize=8192)
+@byte_cache(16 << 20)  # replies are any size: a bound on their count is none on memory
 def detect_language(text: str) -> str | None:
     """The ISO 639-1 code langdetect (seeded) names for `text`, or None when it cannot tell
     (no letters: the reference then counts the instruction as followed)."""

@@ -14,9 +14,9 @@ from __future__ import annotations
 import ast
 import json
 from collections.abc import Mapping, Sequence
-from functools import lru_cache
 from typing import Any
 
+from rewards.cache import byte_cache
 from rewards.ifeval._registry import BadConstraint, Instruction, build_instruction
 from rewards.types import reference_of
 
@@ -34,7 +34,7 @@ def parse_constraints(reference: Any, meta: Mapping[str, Any] | None = None) -> 
     return _parse(reference)
 
 
-@lru_cache(maxsize=65_536)
+@byte_cache(32 << 20)
 def _parse_text(text: str) -> tuple[Instruction, ...]:
     """Text references repeat across a group's rollouts: parsed once."""
     if len(text) > MAX_REFERENCE_CHARS:

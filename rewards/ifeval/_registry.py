@@ -13,8 +13,10 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
+from rewards.cache import ByteCache
 from rewards.ifeval import _ifbench, _ifeval, _ifevalg, _rlvr
 from rewards.ifeval._errors import BadConstraint
+from rewards.text import read_text
 
 __all__ = ["FAMILIES", "INSTRUCTIONS", "BadConstraint", "Instruction", "build_instruction"]
 
@@ -54,8 +56,8 @@ class Instruction:
     """The checker with the constraint's arguments bound."""
 
 
-_BUILT: dict[Any, Instruction] = {}
-_BUILT_LIMIT = 65_536
+_BUILT: ByteCache[Any, Instruction] = ByteCache(32 << 20)
+"""Built constraints by (id, kwargs): a reference's arguments come from the client, any size."""
 
 
 def build_instruction(instruction_id: Any, kwargs: Any, *, function: bool = False) -> Instruction:
@@ -69,9 +71,7 @@ def build_instruction(instruction_id: Any, kwargs: Any, *, function: bool = Fals
             return found
     built = _build(instruction_id, kwargs, function)
     if key is not None:
-        if len(_BUILT) >= _BUILT_LIMIT:
-            _BUILT.clear()
-        _BUILT[key] = built
+        _BUILT.put(key, built)
     return built
 
 
@@ -145,6 +145,8 @@ def _parameters(checker: Checker) -> dict[str, str]:
 
 
 def _coerce(instruction_id: str, name: str, kind: str, value: Any) -> Any:
+    """`value` as the checker's `kind`; text is read as the response is (`read_text`), so a
+    keyword, a phrase to repeat or an end phrase meets the reply's text on equal terms."""
     where = f"{instruction_id}: {name}"
     if kind == "int":
         if isinstance(value, bool) or not isinstance(value, (int, float)):
@@ -155,14 +157,14 @@ def _coerce(instruction_id: str, name: str, kind: str, value: Any) -> Any:
     if kind == "str":
         if not isinstance(value, str):
             raise BadConstraint(f"{where} must be text, not {value!r}")
-        return value
+        return read_text(value)
     if kind in ("Sequence[str]", "str | Sequence[str]"):
         if isinstance(value, str):
             if kind == "Sequence[str]":
                 raise BadConstraint(f"{where} must be a list of text, not {value!r}")
-            return value
+            return read_text(value)
         if isinstance(value, Sequence) and value and all(isinstance(v, str) for v in value):
-            return tuple(value)
+            return tuple(read_text(v) for v in value)
         raise BadConstraint(f"{where} must be a non-empty list of text, not {value!r}")
     raise BadConstraint(f"{where}: unhandled parameter type {kind!r}")
 

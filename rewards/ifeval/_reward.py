@@ -6,9 +6,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from rewards.errors import ConfigError
 from rewards.ifeval._reference import parse_constraints
 from rewards.ifeval._registry import BadConstraint, Instruction
 from rewards.options import check_fields, check_range, load_options
+from rewards.text import read_text
 from rewards.types import Sample, Score
 
 __all__ = ["IFEvalConfig", "IFEvalReward", "follows", "loose_variants", "verdicts"]
@@ -22,9 +24,13 @@ class IFEvalConfig:
     """Options of the `ifeval` reward."""
 
     mode: Mode = "strict"
-    """`strict`: the response as it is; `loose` (IFEval's loose accuracy): a constraint also
-    counts as followed on the response with its first line, its last line or both removed,
-    each also with every `*` removed."""
+    """`strict`: the response as it is; `loose` (IFEval's loose accuracy, an evaluation
+    metric): a constraint also counts as followed on the response with its first line, its
+    last line or both removed, each also with every `*` removed. Refused unless `allow_loose`."""
+    allow_loose: bool = False
+    """Allow `mode: loose`. Loose mode forgives a violation on the first or last line (or in
+    `*`s), so a policy trained on it learns to put its violations there and scores 1.0: it
+    measures a model, it does not train one. Set it to evaluate."""
     pass_mode: PassMode = "fraction"
     """`fraction`: the share of constraints followed (open-instruct's reward); `all`: 1.0
     only when every constraint is followed (IFEval's prompt-level accuracy)."""
@@ -35,6 +41,13 @@ class IFEvalConfig:
     def __post_init__(self) -> None:
         check_fields(self, where="ifeval reward")
         check_range("max_chars", self.max_chars, ge=1)
+        if self.mode == "loose" and not self.allow_loose:
+            raise ConfigError(
+                "mode: loose is IFEval's evaluation metric, not a training reward: it counts a "
+                "constraint as followed when the violation sits on the first or last line (or "
+                "inside `*`), so a policy learns to put it there and scores 1.0. Use mode: "
+                "strict to train; to evaluate with loose accuracy, say so with allow_loose: "
+                "true (docs/instruction-following.md)")
 
 
 def loose_variants(response: str) -> list[str]:
@@ -72,7 +85,14 @@ def follows(instruction: Instruction, response: str, mode: Mode = "strict") -> b
 
 
 def verdicts(instructions: Sequence[Instruction], response: str, mode: Mode = "strict") -> list[bool]:
-    """`follows` for each instruction. Loose mode checks the response itself first (every
+    """`follows` for each instruction, on `response` as `rewards.text.read_text` reads it
+    (invisible and format characters removed, bidi overrides applied, look-alike commas read
+    as `,`, NFC): every checker sees that text, and a reply of invisible characters is blank."""
+    return _read_verdicts(instructions, read_text(response), mode)
+
+
+def _read_verdicts(instructions: Sequence[Instruction], response: str, mode: Mode) -> list[bool]:
+    """`verdicts` on a text already read. Loose mode checks the response itself first (every
     loose text of a blank response is blank) and makes the other texts (`_other_texts`) only
     when an instruction is not followed by it."""
     if not response or response.isspace():
@@ -108,7 +128,8 @@ class IFEvalReward:
         text = sample.completion if isinstance(sample.completion, str) else ""
         if len(text) > self.config.max_chars:
             return Score(0.0, "too_long", _parts(instructions, [False] * len(instructions)))
-        found = verdicts(instructions, text, self.config.mode)
+        text = read_text(text)
+        found = _read_verdicts(instructions, text, self.config.mode)
         followed = sum(found)
         if self.config.pass_mode == "all":
             value = 1.0 if followed == len(found) else 0.0
@@ -131,9 +152,11 @@ class IFEvalReward:
             ids = ", ".join(i.id for i in instructions)
             noun = "constraint" if len(instructions) == 1 else "constraints"
             followed = None
-            if s.completion:
-                found = verdicts(instructions, s.completion, self.config.mode)
-                followed = f"follows {sum(found)} of {len(found)}"
+            if s.completion:  # scoring's own verdict (max_chars, mode), not a second copy
+                score = self.score_one(s)
+                followed = (f"too long: scores {score.value} (over max_chars "
+                            f"{self.config.max_chars:,})" if score.reason == "too_long" else
+                            f"follows {round(sum(score.parts.values()))} of {len(instructions)}")
             checks.append(SampleCheck(f"{len(instructions)} {noun}: {ids}", followed))
         return checks
 

@@ -17,8 +17,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from functools import lru_cache, wraps
+from functools import wraps
 from itertools import pairwise
+
+from rewards.cache import byte_cache
 
 __all__ = ["count_sentences", "count_words", "edge_tokens", "regex_sentences", "split_sentences",
            "word_tokens"]
@@ -31,8 +33,9 @@ _MEMO_CHARS = 4_096
 def _memo(split: Callable[[str], list[str]]) -> Callable[[str], list[str]]:
     """`split` with its results kept for short texts: loose mode's eight texts share most of
     their sentences and a response's constraints split it alike. A copy is returned, so a
-    caller may change its list. Bounded: 8,192 texts of at most `_MEMO_CHARS` characters."""
-    cached = lru_cache(maxsize=8192)(lambda text: tuple(split(text)))
+    caller may change its list. Bounded: 16 MiB of texts of at most `_MEMO_CHARS` characters
+    and their splits."""
+    cached = byte_cache(16 << 20)(lambda text: tuple(split(text)))
 
     @wraps(split)
     def memo(text: str) -> list[str]:

@@ -5,14 +5,11 @@ then structural limits, then a killable worker process for sympy. `compare` does
 from __future__ import annotations
 
 import math
-import os
-import threading
-import weakref
-from collections import OrderedDict
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 
+from rewards.cache import ByteCache
 from rewards.math._config import MathConfig, Verdict
 from rewards.math._extract import (
     Extraction,
@@ -41,48 +38,15 @@ MAX_REFERENCE_CHARS = 20_000
 """A longer gold is not an answer: it abstains before any pattern runs on it."""
 
 
-class VerdictCache:
-    """Thread-safe LRU of symbolic verdicts keyed by (answer, gold, config)."""
+class VerdictCache(ByteCache[tuple[str, str, MathConfig], Verdict]):
+    """Thread-safe LRU of symbolic verdicts keyed by (answer, gold, config): at most `size`
+    entries and `MAX_VERDICT_BYTES` (answers and golds are any length)."""
 
     def __init__(self, size: int) -> None:
-        self.size = size
-        self._data: OrderedDict[tuple[str, str, MathConfig], Verdict] = OrderedDict()
-        self._lock = threading.Lock()
-        self.hits = 0
-        _CACHES.add(self)
-
-    def get(self, key: tuple[object, ...]) -> Verdict | None:
-        with self._lock:
-            verdict = self._data.get(key)
-            if verdict is not None:
-                self._data.move_to_end(key)
-                self.hits += 1
-            return verdict
-
-    def put(self, key: tuple[object, ...], verdict: Verdict) -> None:
-        if self.size <= 0:
-            return
-        with self._lock:
-            self._data[key] = verdict
-            self._data.move_to_end(key)
-            while len(self._data) > self.size:
-                self._data.popitem(last=False)
-
-    def __len__(self) -> int:
-        return len(self._data)
+        super().__init__(MAX_VERDICT_BYTES, max_entries=max(size, 0))
 
 
-_CACHES: weakref.WeakSet[VerdictCache] = weakref.WeakSet()
-
-
-def _fresh_locks_after_fork() -> None:
-    """A fork copies a lock held by another thread as held forever (Celery prefork forks a
-    parent that may be scoring): children get fresh locks."""
-    for cache in list(_CACHES):
-        cache._lock = threading.Lock()
-
-
-os.register_at_fork(after_in_child=_fresh_locks_after_fork)
+MAX_VERDICT_BYTES = 64 << 20
 
 
 def compare_local(pred: str | Extraction | None, gold: object,

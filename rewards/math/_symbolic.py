@@ -4,11 +4,12 @@ math-verify's known false positives."""
 
 from __future__ import annotations
 
-import functools
 import logging
 import math
 import re
 from typing import Any
+
+from rewards.cache import byte_cache
 
 __all__ = ["symbolic_compare", "warm_up"]
 
@@ -95,7 +96,7 @@ def _trailing_variables_kept(text: str) -> str:
     return _TRAILING_LETTER.sub(keep, text)
 
 
-@functools.lru_cache(maxsize=4096)
+@byte_cache(64 << 20)
 def _parse(text: str) -> tuple[Any, ...]:
     """Parsed sympy objects for one text; cached because the gold of a prompt comes back
     once per rollout (sympy objects are immutable, so sharing them is safe). The boxed answer
@@ -139,7 +140,7 @@ def _imaginary_unit(gold: tuple[Any, ...],
     return tuple(map(unit, gold)), tuple(map(unit, pred))
 
 
-@functools.lru_cache(maxsize=4096)
+@byte_cache(64 << 20)
 def _parse_gold(text: str) -> tuple[Any, ...]:
     """The gold as one answer: its LaTeX, or else a number math-verify finds in it only where
     nothing else in the gold carries meaning (`\\approx 8.24`, `5,305,028,517 \\mathrm{~N}`).

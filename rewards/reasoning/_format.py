@@ -36,8 +36,12 @@ def think_answer_format(text: str, think: tuple[str, str] = ("<think>", "</think
     """open-r1's `format_reward`: `<think>\\n...\\n</think>\\n<answer>\\n...\\n</answer>`, the
     whole completion (the blocks may be empty and may hold any text, as `.*?` may).
 
-    One difference: open-r1 matches with re.MULTILINE, so its `$` also accepts any text after
-    a line break behind `</answer>`; here only whitespace may follow the answer block."""
+    Two differences, both where open-r1's pattern can be satisfied by tag spam:
+    - open-r1 matches with re.MULTILINE, so its `$` also accepts any text after a line break
+      behind `</answer>`; here only whitespace may follow the answer block;
+    - its lazy `.*?` also matches the layout repeated (`<think>..</answer>` fifty times, or a
+      `<think>` opened again inside the block); here each of the four tags occurs once, as
+      TRL's `think_format_reward` already requires of `<think>`."""
     prefix = think[0] + "\n"
     separator = "\n" + think[1] + "\n" + answer[0] + "\n"
     suffix = "\n" + answer[1]
@@ -45,6 +49,8 @@ def think_answer_format(text: str, think: tuple[str, str] = ("<think>", "</think
     if len(text) < len(prefix) + len(separator) + len(suffix):
         return False
     if not (text.startswith(prefix) and text.endswith(suffix)):
+        return False
+    if any(text.count(tag) != 1 for tag in (*think, *answer)):
         return False
     return separator in text[len(prefix):len(text) - len(suffix)]
 

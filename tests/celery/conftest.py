@@ -29,8 +29,8 @@ from celery_cluster import (  # type: ignore[import-not-found]
 
 @pytest.fixture(scope="session")
 def redis_client():  # type: ignore[no-untyped-def]
-    pytest.importorskip("celery", reason="needs the celery extra: pip install "
-                                         "'rewards-engine[celery]'")
+    pytest.importorskip("celery", reason="needs the celery extra: pip install -e "
+                                         "'.[celery]'")
     if not reachable(6379):
         pytest.skip("needs Redis on 127.0.0.1:6379")
     import redis

@@ -10,7 +10,7 @@ import pytest
 
 from rewards import ConfigError, Sample, Score, parse_config
 
-pytest.importorskip("celery", reason="needs the celery extra: pip install 'rewards-engine[celery]'")
+pytest.importorskip("celery", reason="needs the celery extra: pip install -e '.[celery]'")
 
 from integrations.celery._routing import domain_queues
 from integrations.celery._wire import (

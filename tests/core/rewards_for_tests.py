@@ -54,3 +54,15 @@ def unreadable_unless_digits(sample: Sample) -> Score:
     if not str(sample.reference).strip().isdigit():
         return Score(None, "bad_reference")
     return Score(exact(sample))
+
+
+@reward
+def always_raises(sample: Sample) -> float:
+    """A broken plugin: raises on every row."""
+    raise RuntimeError("this plugin is broken")
+
+
+@reward
+def returns_none(sample: Sample) -> float | None:
+    """A plugin that abstains (returns None) on every row."""
+    return None if sample.completion is not None else 0.0

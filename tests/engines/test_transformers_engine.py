@@ -16,8 +16,8 @@ from rewards.engines import (
 )
 from rewards.errors import ConfigError, EngineError
 
-pytest.importorskip("transformers", reason="pip install 'rewards-engine[train]'")
-torch = pytest.importorskip("torch", reason="pip install 'rewards-engine[train]'")
+pytest.importorskip("transformers", reason="pip install -e '.[train]'")
+torch = pytest.importorskip("torch", reason="pip install -e '.[train]'")
 
 CHAT = [{"role": "user", "content": "What is 2 + 3?"}]
 

@@ -11,7 +11,7 @@ import pytest
 from rewards.engines import Engine, TransformersEngine, VLLMServerEngine
 from rewards.errors import EngineError
 
-torch = pytest.importorskip("torch", reason="pip install 'rewards-engine[train]'")
+torch = pytest.importorskip("torch", reason="pip install -e '.[train]'")
 
 TOL = 2e-3  # float32 everywhere; different kernels and batch shapes
 PROMPTS: list[Any] = [

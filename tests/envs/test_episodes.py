@@ -120,7 +120,7 @@ class Broken:
         return "1"
 
 
-def test_infrastructure_failure_abstains_and_bugs_raise():
+def test_infrastructure_failure_abstains_and_a_bug_ends_only_its_episode():
     config = env_config(use="number_guess")
     episode = Episode(Broken(), Sample("p", "", reference=1), config)
     episode.start()
@@ -135,12 +135,48 @@ def test_infrastructure_failure_abstains_and_bugs_raise():
     assert ok.reward == pytest.approx(0.9)
     assert turn_metrics([bad, ok])["turn/env_errors"] == 0.5
 
-    class Buggy(Broken):
-        def step(self, action):
-            raise KeyError("a bug")
 
-    with pytest.raises(KeyError):
-        Episode(Buggy(), Sample("p", ""), config).step("a")
+
+class Buggy(Broken):
+    """An environment with a bug that one action reaches."""
+
+    def step(self, action):
+        if "poison" in action:
+            raise KeyError("a bug")
+        return StepResult("fine", reward=-0.1, done=True)
+
+
+def test_a_bug_reached_by_one_episode_is_its_error_row_not_the_batch():
+    config = env_config(use="number_guess")
+    buggy = Episode(Buggy(), Sample("p", "", reference=1), config)
+    buggy.start()
+    result = buggy.step("poison")  # raised KeyError out of the batch before
+    assert result.done and buggy.failure == "KeyError: 'a bug'" and buggy.error is None
+    fine = Episode(Buggy(), Sample("p", "", reference=1), config)
+    fine.start()
+    fine.step("1")
+    bad, ok = score_trajectories([buggy, fine], math_reward())
+    assert bad.reward is None and bad.reason == "error" and bad.final.reason == "error"
+    assert ok.reward == pytest.approx(0.9)
+    assert turn_metrics([bad, ok])["turn/env_errors"] == 0.5
+
+
+@pytest.mark.parametrize("reference", [7.9, "7.9", "7.5e0", True, float("nan"), "7 apples"])
+def test_number_guess_abstains_on_a_reference_that_is_not_a_whole_number(reference):
+    config = env_config(use="number_guess", max_turns=2)
+    # 7.9 played as 7 before: "7" won the game
+    trajectory, = run_episodes(config, math_reward(), [Sample("g", "", reference=reference)],
+                               scripted(["7", "1"]))
+    assert trajectory.reward is None and trajectory.reason == "env_error"
+    assert trajectory.turns == ()
+
+
+@pytest.mark.parametrize("reference", [7, 7.0, "7", " 7 ", "7.0"])
+def test_number_guess_reads_a_whole_number_however_written(reference):
+    config = env_config(use="number_guess", max_turns=2)
+    trajectory, = run_episodes(config, math_reward(), [Sample("g", "", reference=reference)],
+                               scripted(["7"]))
+    assert trajectory.reason == "ok" and trajectory.final.value == 1.0
 
 
 def test_async_episodes_match_sync():
@@ -186,3 +222,39 @@ def test_a_near_miss_of_an_environment_key_is_a_typo_not_an_option():
         load_options(EnvConfig, {"use": "number_guess", "max_turn": 3}, where="test")
     config = load_options(EnvConfig, {"use": "number_guess", "step_penalty": 0.1}, where="test")
     assert dict(config.options) == {"step_penalty": 0.1}
+
+
+class Odd:
+    """An environment whose outputs are malformed in one way per action."""
+
+    name = "odd"
+
+    def reset(self, sample):
+        return "start \ud800"
+
+    def step(self, action):
+        if action == "none reward":
+            return StepResult("x", reward=None, done=True)
+        return StepResult("seen \ud800 here", reward=-0.1, done=action == "stop")
+
+    def final_answer(self):
+        raise ValueError("no answer kept")
+
+
+def test_what_an_environment_returns_is_read_without_sinking_the_batch():
+    config = env_config(use="number_guess")
+    episode = Episode(Odd(), Sample("p", "", reference=1), config)
+    assert episode.start() == "start \ufffd"  # a tokenizer raised on the lone surrogate
+    assert episode.step("go").observation == "seen \ufffd here"
+    broken = Episode(Odd(), Sample("p", "", reference=1), config)
+    broken.start()
+    assert broken.step("none reward").done and broken.failure.startswith("TypeError")
+    no_answer = Episode(Odd(), Sample("p", "", reference=1), config)
+    no_answer.start()
+    no_answer.step("stop")
+    fine = Episode(env_factory(config)(), Sample("p", "", reference=1), config)
+    fine.start()
+    fine.step("1")
+    a, b, c = score_trajectories([broken, no_answer, fine], math_reward())
+    assert (a.reason, b.reason) == ("error", "error") and a.reward is None is b.reward
+    assert "no answer kept" in no_answer.failure and c.reward == pytest.approx(0.9)

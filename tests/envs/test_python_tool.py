@@ -156,3 +156,41 @@ def test_options_are_checked():
 
     with pytest.raises(ConfigError, match="tool_time_limit_s"):
         env_factory(config(tool_time_limit_s=0))
+
+
+SURROGATE = '<tool_call>{"name": "python", "arguments": {"code": "print(\'\\ud800\')"}}</tool_call>'
+"""A JSON string holding the six characters `\\ud800`: a lone surrogate in the decoded code."""
+
+
+@pytest.mark.parametrize("mode", ["cold", "auto"])
+def test_a_lone_surrogate_in_a_tool_call_is_that_episodes_data(sandbox_ready, mode):
+    """Cold mode raised UnicodeEncodeError out of `run_episodes`: every episode of the batch
+    was lost. Now the call is an error observation and the batch scores."""
+    assert "\\ud800" in SURROGATE and find_code(SURROGATE)[0] == "print('\ud800')"
+
+    def policy(messages):
+        if len(messages) > 1:
+            return "The answer is \\boxed{42}"
+        return SURROGATE if "surrogate" in messages[0]["content"] else HERMES
+
+    samples = [Sample("surrogate", "", reference="42"), Sample("what is 6 * 7?", "",
+                                                              reference="42")]
+    bad, good = run_episodes(config(mode=mode), math_reward(), samples, policy)
+    assert "not valid text" in bad.turns[0].observation and "\\ud800" in bad.turns[0].observation
+    assert bad.counter("tool_errors") == 1 and bad.reward == 1.0 and bad.reason == "ok"
+    assert good.turns[0].observation.strip() == "<output>\n42\n</output>"
+    assert good.reward == 1.0
+
+
+@pytest.mark.parametrize("code", ['print("</code>")', 'print("<tool_call>{}</tool_call>")',
+                                  "s = '```python'\nprint(s)"])
+def test_run_code_runs_the_code_as_it_is(sandbox_ready, code):
+    """What the adapters call with the code their framework parsed: no wrapping in
+    `<code>...</code>` and no second parse, so markup in the program stays the program."""
+    env = env_factory(config())()
+    env.reset(Sample("q", ""))
+    result = env.run_code(code)
+    assert result.info["tool_errors"] == 0, result.observation
+    expected = code.split("(", 1)[1].rsplit(")", 1)[0].strip("\"'") if "print(\"" in code \
+        else "```python"
+    assert result.observation == f"\n<output>\n{expected}\n</output>\n"

@@ -15,7 +15,7 @@ from rewards import Sample
 from rewards.engines import Generation, TransformersEngine
 from rewards.errors import ConfigError
 
-pytest.importorskip("transformers", reason="pip install 'rewards-engine[train]'")
+pytest.importorskip("transformers", reason="pip install -e '.[train]'")
 
 PAIRS = [
     Pair("What is 2 + 3?", "2 + 3 = 5, so the answer is 5.", "The answer is 6."),

@@ -16,7 +16,7 @@ from rewards.cli import main
 from rewards.engines import TransformersEngine
 from rewards.errors import ConfigError, InputError
 
-pytest.importorskip("transformers", reason="pip install 'rewards-engine[train]'")
+pytest.importorskip("transformers", reason="pip install -e '.[train]'")
 
 SETS = [
     CandidateSet("What is 2 + 3?", ("5", "6", "five", "5")),  # the duplicate "5" is judged once

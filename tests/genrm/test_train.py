@@ -15,8 +15,8 @@ from rewards import Sample
 from rewards.engines import TransformersEngine
 from rewards.errors import ConfigError, InputError
 
-torch = pytest.importorskip("torch", reason="pip install 'rewards-engine[train]'")
-pytest.importorskip("transformers", reason="pip install 'rewards-engine[train]'")
+torch = pytest.importorskip("torch", reason="pip install -e '.[train]'")
+pytest.importorskip("transformers", reason="pip install -e '.[train]'")
 
 
 def test_bradley_terry_loss_hand_numbers() -> None:

@@ -17,7 +17,7 @@ from rewards import Sample
 from rewards.cli import main
 from rewards.engines import Engine, TransformersEngine, VLLMServerEngine
 
-pytest.importorskip("transformers", reason="pip install 'rewards-engine[train]'")
+pytest.importorskip("transformers", reason="pip install -e '.[train]'")
 
 TOL = 2e-3
 PAIRS = [

@@ -84,8 +84,8 @@ def test_pass_mode_and_mode() -> None:
     text = 'Here you go:\n"Quoted answer"\nEnjoy'
     assert _score(reference, text).value == 0.5
     assert _score(reference, text, pass_mode="all").value == 0.0
-    assert _score(reference, text, mode="loose").value == 1.0
-    assert _score(reference, text, mode="loose", pass_mode="all").value == 1.0
+    assert _score(reference, text, mode="loose", allow_loose=True).value == 1.0
+    assert _score(reference, text, mode="loose", allow_loose=True, pass_mode="all").value == 1.0
 
 
 def test_repeated_ids_keep_every_verdict_in_parts() -> None:
@@ -135,7 +135,7 @@ MIXED = """
 domains:
   math: {rewards: [{use: math}]}
   code: {rewards: [{use: rtv}]}
-  ifeval: {rewards: [{use: ifeval, mode: loose}]}
+  ifeval: {rewards: [{use: ifeval, mode: loose, allow_loose: true}]}
 normalize: none
 """
 IF_REFERENCE = json.dumps({"instruction_id_list": ["punctuation:no_comma", "detectable_format:title"],

@@ -69,8 +69,8 @@ domains:
 
 @pytest.fixture(scope="session")
 def math_server(math_config: Path) -> Iterator[Server]:
-    pytest.importorskip("fastapi", reason="the server needs pip install 'rewards-engine[server]'")
-    pytest.importorskip("uvicorn", reason="the server needs pip install 'rewards-engine[server]'")
+    pytest.importorskip("fastapi", reason="the server needs pip install -e '.[server]'")
+    pytest.importorskip("uvicorn", reason="the server needs pip install -e '.[server]'")
     server = Server(math_config)
     yield server
     server.stop()

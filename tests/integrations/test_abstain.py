@@ -108,7 +108,7 @@ def test_openrlhf_masks_through_dynamic_filtering_scores(config) -> None:
 
 
 def test_server_reports_abstentions_refuses_deep_json_and_a_misconfigured_run(config) -> None:
-    pytest.importorskip("fastapi", reason="the server needs pip install 'rewards-engine[server]'")
+    pytest.importorskip("fastapi", reason="the server needs pip install -e '.[server]'")
     from fastapi.testclient import TestClient
 
     from integrations.server import create_app

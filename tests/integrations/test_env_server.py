@@ -1,5 +1,7 @@
 """The environment HTTP face (OpenEnv's shapes): episodes over reset/step, scored on the
-server; bad requests named; a remote environment runs the same episode as a local one."""
+server; bad requests named; a remote environment runs the same episode as a local one; ids the
+server chooses, live episodes never evicted, actions kept only as cut, the shared token and
+body bounds of our other servers, and the start-up line."""
 
 from __future__ import annotations
 
@@ -20,26 +22,36 @@ def reward():
     return build_reward(parse_config({"domains": {"default": {"rewards": ["math"]}}}))
 
 
+def guess_config(**extra):
+    return load_options(EnvConfig, {"use": "number_guess", "max_turns": 3, **extra}, where="t")
+
+
 @pytest.fixture
 def client():
-    config = load_options(EnvConfig, {"use": "number_guess", "max_turns": 3}, where="t")
-    return TestClient(create_env_app(config, reward(), max_episodes=8))
+    return TestClient(create_env_app(guess_config(), reward(), max_episodes=8))
+
+
+def reset(client, reference=6, **sample):
+    reply = client.post("/reset", json={"sample": {"prompt": "Guess", "reference": reference,
+                                                   **sample}})
+    assert reply.status_code == 200, reply.text
+    return reply.json()["observation"]["episode_id"]
 
 
 def test_reset_step_until_done(client):
-    out = client.post("/reset", json={"episode_id": "e1",
-                                      "sample": {"prompt": "Guess", "reference": 6}}).json()
-    assert out == {"observation": {"text": "", "episode_id": "e1"}, "reward": None,
+    out = client.post("/reset", json={"sample": {"prompt": "Guess", "reference": 6}}).json()
+    e1 = out["observation"]["episode_id"]
+    assert out == {"observation": {"text": "", "episode_id": e1}, "reward": None,
                    "done": False}
-    first = client.post("/step", json={"episode_id": "e1", "action": {"text": "4"}}).json()
+    first = client.post("/step", json={"episode_id": e1, "action": {"text": "4"}}).json()
     assert first["observation"]["text"].strip() == "Higher." and not first["done"]
     assert first["reward"] == pytest.approx(-0.1)
-    last = client.post("/step", json={"episode_id": "e1", "action": {"text": "6"}}).json()
+    last = client.post("/step", json={"episode_id": e1, "action": {"text": "6"}}).json()
     assert last["done"] and last["reward"] == pytest.approx(0.9)
     assert last["observation"]["trajectory_reward"] == pytest.approx(0.8)
-    assert client.get("/state", params={"episode_id": "e1"}).json() == {
-        "episode_id": "e1", "step_count": 2, "done": True}
-    again = client.post("/step", json={"episode_id": "e1", "action": {"text": "6"}})
+    assert client.get("/state", params={"episode_id": e1}).json() == {
+        "episode_id": e1, "step_count": 2, "done": True}
+    again = client.post("/step", json={"episode_id": e1, "action": {"text": "6"}})
     assert again.status_code == 409
 
 
@@ -48,15 +60,71 @@ def test_bad_requests_are_named(client):
     assert "prompt" in client.post("/reset", json={"sample": {}}).text
     assert client.post("/step", json={"episode_id": "nope", "action": {"text": "1"}}
                        ).status_code == 404
-    client.post("/reset", json={"episode_id": "e2", "sample": {"prompt": "p", "reference": 1}})
-    assert client.post("/step", json={"episode_id": "e2", "action": "1"}).status_code == 422
+    e2 = reset(client, 1)
+    assert client.post("/step", json={"episode_id": e2, "action": "1"}).status_code == 422
+    for body, field in (({"sample": {"prompt": "p", "meta": [1]}}, "sample.meta"),
+                        ({"sample": {"prompt": "p", "meta": "x"}}, "sample.meta"),
+                        ({"sample": {"prompt": "p", "group": {"a": 1}}}, "sample.group"),
+                        ([1, 2], "body")):
+        reply = client.post("/reset", json=body)
+        assert reply.status_code == 422 and reply.json()["field"] == field, reply.text
+    for path in ("/reset", "/step"):
+        reply = client.post(path, content=b"{not json", headers={"content-type":
+                                                                 "application/json"})
+        assert reply.status_code == 422 and reply.json()["field"] == "body", reply.text
 
 
-def test_episodes_are_bounded(client):
-    for i in range(20):
-        client.post("/reset", json={"episode_id": f"x{i}", "sample": {"prompt": "p",
-                                                                      "reference": 1}})
-    assert client.get("/health").json()["episodes"] == 8
+def test_ids_are_the_servers_and_a_client_cannot_replace_a_live_episode(client):
+    """Every id is chosen by the server (unguessable, distinct); a reset that names an id,
+    a live one included, is refused and the live episode goes on untouched."""
+    ids = [reset(client) for _ in range(4)]
+    assert len(set(ids)) == 4 and all(len(i) >= 24 for i in ids)
+    client.post("/step", json={"episode_id": ids[0], "action": {"text": "4"}})
+    hijack = client.post("/reset", json={"episode_id": ids[0],
+                                         "sample": {"prompt": "Guess", "reference": 1}})
+    assert hijack.status_code == 422 and hijack.json()["field"] == "episode_id"
+    assert client.get("/state", params={"episode_id": ids[0]}).json()["step_count"] == 1
+    last = client.post("/step", json={"episode_id": ids[0], "action": {"text": "6"}}).json()
+    assert last["done"] and last["observation"]["final_reward"] == 1.0  # still reference 6
+
+
+def test_a_full_server_refuses_new_episodes_and_never_evicts_live_ones():
+    """With 8 held, a ninth reset is a 503 while all 8 are live (each still steps); a
+    finished episode, or one idle past `idle_s`, makes room."""
+    import time
+
+    app = create_env_app(guess_config(), reward(), max_episodes=8, idle_s=0.5)
+    client = TestClient(app)
+    live = [reset(client) for _ in range(8)]
+    for _ in range(3):
+        full = client.post("/reset", json={"sample": {"prompt": "Guess", "reference": 6}})
+        assert full.status_code == 503 and full.headers["retry-after"] == "1"
+    for episode_id in live:
+        step = client.post("/step", json={"episode_id": episode_id, "action": {"text": "4"}})
+        assert step.status_code == 200 and not step.json()["done"]
+    client.post("/step", json={"episode_id": live[0], "action": {"text": "6"}})  # finished
+    fresh = reset(client)
+    assert fresh not in live and client.get("/health").json()["episodes"] == 8
+    assert client.get("/state", params={"episode_id": live[0]}).status_code == 404
+    assert client.post("/reset", json={"sample": {"prompt": "G", "reference": 6}}
+                       ).status_code == 503
+    time.sleep(0.6)  # every episode is now idle past idle_s: the least recently used goes
+    reset(client)
+    assert client.get("/state", params={"episode_id": live[1]}).status_code == 404
+    assert client.get("/state", params={"episode_id": fresh}).status_code == 200
+
+
+def test_an_action_is_kept_only_as_cut():
+    """A step's action is cut to the environment's max_action_chars before the environment
+    sees it and before the episode keeps it: a 4 MB action is not held."""
+    app = create_env_app(guess_config(max_action_chars=100), reward())
+    client = TestClient(app)
+    episode_id = reset(client)
+    big = "4" + " " * (4 << 20)
+    assert client.post("/step", json={"episode_id": episode_id, "action": {"text": big}}
+                       ).status_code == 200
+    [turn] = app.state.episodes.get(episode_id).turns
+    assert len(turn.action) == 100
 
 
 def test_remote_environment_runs_the_local_episode(client):
@@ -65,7 +133,7 @@ def test_remote_environment_runs_the_local_episode(client):
     remotes = []
 
     def make(*args):
-        env = RemoteEnvironment("http://testserver", client=client)
+        env = RemoteEnvironment("http://testserver", client=client, token="")
         remotes.append(env)
         return env
 
@@ -105,12 +173,56 @@ def test_request_bodies_are_bounded_as_on_the_other_servers():
 
     config = load_options(EnvConfig, {"use": "number_guess", "max_turns": 3}, where="t")
     client = TestClient(create_env_app(config, reward(), max_held_bytes=4096))
-    big = client.post("/reset", json={"episode_id": "big",
-                                      "sample": {"prompt": "x" * 8192, "reference": 6}})
+    big = client.post("/reset", json={"sample": {"prompt": "x" * 8192, "reference": 6}})
     assert big.status_code == 413
     assert client.get("/health").json()["episodes"] == 0
-    small = client.post("/reset", json={"episode_id": "s", "sample": {"prompt": "Guess",
-                                                                      "reference": 6}})
+    small = client.post("/reset", json={"sample": {"prompt": "Guess", "reference": 6}})
     assert small.status_code == 200 and client.get("/health").json()["episodes"] == 1
     with pytest.raises(ConfigError, match="max_held_bytes must be positive"):
         create_env_app(config, reward(), max_held_bytes=0)
+
+
+def test_a_token_guards_every_route():
+    """`token`: without it (or with another) every route is 401, the body unread; with it as a
+    Bearer header or `?access_token=`, the episode runs; `RemoteEnvironment` sends it."""
+    app = create_env_app(guess_config(), reward(), token="env-token_0.9~")
+    client = TestClient(app)
+    body = {"sample": {"prompt": "Guess", "reference": 6}}
+    for headers, query in (({}, ""), ({"Authorization": "Bearer nope"}, ""),
+                           ({}, "?access_token=env-token")):
+        assert client.post("/reset" + query, json=body, headers=headers).status_code == 401
+        assert client.get("/health" + query, headers=headers).status_code == 401
+    assert client.post("/reset?access_token=env-token_0.9~", json=body).status_code == 200
+    remote = RemoteEnvironment("http://testserver", client=client, token="env-token_0.9~")
+    remote.reset(Sample("Guess", "", reference=6))
+    assert remote.step("6").done and remote.final_reward == 1.0
+    with pytest.raises(Exception, match="401"):
+        RemoteEnvironment("http://testserver", client=client, token="").reset(
+            Sample("Guess", "", reference=6))
+
+
+def test_main_prints_where_it_serves_and_takes_the_token(tmp_path, monkeypatch, capsys):
+    """`python -m integrations.env_server` prints one line at start (address, routes, the
+    token's presence, the body bounds) and passes --token on; a token that cannot travel in
+    a URL is refused before it starts."""
+    import uvicorn
+
+    from integrations import env_server
+    from rewards.errors import ConfigError
+
+    (tmp_path / "env.yaml").write_text("environment: {use: number_guess, max_turns: 3}\n")
+    (tmp_path / "reward.yaml").write_text("domains: {default: {rewards: [math]}}\n")
+    served = []
+    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: served.append((app, kw)))
+    monkeypatch.setenv("REWARDS_ENV_TOKEN", "from-env")
+    env_server.main(["--environment", str(tmp_path / "env.yaml"), "--reward-config",
+                     str(tmp_path / "reward.yaml"), "--port", "8123"])
+    line = capsys.readouterr().err
+    assert "environment server: serving http://127.0.0.1:8123" in line
+    assert "POST /reset" in line and "token required" in line and "JSON values" in line
+    app, options = served[0]
+    assert options["port"] == 8123
+    assert TestClient(app).get("/health").status_code == 401
+    with pytest.raises(ConfigError, match="URL-safe"):
+        env_server.main(["--environment", str(tmp_path / "env.yaml"), "--reward-config",
+                         str(tmp_path / "reward.yaml"), "--token", "a+b"])

@@ -50,7 +50,7 @@ def _local(tmp_path: Path, mode: str) -> list[list[float | None]]:
 
 
 def _server(tmp_path: Path, mode: str) -> list[list[float | None]]:
-    pytest.importorskip("fastapi", reason="the server needs pip install 'rewards-engine[server]'")
+    pytest.importorskip("fastapi", reason="the server needs pip install -e '.[server]'")
     from fastapi.testclient import TestClient
 
     from integrations.server import create_app

@@ -6,7 +6,6 @@ and malformed bodies."""
 
 from __future__ import annotations
 
-import asyncio
 import base64
 import json
 import shutil
@@ -19,9 +18,9 @@ from typing import Any
 import pytest
 from integration_helpers import ServerProcess  # type: ignore[import-not-found]
 
-httpx = pytest.importorskip("httpx", reason="pip install 'rewards-engine[server]'")
-pytest.importorskip("fastapi", reason="pip install 'rewards-engine[server]'")
-pytest.importorskip("uvicorn", reason="pip install 'rewards-engine[server]'")
+httpx = pytest.importorskip("httpx", reason="pip install -e '.[server]'")
+pytest.importorskip("fastapi", reason="pip install -e '.[server]'")
+pytest.importorskip("uvicorn", reason="pip install -e '.[server]'")
 
 RESPONSE_KEYS = {"status", "message", "compile_result", "run_result", "executor_pod_name",
                  "files"}
@@ -368,65 +367,22 @@ def test_non_finite_limits_are_422(server: FusionServer, field: str, raw: str) -
     assert run_code(server, code="print(2)", language="python")["run_result"]["stdout"] == "2\n"
 
 
-def test_held_request_bodies_are_bounded() -> None:
-    """Requests in the server (here: an app that holds them until released) hold at most
-    `max_held` body bytes together. A body that says its length waits, unread, for room (then
-    runs: never refused); one sent in chunks without a length is a 503 once past the bound;
-    once requests are answered their bytes are free again."""
-    from integrations._body import BodyLimit
+@pytest.mark.parametrize("memory", [1, 8, 15])
+def test_a_memory_limit_the_sandbox_cannot_apply_is_422(server: FusionServer,
+                                                        memory: int) -> None:
+    """`memory_limit_MB: 1` once ran `print(1)` and answered Success (a warm interpreter's
+    pages are not counted): a limit under MIN_MEMORY_MB is refused, never replaced; the
+    smallest one applied, and the server's default (<= 0), run."""
+    from integrations.sandbox_fusion import MIN_MEMORY_MB
 
-    release = asyncio.Event()
-    started: list[int] = []
-
-    async def app(scope: Any, receive: Any, send: Any) -> None:
-        body = (await receive())["body"]
-        started.append(len(body))
-        await release.wait()
-        await send({"type": "http.response.start", "status": 200, "headers": []})
-        await send({"type": "http.response.body", "body": b"ok"})
-
-    limit = BodyLimit(app, max_bytes=1000, max_held=2500)
-    unread: list[int] = []  # messages of each request nobody has received yet
-
-    async def request(size: int, *, declared: bool, chunk: int = 100) -> int:
-        headers = [(b"content-length", str(size).encode())] if declared else []
-        parts = [b"x" * min(chunk, size - i) for i in range(0, size, chunk)] or [b""]
-        messages = [{"type": "http.request", "body": p, "more_body": i < len(parts) - 1}
-                    for i, p in enumerate(parts)]
-        sent: list[dict] = []
-        unread.append(len(messages))
-        me = len(unread) - 1
-
-        async def receive() -> dict:
-            unread[me] = max(0, unread[me] - 1)
-            return messages.pop(0) if messages else {"type": "http.disconnect"}
-
-        async def send(message: dict) -> None:
-            sent.append(message)
-
-        await limit(scope={"type": "http", "headers": headers}, receive=receive, send=send)
-        return sent[0]["status"]
-
-    async def settle() -> None:
-        for _ in range(50):
-            await asyncio.sleep(0)
-
-    async def scenario() -> None:
-        held = [asyncio.create_task(request(900, declared=True)) for _ in range(2)]
-        await settle()
-        assert started == [900, 900] and limit.held == 1800
-        waiting = asyncio.create_task(request(900, declared=True))
-        await settle()
-        assert len(started) == 2 and unread[2] == 9  # not a byte of it read: it waits
-        assert await request(900, declared=False) == 503  # chunked: refused past the bound
-        assert await request(2000, declared=True) == 413
-        assert limit.held == 1800  # the waiting one holds nothing yet
-        release.set()
-        assert await asyncio.gather(*held, waiting) == [200, 200, 200]
-        assert started == [900, 900, 900] and limit.held == 0
-        assert await request(900, declared=False) == 200
-
-    asyncio.run(scenario())
+    reply = httpx.post(f"{server.url}/run_code", timeout=30, json={
+        "code": "print(1)", "language": "python", "memory_limit_MB": memory})
+    assert reply.status_code == 422, reply.text
+    [error] = reply.json()["detail"]
+    assert error["loc"] == ["body", "memory_limit_MB"] and str(MIN_MEMORY_MB) in error["msg"]
+    for applied in (MIN_MEMORY_MB, 0, -1):
+        data = run_code(server, code="print(1)", language="python", memory_limit_MB=applied)
+        assert data["status"] == "Success", (applied, data)
 
 
 def test_a_token_guards_every_endpoint(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -438,6 +394,9 @@ def test_a_token_guards_every_endpoint(tmp_path: Path, monkeypatch: pytest.Monke
     guarded = ServerProcess(["sandbox", "serve", "--workers", "1"], log_dir=tmp_path,
                             ready_path=f"/v1/ping?access_token={token}", timeout=120)
     try:
+        started = guarded.output()  # the start-up line names the token and the body bounds
+        assert f"rewards sandbox serve: serving {guarded.url} (POST /run_code, GET /v1/ping); " \
+               "token required" in started and "at most 16 MiB each" in started, started
         url = f"{guarded.url}/run_code"
         body = {"code": "print('ran')", "language": "python"}
         for headers, query in (({}, ""), ({"Authorization": "Bearer wrong"}, ""),
@@ -469,17 +428,25 @@ def test_a_token_guards_every_endpoint(tmp_path: Path, monkeypatch: pytest.Monke
         guarded.stop()
 
 
-def test_a_token_must_be_printable(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_token_must_be_url_safe(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A token travels in a header and in `?access_token=`: one with a character a query
+    string changes (`+` reads as a space; `&`, `#`, `%`, `=` cut or decode it) is refused at
+    start, not accepted to fail later in the documented URL form."""
+    import secrets
+
     from integrations._auth import resolve_token
     from rewards.errors import ConfigError
 
     monkeypatch.delenv("REWARDS_SANDBOX_TOKEN", raising=False)
     assert resolve_token(None, "REWARDS_SANDBOX_TOKEN") is None
+    made = secrets.token_urlsafe(32)
+    assert resolve_token(made, "REWARDS_SANDBOX_TOKEN") == made
     monkeypatch.setenv("REWARDS_SANDBOX_TOKEN", "")
     assert resolve_token(None, "REWARDS_SANDBOX_TOKEN") is None  # empty: no token
     monkeypatch.setenv("REWARDS_SANDBOX_TOKEN", "from-env")
     assert resolve_token(None, "REWARDS_SANDBOX_TOKEN") == "from-env"
     assert resolve_token("given", "REWARDS_SANDBOX_TOKEN") == "given"
-    for bad in ("", "two words", "tab\there", "caf\u00e9"):
+    for bad in ("", "two words", "tab\there", "caf\u00e9", "a+b", "a&b", "a#b", "a%2Bb", "a=b",
+                "a/b"):
         with pytest.raises(ConfigError, match="token"):
             resolve_token(bad, "REWARDS_SANDBOX_TOKEN")

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from integration_helpers import Server, write_config  # type: ignore[import-not-found]
 
-httpx = pytest.importorskip("httpx", reason="pip install 'rewards-engine[server]'")
+httpx = pytest.importorskip("httpx", reason="pip install -e '.[server]'")
 
 ROLLOUTS = Path(__file__).parents[2] / "rewards" / "data" / "example_rollouts.jsonl"
 CHATML_PROMPT = "<|im_start|>user\n{q}<|im_end|>\n<|im_start|>assistant\n"
@@ -231,6 +231,9 @@ def test_a_token_guards_the_reward_server(math_config: Path) -> None:
                             log_dir=math_config.parent,
                             ready_path=f"/health?access_token={token}")
     try:
+        started = guarded.output()  # the start-up line: where, routes, the token, the bounds
+        assert f"rewards serve: serving {guarded.url} (POST /get_reward, GET /health); " \
+               "token required" in started and "64 MiB held at once" in started, started
         query, prompt, label = as_openrlhf(example_rows()[0])
         body = {"query": [query], "prompts": [prompt], "labels": [label]}
         url = f"{guarded.url}/get_reward"
@@ -355,3 +358,23 @@ def test_serve_passes_max_held_mb_and_refuses_a_bound_that_is_not_positive(
     assert exited.value.code == 2
     with pytest.raises(ConfigError, match="max_held_bytes must be positive"):
         create_app(str(math_config), max_held_bytes=0)
+
+
+def test_a_trickling_client_does_not_starve_an_honest_one(math_server: Server) -> None:
+    """One client declares a 64 MiB body (the whole bound on held bodies) and sends a byte a
+    second. Before, it held the reservation and an honest 100-byte request got no answer in
+    15 s; now it keeps only what it sent, and the honest request is scored at once."""
+    import socket
+    import time
+
+    port = int(math_server.url.rsplit(":", 1)[1])
+    with socket.create_connection(("127.0.0.1", port)) as trickler:
+        trickler.sendall(b"POST /get_reward HTTP/1.1\r\nHost: x\r\nContent-Type: "
+                         b"application/json\r\nContent-Length: %d\r\n\r\n[" % (64 << 20))
+        time.sleep(0.05)  # it is in the server, its length reserved, before the honest one
+        start = time.monotonic()
+        reply = httpx.post(f"{math_server.url}/get_reward", timeout=15,
+                           json={"query": ["\\boxed{4}"], "labels": ["4"]})
+        assert reply.status_code == 200 and reply.json()["rewards"] == [1.0]
+        assert time.monotonic() - start < 5.0
+        trickler.sendall(b"0")

@@ -102,7 +102,7 @@ normalize: zscore_by_domain
 
 def test_grpo_trainer_two_steps_with_the_math_reward(math_config: Path, tiny_lm_dir: Path,
                                                      tmp_path: Path) -> None:
-    trl = pytest.importorskip("trl", reason="pip install 'rewards-engine[trl]'")
+    trl = pytest.importorskip("trl", reason="pip install -e '.[trl]'")
     datasets = pytest.importorskip("datasets")
     from transformers import AutoModelForCausalLM, AutoTokenizer
 

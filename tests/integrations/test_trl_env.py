@@ -43,6 +43,22 @@ def test_python_tool_runs_in_the_sandbox():
     assert env.get_reward() == 0.0
 
 
+@pytest.mark.parametrize("code", ['print("</code>")', 'print("<tool_call>x</tool_call>")'])
+def test_python_tool_passes_the_code_through_as_code(code):
+    """The code was wrapped in <code>...</code> and parsed again: a program printing
+    "</code>" ran cut at it (a syntax error), one holding <tool_call> text ran that instead."""
+    import sandbox
+
+    try:
+        sandbox.run("print(1)")
+    except sandbox.SandboxError as exc:
+        pytest.skip(f"the nsjail sandbox cannot run on this machine: {exc}")
+    env = trl_environment({"use": "python_tool", "tool_time_limit_s": 2})()
+    env.reset(prompt="q", reference="42")
+    printed = code[len('print("'):-len('")')]
+    assert env.python(code).strip() == f"<output>\n{printed}\n</output>"
+
+
 def test_grpo_trainer_takes_the_factory(tiny_lm_dir, tmp_path):
     pytest.importorskip("trl")
     os.environ.setdefault("TRL_EXPERIMENTAL_SILENCE", "1")

@@ -35,3 +35,18 @@ def test_toolset_registers_and_runs_on_the_sandbox():
     assert [t.name for t in tools] == ["python"]
     assert ok.content[0].text == "<output>\n42\n</output>" and not ok.is_error
     assert "[timeout]" in loop.content[0].text
+
+
+def test_markup_in_the_code_stays_the_program():
+    """The code was wrapped in <code>...</code> and parsed again: `print("</code>")` ran cut
+    at the tag (a syntax error)."""
+    import sandbox
+    from integrations.verifiers_env import PythonToolset, PythonToolsetConfig
+
+    try:
+        sandbox.run("print(1)")
+    except sandbox.SandboxError as exc:
+        pytest.skip(f"the nsjail sandbox cannot run on this machine: {exc}")
+    toolset = PythonToolset(PythonToolsetConfig(tool_time_limit_s=2))
+    out = asyncio.run(toolset.python('print("</code>")'))
+    assert out == "<output>\n</code>\n</output>"

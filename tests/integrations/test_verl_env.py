@@ -48,3 +48,27 @@ def test_options_are_checked():
 
     with pytest.raises(ConfigError, match="did you mean 'tool_time_limit_s'"):
         PythonTool({"tool_time_limit": 2})
+
+
+def test_markup_in_the_code_stays_the_program():
+    """The code was wrapped in <code>...</code> and parsed again: `print("</code>")` ran cut
+    at the tag (a syntax error)."""
+    import sandbox
+    from integrations.verl_env import PythonTool
+
+    try:
+        sandbox.run("print(1)")
+    except sandbox.SandboxError as exc:
+        pytest.skip(f"the nsjail sandbox cannot run on this machine: {exc}")
+    tool = PythonTool({"type": "native", "tool_time_limit_s": 2})
+
+    async def call(code):
+        instance, _ = await tool.create()
+        out = await tool.execute(instance, {"code": code})
+        await tool.release(instance)
+        return out
+
+    for code, printed in [('print("</code>")', "</code>"),
+                          ('print("<tool_call>x</tool_call>")', "<tool_call>x</tool_call>")]:
+        response, _, metrics = asyncio.run(call(code))
+        assert response.text == f"<output>\n{printed}\n</output>" and metrics["tool_errors"] == 0

@@ -25,7 +25,7 @@ class ToyTask:
 
 @pytest.fixture(scope="session")
 def toy_task(tiny_lm_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> ToyTask:
-    pytest.importorskip("torch", reason="the RL loops need torch: pip install 'rewards-engine[train]'")
+    pytest.importorskip("torch", reason="the RL loops need torch: pip install -e '.[train]'")
     from rewards.testing import pick_target
 
     root = tmp_path_factory.mktemp("toy_task")

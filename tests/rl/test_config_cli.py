@@ -178,6 +178,9 @@ learning_rate: 0.001
     assert main(["train", "grpo", "--config", str(cfg), "--no-progress"]) == 0
     out = capsys.readouterr().out
     assert "trained grpo for 2 steps" in out and "reward/mean" in out
+    # the run ends with what it learned, first steps against last, not one noisy step
+    assert out.splitlines()[-1].startswith("learned: reward/mean ")
+    assert "over the first step" in out and "the last step alone" in out
     rows = [json.loads(x) for x in (tmp_path / "run" / "metrics.jsonl").read_text().splitlines()]
     assert [r["step"] for r in rows] == [1, 2]
     # --resume with more steps continues at step 3
@@ -189,3 +192,51 @@ learning_rate: 0.001
     # a bad config is a clean error, exit code 2
     assert main(["train", "ppo", "--config", str(cfg), "--set", "ppo_epochs=zero"]) == 2
     assert "ppo_epochs" in capsys.readouterr().err
+
+
+def test_learned_summary_compares_the_first_and_last_steps():
+    from rewards.cli.train import learned_summary
+
+    rows = [{"step": i + 1, "reward/mean": v}
+            for i, v in enumerate([0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.9, 0.8, 1.0, 0.9, 1.0, -0.025])]
+    line = learned_summary(rows)
+    # first 5: (0 + .1 + .2 + .3 + .4) / 5 = 0.2; last 5: (.8 + 1 + .9 + 1 - .025) / 5 = 0.735
+    assert line == ("learned: reward/mean 0.2000 over the first 5 steps -> 0.7350 over the "
+                    "last 5 steps (+0.5350); the last step alone: -0.0250")
+    assert "first 2 steps" in learned_summary(rows[:4])  # k is at most half the steps
+    assert learned_summary(rows[:1]) == "reward/mean: 0.0000 (step 1, the only step)"
+    assert learned_summary([{"step": 1, "loss": 0.3}]) == ""
+
+
+def test_a_file_the_setup_script_builds_says_to_run_it(tmp_path, capsys):
+    """Run before its setup script, an example failed with a model hub error."""
+    from rewards.cli import main
+
+    (tmp_path / "setup.py").write_text("# builds toy/\n")
+    (tmp_path / "prompts.jsonl").write_text('{"prompt": "q"}\n')
+    (tmp_path / "reward.yaml").write_text("domains: {default: {rewards: [math]}}\n")
+    cfg = write(tmp_path / "train.yaml", "model: ./toy/model\nreward_config: reward.yaml\n"
+                                         "prompts: prompts.jsonl\noutput_dir: run\n")
+    assert main(["train", "grpo", "--config", str(cfg)]) == 2
+    err = capsys.readouterr().err
+    assert "model:" in err and "toy/model does not exist yet: run `python " in err
+    assert "setup.py` first" in err and "huggingface" not in err.lower()
+    assert not (tmp_path / "run").exists()
+
+
+def test_messages_say_each_thing_once(monkeypatch):
+    """'environment: environment: unknown key' and 'the training loops needs' (#40)."""
+    import sys
+
+    from rl._models import require_torch
+
+    with pytest.raises(ConfigError) as caught:
+        load_train_config(GRPOConfig, {"model": "m", "reward_config": "r.yaml", "prompts": "p",
+                                       "environment": {"use": "number_guess", "max_turn": 3}})
+    message = str(caught.value)
+    assert "environment: unknown key 'max_turn'" in message
+    assert "environment: environment:" not in message
+    monkeypatch.setitem(sys.modules, "torch", None)  # import torch raises ImportError
+    with pytest.raises(Exception) as missing:
+        require_torch()
+    assert "training (the GRPO and PPO loops) needs 'torch'" in str(missing.value)

@@ -9,7 +9,7 @@ from dataclasses import replace
 
 import pytest
 
-torch = pytest.importorskip("torch", reason="the RL loops need torch: pip install 'rewards-engine[train]'")
+torch = pytest.importorskip("torch", reason="the RL loops need torch: pip install -e '.[train]'")
 
 from rewards.errors import ConfigError
 from rl._models import resolve_device

@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-torch = pytest.importorskip("torch", reason="the RL loops need torch: pip install 'rewards-engine[train]'")
+torch = pytest.importorskip("torch", reason="the RL loops need torch: pip install -e '.[train]'")
 
 from rewards.build import build_reward
 from rewards.config import parse_config

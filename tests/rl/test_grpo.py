@@ -7,7 +7,7 @@ from dataclasses import replace
 
 import pytest
 
-torch = pytest.importorskip("torch", reason="the RL loops need torch: pip install 'rewards-engine[train]'")
+torch = pytest.importorskip("torch", reason="the RL loops need torch: pip install -e '.[train]'")
 
 from rl.grpo import GRPOConfig, train
 

@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-torch = pytest.importorskip("torch", reason="the RL losses need torch: pip install 'rewards-engine[train]'")
+torch = pytest.importorskip("torch", reason="the RL losses need torch: pip install -e '.[train]'")
 
 from rewards.errors import ConfigError
 from rl.losses import (

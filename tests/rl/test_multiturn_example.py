@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-pytest.importorskip("torch", reason="the RL loops need torch: pip install 'rewards-engine[train]'")
+pytest.importorskip("torch", reason="the RL loops need torch: pip install -e '.[train]'")
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "multiturn"
 
@@ -60,3 +60,18 @@ def test_python_tool_yaml_runs_episodes_on_the_sandbox(toy, tmp_path, sandbox_re
     # the tiny random model seldom writes a tool call: the wiring runs, nothing abstains
     assert rows[0]["turn/env_errors"] == 0.0 and rows[0]["reward/abstained"] == 0.0
     assert 1 <= rows[0]["turn/turns_per_episode"] <= 3
+
+
+def test_the_examples_show_progress_and_build_what_they_train_on(tmp_path):
+    """Both configs set `progress: false` (nothing printed for minutes), and python_tool.yaml
+    trained on the bundled example row whose gold is corrupted (`\\frac{3}{`)."""
+    import yaml
+
+    for name in ("train.yaml", "python_tool.yaml"):
+        config = yaml.safe_load((EXAMPLE / name).read_text())
+        assert config.get("progress", True) is True, name
+        assert config["model"].startswith("./"), name  # a path: never looked up on a hub
+    setup_module_from_example().write_math_prompts(tmp_path)
+    rows = [json.loads(line) for line in (tmp_path / "math_prompts.jsonl").open()]
+    assert rows and "broken-0009" not in {r["id"] for r in rows}
+    assert {r["reference"] for r in rows} >= {"72", "\\frac{5}{6}"}

@@ -7,7 +7,7 @@ import textwrap
 
 import pytest
 
-torch = pytest.importorskip("torch", reason="the RL loops need torch: pip install 'rewards-engine[train]'")
+torch = pytest.importorskip("torch", reason="the RL loops need torch: pip install -e '.[train]'")
 
 from rewards.types import Score
 from rl._rollout import score_groups

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-torch = pytest.importorskip("torch", reason="needs torch: pip install 'rewards-engine[train]'")
+torch = pytest.importorskip("torch", reason="needs torch: pip install -e '.[train]'")
 
 
 @pytest.fixture(scope="module")

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-torch = pytest.importorskip("torch", reason="the RL loops need torch: pip install 'rewards-engine[train]'")
+torch = pytest.importorskip("torch", reason="the RL loops need torch: pip install -e '.[train]'")
 
 from rewards.deps import MissingDependency
 from rewards.errors import ConfigError
@@ -80,9 +80,9 @@ def test_a_tracker_that_is_not_installed_fails_before_the_run(toy_task, tmp_path
     monkeypatch.setitem(sys.modules, "mlflow", None)  # import mlflow now fails: not installed
     assert "mlflow" not in tracker_names(["all"])     # "all": the installed ones only
     with pytest.raises(MissingDependency, match=r"report_to: mlflow needs 'mlflow': "
-                                                r"pip install 'rewards-engine\[mlflow\]'"):
+                                                r"pip install (-e )?'[^']*\[mlflow\]'"):
         require_trackers(["tensorboard", "mlflow"])
-    with pytest.raises(MissingDependency, match="rewards-engine\\[mlflow\\]"):
+    with pytest.raises(MissingDependency, match=r"'[^']*\[mlflow\]'"):
         train(config(toy_task, tmp_path / "run", report_to=("mlflow",)))
     assert not (tmp_path / "run").exists()  # nothing written: the check comes first
 
@@ -91,7 +91,7 @@ def test_a_tracker_that_is_not_installed_fails_before_the_run(toy_task, tmp_path
 
 
 def test_tensorboard_events_completions_plot_and_resume(toy_task, tmp_path):
-    pytest.importorskip("tensorboard", reason="pip install 'rewards-engine[tensorboard]'")
+    pytest.importorskip("tensorboard", reason="pip install -e '.[tensorboard]'")
     from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
 
     out = tmp_path / "run"
@@ -148,7 +148,7 @@ def test_ppo_logs_the_completions_table(toy_task, tmp_path):
     train_ppo(cfg)
     table = jsonl(tmp_path / "completions.jsonl")
     assert [r["step"] for r in table] == [1, 1, 2, 2]
-    assert set(table[0]) == {"step", "prompt", "completion", "reward", "reason"}
+    assert set(table[0]) == {"step", "prompt", "completion", "reward", "reason", "reference"}
     assert table[0]["reward"] in (0.0, 1.0)
 
 
@@ -169,7 +169,7 @@ def _wandb_records(run_dir: Path, *flags: str) -> list[dict]:
 
 
 def test_wandb_offline_run_reads_back(toy_task, tmp_path, monkeypatch):
-    pytest.importorskip("wandb", reason="pip install 'rewards-engine[wandb]'")
+    pytest.importorskip("wandb", reason="pip install -e '.[wandb]'")
     monkeypatch.setenv("WANDB_MODE", "offline")
     monkeypatch.setenv("WANDB_DIR", str(tmp_path / "wandb-files"))
     monkeypatch.setenv("WANDB_SILENT", "true")
@@ -215,7 +215,7 @@ def test_wandb_offline_run_reads_back(toy_task, tmp_path, monkeypatch):
 
 
 def test_mlflow_local_store_reads_back(toy_task, tmp_path, monkeypatch):
-    pytest.importorskip("mlflow", reason="pip install 'rewards-engine[mlflow]'")
+    pytest.importorskip("mlflow", reason="pip install -e '.[mlflow]'")
     from mlflow.tracking import MlflowClient
 
     monkeypatch.delenv("MLFLOW_TRACKING_URI", raising=False)
@@ -252,7 +252,7 @@ def test_mlflow_local_store_reads_back(toy_task, tmp_path, monkeypatch):
 
 
 def test_trackio_local_database_reads_back(toy_task, tmp_path):
-    pytest.importorskip("trackio", reason="pip install 'rewards-engine[trackio]'")
+    pytest.importorskip("trackio", reason="pip install -e '.[trackio]'")
     # trackio fixes its folder (TRACKIO_DIR) when it is imported: the run and the read-back
     # go in a child process that imports it with TRACKIO_DIR in tmp_path
     out = tmp_path / "run"

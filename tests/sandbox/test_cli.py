@@ -25,8 +25,8 @@ REPO = Path(__file__).parents[2]
 def serving(log_path: Path) -> Iterator[tuple[str, subprocess.Popen, Any]]:
     """`rewards sandbox serve` on a free port, answering /v1/ping: (url, process, log file);
     terminated on exit (the caller may wait for it first)."""
-    httpx = pytest.importorskip("httpx", reason="pip install 'rewards-engine[server]'")
-    pytest.importorskip("uvicorn", reason="pip install 'rewards-engine[server]'")
+    httpx = pytest.importorskip("httpx", reason="pip install -e '.[server]'")
+    pytest.importorskip("uvicorn", reason="pip install -e '.[server]'")
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
@@ -108,7 +108,7 @@ def test_serve_help_and_bad_arguments(capsys: pytest.CaptureFixture[str]) -> Non
 
 
 def test_serve_starts_on_a_port_and_stops_on_sigterm(tmp_path: Path) -> None:
-    httpx = pytest.importorskip("httpx", reason="pip install 'rewards-engine[server]'")
+    httpx = pytest.importorskip("httpx", reason="pip install -e '.[server]'")
     with serving(tmp_path / "serve.log") as (url, proc, log):
         reply = httpx.post(f"{url}/run_code", timeout=60,
                            json={"code": "print(6 * 7)", "language": "python"}).json()
@@ -153,7 +153,7 @@ def test_run_without_a_working_sandbox_exits_2_with_one_line(tmp_path: Path, tes
 def test_serve_an_attack_on_the_warm_server_reaches_no_other_client(tmp_path: Path) -> None:
     """Issue #26: through `rewards sandbox serve` a program lowered the warm server's limits
     and priority, and three later `print('ok')` requests of another client failed."""
-    httpx = pytest.importorskip("httpx", reason="pip install 'rewards-engine[server]'")
+    httpx = pytest.importorskip("httpx", reason="pip install -e '.[server]'")
     attack = ("import os, resource, signal\nfor pid in range(1, 200):\n"
               "    if pid == os.getpid():\n        continue\n    for step in (\n"
               "        lambda: resource.prlimit(pid, resource.RLIMIT_NOFILE, (12, 12)),\n"

@@ -1,0 +1,163 @@
+"""How model text is read, once, before any checker sees it: `read_text`.
+
+A reward must not be cheaper to satisfy than its meaning: the verdict on a reply is the
+verdict on the text a reader sees. So, in one linear pass:
+
+- **Invisible and format characters are removed**: Unicode's Default_Ignorable_Code_Point
+  set (zero-width space, soft hyphen, word joiner, BOM, the Hangul fillers, variation
+  selectors, tag characters, the invisible operators ...) and every other format character
+  (category `Cf`: the Arabic number signs, the interlinear annotation marks ...). A reply made
+  only of them is blank; inside a word they leave the word whole (`pass\\u200bword` reads
+  `password`), and the joiners ZWNJ and ZWJ join, never split (a Persian `می\\u200cخواهم` is
+  one word, as its reader counts it). The one place they are drawn is an emoji sequence:
+  right after a symbol (category `S`), the joiner ZWJ, the variation selectors VS15/VS16 and
+  the tag characters stay (`❤️`, `👨‍👩‍👧`, a subdivision flag), so an emoji keeps its code points
+  and `🌧️x` does not read as `🌧x`, which would end in an emoji.
+- **Bidi controls are applied, then removed**: embeddings, isolates and marks change no
+  letter's order and are dropped; under an override (LRO `U+202D`, RLO `U+202E`, up to its
+  PDF, the isolate or paragraph that holds it, or the end of the text) a run of letters of
+  the other direction is shown backwards, so it is read backwards: RLO + `drowssap` is shown,
+  and read, as `password`. The innermost override decides.
+- **Canonically equivalent text is the same text** (Unicode NFC, after the removals): `e` +
+  U+0301 is `é`, so a decomposed `café` is the forbidden `café`.
+- **Look-alike commas are commas**: every punctuation character Unicode names a comma
+  (`，` fullwidth, `،` Arabic, `、` ideographic, `﹐` small, `⸲` turned ...) and `‚` (U+201A,
+  drawn as one) read as `,`.
+
+Everything else is kept as written: letters of every script (homoglyphs included: a Cyrillic
+`а` stays Cyrillic), digits, spaces, line breaks, other punctuation. An ASCII text is
+returned as it is. docs/instruction-following.md lists where this differs from the IFEval
+reference harness, which reads the raw code points."""
+
+from __future__ import annotations
+
+import re
+import sys
+import threading
+import unicodedata
+
+__all__ = ["COMMA_LOOKALIKES", "is_blank", "read_text"]
+
+# Unicode's DerivedCoreProperties.txt, Default_Ignorable_Code_Point (stable since 6.0).
+_DEFAULT_IGNORABLE = ((0x00AD, 0x00AD), (0x034F, 0x034F), (0x061C, 0x061C), (0x115F, 0x1160),
+                      (0x17B4, 0x17B5), (0x180B, 0x180F), (0x200B, 0x200F), (0x202A, 0x202E),
+                      (0x2060, 0x206F), (0x3164, 0x3164), (0xFE00, 0xFE0F), (0xFEFF, 0xFEFF),
+                      (0xFFA0, 0xFFA0), (0xFFF0, 0xFFF8), (0x1BCA0, 0x1BCA3),
+                      (0x1D173, 0x1D17A), (0xE0000, 0xE0FFF))
+_LRO, _RLO, _PDF, _PDI = "\u202d", "\u202e", "\u202c", "\u2069"
+_EMBEDDINGS = frozenset("\u202a\u202b")  # LRE, RLE: pushed, popped by PDF, reorder nothing
+_ISOLATES = frozenset("\u2066\u2067\u2068")  # LRI, RLI, FSI: closed by PDI
+_PARAGRAPH = frozenset("\n\r\x1c\x1d\x1e\x85\u2029")  # UAX #9 paragraph separators (B)
+_RTL = frozenset(["R", "AL"])
+_EMOJI_SEQUENCE = frozenset(["\u200d", "\ufe0e", "\ufe0f", *map(chr, range(0xE0020, 0xE0080))])
+"""What stays right after a symbol: ZWJ, VS15, VS16, the tags (UTS #51 emoji sequences)."""
+_LOCK = threading.Lock()
+_TABLES: dict[str, object] = {}
+
+
+def _tables() -> tuple[re.Pattern[str], dict[int, str]]:
+    """The pattern of removed characters and the comma table, made on first use from this
+    Python's Unicode database (one scan of the code space, about 0.1 s)."""
+    found = _TABLES.get("both")
+    if found is None:
+        with _LOCK:
+            found = _TABLES.get("both")
+            if found is None:
+                removed = {c for lo, hi in _DEFAULT_IGNORABLE for c in range(lo, hi + 1)}
+                commas = {0x201A: ","}
+                for code in range(0x80, sys.maxunicode + 1):
+                    category = unicodedata.category(chr(code))
+                    if category == "Cf":
+                        removed.add(code)
+                    elif category[0] == "P" and "COMMA" in unicodedata.name(chr(code), ""):
+                        commas[code] = ","
+                found = _TABLES["both"] = (re.compile(_char_class(sorted(removed))), commas)
+    return found  # type: ignore[return-value]
+
+
+def _char_class(codes: list[int]) -> str:
+    """A character class of `codes` (sorted), as ranges."""
+    parts, start = [], 0
+    for i in range(1, len(codes) + 1):
+        if i == len(codes) or codes[i] != codes[i - 1] + 1:
+            lo, hi = codes[start], codes[i - 1]
+            parts.append(re.escape(chr(lo)) + ("" if lo == hi else "-" + re.escape(chr(hi))))
+            start = i
+    return "[" + "".join(parts) + "]+"
+
+
+COMMA_LOOKALIKES = "\u055d\u060c\u07f8\u1363\u1802\u1808\u201a\u2e32\u2e34\u2e41\u2e49\u2e4c" \
+    "\u3001\ua4fe\ua60d\ua6f5\ufe10\ufe11\ufe50\ufe51\uff0c\uff64"
+"""The commas of the Basic Multilingual Plane that `read_text` reads as `,` (the full set,
+made from the Unicode database, also holds a few of other planes: Newa, Medefaidrin,
+SignWriting). For docs and tests."""
+
+
+def read_text(text: str) -> str:
+    """`text` as every checker reads it (see the module doc): invisible and format characters
+    removed, bidi overrides applied, look-alike commas read as `,`, composed (NFC). Linear in `text`;
+    `read_text(read_text(t)) == read_text(t)`."""
+    if text.isascii():
+        return text
+    removed, commas = _tables()
+    if _LRO in text or _RLO in text:
+        text = _apply_overrides(text)
+    text = removed.sub(lambda run: _removed(text, run), text).translate(commas)
+    return text if unicodedata.is_normalized("NFC", text) else unicodedata.normalize("NFC", text)
+
+
+def _removed(text: str, run: re.Match[str]) -> str:
+    """What is left of a run of invisible characters: nothing, or after a symbol the ones
+    that continue an emoji sequence."""
+    start = run.start()
+    if start == 0 or not unicodedata.category(text[start - 1]).startswith("S"):
+        return ""
+    return "".join(ch for ch in run.group() if ch in _EMOJI_SEQUENCE)
+
+
+def is_blank(text: str) -> bool:
+    """Whether `text` reads as nothing but whitespace (`read_text`): a reply of zero-width
+    spaces is blank, as an empty one is."""
+    return not read_text(text).strip()
+
+
+def _apply_overrides(text: str) -> str:
+    """`text` with each run under a bidi override put in the order a reader reads it: under
+    RLO a run of characters that are not right-to-left letters, under LRO a run of
+    right-to-left letters (Hebrew, Arabic), reversed. Controls stay (removed afterwards)."""
+    out: list[str] = []
+    # per open embedding: "L" or "R" for an override, "" for an embedding, "I" for an isolate;
+    # an embedding or isolate inside an override ends it until closed (UAX #9, X2-X5a)
+    stack: list[str] = []
+    run: list[str] = []
+
+    def flush() -> None:
+        if run:
+            out.append("".join(reversed(run)))
+            run.clear()
+
+    for ch in text:
+        override = stack[-1] if stack else ""
+        if ch in _PARAGRAPH:
+            stack.clear()
+        elif ch == _LRO or ch == _RLO:
+            stack.append("L" if ch == _LRO else "R")
+        elif ch in _EMBEDDINGS:
+            stack.append("")
+        elif ch in _ISOLATES:
+            stack.append("I")
+        elif ch == _PDF:
+            if stack and stack[-1] != "I":
+                stack.pop()
+        elif ch == _PDI:
+            while stack and stack.pop() != "I":
+                pass
+        elif override in ("L", "R"):
+            rtl = unicodedata.bidirectional(ch) in _RTL
+            if rtl == (override == "L"):  # a letter shown against its own direction
+                run.append(ch)
+                continue
+        flush()
+        out.append(ch)
+    flush()
+    return "".join(out)
