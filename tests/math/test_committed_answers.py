@@ -12,7 +12,7 @@ from __future__ import annotations
 import pytest
 
 from rewards import Sample
-from rewards.math._extract import find_answer, final_sentence_start
+from rewards.math._extract import final_sentence_start, find_answer
 
 THINKING = ("Let me set up the problem. We have three unknowns and two equations, so we first "
             "eliminate one of them and then check the remaining cases one by one. " * 12)
