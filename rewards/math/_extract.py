@@ -222,7 +222,8 @@ _VALUE_MARKER = re.compile(r"\b(?:is|are|equals|was|were)\b(?:\s{0,3}:)?|(?<=[A-
 def _stated_value(text: str, environments: list[tuple[int, int, str]]) -> str | None:
     """The value a gold written as one sentence of prose states, after its one "is" /
     "are" / "equals" / ":" outside math (`The mode is $x=0$.`, `Solution is: $(1, 2)$`,
-    `... the probability of ending up in location 1 is 0.367 .`), when what follows is only
+    `... the probability of ending up in location 1 is 0.367 .`, `P-value $=0.014$`), when
+    what follows is only
     math, a number, and at most a unit; None when the sentence states none, or several
     (`radius: 1 , center: $(2,3,5)$` is two answers, never the last one alone)."""
     end = len(text.rstrip(" .\n"))
@@ -232,12 +233,18 @@ def _stated_value(text: str, environments: list[tuple[int, int, str]]) -> str | 
     outside = list(text[:end])
     for env_start, env_end, _ in environments:  # markers inside math are not prose
         outside[env_start:min(env_end, end)] = "#" * max(min(env_end, end) - env_start, 0)
-    markers = list(_VALUE_MARKER.finditer("".join(outside), start))
+    markers = [(m.start(), m.end()) for m in _VALUE_MARKER.finditer("".join(outside), start)]
+    last = environments[-1] if environments else None
+    if not markers and last and last[2].startswith("=") and not text[last[1]:end].strip() \
+            and not any(ch.isdigit() for ch in text[start:last[0]]):
+        markers = [(last[0], last[0])]  # `P-value $=0.014$`: a label, then `= value`
+        text = text[:last[0]] + "$" + last[2][1:] + "$"
+        end = len(text)
     if len(markers) != 1 or any("=" in content or any(ch.isdigit() for ch in content)
                                 for env_start, _, content in environments
-                                if env_start < markers[0].start()):
+                                if env_start < markers[0][0]):
         return None  # `$s(t)=...$, maximum speed is $2/\pi$`: more than the value after it
-    rest = text[markers[0].end():end].strip(" :\n")
+    rest = text[markers[0][1]:end].strip(" :\n")
     inner = _environments(rest)
     if not rest or (_prose_around(rest, inner) if inner else _prose(rest)):
         return None
@@ -503,6 +510,11 @@ def _answer_after(text: str) -> Extraction | None:
     stripped = stripped.removeprefix('\\"')  # a quoted answer: \"$12$ and $13$\"
     offset = len(text) - len(stripped)
     opens = stripped.lstrip(" *").startswith(("$", "\\(", "\\["))
+    if opens and "=" in stripped[:_WHOLE_MAX]:  # `$\mathrm{P}$-value $=0.527$`, as its gold
+        sentence = stripped[:_first_sentence_end(stripped)]
+        stated = _stated_value(sentence, _environments(sentence))
+        if stated is not None:
+            return Extraction(stated, "phrase", native=False)
     # Only a text that opens with math is scanned for it: a phrase with nothing after it
     # ("Answer:." x 600) costs its few characters, not the window each time.
     leading = [env for env in _environments(text) if env[0] >= offset] if opens else []
@@ -575,6 +587,10 @@ def _answer_block(text: str, leading: list[tuple[int, int, str]]) -> Extraction 
 
 def _first_sentence(text: str) -> str | None:
     """Up to a period that ends a sentence (not a decimal point), or the line end."""
+    return _clean(text[:_first_sentence_end(text)])
+
+
+def _first_sentence_end(text: str) -> int:
     end = len(text)
     for i, ch in enumerate(text):
         if ch == "\n" or ch in "。；":
@@ -586,7 +602,7 @@ def _first_sentence(text: str) -> str | None:
                 i + 1 == len(text) or text[i + 1].isspace() or not text[i - 1:i].isdigit()):
             end = i
             break
-    return _clean(text[:end])
+    return end
 
 
 # --- math environments ---------------------------------------------------------------------
