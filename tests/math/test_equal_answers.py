@@ -44,8 +44,8 @@ CASES = [
     ("Solution is: $[x=1, y=5, z=3]$", "\\boxed{[x=1, y=5, z=3]}", 1.0),
     ("$\\mathrm{P}$-value $=0.527$", "\\boxed{0.527}", 1.0),
     ("$\\mathrm{P}$-value $=0.527$", "\\boxed{0.572}", 0.0),
-    ("$\\mathrm{P}$-value $=0.527$", "Final Answer: The final answer is $\\mathrm{P}$-value "
-     "$=0.527$. I hope it is correct.", 1.0),
+    ("$\\mathrm{P}$-value $=0.527$", ("Final Answer: The final answer is $\\mathrm{P}$-value "
+                                      "$=0.527$. I hope it is correct."), 1.0),
     ("Therefore the probability of ending up in location 1 is 0.367 .", "\\boxed{0.367}", 1.0),
     ("Therefore the probability of ending up in location 1 is 0.367 .", "\\boxed{0.368}", 0.0),
     # Several answers in one sentence, or a value after other values: never one part alone.
