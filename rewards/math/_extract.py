@@ -360,8 +360,8 @@ def _dollars_in_box(content: str) -> str:
     distributed (`f(n)=n$, $g(n)=1`, `5$;$10`, `241,920,000$ cans`, `20 $cm^{2}$`) is read as
     that gold is read (`prepare_reference`), so it equals the gold; `\\$` is a dollar sign."""
     dollars = content.replace("\\$", "").count("$")
-    if not dollars:
-        return content
+    if not dollars or "\\boxed" in content or "\\fbox" in content:
+        return content  # (a box in a box is not a gold's layout: no reading, no recursion)
     # The box's math ends at its first `$`; an odd count left the text open at the end.
     if content.startswith("$"):  # no math before the first `$`: as written
         ways: tuple[str, ...] = (f"{content}$",) if dollars % 2 else (content,)

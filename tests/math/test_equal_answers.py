@@ -59,3 +59,12 @@ CASES = [
                          ids=[f"{i}-{g[:20]}" for i, (g, _, _) in enumerate(CASES)])
 def test_equal_answers_and_readable_golds(math_reward, gold, completion, value):
     assert math_reward.score([Sample("p", completion, reference=gold)])[0].value == value
+
+
+@pytest.mark.parametrize("depth", [10, 300, 5000])
+def test_a_dollar_in_nested_boxes_is_read_without_recursion(math_reward, depth):
+    """A `$` read as a gold's text switch re-reads the box's content: boxes nested in it are
+    not re-read (5,000 of them once raised RecursionError out of the extraction)."""
+    completion = "\\boxed{" * depth + "1$2" + "}" * depth
+    score = math_reward.score([Sample("p", completion, reference="3")])[0]
+    assert score.value == 0.0
