@@ -863,10 +863,12 @@ def _last_choice(text: str) -> str | None:
 
 
 def _last_number(text: str, start: int = 0) -> tuple[Extraction, int] | None:
-    """The last anchored number at or after `start` and where it ends."""
+    """The last anchored number at or after `start` and where it ends; a root's index
+    (`\\sqrt[3]{4}` holds no 3) is markup, not a number."""
     match = None
-    for match in _NUMBER.finditer(text, start):
-        pass
+    for candidate in _NUMBER.finditer(text, start):
+        if not text.startswith("]{", candidate.end(1)):
+            match = candidate
     if match is None:
         return None
     return _number_extraction(text, match, "number"), match.end(1)

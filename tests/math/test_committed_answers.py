@@ -31,6 +31,7 @@ CASES = [
     ("12", "Final answer to part (b): $12$", 1.0, "ok"),
     # Cut off mid-thought: on an operator, mid-sentence, inside a box, on an ellipsis.
     ("3", THINKING + "So x = \\sqrt[3]{4} +", 0.0, "no_answer"),
+    ("3", THINKING + "So x = \\sqrt[3]{4}.", 0.0, "no_answer"),  # a root's index is markup
     ("12", THINKING + "The first part is 12. Next we need to compute the product of", 0.0,
      "no_answer"),
     ("-10", THINKING + "The value is -10.2, and so we write \\boxed{-10.", 0.0, "no_answer"),
