@@ -11,7 +11,12 @@ from dataclasses import replace
 
 from rewards.cache import ByteCache
 from rewards.math._config import MathConfig, Verdict
-from rewards.math._extract import Extraction, one_math_reading, prepare_reference
+from rewards.math._extract import (
+    Extraction,
+    final_sentence_start,
+    one_math_reading,
+    prepare_reference,
+)
 from rewards.math._fast import fast_compare
 from rewards.math._limits import structural_problem
 from rewards.math._magnitude import magnitude_verdict
@@ -65,10 +70,15 @@ def compare_local(pred: str | Extraction | None, gold: object,
     extraction = Extraction(pred, "given", native=False) if isinstance(pred, str) else pred
     tail = text[-config.tail_chars:] if text is not None and not config.strict else None
     gold_job = f"${gold_norm}$" if gold_union else _gold_payload(gold, gold_norm)
+    if extraction is not None and extraction.source in ("number", "latex") and tail is not None:
+        tail = _final_sentence(tail)  # no marked answer: only the last sentence commits one
     if extraction is None:
+        # math-verify may still find one, where the completion commits to one: in its last
+        # sentence, and only if it ends there (never in a text cut off mid-thought)
+        tail = _final_sentence(tail) if tail is not None else None
         if tail is None or not tail.strip():
             return Verdict("no_answer", "no final answer found")
-        return tail, gold_job, True  # math-verify may still find one
+        return tail, gold_job, True
     pred_norm = imaginary_unit_like_gold(normalize(extraction.answer, carried), gold_norm)
     union = as_intervals(pred_norm)
     if union is None and _half_open_or_closed(gold_norm):
@@ -102,6 +112,11 @@ def compare_local(pred: str | Extraction | None, gold: object,
     if extraction.native and tail is not None:
         return tail, gold_job, True
     return f"${pred_norm}$", gold_job, False
+
+
+def _final_sentence(text: str) -> str | None:
+    start = final_sentence_start(text)
+    return text[start:] if start is not None else None
 
 
 def _half_open_or_closed(gold: str) -> bool:

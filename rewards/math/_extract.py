@@ -62,11 +62,13 @@ _BOXED = re.compile(r"\\(?:boxed|fbox)\b\s*")
 # match ends at the phrase; the answer is read after it by `_answer_after`.
 _ANSWER_PHRASE = re.compile(
     r"(?:final\s+answer|the\s+answer|answer)[\s*]*(?:is\b|:|=)|final\s+answer\*\*|"
+    r"final\s+answer\s+(?:for|to|of)\s+[\w ().,-]{1,40}?[\s*]*(?::|=)|"
     r"(?:最终答案|答案)(?:\s*)(?:是|为|：|:)", re.IGNORECASE)
 # What joins two answers (spaces aside): "," ";" "and" "or" ", and" ", or".
 _JOINERS = frozenset({",", ";", "and", "or", ", and", ", or", ",and", ",or"})
 _CHOICE_IN_PROSE = re.compile(
     r"(?<![\w(\\])\(([A-E])\)(?![\w)])|(?i:option|choice)\s{1,3}\(?([A-E])\b")
+_CHOICE_BEFORE_BOX = re.compile(r"(?<![\w(\\])\(([A-E])\)[\s:=$]{0,6}(?:\\[(\[])?[\s$]{0,3}$")
 _SENTENCE_END = re.compile(r"[.!?](?:\s|$)|\n\s*\n")
 _SEPARATOR_WORD = re.compile(r"\b(?:and|or)\b|,|;", re.IGNORECASE)
 # A number as math-verify anchors it: after the start, a space, `=`, `(` or a currency sign.
@@ -98,27 +100,56 @@ def find_answer(text: str, config: MathConfig = _DEFAULT) -> Extraction | None:
     found = _from_answer_tag(tail)
     if found is not None:
         return found
+    if _ends_in_open_box(tail):
+        return None  # cut off while writing its boxed answer (`\boxed{-10.`): none committed
     boxed = _box_group(tail)
     if boxed is not None:
         found, end = boxed
         # "\boxed{255} ... The final answer is $10,455$.": the model's last word wins, when it
         # is an answer ("\boxed{7}. Final answer: see above" keeps the box).
         phrase = _from_answer_phrase(tail, after=end, final_only=True)
-        return phrase if phrase is not None and _has_math(phrase.answer) else found
-    for rule in (_from_gsm8k, _from_answer_phrase, _from_whole_text):
-        found = rule(tail)
-        if found is not None:
-            return found
+        if phrase is not None and _has_math(phrase.answer):
+            return phrase
+        # "The answer is (B) $\boxed{12}$": the option's text boxed after its letter; the
+        # comparison takes the letter when the gold is one
+        start = max(tail.rfind("\\boxed", 0, end), tail.rfind("\\fbox", 0, end))
+        letter = _CHOICE_BEFORE_BOX.search(tail, max(start - 40, 0), max(start, 0))
+        return replace(found, choice=letter.group(1)) if letter else found
+    found = _from_gsm8k(tail)
+    if found is not None:
+        return found
+    phrase = _last_phrase(tail)
+    if phrase is not None:
+        # "The answer is 5. Wait, that's wrong. Let me redo ... we get" (cut off): the model
+        # went on thinking past its answer and stopped mid-thought, so it committed to none.
+        # A sign-off of a few words after it ("Done") is no more thought.
+        if final_sentence_start(tail) is None:
+            after = _sentence_start_before(tail, len(tail))
+            if after > phrase[1] and len(tail[after:].split()) > _SIGN_OFF_WORDS:
+                return None
+        return phrase[0]
+    found = _from_whole_text(tail)
+    if found is not None:
+        return found
     found = _box_before_tail(text, len(tail))
     if found is not None:  # `\boxed{25}` then a page of token soup: the box is the answer
         return found
-    # No anchor: the rightmost math environment or number, as math-verify takes them.
-    environment = _from_math_environment(tail)
-    number = None if config.strict else _last_number(tail)
+    # No marked answer: the completion commits to one only in its last sentence, and only if
+    # it ends there (not cut off mid-thought: `\sqrt[3]{4} +`, "... the product of"); a
+    # number found in passing earlier is not an answer. There: a bold span (`n = **5**`),
+    # else the rightmost math environment or number, as math-verify takes them.
+    start = final_sentence_start(tail)
+    if start is None:
+        return None
+    bold = _last_bold(tail, start)
+    if bold is not None:
+        return bold
+    environment = _from_math_environment(tail, start)
+    number = None if config.strict else _last_number(tail, start)
     found = number[0] if number is not None and (
         environment is None or number[1] > environment[1]) else (
         environment[0] if environment else None)
-    choice = _last_choice(tail)
+    choice = _last_choice(tail[start:])
     if choice is None:
         return found
     if found is None:
@@ -143,7 +174,12 @@ def prepare_reference(reference: object) -> str | None:
         return str(reference)
     if not isinstance(reference, str):
         return None
-    text = reference.strip()
+    return _reference_text(reference.strip())
+
+
+def _reference_text(text: str, toggle: bool = True) -> str | None:
+    """`prepare_reference` of a gold string (`toggle`: a `$` left inside the answer may be
+    read as switching math and text, `_dollars_in_box`)."""
     if _BOXED.search(text):
         found = _from_boxes(text)
         return found.answer if found else None  # None: an empty \boxed{}
@@ -160,12 +196,62 @@ def prepare_reference(reference: object) -> str | None:
         found = _from_answer_phrase(text)  # a worked solution: its stated final answer
         if found is not None:
             return found.answer
-    if environment and _prose_around(text, environment):
-        return None  # "The hypotenuse has length $c \approx 4.089$.": a worked sentence
+    if environment and _prose_around(text, environment) or not environment and _is_prose(text):
+        # "The mode is $x=0$.", "Solution is: $[x=1, y=5, z=3]$": the value it states; a
+        # worked sentence ("The hypotenuse has length $c \approx 4.089$.") states none
+        stated = _stated_value(text, environment)
+        if stated is not None or environment:
+            return stated
     if environment:  # `1;$\frac{8}{9}$`, `20 $cm^{2}$`: the math in place, `;` as a comma
         return _inline_environments(text, environment) or None
+    return _plain_text(text, toggle)
+
+
+
+def _plain_text(text: str, toggle: bool = True) -> str | None:
+    """A gold with no math environment, as written (`$` at its ends dropped)."""
     text = text.strip("$").strip()
+    if toggle and "$" in text.replace("\\$", ""):  # `x_{0} \cos (\omega t)+$ $\dot{x}_{0}`
+        return _dollars_in_box(text)
     return text or None
+
+
+_VALUE_MARKER = re.compile(r"\b(?:is|are|equals|was|were)\b(?:\s{0,3}:)?|(?<=[A-Za-z])\s?:")
+
+
+def _stated_value(text: str, environments: list[tuple[int, int, str]]) -> str | None:
+    """The value a gold written as one sentence of prose states, after its one "is" /
+    "are" / "equals" / ":" outside math (`The mode is $x=0$.`, `Solution is: $(1, 2)$`,
+    `... the probability of ending up in location 1 is 0.367 .`, `P-value $=0.014$`), when
+    what follows is only
+    math, a number, and at most a unit; None when the sentence states none, or several
+    (`radius: 1 , center: $(2,3,5)$` is two answers, never the last one alone)."""
+    end = len(text.rstrip(" .\n"))
+    start = _sentence_start_before(text, end)
+    if start > 0 and text[:start].strip():
+        return None  # a worked solution over several sentences: its value is not one read
+    outside = list(text[:end])
+    for env_start, env_end, _ in environments:  # markers inside math are not prose
+        outside[env_start:min(env_end, end)] = "#" * max(min(env_end, end) - env_start, 0)
+    markers = [(m.start(), m.end()) for m in _VALUE_MARKER.finditer("".join(outside), start)]
+    last = environments[-1] if environments else None
+    if not markers and last and last[2].startswith("=") and not text[last[1]:end].strip() \
+            and not any(ch.isdigit() for ch in text[start:last[0]]):
+        markers = [(last[0], last[0])]  # `P-value $=0.014$`: a label, then `= value`
+        text = text[:last[0]] + "$" + last[2][1:] + "$"
+        end = len(text)
+    if len(markers) != 1 or any("=" in content or any(ch.isdigit() for ch in content)
+                                for env_start, _, content in environments
+                                if env_start < markers[0][0]):
+        return None  # `$s(t)=...$, maximum speed is $2/\pi$`: more than the value after it
+    rest = text[markers[0][1]:end].strip(" :\n")
+    inner = _environments(rest)
+    if not rest or (_prose_around(rest, inner) if inner else _prose(rest)):
+        return None
+    if not inner and not any(ch.isdigit() for ch in rest):
+        return None  # "Yes, this is a subspace.": no value
+    value = _reference_text(rest, toggle=False)
+    return value if value and not _is_prose(value.split(" ", 1)[0]) else None
 
 
 def one_math_reading(text: str) -> bool:
@@ -203,7 +289,7 @@ def _inline_environments(text: str, environments: list[tuple[int, int, str]]) ->
     parts.append(text[previous:].replace(";", ", "))
     return " ".join(" ".join(parts).split()).strip(" .")
 _RESIDUE_TOKEN = re.compile(r"[^\s,;.]+")
-_UNIT_WORD = re.compile(r"[A-Za-z]{1,12}")
+_UNIT_WORD = re.compile(r"[A-Za-z]{1,12}(?:/[A-Za-z]{1,12})?")  # `miles/s`, `beats/lifetime`
 _PROSE_WORDS = frozenset({"at", "when", "where", "for", "if", "is", "are", "so", "the", "then",
                           "with", "which", "because", "since", "but", "of", "to", "in", "has",
                           "any", "otherwise", "works", "consider", "yes", "no", "local"})
@@ -255,8 +341,37 @@ def _boxes(text: str) -> list[tuple[int, int, str]]:
                 end += 1
             content = text[start:end]
         if content:
-            found.append((match.start(), end, content))
+            found.append((match.start(), end, _box_reading(content)))
     return found
+
+
+def _box_reading(content: str) -> str:
+    """A box's answer: its content, read as a gold when it is one as distributed (a `$` in
+    it, `_dollars_in_box`; a sentence stating a value, `_stated_value`)."""
+    if "$" in content:
+        return _dollars_in_box(content)
+    if "\\" not in content and _is_prose(content):
+        return _stated_value(content, []) or content
+    return content
+
+
+def _dollars_in_box(content: str) -> str:
+    """A box holds math, and a `$` in it switches to text and back: a gold boxed whole as
+    distributed (`f(n)=n$, $g(n)=1`, `5$;$10`, `241,920,000$ cans`, `20 $cm^{2}$`) is read as
+    that gold is read (`prepare_reference`), so it equals the gold; `\\$` is a dollar sign."""
+    dollars = content.replace("\\$", "").count("$")
+    if not dollars or "\\boxed" in content or "\\fbox" in content:
+        return content  # (a box in a box is not a gold's layout: no reading, no recursion)
+    # The box's math ends at its first `$`; an odd count left the text open at the end.
+    if content.startswith("$"):  # no math before the first `$`: as written
+        ways: tuple[str, ...] = (f"{content}$",) if dollars % 2 else (content,)
+    else:
+        ways = (f"${content}", f"{content}$") if dollars % 2 else (f"${content}$", content)
+    for text in ways:
+        read = _reference_text(text, toggle=False)
+        if read and "$" not in read.replace("\\$", ""):
+            return read
+    return content
 
 
 BOX_SCAN_CHARS = 100_000
@@ -369,6 +484,13 @@ def _from_answer_phrase(text: str, after: int = 0, final_only: bool = False
                         ) -> Extraction | None:
     """The answer after the last answer phrase (that starts at or after `after`; with
     `final_only`, only "final answer" phrases count)."""
+    found = _last_phrase(text, after, final_only)
+    return found[0] if found is not None else None
+
+
+def _last_phrase(text: str, after: int = 0, final_only: bool = False
+                 ) -> tuple[Extraction, int] | None:
+    """`_from_answer_phrase`'s answer and where its phrase starts."""
     for match in reversed(list(_ANSWER_PHRASE.finditer(text, max(after, 0)))):
         if final_only and not match.group(0).lower().startswith("final"):
             continue
@@ -377,7 +499,7 @@ def _from_answer_phrase(text: str, after: int = 0, final_only: bool = False
             # math-verify reads a math environment after an English phrase; plain text after
             # a phrase ("**Final Answer** y = 5x + 8") and Chinese phrases it does not.
             english = match.group(0)[:1].isascii()
-            return replace(found, native=english and found.native)
+            return replace(found, native=english and found.native), match.start()
     return None
 
 
@@ -388,6 +510,11 @@ def _answer_after(text: str) -> Extraction | None:
     stripped = stripped.removeprefix('\\"')  # a quoted answer: \"$12$ and $13$\"
     offset = len(text) - len(stripped)
     opens = stripped.lstrip(" *").startswith(("$", "\\(", "\\["))
+    if opens and "=" in stripped[:_WHOLE_MAX]:  # `$\mathrm{P}$-value $=0.527$`, as its gold
+        sentence = stripped[:_first_sentence_end(stripped)]
+        stated = _stated_value(sentence, _environments(sentence))
+        if stated is not None:
+            return Extraction(stated, "phrase", native=False)
     # Only a text that opens with math is scanned for it: a phrase with nothing after it
     # ("Answer:." x 600) costs its few characters, not the window each time.
     leading = [env for env in _environments(text) if env[0] >= offset] if opens else []
@@ -397,8 +524,15 @@ def _answer_after(text: str) -> Extraction | None:
             return block
         group = _joined(text, leading)
         parts = tuple(content for _, _, content in group)
+        stated = _stated_value(parts[0], []) if len(parts) == 1 and "\\" not in parts[0] and (
+            _is_prose(parts[0])) else None
+        if stated is not None:  # `$The steady state current is 2 amps.$`: a gold in `$`
+            return Extraction(stated, "phrase", native=False)
         return Extraction(", ".join(parts), "phrase", parts if len(parts) > 1 else ())
     sentence = _first_sentence(stripped)
+    stated = _stated_value(sentence, _environments(sentence)) if sentence else None
+    if stated is not None:  # "Solution is: $(1, 2)$", read as that gold is read
+        return Extraction(stated, "phrase", native=False)
     if sentence and " is " in sentence:  # "Final Answer: the volume of $V$ is 120"
         sentence = _clean(sentence.rsplit(" is ", 1)[1])
     if not sentence:
@@ -406,6 +540,8 @@ def _answer_after(text: str) -> Extraction | None:
     inline = _environments(sentence) if "$" in sentence else []
     if inline and not _prose_around(sentence, inline):  # "1;$\frac{8}{9}$", as golds write
         sentence = _inline_environments(sentence, inline)
+    elif "$" in sentence.replace("\\$", ""):  # `x_{0} \cos (\omega t)+$ $\dot{x}_{0}`
+        sentence = _dollars_in_box(sentence)
     # A bare expression after the phrase ("**Final Answer** y = 5x + 8") is ours to parse:
     # math-verify has no rule for it. Prose around a number ("Jane started 3 hours ago") is
     # math-verify's to read, by its "answer ... number" rule.
@@ -451,6 +587,10 @@ def _answer_block(text: str, leading: list[tuple[int, int, str]]) -> Extraction 
 
 def _first_sentence(text: str) -> str | None:
     """Up to a period that ends a sentence (not a decimal point), or the line end."""
+    return _clean(text[:_first_sentence_end(text)])
+
+
+def _first_sentence_end(text: str) -> int:
     end = len(text)
     for i, ch in enumerate(text):
         if ch == "\n" or ch in "。；":
@@ -462,7 +602,7 @@ def _first_sentence(text: str) -> str | None:
                 i + 1 == len(text) or text[i + 1].isspace() or not text[i - 1:i].isdigit()):
             end = i
             break
-    return _clean(text[:end])
+    return end
 
 
 # --- math environments ---------------------------------------------------------------------
@@ -541,9 +681,10 @@ def _joined(text: str, environments: list[tuple[int, int, str]]) -> list[tuple[i
     return group
 
 
-def _from_math_environment(text: str) -> tuple[Extraction, int] | None:
-    """The last math environment (with those joined to it before it) and where it ends."""
-    environments = [env for env in _environments(text) if _has_math(env[2])]
+def _from_math_environment(text: str, start: int = 0) -> tuple[Extraction, int] | None:
+    """The last math environment that opens at or after `start` (with those joined to it
+    before it) and where it ends."""
+    environments = [env for env in _environments(text) if env[0] >= start and _has_math(env[2])]
     if not environments:
         return None
     group = [environments[-1]]
@@ -600,6 +741,117 @@ def _from_whole_text(text: str) -> Extraction | None:
     return Extraction(cleaned, "whole", native=False) if cleaned else None
 
 
+# --- a committed answer ------------------------------------------------------------------------
+
+_SHORT_CHARS = 1_000
+"""A completion this short that ends mid-sentence was written so ("It costs $18.90 in
+total"); a longer one (a chain of thought) was cut off by its token budget."""
+_SIGN_OFF_WORDS = 3
+"""Words after an answer that are a sign-off ("Done", "Hope this helps"), not more thought."""
+_OPEN_BOX = re.compile(r"\\(?:boxed|fbox)\s*\{")
+_CLOSED_ENDINGS = ("$", "\\]", "\\)", "**", "```")
+_DANGLING = tuple("+-*/=^(,[{\\&")
+
+
+def _ends_in_open_box(text: str) -> bool:
+    """True when the last `\\boxed{` / `\\fbox{` never closes: the text stops inside it."""
+    match = None
+    for match in _OPEN_BOX.finditer(text):
+        pass
+    return match is not None and _brace_pairs(text).get(match.end() - 1) is None
+
+
+def final_sentence_start(text: str) -> int | None:
+    """Where the last sentence of a completion that ends there starts, or None when it stops
+    mid-thought: inside a box, on an operator (`\\sqrt[3]{4} +`), on an ellipsis, or on
+    neither a closing mark (a period, "!", a closed math environment or bold span, a code
+    fence) nor a number (`... #### 9`), unless its last line is only an answer
+    (`x = \\frac{1}{2}`): mid-word or mid-sentence, in a chain of thought longer than
+    `_SHORT_CHARS` (a short reply may end without a period). A question is not an end. A
+    sentence ends at ". " / "! " / "? ", a "。" or a blank line; a decimal point does not."""
+    end = _end_of_reply(text)
+    if end == 0 or _ends_in_open_box(text):
+        return None
+    closed = text[:end]
+    if not closed.endswith(_CLOSED_ENDINGS):
+        closed = closed.rstrip(")\"'”’")  # `(see above).`, a closing quote
+        if not closed or closed.endswith(("...", "…", "?", "？", *_DANGLING)):
+            return None
+    if len(closed) > _SHORT_CHARS and not (
+            closed[-1] in ".!。" or closed[-1].isdigit() or closed.endswith(_CLOSED_ENDINGS)):
+        line = text[text.rfind("\n", 0, end) + 1:end]
+        if _from_whole_text(line) is None:
+            return None
+    start = _sentence_start_before(text, len(closed) - 1)
+    for _ in range(2):  # "... there are 12 sequences. I hope it is correct."
+        if start == 0 or not _sign_off(text[start:end]):
+            break
+        start = _sentence_start_before(text, start - 1)
+    return start
+
+
+# Sentences known to add nothing after an answer (Minerva's prompt ends every answer with the
+# first); anything else after the answer's sentence may be more thought or a retraction.
+_SIGN_OFFS = frozenset({"i hope it is correct", "i hope this is correct", "i hope it helps",
+                        "i hope this helps", "hope this helps", "hope it helps", "done", "qed",
+                        "∎", "□", "this is the final answer", "that is the final answer",
+                        "this is the answer", "that is the answer", "that's the answer",
+                        "that's the final answer"})
+
+
+def _sign_off(sentence: str) -> bool:
+    return " ".join(sentence.lower().split()).strip(" .!*") in _SIGN_OFFS
+
+
+_END_OF_TURN = re.compile(r"(?:<\|[A-Za-z_]{1,30}\|>|</s>)\s*(?:user|assistant|system)?\s*")
+
+
+def _end_of_reply(text: str) -> int:
+    """Where the reply ends: before trailing space and end-of-turn text (`<|im_start|>user`,
+    `<|endoftext|>`, `</s>`) that a chat template leaves after a finished turn."""
+    end = len(text.rstrip())
+    for _ in range(4):  # a few stacked markers at most
+        start = max(text.rfind("<|", max(end - 60, 0), end), text.rfind("</s>", max(end - 60, 0), end))
+        if start < 0 or not _END_OF_TURN.fullmatch(text, start, end):
+            break
+        end = len(text[:start].rstrip())
+    return end
+
+
+def _sentence_start_before(text: str, end: int) -> int:
+    """Where the sentence holding position `end` starts (one backward pass)."""
+    i = min(end, len(text)) - 1
+    while i >= 0:
+        ch = text[i]
+        if ch == "。" or ch in ".!?" and text[i + 1:i + 2].isspace():
+            return i + 1
+        if ch == "\n":
+            j = i - 1
+            while j >= 0 and text[j] in " \t\r":
+                j -= 1
+            if j >= 0 and text[j] == "\n":  # a blank line
+                return i + 1
+        i -= 1
+    return 0
+
+
+_BOLD = re.compile(r"\*\*([^*\n]{1,200})\*\*")
+
+
+def _last_bold(text: str, start: int) -> Extraction | None:
+    """The last bold span at or after `start` that holds math and is not a label
+    (`n = **5**`, `**4 up quarks**`; not `**Step 3:**`)."""
+    match = None
+    for candidate in _BOLD.finditer(text, start):
+        content = candidate.group(1).strip()
+        if content and not content.endswith(":") and any(ch.isdigit() for ch in content):
+            match = candidate
+    if match is None:
+        return None
+    answer = _clean(match.group(1))
+    return Extraction(answer, "phrase", native=False) if answer else None
+
+
 # --- numbers ---------------------------------------------------------------------------------
 
 def _last_choice(text: str) -> str | None:
@@ -610,11 +862,13 @@ def _last_choice(text: str) -> str | None:
     return (match.group(1) or match.group(2)).upper() if match else None
 
 
-def _last_number(text: str) -> tuple[Extraction, int] | None:
-    """The last anchored number and where it ends."""
+def _last_number(text: str, start: int = 0) -> tuple[Extraction, int] | None:
+    """The last anchored number at or after `start` and where it ends; a root's index
+    (`\\sqrt[3]{4}` holds no 3) is markup, not a number."""
     match = None
-    for match in _NUMBER.finditer(text):
-        pass
+    for candidate in _NUMBER.finditer(text, start):
+        if not text.startswith("]{", candidate.end(1)):
+            match = candidate
     if match is None:
         return None
     return _number_extraction(text, match, "number"), match.end(1)

@@ -36,6 +36,9 @@ def fast_compare(pred: str, gold: str, config: MathConfig) -> Verdict | None:
         letter = _CHOICE.match(pred)
         same = letter is not None and (letter.group(1) or letter.group(2)).upper() == choice
         return Verdict("ok" if same else "wrong", "choice")
+    ordering = _ordering_verdict(pred, gold) or _names_verdict(pred, gold)
+    if ordering is not None:
+        return ordering
     extra = qualifiers(pred) - qualifiers(gold)
     if extra and not is_prose(gold) and not is_prose(pred):
         # `10 or more`, `3 halves`, `\neg 5` for 10, 3, 5: words the unit allow-list kept,
@@ -63,6 +66,61 @@ def fast_compare(pred: str, gold: str, config: MathConfig) -> Verdict | None:
     pred_number = parse_number(pred)
     return (_decimal_verdict(pred_number, gold, config) or _exact_verdict(pred, gold)
             or _value_verdict(pred, gold, config))
+
+
+_RELATION = re.compile(r"(>=|<=|\\geq?\b|\\leq?\b|\\gt\b|\\lt\b|>|<|≥|≤)")
+_ORDERED_TERM = re.compile(r"[A-Za-z](?:_\{?\w{1,3}\}?)?'?|-?\d+(?:\.\d+)?")
+_DOWNWARD = {">": ">", ">=": ">=", "\\geq": ">=", "\\ge": ">=", "\\gt": ">", "≥": ">="}
+_UPWARD = {"<": ">", "<=": ">=", "\\leq": ">=", "\\le": ">=", "\\lt": ">", "≤": ">="}
+
+
+def _ordering(text: str) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
+    """An ordering of three or more names or numbers (`b > a > c`, `c < a \\le b`) as its
+    terms from largest to smallest and the relations between them; None for anything else."""
+    pieces = _RELATION.split(text.strip())
+    terms, relations = pieces[0::2], pieces[1::2]
+    if len(terms) < 3 or not all(_ORDERED_TERM.fullmatch(term.strip()) for term in terms):
+        return None
+    terms = [term.strip().replace("{", "").replace("}", "") for term in terms]
+    if all(r in _DOWNWARD for r in relations):
+        return tuple(terms), tuple(_DOWNWARD[r] for r in relations)
+    if all(r in _UPWARD for r in relations):
+        return tuple(reversed(terms)), tuple(_UPWARD[r] for r in reversed(relations))
+    return None
+
+
+def _ordering_verdict(pred: str, gold: str) -> Verdict | None:
+    """A gold that orders names (`b > a > c`, which math-verify does not read): the same
+    order, written either way, is equal; another order of the same names is wrong."""
+    gold_order = _ordering(gold)
+    if gold_order is None:
+        return None
+    pred_order = _ordering(pred)
+    if pred_order is None:
+        return None
+    return Verdict("ok" if pred_order == gold_order else "wrong", "ordering")
+
+
+_NAME = re.compile(r"[A-Za-z](?:_\{?\w{1,3}\}?)?'?")
+
+
+def _names(text: str) -> frozenset[str] | None:
+    """The names of a list of two or more (`E_{1},E_{2}`, `A, C`) without subscript braces;
+    None for anything else."""
+    parts = [part.strip().replace("{", "").replace("}", "") for part in text.split(",")]
+    if len(parts) < 2 or not all(_NAME.fullmatch(part) for part in parts):
+        return None
+    return frozenset(parts) if len(set(parts)) == len(parts) else None
+
+
+def _names_verdict(pred: str, gold: str) -> Verdict | None:
+    """A gold listing names (`E_{1},E_{2}`, which math-verify does not read as a set): the
+    same names in any order are equal, other names are wrong."""
+    gold_names = _names(gold)
+    pred_names = _names(pred) if gold_names is not None else None
+    if pred_names is None:
+        return None
+    return Verdict("ok" if pred_names == gold_names else "wrong", "names")
 
 
 _CLOCK = re.compile(r"(\d{1,2}):(\d{2})(?:\s?([aApP])\.?\s?[mM]\.?)?")

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import logging
 import math
+import re
 from typing import Any
 
 from rewards.cache import byte_cache
@@ -60,6 +61,8 @@ def symbolic_compare(pred: str, gold: str, rel_tol: float, *,
     rounding = max(1, places) if rel_tol > 1e-4 else max(6, places)
     if not verify(list(gold_parsed), list(pred_parsed), timeout_seconds=None,
                   float_rounding=rounding, allow_set_relation_comp=True):
+        if _hyperbolic_equal(gold_parsed[0], pred_parsed[0]):
+            return "ok", "symbolic (hyperbolic functions as exponentials)"
         return "wrong", "symbolic"
     try:
         veto = _false_positive(gold_parsed[0], pred_parsed[0], rel_tol)
@@ -70,6 +73,29 @@ def symbolic_compare(pred: str, gold: str, rel_tol: float, *,
     return "ok", "symbolic"
 
 
+_STANDALONE_LETTER = re.compile(r"(?<![A-Za-z\\])([A-Za-z])(?![A-Za-z])")
+_TRAILING_LETTER = re.compile(r"(\d)\s*([A-Za-z])(?=\s*(?:\$|\}|\\\)|\\\]|$))")
+
+
+def _trailing_variables_kept(text: str) -> str:
+    """math-verify drops a letter after the last number of an answer as a unit (`4+4h` is
+    4+4, `x=4+4s` is x=4+4); where that letter is a variable elsewhere in the text
+    (`C(h)=4+4h`), it is written `{h}`, which math-verify keeps. Only in one answer (`$...$`
+    or a box), not in a completion's text."""
+    if len(text) > 1_000 or not text.startswith(("$", "\\boxed")) or not _TRAILING_LETTER.search(
+            text):
+        return text  # a whole completion's text: math-verify reads it as it would
+    counts: dict[str, int] = {}
+    for letter in _STANDALONE_LETTER.findall(text):  # one pass
+        counts[letter] = counts.get(letter, 0) + 1
+
+    def keep(match: re.Match[str]) -> str:
+        letter = match.group(2)
+        return f"{match.group(1)}{{{letter}}}" if counts.get(letter, 0) > 1 else match.group(0)
+
+    return _TRAILING_LETTER.sub(keep, text)
+
+
 @byte_cache(64 << 20)
 def _parse(text: str) -> tuple[Any, ...]:
     """Parsed sympy objects for one text; cached because the gold of a prompt comes back
@@ -77,8 +103,9 @@ def _parse(text: str) -> tuple[Any, ...]:
     comes first (math-verify's `boxed_match_priority=0`), as a model marks its final answer."""
     from math_verify import ExprExtractionConfig, LatexExtractionConfig, parse
 
-    found = parse(text, extraction_config=[LatexExtractionConfig(boxed_match_priority=0),
-                                           ExprExtractionConfig()],
+    found = parse(_trailing_variables_kept(text),
+                  extraction_config=[LatexExtractionConfig(boxed_match_priority=0),
+                                     ExprExtractionConfig()],
                   fallback_mode="no_fallback", parsing_timeout=None)
     return tuple(item for item in found if not isinstance(item, str))
 
@@ -121,6 +148,7 @@ def _parse_gold(text: str) -> tuple[Any, ...]:
     `\\{x|-2\\leq x < 1\\}` not 1; such a gold abstains."""
     from math_verify import ExprExtractionConfig, LatexExtractionConfig, parse
 
+    text = _trailing_variables_kept(text)
     latex = parse(text, extraction_config=[LatexExtractionConfig(boxed_match_priority=0)],
                   fallback_mode="no_fallback", parsing_timeout=None)
     if latex:
@@ -187,6 +215,22 @@ def _constants_equal(g: Any, p: Any) -> bool | None:
     return True
 
 
+def _hyperbolic_equal(gold: Any, pred: Any) -> bool:
+    """`\\frac{1}{a}\\sinh(at)` is `\\frac{1}{2a}(e^{at}-e^{-at})`: math-verify's simplify
+    does not rewrite hyperbolic functions, so where one side has them both are compared as
+    exponentials (exactly: their difference simplifies to 0)."""
+    import sympy
+
+    hyperbolic = (sympy.sinh, sympy.cosh, sympy.tanh, sympy.coth, sympy.sech, sympy.csch)
+    if not (isinstance(gold, sympy.Expr) and isinstance(pred, sympy.Expr)) or not (
+            gold.has(*hyperbolic) or pred.has(*hyperbolic)):
+        return False
+    try:
+        return sympy.simplify((gold - pred).rewrite(sympy.exp)) == 0
+    except (TypeError, ValueError, ArithmeticError, RecursionError, AttributeError):
+        return False
+
+
 def _false_positive(gold: Any, pred: Any, rel_tol: float) -> str | None:
     """Why math-verify's `True` is wrong here, or `None`. math-verify rounds numbers to 6
     decimals (so 1/2004! == 1/2006!) and can match equations too loosely."""
@@ -218,12 +262,24 @@ def _numbers_differ(gold: Any, pred: Any, rel_tol: float) -> str | None:
     return None
 
 
+def _derivatives_as_unknowns(expression: Any) -> Any:
+    """`\\frac{dM}{dt}` parses as the derivative of a symbol, which sympy evaluates to 0, so
+    `dM/dt = kM` and `dM/dt = -kM` would both be `0 = ±kM`, the same equation: each
+    derivative is an unknown of its own instead."""
+    import sympy
+
+    if not isinstance(expression, sympy.Basic) or not expression.has(sympy.Derivative):
+        return expression
+    return expression.subs({d: sympy.Symbol(f"_d{i}") for i, d in enumerate(
+        sorted(expression.atoms(sympy.Derivative), key=str))})
+
+
 def _equations_differ(gold: Any, pred: Any) -> str | None:
     """Two equations over symbols are the same only if lhs - rhs are proportional."""
     import sympy
 
-    g = gold.lhs - gold.rhs
-    p = pred.lhs - pred.rhs
+    g = _derivatives_as_unknowns(gold.lhs - gold.rhs)
+    p = _derivatives_as_unknowns(pred.lhs - pred.rhs)
     if not all(isinstance(e, sympy.Expr) for e in (g, p)) or not (g.free_symbols or p.free_symbols):
         return None
     if len(gold.free_symbols) <= 1 and len(pred.free_symbols) <= 1:
