@@ -27,12 +27,13 @@ from types import MappingProxyType
 from typing import Any, Literal
 
 from rewards.errors import ConfigError
-from rewards.mixing import Normalize
 from rewards.options import NOT_AN_OPTION, check_fields, check_range, load_options
 
 __all__ = ["MAX_YAML_NODES", "ComponentConfig", "DomainConfig", "RewardConfig", "load_config",
            "load_yaml", "parse_config", "parse_yaml"]
 
+Normalize = Literal["none", "zscore_by_domain", "group", "group_per_component"]
+"""The batch normalizations (`rewards.mixing.normalize`)."""
 Kind = Literal["verifiable", "learned"]
 
 MAX_YAML_NODES = 100_000

@@ -12,20 +12,16 @@ import math
 from collections import defaultdict
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal
+from typing import get_args
 
+from rewards.config import ComponentConfig, DomainConfig, Kind, Normalize, RewardConfig
 from rewards.errors import ConfigError
 from rewards.types import Reward, Sample, Score, check_scores
-
-if TYPE_CHECKING:
-    from rewards.config import ComponentConfig, DomainConfig, RewardConfig
 
 __all__ = ["BatchNormalizer", "DomainRouter", "MixPlan", "Mixture", "Normalize", "RunningStats",
            "WeightedComponent", "group_normalize", "normalize", "zscore_by_domain"]
 
-Normalize = Literal["none", "zscore_by_domain", "group", "group_per_component"]
-NORMALIZE_MODES: tuple[str, ...] = ("none", "zscore_by_domain", "group", "group_per_component")
-Kind = Literal["verifiable", "learned"]
+NORMALIZE_MODES: tuple[str, ...] = get_args(Normalize)
 
 
 @dataclass(frozen=True)

@@ -153,3 +153,144 @@ def test_normalize_function_is_the_routers():
     raw = router.raw.score(SAMPLES)
     assert normalize(raw, SAMPLES, "group_per_component", plans=router.normalizer.plans) \
         == router.score(SAMPLES)
+
+
+# -- every entry point gives the same values ---------------------------------------------------
+
+CONFIG = """
+domains:
+  d:
+    rewards:
+      - {use: "gdpo_rewards:has_a", name: a}
+      - {use: "gdpo_rewards:b_value", name: b, weight: 0.5}
+      - {use: "gdpo_rewards:length", name: log, weight: 0.0}
+normalize: group_per_component
+"""
+# the hand-computed groups above, as completions: a = "A" present, b = "b=<value>" or absent
+ROWS = [("p1 ", "A b=0.2"), ("p1 ", "x"), ("p1 ", "A b=0.8"), ("p2 ", "b=1.0"),
+        ("p2 ", "b=0.0")]
+
+
+@pytest.fixture
+def config(tmp_path, monkeypatch) -> Path:
+    monkeypatch.syspath_prepend(str(HERE))
+    path = tmp_path / "gdpo.yaml"
+    path.write_text(CONFIG)
+    return path
+
+
+def _samples():
+    return [Sample(p, c, domain="d", group=p) for p, c in ROWS]
+
+
+def _local(config):
+    return [s.value for s in build_reward(config).score(_samples())]
+
+
+def _celery_client(config):
+    """What `CeleryReward.score` does with the workers' raw scores (workers build the config
+    with `normalize: none`; the client normalizes with `BatchNormalizer.from_config`)."""
+    from dataclasses import replace
+
+    from rewards.config import load_config
+
+    loaded = load_config(config)
+    raw = build_reward(replace(loaded, normalize="none")).score(_samples())
+    return [s.value for s in BatchNormalizer.from_config(loaded)(_samples(), raw)]
+
+
+def _cli(config):
+    import json
+
+    from rewards.cli import main
+
+    source, out = config.parent / "rows.jsonl", config.parent / "out.jsonl"
+    source.write_text("".join(json.dumps({"prompt": p, "completion": c, "domain": "d",
+                                          "group": p}) + "\n" for p, c in ROWS))
+    assert main(["score", str(source), "--config", str(config), "--out", str(out)]) == 0
+    return [json.loads(line)["score"] for line in out.read_text().splitlines()]
+
+
+def _server(config):
+    pytest.importorskip("fastapi", reason="the server needs pip install -e '.[server]'")
+    from fastapi.testclient import TestClient
+
+    from integrations.server import create_app
+
+    with TestClient(create_app(config)) as client:
+        reply = client.post("/get_reward", json={
+            "query": [p + c for p, c in ROWS], "prompts": [p for p, _ in ROWS],
+            "labels": [None] * len(ROWS), "domains": ["d"] * len(ROWS)})
+        assert reply.status_code == 200, reply.text
+        return reply.json()["rewards"]
+
+
+def _openrlhf(config):
+    from integrations.openrlhf import reward_func
+
+    result = reward_func([p + c for p, c in ROWS], [p for p, _ in ROWS],
+                         [{"domain": "d"} for _ in ROWS], reward_config=config)
+    return [float(v) for v in result["rewards"]]
+
+
+def _verl(config):
+    from integrations.verl import compute_score_batch
+
+    return [r["score"] for r in compute_score_batch(
+        ["dataset"] * len(ROWS), [c for _, c in ROWS], [None] * len(ROWS),
+        [{"domain": "d", "index": p} for p, _ in ROWS], reward_config=config)]
+
+
+def _trl(config):
+    from integrations.trl import trl_rewards
+
+    (func,) = trl_rewards(config, per_component=False).funcs
+    return func([p for p, _ in ROWS], [c for _, c in ROWS], domain=["d"] * len(ROWS))
+
+
+def _grpo(config):
+    """The built-in GRPO loop's advantages: the reward's values, not normalized again."""
+    from rl.grpo import step_advantages
+
+    reward = build_reward(config)
+    rewards = [s.value for s in reward.score(_samples())]
+    return step_advantages(rewards, [0, 0, 0, 1, 1], scale=True, normalize=reward.normalize)
+
+
+@pytest.mark.parametrize("entry", [_local, _celery_client, _cli, _server, _openrlhf, _verl,
+                                   _trl, _grpo])
+def test_every_entry_point_gives_the_formula(config, entry):
+    got = entry(config)
+    tolerance = 1e-6 if entry is _openrlhf else 1e-12  # OpenRLHF's float32 tensors
+    assert got == pytest.approx(EXPECTED, abs=tolerance)
+
+
+def test_trl_components_ask_for_trls_gdpo(config):
+    """Per component, the functions return raw values and TRL normalizes: the adapter asks
+    for TRL's own GDPO with the config's weights."""
+    from integrations.trl import trl_rewards
+
+    rewards = trl_rewards(config)
+    assert rewards.aggregation == "normalize_then_sum"
+    assert rewards.weights == (1.0, 0.5, 0.0)
+    assert [f.__name__ for f in rewards.funcs] == ["a", "b", "log"]
+
+
+@pytest.mark.parametrize("adapter", ["verl", "areal", "verifiers"])
+def test_per_rollout_adapters_refuse_it(config, adapter):
+    """A per-rollout adapter never sees a group: it refuses rather than train the raw sum."""
+    from rewards.errors import ConfigError
+
+    with pytest.raises(ConfigError, match="group_per_component"):
+        if adapter == "verl":
+            from integrations.verl import compute_score
+
+            compute_score("dataset", "A b=0.5", None, {"domain": "d"}, reward_config=config)
+        elif adapter == "areal":
+            from integrations.areal import AReaLReward
+
+            AReaLReward(config)("p", "A b=0.5", domain="d")
+        else:
+            from integrations.verifiers import reward_funcs
+
+            reward_funcs(config)
