@@ -19,7 +19,8 @@ from rewards.errors import ConfigError
 from rewards.types import Reward, Sample, Score, check_scores
 
 __all__ = ["BatchNormalizer", "DomainRouter", "MixPlan", "Mixture", "Normalize", "RunningStats",
-           "WeightedComponent", "group_normalize", "normalize", "zscore_by_domain"]
+           "WeightedComponent", "group_normalize", "normalize", "per_component_normalize",
+           "zscore_by_domain"]
 
 NORMALIZE_MODES: tuple[str, ...] = get_args(Normalize)
 
@@ -107,6 +108,9 @@ class Mixture:
         self.components = tuple(components)
         self.alpha = alpha
         self.name = name
+        names = [c.reward.name for c in self.components]
+        if len(set(names)) != len(names):  # parts, and the plan, go by name
+            raise ConfigError(f"mixture {name!r}: component names must be unique, got {names}")
         if alpha is not None:
             _check_sides(self.components, alpha, name)
         self.plan = MixPlan(tuple((c.reward.name, c.weight, c.kind) for c in self.components),

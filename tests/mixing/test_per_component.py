@@ -123,6 +123,14 @@ def test_alpha_combines_the_normalized_sides():
     assert got == pytest.approx(_batch_norm(sums), abs=1e-12)
 
 
+def test_mixture_names_are_unique():
+    """Parts and the plan go by component name: two components of one name would collide."""
+    from rewards.errors import ConfigError
+
+    with pytest.raises(ConfigError, match="unique"):
+        Mixture([WeightedComponent(Fixed("a", [1.0])), WeightedComponent(Fixed("a", [0.0]))])
+
+
 def test_plan_from_config_equals_the_built_mixtures():
     """The Celery client normalizes with plans read from the config, the workers score with
     the built mixtures: the two must agree (names, weights, kinds, alpha)."""
