@@ -122,13 +122,24 @@ class ResolvedReward:
 
     @property
     def normalize(self) -> str:
-        """The config's batch normalization: none, zscore_by_domain or group."""
+        """The config's batch normalization: none, zscore_by_domain, group or
+        group_per_component."""
         return self.normalizer.mode
 
     def normalize_batch(self, samples: Sequence[Sample], scores: Sequence[Score]) -> list[Score]:
         """Raw scores of one batch (one request, one trainer batch), normalized as `reward`
         normalizes a batch (`rewards.mixing.normalize`)."""
         return self.normalizer(samples, scores)
+
+    def check_per_rollout(self, api: str, instead: str) -> None:
+        """Scoring one rollout at a time returns raw values and leaves the batch normalization
+        to the trainer (its group advantages stand for `group`). `group_per_component` is not
+        the trainer's to apply: each component is normalized over the rollouts of a group,
+        which `api` never sees together. Refused, naming what to use `instead`."""
+        if self.normalize == "group_per_component":
+            raise ConfigError(f"normalize: group_per_component normalizes each component over "
+                              f"the rollouts of a group, and {api} scores one rollout at a "
+                              f"time: {instead}")
 
     @property
     def default_domain(self) -> str:

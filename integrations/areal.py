@@ -54,6 +54,8 @@ class AReaLReward:
     def __call__(self, prompt: Any, completions: Any, prompt_ids: Sequence[int] | None = None,
                  completion_ids: Sequence[int] | None = None, **kwargs: Any) -> float:
         resolved = resolve_reward(self.config)  # cached per process, per path and mtime
+        resolved.check_per_rollout("AReaL's reward_fn", "set normalize: none (AReaL's own "
+                                   "group advantages then apply to the weighted sum)")
         _, reference = find_reference(kwargs, self.reference_key)
         sample = Sample(prompt=prompt_value(prompt), completion=completion_text(completions),
                         reference=reference, domain=resolved.route(kwargs.get(self.domain_key)),

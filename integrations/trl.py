@@ -5,7 +5,8 @@ from integrations.trl import trl_rewards
 rewards = trl_rewards("reward.yaml", reference_column="solution")
 trainer = GRPOTrainer(model=..., train_dataset=...,
                       reward_funcs=rewards.funcs,
-                      args=GRPOConfig(..., reward_weights=rewards.weights))
+                      args=GRPOConfig(..., reward_weights=rewards.weights,
+                                      multi_objective_aggregation=rewards.aggregation))
 ```
 
 Each function has GRPOTrainer's signature `(prompts, completions, completion_ids=None,
@@ -15,9 +16,12 @@ default there is one function per config component, named after it, so TRL logs
 `None` = abstain, skipped by TRL's nansum) is exactly the config's mixture without alpha.
 Component values are computed once per batch and shared by all the functions. A domain's
 `alpha` is folded into the weights (exact while neither side abstains entirely). Batch
-normalization is TRL's own (group advantages), so `normalize: group` is left to TRL;
-`normalize: zscore_by_domain` needs `per_component=False`: one function returning the
-config's final value.
+normalization is TRL's own (group advantages), so `normalize: group` is left to TRL, and so
+is `normalize: group_per_component`: `aggregation` is then `normalize_then_sum`, TRL's GDPO
+(each function normalized in its group, the weighted sum normalized over the batch: the
+config's formula, with TRL's n - 1 std). `normalize: zscore_by_domain` needs
+`per_component=False`: one function returning the config's final value (normalized here,
+over the batch TRL hands the function).
 
 Nothing here imports TRL: the functions are plain callables.
 """
@@ -60,6 +64,9 @@ class TRLRewards:
     """The reward functions, each with `__name__` set (TRL logs `rewards/<name>/mean`)."""
     weights: tuple[float, ...]
     """One weight per function, for `GRPOConfig.reward_weights`."""
+    aggregation: str = "sum_then_normalize"
+    """For `GRPOConfig.multi_objective_aggregation`: `normalize_then_sum` (TRL's GDPO) when
+    the config says `normalize: group_per_component` and the functions are its components."""
 
 
 def trl_rewards(config: RewardSource = None, *, reference_column: str | None = None,
@@ -104,7 +111,9 @@ def trl_rewards(config: RewardSource = None, *, reference_column: str | None = N
         label = f"{domain}/{name}" if qualify else name
         funcs.append(_component_function(scorer, domain, name, label, first=not funcs))
         weights.append(weight)
-    return TRLRewards(tuple(funcs), tuple(weights))
+    aggregation = ("normalize_then_sum" if resolved.normalize == "group_per_component"
+                   else "sum_then_normalize")
+    return TRLRewards(tuple(funcs), tuple(weights), aggregation)
 
 
 class _BatchScorer:

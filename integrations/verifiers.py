@@ -76,6 +76,10 @@ from rewards.types import Sample, Score
 
 __all__ = ["TaskReward", "reward", "reward_funcs", "rubric", "task_reward"]
 
+_PER_ROLLOUT = ("verifiers sums the rewards of each rollout and leaves the group to the "
+                "trainer; set normalize: none, or train with TRL (normalize_then_sum) or the "
+                "built-in GRPO loop")
+
 RewardFunc = Callable[..., Any]
 
 
@@ -88,7 +92,9 @@ def task_reward(config: RewardSource = None, *, reference_key: str | None = None
     `$REWARDS_CONFIG`). Call it from a reward method (`await score(self.data, trace)`) or
     decorate it as one (`rewards = vf.reward(task_reward(...))` in the Task class)."""
     check_abstain_mode(abstain)
-    return TaskReward(_SharedScorer(resolve_reward(config)), reference_key=reference_key,
+    resolved = resolve_reward(config)
+    resolved.check_per_rollout("a verifiers reward", _PER_ROLLOUT)
+    return TaskReward(_SharedScorer(resolved), reference_key=reference_key,
                       domain_key=domain_key, name=name, abstain_value=abstain_value,
                       abstain=abstain)
 
@@ -177,6 +183,7 @@ def reward_funcs(config: RewardSource = None, *, per_component: bool = True,
     (None: `$REWARDS_CONFIG`). `per_component=False`: one function, the config's value."""
     check_abstain_mode(abstain)
     resolved = resolve_reward(config)
+    resolved.check_per_rollout("a verifiers reward", _PER_ROLLOUT)
     scorer = _SharedScorer(resolved)
     if not per_component or resolved.config is None:
         return [_function(scorer, None, None, resolved.reward.name, abstain_value,

@@ -70,6 +70,9 @@ from rewards.types import Sample, Score
 
 __all__ = ["compute_score", "compute_score_async", "compute_score_batch"]
 
+_PER_ROLLOUT = ("use reward_manager: batch with compute_score_batch, which normalizes the "
+                "batch as the config says")
+
 
 def compute_score(data_source: str, solution_str: str, ground_truth: Any,
                   extra_info: Mapping[str, Any] | None = None, *,
@@ -79,6 +82,7 @@ def compute_score(data_source: str, solution_str: str, ground_truth: Any,
     """Score one rollout (veRL's naive reward manager)."""
     check_abstain_mode(abstain, on_config_abstain)
     resolved = resolve_reward(reward_config)
+    resolved.check_per_rollout("compute_score", _PER_ROLLOUT)
     sample = _sample(resolved, data_source, solution_str, ground_truth, extra_info, domain_map)
     score = score_batch(resolved.raw, [sample]).scores[0]
     return _single(resolved, sample, score, abstain, abstain_score, on_config_abstain)
@@ -151,6 +155,7 @@ async def compute_score_async(data_source: str, solution_str: str, ground_truth:
     at once): concurrent calls on one event loop are scored together in batches."""
     check_abstain_mode(abstain, on_config_abstain)
     resolved = resolve_reward(reward_config)
+    resolved.check_per_rollout("compute_score_async", _PER_ROLLOUT)
     sample = _sample(resolved, data_source, solution_str, ground_truth, extra_info, domain_map)
     loop = asyncio.get_running_loop()
     key = (id(loop), id(resolved.raw))

@@ -6,7 +6,7 @@ domains:
   math:  {rewards: [{use: math}]}
   code:  {rewards: [{use: rtv, weights: {rule: 0.1, tests: 0.5, hidden: 0.3, judge: 0.1}}]}
   chat:  {alpha: 0.0, rewards: [{use: genrm, backend: vllm-server, url: "http://127.0.0.1:8000"}]}
-normalize: zscore_by_domain       # or group, or none
+normalize: zscore_by_domain       # or group, group_per_component (GDPO), or none
 ema_decay: 0.99                   # optional: running z-score statistics across batches
 eps: 1.0e-6                       # optional: the normalizer's epsilon
 ```
@@ -32,7 +32,8 @@ from rewards.options import NOT_AN_OPTION, check_fields, check_range, load_optio
 __all__ = ["MAX_YAML_NODES", "ComponentConfig", "DomainConfig", "RewardConfig", "load_config",
            "load_yaml", "parse_config", "parse_yaml"]
 
-Normalize = Literal["none", "zscore_by_domain", "group"]
+Normalize = Literal["none", "zscore_by_domain", "group", "group_per_component"]
+"""The batch normalizations (`rewards.mixing.normalize`)."""
 Kind = Literal["verifiable", "learned"]
 
 MAX_YAML_NODES = 100_000
@@ -105,7 +106,9 @@ class RewardConfig:
     domains: Mapping[str, DomainConfig]
     """Domain name -> its rewards; `default` catches samples of unlisted domains."""
     normalize: Normalize = "none"
-    """Batch normalization of the final values: none, zscore_by_domain or group (GRPO)."""
+    """Batch normalization: none, zscore_by_domain, group (GRPO: the final values per
+    group) or group_per_component (GDPO: each component per group, then the weighted sum over
+    the batch; `rewards.mixing.per_component_normalize`)."""
     ema_decay: float | None = None
     """zscore_by_domain only: running per-domain statistics across batches with this decay."""
     eps: float | None = None

@@ -1,6 +1,7 @@
 """Combining rewards: weighted components per domain (alpha * verifiable + (1 - alpha) *
 learned), routing samples to their domain, and batch normalization (z-score per domain,
-GRPO group advantages). Abstentions (`None`) are excluded from statistics and stay `None`.
+GRPO group advantages, or GDPO: each component group-normalized before the weighted sum).
+Abstentions (`None`) are excluded from statistics and stay `None`.
 
 `zscore_by_domain` can keep running statistics across batches (`RunningStats`, an EMA of each
 domain's mean and variance) so that one small batch does not swing the scale."""
@@ -11,18 +12,17 @@ import math
 from collections import defaultdict
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal
+from typing import get_args
 
+from rewards.config import ComponentConfig, DomainConfig, Kind, Normalize, RewardConfig
 from rewards.errors import ConfigError
 from rewards.types import Reward, Sample, Score, check_scores
 
-if TYPE_CHECKING:
-    from rewards.config import RewardConfig
+__all__ = ["BatchNormalizer", "DomainRouter", "MixPlan", "Mixture", "Normalize", "RunningStats",
+           "WeightedComponent", "group_normalize", "normalize", "per_component_normalize",
+           "zscore_by_domain"]
 
-__all__ = ["BatchNormalizer", "DomainRouter", "Mixture", "Normalize", "RunningStats",
-           "WeightedComponent", "group_normalize", "normalize", "zscore_by_domain"]
-
-Normalize = Literal["none", "zscore_by_domain", "group"]
+NORMALIZE_MODES: tuple[str, ...] = get_args(Normalize)
 
 
 @dataclass(frozen=True)
@@ -31,7 +31,65 @@ class WeightedComponent:
 
     reward: Reward
     weight: float = 1.0
-    kind: Literal["verifiable", "learned"] = "verifiable"
+    kind: Kind = "verifiable"
+
+
+@dataclass(frozen=True)
+class MixPlan:
+    """How one domain combines its components' values into one: (name, weight, kind) per
+    component and the domain's alpha. A `Mixture` combines by its plan; `group_per_component`
+    normalization combines the normalized components by the same plan. The plan of a reward
+    that is not a `Mixture` is `MixPlan.whole()`: its value is its one component."""
+
+    components: tuple[tuple[str, float, Kind], ...]
+    alpha: float | None = None
+
+    @classmethod
+    def whole(cls) -> MixPlan:
+        """One component, weight 1: the score's own value (`WHOLE`)."""
+        return cls(((WHOLE, 1.0, "verifiable"),))
+
+    @classmethod
+    def of(cls, reward: Reward) -> MixPlan:
+        """The plan of a domain's reward: a `Mixture`'s own, else `whole()`."""
+        return reward.plan if isinstance(reward, Mixture) else cls.whole()
+
+    @classmethod
+    def from_domain(cls, spec: DomainConfig) -> MixPlan:
+        """The plan a config domain builds to (`rewards.build`), without building it. A
+        component's kind is its configured one, else the `kind` its factory declares (only
+        read when the domain has an alpha: without one, kinds do not enter the sum)."""
+        from rewards.registry import resolve
+
+        def kind(c: ComponentConfig) -> Kind:
+            if c.kind is not None or spec.alpha is None:
+                return c.kind or "verifiable"
+            return getattr(resolve(c.use), "kind", "verifiable")
+
+        return cls(tuple((c.name, c.weight, kind(c)) for c in spec.rewards), spec.alpha)
+
+    def combine(self, values: Mapping[str, float | None]) -> float | None:
+        """The weighted sum of the components' values (`None` = abstained, skipped; weight 0
+        = logged only); with alpha, alpha * verifiable side + (1 - alpha) * learned side, and
+        a needed side that abstained entirely leaves the other side alone, unscaled. `None`
+        when nothing weighted scored."""
+        weighted = [(w, k, values.get(name)) for name, w, k in self.components if w > 0]
+        if self.alpha is None:
+            return _weighted_sum(weighted)
+        verifiable = _weighted_sum([t for t in weighted if t[1] == "verifiable"])
+        learned = _weighted_sum([t for t in weighted if t[1] == "learned"])
+        sides = [(self.alpha, verifiable), (1.0 - self.alpha, learned)]
+        present = [(a, v) for a, v in sides if a > 0 and v is not None]
+        needed = [a for a, _ in sides if a > 0]
+        if not present:
+            return None
+        if len(present) == len(needed):
+            return sum(a * v for a, v in present)
+        return present[0][1]  # one needed side abstained: the other stands alone, unscaled
+
+
+WHOLE = ""
+"""The component name of `MixPlan.whole()`: the score's value itself."""
 
 
 class Mixture:
@@ -51,8 +109,14 @@ class Mixture:
         self.components = tuple(components)
         self.alpha = alpha
         self.name = name
+        names = [c.reward.name for c in self.components]
+        if len(set(names)) != len(names):  # parts, and the plan, go by name
+            raise ConfigError(f"mixture {name!r}: component names must be unique, got {names}")
         if alpha is not None:
             _check_sides(self.components, alpha, name)
+        self.plan = MixPlan(tuple((c.reward.name, c.weight, c.kind) for c in self.components),
+                            alpha)
+        """How the components' values combine (also used by `group_per_component`)."""
 
     def score(self, samples: Sequence[Sample]) -> list[Score]:
         per_component = [check_scores(c.reward, c.reward.score(samples), len(samples))
@@ -68,23 +132,10 @@ class Mixture:
             for key, value in s.parts.items():
                 if key != c.reward.name:  # a part already named for its component keeps it
                     parts[key if key.startswith(prefix) else prefix + key] = value
-        weighted = [(c, s) for c, s in zip(self.components, scores) if c.weight > 0]
-        reason = next((s.reason for _, s in weighted if s.reason != "ok"), "ok")
-        if self.alpha is None:
-            value = _weighted_sum(weighted)
-        else:
-            verifiable = _weighted_sum([(c, s) for c, s in weighted if c.kind == "verifiable"])
-            learned = _weighted_sum([(c, s) for c, s in weighted if c.kind == "learned"])
-            sides = [(self.alpha, verifiable), (1.0 - self.alpha, learned)]
-            present = [(a, v) for a, v in sides if a > 0 and v is not None]
-            needed = [a for a, _ in sides if a > 0]
-            if not present:
-                value = None
-            elif len(present) == len(needed):
-                value = sum(a * v for a, v in present)
-            else:  # one needed side abstained: the other stands alone, unscaled
-                value = present[0][1]
-        return Score(value, reason, parts)
+        reason = next((s.reason for c, s in zip(self.components, scores)
+                       if c.weight > 0 and s.reason != "ok"), "ok")
+        values = {c.reward.name: s.value for c, s in zip(self.components, scores)}
+        return Score(self.plan.combine(values), reason, parts)
 
 
 def _check_sides(components: Sequence[WeightedComponent], alpha: float, name: str) -> None:
@@ -102,8 +153,8 @@ def _check_sides(components: Sequence[WeightedComponent], alpha: float, name: st
                 "weighted sum")
 
 
-def _weighted_sum(pairs: list[tuple[WeightedComponent, Score]]) -> float | None:
-    present = [(c.weight, s.value) for c, s in pairs if s.value is not None]
+def _weighted_sum(terms: list[tuple[float, Kind, float | None]]) -> float | None:
+    present = [(w, v) for w, _, v in terms if v is not None]
     if not present:
         return None
     return float(sum(w * v for w, v in present))
@@ -111,7 +162,8 @@ def _weighted_sum(pairs: list[tuple[WeightedComponent, Score]]) -> float | None:
 
 class DomainRouter:
     """Scores each sample with its domain's reward (`default` for unlisted domains), then
-    normalizes the batch: none, zscore_by_domain or group (see `BatchNormalizer`)."""
+    normalizes the batch: none, zscore_by_domain, group or group_per_component (see
+    `BatchNormalizer`)."""
 
     def __init__(self, domains: Mapping[str, Reward], *,
                  normalize: Normalize = "none", name: str = "rewards",
@@ -121,7 +173,9 @@ class DomainRouter:
         (default: that of `zscore_by_domain` or `group_normalize`)."""
         self.domains = dict(domains)
         self.name = name
-        self.normalizer = BatchNormalizer(normalize, eps=eps, ema_decay=ema_decay)
+        self.normalizer = BatchNormalizer(
+            normalize, eps=eps, ema_decay=ema_decay,
+            plans={d: MixPlan.of(r) for d, r in self.domains.items()})
         self.raw: Reward = _Unnormalized(self)
         """This router without batch normalization (same domains, same rewards)."""
 
@@ -175,32 +229,44 @@ class _Unnormalized:
 
 
 class BatchNormalizer:
-    """A config's batch normalization with its state: the mode, the epsilon and, for
-    `zscore_by_domain` with `ema_decay`, the running statistics. Local scoring, the server,
-    the adapters and the Celery client all normalize through one of these."""
+    """A config's batch normalization with its state: the mode, the epsilon, for
+    `zscore_by_domain` with `ema_decay` the running statistics, and for
+    `group_per_component` each domain's `MixPlan`. Local scoring, the server, the adapters
+    and the Celery client all normalize through one of these."""
 
     def __init__(self, mode: Normalize = "none", *, eps: float | None = None,
-                 ema_decay: float | None = None) -> None:
+                 ema_decay: float | None = None,
+                 plans: Mapping[str, MixPlan] | None = None) -> None:
         _check_mode(mode)
         self.mode: Normalize = mode
         self.eps = eps
         self.running = RunningStats(ema_decay) if ema_decay is not None else None
+        self.plans = dict(plans or {})
+        """Domain -> how its components combine (`group_per_component`); a domain without
+        one is normalized as one component (`MixPlan.whole()`)."""
 
     @classmethod
     def from_config(cls, config: RewardConfig) -> BatchNormalizer:
-        return cls(config.normalize, eps=config.eps, ema_decay=config.ema_decay)
+        """The normalizer of the reward `config` builds to (for a client that scores
+        elsewhere, such as the Celery client)."""
+        plans = ({d: MixPlan.from_domain(spec) for d, spec in config.domains.items()}
+                 if config.normalize == "group_per_component" else None)
+        return cls(config.normalize, eps=config.eps, ema_decay=config.ema_decay, plans=plans)
 
     def __call__(self, samples: Sequence[Sample], scores: Sequence[Score]) -> list[Score]:
         """The scores of one batch, normalized (see `normalize`); running statistics move."""
-        return normalize(scores, samples, self.mode, eps=self.eps, running=self.running)
+        return normalize(scores, samples, self.mode, eps=self.eps, running=self.running,
+                         plans=self.plans)
 
 
 def normalize(scores: Sequence[Score], samples: Sequence[Sample], mode: Normalize, *,
-              eps: float | None = None, running: RunningStats | None = None) -> list[Score]:
+              eps: float | None = None, running: RunningStats | None = None,
+              plans: Mapping[str, MixPlan] | None = None) -> list[Score]:
     """A batch normalization of raw scores: `none` returns them as they are;
-    `zscore_by_domain` (with `running` statistics, if given) and `group` normalize the values
-    and keep each raw value in `parts["raw"]`. `eps`: None for the normalizer's default.
-    Abstentions stay `None` and are not counted."""
+    `zscore_by_domain` (with `running` statistics, if given), `group` and
+    `group_per_component` (with each domain's `plans`, see `per_component_normalize`)
+    normalize the values and keep each raw value in `parts["raw"]`. `eps`: None for the
+    normalizer's default. Abstentions stay `None` and are not counted."""
     _check_mode(mode)
     if len(scores) != len(samples):
         raise ConfigError(f"normalize: {len(scores)} scores for {len(samples)} samples")
@@ -211,14 +277,58 @@ def normalize(scores: Sequence[Score], samples: Sequence[Sample], mode: Normaliz
     if mode == "zscore_by_domain":
         normalized = zscore_by_domain(values, [s.domain for s in samples], running=running,
                                       **options)
-    else:
+    elif mode == "group":
         normalized = group_normalize(values, [s.group for s in samples], **options)
+    else:
+        normalized = per_component_normalize(scores, samples, plans or {}, **options)
     return [Score(v, s.reason, {**s.parts, "raw": s.value}) for s, v in zip(scores, normalized)]
 
 
 def _check_mode(mode: str) -> None:
-    if mode not in ("none", "zscore_by_domain", "group"):
-        raise ConfigError(f"unknown normalization {mode!r}: use none, zscore_by_domain or group")
+    if mode not in NORMALIZE_MODES:
+        raise ConfigError(f"unknown normalization {mode!r}: use "
+                          f"{', '.join(NORMALIZE_MODES[:-1])} or {NORMALIZE_MODES[-1]}")
+
+
+def per_component_normalize(scores: Sequence[Score], samples: Sequence[Sample],
+                            plans: Mapping[str, MixPlan], *, eps: float = 1e-4
+                            ) -> list[float | None]:
+    """GDPO (Liu et al. 2026, "Group reward-Decoupled Normalization Policy Optimization";
+    TRL's `multi_objective_aggregation="normalize_then_sum"`), on mixed scores:
+
+    1. each component's value (`parts[name]`) is group-normalized on its own, over the
+       samples of the same domain and group that scored it: (x - mean) / (std + eps);
+    2. the normalized components are combined by the domain's plan (weights, alpha; an
+       abstained component is skipped and weight 0 is logged only), as `Mixture` combines
+       raw ones;
+    3. the sums are normalized over the whole batch: (s - mean) / (std + eps).
+
+    Std is the population std, as in `group_normalize` (TRL divides by n - 1: a factor that
+    is the same for every group of one size and cancels in step 3, eps aside). A sample
+    whose domain has no plan is one component, its value. A sample that abstained (no
+    weighted component scored) stays `None` and is not counted."""
+    if len(scores) != len(samples):
+        raise ConfigError(f"per_component_normalize: {len(scores)} scores for "
+                          f"{len(samples)} samples")
+    domains = [s.domain if s.domain in plans else "default" for s in samples]
+    chosen = [plans.get(d, MixPlan.whole()) for d in domains]
+    names = dict.fromkeys(name for plan in chosen for name, _, _ in plan.components)
+    per_name: dict[str, list[float | None]] = {}
+    for name in names:  # step 1, one component at a time
+        values = [None if score.value is None or name not in _names(plan)
+                  else score.value if name == WHOLE else score.parts.get(name)
+                  for score, plan in zip(scores, chosen)]
+        keys = [(d, s.group) for d, s in zip(domains, samples)]
+        per_name[name] = group_normalize(values, keys, eps=eps)
+    sums = [None if score.value is None  # step 2
+            else plan.combine({name: per_name[name][i] for name in _names(plan)})
+            for i, (score, plan) in enumerate(zip(scores, chosen))]
+    return _normalize_by_key(sums, [None] * len(sums), scale=True, eps=eps,  # step 3
+                             add_eps=True)
+
+
+def _names(plan: MixPlan) -> list[str]:
+    return [name for name, _, _ in plan.components]
 
 
 def _mean_std(values: list[float]) -> tuple[float, float]:

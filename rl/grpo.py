@@ -111,7 +111,6 @@ def train(cfg: GRPOConfig, *, on_step: Callable[[dict[str, Any]], None] | None =
     from prompt_filter import DynamicSampler
     from rewards.build import build_reward
     from rewards.envs import env_factory, turn_metrics
-    from rewards.mixing import group_normalize
 
     make_env = env_factory(cfg.environment) if cfg.environment is not None else None
     out = prepare_output_dir(cfg)
@@ -199,7 +198,8 @@ def train(cfg: GRPOConfig, *, on_step: Callable[[dict[str, Any]], None] | None =
         # --- 2. group advantages: (r - mean_group) / (std_group + eps), Dr. GRPO without std --
         rewards = [r for g in groups for r in g.rewards]  # N = groups * G
         group_ids = [gi for gi, g in enumerate(groups) for _ in g.rewards]
-        normalized = group_normalize(rewards, group_ids, scale=cfg.scale_rewards)
+        normalized = step_advantages(rewards, group_ids, scale=cfg.scale_rewards,
+                                     normalize=getattr(reward, "normalize", "none"))
         batch = (collate(groups, pad_id) if make_env is None
                  else collate_episodes(groups, pad_id)).to(device)
         advantages = torch.tensor([0.0 if a is None else a for a in normalized],
@@ -303,6 +303,21 @@ def train(cfg: GRPOConfig, *, on_step: Callable[[dict[str, Any]], None] | None =
     final = save_final(out, policy=policy, tokenizer=tokenizer, log=log)
     log.close()  # finish the trackers' runs
     return final
+
+
+def step_advantages(rewards: list[float | None], group_ids: list[int], *, scale: bool,
+                    normalize: str) -> list[float | None]:
+    """The step's group advantages: (r - group mean) / (group std + eps), without the std
+    when not `scale` (Dr. GRPO); `None` (abstained) stays `None`. Under the reward config's
+    `normalize: group_per_component` the rewards already are GDPO advantages (each component
+    normalized in its group, the weighted sum normalized over the step's batch): normalizing
+    the sum per group again would rescale each group by its own std and couple the
+    components again, so they are used as they are."""
+    from rewards.mixing import group_normalize
+
+    if normalize == "group_per_component":
+        return list(rewards)
+    return group_normalize(rewards, group_ids, scale=scale)
 
 
 def _per_chunk(model: Any, batch: Any, chunks: list[Any], temperature: float) -> Any:

@@ -13,7 +13,8 @@ How a batch is scored:
   without this a batch would stall for an hour; with it, it recovers in seconds;
 - each chunk is taken exactly once: the first stored result for its id is the one used, the
   store ignores later writes to a finished id, and a worker drops a message whose id is already
-  scored. Normalization (`zscore_by_domain`, `group`) runs here, over the whole batch, exactly
+  scored. Normalization (`zscore_by_domain`, `group`, `group_per_component`, the last from
+  the components' values the workers return in `parts`) runs here, over the whole batch, exactly
   as local scoring does it.
 """
 

@@ -58,3 +58,12 @@ def flaky(sample: Sample) -> Score:
     if tries <= sample.meta.get("fail_times", 0):
         raise SandboxError(f"the sandbox could not start (try {tries}, on purpose)")
     return Score(0.0, "wrong")
+
+
+@reward
+def length_mod(sample: Sample) -> Score | float:
+    """The completion's length modulo 3, a second component beside `digest`; abstains on a
+    completion ending in `?` (as a judge that cannot decide would)."""
+    if sample.completion.endswith("?"):
+        return Score(None, "timeout")
+    return float(len(sample.completion) % 3)

@@ -37,3 +37,34 @@ def test_celery_normalizes_as_local_scoring(tmp_path_factory, redis_client, mode
                 assert remote.score(batch) == local.score(batch)
     finally:
         cleanup(cluster, redis_client)
+
+
+GDPO_CONFIG = """\
+domains:
+  a:
+    rewards:
+      - {use: "celery_test_rewards:digest", name: d}
+      - {use: "celery_test_rewards:length_mod", name: m, weight: 0.5}
+      - {use: "celery_test_rewards:length_mod", name: logged, weight: 0.0}
+  b: {rewards: [{use: "celery_test_rewards:digest", kind: learned}]}
+normalize: group_per_component
+"""
+
+
+def test_celery_normalizes_per_component_as_local_scoring(tmp_path_factory,
+                                                          redis_client) -> None:
+    """GDPO over chunks: the workers send each component's value back in `parts`, and the
+    client normalizes every component over its group, across chunks, before the sum; a
+    component that abstains on some samples is left out of its statistics."""
+    cluster = make_cluster(tmp_path_factory, REDIS_URL, "normgdpo", GDPO_CONFIG)
+    try:
+        cluster.start(queues="cpu,gpu").wait_ready()
+        tag = uuid.uuid4().hex
+        batch = [Sample(f"prompt {i % 3}", f"{tag} {i}" + ("?" if i % 5 == 0 else ""),
+                        domain=("a", "b")[i % 4 == 3], group=f"g{i % 3}") for i in range(14)]
+        local = build_reward(cluster.config).score(batch)
+        assert any(s.parts.get("m", 0.0) is None for s in local)  # m abstained somewhere
+        with cluster.client(chunk_size=4) as remote:
+            assert remote.score(batch) == local
+    finally:
+        cleanup(cluster, redis_client)

@@ -217,7 +217,8 @@ def test_a_misspelled_key_gets_the_nearest_one(kind):
     (_reward_config, {"domains": {"math": {"rewards": [{"use": "math", "weight": "x"}]}}},
      "reward config reward.yaml: domains.math.rewards\\[0\\].weight: expected a number"),
     (_reward_config, {"domains": {"math": {"rewards": ["math"]}}, "normalize": "zscore"},
-     "normalize: must be one of 'none', 'zscore_by_domain', 'group', not 'zscore'"),
+     ("normalize: must be one of 'none', 'zscore_by_domain', 'group', 'group_per_component', "
+      "not 'zscore'")),
     (_math, {"float_rel_tol": "tight"}, "math reward: float_rel_tol: expected a number"),
     (_math, {"timeout": 0}, "math reward: timeout: must be >= 0.01"),
     (_code, {"weights": {"judge": "x"}}, "rtv: weights.judge: expected a number"),

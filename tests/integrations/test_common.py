@@ -126,6 +126,7 @@ def test_warm_up_reaches_every_component(math_config: Path) -> None:
     from rewards.mixing import DomainRouter, Mixture, WeightedComponent
 
     shared, other = Warmable(), Warmable()
+    other.name = "other"  # a mixture's components have distinct names
     router = DomainRouter({"a": Mixture([WeightedComponent(shared)]),
                            "b": Mixture([WeightedComponent(shared), WeightedComponent(other)])})
     assert warm_up(router) == 2  # the shared component once
