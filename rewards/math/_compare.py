@@ -27,6 +27,7 @@ from rewards.math._normalize import (
     inequality_as_interval,
     is_choice,
     normalize,
+    question_words,
     text_carries_meaning,
 )
 from rewards.math._pool import shared_pool
@@ -51,11 +52,13 @@ MAX_VERDICT_BYTES = 64 << 20
 
 
 def compare_local(pred: str | Extraction | None, gold: object,
-                  config: MathConfig = _DEFAULT, text: str | None = None) -> Verdict | Job:
+                  config: MathConfig = _DEFAULT, text: str | None = None,
+                  question: str | None = None) -> Verdict | Job:
     """Everything decidable without sympy: a `Verdict`, or the job for a worker.
 
     `pred` is the extracted answer (`None`: none found); `text`, when given, is the completion
-    it came from. Where the answer came from a rule math-verify has too (boxes, phrases, math
+    it came from; `question`, the prompt, whose words (`question_words`) the answer may name
+    beside its value as it may the gold's. Where the answer came from a rule math-verify has too (boxes, phrases, math
     environments, numbers) or nothing was found, the worker reads `text` as math-verify does,
     so an undecided pair is never decided worse than math-verify decides it."""
     gold_text, gold_problem = _reference(gold)
@@ -79,6 +82,8 @@ def compare_local(pred: str | Extraction | None, gold: object,
         if tail is None or not tail.strip():
             return Verdict("no_answer", "no final answer found")
         return tail, gold_job, True
+    if question:  # `**4 up quarks**` for "How many up quarks ...?": the question's nouns
+        carried = carried | question_words(question)
     pred_norm = imaginary_unit_like_gold(normalize(extraction.answer, carried), gold_norm)
     union = as_intervals(pred_norm)
     if union is None and _half_open_or_closed(gold_norm):
@@ -171,13 +176,16 @@ def compare(pred: str | None, gold: object, config: MathConfig = _DEFAULT) -> Ve
 
 def compare_batch(pairs: Sequence[tuple[str | Extraction | None, object]],
                   config: MathConfig = _DEFAULT, cache: VerdictCache | None = None,
-                  texts: Sequence[str | None] | None = None) -> list[Verdict]:
-    """`compare` over many pairs (`texts`: the completions the answers came from, see
-    `compare_local`): each distinct symbolic job is run once (and looked up in `cache`), the
-    distinct jobs in parallel on all workers."""
+                  texts: Sequence[str | None] | None = None,
+                  questions: Sequence[str | None] | None = None) -> list[Verdict]:
+    """`compare` over many pairs (`texts`: the completions the answers came from,
+    `questions`: their prompts, see `compare_local`): each distinct symbolic job is run once
+    (and looked up in `cache`), the distinct jobs in parallel on all workers."""
     texts = texts if texts is not None else [None] * len(pairs)
-    results: list[Verdict | Job] = [_decided_locally(pred, gold, config, text)
-                                    for (pred, gold), text in zip(pairs, texts)]
+    questions = questions if questions is not None else [None] * len(pairs)
+    results: list[Verdict | Job] = [_decided_locally(pred, gold, config, text, question)
+                                    for (pred, gold), text, question
+                                    in zip(pairs, texts, questions)]
     todo: dict[Job, Verdict | None] = {}
     for item in results:
         if not isinstance(item, Verdict) and item not in todo:
@@ -199,12 +207,12 @@ def compare_batch(pairs: Sequence[tuple[str | Extraction | None, object]],
 
 
 def _decided_locally(pred: str | Extraction | None, gold: object, config: MathConfig,
-                     text: str | None) -> Verdict | Job:
+                     text: str | None, question: str | None = None) -> Verdict | Job:
     """`compare_local`, where an arithmetic error on a model's or a gold's text (a `math.*`
     domain error, an overflow: a bug in a local step, to be fixed at its place) is a verdict
     for that pair, never an exception that fails the whole batch."""
     try:
-        return compare_local(pred, gold, config, text)
+        return compare_local(pred, gold, config, text, question)
     except (ArithmeticError, ValueError) as exc:
         return Verdict("wrong", f"local step failed: {type(exc).__name__}: {exc}"[:200])
 

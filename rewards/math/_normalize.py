@@ -14,7 +14,8 @@ from rewards.math._evaluate import evaluate
 __all__ = [
     "MAX_QUALIFYING_WORDS", "UNCERTAIN", "Number", "as_intervals", "carried_words", "choice_letter",
     "disjunction_as_union", "imaginary_unit_like_gold", "inequality_as_interval", "is_choice",
-    "is_prose", "normalize", "parse_number", "qualifiers", "text_carries_meaning",
+    "is_prose", "normalize", "parse_number", "qualifiers", "question_words",
+    "text_carries_meaning",
 ]
 
 # `\\\\` (a LaTeX row break) is matched first so its second backslash is never read as `\\ `.
@@ -196,6 +197,16 @@ def carried_words(gold: str) -> frozenset[str]:
     units = {f"={found}" for found in map(_unit_id, words) if found is not None}
     return frozenset(word for word in (w.lower() for w in words if len(w) >= 2)
                      if word not in _VALUE_WORDS and word not in _NOT_UNITS) | units
+
+
+def question_words(question: str) -> frozenset[str]:
+    """The words of the question (`How many up quarks ...?`): counted nouns an answer may name
+    beside its value (`**4 up quarks**` answers 4), as it may drop the gold's own words, never
+    a word that changes a value (`_VALUE_WORDS`). Unlike the gold's units, the question's do
+    not constrain the answer's unit. The first 20,000 characters are read."""
+    words = re.findall(r"[A-Za-z]+", question[:20_000])
+    return frozenset(word for word in (w.lower() for w in words if len(w) >= 2)
+                     if word not in _VALUE_WORDS and word not in _NOT_UNITS)
 
 
 _LONE_I = re.compile(r"(?<![a-zA-Z\\])i(?![a-zA-Z])")

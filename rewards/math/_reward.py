@@ -45,7 +45,8 @@ class MathReward:
         answers = [find_answer(text, self.config) if text is not None else None
                    for text in texts]
         pairs = [(answer, s.reference) for answer, s in zip(answers, samples)]
-        verdicts = compare_batch(pairs, self.config, self.cache, texts)
+        questions = [_question_text(s.prompt) for s in samples]
+        verdicts = compare_batch(pairs, self.config, self.cache, texts, questions)
         if self.judge is None:
             return [Score(v.value, v.reason) for v in verdicts]
         # (a gold the rules used: never one too long to read, which is bad_reference)
@@ -66,3 +67,12 @@ class MathReward:
     def __repr__(self) -> str:
         return f"MathReward({self.config})"
 
+
+def _question_text(prompt: object) -> str | None:
+    """The question's text: the prompt, or its chat messages' text contents joined."""
+    if isinstance(prompt, str):
+        return prompt
+    if isinstance(prompt, list):
+        return "\n".join(m["content"] for m in prompt
+                         if isinstance(m, dict) and isinstance(m.get("content"), str))
+    return None

@@ -67,7 +67,9 @@ CASES = [
 @pytest.mark.parametrize(("gold", "completion", "value", "reason"), CASES,
                          ids=[f"{i}-{c[-30:]}" for i, (_, c, _, _) in enumerate(CASES)])
 def test_only_a_committed_answer_scores(math_reward, gold, completion, value, reason):
-    score = math_reward.score([Sample("p", completion, reference=gold)])[0]
+    # the nouns the rows' questions name, which an answer may write beside its value
+    question = "How many up quarks does a proton contain? How many bushels were picked?"
+    score = math_reward.score([Sample(question, completion, reference=gold)])[0]
     assert (score.value, score.reason) == (value, reason)
 
 

@@ -138,3 +138,23 @@ def test_an_uncertain_pair_is_the_judges_to_decide(ask):
                                    reference="\\frac{3}{2}")])
     assert score.reason == "judge_equal" and engine.asked == 2
     assert score.parts["math/rule"] == 0.0
+
+
+@pytest.mark.parametrize(("question", "answer", "value"), [
+    ("How many up quarks does a proton contain?", "\\boxed{2 \\text{ up quarks}}", 1.0),
+    ("How many cookies did she bake?", "\\boxed{18 \\text{ cookies}}", 1.0),
+    ("How many cookies did she bake?", "\\boxed{18}", 1.0),
+    # not named by the question: uncertain, wrong without a judge
+    ("How many cookies did she bake?", "\\boxed{18 \\text{ zorblaxes}}", 0.0),
+    # a value word stays meaning even when the question writes it
+    ("Cut the cake in halves: how many pieces?", "\\boxed{18 \\text{ halves}}", 0.0),
+    ("How many lakh rupees?", "\\boxed{18 \\text{ lakh}}", 0.0),
+])
+def test_the_questions_nouns_may_stand_beside_the_value(question, answer, value):
+    from rewards import Sample
+    from rewards.math import MathReward
+
+    gold = "2" if "quarks" in question else "18"
+    (score,) = MathReward().score([Sample(question, f"So the answer is {answer}.",
+                                          reference=gold)])
+    assert score.value == value, score
