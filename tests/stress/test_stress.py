@@ -273,3 +273,18 @@ def _stress_object(reward, domain: str, rows: list[Sample]) -> StressReport:
     """Stress a reward object (a plugin) on the rows of `domain`."""
     return stress_reward(reward, [r for r in rows if r.domain == domain], rows=4,
                          domain=domain)
+
+
+def test_every_builtin_holds_on_the_bundled_config(sandbox_ready, tmp_path):
+    """The contract: `rewards stress --all-builtins` (every built-in that needs no model, on the
+    bundled rows) earns no credit anywhere and every component is probed."""
+    out = tmp_path / "report.json"
+    done = subprocess.run([sys.executable, "-m", "rewards", "stress", "--all-builtins",
+                           "--require-probes", "--report", str(out)], capture_output=True,
+                          text=True, check=False, timeout=600, cwd=tmp_path)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
+    report = json.loads(out.read_text())
+    assert report["failures"] == [] and report["unprobed"] == []
+    used = {c["use"] for c in report["components"]}
+    assert {"math", "rtv", "ifeval", "tool_call", "format", "tag_count", "reasoning_steps",
+            "repetition", "overlong", "cosine", "length"} <= used
