@@ -24,10 +24,16 @@ verdict on the text a reader sees. So, in one linear pass:
   U+0301 is `é`, so a decomposed `café` is the forbidden `café`.
 - **Look-alike commas are commas**: every punctuation character Unicode names a comma
   (`，` fullwidth, `،` Arabic, `、` ideographic, `﹐` small, `⸲` turned ...) and `‚` (U+201A,
-  drawn as one) read as `,`.
+  drawn as one) read as `,`; likewise every one it names a full stop (`。` ideographic,
+  `．` fullwidth, `﹒` small, `۔` Arabic ...) reads as `.`.
+- **Width and font variants are their letters**: a character whose Unicode decomposition is
+  tagged `<wide>`, `<narrow>` or `<font>` (fullwidth `ｐａｓｓ`, halfwidth katakana, the
+  mathematical alphanumerics `𝐩𝐚𝐬𝐬`) reads as what it is a variant of (its NFKC form): the
+  same letter, digit or sign in another width or style. Other compatibility forms
+  (superscripts, fractions, circled and ligature letters) keep their meaning and stay.
 
 Everything else is kept as written: letters of every script (homoglyphs included: a Cyrillic
-`а` stays Cyrillic), digits, spaces, line breaks, other punctuation. An ASCII text is
+`а` or a small capital `ʜ` stays what it is), digits, spaces, line breaks, other punctuation. An ASCII text is
 returned as it is, less its control characters. `is_blank` says whether a reader sees
 anything at all: a text is blank unless, read, it holds a letter, digit, punctuation mark or
 symbol other than the blank braille pattern U+2800 (an allow-list of what shows: lone
@@ -60,6 +66,8 @@ _EMOJI_SEQUENCE = frozenset(["\u200d", "\ufe0e", "\ufe0f", *map(chr, range(0xE00
 _ASCII_CONTROLS = re.compile("[\x00-\x08\x0e-\x1b\x7f]+")
 """The ASCII controls that are not whitespace (Python's `str.isspace`)."""
 _ASCII_VISIBLE = re.compile("[!-~]")
+_VARIANTS = ("<wide>", "<narrow>", "<font>")
+"""Decomposition tags of a width or style variant of one character (UnicodeData.txt)."""
 _BLANK_GLYPHS = frozenset([0x2800])
 """Symbols drawn as nothing: BRAILLE PATTERN BLANK."""
 _LOCK = threading.Lock()
@@ -67,7 +75,8 @@ _TABLES: dict[str, object] = {}
 
 
 def _tables() -> tuple[re.Pattern[str], dict[int, str], re.Pattern[str]]:
-    """The pattern of removed characters, the comma table and the pattern of a visible
+    """The pattern of removed characters, the table of read-as characters (look-alike commas
+    and full stops, width and font variants) and the pattern of a visible
     character, made on first use from this Python's Unicode database (one scan of the code
     space, about 0.2 s)."""
     found = _TABLES.get("both")
@@ -86,6 +95,10 @@ def _tables() -> tuple[re.Pattern[str], dict[int, str], re.Pattern[str]]:
                         removed.add(code)
                     elif category[0] == "P" and "COMMA" in unicodedata.name(ch, ""):
                         commas[code] = ","
+                    elif category[0] == "P" and "FULL STOP" in unicodedata.name(ch, ""):
+                        commas[code] = "."
+                    elif unicodedata.decomposition(ch).startswith(_VARIANTS):
+                        commas[code] = unicodedata.normalize("NFKC", ch)
                     if category[0] in "LNPS" and code not in removed \
                             and code not in _BLANK_GLYPHS:
                         visible.append(code)

@@ -84,9 +84,7 @@ def test_a_homoglyph_does_not_hide_a_forbidden_word() -> None:
     assert _score(FORBIDDEN, "my p\u0430ssword is hunter2").value == 0.0
 
 
-@pytest.mark.xfail(strict=True, reason="read_text composes NFC, not NFKC: fullwidth, "
-                   "mathematical and ligature letters stay distinct, so they hide a forbidden "
-                   "word a reader reads plainly")
+# closed by attack34: fullwidth and mathematical letters read as their letters
 @pytest.mark.parametrize("styled", [
     "\uff50\uff41\uff53\uff53\uff57\uff4f\uff52\uff44",  # fullwidth
     "\U0001d429\U0001d41a\U0001d42c\U0001d42c\U0001d430\U0001d428\U0001d42b\U0001d41d",  # bold
@@ -97,16 +95,19 @@ def test_a_styled_letter_does_not_hide_a_forbidden_word(styled: str) -> None:
 
 # ---- look-alike punctuation ---------------------------------------------------------------------
 
+@pytest.mark.parametrize("kept", ["x\u00b2", "\u00bd", "\ufb01", "\u24b6", "\u0430"])
+def test_other_compatibility_forms_and_homoglyphs_stay_as_written(kept: str) -> None:
+    assert read_text(kept) == kept
+
+
 @pytest.mark.parametrize("comma", ["\uff0c", "\u060c", "\u3001", "\u201a", "\ufe50", "\u2e41"])
 def test_a_look_alike_comma_breaks_no_comma(comma: str) -> None:
     reference = {"instruction_id_list": ["punctuation:no_comma"], "kwargs": [{}]}
     assert _score(reference, f"a{comma} b").value == 0.0
 
 
-@pytest.mark.xfail(strict=True, reason="look-alike full stops (ideographic, fullwidth, small) "
-                   "are not read as '.', so three sentences count as one under a sentence "
-                   "limit; the comma rule has no full-stop twin")
-@pytest.mark.parametrize("stop", ["\u3002", "\uff0e", "\ufe52"])
+# closed by attack34: every punctuation Unicode names a full stop reads as '.'
+@pytest.mark.parametrize("stop", ["\u3002", "\uff0e", "\ufe52", "\u06d4", "\uff61"])
 def test_a_look_alike_full_stop_ends_a_sentence(stop: str) -> None:
     reference = {"instruction_id_list": ["length_constraints:number_sentences"],
                  "kwargs": [{"num_sentences": 2, "relation": "less than"}]}
