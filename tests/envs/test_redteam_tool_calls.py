@@ -163,3 +163,18 @@ def test_a_reference_nested_past_the_stack_abstains_instead_of_raising(bfcl: boo
     reference = {"f": {"a": [deep]}} if bfcl else {"name": "f", "arguments": {"a": deep}}
     completion = json.dumps({"name": "f", "arguments": {"a": deep}})
     assert _pair(_score(reference, completion)) == (None, "bad_reference")
+
+
+@pytest.mark.parametrize("reference, meta, cause", [
+    (None, {}, "bad_reference:missing"), ("  ", {}, "bad_reference:missing"),
+    ({}, {}, "bad_reference:missing"),
+    ([CALL], {"tools": [{"name": "f", "parameters": {"required": [["a"]]}}]},
+     "bad_reference:unparseable"),
+    ("not calls", {}, "bad_reference:unparseable"),
+])
+def test_the_run_rule_sees_why_a_tool_call_row_abstained(reference: object, meta: dict,
+                                                         cause: str) -> None:
+    from rewards.scoring import abstention_cause
+
+    sample = Sample("p", TAGGED, reference, meta=meta)
+    assert abstention_cause(sample, ToolCallReward().score([sample])[0]) == cause
