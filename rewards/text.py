@@ -78,7 +78,7 @@ def _tables() -> tuple[re.Pattern[str], dict[int, str], re.Pattern[str]]:
     """The pattern of removed characters, the table of read-as characters (look-alike commas
     and full stops, width and font variants) and the pattern of a visible
     character, made on first use from this Python's Unicode database (one scan of the code
-    space, about 0.2 s)."""
+    space, a fraction of a second)."""
     found = _TABLES.get("both")
     if found is None:
         with _LOCK:
