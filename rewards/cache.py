@@ -61,8 +61,8 @@ def approx_bytes(value: Any, *, limit: int | None = None) -> int:
             continue
         seen.add(id(item))
         total += sys.getsizeof(item)
-        if isinstance(item, _SCALARS) or item is None or isinstance(item, _OPAQUE):
-            continue
+        if type(item) in _SCALARS or item is None or isinstance(item, _OPAQUE):
+            continue  # a subclass of a scalar may carry a __dict__: walked below
         if isinstance(item, _CONTAINERS):
             stack.extend(item)
         elif isinstance(item, (dict, MappingProxyType)):
@@ -176,9 +176,31 @@ _MISSING = object()
 _KEYWORDS = object()  # keeps f(a, k=1) apart from f(a, ("k", 1)) and the like
 
 
+def _types(key: Any) -> tuple[Any, ...]:
+    """The types in `key`, through its tuples, in order (frozensets as sets of (type, member)
+    pairs; a float with its sign, so -0.0 is not 0.0): equal keys of other types (1, 1.0,
+    True; a `str` subclass and its text) are other keys, as `functools.lru_cache(typed=True)`
+    keeps them, but all the way down. Iterative, linear in the key."""
+    out: list[Any] = []
+    stack = [key]
+    while stack:
+        item = stack.pop()
+        kind = type(item)
+        if kind is tuple:
+            out.append((tuple, len(item)))
+            stack.extend(reversed(item))
+        elif kind is frozenset:
+            out.append((frozenset, frozenset((type(m), repr(m) if type(m) is float else None)
+                                             for m in item)))
+        else:
+            out.append(repr(item) if kind is float else kind)
+    return tuple(out)
+
+
 def byte_cache(max_bytes: int) -> Callable[[F], F]:
     """`functools.lru_cache` bounded by bytes: results kept by their positional and keyword
-    arguments (which must be hashable), in a `ByteCache(max_bytes)` at `.cache`;
+    arguments (which must be hashable) and their types all the way down (`_types`: `f(1)`,
+    `f(1.0)` and `f(True)` are three entries), in a `ByteCache(max_bytes)` at `.cache`;
     `.cache_clear()` empties it. An exception is not kept."""
 
     def decorate(function: F) -> F:
@@ -187,6 +209,7 @@ def byte_cache(max_bytes: int) -> Callable[[F], F]:
         @functools.wraps(function)
         def cached(*args: Any, **kwargs: Any) -> Any:
             key = (args, _KEYWORDS, tuple(kwargs.items())) if kwargs else args
+            key = (key, _types(key))
             found = cache.get(key, _MISSING)
             if found is not _MISSING:
                 return found

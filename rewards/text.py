@@ -13,6 +13,8 @@ verdict on the text a reader sees. So, in one linear pass:
   right after a symbol (category `S`), the joiner ZWJ, the variation selectors VS15/VS16 and
   the tag characters stay (`❤️`, `👨‍👩‍👧`, a subdivision flag), so an emoji keeps its code points
   and `🌧️x` does not read as `🌧x`, which would end in an emoji.
+- **Control characters are removed** (category `Cc` but whitespace: NUL, ESC, DEL, the C1
+  controls ...): a reader sees nothing there, so `pass\\x00word` reads `password`.
 - **Bidi controls are applied, then removed**: embeddings, isolates and marks change no
   letter's order and are dropped; under an override (LRO `U+202D`, RLO `U+202E`, up to its
   PDF, the isolate or paragraph that holds it, or the end of the text) a run of letters of
@@ -22,11 +24,21 @@ verdict on the text a reader sees. So, in one linear pass:
   U+0301 is `é`, so a decomposed `café` is the forbidden `café`.
 - **Look-alike commas are commas**: every punctuation character Unicode names a comma
   (`，` fullwidth, `،` Arabic, `、` ideographic, `﹐` small, `⸲` turned ...) and `‚` (U+201A,
-  drawn as one) read as `,`.
+  drawn as one) read as `,`; likewise every one it names a full stop (`。` ideographic,
+  `．` fullwidth, `﹒` small, `۔` Arabic ...) reads as `.`.
+- **Width and font variants are their letters**: a character whose Unicode decomposition is
+  tagged `<wide>`, `<narrow>` or `<font>` (fullwidth `ｐａｓｓ`, halfwidth katakana, the
+  mathematical alphanumerics `𝐩𝐚𝐬𝐬`) reads as what it is a variant of (its NFKC form): the
+  same letter, digit or sign in another width or style. Other compatibility forms
+  (superscripts, fractions, circled and ligature letters) keep their meaning and stay.
 
 Everything else is kept as written: letters of every script (homoglyphs included: a Cyrillic
-`а` stays Cyrillic), digits, spaces, line breaks, other punctuation. An ASCII text is
-returned as it is. docs/instruction-following.md lists where this differs from the IFEval
+`а` or a small capital `ʜ` stays what it is), digits, spaces, line breaks, other punctuation. An ASCII text is
+returned as it is, less its control characters. `is_blank` says whether a reader sees
+anything at all: a text is blank unless, read, it holds a letter, digit, punctuation mark or
+symbol other than the blank braille pattern U+2800 (an allow-list of what shows: lone
+combining marks, private-use and unassigned code points show nothing a reader can read).
+docs/instruction-following.md lists where this differs from the IFEval
 reference harness, which reads the raw code points."""
 
 from __future__ import annotations
@@ -51,27 +63,47 @@ _PARAGRAPH = frozenset("\n\r\x1c\x1d\x1e\x85\u2029")  # UAX #9 paragraph separat
 _RTL = frozenset(["R", "AL"])
 _EMOJI_SEQUENCE = frozenset(["\u200d", "\ufe0e", "\ufe0f", *map(chr, range(0xE0020, 0xE0080))])
 """What stays right after a symbol: ZWJ, VS15, VS16, the tags (UTS #51 emoji sequences)."""
+_ASCII_CONTROLS = re.compile("[\x00-\x08\x0e-\x1b\x7f]+")
+"""The ASCII controls that are not whitespace (Python's `str.isspace`)."""
+_ASCII_VISIBLE = re.compile("[!-~]")
+_VARIANTS = ("<wide>", "<narrow>", "<font>")
+"""Decomposition tags of a width or style variant of one character (UnicodeData.txt)."""
+_BLANK_GLYPHS = frozenset([0x2800])
+"""Symbols drawn as nothing: BRAILLE PATTERN BLANK."""
 _LOCK = threading.Lock()
 _TABLES: dict[str, object] = {}
 
 
-def _tables() -> tuple[re.Pattern[str], dict[int, str]]:
-    """The pattern of removed characters and the comma table, made on first use from this
-    Python's Unicode database (one scan of the code space, about 0.1 s)."""
+def _tables() -> tuple[re.Pattern[str], dict[int, str], re.Pattern[str]]:
+    """The pattern of removed characters, the table of read-as characters (look-alike commas
+    and full stops, width and font variants) and the pattern of a visible
+    character, made on first use from this Python's Unicode database (one scan of the code
+    space, a fraction of a second)."""
     found = _TABLES.get("both")
     if found is None:
         with _LOCK:
             found = _TABLES.get("both")
             if found is None:
                 removed = {c for lo, hi in _DEFAULT_IGNORABLE for c in range(lo, hi + 1)}
+                removed.update(ord(c) for c in map(chr, range(0x80)) if _ASCII_CONTROLS.match(c))
                 commas = {0x201A: ","}
+                visible = list(range(0x21, 0x7F))
                 for code in range(0x80, sys.maxunicode + 1):
-                    category = unicodedata.category(chr(code))
-                    if category == "Cf":
+                    ch = chr(code)
+                    category = unicodedata.category(ch)
+                    if category == "Cf" or (category == "Cc" and not ch.isspace()):
                         removed.add(code)
-                    elif category[0] == "P" and "COMMA" in unicodedata.name(chr(code), ""):
+                    elif category[0] == "P" and "COMMA" in unicodedata.name(ch, ""):
                         commas[code] = ","
-                found = _TABLES["both"] = (re.compile(_char_class(sorted(removed))), commas)
+                    elif category[0] == "P" and "FULL STOP" in unicodedata.name(ch, ""):
+                        commas[code] = "."
+                    elif unicodedata.decomposition(ch).startswith(_VARIANTS):
+                        commas[code] = unicodedata.normalize("NFKC", ch)
+                    if category[0] in "LNPS" and code not in removed \
+                            and code not in _BLANK_GLYPHS:
+                        visible.append(code)
+                found = _TABLES["both"] = (re.compile(_char_class(sorted(removed))), commas,
+                                           re.compile(_char_class(visible)))
     return found  # type: ignore[return-value]
 
 
@@ -98,8 +130,8 @@ def read_text(text: str) -> str:
     removed, bidi overrides applied, look-alike commas read as `,`, composed (NFC). Linear in `text`;
     `read_text(read_text(t)) == read_text(t)`."""
     if text.isascii():
-        return text
-    removed, commas = _tables()
+        return _ASCII_CONTROLS.sub("", text)
+    removed, commas, _ = _tables()
     if _LRO in text or _RLO in text:
         text = _apply_overrides(text)
     text = removed.sub(lambda run: _removed(text, run), text).translate(commas)
@@ -116,9 +148,13 @@ def _removed(text: str, run: re.Match[str]) -> str:
 
 
 def is_blank(text: str) -> bool:
-    """Whether `text` reads as nothing but whitespace (`read_text`): a reply of zero-width
-    spaces is blank, as an empty one is."""
-    return not read_text(text).strip()
+    """Whether a reader sees nothing in `text`: read (`read_text`), it holds no letter, digit,
+    punctuation mark or symbol but the blank braille pattern. A reply of zero-width spaces,
+    control characters, braille blanks or lone combining marks is blank, as an empty one is."""
+    text = read_text(text)
+    if text.isascii():
+        return _ASCII_VISIBLE.search(text) is None
+    return _tables()[2].search(text) is None
 
 
 def _apply_overrides(text: str) -> str:

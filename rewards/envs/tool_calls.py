@@ -11,7 +11,7 @@ data) and the reference (`as_calls`, which raises `BadCalls` for what is not cal
   read), as a list or as its JSON text; Llama's `<|python_tag|>` prefix is dropped;
 - Pythonic calls (BFCL's prompt mode, Llama 3.2 and 4): `[get_weather(city="Paris")]` or
   one call, read by `ast.parse` (never evaluated) with keyword arguments whose values are
-  literals; anything else in a call is a malformed call;
+  literals; anything else in a call (a repeated keyword included) is a malformed call;
 - BFCL possible answers (reference only): `[{"func": {"arg": [allowed value, ...]}}]`: an
   argument matches any of its allowed values, `""` among them marks it optional, and an
   allowed dict (or list of dicts) whose values are lists holds alternatives in turn.
@@ -88,12 +88,15 @@ def extract_tagged(text: str, open_tag: str, close_tag: str, *, limit: int = 64
 
 # ---- the prediction: model text, never raises -----------------------------------------------
 
-def parse_tool_calls(text: str, *, max_chars: int = 50_000) -> list[ToolCall] | None:
+def parse_tool_calls(text: str, *, max_chars: int = 50_000, max_calls: int = 64
+                     ) -> list[ToolCall] | None:
     """The calls in model text (Hermes tags, else the whole text as JSON or Pythonic calls),
     or None when it holds none. A tag body, list item or call that does not read as a call
-    is `MALFORMED` (a format error that scores 0), never an exception."""
+    is `MALFORMED` (a format error that scores 0), never an exception. Tags are read up to
+    one past `max_calls`, so a completion over it is seen to be (a call past the last one
+    read would otherwise be free)."""
     text = text[:max_chars]
-    bodies = extract_tagged(text, "<tool_call>", "</tool_call>")
+    bodies = extract_tagged(text, "<tool_call>", "</tool_call>", limit=max_calls + 1)
     if bodies:
         return [call for body in bodies for call in (_text_calls(body) or [MALFORMED])]
     return _text_calls(text)
@@ -195,6 +198,8 @@ def _pythonic_call(node: ast.Call) -> ToolCall:
     name = ".".join([func.id, *reversed(parts)])
     if node.args or any(k.arg is None for k in node.keywords):  # positional or **kwargs
         return ToolCall(name, None)
+    if len({k.arg for k in node.keywords}) != len(node.keywords):  # Python refuses it too
+        return ToolCall(name, None)
     try:
         return ToolCall(name, {k.arg: _literal(k.value) for k in node.keywords
                                if k.arg is not None})
@@ -235,7 +240,8 @@ def as_calls(value: Any) -> list[ToolCall]:
     anything else, arguments that do not parse included."""
     if isinstance(value, str):
         body = _unwrap(value)
-        bodies = extract_tagged(body, "<tool_call>", "</tool_call>")
+        # every tag (linear in the text): a reference over `max_calls` must be seen to be
+        bodies = extract_tagged(body, "<tool_call>", "</tool_call>", limit=len(body))
         if bodies:
             return [c for b in bodies for c in as_calls(_json_or_text(b))]
         if body[:1] in ("[", "{"):
@@ -324,7 +330,14 @@ def _schemas(tools: Any, key: str) -> dict[str, Mapping[str, Any]]:
         if not isinstance(tool, Mapping) or not isinstance(tool.get("name"), str) \
                 or not isinstance(tool.get("parameters", {}), Mapping):
             raise BadCalls(f"{key!r} holds a tool without a name and parameters", field=key)
-        out[tool["name"]] = tool.get("parameters") or {}
+        parameters = tool.get("parameters") or {}
+        properties, required = parameters.get("properties", {}), parameters.get("required", [])
+        if not isinstance(properties, Mapping) or not all(
+                isinstance(p, Mapping) for p in properties.values()) or not isinstance(
+                required, list) or not all(isinstance(r, str) for r in required):
+            raise BadCalls(f"{key!r}: {tool['name']}'s parameters need `properties` as an "
+                           "object of objects and `required` as a list of names", field=key)
+        out[tool["name"]] = parameters
     return out
 
 
@@ -568,14 +581,18 @@ class ToolCallReward:
             return Score(None, "bad_reference")
         if len(reference) > o.max_calls:
             return Score(None, "bad_reference")
-        predicted = parse_tool_calls(sample.completion, max_chars=o.max_chars) or []
+        predicted = parse_tool_calls(sample.completion, max_chars=o.max_chars,
+                                     max_calls=o.max_calls) or []
         well_formed = len(predicted) <= o.max_calls and all(
             c.name and c.arguments is not None for c in predicted) and \
             (bool(predicted) or not reference)
-        match = match_calls(predicted, reference, partial_credit=o.partial_credit,
-                            ordered=o.ordered, schemas=schemas,
-                            exact_strings=o.exact_strings) \
-            if len(predicted) <= o.max_calls else 0.0
+        try:
+            match = match_calls(predicted, reference, partial_credit=o.partial_credit,
+                                ordered=o.ordered, schemas=schemas,
+                                exact_strings=o.exact_strings) \
+                if len(predicted) <= o.max_calls else 0.0
+        except RecursionError:  # a comparison is as deep as the shallower side: the reference
+            return Score(None, "bad_reference")  # nests past Python's stack
         value = o.format_weight * float(well_formed) + (1 - o.format_weight) * match
         reason = "ok" if match == 1.0 else ("no_answer" if not predicted and reference
                                             else "wrong")
