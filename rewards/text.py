@@ -32,8 +32,10 @@ verdict on the text a reader sees. So, in one linear pass:
   same letter, digit or sign in another width or style. Other compatibility forms
   (superscripts, fractions, circled and ligature letters) keep their meaning and stay.
 
-Everything else is kept as written: letters of every script (homoglyphs included: a Cyrillic
-`а` or a small capital `ʜ` stays what it is), digits, spaces, line breaks, other punctuation. An ASCII text is
+Cyrillic and Greek look-alikes of Latin letters (an allow-list) read as the Latin letter
+inside a word that also holds a Latin letter (`pаssword` is `password`); a word in one script
+reads as itself. Everything else is kept as written: letters of every script (a small capital
+`ʜ` stays what it is), digits, spaces, line breaks, other punctuation. An ASCII text is
 returned as it is, less its control characters. `is_blank` says whether a reader sees
 anything at all: a text is blank unless, read, it holds a letter, digit, punctuation mark or
 symbol other than the blank braille pattern U+2800 (an allow-list of what shows: lone
@@ -135,7 +137,38 @@ def read_text(text: str) -> str:
     if _LRO in text or _RLO in text:
         text = _apply_overrides(text)
     text = removed.sub(lambda run: _removed(text, run), text).translate(commas)
-    return text if unicodedata.is_normalized("NFC", text) else unicodedata.normalize("NFC", text)
+    text = text if unicodedata.is_normalized("NFC", text) else unicodedata.normalize("NFC", text)
+    return _MIXED_WORD.sub(_latin_lookalikes, text) if _LOOKALIKE_CHARS.search(text) else text
+
+
+# Cyrillic and Greek letters that look like Latin ones (an allow-list of the look-alikes of
+# UTS #39's confusables that fonts draw the same), read as the Latin letter inside a word that
+# also holds a Latin letter: `p\u0430ssword` is `password` to a reader and to every checker.
+# A word in one script is left as written, so Russian and Greek text read as themselves.
+_LATIN_LOOKALIKES = str.maketrans({
+    "\u0430": "a", "\u0435": "e", "\u043e": "o", "\u0440": "p", "\u0441": "c",
+    "\u0443": "y", "\u0445": "x", "\u0456": "i", "\u0458": "j", "\u0455": "s",
+    "\u04bb": "h", "\u0501": "d", "\u051b": "q", "\u051d": "w", "\u04cf": "l",
+    "\u0410": "A", "\u0412": "B", "\u0415": "E", "\u041a": "K", "\u041c": "M",
+    "\u041d": "H", "\u041e": "O", "\u0420": "P", "\u0421": "C", "\u0422": "T",
+    "\u0425": "X", "\u0406": "I", "\u0408": "J", "\u0405": "S", "\u04ae": "Y",
+    "\u051a": "Q", "\u051c": "W",
+    "\u03bf": "o", "\u03bd": "v", "\u03c1": "p", "\u03b9": "i", "\u03ba": "k",
+    "\u03c7": "x", "\u03b1": "a", "\u0391": "A", "\u0392": "B", "\u0395": "E",
+    "\u0396": "Z", "\u0397": "H", "\u0399": "I", "\u039a": "K", "\u039c": "M",
+    "\u039d": "N", "\u039f": "O", "\u03a1": "P", "\u03a4": "T", "\u03a5": "Y",
+    "\u03a7": "X",
+})
+_LOOKALIKE_CHARS = re.compile("[" + "".join(chr(c) for c in _LATIN_LOOKALIKES) + "]")
+_MIXED_WORD = re.compile(r"[^\W\d_]+")
+
+
+def _latin_lookalikes(word: re.Match[str]) -> str:
+    """A word mixing Latin letters with Cyrillic or Greek look-alikes, read in Latin."""
+    text = word.group()
+    if not any("a" <= ch.lower() <= "z" for ch in text) or not _LOOKALIKE_CHARS.search(text):
+        return text
+    return text.translate(_LATIN_LOOKALIKES)
 
 
 def _removed(text: str, run: re.Match[str]) -> str:

@@ -77,11 +77,18 @@ def test_what_a_reader_sees_as_another_word_is_not_the_word(shown_as_itself: str
     assert _score(FORBIDDEN, f"my {shown_as_itself} here").value == 1.0
 
 
-@pytest.mark.xfail(strict=True, reason="homoglyphs are kept as written (rewards.text docs): a "
-                   "Cyrillic a in 'password' reads as the word to a reader; needs UTS #39 "
-                   "confusable skeletons, which the standard library lacks")
-def test_a_homoglyph_does_not_hide_a_forbidden_word() -> None:
-    assert _score(FORBIDDEN, "my p\u0430ssword is hunter2").value == 0.0
+@pytest.mark.parametrize("word", ["p\u0430ssword", "p\u0430\u0455\u0455\u051dord",
+                                  "\u03c1assword", "PASSW\u041eRD"])
+def test_a_homoglyph_does_not_hide_a_forbidden_word(word: str) -> None:
+    """Cyrillic and Greek look-alikes inside a Latin word read as the Latin letters."""
+    assert _score(FORBIDDEN, f"my {word} is hunter2").value == 0.0
+
+
+def test_a_word_in_one_script_reads_as_itself() -> None:
+    from rewards.text import read_text
+
+    assert read_text("\u043f\u0430\u0440\u043e\u043b\u044c") == "\u043f\u0430\u0440\u043e\u043b\u044c"  # пароль
+    assert read_text("\u03b1\u03bd\u03bf\u03b9\u03ba\u03c4\u03cc") == "\u03b1\u03bd\u03bf\u03b9\u03ba\u03c4\u03cc"
 
 
 # closed by attack34: fullwidth and mathematical letters read as their letters
