@@ -41,16 +41,14 @@ def _closed_within(sock: socket.socket, seconds: float, trickle: bytes | None) -
     return None
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "slowloris on headers: uvicorn starts no timer before a request's headers are complete "
-    "(its keep-alive timer runs only after a response and is cancelled by the next byte), "
-    "and BodyLimit's read deadlines start only once the app is called; a client that "
-    "trickles one header line a second holds its connection and descriptor for ever, so "
-    "enough of them starve every honest client (fix: a header deadline in the protocol "
-    "class run_server gives uvicorn)"))
 def test_a_client_that_trickles_its_headers_is_dropped(math_config: Path) -> None:
-    """A request whose headers arrive a line a second is closed by the server once it is
-    later than the body's own grace (READ_TIMEOUT_S), as a trickled body gets 408."""
+    """Slowloris on headers: uvicorn started no timer before a request's headers were
+    complete (its keep-alive timer runs only after a response, and the next byte cancels
+    it), and BodyLimit's deadlines start once the app is called, so a client that trickled
+    a header line a second held its connection and descriptor for ever (25 s here, and
+    still open). Now the connection is closed once the headers are later than the body's
+    own grace (READ_TIMEOUT_S: `integrations._http.header_deadline_protocol`), and an
+    honest client is served meanwhile."""
     server = Server(math_config)
     try:
         with socket.create_connection(("127.0.0.1", _port(server))) as sock:
@@ -102,3 +100,72 @@ def test_a_body_longer_than_declared_is_not_read_as_this_request(math_server: Se
             seen += chunk
     assert seen.startswith((b"HTTP/1.1 422", b"HTTP/1.1 400")), seen[:200]
     assert b'"rewards"' not in seen
+
+
+def _protocols() -> list:
+    pytest.importorskip("uvicorn")
+    from uvicorn.protocols.http.h11_impl import H11Protocol
+
+    found = [pytest.param(H11Protocol, id="h11")]
+    try:
+        from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+    except ImportError:
+        return found
+    return [*found, pytest.param(HttpToolsProtocol, id="httptools")]
+
+
+@pytest.mark.parametrize("base", _protocols())
+def test_the_header_deadline_closes_slow_headers_only(base: type) -> None:
+    """On both of uvicorn's HTTP implementations, with a 1 s deadline: a connection that
+    sends nothing, one that trickles its headers, and a kept-alive one whose second
+    request trickles are closed; a request whose app takes longer than the deadline is
+    answered (the deadline is the client's, not the app's)."""
+    import asyncio
+    import threading
+
+    import uvicorn
+
+    from integrations._http import header_deadline_protocol
+
+    async def app(scope, receive, send):  # noqa: ANN001, ANN202
+        if scope["type"] != "http":
+            return
+        if scope["path"] == "/slow":
+            await asyncio.sleep(2.0)
+        await send({"type": "http.response.start", "status": 200, "headers": []})
+        await send({"type": "http.response.body", "body": b"ok"})
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="error",
+                            http=header_deadline_protocol(1.0, base), lifespan="off",
+                            timeout_keep_alive=30)
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    try:
+        deadline = time.monotonic() + 10
+        while not server.started and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert server.started
+        get = b"GET /%s HTTP/1.1\r\nHost: x\r\n\r\n"
+        with socket.create_connection(("127.0.0.1", port)) as idle, \
+                socket.create_connection(("127.0.0.1", port)) as trickle, \
+                socket.create_connection(("127.0.0.1", port)) as kept, \
+                socket.create_connection(("127.0.0.1", port)) as slow:
+            trickle.sendall(b"GET / HTTP/1.1\r\n")
+            kept.sendall(get % b"fast")
+            slow.sendall(get % b"slow")
+            kept.settimeout(5)
+            assert kept.recv(4096).startswith(b"HTTP/1.1 200")
+            kept.sendall(b"GET / HTTP/1.1\r\n")  # the second request trickles
+            for sock, trickled in ((idle, None), (trickle, b"X-Pad: a\r\n"),
+                                   (kept, b"X-Pad: a\r\n")):
+                took = _closed_within(sock, 6.0, trickled)
+                assert took is not None and took < 4.0, took
+            slow.settimeout(5)
+            assert slow.recv(4096).startswith(b"HTTP/1.1 200")
+    finally:
+        server.should_exit = True
+        thread.join(10)
