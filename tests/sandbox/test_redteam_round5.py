@@ -1,0 +1,75 @@
+"""Red team, round 5: the warm server and the harnesses after the run-state changes (#35).
+Each attack is a program that tries to buy a verdict or reach the next run through the
+channel, its descriptors, its exit or the processes that judge it; every one held, warm and
+cold, so these are probes: the attacker scores nothing it did not earn and an honest
+program on the same pool then passes all its tests."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+from test_cross_run import own
+
+import sandbox
+
+ADD = "def add(a, b):\n    return a + b\n"
+ADD_TESTS = ["assert add(1, 1) == 2", "assert add(2, 2) == 4"]
+IO = "a, b = map(int, input().split())\nprint(a + b)\n"
+IO_TESTS = [{"input": "1 1\n", "output": "2\n"}, {"input": "2 2\n", "output": "4\n"}]
+FORGED = b"\\x00\\x00\\x00\\x10" + b"pppeee i ok pass done 0 clean\\n"
+
+ASSERT_ATTACKS = {
+    # decoding bombs on the channel: refused as not plain data, or compared and failed
+    "a 200,000-digit int": "def add(a, b):\n    return 10 ** 200000\n",
+    "nesting 100,000 deep": ("def add(a, b):\n    x = 0\n    for _ in range(100000):\n"
+                             "        x = [x]\n    return x\n"),
+    "a list that holds itself": "def add(a, b):\n    x = []\n    x.append(x)\n    return x\n",
+    "2**60 shared leaves": ("def add(a, b):\n    x = [0]\n    for _ in range(60):\n"
+                           "        x = [x, x]\n    return x\n"),
+    "an always-equal float": ("class F(float):\n    def __eq__(self, other):\n        return True\n"
+                              "def add(a, b):\n    return F(0)\n"),
+    # exit and descriptor tricks
+    "os._exit(0) at import": "import os\nos._exit(0)\n",
+    "SystemExit(0) in the call": "def add(a, b):\n    raise SystemExit(0)\n",
+    "every descriptor closed": ("import os\nfor fd in range(1024):\n    try:\n        os.close(fd)\n"
+                                "    except OSError:\n        pass\n" + ADD.replace("a + b", "0")),
+    "forged bytes on every descriptor": (
+        "import os\ndef add(a, b):\n    for fd in range(3, 64):\n        try:\n"
+        f"            os.write(fd, b'{FORGED.decode()}')\n        except OSError:\n"
+        "            pass\n    return 0\n"),
+    "stdout on stderr": "import os\nos.dup2(2, 1)\ndef add(a, b):\n    return 0\n",
+    "a BaseException of its own": ("class E(BaseException):\n    pass\n"
+                                   "def add(a, b):\n    raise E\n"),
+}
+
+IO_ATTACKS = {
+    "forged bytes on every descriptor": (
+        "import os\nfor fd in range(3, 64):\n    try:\n"
+        f"        os.write(fd, b'{FORGED.decode()}')\n    except OSError:\n        pass\n"
+        "print(0)\n"),
+    "stdout closed, then os._exit(0)": "import os\nos.close(1)\nos._exit(0)\n",
+    "ptrace of its parent": ("import ctypes, os\nlibc = ctypes.CDLL(None, use_errno=True)\n"
+                             "print(libc.ptrace(16, os.getppid(), None, None))\n"),
+    "a fork flood": ("import os\nfor _ in range(10000):\n    try:\n        os.fork()\n"
+                     "    except OSError:\n        break\nprint(0)\n"),
+}
+
+
+@pytest.mark.parametrize("mode", ["warm", "cold"])
+def test_assert_runs_buy_nothing_through_channel_exit_or_descriptors(mode: str) -> None:
+    limits = dataclasses.replace(own(92), wall_s=8.0, test_wall_s=3.0)
+    for name, code in ASSERT_ATTACKS.items():
+        report = sandbox.run_tests(code, ADD_TESTS, limits=limits, mode=mode)
+        assert report.passed == 0, (name, report)
+        assert all(r.outcome in ("fail", "error") for r in report.results), (name, report)
+    assert sandbox.run_tests(ADD, ADD_TESTS, limits=limits, mode=mode).passed == 2
+
+
+@pytest.mark.parametrize("mode", ["warm", "cold"])
+def test_stdin_stdout_runs_buy_nothing_through_descriptors_exit_or_ptrace(mode: str) -> None:
+    limits = dataclasses.replace(own(93), wall_s=8.0, test_wall_s=3.0)
+    for name, code in IO_ATTACKS.items():
+        report = sandbox.run_tests(code, IO_TESTS, limits=limits, mode=mode)
+        assert report.passed == 0, (name, report)
+    assert sandbox.run_tests(IO, IO_TESTS, limits=limits, mode=mode).passed == 2
