@@ -73,3 +73,19 @@ def test_stdin_stdout_runs_buy_nothing_through_descriptors_exit_or_ptrace(mode: 
         report = sandbox.run_tests(code, IO_TESTS, limits=limits, mode=mode)
         assert report.passed == 0, (name, report)
     assert sandbox.run_tests(IO, IO_TESTS, limits=limits, mode=mode).passed == 2
+
+
+def test_a_return_value_the_harness_must_decode_at_length_ends_by_the_run_wall() -> None:
+    """8 million items on the channel (within MAX_WIRE_ITEMS): the harness decodes them past
+    the test's limit, and the run ends at its wall limit, a timeout (0), never later and
+    never an abstention; the next run on the pool is judged as usual."""
+    import time
+
+    limits = dataclasses.replace(own(96), wall_s=4.0, test_wall_s=2.0)
+    begin = time.monotonic()
+    report = sandbox.run_tests("def add(a, b):\n    return [0] * (1 << 23)\n", ADD_TESTS,
+                               limits=limits, mode="warm")
+    assert time.monotonic() - begin < limits.wall_s + 3.0
+    assert report.passed == 0
+    assert all(r.outcome in ("timeout", "fail", "error") for r in report.results), report
+    assert sandbox.run_tests(ADD, ADD_TESTS, limits=limits, mode="warm").passed == 2
