@@ -89,3 +89,26 @@ def test_a_return_value_the_harness_must_decode_at_length_ends_by_the_run_wall()
     assert report.passed == 0
     assert all(r.outcome in ("timeout", "fail", "error") for r in report.results), report
     assert sandbox.run_tests(ADD, ADD_TESTS, limits=limits, mode="warm").passed == 2
+
+
+SURROGATE = "print('ran')\n# \ud800\n"  # a model's "\ud800" JSON escape, in a comment
+
+
+def test_a_lone_surrogate_in_a_program_is_the_programs_error_warm_and_cold() -> None:
+    """A program text holding a lone surrogate (json.loads makes one of "\\ud800", so a
+    client of `rewards sandbox serve` or a model's tool call can send it) is no UTF-8 file.
+    Cold, the host's strict encode raised UnicodeEncodeError out of `sandbox.run` (which
+    never raises for a program) and left the run's scratch folder behind; warm, the server's
+    child died on the same encode, and once the text was written, compile() of the bytes let
+    the comment through where `python3 main.py` refuses it. Now both modes write the code
+    point as bytes (surrogatepass) and both refuse the file as the interpreter does."""
+    limits = dataclasses.replace(own(98), wall_s=5.0)
+    seen = {}
+    for mode in ("warm", "cold"):
+        execution = sandbox.run(SURROGATE, limits=limits, mode=mode)
+        seen[mode] = (execution.status, execution.stdout)
+        assert "Non-UTF-8 code" in execution.stderr, (mode, execution)
+        report = sandbox.run_tests(SURROGATE.replace("print('ran')", ADD.strip()), ADD_TESTS,
+                                   limits=limits, mode=mode)
+        assert report.passed == 0, (mode, report)
+    assert seen == {"warm": ("runtime_error", ""), "cold": ("runtime_error", "")}, seen
