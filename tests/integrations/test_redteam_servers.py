@@ -169,3 +169,32 @@ def test_the_header_deadline_closes_slow_headers_only(base: type) -> None:
     finally:
         server.should_exit = True
         thread.join(10)
+
+
+def test_ambiguous_framing_is_refused_by_the_parser(math_server: Server) -> None:
+    """Request smuggling and reservation tricks held: two Content-Lengths (either order:
+    BodyLimit would reserve one and the parser read the other), Content-Length with chunked
+    encoding, and a chunk size past any bound are each a 400 from the HTTP parser, nothing
+    scored; an honest chunked body is scored."""
+    body = b'{"query":["\\\\boxed{4}"],"labels":["4"]}'
+    head = b"POST /get_reward HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+    chunked = b"Transfer-Encoding: chunked\r\n\r\n%x\r\n" % len(body) + body + b"\r\n0\r\n\r\n"
+    cases = [
+        (head + b"Content-Length: 2\r\nContent-Length: %d\r\n\r\n" % len(body) + body, b"400"),
+        (head + b"Content-Length: %d\r\nContent-Length: 2\r\n\r\n" % len(body) + body, b"400"),
+        (head + b"Content-Length: 5\r\n" + chunked, b"400"),
+        (head + b"Transfer-Encoding: chunked\r\n\r\nffffffffffffffffff\r\nabc", b"400"),
+        (head + chunked, b"200"),
+    ]
+    for request, status in cases:
+        with socket.create_connection(("127.0.0.1", _port(math_server))) as sock:
+            sock.settimeout(10)
+            sock.sendall(request)
+            seen = b""
+            while b"\r\n\r\n" not in seen or (status == b"200" and b"}" not in seen):
+                chunk = sock.recv(4096)
+                if not chunk:
+                    break
+                seen += chunk
+        assert seen.startswith(b"HTTP/1.1 " + status), (request[:120], seen[:200])
+        assert (b'"rewards":[1.0]' in seen) == (status == b"200"), seen
