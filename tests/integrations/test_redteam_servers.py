@@ -198,3 +198,24 @@ def test_ambiguous_framing_is_refused_by_the_parser(math_server: Server) -> None
                 seen += chunk
         assert seen.startswith(b"HTTP/1.1 " + status), (request[:120], seen[:200])
         assert (b'"rewards":[1.0]' in seen) == (status == b"200"), seen
+
+
+def test_a_lone_surrogate_sent_to_the_sandbox_server_is_the_programs_error(
+        tmp_path: Path) -> None:
+    """`rewards sandbox serve`: JSON's "\\ud800" escape makes a lone surrogate in `code`. The
+    cold sandbox raised UnicodeEncodeError on the host (a 500 or a sandbox error); now the
+    program fails in the jail as any file in broken text does: Finished, non-zero, the
+    interpreter's message."""
+    from test_sandbox_fusion import FusionServer  # type: ignore[import-not-found]
+
+    server = FusionServer(tmp_path, "--workers", "1", "--mode", "cold")
+    try:
+        body = b'{"code": "print(1)\\n# \\ud800\\n", "language": "python"}'
+        reply = httpx.post(f"{server.url}/run_code", content=body, timeout=60,
+                           headers={"content-type": "application/json"})
+        assert reply.status_code == 200, reply.text
+        data = reply.json()
+        assert data["status"] == "Failed" and data["run_result"]["return_code"] != 0, data
+        assert "Non-UTF-8 code" in data["run_result"]["stderr"], data
+    finally:
+        server.stop()
