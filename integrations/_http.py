@@ -85,6 +85,8 @@ def header_deadline_protocol(seconds: float, base: type | None = None) -> type:
             """Close, unless a request came in since (a new cycle) or one is being
             answered (its cycle not complete: the app's time, not the client's)."""
             self._deadline = None
+            if self.transport.get_protocol() is not self:  # upgraded (a websocket)
+                return
             cycle = self.cycle
             if cycle is self._waiting_for and (cycle is None or cycle.response_complete) \
                     and not self.transport.is_closing():
