@@ -42,4 +42,54 @@ def run_server(app: Any, name: str, *, host: str, port: int, routes: Sequence[st
     uvicorn = require("uvicorn", extra="server", feature=name)
     print(startup_line(name, host=host, port=port, routes=routes, token=token,
                        bounds=app.state.bounds), file=sys.stderr, flush=True)
-    uvicorn.run(app, host=host, port=port, log_level=log_level, access_log=False)
+    uvicorn.run(app, host=host, port=port, log_level=log_level, access_log=False,
+                http=header_deadline_protocol(app.state.bounds.read_timeout_s))
+
+
+def header_deadline_protocol(seconds: float, base: type | None = None) -> type:
+    """uvicorn's HTTP protocol class (httptools or h11, as it picks), with a deadline on
+    headers: a connection whose next request's headers are not complete `seconds` after it
+    opened, or after its last response, is closed. uvicorn has none (its keep-alive timer
+    runs only after a response, and the next byte cancels it), and `BodyLimit`'s deadlines
+    start only once the headers are in: without it a client that trickles a header line a
+    second holds its connection and descriptor for ever (slowloris), and enough such
+    clients starve every other. `base`: the uvicorn protocol class to extend (default: the
+    one uvicorn picks)."""
+    if base is None:
+        from uvicorn.protocols.http.auto import AutoHTTPProtocol as base
+
+    class HeaderDeadline(base):  # type: ignore[misc, valid-type]
+        _deadline: Any = None
+        _waiting_for: Any = None  # the request cycle current when the deadline was set
+
+        def connection_made(self, transport: Any) -> None:
+            super().connection_made(transport)
+            self._arm()
+
+        def on_response_complete(self) -> None:
+            super().on_response_complete()  # may start a pipelined request's cycle
+            self._arm()
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            if self._deadline is not None:
+                self._deadline.cancel()
+            super().connection_lost(exc)
+
+        def _arm(self) -> None:
+            if self._deadline is not None:
+                self._deadline.cancel()
+            self._waiting_for = self.cycle
+            self._deadline = self.loop.call_later(seconds, self._expire)
+
+        def _expire(self) -> None:
+            """Close, unless a request came in since (a new cycle) or one is being
+            answered (its cycle not complete: the app's time, not the client's)."""
+            self._deadline = None
+            if self.transport.get_protocol() is not self:  # upgraded (a websocket)
+                return
+            cycle = self.cycle
+            if cycle is self._waiting_for and (cycle is None or cycle.response_complete) \
+                    and not self.transport.is_closing():
+                self.transport.close()
+
+    return HeaderDeadline

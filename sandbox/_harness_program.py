@@ -169,6 +169,15 @@ def run_main():
 
     with open("/work/main.py", "rb") as fh:
         source = fh.read()
+    if b"coding" not in b"\n".join(source.split(b"\n", 2)[:2]):  # no PEP 263 cookie
+        try:  # as the interpreter reads a file: UTF-8 or a SyntaxError (compile() of
+            source.decode("utf-8")  # bytes lets broken UTF-8 in a comment through)
+        except UnicodeDecodeError as exc:
+            line = source[:exc.start].count(b"\n") + 1
+            os.write(2, (f"SyntaxError: Non-UTF-8 code starting with '\\x{source[exc.start]:02x}'"
+                         f" in file /work/main.py on line {line}, but no encoding declared;"
+                         " see https://peps.python.org/pep-0263/ for details\n").encode())
+            return 1
     module = types.ModuleType("__main__")
     module.__file__ = "/work/main.py"
     sys.modules["__main__"] = module

@@ -16,7 +16,7 @@ from sandbox._languages import LanguageSpec, language_spec
 from sandbox._process import run_process
 from sandbox._types import Execution, Limits
 from sandbox._warm import run_warm, use_warm
-from sandbox._workspace import Files, compile_program, workspace
+from sandbox._workspace import Files, as_bytes, compile_program, workspace
 
 __all__ = ["Backend", "Mode", "run"]
 
@@ -37,7 +37,7 @@ def run(code: str, language: str = "python", *, stdin: str | bytes = "",
     backend: `unsafe-subprocess` runs WITHOUT isolation, for development only."""
     spec = language_spec(language)
     limits = limits or Limits()
-    data = stdin.encode() if isinstance(stdin, str) else bytes(stdin)
+    data = as_bytes(stdin)
     if backend == "unsafe-subprocess":
         return _run_unsafe(code, spec, data, files or {}, limits)
     if backend != "nsjail":

@@ -742,7 +742,8 @@ def write_inputs(name: str, content: "str | bytes") -> int:
             created += 1
         except FileExistsError:
             pass
-    data = content.encode() if isinstance(content, str) else content
+    # as the host's `_workspace.as_bytes`: a lone surrogate stays bytes Python refuses
+    data = content.encode("utf-8", "surrogatepass") if isinstance(content, str) else content
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o444)
     try:
         view = memoryview(data)

@@ -19,9 +19,21 @@ from sandbox._languages import LanguageSpec
 from sandbox._process import RawRun
 from sandbox._types import Execution, Limits
 
-__all__ = ["Files", "compile_program", "safe_name", "workspace"]
+__all__ = ["Files", "as_bytes", "compile_program", "safe_name", "workspace"]
 
 Files = Mapping[str, "str | bytes"]
+
+
+def as_bytes(content: str | bytes) -> bytes:
+    """A program's text, an input file or stdin as the bytes the jail gets: UTF-8, where a
+    lone surrogate (a model's "\\ud800" JSON escape) keeps its code point as bytes no
+    decoder reads as UTF-8 (`surrogatepass`). So such a program fails in the jail as any
+    program in broken text does (a syntax error, the same warm and cold), where a strict
+    encode raised UnicodeEncodeError out of `sandbox.run` on the host (cold only) and left
+    the run's scratch folder behind. The warm server's child encodes the same way
+    (`write_inputs` in _warm_server.py)."""
+    return content.encode("utf-8", "surrogatepass") if isinstance(content, str) \
+        else bytes(content)
 
 
 
@@ -43,7 +55,7 @@ class workspace:
         host = os.path.join(self.root, "in", name)
         os.makedirs(os.path.dirname(host), mode=0o755, exist_ok=True)
         with open(host, "wb") as fh:
-            fh.write(content.encode() if isinstance(content, str) else content)
+            fh.write(as_bytes(content))
         os.chmod(host, 0o644)
         self.binds.append((host, f"/work/{name}"))
 

@@ -68,6 +68,10 @@ def run(args: argparse.Namespace) -> int:
                         examples=args.examples, share=args.abstain_share)
     sys.stdout.write(report.render())
     sys.stdout.flush()  # the report before the error line, on a terminal or in one log
+    if report.read == 0:  # a check of nothing passes nothing (`rewards.scoring.RUN_RULE`)
+        from rewards.errors import InputError
+
+        raise InputError("the input holds no rows: nothing was checked", source=args.input)
     if report.failures:
         more = len(report.failures) - 1
         raise ConfigurationAbstention(report.failures[0] + (

@@ -1,6 +1,6 @@
 """`rewards score INPUT --config CFG --out OUT`: one output row per input row, a summary.
 
-Exit status: 0 when the run scored; 2 on an error (bad config, unreadable input, an --out that
+Exit status: 0 when the run scored; 2 on an error (bad config, unreadable input or one with no rows, an --out that
 is an input or cannot be written, broken infrastructure); 3 when the output is written but
 the run failed by the rule of `rewards.scoring.RUN_RULE` (a whole domain, or --abstain-share
 of the rows, not scored for a configuration cause: unknown_domain, bad_reference missing or
@@ -88,6 +88,8 @@ def run(args: argparse.Namespace) -> int:
             bar.update(len(batch))
     note = completions.note()
     summary.print(sys.stdout, out, note=note)
+    if tally.rows == 0:  # the run rule's floor: a run that scored nothing never exits 0
+        raise InputError("the input holds no rows: nothing was scored", source=str(source))
     _warn_unused_map(mapping, columns, tally.rows)
     try:
         tally.check()  # a run that scored nothing for a configuration cause: exit 3
