@@ -35,6 +35,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from integrations._common import (
+    REFERENCE_COLUMNS,
     AbstainMode,
     OnConfigAbstain,
     ResolvedReward,
@@ -67,6 +68,11 @@ class TRLRewards:
     aggregation: str = "sum_then_normalize"
     """For `GRPOConfig.multi_objective_aggregation`: `normalize_then_sum` (TRL's GDPO) when
     the config says `normalize: group_per_component` and the functions are its components."""
+
+
+_NOT_META = frozenset({*REFERENCE_COLUMNS, "prompt", "completion", "completion_ids",
+                       "trainer_state", "log_extra", "log_metric"})
+"""Columns that are the sample itself or TRL's own arguments, not the row's data."""
 
 
 def trl_rewards(config: RewardSource = None, *, reference_column: str | None = None,
@@ -170,10 +176,14 @@ class _BatchScorer:
                                  f"{self.reference_column!r} (columns: {sorted(rows[i])})",
                                  field=self.reference_column)
             domain = self.resolved.route(rows[i].get(self.domain_column))
+            # the row's other columns travel in meta, as `rewards score` carries them: a tool
+            # schema (`tools`), IFEval's constraint columns, ids
+            meta = {k: v for k, v in rows[i].items() if k not in _NOT_META
+                    and k != self.domain_column and k != self.reference_column}
             samples.append(Sample(prompt=prompt_value(prompt),
                                   completion=completion_text(completion),
                                   reference=reference, domain=domain,
-                                  group=group_key(prompt)))
+                                  group=group_key(prompt), meta=meta))
         return samples
 
     @staticmethod

@@ -135,3 +135,20 @@ def test_grpo_trainer_two_steps_with_the_math_reward(math_config: Path, tiny_lm_
     assert set(reasons) <= {"ok", "wrong", "no_answer"}
     completions = list(trainer._logs["completion"])
     assert all(isinstance(c, list) and c[0]["role"] == "assistant" for c in completions)
+
+
+def test_the_rows_columns_reach_the_reward_as_meta(tmp_path: Path) -> None:
+    """A tool schema column (`tools`) reaches `use: tool_call` through TRL as through
+    `rewards score`: a float where the schema asks an integer is wrong, as the CLI says;
+    without the schema in meta it was compared by value (3.0 == 3) and scored 1."""
+    config = tmp_path / "tools.yaml"
+    config.write_text("domains:\n  default: {rewards: [{use: tool_call}]}\n")
+    tool = trl_rewards(config).funcs[0]
+    tools = [{"type": "function", "function": {"name": "area", "parameters": {
+        "type": "object", "properties": {"side": {"type": "integer"}}, "required": ["side"]}}}]
+    reference = [{"name": "area", "arguments": {"side": 3}}]
+    typed = '<tool_call>{"name": "area", "arguments": {"side": 3}}</tool_call>'
+    text = '<tool_call>{"name": "area", "arguments": {"side": 3.0}}</tool_call>'
+    values = tool(prompts=["p", "p"], completions=[typed, text], reference=[reference] * 2,
+                  tools=[tools, tools])
+    assert values == [1.0, 0.0]
