@@ -347,10 +347,29 @@ _DROPPED = str.maketrans({" ": None, "\t": None, "\n": None, "\r": None, ",": No
                           "/": None, "-": None, "_": None, "*": None, "^": None, "'": '"'})
 
 
+_NUMERIC_MARKS = frozenset(".-/^*")
+
+
 def standardize_string(text: str) -> str:
     """BFCL's string standardization: lower case, without spaces and `,./-_*^`, `'` read as
-    `"` (so "April 1, 2024" equals "april 1 2024"; it also makes "3.5" equal "35")."""
-    return text.translate(_DROPPED).lower()
+    `"` (so "April 1, 2024" equals "april 1 2024"), except where a mark is part of a number's
+    value: `.`, `-`, `/`, `^`, `*` between two digits (`3.5`, `1/2`, `2^10`) and a minus sign
+    before a digit (`-5`). BFCL drops those too, making "3.5" equal "35" and "-5" equal "5": a
+    reward must not be cheaper than its meaning (docs/environments.md, where it differs)."""
+    if not any(mark in text for mark in _NUMERIC_MARKS):
+        return text.translate(_DROPPED).lower()
+    kept = []
+    for i, ch in enumerate(text):
+        if ch in _NUMERIC_MARKS:
+            before = text[i - 1] if i else ""
+            after = text[i + 1] if i + 1 < len(text) else ""
+            between = before.isdigit() and after.isdigit()
+            sign = ch == "-" and after.isdigit() and not before.isalnum()
+            if between or sign:
+                kept.append(ch)
+                continue
+        kept.append(ch.translate(_DROPPED))
+    return "".join(kept).lower()
 
 
 def values_equal(a: Any, b: Any, *, exact_strings: bool = False) -> bool:
