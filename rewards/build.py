@@ -65,6 +65,12 @@ def build_component(component: ComponentConfig) -> Reward:
         except TypeError as exc:
             raise ConfigError(f"reward {component.use!r}: bad options "
                               f"{options}: {exc}") from exc
+        except ConfigError as exc:
+            if "unknown key" not in str(exc) or ANSWER_AFTER in str(exc):
+                raise
+            # the component's own keys, and the one every component takes (read here)
+            raise ConfigError(f"{exc}; and {ANSWER_AFTER}, which every component takes") \
+                from exc
     if not hasattr(built, "score"):
         raise ConfigError(f"reward {component.use!r} did not produce a Reward (an object with "
                           f"score(samples)); plain one-sample functions need @rewards.reward")

@@ -207,3 +207,12 @@ def test_shorthands_and_the_normalization_off_switch():
     with pytest.raises(ConfigError, match="component names must be unique"):  # built in Python
         dataclasses.replace(ema, domains={"m": dataclasses.replace(
             ema.domains["m"], rewards=ema.domains["m"].rewards * 2)})
+
+
+def test_an_unknown_component_key_names_answer_after_too() -> None:
+    """Every component takes `answer_after` (read by the builder, not by the component): the
+    unknown-key error lists it beside the component's own keys."""
+    from rewards.build import build_component_spec
+
+    with pytest.raises(ConfigError, match=r"the keys are allow_loose, .*; and answer_after"):
+        build_component_spec({"use": "ifeval", "answer_afte": "</think>"}, where="x")
