@@ -119,7 +119,15 @@ def test_bound_tables_agree_with_the_references() -> None:
     ifbench = load_ifbench()
     if reference is None or found is None or ifbench is None:
         pytest.skip(missing_reason())
-    from test_bounds import IFBENCH, IFEVAL, IFEVALG, RLVR  # type: ignore[import-not-found]
+    # loaded by path: another test folder has a test_bounds.py too (tests/sandbox), and
+    # whichever was imported first under that name would be found
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(
+        "ifeval_test_bounds", Path(__file__).resolve().parent / "test_bounds.py")
+    bounds = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
+    spec.loader.exec_module(bounds)  # type: ignore[union-attr]
+    IFBENCH, IFEVAL, IFEVALG, RLVR = bounds.IFBENCH, bounds.IFEVAL, bounds.IFEVALG, bounds.RLVR
 
     registry, functions = found
     tables = ((IFEVAL, reference), (IFEVALG, ClassReference(registry)),

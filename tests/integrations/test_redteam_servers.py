@@ -72,7 +72,7 @@ def test_json_bombs_are_refused_or_scored_never_a_crash(math_server: Server) -> 
     cases = {
         b'{"query":["x"],"labels":[NaN]}': (200, "bad_reference"),
         b'{"query":["x"],"labels":[1e999]}': (200, "bad_reference"),
-        b'{"query":["\\\\boxed{' + b"9" * 5000 + b'}"],"labels":["1"]}': (200, "wrong"),
+        b'{"query":["\\\\boxed{' + b"9" * 5000 + b'}"],"labels":["1"]}': (200, '"rewards":[0.0]'),  # wrong or no_answer: 0
         b'{"query":["a"],"labels":["1"],"query":["b","c"]}': (422, "labels"),
         b'{"query":[1],"labels":[{}]}': (422, "query[0]"),
         b"[" * 5000 + b"]" * 5000: (400, "nested deeper"),
