@@ -15,7 +15,7 @@ from typing import Any, Literal, get_args
 from rewards.config import RewardConfig, load_config
 from rewards.errors import ConfigError, InputError
 from rewards.io import completion_text  # the one copy: `rewards score` reads chat completions too
-from rewards.mixing import BatchNormalizer, DomainRouter
+from rewards.mixing import BatchNormalizer, DomainRouter, route_domain
 from rewards.scoring import AbstentionPolicy, AbstentionTally, abstention_cause
 from rewards.types import Reward, Sample, Score
 
@@ -143,19 +143,16 @@ class ResolvedReward:
 
     @property
     def default_domain(self) -> str:
-        """The domain of samples that name none: the config's only domain, else `default`."""
-        if self.config is not None and len(self.config.domains) == 1:
-            return next(iter(self.config.domains))
-        return "default"
+        """The domain of samples that name none (`rewards.mixing.route_domain`)."""
+        return self.route(None)
 
     def route(self, domain: str | None) -> str:
-        """The config domain that scores a sample of `domain` (as the DomainRouter routes it)."""
-        domain = domain or self.default_domain
-        if self.config is None or domain in self.config.domains:
-            return domain
-        # without a default domain the sample abstains (unknown_domain) under its own name,
-        # which the abstention report then names
-        return "default" if "default" in self.config.domains else domain
+        """The config domain that scores a sample of `domain`, by the one rule
+        (`rewards.mixing.route_domain`) the scoring path routes by; a sample no domain
+        scores keeps its own name, which its `unknown_domain` abstention then names."""
+        if self.config is None:
+            return domain or "default"
+        return route_domain(self.config.domains, domain) or domain or "default"
 
     def components(self) -> list[tuple[str, str, float]]:
         """(domain, component name, weight) for every component of the config, in order."""

@@ -27,14 +27,12 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from integrations._common import find_reference
 from rewards.envs import EnvConfig, Episode, env_factory
 from rewards.options import load_options
 from rewards.types import Sample
 
 __all__ = ["trl_environment"]
-
-_REFERENCE_KEYS = ("reference", "answer", "solution", "ground_truth", "label")
-
 
 class _Episodic:
     """What every TRL environment of ours shares: reset, the step, get_reward."""
@@ -47,7 +45,9 @@ class _Episodic:
         self._episode: Episode | None = None
 
     def reset(self, **row: Any) -> str | None:
-        reference = next((row[k] for k in _REFERENCE_KEYS if k in row), None)
+        # the reference column by the rule the TRL reward functions use (`find_reference`),
+        # so an episode and the reward of its final answer read the same column
+        _, reference = find_reference(row, None)
         sample = Sample(prompt=row.get("prompt", ""), completion="", reference=reference,
                         domain=str(row.get("domain") or "default"))
         self._episode = Episode(self._make(), sample, self._config)

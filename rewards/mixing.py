@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Collection, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import get_args
 
@@ -20,7 +20,7 @@ from rewards.types import Reward, Sample, Score, check_scores
 
 __all__ = ["BatchNormalizer", "DomainRouter", "MixPlan", "Mixture", "Normalize", "RunningStats",
            "WeightedComponent", "group_normalize", "normalize", "per_component_normalize",
-           "zscore_by_domain"]
+           "route_domain", "zscore_by_domain"]
 
 NORMALIZE_MODES: tuple[str, ...] = get_args(Normalize)
 
@@ -160,6 +160,19 @@ def _weighted_sum(terms: list[tuple[float, Kind, float | None]]) -> float | None
     return float(sum(w * v for w, v in present))
 
 
+def route_domain(domains: Collection[str], domain: str | None) -> str | None:
+    """The one rule of which config domain scores a sample of `domain`: its own; for a
+    sample that names none (`default`, the value a row without a domain gets) a config's
+    only domain; else the config's `default` domain; else None (`unknown_domain`). The
+    scoring path (`DomainRouter`), the CLI, the server and every adapter route by it."""
+    domain = domain or "default"
+    if domain in domains:
+        return domain
+    if domain == "default" and len(domains) == 1:
+        return next(iter(domains))
+    return "default" if "default" in domains else None
+
+
 class DomainRouter:
     """Scores each sample with its domain's reward (`default` for unlisted domains), then
     normalizes the batch: none, zscore_by_domain, group or group_per_component (see
@@ -199,8 +212,8 @@ class DomainRouter:
         results: list[Score | None] = [None] * len(samples)
         by_domain: dict[str, list[int]] = defaultdict(list)
         for i, s in enumerate(samples):
-            domain = s.domain if s.domain in self.domains else "default"
-            if domain in self.domains:
+            domain = route_domain(self.domains, s.domain)
+            if domain is not None:
                 by_domain[domain].append(i)
             else:
                 results[i] = Score(None, "unknown_domain")

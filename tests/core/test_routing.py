@@ -84,3 +84,36 @@ def test_alpha_is_fine_once_a_side_is_marked_or_not_needed():
     with pytest.raises(ConfigError, match="no weighted component is verifiable"):
         _build({"d": {"alpha": 0.5, "rewards": [
             {"use": "rewards_for_tests:exact", "name": "v", "kind": "learned"}]}})
+
+
+def test_a_sample_without_a_domain_goes_to_a_one_domain_configs_domain():
+    """One rule (`rewards.mixing.route_domain`) for the CLI and the adapters: a row that
+    names no domain is scored by a one-domain config's domain (the CLI made it
+    unknown_domain where the adapters scored it); a named unknown domain still abstains."""
+    from rewards.mixing import route_domain
+
+    r = _build({"exact": {"rewards": ["rewards_for_tests:exact"]}})
+    scores = r.score([Sample("p", "1", reference="1"),                   # no domain
+                      Sample("p", "1", reference="1", domain="chat")])  # another one
+    assert scores == [Score(1.0, "ok", scores[0].parts), Score(None, "unknown_domain")]
+    assert route_domain(["a", "b"], None) is None
+    assert route_domain(["a", "default"], "c") == "default"
+    assert route_domain(["a"], "default") == "a"
+
+
+def test_the_cli_routes_a_row_without_a_domain_as_the_adapters_do(tmp_path):
+    import json
+    import subprocess
+    import sys
+
+    rows = tmp_path / "rows.jsonl"
+    rows.write_text(json.dumps({"prompt": "2+2?", "completion": "\\\\boxed{4}",
+                                "reference": "4"}) + "\n")
+    config = tmp_path / "c.yaml"
+    config.write_text("domains:\n  math: {rewards: [{use: math}]}\n")
+    done = subprocess.run([sys.executable, "-m", "rewards", "score", str(rows), "--config",
+                           str(config), "--out", str(tmp_path / "o.jsonl")],
+                          capture_output=True, text=True, check=False, timeout=300)
+    assert done.returncode == 0, done.stderr
+    (row,) = [json.loads(line) for line in (tmp_path / "o.jsonl").read_text().splitlines()]
+    assert (row["score"], row["reason"]) == (1.0, "ok")

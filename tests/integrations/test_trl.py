@@ -152,3 +152,34 @@ def test_the_rows_columns_reach_the_reward_as_meta(tmp_path: Path) -> None:
     values = tool(prompts=["p", "p"], completions=[typed, text], reference=[reference] * 2,
                   tools=[tools, tools])
     assert values == [1.0, 0.0]
+
+
+def test_the_trl_environment_reads_the_reference_column_the_rewards_read(tmp_path: Path) -> None:
+    """One rule for the reference column (`REFERENCE_COLUMNS`, `solution` first): the
+    environment tried `answer` first where the reward functions try `solution` first, so a
+    row with both played one gold and scored another."""
+    from integrations._common import REFERENCE_COLUMNS, find_reference
+    from integrations.trl_env import _Episodic
+
+    row = {"prompt": "Guess", "solution": 7, "answer": 3}
+    assert find_reference(row, None) == (True, 7) and REFERENCE_COLUMNS[0] == "solution"
+
+    seen = {}
+
+    class Probe(_Episodic):
+        def _make(self):  # noqa: D401 - records the sample the episode starts on
+            class Env:
+                name = "probe"
+
+                def reset(self, sample):
+                    seen["reference"] = sample.reference
+                    return ""
+
+            return Env()
+
+    from rewards.envs import EnvConfig
+    from rewards.options import load_options
+
+    Probe._config = load_options(EnvConfig, {"use": "number_guess"}, where="t")
+    Probe().reset(**row)
+    assert seen["reference"] == 7
