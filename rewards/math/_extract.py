@@ -823,7 +823,8 @@ def _sentence_start_before(text: str, end: int) -> int:
     i = min(end, len(text)) - 1
     while i >= 0:
         ch = text[i]
-        if ch == "。" or ch in ".!?" and text[i + 1:i + 2].isspace():
+        factorial = ch == "!" and i > 0 and (text[i - 1].isdigit() or text[i - 1] in ")}")
+        if ch == "。" or ch in ".!?" and text[i + 1:i + 2].isspace() and not factorial:
             return i + 1
         if ch == "\n":
             j = i - 1

@@ -103,3 +103,15 @@ def test_finding_the_final_sentence_is_linear():
         began = time.perf_counter()
         final_sentence_start(text)
         assert time.perf_counter() - began < 2.0
+
+
+@pytest.mark.parametrize("completion", [
+    "We simplify step by step.\n\nTherefore\n$$\n1/1996!\n$$",
+    "So the probability is $\\frac{1}{1996!}$.",
+    "The count is 1996! over itself, so the answer is \\boxed{\\frac{1}{1996!}}",
+])
+def test_a_factorial_does_not_end_the_sentence(math_reward, completion):
+    """`1/1996!` on its own line: its "!" is a factorial, not an exclamation that ends the
+    sentence (the differential corpus found the answer read as empty: no_answer)."""
+    (score,) = math_reward.score([Sample("p", completion, reference="\\frac{1}{1996!}")])
+    assert (score.value, score.reason) == (1.0, "ok")
