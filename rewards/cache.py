@@ -174,6 +174,7 @@ os.register_at_fork(after_in_child=_fresh_locks_after_fork)
 
 _MISSING = object()
 _KEYWORDS = object()  # keeps f(a, k=1) apart from f(a, ("k", 1)) and the like
+_TEXTS = object()  # the type signature of a tuple of exact `str`s
 
 
 def _types(key: Any) -> tuple[Any, ...]:
@@ -181,6 +182,8 @@ def _types(key: Any) -> tuple[Any, ...]:
     pairs; a float with its sign, so -0.0 is not 0.0): equal keys of other types (1, 1.0,
     True; a `str` subclass and its text) are other keys, as `functools.lru_cache(typed=True)`
     keeps them, but all the way down. Iterative, linear in the key."""
+    if type(key) is tuple and all(type(item) is str for item in key):
+        return (_TEXTS, len(key))  # the common key (texts only): one pass, no stack
     out: list[Any] = []
     stack = [key]
     while stack:

@@ -50,7 +50,7 @@ import sys
 import threading
 import unicodedata
 
-__all__ = ["COMMA_LOOKALIKES", "is_blank", "read_text"]
+__all__ = ["COMMA_LOOKALIKES", "is_blank", "is_blank_read", "read_text"]
 
 # Unicode's DerivedCoreProperties.txt, Default_Ignorable_Code_Point (stable since 6.0).
 _DEFAULT_IGNORABLE = ((0x00AD, 0x00AD), (0x034F, 0x034F), (0x061C, 0x061C), (0x115F, 0x1160),
@@ -184,7 +184,12 @@ def is_blank(text: str) -> bool:
     """Whether a reader sees nothing in `text`: read (`read_text`), it holds no letter, digit,
     punctuation mark or symbol but the blank braille pattern. A reply of zero-width spaces,
     control characters, braille blanks or lone combining marks is blank, as an empty one is."""
-    text = read_text(text)
+    return is_blank_read(read_text(text))
+
+
+def is_blank_read(text: str) -> bool:
+    """`is_blank` of a text that `read_text` already read (it reads the same: reading is
+    idempotent), without reading it again."""
     if text.isascii():
         return _ASCII_VISIBLE.search(text) is None
     return _tables()[2].search(text) is None

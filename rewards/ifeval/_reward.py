@@ -10,7 +10,7 @@ from rewards.errors import ConfigError
 from rewards.ifeval._reference import parse_constraints
 from rewards.ifeval._registry import BadConstraint, Instruction
 from rewards.options import check_fields, check_range, load_options
-from rewards.text import is_blank, read_text
+from rewards.text import is_blank_read, read_text
 from rewards.types import Sample, Score
 
 __all__ = ["IFEvalConfig", "IFEvalReward", "follows", "loose_variants", "verdicts"]
@@ -76,7 +76,8 @@ def _other_texts(response: str) -> list[str]:
         texts += cut
         if stars:
             texts += [text.replace("*", "") for text in cut]
-    return [text for text in texts if not is_blank(text)]
+    # cut from a text already read: read as it is (`read_text` is idempotent)
+    return [text for text in texts if not is_blank_read(text)]
 
 
 def follows(instruction: Instruction, response: str, mode: Mode = "strict") -> bool:
@@ -95,7 +96,7 @@ def _read_verdicts(instructions: Sequence[Instruction], response: str, mode: Mod
     """`verdicts` on a text already read. Loose mode checks the response itself first (every
     loose text of a blank response is blank) and makes the other texts (`_other_texts`) only
     when an instruction is not followed by it."""
-    if is_blank(response):  # nothing a reader sees (`rewards.text.is_blank`)
+    if is_blank_read(response):  # nothing a reader sees (`rewards.text.is_blank`)
         return [False] * len(instructions)
     found = [bool(i.check(response)) for i in instructions]
     if mode == "strict" or all(found):
@@ -135,7 +136,7 @@ class IFEvalReward:
             value = 1.0 if followed == len(found) else 0.0
         else:
             value = followed / len(found)
-        reason = "ok" if followed == len(found) else ("no_answer" if is_blank(text) else "wrong")
+        reason = "ok" if followed == len(found) else ("no_answer" if is_blank_read(text) else "wrong")
         return Score(value, reason, _parts(instructions, found))
 
     def check(self, samples: Sequence[Sample]) -> list[Any]:
