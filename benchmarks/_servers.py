@@ -1,13 +1,16 @@
-"""What the server benchmarks share: a free local port, waiting for a started server to
-answer, and a process's memory from /proc."""
+"""What the server benchmarks share: a free local port, starting `rewards serve` on a config
+in a folder of plugins, waiting for a started server to answer, and a process's memory from
+/proc."""
 
 from __future__ import annotations
 
+import os
 import socket
 import subprocess
+import sys
 import time
 
-__all__ = ["free_port", "memory_mb", "wait_ready"]
+__all__ = ["free_port", "memory_mb", "start_serve", "wait_ready"]
 
 
 def free_port() -> int:
@@ -42,3 +45,20 @@ def wait_ready(proc: subprocess.Popen, url: str, *, seconds: float = 120.0) -> N
             time.sleep(0.1)
     proc.kill()
     raise SystemExit(f"the server did not answer {url} within {seconds:g} s")
+
+
+def start_serve(folder: str, config: str, *options: str,
+                quiet: bool = False) -> tuple[subprocess.Popen, str]:
+    """`rewards serve --config FOLDER/CONFIG OPTIONS` on a free port, with FOLDER (its
+    plugins) on PYTHONPATH after the caller's; returns (process, base URL) once /health
+    answers. `quiet`: the server's stderr is discarded."""
+    path = os.pathsep.join(p for p in (os.environ.get("PYTHONPATH"), folder) if p)
+    port = free_port()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "rewards", "serve", "--config", f"{folder}/{config}", *options,
+         "--port", str(port), "--log-level", "warning"],
+        env={**os.environ, "PYTHONPATH": path},
+        stderr=subprocess.DEVNULL if quiet else None)
+    url = f"http://127.0.0.1:{port}"
+    wait_ready(proc, f"{url}/health")
+    return proc, url

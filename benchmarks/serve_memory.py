@@ -15,8 +15,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import subprocess
 import sys
 import tempfile
 from concurrent.futures import ThreadPoolExecutor
@@ -24,7 +22,7 @@ from pathlib import Path
 
 import httpx
 from _report import Report
-from _servers import free_port, memory_mb, wait_ready
+from _servers import memory_mb, start_serve
 
 SLOW = """import time
 from rewards import Sample, reward
@@ -46,15 +44,8 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         Path(tmp, "slow_reward.py").write_text(SLOW)
         Path(tmp, "slow.yaml").write_text(CONFIG)
-        path = os.pathsep.join(p for p in (os.environ.get("PYTHONPATH"), tmp) if p)
-        port = free_port()
-        url = f"http://127.0.0.1:{port}"
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "rewards", "serve", "--config", f"{tmp}/slow.yaml",
-             "--no-batching", "--max-inflight", "1", "--port", str(port),
-             "--log-level", "warning"], env={**os.environ, "PYTHONPATH": path})
+        proc, url = start_serve(tmp, "slow.yaml", "--no-batching", "--max-inflight", "1")
         try:
-            wait_ready(proc, f"{url}/health")
             before = memory_mb(proc.pid, "VmRSS")
             # encoded once: 16 clients encoding 15 MB each would pace the requests instead
             body = json.dumps({"query": ["x" * (args.body_mb << 20)]}).encode()

@@ -23,15 +23,13 @@ import argparse
 import asyncio
 import json
 import multiprocessing
-import os
-import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
 from _report import Report
-from _servers import free_port, memory_mb, wait_ready
+from _servers import memory_mb, start_serve
 
 LENGTH = """from rewards import Sample, reward
 
@@ -165,14 +163,9 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         Path(tmp, "length_reward.py").write_text(LENGTH)
         Path(tmp, "length.yaml").write_text(CONFIG)
-        path = os.pathsep.join(p for p in (os.environ.get("PYTHONPATH"), tmp) if p)
-        port = free_port()
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "rewards", "serve", "--config", f"{tmp}/length.yaml",
-             "--port", str(port), "--log-level", "warning"],
-            env={**os.environ, "PYTHONPATH": path}, stderr=subprocess.DEVNULL)
+        proc, url = start_serve(tmp, "length.yaml", quiet=True)
+        port = int(url.rsplit(":", 1)[1])
         try:
-            wait_ready(proc, f"http://127.0.0.1:{port}/health")
             asyncio.run(honest_phase(port, args.clients, 1.0))  # warm the connections
             base, base_status = asyncio.run(honest_phase(port, args.clients, args.seconds))
             before = memory_mb(proc.pid, "VmRSS")
