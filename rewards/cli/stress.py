@@ -68,7 +68,7 @@ def add_parser(sub: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from rewards.errors import ConfigError, InputError
-    from rewards.io import iter_rows, parse_domain_map, parse_map, row_to_sample
+    from rewards.io import iter_samples, parse_domain_map, parse_map
     from rewards.stress import as_dict, plot, render, stress_config
 
     if args.all_builtins and args.config:
@@ -78,20 +78,13 @@ def run(args: argparse.Namespace) -> int:
     config = load_reward_config(path, args.overrides)
     sources = [Path(d) for d in args.data] if args.data else list(BUNDLED_ROWS)
     mapping, domain_map = parse_map(args.map), parse_domain_map(args.domain_map)
-    samples, bad = [], 0
+    samples, skipped = [], []
     for source in sources:
-        for line, row in iter_rows(source):
-            if isinstance(row, InputError):
-                bad += 1
-                continue
-            try:
-                samples.append(row_to_sample(row, mapping=mapping, domain_map=domain_map,
-                                             source=str(source), line=line))
-            except InputError as exc:
-                bad += 1
-                if bad == 1:
-                    print(f"rewards stress: skipping rows that are not samples, e.g. {exc}",
-                          file=sys.stderr)
+        for line, row in iter_samples(source, mapping=mapping, domain_map=domain_map):
+            (skipped if isinstance(row, InputError) else samples).append(row)
+    if skipped:  # a probe needs a sample: rows that are not one are named, not lost
+        print(f"rewards stress: {len(skipped)} rows are not samples and build no probes, "
+              f"e.g. {skipped[0]}", file=sys.stderr)
     if not samples:
         raise InputError(f"no usable row in {', '.join(map(str, sources))}")
     report = stress_config(config, samples, rows=args.rows,

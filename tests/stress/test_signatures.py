@@ -41,3 +41,9 @@ def test_a_huge_completion_is_read_in_bounded_time():
     start = time.perf_counter()
     hack_signatures("\\boxed{" * 500_000)
     assert time.perf_counter() - start < 5.0  # linear: capped at MAX_CHARS
+
+
+def test_decomposed_accents_are_not_invisible():
+    """The invisible count is what the reading rule removes, not what composing (NFC) joins."""
+    assert "invisible" not in hack_signatures("cafe\u0301 " * 20)
+    assert "invisible" in hack_signatures("ok" + "\U000E0041" * 9)  # tag letters: unseen
