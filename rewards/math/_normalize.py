@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 
+from rewards.cache import byte_cache
 from rewards.math._evaluate import evaluate
 
 __all__ = [
@@ -199,6 +200,7 @@ def carried_words(gold: str) -> frozenset[str]:
                      if word not in _VALUE_WORDS and word not in _NOT_UNITS) | units
 
 
+@byte_cache(8 << 20)  # a group's rollouts share their question: read once
 def question_words(question: str) -> frozenset[str]:
     """The words of the question (`How many up quarks ...?`): counted nouns an answer may name
     beside its value (`**4 up quarks**` answers 4), as it may drop the gold's own words, never
