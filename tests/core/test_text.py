@@ -106,4 +106,4 @@ def test_reading_is_linear(text: str) -> None:
     read_text("warm up the tables\u200b")
     start = time.perf_counter()
     read_text(text)
-    assert time.perf_counter() - start < 2.0
+    assert time.perf_counter() - start < 20.0  # linear: ms here; quadratic: minutes

@@ -280,5 +280,5 @@ def test_private_use_characters_in_the_text_cost_one_pass(tok):
     text = "".join(chr(c) for c in range(0xE000, 0xF000)) * 20 + ATTACK  # 81,920 of them
     start = time.monotonic()
     ids = text_ids(tok, text)
-    assert time.monotonic() - start < 5.0
+    assert time.monotonic() - start < 20.0  # one pass: well under a second here
     assert special(tok, ids) == [] and tok.decode(ids) == text

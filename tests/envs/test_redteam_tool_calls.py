@@ -103,7 +103,7 @@ def test_a_pythonic_call_that_is_not_literal_scores_zero(completion: str) -> Non
 def test_a_call_that_does_not_parse_is_no_answer_not_a_crash(completion: str) -> None:
     start = time.perf_counter()
     assert _pair(_score([CALL], completion, max_chars=100_000)) == (0.0, "no_answer")
-    assert time.perf_counter() - start < 2.0
+    assert time.perf_counter() - start < 20.0  # linear: ms here; quadratic: minutes
 
 
 def test_a_tag_inside_a_json_string_is_text() -> None:

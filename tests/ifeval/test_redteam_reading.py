@@ -135,7 +135,7 @@ def test_reading_a_hostile_reply_is_linear(text: str) -> None:
     read_text("warm up \u200b")
     start = time.perf_counter()
     _score(CHEAP, text)
-    assert time.perf_counter() - start < 2.0
+    assert time.perf_counter() - start < 20.0  # linear: ms here; quadratic: minutes
 
 
 @pytest.mark.parametrize("reference", [

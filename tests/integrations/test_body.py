@@ -228,7 +228,7 @@ def test_a_15_mb_body_of_small_values_neither_stalls_nor_grows_the_server(
             time.sleep(0.02)
         thread.join()
         assert done == [413]
-        assert slowest < 1.0, slowest
+        assert slowest < 3.0, slowest  # parsed on the loop it stalled 7 s
         with open(f"/proc/{server.proc.pid}/status") as fh:
             peak = next(int(line.split()[1]) for line in fh if line.startswith("VmHWM"))
         assert (peak - before) * 1024 < 2 * len(body), (before, peak)

@@ -376,5 +376,5 @@ def test_a_trickling_client_does_not_starve_an_honest_one(math_server: Server) -
         reply = httpx.post(f"{math_server.url}/get_reward", timeout=15,
                            json={"query": ["\\boxed{4}"], "labels": ["4"]})
         assert reply.status_code == 200 and reply.json()["rewards"] == [1.0]
-        assert time.monotonic() - start < 5.0
+        assert time.monotonic() - start < 10.0  # starved, it got no answer in 15 s
         trickler.sendall(b"0")

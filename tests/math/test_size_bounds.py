@@ -58,7 +58,7 @@ def test_a_huge_binomial_costs_no_timeout():
     start = time.perf_counter()
     for gold in ("5", "x + 1", "\\binom{n}{k}"):
         compare_local("\\binom{10^{7}}{5000000}", gold, LIMITS)
-    assert time.perf_counter() - start < 0.1
+    assert time.perf_counter() - start < 2.0  # the timeout it cost was 5 s
 
 
 @pytest.mark.parametrize("pred,gold", [

@@ -40,7 +40,7 @@ def test_a_huge_completion_is_read_in_bounded_time():
 
     start = time.perf_counter()
     hack_signatures("\\boxed{" * 500_000)
-    assert time.perf_counter() - start < 5.0  # linear: capped at MAX_CHARS
+    assert time.perf_counter() - start < 20.0  # linear: capped at MAX_CHARS
 
 
 def test_decomposed_accents_are_not_invisible():
