@@ -99,6 +99,9 @@ def main() -> int:
                         help="timed repeats; the median counts, the spread is printed")
     parser.add_argument("--hidden", type=int, default=64, help="tiny model width")
     parser.add_argument("--layers", type=int, default=2, help="tiny model depth")
+    parser.add_argument("--device", default=None,
+                        help="transformers' device (default: cuda when there is a GPU, else "
+                             "cpu); vLLM runs where its build runs (scripts/gpu_check.sh)")
     args = parser.parse_args()
     report = Report(needs="vLLM's CPU build for the vLLM rows (scripts/test.sh installs it)")
     n_pairs, repeats = (64, 3) if args.quick else (args.pairs, args.repeats)
@@ -113,7 +116,8 @@ def main() -> int:
           f"({2 * n_pairs} judge reads, {2 * n_pairs} RM samples); median of {repeats} calls")
 
     results = {"transformers": measure("transformers", lm, rm, pairs, repeats,
-                                       {"dtype": "float32", "batch_size": 32})}
+                                       {"dtype": "float32", "batch_size": 32,
+                                                        "device": args.device})}
     try:
         import vllm  # noqa: F401
     except ImportError as exc:

@@ -47,6 +47,13 @@ def peak_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
+def peak_gpu_mb() -> float:
+    """The GPU memory torch allocated at most in this process (0 on the CPU)."""
+    import torch
+
+    return torch.cuda.max_memory_allocated() / 2**20 if torch.cuda.is_available() else 0.0
+
+
 def run_ours(args: argparse.Namespace, work: Path) -> dict:
     from rl.grpo import GRPOConfig, train
 
@@ -62,7 +69,7 @@ def run_ours(args: argparse.Namespace, work: Path) -> dict:
                      max_completion_tokens=args.max_tokens, learning_rate=args.lr,
                      max_grad_norm=1.0, beta=0.0, loss_aggregation="token-mean",
                      scale_rewards=True, temperature=1.0, top_p=1.0, progress=False, seed=0,
-                     device="cpu")  # as TRL's use_cpu=True
+                     device=args.device)  # as TRL's use_cpu
     stamps: list[tuple[float, float]] = []
     rewards: list[float] = []
     setup = rss_mb()
@@ -73,7 +80,8 @@ def run_ours(args: argparse.Namespace, work: Path) -> dict:
         rewards.append(row["reward/mean"])
 
     train(cfg, on_step=on_step)
-    return {**_durations(start, stamps), "peak_rss_mb": peak_mb(), "setup_rss_mb": setup,
+    return {**_durations(start, stamps), "peak_rss_mb": peak_mb(), "peak_gpu_mb": peak_gpu_mb(),
+            "setup_rss_mb": setup,
             "rewards": rewards}
 
 
@@ -105,7 +113,7 @@ def run_trl(args: argparse.Namespace, work: Path) -> dict:
         gradient_accumulation_steps=1, max_steps=args.steps, learning_rate=args.lr,
         lr_scheduler_type="constant", warmup_steps=0, weight_decay=0.0, max_grad_norm=1.0,
         beta=0.0, loss_type="dapo", scale_rewards="group", temperature=1.0, top_p=1.0,
-        top_k=0, use_vllm=False, use_cpu=True, bf16=False, logging_steps=1, report_to="none",
+        top_k=0, use_vllm=False, use_cpu=args.device == "cpu", bf16=False, logging_steps=1, report_to="none",
         save_strategy="no", disable_tqdm=True, dataloader_num_workers=0, seed=0,
         log_completions=False)
     tokenizer = AutoTokenizer.from_pretrained(args.model)
@@ -115,7 +123,8 @@ def run_trl(args: argparse.Namespace, work: Path) -> dict:
     setup = rss_mb()
     start = (time.perf_counter(), time.process_time())
     trainer.train()
-    return {**_durations(start, stamps), "peak_rss_mb": peak_mb(), "setup_rss_mb": setup,
+    return {**_durations(start, stamps), "peak_rss_mb": peak_mb(), "peak_gpu_mb": peak_gpu_mb(),
+            "setup_rss_mb": setup,
             "rewards": rewards}
 
 
@@ -150,6 +159,8 @@ def main() -> int:
     p.add_argument("--lr", type=float, default=1e-4)
     p.add_argument("--threads", type=int, default=1, help="torch threads in each trainer")
     p.add_argument("--target", default="the", help="reward: completion contains this")
+    p.add_argument("--device", default="cpu", choices=("cpu", "cuda"),
+                   help="where both trainers run (cuda: scripts/gpu_check.sh)")
     p.add_argument("--worker", choices=("ours", "trl"), help=argparse.SUPPRESS)
     p.add_argument("--model", help=argparse.SUPPRESS)
     args = p.parse_args()
@@ -168,7 +179,7 @@ def main() -> int:
         rounds = [{name: _run_worker(name, args, model) for name in ("trl", "ours")}
                   for _ in range(args.rounds)]
 
-    print(f"GRPO, tiny Llama ({args.layers} layers, hidden {args.hidden}), CPU, "
+    print(f"GRPO, tiny Llama ({args.layers} layers, hidden {args.hidden}), {args.device}, "
           f"{args.threads} threads: {args.prompts} prompts x G={args.group}, "
           f"<= {args.max_tokens} completion tokens, {args.steps} steps (first dropped), "
           f"{args.rounds} alternating round(s)\n")
@@ -189,13 +200,15 @@ def main() -> int:
                   f"{mean_reward:>12.3f}")
         wall.append(med["ours"] / med["trl"])
         cpu.append(med_cpu["ours"] / med_cpu["trl"])
-        memory.append(results["ours"]["peak_rss_mb"] / results["trl"]["peak_rss_mb"])
+        peak = "peak_gpu_mb" if args.device == "cuda" else "peak_rss_mb"  # the memory that binds
+        memory.append(results["ours"][peak] / results["trl"][peak])
     per_round = ", ".join(f"{w:.2f}" for w in wall)
     print(f"\nstep time ratio (ours / TRL), wall clock: {statistics.median(wall):.2f}x   "
           f"(median of rounds: {per_round})")
     print(f"step time ratio (ours / TRL), CPU time:   {statistics.median(cpu):.2f}x   "
           "(steadier than wall clock on a shared machine)")
-    print(f"peak memory ratio (ours / TRL):           {max(memory):.2f}x   "
+    print(f"peak {'GPU ' if args.device == 'cuda' else ''}memory ratio (ours / TRL):"
+          f"{'' if args.device == 'cuda' else '    '}       {max(memory):.2f}x   "
           "(the largest of the rounds)")
     report.target("step time, ours / TRL (wall, median of rounds)", statistics.median(wall),
                   0.3, higher_is_better=False)
@@ -209,7 +222,8 @@ def _run_worker(name: str, args: argparse.Namespace, model: Path) -> dict:
     cmd = [sys.executable, __file__, "--worker", name, "--model", str(model),
            "--steps", str(args.steps), "--prompts", str(args.prompts),
            "--group", str(args.group), "--max-tokens", str(args.max_tokens),
-           "--lr", str(args.lr), "--threads", str(args.threads), "--target", args.target]
+           "--lr", str(args.lr), "--threads", str(args.threads), "--target", args.target,
+           "--device", args.device]
     proc = subprocess.run(cmd, capture_output=True, text=True, check=False)
     line = next((ln for ln in proc.stdout.splitlines() if ln.startswith("RESULT ")), None)
     if proc.returncode != 0 or line is None:
