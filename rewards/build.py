@@ -6,10 +6,10 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from rewards.answer_after import AnswerAfter
 from rewards.config import ComponentConfig, RewardConfig, load_config, parse_config
 from rewards.errors import ConfigError
 from rewards.mixing import DomainRouter, Mixture, WeightedComponent
-from rewards.reasoning import AnswerAfter
 from rewards.registry import resolve
 from rewards.types import Reward
 
@@ -47,7 +47,7 @@ def build_component(component: ComponentConfig) -> Reward:
     One option belongs to every component and is never passed on: `answer_after` (a marker
     such as `"</think>"`, or a list of them). The component then scores only the text after
     the marker's last occurrence, and a completion without it scores 0.0 with reason
-    `no_answer` (see `rewards.reasoning.AnswerAfter`)."""
+    `no_answer` (see `rewards.answer_after.AnswerAfter`)."""
     target: Any = resolve(component.use)
     options = dict(component.options)
     marker = options.pop(ANSWER_AFTER, None)

@@ -91,8 +91,8 @@ def _poison_checks(exc: Exception, samples: Sequence[Sample]) -> list[SampleChec
 
 
 def _check_component(reward: Any, samples: Sequence[Sample]) -> list[SampleCheck] | None:
+    from rewards.answer_after import AnswerAfter
     from rewards.math import MathReward
-    from rewards.reasoning import AnswerAfter
 
     if isinstance(reward, AnswerAfter):
         return _answer_after_checks(reward, samples)
@@ -113,7 +113,7 @@ def _check_component(reward: Any, samples: Sequence[Sample]) -> list[SampleCheck
 def _answer_after_checks(reward: Any, samples: Sequence[Sample]) -> list[SampleCheck] | None:
     """As `AnswerAfter.score`: the inner reward sees the text after the marker; a completion
     without it scores 0.0 (`no_answer`), never an abstention."""
-    from rewards.reasoning import text_after
+    from rewards.answer_after import text_after
 
     after = [text_after(s.completion, reward.markers) if isinstance(s.completion, str) else None
              for s in samples]

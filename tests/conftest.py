@@ -136,8 +136,8 @@ def trained_rm(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     """`rewards train-rm` run once on 240 synthetic pairs from a tiny smooth-init base:
     {"dir": the saved model, "summary": the command's JSON line, "pairs": the pairs file}."""
     _require_transformers()
-    from rewards.cli import main
     from rewards.testing import build_tiny_causal_lm
+    from rewards_cli import main
 
     root = tmp_path_factory.mktemp("train_rm")
     base = build_tiny_causal_lm(root / "base", seed=1, init_std=0.02)

@@ -1,9 +1,10 @@
 """The standard reasoning-model rewards, as components of a reward config: `format`,
 `tag_count`, `reasoning_steps`, `repetition`, `length`, `overlong` and `cosine`, following
 open-r1, TRL and DAPO (each class says which), plus `AnswerAfter`, the wrapper behind the
-`answer_after` option any component takes. See docs/reasoning-rewards.md."""
+`answer_after` option any component takes (`rewards.answer_after`, below the config builder).
+See docs/reasoning-rewards.md."""
 
-from rewards.reasoning._answer_after import AnswerAfter
+from rewards.answer_after import AnswerAfter, text_after
 from rewards.reasoning._format import (
     FormatConfig,
     FormatReward,
@@ -33,7 +34,7 @@ from rewards.reasoning._steps import (
     count_steps,
     repetition_penalty,
 )
-from rewards.reasoning._text import DEFAULT_MAX_SCAN_CHARS, text_after
+from rewards.reasoning._text import DEFAULT_MAX_SCAN_CHARS
 
 __all__ = [
     "DEFAULT_MAX_SCAN_CHARS",

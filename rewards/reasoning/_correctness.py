@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from rewards.build import build_component_spec
 from rewards.errors import ConfigError
 from rewards.types import Reward, Sample, check_scores
 
@@ -34,14 +35,6 @@ def check_of(value: Any, *, optional: bool) -> None:
                           "correctness, never mixed")
 
 
-def _build(spec: Any, *, where: str) -> Reward:
-    """A component entry not built by the config builder (the default `of`, or an entry
-    given in Python): built by it now."""
-    from rewards.build import build_component_spec  # the builder imports this package
-
-    return build_component_spec(spec, where=where)
-
-
 class Correctness:
     """Takes the `of` component (built by the config builder, which passes it in), or builds
     it once from its entry; `judge(samples)` says, per sample, whether it is
@@ -49,7 +42,8 @@ class Correctness:
     abstained, with the reason to report."""
 
     def __init__(self, of: Any, *, correct_at: float, part: str | None, what: str) -> None:
-        self.reward: Reward = of if isinstance(of, Reward) else _build(of, where=f"{what}.of")
+        self.reward: Reward = of if isinstance(of, Reward) \
+            else build_component_spec(of, where=f"{what}.of")
         self.correct_at = correct_at
         self.part = part
         self.what = what

@@ -146,7 +146,7 @@ def test_the_celery_modules_import_in_one_direction() -> None:
 
 
 def test_the_worker_subcommand_is_registered() -> None:
-    from rewards.cli import build_parser
+    from rewards_cli import build_parser
 
     args = build_parser().parse_args(["worker", "--config", "c.yaml", "--queues", "cpu,gpu",
                                       "--concurrency", "2"])
@@ -189,7 +189,7 @@ def test_client_options_are_checked(tmp_path) -> None:
 
 
 def test_the_worker_command_refuses_a_bad_config_or_queue(tmp_path, capsys) -> None:
-    from rewards.cli import main
+    from rewards_cli import main
 
     assert main(["worker", "--config", str(tmp_path / "missing.yaml")]) == 2
     assert "cannot read reward config" in capsys.readouterr().err

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 import rtv_formats as F  # type: ignore[import-not-found]
 
-from rewards.cli import main
+from rewards_cli import main
 
 CONFIG = """\
 domains:
@@ -65,7 +65,7 @@ def test_bundled_code_examples(sandbox_ready: None, tmp_path: Path,
                                capsys: pytest.CaptureFixture[str]) -> None:
     """`rewards score` with no input scores the bundled examples with the bundled config;
     every code row gets the reason it is labeled with."""
-    from rewards.cli.score import BUNDLED
+    from rewards_cli.score import BUNDLED
 
     out = tmp_path / "scores.jsonl"
     assert main(["score", "--out", str(out)]) == 0

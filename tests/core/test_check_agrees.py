@@ -9,9 +9,9 @@ import pytest
 
 from rewards import parse_config
 from rewards.check import check_rows
-from rewards.cli import main
-from rewards.cli._common import BUNDLED_CONFIG
 from rewards.config import load_config
+from rewards_cli import main
+from rewards_cli._common import BUNDLED_CONFIG
 
 EXAMPLES = Path(__file__).parents[2] / "rewards" / "data" / "example_rollouts.jsonl"
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from rewards.cli import main
+from rewards_cli import main
 
 
 def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
@@ -290,7 +290,7 @@ def test_sandbox_run_bad_files(tmp_path, capsys):
 # --- any command ------------------------------------------------------------------------------
 
 def test_an_os_error_mid_run_is_one_line_naming_the_file(tmp_path, capsys, monkeypatch):
-    import rewards.cli.sandbox as command
+    import rewards_cli.sandbox as command
 
     def fail(args: object) -> int:
         raise PermissionError(13, "Permission denied", str(tmp_path / "x.jsonl"))

@@ -7,7 +7,7 @@ import json
 import typing
 
 import sandbox
-from rewards.cli import main
+from rewards_cli import main
 
 
 def test_compare_choices_are_the_sandbox_comparisons(capsys):

@@ -6,7 +6,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from rewards.cli import main
+from rewards_cli import main
 
 CONFIG = """
 domains:

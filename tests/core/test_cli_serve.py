@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import integrations.server
-from rewards.cli import main
+from rewards_cli import main
 
 
 def test_serve_passes_abstain_options(monkeypatch):

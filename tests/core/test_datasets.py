@@ -10,8 +10,8 @@ import pyarrow.parquet as pq
 import pytest
 
 from rewards import InputError, build_reward, parse_config, score_batch
-from rewards.cli import main
 from rewards.io import count_rows, iter_rows, iter_samples, read_prompts
+from rewards_cli import main
 
 
 def _hf():

@@ -44,7 +44,7 @@ def test_the_builder_builds_of_and_passes_it_in(monkeypatch):
     def refuse(spec, *, where):
         raise AssertionError(f"the reasoning package built {where} itself")
 
-    monkeypatch.setattr(correctness, "_build", refuse)
+    monkeypatch.setattr(correctness, "build_component_spec", refuse)
     router = build_reward(parse_config({"domains": {"math": {"rewards": [
         {"use": "cosine", "of": {"use": "math", "answer_after": "</think>"}},
         {"use": "length", "of": "rewards_for_tests:exact", "weight": 0}]}}}))

@@ -10,9 +10,9 @@ import random
 
 import pytest
 
-from rewards.cli import main
 from rewards.errors import InputError
 from rewards.io import iter_rows
+from rewards_cli import main
 
 pa = pytest.importorskip("pyarrow")
 pq = pytest.importorskip("pyarrow.parquet")

@@ -1,7 +1,8 @@
 """The layout of the code, read from the source (ast, nothing imported): imports point one way
-without circles, no package reaches into another's private modules, the sandbox stands alone,
-every package's `__all__` is sorted, complete and true, and library code raises only errors
-of the documented tree (docs/errors.md)."""
+(down the floors of `FLOORS`) without circles, lazy imports inside functions included, no
+package reaches into another's private modules, the sandbox stands alone, every package's
+`__all__` is sorted, complete and true, and library code raises only errors of the documented
+tree (docs/errors.md)."""
 
 from __future__ import annotations
 
@@ -16,7 +17,21 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-PACKAGES = ("rewards", "sandbox", "genrm", "prompt_filter", "integrations", "rl")
+FLOORS = (("sandbox",), ("rewards",), ("genrm", "prompt_filter"), ("rl",), ("integrations",),
+          ("rewards_cli",))
+"""The one statement of which package stands on which (docs/development.md says it in words),
+ground floor first. A package imports only its own modules and packages on floors below its
+own: the core knows nothing of what is built on it, `genrm` and `prompt_filter` stand side by
+side and know nothing of each other, the RL loops use the prompt filter, the adapters may use
+any of them, and the `rewards` command (`rewards_cli`, run also by `python -m rewards`) is the
+top floor, which nothing imports. `rewards/__main__.py`, the module `python -m rewards` runs,
+is Python's door to that top floor: it lives in the core's folder because Python looks for it
+there, nothing imports it, and it hands over to `rewards_cli` by name (as the `rewards`
+console script does), so it is a program on the top floor, not a module of the core."""
+PACKAGES = tuple(package for floor in FLOORS for package in floor)
+DOORS = {"rewards.__main__": "rewards_cli"}
+"""Modules that Python runs as programs (`python -m PACKAGE`) and that therefore live in a
+lower package's folder: the package whose floor they stand on."""
 ROOT_ERROR = ("rewards.errors", "RewardsError")
 SANDBOX_ERRORS = "sandbox._errors"
 
@@ -59,10 +74,7 @@ class Import:
     target: str
     """The module imported: `a.b` for `from a.b import c` unless `a.b.c` is a module."""
     names: tuple[tuple[str, str], ...]
-    """(name imported, name bound) of a `from` import; () for `import a.b`."""
-    module_level: bool
-    """At module level, not inside a function (an `if TYPE_CHECKING:` block counts: a circle
-    of types is a circle too)."""
+    """(name imported, name bound) of a `from` import; () for `import a.b` or by name."""
     line: int
 
 
@@ -77,13 +89,9 @@ def modules() -> dict[str, Module]:
     return found
 
 
-def _walk(node: ast.AST, in_function: bool = False) -> Iterator[tuple[ast.AST, bool]]:
-    """Every node under `node`, with whether it is inside a function body."""
-    for child in ast.iter_child_nodes(node):
-        yield child, in_function
-        inner = in_function or isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef,
-                                                  ast.Lambda))
-        yield from _walk(child, inner)
+BY_NAME = frozenset({"import_module", "run_module"})
+"""Calls that import a module named by a string (`importlib.import_module`, `runpy.run_module`):
+one whose name is written out whole is an import like any other."""
 
 
 def _base(module: Module, node: ast.ImportFrom) -> str:
@@ -94,28 +102,56 @@ def _base(module: Module, node: ast.ImportFrom) -> str:
     return ".".join([*anchor, *([node.module] if node.module else [])])
 
 
+def _by_name(node: ast.Call) -> str | None:
+    """`x` of `importlib.import_module("x")` or `runpy.run_module("x", ...)`, else None."""
+    func = node.func
+    called = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
+    if called in BY_NAME and node.args and isinstance(node.args[0], ast.Constant) \
+            and isinstance(node.args[0].value, str):
+        return node.args[0].value
+    return None
+
+
 @functools.cache
 def imports() -> tuple[Import, ...]:
-    """Every import of our modules by our modules."""
+    """Every import of our modules by our modules, wherever it stands: at module level, under
+    `if TYPE_CHECKING:` (a circle of types is a circle too), or inside a function (lazy)."""
     known = modules()
     found = []
     for module in known.values():
-        for node, in_function in _walk(module.tree):
+        for node in ast.walk(module.tree):
             if isinstance(node, ast.Import):
                 for alias in node.names:
-                    found.append(Import(module.name, alias.name, (), not in_function,
-                                        node.lineno))
+                    found.append(Import(module.name, alias.name, (), node.lineno))
             elif isinstance(node, ast.ImportFrom):
                 base = _base(module, node)
                 for alias in node.names:
                     sub = f"{base}.{alias.name}"
                     found.append(Import(module.name, sub if sub in known else base,
                                         ((alias.name, alias.asname or alias.name),),
-                                        not in_function, node.lineno))
+                                        node.lineno))
+            elif isinstance(node, ast.Call) and (target := _by_name(node)) is not None:
+                found.append(Import(module.name, target, (), node.lineno))
     return tuple(i for i in found if i.target.split(".")[0] in PACKAGES)
 
 
 # --- imports ---------------------------------------------------------------------------------
+
+
+def test_the_import_reader_sees_lazy_and_by_name_imports() -> None:
+    source = ("import runpy\nfrom rewards.errors import ConfigError\n"
+              "def f():\n    from genrm import GenRMJudge\n"
+              "    runpy.run_module('rl', run_name='__main__')\n"
+              "    importlib.import_module(f'rewards.{x}')\n")
+    fake = Module("rewards._fake", ROOT / "rewards" / "_fake.py", ast.parse(source))
+    modules()[fake.name] = fake
+    imports.cache_clear()
+    try:
+        seen = {(i.target, i.line) for i in imports() if i.importer == fake.name}
+    finally:
+        del modules()[fake.name]
+        imports.cache_clear()
+    assert seen == {("rewards.errors", 2), ("genrm", 4), ("rl", 5)}
 
 
 def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
@@ -159,15 +195,73 @@ def test_the_cycle_finder_finds_a_cycle() -> None:
     assert _cycles({"a": {"b"}, "b": set()}) == []
 
 
-def test_no_module_level_import_cycle() -> None:
-    """Module-level imports form no circle: a module that needs another's piece gets it from
-    a module below both, not through a lazy import inside a function."""
+def test_no_import_cycle() -> None:
+    """Imports form no circle, lazy imports inside functions included: a module that needs
+    another's piece gets it from a module below both. (A lazy import hides a circle from the
+    interpreter, not from the reader: the two modules still cannot be understood, or moved,
+    one without the other.)"""
     graph: dict[str, set[str]] = {name: set() for name in modules()}
     for i in imports():
-        if i.module_level and i.target in graph and i.target != i.importer:
+        if i.target in graph and i.target != i.importer:
             graph[i.importer].add(i.target)
     cycles = _cycles(graph)
     assert not cycles, "import circles: " + "; ".join(" <-> ".join(c) for c in cycles)
+
+
+def package_of(module: str) -> str:
+    """The top-level package a module belongs to (a door: the package it opens onto)."""
+    return DOORS.get(module, module.split(".")[0])
+
+
+def floor_of(module: str) -> int:
+    """The floor (index into `FLOORS`) a module stands on."""
+    return next(k for k, floor in enumerate(FLOORS) if package_of(module) in floor)
+
+
+def upward(importer: str, target: str) -> bool:
+    """Whether `importer` importing `target` runs sideways or up the floors: a module of
+    another package on the importer's floor or above it."""
+    if package_of(importer) == package_of(target):
+        return False
+    return floor_of(target) >= floor_of(importer)
+
+
+def test_the_floor_rule_sees_what_it_should() -> None:
+    assert not upward("genrm.generative", "rewards.engines")
+    assert not upward("rewards.math._fast", "rewards.errors")
+    assert not upward("rewards_cli.serve", "integrations.server")
+    assert not upward("integrations.trl", "rl.grpo")
+    assert upward("rewards.build", "genrm.generative")
+    assert upward("genrm.label", "prompt_filter")
+    assert upward("rl.grpo", "integrations.server")
+    assert upward("sandbox._jail", "rewards.errors")
+    assert not upward("rewards.__main__", "rewards_cli")  # the door, on the top floor
+    assert upward("rewards.build", "rewards.__main__")
+    assert upward("rewards.cli", "integrations")  # a CLI inside the core would be caught
+
+
+def test_every_package_is_on_a_floor() -> None:
+    """Every top-level package of the distribution is on one floor of `FLOORS`, once."""
+    assert len(set(PACKAGES)) == len(PACKAGES)
+    found = {p.parent.name for p in ROOT.glob("*/__init__.py")}
+    assert found == set(PACKAGES), (f"packages on no floor: {sorted(found - set(PACKAGES))}; "
+                                    f"floors without a package: {sorted(set(PACKAGES) - found)}")
+
+
+def test_the_development_page_states_the_floors() -> None:
+    """docs/development.md lists the floors in words, one numbered line each (its packages in
+    backticks, then what they are in parentheses), as `FLOORS` does."""
+    layout = (ROOT / "docs" / "development.md").read_text().split("## Layout", 1)[1]
+    lines = re.findall(r"^\d+\. (.+)$", layout.split("\n|", 1)[0], re.MULTILINE)
+    stated = tuple(tuple(re.findall(r"`(\w+)`", line.split("(")[0])) for line in lines)
+    assert stated == FLOORS, f"docs/development.md says {stated}, FLOORS {FLOORS}"
+
+
+def test_no_import_runs_up_the_floors() -> None:
+    """No module imports a package on its own floor or above it, lazy imports included."""
+    wrong = sorted({f"{i.importer}:{i.line} imports {i.target}" for i in imports()
+                    if upward(i.importer, i.target)})
+    assert not wrong, "imports that run up the floors of FLOORS:\n" + "\n".join(wrong)
 
 
 def _private_owner(target: str) -> str | None:

@@ -14,7 +14,7 @@ from snippets import REPO, pages
 _LINK = re.compile(r"\]\(([^)\s]+)\)")
 _CODE = re.compile(r"`([^`\n]+)`")
 # a repository file (`rl/grpo.py`) or folder (`tests/celery/`), not a metric (`rewards/math/mean`)
-_REPO_PATH = re.compile(r"^(?:rewards|sandbox|genrm|prompt_filter|rl|integrations|tests|benchmarks"
+_REPO_PATH = re.compile(r"^(?:rewards|rewards_cli|sandbox|genrm|prompt_filter|rl|integrations|tests|benchmarks"
                         r"|examples|scripts|docs|\.ci)/[\w./-]*(?:/|\.[a-z]+)$")
 
 

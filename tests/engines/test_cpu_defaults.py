@@ -58,7 +58,7 @@ def test_a_failed_cpu_start_says_what_to_set(on_cpu, monkeypatch, tmp_path):
 def test_vllm_logs_go_to_stderr_under_the_cli(tmp_path):
     pytest.importorskip("vllm")
     (tmp_path / "in.jsonl").write_text('{"domain": "math", "reference": "2", "completion": "2"}\n')
-    script = ("from rewards.cli import main\n"
+    script = ("from rewards_cli import main\n"
               "assert main(['check', 'in.jsonl']) == 0\n"  # any command: the CLI's setting
               "from vllm.logger import init_logger\n"
               "init_logger('vllm.test').warning('VLLM-LOG-LINE')\n")

@@ -345,7 +345,7 @@ def test_the_adapters_read_openai_tool_calls(tmp_path):
 
 
 def test_cli_reads_tool_calls_and_schemas_and_fails_a_run_without_references(tmp_path, capsys):
-    from rewards.cli import main
+    from rewards_cli import main
 
     cfg = tmp_path / "cfg.yaml"
     cfg.write_text("domains:\n  default:\n    rewards:\n      - {use: tool_call}\n")

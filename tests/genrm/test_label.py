@@ -12,9 +12,9 @@ import pytest
 from genrm.generative import GenRMJudge
 from genrm.label import CandidateSet, LabelConfig, label_preferences, load_candidates
 from genrm.train import load_pairs
-from rewards.cli import main
 from rewards.engines import TransformersEngine
 from rewards.errors import ConfigError, InputError
+from rewards_cli import main
 
 pytest.importorskip("transformers", reason="pip install -e '.[train]'")
 

@@ -104,7 +104,7 @@ def test_discriminative_rm_scores_and_squashes(tiny_rm_dir: Path) -> None:
 
 def test_train_rm_cli_reports_a_missing_base(tmp_path: Path,
                                              capsys: pytest.CaptureFixture[str]) -> None:
-    from rewards.cli import main
+    from rewards_cli import main
 
     pairs = tmp_path / "prefs.jsonl"
     pairs.write_text('{"prompt": "p", "chosen": "a", "rejected": "b"}\n')

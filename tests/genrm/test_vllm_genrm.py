@@ -14,8 +14,8 @@ import pytest
 from genrm.discriminative import DiscriminativeRM
 from genrm.generative import GenRMJudge, JudgeConfig, Pair
 from rewards import Sample
-from rewards.cli import main
 from rewards.engines import Engine, TransformersEngine, VLLMServerEngine
+from rewards_cli import main
 
 pytest.importorskip("transformers", reason="pip install -e '.[train]'")
 

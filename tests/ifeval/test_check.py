@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from rewards.cli import main
+from rewards_cli import main
 
 CONFIG = """
 domains:

@@ -100,7 +100,7 @@ def test_missing_dependency_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> 
 
 def test_adapters_import_nothing_heavy() -> None:
     code = ("import sys, integrations.trl, integrations.verl, integrations.openrlhf, "
-            "integrations.server, integrations.verifiers, integrations.areal, rewards.cli.serve\n"
+            "integrations.server, integrations.verifiers, integrations.areal, rewards_cli.serve\n"
             "heavy = ['fastapi', 'uvicorn', 'httpx', 'torch', 'transformers', 'trl', 'verl', "
             "'verifiers', 'areal', 'aiohttp']\n"
             "print(sorted(m for m in heavy if m in sys.modules))")

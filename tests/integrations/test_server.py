@@ -344,8 +344,8 @@ def test_serve_passes_max_held_mb_and_refuses_a_bound_that_is_not_positive(
         math_config: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import integrations.server
     from integrations.server import create_app
-    from rewards.cli import main
     from rewards.errors import ConfigError
+    from rewards_cli import main
 
     seen: dict = {}
     monkeypatch.setattr(integrations.server, "serve", lambda *a, **k: seen.update(k))

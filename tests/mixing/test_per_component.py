@@ -210,7 +210,7 @@ def _celery_client(config):
 def _cli(config):
     import json
 
-    from rewards.cli import main
+    from rewards_cli import main
 
     source, out = config.parent / "rows.jsonl", config.parent / "out.jsonl"
     source.write_text("".join(json.dumps({"prompt": p, "completion": c, "domain": "d",

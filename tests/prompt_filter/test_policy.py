@@ -36,7 +36,7 @@ def test_policy_mode_end_to_end_with_a_tiny_local_model(tiny_lm_dir, tmp_path):
     # seeded per chunk: a second run generates the same rollouts, which is what lets a killed
     # --policy run resume with exactly the output of an uninterrupted one
     # (the second run in this process: the first one already showed the CLI as a user runs it)
-    from rewards.cli import main
+    from rewards_cli import main
 
     assert main(["filter-prompts", *map(str, args), "--out", str(tmp_path / "two")]) == 0
     names = ("kept.jsonl", "dropped.jsonl", "rollouts.jsonl", "stats.json", "pass_rates.png",

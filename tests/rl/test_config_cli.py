@@ -162,7 +162,7 @@ def test_prompt_stream_epochs_skip_and_curriculum():
 
 def test_rewards_train_cli_end_to_end(toy_task, tmp_path, capsys):
     pytest.importorskip("torch", reason="needs torch")
-    from rewards.cli import main
+    from rewards_cli import main
 
     cfg = write(tmp_path / "train.yaml", f"""
 model: {toy_task.model}
@@ -195,7 +195,7 @@ learning_rate: 0.001
 
 
 def test_learned_summary_compares_the_first_and_last_steps():
-    from rewards.cli.train import learned_summary
+    from rewards_cli.train import learned_summary
 
     rows = [{"step": i + 1, "reward/mean": v}
             for i, v in enumerate([0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.9, 0.8, 1.0, 0.9, 1.0, -0.025])]
@@ -210,7 +210,7 @@ def test_learned_summary_compares_the_first_and_last_steps():
 
 def test_a_file_the_setup_script_builds_says_to_run_it(tmp_path, capsys):
     """Run before its setup script, an example failed with a model hub error."""
-    from rewards.cli import main
+    from rewards_cli import main
 
     (tmp_path / "setup.py").write_text("# builds toy/\n")
     (tmp_path / "prompts.jsonl").write_text('{"prompt": "q"}\n')

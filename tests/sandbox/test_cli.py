@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from rewards.cli import main
+from rewards_cli import main
 
 REPO = Path(__file__).parents[2]
 

@@ -1,16 +1,40 @@
 """`answer_after`: a component scores only the text after the reasoning. Any component of a
 reward config takes it (`{use: math, answer_after: "</think>"}`); `rewards.build` wraps the
-built component in `AnswerAfter`."""
+built component in `AnswerAfter`. It stands below the builder and the components (the reasoning
+rewards re-export it), so the builder imports no component. Plain string operations only
+(`str.rfind`): linear in the completion, so no completion can make it slow."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
+from typing import Any
 
-from rewards.reasoning._text import markers_option, text_after
+from rewards.errors import ConfigError
 from rewards.types import Reward, Sample, Score, check_scores
 
-__all__ = ["AnswerAfter"]
+__all__ = ["AnswerAfter", "markers_option", "text_after"]
+
+
+def text_after(text: str, markers: Sequence[str]) -> str | None:
+    """The text after the last occurrence of any of `markers`, or `None` when none occurs.
+    (With several markers the latest end wins: `a</think>b</reasoning>c` -> `c`.)"""
+    end = -1
+    for marker in markers:
+        at = text.rfind(marker)
+        if at >= 0:
+            end = max(end, at + len(marker))
+    return None if end < 0 else text[end:]
+
+
+def markers_option(value: Any, *, what: str, name: str = "answer_after") -> tuple[str, ...]:
+    """A marker option: one non-empty string, or a non-empty list of them."""
+    items = [value] if isinstance(value, str) else value
+    if not isinstance(items, (list, tuple)) or not items \
+            or not all(isinstance(m, str) and m for m in items):
+        raise ConfigError(f"{what}: option {name!r} must be a non-empty string (such as "
+                          f"'</think>') or a list of them, got {value!r}")
+    return tuple(items)
 
 
 class AnswerAfter:

@@ -23,7 +23,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from rewards.cli._common import (
+from rewards_cli._common import (
     BUNDLED,
     BUNDLED_CONFIG,
     INPUT_KINDS,

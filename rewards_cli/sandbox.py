@@ -15,8 +15,8 @@ from pathlib import Path
 from typing import Any
 
 import sandbox  # standard library only; the parser needs its Language names
-from rewards.cli._common import add_max_held_option, max_held_bytes, positive
 from rewards.errors import InputError, sandbox_errors
+from rewards_cli._common import add_max_held_option, max_held_bytes, positive
 
 SUFFIXES = {".py": "python", ".c": "c", ".cc": "cpp", ".cpp": "cpp", ".cxx": "cpp",
             ".js": "javascript", ".mjs": "javascript", ".sh": "bash"}

@@ -13,7 +13,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from rewards.cli._common import (
+from rewards_cli._common import (
     add_max_held_option,
     add_set_option,
     load_reward_config,

@@ -15,7 +15,10 @@ from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
-from rewards.cli._common import (
+from rewards.errors import InputError
+from rewards.scoring import AbstentionTally, ConfigurationAbstention, abstention_cause
+from rewards.types import Reward, Sample, Score
+from rewards_cli._common import (
     BUNDLED,
     BUNDLED_CONFIG,
     INPUT_KINDS,
@@ -24,9 +27,6 @@ from rewards.cli._common import (
     add_set_option,
     load_reward_config,
 )
-from rewards.errors import InputError
-from rewards.scoring import AbstentionTally, ConfigurationAbstention, abstention_cause
-from rewards.types import Reward, Sample, Score
 
 
 def add_parser(sub: Any) -> None:

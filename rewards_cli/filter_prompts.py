@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from rewards.cli._common import (
+from rewards_cli._common import (
     BUNDLED_CONFIG,
     INPUT_KINDS,
     add_map_options,

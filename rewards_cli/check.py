@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from rewards.cli._common import (
+from rewards_cli._common import (
     BUNDLED_CONFIG,
     INPUT_KINDS,
     add_abstain_share_option,

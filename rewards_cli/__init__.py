@@ -1,5 +1,7 @@
-"""The `rewards` command line. Each subcommand lives in its own module of this package with
-`add_parser(subparsers)`; heavy imports happen inside the subcommand's `run`."""
+"""The `rewards` command line, the top floor of the house: it may import every package, and
+nothing imports it (`python -m rewards` hands over to it by name). Each subcommand lives in its
+own module of this package with `add_parser(subparsers)`; heavy imports happen inside the
+subcommand's `run`."""
 
 from __future__ import annotations
 
@@ -25,7 +27,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="rewards", description="Reward and verifier engine for LLM reinforcement learning.")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for name in subcommand_modules():
-        importlib.import_module(f"rewards.cli.{name}").add_parser(sub)
+        importlib.import_module(f"rewards_cli.{name}").add_parser(sub)
     return parser
 
 

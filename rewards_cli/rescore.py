@@ -20,7 +20,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from rewards.cli._common import BUNDLED_CONFIG, add_map_options, add_set_option, load_reward_config
+from rewards_cli._common import BUNDLED_CONFIG, add_map_options, add_set_option, load_reward_config
 
 
 def add_parser(sub: Any) -> None:

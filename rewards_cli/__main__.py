@@ -1,0 +1,5 @@
+import sys
+
+from rewards_cli import main
+
+sys.exit(main())
