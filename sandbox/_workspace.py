@@ -47,15 +47,20 @@ def refused_program(code: str | bytes, spec: LanguageSpec) -> Execution | None:
     language, `runtime_error` otherwise, with a message naming the line; it never runs.
     (Other text travels as `as_bytes` writes it: a lone surrogate becomes bytes no UTF-8
     reader accepts, and the interpreter refuses the file the same way in both modes.)"""
-    nul = code.find("\0") if isinstance(code, str) else bytes(code).find(b"\0")
+    if isinstance(code, str):
+        nul = code.find("\0")
+        line = code.count("\n", 0, nul) + 1
+    else:
+        nul = bytes(code).find(b"\0")
+        line = bytes(code).count(b"\n", 0, nul) + 1
     if nul < 0:
         return None
-    line = code[:nul].count("\n" if isinstance(code, str) else b"\n") + 1
-    status = "compile_error" if spec.compile is not None else "runtime_error"
-    return Execution(status=status, stderr=(
-        f"sandbox: {spec.source}, line {line}: the program holds a NUL character (U+0000); "
-        "refused before it runs (an interpreter or compiler would stop reading or skip it, "
-        "and run other text than the program's)\n"))
+    message = (f"sandbox: {spec.source}, line {line}: the program holds a NUL character "
+               "(U+0000); refused before it runs (an interpreter or compiler would stop "
+               "reading or skip it, and run other text than the program's)\n")
+    if spec.compile is not None:
+        return Execution(status="compile_error", stderr=message)
+    return Execution(status="runtime_error", stderr=message)
 
 
 class workspace:

@@ -1,6 +1,6 @@
 """Red team, round 5: the HTTP servers (`rewards serve`, `rewards sandbox serve`, the
 environment server share integrations/_http.py, _body.py, _auth.py). Attacks that held are
-probes; a hole that is still open is a strict xfail naming it."""
+probes; a hole that is still open is a strict xfail naming it (none now)."""
 
 from __future__ import annotations
 
@@ -47,7 +47,7 @@ def test_a_client_that_trickles_its_headers_is_dropped(math_config: Path) -> Non
     it), and BodyLimit's deadlines start once the app is called, so a client that trickled
     a header line a second held its connection and descriptor for ever (25 s here, and
     still open). Now the connection is closed once the headers are later than the body's
-    own grace (READ_TIMEOUT_S: `integrations._http.header_deadline_protocol`), and an
+    own grace (READ_TIMEOUT_S: `integrations._http.guarded_protocol`), and an
     honest client is served meanwhile."""
     server = Server(math_config)
     try:
@@ -125,7 +125,7 @@ def test_the_header_deadline_closes_slow_headers_only(base: type) -> None:
 
     import uvicorn
 
-    from integrations._http import header_deadline_protocol
+    from integrations._http import guarded_protocol
 
     async def app(scope, receive, send):
         if scope["type"] != "http":
@@ -139,7 +139,7 @@ def test_the_header_deadline_closes_slow_headers_only(base: type) -> None:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="error",
-                            http=header_deadline_protocol(1.0, base), lifespan="off",
+                            http=guarded_protocol(1.0, base=base), lifespan="off",
                             timeout_keep_alive=30)
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)
@@ -221,14 +221,15 @@ def test_a_lone_surrogate_sent_to_the_sandbox_server_is_the_programs_error(
         server.stop()
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "many connections: the servers cap neither connections nor connections per client; "
-    "idle connections are dropped only at the header deadline (10 s), so a client that opens "
-    "as many as the server has descriptors, and reopens them as they close, starves every "
-    "other (here 60 against a server limited to 64 descriptors: the honest request waits "
-    "for the deadline). Fix: a connection cap per client address in the protocol class"))
 def test_a_client_holding_most_descriptors_does_not_starve_an_honest_one(
         math_config: Path) -> None:
+    """The servers capped neither connections nor connections per client, and an idle
+    connection was dropped only at the header deadline (10 s): a client that opened as many
+    connections as the server had descriptors (60 against `ulimit -n 64`) starved every
+    other request (no answer within 3 s). Now the server holds at most half its free
+    descriptors, one client half of those, and a new connection takes the place of the one
+    that has waited longest for a request (`integrations._http.ConnectionCaps`): the honest
+    request, from the same address even, is answered at once."""
     import subprocess
     import sys
 
