@@ -216,16 +216,42 @@ def startup_line(name: str, *, host: str, port: int, routes: Sequence[str],
 def run_server(app: Any, name: str, *, host: str, port: int, routes: Sequence[str],
                token: str | None, log_level: str = "info", max_connections: int | None = None,
                max_connections_per_client: int | None = None) -> None:
-    """Print the start-up line (stderr), then serve `app` with uvicorn until interrupted.
+    """Serve `app` with uvicorn until interrupted; once the app has started (its pools and
+    workers hold their descriptors), print the start-up line (stderr).
     `max_connections`, `max_connections_per_client`: `ConnectionCaps` (None: derived from
-    the descriptors free now, `ConnectionCaps.resolve`)."""
+    the descriptors free once the app has started)."""
     uvicorn = require("uvicorn", extra="server", feature=name)
-    caps = ConnectionCaps.resolve(max_connections, max_connections_per_client)
-    print(startup_line(name, host=host, port=port, routes=routes, token=token,
-                       bounds=app.state.bounds, connections=caps),
-          file=sys.stderr, flush=True)
-    uvicorn.run(app, host=host, port=port, log_level=log_level, access_log=False,
-                http=guarded_protocol(app.state.bounds.read_timeout_s, caps))
+    # a bad option stops the server before anything starts; derived caps are counted again
+    # once the app's start-up has opened what it keeps
+    protocol = guarded_protocol(app.state.bounds.read_timeout_s,
+                                ConnectionCaps.resolve(max_connections,
+                                                       max_connections_per_client))
+
+    def started() -> None:
+        caps = ConnectionCaps.resolve(max_connections, max_connections_per_client)
+        protocol.held.caps = caps
+        print(startup_line(name, host=host, port=port, routes=routes, token=token,
+                           bounds=app.state.bounds, connections=caps),
+              file=sys.stderr, flush=True)
+
+    uvicorn.run(_after_startup(app, started), host=host, port=port, log_level=log_level,
+                access_log=False, http=protocol, ws="none")
+
+
+def _after_startup(app: Any, started: Any) -> Any:
+    """`app`, calling `started()` when its ASGI lifespan start-up completes: after the app
+    has started and before uvicorn listens (uvicorn binds only once start-up is done)."""
+    async def wrapped(scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "lifespan":
+            await app(scope, receive, send)
+            return
+
+        async def sending(message: Any) -> None:
+            if message["type"] == "lifespan.startup.complete":
+                started()
+            await send(message)
+        await app(scope, receive, sending)
+    return wrapped
 
 
 def guarded_protocol(seconds: float, caps: ConnectionCaps | None = None,
@@ -280,6 +306,13 @@ def guarded_protocol(seconds: float, caps: ConnectionCaps | None = None,
                 self._deadline.cancel()
             super().connection_lost(exc)
 
+        def _should_upgrade_to_ws(self) -> bool:
+            """Never: the servers serve no websocket, and an upgraded connection's close
+            would go to the websocket protocol, leaving it counted for good (a client that
+            upgraded as many as its cap was refused ever after). The request is answered
+            as plain HTTP."""
+            return False
+
         def waiting_for_request(self) -> bool:
             """No request of it is being answered: it is idle, or the client has not yet
             sent a whole request's headers (the client's time, not the app's)."""
@@ -306,4 +339,5 @@ def guarded_protocol(seconds: float, caps: ConnectionCaps | None = None,
                     and not self.transport.is_closing():
                 self.transport.close()
 
+    Guarded.held = held  # the count its connections share (run_server sets its caps late)
     return Guarded

@@ -263,6 +263,28 @@ def test_a_connection_that_sends_nothing_is_closed_at_the_keep_alive_timeout(
         started.close()
 
 
+@pytest.mark.parametrize("base", _protocols())
+def test_a_websocket_upgrade_is_answered_as_http_and_leaves_no_count_behind(
+        base: type) -> None:
+    """The servers serve no websocket. Upgraded, a connection would have left the count for
+    good (its close goes to the websocket protocol, not ours): a client that upgraded as
+    many connections as its cap, and closed them, was refused ever after. The upgrade is
+    answered as plain HTTP, and the closed connections no longer count."""
+    upgrade = (b"GET /fast HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\n"
+               b"Connection: Upgrade\r\nSec-WebSocket-Version: 13\r\n"
+               b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n")
+    with _server(base, ConnectionCaps(total=4, per_client=2)) as port:
+        for _ in range(4):
+            with _connect(port) as sock:
+                sock.sendall(upgrade)
+                assert sock.recv(4096).startswith(b"HTTP/1.1 200")
+        time.sleep(0.3)
+        held = [_connect(port) for _ in range(2)]
+        assert all(_answer(sock).startswith(b"HTTP/1.1 200") for sock in held)
+        for sock in held:
+            sock.close()
+
+
 def _ipv6_loopback() -> bool:
     try:
         with socket.socket(socket.AF_INET6) as sock:
