@@ -205,7 +205,7 @@ def test_a_lone_surrogate_sent_to_the_sandbox_server_is_the_programs_error(
     """`rewards sandbox serve`: JSON's "\\ud800" escape makes a lone surrogate in `code`. The
     cold sandbox raised UnicodeEncodeError on the host (a 500 or a sandbox error); now the
     program fails in the jail as any file in broken text does: Finished, non-zero, the
-    interpreter's message."""
+    interpreter's message. A NUL ("\\u0000") is refused on the host before it runs."""
     from test_sandbox_fusion import FusionServer  # type: ignore[import-not-found]
 
     server = FusionServer(tmp_path, "--workers", "1", "--mode", "cold")
@@ -217,6 +217,14 @@ def test_a_lone_surrogate_sent_to_the_sandbox_server_is_the_programs_error(
         data = reply.json()
         assert data["status"] == "Failed" and data["run_result"]["return_code"] != 0, data
         assert "Non-UTF-8 code" in data["run_result"]["stderr"], data
+        # JSON's "\u0000": a NUL, which the jail's python3 stops reading at (running the
+        # prefix): refused before it runs, as in every mode (`sandbox.run`)
+        body = b'{"code": "print(1)\\n#\\u0000\\nprint(2)\\n", "language": "python"}'
+        reply = httpx.post(f"{server.url}/run_code", content=body, timeout=60,
+                           headers={"content-type": "application/json"})
+        data = reply.json()
+        assert data["status"] == "Failed" and data["run_result"]["stdout"] == "", data
+        assert "NUL character" in data["run_result"]["stderr"], data
     finally:
         server.stop()
 
