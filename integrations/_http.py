@@ -28,9 +28,10 @@ __all__ = ["MAX_CONNECTIONS_HELP", "MAX_CONNECTIONS_PER_CLIENT_HELP", "Connectio
 MAX_DEFAULT_CONNECTIONS = 8192
 """The ceiling of the derived default of `--max-connections` (a machine with a million
 descriptors still holds no more than this many idle sockets unless asked)."""
+_REFUSED = b"too many connections from this client or in all\n"
 REFUSAL = (b"HTTP/1.1 503 Service Unavailable\r\ncontent-type: text/plain; charset=utf-8\r\n"
-           b"retry-after: 1\r\nconnection: close\r\ncontent-length: 48\r\n\r\n"
-           b"too many connections from this client or in all\n")
+           b"retry-after: 1\r\nconnection: close\r\n"
+           b"content-length: %d\r\n\r\n" % len(_REFUSED) + _REFUSED)
 """What a connection past a cap gets, written before a byte of it is read; then it closes."""
 MAX_CONNECTIONS_HELP = ("connections held at once; past it a new one replaces the one waiting "
                         "longest for a request, else gets 503 (default: half the descriptors "
@@ -126,8 +127,9 @@ def client_key(peer: Any) -> str:
 
 
 class _Held:
-    """The connections one server holds, by client, each with the time it started to wait
-    for a request (opened, or last answered): the bookkeeping of `ConnectionCaps`."""
+    """The connections one server holds, counted by client, and those waiting for a request
+    (opened, or last answered) in the order they began to wait, per client and in all: the
+    bookkeeping of `ConnectionCaps`, on the event loop's thread only."""
 
     def __init__(self, caps: ConnectionCaps) -> None:
         self.caps = caps

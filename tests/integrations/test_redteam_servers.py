@@ -4,8 +4,10 @@ probes; a hole that is still open is a strict xfail naming it (none now)."""
 
 from __future__ import annotations
 
+import contextlib
 import socket
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -238,37 +240,72 @@ def test_a_client_holding_most_descriptors_does_not_starve_an_honest_one(
     descriptors, one client half of those, and a new connection takes the place of the one
     that has waited longest for a request (`integrations._http.ConnectionCaps`): the honest
     request, from the same address even, is answered at once."""
+    held: list[socket.socket] = []
+    with _serve_under_ulimit(math_config, 64) as port:
+        try:
+            for _ in range(60):
+                held.append(socket.create_connection(("127.0.0.1", port)))
+            time.sleep(0.5)
+            reply = httpx.post(f"http://127.0.0.1:{port}/get_reward", timeout=3.0,
+                               json={"query": ["\\boxed{4}"], "labels": ["4"]})
+            assert reply.status_code == 200 and reply.json()["rewards"] == [1.0]
+        finally:
+            for sock in held:
+                sock.close()
+
+
+def test_a_trainers_64_clients_on_one_node_are_all_served_under_the_default_caps(
+        math_config: Path) -> None:
+    """The caps' other side: a trainer's 64 processes on one node are one client (loopback),
+    each with its own kept-alive connection, posting at once; at `ulimit -n 1024` (about
+    250 connections per client by default) every request is answered 200."""
+    import threading
+
+    with _serve_under_ulimit(math_config, 1024) as port:
+        codes: list[int] = []
+        start = threading.Barrier(64)
+
+        def trainer() -> None:
+            with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=60) as client:
+                start.wait()
+                for _ in range(2):
+                    codes.append(client.post("/get_reward", json={
+                        "query": ["\\boxed{4}"], "labels": ["4"]}).status_code)
+
+        threads = [threading.Thread(target=trainer) for _ in range(64)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(120)
+        assert codes == [200] * 128, sorted(set(codes))
+
+
+@contextlib.contextmanager
+def _serve_under_ulimit(math_config: Path, descriptors: int) -> Iterator[int]:
+    """`rewards serve` with its default caps under `ulimit -n DESCRIPTORS`: its port, once
+    /health answers."""
     import subprocess
     import sys
 
     from integration_helpers import free_port, server_env  # type: ignore[import-not-found]
 
     port = free_port()
-
-    proc = subprocess.Popen(  # the server under `ulimit -n 64`
-        ["/bin/sh", "-c", 'ulimit -n 64 && exec "$0" "$@"', sys.executable, "-m", "rewards",
-         "serve", "--config", str(math_config), "--host", "127.0.0.1", "--port", str(port),
-         "--log-level", "critical"],
+    proc = subprocess.Popen(
+        ["/bin/sh", "-c", f'ulimit -n {descriptors} && exec "$0" "$@"', sys.executable,
+         "-m", "rewards", "serve", "--config", str(math_config), "--host", "127.0.0.1",
+         "--port", str(port), "--log-level", "critical"],
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=server_env())
-    held: list[socket.socket] = []
     try:
-        url = f"http://127.0.0.1:{port}"
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             try:
-                if httpx.get(f"{url}/health", timeout=1.0).status_code == 200:
+                if httpx.get(f"http://127.0.0.1:{port}/health", timeout=1.0).status_code \
+                        == 200:
                     break
             except httpx.TransportError:
                 time.sleep(0.2)
-        for _ in range(60):
-            held.append(socket.create_connection(("127.0.0.1", port)))
-        time.sleep(0.5)
-        reply = httpx.post(f"{url}/get_reward", timeout=3.0,
-                           json={"query": ["\\boxed{4}"], "labels": ["4"]})
-        assert reply.status_code == 200
+        yield port
     finally:
-        for sock in held:
-            sock.close()
         proc.terminate()
         try:
             proc.wait(timeout=15)
