@@ -285,6 +285,41 @@ def test_a_websocket_upgrade_is_answered_as_http_and_leaves_no_count_behind(
             sock.close()
 
 
+def _own_address() -> str | None:
+    """This machine's address on its default route (not loopback), or None."""
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+            probe.connect(("198.51.100.1", 9))  # TEST-NET-2: a UDP connect sends nothing
+            address = probe.getsockname()[0]
+        with socket.socket() as server:
+            server.bind((address, 0))
+        return None if address.startswith("127.") else address
+    except OSError:
+        return None
+
+
+@pytest.mark.skipif(_own_address() is None, reason="no address here but loopback")
+@pytest.mark.parametrize("base", _protocols())
+def test_one_client_at_its_cap_leaves_room_for_another_address(base: type) -> None:
+    """A client whose requests hold its whole share (loopback: 2 slow requests) gets 503 for
+    a third connection; a client at another address (this machine's own, not loopback) is
+    served meanwhile."""
+    other = _own_address()
+    assert other is not None
+    with _server(base, ConnectionCaps(total=4, per_client=2), host="0.0.0.0") as port:
+        slow = [_connect(port) for _ in range(2)]
+        for sock in slow:
+            sock.sendall(GET % b"slow")
+        time.sleep(0.3)
+        refused = _connect(port)
+        assert refused.recv(4096).startswith(b"HTTP/1.1 503")
+        elsewhere = _connect(port, other)
+        assert _answer(elsewhere).startswith(b"HTTP/1.1 200")
+        assert all(sock.recv(4096).startswith(b"HTTP/1.1 200") for sock in slow)
+        for sock in [*slow, refused, elsewhere]:
+            sock.close()
+
+
 def _ipv6_loopback() -> bool:
     try:
         with socket.socket(socket.AF_INET6) as sock:
