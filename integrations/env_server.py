@@ -42,7 +42,12 @@ from typing import Any
 
 from integrations._auth import resolve_token
 from integrations._body import DEFAULT_MAX_HELD_BYTES, BodyBounds, check_bounds, parsed_body
-from integrations._http import guard, run_server
+from integrations._http import (
+    MAX_CONNECTIONS_HELP,
+    MAX_CONNECTIONS_PER_CLIENT_HELP,
+    guard,
+    run_server,
+)
 from rewards.build import build_reward
 from rewards.deps import require
 from rewards.envs import EnvConfig, Episode, StepResult, env_factory, score_trajectories
@@ -339,6 +344,10 @@ def main(argv: list[str] | None = None) -> None:
                         help="request bodies held at once (read, waiting or running) in MiB, "
                              "as for `rewards serve`; also the largest body: bigger gets 413 "
                              "(default: 64)")
+    parser.add_argument("--max-connections", type=int, default=None, metavar="N",
+                        help=MAX_CONNECTIONS_HELP)
+    parser.add_argument("--max-connections-per-client", type=int, default=None, metavar="N",
+                        help=MAX_CONNECTIONS_PER_CLIENT_HELP)
     parser.add_argument("--token", default=None,
                         help="require this shared token of every request (Authorization: "
                              "Bearer TOKEN, or ?access_token=TOKEN in the URL); default: "
@@ -357,7 +366,8 @@ def main(argv: list[str] | None = None) -> None:
                          idle_s=args.idle_s, max_held_bytes=int(args.max_held_mb * (1 << 20)),
                          token=token)
     run_server(app, "environment server", host=args.host, port=args.port, routes=ROUTES,
-               token=token, log_level=args.log_level)
+               token=token, log_level=args.log_level, max_connections=args.max_connections,
+               max_connections_per_client=args.max_connections_per_client)
 
 
 if __name__ == "__main__":

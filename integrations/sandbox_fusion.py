@@ -391,11 +391,15 @@ def create_app(config: FusionConfig | None = None, *, token: str | None = None) 
 
 
 def serve(config: FusionConfig | None = None, *, host: str = "127.0.0.1", port: int = 8080,
-          log_level: str = "info", token: str | None = None) -> None:
+          log_level: str = "info", token: str | None = None,
+          max_connections: int | None = None,
+          max_connections_per_client: int | None = None) -> None:
     """Check that the sandbox runs (`warm_up`, a `SandboxError` if not), then serve the app
-    with uvicorn until interrupted (`token`: required of every request)."""
+    with uvicorn until interrupted (`token`: required of every request; the connection caps
+    as in `integrations._http.ConnectionCaps`, None: derived from the free descriptors)."""
     config = config or FusionConfig()
     app = create_app(config, token=token)
     warm_up(config)
     run_server(app, "rewards sandbox serve", host=host, port=port, routes=ROUTES, token=token,
-               log_level=log_level)
+               log_level=log_level, max_connections=max_connections,
+               max_connections_per_client=max_connections_per_client)

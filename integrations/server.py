@@ -144,11 +144,14 @@ def serve(reward: RewardSource = None, *, host: str = "127.0.0.1", port: int = 5
           batching: BatchingConfig | None = None, abstain_value: float = 0.0,
           log_level: str = "info", abstain: AbstainMode = "mask",
           on_config_abstain: OnConfigAbstain = "raise", token: str | None = None,
-          max_held_bytes: int = DEFAULT_MAX_HELD_BYTES) -> None:
+          max_held_bytes: int = DEFAULT_MAX_HELD_BYTES, max_connections: int | None = None,
+          max_connections_per_client: int | None = None) -> None:
     """Build the app and run it with uvicorn until interrupted (`token`: required of every
-    request; `max_held_bytes` as in `create_app`)."""
+    request; `max_held_bytes` as in `create_app`; the connection caps as in
+    `integrations._http.ConnectionCaps`, None: derived from the free descriptors)."""
     app = create_app(reward, batching=batching, abstain_value=abstain_value, abstain=abstain,
                      on_config_abstain=on_config_abstain, token=token,
                      max_held_bytes=max_held_bytes)
     run_server(app, "rewards serve", host=host, port=port, routes=ROUTES, token=token,
-               log_level=log_level)
+               log_level=log_level, max_connections=max_connections,
+               max_connections_per_client=max_connections_per_client)

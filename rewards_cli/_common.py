@@ -96,6 +96,24 @@ def add_max_held_option(p: Any, *, note: str = "") -> None:
                         f"(default: 64{', ' + note if note else ''})")
 
 
+def add_connection_options(p: Any) -> None:
+    """`--max-connections N` and `--max-connections-per-client N` of the HTTP servers
+    (`integrations._http.ConnectionCaps`, which derives the defaults and checks them; the
+    environment server defines the same two options with the same help)."""
+    p.add_argument("--max-connections", type=positive(int), default=None, metavar="N",
+                   help=MAX_CONNECTIONS_HELP)
+    p.add_argument("--max-connections-per-client", type=positive(int), default=None,
+                   metavar="N", help=MAX_CONNECTIONS_PER_CLIENT_HELP)
+
+
+MAX_CONNECTIONS_HELP = ("connections held at once; past it a new one replaces the one waiting "
+                        "longest for a request, else gets 503 (default: half the descriptors "
+                        "free at start, at most 8192; docs/servers.md)")
+MAX_CONNECTIONS_PER_CLIENT_HELP = ("connections one client address holds at once (all of "
+                                   "loopback is one client); past it as --max-connections "
+                                   "(default: half of --max-connections)")
+
+
 def max_held_bytes(args: Any) -> int:
     """`--max-held-mb` in bytes."""
     return int(args.max_held_mb * (1 << 20))

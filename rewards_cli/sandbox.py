@@ -16,7 +16,12 @@ from typing import Any
 
 import sandbox  # standard library only; the parser needs its Language names
 from rewards.errors import InputError, sandbox_errors
-from rewards_cli._common import add_max_held_option, max_held_bytes, positive
+from rewards_cli._common import (
+    add_connection_options,
+    add_max_held_option,
+    max_held_bytes,
+    positive,
+)
 
 SUFFIXES = {".py": "python", ".c": "c", ".cc": "cpp", ".cpp": "cpp", ".cxx": "cpp",
             ".js": "javascript", ".mjs": "javascript", ".sh": "bash"}
@@ -74,6 +79,7 @@ def _add_serve_parser(actions: Any) -> None:
     s.add_argument("--max-body-mb", type=positive(float), default=16.0,
                    help="largest request body in MiB; bigger gets 413 (default: 16)")
     add_max_held_option(s, note="at least --max-body-mb")
+    add_connection_options(s)
     s.add_argument("--token", default=None,
                    help="require this shared token of every request (Authorization: Bearer "
                         "TOKEN, or ?access_token=TOKEN in the URL; letters, digits and "
@@ -103,7 +109,9 @@ def serve(args: argparse.Namespace) -> int:
                           max_body_bytes=int(args.max_body_mb * (1 << 20)),
                           max_held_bytes=max_held_bytes(args))
     serve_fusion(config, host=args.host, port=args.port, log_level=args.log_level,
-                 token=resolve_token(args.token, TOKEN_ENV))
+                 token=resolve_token(args.token, TOKEN_ENV),
+                 max_connections=args.max_connections,
+                 max_connections_per_client=args.max_connections_per_client)
     return 0
 
 

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from rewards_cli._common import (
+    add_connection_options,
     add_max_held_option,
     add_set_option,
     load_reward_config,
@@ -52,6 +53,7 @@ def add_parser(sub: Any) -> None:
                         "unknown domain, missing or unreadable reference; counted from 32 "
                         "rows on): answer 422 or warn once (default: raise)")
     add_max_held_option(p, note="also the largest request body: bigger gets 413")
+    add_connection_options(p)
     p.add_argument("--token", default=None,
                    help="require this shared token of every request (Authorization: Bearer "
                         "TOKEN, or ?access_token=TOKEN in the URL; letters, digits and "
@@ -88,5 +90,6 @@ def run(args: argparse.Namespace) -> int:
     serve(source, host=args.host, port=args.port, batching=batching,
           abstain_value=args.abstain_value, log_level=args.log_level, abstain=args.abstain,
           on_config_abstain=args.on_config_abstain, token=token,
-          max_held_bytes=max_held_bytes(args))
+          max_held_bytes=max_held_bytes(args), max_connections=args.max_connections,
+          max_connections_per_client=args.max_connections_per_client)
     return 0

@@ -16,7 +16,7 @@ from sandbox._languages import LanguageSpec, language_spec
 from sandbox._process import run_process
 from sandbox._types import Execution, Limits
 from sandbox._warm import run_warm, use_warm
-from sandbox._workspace import Files, as_bytes, compile_program, workspace
+from sandbox._workspace import Files, as_bytes, compile_program, refused_program, workspace
 
 __all__ = ["Backend", "Mode", "run"]
 
@@ -38,6 +38,9 @@ def run(code: str, language: str = "python", *, stdin: str | bytes = "",
     spec = language_spec(language)
     limits = limits or Limits()
     data = as_bytes(stdin)
+    refused = refused_program(code, spec)  # one rule for the text, whatever the mode
+    if refused is not None:
+        return refused
     if backend == "unsafe-subprocess":
         return _run_unsafe(code, spec, data, files or {}, limits)
     if backend != "nsjail":

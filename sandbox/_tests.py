@@ -22,7 +22,7 @@ from sandbox._runner import Mode
 from sandbox._staging import IN_JAIL, LAUNCHER, staged_dir
 from sandbox._types import Execution, Limits, Status, TestReport, TestResult
 from sandbox._warm import run_warm, use_warm
-from sandbox._workspace import Files, compile_program, workspace
+from sandbox._workspace import Files, compile_program, refused_program, workspace
 
 __all__ = ["Compare", "TestFormat", "run_tests", "test_format"]
 
@@ -104,6 +104,11 @@ def run_tests(code: str, tests: Any, language: str = "python", *,
         return TestReport(results=(), execution=Execution(status="ok"))
     if cancel is not None and cancel.is_set():
         return not_run(len(items), cancel.reason)
+    refused = refused_program(code, spec)  # one rule for the text, whatever the mode
+    if refused is not None:
+        return TestReport(results=tuple(
+            TestResult(i, "error", refused.stderr.strip())
+            for i in range(len(items))), execution=refused)
     checking = prepare_checker(checker, fmt, items, limits)  # compiled once, before the program
     if checking is not None:
         items = checking.blind(items)  # the program's jail never holds the expected outputs

@@ -19,7 +19,7 @@ from sandbox._languages import LanguageSpec
 from sandbox._process import RawRun
 from sandbox._types import Execution, Limits
 
-__all__ = ["Files", "as_bytes", "compile_program", "safe_name", "workspace"]
+__all__ = ["Files", "as_bytes", "compile_program", "refused_program", "safe_name", "workspace"]
 
 Files = Mapping[str, "str | bytes"]
 
@@ -35,6 +35,32 @@ def as_bytes(content: str | bytes) -> bytes:
     return content.encode("utf-8", "surrogatepass") if isinstance(content, str) \
         else bytes(content)
 
+
+def refused_program(code: str | bytes, spec: LanguageSpec) -> Execution | None:
+    """The one rule for a program's text, decided on the host before any mode or backend:
+    the text that runs is the text every reader (the rule layer, a judge, a log) sees. A NUL
+    character breaks that in every language here: the jail's python3 (3.11.2) stops reading
+    the file at it and runs the prefix where the warm harness's compile() refuses the whole;
+    gcc and g++ drop it ("null character(s) ignored": `ret\0urn` compiles as `return`),
+    bash drops it too, node keeps it. So a program holding one is refused before it runs,
+    warm or cold, as its language's own syntax error would be: `compile_error` for a compiled
+    language, `runtime_error` otherwise, with a message naming the line; it never runs.
+    (Other text travels as `as_bytes` writes it: a lone surrogate becomes bytes no UTF-8
+    reader accepts, and the interpreter refuses the file the same way in both modes.)"""
+    if isinstance(code, str):
+        nul = code.find("\0")
+        line = code.count("\n", 0, nul) + 1
+    else:
+        nul = bytes(code).find(b"\0")
+        line = bytes(code).count(b"\n", 0, nul) + 1
+    if nul < 0:
+        return None
+    message = (f"sandbox: {spec.source}, line {line}: the program holds a NUL character "
+               "(U+0000); refused before it runs (an interpreter or compiler would stop "
+               "reading or skip it, and run other text than the program's)\n")
+    if spec.compile is not None:
+        return Execution(status="compile_error", stderr=message)
+    return Execution(status="runtime_error", stderr=message)
 
 
 class workspace:

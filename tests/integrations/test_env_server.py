@@ -234,8 +234,9 @@ def test_a_token_guards_every_route():
 
 
 def test_main_prints_where_it_serves_and_takes_the_token(tmp_path, monkeypatch, capsys):
-    """`python -m integrations.env_server` prints one line at start (address, routes, the
-    token's presence, the body bounds) and passes --token on; a token that cannot travel in
+    """`python -m integrations.env_server` prints one line once started (address, routes,
+    the token's presence, the body bounds, the connection caps) and passes --token and
+    --max-connections-per-client on; a token that cannot travel in
     a URL is refused before it starts."""
     import uvicorn
 
@@ -248,13 +249,16 @@ def test_main_prints_where_it_serves_and_takes_the_token(tmp_path, monkeypatch, 
     monkeypatch.setattr(uvicorn, "run", lambda app, **kw: served.append((app, kw)))
     monkeypatch.setenv("REWARDS_ENV_TOKEN", "from-env")
     env_server.main(["--environment", str(tmp_path / "env.yaml"), "--reward-config",
-                     str(tmp_path / "reward.yaml"), "--port", "8123"])
-    line = capsys.readouterr().err
-    assert "environment server: serving http://127.0.0.1:8123" in line
-    assert "POST /reset" in line and "token required" in line and "JSON values" in line
+                     str(tmp_path / "reward.yaml"), "--port", "8123",
+                     "--max-connections-per-client", "7"])
     app, options = served[0]
     assert options["port"] == 8123
-    assert TestClient(app).get("/health").status_code == 401
+    with TestClient(app) as client:  # the line comes once the app has started
+        line = capsys.readouterr().err
+        assert client.get("/health").status_code == 401
+    assert "environment server: serving http://127.0.0.1:8123" in line
+    assert "POST /reset" in line and "token required" in line and "JSON values" in line
+    assert ", 7 per client address" in line
     with pytest.raises(ConfigError, match="URL-safe"):
         env_server.main(["--environment", str(tmp_path / "env.yaml"), "--reward-config",
                          str(tmp_path / "reward.yaml"), "--token", "a+b"])

@@ -1,11 +1,13 @@
 """Red team, round 5: the HTTP servers (`rewards serve`, `rewards sandbox serve`, the
 environment server share integrations/_http.py, _body.py, _auth.py). Attacks that held are
-probes; a hole that is still open is a strict xfail naming it."""
+probes; a hole that is still open is a strict xfail naming it (none now)."""
 
 from __future__ import annotations
 
+import contextlib
 import socket
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -47,7 +49,7 @@ def test_a_client_that_trickles_its_headers_is_dropped(math_config: Path) -> Non
     it), and BodyLimit's deadlines start once the app is called, so a client that trickled
     a header line a second held its connection and descriptor for ever (25 s here, and
     still open). Now the connection is closed once the headers are later than the body's
-    own grace (READ_TIMEOUT_S: `integrations._http.header_deadline_protocol`), and an
+    own grace (READ_TIMEOUT_S: `integrations._http.guarded_protocol`), and an
     honest client is served meanwhile."""
     server = Server(math_config)
     try:
@@ -125,7 +127,7 @@ def test_the_header_deadline_closes_slow_headers_only(base: type) -> None:
 
     import uvicorn
 
-    from integrations._http import header_deadline_protocol
+    from integrations._http import guarded_protocol
 
     async def app(scope, receive, send):
         if scope["type"] != "http":
@@ -139,7 +141,7 @@ def test_the_header_deadline_closes_slow_headers_only(base: type) -> None:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="error",
-                            http=header_deadline_protocol(1.0, base), lifespan="off",
+                            http=guarded_protocol(1.0, base=base), lifespan="off",
                             timeout_keep_alive=30)
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)
@@ -205,7 +207,7 @@ def test_a_lone_surrogate_sent_to_the_sandbox_server_is_the_programs_error(
     """`rewards sandbox serve`: JSON's "\\ud800" escape makes a lone surrogate in `code`. The
     cold sandbox raised UnicodeEncodeError on the host (a 500 or a sandbox error); now the
     program fails in the jail as any file in broken text does: Finished, non-zero, the
-    interpreter's message."""
+    interpreter's message. A NUL ("\\u0000") is refused on the host before it runs."""
     from test_sandbox_fusion import FusionServer  # type: ignore[import-not-found]
 
     server = FusionServer(tmp_path, "--workers", "1", "--mode", "cold")
@@ -217,49 +219,93 @@ def test_a_lone_surrogate_sent_to_the_sandbox_server_is_the_programs_error(
         data = reply.json()
         assert data["status"] == "Failed" and data["run_result"]["return_code"] != 0, data
         assert "Non-UTF-8 code" in data["run_result"]["stderr"], data
+        # JSON's "\u0000": a NUL, which the jail's python3 stops reading at (running the
+        # prefix): refused before it runs, as in every mode (`sandbox.run`)
+        body = b'{"code": "print(1)\\n#\\u0000\\nprint(2)\\n", "language": "python"}'
+        reply = httpx.post(f"{server.url}/run_code", content=body, timeout=60,
+                           headers={"content-type": "application/json"})
+        data = reply.json()
+        assert data["status"] == "Failed" and data["run_result"]["stdout"] == "", data
+        assert "NUL character" in data["run_result"]["stderr"], data
     finally:
         server.stop()
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "many connections: the servers cap neither connections nor connections per client; "
-    "idle connections are dropped only at the header deadline (10 s), so a client that opens "
-    "as many as the server has descriptors, and reopens them as they close, starves every "
-    "other (here 60 against a server limited to 64 descriptors: the honest request waits "
-    "for the deadline). Fix: a connection cap per client address in the protocol class"))
 def test_a_client_holding_most_descriptors_does_not_starve_an_honest_one(
         math_config: Path) -> None:
+    """The servers capped neither connections nor connections per client, and an idle
+    connection was dropped only at the header deadline (10 s): a client that opened as many
+    connections as the server had descriptors (60 against `ulimit -n 64`) starved every
+    other request (no answer within 3 s). Now the server holds at most half its free
+    descriptors, one client half of those, and a new connection takes the place of the one
+    that has waited longest for a request (`integrations._http.ConnectionCaps`): the honest
+    request, from the same address even, is answered at once."""
+    held: list[socket.socket] = []
+    with _serve_under_ulimit(math_config, 64) as port:
+        try:
+            for _ in range(60):
+                held.append(socket.create_connection(("127.0.0.1", port)))
+            time.sleep(0.5)
+            reply = httpx.post(f"http://127.0.0.1:{port}/get_reward", timeout=3.0,
+                               json={"query": ["\\boxed{4}"], "labels": ["4"]})
+            assert reply.status_code == 200 and reply.json()["rewards"] == [1.0]
+        finally:
+            for sock in held:
+                sock.close()
+
+
+def test_a_trainers_64_clients_on_one_node_are_all_served_under_the_default_caps(
+        math_config: Path) -> None:
+    """The caps' other side: a trainer's 64 processes on one node are one client (loopback),
+    each with its own kept-alive connection, posting at once; at `ulimit -n 1024` (about
+    250 connections per client by default) every request is answered 200."""
+    import threading
+
+    with _serve_under_ulimit(math_config, 1024) as port:
+        codes: list[int] = []
+        start = threading.Barrier(64)
+
+        def trainer() -> None:
+            with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=60) as client:
+                start.wait()
+                for _ in range(2):
+                    codes.append(client.post("/get_reward", json={
+                        "query": ["\\boxed{4}"], "labels": ["4"]}).status_code)
+
+        threads = [threading.Thread(target=trainer) for _ in range(64)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(120)
+        assert codes == [200] * 128, sorted(set(codes))
+
+
+@contextlib.contextmanager
+def _serve_under_ulimit(math_config: Path, descriptors: int) -> Iterator[int]:
+    """`rewards serve` with its default caps under `ulimit -n DESCRIPTORS`: its port, once
+    /health answers."""
     import subprocess
     import sys
 
     from integration_helpers import free_port, server_env  # type: ignore[import-not-found]
 
     port = free_port()
-
-    proc = subprocess.Popen(  # the server under `ulimit -n 64`
-        ["/bin/sh", "-c", 'ulimit -n 64 && exec "$0" "$@"', sys.executable, "-m", "rewards",
-         "serve", "--config", str(math_config), "--host", "127.0.0.1", "--port", str(port),
-         "--log-level", "critical"],
+    proc = subprocess.Popen(
+        ["/bin/sh", "-c", f'ulimit -n {descriptors} && exec "$0" "$@"', sys.executable,
+         "-m", "rewards", "serve", "--config", str(math_config), "--host", "127.0.0.1",
+         "--port", str(port), "--log-level", "critical"],
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=server_env())
-    held: list[socket.socket] = []
     try:
-        url = f"http://127.0.0.1:{port}"
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             try:
-                if httpx.get(f"{url}/health", timeout=1.0).status_code == 200:
+                if httpx.get(f"http://127.0.0.1:{port}/health", timeout=1.0).status_code \
+                        == 200:
                     break
             except httpx.TransportError:
                 time.sleep(0.2)
-        for _ in range(60):
-            held.append(socket.create_connection(("127.0.0.1", port)))
-        time.sleep(0.5)
-        reply = httpx.post(f"{url}/get_reward", timeout=3.0,
-                           json={"query": ["\\boxed{4}"], "labels": ["4"]})
-        assert reply.status_code == 200
+        yield port
     finally:
-        for sock in held:
-            sock.close()
         proc.terminate()
         try:
             proc.wait(timeout=15)

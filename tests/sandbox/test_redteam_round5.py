@@ -114,37 +114,43 @@ def test_a_lone_surrogate_in_a_program_is_the_programs_error_warm_and_cold() -> 
     assert seen == {"warm": ("runtime_error", ""), "cold": ("runtime_error", "")}, seen
 
 
-def _interpreter_ignores_source_after_nul() -> bool:
-    """Whether the jail's Python (`sandbox._languages.PYTHON`, run cold as `python3 main.py`)
-    silently stops reading a source file at a NUL byte (3.11.2 does; later 3.11 releases and
-    3.12 refuse the file)."""
-    import os
-    import subprocess
-    import tempfile
-
-    from sandbox._languages import PYTHON
-
-    if not os.path.exists(PYTHON):
-        return False
-    with tempfile.NamedTemporaryFile("wb", suffix=".py", delete=False) as fh:
-        fh.write(b"print(1)\n#\x00\nprint(2)\n")
-    try:
-        ran = subprocess.run([PYTHON, "-E", "-s", "-S", fh.name], capture_output=True,
-                             timeout=30, check=False)
-    finally:
-        os.unlink(fh.name)
-    return ran.returncode == 0 and ran.stdout == b"1\n"
-
-
-@pytest.mark.xfail(_interpreter_ignores_source_after_nul(), strict=True, reason=(
-    "a NUL byte in a Python program: warm, run_main's compile() refuses the program "
-    "(runtime_error); cold, the jail's python3 (3.11.2) stops reading the file at the NUL "
-    "and runs what came before it (ok): the verdict depends on the mode, and cold runs a "
-    "program other than the text every reader (the rule layer, a judge) sees. Fix: cold "
-    "Python starts through the harness's run_main, or the host refuses the text"))
 def test_a_nul_byte_in_a_program_gives_the_same_verdict_warm_and_cold() -> None:
+    """A NUL byte in a Python program: warm, run_main's compile() refused the program
+    (runtime_error); cold, the jail's python3 (3.11.2) stopped reading the file at the NUL
+    and ran what came before it (ok, "1"): the verdict depended on the mode, and cold ran a
+    program other than the text every reader (the rule layer, a judge) sees. Now the host
+    refuses such text before either mode (`sandbox._workspace.refused_program`): the same
+    runtime_error, a message naming the line, nothing run; run_tests reports each test as
+    an error with that message."""
     code = "print(1)\n#\x00\nprint(2)\n"
     limits = dataclasses.replace(own(99), wall_s=5.0)
-    seen = {mode: (execution.status, execution.stdout) for mode in ("warm", "cold")
+    seen = {mode: (execution.status, execution.stdout, execution.stderr)
+            for mode in ("warm", "cold")
             for execution in [sandbox.run(code, limits=limits, mode=mode)]}
     assert seen["warm"] == seen["cold"], seen
+    status, stdout, stderr = seen["cold"]
+    assert (status, stdout) == ("runtime_error", ""), seen
+    assert "main.py, line 2" in stderr and "NUL" in stderr, seen
+    for mode in ("warm", "cold"):
+        for program, tests in ((ADD + "#\x00\n", ADD_TESTS), (IO + "#\x00\n", IO_TESTS)):
+            report = sandbox.run_tests(program, tests, limits=limits, mode=mode)
+            assert report.passed == 0 and report.execution.status == "runtime_error", \
+                (mode, report)
+            assert all("NUL" in result.message for result in report.results), (mode, report)
+
+
+@pytest.mark.parametrize(("language", "program", "status"), [
+    # gcc drops a NUL ("null character(s) ignored"): `ret\0urn` compiled as `return`
+    ("c", '#include <stdio.h>\nint main(void) { ret\x00urn printf("ok\\n") - 3; }\n',
+     "compile_error"),
+    # bash drops it too: `ec\0ho` ran as `echo`
+    ("bash", "ec\x00ho ok\n", "runtime_error"),
+])
+def test_a_nul_byte_is_refused_in_every_language(language: str, program: str,
+                                                 status: str) -> None:
+    """The class beyond Python: a compiler or interpreter that skips a NUL runs text no
+    reader sees (the rule layer reads `ret\0urn`, gcc compiles `return`). One rule for every
+    language: the host refuses the program before it runs."""
+    execution = sandbox.run(program, language, limits=own(97))
+    assert (execution.status, execution.stdout) == (status, ""), execution
+    assert "NUL" in execution.stderr, execution
