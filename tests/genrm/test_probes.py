@@ -233,3 +233,35 @@ def test_rewards_stress_reports_genrm_and_rm_probed(tmp_path: Path, tiny_lm_dir:
     assert [(c["use"], c["probed"], c["rows"]) for c in report["components"]] == [
         ("genrm", True, 1), ("rm", True, 1)]
     assert "unprobed components" not in done.stderr
+
+
+def test_the_control_text_the_probes_write_stays_text(tiny_lm_dir: Path,
+                                                      tiny_rm_dir: Path) -> None:
+    """What `special_tokens` measures is the literal characters: through the judge's prompt
+    and the reward model's input, no control token comes from the completion (the template's
+    own turn markers only; tests/engines/test_text_stays_text.py covers every path)."""
+    from rewards.engines import TransformersEngine, control_texts
+    from rewards.stress import Row
+
+    probe = next(p for p in GENRM_PROBES.probes if p.cls == "special_tokens")
+    samples = list(probe.build(Row(ROWS[0], None, "I do not know.")))
+    assert len(samples) == 5  # the clean weak answer, then four tails
+    for directory, make in ((tiny_lm_dir, GenRMReward), (tiny_rm_dir, DiscriminativeRM)):
+        engine = TransformersEngine(str(directory))
+        controls = set(control_texts(engine.tokenizer).values())
+        seen: list[list[int]] = []
+        original = engine.tokenize
+
+        def spy(prompt: Any, _original: Any = original, _seen: list[list[int]] = seen,
+                **options: Any) -> list[int]:
+            ids = _original(prompt, **options)
+            _seen.append(ids)
+            return ids
+
+        engine.tokenize = spy  # type: ignore[method-assign]
+        make(engine=engine).score(samples)
+        prompts = [ids for ids in seen if len(ids) > 8]  # not the one-token label spellings
+        distinct = {tuple(ids) for ids in prompts}  # (an engine may re-read ids it was given)
+        assert len(distinct) == len(samples) * (2 if make is GenRMReward else 1)  # both orders
+        counts = {tuple(sorted(i for i in ids if i in controls)) for ids in prompts}
+        assert len(counts) == 1 and counts != {()}  # the template's markers, the same in each
