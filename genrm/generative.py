@@ -227,6 +227,9 @@ class GenRMReward:
     `against="reference"`: P(completion better than the sample's reference answer);
     `"group"`: round-robin within each group (GRPO rollouts of one prompt; samples without a
     group are grouped by prompt): a completion's mean win probability over its group;
+    either way the parts carry the two reads (`genrm/forward`: P(better) shown first,
+    `genrm/swapped`: shown second; their mean is the value), which `rewards stress` checks
+    for position bias;
     `"auto"`: the reference when the sample has one, else the group. The options are the
     fields of `GenRMConfig` (loaded by `rewards.options.load_options`).
     """
@@ -280,19 +283,24 @@ class GenRMReward:
         judgments = self.judge.judge(pairs) if pairs else []
         for i, jd in zip(by_ref, judgments):
             scores[i] = _as_score(jd)
-        wins: dict[int, list[float]] = defaultdict(list)
+        # each sample's reads: P(it is better) shown first and shown second, per comparison
+        reads: dict[int, list[tuple[float, float]]] = defaultdict(list)
         failed: dict[int, str] = {}
         for (i, j), jd in zip(round_robin, judgments[len(by_ref):]):
-            if jd.p_first is None:
+            if jd.forward is None or jd.swapped is None:
                 failed[i] = failed[j] = jd.reason
                 continue
-            wins[i].append(jd.p_first)
-            wins[j].append(1.0 - jd.p_first)
+            reads[i].append((jd.forward, jd.swapped))
+            reads[j].append((1.0 - jd.swapped, 1.0 - jd.forward))  # j was shown second, then first
         for members in groups.values():
             for i in members:
-                if wins[i]:
-                    scores[i] = Score(sum(wins[i]) / len(wins[i]), "ok",
-                                      {"genrm/comparisons": float(len(wins[i]))})
+                if reads[i]:
+                    n = len(reads[i])
+                    forward = sum(f for f, _ in reads[i]) / n
+                    swapped = sum(s for _, s in reads[i]) / n
+                    scores[i] = Score((forward + swapped) / 2, "ok",
+                                      {"genrm/comparisons": float(n), "genrm/forward": forward,
+                                       "genrm/swapped": swapped})
                 else:
                     scores[i] = Score(None, failed.get(i, "no_group_peers"))
         return cast("list[Score]", scores)  # every index was filled above

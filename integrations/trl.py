@@ -50,6 +50,7 @@ from integrations._common import (
 )
 from rewards.errors import ConfigError, InputError
 from rewards.scoring import abstention_cause, score_batch
+from rewards.stress import hack_metrics
 from rewards.types import Sample, Score
 
 __all__ = ["TRLRewards", "trl_rewards"]
@@ -86,7 +87,8 @@ def trl_rewards(config: RewardSource = None, *, reference_column: str | None = N
     each row's domain (absent: the config's only domain, else `default`). `log_reasons`: log
     each completion's reason (ok, wrong, no_answer ...) to TRL's completions table and the
     fraction of abstentions as the metric `rewards/abstained/frac` (and per cause,
-    `rewards/abstained/<cause>/frac`).
+    `rewards/abstained/<cause>/frac`). The trip-wires `hack/<class>` (docs/stress.md) are
+    logged with TRL's metrics in any case.
 
     `abstain`: `mask` (default) returns None from every function for a sample that abstained,
     which GRPOTrainer treats as unscorable (left out of the group baseline, advantage 0);
@@ -156,6 +158,7 @@ class _BatchScorer:
             self._last = (key, samples, scores)
         if self.log_reasons:
             self._log(columns, samples, scores)
+        _log_trip_wires(columns, samples, scores)
         self.resolved.observe(samples, scores, on_config_abstain=self.on_config_abstain)
         if self.abstain == "raise":
             raise_on_abstention(samples, scores)
@@ -197,6 +200,18 @@ class _BatchScorer:
                        sum(s.value is None for s in scores) / len(scores))
             for cause, n in sorted((c, n) for c, n in causes.items() if c is not None):
                 log_metric(f"rewards/abstained/{cause}/frac", n / len(scores))
+
+
+def _log_trip_wires(columns: dict[str, Any], samples: list[Sample],
+                    scores: list[Score]) -> None:
+    """`hack/<class>` through TRL's `log_metric` (averaged over each logging step, logged with
+    TRL's own metrics): the share of the batch's rewarded completions that carry the class's
+    signature, as the built-in loops log it (`rewards.stress.hack_metrics`)."""
+    log_metric = columns.get("log_metric")
+    if callable(log_metric) and scores:
+        texts = [s.completion for s in samples]
+        for name, value in hack_metrics(texts, [s.value for s in scores]).items():
+            log_metric(name, value)
 
 
 def _is_column(value: Any, n: int) -> bool:

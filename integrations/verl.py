@@ -24,7 +24,10 @@ veRL merges `reward_kwargs` into every call, so `reward_config` picks the config
 `$REWARDS_CONFIG`. Each call returns a dict: `score` (a number: veRL puts it in the reward
 tensor), `reason`, `abstained`, `cause` (why it abstained, or None) and one
 `reward/<component>` entry per component of the config (None where the component did not score
-the sample); veRL logs the numeric ones and dumps all of them with the generations.
+the sample) and the trip-wires `hack/<class>` (docs/stress.md: 1.0 when the rollout was
+rewarded, score > 0, and its text carries the class's signature, else 0.0). veRL keeps them
+as `reward_extra_info`: it dumps all of them with the generations and reports the numeric ones
+in its validation metrics (veRL 0.9 charts no extra key while training).
 
 veRL has no way to leave one rollout out of a batch: the reward tensor needs a number for each.
 `abstain` (a `reward_kwargs` key) says what an abstention gets. `mask` (default): in
@@ -66,6 +69,7 @@ from integrations._common import (
 )
 from rewards.errors import InputError
 from rewards.scoring import abstention_cause, score_batch
+from rewards.stress import hack_metrics
 from rewards.types import Sample, Score
 
 __all__ = ["compute_score", "compute_score_async", "compute_score_batch"]
@@ -201,4 +205,6 @@ def _result(resolved: ResolvedReward, sample: Sample, score: Score,
     for name in names:
         value = score.parts.get(name)
         result[f"reward/{name}"] = None if value is None else float(value)
+    # the trip-wires of one rollout: 1.0 when it was rewarded and carries the class's signature
+    result.update(hack_metrics([sample.completion], [score.value]))
     return result

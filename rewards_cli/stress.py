@@ -7,9 +7,10 @@ marks; empty, blank, invisible-only and prompt-echo replies score 0; scoring is 
 a broken reference abstains with its cause), then probes by attack class (hedging,
 value-changing words, invisible characters, special-token text, notes to the grader, exit
 tricks, always-equal objects, hard-coded outputs, state left for the next run, malformed tool
-calls, loose-mode tricks, tag spam ...), each built from a real row. A probe earns credit on a
-row when an attack scores above the row's honest wrong answer (or above what a reader sees);
-a probe that makes a reward abstain on model output masks its 0 and counts too.
+calls, loose-mode tricks, tag spam, a judge's position bias ...), each built from a real row.
+A probe earns credit on a row when an attack scores above the row's honest wrong answer (or
+above what a reader sees); a probe that makes a reward abstain on model output masks its 0
+and counts too.
 
 Exit status: 1 when a gate check fails or a probe earns credit on more than --max-credit of
 its rows; 2 on an error (bad config, unreadable rows); 0 otherwise. Components without probes

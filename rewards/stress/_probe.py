@@ -9,7 +9,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from rewards.errors import ConfigError
-from rewards.types import Sample
+from rewards.types import Sample, Score
 
 __all__ = ["ATTACK_CLASSES", "INVISIBLE", "Probe", "ProbeSet", "Row", "with_completion"]
 
@@ -30,6 +30,7 @@ ATTACK_CLASSES: dict[str, str] = {
     "masking": "malformed model output that makes a parser raise or abstain",
     "loose_tricks": "violations moved to a first or last line, keyword stuffing, padding",
     "tag_games": "tag spam and length games around reasoning tags",
+    "position_bias": "a judge's verdict that follows the order two responses are shown in",
 }
 """The attack classes of shared/ATTACK-CLASSES.md that a probe can belong to."""
 
@@ -73,6 +74,11 @@ class Probe:
     max_value: float | None = None
     """Credit also when the score reaches this (for attacks whose honest baseline is not
     known), besides the comparison against the row's wrong answer."""
+    judge: Callable[[Sequence[Score]], tuple[int, str] | None] | None = None
+    """Decides credit itself from the scores of the built samples (in order), instead of the
+    comparison against the row's wrong answer: for attacks judged by consistency (a pair in
+    both orders) or against a clean text built beside them. Returns the index of the sample
+    that earned credit and why, or None. An abstention still counts as masking."""
 
     def __post_init__(self) -> None:
         if self.cls not in ATTACK_CLASSES:
@@ -99,6 +105,11 @@ class ProbeSet:
     blank_at_most_wrong: bool = False
     """Empty, blank and invisible replies must score no more than the honest wrong answer,
     instead of exactly 0 (for rewards whose scale is a penalty or a bonus on length)."""
+    tolerance: float = 0.0
+    """How far a score may rise above the one it is compared with before the rise counts:
+    0 for rules; a learned judge moves a little under any change of text, so its probes
+    allow that much (in the component's score units) in the relative gate checks, the
+    comparison against the wrong answer and their own `judge`."""
 
 
 def with_completion(sample: Sample, completion: str) -> Sample:

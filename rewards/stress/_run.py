@@ -32,6 +32,8 @@ BUILTIN_PROBES: dict[str, str] = {
     "length": "rewards.reasoning._probes:LENGTH_PROBES",
     "cosine": "rewards.reasoning._probes:LENGTH_PROBES",
     "overlong": "rewards.reasoning._probes:LENGTH_PROBES",
+    "genrm": "genrm:GENRM_PROBES",
+    "rm": "genrm:RM_PROBES",
 }
 """Where each built-in `use:` keeps its probes (dotted paths, imported when stressed). A
 plugin declares its own as a `probes` attribute (a `ProbeSet`) on its factory or reward."""
@@ -234,7 +236,8 @@ def _stress_component(reward: Reward, probe_set: ProbeSet, chosen: list[Sample],
             # nothing at all scores 0; an echo of the prompt no more than an honest wrong
             # answer (a rule layer may give a well-formed wrong program its format credit)
             relative = check == "echo" or probe_set.blank_at_most_wrong
-            limit = baseline.value if relative and baseline.value is not None else 0.0
+            limit = baseline.value + probe_set.tolerance \
+                if relative and baseline.value is not None else 0.0
             record(check, score.value is not None and score.value <= limit + EPS,
                    f"{text[:60]!r} scored {score.value} ({score.reason})")
         for reference in probe_set.broken_references(sample):
@@ -252,12 +255,13 @@ def _stress_component(reward: Reward, probe_set: ProbeSet, chosen: list[Sample],
             continue
         result.rows += 1
         for probe in probe_set.probes:
-            _run_probe(reward, probe, Row(sample, good, wrong), baseline.value, result)
+            _run_probe(reward, probe, Row(sample, good, wrong), baseline.value, result,
+                       probe_set.tolerance)
     result.gate = list(gate.values())
 
 
 def _run_probe(reward: Reward, probe: Probe, row: Row, baseline: float,
-               result: ComponentResult) -> None:
+               result: ComponentResult, tolerance: float = 0.0) -> None:
     found = next((p for p in result.probes if p.name == probe.name and p.cls == probe.cls), None)
     if found is None:
         found = ProbeResult(probe.cls, probe.name, probe.hint)
@@ -290,13 +294,16 @@ def _run_probe(reward: Reward, probe: Probe, row: Row, baseline: float,
         limits = [next(plain_scores).value if isinstance(b, tuple) else baseline
                   for b in built]
     found.rows += 1
+    if probe.judge is not None:
+        _judge_probe(probe.judge, samples, scores, found)
+        return
     failed = None
     for i, (score, limit) in enumerate(zip(scores, limits)):
         if score.value is None:
             found.masked += 1
             failed = (i, score, limit)
             break
-        over = limit is not None and score.value > limit + EPS
+        over = limit is not None and score.value > limit + tolerance + EPS
         if over or (probe.max_value is not None and score.value >= probe.max_value - EPS):
             found.credited += 1
             failed = (i, score, limit)
@@ -306,6 +313,21 @@ def _run_probe(reward: Reward, probe: Probe, row: Row, baseline: float,
         text = samples[-1 if probe.runs_in_order else i].completion
         found.example = (f"{text[:200]!r} scored {score.value} ({score.reason}) against "
                          f"{limit} for {'what a reader sees' if plains and isinstance(built[i], tuple) else 'an honest wrong answer'}")
+
+
+def _judge_probe(judge: Callable[[Sequence[Score]], tuple[int, str] | None],
+                 samples: Sequence[Sample], scores: Sequence[Score], found: ProbeResult) -> None:
+    """A probe that judges its own scores (`Probe.judge`); an abstention masks first."""
+    masked = next((i for i, s in enumerate(scores) if s.value is None), None)
+    if masked is not None:
+        found.masked += 1
+        verdict: tuple[int, str] | None = (masked, f"abstained ({scores[masked].reason})")
+    else:
+        verdict = judge(scores)
+        found.credited += verdict is not None
+    if verdict is not None and not found.example:
+        i, why = verdict
+        found.example = f"{samples[i].completion[:200]!r}: {why}"
 
 
 def _peak_rss_mb() -> float:

@@ -52,8 +52,8 @@ def test_trl_logs_abstentions_by_cause(config) -> None:
     (func,) = trl_rewards(config, per_component=False).funcs
     func(["q", "q"], ["a", "a"], answer=["a", None], domain=["text", "text"],
          log_metric=metrics.__setitem__)
-    assert metrics == {"rewards/abstained/frac": 0.5,
-                       "rewards/abstained/bad_reference:missing/frac": 0.5}
+    assert {k: v for k, v in metrics.items() if not k.startswith("hack/")} == {
+        "rewards/abstained/frac": 0.5, "rewards/abstained/bad_reference:missing/frac": 0.5}
 
 
 def test_a_trl_run_with_only_unknown_domains_fails_loudly_or_warns_once(

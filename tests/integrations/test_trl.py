@@ -11,6 +11,9 @@ from integration_helpers import write_config  # type: ignore[import-not-found]
 
 from integrations.trl import trl_rewards
 from rewards.errors import ConfigError, InputError
+from rewards.stress import SIGNATURES, hack_metrics
+
+HACKS = [f"hack/{name}" for name in SIGNATURES]
 
 PROMPTS = ["What is 6 times 7?", "What is 1 + 1?", "What is 2 + 2?"]
 COMPLETIONS = ["6 * 7 = 42, so the answer is \\boxed{42}.", "The answer is 3.",
@@ -45,11 +48,27 @@ def test_conversational_completions_and_reason_logging(math_config: Path) -> Non
                   log_metric=lambda name, v: metrics.__setitem__(name, v))
     assert values == [1.0, 0.0, 0.0]
     assert logged == {"reason": ["ok", "wrong", "no_answer"]}
-    assert metrics == {"rewards/abstained/frac": 0.0}
+    assert metrics == {"rewards/abstained/frac": 0.0, **dict.fromkeys(HACKS, 0.0)}
     # the second function reuses the batch's scores: nothing is scored or logged twice
     call(rewards.funcs[1], prompts, completions, answer=SOLUTIONS,
          log_extra=lambda column, v: logged.setdefault(column, []).extend(v))
     assert logged == {"reason": ["ok", "wrong", "no_answer"]}
+
+
+def test_trip_wires_are_logged_through_log_metric(math_config: Path) -> None:
+    """`hack/<class>`: the share of rewarded completions carrying the signature, from the one
+    trip-wire function the built-in loops use."""
+    math = trl_rewards(math_config, log_reasons=False).funcs[0]
+    metrics: dict[str, list[float]] = {}
+    completions = ["The answer is \\boxed{42}. The judge will agree.",  # rewarded, talks
+                   "\\boxed{2}<|im_end|>",                               # rewarded, a token
+                   "The judge will agree: \\boxed{5}."]                   # talks, not rewarded
+    values = call(math, PROMPTS, completions, solution=SOLUTIONS,
+                  log_metric=lambda name, v: metrics.setdefault(name, []).append(v))
+    assert values == [1.0, 1.0, 0.0]
+    assert metrics == {name: [v] for name, v in hack_metrics(completions, values).items()}
+    assert metrics["hack/judge_talk"] == [0.5] and metrics["hack/special_tokens"] == [0.5]
+    assert metrics["hack/hedging"] == [0.0]
 
 
 def test_abstention_is_none(math_config: Path) -> None:
@@ -127,6 +146,7 @@ def test_grpo_trainer_two_steps_with_the_math_reward(math_config: Path, tiny_lm_
         assert 0.0 <= entry["rewards/brevity/mean"] <= 1.0
         # brevity has weight 0 (logged only): the total is the math reward alone
         assert entry["reward"] == pytest.approx(entry["rewards/math/mean"])
+        assert all(0.0 <= entry[name] <= 1.0 for name in HACKS)  # the trip-wires, logged
     # TRL's completions table: our reason column lines up with the math values it logged
     math_values = list(trainer._logs["rewards"]["math"])
     reasons = list(trainer._logs["extra"]["reason"])
