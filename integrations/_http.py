@@ -13,7 +13,7 @@ from integrations._auth import QUERY_PARAMETER, BearerToken
 from integrations._body import BodyBounds, BodyLimit
 from rewards.deps import require
 
-__all__ = ["guard", "run_server", "startup_line"]
+__all__ = ["guard", "run_server", "startup_line", "uvicorn_options"]
 
 
 def guard(app: Any, *, bounds: BodyBounds, token: str | None) -> None:
@@ -43,7 +43,18 @@ def run_server(app: Any, name: str, *, host: str, port: int, routes: Sequence[st
     print(startup_line(name, host=host, port=port, routes=routes, token=token,
                        bounds=app.state.bounds), file=sys.stderr, flush=True)
     uvicorn.run(app, host=host, port=port, log_level=log_level, access_log=False,
-                http=header_deadline_protocol(app.state.bounds.read_timeout_s))
+                **uvicorn_options(app.state.bounds))
+
+
+def uvicorn_options(bounds: BodyBounds) -> dict[str, Any]:
+    """The uvicorn settings every server of ours runs under: the header deadline, and
+    WebSocket messages bounded as request bodies (`ws_max_size`: a larger message closes
+    the connection, 1009, before it is held; `integrations._body.parse_message` bounds the
+    rest; one message queued per connection, not uvicorn's 32), with pings that close a
+    connection whose peer stopped answering."""
+    return {"http": header_deadline_protocol(bounds.read_timeout_s),
+            "ws_max_size": bounds.max_bytes, "ws_max_queue": 1, "ws_ping_interval": 20.0,
+            "ws_ping_timeout": 20.0}
 
 
 def header_deadline_protocol(seconds: float, base: type | None = None) -> type:
