@@ -7,7 +7,10 @@ trainer on another machine runs our episodes (and a client of ours runs remote o
                -> {"observation": {"text", "episode_id", "info", ...}, "reward": float,
                    "done": bool}
     GET  /state?episode_id=...  -> {"episode_id", "step_count", "done"}
+    GET  /schema  -> {"action", "observation", "state"}: JSON schemas (OpenEnv's SchemaResponse)
     GET  /health
+    WS   /ws      OpenEnv's `EnvClient` protocol: {"type": "reset" | "step" | "state" |
+                  "close", "data"} -> {"type": "observation" | "state" | "error", "data"}
 
 As in OpenEnv (`openenv.core.env_server.types`: ResetRequest, StepRequest, StepResponse),
 the action is a JSON object and the observation one too; unlike an OpenEnv server, which holds
@@ -23,7 +26,11 @@ a fresh environment object, so nothing one client sends reaches another's episod
 is cut to the environment's `max_action_chars` before it is stepped or kept. A request that is
 not valid is a 422 naming the field; an unknown id a 404; a finished episode, or one with a
 step running, a 409. Bodies, deadlines and the token are those of all our servers
-(`integrations._http`, docs/servers.md).
+(`integrations._http`, docs/servers.md). Over `/ws` (OpenEnv's own client, openenv-core's
+`EnvClient`, speaks only it) a connection is a session: it holds one episode at a time, which
+no message names (so none reaches another connection's), dropped when it closes; its messages
+are bounded as bodies (`integrations._body.parse_message`), its replies are those of the HTTP
+routes, its errors OpenEnv's (`code`, plus the HTTP `status`).
 
 Start it with `python -m integrations.env_server --environment ENV.yaml --reward-config
 REWARD.yaml`, where ENV.yaml is an `environment:` block (rewards.envs.EnvConfig).

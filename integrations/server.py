@@ -23,8 +23,8 @@ import logging
 from collections.abc import AsyncIterator, Sequence
 from typing import Any
 
-from integrations._batcher import BatchingConfig, MicroBatcher
 from integrations import nemo_gym, roll, slime
+from integrations._batcher import BatchingConfig, MicroBatcher
 from integrations._body import (
     DEFAULT_MAX_HELD_BYTES,
     MAX_DEPTH,
@@ -45,7 +45,6 @@ from integrations._common import (
 from integrations._http import guard, run_server
 from integrations.openrlhf import (
     END_TOKENS,
-    RequestError,
     build_response,
     parse_request,
     samples_from_queries,

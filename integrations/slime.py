@@ -28,10 +28,12 @@ from rewards.deps import require
 from rewards.errors import EngineError, InputError
 from rewards.types import Sample, Score
 
-__all__ = ["ROUTE", "remote_reward", "reward_reply", "sample_from_request"]
+__all__ = ["CONCURRENCY", "ROUTE", "remote_reward", "reward_reply", "sample_from_request"]
 
 ROUTE = "/slime/reward"
 """The route `rewards serve` answers slime's remote reward on."""
+CONCURRENCY = 64
+"""Requests `remote_reward` has in flight at once for a batch of samples."""
 
 
 def sample_from_request(resolved: ResolvedReward, body: Any) -> tuple[Sample, bool]:
@@ -66,12 +68,18 @@ async def remote_reward(args: Any, sample: Any, **kwargs: Any) -> Any:
     mask. `args.rm_url` may carry the token as `?access_token=`."""
     httpx = require("httpx", extra="server", feature="slime's remote reward client")
     async with httpx.AsyncClient(timeout=120.0) as client:
-        if isinstance(sample, list):
-            return list(await asyncio.gather(*(_one(client, args.rm_url, s) for s in sample)))
-        return await _one(client, args.rm_url, sample)
+        if not isinstance(sample, list):
+            return await _one(client, args.rm_url, sample)
+        gate = asyncio.Semaphore(CONCURRENCY)  # httpx's pool slows down past its size
+        return list(await asyncio.gather(*(_one(client, args.rm_url, s, gate)
+                                           for s in sample)))
 
 
-async def _one(client: Any, url: str, sample: Any) -> float:
+async def _one(client: Any, url: str, sample: Any,
+               gate: asyncio.Semaphore | None = None) -> float:
+    if gate is not None:
+        async with gate:
+            return await _one(client, url, sample)
     payload = {"prompt": sample.prompt, "response": sample.response, "label": sample.label,
                "detail": True}
     reply = await client.post(url, json=payload)

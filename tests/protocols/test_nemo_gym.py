@@ -10,11 +10,11 @@ pytest.importorskip("fastapi")
 httpx = pytest.importorskip("httpx")
 pytest.importorskip("openai")
 
-from protocol_clients import nemo_gym_read, nemo_gym_verify_body  # type: ignore[import-not-found]  # noqa: E402,I001
-from protocol_helpers import serving  # type: ignore[import-not-found]  # noqa: E402
+from protocol_clients import nemo_gym_read, nemo_gym_verify_body  # type: ignore[import-not-found]
+from protocol_helpers import serving  # type: ignore[import-not-found]
 
-from integrations.server import create_app  # noqa: E402
-from rewards.config import parse_config  # noqa: E402
+from integrations.server import create_app
+from rewards.config import parse_config
 
 CONFIG = {"domains": {"math": {"rewards": ["math"]}}}
 

@@ -11,12 +11,12 @@ import pytest
 pytest.importorskip("fastapi")
 requests = pytest.importorskip("requests")
 
-from protocol_clients import roll_get_reward  # type: ignore[import-not-found]  # noqa: E402,I001
-from protocol_helpers import serving  # type: ignore[import-not-found]  # noqa: E402
+from protocol_clients import roll_get_reward  # type: ignore[import-not-found]
+from protocol_helpers import serving  # type: ignore[import-not-found]
 
-from integrations.roll import RESULT_ROUTE, SUBMIT_ROUTE, Tasks  # noqa: E402
-from integrations.server import create_app  # noqa: E402
-from rewards.config import parse_config  # noqa: E402
+from integrations.roll import RESULT_ROUTE, SUBMIT_ROUTE, Tasks
+from integrations.server import create_app
+from rewards.config import parse_config
 
 CONFIG = {"domains": {"math": {"rewards": ["math"]}}}
 

@@ -15,12 +15,12 @@ pytest.importorskip("fastapi")
 pytest.importorskip("aiohttp")
 httpx = pytest.importorskip("httpx")
 
-from protocol_clients import run, slime_remote_rm  # type: ignore[import-not-found]  # noqa: E402,I001
-from protocol_helpers import serving  # type: ignore[import-not-found]  # noqa: E402
+from protocol_clients import run, slime_remote_rm  # type: ignore[import-not-found]
+from protocol_helpers import serving  # type: ignore[import-not-found]
 
-from integrations.server import create_app  # noqa: E402
-from integrations.slime import ROUTE, remote_reward  # noqa: E402
-from rewards.config import parse_config  # noqa: E402
+from integrations.server import create_app
+from integrations.slime import ROUTE, remote_reward
+from rewards.config import parse_config
 
 CONFIG = {"domains": {"math": {"rewards": ["math"]}}}
 
