@@ -1,5 +1,10 @@
 """The reward HTTP server (FastAPI + uvicorn): OpenRLHF's remote reward protocol on
-`POST /get_reward`, and `GET /health`.
+`POST /get_reward`, NeMo Gym's resources-server verify (`POST /seed_session`, `POST /verify`:
+`integrations.nemo_gym`), slime's remote reward (`POST /slime/reward`: `integrations.slime`),
+ROLL's submit and poll (`POST /roll/submit_task`, `GET /roll/task_result`:
+`integrations.roll`), and `GET /health`. Every route scores through one path (`scored`:
+micro-batched, normalized within the request, tallied, the abstain mode) and answers in its
+framework's shape; an abstention is that framework's own mask.
 
 Start it with `rewards serve --config CFG --host 127.0.0.1 --port 5000` and point OpenRLHF at
 it with `--reward.remote_url http://127.0.0.1:5000/get_reward`. OpenRLHF sends one rollout per
@@ -171,7 +176,14 @@ def create_app(reward: RewardSource = None, *, batching: BatchingConfig | None =
         return JSONResponse(reply)
 
     @app.post("/seed_session")
-    async def seed_session() -> Any:  # NeMo Gym: our verify keeps no session state
+    async def seed_session(request: fastapi.Request) -> Any:
+        """NeMo Gym's per-rollout seed: a JSON object, answered `{}` (our verify keeps no
+        session state, so there is no session to name or take)."""
+        try:
+            if not isinstance(body_of(request), dict):
+                raise InputError("the body must be a JSON object", field="body")
+        except (Failed, InputError) as exc:
+            return refused(exc)
         return JSONResponse({})
 
     @app.post("/verify")
