@@ -509,11 +509,13 @@ class RemoteEnvironment:
         return Score(float(self.final_reward), self.final_reason)
 
 
-def main(argv: list[str] | None = None) -> None:
+def main(argv: list[str] | None = None, *, prog: str | None = None) -> None:
+    """The command line (`python -m integrations.env_server`, `rewards env serve`: `prog`)."""
     from rewards.config import load_yaml
 
-    parser = argparse.ArgumentParser(description="Serve environments over HTTP (OpenEnv "
-                                                 "shapes; docs/servers.md)")
+    parser = argparse.ArgumentParser(prog=prog, description="Serve environments over HTTP "
+                                     "and WebSocket (OpenEnv's routes and shapes; "
+                                     "docs/servers.md)")
     parser.add_argument("--environment", required=True, help="YAML of an environment block")
     parser.add_argument("--reward-config", required=True, help="the final reward's config")
     parser.add_argument("--host", default="127.0.0.1",

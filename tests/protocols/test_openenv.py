@@ -205,3 +205,49 @@ def test_the_token_travels_in_the_url_openenvs_client_is_given():
 
         run(with_token())
         run(without())
+
+
+def test_rewards_env_serve_is_the_command_openenvs_client_drives(tmp_path):
+    """`rewards env serve` (one parser with `python -m integrations.env_server`) started as
+    a process: its start-up line names /ws, and openenv-core's client plays an episode."""
+    import os
+    import subprocess
+    import sys
+    import time
+
+    from protocol_helpers import free_port  # type: ignore[import-not-found]
+
+    (tmp_path / "env.yaml").write_text("environment: {use: number_guess, max_turns: 3}\n")
+    (tmp_path / "reward.yaml").write_text("domains:\n  default: {rewards: [{use: math}]}\n")
+    port = free_port()
+    log = (tmp_path / "server.log").open("w+")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "rewards", "env", "serve", "--environment",
+         str(tmp_path / "env.yaml"), "--reward-config", str(tmp_path / "reward.yaml"),
+         "--port", str(port), "--log-level", "warning"],
+        stdout=log, stderr=subprocess.STDOUT, env=dict(os.environ))
+    try:
+        deadline = time.monotonic() + 60
+        while "serving" not in (tmp_path / "server.log").read_text():
+            assert proc.poll() is None and time.monotonic() < deadline, \
+                (tmp_path / "server.log").read_text()
+            time.sleep(0.1)
+        time.sleep(0.5)  # the line is printed just before uvicorn binds
+
+        async def episode():
+            for _ in range(100):
+                try:
+                    async with GenericEnvClient(base_url=f"http://127.0.0.1:{port}") as env:
+                        await env.reset(sample=SAMPLE)
+                        return await env.step({"text": "6"})
+                except ConnectionError:
+                    await asyncio.sleep(0.2)
+            raise AssertionError("the server never accepted")
+
+        result = run(episode())
+        assert result.done and result.observation["final_reward"] == 1.0
+        assert "WS /ws" in (tmp_path / "server.log").read_text()
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+        log.close()
