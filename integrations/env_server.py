@@ -40,8 +40,6 @@ REWARD.yaml`, where ENV.yaml is an `environment:` block (rewards.envs.EnvConfig)
 # No `from __future__ import annotations` here: FastAPI reads the endpoint annotations
 # (`fastapi.Request`, imported lazily) at definition time.
 import argparse
-import asyncio
-import json
 import secrets
 import threading
 import time
@@ -50,14 +48,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from integrations._auth import resolve_token
-from integrations._body import (
-    DEFAULT_MAX_HELD_BYTES,
-    BodyBounds,
-    BodyRefused,
-    check_bounds,
-    parse_message,
-    parsed_body,
-)
+from integrations._body import DEFAULT_MAX_HELD_BYTES, BodyBounds, check_bounds, parsed_body
+from integrations._env_ws import Refused, add_websocket
 from integrations._http import guard, run_server
 from rewards.build import build_reward
 from rewards.deps import require
@@ -178,19 +170,6 @@ class _Episodes:
             return held.episode if held is not None else None
 
 
-class _Refused(Exception):
-    """A request the server answers with `status` (and, over the WebSocket, an error
-    message): `error` says why and names the field."""
-
-    def __init__(self, status: int, error: InputError,
-                 headers: dict[str, str] | None = None) -> None:
-        super().__init__(str(error))
-        self.status, self.error, self.headers = status, error, headers
-
-
-_WS_CODES = {422: "VALIDATION_ERROR", 503: "CAPACITY_REACHED"}
-"""OpenEnv's error code (`WSErrorCode`) for an HTTP status; any other is EXECUTION_ERROR."""
-
 SCHEMA = {
     "action": {"title": "TextAction", "type": "object",
                "properties": {"text": {"type": "string", "description": "the model's turn"}},
@@ -235,42 +214,41 @@ def create_env_app(config: EnvConfig, reward: Reward | str, *, max_episodes: int
     app = fastapi.FastAPI(title="rewards-engine environments")
     guard(app, bounds=bounds, token=token)
     app.state.episodes = episodes
-    sockets = _Sockets(max_episodes)
 
-    def error(refused: _Refused) -> Any:
+    def error(refused: Refused) -> Any:
         field = refused.error.field
         return JSONResponse({"detail": str(refused.error), **({"field": field} if field else {})},
                             status_code=refused.status, headers=refused.headers)
 
     def start(body: Any) -> dict[str, Any]:
-        """A new episode from a `/reset` body; `_Refused` (422, 503)."""
+        """A new episode from a `/reset` body; `Refused` (422, 503)."""
         try:
             sample = _sample(body)
         except InputError as exc:
-            raise _Refused(422, exc) from exc
+            raise Refused(422, exc) from exc
         try:
             episodes.make_room()  # before the environment starts: a full server runs nothing
             episode = Episode(episodes.make(), sample, config)
             text = episode.start()
             episode_id = episodes.add(episode)
         except _Full:
-            raise _Refused(503, InputError(f"{max_episodes} episodes are live: retry later"),
+            raise Refused(503, InputError(f"{max_episodes} episodes are live: retry later"),
                            headers={"Retry-After": "1"}) from None
         return {"observation": {"text": text, "episode_id": episode_id}, "reward": None,
                 "done": episode.done}
 
     def advance(episode_id: Any, action: Any) -> dict[str, Any]:
-        """One step of `episode_id` with `action` ({"text": str}); `_Refused` (422, 404,
+        """One step of `episode_id` with `action` ({"text": str}); `Refused` (422, 404,
         409)."""
         text = action.get("text") if isinstance(action, dict) else None
         if not isinstance(text, str):
-            raise _Refused(422, InputError("needs {'text': str}", field="action"))
+            raise Refused(422, InputError("needs {'text': str}", field="action"))
         try:
             held = episodes.take(episode_id)
         except InputError as exc:
-            raise _Refused(409, exc) from exc
+            raise Refused(409, exc) from exc
         if held is None:
-            raise _Refused(404, InputError("no open episode with this id", field="episode_id"))
+            raise Refused(404, InputError("no open episode with this id", field="episode_id"))
         episode = held.episode
         try:  # the environment sees, and the episode keeps, the action as cut
             result = episode.step(text[:config.max_action_chars])
@@ -292,7 +270,7 @@ def create_env_app(config: EnvConfig, reward: Reward | str, *, max_episodes: int
     def state_of(episode_id: Any) -> dict[str, Any]:
         episode = episodes.get(episode_id)
         if episode is None:
-            raise _Refused(404, InputError("no open episode with this id", field="episode_id"))
+            raise Refused(404, InputError("no open episode with this id", field="episode_id"))
         return {"episode_id": episode_id, "step_count": len(episode.turns), "done": episode.done}
 
     @app.get("/health")
@@ -309,8 +287,8 @@ def create_env_app(config: EnvConfig, reward: Reward | str, *, max_episodes: int
         try:
             return start(parsed_body(request.scope))
         except InputError as exc:
-            return error(_Refused(422, exc))
-        except _Refused as refused:
+            return error(Refused(422, exc))
+        except Refused as refused:
             return error(refused)
 
     @app.post("/step")
@@ -321,120 +299,21 @@ def create_env_app(config: EnvConfig, reward: Reward | str, *, max_episodes: int
                 raise InputError("the body must be a JSON object", field="body")
             return advance(body.get("episode_id"), body.get("action"))
         except InputError as exc:
-            return error(_Refused(422, exc))
-        except _Refused as refused:
+            return error(Refused(422, exc))
+        except Refused as refused:
             return error(refused)
 
     @app.get("/state")
     def state(episode_id: str) -> Any:
         try:
             return state_of(episode_id)
-        except _Refused as refused:
+        except Refused as refused:
             return error(refused)
 
-    @app.websocket("/ws")
-    async def websocket(socket: fastapi.WebSocket) -> None:
-        """OpenEnv's `EnvClient` protocol: one connection, one episode at a time (a reset
-        replaces the connection's own episode); messages `{"type": "reset" | "step" |
-        "state" | "close", "data": {...}}`, answered `{"type": "observation" | "state" |
-        "error", "data": {...}}`. The episode is the connection's: no message names one."""
-        await socket.accept()
-        if not sockets.open():  # the client's first message gets the error, then 1013
-            try:
-                await asyncio.wait_for(socket.receive(), timeout=min(idle_s, 10.0))
-                await socket.send_text(json.dumps(_ws_error(_Refused(503, InputError(
-                    f"{max_episodes} connections are open: retry later")))))
-                await socket.close(1013)
-            except (asyncio.TimeoutError, fastapi.WebSocketDisconnect, RuntimeError):
-                pass
-            return
-        own: list[str] = []  # the id of the connection's episode, once reset
-        try:
-            while True:
-                try:
-                    message = await asyncio.wait_for(socket.receive(), timeout=idle_s)
-                except asyncio.TimeoutError:
-                    await socket.close(1001, "idle")
-                    return
-                if message["type"] == "websocket.disconnect":
-                    return
-                reply = await _answer(message.get("text") or message.get("bytes") or b"", own)
-                if reply is None:
-                    await socket.close(1000)
-                    return
-                await socket.send_text(json.dumps(reply))
-        except fastapi.WebSocketDisconnect:
-            return
-        finally:
-            if own:
-                episodes.drop(own[0])
-            sockets.close()
-
-    async def _answer(data: str | bytes, own: list[str]) -> dict[str, Any] | None:
-        """The reply to one WebSocket message (None: close)."""
-        try:
-            message = await parse_message(data, bounds)
-        except BodyRefused as exc:
-            return _ws_error(_Refused(exc.status, InputError(str(exc), field="message")))
-        except InputError as exc:
-            return _ws_error(_Refused(422, exc), code="INVALID_JSON")
-        kind = message.get("type") if isinstance(message, dict) else None
-        payload = message.get("data", {}) if isinstance(message, dict) else None
-        try:
-            if not isinstance(payload, dict):
-                raise _Refused(422, InputError("must be a JSON object", field="data"))
-            if kind == "close":
-                return None
-            if kind == "reset":
-                out = await asyncio.to_thread(start, payload)
-                if own:
-                    episodes.drop(own.pop())
-                own.append(out["observation"]["episode_id"])
-                return {"type": "observation", "data": out}
-            if kind == "step":  # the action is `data`; the episode is the connection's own
-                if not own:
-                    raise _Refused(409, InputError("no episode: send a reset first",
-                                                   field="type"))
-                out = await asyncio.to_thread(advance, own[0], payload)
-                return {"type": "observation", "data": out}
-            if kind == "state":
-                if not own:
-                    return {"type": "state",
-                            "data": {"episode_id": None, "step_count": 0, "done": False}}
-                return {"type": "state", "data": state_of(own[0])}
-            return _ws_error(_Refused(422, InputError(f"unknown message type {kind!r}",
-                                                      field="type")), code="UNKNOWN_TYPE")
-        except _Refused as refused:
-            return _ws_error(refused)
-
+    add_websocket(app, start=start, advance=advance, state_of=state_of,
+                  drop=episodes.drop, bounds=bounds, max_connections=max_episodes,
+                  idle_s=idle_s)
     return app
-
-
-def _ws_error(refused: _Refused, code: str | None = None) -> dict[str, Any]:
-    """OpenEnv's `WSErrorResponse`: `message` and `code`, with the HTTP `status` and the
-    `field` this server's HTTP routes give."""
-    data: dict[str, Any] = {"message": str(refused.error),
-                            "code": code or _WS_CODES.get(refused.status, "EXECUTION_ERROR"),
-                            "status": refused.status}
-    if refused.error.field:
-        data["field"] = refused.error.field
-    return {"type": "error", "data": data}
-
-
-class _Sockets:
-    """Open WebSocket connections: at most `limit` (each may hold an episode)."""
-
-    def __init__(self, limit: int) -> None:
-        self.limit, self.count = limit, 0  # one event loop: changed only between awaits
-
-    def open(self) -> bool:
-        if self.count >= self.limit:
-            return False
-        self.count += 1
-        return True
-
-    def close(self) -> None:
-        self.count -= 1
 
 
 def _plain(info: Any) -> dict[str, Any]:
