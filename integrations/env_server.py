@@ -30,10 +30,10 @@ step running, a 409. Bodies, deadlines and the token are those of all our server
 `EnvClient`, speaks only it) a connection is a session: it holds one episode at a time, which
 no message names (so none reaches another connection's), dropped when it closes; its messages
 are bounded as bodies (`integrations._body.parse_message`), its replies are those of the HTTP
-routes, its errors OpenEnv's (`code`, plus the HTTP `status`).
+routes, its errors OpenEnv's (`code`, plus the HTTP `status`): `integrations._env_ws`.
 
-Start it with `python -m integrations.env_server --environment ENV.yaml --reward-config
-REWARD.yaml`, where ENV.yaml is an `environment:` block (rewards.envs.EnvConfig).
+Start it with `rewards env serve --environment ENV.yaml --reward-config REWARD.yaml` (or
+`python -m integrations.env_server` with the same options), where ENV.yaml is an `environment:` block (rewards.envs.EnvConfig).
 `RemoteEnvironment(url)` is the client: an `Environment` whose episodes run on the server.
 """
 
