@@ -36,7 +36,8 @@ from rewards.errors import ConfigError, InputError
 
 __all__ = ["DEFAULT_MAX_HELD_BYTES", "DEFAULT_MAX_VALUES", "INLINE_BYTES", "MAX_DEPTH",
            "MIN_BYTES_PER_S", "PACE_GRACE_S", "PARSED_KEY", "READ_TIMEOUT_S", "BodyBounds", "BodyLimit",
-           "check_bounds", "count_values", "parse_json", "parsed_body", "refuse"]
+           "BodyRefused", "check_bounds", "count_values", "parse_json", "parse_message",
+           "parsed_body", "refuse"]
 
 DEFAULT_MAX_HELD_BYTES = 64 << 20
 """The servers' default bound on the request bodies held at once (`--max-held-mb 64`)."""
@@ -168,12 +169,22 @@ def parse_json(data: bytes | bytearray, *, max_values: int, max_depth: int) -> A
     return value
 
 
-class _TooLarge(Exception):
+class BodyRefused(Exception):
+    """A body (or WebSocket message) past a bound; `status` is the HTTP answer."""
+
+    status = 400
+
+
+class _TooLarge(BodyRefused):
     """A body over a bound of its size (413)."""
 
+    status = 413
 
-class _TooDeep(Exception):
+
+class _TooDeep(BodyRefused):
     """A body nested too deep (400)."""
+
+    status = 400
 
 
 def parsed_body(scope: Any) -> Any:
@@ -338,7 +349,7 @@ class _Reading:
             self.pending.cancel()
 
 
-async def _parse(body: bytearray, bounds: BodyBounds) -> Any:
+async def _parse(body: bytes | bytearray, bounds: BodyBounds) -> Any:
     """`parse_json` of `body`, in the parser thread when it is over `INLINE_BYTES`."""
     if len(body) <= INLINE_BYTES:
         return parse_json(body, max_values=bounds.max_values, max_depth=bounds.max_depth)
@@ -346,6 +357,18 @@ async def _parse(body: bytearray, bounds: BodyBounds) -> Any:
     return await loop.run_in_executor(
         _PARSER, lambda: parse_json(body, max_values=bounds.max_values,
                                     max_depth=bounds.max_depth))
+
+
+async def parse_message(data: str | bytes, bounds: BodyBounds) -> Any:
+    """One WebSocket message's JSON, under the bounds of a request body: at most
+    `bounds.max_bytes` bytes and `max_values` values (413), `max_depth` deep (400), counted
+    before it is parsed and parsed in the parser thread when over `INLINE_BYTES`. Raises
+    `BodyRefused` (its `status`) or `InputError` (not JSON). The server's `ws_max_size`
+    (`integrations._http.uvicorn_options`) already refused a larger message unread."""
+    raw = data.encode() if isinstance(data, str) else data
+    if len(raw) > bounds.max_bytes:
+        raise _TooLarge(f"message over {bounds.max_bytes} bytes")
+    return await _parse(raw, bounds)
 
 
 async def refuse(send: Any, status: int, detail: str,

@@ -32,6 +32,7 @@ __all__ = [
     "check_rollout_abstention",
     "completion_text",
     "find_reference",
+    "labelled_sample",
     "raise_on_abstention",
     "resolve_reward",
     "warm_up",
@@ -251,6 +252,20 @@ def find_reference(columns: Mapping[str, Any], name: str | None) -> tuple[bool, 
         if column in columns:
             return True, columns[column]
     return False, None
+
+
+def labelled_sample(resolved: ResolvedReward, prompt: Any, completion: str, label: Any,
+                    domain: str | None = None) -> Sample:
+    """The `Sample` of a trainer's (prompt, completion, label) triple, by the one rule every
+    remote reward protocol reads a label with (OpenRLHF, slime, NeMo Gym, ROLL): the label is
+    the reference; a label that is a mapping with a `reference` key gives the reference and,
+    with a `domain` key, the domain (`domain` given first wins)."""
+    reference = label
+    if isinstance(label, Mapping) and "reference" in label:
+        reference = label["reference"]
+        domain = domain or label.get("domain")
+    return Sample(prompt=prompt_value(prompt), completion=completion, reference=reference,
+                  domain=resolved.route(domain), group=group_key(prompt))
 
 
 def group_key(prompt: Any) -> str:

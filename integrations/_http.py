@@ -23,7 +23,7 @@ from rewards.errors import ConfigError
 
 __all__ = ["MAX_CONNECTIONS_HELP", "MAX_CONNECTIONS_PER_CLIENT_HELP", "ConnectionCaps",
            "client_key", "free_descriptors", "guard", "guarded_protocol", "run_server",
-           "startup_line"]
+           "startup_line", "uvicorn_options"]
 
 MAX_DEFAULT_CONNECTIONS = 8192
 """The ceiling of the derived default of `--max-connections` (a machine with a million
@@ -217,17 +217,20 @@ def startup_line(name: str, *, host: str, port: int, routes: Sequence[str],
 
 def run_server(app: Any, name: str, *, host: str, port: int, routes: Sequence[str],
                token: str | None, log_level: str = "info", max_connections: int | None = None,
-               max_connections_per_client: int | None = None) -> None:
+               max_connections_per_client: int | None = None,
+               websockets: bool = False) -> None:
     """Serve `app` with uvicorn until interrupted; once the app has started (its pools and
-    workers hold their descriptors), print the start-up line (stderr).
+    workers hold their descriptors), print the start-up line (stderr). `websockets`: the
+    app serves WebSocket routes (`uvicorn_options`).
     `max_connections`, `max_connections_per_client`: `ConnectionCaps` (None: derived from
     the descriptors free once the app has started)."""
     uvicorn = require("uvicorn", extra="server", feature=name)
     # a bad option stops the server before anything starts; derived caps are counted again
     # once the app's start-up has opened what it keeps
-    protocol = guarded_protocol(app.state.bounds.read_timeout_s,
-                                ConnectionCaps.resolve(max_connections,
-                                                       max_connections_per_client))
+    options = uvicorn_options(app.state.bounds, websockets=websockets,
+                              caps=ConnectionCaps.resolve(max_connections,
+                                                          max_connections_per_client))
+    protocol = options["http"]
 
     def started() -> None:
         caps = ConnectionCaps.resolve(max_connections, max_connections_per_client)
@@ -237,7 +240,25 @@ def run_server(app: Any, name: str, *, host: str, port: int, routes: Sequence[st
               file=sys.stderr, flush=True)
 
     uvicorn.run(_after_startup(app, started), host=host, port=port, log_level=log_level,
-                access_log=False, http=protocol, ws="none")
+                access_log=False, **options)
+
+
+def uvicorn_options(bounds: BodyBounds, *, caps: ConnectionCaps | None = None,
+                    websockets: bool = False) -> dict[str, Any]:
+    """The uvicorn settings every server of ours runs under: `guarded_protocol` (the header
+    and first-byte deadlines, the connection caps). WebSockets only where the server serves
+    them (`websockets`; else an upgrade request is answered as plain HTTP), with messages
+    bounded as request bodies (`ws_max_size`: a larger message closes the connection, 1009,
+    before it is held; `integrations._body.parse_message` bounds the rest; one message
+    queued per connection, not uvicorn's 32), and pings that close a connection whose peer
+    stopped answering. An upgraded connection keeps its place in the caps until it closes."""
+    options: dict[str, Any] = {"http": guarded_protocol(bounds.read_timeout_s, caps)}
+    if websockets:
+        options.update(ws_max_size=bounds.max_bytes, ws_max_queue=1, ws_ping_interval=20.0,
+                       ws_ping_timeout=20.0)
+    else:
+        options["ws"] = "none"
+    return options
 
 
 def _after_startup(app: Any, started: Any) -> Any:
@@ -308,12 +329,24 @@ def guarded_protocol(seconds: float, caps: ConnectionCaps | None = None,
                 self._deadline.cancel()
             super().connection_lost(exc)
 
-        def _should_upgrade_to_ws(self) -> bool:
-            """Never: the servers serve no websocket, and an upgraded connection's close
-            would go to the websocket protocol, leaving it counted for good (a client that
-            upgraded as many as its cap was refused ever after). The request is answered
-            as plain HTTP."""
-            return False
+        def handle_websocket_upgrade(self, *args: Any) -> None:
+            """The connection becomes a WebSocket (only where `uvicorn_options` enables
+            them): its close now goes to the WebSocket protocol, so that protocol releases
+            its place in the caps (left counted, a client that upgraded as many
+            connections as its cap was refused ever after). Upgraded, it is never made
+            room from (`waiting_for_request`) and its header deadline no longer applies."""
+            if self._deadline is not None:
+                self._deadline.cancel()
+                self._deadline = None
+            super().handle_websocket_upgrade(*args)
+            upgraded = self.transport.get_protocol()
+            if held is not None and upgraded is not self:
+                lost = upgraded.connection_lost
+
+                def released(exc: Exception | None) -> None:
+                    held.release(self)
+                    lost(exc)
+                upgraded.connection_lost = released
 
         def waiting_for_request(self) -> bool:
             """No request of it is being answered: it is idle, or the client has not yet

@@ -7,7 +7,10 @@ trainer on another machine runs our episodes (and a client of ours runs remote o
                -> {"observation": {"text", "episode_id", "info", ...}, "reward": float,
                    "done": bool}
     GET  /state?episode_id=...  -> {"episode_id", "step_count", "done"}
+    GET  /schema  -> {"action", "observation", "state"}: JSON schemas (OpenEnv's SchemaResponse)
     GET  /health
+    WS   /ws      OpenEnv's `EnvClient` protocol: {"type": "reset" | "step" | "state" |
+                  "close", "data"} -> {"type": "observation" | "state" | "error", "data"}
 
 As in OpenEnv (`openenv.core.env_server.types`: ResetRequest, StepRequest, StepResponse),
 the action is a JSON object and the observation one too; unlike an OpenEnv server, which holds
@@ -23,10 +26,14 @@ a fresh environment object, so nothing one client sends reaches another's episod
 is cut to the environment's `max_action_chars` before it is stepped or kept. A request that is
 not valid is a 422 naming the field; an unknown id a 404; a finished episode, or one with a
 step running, a 409. Bodies, deadlines and the token are those of all our servers
-(`integrations._http`, docs/servers.md).
+(`integrations._http`, docs/servers.md). Over `/ws` (OpenEnv's own client, openenv-core's
+`EnvClient`, speaks only it) a connection is a session: it holds one episode at a time, which
+no message names (so none reaches another connection's), dropped when it closes; its messages
+are bounded as bodies (`integrations._body.parse_message`), its replies are those of the HTTP
+routes, its errors OpenEnv's (`code`, plus the HTTP `status`): `integrations._env_ws`.
 
-Start it with `python -m integrations.env_server --environment ENV.yaml --reward-config
-REWARD.yaml`, where ENV.yaml is an `environment:` block (rewards.envs.EnvConfig).
+Start it with `rewards env serve --environment ENV.yaml --reward-config REWARD.yaml` (or
+`python -m integrations.env_server` with the same options), where ENV.yaml is an `environment:` block (rewards.envs.EnvConfig).
 `RemoteEnvironment(url)` is the client: an `Environment` whose episodes run on the server.
 """
 
@@ -42,6 +49,7 @@ from typing import Any
 
 from integrations._auth import resolve_token
 from integrations._body import DEFAULT_MAX_HELD_BYTES, BodyBounds, check_bounds, parsed_body
+from integrations._env_ws import Refused, add_websocket
 from integrations._http import (
     MAX_CONNECTIONS_HELP,
     MAX_CONNECTIONS_PER_CLIENT_HELP,
@@ -55,11 +63,11 @@ from rewards.errors import ConfigError, EngineError, InputError
 from rewards.options import load_options
 from rewards.types import Reward, Sample, Score
 
-__all__ = ["ROUTES", "TOKEN_ENV", "RemoteEnvironment", "create_env_app", "main"]
+__all__ = ["ROUTES", "SCHEMA", "TOKEN_ENV", "RemoteEnvironment", "create_env_app", "main"]
 
 TOKEN_ENV = "REWARDS_ENV_TOKEN"
 """The environment variable the environment server reads its shared token from (`--token`)."""
-ROUTES = ("POST /reset", "POST /step", "GET /state", "GET /health")
+ROUTES = ("POST /reset", "POST /step", "GET /state", "GET /schema", "GET /health", "WS /ws")
 
 _SAMPLE_KEYS = ("prompt", "reference", "domain", "group", "meta")
 
@@ -153,10 +161,40 @@ class _Episodes:
         with self.lock:
             held.busy, held.touched = False, time.monotonic()
 
+    def drop(self, episode_id: str) -> None:
+        """Forget `episode_id` (its WebSocket closed, or reset to a new one), unless a step
+        of it is running: then it stays until finished or idle makes room."""
+        with self.lock:
+            held = self.held.get(episode_id)
+            if held is not None and not held.busy:
+                del self.held[episode_id]
+
     def get(self, episode_id: Any) -> Episode | None:
         with self.lock:
             held = self.held.get(episode_id) if isinstance(episode_id, str) else None
             return held.episode if held is not None else None
+
+
+SCHEMA = {
+    "action": {"title": "TextAction", "type": "object",
+               "properties": {"text": {"type": "string", "description": "the model's turn"}},
+               "required": ["text"]},
+    "observation": {
+        "title": "TextObservation", "type": "object",
+        "properties": {
+            "text": {"type": "string"}, "episode_id": {"type": "string"},
+            "info": {"type": "object"}, "step_reward": {"type": "number"},
+            "trajectory_reward": {"type": ["number", "null"]},
+            "final_reward": {"type": ["number", "null"]}, "reason": {"type": "string"}},
+        "required": ["text", "episode_id"]},
+    "state": {"title": "State", "type": "object",
+              "properties": {"episode_id": {"type": ["string", "null"]},
+                             "step_count": {"type": "integer", "minimum": 0},
+                             "done": {"type": "boolean"}},
+              "required": ["episode_id", "step_count", "done"]},
+}
+"""`GET /schema`: OpenEnv's `SchemaResponse` (JSON schemas of the action, the observation and
+the state) for this server's episodes."""
 
 
 def create_env_app(config: EnvConfig, reward: Reward | str, *, max_episodes: int = 4096,
@@ -166,7 +204,8 @@ def create_env_app(config: EnvConfig, reward: Reward | str, *, max_episodes: int
     reward config path). `max_episodes` held at once; an episode without a request for
     `idle_s` seconds may give way to a new one. `max_held_bytes`: the most request-body bytes
     held at once (one body is at most as large), as `rewards serve` bounds them. `token`:
-    every request must carry it (`integrations._auth`)."""
+    every request must carry it (`integrations._auth`). OpenEnv's WebSocket (`/ws`) holds at
+    most `max_episodes` connections, each its own episode, closed after `idle_s` silent."""
     check_bounds(max_held_bytes, max_held_bytes, names=("max_held_bytes", "max_held_bytes"))
     if max_episodes < 1 or not idle_s > 0:
         raise ConfigError(f"max_episodes ({max_episodes}) and idle_s ({idle_s}) must be "
@@ -176,54 +215,45 @@ def create_env_app(config: EnvConfig, reward: Reward | str, *, max_episodes: int
 
     episodes = _Episodes(config, reward if hasattr(reward, "score") else build_reward(reward),
                          max_episodes, idle_s)
+    bounds = BodyBounds(max_bytes=max_held_bytes, max_held=max_held_bytes)
     app = fastapi.FastAPI(title="rewards-engine environments")
-    guard(app, bounds=BodyBounds(max_bytes=max_held_bytes, max_held=max_held_bytes),
-          token=token)
+    guard(app, bounds=bounds, token=token)
     app.state.episodes = episodes
 
-    def error(status: int, exc: Exception, headers: dict[str, str] | None = None) -> Any:
-        field = getattr(exc, "field", None)
-        return JSONResponse({"detail": str(exc), **({"field": field} if field else {})},
-                            status_code=status, headers=headers)
+    def error(refused: Refused) -> Any:
+        field = refused.error.field
+        return JSONResponse({"detail": str(refused.error), **({"field": field} if field else {})},
+                            status_code=refused.status, headers=refused.headers)
 
-    @app.get("/health")
-    def health() -> dict[str, Any]:
-        return {"status": "ok", "environment": config.use, "episodes": len(episodes.held),
-                "max_episodes": max_episodes}
-
-    @app.post("/reset")
-    def reset(request: fastapi.Request) -> Any:  # sync: FastAPI runs it in a thread
+    def start(body: Any) -> dict[str, Any]:
+        """A new episode from a `/reset` body; `Refused` (422, 503)."""
         try:
-            sample = _sample(parsed_body(request.scope))
+            sample = _sample(body)
         except InputError as exc:
-            return error(422, exc)
+            raise Refused(422, exc) from exc
         try:
             episodes.make_room()  # before the environment starts: a full server runs nothing
             episode = Episode(episodes.make(), sample, config)
             text = episode.start()
             episode_id = episodes.add(episode)
         except _Full:
-            return error(503, InputError(f"{max_episodes} episodes are live: retry later"),
-                         headers={"Retry-After": "1"})
+            raise Refused(503, InputError(f"{max_episodes} episodes are live: retry later"),
+                           headers={"Retry-After": "1"}) from None
         return {"observation": {"text": text, "episode_id": episode_id}, "reward": None,
                 "done": episode.done}
 
-    @app.post("/step")
-    def step(request: fastapi.Request) -> Any:
+    def advance(episode_id: Any, action: Any) -> dict[str, Any]:
+        """One step of `episode_id` with `action` ({"text": str}); `Refused` (422, 404,
+        409)."""
+        text = action.get("text") if isinstance(action, dict) else None
+        if not isinstance(text, str):
+            raise Refused(422, InputError("needs {'text': str}", field="action"))
         try:
-            body = parsed_body(request.scope)
-            if not isinstance(body, dict):
-                raise InputError("the body must be a JSON object", field="body")
-            action = body.get("action")
-            text = action.get("text") if isinstance(action, dict) else None
-            if not isinstance(text, str):
-                raise InputError("needs {'text': str}", field="action")
-            episode_id = body.get("episode_id")
             held = episodes.take(episode_id)
         except InputError as exc:
-            return error(409 if exc.field == "episode_id" else 422, exc)
+            raise Refused(409, exc) from exc
         if held is None:
-            return error(404, InputError("no open episode with this id", field="episode_id"))
+            raise Refused(404, InputError("no open episode with this id", field="episode_id"))
         episode = held.episode
         try:  # the environment sees, and the episode keeps, the action as cut
             result = episode.step(text[:config.max_action_chars])
@@ -242,13 +272,52 @@ def create_env_app(config: EnvConfig, reward: Reward | str, *, max_episodes: int
                                reason=trajectory.reason)
         return {"observation": observation, "reward": reward, "done": episode.done}
 
-    @app.get("/state")
-    def state(episode_id: str) -> Any:
+    def state_of(episode_id: Any) -> dict[str, Any]:
         episode = episodes.get(episode_id)
         if episode is None:
-            return error(404, InputError("no open episode with this id", field="episode_id"))
+            raise Refused(404, InputError("no open episode with this id", field="episode_id"))
         return {"episode_id": episode_id, "step_count": len(episode.turns), "done": episode.done}
 
+    @app.get("/health")
+    def health() -> dict[str, Any]:
+        return {"status": "ok", "environment": config.use, "episodes": len(episodes.held),
+                "max_episodes": max_episodes}
+
+    @app.get("/schema")
+    def schema() -> dict[str, Any]:
+        return SCHEMA
+
+    @app.post("/reset")
+    def reset(request: fastapi.Request) -> Any:  # sync: FastAPI runs it in a thread
+        try:
+            return start(parsed_body(request.scope))
+        except InputError as exc:
+            return error(Refused(422, exc))
+        except Refused as refused:
+            return error(refused)
+
+    @app.post("/step")
+    def step(request: fastapi.Request) -> Any:
+        try:
+            body = parsed_body(request.scope)
+            if not isinstance(body, dict):
+                raise InputError("the body must be a JSON object", field="body")
+            return advance(body.get("episode_id"), body.get("action"))
+        except InputError as exc:
+            return error(Refused(422, exc))
+        except Refused as refused:
+            return error(refused)
+
+    @app.get("/state")
+    def state(episode_id: str) -> Any:
+        try:
+            return state_of(episode_id)
+        except Refused as refused:
+            return error(refused)
+
+    add_websocket(app, start=start, advance=advance, state_of=state_of,
+                  drop=episodes.drop, bounds=bounds, max_connections=max_episodes,
+                  idle_s=idle_s)
     return app
 
 
@@ -324,11 +393,13 @@ class RemoteEnvironment:
         return Score(float(self.final_reward), self.final_reason)
 
 
-def main(argv: list[str] | None = None) -> None:
+def main(argv: list[str] | None = None, *, prog: str | None = None) -> None:
+    """The command line (`python -m integrations.env_server`, `rewards env serve`: `prog`)."""
     from rewards.config import load_yaml
 
-    parser = argparse.ArgumentParser(description="Serve environments over HTTP (OpenEnv "
-                                                 "shapes; docs/servers.md)")
+    parser = argparse.ArgumentParser(prog=prog, description="Serve environments over HTTP "
+                                     "and WebSocket (OpenEnv's routes and shapes; "
+                                     "docs/servers.md)")
     parser.add_argument("--environment", required=True, help="YAML of an environment block")
     parser.add_argument("--reward-config", required=True, help="the final reward's config")
     parser.add_argument("--host", default="127.0.0.1",
@@ -367,7 +438,7 @@ def main(argv: list[str] | None = None) -> None:
                          token=token)
     run_server(app, "environment server", host=args.host, port=args.port, routes=ROUTES,
                token=token, log_level=args.log_level, max_connections=args.max_connections,
-               max_connections_per_client=args.max_connections_per_client)
+               max_connections_per_client=args.max_connections_per_client, websockets=True)
 
 
 if __name__ == "__main__":

@@ -30,8 +30,7 @@ from integrations._common import (
     ResolvedReward,
     RewardSource,
     check_abstain_mode,
-    group_key,
-    prompt_value,
+    labelled_sample,
     raise_on_abstention,
     resolve_reward,
 )
@@ -93,15 +92,10 @@ def samples_from_queries(resolved: ResolvedReward, queries: Sequence[str],
     samples = []
     for i, query in enumerate(queries):
         prompt = prompts[i] if prompts is not None else None
-        label = labels[i] if labels is not None else None
-        domain = domains[i] if domains is not None else None
-        reference = label
-        if isinstance(label, Mapping) and "reference" in label:
-            reference = label["reference"]
-            domain = domain or label.get("domain")
-        samples.append(Sample(
-            prompt=prompt_value(prompt), completion=split_query(query, prompt, end_tokens),
-            reference=reference, domain=resolved.route(domain), group=group_key(prompt)))
+        samples.append(labelled_sample(
+            resolved, prompt, split_query(query, prompt, end_tokens),
+            labels[i] if labels is not None else None,
+            domains[i] if domains is not None else None))
     return samples
 
 

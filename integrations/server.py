@@ -1,5 +1,10 @@
 """The reward HTTP server (FastAPI + uvicorn): OpenRLHF's remote reward protocol on
-`POST /get_reward`, and `GET /health`.
+`POST /get_reward`, NeMo Gym's resources-server verify (`POST /seed_session`, `POST /verify`:
+`integrations.nemo_gym`), slime's remote reward (`POST /slime/reward`: `integrations.slime`),
+ROLL's submit and poll (`POST /roll/submit_task`, `GET /roll/task_result`:
+`integrations.roll`), and `GET /health`. Every route scores through one path (`scored`:
+micro-batched, normalized within the request, tallied, the abstain mode) and answers in its
+framework's shape; an abstention is that framework's own mask.
 
 Start it with `rewards serve --config CFG --host 127.0.0.1 --port 5000` and point OpenRLHF at
 it with `--reward.remote_url http://127.0.0.1:5000/get_reward`. OpenRLHF sends one rollout per
@@ -23,10 +28,12 @@ import logging
 from collections.abc import AsyncIterator, Sequence
 from typing import Any
 
+from integrations import nemo_gym, roll, slime
 from integrations._batcher import BatchingConfig, MicroBatcher
 from integrations._body import (
     DEFAULT_MAX_HELD_BYTES,
     MAX_DEPTH,
+    PARSED_KEY,
     BodyBounds,
     check_bounds,
     parsed_body,
@@ -36,13 +43,13 @@ from integrations._common import (
     OnConfigAbstain,
     RewardSource,
     check_abstain_mode,
+    raise_on_abstention,
     resolve_reward,
     warm_up,
 )
 from integrations._http import guard, run_server
 from integrations.openrlhf import (
     END_TOKENS,
-    RequestError,
     build_response,
     parse_request,
     samples_from_queries,
@@ -50,6 +57,7 @@ from integrations.openrlhf import (
 from rewards.deps import require
 from rewards.errors import InputError, RewardsError
 from rewards.scoring import ConfigurationAbstention
+from rewards.types import Sample, Score
 
 __all__ = ["MAX_DEPTH", "ROUTES", "TOKEN_ENV", "create_app", "serve"]
 
@@ -57,19 +65,22 @@ logger = logging.getLogger(__name__)
 
 TOKEN_ENV = "REWARDS_SERVE_TOKEN"
 """The environment variable `rewards serve` reads its shared token from (`--token`)."""
-ROUTES = ("POST /get_reward", "GET /health")
+ROUTES = ("POST /get_reward", "POST /seed_session", "POST /verify", f"POST {slime.ROUTE}",
+          f"POST {roll.SUBMIT_ROUTE}", f"GET {roll.RESULT_ROUTE}", "GET /health")
 
 
 def create_app(reward: RewardSource = None, *, batching: BatchingConfig | None = None,
                abstain_value: float = 0.0, end_tokens: Sequence[str] = END_TOKENS,
                abstain: AbstainMode = "mask", on_config_abstain: OnConfigAbstain = "raise",
-               token: str | None = None, max_held_bytes: int = DEFAULT_MAX_HELD_BYTES) -> Any:
+               token: str | None = None, max_held_bytes: int = DEFAULT_MAX_HELD_BYTES,
+               max_tasks: int = 65536) -> Any:
     """The FastAPI app scoring with `reward` (a `Reward`, a config or its path; None:
     `$REWARDS_CONFIG`). `abstain_value` is the reward sent for an abstention; `abstain` and
     `on_config_abstain` as in `integrations.openrlhf` (docs/integrations.md). `token`: every
     request must carry it (`integrations._auth`: Authorization Bearer or `access_token`).
     `max_held_bytes`: the most request-body bytes held at once by the requests read, waiting
-    for a batch or scored (`integrations._body`; one body is at most as large)."""
+    for a batch or scored (`integrations._body`; one body is at most as large), and by
+    ROLL's tasks still running; `max_tasks`: ROLL tasks held at once (`integrations.roll`)."""
     check_abstain_mode(abstain, on_config_abstain)
     check_bounds(max_held_bytes, max_held_bytes, names=("max_held_bytes", "max_held_bytes"))
     bounds = BodyBounds(max_bytes=max_held_bytes, max_held=max_held_bytes)
@@ -106,36 +117,138 @@ def create_app(reward: RewardSource = None, *, batching: BatchingConfig | None =
                 "stats": batcher.stats.as_dict(),
                 "abstained": {"rows": resolved.tally.rows, "by_cause": resolved.tally.counts()}}
 
-    @app.post("/get_reward")
-    async def get_reward(request: fastapi.Request) -> Any:
-        try:
-            body = parsed_body(request.scope)  # read and parsed off the loop by the guard
-        except InputError as exc:
-            return JSONResponse({"detail": f"body is not JSON: {exc.detail}", "field": "body"},
-                                status_code=400)
-        try:
-            queries, prompts, labels, domains = parse_request(body)
-        except RequestError as exc:
-            return JSONResponse({"detail": str(exc), "field": exc.field}, status_code=422)
-        samples = samples_from_queries(resolved, queries, prompts, labels, domains,
-                                       end_tokens=end_tokens)
+    class Failed(Exception):
+        """A request that cannot be scored: `status` and `detail` for its reply."""
+
+        def __init__(self, status: int, detail: str) -> None:
+            super().__init__(detail)
+            self.status, self.detail = status, detail
+
+    async def scored(samples: list[Sample]) -> list[Score]:
+        """One request's samples scored (micro-batched with others), normalized within the
+        request, counted in the run's tally: the one path every protocol's route takes.
+        `Failed`: 503 (infrastructure), 500 (a poison request), 422 (the run's setup, or an
+        abstention under `abstain="raise"`)."""
         try:
             scores = await batcher.score(samples)
         except RewardsError as exc:
             logger.error("scoring failed: %s", exc)
-            return JSONResponse({"detail": f"{type(exc).__name__}: {exc}"}, status_code=503)
+            raise Failed(503, f"{type(exc).__name__}: {exc}") from exc
         except Exception as exc:  # a poison request: reported to its client, server stays up
             logger.exception("scoring a request failed")
-            return JSONResponse({"detail": f"{type(exc).__name__}: {exc}"}, status_code=500)
+            raise Failed(500, f"{type(exc).__name__}: {exc}") from exc
         scores = resolved.normalize_batch(samples, scores)
         try:
             resolved.observe(samples, scores, on_config_abstain=on_config_abstain)
-            reply = build_response(resolved, scores, abstain_value=abstain_value,
-                                   abstain=abstain, samples=samples)
-        except (ConfigurationAbstention, InputError) as exc:  # the run's setup, or raise mode
-            return JSONResponse({"detail": str(exc)}, status_code=422)
+            if abstain == "raise":
+                raise_on_abstention(samples, scores)
+        except (ConfigurationAbstention, InputError) as exc:
+            raise Failed(422, str(exc)) from exc
+        return scores
+
+    def body_of(request: Any) -> Any:
+        """The parsed body; `Failed` (400) for one that is not JSON."""
+        try:
+            return parsed_body(request.scope)  # read and parsed off the loop by the guard
+        except InputError as exc:
+            raise Failed(400, f"body is not JSON: {exc.detail}") from exc
+
+    def refused(exc: Exception) -> Any:
+        if isinstance(exc, Failed):
+            field = {"field": "body"} if exc.status == 400 else {}
+            return JSONResponse({"detail": exc.detail, **field}, status_code=exc.status)
+        field = getattr(exc, "field", None)
+        return JSONResponse({"detail": str(exc), **({"field": field} if field else {})},
+                            status_code=422)
+
+    @app.post("/get_reward")
+    async def get_reward(request: fastapi.Request) -> Any:
+        try:
+            queries, prompts, labels, domains = parse_request(body_of(request))
+            samples = samples_from_queries(resolved, queries, prompts, labels, domains,
+                                           end_tokens=end_tokens)
+            scores = await scored(samples)
+        except (Failed, InputError) as exc:
+            return refused(exc)
+        reply = build_response(resolved, scores, abstain_value=abstain_value,
+                               abstain=abstain, samples=samples)
         # a JSONResponse skips FastAPI's jsonable_encoder pass over the reply (plain JSON already)
         return JSONResponse(reply)
+
+    @app.post("/seed_session")
+    async def seed_session(request: fastapi.Request) -> Any:
+        """NeMo Gym's per-rollout seed: a JSON object, answered `{}` (our verify keeps no
+        session state, so there is no session to name or take)."""
+        try:
+            if not isinstance(body_of(request), dict):
+                raise InputError("the body must be a JSON object", field="body")
+        except (Failed, InputError) as exc:
+            return refused(exc)
+        return JSONResponse({})
+
+    @app.post("/verify")
+    async def verify(request: fastapi.Request) -> Any:
+        try:
+            body = body_of(request)
+            score, = await scored([nemo_gym.sample_from_verify(resolved, body)])
+        except (Failed, InputError) as exc:
+            return refused(exc)
+        return JSONResponse(nemo_gym.verify_response(body, score, abstain_value=abstain_value,
+                                                     mask=abstain == "mask"))
+
+    @app.post(slime.ROUTE)
+    async def slime_reward(request: fastapi.Request) -> Any:
+        try:
+            sample, detail = slime.sample_from_request(resolved, body_of(request))
+            score, = await scored([sample])
+        except (Failed, InputError) as exc:
+            return refused(exc)
+        return JSONResponse(slime.reward_reply(score, abstain_value=abstain_value,
+                                               detail=detail, mask=abstain == "mask"))
+
+    tasks = roll.Tasks(max_tasks=max_tasks, keep_s=600.0, max_bytes=max_held_bytes)
+    running: set[asyncio.Task[None]] = set()  # referenced until done
+    app.state.roll_tasks = tasks
+
+    async def run_task(task_id: str, sample: Sample) -> None:
+        try:
+            score, = await scored([sample])
+            reply = roll.result_reply(score, abstain_value=abstain_value,
+                                      mask=abstain == "mask")
+        except Failed as exc:
+            reply = roll.result_reply(None, abstain_value=abstain_value, mask=True,
+                                      failure=exc.detail)
+        tasks.finish(task_id, reply)
+
+    @app.post(roll.SUBMIT_ROUTE)
+    async def roll_submit(request: fastapi.Request) -> Any:
+        try:
+            sample = roll.sample_from_submit(resolved, body_of(request))
+        except (Failed, InputError) as exc:
+            return refused(exc)
+        # what a running task holds is charged as its body was: its bytes, within the bound
+        cost = int(request.headers.get("content-length") or 0) or len(repr(sample))
+        task_id = tasks.add(cost)
+        if task_id is None:
+            return JSONResponse({"errcode": roll.BUSY, "reward_request_id": None,
+                                 "errmsg": "the server holds as many tasks as it may: "
+                                           "submit again"})
+        job = asyncio.create_task(run_task(task_id, sample))
+        running.add(job)
+        job.add_done_callback(running.discard)
+        return JSONResponse({"errcode": roll.DONE, "reward_request_id": task_id,
+                             "errmsg": "submitted"})
+
+    @app.get(roll.RESULT_ROUTE)
+    async def roll_result(request: fastapi.Request) -> Any:
+        try:  # ROLL sends its GET with a JSON body; a query parameter works too
+            body = body_of(request) if PARSED_KEY in request.scope else {}
+        except Failed as exc:
+            return refused(exc)
+        task_id = request.query_params.get("reward_request_id")
+        if isinstance(body, dict) and "reward_request_id" in body:
+            task_id = body["reward_request_id"]
+        return JSONResponse(tasks.read(task_id))
 
     return app
 

@@ -1,8 +1,11 @@
 """`rewards serve --config CFG --host 127.0.0.1 --port 5000`: the reward HTTP server.
 
 OpenRLHF's remote reward protocol on `POST /get_reward` (`query`, `prompts`, `labels` in;
-`rewards`, `scores`, `extra_logs` out) and `GET /health`. Concurrent requests are micro-batched.
-Point OpenRLHF at it with `--reward.remote_url http://HOST:PORT/get_reward`.
+`rewards`, `scores`, `extra_logs` out), NeMo Gym's `POST /seed_session` and `POST /verify`,
+slime's `POST /slime/reward` (`--rm-url`), ROLL's `POST /roll/submit_task` and
+`GET /roll/task_result`, and `GET /health` (docs/environments.md, "Every protocol").
+Concurrent requests are micro-batched. Point OpenRLHF at it with
+`--reward.remote_url http://HOST:PORT/get_reward`.
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ from rewards_cli._common import (
 
 
 def add_parser(sub: Any) -> None:
-    p = sub.add_parser("serve", help="serve a reward config over HTTP (OpenRLHF /get_reward)",
+    p = sub.add_parser("serve", help="serve a reward config over HTTP (OpenRLHF, NeMo Gym, slime, ROLL)",
                        description=__doc__,
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--config", default=None,

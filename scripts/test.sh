@@ -60,6 +60,16 @@ sys.exit(u.find_spec('lm_eval') is None)" >/dev/null 2>&1; then
     pip_install --no-deps "lm-eval==0.4.13" || exit 1
     pip_install -e ".[ifeval-reference]" || exit 1
 fi
+# 7. OpenEnv's own client for tests/protocols/test_openenv.py: openenv-core 0.3.0 without its
+#    dependencies (they include gradio, its web UI, and its CLI's tree), then fastmcp, the one
+#    its client needs at import that is not here already (`openenv.core` imports its MCP
+#    server types). Pure Python, a few MB; nothing already installed moves.
+if ! python3 -c "import openenv.core.generic_client" >/dev/null 2>&1; then
+    pip_install --no-deps "openenv-core==0.3.0" || exit 1
+    pip_install "fastmcp>=3" || exit 1
+    python3 -c "import openenv.core.generic_client" \
+        || { echo "openenv-core installed but its client does not import" >&2; exit 1; }
+fi
 export VLLM_CPU_KVCACHE_SPACE="${VLLM_CPU_KVCACHE_SPACE:-1}"  # GiB; vLLM CPU start-up needs it
 
 python3 -m pytest "$@"

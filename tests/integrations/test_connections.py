@@ -129,6 +129,10 @@ def _protocols() -> list[Any]:
 async def _app(scope: Any, receive: Any, send: Any) -> None:
     import asyncio
 
+    if scope["type"] == "websocket":  # refuses the handshake: 403
+        await receive()
+        await send({"type": "websocket.close"})
+        return
     if scope["type"] != "http":
         return
     if scope["path"] == "/slow":
@@ -139,7 +143,8 @@ async def _app(scope: Any, receive: Any, send: Any) -> None:
 
 @contextlib.contextmanager
 def _server(base: type, caps: ConnectionCaps, *, host: str = "127.0.0.1",
-            header_s: float = 30.0, keep_alive_s: float = 30.0) -> Iterator[int]:
+            header_s: float = 30.0, keep_alive_s: float = 30.0,
+            websockets: bool = False) -> Iterator[int]:
     import uvicorn
 
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
@@ -148,7 +153,8 @@ def _server(base: type, caps: ConnectionCaps, *, host: str = "127.0.0.1",
         port = probe.getsockname()[1]
     config = uvicorn.Config(_app, host=host, port=port, log_level="error", lifespan="off",
                             http=guarded_protocol(header_s, caps, base=base),
-                            timeout_keep_alive=keep_alive_s)
+                            timeout_keep_alive=keep_alive_s,
+                            ws="auto" if websockets else "none")  # as uvicorn_options
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
@@ -264,20 +270,23 @@ def test_a_connection_that_sends_nothing_is_closed_at_the_keep_alive_timeout(
 
 
 @pytest.mark.parametrize("base", _protocols())
-def test_a_websocket_upgrade_is_answered_as_http_and_leaves_no_count_behind(
-        base: type) -> None:
-    """The servers serve no websocket. Upgraded, a connection would have left the count for
-    good (its close goes to the websocket protocol, not ours): a client that upgraded as
-    many connections as its cap, and closed them, was refused ever after. The upgrade is
-    answered as plain HTTP, and the closed connections no longer count."""
+@pytest.mark.parametrize("websockets", [False, True], ids=["http-only", "websockets"])
+def test_a_websocket_upgrade_leaves_no_count_behind(base: type, websockets: bool) -> None:
+    """Upgraded, a connection's close goes to the websocket protocol, not ours: left
+    counted, a client that upgraded as many connections as its cap, and closed them, was
+    refused ever after. A server without websockets answers the upgrade as plain HTTP; one
+    with them (the environment server's /ws) upgrades, and the upgraded protocol gives the
+    place back when it closes."""
     upgrade = (b"GET /fast HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\n"
                b"Connection: Upgrade\r\nSec-WebSocket-Version: 13\r\n"
                b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n")
-    with _server(base, ConnectionCaps(total=4, per_client=2)) as port:
+    with _server(base, ConnectionCaps(total=4, per_client=2), websockets=websockets) as port:
         for _ in range(4):
             with _connect(port) as sock:
                 sock.sendall(upgrade)
-                assert sock.recv(4096).startswith(b"HTTP/1.1 200")
+                # the test app accepts no websocket: upgraded, the handshake is refused (403)
+                assert sock.recv(4096).startswith(b"HTTP/1.1 403" if websockets
+                                                  else b"HTTP/1.1 200")
         time.sleep(0.3)
         held = [_connect(port) for _ in range(2)]
         assert all(_answer(sock).startswith(b"HTTP/1.1 200") for sock in held)

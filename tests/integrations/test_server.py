@@ -232,7 +232,10 @@ def test_a_token_guards_the_reward_server(math_config: Path) -> None:
                             ready_path=f"/health?access_token={token}")
     try:
         started = guarded.output()  # the start-up line: where, routes, the token, the bounds
-        assert f"rewards serve: serving {guarded.url} (POST /get_reward, GET /health); " \
+        from integrations.server import ROUTES
+
+        routes = ", ".join(ROUTES)  # OpenRLHF, NeMo Gym, slime, ROLL, /health
+        assert f"rewards serve: serving {guarded.url} ({routes}); " \
                "token required" in started and "64 MiB held at once" in started, started
         query, prompt, label = as_openrlhf(example_rows()[0])
         body = {"query": [query], "prompts": [prompt], "labels": [label]}

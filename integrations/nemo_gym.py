@@ -1,0 +1,97 @@
+"""NeMo Gym: a resources server's verify protocol, served by `rewards serve`.
+
+NeMo Gym (`nemo_gym/base_resources_server.py`, `SimpleResourcesServer`) calls a resources
+server's `POST /seed_session` once per rollout, then `POST /verify` with the rollout:
+
+    {"responses_create_params": {"input": str | [{"role", "content", ...}], ...},
+     "response": {"output": [{"type": "message", "role": "assistant",
+                              "content": [{"type": "output_text", "text": ...}]}, ...]},
+     "expected_answer": ..., ...}
+
+and reads the reply as a `BaseVerifyResponse` (the request echoed, plus `reward`: float) or a
+`BaseMultiRewardVerifyResponse` (plus `reward_components`: {name: float}); a rollout record
+with `mask_sample: true` is left out of the loss. The completion is the text of the
+response's `output_text` parts of its `message` items, joined (as NeMo Gym's math servers
+read it); tool calls and reasoning items are not part of it. The reference is the first of
+`expected_answer`, then the columns every adapter tries (`integrations._common.
+REFERENCE_COLUMNS`), read by the one label rule (`labelled_sample`); `domain` picks the
+config domain.
+
+Our verify is stateless: `/seed_session` holds nothing (it answers `{}`), so there is no
+session a client could name or take from another. An abstention (`abstain="mask"`) sets
+`mask_sample: true` with `reward` = the abstain value; `zero` leaves it false."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from integrations._common import REFERENCE_COLUMNS, ResolvedReward, labelled_sample
+from rewards.errors import InputError
+from rewards.types import Sample, Score
+
+__all__ = ["REFERENCE_FIELDS", "completion_of", "sample_from_verify", "verify_response"]
+
+REFERENCE_FIELDS = ("expected_answer", *REFERENCE_COLUMNS)
+"""The verify request's fields tried, in order, for the reference."""
+
+
+def _text(content: Any, kinds: tuple[str, ...]) -> str:
+    """The text of a message's content: a string, or the `text` of its parts of `kinds`."""
+    if isinstance(content, str):
+        return content
+    if not isinstance(content, Sequence):
+        return ""
+    return "".join(part["text"] for part in content if isinstance(part, Mapping)
+                   and part.get("type") in kinds and isinstance(part.get("text"), str))
+
+
+def completion_of(response: Any) -> str:
+    """The completion of a Responses API `response`: its `message` items' `output_text`
+    parts, joined. `InputError` (field `response.output`) when it has no output list."""
+    output = response.get("output") if isinstance(response, Mapping) else None
+    if not isinstance(output, list):
+        raise InputError("needs the Responses API output list", field="response.output")
+    return "".join(_text(item.get("content"), ("output_text",)) for item in output
+                   if isinstance(item, Mapping) and item.get("type", "message") == "message")
+
+
+def _prompt(params: Any) -> str | list[dict[str, Any]]:
+    """The prompt of `responses_create_params.input`: text, or chat messages as plain
+    `{"role", "content"}` text."""
+    given = params.get("input") if isinstance(params, Mapping) else None
+    if isinstance(given, str):
+        return given
+    if not isinstance(given, list):
+        raise InputError("needs an input (text or messages)",
+                         field="responses_create_params.input")
+    return [{"role": str(m.get("role", "user")),
+             "content": _text(m.get("content"), ("input_text", "output_text", "text"))}
+            for m in given if isinstance(m, Mapping) and "role" in m]
+
+
+def sample_from_verify(resolved: ResolvedReward, body: Any) -> Sample:
+    """The `Sample` of a `/verify` body; `InputError` naming the field."""
+    if not isinstance(body, Mapping):
+        raise InputError("the body must be a JSON object", field="body")
+    prompt = _prompt(body.get("responses_create_params"))
+    completion = completion_of(body.get("response"))
+    label = next((body[name] for name in REFERENCE_FIELDS if name in body), None)
+    domain = body.get("domain")
+    if domain is not None and not isinstance(domain, str):
+        raise InputError("must be a string", field="domain")
+    return labelled_sample(resolved, prompt, completion, label, domain)
+
+
+def verify_response(body: Mapping[str, Any], score: Score, *, abstain_value: float,
+                    mask: bool) -> dict[str, Any]:
+    """NeMo Gym's `BaseMultiRewardVerifyResponse` for `score`: the request echoed, `reward`,
+    `reward_components` (each numeric part), `mask_sample` (an abstention, when `mask`), and
+    `reason`."""
+    abstained = score.value is None
+    return {**body,
+            "reward": abstain_value if abstained else float(score.value),  # type: ignore[arg-type]
+            "reward_components": {name: float(v) for name, v in score.parts.items()
+                                  if isinstance(v, (int, float))},
+            "mask_sample": abstained and mask,
+            "reason": score.reason}
