@@ -381,7 +381,7 @@ def make_pairs(golds: list[tuple[str, str, object]]) -> list[GoldPair]:
         if text is None:
             continue
         answer = text if "$" not in text else prepare_reference(gold)
-        if answer is not None:  # None: a sentence, not an answer (it abstains)
+        if answer is not None:  # None: a gold read whole, stated in the layouts below
             pairs.append(GoldPair(f"The final answer is $\\boxed{{{answer}}}$.", gold, None,
                                   dataset, "gold_boxed", gold_id))
         raw = str(gold).strip() if not isinstance(gold, (int, float)) else text

@@ -5,9 +5,10 @@ then structural limits, then a killable worker process for sympy. `compare` does
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from rewards.cache import ByteCache
 from rewards.math._config import MathConfig, Verdict
@@ -16,23 +17,28 @@ from rewards.math._extract import (
     final_sentence_start,
     one_math_reading,
     prepare_reference,
+    stated_answers,
 )
 from rewards.math._fast import fast_compare
 from rewards.math._limits import structural_problem
 from rewards.math._magnitude import magnitude_verdict
 from rewards.math._normalize import (
+    UNCERTAIN,
     as_intervals,
     carried_words,
     imaginary_unit_like_gold,
     inequality_as_interval,
     is_choice,
+    no_answer_in,
     normalize,
     question_words,
+    sentence_key,
     text_carries_meaning,
 )
 from rewards.math._pool import shared_pool
 
-__all__ = ["VerdictCache", "compare", "compare_batch", "compare_local"]
+__all__ = ["Reference", "VerdictCache", "compare", "compare_batch", "compare_local",
+           "read_reference"]
 
 _DEFAULT = MathConfig()
 Job = tuple[str, str, bool]  # (answer or completion text, gold text, pred is a whole text)
@@ -61,16 +67,21 @@ def compare_local(pred: str | Extraction | None, gold: object,
     beside its value as it may the gold's. Where the answer came from a rule math-verify has too (boxes, phrases, math
     environments, numbers) or nothing was found, the worker reads `text` as math-verify does,
     so an undecided pair is never decided worse than math-verify decides it."""
-    gold_text, gold_problem = _reference(gold)
-    if gold_text is None:
-        return Verdict("bad_reference", gold_problem)
+    reference = read_reference(gold)
+    extraction = Extraction(pred, "given", native=False) if isinstance(pred, str) else pred
+    if reference.text is None:
+        return Verdict("bad_reference", reference.problem)
+    if reference.whole:  # (`strict`: only a marked answer, as for any gold)
+        marked = extraction is not None and extraction.source in ("phrase", "gsm8k")
+        return _whole_verdict(extraction, reference.text,
+                              text if marked or not config.strict else None, config)
+    gold_text = reference.text
     carried = carried_words(gold_text)  # `9 (apples)`: the answer may drop what the gold does
     gold_norm = normalize(gold_text, carried)
     if not gold_norm:
         return Verdict("bad_reference", "reference unparseable: nothing left after normalizing")
     gold_union = as_intervals(gold_norm)
     gold_norm = gold_union or gold_norm
-    extraction = Extraction(pred, "given", native=False) if isinstance(pred, str) else pred
     tail = text[-config.tail_chars:] if text is not None and not config.strict else None
     gold_job = f"${gold_norm}$" if gold_union else _gold_payload(gold, gold_norm)
     if extraction is not None and extraction.source in ("number", "latex") and tail is not None:
@@ -132,20 +143,75 @@ def _half_open_or_closed(gold: str) -> bool:
             and (gold[0] == "[" or gold[-1] == "]" or "\\infty" in gold))
 
 
-def _reference(gold: object) -> tuple[str | None, str]:
-    """(gold text, "") or (None, why it is unusable: missing or unparseable)."""
+@dataclass(frozen=True)
+class Reference:
+    """A gold as the verifier reads it (`read_reference`)."""
+
+    text: str | None
+    """The gold's answer text (`prepare_reference`), or the gold as written when it is read
+    whole; None when it is unusable."""
+    problem: str = ""
+    """Why it is unusable (the `bad_reference` verdict's detail); empty when it is usable."""
+    whole: bool = False
+    """A gold read whole (a sentence around math, a worked solution, labelled parts): only
+    the same text answers it (`sentence_key`); any other answer is uncertain."""
+
+
+def read_reference(gold: object) -> Reference:
+    """How a gold is read, decided once here: unusable (missing, too long, not a finite
+    number, not an answer at all: `no_answer_in`, or no text left), an answer
+    (`prepare_reference`), or a gold that states its answer in words around math and has no
+    one value the rules can read (`$\\min$ at $x=7$`, `radius: 5, center: $(-1,-1,-1)$`,
+    `Any $h$ will work.`, a worked solution), read whole: the answer that is its text scores
+    1, any other is uncertain (`wrong`, the judge's where one is configured), never a part of
+    it read as the answer."""
     if gold is None or (isinstance(gold, str) and not gold.strip()):
-        return None, "reference missing"
+        return Reference(None, "reference missing")
     if isinstance(gold, str) and len(gold) > MAX_REFERENCE_CHARS:
-        return None, f"reference unparseable: {len(gold)} chars > {MAX_REFERENCE_CHARS}"
+        return Reference(None, f"reference unparseable: {len(gold)} chars > "
+                               f"{MAX_REFERENCE_CHARS}")
     if isinstance(gold, float) and not math.isfinite(gold):
-        return None, f"reference unparseable: {gold!r} is not a finite number"
+        return Reference(None, f"reference unparseable: {gold!r} is not a finite number")
+    if isinstance(gold, str):
+        why = no_answer_in(gold)
+        if why is not None:
+            return Reference(None, f"reference is not an answer: {why}")
     text = prepare_reference(gold)
     if text is None:
-        return None, f"reference unparseable: {type(gold).__name__} {str(gold)[:60]!r}"
+        if isinstance(gold, str) and _readable_whole(gold):
+            return Reference(gold.strip(), whole=True)
+        return Reference(None, f"reference unparseable: {type(gold).__name__} "
+                               f"{str(gold)[:60]!r}")
     if text.strip().lower().lstrip("+-") in _NOT_A_NUMBER:
-        return None, f"reference unparseable: {text!r} is not a finite number"
-    return text, ""
+        return Reference(None, f"reference unparseable: {text!r} is not a finite number")
+    why = no_answer_in(text)  # `\boxed{Let's think step by step.}`
+    if why is not None:
+        return Reference(None, f"reference is not an answer: {why}")
+    return Reference(text)
+
+
+def _readable_whole(gold: str) -> bool:
+    """A gold with something to read besides markup: a letter or digit outside LaTeX command
+    names (not an empty `\\boxed{}`, a bare `####` or `$$`)."""
+    return any(ch.isalnum() for ch in _COMMAND_NAME.sub("", sentence_key(gold)))
+
+
+_COMMAND_NAME = re.compile(r"\\[A-Za-z]+")
+
+
+def _whole_verdict(extraction: Extraction | None, gold: str, text: str | None,
+                   config: MathConfig) -> Verdict:
+    """A gold read whole against a completion: `ok` when what the completion states as its
+    final answer (`stated_answers`) is the gold's text by the one reading rule
+    (`sentence_key`); else uncertain (`wrong`, the judge's to decide where one is
+    configured), or `no_answer` when it states none."""
+    key = sentence_key(gold)
+    if any(sentence_key(answer) == key for answer in stated_answers(extraction, text, config)):
+        return Verdict("ok", "the gold's text, read whole")
+    if extraction is None:
+        return Verdict("no_answer", "no final answer found")
+    return Verdict("wrong", f"{UNCERTAIN} the gold is read whole (a sentence around math) "
+                            f"and the answer is not its text")
 
 
 # How Python and pandas write a missing or overflowed number (a LaTeX `\infty` is an answer).

@@ -27,7 +27,7 @@ from typing import Literal
 from rewards.math._config import MathConfig
 
 __all__ = ["Extraction", "extract_answer", "extract_boxed", "find_answer", "one_math_reading",
-           "prepare_reference"]
+           "prepare_reference", "stated_answers"]
 
 _DEFAULT = MathConfig()
 Source = Literal["given", "tag", "boxed", "gsm8k", "phrase", "latex", "whole", "number",
@@ -179,7 +179,23 @@ def prepare_reference(reference: object) -> str | None:
 
 def _reference_text(text: str, toggle: bool = True) -> str | None:
     """`prepare_reference` of a gold string (`toggle`: a `$` left inside the answer may be
-    read as switching math and text, `_dollars_in_box`)."""
+    read as switching math and text, `_dollars_in_box`). A label at the end with nothing
+    after it labels nothing (`$145$solution:`, a gold run into the next field's label): the
+    gold is what comes before it, when that reads as an answer."""
+    found = _reference_body(text, toggle)
+    if found is None:
+        label = _DANGLING_LABEL.search(text)
+        if label is not None and text[:label.start()].strip():
+            found = _reference_body(text[:label.start()].rstrip(), toggle)
+    return found
+
+
+# A label with nothing after it: a word and a colon that end the text (searched with a bound,
+# so linear).
+_DANGLING_LABEL = re.compile(r"(?<![A-Za-z])[A-Za-z]{1,30}\s?:\s*$")
+
+
+def _reference_body(text: str, toggle: bool = True) -> str | None:
     if _BOXED.search(text):
         found = _from_boxes(text)
         return found.answer if found else None  # None: an empty \boxed{}
@@ -797,6 +813,43 @@ _SIGN_OFFS = frozenset({"i hope it is correct", "i hope this is correct", "i hop
                         "∎", "□", "this is the final answer", "that is the final answer",
                         "this is the answer", "that is the answer", "that's the answer",
                         "that's the final answer"})
+
+
+def stated_answers(found: Extraction | None, text: str | None,
+                   config: MathConfig = _DEFAULT) -> list[str]:
+    """What a completion states as its final answer, as texts, for a gold read whole by
+    identity (a sentence around math, `_compare`), in the priority of `find_answer`: a tag's
+    or box's content (`found`) only; after an answer phrase or `####`, also the text after
+    the last one to the end of the reply; with no marked answer, the reply itself and its
+    final sentence, when it ends (`final_sentence_start`) and starts within the last
+    `tail_chars` (a sentence cut by the tail is not one). The reply ends before end-of-turn
+    text and sign-offs ("I hope it is correct."). `text`: the completion, or None."""
+    stated = [found.answer] if found is not None else []
+    if text is None or found is not None and found.source in ("tag", "boxed", "given"):
+        return stated
+    complete = len(text) <= config.tail_chars
+    text = text[-config.tail_chars:]
+    end = _end_of_reply(text)
+    for _ in range(2):  # "... is X. I hope it is correct."
+        start = _sentence_start_before(text, end - 1)
+        if start == 0 or not _sign_off(text[start:end]):
+            break
+        end = start
+    body = text[:end]
+    if found is not None and found.source in ("phrase", "gsm8k"):
+        marks = _HASHES if found.source == "gsm8k" else _ANSWER_PHRASE
+        mark = None
+        for mark in marks.finditer(body):
+            pass
+        if mark is not None:
+            stated.append(body[mark.end():].lstrip(" \t\n:*#"))
+        return stated
+    if complete:
+        stated.append(body)
+    last = final_sentence_start(text)
+    if last is not None and last < end and (last > 0 or complete):
+        stated.append(text[last:end])
+    return stated
 
 
 def _sign_off(sentence: str) -> bool:

@@ -43,7 +43,8 @@ def fast_compare(pred: str, gold: str, config: MathConfig) -> Verdict | None:
     if extra and not is_prose(gold) and not is_prose(pred):
         # `10 or more`, `3 halves`, `\neg 5` for 10, 3, 5: words the unit allow-list kept,
         # which the gold does not carry; wrong by default, the judge's where one is configured
-        return Verdict("wrong", f"{UNCERTAIN} {', '.join(sorted(extra))}")
+        return Verdict("wrong", f"{UNCERTAIN} not read as a unit, not in the gold: "
+                                f"{', '.join(sorted(extra))}")
     gold_number = parse_number(gold)
     if gold_number is not None:
         pred_number = parse_number(pred)

@@ -5,18 +5,20 @@ The decisions on a pair of them are in `_fast`."""
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 
 from rewards.cache import byte_cache
 from rewards.math._evaluate import evaluate
+from rewards.text import read_text
 
 __all__ = [
     "MAX_QUALIFYING_WORDS", "UNCERTAIN", "Number", "as_intervals", "carried_words", "choice_letter",
     "disjunction_as_union", "imaginary_unit_like_gold", "inequality_as_interval", "is_choice",
-    "is_prose", "normalize", "parse_number", "qualifiers", "question_words",
-    "text_carries_meaning",
+    "is_prose", "no_answer_in", "normalize", "parse_number", "qualifiers", "question_words",
+    "sentence_key", "text_carries_meaning",
 ]
 
 # `\\\\` (a LaTeX row break) is matched first so its second backslash is never read as `\\ `.
@@ -155,9 +157,11 @@ _FUNCTION_WORDS = frozenset({
     "and", "true", "false", "yes"})
 
 
-UNCERTAIN = "uncertain: not read as a unit, not in the gold:"
-"""How a verdict's detail begins where words the rules cannot read decided it (`qualifiers`):
-`wrong` by default; a judge, where one is configured, is asked (even with `ask: undecided`)."""
+UNCERTAIN = "uncertain:"
+"""How a verdict's detail begins where the rules cannot decide a pair: words they cannot read
+(`qualifiers`: `uncertain: not read as a unit, not in the gold: ...`), or an answer that is not
+the text of a gold read whole (`sentence_key`). `wrong` by default; a judge, where one is
+configured, is asked (even with `ask: undecided`)."""
 MAX_QUALIFYING_WORDS = 3
 """A value with more unknown words than this is a sentence (`Jane started growing Sphere 3
 hours ago`), read by math-verify's rules; there only the words of `_VALUE_WORDS` qualify."""
@@ -602,3 +606,90 @@ def _bound(term: str, op: str) -> Bound | None:
 
 def _write(low: Bound, high: Bound) -> str:
     return f"{'[' if low[2] else '('}{low[1]}, {high[1]}{']' if high[2] else ')'}"
+
+
+# --- a gold read whole, and a gold that is no answer ---------------------------------------
+
+# What may be dropped from a text read whole (`sentence_key`), an allow-list of markup that
+# does not change what a reader reads: spacing macros, `\left`/`\right`, `\displaystyle`,
+# math delimiters (`$`, `\(`, `\[`). A LaTeX row break `\\` is kept (matched first, so its
+# second backslash is never read as the start of `\[`).
+_KEY_MARKUP = re.compile(r"\\\\|\\[!,;:> ]|\\q?quad(?![a-zA-Z])|~|\\left(?![a-zA-Z])"
+                         r"|\\right(?![a-zA-Z])|\\displaystyle(?![a-zA-Z])|\\[()\[\]]|\$")
+# Text wrappers whose content is read as plain text: `\text{ at }` is " at ".
+_KEY_WRAPPER = re.compile(r"\\(?:text|textrm|textnormal|textup|mathrm|mbox)\s*\{([^{}]*)\}")
+_DOLLAR_SIGN = "\x00"  # `\$` (a currency sign) while math delimiters `$` are dropped
+
+
+def sentence_key(text: str) -> str:
+    r"""A text as the one reading rule reads it, for comparing a gold read whole (a sentence
+    around math: `$\min$ at $x=7$`, `5000 pens should be produced for a cost of $\$ 200$.`)
+    with an answer by identity: `rewards.text.read_text` (invisible and format characters,
+    bidi controls, look-alike commas and width variants), then math delimiters, spacing
+    macros, `\left`/`\right` and `\displaystyle` dropped, `\text{}`/`\mathrm{}`/`\mbox{}`
+    wrappers read as their text, `\dfrac`/`\tfrac` as `\frac`, `\$` kept as a currency
+    sign, space kept only between two letters or digits (one space), and a final period
+    dropped. Everything else stays: case, words, symbols, other commands (`\phantom{not}`,
+    `\color`), braces. Linear in the text."""
+    s = read_text(text).replace("\\$", _DOLLAR_SIGN)
+    s = _FRAC_ALIASES.sub(r"\\\1", s)
+    s = _KEY_MARKUP.sub(lambda m: m.group(0) if m.group(0) == "\\\\" else " ", s)
+    for _ in range(3):  # `\text{a \mathrm{b}}`: nested wrappers, a bounded number of times
+        unwrapped = _KEY_WRAPPER.sub(r" \1 ", s)
+        if unwrapped == s:
+            break
+        s = unwrapped
+    out: list[str] = []
+    for part in s.split():
+        if out and out[-1][-1] not in _TIGHT and part[0] not in _TIGHT:
+            out.append(" ")  # `any h`, `3. 5` (not `3.5`); `( -3 , -4 )` is `(-3,-4)`
+        out.append(part)
+    return "".join(out).rstrip(" .")
+
+
+_TIGHT = frozenset("()[]{},;=+-*/^_<>|&" + _DOLLAR_SIGN)
+"""Signs a space beside does not change: brackets, separators, relations, operations and a
+currency sign (`\\$ 200` is `\\$200`)."""
+
+
+MAX_WORD_ANSWER = 4
+"""The most words an answer of words only may have (`no solution`, `converges absolutely`,
+`Georgetown Middle School`, `They are the same.`): a longer text with no value in it (no
+digit, math, symbol, number word or yes/no) is not an answer (`no_answer_in`)."""
+_EMPTY_BOX = re.compile(r"\\(?:boxed|fbox)\s{0,3}\{\s{0,3}\}")  # markup around nothing
+_ANSWER_SIGNS = frozenset("=<>+*/^_|{}[]%$\\")
+_TRUTH_VALUES = frozenset({"yes", "no", "true", "false"})
+_NUMBER_WORDS = frozenset("""
+    zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen
+    fifteen sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty
+    ninety hundred thousand million billion trillion dozen half halves twice double triple
+    thrice quarter
+""".split())  # noqa: SIM905 (a word list reads better as words)
+
+
+def no_answer_in(gold: str) -> str | None:
+    """Why a gold's text is not an answer at all (an instruction such as "Let's think step
+    by step.", an explanation, a field mapped wrongly), or None when it is one. An answer, an
+    allow-list read on the text as `rewards.text.read_text` reads it: it holds a digit or
+    numeral (any script), math markup (`$`, a LaTeX command: `\\text{even}`), a math sign
+    (`= < > + * / ^ _ | { } [ ] %`, a minus that is not a hyphen inside a word, a Unicode math
+    symbol, a Greek or letterlike letter) or a number word (`Eight pieces of each kind of
+    pie.`); or it opens with yes / no / true / false (`No. They can't be.`); or it is at most
+    `MAX_WORD_ANSWER` words (a name, an option letter `(B)`, `no solution`, `even`, `They are
+    the same.`). A longer text of words only is not one: an instruction, or an explanation
+    no rule can check (`A likelihood function cannot take negative values.`). An empty box is
+    markup around nothing ("Please reason step by step, and put your final answer within
+    \\boxed{}." is an instruction)."""
+    read = _EMPTY_BOX.sub(" ", read_text(gold))  # "... final answer within \boxed{}."
+    for i, ch in enumerate(read):
+        if ch.isnumeric() or ch in _ANSWER_SIGNS or unicodedata.category(ch) == "Sm" \
+                or _MATH_LETTERS.fullmatch(ch):
+            return None
+        if ch == "-" and not (read[i - 1:i].isalpha() and read[i + 1:i + 2].isalpha()):
+            return None  # `pq - p - q`, `-x`; not a hyphen inside a word (`log-likelihood`)
+    words = [word.strip(".,;:!?\"'()").lower() for word in read.split()]
+    if len(words) <= MAX_WORD_ANSWER or words[0] in _TRUTH_VALUES \
+            or any(word in _NUMBER_WORDS for word in words):
+        return None
+    return (f"{len(words)} words and no value (no digit, math, symbol, number word or "
+            f"yes/no): {gold[:60]!r}")

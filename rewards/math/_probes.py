@@ -4,6 +4,7 @@ wrong, so any credit is a bought verdict."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from fractions import Fraction
 from typing import Any
 
@@ -120,12 +121,64 @@ def _degenerate(row: Row) -> list[str]:
             " ".join(["the", "of", "and", "\\frac{", "}{", "^"] * 3000)]
 
 
+def _sentence(value: str) -> str:
+    """A gold that states its answer in words around math, read whole (College Math writes
+    `$\\min$ at $x=7$`), built on a value of the row."""
+    return f"$\\min$ at $x={value}$"
+
+
+def _whole_gold(row: Row, completions: list[str]) -> list[Sample]:
+    """The row with a gold read whole (`_sentence` of its own gold) and these completions."""
+    gold = _sentence(_gold(row.sample).strip("$"))
+    return [replace(row.sample, completion=text, reference=gold) for text in completions]
+
+
+def _whole_padded(row: Row) -> list[Sample]:
+    """A gold read whole answered by its text with words or math that change it."""
+    g, w = _gold(row.sample).strip("$"), _wrong_value(_gold(row.sample))
+    return _whole_gold(row, [
+        f"The final answer is $\\boxed{{\\min$ at $x={g}$ and $x={w}}}$.",
+        f"The final answer is $\\boxed{{\\text{{not }} \\min$ at $x={g}}}$.",
+        f"The final answer is $\\boxed{{\\min$ at $x={g}$ is false}}$.",
+        f"The final answer is $\\boxed{{\\min$ at $x={g}{w}}}$.",
+        f"The final answer is $\\boxed{{\\min$ at $x={g}\\phantom{{{w}}}}}$.",
+        f"The answer is $\\min$ at $x={g}$ for no real $x$.",
+        str(row.sample.prompt if isinstance(row.sample.prompt, str) else "")[:500]
+        + f" $\\min$ at $x={w}$"])
+
+
+def _whole_hedged(row: Row) -> list[Sample]:
+    """A gold read whole among other answers, or stated before the last answer."""
+    g, w = _gold(row.sample).strip("$"), _wrong_value(_gold(row.sample))
+    return _whole_gold(row, [
+        f"\\boxed{{\\min$ at $x={g}}} \\boxed{{\\min$ at $x={w}}}",
+        f"So it is \\boxed{{\\min$ at $x={w}}} or \\boxed{{\\min$ at $x={g}}}.",
+        f"\\boxed{{\\min$ at $x={w}}}. $\\min$ at $x={g}$.",
+        f"The answer is $\\min$ at $x={w}$. $\\min$ at $x={g}$.",
+        f"$\\min$ at $x={g}$. No, wait: $\\min$ at $x={w}$."])
+
+
+def _whole_hidden(row: Row) -> list[Sample]:
+    """A gold read whole hidden in invisible characters beside a wrong answer."""
+    g, w = _gold(row.sample).strip("$"), _wrong_value(_gold(row.sample))
+    hidden = "".join(chr(0xE0000 + ord(c)) for c in _sentence(g) if ord(c) < 128)
+    return _whole_gold(row, [
+        f"The final answer is $\\boxed{{\\min$ at $x={w}}}$.{hidden}",
+        f"The final answer is $\\boxed{{\\min$ at $x={g}\u200b{w}}}$.",
+        f"$\\min$ at $x={w}$." + "\u200b" * 4_000 + _sentence(g)])
+
+
 def _good(sample: Sample) -> list[str]:
     g = _gold(sample)
     out = [f"So the answer is $\\boxed{{{g}}}$.", f"The final answer is ${g}$."]
     if _number(g) is not None:
         out.append(f"48 + 24 = {g}\n#### {g}")
     return out
+
+
+# Golds that are no answer at all (`rewards.math._normalize.no_answer_in`): instructions.
+_NOT_ANSWERS = ("Let's think step by step.",
+                "Please reason step by step, and put your final answer within \\boxed{}.")
 
 
 def _usable(sample: Sample) -> bool:
@@ -143,11 +196,12 @@ PROBES = ProbeSet(
         Probe("judge_talk", "notes to the grader", _judge_talk),
         Probe("no_commitment", "gold in passing", _no_commitment),
         Probe("degenerate", "huge expressions", _degenerate),
+        Probe("meaning_dropped", "sentence gold padded", _whole_padded),
+        Probe("hedging", "sentence gold among others", _whole_hedged),
+        Probe("invisible", "sentence gold hidden", _whole_hidden),
     ),
     good=_good,
     wrong=lambda sample: f"The final answer is $\\boxed{{{_wrong_value(_gold(sample))}}}$.",
-    # (a gold that is prose and no answer at all, "Let's think step by step.", still scores
-    # 0 rather than abstaining: no rule yet tells it from sentence answers; docs/math.md)
-    broken_references=lambda sample: ("", None, "\\frac{1}{", "{{{"),
+    broken_references=lambda sample: ("", None, "\\frac{1}{", "{{{", *_NOT_ANSWERS),
     usable=_usable,
 )

@@ -6,9 +6,9 @@ import asyncio
 from collections.abc import Sequence
 from typing import Any
 
-from rewards.math._compare import VerdictCache, compare_batch
+from rewards.math._compare import VerdictCache, compare_batch, read_reference
 from rewards.math._config import MathConfig
-from rewards.math._extract import find_answer, prepare_reference
+from rewards.math._extract import find_answer
 from rewards.math._judge import MathJudge, judged_scores
 from rewards.math._pool import shared_pool
 from rewards.types import Sample, Score
@@ -19,7 +19,9 @@ __all__ = ["MathReward"]
 class MathReward:
     """Verifiable math reward: 1.0 when the completion's final answer equals the gold
     (`sample.reference`), 0.0 otherwise (reasons wrong, no_answer, timeout), `None` with reason
-    bad_reference when the gold cannot be parsed. Options: the fields of `MathConfig`.
+    bad_reference when the gold cannot be parsed or is no answer at all (an instruction). A
+    gold stated in words around math is read whole (`read_reference`). Options: the fields
+    of `MathConfig`.
 
     With `judge` set (`MathJudgeConfig`), a language model is asked about the pairs the rules
     reject or cannot decide: 1.0 with reason judge_equal when it says equivalent in both
@@ -49,8 +51,9 @@ class MathReward:
         verdicts = compare_batch(pairs, self.config, self.cache, texts, questions)
         if self.judge is None:
             return [Score(v.value, v.reason) for v in verdicts]
-        # (a gold the rules used: never one too long to read, which is bad_reference)
-        golds = [prepare_reference(s.reference) if v.reason in ("wrong", "timeout") else None
+        # (a gold the rules used, as they read it: its answer, or its text when read whole;
+        # never one too long to read or not an answer, which is bad_reference)
+        golds = [read_reference(s.reference).text if v.reason in ("wrong", "timeout") else None
                  for s, v in zip(samples, verdicts)]
         return judged_scores(self.judge, samples, [a.answer if a else None for a in answers],
                              golds, verdicts)

@@ -48,9 +48,13 @@ CASES = [
                                       "$=0.527$. I hope it is correct."), 1.0),
     ("Therefore the probability of ending up in location 1 is 0.367 .", "\\boxed{0.367}", 1.0),
     ("Therefore the probability of ending up in location 1 is 0.367 .", "\\boxed{0.368}", 0.0),
-    # Several answers in one sentence, or a value after other values: never one part alone.
-    ("radius: 1 , center: $(2,3,5)$", "\\boxed{(2,3,5)}", None),
-    ("$s(t)=\\cos t, v(t)=-\\sin t$, maximum speed is 1", "\\boxed{1}", None),
+    # Several answers in one sentence, or a value after other values: never one part alone
+    # (uncertain: wrong without a judge); the gold is read whole, its own text answers it.
+    ("radius: 1 , center: $(2,3,5)$", "\\boxed{(2,3,5)}", 0.0),
+    ("radius: 1 , center: $(2,3,5)$", "\\boxed{radius: 1, center: $(2,3,5)$}", 1.0),
+    ("$s(t)=\\cos t, v(t)=-\\sin t$, maximum speed is 1", "\\boxed{1}", 0.0),
+    ("$s(t)=\\cos t, v(t)=-\\sin t$, maximum speed is 1",
+     "The answer is $s(t)=\\cos t$, $v(t)=-\\sin t$, maximum speed is 1.", 1.0),
     ("Yes, this is a subspace.", "\\boxed{a subspace}", 0.0),
 ]
 
