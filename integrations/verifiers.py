@@ -43,7 +43,8 @@ functions. The domain of a rollout is `info["domain"]`, else the config's only d
 
 Both APIs need a float from every reward, so an abstention cannot be left out:
 `abstain="mask"` (the default) raises a `ConfigError` naming the cause (verifiers 0.4 records
-it on the trace as a failed rollout), so that an abstention never trains as 0 unasked;
+it on the trace as a failed rollout; the classic Rubric, which scores a raising function 0.0,
+re-raises it once it has scored: see `rubric`), so that an abstention never trains as 0 unasked;
 `abstain="zero"` scores it `abstain_value` (default 0.0); `abstain="raise"` raises an
 `InputError` naming the sample.
 """
