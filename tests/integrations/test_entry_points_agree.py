@@ -197,17 +197,14 @@ def _openrlhf(name: str, config: Path) -> list[Outcome]:
     return [(None if v is None else round(v, 5), c) for v, c in _openrlhf_reply(plain)]
 
 
-def _server(name: str, config: Path) -> list[Outcome]:
-    pytest.importorskip("fastapi", reason="the server needs pip install -e '.[server]'")
-    from fastapi.testclient import TestClient
-
-    from integrations.server import create_app
+def _server(name: str, url: str) -> list[Outcome]:
+    """`rewards serve` (a subprocess), asked as OpenRLHF asks it."""
+    import httpx
 
     rows = _rows(name)
     body = {"query": [p + c for p, c, *_ in rows], "prompts": [p for p, *_ in rows],
             "labels": [g for *_, g, _ in rows], "domains": [d for *_, d in rows]}
-    with TestClient(create_app(config)) as client:
-        reply = client.post("/get_reward", json=body)
+    reply = httpx.post(f"{url}/get_reward", json=body, timeout=60)
     assert reply.status_code == 200, reply.text
     return _openrlhf_reply(reply.json())
 
@@ -310,55 +307,65 @@ def _verifiers_classic(name: str, config: Path, tmp_path: Path) -> list[Outcome]
             for r in result["results"]]
 
 
-# ---- Celery: a real worker per config --------------------------------------------------------
+# ---- the servers: a `rewards serve` and a real Celery worker per config ----------------------
 
 @pytest.fixture(scope="module")
-def celery_clients(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
-    """A `rewards worker` per config (started together), and a client for each."""
+def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, tuple[Path, str, Any]]]:
+    """Per config: its file, the URL of a `rewards serve` on it, and a Celery client of a
+    `rewards worker` on it (the workers boot while the servers start)."""
+    pytest.importorskip("fastapi", reason="the server needs pip install -e '.[server]'")
     pytest.importorskip("celery", reason="needs the celery extra: pip install -e '.[celery]'")
     sys.path.insert(0, str(REPO / "tests" / "celery"))
     from celery_cluster import REDIS_URL, make_cluster, reachable  # type: ignore[import-not-found]
+    from integration_helpers import Server  # type: ignore[import-not-found]
 
     if not reachable(6379):
         pytest.skip("needs Redis on 127.0.0.1:6379")
     import redis
 
     store = redis.Redis.from_url(REDIS_URL)
-    # the worker imports integration_rewards (the judge stand-in) from this folder
-    os.environ["PYTHONPATH"] = os.pathsep.join([str(HERE), str(REPO),
-                                                os.environ.get("PYTHONPATH", "")])
+    # the workers import integration_rewards (the judge stand-in) from here
+    monkeypatch = pytest.MonkeyPatch()
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(HERE), str(REPO),
+                                                      os.environ.get("PYTHONPATH", "")]))
     clusters = {name: make_cluster(tmp_path_factory, REDIS_URL, f"agree{i}", text)
                 for i, (name, text) in enumerate(CONFIGS.items())}
+    servers: list[Any] = []
     try:
         workers = [c.start(queues="cpu,gpu,sandbox") for c in clusters.values()]
+        servers += [Server(c.config) for c in clusters.values()]
         for worker in workers:
             worker.wait_ready(timeout=120)
-        yield {name: c.client(chunk_size=5) for name, c in clusters.items()}
+        yield {name: (c.config, server.url, c.client(chunk_size=5))
+               for (name, c), server in zip(clusters.items(), servers)}
     finally:
+        for server in servers:
+            server.stop()
         for cluster in clusters.values():
             cluster.stop_all()
             for kind in ("cpu", "sandbox", "gpu"):
                 store.delete(f"{cluster.prefix}{kind}")
+        monkeypatch.undo()
 
 
 # ---- the test ------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("name", list(CONFIGS))
 def test_every_entry_point_scores_the_rows_as_local_scoring(
-        name: str, tmp_path: Path, celery_clients: dict[str, Any]) -> None:
-    config = write_config(tmp_path / f"{name}.yaml", CONFIGS[name])
+        name: str, tmp_path: Path, served: dict[str, tuple[Path, str, Any]]) -> None:
+    config, url, celery = served[name]
     local = _local(name, config)
     assert [cause for _, cause in local] == EXPECTED[name]
     assert {v for v, _ in local} >= {0.0, 1.0}  # right and wrong rows both score
 
     samples = _samples(name)
-    scores = celery_clients[name].score(samples)
+    scores = celery.score(samples)
     got: dict[str, list[Outcome]] = {
         "rewards score": _cli(name, config, tmp_path),
         "trl": _trl(name, config),
         "verl": _verl(name, config),
         "openrlhf": _openrlhf(name, config),
-        "server": _server(name, config),
+        "rewards serve": _server(name, url),
         "areal": _areal(name, config),
         "verifiers 0.4": _verifiers_v1(name, config),
         "verifiers 0.3.1": _verifiers_classic(name, config, tmp_path),
