@@ -266,7 +266,8 @@ class _SharedScorer:
                  memo_bytes: int = 64 << 20) -> None:
         self.resolved = resolved
         self.memo_size = memo_size
-        # keyed by the rollout's prompt, completion and reference: any size, so bytes bound it
+        # keyed by the rollout (prompt, completion, reference, domain, meta): any size, so
+        # bytes bound it
         self._memo: ByteCache[tuple[Any, ...], asyncio.Future[Score]] = ByteCache(
             memo_bytes, max_entries=memo_size)
         self._batchers: dict[int, tuple[asyncio.AbstractEventLoop, MicroBatcher]] = {}
@@ -274,7 +275,7 @@ class _SharedScorer:
     async def score(self, sample: Sample) -> Score:
         loop = asyncio.get_running_loop()
         key = (id(loop), repr(sample.prompt), sample.completion, repr(sample.reference),
-               sample.domain)
+               sample.domain, repr(dict(sample.meta)))  # meta: a row's tools, constraints
         future = self._memo.get(key)
         if future is None:
             future = loop.create_future()

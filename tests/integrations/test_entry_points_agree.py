@@ -401,8 +401,12 @@ def test_the_rows_other_columns_reach_every_row_adapter_as_meta(tmp_path: Path) 
     assert func(["p"], ["c"], tools=[tools], answer=["x"]) == [1.0]
     assert AReaLReward(config)("p", "c", [1], [2], tools=tools, answer="x") == 1.0
     (classic,), _ = reward_funcs(config)
-    assert asyncio.run(classic(prompt="p", completion="c", answer="x",
-                               info={"tools": tools})) == 1.0
+
+    async def classic_both() -> list[float]:  # one loop: the second is no memo of the first
+        return [await classic(prompt="p", completion="c", answer="x", info={"tools": tools}),
+                await classic(prompt="p", completion="c", answer="x", info={})]
+
+    assert asyncio.run(classic_both()) == [1.0, 0.0]
     v1 = task_reward(config)
     vf = pytest.importorskip("verifiers.v1", reason="the verifiers 0.4 Task API")
     from test_verifiers_v1 import _trace  # type: ignore[import-not-found]
@@ -410,8 +414,12 @@ def test_the_rows_other_columns_reach_every_row_adapter_as_meta(tmp_path: Path) 
     class ToolData(vf.TaskData):
         tools: list[dict[str, Any]]
 
-    task = vf.Task(ToolData(prompt="p", tools=tools))
-    assert asyncio.run(v1(task.data, _trace(task, "c"))) == 1.0
+    with_tools = vf.Task(ToolData(prompt="p", tools=tools))
     # verifiers' own fields (prompt, system_prompt, id ...) are not the row's data
-    assert asyncio.run(v1(vf.TaskData(prompt="p"), _trace(vf.Task(vf.TaskData(prompt="p")),
-                                                           "c"))) == 0.0
+    without = vf.Task(vf.TaskData(prompt="p"))
+
+    async def v1_both() -> list[float]:
+        return [await v1(with_tools.data, _trace(with_tools, "c")),
+                await v1(without.data, _trace(without, "c"))]
+
+    assert asyncio.run(v1_both()) == [1.0, 0.0]
