@@ -371,13 +371,15 @@ def test_every_entry_point_scores_the_rows_as_local_scoring(
         "verifiers 0.3.1": _verifiers_classic(name, config, tmp_path),
         "celery": [(s.value, abstention_cause(x, s)) for x, s in zip(samples, scores)],
     }
-    for entry, outcomes in got.items():
-        want = local
-        if entry == "trl":  # TRL logs the reason, which does not split bad_reference
-            want = [(v, None if c is None else c.split(":")[0]) for v, c in want]
-        if entry == "openrlhf":  # float32 tensors, and a flag where the server names a cause
-            want = [(None, "abstained") if v is None else (round(v, 5), None) for v, _ in want]
-        assert outcomes == want, f"{entry} differs from local scoring"
+    wants = {entry: local for entry in got}
+    # TRL logs the reason, which does not split bad_reference
+    wants["trl"] = [(v, None if c is None else c.split(":")[0]) for v, c in local]
+    # float32 tensors, and a flag where the server names a cause
+    wants["openrlhf"] = [(None, "abstained") if v is None else (round(v, 5), None)
+                         for v, _ in local]
+    differ = {entry: [(i, o, w) for i, (o, w) in enumerate(zip(got[entry], wants[entry]))
+                      if o != w] for entry in got if got[entry] != wants[entry]}
+    assert not differ, f"entry points that differ from local scoring (row, got, local): {differ}"
 
 
 def test_the_rows_other_columns_reach_every_row_adapter_as_meta(tmp_path: Path) -> None:
