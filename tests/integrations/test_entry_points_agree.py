@@ -1,7 +1,7 @@
 """The same rows, scored through every entry point, give the same results: `rewards score`,
-the TRL, veRL, OpenRLHF, verifiers (the classic Rubric of 0.3.1 in a child process, and the
-0.4 Task API) and AReaL adapters, the HTTP server and a real Celery worker (test_equal_scores.py
-holds the normalize modes). The rows name no domain (routed by `rewards.mixing.route_domain`,
+the TRL, veRL (batch and async), OpenRLHF, verifiers (the classic Rubric of 0.3.1 in a child
+process, and the 0.4 Task API) and AReaL adapters, `rewards serve` and a real Celery worker
+(test_equal_scores.py holds the normalize modes). The rows name no domain (routed by `rewards.mixing.route_domain`,
 under a one-domain and a multi-domain config), carry the gold under each column name
 `integrations._common.REFERENCE_COLUMNS` accepts, and some abstain (an unreadable gold, none,
 a judge that does not answer): each entry point shows the abstention in its own form (None, a
@@ -166,6 +166,22 @@ def _verl(name: str, config: Path) -> list[Outcome]:
                                   [{"domain": d, "index": i} for i, (*_, d) in enumerate(rows)],
                                   reward_config=config)
     return [(None, r["cause"]) if r["abstained"] else (r["score"], None) for r in results]
+
+
+def _verl_async(name: str, config: Path) -> list[Outcome]:
+    """veRL's reward loop (its default path): `compute_score_async` awaited for every rollout
+    at once; an abstention fails its rollout (veRL needs a number per rollout)."""
+    from integrations.verl import compute_score_async
+
+    rows = _rows(name)
+
+    async def score_all() -> list[Any]:
+        return await asyncio.gather(*(
+            compute_score_async("rows", c, g, {"domain": d, "index": i}, reward_config=config)
+            for i, (_, c, _, g, d) in enumerate(rows)), return_exceptions=True)
+
+    return [(None, _cause(r)) if isinstance(r, BaseException) else (r["score"], None)
+            for r in asyncio.run(score_all())]
 
 
 def _openrlhf_reply(reply: dict[str, Any]) -> list[Outcome]:
@@ -363,7 +379,8 @@ def test_every_entry_point_scores_the_rows_as_local_scoring(
     got: dict[str, list[Outcome]] = {
         "rewards score": _cli(name, config, tmp_path),
         "trl": _trl(name, config),
-        "verl": _verl(name, config),
+        "verl batch": _verl(name, config),
+        "verl async": _verl_async(name, config),
         "openrlhf": _openrlhf(name, config),
         "rewards serve": _server(name, url),
         "areal": _areal(name, config),
