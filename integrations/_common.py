@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal, get_args
@@ -35,6 +35,7 @@ __all__ = [
     "labelled_sample",
     "raise_on_abstention",
     "resolve_reward",
+    "row_sample",
     "warm_up",
 ]
 
@@ -244,14 +245,17 @@ def prompt_value(prompt: Any) -> str | list[dict[str, Any]]:
 
 
 def find_reference(columns: Mapping[str, Any], name: str | None) -> tuple[bool, Any]:
-    """The reference among a row's columns: the column `name`, or the first present of
-    `REFERENCE_COLUMNS`. Returns (found, value)."""
+    """The reference among a row's columns: the column `name`, or the first of
+    `REFERENCE_COLUMNS` that holds a value (a dataset of rows with different gold columns
+    has every column, null where a row has none). Returns (found, value): found when the
+    column is there, null or not."""
     if name is not None:
         return (name in columns, columns.get(name))
-    for column in REFERENCE_COLUMNS:
-        if column in columns:
+    present = [column for column in REFERENCE_COLUMNS if column in columns]
+    for column in present:
+        if columns[column] is not None:
             return True, columns[column]
-    return False, None
+    return bool(present), None
 
 
 def labelled_sample(resolved: ResolvedReward, prompt: Any, completion: str, label: Any,
@@ -271,5 +275,33 @@ def labelled_sample(resolved: ResolvedReward, prompt: Any, completion: str, labe
 def group_key(prompt: Any) -> str:
     """A group id for rollouts of one prompt (the prompt's text)."""
     return prompt if isinstance(prompt, str) else repr(prompt)
+
+
+_NOT_META = frozenset({*REFERENCE_COLUMNS, "prompt", "completion"})
+
+
+def row_sample(resolved: ResolvedReward, prompt: Any, completion: Any,
+               row: Mapping[str, Any], *, reference_column: str | None = None,
+               domain_column: str = "domain", group: str | None = None,
+               not_meta: Collection[str] = ()) -> Sample:
+    """A rollout of a dataset row as a `Sample`: the one rule by which every adapter that sees
+    the row's columns (TRL, verifiers, AReaL) builds its samples.
+
+    The reference is the column `reference_column`, else the first present of
+    `REFERENCE_COLUMNS` (`find_reference`); a named column the row lacks is an `InputError`.
+    The domain is the row's `domain_column`, routed by `ResolvedReward.route` (a row that
+    names none: the config's only domain, else `default`). The group is `group`, else the
+    prompt's text. The row's other columns travel in `meta`, as `rewards score` carries a
+    row's unmapped columns (a tool schema `tools`, IFEval's constraint columns, ids);
+    `not_meta` names the framework's own arguments that arrive among the columns."""
+    found, reference = find_reference(row, reference_column)
+    if not found and reference_column is not None:
+        raise InputError(f"the dataset has no reference column {reference_column!r} "
+                         f"(columns: {sorted(map(str, row))})", field=reference_column)
+    skip = {*_NOT_META, *not_meta, domain_column, reference_column}
+    meta = {k: v for k, v in row.items() if k not in skip}
+    return Sample(prompt=prompt_value(prompt), completion=completion_text(completion),
+                  reference=reference, domain=resolved.route(row.get(domain_column)),
+                  group=group if group is not None else group_key(prompt), meta=meta)
 
 

@@ -23,14 +23,10 @@ from integrations._common import (
     AbstainMode,
     check_abstain_mode,
     check_rollout_abstention,
-    completion_text,
-    find_reference,
-    group_key,
-    prompt_value,
     resolve_reward,
+    row_sample,
 )
 from rewards.scoring import score_batch
-from rewards.types import Sample
 
 __all__ = ["AReaLReward", "reward_fn"]
 
@@ -56,10 +52,9 @@ class AReaLReward:
         resolved = resolve_reward(self.config)  # cached per process, per path and mtime
         resolved.check_per_rollout("AReaL's reward_fn", "set normalize: none (AReaL's own "
                                    "group advantages then apply to the weighted sum)")
-        _, reference = find_reference(kwargs, self.reference_key)
-        sample = Sample(prompt=prompt_value(prompt), completion=completion_text(completions),
-                        reference=reference, domain=resolved.route(kwargs.get(self.domain_key)),
-                        group=group_key(prompt))
+        # `kwargs` is the dataset row (AReaL's task_data): its other columns travel in meta
+        sample = row_sample(resolved, prompt, completions, kwargs,
+                            reference_column=self.reference_key, domain_column=self.domain_key)
         score = score_batch(resolved.raw, [sample]).scores[0]
         resolved.observe([sample], [score])  # a misconfigured run raises (see docs)
         check_rollout_abstention(sample, score, score.value, self.abstain, framework="AReaL",

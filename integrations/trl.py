@@ -35,18 +35,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from integrations._common import (
-    REFERENCE_COLUMNS,
     AbstainMode,
     OnConfigAbstain,
     ResolvedReward,
     RewardSource,
     check_abstain_mode,
-    completion_text,
-    find_reference,
-    group_key,
-    prompt_value,
     raise_on_abstention,
     resolve_reward,
+    row_sample,
 )
 from rewards.errors import ConfigError, InputError
 from rewards.scoring import abstention_cause, score_batch
@@ -71,9 +67,8 @@ class TRLRewards:
     the config says `normalize: group_per_component` and the functions are its components."""
 
 
-_NOT_META = frozenset({*REFERENCE_COLUMNS, "prompt", "completion", "completion_ids",
-                       "trainer_state", "log_extra", "log_metric"})
-"""Columns that are the sample itself or TRL's own arguments, not the row's data."""
+_TRL_ARGUMENTS = frozenset({"completion_ids", "trainer_state", "log_extra", "log_metric"})
+"""TRL's own arguments among the dataset columns a reward function gets, not the row's data."""
 
 
 def trl_rewards(config: RewardSource = None, *, reference_column: str | None = None,
@@ -149,8 +144,8 @@ class _BatchScorer:
         order each step; the first one scores, so two equal steps are both scored and
         logged)."""
         samples = self._samples(prompts, completions, columns)
-        key = tuple((repr(s.prompt), s.completion, repr(s.reference), s.domain)
-                    for s in samples)
+        key = tuple((repr(s.prompt), s.completion, repr(s.reference), s.domain,
+                     repr(dict(s.meta))) for s in samples)
         with self._lock:
             if not fresh and self._last is not None and self._last[0] == key:
                 return self._last[1], self._last[2]
@@ -171,23 +166,10 @@ class _BatchScorer:
                              field="completions")
         rows = [{k: v[i] for k, v in columns.items() if _is_column(v, len(completions))}
                 for i in range(len(completions))]
-        samples = []
-        for i, (prompt, completion) in enumerate(zip(prompts, completions)):
-            found, reference = find_reference(rows[i], self.reference_column)
-            if not found and self.reference_column is not None:
-                raise InputError(f"the dataset has no reference column "
-                                 f"{self.reference_column!r} (columns: {sorted(rows[i])})",
-                                 field=self.reference_column)
-            domain = self.resolved.route(rows[i].get(self.domain_column))
-            # the row's other columns travel in meta, as `rewards score` carries them: a tool
-            # schema (`tools`), IFEval's constraint columns, ids
-            meta = {k: v for k, v in rows[i].items() if k not in _NOT_META
-                    and k != self.domain_column and k != self.reference_column}
-            samples.append(Sample(prompt=prompt_value(prompt),
-                                  completion=completion_text(completion),
-                                  reference=reference, domain=domain,
-                                  group=group_key(prompt), meta=meta))
-        return samples
+        return [row_sample(self.resolved, prompt, completion, row,
+                           reference_column=self.reference_column,
+                           domain_column=self.domain_column, not_meta=_TRL_ARGUMENTS)
+                for prompt, completion, row in zip(prompts, completions, rows)]
 
     @staticmethod
     def _log(columns: dict[str, Any], samples: list[Sample], scores: list[Score]) -> None:

@@ -43,7 +43,8 @@ functions. The domain of a rollout is `info["domain"]`, else the config's only d
 
 Both APIs need a float from every reward, so an abstention cannot be left out:
 `abstain="mask"` (the default) raises a `ConfigError` naming the cause (verifiers 0.4 records
-it on the trace as a failed rollout), so that an abstention never trains as 0 unasked;
+it on the trace as a failed rollout; the classic Rubric, which scores a raising function 0.0,
+re-raises it once it has scored: see `rubric`), so that an abstention never trains as 0 unasked;
 `abstain="zero"` scores it `abstain_value` (default 0.0); `abstain="raise"` raises an
 `InputError` naming the sample.
 """
@@ -51,6 +52,8 @@ it on the trace as a failed rollout), so that an abstention never trains as 0 un
 from __future__ import annotations
 
 import asyncio
+import functools
+import inspect
 import os
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -63,15 +66,13 @@ from integrations._common import (
     RewardSource,
     check_abstain_mode,
     check_rollout_abstention,
-    completion_text,
-    find_reference,
-    group_key,
     prompt_value,
     resolve_reward,
+    row_sample,
 )
 from rewards.cache import ByteCache, approx_bytes
 from rewards.deps import require
-from rewards.errors import ConfigError, InputError
+from rewards.errors import ConfigError, InputError, RewardsError
 from rewards.types import Sample, Score
 
 __all__ = ["TaskReward", "reward", "reward_funcs", "rubric", "task_reward"]
@@ -114,14 +115,12 @@ class TaskReward:
         self.__name__ = self.__qualname__ = name  # the reward's key in `trace.rewards`
 
     async def __call__(self, task: Any, trace: Any) -> float:
-        row = _row(task)
-        resolved = self.scorer.resolved
-        prompt = _task_prompt(row)
+        row, framework_fields = _row(task)
         key = getattr(getattr(trace, "task", None), "key", None)
-        _, reference = find_reference(row, self.reference_key)
-        sample = Sample(prompt=prompt, completion=str(trace.last_reply), reference=reference,
-                        domain=resolved.route(row.get(self.domain_key)),
-                        group=str(key) if key is not None else group_key(prompt))
+        sample = row_sample(self.scorer.resolved, _task_prompt(row), str(trace.last_reply),
+                            row, reference_column=self.reference_key,
+                            domain_column=self.domain_key,
+                            group=None if key is None else str(key), not_meta=framework_fields)
         score = await self.scorer.score(sample)
         for part, value in score.parts.items():
             if value is not None:
@@ -148,10 +147,17 @@ async def reward(task: Any, trace: Any) -> float:
     return await scorer(task, trace)
 
 
-def _row(task: Any) -> dict[str, Any]:
-    """A task's data as a dict: a `TaskData` model (its fields and extras), or a mapping."""
-    if isinstance(task, Mapping) or hasattr(type(task), "model_fields"):
-        return dict(task)
+def _row(task: Any) -> tuple[dict[str, Any], frozenset[str]]:
+    """A task's data as a dict (a `TaskData` model's fields and extras, or a mapping), and the
+    fields that are verifiers' own (those of `vf.TaskData` itself: prompt, system_prompt, id,
+    workdir ...), which are not the row's data."""
+    if isinstance(task, Mapping):
+        return dict(task), frozenset({"system_prompt"})
+    if hasattr(type(task), "model_fields"):
+        own = {name for base in type(task).__mro__ if base.__name__ == "TaskData"
+               and base.__module__.startswith("verifiers")
+               for name in getattr(base, "model_fields", {})}
+        return dict(task), frozenset({"system_prompt", *own})
     raise InputError(f"a verifiers reward gets the task's data (a vf.TaskData), not "
                      f"{type(task).__name__}", field="task")
 
@@ -219,7 +225,38 @@ def rubric(config: RewardSource = None, *, per_component: bool = True,
             "integrations.verifiers:reward into the task config's rewards") from exc
     funcs, weights = reward_funcs(config, per_component=per_component,
                                   abstain_value=abstain_value, abstain=abstain)
-    return rubric_class(funcs=funcs, weights=weights, **rubric_options)
+    return _raising(rubric_class)(funcs=funcs, weights=weights, **rubric_options)
+
+
+_STATE_ERROR = "rewards_error"
+"""The key on a rollout's state where our function leaves the error it raised."""
+
+
+def _raising(rubric_class: type) -> type:
+    """The classic Rubric, raising what our functions raise. Its own `score_rollout` and
+    `score_group` log a reward function's exception and score that function 0.0, so an
+    abstention (`mask` raises a `ConfigError`, `raise` an `InputError`) would train as 0:
+    our functions also leave their error on the rollout's state, raised here once the Rubric
+    has scored (verifiers fails the rollout group with it)."""
+
+    def reraising(method: Callable[..., Any]) -> Callable[..., Any]:
+        @functools.wraps(method)
+        async def score(self: Any, *args: Any, **kwargs: Any) -> Any:
+            result = await method(self, *args, **kwargs)
+            states = [s for arg in (*args, *kwargs.values())
+                      for s in (arg if isinstance(arg, list) else [arg])
+                      if isinstance(s, dict) and _STATE_ERROR in s]
+            errors = [state.pop(_STATE_ERROR) for state in states]
+            if errors:
+                raise errors[0]
+            return result
+        return score
+
+    methods = {name: reraising(getattr(rubric_class, name))
+               for name in ("score_rollout", "score_group", "score_rollouts")
+               if inspect.iscoroutinefunction(getattr(rubric_class, name, None))}
+    return type(rubric_class.__name__, (rubric_class,), {
+        **methods, "__doc__": rubric_class.__doc__, "__module__": __name__})
 
 
 class _SharedScorer:
@@ -229,7 +266,8 @@ class _SharedScorer:
                  memo_bytes: int = 64 << 20) -> None:
         self.resolved = resolved
         self.memo_size = memo_size
-        # keyed by the rollout's prompt, completion and reference: any size, so bytes bound it
+        # keyed by the rollout (prompt, completion, reference, domain, meta): any size, so
+        # bytes bound it
         self._memo: ByteCache[tuple[Any, ...], asyncio.Future[Score]] = ByteCache(
             memo_bytes, max_entries=memo_size)
         self._batchers: dict[int, tuple[asyncio.AbstractEventLoop, MicroBatcher]] = {}
@@ -237,7 +275,7 @@ class _SharedScorer:
     async def score(self, sample: Sample) -> Score:
         loop = asyncio.get_running_loop()
         key = (id(loop), repr(sample.prompt), sample.completion, repr(sample.reference),
-               sample.domain)
+               sample.domain, repr(dict(sample.meta)))  # meta: a row's tools, constraints
         future = self._memo.get(key)
         if future is None:
             future = loop.create_future()
@@ -267,18 +305,23 @@ def _function(scorer: _SharedScorer, domain: str | None, part: str | None, label
               abstain_value: float, abstain: AbstainMode) -> RewardFunc:
     async def reward_function(prompt: Any, completion: Any, answer: Any = None,
                               info: Mapping[str, Any] | None = None, **kwargs: Any) -> float:
-        resolved = scorer.resolved
-        routed = resolved.route((info or {}).get("domain") if isinstance(info, Mapping)
-                                else None)
-        if domain is not None and routed != domain:
+        # the row's other columns are its `info`; its reference is `answer`
+        row = {**(info if isinstance(info, Mapping) else {}), "answer": answer}
+        sample = row_sample(scorer.resolved, _plain(prompt), _plain(completion), row,
+                            reference_column="answer")
+        if domain is not None and sample.domain != domain:
             return 0.0  # another domain's component: contributes nothing to this rollout
-        prompt, completion = _plain(prompt), _plain(completion)
-        sample = Sample(prompt=prompt_value(prompt), completion=completion_text(completion),
-                        reference=answer, domain=routed, group=group_key(prompt))
         score = await scorer.score(sample)
         value = score.value if part is None else score.parts.get(part)
-        check_rollout_abstention(sample, score, value, abstain, framework="a verifiers Rubric",
-                                 mask_hint="pass abstain='zero' to score it abstain_value")
+        try:
+            check_rollout_abstention(sample, score, value, abstain,
+                                     framework="a verifiers Rubric",
+                                     mask_hint="pass abstain='zero' to score it abstain_value")
+        except RewardsError as exc:
+            state = kwargs.get("state")
+            if isinstance(state, dict):  # the Rubric would score it 0.0: see `_raising`
+                state.setdefault(_STATE_ERROR, exc)
+            raise
         return abstain_value if value is None else float(value)
 
     reward_function.__name__ = reward_function.__qualname__ = label

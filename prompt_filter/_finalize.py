@@ -27,7 +27,7 @@ from prompt_filter._pass_rate import PassRate, pass_rate, resolve_mode
 from prompt_filter._report import AtomicJsonl, histogram, plot_histogram, write_atomic, write_jsonl
 from prompt_filter._spec import FilterJob
 from rewards.config import RewardConfig
-from rewards.io import ErrorRow, PromptRecord, column_of
+from rewards.io import ErrorRow, PromptRecord, column_of, prompt_sample
 from rewards.scoring import AbstentionTally, abstention_cause
 from rewards.types import Sample, Score
 
@@ -64,9 +64,9 @@ class Tally:
             self.abstained.setdefault(pid, Counter())[cause or reason] += 1
 
     def _sample(self, pid: str) -> Sample:
-        """The prompt as a sample, for `abstention_cause` (which looks at its reference)."""
-        record = self.prompts[pid]
-        sample = Sample(record.prompt, "", reference=record.reference, domain=record.domain)
+        """The prompt as a sample, for `abstention_cause` (which looks at its reference, and
+        at the constraint columns in its meta), by the one rule (`rewards.io.prompt_sample`)."""
+        sample = prompt_sample(self.prompts[pid], "")
         self._samples[pid] = sample
         return sample
 

@@ -33,6 +33,7 @@ from rewards.io import (
     row_to_sample,
     source_name,
 )
+from rewards.mixing import route_domain
 from rewards.scoring import (
     ERROR_REASON,
     NO_VALUE,
@@ -427,10 +428,10 @@ def _failures(report: CheckReport, routes: Mapping[str, Any],
 
 
 def _routed(domain: str, routes: Mapping[str, Any]) -> str | None:
-    """The config domain a sample of `domain` is scored by (as `DomainRouter` routes)."""
-    if domain in routes:
-        return domain
-    return "default" if "default" in routes else None
+    """The config domain a sample of `domain` is scored by: the one rule of
+    `rewards.mixing.route_domain` (a row with no domain under a one-domain config: that
+    domain), which `DomainRouter` and `rewards score` route by."""
+    return route_domain(routes, domain)
 
 
 # --- rendering -------------------------------------------------------------------------------

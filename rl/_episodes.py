@@ -32,7 +32,7 @@ from typing import Any
 
 from rewards.engines import text_ids
 from rewards.envs import EnvConfig, Episode, Trajectory, score_trajectories
-from rewards.io import prompt_record, prompt_sample
+from rewards.io import PromptRecord, prompt_sample
 from rewards.types import Reward, Score
 from rl._rollout import Batch, Group, collate
 
@@ -100,7 +100,7 @@ class ObservationEncoder:
 
 
 def run_episode_groups(generator: Any, tokenizer: Any, config: EnvConfig, make_env: Any,
-                       reward: Reward, rows: Sequence[Mapping[str, Any]],
+                       reward: Reward, records: Sequence[PromptRecord],
                        prompt_ids: Sequence[list[int]], *, n: int, max_tokens: int,
                        max_episode_tokens: int, encode: ObservationEncoder,
                        sampling: Mapping[str, Any]) -> list[EpisodeGroup]:
@@ -108,7 +108,6 @@ def run_episode_groups(generator: Any, tokenizer: Any, config: EnvConfig, make_e
     episode (one `generator.generate` call for the whole batch), steps the environments in
     parallel threads (tool calls run at once), and appends the observations. An episode whose
     next turn would pass `max_episode_tokens` after the prompt ends out of turns."""
-    records = [prompt_record(r) for r in rows]
     samples = [prompt_sample(record, "") for record in records for _ in range(n)]
     episodes = [Episode(make_env(), s, config) for s in samples]
     bases = [list(p) for p in prompt_ids for _ in range(n)]
@@ -150,11 +149,11 @@ def run_episode_groups(generator: Any, tokenizer: Any, config: EnvConfig, make_e
         raise failed[0].error  # the run stops, as a single-turn step does, never trains on nothing
     trajectories = score_trajectories(episodes, reward)
     groups = []
-    for g, (row, ids) in enumerate(zip(rows, prompt_ids)):
+    for g, (record, ids) in enumerate(zip(records, prompt_ids)):
         part = slice(g * n, (g + 1) * n)
         trajs = trajectories[part]
         groups.append(EpisodeGroup(
-            row=row, prompt_ids=list(ids), completions=tokens[part], truncated=truncated[part],
+            row=record.row, prompt_ids=list(ids), completions=tokens[part], truncated=truncated[part],
             texts=tokenizer.batch_decode(tokens[part], skip_special_tokens=True),
             scores=[Score(t.reward, t.reason, t.final.parts) for t in trajs],
             rewards=[t.reward for t in trajs], action_masks=masks[part],

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rewards.engines import chat_ids
+from rewards.io import PromptRecord
 from rewards.types import Reward, Score
 from rl.losses import token_log_probs
 
@@ -330,22 +331,22 @@ class Group:
     """The reward per completion (the score plus any shaping); None when the reward abstained."""
 
 
-def score_groups(reward: Reward, tokenizer: Any, rows: Sequence[Mapping[str, Any]],
+def score_groups(reward: Reward, tokenizer: Any, records: Sequence[PromptRecord],
                  prompt_ids: Sequence[list[int]], outputs: Sequence[list[Completion]]
                  ) -> list[Group]:
     """Decode the completions and score all of them as one batch, through the one scoring
     path (`rewards.score_batch`): a sample whose reward raises is an abstention (reason
-    `error`, logged) and the step goes on; broken infrastructure raises. Rows become
-    samples by the one rule of `rewards.io.prompt_sample`."""
-    from rewards.io import prompt_record, prompt_sample
+    `error`, logged) and the step goes on; broken infrastructure raises. The prompts (read
+    and validated once, `rl._prompts.read_prompts`) become samples by the one rule of
+    `rewards.io.prompt_sample`."""
+    from rewards.io import prompt_sample
     from rewards.scoring import score_batch
 
     groups, samples = [], []
-    for row, ids, completions in zip(rows, prompt_ids, outputs):
+    for record, ids, completions in zip(records, prompt_ids, outputs):
         tokens = [c for c, _ in completions]
         texts = tokenizer.batch_decode(tokens, skip_special_tokens=True)
-        groups.append(Group(row, ids, tokens, [t for _, t in completions], texts))
-        record = prompt_record(row)
+        groups.append(Group(record.row, ids, tokens, [t for _, t in completions], texts))
         samples += [prompt_sample(record, text) for text in texts]
     scored = score_batch(reward, samples)
     for i in scored.errors:

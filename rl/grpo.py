@@ -17,13 +17,14 @@ from __future__ import annotations
 
 import sys
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
 from rewards.envs import EnvConfig
 from rewards.errors import ConfigError
+from rewards.io import PromptRecord
 from rewards.options import check_range
 from rl._checkpoints import (
     latest_checkpoint,
@@ -150,21 +151,21 @@ def train(cfg: GRPOConfig, *, on_step: Callable[[dict[str, Any]], None] | None =
         tokenizer, chat_template=cfg.chat_template, role=cfg.environment.observation_role)
     step_seed = [0]  # vLLM samples with a per-step seed so a resumed run samples the same
 
-    def rollout(rows: list[Mapping[str, Any]]) -> list[Group]:
+    def rollout(prompts: list[PromptRecord]) -> list[Group]:
         """G completions (or episodes) for each prompt, scored, with the overlong shaping."""
-        ids = [encode_prompt(tokenizer, r["prompt"], chat_template=cfg.chat_template,
-                             max_tokens=cfg.max_prompt_tokens) for r in rows]
+        ids = [encode_prompt(tokenizer, p.prompt, chat_template=cfg.chat_template,
+                             max_tokens=cfg.max_prompt_tokens) for p in prompts]
         max_tokens = cfg.max_completion_tokens
         sampling = {"temperature": cfg.temperature, "top_p": cfg.top_p,
                     "seed": cfg.seed * 1_000_003 + step_seed[0]}
         if make_env is not None:  # multi-turn: the episodes are the rollouts
             return run_episode_groups(generator, tokenizer, cfg.environment, make_env, reward,
-                                      rows, ids, n=cfg.num_generations, max_tokens=max_tokens,
+                                      prompts, ids, n=cfg.num_generations, max_tokens=max_tokens,
                                       max_episode_tokens=cfg.max_episode_tokens,
                                       encode=encode, sampling=sampling)
         outputs = generator.generate(ids, n=cfg.num_generations, max_tokens=max_tokens,
                                      **sampling)
-        groups = score_groups(reward, tokenizer, rows, ids, outputs)
+        groups = score_groups(reward, tokenizer, prompts, ids, outputs)
         if cfg.overlong_buffer > 0:
             for g in groups:
                 lengths = torch.tensor([len(c) for c in g.completions])

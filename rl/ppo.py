@@ -169,14 +169,14 @@ def train(cfg: PPOConfig, *, on_step: Callable[[dict[str, Any]], None] | None = 
     for step in bar:
         t_step = time.perf_counter()
         # --- 1. rollouts, scored -------------------------------------------------------------
-        rows = stream.take(cfg.prompts_per_step)
-        ids = [encode_prompt(tokenizer, r["prompt"], chat_template=cfg.chat_template,
-                             max_tokens=cfg.max_prompt_tokens) for r in rows]
+        prompts = stream.take(cfg.prompts_per_step)
+        ids = [encode_prompt(tokenizer, p.prompt, chat_template=cfg.chat_template,
+                             max_tokens=cfg.max_prompt_tokens) for p in prompts]
         outputs = generator.generate(ids, n=cfg.num_generations,
                                      max_tokens=cfg.max_completion_tokens,
                                      temperature=cfg.temperature, top_p=cfg.top_p,
                                      seed=cfg.seed * 1_000_003 + step)
-        groups = score_groups(reward, tokenizer, rows, ids, outputs)
+        groups = score_groups(reward, tokenizer, prompts, ids, outputs)
         batch = collate(groups, pad_id).to(device)
         t_rollout = time.perf_counter() - t_step
 

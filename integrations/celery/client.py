@@ -36,7 +36,7 @@ from integrations.celery._tasks import HEARTBEAT_STATE, TASK_NAME
 from integrations.celery._wire import decode_score, encode_sample
 from rewards import errors
 from rewards.config import RewardConfig, load_config
-from rewards.mixing import BatchNormalizer
+from rewards.mixing import BatchNormalizer, route_domain
 from rewards.options import check_fields, check_range, load_options
 from rewards.scoring import AbstentionTally, abstention_cause, check_scores
 from rewards.types import Sample, Score
@@ -208,8 +208,9 @@ class CeleryReward:
                now: float) -> list[_Chunk]:
         by_queue: dict[str, list[int]] = {}
         for i, sample in enumerate(samples):
-            domain = sample.domain if sample.domain in self.domain_queues else "default"
-            if domain not in self.domain_queues:
+            # the queue of the domain that scores it, by the one routing rule
+            domain = route_domain(self.domain_queues, sample.domain)
+            if domain is None:
                 results[i] = Score(None, "unknown_domain")  # as local scoring does
                 continue
             kind = self.domain_queues[domain]

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from rewards.config import ComponentConfig, RewardConfig
+from rewards.mixing import route_domain
 from rewards.stress._probe import INVISIBLE, Probe, ProbeSet, Row
 from rewards.types import Reward, Sample, Score
 
@@ -129,10 +130,8 @@ def stress_config(config: RewardConfig, samples: Sequence[Sample], *, rows: int 
 
     started = time.perf_counter()
     by_domain: dict[str, list[Sample]] = defaultdict(list)
-    only = next(iter(config.domains)) if len(config.domains) == 1 else None
     for sample in samples:
-        domain = sample.domain if sample.domain in config.domains else \
-            only if sample.domain == "default" else None  # no domain: the only one
+        domain = route_domain(config.domains, sample.domain)  # as scoring routes it
         if domain is not None:
             by_domain[domain].append(replace(sample, domain=domain))
     from rewards.build import nested_component_configs

@@ -201,3 +201,24 @@ def test_the_worker_command_refuses_a_bad_config_or_queue(tmp_path, capsys) -> N
     assert main(["worker", "--config", str(config), "--queues", "cpu,tpu"]) == 2
     assert "worker: queues[1]: must be one of 'cpu', 'sandbox', 'gpu', not 'tpu'" in \
         capsys.readouterr().err
+
+
+@pytest.mark.parametrize("domains, domain, queue", [
+    ("{d: {rewards: [{use: rtv}]}}", "default", "sandbox"),  # no domain: the only one
+    ("{d: {rewards: [{use: rtv}]}, default: {rewards: [{use: math}]}}", "x", "cpu"),
+    ("{d: {rewards: [{use: rtv}]}, e: {rewards: [{use: math}]}}", "default", None),
+])
+def test_the_client_routes_a_sample_by_the_one_routing_rule(tmp_path, domains, domain,
+                                                            queue) -> None:
+    """`rewards.mixing.route_domain` picks the queue: a sample that names no domain under a
+    one-domain config goes to that domain's queue (it abstained unknown_domain here while the
+    worker and local scoring scored it)."""
+    from integrations.celery import CeleryReward
+
+    config = tmp_path / "c.yaml"
+    config.write_text(f"domains: {domains}\n")
+    client = CeleryReward(config, queue_prefix="t-")
+    results: list[Score | None] = [None]
+    chunks = client._chunk([Sample("p", "c", domain=domain)], results, "b", 0.0)
+    assert [c.queue for c in chunks] == ([] if queue is None else [f"t-{queue}"])
+    assert results == ([Score(None, "unknown_domain")] if queue is None else [None])

@@ -291,3 +291,17 @@ def test_check_never_loads_the_math_judge(tmp_path, capsys, monkeypatch):
     assert main(["check", str(src), "--config", str(cfg)]) == 0
     out = capsys.readouterr().out
     assert "answers found 2 of 2" in out and "ok: every domain" in out
+
+
+def test_a_row_with_no_domain_is_checked_as_the_one_domain_scores_it(tmp_path, capsys):
+    """One routing rule (`rewards.mixing.route_domain`): under a one-domain config a row that
+    names no domain is that domain's, in `rewards check` as in `rewards score` (check said
+    unknown_domain and failed the run that score scored)."""
+    rows = [{"reference": "2", "completion": "\\boxed{2}"}]
+    config = "domains:\n  math: {rewards: [{use: math}]}\n"
+    assert _check(tmp_path, rows, config=config) == 0
+    out = capsys.readouterr().out
+    assert "would abstain: 0" in out and "unknown_domain" not in out
+    assert main(["score", str(tmp_path / "in.jsonl"), "--config", str(tmp_path / "cfg.yaml"),
+                 "--out", str(tmp_path / "out.jsonl")]) == 0
+    assert json.loads((tmp_path / "out.jsonl").read_text())["score"] == 1.0

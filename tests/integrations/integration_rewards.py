@@ -49,3 +49,20 @@ class BatchRecorder:
     def score(self, samples: list[Sample]) -> list[Score]:
         BATCH_SIZES.append(len(samples))
         return [Score(self.value) for _ in samples]
+
+
+@reward
+def judge_stand_in(sample: Sample) -> Score | float:
+    """An LLM judge's stand-in: 1.0 when the stripped completion equals the reference, and
+    broken infrastructure (abstains, reason `timeout`, as a judge server that does not answer)
+    for a completion that says `[judge down]`."""
+    if "[judge down]" in sample.completion:
+        return Score(None, "timeout")
+    return float(sample.completion.strip() == str(sample.reference).strip())
+
+
+@reward
+def has_tools(sample: Sample) -> float:
+    """1.0 when the row's `tools` column reached the sample's meta (as a tool-call reward reads
+    its schema), else 0.0."""
+    return float("tools" in sample.meta)

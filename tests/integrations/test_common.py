@@ -133,3 +133,35 @@ def test_warm_up_reaches_every_component(math_config: Path) -> None:
     assert (shared.warmed, other.warmed) == (1, 1)
     # a built config: the math reward (renamed by build) is found and warmed
     assert warm_up(resolve_reward(math_config).reward) == 1
+
+
+def test_a_null_gold_column_gives_way_to_the_next() -> None:
+    """A dataset of rows with different gold columns has every column, null where a row has
+    none: the reference is the first column that holds a value; a row whose gold columns are
+    all null has a missing reference (found, None), not the wrong column's."""
+    from integrations._common import REFERENCE_COLUMNS
+
+    row = dict.fromkeys(REFERENCE_COLUMNS) | {"label": "9"}
+    assert find_reference(row, None) == (True, "9")
+    assert find_reference(dict.fromkeys(REFERENCE_COLUMNS), None) == (True, None)
+    assert find_reference({"solution": None, "answer": "0"}, "solution") == (True, None)
+
+
+def test_row_sample_is_the_one_rule_for_a_rows_adapter(tmp_path: Path) -> None:
+    from integration_helpers import write_config  # type: ignore[import-not-found]
+
+    from integrations._common import row_sample
+    from rewards.errors import InputError
+
+    one = resolve_reward(write_config(tmp_path / "one.yaml",
+                                      "domains:\n  math: {rewards: [{use: math}]}\n"))
+    row = {"answer": "4", "domain": None, "tools": [{"name": "f"}], "id": 7, "step": 1}
+    sample = row_sample(one, "2 + 2?", [{"role": "assistant", "content": "\\boxed{4}"}], row,
+                        not_meta={"step"})
+    assert (sample.prompt, sample.completion, sample.reference, sample.domain, sample.group) \
+        == ("2 + 2?", "\\boxed{4}", "4", "math", "2 + 2?")
+    assert dict(sample.meta) == {"tools": [{"name": "f"}], "id": 7}
+    assert row_sample(one, "q", "c", {"kind": "x"}, domain_column="kind", group="g").domain \
+        == "x"  # a domain the config lacks keeps its name (its abstention names it)
+    with pytest.raises(InputError, match="no reference column 'gold'"):
+        row_sample(one, "q", "c", row, reference_column="gold")

@@ -135,7 +135,7 @@ def test_read_prompts_errors_name_file_and_line(tmp_path):
     rows = read_prompts(good)
     from rewards.io import derive_id  # the one id rule of every command
 
-    assert [r["id"] for r in rows] == [derive_id({"prompt": "hi", "reference": "1"}), "q2"]
+    assert [r.id for r in rows] == [derive_id({"prompt": "hi", "reference": "1"}), "q2"]
     bad = write(tmp_path / "bad.jsonl", json.dumps({"prompt": "ok"}) + "\n"
                 + json.dumps({"question": "no prompt"}) + "\n")
     with pytest.raises(InputError) as err:
@@ -144,20 +144,22 @@ def test_read_prompts_errors_name_file_and_line(tmp_path):
 
 
 def test_prompt_stream_epochs_skip_and_curriculum():
-    rows = [{"id": f"p{i}", "prompt": str(i), "bucket": "easy" if i < 2 else "hard"}
+    from rewards.io import prompt_record
+
+    rows = [prompt_record({"id": f"p{i}", "prompt": str(i), "bucket": "easy" if i < 2 else "hard"})
             for i in range(4)]
     stream = PromptStream(rows, seed=3)
-    first = [r["id"] for r in stream.take(8)]
+    first = [r.id for r in stream.take(8)]
     assert sorted(first[:4]) == sorted(first[4:]) == ["p0", "p1", "p2", "p3"]  # whole epochs
     assert first[:4] != first[4:] or first[:4] != ["p0", "p1", "p2", "p3"]
     resumed = PromptStream(rows, seed=3)
     resumed.skip(5)
-    assert [r["id"] for r in resumed.take(3)] == first[5:8]
+    assert [r.id for r in resumed.take(3)] == first[5:8]
     assert resumed.drawn == 8
     easy_first = PromptStream(rows, seed=0, curriculum=CurriculumConfig(order=("easy", "hard")))
-    assert [r["bucket"] for r in easy_first.take(4)] == ["easy", "easy", "hard", "hard"]
+    assert [r.row["bucket"] for r in easy_first.take(4)] == ["easy", "easy", "hard", "hard"]
     hard_first = PromptStream(rows, seed=0, curriculum=CurriculumConfig(order=("hard", "easy")))
-    assert [r["bucket"] for r in hard_first.take(4)] == ["hard", "hard", "easy", "easy"]
+    assert [r.row["bucket"] for r in hard_first.take(4)] == ["hard", "hard", "easy", "easy"]
 
 
 def test_rewards_train_cli_end_to_end(toy_task, tmp_path, capsys):

@@ -13,6 +13,7 @@ torch = pytest.importorskip("torch", reason="the RL loops need torch: pip instal
 from rewards.build import build_reward
 from rewards.config import parse_config
 from rewards.envs import EnvConfig, env_factory
+from rewards.io import prompt_record
 from rewards.options import load_options
 from rl._episodes import (
     ObservationEncoder,
@@ -58,7 +59,7 @@ def groups(tiny_lm_dir):
     # one prompt (secret 5), G = 2: episode 0 wins on its 2nd turn, episode 1 runs out
     scripts = [["3", "5"], ["7", "6", "2"]]
     generator = ScriptedGenerator(tokenizer, scripts)
-    rows = [{"id": "g0", "prompt": "Guess:", "reference": 5}]
+    rows = [prompt_record({"id": "g0", "prompt": "Guess:", "reference": 5})]
     prompt_ids = [tokenizer("Guess:")["input_ids"]]
     out = run_episode_groups(generator, tokenizer, config, env_factory(config), math_reward(),
                              rows, prompt_ids, n=2, max_tokens=4, max_episode_tokens=200,
@@ -178,7 +179,7 @@ def test_python_tool_episodes_in_the_token_layout(tiny_lm_dir):
                                       "tool_time_limit_s": 2}, where="t")
     scripts = [["<code>print(6 * 7)</code>", "The answer is 42"],
                ["<code>while True: pass</code>", "The answer is 41"]]
-    rows = [{"id": "q", "prompt": "What is 6 * 7?", "reference": "42"}]
+    rows = [prompt_record({"id": "q", "prompt": "What is 6 * 7?", "reference": "42"})]
     (group,) = run_episode_groups(
         ScriptedGenerator(tokenizer, scripts), tokenizer, config, env_factory(config),
         math_reward(), rows, [tokenizer("What is 6 * 7?")["input_ids"]], n=2, max_tokens=32,
@@ -246,7 +247,7 @@ def test_a_step_whose_every_episode_fails_stops_the_run(tiny_lm_dir, scripts, ra
 
     tokenizer = AutoTokenizer.from_pretrained(str(tiny_lm_dir))
     config = load_options(EnvConfig, {"use": "number_guess", "max_turns": 2}, where="t")
-    rows = [{"id": "g0", "prompt": "Guess:", "reference": 5}]
+    rows = [prompt_record({"id": "g0", "prompt": "Guess:", "reference": 5})]
 
     def run():
         return run_episode_groups(

@@ -9,6 +9,7 @@ import pytest
 
 torch = pytest.importorskip("torch", reason="the RL loops need torch: pip install -e '.[train]'")
 
+from rewards.io import prompt_record
 from rewards.types import Score
 from rl._rollout import score_groups
 
@@ -53,7 +54,8 @@ def test_score_groups_turns_a_raising_sample_into_an_abstention(tmp_path, monkey
     rows = [{"id": "p1", "prompt": "q1", "reference": "a"},
             {"id": "p2", "prompt": "q2", "domain": "math"}]
     outputs = [[([ord("a")], True), ([ord("b")], True)], [([ord("a"), ord("a")], True)]]
-    groups = score_groups(reward, Tokens(), rows, [[1], [2]], outputs)
+    groups = score_groups(reward, Tokens(), [prompt_record(r) for r in rows], [[1], [2]],
+                          outputs)
     assert [g.rewards for g in groups] == [[None, 0.0], [1.0]]
     assert groups[0].scores[0] == Score(None, "error")
 
@@ -69,7 +71,8 @@ def test_rows_become_samples_by_the_one_rule(tmp_path, monkeypatch):
             return [Score(0.0) for _ in samples]
 
     rows = [{"id": "p1", "prompt": "q1", "reference": "a", "bucket": "easy"}]
-    score_groups(Keep(), Tokens(), rows, [[1]], [[([ord("x")], True)]])
+    score_groups(Keep(), Tokens(), [prompt_record(r) for r in rows], [[1]],
+                 [[([ord("x")], True)]])
     [sample] = seen
     assert (sample.prompt, sample.completion, sample.reference, sample.domain, sample.group) \
         == ("q1", "x", "a", "default", "p1")
