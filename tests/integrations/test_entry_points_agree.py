@@ -123,7 +123,7 @@ def _local(name: str, config: Path) -> list[Outcome]:
 def _cli(name: str, config: Path, tmp_path: Path) -> list[Outcome]:
     """`rewards score`, one run per gold column (`--map COLUMN=reference`: the CLI reads the
     gold from `reference` unless told)."""
-    from rewards.cli import main
+    from rewards_cli import main
 
     rows = _rows(name)
     out: dict[int, Outcome] = {}
@@ -406,7 +406,7 @@ def test_the_rows_other_columns_reach_every_row_adapter_as_meta(tmp_path: Path) 
     from integrations.areal import AReaLReward
     from integrations.trl import trl_rewards
     from integrations.verifiers import reward_funcs, task_reward
-    from rewards.cli import main
+    from rewards_cli import main
 
     config = write_config(tmp_path / "meta.yaml", 'domains:\n  tools: {rewards: '
                                                   '[{use: "integration_rewards:has_tools"}]}\n')
