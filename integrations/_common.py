@@ -14,7 +14,8 @@ from typing import Any, Literal, get_args
 
 from rewards.config import RewardConfig, load_config
 from rewards.errors import ConfigError, InputError
-from rewards.io import completion_text  # the one copy: `rewards score` reads chat completions too
+# the one copy of each: `rewards score` reads chat completions and gold columns too
+from rewards.io import REFERENCE_COLUMNS, completion_text, find_reference
 from rewards.mixing import BatchNormalizer, DomainRouter, route_domain
 from rewards.scoring import AbstentionPolicy, AbstentionTally, abstention_cause
 from rewards.types import Reward, Sample, Score
@@ -41,9 +42,6 @@ __all__ = [
 
 CONFIG_ENV = "REWARDS_CONFIG"
 """Environment variable naming the reward config file when an adapter is given none."""
-
-REFERENCE_COLUMNS = ("solution", "answer", "ground_truth", "reference", "label")
-"""Dataset columns tried, in order, for the gold reference when none is named."""
 
 RewardSource = Reward | RewardConfig | str | Path | None
 
@@ -242,20 +240,6 @@ def prompt_value(prompt: Any) -> str | list[dict[str, Any]]:
     if isinstance(prompt, Sequence) and all(isinstance(m, Mapping) for m in prompt):
         return [dict(m) for m in prompt]
     return str(prompt)
-
-
-def find_reference(columns: Mapping[str, Any], name: str | None) -> tuple[bool, Any]:
-    """The reference among a row's columns: the column `name`, or the first of
-    `REFERENCE_COLUMNS` that holds a value (a dataset of rows with different gold columns
-    has every column, null where a row has none). Returns (found, value): found when the
-    column is there, null or not."""
-    if name is not None:
-        return (name in columns, columns.get(name))
-    present = [column for column in REFERENCE_COLUMNS if column in columns]
-    for column in present:
-        if columns[column] is not None:
-            return True, columns[column]
-    return bool(present), None
 
 
 def labelled_sample(resolved: ResolvedReward, prompt: Any, completion: str, label: Any,

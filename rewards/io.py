@@ -35,8 +35,8 @@ from rewards._inputs import (
 from rewards.errors import InputError
 from rewards.types import Sample
 
-__all__ = ["PROMPT_FIELDS", "SAMPLE_FIELDS", "ErrorRow", "PromptRecord", "column_of",
-           "completion_text", "count_rows", "derive_id", "input_kind", "input_source",
+__all__ = ["PROMPT_FIELDS", "REFERENCE_COLUMNS", "SAMPLE_FIELDS", "ErrorRow", "PromptRecord", "column_of",
+           "completion_text", "count_rows", "derive_id", "find_reference", "input_kind", "input_source",
            "iter_rows", "iter_samples", "map_domain", "open_output", "open_parquet", "parse_domain_map",
            "parse_map", "prompt_record", "prompt_sample", "read_prompts", "row_id", "row_to_sample", "source_fingerprint",
            "source_name", "write_row"]
@@ -46,6 +46,12 @@ SAMPLE_FIELDS = ("prompt", "completion", "reference", "domain", "group", "id", "
 output rows."""
 PROMPT_FIELDS = ("id", "prompt", "reference", "domain")
 """The fields a prompt row's columns map onto (`filter-prompts --map`, training prompts)."""
+REFERENCE_COLUMNS = ("solution", "answer", "ground_truth", "reference", "label")
+"""Where a row's gold is when no `--map COLUMN=reference` (or adapter argument) names its
+column: the first of these that holds a value (TRL's `solution`, GSM8K's `answer`, veRL's
+`ground_truth`, this project's `reference`, OpenRLHF's `label`). The one rule of every entry
+point: `rewards score`/`check`, the loops and the filter (`row_to_sample`, `prompt_record`)
+and every adapter (`integrations._common.row_sample`)."""
 
 # --- options ---------------------------------------------------------------------------------
 
@@ -87,6 +93,35 @@ def _items(spec: str | Sequence[str] | None) -> list[str]:
 
 
 # --- rows into fields ------------------------------------------------------------------------
+
+
+def find_reference(columns: Mapping[str, Any], name: str | None) -> tuple[bool, Any]:
+    """The reference among a row's columns: the column `name`, or the first of
+    `REFERENCE_COLUMNS` that holds a value (a dataset of rows with different gold columns
+    has every column, null where a row has none). Returns (found, value): found when the
+    column is there, null or not."""
+    if name is not None:
+        return (name in columns, columns.get(name))
+    present = [column for column in REFERENCE_COLUMNS if column in columns]
+    for column in present:
+        if columns[column] is not None:
+            return True, columns[column]
+    return bool(present), None
+
+
+def _read_reference(fields: dict[str, Any], rest: dict[str, Any],
+                    mapping: Mapping[str, str]) -> None:
+    """A row's reference by `find_reference`'s rule where no `--map` entry names its column:
+    `fields["reference"]` is set from the first of `REFERENCE_COLUMNS` holding a value, and
+    those columns leave `rest` (they are the gold, not the row's other columns)."""
+    if "reference" in mapping.values():
+        return
+    columns = {**rest, **({"reference": fields["reference"]} if "reference" in fields else {})}
+    found, value = find_reference(columns, None)
+    if found:
+        fields["reference"] = value
+    for column in REFERENCE_COLUMNS:
+        rest.pop(column, None)
 
 
 def _map_row(row: Mapping[str, Any], mapping: Mapping[str, str], fields: Sequence[str],
@@ -215,6 +250,7 @@ def row_to_sample(row: Mapping[str, Any], *, mapping: Mapping[str, str] | None =
     a missing completion is the empty text."""
     mapping = mapping or {}
     fields, meta = _map_row(row, mapping, SAMPLE_FIELDS, source, line)
+    _read_reference(fields, meta, mapping)
     if "meta" in fields:
         extra = fields.pop("meta")
         if isinstance(extra, Mapping):
@@ -418,6 +454,7 @@ def column_of(mapping: Mapping[str, str], field: str) -> str:
 def _prompt_record(row: dict[str, Any], mapping: Mapping[str, str],
                    domain_map: Mapping[str, str], source: str, line: int) -> PromptRecord:
     fields, rest = _map_row(row, mapping, PROMPT_FIELDS, source, line)
+    _read_reference(fields, rest, mapping)
 
     def bad(message: str, field: str) -> InputError:
         return InputError(message, source=source, line=line, field=column_of(mapping, field))

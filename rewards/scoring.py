@@ -149,8 +149,9 @@ they are broken or slow infrastructure at run time, counted in the summary."""
 _HINTS = {
     "unknown_domain": "add the domain to the config (or a `default` domain), or map the "
                       "dataset's domain values to the config's",
-    "bad_reference:missing": "samples without a reference: name the dataset's gold column "
-                             "(e.g. --map answer=reference)",
+    "bad_reference:missing": "samples without a reference: none of the gold columns read "
+                             "by default (solution, answer, ground_truth, reference, label) "
+                             "holds one; name the dataset's (e.g. --map gold=reference)",
     "bad_reference:unparseable": "references the domain's reward cannot read: map the column "
                                  "that holds the final answer or the tests (e.g. --map "
                                  "answer=reference), or use the reward that reads them",

@@ -85,12 +85,23 @@ def test_a_domain_that_would_score_nothing_exits_3_and_says_why(tmp_path, capsys
 
 
 def test_a_missing_reference_column_is_named_with_the_hint(tmp_path, capsys):
-    rows = [{"domain": "math", "answer": "1", "completion": "1"}] * 3
+    rows = [{"domain": "math", "gold": "1", "completion": "1"}] * 3
     assert _check(tmp_path, rows) == 3
     err = capsys.readouterr().err
-    assert "bad_reference:missing x3 (samples without a reference: name the dataset's gold " \
-           "column (e.g. --map answer=reference))" in err
-    assert _check(tmp_path, rows, "--map", "answer=reference") == 0
+    assert "bad_reference:missing x3 (samples without a reference: none of the gold columns " \
+           "read by default (solution, answer, ground_truth, reference, label) holds one; " \
+           "name the dataset's (e.g. --map gold=reference))" in err
+    assert _check(tmp_path, rows, "--map", "gold=reference") == 0
+
+
+@pytest.mark.parametrize("column", ["solution", "answer", "ground_truth", "reference", "label"])
+def test_each_gold_column_the_adapters_read_is_read_without_a_map(tmp_path, column):
+    """One rule for the gold column (`rewards.io.REFERENCE_COLUMNS`): what TRL, veRL,
+    OpenRLHF and the loops read without being told, `rewards check` reads too."""
+    rows = [{"domain": "math", column: "1", "completion": "1"}] * 2
+    assert _check(tmp_path, rows) == 0
+    rows = [{"domain": "math", column: "2", "completion": "1"}] * 2
+    assert _check(tmp_path, rows) == 0  # read (a wrong answer is scored, not missing)
 
 
 def test_rows_that_are_all_invalid_input_fail(tmp_path, capsys):

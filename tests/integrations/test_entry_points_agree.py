@@ -121,28 +121,18 @@ def _local(name: str, config: Path) -> list[Outcome]:
 
 
 def _cli(name: str, config: Path, tmp_path: Path) -> list[Outcome]:
-    """`rewards score`, one run per gold column (`--map COLUMN=reference`: the CLI reads the
-    gold from `reference` unless told)."""
+    """`rewards score` on all the rows in one file, each gold under its own column: the CLI
+    reads the gold column by the adapters' rule (`rewards.io.REFERENCE_COLUMNS`), unmapped."""
     from rewards_cli import main
 
     rows = _rows(name)
-    out: dict[int, Outcome] = {}
-    for column in (*REFERENCE_COLUMNS, None):
-        if column == "reference":
-            continue  # run with the rows of no gold column
-        picked = [i for i, r in enumerate(rows)
-                  if r[2] == column or (column is None and r[2] in (None, "reference"))]
-        src, dst = tmp_path / f"{name}-{column}.jsonl", tmp_path / f"{name}-{column}.out.jsonl"
-        src.write_text("".join(json.dumps(_row(*rows[i])) + "\n" for i in picked))
-        mapping = [] if column is None else ["--map", f"{column}=reference"]
-        assert main(["score", str(src), "--config", str(config), "--out", str(dst),
-                     *mapping]) == 0
-        results = [json.loads(line) for line in dst.read_text().splitlines()]
-        for i, result in zip(picked, results, strict=True):
-            abstained = result["score"] is None
-            out[i] = (result["score"], result.get("cause", result["reason"]) if abstained
-                      else None)
-    return [out[i] for i in range(len(rows))]
+    src, dst = tmp_path / f"{name}.jsonl", tmp_path / f"{name}.out.jsonl"
+    src.write_text("".join(json.dumps(_row(*row)) + "\n" for row in rows))
+    assert main(["score", str(src), "--config", str(config), "--out", str(dst)]) == 0
+    results = [json.loads(line) for line in dst.read_text().splitlines()]
+    assert len(results) == len(rows)
+    return [(r["score"], r.get("cause", r["reason"]) if r["score"] is None else None)
+            for r in results]
 
 
 def _trl(name: str, config: Path) -> list[Outcome]:
