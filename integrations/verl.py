@@ -176,6 +176,12 @@ async def compute_score_async(data_source: str, solution_str: str, ground_truth:
     return _single(resolved, sample, score, abstain, abstain_score, on_config_abstain)
 
 
+_NOT_META = frozenset({"domain", "question", "prompt"})
+"""`extra_info` keys the sample takes as its fields; the others (a tool schema `tools`,
+IFEval's constraint columns, `index`, `split`) travel in `meta`, as every adapter carries a
+row's other columns (`integrations._common.row_sample`)."""
+
+
 def _sample(resolved: ResolvedReward, data_source: str, solution_str: str, ground_truth: Any,
             extra_info: Mapping[str, Any] | None,
             domain_map: Mapping[str, str] | None) -> Sample:
@@ -190,7 +196,8 @@ def _sample(resolved: ResolvedReward, data_source: str, solution_str: str, groun
         routed = str(domain or data_source)  # abstains unknown_domain, named as veRL names it
     return Sample(prompt=prompt_value(prompt), completion=solution_str, reference=ground_truth,
                   domain=routed, group=None if group is None else str(group),
-                  meta={"data_source": data_source})
+                  meta={**{k: v for k, v in info.items() if k not in _NOT_META},
+                        "data_source": data_source})
 
 
 def _result(resolved: ResolvedReward, sample: Sample, score: Score,

@@ -390,9 +390,9 @@ def test_every_entry_point_scores_the_rows_as_local_scoring(
 
 
 def test_the_rows_other_columns_reach_every_row_adapter_as_meta(tmp_path: Path) -> None:
-    """The adapters that see a row's columns (TRL, AReaL, verifiers) carry the other columns
-    in `Sample.meta` by one rule (`integrations._common.row_sample`), as `rewards score` does:
-    a tool schema (`tools`) reaches the reward through each."""
+    """The adapters that see a row's columns (TRL, AReaL, verifiers; veRL's `extra_info`)
+    carry the other columns in `Sample.meta` by one rule (`integrations._common.row_sample`),
+    as `rewards score` does: a tool schema (`tools`) reaches the reward through each."""
     from integrations.areal import AReaLReward
     from integrations.trl import trl_rewards
     from integrations.verifiers import reward_funcs, task_reward
@@ -409,6 +409,10 @@ def test_the_rows_other_columns_reach_every_row_adapter_as_meta(tmp_path: Path) 
     (func,) = trl_rewards(config, per_component=False).funcs
     assert func(["p"], ["c"], tools=[tools], answer=["x"]) == [1.0]
     assert AReaLReward(config)("p", "c", [1], [2], tools=tools, answer="x") == 1.0
+    from integrations.verl import compute_score
+
+    assert [compute_score("tools", "c", "x", info, reward_config=config)["score"]
+            for info in ({"tools": tools, "index": 0}, {"index": 0})] == [1.0, 0.0]
     (classic,), _ = reward_funcs(config)
 
     async def classic_both() -> list[float]:  # one loop: the second is no memo of the first
