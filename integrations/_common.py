@@ -14,8 +14,7 @@ from typing import Any, Literal, get_args
 
 from rewards.config import RewardConfig, load_config
 from rewards.errors import ConfigError, InputError
-# the one copy of each: `rewards score` reads chat completions and gold columns too
-from rewards.io import REFERENCE_COLUMNS, completion_text, find_reference
+from rewards.io import REFERENCE_COLUMNS, completion_text, find_reference  # shared with the CLI
 from rewards.mixing import BatchNormalizer, DomainRouter, route_domain
 from rewards.scoring import AbstentionPolicy, AbstentionTally, abstention_cause
 from rewards.types import Reward, Sample, Score

@@ -5,7 +5,6 @@ each probe, its credit compared with the row's honest wrong answer."""
 
 from __future__ import annotations
 
-import importlib
 import resource
 import time
 from collections import defaultdict
@@ -15,6 +14,7 @@ from typing import Any
 
 from rewards.config import ComponentConfig, RewardConfig
 from rewards.mixing import route_domain
+from rewards.registry import resolve_named
 from rewards.stress._probe import INVISIBLE, Probe, ProbeSet, Row
 from rewards.types import Reward, Sample, Score
 
@@ -115,11 +115,10 @@ def probe_set_for(component: ComponentConfig, built: Reward) -> ProbeSet | None:
         declared = getattr(obj, "probes", None)
         if isinstance(declared, ProbeSet):
             return declared
-    path = BUILTIN_PROBES.get(component.use)
-    if path is None:
+    if component.use not in BUILTIN_PROBES:
         return None
-    module, _, attr = path.partition(":")
-    return getattr(importlib.import_module(module), attr)
+    probes: ProbeSet = resolve_named(component.use, BUILTIN_PROBES, what="probe set")
+    return probes
 
 
 def stress_config(config: RewardConfig, samples: Sequence[Sample], *, rows: int = 6,
