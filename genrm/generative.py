@@ -147,6 +147,7 @@ class GenRMJudge:
     def judge(self, pairs: Sequence[Pair]) -> list[Judgment]:
         """One judgment per pair, in order: 2 reads per pair (both orders), batched."""
         prompts = [self._prompt(p, swap) for p in pairs for swap in (False, True)]
+        reads: list[tuple[float | None, str, str]]
         if self.config.mode == "direct":
             reads = [(p, "ok", "") for p in self._p_first_label(prompts)]
         else:

@@ -11,7 +11,7 @@ the blocking work runs in a thread, never on the event loop. Replies are those o
 routes, errors OpenEnv's `WSErrorResponse` (`code`) with the HTTP `status` and `field`."""
 
 # No `from __future__ import annotations` here: FastAPI reads the endpoint annotations
-# (`fastapi.WebSocket`, imported lazily) at definition time.
+# (`WebSocket`, imported lazily) at definition time.
 import asyncio
 import json
 from collections.abc import Callable
@@ -45,11 +45,12 @@ def add_websocket(app: Any, *, start: Callable[[Any], dict[str, Any]],
     """Add `/ws` to the FastAPI `app`: `start(body)`, `advance(episode_id, action)` and
     `state_of(episode_id)` answer as the HTTP routes do (raising `Refused`); `drop(id)`
     forgets a connection's episode."""
-    fastapi = require("fastapi", extra="server", feature="the environment server")
+    require("fastapi", extra="server", feature="the environment server")
+    from fastapi import WebSocket, WebSocketDisconnect  # here: an annotation is read at its def
     sockets = _Sockets(max_connections)
 
     @app.websocket("/ws")
-    async def websocket(socket: fastapi.WebSocket) -> None:
+    async def websocket(socket: WebSocket) -> None:
         """OpenEnv's `EnvClient` protocol: one connection, one episode at a time (a reset
         replaces the connection's own episode); messages `{"type": "reset" | "step" |
         "state" | "close", "data": {...}}`, answered `{"type": "observation" | "state" |
@@ -61,7 +62,7 @@ def add_websocket(app: Any, *, start: Callable[[Any], dict[str, Any]],
                 await socket.send_text(json.dumps(ws_error(Refused(503, InputError(
                     f"{max_connections} connections are open: retry later")))))
                 await socket.close(1013)
-            except (asyncio.TimeoutError, fastapi.WebSocketDisconnect, RuntimeError):
+            except (asyncio.TimeoutError, WebSocketDisconnect, RuntimeError):
                 pass
             return
         own: list[str] = []  # the id of the connection's episode, once reset
@@ -79,7 +80,7 @@ def add_websocket(app: Any, *, start: Callable[[Any], dict[str, Any]],
                     await socket.close(1000)
                     return
                 await socket.send_text(json.dumps(reply))
-        except fastapi.WebSocketDisconnect:
+        except WebSocketDisconnect:
             return
         finally:
             if own:

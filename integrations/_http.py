@@ -301,6 +301,7 @@ def guarded_protocol(seconds: float, caps: ConnectionCaps | None = None,
         from uvicorn.protocols.http.auto import AutoHTTPProtocol as base
     held = _Held(caps) if caps is not None else None
 
+    # `base` is a class chosen at run time (a parameter): mypy takes only a static base
     class Guarded(base):  # type: ignore[misc, valid-type]
         _deadline: Any = None
         _waiting_for: Any = None  # the request cycle current when the deadline was set

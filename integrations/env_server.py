@@ -38,8 +38,9 @@ Start it with `rewards env serve --environment ENV.yaml --reward-config REWARD.y
 """
 
 # No `from __future__ import annotations` here: FastAPI reads the endpoint annotations
-# (`fastapi.Request`, imported lazily) at definition time.
+# (`Request`, imported lazily) at definition time.
 import argparse
+import os
 import secrets
 import threading
 import time
@@ -157,7 +158,7 @@ class _Episodes:
             self.held.move_to_end(episode_id)
             return held
 
-    def release(self, episode_id: str, held: _Held) -> None:
+    def release(self, episode_id: Any, held: _Held) -> None:
         with self.lock:
             held.busy, held.touched = False, time.monotonic()
 
@@ -211,9 +212,11 @@ def create_env_app(config: EnvConfig, reward: Reward | str, *, max_episodes: int
         raise ConfigError(f"max_episodes ({max_episodes}) and idle_s ({idle_s}) must be "
                           "positive")
     fastapi = require("fastapi", extra="server", feature="the environment server")
+    from fastapi import Request  # here: an endpoint's annotation is read at its def
     from fastapi.responses import JSONResponse
 
-    episodes = _Episodes(config, reward if hasattr(reward, "score") else build_reward(reward),
+    episodes = _Episodes(config, build_reward(reward) if isinstance(reward, (str, os.PathLike))
+                         else reward,
                          max_episodes, idle_s)
     bounds = BodyBounds(max_bytes=max_held_bytes, max_held=max_held_bytes)
     app = fastapi.FastAPI(title="rewards-engine environments")
@@ -288,7 +291,7 @@ def create_env_app(config: EnvConfig, reward: Reward | str, *, max_episodes: int
         return SCHEMA
 
     @app.post("/reset")
-    def reset(request: fastapi.Request) -> Any:  # sync: FastAPI runs it in a thread
+    def reset(request: Request) -> Any:  # sync: FastAPI runs it in a thread
         try:
             return start(parsed_body(request.scope))
         except InputError as exc:
@@ -297,7 +300,7 @@ def create_env_app(config: EnvConfig, reward: Reward | str, *, max_episodes: int
             return error(refused)
 
     @app.post("/step")
-    def step(request: fastapi.Request) -> Any:
+    def step(request: Request) -> Any:
         try:
             body = parsed_body(request.scope)
             if not isinstance(body, dict):

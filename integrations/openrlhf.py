@@ -149,13 +149,14 @@ def build_response(resolved: ResolvedReward, scores: Sequence[Score], *,
     extra_logs: dict[str, list[float]] = {
         f"reward/{name}": [_number(s.parts.get(name)) for s in scores] for name in names}
     extra_logs["reward/abstained"] = [1.0 if s.value is None else 0.0 for s in scores]
+    known: Sequence[Sample | None] = samples or [None] * len(scores)
     return {
         "rewards": rewards,
         "scores": [abstain_value if v is None else float(v) for v in raw],
         "extra_logs": extra_logs,
         "reasons": [s.reason for s in scores],
         "causes": [abstention_cause(sample, s) for sample, s in
-                   zip(samples or [None] * len(scores), scores)],
+                   zip(known, scores)],
         "parts": [dict(s.parts) for s in scores],
     }
 

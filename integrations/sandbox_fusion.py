@@ -266,8 +266,8 @@ class _Refused(ValueError):  # pydantic's protocol: a validator raises a ValueEr
 def api_models(config: FusionConfig) -> SimpleNamespace:
     """The pydantic models of the API: `RunCodeRequest` (its bounds from `config`),
     `CommandRunResult` and `RunCodeResponse`, with SandboxFusion's field names and defaults."""
-    pydantic = require("pydantic", extra="server", feature="the SandboxFusion API")
-    BaseModel, Field, AfterValidator = pydantic.BaseModel, pydantic.Field, pydantic.AfterValidator
+    require("pydantic", extra="server", feature="the SandboxFusion API")
+    from pydantic import AfterValidator, BaseModel, Field
 
     def applicable(memory: int) -> int:
         if 0 < memory < MIN_MEMORY_MB:
@@ -286,6 +286,8 @@ def api_models(config: FusionConfig) -> SimpleNamespace:
                         f"server's default ({config.default_memory_mb})")
         code: str = Field(..., description="the program's source")
         stdin: str | None = Field(None, description="text fed to the program's stdin")
+        # Literal of a tuple is Literal of its values at run time (pydantic checks them);
+        # mypy takes only literal values written out
         language: Literal[ACCEPTED_LANGUAGES] = Field(  # type: ignore[valid-type]
             ..., description="SandboxFusion's language name (or c, javascript)")
         files: dict[str, str | None] = Field(
@@ -331,6 +333,7 @@ def create_app(config: FusionConfig | None = None, *, token: str | None = None) 
     The body is parsed (`integrations._body`) and validated off the event loop."""
     config = config or FusionConfig()
     fastapi = require("fastapi", extra="server", feature="the SandboxFusion API")
+    from fastapi import Request  # here: an endpoint's annotation is read at its def
     JSONResponse = require("fastapi.responses", extra="server",
                            feature="the SandboxFusion API").JSONResponse
     encoders = require("fastapi.encoders", extra="server", feature="the SandboxFusion API")
@@ -374,7 +377,7 @@ def create_app(config: FusionConfig | None = None, *, token: str | None = None) 
     @app.post("/run_code", response_model=models.RunCodeResponse,
               openapi_extra={"requestBody": {"required": True, "content": {
                   "application/json": {"schema": RunCodeRequest.model_json_schema()}}}})
-    async def run_code(request: fastapi.Request) -> Any:
+    async def run_code(request: Request) -> Any:
         try:
             value = parsed_body(request.scope)  # read and parsed off the loop by the guard
         except InputError as exc:  # FastAPI's answer to a body that is not JSON

@@ -22,7 +22,7 @@ the log instead); `/health` counts abstentions by cause.
 """
 
 # No `from __future__ import annotations` here: FastAPI reads the endpoint annotations
-# (`fastapi.Request`, imported lazily) at definition time.
+# (`Request`, imported lazily) at definition time.
 import asyncio
 import logging
 from collections.abc import AsyncIterator, Sequence
@@ -85,6 +85,7 @@ def create_app(reward: RewardSource = None, *, batching: BatchingConfig | None =
     check_bounds(max_held_bytes, max_held_bytes, names=("max_held_bytes", "max_held_bytes"))
     bounds = BodyBounds(max_bytes=max_held_bytes, max_held=max_held_bytes)
     fastapi = require("fastapi", extra="server", feature="the reward server")
+    from fastapi import Request  # here: an endpoint's annotation is read at its def
     responses = require("fastapi.responses", extra="server", feature="the reward server")
     JSONResponse = responses.JSONResponse
 
@@ -155,14 +156,14 @@ def create_app(reward: RewardSource = None, *, batching: BatchingConfig | None =
 
     def refused(exc: Exception) -> Any:
         if isinstance(exc, Failed):
-            field = {"field": "body"} if exc.status == 400 else {}
-            return JSONResponse({"detail": exc.detail, **field}, status_code=exc.status)
+            body_field = {"field": "body"} if exc.status == 400 else {}
+            return JSONResponse({"detail": exc.detail, **body_field}, status_code=exc.status)
         field = getattr(exc, "field", None)
         return JSONResponse({"detail": str(exc), **({"field": field} if field else {})},
                             status_code=422)
 
     @app.post("/get_reward")
-    async def get_reward(request: fastapi.Request) -> Any:
+    async def get_reward(request: Request) -> Any:
         try:
             queries, prompts, labels, domains = parse_request(body_of(request))
             samples = samples_from_queries(resolved, queries, prompts, labels, domains,
@@ -176,7 +177,7 @@ def create_app(reward: RewardSource = None, *, batching: BatchingConfig | None =
         return JSONResponse(reply)
 
     @app.post("/seed_session")
-    async def seed_session(request: fastapi.Request) -> Any:
+    async def seed_session(request: Request) -> Any:
         """NeMo Gym's per-rollout seed: a JSON object, answered `{}` (our verify keeps no
         session state, so there is no session to name or take)."""
         try:
@@ -187,7 +188,7 @@ def create_app(reward: RewardSource = None, *, batching: BatchingConfig | None =
         return JSONResponse({})
 
     @app.post("/verify")
-    async def verify(request: fastapi.Request) -> Any:
+    async def verify(request: Request) -> Any:
         try:
             body = body_of(request)
             score, = await scored([nemo_gym.sample_from_verify(resolved, body)])
@@ -197,7 +198,7 @@ def create_app(reward: RewardSource = None, *, batching: BatchingConfig | None =
                                                      mask=abstain == "mask"))
 
     @app.post(slime.ROUTE)
-    async def slime_reward(request: fastapi.Request) -> Any:
+    async def slime_reward(request: Request) -> Any:
         try:
             sample, detail = slime.sample_from_request(resolved, body_of(request))
             score, = await scored([sample])
@@ -221,7 +222,7 @@ def create_app(reward: RewardSource = None, *, batching: BatchingConfig | None =
         tasks.finish(task_id, reply)
 
     @app.post(roll.SUBMIT_ROUTE)
-    async def roll_submit(request: fastapi.Request) -> Any:
+    async def roll_submit(request: Request) -> Any:
         try:
             sample = roll.sample_from_submit(resolved, body_of(request))
         except (Failed, InputError) as exc:
@@ -240,7 +241,7 @@ def create_app(reward: RewardSource = None, *, batching: BatchingConfig | None =
                              "errmsg": "submitted"})
 
     @app.get(roll.RESULT_ROUTE)
-    async def roll_result(request: fastapi.Request) -> Any:
+    async def roll_result(request: Request) -> Any:
         try:  # ROLL sends its GET with a JSON body; a query parameter works too
             body = body_of(request) if PARSED_KEY in request.scope else {}
         except Failed as exc:

@@ -104,7 +104,8 @@ def trl_rewards(config: RewardSource = None, *, reference_column: str | None = N
                           "TRL rewards; use trl_rewards(..., per_component=False)")
     components = resolved.components()
     qualify = len(resolved.config.domains) > 1
-    funcs, weights = [], []
+    funcs: list[RewardFunc] = []
+    weights: list[float] = []
     for domain, name, weight in components:
         spec = resolved.config.domains[domain]
         if spec.alpha is not None:

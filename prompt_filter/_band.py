@@ -7,7 +7,7 @@ from __future__ import annotations
 import math
 from collections.abc import Hashable, Mapping
 from dataclasses import dataclass
-from typing import Literal
+from typing import Generic, Literal, TypeVar
 
 from prompt_filter._pass_rate import PassRate
 from rewards.errors import ConfigError
@@ -47,20 +47,24 @@ class Band:
         return max(1, math.ceil(n_rollouts / 2))
 
 
+K = TypeVar("K", bound=Hashable)
+"""A prompt's key: whatever the caller's `rates` are keyed by."""
+
+
 @dataclass(frozen=True)
-class BandSelection:
+class BandSelection(Generic[K]):
     """The outcome of a band selection, both in the input's order."""
 
-    kept: dict[Hashable, PassRate]
+    kept: dict[K, PassRate]
     """Prompts inside the band."""
-    dropped: dict[Hashable, tuple[PassRate, DropReason]]
+    dropped: dict[K, tuple[PassRate, DropReason]]
     """Prompts outside it, with why."""
 
 
-def select_band(rates: Mapping[Hashable, PassRate], band: Band = Band()) -> BandSelection:
+def select_band(rates: Mapping[K, PassRate], band: Band = Band()) -> BandSelection[K]:
     """Split prompts into kept and dropped (too_easy, too_hard, unscorable, low_std)."""
-    kept: dict[Hashable, PassRate] = {}
-    dropped: dict[Hashable, tuple[PassRate, DropReason]] = {}
+    kept: dict[K, PassRate] = {}
+    dropped: dict[K, tuple[PassRate, DropReason]] = {}
     for key, rate in rates.items():
         reason = drop_reason(rate, band)
         if reason is None:

@@ -6,27 +6,32 @@ from __future__ import annotations
 import bisect
 from collections.abc import Hashable, Mapping
 from dataclasses import dataclass
+from typing import Generic, TypeVar
 
 from rewards.errors import ConfigError
 
 __all__ = ["Buckets", "assign_buckets", "quantile"]
 
 
+K = TypeVar("K", bound=Hashable)
+"""A prompt's key: whatever the caller's `rates` are keyed by."""
+
+
 @dataclass(frozen=True)
-class Buckets:
+class Buckets(Generic[K]):
     """Which bucket each prompt is in."""
 
-    labels: dict[Hashable, str]
+    labels: dict[K, str]
     """Prompt id -> bucket name, in the input's order."""
     order: tuple[str, ...]
     """Bucket names from easiest to hardest."""
     edges: tuple[float, ...]
     """Pass-rate boundaries between buckets, ascending; a rate equal to an edge goes up."""
 
-    def members(self) -> dict[str, list[Hashable]]:
+    def members(self) -> dict[str, list[K]]:
         """Bucket -> its prompt ids (input order), buckets easy to hard: what `curriculum`
         takes."""
-        grouped: dict[str, list[Hashable]] = {name: [] for name in self.order}
+        grouped: dict[str, list[K]] = {name: [] for name in self.order}
         for key, label in self.labels.items():
             grouped[label].append(key)
         return grouped
@@ -42,8 +47,8 @@ def quantile(sorted_values: list[float], q: float) -> float:
     return sorted_values[lower] + (sorted_values[upper] - sorted_values[lower]) * (position - lower)
 
 
-def assign_buckets(rates: Mapping[Hashable, float], *, k: int | None = None,
-                   easy_at: float = 0.5) -> Buckets:
+def assign_buckets(rates: Mapping[K, float], *, k: int | None = None,
+                   easy_at: float = 0.5) -> Buckets[K]:
     """Bucket prompts by pass rate.
 
     Without `k`: `easy` when the rate is at least `easy_at`, else `hard`. With `k`: quantile

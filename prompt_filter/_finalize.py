@@ -106,7 +106,8 @@ def finalize(job: FilterJob, config: RewardConfig, prompts: Mapping[str, PromptR
     rates = {pid: pass_rate(tally.rewards(pid), mode=mode, threshold=job.threshold)
              for pid in usable}
     selection = select_band(rates, job.band)
-    buckets = assign_buckets({pid: r.pass_rate for pid, r in selection.kept.items()},  # type: ignore[misc]
+    buckets = assign_buckets({pid: r.pass_rate for pid, r in selection.kept.items()
+                              if r.pass_rate is not None},  # kept: scored, so never None
                              k=job.buckets, easy_at=job.easy_at)
     write_jsonl(out / "kept.jsonl",
                 ({**prompts[pid].row, **_rate_fields(rate), "bucket": buckets.labels[pid]}
@@ -156,7 +157,7 @@ def _bad_references(job: FilterJob, prompts: Mapping[str, PromptRecord],
     return bad
 
 
-def _rated(selection: BandSelection) -> list[float]:
+def _rated(selection: BandSelection[str]) -> list[float]:
     """The pass rates that got a verdict (not those of unscorable prompts), in input order
     within kept, then dropped."""
     return [r.pass_rate for r in selection.kept.values() if r.pass_rate is not None] + [
@@ -186,12 +187,12 @@ def _detail(reason: str, rate: PassRate, abstained: Counter[str] | None, job: Fi
 
 
 def _stats(job: FilterJob, config: RewardConfig, mode: str, prompt_rows: int, valid: int,
-           tally: Tally, selection: BandSelection, buckets: Buckets, prompt_errors: int,
+           tally: Tally, selection: BandSelection[str], buckets: Buckets[str], prompt_errors: int,
            rollout_errors: int, edges: list[float], counts: list[int]) -> dict[str, Any]:
     used = sum(len(v) for v in tally.values.values())
     abstained = sum(sum(c.values()) for c in tally.abstained.values())
     dropped = Counter(reason for _, reason in selection.dropped.values())
-    kept_rates = [r.pass_rate for r in selection.kept.values()]
+    kept_rates = [r.pass_rate for r in selection.kept.values() if r.pass_rate is not None]
     rates = _rated(selection)
     return {
         "source": {"prompts": str(job.prompts),

@@ -119,7 +119,8 @@ def _open_progress(progress: Callable[[int, int], Progress] | None, total: int,
 def _score_rollouts(job: FilterJob, scorer: ChunkScorer, prompts: Mapping[str, PromptRecord],
                     journal: Journal, progress: Callable[[int, int], Progress] | None,
                     total_rows: int) -> None:
-    assert job.rollouts is not None
+    rollouts = job.rollouts
+    assert rollouts is not None  # FilterJob holds exactly one of rollouts and policy
     after = journal.last["end"] if journal.last else 0
     counts = _Counts(journal.records())
     update = _open_progress(progress, total_rows, counts.rows)
@@ -127,7 +128,7 @@ def _score_rollouts(job: FilterJob, scorer: ChunkScorer, prompts: Mapping[str, P
 
     def chunks() -> Iterator[tuple[Chunk, list[Sample]]]:
         chunk: Chunk = []
-        for line, item in iter_rollouts(job.rollouts, prompts, after=after):
+        for line, item in iter_rollouts(rollouts, prompts, after=after):
             chunk.append((line, item))
             if len(chunk) >= job.chunk_size:
                 yield chunk, [s for _, s in chunk if isinstance(s, Sample)]
@@ -154,6 +155,7 @@ def _score_rollouts(job: FilterJob, scorer: ChunkScorer, prompts: Mapping[str, P
 def _generate_and_score(job: FilterJob, scorer: ChunkScorer, prompts: Mapping[str, PromptRecord],
                         journal: Journal, engine: Any,
                         progress: Callable[[int, int], Progress] | None) -> None:
+    assert job.policy is not None  # FilterJob holds exactly one of rollouts and policy
     ids = list(prompts)
     start = journal.last["end"] if journal.last else 0
     if start >= len(ids):

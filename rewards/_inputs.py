@@ -13,7 +13,7 @@ import re
 import sys
 from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from rewards.errors import InputError
 from rewards.paths import input_file
@@ -271,6 +271,7 @@ def _arrow_batches(path: Path) -> Iterable[Any]:
 def _batch_rows(batches: Iterable[Any], source: str, errors: tuple[type[Exception], ...],
                 what: str) -> Iterator[Row]:
     row_no = 0
+    unreadable: tuple[type[Exception], ...] = (UnicodeDecodeError, *errors)
     batches = iter(batches)
     while True:
         try:
@@ -280,11 +281,13 @@ def _batch_rows(batches: Iterable[Any], source: str, errors: tuple[type[Exceptio
         if batch is None:
             return
         bad_text = _validated(batch, source, what, row_no)
-        try:
-            rows = batch.to_pylist() if bad_text is None else None
-        except (UnicodeDecodeError, *errors) as exc:
-            bad_text, rows = exc, None
-        if rows is None:  # a value that is not valid UTF-8: find it row by row
+        rows: list[Any] = []
+        if bad_text is None:
+            try:
+                rows = batch.to_pylist()
+            except unreadable as exc:
+                bad_text = exc
+        if bad_text is not None:  # a value that is not valid UTF-8: find it row by row
             rows = [_arrow_row(batch, i, source, row_no + i + 1, bad_text)
                     for i in range(batch.num_rows)]
         for row in rows:
@@ -348,7 +351,7 @@ def _iter_csv(path: Path, delimiter: str = ",") -> Iterator[Row]:
     number of cells) is an error row naming its line, and the records after it are read.
     A TSV is one record per line, each cell as written: a `"` is a character, not a quote
     (IANA text/tab-separated-values), so a stray quote never merges records."""
-    quoting = csv.QUOTE_NONE if delimiter == "\t" else csv.QUOTE_MINIMAL
+    quoting: Literal[0, 1, 2, 3] = csv.QUOTE_NONE if delimiter == "\t" else csv.QUOTE_MINIMAL
     with path.open("rb") as fh:
         lines = (_decoded(raw, first=i == 0) for i, raw in enumerate(fh))
         reader = csv.reader(lines, delimiter=delimiter, quoting=quoting, strict=True)

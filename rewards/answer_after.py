@@ -52,10 +52,10 @@ class AnswerAfter:
     def score(self, samples: Sequence[Sample]) -> list[Score]:
         answers = [text_after(s.completion, self.markers) if isinstance(s.completion, str)
                    else None for s in samples]
-        kept = [i for i, answer in enumerate(answers) if answer is not None]
+        kept = {i: answer for i, answer in enumerate(answers) if answer is not None}
         results = [Score(0.0, "no_answer") for _ in samples]
         if kept:
-            inner = [replace(samples[i], completion=answers[i]) for i in kept]
+            inner = [replace(samples[i], completion=answer) for i, answer in kept.items()]
             scores = check_scores(self.reward, self.reward.score(inner), len(inner))
             for i, score in zip(kept, scores):
                 results[i] = score

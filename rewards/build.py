@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from rewards.answer_after import AnswerAfter
-from rewards.config import ComponentConfig, RewardConfig, load_config, parse_config
+from rewards.config import ComponentConfig, Kind, RewardConfig, load_config, parse_config
 from rewards.errors import ConfigError
 from rewards.mixing import DomainRouter, Mixture, WeightedComponent
 from rewards.registry import resolve
-from rewards.types import Reward
+from rewards.types import Reward, Sample, Score
 
 __all__ = ["ANSWER_AFTER", "build_component", "build_component_spec", "build_reward",
            "nested_component_configs"]
@@ -29,7 +29,8 @@ def build_reward(config: RewardConfig | str | Path) -> Reward:
         components = []
         for component in spec.rewards:
             built = build_component(component)
-            kind = component.kind or getattr(built, "kind", "verifiable")
+            declared: Kind = getattr(built, "kind", "verifiable")  # a reward's own attribute
+            kind = component.kind or declared
             components.append(WeightedComponent(built, component.weight, kind))
         domains[domain] = Mixture(components, alpha=spec.alpha, name=domain)
     return DomainRouter(domains, normalize=config.normalize, ema_decay=config.ema_decay,
@@ -121,5 +122,5 @@ class _Renamed:
         self.name = name
         self.kind = getattr(reward, "kind", "verifiable")
 
-    def score(self, samples):  # type: ignore[no-untyped-def]
+    def score(self, samples: Sequence[Sample]) -> list[Score]:
         return self.reward.score(samples)

@@ -220,8 +220,9 @@ def byte_cache(max_bytes: int) -> Callable[[F], F]:
             cache.put(key, result)
             return result
 
+        # set on the wrapper function, as `functools.lru_cache` sets its `cache_clear`
         cached.cache = cache  # type: ignore[attr-defined]
         cached.cache_clear = cache.clear  # type: ignore[attr-defined]
-        return cached  # type: ignore[return-value]
+        return cached  # type: ignore[return-value]  # it takes what `function` (an F) takes
 
     return decorate

@@ -414,15 +414,15 @@ def _failures(report: CheckReport, routes: Mapping[str, Any],
     tally.add_cause("input_error", len(report.input_errors))
     failures = []
     for failure in tally.failures():
-        domain = next((d for d in first if failure.startswith(f"domain {d!r}:")), None)
-        if domain is None and len(first) == 1 and not failure.startswith("domain "):
-            domain = next(iter(first))  # the whole run: one domain of the data
+        named = next((d for d in first if failure.startswith(f"domain {d!r}:")), None)
+        if named is None and len(first) == 1 and not failure.startswith("domain "):
+            named = next(iter(first))  # the whole run: one domain of the data
         if report.completion_note:
             failure += f": {report.completion_note}"
         elif not samples and report.input_errors:
             failure += f" (first: {report.input_errors[0]})"
-        elif domain is not None:
-            failure += f" ({first[domain]})"
+        elif named is not None:
+            failure += f" ({first[named]})"
         failures.append(failure)
     return failures
 

@@ -308,13 +308,15 @@ def iter_samples(source: str | Path | Any, *, mapping: Mapping[str, str] | None 
     `iter_rows`, then `row_to_sample`."""
     name = source_name(source)
     for line, row in iter_rows(source):
-        if not isinstance(row, InputError):
-            try:
-                row = row_to_sample(row, mapping=mapping, domain_map=domain_map, source=name,
-                                    line=line)
-            except InputError as exc:
-                row = exc
-        yield line, row
+        if isinstance(row, InputError):
+            yield line, row
+            continue
+        try:
+            sample: Sample | InputError = row_to_sample(
+                row, mapping=mapping, domain_map=domain_map, source=name, line=line)
+        except InputError as exc:
+            sample = exc
+        yield line, sample
 
 
 def _is_unicode(text: str) -> bool:

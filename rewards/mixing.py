@@ -12,7 +12,7 @@ import math
 from collections import defaultdict
 from collections.abc import Collection, Hashable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import get_args
+from typing import Any, TypedDict, get_args
 
 from rewards.config import ComponentConfig, DomainConfig, Kind, Normalize, RewardConfig
 from rewards.errors import ConfigError
@@ -272,6 +272,10 @@ class BatchNormalizer:
                          plans=self.plans)
 
 
+class _Eps(TypedDict, total=False):
+    eps: float
+
+
 def normalize(scores: Sequence[Score], samples: Sequence[Sample], mode: Normalize, *,
               eps: float | None = None, running: RunningStats | None = None,
               plans: Mapping[str, MixPlan] | None = None) -> list[Score]:
@@ -286,7 +290,7 @@ def normalize(scores: Sequence[Score], samples: Sequence[Sample], mode: Normaliz
     if mode == "none":
         return list(scores)
     values = [s.value for s in scores]
-    options = {} if eps is None else {"eps": eps}
+    options: _Eps = {} if eps is None else {"eps": eps}
     if mode == "zscore_by_domain":
         normalized = zscore_by_domain(values, [s.domain for s in samples], running=running,
                                       **options)
@@ -391,10 +395,10 @@ class RunningStats:
         return {"decay": self.decay,
                 "stats": [[k, self.mean[k], self.var[k], self.batches[k]] for k in self.mean]}
 
-    def load_state_dict(self, state: Mapping[str, object]) -> None:
-        self.decay = float(state["decay"])  # type: ignore[arg-type]
+    def load_state_dict(self, state: Mapping[str, Any]) -> None:
+        self.decay = float(state["decay"])
         self.mean, self.var, self.batches = {}, {}, defaultdict(int)
-        for key, mean, var, batches in state["stats"]:  # type: ignore[union-attr]
+        for key, mean, var, batches in state["stats"]:
             self.mean[key], self.var[key], self.batches[key] = mean, var, batches
 
 
@@ -422,12 +426,14 @@ def _normalize_by_key(scores: Sequence[float | None], keys: Sequence[Hashable], 
     if len(scores) != len(keys):
         raise ConfigError(f"{len(scores)} scores but {len(keys)} keys")
     members: dict[Hashable, list[int]] = defaultdict(list)
+    member_values: dict[Hashable, list[float]] = defaultdict(list)
     for i, (v, k) in enumerate(zip(scores, keys)):
         if v is not None:
             members[k].append(i)
+            member_values[k].append(float(v))
     out: list[float | None] = [None] * len(scores)
     for key, indices in members.items():
-        values = [float(scores[i]) for i in indices]  # type: ignore[arg-type]
+        values = member_values[key]
         if running is not None:
             mean, std = running.update(key, values)
             single = False  # the running statistics are not the batch's: one sample is fine

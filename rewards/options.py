@@ -64,7 +64,7 @@ def load_options(cls: type[T], document: Any, *, where: str) -> T:
 def check_fields(config: Any, *, where: str | None = None) -> None:
     """Check (and normalize: ints to floats, lists to tuples, mappings to read-only ones) the
     fields of a dataclass instance by the loader's rules. Call it first in `__post_init__`."""
-    cls = type(config)
+    cls: type = type(config)  # `type[Any]` is not Hashable to mypy; a class is
     at = _At(where or cls.__name__)
     hints = _hints(cls)
     for name in _option_fields(cls):
@@ -125,6 +125,11 @@ class _At:
         return ConfigError(f"{place}: {problem}")
 
 
+def _as_class(cls: type[T]) -> type:
+    """`cls` as the cache key it is (mypy does not see `type[T]` as Hashable)."""
+    return cls
+
+
 @functools.cache
 def _hints(cls: type) -> dict[str, Any]:
     return typing.get_type_hints(cls)
@@ -143,7 +148,7 @@ def _load(cls: type[T], document: Any, at: _At) -> T:
             document = expand(document)
         except ConfigError as exc:
             raise at.error(str(exc)) from exc
-    fields = _option_fields(cls)
+    fields = _option_fields(_as_class(cls))
     if not isinstance(document, Mapping):
         raise at.error(f"expected a mapping with keys among {', '.join(fields)}, "
                        f"not {_show(document)}")
@@ -156,7 +161,7 @@ def _load(cls: type[T], document: Any, at: _At) -> T:
     if missing:
         noun = "key" if len(missing) == 1 else "keys"
         raise at.error(f"missing required {noun} {', '.join(map(repr, missing))}")
-    hints = _hints(cls)
+    hints = _hints(_as_class(cls))
     values = {name: _coerce(hints[name], value, at.field(name))
               for name, value in document.items()}
     try:
@@ -197,10 +202,10 @@ def _coerce(hint: Any, value: Any, at: _At) -> Any:
         if isinstance(value, (str, os.PathLike)):
             return hint(value)
         raise at.error(f"expected a path, not {_show(value)}")
-    if dataclasses.is_dataclass(hint):
-        if isinstance(value, hint):  # type: ignore[arg-type]
+    if isinstance(hint, type) and dataclasses.is_dataclass(hint):
+        if isinstance(value, hint):
             return value
-        return _load(hint, value, at)  # type: ignore[arg-type]
+        return _load(hint, value, at)
     if origin in _SEQUENCES or hint in _SEQUENCES:
         return _sequence(hint, origin, args, value, at)
     if origin in _MAPPINGS or hint in _MAPPINGS:

@@ -92,8 +92,8 @@ def _score_batch(reward: Reward, samples: Sequence[Sample],
                  interrupts: tuple[type[BaseException], ...]) -> ScoredBatch:
     if not samples:
         return ScoredBatch([])
-    normalized = isinstance(reward, BatchNormalized)
-    scorer: Reward = reward.raw if normalized else reward
+    normalized = reward if isinstance(reward, BatchNormalized) else None
+    scorer: Reward = reward if normalized is None else normalized.raw
     stop = (*INFRASTRUCTURE_ERRORS, *interrupts)
     errors: dict[int, Exception] = {}
     try:
@@ -112,8 +112,8 @@ def _score_batch(reward: Reward, samples: Sequence[Sample],
                 log.warning("sample %d raised: %s: %s", i, type(exc).__name__, exc)
                 scores.append(Score(None, ERROR_REASON))
                 errors[i] = exc
-    if normalized:
-        scores = reward.normalizer(samples, scores)
+    if normalized is not None:
+        scores = normalized.normalizer(samples, scores)
     return ScoredBatch(scores, errors)
 
 

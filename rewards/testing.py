@@ -119,7 +119,7 @@ def _llama_config(tokenizer: Any, *, architecture: str, layers: int, hidden: int
         head_dim=hidden // 2, max_position_embeddings=1024, rms_norm_eps=1e-6,
         initializer_range=init_std, tie_word_embeddings=True,
         eos_token_id=tokenizer.eos_token_id, pad_token_id=tokenizer.pad_token_id,
-        bos_token_id=None, architectures=[architecture], torch_dtype="float32", **extra)
+        bos_token_id=None, architectures=[architecture], dtype="float32", **extra)
 
 
 def build_tiny_causal_lm(out_dir: str | Path, *, seed: int = 0, layers: int = 2,
@@ -137,7 +137,7 @@ def build_tiny_causal_lm(out_dir: str | Path, *, seed: int = 0, layers: int = 2,
     config = _llama_config(tokenizer, architecture="LlamaForCausalLM", layers=layers,
                            hidden=hidden, init_std=init_std)
     torch.manual_seed(seed)
-    model = LlamaForCausalLM(config).to(torch.float32)
+    model = LlamaForCausalLM(config).float()
     model.generation_config.pad_token_id = tokenizer.pad_token_id
     model.save_pretrained(str(out))
     _write_marker(out, kind="causal_lm", seed=seed)
@@ -156,7 +156,7 @@ def build_tiny_reward_model(out_dir: str | Path, *, seed: int = 0, layers: int =
     config = _llama_config(tokenizer, architecture="LlamaForSequenceClassification",
                            layers=layers, hidden=hidden, init_std=init_std, num_labels=1)
     torch.manual_seed(seed)
-    model = LlamaForSequenceClassification(config).to(torch.float32)
+    model = LlamaForSequenceClassification(config).float()
     model.save_pretrained(str(out))
     _write_marker(out, kind="reward_model", seed=seed)
     return out
@@ -198,7 +198,7 @@ def pick_target(model_dir: str | Path, prompts: Sequence[str], *, samples_per_pr
     import torch
     from transformers import AutoModelForCausalLM, AutoTokenizer
 
-    tokenizer = AutoTokenizer.from_pretrained(str(model_dir))
+    tokenizer: Any = AutoTokenizer.from_pretrained(str(model_dir))  # decode(ids) -> str
     model = AutoModelForCausalLM.from_pretrained(str(model_dir)).eval()
     torch.manual_seed(seed)
     completions: list[list[int]] = []

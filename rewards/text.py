@@ -73,10 +73,11 @@ _VARIANTS = ("<wide>", "<narrow>", "<font>")
 _BLANK_GLYPHS = frozenset([0x2800])
 """Symbols drawn as nothing: BRAILLE PATTERN BLANK."""
 _LOCK = threading.Lock()
-_TABLES: dict[str, object] = {}
+_Tables = tuple[re.Pattern[str], dict[int, str], re.Pattern[str]]
+_TABLES: dict[str, _Tables] = {}
 
 
-def _tables() -> tuple[re.Pattern[str], dict[int, str], re.Pattern[str]]:
+def _tables() -> _Tables:
     """The pattern of removed characters, the table of read-as characters (look-alike commas
     and full stops, width and font variants) and the pattern of a visible
     character, made on first use from this Python's Unicode database (one scan of the code
@@ -106,7 +107,7 @@ def _tables() -> tuple[re.Pattern[str], dict[int, str], re.Pattern[str]]:
                         visible.append(code)
                 found = _TABLES["both"] = (re.compile(_char_class(sorted(removed))), commas,
                                            re.compile(_char_class(visible)))
-    return found  # type: ignore[return-value]
+    return found
 
 
 def _char_class(codes: list[int]) -> str:

@@ -154,18 +154,20 @@ def _batches(source: Path, mapping: dict[str, str], domain_map: Mapping[str, str
     batch: list[Item] = []
     for line, row in iter_rows(source):
         ident = None
-        if not isinstance(row, InputError):
+        sample: Sample | InputError
+        if isinstance(row, InputError):
+            sample = row
+        else:
             columns.update(row)
             ident = row_id(row, mapping)
-            fields = row
             try:
-                row = row_to_sample(row, mapping=mapping, domain_map=domain_map,
-                                    source=str(source), line=line)
+                sample = row_to_sample(row, mapping=mapping, domain_map=domain_map,
+                                       source=str(source), line=line)
             except InputError as exc:
-                row = exc
+                sample = exc
             if completions is not None:
-                completions.add(line, fields, row if isinstance(row, InputError) else None)
-        batch.append((line, row, ident))
+                completions.add(line, row, sample if isinstance(sample, InputError) else None)
+        batch.append((line, sample, ident))
         if len(batch) >= size:
             yield batch
             batch = []

@@ -22,7 +22,7 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rewards_cli._common import (
     BUNDLED,
@@ -32,6 +32,9 @@ from rewards_cli._common import (
     add_set_option,
     load_reward_config,
 )
+
+if TYPE_CHECKING:
+    from rewards.types import Sample
 
 STRESS_CONFIG = Path(str(BUNDLED / "stress_config.yaml"))
 """Every built-in component that needs no model, one domain each (`--all-builtins`)."""
@@ -79,10 +82,14 @@ def run(args: argparse.Namespace) -> int:
     config = load_reward_config(path, args.overrides)
     sources = [Path(d) for d in args.data] if args.data else list(BUNDLED_ROWS)
     mapping, domain_map = parse_map(args.map), parse_domain_map(args.domain_map)
-    samples, skipped = [], []
+    samples: list[Sample] = []
+    skipped: list[InputError] = []
     for source in sources:
         for line, row in iter_samples(source, mapping=mapping, domain_map=domain_map):
-            (skipped if isinstance(row, InputError) else samples).append(row)
+            if isinstance(row, InputError):
+                skipped.append(row)
+            else:
+                samples.append(row)
     if skipped:  # a probe needs a sample: rows that are not one are named, not lost
         print(f"rewards stress: {len(skipped)} rows are not samples and build no probes, "
               f"e.g. {skipped[0]}", file=sys.stderr)

@@ -37,7 +37,7 @@ def run(args: argparse.Namespace) -> int:
     if args.algorithm == "grpo":
         from rl.grpo import GRPOConfig as Config
         from rl.grpo import train
-    else:
+    else:  # the same two names for PPO: mypy types a name by its first binding (GRPO's)
         from rl.ppo import PPOConfig as Config  # type: ignore[assignment]
         from rl.ppo import train  # type: ignore[assignment]
     overrides = list(args.overrides)
@@ -47,7 +47,7 @@ def run(args: argparse.Namespace) -> int:
         overrides.append("progress=false")
     cfg = load_train_config(Config, args.config, overrides)
     _built_by_setup(Path(args.config), cfg)
-    final = train(cfg)  # type: ignore[arg-type]
+    final = train(cfg)
     out = final.parent
     metrics = out / "metrics.jsonl"
     rows: list[dict[str, Any]] = []

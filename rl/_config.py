@@ -18,7 +18,7 @@ from rl.losses import Aggregation
 __all__ = ["MODEL_FIELDS", "PATH_FIELDS", "CurriculumConfig", "LoopConfig", "load_train_config",
            "prepare_output_dir"]
 
-C = TypeVar("C")
+C = TypeVar("C", bound="LoopConfig")
 
 ReportTo = Literal["tensorboard", "wandb", "mlflow", "trackio", "all", "none"]
 """A `report_to` entry: an experiment tracker (`rl._tracking`), "all" or "none"."""
@@ -193,7 +193,7 @@ def load_train_config(cls: type[C], source: str | Path | Mapping[str, Any],
     config = load_options(cls, document, where=where)
     if base is None:
         return config
-    changes = {}
+    changes: dict[str, Any] = {}  # path fields only: each a str
     for name in PATH_FIELDS:
         value = getattr(config, name, None)
         if isinstance(value, str) and value and not Path(value).is_absolute():
@@ -202,7 +202,7 @@ def load_train_config(cls: type[C], source: str | Path | Mapping[str, Any],
         value = getattr(config, name, None)
         if isinstance(value, str) and value and is_local_model_path(value, base=base):
             changes[name] = str(base / Path(value).expanduser())
-    return dataclasses.replace(config, **changes)  # type: ignore[type-var]
+    return dataclasses.replace(config, **changes)
 
 
 def prepare_output_dir(cfg: Any) -> Path:

@@ -145,8 +145,10 @@ def run_episode_groups(generator: Any, tokenizer: Any, config: EnvConfig, make_e
                     tokens[i] += observation
                     masks[i] += [0] * len(observation)
     failed = [e for e in episodes if e.error is not None]
-    if failed and len(failed) == len(episodes):  # broken infrastructure, not one bad episode:
-        raise failed[0].error  # the run stops, as a single-turn step does, never trains on nothing
+    first_error = failed[0].error if failed else None
+    if first_error is not None and len(failed) == len(episodes):  # broken infrastructure,
+        raise first_error  # not one bad episode: the run stops, as a single-turn step does,
+        # never trains on nothing
     trajectories = score_trajectories(episodes, reward)
     groups = []
     for g, (record, ids) in enumerate(zip(records, prompt_ids)):
@@ -185,10 +187,11 @@ def step_rewards(groups: Sequence[EpisodeGroup], width: int, *, step_weight: flo
     row = 0
     for g in groups:
         for trajectory, ends in zip(g.trajectories, g.turn_ends):
-            if trajectory.reward is not None and ends:
+            final = trajectory.final.value
+            if trajectory.reward is not None and final is not None and ends:  # not abstained
                 for turn, end in zip(trajectory.turns, ends):
                     out[row, end] = step_weight * turn.reward
-                out[row, ends[-1]] += float(trajectory.final.value)
+                out[row, ends[-1]] += float(final)
             row += 1
     return out
 

@@ -51,7 +51,7 @@ def unsupported_reason(model: Any, max_length: int) -> str | None:
     if rope_type not in _ROPE_TYPES:  # the others rescale with the sequence length
         return f"rope_type {rope_type!r}"
     if getattr(config, "hidden_act", None) != "silu":
-        return f"hidden_act {config.hidden_act!r}"
+        return f"hidden_act {getattr(config, 'hidden_act', None)!r}"
     if getattr(config, "pretraining_tp", 1) != 1:
         return "pretraining_tp != 1"
     if getattr(config, "mlp_bias", False):

@@ -256,11 +256,14 @@ class VLLMRollout:
                  options: Mapping[str, Any] | None = None) -> None:
         os.environ.setdefault("VLLM_ENABLE_V1_MULTIPROCESSING", "0")
         from rewards.engines import load_engine
+        from rewards.engines._vllm import VLLMEngine
 
         opts = {"dtype": "float32", "enforce_eager": True, "max_model_len": max_model_len,
                 **dict(options or {})}
-        self.engine = load_engine(str(model_dir), backend="vllm", seed=seed, **opts)
-        self.llm = self.engine.llm
+        engine = load_engine(str(model_dir), backend="vllm", seed=seed, **opts)
+        assert isinstance(engine, VLLMEngine)  # backend="vllm" is one
+        self.engine = engine
+        self.llm = engine.llm
 
     def sync(self, policy: Any) -> None:
         weights = [(name, tensor.detach()) for name, tensor in policy.state_dict().items()]

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
@@ -35,6 +35,7 @@ from rl._checkpoints import (
 )
 from rl._config import LoopConfig, prepare_output_dir
 from rl._episodes import (
+    EpisodeGroup,
     ObservationEncoder,
     collate_episodes,
     per_turn_advantages,
@@ -159,10 +160,11 @@ def train(cfg: GRPOConfig, *, on_step: Callable[[dict[str, Any]], None] | None =
         sampling = {"temperature": cfg.temperature, "top_p": cfg.top_p,
                     "seed": cfg.seed * 1_000_003 + step_seed[0]}
         if make_env is not None:  # multi-turn: the episodes are the rollouts
-            return run_episode_groups(generator, tokenizer, cfg.environment, make_env, reward,
-                                      prompts, ids, n=cfg.num_generations, max_tokens=max_tokens,
-                                      max_episode_tokens=cfg.max_episode_tokens,
-                                      encode=encode, sampling=sampling)
+            assert cfg.environment is not None and encode is not None  # set with make_env
+            return list[Group](run_episode_groups(
+                generator, tokenizer, cfg.environment, make_env, reward, prompts, ids,
+                n=cfg.num_generations, max_tokens=max_tokens,
+                max_episode_tokens=cfg.max_episode_tokens, encode=encode, sampling=sampling))
         outputs = generator.generate(ids, n=cfg.num_generations, max_tokens=max_tokens,
                                      **sampling)
         groups = score_groups(reward, tokenizer, prompts, ids, outputs)
@@ -201,12 +203,13 @@ def train(cfg: GRPOConfig, *, on_step: Callable[[dict[str, Any]], None] | None =
         group_ids = [gi for gi, g in enumerate(groups) for _ in g.rewards]
         normalized = step_advantages(rewards, group_ids, scale=cfg.scale_rewards,
                                      normalize=getattr(reward, "normalize", "none"))
+        episodes = _episodes(groups) if make_env is not None else []
         batch = (collate(groups, pad_id) if make_env is None
-                 else collate_episodes(groups, pad_id)).to(device)
+                 else collate_episodes(episodes, pad_id)).to(device)
         advantages = torch.tensor([0.0 if a is None else a for a in normalized],
                                   device=device)  # (N,)
         if cfg.advantage == "per_turn" and make_env is not None:
-            advantages = per_turn_advantages(groups, batch).to(device)  # (N, T)
+            advantages = per_turn_advantages(episodes, batch).to(device)  # (N, T)
         # a completion enters the loss unless its reward abstained or (option) it was truncated
         keep = torch.tensor([r is not None for r in rewards], dtype=torch.float32,
                             device=device)  # (N,)
@@ -279,7 +282,7 @@ def train(cfg: GRPOConfig, *, on_step: Callable[[dict[str, Any]], None] | None =
         # --- 5. metrics, checkpoint ----------------------------------------------------------
         metrics.update({
             **rollout_metrics(groups, batch),
-            **(turn_metrics([t for g in groups for t in g.trajectories])
+            **(turn_metrics([t for g in episodes for t in g.trajectories])
                if make_env is not None else {}),
             **{k: v / cfg.num_iterations for k, v in sums.items()},
             **perf_metrics(t_step, rollout_seconds=t_rollout, train_seconds=t_train,
@@ -332,3 +335,10 @@ def _per_chunk(model: Any, batch: Any, chunks: list[Any], temperature: float) ->
         out[rows, :logps.shape[1]] = logps
     return out
 
+
+def _episodes(groups: Sequence[Group]) -> list[EpisodeGroup]:
+    """A multi-turn run's groups as the episode groups `run_episode_groups` made them."""
+    episodes = [g for g in groups if isinstance(g, EpisodeGroup)]
+    if len(episodes) != len(groups):
+        raise TypeError("a multi-turn step holds a group that is not an episode group")
+    return episodes

@@ -85,7 +85,9 @@ def run_tests_many(jobs: Iterable[Mapping[str, Any]], *, max_workers: int | None
                 next(done)
             reports.append(plan.merged())
         else:
-            reports.append(next(done))
+            report = next(done)
+            assert report is not None  # None is only a part's, merged by its SplitProgram
+            reports.append(report)
     return reports
 
 

@@ -19,7 +19,7 @@ import shutil
 import tempfile
 import time
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from sandbox._cgroup import CgroupV1, MemoryGroup, cgroup_v1, cgroup_v2_root, sweep
 from sandbox._errors import SandboxError
@@ -133,7 +133,7 @@ def _sweep_once(pid: int, host: CgroupV1) -> None:
 
 
 def run_jail(command: Sequence[str], limits: Limits, *, stdin: bytes, output_bytes: int,
-             spare: bool = True, cancel: Cancel | None = None, **options: object) -> RawRun:
+             spare: bool = True, cancel: Cancel | None = None, **options: Any) -> RawRun:
     """Run `command` in one fresh jail under `limits` (`options` as for `jail_argv`), its
     memory held as a whole by a cgroup where the host has one; `RawRun.oom` says whether
     that cgroup's OOM killer ran (None when nothing can tell, as on cgroup v2).
@@ -145,10 +145,10 @@ def run_jail(command: Sequence[str], limits: Limits, *, stdin: bytes, output_byt
     if spare and spares_enabled() and not any(
             options.get(k) for k in ("rw_binds", "pass_fds", "keep_env", "persistent")):
         return _run_spared(command, limits, stdin=stdin, output_bytes=output_bytes,
-                           cancel=cancel, **options)  # type: ignore[arg-type]
+                           cancel=cancel, **options)
     group = memory_group(limits.memory_bytes)
     try:
-        raw = run_process(jail_argv(command, limits, group=group, **options),  # type: ignore[arg-type]
+        raw = run_process(jail_argv(command, limits, group=group, **options),
                           stdin=stdin, wall_s=limits.wall_s, output_bytes=output_bytes,
                           with_jail_log=True, cancel=cancel)
         if group is not None:

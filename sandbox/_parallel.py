@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from sandbox._errors import ArgumentError
-from sandbox._types import Execution, Limits, TestReport, TestResult
+from sandbox._types import Execution, Limits, Status, TestReport, TestResult
 
 __all__ = ["AFTER_TIMEOUT", "BUDGET_SPENT", "CANCEL_GRACE_S", "Cancel", "SplitProgram",
            "chunk_bounds", "default_workers", "merge_reports", "not_run"]
@@ -33,7 +33,7 @@ clock started with the chunk, normally ends its tests at the budget first."""
 
 # which status a merged report takes when its chunks differ: the jail's own failures first,
 # then the limits, in the order a single run's report (`_tests._report`) decides them
-_STATUS_ORDER = ("sandbox_error", "compile_error", "output_limit", "timeout", "memory_limit",
+_STATUS_ORDER: tuple[Status, ...] = ("sandbox_error", "compile_error", "output_limit", "timeout", "memory_limit",
                  "runtime_error", "ok")
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import re
+import resource
 import selectors
 import signal
 import subprocess
@@ -150,7 +151,7 @@ def collect(started: Started, *, stdin: bytes, wall_s: float, output_bytes: int,
                     pending = pending[sent:]
                     if not pending:
                         sel.unregister(key.fileobj)
-                        key.fileobj.close()
+                        proc.stdin.close()  # the one writer registered ("in")
                     continue
                 chunk = os.read(key.fd, 65536)
                 if not chunk:
@@ -201,7 +202,8 @@ def jail_host_env() -> dict[str, str]:
     return {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"}
 
 
-def _kill(proc: subprocess.Popen[bytes], *, jail: bool) -> tuple[int, int, object] | None:
+def _kill(proc: subprocess.Popen[bytes], *, jail: bool
+          ) -> tuple[int, int, resource.struct_rusage] | None:
     """Kill a run. nsjail, on SIGTERM, SIGKILLs the jail's pid 1 and reaps it; pid 1's exit
     completes only once the kernel has killed every other process of its pid namespace, so
     when nsjail is gone nothing of the jail is left (a plain SIGKILL of nsjail would leave the

@@ -6,7 +6,7 @@ import logging
 import os
 import resource
 import warnings
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Literal
 
 from sandbox._classify import to_execution
@@ -89,7 +89,7 @@ def _run_unsafe(code: str, spec: LanguageSpec, stdin: bytes, files: Files,
     return to_execution(raw, limits, cgroup=False)
 
 
-def _rlimits(limits: Limits, spec: LanguageSpec):  # type: ignore[no-untyped-def]
+def _rlimits(limits: Limits, spec: LanguageSpec) -> Callable[[], None]:
     def apply() -> None:
         cpu = max(1, int(limits.cpu_s + 0.999))
         resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu))

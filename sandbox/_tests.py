@@ -20,7 +20,7 @@ from sandbox._languages import PYTHON, PYTHON_FLAGS, language_spec
 from sandbox._parallel import Cancel, not_run
 from sandbox._runner import Mode
 from sandbox._staging import IN_JAIL, LAUNCHER, staged_dir
-from sandbox._types import Execution, Limits, Status, TestReport, TestResult
+from sandbox._types import Execution, Limits, Status, TestOutcome, TestReport, TestResult
 from sandbox._warm import run_warm, use_warm
 from sandbox._workspace import Files, compile_program, refused_program, workspace
 
@@ -255,7 +255,7 @@ def _report(execution: Execution, nonce: str, count: int,
                 outputs[index] = None
             verdict[1] = ""
         verdicts[index] = verdict
-    missing = "timeout" if execution.status == "timeout" else "error"
+    missing: TestOutcome = "timeout" if execution.status == "timeout" else "error"
     why = f"no verdict: the run ended with {execution.status}"
     if final is None and execution.stderr.strip():
         why += f" ({execution.stderr.strip().splitlines()[-1][:300]})"

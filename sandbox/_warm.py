@@ -334,7 +334,8 @@ class WarmPool:
         self.evicted = False
         self._evicting = threading.Lock()
 
-    def execute(self, *args: object, cancel: Cancel | None = None) -> RawRun:
+    def execute(self, code: str, stdin: bytes, files: Mapping[str, str | bytes],
+                limits: Limits, harness: str | None, cancel: Cancel | None = None) -> RawRun:
         server = self.idle.get()
         try:
             if server is not None and not server.alive():
@@ -347,7 +348,7 @@ class WarmPool:
             server.wait_ready()
             if cancel is not None:  # a run's own clock starts here, not while it waited
                 cancel.started()
-            result = server.execute(*args, cancel=cancel)  # type: ignore[arg-type]
+            result = server.execute(code, stdin, files, limits, harness, cancel=cancel)
         except (SandboxError, OSError) as exc:
             error = exc if isinstance(exc, SandboxError) or server is None else server.died()
             if server is not None:

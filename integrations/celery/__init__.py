@@ -6,6 +6,8 @@ score with `CeleryReward(CFG)` (or `use: celery` in a reward config). `celery -A
 integrations.celery ...` (e.g. `flower`) uses the app configured from the environment.
 """
 
+from typing import Any
+
 from integrations.celery._app import QUEUE_KINDS, make_app, queue_name
 from integrations.celery._tasks import configure_worker
 from integrations.celery._worker import WorkerConfig, start_worker
@@ -13,6 +15,9 @@ from integrations.celery.client import CeleryReward, ClientConfig, Progress, Run
 
 __all__ = ["QUEUE_KINDS", "CeleryReward", "ClientConfig", "Progress", "RunStats", "WorkerConfig",
            "app", "configure_worker", "make_app", "queue_name", "start_worker"]
+
+app: Any
+"""The Celery app of `celery -A integrations.celery`: made on first use (`__getattr__`)."""
 
 
 def __getattr__(name: str) -> object:

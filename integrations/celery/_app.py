@@ -61,7 +61,7 @@ def make_app(*, broker: str | None = None, backend: str | None = None,
     Flower (and `celery events`) can watch the work.
     """
     celery = require_celery()
-    from kombu import Exchange, Queue
+    from kombu.entity import Exchange, Queue  # where kombu defines them (its __init__ is lazy)
 
     broker = broker or os.environ.get("REWARDS_BROKER_URL") or DEFAULT_URL
     backend = backend or os.environ.get("REWARDS_RESULT_BACKEND") or DEFAULT_URL

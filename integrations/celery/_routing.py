@@ -48,7 +48,7 @@ def domain_queues(config: RewardConfig,
                 raise ConfigError(f"queue for domain {domain!r} must be one of "
                                   f"{', '.join(QUEUE_KINDS)}, not {kind!r}"
                                   f"{did_you_mean(kind, QUEUE_KINDS)}")
-            queues[domain] = kind  # type: ignore[assignment]
+            queues[domain] = kind
         else:
             queues[domain] = max((component_queue(c) for c in spec.rewards), key=_RANK.__getitem__)
     return queues

@@ -215,7 +215,7 @@ class CeleryReward:
                 continue
             kind = self.domain_queues[domain]
             by_queue.setdefault(queue_name(kind, self.queue_prefix), []).append(i)
-        chunks = []
+        chunks: list[_Chunk] = []
         for queue, indices in by_queue.items():
             for start in range(0, len(indices), self.chunk_size):
                 chunks.append(_Chunk(f"rewards-{batch}-{len(chunks)}",
@@ -266,7 +266,8 @@ class CeleryReward:
             metas = self._fetch(ids)
             now = time.monotonic()
             moved = finished = False  # a heartbeat moved / a chunk came back or was resent
-            for chunk_id, meta in zip(ids, metas):
+            for chunk_id, found in zip(ids, metas):
+                meta: dict[str, Any] = found or {}
                 chunk = outstanding[chunk_id]
                 status = meta["status"] if meta else "PENDING"
                 if status == "FAILURE" and len(chunk.indices) > 1 and \
@@ -324,10 +325,10 @@ class CeleryReward:
         if signature != chunk.signature:
             chunk.signature, chunk.changed_at = signature, now
             return status != "PENDING"
-        running = (status == HEARTBEAT_STATE and isinstance(info, dict)
-                   and info.get("attempt") == chunk.attempt)
+        beat = info if isinstance(info, dict) else {}
+        running = status == HEARTBEAT_STATE and beat.get("attempt") == chunk.attempt
         if running and now - chunk.changed_at > self.lost_after_s:
-            self._resend(chunk, encoded, stats, f"no heartbeat from {info.get('hostname')} for "
+            self._resend(chunk, encoded, stats, f"no heartbeat from {beat.get('hostname')} for "
                                                 f"{now - chunk.changed_at:.1f}s")
             return True
         # Queued, or sent again and not yet picked up: its message may sit on a dead worker

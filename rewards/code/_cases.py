@@ -46,7 +46,7 @@ def cases_from_asserts(code: str, entry_point: str | None = None) -> list[Litera
     return cases
 
 
-def _case_from_test(test: ast.expr, names: set[str | None] | None) -> LiteralCase | None:
+def _case_from_test(test: ast.expr, names: set[str] | None) -> LiteralCase | None:
     if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
         args = _call_args(test.operand, names)
         return None if args is None else LiteralCase(args, False)
@@ -66,7 +66,7 @@ def _case_from_test(test: ast.expr, names: set[str | None] | None) -> LiteralCas
     return None if args is None else LiteralCase(args, True)
 
 
-def _pair(a: ast.expr, b: ast.expr, names: set[str | None] | None) -> LiteralCase | None:
+def _pair(a: ast.expr, b: ast.expr, names: set[str] | None) -> LiteralCase | None:
     for call, expected in ((a, b), (b, a)):
         args = _call_args(call, names)
         value = literal(expected)
@@ -75,7 +75,7 @@ def _pair(a: ast.expr, b: ast.expr, names: set[str | None] | None) -> LiteralCas
     return None
 
 
-def _call_args(node: ast.expr, names: set[str | None] | None) -> tuple[Any, ...] | None:
+def _call_args(node: ast.expr, names: set[str] | None) -> tuple[Any, ...] | None:
     if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Name):
         return None
     if names is not None and node.func.id not in names:

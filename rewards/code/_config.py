@@ -196,7 +196,8 @@ def resolve_judge(config: CodeRewardConfig) -> Reward | None:
         judge = resolve(judge)
         if isinstance(judge, type) or not hasattr(judge, "score"):
             try:
-                judge = judge(**config.judge_options) if isinstance(judge, type) else judge
+                judge = judge(**(config.judge_options or {})) if isinstance(judge, type) \
+                    else judge
             except TypeError as exc:
                 raise ConfigError(f"rtv: judge {config.judge!r}: bad judge_options: "
                                   f"{exc}") from exc

@@ -265,32 +265,32 @@ def _bindings(node: ast.AST) -> Iterable[tuple[str, ast.expr | None, ast.Name | 
     """(name, the value it is bound to or None, the target Name of a plain assignment or
     None) for each binding `node` makes; only `name = value` (or `name: T = value`) binds a
     value: the one binding a constant may have."""
-    kind = type(node)
-    if kind is ast.Assign:
-        targets = node.targets  # type: ignore[attr-defined]
+    # exact types (`type(node) is`), as the walk dispatches; mypy narrows on them too
+    if type(node) is ast.Assign:
+        targets = node.targets
         if len(targets) == 1 and type(targets[0]) is ast.Name:
-            yield targets[0].id, node.value, targets[0]  # type: ignore[attr-defined]
-    elif kind is ast.AnnAssign:
-        target = node.target  # type: ignore[attr-defined]
+            yield targets[0].id, node.value, targets[0]
+    elif type(node) is ast.AnnAssign:
+        target = node.target
         if type(target) is ast.Name:
-            plain = node.value is not None  # type: ignore[attr-defined]
-            yield target.id, node.value, target if plain else None  # type: ignore[attr-defined]
-    elif kind is ast.Name:
-        if type(node.ctx) is not ast.Load:  # type: ignore[attr-defined]
+            plain = node.value is not None
+            yield target.id, node.value, target if plain else None
+    elif type(node) is ast.Name:
+        if type(node.ctx) is not ast.Load:
             # every other store (tuple targets, loops, `with ... as`, augmented, walrus, del)
-            yield node.id, None, None  # type: ignore[attr-defined]
-    elif kind is ast.arg:
-        yield node.arg, None, None  # type: ignore[attr-defined]
-    elif kind in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef):
-        yield node.name, None, None  # type: ignore[attr-defined]
-    elif kind in (ast.Import, ast.ImportFrom):
-        for alias in node.names:  # type: ignore[attr-defined]
+            yield node.id, None, None
+    elif type(node) is ast.arg:
+        yield node.arg, None, None
+    elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        yield node.name, None, None
+    elif isinstance(node, (ast.Import, ast.ImportFrom)):
+        for alias in node.names:
             yield (alias.asname or alias.name).partition(".")[0], None, None
-    elif kind in (ast.Global, ast.Nonlocal):
-        for name in node.names:  # type: ignore[attr-defined]
+    elif isinstance(node, (ast.Global, ast.Nonlocal)):
+        for name in node.names:
             yield name, None, None
-    elif kind in (ast.ExceptHandler, ast.MatchAs, ast.MatchStar) and node.name:  # type: ignore[attr-defined]
-        yield node.name, None, None  # type: ignore[attr-defined]
+    elif isinstance(node, (ast.ExceptHandler, ast.MatchAs, ast.MatchStar)) and node.name:
+        yield node.name, None, None
 
 
 def _unpack(target: ast.expr, item: Any) -> dict[str, Any]:

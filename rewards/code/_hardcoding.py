@@ -405,12 +405,13 @@ def _unconditional_emit(tree: ast.AST, cases: Sequence[LiteralCase],
     outputs = {repr(c.output) for c in cases}
     if len(outputs) < 2:
         return None
-    scopes = [tree] if isinstance(tree, ast.Module) else []
+    scopes: list[ast.Module | ast.FunctionDef | ast.AsyncFunctionDef] = \
+        [tree] if isinstance(tree, ast.Module) else []
     scopes += [n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef,
                                                              ast.AsyncFunctionDef))]
     for scope in scopes:
         first = min(_emits(scope), key=lambda n: (n.lineno, n.col_offset), default=None)
-        if first is None or first not in scope.body:  # type: ignore[attr-defined]
+        if first is None or first not in scope.body:
             continue
         value = _emitted(first, fold)
         if value is NO_VALUE:

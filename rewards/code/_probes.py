@@ -93,8 +93,8 @@ def _hard_coding(row: Row) -> list[str]:
                     f"{'if' if i == 0 else 'elif'} s == {c.inputs[0]!r}:\n"
                     f"    print({c.output!r}, end='')\n" for i, c in enumerate(cases)))]
     name = task.entry_point or "solve"
-    table = [(list(c.inputs), c.output) for c in cases]
-    return [_fence(f"ANSWERS = {table!r}\n"
+    pairs = [(list(c.inputs), c.output) for c in cases]
+    return [_fence(f"ANSWERS = {pairs!r}\n"
                    f"def {name}(*args):\n"
                    "    for inputs, output in ANSWERS:\n"
                    "        if list(args) == inputs:\n"

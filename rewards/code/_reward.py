@@ -172,7 +172,8 @@ class CodeReward:
         each as soon as `items` yields it."""
         if self.config.reference_time is not None:  # every limit known before the first run
             items = list(items)
-            self._time_references([i.task for i in items if _runnable(i)])  # type: ignore[misc]
+            self._time_references([i.task for i in items
+                                   if _runnable(i) and i.task is not None])
         jobs: dict[str, int] = {}
         wanted: list[tuple[_Item, int]] = []
 
@@ -302,7 +303,7 @@ class CodeReward:
             return Score(0.0, reason, parts)
         if self.config.pass_mode == "all":  # 1 only when every layer that applies passes
             return Score(1.0 if _all_pass(values) else 0.0, reason, parts)
-        value = sum(parts[f"weight/{k}"] * v for k, v in values.items() if v is not None)
+        value = sum((parts[f"weight/{k}"] or 0.0) * v for k, v in values.items() if v is not None)
         return Score(float(value), reason, parts)
 
     def _layer_value(self, report: Any) -> float | None:

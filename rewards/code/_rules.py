@@ -18,12 +18,13 @@ from __future__ import annotations
 import ast
 import io
 import re
+import sys
 import threading
 import tokenize
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Literal
+from typing import Any, Literal
 
 from rewards.cache import byte_cache
 from rewards.code._cases import LiteralCase, dotted_name
@@ -206,14 +207,21 @@ def _early_exit(tree: ast.AST) -> int | None:
     `try`). An exit in a branch the program takes only on some inputs (`if x < 0: exit()`)
     is left to the tests: the harness reports any exit it reaches as that test's failure, and
     an MBPP reference solution that exits on invalid input keeps its rule credit."""
-    scopes = [tree] + [n for n in _nodes(tree)
-                       if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
-    for scope in scopes:
-        for stmt in _straight_line(scope.body):  # type: ignore[attr-defined]
+    bodies = [tree.body] if isinstance(tree, ast.Module) else []
+    bodies += [n.body for n in _nodes(tree)
+               if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
+    for body in bodies:
+        for stmt in _straight_line(body):
             line = _exit_in(stmt)
             if line is not None:
                 return line
     return None
+
+
+if sys.version_info >= (3, 11):
+    _TRY_BLOCKS: tuple[type[ast.Try | ast.TryStar], ...] = (ast.Try, ast.TryStar)
+else:  # pragma: no cover  (3.10: no `try ... except*`)
+    _TRY_BLOCKS = (ast.Try,)
 
 
 def _straight_line(body: Sequence[ast.stmt]) -> Iterable[ast.stmt]:
@@ -222,7 +230,7 @@ def _straight_line(body: Sequence[ast.stmt]) -> Iterable[ast.stmt]:
     for stmt in body:
         if isinstance(stmt, (ast.With, ast.AsyncWith)):
             yield from _straight_line(stmt.body)
-        elif isinstance(stmt, (ast.Try, ast.TryStar)):
+        elif isinstance(stmt, _TRY_BLOCKS):
             yield from _straight_line(stmt.body)
             yield from _straight_line(stmt.finalbody)
         else:
@@ -410,11 +418,12 @@ def check_pattern(regex: str) -> None:
                          "instead of \\s*")
 
 
-def _sre_parser():  # type: ignore[no-untyped-def]
-    try:
-        from re import _parser  # Python >= 3.11
-    except ImportError:  # pragma: no cover  (3.10)
-        import sre_parse as _parser  # type: ignore[no-redef]
+def _sre_parser() -> Any:
+    """The standard library's regex parser (private: its result is read as plain tuples)."""
+    if sys.version_info >= (3, 11):
+        from re import _parser
+    else:  # pragma: no cover  (3.10)
+        import sre_parse as _parser
     return _parser
 
 
@@ -422,10 +431,10 @@ _FIXED = ("LITERAL", "NOT_LITERAL", "IN", "ANY", "AT", "CATEGORY")
 _REPEATS = ("MAX_REPEAT", "MIN_REPEAT", "POSSESSIVE_REPEAT")
 
 
-def _paths(items: object, regex: str) -> int:
+def _paths(items: Iterable[tuple[object, Any]], regex: str) -> int:
     """Upper bound on the ways `items` (a parsed pattern) can match from one position."""
     total = 1
-    for op, value in items:  # type: ignore[attr-defined]
+    for op, value in items:
         name = str(op)
         if name in _FIXED:
             continue
@@ -516,10 +525,11 @@ def _redefined_helpers(tree: ast.Module, helpers: Mapping[str, ast.stmt]) -> lis
     return hits
 
 
-def _bound_names(node: ast.stmt) -> list[str]:
+def _bound_names(node: ast.Assign | ast.AnnAssign | ast.AugAssign | ast.Import
+                 | ast.ImportFrom) -> list[str]:
     if isinstance(node, (ast.Import, ast.ImportFrom)):
         return [(a.asname or a.name).partition(".")[0] for a in node.names]
-    targets = node.targets if isinstance(node, ast.Assign) else [node.target]  # type: ignore[attr-defined]
+    targets = node.targets if isinstance(node, ast.Assign) else [node.target]
     return [n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name)]
 
 
@@ -585,8 +595,8 @@ def check_program(program: str, *, config: RuleConfig = RuleConfig(),
             tree = ast.parse(program)
             compile(tree, "<program>", "exec")
         except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:
-            reason = "syntax_error" if fenced else "no_code"
-            return RuleResult(reason, (f"{type(exc).__name__}: {exc}",))
+            return RuleResult("syntax_error" if fenced else "no_code",
+                              (f"{type(exc).__name__}: {exc}",))
     violations: list[str] = []
     lines = len(program.splitlines())
     if lines > config.max_lines:

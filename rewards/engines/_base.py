@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Protocol, TypeGuard, runtime_checkable
 
 from rewards.engines._text import TemplatePrompt, chat_ids, template_ids
 from rewards.errors import ConfigError
@@ -69,13 +69,13 @@ class Engine(Protocol):
         ...
 
 
-def is_token_ids(prompt: Any) -> bool:
+def is_token_ids(prompt: object) -> TypeGuard[Sequence[int]]:
     """A prompt given as token ids (a list or tuple of ints)."""
     return isinstance(prompt, (list, tuple)) and all(isinstance(t, int) for t in prompt) \
         and not isinstance(prompt, str)
 
 
-def is_chat(prompt: Any) -> bool:
+def is_chat(prompt: object) -> TypeGuard[Sequence[Mapping[str, Any]]]:
     """A prompt given as chat messages (a non-empty list of role/content mappings)."""
     return isinstance(prompt, (list, tuple)) and len(prompt) > 0 \
         and all(isinstance(m, Mapping) for m in prompt)
@@ -94,14 +94,14 @@ def hf_tokenize(tokenizer: Any, prompt: Prompt, *, add_special_tokens: bool = Tr
     special tokens (`chat_ids`, `template_ids`). A tokenizer without a chat template joins the
     contents."""
     if is_token_ids(prompt):
-        return [int(t) for t in prompt]  # type: ignore[union-attr]
+        return [int(t) for t in prompt]
     if isinstance(prompt, str):
         return list(tokenizer.encode(prompt, add_special_tokens=add_special_tokens))
     if isinstance(prompt, TemplatePrompt):
         return template_ids(tokenizer, prompt, add_special_tokens=add_special_tokens)
     if not is_chat(prompt):
         raise ConfigError(f"a prompt must be text, chat messages or token ids, got {prompt!r:.200}")
-    messages = [dict(m) for m in prompt]  # type: ignore[union-attr]
+    messages = [dict(m) for m in prompt]
     return chat_ids(tokenizer, messages, **chat_template_options(messages))
 
 

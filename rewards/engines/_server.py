@@ -91,7 +91,7 @@ class VLLMServerEngine:
 
     def tokenize(self, prompt: Prompt, *, add_special_tokens: bool = True) -> list[int]:
         if is_token_ids(prompt):
-            return [int(t) for t in prompt]  # type: ignore[union-attr]
+            return [int(t) for t in prompt]
         if isinstance(prompt, TemplatePrompt) or is_chat(prompt):
             return hf_tokenize(self.tokenizer, prompt, add_special_tokens=add_special_tokens)
         if not isinstance(prompt, str):
@@ -314,7 +314,8 @@ def _flag_values(args: Sequence[str]) -> dict[str, Any]:
     for i, arg in enumerate(args):
         if not arg.startswith("--"):
             continue
-        key, sep, value = arg[2:].partition("=")
+        key, sep, text = arg[2:].partition("=")
+        value: str | bool = text
         if not sep:
             following = args[i + 1] if i + 1 < len(args) else "--"
             value = True if following.startswith("--") else following

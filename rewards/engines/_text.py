@@ -68,7 +68,7 @@ def _controls(tokenizer: Any) -> _Controls:
         return found
     added = {str(text): int(i) for text, i in tokenizer.get_added_vocab().items()
              if len(str(text).strip()) > 1}
-    pattern = re.compile(_trie_pattern(added)) if added else None
+    pattern = re.compile(_trie_pattern(list(added))) if added else None
     found = (added, pattern, frozenset(added.values()),
              frozenset(t[i:] for t in added for i in range(1, len(t))),
              frozenset(t[:i] for t in added for i in range(1, len(t))),

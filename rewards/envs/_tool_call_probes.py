@@ -91,7 +91,7 @@ def _confused(value: Any) -> list[Any]:
     return []
 
 
-def _duplicates(row: Row) -> list[str]:
+def _duplicates(row: Row) -> list[tuple[str, str]]:
     calls = _calls(row.sample)
     if not calls:
         return []

@@ -52,7 +52,7 @@ def secret_of(reference: object) -> int | None:
             return None
     if isinstance(reference, numbers.Real) and math.isfinite(reference) \
             and float(reference).is_integer():
-        return int(reference)
+        return int(float(reference))
     return None
 
 

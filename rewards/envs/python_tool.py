@@ -27,13 +27,16 @@ from __future__ import annotations
 import asyncio
 import json
 from dataclasses import dataclass
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from rewards.envs._types import StepResult
 from rewards.envs.tool_calls import extract_tagged
 from rewards.errors import sandbox_errors
 from rewards.options import check_fields, check_range
 from rewards.types import Sample
+
+if TYPE_CHECKING:
+    from sandbox import Execution  # imported where it runs: the sandbox is optional here
 
 __all__ = ["PythonToolEnv", "PythonToolOptions", "find_code"]
 
@@ -124,12 +127,11 @@ class PythonToolEnv:
 
     def step(self, action: str) -> StepResult:
         code, error = find_code(action, tool_name=self.options.tool_name)
-        if code is None and error is None:  # no call: the final answer
-            self.answer = action
-            return StepResult(done=True)
         self.answer = action
         if error is not None:
             return _tool_error(error)
+        if code is None:  # no call: the final answer
+            return StepResult(done=True)
         return self.run_code(code)
 
     def run_code(self, code: str) -> StepResult:
@@ -156,7 +158,7 @@ class PythonToolEnv:
     def final_answer(self) -> str:
         return self.answer
 
-    def _run(self, code: str):  # type: ignore[no-untyped-def]
+    def _run(self, code: str) -> Execution:
         import sandbox
 
         o = self.options
@@ -172,7 +174,7 @@ class PythonToolEnv:
         self.seconds_left -= min(max(execution.wall_s, 0.0), seconds)
         return execution
 
-    def _observation(self, execution) -> str:  # type: ignore[no-untyped-def]
+    def _observation(self, execution: Execution) -> str:
         text = execution.stdout + (("\n" + execution.stderr) if execution.stderr else "")
         limit = self.options.max_output_chars
         if len(text) > limit:

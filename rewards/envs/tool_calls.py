@@ -72,7 +72,8 @@ def extract_tagged(text: str, open_tag: str, close_tag: str, *, limit: int = 64
                    ) -> list[str]:
     """The bodies between `open_tag` and the next `close_tag`, in order (an unclosed last
     tag: its body runs to the end), at most `limit` of them; linear in `len(text)`."""
-    out, at = [], 0
+    out: list[str] = []
+    at = 0
     while len(out) < limit:
         start = text.find(open_tag, at)
         if start < 0:
@@ -183,9 +184,10 @@ def _pythonic_calls(text: str) -> list[ToolCall] | None:
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return None
     items = node.elts if isinstance(node, (ast.List, ast.Tuple)) else [node]
-    if not items or not all(isinstance(item, ast.Call) for item in items):
+    calls = [item for item in items if isinstance(item, ast.Call)]
+    if not items or len(calls) != len(items):
         return None
-    return [_pythonic_call(item) for item in items]
+    return [_pythonic_call(call) for call in calls]
 
 
 def _pythonic_call(node: ast.Call) -> ToolCall:
@@ -217,13 +219,16 @@ def _literal(node: ast.AST) -> Any:
         return node.value
     if isinstance(node, (ast.List, ast.Tuple)):
         return [_literal(item) for item in node.elts]
-    if isinstance(node, ast.Dict) and all(isinstance(k, ast.Constant)
-                                          and isinstance(k.value, str) for k in node.keys):
-        return {k.value: _literal(v) for k, v in zip(node.keys, node.values)}  # type: ignore[union-attr]
+    if isinstance(node, ast.Dict):
+        keys = [k.value for k in node.keys
+                if isinstance(k, ast.Constant) and isinstance(k.value, str)]
+        if len(keys) == len(node.keys):
+            return {key: _literal(v) for key, v in zip(keys, node.values)}
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)) \
-            and isinstance(node.operand, ast.Constant) \
-            and type(node.operand.value) in (int, float):
-        return -node.operand.value if isinstance(node.op, ast.USub) else node.operand.value
+            and isinstance(node.operand, ast.Constant):
+        number = node.operand.value
+        if isinstance(number, (int, float)) and not isinstance(number, bool):
+            return -number if isinstance(node.op, ast.USub) else number
     raise _NotLiteral(f"not a literal: {type(node).__name__}")
 
 
@@ -464,9 +469,10 @@ def call_similarity(predicted: ToolCall, reference: ToolCall, *, partial_credit:
         return 0.0
     pred, ref = predicted.arguments, reference.arguments
     schema = schema if isinstance(schema, Mapping) else {}
-    properties = schema.get("properties") if isinstance(schema.get("properties"), Mapping) \
-        else {}
-    required = schema.get("required") if isinstance(schema.get("required"), list) else []
+    found = schema.get("properties")
+    properties: Mapping[str, Any] = found if isinstance(found, Mapping) else {}
+    listed = schema.get("required")
+    required: list[Any] = listed if isinstance(listed, list) else []
     if reference.alternatives:  # BFCL: optional arguments ("" allowed) may be left out
         keys = set(pred) | {k for k, allowed in ref.items() if "" not in allowed}
     else:

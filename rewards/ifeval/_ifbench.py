@@ -12,11 +12,11 @@ from __future__ import annotations
 import re
 import string
 from collections import Counter
+from collections.abc import Callable
 from itertools import pairwise
 
 from rewards.ifeval import _ifbench_format, _ifbench_words
-from rewards.ifeval._ifeval import count_words
-from rewards.ifeval._text import split_sentences, word_tokens
+from rewards.ifeval._text import count_words, split_sentences, word_tokens
 
 __all__ = ["CHECKERS"]
 
@@ -146,7 +146,7 @@ def format_options(response: str, *, options: str) -> bool:
     return any(option.strip(_STRIP).lower() == value for option in choices)
 
 
-CHECKERS = {
+CHECKERS: dict[str, Callable[..., bool]] = {
     "count:word_count_range": count_word_count_range,
     "count:unique_word_count": count_unique_word_count,
     "count:numbers": count_numbers,

@@ -14,6 +14,7 @@ import re
 import string
 import unicodedata
 from collections import defaultdict, deque
+from collections.abc import Callable
 
 from rewards.ifeval._text import split_sentences
 
@@ -372,7 +373,7 @@ def format_output_template(response: str) -> bool:
     return all(part in response for part in ("My Answer:", "My Conclusion:", "Future Outlook:"))
 
 
-CHECKERS = {
+CHECKERS: dict[str, Callable[..., bool]] = {
     "count:punctuation": count_punctuation,
     "format:quotes": format_quotes,
     "format:line_indent": format_line_indent,

@@ -10,6 +10,7 @@ from __future__ import annotations
 import itertools
 import re
 import string
+from collections.abc import Callable
 
 from rewards.ifeval._stopwords import ENGLISH_STOPWORDS
 from rewards.ifeval._text import count_words, split_sentences, word_tokens
@@ -256,7 +257,7 @@ def words_odd_even_syllables(response: str) -> bool:
     return all(a != b for a, b in itertools.pairwise(parities))
 
 
-CHECKERS = {
+CHECKERS: dict[str, Callable[..., bool]] = {
     "ratio:stop_words": ratio_stop_words,
     "ratio:sentence_type": ratio_sentence_type,
     "ratio:sentence_balance": ratio_sentence_balance,

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from rewards.cache import byte_cache
 from rewards.ifeval._errors import BadConstraint
@@ -333,7 +333,7 @@ def punctuation_no_comma(response: str) -> bool:
     return "," not in response
 
 
-CHECKERS = {
+CHECKERS: dict[str, Callable[..., bool]] = {
     "keywords:existence": keywords_existence,
     "keywords:frequency": keywords_frequency,
     "keywords:forbidden_words": keywords_forbidden_words,

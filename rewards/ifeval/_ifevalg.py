@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 import string
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from itertools import pairwise
 
 from rewards.ifeval._ifeval import (
@@ -240,7 +240,7 @@ def keywords_start_end(response: str) -> bool:
     return edges is not None and edges[0].lower() == edges[1].lower()
 
 
-CHECKERS = {
+CHECKERS: dict[str, Callable[..., bool]] = {
     "copy:repeat_phrase": copy_repeat_phrase,
     "copy:copy": copy_copy,
     "new:copy_span_idx": new_copy_span_idx,

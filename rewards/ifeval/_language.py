@@ -58,7 +58,7 @@ def _fast_detector_class() -> type:
     from langdetect.lang_detect_exception import ErrorCode, LangDetectException
     from langdetect.utils.ngram import NGram
 
-    class _FastDetector(Detector):  # type: ignore[misc]
+    class _FastDetector(Detector):
         def append(self, text: str) -> None:
             """langdetect's `append`, whose loop over characters keeps one space of each run
             of spaces: here one substitution does it."""
@@ -137,7 +137,7 @@ rows (loose mode's variants without `*`, which langdetect reads as a space) are 
 _DECIDED_BYTES = 16 << 20  # texts whose probabilities are kept (at most 32 KiB of key each)
 
 
-class _Normalized(dict):  # type: ignore[type-arg]
+class _Normalized(dict[int, str]):
     """`str.translate` table: a character -> langdetect's `NGram.normalize` of it, computed on
     first use."""
 

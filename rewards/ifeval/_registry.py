@@ -138,7 +138,7 @@ def _parameters(checker: Checker) -> dict[str, str]:
         cached = {p.name: str(p.annotation) for p in inspect.signature(checker).parameters.values()
                   if p.kind is inspect.Parameter.KEYWORD_ONLY}
         try:
-            checker._ifeval_params = cached  # type: ignore[attr-defined]
+            checker._ifeval_params = cached  # type: ignore[attr-defined]  # a function's own cache
         except AttributeError:
             pass
     return cached

@@ -157,7 +157,7 @@ class IFEvalReward:
                 score = self.score_one(s)
                 followed = (f"too long: scores {score.value} (over max_chars "
                             f"{self.config.max_chars:,})" if score.reason == "too_long" else
-                            f"follows {round(sum(score.parts.values()))} of {len(instructions)}")
+                            f"follows {round(sum(v for v in score.parts.values() if v is not None))} of {len(instructions)}")
             checks.append(SampleCheck(f"{len(instructions)} {noun}: {ids}", followed))
         return checks
 

@@ -35,7 +35,10 @@ def _memo(split: Callable[[str], list[str]]) -> Callable[[str], list[str]]:
     their sentences and a response's constraints split it alike. A copy is returned, so a
     caller may change its list. Bounded: 16 MiB of texts of at most `_MEMO_CHARS` characters
     and their splits."""
-    cached = byte_cache(16 << 20)(lambda text: tuple(split(text)))
+    def split_once(text: str) -> tuple[str, ...]:
+        return tuple(split(text))
+
+    cached = byte_cache(16 << 20)(split_once)
 
     @wraps(split)
     def memo(text: str) -> list[str]:
@@ -330,7 +333,7 @@ def _chunk_tokens(chunk: str) -> list[str]:
     if chunk[:-1].isalnum() and (chunk[-1] in _ALWAYS_SPLIT or chunk[-1] in ",:"):
         return [*_word_pieces(chunk[:-1]), chunk[-1]]  # a word, then a comma, a `?` ...
     pieces: list[str] = []
-    word = []
+    word: list[str] = []
     i, n = 0, len(chunk)
 
     def flush() -> None:

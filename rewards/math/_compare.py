@@ -46,8 +46,8 @@ MAX_REFERENCE_CHARS = 20_000
 """A longer gold is not an answer: it abstains before any pattern runs on it."""
 
 
-class VerdictCache(ByteCache[tuple[str, str, MathConfig], Verdict]):
-    """Thread-safe LRU of symbolic verdicts keyed by (answer, gold, config): at most `size`
+class VerdictCache(ByteCache[tuple[str, str, bool, MathConfig], Verdict]):
+    """Thread-safe LRU of symbolic verdicts keyed by (answer, gold, whole text?, config): at most `size`
     entries and `MAX_VERDICT_BYTES` (answers and golds are any length)."""
 
     def __init__(self, size: int) -> None:
@@ -268,8 +268,8 @@ def compare_batch(pairs: Sequence[tuple[str | Extraction | None, object]],
             todo[job] = verdict
             if cache is not None:
                 cache.put((*job, config), verdict)
-    return [item if isinstance(item, Verdict) else todo[item]  # type: ignore[misc]
-            for item in results]
+    done = {job: verdict for job, verdict in todo.items() if verdict is not None}  # all now
+    return [item if isinstance(item, Verdict) else done[item] for item in results]
 
 
 def _decided_locally(pred: str | Extraction | None, gold: object, config: MathConfig,
@@ -287,4 +287,4 @@ def _run_job(job: Job, config: MathConfig) -> Verdict:
     pool = shared_pool(config.worker_count, start_timeout=config.worker_start_timeout)
     outcome = pool.run(job[0], job[1], rel_tol=config.float_rel_tol, timeout=config.timeout,
                        pred_raw=job[2])
-    return Verdict(outcome.reason, outcome.detail)  # type: ignore[arg-type]
+    return Verdict(outcome.reason, outcome.detail)

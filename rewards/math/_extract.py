@@ -112,22 +112,22 @@ def find_answer(text: str, config: MathConfig = _DEFAULT) -> Extraction | None:
             return phrase
         # "The answer is (B) $\boxed{12}$": the option's text boxed after its letter; the
         # comparison takes the letter when the gold is one
-        start = max(tail.rfind("\\boxed", 0, end), tail.rfind("\\fbox", 0, end))
-        letter = _CHOICE_BEFORE_BOX.search(tail, max(start - 40, 0), max(start, 0))
+        box = max(tail.rfind("\\boxed", 0, end), tail.rfind("\\fbox", 0, end))
+        letter = _CHOICE_BEFORE_BOX.search(tail, max(box - 40, 0), max(box, 0))
         return replace(found, choice=letter.group(1)) if letter else found
     found = _from_gsm8k(tail)
     if found is not None:
         return found
-    phrase = _last_phrase(tail)
-    if phrase is not None:
+    last = _last_phrase(tail)
+    if last is not None:
         # "The answer is 5. Wait, that's wrong. Let me redo ... we get" (cut off): the model
         # went on thinking past its answer and stopped mid-thought, so it committed to none.
         # A sign-off of a few words after it ("Done") is no more thought.
         if final_sentence_start(tail) is None:
             after = _sentence_start_before(tail, len(tail))
-            if after > phrase[1] and len(tail[after:].split()) > _SIGN_OFF_WORDS:
+            if after > last[1] and len(tail[after:].split()) > _SIGN_OFF_WORDS:
                 return None
-        return phrase[0]
+        return last[0]
     found = _from_whole_text(tail)
     if found is not None:
         return found
@@ -527,8 +527,8 @@ def _answer_after(text: str) -> Extraction | None:
     offset = len(text) - len(stripped)
     opens = stripped.lstrip(" *").startswith(("$", "\\(", "\\["))
     if opens and "=" in stripped[:_WHOLE_MAX]:  # `$\mathrm{P}$-value $=0.527$`, as its gold
-        sentence = stripped[:_first_sentence_end(stripped)]
-        stated = _stated_value(sentence, _environments(sentence))
+        head = stripped[:_first_sentence_end(stripped)]
+        stated = _stated_value(head, _environments(head))
         if stated is not None:
             return Extraction(stated, "phrase", native=False)
     # Only a text that opens with math is scanned for it: a phrase with nothing after it
@@ -648,14 +648,14 @@ def _environments(text: str) -> list[tuple[int, int, str]]:
         if ch == "$":
             display = text.startswith("$$", i)
             width = 2 if display else 1
-            end = _closing_dollar(text, i + width, display)
-            if end is None:
+            closing = _closing_dollar(text, i + width, display)
+            if closing is None:
                 i += width
                 continue
-            content = text[i + width:end].strip()
+            content = text[i + width:closing].strip()
             if content:
-                found.append((i, end + width, content))
-            i = end + width
+                found.append((i, closing + width, content))
+            i = closing + width
             continue
         i += 1
     return found

@@ -136,10 +136,10 @@ def _clock_verdict(pred: str, gold: str) -> Verdict | None:
     g, p = _CLOCK.fullmatch(gold), _CLOCK.fullmatch(pred)
     if g is None or p is None or (g.group(3) is None and p.group(3) is None):
         return None
-    times = [_minute_of_day(m) for m in (g, p)]
-    if None in times:
+    g_time, p_time = _minute_of_day(g), _minute_of_day(p)
+    if g_time is None or p_time is None:
         return None  # `4:75 p.m.`, `13:30 p.m.`: not a time read here
-    (g_minute, g_sure), (p_minute, p_sure) = times  # type: ignore[misc]
+    (g_minute, g_sure), (p_minute, p_sure) = g_time, p_time
     if g_sure and p_sure:
         return Verdict("ok" if g_minute == p_minute else "wrong", "time of day")
     if g_minute % 720 == p_minute % 720:
@@ -253,8 +253,8 @@ _BARE_LIST = re.compile(r"(?<![-+\d./ ,])[-+\d./ ]++(?:,[-+\d./ ]++)+")
 
 
 def _numbers(items: list[str]) -> list[Number] | None:
-    numbers = [parse_number(item) for item in items]
-    return None if any(n is None for n in numbers) else numbers  # type: ignore[return-value]
+    numbers = [n for n in map(parse_number, items) if n is not None]
+    return numbers if len(numbers) == len(items) else None
 
 
 def _sequence(s: str) -> tuple[str, tuple[str, ...], list[Number]] | None:
@@ -344,10 +344,11 @@ def _worked_equation(pred: str) -> str | None:
     sides = [side.strip() for side in pred.split("=")]
     if len(sides) < 2 or not all(sides):
         return None
-    values = [evaluate(side) for side in sides]
-    if any(v is None or v[1] for v in values):
+    evaluated = [evaluate(side) for side in sides]
+    values = [v[0] for v in evaluated if v is not None and not v[1]]
+    if len(values) < len(evaluated):
         return None
-    first = values[0][0]  # type: ignore[index]
-    if any(abs(v[0] - first) > 1e-12 * max(abs(first), 1.0) for v in values):  # type: ignore[index]
+    first = values[0]
+    if any(abs(v - first) > 1e-12 * max(abs(first), 1.0) for v in values):
         return None
     return sides[-1]

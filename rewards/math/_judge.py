@@ -267,9 +267,9 @@ def judged_scores(judge: MathJudge, samples: Sequence[Sample], answers: Sequence
     keys: dict[tuple[str, str, str], int] = {}
     asked: list[int | None] = []
     for sample, answer, gold, verdict in zip(samples, answers, golds, verdicts):
-        if judge.should_ask(verdict, answer, gold):
+        if answer is not None and gold is not None and judge.should_ask(verdict, answer, gold):
             key = (_question(sample.prompt), answer, gold)
-            asked.append(keys.setdefault(key, len(keys)))  # type: ignore[arg-type]
+            asked.append(keys.setdefault(key, len(keys)))
         else:
             asked.append(None)
     reads = judge.read(list(keys))

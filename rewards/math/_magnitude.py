@@ -77,6 +77,10 @@ def _small(q: Fraction) -> bool:
             and q.denominator.bit_length() <= _EXACT_BITS)
 
 
+_SIGNS: dict[int, Literal[-1, 0, 1]] = {-1: -1, 0: 0, 1: 1}
+"""A product of signs as the sign it is."""
+
+
 @dataclass(frozen=True)
 class Size:
     """What is known of a real value v: lo <= log10|v| <= hi, its sign, whether it is an
@@ -121,7 +125,7 @@ class Size:
     def __neg__(self) -> Size:
         sign = None if self.sign is None else -self.sign
         exact = None if self.exact is None else -self.exact
-        return Size(self.lo, self.hi, sign, self.integer, exact)  # type: ignore[arg-type]
+        return Size(self.lo, self.hi, sign, self.integer, exact)
 
     def __add__(self, other: Size) -> Size:
         if self.exact is not None and other.exact is not None:
@@ -154,8 +158,8 @@ class Size:
             return Size.of(self.exact * other.exact)
         if self.sign == 0 or other.sign == 0:
             return ZERO
-        sign = None if self.sign is None or other.sign is None else self.sign * other.sign
-        return Size(_down(self.lo + other.lo), _up(self.hi + other.hi), sign,  # type: ignore[arg-type]
+        sign = None if self.sign is None or other.sign is None else _SIGNS[self.sign * other.sign]
+        return Size(_down(self.lo + other.lo), _up(self.hi + other.hi), sign,
                     self.integer and other.integer)
 
     def __truediv__(self, other: Size) -> Size:
@@ -165,8 +169,8 @@ class Size:
             return Size.of(self.exact / other.exact)
         if self.sign == 0:
             return ZERO
-        sign = None if self.sign is None or other.sign is None else self.sign * other.sign
-        return Size(_down(self.lo - other.hi), _up(self.hi - other.lo), sign)  # type: ignore[arg-type]
+        sign = None if self.sign is None or other.sign is None else _SIGNS[self.sign * other.sign]
+        return Size(_down(self.lo - other.hi), _up(self.hi - other.lo), sign)
 
 
 ZERO = Size(_NEG_INF, _NEG_INF, 0, True, Fraction(0))

@@ -252,9 +252,10 @@ def _strip_plain_unit(s: str, carried: frozenset[str] = frozenset()) -> str:
         parts = s.rsplit(" ", words)
         if len(parts) != words + 1:
             continue
-        prefix, unit = parts[0].rstrip(), parts[1:]
-        if (all(word.replace("-", "").isalpha() and word.isascii() for word in unit)
-                and unit[0].lower() not in _NOT_UNITS and _is_unit(" ".join(unit), carried)
+        prefix, unit_words = parts[0].rstrip(), parts[1:]
+        if (all(word.replace("-", "").isalpha() and word.isascii() for word in unit_words)
+                and unit_words[0].lower() not in _NOT_UNITS
+                and _is_unit(" ".join(unit_words), carried)
                 and prefix[-1:] in "0123456789}" and any(ch.isdigit() for ch in prefix)
                 and not any(ch.isalpha() for ch in _COMMAND.sub("", prefix))):
             return prefix.rstrip(_PUNCT)  # a value with no variables: `x + 2 yz` keeps yz
@@ -587,7 +588,7 @@ def _interval(part: str) -> tuple[str, Bound, Bound] | None:
         return None
     kind = _LESS.get(op) or _GREATER.get(op)
     bound = _bound(right, kind) if kind else None
-    if bound is None:
+    if kind is None or bound is None:
         return None
     infinite_low, infinite_high = (float("-inf"), "-\\infty", False), (float("inf"), "\\infty", False)
     return (left, infinite_low, bound) if kind.startswith("<") else (left, bound, infinite_high)

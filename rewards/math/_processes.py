@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import IO
 
 from rewards.errors import WorkerError
+from rewards.math._config import Reason
 
 __all__ = ["Outcome", "Worker", "WorkerGone", "Zygote"]
 
@@ -34,7 +35,7 @@ class WorkerGone(Exception):
 class Outcome:
     """What one request to a worker came back with."""
 
-    reason: str
+    reason: Reason
     detail: str
     seconds: float  # wall-clock from sending the request to the answer (or the kill)
 

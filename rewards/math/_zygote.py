@@ -69,7 +69,7 @@ def main(argv: list[str]) -> int:
 
 def _fork_on_request(control: socket.socket, parent: int, parent_fd: int | None) -> None:
     """Fork a worker per `fork` request until the parent dies or closes its end."""
-    watched = [control] if parent_fd is None else [control, parent_fd]
+    watched: list[socket.socket | int] = [control] if parent_fd is None else [control, parent_fd]
     while True:
         _reap()
         ready = select.select(watched, [], [], 1.0)[0]

@@ -94,16 +94,17 @@ class FormatReward:
 
     def __init__(self, **options: Any) -> None:
         self.config = load_options(FormatConfig, options, where="format reward")
+        self.think, self.answer = _pairs(self.config)
 
     def check(self, text: str) -> bool:
         c = self.config
         if c.mode == "think":
             if c.think_in_prompt:
-                text = c.think_tag[0] + text
-            return think_format(text, c.think_tag)
+                text = self.think[0] + text
+            return think_format(text, self.think)
         if c.think_in_prompt:
-            text = c.think_tag[0] + "\n" + text
-        return think_answer_format(text, c.think_tag, c.answer_tag)
+            text = self.think[0] + "\n" + text
+        return think_answer_format(text, self.think, self.answer)
 
     def score(self, samples: Sequence[Sample]) -> list[Score]:
         return [Score(1.0) if self.check(completion_text(s)) else Score(0.0, "bad_format")
@@ -135,11 +136,11 @@ class TagCountReward:
 
     def __init__(self, **options: Any) -> None:
         self.config = load_options(TagCountConfig, options, where="tag_count reward")
+        self.think, self.answer = _pairs(self.config)
 
     def score(self, samples: Sequence[Sample]) -> list[Score]:
-        c = self.config
-        opened = c.think_tag[0] + "\n" if c.think_in_prompt else ""
-        return [Score(tag_count_score(opened + completion_text(s), c.think_tag, c.answer_tag))
+        opened = self.think[0] + "\n" if self.config.think_in_prompt else ""
+        return [Score(tag_count_score(opened + completion_text(s), self.think, self.answer))
                 for s in samples]
 
 
@@ -147,3 +148,10 @@ def _set_tags(config: FormatConfig | TagCountConfig) -> None:
     # frozen: normalized once here, so `think_tag` is always an (open, close) pair
     for name in ("think_tag", "answer_tag"):
         object.__setattr__(config, name, tag_pair(getattr(config, name), name=name))
+
+
+def _pairs(config: FormatConfig | TagCountConfig) -> tuple[tuple[str, str], tuple[str, str]]:
+    """The (open, close) pairs `_set_tags` left in the config's tag fields."""
+    think, answer = config.think_tag, config.answer_tag
+    assert isinstance(think, tuple) and isinstance(answer, tuple)  # set by `_set_tags`
+    return think, answer

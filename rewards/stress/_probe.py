@@ -61,9 +61,10 @@ class Probe:
     cls: str
     """Its class, a key of `ATTACK_CLASSES`."""
     name: str
-    build: Callable[[Row], Sequence[str | Sample]]
+    build: Callable[[Row], Sequence[str | Sample | tuple[str, str]]]
     """The attack completions for one row (empty: the probe does not apply to it). A `Sample`
-    replaces the row's whole sample (another reference or meta); str replaces the completion."""
+    replaces the row's whole sample (another reference or meta); str replaces the completion;
+    a pair (attack, what a reader sees) is judged against the plain text's own score."""
     doc: str = ""
     runs_in_order: bool = False
     """Score the built samples one call each, in order (state left by one run for the next):

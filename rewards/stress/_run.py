@@ -166,7 +166,7 @@ def stress_reward(reward: Reward, samples: Sequence[Sample], *, probes: ProbeSet
     `probes` attribute it declares. All samples are its rows, whatever their domain."""
     started = time.perf_counter()
     probe_set = probes if probes is not None else getattr(reward, "probes", None)
-    label = name or getattr(reward, "name", type(reward).__name__)
+    label = str(name or getattr(reward, "name", type(reward).__name__))
     result = ComponentResult(domain, label, label, isinstance(probe_set, ProbeSet))
     if not isinstance(probe_set, ProbeSet):
         result.note = "no probes: unprobed, not safe"
@@ -287,7 +287,7 @@ def _run_probe(reward: Reward, probe: Probe, row: Row, baseline: float,
     found.samples += len(samples)
     found.rss_growth_mb = max(found.rss_growth_mb, _peak_rss_mb() - rss)
     plain_scores = iter(_score(reward, [replace(row.sample, completion=p) for p in plains]))
-    limits = [baseline] * len(scores)
+    limits: list[float | None] = [baseline] * len(scores)
     if plains:
         limits = [next(plain_scores).value if isinstance(b, tuple) else baseline
                   for b in built]
