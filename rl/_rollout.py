@@ -255,8 +255,7 @@ class VLLMRollout:
     def __init__(self, model_dir: str, *, seed: int = 0, max_model_len: int = 1024,
                  options: Mapping[str, Any] | None = None) -> None:
         os.environ.setdefault("VLLM_ENABLE_V1_MULTIPROCESSING", "0")
-        from rewards.engines import load_engine
-        from rewards.engines._vllm import VLLMEngine
+        from rewards.engines import VLLMEngine, load_engine
 
         opts = {"dtype": "float32", "enforce_eager": True, "max_model_len": max_model_len,
                 **dict(options or {})}

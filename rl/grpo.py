@@ -339,6 +339,5 @@ def _per_chunk(model: Any, batch: Any, chunks: list[Any], temperature: float) ->
 def _episodes(groups: Sequence[Group]) -> list[EpisodeGroup]:
     """A multi-turn run's groups as the episode groups `run_episode_groups` made them."""
     episodes = [g for g in groups if isinstance(g, EpisodeGroup)]
-    if len(episodes) != len(groups):
-        raise TypeError("a multi-turn step holds a group that is not an episode group")
+    assert len(episodes) == len(groups)  # `rollout` makes only these when it runs episodes
     return episodes

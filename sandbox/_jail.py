@@ -48,7 +48,7 @@ JAIL_UID = 99999
 PROGRAM_UID = 99998
 """A warm server's jail maps a second unprivileged uid (mapped to the unprivileged host uid
 99998): every program it runs takes it, so that no program can signal, renice, re-limit or
-move the server and the harness that judge the next runs (see `_warm_server.py`)."""
+move the server and the harness that judge the next runs (see `_in_jail/warm_server.py`)."""
 WARM_CAPABILITIES = ("CAP_SETUID", "CAP_SETGID", "CAP_KILL", "CAP_FOWNER")
 """What a warm server's jail keeps, inside its own user namespace only: switching a child to
 PROGRAM_UID, killing a run's processes (another uid), emptying the folders a program left

@@ -1,8 +1,9 @@
-"""The sandbox's own in-jail Python files (the test harness and the warm server), staged once
-in a content-addressed folder with bytecode compiled by the jail's interpreter, and bound
-read-only at /harness. A script run as `python3 file.py` is recompiled on every start and a
-read-only bind cannot take a `__pycache__`, so the jail runs a two-line launcher that imports
-the precompiled modules instead (a cold harness starts ~10 ms faster on a busy machine)."""
+"""The sandbox's own in-jail Python package (`sandbox._in_jail`: the test harness and the warm
+server; its docstring tells the stages), staged once in a content-addressed folder with
+bytecode compiled by the jail's interpreter, and bound read-only at /harness. A script run
+as `python3 file.py` is recompiled on every start and a read-only bind cannot take a
+`__pycache__`, so the jail runs a short launcher that imports the precompiled modules
+instead (a cold harness starts ~10 ms faster on a busy machine)."""
 
 from __future__ import annotations
 
@@ -23,14 +24,16 @@ __all__ = ["IN_JAIL", "LAUNCHER", "staged_dir"]
 
 IN_JAIL = "/harness"
 LAUNCHER = f"{IN_JAIL}/run.py"
-_SOURCES = {"harness.py": "_harness.py", "harness_io.py": "_harness_io.py",
-            "harness_wire.py": "_harness_wire.py", "harness_program.py": "_harness_program.py",
-            "warm_server.py": "_warm_server.py"}
+PACKAGE = "_in_jail"
+"""The package's folder, here under sandbox/ and in the jail under /harness."""
+_SOURCES = ("__init__.py", "harness.py", "harness_io.py", "harness_program.py",
+            "harness_wire.py", "warm_server.py")
 _RUN = ("import sys\n"
         "sys.path[0] = '/harness'\n"  # only the staged folder: never the program's /work
         "if sys.argv[1] == 'warm-server':\n"
-        "    import warm_server\n    warm_server.main(int(sys.argv[2]), int(sys.argv[3]))\n"
-        "else:\n    import harness\n    harness.entry(sys.argv[1:])\n")
+        f"    from {PACKAGE} import warm_server\n"
+        "    warm_server.main(int(sys.argv[2]), int(sys.argv[3]))\n"
+        f"else:\n    from {PACKAGE} import harness\n    harness.entry(sys.argv[1:])\n")
 _COMPILE = ("import importlib.util, py_compile, sys\n"
             "for src in sys.argv[1:]:\n"
             "    py_compile.compile(src, cfile=importlib.util.cache_from_source(src),"
@@ -39,8 +42,8 @@ _COMPILE = ("import importlib.util, py_compile, sys\n"
 
 def _digest(here: Path) -> str:
     h = hashlib.sha256(_RUN.encode() + _COMPILE.encode())
-    for name, source in sorted(_SOURCES.items()):
-        h.update(name.encode() + b"\0" + (here / source).read_bytes())
+    for name in _SOURCES:
+        h.update(name.encode() + b"\0" + (here / name).read_bytes())
     interpreter = os.stat(PYTHON)
     h.update(f"{PYTHON}:{interpreter.st_size}:{interpreter.st_mtime_ns}".encode())
     return h.hexdigest()[:20]
@@ -53,11 +56,11 @@ def _trusted(path: Path) -> bool:
 
 @functools.cache
 def staged_dir() -> str:
-    """Folder holding run.py, the harness modules, warm_server.py and their bytecode. Shared
+    """Folder holding run.py and the package `_in_jail` with its bytecode. Shared
     by every process of this user (content-addressed under /tmp/rewards-sandbox-UID, built
     once, atomically), so processes that exit without cleanup (forked pool workers) leave
     nothing behind; a private temporary copy is used if that cache is unusable."""
-    here = Path(__file__).parent
+    here = Path(__file__).parent / PACKAGE
     try:
         shared = _shared_copy(here)
     except OSError:
@@ -87,11 +90,12 @@ def _shared_copy(here: Path) -> str | None:
 
 
 def _build(here: Path, root: str) -> str:
-    for name, source in _SOURCES.items():
-        shutil.copyfile(here / source, os.path.join(root, name))
+    os.mkdir(os.path.join(root, PACKAGE))
+    sources = [os.path.join(root, PACKAGE, name) for name in _SOURCES]
+    for name, staged in zip(_SOURCES, sources):
+        shutil.copyfile(here / name, staged)
     with open(os.path.join(root, "run.py"), "w") as fh:
         fh.write(_RUN)
-    sources = [os.path.join(root, name) for name in _SOURCES]
     proc = subprocess.run([PYTHON, "-E", "-s", "-S", "-c", _COMPILE, *sources],
                           capture_output=True, text=True, check=False)
     if proc.returncode != 0:

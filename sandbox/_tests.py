@@ -1,5 +1,5 @@
 """`run_tests`: all tests of one program in one jail, verdicts through an unforgeable channel
-(see `_harness.py` for why a program cannot fake a pass)."""
+(see `_in_jail/harness.py` for why a program cannot fake a pass)."""
 
 from __future__ import annotations
 

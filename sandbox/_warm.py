@@ -1,6 +1,6 @@
-"""Warm mode for Python: a pool of pre-started jailed interpreters (`_warm_server.py`), each
-forking a fresh, equally isolated child per program. A fork costs about a millisecond where
-a cold jail plus interpreter start costs ten or more.
+"""Warm mode for Python: a pool of pre-started jailed interpreters
+(`_in_jail/warm_server.py`), each forking a fresh, equally isolated child per program. A fork
+costs about a millisecond where a cold jail plus interpreter start costs ten or more.
 
 Host side: one server per pool slot, one program per server at a time. For each run the host
 hands the server, over a unix socket, the run's stdin/stdout/stderr pipes and a pipe carrying

@@ -31,7 +31,7 @@ def as_bytes(content: str | bytes) -> bytes:
     program in broken text does (a syntax error, the same warm and cold), where a strict
     encode raised UnicodeEncodeError out of `sandbox.run` on the host (cold only) and left
     the run's scratch folder behind. The warm server's child encodes the same way
-    (`write_inputs` in _warm_server.py)."""
+    (`write_inputs` in _in_jail/warm_server.py)."""
     return content.encode("utf-8", "surrogatepass") if isinstance(content, str) \
         else bytes(content)
 

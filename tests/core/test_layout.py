@@ -35,12 +35,13 @@ lower package's folder: the package whose floor they stand on."""
 ROOT_ERROR = ("rewards.errors", "RewardsError")
 SANDBOX_ERRORS = "sandbox._errors"
 
-# In-jail modules: staged into the jail and run there by the jail's own interpreter, under
-# their own names (`harness`, `harness_wire` ...), never imported as part of the library. They
-# import nothing of ours, and their exceptions (a TypeError when a test compares a program's
-# object, a KeyError from a namespace lookup) are the Python protocol the tests see.
-IN_JAIL = frozenset({"sandbox._harness", "sandbox._harness_io", "sandbox._harness_program",
-                     "sandbox._harness_wire", "sandbox._warm_server"})
+# In-jail modules (`sandbox._in_jail`): staged into the jail and run there by the jail's own
+# interpreter, as the package `_in_jail`, never imported as part of the library. They import
+# nothing of ours but each other, and their exceptions (a TypeError when a test compares a
+# program's object, a KeyError from a namespace lookup) are the Python protocol the tests see.
+IN_JAIL = frozenset({"sandbox._in_jail", "sandbox._in_jail.harness",
+                     "sandbox._in_jail.harness_io", "sandbox._in_jail.harness_program",
+                     "sandbox._in_jail.harness_wire", "sandbox._in_jail.warm_server"})
 
 BUILTIN_EXCEPTIONS = frozenset(name for name, value in vars(builtins).items()
                                if isinstance(value, type) and issubclass(value, BaseException))

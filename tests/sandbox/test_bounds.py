@@ -16,7 +16,13 @@ from sandbox_probes import MODES, SHORT
 
 import sandbox
 from sandbox import _tests, _warm
-from sandbox._harness_wire import MAX_ITEMS, MAX_VERDICT_TEXT, TooLarge, check_plain, is_plain
+from sandbox._in_jail.harness_wire import (
+    MAX_ITEMS,
+    MAX_VERDICT_TEXT,
+    TooLarge,
+    check_plain,
+    is_plain,
+)
 
 HUGE_NAME = ("class Boom(Exception):\n    pass\n"
              "Boom.__name__ = Boom.__qualname__ = 'B' * (3 << 20)\n")

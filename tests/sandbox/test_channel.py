@@ -18,7 +18,7 @@ import pytest
 from test_cross_run import ADD_TESTS, honest_runs_pass, own, server_state
 
 import sandbox
-from sandbox._harness_wire import (
+from sandbox._in_jail.harness_wire import (
     MAX_DEPTH,
     MAX_WIRE_ITEMS,
     BadMessage,

@@ -376,7 +376,7 @@ def _noted() -> BaseException:
 def test_error_messages_read_as_traceback_words_them(exc: BaseException) -> None:
     # the harness's own formatting (it skips importing traceback, ~4 ms of every forked
     # process that meets an exception) must give traceback's last line, word for word
-    from sandbox._harness_wire import _last_line
+    from sandbox._in_jail.harness_wire import _last_line
 
     assert _last_line(exc) == _traceback_last_line(exc)
 

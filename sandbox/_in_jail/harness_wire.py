@@ -5,13 +5,20 @@ check that decides what may leave a program, and a small JSON writer."""
 # no `from __future__ import annotations`: at run time it imports __future__, ~0.5 ms of
 # every cold harness start (in-jail modules run on Python >= 3.10, which needs no import)
 
-import _signal as signal  # the `signal` module imports enum & co
 import marshal
 import math
 import posix as os  # os.py itself imports ~2 ms of modules a cold harness needs none of
 import select
 import sys
 import time
+
+TYPE_CHECKING = False  # `typing.TYPE_CHECKING` without importing typing; mypy reads it as True
+if TYPE_CHECKING:
+    import signal  # as mypy knows `_signal`: the same functions and signal numbers
+else:
+    import _signal as signal  # the `signal` module imports enum & co: ~8 ms of a cold start
+if TYPE_CHECKING:
+    from typing import Any
 
 PLAIN = (type(None), bool, int, float, complex, str, bytes, tuple, list, dict, set, frozenset)
 
@@ -129,7 +136,7 @@ def hold_here(*pids):
     return held
 
 
-_GETCPU = None
+_GETCPU: "Any" = None  # libc's sched_getcpu once loaded; False where there is none
 
 
 def current_cpu():
@@ -203,7 +210,7 @@ def become_program(uid):
         raise OSError("the program uid did not hold")
 
 
-REPORT_FD = None
+REPORT_FD: "int | None" = None
 """Set by the warm server in a stdin/stdout run's harness: where it reports each process it
 starts (`note_fork`)."""
 
@@ -219,7 +226,7 @@ def note_fork():
             pass  # a short count reads as moved: the server retires, the safe way
 
 
-PROGRAM_NPROC = None
+PROGRAM_NPROC: "int | None" = None
 """With PROGRAM_UID: the processes (RLIMIT_NPROC) the program's uid may have."""
 
 
@@ -395,9 +402,9 @@ def standard_to_plain(value, depth=0, converted=None):
         if not any(i is None and v is not None for i, v in zip(items, value)):
             result = kind(items)
     elif kind is dict:
-        items = {k: standard_to_plain(v, depth + 1, converted) for k, v in value.items()}
-        if not any(items[k] is None and value[k] is not None for k in items):
-            result = items
+        entries = {k: standard_to_plain(v, depth + 1, converted) for k, v in value.items()}
+        if not any(entries[k] is None and value[k] is not None for k in entries):
+            result = entries
     converted[key] = result
     return result
 
@@ -458,10 +465,10 @@ def check_message(data):
     end = len(data)
     at = 0
     complete = bytearray()  # by reference index: 1 once that object is complete
-    frames = []
+    frames: list[list[Any]] = []  # [items left or a dict's place, slot, start, count]
     items = 0  # in the containers so far: each item is read once, so the scan is bounded
     kinds = bytearray()  # b"[<>{" of each list-like container, in order
-    edits = []  # (type byte's place, a dict's NULL's place or None, its keys and values)
+    edits: list[tuple[int, int | None, int]] = []  # (type byte's place, a dict's NULL's place or None, its keys and values)
     hashed = False  # a set, frozenset or dict seen
     while True:
         if at >= end:

@@ -32,7 +32,7 @@ server when nothing is left to reap.
 # no `from __future__ import annotations`: at run time it imports __future__, ~0.5 ms of
 # every cold harness start (in-jail modules run on Python >= 3.10, which needs no import)
 
-import _signal as signal  # not signal.py, socket.py or json: they import enum, re & co, and
+# _signal, not signal.py (see below), nor socket.py or json: they import enum, re & co, and
 import _socket  # every object in this process's memory spreads the pages a forked child
 import atexit  # noqa: F401  writes to (and so copies) further apart. atexit: imported by
 import gc  # harness_program.finish at every program's end; here, no child builds it
@@ -48,19 +48,29 @@ import time
 # here, a forked harness and its worker inherit it instead of each paying tens of ms.
 import typing  # noqa: F401
 
-import harness  # from /harness (see _staging.py); pre-imported so forked harnesses start warm
-import harness_io  # noqa: F401  (imported by forked stdin/stdout harnesses)
-import harness_program
-import harness_wire
-from harness_wire import to_json
+from . import (
+    harness,  # pre-imported so forked harnesses start warm
+    harness_io,  # noqa: F401  (imported by forked stdin/stdout harnesses)
+    harness_program,
+    harness_wire,
+)
+from .harness_wire import to_json
+
+TYPE_CHECKING = False  # `typing.TYPE_CHECKING` without importing typing; mypy reads it as True
+if TYPE_CHECKING:
+    import signal  # as mypy knows `_signal`: the same functions and signal numbers
+else:
+    import _signal as signal  # the `signal` module imports enum & co: ~8 ms of a cold start
+if TYPE_CHECKING:
+    from typing import Any
 
 WORK_DIRS = ("/work", "/tmp")
 MAX_FD = 4096
-WORKER_STDIO = None
+WORKER_STDIO: "Any" = None
 """The standard streams of every assert/check worker this server forks (`standard_streams`)."""
-CPUS = None
+CPUS: "Any" = None
 """The CPUs this server may use, as it started: its affinity, and its harness's between runs."""
-PROGRAM_UID = None
+PROGRAM_UID: "Any" = None
 """The uid every program (and a stdin/stdout run's harness) runs under: not this server's."""
 
 
@@ -133,7 +143,7 @@ def main(control_fd: int, program_uid: int) -> None:
 
 FORKS = 0
 """Processes this server forked since `COUNTERS` was last read."""
-COUNTERS = None
+COUNTERS: "Any" = None
 """The jail's pid counter and each work folder's inode counter (`counters`), read after the
 last run's clean-up."""
 PER_MOUNT_INODES = True
@@ -310,7 +320,8 @@ def warm_up(rounds: int = 12) -> None:
             program_side.send(("ok", ("v", [2, {"k": (1.5, None, "s", b"b")}])))  # to the call
             namespace = harness.Namespace(worker)
             exec("assert add(1, 1) == [2, {'k': (1.5, None, 's', b'b')}]", namespace)  # noqa: S102
-            module, handles = {"add": lambda a, b: [a + b, {"k": (1.5, None, "s", b"b")}]}, {}
+            module = {"add": lambda a, b: [a + b, {"k": (1.5, None, "s", b"b")}]}
+            handles: dict[Any, Any] = {}
             for _ in range(2):  # the program's side answers the two requests
                 harness_program.answer(program_side.recv(), module, handles)
             harness_wire.standard_to_plain(("x", [1], {2: 3}))
@@ -369,7 +380,7 @@ def wait_run(deadline: float, control: _socket.socket, ends: list,
         if control in ready:
             control.recv(64)
             return control
-        if service in ready:
+        if service is not None and header is not None and service in ready:
             last_worker = fork_worker(service, header, last_worker)
             if last_worker is None:  # the harness closed its end: nothing more to fork
                 watched.remove(service)
@@ -381,9 +392,9 @@ class Judge:
     this server forks. Replaced when it dies, is killed with a run, or retires."""
 
     def __init__(self) -> None:
-        self.pid = None
-        self.sock = None
-        self.pidfd = None
+        self.pid: int | None = None
+        self.sock: Any = None  # a _socket.socket while it lives
+        self.pidfd: Any = None
 
     def start(self, control: _socket.socket, stdio: tuple) -> None:
         self.sock, theirs = _socket.socketpair(_socket.AF_UNIX, _socket.SOCK_SEQPACKET)
@@ -488,7 +499,8 @@ def first_worker(header: dict, payload_fd: int, fds: tuple, report_w: int) -> No
     become_worker(header, fds, source)
 
 
-def become_worker(header: dict, fds: tuple, source: "str | None" = None) -> None:
+def become_worker(header: dict, fds: "tuple[int, int, int, int]", source: "str | None" = None
+                  ) -> None:
     """In a child forked for it: take the run's limits and serve the harness as an
     assert/check worker (`worker_main`, which closes every other fd, this server's too,
     before it loads the program: `source`, else /work/main.py)."""
@@ -617,7 +629,7 @@ def empty_dirs() -> bool:
     return clean
 
 
-BIRTH = {}
+BIRTH: "dict[Any, Any]" = {}
 """Each work folder's `folder_state` after its first emptying, at this server's start."""
 
 

@@ -32,15 +32,14 @@ Why a program cannot forge a pass:
 # no `from __future__ import annotations`: at run time it imports __future__, ~0.5 ms of
 # every cold harness start (in-jail modules run on Python >= 3.10, which needs no import)
 
-import _signal as signal  # the `signal` module imports enum & co: ~8 ms of a cold start
 import builtins
 import marshal
 import posix as os  # os.py itself imports ~2 ms of modules a cold harness needs none of
 import sys
 import time
 
-from harness_program import ServerForker, Zygote, recv_fds, worker_main
-from harness_wire import (
+from .harness_program import ServerForker, Zygote, recv_fds, worker_main
+from .harness_wire import (
     Budget,
     Channel,
     TestTimeout,
@@ -54,6 +53,14 @@ from harness_wire import (
     read_all,
     to_json,
 )
+
+TYPE_CHECKING = False  # `typing.TYPE_CHECKING` without importing typing; mypy reads it as True
+if TYPE_CHECKING:
+    import signal  # as mypy knows `_signal`: the same functions and signal numbers
+else:
+    import _signal as signal  # the `signal` module imports enum & co: ~8 ms of a cold start
+if TYPE_CHECKING:
+    from typing import Any
 
 # subprocess and traceback are imported where needed: a cold harness starts faster
 
@@ -304,7 +311,7 @@ def remote_exception(name, message):
         exc = builtin(message)
     else:
         exc = ProgramError(message)
-    exc.remote_message = message
+    exc.remote_message = message  # type: ignore[attr-defined]  # what the message said, kept
     return exc
 
 
@@ -434,7 +441,8 @@ def run_python_tests(spec, zygote, first, budget, hold_s=None):
     each under the limit `Budget` gives that test. A timeout ends the run (`Budget`); a
     crash restarts the worker for the next test, forked from `zygote`, the clean process
     `first` came from too."""
-    results, outputs = Verdicts(spec["nonce"], hold_s), []
+    results = Verdicts(spec["nonce"], hold_s)
+    outputs: list[Any] = []
     worker = first
     started = False
     for index, test in enumerate(spec["tests"]):
@@ -482,7 +490,7 @@ def run_python_tests(spec, zygote, first, budget, hold_s=None):
     return results, outputs
 
 
-CODE = None
+CODE: "dict[Any, Any] | None" = None
 """The long-lived harness's compiled tests and task contexts, by their text (None in any
 other harness: there a text is compiled once anyway, and exec of a string spares a cold
 harness the `ast` module compile() first builds)."""
@@ -537,6 +545,7 @@ def main(kind, service_fd=None):
     # holds either; then the first worker, before the tests too. The first is forked here,
     # not by the zygote (no round trip before the program starts loading); worker_main
     # closes its copy of the zygote's socket before the program runs
+    zygote: ServerForker | Zygote | None
     if kind == "python" and service_fd is not None:
         zygote = ServerForker(service_fd)
     else:
@@ -556,7 +565,7 @@ def judge(kind, spec, zygote, first, start, hold_s=None):
         results, outputs = run_python_tests(spec, zygote, first, budget, hold_s)
         streams = [(bytes(out.data), bytes(err.data)) for out, err in outputs]
     else:
-        from harness_io import run_io_tests  # stdin/stdout tests only: not in a cold assert run
+        from .harness_io import run_io_tests  # stdin/stdout tests only: not in a cold assert run
 
         results, outputs = run_io_tests(spec, zygote, budget)
         streams = outputs

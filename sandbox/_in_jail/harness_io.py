@@ -5,13 +5,12 @@ fork/exec), feed its input, cap its output, and compare here."""
 # no `from __future__ import annotations`: at run time it imports __future__, ~0.5 ms of
 # every cold harness start (in-jail modules run on Python >= 3.10, which needs no import)
 
-import _signal as signal  # the `signal` module imports enum & co: ~8 ms of a cold start
 import math
 import posix as os  # os.py itself imports ~2 ms of modules a cold harness needs none of
 import select
 import time
 
-from harness_wire import (
+from .harness_wire import (
     Budget,
     TestTimeout,
     Verdicts,
@@ -20,6 +19,12 @@ from harness_wire import (
     note_fork,
     note_tests,
 )
+
+TYPE_CHECKING = False  # `typing.TYPE_CHECKING` without importing typing; mypy reads it as True
+if TYPE_CHECKING:
+    import signal  # as mypy knows `_signal`: the same functions and signal numbers
+else:
+    import _signal as signal  # the `signal` module imports enum & co: ~8 ms of a cold start
 
 
 def run_io_tests(spec, zygote=None, budget=None):
@@ -246,7 +251,7 @@ def output_lines(text):
 def unordered_diff(actual, expected):
     """The first expected line the output lacks (or the first extra one), counted as a
     multiset (no `collections` import in the jail)."""
-    counts = {}
+    counts: dict[str, int] = {}
     for line in output_lines(expected):
         counts[line] = counts.get(line, 0) + 1
     extra = []

@@ -13,7 +13,7 @@ import select
 import sys
 import time
 
-from harness_wire import (
+from .harness_wire import (
     Channel,
     TestTimeout,
     WorkerGone,
@@ -24,6 +24,10 @@ from harness_wire import (
     note_fork,
     standard_to_plain,
 )
+
+TYPE_CHECKING = False  # `typing.TYPE_CHECKING` without importing typing; mypy reads it as True
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def worker_main(req_fd, rep_fd, out_fd, err_fd, streams=None, source=None):
@@ -42,7 +46,7 @@ def worker_main(req_fd, rep_fd, out_fd, err_fd, streams=None, source=None):
     os.closerange(5, 4096)
     sock = Channel(3, 4)
     sys.stdin, sys.stdout, sys.stderr = streams if streams is not None else worker_stdio()
-    handles = {}
+    handles: dict[Any, Any] = {}
     module = {"__name__": "solution", "__builtins__": __builtins__}
     sys.path.insert(0, "/work")
     loaded = load(module, handles, sock, source)
@@ -189,7 +193,8 @@ def run_main():
     except SystemExit as exc:
         status = exit_status(exc)
     except BaseException as exc:  # noqa: BLE001  (printed as the interpreter would)
-        exc = exc.with_traceback(exc.__traceback__.tb_next)  # hide this frame
+        frame = exc.__traceback__
+        exc = exc.with_traceback(frame.tb_next if frame is not None else None)  # hide this one
         sys.excepthook(type(exc), exc, exc.__traceback__)
         status = 1
     return status
@@ -250,7 +255,7 @@ class Forker:
     """Where replacement workers come from: a clean process that forks one on request
     (`start_worker`) and answers with its pid over `sock`, a SOCK_SEQPACKET socket."""
 
-    sock = None
+    sock: "Any" = None  # a _socket.socket (SOCK_SEQPACKET); None once closed
 
     def start_worker(self, fds, deadline=None):
         """Fork a worker on the harness's four pipe ends (`worker_main`'s arguments); its
@@ -349,7 +354,7 @@ def recv_fds(sock, count, max_bytes=64):
 
     size = _struct.calcsize("i")
     message, ancillary, _, _ = sock.recvmsg(max_bytes, _socket.CMSG_LEN(count * size))
-    fds = []
+    fds: list[int] = []
     for level, kind, data in ancillary:
         if level == _socket.SOL_SOCKET and kind == _socket.SCM_RIGHTS:
             n = len(data) // size

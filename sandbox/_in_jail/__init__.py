@@ -1,0 +1,35 @@
+"""The sandbox's code that runs INSIDE the jail, under the jail's own interpreter
+(`sandbox._languages.PYTHON`, `python3 -E -s -S`), never imported by the library on the host.
+
+Staged loading, the one place it is told:
+
+1. On the host, `sandbox._staging` copies this folder into a content-addressed folder of
+   this user's cache, compiles each module's bytecode with the jail's interpreter (a
+   read-only bind cannot take a `__pycache__`), adds the launcher `run.py`, and nsjail binds
+   the whole read-only at `/harness`: `/harness/run.py`, `/harness/_in_jail/*.py` and their
+   bytecode.
+2. The launcher puts `/harness` alone on `sys.path` (never the program's `/work`) and
+   imports `_in_jail.warm_server` (`run.py warm-server FD UID`) or `_in_jail.harness`
+   (`run.py python|pyio|io`); these import their siblings relatively. At no stage is
+   anything imported from the program's folder.
+3. Who runs what, under which uid:
+   - a cold run: `harness` is the jail's pid 1 under the jail uid (`_jail.JAIL_UID`); it
+     forks the worker or zygote that loads the program (`harness_program`), and
+     `harness_io` is imported only by a stdin/stdout run;
+   - warm: `warm_server` is pid 1 under the jail uid with a few capabilities (only inside
+     its user namespace), imports every module here before it forks anything (so forked
+     harnesses start warm), keeps one long-lived assert/check harness (`harness.serve`,
+     jail uid), and forks one child per run, which takes the program uid
+     (`_jail.PROGRAM_UID`, `harness_wire.become_program` / `enter_program`) before it reads
+     any program byte.
+
+Standard library only, and the cheapest of it (`posix`, `_signal`, `_socket`, not `os`,
+`signal`, `socket`; no `typing` and no `from __future__ import annotations` at run time):
+the jail has nothing else installed, and every import is paid on every cold start. The
+annotations are for the type checker: names from `typing` appear only in quoted
+annotations, imported under `TYPE_CHECKING` (a module-level `False` mypy reads as True).
+
+This `__init__` is imported in the jail too, before any module here: it holds nothing but
+this text."""
+
+__all__: "list[str]" = []  # nothing to re-export: the launcher imports the modules themselves
