@@ -116,7 +116,7 @@ def _genrm_value(score: Score) -> float:
 
 def _rm_raw(score: Score) -> float:
     """The raw score (`rm/raw` when the component squashes it)."""
-    return float(score.parts.get("rm/raw", score.value))  # type: ignore[arg-type]
+    return float(score.parts.get("rm/raw", score.value))  # type: ignore[arg-type]  # as above
 
 
 def _injection_probes(judge: Callable[[Sequence[Score]], tuple[int, str] | None]

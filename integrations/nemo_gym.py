@@ -90,7 +90,7 @@ def verify_response(body: Mapping[str, Any], score: Score, *, abstain_value: flo
     `reason`."""
     abstained = score.value is None
     return {**body,
-            "reward": abstain_value if abstained else float(score.value),  # type: ignore[arg-type]
+            "reward": abstain_value if score.value is None else float(score.value),
             "reward_components": {name: float(v) for name, v in score.parts.items()
                                   if isinstance(v, (int, float))},
             "mask_sample": abstained and mask,

@@ -25,9 +25,11 @@ Staged loading, the one place it is told:
 
 Standard library only, and the cheapest of it (`posix`, `_signal`, `_socket`, not `os`,
 `signal`, `socket`; no `typing` and no `from __future__ import annotations` at run time):
-the jail has nothing else installed, and every import is paid on every cold start. The
-annotations are for the type checker: names from `typing` appear only in quoted
-annotations, imported under `TYPE_CHECKING` (a module-level `False` mypy reads as True).
+the jail has nothing else installed, and every import is paid on every cold start. Every
+function is annotated, for the type checker only (mypy --strict, as the whole library):
+names from `typing` appear only where Python does not evaluate them (a quoted annotation,
+a local variable's), imported under `TYPE_CHECKING` (a module-level `False` mypy reads as
+True).
 
 This `__init__` is imported in the jail too, before any module here: it holds nothing but
 this text."""

@@ -60,7 +60,8 @@ if TYPE_CHECKING:
 else:
     import _signal as signal  # the `signal` module imports enum & co: ~8 ms of a cold start
 if TYPE_CHECKING:
-    from typing import Any
+    from collections.abc import Iterator
+    from typing import Any, NoReturn
 
 # subprocess and traceback are imported where needed: a cold harness starts faster
 
@@ -71,20 +72,21 @@ OUTPUT_CAP = 64 << 10
 class Worker:
     """One program process and the channel to it; restarted after a timeout or a crash."""
 
-    def __init__(self, channel, pid, out_r, err_r, pidfd=None):
+    def __init__(self, channel: "Channel", pid: int, out_r: int, err_r: int,
+                 pidfd: "int | None" = None) -> None:
         self.outputs = [Drain(out_r), Drain(err_r)]
         self.channel = channel
         self.channel.drains = self.outputs
         self.channel.checked = True  # the program writes it: see `check_message`
         self.pid = pid
         self.pidfd = pidfd  # a zygote's child: signalled and awaited through it, never reaped here
-        self.deadline = None
-        self.names = None
-        self.error = None
-        self.handles = {}  # name -> Remote: functions and classes are fetched once per worker
+        self.deadline: float | None = None
+        self.names: Any = None  # a set once loaded (`wait_loaded`)
+        self.error: str | None = None
+        self.handles: dict[str, Any] = {}  # name -> Remote: functions and classes are fetched once per worker
 
     @staticmethod
-    def _pipes():
+    def _pipes() -> "tuple[tuple[int, int, int, int], tuple[int, int, int, int]]":
         req_r, req_w = os.pipe()
         rep_r, rep_w = os.pipe()
         out_r, out_w = os.pipe()
@@ -92,14 +94,15 @@ class Worker:
         return (req_r, rep_w, out_w, err_w), (rep_r, req_w, out_r, err_r)
 
     @classmethod
-    def start(cls, zygote, deadline=None):
+    def start(cls, zygote: "ServerForker | Zygote | None", deadline: "float | None" = None
+              ) -> "Worker":
         """A worker forked from a clean forker (the zygote, taken before the tests were read
         or any program code ran, or the warm server); it loads the program afresh. A forker
         the program killed: a new interpreter instead (`spawn`), as slow but as clean; never
         in warm mode, where the program cannot reach its forker (the warm server) and this
         harness, which is not the program's uid, must run no program itself."""
         warm = isinstance(zygote, ServerForker)
-        if zygote.sock is None:
+        if zygote is None or zygote.sock is None:
             if warm:
                 raise WorkerGone("the warm server forks no more workers for this run")
             return cls.spawn()
@@ -124,7 +127,7 @@ class Worker:
         return cls._parent(pid, theirs, ours, pidfd)
 
     @classmethod
-    def fork(cls):
+    def fork(cls) -> "Worker":
         """A worker forked from this process, which has run no program code (the first)."""
         theirs, ours = cls._pipes()
         pid = os.fork()
@@ -138,24 +141,25 @@ class Worker:
         return cls._parent(pid, theirs, ours)
 
     @classmethod
-    def spawn(cls):
+    def spawn(cls) -> "Worker":
         import subprocess
 
         theirs, ours = cls._pipes()
-        launcher = __file__.rpartition("/")[0] + "/run.py"
+        launcher = __file__.rpartition("/")[0].rpartition("/")[0] + "/run.py"  # above the package
         proc = subprocess.Popen(
             [sys.executable, "-E", "-s", "-S", launcher, "worker", *map(str, theirs)],
             stdin=subprocess.DEVNULL, pass_fds=theirs)
         return cls._parent(proc.pid, theirs, ours)
 
     @classmethod
-    def _parent(cls, pid, theirs, ours, pidfd=None):
+    def _parent(cls, pid: int, theirs: "tuple[int, ...]", ours: "tuple[int, int, int, int]",
+                pidfd: "int | None" = None) -> "Worker":
         for fd in theirs:
             os.close(fd)
         rep_r, req_w, out_r, err_r = ours
         return cls(Channel(rep_r, req_w), pid, out_r, err_r, pidfd)
 
-    def wait_loaded(self, deadline, setup=None):
+    def wait_loaded(self, deadline: "float | None", setup: "str | None" = None) -> None:
         """Hand the worker the task's setup code (run after the program, before the tests:
         MBPP's test_setup_code), then take the names they defined."""
         self.deadline = deadline
@@ -168,14 +172,14 @@ class Worker:
         else:
             self.error = f"{reply[1]} {reply[3]}: {reply[2]}"
 
-    def request(self, *message):
+    def request(self, *message: "Any") -> "Any":
         self.channel.send(message)
         reply = checked_reply(self.channel.recv(self.deadline), loading=False)
         if reply[0] == "exc":
             raise remote_exception(reply[1], reply[2])
         return self.value(reply[1])
 
-    def value(self, item):
+    def value(self, item: "Any") -> "Any":
         """A reply's item: ("v", plain data) or ("h", handle, type name, callable)."""
         if type(item) is tuple and len(item) == 2 and item[0] == "v":
             if not is_plain(item[1]):
@@ -186,7 +190,7 @@ class Worker:
             return Remote(self, item[1], item[2], item[3])
         raise WorkerGone("the program broke the protocol: not a value or a handle")
 
-    def kill(self):
+    def kill(self) -> None:
         """SIGKILL the worker and wait until it is dead, then read what it wrote. (With a
         pidfd it is not this process's child: its forker reaps it.)"""
         kill_process(self.pid, self.pidfd, reap=self.pidfd is None)
@@ -198,7 +202,7 @@ class Worker:
             drain.finish()
 
 
-def checked_reply(reply, loading):
+def checked_reply(reply: "Any", loading: bool) -> "Any":
     """`reply`, a worker's reply (`loading`: to the setup), if it has the shape
     `harness_program` gives it, else WorkerGone: the fields the harness formats, looks up
     or iterates are of the types it expects, so a program's message can fail only its own
@@ -217,7 +221,7 @@ def checked_reply(reply, loading):
     raise WorkerGone("the program broke the protocol: not a reply")
 
 
-class Namespace(dict):
+class Namespace(dict):  # type: ignore[type-arg]  # bases run in the jail: no typing
     """Globals of one test. Where a name comes from, first match wins:
 
     1. the test's own code and the task's context (a HumanEval prompt: its imports and the
@@ -233,12 +237,12 @@ class Namespace(dict):
     (a name of rule 4 it compares with) hands its verdict to the program; no task we know of
     does, and the rule layer flags a program that redefines a prompt helper."""
 
-    def __init__(self, worker, entry_point=None):
+    def __init__(self, worker: "Worker", entry_point: "str | None" = None) -> None:
         super().__init__(__name__="__test__")
         self.worker = worker
         self.entry_point = entry_point
 
-    def __missing__(self, name):
+    def __missing__(self, name: str) -> "Any":
         if name != self.entry_point:
             if name in BUILTIN_NAMES:
                 raise KeyError(name)  # the lookup goes on to the harness's builtins
@@ -259,11 +263,12 @@ class Namespace(dict):
         self[name] = value
         return value
 
-    def __contains__(self, name):  # `name in globals()` sees the names rule 4 supplies
+    # `name in globals()` sees the names rule 4 supplies
+    def __contains__(self, name: object) -> bool:
         return dict.__contains__(self, name) or (
             name in self.worker.names and (name == self.entry_point or name not in BUILTIN_NAMES))
 
-    def get(self, name, default=None):
+    def get(self, name: str, default: "Any" = None) -> "Any":
         try:
             return self[name]
         except (KeyError, NameError):
@@ -275,7 +280,7 @@ _NEVER_IMPORTED = frozenset({"this", "antigravity", "__hello__", "__phello__", "
                              "tkinter", "turtle", "turtledemo"})  # they print or open windows
 
 
-def standard_module(name):
+def standard_module(name: str) -> "Any":
     """The harness's own import of a top-level standard-library module a test names without
     importing it (MBPP tests use `math.isclose` and rely on the program's `import math`);
     None for any other name. Only the standard library: never a file of the program's."""
@@ -287,7 +292,7 @@ def standard_module(name):
         return None
 
 
-def run_context(context, namespace, entry_point):
+def run_context(context: str, namespace: "Namespace", entry_point: "str | None") -> None:
     """Run the task's context (a HumanEval prompt) in a test's namespace, then drop its stub
     of the function under test, which the program supplies."""
     try:
@@ -303,7 +308,7 @@ class TaskError(Exception):
     """The task's own code (its prompt) does not run."""
 
 
-def remote_exception(name, message):
+def remote_exception(name: str, message: str) -> Exception:
     builtin = getattr(__builtins__, name, None) if not isinstance(__builtins__, dict) \
         else __builtins__.get(name)
     if isinstance(builtin, type) and issubclass(builtin, Exception) \
@@ -323,40 +328,40 @@ class Remote:
     """A program object that is not plain data: usable for calls, attributes, indexing and
     iteration; never compared (its `__eq__` is the program's to fake)."""
 
-    def __init__(self, worker, hid, type_name, is_callable):
+    def __init__(self, worker: "Worker", hid: int, type_name: str, is_callable: bool) -> None:
         object.__setattr__(self, "_w", (worker, hid, type_name, is_callable))
 
-    def __call__(self, *args, **kwargs):
+    def __call__(self, *args: "Any", **kwargs: "Any") -> "Any":
         worker, hid = self._w[0], self._w[1]
         return worker.request("call", hid, [encode_arg(a) for a in args],
                               {k: encode_arg(v) for k, v in kwargs.items()})
 
-    def __getattr__(self, name):
+    def __getattr__(self, name: str) -> "Any":
         return self._w[0].request("getattr", self._w[1], name)
 
-    def __getitem__(self, key):
+    def __getitem__(self, key: "Any") -> "Any":
         return self._w[0].request("getitem", self._w[1], encode_arg(key))
 
-    def __iter__(self):
+    def __iter__(self) -> "Iterator[Any]":
         return iter(self._w[0].request("list", self._w[1]))
 
-    def __len__(self):
+    def __len__(self) -> int:
         return self._w[0].request("len", self._w[1])
 
-    def __str__(self):
+    def __str__(self) -> str:
         return self._w[0].request("str", self._w[1])
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"<program object of type {self._w[2]}>"
 
-    def _refuse(self, *_):
+    def _refuse(self, *_: object) -> "NoReturn":
         raise TypeError(f"cannot compare or use a {self._w[2]} object of the program as "
                         "plain data")
 
     __eq__ = __ne__ = __lt__ = __le__ = __gt__ = __ge__ = __bool__ = __hash__ = _refuse
 
 
-def encode_arg(value, depth=0):
+def encode_arg(value: "Any", depth: int = 0) -> "tuple[Any, ...]":
     """A test's argument for the program: plain data as is; the program's own objects by
     handle; a builtin or standard-library class or function (`int`, `str`, `math.floor`) by
     name, resolved in the worker; containers of these item by item."""
@@ -380,7 +385,7 @@ def encode_arg(value, depth=0):
 _FUNCTION_TYPES = (type, type(len), type(encode_arg))
 
 
-def standard_origin(value):
+def standard_origin(value: object) -> "tuple[str, str] | None":
     """(module, qualname) of a standard-library class or function, None for anything else
     (a class or function the test defines cannot cross: the worker could not rebuild it)."""
     if not isinstance(value, _FUNCTION_TYPES):
@@ -389,7 +394,7 @@ def standard_origin(value):
     if not isinstance(module, str) or not isinstance(qualname, str) or \
             module.partition(".")[0] not in sys.stdlib_module_names:
         return None
-    found = sys.modules.get(module)
+    found: Any = sys.modules.get(module)
     for part in qualname.split("."):
         found = getattr(found, part, None)
     return (module, qualname) if found is value else None
@@ -399,11 +404,14 @@ class Drain:
     """One output pipe of the program, keeping its first OUTPUT_CAP bytes. Read whenever the
     harness waits on the worker, and to the end once the worker is gone."""
 
-    def __init__(self, fd):
-        self.fd, self.data, self.truncated = fd, bytearray(), False
+    def __init__(self, fd: int) -> None:
+        self.fd: int | None = fd  # None once closed
+        self.data, self.truncated = bytearray(), False
         os.set_blocking(fd, False)
 
-    def read(self):
+    def read(self) -> bool:
+        if self.fd is None:  # closed: nothing more to read (a channel reads only open ones)
+            return False
         try:
             chunk = os.read(self.fd, 65536)
         except BlockingIOError:
@@ -416,7 +424,7 @@ class Drain:
         self.truncated |= len(chunk) > room
         return True
 
-    def finish(self):
+    def finish(self) -> None:
         """Read what is left (the writer is dead; leftover grandchildren may hold the pipe,
         so stop at the first empty read)."""
         while self.fd is not None:
@@ -430,13 +438,15 @@ class Drain:
             self.data += chunk[:max(room, 0)]
         self.close()
 
-    def close(self):
+    def close(self) -> None:
         if self.fd is not None:
             os.close(self.fd)
             self.fd = None
 
 
-def run_python_tests(spec, zygote, first, budget, hold_s=None):
+def run_python_tests(spec: "dict[str, Any]", zygote: "ServerForker | Zygote | None",
+                     first: "Worker | None", budget: "Budget", hold_s: "float | None" = None
+                     ) -> "tuple[Verdicts, list[Any]]":
     """assert / check tests against the program in a worker process; one verdict per test,
     each under the limit `Budget` gives that test. A timeout ends the run (`Budget`); a
     crash restarts the worker for the next test, forked from `zygote`, the clean process
@@ -473,11 +483,13 @@ def run_python_tests(spec, zygote, first, budget, hold_s=None):
         except TestTimeout:
             results.append(("timeout", budget.timeout_message(index, limit),
                             time.monotonic() - begin))
-            worker = _retire(worker, outputs)
+            _retire(worker, outputs)
+            worker = None
         except (WorkerGone, OSError) as exc:
             results.append(("error", f"the program died during the test: {exc}",
                             time.monotonic() - begin))
-            worker = _retire(worker, outputs)
+            _retire(worker, outputs)
+            worker = None
         except AssertionError as exc:
             results.append(("fail", describe_failure(test, exc), time.monotonic() - begin))
         except Exception as exc:  # noqa: BLE001  (whatever the test raised: its verdict)
@@ -497,7 +509,7 @@ harness the `ast` module compile() first builds)."""
 MAX_CODE = 1024
 
 
-def compiled(text):
+def compiled(text: str) -> "Any":
     """`text` compiled as exec of the string compiles it (the same "<string>" frames),
     once per text in the long-lived harness: a task's tests and context return with every
     sample of a group and every epoch."""
@@ -511,15 +523,15 @@ def compiled(text):
     return code
 
 
-def _retire(worker, outputs):
+def _retire(worker: "Worker | None", outputs: "list[Any]") -> None:
     """Kill `worker` (None: the zygote did not answer in time, there is none) and keep its
-    output; None, so that the next test starts a new one."""
+    output; the caller drops it, so that the next test starts a new one."""
     if worker is not None:
         outputs.append(worker.outputs)
         worker.kill()
 
 
-def describe_failure(test, exc):
+def describe_failure(test: str, exc: BaseException) -> str:
     detail = str(exc)
     line = ""
     tb = exc.__traceback__
@@ -531,12 +543,12 @@ def describe_failure(test, exc):
     return f"{text} ({detail})" if detail else text
 
 
-def _source_line(test, lineno):
+def _source_line(test: str, lineno: int) -> str:
     lines = test.splitlines()
     return lines[lineno - 1].strip()[:500] if 0 < lineno <= len(lines) else ""
 
 
-def main(kind, service_fd=None):
+def main(kind: str, service_fd: "int | None" = None) -> None:
     """Run the tests of the spec on stdin. `service_fd` (warm mode, assert/check tests): the
     socket on which the warm server forks replacement workers, instead of a zygote."""
     start = time.monotonic()  # the program's budget counts from here
@@ -555,7 +567,8 @@ def main(kind, service_fd=None):
     judge(kind, spec, zygote, first, start)
 
 
-def judge(kind, spec, zygote, first, start, hold_s=None):
+def judge(kind: str, spec: "dict[str, Any]", zygote: "ServerForker | Zygote | None",
+          first: "Worker | None", start: float, hold_s: "float | None" = None) -> None:
     """Run the tests of `spec` (`first`: the worker already loading the program, for
     assert/check tests) and write their verdicts and the report to fd 1 (assert/check
     verdicts held up to `hold_s`, see `Verdicts`)."""
@@ -567,7 +580,8 @@ def judge(kind, spec, zygote, first, start, hold_s=None):
     else:
         from .harness_io import run_io_tests  # stdin/stdout tests only: not in a cold assert run
 
-        results, outputs = run_io_tests(spec, zygote, budget)
+        results, outputs = run_io_tests(  # a stdin/stdout run's forker: a zygote or none
+            spec, zygote if isinstance(zygote, Zygote) else None, budget)
         streams = outputs
     keep = min(OUTPUT_CAP, spec["output_bytes"] // 4)
     stdout = b"".join(s[0] for s in streams)
@@ -595,7 +609,7 @@ MAX_GROWTH_KB = 16 << 10
 """Growth of its peak memory (KiB) past which a long-lived harness retires after the run."""
 
 
-def serve(sock, cpus):
+def serve(sock: "Any", cpus: "set[int]") -> None:
     """The warm server's long-lived harness of assert/check tests: forked from the server
     (which never reads a program or its tests) before the first such run, it judges one run
     after another, so that a run costs one fork (its worker, forked by the server) instead
@@ -677,7 +691,7 @@ def serve(sock, cpus):
         sock.send(f"done {_cpu(resource) - cpu:.6f}".encode())
 
 
-def _bound_memory(resource, share):
+def _bound_memory(resource: "Any", share: float) -> bool:
     """Without a memory cgroup: let this process grow by `share` bytes of address space at
     most during the run (its soft RLIMIT_AS; past it, what a test decodes or keeps of the
     program's replies raises MemoryError, a verdict of that test). False where its address
@@ -692,7 +706,7 @@ def _bound_memory(resource, share):
     return True
 
 
-def _kill_others():
+def _kill_others() -> bool:
     """SIGKILL every process of the jail but this one and pid 1; False when there was none
     (zombies count: they are there until the server reaps them)."""
     try:
@@ -707,19 +721,19 @@ _RLIMITS = ("RLIMIT_AS", "RLIMIT_CORE", "RLIMIT_CPU", "RLIMIT_DATA", "RLIMIT_FSI
             "RLIMIT_RSS", "RLIMIT_RTPRIO", "RLIMIT_RTTIME", "RLIMIT_SIGPENDING", "RLIMIT_STACK")
 
 
-def _attributes(resource):
+def _attributes(resource: "Any") -> "tuple[Any, ...]":
     """What another process of the jail's uid can change in this one without ptrace."""
     return (tuple(resource.getrlimit(getattr(resource, name)) for name in _RLIMITS),
             os.sched_getaffinity(0), os.getpriority(os.PRIO_PROCESS, 0),
             os.sched_getscheduler(0), os.sched_getparam(0).sched_priority)
 
 
-def _cpu(resource):
+def _cpu(resource: "Any") -> float:
     usage = resource.getrusage(resource.RUSAGE_SELF)
     return usage.ru_utime + usage.ru_stime
 
 
-def entry(args):
+def entry(args: "list[str]") -> None:
     """Started by the launcher as `run.py python|pyio|io` (harness) or `run.py worker FDS`."""
     if args[0] == "worker":
         worker_main(*map(int, args[1:5]))

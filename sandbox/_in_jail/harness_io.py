@@ -25,13 +25,20 @@ if TYPE_CHECKING:
     import signal  # as mypy knows `_signal`: the same functions and signal numbers
 else:
     import _signal as signal  # the `signal` module imports enum & co: ~8 ms of a cold start
+if TYPE_CHECKING:
+    from decimal import Decimal
+    from typing import Any
+
+    from .harness_program import Zygote
 
 
-def run_io_tests(spec, zygote=None, budget=None):
+def run_io_tests(spec: "dict[str, Any]", zygote: "Zygote | None" = None,
+                 budget: "Budget | None" = None) -> "tuple[Verdicts, list[Any]]":
     """stdin/stdout tests: the program runs once per test, compared here, each under the
     limit `Budget` gives that test. A timeout ends the run (`Budget`: the tests after it are
     timeouts that did not run)."""
-    results, outputs = Verdicts(spec["nonce"]), []
+    results = Verdicts(spec["nonce"])
+    outputs: list[Any] = []
     budget = budget or Budget(spec)
     note_tests(len(spec["tests"]))
     for index, case in enumerate(spec["tests"]):
@@ -80,7 +87,8 @@ class OutputLimit(Exception):
     """A test's program wrote more than the output limit."""
 
 
-def run_case(argv, data, limit, cap, zygote=None):
+def run_case(argv: "list[str]", data: bytes, limit: float, cap: int,
+             zygote: "Zygote | None" = None) -> "tuple[int, bytes, bytes]":
     """Run argv (or, with a zygote, the Python program forked from it) in a session of its
     own with `data` on stdin, under a deadline and an output cap: (wait status, stdout,
     stderr). Plain fork/exec: no subprocess or threading to import."""
@@ -156,7 +164,7 @@ def run_case(argv, data, limit, cap, zygote=None):
             pass
         if ended is None and zygote is None:
             _reap(pid, None, None)  # this harness's own child, SIGKILLed: it ends now
-        elif ended is None:
+        elif ended is None and zygote is not None:
             try:  # the zygote reaps a killed test at once, unless the program stopped it
                 _reap(pid, zygote, time.monotonic() + REAP_S)
             except (TestTimeout, WorkerGone, OSError):
@@ -169,7 +177,7 @@ the harness waiting on a process the program can reach (it may SIGSTOP its zygot
 this, the zygote is killed and the next tests start their program with an exec."""
 
 
-def _reap(pid, zygote, deadline):
+def _reap(pid: int, zygote: "Zygote | None", deadline: "float | None") -> int:
     """Wait status of the test's process (reaped by the zygote when there is one)."""
     if zygote is not None:
         left = None if deadline is None else max(deadline - time.monotonic(), 0)
@@ -186,7 +194,7 @@ def _reap(pid, zygote, deadline):
     return os.waitpid(pid, 0)[1]
 
 
-def same_output(actual, expected, compare, tol):
+def same_output(actual: str, expected: str, compare: str, tol: float) -> bool:
     """`compare` (sandbox.Compare): exact (trailing newlines aside), whitespace (token by
     token), float (token by token, see `same_token`) or lines_unordered (the same lines in
     any order: `output_lines` of both, as multisets)."""
@@ -202,7 +210,7 @@ def same_output(actual, expected, compare, tol):
     return all(a == b or same_token(a, b, tol) for a, b in zip(got, want))
 
 
-def same_token(got, want, tol):
+def same_token(got: str, want: str, tol: float) -> bool:
     """One token of `compare: float`. An expected integer (`-12`, digits only) is an exact
     value: the output must be that very number (`12`, `12.0`, `1.2e1`), never a float near
     it (`inf`, or 10**12 + 1 for 10**12). An expected float is within `tol`, relative or
@@ -222,12 +230,12 @@ def same_token(got, want, tol):
     return _exact(got) == _exact(want)  # finite but beyond the float range
 
 
-def _is_integer(token):
+def _is_integer(token: str) -> bool:
     digits = token[1:] if token[:1] in ("-", "+") else token
     return digits.isdigit() and digits.isascii()
 
 
-def _exact(token):
+def _exact(token: str) -> "Decimal | None":
     """The exact decimal value of a finite number token, else None (`decimal` is imported
     only here: a mismatch of a float comparison, never on a cold harness's start)."""
     from decimal import Decimal, InvalidOperation
@@ -239,7 +247,7 @@ def _exact(token):
     return value if value.is_finite() else None
 
 
-def output_lines(text):
+def output_lines(text: str) -> "list[str]":
     """The lines of an output, each without its trailing whitespace, and without the empty
     lines at the end."""
     lines = [line.rstrip() for line in text.split("\n")]
@@ -248,7 +256,7 @@ def output_lines(text):
     return lines
 
 
-def unordered_diff(actual, expected):
+def unordered_diff(actual: str, expected: str) -> str:
     """The first expected line the output lacks (or the first extra one), counted as a
     multiset (no `collections` import in the jail)."""
     counts: dict[str, int] = {}
@@ -266,7 +274,7 @@ def unordered_diff(actual, expected):
     return f"lines in any order: unexpected line {extra[0][:200]!r}" if extra else ""
 
 
-def output_diff(actual, expected, compare="exact"):
+def output_diff(actual: str, expected: str, compare: str = "exact") -> str:
     if compare == "lines_unordered":
         return unordered_diff(actual, expected)
     got, want = actual.splitlines(), expected.splitlines()

@@ -27,10 +27,13 @@ from .harness_wire import (
 
 TYPE_CHECKING = False  # `typing.TYPE_CHECKING` without importing typing; mypy reads it as True
 if TYPE_CHECKING:
-    from typing import Any
+    from collections.abc import Sequence
+    from typing import Any, NoReturn
 
 
-def worker_main(req_fd, rep_fd, out_fd, err_fd, streams=None, source=None):
+def worker_main(req_fd: int, rep_fd: int, out_fd: int, err_fd: int, *,
+                streams: "tuple[Any, Any, Any] | None" = None, source: "str | None" = None
+                ) -> None:
     """Load the program, then answer requests: get a name, call, getattr, getitem, iterate.
     `streams`: sys.stdin/stdout/stderr as `worker_stdio` makes them, premade by the warm
     server (unused there) so that a forked worker does not build them. `source`: the text
@@ -67,7 +70,8 @@ def worker_main(req_fd, rep_fd, out_fd, err_fd, streams=None, source=None):
             sock.send(("exc", "TypeError", "result cannot leave the program"))
 
 
-def load(module, handles, sock, source=None):
+def load(module: "Any", handles: "dict[Any, Any]", sock: "Channel",
+         source: "str | None" = None) -> "tuple[Any, ...]":
     """Run /work/main.py in `module`, then the task's setup code the harness sends (MBPP's
     test_setup_code runs between the program and the tests, in the program's namespace).
     The reply: ("ok", names, handles of the functions and classes) or ("exc", type, message,
@@ -98,7 +102,7 @@ def load(module, handles, sock, source=None):
         return ("exc", type(exc).__name__, _last_line(exc), "in the task's setup code")
 
 
-def answer(request, module, handles):
+def answer(request: "Any", module: "Any", handles: "dict[Any, Any]") -> "tuple[Any, ...]":
     """The reply to one request of the harness: get a name of `module`, call, getattr,
     getitem, iterate, len, str. A program object that is not plain data stays here, in
     `handles`; an exception (SystemExit from the program too) is answered as data."""
@@ -128,7 +132,7 @@ def answer(request, module, handles):
         return ("exc", type(exc).__name__, _last_line(exc))
 
 
-def _encode(value, handles):
+def _encode(value: object, handles: "dict[Any, Any]") -> "tuple[Any, ...]":
     if check_plain(value):  # TooLarge: the caller's error, said as such
         return ("v", value)
     converted = standard_to_plain(value)
@@ -138,7 +142,7 @@ def _encode(value, handles):
     return ("h", len(handles), type(value).__name__, callable(value))
 
 
-def _decode(item, handles):
+def _decode(item: "Any", handles: "dict[Any, Any]") -> "Any":
     """A test's argument as the harness's `encode_arg` sent it."""
     tag = item[0]
     if tag == "v":
@@ -158,7 +162,7 @@ def _decode(item, handles):
 _CONTAINERS = {"list": list, "tuple": tuple, "set": set, "frozenset": frozenset}
 
 
-def _flush():
+def _flush() -> None:
     for stream in (sys.stdout, sys.stderr):
         try:
             stream.flush()
@@ -166,7 +170,7 @@ def _flush():
             pass
 
 
-def run_main():
+def run_main() -> int:
     """What `python3 -E -s -S main.py` does with /work/main.py, in this (forked) process:
     returns its exit status. Used by the warm server and by stdin/stdout Python tests."""
     import types
@@ -200,7 +204,7 @@ def run_main():
     return status
 
 
-def exit_status(exc):
+def exit_status(exc: SystemExit) -> int:
     if exc.code is None:
         return 0
     if isinstance(exc.code, int):
@@ -209,7 +213,7 @@ def exit_status(exc):
     return 1
 
 
-def finish(status):
+def finish(status: int) -> "NoReturn":
     """End the process the way the interpreter does: join threads, run atexit, flush."""
     import atexit
     threading = sys.modules.get("threading")  # no threading module: no threads to join
@@ -230,7 +234,7 @@ def finish(status):
     os._exit(status)
 
 
-def fresh_stdio():
+def fresh_stdio() -> "tuple[Any, Any, Any]":
     """New sys.stdin/stdout/stderr over fds 0-2 (as an interpreter start makes them); also
     returned."""
     sys.stdin = open(0, encoding="utf-8", closefd=False)  # noqa: SIM115
@@ -242,7 +246,7 @@ def fresh_stdio():
     return sys.stdin, sys.stdout, sys.stderr
 
 
-def worker_stdio():
+def worker_stdio() -> "tuple[Any, Any, Any]":
     """A worker's sys.stdin/stdout/stderr over fds 0-2: stdin (/dev/null) as `open` makes
     it, stdout and stderr line-buffered, so that the program's output reaches its pipes as
     it prints."""
@@ -257,14 +261,14 @@ class Forker:
 
     sock: "Any" = None  # a _socket.socket (SOCK_SEQPACKET); None once closed
 
-    def start_worker(self, fds, deadline=None):
+    def start_worker(self, fds: "tuple[int, ...]", deadline: "float | None" = None) -> int:
         """Fork a worker on the harness's four pipe ends (`worker_main`'s arguments); its
         pid. The forker reaps the previous worker (which the harness has killed) first, so
         the two never overlap, and not before: until then the pid cannot be reused."""
         send_fds(self.sock, b"worker", fds)
         return self.wait(deadline)
 
-    def wait(self, deadline=None):
+    def wait(self, deadline: "float | None" = None) -> int:
         """The next number from the forker: a pid after a start, then, for a zygote's
         stdin/stdout run, that run's status. Past `deadline` (a forker the program stopped
         with SIGSTOP), TestTimeout."""
@@ -284,7 +288,7 @@ class ServerForker(Forker):
     run at `fd`. Nothing is forked until a worker crashes or times out, so a program whose
     first worker lives through its tests costs no zygote."""
 
-    def __init__(self, fd):
+    def __init__(self, fd: int) -> None:
         import _socket  # not socket.py: it imports enum & co
 
         self.sock = _socket.socket(fileno=fd)
@@ -300,7 +304,7 @@ class Zygote(Forker):
     Warm, it keeps the harness's uid (the server's), and each child takes the program's
     (`enter_program`) before anything of the program runs: out of the program's reach."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         import _socket  # not socket.py: it imports enum & co
 
         self.sock, theirs = _socket.socketpair(_socket.AF_UNIX, _socket.SOCK_SEQPACKET)
@@ -314,7 +318,8 @@ class Zygote(Forker):
                 os._exit(0)
         theirs.close()
 
-    def start(self, stdin_fd, stdout_fd, stderr_fd, deadline=None):
+    def start(self, stdin_fd: int, stdout_fd: int, stderr_fd: int,
+              deadline: "float | None" = None) -> int:
         """Fork one run; its pid (the leader of a new session). Past `deadline` (a zygote
         the program stopped), TestTimeout, and this zygote is abandoned."""
         note_fork()  # the zygote forks it
@@ -325,7 +330,7 @@ class Zygote(Forker):
             self.abandon()
             raise
 
-    def abandon(self):
+    def abandon(self) -> None:
         """Kill and reap this zygote (it stopped answering: the program stopped it) and
         close its socket (`sock` None): the harness starts programs by exec from now on."""
         try:
@@ -338,7 +343,7 @@ class Zygote(Forker):
             self.sock = None
 
 
-def send_fds(sock, message, fds):
+def send_fds(sock: "Any", message: bytes, fds: "Sequence[int]") -> None:
     """`message` with the file descriptors `fds` (socket.send_fds without importing
     socket.py). Also the warm server's, which imports this module."""
     import _socket
@@ -347,7 +352,7 @@ def send_fds(sock, message, fds):
                               _struct.pack(f"{len(fds)}i", *fds))])
 
 
-def recv_fds(sock, count, max_bytes=64):
+def recv_fds(sock: "Any", count: int, max_bytes: int = 64) -> "tuple[bytes, list[int]]":
     """A message of up to `max_bytes` and up to `count` fds sent with it (socket.recv_fds without
     importing socket.py). Also the warm server's, which imports this module."""
     import _socket
@@ -362,7 +367,7 @@ def recv_fds(sock, count, max_bytes=64):
     return message, fds
 
 
-def zygote_main(sock):
+def zygote_main(sock: "Any") -> None:
     null = os.open("/dev/null", os.O_RDWR)
     for target in (0, 1, 2):
         os.dup2(null, target)

@@ -18,6 +18,7 @@ if TYPE_CHECKING:
 else:
     import _signal as signal  # the `signal` module imports enum & co: ~8 ms of a cold start
 if TYPE_CHECKING:
+    from collections.abc import Iterable, Iterator
     from typing import Any
 
 PLAIN = (type(None), bool, int, float, complex, str, bytes, tuple, list, dict, set, frozenset)
@@ -52,18 +53,19 @@ class Channel:
     `checked`: the messages come from a program (the harness's side): each must pass
     `check_message` before marshal decodes it, and one marshal refuses is WorkerGone."""
 
-    def __init__(self, read_fd, write_fd, drains=(), checked=False):
+    def __init__(self, read_fd: int, write_fd: int, drains: "Iterable[Any]" = (),
+                 checked: bool = False) -> None:
         self.read_fd, self.write_fd, self.drains = read_fd, write_fd, list(drains)
         self.checked = checked
         self.buffer = bytearray()  # bytes read ahead of the current message
 
-    def send(self, obj):
+    def send(self, obj: "Any") -> None:  # what marshal takes
         data = marshal.dumps(obj)
         data = len(data).to_bytes(4, "big") + data
         while data:
             data = data[os.write(self.write_fd, data):]
 
-    def recv(self, deadline=None):
+    def recv(self, deadline: "float | None" = None) -> "Any":
         self._fill(4, deadline)
         size = int.from_bytes(self.buffer[:4], "big")
         if size > MAX_MESSAGE:
@@ -78,7 +80,7 @@ class Channel:
         except (ValueError, TypeError, EOFError) as exc:  # bad UTF-8, an unhashable key
             raise WorkerGone(f"the program sent a malformed message: {exc}") from None
 
-    def _fill(self, size, deadline):
+    def _fill(self, size: int, deadline: "float | None") -> None:
         """Read until `size` bytes are buffered: one read per wake-up, as much as is there."""
         while len(self.buffer) < size:
             if not self.drains:  # the worker's side: block, there is nothing else to watch
@@ -101,7 +103,7 @@ class Channel:
                 raise WorkerGone("the program exited")
             self.buffer += chunk
 
-    def close(self):
+    def close(self) -> None:
         for fd in (self.read_fd, self.write_fd):
             try:
                 os.close(fd)
@@ -110,7 +112,7 @@ class Channel:
 
 
 
-def hold_cpus(cpus, pid=0):
+def hold_cpus(cpus: "Iterable[int]", pid: int = 0) -> None:
     """Hold process `pid` (0: this one) on the set `cpus` (its affinity); a CPU it may not
     use, or a process gone, leaves it as it is (placement only: no limit depends on it)."""
     try:
@@ -119,7 +121,7 @@ def hold_cpus(cpus, pid=0):
         pass
 
 
-def hold_here(*pids):
+def hold_here(*pids: int) -> "set[int] | None":
     """Hold this process, and the processes `pids`, on the CPU it runs on (where the kernel
     put it) for a run; the CPUs held (a set), or None where the CPU cannot be told. A warm
     run's harness and its program take turns: a test calls the program and waits for its
@@ -139,7 +141,7 @@ def hold_here(*pids):
 _GETCPU: "Any" = None  # libc's sched_getcpu once loaded; False where there is none
 
 
-def current_cpu():
+def current_cpu() -> "int | None":
     """The CPU this process runs on (libc's sched_getcpu, through ctypes: loaded on first
     use, by the warm server before it forks anything); None where it cannot be told."""
     global _GETCPU
@@ -169,7 +171,7 @@ kills the run's worker, which runs under the program uid."""
 _LIBC = None
 
 
-def load_libc():
+def load_libc() -> "tuple[Any, Any]":
     """(libc, ctypes), loaded once (by the warm server, before it forks: ~3 ms)."""
     global _LIBC
     if _LIBC is None:
@@ -184,7 +186,7 @@ def load_libc():
     return _LIBC
 
 
-def set_capabilities(mask):
+def set_capabilities(mask: int) -> None:
     """Keep only the capabilities of `mask` (bits of the low 32 capabilities, the only ones
     the warm server's jail is given) in this process's effective, permitted and inheritable
     sets (the ambient set follows: it can hold nothing that is not permitted); OSError when
@@ -197,7 +199,7 @@ def set_capabilities(mask):
         raise OSError(ctypes.get_errno(), "capset failed")
 
 
-def become_program(uid):
+def become_program(uid: int) -> None:
     """Turn this process (a warm server's child, about to run a program or a stdin/stdout
     harness) into the program uid with no capability and no supplementary group: from here
     it can neither signal, renice, re-limit nor move the warm server and its long-lived
@@ -215,7 +217,7 @@ REPORT_FD: "int | None" = None
 starts (`note_fork`)."""
 
 
-def note_fork():
+def note_fork() -> None:
     """Before each fork of a warm stdin/stdout harness, or a fork it asks its zygote for:
     one byte to the server, which retires if the jail's pid counter moved by more than its
     runs' own processes (a program's count the next run would read off its pid)."""
@@ -230,7 +232,7 @@ PROGRAM_NPROC: "int | None" = None
 """With PROGRAM_UID: the processes (RLIMIT_NPROC) the program's uid may have."""
 
 
-def note_tests(count):
+def note_tests(count: int) -> None:
     """A warm stdin/stdout harness, once it has read the tests: how many processes a run
     that starts every one of them makes (`note_fork`): the server retires after a run that
     made another number (it stopped early, at a timeout the program may have chosen)."""
@@ -241,7 +243,7 @@ def note_tests(count):
             pass
 
 
-def enter_program():
+def enter_program() -> None:
     """In a process forked to run the program (a test's process, from the zygote or before
     its exec): take the program uid and its process count where the harness keeps another
     uid (`PROGRAM_UID`). Raises on any failure: the caller exits rather than run the
@@ -256,7 +258,7 @@ def enter_program():
 _PAGE = 4096
 
 
-def address_space_bytes(resource):
+def address_space_bytes(resource: "Any") -> "int | None":
     """This process's address-space size (what RLIMIT_AS counts), or None where it cannot
     be told. The jail has no /proc: the size is the lowest RLIMIT_AS under which a one-page
     mapping still fits, found by bisection (~35 setrlimit/mmap pairs, tens of us), the
@@ -283,7 +285,7 @@ def address_space_bytes(resource):
     return high - _PAGE
 
 
-def read_all(fd):
+def read_all(fd: int) -> bytes:
     """Everything `fd` yields until its end of file."""
     chunks = []
     while chunk := os.read(fd, 1 << 16):
@@ -292,7 +294,7 @@ def read_all(fd):
 
 
 
-def kill_process(pid, pidfd=None, reap=True):
+def kill_process(pid: int, pidfd: "int | None" = None, reap: bool = True) -> None:
     """SIGKILL `pid` (through its `pidfd` where there is one) and wait until it has exited:
     reap it (`reap`: the caller is its parent) or wait for its pidfd to become readable."""
     try:
@@ -303,6 +305,7 @@ def kill_process(pid, pidfd=None, reap=True):
     except ProcessLookupError:
         pass
     if not reap:
+        assert pidfd is not None  # only a pidfd tells a non-child's exit
         select.select([pidfd], [], [])  # readable once the process has exited
         return
     try:
@@ -325,7 +328,7 @@ class TooLarge(ValueError):
     """Plain data with more than MAX_ITEMS items, shared parts counted each time."""
 
 
-def is_plain(value, depth=0):
+def is_plain(value: object, depth: int = 0) -> bool:
     """Whether `value` is plain data: PLAIN types all the way down, at most MAX_DEPTH levels
     below `depth`, at most MAX_ITEMS items. Linear in the size of the data: a container met
     again (shared) is not walked again."""
@@ -335,7 +338,7 @@ def is_plain(value, depth=0):
         return False
 
 
-def check_plain(value, depth=0):
+def check_plain(value: object, depth: int = 0) -> bool:
     """`is_plain`, but TooLarge (saying so) for data past MAX_ITEMS."""
     kind = type(value)
     if kind not in PLAIN or depth > MAX_DEPTH:
@@ -345,7 +348,8 @@ def check_plain(value, depth=0):
     return _walk(value, depth, {}) is not None
 
 
-def _walk(value, depth, seen):
+def _walk(value: "Any", depth: int, seen: "dict[int, tuple[int, int]]"
+          ) -> "tuple[int, int] | None":
     """(levels below `value` its deepest item lies at, items in it counting itself), or
     None when something below is not plain or lies deeper than MAX_DEPTH. `seen`: what
     the containers already walked gave, by id (alive all along: the data holds them)."""
@@ -374,7 +378,8 @@ def _walk(value, depth, seen):
     return height, size
 
 
-def standard_to_plain(value, depth=0, converted=None):
+def standard_to_plain(value: "Any", depth: int = 0,
+                      converted: "dict[int, Any] | None" = None) -> "Any":
     """Exact standard-library containers (Counter, OrderedDict, defaultdict, deque) as the
     dict or list they compare like, recursively; None for anything else. The result is
     plain data, checked again by the harness, so this cannot smuggle a program's class.
@@ -445,13 +450,14 @@ class BadMessage(WorkerGone):
     """A program's message outside what marshal may decode here."""
 
 
-def _int32(data, at):
+def _int32(data: bytes, at: int) -> int:
     if at + 4 > len(data):
         raise BadMessage("the message is truncated")
     return int.from_bytes(data[at:at + 4], "little", signed=True)
 
 
-def check_message(data):
+def check_message(data: bytes
+                  ) -> "tuple[bytearray, list[tuple[int, int | None, int]]] | None":
     """Raise BadMessage unless `data` is one object in the plain-data subset of marshal's
     format (see above), with nothing after it. Linear in the message, no recursion: each
     open container is a [items still to come (a dict: _KEY or _VALUE, the place of its
@@ -555,7 +561,7 @@ def check_message(data):
             return (kinds, edits) if hashed else None
 
 
-def _text_or_long(data, at, code):
+def _text_or_long(data: bytes, at: int, code: int) -> int:
     """Where the text (str or bytes) or the big integer of type `code` starting at `at`
     ends; BadMessage for any other type, or one that does not fit the message."""
     end = len(data)
@@ -583,7 +589,7 @@ def _text_or_long(data, at, code):
     raise BadMessage(f"an object of marshal type {chr(code)!r}, which is not plain data")
 
 
-def decode_message(data):
+def decode_message(data: bytes) -> "Any":
     """The object a program's message `data` holds (`check_message` first: BadMessage for
     anything outside plain data). Linear in the message, whatever its keys: a set,
     frozenset or dict is decoded as a list (no hashing), then built from it here only if its
@@ -596,19 +602,20 @@ def decode_message(data):
     # each set or frozenset becomes a list in place (the same layout: a count, the items);
     # each dict a list of its keys and values in turn (a count after its type byte, its
     # closing NULL dropped)
-    points = []  # (place, count to insert after the type byte, or None; -1: a NULL to drop)
+    # (place, count to insert after the type byte, or None; -1: a NULL to drop)
+    points: list[tuple[int, int | None]] = []
     for start, null, count in edits:
         points.append((start, None if null is None else count))
         if null is not None:
             points.append((null, -1))
     points.sort(key=lambda point: point[0])
     pieces, copied = [], 0  # one pass: the message's bytes between the points, in order
-    for place, count in points:
+    for place, inserted in points:
         pieces.append(data[copied:place])
-        if count != -1:
+        if inserted != -1:
             pieces.append(bytes((_LIST | data[place] & FLAG_REF,)))
-            if count is not None:
-                pieces.append(count.to_bytes(4, "little"))
+            if inserted is not None:
+                pieces.append(inserted.to_bytes(4, "little"))
         copied = place + 1
     pieces.append(data[copied:])
     listed = b"".join(pieces)
@@ -624,7 +631,7 @@ pair costs an equality test per insertion, so a bound per key keeps building it 
 _NESTED = (list, tuple)
 
 
-def _build(value, kinds, built):
+def _build(value: "Any", kinds: "Iterator[int]", built: "dict[int, Any]") -> "Any":
     """`value` as `check_message` found it: each list `decode_message` made of a set,
     frozenset or dict (its type next in `kinds`, in the order marshal made them) that
     again, bottom-up. `built`: id -> result, so that an object marshal shared (a
@@ -654,7 +661,7 @@ def _build(value, kinds, built):
     return result
 
 
-def _few_collisions(keys):
+def _few_collisions(keys: "list[Any]") -> None:
     """Raise BadMessage when `keys` share hashes past MAX_COLLISIONS plus one pair per key
     (a run of n keys of one hash costs n*(n-1)/2 equality tests to insert). Sorting the
     hashes compares machine integers only: linear-logarithmic whatever the program chose."""
@@ -673,7 +680,7 @@ def _few_collisions(keys):
                          f"{len(keys)}: a hash-collision bomb")
 
 
-def _last_line(exc):
+def _last_line(exc: BaseException) -> str:
     """The last line `traceback.format_exception_only` gives for `exc`, capped. Built here
     for the common case: importing traceback (with linecache, tokenize and textwrap) costs
     every forked harness or worker that meets its first exception ~4 ms. SyntaxError (a
@@ -699,7 +706,7 @@ def _last_line(exc):
 
 
 
-def to_json(obj):
+def to_json(obj: object) -> str:
     """JSON for the report (the json module costs a cold harness ~10 ms to import)."""
     if obj is None or obj is True or obj is False:
         return {None: "null", True: "true", False: "false"}[obj]
@@ -719,7 +726,7 @@ def to_json(obj):
 
 
 
-def _json_char(c):
+def _json_char(c: str) -> str:
     escaped = _JSON_ESCAPES.get(c)
     if escaped:
         return escaped
@@ -731,21 +738,21 @@ def _json_char(c):
 _JSON_ESCAPES = {"\\": "\\\\", '"': '\\"', **{chr(i): f"\\u{i:04x}" for i in range(32)}}
 
 
-class Verdicts(list):
+class Verdicts(list):  # type: ignore[type-arg]  # bases run in the jail: no typing
     """Verdicts, each also written to the report stream: at once (so that the tests done
     before a whole-run timeout still count), or, with `hold_s`, held until `hold_s` has
     passed since the first one held or the run ends (`flush`), which saves the host a
     wake-up per test. The long-lived harness holds them: a program that kills or stops it
     loses only its own run's verdicts."""
 
-    def __init__(self, nonce, hold_s=None):
+    def __init__(self, nonce: str, hold_s: "float | None" = None) -> None:
         super().__init__()
         self.nonce = nonce
         self.hold_s = hold_s
-        self.held = []
+        self.held: list[bytes] = []
         self.since = 0.0
 
-    def append(self, verdict):
+    def append(self, verdict: "Any") -> None:  # a tuple: (kind, message, seconds[, ran])
         if verdict[0] != "checker" and len(verdict[1]) > MAX_VERDICT_TEXT:
             verdict = (verdict[0], verdict[1][:MAX_VERDICT_TEXT] + " [...]", *verdict[2:])
         line = (self.nonce + to_json({"test": len(self), "verdict": verdict})
@@ -761,7 +768,7 @@ class Verdicts(list):
         if now - self.since >= self.hold_s:
             self.flush()
 
-    def flush(self, tail=b""):
+    def flush(self, tail: bytes = b"") -> None:
         """Write the verdicts held, then `tail` (the report), in one write."""
         view = memoryview(b"".join(self.held) + tail)
         self.held.clear()
@@ -778,7 +785,7 @@ class Budget:
     one limit per remaining test) or once the budget is spent. The tests not started are
     reported as timeouts that did not run (a verdict's fourth field, False)."""
 
-    def __init__(self, spec, start=None):
+    def __init__(self, spec: "dict[str, Any]", start: "float | None" = None) -> None:
         self.per_test = spec["test_wall_s"]
         self.test_limits = spec.get("test_limits")  # one per test, or None
         self.budget = spec.get("program_wall_s")
@@ -786,11 +793,11 @@ class Budget:
         self.deadline = None if self.budget is None else start + self.budget
         self.stopped = ""  # why no further test starts; empty while they do
 
-    def own(self, index):
+    def own(self, index: int) -> float:
         """Test `index`'s own limit, before the program's budget caps it."""
         return self.per_test if self.test_limits is None else self.test_limits[index]
 
-    def limit(self, index):
+    def limit(self, index: int) -> "float | None":
         """Seconds test `index` may take, or None when it must not start."""
         if self.stopped:
             return None
@@ -802,7 +809,7 @@ class Budget:
             return None
         return min(self.own(index), left)
 
-    def timeout_message(self, index, limit):
+    def timeout_message(self, index: int, limit: float) -> str:
         """The verdict message of test `index`, which ran past `limit`; no test starts after
         it."""
         if limit < self.own(index):  # cut short by the budget
@@ -811,7 +818,7 @@ class Budget:
         self.stopped = "not run: an earlier test timed out"
         return f"test exceeded {limit:g} s"
 
-    def skip_rest(self, verdicts, count):
+    def skip_rest(self, verdicts: "Verdicts", count: int) -> None:
         """Verdicts for the tests that did not start: timeouts, marked as not run."""
         while len(verdicts) < count:
             verdicts.append(("timeout", self.stopped or "not run", 0.0, False))

@@ -62,6 +62,7 @@ if TYPE_CHECKING:
 else:
     import _signal as signal  # the `signal` module imports enum & co: ~8 ms of a cold start
 if TYPE_CHECKING:
+    from collections.abc import Callable, Sequence
     from typing import Any
 
 WORK_DIRS = ("/work", "/tmp")
@@ -185,7 +186,7 @@ def thread_id() -> "int | None":
     return ids[0]
 
 
-def counters() -> "tuple | None":
+def counters() -> "tuple[Any, ...] | None":
     """(the jail's pid counter, the inode counter of each work folder), read without
     leaving anything: a thread's id (`thread_id`), and the inode number of a file made
     with O_TMPFILE in each folder (gone at its close; tmpfs numbers its inodes in turn).
@@ -343,7 +344,8 @@ def warm_up(rounds: int = 12) -> None:
             drain.finish()
 
 
-def supervise(pid: int, header: dict, control: _socket.socket) -> dict:
+def supervise(pid: int, header: "dict[str, Any]", control: _socket.socket
+              ) -> "dict[str, Any]":
     """Wait for the run's child `pid` until it exits, the host asks for a kill or the wall
     limit passes."""
     start = time.monotonic()
@@ -362,8 +364,9 @@ def supervise(pid: int, header: dict, control: _socket.socket) -> dict:
             "cpu_s": usage.ru_utime + usage.ru_stime, "maxrss": usage.ru_maxrss * 1024}
 
 
-def wait_run(deadline: float, control: _socket.socket, ends: list,
-             header: "dict | None" = None, service: "_socket.socket | None" = None):
+def wait_run(deadline: float, control: _socket.socket, ends: "list[Any]",
+             header: "dict[str, Any] | None" = None, service: "_socket.socket | None" = None
+             ) -> "Any":
     """Wait until one of `ends` (fds or sockets) is readable: that one; `control` when the
     host asks for a kill (output over the cap, a cancel); None at `deadline`. Meanwhile fork
     the replacement workers the run's harness asks for on `service`."""
@@ -396,7 +399,7 @@ class Judge:
         self.sock: Any = None  # a _socket.socket while it lives
         self.pidfd: Any = None
 
-    def start(self, control: _socket.socket, stdio: tuple) -> None:
+    def start(self, control: _socket.socket, stdio: "tuple[Any, Any, Any]") -> None:
         self.sock, theirs = _socket.socketpair(_socket.AF_UNIX, _socket.SOCK_SEQPACKET)
         pid = fork()
         if pid == 0:
@@ -432,8 +435,8 @@ class Judge:
 judge = Judge()
 
 
-def judged_run(header: dict, fds: list, control: _socket.socket, stdio: tuple,
-               report_w: int) -> dict:
+def judged_run(header: "dict[str, Any]", fds: "list[int]", control: _socket.socket,
+               stdio: "tuple[Any, Any, Any]", report_w: int) -> "dict[str, Any]":
     """One run of assert/check tests: this server forks the worker, which loads the program
     from the run's payload, and hands the long-lived harness the run's streams, the worker's
     pipes and a socket on which it asks for replacement workers. The harness kills what the
@@ -490,7 +493,8 @@ def judged_run(header: dict, fds: list, control: _socket.socket, stdio: tuple,
     return result
 
 
-def first_worker(header: dict, payload_fd: int, fds: tuple, report_w: int) -> None:
+def first_worker(header: "dict[str, Any]", payload_fd: int, fds: "Sequence[int]", report_w: int
+                 ) -> None:
     """The run's first worker (in the child forked for it): write the program and its files
     from the payload into /work, take the run's limits, then load the program and serve the
     harness (`worker_main`, which closes every other fd first)."""
@@ -499,7 +503,7 @@ def first_worker(header: dict, payload_fd: int, fds: tuple, report_w: int) -> No
     become_worker(header, fds, source)
 
 
-def become_worker(header: dict, fds: "tuple[int, int, int, int]", source: "str | None" = None
+def become_worker(header: "dict[str, Any]", fds: "Sequence[int]", source: "str | None" = None
                   ) -> None:
     """In a child forked for it: take the run's limits and serve the harness as an
     assert/check worker (`worker_main`, which closes every other fd, this server's too,
@@ -515,7 +519,7 @@ def become_worker(header: dict, fds: "tuple[int, int, int, int]", source: "str |
     harness_program.worker_main(*fds, streams=WORKER_STDIO, source=source)
 
 
-def clean_up(result: dict) -> None:
+def clean_up(result: "dict[str, Any]") -> None:
     """After a run: SIGKILL and reap every process of the jail but this one and the
     long-lived harness, adding their CPU time and peak memory to `result`. The harness does
     the kill (`kill(-1)` spares only its caller and pid 1) and tells whether anything is
@@ -526,7 +530,7 @@ def clean_up(result: dict) -> None:
         kill_all()
 
 
-def reap(result: dict) -> bool:
+def reap(result: "dict[str, Any]") -> bool:
     """Reap until the harness finds no other process; False when the harness died, did not
     answer, or retires (then `clean_up` kills everything)."""
     while True:
@@ -554,12 +558,13 @@ def reap(result: dict) -> bool:
         add_usage(result, usage)
 
 
-def add_usage(result: dict, usage) -> None:
+def add_usage(result: "dict[str, Any]", usage: "Any") -> None:
     result["cpu_s"] += usage.ru_utime + usage.ru_stime
     result["maxrss"] = max(result["maxrss"], usage.ru_maxrss * 1024)
 
 
-def fork_worker(service: _socket.socket, header: dict, last: "int | None") -> "int | None":
+def fork_worker(service: _socket.socket, header: "dict[str, Any]", last: "int | None"
+                ) -> "int | None":
     """Fork one replacement worker of assert/check tests on the four pipe ends the harness
     sent, answer its pid; None when the harness is gone. The worker comes from this process,
     which never held a program or its tests, under the run's limits, and loads the program
@@ -633,7 +638,7 @@ BIRTH: "dict[Any, Any]" = {}
 """Each work folder's `folder_state` after its first emptying, at this server's start."""
 
 
-def folder_state(top: str) -> tuple:
+def folder_state(top: str) -> "tuple[Any, ...]":
     """What a program could leave on a work folder itself (the mount's root, the one inode
     that outlives its runs): mode, owner, links and size (its entries), the names of its
     extended attributes, and the mount's free blocks and inodes (a file still held, or
@@ -660,7 +665,7 @@ def empty(folder: str) -> None:
                 os.unlink(entry.path)
 
 
-def standard_streams(make) -> tuple:
+def standard_streams(make: "Callable[[], tuple[Any, Any, Any]]") -> "tuple[Any, Any, Any]":
     """The sys.stdin/stdout/stderr that `make` builds over fds 0-2 (`fresh_stdio` for a
     run's child, `worker_stdio` for an assert/check worker), built once here over pipes
     for every child: never used by this process (its own streams are restored), so each
@@ -687,7 +692,8 @@ def standard_streams(make) -> tuple:
         os.close(null)
 
 
-def child(header: dict, fds: list[int], stdio: tuple, report_w: int) -> None:
+def child(header: "dict[str, Any]", fds: "list[int]", stdio: "tuple[Any, Any, Any]",
+          report_w: int) -> None:
     """A run's child: a plain program (`run_main`) or a stdin/stdout harness, which keeps
     the report at fd 3 (`harness_wire.note_fork`)."""
     stdin_fd, stdout_fd, stderr_fd, payload_fd = fds
@@ -730,7 +736,7 @@ def child(header: dict, fds: list[int], stdio: tuple, report_w: int) -> None:
     harness_program.finish(harness_program.run_main())
 
 
-def take_inputs(payload_fd: int) -> tuple:
+def take_inputs(payload_fd: int) -> "tuple[str | None, Any]":
     """Read the run's program and files from its payload pipe (until its end) and write
     them into /work, read-only; (the program's text, the inodes written)."""
     payload = marshal.loads(harness_wire.read_all(payload_fd))
@@ -767,7 +773,7 @@ def write_inputs(name: str, content: "str | bytes") -> int:
     return created
 
 
-def set_run_limits(header: dict, programs: bool = True) -> None:
+def set_run_limits(header: "dict[str, Any]", programs: bool = True) -> None:
     """The run's rlimits, computed by the host (`process_budget`): without a memory cgroup
     the processes share the run's memory, with one RLIMIT_AS is a backstop and the cgroup
     holds the total. Lowered for good: a program cannot raise them again. `programs`
