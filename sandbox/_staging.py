@@ -25,11 +25,13 @@ IN_JAIL = "/harness"
 LAUNCHER = f"{IN_JAIL}/run.py"
 _SOURCES = {"harness.py": "_harness.py", "harness_io.py": "_harness_io.py",
             "harness_wire.py": "_harness_wire.py", "harness_program.py": "_harness_program.py",
-            "warm_server.py": "_warm_server.py"}
+            "warm_server.py": "_warm_server.py", "session_server.py": "_session_server.py"}
 _RUN = ("import sys\n"
         "sys.path[0] = '/harness'\n"  # only the staged folder: never the program's /work
         "if sys.argv[1] == 'warm-server':\n"
         "    import warm_server\n    warm_server.main(int(sys.argv[2]), int(sys.argv[3]))\n"
+        "elif sys.argv[1] == 'session-server':\n"
+        "    import session_server\n    session_server.main(int(sys.argv[2]), int(sys.argv[3]))\n"
         "else:\n    import harness\n    harness.entry(sys.argv[1:])\n")
 _COMPILE = ("import importlib.util, py_compile, sys\n"
             "for src in sys.argv[1:]:\n"

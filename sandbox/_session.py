@@ -1,0 +1,397 @@
+"""Sessions: one jailed Python interpreter that keeps its globals, imports and files between
+calls (`open_session`, `Session.run`), and `Session.fork` into siblings that start from its
+state. Host side; the jail's side is `_session_server.py`.
+
+Every session lives in a jail of its own, started as a warm server's is (`jail_argv` with
+`persistent`: fresh namespaces, read-only system, size-capped tmpfs /work and /tmp, no
+network, seccomp, the memory cgroup where the host has one, the program uid apart from the
+server's), so nothing crosses sessions: not a file, a variable, a process, a signal or a
+process count. Closing a session ends its jail and every process in it.
+
+Budgets: each call runs at most `Limits.wall_s` (and what is left of the episode's
+`episode_wall_s`); the interpreter's CPU seconds over the whole session are capped by
+RLIMIT_CPU at `episode_cpu_s` (it cannot raise it). A call that does not end in its time, or
+kills its interpreter (the memory limit, a signal, `os._exit`), resets its session only: every
+process of the jail is killed, /work and /tmp are emptied, a fresh interpreter starts, and the
+next call's stderr begins with a line saying so (`RESET_NOTE`). A call whose output passes
+`Limits.output_bytes` keeps its session: the output is cut (`truncated`, status
+`output_limit`) and the rest drained.
+
+`fork(n)` gives n siblings, each a session in a jail of its own, by replaying the cells this
+session ran since its last reset in the same order, with the same seed: the siblings' state
+is the parent's, the `random` module's state included (every session seeds `random` with
+its seed; siblings share it: reseed in each for diverse draws). Why not an os.fork of the
+live interpreter: its children share its uid, namespaces and cgroup, so they would share
+/work and /tmp, the process count, the OOM killer, abstract sockets and signals, and whatever
+the parent holds across a fork (MAP_SHARED memory, open pipes): a channel between siblings
+that only nested user namespaces (which the jail's seccomp refuses) could close in part.
+What a replay cannot reproduce: cells whose effect depends on the clock, os.urandom, the
+string hash seed or outside input.
+"""
+
+from __future__ import annotations
+
+import json
+import marshal
+import os
+import random
+import select
+import signal
+import socket
+import subprocess
+import tempfile
+import threading
+import time
+import weakref
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+from sandbox._errors import ArgumentError, SandboxError
+from sandbox._jail import PROGRAM_UID, cgroup_v2_root, check_nsjail, jail_argv, memory_group, \
+    process_budget
+from sandbox._languages import PYTHON, PYTHON_FLAGS
+from sandbox._parallel import Cancel
+from sandbox._process import FORKING, jail_host_env
+from sandbox._staging import IN_JAIL, LAUNCHER, staged_dir
+from sandbox._types import Execution, Limits
+
+__all__ = ["RESET_NOTE", "Session", "SessionOptions", "max_sessions", "open_session"]
+
+SERVER_BYTES = 48 << 20
+"""Memory of a session's jail on top of `Limits.memory_bytes`: the server and slack (as a
+warm server's `WARM_SERVER_BYTES`)."""
+READY_S = 60.0
+"""Seconds a session's jail may take to start."""
+RESET_NOTE = ("[sandbox: the session was reset after the previous call's {why}: its "
+              "variables, imports and files are gone]\n")
+"""The first line of the stderr of the call after a reset."""
+MAX_SESSIONS = 64
+"""Sessions open at once in one process (`SANDBOX_MAX_SESSIONS` sets another number)."""
+_CHUNK = 1 << 16
+
+_open: weakref.WeakSet[Session] = weakref.WeakSet()
+_open_lock = threading.Lock()
+
+
+def max_sessions() -> int:
+    try:
+        return max(1, int(os.environ.get("SANDBOX_MAX_SESSIONS", MAX_SESSIONS)))
+    except ValueError:
+        return MAX_SESSIONS
+
+
+@dataclass(frozen=True)
+class SessionOptions:
+    """What a session may spend, beyond each call's `Limits`."""
+
+    episode_wall_s: float = 60.0
+    """Wall-clock seconds of all the session's calls together; a call gets what is left."""
+    episode_cpu_s: float | None = None
+    """CPU seconds of the interpreter over the whole session (RLIMIT_CPU; None: as
+    `episode_wall_s`). Past it the interpreter is killed and the session reset."""
+    idle_s: float = 600.0
+    """Seconds the jail waits for a next call before it ends itself (a session never closed
+    still ends)."""
+    seed: int | None = None
+    """The `random` module's seed in the interpreter (None: a random one). Siblings of a
+    fork keep their parent's."""
+
+    def __post_init__(self) -> None:
+        for name in ("episode_wall_s", "idle_s", "episode_cpu_s"):
+            value = getattr(self, name)
+            if value is not None and (not isinstance(value, (int, float)) or value <= 0):
+                raise ArgumentError(f"SessionOptions.{name} must be positive, got {value!r}")
+
+
+class _Jail:
+    """One session's jail and the control socket to its server."""
+
+    def __init__(self, limits: Limits, options: SessionOptions, seed: int) -> None:
+        check_nsjail()
+        jail_limits = replace(limits, processes=4096, open_files=4096, file_size_bytes=1 << 40,
+                              memory_bytes=limits.memory_bytes + SERVER_BYTES)
+        self.group = memory_group(jail_limits.memory_bytes)
+        cgroup = self.group is not None or bool(cgroup_v2_root())
+        processes, address_space = process_budget(limits, cgroup=cgroup)
+        cpu = options.episode_cpu_s or options.episode_wall_s
+        self.header = marshal.dumps({
+            "address_space": address_space, "cpu_s": max(1, int(cpu + 0.999)),
+            "file_size_bytes": limits.file_size_bytes, "open_files": limits.open_files,
+            "processes": processes, "seed": seed, "idle_s": options.idle_s})
+        self.control, inside = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        fd = inside.fileno()
+        argv = jail_argv([PYTHON, *PYTHON_FLAGS, LAUNCHER, "session-server", str(fd),
+                          str(PROGRAM_UID)], jail_limits,
+                         binds=[(staged_dir(), IN_JAIL)], group=self.group,
+                         pass_fds=[fd], persistent=True)
+        argv = [a if a != "{log_fd}" else "2" for a in argv]
+        self.log = tempfile.TemporaryFile()  # noqa: SIM115  (lives as long as the jail)
+        with FORKING:
+            self.proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL,
+                                         stdout=subprocess.DEVNULL, stderr=self.log,
+                                         pass_fds=[fd], start_new_session=True,
+                                         env=jail_host_env())
+        inside.close()
+        try:
+            self.control.send(self.header)
+            if not select.select([self.control], [], [], READY_S)[0]:
+                raise SandboxError(f"a sandbox session did not start within {READY_S:g} s")
+            if self.control.recv(64) != b"ready":
+                raise self.died()
+        except (OSError, SandboxError) as exc:
+            self.close()
+            if isinstance(exc, SandboxError):
+                raise
+            raise SandboxError(f"a sandbox session could not start: {exc}") from exc
+
+    def died(self) -> SandboxError:
+        try:
+            self.proc.wait(1)
+        except subprocess.TimeoutExpired:
+            pass
+        self.log.seek(0)
+        lines = [line for line in self.log.read().decode(errors="replace").splitlines()
+                 if not line.startswith("[I]")]
+        return SandboxError("the sandbox session's server ended: "
+                            + (" | ".join(lines[-5:]) or f"exit code {self.proc.returncode}"))
+
+    def close(self) -> None:
+        self.control.close()
+        try:
+            self.proc.wait(2)
+        except subprocess.TimeoutExpired:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+            self.proc.wait()
+        self.log.close()
+        if self.group is not None:
+            self.group.close()
+
+
+class Session:
+    """A live interpreter in its own jail (see the module docstring). Use `open_session`;
+    close it (or use it as a context manager): its jail ends with it."""
+
+    def __init__(self, limits: Limits, options: SessionOptions, *, _seed: int | None = None,
+                 _history: Sequence[str] = (), _seconds_left: float | None = None) -> None:
+        self.limits = limits
+        self.options = options
+        seed = options.seed if _seed is None else _seed
+        self.seed = random.getrandbits(63) if seed is None else seed
+        self.seconds_left = options.episode_wall_s if _seconds_left is None else _seconds_left
+        self.history: list[str] = []
+        """The cells run since the last reset, in order (what a fork replays)."""
+        self.resets = 0
+        """How many times a call reset this session."""
+        self._note = ""
+        self._lock = threading.Lock()
+        with _open_lock:
+            if len(_open) >= max_sessions():
+                raise SandboxError(f"{max_sessions()} sandbox sessions are open in this "
+                                   "process: close one first (SANDBOX_MAX_SESSIONS sets the "
+                                   "number)")
+            _open.add(self)
+        try:
+            self._jail: _Jail | None = _Jail(limits, options, self.seed)
+        except BaseException:
+            with _open_lock:
+                _open.discard(self)
+            raise
+        self._finalizer = weakref.finalize(self, _Jail.close, self._jail)
+        for code in _history:  # a sibling: the parent's cells, their output dropped
+            self.run(code, replay=True)
+
+    @property
+    def closed(self) -> bool:
+        return self._jail is None
+
+    def run(self, code: str, *, cancel: Cancel | None = None, replay: bool = False) -> Execution:
+        """Run one cell in the session: its stdout, stderr and status. A cell that fails is
+        data (an `Execution`); a session whose jail broke raises `SandboxError`. `replay`:
+        a sibling re-running its parent's cells, which spend no episode time."""
+        if not isinstance(code, str):
+            raise ArgumentError(f"code must be a str, not {type(code).__name__}")
+        with self._lock:
+            if self._jail is None:
+                raise ArgumentError("this sandbox session is closed")
+            if not replay and self.seconds_left <= 0:
+                return Execution(status="timeout", stderr="sandbox: the session's episode "
+                                 "time is spent\n")
+            wall_s = self.limits.wall_s if replay else min(self.limits.wall_s, self.seconds_left)
+            result, out, err, truncated = self._call(code, wall_s, cancel)
+            if not replay:
+                self.seconds_left -= min(result["wall_s"], wall_s)
+            note, self._note = self._note, ""
+            if result["reset"]:
+                self.resets += 1
+                self.history.clear()
+                self._note = RESET_NOTE.format(
+                    why="time limit" if result["reset"] == "timeout" else "crash "
+                    "(the memory limit, a signal or an exit of the interpreter)")
+            else:
+                self.history.append(code)
+            return _execution(result, out, err, truncated, note)
+
+    def _call(self, code: str, wall_s: float, cancel: Cancel | None
+              ) -> tuple[dict, bytes, bytes, bool]:
+        assert self._jail is not None
+        jail = self._jail
+        pay_r, pay_w = os.pipe()
+        out_r, out_w = os.pipe()
+        err_r, err_w = os.pipe()
+        try:
+            socket.send_fds(jail.control, [marshal.dumps({"wall_s": wall_s})],
+                            [pay_r, out_w, err_w])
+        except OSError as exc:
+            for fd in (pay_w, out_r, err_r):
+                os.close(fd)
+            raise jail.died() from exc
+        finally:
+            for fd in (pay_r, out_w, err_w):
+                os.close(fd)
+        payload = code.encode("utf-8", "surrogatepass")
+        return _collect(jail, payload, pay_w, out_r, err_r, wall_s, self.limits.output_bytes,
+                        cancel)
+
+    def fork(self, n: int) -> list[Session]:
+        """`n` sibling sessions holding this session's state (its cells replayed in jails of
+        their own, with its seed and what is left of its episode time)."""
+        if not isinstance(n, int) or n < 1:
+            raise ArgumentError(f"fork needs a positive number of siblings, got {n!r}")
+        if self._jail is None:
+            raise ArgumentError("this sandbox session is closed")
+        siblings: list[Session] = []
+        try:
+            for _ in range(n):
+                siblings.append(Session(self.limits, self.options, _seed=self.seed,
+                                        _history=list(self.history),
+                                        _seconds_left=self.seconds_left))
+        except BaseException:
+            for sibling in siblings:
+                sibling.close()
+            raise
+        return siblings
+
+    def close(self) -> None:
+        """End the session: its jail and every process in it."""
+        with self._lock:
+            if self._jail is None:
+                return
+            self._finalizer()
+            self._jail = None
+        with _open_lock:
+            _open.discard(self)
+
+    def __enter__(self) -> Session:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def open_session(*, limits: Limits | None = None, options: SessionOptions | None = None
+                 ) -> Session:
+    """A new Python session in a jail of its own (see the module docstring)."""
+    return Session(limits or Limits(wall_s=5.0, cpu_s=5.0, memory_bytes=512 << 20),
+                   options or SessionOptions())
+
+
+def _collect(jail: _Jail, payload: bytes, pay_w: int, out_r: int, err_r: int, wall_s: float,
+             output_bytes: int, cancel: Cancel | None) -> tuple[dict, bytes, bytes, bool]:
+    """Feed the cell's code, read its output up to `output_bytes` each (the rest drained and
+    dropped) until the server's reply; then what is already in the pipes."""
+    os.set_blocking(pay_w, False)
+    view = memoryview(payload)
+    outputs = {out_r: bytearray(), err_r: bytearray()}
+    truncated = False
+    reply = None
+    asked = False
+    deadline = time.monotonic() + wall_s + 10  # the server keeps wall_s; this is for a hung one
+    writing = True
+    try:
+        while reply is None:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise SandboxError("the sandbox session's server stopped answering")
+            watch = [jail.control, *outputs]
+            if cancel is not None and not asked:
+                watch.append(cancel.fileno())
+            ready_r, ready_w, _ = select.select(watch, [pay_w] if writing else [], [],
+                                                min(left, 1.0))
+            if ready_w:
+                try:
+                    view = view[os.write(pay_w, view):]
+                except BlockingIOError:
+                    pass
+                except BrokenPipeError:
+                    view = view[:0]
+                if not view:
+                    writing = False
+                    os.close(pay_w)
+            if cancel is not None and not asked and cancel.is_set():  # a cancelled call is a timeout
+                asked = True
+                jail.control.send(b"kill")
+            for fd in ready_r:
+                if fd in outputs:
+                    truncated |= _read_into(fd, outputs, output_bytes)
+            if jail.control in ready_r:
+                reply = jail.control.recv(1 << 16)
+                if not reply:
+                    raise jail.died()
+        for fd in outputs:  # what the cell wrote before it answered
+            os.set_blocking(fd, False)
+            for _ in range(256):
+                try:
+                    if not _read_into(fd, outputs, output_bytes, keep_going=True):
+                        break
+                except BlockingIOError:
+                    break
+            truncated |= len(outputs[fd]) >= output_bytes and _more(fd)
+    finally:
+        if writing:
+            os.close(pay_w)
+        for fd in outputs:
+            os.close(fd)
+    return json.loads(reply), bytes(outputs[out_r]), bytes(outputs[err_r]), truncated
+
+
+def _read_into(fd: int, outputs: dict, cap: int, keep_going: bool = False) -> bool:
+    """One read of `fd` into its buffer up to `cap`: whether bytes were dropped (with
+    `keep_going`: whether anything was read)."""
+    chunk = os.read(fd, _CHUNK)
+    buf = outputs[fd]
+    room = cap - len(buf)
+    buf += chunk[:max(room, 0)]
+    return bool(chunk) if keep_going else len(chunk) > room
+
+
+def _more(fd: int) -> bool:
+    try:
+        return bool(os.read(fd, 1))
+    except BlockingIOError:
+        return False
+
+
+def _execution(result: dict, out: bytes, err: bytes, truncated: bool, note: str) -> Execution:
+    status = {"ok": "ok", "error": "runtime_error", "memory": "memory_limit",
+              "timeout": "timeout"}.get(result["status"])
+    if status is None:  # the interpreter died: SIGKILL is the memory limit's OOM kill
+        status = "memory_limit" if result.get("signal") == signal.SIGKILL else "runtime_error"
+    if truncated and status == "ok":
+        status = "output_limit"
+    stderr = err.decode(errors="replace")
+    if result["reset"] == "timeout":
+        stderr += "\nsandbox: the call ran past its time limit\n"
+    elif result["reset"]:
+        stderr += f"\nsandbox: the interpreter ended ({_how(result)})\n"
+    exit_code = result.get("exit_code") if result["reset"] else int(result["status"] != "ok")
+    return Execution(status=status, exit_code=exit_code,
+                     signal=result.get("signal"), stdout=out.decode(errors="replace"),
+                     stderr=note + stderr, truncated=truncated, wall_s=result["wall_s"],
+                     cpu_s=result["cpu_s"], peak_memory_bytes=result["maxrss"],
+                     stdout_bytes=out)
+
+
+def _how(result: dict) -> str:
+    if result.get("signal"):
+        return f"killed by signal {result['signal']}"
+    return f"exit code {result.get('exit_code')}"

@@ -1,0 +1,243 @@
+"""The session server: runs INSIDE a jail of its own as its pid 1 (standard library only,
+started as `python3 -E -s -S /harness/run.py session-server FD UID`, see _staging.py and
+_session.py), one per session: it keeps ONE interpreter alive for the session's calls, so
+globals, imports and the files in /work and /tmp outlive a call.
+
+The separation is the warm server's (`_warm_server.py`, whose helpers it reuses): this
+server keeps the jail's uid and the capabilities to switch, kill and clean; the interpreter
+it forks takes the program uid UID, with no capability, and the session's rlimits (address
+space, the episode's CPU seconds, file size, open files, processes), lowered for good before
+any program code runs. Program code can neither signal, re-limit nor renice this server, nor
+read its memory (seccomp: no ptrace, no process_vm_readv).
+
+Per call the host sends a small header (`wall_s`) with three fds: the pipe carrying the
+cell's code and the call's stdout and stderr pipes. This server never reads the code: it
+hands the fds to the interpreter, which runs the cell in its globals and answers a status
+word. If the interpreter does not answer within `wall_s`, dies (memory, a signal, os._exit),
+or the host asks for a kill (a cancel), this server SIGKILLs every process of the jail but
+itself (`kill(-1)`), empties /work and /tmp, and forks a fresh interpreter: the session is
+reset, and the reply says so. Idle for `idle_s`, or when the host closes the control socket,
+it kills everything and exits, and the jail with it.
+"""
+
+import _socket
+import marshal
+import os
+import select
+import signal
+import sys
+import time
+
+import harness_program
+import warm_server  # reused: become, set_run_limits, separated, empty_dirs, kill_all
+
+STATUS_WORDS = (b"ok", b"error", b"memory")
+"""What an interpreter may answer about a cell; anything else reads as `error`."""
+
+
+class Interpreter:
+    """The session's interpreter: a child of this server under the program uid."""
+
+    def __init__(self, header: dict) -> None:
+        self.header = header
+        self.pid = None
+        self.pidfd = None
+        self.sock = None
+
+    def start(self) -> None:
+        self.sock, theirs = _socket.socketpair(_socket.AF_UNIX, _socket.SOCK_SEQPACKET)
+        pid = os.fork()
+        if pid == 0:
+            try:
+                self.sock.close()
+                interpreter_main(theirs, self.header)
+            finally:
+                os._exit(70)
+        theirs.close()
+        self.pid, self.pidfd = pid, os.pidfd_open(pid)
+
+    def forget(self) -> None:
+        for end in (self.sock,):
+            if end is not None:
+                end.close()
+        if self.pidfd is not None:
+            os.close(self.pidfd)
+        self.pid = self.pidfd = self.sock = None
+
+
+def main(control_fd: int, program_uid: int) -> None:
+    signal.signal(signal.SIGPIPE, signal.SIG_IGN)
+    control = _socket.socket(fileno=control_fd)
+    header = marshal.loads(control.recv(1 << 16))  # from the host, which started this jail
+    warm_server.PROGRAM_UID = program_uid
+    if not warm_server.empty_dirs() or not warm_server.separated():
+        return
+    interpreter = Interpreter(header)
+    interpreter.start()
+    control.send(b"ready")
+    while True:
+        if not select.select([control], [], [], header["idle_s"])[0]:
+            break  # never closed by its host: bounded all the same
+        try:
+            message, fds = harness_program.recv_fds(control, 3, max_bytes=1 << 16)
+        except OSError:
+            break
+        if not message:
+            break
+        if message == b"kill" or len(fds) != 3:  # a kill for a call that already ended
+            for fd in fds:
+                os.close(fd)
+            continue
+        call = marshal.loads(message)
+        result = run_call(interpreter, call, fds, control)
+        try:
+            control.send(warm_server.to_json(result).encode())  # JSON: the host does not unmarshal jail data
+        except OSError:
+            break
+    warm_server.kill_all()
+
+
+def run_call(interpreter: Interpreter, call: dict, fds: list, control) -> dict:
+    """Hand one cell to the interpreter and wait for its status; reset the session when the
+    cell did not end by itself within its time."""
+    start = time.monotonic()
+    result = {"status": "ok", "reset": "", "wall_s": 0.0, "cpu_s": 0.0, "maxrss": 0}
+    try:
+        harness_program.send_fds(interpreter.sock, b"r", fds)
+        sent = True
+    except OSError:
+        sent = False
+    finally:
+        for fd in fds:
+            os.close(fd)
+    ended = None
+    if sent:
+        deadline = start + call["wall_s"]
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                break
+            ready = select.select([interpreter.sock, interpreter.pidfd, control], [], [], left)[0]
+            if interpreter.sock in ready:
+                ended = "answer"
+                break
+            if interpreter.pidfd in ready:
+                ended = "died"
+                break
+            if control in ready:
+                control.recv(64)
+                ended = "killed"
+                break
+    else:
+        ended = "died"
+    answer = b""
+    if ended == "answer":
+        try:
+            answer = interpreter.sock.recv(64)
+        except OSError:
+            answer = b""
+        if not answer:
+            ended = "died"
+    if ended == "answer":
+        word, _, numbers = answer.partition(b" ")
+        result["status"] = word.decode() if word in STATUS_WORDS else "error"
+        try:  # what the interpreter says of itself: its own CPU and peak memory only
+            cpu, rss = numbers.split()
+            result["cpu_s"], result["maxrss"] = max(0.0, float(cpu)), max(0, int(rss))
+        except ValueError:
+            pass
+    else:
+        status = None
+        if ended == "died":
+            try:
+                status = os.waitid(os.P_PIDFD, interpreter.pidfd, os.WEXITED | os.WNOHANG)
+            except OSError:
+                status = None
+        result["status"] = {None: "timeout", "answer": "ok", "killed": "timeout",
+                            "died": "died"}[ended]
+        result["signal"] = status.si_status if status is not None and \
+            status.si_code in (os.CLD_KILLED, os.CLD_DUMPED) else None
+        result["exit_code"] = status.si_status if status is not None and \
+            status.si_code == os.CLD_EXITED else None
+        result["reset"] = "timeout" if ended in (None, "killed") else "died"
+        reset(interpreter)
+    result["wall_s"] = time.monotonic() - start
+    return result
+
+
+def reset(interpreter: Interpreter) -> None:
+    """Kill every process of the jail but this one, empty the work folders, start a fresh
+    interpreter. A jail whose folders cannot be emptied ends (the host sees it die)."""
+    warm_server.kill_all()
+    interpreter.forget()
+    if not warm_server.empty_dirs():
+        sys.exit(3)
+    interpreter.start()
+
+
+def interpreter_main(sock, header: dict) -> None:
+    """The interpreter (a child of the server): close every fd but its socket, take the
+    session's limits and the program uid, then run cells until the socket closes."""
+    fd = sock.fileno()
+    os.closerange(3, fd)
+    os.closerange(fd + 1, warm_server.MAX_FD)
+    warm_server.set_run_limits(header)
+    warm_server.become(warm_server.PROGRAM_UID)
+    os.chdir("/work")
+    null = os.open("/dev/null", os.O_RDWR)
+    for target in (0, 1, 2):
+        os.dup2(null, target)
+    import builtins
+    import random
+    import resource
+    import traceback
+
+    random.seed(header["seed"])  # the session's seed: a sibling replaying its cells agrees
+    namespace = {"__name__": "__main__", "__builtins__": builtins}
+    sys.argv = [""]
+    cell = 0
+    while True:
+        try:
+            message, fds = harness_program.recv_fds(sock, 3)
+        except OSError:
+            os._exit(0)
+        if message != b"r" or len(fds) != 3:
+            os._exit(0)
+        payload_fd, out_fd, err_fd = fds
+        os.dup2(out_fd, 1)
+        os.dup2(err_fd, 2)
+        os.close(out_fd)
+        os.close(err_fd)
+        cell += 1
+        word = b"ok"
+        try:
+            source = warm_server.harness_wire.read_all(payload_fd)
+            os.close(payload_fd)
+            exec(compile(source, f"<cell {cell}>", "exec"), namespace)  # noqa: S102
+        except SystemExit as exc:
+            if exc.code not in (None, 0):
+                word = b"error"
+                if not isinstance(exc.code, int):
+                    print(exc.code, file=sys.stderr)
+        except MemoryError:
+            word = b"memory"
+            print("MemoryError: the session's memory limit", file=sys.stderr)
+        except BaseException as exc:  # noqa: BLE001  the cell's own exception: data
+            word = b"error"
+            try:
+                traceback.print_exception(type(exc), exc, exc.__traceback__.tb_next)
+            except BaseException:  # noqa: BLE001
+                os.write(2, f"{type(exc).__name__}\n".encode(errors="replace"))
+        for stream in (sys.stdout, sys.stderr, sys.__stdout__, sys.__stderr__):
+            try:
+                stream.flush()
+            except BaseException:  # noqa: BLE001  a stream the cell replaced or closed
+                pass
+        os.dup2(null, 1)
+        os.dup2(null, 2)
+        usage = resource.getrusage(resource.RUSAGE_SELF)
+        try:
+            sock.send(word + f" {usage.ru_utime + usage.ru_stime:.6f} "
+                             f"{usage.ru_maxrss * 1024}".encode())
+        except OSError:
+            os._exit(0)
