@@ -1,0 +1,195 @@
+"""Sandbox sessions: state that outlives a call, resets that touch one session only, forks
+whose siblings start from the parent's state and share nothing after, and the attacks a
+session must resist (a sibling or a later session reading what another left, fork bombs,
+signals at the server, output floods, sessions never closed)."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import pytest
+
+import sandbox
+from sandbox import Limits, SessionOptions, open_session
+
+pytestmark = pytest.mark.usefixtures("sandbox_ready")
+
+FAST = Limits(wall_s=3.0, cpu_s=3.0, memory_bytes=256 << 20, processes=16,
+              output_bytes=1 << 16)
+
+
+def session(**options):
+    return open_session(limits=FAST, options=SessionOptions(**options))
+
+
+def test_variables_imports_and_files_outlive_a_call():
+    with session() as s:
+        assert s.run("import math\nx = 41\nopen('notes.txt', 'w').write('kept')\n"
+                     "open('/tmp/t', 'w').write('tmp')").ok
+        out = s.run("x += 1\nprint(x, math.floor(2.5), open('notes.txt').read(), "
+                    "open('/tmp/t').read())")
+        assert out.ok and out.stdout == "42 2 kept tmp\n", out
+        failed = s.run("y = 1\nraise ValueError('boom')")
+        assert failed.status == "runtime_error" and "ValueError: boom" in failed.stderr
+        assert "<cell" in failed.stderr and "_session" not in failed.stderr
+        assert s.run("print(x + y)").stdout == "43\n"  # a failing cell keeps the state
+
+
+def test_a_timeout_resets_only_its_own_session_and_the_next_call_says_so():
+    with session() as victim, session() as looper:
+        victim.run("v = 'alive'")
+        looper.run("w = 1")
+        assert looper.run("while True:\n    pass").status == "timeout"
+        after = looper.run("print(w)")
+        assert after.stderr.startswith("[sandbox: the session was reset")
+        assert "NameError" in after.stderr and looper.resets == 1
+        assert looper.run("print(2)").stderr == ""  # the note comes once
+        assert victim.run("print(v)").stdout == "alive\n" and victim.resets == 0
+
+
+@pytest.mark.parametrize("code", ["import os\nos._exit(3)",
+                                  "import os, signal\nos.kill(os.getpid(), signal.SIGKILL)"])
+def test_an_interpreter_that_dies_resets_the_session(code):
+    with session() as s:
+        s.run("open('f', 'w').write('x')\nz = 1")
+        died = s.run(code)
+        assert died.status in ("runtime_error", "memory_limit")
+        assert "the interpreter ended" in died.stderr
+        again = s.run("import os\nprint(os.listdir('.'), 'z' in globals())")
+        assert again.stdout == "[] False\n" and "reset" in again.stderr
+
+
+def test_a_new_session_finds_nothing_another_left():
+    with session() as first:
+        first.run("open('left.txt', 'w').write('secret')\nopen('/tmp/left', 'w').write('s')\n"
+                  "import os\nos.mkdir('d')\nsecret = 7")
+    with session() as second:
+        out = second.run("import os\nprint(sorted(os.listdir('.')), os.listdir('/tmp'), "
+                         "'secret' in globals())")
+        assert out.stdout == "[] [] False\n", out
+
+
+def test_fork_siblings_start_from_the_state_and_share_nothing_after():
+    with session(seed=5) as parent:
+        parent.run("import random\nbase = [1, 2]\nopen('shared.txt', 'w').write('from parent')\n"
+                   "random.random()")
+        siblings = parent.fork(2)
+        try:
+            draws = {s.run("print(random.random())").stdout for s in [parent, *siblings]}
+            assert len(draws) == 1  # the random state is the parent's, in each sibling
+            a, b = siblings
+            assert a.run("base.append(3)\nopen('shared.txt', 'w').write('a wrote')\n"
+                         "open('only_a', 'w').write('a')").ok
+            out = b.run("import os\nprint(base, open('shared.txt').read(), "
+                        "os.path.exists('only_a'))")
+            assert out.stdout == "[1, 2] from parent False\n", out
+            assert parent.run("print(base, open('shared.txt').read())").stdout == \
+                "[1, 2] from parent\n"
+            assert a.run("print(base)").stdout == "[1, 2, 3]\n"
+            b.run("while True:\n    pass")  # a sibling's reset is its own
+            assert a.run("print(len(base))").stdout == "3\n"
+        finally:
+            for sibling in siblings:
+                sibling.close()
+
+
+def test_programs_cannot_reach_the_server_or_the_jail():
+    with session() as s:
+        s.run("k = 1")
+        out = s.run("import os, signal\ntry:\n    os.kill(1, signal.SIGKILL)\n"
+                    "except PermissionError:\n    print('refused')\n"
+                    "try:\n    os.kill(-1, signal.SIGKILL)\nexcept ProcessLookupError:\n"
+                    "    pass\nprint('still here')")
+        assert out.stdout == "refused\nstill here\n", out
+        limits = s.run("import resource\nfor kind in (resource.RLIMIT_CPU, resource.RLIMIT_NPROC,"
+                       " resource.RLIMIT_AS):\n    soft, hard = resource.getrlimit(kind)\n"
+                       "    try:\n        resource.setrlimit(kind, (hard + 1, hard + 1))\n"
+                       "        print('raised')\n    except (ValueError, OSError):\n"
+                       "        print('kept')")
+        assert limits.stdout == "kept\nkept\nkept\n", limits
+        assert s.run("print(k)").stdout == "1\n"
+
+
+def test_a_fork_bomb_is_bounded_and_stays_in_its_session():
+    with session() as bystander, session() as bomber:
+        bystander.run("b = 'fine'")
+        bomb = bomber.run("import os\nwhile True:\n    os.fork()")
+        assert bomb.status in ("timeout", "runtime_error")
+        assert bystander.run("print(b)").stdout == "fine\n"
+        assert bomber.run("print(1 + 1)").stdout == "2\n"
+
+
+def test_huge_output_is_cut_and_the_session_lives_on():
+    with session() as s:
+        s.run("n = 5")
+        flood = s.run("print('9' * 10 ** 7)")
+        assert flood.status == "output_limit" and flood.truncated
+        assert len(flood.stdout_bytes) <= FAST.output_bytes
+        assert s.run("print(n)").stdout == "5\n"
+
+
+def test_memory_past_the_limit_is_data():
+    with session() as s:
+        s.run("m = 1")
+        out = s.run("x = bytearray(4 << 30)")
+        assert out.status == "memory_limit", out
+        assert s.run("print(m)").stdout in ("1\n", "")  # kept, or reset (OOM killer)
+
+
+def test_the_episode_budget_and_the_session_count_are_bounded(monkeypatch):
+    with session(episode_wall_s=1.0) as s:
+        start = time.monotonic()
+        assert s.run("while True:\n    pass").status == "timeout"
+        assert time.monotonic() - start < 1.0 + 5.0
+        spent = s.run("print(1)")
+        assert spent.status == "timeout" and "episode time is spent" in spent.stderr
+    monkeypatch.setenv("SANDBOX_MAX_SESSIONS", "2")
+    first, second = session(), session()
+    try:
+        with pytest.raises(sandbox.SandboxError, match="sessions are open"):
+            session()
+        first.close()
+        session().close()
+    finally:
+        first.close()
+        second.close()
+
+
+def test_an_idle_session_ends_itself_and_close_ends_its_jail():
+    s = session(idle_s=0.5)
+    time.sleep(1.5)
+    with pytest.raises(sandbox.SandboxError):
+        s.run("print(1)")
+    s.close()
+    with session() as t:
+        t.run("import subprocess\np = subprocess.Popen(['/bin/sleep', '60'])")
+        proc = t._jail.proc
+    assert proc.wait(5) is not None  # the jail, the sleep with it, is gone
+
+
+def test_no_leak_while_attacks_run_beside():
+    attacks = ["import os, signal\nos.kill(-1, signal.SIGKILL)",
+               "import os\nwhile True:\n    os.fork()",
+               "x = bytearray(10 ** 10)", "print('9' * 10 ** 8)",
+               "open('/tmp/answer', 'w').write('13')\nimport builtins\nbuiltins.print = None"]
+    errors = []
+
+    def attack(code):
+        try:
+            with session() as s:
+                s.run(code)
+        except Exception as exc:  # noqa: BLE001
+            errors.append(exc)
+
+    with session() as victim:
+        victim.run("secret = 42\nopen('mine', 'w').write('42')")
+        threads = [threading.Thread(target=attack, args=(code,)) for code in attacks]
+        for thread in threads:
+            thread.start()
+        outs = [victim.run("import os\nprint(secret, open('mine').read(), os.listdir('/tmp'))")
+                for _ in range(5)]
+        for thread in threads:
+            thread.join()
+    assert not errors
+    assert all(out.stdout == "42 42 []\n" for out in outs), outs
