@@ -31,6 +31,7 @@ string hash seed or outside input.
 
 from __future__ import annotations
 
+import atexit
 import json
 import marshal
 import os
@@ -44,6 +45,7 @@ import threading
 import time
 import weakref
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 
 from sandbox._errors import ArgumentError, SandboxError
@@ -54,6 +56,7 @@ from sandbox._parallel import Cancel
 from sandbox._process import FORKING, jail_host_env
 from sandbox._staging import IN_JAIL, LAUNCHER, staged_dir
 from sandbox._types import Execution, Limits
+from sandbox._warm import max_pools
 
 __all__ = ["RESET_NOTE", "Session", "SessionOptions", "max_sessions", "open_session"]
 
@@ -104,9 +107,11 @@ class SessionOptions:
 
 
 class _Jail:
-    """One session's jail and the control socket to its server."""
+    """One session's jail and the control socket to its server. Started ahead of its
+    session where it can be (a spare, `_spares`): the server waits for its session's header
+    (`begin`) before it does anything."""
 
-    def __init__(self, limits: Limits, options: SessionOptions, seed: int) -> None:
+    def __init__(self, limits: Limits, options: SessionOptions) -> None:
         check_nsjail()
         jail_limits = replace(limits, processes=4096, open_files=4096, file_size_bytes=1 << 40,
                               memory_bytes=limits.memory_bytes + SERVER_BYTES)
@@ -114,10 +119,10 @@ class _Jail:
         cgroup = self.group is not None or bool(cgroup_v2_root())
         processes, address_space = process_budget(limits, cgroup=cgroup)
         cpu = options.episode_cpu_s or options.episode_wall_s
-        self.header = marshal.dumps({
+        self.header = {
             "address_space": address_space, "cpu_s": max(1, int(cpu + 0.999)),
             "file_size_bytes": limits.file_size_bytes, "open_files": limits.open_files,
-            "processes": processes, "seed": seed, "idle_s": options.idle_s})
+            "processes": processes, "idle_s": options.idle_s}
         self.control, inside = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         fd = inside.fileno()
         argv = jail_argv([PYTHON, *PYTHON_FLAGS, LAUNCHER, "session-server", str(fd),
@@ -132,8 +137,11 @@ class _Jail:
                                          pass_fds=[fd], start_new_session=True,
                                          env=jail_host_env())
         inside.close()
+
+    def begin(self, seed: int) -> None:
+        """Hand the server its session's header and wait until its interpreter is up."""
         try:
-            self.control.send(self.header)
+            self.control.send(marshal.dumps({**self.header, "seed": seed}))
             if not select.select([self.control], [], [], READY_S)[0]:
                 raise SandboxError(f"a sandbox session did not start within {READY_S:g} s")
             if self.control.recv(64) != b"ready":
@@ -191,7 +199,7 @@ class Session:
                                    "number)")
             _open.add(self)
         try:
-            self._jail: _Jail | None = _Jail(limits, options, self.seed)
+            self._jail: _Jail | None = _spares.take(limits, options, self.seed)
         except BaseException:
             with _open_lock:
                 _open.discard(self)
@@ -259,16 +267,20 @@ class Session:
             raise ArgumentError(f"fork needs a positive number of siblings, got {n!r}")
         if self._jail is None:
             raise ArgumentError("this sandbox session is closed")
-        siblings: list[Session] = []
-        try:
-            for _ in range(n):
-                siblings.append(Session(self.limits, self.options, _seed=self.seed,
-                                        _history=list(self.history),
-                                        _seconds_left=self.seconds_left))
-        except BaseException:
-            for sibling in siblings:
-                sibling.close()
-            raise
+        _spares.want(self.limits, self.options, n)
+        history = list(self.history)
+
+        def sibling() -> Session:
+            return Session(self.limits, self.options, _seed=self.seed, _history=history,
+                           _seconds_left=self.seconds_left)
+
+        with ThreadPoolExecutor(min(n, 8)) as pool:  # jails start and replay side by side
+            futures = [pool.submit(sibling) for _ in range(n)]
+        siblings = [f.result() for f in futures if f.exception() is None]
+        if len(siblings) < n:
+            for made in siblings:
+                made.close()
+            raise next(f.exception() for f in futures if f.exception() is not None)
         return siblings
 
     def close(self) -> None:
@@ -286,6 +298,106 @@ class Session:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+class _Spares:
+    """Session jails started ahead, per shape (the limits and the options but the seed), so
+    that opening or forking a session does not wait for nsjail and the interpreter to start:
+    as many as the last fork of that shape asked for (at least 1, at most `MAX_SPARES`), for
+    the `max_pools()` shapes used last; a spare unused for its `idle_s` ends itself."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.ready: dict[tuple, list[_Jail]] = {}
+        self.wanted: dict[tuple, int] = {}
+        self.starting: dict[tuple, int] = {}
+
+    @staticmethod
+    def key(limits: Limits, options: SessionOptions) -> tuple:
+        return limits, options.episode_wall_s, options.episode_cpu_s, options.idle_s
+
+    def take(self, limits: Limits, options: SessionOptions, seed: int) -> _Jail:
+        key = self.key(limits, options)
+        with self.lock:
+            jails = self.ready.pop(key, [])
+            self.ready[key] = jails  # most recently used last
+            jail = jails.pop() if jails else None
+        self.refill(limits, options)
+        while jail is not None:
+            if jail.proc.poll() is None:
+                try:
+                    jail.begin(seed)
+                    return jail
+                except SandboxError:
+                    pass  # a spare that died meanwhile: the next, or a fresh jail
+            else:
+                jail.close()
+            with self.lock:
+                jail = jails.pop() if jails else None
+        jail = _Jail(limits, options)
+        jail.begin(seed)
+        return jail
+
+    def want(self, limits: Limits, options: SessionOptions, count: int) -> None:
+        key = self.key(limits, options)
+        with self.lock:
+            self.wanted[key] = min(MAX_SPARES, max(count, self.wanted.get(key, 1)))
+
+    def refill(self, limits: Limits, options: SessionOptions) -> None:
+        """Start (in the background) the spares this shape lacks; evict old shapes."""
+        if os.environ.get("SANDBOX_SPARES", "1") == "0":
+            return
+        key = self.key(limits, options)
+        evicted: list[_Jail] = []
+        with self.lock:
+            self.ready.setdefault(key, [])
+            while len(self.ready) > max_pools():
+                old = next(iter(self.ready))
+                evicted += self.ready.pop(old)
+                self.wanted.pop(old, None)
+            missing = self.wanted.get(key, 1) - len(self.ready[key]) - self.starting.get(key, 0)
+            self.starting[key] = self.starting.get(key, 0) + max(missing, 0)
+        for jail in evicted:
+            jail.close()
+        for _ in range(max(missing, 0)):
+            threading.Thread(target=self._start, args=(key, limits, options),
+                             daemon=True).start()
+
+    def _start(self, key: tuple, limits: Limits, options: SessionOptions) -> None:
+        try:
+            jail = _Jail(limits, options)
+        except (SandboxError, OSError):
+            jail = None
+        with self.lock:
+            self.starting[key] -= 1
+            if jail is not None and key in self.ready:
+                self.ready[key].append(jail)
+                jail = None
+        if jail is not None:
+            jail.close()
+
+    def close(self) -> None:
+        with self.lock:
+            jails = [jail for spare in self.ready.values() for jail in spare]
+            self.ready.clear()
+        for jail in jails:
+            jail.close()
+
+    def forget(self) -> None:
+        """In a forked copy of this process: the parent's spares are not ours."""
+        self.lock = threading.Lock()
+        for spare in self.ready.values():
+            for jail in spare:
+                jail.control.close()
+        self.ready.clear()
+        self.starting.clear()
+
+
+MAX_SPARES = 8
+"""Spare jails kept for one shape of session at most."""
+_spares = _Spares()
+os.register_at_fork(after_in_child=_spares.forget)
+atexit.register(_spares.close)
 
 
 def open_session(*, limits: Limits | None = None, options: SessionOptions | None = None

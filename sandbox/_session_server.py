@@ -31,6 +31,8 @@ import time
 import harness_program
 import warm_server  # reused: become, set_run_limits, separated, empty_dirs, kill_all
 
+SPARE_S = 600
+"""Seconds a jail started ahead of its session waits for it."""
 STATUS_WORDS = (b"ok", b"error", b"memory")
 """What an interpreter may answer about a cell; anything else reads as `error`."""
 
@@ -68,10 +70,16 @@ class Interpreter:
 def main(control_fd: int, program_uid: int) -> None:
     signal.signal(signal.SIGPIPE, signal.SIG_IGN)
     control = _socket.socket(fileno=control_fd)
-    header = marshal.loads(control.recv(1 << 16))  # from the host, which started this jail
     warm_server.PROGRAM_UID = program_uid
     if not warm_server.empty_dirs() or not warm_server.separated():
         return
+    # a spare jail waits here for its session (bounded: a host that forgot it)
+    if not select.select([control], [], [], SPARE_S)[0]:
+        return
+    header = control.recv(1 << 16)
+    if not header:
+        return
+    header = marshal.loads(header)  # from the host, which started this jail
     interpreter = Interpreter(header)
     interpreter.start()
     control.send(b"ready")
