@@ -68,6 +68,11 @@ READY_S = 60.0
 RESET_NOTE = ("[sandbox: the session was reset after the previous call's {why}: its "
               "variables, imports and files are gone]\n")
 """The first line of the stderr of the call after a reset."""
+RESET_WHY = {"timeout": "time limit", "output": "output flood",
+             "died": "crash (the memory limit, a signal or an exit of the interpreter)"}
+FLOOD_BYTES = 16 << 20
+"""Output past `Limits.output_bytes` drained and dropped before a call is stopped (at least
+16 times the cap): a long print keeps its session, an endless one does not."""
 MAX_SESSIONS = 64
 """Sessions open at once in one process (`SANDBOX_MAX_SESSIONS` sets another number)."""
 _CHUNK = 1 << 16
@@ -225,19 +230,37 @@ class Session:
                 return Execution(status="timeout", stderr="sandbox: the session's episode "
                                  "time is spent\n")
             wall_s = self.limits.wall_s if replay else min(self.limits.wall_s, self.seconds_left)
-            result, out, err, truncated = self._call(code, wall_s, cancel)
+            try:
+                result, out, err, truncated = self._call(code, wall_s, cancel)
+            except SandboxError:
+                if self._jail.proc.poll() is None:
+                    raise  # the jail is there and does not answer: broken infrastructure
+                return self._restart()
             if not replay:
                 self.seconds_left -= min(result["wall_s"], wall_s)
             note, self._note = self._note, ""
             if result["reset"]:
                 self.resets += 1
                 self.history.clear()
-                self._note = RESET_NOTE.format(
-                    why="time limit" if result["reset"] == "timeout" else "crash "
-                    "(the memory limit, a signal or an exit of the interpreter)")
+                self._note = RESET_NOTE.format(why=RESET_WHY[result["reset"]])
             else:
                 self.history.append(code)
-            return _execution(result, out, err, truncated, note)
+            return _execution(result, out, err, truncated, note, self.limits.output_bytes)
+
+    def _restart(self) -> Execution:
+        """The session's jail ended (idle past `idle_s`, or a server that retired because a
+        cell left what it could not clean): a fresh jail, the session reset; this call did
+        not run. A jail that cannot start raises SandboxError."""
+        assert self._jail is not None
+        self._finalizer()
+        self._jail = _spares.take(self.limits, self.options, self.seed)
+        self._finalizer = weakref.finalize(self, _Jail.close, self._jail)
+        self.resets += 1
+        self.history.clear()
+        self._note = ""
+        return Execution(status="runtime_error", exit_code=None, stderr=RESET_NOTE.format(
+            why="end (the session was idle too long, or its jail retired)")
+            + "sandbox: this call did not run: run it again\n")
 
     def _call(self, code: str, wall_s: float, cancel: Cancel | None
               ) -> tuple[dict, bytes, bytes, bool]:
@@ -416,7 +439,9 @@ def _collect(jail: _Jail, payload: bytes, pay_w: int, out_r: int, err_r: int, wa
     outputs = {out_r: bytearray(), err_r: bytearray()}
     truncated = False
     reply = None
-    asked = False
+    asked = flooded = False
+    dropped = [0]  # bytes read past the cap
+    flood = max(FLOOD_BYTES, 16 * output_bytes)
     deadline = time.monotonic() + wall_s + 10  # the server keeps wall_s; this is for a hung one
     writing = True
     try:
@@ -444,7 +469,10 @@ def _collect(jail: _Jail, payload: bytes, pay_w: int, out_r: int, err_r: int, wa
                 jail.control.send(b"kill")
             for fd in ready_r:
                 if fd in outputs:
-                    truncated |= _read_into(fd, outputs, output_bytes)
+                    truncated |= _read_into(fd, outputs, output_bytes, dropped)
+            if dropped[0] > flood and not asked:  # a flood, not a long print: stop the cell
+                asked = flooded = True
+                jail.control.send(b"kill")
             if jail.control in ready_r:
                 reply = jail.control.recv(1 << 16)
                 if not reply:
@@ -453,7 +481,7 @@ def _collect(jail: _Jail, payload: bytes, pay_w: int, out_r: int, err_r: int, wa
             os.set_blocking(fd, False)
             for _ in range(256):
                 try:
-                    if not _read_into(fd, outputs, output_bytes, keep_going=True):
+                    if not _read_into(fd, outputs, output_bytes, dropped, keep_going=True):
                         break
                 except BlockingIOError:
                     break
@@ -463,16 +491,21 @@ def _collect(jail: _Jail, payload: bytes, pay_w: int, out_r: int, err_r: int, wa
             os.close(pay_w)
         for fd in outputs:
             os.close(fd)
-    return json.loads(reply), bytes(outputs[out_r]), bytes(outputs[err_r]), truncated
+    result = json.loads(reply)
+    if flooded and result["reset"]:
+        result["reset"] = "output"
+    return result, bytes(outputs[out_r]), bytes(outputs[err_r]), truncated
 
 
-def _read_into(fd: int, outputs: dict, cap: int, keep_going: bool = False) -> bool:
-    """One read of `fd` into its buffer up to `cap`: whether bytes were dropped (with
-    `keep_going`: whether anything was read)."""
+def _read_into(fd: int, outputs: dict, cap: int, dropped: list, keep_going: bool = False
+               ) -> bool:
+    """One read of `fd` into its buffer up to `cap`, counting in `dropped[0]` what did not
+    fit: whether bytes were dropped (with `keep_going`: whether anything was read)."""
     chunk = os.read(fd, _CHUNK)
     buf = outputs[fd]
     room = cap - len(buf)
     buf += chunk[:max(room, 0)]
+    dropped[0] += max(0, len(chunk) - max(room, 0))
     return bool(chunk) if keep_going else len(chunk) > room
 
 
@@ -483,18 +516,20 @@ def _more(fd: int) -> bool:
         return False
 
 
-def _execution(result: dict, out: bytes, err: bytes, truncated: bool, note: str) -> Execution:
+def _execution(result: dict, out: bytes, err: bytes, truncated: bool, note: str,
+               output_bytes: int) -> Execution:
     status = {"ok": "ok", "error": "runtime_error", "memory": "memory_limit",
               "timeout": "timeout"}.get(result["status"])
     if status is None:  # the interpreter died: SIGKILL is the memory limit's OOM kill
         status = "memory_limit" if result.get("signal") == signal.SIGKILL else "runtime_error"
-    if truncated and status == "ok":
+    if (truncated and status == "ok") or result["reset"] == "output":
         status = "output_limit"
-    stderr = err.decode(errors="replace")
-    if result["reset"] == "timeout":
-        stderr += "\nsandbox: the call ran past its time limit\n"
-    elif result["reset"]:
-        stderr += f"\nsandbox: the interpreter ended ({_how(result)})\n"
+    tail = {"": "", "timeout": "\nsandbox: the call ran past its time limit\n",
+            "output": "\nsandbox: the call's output passed its limit many times over: "
+                      "stopped\n"}.get(result["reset"],
+                                        f"\nsandbox: the interpreter ended ({_how(result)})\n")
+    room = output_bytes - len(note.encode()) - len(tail.encode())  # notes within the cap
+    stderr = note + err[:max(room, 0)].decode(errors="replace") + tail
     exit_code = result.get("exit_code") if result["reset"] else int(result["status"] != "ok")
     return Execution(status=status, exit_code=exit_code,
                      signal=result.get("signal"), stdout=out.decode(errors="replace"),

@@ -45,6 +45,7 @@ class Interpreter:
         self.pid = None
         self.pidfd = None
         self.sock = None
+        self.calls = 0
 
     def start(self) -> None:
         self.sock, theirs = _socket.socketpair(_socket.AF_UNIX, _socket.SOCK_SEQPACKET)
@@ -110,8 +111,10 @@ def run_call(interpreter: Interpreter, call: dict, fds: list, control) -> dict:
     cell did not end by itself within its time."""
     start = time.monotonic()
     result = {"status": "ok", "reset": "", "wall_s": 0.0, "cpu_s": 0.0, "maxrss": 0}
+    interpreter.calls += 1
+    call_id = str(interpreter.calls).encode()
     try:
-        harness_program.send_fds(interpreter.sock, b"r", fds)
+        harness_program.send_fds(interpreter.sock, b"r " + call_id, fds)
         sent = True
     except OSError:
         sent = False
@@ -127,8 +130,17 @@ def run_call(interpreter: Interpreter, call: dict, fds: list, control) -> dict:
                 break
             ready = select.select([interpreter.sock, interpreter.pidfd, control], [], [], left)[0]
             if interpreter.sock in ready:
-                ended = "answer"
-                break
+                try:
+                    answer = interpreter.sock.recv(64)
+                except OSError:
+                    answer = b""
+                if not answer:
+                    ended = "died"
+                    break
+                if answer.split(b" ")[1:2] == [call_id]:
+                    ended = "answer"
+                    break
+                continue  # not this call's: a process the cell forked, or a forgery
             if interpreter.pidfd in ready:
                 ended = "died"
                 break
@@ -138,16 +150,9 @@ def run_call(interpreter: Interpreter, call: dict, fds: list, control) -> dict:
                 break
     else:
         ended = "died"
-    answer = b""
-    if ended == "answer":
-        try:
-            answer = interpreter.sock.recv(64)
-        except OSError:
-            answer = b""
-        if not answer:
-            ended = "died"
     if ended == "answer":
         word, _, numbers = answer.partition(b" ")
+        numbers = numbers.partition(b" ")[2]
         result["status"] = word.decode() if word in STATUS_WORDS else "error"
         try:  # what the interpreter says of itself: its own CPU and peak memory only
             cpu, rss = numbers.split()
@@ -156,7 +161,8 @@ def run_call(interpreter: Interpreter, call: dict, fds: list, control) -> dict:
             pass
     else:
         status = None
-        if ended == "died":
+        if ended == "died":  # (or it closed its socket: then the kill below ends it)
+            select.select([interpreter.pidfd], [], [], 1.0)
             try:
                 status = os.waitid(os.P_PIDFD, interpreter.pidfd, os.WEXITED | os.WNOHANG)
             except OSError:
@@ -183,6 +189,15 @@ def reset(interpreter: Interpreter) -> None:
     interpreter.start()
 
 
+def quiet() -> None:
+    """fds 0-2 of the interpreter on /dev/null between calls (no fd of its own kept)."""
+    null = os.open("/dev/null", os.O_RDWR)
+    for target in (0, 1, 2):
+        os.dup2(null, target)
+    if null > 2:
+        os.close(null)
+
+
 def interpreter_main(sock, header: dict) -> None:
     """The interpreter (a child of the server): close every fd but its socket, take the
     session's limits and the program uid, then run cells until the socket closes."""
@@ -192,9 +207,7 @@ def interpreter_main(sock, header: dict) -> None:
     warm_server.set_run_limits(header)
     warm_server.become(warm_server.PROGRAM_UID)
     os.chdir("/work")
-    null = os.open("/dev/null", os.O_RDWR)
-    for target in (0, 1, 2):
-        os.dup2(null, target)
+    quiet()
     import builtins
     import random
     import resource
@@ -203,14 +216,16 @@ def interpreter_main(sock, header: dict) -> None:
     random.seed(header["seed"])  # the session's seed: a sibling replaying its cells agrees
     namespace = {"__name__": "__main__", "__builtins__": builtins}
     sys.argv = [""]
+    me = os.getpid()
     cell = 0
     while True:
         try:
             message, fds = harness_program.recv_fds(sock, 3)
         except OSError:
             os._exit(0)
-        if message != b"r" or len(fds) != 3:
+        if not message.startswith(b"r ") or len(fds) != 3:
             os._exit(0)
+        call_id = message[2:]
         payload_fd, out_fd, err_fd = fds
         os.dup2(out_fd, 1)
         os.dup2(err_fd, 2)
@@ -241,11 +256,12 @@ def interpreter_main(sock, header: dict) -> None:
                 stream.flush()
             except BaseException:  # noqa: BLE001  a stream the cell replaced or closed
                 pass
-        os.dup2(null, 1)
-        os.dup2(null, 2)
+        if os.getpid() != me:  # a process the cell forked, at the cell's end: it ends too
+            os._exit(0 if word == b"ok" else 1)
+        quiet()
         usage = resource.getrusage(resource.RUSAGE_SELF)
         try:
-            sock.send(word + f" {usage.ru_utime + usage.ru_stime:.6f} "
-                             f"{usage.ru_maxrss * 1024}".encode())
+            sock.send(word + b" " + call_id + f" {usage.ru_utime + usage.ru_stime:.6f} "
+                                                f"{usage.ru_maxrss * 1024}".encode())
         except OSError:
             os._exit(0)

@@ -5,6 +5,7 @@ signals at the server, output floods, sessions never closed)."""
 
 from __future__ import annotations
 
+import subprocess
 import threading
 import time
 
@@ -120,6 +121,16 @@ def test_a_fork_bomb_is_bounded_and_stays_in_its_session():
         assert bomber.run("print(1 + 1)").stdout == "2\n"
 
 
+def test_processes_a_cell_forks_end_with_the_cell_and_never_answer_for_it():
+    with session() as s:
+        out = s.run("import os, time\nif os.fork() == 0:\n    time.sleep(0.3)\n"
+                    "print('cell', os.getpid() == 1)")
+        assert out.ok and "cell" in out.stdout
+        time.sleep(0.5)  # the child ran off the cell's end meanwhile: it ended there
+        for i in range(3):
+            assert s.run(f"print({i})").stdout == f"{i}\n"
+
+
 def test_huge_output_is_cut_and_the_session_lives_on():
     with session() as s:
         s.run("n = 5")
@@ -157,11 +168,12 @@ def test_the_episode_budget_and_the_session_count_are_bounded(monkeypatch):
 
 
 def test_an_idle_session_ends_itself_and_close_ends_its_jail():
-    s = session(idle_s=0.5)
-    time.sleep(1.5)
-    with pytest.raises(sandbox.SandboxError):
-        s.run("print(1)")
-    s.close()
+    with session(idle_s=0.5) as s:
+        s.run("gone = 1")
+        time.sleep(1.5)  # its jail ended itself: the session comes back reset
+        again = s.run("print(1)")
+        assert again.status == "runtime_error" and "did not run" in again.stderr
+        assert s.run("print('gone' in globals())").stdout == "False\n" and s.resets == 1
     with session() as t:
         t.run("import subprocess\np = subprocess.Popen(['/bin/sleep', '60'])")
         proc = t._jail.proc
@@ -193,3 +205,63 @@ def test_no_leak_while_attacks_run_beside():
             thread.join()
     assert not errors
     assert all(out.stdout == "42 42 []\n" for out in outs), outs
+
+
+@pytest.fixture(scope="module")
+def bystander():
+    """A session holding state while the escape suite runs in others beside it."""
+    with open_session(limits=FAST, options=SessionOptions(episode_wall_s=600)) as s:
+        assert s.run("secret = 42\nopen('mine', 'w').write('42')").ok
+        yield s
+
+
+def escape_attacks():
+    from test_security import ATTACKS  # the jail's escape suite (tests/sandbox/test_security.py)
+
+    return ATTACKS
+
+
+def status_ok_and_thread_lives_on(ex, host):
+    assert ex.status == "ok" and ex.stdout == "main done\n", ex
+
+
+SESSION_CHECKS = {
+    # the interpreter's socket to its server is the one fd a session adds: over it a cell
+    # reaches its own server only, which reads a status word from it and nothing else
+    "leaked_file_descriptors": lambda ex, host: (
+        ex.stdout.strip().startswith("[0, 1, 2, ") and ex.stdout.count(",") == 3
+        or pytest.fail(ex.stdout)),
+    # a session's threads may outlive the call (bounded by the episode's CPU rlimit and the
+    # session's life): the call ends when its cell does
+    "non_daemon_thread_outlives_main": status_ok_and_thread_lives_on,
+}
+
+
+@pytest.mark.parametrize("name", sorted(escape_attacks()))
+def test_the_escape_suite_holds_in_a_session(name, host, bystander, monkeypatch):
+    """Each attack of the escape suite as a session's call: contained as in a run (its own
+    check, the host unchanged), then its session still answers, and a session beside it
+    keeps its state and sees nothing of it."""
+    import test_security
+
+    attack = escape_attacks()[name]
+    check = SESSION_CHECKS.get(name, attack.check)
+    monkeypatch.setenv("SANDBOX_TEST_SECRET", host.token)
+    sentinel = subprocess.Popen(["sleep", "30"])  # a host process no jail may kill
+    test_security._SENTINEL.append(sentinel)
+    code = (attack.code.replace("{canary}", str(host.canary))
+            .replace("{canary_dir}", str(host.canary.parent)).replace("{token}", host.token))
+    try:
+        with open_session(limits=attack.limits,
+                          options=SessionOptions(episode_wall_s=600)) as s:
+            execution = s.run(code)
+            check(execution, host)
+            assert sentinel.poll() is None
+            assert s.run("print(6 * 7)").stdout == "42\n"
+    finally:
+        sentinel.kill()
+        sentinel.wait()
+        test_security._SENTINEL.clear()
+    seen = bystander.run("import os\nprint(secret, open('mine').read(), sorted(os.listdir('.')),"
+                         " os.listdir('/tmp'))")
+    assert seen.stdout == "42 42 ['mine'] []\n", seen
