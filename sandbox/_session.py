@@ -58,7 +58,7 @@ from sandbox._staging import IN_JAIL, LAUNCHER, staged_dir
 from sandbox._types import Execution, Limits
 from sandbox._warm import max_pools
 
-__all__ = ["RESET_NOTE", "Session", "SessionOptions", "max_sessions", "open_session"]
+__all__ = ["RESET_NOTE", "Cell", "Session", "SessionOptions", "max_sessions", "open_session"]
 
 SERVER_BYTES = 48 << 20
 """Memory of a session's jail on top of `Limits.memory_bytes`: the server and slack (as a
@@ -221,21 +221,31 @@ class Session:
         """Run one cell in the session: its stdout, stderr and status. A cell that fails is
         data (an `Execution`); a session whose jail broke raises `SandboxError`. `replay`:
         a sibling re-running its parent's cells, which spend no episode time."""
+        return self._run(code, cancel=cancel, replay=replay).execution
+
+    def run_cell(self, code: str, *, cancel: Cancel | None = None) -> Cell:
+        """`run` as a notebook runs a cell: a last statement that is an expression is
+        displayed (its repr, unless None: `Cell.display`), and an exception the cell raised
+        is named (`Cell.error`)."""
+        return self._run(code, cancel=cancel, display=True)
+
+    def _run(self, code: str, *, cancel: Cancel | None = None, replay: bool = False,
+             display: bool = False) -> Cell:
         if not isinstance(code, str):
             raise ArgumentError(f"code must be a str, not {type(code).__name__}")
         with self._lock:
             if self._jail is None:
                 raise ArgumentError("this sandbox session is closed")
             if not replay and self.seconds_left <= 0:
-                return Execution(status="timeout", stderr="sandbox: the session's episode "
-                                 "time is spent\n")
+                return Cell(Execution(status="timeout", stderr="sandbox: the session's "
+                                      "episode time is spent\n"))
             wall_s = self.limits.wall_s if replay else min(self.limits.wall_s, self.seconds_left)
             try:
-                result, out, err, truncated = self._call(code, wall_s, cancel)
+                result, out, err, shown, truncated = self._call(code, wall_s, cancel, display)
             except SandboxError:
                 if self._jail.proc.poll() is None:
                     raise  # the jail is there and does not answer: broken infrastructure
-                return self._restart()
+                return Cell(self._restart())
             if not replay:
                 self.seconds_left -= min(result["wall_s"], wall_s)
             note, self._note = self._note, ""
@@ -245,7 +255,8 @@ class Session:
                 self._note = RESET_NOTE.format(why=RESET_WHY[result["reset"]])
             else:
                 self.history.append(code)
-            return _execution(result, out, err, truncated, note, self.limits.output_bytes)
+            execution = _execution(result, out, err, truncated, note, self.limits.output_bytes)
+            return _cell(execution, shown)
 
     def _restart(self) -> Execution:
         """The session's jail ended (idle past `idle_s`, or a server that retired because a
@@ -262,25 +273,29 @@ class Session:
             why="end (the session was idle too long, or its jail retired)")
             + "sandbox: this call did not run: run it again\n")
 
-    def _call(self, code: str, wall_s: float, cancel: Cancel | None
-              ) -> tuple[dict, bytes, bytes, bool]:
+    def _call(self, code: str, wall_s: float, cancel: Cancel | None, display: bool
+              ) -> tuple[dict, bytes, bytes, bytes, bool]:
         assert self._jail is not None
         jail = self._jail
         pay_r, pay_w = os.pipe()
         out_r, out_w = os.pipe()
         err_r, err_w = os.pipe()
+        ours, theirs = [pay_w, out_r, err_r], [pay_r, out_w, err_w]
+        if display:
+            disp_r, disp_w = os.pipe()
+            ours.append(disp_r)
+            theirs.append(disp_w)
         try:
-            socket.send_fds(jail.control, [marshal.dumps({"wall_s": wall_s})],
-                            [pay_r, out_w, err_w])
+            socket.send_fds(jail.control, [marshal.dumps({"wall_s": wall_s})], theirs)
         except OSError as exc:
-            for fd in (pay_w, out_r, err_r):
+            for fd in ours:
                 os.close(fd)
             raise jail.died() from exc
         finally:
-            for fd in (pay_r, out_w, err_w):
+            for fd in theirs:
                 os.close(fd)
         payload = code.encode("utf-8", "surrogatepass")
-        return _collect(jail, payload, pay_w, out_r, err_r, wall_s, self.limits.output_bytes,
+        return _collect(jail, payload, pay_w, ours[1:], wall_s, self.limits.output_bytes,
                         cancel)
 
     def fork(self, n: int) -> list[Session]:
@@ -430,13 +445,15 @@ def open_session(*, limits: Limits | None = None, options: SessionOptions | None
                    options or SessionOptions())
 
 
-def _collect(jail: _Jail, payload: bytes, pay_w: int, out_r: int, err_r: int, wall_s: float,
-             output_bytes: int, cancel: Cancel | None) -> tuple[dict, bytes, bytes, bool]:
-    """Feed the cell's code, read its output up to `output_bytes` each (the rest drained and
-    dropped) until the server's reply; then what is already in the pipes."""
+def _collect(jail: _Jail, payload: bytes, pay_w: int, streams: list[int], wall_s: float,
+             output_bytes: int, cancel: Cancel | None
+             ) -> tuple[dict, bytes, bytes, bytes, bool]:
+    """Feed the cell's code, read its `streams` (stdout, stderr and a notebook's display)
+    up to `output_bytes` each (the rest drained and dropped) until the server's reply; then
+    what is already in the pipes."""
     os.set_blocking(pay_w, False)
     view = memoryview(payload)
-    outputs = {out_r: bytearray(), err_r: bytearray()}
+    outputs = {fd: bytearray() for fd in streams}
     truncated = False
     reply = None
     asked = flooded = False
@@ -494,7 +511,8 @@ def _collect(jail: _Jail, payload: bytes, pay_w: int, out_r: int, err_r: int, wa
     result = json.loads(reply)
     if flooded and result["reset"]:
         result["reset"] = "output"
-    return result, bytes(outputs[out_r]), bytes(outputs[err_r]), truncated
+    out, err, *shown = (bytes(outputs[fd]) for fd in streams)
+    return result, out, err, shown[0] if shown else b"", truncated
 
 
 def _read_into(fd: int, outputs: dict, cap: int, dropped: list, keep_going: bool = False
@@ -514,6 +532,29 @@ def _more(fd: int) -> bool:
         return bool(os.read(fd, 1))
     except BlockingIOError:
         return False
+
+
+@dataclass(frozen=True)
+class Cell:
+    """What a notebook's cell did (`Session.run_cell`)."""
+
+    execution: Execution
+    """Its stdout, stderr and status, as `Session.run` gives them."""
+    display: str | None = None
+    """The repr of the cell's last expression (None: no expression, or it was None)."""
+    error: tuple[str, str] | None = None
+    """(the exception's class name, its message) when the cell raised."""
+
+
+def _cell(execution: Execution, shown: bytes) -> Cell:
+    """The cell's display pipe read: a `D` record is the display, an `E` one the error."""
+    text = shown[1:].decode(errors="replace")
+    if shown.startswith(b"D"):
+        return Cell(execution, display=text)
+    if shown.startswith(b"E"):
+        name, _, message = text.partition("\n")
+        return Cell(execution, error=(name, message))
+    return Cell(execution)
 
 
 def _execution(result: dict, out: bytes, err: bytes, truncated: bool, note: str,

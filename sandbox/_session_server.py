@@ -88,12 +88,12 @@ def main(control_fd: int, program_uid: int) -> None:
         if not select.select([control], [], [], header["idle_s"])[0]:
             break  # never closed by its host: bounded all the same
         try:
-            message, fds = harness_program.recv_fds(control, 3, max_bytes=1 << 16)
+            message, fds = harness_program.recv_fds(control, 4, max_bytes=1 << 16)
         except OSError:
             break
         if not message:
             break
-        if message == b"kill" or len(fds) != 3:  # a kill for a call that already ended
+        if message == b"kill" or len(fds) not in (3, 4):  # a kill for a call already ended
             for fd in fds:
                 os.close(fd)
             continue
@@ -114,7 +114,7 @@ def run_call(interpreter: Interpreter, call: dict, fds: list, control) -> dict:
     interpreter.calls += 1
     call_id = str(interpreter.calls).encode()
     try:
-        harness_program.send_fds(interpreter.sock, b"r " + call_id, fds)
+        harness_program.send_fds(interpreter.sock, b"r " + call_id, fds)  # 4th: the display
         sent = True
     except OSError:
         sent = False
@@ -189,6 +189,33 @@ def reset(interpreter: Interpreter) -> None:
     interpreter.start()
 
 
+def run_cell(source: bytes, name: str, namespace: dict, display_fd: "int | None") -> None:
+    """Run a cell in `namespace`. With a display fd (a notebook's call), a last statement
+    that is an expression is evaluated apart and its repr, unless None, written there."""
+    if display_fd is None:
+        exec(compile(source, name, "exec"), namespace)  # noqa: S102
+        return
+    import ast
+
+    tree = compile(source, name, "exec", ast.PyCF_ONLY_AST)
+    last = tree.body.pop() if tree.body and isinstance(tree.body[-1], ast.Expr) else None
+    exec(compile(tree, name, "exec"), namespace)  # noqa: S102
+    if last is not None:
+        value = eval(compile(ast.Expression(last.value), name, "eval"), namespace)  # noqa: S307
+        if value is not None:
+            show(display_fd, b"D", repr(value))
+
+
+def show(fd: int, tag: bytes, text: str) -> None:
+    """A display (`D`) or error (`E`) record of a notebook's cell on its display pipe."""
+    data = memoryview(tag + text.encode("utf-8", "replace"))
+    try:
+        while data:
+            data = data[os.write(fd, data):]
+    except OSError:
+        pass
+
+
 def quiet() -> None:
     """fds 0-2 of the interpreter on /dev/null between calls (no fd of its own kept)."""
     null = os.open("/dev/null", os.O_RDWR)
@@ -214,19 +241,24 @@ def interpreter_main(sock, header: dict) -> None:
     import traceback
 
     random.seed(header["seed"])  # the session's seed: a sibling replaying its cells agrees
-    namespace = {"__name__": "__main__", "__builtins__": builtins}
+    main = type(sys)("__main__")  # the cells' module (pickle finds their functions there)
+    main.__builtins__ = builtins
+    sys.modules["__main__"] = main
+    namespace = main.__dict__
     sys.argv = [""]
+    sys.path[0] = "/work"  # a cell imports the session's own files, never the staged folder
     me = os.getpid()
     cell = 0
     while True:
         try:
-            message, fds = harness_program.recv_fds(sock, 3)
+            message, fds = harness_program.recv_fds(sock, 4)
         except OSError:
             os._exit(0)
-        if not message.startswith(b"r ") or len(fds) != 3:
+        if not message.startswith(b"r ") or len(fds) not in (3, 4):
             os._exit(0)
         call_id = message[2:]
-        payload_fd, out_fd, err_fd = fds
+        payload_fd, out_fd, err_fd, *display = fds
+        display_fd = display[0] if display else None
         os.dup2(out_fd, 1)
         os.dup2(err_fd, 2)
         os.close(out_fd)
@@ -236,7 +268,7 @@ def interpreter_main(sock, header: dict) -> None:
         try:
             source = warm_server.harness_wire.read_all(payload_fd)
             os.close(payload_fd)
-            exec(compile(source, f"<cell {cell}>", "exec"), namespace)  # noqa: S102
+            run_cell(source, f"<cell {cell}>", namespace, display_fd)
         except SystemExit as exc:
             if exc.code not in (None, 0):
                 word = b"error"
@@ -247,8 +279,17 @@ def interpreter_main(sock, header: dict) -> None:
             print("MemoryError: the session's memory limit", file=sys.stderr)
         except BaseException as exc:  # noqa: BLE001  the cell's own exception: data
             word = b"error"
+            if display_fd is not None:
+                try:  # (its str is the cell's own code, which may raise too)
+                    show(display_fd, b"E", f"{type(exc).__name__}\n{exc}")
+                except BaseException:  # noqa: BLE001
+                    show(display_fd, b"E", f"{type(exc).__name__}\n")
             try:
-                traceback.print_exception(type(exc), exc, exc.__traceback__.tb_next)
+                frames = exc.__traceback__  # from the cell's own frames on
+                while frames is not None and \
+                        not frames.tb_frame.f_code.co_filename.startswith("<cell"):
+                    frames = frames.tb_next
+                traceback.print_exception(type(exc), exc, frames)
             except BaseException:  # noqa: BLE001
                 os.write(2, f"{type(exc).__name__}\n".encode(errors="replace"))
         for stream in (sys.stdout, sys.stderr, sys.__stdout__, sys.__stderr__):
@@ -256,6 +297,8 @@ def interpreter_main(sock, header: dict) -> None:
                 stream.flush()
             except BaseException:  # noqa: BLE001  a stream the cell replaced or closed
                 pass
+        if display_fd is not None:
+            os.close(display_fd)
         if os.getpid() != me:  # a process the cell forked, at the cell's end: it ends too
             os._exit(0 if word == b"ok" else 1)
         quiet()
