@@ -49,11 +49,18 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 
 from sandbox._errors import ArgumentError, SandboxError
-from sandbox._jail import PROGRAM_UID, cgroup_v2_root, check_nsjail, jail_argv, memory_group, \
-    process_budget
+from sandbox._jail import (
+    PROGRAM_UID,
+    cgroup_v2_root,
+    check_nsjail,
+    jail_argv,
+    memory_group,
+    process_budget,
+)
 from sandbox._languages import PYTHON, PYTHON_FLAGS
 from sandbox._parallel import Cancel
 from sandbox._process import FORKING, jail_host_env
+from sandbox._spare import spares_enabled
 from sandbox._staging import IN_JAIL, LAUNCHER, staged_dir
 from sandbox._types import Execution, Limits
 from sandbox._warm import max_pools
@@ -306,7 +313,8 @@ class Session:
         if self._jail is None:
             raise ArgumentError("this sandbox session is closed")
         _spares.want(self.limits, self.options, n)
-        history = list(self.history)
+        with self._lock:
+            history = list(self.history)
 
         def sibling() -> Session:
             return Session(self.limits, self.options, _seed=self.seed, _history=history,
@@ -331,7 +339,7 @@ class Session:
         with _open_lock:
             _open.discard(self)
 
-    def __enter__(self) -> Session:
+    def __enter__(self) -> Session:  # noqa: PYI034  (Python 3.10 has no typing.Self)
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -383,7 +391,7 @@ class _Spares:
 
     def refill(self, limits: Limits, options: SessionOptions) -> None:
         """Start (in the background) the spares this shape lacks; evict old shapes."""
-        if os.environ.get("SANDBOX_SPARES", "1") == "0":
+        if not spares_enabled():
             return
         key = self.key(limits, options)
         evicted: list[_Jail] = []
@@ -494,7 +502,7 @@ def _collect(jail: _Jail, payload: bytes, pay_w: int, streams: list[int], wall_s
                 reply = jail.control.recv(1 << 16)
                 if not reply:
                     raise jail.died()
-        for fd in outputs:  # what the cell wrote before it answered
+        for fd in streams:  # what the cell wrote before it answered
             os.set_blocking(fd, False)
             for _ in range(256):
                 try:

@@ -201,7 +201,7 @@ def run_cell(source: bytes, name: str, namespace: dict, display_fd: "int | None"
     last = tree.body.pop() if tree.body and isinstance(tree.body[-1], ast.Expr) else None
     exec(compile(tree, name, "exec"), namespace)  # noqa: S102
     if last is not None:
-        value = eval(compile(ast.Expression(last.value), name, "eval"), namespace)  # noqa: S307
+        value = eval(compile(ast.Expression(last.value), name, "eval"), namespace)
         if value is not None:
             show(display_fd, b"D", repr(value))
 
@@ -295,7 +295,7 @@ def interpreter_main(sock, header: dict) -> None:
         for stream in (sys.stdout, sys.stderr, sys.__stdout__, sys.__stderr__):
             try:
                 stream.flush()
-            except BaseException:  # noqa: BLE001  a stream the cell replaced or closed
+            except BaseException:  # noqa: BLE001, S110  a stream the cell replaced or closed
                 pass
         if display_fd is not None:
             os.close(display_fd)

@@ -497,8 +497,8 @@ def test_jupyter_files_timeouts_and_no_state_across_requests(server: FusionServe
                                                       "print(x)"])
     assert slow["status"] == "Failed" and slow["driver"]["status"] == "TimeLimitExceeded"
     assert len(slow["cells"]) == 2  # the cell after the timeout did not run
-    fresh = run_jupyter(server, cells=["import os\nprint(sorted(os.listdir('.')), "
-                                       "os.listdir('/tmp'), 'secret' in globals())"])
+    fresh = run_jupyter(server, cells=[("import os\nprint(sorted(os.listdir('.')), "
+                                        "os.listdir('/tmp'), 'secret' in globals())")])
     assert fresh["cells"][0]["stdout"] == "[] [] False\n", fresh
     refused = run_jupyter(server, cells=["1"], files={"../x": ""})
     assert refused["status"] == "SandboxError" and "relative" in refused["message"]
