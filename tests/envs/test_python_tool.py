@@ -237,3 +237,14 @@ def test_forked_episodes_branch_from_one_session(sandbox_ready):
     finally:
         for sibling in [env, *siblings]:
             sibling.close()
+
+
+def test_an_episode_out_of_turns_closes_its_session(sandbox_ready):
+    env = env_factory(config(session="persistent", max_turns=2))()
+    episode = Episode(env, Sample("q", "", reference="1"), config(max_turns=2))
+    episode.start()
+    episode.step("<code>x = 1</code>")
+    session = env.session
+    assert session is not None and not session.closed
+    episode.step("<code>print(x)</code>")  # the last turn: out of turns
+    assert episode.done and session.closed and env.session is None
