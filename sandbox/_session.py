@@ -1,6 +1,7 @@
 """Sessions: one jailed Python interpreter that keeps its globals, imports and files between
-calls (`open_session`, `Session.run`), and `Session.fork` into siblings that start from its
-state. Host side; the jail's side is `_session_server.py`.
+calls (`open_session`, `Session.run`, `Session.run_cell` as a notebook runs a cell), and
+`Session.fork` into siblings that start from its state. Host side; the jail's side is
+`_session_server.py`.
 
 Every session lives in a jail of its own, started as a warm server's is (`jail_argv` with
 `persistent`: fresh namespaces, read-only system, size-capped tmpfs /work and /tmp, no
@@ -302,8 +303,13 @@ class Session:
             for fd in theirs:
                 os.close(fd)
         payload = code.encode("utf-8", "surrogatepass")
-        return _collect(jail, payload, pay_w, ours[1:], wall_s, self.limits.output_bytes,
-                        cancel)
+        if cancel is not None:
+            cancel.started()  # a call's own clock (`Cancel.after_s`) starts here
+        try:
+            return _collect(jail, payload, pay_w, ours[1:], wall_s, self.limits.output_bytes,
+                            cancel)
+        except OSError as exc:  # the server's end went away mid-call
+            raise jail.died() from exc
 
     def fork(self, n: int) -> list[Session]:
         """`n` sibling sessions holding this session's state (its cells replayed in jails of

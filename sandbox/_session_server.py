@@ -11,9 +11,12 @@ any program code runs. Program code can neither signal, re-limit nor renice this
 read its memory (seccomp: no ptrace, no process_vm_readv).
 
 Per call the host sends a small header (`wall_s`) with three fds: the pipe carrying the
-cell's code and the call's stdout and stderr pipes. This server never reads the code: it
-hands the fds to the interpreter, which runs the cell in its globals and answers a status
-word. If the interpreter does not answer within `wall_s`, dies (memory, a signal, os._exit),
+cell's code and the call's stdout and stderr pipes (and a notebook's display pipe, a fourth).
+This server never reads the code: it hands the fds to the interpreter with the call's number,
+and the interpreter runs the cell in its globals and answers a status word with that number;
+an answer with another number (a process the cell forked, or a forgery) is not this call's,
+and a process the cell forked ends when it runs off the cell's end. What the interpreter
+says is about its own session only: it reaches no other. If the interpreter does not answer within `wall_s`, dies (memory, a signal, os._exit),
 or the host asks for a kill (a cancel), this server SIGKILLs every process of the jail but
 itself (`kill(-1)`), empties /work and /tmp, and forks a fresh interpreter: the session is
 reset, and the reply says so. Idle for `idle_s`, or when the host closes the control socket,

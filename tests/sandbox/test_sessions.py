@@ -265,3 +265,27 @@ def test_the_escape_suite_holds_in_a_session(name, host, bystander, monkeypatch)
     seen = bystander.run("import os\nprint(secret, open('mine').read(), sorted(os.listdir('.')),"
                          " os.listdir('/tmp'))")
     assert seen.stdout == "42 42 ['mine'] []\n", seen
+
+
+def test_a_cancel_stops_the_call_and_resets_only_it():
+    with session() as s:
+        s.run("kept_until_cancel = 1")
+        cancel = sandbox.Cancel(after_s=0.3)
+        try:
+            out = s.run("while True:\n    pass", cancel=cancel)
+        finally:
+            cancel.close()
+        assert out.status == "timeout" and out.wall_s < FAST.wall_s
+        assert "reset" in s.run("print(1)").stderr
+
+
+def test_notebook_cells_display_their_last_expression_and_name_their_error():
+    with session() as s:
+        assert s.run_cell("a = 123").display is None
+        assert s.run_cell("a").display == "123"
+        assert s.run_cell("print(a)\nNone").display is None
+        raised = s.run_cell("raise KeyError('k')")
+        assert raised.error == ("KeyError", "'k'") and raised.execution.status == "runtime_error"
+        assert "File \"<cell" in raised.execution.stderr and "session_server" not in \
+            raised.execution.stderr
+        assert s.run("a").stdout == ""  # run() displays nothing
