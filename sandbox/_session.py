@@ -219,17 +219,18 @@ class Session:
             raise
         self._finalizer = weakref.finalize(self, _Jail.close, self._jail)
         for code in _history:  # a sibling: the parent's cells, their output dropped
-            self.run(code, replay=True)
+            self._run(code, replay=True)
 
     @property
     def closed(self) -> bool:
         return self._jail is None
 
-    def run(self, code: str, *, cancel: Cancel | None = None, replay: bool = False) -> Execution:
+    def run(self, code: str, *, cancel: Cancel | None = None) -> Execution:
         """Run one cell in the session: its stdout, stderr and status. A cell that fails is
-        data (an `Execution`); a session whose jail broke raises `SandboxError`. `replay`:
-        a sibling re-running its parent's cells, which spend no episode time."""
-        return self._run(code, cancel=cancel, replay=replay).execution
+        data (an `Execution`); a session whose jail broke raises `SandboxError`. Once
+        `cancel` is set (from another thread) the call is stopped: a timeout, the session
+        reset."""
+        return self._run(code, cancel=cancel).execution
 
     def run_cell(self, code: str, *, cancel: Cancel | None = None) -> Cell:
         """`run` as a notebook runs a cell: a last statement that is an expression is
@@ -239,6 +240,7 @@ class Session:
 
     def _run(self, code: str, *, cancel: Cancel | None = None, replay: bool = False,
              display: bool = False) -> Cell:
+        """A call; `replay`: a sibling re-running its parent's cells (no episode time)."""
         if not isinstance(code, str):
             raise ArgumentError(f"code must be a str, not {type(code).__name__}")
         with self._lock:
