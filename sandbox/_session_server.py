@@ -49,6 +49,8 @@ class Interpreter:
         self.pidfd = None
         self.sock = None
         self.calls = 0
+        self.cpu_s = header["cpu_s"]  # the session's CPU seconds, over all its interpreters
+        self.cpu_used = 0.0
 
     def start(self) -> None:
         self.sock, theirs = _socket.socketpair(_socket.AF_UNIX, _socket.SOCK_SEQPACKET)
@@ -167,7 +169,8 @@ def run_call(interpreter: Interpreter, call: dict, fds: list, control) -> dict:
         if ended == "died":  # (or it closed its socket: then the kill below ends it)
             select.select([interpreter.pidfd], [], [], 1.0)
             try:
-                status = os.waitid(os.P_PIDFD, interpreter.pidfd, os.WEXITED | os.WNOHANG)
+                status = os.waitid(os.P_PIDFD, interpreter.pidfd,
+                                   os.WEXITED | os.WNOHANG | os.WNOWAIT)  # reaped in reset
             except OSError:
                 status = None
         result["status"] = {None: "timeout", "answer": "ok", "killed": "timeout",
@@ -184,11 +187,24 @@ def run_call(interpreter: Interpreter, call: dict, fds: list, control) -> dict:
 
 def reset(interpreter: Interpreter) -> None:
     """Kill every process of the jail but this one, empty the work folders, start a fresh
-    interpreter. A jail whose folders cannot be emptied ends (the host sees it die)."""
+    interpreter, whose CPU rlimit is what is left of the session's (at least a second: a
+    reset never hands out a fresh budget). A jail whose folders cannot be emptied ends (the
+    host sees it die)."""
+    try:
+        os.kill(interpreter.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+    try:  # its CPU, and that of the children it waited for
+        usage = os.wait4(interpreter.pid, 0)[2]
+        interpreter.cpu_used += usage.ru_utime + usage.ru_stime
+    except ChildProcessError:
+        pass
     warm_server.kill_all()
     interpreter.forget()
     if not warm_server.empty_dirs():
         sys.exit(3)
+    left = interpreter.cpu_s - interpreter.cpu_used
+    interpreter.header = {**interpreter.header, "cpu_s": max(1, int(left + 0.999))}
     interpreter.start()
 
 

@@ -289,3 +289,15 @@ def test_notebook_cells_display_their_last_expression_and_name_their_error():
         assert "File \"<cell" in raised.execution.stderr and "session_server" not in \
             raised.execution.stderr
         assert s.run("a").stdout == ""  # run() displays nothing
+
+
+def test_a_reset_hands_out_no_fresh_cpu_budget():
+    """The session's CPU (episode_cpu_s) holds across resets: the interpreter after a reset
+    gets what is left, at least a second."""
+    with open_session(limits=Limits(wall_s=30, cpu_s=30, memory_bytes=256 << 20),
+                      options=SessionOptions(episode_cpu_s=3, episode_wall_s=120)) as s:
+        burn = s.run("import os, time\nwhile time.process_time() < 1.2:\n    pass\n"
+                     "os.kill(os.getpid(), 9)")  # 1.2 CPU seconds, then a crash: a reset
+        assert "the interpreter ended" in burn.stderr, burn
+        soft = s.run("import resource\nprint(resource.getrlimit(resource.RLIMIT_CPU)[0])")
+        assert int(soft.stdout) <= 2, soft  # 3 - 1.2, rounded up
