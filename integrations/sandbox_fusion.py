@@ -1,5 +1,5 @@
-"""A SandboxFusion-compatible HTTP API for the sandbox (FastAPI + uvicorn): `POST /run_code`
-and `GET /v1/ping`, so a trainer that already speaks SandboxFusion's API (veRL's
+"""A SandboxFusion-compatible HTTP API for the sandbox (FastAPI + uvicorn): `POST /run_code`,
+`POST /run_jupyter` (the cells of one request in one sandbox session) and `GET /v1/ping`, so a trainer that already speaks SandboxFusion's API (veRL's
 `reward.sandbox_fusion.url`) runs its programs in our nsjail sandbox, Python on the warm pool,
 with no code change.
 
@@ -10,7 +10,7 @@ field names, enum values, defaults and status codes: every run answers 200 with 
 Success, Failed or SandboxError, a body that fails validation gets FastAPI's 422 (as
 SandboxFusion's does), one over `max_body_bytes` a 413. Bodies, deadlines and the token are
 those of all our servers (`integrations._http`, docs/servers.md): the body is parsed and
-validated off the event loop. What differs (no `fetch_files`, no `/submit` or `/run_jupyter`,
+validated off the event loop. What differs (no `fetch_files`, no `/submit`,
 always a memory bound, none under `MIN_MEMORY_MB`) is listed in docs/sandbox-fusion.md.
 """
 
@@ -37,12 +37,13 @@ from rewards.deps import require
 from rewards.errors import ConfigError, InputError, SandboxError
 
 __all__ = ["ACCEPTED_LANGUAGES", "COMPILED", "FUSION_LANGUAGES", "MIN_MEMORY_MB", "ROUTES",
-           "RUNS_AS", "TOKEN_ENV", "FusionConfig", "api_models", "create_app", "fusion_response", "run_request",
-           "sandbox_error_response", "serve", "warm_up"]
+           "RUNS_AS", "TOKEN_ENV", "FusionConfig", "api_models", "create_app", "fusion_response",
+           "jupyter_response", "run_jupyter_request", "run_request", "sandbox_error_response",
+           "serve", "warm_up"]
 
 TOKEN_ENV = "REWARDS_SANDBOX_TOKEN"
 """The environment variable `rewards sandbox serve` reads its shared token from (`--token`)."""
-ROUTES = ("POST /run_code", "GET /v1/ping")
+ROUTES = ("POST /run_code", "POST /run_jupyter", "GET /v1/ping")
 
 MIN_MEMORY_MB = 16
 """The smallest `memory_limit_MB` a request may ask for (less, but over 0: 422). Under it the
@@ -244,6 +245,91 @@ def run_request(request: Any, config: FusionConfig) -> dict[str, Any]:
     return fusion_response(execution, compiled=compiled, limits=limits, setup_s=setup_s)
 
 
+def jupyter_response(status: str, message: str = "", *, cells: list[dict[str, Any]] = (),
+                     driver: dict[str, Any] | None = None) -> dict[str, Any]:
+    """A `RunJupyterResponse`: no executor pod and no fetched files here."""
+    return {"status": status, "message": message, "driver": driver, "cells": list(cells),
+            "executor_pod_name": None, "files": {}}
+
+
+def _cell_result(cell: sandbox.Cell) -> dict[str, Any]:
+    """A `CellRunResult`: the cell's streams, its displayed value (`text/plain`, as Jupyter
+    sends an execute_result) and its error (Jupyter's ename / evalue / traceback)."""
+    execution = cell.execution
+    error = [] if cell.error is None else [{
+        "ename": cell.error[0], "evalue": cell.error[1],
+        "traceback": execution.stderr.splitlines()}]
+    return {"stdout": execution.stdout, "stderr": execution.stderr,
+            "display": [] if cell.display is None else [{"text/plain": cell.display}],
+            "error": error}
+
+
+def _files_cell(files: Mapping[str, bytes]) -> str:
+    """A cell writing the request's files into the session's /work (their names checked
+    relative and inside it; their bytes as literals)."""
+    return ("import os as _os\n"
+            f"for _name, _data in {dict(files)!r}.items():\n"
+            "    if _os.path.dirname(_name):\n"
+            "        _os.makedirs(_os.path.dirname(_name), exist_ok=True)\n"
+            "    with open(_name, 'wb') as _file:\n"
+            "        _file.write(_data)\n"
+            "del _os, _name, _data, _file\n")
+
+
+def run_jupyter_request(request: Any, config: FusionConfig) -> dict[str, Any]:
+    """Run one `RunJupyterRequest` (any object with its fields): its cells in order in one
+    sandbox session (`sandbox.open_session`), so a cell sees what the cells before it set;
+    the reply as a `RunJupyterResponse` dict. Each cell runs at most `cell_timeout` (0: no
+    limit of its own), all of them at most `total_timeout`. Success: every cell ran (a cell
+    that raised is a Success, its `error` says so, as in SandboxFusion); Failed: a cell ran
+    out of time or ended its interpreter (memory, a signal): the cells before it and that
+    cell are given, `driver` says TimeLimitExceeded or Finished, and `message` our status.
+    Never raises."""
+    if request.fetch_files:
+        return jupyter_response("SandboxError", _NO_FETCH)
+    try:
+        files = _decode_files(request.files)
+    except InputError as exc:
+        return jupyter_response("SandboxError", str(exc))
+    for name in files:
+        parts = name.split("/")
+        if name.startswith("/") or any(part in ("", ".", "..") for part in parts):
+            return jupyter_response("SandboxError", f"files[{name!r}]: a file name must be "
+                                    "relative, inside the working folder")
+    per_cell = request.cell_timeout or request.total_timeout
+    limits = config.limits(run_timeout=per_cell, compile_timeout=per_cell,
+                           memory_mb=request.memory_limit_MB)
+    options = sandbox.SessionOptions(episode_wall_s=request.total_timeout)
+    started = time.monotonic()
+    cells: list[dict[str, Any]] = []
+    failed = ""
+    try:
+        with sandbox.open_session(limits=limits, options=options) as session:
+            if files:
+                written = session.run(_files_cell(files))
+                if not written.ok:
+                    return jupyter_response("SandboxError", "the request's files could not "
+                                            f"be written: {written.stderr[-500:]}")
+            for code in request.cells:
+                cell = session.run_cell(code)
+                cells.append(_cell_result(cell))
+                if session.resets or cell.execution.status == "timeout":
+                    failed = cell.execution.status
+                    break
+    except sandbox.SandboxError as exc:
+        logger.error("sandbox failed: %s", exc)
+        return jupyter_response("SandboxError", f"{type(exc).__name__}: {exc}")
+    except Exception as exc:  # a poison request: its reply says so, the server stays up
+        logger.exception("running a notebook request failed")
+        return jupyter_response("SandboxError", f"{type(exc).__name__}: {exc}")
+    timed_out = failed == "timeout"
+    driver = {"status": "TimeLimitExceeded" if timed_out else "Finished",
+              "execution_time": time.monotonic() - started,
+              "return_code": None if timed_out else 0, "stdout": "", "stderr": ""}
+    return jupyter_response("Failed" if failed else "Success", failed, cells=cells,
+                            driver=driver)
+
+
 def warm_up(config: FusionConfig) -> None:
     """Run a trivial Python program the way requests will run (starting the warm pool for the
     default memory limit); `SandboxError` if the sandbox cannot run it."""
@@ -311,8 +397,38 @@ def api_models(config: FusionConfig) -> SimpleNamespace:
         executor_pod_name: str | None = None
         files: dict[str, str] = Field(default_factory=dict)
 
+    class RunJupyterRequest(BaseModel):
+        cells: list[str] = Field(..., min_length=1, max_length=256,
+                                 description="code cells run in order in one session")
+        cell_timeout: float = Field(0, ge=0, le=config.max_timeout_s, allow_inf_nan=False,
+                                    description="seconds of one cell (0: total_timeout only)")
+        total_timeout: float = Field(45, gt=0, le=config.max_timeout_s, allow_inf_nan=False,
+                                     description="seconds of all the cells together")
+        memory_limit_MB: Annotated[int, AfterValidator(applicable)] = Field(
+            -1, le=config.max_memory_mb,
+            description=f"memory of the session in MiB, at least {MIN_MEMORY_MB}; <= 0: the "
+                        f"server's default ({config.default_memory_mb})")
+        kernel: Literal["python3"] = "python3"
+        files: dict[str, str] = Field({}, description="relative file path -> base64 content")
+        fetch_files: list[str] = Field([], description="not supported: must be empty")
+
+    class CellRunResult(BaseModel):
+        stdout: str
+        stderr: str
+        display: list[dict[str, Any]]
+        error: list[dict[str, Any]]
+
+    class RunJupyterResponse(BaseModel):
+        status: Literal["Success", "Failed", "SandboxError"]
+        message: str
+        driver: CommandRunResult | None = None
+        cells: list[CellRunResult] = Field(default_factory=list)
+        executor_pod_name: str | None = None
+        files: dict[str, str] = Field(default_factory=dict)
+
     return SimpleNamespace(RunCodeRequest=RunCodeRequest, CommandRunResult=CommandRunResult,
-                           RunCodeResponse=RunCodeResponse)
+                           RunCodeResponse=RunCodeResponse, RunJupyterRequest=RunJupyterRequest,
+                           CellRunResult=CellRunResult, RunJupyterResponse=RunJupyterResponse)
 
 
 def _finite(value: Any) -> Any:
@@ -328,8 +444,8 @@ def _finite(value: Any) -> Any:
 
 
 def create_app(config: FusionConfig | None = None, *, token: str | None = None) -> Any:
-    """The FastAPI app: `POST /run_code` and `GET /v1/ping`, at most `config.parallel`
-    programs running at once. `token`: every request must carry it (`integrations._auth`).
+    """The FastAPI app: `POST /run_code`, `POST /run_jupyter` and `GET /v1/ping`, at most
+    `config.parallel` programs (or notebooks) running at once. `token`: every request must carry it (`integrations._auth`).
     The body is parsed (`integrations._body`) and validated off the event loop."""
     config = config or FusionConfig()
     fastapi = require("fastapi", extra="server", feature="the SandboxFusion API")
@@ -365,10 +481,10 @@ def create_app(config: FusionConfig | None = None, *, token: str | None = None) 
     async def ping() -> str:
         return "pong"
 
-    def validate(value: Any) -> Any:
+    def validate(value: Any, model: Any = RunCodeRequest) -> Any:
         """The request model of a parsed body, as FastAPI validates one (its 422 shapes)."""
         try:
-            return RunCodeRequest.model_validate(value)
+            return model.model_validate(value)
         except ValidationError as exc:
             raise RequestValidationError(
                 [{**error, "loc": ("body", *error["loc"])}
@@ -378,16 +494,24 @@ def create_app(config: FusionConfig | None = None, *, token: str | None = None) 
               openapi_extra={"requestBody": {"required": True, "content": {
                   "application/json": {"schema": RunCodeRequest.model_json_schema()}}}})
     async def run_code(request: Request) -> Any:
+        return await answer(request, RunCodeRequest, run_request)
+
+    @app.post("/run_jupyter", response_model=models.RunJupyterResponse,
+              openapi_extra={"requestBody": {"required": True, "content": {
+                  "application/json": {"schema": models.RunJupyterRequest.model_json_schema()}}}})
+    async def run_jupyter(request: Request) -> Any:
+        return await answer(request, models.RunJupyterRequest, run_jupyter_request)
+
+    async def answer(request: Any, model: Any, run: Any) -> Any:
         try:
             value = parsed_body(request.scope)  # read and parsed off the loop by the guard
         except InputError as exc:  # FastAPI's answer to a body that is not JSON
             raise RequestValidationError([{
                 "type": "json_invalid", "loc": ("body", 0), "msg": "JSON decode error",
                 "input": {}, "ctx": {"error": exc.detail}}]) from exc
-        run = await asyncio.to_thread(validate, value)  # a 16 MB string is copied here
+        parsed = await asyncio.to_thread(validate, value, model)  # a 16 MB string is copied
         async with gate:
-            reply = await asyncio.get_running_loop().run_in_executor(
-                pool, run_request, run, config)
+            reply = await asyncio.get_running_loop().run_in_executor(pool, run, parsed, config)
         return JSONResponse(reply)  # already in the response's shape: no second encoding pass
 
     return app

@@ -27,12 +27,15 @@ LAUNCHER = f"{IN_JAIL}/run.py"
 PACKAGE = "_in_jail"
 """The package's folder, here under sandbox/ and in the jail under /harness."""
 _SOURCES = ("__init__.py", "harness.py", "harness_io.py", "harness_program.py",
-            "harness_wire.py", "warm_server.py")
+            "harness_wire.py", "session_server.py", "warm_server.py")
 _RUN = ("import sys\n"
         "sys.path[0] = '/harness'\n"  # only the staged folder: never the program's /work
         "if sys.argv[1] == 'warm-server':\n"
         f"    from {PACKAGE} import warm_server\n"
         "    warm_server.main(int(sys.argv[2]), int(sys.argv[3]))\n"
+        "elif sys.argv[1] == 'session-server':\n"
+        f"    from {PACKAGE} import session_server\n"
+        "    session_server.main(int(sys.argv[2]), int(sys.argv[3]))\n"
         f"else:\n    from {PACKAGE} import harness\n    harness.entry(sys.argv[1:])\n")
 _COMPILE = ("import importlib.util, py_compile, sys\n"
             "for src in sys.argv[1:]:\n"

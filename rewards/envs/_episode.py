@@ -132,6 +132,18 @@ class Episode:
     def stop(self, reason: str) -> None:
         """End the episode from outside (the loop's token budget): data, like out of turns."""
         self.done, self.reason = True, reason
+        self._release()
+
+    def _release(self) -> None:
+        """The episode is over: an environment that holds something for it (a sandbox
+        session) lets it go now (its optional `close()`), not when the object is collected."""
+        close = getattr(self.env, "close", None)
+        if close is None:
+            return
+        try:
+            close()
+        except Exception as exc:  # noqa: BLE001 - releasing never fails a finished episode
+            log.warning("closing %s failed: %s", getattr(self.env, "name", "env"), exc)
 
     def _record(self, action: str, result: StepResult) -> StepResult:
         observation = cap_text(result.observation, self.config.max_observation_chars)
@@ -140,6 +152,8 @@ class Episode:
         if not done and len(self.turns) >= self.config.max_turns:
             done, self.reason = True, "out_of_turns"
         self.done = done
+        if done:
+            self._release()
         return StepResult(observation, float(result.reward), done, result.info)
 
     def _fail(self, exc: Exception) -> None:
@@ -153,6 +167,7 @@ class Episode:
             self.failure_reason = "error"
         self.failure = f"{type(exc).__name__}: {exc}"
         self.done = True
+        self._release()
 
     def final_sample(self) -> Sample:
         """The sample the final reward scores: the final answer as the completion."""

@@ -51,6 +51,9 @@ class Environment(Protocol):
         """The text the final reward scores as the completion (e.g. the last answer)."""
         ...
 
+    # optional: `close()`, called once the episode is over (done, out of turns, stopped or
+    # failed), for an environment holding something per episode (python_tool's session)
+
 
 @runtime_checkable
 class ScoredFinal(Protocol):

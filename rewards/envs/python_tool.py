@@ -9,8 +9,13 @@ A tool call is any of (the first found in the turn runs; one call per turn):
 - `<code>...</code>`;
 - a fenced block: three backticks and `python` (or `py`), the code, three backticks.
 
-Each call runs as its own program (nothing carries over between calls: define what a call
-needs in it). The sandbox cost of an episode is bounded: each call at most
+By default each call runs as its own program (nothing carries over between calls: define
+what a call needs in it). With `session: persistent` the episode gets one interpreter in a
+jail of its own (`sandbox.open_session`): variables, imports and files in /work carry over
+from call to call, as in a notebook; a call that runs past its time or kills the interpreter
+resets the episode's session (its state is gone, and the next observation says so), no other.
+`fork(n)` gives n copies of a live episode whose sessions hold its state (sibling rollouts
+branching from one point). The sandbox cost of an episode is bounded: each call at most
 `tool_time_limit_s`, all calls of the episode at most `episode_time_limit_s` together (a call
 gets what is left of it), and at most `max_tool_calls` calls; a looping call costs one call's
 limit. A call that fails (an exception, a timeout, the memory limit) is an observation with
@@ -19,6 +24,7 @@ the error: data, counted in `tool_errors`. A sandbox that cannot run programs ra
 
 ```yaml
 environment: {use: python_tool, max_turns: 4, tool_time_limit_s: 5, max_tool_calls: 3}
+environment: {use: python_tool, session: persistent}   # state carries over between calls
 ```
 """
 
@@ -26,7 +32,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Literal
 
 from rewards.envs._types import StepResult
@@ -60,7 +66,11 @@ class PythonToolOptions:
     max_output_chars: int = 2000
     """Characters of stdout + stderr handed back (the episode's observation cap applies too)."""
     mode: Literal["auto", "warm", "cold"] = "auto"
-    """The sandbox's mode (`sandbox.run`): auto uses the warm pool where it is enabled."""
+    """The sandbox's mode (`sandbox.run`): auto uses the warm pool where it is enabled.
+    Per-call programs only: a persistent session has a jail of its own."""
+    session: Literal["per_call", "persistent"] = "per_call"
+    """per_call: each call is a fresh program. persistent: one interpreter per episode keeps
+    variables, imports and files between calls (`sandbox.open_session`)."""
 
     def __post_init__(self) -> None:
         check_fields(self)
@@ -119,11 +129,36 @@ class PythonToolEnv:
         self.calls = 0
         self.seconds_left = self.options.episode_time_limit_s
         self.answer = ""
+        self.session = None  # sandbox.Session of a persistent episode, opened at its first call
 
     def reset(self, sample: Sample) -> str:
+        self.close()
         self.calls, self.answer = 0, ""
         self.seconds_left = self.options.episode_time_limit_s
         return ""
+
+    def close(self) -> None:
+        """End the episode's session, if any (done episodes and `reset` do it themselves)."""
+        if self.session is not None:
+            self.session.close()
+            self.session = None
+
+    def fork(self, n: int) -> list[PythonToolEnv]:
+        """n copies of this episode as it stands (calls made, time left, the answer so far),
+        each with a session holding this one's state (`sandbox.Session.fork`): sibling
+        rollouts branch from here. Their `random` state is this one's: reseed for diversity."""
+        if self.session is None:
+            sessions: list = [None] * n
+        else:
+            with sandbox_errors("python_tool: the sandbox cannot fork the session"):
+                sessions = self.session.fork(n)
+        copies = []
+        for session in sessions:
+            copy = PythonToolEnv(self.options)
+            copy.calls, copy.seconds_left, copy.answer = self.calls, self.seconds_left, self.answer
+            copy.session = session
+            copies.append(copy)
+        return copies
 
     def step(self, action: str) -> StepResult:
         code, error = find_code(action, tool_name=self.options.tool_name)
@@ -131,6 +166,7 @@ class PythonToolEnv:
         if error is not None:
             return _tool_error(error)
         if code is None:  # no call: the final answer
+            self.close()
             return StepResult(done=True)
         return self.run_code(code)
 
@@ -167,7 +203,15 @@ class PythonToolEnv:
                                 output_bytes=max(4 * o.max_output_chars, 4096), processes=16)
         self.calls += 1
         with sandbox_errors("python_tool: the sandbox cannot run programs"):
-            execution = sandbox.run(code, "python", limits=limits, mode=o.mode)
+            if o.session == "persistent":
+                if self.session is None:  # its calls get what is left of the episode
+                    self.session = sandbox.open_session(
+                        limits=replace(limits, wall_s=o.tool_time_limit_s,
+                                       cpu_s=o.tool_time_limit_s),
+                        options=sandbox.SessionOptions(episode_wall_s=self.seconds_left))
+                execution = self.session.run(code)
+            else:
+                execution = sandbox.run(code, "python", limits=limits, mode=o.mode)
         if execution.status == "sandbox_error":
             with sandbox_errors("python_tool"):
                 raise sandbox.SandboxError(execution.stderr[-500:] or "sandbox_error")

@@ -9,8 +9,9 @@ Staged loading, the one place it is told:
    the whole read-only at `/harness`: `/harness/run.py`, `/harness/_in_jail/*.py` and their
    bytecode.
 2. The launcher puts `/harness` alone on `sys.path` (never the program's `/work`) and
-   imports `_in_jail.warm_server` (`run.py warm-server FD UID`) or `_in_jail.harness`
-   (`run.py python|pyio|io`); these import their siblings relatively. At no stage is
+   imports `_in_jail.warm_server` (`run.py warm-server FD UID`), `_in_jail.session_server`
+   (`run.py session-server FD UID`) or `_in_jail.harness` (`run.py python|pyio|io`); these
+   import their siblings relatively. At no stage is
    anything imported from the program's folder.
 3. Who runs what, under which uid:
    - a cold run: `harness` is the jail's pid 1 under the jail uid (`_jail.JAIL_UID`); it
@@ -21,7 +22,10 @@ Staged loading, the one place it is told:
      harnesses start warm), keeps one long-lived assert/check harness (`harness.serve`,
      jail uid), and forks one child per run, which takes the program uid
      (`_jail.PROGRAM_UID`, `harness_wire.become_program` / `enter_program`) before it reads
-     any program byte.
+     any program byte;
+   - a session (`sandbox.open_session`): `session_server` is pid 1 of a jail of its own,
+     set up as the warm server's (it reuses its helpers), and keeps one interpreter of the
+     program uid alive between calls.
 
 Standard library only, and the cheapest of it (`posix`, `_signal`, `_socket`, not `os`,
 `signal`, `socket`; no `typing` and no `from __future__ import annotations` at run time):

@@ -194,3 +194,57 @@ def test_run_code_runs_the_code_as_it_is(sandbox_ready, code):
     expected = code.split("(", 1)[1].rsplit(")", 1)[0].strip("\"'") if "print(\"" in code \
         else "```python"
     assert result.observation == f"\n<output>\n{expected}\n</output>\n"
+
+
+def state_policy(messages):
+    """A scripted policy whose second call uses the variable its first call set, then
+    answers what the tool printed."""
+    last = messages[-1]["content"]
+    if len(messages) == 1:
+        return "<code>x = 6 * 7</code>"
+    if "<output>\n42\n</output>" in last:
+        return "The answer is \\boxed{42}"
+    if len(messages) == 3:
+        return "<code>print(x)</code>"
+    return "The answer is \\boxed{0}"  # the call failed: nothing to answer from
+
+
+@pytest.mark.parametrize(("session", "reward"), [("persistent", 1.0), ("per_call", 0.0)])
+def test_a_later_call_uses_what_an_earlier_one_set_only_with_a_session(sandbox_ready, session,
+                                                                         reward):
+    trajectory, = run_episodes(config(session=session), math_reward(),
+                               [Sample("what is 6 * 7?", "", reference="42")], state_policy)
+    second = trajectory.turns[1].observation
+    assert trajectory.reward == reward, trajectory.turns
+    if session == "per_call":
+        assert "NameError: name 'x' is not defined" in second
+    else:
+        assert second.strip() == "<output>\n42\n</output>"
+
+
+def test_forked_episodes_branch_from_one_session(sandbox_ready):
+    env = env_factory(config(session="persistent"))()
+    env.reset(Sample("q", "", reference="1"))
+    env.step("<code>import random\nrandom.seed(1)\nstate = [1]</code>")
+    siblings = env.fork(2)
+    try:
+        seen = [s.step(f"<code>state.append({i})\nprint(state)</code>").observation
+                for i, s in enumerate(siblings)]
+        assert [o.strip() for o in seen] == ["<output>\n[1, 0]\n</output>",
+                                             "<output>\n[1, 1]\n</output>"]
+        assert "[1]" in env.step("<code>print(state)</code>").observation
+        assert [s.calls for s in siblings] == [2, 2]  # the fork copied the one call spent
+    finally:
+        for sibling in [env, *siblings]:
+            sibling.close()
+
+
+def test_an_episode_out_of_turns_closes_its_session(sandbox_ready):
+    env = env_factory(config(session="persistent", max_turns=2))()
+    episode = Episode(env, Sample("q", "", reference="1"), config(max_turns=2))
+    episode.start()
+    episode.step("<code>x = 1</code>")
+    session = env.session
+    assert session is not None and not session.closed
+    episode.step("<code>print(x)</code>")  # the last turn: out of turns
+    assert episode.done and session.closed and env.session is None

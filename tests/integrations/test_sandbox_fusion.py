@@ -395,7 +395,8 @@ def test_a_token_guards_every_endpoint(tmp_path: Path, monkeypatch: pytest.Monke
                             ready_path=f"/v1/ping?access_token={token}", timeout=120)
     try:
         started = guarded.output()  # the start-up line names the token and the body bounds
-        assert f"rewards sandbox serve: serving {guarded.url} (POST /run_code, GET /v1/ping); " \
+        assert f"rewards sandbox serve: serving {guarded.url} (POST /run_code, POST /run_jupyter," \
+               " GET /v1/ping); " \
                "token required" in started and "at most 16 MiB each" in started, started
         url = f"{guarded.url}/run_code"
         body = {"code": "print('ran')", "language": "python"}
@@ -407,6 +408,8 @@ def test_a_token_guards_every_endpoint(tmp_path: Path, monkeypatch: pytest.Monke
             assert reply.status_code == 401, (headers, query, reply.text)
             assert reply.headers["www-authenticate"].startswith("Bearer")
         assert httpx.get(f"{guarded.url}/v1/ping").status_code == 401
+        assert httpx.post(f"{guarded.url}/run_jupyter", json={"cells": ["1"]},
+                          timeout=30).status_code == 401
         # refused before the body is read: a body past the size limit is still a 401
         big = httpx.post(url, content=b"x" * (20 << 20), timeout=30)
         assert big.status_code == 401
@@ -450,3 +453,53 @@ def test_a_token_must_be_url_safe(monkeypatch: pytest.MonkeyPatch) -> None:
                 "a/b"):
         with pytest.raises(ConfigError, match="token"):
             resolve_token(bad, "REWARDS_SANDBOX_TOKEN")
+
+
+# --- /run_jupyter: the cells of one request in one sandbox session -------------------------
+
+JUPYTER_KEYS = {"status", "message", "driver", "cells", "executor_pod_name", "files"}
+CELL_KEYS = {"stdout", "stderr", "display", "error"}
+
+
+def run_jupyter(server: FusionServer, **body: Any) -> dict[str, Any]:
+    reply = httpx.post(f"{server.url}/run_jupyter", json=body, timeout=60)
+    assert reply.status_code == 200, reply.text
+    data = reply.json()
+    assert set(data) == JUPYTER_KEYS and all(set(cell) == CELL_KEYS for cell in data["cells"])
+    return data
+
+
+def test_jupyter_cells_share_one_session(server: FusionServer) -> None:
+    """SandboxFusion's own example request: a later cell sees what an earlier one set, a last
+    expression is displayed, a raising cell is a Success whose `error` names it."""
+    data = run_jupyter(server, cells=["a = 123", "a", "print(a)",
+                                      'import sys; sys.stderr.write("stderr message")',
+                                      'raise RuntimeError("error message")'])
+    assert data["status"] == "Success" and data["driver"]["status"] == "Finished", data
+    cells = data["cells"]
+    assert cells[0] == {"stdout": "", "stderr": "", "display": [], "error": []}
+    assert cells[1]["display"] == [{"text/plain": "123"}]
+    assert cells[2]["stdout"] == "123\n" and cells[3]["stderr"] == "stderr message"
+    error, = cells[4]["error"]
+    assert error["ename"] == "RuntimeError" and error["evalue"] == "error message"
+    assert "RuntimeError: error message" in error["traceback"]
+
+
+def test_jupyter_files_timeouts_and_no_state_across_requests(server: FusionServer) -> None:
+    files = {"data/n.txt": base64.b64encode(b"4 8 15\n").decode(),
+             "helper.py": base64.b64encode(b"def double(x):\n    return 2 * x\n").decode()}
+    data = run_jupyter(server, files=files, cells=[
+        "import helper\nn = open('data/n.txt').read().split()",
+        "helper.double(int(n[-1]))", "open('/tmp/left', 'w').write('s')\nsecret = 1"])
+    assert data["status"] == "Success", data
+    assert data["cells"][1]["display"] == [{"text/plain": "30"}]
+    slow = run_jupyter(server, cell_timeout=1, cells=["x = 1", "while True:\n    pass",
+                                                      "print(x)"])
+    assert slow["status"] == "Failed" and slow["driver"]["status"] == "TimeLimitExceeded"
+    assert len(slow["cells"]) == 2  # the cell after the timeout did not run
+    fresh = run_jupyter(server, cells=[("import os\nprint(sorted(os.listdir('.')), "
+                                        "os.listdir('/tmp'), 'secret' in globals())")])
+    assert fresh["cells"][0]["stdout"] == "[] [] False\n", fresh
+    refused = run_jupyter(server, cells=["1"], files={"../x": ""})
+    assert refused["status"] == "SandboxError" and "relative" in refused["message"]
+    assert httpx.post(f"{server.url}/run_jupyter", json={"cells": []}).status_code == 422

@@ -62,6 +62,19 @@ def test_python_tool_yaml_runs_episodes_on_the_sandbox(toy, tmp_path, sandbox_re
     assert 1 <= rows[0]["turn/turns_per_episode"] <= 3
 
 
+def test_python_tool_yaml_runs_episodes_in_persistent_sessions(toy, tmp_path, sandbox_ready):
+    """The same GRPO run with `session: persistent`: each episode's calls share one sandbox
+    session, closed when the episode ends, and nothing abstains (the tiny random model seldom
+    calls the tool: this is the wiring)."""
+    import sandbox._session as sessions
+
+    rows = run("python_tool.yaml", toy, tmp_path / "run", f"prompts={toy / 'math_prompts.jsonl'}",
+               "steps=1", "prompts_per_step=2", "num_generations=2", "max_completion_tokens=16",
+               "environment.session=persistent")
+    assert rows[0]["turn/env_errors"] == 0.0 and rows[0]["reward/abstained"] == 0.0
+    assert not [s for s in sessions._open if not s.closed]  # every episode closed its own
+
+
 def test_the_examples_show_progress_and_build_what_they_train_on(tmp_path):
     """Both configs set `progress: false` (nothing printed for minutes), and python_tool.yaml
     trained on the bundled example row whose gold is corrupted (`\\frac{3}{`)."""

@@ -1,0 +1,329 @@
+"""The session server: runs INSIDE a jail of its own as its pid 1 (standard library only,
+started as `python3 -E -s -S /harness/run.py session-server FD UID`, see _staging.py and
+_session.py), one per session: it keeps ONE interpreter alive for the session's calls, so
+globals, imports and the files in /work and /tmp outlive a call.
+
+The separation is the warm server's (`_warm_server.py`, whose helpers it reuses): this
+server keeps the jail's uid and the capabilities to switch, kill and clean; the interpreter
+it forks takes the program uid UID, with no capability, and the session's rlimits (address
+space, the episode's CPU seconds, file size, open files, processes), lowered for good before
+any program code runs. Program code can neither signal, re-limit nor renice this server, nor
+read its memory (seccomp: no ptrace, no process_vm_readv).
+
+Per call the host sends a small header (`wall_s`) with three fds: the pipe carrying the
+cell's code and the call's stdout and stderr pipes (and a notebook's display pipe, a fourth).
+This server never reads the code: it hands the fds to the interpreter with the call's number,
+and the interpreter runs the cell in its globals and answers a status word with that number;
+an answer with another number (a process the cell forked, or a forgery) is not this call's,
+and a process the cell forked ends when it runs off the cell's end. What the interpreter
+says is about its own session only: it reaches no other. If the interpreter does not answer within `wall_s`, dies (memory, a signal, os._exit),
+or the host asks for a kill (a cancel), this server SIGKILLs every process of the jail but
+itself (`kill(-1)`), empties /work and /tmp, and forks a fresh interpreter: the session is
+reset, and the reply says so. Idle for `idle_s`, or when the host closes the control socket,
+it kills everything and exits, and the jail with it.
+"""
+
+import _socket
+import marshal
+import os
+import select
+import signal
+import sys
+import time
+
+from . import harness_program
+from . import warm_server  # reused: become, set_run_limits, separated, empty_dirs, kill_all
+
+SPARE_S = 600
+"""Seconds a jail started ahead of its session waits for it."""
+STATUS_WORDS = (b"ok", b"error", b"memory")
+"""What an interpreter may answer about a cell; anything else reads as `error`."""
+
+
+class Interpreter:
+    """The session's interpreter: a child of this server under the program uid."""
+
+    def __init__(self, header: dict) -> None:
+        self.header = header
+        self.pid = None
+        self.pidfd = None
+        self.sock = None
+        self.calls = 0
+        self.cpu_s = header["cpu_s"]  # the session's CPU seconds, over all its interpreters
+        self.cpu_used = 0.0
+
+    def start(self) -> None:
+        self.sock, theirs = _socket.socketpair(_socket.AF_UNIX, _socket.SOCK_SEQPACKET)
+        pid = os.fork()
+        if pid == 0:
+            try:
+                self.sock.close()
+                interpreter_main(theirs, self.header)
+            finally:
+                os._exit(70)
+        theirs.close()
+        self.pid, self.pidfd = pid, os.pidfd_open(pid)
+
+    def forget(self) -> None:
+        for end in (self.sock,):
+            if end is not None:
+                end.close()
+        if self.pidfd is not None:
+            os.close(self.pidfd)
+        self.pid = self.pidfd = self.sock = None
+
+
+def main(control_fd: int, program_uid: int) -> None:
+    signal.signal(signal.SIGPIPE, signal.SIG_IGN)
+    control = _socket.socket(fileno=control_fd)
+    warm_server.PROGRAM_UID = program_uid
+    if not warm_server.empty_dirs() or not warm_server.separated():
+        return
+    # a spare jail waits here for its session (bounded: a host that forgot it)
+    if not select.select([control], [], [], SPARE_S)[0]:
+        return
+    header = control.recv(1 << 16)
+    if not header:
+        return
+    header = marshal.loads(header)  # from the host, which started this jail
+    interpreter = Interpreter(header)
+    interpreter.start()
+    control.send(b"ready")
+    while True:
+        if not select.select([control], [], [], header["idle_s"])[0]:
+            break  # never closed by its host: bounded all the same
+        try:
+            message, fds = harness_program.recv_fds(control, 4, max_bytes=1 << 16)
+        except OSError:
+            break
+        if not message:
+            break
+        if message == b"kill" or len(fds) not in (3, 4):  # a kill for a call already ended
+            for fd in fds:
+                os.close(fd)
+            continue
+        call = marshal.loads(message)
+        result = run_call(interpreter, call, fds, control)
+        try:
+            control.send(warm_server.to_json(result).encode())  # JSON: the host does not unmarshal jail data
+        except OSError:
+            break
+    warm_server.kill_all()
+
+
+def run_call(interpreter: Interpreter, call: dict, fds: list, control) -> dict:
+    """Hand one cell to the interpreter and wait for its status; reset the session when the
+    cell did not end by itself within its time."""
+    start = time.monotonic()
+    result = {"status": "ok", "reset": "", "wall_s": 0.0, "cpu_s": 0.0, "maxrss": 0}
+    interpreter.calls += 1
+    call_id = str(interpreter.calls).encode()
+    try:
+        harness_program.send_fds(interpreter.sock, b"r " + call_id, fds)  # 4th: the display
+        sent = True
+    except OSError:
+        sent = False
+    finally:
+        for fd in fds:
+            os.close(fd)
+    ended = None
+    if sent:
+        deadline = start + call["wall_s"]
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                break
+            ready = select.select([interpreter.sock, interpreter.pidfd, control], [], [], left)[0]
+            if interpreter.sock in ready:
+                try:
+                    answer = interpreter.sock.recv(64)
+                except OSError:
+                    answer = b""
+                if not answer:
+                    ended = "died"
+                    break
+                if answer.split(b" ")[1:2] == [call_id]:
+                    ended = "answer"
+                    break
+                continue  # not this call's: a process the cell forked, or a forgery
+            if interpreter.pidfd in ready:
+                ended = "died"
+                break
+            if control in ready:
+                control.recv(64)
+                ended = "killed"
+                break
+    else:
+        ended = "died"
+    if ended == "answer":
+        word, _, numbers = answer.partition(b" ")
+        numbers = numbers.partition(b" ")[2]
+        result["status"] = word.decode() if word in STATUS_WORDS else "error"
+        try:  # what the interpreter says of itself: its own CPU and peak memory only
+            cpu, rss = numbers.split()
+            result["cpu_s"], result["maxrss"] = max(0.0, float(cpu)), max(0, int(rss))
+        except ValueError:
+            pass
+    else:
+        status = None
+        if ended == "died":  # (or it closed its socket: then the kill below ends it)
+            select.select([interpreter.pidfd], [], [], 1.0)
+            try:
+                status = os.waitid(os.P_PIDFD, interpreter.pidfd,
+                                   os.WEXITED | os.WNOHANG | os.WNOWAIT)  # reaped in reset
+            except OSError:
+                status = None
+        result["status"] = {None: "timeout", "answer": "ok", "killed": "timeout",
+                            "died": "died"}[ended]
+        result["signal"] = status.si_status if status is not None and \
+            status.si_code in (os.CLD_KILLED, os.CLD_DUMPED) else None
+        result["exit_code"] = status.si_status if status is not None and \
+            status.si_code == os.CLD_EXITED else None
+        result["reset"] = "timeout" if ended in (None, "killed") else "died"
+        reset(interpreter)
+    result["wall_s"] = time.monotonic() - start
+    return result
+
+
+def reset(interpreter: Interpreter) -> None:
+    """Kill every process of the jail but this one, empty the work folders, start a fresh
+    interpreter, whose CPU rlimit is what is left of the session's (at least a second: a
+    reset never hands out a fresh budget). A jail whose folders cannot be emptied ends (the
+    host sees it die)."""
+    try:
+        os.kill(interpreter.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+    try:  # its CPU, and that of the children it waited for
+        usage = os.wait4(interpreter.pid, 0)[2]
+        interpreter.cpu_used += usage.ru_utime + usage.ru_stime
+    except ChildProcessError:
+        pass
+    warm_server.kill_all()
+    interpreter.forget()
+    if not warm_server.empty_dirs():
+        sys.exit(3)
+    left = interpreter.cpu_s - interpreter.cpu_used
+    interpreter.header = {**interpreter.header, "cpu_s": max(1, int(left + 0.999))}
+    interpreter.start()
+
+
+def run_cell(source: bytes, name: str, namespace: dict, display_fd: "int | None") -> None:
+    """Run a cell in `namespace`. With a display fd (a notebook's call), a last statement
+    that is an expression is evaluated apart and its repr, unless None, written there."""
+    if display_fd is None:
+        exec(compile(source, name, "exec"), namespace)  # noqa: S102
+        return
+    import ast
+
+    tree = compile(source, name, "exec", ast.PyCF_ONLY_AST)
+    last = tree.body.pop() if tree.body and isinstance(tree.body[-1], ast.Expr) else None
+    exec(compile(tree, name, "exec"), namespace)  # noqa: S102
+    if last is not None:
+        value = eval(compile(ast.Expression(last.value), name, "eval"), namespace)
+        if value is not None:
+            show(display_fd, b"D", repr(value))
+
+
+def show(fd: int, tag: bytes, text: str) -> None:
+    """A display (`D`) or error (`E`) record of a notebook's cell on its display pipe."""
+    data = memoryview(tag + text.encode("utf-8", "replace"))
+    try:
+        while data:
+            data = data[os.write(fd, data):]
+    except OSError:
+        pass
+
+
+def quiet() -> None:
+    """fds 0-2 of the interpreter on /dev/null between calls (no fd of its own kept)."""
+    null = os.open("/dev/null", os.O_RDWR)
+    for target in (0, 1, 2):
+        os.dup2(null, target)
+    if null > 2:
+        os.close(null)
+
+
+def interpreter_main(sock, header: dict) -> None:
+    """The interpreter (a child of the server): close every fd but its socket, take the
+    session's limits and the program uid, then run cells until the socket closes."""
+    fd = sock.fileno()
+    os.closerange(3, fd)
+    os.closerange(fd + 1, warm_server.MAX_FD)
+    warm_server.set_run_limits(header)
+    warm_server.become(warm_server.PROGRAM_UID)
+    os.chdir("/work")
+    quiet()
+    import builtins
+    import random
+    import resource
+    import traceback
+
+    random.seed(header["seed"])  # the session's seed: a sibling replaying its cells agrees
+    main = type(sys)("__main__")  # the cells' module (pickle finds their functions there)
+    main.__builtins__ = builtins
+    sys.modules["__main__"] = main
+    namespace = main.__dict__
+    sys.argv = [""]
+    sys.path[0] = "/work"  # a cell imports the session's own files, never the staged folder
+    me = os.getpid()
+    cell = 0
+    while True:
+        try:
+            message, fds = harness_program.recv_fds(sock, 4)
+        except OSError:
+            os._exit(0)
+        if not message.startswith(b"r ") or len(fds) not in (3, 4):
+            os._exit(0)
+        call_id = message[2:]
+        payload_fd, out_fd, err_fd, *display = fds
+        display_fd = display[0] if display else None
+        os.dup2(out_fd, 1)
+        os.dup2(err_fd, 2)
+        os.close(out_fd)
+        os.close(err_fd)
+        cell += 1
+        word = b"ok"
+        try:
+            source = warm_server.harness_wire.read_all(payload_fd)
+            os.close(payload_fd)
+            run_cell(source, f"<cell {cell}>", namespace, display_fd)
+        except SystemExit as exc:
+            if exc.code not in (None, 0):
+                word = b"error"
+                if not isinstance(exc.code, int):
+                    print(exc.code, file=sys.stderr)
+        except MemoryError:
+            word = b"memory"
+            print("MemoryError: the session's memory limit", file=sys.stderr)
+        except BaseException as exc:  # noqa: BLE001  the cell's own exception: data
+            word = b"error"
+            if display_fd is not None:
+                try:  # (its str is the cell's own code, which may raise too)
+                    show(display_fd, b"E", f"{type(exc).__name__}\n{exc}")
+                except BaseException:  # noqa: BLE001
+                    show(display_fd, b"E", f"{type(exc).__name__}\n")
+            try:
+                frames = exc.__traceback__  # from the cell's own frames on
+                while frames is not None and \
+                        not frames.tb_frame.f_code.co_filename.startswith("<cell"):
+                    frames = frames.tb_next
+                traceback.print_exception(type(exc), exc, frames)
+            except BaseException:  # noqa: BLE001
+                os.write(2, f"{type(exc).__name__}\n".encode(errors="replace"))
+        for stream in (sys.stdout, sys.stderr, sys.__stdout__, sys.__stderr__):
+            try:
+                stream.flush()
+            except BaseException:  # noqa: BLE001, S110  a stream the cell replaced or closed
+                pass
+        if display_fd is not None:
+            os.close(display_fd)
+        if os.getpid() != me:  # a process the cell forked, at the cell's end: it ends too
+            os._exit(0 if word == b"ok" else 1)
+        quiet()
+        usage = resource.getrusage(resource.RUSAGE_SELF)
+        try:
+            sock.send(word + b" " + call_id + f" {usage.ru_utime + usage.ru_stime:.6f} "
+                                                f"{usage.ru_maxrss * 1024}".encode())
+        except OSError:
+            os._exit(0)

@@ -1,0 +1,601 @@
+"""Sessions: one jailed Python interpreter that keeps its globals, imports and files between
+calls (`open_session`, `Session.run`, `Session.run_cell` as a notebook runs a cell), and
+`Session.fork` into siblings that start from its state. Host side; the jail's side is
+`_in_jail/session_server.py`.
+
+Every session lives in a jail of its own, started as a warm server's is (`jail_argv` with
+`persistent`: fresh namespaces, read-only system, size-capped tmpfs /work and /tmp, no
+network, seccomp, the memory cgroup where the host has one, the program uid apart from the
+server's), so nothing crosses sessions: not a file, a variable, a process, a signal or a
+process count. Closing a session ends its jail and every process in it.
+
+Budgets: each call runs at most `Limits.wall_s` (and what is left of the episode's
+`episode_wall_s`); the interpreter's CPU seconds over the whole session are capped by
+RLIMIT_CPU at `episode_cpu_s` (it cannot raise it). A call that does not end in its time, or
+kills its interpreter (the memory limit, a signal, `os._exit`), resets its session only: every
+process of the jail is killed, /work and /tmp are emptied, a fresh interpreter starts, and the
+next call's stderr begins with a line saying so (`RESET_NOTE`). A call whose output passes
+`Limits.output_bytes` keeps its session: the output is cut (`truncated`, status
+`output_limit`) and the rest drained.
+
+`fork(n)` gives n siblings, each a session in a jail of its own, by replaying the cells this
+session ran since its last reset in the same order, with the same seed: the siblings' state
+is the parent's, the `random` module's state included (every session seeds `random` with
+its seed; siblings share it: reseed in each for diverse draws). Why not an os.fork of the
+live interpreter: its children share its uid, namespaces and cgroup, so they would share
+/work and /tmp, the process count, the OOM killer, abstract sockets and signals, and whatever
+the parent holds across a fork (MAP_SHARED memory, open pipes): a channel between siblings
+that only nested user namespaces (which the jail's seccomp refuses) could close in part.
+What a replay cannot reproduce: cells whose effect depends on the clock, os.urandom, the
+string hash seed or outside input.
+"""
+
+from __future__ import annotations
+
+import atexit
+import json
+import marshal
+import os
+import random
+import select
+import signal
+import socket
+import subprocess
+import tempfile
+import threading
+import time
+import weakref
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, replace
+
+from sandbox._errors import ArgumentError, SandboxError
+from sandbox._jail import (
+    PROGRAM_UID,
+    cgroup_v2_root,
+    check_nsjail,
+    jail_argv,
+    memory_group,
+    process_budget,
+)
+from sandbox._languages import PYTHON, PYTHON_FLAGS
+from sandbox._parallel import Cancel
+from sandbox._process import FORKING, jail_host_env
+from sandbox._spare import spares_enabled
+from sandbox._staging import IN_JAIL, LAUNCHER, staged_dir
+from sandbox._types import Execution, Limits
+from sandbox._warm import max_pools
+
+__all__ = ["RESET_NOTE", "Cell", "Session", "SessionOptions", "max_sessions", "open_session"]
+
+SERVER_BYTES = 48 << 20
+"""Memory of a session's jail on top of `Limits.memory_bytes`: the server and slack (as a
+warm server's `WARM_SERVER_BYTES`)."""
+READY_S = 60.0
+"""Seconds a session's jail may take to start."""
+RESET_NOTE = ("[sandbox: the session was reset after the previous call's {why}: its "
+              "variables, imports and files are gone]\n")
+"""The first line of the stderr of the call after a reset."""
+RESET_WHY = {"timeout": "time limit", "output": "output flood",
+             "died": "crash (the memory limit, a signal or an exit of the interpreter)"}
+FLOOD_BYTES = 16 << 20
+"""Output past `Limits.output_bytes` drained and dropped before a call is stopped (at least
+16 times the cap): a long print keeps its session, an endless one does not."""
+MAX_SESSIONS = 64
+"""Sessions open at once in one process (`SANDBOX_MAX_SESSIONS` sets another number)."""
+_CHUNK = 1 << 16
+
+_open: weakref.WeakSet[Session] = weakref.WeakSet()
+_open_lock = threading.Lock()
+
+
+def max_sessions() -> int:
+    try:
+        return max(1, int(os.environ.get("SANDBOX_MAX_SESSIONS", MAX_SESSIONS)))
+    except ValueError:
+        return MAX_SESSIONS
+
+
+@dataclass(frozen=True)
+class SessionOptions:
+    """What a session may spend, beyond each call's `Limits`."""
+
+    episode_wall_s: float = 60.0
+    """Wall-clock seconds of all the session's calls together; a call gets what is left."""
+    episode_cpu_s: float | None = None
+    """CPU seconds of the interpreter over the whole session (RLIMIT_CPU; None: as
+    `episode_wall_s`). Past it the interpreter is killed and the session reset."""
+    idle_s: float = 600.0
+    """Seconds the jail waits for a next call before it ends itself (a session never closed
+    still ends)."""
+    seed: int | None = None
+    """The `random` module's seed in the interpreter (None: a random one). Siblings of a
+    fork keep their parent's."""
+
+    def __post_init__(self) -> None:
+        for name in ("episode_wall_s", "idle_s", "episode_cpu_s"):
+            value = getattr(self, name)
+            if value is not None and (not isinstance(value, (int, float)) or value <= 0):
+                raise ArgumentError(f"SessionOptions.{name} must be positive, got {value!r}")
+
+
+class _Jail:
+    """One session's jail and the control socket to its server. Started ahead of its
+    session where it can be (a spare, `_spares`): the server waits for its session's header
+    (`begin`) before it does anything."""
+
+    def __init__(self, limits: Limits, options: SessionOptions) -> None:
+        check_nsjail()
+        jail_limits = replace(limits, processes=4096, open_files=4096, file_size_bytes=1 << 40,
+                              memory_bytes=limits.memory_bytes + SERVER_BYTES)
+        self.group = memory_group(jail_limits.memory_bytes)
+        cgroup = self.group is not None or bool(cgroup_v2_root())
+        processes, address_space = process_budget(limits, cgroup=cgroup)
+        cpu = options.episode_cpu_s or options.episode_wall_s
+        self.header = {
+            "address_space": address_space, "cpu_s": max(1, int(cpu + 0.999)),
+            "file_size_bytes": limits.file_size_bytes, "open_files": limits.open_files,
+            "processes": processes, "idle_s": options.idle_s}
+        self.control, inside = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        fd = inside.fileno()
+        argv = jail_argv([PYTHON, *PYTHON_FLAGS, LAUNCHER, "session-server", str(fd),
+                          str(PROGRAM_UID)], jail_limits,
+                         binds=[(staged_dir(), IN_JAIL)], group=self.group,
+                         pass_fds=[fd], persistent=True)
+        argv = [a if a != "{log_fd}" else "2" for a in argv]
+        self.log = tempfile.TemporaryFile()  # noqa: SIM115  (lives as long as the jail)
+        with FORKING:
+            self.proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL,
+                                         stdout=subprocess.DEVNULL, stderr=self.log,
+                                         pass_fds=[fd], start_new_session=True,
+                                         env=jail_host_env())
+        inside.close()
+
+    def begin(self, seed: int) -> None:
+        """Hand the server its session's header and wait until its interpreter is up."""
+        try:
+            self.control.send(marshal.dumps({**self.header, "seed": seed}))
+            if not select.select([self.control], [], [], READY_S)[0]:
+                raise SandboxError(f"a sandbox session did not start within {READY_S:g} s")
+            if self.control.recv(64) != b"ready":
+                raise self.died()
+        except (OSError, SandboxError) as exc:
+            self.close()
+            if isinstance(exc, SandboxError):
+                raise
+            raise SandboxError(f"a sandbox session could not start: {exc}") from exc
+
+    def died(self) -> SandboxError:
+        try:
+            self.proc.wait(1)
+        except subprocess.TimeoutExpired:
+            pass
+        self.log.seek(0)
+        lines = [line for line in self.log.read().decode(errors="replace").splitlines()
+                 if not line.startswith("[I]")]
+        return SandboxError("the sandbox session's server ended: "
+                            + (" | ".join(lines[-5:]) or f"exit code {self.proc.returncode}"))
+
+    def close(self) -> None:
+        self.control.close()
+        try:
+            self.proc.wait(2)
+        except subprocess.TimeoutExpired:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+            self.proc.wait()
+        self.log.close()
+        if self.group is not None:
+            self.group.close()
+
+
+class Session:
+    """A live interpreter in its own jail (see the module docstring). Use `open_session`;
+    close it (or use it as a context manager): its jail ends with it."""
+
+    def __init__(self, limits: Limits, options: SessionOptions, *, _seed: int | None = None,
+                 _history: Sequence[str] = (), _seconds_left: float | None = None) -> None:
+        self.limits = limits
+        self.options = options
+        seed = options.seed if _seed is None else _seed
+        self.seed = random.getrandbits(63) if seed is None else seed
+        self.seconds_left = options.episode_wall_s if _seconds_left is None else _seconds_left
+        self.history: list[str] = []
+        """The cells run since the last reset, in order (what a fork replays)."""
+        self.resets = 0
+        """How many times a call reset this session."""
+        self._note = ""
+        self._lock = threading.Lock()
+        with _open_lock:
+            if len(_open) >= max_sessions():
+                raise SandboxError(f"{max_sessions()} sandbox sessions are open in this "
+                                   "process: close one first (SANDBOX_MAX_SESSIONS sets the "
+                                   "number)")
+            _open.add(self)
+        try:
+            self._jail: _Jail | None = _spares.take(limits, options, self.seed)
+        except BaseException:
+            with _open_lock:
+                _open.discard(self)
+            raise
+        self._finalizer = weakref.finalize(self, _Jail.close, self._jail)
+        for code in _history:  # a sibling: the parent's cells, their output dropped
+            self._run(code, replay=True)
+
+    @property
+    def closed(self) -> bool:
+        return self._jail is None
+
+    def run(self, code: str, *, cancel: Cancel | None = None) -> Execution:
+        """Run one cell in the session: its stdout, stderr and status. A cell that fails is
+        data (an `Execution`); a session whose jail broke raises `SandboxError`. Once
+        `cancel` is set (from another thread) the call is stopped: a timeout, the session
+        reset."""
+        return self._run(code, cancel=cancel).execution
+
+    def run_cell(self, code: str, *, cancel: Cancel | None = None) -> Cell:
+        """`run` as a notebook runs a cell: a last statement that is an expression is
+        displayed (its repr, unless None: `Cell.display`), and an exception the cell raised
+        is named (`Cell.error`)."""
+        return self._run(code, cancel=cancel, display=True)
+
+    def _run(self, code: str, *, cancel: Cancel | None = None, replay: bool = False,
+             display: bool = False) -> Cell:
+        """A call; `replay`: a sibling re-running its parent's cells (no episode time)."""
+        if not isinstance(code, str):
+            raise ArgumentError(f"code must be a str, not {type(code).__name__}")
+        with self._lock:
+            if self._jail is None:
+                raise ArgumentError("this sandbox session is closed")
+            if not replay and self.seconds_left <= 0:
+                return Cell(Execution(status="timeout", stderr="sandbox: the session's "
+                                      "episode time is spent\n"))
+            wall_s = self.limits.wall_s if replay else min(self.limits.wall_s, self.seconds_left)
+            try:
+                result, out, err, shown, truncated = self._call(code, wall_s, cancel, display)
+            except SandboxError:
+                if self._jail.proc.poll() is None:
+                    raise  # the jail is there and does not answer: broken infrastructure
+                return Cell(self._restart())
+            if not replay:
+                self.seconds_left -= min(result["wall_s"], wall_s)
+            note, self._note = self._note, ""
+            if result["reset"]:
+                self.resets += 1
+                self.history.clear()
+                self._note = RESET_NOTE.format(why=RESET_WHY[result["reset"]])
+            else:
+                self.history.append(code)
+            execution = _execution(result, out, err, truncated, note, self.limits.output_bytes)
+            return _cell(execution, shown)
+
+    def _restart(self) -> Execution:
+        """The session's jail ended (idle past `idle_s`, or a server that retired because a
+        cell left what it could not clean): a fresh jail, the session reset; this call did
+        not run. A jail that cannot start raises SandboxError."""
+        assert self._jail is not None
+        self._finalizer()
+        self._jail = _spares.take(self.limits, self.options, self.seed)
+        self._finalizer = weakref.finalize(self, _Jail.close, self._jail)
+        self.resets += 1
+        self.history.clear()
+        self._note = ""
+        return Execution(status="runtime_error", exit_code=None, stderr=RESET_NOTE.format(
+            why="end (the session was idle too long, or its jail retired)")
+            + "sandbox: this call did not run: run it again\n")
+
+    def _call(self, code: str, wall_s: float, cancel: Cancel | None, display: bool
+              ) -> tuple[dict, bytes, bytes, bytes, bool]:
+        assert self._jail is not None
+        jail = self._jail
+        pay_r, pay_w = os.pipe()
+        out_r, out_w = os.pipe()
+        err_r, err_w = os.pipe()
+        ours, theirs = [pay_w, out_r, err_r], [pay_r, out_w, err_w]
+        if display:
+            disp_r, disp_w = os.pipe()
+            ours.append(disp_r)
+            theirs.append(disp_w)
+        try:
+            socket.send_fds(jail.control, [marshal.dumps({"wall_s": wall_s})], theirs)
+        except OSError as exc:
+            for fd in ours:
+                os.close(fd)
+            raise jail.died() from exc
+        finally:
+            for fd in theirs:
+                os.close(fd)
+        payload = code.encode("utf-8", "surrogatepass")
+        if cancel is not None:
+            cancel.started()  # a call's own clock (`Cancel.after_s`) starts here
+        try:
+            return _collect(jail, payload, pay_w, ours[1:], wall_s, self.limits.output_bytes,
+                            cancel)
+        except OSError as exc:  # the server's end went away mid-call
+            raise jail.died() from exc
+
+    def fork(self, n: int) -> list[Session]:
+        """`n` sibling sessions holding this session's state (its cells replayed in jails of
+        their own, with its seed and what is left of its episode time)."""
+        if not isinstance(n, int) or n < 1:
+            raise ArgumentError(f"fork needs a positive number of siblings, got {n!r}")
+        if self._jail is None:
+            raise ArgumentError("this sandbox session is closed")
+        _spares.want(self.limits, self.options, n)
+        with self._lock:
+            history = list(self.history)
+
+        def sibling() -> Session:
+            return Session(self.limits, self.options, _seed=self.seed, _history=history,
+                           _seconds_left=self.seconds_left)
+
+        with ThreadPoolExecutor(min(n, 8)) as pool:  # jails start and replay side by side
+            futures = [pool.submit(sibling) for _ in range(n)]
+        siblings = [f.result() for f in futures if f.exception() is None]
+        if len(siblings) < n:
+            for made in siblings:
+                made.close()
+            raise next(f.exception() for f in futures if f.exception() is not None)
+        return siblings
+
+    def close(self) -> None:
+        """End the session: its jail and every process in it."""
+        with self._lock:
+            if self._jail is None:
+                return
+            self._finalizer()
+            self._jail = None
+        with _open_lock:
+            _open.discard(self)
+
+    def __enter__(self) -> Session:  # noqa: PYI034  (Python 3.10 has no typing.Self)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+class _Spares:
+    """Session jails started ahead, per shape (the limits and the options but the seed), so
+    that opening or forking a session does not wait for nsjail and the interpreter to start:
+    as many as the last fork of that shape asked for (at least 1, at most `MAX_SPARES`), for
+    the `max_pools()` shapes used last; a spare unused for its `idle_s` ends itself."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.ready: dict[tuple, list[_Jail]] = {}
+        self.wanted: dict[tuple, int] = {}
+        self.starting: dict[tuple, int] = {}
+
+    @staticmethod
+    def key(limits: Limits, options: SessionOptions) -> tuple:
+        return limits, options.episode_wall_s, options.episode_cpu_s, options.idle_s
+
+    def take(self, limits: Limits, options: SessionOptions, seed: int) -> _Jail:
+        key = self.key(limits, options)
+        with self.lock:
+            jails = self.ready.pop(key, [])
+            self.ready[key] = jails  # most recently used last
+            jail = jails.pop() if jails else None
+        self.refill(limits, options)
+        while jail is not None:
+            if jail.proc.poll() is None:
+                try:
+                    jail.begin(seed)
+                    return jail
+                except SandboxError:
+                    pass  # a spare that died meanwhile: the next, or a fresh jail
+            else:
+                jail.close()
+            with self.lock:
+                jail = jails.pop() if jails else None
+        jail = _Jail(limits, options)
+        jail.begin(seed)
+        return jail
+
+    def want(self, limits: Limits, options: SessionOptions, count: int) -> None:
+        key = self.key(limits, options)
+        with self.lock:
+            self.wanted[key] = min(MAX_SPARES, max(count, self.wanted.get(key, 1)))
+
+    def refill(self, limits: Limits, options: SessionOptions) -> None:
+        """Start (in the background) the spares this shape lacks; evict old shapes."""
+        if not spares_enabled():
+            return
+        key = self.key(limits, options)
+        evicted: list[_Jail] = []
+        with self.lock:
+            self.ready.setdefault(key, [])
+            while len(self.ready) > max_pools():
+                old = next(iter(self.ready))
+                evicted += self.ready.pop(old)
+                self.wanted.pop(old, None)
+            missing = self.wanted.get(key, 1) - len(self.ready[key]) - self.starting.get(key, 0)
+            self.starting[key] = self.starting.get(key, 0) + max(missing, 0)
+        for jail in evicted:
+            jail.close()
+        for _ in range(max(missing, 0)):
+            threading.Thread(target=self._start, args=(key, limits, options),
+                             daemon=True).start()
+
+    def _start(self, key: tuple, limits: Limits, options: SessionOptions) -> None:
+        try:
+            jail = _Jail(limits, options)
+        except (SandboxError, OSError):
+            jail = None
+        with self.lock:
+            self.starting[key] -= 1
+            if jail is not None and key in self.ready:
+                self.ready[key].append(jail)
+                jail = None
+        if jail is not None:
+            jail.close()
+
+    def close(self) -> None:
+        with self.lock:
+            jails = [jail for spare in self.ready.values() for jail in spare]
+            self.ready.clear()
+        for jail in jails:
+            jail.close()
+
+    def forget(self) -> None:
+        """In a forked copy of this process: the parent's spares are not ours."""
+        self.lock = threading.Lock()
+        for spare in self.ready.values():
+            for jail in spare:
+                jail.control.close()
+        self.ready.clear()
+        self.starting.clear()
+
+
+MAX_SPARES = 8
+"""Spare jails kept for one shape of session at most."""
+_spares = _Spares()
+os.register_at_fork(after_in_child=_spares.forget)
+atexit.register(_spares.close)
+
+
+def open_session(*, limits: Limits | None = None, options: SessionOptions | None = None
+                 ) -> Session:
+    """A new Python session in a jail of its own (see the module docstring)."""
+    return Session(limits or Limits(wall_s=5.0, cpu_s=5.0, memory_bytes=512 << 20),
+                   options or SessionOptions())
+
+
+def _collect(jail: _Jail, payload: bytes, pay_w: int, streams: list[int], wall_s: float,
+             output_bytes: int, cancel: Cancel | None
+             ) -> tuple[dict, bytes, bytes, bytes, bool]:
+    """Feed the cell's code, read its `streams` (stdout, stderr and a notebook's display)
+    up to `output_bytes` each (the rest drained and dropped) until the server's reply; then
+    what is already in the pipes."""
+    os.set_blocking(pay_w, False)
+    view = memoryview(payload)
+    outputs = {fd: bytearray() for fd in streams}
+    truncated = False
+    reply = None
+    asked = flooded = False
+    dropped = [0]  # bytes read past the cap
+    flood = max(FLOOD_BYTES, 16 * output_bytes)
+    deadline = time.monotonic() + wall_s + 10  # the server keeps wall_s; this is for a hung one
+    writing = True
+    try:
+        while reply is None:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise SandboxError("the sandbox session's server stopped answering")
+            watch = [jail.control, *outputs]
+            if cancel is not None and not asked:
+                watch.append(cancel.fileno())
+            ready_r, ready_w, _ = select.select(watch, [pay_w] if writing else [], [],
+                                                min(left, 1.0))
+            if ready_w:
+                try:
+                    view = view[os.write(pay_w, view):]
+                except BlockingIOError:
+                    pass
+                except BrokenPipeError:
+                    view = view[:0]
+                if not view:
+                    writing = False
+                    os.close(pay_w)
+            if cancel is not None and not asked and cancel.is_set():  # a cancelled call is a timeout
+                asked = True
+                jail.control.send(b"kill")
+            for fd in ready_r:
+                if fd in outputs:
+                    truncated |= _read_into(fd, outputs, output_bytes, dropped)
+            if dropped[0] > flood and not asked:  # a flood, not a long print: stop the cell
+                asked = flooded = True
+                jail.control.send(b"kill")
+            if jail.control in ready_r:
+                reply = jail.control.recv(1 << 16)
+                if not reply:
+                    raise jail.died()
+        for fd in streams:  # what the cell wrote before it answered
+            os.set_blocking(fd, False)
+            for _ in range(256):
+                try:
+                    if not _read_into(fd, outputs, output_bytes, dropped, keep_going=True):
+                        break
+                except BlockingIOError:
+                    break
+            truncated |= len(outputs[fd]) >= output_bytes and _more(fd)
+    finally:
+        if writing:
+            os.close(pay_w)
+        for fd in outputs:
+            os.close(fd)
+    result = json.loads(reply)
+    if flooded and result["reset"]:
+        result["reset"] = "output"
+    out, err, *shown = (bytes(outputs[fd]) for fd in streams)
+    return result, out, err, shown[0] if shown else b"", truncated
+
+
+def _read_into(fd: int, outputs: dict, cap: int, dropped: list, keep_going: bool = False
+               ) -> bool:
+    """One read of `fd` into its buffer up to `cap`, counting in `dropped[0]` what did not
+    fit: whether bytes were dropped (with `keep_going`: whether anything was read)."""
+    chunk = os.read(fd, _CHUNK)
+    buf = outputs[fd]
+    room = cap - len(buf)
+    buf += chunk[:max(room, 0)]
+    dropped[0] += max(0, len(chunk) - max(room, 0))
+    return bool(chunk) if keep_going else len(chunk) > room
+
+
+def _more(fd: int) -> bool:
+    try:
+        return bool(os.read(fd, 1))
+    except BlockingIOError:
+        return False
+
+
+@dataclass(frozen=True)
+class Cell:
+    """What a notebook's cell did (`Session.run_cell`)."""
+
+    execution: Execution
+    """Its stdout, stderr and status, as `Session.run` gives them."""
+    display: str | None = None
+    """The repr of the cell's last expression (None: no expression, or it was None)."""
+    error: tuple[str, str] | None = None
+    """(the exception's class name, its message) when the cell raised."""
+
+
+def _cell(execution: Execution, shown: bytes) -> Cell:
+    """The cell's display pipe read: a `D` record is the display, an `E` one the error."""
+    text = shown[1:].decode(errors="replace")
+    if shown.startswith(b"D"):
+        return Cell(execution, display=text)
+    if shown.startswith(b"E"):
+        name, _, message = text.partition("\n")
+        return Cell(execution, error=(name, message))
+    return Cell(execution)
+
+
+def _execution(result: dict, out: bytes, err: bytes, truncated: bool, note: str,
+               output_bytes: int) -> Execution:
+    status = {"ok": "ok", "error": "runtime_error", "memory": "memory_limit",
+              "timeout": "timeout"}.get(result["status"])
+    if status is None:  # the interpreter died: SIGKILL is the memory limit's OOM kill
+        status = "memory_limit" if result.get("signal") == signal.SIGKILL else "runtime_error"
+    if (truncated and status == "ok") or result["reset"] == "output":
+        status = "output_limit"
+    tail = {"": "", "timeout": "\nsandbox: the call ran past its time limit\n",
+            "output": "\nsandbox: the call's output passed its limit many times over: "
+                      "stopped\n"}.get(result["reset"],
+                                        f"\nsandbox: the interpreter ended ({_how(result)})\n")
+    room = output_bytes - len(note.encode()) - len(tail.encode())  # notes within the cap
+    stderr = note + err[:max(room, 0)].decode(errors="replace") + tail
+    exit_code = result.get("exit_code") if result["reset"] else int(result["status"] != "ok")
+    return Execution(status=status, exit_code=exit_code,
+                     signal=result.get("signal"), stdout=out.decode(errors="replace"),
+                     stderr=note + stderr, truncated=truncated, wall_s=result["wall_s"],
+                     cpu_s=result["cpu_s"], peak_memory_bytes=result["maxrss"],
+                     stdout_bytes=out)
+
+
+def _how(result: dict) -> str:
+    if result.get("signal"):
+        return f"killed by signal {result['signal']}"
+    return f"exit code {result.get('exit_code')}"

@@ -1,0 +1,303 @@
+"""Sandbox sessions: state that outlives a call, resets that touch one session only, forks
+whose siblings start from the parent's state and share nothing after, and the attacks a
+session must resist (a sibling or a later session reading what another left, fork bombs,
+signals at the server, output floods, sessions never closed)."""
+
+from __future__ import annotations
+
+import subprocess
+import threading
+import time
+
+import pytest
+
+import sandbox
+from sandbox import Limits, SessionOptions, open_session
+
+pytestmark = pytest.mark.usefixtures("sandbox_ready")
+
+FAST = Limits(wall_s=3.0, cpu_s=3.0, memory_bytes=256 << 20, processes=16,
+              output_bytes=1 << 16)
+
+
+def session(**options):
+    return open_session(limits=FAST, options=SessionOptions(**options))
+
+
+def test_variables_imports_and_files_outlive_a_call():
+    with session() as s:
+        assert s.run("import math\nx = 41\nopen('notes.txt', 'w').write('kept')\n"
+                     "open('/tmp/t', 'w').write('tmp')").ok
+        out = s.run("x += 1\nprint(x, math.floor(2.5), open('notes.txt').read(), "
+                    "open('/tmp/t').read())")
+        assert out.ok and out.stdout == "42 2 kept tmp\n", out
+        failed = s.run("y = 1\nraise ValueError('boom')")
+        assert failed.status == "runtime_error" and "ValueError: boom" in failed.stderr
+        assert "<cell" in failed.stderr and "_session" not in failed.stderr
+        assert s.run("print(x + y)").stdout == "43\n"  # a failing cell keeps the state
+
+
+def test_a_timeout_resets_only_its_own_session_and_the_next_call_says_so():
+    with session() as victim, session() as looper:
+        victim.run("v = 'alive'")
+        looper.run("w = 1")
+        assert looper.run("while True:\n    pass").status == "timeout"
+        after = looper.run("print(w)")
+        assert after.stderr.startswith("[sandbox: the session was reset")
+        assert "NameError" in after.stderr and looper.resets == 1
+        assert looper.run("print(2)").stderr == ""  # the note comes once
+        assert victim.run("print(v)").stdout == "alive\n" and victim.resets == 0
+
+
+@pytest.mark.parametrize("code", ["import os\nos._exit(3)",
+                                  "import os, signal\nos.kill(os.getpid(), signal.SIGKILL)"])
+def test_an_interpreter_that_dies_resets_the_session(code):
+    with session() as s:
+        s.run("open('f', 'w').write('x')\nz = 1")
+        died = s.run(code)
+        assert died.status in ("runtime_error", "memory_limit")
+        assert "the interpreter ended" in died.stderr
+        again = s.run("import os\nprint(os.listdir('.'), 'z' in globals())")
+        assert again.stdout == "[] False\n" and "reset" in again.stderr
+
+
+def test_a_new_session_finds_nothing_another_left():
+    with session() as first:
+        first.run("open('left.txt', 'w').write('secret')\nopen('/tmp/left', 'w').write('s')\n"
+                  "import os\nos.mkdir('d')\nsecret = 7")
+    with session() as second:
+        out = second.run("import os\nprint(sorted(os.listdir('.')), os.listdir('/tmp'), "
+                         "'secret' in globals())")
+        assert out.stdout == "[] [] False\n", out
+
+
+def test_fork_siblings_start_from_the_state_and_share_nothing_after():
+    with session(seed=5) as parent:
+        parent.run("import random\nbase = [1, 2]\nopen('shared.txt', 'w').write('from parent')\n"
+                   "random.random()")
+        siblings = parent.fork(2)
+        try:
+            draws = {s.run("print(random.random())").stdout for s in [parent, *siblings]}
+            assert len(draws) == 1  # the random state is the parent's, in each sibling
+            a, b = siblings
+            assert a.run("base.append(3)\nopen('shared.txt', 'w').write('a wrote')\n"
+                         "open('only_a', 'w').write('a')").ok
+            out = b.run("import os\nprint(base, open('shared.txt').read(), "
+                        "os.path.exists('only_a'))")
+            assert out.stdout == "[1, 2] from parent False\n", out
+            assert parent.run("print(base, open('shared.txt').read())").stdout == \
+                "[1, 2] from parent\n"
+            assert a.run("print(base)").stdout == "[1, 2, 3]\n"
+            b.run("while True:\n    pass")  # a sibling's reset is its own
+            assert a.run("print(len(base))").stdout == "3\n"
+        finally:
+            for sibling in siblings:
+                sibling.close()
+
+
+def test_programs_cannot_reach_the_server_or_the_jail():
+    with session() as s:
+        s.run("k = 1")
+        out = s.run("import os, signal\ntry:\n    os.kill(1, signal.SIGKILL)\n"
+                    "except PermissionError:\n    print('refused')\n"
+                    "try:\n    os.kill(-1, signal.SIGKILL)\nexcept ProcessLookupError:\n"
+                    "    pass\nprint('still here')")
+        assert out.stdout == "refused\nstill here\n", out
+        limits = s.run("import resource\nfor kind in (resource.RLIMIT_CPU, resource.RLIMIT_NPROC,"
+                       " resource.RLIMIT_AS):\n    soft, hard = resource.getrlimit(kind)\n"
+                       "    try:\n        resource.setrlimit(kind, (hard + 1, hard + 1))\n"
+                       "        print('raised')\n    except (ValueError, OSError):\n"
+                       "        print('kept')")
+        assert limits.stdout == "kept\nkept\nkept\n", limits
+        assert s.run("print(k)").stdout == "1\n"
+
+
+def test_a_fork_bomb_is_bounded_and_stays_in_its_session():
+    with session() as bystander, session() as bomber:
+        bystander.run("b = 'fine'")
+        bomb = bomber.run("import os\nwhile True:\n    os.fork()")
+        assert bomb.status in ("timeout", "runtime_error")
+        assert bystander.run("print(b)").stdout == "fine\n"
+        assert bomber.run("print(1 + 1)").stdout == "2\n"
+
+
+def test_processes_a_cell_forks_end_with_the_cell_and_never_answer_for_it():
+    with session() as s:
+        out = s.run("import os, time\nif os.fork() == 0:\n    time.sleep(0.3)\n"
+                    "print('cell', os.getpid() == 1)")
+        assert out.ok and "cell" in out.stdout
+        time.sleep(0.5)  # the child ran off the cell's end meanwhile: it ended there
+        for i in range(3):
+            assert s.run(f"print({i})").stdout == f"{i}\n"
+
+
+def test_huge_output_is_cut_and_the_session_lives_on():
+    with session() as s:
+        s.run("n = 5")
+        flood = s.run("print('9' * 10 ** 7)")
+        assert flood.status == "output_limit" and flood.truncated
+        assert len(flood.stdout_bytes) <= FAST.output_bytes
+        assert s.run("print(n)").stdout == "5\n"
+
+
+def test_memory_past_the_limit_is_data():
+    with session() as s:
+        s.run("m = 1")
+        out = s.run("x = bytearray(4 << 30)")
+        assert out.status == "memory_limit", out
+        assert s.run("print(m)").stdout in ("1\n", "")  # kept, or reset (OOM killer)
+
+
+def test_the_episode_budget_and_the_session_count_are_bounded(monkeypatch):
+    with session(episode_wall_s=1.0) as s:
+        start = time.monotonic()
+        assert s.run("while True:\n    pass").status == "timeout"
+        assert time.monotonic() - start < 1.0 + 5.0
+        spent = s.run("print(1)")
+        assert spent.status == "timeout" and "episode time is spent" in spent.stderr
+    monkeypatch.setenv("SANDBOX_MAX_SESSIONS", "2")
+    first, second = session(), session()
+    try:
+        with pytest.raises(sandbox.SandboxError, match="sessions are open"):
+            session()
+        first.close()
+        session().close()
+    finally:
+        first.close()
+        second.close()
+
+
+def test_an_idle_session_ends_itself_and_close_ends_its_jail():
+    with session(idle_s=0.5) as s:
+        s.run("gone = 1")
+        time.sleep(1.5)  # its jail ended itself: the session comes back reset
+        again = s.run("print(1)")
+        assert again.status == "runtime_error" and "did not run" in again.stderr
+        assert s.run("print('gone' in globals())").stdout == "False\n" and s.resets == 1
+    with session() as t:
+        t.run("import subprocess\np = subprocess.Popen(['/bin/sleep', '60'])")
+        proc = t._jail.proc
+    assert proc.wait(5) is not None  # the jail, the sleep with it, is gone
+
+
+def test_no_leak_while_attacks_run_beside():
+    attacks = ["import os, signal\nos.kill(-1, signal.SIGKILL)",
+               "import os\nwhile True:\n    os.fork()",
+               "x = bytearray(10 ** 10)", "print('9' * 10 ** 8)",
+               "open('/tmp/answer', 'w').write('13')\nimport builtins\nbuiltins.print = None"]
+    errors = []
+
+    def attack(code):
+        try:
+            with session() as s:
+                s.run(code)
+        except Exception as exc:  # noqa: BLE001
+            errors.append(exc)
+
+    with session() as victim:
+        victim.run("secret = 42\nopen('mine', 'w').write('42')")
+        threads = [threading.Thread(target=attack, args=(code,)) for code in attacks]
+        for thread in threads:
+            thread.start()
+        outs = [victim.run("import os\nprint(secret, open('mine').read(), os.listdir('/tmp'))")
+                for _ in range(5)]
+        for thread in threads:
+            thread.join()
+    assert not errors
+    assert all(out.stdout == "42 42 []\n" for out in outs), outs
+
+
+@pytest.fixture(scope="module")
+def bystander():
+    """A session holding state while the escape suite runs in others beside it."""
+    with open_session(limits=FAST, options=SessionOptions(episode_wall_s=600)) as s:
+        assert s.run("secret = 42\nopen('mine', 'w').write('42')").ok
+        yield s
+
+
+def escape_attacks():
+    from test_security import ATTACKS  # the jail's escape suite (tests/sandbox/test_security.py)
+
+    return ATTACKS
+
+
+def status_ok_and_thread_lives_on(ex, host):
+    assert ex.status == "ok" and ex.stdout == "main done\n", ex
+
+
+SESSION_CHECKS = {
+    # the interpreter's socket to its server is the one fd a session adds: over it a cell
+    # reaches its own server only, which reads a status word from it and nothing else
+    "leaked_file_descriptors": lambda ex, host: (
+        ex.stdout.strip().startswith("[0, 1, 2, ") and ex.stdout.count(",") == 3
+        or pytest.fail(ex.stdout)),
+    # a session's threads may outlive the call (bounded by the episode's CPU rlimit and the
+    # session's life): the call ends when its cell does
+    "non_daemon_thread_outlives_main": status_ok_and_thread_lives_on,
+}
+
+
+@pytest.mark.parametrize("name", sorted(escape_attacks()))
+def test_the_escape_suite_holds_in_a_session(name, host, bystander, monkeypatch):
+    """Each attack of the escape suite as a session's call: contained as in a run (its own
+    check, the host unchanged), then its session still answers, and a session beside it
+    keeps its state and sees nothing of it."""
+    import test_security
+
+    attack = escape_attacks()[name]
+    check = SESSION_CHECKS.get(name, attack.check)
+    monkeypatch.setenv("SANDBOX_TEST_SECRET", host.token)
+    sentinel = subprocess.Popen(["sleep", "30"])  # a host process no jail may kill
+    test_security._SENTINEL.append(sentinel)
+    code = (attack.code.replace("{canary}", str(host.canary))
+            .replace("{canary_dir}", str(host.canary.parent)).replace("{token}", host.token))
+    try:
+        with open_session(limits=attack.limits,
+                          options=SessionOptions(episode_wall_s=600)) as s:
+            execution = s.run(code)
+            check(execution, host)
+            assert sentinel.poll() is None
+            assert s.run("print(6 * 7)").stdout == "42\n"
+    finally:
+        sentinel.kill()
+        sentinel.wait()
+        test_security._SENTINEL.clear()
+    seen = bystander.run("import os\nprint(secret, open('mine').read(), sorted(os.listdir('.')),"
+                         " os.listdir('/tmp'))")
+    assert seen.stdout == "42 42 ['mine'] []\n", seen
+
+
+def test_a_cancel_stops_the_call_and_resets_only_it():
+    with session() as s:
+        s.run("kept_until_cancel = 1")
+        cancel = sandbox.Cancel(after_s=0.3)
+        try:
+            out = s.run("while True:\n    pass", cancel=cancel)
+        finally:
+            cancel.close()
+        assert out.status == "timeout" and out.wall_s < FAST.wall_s
+        assert "reset" in s.run("print(1)").stderr
+
+
+def test_notebook_cells_display_their_last_expression_and_name_their_error():
+    with session() as s:
+        assert s.run_cell("a = 123").display is None
+        assert s.run_cell("a").display == "123"
+        assert s.run_cell("print(a)\nNone").display is None
+        raised = s.run_cell("raise KeyError('k')")
+        assert raised.error == ("KeyError", "'k'") and raised.execution.status == "runtime_error"
+        assert "File \"<cell" in raised.execution.stderr and "session_server" not in \
+            raised.execution.stderr
+        assert s.run("a").stdout == ""  # run() displays nothing
+
+
+def test_a_reset_hands_out_no_fresh_cpu_budget():
+    """The session's CPU (episode_cpu_s) holds across resets: the interpreter after a reset
+    gets what is left, at least a second."""
+    with open_session(limits=Limits(wall_s=30, cpu_s=30, memory_bytes=256 << 20),
+                      options=SessionOptions(episode_cpu_s=3, episode_wall_s=120)) as s:
+        burn = s.run("import os, time\nwhile time.process_time() < 1.2:\n    pass\n"
+                     "os.kill(os.getpid(), 9)")  # 1.2 CPU seconds, then a crash: a reset
+        assert "the interpreter ended" in burn.stderr, burn
+        soft = s.run("import resource\nprint(resource.getrlimit(resource.RLIMIT_CPU)[0])")
+        assert int(soft.stdout) <= 2, soft  # 3 - 1.2, rounded up
