@@ -23,7 +23,7 @@ import logging
 import math
 import os
 import time
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -245,7 +245,7 @@ def run_request(request: Any, config: FusionConfig) -> dict[str, Any]:
     return fusion_response(execution, compiled=compiled, limits=limits, setup_s=setup_s)
 
 
-def jupyter_response(status: str, message: str = "", *, cells: list[dict[str, Any]] = (),
+def jupyter_response(status: str, message: str = "", *, cells: Sequence[dict[str, Any]] = (),
                      driver: dict[str, Any] | None = None) -> dict[str, Any]:
     """A `RunJupyterResponse`: no executor pod and no fetched files here."""
     return {"status": status, "message": message, "driver": driver, "cells": list(cells),

@@ -48,6 +48,7 @@ import weakref
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
+from typing import Any
 
 from sandbox._errors import ArgumentError, SandboxError
 from sandbox._jail import (
@@ -63,7 +64,7 @@ from sandbox._parallel import Cancel
 from sandbox._process import FORKING, jail_host_env
 from sandbox._spare import spares_enabled
 from sandbox._staging import IN_JAIL, LAUNCHER, staged_dir
-from sandbox._types import Execution, Limits
+from sandbox._types import Execution, Limits, Status
 from sandbox._warm import max_pools
 
 __all__ = ["RESET_NOTE", "Cell", "Session", "SessionOptions", "max_sessions", "open_session"]
@@ -284,7 +285,7 @@ class Session:
             + "sandbox: this call did not run: run it again\n")
 
     def _call(self, code: str, wall_s: float, cancel: Cancel | None, display: bool
-              ) -> tuple[dict, bytes, bytes, bytes, bool]:
+              ) -> tuple[dict[str, Any], bytes, bytes, bytes, bool]:
         assert self._jail is not None
         jail = self._jail
         pay_r, pay_w = os.pipe()
@@ -334,7 +335,7 @@ class Session:
         if len(siblings) < n:
             for made in siblings:
                 made.close()
-            raise next(f.exception() for f in futures if f.exception() is not None)
+            raise next(error for f in futures if (error := f.exception()) is not None)
         return siblings
 
     def close(self) -> None:
@@ -362,12 +363,12 @@ class _Spares:
 
     def __init__(self) -> None:
         self.lock = threading.Lock()
-        self.ready: dict[tuple, list[_Jail]] = {}
-        self.wanted: dict[tuple, int] = {}
-        self.starting: dict[tuple, int] = {}
+        self.ready: dict[tuple[Any, ...], list[_Jail]] = {}
+        self.wanted: dict[tuple[Any, ...], int] = {}
+        self.starting: dict[tuple[Any, ...], int] = {}
 
     @staticmethod
-    def key(limits: Limits, options: SessionOptions) -> tuple:
+    def key(limits: Limits, options: SessionOptions) -> tuple[Any, ...]:
         return limits, options.episode_wall_s, options.episode_cpu_s, options.idle_s
 
     def take(self, limits: Limits, options: SessionOptions, seed: int) -> _Jail:
@@ -417,7 +418,7 @@ class _Spares:
             threading.Thread(target=self._start, args=(key, limits, options),
                              daemon=True).start()
 
-    def _start(self, key: tuple, limits: Limits, options: SessionOptions) -> None:
+    def _start(self, key: tuple[Any, ...], limits: Limits, options: SessionOptions) -> None:
         try:
             jail = _Jail(limits, options)
         except (SandboxError, OSError):
@@ -463,7 +464,7 @@ def open_session(*, limits: Limits | None = None, options: SessionOptions | None
 
 def _collect(jail: _Jail, payload: bytes, pay_w: int, streams: list[int], wall_s: float,
              output_bytes: int, cancel: Cancel | None
-             ) -> tuple[dict, bytes, bytes, bytes, bool]:
+             ) -> tuple[dict[str, Any], bytes, bytes, bytes, bool]:
     """Feed the cell's code, read its `streams` (stdout, stderr and a notebook's display)
     up to `output_bytes` each (the rest drained and dropped) until the server's reply; then
     what is already in the pipes."""
@@ -482,7 +483,7 @@ def _collect(jail: _Jail, payload: bytes, pay_w: int, streams: list[int], wall_s
             left = deadline - time.monotonic()
             if left <= 0:
                 raise SandboxError("the sandbox session's server stopped answering")
-            watch = [jail.control, *outputs]
+            watch = [jail.control.fileno(), *outputs]
             if cancel is not None and not asked:
                 watch.append(cancel.fileno())
             ready_r, ready_w, _ = select.select(watch, [pay_w] if writing else [], [],
@@ -506,7 +507,7 @@ def _collect(jail: _Jail, payload: bytes, pay_w: int, streams: list[int], wall_s
             if dropped[0] > flood and not asked:  # a flood, not a long print: stop the cell
                 asked = flooded = True
                 jail.control.send(b"kill")
-            if jail.control in ready_r:
+            if jail.control.fileno() in ready_r:
                 reply = jail.control.recv(1 << 16)
                 if not reply:
                     raise jail.died()
@@ -531,8 +532,8 @@ def _collect(jail: _Jail, payload: bytes, pay_w: int, streams: list[int], wall_s
     return result, out, err, shown[0] if shown else b"", truncated
 
 
-def _read_into(fd: int, outputs: dict, cap: int, dropped: list, keep_going: bool = False
-               ) -> bool:
+def _read_into(fd: int, outputs: dict[int, bytearray], cap: int, dropped: list[int],
+               keep_going: bool = False) -> bool:
     """One read of `fd` into its buffer up to `cap`, counting in `dropped[0]` what did not
     fit: whether bytes were dropped (with `keep_going`: whether anything was read)."""
     chunk = os.read(fd, _CHUNK)
@@ -573,10 +574,11 @@ def _cell(execution: Execution, shown: bytes) -> Cell:
     return Cell(execution)
 
 
-def _execution(result: dict, out: bytes, err: bytes, truncated: bool, note: str,
+def _execution(result: dict[str, Any], out: bytes, err: bytes, truncated: bool, note: str,
                output_bytes: int) -> Execution:
-    status = {"ok": "ok", "error": "runtime_error", "memory": "memory_limit",
-              "timeout": "timeout"}.get(result["status"])
+    statuses: dict[str, Status] = {"ok": "ok", "error": "runtime_error",
+                                   "memory": "memory_limit", "timeout": "timeout"}
+    status = statuses.get(result["status"])
     if status is None:  # the interpreter died: SIGKILL is the memory limit's OOM kill
         status = "memory_limit" if result.get("signal") == signal.SIGKILL else "runtime_error"
     if (truncated and status == "ok") or result["reset"] == "output":
@@ -595,7 +597,7 @@ def _execution(result: dict, out: bytes, err: bytes, truncated: bool, note: str,
                      stdout_bytes=out)
 
 
-def _how(result: dict) -> str:
+def _how(result: dict[str, Any]) -> str:
     if result.get("signal"):
         return f"killed by signal {result['signal']}"
     return f"exit code {result.get('exit_code')}"

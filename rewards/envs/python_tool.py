@@ -42,7 +42,7 @@ from rewards.options import check_fields, check_range
 from rewards.types import Sample
 
 if TYPE_CHECKING:
-    from sandbox import Execution  # imported where it runs: the sandbox is optional here
+    from sandbox import Execution, Session  # imported where it runs: the sandbox is optional
 
 __all__ = ["PythonToolEnv", "PythonToolOptions", "find_code"]
 
@@ -129,7 +129,7 @@ class PythonToolEnv:
         self.calls = 0
         self.seconds_left = self.options.episode_time_limit_s
         self.answer = ""
-        self.session = None  # sandbox.Session of a persistent episode, opened at its first call
+        self.session: Session | None = None  # sandbox.Session of a persistent episode, opened at its first call
 
     def reset(self, sample: Sample) -> str:
         self.close()
@@ -148,10 +148,10 @@ class PythonToolEnv:
         each with a session holding this one's state (`sandbox.Session.fork`): sibling
         rollouts branch from here. Their `random` state is this one's: reseed for diversity."""
         if self.session is None:
-            sessions: list = [None] * n
+            sessions: list[Session | None] = [None] * n
         else:
             with sandbox_errors("python_tool: the sandbox cannot fork the session"):
-                sessions = self.session.fork(n)
+                sessions = list(self.session.fork(n))
         copies = []
         for session in sessions:
             copy = PythonToolEnv(self.options)

@@ -31,8 +31,15 @@ import signal
 import sys
 import time
 
-from . import harness_program
-from . import warm_server  # reused: become, set_run_limits, separated, empty_dirs, kill_all
+from . import (
+    harness_program,
+    harness_wire,
+    warm_server,  # reused: become, set_run_limits, separated, empty_dirs, kill_all
+)
+
+TYPE_CHECKING = False  # `typing.TYPE_CHECKING` without importing typing; mypy reads it as True
+if TYPE_CHECKING:
+    from typing import Any
 
 SPARE_S = 600
 """Seconds a jail started ahead of its session waits for it."""
@@ -43,21 +50,22 @@ STATUS_WORDS = (b"ok", b"error", b"memory")
 class Interpreter:
     """The session's interpreter: a child of this server under the program uid."""
 
-    def __init__(self, header: dict) -> None:
+    def __init__(self, header: "dict[str, Any]") -> None:
         self.header = header
-        self.pid = None
-        self.pidfd = None
-        self.sock = None
+        self.pid: int | None = None
+        self.pidfd: int | None = None
+        self.sock: _socket.socket | None = None
         self.calls = 0
         self.cpu_s = header["cpu_s"]  # the session's CPU seconds, over all its interpreters
         self.cpu_used = 0.0
 
     def start(self) -> None:
-        self.sock, theirs = _socket.socketpair(_socket.AF_UNIX, _socket.SOCK_SEQPACKET)
+        ours, theirs = _socket.socketpair(_socket.AF_UNIX, _socket.SOCK_SEQPACKET)
+        self.sock = ours
         pid = os.fork()
         if pid == 0:
             try:
-                self.sock.close()
+                ours.close()
                 interpreter_main(theirs, self.header)
             finally:
                 os._exit(70)
@@ -82,10 +90,10 @@ def main(control_fd: int, program_uid: int) -> None:
     # a spare jail waits here for its session (bounded: a host that forgot it)
     if not select.select([control], [], [], SPARE_S)[0]:
         return
-    header = control.recv(1 << 16)
-    if not header:
+    data = control.recv(1 << 16)
+    if not data:
         return
-    header = marshal.loads(header)  # from the host, which started this jail
+    header: dict[str, Any] = marshal.loads(data)  # from the host, which started this jail
     interpreter = Interpreter(header)
     interpreter.start()
     control.send(b"ready")
@@ -105,38 +113,43 @@ def main(control_fd: int, program_uid: int) -> None:
         call = marshal.loads(message)
         result = run_call(interpreter, call, fds, control)
         try:
-            control.send(warm_server.to_json(result).encode())  # JSON: the host does not unmarshal jail data
+            control.send(harness_wire.to_json(result).encode())  # JSON: the host does not unmarshal jail data
         except OSError:
             break
     warm_server.kill_all()
 
 
-def run_call(interpreter: Interpreter, call: dict, fds: list, control) -> dict:
+def run_call(interpreter: Interpreter, call: "dict[str, Any]", fds: "list[int]",
+             control: _socket.socket) -> "dict[str, Any]":
     """Hand one cell to the interpreter and wait for its status; reset the session when the
     cell did not end by itself within its time."""
     start = time.monotonic()
-    result = {"status": "ok", "reset": "", "wall_s": 0.0, "cpu_s": 0.0, "maxrss": 0}
+    result: dict[str, Any] = {"status": "ok", "reset": "", "wall_s": 0.0, "cpu_s": 0.0,
+                                "maxrss": 0}
+    sock, pidfd = interpreter.sock, interpreter.pidfd
+    assert sock is not None and pidfd is not None  # started: `start` sets both
     interpreter.calls += 1
     call_id = str(interpreter.calls).encode()
     try:
-        harness_program.send_fds(interpreter.sock, b"r " + call_id, fds)  # 4th: the display
+        harness_program.send_fds(sock, b"r " + call_id, fds)  # 4th: the display
         sent = True
     except OSError:
         sent = False
     finally:
         for fd in fds:
             os.close(fd)
-    ended = None
+    ended: str | None = None
+    answer = b""
     if sent:
         deadline = start + call["wall_s"]
         while True:
             left = deadline - time.monotonic()
             if left <= 0:
                 break
-            ready = select.select([interpreter.sock, interpreter.pidfd, control], [], [], left)[0]
-            if interpreter.sock in ready:
+            ready = select.select([sock.fileno(), pidfd, control.fileno()], [], [], left)[0]
+            if sock.fileno() in ready:
                 try:
-                    answer = interpreter.sock.recv(64)
+                    answer = sock.recv(64)
                 except OSError:
                     answer = b""
                 if not answer:
@@ -146,10 +159,10 @@ def run_call(interpreter: Interpreter, call: dict, fds: list, control) -> dict:
                     ended = "answer"
                     break
                 continue  # not this call's: a process the cell forked, or a forgery
-            if interpreter.pidfd in ready:
+            if pidfd in ready:
                 ended = "died"
                 break
-            if control in ready:
+            if control.fileno() in ready:
                 control.recv(64)
                 ended = "killed"
                 break
@@ -167,9 +180,9 @@ def run_call(interpreter: Interpreter, call: dict, fds: list, control) -> dict:
     else:
         status = None
         if ended == "died":  # (or it closed its socket: then the kill below ends it)
-            select.select([interpreter.pidfd], [], [], 1.0)
+            select.select([pidfd], [], [], 1.0)
             try:
-                status = os.waitid(os.P_PIDFD, interpreter.pidfd,
+                status = os.waitid(os.P_PIDFD, pidfd,
                                    os.WEXITED | os.WNOHANG | os.WNOWAIT)  # reaped in reset
             except OSError:
                 status = None
@@ -190,15 +203,17 @@ def reset(interpreter: Interpreter) -> None:
     interpreter, whose CPU rlimit is what is left of the session's (at least a second: a
     reset never hands out a fresh budget). A jail whose folders cannot be emptied ends (the
     host sees it die)."""
-    try:
-        os.kill(interpreter.pid, signal.SIGKILL)
-    except ProcessLookupError:
-        pass
-    try:  # its CPU, and that of the children it waited for
-        usage = os.wait4(interpreter.pid, 0)[2]
-        interpreter.cpu_used += usage.ru_utime + usage.ru_stime
-    except ChildProcessError:
-        pass
+    pid = interpreter.pid
+    if pid is not None:
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        try:  # its CPU, and that of the children it waited for
+            usage = os.wait4(pid, 0)[2]
+            interpreter.cpu_used += usage.ru_utime + usage.ru_stime
+        except ChildProcessError:
+            pass
     warm_server.kill_all()
     interpreter.forget()
     if not warm_server.empty_dirs():
@@ -208,7 +223,8 @@ def reset(interpreter: Interpreter) -> None:
     interpreter.start()
 
 
-def run_cell(source: bytes, name: str, namespace: dict, display_fd: "int | None") -> None:
+def run_cell(source: bytes, name: str, namespace: "dict[str, Any]",
+             display_fd: "int | None") -> None:
     """Run a cell in `namespace`. With a display fd (a notebook's call), a last statement
     that is an expression is evaluated apart and its repr, unless None, written there."""
     if display_fd is None:
@@ -216,8 +232,12 @@ def run_cell(source: bytes, name: str, namespace: dict, display_fd: "int | None"
         return
     import ast
 
-    tree = compile(source, name, "exec", ast.PyCF_ONLY_AST)
-    last = tree.body.pop() if tree.body and isinstance(tree.body[-1], ast.Expr) else None
+    tree = ast.parse(source, name)
+    last = tree.body[-1] if tree.body else None
+    if isinstance(last, ast.Expr):
+        tree.body.pop()
+    else:
+        last = None
     exec(compile(tree, name, "exec"), namespace)  # noqa: S102
     if last is not None:
         value = eval(compile(ast.Expression(last.value), name, "eval"), namespace)
@@ -244,7 +264,7 @@ def quiet() -> None:
         os.close(null)
 
 
-def interpreter_main(sock, header: dict) -> None:
+def interpreter_main(sock: _socket.socket, header: "dict[str, Any]") -> None:
     """The interpreter (a child of the server): close every fd but its socket, take the
     session's limits and the program uid, then run cells until the socket closes."""
     fd = sock.fileno()
@@ -261,7 +281,7 @@ def interpreter_main(sock, header: dict) -> None:
 
     random.seed(header["seed"])  # the session's seed: a sibling replaying its cells agrees
     main = type(sys)("__main__")  # the cells' module (pickle finds their functions there)
-    main.__builtins__ = builtins
+    main.__builtins__ = builtins  # type: ignore[attr-defined]  # a module's own globals
     sys.modules["__main__"] = main
     namespace = main.__dict__
     sys.argv = [""]
@@ -285,7 +305,7 @@ def interpreter_main(sock, header: dict) -> None:
         cell += 1
         word = b"ok"
         try:
-            source = warm_server.harness_wire.read_all(payload_fd)
+            source = harness_wire.read_all(payload_fd)
             os.close(payload_fd)
             run_cell(source, f"<cell {cell}>", namespace, display_fd)
         except SystemExit as exc:
@@ -313,7 +333,8 @@ def interpreter_main(sock, header: dict) -> None:
                 os.write(2, f"{type(exc).__name__}\n".encode(errors="replace"))
         for stream in (sys.stdout, sys.stderr, sys.__stdout__, sys.__stderr__):
             try:
-                stream.flush()
+                if stream is not None:
+                    stream.flush()
             except BaseException:  # noqa: BLE001, S110  a stream the cell replaced or closed
                 pass
         if display_fd is not None:
