@@ -13,7 +13,7 @@ import pytest
 BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
 sys.path.insert(0, str(BENCHMARKS))
 
-from _report import EXIT_OK, EXIT_TARGET_MISSED, EXIT_VERDICT_WRONG, Report  # noqa: E402
+from _report import EXIT_OK, EXIT_TARGET_MISSED, EXIT_VERDICT_WRONG, Report
 
 
 def test_header_names_the_command_date_machine_and_load(capsys):

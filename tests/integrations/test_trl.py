@@ -187,7 +187,7 @@ def test_the_trl_environment_reads_the_reference_column_the_rewards_read(tmp_pat
     seen = {}
 
     class Probe(_Episodic):
-        def _make(self):  # noqa: D401 - records the sample the episode starts on
+        def _make(self):
             class Env:
                 name = "probe"
 
