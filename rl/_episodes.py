@@ -176,9 +176,10 @@ def collate_episodes(groups: Sequence[EpisodeGroup], pad_id: int) -> Batch:
     return batch
 
 
-def step_rewards(groups: Sequence[EpisodeGroup], width: int, *, step_weight: float) -> Any:
-    """(N, T): each turn's step reward times `step_weight` on its last action token, and the
-    final reward added on the episode's last turn (0 elsewhere and for abstained episodes)."""
+def step_rewards(groups: Sequence[EpisodeGroup], width: int) -> Any:
+    """(N, T): each turn's reward (`Trajectory.turn_rewards`: its weighted step reward, the
+    final reward added on the last turn) on its last action token; 0 elsewhere and for
+    abstained episodes."""
     import torch
 
     out = torch.zeros((sum(len(g.completions) for g in groups), width))  # (N, T)
@@ -186,9 +187,8 @@ def step_rewards(groups: Sequence[EpisodeGroup], width: int, *, step_weight: flo
     for g in groups:
         for trajectory, ends in zip(g.trajectories, g.turn_ends):
             if trajectory.reward is not None and ends:
-                for turn, end in zip(trajectory.turns, ends):
-                    out[row, end] = step_weight * turn.reward
-                out[row, ends[-1]] += float(trajectory.final.value)
+                for end, reward in zip(ends, trajectory.turn_rewards):
+                    out[row, end] = reward
             row += 1
     return out
 
