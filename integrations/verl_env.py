@@ -47,6 +47,7 @@ from verl.tools.base_tool import BaseTool
 from verl.tools.schemas import OpenAIFunctionToolSchema, ToolResponse
 
 from rewards.envs import turn_token_rewards
+from rewards.errors import InputError
 from rewards.envs.python_tool import PythonToolEnv, PythonToolOptions
 from rewards.options import load_options
 from rewards.types import Sample
@@ -126,8 +127,8 @@ def rm_scores(data: Any, turn_rewards: Sequence[Sequence[float] | None],
     valid = batch["attention_mask"][:, prompt_length:]  # (bs, R): 0 on padding
     policy = (batch["response_mask"] * valid).tolist()  # (bs, R): 1 on the model's tokens
     if len(turn_rewards) != len(policy):
-        raise ValueError(f"{len(turn_rewards)} rows of turn rewards for a batch of "
-                         f"{len(policy)}")
+        raise InputError(f"{len(turn_rewards)} rows of turn rewards for a batch of "
+                         f"{len(policy)}", field="turn_rewards")
     out = torch.zeros_like(batch["responses"], dtype=torch.float32)  # (bs, R)
     lengths = valid.sum(dim=1).tolist()  # (bs,)
     for i, rewards in enumerate(turn_rewards):

@@ -151,10 +151,11 @@ def test_a_cut_off_turn_keeps_its_reward_on_verls_last_kept_token():
     import numpy as np
 
     from integrations.verl_env import rm_scores
+    from rewards.errors import InputError
 
     data = _verl_batch([[1, 1, 0, 1]])  # veRL's response_length cut the third turn off
     data.non_tensor_batch["turn_rewards"] = np.array([[-0.1, -0.1, 0.9]], dtype=object)
     rm = rm_scores(data, [[-0.1, -0.1, 0.9]])
     assert rm[0].tolist() == pytest.approx([0, -0.1, 0, 0.8, 0, 0])
-    with pytest.raises(ValueError, match="2 rows of turn rewards for a batch of 1"):
+    with pytest.raises(InputError, match="2 rows of turn rewards for a batch of 1"):
         rm_scores(data, [[1.0], [1.0]])

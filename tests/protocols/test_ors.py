@@ -88,6 +88,7 @@ def test_the_sdks_own_client_plays_episodes_with_the_reward_inline():
     with serving(served) as url:
         asyncio.run(play(url))
         assert httpx.get(url + "/splits").status_code == 401  # no token: refused
+        assert httpx.get(url + "/splits", headers={"X-API-Key": "other"}).status_code == 401
     assert len(served.state.episodes.held) == 0
 
 
