@@ -60,8 +60,10 @@ ORS_ROUTES = ("POST /create_session", "POST /create", "POST /call", "POST /tasks
 class _Sessions:
     """sid -> episode id (None until `/create`), at most `limit` (the module docstring)."""
 
-    def __init__(self, limit: int) -> None:
+    def __init__(self, limit: int, spent: Callable[[str], bool],
+                 drop: Callable[[str], None]) -> None:
         self.limit = limit
+        self.spent, self.drop = spent, drop
         self.held: OrderedDict[str, str | None] = OrderedDict()
         self.messages: dict[str, list[dict[str, Any]]] = {}
         self.lock = threading.Lock()
@@ -69,11 +71,17 @@ class _Sessions:
     def issue(self) -> str:
         with self.lock:
             if len(self.held) >= self.limit:
-                idle = next((s for s, e in self.held.items() if e is None), None)
+                # first a sid that never created an episode, then one whose episode is
+                # finished, idle or already gone (a client that never said /delete)
+                idle = next((s for s, e in self.held.items() if e is None), None) or next(
+                    (s for s, e in self.held.items() if e is not None and self.spent(e)), None)
                 if idle is None:
                     raise Refused(503, InputError(f"{self.limit} sessions are held: retry "
                                                   "later"), headers={"Retry-After": "1"})
-                del self.held[idle]
+                episode_id = self.held.pop(idle)
+                self.messages.pop(idle, None)
+                if episode_id is not None:
+                    self.drop(episode_id)
             sid = secrets.token_urlsafe(18)
             self.held[sid] = None
             return sid
@@ -133,17 +141,19 @@ def _sse(events: Sequence[tuple[str, str]]) -> Any:
 
 def add_ors(app: Any, *, start: Callable[[Any], dict[str, Any]],
             advance: Callable[[Any, Any], dict[str, Any]], drop: Callable[[str], None],
+            spent: Callable[[str], bool],
             splits: Mapping[str, Sequence[Mapping[str, Any]]], env_name: str,
             max_sessions: int, version: str) -> None:
     """Add the ORS routes to the FastAPI `app`: `start(body)` and `advance(episode_id,
     action)` answer as `/reset` and `/step` do (raising `Refused`), `drop(id)` forgets an
-    episode; `splits` are the task lists by split name."""
+    episode, `spent(id)` says whether it may give way (finished, idle or gone); `splits`
+    are the task lists by split name."""
     fastapi = require("fastapi", extra="server", feature="the environment server")
     from fastapi.responses import JSONResponse
 
     from integrations._body import parsed_body
 
-    sessions = _Sessions(max_sessions)
+    sessions = _Sessions(max_sessions, spent, drop)
 
     def refusal(refused: Refused) -> Any:
         field = refused.error.field

@@ -173,6 +173,13 @@ class _Episodes:
             if held is not None and not held.busy:
                 del self.held[episode_id]
 
+    def spent(self, episode_id: str) -> bool:
+        """Whether `episode_id` may give way: gone, or finished or idle and not stepping."""
+        with self.lock:
+            held = self.held.get(episode_id)
+            return held is None or (not held.busy and (
+                held.episode.done or time.monotonic() - held.touched > self.idle_s))
+
     def get(self, episode_id: Any) -> Episode | None:
         with self.lock:
             held = self.held.get(episode_id) if isinstance(episode_id, str) else None
@@ -325,7 +332,8 @@ def create_env_app(config: EnvConfig, reward: Reward | str, *, max_episodes: int
     add_websocket(app, start=start, advance=advance, state_of=state_of,
                   drop=episodes.drop, bounds=bounds, max_connections=max_episodes,
                   idle_s=idle_s)
-    add_ors(app, start=start, advance=advance, drop=episodes.drop, splits=dict(splits or {}),
+    add_ors(app, start=start, advance=advance, drop=episodes.drop, spent=episodes.spent,
+            splits=dict(splits or {}),
             env_name=config.use, max_sessions=max_episodes, version=_version())
     return app
 

@@ -163,7 +163,8 @@ def test_bad_requests_name_the_field_and_bodies_are_bounded():
 
 def test_sessions_are_bounded():
     """At most `max_episodes` sids: a new one forgets the oldest that holds no episode;
-    with every sid holding one, `/create_session` is a 503 with Retry-After."""
+    with every sid holding a live one, `/create_session` is a 503 with Retry-After; a
+    finished episode whose client never deleted its session gives way."""
     with serving(app(max_episodes=2)) as url, httpx.Client(timeout=60) as client:
         first, second = _sid(client, url), _sid(client, url)
         third = _sid(client, url)  # first (no episode) gave way
@@ -174,3 +175,10 @@ def test_sessions_are_bounded():
                          ).status_code == 200
         full = _post(client, url, "/create_session")
         assert full.status_code == 503 and full.headers["retry-after"] == "1"
+        assert _act(client, url, second, "6")[1]["output"]["finished"]  # never deleted
+        fourth = _sid(client, url)  # second's finished episode gave way
+        assert _act(client, url, second, "6")[0] == 404
+        assert _post(client, url, "/create", fourth, {"split": "test", "index": 0}
+                     ).status_code == 200
+        status, out = _act(client, url, third, "1")  # the live one was kept
+        assert out["output"]["blocks"][0]["text"].strip() == "Higher."
