@@ -34,6 +34,16 @@ reward:
   reward_manager: {source: importlib, name: PerTurnRewardManager,
                    module: {path: pkg://integrations.verl_env}}
 ```
+
+veRL 0.9.1 calls `assemble_rm_scores` only where its `RewardLoopManager.compute_rm_score`
+builds the rewards (a colocated reward model: `reward.reward_model.enable` without its own
+resource pool). Without a reward model, veRL's agent loop scores each rollout inline and
+puts the scalar on the last token itself (`AgentLoopWorker._postprocess`), with no hook;
+there `rm_scores` is what a custom agent loop worker
+(`actor_rollout_ref.rollout.agent.agent_loop_manager_class`) would call after veRL's
+`_postprocess`. That path is not provided or tested here: veRL's agent loop module needs
+hydra, and installing hydra-core would move omegaconf and antlr4, which the math verifier
+needs.
 """
 
 from __future__ import annotations
