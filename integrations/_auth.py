@@ -4,7 +4,8 @@ run) lets anyone on the network run code or read rewards unless it asks for a to
 
 A request carries the token as `Authorization: Bearer <token>` or, for a client that cannot
 set headers (veRL's SandboxFusion client, OpenRLHF's remote reward client post to a bare URL),
-as the `access_token` query parameter of the URL it is given (RFC 6750, section 2.3). A request
+as the `access_token` query parameter of the URL it is given (RFC 6750, section 2.3), or, for
+the `openreward` SDK (ORS, which sends its API key so), as the `X-API-Key` header. A request
 without it, or with another, gets 401 before its body is read. The comparison runs in constant
 time (`hmac.compare_digest`): how long a refusal takes tells nothing of the token.
 
@@ -79,6 +80,8 @@ class BearerToken:
             if name == b"authorization":
                 scheme, _, given = value.partition(b" ")
                 ok |= scheme.lower() == b"bearer" and self._same(given.strip())
+            elif name == b"x-api-key":  # the openreward SDK's header (ORS)
+                ok |= self._same(value.strip())
         query = scope.get("query_string", b"").decode("latin-1")
         for name, value in parse_qsl(query, keep_blank_values=True):
             if name == QUERY_PARAMETER:

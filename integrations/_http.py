@@ -208,7 +208,7 @@ def startup_line(name: str, *, host: str, port: int, routes: Sequence[str],
     """What a server prints when it starts: where, which routes, whether a token guards it,
     its body bounds and its connection caps."""
     where = f"[{host}]" if ":" in host else host
-    guarded = (f"token required (Authorization: Bearer, or ?{QUERY_PARAMETER}=)"
+    guarded = (f"token required (Authorization: Bearer, X-API-Key, or ?{QUERY_PARAMETER}=)"
                if token is not None else "no token: anyone who reaches the port may call it")
     caps = f"; {connections.describe()}" if connections is not None else ""
     return (f"{name}: serving http://{where}:{port} ({', '.join(routes)}); {guarded}; "

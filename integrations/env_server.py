@@ -46,10 +46,12 @@ import threading
 import time
 from collections import OrderedDict
 from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from integrations._auth import resolve_token
 from integrations._body import DEFAULT_MAX_HELD_BYTES, BodyBounds, check_bounds, parsed_body
+from integrations._env_ors import ORS_ROUTES, add_ors
 from integrations._env_ws import Refused, add_websocket
 from integrations._http import (
     MAX_CONNECTIONS_HELP,
@@ -64,11 +66,13 @@ from rewards.errors import ConfigError, EngineError, InputError
 from rewards.options import load_options
 from rewards.types import Reward, Sample, Score
 
-__all__ = ["ROUTES", "SCHEMA", "TOKEN_ENV", "RemoteEnvironment", "create_env_app", "main"]
+__all__ = ["ROUTES", "SCHEMA", "TOKEN_ENV", "RemoteEnvironment", "create_env_app", "load_splits",
+           "main"]
 
 TOKEN_ENV = "REWARDS_ENV_TOKEN"
 """The environment variable the environment server reads its shared token from (`--token`)."""
-ROUTES = ("POST /reset", "POST /step", "GET /state", "GET /schema", "GET /health", "WS /ws")
+ROUTES = ("POST /reset", "POST /step", "GET /state", "GET /schema", "GET /health", "WS /ws",
+          *ORS_ROUTES)
 
 _SAMPLE_KEYS = ("prompt", "reference", "domain", "group", "meta")
 
@@ -170,6 +174,13 @@ class _Episodes:
             if held is not None and not held.busy:
                 del self.held[episode_id]
 
+    def spent(self, episode_id: str) -> bool:
+        """Whether `episode_id` may give way: gone, or finished or idle and not stepping."""
+        with self.lock:
+            held = self.held.get(episode_id)
+            return held is None or (not held.busy and (
+                held.episode.done or time.monotonic() - held.touched > self.idle_s))
+
     def get(self, episode_id: Any) -> Episode | None:
         with self.lock:
             held = self.held.get(episode_id) if isinstance(episode_id, str) else None
@@ -200,13 +211,16 @@ the state) for this server's episodes."""
 
 def create_env_app(config: EnvConfig, reward: Reward | str, *, max_episodes: int = 4096,
                    idle_s: float = 3600.0, max_held_bytes: int = DEFAULT_MAX_HELD_BYTES,
-                   token: str | None = None) -> Any:
+                   token: str | None = None,
+                   splits: Mapping[str, Sequence[Mapping[str, Any]]] | None = None) -> Any:
     """The FastAPI app serving episodes of `config`, scored by `reward` (a `Reward` or a
     reward config path). `max_episodes` held at once; an episode without a request for
     `idle_s` seconds may give way to a new one. `max_held_bytes`: the most request-body bytes
     held at once (one body is at most as large), as `rewards serve` bounds them. `token`:
     every request must carry it (`integrations._auth`). OpenEnv's WebSocket (`/ws`) holds at
-    most `max_episodes` connections, each its own episode, closed after `idle_s` silent."""
+    most `max_episodes` connections, each its own episode, closed after `idle_s` silent.
+    `splits`: ORS's task lists by split name, each row a `/reset` sample
+    (`integrations._env_ors`, which serves ORS on the same episodes)."""
     check_bounds(max_held_bytes, max_held_bytes, names=("max_held_bytes", "max_held_bytes"))
     if max_episodes < 1 or not idle_s > 0:
         raise ConfigError(f"max_episodes ({max_episodes}) and idle_s ({idle_s}) must be "
@@ -321,7 +335,46 @@ def create_env_app(config: EnvConfig, reward: Reward | str, *, max_episodes: int
     add_websocket(app, start=start, advance=advance, state_of=state_of,
                   drop=episodes.drop, bounds=bounds, max_connections=max_episodes,
                   idle_s=idle_s)
+    add_ors(app, start=start, advance=advance, drop=episodes.drop, spent=episodes.spent,
+            splits=dict(splits or {}),
+            env_name=config.use, max_sessions=max_episodes, version=_version())
     return app
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("rewards-engine")
+    except PackageNotFoundError:
+        return "unknown"
+
+
+def load_splits(specs: Sequence[str]) -> dict[str, list[dict[str, Any]]]:
+    """ORS splits from `NAME=FILE.jsonl` specs: each line a `/reset` sample (a JSON object
+    with a `prompt`); `InputError` naming the file and line of a bad one."""
+    import json
+    from pathlib import Path
+
+    splits: dict[str, list[dict[str, Any]]] = {}
+    for spec in specs:
+        name, sep, path = spec.partition("=")
+        if not sep or not name or not path:
+            raise ConfigError(f"--ors-split {spec!r}: give NAME=FILE.jsonl")
+        rows = []
+        for line_no, line in enumerate(Path(path).read_text().splitlines(), 1):
+            if not line.strip():
+                continue
+            try:
+                row = json.loads(line)
+            except ValueError as exc:
+                raise InputError(f"not JSON: {exc}", source=path, line=line_no) from exc
+            if not isinstance(row, dict) or not isinstance(row.get("prompt"), (str, list)):
+                raise InputError("needs a JSON object with a 'prompt'", source=path,
+                                 line=line_no, field="prompt")
+            rows.append(row)
+        splits[name] = rows
+    return splits
 
 
 def _plain(info: Any) -> dict[str, Any]:
@@ -427,6 +480,9 @@ def main(argv: list[str] | None = None, *, prog: str | None = None) -> None:
                              "Bearer TOKEN, or ?access_token=TOKEN in the URL); default: "
                              f"${TOKEN_ENV}, else none. Prefer the variable: a command line "
                              "is visible to every user of the machine")
+    parser.add_argument("--ors-split", action="append", default=[], metavar="NAME=FILE.jsonl",
+                        help="an ORS split: its tasks, one /reset sample (JSON with a "
+                             "'prompt') per line; repeatable")
     parser.add_argument("--log-level", default="info",
                         choices=("critical", "error", "warning", "info", "debug"),
                         help="uvicorn log level (default: info)")
@@ -438,7 +494,7 @@ def main(argv: list[str] | None = None, *, prog: str | None = None) -> None:
     config = load_options(EnvConfig, document, where=f"environment {args.environment}")
     app = create_env_app(config, args.reward_config, max_episodes=args.max_episodes,
                          idle_s=args.idle_s, max_held_bytes=int(args.max_held_mb * (1 << 20)),
-                         token=token)
+                         token=token, splits=load_splits(args.ors_split))
     run_server(app, "environment server", host=args.host, port=args.port, routes=ROUTES,
                token=token, log_level=args.log_level, max_connections=args.max_connections,
                max_connections_per_client=args.max_connections_per_client, websockets=True)

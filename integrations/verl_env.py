@@ -17,21 +17,52 @@ tool instance per call, so the per-episode budget of our own loop (`max_tool_cal
 calls of an episode and each costs at most `tool_time_limit_s`. A sandbox that cannot run
 programs raises `rewards.errors.SandboxError`, which veRL's loop logs and answers with an
 error message. The final answer is scored by our veRL `compute_score` (integrations.verl).
+
+Turn-level credit (`advantage: per_turn`): veRL trains on a token-level reward tensor,
+`rm_scores` (bs, response_length), which becomes `token_level_scores`; its advantage
+estimators read it per token (GAE, REINFORCE++) or summed (GRPO, RLOO). `rm_scores` puts each
+turn's reward (`Trajectory.turn_rewards`: its weighted step reward, the final reward added on
+the last turn) on the last policy token of that turn (`response_mask` 1s; tool tokens and
+padding get 0), by `rewards.envs.turn_token_rewards`. `PerTurnRewardManager` is veRL's reward
+loop `naive` manager whose `assemble_rm_scores` (the hook veRL's `RewardLoopManager` builds
+`rm_scores` with) does this for the rows that carry `turn_rewards` in their extra fields
+(`AgentLoopOutput.extra_fields["turn_rewards"]`, which veRL's agent loop carries into the
+batch), and veRL's own last-token placement for the others:
+
+```yaml
+reward:
+  reward_manager: {source: importlib, name: PerTurnRewardManager,
+                   module: {path: pkg://integrations.verl_env}}
+```
+
+veRL 0.9.1 calls `assemble_rm_scores` only where its `RewardLoopManager.compute_rm_score`
+builds the rewards (a colocated reward model: `reward.reward_model.enable` without its own
+resource pool). Without a reward model, veRL's agent loop scores each rollout inline and
+puts the scalar on the last token itself (`AgentLoopWorker._postprocess`), with no hook;
+there `rm_scores` is what a custom agent loop worker
+(`actor_rollout_ref.rollout.agent.agent_loop_manager_class`) would call after veRL's
+`_postprocess`. That path is not provided or tested here: veRL's agent loop module needs
+hydra, and installing hydra-core would move omegaconf and antlr4, which the math verifier
+needs.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 from uuid import uuid4
 
+from verl.experimental.reward_loop.reward_manager.naive import NaiveRewardManager
 from verl.tools.base_tool import BaseTool
 from verl.tools.schemas import OpenAIFunctionToolSchema, ToolResponse
 
+from rewards.envs import turn_token_rewards
+from rewards.errors import InputError
 from rewards.envs.python_tool import PythonToolEnv, PythonToolOptions
 from rewards.options import load_options
 from rewards.types import Sample
 
-__all__ = ["PythonTool"]
+__all__ = ["PerTurnRewardManager", "PythonTool", "rm_scores"]
 
 SCHEMA = {
     "type": "function",
@@ -90,3 +121,41 @@ class PythonTool(BaseTool):
 
     async def release(self, instance_id: str, **kwargs: Any) -> None:
         self.calls.pop(instance_id, None)
+
+
+def rm_scores(data: Any, turn_rewards: Sequence[Sequence[float] | None],
+              scores: Sequence[float] | None = None) -> Any:
+    """veRL's token-level reward tensor (bs, response_length) for the batch `data` (a
+    `DataProto` with `prompts`, `responses`, `attention_mask` and `response_mask`): row i's
+    `turn_rewards[i]` each on the last token of its turn's run of policy tokens. A row whose
+    turn rewards are None takes `scores[i]` on its last valid token, as veRL places a
+    trajectory reward (`RewardManagerBase.assemble_rm_scores`)."""
+    import torch
+
+    batch = data.batch
+    prompt_length = batch["prompts"].size(1)
+    valid = batch["attention_mask"][:, prompt_length:]  # (bs, R): 0 on padding
+    policy = (batch["response_mask"] * valid).tolist()  # (bs, R): 1 on the model's tokens
+    if len(turn_rewards) != len(policy):
+        raise InputError(f"{len(turn_rewards)} rows of turn rewards for a batch of "
+                         f"{len(policy)}", field="turn_rewards")
+    out = torch.zeros_like(batch["responses"], dtype=torch.float32)  # (bs, R)
+    lengths = valid.sum(dim=1).tolist()  # (bs,)
+    for i, rewards in enumerate(turn_rewards):
+        if rewards is not None:
+            out[i] = torch.tensor(turn_token_rewards(policy[i], list(rewards)))
+        elif scores is not None and lengths[i] > 0:
+            out[i, int(lengths[i]) - 1] = float(scores[i])
+    return out
+
+
+class PerTurnRewardManager(NaiveRewardManager):
+    """veRL's reward loop `naive` manager, with each turn's reward on its own last token
+    for the rows that carry `turn_rewards` (module docstring)."""
+
+    @classmethod
+    def assemble_rm_scores(cls, data: Any, scores: list[float]) -> Any:
+        column = data.non_tensor_batch.get("turn_rewards")
+        if column is None:
+            return super().assemble_rm_scores(data, scores)
+        return rm_scores(data, [None if r is None else list(r) for r in column], scores)

@@ -178,9 +178,10 @@ def collate_episodes(groups: Sequence[EpisodeGroup], pad_id: int) -> Batch:
     return batch
 
 
-def step_rewards(groups: Sequence[EpisodeGroup], width: int, *, step_weight: float) -> Any:
-    """(N, T): each turn's step reward times `step_weight` on its last action token, and the
-    final reward added on the episode's last turn (0 elsewhere and for abstained episodes)."""
+def step_rewards(groups: Sequence[EpisodeGroup], width: int) -> Any:
+    """(N, T): each turn's reward (`Trajectory.turn_rewards`: its weighted step reward, the
+    final reward added on the last turn) on its last action token; 0 elsewhere and for
+    abstained episodes."""
     import torch
 
     out = torch.zeros((sum(len(g.completions) for g in groups), width))  # (N, T)
@@ -189,9 +190,11 @@ def step_rewards(groups: Sequence[EpisodeGroup], width: int, *, step_weight: flo
         for trajectory, ends in zip(g.trajectories, g.turn_ends):
             final = trajectory.final.value
             if trajectory.reward is not None and final is not None and ends:  # not abstained
-                for turn, end in zip(trajectory.turns, ends):
-                    out[row, end] = step_weight * turn.reward
-                out[row, ends[-1]] += float(final)
+                rewards = trajectory.turn_rewards  # (`rewards.envs.turn_rewards`)
+                for end, reward in zip(ends, rewards):
+                    out[row, end] = reward
+                if len(rewards) > len(ends):  # turns cut off: their reward on the last kept
+                    out[row, ends[-1]] += sum(rewards[len(ends):])
             row += 1
     return out
 

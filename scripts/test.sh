@@ -70,6 +70,15 @@ if ! python3 -c "import openenv.core.generic_client" >/dev/null 2>&1; then
     python3 -c "import openenv.core.generic_client" \
         || { echo "openenv-core installed but its client does not import" >&2; exit 1; }
 fi
+# 8. The openreward SDK (ORS) for tests/protocols/test_ors.py: openreward 0.1.167 without its
+#    dependencies (they pin sse-starlette==2.3.6, which would move mcp's 3.x), then the two
+#    it imports that are not here already: structlog and google-genai (pure Python).
+if ! python3 -c "import openreward" >/dev/null 2>&1; then
+    pip_install --no-deps "openreward==0.1.167" || exit 1
+    pip_install structlog "google-genai>=1.4" || exit 1
+    python3 -c "import openreward" \
+        || { echo "openreward installed but its client does not import" >&2; exit 1; }
+fi
 export VLLM_CPU_KVCACHE_SPACE="${VLLM_CPU_KVCACHE_SPACE:-1}"  # GiB; vLLM CPU start-up needs it
 
 python3 -m pytest "$@"

@@ -26,7 +26,8 @@ from rewards.errors import ConfigError, RewardsError
 from rewards.types import Reward, Sample, Score
 
 __all__ = ["Episode", "arun_episodes", "cap_text", "discounted_returns", "run_episodes",
-           "score_trajectories", "trajectory_returns", "turn_metrics"]
+           "score_trajectories", "trajectory_returns", "turn_metrics", "turn_rewards",
+           "turn_token_rewards"]
 
 log = logging.getLogger("rewards.envs")
 
@@ -53,15 +54,52 @@ def _valid_text(text: str) -> str:
     return text
 
 
-def trajectory_returns(step_rewards: Sequence[float], final: float, config: EnvConfig
-                       ) -> list[float]:
-    """The one statement of an episode's per-turn returns G_k: each turn's step reward
-    weighted by `config.step_weight`, the final reward added on the last turn, discounted by
-    `config.discount`. `Trajectory.returns`, the environment server's step rewards and the
-    loops' per-turn advantages all read it."""
+def turn_rewards(step_rewards: Sequence[float], final: float, config: EnvConfig
+                 ) -> list[float]:
+    """The one statement of an episode's per-turn rewards r'_k: each turn's step reward
+    weighted by `config.step_weight`, the final reward added on the last turn (undiscounted).
+    The returns discount them (`trajectory_returns`); the trainers that take a reward per
+    turn or per token (`turn_token_rewards`, the veRL and OpenRLHF adapters) read them."""
     rewards = [config.step_weight * r for r in step_rewards] or [0.0]
     rewards[-1] += final
-    return discounted_returns(rewards, config.discount)
+    return rewards
+
+
+def trajectory_returns(step_rewards: Sequence[float], final: float, config: EnvConfig
+                       ) -> list[float]:
+    """The one statement of an episode's per-turn returns G_k: its `turn_rewards`,
+    discounted by `config.discount`. `Trajectory.returns`, the environment server's step
+    rewards and the loops' per-turn advantages all read it."""
+    return discounted_returns(turn_rewards(step_rewards, final, config), config.discount)
+
+
+def turn_token_rewards(action_mask: Sequence[int], rewards: Sequence[float]) -> list[float]:
+    """Per-token rewards for a trainer that takes a reward per token (veRL's `rm_scores`):
+    turn k's reward on the last token of the k-th run of policy tokens (1s) in
+    `action_mask`, 0 on every other token, environment tokens (0s) and padding included.
+
+    A trainer that cut the sequence (its response length) may show fewer runs than turns:
+    the rewards of the turns cut off are added on the last policy token it kept, so the
+    sum over the tokens is the episode's whole reward and nothing is silently lost (no
+    policy token kept at all: nothing can carry it, `InputError`). More runs than turns
+    means the mask is not this episode's: `InputError`."""
+    from rewards.errors import InputError
+
+    ends = [i for i, m in enumerate(action_mask)
+            if m and (i + 1 == len(action_mask) or not action_mask[i + 1])]
+    if len(ends) > len(rewards):
+        raise InputError(f"the action mask has {len(ends)} policy turns for an episode of "
+                         f"{len(rewards)} turns: it is not this episode's", field="action_mask")
+    out = [0.0] * len(action_mask)
+    if not rewards:
+        return out
+    if not ends:
+        raise InputError(f"the action mask holds no policy token to carry the episode's "
+                         f"{len(rewards)} turn rewards", field="action_mask")
+    for end, reward in zip(ends, rewards):
+        out[end] = float(reward)
+    out[ends[-1]] += float(sum(rewards[len(ends):]))
+    return out
 
 
 def discounted_returns(rewards: Sequence[float], discount: float) -> list[float]:
@@ -202,11 +240,14 @@ def score_trajectories(episodes: Sequence[Episode], reward: Reward) -> list[Traj
             continue
         final = given[id(episode)] if id(episode) in given else next(scores)
         returns: tuple[float, ...] = ()
+        rewards: tuple[float, ...] = ()
         if final.value is not None:
-            returns = tuple(trajectory_returns([t.reward for t in episode.turns], final.value,
-                                               config))
+            rewards = tuple(turn_rewards([t.reward for t in episode.turns], final.value,
+                                         config))
+            returns = tuple(discounted_returns(rewards, config.discount))
         reason = episode.reason if episode.reason != "ok" else final.reason
-        out.append(Trajectory(episode.sample, tuple(episode.turns), final, returns, reason))
+        out.append(Trajectory(episode.sample, tuple(episode.turns), final, returns, reason,
+                              rewards))
     return out
 
 

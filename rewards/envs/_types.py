@@ -91,6 +91,9 @@ class Trajectory:
     episode abstains."""
     reason: str = "ok"
     """ok | out_of_turns | the final score's reason | an infrastructure error's (abstains)."""
+    turn_rewards: tuple[float, ...] = ()
+    """The per-turn rewards r'_k the returns discount (`rewards.envs.turn_rewards`): what a
+    trainer that takes a reward per turn or per token is given; empty when it abstains."""
 
     @property
     def reward(self) -> float | None:

@@ -19,8 +19,9 @@ from rewards.envs import (
     run_episodes,
     score_trajectories,
     turn_metrics,
+    turn_token_rewards,
 )
-from rewards.errors import ConfigError, SandboxError
+from rewards.errors import ConfigError, InputError, SandboxError
 from rewards.options import load_options
 from rewards.types import Sample
 
@@ -68,7 +69,23 @@ def test_step_weight_and_discount_enter_the_return():
     trajectory, = run_episodes(config, math_reward(), [Sample("g", "", reference=3)],
                                scripted(["1", "3"]))
     # r' = (-0.05, -0.05 + 1.0): G0 = -0.05 + 0.5 * 0.95
+    assert trajectory.turn_rewards == pytest.approx((-0.05, 0.95))
     assert trajectory.returns == pytest.approx((0.425, 0.95))
+
+
+def test_turn_token_rewards_sit_on_each_turns_last_policy_token():
+    #        prompt-side padding and observations are 0s; three policy turns
+    mask = [1, 1, 0, 0, 1, 0, 1, 1, 1, 0, 0]
+    assert turn_token_rewards(mask, [-0.1, -0.1, 0.9]) == pytest.approx(
+        [0, -0.1, 0, 0, -0.1, 0, 0, 0, 0.9, 0, 0])
+    # a trainer that cut the last turn off: its reward joins the last kept policy token
+    assert turn_token_rewards([1, 1, 0, 1], [-0.1, -0.1, 0.9]) == pytest.approx(
+        [0, -0.1, 0, 0.8])
+    assert turn_token_rewards([0, 0], []) == [0.0, 0.0]  # an abstained episode: nothing
+    with pytest.raises(InputError, match="3 policy turns for an episode of 2"):
+        turn_token_rewards([1, 0, 1, 0, 1], [0.0, 1.0])
+    with pytest.raises(InputError, match="no policy token"):
+        turn_token_rewards([0, 0, 0], [1.0])
 
 
 def test_observations_and_actions_are_capped():

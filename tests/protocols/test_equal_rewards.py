@@ -8,6 +8,7 @@ scoring them locally; each abstention arrives as its protocol's own mask:
 | slime `remote_rm` / `remote_reward` | the reply / its return | `remove_sample = True` |
 | ROLL submit and poll | `reward_score` | `reward_score: null` |
 | OpenEnv `/ws` (python_tool, one answer turn) | `final_reward` | `final_reward: null` |
+| ORS `act` tool (openreward SDK; same episodes) | `metadata["final_reward"]` | `final_reward: null` |
 
 Each over real sockets on 127.0.0.1, many requests at once (the server micro-batches them)."""
 
@@ -91,6 +92,42 @@ def test_every_protocol_gives_the_local_rewards_bit_for_bit_and_masks_its_own_wa
     env = load_options(EnvConfig, {"use": "python_tool", "max_turns": 1}, where="t")
     with serving(create_env_app(env, build_reward(parse_config(CONFIG)))) as url:
         assert _openenv(url, data) == expected
+        if _has("openreward"):
+            assert _ors(url, data) == expected
+
+
+def _has(module):
+    import importlib.util
+
+    return importlib.util.find_spec(module) is not None
+
+
+def _ors(url, data):
+    """Each row one session of the openreward SDK's own client, its task sent as `task_spec`,
+    its completion the `act` tool's input; the reward read from the tool's output."""
+    import os
+
+    os.environ.setdefault("OPENREWARD_DISABLE_UPDATE_CHECK", "1")
+    from openreward import AsyncOpenReward
+    from openreward.api.environments.types import Task
+
+    async def go():
+        client = AsyncOpenReward(api_key="", base_url=url)
+        env = client.environments.get("python_tool", base_url=url)
+
+        async def one(p, c, g):
+            task = Task(server_name="python_tool", environment_name="python_tool",
+                        task_spec={"prompt": p, "reference": g, "domain": "math"},
+                        namespace=None)
+            async with env.session(task=task) as session:
+                out = await session.call_tool("act", {"text": c})
+                assert out.finished
+                return bits(out.metadata["final_reward"])
+        try:
+            return await _gather([one(*row) for row in data], limit=16)
+        finally:
+            await client.environments.aclose()
+    return asyncio.run(go())
 
 
 def _openrlhf(url, data):

@@ -37,7 +37,8 @@ def routes(module):
     out = []
     for route in module.ROUTES:
         method, path = route.split(" ", 1)
-        if method in ("POST", "GET") and path not in ("/health", "/schema", "/state"):
+        if method in ("POST", "GET") and path not in ("/health", "/schema", "/state", "/tools",
+                                                     "/prompt", "/splits"):  # no body
             out.append((method, path))
     return out
 

@@ -96,7 +96,7 @@ def test_episodes_lay_out_actions_and_observations(groups):
 def test_step_rewards_sit_on_each_turns_last_token(groups):
     tokenizer, _, _, (group,) = groups
     batch = collate_episodes([group], tokenizer.pad_token_id)
-    rewards = step_rewards([group], batch.completion_ids.shape[1], step_weight=1.0)
+    rewards = step_rewards([group], batch.completion_ids.shape[1])
     for i, ends in enumerate(group.turn_ends):
         nonzero = rewards[i].nonzero().squeeze(1).tolist()
         assert nonzero == ends

@@ -1,0 +1,323 @@
+"""ORS (the Open Reward Standard) for the environment server (`integrations.env_server`):
+the routes and shapes the `openreward` SDK's client speaks (`openreward.api.environments`,
+0.1.167), on the server's own reset and step, so its `Session` drives our episodes.
+
+    POST /create_session            -> SSE: task_id <sid>, end      (the server picks the sid)
+    POST /create   {"split", "index"} | {"task_spec": {...}}   (X-Session-ID: sid) -> {"sid"}
+    GET  /tools                     -> {"tools": [{"name": "act", ...}]}  (also /task_tools)
+    GET  /prompt                    -> [{"type": "text", "text"}]   the task's prompt and
+                                       the environment's opening observation (/messages: by role)
+    POST /call     {"name": "act", "input": {"text"}}  -> SSE: task_id, end
+                   {"ok": true, "output": {"blocks", "metadata", "reward", "finished"}}
+    POST /ping, /delete, /delete_session;  GET /splits, /version;
+    POST /tasks, /num_tasks, /task, /task_range  {"split", ...}
+
+One tool, `act`, takes the model's turn as text, as OpenEnv's `/step` does: its `reward` is
+the step's reward of `/step` (the weighted step reward; the step that ends the episode adds
+the final reward), `finished` is `done`, and `metadata` carries the observation's other
+fields (`trajectory_reward`, `final_reward`, `reason`, `info`). Splits are the server's
+task lists (`--ors-split NAME=FILE.jsonl`, rows as `/reset`'s `sample`); a session names a
+row by split and index, or sends its own `task_spec` (a `sample`).
+
+Sessions: the server chooses every sid (`secrets.token_urlsafe`: unguessable), so a `/create`
+naming a sid it did not issue is a 404 and none names another client's; a sid holds one
+episode, created once (a second `/create` is a 409). At most `max_sessions` sids are held:
+issuing one past that forgets the oldest that never created an episode; when all hold one,
+`/create_session` is a 503 (`Retry-After`). `/delete` drops the episode. Bodies and the
+token are the server's (`integrations._http.guard`); the SDK sends the token as `X-API-Key`,
+which the guard takes (`integrations._auth`). The work of `/call` runs in a thread."""
+
+# No `from __future__ import annotations` here: FastAPI reads the endpoint annotations.
+import json
+import secrets
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from integrations._env_ws import Refused
+from rewards.deps import require
+from rewards.errors import InputError
+
+__all__ = ["ORS_ROUTES", "ORS_TOOL", "add_ors"]
+
+ORS_TOOL = {
+    "name": "act",
+    "description": "Take one turn in the environment: your text, as you would answer.",
+    "input_schema": {"type": "object",
+                     "properties": {"text": {"type": "string", "description": "the turn"}},
+                     "required": ["text"]},
+}
+"""The one tool of every ORS session: a turn as text (OpenEnv's `/step` action)."""
+
+ORS_ROUTES = ("POST /create_session", "POST /create", "POST /call", "POST /tasks",
+              "POST /num_tasks", "POST /task", "POST /task_range", "GET /tools", "GET /prompt",
+              "GET /splits")
+"""The ORS routes that the start-up line names (besides /messages, /task_tools, /ping,
+/delete, /delete_session, /version and /list_environments, which take no body)."""
+
+
+class _Sessions:
+    """sid -> episode id (None until `/create`), at most `limit` (the module docstring)."""
+
+    def __init__(self, limit: int, spent: Callable[[str], bool],
+                 drop: Callable[[str], None]) -> None:
+        self.limit = limit
+        self.spent, self.drop = spent, drop
+        self.held: OrderedDict[str, str | None] = OrderedDict()
+        self.messages: dict[str, list[dict[str, Any]]] = {}
+        self.lock = threading.Lock()
+
+    def issue(self) -> str:
+        with self.lock:
+            if len(self.held) >= self.limit:
+                # first a sid that never created an episode, then one whose episode is
+                # finished, idle or already gone (a client that never said /delete)
+                idle = next((s for s, e in self.held.items() if e is None), None) or next(
+                    (s for s, e in self.held.items() if e is not None and self.spent(e)), None)
+                if idle is None:
+                    raise Refused(503, InputError(f"{self.limit} sessions are held: retry "
+                                                  "later"), headers={"Retry-After": "1"})
+                episode_id = self.held.pop(idle)
+                self.messages.pop(idle, None)
+                if episode_id is not None:
+                    self.drop(episode_id)
+            sid = secrets.token_urlsafe(18)
+            self.held[sid] = None
+            return sid
+
+    def claim(self, sid: str | None) -> str:
+        """`sid`, checked: it was issued and holds no episode yet."""
+        with self.lock:
+            if not isinstance(sid, str) or sid not in self.held:
+                raise Refused(404, InputError("no session with this id: get one from "
+                                              "/create_session", field="X-Session-ID"))
+            if self.held[sid] is not None:
+                raise Refused(409, InputError("the session has an episode already",
+                                              field="X-Session-ID"))
+            return sid
+
+    def bind(self, sid: str, episode_id: str, messages: list[dict[str, Any]]) -> None:
+        with self.lock:
+            self.held[sid] = episode_id
+            self.messages[sid] = messages
+
+    def episode(self, sid: Any) -> str:
+        with self.lock:
+            episode_id = self.held.get(sid) if isinstance(sid, str) else None
+        if episode_id is None:
+            raise Refused(404, InputError("no session with an episode under this id",
+                                          field="X-Session-ID"))
+        return episode_id
+
+    def forget(self, sid: Any) -> str | None:
+        with self.lock:
+            self.messages.pop(sid, None)
+            return self.held.pop(sid, None) if isinstance(sid, str) else None
+
+
+def _messages(prompt: Any, opening: str) -> list[dict[str, Any]]:
+    """The episode's opening conversation in ORS's shape (`role`, text `blocks`): the
+    sample's prompt (text: one user message; chat messages: each as it is, their content as
+    text), then the environment's opening observation, if any, as a user message."""
+    turns = [{"role": "user", "content": prompt}] if isinstance(prompt, str) else [
+        {"role": m.get("role", "user") if isinstance(m, dict) else "user",
+         "content": m.get("content", "") if isinstance(m, dict) else str(m)} for m in prompt]
+    if opening:
+        turns.append({"role": "user", "content": opening})
+    roles = ("system", "user", "assistant")
+    return [{"role": t["role"] if t["role"] in roles else "user",
+             "blocks": [{"type": "text", "text": t["content"] if isinstance(t["content"], str)
+                         else json.dumps(t["content"])}]} for t in turns]
+
+
+def _sse(events: Sequence[tuple[str, str]]) -> Any:
+    from fastapi.responses import StreamingResponse
+
+    # one `data:` line per event: json.dumps writes no newline, a sid has none
+    text = "".join(f"event: {event}\ndata: {data}\n\n" for event, data in events)
+    return StreamingResponse(iter([text.encode()]), media_type="text/event-stream",
+                             headers={"Cache-Control": "no-cache"})
+
+
+def add_ors(app: Any, *, start: Callable[[Any], dict[str, Any]],
+            advance: Callable[[Any, Any], dict[str, Any]], drop: Callable[[str], None],
+            spent: Callable[[str], bool],
+            splits: Mapping[str, Sequence[Mapping[str, Any]]], env_name: str,
+            max_sessions: int, version: str) -> None:
+    """Add the ORS routes to the FastAPI `app`: `start(body)` and `advance(episode_id,
+    action)` answer as `/reset` and `/step` do (raising `Refused`), `drop(id)` forgets an
+    episode, `spent(id)` says whether it may give way (finished, idle or gone); `splits`
+    are the task lists by split name."""
+    fastapi = require("fastapi", extra="server", feature="the environment server")
+    from fastapi import Request  # here: an endpoint's annotation is read at its def
+    from fastapi.responses import JSONResponse
+
+    from integrations._body import parsed_body
+
+    sessions = _Sessions(max_sessions, spent, drop)
+
+    def refusal(refused: Refused) -> Any:
+        field = refused.error.field
+        return JSONResponse({"detail": str(refused.error), **({"field": field} if field else {})},
+                            status_code=refused.status, headers=refused.headers)
+
+    def body_of(request: Any) -> dict[str, Any]:
+        body = parsed_body(request.scope)
+        if not isinstance(body, dict):
+            raise Refused(422, InputError("the body must be a JSON object", field="body"))
+        return body
+
+    def rows(body: dict[str, Any]) -> Sequence[Mapping[str, Any]]:
+        split = body.get("split")
+        if not isinstance(split, str) or split not in splits:
+            raise Refused(400, InputError(f"no split {split!r}: the splits are "
+                                          f"{sorted(splits)}", field="split"))
+        return splits[split]
+
+    def row(body: dict[str, Any]) -> Mapping[str, Any]:
+        tasks, index = rows(body), body.get("index")
+        if isinstance(index, bool) or not isinstance(index, int) \
+                or not -len(tasks) <= index < len(tasks):
+            raise Refused(400, InputError(f"no task {index!r} in split {body['split']!r} "
+                                          f"({len(tasks)} tasks)", field="index"))
+        return tasks[index]
+
+    def answer(work: Callable[[], Any]) -> Any:
+        try:
+            return work()
+        except InputError as exc:
+            return refusal(Refused(422, exc))
+        except Refused as refused:
+            return refusal(refused)
+
+    @app.get("/version")
+    def ors_version() -> dict[str, Any]:
+        return {"version": version, "build_sha": None}
+
+    @app.get("/list_environments")
+    def ors_environments() -> list[str]:
+        return [env_name]
+
+    @app.get("/splits")
+    def ors_splits() -> list[dict[str, str]]:
+        return [{"name": name, "type": name if name in ("train", "validation", "test")
+                 else "train"} for name in splits]
+
+    @app.post("/tasks")
+    def ors_tasks(request: Request) -> Any:
+        return answer(lambda: {"tasks": list(rows(body_of(request))), "env_name": env_name})
+
+    @app.post("/num_tasks")
+    def ors_num_tasks(request: Request) -> Any:
+        return answer(lambda: {"num_tasks": len(rows(body_of(request)))})
+
+    @app.post("/task")
+    def ors_task(request: Request) -> Any:
+        return answer(lambda: {"task": row(body_of(request)), "env_name": env_name})
+
+    @app.post("/task_range")
+    def ors_task_range(request: Request) -> Any:
+        def work() -> dict[str, Any]:
+            body = body_of(request)
+            bounds = [body.get("start"), body.get("stop")]
+            if any(b is not None and (isinstance(b, bool) or not isinstance(b, int))
+                   for b in bounds):
+                raise Refused(400, InputError("start and stop must be integers",
+                                              field="start"))
+            return {"tasks": list(rows(body)[slice(*bounds)]), "env_name": env_name}
+        return answer(work)
+
+    @app.get("/tools")
+    @app.get("/task_tools")
+    def ors_tools() -> dict[str, Any]:
+        return {"tools": [ORS_TOOL]}
+
+    @app.post("/create_session")
+    def ors_create_session(request: Request) -> Any:
+        def work() -> Any:
+            body_of(request)  # the SDK sends {} (or {"env": ...}, which no episode reads)
+            return _sse([("task_id", sessions.issue()), ("end", "")])
+        return answer(work)
+
+    @app.post("/create")
+    def ors_create(request: Request) -> Any:
+        def work() -> dict[str, Any]:
+            body = body_of(request)
+            sid = sessions.claim(request.headers.get("x-session-id"))
+            if "task_spec" in body:
+                sample = body["task_spec"]
+            else:
+                sample = row(body)
+            reply = start({"sample": sample})  # the sample checked as /reset checks it
+            observation = reply["observation"]
+            sessions.bind(sid, observation["episode_id"],
+                          _messages(sample["prompt"], observation["text"]))
+            return {"sid": sid}
+        return answer(work)
+
+    def conversation(request: Any) -> list[dict[str, Any]]:
+        sid = request.headers.get("x-session-id")
+        sessions.episode(sid)
+        return sessions.messages.get(sid, [])
+
+    @app.get("/prompt")
+    def ors_prompt(request: Request) -> Any:
+        return answer(lambda: [b for m in conversation(request) for b in m["blocks"]])
+
+    @app.get("/messages")
+    def ors_messages(request: Request) -> Any:
+        return answer(lambda: conversation(request))
+
+    @app.post("/call")
+    def ors_call(request: Request) -> Any:
+        def work() -> Any:
+            body = body_of(request)
+            episode_id = sessions.episode(request.headers.get("x-session-id"))
+            if body.get("task_id") is not None:  # a resumed stream: every call is answered
+                return _sse([("error", "unknown task_id")])  # whole, none is kept to resume
+            if body.get("name") != ORS_TOOL["name"]:
+                return _sse([("task_id", secrets.token_urlsafe(8)), ("end", json.dumps({
+                    "ok": False, "reason": "not_found",
+                    "error": f"no tool {body.get('name')!r}: the tool is 'act'"}))])
+            tool_input = body.get("input")
+            try:
+                reply = advance(episode_id, tool_input)
+            except Refused as refused:
+                if refused.status == 409:  # the episode is over: ORS's own reason
+                    return _sse([("task_id", secrets.token_urlsafe(8)), ("end", json.dumps({
+                        "ok": False, "reason": "episode_finished", "error": str(refused.error)}))])
+                if refused.status == 422:
+                    return _sse([("task_id", secrets.token_urlsafe(8)), ("end", json.dumps({
+                        "ok": False, "reason": "input_validation",
+                        "error": str(refused.error)}))])
+                raise
+            observation = dict(reply["observation"])
+            text = observation.pop("text")
+            observation.pop("episode_id", None)
+            output = {"blocks": [{"type": "text", "text": text}], "metadata": observation,
+                      "reward": reply["reward"], "finished": bool(reply["done"])}
+            return _sse([("task_id", secrets.token_urlsafe(8)),
+                         ("end", json.dumps({"ok": True, "output": output}))])
+        return answer(work)
+
+    @app.post("/ping")
+    def ors_ping(request: Request) -> Any:
+        return answer(lambda: (sessions.episode(request.headers.get("x-session-id")),
+                               {"status": "ok"})[1])
+
+    @app.post("/delete")
+    def ors_delete(request: Request) -> Any:
+        sid = request.headers.get("x-session-id")
+        episode_id = sessions.forget(sid)
+        if episode_id is not None:
+            drop(episode_id)
+        return {"sid": sid}
+
+    @app.post("/delete_session")
+    def ors_delete_session(request: Request) -> Any:
+        sid = request.headers.get("x-session-id")
+        episode_id = sessions.forget(sid)
+        if episode_id is not None:
+            drop(episode_id)
+        return {"sid": sid}
