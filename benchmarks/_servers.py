@@ -1,6 +1,6 @@
 """What the server benchmarks share: a free local port, starting `rewards serve` on a config
 in a folder of plugins, waiting for a started server to answer, and a process's memory from
-/proc."""
+/proc (its memory, and the CPU time of it and the processes it started)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import subprocess
 import sys
 import time
 
-__all__ = ["free_port", "memory_mb", "start_serve", "wait_ready"]
+__all__ = ["cpu_seconds", "free_port", "memory_mb", "start_serve", "wait_ready"]
 
 
 def free_port() -> int:
@@ -27,6 +27,31 @@ def memory_mb(pid: int, field: str) -> int:
             if line.startswith(field):
                 return int(line.split()[1]) // 1024
     raise RuntimeError(f"no {field} for pid {pid}")
+
+
+def cpu_seconds(pid: int) -> float:
+    """User and system CPU seconds of `pid` and of every live process below it (a server's
+    worker pools: the math reward's zygote and the workers forked from it), with those of
+    their children already reaped (a worker killed and replaced), from /proc."""
+    tick = os.sysconf("SC_CLK_TCK")
+    stats = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as fh:
+                    fields = fh.read().rsplit(")", 1)[1].split()
+            except OSError:  # gone since the listing
+                continue
+            stats[int(entry)] = (int(fields[1]), sum(map(int, fields[11:15])) / tick)
+    below = {pid}
+    grew = True
+    while grew:  # pids are reused: a child's pid may be lower than its parent's
+        grew = False
+        for child, (parent, _) in stats.items():
+            if parent in below and child not in below:
+                below.add(child)
+                grew = True
+    return sum(stats[member][1] for member in below if member in stats)
 
 
 def wait_ready(proc: subprocess.Popen, url: str, *, seconds: float = 120.0) -> None:

@@ -8,16 +8,22 @@ micro-batching server against the same server with `--no-batching`, in one run.
 
 With `--config`, the same math rollouts are scored by your config (labels are not checked).
 
-Prints requests/s, p50 and p99 latency and the mean batch the server scored, per level and
-mode, and the speedup of batching over one-at-a-time scoring. The rollouts are the math
-benchmark's labeled mix (`benchmarks/math_throughput.py`), fresh ones for every level (the
-math reward caches verdicts), the same ones for both servers; every reply is checked against
-its label."""
+Prints requests/s, p50 and p99 latency, the mean batch the server scored and the CPU
+milliseconds a request cost the server (its worker processes included) and the clients, per
+level and mode, and the speedup of batching over one-at-a-time scoring. The rollouts are the math
+benchmark's labeled mix (`benchmarks/math_throughput.py`): the same ones at every level and for
+both servers, so that levels compare (a mix of 200 holds 25 prompts, and how many of them need
+sympy, 100-160 ms each, moves the work per mix by 4x from one seed to the next); every level
+runs on freshly started servers, since the math reward caches verdicts. Each client has its
+own keep-alive connection, as each OpenRLHF worker process has, written by a small hand-made
+HTTP/1.1 client (`Connection`) whose cost per request does not grow with the clients; every
+reply is checked against its label."""
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import os
 import statistics
 import subprocess
@@ -32,7 +38,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from _report import Report
-from _servers import free_port, wait_ready
+from _servers import cpu_seconds, free_port, wait_ready
 from math_throughput import Pair, make_mix
 
 PROMPT = "<|im_start|>user\nSolve the problem.<|im_end|>\n<|im_start|>assistant\n"
@@ -48,6 +54,10 @@ class Level:
     latencies: list[float]
     batches: int
     wrong: int
+    server_cpu: float
+    """CPU seconds of the server and its worker processes during the level."""
+    client_cpu: float
+    """CPU seconds of this process (the clients) during the level."""
 
     @property
     def rps(self) -> float:
@@ -62,7 +72,8 @@ def merge(parts: list[Level]) -> Level:
     """One row from the rounds of one level and mode."""
     return Level(parts[0].mode, parts[0].clients, sum(p.requests for p in parts),
                  sum(p.seconds for p in parts), [t for p in parts for t in p.latencies],
-                 sum(p.batches for p in parts), sum(p.wrong for p in parts))
+                 sum(p.batches for p in parts), sum(p.wrong for p in parts),
+                 sum(p.server_cpu for p in parts), sum(p.client_cpu for p in parts))
 
 
 def start_server(config: Path, *extra: str) -> tuple[subprocess.Popen[bytes], str]:
@@ -77,16 +88,51 @@ def start_server(config: Path, *extra: str) -> tuple[subprocess.Popen[bytes], st
     return proc, url
 
 
-async def run_level(url: str, mode: str, clients: int, pairs: list[Pair],
-                    time_limit: float, *, check: bool = True) -> Level:
-    import httpx
+class Connection:
+    """One client's keep-alive HTTP/1.1 connection, written by hand: a request costs this
+    process a few syscalls and a JSON dump. httpx spent 0.7 ms of CPU a request at one client
+    and 2.2 ms at 64 (one client object shared by 64 coroutines, most of a core, in its
+    connection pool), on the 2 cores the server runs on: the benchmark measured itself."""
 
+    def __init__(self, url: str) -> None:
+        host, port = url.removeprefix("http://").rsplit(":", 1)
+        self.host, self.port = host, int(port)
+        self.streams: tuple[asyncio.StreamReader, asyncio.StreamWriter] | None = None
+
+    async def request(self, method: str, path: str, body: object = None) -> tuple[int, object]:
+        """(status, parsed JSON reply)."""
+        if self.streams is None:
+            self.streams = await asyncio.open_connection(self.host, self.port)
+        reader, writer = self.streams
+        data = b"" if body is None else json.dumps(body).encode()
+        writer.write(f"{method} {path} HTTP/1.1\r\nhost: {self.host}:{self.port}\r\n"
+                     f"content-type: application/json\r\ncontent-length: {len(data)}\r\n"
+                     f"\r\n".encode() + data)
+        status = int((await reader.readline()).split()[1])
+        headers = {}
+        while (line := await reader.readline()) not in (b"\r\n", b""):
+            name, _, value = line.partition(b":")
+            headers[name.strip().lower()] = value.strip()
+        reply = json.loads(await reader.readexactly(int(headers[b"content-length"])))
+        if headers.get(b"connection") == b"close":
+            await self.close()
+        return status, reply
+
+    async def close(self) -> None:
+        if self.streams is not None:
+            self.streams[1].close()
+            self.streams = None
+
+
+async def run_level(url: str, pid: int, mode: str, clients: int, pairs: list[Pair],
+                    time_limit: float, *, check: bool = True) -> Level:
+    """`clients` clients sending `pairs` to the server at `url` (process `pid`) until all
+    are sent or `time_limit` seconds passed."""
     latencies: list[float] = []
     wrong = 0
     next_index = 0
-    limits = httpx.Limits(max_connections=clients, max_keepalive_connections=clients)
 
-    async def client(http: httpx.AsyncClient) -> None:
+    async def client(connection: Connection) -> None:
         nonlocal next_index, wrong
         while next_index < len(pairs) and time.perf_counter() - start < time_limit:
             pair = pairs[next_index]
@@ -94,20 +140,29 @@ async def run_level(url: str, mode: str, clients: int, pairs: list[Pair],
             body = {"query": [PROMPT + pair.completion + "<|im_end|>"], "prompts": [PROMPT],
                     "labels": [pair.gold]}
             sent = time.perf_counter()
-            reply = await http.post(f"{url}/get_reward", json=body)
+            status, reply = await connection.request("POST", "/get_reward", body)
             latencies.append(time.perf_counter() - sent)
-            reply.raise_for_status()
-            if check and (reply.json()["rewards"][0] == 1.0) != pair.correct:
+            if status != 200:
+                raise SystemExit(f"/get_reward answered {status}: {reply}")
+            if check and (reply["rewards"][0] == 1.0) != pair.correct:
                 wrong += 1
 
-    async with httpx.AsyncClient(timeout=120, limits=limits) as http:
-        before = (await http.get(f"{url}/health")).json()["stats"]
+    connections = [Connection(url) for _ in range(clients)]
+    try:
+        # every client's connection open before the clock starts, as a trainer's are
+        await asyncio.gather(*(c.request("GET", "/health") for c in connections))
+        before = (await connections[0].request("GET", "/health"))[1]["stats"]
+        server_cpu, client_cpu = cpu_seconds(pid), time.process_time()
         start = time.perf_counter()
-        await asyncio.gather(*(client(http) for _ in range(clients)))
+        await asyncio.gather(*(client(c) for c in connections))
         seconds = time.perf_counter() - start
-        after = (await http.get(f"{url}/health")).json()["stats"]
+        server_cpu, client_cpu = cpu_seconds(pid) - server_cpu, time.process_time() - client_cpu
+        after = (await connections[0].request("GET", "/health"))[1]["stats"]
+    finally:
+        for c in connections:
+            await c.close()
     return Level(mode, clients, len(latencies), seconds, latencies,
-                 after["batches"] - before["batches"], wrong)
+                 after["batches"] - before["batches"], wrong, server_cpu, client_cpu)
 
 
 def main() -> int:
@@ -137,37 +192,45 @@ def main() -> int:
         if not args.config:
             config.write_text(MATH_CONFIG)
         check = args.config is None  # the labels are the math verifier's
-        servers = {"batched": start_server(config, "--max-wait-ms", args.max_wait_ms),
-                   "one-at-a-time": start_server(config, "--no-batching")}
-        try:
-            results: list[Level] = []
-            for i, clients in enumerate(levels):
-                rounds = [make_mix(max(1, count // args.rounds), seed=1000 + 10 * i + k)
-                          for k in range(args.rounds)]
-                warm = make_mix(8, seed=99 + i)
-                for _, url in servers.values():
-                    asyncio.run(run_level(url, "warm", 1, warm, 5.0, check=check))
+        modes = {"batched": ("--max-wait-ms", args.max_wait_ms),
+                 "one-at-a-time": ("--no-batching",)}
+        # the same rollouts at every level: `--rounds` mixes, each level's rounds alternating
+        # the two servers so that load drifting on a shared machine hits both
+        rounds = [make_mix(max(1, count // args.rounds), seed=1000 + k)
+                  for k in range(args.rounds)]
+        warm = make_mix(8, seed=99)
+        results: list[Level] = []
+        for clients in levels:
+            servers = {}  # fresh for every level: no verdict cached by an earlier one
+            try:
+                for mode, extra in modes.items():
+                    servers[mode] = start_server(config, *extra)
+                for proc, url in servers.values():
+                    asyncio.run(run_level(url, proc.pid, "warm", 1, warm, 5.0, check=check))
                 parts: dict[str, list[Level]] = {mode: [] for mode in servers}
                 for k, pairs in enumerate(rounds):
                     order = list(servers.items())[:: 1 if k % 2 == 0 else -1]
-                    for mode, (_, url) in order:
+                    for mode, (proc, url) in order:
                         parts[mode].append(asyncio.run(run_level(
-                            url, mode, clients, pairs, limit / args.rounds, check=check)))
+                            url, proc.pid, mode, clients, pairs, limit / args.rounds,
+                            check=check)))
                 results += [merge(levels_of_mode) for levels_of_mode in parts.values()]
-        finally:
-            for proc, _ in servers.values():
-                proc.terminate()
-                proc.wait(timeout=10)
+            finally:
+                for proc, _ in servers.values():
+                    proc.terminate()
+                    proc.wait(timeout=10)
 
     print(f"\n/get_reward, {args.config or 'math'} reward, one rollout per request, loopback "
           f"({os.cpu_count()} CPUs; up to {count} requests or {limit:.0f} s per row)\n")
     print(f"{'clients':>7} {'mode':<14} {'requests':>8} {'req/s':>8} {'p50 ms':>8} "
-          f"{'p99 ms':>8} {'mean batch':>10} {'mismatch':>8}")
+          f"{'p99 ms':>8} {'mean batch':>10} {'server CPU':>10} {'client CPU':>10} "
+          f"{'mismatch':>8}")
     for r in results:
         batch = r.requests / r.batches if r.batches else 0.0
         print(f"{r.clients:>7} {r.mode:<14} {r.requests:>8} {r.rps:>8.1f} "
               f"{r.percentile(0.5):>8.1f} {r.percentile(0.99):>8.1f} {batch:>10.1f} "
-              f"{r.wrong:>8}")
+              f"{r.server_cpu / r.requests * 1000:>10.2f} "
+              f"{r.client_cpu / r.requests * 1000:>10.2f} {r.wrong:>8}")
     print()
     for clients in levels:
         on = next(r for r in results if r.clients == clients and r.mode == "batched")
