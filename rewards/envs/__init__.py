@@ -15,6 +15,7 @@ from rewards.envs._episode import (
     score_trajectories,
     trajectory_returns,
     turn_metrics,
+    turn_rewards,
 )
 from rewards.envs._types import Environment, ScoredFinal, StepResult, Trajectory, Turn
 from rewards.envs.tool_calls import (
@@ -28,4 +29,5 @@ from rewards.envs.tool_calls import (
 __all__ = ["BUILTIN_ENVS", "EnvConfig", "Environment", "Episode", "ScoredFinal", "StepResult",
            "ToolCall", "ToolCallReward", "Trajectory", "Turn", "arun_episodes", "as_calls",
            "cap_text", "discounted_returns", "env_factory", "match_calls", "parse_tool_calls",
-           "run_episodes", "score_trajectories", "trajectory_returns", "turn_metrics"]
+           "run_episodes", "score_trajectories", "trajectory_returns", "turn_metrics",
+           "turn_rewards"]

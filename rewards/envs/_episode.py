@@ -11,8 +11,8 @@ other episodes of the batch go on: one episode never sinks a batch.
 `score_trajectories` hands the final answers to the final reward through the one scoring
 path (`rewards.scoring.score_batch`) and computes the discounted returns. `run_episodes`
 (and `arun_episodes`) drive whole episodes at the text level for a policy given as a
-function of the chat messages: the HTTP face, the adapters and the tests use it; the GRPO
-loop drives episodes at the token level (`rl._episodes`)."""
+function of the chat messages: the HTTP face, the adapters and the tests use it; the RL
+loops drive episodes at the token level (`rl._episodes`)."""
 
 from __future__ import annotations
 
@@ -26,7 +26,7 @@ from rewards.errors import ConfigError, RewardsError
 from rewards.types import Reward, Sample, Score
 
 __all__ = ["Episode", "arun_episodes", "cap_text", "discounted_returns", "run_episodes",
-           "score_trajectories", "trajectory_returns", "turn_metrics"]
+           "score_trajectories", "trajectory_returns", "turn_metrics", "turn_rewards"]
 
 log = logging.getLogger("rewards.envs")
 
@@ -53,15 +53,22 @@ def _valid_text(text: str) -> str:
     return text
 
 
-def trajectory_returns(step_rewards: Sequence[float], final: float, config: EnvConfig
-                       ) -> list[float]:
-    """The one statement of an episode's per-turn returns G_k: each turn's step reward
-    weighted by `config.step_weight`, the final reward added on the last turn, discounted by
-    `config.discount`. `Trajectory.returns`, the environment server's step rewards and the
-    loops' per-turn advantages all read it."""
+def turn_rewards(step_rewards: Sequence[float], final: float, config: EnvConfig
+                 ) -> list[float]:
+    """The one statement of an episode's per-turn rewards r'_k: each turn's step reward
+    weighted by `config.step_weight`, the final reward added on the last turn. The loops put
+    r'_k on turn k's last action token (PPO's token rewards, `rl._episodes`)."""
     rewards = [config.step_weight * r for r in step_rewards] or [0.0]
     rewards[-1] += final
-    return discounted_returns(rewards, config.discount)
+    return rewards
+
+
+def trajectory_returns(step_rewards: Sequence[float], final: float, config: EnvConfig
+                       ) -> list[float]:
+    """The one statement of an episode's per-turn returns G_k: the `turn_rewards`
+    discounted by `config.discount`. `Trajectory.returns`, the environment server's step
+    rewards and the loops' per-turn advantages all read it."""
+    return discounted_returns(turn_rewards(step_rewards, final, config), config.discount)
 
 
 def discounted_returns(rewards: Sequence[float], discount: float) -> list[float]:
