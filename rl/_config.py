@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal, TypeVar
 
+from rewards.envs import EnvConfig
 from rewards.errors import ConfigError
 from rewards.options import check_fields, check_range, load_options
 from rl.losses import Aggregation
@@ -135,6 +136,19 @@ class LoopConfig:
     """Completions in each table (the first of the batch)."""
     plot_every: int = 10
     """Rewrite reward_curve.png every this many steps (and at the end); 0: only at the end."""
+    environment: EnvConfig | None = None
+    """Multi-turn episodes against this environment (`rewards.envs.EnvConfig`; its final
+    reward is the reward config's); None: one completion per rollout (an episode of one
+    step). Both loops run rollouts through `rl._episodes.Rollouts`."""
+    max_episode_tokens: int = 1024
+    """With an environment: tokens of all turns after the prompt (actions and observations)."""
+
+    @property
+    def tokens_after_prompt(self) -> int:
+        """The most tokens a rollout has after its prompt: a completion's budget, or with an
+        environment an episode's (the vLLM context and the constant-length loss read it)."""
+        return self.max_completion_tokens if self.environment is None \
+            else self.max_episode_tokens
 
     @classmethod
     def expand_document(cls, value: Any) -> Any:
@@ -154,6 +168,9 @@ class LoopConfig:
         check_range("temperature", self.temperature, gt=0)  # both loops sample
         for name in ("steps", "prompts_per_step", "max_completion_tokens"):
             check_range(name, getattr(self, name), ge=1)
+        if self.environment is not None:  # a turn must fit in an episode
+            check_range("max_episode_tokens", self.max_episode_tokens,
+                        ge=self.max_completion_tokens)
 
 
 def _report_to(names: tuple[str, ...]) -> tuple[str, ...]:

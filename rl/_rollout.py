@@ -301,14 +301,11 @@ def _reload_weights(worker: Any, weights: list[tuple[str, Any]]) -> None:
 
 def make_rollout(cfg: Any, policy: Any, tokenizer: Any, *, resumed: bool) -> Any:
     """The rollout backend a loop's config asks for (`rollout_backend`, `model`, `seed`,
-    `vllm_options`, `max_prompt_tokens`, `max_completion_tokens`). A vLLM engine loads the
+    `vllm_options`, `max_prompt_tokens`, `tokens_after_prompt`). A vLLM engine loads the
     model's folder, so after a resume it gets the checkpoint's weights synced in."""
     if cfg.rollout_backend == "vllm":
-        # an episode's turns (GRPO with an environment) all follow the prompt
-        after_prompt = getattr(cfg, "max_episode_tokens", 0) if getattr(
-            cfg, "environment", None) is not None else cfg.max_completion_tokens
         rollout = VLLMRollout(cfg.model, seed=cfg.seed, options=cfg.vllm_options,
-                              max_model_len=cfg.max_prompt_tokens + after_prompt)
+                              max_model_len=cfg.max_prompt_tokens + cfg.tokens_after_prompt)
         if resumed:
             rollout.sync(policy)
         return rollout

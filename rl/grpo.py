@@ -8,21 +8,21 @@ advantages, then take `num_iterations` optimizer steps on the clipped surrogate 
 KL term to a frozen reference when `beta > 0`). Run it with
 `rewards train grpo --config train.yaml`, or call `train(GRPOConfig(...))`.
 
-With `environment:` set, a rollout is a multi-turn episode (`rl._episodes`): the policy's
-turns are in the loss, the environment's tokens are masked out, and the advantage is chosen
-by `advantage` (docs/environments.md). PPO does not run episodes yet.
+Rollouts come from `rl._episodes.Rollouts`, the one rollout path PPO shares: with
+`environment:` set a rollout is a multi-turn episode (the policy's turns are in the loss, the
+environment's tokens are masked out), without it a single completion, an episode of one
+step; the advantage is chosen by `advantage` (docs/environments.md).
 """
 
 from __future__ import annotations
 
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from rewards.envs import EnvConfig
 from rewards.errors import ConfigError
 from rewards.io import PromptRecord
 from rewards.options import check_range
@@ -34,27 +34,13 @@ from rl._checkpoints import (
     seed_everything,
 )
 from rl._config import LoopConfig, prepare_output_dir
-from rl._episodes import (
-    EpisodeGroup,
-    ObservationEncoder,
-    collate_episodes,
-    per_turn_advantages,
-    run_episode_groups,
-)
+from rl._episodes import EpisodeGroup, Rollouts, per_turn_advantages
 from rl._metrics import MetricsLog, perf_metrics
 from rl._models import load_causal_lm, require_torch, resolve_device
 from rl._prompts import PromptStream, read_prompts
-from rl._rollout import (
-    Group,
-    collate,
-    completion_log_probs,
-    encode_prompt,
-    make_rollout,
-    rollout_metrics,
-    score_groups,
-)
+from rl._rollout import completion_log_probs, make_rollout
 from rl._tracking import completion_rows, open_trackers
-from rl.losses import aggregate, clipped_policy_loss, kl_k3, overlong_penalty
+from rl.losses import aggregate, clipped_policy_loss, kl_k3
 
 __all__ = ["GRPOConfig", "train"]
 
@@ -83,14 +69,9 @@ class GRPOConfig(LoopConfig):
     """Drop groups with no reward spread and refill the batch (prompt_filter.DynamicSampler)."""
     dynamic_max_rounds: int = 3
     """Generation rounds allowed per batch under dynamic sampling."""
-    environment: EnvConfig | None = None
-    """Multi-turn episodes against this environment (`rewards.envs.EnvConfig`; its final
-    reward is the reward config's); None: one completion per rollout."""
     advantage: Literal["trajectory", "per_turn"] = "trajectory"
-    """With an environment: the group-normalized trajectory return, or per-turn discounted
-    returns with a leave-one-out baseline (rl._episodes)."""
-    max_episode_tokens: int = 1024
-    """With an environment: tokens of all turns after the prompt (actions and observations)."""
+    """The group-normalized trajectory return, or per-turn discounted returns with a
+    leave-one-out baseline (rl._episodes; on single completions, one turn: RLOO)."""
 
     def __post_init__(self) -> None:
         super().__post_init__()
@@ -98,7 +79,6 @@ class GRPOConfig(LoopConfig):
             raise ConfigError("num_generations: must be >= 2, not "
                               f"{self.num_generations}: group advantages need a group")
         check_range("num_iterations", self.num_iterations, ge=1)
-        check_range("max_episode_tokens", self.max_episode_tokens, ge=self.max_completion_tokens)
         if self.environment is not None and self.overlong_buffer > 0:
             raise ConfigError("overlong_buffer: shapes single completions; it does not apply "
                               "with an environment")
@@ -112,9 +92,7 @@ def train(cfg: GRPOConfig, *, on_step: Callable[[dict[str, Any]], None] | None =
 
     from prompt_filter import DynamicSampler
     from rewards.build import build_reward
-    from rewards.envs import env_factory, turn_metrics
 
-    make_env = env_factory(cfg.environment) if cfg.environment is not None else None
     out = prepare_output_dir(cfg)
     seed_everything(cfg.seed)
     dtype = getattr(torch, cfg.dtype)
@@ -122,7 +100,6 @@ def train(cfg: GRPOConfig, *, on_step: Callable[[dict[str, Any]], None] | None =
 
     # --- models, optimizer, reward, prompts ---------------------------------------------------
     tokenizer = AutoTokenizer.from_pretrained(cfg.model)
-    pad_id = tokenizer.pad_token_id if tokenizer.pad_token_id is not None else tokenizer.eos_token_id
     policy = load_causal_lm(cfg.model, dtype=dtype, device=device)
     reference = load_causal_lm(cfg.model, dtype=dtype, device=device, frozen=True) \
         if cfg.beta > 0 else None
@@ -147,35 +124,13 @@ def train(cfg: GRPOConfig, *, on_step: Callable[[dict[str, Any]], None] | None =
                                             saved=state.get("trackers")))
 
     generator = make_rollout(cfg, policy, tokenizer, resumed=checkpoint is not None)
-
-    encode = None if cfg.environment is None else ObservationEncoder(
-        tokenizer, chat_template=cfg.chat_template, role=cfg.environment.observation_role)
+    # the one rollout path: episodes with an environment, single completions without
+    rollouts = Rollouts(cfg, generator, tokenizer, reward)
     step_seed = [0]  # vLLM samples with a per-step seed so a resumed run samples the same
 
-    def rollout(prompts: list[PromptRecord]) -> list[Group]:
-        """G completions (or episodes) for each prompt, scored, with the overlong shaping."""
-        ids = [encode_prompt(tokenizer, p.prompt, chat_template=cfg.chat_template,
-                             max_tokens=cfg.max_prompt_tokens) for p in prompts]
-        max_tokens = cfg.max_completion_tokens
-        sampling = {"temperature": cfg.temperature, "top_p": cfg.top_p,
-                    "seed": cfg.seed * 1_000_003 + step_seed[0]}
-        if make_env is not None:  # multi-turn: the episodes are the rollouts
-            assert cfg.environment is not None and encode is not None  # set with make_env
-            return list[Group](run_episode_groups(
-                generator, tokenizer, cfg.environment, make_env, reward, prompts, ids,
-                n=cfg.num_generations, max_tokens=max_tokens,
-                max_episode_tokens=cfg.max_episode_tokens, encode=encode, sampling=sampling))
-        outputs = generator.generate(ids, n=cfg.num_generations, max_tokens=max_tokens,
-                                     **sampling)
-        groups = score_groups(reward, tokenizer, prompts, ids, outputs)
-        if cfg.overlong_buffer > 0:
-            for g in groups:
-                lengths = torch.tensor([len(c) for c in g.completions])
-                shaping = overlong_penalty(lengths, max_tokens=cfg.max_completion_tokens,
-                                           buffer=cfg.overlong_buffer,
-                                           penalty=cfg.overlong_penalty).tolist()
-                g.rewards = [None if r is None else r + s for r, s in zip(g.rewards, shaping)]
-        return groups
+    def rollout(rows: list[PromptRecord]) -> list[EpisodeGroup]:
+        """G scored rollouts for each prompt (the overlong shaping on single completions)."""
+        return rollouts.collect(rows, step=step_seed[0])
 
     sampler = DynamicSampler(stream, rollout, batch_size=cfg.prompts_per_step,
                              max_rounds=cfg.dynamic_max_rounds) if cfg.dynamic_sampling else None
@@ -203,13 +158,11 @@ def train(cfg: GRPOConfig, *, on_step: Callable[[dict[str, Any]], None] | None =
         group_ids = [gi for gi, g in enumerate(groups) for _ in g.rewards]
         normalized = step_advantages(rewards, group_ids, scale=cfg.scale_rewards,
                                      normalize=getattr(reward, "normalize", "none"))
-        episodes = _episodes(groups) if make_env is not None else []
-        batch = (collate(groups, pad_id) if make_env is None
-                 else collate_episodes(episodes, pad_id)).to(device)
+        batch = rollouts.collate(groups).to(device)  # completion_mask: the policy's tokens
         advantages = torch.tensor([0.0 if a is None else a for a in normalized],
                                   device=device)  # (N,)
-        if cfg.advantage == "per_turn" and make_env is not None:
-            advantages = per_turn_advantages(episodes, batch).to(device)  # (N, T)
+        if cfg.advantage == "per_turn":
+            advantages = per_turn_advantages(groups, batch).to(device)  # (N, T)
         # a completion enters the loss unless its reward abstained or (option) it was truncated
         keep = torch.tensor([r is not None for r in rewards], dtype=torch.float32,
                             device=device)  # (N,)
@@ -262,8 +215,7 @@ def train(cfg: GRPOConfig, *, on_step: Callable[[dict[str, Any]], None] | None =
                 share = (mask.sum() / total_tokens) if cfg.loss_aggregation == "token-mean" \
                     else (mask.shape[0] / N)
                 loss = aggregate(per_token, mask, cfg.loss_aggregation,
-                                 max_tokens=cfg.max_completion_tokens if make_env is None
-                                 else cfg.max_episode_tokens) * share  # ()
+                                 max_tokens=rollouts.budget) * share  # ()
                 loss.backward()
                 sums["loss/policy"] += float((policy_part * mask).sum() / total_tokens)
                 sums["clip/fraction"] += float((clipped * mask).sum() / total_tokens)
@@ -281,9 +233,7 @@ def train(cfg: GRPOConfig, *, on_step: Callable[[dict[str, Any]], None] | None =
 
         # --- 5. metrics, checkpoint ----------------------------------------------------------
         metrics.update({
-            **rollout_metrics(groups, batch),
-            **(turn_metrics([t for g in episodes for t in g.trajectories])
-               if make_env is not None else {}),
+            **rollouts.metrics(groups, batch),
             **{k: v / cfg.num_iterations for k, v in sums.items()},
             **perf_metrics(t_step, rollout_seconds=t_rollout, train_seconds=t_train,
                            tokens=float(batch.lengths.sum())),
@@ -334,10 +284,3 @@ def _per_chunk(model: Any, batch: Any, chunks: list[Any], temperature: float) ->
         logps = completion_log_probs(model, batch.rows(rows), temperature=temperature)  # (n, t)
         out[rows, :logps.shape[1]] = logps
     return out
-
-
-def _episodes(groups: Sequence[Group]) -> list[EpisodeGroup]:
-    """A multi-turn run's groups as the episode groups `run_episode_groups` made them."""
-    episodes = [g for g in groups if isinstance(g, EpisodeGroup)]
-    assert len(episodes) == len(groups)  # `rollout` makes only these when it runs episodes
-    return episodes

@@ -115,14 +115,18 @@ def aggregate(per_token: torch.Tensor, mask: torch.Tensor, mode: Aggregation, *,
 
 
 def gae(rewards: torch.Tensor, values: torch.Tensor, mask: torch.Tensor, *, gamma: float = 1.0,
-        lam: float = 0.95) -> tuple[torch.Tensor, torch.Tensor]:
+        lam: float = 0.95, discounts: torch.Tensor | None = None
+        ) -> tuple[torch.Tensor, torch.Tensor]:
     """Generalized advantage estimation (GAE eq. 16), backwards over the tokens:
 
-        delta_t = r_t + gamma * V_{t+1} - V_t,    A_t = delta_t + gamma * lam * A_{t+1}
+        delta_t = r_t + gamma * d_t * V_{t'} - V_t,    A_t = delta_t + gamma * lam * d_t * A_{t'}
 
-    with V and A zero after a completion's last real token. `rewards`, `values`, `mask`
-    (B, T) with the mask a prefix of ones per row. Returns (advantages (B, T),
-    returns = advantages + values (B, T)), both zero on padding."""
+    where t' is the next position the mask keeps: positions it drops inside a row (an
+    episode's observation tokens) are skipped, so the TD error chains from one action token
+    to the next (veRL's multi-turn GAE), and V and A are zero after a row's last kept token.
+    `d_t` is `discounts` (B, T) (an episode's discount between turns, `rl._episodes`), 1 when
+    None. `rewards`, `values`, `mask` (B, T). Returns (advantages (B, T), returns =
+    advantages + values (B, T)), both zero where the mask is."""
     import torch
 
     values = values * mask  # (B, T): padding carries no value
@@ -131,10 +135,16 @@ def gae(rewards: torch.Tensor, values: torch.Tensor, mask: torch.Tensor, *, gamm
     next_value = torch.zeros_like(values[:, 0])  # (B,)
     next_advantage = torch.zeros_like(values[:, 0])  # (B,)
     for t in reversed(range(values.shape[1])):
-        delta = rewards[:, t] + gamma * next_value - values[:, t]  # (B,)
-        advantages[:, t] = (delta + gamma * lam * next_advantage) * mask[:, t]  # (B,)
-        next_value = values[:, t]  # (B,)
-        next_advantage = advantages[:, t]  # (B,)
+        carried_value, carried_advantage = gamma * next_value, gamma * lam * next_advantage
+        if discounts is not None:
+            carried_value = carried_value * discounts[:, t]  # (B,)
+            carried_advantage = carried_advantage * discounts[:, t]  # (B,)
+        delta = rewards[:, t] + carried_value - values[:, t]  # (B,)
+        advantage = delta + carried_advantage  # (B,)
+        advantages[:, t] = advantage * mask[:, t]  # (B,)
+        kept = mask[:, t] > 0  # (B,): a masked position passes the next ones through
+        next_value = torch.where(kept, values[:, t], next_value)  # (B,)
+        next_advantage = torch.where(kept, advantage, next_advantage)  # (B,)
     return advantages, (advantages + values) * mask  # (B, T), (B, T)
 
 

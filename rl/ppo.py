@@ -9,6 +9,13 @@ compute values with the critic (the base model with a scalar value head) and adv
 GAE, then run `ppo_epochs` passes of minibatch updates on the clipped policy loss and the
 clipped value loss. Run it with `rewards train ppo --config train.yaml`, or call
 `train(PPOConfig(...))`.
+
+Rollouts come from `rl._episodes.Rollouts`, the one rollout path GRPO shares. With
+`environment:` set, a rollout is a multi-turn episode: each turn's reward sits on its last
+action token, the KL penalty, the values, GAE and both losses cover the policy's tokens only
+(the environment's observation tokens are skipped: GAE chains from one action token to the
+next, veRL's multi-turn recipe), and the environment's `discount` applies between turns.
+Without it, a rollout is a single completion, an episode of one step.
 """
 
 from __future__ import annotations
@@ -29,17 +36,11 @@ from rl._checkpoints import (
     seed_everything,
 )
 from rl._config import LoopConfig, prepare_output_dir
+from rl._episodes import Rollouts
 from rl._metrics import MetricsLog, perf_metrics
 from rl._models import load_causal_lm, require_torch, resolve_device
 from rl._prompts import PromptStream, read_prompts
-from rl._rollout import (
-    collate,
-    completion_log_probs,
-    encode_prompt,
-    make_rollout,
-    rollout_metrics,
-    score_groups,
-)
+from rl._rollout import completion_log_probs, make_rollout
 from rl._tracking import completion_rows, open_trackers
 from rl.losses import (
     aggregate,
@@ -133,7 +134,6 @@ def train(cfg: PPOConfig, *, on_step: Callable[[dict[str, Any]], None] | None = 
 
     # --- models, optimizer, reward, prompts ---------------------------------------------------
     tokenizer = AutoTokenizer.from_pretrained(cfg.model)
-    pad_id = tokenizer.pad_token_id if tokenizer.pad_token_id is not None else tokenizer.eos_token_id
     policy = load_causal_lm(cfg.model, dtype=dtype, device=device)
     critic = ValueModel(AutoModel.from_pretrained(cfg.critic_model or cfg.model, dtype=dtype))
     critic.to(device).eval()  # eval: no dropout, so ratios compare the same function
@@ -163,25 +163,19 @@ def train(cfg: PPOConfig, *, on_step: Callable[[dict[str, Any]], None] | None = 
                                             saved=state.get("trackers")))
 
     generator = make_rollout(cfg, policy, tokenizer, resumed=checkpoint is not None)
+    # the one rollout path: episodes with an environment, single completions without
+    rollouts = Rollouts(cfg, generator, tokenizer, reward)
 
     bar = tqdm(range(start, cfg.steps + 1), initial=start - 1, total=cfg.steps, unit="step",
                disable=not cfg.progress, file=sys.stderr, desc="ppo")
     for step in bar:
         t_step = time.perf_counter()
-        # --- 1. rollouts, scored -------------------------------------------------------------
-        prompts = stream.take(cfg.prompts_per_step)
-        ids = [encode_prompt(tokenizer, p.prompt, chat_template=cfg.chat_template,
-                             max_tokens=cfg.max_prompt_tokens) for p in prompts]
-        outputs = generator.generate(ids, n=cfg.num_generations,
-                                     max_tokens=cfg.max_completion_tokens,
-                                     temperature=cfg.temperature, top_p=cfg.top_p,
-                                     seed=cfg.seed * 1_000_003 + step)
-        groups = score_groups(reward, tokenizer, prompts, ids, outputs)
-        batch = collate(groups, pad_id).to(device)
+        # --- 1. rollouts, scored (single completions or episodes) ---------------------------
+        groups = rollouts.collect(stream.take(cfg.prompts_per_step), step=step)
+        batch = rollouts.collate(groups).to(device)  # completion_mask: the policy's tokens
         t_rollout = time.perf_counter() - t_step
 
         rewards = [r for g in groups for r in g.rewards]  # N
-        scores = torch.tensor([0.0 if r is None else r for r in rewards], device=device)  # (N,)
         keep = torch.tensor([r is not None for r in rewards], dtype=torch.float32,
                             device=device)  # (N,)
         if cfg.mask_truncated:
@@ -200,12 +194,13 @@ def train(cfg: PPOConfig, *, on_step: Callable[[dict[str, Any]], None] | None = 
                 kl = (old_logps - ref_logps) * batch.completion_mask  # (N, T): k1 per token
 
         # --- 3. per-token rewards, GAE --------------------------------------------------------
-        # r_t = -kl_coef * KL_t, plus the sequence's score on its last real token
-        token_rewards = -cfg.kl_coef * kl  # (N, T)
-        last = (batch.lengths.long() - 1).clamp(min=0)  # (N,)
-        token_rewards[torch.arange(N, device=device), last] += scores  # (N, T)
+        # r_t = -kl_coef * KL_t, plus each turn's reward on its last action token (a single
+        # completion: its score on its last token); GAE skips the observation tokens
+        T = batch.completion_ids.shape[1]
+        token_rewards = -cfg.kl_coef * kl + rollouts.step_rewards(groups, T).to(device)  # (N, T)
         advantages, returns = gae(token_rewards, old_values, batch.completion_mask,
-                                  gamma=cfg.gamma, lam=cfg.lam)  # (N, T), (N, T)
+                                  gamma=cfg.gamma, lam=cfg.lam,
+                                  discounts=rollouts.turn_discounts(groups, T).to(device))
         if cfg.whiten_advantages:
             advantages = whiten(advantages, mask)  # (N, T)
 
@@ -229,9 +224,9 @@ def train(cfg: PPOConfig, *, on_step: Callable[[dict[str, Any]], None] | None = 
                 value_loss, value_clipped = clipped_value_loss(
                     values, old_values[idx, :t], returns[idx, :t], clip=cfg.value_clip)  # (n, t)
                 policy_loss = aggregate(per_token, m, cfg.loss_aggregation,
-                                        max_tokens=cfg.max_completion_tokens)  # ()
+                                        max_tokens=rollouts.budget)  # ()
                 value_term = aggregate(value_loss, m, cfg.loss_aggregation,
-                                       max_tokens=cfg.max_completion_tokens)  # ()
+                                       max_tokens=rollouts.budget)  # ()
                 optimizer.zero_grad(set_to_none=True)
                 (policy_loss + cfg.vf_coef * value_term).backward()
                 if cfg.max_grad_norm > 0:
@@ -249,7 +244,7 @@ def train(cfg: PPOConfig, *, on_step: Callable[[dict[str, Any]], None] | None = 
 
         # --- 5. metrics, checkpoint ----------------------------------------------------------
         metrics = {
-            **rollout_metrics(groups, batch),
+            **rollouts.metrics(groups, batch),
             **{k: v / updates for k, v in sums.items()},
             "value/mean": float(masked_mean(old_values, batch.completion_mask)),
             "value/return_mean": float(masked_mean(returns, batch.completion_mask)),

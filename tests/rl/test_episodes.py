@@ -263,3 +263,71 @@ def test_a_step_whose_every_episode_fails_stops_the_run(tiny_lm_dir, scripts, ra
         (group,) = run()
         assert [t.reason for t in group.trajectories] == ["env_error", "ok"]
         assert group.rewards == [None, 1.0]
+
+
+def test_turn_discounts_sit_between_turns(groups):
+    from rl._episodes import turn_discounts
+
+    _, _, _, (group,) = groups
+
+    width = max(len(c) for c in group.completions)
+    discounts = turn_discounts([group], width, discount=0.5)
+    for i, ends in enumerate(group.turn_ends):
+        assert (discounts[i] != 1).nonzero().squeeze(1).tolist() == ends[:-1]
+        assert discounts[i, ends[0]] == 0.5
+
+
+def test_a_single_completion_is_an_episode_of_one_step(tiny_lm_dir):
+    """Without an environment a rollout is one turn: every token an action, the reward (with
+    any shaping) on the last token, and the per_turn advantage is RLOO."""
+    from rl._episodes import one_step_groups
+    from rl._rollout import Group
+
+    group = Group({"id": "a", "prompt": "p"}, [5], [[1, 2, 3], [4], [6, 7]],
+                  [False, True, False], ["x", "y", "z"], rewards=[1.0, None, 0.0])
+    (one,) = one_step_groups([group], [[-0.5, -1.0, 0.0]])
+    assert one.rewards == [0.5, None, 0.0]
+    assert one.action_masks == [[1, 1, 1], [1], [1, 1]]
+    assert one.turn_ends == [[2], [0], [1]]
+    assert one.turn_rewards == one.returns == [[0.5], [], [0.0]]
+    batch = collate_episodes([one], 0)
+    assert batch.lengths.tolist() == [3.0, 1.0, 2.0]
+    assert step_rewards([one], 3).tolist() == [[0, 0, 0.5], [0, 0, 0], [0, 0, 0]]
+    advantages = per_turn_advantages([one], batch)
+    # leave-one-out over the two scored completions: 0.5 - 0.0 and 0.0 - 0.5
+    assert advantages.tolist() == [[0.5, 0.5, 0.5], [0, 0, 0], [-0.5, -0.5, 0]]
+
+
+@pytest.mark.parametrize("loop", ["grpo", "ppo"])
+@pytest.mark.parametrize("multi_turn", [False, True])
+def test_both_loops_take_the_one_rollout_path(tiny_lm_dir, tmp_path, monkeypatch, loop,
+                                              multi_turn):
+    """GRPO and PPO, single completions and episodes alike, get their rollouts, batch and
+    metrics from `rl._episodes.Rollouts`."""
+    from rl import GRPOConfig, PPOConfig, train_grpo, train_ppo
+    from rl._episodes import Rollouts
+
+    calls = []
+    for name in ("collect", "collate", "metrics"):
+        original = getattr(Rollouts, name)
+
+        def spy(self, *args, _name=name, _original=original, **kwargs):
+            calls.append(_name)
+            return _original(self, *args, **kwargs)
+
+        monkeypatch.setattr(Rollouts, name, spy)
+    prompts = tmp_path / "prompts.jsonl"
+    prompts.write_text("".join(json.dumps({"id": f"g{i}", "prompt": f"Guess {i}:",
+                                           "reference": 1 + i}) + "\n" for i in range(2)))
+    reward = tmp_path / "reward.yaml"
+    reward.write_text("domains:\n  default:\n    rewards: [{use: math}]\n")
+    environment = load_options(EnvConfig, {"use": "number_guess", "max_turns": 2,
+                                           "discount": 0.9}, where="t") if multi_turn else None
+    config_class, train = (GRPOConfig, train_grpo) if loop == "grpo" else (PPOConfig, train_ppo)
+    train(config_class(model=str(tiny_lm_dir), reward_config=str(reward), prompts=str(prompts),
+                       output_dir=str(tmp_path / "out"), steps=1, prompts_per_step=2,
+                       num_generations=2, max_completion_tokens=3, max_episode_tokens=24,
+                       progress=False, environment=environment))
+    assert calls == ["collect", "collate", "metrics"]
+    (row,) = [json.loads(line) for line in (tmp_path / "out" / "metrics.jsonl").open()]
+    assert ("turn/turns_per_episode" in row) == multi_turn

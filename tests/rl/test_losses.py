@@ -113,6 +113,24 @@ def test_gae_lambda_one_is_discounted_return_minus_value():
     assert advantages.tolist()[0] == pytest.approx([1.25, 1.25, 2.0])
 
 
+def test_gae_skips_masked_tokens_inside_a_row():
+    """An episode's observation tokens (mask 0 between action tokens) are skipped: the TD
+    error chains from one action token to the next, as on the sequence without them; the
+    turn's `discounts` factor applies across the gap. Row 0 is row 1 of the test above with
+    two observation tokens (values and rewards there ignored) after its first token."""
+    rewards = t([[0, 7, 7, 0, 2], [0, 0, 5, 1, 0]])
+    values = t([[0.5, 9.0, 9.0, 0.5, 0.5], [1.0, 3.0, 2.0, 0.0, 0.0]])
+    mask = t([[1, 0, 0, 1, 1], [1, 0, 1, 0, 0]])
+    discounts = t([[1, 1, 1, 1, 1], [0.5, 1, 1, 1, 1]])
+    advantages, returns = gae(rewards, values, mask, gamma=0.9, lam=0.8, discounts=discounts)
+    assert advantages[0].tolist() == pytest.approx([0.6916, 0.0, 0.0, 1.03, 1.5])
+    assert returns[0].tolist() == pytest.approx([1.1916, 0.0, 0.0, 1.53, 2.0])
+    # row 1: two action tokens, discount 0.5 after the first: t2: 5 - 2 = 3;
+    #        t0: (0 + 0.9*0.5*2 - 1) + 0.72*0.5*3 = -0.1 + 1.08 = 0.98
+    assert advantages[1].tolist() == pytest.approx([0.98, 0.0, 3.0, 0.0, 0.0])
+    assert returns[1].tolist() == pytest.approx([1.98, 0.0, 5.0, 0.0, 0.0])
+
+
 def test_clipped_value_loss_by_hand():
     values, old, returns = t([[1.0, 0.6, 0.0]]), t([[0.5, 0.5, 0.5]]), t([[2.0, 0.0, 0.4]])
     loss, clipped = clipped_value_loss(values, old, returns, clip=0.2)
