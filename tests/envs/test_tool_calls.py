@@ -362,6 +362,11 @@ def test_cli_reads_tool_calls_and_schemas_and_fails_a_run_without_references(tmp
     assert main(["score", str(src), "--config", str(cfg), "--map", "answer=reference",
                  "--out", str(out)]) == 0
     assert [json.loads(line)["score"] for line in out.read_text().splitlines()] == [1.0, 0.0]
-    # the same file without its ground-truth column: the run fails (exit 3), no green zeros
+    # read without --map too: `answer` is one of the gold columns every entry point reads
+    assert main(["score", str(src), "--config", str(cfg), "--out", str(out)]) == 0
+    assert [json.loads(line)["score"] for line in out.read_text().splitlines()] == [1.0, 0.0]
+    # the same rows without their ground-truth column: the run fails (exit 3), no green zeros
+    src.write_text("".join(json.dumps({**row, "prompt": "5!", "function": schema}) + "\n"
+                           for row in rows))
     assert main(["score", str(src), "--config", str(cfg), "--out", str(out)]) == 3
     assert "bad_reference:missing" in capsys.readouterr().err
