@@ -54,6 +54,7 @@ from integrations._http import (
     MAX_CONNECTIONS_HELP,
     MAX_CONNECTIONS_PER_CLIENT_HELP,
     guard,
+    json_response,
     run_server,
 )
 from rewards.build import build_reward
@@ -211,12 +212,13 @@ def create_env_app(config: EnvConfig, reward: Reward | str, *, max_episodes: int
         raise ConfigError(f"max_episodes ({max_episodes}) and idle_s ({idle_s}) must be "
                           "positive")
     fastapi = require("fastapi", extra="server", feature="the environment server")
-    from fastapi.responses import JSONResponse
+    JSONResponse = json_response()
 
     episodes = _Episodes(config, reward if hasattr(reward, "score") else build_reward(reward),
                          max_episodes, idle_s)
     bounds = BodyBounds(max_bytes=max_held_bytes, max_held=max_held_bytes)
-    app = fastapi.FastAPI(title="rewards-engine environments")
+    app = fastapi.FastAPI(title="rewards-engine environments",
+                          default_response_class=JSONResponse)
     guard(app, bounds=bounds, token=token)
     app.state.episodes = episodes
 

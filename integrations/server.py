@@ -47,7 +47,7 @@ from integrations._common import (
     resolve_reward,
     warm_up,
 )
-from integrations._http import guard, run_server
+from integrations._http import guard, json_response, run_server
 from integrations.openrlhf import (
     END_TOKENS,
     build_response,
@@ -85,8 +85,7 @@ def create_app(reward: RewardSource = None, *, batching: BatchingConfig | None =
     check_bounds(max_held_bytes, max_held_bytes, names=("max_held_bytes", "max_held_bytes"))
     bounds = BodyBounds(max_bytes=max_held_bytes, max_held=max_held_bytes)
     fastapi = require("fastapi", extra="server", feature="the reward server")
-    responses = require("fastapi.responses", extra="server", feature="the reward server")
-    JSONResponse = responses.JSONResponse
+    JSONResponse = json_response()
 
     batching = batching or BatchingConfig()
     resolved = resolve_reward(reward)
@@ -101,7 +100,8 @@ def create_app(reward: RewardSource = None, *, batching: BatchingConfig | None =
         yield
         await batcher.close()
 
-    app = fastapi.FastAPI(title="rewards-engine", lifespan=lifespan)
+    app = fastapi.FastAPI(title="rewards-engine", lifespan=lifespan,
+                          default_response_class=JSONResponse)
     guard(app, bounds=bounds, token=token)
     app.state.batcher = batcher
     app.state.resolved = resolved
