@@ -207,17 +207,23 @@ def guard(app: Any, *, bounds: BodyBounds, token: str | None) -> None:
 @functools.lru_cache(maxsize=None)
 def json_response() -> type:
     """The JSON response class of our servers (`JSONResponse(content, status_code=...)` and
-    each app's `default_response_class`): starlette's, with every character past ASCII
-    written as a `\\u` escape. A reply may carry a client's text (`/verify` echoes its
-    request, an error names a value, an observation quotes an action), and JSON's `"\\ud800"`
-    parses to a lone surrogate, which UTF-8 cannot encode: starlette's own class answered
-    500 for the model's output, never the 0 it scores."""
+    each app's `default_response_class`): starlette's, except that a reply holding a lone
+    surrogate is written with `\\u` escapes. A reply may carry a client's text (`/verify`
+    echoes its request, an error names a value, an observation quotes an action), and JSON's
+    `"\\ud800"` parses to a lone surrogate, which UTF-8 cannot encode: starlette's own class
+    answered 500 for the model's output, never the 0 it scores. Other text stays UTF-8
+    (escaping all of it would triple a reply of non-Latin text)."""
     responses = require("fastapi.responses", extra="server", feature="our HTTP servers")
 
     class JSONResponse(responses.JSONResponse):  # type: ignore[misc, name-defined]
         def render(self, content: Any) -> bytes:
-            return json.dumps(content, ensure_ascii=True, allow_nan=False, indent=None,
-                              separators=(",", ":")).encode("ascii")
+            text = json.dumps(content, ensure_ascii=False, allow_nan=False, indent=None,
+                              separators=(",", ":"))
+            try:
+                return text.encode("utf-8")
+            except UnicodeEncodeError:  # a lone surrogate: escape, as JSON allows
+                return json.dumps(content, ensure_ascii=True, allow_nan=False, indent=None,
+                                  separators=(",", ":")).encode("ascii")
 
     return JSONResponse
 

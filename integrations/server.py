@@ -193,8 +193,11 @@ def create_app(reward: RewardSource = None, *, batching: BatchingConfig | None =
             score, = await scored([nemo_gym.sample_from_verify(resolved, body)])
         except (Failed, InputError) as exc:
             return refused(exc)
-        return JSONResponse(nemo_gym.verify_response(body, score, abstain_value=abstain_value,
-                                                     mask=abstain == "mask"))
+        # the reply echoes the request (NeMo Gym's shape): rendered off the event loop, as
+        # its body was parsed
+        return await asyncio.to_thread(
+            JSONResponse, nemo_gym.verify_response(body, score, abstain_value=abstain_value,
+                                                   mask=abstain == "mask"))
 
     @app.post(slime.ROUTE)
     async def slime_reward(request: fastapi.Request) -> Any:

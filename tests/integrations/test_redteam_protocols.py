@@ -205,6 +205,59 @@ def test_verify_answers_with_its_own_reward_components_never_the_clients() -> No
         assert reply.status_code == 413, reply.text[:300]
 
 
+def test_heavy_verify_echoes_leave_the_server_answering() -> None:
+    """Four 14 MB /verify bodies of non-ASCII model text at once: NeMo Gym's reply echoes
+    each request, and was rendered on the event loop (and, with every character escaped, 3x
+    the request); now rendered off it, UTF-8 as sent. /health answers throughout (a
+    generous bound: a stalled loop took whole seconds per body) and each reply is the
+    request's size, not three times it."""
+    text = "\u00e9" * (7 << 20)
+    body = json.dumps(_verify_body(response={"output": [{"type": "message", "content": [
+        {"type": "output_text", "text": text}]}]}), ensure_ascii=False).encode()
+    with serving(reward_app()) as port:
+        base = f"http://127.0.0.1:{port}"
+        sizes: list[int] = []
+        latencies: list[float] = []
+
+        def send() -> None:
+            reply = httpx.post(base + "/verify", content=body, timeout=300,
+                               headers={"content-type": "application/json"})
+            assert reply.status_code == 200
+            sizes.append(len(reply.content))
+
+        senders = [threading.Thread(target=send) for _ in range(4)]
+        for sender in senders:
+            sender.start()
+        while any(sender.is_alive() for sender in senders):
+            start = time.perf_counter()
+            assert httpx.get(base + "/health", timeout=60).status_code == 200
+            latencies.append(time.perf_counter() - start)
+            time.sleep(0.02)
+        for sender in senders:
+            sender.join()
+    assert len(sizes) == 4 and all(size < 1.1 * len(body) for size in sizes), sizes
+    assert max(latencies) < 10.0, latencies
+
+
+def test_one_clients_abstaining_rows_never_refuse_anothers() -> None:
+    """40 /verify rows without a reference (all of the server's first rows abstain for a
+    configuration cause: those requests get the 422 saying so) do not make the server refuse
+    the good rows of other requests, on any route."""
+    with serving(reward_app()) as port:
+        base = f"http://127.0.0.1:{port}"
+        for _ in range(40):
+            last = httpx.post(base + "/verify", json=_verify_body(expected_answer=None),
+                              timeout=30)
+        assert last.status_code == 422 and "bad_reference:missing" in last.text
+        assert httpx.post(base + "/verify", json=_verify_body(), timeout=30).json()[
+            "reward"] == 1.0
+        assert httpx.post(base + "/get_reward", json={"query": ["\\boxed{4}"],
+                                                     "labels": ["4"]},
+                          timeout=30).json()["rewards"] == [1.0]
+        task = _submit(base, "\\boxed{4}", {"ground_truth": "4"})
+        assert _poll(base, task["reward_request_id"])["reward_score"] == 1.0
+
+
 # --- masks: abstentions masked, malformed output 0 -----------------------------------------
 
 def _poll(base: str, task_id: str) -> dict[str, Any]:
