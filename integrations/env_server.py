@@ -171,9 +171,16 @@ class _Episodes:
                 del self.held[episode_id]
 
     def get(self, episode_id: Any) -> Episode | None:
+        """The episode `episode_id` (None if unknown), touched: a request for its state is a
+        request (a WebSocket session reading only its state stays live, as its connection
+        does)."""
         with self.lock:
             held = self.held.get(episode_id) if isinstance(episode_id, str) else None
-            return held.episode if held is not None else None
+            if held is None:
+                return None
+            held.touched = time.monotonic()
+            self.held.move_to_end(episode_id)
+            return held.episode
 
 
 SCHEMA = {

@@ -298,6 +298,24 @@ def test_a_missing_reference_is_each_protocols_mask_never_a_zero() -> None:
             assert _poll(base, task["reward_request_id"])["reward_score"] is None, info
 
 
+def test_verify_reads_the_gold_by_the_one_rule_the_first_column_holding_a_value() -> None:
+    """A /verify row with `expected_answer: null` (NeMo Gym's field, empty for this row) and
+    the gold in `reference`: scored against it, as `rewards score` and every adapter read a
+    row (the first gold column holding a value), not masked as missing; and a row whose
+    every gold column is null is masked."""
+    with serving(reward_app()) as port:
+        url = f"http://127.0.0.1:{port}/verify"
+        right = httpx.post(url, json=_verify_body(expected_answer=None, reference="4"),
+                           timeout=30).json()
+        assert (right["reward"], right["mask_sample"]) == (1.0, False), right
+        wrong = httpx.post(url, json=_verify_body(expected_answer=None, answer="5"),
+                           timeout=30).json()
+        assert (wrong["reward"], wrong["mask_sample"]) == (0.0, False), wrong
+        none = httpx.post(url, json=_verify_body(expected_answer=None, reference=None,
+                                                 label=None), timeout=30).json()
+        assert none["mask_sample"] is True, none
+
+
 def test_malformed_model_output_scores_zero_on_every_protocol_never_a_mask() -> None:
     """The model's output is data: a reply of only a tool call or reasoning (no message
     text), a lone surrogate, control-token text, an empty reply: 0.0 and unmasked on
@@ -397,6 +415,42 @@ def test_a_websocket_session_is_not_reachable_from_another_client() -> None:
             out = json.loads(a.recv(timeout=30))
             assert out["type"] == "observation" and out["data"]["observation"][
                 "episode_id"] == mine and not out["data"]["done"], out
+
+
+def test_a_websocket_reset_mid_episode_replaces_its_own_on_a_full_server() -> None:
+    """A reset replaces the connection's own episode (the documented rule), also when the
+    server is full with that very episode: a second reset mid-episode is an observation,
+    not CAPACITY_REACHED; the first episode is gone."""
+    with serving(env_app(max_episodes=1)) as port:
+        with websockets_client.connect(f"ws://127.0.0.1:{port}/ws", open_timeout=10) as ws:
+            ws.send(json.dumps({"type": "reset", "data": {"sample": SAMPLE}}))
+            first = json.loads(ws.recv(timeout=30))["data"]["observation"]["episode_id"]
+            ws.send(json.dumps({"type": "step", "data": {"text": "4"}}))
+            assert json.loads(ws.recv(timeout=30))["type"] == "observation"
+            ws.send(json.dumps({"type": "reset", "data": {"sample": SAMPLE}}))
+            again = json.loads(ws.recv(timeout=30))
+            assert again["type"] == "observation", again
+            assert again["data"]["observation"]["episode_id"] != first
+
+
+def test_a_websocket_session_that_only_reads_its_state_keeps_its_episode() -> None:
+    """A connection that is not silent (it asks for its state) keeps its episode: another
+    client's reset on a full server is refused, never given the session's episode because
+    no step came within `idle_s`; the session then steps on."""
+    with serving(env_app(max_episodes=1, idle_s=1.0)) as port:
+        with websockets_client.connect(f"ws://127.0.0.1:{port}/ws", open_timeout=10) as ws:
+            ws.send(json.dumps({"type": "reset", "data": {"sample": SAMPLE}}))
+            mine = json.loads(ws.recv(timeout=30))["data"]["observation"]["episode_id"]
+            for _ in range(8):  # 2.4 s of state reads, never silent for idle_s
+                time.sleep(0.3)
+                ws.send(json.dumps({"type": "state", "data": {}}))
+                assert json.loads(ws.recv(timeout=30))["data"]["episode_id"] == mine
+            other = httpx.post(f"http://127.0.0.1:{port}/reset", json={"sample": SAMPLE},
+                               timeout=30)
+            assert other.status_code == 503, other.text
+            ws.send(json.dumps({"type": "step", "data": {"text": "4"}}))
+            out = json.loads(ws.recv(timeout=30))
+            assert out["type"] == "observation", out
 
 
 def test_a_silent_websocket_gives_back_its_connection_place() -> None:
