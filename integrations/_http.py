@@ -204,7 +204,7 @@ def guard(app: Any, *, bounds: BodyBounds, token: str | None) -> None:
     app.state.bounds = bounds
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def json_response() -> type:
     """The JSON response class of our servers (`JSONResponse(content, status_code=...)` and
     each app's `default_response_class`): starlette's, except that a reply holding a lone

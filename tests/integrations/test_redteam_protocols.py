@@ -8,7 +8,7 @@ client). Attacks that held are probes; a hole still open is a strict xfail namin
 
 from __future__ import annotations
 
-import asyncio
+import contextlib
 import json
 import secrets
 import socket
@@ -28,12 +28,12 @@ uvicorn = pytest.importorskip("uvicorn")
 httpx = pytest.importorskip("httpx")
 websockets_client = pytest.importorskip("websockets.sync.client")
 
-from integrations import env_server, roll, server  # noqa: E402
-from integrations._http import ConnectionCaps, client_key, uvicorn_options  # noqa: E402
-from rewards.build import build_reward  # noqa: E402
-from rewards.config import parse_config  # noqa: E402
-from rewards.envs import EnvConfig  # noqa: E402
-from rewards.options import load_options  # noqa: E402
+from integrations import env_server, roll, server
+from integrations._http import ConnectionCaps, client_key, uvicorn_options
+from rewards.build import build_reward
+from rewards.config import parse_config
+from rewards.envs import EnvConfig
+from rewards.options import load_options
 
 CONFIG = {"domains": {"math": {"rewards": ["math"]}}}
 TOKEN = "rt-Token_6.~"
@@ -132,11 +132,11 @@ def test_the_websocket_refuses_a_connection_without_the_token() -> None:
                              (f"ws://127.0.0.1:{port}/ws?access_token=nope", {}),
                              (f"ws://127.0.0.1:{port}/ws",
                               {"Authorization": "Bearer nope"})):
-            with pytest.raises((InvalidStatus, ConnectionClosed)):
-                with websockets_client.connect(url, additional_headers=headers,
-                                               open_timeout=10) as ws:
-                    ws.send(json.dumps({"type": "state", "data": {}}))
-                    ws.recv(timeout=10)
+            with pytest.raises((InvalidStatus, ConnectionClosed)), \
+                    websockets_client.connect(url, additional_headers=headers,
+                                              open_timeout=10) as ws:
+                ws.send(json.dumps({"type": "state", "data": {}}))
+                ws.recv(timeout=10)
         for url, headers in ((f"ws://127.0.0.1:{port}/ws?access_token={TOKEN}", {}),
                              (f"ws://127.0.0.1:{port}/ws",
                               {"Authorization": f"Bearer {TOKEN}"})):
@@ -406,62 +406,62 @@ SAMPLE = {"prompt": "Guess a number from 1 to 10.", "reference": 6}
 def test_a_websocket_session_is_not_reachable_from_another_client() -> None:
     """A /reset naming the WebSocket session's episode id is a 422 (the server picks ids);
     another connection's reset, state or close never touch it; the session steps on."""
-    with serving(env_app(max_episodes=8)) as port:
-        with websockets_client.connect(f"ws://127.0.0.1:{port}/ws", open_timeout=10) as a, \
-                websockets_client.connect(f"ws://127.0.0.1:{port}/ws", open_timeout=10) as b:
-            a.send(json.dumps({"type": "reset", "data": {"sample": SAMPLE}}))
-            mine = json.loads(a.recv(timeout=30))["data"]["observation"]["episode_id"]
-            taken = httpx.post(f"http://127.0.0.1:{port}/reset", timeout=30,
-                               json={"episode_id": mine, "sample": SAMPLE})
-            assert taken.status_code == 422 and taken.json()["field"] == "episode_id"
-            for message in ({"type": "reset", "data": {"sample": SAMPLE,
-                                                       "episode_id": mine}},
-                            {"type": "state", "data": {"episode_id": mine}},
-                            {"type": "step", "data": {"text": "6", "episode_id": mine}}):
-                b.send(json.dumps(message))
-                reply = json.loads(b.recv(timeout=30))
-                assert mine not in json.dumps(reply), reply
-            b.send(json.dumps({"type": "close", "data": {}}))
-            a.send(json.dumps({"type": "step", "data": {"text": "4"}}))
-            out = json.loads(a.recv(timeout=30))
-            assert out["type"] == "observation" and out["data"]["observation"][
-                "episode_id"] == mine and not out["data"]["done"], out
+    with serving(env_app(max_episodes=8)) as port, \
+            websockets_client.connect(f"ws://127.0.0.1:{port}/ws", open_timeout=10) as a, \
+            websockets_client.connect(f"ws://127.0.0.1:{port}/ws", open_timeout=10) as b:
+        a.send(json.dumps({"type": "reset", "data": {"sample": SAMPLE}}))
+        mine = json.loads(a.recv(timeout=30))["data"]["observation"]["episode_id"]
+        taken = httpx.post(f"http://127.0.0.1:{port}/reset", timeout=30,
+                           json={"episode_id": mine, "sample": SAMPLE})
+        assert taken.status_code == 422 and taken.json()["field"] == "episode_id"
+        for message in ({"type": "reset", "data": {"sample": SAMPLE,
+                                                   "episode_id": mine}},
+                        {"type": "state", "data": {"episode_id": mine}},
+                        {"type": "step", "data": {"text": "6", "episode_id": mine}}):
+            b.send(json.dumps(message))
+            reply = json.loads(b.recv(timeout=30))
+            assert mine not in json.dumps(reply), reply
+        b.send(json.dumps({"type": "close", "data": {}}))
+        a.send(json.dumps({"type": "step", "data": {"text": "4"}}))
+        out = json.loads(a.recv(timeout=30))
+        assert out["type"] == "observation" and out["data"]["observation"][
+            "episode_id"] == mine and not out["data"]["done"], out
 
 
 def test_a_websocket_reset_mid_episode_replaces_its_own_on_a_full_server() -> None:
     """A reset replaces the connection's own episode (the documented rule), also when the
     server is full with that very episode: a second reset mid-episode is an observation,
     not CAPACITY_REACHED; the first episode is gone."""
-    with serving(env_app(max_episodes=1)) as port:
-        with websockets_client.connect(f"ws://127.0.0.1:{port}/ws", open_timeout=10) as ws:
-            ws.send(json.dumps({"type": "reset", "data": {"sample": SAMPLE}}))
-            first = json.loads(ws.recv(timeout=30))["data"]["observation"]["episode_id"]
-            ws.send(json.dumps({"type": "step", "data": {"text": "4"}}))
-            assert json.loads(ws.recv(timeout=30))["type"] == "observation"
-            ws.send(json.dumps({"type": "reset", "data": {"sample": SAMPLE}}))
-            again = json.loads(ws.recv(timeout=30))
-            assert again["type"] == "observation", again
-            assert again["data"]["observation"]["episode_id"] != first
+    with serving(env_app(max_episodes=1)) as port, \
+            websockets_client.connect(f"ws://127.0.0.1:{port}/ws", open_timeout=10) as ws:
+        ws.send(json.dumps({"type": "reset", "data": {"sample": SAMPLE}}))
+        first = json.loads(ws.recv(timeout=30))["data"]["observation"]["episode_id"]
+        ws.send(json.dumps({"type": "step", "data": {"text": "4"}}))
+        assert json.loads(ws.recv(timeout=30))["type"] == "observation"
+        ws.send(json.dumps({"type": "reset", "data": {"sample": SAMPLE}}))
+        again = json.loads(ws.recv(timeout=30))
+        assert again["type"] == "observation", again
+        assert again["data"]["observation"]["episode_id"] != first
 
 
 def test_a_websocket_session_that_only_reads_its_state_keeps_its_episode() -> None:
     """A connection that is not silent (it asks for its state) keeps its episode: another
     client's reset on a full server is refused, never given the session's episode because
     no step came within `idle_s`; the session then steps on."""
-    with serving(env_app(max_episodes=1, idle_s=1.0)) as port:
-        with websockets_client.connect(f"ws://127.0.0.1:{port}/ws", open_timeout=10) as ws:
-            ws.send(json.dumps({"type": "reset", "data": {"sample": SAMPLE}}))
-            mine = json.loads(ws.recv(timeout=30))["data"]["observation"]["episode_id"]
-            for _ in range(8):  # 2.4 s of state reads, never silent for idle_s
-                time.sleep(0.3)
-                ws.send(json.dumps({"type": "state", "data": {}}))
-                assert json.loads(ws.recv(timeout=30))["data"]["episode_id"] == mine
-            other = httpx.post(f"http://127.0.0.1:{port}/reset", json={"sample": SAMPLE},
-                               timeout=30)
-            assert other.status_code == 503, other.text
-            ws.send(json.dumps({"type": "step", "data": {"text": "4"}}))
-            out = json.loads(ws.recv(timeout=30))
-            assert out["type"] == "observation", out
+    with serving(env_app(max_episodes=1, idle_s=1.0)) as port, \
+            websockets_client.connect(f"ws://127.0.0.1:{port}/ws", open_timeout=10) as ws:
+        ws.send(json.dumps({"type": "reset", "data": {"sample": SAMPLE}}))
+        mine = json.loads(ws.recv(timeout=30))["data"]["observation"]["episode_id"]
+        for _ in range(8):  # 2.4 s of state reads, never silent for idle_s
+            time.sleep(0.3)
+            ws.send(json.dumps({"type": "state", "data": {}}))
+            assert json.loads(ws.recv(timeout=30))["data"]["episode_id"] == mine
+        other = httpx.post(f"http://127.0.0.1:{port}/reset", json={"sample": SAMPLE},
+                           timeout=30)
+        assert other.status_code == 503, other.text
+        ws.send(json.dumps({"type": "step", "data": {"text": "4"}}))
+        out = json.loads(ws.recv(timeout=30))
+        assert out["type"] == "observation", out
 
 
 def test_a_silent_websocket_gives_back_its_connection_place() -> None:
@@ -471,16 +471,14 @@ def test_a_silent_websocket_gives_back_its_connection_place() -> None:
     the live session cut; after, it is served."""
     app = env_app(max_episodes=1, idle_s=2.0)
     with serving(app, caps=ConnectionCaps(total=1, per_client=1)) as port:
-        ws = websockets_client.connect(f"ws://127.0.0.1:{port}/ws", open_timeout=10)
-        try:
+        closed = pytest.importorskip("websockets.exceptions").ConnectionClosed
+        with websockets_client.connect(f"ws://127.0.0.1:{port}/ws", open_timeout=10) as ws:
             refused = httpx.get(f"http://127.0.0.1:{port}/health", timeout=10)
             assert refused.status_code == 503
             start = time.monotonic()
-            with pytest.raises(Exception):  # closed by the server: 1001 idle
+            with pytest.raises(closed):  # closed by the server: 1001 idle
                 ws.recv(timeout=30)
             assert time.monotonic() - start < 25
-        finally:
-            ws.close()
         deadline = time.monotonic() + 10
         while (reply := httpx.get(f"http://127.0.0.1:{port}/health",
                                   timeout=10)).status_code == 503:
@@ -601,15 +599,17 @@ def test_one_client_cannot_take_every_connection_place() -> None:
         pytest.skip("this machine has no address besides loopback")
     with serving(env_app(max_episodes=8), host="0.0.0.0",
                  caps=ConnectionCaps(total=4, per_client=2)) as port:
-        held = []
-        for _ in range(4):
-            try:
-                ws = websockets_client.connect(f"ws://{other}:{port}/ws", open_timeout=10)
-            except Exception:  # refused past its share: 503
-                continue
-            held.append(ws)
-        try:
-            assert len(held) == 2
+        refused = pytest.importorskip("websockets.exceptions").WebSocketException
+        with contextlib.ExitStack() as stack:
+            held = 0
+            for _ in range(4):
+                try:
+                    stack.enter_context(websockets_client.connect(
+                        f"ws://{other}:{port}/ws", open_timeout=10))
+                except (refused, OSError):  # past its share: 503, closed unread
+                    continue
+                held += 1
+            assert held == 2
             with httpx.Client() as honest:
                 for _ in range(3):
                     assert honest.get(f"http://127.0.0.1:{port}/health").status_code == 200
@@ -617,9 +617,6 @@ def test_one_client_cannot_take_every_connection_place() -> None:
                                            open_timeout=10) as mine:
                 mine.send(json.dumps({"type": "reset", "data": {"sample": SAMPLE}}))
                 assert json.loads(mine.recv(timeout=30))["type"] == "observation"
-        finally:
-            for ws in held:
-                ws.close()
 
 
 # --- the gold column of `rewards score` ------------------------------------------------------
@@ -631,7 +628,7 @@ def _score(tmp_path: Path, rows: list[dict[str, Any]], *extra: str) -> list[dict
     config.write_text("domains:\n  default:\n    rewards: [math]\n")
     done = subprocess.run([sys.executable, "-m", "rewards", "score", str(data), "--config",
                            str(config), "--out", str(out), *extra], capture_output=True,
-                          text=True, timeout=300)
+                          text=True, timeout=300, check=False)
     assert done.returncode in (0, 3), done.stderr
     return [json.loads(line) for line in out.read_text().splitlines()]
 
