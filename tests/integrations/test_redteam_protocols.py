@@ -403,6 +403,36 @@ def test_one_client_cannot_take_every_roll_task_place() -> None:
 SAMPLE = {"prompt": "Guess a number from 1 to 10.", "reference": 6}
 
 
+def test_rewards_serve_never_upgrades_a_connection_to_a_websocket() -> None:
+    """Only the environment server has /ws: on `rewards serve` (served as `run_server` serves
+    it, WebSockets off) an upgrade request to any route is answered as plain HTTP, never 101,
+    so no connection there leaves the header deadline and the caps' room-making."""
+    app = reward_app()
+    port = _free_port("127.0.0.1")
+    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning",
+                            access_log=False, lifespan="on",
+                            **uvicorn_options(app.state.bounds, websockets=False))
+    srv = uvicorn.Server(config)
+    thread = threading.Thread(target=srv.run, daemon=True)
+    thread.start()
+    try:
+        deadline = time.monotonic() + 60
+        while not srv.started:
+            assert thread.is_alive() and time.monotonic() < deadline
+            time.sleep(0.02)
+        for path in ("/ws", "/verify", "/health"):
+            with socket.create_connection(("127.0.0.1", port)) as sock:
+                sock.settimeout(10)
+                sock.sendall(f"GET {path} HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\n"
+                             "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ=="
+                             "\r\nSec-WebSocket-Version: 13\r\n\r\n".encode())
+                head = sock.recv(4096)
+            assert head.startswith(b"HTTP/1.1 ") and not head.startswith(b"HTTP/1.1 101"), head
+    finally:
+        srv.should_exit = True
+        thread.join(timeout=30)
+
+
 def test_a_websocket_session_is_not_reachable_from_another_client() -> None:
     """A /reset naming the WebSocket session's episode id is a 422 (the server picks ids);
     another connection's reset, state or close never touch it; the session steps on."""
