@@ -102,10 +102,10 @@ def add_websocket(app: Any, *, start: Callable[[Any], dict[str, Any]],
                 raise Refused(422, InputError("must be a JSON object", field="data"))
             if kind == "close":
                 return None
-            if kind == "reset":
-                out = await asyncio.to_thread(start, payload)
-                if own:
+            if kind == "reset":  # the connection's episode ends first: on a full server
+                if own:            # its place is the new one's
                     drop(own.pop())
+                out = await asyncio.to_thread(start, payload)
                 own.append(out["observation"]["episode_id"])
                 return {"type": "observation", "data": out}
             if kind == "step":  # the action is `data`; the episode is the connection's own

@@ -7,7 +7,9 @@ each prints when it starts."""
 
 from __future__ import annotations
 
+import functools
 import ipaddress
+import json
 import os
 import resource
 import sys
@@ -22,8 +24,8 @@ from rewards.deps import require
 from rewards.errors import ConfigError
 
 __all__ = ["MAX_CONNECTIONS_HELP", "MAX_CONNECTIONS_PER_CLIENT_HELP", "ConnectionCaps",
-           "client_key", "free_descriptors", "guard", "guarded_protocol", "run_server",
-           "startup_line", "uvicorn_options"]
+           "client_key", "free_descriptors", "guard", "guarded_protocol", "json_response",
+           "run_server", "startup_line", "uvicorn_options"]
 
 MAX_DEFAULT_CONNECTIONS = 8192
 """The ceiling of the derived default of `--max-connections` (a machine with a million
@@ -200,6 +202,30 @@ def guard(app: Any, *, bounds: BodyBounds, token: str | None) -> None:
     if token is not None:
         app.add_middleware(BearerToken, token=token)
     app.state.bounds = bounds
+
+
+@functools.cache
+def json_response() -> type:
+    """The JSON response class of our servers (`JSONResponse(content, status_code=...)` and
+    each app's `default_response_class`): starlette's, except that a reply holding a lone
+    surrogate is written with `\\u` escapes. A reply may carry a client's text (`/verify`
+    echoes its request, an error names a value, an observation quotes an action), and JSON's
+    `"\\ud800"` parses to a lone surrogate, which UTF-8 cannot encode: starlette's own class
+    answered 500 for the model's output, never the 0 it scores. Other text stays UTF-8
+    (escaping all of it would triple a reply of non-Latin text)."""
+    responses = require("fastapi.responses", extra="server", feature="our HTTP servers")
+
+    class JSONResponse(responses.JSONResponse):  # type: ignore[misc, name-defined]
+        def render(self, content: Any) -> bytes:
+            text = json.dumps(content, ensure_ascii=False, allow_nan=False, indent=None,
+                              separators=(",", ":"))
+            try:
+                return text.encode("utf-8")
+            except UnicodeEncodeError:  # a lone surrogate: escape, as JSON allows
+                return json.dumps(content, ensure_ascii=True, allow_nan=False, indent=None,
+                                  separators=(",", ":")).encode("ascii")
+
+    return JSONResponse
 
 
 def startup_line(name: str, *, host: str, port: int, routes: Sequence[str],

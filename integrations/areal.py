@@ -38,8 +38,8 @@ class AReaLReward:
                  domain_key: str = "domain", abstain_value: float = 0.0,
                  abstain: AbstainMode = "mask") -> None:
         """`config`: a reward config path (None: `$REWARDS_CONFIG`). `reference_key`: the
-        dataset field with the gold (None: the first of solution, answer, ground_truth,
-        reference, label). `domain_key`: the field naming the row's domain."""
+        dataset field with the gold (None: the first of reference, solution, answer,
+        ground_truth, label). `domain_key`: the field naming the row's domain."""
         self.config = None if config is None else str(config)
         self.reference_key = reference_key
         self.domain_key = domain_key

@@ -45,8 +45,8 @@ import secrets
 import threading
 import time
 from collections import OrderedDict
-from dataclasses import dataclass
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from integrations._auth import resolve_token
@@ -57,6 +57,7 @@ from integrations._http import (
     MAX_CONNECTIONS_HELP,
     MAX_CONNECTIONS_PER_CLIENT_HELP,
     guard,
+    json_response,
     run_server,
 )
 from rewards.build import build_reward
@@ -182,9 +183,16 @@ class _Episodes:
                 held.episode.done or time.monotonic() - held.touched > self.idle_s))
 
     def get(self, episode_id: Any) -> Episode | None:
+        """The episode `episode_id` (None if unknown), touched: a request for its state is a
+        request (a WebSocket session reading only its state stays live, as its connection
+        does)."""
         with self.lock:
             held = self.held.get(episode_id) if isinstance(episode_id, str) else None
-            return held.episode if held is not None else None
+            if held is None:
+                return None
+            held.touched = time.monotonic()
+            self.held.move_to_end(episode_id)
+            return held.episode
 
 
 SCHEMA = {
@@ -227,13 +235,14 @@ def create_env_app(config: EnvConfig, reward: Reward | str, *, max_episodes: int
                           "positive")
     fastapi = require("fastapi", extra="server", feature="the environment server")
     from fastapi import Request  # here: an endpoint's annotation is read at its def
-    from fastapi.responses import JSONResponse
+    JSONResponse = json_response()
 
     episodes = _Episodes(config, build_reward(reward) if isinstance(reward, (str, os.PathLike))
                          else reward,
                          max_episodes, idle_s)
     bounds = BodyBounds(max_bytes=max_held_bytes, max_held=max_held_bytes)
-    app = fastapi.FastAPI(title="rewards-engine environments")
+    app = fastapi.FastAPI(title="rewards-engine environments",
+                          default_response_class=JSONResponse)
     guard(app, bounds=bounds, token=token)
     app.state.episodes = episodes
 

@@ -14,8 +14,8 @@ with `mask_sample: true` is left out of the loss. The completion is the text of 
 response's `output_text` parts of its `message` items, joined (as NeMo Gym's math servers
 read it); tool calls and reasoning items are not part of it. The reference is the first of
 `expected_answer`, then the columns every adapter tries (`integrations._common.
-REFERENCE_COLUMNS`), read by the one label rule (`labelled_sample`); `domain` picks the
-config domain.
+REFERENCE_COLUMNS`), that holds a value (a null `expected_answer` is no gold), read by the
+one label rule (`labelled_sample`); `domain` picks the config domain.
 
 Our verify is stateless: `/seed_session` holds nothing (it answers `{}`), so there is no
 session a client could name or take from another. An abstention (`abstain="mask"`) sets
@@ -76,7 +76,9 @@ def sample_from_verify(resolved: ResolvedReward, body: Any) -> Sample:
         raise InputError("the body must be a JSON object", field="body")
     prompt = _prompt(body.get("responses_create_params"))
     completion = completion_of(body.get("response"))
-    label = next((body[name] for name in REFERENCE_FIELDS if name in body), None)
+    # the first holding a value, as `rewards.io.find_reference` reads a row's gold columns
+    label = next((body[name] for name in REFERENCE_FIELDS if body.get(name) is not None),
+                 None)
     domain = body.get("domain")
     if domain is not None and not isinstance(domain, str):
         raise InputError("must be a string", field="domain")

@@ -32,7 +32,7 @@ from typing import Annotated, Any, Literal
 
 import sandbox
 from integrations._body import DEFAULT_MAX_HELD_BYTES, BodyBounds, check_bounds, parsed_body
-from integrations._http import guard, run_server
+from integrations._http import guard, json_response, run_server
 from rewards.deps import require
 from rewards.errors import ConfigError, InputError, SandboxError
 
@@ -450,8 +450,7 @@ def create_app(config: FusionConfig | None = None, *, token: str | None = None) 
     config = config or FusionConfig()
     fastapi = require("fastapi", extra="server", feature="the SandboxFusion API")
     from fastapi import Request  # here: an endpoint's annotation is read at its def
-    JSONResponse = require("fastapi.responses", extra="server",
-                           feature="the SandboxFusion API").JSONResponse
+    JSONResponse = json_response()
     encoders = require("fastapi.encoders", extra="server", feature="the SandboxFusion API")
     RequestValidationError = require("fastapi.exceptions", extra="server",
                                      feature="the SandboxFusion API").RequestValidationError
@@ -467,7 +466,8 @@ def create_app(config: FusionConfig | None = None, *, token: str | None = None) 
         yield
         pool.shutdown(wait=False, cancel_futures=True)
 
-    app = fastapi.FastAPI(title="rewards-engine sandbox (SandboxFusion API)", lifespan=lifespan)
+    app = fastapi.FastAPI(title="rewards-engine sandbox (SandboxFusion API)", lifespan=lifespan,
+                          default_response_class=JSONResponse)
     guard(app, bounds=config.bounds, token=token)
     app.state.config = config
     app.state.models = models

@@ -47,7 +47,7 @@ from integrations._common import (
     resolve_reward,
     warm_up,
 )
-from integrations._http import guard, run_server
+from integrations._http import guard, json_response, run_server
 from integrations.openrlhf import (
     END_TOKENS,
     build_response,
@@ -86,8 +86,7 @@ def create_app(reward: RewardSource = None, *, batching: BatchingConfig | None =
     bounds = BodyBounds(max_bytes=max_held_bytes, max_held=max_held_bytes)
     fastapi = require("fastapi", extra="server", feature="the reward server")
     from fastapi import Request  # here: an endpoint's annotation is read at its def
-    responses = require("fastapi.responses", extra="server", feature="the reward server")
-    JSONResponse = responses.JSONResponse
+    JSONResponse = json_response()
 
     batching = batching or BatchingConfig()
     resolved = resolve_reward(reward)
@@ -102,7 +101,8 @@ def create_app(reward: RewardSource = None, *, batching: BatchingConfig | None =
         yield
         await batcher.close()
 
-    app = fastapi.FastAPI(title="rewards-engine", lifespan=lifespan)
+    app = fastapi.FastAPI(title="rewards-engine", lifespan=lifespan,
+                          default_response_class=JSONResponse)
     guard(app, bounds=bounds, token=token)
     app.state.batcher = batcher
     app.state.resolved = resolved
@@ -194,8 +194,11 @@ def create_app(reward: RewardSource = None, *, batching: BatchingConfig | None =
             score, = await scored([nemo_gym.sample_from_verify(resolved, body)])
         except (Failed, InputError) as exc:
             return refused(exc)
-        return JSONResponse(nemo_gym.verify_response(body, score, abstain_value=abstain_value,
-                                                     mask=abstain == "mask"))
+        # the reply echoes the request (NeMo Gym's shape): rendered off the event loop, as
+        # its body was parsed
+        return await asyncio.to_thread(
+            JSONResponse, nemo_gym.verify_response(body, score, abstain_value=abstain_value,
+                                                   mask=abstain == "mask"))
 
     @app.post(slime.ROUTE)
     async def slime_reward(request: Request) -> Any:

@@ -78,7 +78,7 @@ def trl_rewards(config: RewardSource = None, *, reference_column: str | None = N
     """Reward functions for TRL's GRPOTrainer from a reward config (None: `$REWARDS_CONFIG`).
 
     `reference_column`: the dataset column with the gold reference (None: the first present
-    of solution, answer, ground_truth, reference, label). `domain_column`: the column naming
+    of reference, solution, answer, ground_truth, label). `domain_column`: the column naming
     each row's domain (absent: the config's only domain, else `default`). `log_reasons`: log
     each completion's reason (ok, wrong, no_answer ...) to TRL's completions table and the
     fraction of abstentions as the metric `rewards/abstained/frac` (and per cause,

@@ -18,7 +18,7 @@ class MathTask(vf.Task[MathData]):           # MathData(vf.TaskData) carries `an
 or, with no code, plug `integrations.verifiers:reward` (the config in `$REWARDS_CONFIG`) into
 any taskset's task config: `--env.taskset.task.rewards.rewards.fn integrations.verifiers:reward`.
 It scores the rollout's last reply (`trace.last_reply`) against the row's reference (its field
-`reference_key`, else the first of solution/answer/ground_truth/reference/label), in the domain
+`reference_key`, else the first of reference/solution/answer/ground_truth/label), in the domain
 its field `domain_key` names (else the config's only domain, else `default`); the value is the
 config's, and each component's part is recorded as a metric on the trace (logged, not summed).
 The rollouts verifiers scores at once (a group, an eval batch) are scored in one batch.

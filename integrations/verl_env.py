@@ -57,8 +57,8 @@ from verl.tools.base_tool import BaseTool
 from verl.tools.schemas import OpenAIFunctionToolSchema, ToolResponse
 
 from rewards.envs import turn_token_rewards
-from rewards.errors import InputError
 from rewards.envs.python_tool import PythonToolEnv, PythonToolOptions
+from rewards.errors import InputError
 from rewards.options import load_options
 from rewards.types import Sample
 

@@ -46,10 +46,12 @@ SAMPLE_FIELDS = ("prompt", "completion", "reference", "domain", "group", "id", "
 output rows."""
 PROMPT_FIELDS = ("id", "prompt", "reference", "domain")
 """The fields a prompt row's columns map onto (`filter-prompts --map`, training prompts)."""
-REFERENCE_COLUMNS = ("solution", "answer", "ground_truth", "reference", "label")
+REFERENCE_COLUMNS = ("reference", "solution", "answer", "ground_truth", "label")
 """Where a row's gold is when no `--map COLUMN=reference` (or adapter argument) names its
-column: the first of these that holds a value (TRL's `solution`, GSM8K's `answer`, veRL's
-`ground_truth`, this project's `reference`, OpenRLHF's `label`). The one rule of every entry
+column: the first of these that holds a value (this project's `reference`, the field's own
+name, first: a rollout file's `answer` column is often the model's extracted answer, read
+before it as the gold it made every answer right; then TRL's `solution`, GSM8K's `answer`,
+veRL's `ground_truth`, OpenRLHF's `label`). The one rule of every entry
 point: `rewards score`/`check`, the loops and the filter (`row_to_sample`, `prompt_record`)
 and every adapter (`integrations._common.row_sample`)."""
 

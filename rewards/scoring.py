@@ -150,7 +150,7 @@ _HINTS = {
     "unknown_domain": "add the domain to the config (or a `default` domain), or map the "
                       "dataset's domain values to the config's",
     "bad_reference:missing": "samples without a reference: none of the gold columns read "
-                             "by default (solution, answer, ground_truth, reference, label) "
+                             "by default (reference, solution, answer, ground_truth, label) "
                              "holds one; name the dataset's (e.g. --map gold=reference)",
     "bad_reference:unparseable": "references the domain's reward cannot read: map the column "
                                  "that holds the final answer or the tests (e.g. --map "

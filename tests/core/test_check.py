@@ -89,7 +89,7 @@ def test_a_missing_reference_column_is_named_with_the_hint(tmp_path, capsys):
     assert _check(tmp_path, rows) == 3
     err = capsys.readouterr().err
     assert "bad_reference:missing x3 (samples without a reference: none of the gold columns " \
-           "read by default (solution, answer, ground_truth, reference, label) holds one; " \
+           "read by default (reference, solution, answer, ground_truth, label) holds one; " \
            "name the dataset's (e.g. --map gold=reference))" in err
     assert _check(tmp_path, rows, "--map", "gold=reference") == 0
 
