@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 
-from rewards.cache import ByteCache
+from rewards.cache import ByteCache, byte_cache
 from rewards.math._config import MathConfig, Verdict
 from rewards.math._extract import (
     Extraction,
@@ -164,7 +164,11 @@ def read_reference(gold: object) -> Reference:
     one value the rules can read (`$\\min$ at $x=7$`, `radius: 5, center: $(-1,-1,-1)$`,
     `Any $h$ will work.`, a worked solution), read whole: the answer that is its text scores
     1, any other is uncertain (`wrong`, the judge's where one is configured), never a part of
-    it read as the answer."""
+    it read as the answer. A text gold is read once (a group's rollouts share it)."""
+    return _read_text_reference(gold) if isinstance(gold, str) else _read_reference(gold)
+
+
+def _read_reference(gold: object) -> Reference:
     if gold is None or (isinstance(gold, str) and not gold.strip()):
         return Reference(None, "reference missing")
     if isinstance(gold, str) and len(gold) > MAX_REFERENCE_CHARS:
@@ -188,6 +192,9 @@ def read_reference(gold: object) -> Reference:
     if why is not None:
         return Reference(None, f"reference is not an answer: {why}")
     return Reference(text)
+
+
+_read_text_reference = byte_cache(8 << 20)(_read_reference)
 
 
 def _readable_whole(gold: str) -> bool:

@@ -181,18 +181,27 @@ def _reference_text(text: str, toggle: bool = True) -> str | None:
     """`prepare_reference` of a gold string (`toggle`: a `$` left inside the answer may be
     read as switching math and text, `_dollars_in_box`). A label at the end with nothing
     after it labels nothing (`$145$solution:`, a gold run into the next field's label): the
-    gold is what comes before it, when that reads as an answer."""
+    gold is what comes before it, when that reads as an answer. Only a word that names a
+    field (`_FIELD_LABELS`) is such a label: any other (`145$thousand:`) may change the value
+    before it, so the text stays as written."""
     found = _reference_body(text, toggle)
     if found is None:
         label = _DANGLING_LABEL.search(text)
-        if label is not None and text[:label.start()].strip():
+        if label is not None and text[:label.start()].strip() \
+                and label.group(1).lower() in _FIELD_LABELS:
             found = _reference_body(text[:label.start()].rstrip(), toggle)
     return found
 
 
 # A label with nothing after it: a word and a colon that end the text (searched with a bound,
 # so linear).
-_DANGLING_LABEL = re.compile(r"(?<![A-Za-z])[A-Za-z]{1,30}\s?:\s*$")
+_DANGLING_LABEL = re.compile(r"(?<![A-Za-z])([A-Za-z]{1,30})\s?:\s*$")
+_FIELD_LABELS = frozenset("""
+    solution solutions answer answers analysis explanation proof hint hints note notes remark
+    comment comments reasoning rationale step steps problem question source reference
+""".split())  # noqa: SIM905 (a word list reads better as words)
+"""The names of the fields a dataset writes after a gold (Gaokao's `solution:`): an allow-list,
+the words known to label the next field, never to qualify the value before them."""
 
 
 def _reference_body(text: str, toggle: bool = True) -> str | None:
@@ -631,12 +640,22 @@ def _environments(text: str) -> list[tuple[int, int, str]]:
     `$...$` and `\\(...\\)` stay on one line; a `$` right after a digit is a currency sign."""
     found = []
     i, n = 0, len(text)
+    # The next closer of each kind and the next line break at or after a position, found
+    # once and reused until passed: `\(` repeated without a closer is one pass, not n finds.
+    after: dict[str, int] = {}
+
+    def next_at(mark: str, at: int) -> int:
+        known = after.get(mark)
+        if known is None or (known != -1 and known < at):
+            known = after[mark] = text.find(mark, at)
+        return known
+
     while i < n:
         ch = text[i]
         if ch == "\\" and i + 1 < n and text[i + 1] in "[(":
             close = "\\]" if text[i + 1] == "[" else "\\)"
-            end = text.find(close, i + 2)
-            if end < 0 or (close == "\\)" and "\n" in text[i + 2:end]):
+            end = next_at(close, i + 2)
+            if end < 0 or (close == "\\)" and -1 < next_at("\n", i + 2) < end):
                 i += 2
                 continue
             found.append((i, end + 2, text[i + 2:end].strip()))

@@ -99,21 +99,41 @@ def judgeable(answer: str) -> bool:
     """Whether `answer` is entirely a mathematical expression the judge may see: digits,
     single letters and two-letter runs (variables, `xy`), runs of variables (`_variables`:
     `xyz`, `ABC`), `JUDGED_COMMANDS`, `JUDGED_WORDS`,
-    ASCII operators and brackets, `_MATH_SIGNS`, spaces. Call on an input capped in size."""
+    ASCII operators and brackets, `_MATH_SIGNS`, spaces. Two such runs with nothing but
+    spaces, punctuation, braces, single letters or text wrappers between them (no digit,
+    operator, bracket or math command) are words of a sentence, not a product (`so it is
+    OK`, `\\text{be it so}`): not judged. Call on an input capped in size."""
+    run_before = False  # a run of two letters or more since the last digit or operator
     for token in _TOKEN.findall(answer):
         head = token[0]
         if head == "\\":
             name = token[1:]
             if name not in JUDGED_COMMANDS and name not in _ESCAPED:
                 return False  # `\,` `\%` `\{` `\\` are escapes; `\<zero-width>` is not
+            if name not in _ESCAPED and name not in _WRAPPERS:
+                run_before = False
         elif head.isascii() and head.isalpha():
-            if len(token) > 2 and token not in JUDGED_WORDS \
-                    and token.lower() not in JUDGED_WORDS and not _variables(token):
+            listed = token in JUDGED_WORDS or token.lower() in JUDGED_WORDS
+            if len(token) > 2 and not listed and not _variables(token):
                 return False
-        elif not (head.isdigit() and head.isascii()) and head not in " \t\n" \
-                and head not in _SYMBOLS and head not in _MATH_SIGNS:
+            if len(token) > 1 and not listed:
+                if run_before:
+                    return False
+                run_before = True
+        elif head.isdigit() and head.isascii() or head in _OPERATORS or head in _MATH_SIGNS:
+            run_before = False
+        elif head not in " \t\n" and head not in _SYMBOLS:
             return False
     return True
+
+
+_WRAPPERS = frozenset("""
+    text textrm textnormal textbf textit mbox mathrm mathit mathsf mathbf operatorname quad
+    qquad displaystyle
+""".split())  # noqa: SIM905
+"""Commands that wrap or space words: between two runs of letters they join a sentence."""
+_OPERATORS = frozenset("+-*/^=<>()[]|_")
+"""What between two runs of letters makes them an expression (`ab + cd`, `AB = CD`)."""
 
 
 @dataclass(frozen=True)

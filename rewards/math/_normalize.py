@@ -612,10 +612,12 @@ def _write(low: Bound, high: Bound) -> str:
 # --- a gold read whole, and a gold that is no answer ---------------------------------------
 
 # What may be dropped from a text read whole (`sentence_key`), an allow-list of markup that
-# does not change what a reader reads: spacing macros, `\left`/`\right`, `\displaystyle`,
-# math delimiters (`$`, `\(`, `\[`). A LaTeX row break `\\` is kept (matched first, so its
-# second backslash is never read as the start of `\[`).
-_KEY_MARKUP = re.compile(r"\\\\|\\[!,;:> ]|\\q?quad(?![a-zA-Z])|~|\\left(?![a-zA-Z])"
+# does not change what a reader reads: spacing macros, a tie `~` joining two words (`5~cm`,
+# `at~$x$`; after a space, `=` or `:` it reads "about": `radius: ~5`), `\left`/`\right`,
+# `\displaystyle`, math delimiters (`$`, `\(`, `\[`). A LaTeX row break `\\` is kept (matched
+# first, so its second backslash is never read as the start of `\[`).
+_KEY_MARKUP = re.compile(r"\\\\|\\[!,;:> ]|\\q?quad(?![a-zA-Z])|(?<=[A-Za-z0-9}\])$.,])~(?=\S)"
+                         r"|\\left(?![a-zA-Z])"
                          r"|\\right(?![a-zA-Z])|\\displaystyle(?![a-zA-Z])|\\[()\[\]]|\$")
 # Text wrappers whose content is read as plain text: `\text{ at }` is " at ".
 _KEY_WRAPPER = re.compile(r"\\(?:text|textrm|textnormal|textup|mathrm|mbox)\s*\{([^{}]*)\}")
@@ -630,8 +632,9 @@ def sentence_key(text: str) -> str:
     macros, `\left`/`\right` and `\displaystyle` dropped, `\text{}`/`\mathrm{}`/`\mbox{}`
     wrappers read as their text, `\dfrac`/`\tfrac` as `\frac`, `\$` kept as a currency
     sign, space kept only between two letters or digits (one space), and a final period
-    dropped. Everything else stays: case, words, symbols, other commands (`\phantom{not}`,
-    `\color`), braces. Linear in the text."""
+    dropped (or two: the gold's own and its sentence's). Everything else stays: case, words,
+    symbols, other commands (`\phantom{not}`, `\color`), braces, a `~` that is not a tie,
+    an ellipsis (`x=7...`). Linear in the text."""
     s = read_text(text).replace("\\$", _DOLLAR_SIGN)
     s = _FRAC_ALIASES.sub(r"\\\1", s)
     s = _KEY_MARKUP.sub(lambda m: m.group(0) if m.group(0) == "\\\\" else " ", s)
@@ -645,7 +648,10 @@ def sentence_key(text: str) -> str:
         if out and out[-1][-1] not in _TIGHT and part[0] not in _TIGHT:
             out.append(" ")  # `any h`, `3. 5` (not `3.5`); `( -3 , -4 )` is `(-3,-4)`
         out.append(part)
-    return "".join(out).rstrip(" .")
+    key = "".join(out)
+    end = len(key.rstrip(" ."))
+    # a final period, or the gold's and its sentence's (`work..`); an ellipsis (`7...`) stays
+    return key[:end] if key.count(".", end) <= 2 else key.rstrip(" ")
 
 
 _TIGHT = frozenset("()[]{},;=+-*/^_<>|&" + _DOLLAR_SIGN)
@@ -668,6 +674,24 @@ _NUMBER_WORDS = frozenset("""
 """.split())  # noqa: SIM905 (a word list reads better as words)
 
 
+def _something_to_read(text: str) -> bool:
+    """Whether `text` (as `read_text` reads it) holds something a reader reads as an answer:
+    a letter or digit in any script, a LaTeX command that is not markup around nothing
+    (`\\infty`, `\\emptyset`; `sentence_key` drops spacing, `\\left`/`\\right` and
+    delimiters, and reads `\\text{}` as its text), or a sign that is an answer alone
+    (`_VALUE_SIGNS`: `∅`, `∞`, a relation). Not: a lone `-`, `?`, `...`, `\\quad`,
+    `\\text{ }`, `\\\\`, only invisible characters, or only a chat template's marker text
+    (`<|im_end|>`, `</s>`): placeholders and markup."""
+    key = sentence_key(_CHAT_MARKER.sub(" ", text))
+    return any(ch.isalnum() or ch in _VALUE_SIGNS for ch in key) or _COMMAND_WORD.search(
+        key) is not None
+
+
+_VALUE_SIGNS = frozenset("<>=\u2205\u221e\u2260\u2264\u2265\u2248")  # < > = ∅ ∞ ≠ ≤ ≥ ≈
+_COMMAND_WORD = re.compile(r"\\[A-Za-z]")
+_CHAT_MARKER = re.compile(r"<\|[^|<>\s]{1,40}\|>|</?s>")  # `<|im_end|>`, `<|eot_id|>`, `</s>`
+
+
 def no_answer_in(gold: str) -> str | None:
     """Why a gold's text is not an answer at all (an instruction such as "Let's think step
     by step.", an explanation, a field mapped wrongly), or None when it is one. An answer, an
@@ -680,8 +704,15 @@ def no_answer_in(gold: str) -> str | None:
     the same.`). A longer text of words only is not one: an instruction, or an explanation
     no rule can check (`A likelihood function cannot take negative values.`). An empty box is
     markup around nothing ("Please reason step by step, and put your final answer within
-    \\boxed{}." is an instruction)."""
+    \\boxed{}." is an instruction). Never one: a text with nothing to read
+    (`_something_to_read`: a placeholder `-`, `?`, markup, invisible characters), or words
+    ending in a label that labels nothing (`Answer:`, `The answer is:`)."""
     read = _EMPTY_BOX.sub(" ", read_text(gold))  # "... final answer within \boxed{}."
+    if not _something_to_read(read):
+        return f"nothing to read (markup, punctuation or invisible characters): {gold[:60]!r}"
+    key = sentence_key(read)  # `Answer:`, `\text{The answer is:}`: what it labels is missing
+    if key.endswith(":") and all(ch.isalpha() or ch in " '\u2019-" for ch in key[:-1]):
+        return f"a label with nothing after it: {gold[:60]!r}"
     for i, ch in enumerate(read):
         if ch.isnumeric() or ch in _ANSWER_SIGNS or unicodedata.category(ch) == "Sm" \
                 or _MATH_LETTERS.fullmatch(ch):
