@@ -25,7 +25,7 @@ import os
 import time
 from collections.abc import AsyncIterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import asynccontextmanager
+from contextlib import asynccontextmanager, nullcontext
 from dataclasses import dataclass
 from types import SimpleNamespace
 from typing import Annotated, Any, Literal
@@ -35,6 +35,7 @@ from integrations._body import DEFAULT_MAX_HELD_BYTES, BodyBounds, check_bounds,
 from integrations._http import guard, run_server
 from rewards.deps import require
 from rewards.errors import ConfigError, InputError, SandboxError
+from sandbox._session import max_sessions
 
 __all__ = ["ACCEPTED_LANGUAGES", "COMPILED", "FUSION_LANGUAGES", "MIN_MEMORY_MB", "ROUTES",
            "RUNS_AS", "TOKEN_ENV", "FusionConfig", "api_models", "create_app", "fusion_response",
@@ -461,6 +462,9 @@ def create_app(config: FusionConfig | None = None, *, token: str | None = None) 
     RunCodeRequest = models.RunCodeRequest
     pool = ThreadPoolExecutor(config.parallel, thread_name_prefix="sandbox-fusion")
     gate = asyncio.Semaphore(config.parallel)  # waiting requests queue here, not in the pool
+    # a notebook holds a session, of which one process opens at most `max_sessions()`: more
+    # workers than that (a many-core host) queue notebooks here, never answer SandboxError
+    notebooks = asyncio.Semaphore(min(config.parallel, max_sessions()))
 
     @asynccontextmanager
     async def lifespan(app: Any) -> AsyncIterator[None]:
@@ -510,7 +514,7 @@ def create_app(config: FusionConfig | None = None, *, token: str | None = None) 
                 "type": "json_invalid", "loc": ("body", 0), "msg": "JSON decode error",
                 "input": {}, "ctx": {"error": exc.detail}}]) from exc
         parsed = await asyncio.to_thread(validate, value, model)  # a 16 MB string is copied
-        async with gate:
+        async with notebooks if run is run_jupyter_request else nullcontext(), gate:
             reply = await asyncio.get_running_loop().run_in_executor(pool, run, parsed, config)
         return JSONResponse(reply)  # already in the response's shape: no second encoding pass
 
