@@ -451,6 +451,18 @@ def test_jupyter_needs_the_token_and_takes_data_cells(jupyter):
     assert data["cells"][3]["display"] == [{"text/plain": "2"}]
 
 
+def test_a_notebook_reply_is_bounded_however_many_cells_print(jupyter, monkeypatch):
+    """Each cell's output is capped; 256 cells of capped output are not, unless the reply is."""
+    from integrations import sandbox_fusion
+
+    monkeypatch.setattr(sandbox_fusion, "NOTEBOOK_OUTPUT_CHARS", 100_000)
+    reply = jupyter.post("/run_jupyter", headers=AUTH, json={"cells": [
+        "print('x' * 40000)\n'd' * 1000"] * 256})
+    data = reply.json()
+    assert data["status"] == "Failed" and data["message"] == "output_limit", data["message"]
+    assert len(data["cells"]) == 3
+
+
 def test_jupyter_requests_beyond_the_session_cap_wait_instead_of_failing(monkeypatch):
     """One process holds at most `max_sessions()` sessions; a server with more workers than
     that (a many-core host) must queue notebooks, not answer SandboxError."""
