@@ -71,6 +71,9 @@ class Interpreter:
             finally:
                 os._exit(70)
         theirs.close()
+        # never blocks: an interpreter that reads no more calls (its cell is still running,
+        # its answers forged) fills its queue; then the call fails and the session resets
+        self.sock.setblocking(False)
         self.pid, self.pidfd = pid, os.pidfd_open(pid)
 
     def forget(self) -> None:

@@ -199,6 +199,28 @@ def test_a_thread_left_running_writes_into_its_own_session_only():
         assert all(out.stdout == "clean\n" and not out.stderr for out in outs), outs
 
 
+def test_an_interpreter_that_reads_no_more_calls_resets_its_session_not_the_host():
+    """A thread forges the answers of the calls to come while the cell that runs never ends:
+    each call is answered at once, and the server's calls pile up unread in the
+    interpreter's queue until it is full. The server then must not block (the host would
+    read a server that stopped answering: a SandboxError, an abstention bought by the
+    program): the call fails and the session resets."""
+    with session(episode_wall_s=600) as s:
+        s.run(FIND_SERVER_SOCKET + "import threading, time\n"
+              "def forge():\n    time.sleep(0.3)\n"
+              "    for k in range(int(_me) + 1, int(_me) + 5000):\n"
+              "        _sock.send(b'ok %d 0 0' % k)\n"
+              "threading.Thread(target=forge, daemon=True).start()")
+        time.sleep(1.0)
+        s.run("import time\nwhile True:\n    time.sleep(1)")
+        for _ in range(3000):
+            if s.resets:
+                break
+            s.run("print(1)")
+        assert s.resets == 1
+        assert s.run("print(2)").stdout == "2\n"
+
+
 # --- state that survives a reset or a close ----------------------------------------------
 
 POISON = ("import os, socket, subprocess\n"
