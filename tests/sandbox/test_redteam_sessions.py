@@ -262,6 +262,18 @@ def test_a_closed_session_leaves_nothing_to_the_sessions_after_it():
             assert out.stdout == "[] [] [] [] False\n", out
 
 
+def test_a_tree_too_deep_to_clean_costs_its_session_only():
+    """3,500 nested folders (more than a recursive clean can walk): the reset that follows
+    ends with a fresh jail if need be, never a SandboxError, and nothing of the tree."""
+    with session() as bystander, session() as s:
+        bystander.run("v = 5")
+        assert s.run("import os\nfor _ in range(3500):\n    os.mkdir('a')\n    os.chdir('a')\n"
+                     "os.chdir('/work')").ok
+        assert s.run("while True:\n    pass").status in ("timeout", "runtime_error")
+        assert s.run("import os\nprint(os.listdir('.'))").stdout == "[]\n"
+        assert bystander.run("print(v)").stdout == "5\n"
+
+
 # --- fork and replay ---------------------------------------------------------------------
 
 CLOCK_CELLS = ["import time\nt = time.time()",
