@@ -25,7 +25,7 @@ import os
 import time
 from collections.abc import AsyncIterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import asynccontextmanager
+from contextlib import asynccontextmanager, nullcontext
 from dataclasses import dataclass
 from types import SimpleNamespace
 from typing import Annotated, Any, Literal
@@ -35,8 +35,10 @@ from integrations._body import DEFAULT_MAX_HELD_BYTES, BodyBounds, check_bounds,
 from integrations._http import guard, json_response, run_server
 from rewards.deps import require
 from rewards.errors import ConfigError, InputError, SandboxError
+from sandbox._session import max_sessions
 
-__all__ = ["ACCEPTED_LANGUAGES", "COMPILED", "FUSION_LANGUAGES", "MIN_MEMORY_MB", "ROUTES",
+__all__ = ["ACCEPTED_LANGUAGES", "COMPILED", "FUSION_LANGUAGES", "MIN_MEMORY_MB",
+           "NOTEBOOK_OUTPUT_CHARS", "ROUTES",
            "RUNS_AS", "TOKEN_ENV", "FusionConfig", "api_models", "create_app", "fusion_response",
            "jupyter_response", "run_jupyter_request", "run_request", "sandbox_error_response",
            "serve", "warm_up"]
@@ -74,6 +76,10 @@ COMPILED = frozenset({"c", "cpp"})
 ACCEPTED_LANGUAGES = FUSION_LANGUAGES + tuple(name for name in RUNS_AS
                                               if name not in FUSION_LANGUAGES)
 
+NOTEBOOK_OUTPUT_CHARS = 16 << 20
+"""The characters of one `/run_jupyter` reply's cells together (streams, displays and
+tracebacks): each cell's output is capped, but 256 cells of them are not; past it the request
+answers Failed (`output_limit`) with the cells that ran."""
 _NO_FETCH = ("fetch_files is not supported by this server: the sandbox does not hand back the "
              "files a program writes (its /work is a tmpfs that ends with the jail)")
 
@@ -282,8 +288,8 @@ def run_jupyter_request(request: Any, config: FusionConfig) -> dict[str, Any]:
     the reply as a `RunJupyterResponse` dict. Each cell runs at most `cell_timeout` (0: no
     limit of its own), all of them at most `total_timeout`. Success: every cell ran (a cell
     that raised is a Success, its `error` says so, as in SandboxFusion); Failed: a cell ran
-    out of time or ended its interpreter (memory, a signal): the cells before it and that
-    cell are given, `driver` says TimeLimitExceeded or Finished, and `message` our status.
+    out of time or ended its interpreter (memory, a signal), or the cells' output passed
+    `NOTEBOOK_OUTPUT_CHARS`: the cells before it and that cell are given, `driver` says TimeLimitExceeded or Finished, and `message` our status.
     Never raises."""
     if request.fetch_files:
         return jupyter_response("SandboxError", _NO_FETCH)
@@ -310,11 +316,17 @@ def run_jupyter_request(request: Any, config: FusionConfig) -> dict[str, Any]:
                 if not written.ok:
                     return jupyter_response("SandboxError", "the request's files could not "
                                             f"be written: {written.stderr[-500:]}")
+            chars = 0
             for code in request.cells:
                 cell = session.run_cell(code)
                 cells.append(_cell_result(cell))
                 if session.resets or cell.execution.status == "timeout":
                     failed = cell.execution.status
+                    break
+                chars += (len(cell.execution.stdout) + len(cell.display or "")
+                          + len(cell.execution.stderr) * (2 if cell.error else 1))
+                if chars > NOTEBOOK_OUTPUT_CHARS:  # (an error's traceback is its stderr again)
+                    failed = "output_limit"
                     break
     except sandbox.SandboxError as exc:
         logger.error("sandbox failed: %s", exc)
@@ -460,6 +472,9 @@ def create_app(config: FusionConfig | None = None, *, token: str | None = None) 
     RunCodeRequest = models.RunCodeRequest
     pool = ThreadPoolExecutor(config.parallel, thread_name_prefix="sandbox-fusion")
     gate = asyncio.Semaphore(config.parallel)  # waiting requests queue here, not in the pool
+    # a notebook holds a session, of which one process opens at most `max_sessions()`: more
+    # workers than that (a many-core host) queue notebooks here, never answer SandboxError
+    notebooks = asyncio.Semaphore(min(config.parallel, max_sessions()))
 
     @asynccontextmanager
     async def lifespan(app: Any) -> AsyncIterator[None]:
@@ -510,7 +525,7 @@ def create_app(config: FusionConfig | None = None, *, token: str | None = None) 
                 "type": "json_invalid", "loc": ("body", 0), "msg": "JSON decode error",
                 "input": {}, "ctx": {"error": exc.detail}}]) from exc
         parsed = await asyncio.to_thread(validate, value, model)  # a 16 MB string is copied
-        async with gate:
+        async with notebooks if run is run_jupyter_request else nullcontext(), gate:
             reply = await asyncio.get_running_loop().run_in_executor(pool, run, parsed, config)
         return JSONResponse(reply)  # already in the response's shape: no second encoding pass
 

@@ -219,7 +219,12 @@ class Session:
                 _open.discard(self)
             raise
         self._finalizer = weakref.finalize(self, _Jail.close, self._jail)
+        self._replay_s = options.episode_wall_s
+        """Seconds the replay may still take: an episode's, which its parent's cells took at
+        most (cells whose time depends on the clock would otherwise take more)."""
         for code in _history:  # a sibling: the parent's cells, their output dropped
+            if self.resets:  # past its time, or a cell the replay runs differently: reset,
+                break  # never the later cells on a fresh interpreter (a state never had)
             self._run(code, replay=True)
 
     @property
@@ -250,14 +255,17 @@ class Session:
             if not replay and self.seconds_left <= 0:
                 return Cell(Execution(status="timeout", stderr="sandbox: the session's "
                                       "episode time is spent\n"))
-            wall_s = self.limits.wall_s if replay else min(self.limits.wall_s, self.seconds_left)
+            wall_s = min(self.limits.wall_s, max(self._replay_s, 0.0) if replay
+                         else self.seconds_left)  # 0: the server resets at once
             try:
                 result, out, err, shown, truncated = self._call(code, wall_s, cancel, display)
             except SandboxError:
                 if self._jail.proc.poll() is None:
                     raise  # the jail is there and does not answer: broken infrastructure
                 return Cell(self._restart())
-            if not replay:
+            if replay:
+                self._replay_s -= result["wall_s"]
+            else:
                 self.seconds_left -= min(result["wall_s"], wall_s)
             note, self._note = self._note, ""
             if result["reset"]:
@@ -592,7 +600,7 @@ def _execution(result: dict[str, Any], out: bytes, err: bytes, truncated: bool, 
     exit_code = result.get("exit_code") if result["reset"] else int(result["status"] != "ok")
     return Execution(status=status, exit_code=exit_code,
                      signal=result.get("signal"), stdout=out.decode(errors="replace"),
-                     stderr=note + stderr, truncated=truncated, wall_s=result["wall_s"],
+                     stderr=stderr, truncated=truncated, wall_s=result["wall_s"],
                      cpu_s=result["cpu_s"], peak_memory_bytes=result["maxrss"],
                      stdout_bytes=out)
 

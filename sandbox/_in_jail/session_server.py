@@ -30,6 +30,7 @@ import select
 import signal
 import sys
 import time
+import traceback  # (imported before any cell can put its own in /work)
 
 from . import (
     harness_program,
@@ -70,6 +71,9 @@ class Interpreter:
             finally:
                 os._exit(70)
         theirs.close()
+        # never blocks: an interpreter that reads no more calls (its cell is still running,
+        # its answers forged) fills its queue; then the call fails and the session resets
+        self.sock.setblocking(False)
         self.pid, self.pidfd = pid, os.pidfd_open(pid)
 
     def forget(self) -> None:
@@ -174,7 +178,9 @@ def run_call(interpreter: Interpreter, call: "dict[str, Any]", fds: "list[int]",
         result["status"] = word.decode() if word in STATUS_WORDS else "error"
         try:  # what the interpreter says of itself: its own CPU and peak memory only
             cpu, rss = numbers.split()
-            result["cpu_s"], result["maxrss"] = max(0.0, float(cpu)), max(0, int(rss))
+            cpu_s, maxrss = float(cpu), int(rss)
+            if 0.0 <= cpu_s < 1e9 and 0 <= maxrss < 1 << 62:  # (not inf, NaN or 40 digits)
+                result["cpu_s"], result["maxrss"] = cpu_s, maxrss
         except ValueError:
             pass
     else:
@@ -255,6 +261,24 @@ def show(fd: int, tag: bytes, text: str) -> None:
         pass
 
 
+def report(exc: BaseException, display_fd: "int | None") -> None:
+    """The exception a cell raised: its traceback (from the cell's own frames on) on stderr,
+    and a notebook's error record (`E`)."""
+    if display_fd is not None:
+        try:  # (its str is the cell's own code, which may raise too)
+            show(display_fd, b"E", f"{type(exc).__name__}\n{exc}")
+        except BaseException:  # noqa: BLE001
+            show(display_fd, b"E", f"{type(exc).__name__}\n")
+    try:
+        frames = exc.__traceback__
+        while frames is not None and \
+                not frames.tb_frame.f_code.co_filename.startswith("<cell"):
+            frames = frames.tb_next
+        traceback.print_exception(type(exc), exc, frames)
+    except BaseException:  # noqa: BLE001
+        os.write(2, f"{type(exc).__name__}\n".encode(errors="replace"))
+
+
 def quiet() -> None:
     """fds 0-2 of the interpreter on /dev/null between calls (no fd of its own kept)."""
     null = os.open("/dev/null", os.O_RDWR)
@@ -277,7 +301,6 @@ def interpreter_main(sock: _socket.socket, header: "dict[str, Any]") -> None:
     import builtins
     import random
     import resource
-    import traceback
 
     random.seed(header["seed"])  # the session's seed: a sibling replaying its cells agrees
     main = type(sys)("__main__")  # the cells' module (pickle finds their functions there)
@@ -309,7 +332,10 @@ def interpreter_main(sock: _socket.socket, header: "dict[str, Any]") -> None:
             os.close(payload_fd)
             run_cell(source, f"<cell {cell}>", namespace, display_fd)
         except SystemExit as exc:
-            if exc.code not in (None, 0):
+            if display_fd is not None:  # a notebook's cell: an exit is its error, as Jupyter's
+                word = b"error"
+                report(exc, display_fd)
+            elif exc.code not in (None, 0):
                 word = b"error"
                 if not isinstance(exc.code, int):
                     print(exc.code, file=sys.stderr)
@@ -318,19 +344,7 @@ def interpreter_main(sock: _socket.socket, header: "dict[str, Any]") -> None:
             print("MemoryError: the session's memory limit", file=sys.stderr)
         except BaseException as exc:  # noqa: BLE001  the cell's own exception: data
             word = b"error"
-            if display_fd is not None:
-                try:  # (its str is the cell's own code, which may raise too)
-                    show(display_fd, b"E", f"{type(exc).__name__}\n{exc}")
-                except BaseException:  # noqa: BLE001
-                    show(display_fd, b"E", f"{type(exc).__name__}\n")
-            try:
-                frames = exc.__traceback__  # from the cell's own frames on
-                while frames is not None and \
-                        not frames.tb_frame.f_code.co_filename.startswith("<cell"):
-                    frames = frames.tb_next
-                traceback.print_exception(type(exc), exc, frames)
-            except BaseException:  # noqa: BLE001
-                os.write(2, f"{type(exc).__name__}\n".encode(errors="replace"))
+            report(exc, display_fd)
         for stream in (sys.stdout, sys.stderr, sys.__stdout__, sys.__stderr__):
             try:
                 if stream is not None:
