@@ -27,6 +27,7 @@ fails (a way that does not print 1, or a test that does not pass), 3 when a targ
 
     python benchmarks/sandbox_throughput.py           # ~1-2 minutes on 2 cores
     python benchmarks/sandbox_throughput.py --quick   # ~30 s
+    python benchmarks/sandbox_throughput.py --only-batch --batches 9   # the batch alone
 """
 
 from __future__ import annotations
