@@ -11,14 +11,23 @@ fork of an unjailed interpreter that has already started, one per worker, runnin
 program in the child and collecting its output through a pipe; no jail, no limits, no harness).
 The ways take turns, so that load from other jobs weighs on each alike.
 
+Then a batch of --batch (default 200) trivial programs through `sandbox.run_many` with
+--workers, timed from the call to its last result, its start and tail counted: first with
+no warm server started (the pool's start is inside the call: `fresh`), then with the pool
+an earlier batch left (`reused`), against the same programs each run by `subprocess.run` of
+the same interpreter in a fresh temp dir on a pool of --workers threads (`bare`), the ways
+taking turns batch by batch; medians over --batches rounds.
+
 Targets (issue 17), on the trivial program: warm runs/s >= 4x bare's; a cold run's latency
-<= 1.3x a bare run's. The 10-assert and 1,000-call rows are reported beside them with no
+<= 1.3x a bare run's. Issue 39: the batch, its pool started in the call, >= 5x bare's
+batch time. The 10-assert and 1,000-call rows are reported beside them with no
 target (their bare peer checks the asserts in-process, with no defence against forged
 results). Report and exit status as every benchmark's (benchmarks/_report.py): 1 when a run
 fails (a way that does not print 1, or a test that does not pass), 3 when a target is missed.
 
     python benchmarks/sandbox_throughput.py           # ~1-2 minutes on 2 cores
     python benchmarks/sandbox_throughput.py --quick   # ~30 s
+    python benchmarks/sandbox_throughput.py --only-batch --batches 9   # the batch alone
 """
 
 from __future__ import annotations
@@ -194,10 +203,61 @@ def runs_per_s(ways: dict[str, Callable[[], object]], seconds: float, workers: i
     return {way: runs[way] / spent[way] for way in ways}
 
 
+def batch_seconds(ways: dict[str, tuple[Callable[[], object], Callable[[], object]]],
+                  rounds: int) -> dict[str, list[float]]:
+    """The wall seconds of each way's batch in each of `rounds`, the ways taking turns;
+    each way is (its set-up, untimed; its batch, timed)."""
+    times: dict[str, list[float]] = {way: [] for way in ways}
+    for _ in range(rounds):
+        for way, (setup, fn) in ways.items():
+            setup()
+            start = time.perf_counter()
+            fn()
+            times[way].append(time.perf_counter() - start)
+    return times
+
+
+def bare_batch(code: str, size: int, workers: int) -> Callable[[], object]:
+    """`size` bare runs of `code` on `workers` threads, from the call to the last end."""
+    one = bare(code)
+
+    def run() -> object:
+        with ThreadPoolExecutor(workers) as pool:
+            list(pool.map(lambda _: one(), range(size)))
+        return None
+    return run
+
+
+def sandbox_batch(code: str, size: int, workers: int) -> Callable[[], object]:
+    """`sandbox.run_many` of `size` jobs running `code`, every result checked (untimed)."""
+    def run() -> object:
+        results = sandbox.run_many([{"code": code}] * size, max_workers=workers)
+        bad = [r for r in results if r.status != "ok" or r.stdout != "1\n"]
+        assert not bad, bad[0]
+        return None
+    return run
+
+
+def no_warm_servers() -> None:
+    """Stop every warm server, so that the next batch starts its pool inside its call (the
+    sandbox's own `shutdown`, which the tests use too; its pools come back on demand)."""
+    from sandbox import _warm
+    _warm.shutdown()
+
+
+def nothing() -> None:
+    pass
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer repetitions")
     parser.add_argument("--workers", type=int, default=2, help="parallel workers (default 2)")
+    parser.add_argument("--batch", type=int, default=200, help="programs per batch (default 200)")
+    parser.add_argument("--batches", type=int, default=0,
+                        help="rounds of batches (default 5, --quick 3)")
+    parser.add_argument("--only-batch", action="store_true",
+                        help="the batch rows alone (not the per-run tables)")
     args = parser.parse_args()
     report = Report()
     n_seq, block_s = (20, 0.4) if args.quick else (60, 1.5)
@@ -220,7 +280,7 @@ def main() -> int:
     print(f"{'program':<12} {'way':<6} {'median ms/run':>14} {'x bare':>8} "
           f"{f'runs/s ({args.workers} workers)':>20} {'x bare':>8}")
     try:
-        for name, ways in cases.items():
+        for name, ways in ({} if args.only_batch else cases).items():
             latency = median_ms(ways, n_seq)
             rate = runs_per_s(ways, block_s, args.workers)
             for way in ways:
@@ -234,9 +294,32 @@ def main() -> int:
                       "target)")
                 report.target(f"{name}: cold latency / bare", cold, 1.3, higher_is_better=False)
                 report.target(f"{name}: warm runs/s / bare", warm, 4.0)
+        batch(report, args)
     finally:
         servers.close()
     return report.finish()
+
+
+def batch(report: Report, args: argparse.Namespace) -> None:
+    """The batch rows (issue 39) and their target."""
+    rounds = args.batches or (3 if args.quick else 5)
+    size, workers = args.batch, args.workers
+    warm = sandbox_batch(TRIVIAL, size, workers)
+    warm()  # warm-up: caches, the staged harness
+    times = batch_seconds({"bare": (nothing, bare_batch(TRIVIAL, size, workers)),
+                           "fresh": (no_warm_servers, warm), "reused": (nothing, warm)},
+                          rounds)
+    median = {way: statistics.median(t) for way, t in times.items()}
+    print(f"\nbatch of {size} trivial programs, {workers} workers, {rounds} rounds (load "
+          f"average {os.getloadavg()[0]:.1f}): from the call to the last result")
+    print(f"{'way':<8} {'median s':>9} {'runs/s':>8} {'x bare':>7}   each round (s)")
+    for way, took in median.items():
+        print(f"{way:<8} {took:>9.3f} {size / took:>8.1f} {median['bare'] / took:>7.2f}   "
+              + " ".join(f"{t:.3f}" for t in times[way]))
+    print("(fresh: no warm server before the call, the pool's start counted; reused: the "
+          "pool an earlier batch left)")
+    report.target(f"batch of {size}, pool started in the call: bare s / run_many s",
+                  median["bare"] / median["fresh"], 5.0)
 
 
 if __name__ == "__main__":

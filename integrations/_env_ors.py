@@ -149,7 +149,7 @@ def add_ors(app: Any, *, start: Callable[[Any], dict[str, Any]],
     action)` answer as `/reset` and `/step` do (raising `Refused`), `drop(id)` forgets an
     episode, `spent(id)` says whether it may give way (finished, idle or gone); `splits`
     are the task lists by split name."""
-    require("fastapi", extra="server", feature="the environment server")  # the error that names the extra
+    require("fastapi", extra="server", feature="the environment server")
     from fastapi import Request  # here: an endpoint's annotation is read at its def
     from fastapi.responses import JSONResponse
 

@@ -1,5 +1,5 @@
 """Parallelism: how many jails run at once by default (the workers of `run_many` and
-`run_tests_many`, and the size of each warm pool, `_warm.py`), and one program's many
+`run_tests_many`, and, with one spare, the size of each warm pool, `_warm.py`), and one program's many
 stdin/stdout tests spread over them in chunks (`SplitProgram`), merged back into the report
 one run would give; a chunk that can no longer count is stopped through its `Cancel`."""
 

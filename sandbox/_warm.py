@@ -4,9 +4,11 @@ costs about a millisecond where a cold jail plus interpreter start costs ten or 
 
 Host side: one server per pool slot, one program per server at a time. For each run the host
 hands the server, over a unix socket, the run's stdin/stdout/stderr pipes and a pipe carrying
-the program; the server reports exit status, rusage and whether it hit the wall limit. While
-the run is going, the host may ask the server for a kill on the same socket (output over the
-cap, or the run's `Cancel` set from another thread).
+the program; the server reports exit status, rusage and whether it hit the wall limit as soon
+as the run's processes are reaped, then, in a second message, its verdict on its jail after
+emptying and checking it (`WarmServer.settle`), which the host reads before it hands that
+server another run. While the run is going, the host may ask the server for a kill on the
+same socket (output over the cap, or the run's `Cancel` set from another thread).
 """
 
 from __future__ import annotations
@@ -53,6 +55,9 @@ limit is exact: what the idle server holds plus `memory_bytes`."""
 
 READY_S = 60.0
 """Seconds a new warm server may take to start (nsjail, the interpreter, its warm-up)."""
+SETTLE_S = 10.0
+"""Seconds a warm server may take, after a run's result, to clean its jail and check it
+(`WarmServer.settle`); past them it is replaced."""
 _CHUNK = 1 << 16
 """Bytes read from a run's stdout or stderr at a time."""
 
@@ -113,6 +118,7 @@ class WarmServer:
         inside.close()
         self.ready = False  # until the server says so (`wait_ready`)
         self.retired = False
+        self.settling = False  # a run's result came, the server's checks after it not yet
         self.headers: dict[tuple[Limits, str | None], bytes] = {}
         self.hold = hold_runs()
 
@@ -140,7 +146,33 @@ class WarmServer:
         self.ready = True
 
     def alive(self) -> bool:
+        """Whether this server may take another run: its checks after the last run found
+        its jail as it started (`settle`), and it runs."""
+        self.settle()
         return not self.retired and self.proc.poll() is None
+
+    def settled(self) -> bool:
+        """Whether its check after the last run is done (read or waiting to be): it may
+        take a run without waiting."""
+        return not self.settling or bool(select.select([self.control], [], [], 0)[0])
+
+    def settle(self) -> None:
+        """Read the server's verdict on its jail after the last run, `clean` or `retire`,
+        which it sends after the run's result (the result comes as soon as every process
+        of the run is reaped; emptying the work folders and checking the jail's counters
+        then overlap the host's work). Anything else, or nothing within `SETTLE_S`, retires
+        it too."""
+        if not self.settling:
+            return
+        self.settling = False
+        verdict = b""
+        try:
+            if select.select([self.control], [], [], SETTLE_S)[0]:
+                verdict = self.control.recv(64)
+        except OSError:
+            pass
+        if verdict != b"clean":
+            self.retired = True
 
     def close(self) -> None:
         self.control.close()
@@ -299,7 +331,7 @@ class WarmServer:
         # result stands
         if asked and (result["timed_out"] or result["signal"] != signal.SIGKILL):
             cancelled = False
-        self.retired = result["retire"]
+        self.settling = True  # its verdict on the jail follows (`settle`)
         return RawRun(exit_code=result["exit_code"], signal=result["signal"],
                       stdout=bytes(outputs[out_r]), stderr=bytes(outputs[err_r]),
                       overflow=overflow, timed_out=result["timed_out"] or cancelled,
@@ -323,10 +355,16 @@ def _write_some(fd: int, view: memoryview) -> memoryview:
 class WarmPool:
     """`size` warm servers handed out one run at a time; a broken server is replaced. Once
     evicted (`evict`), its servers are closed: the idle ones at once, the busy ones as their
-    runs end."""
+    runs end.
+
+    A server still checking its jail after its last run (`WarmServer.settle`) is passed
+    over for one that is done, when one is idle; once `size - 1` servers run and a run
+    finds none done, the last slot's server (the spare) starts in the background, so that
+    `size - 1` callers at a time rarely wait for a check."""
 
     def __init__(self, size: int, key: tuple[int, int, int]) -> None:
         self.key = key
+        self.size = size
         self.idle: queue.LifoQueue[WarmServer | None] = queue.LifoQueue()
         for _ in range(size):
             self.idle.put(None)  # started on first use
@@ -334,9 +372,51 @@ class WarmPool:
         self.evicted = False
         self._evicting = threading.Lock()
 
+    def _take(self) -> WarmServer | None:
+        """An idle server, one whose check is done first; None: a slot to start one in."""
+        server = self.idle.get()
+        if server is None or server.settled():
+            return server
+        passed = []
+        taken = server
+        while True:
+            try:
+                other = self.idle.get_nowait()
+            except queue.Empty:
+                break
+            if other is not None and other.settled():
+                taken = other
+                break
+            passed.append(other)
+        if taken is not server:
+            passed.append(server)
+        elif None in passed and len(self.servers) >= self.size - 1:
+            passed.remove(None)  # the spare's slot: it goes back once the spare is ready
+            threading.Thread(target=self._start_spare, daemon=True,
+                             name="sandbox-warm-spare").start()
+        for other in passed:
+            self.idle.put(other)
+        return taken
+
+    def _start_spare(self) -> None:
+        try:
+            server = WarmServer(self.key)
+        except SandboxError:
+            self.idle.put(None)  # the next run that needs it tries again, and says why
+            return
+        self.servers.append(server)
+        try:
+            server.wait_ready()
+        except SandboxError:
+            server.close()
+            self.servers.remove(server)
+            self.idle.put(None)
+            return
+        self._give_back(server)
+
     def execute(self, code: str, stdin: bytes, files: Mapping[str, str | bytes],
                 limits: Limits, harness: str | None, cancel: Cancel | None = None) -> RawRun:
-        server = self.idle.get()
+        server = self._take()
         try:
             if server is not None and not server.alive():
                 server.close()
@@ -367,7 +447,8 @@ class WarmPool:
                 self.idle.put(server)
                 return
         server.close()
-        self.servers.remove(server)
+        if server in self.servers:  # not after `close`
+            self.servers.remove(server)
         self.idle.put(None)  # a run that took this pool before its eviction still gets a turn
 
     def evict(self) -> None:
@@ -387,7 +468,9 @@ class WarmPool:
             self.idle.put(None)
 
     def close(self) -> None:
-        for server in self.servers:
+        with self._evicting:
+            self.evicted = True  # a spare still starting is closed when ready
+        for server in list(self.servers):
             server.close()
         self.servers.clear()
 
@@ -414,7 +497,7 @@ def _pool(limits: Limits) -> WarmPool:
     key = (limits.disk_bytes, limits.disk_files, limits.memory_bytes)
     evicted = []
     with _pools_lock:
-        pool = _pools.pop(key, None) or WarmPool(max(2, default_workers()), key)
+        pool = _pools.pop(key, None) or WarmPool(max(2, default_workers()) + 1, key)
         _pools[key] = pool  # the dict's order is the order of use, most recent last
         while len(_pools) > max_pools():
             evicted.append(_pools.pop(next(iter(_pools))))

@@ -132,13 +132,18 @@ def main(control_fd: int, program_uid: int) -> None:
                 os.close(fd)
             os.close(report_w)
             result = supervise(pid, header, control)
-        clean_up(result)
+        clean_up(result)  # every process of the run is dead and reaped: its result is whole
+        # JSON: the host does not unmarshal jail data. Sent before the checks below, which
+        # then overlap the host's work on the result; the host hands this server no other
+        # run before it has read their verdict, `clean` or `retire` (`WarmServer.settle`),
+        # and a run sent meanwhile waits unread in the socket
+        control.send(to_json(result).encode())
         if had_judge and judge.pid is None:  # it died or retired with the run: its
             judge.start(control, stdio)  # successor is this run's fork, not the next run's
-        result["retire"] = not empty_dirs() or \
+        retire = not empty_dirs() or \
             not unmoved(report_r, own_forks, header["harness"] == "python")
-        control.send(to_json(result).encode())  # JSON: the host does not unmarshal jail data
-        if result["retire"]:
+        control.send(b"retire" if retire else b"clean")
+        if retire:
             return
 
 

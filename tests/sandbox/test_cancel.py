@@ -129,7 +129,7 @@ def collect(server_side: Callable[[socket.socket, int, int], None],
 
 def verdict(**fields: object) -> bytes:
     return json.dumps({"exit_code": None, "signal": None, "timed_out": False, "cpu_s": 0.0,
-                       "maxrss": 0, "retire": False, **fields}).encode()
+                       "maxrss": 0, **fields}).encode()
 
 
 def test_a_kill_the_server_takes_makes_the_run_a_timeout() -> None:

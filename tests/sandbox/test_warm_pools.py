@@ -5,6 +5,7 @@ one when its run ends; a later run with an evicted limit starts a fresh pool and
 
 from __future__ import annotations
 
+import socket
 import threading
 
 import pytest
@@ -64,3 +65,71 @@ def test_a_busy_pool_is_closed_when_its_run_ends(two_pools: None) -> None:
     runner.join(30)
     assert (result["ex"].status, result["ex"].stdout) == ("ok", "finished\n"), result
     assert busy.servers == []
+
+
+# --- a server still checking its jail after a run (`WarmServer.settle`) ----------------------
+
+
+def stand_in(verdict: bytes | None) -> tuple[_warm.WarmServer, socket.socket]:
+    """A server whose last run's result came, its verdict on its jail `verdict` (None: not
+    yet sent); also the server's end of its control socket."""
+    server = object.__new__(_warm.WarmServer)
+    server.control, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+    server.retired = False
+    server.settling = True
+    if verdict is not None:
+        theirs.send(verdict)
+    return server, theirs
+
+
+@pytest.mark.parametrize(("verdict", "retired"), [(b"clean", False), (b"retire", True),
+                                                  (b"", True), (b"ready", True)])
+def test_only_a_clean_verdict_lets_a_server_take_another_run(verdict: bytes,
+                                                             retired: bool) -> None:
+    server, theirs = stand_in(None)
+    if verdict:
+        theirs.send(verdict)
+    else:
+        theirs.close()  # the server died after the result
+    server.settle()
+    assert server.retired is retired and not server.settling
+    server.control.close()
+    theirs.close()
+
+
+def test_a_server_still_checking_is_passed_over_for_one_that_is_done(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    pool = _warm.WarmPool(0, (1, 1, 1))
+    pool.size = 3
+    checking, checking_end = stand_in(None)
+    done, done_end = stand_in(b"clean")
+    pool.servers = [checking, done]
+    spares: list[int] = []
+    monkeypatch.setattr(pool, "_start_spare", lambda: spares.append(1))
+    pool.idle.put(done)
+    pool.idle.put(checking)  # on top: the one a LIFO pool would hand out
+    assert pool._take() is done
+    assert pool.idle.get_nowait() is checking and spares == []
+    for sock in (checking.control, checking_end, done.control, done_end):
+        sock.close()
+
+
+def test_the_spare_starts_only_once_the_other_servers_run() -> None:
+    pool = _warm.WarmPool(0, (1, 1, 1))
+    pool.size = 3
+    checking, checking_end = stand_in(None)
+    started = threading.Event()
+    pool._start_spare = started.set  # type: ignore[method-assign]
+    pool.servers = [checking]  # one caller so far: it waits for its own server's check
+    pool.idle.put(None)
+    pool.idle.put(checking)
+    assert pool._take() is checking and not started.wait(0.2)
+    assert pool.idle.get_nowait() is None
+    other, other_end = stand_in(None)  # a second server, busy checking too
+    pool.servers = [checking, other]
+    pool.idle.put(None)
+    pool.idle.put(checking)
+    assert pool._take() is checking and started.wait(10)
+    assert pool.idle.empty()  # the spare's slot is taken until the spare is ready
+    for sock in (checking.control, checking_end, other.control, other_end):
+        sock.close()
