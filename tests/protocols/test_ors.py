@@ -128,7 +128,7 @@ def test_a_session_is_the_servers_to_name_and_reaches_only_its_own_episode():
         assert _act(client, url, "x" + a[1:], "6")[0] == 404
         status, out = _act(client, url, b, "6")  # b's game: 3 is the secret, so "Lower."
         assert out["output"]["blocks"][0]["text"].strip() == "Lower."
-        status, out = _act(client, url, a, "6")  # a's game is untouched by b's call
+        _, out = _act(client, url, a, "6")  # a's game is untouched by b's call
         assert out["ok"] and out["output"]["finished"]
         assert _post(client, url, "/delete", b).status_code == 200
         assert _act(client, url, b, "3")[0] == 404
@@ -180,5 +180,5 @@ def test_sessions_are_bounded():
         assert _act(client, url, second, "6")[0] == 404
         assert _post(client, url, "/create", fourth, {"split": "test", "index": 0}
                      ).status_code == 200
-        status, out = _act(client, url, third, "1")  # the live one was kept
+        _, out = _act(client, url, third, "1")  # the live one was kept
         assert out["output"]["blocks"][0]["text"].strip() == "Higher."
