@@ -125,6 +125,7 @@ BOUNDED_KEYS = {
     ("rewards/config.py", "_bounded_loader"), ("rewards/options.py", "_hints"),
     ("rewards/options.py", "_option_fields"), ("rewards/engines/_model_path.py", "_probe"),
     ("rewards/math/_algebra.py", "_split_square"), ("rewards/reasoning/_measure.py", "_load"),
+    ("integrations/_http.py", "json_response"),  # no argument: one class, made once
 }
 
 
