@@ -12,6 +12,7 @@ Each attack is a test: the ones that hold pass; the holes found were fixed at th
 
 from __future__ import annotations
 
+import asyncio
 import json
 import math
 import socket
@@ -24,7 +25,6 @@ import pytest
 pytest.importorskip("fastapi")
 httpx = pytest.importorskip("httpx")
 from fastapi.testclient import TestClient
-
 from protocol_helpers import serving  # type: ignore[import-not-found]
 
 from integrations.env_server import create_env_app
@@ -421,7 +421,6 @@ def test_an_abstained_episode_is_reward_null_in_ors_never_0():
 
 def test_the_sdk_reads_an_abstention_as_no_reward():
     openreward = pytest.importorskip("openreward")
-    import asyncio
     import os
 
     os.environ.setdefault("OPENREWARD_DISABLE_UPDATE_CHECK", "1")
@@ -438,8 +437,7 @@ def test_the_sdk_reads_an_abstention_as_no_reward():
         return out
 
     with serving(make_app("EchoEnv", max_turns=1)) as url:
-        import asyncio as _asyncio
-        out = _asyncio.run(play(url))
+        out = asyncio.run(play(url))
     assert out.finished and out.reward is None and out.metadata["final_reward"] is None
 
 
