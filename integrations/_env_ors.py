@@ -46,7 +46,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from integrations._env_ws import Refused
+from integrations._env_ws import Refused, StepRunning
 from rewards.deps import require
 from rewards.errors import InputError
 
@@ -332,7 +332,9 @@ def add_ors(app: Any, *, start: Callable[[Any], dict[str, Any]],
             try:
                 reply = advance(episode_id, tool_input)
             except Refused as refused:
-                if refused.status == 409:  # the episode is over: ORS's own reason
+                if refused.status == 409 and not isinstance(refused.error, StepRunning):
+                    # the episode is over: ORS's own reason (a step still running is a
+                    # plain 409 with Retry-After: the episode goes on)
                     return _sse([("task_id", secrets.token_urlsafe(8)), ("end", json.dumps({
                         "ok": False, "reason": "episode_finished", "error": str(refused.error)}))])
                 if refused.status == 422:

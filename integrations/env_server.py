@@ -54,7 +54,7 @@ from typing import Any
 from integrations._auth import resolve_token
 from integrations._body import DEFAULT_MAX_HELD_BYTES, BodyBounds, check_bounds, parsed_body
 from integrations._env_ors import ORS_ROUTES, add_ors
-from integrations._env_ws import Refused, add_websocket
+from integrations._env_ws import Refused, StepRunning, add_websocket
 from integrations._http import (
     MAX_CONNECTIONS_HELP,
     MAX_CONNECTIONS_PER_CLIENT_HELP,
@@ -158,9 +158,11 @@ class _Episodes:
             held = self.held.get(episode_id) if isinstance(episode_id, str) else None
             if held is None:
                 return None
-            if held.episode.done or held.busy:
-                raise InputError("the episode is over or has a step running",
-                                 field="episode_id")
+            if held.episode.done:
+                raise InputError("the episode is over", field="episode_id")
+            if held.busy:
+                raise StepRunning("the episode has a step running: retry when it answers",
+                                  field="episode_id")
             held.busy, held.touched = True, time.monotonic()
             self.held.move_to_end(episode_id)
             return held
@@ -279,7 +281,8 @@ def create_env_app(config: EnvConfig, reward: Reward | str, *, max_episodes: int
         try:
             held = episodes.take(episode_id)
         except InputError as exc:
-            raise Refused(409, exc) from exc
+            raise Refused(409, exc, headers={"Retry-After": "1"}
+                          if isinstance(exc, StepRunning) else None) from exc
         if held is None:
             raise Refused(404, InputError("no open episode with this id", field="episode_id"))
         episode = held.episode

@@ -98,6 +98,19 @@ class SlowStartEnv(EchoEnv):
         return super().reset(sample)
 
 
+STEP_GATE = threading.Event()
+STEPPING = threading.Event()
+
+
+class SlowStepEnv(EchoEnv):
+    """Its step waits for `STEP_GATE`: a `/call` held open while another races it."""
+
+    def step(self, action):
+        STEPPING.set()
+        assert STEP_GATE.wait(60), "the test never opened the gate"
+        return super().step(action)
+
+
 def make_app(use="number_guess", *, token=TOKEN, max_turns=3, **options):
     reward = build_reward(parse_config({"domains": {"default": {"rewards": ["math"]}}}))
     if use != "number_guess":
@@ -211,6 +224,29 @@ def test_racing_creates_on_one_sid_hold_one_episode_and_a_delete_mid_create_wins
         assert sid not in app.state.ors_sessions.held and other in app.state.ors_sessions.held
 
 
+def test_a_call_racing_a_running_step_is_told_to_retry_not_that_the_episode_ended():
+    """Two `/call`s on one session at once: the second is a 409 with Retry-After (the step
+    runs once), not ORS's `episode_finished` (before the fix it was, and an SDK client
+    took a live episode for finished); the first answers whole, finished."""
+    STEP_GATE.clear(), STEPPING.clear()
+    with serving(make_app("SlowStepEnv", max_turns=1)) as url, \
+            httpx.Client(base_url=url, timeout=60) as client, ThreadPoolExecutor(1) as pool:
+        sid = sid_of(client)
+        assert create(client, sid, {"task_spec": {"prompt": "p", "reference": "1"}}
+                      ).status_code == 200
+        first = pool.submit(act, client, sid, "1")
+        assert STEPPING.wait(60)
+        racing = client.post("/call", json={"name": "act", "input": {"text": "2"}},
+                             headers={**HEADERS, "X-Session-ID": sid})
+        assert racing.status_code == 409 and racing.headers["retry-after"] == "1"
+        assert racing.json()["field"] == "episode_id"
+        STEP_GATE.set()
+        out = first.result(60)["output"]
+        assert out["finished"] and out["reward"] == 1.0 and out["blocks"][0]["text"] == "1"
+        after = act(client, sid, "1")  # now it is over: ORS's own reason
+        assert after == {"ok": False, "reason": "episode_finished", "error": after["error"]}
+
+
 def test_a_failed_create_leaves_the_sid_for_a_good_one():
     with TestClient(make_app()) as client:
         sid = sid_of(client)
@@ -253,6 +289,23 @@ def test_task_spec_is_the_trainers_task_by_design_and_the_policy_cannot_change_i
                      {"task_spec": TASKS[0], "split": "train"}, {}, {"task_spec": None}):
             reply = create(client, sid_of(client), body)
             assert reply.status_code == 422 and reply.json()["field"] == "task_spec", body
+
+
+def test_the_prompt_and_messages_never_carry_the_gold():
+    """What a policy is shown of a task (`/prompt`, `/messages`) is its prompt and the
+    environment's opening, never the reference the trainer sent or the split holds."""
+    gold = "GOLD-c0ffee-42"
+    with TestClient(make_app("EchoEnv", max_turns=1)) as client:
+        sid = sid_of(client)
+        assert create(client, sid, {"task_spec": {"prompt": [
+            {"role": "system", "content": "Be brief."}, {"role": "user", "content": "Q?"}],
+            "reference": gold, "meta": {"answer": gold}}}).status_code == 200
+        h = {**HEADERS, "X-Session-ID": sid}
+        for path in ("/prompt", "/messages"):
+            reply = client.get(path, headers=h)
+            assert reply.status_code == 200 and gold not in reply.text, reply.text
+        assert [m["role"] for m in client.get("/messages", headers=h).json()] == \
+            ["system", "user"]
 
 
 # --- the token -----------------------------------------------------------------------------
