@@ -33,7 +33,10 @@ A `/create` names its task by exactly one of (`split`, `index`) or `task_spec` (
 `reference`, as ORS's reference server (`openreward.environments.server`) builds its
 environment from the task_spec the client sends, and as `/reset` takes a client's sample:
 the token is the trust boundary (whoever holds it is the trainer, which owns the gold); the
-policy's text reaches only `act`, which never changes the task. `/delete` drops the episode.
+policy's text reaches only `act`, which never changes the task. An episode that could not
+start (its environment's reset failed: it abstains) answers its first `act` as finished with
+`reward: null` and the reason in `metadata`, as one that abstains later does; ORS's
+`episode_finished` after that. `/delete` drops the episode.
 Bodies and the token are the server's (`integrations._http.guard`); the SDK sends the token as `X-API-Key`,
 which the guard takes (`integrations._auth`). The work of `/call` runs in a thread."""
 
@@ -83,6 +86,8 @@ class _Sessions:
         self.held: OrderedDict[str, str | None] = OrderedDict()
         self.issued: dict[str, float] = {}
         self.messages: dict[str, list[dict[str, Any]]] = {}
+        self.ended: dict[str, dict[str, Any]] = {}
+        """sid -> the metadata of its episode that could not start, until a call hears it."""
         self.lock = threading.Lock()
 
     def issue(self) -> str:
@@ -101,6 +106,7 @@ class _Sessions:
                 episode_id = self.held.pop(idle)
                 self.issued.pop(idle, None)
                 self.messages.pop(idle, None)
+                self.ended.pop(idle, None)
                 if episode_id:
                     self.drop(episode_id)
             sid = secrets.token_urlsafe(18)
@@ -152,7 +158,13 @@ class _Sessions:
                 return None
             self.messages.pop(sid, None)
             self.issued.pop(sid, None)
+            self.ended.pop(sid, None)
             return self.held.pop(sid, None) or None
+
+    def hear_ended(self, sid: Any) -> dict[str, Any] | None:
+        """Once: the metadata of `sid`'s episode if it could not start, else None."""
+        with self.lock:
+            return self.ended.pop(sid, None) if isinstance(sid, str) else None
 
 
 def _messages(prompt: Any, opening: str) -> list[dict[str, Any]]:
@@ -301,6 +313,10 @@ def add_ors(app: Any, *, start: Callable[[Any], dict[str, Any]],
                 drop(observation["episode_id"])
                 raise Refused(404, InputError("the session was deleted while its episode "
                                               "was created", field="X-Session-ID"))
+            if reply["done"]:  # it could not start: the first call hears the abstention
+                with sessions.lock:
+                    sessions.ended[sid] = {k: observation.get(k) for k in (
+                        "trajectory_reward", "final_reward", "reason")}
             return {"sid": sid}
         return answer(work)
 
@@ -328,6 +344,12 @@ def add_ors(app: Any, *, start: Callable[[Any], dict[str, Any]],
                 return _sse([("task_id", secrets.token_urlsafe(8)), ("end", json.dumps({
                     "ok": False, "reason": "not_found",
                     "error": f"no tool {body.get('name')!r}: the tool is 'act'"}))])
+            ended = sessions.hear_ended(request.headers.get("x-session-id"))
+            if ended is not None:  # the episode abstained before any turn: say so, once
+                return _sse([("task_id", secrets.token_urlsafe(8)), ("end", json.dumps({
+                    "ok": True, "output": {"blocks": [{"type": "text", "text": ""}],
+                                           "metadata": ended, "reward": None,
+                                           "finished": True}}))])
             tool_input = body.get("input")
             try:
                 reply = advance(episode_id, tool_input)

@@ -269,8 +269,11 @@ def create_env_app(config: EnvConfig, reward: Reward | str, *, max_episodes: int
         except _Full:
             raise Refused(503, InputError(f"{max_episodes} episodes are live: retry later"),
                            headers={"Retry-After": "1"}) from None
-        return {"observation": {"text": text, "episode_id": episode_id}, "reward": None,
-                "done": episode.done}
+        observation: dict[str, Any] = {"text": text, "episode_id": episode_id}
+        if episode.done:  # it could not start (its reset failed): it abstains, saying why
+            observation.update(trajectory_reward=None, final_reward=None,
+                               reason=episode.failure_reason)
+        return {"observation": observation, "reward": None, "done": episode.done}
 
     def advance(episode_id: Any, action: Any) -> dict[str, Any]:
         """One step of `episode_id` with `action` ({"text": str}); `Refused` (422, 404,

@@ -99,6 +99,9 @@ def turn_token_rewards(action_mask: Sequence[int], rewards: Sequence[float]) -> 
     if len(ends) > len(rewards):
         raise InputError(f"the action mask has {len(ends)} policy turns for an episode of "
                          f"{len(rewards)} turns: it is not this episode's", field="action_mask")
+    if not all(math.isfinite(float(r)) for r in rewards):
+        raise InputError(f"the turn rewards {list(rewards)} hold a value that is not a finite "
+                         "number", field="turn_rewards")
     out = [0.0] * len(action_mask)
     if not ends:
         raise InputError(f"the action mask holds no policy token to carry the episode's "

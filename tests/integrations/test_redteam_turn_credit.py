@@ -130,6 +130,9 @@ def test_masks_that_are_not_this_episodes_are_refused_naming_the_field() -> None
     with pytest.raises(InputError, match="abstained") as none:  # never a row of zeros
         turn_token_rewards([1, 1, 0, 1], [])
     assert none.value.field == "turn_rewards"
+    for bad in (math.nan, math.inf, -math.inf):  # given by hand: never spread into a row
+        with pytest.raises(InputError, match="not a finite number"):
+            turn_token_rewards([1, 0, 1], [0.5, bad])
 
 
 def test_the_episodes_turn_rewards_are_its_trajectory_reward() -> None:

@@ -472,6 +472,25 @@ def test_an_abstained_episode_is_reward_null_in_ors_never_0():
         assert reply.json()["done"] and reply.json()["reward"] is None  # OpenEnv's too
 
 
+def test_an_episode_that_cannot_start_answers_its_first_act_as_an_abstention():
+    """A split row whose reference the environment cannot play (its reset fails: the
+    episode abstains before any turn): `/create` succeeds, the first `act` is finished with
+    `reward: null` and the reason (before the fix: ORS's `episode_finished` error, with no
+    reward and no reason), later ones `episode_finished`; OpenEnv's `/reset` says why too."""
+    with TestClient(make_app()) as client:
+        sid = sid_of(client)
+        assert create(client, sid, {"task_spec": {"prompt": "p", "reference": "x"}}
+                      ).status_code == 200
+        out = act(client, sid, "3")
+        assert out["ok"] and out["output"]["finished"] and out["output"]["reward"] is None
+        assert out["output"]["metadata"] == {"trajectory_reward": None, "final_reward": None,
+                                             "reason": "env_error"}
+        assert act(client, sid, "3")["reason"] == "episode_finished"
+        reset = client.post("/reset", json={"sample": {"prompt": "p", "reference": "x"}},
+                            headers=HEADERS).json()
+        assert reset["done"] and reset["observation"]["reason"] == "env_error"
+
+
 def test_the_sdk_reads_an_abstention_as_no_reward():
     openreward = pytest.importorskip("openreward")
     import os
