@@ -23,10 +23,11 @@ Sessions: the server chooses every sid (`secrets.token_urlsafe`: unguessable), s
 naming a sid it did not issue is a 404 and none names another client's; a sid holds one
 episode, created once (a second `/create`, even one racing the first, is a 409). At most
 `max_sessions` sids are held: issuing one past that forgets the oldest that never created an
-episode and was issued more than `idle_s` ago, else one whose episode is finished, idle or
-gone; a sid between `/create_session` and `/create` is live and never gives way to new ones
-(a flood of `/create_session` cannot evict another client's sid before it creates its
-episode): when none may give way, `/create_session` is a 503 (`Retry-After`).
+episode and was issued more than `SESSION_GRACE_S` (60 s; `idle_s` if shorter) ago, else
+one whose episode is finished, idle or gone; a sid younger than that between
+`/create_session` and `/create` is live and never gives way (a flood of `/create_session`
+cannot evict another client's sid before it creates its episode): when none may give way,
+`/create_session` is a 503 (`Retry-After`).
 
 A `/create` names its task by exactly one of (`split`, `index`) or `task_spec` (ORS's
 `CreateSession`, a 422 otherwise). A `task_spec` is a `/reset` sample and may carry its own
@@ -71,6 +72,11 @@ ORS_ROUTES = ("POST /create_session", "POST /create", "POST /call", "POST /tasks
 /delete, /delete_session, /version and /list_environments, which take no body)."""
 
 
+SESSION_GRACE_S = 60.0
+"""How long a sid without an episode is live: the SDK says `/create` right after
+`/create_session`, so a sid older than this without one belongs to a client that left, and
+may give way to a new one; a younger one never does (a flood of new sids gets 503s)."""
+
 _CREATING = ""
 """What a sid holds while its `/create` runs (no episode id is empty): claimed, not yet bound."""
 
@@ -81,7 +87,8 @@ class _Sessions:
     def __init__(self, limit: int, spent: Callable[[str], bool],
                  drop: Callable[[str], None], idle_s: float,
                  clock: Callable[[], float] = time.monotonic) -> None:
-        self.limit, self.idle_s, self.clock = limit, idle_s, clock
+        self.limit, self.clock = limit, clock
+        self.grace_s = min(idle_s, SESSION_GRACE_S)
         self.spent, self.drop = spent, drop
         self.held: OrderedDict[str, str | None] = OrderedDict()
         self.issued: dict[str, float] = {}
@@ -93,12 +100,12 @@ class _Sessions:
     def issue(self) -> str:
         with self.lock:
             if len(self.held) >= self.limit:
-                # first a sid that never created an episode and was issued more than idle_s
+                # first a sid that never created an episode and was issued more than grace_s
                 # ago (a client between /create_session and /create is live: a flood of new
                 # sids never evicts it), then one whose episode is finished, idle or gone
                 now = self.clock()
                 idle = next((s for s, e in self.held.items()
-                             if e is None and now - self.issued[s] > self.idle_s), None) or next(
+                             if e is None and now - self.issued[s] > self.grace_s), None) or next(
                     (s for s, e in self.held.items() if e and self.spent(e)), None)
                 if idle is None:
                     raise Refused(503, InputError(f"{self.limit} sessions are held: retry "
@@ -199,7 +206,8 @@ def add_ors(app: Any, *, start: Callable[[Any], dict[str, Any]],
     """Add the ORS routes to the FastAPI `app`: `start(body)` and `advance(episode_id,
     action)` answer as `/reset` and `/step` do (raising `Refused`), `drop(id)` forgets an
     episode, `spent(id)` says whether it may give way (finished, idle or gone); `splits`
-    are the task lists by split name; a sid without an episode gives way after `idle_s`."""
+    are the task lists by split name; a sid without an episode gives way after
+    `SESSION_GRACE_S` (or `idle_s`, if shorter)."""
     require("fastapi", extra="server", feature="the environment server")
     from fastapi import Request  # here: an endpoint's annotation is read at its def
     from fastapi.responses import JSONResponse

@@ -27,6 +27,7 @@ httpx = pytest.importorskip("httpx")
 from fastapi.testclient import TestClient
 from protocol_helpers import serving  # type: ignore[import-not-found]
 
+from integrations._env_ors import SESSION_GRACE_S
 from integrations.env_server import create_env_app
 from rewards.build import build_reward
 from rewards.config import parse_config
@@ -184,7 +185,7 @@ def test_a_flood_of_new_sids_never_evicts_a_sid_waiting_for_its_create():
     """The race: a client holds a fresh sid; another floods `/create_session` past
     `--max-episodes` before the first says `/create`. The flood gets 503s (Retry-After),
     the waiting sid still creates its episode. (Before the fix the flood evicted it and its
-    `/create` was a 404.) A sid left without `/create` past `idle_s` does give way."""
+    `/create` was a 404.) A sid left without `/create` past the grace does give way."""
     app = make_app(max_episodes=4)
     with TestClient(app) as client:
         mine = sid_of(client)
@@ -193,12 +194,18 @@ def test_a_flood_of_new_sids_never_evicts_a_sid_waiting_for_its_create():
         assert all(r.headers["retry-after"] == "1" for r in flood if r.status_code == 503)
         assert create(client, mine, {"split": "train", "index": 0}).status_code == 200
         assert act(client, mine, "6")["output"]["finished"]
-        # the flood's own sids, left without /create past idle_s, give way to new clients
+        # the flood's own sids, left without /create past the grace, give way to new ones
         sessions = app.state.ors_sessions
+        assert sessions.grace_s == SESSION_GRACE_S
         for sid in list(sessions.issued):
             if sessions.held[sid] is None:
-                sessions.issued[sid] -= 3601.0
+                sessions.issued[sid] -= SESSION_GRACE_S + 1
         assert sid_of(client) and sid_of(client)
+
+
+def test_the_grace_of_a_sid_without_an_episode_is_never_longer_than_idle_s():
+    assert make_app(idle_s=5.0).state.ors_sessions.grace_s == 5.0
+    assert make_app().state.ors_sessions.grace_s == SESSION_GRACE_S < 3600.0
 
 
 def test_racing_creates_on_one_sid_hold_one_episode_and_a_delete_mid_create_wins():
