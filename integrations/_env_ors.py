@@ -21,21 +21,36 @@ row by split and index, or sends its own `task_spec` (a `sample`).
 
 Sessions: the server chooses every sid (`secrets.token_urlsafe`: unguessable), so a `/create`
 naming a sid it did not issue is a 404 and none names another client's; a sid holds one
-episode, created once (a second `/create` is a 409). At most `max_sessions` sids are held:
-issuing one past that forgets the oldest that never created an episode; when all hold one,
-`/create_session` is a 503 (`Retry-After`). `/delete` drops the episode. Bodies and the
-token are the server's (`integrations._http.guard`); the SDK sends the token as `X-API-Key`,
+episode, created once (a second `/create`, even one racing the first, is a 409). At most
+`max_sessions` sids are held: issuing one past that forgets the oldest that never created an
+episode and was issued more than `SESSION_GRACE_S` (60 s; `idle_s` if shorter) ago, else
+one whose episode is finished, idle or gone; a sid younger than that between
+`/create_session` and `/create` is live and never gives way (a flood of `/create_session`
+cannot evict another client's sid before it creates its episode): when none may give way,
+`/create_session` is a 503 (`Retry-After`).
+
+A `/create` names its task by exactly one of (`split`, `index`) or `task_spec` (ORS's
+`CreateSession`, a 422 otherwise). A `task_spec` is a `/reset` sample and may carry its own
+`reference`, as ORS's reference server (`openreward.environments.server`) builds its
+environment from the task_spec the client sends, and as `/reset` takes a client's sample:
+the token is the trust boundary (whoever holds it is the trainer, which owns the gold); the
+policy's text reaches only `act`, which never changes the task. An episode that could not
+start (its environment's reset failed: it abstains) answers its first `act` as finished with
+`reward: null` and the reason in `metadata`, as one that abstains later does; ORS's
+`episode_finished` after that. `/delete` drops the episode.
+Bodies and the token are the server's (`integrations._http.guard`); the SDK sends the token as `X-API-Key`,
 which the guard takes (`integrations._auth`). The work of `/call` runs in a thread."""
 
 # No `from __future__ import annotations` here: FastAPI reads the endpoint annotations.
 import json
 import secrets
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from integrations._env_ws import Refused
+from integrations._env_ws import Refused, StepRunning
 from rewards.deps import require
 from rewards.errors import InputError
 
@@ -57,37 +72,58 @@ ORS_ROUTES = ("POST /create_session", "POST /create", "POST /call", "POST /tasks
 /delete, /delete_session, /version and /list_environments, which take no body)."""
 
 
+SESSION_GRACE_S = 60.0
+"""How long a sid without an episode is live: the SDK says `/create` right after
+`/create_session`, so a sid older than this without one belongs to a client that left, and
+may give way to a new one; a younger one never does (a flood of new sids gets 503s)."""
+
+_CREATING = ""
+"""What a sid holds while its `/create` runs (no episode id is empty): claimed, not yet bound."""
+
+
 class _Sessions:
     """sid -> episode id (None until `/create`), at most `limit` (the module docstring)."""
 
     def __init__(self, limit: int, spent: Callable[[str], bool],
-                 drop: Callable[[str], None]) -> None:
-        self.limit = limit
+                 drop: Callable[[str], None], idle_s: float,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.limit, self.clock = limit, clock
+        self.grace_s = min(idle_s, SESSION_GRACE_S)
         self.spent, self.drop = spent, drop
         self.held: OrderedDict[str, str | None] = OrderedDict()
+        self.issued: dict[str, float] = {}
         self.messages: dict[str, list[dict[str, Any]]] = {}
+        self.ended: dict[str, dict[str, Any]] = {}
+        """sid -> the metadata of its episode that could not start, until a call hears it."""
         self.lock = threading.Lock()
 
     def issue(self) -> str:
         with self.lock:
             if len(self.held) >= self.limit:
-                # first a sid that never created an episode, then one whose episode is
-                # finished, idle or already gone (a client that never said /delete)
-                idle = next((s for s, e in self.held.items() if e is None), None) or next(
-                    (s for s, e in self.held.items() if e is not None and self.spent(e)), None)
+                # first a sid that never created an episode and was issued more than grace_s
+                # ago (a client between /create_session and /create is live: a flood of new
+                # sids never evicts it), then one whose episode is finished, idle or gone
+                now = self.clock()
+                idle = next((s for s, e in self.held.items()
+                             if e is None and now - self.issued[s] > self.grace_s), None) or next(
+                    (s for s, e in self.held.items() if e and self.spent(e)), None)
                 if idle is None:
                     raise Refused(503, InputError(f"{self.limit} sessions are held: retry "
                                                   "later"), headers={"Retry-After": "1"})
                 episode_id = self.held.pop(idle)
+                self.issued.pop(idle, None)
                 self.messages.pop(idle, None)
-                if episode_id is not None:
+                self.ended.pop(idle, None)
+                if episode_id:
                     self.drop(episode_id)
             sid = secrets.token_urlsafe(18)
             self.held[sid] = None
+            self.issued[sid] = self.clock()
             return sid
 
     def claim(self, sid: str | None) -> str:
-        """`sid`, checked: it was issued and holds no episode yet."""
+        """`sid`, checked (it was issued and holds no episode yet) and marked as creating
+        one, so that a second `/create` on it is a 409 and no new sid evicts it meanwhile."""
         with self.lock:
             if not isinstance(sid, str) or sid not in self.held:
                 raise Refused(404, InputError("no session with this id: get one from "
@@ -95,25 +131,47 @@ class _Sessions:
             if self.held[sid] is not None:
                 raise Refused(409, InputError("the session has an episode already",
                                               field="X-Session-ID"))
+            self.held[sid] = _CREATING
             return sid
 
-    def bind(self, sid: str, episode_id: str, messages: list[dict[str, Any]]) -> None:
+    def unclaim(self, sid: str) -> None:
+        """The `/create` that claimed `sid` failed: it holds no episode again."""
         with self.lock:
+            if self.held.get(sid) == _CREATING:
+                self.held[sid] = None
+                self.issued[sid] = self.clock()
+
+    def bind(self, sid: str, episode_id: str, messages: list[dict[str, Any]]) -> bool:
+        """Hold `episode_id` under the claimed `sid`; False when the sid was deleted while
+        its `/create` ran (the caller drops the episode)."""
+        with self.lock:
+            if self.held.get(sid) != _CREATING:
+                return False
             self.held[sid] = episode_id
             self.messages[sid] = messages
+            return True
 
     def episode(self, sid: Any) -> str:
         with self.lock:
             episode_id = self.held.get(sid) if isinstance(sid, str) else None
-        if episode_id is None:
+        if not episode_id:
             raise Refused(404, InputError("no session with an episode under this id",
                                           field="X-Session-ID"))
         return episode_id
 
     def forget(self, sid: Any) -> str | None:
         with self.lock:
+            if not isinstance(sid, str):
+                return None
             self.messages.pop(sid, None)
-            return self.held.pop(sid, None) if isinstance(sid, str) else None
+            self.issued.pop(sid, None)
+            self.ended.pop(sid, None)
+            return self.held.pop(sid, None) or None
+
+    def hear_ended(self, sid: Any) -> dict[str, Any] | None:
+        """Once: the metadata of `sid`'s episode if it could not start, else None."""
+        with self.lock:
+            return self.ended.pop(sid, None) if isinstance(sid, str) else None
 
 
 def _messages(prompt: Any, opening: str) -> list[dict[str, Any]]:
@@ -144,18 +202,20 @@ def add_ors(app: Any, *, start: Callable[[Any], dict[str, Any]],
             advance: Callable[[Any, Any], dict[str, Any]], drop: Callable[[str], None],
             spent: Callable[[str], bool],
             splits: Mapping[str, Sequence[Mapping[str, Any]]], env_name: str,
-            max_sessions: int, version: str) -> None:
+            max_sessions: int, version: str, idle_s: float = 3600.0) -> None:
     """Add the ORS routes to the FastAPI `app`: `start(body)` and `advance(episode_id,
     action)` answer as `/reset` and `/step` do (raising `Refused`), `drop(id)` forgets an
     episode, `spent(id)` says whether it may give way (finished, idle or gone); `splits`
-    are the task lists by split name."""
+    are the task lists by split name; a sid without an episode gives way after
+    `SESSION_GRACE_S` (or `idle_s`, if shorter)."""
     require("fastapi", extra="server", feature="the environment server")
     from fastapi import Request  # here: an endpoint's annotation is read at its def
     from fastapi.responses import JSONResponse
 
     from integrations._body import parsed_body
 
-    sessions = _Sessions(max_sessions, spent, drop)
+    sessions = _Sessions(max_sessions, spent, drop, idle_s)
+    app.state.ors_sessions = sessions
 
     def refusal(refused: Refused) -> Any:
         field = refused.error.field
@@ -221,10 +281,9 @@ def add_ors(app: Any, *, start: Callable[[Any], dict[str, Any]],
         def work() -> dict[str, Any]:
             body = body_of(request)
             bounds = [body.get("start"), body.get("stop")]
-            if any(b is not None and (isinstance(b, bool) or not isinstance(b, int))
-                   for b in bounds):
-                raise Refused(400, InputError("start and stop must be integers",
-                                              field="start"))
+            for name, b in zip(("start", "stop"), bounds):
+                if b is not None and (isinstance(b, bool) or not isinstance(b, int)):
+                    raise Refused(400, InputError("must be an integer", field=name))
             return {"tasks": list(rows(body)[slice(*bounds)]), "env_name": env_name}
         return answer(work)
 
@@ -244,15 +303,28 @@ def add_ors(app: Any, *, start: Callable[[Any], dict[str, Any]],
     def ors_create(request: Request) -> Any:
         def work() -> dict[str, Any]:
             body = body_of(request)
+            has_spec = body.get("task_spec") is not None
+            if has_spec == (body.get("split") is not None or body.get("index") is not None):
+                # ORS's CreateSession: exactly one of task_spec or (split, index)
+                raise Refused(422, InputError("give either task_spec or split and index, not "
+                                              "both or neither", field="task_spec"))
+            sample = body["task_spec"] if has_spec else row(body)
             sid = sessions.claim(request.headers.get("x-session-id"))
-            if "task_spec" in body:
-                sample = body["task_spec"]
-            else:
-                sample = row(body)
-            reply = start({"sample": sample})  # the sample checked as /reset checks it
+            try:
+                reply = start({"sample": sample})  # the sample checked as /reset checks it
+            except BaseException:
+                sessions.unclaim(sid)
+                raise
             observation = reply["observation"]
-            sessions.bind(sid, observation["episode_id"],
-                          _messages(sample["prompt"], observation["text"]))
+            if not sessions.bind(sid, observation["episode_id"],
+                                 _messages(sample["prompt"], observation["text"])):
+                drop(observation["episode_id"])
+                raise Refused(404, InputError("the session was deleted while its episode "
+                                              "was created", field="X-Session-ID"))
+            if reply["done"]:  # it could not start: the first call hears the abstention
+                with sessions.lock:
+                    sessions.ended[sid] = {k: observation.get(k) for k in (
+                        "trajectory_reward", "final_reward", "reason")}
             return {"sid": sid}
         return answer(work)
 
@@ -280,11 +352,19 @@ def add_ors(app: Any, *, start: Callable[[Any], dict[str, Any]],
                 return _sse([("task_id", secrets.token_urlsafe(8)), ("end", json.dumps({
                     "ok": False, "reason": "not_found",
                     "error": f"no tool {body.get('name')!r}: the tool is 'act'"}))])
+            ended = sessions.hear_ended(request.headers.get("x-session-id"))
+            if ended is not None:  # the episode abstained before any turn: say so, once
+                return _sse([("task_id", secrets.token_urlsafe(8)), ("end", json.dumps({
+                    "ok": True, "output": {"blocks": [{"type": "text", "text": ""}],
+                                           "metadata": ended, "reward": None,
+                                           "finished": True}}))])
             tool_input = body.get("input")
             try:
                 reply = advance(episode_id, tool_input)
             except Refused as refused:
-                if refused.status == 409:  # the episode is over: ORS's own reason
+                if refused.status == 409 and not isinstance(refused.error, StepRunning):
+                    # the episode is over: ORS's own reason (a step still running is a
+                    # plain 409 with Retry-After: the episode goes on)
                     return _sse([("task_id", secrets.token_urlsafe(8)), ("end", json.dumps({
                         "ok": False, "reason": "episode_finished", "error": str(refused.error)}))])
                 if refused.status == 422:

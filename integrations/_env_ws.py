@@ -34,6 +34,11 @@ class Refused(Exception):
         self.status, self.error, self.headers = status, error, headers
 
 
+class StepRunning(InputError):
+    """The episode has a step running (a second request on it at once): a 409 that says
+    retry, never "the episode is over"."""
+
+
 WS_CODES = {422: "VALIDATION_ERROR", 503: "CAPACITY_REACHED"}
 """OpenEnv's error code (`WSErrorCode`) for an HTTP status; any other is EXECUTION_ERROR."""
 

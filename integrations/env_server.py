@@ -21,7 +21,8 @@ held: when full, a finished episode, or one left without a request for `idle_s`,
 (the oldest first); a live one never does, and a reset finding none gets 503 (`Retry-After`).
 `reward` is the step's weighted reward; the step that ends the episode adds the final reward
 (the reward config's, on the final answer) to it and carries `trajectory_reward` (G_0, null
-when the episode abstains), `final_reward` and `reason` in its observation. Every episode gets
+when the episode abstains), `final_reward` and `reason` in its observation; when the episode
+abstains that step's `reward` is null too (never a 0 a trainer would learn from). Every episode gets
 a fresh environment object, so nothing one client sends reaches another's episode. An action
 is cut to the environment's `max_action_chars` before it is stepped or kept. A request that is
 not valid is a 422 naming the field; an unknown id a 404; a finished episode, or one with a
@@ -40,6 +41,7 @@ Start it with `rewards env serve --environment ENV.yaml --reward-config REWARD.y
 # No `from __future__ import annotations` here: FastAPI reads the endpoint annotations
 # (`Request`, imported lazily) at definition time.
 import argparse
+import math
 import os
 import secrets
 import threading
@@ -52,7 +54,7 @@ from typing import Any
 from integrations._auth import resolve_token
 from integrations._body import DEFAULT_MAX_HELD_BYTES, BodyBounds, check_bounds, parsed_body
 from integrations._env_ors import ORS_ROUTES, add_ors
-from integrations._env_ws import Refused, add_websocket
+from integrations._env_ws import Refused, StepRunning, add_websocket
 from integrations._http import (
     MAX_CONNECTIONS_HELP,
     MAX_CONNECTIONS_PER_CLIENT_HELP,
@@ -156,9 +158,11 @@ class _Episodes:
             held = self.held.get(episode_id) if isinstance(episode_id, str) else None
             if held is None:
                 return None
-            if held.episode.done or held.busy:
-                raise InputError("the episode is over or has a step running",
-                                 field="episode_id")
+            if held.episode.done:
+                raise InputError("the episode is over", field="episode_id")
+            if held.busy:
+                raise StepRunning("the episode has a step running: retry when it answers",
+                                  field="episode_id")
             held.busy, held.touched = True, time.monotonic()
             self.held.move_to_end(episode_id)
             return held
@@ -265,8 +269,11 @@ def create_env_app(config: EnvConfig, reward: Reward | str, *, max_episodes: int
         except _Full:
             raise Refused(503, InputError(f"{max_episodes} episodes are live: retry later"),
                            headers={"Retry-After": "1"}) from None
-        return {"observation": {"text": text, "episode_id": episode_id}, "reward": None,
-                "done": episode.done}
+        observation: dict[str, Any] = {"text": text, "episode_id": episode_id}
+        if episode.done:  # it could not start (its reset failed): it abstains, saying why
+            observation.update(trajectory_reward=None, final_reward=None,
+                               reason=episode.failure_reason)
+        return {"observation": observation, "reward": None, "done": episode.done}
 
     def advance(episode_id: Any, action: Any) -> dict[str, Any]:
         """One step of `episode_id` with `action` ({"text": str}); `Refused` (422, 404,
@@ -277,7 +284,8 @@ def create_env_app(config: EnvConfig, reward: Reward | str, *, max_episodes: int
         try:
             held = episodes.take(episode_id)
         except InputError as exc:
-            raise Refused(409, exc) from exc
+            raise Refused(409, exc, headers={"Retry-After": "1"}
+                          if isinstance(exc, StepRunning) else None) from exc
         if held is None:
             raise Refused(404, InputError("no open episode with this id", field="episode_id"))
         episode = held.episode
@@ -285,7 +293,7 @@ def create_env_app(config: EnvConfig, reward: Reward | str, *, max_episodes: int
             result = episode.step(text[:config.max_action_chars])
         finally:
             episodes.release(episode_id, held)
-        reward = config.step_weight * result.reward
+        reward: float | None = config.step_weight * result.reward
         observation: dict[str, Any] = {"text": result.observation,
                                        "episode_id": episode_id,
                                        "info": _plain(result.info),
@@ -293,7 +301,10 @@ def create_env_app(config: EnvConfig, reward: Reward | str, *, max_episodes: int
         if episode.done:
             trajectory, = score_trajectories([episode], episodes.reward)
             final = trajectory.final.value
-            reward += final or 0.0
+            # an abstained episode has no reward (OpenEnv's and ORS's reward is optional):
+            # null, never a 0 that would train it; its `reason` says why
+            reward = None if trajectory.reward is None or final is None \
+                else config.step_weight * result.reward + final
             observation.update(trajectory_reward=trajectory.reward, final_reward=final,
                                reason=trajectory.reason)
         return {"observation": observation, "reward": reward, "done": episode.done}
@@ -346,7 +357,7 @@ def create_env_app(config: EnvConfig, reward: Reward | str, *, max_episodes: int
                   idle_s=idle_s)
     add_ors(app, start=start, advance=advance, drop=episodes.drop, spent=episodes.spent,
             splits=dict(splits or {}),
-            env_name=config.use, max_sessions=max_episodes, version=_version())
+            env_name=config.use, max_sessions=max_episodes, version=_version(), idle_s=idle_s)
     return app
 
 
@@ -387,7 +398,10 @@ def load_splits(specs: Sequence[str]) -> dict[str, list[dict[str, Any]]]:
 
 
 def _plain(info: Any) -> dict[str, Any]:
-    return {str(k): v for k, v in dict(info).items()
+    """The step's `info` as JSON can carry it: strings, numbers, booleans and nulls; a float
+    that is not finite (no JSON number is) as its text ("nan", "inf"), never a 500."""
+    return {str(k): v if not isinstance(v, float) or math.isfinite(v) else str(v)
+            for k, v in dict(info).items()
             if isinstance(v, (str, int, float, bool)) or v is None}
 
 

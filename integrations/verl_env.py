@@ -129,7 +129,10 @@ def rm_scores(data: Any, turn_rewards: Sequence[Sequence[float] | None],
     `DataProto` with `prompts`, `responses`, `attention_mask` and `response_mask`): row i's
     `turn_rewards[i]` each on the last token of its turn's run of policy tokens. A row whose
     turn rewards are None takes `scores[i]` on its last valid token, as veRL places a
-    trajectory reward (`RewardManagerBase.assemble_rm_scores`)."""
+    trajectory reward (`RewardManagerBase.assemble_rm_scores`); so does a row whose turn
+    rewards are empty (an abstained episode's `Trajectory.turn_rewards`): its score is then
+    the trainer's mask for it (`integrations.verl`, `abstain: mask`), never a reward of 0.
+    A row that cannot carry its turn rewards is an `InputError` naming the row."""
     import torch
 
     batch = data.batch
@@ -142,8 +145,11 @@ def rm_scores(data: Any, turn_rewards: Sequence[Sequence[float] | None],
     out = torch.zeros_like(batch["responses"], dtype=torch.float32)  # (bs, R)
     lengths = valid.sum(dim=1).tolist()  # (bs,)
     for i, rewards in enumerate(turn_rewards):
-        if rewards is not None:
-            out[i] = torch.tensor(turn_token_rewards(policy[i], list(rewards)))
+        if rewards is not None and len(rewards):
+            try:
+                out[i] = torch.tensor(turn_token_rewards(policy[i], list(rewards)))
+            except InputError as exc:
+                raise InputError(f"row {i}: {exc.detail}", field=f"turn_rewards[{i}]") from exc
         elif scores is not None and lengths[i] > 0:
             out[i, int(lengths[i]) - 1] = float(scores[i])
     return out

@@ -6,7 +6,8 @@ the environment (anything of the `rewards.errors` tree: the sandbox cannot run, 
 down) into an abstention (reason `env_error`), as a single-turn reward abstains. Any other
 exception is a bug in the environment that the episode's own action reached: that episode
 ends as scoring's poison sample does (reason `error`, logged with its traceback), and the
-other episodes of the batch go on: one episode never sinks a batch.
+other episodes of the batch go on: one episode never sinks a batch. A step reward that is
+not a finite number (NaN, inf) is such a bug: it never reaches a sum or an advantage.
 
 `score_trajectories` hands the final answers to the final reward through the one scoring
 path (`rewards.scoring.score_batch`) and computes the discounted returns. `run_episodes`
@@ -18,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 from collections.abc import Awaitable, Callable, Sequence
 
 from rewards.envs._config import EnvConfig, env_factory
@@ -82,17 +84,25 @@ def turn_token_rewards(action_mask: Sequence[int], rewards: Sequence[float]) -> 
     the rewards of the turns cut off are added on the last policy token it kept, so the
     sum over the tokens is the episode's whole reward and nothing is silently lost (no
     policy token kept at all: nothing can carry it, `InputError`). More runs than turns
-    means the mask is not this episode's: `InputError`."""
+    means the mask is not this episode's: `InputError`. No rewards at all is an abstained
+    episode (`Trajectory.turn_rewards` is empty): it has no per-token rewards, and zeros
+    would train it as a reward of 0, so that is an `InputError` too: mask the row by the
+    trainer's own abstention (veRL: `rm_scores` gives it the row's score)."""
     from rewards.errors import InputError
 
+    if not rewards:
+        raise InputError("no turn rewards: the episode abstained; mask the row as the "
+                         "trainer masks an abstention, never as a reward of 0",
+                         field="turn_rewards")
     ends = [i for i, m in enumerate(action_mask)
             if m and (i + 1 == len(action_mask) or not action_mask[i + 1])]
     if len(ends) > len(rewards):
         raise InputError(f"the action mask has {len(ends)} policy turns for an episode of "
                          f"{len(rewards)} turns: it is not this episode's", field="action_mask")
+    if not all(math.isfinite(float(r)) for r in rewards):
+        raise InputError(f"the turn rewards {list(rewards)} hold a value that is not a finite "
+                         "number", field="turn_rewards")
     out = [0.0] * len(action_mask)
-    if not rewards:
-        return out
     if not ends:
         raise InputError(f"the action mask holds no policy token to carry the episode's "
                          f"{len(rewards)} turn rewards", field="action_mask")
@@ -184,15 +194,19 @@ class Episode:
             log.warning("closing %s failed: %s", getattr(self.env, "name", "env"), exc)
 
     def _record(self, action: str, result: StepResult) -> StepResult:
+        reward = float(result.reward)
+        if not math.isfinite(reward):  # NaN or inf would poison every sum and advantage
+            raise ValueError(f"the environment returned a step reward of {reward}: a step "
+                             "reward must be a finite number")
         observation = cap_text(result.observation, self.config.max_observation_chars)
-        self.turns.append(Turn(action, observation, float(result.reward), dict(result.info)))
+        self.turns.append(Turn(action, observation, reward, dict(result.info)))
         done = result.done
         if not done and len(self.turns) >= self.config.max_turns:
             done, self.reason = True, "out_of_turns"
         self.done = done
         if done:
             self._release()
-        return StepResult(observation, float(result.reward), done, result.info)
+        return StepResult(observation, reward, done, result.info)
 
     def _fail(self, exc: Exception) -> None:
         name = getattr(self.env, "name", "env")

@@ -81,7 +81,8 @@ def test_turn_token_rewards_sit_on_each_turns_last_policy_token():
     # a trainer that cut the last turn off: its reward joins the last kept policy token
     assert turn_token_rewards([1, 1, 0, 1], [-0.1, -0.1, 0.9]) == pytest.approx(
         [0, -0.1, 0, 0.8])
-    assert turn_token_rewards([0, 0], []) == [0.0, 0.0]  # an abstained episode: nothing
+    with pytest.raises(InputError, match="abstained"):  # never zeros: a reward of 0
+        turn_token_rewards([1, 0], [])
     with pytest.raises(InputError, match="3 policy turns for an episode of 2"):
         turn_token_rewards([1, 0, 1, 0, 1], [0.0, 1.0])
     with pytest.raises(InputError, match="no policy token"):

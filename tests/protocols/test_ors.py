@@ -162,12 +162,19 @@ def test_bad_requests_name_the_field_and_bodies_are_bounded():
 
 
 def test_sessions_are_bounded():
-    """At most `max_episodes` sids: a new one forgets the oldest that holds no episode;
-    with every sid holding a live one, `/create_session` is a 503 with Retry-After; a
-    finished episode whose client never deleted its session gives way."""
-    with serving(app(max_episodes=2)) as url, httpx.Client(timeout=60) as client:
+    """At most `max_episodes` sids: a new one forgets the oldest that holds no episode once
+    it is older than the grace (`SESSION_GRACE_S`; a younger one is live: 503); with every sid holding a live
+    episode, `/create_session` is a 503 with Retry-After; a finished episode whose client
+    never deleted its session gives way."""
+    served = app(max_episodes=2)
+    with serving(served) as url, httpx.Client(timeout=60) as client:
         first, second = _sid(client, url), _sid(client, url)
-        third = _sid(client, url)  # first (no episode) gave way
+        assert _post(client, url, "/create_session").status_code == 503  # both are live
+        sessions = served.state.ors_sessions
+        now = sessions.clock()
+        sessions.issued[first] -= 61.0  # first has waited past the grace without /create
+        third = _sid(client, url)  # first (no episode, idle) gave way
+        assert sessions.clock() >= now
         assert _post(client, url, "/create", first, {"split": "test", "index": 0},
                      token="").status_code == 404
         for sid in (second, third):
