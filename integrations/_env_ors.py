@@ -21,9 +21,12 @@ row by split and index, or sends its own `task_spec` (a `sample`).
 
 Sessions: the server chooses every sid (`secrets.token_urlsafe`: unguessable), so a `/create`
 naming a sid it did not issue is a 404 and none names another client's; a sid holds one
-episode, created once (a second `/create` is a 409). At most `max_sessions` sids are held:
-issuing one past that forgets the oldest that never created an episode; when all hold one,
-`/create_session` is a 503 (`Retry-After`). `/delete` drops the episode. Bodies and the
+episode, created once (a second `/create` is a 409). At most `max_sessions` sids are held,
+`per_client` of them by one client (`integrations._http.Shares`, the client read from the
+socket's peer): issuing one past the client's share forgets the client's own oldest sid that
+never created an episode, then its own whose episode is finished, idle or gone; past
+`max_sessions`, anyone's in the same order; with none, `/create_session` is a 503
+(`Retry-After`), while other clients still find room. `/delete` drops the episode. Bodies and the
 token are the server's (`integrations._http.guard`); the SDK sends the token as `X-API-Key`,
 which the guard takes (`integrations._auth`). The work of `/call` runs in a thread."""
 
@@ -36,6 +39,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from integrations._env_ws import Refused
+from integrations._http import Shares, peer_key
 from rewards.deps import require
 from rewards.errors import InputError
 
@@ -58,33 +62,51 @@ ORS_ROUTES = ("POST /create_session", "POST /create", "POST /call", "POST /tasks
 
 
 class _Sessions:
-    """sid -> episode id (None until `/create`), at most `limit` (the module docstring)."""
+    """sid -> episode id (None until `/create`), at most `limit`, `per_client` of them by
+    one client (the module docstring)."""
 
-    def __init__(self, limit: int, spent: Callable[[str], bool],
+    def __init__(self, limit: int, per_client: int, spent: Callable[[str], bool],
                  drop: Callable[[str], None]) -> None:
         self.limit = limit
         self.spent, self.drop = spent, drop
+        self.shares = Shares(limit, per_client)
         self.held: OrderedDict[str, str | None] = OrderedDict()
+        self.owner: dict[str, str] = {}  # sid -> its client (`client_key`)
         self.messages: dict[str, list[dict[str, Any]]] = {}
         self.lock = threading.Lock()
 
-    def issue(self) -> str:
+    def issue(self, client: str) -> str:
+        """A new sid of `client`, making room as the module docstring says."""
         with self.lock:
-            if len(self.held) >= self.limit:
-                # first a sid that never created an episode, then one whose episode is
-                # finished, idle or already gone (a client that never said /delete)
-                idle = next((s for s, e in self.held.items() if e is None), None) or next(
-                    (s for s, e in self.held.items() if e is not None and self.spent(e)), None)
-                if idle is None:
-                    raise Refused(503, InputError(f"{self.limit} sessions are held: retry "
-                                                  "later"), headers={"Retry-After": "1"})
-                episode_id = self.held.pop(idle)
-                self.messages.pop(idle, None)
+            # first a sid that never created an episode, then one whose episode is
+            # finished, idle or already gone (a client that never said /delete)
+            room = self.shares.room(client, self.owner.items(),
+                                    lambda s: self.held[s] is None)
+            if room is Shares.FULL:
+                room = self.shares.room(client, self.owner.items(), self._spent)
+            if room is Shares.FULL:
+                raise Refused(503, InputError(
+                    f"{self.limit} sessions are held, or {self.shares.per_client} of this "
+                    "client's (its share): retry later"), headers={"Retry-After": "1"})
+            if room is not Shares.NOTHING:
+                episode_id = self._forget(room)
                 if episode_id is not None:
                     self.drop(episode_id)
             sid = secrets.token_urlsafe(18)
             self.held[sid] = None
+            self.owner[sid] = client
+            self.shares.add(client)
             return sid
+
+    def _spent(self, sid: str) -> bool:
+        episode_id = self.held[sid]
+        return episode_id is not None and self.spent(episode_id)
+
+    def _forget(self, sid: str) -> str | None:
+        """Forget `sid` (held); its episode id, if it has one."""
+        self.messages.pop(sid, None)
+        self.shares.remove(self.owner.pop(sid))
+        return self.held.pop(sid)
 
     def claim(self, sid: str | None) -> str:
         """`sid`, checked: it was issued and holds no episode yet."""
@@ -112,8 +134,7 @@ class _Sessions:
 
     def forget(self, sid: Any) -> str | None:
         with self.lock:
-            self.messages.pop(sid, None)
-            return self.held.pop(sid, None) if isinstance(sid, str) else None
+            return self._forget(sid) if isinstance(sid, str) and sid in self.held else None
 
 
 def _messages(prompt: Any, opening: str) -> list[dict[str, Any]]:
@@ -140,12 +161,12 @@ def _sse(events: Sequence[tuple[str, str]]) -> Any:
                              headers={"Cache-Control": "no-cache"})
 
 
-def add_ors(app: Any, *, start: Callable[[Any], dict[str, Any]],
+def add_ors(app: Any, *, start: Callable[[Any, str], dict[str, Any]],
             advance: Callable[[Any, Any], dict[str, Any]], drop: Callable[[str], None],
             spent: Callable[[str], bool],
             splits: Mapping[str, Sequence[Mapping[str, Any]]], env_name: str,
-            max_sessions: int, version: str) -> None:
-    """Add the ORS routes to the FastAPI `app`: `start(body)` and `advance(episode_id,
+            max_sessions: int, per_client: int, version: str) -> None:
+    """Add the ORS routes to the FastAPI `app`: `start(body, client)` and `advance(episode_id,
     action)` answer as `/reset` and `/step` do (raising `Refused`), `drop(id)` forgets an
     episode, `spent(id)` says whether it may give way (finished, idle or gone); `splits`
     are the task lists by split name."""
@@ -155,7 +176,7 @@ def add_ors(app: Any, *, start: Callable[[Any], dict[str, Any]],
 
     from integrations._body import parsed_body
 
-    sessions = _Sessions(max_sessions, spent, drop)
+    sessions = _Sessions(max_sessions, per_client, spent, drop)
 
     def refusal(refused: Refused) -> Any:
         field = refused.error.field
@@ -237,7 +258,7 @@ def add_ors(app: Any, *, start: Callable[[Any], dict[str, Any]],
     def ors_create_session(request: Request) -> Any:
         def work() -> Any:
             body_of(request)  # the SDK sends {} (or {"env": ...}, which no episode reads)
-            return _sse([("task_id", sessions.issue()), ("end", "")])
+            return _sse([("task_id", sessions.issue(peer_key(request.scope))), ("end", "")])
         return answer(work)
 
     @app.post("/create")
@@ -249,7 +270,8 @@ def add_ors(app: Any, *, start: Callable[[Any], dict[str, Any]],
                 sample = body["task_spec"]
             else:
                 sample = row(body)
-            reply = start({"sample": sample})  # the sample checked as /reset checks it
+            # the sample checked as /reset checks it; the episode counts against the client
+            reply = start({"sample": sample}, peer_key(request.scope))
             observation = reply["observation"]
             sessions.bind(sid, observation["episode_id"],
                           _messages(sample["prompt"], observation["text"]))

@@ -164,8 +164,10 @@ def test_bad_requests_name_the_field_and_bodies_are_bounded():
 def test_sessions_are_bounded():
     """At most `max_episodes` sids: a new one forgets the oldest that holds no episode;
     with every sid holding a live one, `/create_session` is a 503 with Retry-After; a
-    finished episode whose client never deleted its session gives way."""
-    with serving(app(max_episodes=2)) as url, httpx.Client(timeout=60) as client:
+    finished episode whose client never deleted its session gives way. (One client, loopback,
+    fills the table here: its share is set to the whole of it.)"""
+    with serving(app(max_episodes=2, max_episodes_per_client=2)) as url, \
+            httpx.Client(timeout=60) as client:
         first, second = _sid(client, url), _sid(client, url)
         third = _sid(client, url)  # first (no episode) gave way
         assert _post(client, url, "/create", first, {"split": "test", "index": 0},
