@@ -140,10 +140,11 @@ def main() -> int:
         Path(folder, "reward.yaml").write_text(REWARD)
         port = free_port()
         url = f"http://127.0.0.1:{port}"
-        proc = subprocess.Popen(
+        episodes = str(max(4096, args.sessions + 10))  # all from loopback: one client,
+        proc = subprocess.Popen(                       # so its share is the whole table
             [sys.executable, "-m", "integrations.env_server", "--environment",
              f"{folder}/env.yaml", "--reward-config", f"{folder}/reward.yaml", "--port",
-             str(port), "--max-episodes", str(max(4096, args.sessions + 10)),
+             str(port), "--max-episodes", episodes, "--max-episodes-per-client", episodes,
              "--log-level", "warning"], env=dict(os.environ))
         try:
             wait_ready(proc, url + "/health")

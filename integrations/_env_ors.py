@@ -22,12 +22,15 @@ row by split and index, or sends its own `task_spec` (a `sample`).
 Sessions: the server chooses every sid (`secrets.token_urlsafe`: unguessable), so a `/create`
 naming a sid it did not issue is a 404 and none names another client's; a sid holds one
 episode, created once (a second `/create`, even one racing the first, is a 409). At most
-`max_sessions` sids are held: issuing one past that forgets the oldest that never created an
-episode and was issued more than `SESSION_GRACE_S` (60 s; `idle_s` if shorter) ago, else
-one whose episode is finished, idle or gone; a sid younger than that between
-`/create_session` and `/create` is live and never gives way (a flood of `/create_session`
-cannot evict another client's sid before it creates its episode): when none may give way,
-`/create_session` is a 503 (`Retry-After`).
+`max_sessions` sids are held, `per_client` of them by one client (`integrations._http.Shares`,
+the client read from the socket's peer): issuing one past the client's share forgets the
+client's own oldest sid that never created an episode and was issued more than
+`SESSION_GRACE_S` (60 s; `idle_s` if shorter) ago, then its own whose episode is finished,
+idle or gone; past `max_sessions`, anyone's in the same order. A sid younger than that
+between `/create_session` and `/create` is live and never gives way (a flood of
+`/create_session` cannot evict another client's sid before it creates its episode): when none
+may give way, `/create_session` is a 503 (`Retry-After`) to that client, while other clients
+still find room.
 
 A `/create` names its task by exactly one of (`split`, `index`) or `task_spec` (ORS's
 `CreateSession`, a 422 otherwise). A `task_spec` is a `/reset` sample and may carry its own
@@ -51,6 +54,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from integrations._env_ws import Refused, StepRunning
+from integrations._http import Shares, peer_key
 from rewards.deps import require
 from rewards.errors import InputError
 
@@ -82,44 +86,62 @@ _CREATING = ""
 
 
 class _Sessions:
-    """sid -> episode id (None until `/create`), at most `limit` (the module docstring)."""
+    """sid -> episode id (None until `/create`), at most `limit`, `per_client` of them by
+    one client (the module docstring)."""
 
-    def __init__(self, limit: int, spent: Callable[[str], bool],
+    def __init__(self, limit: int, per_client: int, spent: Callable[[str], bool],
                  drop: Callable[[str], None], idle_s: float,
                  clock: Callable[[], float] = time.monotonic) -> None:
         self.limit, self.clock = limit, clock
         self.grace_s = min(idle_s, SESSION_GRACE_S)
         self.spent, self.drop = spent, drop
+        self.shares = Shares(limit, per_client)
         self.held: OrderedDict[str, str | None] = OrderedDict()
         self.issued: dict[str, float] = {}
+        self.owner: dict[str, str] = {}  # sid -> its client (`client_key`)
         self.messages: dict[str, list[dict[str, Any]]] = {}
         self.ended: dict[str, dict[str, Any]] = {}
         """sid -> the metadata of its episode that could not start, until a call hears it."""
         self.lock = threading.Lock()
 
-    def issue(self) -> str:
+    def issue(self, client: str) -> str:
+        """A new sid of `client`, making room as the module docstring says."""
         with self.lock:
-            if len(self.held) >= self.limit:
-                # first a sid that never created an episode and was issued more than grace_s
-                # ago (a client between /create_session and /create is live: a flood of new
-                # sids never evicts it), then one whose episode is finished, idle or gone
-                now = self.clock()
-                idle = next((s for s, e in self.held.items()
-                             if e is None and now - self.issued[s] > self.grace_s), None) or next(
-                    (s for s, e in self.held.items() if e and self.spent(e)), None)
-                if idle is None:
-                    raise Refused(503, InputError(f"{self.limit} sessions are held: retry "
-                                                  "later"), headers={"Retry-After": "1"})
-                episode_id = self.held.pop(idle)
-                self.issued.pop(idle, None)
-                self.messages.pop(idle, None)
-                self.ended.pop(idle, None)
+            # first a sid that never created an episode and was issued more than grace_s
+            # ago (a client between /create_session and /create is live: a flood of new sids
+            # never evicts it), then one whose episode is finished, idle or already gone
+            now = self.clock()
+            room = self.shares.room(
+                client, self.owner.items(),
+                lambda s: self.held[s] is None and now - self.issued[s] > self.grace_s)
+            if room is Shares.FULL:
+                room = self.shares.room(client, self.owner.items(), self._spent)
+            if room is Shares.FULL:
+                raise Refused(503, InputError(
+                    f"{self.limit} sessions are held, or {self.shares.per_client} of this "
+                    "client's (its share): retry later"), headers={"Retry-After": "1"})
+            if room is not Shares.NOTHING:
+                episode_id = self._forget(room)
                 if episode_id:
                     self.drop(episode_id)
             sid = secrets.token_urlsafe(18)
             self.held[sid] = None
             self.issued[sid] = self.clock()
+            self.owner[sid] = client
+            self.shares.add(client)
             return sid
+
+    def _spent(self, sid: str) -> bool:
+        episode_id = self.held[sid]  # (`_CREATING` while its /create runs: never spent)
+        return episode_id is not None and episode_id != _CREATING and self.spent(episode_id)
+
+    def _forget(self, sid: str) -> str | None:
+        """Forget `sid` (held); its episode id, if it has one."""
+        self.messages.pop(sid, None)
+        self.issued.pop(sid, None)
+        self.ended.pop(sid, None)
+        self.shares.remove(self.owner.pop(sid))
+        return self.held.pop(sid)
 
     def claim(self, sid: str | None) -> str:
         """`sid`, checked (it was issued and holds no episode yet) and marked as creating
@@ -161,12 +183,9 @@ class _Sessions:
 
     def forget(self, sid: Any) -> str | None:
         with self.lock:
-            if not isinstance(sid, str):
+            if not isinstance(sid, str) or sid not in self.held:
                 return None
-            self.messages.pop(sid, None)
-            self.issued.pop(sid, None)
-            self.ended.pop(sid, None)
-            return self.held.pop(sid, None) or None
+            return self._forget(sid) or None
 
     def hear_ended(self, sid: Any) -> dict[str, Any] | None:
         """Once: the metadata of `sid`'s episode if it could not start, else None."""
@@ -198,12 +217,12 @@ def _sse(events: Sequence[tuple[str, str]]) -> Any:
                              headers={"Cache-Control": "no-cache"})
 
 
-def add_ors(app: Any, *, start: Callable[[Any], dict[str, Any]],
+def add_ors(app: Any, *, start: Callable[[Any, str], dict[str, Any]],
             advance: Callable[[Any, Any], dict[str, Any]], drop: Callable[[str], None],
             spent: Callable[[str], bool],
             splits: Mapping[str, Sequence[Mapping[str, Any]]], env_name: str,
-            max_sessions: int, version: str, idle_s: float = 3600.0) -> None:
-    """Add the ORS routes to the FastAPI `app`: `start(body)` and `advance(episode_id,
+            max_sessions: int, per_client: int, version: str, idle_s: float = 3600.0) -> None:
+    """Add the ORS routes to the FastAPI `app`: `start(body, client)` and `advance(episode_id,
     action)` answer as `/reset` and `/step` do (raising `Refused`), `drop(id)` forgets an
     episode, `spent(id)` says whether it may give way (finished, idle or gone); `splits`
     are the task lists by split name; a sid without an episode gives way after
@@ -214,7 +233,7 @@ def add_ors(app: Any, *, start: Callable[[Any], dict[str, Any]],
 
     from integrations._body import parsed_body
 
-    sessions = _Sessions(max_sessions, spent, drop, idle_s)
+    sessions = _Sessions(max_sessions, per_client, spent, drop, idle_s)
     app.state.ors_sessions = sessions
 
     def refusal(refused: Refused) -> Any:
@@ -296,7 +315,7 @@ def add_ors(app: Any, *, start: Callable[[Any], dict[str, Any]],
     def ors_create_session(request: Request) -> Any:
         def work() -> Any:
             body_of(request)  # the SDK sends {} (or {"env": ...}, which no episode reads)
-            return _sse([("task_id", sessions.issue()), ("end", "")])
+            return _sse([("task_id", sessions.issue(peer_key(request.scope))), ("end", "")])
         return answer(work)
 
     @app.post("/create")
@@ -310,8 +329,8 @@ def add_ors(app: Any, *, start: Callable[[Any], dict[str, Any]],
                                               "both or neither", field="task_spec"))
             sample = body["task_spec"] if has_spec else row(body)
             sid = sessions.claim(request.headers.get("x-session-id"))
-            try:
-                reply = start({"sample": sample})  # the sample checked as /reset checks it
+            try:  # the sample checked as /reset checks it; the episode counts against the client
+                reply = start({"sample": sample}, peer_key(request.scope))
             except BaseException:
                 sessions.unclaim(sid)
                 raise

@@ -4,8 +4,9 @@ protocol openenv-core's `EnvClient` speaks (`openenv.core.env_server.http_server
 
 A connection is a session: it holds one episode at a time (a reset replaces its own), which
 no message names, so none reaches another connection's; the episode is dropped when the
-connection closes. Connections are at most `max_connections`; one silent for `idle_s` is
-closed. Messages are bounded as request bodies (`integrations._body.parse_message`; uvicorn's
+connection closes. Connections are at most `max_connections`, `per_client` of them by one
+client (`integrations._http.Shares`; an open connection never gives way: past a share the
+next gets CAPACITY_REACHED); one silent for `idle_s` is closed. Messages are bounded as request bodies (`integrations._body.parse_message`; uvicorn's
 `ws_max_size` from `integrations._http.uvicorn_options` refuses a larger one unread), and
 the blocking work runs in a thread, never on the event loop. Replies are those of the HTTP
 routes, errors OpenEnv's `WSErrorResponse` (`code`) with the HTTP `status` and `field`."""
@@ -18,6 +19,7 @@ from collections.abc import Callable
 from typing import Any
 
 from integrations._body import BodyBounds, BodyRefused, parse_message
+from integrations._http import Shares, peer_key
 from rewards.deps import require
 from rewards.errors import InputError
 
@@ -43,16 +45,17 @@ WS_CODES = {422: "VALIDATION_ERROR", 503: "CAPACITY_REACHED"}
 """OpenEnv's error code (`WSErrorCode`) for an HTTP status; any other is EXECUTION_ERROR."""
 
 
-def add_websocket(app: Any, *, start: Callable[[Any], dict[str, Any]],
+def add_websocket(app: Any, *, start: Callable[[Any, str], dict[str, Any]],
                   advance: Callable[[Any, Any], dict[str, Any]],
                   state_of: Callable[[Any], dict[str, Any]], drop: Callable[[str], None],
-                  bounds: BodyBounds, max_connections: int, idle_s: float) -> None:
-    """Add `/ws` to the FastAPI `app`: `start(body)`, `advance(episode_id, action)` and
+                  bounds: BodyBounds, max_connections: int, per_client: int,
+                  idle_s: float) -> None:
+    """Add `/ws` to the FastAPI `app`: `start(body, client)`, `advance(episode_id, action)` and
     `state_of(episode_id)` answer as the HTTP routes do (raising `Refused`); `drop(id)`
     forgets a connection's episode."""
     require("fastapi", extra="server", feature="the environment server")
     from fastapi import WebSocket, WebSocketDisconnect  # here: an annotation is read at its def
-    sockets = _Sockets(max_connections)
+    sockets = Shares(max_connections, per_client)
 
     @app.websocket("/ws")
     async def websocket(socket: WebSocket) -> None:
@@ -61,15 +64,18 @@ def add_websocket(app: Any, *, start: Callable[[Any], dict[str, Any]],
         "state" | "close", "data": {...}}`, answered `{"type": "observation" | "state" |
         "error", "data": {...}}`. The episode is the connection's: no message names one."""
         await socket.accept()
-        if not sockets.open():  # the client's first message gets the error, then 1013
-            try:
+        client = peer_key(socket.scope)
+        if sockets.room(client, (), bool) is Shares.FULL:  # its first message gets the error, then
+            try:                                       # 1013; an open one never gives way
                 await asyncio.wait_for(socket.receive(), timeout=min(idle_s, 10.0))
                 await socket.send_text(json.dumps(ws_error(Refused(503, InputError(
-                    f"{max_connections} connections are open: retry later")))))
+                    f"{max_connections} connections are open, or {per_client} of this "
+                    "client's (its share): retry later")))))
                 await socket.close(1013)
             except (asyncio.TimeoutError, WebSocketDisconnect, RuntimeError):
                 pass
             return
+        sockets.add(client)
         own: list[str] = []  # the id of the connection's episode, once reset
         try:
             while True:
@@ -80,7 +86,8 @@ def add_websocket(app: Any, *, start: Callable[[Any], dict[str, Any]],
                     return
                 if message["type"] == "websocket.disconnect":
                     return
-                reply = await _answer(message.get("text") or message.get("bytes") or b"", own)
+                reply = await _answer(message.get("text") or message.get("bytes") or b"", own,
+                                      client)
                 if reply is None:
                     await socket.close(1000)
                     return
@@ -90,9 +97,10 @@ def add_websocket(app: Any, *, start: Callable[[Any], dict[str, Any]],
         finally:
             if own:
                 drop(own[0])
-            sockets.close()
+            sockets.remove(client)
 
-    async def _answer(data: str | bytes, own: list[str]) -> dict[str, Any] | None:
+    async def _answer(data: str | bytes, own: list[str],
+                      client: str) -> dict[str, Any] | None:
         """The reply to one WebSocket message (None: close)."""
         try:
             message = await parse_message(data, bounds)
@@ -110,7 +118,7 @@ def add_websocket(app: Any, *, start: Callable[[Any], dict[str, Any]],
             if kind == "reset":  # the connection's episode ends first: on a full server
                 if own:            # its place is the new one's
                     drop(own.pop())
-                out = await asyncio.to_thread(start, payload)
+                out = await asyncio.to_thread(start, payload, client)
                 own.append(out["observation"]["episode_id"])
                 return {"type": "observation", "data": out}
             if kind == "step":  # the action is `data`; the episode is the connection's own
@@ -139,18 +147,3 @@ def ws_error(refused: Refused, code: str | None = None) -> dict[str, Any]:
         data["field"] = refused.error.field
     return {"type": "error", "data": data}
 
-
-class _Sockets:
-    """Open WebSocket connections: at most `limit` (each may hold an episode)."""
-
-    def __init__(self, limit: int) -> None:
-        self.limit, self.count = limit, 0  # one event loop: changed only between awaits
-
-    def open(self) -> bool:
-        if self.count >= self.limit:
-            return False
-        self.count += 1
-        return True
-
-    def close(self) -> None:
-        self.count -= 1

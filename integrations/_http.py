@@ -14,7 +14,7 @@ import os
 import resource
 import sys
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -24,8 +24,9 @@ from rewards.deps import require
 from rewards.errors import ConfigError
 
 __all__ = ["MAX_CONNECTIONS_HELP", "MAX_CONNECTIONS_PER_CLIENT_HELP", "ConnectionCaps",
-           "client_key", "free_descriptors", "guard", "guarded_protocol", "json_response",
-           "run_server", "startup_line", "uvicorn_options"]
+           "Shares", "client_key", "client_share", "free_descriptors", "guard",
+           "guarded_protocol", "json_response", "peer_key", "run_server", "startup_line",
+           "uvicorn_options"]
 
 MAX_DEFAULT_CONNECTIONS = 8192
 """The ceiling of the derived default of `--max-connections` (a machine with a million
@@ -54,6 +55,71 @@ def free_descriptors() -> int:
     except OSError:
         open_now = 0
     return max(0, soft - open_now)
+
+
+def client_share(total: int, per_client: int | None = None, *,
+                 names: tuple[str, str] = ("total", "per_client")) -> int:
+    """What one client may hold of a table of `total` places (connections, episodes, ROLL
+    tasks, ORS sessions): `per_client`, or by default half the total (at least 1), so that
+    one client never holds every place and another always finds room. The one rule of every
+    per-client share (docs/servers.md, "One client never starves another"); a share that is
+    not a positive integer, or past the total, is a `ConfigError` naming the options."""
+    if per_client is None:
+        return max(1, total // 2)
+    if isinstance(per_client, bool) or not isinstance(per_client, int) or per_client < 1:
+        raise ConfigError(f"{names[1]} must be a positive integer, not {per_client!r}")
+    if per_client > total:
+        raise ConfigError(f"{names[1]} {per_client} is more than {names[0]} ({total})")
+    return per_client
+
+
+def peer_key(scope: Any) -> str:
+    """`client_key` of a request's or WebSocket's TRANSPORT peer (`scope["client"]`, which
+    uvicorn takes from the socket: `uvicorn_options` turns its proxy headers off, so no
+    `X-Forwarded-For` can name another client)."""
+    return client_key(scope.get("client"))
+
+
+class Shares:
+    """How many places of one table (`total`) each client holds, at most `per_client`
+    (`client_share`), and which held entry gives way for a new one: past the client's share,
+    the client's own oldest entry that may give way (finished or idle, as the table says);
+    at the total, anyone's oldest that may; else none may, and the table answers "busy"
+    (503, errcode 2, CAPACITY_REACHED) to that client alone while other clients still find
+    room. The tables keep their own lock (or their one event loop); this is their count."""
+
+    def __init__(self, total: int, per_client: int) -> None:
+        self.total, self.per_client = total, per_client
+        self.count: dict[str, int] = {}
+        self.size = 0
+
+    def room(self, key: str, held: Iterable[tuple[Any, str]],
+             may_give_way: Callable[[Any], bool]) -> Any:
+        """Which entry must give way before client `key` adds one: `held` are the held
+        entries oldest first as (id, its client), `may_give_way(id)` the table's rule (its
+        finished or idle ones); `Shares.NOTHING` when there is room already; `Shares.FULL`
+        when none may give way."""
+        if self.count.get(key, 0) >= self.per_client:
+            return next((k for k, owner in held if owner == key and may_give_way(k)),
+                        Shares.FULL)
+        if self.size >= self.total:
+            return next((k for k, _ in held if may_give_way(k)), Shares.FULL)
+        return Shares.NOTHING
+
+    def add(self, key: str) -> None:
+        self.count[key] = self.count.get(key, 0) + 1
+        self.size += 1
+
+    def remove(self, key: str) -> None:
+        self.size -= 1
+        self.count[key] -= 1
+        if not self.count[key]:
+            del self.count[key]
+
+    NOTHING: Any = object()
+    """`room`'s answer when nothing needs to give way."""
+    FULL: Any = object()
+    """`room`'s answer when nothing may give way: the client is answered "busy"."""
 
 
 @dataclass(frozen=True)
@@ -93,12 +159,8 @@ class ConnectionCaps:
         elif total > free:
             raise ConfigError(f"--max-connections {total}: only {free} descriptors are free "
                               "(ulimit -n less those open); raise ulimit -n or ask fewer")
-        if per_client is None:
-            per_client = max(1, total // 2)
-        elif per_client > total:
-            raise ConfigError(f"--max-connections-per-client {per_client} is more than "
-                              f"--max-connections ({total})")
-        return cls(total=total, per_client=per_client)
+        return cls(total=total, per_client=client_share(
+            total, per_client, names=("--max-connections", "--max-connections-per-client")))
 
     def describe(self) -> str:
         return (f"connections: at most {self.total:,}, {self.per_client:,} per client "
@@ -277,8 +339,12 @@ def uvicorn_options(bounds: BodyBounds, *, caps: ConnectionCaps | None = None,
     bounded as request bodies (`ws_max_size`: a larger message closes the connection, 1009,
     before it is held; `integrations._body.parse_message` bounds the rest; one message
     queued per connection, not uvicorn's 32), and pings that close a connection whose peer
-    stopped answering. An upgraded connection keeps its place in the caps until it closes."""
-    options: dict[str, Any] = {"http": guarded_protocol(bounds.read_timeout_s, caps)}
+    stopped answering. An upgraded connection keeps its place in the caps until it closes.
+    Proxy headers off (uvicorn reads `X-Forwarded-For` from 127.0.0.1 by default): the
+    client a request counts against (`peer_key`) is the socket's peer, so a local process
+    cannot name another client and take its share."""
+    options: dict[str, Any] = {"http": guarded_protocol(bounds.read_timeout_s, caps),
+                               "proxy_headers": False}
     if websockets:
         options.update(ws_max_size=bounds.max_bytes, ws_max_queue=1, ws_ping_interval=20.0,
                        ws_ping_timeout=20.0)

@@ -17,8 +17,12 @@ the action is a JSON object and the observation one too; unlike an OpenEnv serve
 one environment, this one holds many episodes at once, told apart by `episode_id`. The server
 chooses every id (`secrets.token_urlsafe`: unguessable), so no client can name, and so replace
 or step, another's episode; a `/reset` that names one is a 422. At most `max_episodes` are
-held: when full, a finished episode, or one left without a request for `idle_s`, makes room
-(the oldest first); a live one never does, and a reset finding none gets 503 (`Retry-After`).
+held, at most `max_episodes_per_client` (half by default) by one client, counted as the
+connection caps count clients (the socket's peer; all of loopback is one client). A client
+at its share makes room from its own finished or idle episodes; when the server is full, a
+finished episode, or one left without a request for `idle_s`, makes room (the oldest first);
+a live one never does, and a reset finding none gets 503 (`Retry-After`): one client never
+holds every place, so another always finds room.
 `reward` is the step's weighted reward; the step that ends the episode adds the final reward
 (the reward config's, on the final answer) to it and carries `trajectory_reward` (G_0, null
 when the episode abstains), `final_reward` and `reason` in its observation; when the episode
@@ -58,8 +62,11 @@ from integrations._env_ws import Refused, StepRunning, add_websocket
 from integrations._http import (
     MAX_CONNECTIONS_HELP,
     MAX_CONNECTIONS_PER_CLIENT_HELP,
+    Shares,
+    client_share,
     guard,
     json_response,
+    peer_key,
     run_server,
 )
 from rewards.build import build_reward
@@ -106,49 +113,62 @@ def _sample(body: Any) -> Sample:
 class _Held:
     episode: Episode
     touched: float
+    client: str = "local"
+    """Whose it is (`integrations._http.client_key`): what it counts against."""
     busy: bool = False
 
 
 class _Full(Exception):
-    """No room for a new episode: every held one is live."""
+    """No room for a new episode: every held one is live (of the client, past its share)."""
 
 
 class _Episodes:
-    """The server's episodes by id: at most `max_episodes`; room is made from finished or idle
-    ones only (the module docstring)."""
+    """The server's episodes by id: at most `max_episodes`, `per_client` of them by one
+    client; room is made from finished or idle ones only, the client's own past its share
+    (`integrations._http.Shares`; the module docstring)."""
 
     def __init__(self, config: EnvConfig, reward: Reward, max_episodes: int,
-                 idle_s: float) -> None:
+                 idle_s: float, per_client: int | None = None) -> None:
         self.config = config
         self.reward = reward
         self.make = env_factory(config)
         self.max_episodes = max_episodes
         self.idle_s = idle_s
+        self.shares = Shares(max_episodes, client_share(
+            max_episodes, per_client, names=("--max-episodes", "--max-episodes-per-client")))
         self.held: OrderedDict[str, _Held] = OrderedDict()  # oldest touched first
         self.lock = threading.Lock()
 
-    def make_room(self) -> None:
-        """Room for one more episode: if full, drop the least recently used finished or idle
-        one; `_Full` when every held episode is live."""
+    def make_room(self, client: str) -> None:
+        """Room for one more episode of `client`: past its share its own least recently used
+        finished or idle one gives way, at the total anyone's; `_Full` when none may."""
         with self.lock:
-            self._make_room()
+            self._make_room(client)
 
-    def _make_room(self) -> None:
-        if len(self.held) < self.max_episodes:
-            return
+    def _make_room(self, client: str) -> None:
         now = time.monotonic()
-        spent = next((k for k, h in self.held.items() if not h.busy and (
-            h.episode.done or now - h.touched > self.idle_s)), None)
-        if spent is None:
-            raise _Full
-        del self.held[spent]
 
-    def add(self, episode: Episode) -> str:
-        """Hold `episode` under a fresh id; `_Full` when no held episode may give way."""
+        def spent(episode_id: str) -> bool:
+            held = self.held[episode_id]
+            return not held.busy and (held.episode.done or now - held.touched > self.idle_s)
+
+        room = self.shares.room(client, ((k, h.client) for k, h in self.held.items()), spent)
+        if room is Shares.FULL:
+            raise _Full
+        if room is not Shares.NOTHING:
+            self._forget(room)
+
+    def _forget(self, episode_id: str) -> None:
+        self.shares.remove(self.held.pop(episode_id).client)
+
+    def add(self, episode: Episode, client: str) -> str:
+        """Hold `episode` of `client` under a fresh id; `_Full` when no held episode may give
+        way."""
         with self.lock:
-            self._make_room()
+            self._make_room(client)
             episode_id = secrets.token_urlsafe(18)
-            self.held[episode_id] = _Held(episode, time.monotonic())
+            self.held[episode_id] = _Held(episode, time.monotonic(), client)
+            self.shares.add(client)
             return episode_id
 
     def take(self, episode_id: Any) -> _Held | None:
@@ -177,7 +197,7 @@ class _Episodes:
         with self.lock:
             held = self.held.get(episode_id)
             if held is not None and not held.busy:
-                del self.held[episode_id]
+                self._forget(episode_id)
 
     def spent(self, episode_id: str) -> bool:
         """Whether `episode_id` may give way: gone, or finished or idle and not stepping."""
@@ -222,15 +242,19 @@ the state) for this server's episodes."""
 
 
 def create_env_app(config: EnvConfig, reward: Reward | str, *, max_episodes: int = 4096,
+                   max_episodes_per_client: int | None = None,
                    idle_s: float = 3600.0, max_held_bytes: int = DEFAULT_MAX_HELD_BYTES,
                    token: str | None = None,
                    splits: Mapping[str, Sequence[Mapping[str, Any]]] | None = None) -> Any:
     """The FastAPI app serving episodes of `config`, scored by `reward` (a `Reward` or a
-    reward config path). `max_episodes` held at once; an episode without a request for
+    reward config path). `max_episodes` held at once, `max_episodes_per_client` of them
+    by one client (None: half; `integrations._http.client_share`, the client read from the
+    socket's peer as the connection caps read it); an episode without a request for
     `idle_s` seconds may give way to a new one. `max_held_bytes`: the most request-body bytes
     held at once (one body is at most as large), as `rewards serve` bounds them. `token`:
     every request must carry it (`integrations._auth`). OpenEnv's WebSocket (`/ws`) holds at
-    most `max_episodes` connections, each its own episode, closed after `idle_s` silent.
+    most `max_episodes` connections (as many per client as episodes), each its own episode,
+    closed after `idle_s` silent; ORS holds as many sessions, as many per client.
     `splits`: ORS's task lists by split name, each row a `/reset` sample
     (`integrations._env_ors`, which serves ORS on the same episodes)."""
     check_bounds(max_held_bytes, max_held_bytes, names=("max_held_bytes", "max_held_bytes"))
@@ -243,7 +267,8 @@ def create_env_app(config: EnvConfig, reward: Reward | str, *, max_episodes: int
 
     episodes = _Episodes(config, build_reward(reward) if isinstance(reward, (str, os.PathLike))
                          else reward,
-                         max_episodes, idle_s)
+                         max_episodes, idle_s, max_episodes_per_client)
+    per_client = episodes.shares.per_client
     bounds = BodyBounds(max_bytes=max_held_bytes, max_held=max_held_bytes)
     app = fastapi.FastAPI(title="rewards-engine environments",
                           default_response_class=JSONResponse)
@@ -255,20 +280,22 @@ def create_env_app(config: EnvConfig, reward: Reward | str, *, max_episodes: int
         return JSONResponse({"detail": str(refused.error), **({"field": field} if field else {})},
                             status_code=refused.status, headers=refused.headers)
 
-    def start(body: Any) -> dict[str, Any]:
-        """A new episode from a `/reset` body; `Refused` (422, 503)."""
+    def start(body: Any, client: str) -> dict[str, Any]:
+        """A new episode of `client` (`peer_key`) from a `/reset` body; `Refused` (422,
+        503)."""
         try:
             sample = _sample(body)
         except InputError as exc:
             raise Refused(422, exc) from exc
         try:
-            episodes.make_room()  # before the environment starts: a full server runs nothing
-            episode = Episode(episodes.make(), sample, config)
+            episodes.make_room(client)  # before the environment starts: a full server
+            episode = Episode(episodes.make(), sample, config)  # runs nothing
             text = episode.start()
-            episode_id = episodes.add(episode)
+            episode_id = episodes.add(episode, client)
         except _Full:
-            raise Refused(503, InputError(f"{max_episodes} episodes are live: retry later"),
-                           headers={"Retry-After": "1"}) from None
+            raise Refused(503, InputError(
+                f"{max_episodes} episodes are live, or {per_client} of this client's "
+                "(its share): retry later"), headers={"Retry-After": "1"}) from None
         observation: dict[str, Any] = {"text": text, "episode_id": episode_id}
         if episode.done:  # it could not start (its reset failed): it abstains, saying why
             observation.update(trajectory_reward=None, final_reward=None,
@@ -318,7 +345,7 @@ def create_env_app(config: EnvConfig, reward: Reward | str, *, max_episodes: int
     @app.get("/health")
     def health() -> dict[str, Any]:
         return {"status": "ok", "environment": config.use, "episodes": len(episodes.held),
-                "max_episodes": max_episodes}
+                "max_episodes": max_episodes, "max_episodes_per_client": per_client}
 
     @app.get("/schema")
     def schema() -> dict[str, Any]:
@@ -327,7 +354,7 @@ def create_env_app(config: EnvConfig, reward: Reward | str, *, max_episodes: int
     @app.post("/reset")
     def reset(request: Request) -> Any:  # sync: FastAPI runs it in a thread
         try:
-            return start(parsed_body(request.scope))
+            return start(parsed_body(request.scope), peer_key(request.scope))
         except InputError as exc:
             return error(Refused(422, exc))
         except Refused as refused:
@@ -354,10 +381,11 @@ def create_env_app(config: EnvConfig, reward: Reward | str, *, max_episodes: int
 
     add_websocket(app, start=start, advance=advance, state_of=state_of,
                   drop=episodes.drop, bounds=bounds, max_connections=max_episodes,
-                  idle_s=idle_s)
+                  per_client=per_client, idle_s=idle_s)
     add_ors(app, start=start, advance=advance, drop=episodes.drop, spent=episodes.spent,
             splits=dict(splits or {}),
-            env_name=config.use, max_sessions=max_episodes, version=_version(), idle_s=idle_s)
+            env_name=config.use, max_sessions=max_episodes, per_client=per_client,
+            version=_version(), idle_s=idle_s)
     return app
 
 
@@ -487,6 +515,12 @@ def main(argv: list[str] | None = None, *, prog: str | None = None) -> None:
     parser.add_argument("--max-episodes", type=int, default=4096,
                         help="episodes held at once; when full, a finished or idle one makes "
                              "room, a live one never: a reset gets 503 (default: 4096)")
+    parser.add_argument("--max-episodes-per-client", type=int, default=None, metavar="N",
+                        help="episodes (and WebSocket and ORS sessions) one client address "
+                             "holds at once (all of loopback is one client: a local trainer "
+                             "needing every episode sets it to --max-episodes); past it its "
+                             "own oldest finished or idle one makes room, else 503 (default: "
+                             "half of --max-episodes; docs/servers.md)")
     parser.add_argument("--idle-s", type=float, default=3600.0,
                         help="an episode without a request this long may make room for a new "
                              "one (default: 3600)")
@@ -516,6 +550,7 @@ def main(argv: list[str] | None = None, *, prog: str | None = None) -> None:
         document = document["environment"]
     config = load_options(EnvConfig, document, where=f"environment {args.environment}")
     app = create_env_app(config, args.reward_config, max_episodes=args.max_episodes,
+                         max_episodes_per_client=args.max_episodes_per_client,
                          idle_s=args.idle_s, max_held_bytes=int(args.max_held_mb * (1 << 20)),
                          token=token, splits=load_splits(args.ors_split))
     run_server(app, "environment server", host=args.host, port=args.port, routes=ROUTES,

@@ -28,8 +28,12 @@ its token as `XRL-Authorization`, a header ours do not read: put it in the URLs 
 `?access_token=` instead.
 
 Tasks are the server's: it chooses every `reward_request_id` (unguessable), so no client
-can name, read or replace another's task. At most `max_tasks` are held; a finished one is
-kept until it is read, or for `keep_s` seconds; a running one is never dropped."""
+can name, read or replace another's task. At most `max_tasks` are held, at most
+`per_client` of them (half by default) by one client, as the connection caps count clients
+(`integrations._http.Shares`, `client_key` of the socket's peer: all of loopback is one): a
+client past its share makes room from its own oldest finished task (its result, unread, is
+then gone: errcode 3), else gets errcode 2 while other clients still find room. At the total,
+a finished task unread for `keep_s` seconds makes room; a running one is never dropped."""
 
 from __future__ import annotations
 
@@ -42,7 +46,8 @@ from datetime import datetime, timezone
 from typing import Any
 
 from integrations._common import ResolvedReward, labelled_sample
-from rewards.errors import InputError
+from integrations._http import Shares, client_share
+from rewards.errors import ConfigError, InputError
 from rewards.types import Sample, Score
 
 __all__ = ["BUSY", "DONE", "RESULT_ROUTE", "RUNNING", "SUBMIT_ROUTE", "UNKNOWN", "Task",
@@ -76,39 +81,57 @@ class Task:
     """One submitted sample: running until `reply` is set."""
 
     started: str
+    client: str = "local"
+    """Whose it is (`integrations._http.client_key`): what it counts against."""
     cost: int = 0
     reply: dict[str, Any] | None = None
     finished_at: float = 0.0
 
 
 class Tasks:
-    """The server's tasks by id (the module docstring): at most `max_tasks`; a finished one
-    is kept until read or for `keep_s`; a running one never gives way. One event loop
-    touches it: no lock."""
+    """The server's tasks by id (the module docstring): at most `max_tasks`, `per_client`
+    of them per client (None: half); a finished one is kept until read or for `keep_s`; a
+    running one never gives way. One event loop touches it: no lock."""
 
-    def __init__(self, max_tasks: int, keep_s: float, max_bytes: int) -> None:
+    def __init__(self, max_tasks: int, keep_s: float, max_bytes: int,
+                 per_client: int | None = None) -> None:
+        if isinstance(max_tasks, bool) or not isinstance(max_tasks, int) or max_tasks < 1:
+            raise ConfigError(f"max_tasks must be a positive integer, not {max_tasks!r}")
         self.max_tasks, self.keep_s, self.max_bytes = max_tasks, keep_s, max_bytes
+        self.shares = Shares(max_tasks, client_share(
+            max_tasks, per_client, names=("max_tasks", "max_tasks_per_client")))
         self.held: OrderedDict[str, Task] = OrderedDict()  # oldest first
         self.running_bytes = 0
         """The body bytes of the tasks still running: at most `max_bytes` (one task may
         always run)."""
 
-    def add(self, cost: int) -> str | None:
-        """A new running task's id, charged `cost` bytes until it finishes; None when the
-        running tasks hold `max_bytes` already, or every held task is running or fresh."""
+    def add(self, cost: int, client: str = "local") -> str | None:
+        """A new running task's id for `client`, charged `cost` bytes until it finishes;
+        None when the running tasks hold `max_bytes` already, or no held task may give way
+        (`Shares`: the client's own finished ones past its share, anyone's finished and
+        unread for `keep_s` at the total)."""
         if self.running_bytes and self.running_bytes + cost > self.max_bytes:
             return None
-        if len(self.held) >= self.max_tasks:
-            now = time.monotonic()
-            stale = next((k for k, t in self.held.items() if t.reply is not None
-                          and now - t.finished_at > self.keep_s), None)
-            if stale is None:
-                return None
-            del self.held[stale]
+        now = time.monotonic()
+
+        def spent(task_id: str) -> bool:
+            task = self.held[task_id]
+            return task.reply is not None and (
+                task.client == client or now - task.finished_at > self.keep_s)
+
+        room = self.shares.room(client, ((k, t.client) for k, t in self.held.items()), spent)
+        if room is Shares.FULL:
+            return None
+        if room is not Shares.NOTHING:
+            self._forget(room)
         task_id = secrets.token_urlsafe(18)
-        self.held[task_id] = Task(started=_now(), cost=cost)
+        self.held[task_id] = Task(started=_now(), client=client, cost=cost)
+        self.shares.add(client)
         self.running_bytes += cost
         return task_id
+
+    def _forget(self, task_id: str) -> None:
+        self.shares.remove(self.held.pop(task_id).client)
 
     def finish(self, task_id: str, reply: dict[str, Any]) -> None:
         task = self.held[task_id]
@@ -125,7 +148,7 @@ class Tasks:
                                                   "once)"}
         if task.reply is None:
             return {"errcode": RUNNING, "errmsg": "running"}
-        del self.held[task_id]
+        self._forget(task_id)
         return task.reply
 
 

@@ -35,7 +35,6 @@ from integrations._body import DEFAULT_MAX_HELD_BYTES, BodyBounds, check_bounds,
 from integrations._http import guard, json_response, run_server
 from rewards.deps import require
 from rewards.errors import ConfigError, InputError, SandboxError
-from sandbox._session import max_sessions
 
 __all__ = ["ACCEPTED_LANGUAGES", "COMPILED", "FUSION_LANGUAGES", "MIN_MEMORY_MB",
            "NOTEBOOK_OUTPUT_CHARS", "ROUTES",
@@ -474,7 +473,7 @@ def create_app(config: FusionConfig | None = None, *, token: str | None = None) 
     gate = asyncio.Semaphore(config.parallel)  # waiting requests queue here, not in the pool
     # a notebook holds a session, of which one process opens at most `max_sessions()`: more
     # workers than that (a many-core host) queue notebooks here, never answer SandboxError
-    notebooks = asyncio.Semaphore(min(config.parallel, max_sessions()))
+    notebooks = asyncio.Semaphore(min(config.parallel, sandbox.max_sessions()))
 
     @asynccontextmanager
     async def lifespan(app: Any) -> AsyncIterator[None]:

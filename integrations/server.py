@@ -47,7 +47,7 @@ from integrations._common import (
     resolve_reward,
     warm_up,
 )
-from integrations._http import guard, json_response, run_server
+from integrations._http import guard, json_response, peer_key, run_server
 from integrations.openrlhf import (
     END_TOKENS,
     build_response,
@@ -73,14 +73,15 @@ def create_app(reward: RewardSource = None, *, batching: BatchingConfig | None =
                abstain_value: float = 0.0, end_tokens: Sequence[str] = END_TOKENS,
                abstain: AbstainMode = "mask", on_config_abstain: OnConfigAbstain = "raise",
                token: str | None = None, max_held_bytes: int = DEFAULT_MAX_HELD_BYTES,
-               max_tasks: int = 65536) -> Any:
+               max_tasks: int = 65536, max_tasks_per_client: int | None = None) -> Any:
     """The FastAPI app scoring with `reward` (a `Reward`, a config or its path; None:
     `$REWARDS_CONFIG`). `abstain_value` is the reward sent for an abstention; `abstain` and
     `on_config_abstain` as in `integrations.openrlhf` (docs/integrations.md). `token`: every
     request must carry it (`integrations._auth`: Authorization Bearer or `access_token`).
     `max_held_bytes`: the most request-body bytes held at once by the requests read, waiting
     for a batch or scored (`integrations._body`; one body is at most as large), and by
-    ROLL's tasks still running; `max_tasks`: ROLL tasks held at once (`integrations.roll`)."""
+    ROLL's tasks still running; `max_tasks`: ROLL tasks held at once, `max_tasks_per_client`
+    of them by one client (None: half; `integrations.roll`)."""
     check_abstain_mode(abstain, on_config_abstain)
     check_bounds(max_held_bytes, max_held_bytes, names=("max_held_bytes", "max_held_bytes"))
     bounds = BodyBounds(max_bytes=max_held_bytes, max_held=max_held_bytes)
@@ -210,7 +211,8 @@ def create_app(reward: RewardSource = None, *, batching: BatchingConfig | None =
         return JSONResponse(slime.reward_reply(score, abstain_value=abstain_value,
                                                detail=detail, mask=abstain == "mask"))
 
-    tasks = roll.Tasks(max_tasks=max_tasks, keep_s=600.0, max_bytes=max_held_bytes)
+    tasks = roll.Tasks(max_tasks=max_tasks, keep_s=600.0, max_bytes=max_held_bytes,
+                       per_client=max_tasks_per_client)
     running: set[asyncio.Task[None]] = set()  # referenced until done
     app.state.roll_tasks = tasks
 
@@ -232,11 +234,11 @@ def create_app(reward: RewardSource = None, *, batching: BatchingConfig | None =
             return refused(exc)
         # what a running task holds is charged as its body was: its bytes, within the bound
         cost = int(request.headers.get("content-length") or 0) or len(repr(sample))
-        task_id = tasks.add(cost)
+        task_id = tasks.add(cost, peer_key(request.scope))
         if task_id is None:
             return JSONResponse({"errcode": roll.BUSY, "reward_request_id": None,
-                                 "errmsg": "the server holds as many tasks as it may: "
-                                           "submit again"})
+                                 "errmsg": "the server holds as many tasks as it may, or "
+                                           "this client its share: submit again"})
         job = asyncio.create_task(run_task(task_id, sample))
         running.add(job)
         job.add_done_callback(running.discard)
@@ -262,13 +264,16 @@ def serve(reward: RewardSource = None, *, host: str = "127.0.0.1", port: int = 5
           log_level: str = "info", abstain: AbstainMode = "mask",
           on_config_abstain: OnConfigAbstain = "raise", token: str | None = None,
           max_held_bytes: int = DEFAULT_MAX_HELD_BYTES, max_connections: int | None = None,
-          max_connections_per_client: int | None = None) -> None:
+          max_connections_per_client: int | None = None, max_tasks: int = 65536,
+          max_tasks_per_client: int | None = None) -> None:
     """Build the app and run it with uvicorn until interrupted (`token`: required of every
-    request; `max_held_bytes` as in `create_app`; the connection caps as in
-    `integrations._http.ConnectionCaps`, None: derived from the free descriptors)."""
+    request; `max_held_bytes`, `max_tasks` and `max_tasks_per_client` as in `create_app`;
+    the connection caps as in `integrations._http.ConnectionCaps`, None: derived from the
+    free descriptors)."""
     app = create_app(reward, batching=batching, abstain_value=abstain_value, abstain=abstain,
                      on_config_abstain=on_config_abstain, token=token,
-                     max_held_bytes=max_held_bytes)
+                     max_held_bytes=max_held_bytes, max_tasks=max_tasks,
+                     max_tasks_per_client=max_tasks_per_client)
     run_server(app, "rewards serve", host=host, port=port, routes=ROUTES, token=token,
                log_level=log_level, max_connections=max_connections,
                max_connections_per_client=max_connections_per_client)

@@ -22,6 +22,7 @@ from rewards_cli._common import (
     add_set_option,
     load_reward_config,
     max_held_bytes,
+    positive,
 )
 
 
@@ -57,6 +58,13 @@ def add_parser(sub: Any) -> None:
                         "rows on): answer 422 or warn once (default: raise)")
     add_max_held_option(p, note="also the largest request body: bigger gets 413")
     add_connection_options(p)
+    p.add_argument("--max-tasks", type=positive(int), default=65536, metavar="N",
+                   help="ROLL tasks held at once (submitted, running or unread; default: "
+                        "65536)")
+    p.add_argument("--max-tasks-per-client", type=positive(int), default=None, metavar="N",
+                   help="ROLL tasks one client address holds at once (all of loopback is one "
+                        "client); past it its own oldest finished task makes room, else "
+                        "errcode 2 (default: half of --max-tasks; docs/servers.md)")
     p.add_argument("--token", default=None,
                    help="require this shared token of every request (Authorization: Bearer "
                         "TOKEN, or ?access_token=TOKEN in the URL; letters, digits and "
@@ -94,5 +102,6 @@ def run(args: argparse.Namespace) -> int:
           abstain_value=args.abstain_value, log_level=args.log_level, abstain=args.abstain,
           on_config_abstain=args.on_config_abstain, token=token,
           max_held_bytes=max_held_bytes(args), max_connections=args.max_connections,
-          max_connections_per_client=args.max_connections_per_client)
+          max_connections_per_client=args.max_connections_per_client,
+          max_tasks=args.max_tasks, max_tasks_per_client=args.max_tasks_per_client)
     return 0

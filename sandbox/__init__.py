@@ -11,12 +11,13 @@ from sandbox._errors import ArgumentError, SandboxError
 from sandbox._languages import Language
 from sandbox._parallel import Cancel
 from sandbox._runner import Backend, Mode, run
-from sandbox._session import Cell, Session, SessionOptions, open_session
+from sandbox._session import Cell, Session, SessionOptions, max_sessions, open_session
 from sandbox._tests import Compare, TestFormat, run_tests
 from sandbox._types import Execution, Limits, Status, TestOutcome, TestReport, TestResult
 
 __all__ = ["ArgumentError", "Backend", "Cancel", "Cell", "Checker", "CheckerArgs", "Compare", "Execution",
            "Language", "Limits", "Mode", "SandboxError", "Session",
            "SessionOptions", "Status", "TestFormat", "TestOutcome",
-           "TestReport", "TestResult", "open_session", "run", "run_many", "run_tests",
+           "TestReport", "TestResult", "max_sessions", "open_session", "run", "run_many",
+           "run_tests",
            "run_tests_many"]

@@ -33,3 +33,14 @@ def test_serve_applies_set_overrides_to_the_config_it_serves(monkeypatch, capsys
     assert config.normalize == "group" and config.domains["math"].alpha == 0.5
     assert main(["serve", "--set", "domains.chat.alpha=0.5"]) == 2
     assert "domains has no key 'chat' (keys: code, math)" in capsys.readouterr().err
+
+
+def test_serve_passes_the_roll_task_table_and_its_per_client_share(monkeypatch):
+    """`--max-tasks` and `--max-tasks-per-client` reach the server; by default the share is
+    left to the rule (None: half the table, `integrations._http.client_share`)."""
+    seen = {}
+    monkeypatch.setattr(integrations.server, "serve", lambda config, **kwargs: seen.update(kwargs))
+    assert main(["serve"]) == 0
+    assert (seen["max_tasks"], seen["max_tasks_per_client"]) == (65536, None)
+    assert main(["serve", "--max-tasks", "8", "--max-tasks-per-client", "8"]) == 0
+    assert (seen["max_tasks"], seen["max_tasks_per_client"]) == (8, 8)

@@ -88,12 +88,44 @@ def test_ids_are_the_servers_and_a_client_cannot_replace_a_live_episode(client):
     assert last["done"] and last["observation"]["final_reward"] == 1.0  # still reference 6
 
 
+def test_one_client_holds_its_share_and_its_own_finished_episode_makes_room():
+    """By default a client (an address) holds half the episodes: past it its own finished
+    episode makes room, never another client's, and with all of its own live its reset is a
+    503 while another client still gets a place; `max_episodes_per_client` raises the
+    share, never past the total."""
+    from rewards.errors import ConfigError
+
+    app = create_env_app(guess_config(), reward(), max_episodes=4)
+    mine, theirs = (TestClient(app, client=(ip, 40000)) for ip in ("192.0.2.1", "192.0.2.2"))
+    first, second = reset(mine), reset(mine)
+    refused = mine.post("/reset", json={"sample": {"prompt": "Guess", "reference": 6}})
+    assert refused.status_code == 503 and "2 of this client's" in refused.json()["detail"]
+    other = reset(theirs)
+    theirs.post("/step", json={"episode_id": other, "action": {"text": "6"}})  # finished
+    mine.post("/step", json={"episode_id": first, "action": {"text": "6"}})  # finished
+    third = reset(mine)  # its own finished one gave way, not the other client's
+    assert mine.get("/state", params={"episode_id": first}).status_code == 404
+    assert theirs.get("/state", params={"episode_id": other}).status_code == 200
+    assert app.state.episodes.shares.count == {"192.0.2.1": 2, "192.0.2.2": 1}
+    assert {second, third} <= set(app.state.episodes.held)
+    assert mine.get("/health").json()["max_episodes_per_client"] == 2
+    whole = create_env_app(guess_config(), reward(), max_episodes=4, max_episodes_per_client=4)
+    one = TestClient(whole)
+    assert len({reset(one) for _ in range(4)}) == 4
+    for bad in (0, 5):
+        with pytest.raises(ConfigError, match="--max-episodes-per-client"):
+            create_env_app(guess_config(), reward(), max_episodes=4,
+                           max_episodes_per_client=bad)
+
+
 def test_a_full_server_refuses_new_episodes_and_never_evicts_live_ones():
     """With 8 held, a ninth reset is a 503 while all 8 are live (each still steps); a
-    finished episode, or one idle past `idle_s`, makes room."""
+    finished episode, or one idle past `idle_s`, makes room. (One client fills the table
+    here: its share is set to the whole of it.)"""
     import time
 
-    app = create_env_app(guess_config(), reward(), max_episodes=8, idle_s=0.5)
+    app = create_env_app(guess_config(), reward(), max_episodes=8, max_episodes_per_client=8,
+                         idle_s=0.5)
     client = TestClient(app)
     live = [reset(client) for _ in range(8)]
     for _ in range(3):
@@ -250,12 +282,15 @@ def test_main_prints_where_it_serves_and_takes_the_token(tmp_path, monkeypatch, 
     monkeypatch.setenv("REWARDS_ENV_TOKEN", "from-env")
     env_server.main(["--environment", str(tmp_path / "env.yaml"), "--reward-config",
                      str(tmp_path / "reward.yaml"), "--port", "8123",
-                     "--max-connections-per-client", "7"])
+                     "--max-connections-per-client", "7", "--max-episodes", "6",
+                     "--max-episodes-per-client", "5"])
     app, options = served[0]
-    assert options["port"] == 8123
+    assert options["port"] == 8123 and options["proxy_headers"] is False
     with TestClient(app) as client:  # the line comes once the app has started
         line = capsys.readouterr().err
         assert client.get("/health").status_code == 401
+        health = client.get("/health", headers={"Authorization": "Bearer from-env"}).json()
+        assert (health["max_episodes"], health["max_episodes_per_client"]) == (6, 5)
     assert "environment server: serving http://127.0.0.1:8123" in line
     assert "POST /reset" in line and "token required" in line and "JSON values" in line
     assert ", 7 per client address" in line

@@ -271,10 +271,11 @@ def _poll(base: str, task_id: str) -> dict[str, Any]:
         time.sleep(0.02)
 
 
-def _submit(base: str, response: str, info: Any) -> dict[str, Any]:
+def _submit(base: str, response: str, info: Any,
+            headers: dict[str, str] | None = None) -> dict[str, Any]:
     body = json.dumps({"prompt": "2+2?", "response": response, "reward_info": info})
     return httpx.post(base + roll.SUBMIT_ROUTE, timeout=30, content=body,
-                      headers={"content-type": "application/json"}).json()
+                      headers={"content-type": "application/json", **(headers or {})}).json()
 
 
 def test_a_missing_reference_is_each_protocols_mask_never_a_zero() -> None:
@@ -379,11 +380,10 @@ def test_roll_task_ids_cannot_be_guessed_and_a_result_is_read_once() -> None:
         assert _poll(base, real)["errcode"] == roll.UNKNOWN
 
 
-@pytest.mark.xfail(strict=True, reason="hole: one client that submits max_tasks ROLL tasks and "
-                   "never reads their results holds the whole task table for keep_s (600 s): "
-                   "every other client gets errcode 2 (busy); Tasks has no per-client share "
-                   "(ConnectionCaps' rule: one client at most half)")
 def test_one_client_cannot_take_every_roll_task_place() -> None:
+    """A client at another address that submits twice `max_tasks` tasks and never reads
+    them holds at most its share (half): its own finished ones make room for its next; the
+    loopback client still gets a place and its score."""
     other = _other_address()
     if other is None:
         pytest.skip("this machine has no address besides loopback")
@@ -605,11 +605,10 @@ def test_a_websocket_client_that_never_reads_is_closed_and_gives_back_its_place(
         assert out["type"] == "observation", out
 
 
-@pytest.mark.xfail(strict=True, reason="hole: one client that resets max_episodes episodes (HTTP "
-                   "or one per WebSocket) and keeps them live holds every episode place for "
-                   "idle_s (3600 s by default): every other client's reset gets 503; the "
-                   "environment server's episodes have no per-client share")
 def test_one_client_cannot_take_every_episode_place() -> None:
+    """A client at another address that resets more episodes than the server holds and keeps
+    them live holds at most its share (half): its resets past it get 503, the loopback
+    client's reset a place."""
     other = _other_address()
     if other is None:
         pytest.skip("this machine has no address besides loopback")
@@ -619,6 +618,60 @@ def test_one_client_cannot_take_every_episode_place() -> None:
         honest = httpx.post(f"http://127.0.0.1:{port}/reset", json={"sample": SAMPLE},
                             timeout=30)
         assert honest.status_code == 200, honest.text
+
+
+def test_one_client_cannot_take_every_websocket_or_ors_place() -> None:
+    """The same share over OpenEnv's /ws (a connection each) and ORS (a sid each, an episode
+    each): past its share the other address gets CAPACITY_REACHED and 503; the loopback
+    client still opens a session, resets and creates an episode."""
+    other = _other_address()
+    if other is None:
+        pytest.skip("this machine has no address besides loopback")
+    with serving(env_app(max_episodes=4), host="0.0.0.0") as port, \
+            contextlib.ExitStack() as stack:
+        def reset_over_ws(host: str) -> dict[str, Any]:
+            ws = stack.enter_context(websockets_client.connect(f"ws://{host}:{port}/ws",
+                                                               open_timeout=10))
+            ws.send(json.dumps({"type": "reset", "data": {"sample": SAMPLE}}))
+            return dict(json.loads(ws.recv(timeout=30)))
+
+        held = [reset_over_ws(other) for _ in range(4)]
+        assert [r["type"] for r in held] == ["observation", "observation", "error", "error"]
+        assert {r["data"]["code"] for r in held[2:]} == {"CAPACITY_REACHED"}, held
+        assert reset_over_ws("127.0.0.1")["type"] == "observation"
+
+        def session(host: str) -> httpx.Response:
+            return httpx.post(f"http://{host}:{port}/create_session", json={}, timeout=30)
+
+        def create(host: str, reply: httpx.Response) -> int:
+            sid = reply.text.split("event: task_id\ndata: ", 1)[1].split("\n", 1)[0]
+            return httpx.post(f"http://{host}:{port}/create", json={"task_spec": SAMPLE},
+                              headers={"X-Session-ID": sid}, timeout=30).status_code
+
+        # the other address holds its two episodes (over /ws): a sid is its third, refused
+        first = session(other)
+        assert first.status_code == 200 and create(other, first) == 503
+        honest = session("127.0.0.1")
+        assert honest.status_code == 200 and create("127.0.0.1", honest) == 200
+
+
+def test_a_forwarded_for_header_names_no_other_client() -> None:
+    """The client a table counts is the socket's peer: uvicorn runs with its proxy headers
+    off, so a loopback process sending `X-Forwarded-For` (which uvicorn trusts from
+    127.0.0.1 by default) stays the one loopback client and gets its share, no more."""
+    assert uvicorn_options(env_app().state.bounds)["proxy_headers"] is False
+    with serving(env_app(max_episodes=4)) as port:
+        codes = [httpx.post(f"http://127.0.0.1:{port}/reset", json={"sample": SAMPLE},
+                            headers={"X-Forwarded-For": f"192.0.2.{i}",
+                                     "X-Real-IP": f"192.0.2.{i}"}, timeout=30).status_code
+                 for i in range(1, 5)]
+        assert codes == [200, 200, 503, 503]
+    app = reward_app(max_tasks=4)
+    with serving(app) as port:
+        for i in range(1, 4):
+            _submit(f"http://127.0.0.1:{port}", "\\boxed{4}", {"ground_truth": "4"},
+                    headers={"X-Forwarded-For": f"192.0.2.{i}"})
+        assert app.state.roll_tasks.shares.count == {"loopback": 2}
 
 
 def test_one_client_cannot_take_every_connection_place() -> None:

@@ -163,10 +163,11 @@ def test_bad_requests_name_the_field_and_bodies_are_bounded():
 
 def test_sessions_are_bounded():
     """At most `max_episodes` sids: a new one forgets the oldest that holds no episode once
-    it is older than the grace (`SESSION_GRACE_S`; a younger one is live: 503); with every sid holding a live
-    episode, `/create_session` is a 503 with Retry-After; a finished episode whose client
-    never deleted its session gives way."""
-    served = app(max_episodes=2)
+    it is older than the grace (`SESSION_GRACE_S`; a younger one is live: 503); with every
+    sid holding a live episode, `/create_session` is a 503 with Retry-After; a finished
+    episode whose client never deleted its session gives way. (One client, loopback, fills
+    the table here: its share is set to the whole of it.)"""
+    served = app(max_episodes=2, max_episodes_per_client=2)
     with serving(served) as url, httpx.Client(timeout=60) as client:
         first, second = _sid(client, url), _sid(client, url)
         assert _post(client, url, "/create_session").status_code == 503  # both are live

@@ -17,6 +17,7 @@ from protocol_helpers import serving  # type: ignore[import-not-found]
 from integrations.roll import RESULT_ROUTE, SUBMIT_ROUTE, Tasks
 from integrations.server import create_app
 from rewards.config import parse_config
+from rewards.errors import ConfigError
 
 CONFIG = {"domains": {"math": {"rewards": ["math"]}}}
 
@@ -68,11 +69,12 @@ def test_a_client_cannot_name_or_read_anothers_task():
 def test_tasks_are_bounded_and_running_ones_never_give_way():
     """At most `max_tasks`; a finished task unread past `keep_s` makes room, a running one
     never does; the bytes of running tasks are bounded (one always runs)."""
-    tasks = Tasks(max_tasks=2, keep_s=0.0, max_bytes=100)
-    a, b = tasks.add(10), tasks.add(10)
-    assert a and b and tasks.add(10) is None  # both running
+    tasks = Tasks(max_tasks=2, keep_s=0.0, max_bytes=100)  # one task per client
+    a, b = tasks.add(10, "192.0.2.1"), tasks.add(10, "192.0.2.2")
+    assert a and b and tasks.add(10, "192.0.2.3") is None  # both running
     tasks.finish(a, {"errcode": 0, "reward_score": 1.0})
-    c = tasks.add(10)
+    time.sleep(0.01)  # past keep_s
+    c = tasks.add(10, "192.0.2.3")
     assert c and a not in tasks.held and b in tasks.held
     assert tasks.read(a)["errcode"] == 3
     big = Tasks(max_tasks=10, keep_s=600.0, max_bytes=100)
@@ -80,6 +82,30 @@ def test_tasks_are_bounded_and_running_ones_never_give_way():
     assert first and big.add(20) is None  # 110 bytes of running tasks
     big.finish(first, {"errcode": 0})
     assert big.add(500)  # alone, any body that passed the body bound runs
+
+
+def test_one_client_holds_at_most_its_share_of_the_tasks():
+    """By default one client holds half the table: past it, its own oldest finished task
+    makes room (a fresh one of another client's never does), else it is busy (None) while
+    another client still finds room; `per_client` raises the share up to the whole table."""
+    tasks = Tasks(max_tasks=4, keep_s=600.0, max_bytes=1000)
+    mine = [tasks.add(10, "loopback") for _ in range(2)]
+    assert all(mine) and tasks.add(10, "loopback") is None  # its two running: busy
+    theirs = [tasks.add(10, "192.0.2.7") for _ in range(2)]
+    assert all(theirs) and tasks.add(10, "192.0.2.7") is None
+    for task_id in theirs:  # finished, unread, fresh: only their own client may drop them
+        tasks.finish(task_id, {"errcode": 0, "reward_score": 1.0})
+    assert tasks.add(10, "loopback") is None
+    third = tasks.add(10, "192.0.2.7")
+    assert third and theirs[0] not in tasks.held and theirs[1] in tasks.held
+    assert tasks.shares.count == {"loopback": 2, "192.0.2.7": 2}
+    assert tasks.read(theirs[1])["errcode"] == 0 and tasks.shares.count["192.0.2.7"] == 1
+    one = Tasks(max_tasks=4, keep_s=600.0, max_bytes=1000, per_client=4)
+    assert all(one.add(10, "loopback") for _ in range(4))
+    assert one.add(10, "loopback") is None
+    for bad in (0, 5, True):
+        with pytest.raises(ConfigError, match="max_tasks_per_client"):
+            Tasks(max_tasks=4, keep_s=600.0, max_bytes=1000, per_client=bad)
 
 
 def test_bad_submits_are_named_the_token_rides_in_the_urls():
