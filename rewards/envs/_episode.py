@@ -195,9 +195,12 @@ class Episode:
 
     def _record(self, action: str, result: StepResult) -> StepResult:
         reward = float(result.reward)
-        if not math.isfinite(reward):  # NaN or inf would poison every sum and advantage
-            raise ValueError(f"the environment returned a step reward of {reward}: a step "
+        if not math.isfinite(reward):  # NaN or inf would poison every sum and advantage:
+            # the environment's bug, this episode only (a poison sample, as if it raised)
+            bug = ValueError(f"the environment returned a step reward of {reward}: a step "
                              "reward must be a finite number")
+            self._fail(bug)
+            return StepResult(done=True, info={"error": str(bug)})
         observation = cap_text(result.observation, self.config.max_observation_chars)
         self.turns.append(Turn(action, observation, reward, dict(result.info)))
         done = result.done

@@ -113,6 +113,10 @@ class SlowStepEnv(EchoEnv):
 
 
 def make_app(use="number_guess", *, token=TOKEN, max_turns=3, **options):
+    # one TestClient is one client: the share of each client is the whole table here, so the
+    # totals are what these attacks meet (the per-client share: test_redteam_protocols.py)
+    if "max_episodes" in options:
+        options.setdefault("max_episodes_per_client", options["max_episodes"])
     reward = build_reward(parse_config({"domains": {"default": {"rewards": ["math"]}}}))
     if use != "number_guess":
         use = f"{__name__}:{use}"
@@ -185,8 +189,9 @@ def test_a_flood_of_new_sids_never_evicts_a_sid_waiting_for_its_create():
     """The race: a client holds a fresh sid; another floods `/create_session` past
     `--max-episodes` before the first says `/create`. The flood gets 503s (Retry-After),
     the waiting sid still creates its episode. (Before the fix the flood evicted it and its
-    `/create` was a 404.) A sid left without `/create` past the grace does give way."""
-    app = make_app(max_episodes=4)
+    `/create` was a 404.) A sid left without `/create` past the grace does give way. (One
+    test client plays both: its share is set to the whole table, so the total is what binds.)"""
+    app = make_app(max_episodes=4, max_episodes_per_client=4)
     with TestClient(app) as client:
         mine = sid_of(client)
         flood = [client.post("/create_session", json={}, headers=HEADERS) for _ in range(50)]
