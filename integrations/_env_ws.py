@@ -91,7 +91,11 @@ def add_websocket(app: Any, *, start: Callable[[Any, str], dict[str, Any]],
                 if reply is None:
                     await socket.close(1000)
                     return
-                await socket.send_text(json.dumps(reply))
+                try:  # a client that reads no reply holds its place for no longer than this
+                    await asyncio.wait_for(socket.send_text(json.dumps(reply)),
+                                           timeout=bounds.read_timeout_s)
+                except asyncio.TimeoutError:
+                    return  # uvicorn closes the connection; its place comes back below
         except WebSocketDisconnect:
             return
         finally:

@@ -587,8 +587,10 @@ def _execution(result: dict[str, Any], out: bytes, err: bytes, truncated: bool, 
     statuses: dict[str, Status] = {"ok": "ok", "error": "runtime_error",
                                    "memory": "memory_limit", "timeout": "timeout"}
     status = statuses.get(result["status"])
-    if status is None:  # the interpreter died: SIGKILL is the memory limit's OOM kill
-        status = "memory_limit" if result.get("signal") == signal.SIGKILL else "runtime_error"
+    if status is None:  # the interpreter died: SIGXCPU is its CPU limit (a time limit, as
+        # `sandbox._classify` reads it), SIGKILL the memory limit's OOM kill
+        status = ("timeout" if result.get("signal") == signal.SIGXCPU else
+                  "memory_limit" if result.get("signal") == signal.SIGKILL else "runtime_error")
     if (truncated and status == "ok") or result["reset"] == "output":
         status = "output_limit"
     tail = {"": "", "timeout": "\nsandbox: the call ran past its time limit\n",

@@ -175,14 +175,14 @@ def test_the_rows_columns_reach_the_reward_as_meta(tmp_path: Path) -> None:
 
 
 def test_the_trl_environment_reads_the_reference_column_the_rewards_read(tmp_path: Path) -> None:
-    """One rule for the reference column (`REFERENCE_COLUMNS`, `solution` first): the
+    """One rule for the reference column (`REFERENCE_COLUMNS`, `reference` first, then `solution`): the
     environment tried `answer` first where the reward functions try `solution` first, so a
     row with both played one gold and scored another."""
     from integrations._common import REFERENCE_COLUMNS, find_reference
     from integrations.trl_env import _Episodic
 
     row = {"prompt": "Guess", "solution": 7, "answer": 3}
-    assert find_reference(row, None) == (True, 7) and REFERENCE_COLUMNS[0] == "solution"
+    assert find_reference(row, None) == (True, 7) and REFERENCE_COLUMNS[0] == "reference"
 
     seen = {}
 
