@@ -54,6 +54,12 @@ class Extraction:
     settled: bool = True
     """False when the span alone may not be what math-verify reads from the text (a number
     next to an operator: `3+4`), so only the symbolic path may decide."""
+    words: str | None = None
+    """For a number found unmarked in prose (rule 7: a bare number, or one alone in a math
+    environment, in the final sentence): the answer with the words of its clause beside it (`not 7`, `7 million`,
+    `7 apples`, from the last word that states a value, `_STATES`, to the sentence's end).
+    The comparison reads them as it reads the same words in a box (`_compare`): a word may be
+    dropped only when the reading rule knows it does not change the value."""
 
 
 _ANSWER_TAG = re.compile(r"<answer>(.*?)</answer>", re.DOTALL | re.IGNORECASE)
@@ -146,9 +152,14 @@ def find_answer(text: str, config: MathConfig = _DEFAULT) -> Extraction | None:
         return bold
     environment = _from_math_environment(tail, start)
     number = None if config.strict else _last_number(tail, start)
-    found = number[0] if number is not None and (
-        environment is None or number[1] > environment[1]) else (
-        environment[0] if environment else None)
+    if number is not None and (environment is None or number[2] > environment[1]):
+        found = _with_words(tail, start, *number)
+    elif environment is not None:
+        found = environment[0]
+        if _NUMBER.fullmatch(found.answer):  # `not $7$`: a number in prose, as a bare one
+            found = _with_words(tail, start, found, environment[2], environment[1])
+    else:
+        found = None
     choice = _last_choice(tail[start:])
     if choice is None:
         return found
@@ -716,9 +727,10 @@ def _joined(text: str, environments: list[tuple[int, int, str]]) -> list[tuple[i
     return group
 
 
-def _from_math_environment(text: str, start: int = 0) -> tuple[Extraction, int] | None:
+def _from_math_environment(text: str, start: int = 0
+                            ) -> tuple[Extraction, int, int] | None:
     """The last math environment that opens at or after `start` (with those joined to it
-    before it) and where it ends."""
+    before it), where it ends and where the first of them starts."""
     environments = [env for env in _environments(text) if env[0] >= start and _has_math(env[2])]
     if not environments:
         return None
@@ -731,8 +743,8 @@ def _from_math_environment(text: str, start: int = 0) -> tuple[Extraction, int] 
     parts = tuple(content.rstrip(_TRAILING) for _, _, content in reversed(group))
     end = environments[-1][1]
     if len(parts) == 1:
-        return Extraction(parts[0], "latex"), end
-    return Extraction(", ".join(parts), "latex", parts), end
+        return Extraction(parts[0], "latex"), end, group[0][0]
+    return Extraction(", ".join(parts), "latex", parts), end, group[-1][0]
 
 
 def _joins(between: str) -> bool:
@@ -935,16 +947,55 @@ def _last_choice(text: str) -> str | None:
     return (match.group(1) or match.group(2)).upper() if match else None
 
 
-def _last_number(text: str, start: int = 0) -> tuple[Extraction, int] | None:
-    """The last anchored number at or after `start` and where it ends; a root's index
-    (`\\sqrt[3]{4}` holds no 3) is markup, not a number."""
+def _last_number(text: str, start: int = 0) -> tuple[Extraction, int, int] | None:
+    """The last anchored number at or after `start`, where it starts and where it ends; a
+    root's index (`\\sqrt[3]{4}` holds no 3) is markup, not a number."""
     match = None
     for candidate in _NUMBER.finditer(text, start):
         if not text.startswith("]{", candidate.end(1)):
             match = candidate
     if match is None:
         return None
-    return _number_extraction(text, match, "number"), match.end(1)
+    return _number_extraction(text, match, "number"), match.start(1), match.end(1)
+
+
+# What states a value, after which the value's own clause starts: `=` (not `<=`, `>=`, `!=`),
+# `:`, a copula or a verb that states an amount, `'s`, "so" / "thus" / "hence" /
+# "therefore" (`3 apples, then 5 more, so 8 apples`); or a connective that opens the
+# sentence (`_OPENING`: `So,`, `Therefore,`). An allow-list: any other word before the value is read
+# beside it (`not 7`, `at least 7`, `minus 7`).
+_STATES = re.compile(
+    r"(?<![<>!=\\])=(?!=)|:|(?<![\w\\])(?:is|are|was|were|be|been|being|equals|equal\s+to|"
+    r"makes?|made|gets?|got|gives?|gave|has|have|had|yields?|becomes?|became|totals?|costs?|"
+    r"needs?|takes?|took|earns?|earned|pays?|paid|sells?|sold|buys?|bought|spends?|spent|"
+    r"uses?|used|leaves?|left|remains?|remained|so|thus|hence|therefore)(?![\w\\])|['’]s\b",
+    re.IGNORECASE)
+_OPENING = re.compile(r"(?:so|thus|therefore|hence|then|finally|overall|altogether|"
+                      r"in\s+total|in\s+all)(?![\w\\]),?", re.IGNORECASE)
+_WORDS_MAX = 200
+"""The most characters of a clause read beside an unmarked answer (a longer one is a sentence
+whose value math-verify's rules read; its words are still read, up to this bound)."""
+
+
+def _with_words(text: str, start: int, found: Extraction, begin: int, end: int) -> Extraction:
+    """`found` (an answer at `begin:end` of the final sentence that starts at `start`) with
+    the words of its clause beside it (`Extraction.words`): from the last `_STATES` before it
+    to the end of its sentence, math delimiters dropped."""
+    first = start + len(text[start:begin]) - len(text[start:begin].lstrip())
+    opening = _OPENING.match(text, first, begin)
+    clause_start = opening.end() if opening else start
+    for state in _STATES.finditer(text, max(start, begin - _WORDS_MAX), begin):
+        clause_start = state.end()
+    stop = _SENTENCE_END.search(text, end)
+    clause_end = min(stop.start() if stop else len(text), _end_of_reply(text),
+                     end + _WORDS_MAX)
+    words = _DELIMITERS.sub(" ", text[clause_start:begin]) + found.answer + _DELIMITERS.sub(
+        " ", text[end:clause_end])
+    words = " ".join(words.split()).strip(_TRAILING)
+    return replace(found, words=words) if words and words != found.answer else found
+
+
+_DELIMITERS = re.compile(r"\\[()\[\]]|(?<!\\)\$")
 
 
 def _number_extraction(text: str, match: re.Match[str], source: Source) -> Extraction:

@@ -167,18 +167,24 @@ MAX_QUALIFYING_WORDS = 3
 hours ago`), read by math-verify's rules; there only the words of `_VALUE_WORDS` qualify."""
 
 
-def qualifiers(answer: str) -> frozenset[str]:
+def qualifiers(answer: str, sentence: bool = False) -> frozenset[str]:
     """What in a normalized answer may change its value and is not read as mathematics: its
     words of prose (what the unit allow-list kept: `halves`, `lakh`, `factorial`, `negative`,
     `or more`) and its negations (`\\neg`). An answer holding one that the gold does not hold
     says something else than the gold, or the rules cannot tell: `_fast` makes the pair
-    `wrong` (the judge's to decide where one is configured)."""
-    found = {word.lower() for word in _PROSE_WORD.findall(_ENVIRONMENT.sub(" ", answer))
-             if _is_prose_word(word)}
-    if len(found) > MAX_QUALIFYING_WORDS:  # a sentence: math-verify's rules read its value
+    `wrong` (the judge's to decide where one is configured). `sentence`: the answer is known
+    to be prose around a value (a number found unmarked in a reply's final sentence), read as
+    a sentence whatever its number of words."""
+    found = _prose_words(answer)
+    if sentence or len(found) > MAX_QUALIFYING_WORDS:  # a sentence: math-verify reads its value
         found &= _VALUE_WORDS  # (`Sphere 3 hours ago`); the words known to change one count
     found.update(match.group(0) for match in _NEGATIONS.finditer(answer))
     return frozenset(found)
+
+
+def _prose_words(answer: str) -> set[str]:
+    return {word.lower() for word in _PROSE_WORD.findall(_ENVIRONMENT.sub(" ", answer))
+            if _is_prose_word(word)}
 
 
 def _is_prose_word(word: str) -> bool:

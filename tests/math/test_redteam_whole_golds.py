@@ -406,17 +406,27 @@ def test_the_question_restated_earns_nothing(math_reward):
     assert not _credited(math_reward, MIN, attacks, question)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "open: with no marked answer, the last number of a finished reply's last sentence is its "
-    "answer (`_extract._last_number`, source 'number') and the words and symbols around it "
-    "in that sentence are never read: 'Not 7.', 'x \\neq 7.', '7 million.', 'minus 7.', "
-    "'more than 7' all score 1 against 7. The fix is the issue's allow-list (what may stand "
-    "beside a value in the final sentence), a change to the extraction rule, not this one"))
 @pytest.mark.parametrize("completion", [
     "Not 7.", "So x is not 7.", "Therefore, x \\neq 7.", "It is 7 million.", "minus 7.",
-    "It is more than 7", "At least 7."])
+    "It is more than 7", "At least 7.", "So x is not $7$.", "It is 8, not 7.", "x < 7.",
+    "There are at least 7 of them in total, and that is the count I get here."])
 def test_a_sentence_around_a_number_against_a_numeric_gold(math_reward, completion):
+    """Fixed: with no marked answer, the last number of the final sentence was its answer
+    and the words around it were never read (`Not 7.` scored 1 against 7). The number is
+    read with the words of its clause (`Extraction.words`) by the one reading rule, as the
+    same words in a box are: the answer then says something else than the gold."""
     assert _values(math_reward, "7", [THINKING + completion]) == [0.0]
+
+
+@pytest.mark.parametrize("completion", [
+    "So the total is 7 apples.", "Therefore, x = 7.", "Therefore, 7.", "So it's 7.",
+    "We get 3 apples, then 5 more, so 7 apples in total.", "She makes $7 every day.",
+    "The area is $7$ square units.",
+    "Therefore, there are 7 distinct arithmetic sequences that meet the given conditions."])
+def test_a_sentence_around_a_number_that_keeps_its_value(math_reward, completion):
+    """The words the rule knows not to change a value (units, counted nouns, the framing of
+    a sentence that states it: `_STATES`) leave the number as it is."""
+    assert _values(math_reward, "7", [THINKING + completion]) == [1.0]
 
 
 def test_a_sentence_around_a_number_against_a_numeric_gold_when_marked(math_reward):
