@@ -25,6 +25,7 @@ from numbers import Number
 from typing import Literal
 
 from rewards.math._config import MathConfig
+from rewards.math._normalize import NUMBER_WORDS, qualifiers
 
 __all__ = ["Extraction", "extract_answer", "extract_boxed", "find_answer", "one_math_reading",
            "prepare_reference", "stated_answers"]
@@ -111,11 +112,12 @@ def find_answer(text: str, config: MathConfig = _DEFAULT) -> Extraction | None:
     boxed = _box_group(tail)
     if boxed is not None:
         found, end = boxed
-        # "\boxed{255} ... The final answer is $10,455$.": the model's last word wins, when it
-        # is an answer ("\boxed{7}. Final answer: see above" keeps the box).
-        phrase = _from_answer_phrase(tail, after=end, final_only=True)
-        if phrase is not None and _has_math(phrase.answer):
-            return phrase
+        # "\boxed{255} ... The final answer is $10,455$.", "\boxed{7} is what I first
+        # thought, but the answer is 8.": the model's last committed answer wins, when it is
+        # an answer ("\boxed{7}. Final answer: see above" keeps the box).
+        phrase = _last_phrase(tail, after=end)
+        if phrase is not None and _has_math(phrase[0].answer):
+            return _with_what_follows(tail, phrase)
         # "The answer is (B) $\boxed{12}$": the option's text boxed after its letter; the
         # comparison takes the letter when the gold is one
         box = max(tail.rfind("\\boxed", 0, end), tail.rfind("\\fbox", 0, end))
@@ -133,7 +135,7 @@ def find_answer(text: str, config: MathConfig = _DEFAULT) -> Extraction | None:
             after = _sentence_start_before(tail, len(tail))
             if after > last[1] and len(tail[after:].split()) > _SIGN_OFF_WORDS:
                 return None
-        return last[0]
+        return _with_what_follows(tail, last)
     found = _from_whole_text(tail)
     if found is not None:
         return found
@@ -525,8 +527,8 @@ def _from_answer_phrase(text: str, after: int = 0, final_only: bool = False
 
 
 def _last_phrase(text: str, after: int = 0, final_only: bool = False
-                 ) -> tuple[Extraction, int] | None:
-    """`_from_answer_phrase`'s answer and where its phrase starts."""
+                 ) -> tuple[Extraction, int, int] | None:
+    """`_from_answer_phrase`'s answer and where its phrase starts and ends."""
     for match in reversed(list(_ANSWER_PHRASE.finditer(text, max(after, 0)))):
         if final_only and not match.group(0).lower().startswith("final"):
             continue
@@ -535,8 +537,60 @@ def _last_phrase(text: str, after: int = 0, final_only: bool = False
             # math-verify reads a math environment after an English phrase; plain text after
             # a phrase ("**Final Answer** y = 5x + 8") and Chinese phrases it does not.
             english = match.group(0)[:1].isascii()
-            return replace(found, native=english and found.native), match.start()
+            return replace(found, native=english and found.native), match.start(), match.end()
     return None
+
+
+def _answer_sentence_end(text: str, phrase_end: int) -> int:
+    """Where the sentence of the answer after a phrase ending at `phrase_end` ends (the
+    answer may open on a later line: `**Final Answer**` then a blank line)."""
+    begin = phrase_end + len(text[phrase_end:phrase_end + 200]) - len(
+        text[phrase_end:phrase_end + 200].lstrip(" \t\n:*"))
+    stop = _SENTENCE_END.search(text, begin + 1)
+    return stop.start() + 1 if stop else len(text)
+
+
+def _with_what_follows(text: str, phrase: tuple[Extraction, int, int]) -> Extraction:
+    """The answer after a phrase, read with what a finished reply writes after its sentence
+    when that offers another value or unsays it (`_unsaid`): then the answer is all the text
+    after the phrase (`7. Or 8`, `7. Not`), which says something else than one value, as
+    an answer and its hedge in one box do."""
+    found, _, phrase_end = phrase
+    if final_sentence_start(text) is None:
+        return found  # cut off: the rule of a reply that stops mid-thought decides it
+    after = _answer_sentence_end(text, phrase_end)
+    rest = _unsaid(text, found.answer, after)
+    if rest is None:
+        return found
+    whole = text[phrase_end:rest].strip(" \t\n:*").rstrip(_TRAILING)
+    return replace(found, answer=whole, parts=(), native=False, settled=True) if whole else found
+
+
+def _unsaid(text: str, answer: str, after: int) -> int | None:
+    """Where the reply ends (end-of-turn text and sign-offs aside) when what it writes after
+    its final answer (from `after`, the end of the answer's sentence) offers another value or
+    unsays it: a number the answer does not hold (`The answer is 7. Or 8.`, `... But it
+    could also be 8.`), or a word the reading rule knows to change a value (`qualifiers` of
+    a sentence, where `or` and `no` are words; a number word: `... Not.`, `Or no $h$
+    works.`); None when it does neither (a sign-off, units, prose that states no value)."""
+    end = _end_of_reply(text)
+    for _ in range(2):  # "... is X. I hope it is correct."
+        start = _sentence_start_before(text, end - 1)
+        if start < after or not _sign_off(text[start:end]):
+            break
+        end = start
+    rest = text[after:min(end, after + _PHRASE_WINDOW)]
+    if not rest.strip(" \t\n.!*$\\()[]{}"):
+        return None
+    held = set(_DIGITS.findall(answer))
+    words = qualifiers(rest, sentence=True) - qualifiers(answer, sentence=True)
+    if words or any(number not in held for number in _DIGITS.findall(rest)) or any(
+            word.lower() in NUMBER_WORDS for word in _WORD.findall(rest)):
+        return end
+    return None
+
+
+_DIGITS = re.compile(r"\d+")
 
 
 def _answer_after(text: str) -> Extraction | None:
@@ -989,12 +1043,17 @@ def _with_words(text: str, start: int, found: Extraction, begin: int, end: int) 
     stop = _SENTENCE_END.search(text, end)
     clause_end = min(stop.start() if stop else len(text), _end_of_reply(text),
                      end + _WORDS_MAX)
-    words = _DELIMITERS.sub(" ", text[clause_start:begin]) + found.answer + _DELIMITERS.sub(
-        " ", text[end:clause_end])
+    after = _CLOSINGS.sub(" ", _DELIMITERS.sub(" ", text[end:clause_end]))
+    words = _DELIMITERS.sub(" ", text[clause_start:begin]) + found.answer + after
     words = " ".join(words.split()).strip(_TRAILING)
     return replace(found, words=words) if words and words != found.answer else found
 
 
+# Words known to close a clause that states an amount without changing it, after the value
+# (`11 left over`, `12 apples in total`): an allow-list, dropped before the clause is read
+# (`over` before a value reads "more than").
+_CLOSINGS = re.compile(r"(?<![\w\\])(?:left\s+over|leftover|left|remaining|in\s+total|in\s+all|"
+                       r"altogether|overall|total)(?![\w\\])", re.IGNORECASE)
 _DELIMITERS = re.compile(r"\\[()\[\]]|(?<!\\)\$")
 
 

@@ -84,19 +84,19 @@ def test_hedging_around_the_gold_sentence_earns_nothing(math_reward, gold):
     assert not _credited(math_reward, gold, attacks)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "open: an answer phrase's answer ends at its sentence, and a finished reply that goes on "
-    "('The answer is 7. Or 8.', 'The answer is 7. But it could also be 8.') keeps it: "
-    "`find_answer` drops a phrase only when the reply is cut off mid-thought. Same for a gold "
-    "read whole ('The answer is Any $h$ will work. Or no $h$ works.'). Telling a hedge from "
-    "an explanation after the answer needs the extraction rule, not the gold's reading"))
 @pytest.mark.parametrize("gold,completion", [
     ("7", "The answer is 7. Or 8."), ("7", "The answer is 7. But it could also be 8."),
     ("7", "The answer is $7$.\n\nOr $8$."),
     (ANY, "The answer is Any $h$ will work. Or no $h$ works."),
     (ANY, "The answer is Any $h$ will work. or No $h$ will work."),
-    ("7", "The answer is 7. Not."), (ANY, "**Answer:** Any $h$ will work. not")])
+    ("7", "The answer is 7. Not."), (ANY, "**Answer:** Any $h$ will work. not"),
+    ("7", "The answer is 7. Or seven and a half.")])
 def test_a_second_answer_in_the_next_sentence_is_a_hedge(math_reward, gold, completion):
+    """Fixed: an answer phrase's answer ended at its sentence, and a finished reply that went
+    on with another value or a negation kept it. What follows the answer's sentence (sign-offs
+    aside) is read by the reading rule (`_extract._unsaid`): a number the answer does not
+    hold, or a word known to change a value, makes it part of the answer, which then states
+    no single value."""
     assert _values(math_reward, gold, [completion]) == [0.0]
 
 
@@ -384,15 +384,24 @@ def test_the_gold_sentence_in_passing_or_retracted_earns_nothing(math_reward):
     assert not _credited(math_reward, MIN, attacks)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "open: a box is the answer unless a later 'final answer' phrase states another "
-    "(`find_answer`: `_from_answer_phrase(..., final_only=True)`); prose after the box that "
-    "retracts it ('is what I first thought, but the answer is 8', 'is wrong; it is 8', 'is "
-    "not the answer') is never read. A rule of the extraction, for every gold"))
 @pytest.mark.parametrize("gold,completion", [
     ("7", "\\boxed{7} is what I first thought, but the answer is 8."),
-    ("7", "\\boxed{7} is wrong; it is 8."), ("7", "\\boxed{7} is not the answer."),
-    (MIN, "\\boxed{\\min$ at $x=7} is what I first thought, but the answer is $\\max$ at $x=8$.")])
+    (MIN, "\\boxed{\\min$ at $x=7} is what I first thought, but the answer is $\\max$ at $x=8$."),
+    ("7", "\\boxed{7}. Hmm, the answer is 8."), ("7", "\\boxed{7}\n\nThe answer is 8.")])
+def test_a_box_the_reply_retracts_with_a_later_answer(math_reward, gold, completion):
+    """Fixed: only a later "final answer" phrase overrode a box; a later "the answer is 8"
+    was never read. The last committed answer wins, whatever phrase marks it."""
+    assert _values(math_reward, gold, [completion]) == [0.0]
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "open: prose after a box that unsays it without stating an answer phrase ('is wrong; it "
+    "is 8', 'is not the answer') is never read. Reading the box's sentence and the ones "
+    "after it for another value (as `_unsaid` reads what follows an answer phrase) costs "
+    "real completions: boxes are followed by units, restatements and explanations that hold "
+    "numbers (ToRA's GSM8K replies lost hundreds of verdicts), so the box keeps its answer"))
+@pytest.mark.parametrize("gold,completion", [
+    ("7", "\\boxed{7} is wrong; it is 8."), ("7", "\\boxed{7} is not the answer.")])
 def test_a_box_the_reply_retracts_in_prose(math_reward, gold, completion):
     assert _values(math_reward, gold, [completion]) == [0.0]
 
