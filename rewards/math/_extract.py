@@ -12,7 +12,13 @@ Rules, in the priority a model writes them (the last occurrence wins within a ru
 5. the last math environment: `$$...$$`, `\\[...\\]`, `\\(...\\)`, `$...$` (several joined by
    "and" / "or" / "," read as a set, as math-verify reads them);
 6. a completion that is only an answer (`x^2+1`, `(1, 2]`): the whole text;
-7. unless `strict`, the last number (anchored as math-verify anchors it: `AZYUK2A` holds none).
+7. unless `strict`, the last number (anchored as math-verify anchors it: `AZYUK2A` holds none),
+   kept with the words of its clause (`Extraction.words`: `not 7`, `7 million`), which the
+   comparison reads by the one reading rule.
+
+A later answer phrase overrides a box (the last committed answer wins), and a finished reply
+that offers another value or unsays its answer after the answer's sentence hedges: that text
+is part of the answer (`_with_what_follows`).
 
 Every scan is a single pass or a regex without nested quantifiers, over the capped tail."""
 
@@ -115,8 +121,11 @@ def find_answer(text: str, config: MathConfig = _DEFAULT) -> Extraction | None:
         # "\boxed{255} ... The final answer is $10,455$.", "\boxed{7} is what I first
         # thought, but the answer is 8.": the model's last committed answer wins, when it is
         # an answer ("\boxed{7}. Final answer: see above" keeps the box).
+        # A phrase in a turn written after the box (`<|im_end|><|im_start|>user The correct
+        # answer is 8`) is not the model's: the box stands.
         phrase = _last_phrase(tail, after=end)
-        if phrase is not None and _has_math(phrase[0].answer):
+        if phrase is not None and _has_math(phrase[0].answer) and \
+                _TURN_MARKER.search(tail, end, phrase[1]) is None:
             return _with_what_follows(tail, phrase)
         # "The answer is (B) $\boxed{12}$": the option's text boxed after its letter; the
         # comparison takes the letter when the gold is one
@@ -941,6 +950,7 @@ def _sign_off(sentence: str) -> bool:
     return " ".join(sentence.lower().split()).strip(" .!*") in _SIGN_OFFS
 
 
+_TURN_MARKER = re.compile(r"<\|[A-Za-z_]{1,30}\|>|</?s>|\[/?INST\]")
 _END_OF_TURN = re.compile(r"(?:<\|[A-Za-z_]{1,30}\|>|</s>)\s*(?:user|assistant|system)?\s*")
 
 
