@@ -438,6 +438,32 @@ def test_a_sentence_around_a_number_against_a_numeric_gold(math_reward, completi
     assert _values(math_reward, "7", [THINKING + completion]) == [0.0]
 
 
+def _with_a_yes_judge(ask: str, completions: list[str]) -> list[float | None]:
+    reward = MathReward(judge={"ask": ask}, judge_engine=_Recorder(), timeout=2.0, workers=2)
+    return [s.value for s in reward.score([Sample("Find it.", c, reference="7")
+                                           for c in completions])]
+
+
+@pytest.mark.parametrize("ask", ["wrong_or_undecided", "undecided"])
+def test_the_judge_never_sees_an_unmarked_number_without_its_words(ask):
+    """Fixed: an uncertain unmarked number (`Not 7.`) reached the judge as the bare `7`, and
+    a judge that says "equal" credited it. It is shown as the rule read it, with the words of
+    its clause (and prose is never shown)."""
+    completions = [THINKING + c for c in ("Not 7.", "At least 7.", "It is more than 7")]
+    assert _with_a_yes_judge(ask, completions) == [0.0] * len(completions)
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "open: `judgeable` reads a lowercase three-letter word as a product of variables "
+    "(`not 7` is n*o*t*7), so `\\boxed{\\text{not } 7}` and the unmarked `So x is not 7.` "
+    "reach a judge, which may call them equal to 7. A rule of the judge's filter (words "
+    "the reading rule knows to change a value are never variables), not of the extraction"))
+@pytest.mark.parametrize("completion", [THINKING + "So x is not 7.", THINKING + "It is 8, not 7.",
+                                        "\\boxed{\\text{not } 7}"])
+def test_a_value_word_read_as_variables_reaches_the_judge(completion):
+    assert _with_a_yes_judge("undecided", [completion]) == [0.0]
+
+
 @pytest.mark.parametrize("completion", [
     "So the total is 7 apples.", "Therefore, x = 7.", "Therefore, 7.", "So it's 7.",
     "We get 3 apples, then 5 more, so 7 apples in total.", "She makes $7 every day.",
