@@ -527,20 +527,15 @@ def _from_gsm8k(text: str) -> Extraction | None:
     return replace(found, source="gsm8k", native=False) if found is not None else None
 
 
-def _from_answer_phrase(text: str, after: int = 0, final_only: bool = False
-                        ) -> Extraction | None:
-    """The answer after the last answer phrase (that starts at or after `after`; with
-    `final_only`, only "final answer" phrases count)."""
-    found = _last_phrase(text, after, final_only)
+def _from_answer_phrase(text: str, after: int = 0) -> Extraction | None:
+    """The answer after the last answer phrase (that starts at or after `after`)."""
+    found = _last_phrase(text, after)
     return found[0] if found is not None else None
 
 
-def _last_phrase(text: str, after: int = 0, final_only: bool = False
-                 ) -> tuple[Extraction, int, int] | None:
+def _last_phrase(text: str, after: int = 0) -> tuple[Extraction, int, int] | None:
     """`_from_answer_phrase`'s answer and where its phrase starts and ends."""
     for match in reversed(list(_ANSWER_PHRASE.finditer(text, max(after, 0)))):
-        if final_only and not match.group(0).lower().startswith("final"):
-            continue
         found = _answer_after(text[match.end():match.end() + _PHRASE_WINDOW])
         if found is not None:
             # math-verify reads a math environment after an English phrase; plain text after
