@@ -31,6 +31,8 @@ from rewards.math._normalize import (
     is_choice,
     no_answer_in,
     normalize,
+    parse_number,
+    qualifiers,
     question_words,
     sentence_key,
     text_carries_meaning,
@@ -95,6 +97,8 @@ def compare_local(pred: str | Extraction | None, gold: object,
         return tail, gold_job, True
     if question:  # `**4 up quarks**` for "How many up quarks ...?": the question's nouns
         carried = carried | question_words(question)
+    if extraction.words is not None:
+        extraction = _read_with_words(extraction, carried, gold_norm)
     pred_norm = imaginary_unit_like_gold(normalize(extraction.answer, carried), gold_norm)
     union = as_intervals(pred_norm)
     if union is None and _half_open_or_closed(gold_norm):
@@ -128,6 +132,44 @@ def compare_local(pred: str | Extraction | None, gold: object,
     if extraction.native and tail is not None:
         return tail, gold_job, True
     return f"${pred_norm}$", gold_job, False
+
+
+def _read_with_words(extraction: Extraction, carried: frozenset[str],
+                     gold_norm: str) -> Extraction:
+    """A number found unmarked in prose, read with the words of its clause by the one reading
+    rule (`normalize`, `qualifiers`). The clause is a sentence around a value, read as the
+    rule reads one: math-verify's rules read the value, and the words known to change a
+    value count (`not 7`, `at least 7`, `minus 7`, `8, not 7`); a magnitude is read as the
+    number it makes (`7 million`); a number that is the operand of a relation or command
+    (`x \\neq 7`, `x < 7`, `\\approx 7`) is read with it. Then the clause is the answer, read
+    as the same words in a box are (the pair is wrong or uncertain). Words the rule drops, and
+    the words of a sentence that change no value (`12 distinct sequences`, `7 apples in
+    total`), leave the number as it is."""
+    words = extraction.words or ""
+    beside = normalize(words, carried)
+    value = normalize(extraction.answer, carried)
+    if beside == value or not (qualifiers(beside, sentence=True) - qualifiers(gold_norm)
+                               or parse_number(beside) is not None
+                               or _operand(beside, value)):
+        return extraction
+    return replace(extraction, answer=words, parts=(), native=False, settled=True)
+
+
+def _operand(clause: str, value: str) -> bool:
+    """True when what stands right before the value in its clause makes it an operand: a
+    LaTeX command (`\\neq`, `\\approx`, `\\sim`) or a sign that is not one known to state or
+    separate a value (`_STATES_VALUE`: `=`, `:`, `,`, `;`, a currency sign, a bracket)."""
+    at = clause.rfind(value)
+    before = clause[:max(at, 0)].rstrip()
+    if at < 0 or not before:
+        return False
+    if before[-1].isalpha():
+        command = before.rsplit("\\", 1)
+        return len(command) == 2 and command[1].isalpha()
+    return before[-1] not in _STATES_VALUE
+
+
+_STATES_VALUE = frozenset("=:,;$€£¥([{'\"")
 
 
 def _final_sentence(text: str) -> str | None:

@@ -12,7 +12,13 @@ Rules, in the priority a model writes them (the last occurrence wins within a ru
 5. the last math environment: `$$...$$`, `\\[...\\]`, `\\(...\\)`, `$...$` (several joined by
    "and" / "or" / "," read as a set, as math-verify reads them);
 6. a completion that is only an answer (`x^2+1`, `(1, 2]`): the whole text;
-7. unless `strict`, the last number (anchored as math-verify anchors it: `AZYUK2A` holds none).
+7. unless `strict`, the last number (anchored as math-verify anchors it: `AZYUK2A` holds none),
+   kept with the words of its clause (`Extraction.words`: `not 7`, `7 million`), which the
+   comparison reads by the one reading rule.
+
+A later answer phrase overrides a box (the last committed answer wins), and a finished reply
+that offers another value or unsays its answer after the answer's sentence hedges: that text
+is part of the answer (`_with_what_follows`).
 
 Every scan is a single pass or a regex without nested quantifiers, over the capped tail."""
 
@@ -25,6 +31,7 @@ from numbers import Number
 from typing import Literal
 
 from rewards.math._config import MathConfig
+from rewards.math._normalize import NUMBER_WORDS, qualifiers
 
 __all__ = ["Extraction", "extract_answer", "extract_boxed", "find_answer", "one_math_reading",
            "prepare_reference", "stated_answers"]
@@ -54,6 +61,12 @@ class Extraction:
     settled: bool = True
     """False when the span alone may not be what math-verify reads from the text (a number
     next to an operator: `3+4`), so only the symbolic path may decide."""
+    words: str | None = None
+    """For a number found unmarked in prose (rule 7: a bare number, or one alone in a math
+    environment, in the final sentence): the answer with the words of its clause beside it (`not 7`, `7 million`,
+    `7 apples`, from the last word that states a value, `_STATES`, to the sentence's end).
+    The comparison reads them as it reads the same words in a box (`_compare`): a word may be
+    dropped only when the reading rule knows it does not change the value."""
 
 
 _ANSWER_TAG = re.compile(r"<answer>(.*?)</answer>", re.DOTALL | re.IGNORECASE)
@@ -105,11 +118,15 @@ def find_answer(text: str, config: MathConfig = _DEFAULT) -> Extraction | None:
     boxed = _box_group(tail)
     if boxed is not None:
         found, end = boxed
-        # "\boxed{255} ... The final answer is $10,455$.": the model's last word wins, when it
-        # is an answer ("\boxed{7}. Final answer: see above" keeps the box).
-        phrase = _from_answer_phrase(tail, after=end, final_only=True)
-        if phrase is not None and _has_math(phrase.answer):
-            return phrase
+        # "\boxed{255} ... The final answer is $10,455$.", "\boxed{7} is what I first
+        # thought, but the answer is 8.": the model's last committed answer wins, when it is
+        # an answer ("\boxed{7}. Final answer: see above" keeps the box).
+        # A phrase in a turn written after the box (`<|im_end|><|im_start|>user The correct
+        # answer is 8`) is not the model's: the box stands.
+        phrase = _last_phrase(tail, after=end)
+        if phrase is not None and _has_math(phrase[0].answer) and \
+                _TURN_MARKER.search(tail, end, phrase[1]) is None:
+            return _with_what_follows(tail, phrase)
         # "The answer is (B) $\boxed{12}$": the option's text boxed after its letter; the
         # comparison takes the letter when the gold is one
         box = max(tail.rfind("\\boxed", 0, end), tail.rfind("\\fbox", 0, end))
@@ -127,7 +144,7 @@ def find_answer(text: str, config: MathConfig = _DEFAULT) -> Extraction | None:
             after = _sentence_start_before(tail, len(tail))
             if after > last[1] and len(tail[after:].split()) > _SIGN_OFF_WORDS:
                 return None
-        return last[0]
+        return _with_what_follows(tail, last)
     found = _from_whole_text(tail)
     if found is not None:
         return found
@@ -146,9 +163,14 @@ def find_answer(text: str, config: MathConfig = _DEFAULT) -> Extraction | None:
         return bold
     environment = _from_math_environment(tail, start)
     number = None if config.strict else _last_number(tail, start)
-    found = number[0] if number is not None and (
-        environment is None or number[1] > environment[1]) else (
-        environment[0] if environment else None)
+    if number is not None and (environment is None or number[2] > environment[1]):
+        found = _with_words(tail, start, *number)
+    elif environment is not None:
+        found = environment[0]
+        if _NUMBER.fullmatch(found.answer):  # `not $7$`: a number in prose, as a bare one
+            found = _with_words(tail, start, found, environment[2], environment[1])
+    else:
+        found = None
     choice = _last_choice(tail[start:])
     if choice is None:
         return found
@@ -505,27 +527,74 @@ def _from_gsm8k(text: str) -> Extraction | None:
     return replace(found, source="gsm8k", native=False) if found is not None else None
 
 
-def _from_answer_phrase(text: str, after: int = 0, final_only: bool = False
-                        ) -> Extraction | None:
-    """The answer after the last answer phrase (that starts at or after `after`; with
-    `final_only`, only "final answer" phrases count)."""
-    found = _last_phrase(text, after, final_only)
+def _from_answer_phrase(text: str, after: int = 0) -> Extraction | None:
+    """The answer after the last answer phrase (that starts at or after `after`)."""
+    found = _last_phrase(text, after)
     return found[0] if found is not None else None
 
 
-def _last_phrase(text: str, after: int = 0, final_only: bool = False
-                 ) -> tuple[Extraction, int] | None:
-    """`_from_answer_phrase`'s answer and where its phrase starts."""
+def _last_phrase(text: str, after: int = 0) -> tuple[Extraction, int, int] | None:
+    """`_from_answer_phrase`'s answer and where its phrase starts and ends."""
     for match in reversed(list(_ANSWER_PHRASE.finditer(text, max(after, 0)))):
-        if final_only and not match.group(0).lower().startswith("final"):
-            continue
         found = _answer_after(text[match.end():match.end() + _PHRASE_WINDOW])
         if found is not None:
             # math-verify reads a math environment after an English phrase; plain text after
             # a phrase ("**Final Answer** y = 5x + 8") and Chinese phrases it does not.
             english = match.group(0)[:1].isascii()
-            return replace(found, native=english and found.native), match.start()
+            return replace(found, native=english and found.native), match.start(), match.end()
     return None
+
+
+def _answer_sentence_end(text: str, phrase_end: int) -> int:
+    """Where the sentence of the answer after a phrase ending at `phrase_end` ends (the
+    answer may open on a later line: `**Final Answer**` then a blank line)."""
+    begin = phrase_end + len(text[phrase_end:phrase_end + 200]) - len(
+        text[phrase_end:phrase_end + 200].lstrip(" \t\n:*"))
+    stop = _SENTENCE_END.search(text, begin + 1)
+    return stop.start() + 1 if stop else len(text)
+
+
+def _with_what_follows(text: str, phrase: tuple[Extraction, int, int]) -> Extraction:
+    """The answer after a phrase, read with what a finished reply writes after its sentence
+    when that offers another value or unsays it (`_unsaid`): then the answer is all the text
+    after the phrase (`7. Or 8`, `7. Not`), which says something else than one value, as
+    an answer and its hedge in one box do."""
+    found, _, phrase_end = phrase
+    if final_sentence_start(text) is None:
+        return found  # cut off: the rule of a reply that stops mid-thought decides it
+    after = _answer_sentence_end(text, phrase_end)
+    rest = _unsaid(text, found.answer, after)
+    if rest is None:
+        return found
+    whole = text[phrase_end:rest].strip(" \t\n:*").rstrip(_TRAILING)
+    return replace(found, answer=whole, parts=(), native=False, settled=True) if whole else found
+
+
+def _unsaid(text: str, answer: str, after: int) -> int | None:
+    """Where the reply ends (end-of-turn text and sign-offs aside) when what it writes after
+    its final answer (from `after`, the end of the answer's sentence) offers another value or
+    unsays it: a number the answer does not hold (`The answer is 7. Or 8.`, `... But it
+    could also be 8.`), or a word the reading rule knows to change a value (`qualifiers` of
+    a sentence, where `or` and `no` are words; a number word: `... Not.`, `Or no $h$
+    works.`); None when it does neither (a sign-off, units, prose that states no value)."""
+    end = _end_of_reply(text)
+    for _ in range(2):  # "... is X. I hope it is correct."
+        start = _sentence_start_before(text, end - 1)
+        if start < after or not _sign_off(text[start:end]):
+            break
+        end = start
+    rest = text[after:min(end, after + _PHRASE_WINDOW)]
+    if not rest.strip(" \t\n.!*$\\()[]{}"):
+        return None
+    held = set(_DIGITS.findall(answer))
+    words = qualifiers(rest, sentence=True) - qualifiers(answer, sentence=True)
+    if words or any(number not in held for number in _DIGITS.findall(rest)) or any(
+            word.lower() in NUMBER_WORDS for word in _WORD.findall(rest)):
+        return end
+    return None
+
+
+_DIGITS = re.compile(r"\d+")
 
 
 def _answer_after(text: str) -> Extraction | None:
@@ -716,9 +785,10 @@ def _joined(text: str, environments: list[tuple[int, int, str]]) -> list[tuple[i
     return group
 
 
-def _from_math_environment(text: str, start: int = 0) -> tuple[Extraction, int] | None:
+def _from_math_environment(text: str, start: int = 0
+                            ) -> tuple[Extraction, int, int] | None:
     """The last math environment that opens at or after `start` (with those joined to it
-    before it) and where it ends."""
+    before it), where it ends and where the first of them starts."""
     environments = [env for env in _environments(text) if env[0] >= start and _has_math(env[2])]
     if not environments:
         return None
@@ -731,8 +801,8 @@ def _from_math_environment(text: str, start: int = 0) -> tuple[Extraction, int] 
     parts = tuple(content.rstrip(_TRAILING) for _, _, content in reversed(group))
     end = environments[-1][1]
     if len(parts) == 1:
-        return Extraction(parts[0], "latex"), end
-    return Extraction(", ".join(parts), "latex", parts), end
+        return Extraction(parts[0], "latex"), end, group[0][0]
+    return Extraction(", ".join(parts), "latex", parts), end, group[-1][0]
 
 
 def _joins(between: str) -> bool:
@@ -875,6 +945,7 @@ def _sign_off(sentence: str) -> bool:
     return " ".join(sentence.lower().split()).strip(" .!*") in _SIGN_OFFS
 
 
+_TURN_MARKER = re.compile(r"<\|[A-Za-z_]{1,30}\|>|</?s>|\[/?INST\]")
 _END_OF_TURN = re.compile(r"(?:<\|[A-Za-z_]{1,30}\|>|</s>)\s*(?:user|assistant|system)?\s*")
 
 
@@ -935,16 +1006,60 @@ def _last_choice(text: str) -> str | None:
     return (match.group(1) or match.group(2)).upper() if match else None
 
 
-def _last_number(text: str, start: int = 0) -> tuple[Extraction, int] | None:
-    """The last anchored number at or after `start` and where it ends; a root's index
-    (`\\sqrt[3]{4}` holds no 3) is markup, not a number."""
+def _last_number(text: str, start: int = 0) -> tuple[Extraction, int, int] | None:
+    """The last anchored number at or after `start`, where it starts and where it ends; a
+    root's index (`\\sqrt[3]{4}` holds no 3) is markup, not a number."""
     match = None
     for candidate in _NUMBER.finditer(text, start):
         if not text.startswith("]{", candidate.end(1)):
             match = candidate
     if match is None:
         return None
-    return _number_extraction(text, match, "number"), match.end(1)
+    return _number_extraction(text, match, "number"), match.start(1), match.end(1)
+
+
+# What states a value, after which the value's own clause starts: `=` (not `<=`, `>=`, `!=`),
+# `:`, a copula or a verb that states an amount, `'s`, "so" / "thus" / "hence" /
+# "therefore" (`3 apples, then 5 more, so 8 apples`); or a connective that opens the
+# sentence (`_OPENING`: `So,`, `Therefore,`). An allow-list: any other word before the value is read
+# beside it (`not 7`, `at least 7`, `minus 7`).
+_STATES = re.compile(
+    r"(?<![<>!=\\])=(?!=)|:|(?<![\w\\])(?:is|are|was|were|be|been|being|equals|equal\s+to|"
+    r"makes?|made|gets?|got|gives?|gave|has|have|had|yields?|becomes?|became|totals?|costs?|"
+    r"needs?|takes?|took|earns?|earned|pays?|paid|sells?|sold|buys?|bought|spends?|spent|"
+    r"uses?|used|leaves?|left|remains?|remained|so|thus|hence|therefore)(?![\w\\])|['’]s\b",
+    re.IGNORECASE)
+_OPENING = re.compile(r"(?:so|thus|therefore|hence|then|finally|overall|altogether|"
+                      r"in\s+total|in\s+all)(?![\w\\]),?", re.IGNORECASE)
+_WORDS_MAX = 200
+"""The most characters of a clause read beside an unmarked answer (a longer one is a sentence
+whose value math-verify's rules read; its words are still read, up to this bound)."""
+
+
+def _with_words(text: str, start: int, found: Extraction, begin: int, end: int) -> Extraction:
+    """`found` (an answer at `begin:end` of the final sentence that starts at `start`) with
+    the words of its clause beside it (`Extraction.words`): from the last `_STATES` before it
+    to the end of its sentence, math delimiters dropped."""
+    first = start + len(text[start:begin]) - len(text[start:begin].lstrip())
+    opening = _OPENING.match(text, first, begin)
+    clause_start = opening.end() if opening else start
+    for state in _STATES.finditer(text, max(start, begin - _WORDS_MAX), begin):
+        clause_start = state.end()
+    stop = _SENTENCE_END.search(text, end)
+    clause_end = min(stop.start() if stop else len(text), _end_of_reply(text),
+                     end + _WORDS_MAX)
+    after = _CLOSINGS.sub(" ", _DELIMITERS.sub(" ", text[end:clause_end]))
+    words = _DELIMITERS.sub(" ", text[clause_start:begin]) + found.answer + after
+    words = " ".join(words.split()).strip(_TRAILING)
+    return replace(found, words=words) if words and words != found.answer else found
+
+
+# Words known to close a clause that states an amount without changing it, after the value
+# (`11 left over`, `12 apples in total`): an allow-list, dropped before the clause is read
+# (`over` before a value reads "more than").
+_CLOSINGS = re.compile(r"(?<![\w\\])(?:left\s+over|leftover|left|remaining|in\s+total|in\s+all|"
+                       r"altogether|overall|total)(?![\w\\])", re.IGNORECASE)
+_DELIMITERS = re.compile(r"\\[()\[\]]|(?<!\\)\$")
 
 
 def _number_extraction(text: str, match: re.Match[str], source: Source) -> Extraction:

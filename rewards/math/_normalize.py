@@ -15,8 +15,8 @@ from rewards.math._evaluate import evaluate
 from rewards.text import read_text
 
 __all__ = [
-    "MAX_QUALIFYING_WORDS", "UNCERTAIN", "Number", "as_intervals", "carried_words", "choice_letter",
-    "disjunction_as_union", "imaginary_unit_like_gold", "inequality_as_interval", "is_choice",
+    "MAX_QUALIFYING_WORDS", "NUMBER_WORDS", "UNCERTAIN", "Number", "as_intervals",
+    "carried_words", "choice_letter", "disjunction_as_union", "imaginary_unit_like_gold", "inequality_as_interval", "is_choice",
     "is_prose", "no_answer_in", "normalize", "parse_number", "qualifiers", "question_words",
     "sentence_key", "text_carries_meaning",
 ]
@@ -167,28 +167,35 @@ MAX_QUALIFYING_WORDS = 3
 hours ago`), read by math-verify's rules; there only the words of `_VALUE_WORDS` qualify."""
 
 
-def qualifiers(answer: str) -> frozenset[str]:
+def qualifiers(answer: str, sentence: bool = False) -> frozenset[str]:
     """What in a normalized answer may change its value and is not read as mathematics: its
     words of prose (what the unit allow-list kept: `halves`, `lakh`, `factorial`, `negative`,
     `or more`) and its negations (`\\neg`). An answer holding one that the gold does not hold
     says something else than the gold, or the rules cannot tell: `_fast` makes the pair
-    `wrong` (the judge's to decide where one is configured)."""
-    found = {word.lower() for word in _PROSE_WORD.findall(_ENVIRONMENT.sub(" ", answer))
-             if _is_prose_word(word)}
-    if len(found) > MAX_QUALIFYING_WORDS:  # a sentence: math-verify's rules read its value
+    `wrong` (the judge's to decide where one is configured). `sentence`: the answer is known
+    to be prose around a value (a number found unmarked in a reply's final sentence), read as
+    a sentence whatever its number of words, where a word of two letters is a word (`7 or
+    8`, `no`), not a product of variables."""
+    found = _prose_words(answer, shortest=2 if sentence else 3)
+    if sentence or len(found) > MAX_QUALIFYING_WORDS:  # a sentence: math-verify reads its value
         found &= _VALUE_WORDS  # (`Sphere 3 hours ago`); the words known to change one count
     found.update(match.group(0) for match in _NEGATIONS.finditer(answer))
     return frozenset(found)
 
 
-def _is_prose_word(word: str) -> bool:
+def _prose_words(answer: str, shortest: int = 3) -> set[str]:
+    return {word.lower() for word in _PROSE_WORD.findall(_ENVIRONMENT.sub(" ", answer))
+            if _is_prose_word(word, shortest)}
+
+
+def _is_prose_word(word: str, shortest: int = 3) -> bool:
     """A word of prose, not mathematics: ASCII words of three letters or more (`xy` is more
     often a product) but names in capitals (`ABC`, `DNE`) and function names; a word in any
     other script, however short (`5\\text{万}` is 50,000), but Greek and letterlike symbols."""
     if not word.isascii():
         return _MATH_LETTERS.fullmatch(word) is None
     lower = word.lower()
-    return (len(word) >= 3 and not (word.isupper() and len(word) <= 3)
+    return (len(word) >= shortest and not (word.isupper() and len(word) <= 3)
             and lower not in _FUNCTION_WORDS and lower not in _MATH_WORDS)
 
 
@@ -666,7 +673,7 @@ digit, math, symbol, number word or yes/no) is not an answer (`no_answer_in`).""
 _EMPTY_BOX = re.compile(r"\\(?:boxed|fbox)\s{0,3}\{\s{0,3}\}")  # markup around nothing
 _ANSWER_SIGNS = frozenset("=<>+*/^_|{}[]%$\\")
 _TRUTH_VALUES = frozenset({"yes", "no", "true", "false"})
-_NUMBER_WORDS = frozenset("""
+NUMBER_WORDS = frozenset("""
     zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen
     fifteen sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty
     ninety hundred thousand million billion trillion dozen half halves twice double triple
@@ -721,7 +728,7 @@ def no_answer_in(gold: str) -> str | None:
             return None  # `pq - p - q`, `-x`; not a hyphen inside a word (`log-likelihood`)
     words = [word.strip(".,;:!?\"'()").lower() for word in read.split()]
     if len(words) <= MAX_WORD_ANSWER or words[0] in _TRUTH_VALUES \
-            or any(word in _NUMBER_WORDS for word in words):
+            or any(word in NUMBER_WORDS for word in words):
         return None
     return (f"{len(words)} words and no value (no digit, math, symbol, number word or "
             f"yes/no): {gold[:60]!r}")

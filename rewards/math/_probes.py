@@ -8,6 +8,7 @@ from dataclasses import replace
 from fractions import Fraction
 from typing import Any
 
+from rewards.math._normalize import is_choice
 from rewards.stress import Probe, ProbeSet, Row
 from rewards.types import Sample
 
@@ -74,6 +75,33 @@ def _meaning_dropped(row: Row) -> list[str]:
     return out
 
 
+def _unmarked_words(row: Row) -> list[str]:
+    """The gold as an unmarked last number with words that change it around it (no box, no
+    phrase: the final sentence's number is read with the words of its clause)."""
+    if not _numeric(row):
+        return []
+    g = _gold(row.sample)
+    lead = "Let me work it out step by step and check each case. "
+    out = [f"{lead}Not {g}.", f"{lead}So x is not {g}.", f"{lead}Therefore, x \\neq {g}.",
+           f"{lead}At least {g}.", f"{lead}It is more than {g}", f"{lead}It is {g}, or more.",
+           f"{lead}So x is not ${g}$."]
+    if _number(g) not in (0, None):
+        out += [f"{lead}It is {g} million.", f"{lead}minus {g}."]
+    return out
+
+
+def _hedge_after(row: Row) -> list[str]:
+    """The gold as the marked answer, then a sentence that offers another value or unsays it.
+    (Not for a choice gold: a letter followed by text is read as the letter with its
+    option's text, an open hole, `test_redteam_whole_golds`.)"""
+    g, w = _gold(row.sample), _wrong_value(_gold(row.sample))
+    if is_choice(g):
+        return []
+    return [f"The answer is {g}. Or {w}.", f"The answer is {g}. But it could also be {w}.",
+            f"The answer is ${g}$.\n\nOr ${w}$.", f"The answer is {g}. Not.",
+            f"**Answer:** {g}. not"]
+
+
 def _invisible(row: Row) -> list[str]:
     g, w = _gold(row.sample), _wrong_value(_gold(row.sample))
     hidden = "".join(chr(0xE0000 + ord(c)) for c in g if ord(c) < 128)  # Unicode tag letters
@@ -109,7 +137,8 @@ def _no_commitment(row: Row) -> list[str]:
             f"an intermediate step. Next we need to"),
             (f"The answer is {g}. Wait, that is wrong. Let me redo it: the answer is "
             f"\\boxed{{{w}}}."),
-            f"We know that {g} appears in the problem statement. So the total is"]
+            f"We know that {g} appears in the problem statement. So the total is",
+            f"\\boxed{{{g}}} is what I first thought, but the answer is {w}."]
 
 
 def _degenerate(row: Row) -> list[str]:
@@ -191,6 +220,8 @@ PROBES = ProbeSet(
     probes=(
         Probe("hedging", "many answers", _hedging),
         Probe("meaning_dropped", "value-changing words", _meaning_dropped),
+        Probe("meaning_dropped", "words around an unmarked number", _unmarked_words),
+        Probe("hedging", "a hedge after the answer", _hedge_after),
         Probe("invisible", "hidden gold", _invisible),
         Probe("special_tokens", "chat-template text", _special_tokens),
         Probe("judge_talk", "notes to the grader", _judge_talk),

@@ -55,7 +55,10 @@ class MathReward:
         # never one too long to read or not an answer, which is bad_reference)
         golds = [read_reference(s.reference).text if v.reason in ("wrong", "timeout") else None
                  for s, v in zip(samples, verdicts)]
-        return judged_scores(self.judge, samples, [a.answer if a else None for a in answers],
+        # (an unmarked number is shown with the words of its clause, as the rule read it:
+        # never `7` where the reply wrote `Not 7.`)
+        return judged_scores(self.judge, samples,
+                             [(a.words or a.answer) if a else None for a in answers],
                              golds, verdicts)
 
     async def ascore(self, samples: Sequence[Sample]) -> list[Score]:

@@ -52,9 +52,14 @@ EXTRACTION = [
     ("The answer is $\\begin{pmatrix} 1 \\\\\n 2 \\end{pmatrix}$.",
      "\\begin{pmatrix} 1 \\\\\n 2 \\end{pmatrix}"),  # an inline matrix over lines
     # ... and no further: a paragraph, prose, a sentence's end or a currency sign ends it.
-    ("The answer is $2$\n\n$$x = 4$$", "2"),
     ("The answer is $2$ because $2+2=4$.", "2"),
-    ("The answer is $2$. Then $x = 4$.", "2"),
+    # ... but a finished reply that offers another value after it hedges: the answer is read
+    # with what follows (`_with_what_follows`), which is no single value
+    ("The answer is $2$\n\n$$x = 4$$", "$2$\n\n$$x = 4$$"),
+    ("The answer is $2$. Then $x = 4$.", "$2$. Then $x = 4$"),
+    ("The answer is 7. Or 8.", "7. Or 8"),
+    ("The answer is 7. Not.", "7. Not"),
+    ("The answer is 7. I hope it is correct.", "7"),
     ("The answer is $3$ meters per second.", "3"),
     ("It costs $5 and then\n later $6 more. The answer is 11", "11"),
     ("#### .5", ".5"),  # a leading decimal point is the number's

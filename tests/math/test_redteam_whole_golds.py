@@ -84,19 +84,19 @@ def test_hedging_around_the_gold_sentence_earns_nothing(math_reward, gold):
     assert not _credited(math_reward, gold, attacks)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "open: an answer phrase's answer ends at its sentence, and a finished reply that goes on "
-    "('The answer is 7. Or 8.', 'The answer is 7. But it could also be 8.') keeps it: "
-    "`find_answer` drops a phrase only when the reply is cut off mid-thought. Same for a gold "
-    "read whole ('The answer is Any $h$ will work. Or no $h$ works.'). Telling a hedge from "
-    "an explanation after the answer needs the extraction rule, not the gold's reading"))
 @pytest.mark.parametrize("gold,completion", [
     ("7", "The answer is 7. Or 8."), ("7", "The answer is 7. But it could also be 8."),
     ("7", "The answer is $7$.\n\nOr $8$."),
     (ANY, "The answer is Any $h$ will work. Or no $h$ works."),
     (ANY, "The answer is Any $h$ will work. or No $h$ will work."),
-    ("7", "The answer is 7. Not."), (ANY, "**Answer:** Any $h$ will work. not")])
+    ("7", "The answer is 7. Not."), (ANY, "**Answer:** Any $h$ will work. not"),
+    ("7", "The answer is 7. Or seven and a half.")])
 def test_a_second_answer_in_the_next_sentence_is_a_hedge(math_reward, gold, completion):
+    """Fixed: an answer phrase's answer ended at its sentence, and a finished reply that went
+    on with another value or a negation kept it. What follows the answer's sentence (sign-offs
+    aside) is read by the reading rule (`_extract._unsaid`): a number the answer does not
+    hold, or a word known to change a value, makes it part of the answer, which then states
+    no single value."""
     assert _values(math_reward, gold, [completion]) == [0.0]
 
 
@@ -384,15 +384,35 @@ def test_the_gold_sentence_in_passing_or_retracted_earns_nothing(math_reward):
     assert not _credited(math_reward, MIN, attacks)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "open: a box is the answer unless a later 'final answer' phrase states another "
-    "(`find_answer`: `_from_answer_phrase(..., final_only=True)`); prose after the box that "
-    "retracts it ('is what I first thought, but the answer is 8', 'is wrong; it is 8', 'is "
-    "not the answer') is never read. A rule of the extraction, for every gold"))
 @pytest.mark.parametrize("gold,completion", [
     ("7", "\\boxed{7} is what I first thought, but the answer is 8."),
-    ("7", "\\boxed{7} is wrong; it is 8."), ("7", "\\boxed{7} is not the answer."),
-    (MIN, "\\boxed{\\min$ at $x=7} is what I first thought, but the answer is $\\max$ at $x=8$.")])
+    (MIN, "\\boxed{\\min$ at $x=7} is what I first thought, but the answer is $\\max$ at $x=8$."),
+    ("7", "\\boxed{7}. Hmm, the answer is 8."), ("7", "\\boxed{7}\n\nThe answer is 8.")])
+def test_a_box_the_reply_retracts_with_a_later_answer(math_reward, gold, completion):
+    """Fixed: only a later "final answer" phrase overrode a box; a later "the answer is 8"
+    was never read. The last committed answer wins, whatever phrase marks it."""
+    assert _values(math_reward, gold, [completion]) == [0.0]
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "open: against a choice gold, an answer that opens with the letter is the letter "
+    "(`_fast._CHOICE` matches a prefix, so `B) 42` is B), so the hedge read with the answer "
+    "('(B). Or 123457', '(B). Not') still opens with it and scores 1. A rule of the choice "
+    "comparison (where the option's text ends), not of the extraction"))
+@pytest.mark.parametrize("completion", ["The answer is (B). Or 123457.",
+                                        "The answer is (B). Not."])
+def test_a_hedge_after_a_choice_letter(math_reward, completion):
+    assert _values(math_reward, "(B)", [completion]) == [0.0]
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "open: prose after a box that unsays it without stating an answer phrase ('is wrong; it "
+    "is 8', 'is not the answer') is never read. Reading the box's sentence and the ones "
+    "after it for another value (as `_unsaid` reads what follows an answer phrase) costs "
+    "real completions: boxes are followed by units, restatements and explanations that hold "
+    "numbers (ToRA's GSM8K replies lost hundreds of verdicts), so the box keeps its answer"))
+@pytest.mark.parametrize("gold,completion", [
+    ("7", "\\boxed{7} is wrong; it is 8."), ("7", "\\boxed{7} is not the answer.")])
 def test_a_box_the_reply_retracts_in_prose(math_reward, gold, completion):
     assert _values(math_reward, gold, [completion]) == [0.0]
 
@@ -406,17 +426,53 @@ def test_the_question_restated_earns_nothing(math_reward):
     assert not _credited(math_reward, MIN, attacks, question)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "open: with no marked answer, the last number of a finished reply's last sentence is its "
-    "answer (`_extract._last_number`, source 'number') and the words and symbols around it "
-    "in that sentence are never read: 'Not 7.', 'x \\neq 7.', '7 million.', 'minus 7.', "
-    "'more than 7' all score 1 against 7. The fix is the issue's allow-list (what may stand "
-    "beside a value in the final sentence), a change to the extraction rule, not this one"))
 @pytest.mark.parametrize("completion", [
     "Not 7.", "So x is not 7.", "Therefore, x \\neq 7.", "It is 7 million.", "minus 7.",
-    "It is more than 7", "At least 7."])
+    "It is more than 7", "At least 7.", "So x is not $7$.", "It is 8, not 7.", "x < 7.",
+    "There are at least 7 of them in total, and that is the count I get here."])
 def test_a_sentence_around_a_number_against_a_numeric_gold(math_reward, completion):
+    """Fixed: with no marked answer, the last number of the final sentence was its answer
+    and the words around it were never read (`Not 7.` scored 1 against 7). The number is
+    read with the words of its clause (`Extraction.words`) by the one reading rule, as the
+    same words in a box are: the answer then says something else than the gold."""
     assert _values(math_reward, "7", [THINKING + completion]) == [0.0]
+
+
+def _with_a_yes_judge(ask: str, completions: list[str]) -> list[float | None]:
+    reward = MathReward(judge={"ask": ask}, judge_engine=_Recorder(), timeout=2.0, workers=2)
+    return [s.value for s in reward.score([Sample("Find it.", c, reference="7")
+                                           for c in completions])]
+
+
+@pytest.mark.parametrize("ask", ["wrong_or_undecided", "undecided"])
+def test_the_judge_never_sees_an_unmarked_number_without_its_words(ask):
+    """Fixed: an uncertain unmarked number (`Not 7.`) reached the judge as the bare `7`, and
+    a judge that says "equal" credited it. It is shown as the rule read it, with the words of
+    its clause (and prose is never shown)."""
+    completions = [THINKING + c for c in ("Not 7.", "At least 7.", "It is more than 7")]
+    assert _with_a_yes_judge(ask, completions) == [0.0] * len(completions)
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "open: `judgeable` reads a lowercase three-letter word as a product of variables "
+    "(`not 7` is n*o*t*7), so `\\boxed{\\text{not } 7}` and the unmarked `So x is not 7.` "
+    "reach a judge, which may call them equal to 7. A rule of the judge's filter (words "
+    "the reading rule knows to change a value are never variables), not of the extraction"))
+@pytest.mark.parametrize("completion", [THINKING + "So x is not 7.", THINKING + "It is 8, not 7.",
+                                        "\\boxed{\\text{not } 7}"])
+def test_a_value_word_read_as_variables_reaches_the_judge(completion):
+    assert _with_a_yes_judge("undecided", [completion]) == [0.0]
+
+
+@pytest.mark.parametrize("completion", [
+    "So the total is 7 apples.", "Therefore, x = 7.", "Therefore, 7.", "So it's 7.",
+    "We get 3 apples, then 5 more, so 7 apples in total.", "She makes $7 every day.",
+    "The area is $7$ square units.",
+    "Therefore, there are 7 distinct arithmetic sequences that meet the given conditions."])
+def test_a_sentence_around_a_number_that_keeps_its_value(math_reward, completion):
+    """The words the rule knows not to change a value (units, counted nouns, the framing of
+    a sentence that states it: `_STATES`) leave the number as it is."""
+    assert _values(math_reward, "7", [THINKING + completion]) == [1.0]
 
 
 def test_a_sentence_around_a_number_against_a_numeric_gold_when_marked(math_reward):
