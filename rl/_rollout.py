@@ -19,7 +19,8 @@ from typing import Any
 
 from rewards.engines import chat_ids
 from rewards.io import PromptRecord
-from rewards.types import Reward, Score
+from rewards.scoring import ScoredBatch, normalize_batch, score_batch
+from rewards.types import Reward, Sample, Score
 from rl.losses import token_log_probs
 
 log = logging.getLogger("rl")
@@ -350,9 +351,9 @@ class ScoredPart:
     `finish_scoring` puts together): their samples, in order, and the scores."""
 
     groups: list[Group]
-    samples: list[Any]
-    scored: Any
-    """`rewards.scoring.ScoredBatch` of `samples`, not normalized."""
+    samples: list[Sample]
+    scored: ScoredBatch
+    """The scores of `samples`, not normalized."""
 
 
 def score_part(reward: Reward, tokenizer: Any, records: Sequence[PromptRecord],
@@ -363,7 +364,6 @@ def score_part(reward: Reward, tokenizer: Any, records: Sequence[PromptRecord],
     `score_groups` that the overlapped rollouts (`rl._episodes.Rollouts`) run on a
     background thread for each chunk of groups while the next chunk generates."""
     from rewards.io import prompt_sample
-    from rewards.scoring import score_batch
 
     groups, samples = [], []
     for record, ids, completions in zip(records, prompt_ids, outputs):
@@ -379,8 +379,6 @@ def finish_scoring(reward: Reward, parts: Sequence[ScoredPart]) -> list[Group]:
     over all of them at once (`rewards.scoring.normalize_batch`): one batch
     scored in parts gets the scores one call gives. A sample whose reward raised is logged
     by its index in the step."""
-    from rewards.scoring import normalize_batch
-
     samples = [s for p in parts for s in p.samples]
     scores = [s for p in parts for s in p.scored.scores]
     at = 0
