@@ -14,6 +14,12 @@ on both alike.
 
     python benchmarks/grpo_vs_trl.py            # 3 rounds of 12 steps each (~3 minutes)
     python benchmarks/grpo_vs_trl.py --quick    # 1 round of 6 steps, a smaller batch
+    python benchmarks/grpo_vs_trl.py --quick --reward-delay 0.02 --reward-overlap 4
+        # a slow reward (a sandbox, a judge: 20 ms a completion in both trainers), which
+        # ours scores while generating (`reward_overlap`, docs/training.md)
+
+Ours also reports `time/reward_wait`: the seconds a step waited on the reward after its last
+generation, and their share of the step (median of the steps after the first).
 
 Target: our median step time at most 0.5x TRL's, at equal or lower peak memory.
 """
@@ -54,13 +60,29 @@ def peak_gpu_mb() -> float:
     return torch.cuda.max_memory_allocated() / 2**20 if torch.cuda.is_available() else 0.0
 
 
+class SlowTarget:
+    """The target reward after `delay` seconds per completion (a sandbox or a judge)."""
+
+    name = "target"
+    kind = "verifiable"
+
+    def __init__(self, target: str, delay: float = 0.0) -> None:
+        from rewards.testing import TargetReward
+
+        self.inner, self.delay = TargetReward(target), delay
+
+    def score(self, samples: list) -> list:
+        time.sleep(self.delay * len(samples))
+        return self.inner.score(samples)
+
+
 def run_ours(args: argparse.Namespace, work: Path) -> dict:
     from rl.grpo import GRPOConfig, train
 
     reward_yaml = work / "reward.yaml"
     reward_yaml.write_text("domains:\n  default:\n    rewards:\n"
-                           f"      - {{use: 'rewards.testing:TargetReward', name: target, "
-                           f"target: {json.dumps(args.target)}}}\n")
+                           f"      - {{use: 'grpo_vs_trl:SlowTarget', "
+                           f"target: {json.dumps(args.target)}, delay: {args.reward_delay}}}\n")
     prompts = work / "prompts.jsonl"
     prompts.write_text("".join(json.dumps({"prompt": p}) + "\n" for p in PROMPTS))
     cfg = GRPOConfig(model=args.model, reward_config=str(reward_yaml), prompts=str(prompts),
@@ -69,20 +91,23 @@ def run_ours(args: argparse.Namespace, work: Path) -> dict:
                      max_completion_tokens=args.max_tokens, learning_rate=args.lr,
                      max_grad_norm=1.0, beta=0.0, loss_aggregation="token-mean",
                      scale_rewards=True, temperature=1.0, top_p=1.0, progress=False, seed=0,
-                     device=args.device)  # as TRL's use_cpu
+                     device=args.device,  # as TRL's use_cpu
+                     reward_overlap=args.reward_overlap)
     stamps: list[tuple[float, float]] = []
     rewards: list[float] = []
+    waits: list[tuple[float, float]] = []
     setup = rss_mb()
     start = (time.perf_counter(), time.process_time())
 
     def on_step(row: dict) -> None:
         stamps.append((time.perf_counter(), time.process_time()))
         rewards.append(row["reward/mean"])
+        waits.append((row["time/reward_wait"], row["time/reward_wait_share"]))
 
     train(cfg, on_step=on_step)
     return {**_durations(start, stamps), "peak_rss_mb": peak_mb(), "peak_gpu_mb": peak_gpu_mb(),
             "setup_rss_mb": setup,
-            "rewards": rewards}
+            "rewards": rewards, "reward_wait": waits}
 
 
 def run_trl(args: argparse.Namespace, work: Path) -> dict:
@@ -93,6 +118,7 @@ def run_trl(args: argparse.Namespace, work: Path) -> dict:
     target = args.target
 
     def contains_target(prompts: list, completions: list, **kwargs: object) -> list[float]:
+        time.sleep(args.reward_delay * len(completions))
         return [1.0 if target in c else 0.0 for c in completions]
 
     stamps: list[tuple[float, float]] = []
@@ -159,6 +185,11 @@ def main() -> int:
     p.add_argument("--lr", type=float, default=1e-4)
     p.add_argument("--threads", type=int, default=1, help="torch threads in each trainer")
     p.add_argument("--target", default="the", help="reward: completion contains this")
+    p.add_argument("--reward-delay", type=float, default=0.0,
+                   help="seconds the reward sleeps per completion, in both trainers")
+    p.add_argument("--reward-overlap", type=int, default=1,
+                   help="ours: reward_overlap (score each chunk of groups while the next "
+                        "generates); 1: off")
     p.add_argument("--device", default="cpu", choices=("cpu", "cuda"),
                    help="where both trainers run (cuda: scripts/gpu_check.sh)")
     p.add_argument("--worker", choices=("ours", "trl"), help=argparse.SUPPRESS)
@@ -182,7 +213,8 @@ def main() -> int:
     print(f"GRPO, tiny Llama ({args.layers} layers, hidden {args.hidden}), {args.device}, "
           f"{args.threads} threads: {args.prompts} prompts x G={args.group}, "
           f"<= {args.max_tokens} completion tokens, {args.steps} steps (first dropped), "
-          f"{args.rounds} alternating round(s)\n")
+          f"{args.rounds} alternating round(s); reward {args.reward_delay * 1000:g} ms per "
+          f"completion, ours at reward_overlap {args.reward_overlap}\n")
     print(f"{'round':<6} {'trainer':<10} {'median s/step':>14} {'min s/step':>11} "
           f"{'median CPU s/step':>18} {'peak RSS MB':>12} {'RSS at start MB':>16} "
           f"{'mean reward':>12}")
@@ -198,6 +230,10 @@ def main() -> int:
             print(f"{i:<6} {label:<10} {med[name]:>14.3f} {min(steps):>11.3f} "
                   f"{med_cpu[name]:>18.3f} {r['peak_rss_mb']:>12.0f} {r['setup_rss_mb']:>16.0f} "
                   f"{mean_reward:>12.3f}")
+        wait = results["ours"]["reward_wait"][1:] or results["ours"]["reward_wait"]
+        print(f"{'':<6} {'':<10} time/reward_wait (ours): median "
+              f"{statistics.median(w for w, _ in wait):.3f} s, "
+              f"{statistics.median(share for _, share in wait):.1%} of the step")
         wall.append(med["ours"] / med["trl"])
         cpu.append(med_cpu["ours"] / med_cpu["trl"])
         peak = "peak_gpu_mb" if args.device == "cuda" else "peak_rss_mb"  # the memory that binds
@@ -223,7 +259,8 @@ def _run_worker(name: str, args: argparse.Namespace, model: Path) -> dict:
            "--steps", str(args.steps), "--prompts", str(args.prompts),
            "--group", str(args.group), "--max-tokens", str(args.max_tokens),
            "--lr", str(args.lr), "--threads", str(args.threads), "--target", args.target,
-           "--device", args.device]
+           "--device", args.device, "--reward-delay", str(args.reward_delay),
+           "--reward-overlap", str(args.reward_overlap)]
     proc = subprocess.run(cmd, capture_output=True, text=True, check=False)
     line = next((ln for ln in proc.stdout.splitlines() if ln.startswith("RESULT ")), None)
     if proc.returncode != 0 or line is None:

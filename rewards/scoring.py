@@ -38,6 +38,7 @@ __all__ = [
     "ScoredBatch",
     "abstention_cause",
     "check_scores",
+    "normalize_batch",
     "score_batch",
 ]
 
@@ -77,19 +78,32 @@ class ScoredBatch:
 
 def score_batch(reward: Reward, samples: Sequence[Sample], *,
                 interrupts: tuple[type[BaseException], ...] = (),
-                tally: AbstentionTally | None = None) -> ScoredBatch:
+                tally: AbstentionTally | None = None, normalize: bool = True) -> ScoredBatch:
     """Score `samples` with `reward` (see the module docstring). Broken infrastructure
     raises; so do `interrupts`, the exceptions by which the caller's context stops scoring
     (Celery's soft time limit), which are never taken for a poison sample. `tally`: counts
-    the batch's abstentions (the caller decides when to `check` it)."""
-    scored = _score_batch(reward, samples, interrupts)
+    the batch's abstentions (the caller decides when to `check` it). `normalize=False`
+    leaves out a `BatchNormalized` reward's batch normalization: for a caller that scores
+    one batch in parts (the training loops' overlapped rollouts) and then normalizes the
+    whole batch once (`normalize_batch`), as one call would."""
+    scored = _score_batch(reward, samples, interrupts, normalize)
     if tally is not None:
         tally.add(samples, scored.scores)
     return scored
 
 
+def normalize_batch(reward: Reward, samples: Sequence[Sample], scores: Sequence[Score]
+                    ) -> list[Score]:
+    """The batch normalization of a `BatchNormalized` reward over the whole batch, for
+    `scores` from `score_batch(..., normalize=False)` (in one call or in parts); other
+    rewards' scores unchanged."""
+    if isinstance(reward, BatchNormalized) and samples:
+        return reward.normalizer(samples, scores)
+    return list(scores)
+
+
 def _score_batch(reward: Reward, samples: Sequence[Sample],
-                 interrupts: tuple[type[BaseException], ...]) -> ScoredBatch:
+                 interrupts: tuple[type[BaseException], ...], normalize: bool) -> ScoredBatch:
     if not samples:
         return ScoredBatch([])
     normalized = reward if isinstance(reward, BatchNormalized) else None
@@ -112,8 +126,8 @@ def _score_batch(reward: Reward, samples: Sequence[Sample],
                 log.warning("sample %d raised: %s: %s", i, type(exc).__name__, exc)
                 scores.append(Score(None, ERROR_REASON))
                 errors[i] = exc
-    if normalized is not None:
-        scores = normalized.normalizer(samples, scores)
+    if normalize:
+        scores = normalize_batch(reward, samples, scores)
     return ScoredBatch(scores, errors)
 
 

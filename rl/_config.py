@@ -142,6 +142,16 @@ class LoopConfig:
     step). Both loops run rollouts through `rl._episodes.Rollouts`."""
     max_episode_tokens: int = 1024
     """With an environment: tokens of all turns after the prompt (actions and observations)."""
+    reward_overlap: int = 1
+    """Score while generating: a step's prompts are generated in this many chunks of whole
+    groups, and each chunk is scored on a background thread as soon as it is generated,
+    while the next chunk generates; only the last chunk's scoring is left after the last
+    generation (`time/reward_wait`). 1: generate the whole batch, then score it. Worth 2-4
+    when the reward is slow (sandbox, judge); smaller generation batches cost generation
+    throughput, so a fast reward is best left at 1. Single completions only (multi-turn
+    episodes score after their last turn). The transformers backend samples differently in
+    chunks (one RNG stream in another order); vLLM's per-request seeds are kept, and a
+    completion's score is the same either way (docs/training.md)."""
 
     @property
     def tokens_after_prompt(self) -> int:
@@ -165,6 +175,7 @@ class LoopConfig:
         for name in ("log_completions_every", "plot_every"):
             check_range(name, getattr(self, name), ge=0)
         check_range("log_completions_rows", self.log_completions_rows, ge=1)
+        check_range("reward_overlap", self.reward_overlap, ge=1)
         check_range("temperature", self.temperature, gt=0)  # both loops sample
         for name in ("steps", "prompts_per_step", "max_completion_tokens"):
             check_range(name, getattr(self, name), ge=1)

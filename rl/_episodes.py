@@ -35,9 +35,11 @@ skips the observation tokens between turns; `turn_discounts` carries the environ
 
 from __future__ import annotations
 
+import time
 from collections.abc import Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
+from itertools import pairwise
 from typing import Any
 
 from rewards.engines import text_ids
@@ -54,10 +56,12 @@ from rewards.types import Reward, Score
 from rl._rollout import (
     Batch,
     Group,
+    ScoredPart,
     collate,
     encode_prompt,
+    finish_scoring,
     rollout_metrics,
-    score_groups,
+    score_part,
 )
 
 __all__ = ["EpisodeGroup", "ObservationEncoder", "Rollouts", "collate_episodes",
@@ -133,11 +137,13 @@ def run_episode_groups(generator: Any, tokenizer: Any, config: EnvConfig, make_e
                        reward: Reward, records: Sequence[PromptRecord],
                        prompt_ids: Sequence[list[int]], *, n: int, max_tokens: int,
                        max_episode_tokens: int, encode: ObservationEncoder,
-                       sampling: Mapping[str, Any]) -> list[EpisodeGroup]:
+                       sampling: Mapping[str, Any], waits: list[float] | None = None
+                       ) -> list[EpisodeGroup]:
     """`n` episodes per prompt row, turn by turn: each turn samples one action per live
     episode (one `generator.generate` call for the whole batch), steps the environments in
     parallel threads (tool calls run at once), and appends the observations. An episode whose
-    next turn would pass `max_episode_tokens` after the prompt ends out of turns."""
+    next turn would pass `max_episode_tokens` after the prompt ends out of turns. The final
+    answers are scored after the last turn (no overlap); `waits` gets those seconds."""
     samples = [prompt_sample(record, "") for record in records for _ in range(n)]
     episodes = [Episode(make_env(), s, config) for s in samples]
     bases = [list(p) for p in prompt_ids for _ in range(n)]
@@ -179,7 +185,10 @@ def run_episode_groups(generator: Any, tokenizer: Any, config: EnvConfig, make_e
     if first_error is not None and len(failed) == len(episodes):  # broken infrastructure,
         raise first_error  # not one bad episode: the run stops, as a single-turn step does,
         # never trains on nothing
+    t_score = time.perf_counter()
     trajectories = score_trajectories(episodes, reward)
+    if waits is not None:
+        waits.append(time.perf_counter() - t_score)
     groups = []
     for g, (record, ids) in enumerate(zip(records, prompt_ids)):
         part = slice(g * n, (g + 1) * n)
@@ -297,8 +306,9 @@ class Rollouts:
     them out as a `Batch` whose `completion_mask` is the loss mask (the policy's tokens
     only), `step_rewards` / `turn_discounts` are PPO's token rewards and GAE factors,
     `metrics` the step's `reward/...`, `completion/...`, `hack/<class>` (and, with an
-    environment, `turn/...`) metrics, and `budget` the tokens a rollout may have after its
-    prompt (the constant-length loss's `max_tokens`)."""
+    environment, `turn/...`) metrics, `pop_reward_wait` the seconds the step waited on the
+    reward after its last generation (`time/reward_wait`), and `budget` the tokens a rollout
+    may have after its prompt (the constant-length loss's `max_tokens`)."""
 
     def __init__(self, cfg: Any, generator: Any, tokenizer: Any, reward: Reward) -> None:
         self.cfg = cfg
@@ -313,10 +323,15 @@ class Rollouts:
             tokenizer, chat_template=cfg.chat_template, role=self.env.observation_role)
         self.budget: int = cfg.tokens_after_prompt
         self.overlong = getattr(cfg, "overlong_buffer", 0)
+        self.chunks: int = getattr(cfg, "reward_overlap", 1)
+        self.waits: list[float] = []
+        """Seconds each `collect` waited on the reward after its last generation returned
+        (`pop_reward_wait`)."""
 
     def collect(self, rows: Sequence[PromptRecord], *, step: int) -> list[EpisodeGroup]:
         """G scored rollouts of each prompt (validated once, as read: `rl._prompts`); `step`
-        seeds vLLM's sampling, so a resumed run samples the same rollouts."""
+        seeds vLLM's sampling, so a resumed run samples the same rollouts. Single
+        completions generate in `reward_overlap` chunks of groups (`_generate_and_score`)."""
         cfg = self.cfg
         ids = [encode_prompt(self.tokenizer, r.prompt, chat_template=cfg.chat_template,
                              max_tokens=cfg.max_prompt_tokens) for r in rows]
@@ -328,12 +343,59 @@ class Rollouts:
                 self.generator, self.tokenizer, self.env, self.make_env, self.reward, rows,
                 ids, n=cfg.num_generations, max_tokens=cfg.max_completion_tokens,
                 max_episode_tokens=cfg.max_episode_tokens, encode=self.encode,
-                sampling=sampling)
-        outputs = self.generator.generate(ids, n=cfg.num_generations,
-                                          max_tokens=cfg.max_completion_tokens, **sampling)
-        groups = score_groups(self.reward, self.tokenizer, rows, ids, outputs)
+                sampling=sampling, waits=self.waits)
+        groups = self._generate_and_score(rows, ids, sampling)
         return one_step_groups(groups, self._overlong_shaping(groups) if self.overlong > 0
                                else None)
+
+    def _generate_and_score(self, rows: Sequence[PromptRecord], ids: Sequence[list[int]],
+                            sampling: Mapping[str, Any]) -> list[Group]:
+        """Generate the groups in `self.chunks` chunks (as even as whole groups allow) and
+        hand each chunk's scoring to one background thread as soon as it is generated, so
+        the reward works while the next chunk generates. The parts are scored without the
+        reward's batch normalization, which then runs once over the whole step
+        (`rl._rollout.finish_scoring`): a completion scores as it would in one call. One
+        scoring thread keeps the reward's calls in order, one at a time, as without overlap.
+        vLLM seeds the requests of a chunk from its first prompt's index in the step, so
+        chunking keeps every request's seed (`rewards.engines.VLLMEngine.generate`)."""
+        n = self.cfg.num_generations
+        count = max(1, min(self.chunks, len(rows)))
+        if count == 1:  # no overlap: generate the whole batch, then score it, on this thread
+            outputs = self.generator.generate(ids, n=n, max_tokens=self.cfg.max_completion_tokens,
+                                              **sampling)
+            t_generated = time.perf_counter()
+            groups = finish_scoring(self.reward, [score_part(self.reward, self.tokenizer, rows,
+                                                             ids, outputs)])
+            self.waits.append(time.perf_counter() - t_generated)
+            return groups
+        bounds = [len(rows) * k // count for k in range(count + 1)]
+        seed = sampling["seed"]
+        pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="rl-reward")
+        try:
+            futures: list[Future[ScoredPart]] = []
+            for start, stop in pairwise(bounds):
+                outputs = self.generator.generate(
+                    ids[start:stop], n=n, max_tokens=self.cfg.max_completion_tokens,
+                    **{**sampling, "seed": seed + start * n})
+                for done in futures:  # broken infrastructure stops the step at once
+                    error = done.exception() if done.done() else None
+                    if error is not None:
+                        raise error
+                futures.append(pool.submit(score_part, self.reward, self.tokenizer,
+                                           rows[start:stop], ids[start:stop], outputs))
+            t_generated = time.perf_counter()
+            groups = finish_scoring(self.reward, [f.result() for f in futures])
+        finally:  # after an error: drop the chunks not started, wait for the one running
+            pool.shutdown(wait=True, cancel_futures=True)
+        self.waits.append(time.perf_counter() - t_generated)
+        return groups
+
+    def pop_reward_wait(self) -> float:
+        """Seconds the `collect` calls since the last `pop_reward_wait` waited on the reward
+        after their last generation returned (a step's `time/reward_wait`; dynamic sampling
+        collects several times a step)."""
+        wait, self.waits = sum(self.waits), []
+        return wait
 
     def _overlong_shaping(self, groups: Sequence[Group]) -> list[list[float]]:
         """DAPO's soft overlong punishment of each completion (`rl.losses.overlong_penalty`)."""

@@ -1,6 +1,6 @@
 """The metrics of a run: one JSONL line per step (`MetricsLog`, with the completions tables, the
 reward curve plot and the experiment trackers it feeds) and the `perf/...` timings of a step
-(`perf_metrics`)."""
+(`perf_metrics`, with `time/reward_wait`)."""
 
 from __future__ import annotations
 
@@ -118,9 +118,14 @@ def _plain_number(value: Any) -> Any:
 
 
 def perf_metrics(step_start: float, *, rollout_seconds: float, train_seconds: float,
-                 tokens: float) -> dict[str, float]:
-    """`perf/...` of one step that began at `step_start` (a `time.perf_counter()` reading)."""
+                 tokens: float, reward_wait: float) -> dict[str, float]:
+    """`perf/...` of one step that began at `step_start` (a `time.perf_counter()` reading),
+    and `time/reward_wait`: the seconds the step waited on the reward after its last
+    generation returned (`rl._episodes.Rollouts.pop_reward_wait`: all of the scoring when
+    the step scores after generating, only the last chunk's tail under `reward_overlap`),
+    with `time/reward_wait_share`, that over the step's wall time."""
     step_seconds = time.perf_counter() - step_start
-    return {"perf/rollout_seconds": rollout_seconds, "perf/train_seconds": train_seconds,
+    return {"time/reward_wait": reward_wait, "time/reward_wait_share": reward_wait / step_seconds,
+            "perf/rollout_seconds": rollout_seconds, "perf/train_seconds": train_seconds,
             "perf/step_seconds": step_seconds, "perf/tokens_per_second": tokens / step_seconds,
             "perf/peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}

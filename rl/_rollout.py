@@ -19,7 +19,8 @@ from typing import Any
 
 from rewards.engines import chat_ids
 from rewards.io import PromptRecord
-from rewards.types import Reward, Score
+from rewards.scoring import ScoredBatch, normalize_batch, score_batch
+from rewards.types import Reward, Sample, Score
 from rl.losses import token_log_probs
 
 log = logging.getLogger("rl")
@@ -27,14 +28,17 @@ log = logging.getLogger("rl")
 __all__ = [
     "Batch",
     "Group",
+    "ScoredPart",
     "TransformersRollout",
     "VLLMRollout",
     "collate",
     "completion_log_probs",
     "encode_prompt",
+    "finish_scoring",
     "make_rollout",
     "rollout_metrics",
     "score_groups",
+    "score_part",
 ]
 
 Completion = tuple[list[int], bool]
@@ -338,8 +342,28 @@ def score_groups(reward: Reward, tokenizer: Any, records: Sequence[PromptRecord]
     `error`, logged) and the step goes on; broken infrastructure raises. The prompts (read
     and validated once, `rl._prompts.read_prompts`) become samples by the one rule of
     `rewards.io.prompt_sample`."""
+    return finish_scoring(reward, [score_part(reward, tokenizer, records, prompt_ids, outputs)])
+
+
+@dataclass
+class ScoredPart:
+    """Some groups of a step, decoded and scored before the batch normalization (what
+    `finish_scoring` puts together): their samples, in order, and the scores."""
+
+    groups: list[Group]
+    samples: list[Sample]
+    scored: ScoredBatch
+    """The scores of `samples`, not normalized."""
+
+
+def score_part(reward: Reward, tokenizer: Any, records: Sequence[PromptRecord],
+               prompt_ids: Sequence[list[int]], outputs: Sequence[list[Completion]]
+               ) -> ScoredPart:
+    """Decode the completions of some groups and score them in one call, without the
+    reward's batch normalization (`rewards.score_batch(..., normalize=False)`): the part of
+    `score_groups` that the overlapped rollouts (`rl._episodes.Rollouts`) run on a
+    background thread for each chunk of groups while the next chunk generates."""
     from rewards.io import prompt_sample
-    from rewards.scoring import score_batch
 
     groups, samples = [], []
     for record, ids, completions in zip(records, prompt_ids, outputs):
@@ -347,13 +371,28 @@ def score_groups(reward: Reward, tokenizer: Any, records: Sequence[PromptRecord]
         texts = tokenizer.batch_decode(tokens, skip_special_tokens=True)
         groups.append(Group(record.row, ids, tokens, [t for _, t in completions], texts))
         samples += [prompt_sample(record, text) for text in texts]
-    scored = score_batch(reward, samples)
-    for i in scored.errors:
-        log.warning("the reward raised on completion %d of the step (prompt %s): %s; it "
-                    "counts as an abstention", i, samples[i].group, scored.error_message(i))
+    return ScoredPart(groups, samples, score_batch(reward, samples, normalize=False))
+
+
+def finish_scoring(reward: Reward, parts: Sequence[ScoredPart]) -> list[Group]:
+    """The groups of `parts`, in order, with their scores after the batch normalization
+    over all of them at once (`rewards.scoring.normalize_batch`): one batch
+    scored in parts gets the scores one call gives. A sample whose reward raised is logged
+    by its index in the step."""
+    samples = [s for p in parts for s in p.samples]
+    scores = [s for p in parts for s in p.scored.scores]
+    at = 0
+    for p in parts:
+        for i in p.scored.errors:
+            log.warning("the reward raised on completion %d of the step (prompt %s): %s; it "
+                        "counts as an abstention", at + i, p.samples[i].group,
+                        p.scored.error_message(i))
+        at += len(p.samples)
+    scores = normalize_batch(reward, samples, scores)
+    groups = [g for p in parts for g in p.groups]
     at = 0
     for group in groups:
-        group.scores = scored.scores[at:at + len(group.texts)]
+        group.scores = scores[at:at + len(group.texts)]
         group.rewards = [s.value for s in group.scores]
         at += len(group.texts)
     return groups

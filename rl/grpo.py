@@ -236,7 +236,8 @@ def train(cfg: GRPOConfig, *, on_step: Callable[[dict[str, Any]], None] | None =
             **rollouts.metrics(groups, batch),
             **{k: v / cfg.num_iterations for k, v in sums.items()},
             **perf_metrics(t_step, rollout_seconds=t_rollout, train_seconds=t_train,
-                           tokens=float(batch.lengths.sum())),
+                           tokens=float(batch.lengths.sum()),
+                           reward_wait=rollouts.pop_reward_wait()),
         })
         if reference is None:
             del metrics["kl"]

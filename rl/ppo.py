@@ -249,7 +249,8 @@ def train(cfg: PPOConfig, *, on_step: Callable[[dict[str, Any]], None] | None = 
             "value/mean": float(masked_mean(old_values, batch.completion_mask)),
             "value/return_mean": float(masked_mean(returns, batch.completion_mask)),
             **perf_metrics(t_step, rollout_seconds=t_rollout, train_seconds=t_train,
-                           tokens=float(batch.lengths.sum())),
+                           tokens=float(batch.lengths.sum()),
+                           reward_wait=rollouts.pop_reward_wait()),
         }
         if reference is not None:  # the summed per-token KL of a completion, averaged
             metrics["kl"] = float((kl * batch.completion_mask).sum(1).mean())

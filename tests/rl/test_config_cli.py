@@ -116,7 +116,8 @@ def test_ppo_config_fields():
 
 def test_grpo_and_ppo_declare_their_shared_fields_once():
     shared = [f.name for f in fields(LoopConfig)]
-    assert len(shared) == 37  # environment and max_episode_tokens: both loops run episodes
+    assert len(shared) == 38  # environment and max_episode_tokens: both loops run episodes;
+    # reward_overlap: both loops collect through the one Rollouts
     own_defaults = {"output_dir", "prompts_per_step", "num_generations"}
     for cls in (GRPOConfig, PPOConfig):
         assert [f.name for f in fields(cls)][:len(shared)] == shared
