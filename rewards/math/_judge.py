@@ -25,7 +25,7 @@ from typing import Any, TypeVar
 
 from rewards.errors import ConfigError, EngineError
 from rewards.math._config import MathJudgeConfig, Verdict
-from rewards.math._normalize import UNCERTAIN
+from rewards.math._normalize import _VALUE_WORDS, UNCERTAIN
 from rewards.types import Sample, Score
 
 __all__ = ["JUDGED_COMMANDS", "JUDGED_WORDS", "JudgeRead", "MathJudge", "judgeable",
@@ -99,7 +99,9 @@ def judgeable(answer: str) -> bool:
     """Whether `answer` is entirely a mathematical expression the judge may see: digits,
     single letters and two-letter runs (variables, `xy`), runs of variables (`_variables`:
     `xyz`, `ABC`), `JUDGED_COMMANDS`, `JUDGED_WORDS`,
-    ASCII operators and brackets, `_MATH_SIGNS`, spaces. Two such runs with nothing but
+    ASCII operators and brackets, `_MATH_SIGNS`, spaces; never a word that changes a value
+    (`rewards.math._normalize._VALUE_WORDS`: `not`, `no`, `minus`, even where its letters
+    could spell variables). Two such runs with nothing but
     spaces, punctuation, braces, single letters or text wrappers between them (no digit,
     operator, bracket or math command) are words of a sentence, not a product (`so it is
     OK`, `\\text{be it so}`): not judged. Call on an input capped in size."""
@@ -114,6 +116,8 @@ def judgeable(answer: str) -> bool:
                 run_before = False
         elif head.isascii() and head.isalpha():
             listed = token in JUDGED_WORDS or token.lower() in JUDGED_WORDS
+            if len(token) > 1 and not listed and token.lower() in _VALUE_WORDS:
+                return False  # `not 7`, `no`, `minus`: a word that changes a value is prose
             if len(token) > 2 and not listed and not _variables(token):
                 return False
             if len(token) > 1 and not listed:

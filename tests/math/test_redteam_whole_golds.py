@@ -453,14 +453,12 @@ def test_the_judge_never_sees_an_unmarked_number_without_its_words(ask):
     assert _with_a_yes_judge(ask, completions) == [0.0] * len(completions)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "open: `judgeable` reads a lowercase three-letter word as a product of variables "
-    "(`not 7` is n*o*t*7), so `\\boxed{\\text{not } 7}` and the unmarked `So x is not 7.` "
-    "reach a judge, which may call them equal to 7. A rule of the judge's filter (words "
-    "the reading rule knows to change a value are never variables), not of the extraction"))
 @pytest.mark.parametrize("completion", [THINKING + "So x is not 7.", THINKING + "It is 8, not 7.",
                                         "\\boxed{\\text{not } 7}"])
-def test_a_value_word_read_as_variables_reaches_the_judge(completion):
+def test_a_value_word_is_never_read_as_variables_by_the_judge_filter(completion):
+    """`judgeable` read a three-letter word as a product of variables (`not 7` as n*o*t*7),
+    so these reached a judge, which may call them equal to 7. Words the reading rule knows
+    to change a value are never variables."""
     assert _with_a_yes_judge("undecided", [completion]) == [0.0]
 
 
