@@ -10,6 +10,7 @@ from fractions import Fraction
 from rewards.math._config import MathConfig, Verdict
 from rewards.math._evaluate import evaluate, evaluate_exact
 from rewards.math._normalize import (
+    _VALUE_WORDS,
     UNCERTAIN,
     Number,
     choice_letter,
@@ -22,6 +23,7 @@ __all__ = ["fast_compare"]
 
 # A choice letter: `B`, `(B)`, `B.`, `B) 42`, `(b)`; not the article of "A number greater".
 _CHOICE = re.compile(r"^(?:\(([A-Ea-e])\)|([A-E])(?:$|[.:)]))")
+_FIRST_WORD = re.compile(r"[^\W\d_]+")
 def fast_compare(pred: str, gold: str, config: MathConfig) -> Verdict | None:
     """Decide a pair of normalized answers cheaply, or `None` when sympy must decide."""
     if pred == gold or pred.replace(" ", "") == gold.replace(" ", ""):
@@ -35,6 +37,11 @@ def fast_compare(pred: str, gold: str, config: MathConfig) -> Verdict | None:
     if choice:
         letter = _CHOICE.match(pred)
         same = letter is not None and (letter.group(1) or letter.group(2)).upper() == choice
+        if same:  # what follows the letter is the option's text, unless it opens with a word
+            # that changes or withdraws the answer (`(B). Or 123457`, `(B). Not`: a hedge)
+            assert letter is not None
+            first = _FIRST_WORD.search(pred[letter.end():])
+            same = first is None or first.group().lower() not in _VALUE_WORDS
         return Verdict("ok" if same else "wrong", "choice")
     ordering = _ordering_verdict(pred, gold) or _names_verdict(pred, gold)
     if ordering is not None:

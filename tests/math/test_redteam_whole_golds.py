@@ -394,14 +394,11 @@ def test_a_box_the_reply_retracts_with_a_later_answer(math_reward, gold, complet
     assert _values(math_reward, gold, [completion]) == [0.0]
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "open: against a choice gold, an answer that opens with the letter is the letter "
-    "(`_fast._CHOICE` matches a prefix, so `B) 42` is B), so the hedge read with the answer "
-    "('(B). Or 123457', '(B). Not') still opens with it and scores 1. A rule of the choice "
-    "comparison (where the option's text ends), not of the extraction"))
 @pytest.mark.parametrize("completion", ["The answer is (B). Or 123457.",
                                         "The answer is (B). Not."])
 def test_a_hedge_after_a_choice_letter(math_reward, completion):
+    """Against a choice gold an answer that opens with the letter is the letter, its option's
+    text after it; text that opens with a word changing or withdrawing the answer is a hedge."""
     assert _values(math_reward, "(B)", [completion]) == [0.0]
 
 
