@@ -7,6 +7,7 @@ connections reused, IPv6 and IPv4 loopback."""
 from __future__ import annotations
 
 import contextlib
+import os
 import socket
 import subprocess
 import sys
@@ -370,7 +371,9 @@ def test_every_server_takes_the_caps_under_the_same_names() -> None:
             (argv, shown)
     refused = subprocess.run([sys.executable, "-m", "rewards", "serve", "--max-connections",
                               "10", "--max-connections-per-client", "11", "--port", "0"],
-                             capture_output=True, text=True, timeout=120, check=False)
+                             capture_output=True, text=True, timeout=120, check=False,
+                             env={k: v for k, v in os.environ.items()  # the bundled config,
+                                  if k != "REWARDS_CONFIG"})  # whatever the caller's env says
     assert refused.returncode != 0
     assert "--max-connections-per-client 11 is more than --max-connections (10)" \
         in refused.stderr, refused.stderr
