@@ -66,7 +66,7 @@ fi
 #    server types). Pure Python, a few MB; nothing already installed moves.
 if ! python3 -c "import openenv.core.generic_client" >/dev/null 2>&1; then
     pip_install --no-deps "openenv-core==0.3.0" || exit 1
-    pip_install "fastmcp>=3" || exit 1
+    pip_install "fastmcp==4.2.3" || exit 1
     python3 -c "import openenv.core.generic_client" \
         || { echo "openenv-core installed but its client does not import" >&2; exit 1; }
 fi
@@ -75,7 +75,7 @@ fi
 #    it imports that are not here already: structlog and google-genai (pure Python).
 if ! python3 -c "import openreward" >/dev/null 2>&1; then
     pip_install --no-deps "openreward==0.1.167" || exit 1
-    pip_install structlog "google-genai>=1.4" || exit 1
+    pip_install "structlog==26.1.0" "google-genai==3.6.1" || exit 1
     python3 -c "import openreward" \
         || { echo "openreward installed but its client does not import" >&2; exit 1; }
 fi
