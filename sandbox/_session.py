@@ -41,7 +41,6 @@ import select
 import signal
 import socket
 import subprocess
-import tempfile
 import threading
 import time
 import weakref
@@ -52,20 +51,15 @@ from typing import Any
 
 from sandbox._errors import ArgumentError, SandboxError
 from sandbox._jail import (
-    PROGRAM_UID,
     cgroup_v2_root,
     check_nsjail,
-    jail_argv,
     memory_group,
     process_budget,
 )
-from sandbox._languages import PYTHON, PYTHON_FLAGS
 from sandbox._parallel import Cancel
-from sandbox._process import FORKING, jail_host_env
 from sandbox._spare import spares_enabled
-from sandbox._staging import IN_JAIL, LAUNCHER, staged_dir
 from sandbox._types import Execution, Limits, Status
-from sandbox._warm import max_pools
+from sandbox._warm import max_pools, start_jailed_server
 
 __all__ = ["RESET_NOTE", "Cell", "Session", "SessionOptions", "max_sessions", "open_session"]
 
@@ -137,20 +131,8 @@ class _Jail:
             "address_space": address_space, "cpu_s": max(1, int(cpu + 0.999)),
             "file_size_bytes": limits.file_size_bytes, "open_files": limits.open_files,
             "processes": processes, "idle_s": options.idle_s}
-        self.control, inside = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-        fd = inside.fileno()
-        argv = jail_argv([PYTHON, *PYTHON_FLAGS, LAUNCHER, "session-server", str(fd),
-                          str(PROGRAM_UID)], jail_limits,
-                         binds=[(staged_dir(), IN_JAIL)], group=self.group,
-                         pass_fds=[fd], persistent=True)
-        argv = [a if a != "{log_fd}" else "2" for a in argv]
-        self.log = tempfile.TemporaryFile()  # noqa: SIM115  (lives as long as the jail)
-        with FORKING:
-            self.proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL,
-                                         stdout=subprocess.DEVNULL, stderr=self.log,
-                                         pass_fds=[fd], start_new_session=True,
-                                         env=jail_host_env())
-        inside.close()
+        self.control, self.proc, self.log = start_jailed_server("session-server",
+                                                                jail_limits, self.group)
 
     def begin(self, seed: int) -> None:
         """Hand the server its session's header and wait until its interpreter is up."""

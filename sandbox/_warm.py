@@ -26,6 +26,7 @@ import tempfile
 import threading
 import time
 from collections.abc import Mapping
+from typing import IO, Any
 
 from sandbox._classify import to_execution
 from sandbox._errors import ArgumentError, SandboxError
@@ -87,6 +88,27 @@ def use_warm(spec: LanguageSpec, mode: str) -> bool:
     return mode == "auto" and spec.name == "python" and warm_enabled()
 
 
+def start_jailed_server(role: str, limits: Limits, group: Any
+                        ) -> tuple[socket.socket, subprocess.Popen[bytes], IO[bytes]]:
+    """Start the in-jail server `role` (`warm-server`, `session-server`: `run.py ROLE FD
+    UID`) as pid 1 of a persistent jail under `limits` and memory `group`: (the control
+    socket to it, its process, the private file that takes nsjail's log and the server's own
+    stderr, never a program's, quoted if the server dies)."""
+    control, inside = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+    fd = inside.fileno()
+    argv = jail_argv([PYTHON, *PYTHON_FLAGS, LAUNCHER, role, str(fd), str(PROGRAM_UID)],
+                     limits, binds=[(staged_dir(), IN_JAIL)], group=group, pass_fds=[fd],
+                     persistent=True)
+    argv = [a if a != "{log_fd}" else "2" for a in argv]
+    log = tempfile.TemporaryFile()  # noqa: SIM115  (lives as long as the server)
+    with FORKING:
+        proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                stderr=log, pass_fds=[fd], start_new_session=True,
+                                env=jail_host_env())
+    inside.close()
+    return control, proc, log
+
+
 class WarmServer:
     """One jailed interpreter and the control socket to it."""
 
@@ -100,22 +122,8 @@ class WarmServer:
                         memory_bytes=memory_bytes + WARM_SERVER_BYTES)
         self.group = memory_group(limits.memory_bytes)
         self.cgroup = self.group is not None or bool(cgroup_v2_root())
-        self.control, inside = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-        fd = inside.fileno()
-        argv = jail_argv([PYTHON, *PYTHON_FLAGS, LAUNCHER, "warm-server", str(fd),
-                          str(PROGRAM_UID)], limits,
-                         binds=[(staged_dir(), IN_JAIL)], group=self.group,
-                         pass_fds=[fd], persistent=True)
-        argv = [a if a != "{log_fd}" else "2" for a in argv]
-        # nsjail's log and the server's own stderr (never a program's) go to a private file,
-        # quoted if the server dies
-        self.log = tempfile.TemporaryFile()  # noqa: SIM115  (lives as long as the server)
-        with FORKING:
-            self.proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL,
-                                         stdout=subprocess.DEVNULL, stderr=self.log,
-                                         pass_fds=[fd], start_new_session=True,
-                                         env=jail_host_env())
-        inside.close()
+        self.control, self.proc, self.log = start_jailed_server("warm-server", limits,
+                                                                self.group)
         self.ready = False  # until the server says so (`wait_ready`)
         self.retired = False
         self.settling = False  # a run's result came, the server's checks after it not yet
