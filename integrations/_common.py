@@ -33,6 +33,7 @@ __all__ = [
     "completion_text",
     "find_reference",
     "labelled_sample",
+    "prompt_and_response",
     "raise_on_abstention",
     "resolve_reward",
     "row_sample",
@@ -239,6 +240,19 @@ def prompt_value(prompt: Any) -> str | list[dict[str, Any]]:
     if isinstance(prompt, Sequence) and all(isinstance(m, Mapping) for m in prompt):
         return [dict(m) for m in prompt]
     return str(prompt)
+
+
+def prompt_and_response(body: Any) -> tuple[str | list[Any], str]:
+    """(prompt, response) of a remote reward request that sends them as `prompt` (text or chat
+    messages) and `response` (text), as slime and ROLL do; `InputError` naming the field."""
+    if not isinstance(body, Mapping):
+        raise InputError("the body must be a JSON object", field="body")
+    prompt, response = body.get("prompt"), body.get("response")
+    if not isinstance(prompt, (str, list)):
+        raise InputError("needs text or chat messages", field="prompt")
+    if not isinstance(response, str):
+        raise InputError("needs the response text", field="response")
+    return prompt, response
 
 
 def labelled_sample(resolved: ResolvedReward, prompt: Any, completion: str, label: Any,

@@ -45,9 +45,9 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any
 
-from integrations._common import ResolvedReward, labelled_sample
+from integrations._common import ResolvedReward, labelled_sample, prompt_and_response
 from integrations._http import Shares, client_share
-from rewards.errors import ConfigError, InputError
+from rewards.errors import ConfigError
 from rewards.types import Sample, Score
 
 __all__ = ["BUSY", "DONE", "RESULT_ROUTE", "RUNNING", "SUBMIT_ROUTE", "UNKNOWN", "Task",
@@ -61,13 +61,7 @@ DONE, RUNNING, BUSY, UNKNOWN = 0, 1, 2, 3
 
 def sample_from_submit(resolved: ResolvedReward, body: Any) -> Sample:
     """The `Sample` of a submit body; `InputError` naming the field."""
-    if not isinstance(body, Mapping):
-        raise InputError("the body must be a JSON object", field="body")
-    prompt, response = body.get("prompt"), body.get("response")
-    if not isinstance(prompt, (str, list)):
-        raise InputError("needs text or chat messages", field="prompt")
-    if not isinstance(response, str):
-        raise InputError("needs the response text", field="response")
+    prompt, response = prompt_and_response(body)
     info = body.get("reward_info")
     label = info.get("ground_truth") if isinstance(info, Mapping) and "ground_truth" in info \
         else info

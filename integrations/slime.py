@@ -20,12 +20,11 @@ reference, or a mapping with `reference` (and `domain`)."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Mapping
 from typing import Any
 
-from integrations._common import ResolvedReward, labelled_sample
+from integrations._common import ResolvedReward, labelled_sample, prompt_and_response
 from rewards.deps import require
-from rewards.errors import EngineError, InputError
+from rewards.errors import EngineError
 from rewards.types import Sample, Score
 
 __all__ = ["CONCURRENCY", "ROUTE", "remote_reward", "reward_reply", "sample_from_request"]
@@ -39,13 +38,7 @@ CONCURRENCY = 64
 def sample_from_request(resolved: ResolvedReward, body: Any) -> tuple[Sample, bool]:
     """(the `Sample`, whether the detailed reply was asked for) of a slime request;
     `InputError` naming the field."""
-    if not isinstance(body, Mapping):
-        raise InputError("the body must be a JSON object", field="body")
-    prompt, response = body.get("prompt"), body.get("response")
-    if not isinstance(prompt, (str, list)):
-        raise InputError("needs text or chat messages", field="prompt")
-    if not isinstance(response, str):
-        raise InputError("needs the response text", field="response")
+    prompt, response = prompt_and_response(body)
     return labelled_sample(resolved, prompt, response, body.get("label")), \
         body.get("detail") is True
 
