@@ -5,7 +5,8 @@ reward) runs as its own process. The same `--episodes` games (guesses 1, 2, ... 
 answer) are played three ways: in this process (`rewards.envs.Episode`, no server), over
 HTTP (`POST /reset`, `POST /step`, one keep-alive connection) and over OpenEnv's WebSocket
 (`/ws`, one connection, the messages openenv-core's `EnvClient` sends). Per step it prints
-the p50 and p99 latency of each and the added latency of each protocol over the local step;
+the p50 and p99 latency of each, and the added latency and the ratio of each protocol
+against the local step (the peer: the same step with no server);
 the trajectory rewards of all three must agree (a verdict). Then `--sessions` WebSocket
 connections are opened at once, each holding a live episode, and it prints how many the
 server held, and its memory per session (RSS growth over the sessions). A measurement: no
@@ -151,11 +152,12 @@ def main() -> int:
             paths = {"local": local(answers), "HTTP": over_http(url, answers),
                      "WebSocket": asyncio.run(over_ws(url, answers))}
             base = quantiles(paths["local"][0])
-            print(f"{'path':<12}{'steps':>8}{'p50 ms':>10}{'p99 ms':>10}{'added p50 ms':>14}")
+            print(f"{'path':<12}{'steps':>8}{'p50 ms':>10}{'p99 ms':>10}{'added p50 ms':>14}"
+                  f"{'p50 / local':>13}")
             for name, (seconds, _) in paths.items():
                 p50, p99 = quantiles(seconds)
                 print(f"{name:<12}{len(seconds):>8}{p50:>10.2f}{p99:>10.2f}"
-                      f"{p50 - base[0]:>14.2f}")
+                      f"{p50 - base[0]:>14.2f}{p50 / base[0]:>12.2f}x")
             same = sum(paths["local"][1][i] == paths["HTTP"][1][i] == paths["WebSocket"][1][i]
                        for i in range(len(answers)))
             report.verdict("trajectory rewards equal on the three paths", same, len(answers))
