@@ -140,6 +140,7 @@ def test_snippet(session: list[Block], tmp_path: Path, model_cache: Path,
             monkeypatch.setenv(key, value)
     namespace: dict[str, Any] = {"__name__": "__main__"}
     before = set(sys.modules)
+    environ = dict(os.environ)  # a block may set variables (`os.environ["REWARDS_CONFIG"]`)
     try:
         for block in session:
             _prepare(block, tmp_path, model_cache)
@@ -156,6 +157,8 @@ def test_snippet(session: list[Block], tmp_path: Path, model_cache: Path,
             elif block.lang == "json":
                 _run_json(block)
     finally:
+        os.environ.clear()  # what a block set leaves with it: a later test's subprocess
+        os.environ.update(environ)  # read a leaked $REWARDS_CONFIG as its config
         for name in set(sys.modules) - before:  # modules the blocks wrote in their folder
             origin = getattr(sys.modules[name], "__file__", None) or ""
             if origin.startswith(str(tmp_path)):
