@@ -6,6 +6,7 @@ the bundled math examples as prompts.
     python examples/multiturn/setup.py
     rewards train grpo --config examples/multiturn/train.yaml          # number_guess
     rewards train grpo --config examples/multiturn/python_tool.yaml    # python_tool on math
+    rewards train grpo --config examples/multiturn/state.yaml          # state across calls
 """
 
 from __future__ import annotations
@@ -20,7 +21,8 @@ LOW, HIGH = 1, 8
 
 
 def write_toy(root: Path, *, seed: int = 0, prompts: int = 16) -> Path:
-    """The model, prompts.jsonl and reward.yaml of the number-guessing task under `root`."""
+    """The model, prompts.jsonl and reward.yaml of the number-guessing task under `root`, and
+    state_prompts.jsonl (the prompts of state.yaml, which shares the model and reward)."""
     from rewards.testing import build_tiny_causal_lm
 
     root.mkdir(parents=True, exist_ok=True)
@@ -29,6 +31,10 @@ def write_toy(root: Path, *, seed: int = 0, prompts: int = 16) -> Path:
     rows = [{"id": f"game-{i}", "prompt": f"Guess the number from {LOW} to {HIGH}. Game {i}:",
              "reference": rng.randint(LOW, HIGH)} for i in range(prompts)]
     (root / "prompts.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    # state.yaml: python_menu's answer (what the last call printed) against 6 * 7
+    (root / "state_prompts.jsonl").write_text("".join(
+        json.dumps({"id": f"state-{i}", "prompt": f"Set x, then print it. Episode {i}:",
+                    "reference": "42"}) + "\n" for i in range(prompts)))
     (root / "reward.yaml").write_text(
         "# the final reward: the last guess against the secret (the reference)\n"
         "domains:\n  default:\n    rewards: [{use: math}]\n")

@@ -1,8 +1,9 @@
 """Multi-turn environments: an episode is `reset(sample) -> observation`, then `step(action)
 -> StepResult(observation, reward, done, info)` until done; the trajectory reward is the
 final reward (any `Reward` of the reward config, on `final_answer()`) plus the weighted,
-discounted step rewards. Built in: `number_guess` (the toy game) and `python_tool` (a code
-interpreter on the sandbox). `ToolCallReward` (`use: tool_call`) scores single-step tool use.
+discounted step rewards. Built in: `number_guess` (the toy game), `python_tool` (a code
+interpreter on the sandbox) and `python_menu` (python_tool with a menu of calls: the toy of
+stateful tool use). `ToolCallReward` (`use: tool_call`) scores single-step tool use.
 docs/environments.md."""
 
 from rewards.envs._config import BUILTIN_ENVS, EnvConfig, env_factory

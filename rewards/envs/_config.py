@@ -30,6 +30,7 @@ __all__ = ["BUILTIN_ENVS", "EnvConfig", "env_factory"]
 BUILTIN_ENVS: Mapping[str, str] = MappingProxyType({
     "number_guess": "rewards.envs.number_guess:NumberGuessEnv",
     "python_tool": "rewards.envs.python_tool:PythonToolEnv",
+    "python_menu": "rewards.envs.python_menu:PythonMenuEnv",
 })
 """Built-in environment names -> dotted paths (imported when a config uses them)."""
 
@@ -40,7 +41,7 @@ class EnvConfig:
     In a document every key but these is one of the environment's `options`."""
 
     use: str
-    """A built-in environment (`number_guess`, `python_tool`) or a dotted path to a class
+    """A built-in environment (`number_guess`, `python_tool`, `python_menu`) or a dotted path to a class
     whose `Options` dataclass (optional) takes `options` and that builds one episode's
     `Environment` per call."""
     max_turns: int = 4

@@ -129,11 +129,13 @@ class PythonToolEnv:
         self.calls = 0
         self.seconds_left = self.options.episode_time_limit_s
         self.answer = ""
+        self.output = ""
+        """What the last call printed (its stdout; "" for a call that did not run)."""
         self.session: Session | None = None  # sandbox.Session of a persistent episode, opened at its first call
 
     def reset(self, sample: Sample) -> str:
         self.close()
-        self.calls, self.answer = 0, ""
+        self.calls, self.answer, self.output = 0, "", ""
         self.seconds_left = self.options.episode_time_limit_s
         return ""
 
@@ -156,6 +158,7 @@ class PythonToolEnv:
         for session in sessions:
             copy = PythonToolEnv(self.options)
             copy.calls, copy.seconds_left, copy.answer = self.calls, self.seconds_left, self.answer
+            copy.output = self.output
             copy.session = session
             copies.append(copy)
         return copies
@@ -176,6 +179,7 @@ class PythonToolEnv:
         output as the observation. The code is run as it is, never re-parsed; code that is
         not text a program file can hold (a lone surrogate, from a JSON `\\ud800` escape) is
         the model's data: an error observation, like a program that fails."""
+        self.output = ""
         if self.calls >= self.options.max_tool_calls or self.seconds_left <= 0.05:
             return _tool_error("the tool budget of this episode is spent; answer now")
         try:
@@ -184,6 +188,7 @@ class PythonToolEnv:
             return _tool_error(f"the code is not valid text: {exc.reason} at character "
                                f"{exc.start} ({code[exc.start]!a}); write it in UTF-8")
         execution = self._run(code)
+        self.output = execution.stdout
         return StepResult(self._observation(execution), info={
             "tool_calls": 1, "tool_errors": int(execution.status != "ok"),
             "status": execution.status, "tool_seconds": execution.wall_s})
