@@ -78,7 +78,7 @@ def test_state_yaml_learns_to_use_in_a_later_call_what_an_earlier_one_set(toy, t
     """GRPO on python_menu with `session: persistent`: the policy picks one of 3 calls a turn,
     and only `x = 6 * 7` then `print(x)` answers 42 (1 in 9 at random). The mean reward of the
     last 3 steps beats the first 3 by >= 0.3, for each of 2 seeds. Measured on this config
-    (docs/environments.md), seeds 0-5: SEE_DOCS.
+    (docs/environments.md), seeds 0-5: gains 0.79, 0.69, 0.71, 0.66, 0.50 and 0.84.
 
     The control (seed 0): the trained policy, on the same prompts, earns >= 0.5 with a session
     and exactly 0 when each call is its own program: it still calls print(x) (a NameError,
