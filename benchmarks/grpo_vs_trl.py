@@ -21,7 +21,9 @@ on both alike.
 Ours also reports `time/reward_wait`: the seconds a step waited on the reward after its last
 generation, and their share of the step (median of the steps after the first).
 
-Target: our median step time at most 0.5x TRL's, at equal or lower peak memory.
+Target: our median step time at most 0.3x TRL's (issue 39), at equal or lower peak memory
+(docs/benchmarks.md, "The 0.3x target", says why it is not met: the step's matrix products
+alone take 0.32-0.36x of TRL's step at one thread on the development machine).
 """
 
 from __future__ import annotations

@@ -136,6 +136,45 @@ def test_rows_without_advantage_are_skipped_without_changing_the_update(toy_task
         assert torch.allclose(weights[0][key], weights[1][key], atol=1e-5), key
 
 
+def test_one_iteration_takes_the_current_log_probs_as_the_old_ones(toy_task, tmp_path,
+                                                                  monkeypatch):
+    """At num_iterations 1 the rollout policy is the policy being trained, so the loop uses
+    the training pass's log-probs, detached, as the old ones: no separate forward. Its first
+    gradient must equal the one taken against a separate no-grad forward's log-probs, which
+    num_iterations 2 computes (its first iteration runs at the same weights, on the same
+    rollouts)."""
+    import rl.grpo
+
+    grads: dict[int, list] = {}
+
+    class FirstGradient(torch.optim.SGD):
+        """SGD that keeps the gradient of its first step."""
+
+        def step(self, closure=None):
+            grads.setdefault(mu, [p.grad.clone() for g in self.param_groups
+                                  for p in g["params"]])
+            return super().step(closure)
+
+    monkeypatch.setattr(torch.optim, "AdamW",
+                        lambda params, lr, weight_decay, **_: FirstGradient(params, lr=lr))
+    no_grad_passes = []
+    original = rl.grpo.completion_log_probs
+
+    def counting(model, batch, **kwargs):
+        if not torch.is_grad_enabled():
+            no_grad_passes.append(mu)
+        return original(model, batch, **kwargs)
+
+    monkeypatch.setattr(rl.grpo, "completion_log_probs", counting)
+    for mu in (1, 2):
+        train(config(toy_task, tmp_path / f"mu{mu}", steps=1, num_iterations=mu,
+                     max_grad_norm=0.0))
+    assert 1 not in no_grad_passes and 2 in no_grad_passes  # the forward saved, and its stand-in
+    assert max(float(g.abs().max()) for g in grads[1]) > 1e-6  # a gradient to compare
+    for one, two in zip(grads[1], grads[2], strict=True):
+        assert torch.allclose(one, two, rtol=1e-5, atol=1e-7)
+
+
 def test_reference_model_only_when_beta_positive(toy_task, tmp_path, monkeypatch):
     from transformers import AutoModelForCausalLM
 
