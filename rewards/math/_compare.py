@@ -285,10 +285,12 @@ def _gold_payload(gold: object, gold_norm: str) -> str:
     return f"${gold_norm}$"
 
 
-def compare(pred: str | None, gold: object, config: MathConfig = _DEFAULT) -> Verdict:
+def compare(pred: str | None, gold: object, config: MathConfig = _DEFAULT, *,
+            question: str | None = None) -> Verdict:
     """Compare one extracted answer (`None`: none found) with a gold answer (string or number,
-    `\\boxed{}` allowed). Symbolic work runs in a worker bounded by `config.timeout`."""
-    local = compare_local(pred, gold, config)
+    `\\boxed{}` allowed), the gold read with its `question` where given (`read_reference`).
+    Symbolic work runs in a worker bounded by `config.timeout`."""
+    local = compare_local(pred, gold, config, question=question)
     if isinstance(local, Verdict):
         return local
     return _run_job(local, config)

@@ -254,6 +254,16 @@ def test_a_short_instruction_gold_abstains_in_a_chat_prompt(math_reward):
     assert [(s.value, s.reason) for s in scores] == [(None, "bad_reference")]
 
 
+def test_the_one_pair_compare_reads_the_gold_with_its_question():
+    """`rewards.math.compare` takes the question as the reward does: without it the
+    instruction is a word answer (nothing tells it apart from `They are the same.`)."""
+    from rewards.math import compare
+
+    gold, question = "Show your work.", "What is 2+2? Show your work."
+    assert compare(gold, gold, question=question).reason == "bad_reference"
+    assert compare(gold, gold).reason == "ok"
+
+
 @pytest.mark.parametrize("gold,question,right,wrong", [
     ("They are the same.", "Are the two sets the same or different?", "They are the same.",
      "They differ."),
