@@ -69,7 +69,7 @@ def compare_local(pred: str | Extraction | None, gold: object,
     beside its value as it may the gold's. Where the answer came from a rule math-verify has too (boxes, phrases, math
     environments, numbers) or nothing was found, the worker reads `text` as math-verify does,
     so an undecided pair is never decided worse than math-verify decides it."""
-    reference = read_reference(gold)
+    reference = read_reference(gold, question)
     extraction = Extraction(pred, "given", native=False) if isinstance(pred, str) else pred
     if reference.text is None:
         return Verdict("bad_reference", reference.problem)
@@ -199,18 +199,23 @@ class Reference:
     the same text answers it (`sentence_key`); any other answer is uncertain."""
 
 
-def read_reference(gold: object) -> Reference:
+def read_reference(gold: object, question: str | None = None) -> Reference:
     """How a gold is read, decided once here: unusable (missing, too long, not a finite
     number, not an answer at all: `no_answer_in`, or no text left), an answer
     (`prepare_reference`), or a gold that states its answer in words around math and has no
     one value the rules can read (`$\\min$ at $x=7$`, `radius: 5, center: $(-1,-1,-1)$`,
     `Any $h$ will work.`, a worked solution), read whole: the answer that is its text scores
     1, any other is uncertain (`wrong`, the judge's where one is configured), never a part of
-    it read as the answer. A text gold is read once (a group's rollouts share it)."""
-    return _read_text_reference(gold) if isinstance(gold, str) else _read_reference(gold)
+    it read as the answer. `question` (the sample's prompt as the reward reads it) is read
+    with the gold where its text alone cannot tell (`no_answer_in`: a placeholder `N/A` the
+    question does not offer, the prompt's own instruction mapped as the gold). A text gold
+    is read once per question (a group's rollouts share them)."""
+    if isinstance(gold, str):
+        return _read_text_reference(gold, question or None)
+    return _read_reference(gold)
 
 
-def _read_reference(gold: object) -> Reference:
+def _read_reference(gold: object, question: str | None = None) -> Reference:
     if gold is None or (isinstance(gold, str) and not gold.strip()):
         return Reference(None, "reference missing")
     if isinstance(gold, str) and len(gold) > MAX_REFERENCE_CHARS:
@@ -219,7 +224,7 @@ def _read_reference(gold: object) -> Reference:
     if isinstance(gold, float) and not math.isfinite(gold):
         return Reference(None, f"reference unparseable: {gold!r} is not a finite number")
     if isinstance(gold, str):
-        why = no_answer_in(gold)
+        why = no_answer_in(gold, question)
         if why is not None:
             return Reference(None, f"reference is not an answer: {why}")
     text = prepare_reference(gold)
@@ -230,7 +235,7 @@ def _read_reference(gold: object) -> Reference:
                                f"{str(gold)[:60]!r}")
     if text.strip().lower().lstrip("+-") in _NOT_A_NUMBER:
         return Reference(None, f"reference unparseable: {text!r} is not a finite number")
-    why = no_answer_in(text)  # `\boxed{Let's think step by step.}`
+    why = no_answer_in(text, question)  # `\boxed{Let's think step by step.}`
     if why is not None:
         return Reference(None, f"reference is not an answer: {why}")
     return Reference(text)
@@ -280,10 +285,12 @@ def _gold_payload(gold: object, gold_norm: str) -> str:
     return f"${gold_norm}$"
 
 
-def compare(pred: str | None, gold: object, config: MathConfig = _DEFAULT) -> Verdict:
+def compare(pred: str | None, gold: object, config: MathConfig = _DEFAULT, *,
+            question: str | None = None) -> Verdict:
     """Compare one extracted answer (`None`: none found) with a gold answer (string or number,
-    `\\boxed{}` allowed). Symbolic work runs in a worker bounded by `config.timeout`."""
-    local = compare_local(pred, gold, config)
+    `\\boxed{}` allowed), the gold read with its `question` where given (`read_reference`).
+    Symbolic work runs in a worker bounded by `config.timeout`."""
+    local = compare_local(pred, gold, config, question=question)
     if isinstance(local, Verdict):
         return local
     return _run_job(local, config)

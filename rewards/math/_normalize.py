@@ -15,7 +15,8 @@ from rewards.math._evaluate import evaluate
 from rewards.text import read_text
 
 __all__ = [
-    "MAX_QUALIFYING_WORDS", "NUMBER_WORDS", "UNCERTAIN", "Number", "as_intervals",
+    "MAX_QUALIFYING_WORDS", "MAX_QUESTION_CHARS", "NUMBER_WORDS", "PLACEHOLDER_MARKS",
+    "UNCERTAIN", "Number", "as_intervals",
     "carried_words", "choice_letter", "disjunction_as_union", "imaginary_unit_like_gold", "inequality_as_interval", "is_choice",
     "is_prose", "no_answer_in", "normalize", "parse_number", "qualifiers", "question_words",
     "sentence_key", "text_carries_meaning",
@@ -211,13 +212,18 @@ def carried_words(gold: str) -> frozenset[str]:
                      if word not in _VALUE_WORDS and word not in _NOT_UNITS) | units
 
 
+MAX_QUESTION_CHARS = 20_000
+"""The part of a question that is read (`question_words`, and with its gold: `no_answer_in`);
+the rest is not read."""
+
+
 @byte_cache(8 << 20)  # a group's rollouts share their question: read once
 def question_words(question: str) -> frozenset[str]:
     """The words of the question (`How many up quarks ...?`): counted nouns an answer may name
     beside its value (`**4 up quarks**` answers 4), as it may drop the gold's own words, never
     a word that changes a value (`_VALUE_WORDS`). Unlike the gold's units, the question's do
-    not constrain the answer's unit. The first 20,000 characters are read."""
-    words = re.findall(r"[A-Za-z]+", question[:20_000])
+    not constrain the answer's unit. The first `MAX_QUESTION_CHARS` characters are read."""
+    words = re.findall(r"[A-Za-z]+", question[:MAX_QUESTION_CHARS])
     return frozenset(word for word in (w.lower() for w in words if len(w) >= 2)
                      if word not in _VALUE_WORDS and word not in _NOT_UNITS)
 
@@ -669,7 +675,8 @@ currency sign (`\\$ 200` is `\\$200`)."""
 MAX_WORD_ANSWER = 4
 """The most words an answer of words only may have (`no solution`, `converges absolutely`,
 `Georgetown Middle School`, `They are the same.`): a longer text with no value in it (no
-digit, math, symbol, number word or yes/no) is not an answer (`no_answer_in`)."""
+digit, math, symbol, number word or yes/no) is not an answer (`no_answer_in`); nor is a
+shorter one that is a placeholder or repeats a sentence of its question (read with it)."""
 _EMPTY_BOX = re.compile(r"\\(?:boxed|fbox)\s{0,3}\{\s{0,3}\}")  # markup around nothing
 _ANSWER_SIGNS = frozenset("=<>+*/^_|{}[]%$\\")
 _TRUTH_VALUES = frozenset({"yes", "no", "true", "false"})
@@ -699,36 +706,108 @@ _COMMAND_WORD = re.compile(r"\\[A-Za-z]")
 _CHAT_MARKER = re.compile(r"<\|[^|<>\s]{1,40}\|>|</?s>")  # `<|im_end|>`, `<|eot_id|>`, `</s>`
 
 
-def no_answer_in(gold: str) -> str | None:
+def no_answer_in(gold: str, question: str | None = None) -> str | None:
     """Why a gold's text is not an answer at all (an instruction such as "Let's think step
-    by step.", an explanation, a field mapped wrongly), or None when it is one. An answer, an
-    allow-list read on the text as `rewards.text.read_text` reads it: it holds a digit or
-    numeral (any script), math markup (`$`, a LaTeX command: `\\text{even}`), a math sign
-    (`= < > + * / ^ _ | { } [ ] %`, a minus that is not a hyphen inside a word, a Unicode math
-    symbol, a Greek or letterlike letter) or a number word (`Eight pieces of each kind of
-    pie.`); or it opens with yes / no / true / false (`No. They can't be.`); or it is at most
+    by step.", an explanation, a placeholder, a field mapped wrongly), or None when it is one.
+    An answer, an allow-list read on the text as `rewards.text.read_text` reads it: it holds a
+    value (`_holds_value`: a digit or numeral of any script, math markup, a math sign, a
+    number word, or it opens with yes / no / true / false), or it is at most
     `MAX_WORD_ANSWER` words (a name, an option letter `(B)`, `no solution`, `even`, `They are
     the same.`). A longer text of words only is not one: an instruction, or an explanation
     no rule can check (`A likelihood function cannot take negative values.`). An empty box is
     markup around nothing ("Please reason step by step, and put your final answer within
     \\boxed{}." is an instruction). Never one: a text with nothing to read
     (`_something_to_read`: a placeholder `-`, `?`, markup, invisible characters), or words
-    ending in a label that labels nothing (`Answer:`, `The answer is:`)."""
+    ending in a label that labels nothing (`Answer:`, `The answer is:`).
+
+    `question`, when given (the prompt, as the reward reads it), is read with the gold, for
+    what the gold's text alone cannot tell: a placeholder mark (`PLACEHOLDER_MARKS`: `TBD`,
+    `N/A`) is an answer only where the question names it (`write N/A if ...`, an option `(D)
+    N/A`); and a gold of words only with no value that is a whole sentence of the question,
+    outside its options (`_repeats_a_sentence`: "What is 2+2? Think step by step." with the
+    gold "Think step by step."), is the prompt's instruction mapped as the gold."""
     read = _EMPTY_BOX.sub(" ", read_text(gold))  # "... final answer within \boxed{}."
     if not _something_to_read(read):
         return f"nothing to read (markup, punctuation or invisible characters): {gold[:60]!r}"
     key = sentence_key(read)  # `Answer:`, `\text{The answer is:}`: what it labels is missing
     if key.endswith(":") and all(ch.isalpha() or ch in " '\u2019-" for ch in key[:-1]):
         return f"a label with nothing after it: {gold[:60]!r}"
-    for i, ch in enumerate(read):
-        if ch.isnumeric() or ch in _ANSWER_SIGNS or unicodedata.category(ch) == "Sm" \
-                or _MATH_LETTERS.fullmatch(ch):
-            return None
-        if ch == "-" and not (read[i - 1:i].isalpha() and read[i + 1:i + 2].isalpha()):
-            return None  # `pq - p - q`, `-x`; not a hyphen inside a word (`log-likelihood`)
-    words = [word.strip(".,;:!?\"'()").lower() for word in read.split()]
-    if len(words) <= MAX_WORD_ANSWER or words[0] in _TRUTH_VALUES \
-            or any(word in NUMBER_WORDS for word in words):
+    if _is_placeholder(key) and not _names(question, key):
+        return (f"a placeholder for a missing answer that the question does not offer as "
+                f"one: {gold[:60]!r}")
+    if _holds_value(read):
+        return None
+    if question and _repeats_a_sentence(key, question):
+        return (f"words only, no value, and a whole sentence of the question (its "
+                f"instruction, not an answer): {gold[:60]!r}")
+    words = read.split()
+    if len(words) <= MAX_WORD_ANSWER:
         return None
     return (f"{len(words)} words and no value (no digit, math, symbol, number word or "
             f"yes/no): {gold[:60]!r}")
+
+
+def _holds_value(read: str) -> bool:
+    """Whether a text (as `read_text` reads it) holds a value: a digit or numeral (any
+    script), math markup (`$`, a LaTeX command: `\\text{even}`), a math sign (`= < > + * / ^
+    _ | { } [ ] %`, a minus that is not a hyphen inside a word, a Unicode math symbol, a Greek
+    or letterlike letter) or a number word (`Eight pieces of each kind of pie.`); or it opens
+    with yes / no / true / false (`No. They can't be.`)."""
+    for i, ch in enumerate(read):
+        if ch.isnumeric() or ch in _ANSWER_SIGNS or unicodedata.category(ch) == "Sm" \
+                or _MATH_LETTERS.fullmatch(ch):
+            return True
+        if ch == "-" and not (read[i - 1:i].isalpha() and read[i + 1:i + 2].isalpha()):
+            return True  # `pq - p - q`, `-x`; not a hyphen inside a word (`log-likelihood`)
+    words = [word.strip(".,;:!?\"'()").lower() for word in read.split()]
+    return bool(words) and (words[0] in _TRUTH_VALUES
+                            or any(word in NUMBER_WORDS for word in words))
+
+
+PLACEHOLDER_MARKS = frozenset({"tbd", "tba", "tbc", "todo", "fixme", "n/a", "n.a"})
+"""What a table writes in a cell whose answer is missing or does not apply (compared
+ignoring case, a final period dropped; and `NA` in capitals: `Na` is sodium): never an
+answer of its own, an answer only where the question names it (`_names`). Abbreviations
+only: `none`, `undefined`, `not applicable`, `cannot be determined` are answers."""
+
+
+def _is_placeholder(key: str) -> bool:
+    return key == "NA" or key.casefold() in PLACEHOLDER_MARKS
+
+
+def _names(question: str | None, mark: str) -> bool:
+    """Whether the question writes `mark` as a word of its own (any case): it offers it as an
+    answer (`write N/A if the limit does not exist`, an option `(D) N/A`)."""
+    if not question:
+        return False
+    found = re.search(rf"(?<![A-Za-z0-9]){re.escape(mark)}(?![A-Za-z0-9])",
+                      read_text(question[:MAX_QUESTION_CHARS]), re.IGNORECASE)
+    return found is not None
+
+
+# A label that ends as a sentence does, right before a text: `A.` (a lone letter), `1.` opening
+# the line. Other labels (`(A)`, `B)`, `C:`, `- `, `\bullet`) do not end a sentence.
+_OPTION_LABEL = re.compile(r"(?:^|\s)[a-z]\.$|^\d{1,3}\.$")
+
+
+def _repeats_a_sentence(key: str, question: str) -> bool:
+    """Whether a gold's text (`key`, its `sentence_key`) is a whole sentence of the question,
+    outside its options: a sentence of two words or more (a lone letter or word is an
+    option's label, `B.`, `Option B.`, or a name); on a line of the question, it starts the
+    line or follows a sentence's end (`.`, `?`, `!`), and ends the line or a sentence; never
+    after a list or option label (`(A) They are the same.`, `A. They are the same.`, `- No
+    change.`), so a gold that is an option's text stays an answer. Case is ignored; the
+    question is read line by line by the one reading rule (`sentence_key`)."""
+    wanted = key.casefold()
+    if sum(len(word.strip(".,;:!?\"'()")) >= 2 for word in wanted.split()) < 2:
+        return False  # a lone letter or word: an option's label (`B.`, `Option B.`), a name
+    for line in read_text(question[:MAX_QUESTION_CHARS]).splitlines():
+        text = sentence_key(line).casefold()
+        at = text.find(wanted)
+        while at >= 0:
+            before, after = text[:at].rstrip(), text[at + len(wanted):]
+            starts = not before or (before[-1] in ".?!" and not _OPTION_LABEL.search(before))
+            if starts and (not after or after[0] in ".?!" and after[1:2] in ("", " ")):
+                return True
+            at = text.find(wanted, at + 1)
+    return False

@@ -53,8 +53,8 @@ class MathReward:
             return [Score(v.value, v.reason) for v in verdicts]
         # (a gold the rules used, as they read it: its answer, or its text when read whole;
         # never one too long to read or not an answer, which is bad_reference)
-        golds = [read_reference(s.reference).text if v.reason in ("wrong", "timeout") else None
-                 for s, v in zip(samples, verdicts)]
+        golds = [read_reference(s.reference, q).text if v.reason in ("wrong", "timeout")
+                 else None for s, q, v in zip(samples, questions, verdicts)]
         # (an unmarked number is shown with the words of its clause, as the rule read it:
         # never `7` where the reply wrote `Not 7.`)
         return judged_scores(self.judge, samples,

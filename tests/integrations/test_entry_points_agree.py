@@ -4,7 +4,9 @@ process, and the 0.4 Task API) and AReaL adapters, `rewards serve` and a real Ce
 (test_equal_scores.py holds the normalize modes). The rows name no domain (routed by `rewards.mixing.route_domain`,
 under a one-domain and a multi-domain config), carry the gold under each column name
 `integrations._common.REFERENCE_COLUMNS` accepts, and some abstain (an unreadable gold, none,
-a judge that does not answer): each entry point shows the abstention in its own form (None, a
+the prompt's instruction as the gold, which only the prompt tells, so every entry point must
+hand the reward the prompt: veRL's rows carry it in `extra_info["question"]`; a judge that
+does not answer): each entry point shows the abstention in its own form (None, a
 masked score, an error naming the cause), never as a 0."""
 
 from __future__ import annotations
@@ -65,15 +67,19 @@ ROWS: list[tuple[str, str, str | None, str | None, str | None]] = [
     ("1 + 1?", "\\boxed{2}", None, None, "math"),
     ("4 + 4?", "\\boxed{8}", "label", "8", "math"),
     ("3 * 3?", "<think>x</think> \\boxed{9}", "label", "9", None),
+    # the prompt's instruction mapped as the gold: read with the prompt, it is no answer
+    ("What is 2+2? Show your work.", "\\boxed{Show your work.}", "answer", "Show your work.",
+     "math"),
 ]
 JUDGED = [("Say yes", "yes", "reference", "yes", "judged"),
           ("Say yes", "yes [judge down]", "reference", "yes", "judged")]
 
 EXPECTED = {  # the causes local scoring gives (None: scored), the table's own check
     "one-domain": [None, None, "bad_reference:unparseable", None, None, None, None, None,
-                   None, "bad_reference:missing", None, None],
+                   None, "bad_reference:missing", None, None, "bad_reference:unparseable"],
     "multi-domain": [None, None, "bad_reference:unparseable", None, None, None, None, None,
-                     None, "bad_reference:missing", None, None, None, "timeout"],
+                     None, "bad_reference:missing", None, None, "bad_reference:unparseable",
+                     None, "timeout"],
 }
 COLUMNS = (*REFERENCE_COLUMNS, "domain")
 """The dataset's columns: a dataset of these rows has each, null where a row has none."""
@@ -153,7 +159,8 @@ def _verl(name: str, config: Path) -> list[Outcome]:
     rows = _rows(name)
     results = compute_score_batch(["rows"] * len(rows), [c for _, c, *_ in rows],
                                   [g for *_, g, _ in rows],
-                                  [{"domain": d, "index": i} for i, (*_, d) in enumerate(rows)],
+                                  [{"domain": d, "index": i, "question": p}
+                                   for i, (p, *_, d) in enumerate(rows)],
                                   reward_config=config)
     return [(None, r["cause"]) if r["abstained"] else (r["score"], None) for r in results]
 
@@ -167,8 +174,9 @@ def _verl_async(name: str, config: Path) -> list[Outcome]:
 
     async def score_all() -> list[Any]:
         return await asyncio.gather(*(
-            compute_score_async("rows", c, g, {"domain": d, "index": i}, reward_config=config)
-            for i, (_, c, _, g, d) in enumerate(rows)), return_exceptions=True)
+            compute_score_async("rows", c, g, {"domain": d, "index": i, "question": p},
+                                reward_config=config)
+            for i, (p, c, _, g, d) in enumerate(rows)), return_exceptions=True)
 
     return [(None, _cause(r)) if isinstance(r, BaseException) else (r["score"], None)
             for r in asyncio.run(score_all())]

@@ -15,7 +15,10 @@ Held attacks are kept as probes. Holes fixed at their root (each test names its 
   reply copying them earned: they abstain;
 - two-letter words (`\text{so it is OK}`) reached the judge, and a gold read whole asks the
   judge even under `ask: undecided`: words side by side are a sentence, never judged;
-- a gold of unclosed `\(` read in quadratic time (0.2 s for 20,000 characters): one pass.
+- a gold of unclosed `\(` read in quadratic time (0.2 s for 20,000 characters): one pass;
+- the prompt's instruction mapped as the gold (`Think step by step.`, four words or fewer, a
+  word answer) and a placeholder gold (`TBD`, `N/A`) were answers that a reply copying them
+  earned: the gold is read with its question and abstains.
 Holes left open are `xfail(strict=True)` with the hole named."""
 
 from __future__ import annotations
@@ -224,27 +227,94 @@ def test_answers_of_one_sign_or_word_are_still_answers(math_reward, gold, right)
     assert _values(math_reward, gold, [f"\\boxed{{{right}}}"]) == [1.0]
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "open: a gold of four words or fewer with no value is an answer (no_answer_in's "
-    "MAX_WORD_ANSWER), so an instruction mapped as the gold ('Think step by step.', 'Show "
-    "your work.') is one, and a reply that echoes the prompt's instruction as its answer "
-    "scores 1. No allow-list tells a four-word instruction from a four-word answer ('They "
-    "are the same.'); it needs the dataset check, not the reading rule"))
 @pytest.mark.parametrize("gold", ["Think step by step.", "Show your work.",
                                   "Solve the problem below."])
-def test_a_short_instruction_gold_is_not_an_answer(math_reward, gold):
-    question = f"What is 2+2? {gold}"
-    assert _values(math_reward, gold, [f"The final answer is {gold}",
-                                       f"\\boxed{{{gold}}}"], question) == [None, None]
+@pytest.mark.parametrize("question", ["What is 2+2? {}", "{}\nWhat is 2+2?",
+                                      "What is 2+2?\n\n{}"])
+def test_a_short_instruction_gold_is_not_an_answer(math_reward, gold, question):
+    """Fixed: a gold of four words or fewer with no value was a word answer, so the prompt's
+    instruction mapped as the gold was one, and a reply that echoed it scored 1. The gold is
+    read with its question (`no_answer_in(gold, question)`): words only, no value, and a
+    whole sentence of the question outside its options, it is the prompt's instruction."""
+    question = question.format(gold)
+    assert _values(math_reward, gold, [f"The final answer is {gold}", f"\\boxed{{{gold}}}",
+                                       "\\boxed{4}"], question) == [None, None, None]
+    problem = read_reference(gold, question).problem
+    assert problem.startswith("reference is not an answer: ") and "sentence of the question" \
+        in problem and gold in problem
+    assert read_reference(f"\\boxed{{{gold}}}", question).text is None  # the box's text too
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "open: a placeholder word ('TBD', 'N/A') as the gold is a short word answer, and the "
-    "reply that writes the placeholder scores 1; 'N/A' is also a real answer ('not "
-    "applicable'), so no allow-list decides it from the text alone"))
-@pytest.mark.parametrize("gold", ["TBD", "N/A"])
+def test_a_short_instruction_gold_abstains_in_a_chat_prompt(math_reward):
+    """The question is the prompt as the reward reads it: a chat's messages, the system's
+    instruction among them."""
+    gold = "Think step by step."
+    chat = [{"role": "system", "content": gold}, {"role": "user", "content": "What is 2+2?"}]
+    scores = math_reward.score([Sample(chat, f"\\boxed{{{gold}}}", reference=gold)])
+    assert [(s.value, s.reason) for s in scores] == [(None, "bad_reference")]
+
+
+def test_the_one_pair_compare_reads_the_gold_with_its_question():
+    """`rewards.math.compare` takes the question as the reward does: without it the
+    instruction is a word answer (nothing tells it apart from `They are the same.`)."""
+    from rewards.math import compare
+
+    gold, question = "Show your work.", "What is 2+2? Show your work."
+    assert compare(gold, gold, question=question).reason == "bad_reference"
+    assert compare(gold, gold).reason == "ok"
+
+
+@pytest.mark.parametrize("gold,question,right,wrong", [
+    ("They are the same.", "Are the two sets the same or different?", "They are the same.",
+     "They differ."),
+    ("They are the same.", "Which is true? (A) They are the same. (B) They differ.",
+     "They are the same.", "They differ."),
+    ("They are the same.", "Which is true?\nA. They are the same.\nB. They differ.",
+     "They are the same.", "They differ."),
+    ("They are the same.", "Which is true? A. They are the same. B. They differ.",
+     "They are the same.", "They differ."),
+    ("They are the same.", "Which is true?\n- They are the same.\n- They differ.",
+     "They are the same.", "They differ."),
+    ("No", "Is 91 prime? Answer Yes or No.", "No", "Yes"),
+    ("even", "Is $f(x)=x^2$ even, odd, or neither?", "even", "odd"),
+    ("B", "Which is larger?\nA. $2^{10}$\nB. $10^3$", "B", "A"),
+    ("Option B", "Which is larger?\nOption A. $2^{10}$\nOption B. $10^3$", "Option B",
+     "Option A"),
+    ("converges absolutely", ("Does the series converge? Say whether it converges "
+                              "absolutely."), "converges absolutely", "diverges"),
+    ("N/A", "Find the inverse of $f(x)=x^2$ on $\\mathbb{R}$. Write N/A if it has none.",
+     "N/A", "\\sqrt{x}"),
+    ("N/A", "Which applies? (A) $x>0$ (B) $x<0$ (C) N/A", "N/A", "x>0"),
+    ("TBD", ("If the value cannot be found yet, answer TBD. What is the next prime after "
+             "$2^{89}-1$?"), "TBD", "7"),
+])
+def test_near_misses_read_with_their_question_stay_answers(math_reward, gold, question, right,
+                                                            wrong):
+    """A word answer read with its question stays an answer where the question does not make
+    it an instruction or a placeholder: an option's text (`(A) They are the same.`, `A.`,
+    `- `), a word the question asks about (`even`), yes/no (a value), a lone letter or an
+    option's name (`B.` opens its option's line), and a placeholder the question offers."""
+    assert read_reference(gold, question).text is not None
+    assert _values(math_reward, gold, [f"\\boxed{{{right}}}", f"\\boxed{{{wrong}}}"],
+                   question) == [1.0, 0.0]
+
+
+@pytest.mark.parametrize("gold", ["TBD", "N/A", "n/a", "TODO", "N.A.", "NA", "\\text{TBD}",
+                                  "\\boxed{N/A}"])
 def test_a_placeholder_word_gold_is_not_an_answer(math_reward, gold):
-    assert _values(math_reward, gold, [f"\\boxed{{{gold}}}"]) == [None]
+    """Fixed: a placeholder mark as the gold (`PLACEHOLDER_MARKS`: what a table writes where
+    the answer is missing) was a short word answer, and the reply that wrote it scored 1.
+    It is an answer only where the question names it (the test above); else it abstains."""
+    assert _values(math_reward, gold, [f"\\boxed{{{gold}}}", "\\boxed{7}"]) == [None, None]
+    assert "placeholder" in read_reference(gold, "Find it.").problem
+    assert "placeholder" in read_reference(gold).problem  # no question: none offers it
+
+
+@pytest.mark.parametrize("gold", ["Na", "None", "undefined", "not applicable", "DNE"])
+def test_words_that_look_like_placeholders_are_answers(gold):
+    """Only the abbreviations are placeholders: sodium, `None`, `undefined`, `not
+    applicable`, `DNE` (does not exist) answer questions."""
+    assert read_reference(gold, "Find it.").text is not None
 
 
 # --- special-token text ----------------------------------------------------------------------
