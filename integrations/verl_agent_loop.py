@@ -59,7 +59,6 @@ not veRL's hydra-core 1.3, which cannot import beside antlr4 4.13).
 from __future__ import annotations
 
 import asyncio
-import importlib
 from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
@@ -106,15 +105,17 @@ class PerTurnAgentLoopManager(AgentLoopManager):
 
 
 def _manager_class(config: Any) -> type | None:
-    """The `agent_loop_manager_class` the trainer config names (None: veRL's own)."""
+    """The `agent_loop_manager_class` the trainer config names, loaded as veRL's trainer
+    loads it (None: veRL's own)."""
+    from verl.utils.import_utils import load_class_from_fqn
+
     name = config.actor_rollout_ref.rollout.get("agent", {}).get("agent_loop_manager_class")
     if not name:
         return None
-    module, _, attr = str(name).rpartition(".")
     try:
-        found = getattr(importlib.import_module(module), attr)
+        found = load_class_from_fqn(str(name), "AgentLoopManager")
     except (ImportError, AttributeError, ValueError) as exc:
-        raise ConfigError(f"agent_loop_manager_class {name!r} cannot be imported: {exc}") from exc
+        raise ConfigError(f"agent_loop_manager_class {name!r} cannot be loaded: {exc}") from exc
     return found if isinstance(found, type) else None
 
 
