@@ -292,8 +292,12 @@ def test_abstain_mask_needs_the_per_turn_manager_and_zero_trains_abstain_score(
         verl_loop: Any, tmp_path: Path) -> None:
     from rewards.errors import ConfigError
 
-    with pytest.raises(ConfigError, match="PerTurnAgentLoopManager"):
+    with pytest.raises(Exception, match="PerTurnAgentLoopManager") as raised:
         _run_four(verl_loop, tmp_path / "mask", manager=None)
+    error: BaseException | None = raised.value  # hydra 1.3 wraps it (InstantiationException)
+    while error is not None and not isinstance(error, ConfigError):
+        error = error.__cause__
+    assert isinstance(error, ConfigError)
     out, _ = _run_four(verl_loop, tmp_path / "zero", manager=None, abstain="zero",
                        abstain_score=-1.0)
     assert out.non_tensor_batch["turn_rewards"][2] is None
