@@ -12,10 +12,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal, get_args
 
-from rewards.config import RewardConfig, load_config
+from rewards.config import RewardConfig, load_config, load_yaml
+from rewards.envs import EnvConfig
 from rewards.errors import ConfigError, InputError
 from rewards.io import REFERENCE_COLUMNS, completion_text, find_reference  # shared with the CLI
 from rewards.mixing import BatchNormalizer, DomainRouter, route_domain
+from rewards.options import load_options
 from rewards.scoring import AbstentionPolicy, AbstentionTally, abstention_cause
 from rewards.types import Reward, Sample, Score
 
@@ -23,6 +25,7 @@ __all__ = [
     "ABSTAIN_MODES",
     "ADAPTER_POLICY",
     "CONFIG_ENV",
+    "ENV_CONFIG_ENV",
     "REFERENCE_COLUMNS",
     "AbstainMode",
     "OnConfigAbstain",
@@ -31,6 +34,7 @@ __all__ = [
     "check_abstain_mode",
     "check_rollout_abstention",
     "completion_text",
+    "env_config",
     "find_reference",
     "labelled_sample",
     "prompt_and_response",
@@ -44,6 +48,10 @@ CONFIG_ENV = "REWARDS_CONFIG"
 """Environment variable naming the reward config file when an adapter is given none."""
 
 RewardSource = Reward | RewardConfig | str | Path | None
+
+ENV_CONFIG_ENV = "REWARDS_ENV_CONFIG"
+"""Environment variable naming the environment YAML (an `environment:` block) when an
+environment adapter is given none."""
 
 AbstainMode = Literal["mask", "zero", "raise"]
 """What an adapter hands its framework for a sample that abstained: `mask` leaves it out the
@@ -207,6 +215,29 @@ def _from_reward(reward: Reward, config: RewardConfig | None) -> ResolvedReward:
     if isinstance(reward, DomainRouter):
         return ResolvedReward(reward, reward.raw, reward.normalizer, config, tally)
     return ResolvedReward(reward, reward, BatchNormalizer("none"), config, tally)
+
+
+def env_config(source: EnvConfig | Mapping[str, Any] | str | Path | None = None, *,
+               where: str) -> EnvConfig:
+    """The environment config of an adapter that runs episodes in a trainer's rollouts: an
+    `EnvConfig`, an `environment:` document (a mapping, or a name), a YAML file holding one
+    (bare or under `environment:`), or (None) the file in `$REWARDS_ENV_CONFIG`."""
+    if isinstance(source, EnvConfig):
+        return source
+    document: Any = source
+    if source is None or isinstance(source, Path):
+        path = source or os.environ.get(ENV_CONFIG_ENV)
+        if not path:
+            raise ConfigError(f"no environment config for {where}: pass one or set "
+                              f"{ENV_CONFIG_ENV} to the path of an environment YAML")
+        document = load_yaml(path, what="environment")
+        where = f"environment {path}"
+    elif isinstance(source, str) and source.endswith((".yaml", ".yml")):
+        document = load_yaml(source, what="environment")
+        where = f"environment {source}"
+    if isinstance(document, Mapping) and "environment" in document:
+        document = document["environment"]
+    return load_options(EnvConfig, document, where=where)
 
 
 def warm_up(reward: Any, _seen: set[int] | None = None) -> int:

@@ -30,41 +30,22 @@ runs out, before `done`: such an episode keeps the step rewards it got and no fi
 
 from __future__ import annotations
 
-import os
 from typing import Any
 
 from openrlhf.utils.agent import AgentInstanceBase, MultiTurnAgentExecutor
 
-from integrations._common import labelled_sample, resolve_reward
+from integrations._common import ENV_CONFIG_ENV, env_config, labelled_sample, resolve_reward
 from integrations.openrlhf import MASK_SCORE
-from rewards.config import load_yaml
-from rewards.envs import EnvConfig, Episode, env_factory, score_trajectories
-from rewards.errors import ConfigError
-from rewards.options import load_options
+from rewards.envs import Episode, env_factory, score_trajectories
 
 __all__ = ["ENV_CONFIG_ENV", "AgentExecutor", "AgentInstance"]
-
-ENV_CONFIG_ENV = "REWARDS_ENV_CONFIG"
-"""The environment variable naming the environment YAML (an `environment:` block)."""
-
-
-def _env_config() -> EnvConfig:
-    path = os.environ.get(ENV_CONFIG_ENV)
-    if not path:
-        raise ConfigError(f"no environment config: set {ENV_CONFIG_ENV} to the path of an "
-                          "environment YAML")
-    document = load_yaml(path, what="environment")
-    if isinstance(document, dict) and "environment" in document:
-        document = document["environment"]
-    return load_options(EnvConfig, document, where=f"environment {path}")
-
 
 class AgentInstance(AgentInstanceBase):
     """One episode of the environment in `$REWARDS_ENV_CONFIG`, its final answer scored by
     the reward config in `$REWARDS_CONFIG` (module docstring)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
-        self.config = _env_config()
+        self.config = env_config(where="OpenRLHF's agent")
         self.resolved = resolve_reward(None)
         self.episode: Episode | None = None
         self.paid = 0.0  # the sum of the rewards given so far

@@ -39,11 +39,9 @@ veRL 0.9.1 calls `assemble_rm_scores` only where its `RewardLoopManager.compute_
 builds the rewards (a colocated reward model: `reward.reward_model.enable` without its own
 resource pool). Without a reward model, veRL's agent loop scores each rollout inline and
 puts the scalar on the last token itself (`AgentLoopWorker._postprocess`), with no hook;
-there `rm_scores` is what a custom agent loop worker
-(`actor_rollout_ref.rollout.agent.agent_loop_manager_class`) would call after veRL's
-`_postprocess`. That path is not provided or tested here: veRL's agent loop module needs
-hydra, and installing hydra-core would move omegaconf and antlr4, which the math verifier
-needs.
+there `place_turn_rewards` rewrites the batch after it, as
+`integrations.verl_agent_loop.PerTurnAgentLoopManager` does for our `rewards_env` agent loop
+(which needs hydra: that module imports veRL's agent loop module; this one does not).
 """
 
 from __future__ import annotations
@@ -62,7 +60,7 @@ from rewards.errors import InputError
 from rewards.options import load_options
 from rewards.types import Sample
 
-__all__ = ["PerTurnRewardManager", "PythonTool", "rm_scores"]
+__all__ = ["PerTurnRewardManager", "PythonTool", "place_turn_rewards", "rm_scores"]
 
 SCHEMA = {
     "type": "function",
@@ -150,9 +148,34 @@ def rm_scores(data: Any, turn_rewards: Sequence[Sequence[float] | None],
                 out[i] = torch.tensor(turn_token_rewards(policy[i], list(rewards)))
             except InputError as exc:
                 raise InputError(f"row {i}: {exc.detail}", field=f"turn_rewards[{i}]") from exc
-        elif scores is not None and lengths[i] > 0:
-            out[i, int(lengths[i]) - 1] = float(scores[i])
+        elif scores is not None:  # an empty response: veRL's index -1 (the last column),
+            out[i, int(lengths[i]) - 1] = float(scores[i])  # so a sum still sees its score
     return out
+
+
+def place_turn_rewards(data: Any, groups: Sequence[Any] | None = None) -> Any:
+    """A veRL agent-loop batch (`AgentLoopWorker`'s output: its `rm_scores` holds each row's
+    `reward_score` on the last token) with each turn's reward on its own last token, for the
+    rows that carry `turn_rewards` (`integrations.verl_agent_loop`); the others keep veRL's
+    placement. A row whose turn rewards are empty abstained: it gets the mean score of the
+    rows of its group (`groups[i]`, veRL's `uid`) that did not, so its group-relative
+    advantage is 0 and the baseline is unchanged, as `compute_score_batch` masks (`abstain:
+    mask`); a group where every row abstained keeps the scores it has. Returns `data`."""
+    from integrations.verl import _mask_by_group_mean
+
+    column = data.non_tensor_batch.get("turn_rewards")
+    if column is None or "rm_scores" not in data.batch.keys():  # noqa: SIM118 - a TensorDict
+        return data
+    turns = [None if r is None else list(r) for r in column]
+    scores = data.batch["rm_scores"].sum(dim=-1).tolist()  # (bs,): veRL's one score per row
+    keys = [None] * len(turns) if groups is None else [None if g is None else str(g)
+                                                      for g in groups]
+    if len(keys) != len(turns):
+        raise InputError(f"{len(keys)} group ids for a batch of {len(turns)}", field="uid")
+    results = [{"score": s, "abstained": t is not None and not t} for s, t in zip(scores, turns)]
+    _mask_by_group_mean([Sample("", "", group=k) for k in keys], results)
+    data.batch["rm_scores"] = rm_scores(data, turns, [r["score"] for r in results])
+    return data
 
 
 class PerTurnRewardManager(NaiveRewardManager):

@@ -5,6 +5,7 @@ config; run them with `rewards train grpo|ppo --config train.yaml`.
 Torch is imported only when a loop runs: `import rl` stays light."""
 
 from rl._config import CurriculumConfig, LoopConfig, load_train_config
+from rl._episodes import ObservationEncoder
 from rl.grpo import GRPOConfig
 from rl.grpo import train as train_grpo
 from rl.ppo import PPOConfig
@@ -14,6 +15,7 @@ __all__ = [
     "CurriculumConfig",
     "GRPOConfig",
     "LoopConfig",
+    "ObservationEncoder",
     "PPOConfig",
     "load_train_config",
     "train_grpo",

@@ -43,6 +43,15 @@ fi
 if [ ! -d build/verifiers-0.3.1/verifiers ]; then
     pip_install --no-deps --target build/verifiers-0.3.1 "verifiers==0.3.1" || exit 1
 fi
+#    veRL's agent loop module imports hydra. hydra-core 1.3 (its latest release) pins antlr4
+#    4.9 and cannot import beside the antlr4 4.13.2 the math verifier is tested with; 1.4.0rc3
+#    uses omegaconf's vendored antlr4 (omegaconf 2.4.1rc1). Both go to build/hydra-1.4.0rc3,
+#    where tests/integrations/test_verl_agent_loop.py runs them in a child process: nothing
+#    installed here moves.
+if [ ! -d build/hydra-1.4.0rc3/hydra ]; then
+    pip_install --no-deps --target build/hydra-1.4.0rc3 "hydra-core==1.4.0rc3" \
+        "omegaconf==2.4.1rc1" || exit 1
+fi
 # 5. The experiment trackers of `rewards train` (the `tracking` extra: tests/rl/test_tracking.py
 #    reads back what TensorBoard, W&B offline, MLflow and trackio wrote). Kept out of the dev
 #    extra: mlflow and trackio bring a large tree (sqlalchemy, alembic, gradio-client ...) and

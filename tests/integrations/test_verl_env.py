@@ -159,3 +159,33 @@ def test_a_cut_off_turn_keeps_its_reward_on_verls_last_kept_token():
     assert rm[0].tolist() == pytest.approx([0, -0.1, 0, 0.8, 0, 0])
     with pytest.raises(InputError, match="2 rows of turn rewards for a batch of 1"):
         rm_scores(data, [[1.0], [1.0]])
+
+
+def test_an_agent_loop_batch_gets_each_turn_on_its_token_and_abstentions_their_group_mean():
+    """`place_turn_rewards` on a batch as veRL's `AgentLoopWorker` leaves it (`rm_scores`: each
+    row's reward_score on its last token): turn rewards placed, an abstained row (`[]`) given
+    its group's mean, a row of another agent loop (None) left as veRL placed it, and an empty
+    response's score on veRL's last column (its sum is what GRPO reads)."""
+    import numpy as np
+    from verl.experimental.reward_loop.reward_manager.base import RewardManagerBase
+
+    from integrations.verl_env import place_turn_rewards
+    from rewards.errors import InputError
+
+    layouts = [[1, 1, 0, 1], [1, 0, 1], [1, 1], [1, 1, 1], [], [1]]
+    data = _verl_batch(layouts)
+    scores = [0.8, -0.2, 0.0, 0.4, -1.0, 0.0]  # rows 2 and 4: abstain_score stand-ins
+    data.batch["rm_scores"] = RewardManagerBase.assemble_rm_scores(data, scores)
+    turns = [[-0.1, 0.9], [-0.1, -0.1], [], None, [], []]
+    data.non_tensor_batch["turn_rewards"] = np.array(turns, dtype=object)
+    groups = ["a", "a", "a", "b", "b", None]
+    rm = place_turn_rewards(data, np.array(groups, dtype=object)).batch["rm_scores"]
+    assert rm[0].tolist()[:4] == pytest.approx([0, -0.1, 0, 0.9])
+    assert rm[1].tolist()[:3] == pytest.approx([-0.1, 0, -0.1])
+    assert rm[2].tolist()[:2] == pytest.approx([0, 0.3])  # the mean of 0.8 and -0.2
+    assert rm[3].tolist()[:3] == pytest.approx([0, 0, 0.4])  # veRL's placement, kept
+    assert rm[4, -1].item() == pytest.approx(0.4) and rm[4, :-1].abs().sum() == 0
+    assert rm[5].tolist()[:1] == pytest.approx([0.0])  # no group: keeps its score
+    assert rm.sum(-1).tolist() == pytest.approx([0.8, -0.2, 0.3, 0.4, 0.4, 0.0])
+    with pytest.raises(InputError, match="2 group ids for a batch of 6"):
+        place_turn_rewards(data, ["a", "b"])
