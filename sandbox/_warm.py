@@ -426,9 +426,10 @@ class WarmPool:
         self.servers.append(server)
         try:
             server.wait_ready()
-        except SandboxError:
+        except (SandboxError, OSError, ValueError):  # also: the pool closed it meanwhile
             server.close()
-            self.servers.remove(server)
+            if server in self.servers:  # not after the pool's `close`
+                self.servers.remove(server)
             self.idle.put(None)
             return
         self._give_back(server)
