@@ -16,7 +16,9 @@ Then a batch of --batch (default 200) trivial programs through `sandbox.run_many
 no warm server started (the pool's start is inside the call: `fresh`), then with the pool
 an earlier batch left (`reused`), against the same programs each run by `subprocess.run` of
 the same interpreter in a fresh temp dir on a pool of --workers threads (`bare`), the ways
-taking turns batch by batch; medians over --batches rounds.
+taking turns batch by batch; medians over --batches rounds. Beside the wall times, the CPU
+per program of each side (this process and every process it started: the jails, servers
+and programs, or the bare interpreters), steadier than wall time on a loaded machine.
 
 Targets (issue 17), on the trivial program: warm runs/s >= 4x bare's; a cold run's latency
 <= 1.3x a bare run's. Issue 39: the batch, its pool started in the call, >= 5x bare's
@@ -35,6 +37,7 @@ from __future__ import annotations
 import argparse
 import os
 import queue
+import resource
 import statistics
 import struct
 import subprocess
@@ -203,18 +206,31 @@ def runs_per_s(ways: dict[str, Callable[[], object]], seconds: float, workers: i
     return {way: runs[way] / spent[way] for way in ways}
 
 
+def cpu_seconds() -> float:
+    """CPU seconds of this process and of its reaped descendants (a warm server's, and its
+    children's, once the server is closed and reaped)."""
+    own, reaped = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(
+        resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + reaped.ru_utime + reaped.ru_stime
+
+
 def batch_seconds(ways: dict[str, tuple[Callable[[], object], Callable[[], object]]],
-                  rounds: int) -> dict[str, list[float]]:
+                  rounds: int) -> tuple[dict[str, list[float]], dict[str, float]]:
     """The wall seconds of each way's batch in each of `rounds`, the ways taking turns;
-    each way is (its set-up, untimed; its batch, timed)."""
+    each way is (its set-up, untimed; its batch, timed). Also each way's CPU seconds over
+    all rounds, set-ups included: a warm pool's CPU is counted when a set-up closes it (so
+    `fresh` holds the `reused` batches' too; `no_warm_servers` closes the last pool)."""
     times: dict[str, list[float]] = {way: [] for way in ways}
+    cpu = dict.fromkeys(ways, 0.0)
     for _ in range(rounds):
         for way, (setup, fn) in ways.items():
+            before = cpu_seconds()
             setup()
             start = time.perf_counter()
             fn()
             times[way].append(time.perf_counter() - start)
-    return times
+            cpu[way] += cpu_seconds() - before
+    return times, cpu
 
 
 def bare_batch(code: str, size: int, workers: int) -> Callable[[], object]:
@@ -306,9 +322,13 @@ def batch(report: Report, args: argparse.Namespace) -> None:
     size, workers = args.batch, args.workers
     warm = sandbox_batch(TRIVIAL, size, workers)
     warm()  # warm-up: caches, the staged harness
-    times = batch_seconds({"bare": (nothing, bare_batch(TRIVIAL, size, workers)),
-                           "fresh": (no_warm_servers, warm), "reused": (nothing, warm)},
-                          rounds)
+    no_warm_servers()  # its pool's CPU is not the rounds'
+    times, cpu = batch_seconds({"bare": (nothing, bare_batch(TRIVIAL, size, workers)),
+                                "fresh": (no_warm_servers, warm), "reused": (nothing, warm)},
+                               rounds)
+    before = cpu_seconds()
+    no_warm_servers()  # the last pool's CPU
+    sandboxed_cpu = cpu["fresh"] + cpu["reused"] + cpu_seconds() - before
     median = {way: statistics.median(t) for way, t in times.items()}
     print(f"\nbatch of {size} trivial programs, {workers} workers, {rounds} rounds (load "
           f"average {os.getloadavg()[0]:.1f}): from the call to the last result")
@@ -318,6 +338,10 @@ def batch(report: Report, args: argparse.Namespace) -> None:
               + " ".join(f"{t:.3f}" for t in times[way]))
     print("(fresh: no warm server before the call, the pool's start counted; reused: the "
           "pool an earlier batch left)")
+    bare_ms, sandboxed_ms = (1000 * c / (rounds * size) for c in (cpu["bare"], sandboxed_cpu / 2))
+    print(f"CPU per program, this process and every process it started: bare {bare_ms:.2f} "
+          f"ms, run_many {sandboxed_ms:.2f} ms (fresh and reused together, pool starts "
+          f"included): {bare_ms / sandboxed_ms:.2f}x")
     report.target(f"batch of {size}, pool started in the call: bare s / run_many s",
                   median["bare"] / median["fresh"], 5.0)
 

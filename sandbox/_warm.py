@@ -204,19 +204,22 @@ class WarmServer:
             # forked child shares with it are charged to the server once)
             self.group.set_limit(self.group.usage_bytes() + limits.memory_bytes)
             self.group.oom_killed()  # forget anything before this run
+        # the payload and stdin go into their pipes first, as far as they fit: the run's
+        # child finds its program there instead of waiting for this process to write it
+        writes = _start_writes({pay_w: marshal.dumps({"code": code, "files": dict(files)}),
+                                in_w: stdin})
         try:
             socket.send_fds(self.control, [self._header(limits, harness)],
                             [in_r, out_w, err_w, pay_r])
         except OSError:
-            for fd in (in_w, out_r, err_r, pay_w):
+            for fd in (*writes, out_r, err_r):
                 os.close(fd)
             raise
         finally:
             for fd in (in_r, out_w, err_w, pay_r):
                 os.close(fd)
-        payload = marshal.dumps({"code": code, "files": dict(files)})
         try:
-            raw = self._collect(payload, pay_w, stdin, in_w, out_r, err_r, limits, cancel)
+            raw = self._collect(writes, out_r, err_r, limits, cancel)
         except SandboxError:
             if self.group is None or not self.group.oom_killed():
                 raise
@@ -250,25 +253,18 @@ class WarmServer:
             self.headers[key] = header
         return header
 
-    def _collect(self, payload: bytes, pay_w: int, stdin: bytes, in_w: int, out_r: int,
-                 err_r: int, limits: Limits, cancel: Cancel | None = None) -> RawRun:
-        """Feed the payload and stdin, read stdout and stderr up to the cap and wait for the
-        server's verdict, one poll() per wake-up. Past the cap, or once `cancel` is set (its
+    def _collect(self, writes: dict[int, memoryview], out_r: int, err_r: int, limits: Limits,
+                 cancel: Cancel | None = None) -> RawRun:
+        """Feed what is left of the payload and stdin (`writes`, by fd: `_start_writes`),
+        read stdout and stderr up to the cap and wait for the server's verdict, one poll()
+        per wake-up. Past the cap, or once `cancel` is set (its
         fd wakes the poll at once), the server is asked for a kill; a cancelled run is a
         timeout. A stream is done at its end of file, or when a read short of the chunk size
         found its writers gone (POLLHUP): nothing more can come."""
         start = time.monotonic()
         poller = select.poll()
-        writes: dict[int, memoryview] = {}
-        for fd, data in ((pay_w, payload), (in_w, stdin)):
-            if len(data) > select.PIPE_BUF:  # more than one write that cannot block
-                os.set_blocking(fd, False)
-            view = _write_some(fd, memoryview(data))
-            if view:
-                writes[fd] = view
-                poller.register(fd, select.POLLOUT)
-            else:
-                os.close(fd)
+        for fd in writes:
+            poller.register(fd, select.POLLOUT)
         outputs = {out_r: bytearray(), err_r: bytearray()}
         reading = set(outputs)
         for fd in reading:
@@ -347,6 +343,21 @@ class WarmServer:
                       peak_memory_bytes=result["maxrss"])
 
 
+def _start_writes(data: Mapping[int, bytes]) -> dict[int, memoryview]:
+    """Write what fits of each fd's data at once; what is left of each, by fd (an fd whose
+    data went whole is closed: its reader sees the end)."""
+    left = {}
+    for fd, content in data.items():
+        if len(content) > select.PIPE_BUF:  # more than one write that cannot block
+            os.set_blocking(fd, False)
+        view = _write_some(fd, memoryview(content))
+        if view:
+            left[fd] = view
+        else:
+            os.close(fd)
+    return left
+
+
 def _write_some(fd: int, view: memoryview) -> memoryview:
     """What is left of `view` after one write to a pipe (all of it when the reader is
     gone: the program need not read its stdin)."""
@@ -415,9 +426,10 @@ class WarmPool:
         self.servers.append(server)
         try:
             server.wait_ready()
-        except SandboxError:
+        except (SandboxError, OSError, ValueError):  # also: the pool closed it meanwhile
             server.close()
-            self.servers.remove(server)
+            if server in self.servers:  # not after the pool's `close`
+                self.servers.remove(server)
             self.idle.put(None)
             return
         self._give_back(server)

@@ -170,13 +170,16 @@ def _flush() -> None:
             pass
 
 
-def run_main() -> int:
+def run_main(text: "str | bytes | None" = None) -> int:
     """What `python3 -E -s -S main.py` does with /work/main.py, in this (forked) process:
-    returns its exit status. Used by the warm server and by stdin/stdout Python tests."""
-    import types
-
-    with open("/work/main.py", "rb") as fh:
-        source = fh.read()
+    returns its exit status. Used by the warm server and by stdin/stdout Python tests.
+    `text`: the program where the caller has just written it to /work/main.py (the warm
+    server's child, from its payload), encoded as that file was, instead of read back."""
+    if text is None:
+        with open("/work/main.py", "rb") as fh:
+            source = fh.read()
+    else:  # as `write_inputs` wrote the file
+        source = text if isinstance(text, bytes) else text.encode("utf-8", "surrogatepass")
     if b"coding" not in b"\n".join(source.split(b"\n", 2)[:2]):  # no PEP 263 cookie
         try:  # as the interpreter reads a file: UTF-8 or a SyntaxError (compile() of
             source.decode("utf-8")  # bytes lets broken UTF-8 in a comment through)
@@ -186,7 +189,7 @@ def run_main() -> int:
                          f" in file /work/main.py on line {line}, but no encoding declared;"
                          " see https://peps.python.org/pep-0263/ for details\n").encode())
             return 1
-    module = types.ModuleType("__main__")
+    module = type(sys)("__main__")  # types.ModuleType, without the import
     module.__file__ = "/work/main.py"
     sys.modules["__main__"] = module
     sys.argv = ["main.py"]

@@ -159,15 +159,18 @@ which every process of the host moves: no run's own count, and not checked."""
 
 
 def fork() -> int:
-    """os.fork, counted (`unmoved`)."""
+    """os.fork, counted (`unmoved`), once the probe threads of `thread_id` are gone."""
     global FORKS
+    probes_gone()
     FORKS += 1
     return os.fork()
 
 
 def thread_id() -> "int | None":
-    """The id of a thread started and ended here (pids and thread ids are handed out in
-    turn: it takes the next), once the thread is gone; None if it could not run."""
+    """The id of a thread started here (pids and thread ids are handed out in turn: it
+    takes the next), as soon as the thread has read it; None if it could not run. The
+    thread then ends by itself (`probes_gone`): the verdict that read its id need not wait
+    for that."""
     import _thread
 
     ids = []
@@ -183,12 +186,18 @@ def thread_id() -> "int | None":
     except RuntimeError:
         return None
     done.acquire()
-    deadline = time.monotonic() + 1.0
-    while _thread._count():  # the thread is gone before anything is forked again
-        if time.monotonic() > deadline:
-            return None
-        time.sleep(0.0001)
     return ids[0]
+
+
+def probes_gone() -> None:
+    """Wait until the threads `thread_id` started are gone (each ends right after reading
+    its id), so that no thread of this server outlives a check into a fork. (Past a second,
+    which a probe never takes, the fork goes on: a thread is not copied into a child.)"""
+    import _thread
+
+    deadline = time.monotonic() + 1.0
+    while _thread._count() and time.monotonic() < deadline:
+        time.sleep(0.0001)
 
 
 def counters() -> "tuple[Any, ...] | None":
@@ -702,7 +711,7 @@ def child(header: "dict[str, Any]", fds: "list[int]", stdio: "tuple[Any, Any, An
     """A run's child: a plain program (`run_main`) or a stdin/stdout harness, which keeps
     the report at fd 3 (`harness_wire.note_fork`)."""
     stdin_fd, stdout_fd, stderr_fd, payload_fd = fds
-    created = take_inputs(payload_fd)[1]
+    source, created = take_inputs(payload_fd)
     for target, fd in ((0, stdin_fd), (1, stdout_fd), (2, stderr_fd)):
         os.dup2(fd, target)
     tests = bool(header["harness"])
@@ -738,7 +747,7 @@ def child(header: "dict[str, Any]", fds: "list[int]", stdio: "tuple[Any, Any, An
         sys.argv = ["/harness/run.py", header["harness"]]
         harness.main(header["harness"])
         harness_program.finish(0)
-    harness_program.finish(harness_program.run_main())
+    harness_program.finish(harness_program.run_main(source))
 
 
 def take_inputs(payload_fd: int) -> "tuple[str | None, Any]":

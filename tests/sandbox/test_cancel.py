@@ -112,7 +112,8 @@ def collect(server_side: Callable[[socket.socket, int, int], None],
     thread = threading.Thread(target=server_side, args=(theirs, out_w, err_w))
     thread.start()
     try:
-        raw = server._collect(b"payload", pay_w, b"", in_w, out_r, err_r, LIMITS, cancel)
+        writes = _warm._start_writes({pay_w: b"payload", in_w: b""})
+        raw = server._collect(writes, out_r, err_r, LIMITS, cancel)
     finally:
         thread.join()
         for fd in (pay_r, in_r):

@@ -133,3 +133,31 @@ def test_the_spare_starts_only_once_the_other_servers_run() -> None:
     assert pool.idle.empty()  # the spare's slot is taken until the spare is ready
     for sock in (checking.control, checking_end, other.control, other_end):
         sock.close()
+
+
+def test_a_spare_closed_while_it_starts_gives_its_slot_back(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """`shutdown` (at exit, between a benchmark's batches) may close a pool whose spare is
+    still starting: the spare's start ends there, quietly, and its slot goes back."""
+    pool = _warm.WarmPool(0, (1, 1, 1))
+    closes: list[_warm.WarmServer] = []
+
+    class ClosedWhileStarting(_warm.WarmServer):
+        def __init__(self, key: tuple[int, int, int]) -> None:
+            self.ready = False
+            self.control, self.theirs = socket.socketpair(socket.AF_UNIX,
+                                                          socket.SOCK_SEQPACKET)
+
+        def wait_ready(self) -> None:
+            pool.close()  # as `shutdown` does from another thread
+            super().wait_ready()  # on the socket the close took away
+
+        def close(self) -> None:
+            closes.append(self)
+            self.control.close()
+            self.theirs.close()
+
+    monkeypatch.setattr(_warm, "WarmServer", ClosedWhileStarting)
+    pool._start_spare()
+    assert pool.servers == [] and len(closes) == 2  # by the pool, then by the spare
+    assert pool.idle.get_nowait() is None
