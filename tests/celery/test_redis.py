@@ -30,6 +30,7 @@ def test_scores_come_back_in_order_equal_to_local_scoring(redis_cluster) -> None
     # domain a is cpu work, domain b (a learned component) is gpu work: each on its worker
     cpu, gpu = (w.hostname for w in redis_cluster.workers)
     assert stats.workers == {cpu: 5, gpu: 5}
+    assert stats.worker_samples == {cpu: 115, gpu: 115}
 
 
 def test_an_empty_batch_sends_nothing(redis_cluster) -> None:
