@@ -19,8 +19,10 @@ local scorer are not pinned (on a two-core machine they share the workers' cores
 the two-worker runs have no free core for them: their CPU per sample is printed).
 
 Every cell of a repetition scores the same samples (a math seed's cost differs up to 4x from
-another's: a few equations go to sympy at half a second each), one worker and two take turns
-going first, and the best of `--repeat` repetitions is kept. Wall-clock time on a loaded
+another's: a few equations go to sympy at half a second each), and one worker and two take
+turns going first (the second finds the math process's sympy caches warmer, 6-10% less CPU);
+the rates are the best of `--repeat` repetitions, the ratios the geometric mean of each
+repetition's (over an even `--repeat` the order cancels). Wall-clock time on a loaded
 machine says little, so each worker's CPU time is read from /proc (its process tree: the
 main process, the pool process, the math comparison process, the sandbox runs it reaped),
 with the time its threads waited on a run queue for their core (taken by other processes):
@@ -39,10 +41,12 @@ from __future__ import annotations
 
 import argparse
 import logging
+import math
 import os
 import shutil
 import signal
 import socket
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -319,9 +323,10 @@ class WorkerRun:
 
     @property
     def unloaded_rate(self) -> float:
-        """Samples/s with each worker's run-queue wait taken out of its wall time."""
-        return sum(n / max(self.elapsed_s - waited, 1e-9)
-                   for n, _, waited in self.per_worker.values())
+        """Samples/s with each worker's run-queue wait taken out of its wall time (its
+        processes' waits add up, and can overlap: never below its CPU time)."""
+        return sum(n / max(self.elapsed_s - waited, cpu)
+                   for n, cpu, waited in self.per_worker.values())
 
     def line(self) -> str:
         each = ", ".join(f"{n} samples {cpu / n * 1000:.3f} ms cpu/sample busy "
@@ -494,6 +499,16 @@ def main(argv: list[str] | None = None) -> int:
                        sum(len(samples) for samples, _ in to_check))
 
 
+def ratios(runs: dict[tuple[str, int], list[WorkerRun]], domain: str,
+           of: Callable[[WorkerRun, WorkerRun], float]) -> tuple[float, str]:
+    """`of(one worker's run, two workers' run)` for each repetition: their geometric mean
+    (one worker and two take turns going first, and whichever goes second finds the math
+    comparison process's sympy caches warmer, 6-10% less CPU; over an even number of
+    repetitions the mean cancels that) and the list."""
+    each = [of(one, two) for one, two in zip(runs[(domain, 1)], runs[(domain, 2)])]
+    return math.prod(each) ** (1 / len(each)), ", ".join(f"{r:.2f}x" for r in each)
+
+
 def print_table(report: Report, make: Makers, rates: dict[tuple[str, str], float],
                 runs: dict[tuple[str, int], list[WorkerRun]], transit_ms: dict[str, float],
                 mismatches: int, repeat: int, checked: int) -> int:
@@ -501,29 +516,35 @@ def print_table(report: Report, make: Makers, rates: dict[tuple[str, str], float
           f"{'2w/1w':>6} {'x2/local':>9} {'transit ms':>11}")
     for domain in make:
         loc, pair, one, two = (rates[(domain, m)] for m in ("local", "local x2", "1w", "2w"))
-        report.target(f"{domain}: 2 pinned workers / 1", two / one, SCALING_TARGET)
+        wall, _ = ratios(runs, domain, lambda a, b: b.rate / a.rate)
+        report.target(f"{domain}: 2 pinned workers / 1", wall, SCALING_TARGET)
         report.target(f"{domain}: transit per sample (ms)", transit_ms[domain], 1.0, unit=" ms",
                       higher_is_better=False)
         print(f"{domain:<6} {loc:>8.1f} {pair:>9.1f} {one:>9.1f} {two:>10.1f} "
-              f"{two / one:>5.2f}x {pair / loc:>8.2f}x {transit_ms[domain]:>11.3f}")
-    print(f"(samples/s, best of {repeat} repetitions on the same samples; `local x2`: two local "
-          "processes, no broker;\n `transit`: broker, result store and client time per sample "
-          "with one worker)")
-    print(f"\n{'':<6} {'cpu ms 1w':>10} {'cpu ms 2w':>10} {'2w/1w cpu':>10} "
-          f"{'2w/1w unloaded':>15} {'client ms 1w/2w':>16} {'redis ms 1w/2w':>15}")
+              f"{wall:>5.2f}x {pair / loc:>8.2f}x {transit_ms[domain]:>11.3f}")
+    print(f"(samples/s, best of {repeat} repetitions on the same samples; `2w/1w`: geometric "
+          "mean of each repetition's ratio;\n `local x2`: two local processes, no broker; "
+          "`transit`: broker, result store and client time per sample with one worker)")
+    print(f"\n{'':<6} {'2w/1w wall':<24} {'2w/1w cpu':<24} {'2w/1w unloaded':<24} "
+          f"{'cpu ms 1w/2w':>14} {'client ms 1w/2w':>16} {'redis ms 1w/2w':>15}")
     for domain in make:
+        columns = [ratios(runs, domain, of) for of in (
+            lambda a, b: b.rate / a.rate,
+            lambda a, b: 2 * a.cpu_ms / b.cpu_ms,
+            lambda a, b: b.unloaded_rate / a.unloaded_rate)]
         one, two = runs[(domain, 1)], runs[(domain, 2)]
-        cpu1, cpu2 = min(r.cpu_ms for r in one), min(r.cpu_ms for r in two)
-        unloaded = max(r.unloaded_rate for r in two) / max(r.unloaded_rate for r in one)
-        client = "/".join(f"{min(r.client_cpu_s / r.samples for r in rs) * 1000:.3f}"
-                          for rs in (one, two))
-        redis = "/".join(f"{min(r.redis_cpu_s / r.samples for r in rs) * 1000:.3f}"
-                         for rs in (one, two))
-        print(f"{domain:<6} {cpu1:>10.3f} {cpu2:>10.3f} {2 * cpu1 / cpu2:>9.2f}x "
-              f"{unloaded:>14.2f}x {client:>16} {redis:>15}")
-    print("(`cpu ms`: the workers' CPU time per sample, least of the repetitions; `2w/1w cpu`: "
-          "2 x 1w's over 2w's;\n `unloaded`: each worker's run-queue wait taken out of its wall "
-          "time; client and Redis: CPU per sample)")
+        per_sample = ["/".join(f"{statistics.median(of(r) for r in rs):.3f}" for rs in (one, two))
+                      for of in (lambda r: r.cpu_ms,
+                                 lambda r: r.client_cpu_s / r.samples * 1000,
+                                 lambda r: r.redis_cpu_s / r.samples * 1000)]
+        cells = [f"{mean:.2f}x ({each})" for mean, each in columns]
+        print(f"{domain:<6} {cells[0]:<24} {cells[1]:<24} {cells[2]:<24} {per_sample[0]:>14} "
+              f"{per_sample[1]:>16} {per_sample[2]:>15}")
+    print("(per repetition, then their geometric mean; `cpu`: 2 x one worker's CPU time per "
+          "sample over two workers';\n `unloaded`: each worker's samples / (wall - its "
+          "run-queue wait, at least its CPU time); ms: CPU per sample, medians)")
+    if repeat % 2:
+        print("(an odd --repeat: one worker went first once more than two workers)")
     report.verdict("Celery scores equal to local scoring", checked - mismatches, checked)
     return report.finish()
 
