@@ -48,7 +48,8 @@ class ResultFeed:
         self._pause = POLL_MIN_S
 
     def watch(self, chunk_ids: Iterable[str]) -> None:
-        """Follow these chunks from now on (call before sending them, where possible)."""
+        """Follow these chunks: their writes from now on are pushed; a write made before is
+        seen at the next full read (the first call to `changes` is one)."""
         keys = {_text(self.backend.get_key_for_task(i)): i for i in chunk_ids}
         self._chunk_of_key.update(keys)
         if self.pubsub is not None and keys:
