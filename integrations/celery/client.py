@@ -3,11 +3,14 @@ and nothing else changes: one `Score` per sample, in input order, equal to local
 
 How a batch is scored:
 - samples are routed by domain to their queue (`cpu`, `sandbox`, `gpu`; see `_routing`) and
-  cut into chunks of `chunk_size`; each chunk is one task whose id is the chunk id;
+  dealt into chunks of about `chunk_size`, each group whole in one chunk (`deal_chunks`);
+  each chunk is one task whose id is the chunk id;
 - every chunk carries the config's content hash; a worker with another config fails the chunk
   and `score` raises `ConfigError`;
-- the client polls the result store for all outstanding chunks at once. A running chunk's
-  worker writes a heartbeat every `heartbeat_s`; when it stops changing for `lost_after_s`
+- the client follows the chunks' states in the result store (`_results.ResultFeed`: pushed
+  by Redis as they are written, read in full every second all the same, polled where the
+  store cannot push). A running chunk's worker writes a heartbeat every `heartbeat_s`;
+  when it stops changing for `lost_after_s`
   the worker is taken as dead and the chunk is sent again under the same id. With Redis a
   SIGKILLed worker's message only comes back after the visibility timeout (an hour), so
   without this a batch would stall for an hour; with it, it recovers in seconds;
@@ -31,6 +34,7 @@ from typing import Any
 
 from integrations._common import ADAPTER_POLICY, OnConfigAbstain
 from integrations.celery._app import QueueKind, make_app, queue_name
+from integrations.celery._results import ResultFeed
 from integrations.celery._routing import domain_queues
 from integrations.celery._tasks import HEARTBEAT_STATE, TASK_NAME
 from integrations.celery._wire import decode_score, encode_sample
@@ -41,12 +45,11 @@ from rewards.options import check_fields, check_range, load_options
 from rewards.scoring import AbstentionTally, abstention_cause, check_scores
 from rewards.types import Sample, Score
 
-__all__ = ["CeleryReward", "ClientConfig", "Progress", "RunStats"]
+__all__ = ["CeleryReward", "ClientConfig", "Progress", "RunStats", "deal_chunks"]
 
 log = logging.getLogger("integrations.celery.client")
 _RAISED_AS_IS = {"ConfigError", "SandboxError", "EngineError", "InputError"}
 _TIME_LIMITS = {"TimeLimitExceeded", "SoftTimeLimitExceeded"}
-_POLL_MIN_S, _POLL_MAX_S = 0.005, 0.05
 
 
 @dataclass(frozen=True)
@@ -54,7 +57,8 @@ class ClientConfig:
     """The options of `CeleryReward` (the keys of a `celery` component besides `config`)."""
 
     chunk_size: int = 64
-    """Samples per task; larger chunks cut broker overhead per sample."""
+    """Samples per task (a group larger than this travels whole): larger chunks cut the
+    broker's overhead per sample, smaller ones share a batch more evenly among workers."""
     timeout: float | None = 600.0
     """Seconds the whole batch may take before `EngineError` (None: no limit)."""
     chunk_time_limit: float = 300.0
@@ -115,6 +119,8 @@ class RunStats:
     """Wall-clock time of the batch."""
     workers: dict[str, int] = field(default_factory=dict)
     """Chunks scored per worker node name."""
+    worker_samples: dict[str, int] = field(default_factory=dict)
+    """Samples scored per worker node name."""
     abstained: Counter[str] = field(default_factory=Counter)
     """Samples that abstained, by cause (`rewards.scoring.abstention_cause`)."""
     worker_s: float = 0.0
@@ -217,9 +223,8 @@ class CeleryReward:
             by_queue.setdefault(queue_name(kind, self.queue_prefix), []).append(i)
         chunks: list[_Chunk] = []
         for queue, indices in by_queue.items():
-            for start in range(0, len(indices), self.chunk_size):
-                chunks.append(_Chunk(f"rewards-{batch}-{len(chunks)}",
-                                     indices[start:start + self.chunk_size], queue, now,
+            for members in deal_chunks(samples, indices, self.chunk_size):
+                chunks.append(_Chunk(f"rewards-{batch}-{len(chunks)}", members, queue, now,
                                      changed_at=now, stall_after_s=self.stall_after_s))
         return chunks
 
@@ -256,18 +261,29 @@ class CeleryReward:
 
     def _collect(self, outstanding: dict[str, _Chunk], encoded: list[dict[str, Any]],
                  results: list[Score | None], stats: RunStats, started: float) -> None:
+        feed = ResultFeed(self.app.backend, where=str(self.app.conf.result_backend))
+        try:
+            feed.watch(outstanding)
+            self._follow(feed, outstanding, encoded, results, stats, started)
+        finally:
+            feed.close()
+
+    def _follow(self, feed: ResultFeed, outstanding: dict[str, _Chunk],
+                encoded: list[dict[str, Any]], results: list[Score | None], stats: RunStats,
+                started: float) -> None:
         done, total = 0, len(outstanding)
-        pause, last_progress = _POLL_MIN_S, time.monotonic()
+        last_progress, finished = time.monotonic(), False
+        metas: dict[str, dict[str, Any] | None] = {}  # each chunk's last known state
         while outstanding:
             if self._closed:
                 raise errors.EngineError("the CeleryReward was closed while scoring; what it "
                                          "had sent is revoked")
             ids = list(outstanding)
-            metas = self._fetch(ids)
+            metas.update(feed.changes(ids, finished=finished))
             now = time.monotonic()
             moved = finished = False  # a heartbeat moved / a chunk came back or was resent
-            for chunk_id, found in zip(ids, metas):
-                meta: dict[str, Any] = found or {}
+            for chunk_id in ids:
+                meta: dict[str, Any] = metas.get(chunk_id) or {}
                 chunk = outstanding[chunk_id]
                 status = meta["status"] if meta else "PENDING"
                 if status == "FAILURE" and len(chunk.indices) > 1 and \
@@ -283,6 +299,7 @@ class CeleryReward:
                         stats.split += 1
                         stats.chunks += len(added)
                         total += len(added) - 1
+                        feed.watch(c.chunk_id for c in added)
                         with self.app.producer_or_acquire() as producer:
                             for c in added:
                                 self._send(producer, c, encoded)
@@ -305,16 +322,12 @@ class CeleryReward:
             if moved or finished:
                 last_progress = now
                 self._report(done, total)
-            # poll often while chunks come back, less while they only run
-            pause = _POLL_MIN_S if finished else min(pause * 1.5, _POLL_MAX_S)
             if self.timeout is not None and now - started > self.timeout:
                 raise errors.EngineError(
                     f"{len(outstanding)} of {stats.chunks} chunks were not scored within "
                     f"{self.timeout:g}s; are workers running `rewards worker` on queues "
                     f"{sorted({c.queue for c in outstanding.values()})} of broker "
                     f"{self.app.conf.broker_url}?")
-            if outstanding:
-                time.sleep(pause)
 
     def _watch(self, chunk: _Chunk, status: str, meta: Any, now: float, last_progress: float,
                encoded: list[dict[str, Any]], stats: RunStats) -> bool:
@@ -355,6 +368,7 @@ class CeleryReward:
             results[i] = score
         host = str(result.get("hostname"))
         stats.workers[host] = stats.workers.get(host, 0) + 1
+        stats.worker_samples[host] = stats.worker_samples.get(host, 0) + len(chunk.indices)
         stats.worker_s += float(result.get("elapsed_s", 0.0))
         for position, message in result.get("errors", []):
             stats.error_rows += 1
@@ -375,23 +389,6 @@ class CeleryReward:
         if kind in _RAISED_AS_IS:
             raise getattr(errors, kind)(message)
         raise errors.EngineError(f"{message} ({kind})")
-
-    def _fetch(self, ids: list[str]) -> list[dict[str, Any] | None]:
-        """The stored state of every chunk in one round trip where the store allows it."""
-        from celery.backends.base import KeyValueStoreBackend
-
-        backend = self.app.backend
-        try:
-            if isinstance(backend, KeyValueStoreBackend):
-                raw = backend.mget([backend.get_key_for_task(i) for i in ids])
-                return [backend.decode_result(r) if r else None for r in raw]
-            metas = [backend.get_task_meta(i, cache=False) for i in ids]
-            return [m if m.get("status") != "PENDING" else None for m in metas]
-        except Exception as exc:
-            if isinstance(exc, errors.RewardsError):
-                raise
-            raise errors.EngineError(f"cannot read results from {self.app.conf.result_backend}: "
-                                     f"{type(exc).__name__}: {exc}") from exc
 
     def _revoke(self, chunk_ids: list[str]) -> None:
         """Tell workers to skip what is left of an abandoned batch (best effort): broadcast
@@ -444,6 +441,35 @@ class CeleryReward:
     def __repr__(self) -> str:
         return (f"<CeleryReward config {self.config_hash} chunks of {self.chunk_size} on "
                 f"{self.app.conf.broker_url}>")
+
+
+def deal_chunks(samples: Sequence[Sample], indices: Sequence[int],
+                chunk_size: int) -> list[list[int]]:
+    """The chunks of one queue's samples (`indices` into `samples`): every sample of a group
+    (`Sample.group`) in one chunk, as local scoring sees the group (rewards such as `length`
+    and GenRM's round robin score a sample against its group); and the units, a group or a
+    sample without one, dealt in turn over `ceil(len(indices) / chunk_size)` chunks, each unit
+    to the chunk with the fewest samples so far (the first of those).
+
+    Dealt, not cut: the cost of a batch clusters (a hard problem's rollouts arrive one after
+    another; a math batch ordered by kind took twice as long in its second half): of 50
+    chunks cut from one math batch, averaging 0.5 s, one took 5.2 s, and the last expensive
+    chunk left the other workers idle. Dealt chunks each take from the whole batch and cost
+    alike. A group larger than `chunk_size` is one chunk of its own size."""
+    import heapq
+
+    units: dict[object, list[int]] = {}
+    for i in indices:
+        group = samples[i].group
+        units.setdefault(("group", group) if group is not None else ("sample", i), []).append(i)
+    n_chunks = max(1, -(-len(indices) // chunk_size))
+    chunks: list[list[int]] = [[] for _ in range(n_chunks)]
+    fill = [(0, k) for k in range(n_chunks)]  # (samples so far, chunk): a heap
+    for members in units.values():
+        size, k = heapq.heappop(fill)
+        chunks[k].extend(members)
+        heapq.heappush(fill, (size + len(members), k))
+    return [members for members in chunks if members]
 
 
 def _unencodable(chunk: _Chunk, encoded: list[dict[str, Any]]) -> errors.InputError:

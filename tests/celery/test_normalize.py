@@ -68,3 +68,29 @@ def test_celery_normalizes_per_component_as_local_scoring(tmp_path_factory,
             assert remote.score(batch) == local
     finally:
         cleanup(cluster, redis_client)
+
+
+GROUP_REWARD_CONFIG = """\
+domains:
+  a: {rewards: [{use: length, of: null}]}
+normalize: none
+"""
+
+
+def test_a_group_relative_reward_scores_as_locally_across_chunks(tmp_path_factory,
+                                                                 redis_client) -> None:
+    """`length` scores a sample against the shortest and longest of its group: the client keeps
+    each group in one chunk (`deal_chunks`), even with its members spread over the batch and
+    more of them than fit a chunk, so the workers see the groups local scoring sees."""
+    cluster = make_cluster(tmp_path_factory, REDIS_URL, "groups", GROUP_REWARD_CONFIG)
+    try:
+        cluster.start(queues="cpu").wait_ready()
+        batch = [Sample(f"prompt {i % 3}", "x" * (1 + (i * 7) % 11), domain="a",
+                        group=f"g{i % 3}") for i in range(18)]
+        local = build_reward(cluster.config).score(batch)
+        assert len({s.value for s in local}) > 3  # lengths differ within every group
+        with cluster.client(chunk_size=4) as remote:
+            assert remote.score(batch) == local
+            assert remote.last_stats.chunks == 3  # one per group of 6
+    finally:
+        cleanup(cluster, redis_client)

@@ -25,10 +25,12 @@ def test_scores_come_back_in_order_equal_to_local_scoring(redis_cluster) -> None
     local = build_reward(redis_cluster.config).score(samples)
     assert got == local  # values, reasons, parts; the unknown domain as local scoring has it
     assert got[-1] == Score(None, "unknown_domain")
-    assert stats.chunks == 16 and stats.resent == 0
+    # each domain holds 5 groups of 23 samples, and a group travels whole in one chunk
+    assert stats.chunks == 10 and stats.resent == 0
     # domain a is cpu work, domain b (a learned component) is gpu work: each on its worker
     cpu, gpu = (w.hostname for w in redis_cluster.workers)
-    assert stats.workers == {cpu: 8, gpu: 8}
+    assert stats.workers == {cpu: 5, gpu: 5}
+    assert stats.worker_samples == {cpu: 115, gpu: 115}
 
 
 def test_an_empty_batch_sends_nothing(redis_cluster) -> None:

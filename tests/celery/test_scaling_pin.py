@@ -15,25 +15,6 @@ from celery_cluster import REDIS_URL  # type: ignore[import-not-found]
 BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
 
 
-def _descendants(pid: int) -> set[int]:
-    """`pid` and every process below it, from the parent ids in /proc."""
-    children: dict[int, list[int]] = {}
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                stat = (entry / "stat").read_text()
-            except OSError:  # gone meanwhile
-                continue
-            ppid = int(stat.rsplit(")", 1)[1].split()[1])
-            children.setdefault(ppid, []).append(int(entry.name))
-    found, todo = set(), [pid]
-    while todo:
-        p = todo.pop()
-        found.add(p)
-        todo += children.get(p, [])
-    return found
-
-
 def test_benchmark_worker_and_its_processes_stay_on_their_core(tmp_path, redis_client,
                                                                monkeypatch) -> None:
     if not hasattr(os, "sched_getaffinity"):
@@ -59,10 +40,16 @@ def test_benchmark_worker_and_its_processes_stay_on_their_core(tmp_path, redis_c
             (score,) = client.score([Sample("1 + 1?", "\\boxed{2}", reference="2",
                                             domain="math")])
         assert score.value == 1.0
-        pids = _descendants(process.pid)
+        pids = celery_scaling.process_tree(process.pid)
         assert len(pids) >= 3, log.read_text()
         for pid in pids:
             assert os.sched_getaffinity(pid) == {core}, (pid, sys.platform)
+        # what the benchmark reads of the worker: its tree's CPU time (the math sample above
+        # took some) and its threads' run-queue waits
+        spent = celery_scaling.usage(process.pid)
+        assert spent.cpu_s > 0 and len(spent.waited_s) >= len(pids)
+        cpu, waited = spent.since(celery_scaling.Usage())
+        assert cpu == spent.cpu_s and waited >= 0
     finally:
         celery_scaling.stop(process)
         for kind in ("cpu", "sandbox", "gpu"):

@@ -222,3 +222,37 @@ def test_the_client_routes_a_sample_by_the_one_routing_rule(tmp_path, domains, d
     chunks = client._chunk([Sample("p", "c", domain=domain)], results, "b", 0.0)
     assert [c.queue for c in chunks] == ([] if queue is None else [f"t-{queue}"])
     assert results == ([Score(None, "unknown_domain")] if queue is None else [None])
+
+
+@pytest.mark.parametrize("groups, chunk_size, chunks", [
+    # no groups: dealt in turn, each chunk takes from the whole batch
+    ([None] * 7, 3, [[0, 3, 6], [1, 4], [2, 5]]),
+    # groups whole in one chunk, wherever their members sit in the batch
+    (["a", "b", "a", "b", None, "a"], 3, [[0, 2, 5], [1, 3, 4]]),
+    # a group larger than a chunk travels whole; the others fill the emptier chunks
+    (["a", "a", "a", "a", "b", None], 2, [[0, 1, 2, 3], [4], [5]]),
+    # one sample, one chunk
+    ([None], 64, [[0]]),
+])
+def test_chunks_are_dealt_and_keep_each_group_whole(groups, chunk_size, chunks) -> None:
+    from integrations.celery import deal_chunks
+
+    samples = [Sample("p", f"c{i}", group=g) for i, g in enumerate(groups)]
+    assert deal_chunks(samples, range(len(samples)), chunk_size) == chunks
+
+
+def test_dealt_chunks_cover_every_sample_once_and_share_a_clustered_cost() -> None:
+    """Every index lands in exactly one chunk; a stretch of expensive samples (a hard
+    problem's rollouts together) is shared among the chunks instead of filling one."""
+    from integrations.celery import deal_chunks
+
+    samples = [Sample("p", "c", group=None if i % 5 else f"g{i // 10}") for i in range(500)]
+    indices = [i for i in range(500) if i % 7]
+    chunks = deal_chunks(samples, indices, 16)
+    assert sorted(i for c in chunks for i in c) == indices
+    for group in {s.group for s in samples} - {None}:
+        holding = [c for c in chunks if any(samples[i].group == group for i in c)]
+        assert len(holding) <= 1
+    expensive = set(indices[100:164])  # 64 costly samples in a row: cut, 4 full chunks
+    assert len(chunks) == 27
+    assert max(len(expensive.intersection(c)) for c in chunks) <= 4  # 64 / 27 and a pair
