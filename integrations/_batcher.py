@@ -7,7 +7,9 @@ Batches score in worker threads, at most `max_inflight` at once. An idle batcher
 request at once (no added latency at low load); while batches are in flight, new requests queue
 up and the next batch takes all of them (waiting up to `max_wait_ms` for more), so batches grow
 with load by themselves. Several batches in flight keep one slow sample (a symbolic comparison
-near its time limit) from holding up every request behind it."""
+near its time limit) from holding up every request behind it, and within a batch a request is
+answered as soon as its own samples are decided, where the reward tells scores as it decides
+them (`rewards.types.Progressive`: the math reward), never waiting for the batch's slowest."""
 
 from __future__ import annotations
 
@@ -172,7 +174,10 @@ class MicroBatcher:
         loop = asyncio.get_running_loop()
 
         def ready(indices: Sequence[int], scores: Sequence[Score]) -> None:  # scoring thread
-            loop.call_soon_threadsafe(_arrived, owner, indices, scores)
+            try:
+                loop.call_soon_threadsafe(_arrived, owner, indices, scores)
+            except RuntimeError:  # the loop closed (the server stopped): no one to tell
+                pass
         try:
             scored = await self._run(samples, ready)
         except Exception as exc:  # noqa: BLE001 - broken infrastructure: every request fails
