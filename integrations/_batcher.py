@@ -7,7 +7,9 @@ Batches score in worker threads, at most `max_inflight` at once. An idle batcher
 request at once (no added latency at low load); while batches are in flight, new requests queue
 up and the next batch takes all of them (waiting up to `max_wait_ms` for more), so batches grow
 with load by themselves. Several batches in flight keep one slow sample (a symbolic comparison
-near its time limit) from holding up every request behind it."""
+near its time limit) from holding up every request behind it, and within a batch a request is
+answered as soon as its own samples are decided, where the reward tells scores as it decides
+them (`rewards.types.Progressive`: the math reward), never waiting for the batch's slowest."""
 
 from __future__ import annotations
 
@@ -18,7 +20,7 @@ from dataclasses import dataclass, field
 
 from rewards.errors import ConfigError, RewardsError
 from rewards.scoring import ScoredBatch, score_batch
-from rewards.types import Reward, Sample, Score
+from rewards.types import Reward, Sample, Score, ScoresReady
 
 __all__ = ["BatchStats", "BatchingConfig", "MicroBatcher"]
 
@@ -67,6 +69,8 @@ class BatchStats:
 class _Pending:
     samples: Sequence[Sample]
     future: asyncio.Future[list[Score]] = field(repr=False)
+    told: dict[int, Score] = field(default_factory=dict, repr=False)
+    """The scores of its samples decided so far (by position in the request)."""
 
 
 class MicroBatcher:
@@ -111,10 +115,12 @@ class MicroBatcher:
             if not pending.future.done():
                 pending.future.set_exception(RewardsError("the scoring server is shutting down"))
 
-    async def _run(self, samples: Sequence[Sample]) -> ScoredBatch:
-        """Score one batch by `rewards.scoring.score_batch` (in a worker thread)."""
+    async def _run(self, samples: Sequence[Sample],
+                   ready: ScoresReady | None = None) -> ScoredBatch:
+        """Score one batch by `rewards.scoring.score_batch` (in a worker thread; `ready` as
+        there, called in that thread)."""
         start = time.perf_counter()
-        scored = await asyncio.to_thread(score_batch, self._reward, samples)
+        scored = await asyncio.to_thread(score_batch, self._reward, samples, ready=ready)
         self.stats.scoring_seconds += time.perf_counter() - start
         self.stats.batches += 1
         self.stats.samples += len(samples)
@@ -160,9 +166,20 @@ class MicroBatcher:
                 task.cancel()
 
     async def _score_batch(self, batch: list[_Pending]) -> None:
+        """Score the requests of `batch` as one batch; each request gets its scores as soon
+        as all of its own samples are decided (a `Progressive` reward tells them as it goes),
+        never waiting for the batch's slowest sample; the rest when the batch returns."""
         samples = [s for pending in batch for s in pending.samples]
+        owner = [(pending, j) for pending in batch for j in range(len(pending.samples))]
+        loop = asyncio.get_running_loop()
+
+        def ready(indices: Sequence[int], scores: Sequence[Score]) -> None:  # scoring thread
+            try:
+                loop.call_soon_threadsafe(_arrived, owner, indices, scores)
+            except RuntimeError:  # the loop closed (the server stopped): no one to tell
+                pass
         try:
-            scored = await self._run(samples)
+            scored = await self._run(samples, ready)
         except Exception as exc:  # noqa: BLE001 - broken infrastructure: every request fails
             for pending in batch:
                 _fail(pending, exc)
@@ -176,6 +193,17 @@ class MicroBatcher:
             else:
                 _deliver(pending, scored.scores[start:end])
             start = end
+
+
+def _arrived(owner: Sequence[tuple[_Pending, int]], indices: Sequence[int],
+             scores: Sequence[Score]) -> None:
+    """Scores of a batch's samples (by position in the batch) as they were decided: a
+    request whose samples are all decided gets its scores now."""
+    for i, score in zip(indices, scores):
+        pending, j = owner[i]
+        pending.told[j] = score
+        if len(pending.told) == len(pending.samples):
+            _deliver(pending, [pending.told[k] for k in range(len(pending.samples))])
 
 
 def _deliver(pending: _Pending, scores: list[Score]) -> None:

@@ -108,6 +108,19 @@ def create_app(reward: RewardSource = None, *, batching: BatchingConfig | None =
     app.state.batcher = batcher
     app.state.resolved = resolved
 
+    def route(method: str, path: str) -> Any:
+        """Register an endpoint (it takes the `Request` and returns a `JSONResponse`) as a
+        plain Starlette route: FastAPI's dependency solving and the layers around it cost
+        0.03-0.17 ms of CPU a request (5-23% of the app's own, measured on 2026-12-06 by
+        calling the app in process), and these endpoints use none of it (they read the
+        body the guard parsed and build their replies). The
+        middleware (token, body bounds) wraps them as it wraps every route; they are not
+        listed in /openapi.json."""
+        def register(endpoint: Any) -> Any:
+            app.add_route(path, endpoint, methods=[method])
+            return endpoint
+        return register
+
     @app.get("/health")
     async def health() -> dict[str, Any]:
         return {"status": "ok", "reward": resolved.reward.name, "config_hash": config_hash,
@@ -163,7 +176,7 @@ def create_app(reward: RewardSource = None, *, batching: BatchingConfig | None =
         return JSONResponse({"detail": str(exc), **({"field": field} if field else {})},
                             status_code=422)
 
-    @app.post("/get_reward")
+    @route("POST", "/get_reward")
     async def get_reward(request: Request) -> Any:
         try:
             queries, prompts, labels, domains = parse_request(body_of(request))
@@ -177,7 +190,7 @@ def create_app(reward: RewardSource = None, *, batching: BatchingConfig | None =
         # a JSONResponse skips FastAPI's jsonable_encoder pass over the reply (plain JSON already)
         return JSONResponse(reply)
 
-    @app.post("/seed_session")
+    @route("POST", "/seed_session")
     async def seed_session(request: Request) -> Any:
         """NeMo Gym's per-rollout seed: a JSON object, answered `{}` (our verify keeps no
         session state, so there is no session to name or take)."""
@@ -188,7 +201,7 @@ def create_app(reward: RewardSource = None, *, batching: BatchingConfig | None =
             return refused(exc)
         return JSONResponse({})
 
-    @app.post("/verify")
+    @route("POST", "/verify")
     async def verify(request: Request) -> Any:
         try:
             body = body_of(request)
@@ -201,7 +214,7 @@ def create_app(reward: RewardSource = None, *, batching: BatchingConfig | None =
             JSONResponse, nemo_gym.verify_response(body, score, abstain_value=abstain_value,
                                                    mask=abstain == "mask"))
 
-    @app.post(slime.ROUTE)
+    @route("POST", slime.ROUTE)
     async def slime_reward(request: Request) -> Any:
         try:
             sample, detail = slime.sample_from_request(resolved, body_of(request))
@@ -226,7 +239,7 @@ def create_app(reward: RewardSource = None, *, batching: BatchingConfig | None =
                                       failure=exc.detail)
         tasks.finish(task_id, reply)
 
-    @app.post(roll.SUBMIT_ROUTE)
+    @route("POST", roll.SUBMIT_ROUTE)
     async def roll_submit(request: Request) -> Any:
         try:
             sample = roll.sample_from_submit(resolved, body_of(request))
@@ -245,7 +258,7 @@ def create_app(reward: RewardSource = None, *, batching: BatchingConfig | None =
         return JSONResponse({"errcode": roll.DONE, "reward_request_id": task_id,
                              "errmsg": "submitted"})
 
-    @app.get(roll.RESULT_ROUTE)
+    @route("GET", roll.RESULT_ROUTE)
     async def roll_result(request: Request) -> Any:
         try:  # ROLL sends its GET with a JSON body; a query parameter works too
             body = body_of(request) if PARSED_KEY in request.scope else {}

@@ -11,7 +11,7 @@ from dataclasses import replace
 from typing import Any
 
 from rewards.errors import ConfigError
-from rewards.types import Reward, Sample, Score, check_scores
+from rewards.types import Reward, Sample, Score, ScoresReady, ready_for_part, score_progressively
 
 __all__ = ["AnswerAfter", "markers_option", "text_after"]
 
@@ -50,14 +50,24 @@ class AnswerAfter:
         self.kind = getattr(reward, "kind", "verifiable")
 
     def score(self, samples: Sequence[Sample]) -> list[Score]:
+        return self.score_progressively(samples, None)
+
+    def score_progressively(self, samples: Sequence[Sample],
+                            ready: ScoresReady | None) -> list[Score]:
+        """`score`, telling `ready` the scores as `reward` decides them (those without the
+        marker at once; `rewards.types.Progressive`)."""
         answers = [text_after(s.completion, self.markers) if isinstance(s.completion, str)
                    else None for s in samples]
         kept = {i: answer for i, answer in enumerate(answers) if answer is not None}
         results = [Score(0.0, "no_answer") for _ in samples]
+        if ready is not None and len(kept) < len(samples):
+            unmarked = [i for i in range(len(samples)) if i not in kept]
+            ready(unmarked, [results[i] for i in unmarked])
         if kept:
             inner = [replace(samples[i], completion=answer) for i, answer in kept.items()]
-            scores = check_scores(self.reward, self.reward.score(inner), len(inner))
-            for i, score in zip(kept, scores):
+            positions = list(kept)
+            scores = score_progressively(self.reward, inner, ready_for_part(ready, positions))
+            for i, score in zip(positions, scores):
                 results[i] = score
         return results
 

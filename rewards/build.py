@@ -11,7 +11,7 @@ from rewards.config import ComponentConfig, Kind, RewardConfig, load_config, par
 from rewards.errors import ConfigError
 from rewards.mixing import DomainRouter, Mixture, WeightedComponent
 from rewards.registry import resolve
-from rewards.types import Reward, Sample, Score
+from rewards.types import Reward, Sample, Score, ScoresReady, score_progressively
 
 __all__ = ["ANSWER_AFTER", "build_component", "build_component_spec", "build_reward",
            "nested_component_configs"]
@@ -124,3 +124,7 @@ class _Renamed:
 
     def score(self, samples: Sequence[Sample]) -> list[Score]:
         return self.reward.score(samples)
+
+    def score_progressively(self, samples: Sequence[Sample],
+                            ready: ScoresReady | None) -> list[Score]:
+        return score_progressively(self.reward, samples, ready)

@@ -16,7 +16,14 @@ from typing import Any, TypedDict, get_args
 
 from rewards.config import ComponentConfig, DomainConfig, Kind, Normalize, RewardConfig
 from rewards.errors import ConfigError
-from rewards.types import Reward, Sample, Score, check_scores
+from rewards.types import (
+    Reward,
+    Sample,
+    Score,
+    ScoresReady,
+    ready_for_part,
+    score_progressively,
+)
 
 __all__ = ["BatchNormalizer", "DomainRouter", "MixPlan", "Mixture", "Normalize", "RunningStats",
            "WeightedComponent", "group_normalize", "normalize", "per_component_normalize",
@@ -119,12 +126,36 @@ class Mixture:
         """How the components' values combine (also used by `group_per_component`)."""
 
     def score(self, samples: Sequence[Sample]) -> list[Score]:
-        per_component = [check_scores(c.reward, c.reward.score(samples), len(samples))
-                         for c in self.components]
+        return self.score_progressively(samples, None)
+
+    def score_progressively(self, samples: Sequence[Sample],
+                            ready: ScoresReady | None) -> list[Score]:
+        """`score`, telling `ready` a sample's combined score once every component has
+        decided it (`rewards.types.Progressive`; the components score one after another)."""
+        tell: list[ScoresReady | None] = [None] * len(self.components)
+        if ready is not None:
+            got: list[list[Score | None]] = [[None] * len(samples) for _ in self.components]
+            missing = [len(self.components)] * len(samples)
+
+            def arrived(k: int) -> ScoresReady:
+                def told(indices: Sequence[int], scores: Sequence[Score]) -> None:
+                    done = []
+                    for i, score in zip(indices, scores):
+                        got[k][i] = score
+                        missing[i] -= 1
+                        if not missing[i]:
+                            done.append(i)
+                    if done:  # (every component's score of a done sample is in `got`)
+                        ready(done, [self._combine([s for g in got if (s := g[i]) is not None])
+                                     for i in done])
+                return told
+            tell = [arrived(k) for k in range(len(self.components))]
+        per_component = [score_progressively(c.reward, samples, told)
+                         for c, told in zip(self.components, tell)]
         return [self._combine([scores[i] for scores in per_component])
                 for i in range(len(samples))]
 
-    def _combine(self, scores: list[Score]) -> Score:
+    def _combine(self, scores: Sequence[Score]) -> Score:
         parts: dict[str, float | None] = {}
         for c, s in zip(self.components, scores):
             parts[c.reward.name] = s.value
@@ -207,8 +238,10 @@ class DomainRouter:
     def score(self, samples: Sequence[Sample]) -> list[Score]:
         return self.normalizer(samples, self.score_raw(samples))
 
-    def score_raw(self, samples: Sequence[Sample]) -> list[Score]:
-        """Each sample scored by its domain's reward; no batch normalization."""
+    def score_raw(self, samples: Sequence[Sample],
+                  ready: ScoresReady | None = None) -> list[Score]:
+        """Each sample scored by its domain's reward; no batch normalization. `ready`: told
+        the scores as the domains' rewards decide them (`rewards.types.Progressive`)."""
         results: list[Score | None] = [None] * len(samples)
         by_domain: dict[str, list[int]] = defaultdict(list)
         for i, s in enumerate(samples):
@@ -217,10 +250,12 @@ class DomainRouter:
                 by_domain[domain].append(i)
             else:
                 results[i] = Score(None, "unknown_domain")
+        unknown = [i for i, r in enumerate(results) if r is not None]
+        if ready is not None and unknown:
+            ready(unknown, [Score(None, "unknown_domain")] * len(unknown))
         for domain, indices in by_domain.items():
-            reward = self.domains[domain]
-            scores = check_scores(reward, reward.score([samples[i] for i in indices]),
-                                  len(indices))
+            scores = score_progressively(self.domains[domain], [samples[i] for i in indices],
+                                         ready_for_part(ready, indices))
             for i, score in zip(indices, scores):
                 results[i] = score
         return [r for r in results if r is not None]
@@ -235,6 +270,10 @@ class _Unnormalized:
 
     def score(self, samples: Sequence[Sample]) -> list[Score]:
         return self.router.score_raw(samples)
+
+    def score_progressively(self, samples: Sequence[Sample],
+                            ready: ScoresReady | None) -> list[Score]:
+        return self.router.score_raw(samples, ready)
 
     @property
     def domains(self) -> dict[str, Reward]:  # for warm_up and other walkers of a reward tree

@@ -23,7 +23,15 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol, runtime_checkable
 
 from rewards.errors import INFRASTRUCTURE_ERRORS, ConfigError
-from rewards.types import Reward, Sample, Score, check_scores, reference_of
+from rewards.types import (
+    Reward,
+    Sample,
+    Score,
+    ScoresReady,
+    check_scores,
+    reference_of,
+    score_progressively,
+)
 
 __all__ = [
     "CONFIGURATION_CAUSES",
@@ -78,15 +86,18 @@ class ScoredBatch:
 
 def score_batch(reward: Reward, samples: Sequence[Sample], *,
                 interrupts: tuple[type[BaseException], ...] = (),
-                tally: AbstentionTally | None = None, normalize: bool = True) -> ScoredBatch:
+                tally: AbstentionTally | None = None, normalize: bool = True,
+                ready: ScoresReady | None = None) -> ScoredBatch:
     """Score `samples` with `reward` (see the module docstring). Broken infrastructure
     raises; so do `interrupts`, the exceptions by which the caller's context stops scoring
     (Celery's soft time limit), which are never taken for a poison sample. `tally`: counts
     the batch's abstentions (the caller decides when to `check` it). `normalize=False`
     leaves out a `BatchNormalized` reward's batch normalization: for a caller that scores
     one batch in parts (the training loops' overlapped rollouts) and then normalizes the
-    whole batch once (`normalize_batch`), as one call would."""
-    scored = _score_batch(reward, samples, interrupts, normalize)
+    whole batch once (`normalize_batch`), as one call would. `ready`: told each sample's
+    score, as it returns it, as soon as the reward decides it (`rewards.types.Progressive`;
+    a batch normalized here: all at the end); never a poison sample's (see `errors`)."""
+    scored = _score_batch(reward, samples, interrupts, normalize, ready)
     if tally is not None:
         tally.add(samples, scored.scores)
     return scored
@@ -103,21 +114,33 @@ def normalize_batch(reward: Reward, samples: Sequence[Sample], scores: Sequence[
 
 
 def _score_batch(reward: Reward, samples: Sequence[Sample],
-                 interrupts: tuple[type[BaseException], ...], normalize: bool) -> ScoredBatch:
+                 interrupts: tuple[type[BaseException], ...], normalize: bool,
+                 ready: ScoresReady | None) -> ScoredBatch:
     if not samples:
         return ScoredBatch([])
     normalized = reward if isinstance(reward, BatchNormalized) else None
     scorer: Reward = reward if normalized is None else normalized.raw
+    normalizes = normalize and normalized is not None
+    told: dict[int, Score] = {}  # what `ready` heard before the batch raised, if it did
+
+    def tell(indices: Sequence[int], scores: Sequence[Score]) -> None:
+        told.update(zip(indices, scores))
+        if ready is not None:
+            ready(indices, scores)
     stop = (*INFRASTRUCTURE_ERRORS, *interrupts)
     errors: dict[int, Exception] = {}
     try:
-        scores = check_scores(scorer, scorer.score(samples), len(samples))
+        scores = score_progressively(scorer, samples,
+                                     tell if ready is not None and not normalizes else None)
     except stop:
         raise
     except Exception:  # noqa: BLE001 - find the poison sample: one by one below
         log.info("a batch of %d samples raised; scoring them one by one", len(samples))
         scores = []
         for i, sample in enumerate(samples):
+            if i in told:  # decided before the batch raised: its score stands
+                scores.append(told[i])
+                continue
             try:
                 scores.extend(check_scores(scorer, scorer.score([sample]), 1))
             except stop:
@@ -126,8 +149,14 @@ def _score_batch(reward: Reward, samples: Sequence[Sample],
                 log.warning("sample %d raised: %s: %s", i, type(exc).__name__, exc)
                 scores.append(Score(None, ERROR_REASON))
                 errors[i] = exc
-    if normalize:
+                continue
+            if ready is not None and not normalizes:
+                ready([i], scores[-1:])
+    if normalizes:
         scores = normalize_batch(reward, samples, scores)
+        if ready is not None:
+            fine = [i for i in range(len(samples)) if i not in errors]
+            ready(fine, [scores[i] for i in fine])
     return ScoredBatch(scores, errors)
 
 

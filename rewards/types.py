@@ -10,8 +10,8 @@ from typing import Any, Protocol, runtime_checkable
 
 from rewards.errors import ConfigError
 
-__all__ = ["Checkable", "Reward", "Sample", "SampleCheck", "Score", "check_scores", "reference_of",
-           "reward"]
+__all__ = ["Checkable", "Progressive", "Reward", "Sample", "SampleCheck", "Score", "ScoresReady",
+           "check_scores", "ready_for_part", "reference_of", "reward", "score_progressively"]
 
 @dataclass(frozen=True)
 class Sample:
@@ -60,6 +60,48 @@ class Reward(Protocol):
     name: str
 
     def score(self, samples: Sequence[Sample]) -> list[Score]: ...
+
+
+ScoresReady = Callable[[Sequence[int], Sequence[Score]], None]
+"""`ready(indices, scores)`: the final scores of some samples of a batch, by their positions
+in it (see `Progressive`)."""
+
+
+@runtime_checkable
+class Progressive(Protocol):
+    """A reward that can hand over the scores of a batch's samples as they are decided,
+    before the whole batch is (optional; the math reward: those decided without sympy at
+    once). `score_progressively(samples, ready)` returns what `score(samples)` returns and,
+    before returning, has told `ready` (when not None) every sample's score once, each the
+    one it returns: a server hands a request its scores as soon as its own samples are
+    decided, never waiting for another request's slowest sample. `ready` is called from the
+    thread that called `score_progressively`, one call at a time."""
+
+    def score_progressively(self, samples: Sequence[Sample],
+                            ready: ScoresReady | None) -> list[Score]: ...
+
+
+def score_progressively(reward: Reward, samples: Sequence[Sample],
+                        ready: ScoresReady | None) -> list[Score]:
+    """`reward.score(samples)` (checked by `check_scores`), telling `ready` the scores as the
+    reward decides them where it is `Progressive`, else all of them once it returns."""
+    if isinstance(reward, Progressive):
+        return check_scores(reward, reward.score_progressively(samples, ready), len(samples))
+    scores = check_scores(reward, reward.score(samples), len(samples))
+    if ready is not None:
+        ready(range(len(scores)), scores)
+    return scores
+
+
+def ready_for_part(ready: ScoresReady | None, positions: Sequence[int]) -> ScoresReady | None:
+    """`ready` for a part of a batch (the samples a router or wrapper hands an inner reward):
+    the part's sample `i` is told as the batch's `positions[i]`."""
+    if ready is None:
+        return None
+
+    def told(indices: Sequence[int], scores: Sequence[Score]) -> None:
+        ready([positions[i] for i in indices], scores)
+    return told
 
 
 @dataclass(frozen=True)

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Sequence
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, replace
 
 from rewards.cache import ByteCache, byte_cache
@@ -299,33 +299,61 @@ def compare(pred: str | None, gold: object, config: MathConfig = _DEFAULT, *,
 def compare_batch(pairs: Sequence[tuple[str | Extraction | None, object]],
                   config: MathConfig = _DEFAULT, cache: VerdictCache | None = None,
                   texts: Sequence[str | None] | None = None,
-                  questions: Sequence[str | None] | None = None) -> list[Verdict]:
+                  questions: Sequence[str | None] | None = None, *,
+                  ready: Callable[[Sequence[int], Sequence[Verdict]], None] | None = None
+                  ) -> list[Verdict]:
     """`compare` over many pairs (`texts`: the completions the answers came from,
     `questions`: their prompts, see `compare_local`): each distinct symbolic job is run once
-    (and looked up in `cache`), the distinct jobs in parallel on all workers."""
+    (and looked up in `cache`), the distinct jobs in parallel on all workers. `ready(indices,
+    verdicts)`: told the verdicts of pairs as they are decided (those decided without sympy
+    first, then those of each symbolic job as it finishes), each pair once, before this
+    returns; a verdict does not depend on when it is told."""
     texts = texts if texts is not None else [None] * len(pairs)
     questions = questions if questions is not None else [None] * len(pairs)
     results: list[Verdict | Job] = [_decided_locally(pred, gold, config, text, question)
                                     for (pred, gold), text, question
                                     in zip(pairs, texts, questions)]
     todo: dict[Job, Verdict | None] = {}
-    for item in results:
-        if not isinstance(item, Verdict) and item not in todo:
-            todo[item] = cache.get((*item, config)) if cache is not None else None
+    waiting: dict[Job, list[int]] = {}  # a job's pairs
+    for i, item in enumerate(results):
+        if not isinstance(item, Verdict):
+            if item not in todo:
+                todo[item] = cache.get((*item, config)) if cache is not None else None
+            waiting.setdefault(item, []).append(i)
+
+    def decided(job: Job, verdict: Verdict) -> None:
+        todo[job] = verdict
+        if cache is not None:
+            cache.put((*job, config), verdict)
+        if ready is not None:
+            ready(waiting[job], [verdict] * len(waiting[job]))
+
+    if ready is not None:
+        known = [i for i, item in enumerate(results)
+                 if isinstance(item, Verdict) or todo[item] is not None]
+        if known:
+            ready(known, [_known(results[i], todo) for i in known])
     missing = [job for job, verdict in todo.items() if verdict is None]
     if missing:
         threads = min(config.worker_count, len(missing))
         if threads == 1:
-            verdicts = [_run_job(job, config) for job in missing]
+            for job in missing:
+                decided(job, _run_job(job, config))
         else:
             with ThreadPoolExecutor(threads, thread_name_prefix="math-verify") as executor:
-                verdicts = list(executor.map(lambda job: _run_job(job, config), missing))
-        for job, verdict in zip(missing, verdicts):
-            todo[job] = verdict
-            if cache is not None:
-                cache.put((*job, config), verdict)
-    done = {job: verdict for job, verdict in todo.items() if verdict is not None}  # all now
-    return [item if isinstance(item, Verdict) else done[item] for item in results]
+                running = {executor.submit(_run_job, job, config): job for job in missing}
+                for future in as_completed(running):
+                    decided(running[future], future.result())
+    return [_known(item, todo) for item in results]
+
+
+def _known(item: Verdict | Job, todo: dict[Job, Verdict | None]) -> Verdict:
+    """A pair's verdict: its own, or its job's (decided by now)."""
+    if isinstance(item, Verdict):
+        return item
+    verdict = todo[item]
+    assert verdict is not None, "a symbolic job left undecided"
+    return verdict
 
 
 def _decided_locally(pred: str | Extraction | None, gold: object, config: MathConfig,

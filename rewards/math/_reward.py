@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from rewards.math._compare import VerdictCache, compare_batch, read_reference
-from rewards.math._config import MathConfig
+from rewards.math._config import MathConfig, Verdict
 from rewards.math._extract import find_answer
 from rewards.math._judge import MathJudge, judged_scores
 from rewards.math._pool import shared_pool
-from rewards.types import Sample, Score
+from rewards.types import Sample, Score, ScoresReady
 
 __all__ = ["MathReward"]
 
@@ -39,6 +39,13 @@ class MathReward:
                       if self.config.judge is not None else None)
 
     def score(self, samples: Sequence[Sample]) -> list[Score]:
+        return self.score_progressively(samples, None)
+
+    def score_progressively(self, samples: Sequence[Sample],
+                            ready: ScoresReady | None) -> list[Score]:
+        """`score`, telling `ready` each sample's score as soon as it is decided (without a
+        judge: those decided without sympy at once, the others as their comparison ends;
+        `rewards.types.Progressive`)."""
         # Most batches hold a few answers only sympy decides: the worker processes' zygote
         # warms up (seconds) while this process extracts the answers.
         shared_pool(self.config.worker_count,
@@ -48,7 +55,12 @@ class MathReward:
                    for text in texts]
         pairs = [(answer, s.reference) for answer, s in zip(answers, samples)]
         questions = [_question_text(s.prompt) for s in samples]
-        verdicts = compare_batch(pairs, self.config, self.cache, texts, questions)
+        told: Callable[[Sequence[int], Sequence[Verdict]], None] | None = None
+        if ready is not None and self.judge is None:
+            def tell(indices: Sequence[int], decided: Sequence[Verdict]) -> None:
+                ready(indices, [Score(v.value, v.reason) for v in decided])
+            told = tell
+        verdicts = compare_batch(pairs, self.config, self.cache, texts, questions, ready=told)
         if self.judge is None:
             return [Score(v.value, v.reason) for v in verdicts]
         # (a gold the rules used, as they read it: its answer, or its text when read whole;
@@ -57,9 +69,12 @@ class MathReward:
                  else None for s, q, v in zip(samples, questions, verdicts)]
         # (an unmarked number is shown with the words of its clause, as the rule read it:
         # never `7` where the reply wrote `Not 7.`)
-        return judged_scores(self.judge, samples,
-                             [(a.words or a.answer) if a else None for a in answers],
-                             golds, verdicts)
+        scores = judged_scores(self.judge, samples,
+                               [(a.words or a.answer) if a else None for a in answers],
+                               golds, verdicts)
+        if ready is not None:  # the judge asks about a batch at once
+            ready(range(len(scores)), scores)
+        return scores
 
     async def ascore(self, samples: Sequence[Sample]) -> list[Score]:
         """`score` for asyncio code: runs in a thread, the event loop stays free."""

@@ -6,8 +6,9 @@ from __future__ import annotations
 import pytest
 
 from rewards import Sample, Score
+from rewards.answer_after import AnswerAfter
 from rewards.errors import ConfigError, EngineError, SandboxError
-from rewards.mixing import DomainRouter
+from rewards.mixing import DomainRouter, Mixture, WeightedComponent
 from rewards.scoring import check_scores, score_batch
 
 
@@ -87,3 +88,62 @@ def test_normalization_runs_once_over_the_batch_after_a_retry() -> None:
     assert [s.value for s in scored.scores] == [-1.0, None, 1.0]
     assert scored.scores[1].reason == "error"
     assert score_batch(router, []).scores == []
+
+
+class Teller:
+    """A `Progressive` reward: len(completion), each sample told on its own, last first; a
+    sample BOOM raises once every other sample has been told (a poison sample)."""
+
+    name = "teller"
+
+    def score(self, samples):
+        return self.score_progressively(samples, None)
+
+    def score_progressively(self, samples, ready):
+        scores = [Score(float(len(s.completion))) for s in samples]
+        for i in reversed(range(len(samples))):
+            if samples[i].completion == "BOOM":
+                continue
+            if ready is not None:
+                ready([i], [scores[i]])
+        if any(s.completion == "BOOM" for s in samples):
+            raise ValueError("poison")
+        return scores
+
+
+def told_by(reward, samples, **options):
+    told: dict[int, Score] = {}
+
+    def ready(indices, scores):
+        for i, score in zip(indices, scores):
+            assert i not in told, f"sample {i} told twice"
+            told[i] = score
+    return score_batch(reward, samples, ready=ready, **options), told
+
+
+def test_scores_told_as_decided_through_routing_and_mixing_are_the_scores_returned() -> None:
+    router = DomainRouter({
+        "a": Mixture([WeightedComponent(AnswerAfter(Teller(), "</think>"), 1.0),
+                      WeightedComponent(Lengths(), 0.5, "learned")]),
+        "b": Mixture([WeightedComponent(Teller(), 2.0)])})
+    samples = [Sample("p", "x</think>ab", domain="a"), Sample("p", "abc", domain="b"),
+               Sample("p", "no marker", domain="a"), Sample("p", "a", domain="elsewhere"),
+               Sample("p", "abcd", domain="b")]
+    scored, told = told_by(router.raw, samples)
+    assert told == dict(enumerate(scored.scores))
+    assert [s.value for s in scored.scores] == [2.0 + 0.5 * 11, 6.0, 0.5 * 9, None, 8.0]
+    assert scored.scores == router.raw.score(samples)
+    # a batch normalized by score_batch is told once normalized, as returned
+    scored, told = told_by(router, samples)
+    assert told == dict(enumerate(scored.scores)) and scored.scores == router.score(samples)
+
+
+def test_a_poison_sample_is_never_told_and_what_was_told_before_it_raised_stands() -> None:
+    reward = Teller()
+    samples = [Sample("p", "a"), Sample("p", "BOOM"), Sample("p", "abc")]
+    scored, told = told_by(reward, samples)
+    assert told == {0: Score(1.0), 2: Score(3.0)}
+    assert scored.scores[1].reason == "error" and set(scored.errors) == {1}
+    # a reward that is not progressive: every score told once it returns, the poison's never
+    scored, told = told_by(Lengths(), samples)
+    assert told == {0: Score(1.0), 2: Score(3.0)} and set(scored.errors) == {1}

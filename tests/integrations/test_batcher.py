@@ -13,6 +13,7 @@ import pytest
 from integrations._batcher import BatchingConfig, MicroBatcher
 from rewards import Sample, Score
 from rewards.errors import ConfigError, EngineError
+from rewards.types import ScoresReady
 
 
 class SlowEcho:
@@ -91,3 +92,50 @@ def test_poison_fails_only_its_request_and_infrastructure_fails_the_batch() -> N
 def test_config_is_checked(options: dict[str, float]) -> None:
     with pytest.raises(ConfigError):
         BatchingConfig(**options)  # type: ignore[arg-type]
+
+
+class HeldBack:
+    """A `Progressive` reward: tells the scores of every sample but those marked SLOW at
+    once, then holds the batch until `release` is set (a symbolic comparison near its time
+    limit), then tells the rest."""
+
+    name = "held"
+
+    def __init__(self) -> None:
+        self.release = threading.Event()
+        self.batches: list[int] = []
+
+    def score(self, samples: Sequence[Sample]) -> list[Score]:
+        return self.score_progressively(samples, None)
+
+    def score_progressively(self, samples: Sequence[Sample],
+                            ready: ScoresReady | None) -> list[Score]:
+        self.batches.append(len(samples))
+        scores = [Score(float(len(s.completion))) for s in samples]
+        slow = [i for i, s in enumerate(samples) if "SLOW" in s.completion]
+        fast = [i for i in range(len(samples)) if i not in slow]
+        if ready is not None:
+            ready(fast, [scores[i] for i in fast])
+        self.release.wait(60)
+        if ready is not None:
+            ready(slow, [scores[i] for i in slow])
+        return scores
+
+
+def test_a_request_gets_its_scores_without_waiting_for_its_batchs_slowest_sample() -> None:
+    reward = HeldBack()
+    batcher = MicroBatcher(reward, BatchingConfig(max_wait_ms=50))
+
+    async def main() -> None:
+        slow = asyncio.ensure_future(batcher.score([Sample("p", "SLOW"), Sample("p", "a")]))
+        fast = asyncio.ensure_future(batcher.score([Sample("p", "bb"), Sample("p", "ccc")]))
+        try:  # both queued before the collector runs: one batch
+            assert await asyncio.wait_for(fast, 30) == [Score(2.0), Score(3.0)]
+            assert not slow.done()  # its SLOW sample is still held
+        finally:
+            reward.release.set()
+        assert await asyncio.wait_for(slow, 30) == [Score(4.0), Score(1.0)]
+        await batcher.close()
+
+    asyncio.run(main())
+    assert reward.batches == [4]
