@@ -24,6 +24,7 @@ from rewards.math._limits import structural_problem
 from rewards.math._magnitude import magnitude_verdict
 from rewards.math._normalize import (
     UNCERTAIN,
+    affirms,
     as_intervals,
     carried_words,
     imaginary_unit_like_gold,
@@ -144,13 +145,17 @@ def _read_with_words(extraction: Extraction, carried: frozenset[str],
     (`x \\neq 7`, `x < 7`, `\\approx 7`) is read with it. Then the clause is the answer, read
     as the same words in a box are (the pair is wrong or uncertain). Words the rule drops, and
     the words of a sentence that change no value (`12 distinct sequences`, `7 apples in
-    total`), leave the number as it is."""
+    total`), leave the number as it is. A value that is the subject of its clause, a box or
+    a number (`Extraction.said`: `\\boxed{7} is not the answer.`, `7 was my first guess.`),
+    stays the answer only when what the clause says of it is known to leave it so
+    (`affirms`: `is the answer`, `is our final answer`, units, the question's words)."""
     words = extraction.words or ""
     beside = normalize(words, carried)
     value = normalize(extraction.answer, carried)
-    if beside == value or not (qualifiers(beside, sentence=True) - qualifiers(gold_norm)
-                               or parse_number(beside) is not None
-                               or _operand(beside, value)):
+    unsaid = extraction.said is not None and not affirms(extraction.said, value, carried)
+    if not unsaid and (beside == value or not (
+            qualifiers(beside, sentence=True) - qualifiers(gold_norm)
+            or parse_number(beside) is not None or _operand(beside, value))):
         return extraction
     return replace(extraction, answer=words, parts=(), native=False, settled=True)
 
