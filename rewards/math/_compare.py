@@ -257,10 +257,13 @@ def _whole_verdict(extraction: Extraction | None, gold: str, text: str | None,
                    config: MathConfig) -> Verdict:
     """A gold read whole against a completion: `ok` when what the completion states as its
     final answer (`stated_answers`) is the gold's text by the one reading rule
-    (`sentence_key`); else uncertain (`wrong`, the judge's to decide where one is
+    (`sentence_key`), and its clause does not go on to unsay it (`Extraction.said`); else uncertain (`wrong`, the judge's to decide where one is
     configured), or `no_answer` when it states none."""
     key = sentence_key(gold)
-    if any(sentence_key(answer) == key for answer in stated_answers(extraction, text, config)):
+    unsaid = extraction is not None and extraction.said is not None and not affirms(
+        extraction.said, extraction.answer, carried_words(gold))  # `\boxed{...} is wrong.`
+    if not unsaid and any(sentence_key(answer) == key
+                          for answer in stated_answers(extraction, text, config)):
         return Verdict("ok", "the gold's text, read whole")
     if extraction is None:
         return Verdict("no_answer", "no final answer found")
