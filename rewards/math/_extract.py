@@ -1040,8 +1040,8 @@ _STATES = re.compile(
 # A verb right after a value makes the value the subject of what its clause goes on to say
 # (`\boxed{7} is wrong`, `7 was my first guess`, `\boxed{7} isn't right`): the verbs that
 # state a value (`_VERBS`), the auxiliaries and the linking verbs, negated or not.
-_SAID_OF = re.compile(  # on the value's line: `\boxed{7}` then a line `Is ...?` is not
-    rf"[ \t]*(?:(?P<cannot>cannot|can['’]t|won['’]t)|(?:{_VERBS}|(?P<aux>do|does|did|can|could|"
+_SAID_OF = re.compile(
+    rf"(?:(?P<cannot>cannot|can['’]t|won['’]t)|(?:{_VERBS}|(?P<aux>do|does|did|can|could|"
     r"will|would|shall|should|may|might|must|seems?|seemed|appears?|appeared|looks?|looked))"
     r"(?P<not>n['’]?t)?)(?![\w\\])", re.IGNORECASE)
 _OPENING = re.compile(r"(?:so|thus|therefore|hence|then|finally|overall|altogether|"
@@ -1100,6 +1100,7 @@ def _said_of(after: str) -> str | None:
     be right`, `not right` of `isn't right`); None when the value is no subject (`7 apples`, `7 or
     8`). The comparison decides whether those words leave it the answer
     (`rewards.math._normalize.affirms`)."""
+    after = after.lstrip(" \t")  # on the value's line: `\boxed{7}` then `Is ...?` is not
     verb = _SAID_OF.match(after)
     if verb is None:
         return None
