@@ -98,6 +98,9 @@ def compare_local(pred: str | Extraction | None, gold: object,
         return tail, gold_job, True
     if question:  # `**4 up quarks**` for "How many up quarks ...?": the question's nouns
         carried = carried | question_words(question)
+    unsaid = _taken_back(extraction, carried)
+    if unsaid is not None:
+        return unsaid
     if extraction.words is not None:
         extraction = _read_with_words(extraction, carried, gold_norm)
     pred_norm = imaginary_unit_like_gold(normalize(extraction.answer, carried), gold_norm)
@@ -135,6 +138,19 @@ def compare_local(pred: str | Extraction | None, gold: object,
     return f"${pred_norm}$", gold_job, False
 
 
+def _taken_back(extraction: Extraction | None, carried: frozenset[str]) -> Verdict | None:
+    """`no_answer` when the answer (a box or an unmarked number) is the subject of its clause
+    and what the clause says of it (`Extraction.said`: `\\boxed{7} is not the answer.`, `7
+    was my first guess.`) is not known to leave it the answer (`affirms`: `is the answer`,
+    `is our final answer`, units, the gold's and the question's words): the reply took it
+    back, so it committed to none (never the judge's). None when the answer stands."""
+    if extraction is None or extraction.said is None or affirms(
+            extraction.said, extraction.answer, carried):
+        return None
+    return Verdict("no_answer", f"the reply says of its answer {extraction.said[:60]!r}, "
+                                f"which is not known to leave it the answer")
+
+
 def _read_with_words(extraction: Extraction, carried: frozenset[str],
                      gold_norm: str) -> Extraction:
     """A number found unmarked in prose, read with the words of its clause by the one reading
@@ -145,17 +161,13 @@ def _read_with_words(extraction: Extraction, carried: frozenset[str],
     (`x \\neq 7`, `x < 7`, `\\approx 7`) is read with it. Then the clause is the answer, read
     as the same words in a box are (the pair is wrong or uncertain). Words the rule drops, and
     the words of a sentence that change no value (`12 distinct sequences`, `7 apples in
-    total`), leave the number as it is. A value that is the subject of its clause, a box or
-    a number (`Extraction.said`: `\\boxed{7} is not the answer.`, `7 was my first guess.`),
-    stays the answer only when what the clause says of it is known to leave it so
-    (`affirms`: `is the answer`, `is our final answer`, units, the question's words)."""
+    total`), leave the number as it is."""
     words = extraction.words or ""
     beside = normalize(words, carried)
     value = normalize(extraction.answer, carried)
-    unsaid = extraction.said is not None and not affirms(extraction.said, value, carried)
-    if not unsaid and (beside == value or not (
-            qualifiers(beside, sentence=True) - qualifiers(gold_norm)
-            or parse_number(beside) is not None or _operand(beside, value))):
+    if beside == value or not (qualifiers(beside, sentence=True) - qualifiers(gold_norm)
+                               or parse_number(beside) is not None
+                               or _operand(beside, value)):
         return extraction
     return replace(extraction, answer=words, parts=(), native=False, settled=True)
 
@@ -257,13 +269,13 @@ def _whole_verdict(extraction: Extraction | None, gold: str, text: str | None,
                    config: MathConfig) -> Verdict:
     """A gold read whole against a completion: `ok` when what the completion states as its
     final answer (`stated_answers`) is the gold's text by the one reading rule
-    (`sentence_key`), and its clause does not go on to unsay it (`Extraction.said`); else uncertain (`wrong`, the judge's to decide where one is
-    configured), or `no_answer` when it states none."""
+    (`sentence_key`); else uncertain (`wrong`, the judge's to decide where one is
+    configured), or `no_answer` when it states none or its clause unsays it (`_taken_back`)."""
+    unsaid = _taken_back(extraction, carried_words(gold))  # `\boxed{...} is wrong.`
+    if unsaid is not None:
+        return unsaid
     key = sentence_key(gold)
-    unsaid = extraction is not None and extraction.said is not None and not affirms(
-        extraction.said, extraction.answer, carried_words(gold))  # `\boxed{...} is wrong.`
-    if not unsaid and any(sentence_key(answer) == key
-                          for answer in stated_answers(extraction, text, config)):
+    if any(sentence_key(answer) == key for answer in stated_answers(extraction, text, config)):
         return Verdict("ok", "the gold's text, read whole")
     if extraction is None:
         return Verdict("no_answer", "no final answer found")

@@ -72,7 +72,7 @@ class Extraction:
     right after it, `_said_of`: `wrong` of `\\boxed{7} is wrong`, `the answer` of `7 is the
     answer`), for a box or an unmarked number; None when it is not. The comparison keeps the
     value as the answer only when those words are known to leave it so (`affirms`); else the
-    answer is `words`, which states no single value."""
+    reply took it back and committed to none (`no_answer`)."""
 
 
 _ANSWER_TAG = re.compile(r"<answer>(.*?)</answer>", re.DOTALL | re.IGNORECASE)

@@ -200,8 +200,7 @@ def affirms(said: str, value: str, carried: frozenset[str] = frozenset()) -> boo
     of `_AFFIRMING`, units, the gold's and the question's words (`carried`: `is the smallest
     such n` for "Find the smallest n ..."), single letters (variables) and numbers that `value`
     holds. Anything else is said of the value and may unsay it (`is wrong`, `is not the
-    answer`, `was my first guess`, `is 8`): the answer is then the clause, which states no
-    single value."""
+    answer`, `was my first guess`, `is 8`): the reply took the value back."""
     held = set(re.findall(r"\d+", value))
     if any(number not in held for number in re.findall(r"\d+", said)):
         return False

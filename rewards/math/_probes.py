@@ -103,14 +103,17 @@ def _hedge_after(row: Row) -> list[str]:
 
 
 def _box_unsaid(row: Row) -> list[str]:
-    """The gold boxed (or unmarked), then its own clause unsays it with no answer phrase:
-    the value is the subject of a verb whose words are not known to affirm it."""
+    """The gold boxed (or, when it is a number, unmarked), then its own clause unsays it with
+    no answer phrase: the value is the subject of a verb whose words are not known to affirm
+    it."""
     g, w = _gold(row.sample), _wrong_value(_gold(row.sample))
-    lead = "Let me work it out step by step and check each case. "
-    return [f"\\boxed{{{g}}} is wrong; it is {w}.", f"\\boxed{{{g}}} is not the answer.",
-            f"$\\boxed{{{g}}}$ is incorrect.", f"\\boxed{{{g}}} isn't right.",
-            f"So $\\boxed{{{g}}}$ was my first guess; the real value is {w}.",
-            f"\\boxed{{{g}}} might be the answer, or not.", f"{lead}{g} is wrong."]
+    out = [f"\\boxed{{{g}}} is wrong; it is {w}.", f"\\boxed{{{g}}} is not the answer.",
+           f"$\\boxed{{{g}}}$ is incorrect.", f"\\boxed{{{g}}} isn't right.",
+           f"So $\\boxed{{{g}}}$ was my first guess; the real value is {w}.",
+           f"\\boxed{{{g}}} might be the answer, or not."]
+    if _numeric(row):  # (an unmarked number: the rule reads a number's clause, `_unmarked_words`)
+        out.append(f"Let me work it out step by step and check each case. {g} is wrong.")
+    return out
 
 
 def _invisible(row: Row) -> list[str]:
