@@ -19,6 +19,8 @@ Held attacks are kept as probes. Holes fixed at their root (each test names its 
 - prose after a box that unsays it without an answer phrase (`\boxed{7} is not the
   answer.`): a value followed by a verb is the subject of its clause, and stays the answer
   only when what the clause says of it is on an allow-list (`affirms`).
+Still open (strict xfails): a box unsaid after its own clause or hedged in it without a verb,
+and an unmarked LaTeX expression its clause unsays.
 Holes left open are `xfail(strict=True)` with the hole named."""
 
 from __future__ import annotations
@@ -420,6 +422,31 @@ def test_a_box_the_reply_retracts_in_prose(math_reward, gold, completion):
     unmarked number alike); it stays the answer only when what the clause says of it is on
     the allow-list of what leaves it so (`affirms`), else the answer is the clause."""
     assert _values(math_reward, gold, [completion]) == [0.0]
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "open: a box unsaid outside its own clause, or hedged in it without a verb: a later "
+    "sentence or clause with its own subject ('\\boxed{7}. No, it is 8.', '\\boxed{7}, but "
+    "wait, it is 8.', '\\boxed{7}. Wait, that is wrong.') or a joined value ('\\boxed{7} or "
+    "8.'). Reading the box's sentence and the ones after it for another value, as `_unsaid` "
+    "reads what follows a phrase, costs real replies (units, counted nouns with numbers, "
+    "explanations after the box); telling a second statement from a description of the value "
+    "needs a clause reading no allow-list gives yet"))
+@pytest.mark.parametrize("completion", [
+    "\\boxed{7}. No, it is 8.", "\\boxed{7}, but wait, it is 8.",
+    "\\boxed{7}. Wait, that is wrong.", "\\boxed{7} or 8.", "\\boxed{7}, or maybe 8."])
+def test_a_box_unsaid_after_its_clause(math_reward, completion):
+    assert _values(math_reward, "7", [completion]) == [0.0]
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "open: an unmarked final sentence with no number the extractor anchors (a LaTeX "
+    "expression outside `$`) goes to math-verify's reading of the sentence, which takes "
+    "`\\frac{5}{6}` from '\\frac{5}{6} is wrong.' without its words (found by the "
+    "`_box_unsaid` probe, which is kept to numeric golds for it)"))
+def test_an_unmarked_expression_its_clause_unsays(math_reward):
+    completion = THINKING + "\\frac{5}{6} is wrong."
+    assert _values(math_reward, "\\frac{5}{6}", [completion]) == [0.0]
 
 
 @pytest.mark.parametrize("completion", [
