@@ -24,6 +24,7 @@ from rewards.math._limits import structural_problem
 from rewards.math._magnitude import magnitude_verdict
 from rewards.math._normalize import (
     UNCERTAIN,
+    affirms,
     as_intervals,
     carried_words,
     imaginary_unit_like_gold,
@@ -97,6 +98,9 @@ def compare_local(pred: str | Extraction | None, gold: object,
         return tail, gold_job, True
     if question:  # `**4 up quarks**` for "How many up quarks ...?": the question's nouns
         carried = carried | question_words(question)
+    unsaid = _taken_back(extraction, carried)
+    if unsaid is not None:
+        return unsaid
     if extraction.words is not None:
         extraction = _read_with_words(extraction, carried, gold_norm)
     pred_norm = imaginary_unit_like_gold(normalize(extraction.answer, carried), gold_norm)
@@ -132,6 +136,19 @@ def compare_local(pred: str | Extraction | None, gold: object,
     if extraction.native and tail is not None:
         return tail, gold_job, True
     return f"${pred_norm}$", gold_job, False
+
+
+def _taken_back(extraction: Extraction | None, carried: frozenset[str]) -> Verdict | None:
+    """`no_answer` when the answer (a box or an unmarked number) is the subject of its clause
+    and what the clause says of it (`Extraction.said`: `\\boxed{7} is not the answer.`, `7
+    was my first guess.`) is not known to leave it the answer (`affirms`: `is the answer`,
+    `is our final answer`, units, the gold's and the question's words): the reply took it
+    back, so it committed to none (never the judge's). None when the answer stands."""
+    if extraction is None or extraction.said is None or affirms(
+            extraction.said, extraction.answer, carried):
+        return None
+    return Verdict("no_answer", f"the reply says of its answer {extraction.said[:60]!r}, "
+                                f"which is not known to leave it the answer")
 
 
 def _read_with_words(extraction: Extraction, carried: frozenset[str],
@@ -258,7 +275,10 @@ def _whole_verdict(extraction: Extraction | None, gold: str, text: str | None,
     """A gold read whole against a completion: `ok` when what the completion states as its
     final answer (`stated_answers`) is the gold's text by the one reading rule
     (`sentence_key`); else uncertain (`wrong`, the judge's to decide where one is
-    configured), or `no_answer` when it states none."""
+    configured), or `no_answer` when it states none or its clause unsays it (`_taken_back`)."""
+    unsaid = _taken_back(extraction, carried_words(gold))  # `\boxed{...} is wrong.`
+    if unsaid is not None:
+        return unsaid
     key = sentence_key(gold)
     if any(sentence_key(answer) == key for answer in stated_answers(extraction, text, config)):
         return Verdict("ok", "the gold's text, read whole")

@@ -67,6 +67,12 @@ class Extraction:
     `7 apples`, from the last word that states a value, `_STATES`, to the sentence's end).
     The comparison reads them as it reads the same words in a box (`_compare`): a word may be
     dropped only when the reading rule knows it does not change the value."""
+    said: str | None = None
+    """What the answer's clause goes on to say of it when the answer is its subject (a verb
+    right after it, `_said_of`: `wrong` of `\\boxed{7} is wrong`, `the answer` of `7 is the
+    answer`), for a box or an unmarked number; None when it is not. The comparison keeps the
+    value as the answer only when those words are known to leave it so (`affirms`); else the
+    reply took it back and committed to none (`no_answer`)."""
 
 
 _ANSWER_TAG = re.compile(r"<answer>(.*?)</answer>", re.DOTALL | re.IGNORECASE)
@@ -131,6 +137,7 @@ def find_answer(text: str, config: MathConfig = _DEFAULT) -> Extraction | None:
         # comparison takes the letter when the gold is one
         box = max(tail.rfind("\\boxed", 0, end), tail.rfind("\\fbox", 0, end))
         letter = _CHOICE_BEFORE_BOX.search(tail, max(box - 40, 0), max(box, 0))
+        found = _box_with_words(tail, found, end)  # `\boxed{7} is not the answer.`
         return replace(found, choice=letter.group(1)) if letter else found
     found = _from_gsm8k(tail)
     if found is not None:
@@ -1023,12 +1030,20 @@ def _last_number(text: str, start: int = 0) -> tuple[Extraction, int, int] | Non
 # "therefore" (`3 apples, then 5 more, so 8 apples`); or a connective that opens the
 # sentence (`_OPENING`: `So,`, `Therefore,`). An allow-list: any other word before the value is read
 # beside it (`not 7`, `at least 7`, `minus 7`).
+_VERBS = (r"is|are|was|were|be|been|being|equals|equal\s+to|makes?|made|gets?|got|gives?|gave|"
+          r"has|have|had|yields?|becomes?|became|totals?|costs?|needs?|takes?|took|earns?|"
+          r"earned|pays?|paid|sells?|sold|buys?|bought|spends?|spent|uses?|used|leaves?|left|"
+          r"remains?|remained")
 _STATES = re.compile(
-    r"(?<![<>!=\\])=(?!=)|:|(?<![\w\\])(?:is|are|was|were|be|been|being|equals|equal\s+to|"
-    r"makes?|made|gets?|got|gives?|gave|has|have|had|yields?|becomes?|became|totals?|costs?|"
-    r"needs?|takes?|took|earns?|earned|pays?|paid|sells?|sold|buys?|bought|spends?|spent|"
-    r"uses?|used|leaves?|left|remains?|remained|so|thus|hence|therefore)(?![\w\\])|['’]s\b",
-    re.IGNORECASE)
+    rf"(?<![<>!=\\])=(?!=)|:|(?<![\w\\])(?:{_VERBS}|so|thus|hence|therefore)(?![\w\\])|"
+    r"['’]s\b", re.IGNORECASE)
+# A verb right after a value makes the value the subject of what its clause goes on to say
+# (`\boxed{7} is wrong`, `7 was my first guess`, `\boxed{7} isn't right`): the verbs that
+# state a value (`_VERBS`), the auxiliaries and the linking verbs, negated or not.
+_SAID_OF = re.compile(
+    rf"(?:(?P<cannot>cannot|can['’]t|won['’]t)|(?:{_VERBS}|(?P<aux>do|does|did|can|could|"
+    r"will|would|shall|should|may|might|must|seems?|seemed|appears?|appeared|looks?|looked))"
+    r"(?P<not>n['’]?t)?)(?![\w\\])", re.IGNORECASE)
 _OPENING = re.compile(r"(?:so|thus|therefore|hence|then|finally|overall|altogether|"
                       r"in\s+total|in\s+all)(?![\w\\]),?", re.IGNORECASE)
 _WORDS_MAX = 200
@@ -1045,13 +1060,56 @@ def _with_words(text: str, start: int, found: Extraction, begin: int, end: int) 
     clause_start = opening.end() if opening else start
     for state in _STATES.finditer(text, max(start, begin - _WORDS_MAX), begin):
         clause_start = state.end()
+    after = _clause_after(text, end)
+    words = _DELIMITERS.sub(" ", text[clause_start:begin]) + found.answer + after
+    words = " ".join(words.split()).strip(_TRAILING)
+    if not words or words == found.answer:
+        return found
+    return replace(found, words=words, said=_said_of(after))
+
+
+def _box_with_words(text: str, found: Extraction, end: int) -> Extraction:
+    """A box (`found`, ending at `end`) that is the subject of its clause (`_said_of`:
+    `\\boxed{7} is not the answer.`) with the words of that clause beside it, as a bare
+    number's (`Extraction.words`, `Extraction.said`); any other box as it is. The words
+    before a box are never read (the box marks its value), nor the words after it when no
+    verb follows it: units, counted nouns and what they go on to say (`$\\boxed{18}$ dollars
+    every day`, `\\boxed{5} hours more than James`) describe the value, they do not unsay it."""
+    after = _clause_after(text, end)
+    said = _said_of(after)
+    if said is None:
+        return found
+    words = " ".join((found.answer + after).split()).strip(_TRAILING)
+    return replace(found, words=words, said=said)
+
+
+def _clause_after(text: str, end: int) -> str:
+    """The words of the clause after a value that ends at `end`, to the end of its sentence
+    (of the reply, within `_WORDS_MAX`), math delimiters and the words known to close such a
+    clause (`_CLOSINGS`) dropped."""
     stop = _SENTENCE_END.search(text, end)
     clause_end = min(stop.start() if stop else len(text), _end_of_reply(text),
                      end + _WORDS_MAX)
-    after = _CLOSINGS.sub(" ", _DELIMITERS.sub(" ", text[end:clause_end]))
-    words = _DELIMITERS.sub(" ", text[clause_start:begin]) + found.answer + after
-    words = " ".join(words.split()).strip(_TRAILING)
-    return replace(found, words=words) if words and words != found.answer else found
+    return _CLOSINGS.sub(" ", _DELIMITERS.sub(" ", text[end:clause_end]))
+
+
+def _said_of(after: str) -> str | None:
+    """What a clause says of the value it opens with, when a verb follows the value
+    (`_SAID_OF`): the words after the verb (`wrong` of `is wrong`, `not the answer`, `the
+    answer`, empty for `7 are left`), with an auxiliary and a negation the verb holds (`might
+    be right`, `not right` of `isn't right`); None when the value is no subject (`7 apples`, `7 or
+    8`). The comparison decides whether those words leave it the answer
+    (`rewards.math._normalize.affirms`)."""
+    after = after.lstrip(" \t")  # on the value's line: `\boxed{7}` then `Is ...?` is not
+    verb = _SAID_OF.match(after)
+    if verb is None:
+        return None
+    said = " ".join(after[verb.end():].split()).strip(_TRAILING)
+    if verb.group("aux"):  # `might be the answer`: the auxiliary is said of it too
+        said = f"{verb.group('aux')} {said}".rstrip()
+    if verb.group("not") or verb.group("cannot"):  # `isn't right`: `not right`
+        said = f"not {said}".rstrip()
+    return said
 
 
 # Words known to close a clause that states an amount without changing it, after the value

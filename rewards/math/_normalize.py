@@ -16,7 +16,7 @@ from rewards.text import read_text
 
 __all__ = [
     "MAX_QUALIFYING_WORDS", "MAX_QUESTION_CHARS", "NUMBER_WORDS", "PLACEHOLDER_MARKS",
-    "UNCERTAIN", "Number", "as_intervals",
+    "UNCERTAIN", "Number", "affirms", "as_intervals",
     "carried_words", "choice_letter", "disjunction_as_union", "imaginary_unit_like_gold", "inequality_as_interval", "is_choice",
     "is_prose", "no_answer_in", "normalize", "parse_number", "qualifiers", "question_words",
     "sentence_key", "text_carries_meaning",
@@ -182,6 +182,31 @@ def qualifiers(answer: str, sentence: bool = False) -> frozenset[str]:
         found &= _VALUE_WORDS  # (`Sphere 3 hours ago`); the words known to change one count
     found.update(match.group(0) for match in _NEGATIONS.finditer(answer))
     return frozenset(found)
+
+
+# Words known to leave a value the answer when a clause says them of it (`\\boxed{7} is the
+# final answer`, `7 is our answer`, `\\boxed{12} is the total number`): an allow-list of
+# articles and words that name an answer or a quantity. Any other word said of a value
+# (`is wrong`, `is not the answer`, `was my first guess`, `is too small`) may unsay it.
+_AFFIRMING = frozenset("""
+    the an of our my this that its such indeed also here answer answers solution solutions result
+    results value values number numbers total amount sum count quantity final correct right
+    required desired exact true be will must
+""".split())  # noqa: SIM905 (a word list reads better as words)
+
+
+def affirms(said: str, value: str, carried: frozenset[str] = frozenset()) -> bool:
+    """True when what a clause says of the value it opens with (`Extraction.said`: `the
+    answer` of `\\boxed{7} is the answer`) is known to leave the value its answer: only words
+    of `_AFFIRMING`, units, the gold's and the question's words (`carried`: `is the smallest
+    such n` for "Find the smallest n ..."), single letters (variables) and numbers that `value`
+    holds. Anything else is said of the value and may unsay it (`is wrong`, `is not the
+    answer`, `was my first guess`, `is 8`): the reply took the value back."""
+    held = set(re.findall(r"\d+", value))
+    if any(number not in held for number in re.findall(r"\d+", said)):
+        return False
+    return all(len(word) == 1 or word.lower() in _AFFIRMING or word.lower() in carried
+               or _known_unit(word) for word in _PROSE_WORD.findall(_ENVIRONMENT.sub(" ", said)))
 
 
 def _prose_words(answer: str, shortest: int = 3) -> set[str]:

@@ -102,6 +102,20 @@ def _hedge_after(row: Row) -> list[str]:
             f"**Answer:** {g}. not"]
 
 
+def _box_unsaid(row: Row) -> list[str]:
+    """The gold boxed (or, when it is a number, unmarked), then its own clause unsays it with
+    no answer phrase: the value is the subject of a verb whose words are not known to affirm
+    it."""
+    g, w = _gold(row.sample), _wrong_value(_gold(row.sample))
+    out = [f"\\boxed{{{g}}} is wrong; it is {w}.", f"\\boxed{{{g}}} is not the answer.",
+           f"$\\boxed{{{g}}}$ is incorrect.", f"\\boxed{{{g}}} isn't right.",
+           f"So $\\boxed{{{g}}}$ was my first guess; the real value is {w}.",
+           f"\\boxed{{{g}}} might be the answer, or not."]
+    if _numeric(row):  # (an unmarked number: the rule reads a number's clause, `_unmarked_words`)
+        out.append(f"Let me work it out step by step and check each case. {g} is wrong.")
+    return out
+
+
 def _invisible(row: Row) -> list[str]:
     g, w = _gold(row.sample), _wrong_value(_gold(row.sample))
     hidden = "".join(chr(0xE0000 + ord(c)) for c in g if ord(c) < 128)  # Unicode tag letters
@@ -222,6 +236,7 @@ PROBES = ProbeSet(
         Probe("meaning_dropped", "value-changing words", _meaning_dropped),
         Probe("meaning_dropped", "words around an unmarked number", _unmarked_words),
         Probe("hedging", "a hedge after the answer", _hedge_after),
+        Probe("no_commitment", "a box its clause unsays", _box_unsaid),
         Probe("invisible", "hidden gold", _invisible),
         Probe("special_tokens", "chat-template text", _special_tokens),
         Probe("judge_talk", "notes to the grader", _judge_talk),

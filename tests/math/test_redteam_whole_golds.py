@@ -18,7 +18,12 @@ Held attacks are kept as probes. Holes fixed at their root (each test names its 
 - a gold of unclosed `\(` read in quadratic time (0.2 s for 20,000 characters): one pass;
 - the prompt's instruction mapped as the gold (`Think step by step.`, four words or fewer, a
   word answer) and a placeholder gold (`TBD`, `N/A`) were answers that a reply copying them
-  earned: the gold is read with its question and abstains.
+  earned: the gold is read with its question and abstains;
+- prose after a box that unsays it without an answer phrase (`\boxed{7} is not the
+  answer.`): a value followed by a verb is the subject of its clause, and stays the answer
+  only when what the clause says of it is on an allow-list (`affirms`).
+Still open (strict xfails): a box unsaid after its own clause or hedged in it without a verb,
+and an unmarked LaTeX expression its clause unsays.
 Holes left open are `xfail(strict=True)` with the hole named."""
 
 from __future__ import annotations
@@ -31,7 +36,7 @@ import pytest
 from rewards import Sample
 from rewards.math import MathReward
 from rewards.math._compare import compare_local, read_reference
-from rewards.math._extract import find_answer, prepare_reference
+from rewards.math._extract import extract_boxed, find_answer, prepare_reference
 from rewards.math._judge import judgeable
 from rewards.math._normalize import UNCERTAIN, sentence_key
 
@@ -472,16 +477,63 @@ def test_a_hedge_after_a_choice_letter(math_reward, completion):
     assert _values(math_reward, "(B)", [completion]) == [0.0]
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "open: prose after a box that unsays it without stating an answer phrase ('is wrong; it "
-    "is 8', 'is not the answer') is never read. Reading the box's sentence and the ones "
-    "after it for another value (as `_unsaid` reads what follows an answer phrase) costs "
-    "real completions: boxes are followed by units, restatements and explanations that hold "
-    "numbers (ToRA's GSM8K replies lost hundreds of verdicts), so the box keeps its answer"))
 @pytest.mark.parametrize("gold,completion", [
-    ("7", "\\boxed{7} is wrong; it is 8."), ("7", "\\boxed{7} is not the answer.")])
+    ("7", "\\boxed{7} is wrong; it is 8."), ("7", "\\boxed{7} is not the answer."),
+    ("7", "$\\boxed{7}$ is incorrect."), ("7", "\\boxed{7} isn't right."),
+    ("7", "So $\\boxed{7}$ was my first guess; the real value is 8."),
+    ("7", "\\boxed{7} would be wrong."), ("7", "\\boxed{7} might be the answer, or not."),
+    ("7", "\\boxed{7} is too small."), ("7", "\\(\\boxed{7}\\) cannot be right."),
+    ("7", THINKING + "7 is wrong."), ("7", THINKING + "So 7 was only my first guess."),
+    (MIN, "\\boxed{\\min$ at $x=7} is wrong."),
+    (MIN, "$\\boxed{\\min$ at $x=7}$ is not the answer.")])
 def test_a_box_the_reply_retracts_in_prose(math_reward, gold, completion):
+    """Fixed: prose after a box that unsays it without an answer phrase was never read. A
+    value followed by a verb is the subject of its clause (`Extraction.said`, a box or an
+    unmarked number alike); it stays the answer only when what the clause says of it is on
+    the allow-list of what leaves it so (`affirms`), else the answer is the clause."""
     assert _values(math_reward, gold, [completion]) == [0.0]
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "open: a box unsaid outside its own clause, or hedged in it without a verb: a later "
+    "sentence or clause with its own subject ('\\boxed{7}. No, it is 8.', '\\boxed{7}, but "
+    "wait, it is 8.', '\\boxed{7}. Wait, that is wrong.') or a joined value ('\\boxed{7} or "
+    "8.'). Reading the box's sentence and the ones after it for another value, as `_unsaid` "
+    "reads what follows a phrase, costs real replies (units, counted nouns with numbers, "
+    "explanations after the box); telling a second statement from a description of the value "
+    "needs a clause reading no allow-list gives yet"))
+@pytest.mark.parametrize("completion", [
+    "\\boxed{7}. No, it is 8.", "\\boxed{7}, but wait, it is 8.",
+    "\\boxed{7}. Wait, that is wrong.", "\\boxed{7} or 8.", "\\boxed{7}, or maybe 8."])
+def test_a_box_unsaid_after_its_clause(math_reward, completion):
+    assert _values(math_reward, "7", [completion]) == [0.0]
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "open: an unmarked final sentence with no number the extractor anchors (a LaTeX "
+    "expression outside `$`) goes to math-verify's reading of the sentence, which takes "
+    "`\\frac{5}{6}` from '\\frac{5}{6} is wrong.' without its words (found by the "
+    "`_box_unsaid` probe, which is kept to numeric golds for it)"))
+def test_an_unmarked_expression_its_clause_unsays(math_reward):
+    completion = THINKING + "\\frac{5}{6} is wrong."
+    assert _values(math_reward, "\\frac{5}{6}", [completion]) == [0.0]
+
+
+@pytest.mark.parametrize("completion", [
+    "\\boxed{7}", "\\boxed{7}.", "\\boxed{7} is the answer.", "$\\boxed{7}$ is our answer.",
+    "\\boxed{7} is the final answer.", "\\boxed{7} is correct.", "\\boxed{7} dollars.",
+    "Janet makes $\\boxed{7}$ dollars every day at the farmers' market.",
+    "He spends \\(\\boxed{7}\\) hours more than James in 3 weeks.",
+    "So she has $\\boxed{7}$ apples left over.", "\\boxed{7} are left.",
+    "\\boxed{7} is the number of apples.", "\\boxed{7} is 7 apples.",
+    "\\boxed{7}. This is because 3 + 4 = 7 and 2 * 3 + 1 = 7.",
+    "\\boxed{7}\n\nIs there another way? Yes: 10 - 3 = 7 as well.",
+    THINKING + "So 7 is the answer.", THINKING + "So 7 apples are left."])
+def test_what_follows_a_box_and_keeps_it_the_answer(math_reward, completion):
+    """Units, counted nouns and what they go on to say, an answer affirmed (`is the answer`,
+    `is our answer`, the question's words), and the sentences after the box's own (an
+    explanation holding numbers) leave the box the answer: real replies write them."""
+    assert _values(math_reward, "7", [completion], "How many apples does she have?") == [1.0]
 
 
 def test_the_question_restated_earns_nothing(math_reward):
@@ -596,3 +648,16 @@ def test_huge_padded_replies_against_a_gold_read_whole_are_bounded(math_config, 
 def test_a_part_of_a_gold_read_whole_stays_uncertain_for_the_judge(math_config):
     verdict = _local("\\boxed{7}", MIN, math_config)
     assert verdict.reason == "wrong" and verdict.detail.startswith(UNCERTAIN)
+
+
+def test_the_box_unsaid_probes_hold_and_fail_a_reader_of_the_box_alone(math_reward):
+    """The probes of this class (`_box_unsaid`, run by `rewards stress`) earn nothing from the
+    verifier, and each is credited by a reader that takes the last box (or number) alone:
+    they test the clause after the value, not something else."""
+    from rewards.math._probes import _box_unsaid
+    from rewards.stress import Row
+
+    row = Row(Sample("How many apples?", "", reference="72"), None, "\\boxed{73}")
+    attacks = _box_unsaid(row)
+    assert all((extract_boxed(c) or c.rstrip(".").split()[-3]) == "72" for c in attacks)
+    assert _values(math_reward, "72", attacks) == [0.0] * len(attacks)
