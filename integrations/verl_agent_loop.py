@@ -39,7 +39,9 @@ environment says done, after `max_turns`, or when the response length is spent (
 
 What veRL gets (`AgentLoopOutput`): `reward_score`, the trajectory reward G_0 (veRL's own
 manager puts it on the last token), and `extra_fields`: `turn_rewards` (each turn's r'_k,
-`Trajectory.turn_rewards`; `[]` for an abstained episode), `reward_extra_info` (what
+`Trajectory.turn_rewards`; `[]` for an abstained episode), `turn_ends` (each turn's last
+token in the response, so turns that an empty observation joins are still told apart),
+`reward_extra_info` (what
 `compute_score` returns for the final answer: reason, abstained, cause, `reward/<component>`,
 `hack/<class>`, with `score` the trajectory reward) and the episode's `turns` and `reason`.
 Setting `reward_score` keeps veRL's reward loop from scoring the rollout again.
@@ -184,8 +186,8 @@ class RewardsEnvAgentLoop(AgentLoopBase):
         prompt_ids = self._cap_text_prompt_length(chat_ids(
             self.tokenizer, messages, add_generation_prompt=True,
             **dict(self.apply_chat_template_kwargs or {})))
-        response, mask, logprobs = await self._episode(episode, prompt_ids, sampling_params,
-                                                       metrics)
+        response, mask, logprobs, ends = await self._episode(episode, prompt_ids,
+                                                             sampling_params, metrics)
         with simple_timer("compute_score", metrics):
             trajectory, = await asyncio.to_thread(score_trajectories, [episode],
                                                   self.resolved.raw)
@@ -205,18 +207,21 @@ class RewardsEnvAgentLoop(AgentLoopBase):
             prompt_ids=prompt_ids, response_ids=response, response_mask=mask,
             response_logprobs=logprobs, reward_score=info["score"],
             num_turns=1 + len(trajectory.turns) * 2, metrics=AgentLoopMetrics(**metrics),
-            extra_fields={"turn_rewards": turn_rewards, "reward_extra_info": info,
+            extra_fields={"turn_rewards": turn_rewards, "turn_ends": ends,
+                          "reward_extra_info": info,
                           "turns": len(trajectory.turns), "reason": trajectory.reason})
 
     async def _episode(self, episode: Episode, prompt_ids: list[int],
                        sampling_params: dict[str, Any], metrics: dict[str, Any]
-                       ) -> tuple[list[int], list[int], list[float] | None]:
+                       ) -> tuple[list[int], list[int], list[float] | None, list[int]]:
         """The episode's turns: the response tokens after the prompt, their mask (1: the
-        model's) and, when veRL asks for them (`logprobs`), the model's log-probs (0.0 on
-        observation tokens; `[]` for an episode with no turn, which veRL's batch needs)."""
+        model's), when veRL asks for them (`logprobs`) the model's log-probs (0.0 on
+        observation tokens; `[]` for an episode with no turn, which veRL's batch needs), and
+        each turn's last token (an empty observation leaves two turns one run of 1s)."""
         response: list[int] = []
         mask: list[int] = []
         logprobs: list[float] = []
+        ends: list[int] = []
         want = bool(sampling_params.get("logprobs"))
         request_id = uuid4().hex  # one sticky session: the server reuses the prefix
         while not episode.done:
@@ -238,6 +243,7 @@ class RewardsEnvAgentLoop(AgentLoopBase):
                                   f"{len(ids)} tokens")
             response += ids
             mask += [1] * len(ids)
+            ends.append(len(response) - 1)
             logprobs += given
             tokenizer: Any = self.tokenizer  # a transformers tokenizer (veRL types it loosely)
             action = tokenizer.decode(ids, skip_special_tokens=True)
@@ -249,4 +255,4 @@ class RewardsEnvAgentLoop(AgentLoopBase):
                 response += observation
                 mask += [0] * len(observation)
                 logprobs += [0.0] * len(observation)
-        return response, mask, logprobs if want else None
+        return response, mask, logprobs if want else None, ends

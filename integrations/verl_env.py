@@ -122,7 +122,8 @@ class PythonTool(BaseTool):
 
 
 def rm_scores(data: Any, turn_rewards: Sequence[Sequence[float] | None],
-              scores: Sequence[float] | None = None) -> Any:
+              scores: Sequence[float] | None = None,
+              turn_ends: Sequence[Sequence[int] | None] | None = None) -> Any:
     """veRL's token-level reward tensor (bs, response_length) for the batch `data` (a
     `DataProto` with `prompts`, `responses`, `attention_mask` and `response_mask`): row i's
     `turn_rewards[i]` each on the last token of its turn's run of policy tokens. A row whose
@@ -130,7 +131,10 @@ def rm_scores(data: Any, turn_rewards: Sequence[Sequence[float] | None],
     trajectory reward (`RewardManagerBase.assemble_rm_scores`); so does a row whose turn
     rewards are empty (an abstained episode's `Trajectory.turn_rewards`): its score is then
     the trainer's mask for it (`integrations.verl`, `abstain: mask`), never a reward of 0.
-    A row that cannot carry its turn rewards is an `InputError` naming the row."""
+    `turn_ends[i]`, where the rollout recorded them (`integrations.verl_agent_loop`), are
+    row i's turns' last tokens in the response: turns that no observation token separates
+    are then still told apart (`turn_token_rewards`). A row that cannot carry its turn
+    rewards is an `InputError` naming the row."""
     import torch
 
     batch = data.batch
@@ -140,12 +144,17 @@ def rm_scores(data: Any, turn_rewards: Sequence[Sequence[float] | None],
     if len(turn_rewards) != len(policy):
         raise InputError(f"{len(turn_rewards)} rows of turn rewards for a batch of "
                          f"{len(policy)}", field="turn_rewards")
+    if turn_ends is not None and len(turn_ends) != len(policy):
+        raise InputError(f"{len(turn_ends)} rows of turn ends for a batch of "
+                         f"{len(policy)}", field="turn_ends")
     out = torch.zeros_like(batch["responses"], dtype=torch.float32)  # (bs, R)
     lengths = valid.sum(dim=1).tolist()  # (bs,)
     for i, rewards in enumerate(turn_rewards):
         if rewards is not None and len(rewards):
             try:
-                out[i] = torch.tensor(turn_token_rewards(policy[i], list(rewards)))
+                ends = None if turn_ends is None else turn_ends[i]
+                out[i] = torch.tensor(turn_token_rewards(
+                    policy[i], list(rewards), None if ends is None else list(ends)))
             except InputError as exc:
                 raise InputError(f"row {i}: {exc.detail}", field=f"turn_rewards[{i}]") from exc
         elif scores is not None:  # an empty response: veRL's index -1 (the last column),
@@ -167,6 +176,7 @@ def place_turn_rewards(data: Any, groups: Sequence[Any] | None = None) -> Any:
     if column is None or "rm_scores" not in data.batch.keys():  # noqa: SIM118 - a TensorDict
         return data
     turns = [None if r is None else list(r) for r in column]
+    ends = data.non_tensor_batch.get("turn_ends")
     scores = data.batch["rm_scores"].sum(dim=-1).tolist()  # (bs,): veRL's one score per row
     keys = [None] * len(turns) if groups is None else [None if g is None else str(g)
                                                       for g in groups]
@@ -174,7 +184,8 @@ def place_turn_rewards(data: Any, groups: Sequence[Any] | None = None) -> Any:
         raise InputError(f"{len(keys)} group ids for a batch of {len(turns)}", field="uid")
     results = [{"score": s, "abstained": t is not None and not t} for s, t in zip(scores, turns)]
     _mask_by_group_mean([Sample("", "", group=k) for k in keys], results)
-    data.batch["rm_scores"] = rm_scores(data, turns, [r["score"] for r in results])
+    data.batch["rm_scores"] = rm_scores(data, turns, [r["score"] for r in results],
+                                        None if ends is None else list(ends))
     return data
 
 
@@ -187,4 +198,6 @@ class PerTurnRewardManager(NaiveRewardManager):
         column = data.non_tensor_batch.get("turn_rewards")
         if column is None:
             return super().assemble_rm_scores(data, scores)
-        return rm_scores(data, [None if r is None else list(r) for r in column], scores)
+        ends = data.non_tensor_batch.get("turn_ends")
+        return rm_scores(data, [None if r is None else list(r) for r in column], scores,
+                         None if ends is None else list(ends))

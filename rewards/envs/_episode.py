@@ -75,7 +75,8 @@ def trajectory_returns(step_rewards: Sequence[float], final: float, config: EnvC
     return discounted_returns(turn_rewards(step_rewards, final, config), config.discount)
 
 
-def turn_token_rewards(action_mask: Sequence[int], rewards: Sequence[float]) -> list[float]:
+def turn_token_rewards(action_mask: Sequence[int], rewards: Sequence[float],
+                       ends: Sequence[int] | None = None) -> list[float]:
     """Per-token rewards for a trainer that takes a reward per token (veRL's `rm_scores`):
     turn k's reward on the last token of the k-th run of policy tokens (1s) in
     `action_mask`, 0 on every other token, environment tokens (0s) and padding included.
@@ -87,15 +88,27 @@ def turn_token_rewards(action_mask: Sequence[int], rewards: Sequence[float]) -> 
     means the mask is not this episode's: `InputError`. No rewards at all is an abstained
     episode (`Trajectory.turn_rewards` is empty): it has no per-token rewards, and zeros
     would train it as a reward of 0, so that is an `InputError` too: mask the row by the
-    trainer's own abstention (veRL: `rm_scores` gives it the row's score)."""
+    trainer's own abstention (veRL: `rm_scores` gives it the row's score).
+
+    `ends`, where the caller built the sequence, names each turn's last policy token: two
+    turns with no environment token between them (an empty observation) are one run of 1s
+    in the mask, and only the caller knows where the first ended. Ends past the mask's
+    length are turns a trainer cut off; an end that is not a policy token, or ends out of
+    order, are not this episode's: `InputError`."""
     from rewards.errors import InputError
 
     if not rewards:
         raise InputError("no turn rewards: the episode abstained; mask the row as the "
                          "trainer masks an abstention, never as a reward of 0",
                          field="turn_rewards")
-    ends = [i for i, m in enumerate(action_mask)
-            if m and (i + 1 == len(action_mask) or not action_mask[i + 1])]
+    if ends is None:
+        ends = [i for i, m in enumerate(action_mask)
+                if m and (i + 1 == len(action_mask) or not action_mask[i + 1])]
+    else:
+        ends = [int(e) for e in ends if int(e) < len(action_mask)]  # past it: cut off
+        if any(e < 0 or not action_mask[e] for e in ends) or ends != sorted(set(ends)):
+            raise InputError(f"the turn ends {ends} are not increasing policy tokens of the "
+                             "action mask: they are not this episode's", field="turn_ends")
     if len(ends) > len(rewards):
         raise InputError(f"the action mask has {len(ends)} policy turns for an episode of "
                          f"{len(rewards)} turns: it is not this episode's", field="action_mask")

@@ -89,6 +89,22 @@ def test_turn_token_rewards_sit_on_each_turns_last_policy_token():
         turn_token_rewards([0, 0, 0], [1.0])
 
 
+def test_turn_ends_tell_apart_turns_an_empty_observation_joins():
+    """Two turns with no environment token between them are one run of 1s: the mask alone
+    would put turn 1's reward on turn 2's end. The caller's ends place each on its own."""
+    mask = [1, 1, 1, 1, 0, 1]  # turn 1 = tokens 0-1, turn 2 = 2-3 (empty observation), turn 3
+    assert turn_token_rewards(mask, [-0.1, -0.2, 0.9], ends=[1, 3, 5]) == pytest.approx(
+        [0, -0.1, 0, -0.2, 0, 0.9])
+    assert turn_token_rewards(mask, [-0.1, -0.2, 0.9]) == pytest.approx(  # mask only:
+        [0, 0, 0, -0.1, 0, 0.7])  # two runs, the third reward joins the last kept token
+    # ends past the mask were cut off by the trainer: their rewards join the last kept end
+    assert turn_token_rewards(mask[:4], [-0.1, -0.2, 0.9], ends=[1, 3, 5]) == pytest.approx(
+        [0, -0.1, 0, 0.7])
+    for wrong in ([1, 4, 5], [3, 1, 5], [1, 1, 5], [-1, 3, 5]):  # an observation token, out
+        with pytest.raises(InputError, match="turn ends"):  # of order, twice, negative
+            turn_token_rewards(mask, [-0.1, -0.2, 0.9], ends=wrong)
+
+
 def test_observations_and_actions_are_capped():
     text = "x" * 10_000
     capped = cap_text(text, 500)

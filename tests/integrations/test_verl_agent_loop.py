@@ -239,8 +239,12 @@ def test_episodes_run_in_verls_worker_and_each_turn_is_credited(verl_loop: Any,
     assert list(out.non_tensor_batch["abstained"]) == [False, False, True, False]
     assert list(out.non_tensor_batch["reward/math"]) == [1.0, 0.0, None, 1.0]
 
-    placed = place_turn_rewards(out, out.non_tensor_batch["uid"]).batch["rm_scores"]
     ends = [_runs(m) for m in mask.tolist()]
+    # the loop records each turn's end: here every turn has an observation after it, so the
+    # recorded ends are the mask's runs (the abstained row's one turn ended with no token)
+    assert [list(e) for e in out.non_tensor_batch["turn_ends"]][:2] == ends[:2]
+    assert list(out.non_tensor_batch["turn_ends"][3]) == ends[3]
+    placed = place_turn_rewards(out, out.non_tensor_batch["uid"]).batch["rm_scores"]
     assert placed[0, ends[0]].tolist() == pytest.approx([-0.1, 0.9])
     assert placed[1, ends[1]].tolist() == pytest.approx([-0.1, -0.1, -0.1])
     assert placed[3, ends[3]].tolist() == pytest.approx([0.9])
