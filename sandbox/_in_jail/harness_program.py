@@ -190,7 +190,13 @@ def run_main(text: "str | bytes | None" = None) -> int:
                          " see https://peps.python.org/pep-0263/ for details\n").encode())
             return 1
     module = type(sys)("__main__")  # types.ModuleType, without the import
-    module.__file__ = "/work/main.py"
+    # the globals the interpreter gives a script's __main__ (`__builtins__` the module, not
+    # the dict exec() would put there: `__builtins__.print` is a program's to call)
+    module.__dict__.update(
+        __file__="/work/main.py", __cached__=None, __annotations__={},
+        __builtins__=sys.modules["builtins"],
+        __loader__=sys.modules["_frozen_importlib_external"].SourceFileLoader(
+            "__main__", "/work/main.py"))
     sys.modules["__main__"] = module
     sys.argv = ["main.py"]
     sys.path[0] = "/work"
