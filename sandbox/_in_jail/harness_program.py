@@ -27,6 +27,10 @@ from .harness_wire import (
 
 TYPE_CHECKING = False  # `typing.TYPE_CHECKING` without importing typing; mypy reads it as True
 if TYPE_CHECKING:
+    import signal  # as mypy knows `_signal`: the same functions and signal numbers
+else:
+    import _signal as signal  # the `signal` module imports enum & co: ms of a cold start
+if TYPE_CHECKING:
     from collections.abc import Sequence
     from typing import Any, NoReturn
 
@@ -49,6 +53,7 @@ def worker_main(req_fd: int, rep_fd: int, out_fd: int, err_fd: int, *,
     os.closerange(5, 4096)
     sock = Channel(3, 4)
     sys.stdin, sys.stdout, sys.stderr = streams if streams is not None else worker_stdio()
+    signal.signal(signal.SIGINT, signal.default_int_handler)  # as in `run_main`
     handles: dict[Any, Any] = {}
     module = {"__name__": "solution", "__builtins__": __builtins__}
     sys.path.insert(0, "/work")
@@ -199,7 +204,11 @@ def run_main(text: "str | bytes | None" = None) -> int:
             "__main__", "/work/main.py"))
     sys.modules["__main__"] = module
     sys.argv = ["main.py"]
+    sys.orig_argv = [sys.executable, "-E", "-s", "-S", "main.py"]  # not its server's
     sys.path[0] = "/work"
+    # SIGINT raises KeyboardInterrupt, as the interpreter sets it up (a warm server's child
+    # inherits SIG_DFL: the signal, or `_thread.interrupt_main`, would kill it or do nothing)
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
         exec(compile(source, "/work/main.py", "exec"), module.__dict__)  # noqa: S102
         status = 0
@@ -209,7 +218,9 @@ def run_main(text: "str | bytes | None" = None) -> int:
         frame = exc.__traceback__
         exc = exc.with_traceback(frame.tb_next if frame is not None else None)  # hide this one
         sys.excepthook(type(exc), exc, exc.__traceback__)
-        status = 1
+        # the interpreter ends by SIGINT after an unhandled KeyboardInterrupt: 130 from a
+        # cold jail's pid 1, which its own SIGINT cannot kill
+        status = 130 if isinstance(exc, KeyboardInterrupt) else 1
     return status
 
 

@@ -41,6 +41,15 @@ SEMANTICS = {
     "coding cookie": "# -*- coding: latin-1 -*-\nprint('\u00e9', len('\u00e9'))\n",
     "frame": "import sys\nf = sys._getframe()\nprint(f.f_code.co_filename, f.f_code.co_name)\n",
     "main.py exists": "import os\nprint(os.path.exists('/work/main.py'), os.getcwd())\n",
+    "orig argv": "import sys\nprint(sys.orig_argv, sys.executable)\n",
+    # SIGINT and an unhandled KeyboardInterrupt as the interpreter has them (a warm child
+    # inherited SIG_DFL from its server and ended with 1)
+    "keyboard interrupt": "raise KeyboardInterrupt\n",
+    "sigint": "import os, signal\nprint(signal.getsignal(signal.SIGINT))\n"
+              "try:\n    os.kill(os.getpid(), signal.SIGINT)\n    import time; time.sleep(1)\n"
+              "except KeyboardInterrupt:\n    print('caught')\n"
+              "os.kill(os.getpid(), signal.SIGINT)\nimport time; time.sleep(1)\n",
+    "interrupt main": "import _thread, time\n_thread.interrupt_main()\ntime.sleep(1)\n",
     # a folder of the task's files is the program's to write in, as in a cold jail
     "write beside inputs": "open('deep/out.txt', 'w').write('x')\n"
                            "print(open('deep/out.txt').read(), open('deep/a.txt').read())\n",
@@ -64,6 +73,28 @@ def test_stdin_stdout_tests_see_the_builtins_module_too() -> None:
         report = sandbox.run_tests(code, [{"input": "21\n", "output": "42\n"}], limits=SHORT,
                                    mode=mode)
         assert report.passed == 1, (mode, report)
+
+
+def test_a_function_test_can_catch_its_own_sigint_in_both_modes() -> None:
+    code = ("import os, signal, time\ndef f():\n    try:\n"
+            "        os.kill(os.getpid(), signal.SIGINT)\n        time.sleep(1)\n"
+            "    except KeyboardInterrupt:\n        return str(signal.getsignal(signal.SIGINT))\n")
+    for mode in ("cold", "warm"):
+        test = "assert f() == str(__import__('signal').default_int_handler), f()"
+        report = sandbox.run_tests(code, [test], limits=SHORT, mode=mode)
+        assert report.passed == 1, (mode, report)
+
+
+@pytest.mark.xfail(strict=True, reason="hole: a warm child runs the program 5 frames below "
+                   "the server's entry (run.py, main, child, run_main), so a recursion that "
+                   "fits the default limit cold raises RecursionError warm")
+def test_a_recursion_near_the_limit_fits_as_in_a_cold_run() -> None:
+    code = ("import sys\ndef f(n):\n    return 0 if n == 0 else 1 + f(n - 1)\n"
+            "print(f(sys.getrecursionlimit() - 4))\n")
+    cold = sandbox.run(code, limits=SHORT, mode="cold")
+    assert (cold.status, cold.stdout) == ("ok", "996\n"), cold
+    warm = sandbox.run(code, limits=SHORT, mode="warm")
+    assert (warm.status, warm.stdout) == (cold.status, cold.stdout), warm
 
 
 @pytest.mark.xfail(strict=True, reason="hole: a warm server preloads typing (re, collections,"
