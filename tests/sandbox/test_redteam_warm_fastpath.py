@@ -237,3 +237,21 @@ def test_servers_beside_a_tamperer_serve_on_and_stay_few() -> None:
     assert len(pool.servers) <= pool.size
     after = sandbox.run(VICTIM, stdin="x", limits=limits, mode="warm")
     assert (after.status, after.stdout) == ("ok", victim_stdout("x")), after
+
+
+def test_output_before_reading_a_huge_stdin_and_payload_ends_in_a_batch() -> None:
+    """The host fills the payload and stdin pipes before the server gets their fds, then
+    feeds the rest while it drains the output: a program that writes nearly its whole output
+    cap before it reads any of stdin, its own text past a pipe, ends with all of it."""
+    limits = dataclasses.replace(SHORT, wall_s=10.0, output_bytes=1 << 20)
+    code = ("#" + "y" * 99 + "\n") * 2000 + (
+        "import sys, hashlib\nsys.stdout.write('o' * 900000)\nsys.stdout.flush()\n"
+        "data = sys.stdin.buffer.read()\nprint(len(data), hashlib.sha256(data).hexdigest())\n")
+    import hashlib
+
+    stdins = [bytes([i]) * (2 << 20) for i in range(4)]
+    results = sandbox.run_many([{"code": code, "stdin": s, "limits": limits, "mode": "warm"}
+                                for s in stdins], max_workers=2)
+    for stdin, ex in zip(stdins, results):
+        tail = f"{len(stdin)} {hashlib.sha256(stdin).hexdigest()}\n"
+        assert (ex.status, ex.stdout) == ("ok", "o" * 900000 + tail), (ex.status, ex.stderr)
