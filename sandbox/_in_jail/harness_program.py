@@ -256,9 +256,14 @@ def finish(status: int) -> "NoReturn":
 
 def fresh_stdio() -> "tuple[Any, Any, Any]":
     """New sys.stdin/stdout/stderr over fds 0-2 (as an interpreter start makes them); also
-    returned."""
-    sys.stdin = open(0, encoding="utf-8", closefd=False)  # noqa: SIM115
-    sys.stdout = open(1, "w", encoding="utf-8", closefd=False)  # noqa: SIM115
+    returned. Their error handlers are the ones this interpreter chose for its own stdin and
+    stdout at its start (`surrogateescape` in the jail's C locale), as `python3 main.py`'s:
+    bytes a program reads that are not UTF-8 come back out as they were."""
+    stdin_errors, stdout_errors = (getattr(stream, "errors", None) or "strict"
+                                   for stream in (sys.__stdin__, sys.__stdout__))
+    sys.stdin = open(0, encoding="utf-8", errors=stdin_errors, closefd=False)  # noqa: SIM115
+    sys.stdout = open(1, "w", encoding="utf-8", errors=stdout_errors,  # noqa: SIM115
+                      closefd=False)
     sys.stderr = open(2, "w", encoding="utf-8", errors="backslashreplace",  # noqa: SIM115
                       closefd=False, buffering=1)
     if "random" in sys.modules:

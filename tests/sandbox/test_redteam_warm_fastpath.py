@@ -66,6 +66,26 @@ def test_a_plain_program_reads_as_in_a_cold_run(name: str) -> None:
             (cold.status, cold.exit_code, cold.stdout, cold.stderr), (warm, cold)
 
 
+def test_stdin_and_stdout_keep_bytes_that_are_not_utf8_as_in_a_cold_run() -> None:
+    """`python3 main.py` in the jail's C locale reads and writes stdin and stdout with
+    `surrogateescape`: a program echoing bytes that are not UTF-8 gives them back (the
+    premade streams of a warm child, and a stdin/stdout test's, were strict: a crash)."""
+    code = ("import sys\ndata = sys.stdin.read()\nprint(data[::-1], ascii(data))\n"
+            "print('\\udcff')\n")
+    stdin = b"ok\xff\xfe\n"
+    cold = sandbox.run(code, stdin=stdin, limits=SHORT, mode="cold")
+    assert cold.status == "ok", cold
+    warm = sandbox.run(code, stdin=stdin, limits=SHORT, mode="warm")
+    assert (warm.status, warm.stdout) == (cold.status, cold.stdout), (warm, cold)
+    # a stdin/stdout test's process too (its output reaches the checker as text, the byte
+    # that is not UTF-8 replaced); it crashed on the surrogate, warm and cold
+    echo = "import sys\nprint(sys.stdin.read().strip() + '\\udcff')\n"
+    for mode in ("cold", "warm"):
+        report = sandbox.run_tests(echo, [{"input": "ab\n", "output": "ab\ufffd\n"}],
+                                   limits=SHORT, mode=mode)
+        assert report.passed == 1, (mode, report)
+
+
 def test_stdin_stdout_tests_see_the_builtins_module_too() -> None:
     """A stdin/stdout test's process runs the program through the same `run_main`."""
     code = "__builtins__.print(int(input()) * 2)\n"
