@@ -235,8 +235,8 @@ def test_a_batch_of_huge_unread_inputs_and_tamperers_keeps_every_run_its_own() -
         elif kind == 1:
             jobs.append({"code": TAMPER, "limits": limits, "mode": "warm"})
         else:
-            jobs.append({"code": VICTIM, "stdin": f"job{i}" * 5000, "limits": limits,
-                         "mode": "warm"})
+            jobs.append({"code": VICTIM + f"print('job {i}')\n", "stdin": f"job{i}" * 5000,
+                         "limits": limits, "mode": "warm"})
     results = sandbox.run_many(jobs, max_workers=3)
     for i, ex in enumerate(results):
         kind = i % 3
@@ -245,7 +245,8 @@ def test_a_batch_of_huge_unread_inputs_and_tamperers_keeps_every_run_its_own() -
         elif kind == 1:
             assert ex.exit_code == 3, (i, ex)
         else:
-            assert (ex.status, ex.stdout) == ("ok", victim_stdout(f"job{i}" * 5000)), (i, ex)
+            assert (ex.status, ex.stdout) == \
+                ("ok", victim_stdout(f"job{i}" * 5000) + f"job {i}\n"), (i, ex)
 
 
 def test_servers_beside_a_tamperer_serve_on_and_stay_few() -> None:
