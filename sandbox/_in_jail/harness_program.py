@@ -27,6 +27,10 @@ from .harness_wire import (
 
 TYPE_CHECKING = False  # `typing.TYPE_CHECKING` without importing typing; mypy reads it as True
 if TYPE_CHECKING:
+    import signal  # as mypy knows `_signal`: the same functions and signal numbers
+else:
+    import _signal as signal  # the `signal` module imports enum & co: ms of a cold start
+if TYPE_CHECKING:
     from collections.abc import Sequence
     from typing import Any, NoReturn
 
@@ -49,6 +53,7 @@ def worker_main(req_fd: int, rep_fd: int, out_fd: int, err_fd: int, *,
     os.closerange(5, 4096)
     sock = Channel(3, 4)
     sys.stdin, sys.stdout, sys.stderr = streams if streams is not None else worker_stdio()
+    signal.signal(signal.SIGINT, signal.default_int_handler)  # as in `run_main`
     handles: dict[Any, Any] = {}
     module = {"__name__": "solution", "__builtins__": __builtins__}
     sys.path.insert(0, "/work")
@@ -190,10 +195,20 @@ def run_main(text: "str | bytes | None" = None) -> int:
                          " see https://peps.python.org/pep-0263/ for details\n").encode())
             return 1
     module = type(sys)("__main__")  # types.ModuleType, without the import
-    module.__file__ = "/work/main.py"
+    # the globals the interpreter gives a script's __main__ (`__builtins__` the module, not
+    # the dict exec() would put there: `__builtins__.print` is a program's to call)
+    module.__dict__.update(
+        __file__="/work/main.py", __cached__=None, __annotations__={},
+        __builtins__=sys.modules["builtins"],
+        __loader__=sys.modules["_frozen_importlib_external"].SourceFileLoader(
+            "__main__", "/work/main.py"))
     sys.modules["__main__"] = module
     sys.argv = ["main.py"]
+    sys.orig_argv = [sys.executable, "-E", "-s", "-S", "main.py"]  # not its server's
     sys.path[0] = "/work"
+    # SIGINT raises KeyboardInterrupt, as the interpreter sets it up (a warm server's child
+    # inherits SIG_DFL: the signal, or `_thread.interrupt_main`, would kill it or do nothing)
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
         exec(compile(source, "/work/main.py", "exec"), module.__dict__)  # noqa: S102
         status = 0
@@ -203,7 +218,9 @@ def run_main(text: "str | bytes | None" = None) -> int:
         frame = exc.__traceback__
         exc = exc.with_traceback(frame.tb_next if frame is not None else None)  # hide this one
         sys.excepthook(type(exc), exc, exc.__traceback__)
-        status = 1
+        # the interpreter ends by SIGINT after an unhandled KeyboardInterrupt: 130 from a
+        # cold jail's pid 1, which its own SIGINT cannot kill
+        status = 130 if isinstance(exc, KeyboardInterrupt) else 1
     return status
 
 
@@ -239,9 +256,14 @@ def finish(status: int) -> "NoReturn":
 
 def fresh_stdio() -> "tuple[Any, Any, Any]":
     """New sys.stdin/stdout/stderr over fds 0-2 (as an interpreter start makes them); also
-    returned."""
-    sys.stdin = open(0, encoding="utf-8", closefd=False)  # noqa: SIM115
-    sys.stdout = open(1, "w", encoding="utf-8", closefd=False)  # noqa: SIM115
+    returned. Their error handlers are the ones this interpreter chose for its own stdin and
+    stdout at its start (`surrogateescape` in the jail's C locale), as `python3 main.py`'s:
+    bytes a program reads that are not UTF-8 come back out as they were."""
+    stdin_errors, stdout_errors = (getattr(stream, "errors", None) or "strict"
+                                   for stream in (sys.__stdin__, sys.__stdout__))
+    sys.stdin = open(0, encoding="utf-8", errors=stdin_errors, closefd=False)  # noqa: SIM115
+    sys.stdout = open(1, "w", encoding="utf-8", errors=stdout_errors,  # noqa: SIM115
+                      closefd=False)
     sys.stderr = open(2, "w", encoding="utf-8", errors="backslashreplace",  # noqa: SIM115
                       closefd=False, buffering=1)
     if "random" in sys.modules:

@@ -15,8 +15,8 @@ from sandbox import _warm
 STREAMS = """
 import sys
 for s in (sys.stdin, sys.stdout, sys.stderr):
-    print(s.fileno(), s.encoding, s.line_buffering, s.seekable(), s.isatty(), s.readable(),
-          s.writable(), s.buffer.seekable())
+    print(s.fileno(), s.encoding, s.errors, s.line_buffering, s.seekable(), s.isatty(),
+          s.readable(), s.writable(), s.buffer.seekable())
 print(repr(sys.stdin.read()))
 sys.stdout.write("out"); sys.stderr.write("err")
 """
