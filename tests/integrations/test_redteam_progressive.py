@@ -21,7 +21,7 @@ import pytest
 from integrations._batcher import BatchingConfig, MicroBatcher
 from rewards import Sample, Score
 from rewards.config import parse_config
-from rewards.errors import EngineError
+from rewards.errors import ConfigError, EngineError
 from rewards.types import ScoresReady, score_progressively
 
 # --- the micro-batcher with an adversarial Progressive reward ------------------------------
@@ -182,6 +182,90 @@ def test_a_client_that_goes_away_mid_batch_changes_no_one_elses_scores() -> None
     got, cancelled = asyncio.run(main())
     assert got == [_alone(Sample("p", "SLOW b")), _alone(Sample("p", "SLOW a"))]
     assert cancelled and problems == []
+
+
+class Broken:
+    """A `Progressive` reward (10.0 for every sample) that breaks the contract as `how`
+    says, then returns its scores."""
+
+    name = "broken"
+
+    def __init__(self, how: str) -> None:
+        self.how = how
+
+    def score(self, samples: Sequence[Sample]) -> list[Score]:
+        return [Score(10.0) for _ in samples]
+
+    def score_progressively(self, samples: Sequence[Sample],
+                            ready: ScoresReady | None) -> list[Score]:
+        scores = self.score(samples)
+        if ready is None:
+            return scores
+        bad: dict[str, tuple[list[int], list[Any]]] = {
+            "twice": ([0, 0], [scores[0], scores[0]]),
+            "before the batch": ([-1], [Score(99.0)]),
+            "past the batch": ([len(samples)], [Score(99.0)]),
+            "another score": ([0], [Score(99.0)]),
+            "not a Score": ([0], [99.0]),
+            "fewer scores": ([0, 1], [scores[0]]),
+        }
+        ready(*bad[self.how])
+        ready([i for i in range(1, len(samples))], scores[1:])
+        return scores
+
+
+BREAKS = ["twice", "before the batch", "past the batch", "another score", "not a Score",
+          "fewer scores"]
+
+
+@pytest.mark.parametrize("how", BREAKS)
+def test_a_progressive_component_that_tells_out_of_turn_never_hands_a_wrong_score(
+        how: str) -> None:
+    """Hole (fixed): what a `Progressive` reward told went to the requests unchecked. A
+    component of a `Mixture` that told sample 0 twice had the Mixture combine it before its
+    other components had scored it (request 0 got 10.0, alone 12.0); one that told position
+    -1 made the last request of the batch get its score from the wrong sample. Now a tell
+    is checked as `check_scores` checks what is returned: a broken reward (ConfigError,
+    every undecided request refused), never a wrong score handed to anyone."""
+    from rewards.mixing import Mixture, WeightedComponent
+
+    class Lengths:
+        name = "len"
+
+        def score(self, samples: Sequence[Sample]) -> list[Score]:
+            return [Score(float(len(str(s.completion)))) for s in samples]
+
+    mix = Mixture([WeightedComponent(Broken(how), 1.0), WeightedComponent(Lengths(), 1.0)])
+    reqs = [[Sample("p", "ab")], [Sample("p", "abc")], [Sample("p", "abcd")]]
+    results = _gathered(MicroBatcher(mix), reqs)
+    alone = [mix.score(r) for r in reqs]
+    for got, own in zip(results, alone):
+        assert isinstance(got, ConfigError) or got == own, (got, own)
+    assert any(isinstance(got, ConfigError) for got in results)
+
+
+def test_a_progressive_reward_that_tells_nothing_still_tells_each_score_once() -> None:
+    """A `Progressive` reward that forgets to tell (or tells some): every sample is told
+    its returned score when it returns, once; its requests are answered, none hangs."""
+    class Silent:
+        name = "silent"
+
+        def score(self, samples: Sequence[Sample]) -> list[Score]:
+            return [_alone(s) for s in samples]
+
+        def score_progressively(self, samples: Sequence[Sample],
+                                ready: ScoresReady | None) -> list[Score]:
+            if ready is not None and len(samples) > 1:
+                ready([1], [_alone(samples[1])])
+            return self.score(samples)
+
+    calls: list[tuple[list[int], list[Score]]] = []
+    samples = [Sample("p", t) for t in ("a", "bb", "ccc")]
+    scores = score_progressively(Silent(), samples, lambda i, s: calls.append((list(i),
+                                                                               list(s))))
+    assert calls == [([1], [scores[1]]), ([0, 2], [scores[0], scores[2]])]
+    reqs = [[Sample("p", "aa")], [Sample("p", "bab"), Sample("p", "a")]]
+    assert _gathered(MicroBatcher(Silent()), reqs) == [[_alone(s) for s in r] for r in reqs]
 
 
 # --- the real server: math (sympy jobs told as they finish), AnswerAfter, Mixture, the
