@@ -268,6 +268,70 @@ def test_a_progressive_reward_that_tells_nothing_still_tells_each_score_once() -
     assert _gathered(MicroBatcher(Silent()), reqs) == [[_alone(s) for s in r] for r in reqs]
 
 
+class Judge:
+    """A scripted judge engine (tests/math/test_judge.py's, cut down): P(yes) 0.97 for the
+    pair ("three halves", 3/2) in either order, 0.02 otherwise; a prompt holding "quarters"
+    makes the whole engine call raise (an engine that refuses one prompt of a batch)."""
+
+    model = "scripted"
+
+    def tokenize(self, prompt: Any, *, add_special_tokens: bool = True) -> list[int]:
+        if prompt in ("Yes", " Yes"):
+            return [1]
+        if prompt in ("No", " No"):
+            return [2]
+        if not isinstance(prompt, str):
+            prompt = "\n".join(m["content"] for m in prompt)
+        return [ord(c) + 10 for c in prompt]
+
+    def next_token_logprobs(self, prompts: Sequence[list[int]],
+                            candidates: Sequence[str]) -> list[dict[str, float]]:
+        import math
+        rows = []
+        for ids in prompts:
+            text = "".join(chr(i - 10) for i in ids)
+            if "quarters" in text:
+                raise ValueError("the engine refused a prompt")
+            p = 0.97 if "three halves" in text else 0.02
+            rows.append({c: math.log(p if c.strip() == "Yes" else 1 - p) for c in candidates})
+        return rows
+
+
+def _judged(answer: str, gold: str = "\\frac{3}{2}") -> Sample:
+    return Sample("Compute it.", f"So the answer is $\\boxed{{{answer}}}$.", reference=gold)
+
+
+def _judged_reward() -> Any:
+    from rewards.math import MathReward
+    return MathReward(judge={}, judge_engine=Judge(), timeout=5.0, workers=2)
+
+
+def test_judged_requests_in_a_shared_batch_get_what_they_get_alone() -> None:
+    """The judge asks about a batch at once, then tells every score: each request gets its
+    own verdict (the judge's credit, the rules' ok, wrong), equal to alone."""
+    reward = _judged_reward()
+    reqs = [[_judged("three halves")], [_judged("7"), _judged("3/2")],
+            [_judged("three halves"), _judged("2")]]
+    results = _gathered(MicroBatcher(reward), reqs)
+    assert results == [reward.score(r) for r in reqs]
+    assert results[0][0].reason == "judge_equal" and results[1][1].value == 1.0
+
+
+@pytest.mark.xfail(strict=True, reason="open: the math judge reads a batch in one engine "
+                   "call, so a batch-mate whose prompt the engine refuses (or whose many "
+                   "judged answers make the call miss `judge.timeout`) makes every judged "
+                   "sample of the micro-batch abstain: a request's credit depends on who "
+                   "shared its batch (rewards/math/_judge.py MathJudge.read)")
+def test_a_batch_mate_the_judge_engine_refuses_does_not_mask_another_requests_credit(
+        ) -> None:
+    reward = _judged_reward()
+    honest = [_judged("three halves")]
+    alone = reward.score(honest)
+    assert alone[0].reason == "judge_equal"
+    results = _gathered(MicroBatcher(reward), [honest, [_judged("five quarters")]])
+    assert results[0] == alone
+
+
 # --- the real server: math (sympy jobs told as they finish), AnswerAfter, Mixture, the
 # --- domain router and per-request normalization; mixed concurrently vs each alone ------
 
