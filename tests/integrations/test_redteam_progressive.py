@@ -519,3 +519,25 @@ def test_lone_surrogates_on_the_plain_routes_are_scored_never_a_500(path: str,
         raw = json.dumps(body).encode()  # ensure_ascii: the surrogates travel as \\u escapes
         reply = client.post(path, content=raw, headers={"content-type": "application/json"})
         assert reply.status_code == 200, reply.text
+
+
+@pytest.mark.xfail(strict=True, reason="open (design): the configuration-abstention tally "
+                   "(`on_config_abstain='raise'`) is the server's, not a client's: one "
+                   "client's first 32 rows of a domain the config lacks make every later "
+                   "request a 422, requests of healthy domains from other clients included "
+                   "(integrations._common.ResolvedReward.observe, rewards.scoring."
+                   "AbstentionTally.check)")
+def test_one_clients_unknown_domain_rows_do_not_refuse_another_clients_request() -> None:
+    pytest.importorskip("fastapi")
+    from fastapi.testclient import TestClient
+
+    from integrations.server import create_app
+    app = create_app(parse_config({"domains": {"math": {"rewards": ["math"]},
+                                               "text": {"rewards": ["math"]}}}))
+    with TestClient(app) as client:
+        client.post("/get_reward", json={"query": ["\\boxed{4}"] * 40, "labels": ["4"] * 40,
+                                         "domains": ["nope"] * 40})
+        honest = client.post("/get_reward", json={"query": ["\\boxed{4}"], "labels": ["4"],
+                                                  "domains": ["math"]})
+        assert honest.status_code == 200, honest.text
+        assert honest.json()["rewards"] == [1.0]
