@@ -136,7 +136,7 @@ def _checked_ready(reward: Any, ready: ScoresReady, n: int,
                                   "not a Score")
             now[i] = score
         told.update(now)
-        ready(indices, list(scores))
+        ready(indices, scores)
     return checked
 
 

@@ -244,6 +244,37 @@ def test_a_progressive_component_that_tells_out_of_turn_never_hands_a_wrong_scor
     assert any(isinstance(got, ConfigError) for got in results)
 
 
+class Reuser:
+    """A `Progressive` reward that tells one sample at a time through the same two lists,
+    cleared after each tell (nothing in the protocol forbids it): the batcher hands what was
+    told to its event loop, which runs later."""
+
+    name = "reuser"
+
+    def score(self, samples: Sequence[Sample]) -> list[Score]:
+        return [_alone(s) for s in samples]
+
+    def score_progressively(self, samples: Sequence[Sample],
+                            ready: ScoresReady | None) -> list[Score]:
+        scores = self.score(samples)
+        indices: list[int] = [0]
+        told: list[Score] = [scores[0]]
+        for i in range(len(samples)):
+            indices[0], told[0] = i, scores[i]
+            if ready is not None:
+                ready(indices, told)
+            indices[0], told[0] = 0, Score(-1.0)  # the buffer cleared for the next
+        return scores
+
+
+def test_a_reward_that_reuses_its_lists_between_tells_gives_each_request_its_own() -> None:
+    """Hole (fixed): the batcher handed the reward's own lists to its event loop, which read
+    them after the reward had cleared them: request 0 got -1.0 (its score 1.25) in most
+    runs. What a reward tells is now copied when it is told."""
+    reqs = [[Sample("p", "a")], [Sample("p", "bb"), Sample("p", "ccc")], [Sample("p", "aaaa")]]
+    assert _gathered(MicroBatcher(Reuser()), reqs) == [[_alone(s) for s in r] for r in reqs]
+
+
 def test_a_progressive_reward_that_tells_nothing_still_tells_each_score_once() -> None:
     """A `Progressive` reward that forgets to tell (or tells some): every sample is told
     its returned score when it returns, once; its requests are answered, none hangs."""
@@ -385,27 +416,33 @@ def _body(rows: list[tuple[str, str, str, str]]) -> dict[str, list[str]]:
             "labels": [g for _, _, g, _ in rows], "domains": [d for *_, d in rows]}
 
 
-def _app(normalize: str) -> Any:
+def _app(normalize: str, batching: BatchingConfig) -> Any:
     import yaml
 
     from integrations.server import create_app
     config = parse_config({**yaml.safe_load(MIX), "normalize": normalize})
-    return create_app(config, batching=BatchingConfig(max_inflight=1))
+    return create_app(config, batching=batching)
 
 
-@pytest.mark.parametrize("normalize", ["none", "zscore_by_domain", "group"])
-def test_requests_mixed_in_one_batch_get_the_bytes_each_gets_alone(normalize: str) -> None:
+@pytest.mark.parametrize("seed", range(2))
+@pytest.mark.parametrize("normalize", ["none", "zscore_by_domain", "group",
+                                       "group_per_component"])
+def test_requests_mixed_in_one_batch_get_the_bytes_each_gets_alone(normalize: str,
+                                                                    seed: int) -> None:
     """Differential: random requests (duplicates across them, sympy pairs, abstentions, no
     marker, an unknown domain) sent concurrently into one shared batch, and each sent alone
-    to a fresh server: every reply is the same bytes. (`ema_decay` is left out: its running
+    to a fresh server without batching (so nothing is told there): every reply is the same
+    bytes. (`ema_decay` is left out: its running
     statistics carry each request's scores into the next by design.)"""
     httpx = pytest.importorskip("httpx")
     pytest.importorskip("fastapi")
-    rng = random.Random(f"progressive-{normalize}")
+    rng = random.Random(f"progressive-{normalize}-{seed}")
     reqs = [[rng.choice(ROWS) for _ in range(rng.randint(1, 4))] for _ in range(10)]
+    reqs[0].append(ROWS[3])  # one symbolic job for samples of two requests
+    reqs[-1].insert(0, ROWS[3])
 
-    async def alone() -> list[bytes]:
-        app = _app(normalize)
+    async def alone() -> list[bytes]:  # no batcher: nothing told, the scores returned
+        app = _app(normalize, BatchingConfig(enabled=False))
         transport = httpx.ASGITransport(app=app)
         async with httpx.AsyncClient(transport=transport, base_url="http://t") as client:
             out = []
@@ -417,7 +454,7 @@ def test_requests_mixed_in_one_batch_get_the_bytes_each_gets_alone(normalize: st
         return out
 
     async def mixed() -> tuple[list[bytes], list[int]]:
-        app = _app(normalize)
+        app = _app(normalize, BatchingConfig(max_inflight=1))
         batcher = app.state.batcher
         gate = batcher._reward = Gate(batcher._reward)  # the batcher's own reward, held
         transport = httpx.ASGITransport(app=app)
