@@ -174,8 +174,8 @@ class MicroBatcher:
         loop = asyncio.get_running_loop()
 
         def ready(indices: Sequence[int], scores: Sequence[Score]) -> None:  # scoring thread
-            try:
-                loop.call_soon_threadsafe(_arrived, owner, indices, scores)
+            try:  # copied now: the loop reads them later, the reward may reuse its lists
+                loop.call_soon_threadsafe(_arrived, owner, list(indices), list(scores))
             except RuntimeError:  # the loop closed (the server stopped): no one to tell
                 pass
         try:

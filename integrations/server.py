@@ -87,6 +87,7 @@ def create_app(reward: RewardSource = None, *, batching: BatchingConfig | None =
     bounds = BodyBounds(max_bytes=max_held_bytes, max_held=max_held_bytes)
     fastapi = require("fastapi", extra="server", feature="the reward server")
     from fastapi import Request  # here: an endpoint's annotation is read at its def
+    from starlette.routing import Route
     JSONResponse = json_response()
 
     batching = batching or BatchingConfig()
@@ -115,9 +116,13 @@ def create_app(reward: RewardSource = None, *, batching: BatchingConfig | None =
         calling the app in process), and these endpoints use none of it (they read the
         body the guard parsed and build their replies). The
         middleware (token, body bounds) wraps them as it wraps every route; they are not
-        listed in /openapi.json."""
+        listed in /openapi.json. It answers `method` only, as FastAPI's routes did: starlette
+        adds HEAD to a GET route, and a HEAD of /roll/task_result read a finished result
+        (results are read once) and dropped it with the body HEAD has not."""
         def register(endpoint: Any) -> Any:
-            app.add_route(path, endpoint, methods=[method])
+            plain = Route(path, endpoint, methods=[method])
+            plain.methods = {method}
+            app.router.routes.append(plain)
             return endpoint
         return register
 

@@ -84,13 +84,64 @@ class Progressive(Protocol):
 def score_progressively(reward: Reward, samples: Sequence[Sample],
                         ready: ScoresReady | None) -> list[Score]:
     """`reward.score(samples)` (checked by `check_scores`), telling `ready` the scores as the
-    reward decides them where it is `Progressive`, else all of them once it returns."""
+    reward decides them where it is `Progressive`, else all of them once it returns.
+
+    What a `Progressive` reward tells is checked as what it returns is: a position outside
+    the batch, a sample told twice, or told a score it does not return is a broken reward
+    (a `ConfigError` naming it), never passed on, since a server hands a told score to its
+    request at once (a position -1 was another request's sample; a second tell inside a
+    `Mixture` combined a sample before its other components had scored it). A sample it
+    did not tell is told its returned score when it returns."""
     if isinstance(reward, Progressive):
-        return check_scores(reward, reward.score_progressively(samples, ready), len(samples))
+        if ready is None:
+            return check_scores(reward, reward.score_progressively(samples, None),
+                                len(samples))
+        told: dict[int, Score] = {}
+        checked = _checked_ready(reward, ready, len(samples), told)
+        scores = check_scores(reward, reward.score_progressively(samples, checked),
+                              len(samples))
+        differs = next((i for i, s in told.items()
+                        if s != scores[i] and repr(s) != repr(scores[i])), None)  # (NaN)
+        if differs is not None:
+            raise ConfigError(f"reward {_name(reward)!r} told sample {differs} the score "
+                              f"{told[differs]!r} and returned {scores[differs]!r}")
+        rest = [i for i in range(len(samples)) if i not in told]
+        if rest:
+            ready(rest, [scores[i] for i in rest])
+        return scores
     scores = check_scores(reward, reward.score(samples), len(samples))
     if ready is not None:
         ready(range(len(scores)), scores)
     return scores
+
+
+def _checked_ready(reward: Any, ready: ScoresReady, n: int,
+                   told: dict[int, Score]) -> ScoresReady:
+    """`ready` for a `Progressive` reward's batch of `n`, each call checked before it is
+    passed on (`score_progressively`); `told` collects what was told."""
+    def checked(indices: Sequence[int], scores: Sequence[Score]) -> None:
+        indices = list(indices)
+        if len(indices) != len(scores):
+            raise ConfigError(f"reward {_name(reward)!r} told {len(scores)} scores for "
+                              f"{len(indices)} positions")
+        now: dict[int, Score] = {}
+        for i, score in zip(indices, scores):
+            if not isinstance(i, int) or not 0 <= i < n:
+                raise ConfigError(f"reward {_name(reward)!r} told position {i!r} of a batch "
+                                  f"of {n}")
+            if i in told or i in now:
+                raise ConfigError(f"reward {_name(reward)!r} told sample {i} twice")
+            if not isinstance(score, Score):
+                raise ConfigError(f"reward {_name(reward)!r} told a {type(score).__name__}, "
+                                  "not a Score")
+            now[i] = score
+        told.update(now)
+        ready(indices, scores)
+    return checked
+
+
+def _name(reward: Any) -> str:
+    return str(getattr(reward, "name", type(reward).__name__))
 
 
 def ready_for_part(ready: ScoresReady | None, positions: Sequence[int]) -> ScoresReady | None:
@@ -132,7 +183,7 @@ class Checkable(Protocol):
 def check_scores(reward: Any, scores: Any, n: int) -> list[Score]:
     """What a reward returned for `n` samples, checked: a list of `n` `Score`s. Anything else
     is a broken reward (a `ConfigError` naming it), never a silently shifted or dropped row."""
-    name = getattr(reward, "name", type(reward).__name__)
+    name = _name(reward)
     if not isinstance(scores, Sequence) or isinstance(scores, (str, bytes)):
         raise ConfigError(f"reward {name!r} returned {type(scores).__name__}, not a list of "
                           "Scores")
