@@ -31,7 +31,7 @@ from numbers import Number
 from typing import Literal
 
 from rewards.math._config import MathConfig
-from rewards.math._normalize import NUMBER_WORDS, qualifiers
+from rewards.math._normalize import NUMBER_WORDS, qualifiers, sentence_key
 
 __all__ = ["Extraction", "extract_answer", "extract_boxed", "find_answer", "one_math_reading",
            "prepare_reference", "stated_answers"]
@@ -447,7 +447,8 @@ def _box_before_tail(text: str, tail_length: int) -> Extraction | None:
     boxes = _boxes(piece)
     if not boxes or boxes[0][0] != 0 or boxes[0][1] >= len(piece) and not piece.endswith("}"):
         return None  # unclosed within the bound: not an answer
-    return Extraction(boxes[0][2], "boxed")
+    # `\boxed{7} is not the answer.` then a page: its clause is read as the tail's box's
+    return _box_with_words(text, Extraction(boxes[0][2], "boxed"), start + boxes[0][1])
 
 
 def _brace_pairs(text: str) -> dict[int, int]:
@@ -1044,6 +1045,7 @@ _SAID_OF = re.compile(
     rf"(?:(?P<cannot>cannot|can['’]t|won['’]t)|(?:{_VERBS}|(?P<aux>do|does|did|can|could|"
     r"will|would|shall|should|may|might|must|seems?|seemed|appears?|appeared|looks?|looked))"
     r"(?P<not>n['’]?t)?)(?![\w\\])", re.IGNORECASE)
+_DETACHED_NOT = re.compile(r"(?<![^\W\d_])n['’]t(?![^\W\d_])", re.IGNORECASE)  # `is n't`
 _OPENING = re.compile(r"(?:so|thus|therefore|hence|then|finally|overall|altogether|"
                       r"in\s+total|in\s+all)(?![\w\\]),?", re.IGNORECASE)
 _WORDS_MAX = 200
@@ -1100,7 +1102,12 @@ def _said_of(after: str) -> str | None:
     be right`, `not right` of `isn't right`); None when the value is no subject (`7 apples`, `7 or
     8`). The comparison decides whether those words leave it the answer
     (`rewards.math._normalize.affirms`)."""
-    after = after.lstrip(" \t")  # on the value's line: `\boxed{7}` then `Is ...?` is not
+    if "\n" in after[:len(after) - len(after.lstrip())]:
+        return None  # on the value's line: `\boxed{7}` then `Is ...?` on the next is not
+    # read as a reader reads it (`sentence_key`: invisible characters, look-alike letters,
+    # width variants, any space, `\text{is}` as `is`), past markdown that closes the value
+    # (`**\boxed{7}** is ...`); a detached `n't` is `not`
+    after = _DETACHED_NOT.sub("not", sentence_key(after).lstrip("*_ "))
     verb = _SAID_OF.match(after)
     if verb is None:
         return None
