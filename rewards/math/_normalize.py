@@ -826,6 +826,7 @@ def _names(question: str | None, mark: str) -> bool:
 # not end a sentence. A line that is only a label labels the line after it.
 _OPTION_LABEL = re.compile(r"(?:^|\s)(?:[a-z]|[ivx]{1,4})\.$|^\d{1,3}\.$")
 _AROUND = "*_\"'\u201c\u201d\u2018\u2019()>"  # marks around a sentence, not of it
+_NEAR = 64  # how far around a sentence its marks and label are read
 _LABEL_LINE = re.compile(r"[(\[]?(?:[a-z]|[ivx]{1,4}|\d{1,3})[.)\]:]?")  # `B.`, `(ii)`, `[3]`
 
 
@@ -845,12 +846,17 @@ def _repeats_a_sentence(key: str, question: str) -> bool:
         text = sentence_key(line).casefold()
         at = text.find(wanted)
         while at >= 0:
-            # (markdown, quotes and brackets around the sentence: `**Think step by step.**`)
-            before = text[:at].rstrip(_AROUND + " ")
-            after = text[at + len(wanted):].lstrip(_AROUND)
+            # (markdown, quotes and brackets around the sentence: `**Think step by step.**`;
+            # read within `_NEAR` characters each side, so that a line holding the gold many
+            # times is read in linear time)
+            end = at
+            while end > max(at - _NEAR, 0) and text[end - 1] in _AROUND + " ":
+                end -= 1
+            after = text[at + len(wanted):at + len(wanted) + _NEAR].lstrip(_AROUND)
             after = after[1:].lstrip(_AROUND) if after[:1] in ("!", ".", "?") else after
-            starts = not before and not label or (
-                before[-1:] in (".", "?", "!") and not _OPTION_LABEL.search(before))
+            starts = end == 0 and not label or (
+                text[end - 1:end] in (".", "?", "!")
+                and not _OPTION_LABEL.search(text, max(end - _NEAR, 0), end))
             if starts and after[:1] in ("", " "):
                 return True
             at = text.find(wanted, at + 1)

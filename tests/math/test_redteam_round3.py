@@ -298,3 +298,14 @@ def test_huge_binomials_are_bounded_before_evaluation(answer):
     ("\\binom{1000}{2}", "499500"), ("\\binom{10^{3}}{3}", "166167000")])
 def test_ordinary_binomials_still_score(math_reward, answer, gold):
     assert _values(math_reward, gold, [f"\\boxed{{{answer}}}"]) == [1.0]
+
+
+@pytest.mark.parametrize("question,instruction", [
+    ("ab cd." * 3400, False), ("ab cd. " * 3000, True), ("ab cd" * 4000, False),
+    ("(ii)\n" * 20000, False)], ids=["joined", "sentences", "unended", "labels"])
+def test_a_question_repeating_the_gold_thousands_of_times_is_read_whole(question, instruction):
+    """Degenerate length in the question: a line holding the gold thousands of times. Fixed:
+    each occurrence read the whole line before it (`_OPTION_LABEL` searched `text[:at]`), a
+    quadratic reading (1.5 s for 20,000 characters); the marks and label around a sentence
+    are now read within `_NEAR` characters (the timing: see the report in docs)."""
+    assert (read_reference("Ab cd.", question).text is None) is instruction
