@@ -86,7 +86,7 @@ _ANSWER_PHRASE = re.compile(
 # What joins two answers (spaces aside): "," ";" "and" "or" ", and" ", or".
 _JOINERS = frozenset({",", ";", "and", "or", ", and", ", or", ",and", ",or"})
 _CHOICE_IN_PROSE = re.compile(
-    r"(?<![\w(\\])\(([A-E])\)(?![\w)])|(?i:option|choice)\s{1,3}\(?([A-E])\b")
+    r"(?<![\w(\\])\(([A-E])\)(?![\w)])|(?i:option|choice)\s{1,3}\(?([A-E])\b\)?")
 _CHOICE_BEFORE_BOX = re.compile(r"(?<![\w(\\])\(([A-E])\)[\s:=$]{0,6}(?:\\[(\[])?[\s$]{0,3}$")
 _SENTENCE_END = re.compile(r"[.!?](?:\s|$)|\n\s*\n")
 _SEPARATOR_WORD = re.compile(r"\b(?:and|or)\b|,|;", re.IGNORECASE)
@@ -178,11 +178,13 @@ def find_answer(text: str, config: MathConfig = _DEFAULT) -> Extraction | None:
             found = _with_words(tail, start, found, environment[2], environment[1])
     else:
         found = None
-    choice = _last_choice(tail[start:])
-    if choice is None:
+    last = _last_choice(tail, start)
+    if last is None:
         return found
-    if found is None:
-        return Extraction(f"({choice})", "choice", native=False)
+    choice = (last.group(1) or last.group(2)).upper()
+    if found is None:  # `Option B is wrong.`: what its clause says of it, as of a box
+        return Extraction(f"({choice})", "choice", native=False,
+                          said=_said_of(_clause_after(tail, last.end())))
     return replace(found, choice=choice)
 
 
@@ -1006,12 +1008,13 @@ def _last_bold(text: str, start: int) -> Extraction | None:
 
 # --- numbers ---------------------------------------------------------------------------------
 
-def _last_choice(text: str) -> str | None:
-    """The last `(B)` or "option B" / "choice B" in prose, or None."""
+def _last_choice(text: str, start: int) -> re.Match[str] | None:
+    """The last `(B)` or "option B" / "choice B" in prose at or after `start` (the letter:
+    group 1 or 2), or None."""
     match = None
-    for match in _CHOICE_IN_PROSE.finditer(text):
+    for match in _CHOICE_IN_PROSE.finditer(text, start):
         pass
-    return (match.group(1) or match.group(2)).upper() if match else None
+    return match
 
 
 def _last_number(text: str, start: int = 0) -> tuple[Extraction, int, int] | None:

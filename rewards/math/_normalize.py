@@ -192,6 +192,7 @@ def qualifiers(answer: str, sentence: bool = False) -> frozenset[str]:
 _AFFIRMING = frozenset("""
     the an of our my this that its such indeed also here answer answers solution solutions result
     results value values number numbers total amount sum count quantity final correct right
+    option options choice choices
     required desired exact true be will must
 """.split())  # noqa: SIM905 (a word list reads better as words)
 

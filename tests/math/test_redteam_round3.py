@@ -183,6 +183,32 @@ def test_replies_of_100k_characters_read_a_bounded_clause(math_reward, size):
     assert all(value in (0.0, 1.0) for value in _values(math_reward, "7", replies))
 
 
+# --- the multiple-choice path ----------------------------------------------------------------
+
+CHOICES = "Which is it? (A) 10 (B) 12 (C) 14 (D) 16"
+
+
+@pytest.mark.parametrize("completion", [
+    "Option B is wrong.", "So option B is wrong.", "Option B is not the answer.",
+    "(B) is wrong.", "Choice (B) is incorrect.", "Option B \u0456s wrong.",
+    "\\boxed{B} is wrong.", "**\\boxed{B}** \u0456s wrong.", "\\boxed{(B)} is not the answer.",
+    "The answer is (B) $\\boxed{12}$ is wrong.", "\\boxed{B} is the answer; (C) is the real one."])
+def test_a_choice_its_clause_unsays_earns_nothing(math_reward, completion):
+    """Fixed: a choice letter found in prose (`Option B`, `(B)`) as the whole answer was read
+    without its clause, so `Option B is wrong.` scored 1 against the gold B; it is now the
+    subject of what follows it, as a box is (and `Choice (B)` ends after its parenthesis)."""
+    assert _values(math_reward, "B", [completion], CHOICES) == [0.0]
+
+
+@pytest.mark.parametrize("completion", [
+    "Option B is correct.", "Option B is the answer.", "So the correct option is (B).",
+    "Therefore, option (B) is the correct choice.", "Option (B) is right.", "Option B.",
+    "\\boxed{B} is option B.", "\\boxed{B} is the correct option.", "Thus (B)."])
+def test_a_choice_affirmed_keeps_credit(math_reward, completion):
+    """`option` and `choice` name an answer (`_AFFIRMING`)."""
+    assert _values(math_reward, "B", [completion], CHOICES) == [1.0]
+
+
 # --- golds read with their question -----------------------------------------------------------
 
 @pytest.mark.parametrize("gold,question", [
