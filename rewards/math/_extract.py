@@ -178,13 +178,13 @@ def find_answer(text: str, config: MathConfig = _DEFAULT) -> Extraction | None:
             found = _with_words(tail, start, found, environment[2], environment[1])
     else:
         found = None
-    last = _last_choice(tail, start)
-    if last is None:
+    letter = _last_choice(tail, start)
+    if letter is None:
         return found
-    choice = (last.group(1) or last.group(2)).upper()
+    choice = (letter.group(1) or letter.group(2)).upper()
     if found is None:  # `Option B is wrong.`: what its clause says of it, as of a box
         return Extraction(f"({choice})", "choice", native=False,
-                          said=_said_of(_clause_after(tail, last.end())))
+                          said=_said_of(_clause_after(tail, letter.end())))
     return replace(found, choice=choice)
 
 
