@@ -238,6 +238,9 @@ class _Parser:
             return self.arithmetic.number(token)
         if token in ("(", "{"):
             value = self.expr()
+            if token == "{" and self.peek() == "\\choose":  # `{n \choose k}` is `\binom{n}{k}`
+                self.take()
+                value = self._operation("binomial", value, self.expr())
             self.take(")" if token == "(" else "}")
             return value
         if token == "\\pi":

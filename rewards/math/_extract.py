@@ -31,7 +31,7 @@ from numbers import Number
 from typing import Literal
 
 from rewards.math._config import MathConfig
-from rewards.math._normalize import NUMBER_WORDS, qualifiers
+from rewards.math._normalize import NUMBER_WORDS, qualifiers, sentence_key
 
 __all__ = ["Extraction", "extract_answer", "extract_boxed", "find_answer", "one_math_reading",
            "prepare_reference", "stated_answers"]
@@ -86,7 +86,7 @@ _ANSWER_PHRASE = re.compile(
 # What joins two answers (spaces aside): "," ";" "and" "or" ", and" ", or".
 _JOINERS = frozenset({",", ";", "and", "or", ", and", ", or", ",and", ",or"})
 _CHOICE_IN_PROSE = re.compile(
-    r"(?<![\w(\\])\(([A-E])\)(?![\w)])|(?i:option|choice)\s{1,3}\(?([A-E])\b")
+    r"(?<![\w(\\])\(([A-E])\)(?![\w)])|(?i:option|choice)\s{1,3}\(?([A-E])\b\)?")
 _CHOICE_BEFORE_BOX = re.compile(r"(?<![\w(\\])\(([A-E])\)[\s:=$]{0,6}(?:\\[(\[])?[\s$]{0,3}$")
 _SENTENCE_END = re.compile(r"[.!?](?:\s|$)|\n\s*\n")
 _SEPARATOR_WORD = re.compile(r"\b(?:and|or)\b|,|;", re.IGNORECASE)
@@ -178,11 +178,13 @@ def find_answer(text: str, config: MathConfig = _DEFAULT) -> Extraction | None:
             found = _with_words(tail, start, found, environment[2], environment[1])
     else:
         found = None
-    choice = _last_choice(tail[start:])
-    if choice is None:
+    letter = _last_choice(tail, start)
+    if letter is None:
         return found
-    if found is None:
-        return Extraction(f"({choice})", "choice", native=False)
+    choice = (letter.group(1) or letter.group(2)).upper()
+    if found is None:  # `Option B is wrong.`: what its clause says of it, as of a box
+        return Extraction(f"({choice})", "choice", native=False,
+                          said=_said_of(_clause_after(tail, letter.end())))
     return replace(found, choice=choice)
 
 
@@ -447,7 +449,8 @@ def _box_before_tail(text: str, tail_length: int) -> Extraction | None:
     boxes = _boxes(piece)
     if not boxes or boxes[0][0] != 0 or boxes[0][1] >= len(piece) and not piece.endswith("}"):
         return None  # unclosed within the bound: not an answer
-    return Extraction(boxes[0][2], "boxed")
+    # `\boxed{7} is not the answer.` then a page: its clause is read as the tail's box's
+    return _box_with_words(text, Extraction(boxes[0][2], "boxed"), start + boxes[0][1])
 
 
 def _brace_pairs(text: str) -> dict[int, int]:
@@ -1005,12 +1008,13 @@ def _last_bold(text: str, start: int) -> Extraction | None:
 
 # --- numbers ---------------------------------------------------------------------------------
 
-def _last_choice(text: str) -> str | None:
-    """The last `(B)` or "option B" / "choice B" in prose, or None."""
+def _last_choice(text: str, start: int) -> re.Match[str] | None:
+    """The last `(B)` or "option B" / "choice B" in prose at or after `start` (the letter:
+    group 1 or 2), or None."""
     match = None
-    for match in _CHOICE_IN_PROSE.finditer(text):
+    for match in _CHOICE_IN_PROSE.finditer(text, start):
         pass
-    return (match.group(1) or match.group(2)).upper() if match else None
+    return match
 
 
 def _last_number(text: str, start: int = 0) -> tuple[Extraction, int, int] | None:
@@ -1044,6 +1048,7 @@ _SAID_OF = re.compile(
     rf"(?:(?P<cannot>cannot|can['’]t|won['’]t)|(?:{_VERBS}|(?P<aux>do|does|did|can|could|"
     r"will|would|shall|should|may|might|must|seems?|seemed|appears?|appeared|looks?|looked))"
     r"(?P<not>n['’]?t)?)(?![\w\\])", re.IGNORECASE)
+_DETACHED_NOT = re.compile(r"(?<![^\W\d_])n['’]t(?![^\W\d_])", re.IGNORECASE)  # `is n't`
 _OPENING = re.compile(r"(?:so|thus|therefore|hence|then|finally|overall|altogether|"
                       r"in\s+total|in\s+all)(?![\w\\]),?", re.IGNORECASE)
 _WORDS_MAX = 200
@@ -1100,7 +1105,12 @@ def _said_of(after: str) -> str | None:
     be right`, `not right` of `isn't right`); None when the value is no subject (`7 apples`, `7 or
     8`). The comparison decides whether those words leave it the answer
     (`rewards.math._normalize.affirms`)."""
-    after = after.lstrip(" \t")  # on the value's line: `\boxed{7}` then `Is ...?` is not
+    if "\n" in after[:len(after) - len(after.lstrip())]:
+        return None  # on the value's line: `\boxed{7}` then `Is ...?` on the next is not
+    # read as a reader reads it (`sentence_key`: invisible characters, look-alike letters,
+    # width variants, any space, `\text{is}` as `is`), past markdown that closes the value
+    # (`**\boxed{7}** is ...`); a detached `n't` is `not`
+    after = _DETACHED_NOT.sub("not", sentence_key(after).lstrip("*_ "))
     verb = _SAID_OF.match(after)
     if verb is None:
         return None

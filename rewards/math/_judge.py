@@ -104,8 +104,11 @@ def judgeable(answer: str) -> bool:
     could spell variables). Two such runs with nothing but
     spaces, punctuation, braces, single letters or text wrappers between them (no digit,
     operator, bracket or math command) are words of a sentence, not a product (`so it is
-    OK`, `\\text{be it so}`): not judged. Call on an input capped in size."""
+    OK`, `\\text{be it so}`): not judged; nor letters side by side across spaces, braces and
+    wrappers that spell a run no `_variables` reads (`Y e s`, `\\mathbf{Y}\\mathbf{e}\\mathbf{s}`).
+    Call on an input capped in size."""
     run_before = False  # a run of two letters or more since the last digit or operator
+    spelled = ""  # the letters since the last digit, operator, math command or listed word
     for token in _TOKEN.findall(answer):
         head = token[0]
         if head == "\\":
@@ -113,9 +116,14 @@ def judgeable(answer: str) -> bool:
             if name not in JUDGED_COMMANDS and name not in _ESCAPED:
                 return False  # `\,` `\%` `\{` `\\` are escapes; `\<zero-width>` is not
             if name not in _ESCAPED and name not in _WRAPPERS:
-                run_before = False
+                run_before, spelled = False, ""
         elif head.isascii() and head.isalpha():
             listed = token in JUDGED_WORDS or token.lower() in JUDGED_WORDS
+            # letters side by side across spaces and wrappers spell one run (`Y e s`,
+            # `\mathbf{Y}\mathbf{e}\mathbf{s}`): a product of variables only as `_variables`
+            spelled = "" if listed else spelled + token
+            if len(spelled) > 2 and not _variables(spelled):
+                return False
             if len(token) > 1 and not listed and token.lower() in _VALUE_WORDS:
                 return False  # `not 7`, `no`, `minus`: a word that changes a value is prose
             if len(token) > 2 and not listed and not _variables(token):
@@ -125,9 +133,11 @@ def judgeable(answer: str) -> bool:
                     return False
                 run_before = True
         elif head.isdigit() and head.isascii() or head in _OPERATORS or head in _MATH_SIGNS:
-            run_before = False
+            run_before, spelled = False, ""
         elif head not in " \t\n" and head not in _SYMBOLS:
             return False
+        elif head not in " \t\n{}":
+            spelled = ""  # `(c, b, a)`: punctuation parts the letters
     return True
 
 

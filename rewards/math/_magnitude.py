@@ -239,8 +239,15 @@ class SizeArithmetic:
             hi = (_log10_factorial_upper(big_n) - _log10_factorial_lower(small_k)
                   - _log10_factorial_lower(big_n - small_k))
             return self._built(Size(max(_down(lo), 0.0), _up(hi), 1, True))
-        n_most = n.values()[1]  # C(n, k) <= 2^n; it may be 0 (k > n)
+        n_least, n_most = n.values()  # C(n, k) <= 2^n; it may be 0 (k > n)
         hi = _up(n_most * math.log10(2.0)) if n_most < _INF else _INF
+        k_least, k_most = k.values()
+        if k.sign == 1 and k_least >= 1 and k_most * math.e <= n_least:
+            # 1 <= k <= n/e: C(n, k) grows with n and with k, and C(n, k) >= (n/k)^k, which
+            # grows with k too, so C(n, k) >= (n_least / k_least)^k_least
+            # (`\binom{10^{100}}{10^{50}}`, whose size no exact bound reads)
+            lo = _down(k_least * (math.log10(n_least) - math.log10(k_least)))
+            return self._built(Size(max(lo, 0.0), max(hi, lo), 1, True))
         return Size(_NEG_INF, hi, None, True)
 
     def power(self, base: Size, exponent: Size) -> Size:

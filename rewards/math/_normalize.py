@@ -85,8 +85,9 @@ def normalize(answer: str, carried: frozenset[str] = frozenset()) -> str:
     """Canonical string form: spacing macros, `\\left`/`\\right`, `$`, degrees, dollar signs,
     `\\dfrac`/`\\tfrac`, a trailing unit (`_is_unit`: known units, currencies and counted
     nouns, and the words in `carried`, those the gold carries: `carried_words`) and trailing
-    punctuation removed."""
-    s = answer.strip().strip("$").strip()
+    punctuation removed; read first as every checker reads text (`read_text`: `la\u200bkh` is
+    `lakh`, a word that changes the value)."""
+    s = read_text(answer).strip().strip("$").strip()
     if s.startswith("\\(") and s.endswith("\\)") or s.startswith("\\[") and s.endswith("\\]"):
         s = s[2:-2].strip()
     s = _THIN_THOUSANDS.sub(",", s)
@@ -191,8 +192,18 @@ def qualifiers(answer: str, sentence: bool = False) -> frozenset[str]:
 _AFFIRMING = frozenset("""
     the an of our my this that its such indeed also here answer answers solution solutions result
     results value values number numbers total amount sum count quantity final correct right
+    option options choice choices
     required desired exact true be will must
 """.split())  # noqa: SIM905 (a word list reads better as words)
+
+
+# What a clause that leaves its value the answer is written with: letters and digits of any
+# script, spaces, sentence punctuation (a `!` after a digit is a factorial), markdown emphasis,
+# a hyphen inside a word, spacing and end-of-proof marks. Any other sign or command says
+# something of the value in mathematics (`is $\\sqrt{7}$`, `is $7^{7}$`, `is ≠ the answer`).
+_SAID_PLAINLY = re.compile(
+    r"(?:[^\W_]|\s|[.,;:?'’\"()*]|(?<![\d}])!|(?<=[^\W\d_])-(?=[^\W\d_])"
+    r"|\\(?:qquad|quad|blacksquare|square|qed|checkmark)(?![A-Za-z])|\\[,;:! ])*")
 
 
 def affirms(said: str, value: str, carried: frozenset[str] = frozenset()) -> bool:
@@ -203,7 +214,8 @@ def affirms(said: str, value: str, carried: frozenset[str] = frozenset()) -> boo
     holds. Anything else is said of the value and may unsay it (`is wrong`, `is not the
     answer`, `was my first guess`, `is 8`): the reply took the value back."""
     held = set(re.findall(r"\d+", value))
-    if any(number not in held for number in re.findall(r"\d+", said)):
+    if any(number not in held for number in re.findall(r"\d+", said)) \
+            or _SAID_PLAINLY.fullmatch(said) is None:
         return False
     return all(len(word) == 1 or word.lower() in _AFFIRMING or word.lower() in carried
                or _known_unit(word) for word in _PROSE_WORD.findall(_ENVIRONMENT.sub(" ", said)))
@@ -810,9 +822,13 @@ def _names(question: str | None, mark: str) -> bool:
     return found is not None
 
 
-# A label that ends as a sentence does, right before a text: `A.` (a lone letter), `1.` opening
-# the line. Other labels (`(A)`, `B)`, `C:`, `- `, `\bullet`) do not end a sentence.
-_OPTION_LABEL = re.compile(r"(?:^|\s)[a-z]\.$|^\d{1,3}\.$")
+# A label that ends as a sentence does, right before a text: `A.` (a lone letter), `ii.` (a
+# roman numeral), `1.` opening the line. Other labels (`(A)`, `B)`, `C:`, `- `, `\bullet`) do
+# not end a sentence. A line that is only a label labels the line after it.
+_OPTION_LABEL = re.compile(r"(?:^|\s)(?:[a-z]|[ivx]{1,4})\.$|^\d{1,3}\.$")
+_AROUND = "*_\"'\u201c\u201d\u2018\u2019()>"  # marks around a sentence, not of it
+_NEAR = 64  # how far around a sentence its marks and label are read
+_LABEL_LINE = re.compile(r"[(\[]?(?:[a-z]|[ivx]{1,4}|\d{1,3})[.)\]:]?")  # `B.`, `(ii)`, `[3]`
 
 
 def _repeats_a_sentence(key: str, question: str) -> bool:
@@ -826,13 +842,25 @@ def _repeats_a_sentence(key: str, question: str) -> bool:
     wanted = key.casefold()
     if sum(len(word.strip(".,;:!?\"'()")) >= 2 for word in wanted.split()) < 2:
         return False  # a lone letter or word: an option's label (`B.`, `Option B.`), a name
+    label = False  # the line before is only a label (`B.` then `They are the same.`)
     for line in read_text(question[:MAX_QUESTION_CHARS]).splitlines():
         text = sentence_key(line).casefold()
         at = text.find(wanted)
         while at >= 0:
-            before, after = text[:at].rstrip(), text[at + len(wanted):]
-            starts = not before or (before[-1] in ".?!" and not _OPTION_LABEL.search(before))
-            if starts and (not after or after[0] in ".?!" and after[1:2] in ("", " ")):
+            # (markdown, quotes and brackets around the sentence: `**Think step by step.**`;
+            # read within `_NEAR` characters each side, so that a line holding the gold many
+            # times is read in linear time)
+            end = at
+            while end > max(at - _NEAR, 0) and text[end - 1] in _AROUND + " ":
+                end -= 1
+            after = text[at + len(wanted):at + len(wanted) + _NEAR].lstrip(_AROUND)
+            after = after[1:].lstrip(_AROUND) if after[:1] in ("!", ".", "?") else after
+            starts = end == 0 and not label or (
+                text[end - 1:end] in (".", "?", "!")
+                and not _OPTION_LABEL.search(text, max(end - _NEAR, 0), end))
+            if starts and after[:1] in ("", " "):
                 return True
             at = text.find(wanted, at + 1)
+        if text.strip():
+            label = _LABEL_LINE.fullmatch(text.strip().strip("*")) is not None
     return False

@@ -110,7 +110,12 @@ def _box_unsaid(row: Row) -> list[str]:
     out = [f"\\boxed{{{g}}} is wrong; it is {w}.", f"\\boxed{{{g}}} is not the answer.",
            f"$\\boxed{{{g}}}$ is incorrect.", f"\\boxed{{{g}}} isn't right.",
            f"So $\\boxed{{{g}}}$ was my first guess; the real value is {w}.",
-           f"\\boxed{{{g}}} might be the answer, or not."]
+           f"\\boxed{{{g}}} might be the answer, or not.",
+           # the verb disguised (a Cyrillic `і`, a zero-width space, a no-break space, a
+           # wrapper, bold closing the box) and a value said in mathematics
+           f"**\\boxed{{{g}}}** \u0456s not the answer.",
+           f"\\boxed{{{g}}}\u00a0i\u200bs \\text{{not}} the answer.",
+           f"\\boxed{{{g}}} \\text{{is}} wrong.", f"\\boxed{{{g}}} is $\\sqrt{{{g}}}$."]
     if _numeric(row):  # (an unmarked number: the rule reads a number's clause, `_unmarked_words`)
         out.append(f"Let me work it out step by step and check each case. {g} is wrong.")
     return out
@@ -159,6 +164,8 @@ def _degenerate(row: Row) -> list[str]:
     return ["The final answer is $\\boxed{\\binom{10^{7}}{5000000}}$.",
             "The final answer is $\\boxed{9^{9^{9^{9}}}}$.",
             "The final answer is $\\boxed{(10^{7})!}$.",
+            "The final answer is $\\boxed{{10^{7} \\choose 5000000}}$.",
+            "The final answer is $\\boxed{\\binom{10^{100}}{10^{50}}}$.",
             "The final answer is $\\boxed{\\sum_{k=1}^{10^{12}} k^{3}}$.",
             "The final answer is $\\boxed{" + "(" * 2000 + "1" + ")" * 2000 + "}$.",
             " ".join(["the", "of", "and", "\\frac{", "}{", "^"] * 3000)]
