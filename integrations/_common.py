@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import threading
+from collections import OrderedDict
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -26,6 +27,7 @@ __all__ = [
     "ADAPTER_POLICY",
     "CONFIG_ENV",
     "ENV_CONFIG_ENV",
+    "MAX_CLIENT_TALLIES",
     "REFERENCE_COLUMNS",
     "AbstainMode",
     "OnConfigAbstain",
@@ -64,6 +66,9 @@ missing references): raise `ConfigurationAbstention`, or log one warning per run
 ADAPTER_POLICY = AbstentionPolicy(share=1.0, min_rows=32)
 """Adapters see a run a batch (or a rollout) at a time: the run fails once all of its first
 32 rows or more abstained for a configuration cause."""
+
+MAX_CLIENT_TALLIES = 4096
+"""Clients whose rows a shared server judges on their own (`ResolvedReward.observe`)."""
 
 
 def check_abstain_mode(abstain: str, on_config_abstain: str = "raise") -> None:
@@ -120,13 +125,31 @@ class ResolvedReward:
     """The config it was built from; None for a `Reward` object passed directly."""
     tally: AbstentionTally = field(default_factory=lambda: AbstentionTally(ADAPTER_POLICY))
     """Rows and abstentions by cause over this process's run (see `observe`)."""
+    clients: OrderedDict[str, AbstentionTally] = field(default_factory=OrderedDict)
+    """A shared server's tally per client (`observe`'s `client`), least recent first."""
 
     def observe(self, samples: Sequence[Sample], scores: Sequence[Score], *,
-                on_config_abstain: OnConfigAbstain = "raise") -> None:
+                on_config_abstain: OnConfigAbstain = "raise", client: str | None = None
+                ) -> None:
         """Count a scored batch in the run's tally; a run that abstains for a configuration
-        cause raises `ConfigurationAbstention` or warns once (`on_config_abstain`)."""
+        cause raises `ConfigurationAbstention` or warns once (`on_config_abstain`).
+
+        A server shared by several clients passes `client` (`integrations._http.peer_key`):
+        the run's tally still counts every row (`/health`), and the decision is each
+        client's own, over its own rows, so one client's rows of a domain the config lacks
+        never refuse another client's request. The last `MAX_CLIENT_TALLIES` clients are
+        followed (one that comes back after more starts a new count)."""
         self.tally.add(samples, scores)
-        self.tally.check(on_config_abstain)
+        if client is None:
+            self.tally.check(on_config_abstain)
+            return
+        own = self.clients.pop(client, None) or AbstentionTally(
+            self.tally.policy, where=self.tally.where, domains=self.tally.domains)
+        self.clients[client] = own
+        while len(self.clients) > MAX_CLIENT_TALLIES:
+            self.clients.popitem(last=False)
+        own.add(samples, scores)
+        own.check(on_config_abstain)
 
     @property
     def normalize(self) -> str:

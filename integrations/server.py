@@ -144,9 +144,11 @@ def create_app(reward: RewardSource = None, *, batching: BatchingConfig | None =
             super().__init__(detail)
             self.status, self.detail = status, detail
 
-    async def scored(samples: list[Sample]) -> list[Score]:
+    async def scored(samples: list[Sample], client: str) -> list[Score]:
         """One request's samples scored (micro-batched with others), normalized within the
-        request, counted in the run's tally: the one path every protocol's route takes.
+        request, counted in the run's tally and judged by its client's own rows (`observe`:
+        one client's misconfigured rows never refuse another's request): the one path every
+        protocol's route takes.
         `Failed`: 503 (infrastructure), 500 (a poison request), 422 (the run's setup, or an
         abstention under `abstain="raise"`)."""
         try:
@@ -159,7 +161,8 @@ def create_app(reward: RewardSource = None, *, batching: BatchingConfig | None =
             raise Failed(500, f"{type(exc).__name__}: {exc}") from exc
         scores = resolved.normalize_batch(samples, scores)
         try:
-            resolved.observe(samples, scores, on_config_abstain=on_config_abstain)
+            resolved.observe(samples, scores, on_config_abstain=on_config_abstain,
+                             client=client)
             if abstain == "raise":
                 raise_on_abstention(samples, scores)
         except (ConfigurationAbstention, InputError) as exc:
@@ -187,7 +190,7 @@ def create_app(reward: RewardSource = None, *, batching: BatchingConfig | None =
             queries, prompts, labels, domains = parse_request(body_of(request))
             samples = samples_from_queries(resolved, queries, prompts, labels, domains,
                                            end_tokens=end_tokens)
-            scores = await scored(samples)
+            scores = await scored(samples, peer_key(request.scope))
         except (Failed, InputError) as exc:
             return refused(exc)
         reply = build_response(resolved, scores, abstain_value=abstain_value,
@@ -210,7 +213,8 @@ def create_app(reward: RewardSource = None, *, batching: BatchingConfig | None =
     async def verify(request: Request) -> Any:
         try:
             body = body_of(request)
-            score, = await scored([nemo_gym.sample_from_verify(resolved, body)])
+            score, = await scored([nemo_gym.sample_from_verify(resolved, body)],
+                                  peer_key(request.scope))
         except (Failed, InputError) as exc:
             return refused(exc)
         # the reply echoes the request (NeMo Gym's shape): rendered off the event loop, as
@@ -223,7 +227,7 @@ def create_app(reward: RewardSource = None, *, batching: BatchingConfig | None =
     async def slime_reward(request: Request) -> Any:
         try:
             sample, detail = slime.sample_from_request(resolved, body_of(request))
-            score, = await scored([sample])
+            score, = await scored([sample], peer_key(request.scope))
         except (Failed, InputError) as exc:
             return refused(exc)
         return JSONResponse(slime.reward_reply(score, abstain_value=abstain_value,
@@ -234,9 +238,9 @@ def create_app(reward: RewardSource = None, *, batching: BatchingConfig | None =
     running: set[asyncio.Task[None]] = set()  # referenced until done
     app.state.roll_tasks = tasks
 
-    async def run_task(task_id: str, sample: Sample) -> None:
+    async def run_task(task_id: str, sample: Sample, client: str) -> None:
         try:
-            score, = await scored([sample])
+            score, = await scored([sample], client)
             reply = roll.result_reply(score, abstain_value=abstain_value,
                                       mask=abstain == "mask")
         except Failed as exc:
@@ -252,12 +256,13 @@ def create_app(reward: RewardSource = None, *, batching: BatchingConfig | None =
             return refused(exc)
         # what a running task holds is charged as its body was: its bytes, within the bound
         cost = int(request.headers.get("content-length") or 0) or len(repr(sample))
-        task_id = tasks.add(cost, peer_key(request.scope))
+        client = peer_key(request.scope)
+        task_id = tasks.add(cost, client)
         if task_id is None:
             return JSONResponse({"errcode": roll.BUSY, "reward_request_id": None,
                                  "errmsg": "the server holds as many tasks as it may, or "
                                            "this client its share: submit again"})
-        job = asyncio.create_task(run_task(task_id, sample))
+        job = asyncio.create_task(run_task(task_id, sample, client))
         running.add(job)
         job.add_done_callback(running.discard)
         return JSONResponse({"errcode": roll.DONE, "reward_request_id": task_id,

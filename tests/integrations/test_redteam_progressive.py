@@ -558,12 +558,6 @@ def test_lone_surrogates_on_the_plain_routes_are_scored_never_a_500(path: str,
         assert reply.status_code == 200, reply.text
 
 
-@pytest.mark.xfail(strict=True, reason="open (design): the configuration-abstention tally "
-                   "(`on_config_abstain='raise'`) is the server's, not a client's: one "
-                   "client's first 32 rows of a domain the config lacks make every later "
-                   "request a 422, requests of healthy domains from other clients included "
-                   "(integrations._common.ResolvedReward.observe, rewards.scoring."
-                   "AbstentionTally.check)")
 def test_one_clients_unknown_domain_rows_do_not_refuse_another_clients_request() -> None:
     pytest.importorskip("fastapi")
     from fastapi.testclient import TestClient
@@ -571,10 +565,26 @@ def test_one_clients_unknown_domain_rows_do_not_refuse_another_clients_request()
     from integrations.server import create_app
     app = create_app(parse_config({"domains": {"math": {"rewards": ["math"]},
                                                "text": {"rewards": ["math"]}}}))
-    with TestClient(app) as client:
-        client.post("/get_reward", json={"query": ["\\boxed{4}"] * 40, "labels": ["4"] * 40,
-                                         "domains": ["nope"] * 40})
-        honest = client.post("/get_reward", json={"query": ["\\boxed{4}"], "labels": ["4"],
-                                                  "domains": ["math"]})
+    unknown = {"query": ["\\boxed{4}"] * 40, "labels": ["4"] * 40, "domains": ["nope"] * 40}
+    healthy = {"query": ["\\boxed{4}"], "labels": ["4"], "domains": ["math"]}
+
+    async def from_peer(scope: Any, receive: Any, send: Any) -> None:
+        """The app, each request from the transport peer its `x-peer` header names (one
+        event loop for both clients: a second TestClient would run its own)."""
+        if scope["type"] == "http":
+            peer = dict(scope["headers"]).get(b"x-peer", b"10.0.0.1").decode()
+            scope = {**scope, "client": (peer, 4000)}
+        await app(scope, receive, send)
+
+    bad, good = {"x-peer": "10.0.0.1"}, {"x-peer": "10.0.0.2"}  # two addresses: two clients
+    with TestClient(from_peer) as client:
+        first = client.post("/get_reward", json=unknown, headers=bad)
+        assert first.status_code == 422 and "nope" in first.text, first.text
+        # the run rule still holds for the client whose rows all abstained ...
+        again = client.post("/get_reward", json=healthy, headers=bad)
+        assert again.status_code == 422, again.text
+        # ... and is its own: another client's request is scored
+        honest = client.post("/get_reward", json=healthy, headers=good)
         assert honest.status_code == 200, honest.text
         assert honest.json()["rewards"] == [1.0]
+        assert client.get("/health").json()["abstained"]["rows"] == 42  # all counted
