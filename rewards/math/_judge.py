@@ -19,6 +19,7 @@ from __future__ import annotations
 import math
 import re
 import threading
+import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -205,12 +206,26 @@ class MathJudge:
         return self._labels
 
     def read(self, items: Sequence[tuple[str, str, str]]) -> list[JudgeRead]:
-        """Both reads of each (question, answer, gold), batched in one engine call that must
-        answer within `config.timeout` seconds."""
+        """Both reads of each (question, answer, gold), batched in one engine call; all of
+        them within `config.timeout` seconds.
+
+        A batch holds the answers of samples that share nothing but the batch (a server's
+        micro-batch joins clients' requests). An engine call that fails may fail for one
+        prompt (one the engine refuses), so the batch is read again in halves, down to each
+        item alone, within the same deadline: one item's failure never takes its
+        batch-mates' reads with it, and only the items that fail alone abstain."""
         if not items:
             return []
+        return self._read(items, time.monotonic() + self.config.timeout)
+
+    def _read(self, items: Sequence[tuple[str, str, str]], deadline: float
+              ) -> list[JudgeRead]:
         from rewards.engines import label_probability
 
+        left = deadline - time.monotonic()
+        if left <= 0:
+            why = f"judge did not answer within {self.config.timeout:g} s"
+            return [JudgeRead(None, None, why, "judge_timeout") for _ in items]
         engine, (yes, no) = self.engine, self.labels  # cannot be built: ConfigError raises
 
         def ask() -> list[dict[str, float]]:
@@ -223,7 +238,7 @@ class MathJudge:
             return list(rows)
 
         try:
-            answered, rows = self._in_time(ask)
+            answered, rows = self._in_time(ask, left)
             if not answered:
                 why = f"judge did not answer within {self.config.timeout:g} s"
                 return [JudgeRead(None, None, why, "judge_timeout") for _ in items]
@@ -231,8 +246,11 @@ class MathJudge:
         except ConfigError:
             raise
         except Exception as exc:  # noqa: BLE001 (a judge failure abstains, whatever it is)
+            if len(items) > 1:  # perhaps one prompt's failure: each half read apart
+                half = len(items) // 2
+                return self._read(items[:half], deadline) + self._read(items[half:], deadline)
             why = f"judge failed: {type(exc).__name__}: {exc}"[:300]
-            return [JudgeRead(None, None, why) for _ in items]
+            return [JudgeRead(None, None, why)]
         reads = []
         for forward, swapped in zip(probabilities[0::2], probabilities[1::2]):
             if math.isnan(forward) or math.isnan(swapped):
@@ -241,9 +259,9 @@ class MathJudge:
                 reads.append(JudgeRead(forward, swapped))
         return reads
 
-    def _in_time(self, call: Callable[[], _T]) -> tuple[bool, _T | None]:
+    def _in_time(self, call: Callable[[], _T], timeout: float) -> tuple[bool, _T | None]:
         """(True, `call()`) run in a daemon thread, or (False, None) when it has not returned
-        within `config.timeout` seconds (the thread cannot be stopped; its result is dropped);
+        within `timeout` seconds (the thread cannot be stopped; its result is dropped);
         what `call` raises is raised here. One
         call runs at a time: a batch that finds an earlier call still holding the engine
         waits for it within its own time, so a stuck engine makes every batch abstain, in
@@ -259,7 +277,7 @@ class MathJudge:
 
         thread = threading.Thread(target=run, name="math-judge", daemon=True)
         thread.start()
-        thread.join(self.config.timeout)
+        thread.join(timeout)
         if thread.is_alive():
             return False, None
         if "error" in box:

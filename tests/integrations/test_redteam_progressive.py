@@ -348,19 +348,20 @@ def test_judged_requests_in_a_shared_batch_get_what_they_get_alone() -> None:
     assert results[0][0].reason == "judge_equal" and results[1][1].value == 1.0
 
 
-@pytest.mark.xfail(strict=True, reason="open: the math judge reads a batch in one engine "
-                   "call, so a batch-mate whose prompt the engine refuses (or whose many "
-                   "judged answers make the call miss `judge.timeout`) makes every judged "
-                   "sample of the micro-batch abstain: a request's credit depends on who "
-                   "shared its batch (rewards/math/_judge.py MathJudge.read)")
 def test_a_batch_mate_the_judge_engine_refuses_does_not_mask_another_requests_credit(
         ) -> None:
+    """The judge reads a micro-batch in one engine call; a call that fails is read again in
+    halves, so only the prompt the engine refuses abstains (`MathJudge.read`). Still shared:
+    one deadline for the batch, so a batch-mate whose many answers make the engine miss it
+    costs the others their reads too (a judge timeout abstains, never scores 0)."""
     reward = _judged_reward()
     honest = [_judged("three halves")]
     alone = reward.score(honest)
     assert alone[0].reason == "judge_equal"
     results = _gathered(MicroBatcher(reward), [honest, [_judged("five quarters")]])
     assert results[0] == alone
+    refused, = results[1]
+    assert refused.value is None, refused  # the refused prompt alone abstains
 
 
 # --- the real server: math (sympy jobs told as they finish), AnswerAfter, Mixture, the
