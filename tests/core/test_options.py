@@ -264,7 +264,12 @@ def _config_classes() -> dict[str, type]:
         for info in pkgutil.walk_packages(root.__path__, f"{package}."):
             if info.name.endswith("__main__"):
                 continue
-            module = importlib.import_module(info.name)
+            try:
+                module = importlib.import_module(info.name)
+            except ModuleNotFoundError as exc:  # an adapter whose framework's own deps are
+                if (exc.name or "").split(".")[0] in PACKAGES:  # not installed here (veRL's
+                    raise  # agent loop needs hydra, tested in a child with it on the path)
+                continue
             for obj in vars(module).values():
                 if isinstance(obj, type) and dataclasses.is_dataclass(obj) \
                         and obj.__module__ == module.__name__ and obj.__name__.endswith("Config"):
