@@ -52,8 +52,12 @@ KINDS: dict[str, tuple[str, str, bool]] = {
         " lambda: os.chown(top, 99998, 99998), lambda: os.utime(top, (0, 0)),"
         " lambda: os.utime(top)):\n"
         "        try:\n            step()\n        except OSError:\n            pass\n",
-        ("import os\nprint([(oct(s.st_mode), s.st_uid, s.st_gid, s.st_nlink, s.st_size,"
-         " s.st_atime_ns == s.st_mtime_ns) for s in map(os.stat, ('/work', '/tmp'))])\n"),
+        # times: recent, not equal (a fresh cold /work's access and change times are equal
+        # only when its mount and its files' mount points fall in one clock tick)
+        ("import os, time\nnow = time.time()\n"
+         "print([(oct(s.st_mode), s.st_uid, s.st_gid, s.st_nlink, s.st_size,"
+         " all(now - 600 < t < now + 1 for t in (s.st_atime, s.st_mtime)))"
+         " for s in map(os.stat, ('/work', '/tmp'))])\n"),
         True),
     "files, folders, links, fifos and sockets": (
         "import os, socket\n" + FOLDERS + "    os.makedirs(f'{top}/.hidden/deep')\n"
