@@ -96,9 +96,10 @@ def compare_local(pred: str | Extraction | None, gold: object,
         if tail is None or not tail.strip():
             return Verdict("no_answer", "no final answer found")
         return tail, gold_job, True
-    if question:  # `**4 up quarks**` for "How many up quarks ...?": the question's nouns
-        carried = carried | question_words(question)
-    unsaid = _taken_back(extraction, carried)
+    asked = question_words(question) if question else frozenset()
+    unsaid = _taken_back(extraction, carried, asked)
+    # `**4 up quarks**` for "How many up quarks ...?": the question's nouns
+    carried = carried | asked
     if unsaid is not None:
         return unsaid
     if extraction.words is not None:
@@ -138,14 +139,16 @@ def compare_local(pred: str | Extraction | None, gold: object,
     return f"${pred_norm}$", gold_job, False
 
 
-def _taken_back(extraction: Extraction | None, carried: frozenset[str]) -> Verdict | None:
+def _taken_back(extraction: Extraction | None, carried: frozenset[str],
+                asked: frozenset[str] = frozenset()) -> Verdict | None:
     """`no_answer` when the answer (a box or an unmarked number) is the subject of its clause
     and what the clause says of it (`Extraction.said`: `\\boxed{7} is not the answer.`, `7
     was my first guess.`) is not known to leave it the answer (`affirms`: `is the answer`,
-    `is our final answer`, units, the gold's and the question's words): the reply took it
-    back, so it committed to none (never the judge's). None when the answer stands."""
+    `is our final answer`, units, the gold's words, the question's (`asked`) where they name
+    the value's kind): the reply took it back, so it committed to none (never the judge's).
+    None when the answer stands."""
     if extraction is None or extraction.said is None or affirms(
-            extraction.said, extraction.answer, carried):
+            extraction.said, extraction.answer, carried, asked):
         return None
     return Verdict("no_answer", f"the reply says of its answer {extraction.said[:60]!r}, "
                                 f"which is not known to leave it the answer")

@@ -31,7 +31,7 @@ from numbers import Number
 from typing import Literal
 
 from rewards.math._config import MathConfig
-from rewards.math._normalize import NUMBER_WORDS, qualifiers, sentence_key
+from rewards.math._normalize import NUMBER_WORDS, affirms, qualifiers, sentence_key
 
 __all__ = ["Extraction", "extract_answer", "extract_boxed", "find_answer", "one_math_reading",
            "prepare_reference", "stated_answers"]
@@ -1082,10 +1082,55 @@ def _box_with_words(text: str, found: Extraction, end: int) -> Extraction:
     every day`, `\\boxed{5} hours more than James`) describe the value, they do not unsay it."""
     after = _clause_after(text, end)
     said = _said_of(after)
+    if said is None:  # `\boxed{7} or 8.`, `\boxed{7}. No, it is 8.`
+        said = _joined_alternative(after) or _restated(text, end)
     if said is None:
         return found
     words = " ".join((found.answer + after).split()).strip(_TRAILING)
     return replace(found, words=words, said=said)
+
+
+_OR = re.compile(r"[\s,;*_]*(or(?![\w\\]).*)", re.IGNORECASE | re.DOTALL)
+
+
+def _joined_alternative(after: str) -> str | None:
+    """What the clause after a box offers beside it, when `or` joins it to the box (`\\boxed{7}
+    or 8`, `\\boxed{7}, or maybe 8`): `or 8`, which leaves the box the answer only when it
+    holds nothing else (`affirms`); None when no `or` follows the box."""
+    joined = _OR.match(sentence_key(after))
+    return " ".join(joined.group(1).split()).strip(_TRAILING) if joined else None
+
+
+# A clause that states the answer again (`it is 8`, `the answer should be 8`, `that is
+# \boxed{8}`): a subject that names the answer or points at it, a copula, then the value.
+_RESTATES = re.compile(
+    r"(?<![\w\\])(?:it|that|this|the\s+(?:(?:final|correct|right|real|actual|true)\s+)?"
+    r"(?:answer|result|solution))\s+(?:is|was|(?:should|must|would|will)\s+be)"
+    r"\s+(?:actually\s+|really\s+|in\s+fact\s+)?(?=[-\d$\\])", re.IGNORECASE)
+
+
+def _restated(text: str, end: int) -> str | None:
+    """The value a reply states as its answer again after a box that ends at `end`, in the
+    rest of the box's sentence or the next one (`\\boxed{7}, but wait, it is 8.`,
+    `\\boxed{7}. No, it is 8.`), with the words of its clause: what the comparison reads as
+    said of the box (`affirms`: the same value, as `It is 7 apples.`, leaves it the answer,
+    another unsays it). Only a value with nothing but units and answer words after it is an
+    answer stated again (the same allow-list, `affirms`): a value the clause goes on to relate
+    to something (`That is 8 more than yesterday`, `It is 3 times the cost`) is not; None
+    when no clause states one."""
+    stop = _SENTENCE_END.search(text, end)
+    if stop is not None:
+        stop = _SENTENCE_END.search(text, stop.end()) or stop
+    region_end = min(stop.start() + 1 if stop else len(text), _end_of_reply(text),
+                     end + _WORDS_MAX)
+    region = sentence_key(_DELIMITERS.sub(" ", text[end:region_end]))
+    for restated in _RESTATES.finditer(region):
+        clause = _SENTENCE_END.split(region[restated.end():], maxsplit=1)[0]
+        value = " ".join(clause.split()).strip(_TRAILING)
+        if value and affirms(value, value):  # a value and units or answer words only
+            return value
+    return None
+
 
 
 def _clause_after(text: str, end: int) -> str:

@@ -206,19 +206,61 @@ _SAID_PLAINLY = re.compile(
     r"|\\(?:qquad|quad|blacksquare|square|qed|checkmark)(?![A-Za-z])|\\[,;:! ])*")
 
 
-def affirms(said: str, value: str, carried: frozenset[str] = frozenset()) -> bool:
+def affirms(said: str, value: str, carried: frozenset[str] = frozenset(),
+            asked: frozenset[str] = frozenset()) -> bool:
     """True when what a clause says of the value it opens with (`Extraction.said`: `the
     answer` of `\\boxed{7} is the answer`) is known to leave the value its answer: only words
-    of `_AFFIRMING`, units, the gold's and the question's words (`carried`: `is the smallest
-    such n` for "Find the smallest n ..."), single letters (variables) and numbers that `value`
-    holds. Anything else is said of the value and may unsay it (`is wrong`, `is not the
-    answer`, `was my first guess`, `is 8`): the reply took the value back."""
+    of `_AFFIRMING`, units, the gold's words (`carried`), single letters (variables), numbers
+    that `value` holds, and the question's words (`asked`) where they name what the value is
+    a value of: after a determiner or a number (`is the smallest such n` for "Find the
+    smallest n ...", `is 7 apples`), never what is said of the value itself (`is different
+    from the answer`, `is wrong`, `is incorrect`, however the question spells them) nor a
+    qualifier of an answer word (`is the wrong answer`). Anything else is said of the value and
+    may unsay it (`is wrong`, `is not the answer`, `was my first guess`, `is 8`): the reply
+    took the value back."""
     held = set(re.findall(r"\d+", value))
-    if any(number not in held for number in re.findall(r"\d+", said)) \
-            or _SAID_PLAINLY.fullmatch(said) is None:
+    if _SAID_PLAINLY.fullmatch(said) is None:
         return False
-    return all(len(word) == 1 or word.lower() in _AFFIRMING or word.lower() in carried
-               or _known_unit(word) for word in _PROSE_WORD.findall(_ENVIRONMENT.sub(" ", said)))
+    stated = _LEADING_NUMBER.match(said)
+    if stated is not None and _same_number(stated.group(0), value):  # `0.5` of `\frac{1}{2}`
+        held.update(re.findall(r"\d+", stated.group(0)))
+    if any(number not in held for number in re.findall(r"\d+", said)):
+        return False
+    named = False  # past a determiner or a number: the question's words name the value's kind
+    tokens = _SAID_TOKEN.findall(_ENVIRONMENT.sub(" ", said))
+    for at, token in enumerate(tokens):
+        word = token.lower()
+        if token[0].isdigit():
+            named = True
+            continue
+        if word in _DETERMINERS:
+            named = True
+        if not (len(token) == 1 or word in _AFFIRMING or word in carried
+                or _known_unit(token)
+                or named and word in asked and not _ANSWER_WORDS & set(map(str.lower,
+                                                                           tokens[at + 1:]))):
+            return False
+    return True
+
+
+_LEADING_NUMBER = re.compile(r"-?\d[\d,]*(?:\.\d+)?")
+
+
+def _same_number(stated: str, value: str) -> bool:
+    """True when a number said of a value (`it is 0.5`) is that value written another way
+    (`\\frac{1}{2}`), exactly: both read as numbers (`parse_number`) and equal."""
+    first, second = parse_number(stated), parse_number(value)
+    return first is not None and second is not None and first.value == second.value \
+        and not first.percent and not second.percent
+
+
+# What opens a noun phrase (`the smallest such n`, `our answer`): after one, the question's
+# words name what the value is a value of.
+_DETERMINERS = frozenset("the a an our my this that its such these those".split())  # noqa: SIM905
+# Words that name the answer itself: a question's word before one qualifies the answer
+# (`the wrong answer`), not the value.
+_ANSWER_WORDS = frozenset("answer answers solution solutions result results".split())  # noqa: SIM905
+_SAID_TOKEN = re.compile(r"(?<!\\)(?<![^\W\d_])[^\W\d_]+|\d+")  # a word (any script) or a number
 
 
 def _prose_words(answer: str, shortest: int = 3) -> set[str]:

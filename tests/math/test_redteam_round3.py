@@ -138,18 +138,15 @@ def test_allow_listed_words_do_not_carry_a_retraction(math_reward, completion, q
     assert _values(math_reward, "7", [completion], question) == [0.0]
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "open: any word of the question affirms a box (`question_words`, kept for `is the "
-    "smallest such n`), so a retraction spelled with the question's own words keeps credit: "
-    "'is different from the answer' for 'How many different ways ... from ...', 'is wrong' "
-    "where the question says 'wrong'. Telling words that describe the value from words that "
-    "relate it to another needs a reading of the clause the allow-list does not give"))
 @pytest.mark.parametrize("completion,question", [
     ("\\boxed{7} is different from the answer.",
      "How many different ways can the books be chosen from the shelf?"),
     ("\\boxed{7} is wrong.", "Tom guessed wrong. How many apples are there?"),
     ("\\boxed{7} is incorrect.", "Which statement is incorrect? How many are there?")])
 def test_the_questions_words_spelling_a_retraction(math_reward, completion, question):
+    """Fixed: the question's words affirm a box only where they name what it is a value of,
+    after a determiner or a number (`is the smallest such n`), never said of the value itself
+    (`is wrong`, `is different from the answer`) nor qualifying an answer word."""
     assert _values(math_reward, "7", [completion], question) == [0.0]
 
 

@@ -494,19 +494,36 @@ def test_a_box_the_reply_retracts_in_prose(math_reward, gold, completion):
     assert _values(math_reward, gold, [completion]) == [0.0]
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "open: a box unsaid outside its own clause, or hedged in it without a verb: a later "
-    "sentence or clause with its own subject ('\\boxed{7}. No, it is 8.', '\\boxed{7}, but "
-    "wait, it is 8.', '\\boxed{7}. Wait, that is wrong.') or a joined value ('\\boxed{7} or "
-    "8.'). Reading the box's sentence and the ones after it for another value, as `_unsaid` "
-    "reads what follows a phrase, costs real replies (units, counted nouns with numbers, "
-    "explanations after the box); telling a second statement from a description of the value "
-    "needs a clause reading no allow-list gives yet"))
 @pytest.mark.parametrize("completion", [
-    "\\boxed{7}. No, it is 8.", "\\boxed{7}, but wait, it is 8.",
-    "\\boxed{7}. Wait, that is wrong.", "\\boxed{7} or 8.", "\\boxed{7}, or maybe 8."])
+    "\\boxed{7}. No, it is 8.", "\\boxed{7}, but wait, it is 8.", "\\boxed{7} or 8.",
+    "\\boxed{7}, or maybe 8.", "\\boxed{7}. Actually, the answer should be 8.",
+    "\\boxed{7}. It is $8$ apples.", "\\boxed{7}. Hmm, that is \\boxed{8}."])
 def test_a_box_unsaid_after_its_clause(math_reward, completion):
+    """Fixed: a value joined to the box by `or` (`_joined_alternative`), or stated again as
+    the answer in the rest of the box's sentence or the next one (`_restated`: `it is 8`, `the
+    answer should be 8`), is said of the box: another value unsays it."""
     assert _values(math_reward, "7", [completion]) == [0.0]
+
+
+@pytest.mark.parametrize("completion,gold", [
+    ("\\boxed{7}. It is 7 apples.", "7"), ("\\boxed{\\frac{1}{2}}. That is 0.5.", "1/2"),
+    ("\\boxed{15}. That is 8 more than yesterday.", "15"),
+    ("\\boxed{18}. It is 9 times 2.", "18"), ("\\boxed{7}. This is because 3 + 4 = 7.", "7"),
+    ("\\boxed{7} (or 7 apples).", "7"), ("\\boxed{12}. Each of the 3 boxes holds 4.", "12")])
+def test_what_follows_a_box_and_states_no_other_answer(math_reward, completion, gold):
+    """The same value stated again (`It is 7 apples`, `0.5` of `\\frac{1}{2}`), a value
+    related to another (`8 more than`, `9 times 2`) and explanations with numbers leave the
+    box the answer."""
+    assert _values(math_reward, gold, [completion]) == [1.0]
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "open: a box judged in a later sentence with no value (`\\boxed{7}. Wait, that is "
+    "wrong.`): a pronoun, a copula and words (`that is wrong`) read the same as an "
+    "explanation (`This is because ...`), and telling a judgement from an explanation needs "
+    "a reading of the clause the allow-list does not give"))
+def test_a_box_judged_in_a_later_sentence(math_reward):
+    assert _values(math_reward, "7", ["\\boxed{7}. Wait, that is wrong."]) == [0.0]
 
 
 @pytest.mark.xfail(strict=True, reason=(
