@@ -17,6 +17,7 @@ from rewards.math._extract import (
     final_sentence_start,
     one_math_reading,
     prepare_reference,
+    said_of_expression,
     stated_answers,
 )
 from rewards.math._fast import fast_compare
@@ -95,6 +96,12 @@ def compare_local(pred: str | Extraction | None, gold: object,
         tail = _final_sentence(tail) if tail is not None else None
         if tail is None or not tail.strip():
             return Verdict("no_answer", "no final answer found")
+        stated = said_of_expression(tail)  # `\frac{5}{6} is wrong.`: read as a box's clause
+        if stated is not None:
+            unsaid = _taken_back(Extraction(stated[0], "latex", said=stated[1]), carried,
+                                 question_words(question) if question else frozenset())
+            if unsaid is not None:
+                return unsaid
         return tail, gold_job, True
     asked = question_words(question) if question else frozenset()
     unsaid = _taken_back(extraction, carried, asked)

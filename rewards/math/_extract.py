@@ -1090,7 +1090,24 @@ def _box_with_words(text: str, found: Extraction, end: int) -> Extraction:
     return replace(found, words=words, said=said)
 
 
-_OR = re.compile(r"[\s,;*_]*(or(?![\w\\]).*)", re.IGNORECASE | re.DOTALL)
+def said_of_expression(sentence: str) -> tuple[str, str] | None:
+    """An unmarked final sentence that opens with mathematics and goes on with a verb
+    (`\\frac{5}{6} is wrong.`, `x = 3 is not the answer`): the expression and what the
+    sentence says of it (`_said_of`), read by the rule a box's clause is read by; None when
+    the sentence does not open with an expression followed by a verb (prose before the verb,
+    no verb: math-verify's rules read the sentence)."""
+    text = _DELIMITERS.sub(" ", sentence[:_WORDS_MAX * 2])
+    for verb in re.finditer(r"(?<=\s)[^\W\d_]", text):
+        expression = text[:verb.start()].strip()
+        if not expression or _is_prose(expression):
+            return None
+        stop = _SENTENCE_END.search(text, verb.start())
+        said = _said_of(" " + text[verb.start():stop.start() if stop else len(text)])
+        return (expression, said) if said is not None else None
+    return None
+
+
+_OR = re.compile(r"(?<![\s,;*_])[\s,;*_]*(or(?![\w\\]).*)", re.IGNORECASE | re.DOTALL)
 
 
 def _joined_alternative(after: str) -> str | None:

@@ -8,6 +8,7 @@ from dataclasses import replace
 from fractions import Fraction
 from typing import Any
 
+from rewards.math._extract import said_of_expression
 from rewards.math._normalize import is_choice
 from rewards.stress import Probe, ProbeSet, Row
 from rewards.types import Sample
@@ -116,8 +117,13 @@ def _box_unsaid(row: Row) -> list[str]:
            f"**\\boxed{{{g}}}** \u0456s not the answer.",
            f"\\boxed{{{g}}}\u00a0i\u200bs \\text{{not}} the answer.",
            f"\\boxed{{{g}}} \\text{{is}} wrong.", f"\\boxed{{{g}}} is $\\sqrt{{{g}}}$."]
+    # another value joined by `or`, or stated as the answer in the next clause
+    out += [f"\\boxed{{{g}}} or {w}.", f"\\boxed{{{g}}}, or maybe {w}.",
+            f"\\boxed{{{g}}}. No, it is {w}.", f"\\boxed{{{g}}}, but wait, it is {w}."]
     if _numeric(row):  # (an unmarked number: the rule reads a number's clause, `_unmarked_words`)
         out.append(f"Let me work it out step by step and check each case. {g} is wrong.")
+    elif said_of_expression(f"{g} is wrong.") is not None:  # an expression, read so too
+        out.append(f"Let me work it out step by step and check each case.\n\n{g} is wrong.")
     return out
 
 

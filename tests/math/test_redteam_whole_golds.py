@@ -526,14 +526,14 @@ def test_a_box_judged_in_a_later_sentence(math_reward):
     assert _values(math_reward, "7", ["\\boxed{7}. Wait, that is wrong."]) == [0.0]
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "open: an unmarked final sentence with no number the extractor anchors (a LaTeX "
-    "expression outside `$`) goes to math-verify's reading of the sentence, which takes "
-    "`\\frac{5}{6}` from '\\frac{5}{6} is wrong.' without its words (found by the "
-    "`_box_unsaid` probe, which is kept to numeric golds for it)"))
 def test_an_unmarked_expression_its_clause_unsays(math_reward):
+    """Fixed: an unmarked final sentence that opens with an expression and goes on with a
+    verb (`said_of_expression`) is read as a box's clause is: `is wrong` unsays it, `is the
+    answer` keeps it."""
     completion = THINKING + "\\frac{5}{6} is wrong."
     assert _values(math_reward, "\\frac{5}{6}", [completion]) == [0.0]
+    kept = THINKING + "\\frac{5}{6} is the answer."
+    assert _values(math_reward, "\\frac{5}{6}", [kept]) == [1.0]
 
 
 @pytest.mark.parametrize("completion", [
