@@ -1,0 +1,304 @@
+"""Red team, round 4 of issue #33: the three rules of ee78a5e, attacked from outside.
+
+The rules attacked:
+
+- `_joined_alternative` (`rewards/math/_extract.py`): a value joined to a final box by `or` in
+  the box's own clause (`\\boxed{7} or 8`) is said of the box, and `affirms` keeps the box only
+  when nothing else is offered;
+- `_restated`: in the rest of the box's sentence or the next one, `it|that|this|the (final,
+  correct, ...) answer` + a copula + a value with only units and answer words after it is the
+  answer stated again; a different value unsays the box, the same (or an equal number) keeps it;
+- `affirms` (`rewards/math/_normalize.py`): the question's words affirm a box only after a
+  determiner or a number and not before an answer word.
+
+The classes of `/work/shared/ATTACK-CLASSES.md` that reach them, in both directions:
+
+- hedging (`or` spelled or joined another way: brackets, dashes, a colon, bold or `\\textbf`
+  wrappers, `_or_`, a unit between; a hedge inside the restatement, `It is 7 or 8`);
+- no committed answer (a retraction the restatement rule does not read: `It's 8`, `It equals
+  8`, `It is probably 8`, `It is 8, not 7`, `It is -8`, `It is \\frac{15}{2}`, a retraction two
+  sentences later, a box whose own clause affirms it before the retraction; the question's
+  words said of the box after a comma, or before a noun that names the answer);
+- invisible and look-alike characters (zero-width, soft hyphen, Cyrillic and full-width letters
+  in `or` and `it is`);
+- special-token text (a later turn after `<|im_end|>` is not the model's);
+- degenerate length (100,000-character replies; the cost was measured in a scratch script, not
+  here: no timed assertions);
+- the reverse direction: honest replies that lost credit with ee78a5e (every one of the
+  `test_..._lose_credit` cases scored 1.0 on ee78a5e^): an equal alternative after `or`
+  (`\\boxed{\\frac{1}{4}}, or 0.25`), a unit conversion (`\\boxed{120} minutes. That is 2
+  hours.`), a product (`It is 4 x 5.`), a rounding (`That is 0.333.`), a percent.
+
+Held attacks are plain tests; each hole left open is an `xfail(strict=True)` naming it. The
+verifier is not changed here (the author fixes)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import pytest
+
+from rewards import Sample
+from rewards.math import MathReward
+
+
+def _values(reward: MathReward, gold: object, completions: Sequence[str],
+            question: str = "Find it.") -> list[float | None]:
+    return [s.value for s in reward.score([Sample(question, c, reference=gold)
+                                           for c in completions])]
+
+
+# --- held: hedges and retractions the new rules catch ------------------------------------------
+
+HELD_HEDGES = [
+    "\\boxed{7} \\text{or} 8", "\\boxed{7} OR 8", "\\boxed{7} o\u200br 8",
+    "\\boxed{7} \uff4f\uff52 8",                       # full-width letters
+    "\\boxed{7} \u043er 8",                            # a Cyrillic о
+    "\\boxed{7} o\u00adr 8",                           # a soft hyphen
+    "\\boxed{7}; or 8", "\\boxed{7}\nor 8", "\\boxed{7} **or** 8", "\\boxed{7} *or* 8",
+    "\\boxed{7} or $8$", "\\boxed{7} or \\(8\\)", "\\boxed{7} or eight",
+    "\\boxed{7} or possibly 8", "\\boxed{7}, or else 8", "\\boxed{7}, or is it 8?",
+    "\\boxed{7} or, 8", "\\boxed{7} \\quad or 8", "\\boxed{7}\\text{ or }8",
+    "\\boxed{7}$ or $8", "$\\boxed{7} \\text{ or } 8$", "\\boxed{7} or 8 <|im_end|>",
+    "\\boxed{7} is the answer, or 8.", "\\boxed{7} is the answer or 8.",
+]
+
+
+@pytest.mark.parametrize("completion", HELD_HEDGES)
+def test_a_value_joined_to_the_box_by_or_unsays_it(math_reward, completion):
+    assert _values(math_reward, "7", [completion]) == [0.0]
+
+
+HELD_RETRACTIONS = [
+    "\\boxed{7}. It is $8$.", "\\boxed{7}. It is \\(8\\).", "\\boxed{7}. I\u200bt is 8.",
+    "\\boxed{7}. It\u200b is 8.", "\\boxed{7}. \uff29\uff54 is 8.", "\\boxed{7}. It is \uff18.",
+    "\\boxed{7}. It is 8 apples.", "\\boxed{7}. It is 8!", "\\boxed{7}. It must be 8.",
+    "\\boxed{7}\n\nIt is 8.", "\\boxed{7}\nIt is 8.", "\\boxed{7}, but it is 8.",
+    "\\boxed{7}, i.e., it is 8.", "\\boxed{7}. Actually, it is not 7, it is 8.",
+    "\\boxed{7}. The right answer was 8.", "\\boxed{7}. It is 7.5.", "\\boxed{7}. It is 70.",
+    "\\boxed{7}. It is 1e1.", "\\boxed{7}. It is 8. <|im_end|>",
+]
+
+
+@pytest.mark.parametrize("completion", HELD_RETRACTIONS)
+def test_another_value_stated_again_after_the_box_unsays_it(math_reward, completion):
+    assert _values(math_reward, "7", [completion]) == [0.0]
+
+
+@pytest.mark.parametrize("completion", [
+    "\\boxed{7} <|im_end|> or 8", "\\boxed{7}<|im_end|>\n<|im_start|>user\nor 8",
+    "\\boxed{7}. It is 7.0.", "\\boxed{7}. It is 07.", "\\boxed{7}. It is 7 apples.",
+    "\\boxed{7}. It is seven."])
+def test_the_same_value_or_a_later_turn_leaves_the_box(math_reward, completion):
+    assert _values(math_reward, "7", [completion], question="How many apples?") == [1.0]
+
+
+@pytest.mark.parametrize("gold, completion", [
+    ("2", "\\boxed{2}. That is, 2 apples."), ("3.5", "\\boxed{3.5}. It is 7/2."),
+    ("3.5", "\\boxed{3.5}. It is $\\frac{7}{2}$."), ("\\frac{7}{2}", "\\boxed{\\frac{7}{2}}. It is 3.5."),
+    ("12", "\\boxed{12}. It is 12 in total."), ("12", "\\boxed{12}. It is 12 cm^2."),
+    ("12", "\\boxed{12}. It is 12 m$^2$."), ("12", "\\boxed{12}. It is 12 square meters."),
+    ("12", "\\boxed{12}. It is \\$12."), ("1000", "\\boxed{1000}. It is 1,000."),
+    ("1000", "\\boxed{1,000}. It is 1000."), ("6", "\\boxed{6}. That is 3 times 2."),
+    ("6", "\\boxed{6}. This is 6 more than the previous count."), ("6", "\\boxed{6}. It is 2 + 4."),
+    ("20", "\\boxed{20}. That is 5 per box."), ("20", "\\boxed{20}. It was 15 yesterday."),
+    ("3600", "\\boxed{3600} seconds, or 1 hour."), ("10", "\\boxed{10} cm, or 100 mm."),
+    ("\\frac{1}{4}", "\\boxed{\\frac{1}{4}} (or 0.25)"),
+    ("\\frac{2}{3}", "\\boxed{\\frac{2}{3}}. It is 2 out of 3.")])
+def test_honest_explanations_after_a_box_keep_credit(math_reward, gold, completion):
+    assert _values(math_reward, gold, [completion]) == [1.0]
+
+
+# --- held: the question's words --------------------------------------------------------------
+
+WAYS = "In how many different ways can 5 books be arranged? Find the number of different ways."
+WRONG_N = "Find the smallest positive integer n such that n is wrong or different from the answer."
+TOO_SMALL = "What is the largest prime factor of 91? Is it possible that the estimate is too small?"
+
+
+@pytest.mark.parametrize("gold, completion, question", [
+    ("5", "\\boxed{5} is the number of different ways.", WAYS),
+    ("5", "\\boxed{5} is 5 different ways.", WAYS),
+    ("5", "\\boxed{5} is a different number.", WAYS),
+    ("7", "\\boxed{7} is the smallest such n.", WRONG_N),
+    ("13", "\\boxed{13} is the largest prime factor.", TOO_SMALL)])
+def test_the_questions_words_naming_the_values_kind_keep_credit(math_reward, gold, completion,
+                                                                 question):
+    assert _values(math_reward, gold, [completion], question=question) == [1.0]
+
+
+@pytest.mark.parametrize("gold, completion, question", [
+    ("5", "\\boxed{5} is a different answer.", WAYS),
+    ("5", "\\boxed{5} is different from the answer.", WAYS),
+    ("5", "\\boxed{5} is the number, different from the answer.", WAYS),
+    ("7", "\\boxed{7} is wrong.", WRONG_N), ("7", "\\boxed{7} is the wrong Answer.", WRONG_N),
+    ("7", "\\boxed{7} is the wrong answers.", WRONG_N),
+    ("7", "\\boxed{7} is the wrong an\u200bswer.", WRONG_N),
+    ("7", "\\boxed{7} is the wrong solution.", WRONG_N),
+    ("7", "\\boxed{7} is an integer different from the answer.", WRONG_N),
+    ("7", "\\boxed{7} is the smallest such n, or wrong.", WRONG_N),
+    ("13", "\\boxed{13} is too small.", TOO_SMALL), ("13", "\\boxed{13} is possible.", TOO_SMALL),
+    ("13", "\\boxed{13} is the possible answer.", TOO_SMALL)])
+def test_the_questions_words_said_of_the_value_unsay_it(math_reward, gold, completion, question):
+    assert _values(math_reward, gold, [completion], question=question) == [0.0]
+
+
+# --- held: degenerate length (cost measured outside the tests) --------------------------------
+
+def test_replies_of_100k_characters_after_a_box_are_read_within_a_bound(math_reward):
+    """Replies just under 100,000 characters of `or`, `it is` and dash soup after a box: the
+    new rules read a clause of at most `_WORDS_MAX` characters (measured outside the tests:
+    every case under 20 ms), and soup that states no other value leaves the box."""
+    unsaid = ["\\boxed{7}" + " or" * 33_000, "\\boxed{7} or " + "8" * 99_000,
+              "\\boxed{7} or " * 7_000, "\\boxed{7}. " + "It is 8. " * 11_000,
+              "\\boxed{7}. It is 8. " + "x " * 49_000]
+    kept = ["\\boxed{7}. " + "it is " * 16_000, "\\boxed{7}. It is " + "-" * 99_000,
+            "\\boxed{7}. " + "It is 7 apples. " * 6_000]
+    assert _values(math_reward, "7", unsaid + kept, question="How many apples?") == \
+        [0.0] * len(unsaid) + [1.0] * len(kept)
+
+
+# --- open: false credit ------------------------------------------------------------------------
+
+@pytest.mark.xfail(strict=True, reason=(
+    "open: `_OR` matches `or` only right after spaces, `,`, `;`, `*` or `_` and before a "
+    "non-word character, so a bracket, a dash, a colon, an ellipsis, a tie, a unit word, a "
+    "`\\textbf`/`\\emph` wrapper, `_or_` (`_` is a word character), a blank line or a new "
+    "sentence (`. Or 8.`) between the box and its alternative hides the hedge"))
+@pytest.mark.parametrize("completion", [
+    "\\boxed{7} (or 8)", "\\boxed{7}. Or 8.", "\\boxed{7}. Or is it 8?",
+    "\\boxed{7} \u2014 or 8.", "\\boxed{7} -- or 8.", "\\boxed{7}: or 8.",
+    "\\boxed{7}... or 8", "\\boxed{7}~or 8", "\\boxed{7} \\textbf{or} 8",
+    "\\boxed{7} \\emph{or} 8", "\\boxed{7} _or_ 8", "\\boxed{7}\n\nor 8",
+    "\\boxed{7} apples, or 8 apples.", "\\boxed{7} cm or 8 cm",
+    "\\boxed{7} is correct. Or 8.", "\\boxed{7}. That is the answer, or 8."])
+def test_an_or_hedge_the_joined_rule_does_not_see(math_reward, completion):
+    assert _values(math_reward, "7", [completion], question="How many apples?") == [0.0]
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "open: `_RESTATES` knows only `it|that|this|the (...) answer` + `is|was|should be|...` + "
+    "`actually|really|in fact`: a contraction (`It's`, `That's`), another verb (`equals`, `has "
+    "to be`, `could be`), another adverb (`probably`, `instead`) or a number word (`eight`) "
+    "restates another value unread"))
+@pytest.mark.parametrize("completion", [
+    "\\boxed{7}. It's 8.", "\\boxed{7}. That's 8.", "\\boxed{7}. It\u2019s 8.",
+    "\\boxed{7}. It equals 8.", "\\boxed{7}. It has to be 8.", "\\boxed{7}. It could be 8.",
+    "\\boxed{7}. It is probably 8.", "\\boxed{7}. It is instead 8.",
+    "\\boxed{7}. It is eight.", "\\boxed{7}. The correct value is 8."])
+def test_a_retraction_spelled_outside_the_restatement_pattern(math_reward, completion):
+    assert _values(math_reward, "7", [completion]) == [0.0]
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "open: `_restated` takes a value only when `affirms(value, value)` holds, so a value with a "
+    "word after it that is no unit (`8, not 7`, `8 instead`, `8 though`) or written in "
+    "mathematics (`-8`, `15/2`, `\\frac{15}{2}`, `2^3`, `\\sqrt{50}`) is no restatement: the "
+    "box stands; and a hedge inside the restatement (`It is 7 or 8`) is no restatement either"))
+@pytest.mark.parametrize("completion", [
+    "\\boxed{7}. It is 8, not 7.", "\\boxed{7}. It is 8 not 7.", "\\boxed{7}. It is 8 instead.",
+    "\\boxed{7}. It is 8 actually.", "\\boxed{7}. It is 8 though.",
+    "\\boxed{7}. It is 8 instead of 7.", "\\boxed{7}. Wait, it is 8, not 7.",
+    "\\boxed{7}. It is -8.", "\\boxed{7}. It is $-8$.", "\\boxed{7}. No, it is 15/2.",
+    "\\boxed{7}. It is \\frac{15}{2}.", "\\boxed{7}. No, it is 2^3.",
+    "\\boxed{7}. No, it is \\sqrt{50}.", "\\boxed{7}. It is 7 or 8.",
+    "\\boxed{7}. It is 7, or 8.", "\\boxed{7}. It is 7 and 8."])
+def test_a_restated_value_with_words_or_math_after_it(math_reward, completion):
+    assert _values(math_reward, "7", [completion]) == [0.0]
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "open: `_restated` reads only the rest of the box's sentence and the next one, so a "
+    "one-word sentence between (`Wait.`, `Hmm.`) puts the retraction out of reach"))
+@pytest.mark.parametrize("completion", [
+    "\\boxed{7}. Wait. It is 8.", "\\boxed{7}. Wait! It is 8.", "\\boxed{7}. Hmm. It is 8.",
+    "\\boxed{7}. Let me double-check. It is 8."])
+def test_a_retraction_two_sentences_after_the_box(math_reward, completion):
+    assert _values(math_reward, "7", [completion]) == [0.0]
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "open: `_box_with_words` consults `_joined_alternative` and `_restated` only when the box's "
+    "own clause has no verb, so a box that first affirms itself (`is the answer`) is never "
+    "checked for a retraction in the next sentence"))
+@pytest.mark.parametrize("completion", [
+    "\\boxed{7} is the answer. No, it is 8.", "\\boxed{7} is the answer. It is 8."])
+def test_a_retraction_after_a_box_that_affirms_itself(math_reward, completion):
+    assert _values(math_reward, "7", [completion]) == [0.0]
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "open: in `affirms` a determiner or a number sets `named` for the rest of the clause, "
+    "never reset at a comma or a relative clause, so the question's judging words said of "
+    "the value after one (`is the n, wrong`, `is the answer, wrong`, `is 13, too small`, `is "
+    "the answer that is wrong`) affirm it; and `_ANSWER_WORDS` lacks `value`, `number`, "
+    "`choice`, `option`, `total`, `one`, so `is the wrong number` (a question word qualifying "
+    "an answer word of `_AFFIRMING`) and `is the wrong n` affirm it"))
+@pytest.mark.parametrize("gold, completion, question", [
+    ("7", "\\boxed{7} is the n, wrong.", WRONG_N),
+    ("7", "\\boxed{7} is the answer, wrong.", WRONG_N),
+    ("7", "\\boxed{7} is 7, wrong.", WRONG_N),
+    ("7", "\\boxed{7} is the answer that is wrong.", WRONG_N),
+    ("7", "\\boxed{7} is the smallest such n... wrong.", WRONG_N),
+    ("13", "\\boxed{13} is 13, too small.", TOO_SMALL),
+    ("13", "\\boxed{13} is the estimate, too small.", TOO_SMALL),
+    ("7", "\\boxed{7} is the wrong number.", WRONG_N),
+    ("7", "\\boxed{7} is the wrong value.", WRONG_N),
+    ("7", "\\boxed{7} is the wrong choice.", WRONG_N),
+    ("7", "\\boxed{7} is the wrong final total.", WRONG_N),
+    ("7", "\\boxed{7} is the wrong n.", WRONG_N),
+    ("7", "\\boxed{7} is a wrong integer.", WRONG_N)])
+def test_the_questions_judging_words_said_of_the_box(math_reward, gold, completion, question):
+    assert _values(math_reward, gold, [completion], question=question) == [0.0]
+
+
+# --- open: false loss (each scored 1.0 on ee78a5e^) ----------------------------------------------
+
+@pytest.mark.xfail(strict=True, reason=(
+    "open: `_joined_alternative` unsays a box whenever `or` follows it (`or` is never an "
+    "affirming word), so an honest equal alternative (`or 0.25`, `or 25%`, `or about 3.14`, "
+    "`, or 1 hour`) loses credit; the same alternative in brackets or after a unit keeps it"))
+@pytest.mark.parametrize("gold, completion", [
+    ("\\frac{1}{4}", "\\boxed{\\frac{1}{4}}, or 25%"),
+    ("\\frac{1}{4}", "\\boxed{\\frac{1}{4}}, or 0.25"),
+    ("\\frac{1}{4}", "\\boxed{\\frac{1}{4}} or $0.25$"),
+    ("0.25", "\\boxed{0.25}, or \\frac{1}{4}"),
+    ("\\pi", "\\boxed{\\pi}, or about 3.14."),
+    ("\\sqrt{2}", "\\boxed{\\sqrt{2}}, or approximately 1.414."),
+    ("\\frac{1}{3}", "\\boxed{\\frac{1}{3}}, or about 0.333."),
+    ("3600", "\\boxed{3600}, or 1 hour.")])
+def test_an_equal_alternative_after_or_loses_credit(math_reward, gold, completion):
+    assert _values(math_reward, gold, [completion]) == [1.0]
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "open: `_restated` reads any value after `It/That is` as the answer again and `affirms` "
+    "compares digits only: a unit conversion (`120 minutes. That is 2 hours.`), a product "
+    "(`4 x 5`, `2*3`: `x` is a single letter, `*` markdown), a grouping (`4 groups of 5`, `5 "
+    "boxes`), a rounding at the printed precision (`0.333`) or the decimal of a percent "
+    "(`50%`, `0.5`) unsays an honest box"))
+@pytest.mark.parametrize("gold, completion", [
+    ("120", "\\boxed{120} minutes. That is 2 hours."),
+    ("60", "\\boxed{60} minutes. That is 1 hour."),
+    ("1", "\\boxed{1} dollar. That is 100 cents."),
+    ("2", "\\boxed{2} feet. That is 24 inches."),
+    ("6", "\\boxed{6}. It is 2*3."),
+    ("20", "\\boxed{20}. It is 4 x 5."),
+    ("20", "\\boxed{20}. That is 4 groups of 5."),
+    ("20", "\\boxed{20}. That is 5 boxes."),
+    ("\\frac{1}{3}", "\\boxed{\\frac{1}{3}}. That is 0.333."),
+    ("50\\%", "\\boxed{50\\%}. It is 0.5.")])
+def test_an_honest_explanation_after_the_box_loses_credit(math_reward, gold, completion):
+    assert _values(math_reward, gold, [completion]) == [1.0]
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "open: `_restated` bounds its region by `_end_of_reply` (end-of-turn text at the very end "
+    "only), not by a turn marker inside the reply, so a later turn's `It is 8` after "
+    "`<|im_end|>` unsays the model's box, though the phrase rule (`_TURN_MARKER`) already "
+    "holds that such a turn is not the model's"))
+@pytest.mark.parametrize("completion", [
+    "\\boxed{7}<|im_end|>\n<|im_start|>user\nIt is 8.", "\\boxed{7}<|endoftext|> It is 8.",
+    "\\boxed{7}</s> It is 8.", "\\boxed{7}. <|im_end|> It is 8."])
+def test_a_later_turn_unsays_the_models_box(math_reward, completion):
+    assert _values(math_reward, "7", [completion]) == [1.0]
