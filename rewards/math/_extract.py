@@ -31,7 +31,12 @@ from numbers import Number
 from typing import Literal
 
 from rewards.math._config import MathConfig
-from rewards.math._normalize import NUMBER_WORDS, affirms, qualifiers, sentence_key
+from rewards.math._normalize import (
+    NUMBER_WORDS,
+    names_an_answer,
+    qualifiers,
+    sentence_key,
+)
 
 __all__ = ["Extraction", "extract_answer", "extract_boxed", "find_answer", "one_math_reading",
            "prepare_reference", "stated_answers"]
@@ -1082,8 +1087,11 @@ def _box_with_words(text: str, found: Extraction, end: int) -> Extraction:
     every day`, `\\boxed{5} hours more than James`) describe the value, they do not unsay it."""
     after = _clause_after(text, end)
     said = _said_of(after)
-    if said is None:  # `\boxed{7} or 8.`, `\boxed{7}. No, it is 8.`
-        said = _joined_alternative(after) or _restated(text, end)
+    if said is None:  # `\boxed{7} or 8.`
+        said = _joined_alternative(after)
+    again = _restated(text, end)  # `\boxed{7}. No, it is 8.`, `\boxed{7} is it. It is 8.`
+    if again is not None:
+        said = again if said is None else f"{said}; {again}"
     if said is None:
         return found
     words = " ".join((found.answer + after).split()).strip(_TRAILING)
@@ -1123,30 +1131,41 @@ def _joined_alternative(after: str) -> str | None:
 _RESTATES = re.compile(
     r"(?<![\w\\])(?:it|that|this|the\s+(?:(?:final|correct|right|real|actual|true)\s+)?"
     r"(?:answer|result|solution))\s+(?:is|was|(?:should|must|would|will)\s+be)"
-    r"\s+(?:actually\s+|really\s+|in\s+fact\s+)?(?=[-\d$\\])", re.IGNORECASE)
+    r"(?:\s+(?:actually\s+|really\s+|in\s+fact\s+)?(?=[-\d$\\])|(?=-\d))", re.IGNORECASE)
 
 
 def _restated(text: str, end: int) -> str | None:
     """The value a reply states as its answer again after a box that ends at `end`, in the
     rest of the box's sentence or the next one (`\\boxed{7}, but wait, it is 8.`,
-    `\\boxed{7}. No, it is 8.`), with the words of its clause: what the comparison reads as
-    said of the box (`affirms`: the same value, as `It is 7 apples.`, leaves it the answer,
-    another unsays it). Only a value with nothing but units and answer words after it is an
-    answer stated again (the same allow-list, `affirms`): a value the clause goes on to relate
-    to something (`That is 8 more than yesterday`, `It is 3 times the cost`) is not; None
-    when no clause states one."""
+    `\\boxed{7}. No, it is 8.`), to the model's own text's end (`_reply_end_after`): what the
+    comparison reads as said of the box (`affirms`: the same value, or a number equal to it,
+    `0.5` of `\\frac{1}{2}`, leaves it the answer; another unsays it). Only a number with
+    nothing after it but the words the box's own clause says beside it (`\\boxed{7} apples.
+    No, it is 8 apples.`) and answer words is the answer stated again: a value in another unit
+    (`\\boxed{120} minutes. That is 2 hours.`), a product or a grouping (`It is 4 x 5`, `4
+    groups of 5`) or a value the clause relates to another (`That is 8 more than yesterday`)
+    explains the box. None when no clause states one."""
     stop = _SENTENCE_END.search(text, end)
     if stop is not None:
         stop = _SENTENCE_END.search(text, stop.end()) or stop
-    region_end = min(stop.start() + 1 if stop else len(text), _end_of_reply(text),
+    region_end = min(stop.start() + 1 if stop else len(text), _reply_end_after(text, end),
                      end + _WORDS_MAX)
     region = sentence_key(_DELIMITERS.sub(" ", text[end:region_end]))
+    beside = {word.lower() for word in _WORD.findall(_clause_after(text, end))}
     for restated in _RESTATES.finditer(region):
         clause = _SENTENCE_END.split(region[restated.end():], maxsplit=1)[0]
-        value = " ".join(clause.split()).strip(_TRAILING)
-        if value and affirms(value, value):  # a value and units or answer words only
-            return value
+        value = _RESTATED_VALUE.match(clause)
+        if value is None:
+            continue
+        rest = clause[value.end():]
+        if _ONLY_WORDS.fullmatch(rest) and all(
+                word.lower() in beside or names_an_answer(word) for word in _WORD.findall(rest)):
+            return " ".join(clause.split()).strip(_TRAILING)
     return None
+
+
+_ONLY_WORDS = re.compile(r"\s*(?:[^\W\d_]+(?:\s+[^\W\d_]+)*)?[\s.;:,!]*")
+_RESTATED_VALUE = re.compile(r"\s*-?\d[\d,]*(?:\.\d+)?(?:[eE]-?\d+)?(?:\s*\\?%)?")
 
 
 
@@ -1155,9 +1174,17 @@ def _clause_after(text: str, end: int) -> str:
     (of the reply, within `_WORDS_MAX`), math delimiters and the words known to close such a
     clause (`_CLOSINGS`) dropped."""
     stop = _SENTENCE_END.search(text, end)
-    clause_end = min(stop.start() if stop else len(text), _end_of_reply(text),
+    clause_end = min(stop.start() if stop else len(text), _reply_end_after(text, end),
                      end + _WORDS_MAX)
     return _CLOSINGS.sub(" ", _DELIMITERS.sub(" ", text[end:clause_end]))
+
+
+def _reply_end_after(text: str, end: int) -> int:
+    """Where the model's own text ends after `end`: at the first turn marker after it
+    (`<|im_end|>`, `</s>`: what follows is another turn's, never said of the model's answer)
+    or at the reply's end."""
+    marker = _TURN_MARKER.search(text, end, end + _PHRASE_WINDOW)
+    return min(marker.start() if marker else len(text), _end_of_reply(text))
 
 
 def _said_of(after: str) -> str | None:

@@ -202,7 +202,7 @@ _AFFIRMING = frozenset("""
 # a hyphen inside a word, spacing and end-of-proof marks. Any other sign or command says
 # something of the value in mathematics (`is $\\sqrt{7}$`, `is $7^{7}$`, `is ≠ the answer`).
 _SAID_PLAINLY = re.compile(
-    r"(?:[^\W_]|\s|[.,;:?'’\"()*]|(?<![\d}])!|(?<=[^\W\d_])-(?=[^\W\d_])"
+    r"(?:[^\W_]|\s|[.,;:?'’\"()*]|(?<![\d}])!|(?<=[^\W\d_])-(?=[^\W\d_])|(?<=\d)\\?%"
     r"|\\(?:qquad|quad|blacksquare|square|qed|checkmark)(?![A-Za-z])|\\[,;:! ])*")
 
 
@@ -221,20 +221,28 @@ def affirms(said: str, value: str, carried: frozenset[str] = frozenset(),
     held = set(re.findall(r"\d+", value))
     if _SAID_PLAINLY.fullmatch(said) is None:
         return False
-    stated = _LEADING_NUMBER.match(said)
-    if stated is not None and _same_number(stated.group(0), value):  # `0.5` of `\frac{1}{2}`
-        held.update(re.findall(r"\d+", stated.group(0)))
+    for stated in _STATED_NUMBER.finditer(said):  # `0.5` or `50%` of `\frac{1}{2}`
+        if _same_number(stated.group(0), value):
+            held.update(re.findall(r"\d+", stated.group(0)))
+        elif stated.group(0).endswith("%"):  # `is 7%` of 7: a percent is its hundredth
+            return False
     if any(number not in held for number in re.findall(r"\d+", said)):
         return False
     named = False  # past a determiner or a number: the question's words name the value's kind
     tokens = _SAID_TOKEN.findall(_ENVIRONMENT.sub(" ", said))
     for at, token in enumerate(tokens):
         word = token.lower()
+        if token in ",;" or word in _RELATIVES and at and tokens[at - 1].lower() not in (
+                _DETERMINERS | _AFFIRMING_VERBS):
+            named = False  # `is the answer, wrong`, `is the answer that is wrong`: what
+            continue  # follows is said of the value again
         if token[0].isdigit():
             named = True
             continue
         if word in _DETERMINERS:
             named = True
+        if word == "or" and tokens[at + 1:at + 2] and tokens[at + 1][0].isdigit():
+            continue  # `or 0.25` of `\frac{1}{4}`: an equal number (held, above) joined
         if not (len(token) == 1 or word in _AFFIRMING or word in carried
                 or _known_unit(token)
                 or named and word in asked and not _ANSWER_WORDS & set(map(str.lower,
@@ -243,15 +251,28 @@ def affirms(said: str, value: str, carried: frozenset[str] = frozenset(),
     return True
 
 
-_LEADING_NUMBER = re.compile(r"-?\d[\d,]*(?:\.\d+)?")
+def names_an_answer(word: str) -> bool:
+    """True for a word known to leave a value the answer when said of it (`_AFFIRMING`:
+    `answer`, `total`, `final`, articles), not a unit."""
+    return word.lower() in _AFFIRMING
+
+
+_STATED_NUMBER = re.compile(r"-?\d[\d,]*(?:\.\d+)?(?:\s?\\?%)?")
 
 
 def _same_number(stated: str, value: str) -> bool:
-    """True when a number said of a value (`it is 0.5`) is that value written another way
-    (`\\frac{1}{2}`), exactly: both read as numbers (`parse_number`) and equal."""
-    first, second = parse_number(stated), parse_number(value)
-    return first is not None and second is not None and first.value == second.value \
-        and not first.percent and not second.percent
+    """True when a number said of a value (`it is 0.5`, `or 25%`) is that value written
+    another way (`\\frac{1}{2}`, `\\frac{1}{4}`): both read as numbers (`parse_number`, a
+    percent as its hundredth) and equal, a decimal to its printed precision (`0.333` of
+    `\\frac{1}{3}`)."""
+    first = parse_number(stated.replace("\\%", "%"))
+    second = parse_number(value.replace("\\%", "%"))
+    if first is None or second is None:
+        return False
+    a = first.value / 100 if first.percent else first.value
+    b = second.value / 100 if second.percent else second.value
+    rounded = [n.half_unit for n in (first, second) if n.decimal]  # `0.333`, not `7` of `7.5`
+    return abs(a - b) <= max(rounded, default=0)
 
 
 # What opens a noun phrase (`the smallest such n`, `our answer`): after one, the question's
@@ -260,7 +281,12 @@ _DETERMINERS = frozenset("the a an our my this that its such these those".split(
 # Words that name the answer itself: a question's word before one qualifies the answer
 # (`the wrong answer`), not the value.
 _ANSWER_WORDS = frozenset("answer answers solution solutions result results".split())  # noqa: SIM905
-_SAID_TOKEN = re.compile(r"(?<!\\)(?<![^\W\d_])[^\W\d_]+|\d+")  # a word (any script) or a number
+# a word (any script), a number, or a clause's comma or semicolon
+_SAID_TOKEN = re.compile(r"(?<!\\)(?<![^\W\d_])[^\W\d_]+|\d+|[,;]")
+# Words that open a relative clause after a noun (`the answer that is wrong`): what follows
+# is said of the value again, not a name of its kind.
+_RELATIVES = frozenset("that which who whose whom".split())  # noqa: SIM905
+_AFFIRMING_VERBS = frozenset("is are was were be".split())  # noqa: SIM905
 
 
 def _prose_words(answer: str, shortest: int = 3) -> set[str]:

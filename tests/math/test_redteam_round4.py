@@ -72,7 +72,7 @@ def test_a_value_joined_to_the_box_by_or_unsays_it(math_reward, completion):
 HELD_RETRACTIONS = [
     "\\boxed{7}. It is $8$.", "\\boxed{7}. It is \\(8\\).", "\\boxed{7}. I\u200bt is 8.",
     "\\boxed{7}. It\u200b is 8.", "\\boxed{7}. \uff29\uff54 is 8.", "\\boxed{7}. It is \uff18.",
-    "\\boxed{7}. It is 8 apples.", "\\boxed{7}. It is 8!", "\\boxed{7}. It must be 8.",
+    "\\boxed{7}. It is 8!", "\\boxed{7}. It must be 8.",
     "\\boxed{7}\n\nIt is 8.", "\\boxed{7}\nIt is 8.", "\\boxed{7}, but it is 8.",
     "\\boxed{7}, i.e., it is 8.", "\\boxed{7}. Actually, it is not 7, it is 8.",
     "\\boxed{7}. The right answer was 8.", "\\boxed{7}. It is 7.5.", "\\boxed{7}. It is 70.",
@@ -193,13 +193,13 @@ def test_a_retraction_spelled_outside_the_restatement_pattern(math_reward, compl
 @pytest.mark.xfail(strict=True, reason=(
     "open: `_restated` takes a value only when `affirms(value, value)` holds, so a value with a "
     "word after it that is no unit (`8, not 7`, `8 instead`, `8 though`) or written in "
-    "mathematics (`-8`, `15/2`, `\\frac{15}{2}`, `2^3`, `\\sqrt{50}`) is no restatement: the "
+    "mathematics (`15/2`, `\\frac{15}{2}`, `2^3`, `\\sqrt{50}`) is no restatement: the "
     "box stands; and a hedge inside the restatement (`It is 7 or 8`) is no restatement either"))
 @pytest.mark.parametrize("completion", [
     "\\boxed{7}. It is 8, not 7.", "\\boxed{7}. It is 8 not 7.", "\\boxed{7}. It is 8 instead.",
     "\\boxed{7}. It is 8 actually.", "\\boxed{7}. It is 8 though.",
     "\\boxed{7}. It is 8 instead of 7.", "\\boxed{7}. Wait, it is 8, not 7.",
-    "\\boxed{7}. It is -8.", "\\boxed{7}. It is $-8$.", "\\boxed{7}. No, it is 15/2.",
+    "\\boxed{7}. No, it is 15/2.",
     "\\boxed{7}. It is \\frac{15}{2}.", "\\boxed{7}. No, it is 2^3.",
     "\\boxed{7}. No, it is \\sqrt{50}.", "\\boxed{7}. It is 7 or 8.",
     "\\boxed{7}. It is 7, or 8.", "\\boxed{7}. It is 7 and 8."])
@@ -217,31 +217,21 @@ def test_a_retraction_two_sentences_after_the_box(math_reward, completion):
     assert _values(math_reward, "7", [completion]) == [0.0]
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "open: `_box_with_words` consults `_joined_alternative` and `_restated` only when the box's "
-    "own clause has no verb, so a box that first affirms itself (`is the answer`) is never "
-    "checked for a retraction in the next sentence"))
 @pytest.mark.parametrize("completion", [
     "\\boxed{7} is the answer. No, it is 8.", "\\boxed{7} is the answer. It is 8."])
 def test_a_retraction_after_a_box_that_affirms_itself(math_reward, completion):
+    """Fixed: the next clause is read for the answer stated again whatever the box's own
+    clause says (`_box_with_words` joins both to what is said of it)."""
     assert _values(math_reward, "7", [completion]) == [0.0]
 
 
 @pytest.mark.xfail(strict=True, reason=(
-    "open: in `affirms` a determiner or a number sets `named` for the rest of the clause, "
-    "never reset at a comma or a relative clause, so the question's judging words said of "
-    "the value after one (`is the n, wrong`, `is the answer, wrong`, `is 13, too small`, `is "
-    "the answer that is wrong`) affirm it; and `_ANSWER_WORDS` lacks `value`, `number`, "
-    "`choice`, `option`, `total`, `one`, so `is the wrong number` (a question word qualifying "
-    "an answer word of `_AFFIRMING`) and `is the wrong n` affirm it"))
+    "open: `_ANSWER_WORDS` lacks `value`, `number`, `choice`, `total`, so the question's word "
+    "qualifying one (`is the wrong number`) affirms the box; adding them would unsay `is the "
+    "smallest number` (the question's word naming the value's kind); and `is the wrong n`, "
+    "`is a wrong integer` read as `is the smallest such n`"))
 @pytest.mark.parametrize("gold, completion, question", [
-    ("7", "\\boxed{7} is the n, wrong.", WRONG_N),
-    ("7", "\\boxed{7} is the answer, wrong.", WRONG_N),
-    ("7", "\\boxed{7} is 7, wrong.", WRONG_N),
-    ("7", "\\boxed{7} is the answer that is wrong.", WRONG_N),
     ("7", "\\boxed{7} is the smallest such n... wrong.", WRONG_N),
-    ("13", "\\boxed{13} is 13, too small.", TOO_SMALL),
-    ("13", "\\boxed{13} is the estimate, too small.", TOO_SMALL),
     ("7", "\\boxed{7} is the wrong number.", WRONG_N),
     ("7", "\\boxed{7} is the wrong value.", WRONG_N),
     ("7", "\\boxed{7} is the wrong choice.", WRONG_N),
@@ -255,13 +245,11 @@ def test_the_questions_judging_words_said_of_the_box(math_reward, gold, completi
 # --- open: false loss (each scored 1.0 on ee78a5e^) ----------------------------------------------
 
 @pytest.mark.xfail(strict=True, reason=(
-    "open: `_joined_alternative` unsays a box whenever `or` follows it (`or` is never an "
-    "affirming word), so an honest equal alternative (`or 0.25`, `or 25%`, `or about 3.14`, "
-    "`, or 1 hour`) loses credit; the same alternative in brackets or after a unit keeps it"))
+    "open: an honest alternative after `or` that is not a plain number equal to the box "
+    "(`_same_number`: exact, a decimal to its printed precision, a percent's hundredth) unsays "
+    "it: an expression (`or \\frac{1}{4}`), an approximation of a non-number (`or about "
+    "3.14` of `\\pi`) or another unit (`, or 1 hour`)"))
 @pytest.mark.parametrize("gold, completion", [
-    ("\\frac{1}{4}", "\\boxed{\\frac{1}{4}}, or 25%"),
-    ("\\frac{1}{4}", "\\boxed{\\frac{1}{4}}, or 0.25"),
-    ("\\frac{1}{4}", "\\boxed{\\frac{1}{4}} or $0.25$"),
     ("0.25", "\\boxed{0.25}, or \\frac{1}{4}"),
     ("\\pi", "\\boxed{\\pi}, or about 3.14."),
     ("\\sqrt{2}", "\\boxed{\\sqrt{2}}, or approximately 1.414."),
@@ -271,12 +259,6 @@ def test_an_equal_alternative_after_or_loses_credit(math_reward, gold, completio
     assert _values(math_reward, gold, [completion]) == [1.0]
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "open: `_restated` reads any value after `It/That is` as the answer again and `affirms` "
-    "compares digits only: a unit conversion (`120 minutes. That is 2 hours.`), a product "
-    "(`4 x 5`, `2*3`: `x` is a single letter, `*` markdown), a grouping (`4 groups of 5`, `5 "
-    "boxes`), a rounding at the printed precision (`0.333`) or the decimal of a percent "
-    "(`50%`, `0.5`) unsays an honest box"))
 @pytest.mark.parametrize("gold, completion", [
     ("120", "\\boxed{120} minutes. That is 2 hours."),
     ("60", "\\boxed{60} minutes. That is 1 hour."),
@@ -288,17 +270,57 @@ def test_an_equal_alternative_after_or_loses_credit(math_reward, gold, completio
     ("20", "\\boxed{20}. That is 5 boxes."),
     ("\\frac{1}{3}", "\\boxed{\\frac{1}{3}}. That is 0.333."),
     ("50\\%", "\\boxed{50\\%}. It is 0.5.")])
-def test_an_honest_explanation_after_the_box_loses_credit(math_reward, gold, completion):
+def test_an_honest_explanation_after_the_box_keeps_credit(math_reward, gold, completion):
+    """Fixed: only a number with nothing after it but the box's own words and answer words is
+    the answer stated again (`_restated`); a number equal to the box's, a decimal to its
+    printed precision or a percent's hundredth (`_same_number`), leaves it the answer."""
     assert _values(math_reward, gold, [completion]) == [1.0]
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "open: `_restated` bounds its region by `_end_of_reply` (end-of-turn text at the very end "
-    "only), not by a turn marker inside the reply, so a later turn's `It is 8` after "
-    "`<|im_end|>` unsays the model's box, though the phrase rule (`_TURN_MARKER`) already "
-    "holds that such a turn is not the model's"))
 @pytest.mark.parametrize("completion", [
     "\\boxed{7}<|im_end|>\n<|im_start|>user\nIt is 8.", "\\boxed{7}<|endoftext|> It is 8.",
     "\\boxed{7}</s> It is 8.", "\\boxed{7}. <|im_end|> It is 8."])
-def test_a_later_turn_unsays_the_models_box(math_reward, completion):
+def test_a_later_turn_does_not_unsay_the_models_box(math_reward, completion):
+    """Fixed: what a box's clause and the next one say is read to the first turn marker
+    after it (`_reply_end_after`)."""
     assert _values(math_reward, "7", [completion]) == [1.0]
+
+
+# --- fixed after the round (were strict xfails above) ------------------------------------------
+
+@pytest.mark.parametrize("completion", ["\\boxed{7}. It is -8.", "\\boxed{7}. It is $-8$."])
+def test_a_negative_value_stated_again_unsays_the_box(math_reward, completion):
+    """Fixed: a copula joined to a signed number by the reading rule (`is-8`) still states it."""
+    assert _values(math_reward, "7", [completion]) == [0.0]
+
+
+@pytest.mark.parametrize("gold, completion, question", [
+    ("7", "\\boxed{7} is the n, wrong.", WRONG_N),
+    ("7", "\\boxed{7} is the answer, wrong.", WRONG_N),
+    ("7", "\\boxed{7} is 7, wrong.", WRONG_N),
+    ("7", "\\boxed{7} is the answer that is wrong.", WRONG_N),
+    ("13", "\\boxed{13} is 13, too small.", TOO_SMALL),
+    ("13", "\\boxed{13} is the estimate, too small.", TOO_SMALL)])
+def test_the_questions_words_after_a_comma_or_a_relative_are_said_of_the_box(
+        math_reward, gold, completion, question):
+    """Fixed: a comma, a semicolon or a relative clause (`that is`) ends the noun phrase in
+    which the question's words name the value's kind (`affirms`)."""
+    assert _values(math_reward, gold, [completion], question=question) == [0.0]
+
+
+@pytest.mark.parametrize("completion", [
+    "\\boxed{\\frac{1}{4}}, or 25%", "\\boxed{\\frac{1}{4}}, or 0.25",
+    "\\boxed{\\frac{1}{4}} or $0.25$"])
+def test_an_equal_number_after_or_keeps_credit(math_reward, completion):
+    """Fixed: a number equal to the box's (`_same_number`: exactly, a percent as its hundredth)
+    joined by `or` leaves it the answer."""
+    assert _values(math_reward, "\\frac{1}{4}", [completion]) == [1.0]
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "open: a different value stated again with a unit the box's clause does not name "
+    "(`\\boxed{7}. It is 8 apples.`) reads as an explanation in another unit (`\\boxed{120} "
+    "minutes. That is 2 hours.`, `\\boxed{20}. That is 5 boxes.`); telling a conversion from a "
+    "retraction needs the units' meaning"))
+def test_another_value_with_a_new_unit_stated_again(math_reward):
+    assert _values(math_reward, "7", ["\\boxed{7}. It is 8 apples."]) == [0.0]
