@@ -903,10 +903,13 @@ def _repeats_a_sentence(key: str, question: str) -> bool:
     """Whether a gold's text (`key`, its `sentence_key`) is a whole sentence of the question,
     outside its options: a sentence of two words or more (a lone letter or word is an
     option's label, `B.`, `Option B.`, or a name); on a line of the question, it starts the
-    line or follows a sentence's end (`.`, `?`, `!`), and ends the line or a sentence; never
+    line or follows a sentence's end (`.`, `?`, `!`), and ends the line or a sentence (a
+    `.`, `?`, `!` after it: `Mrs. Hilt` only opens "Mrs. Hilt has two pennies."); never
     after a list or option label (`(A) They are the same.`, `A. They are the same.`, `- No
-    change.`), so a gold that is an option's text stays an answer. Case is ignored; the
-    question is read line by line by the one reading rule (`sentence_key`)."""
+    change.`), nor one of the unlabelled options a choice cue offers (`_offered_as_option`:
+    `Which is true? They are the same. They are different.`), so a gold that is an option's
+    text stays an answer. Case is ignored; the question is read line by line by the one
+    reading rule (`sentence_key`)."""
     wanted = key.casefold()
     if sum(len(word.strip(".,;:!?\"'()")) >= 2 for word in wanted.split()) < 2:
         return False  # a lone letter or word: an option's label (`B.`, `Option B.`), a name
@@ -922,13 +925,105 @@ def _repeats_a_sentence(key: str, question: str) -> bool:
             while end > max(at - _NEAR, 0) and text[end - 1] in _AROUND + " ":
                 end -= 1
             after = text[at + len(wanted):at + len(wanted) + _NEAR].lstrip(_AROUND)
-            after = after[1:].lstrip(_AROUND) if after[:1] in ("!", ".", "?") else after
+            ended = after[:1] in ("!", ".", "?")
+            after = after[1:].lstrip(_AROUND) if ended else after
             starts = end == 0 and not label or (
                 text[end - 1:end] in (".", "?", "!")
                 and not _OPTION_LABEL.search(text, max(end - _NEAR, 0), end))
-            if starts and after[:1] in ("", " "):
-                return True
+            # it ends the line or a sentence: a `.`, `?` or `!` after it, or its own
+            ends = after[:1] == "" or ended and after[:1] == " " or wanted[-1] in "?!" and (
+                after[:1] in ("", " "))
+            if starts and ends:
+                return not _offered_as_option(wanted, question)
             at = text.find(wanted, at + 1)
         if text.strip():
             label = _LABEL_LINE.fullmatch(text.strip().strip("*")) is not None
+    return False
+
+
+# A sentence that announces a choice among the sentences after it: a question that asks
+# which of them (`Which is true?`, `Which of these holds?`, `Which one ...?`), or a cue
+# ending in a colon (`Choose one:`, `Options:`, `Answer with one of the following:`).
+_WHICH_OF_THEM = re.compile(r"(?<![a-z])which (?:of|one|statements?|options?|choices?|answers?"
+                            r"|(?:is|are) (?:true|false|correct|incorrect))(?![a-z])")
+_CHOOSE = frozenset({"choose", "select", "pick"})
+_OPTIONS = frozenset({"options", "choices"})
+
+
+def _is_choice_cue(sentence: str) -> bool:
+    """Whether a sentence (casefolded, as `sentence_key` reads it) asks for a choice among
+    the sentences after it: a question (`?`) that asks which of them (`which of`, `which
+    one`, `which statement`, `which is true`); or a cue ending in a colon that opens by
+    saying to choose (`Choose one:`, `Select the correct statement:`), ends naming the
+    options (`Options:`, `Answer choices:`) or offers `one of the following`. An allow-list:
+    a question that asks for a value (`What is 2+2?`, `Which integer n works?`, `... for which
+    the inequality is true?`) or a colon after a problem's words (`... choose two cards
+    (note:`, `the value of the following expression:`) offers no options."""
+    end = sentence.rstrip(_AROUND)[-1:]
+    if end == "?":
+        return _WHICH_OF_THEM.search(sentence) is not None
+    words = [word.strip(_AROUND + ".,;:!?") for word in sentence.split()]
+    return end == ":" and (words[0] in _CHOOSE or words[-1] in _OPTIONS
+                           or "one of the following" in sentence)
+
+
+def _sentences(text: str) -> list[str]:
+    """A line (casefolded, as `sentence_key` reads it) cut into its sentences: one ends at a
+    word ending in `.`, `?`, `!` or `:` (marks around it aside: `**same.**`). Each is kept
+    bare (marks around it and a final period dropped), as a gold's `sentence_key` is."""
+    out: list[str] = []
+    start = 0
+    words = text.split(" ")
+    for i, word in enumerate(words):
+        if word.rstrip(_AROUND)[-1:] in (".", "?", "!", ":") or i == len(words) - 1:
+            sentence = " ".join(words[start:i + 1]).strip(_AROUND + " ")
+            out.append(sentence.removesuffix("."))
+            start = i + 1
+    return [sentence for sentence in out if sentence]
+
+
+def _offered_as_option(wanted: str, question: str) -> bool:
+    """Whether a gold's text (`wanted`, its casefolded `sentence_key`) is one of two or more
+    sentences that the question offers as options with no label (`Which is true? Choose one:
+    They are the same. They are different.`; `Which is true?` then one option a line): the
+    run of sentences right after a choice cue (`_is_choice_cue`) that are each an answer on
+    their own (`no_answer_in`: an option offered for an answer is one; the run ends at the
+    first that is not, `Find a right inverse if one exists.`), on the rest of the cue's line
+    where it goes on, else on the lines after it up to a blank line. An allow-list of what
+    the question offers: an instruction after a question that asks for a value, before the
+    cue, past a blank line after the options, or on a line after options that share the
+    cue's line, is no option. Linear in the question: each sentence is read once."""
+    # the question's sentences in order, None for a blank line, and the line of each
+    flat: list[str | None] = []
+    line_of: list[int] = []
+    for number, line in enumerate(read_text(question[:MAX_QUESTION_CHARS]).splitlines()):
+        sentences: list[str | None] = list(_sentences(sentence_key(line).casefold()))
+        flat.extend(sentences or [None])
+        line_of.extend([number] * max(len(sentences), 1))
+    line_of.append(-1)
+    if wanted not in flat:
+        return False
+    answers: dict[str, bool] = {}  # each distinct sentence read once
+    # the run of answers that starts at sentence k, (length, whether `wanted` is one of
+    # them): on its line only (`inline`), and across lines up to a blank line (`across`)
+    inline: list[tuple[int, bool]] = [(0, False)] * (len(flat) + 1)
+    across: list[tuple[int, bool]] = [(0, False)] * (len(flat) + 1)
+    for k in range(len(flat) - 1, -1, -1):
+        sentence = flat[k]
+        if sentence is None:
+            continue
+        if sentence not in answers:
+            answers[sentence] = no_answer_in(sentence) is None
+        if not answers[sentence]:
+            continue
+        length, has = inline[k + 1] if line_of[k + 1] == line_of[k] else (0, False)
+        inline[k] = (length + 1, has or sentence == wanted)
+        length, has = across[k + 1]
+        across[k] = (length + 1, has or sentence == wanted)
+    for k, sentence in enumerate(flat[:-1]):
+        if sentence is None or flat[k + 1] is None or not _is_choice_cue(sentence):
+            continue
+        length, has = inline[k + 1] if line_of[k + 1] == line_of[k] else across[k + 1]
+        if length >= 2 and has:
+            return True
     return False

@@ -256,16 +256,69 @@ def test_a_completion_cannot_offer_a_placeholder(math_reward):
     assert score.value is None and score.reason == "bad_reference"
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "open: options written as plain sentences with no label (one a line, or one after "
-    "another after 'Choose one:') are whole sentences of the question, so their gold "
-    "abstains as the prompt's instruction (`_repeats_a_sentence` cannot tell an unlabelled "
-    "option from an instruction)"))
 @pytest.mark.parametrize("question", [
     "Which is true? Choose one: They are the same. They are different.",
-    "Which is true?\nThey are the same.\nThey are different."])
-def test_an_unlabelled_option_gold_stays_an_answer(question):
+    "Which is true?\nThey are the same.\nThey are different.",
+    "Which of these is true?\n**They are the same.**\n**They are different.**",
+    "Options: They are the same. They are different.",
+    "Which statement holds?\nThey are the same.\nThey are different.\n\nShow your work."])
+def test_an_unlabelled_option_gold_stays_an_answer(math_reward: MathReward,
+                                                    question: str) -> None:
+    """Fixed: options written as plain sentences with no label (one a line, or one after
+    another after the cue) were whole sentences of the question, so their gold abstained as
+    the prompt's instruction. A sentence is an option where it is one of two or more that a
+    choice cue offers right after it (`_offered_as_option`: `Which is true?`, `Which of ...?`,
+    `Choose one:`, `Options:`), the rest of the cue's line or the lines after it up to a
+    blank line; an allow-list of what the question offers, decided by the question alone."""
     assert read_reference("They are different.", question).text is not None
+    assert _values(math_reward, "They are different.", [
+        "\\boxed{They are different.}", "\\boxed{They are the same.}"], question) == [1.0, 0.0]
+
+
+@pytest.mark.parametrize("question", [
+    "What is 2+2? Think step by step. Show your work.",
+    "What is 2+2?\nThink step by step.\nShow your work.",
+    "Which integer is prime? Think step by step. Show your work.",
+    "Which integer is prime?\nThink step by step.\nShow your work.",
+    "Which is true? Think step by step.",
+    "Think step by step.\nWhich is true?\nThey are the same.\nThey are different.",
+    "Which is true? They are the same. They are different.\nThink step by step.",
+    "Which is true?\nThey are the same.\nThey are different.\n\nThink step by step."])
+def test_an_instruction_gold_abstains_beside_options_or_after_the_question(
+        question: str) -> None:
+    """The prompt's instruction mapped as the gold still abstains in both layouts, one a
+    line and one after another after the question: two sentences after a question that asks
+    for a value (`What is 2+2?`, `Which integer ...?`) are no options, nor is a lone sentence
+    after a choice cue, an instruction before the cue, one past a blank line after the
+    options, or one on a line after options that share the cue's line."""
+    assert read_reference("Think step by step.", question).text is None
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "open: an instruction right after unlabelled options, on the next line or the same "
+    "one (a template's `{question}\\n{instruction}` around an unlabelled multiple choice), "
+    "is one more sentence of the options block, so that gold reads as an option (it "
+    "abstained before unlabelled options were read): nothing in the layout tells it from a "
+    "third option"))
+@pytest.mark.parametrize("question", [
+    "Which is true?\nThey are the same.\nThey are different.\nThink step by step.",
+    "Which is true? They are the same. They are different. Think step by step."])
+def test_an_instruction_right_after_unlabelled_options_abstains(question: str) -> None:
+    assert read_reference("Think step by step.", question).text is None
+
+
+@pytest.mark.parametrize("gold,question", [
+    ("Mrs. Hilt", "Mrs. Hilt has two pennies. Jacob has four pennies. Who has more money?"),
+    ("This year", ("Last year it was used 18 times. This year it was used 17 times. During "
+                   "which year was it used less?")),
+    ("Think step by step", "What is 2+2? Think step by step and show your work.")])
+def test_a_gold_that_only_opens_a_sentence_of_the_question_stays_an_answer(
+        gold: str, question: str) -> None:
+    """Fixed: a gold that opens a sentence of the question without ending it (ASDiv's
+    `Mrs. Hilt`, `Cesar's toothbrush`, `Jacob's punch recipe`, `This year`) was read as a
+    whole sentence (anything but a letter after it ended it), so 4 real golds abstained once
+    read with their question. A whole sentence ends the line, or a `.`, `?`, `!` ends it."""
+    assert read_reference(gold, question).text is not None
 
 
 # --- the older #33 classes, re-checked ---------------------------------------------------------
