@@ -54,7 +54,7 @@ the loop is built). `zero`: `abstain_score` on the last token; `raise`: `InputEr
 
 veRL's agent loop module imports hydra at the top (`import hydra`, for
 `hydra.utils.instantiate`), so this module needs it: `pip install
-"rewards-engine[verl-agent-loop]"` brings hydra-core 1.4.0rc3 (docs/integrations.md says why
+-e '.[verl-agent-loop]'` (from the checkout) brings hydra-core 1.4.0rc3 (docs/integrations.md says why
 not veRL's hydra-core 1.3, which cannot import beside antlr4 4.13).
 """
 

@@ -21,17 +21,17 @@ def install_hint(*, extra: str | None = None, package: str | None = None, module
     """The pip command that installs one of our extras where this copy was installed from, or
     `pip install package` for a framework we only plug into.
 
-    The package is not on the public index, so `pip install -e '.[extra]'` works only
-    where it was published to a private one. An editable install (a checkout) is told
-    `pip install -e '<checkout>[extra]'`, a wheel install the wheel's own path; otherwise both
-    forms are named."""
+    The package is not on the public index, so `pip install 'rewards-engine[extra]'` works
+    only where it was published to a private one. An editable install (a checkout) is told
+    `pip install -e '<checkout>[extra]'`, a wheel install the wheel's own path; otherwise (an
+    index install, or nothing says) both forms are named: the index one and the checkout one."""
     if not extra:
         return f"pip install {package or module}"
     source = _install_source()
     if source is not None:
         editable, where = source
         return f"pip install {'-e ' if editable else ''}'{where}[{extra}]'"
-    return (f"pip install -e '.[{extra}]' (from a checkout of the repository: "
+    return (f"pip install 'rewards-engine[{extra}]' (from a checkout of the repository: "
             f"pip install -e '.[{extra}]')")
 
 

@@ -44,14 +44,16 @@ def test_a_wheel_install_is_told_its_wheel(monkeypatch):
 def test_an_index_or_unknown_install_names_both_forms(monkeypatch, direct_url):
     _installed_as(monkeypatch, direct_url)
     hint = install_hint(extra="train")
-    assert "pip install -e '.[train]'" in hint and "pip install -e '.[train]'" in hint
+    assert hint == ("pip install 'rewards-engine[train]' (from a checkout of the repository: "
+                    "pip install -e '.[train]')")
 
 
 def test_not_installed_at_all_names_both_forms(monkeypatch):
     def missing(name: str):
         raise metadata.PackageNotFoundError(name)
     monkeypatch.setattr(metadata, "distribution", missing)
-    assert "pip install -e '.[vllm]'" in install_hint(extra="vllm")
+    hint = install_hint(extra="vllm")
+    assert "pip install 'rewards-engine[vllm]'" in hint and "pip install -e '.[vllm]'" in hint
 
 
 def test_a_framework_we_plug_into_is_named_by_its_package():

@@ -41,6 +41,23 @@ def _copy_file(source: Path, to: str) -> Callable[[Path, Path], None]:
     return setup
 
 
+def _verl_parquet(folder: Path, cache: Path) -> None:
+    """gsm8k_verl.parquet: eight GSM8K-style rows in veRL's layout, as docs/datasets.md's script
+    writes them (nested `reward_model.ground_truth`, chat-message `responses`)."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    rows = [{"data_source": "openai/gsm8k",
+             "prompt": [{"role": "user", "content": f"What is {i} + {2 * i}?"}],
+             "ability": "math",
+             "reward_model": {"style": "rule", "ground_truth": str(3 * i)},
+             "extra_info": {"split": "train", "index": i},
+             "responses": [{"role": "assistant", "content": f"{i} + {2 * i} = {3 * i}.\n"
+                            f"#### {3 * i if i % 4 else 3 * i + 1}"}]}  # every 4th one wrong
+            for i in range(1, 9)]
+    pq.write_table(pa.Table.from_pylist(rows), folder / "gsm8k_verl.parquet")
+
+
 SETUPS: dict[str, Callable[[Path, Path], None]] = {
     # a tiny random-weight causal LM (transformers and vLLM load it) at path/to/model
     "tiny_model": _copy_model("lm", "path/to/model"),
@@ -48,6 +65,8 @@ SETUPS: dict[str, Callable[[Path, Path], None]] = {
     "tiny_rm": _copy_model("rm", "path/to/reward_model"),
     # the bundled example rollouts (math and code) as rollouts.jsonl
     "rollouts": _copy_file(REPO / "rewards/data/example_rollouts.jsonl", "rollouts.jsonl"),
+    # eight rows in veRL's Parquet layout as gsm8k_verl.parquet (docs/datasets.md writes 600)
+    "verl_parquet": _verl_parquet,
 }
 
 
