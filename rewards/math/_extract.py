@@ -1087,8 +1087,9 @@ def _box_with_words(text: str, found: Extraction, end: int) -> Extraction:
     every day`, `\\boxed{5} hours more than James`) describe the value, they do not unsay it."""
     after = _clause_after(text, end)
     said = _said_of(after)
-    if said is None:  # `\boxed{7} or 8.`
-        said = _joined_alternative(after)
+    joined = _joined_alternative(text, end)  # `\boxed{7} or 8.`, `\boxed{7} is it. Or 8.`
+    if joined is not None:
+        said = joined if said is None else f"{said}; {joined}"
     again = _restated(text, end)  # `\boxed{7}. No, it is 8.`, `\boxed{7} is it. It is 8.`
     if again is not None:
         said = again if said is None else f"{said}; {again}"
@@ -1115,29 +1116,76 @@ def said_of_expression(sentence: str) -> tuple[str, str] | None:
     return None
 
 
-_OR = re.compile(r"(?<![\s,;*_])[\s,;*_]*(or(?![\w\\]).*)", re.IGNORECASE | re.DOTALL)
+_OR_NEXT = re.compile(r"(?<![\W_])(?:[^\w\n]|_)*(?:\n(?:[^\w\n]|_)*)?or(?![^\W\d_])",
+                      re.IGNORECASE)
+# `or` joined to a value (`or 8`, `or maybe 8`, `or is it 8`): an alternative offered.
+_OR_VALUE = re.compile(r"(?<![^\W\d_])or(?![^\W\d_])[^\w\n]*(?:[^\W\d_]+\s+){0,2}(?=-?\d)",
+                       re.IGNORECASE)
 
 
-def _joined_alternative(after: str) -> str | None:
-    """What the clause after a box offers beside it, when `or` joins it to the box (`\\boxed{7}
-    or 8`, `\\boxed{7}, or maybe 8`): `or 8`, which leaves the box the answer only when it
-    holds nothing else (`affirms`); None when no `or` follows the box."""
-    joined = _OR.match(sentence_key(after))
-    return " ".join(joined.group(1).split()).strip(_TRAILING) if joined else None
+def _joined_alternative(text: str, end: int) -> str | None:
+    """What a reply offers beside a box that ends at `end`, when `or` joins another value to
+    it in the box's own clause or opening the next sentence, nothing numeric between
+    (`\\boxed{7} or 8`, `\\boxed{7}, or maybe 8`, `\\boxed{7} apples, or 8 apples`,
+    `\\boxed{7} (or 8)`, `\\boxed{7}. Or 8.`): `or 8`, which leaves the box the answer only
+    when it holds nothing else (`affirms`: `(or 7 apples)`, `or 25%` of `\\frac{1}{4}`); None
+    when no `or` joins a value to it (`for 3 or 4 friends` joins it to 3)."""
+    region = _after_box(text, end, sentences=2)
+    joined = _OR_NEXT.match(region)  # `or` right after the box: whatever it joins
+    at = joined.end() - 2 if joined else 0
+    if joined is None:
+        joined = _OR_VALUE.search(region)
+        if joined is None or _DIGITS.search(region, 0, joined.start()):
+            return None
+        offered = region[joined.end():]
+        value = _RESTATED_VALUE.match(offered)
+        rest = _SENTENCE_END.split(offered[value.end():] if value else "", maxsplit=1)[0]
+        beside = {word.lower() for word in _WORD.findall(region[:joined.start()])}
+        if not all(word.lower() in beside or names_an_answer(word)
+                   for word in _WORD.findall(rest)):
+            return None  # `\\boxed{10} cm, or 100 mm`: the box in another unit
+        at = joined.start()
+    clause = _SENTENCE_END.split(region[at:], maxsplit=1)[0]
+    return " ".join(clause.split()).strip(_TRAILING + ")]}")
+
+
+def _after_box(text: str, end: int, sentences: int) -> str:
+    """What a reply writes after a value that ends at `end`: its own sentence's rest and up to
+    `sentences - 1` more, within `_WORDS_MAX` characters and the model's own text
+    (`_reply_end_after`), read as a reader reads it (`sentence_key`), math delimiters and
+    the style commands around a word (`\\textbf{or}`) dropped."""
+    stop = end
+    for _ in range(sentences):
+        found = _SENTENCE_END.search(text, stop, end + _WORDS_MAX)
+        if found is None:
+            stop = end + _WORDS_MAX
+            break
+        stop = found.end()
+    region = text[end:min(stop, _reply_end_after(text, end), end + _WORDS_MAX)]
+    return sentence_key(_STYLED.sub(r" \1 ", _DELIMITERS.sub(" ", region)))
+
+
+# Commands that style a word without changing it (an allow-list): `\textbf{or}` is `or`.
+_STYLED = re.compile(r"\\(?:text(?:bf|it|sf|tt|rm|up|normal)?|emph|underline|math(?:rm|bf|it|sf|"
+                     r"tt)|boldsymbol|bm)\s*\{([^{}\\]{0,40})\}")
 
 
 # A clause that states the answer again (`it is 8`, `the answer should be 8`, `that is
 # \boxed{8}`): a subject that names the answer or points at it, a copula, then the value.
 _RESTATES = re.compile(
-    r"(?<![\w\\])(?:it|that|this|the\s+(?:(?:final|correct|right|real|actual|true)\s+)?"
-    r"(?:answer|result|solution))\s+(?:is|was|(?:should|must|would|will)\s+be)"
-    r"(?:\s+(?:actually\s+|really\s+|in\s+fact\s+)?(?=[-\d$\\])|(?=-\d))", re.IGNORECASE)
+    r"(?<![\w\\])(?:(?:it|that|this)(?:['’]s(?![\w\\])|\s+(?:is|was|equals|"
+    r"(?:should|must|would|will|could|might|may|has\s+to|had\s+to)\s+be))|"
+    r"the\s+(?:(?:final|correct|right|real|actual|true)\s+(?:answer|result|solution|value|number)|"
+    r"answer|result|solution)\s+(?:is|was|equals|(?:should|must|would|will|could|might|may|"
+    r"has\s+to|had\s+to)\s+be))"
+    r"(?:\s+(?:[^\W\d_]+ly\s+|instead\s+|in\s+fact\s+)?(?=[-\d$\\])|(?=-\d))",
+    re.IGNORECASE)
 
 
 def _restated(text: str, end: int) -> str | None:
     """The value a reply states as its answer again after a box that ends at `end`, in the
     rest of the box's sentence or the next one (`\\boxed{7}, but wait, it is 8.`,
-    `\\boxed{7}. No, it is 8.`), to the model's own text's end (`_reply_end_after`): what the
+    `\\boxed{7}. No, it is 8.`, `\\boxed{7}. Wait. It's 8.`: `_after_box`, three sentences): what the
     comparison reads as said of the box (`affirms`: the same value, or a number equal to it,
     `0.5` of `\\frac{1}{2}`, leaves it the answer; another unsays it). Only a number with
     nothing after it but the words the box's own clause says beside it (`\\boxed{7} apples.
@@ -1145,12 +1193,7 @@ def _restated(text: str, end: int) -> str | None:
     (`\\boxed{120} minutes. That is 2 hours.`), a product or a grouping (`It is 4 x 5`, `4
     groups of 5`) or a value the clause relates to another (`That is 8 more than yesterday`)
     explains the box. None when no clause states one."""
-    stop = _SENTENCE_END.search(text, end)
-    if stop is not None:
-        stop = _SENTENCE_END.search(text, stop.end()) or stop
-    region_end = min(stop.start() + 1 if stop else len(text), _reply_end_after(text, end),
-                     end + _WORDS_MAX)
-    region = sentence_key(_DELIMITERS.sub(" ", text[end:region_end]))
+    region = _after_box(text, end, sentences=3)
     beside = {word.lower() for word in _WORD.findall(_clause_after(text, end))}
     for restated in _RESTATES.finditer(region):
         clause = _SENTENCE_END.split(region[restated.end():], maxsplit=1)[0]
@@ -1165,7 +1208,7 @@ def _restated(text: str, end: int) -> str | None:
 
 
 _ONLY_WORDS = re.compile(r"\s*(?:[^\W\d_]+(?:\s+[^\W\d_]+)*)?[\s.;:,!]*")
-_RESTATED_VALUE = re.compile(r"\s*-?\d[\d,]*(?:\.\d+)?(?:[eE]-?\d+)?(?:\s*\\?%)?")
+_RESTATED_VALUE = re.compile(r"(?<!\s)\s*-?\d[\d,]*(?:\.\d+)?(?:[eE]-?\d+)?(?:\s*\\?%)?")
 
 
 

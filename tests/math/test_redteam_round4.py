@@ -160,11 +160,6 @@ def test_replies_of_100k_characters_after_a_box_are_read_within_a_bound(math_rew
 
 # --- open: false credit ------------------------------------------------------------------------
 
-@pytest.mark.xfail(strict=True, reason=(
-    "open: `_OR` matches `or` only right after spaces, `,`, `;`, `*` or `_` and before a "
-    "non-word character, so a bracket, a dash, a colon, an ellipsis, a tie, a unit word, a "
-    "`\\textbf`/`\\emph` wrapper, `_or_` (`_` is a word character), a blank line or a new "
-    "sentence (`. Or 8.`) between the box and its alternative hides the hedge"))
 @pytest.mark.parametrize("completion", [
     "\\boxed{7} (or 8)", "\\boxed{7}. Or 8.", "\\boxed{7}. Or is it 8?",
     "\\boxed{7} \u2014 or 8.", "\\boxed{7} -- or 8.", "\\boxed{7}: or 8.",
@@ -172,21 +167,21 @@ def test_replies_of_100k_characters_after_a_box_are_read_within_a_bound(math_rew
     "\\boxed{7} \\emph{or} 8", "\\boxed{7} _or_ 8", "\\boxed{7}\n\nor 8",
     "\\boxed{7} apples, or 8 apples.", "\\boxed{7} cm or 8 cm",
     "\\boxed{7} is correct. Or 8.", "\\boxed{7}. That is the answer, or 8."])
-def test_an_or_hedge_the_joined_rule_does_not_see(math_reward, completion):
+def test_an_or_hedge_anywhere_beside_the_box(math_reward, completion):
+    """Fixed: `or` is read wherever it joins a value to the box with nothing numeric between,
+    in its clause or opening the next sentence, through brackets, dashes, style commands
+    (`_STYLED`) and a line break (`_joined_alternative`); after a box that affirms itself too."""
     assert _values(math_reward, "7", [completion], question="How many apples?") == [0.0]
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "open: `_RESTATES` knows only `it|that|this|the (...) answer` + `is|was|should be|...` + "
-    "`actually|really|in fact`: a contraction (`It's`, `That's`), another verb (`equals`, `has "
-    "to be`, `could be`), another adverb (`probably`, `instead`) or a number word (`eight`) "
-    "restates another value unread"))
 @pytest.mark.parametrize("completion", [
     "\\boxed{7}. It's 8.", "\\boxed{7}. That's 8.", "\\boxed{7}. It\u2019s 8.",
     "\\boxed{7}. It equals 8.", "\\boxed{7}. It has to be 8.", "\\boxed{7}. It could be 8.",
     "\\boxed{7}. It is probably 8.", "\\boxed{7}. It is instead 8.",
-    "\\boxed{7}. It is eight.", "\\boxed{7}. The correct value is 8."])
-def test_a_retraction_spelled_outside_the_restatement_pattern(math_reward, completion):
+    "\\boxed{7}. The correct value is 8."])
+def test_a_retraction_spelled_another_way(math_reward, completion):
+    """Fixed: contractions, `equals`, modal verbs and an adverb before the value, and `the
+    correct value` are restatements (`_RESTATES`)."""
     assert _values(math_reward, "7", [completion]) == [0.0]
 
 
@@ -207,13 +202,11 @@ def test_a_restated_value_with_words_or_math_after_it(math_reward, completion):
     assert _values(math_reward, "7", [completion]) == [0.0]
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "open: `_restated` reads only the rest of the box's sentence and the next one, so a "
-    "one-word sentence between (`Wait.`, `Hmm.`) puts the retraction out of reach"))
 @pytest.mark.parametrize("completion", [
     "\\boxed{7}. Wait. It is 8.", "\\boxed{7}. Wait! It is 8.", "\\boxed{7}. Hmm. It is 8.",
     "\\boxed{7}. Let me double-check. It is 8."])
 def test_a_retraction_two_sentences_after_the_box(math_reward, completion):
+    """Fixed: the restatement is read up to two sentences after the box's own (`_after_box`)."""
     assert _values(math_reward, "7", [completion]) == [0.0]
 
 
@@ -324,3 +317,9 @@ def test_an_equal_number_after_or_keeps_credit(math_reward, completion):
     "retraction needs the units' meaning"))
 def test_another_value_with_a_new_unit_stated_again(math_reward):
     assert _values(math_reward, "7", ["\\boxed{7}. It is 8 apples."]) == [0.0]
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "open: a value stated again in words (`It is eight.`) is no number `_RESTATED_VALUE` reads"))
+def test_a_value_in_words_stated_again(math_reward):
+    assert _values(math_reward, "7", ["\\boxed{7}. It is eight."]) == [0.0]
