@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor, as_completed
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, replace
+from itertools import repeat
 
 from rewards.cache import ByteCache, byte_cache
 from rewards.math._config import MathConfig, Verdict
@@ -326,55 +327,83 @@ def compare(pred: str | None, gold: object, config: MathConfig = _DEFAULT, *,
     return _run_job(local, config)
 
 
-def compare_batch(pairs: Sequence[tuple[str | Extraction | None, object]],
+def compare_batch(pairs: Iterable[tuple[str | Extraction | None, object]],
                   config: MathConfig = _DEFAULT, cache: VerdictCache | None = None,
-                  texts: Sequence[str | None] | None = None,
-                  questions: Sequence[str | None] | None = None, *,
+                  texts: Iterable[str | None] | None = None,
+                  questions: Iterable[str | None] | None = None, *,
                   ready: Callable[[Sequence[int], Sequence[Verdict]], None] | None = None
                   ) -> list[Verdict]:
     """`compare` over many pairs (`texts`: the completions the answers came from,
     `questions`: their prompts, see `compare_local`): each distinct symbolic job is run once
     (and looked up in `cache`), the distinct jobs in parallel on all workers. `ready(indices,
     verdicts)`: told the verdicts of pairs as they are decided (those decided without sympy
-    first, then those of each symbolic job as it finishes), each pair once, before this
-    returns; a verdict does not depend on when it is told."""
-    texts = texts if texts is not None else [None] * len(pairs)
-    questions = questions if questions is not None else [None] * len(pairs)
-    results: list[Verdict | Job] = [_decided_locally(pred, gold, config, text, question)
-                                    for (pred, gold), text, question
-                                    in zip(pairs, texts, questions)]
-    todo: dict[Job, Verdict | None] = {}
-    waiting: dict[Job, list[int]] = {}  # a job's pairs
-    for i, item in enumerate(results):
-        if not isinstance(item, Verdict):
-            if item not in todo:
-                todo[item] = cache.get((*item, config)) if cache is not None else None
-            waiting.setdefault(item, []).append(i)
+    once all pairs are read, then those of each symbolic job as it finishes), each pair
+    once, from the calling thread, before this returns; a verdict does not depend on when
+    it is told.
 
-    def decided(job: Job, verdict: Verdict) -> None:
-        todo[job] = verdict
-        if cache is not None:
-            cache.put((*job, config), verdict)
+    The pairs are read one at a time (`pairs` may be a generator that extracts each answer
+    as it is reached), and a symbolic job goes to the worker pool as soon as its pair is
+    read: it runs while the rest of the batch is read (on the server benchmark a 60-sample
+    batch took 16-60 ms to read under load, and its jobs used to wait for all of it). Every
+    job of the batch waits for a worker at once, in the order read (the pool serves callers
+    in the order they asked), never behind a slower job of its own batch on a fixed number
+    of threads. The local verdicts are told together once the batch is read, not one by
+    one: each tell wakes the server's event loop, which then fights the reading thread for
+    the GIL in 5 ms turns (measured: the fast requests' p99 at 64 clients rose in 12 of 13
+    A/B pairs)."""
+    texts = texts if texts is not None else repeat(None)
+    questions = questions if questions is not None else repeat(None)
+    results: list[Verdict | Job] = []
+    todo: dict[Job, Verdict | None] = {}  # a job's verdict, None while it runs
+    waiting: dict[Job, list[int]] = {}  # a running job's pairs
+    running: dict[Future[Verdict], Job] = {}
+    executor: ThreadPoolExecutor | None = None
+    try:
+        for (pred, gold), text, question in zip(pairs, texts, questions):
+            item = _decided_locally(pred, gold, config, text, question)
+            results.append(item)
+            if isinstance(item, Verdict):
+                continue
+            if item in waiting:  # its job is running: told with it
+                waiting[item].append(len(results) - 1)
+                continue
+            known = todo.get(item)
+            if known is None and cache is not None:
+                known = cache.get((*item, config))
+            if known is not None:
+                todo[item] = known
+                continue
+            if executor is None:
+                executor = ThreadPoolExecutor(_JOB_THREADS, thread_name_prefix="math-verify")
+            todo[item], waiting[item] = None, [len(results) - 1]
+            running[executor.submit(_run_and_keep, item, config, cache)] = item
         if ready is not None:
-            ready(waiting[job], [verdict] * len(waiting[job]))
-
-    if ready is not None:
-        known = [i for i, item in enumerate(results)
-                 if isinstance(item, Verdict) or todo[item] is not None]
-        if known:
-            ready(known, [_known(results[i], todo) for i in known])
-    missing = [job for job, verdict in todo.items() if verdict is None]
-    if missing:
-        threads = min(config.worker_count, len(missing))
-        if threads == 1:
-            for job in missing:
-                decided(job, _run_job(job, config))
-        else:
-            with ThreadPoolExecutor(threads, thread_name_prefix="math-verify") as executor:
-                running = {executor.submit(_run_job, job, config): job for job in missing}
-                for future in as_completed(running):
-                    decided(running[future], future.result())
+            local = [i for i, item in enumerate(results)
+                     if isinstance(item, Verdict) or todo[item] is not None]
+            if local:
+                ready(local, [_known(results[i], todo) for i in local])
+        for future in as_completed(list(running)):
+            job = running.pop(future)
+            todo[job] = verdict = future.result()  # a WorkerError (infrastructure) raises
+            if ready is not None:
+                ready(waiting[job], [verdict] * len(waiting[job]))
+    finally:
+        if executor is not None:
+            executor.shutdown(wait=True, cancel_futures=True)
     return [_known(item, todo) for item in results]
+
+
+_JOB_THREADS = 64
+"""Most symbolic jobs of one batch waiting for a worker at once (a thread each, blocked in
+the pool's queue); more wait in the executor's queue, in order."""
+
+
+def _run_and_keep(job: Job, config: MathConfig, cache: VerdictCache | None) -> Verdict:
+    """A job's verdict, kept in `cache` as soon as it is known (in the job's thread)."""
+    verdict = _run_job(job, config)
+    if cache is not None:
+        cache.put((*job, config), verdict)
+    return verdict
 
 
 def _known(item: Verdict | Job, todo: dict[Job, Verdict | None]) -> Verdict:

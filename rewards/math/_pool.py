@@ -13,6 +13,7 @@ from __future__ import annotations
 import atexit
 import os
 import threading
+from collections import deque
 
 from rewards.errors import WorkerError
 from rewards.math._processes import Outcome, Worker, WorkerGone, Zygote
@@ -31,6 +32,7 @@ class WorkerPool:
         self._count = 0  # started or starting, idle or busy
         self._all: set[Worker] = set()
         self._cond = threading.Condition()
+        self._queue: deque[object] = deque()  # callers waiting for a worker, first first
         self._zygote = Zygote(start_timeout)
         self._closed = False
         self.kills = 0  # workers killed after a timeout (for tests and benchmarks)
@@ -121,27 +123,37 @@ class WorkerPool:
         return worker
 
     def _acquire(self) -> tuple[Worker, bool]:
-        """A worker for one request, and whether it was started just for it."""
+        """A worker for one request, and whether it was started just for it. Callers are
+        served in the order they asked (`_queue`): a thread that has just released a worker
+        and asks again waits behind those already waiting, so a job never waits for a worker
+        while later jobs (another request's, or its own batch's) take turns ahead of it."""
         with self._cond:
-            while True:
-                if self._closed:
-                    raise WorkerError("math worker pool is closed")
-                while self._idle:
-                    worker = self._idle.pop()
-                    if worker.alive():
-                        return worker, False
-                    self._all.discard(worker)
-                    self._count -= 1
-                if self._count < self.size:
-                    self._count += 1
-                    break
-                self._cond.wait()
+            turn = object()
+            self._queue.append(turn)
+            try:
+                while True:
+                    if self._closed:
+                        raise WorkerError("math worker pool is closed")
+                    if self._queue[0] is turn:
+                        while self._idle:
+                            worker = self._idle.pop()
+                            if worker.alive():
+                                return worker, False
+                            self._all.discard(worker)
+                            self._count -= 1
+                        if self._count < self.size:
+                            self._count += 1
+                            break
+                    self._cond.wait()
+            finally:
+                self._queue.remove(turn)
+                self._cond.notify_all()  # the next in line may take an idle worker now
         try:  # start outside the lock: the first start imports sympy (seconds)
             worker = self._new_worker()
         except BaseException:
             with self._cond:
                 self._count -= 1
-                self._cond.notify()
+                self._cond.notify_all()  # the head of `_queue` must wake
             raise
         with self._cond:
             self._all.add(worker)
@@ -155,7 +167,7 @@ class WorkerPool:
                 worker.kill()
                 return
             self._idle.append(worker)
-            self._cond.notify()
+            self._cond.notify_all()  # the head of `_queue`, whichever thread it is
 
     def _discard(self, worker: Worker, *, replace: bool = False) -> None:
         """Kill `worker`; with `replace`, fork its successor in the background, so that the
@@ -165,7 +177,7 @@ class WorkerPool:
             self._all.discard(worker)
             if not replace or self._closed:
                 self._count -= 1
-                self._cond.notify()
+                self._cond.notify_all()  # the head of `_queue` must wake
                 return
         threading.Thread(target=self._start_replacement, name="math-worker-start",
                          daemon=True).start()
@@ -176,7 +188,7 @@ class WorkerPool:
         except (WorkerError, OSError):
             with self._cond:  # give the slot back: the next request starts (and reports) one
                 self._count -= 1
-                self._cond.notify()
+                self._cond.notify_all()  # the head of `_queue` must wake
             return
         self._release(worker, new=True)
 

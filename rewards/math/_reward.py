@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from rewards.math._compare import VerdictCache, compare_batch, read_reference
 from rewards.math._config import MathConfig, Verdict
-from rewards.math._extract import find_answer
+from rewards.math._extract import Extraction, find_answer
 from rewards.math._judge import MathJudge, judged_scores
 from rewards.math._pool import shared_pool
 from rewards.types import Sample, Score, ScoresReady
@@ -51,16 +51,22 @@ class MathReward:
         shared_pool(self.config.worker_count,
                     start_timeout=self.config.worker_start_timeout).prestart()
         texts = [s.completion if isinstance(s.completion, str) else None for s in samples]
-        answers = [find_answer(text, self.config) if text is not None else None
-                   for text in texts]
-        pairs = [(answer, s.reference) for answer, s in zip(answers, samples)]
+        answers: list[Extraction | None] = []
+
+        def pairs() -> Iterator[tuple[Extraction | None, object]]:
+            """Each answer extracted as `compare_batch` reaches its pair: a pair that needs
+            sympy is on a worker while the rest of the batch is read."""
+            for text, sample in zip(texts, samples):
+                answers.append(find_answer(text, self.config) if text is not None else None)
+                yield answers[-1], sample.reference
+
         questions = [_question_text(s.prompt) for s in samples]
         told: Callable[[Sequence[int], Sequence[Verdict]], None] | None = None
         if ready is not None and self.judge is None:
             def tell(indices: Sequence[int], decided: Sequence[Verdict]) -> None:
                 ready(indices, [Score(v.value, v.reason) for v in decided])
             told = tell
-        verdicts = compare_batch(pairs, self.config, self.cache, texts, questions, ready=told)
+        verdicts = compare_batch(pairs(), self.config, self.cache, texts, questions, ready=told)
         if self.judge is None:
             return [Score(v.value, v.reason) for v in verdicts]
         # (a gold the rules used, as they read it: its answer, or its text when read whole;

@@ -28,8 +28,23 @@ def warm_up() -> None:
                        ("\\sin^2 x+\\cos^2 x", "1"), ("\\frac{1}{2006!}", "\\frac{1}{2004!}"),
                        ("\\begin{pmatrix}1\\\\x\\end{pmatrix}",
                         "\\begin{pmatrix}1\\\\x\\end{pmatrix}"),
-                       ("1+2i", "2i+1"), ("x = 2 \\text{ or } x = 3", "2, 3"), ("3x", "x+2x")]:
+                       ("1+2i", "2i+1"), ("x = 2 \\text{ or } x = 3", "2, 3"), ("3x", "x+2x"),
+                       # The answer shapes sympy most often meets in math rollouts: the LaTeX
+                       # parser (ANTLR) learns its predictions per shape, lazily, 20-60 ms
+                       # a new shape; learnt here, once, every forked worker has them
+                       # (measured 2026-12-06 on the server benchmark mix's 10 symbolic jobs,
+                       # other values of these shapes: a fresh worker's CPU 277-288 ms without
+                       # these, 144-154 ms with them; the zygote starts 0.3 s later). A cache
+                       # of parser decisions: no verdict changes.
+                       ("\\left[\\frac{1}{3}, \\frac{7}{3}\\right)", "[0.25, 1.5)"),
+                       ("[\\frac{1}{3}, 2 )", "(0.25, 1.5]"), ("\\pm\\sqrt{5}", "\\pm\\sqrt{7}"),
+                       ("-\\sqrt{7}, \\sqrt{7}", "\\pm\\sqrt{7}"), ("\\{8, 2, 5\\}", "(2, 5, 8)"),
+                       ("\\{3, -1, 4, 0\\}", "\\{0, 3, 4, -1\\}"),
+                       ("2 - \\frac{3}{y+1}", "\\frac{2y-1}{y+1}")]:
         symbolic_compare(f"${pred}$", f"${gold}$", 1e-6)
+    for text, gold in [("So the answer is $\\{4, 2\\}$. I hope it is correct.", "(2, 4)"),
+                       ("We are not done yet", "\\frac{5}{3}")]:  # a completion's text
+        symbolic_compare(text, f"${gold}$", 1e-6, pred_raw=True)
 
 
 def symbolic_compare(pred: str, gold: str, rel_tol: float, *,

@@ -5,10 +5,13 @@ from __future__ import annotations
 
 import asyncio
 import multiprocessing
+import threading
+import time
 from concurrent.futures import ThreadPoolExecutor
 
 from rewards import Sample
-from rewards.math import MathReward
+from rewards.math import MathReward, Verdict, VerdictCache, WorkerPool, compare_batch
+from rewards.math._compare import compare_local
 
 
 def _samples(k: int) -> tuple[list[Sample], list[str]]:
@@ -90,3 +93,72 @@ def test_fork_while_another_thread_holds_the_cache_lock(math_reward):
     assert queue.get(timeout=120) == _samples(7)[1]
     child.join(30)
     assert child.exitcode == 0
+
+
+def test_a_symbolic_job_runs_while_the_rest_of_its_batch_is_read(math_config, warm_pool):
+    """`compare_batch` sends a pair's symbolic job to a worker as soon as it reads the pair,
+    so the job runs while the rest of the batch is read (a request is never held for the
+    reading of the batch's later samples). Checked by events: the batch's second pair is
+    handed over only once the first pair's verdict has reached the cache, which, where jobs
+    started only after the whole batch was read, never happens."""
+    symbolic = ("\\sin^2 y+\\cos^2 y+17", "18")  # distinct from other tests: not cached
+    job = compare_local(*symbolic, math_config)
+    assert not isinstance(job, Verdict)  # needs sympy
+    cache = VerdictCache(64)
+    decided_while_reading: list[bool] = []
+
+    def pairs():
+        yield symbolic
+        decided_while_reading.append(_eventually(
+            lambda: cache.get((*job, math_config)) is not None))
+        yield ("4", "4")
+        yield ("5", "4")
+
+    told: list[tuple[int, str]] = []
+    verdicts = compare_batch(pairs(), math_config, cache, [None] * 3, [None] * 3,
+                             ready=lambda ix, vs: told.extend(
+                                 (i, v.reason) for i, v in zip(ix, vs)))
+    assert decided_while_reading == [True]
+    assert [v.reason for v in verdicts] == ["ok", "ok", "wrong"]
+    assert sorted(told) == [(0, "ok"), (1, "ok"), (2, "wrong")]
+
+
+def test_the_pool_serves_callers_in_the_order_they_asked():
+    """A thread that gives a worker back and asks again (a batch's next job) waits behind
+    the callers already waiting, never takes the worker ahead of them: three threads queue
+    for the one worker of a pool, then its holder releases it and asks at once; the worker
+    goes to the three in the order they asked, and to the holder last."""
+    pool = WorkerPool(1)
+    try:
+        held, _ = pool._acquire()
+        order: list[str] = []
+
+        def ask(name: str) -> None:
+            worker, _ = pool._acquire()
+            order.append(name)
+            pool._release(worker)
+
+        threads = []
+        for k, name in enumerate(["first", "second", "third"], start=1):
+            threads.append(threading.Thread(target=ask, args=(name,)))
+            threads[-1].start()
+            assert _eventually(lambda k=k: len(pool._queue) == k)  # queued before the next
+        pool._release(held)
+        again, _ = pool._acquire()
+        order.append("holder")
+        pool._release(again)
+        for thread in threads:
+            thread.join()
+        assert order == ["first", "second", "third", "holder"]
+    finally:
+        pool.close()
+
+
+def _eventually(condition, *, polls: int = 3000) -> bool:
+    """True once `condition()` is; False if it is not after `polls` checks 10 ms apart (a
+    bound on a failing run's wait, not a timing the test asserts)."""
+    for _ in range(polls):
+        if condition():
+            return True
+        time.sleep(0.01)
+    return False

@@ -91,7 +91,7 @@ def test_100k_character_completion_costs_about_the_same_as_a_short_one(math_rewa
 def test_scores_told_as_decided_are_those_returned_the_local_ones_first():
     """`score_progressively` (a server hands each request its scores as they are decided):
     every sample told once, with the score `score` returns; those decided without sympy
-    before any that needs it, a symbolic pair's duplicate with it."""
+    together once the batch is read, a symbolic pair's duplicate with it."""
     reward = MathReward(workers=2)
     symbolic = r"so $\boxed{\sin^2 x+\cos^2 x}$"
     samples = [Sample("q", symbolic, reference="1"), Sample("q", r"$\boxed{4}$", reference="4"),
@@ -104,5 +104,5 @@ def test_scores_told_as_decided_are_those_returned_the_local_ones_first():
     assert {i: s for call in calls for i, s in call.items()} == dict(enumerate(scores))
     assert scores == MathReward(workers=2).score(samples)
     assert [s.value for s in scores] == [1.0, 1.0, 0.0, 1.0, 0.0]
-    assert {1, 2} <= set(calls[0]) and 0 not in calls[0]  # sympy's pair after the local ones
-    assert any({0, 3} <= set(call) for call in calls[1:])  # the duplicate with it
+    assert {1, 2} <= set(calls[0])  # (a symbolic job may have finished by then)
+    assert any({0, 3} <= set(call) for call in calls)  # the duplicate with it
