@@ -1245,13 +1245,42 @@ def _said_of(after: str) -> str | None:
     after = _DETACHED_NOT.sub("not", sentence_key(after).lstrip("*_ "))
     verb = _SAID_OF.match(after)
     if verb is None:
-        return None
+        return _said_in_another_language(after)
     said = " ".join(after[verb.end():].split()).strip(_TRAILING)
     if verb.group("aux"):  # `might be the answer`: the auxiliary is said of it too
         said = f"{verb.group('aux')} {said}".rstrip()
     if verb.group("not") or verb.group("cannot"):  # `isn't right`: `not right`
         said = f"not {said}".rstrip()
     return said
+
+
+# The copulas of the languages replies are written in besides English, negated or not
+# (`ist nicht`, `n'est pas`, `no es`, `non è`, `não é`, `не` alone, `不是`): after a value they make it
+# the subject of what its clause says, as an English verb does (`_SAID_OF`); what follows is
+# read by the same allow-list (`affirms`: `die Antwort`, `la réponse`, `答案` leave it the
+# answer). Chinese writes no space between the verb and its words.
+_SAID_OF_ELSEWHERE = re.compile(
+    r"(?:(?P<before>n['’]|ne|no|non|não|nao|nicht|kein|keine|не)\s*)?"
+    r"(?P<verb>ist|sind|war|waren|wäre|est|sont|était|étaient|sera|es|son|era|eran|será|è|"
+    r"sono|sarà|é|são|será|это|есть|является|был|была|было|будет)?"
+    r"(?(verb)(?:\s+(?P<after>nicht|pas|no|não|не))?(?![\w\\])|(?<=не)(?=\s))",
+    re.IGNORECASE)
+_SAID_OF_CJK = re.compile(r"(?P<not>不|并不|并非|非|不会|不应)?(?:是|为|就是|即为|即是|应为|应该是|等于)")
+
+
+def _said_in_another_language(after: str) -> str | None:
+    """What a clause says of its value with a copula of another language than English
+    (`_SAID_OF_ELSEWHERE`, `_SAID_OF_CJK`), a negation as `not` (`\\boxed{7} ist nicht die
+    Antwort`: `not die Antwort`); None when none follows the value."""
+    verb = _SAID_OF_ELSEWHERE.match(after)
+    negated = verb is not None and bool(verb.group("before") or verb.group("after"))
+    if verb is None:
+        verb = _SAID_OF_CJK.match(after)
+        negated = verb is not None and bool(verb.group("not"))
+    if verb is None:
+        return None
+    said = " ".join(after[verb.end():].split()).strip(_TRAILING + "。，；：")
+    return f"not {said}".rstrip() if negated else said
 
 
 # Words known to close a clause that states an amount without changing it, after the value

@@ -194,7 +194,16 @@ _AFFIRMING = frozenset("""
     results value values number numbers total amount sum count quantity final correct right
     option options choice choices
     required desired exact true be will must
+    der die das den dem des la le les el los las il lo gli un une una uno ein eine o os as
+    antwort lösung ergebnis endergebnis réponse solution résultat respuesta solución resultado
+    risposta soluzione risultato resposta solução ответ решение результат ответом
+    endgültige endgültig finale final finales richtig richtige korrekt correcte correct
+    correcta correcto corretta corretto correta certo certa juste bonne buena правильный
+    правильно верно верный итоговый окончательный
 """.split())  # noqa: SIM905 (a word list reads better as words)
+# The characters of the Chinese words above (答案, 正确, 最终, 结果, 解): a run of Chinese said of a
+# value affirms it when each of its characters is one of these (`是正确答案`, `是最终的答案`).
+_AFFIRMING_CJK = frozenset("答案正确最终的结果解值对就")
 
 
 # What a clause that leaves its value the answer is written with: letters and digits of any
@@ -243,6 +252,8 @@ def affirms(said: str, value: str, carried: frozenset[str] = frozenset(),
             named = True
         if word == "or" and tokens[at + 1:at + 2] and tokens[at + 1][0].isdigit():
             continue  # `or 0.25` of `\frac{1}{4}`: an equal number (held, above) joined
+        if _CJK.fullmatch(token) and all(ch in _AFFIRMING_CJK for ch in token):
+            continue
         if not (len(token) == 1 or word in _AFFIRMING or word in carried
                 or _known_unit(token)
                 or named and word in asked and not _ANSWER_WORDS & set(map(str.lower,
@@ -257,6 +268,7 @@ def names_an_answer(word: str) -> bool:
     return word.lower() in _AFFIRMING
 
 
+_CJK = re.compile(r"[\u4e00-\u9fff]+")
 _STATED_NUMBER = re.compile(r"-?\d[\d,]*(?:\.\d+)?(?:\s?\\?%)?")
 
 

@@ -150,15 +150,26 @@ def test_the_questions_words_spelling_a_retraction(math_reward, completion, ques
     assert _values(math_reward, "7", [completion], question) == [0.0]
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "open: a box is the subject of its clause only when an English verb follows it "
-    "(`_SAID_OF`); a clause in another language after a box is read as units or counted "
-    "nouns that describe it (`\\boxed{7} 个苹果`), so a retraction in it keeps credit"))
 @pytest.mark.parametrize("completion", [
     "\\boxed{7} ist nicht die Antwort.", "\\boxed{7} n'est pas la réponse.",
-    "\\boxed{7} 不是答案。", "\\boxed{7} не ответ."])
+    "\\boxed{7} 不是答案。", "\\boxed{7} не ответ.", "\\boxed{7} no es la respuesta.",
+    "\\boxed{7} non è la risposta.", "\\boxed{7} não é a resposta.",
+    "\\boxed{7} ist falsch.", "\\boxed{7} 是错的。"])
 def test_a_box_unsaid_in_another_language(math_reward, completion):
+    """Fixed: the copulas of other languages, negated or not, make a box the subject of its
+    clause as an English verb does (`_said_in_another_language`); what follows is read by the
+    same allow-list, which holds their answer words."""
     assert _values(math_reward, "7", [completion]) == [0.0]
+
+
+@pytest.mark.parametrize("completion", [
+    "\\boxed{7} ist die Antwort.", "\\boxed{7} est la réponse.", "\\boxed{7} 是正确答案。",
+    "\\boxed{7} 个苹果。", "\\boxed{7} Äpfel.", "\\boxed{7} es la respuesta correcta.",
+    "\\boxed{7} это ответ.", "\\boxed{7} non-zero solutions.", "\\boxed{7} no solutions."])
+def test_a_box_affirmed_or_described_in_another_language(math_reward, completion):
+    """The same copulas with answer words, counted nouns after a box in any language, and
+    English `non-`/`no` before a noun leave the box the answer."""
+    assert _values(math_reward, "7", [completion]) == [1.0]
 
 
 def test_a_box_unsaid_after_a_turn_marker_is_not_the_models_text(math_reward):
