@@ -29,19 +29,16 @@ from typing import Any
 
 from rewards.options import check_range
 from rl._checkpoints import (
-    latest_checkpoint,
-    load_checkpoint,
     save_checkpoint,
     save_final,
     seed_everything,
 )
 from rl._config import LoopConfig, prepare_output_dir
-from rl._episodes import Rollouts
-from rl._metrics import MetricsLog, perf_metrics
+from rl._metrics import perf_metrics
 from rl._models import load_causal_lm, require_torch, resolve_device
-from rl._prompts import PromptStream, read_prompts
-from rl._rollout import completion_log_probs, make_rollout
-from rl._tracking import completion_rows, open_trackers
+from rl._rollout import completion_log_probs
+from rl._run import start_run
+from rl._tracking import completion_rows
 from rl.losses import (
     aggregate,
     clipped_policy_loss,
@@ -125,7 +122,6 @@ def train(cfg: PPOConfig, *, on_step: Callable[[dict[str, Any]], None] | None = 
     from tqdm import tqdm
     from transformers import AutoModel, AutoTokenizer
 
-    from rewards.build import build_reward
 
     out = prepare_output_dir(cfg)
     seed_everything(cfg.seed)
@@ -146,25 +142,10 @@ def train(cfg: PPOConfig, *, on_step: Callable[[dict[str, Any]], None] | None = 
         [{"params": list(policy.parameters()), "lr": cfg.learning_rate},
          {"params": list(critic.parameters()), "lr": cfg.critic_learning_rate}],
         weight_decay=cfg.weight_decay, fused=fused or None)
-    reward = build_reward(cfg.reward_config)
-    stream = PromptStream(read_prompts(cfg.prompts), seed=cfg.seed, curriculum=cfg.curriculum)
-
-    start, state = 1, {}
-    checkpoint = latest_checkpoint(out) if cfg.resume else None
-    if checkpoint is not None:
-        state = load_checkpoint(checkpoint, policy=policy)
-        critic.load_state_dict(state["critic"])
-        optimizer.load_state_dict(state["optimizer"])
-        stream.skip(state["prompts_drawn"])
-        start = state["step"] + 1
-    # metrics.jsonl, completions.jsonl, the reward curve and the report_to trackers
-    log = MetricsLog(out / "metrics.jsonl", resume_step=start - 1, plot_every=cfg.plot_every,
-                     trackers=open_trackers(cfg, out, resume_step=start - 1,
-                                            saved=state.get("trackers")))
-
-    generator = make_rollout(cfg, policy, tokenizer, resumed=checkpoint is not None)
-    # the one rollout path: episodes with an environment, single completions without
-    rollouts = Rollouts(cfg, generator, tokenizer, reward)
+    run = start_run(cfg, out, policy, tokenizer, optimizer,
+                    restore=lambda state: critic.load_state_dict(state["critic"]))
+    stream, generator, rollouts, log = run.stream, run.generator, run.rollouts, run.log
+    start = run.start
 
     bar = tqdm(range(start, cfg.steps + 1), initial=start - 1, total=cfg.steps, unit="step",
                disable=not cfg.progress, file=sys.stderr, desc="ppo")

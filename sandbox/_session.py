@@ -59,7 +59,7 @@ from sandbox._jail import (
 from sandbox._parallel import Cancel
 from sandbox._spare import spares_enabled
 from sandbox._types import Execution, Limits, Status
-from sandbox._warm import max_pools, start_jailed_server
+from sandbox._warm import max_pools, server_ended, start_jailed_server
 
 __all__ = ["RESET_NOTE", "Cell", "Session", "SessionOptions", "max_sessions", "open_session"]
 
@@ -149,15 +149,7 @@ class _Jail:
             raise SandboxError(f"a sandbox session could not start: {exc}") from exc
 
     def died(self) -> SandboxError:
-        try:
-            self.proc.wait(1)
-        except subprocess.TimeoutExpired:
-            pass
-        self.log.seek(0)
-        lines = [line for line in self.log.read().decode(errors="replace").splitlines()
-                 if not line.startswith("[I]")]
-        return SandboxError("the sandbox session's server ended: "
-                            + (" | ".join(lines[-5:]) or f"exit code {self.proc.returncode}"))
+        return server_ended("the sandbox session's server ended", self.proc, self.log)
 
     def close(self) -> None:
         self.control.close()

@@ -88,6 +88,19 @@ def use_warm(spec: LanguageSpec, mode: str) -> bool:
     return mode == "auto" and spec.name == "python" and warm_enabled()
 
 
+def server_ended(what: str, proc: subprocess.Popen[bytes], log: IO[bytes]) -> SandboxError:
+    """The error for an in-jail server (`start_jailed_server`) that stopped answering: `what`,
+    then its log's last five lines past nsjail's own `[I]` lines, or its exit code."""
+    try:
+        proc.wait(1)
+    except subprocess.TimeoutExpired:
+        pass
+    log.seek(0)
+    lines = [line for line in log.read().decode(errors="replace").splitlines()
+             if not line.startswith("[I]")]
+    return SandboxError(f"{what}: " + (" | ".join(lines[-5:]) or f"exit code {proc.returncode}"))
+
+
 def start_jailed_server(role: str, limits: Limits, group: Any
                         ) -> tuple[socket.socket, subprocess.Popen[bytes], IO[bytes]]:
     """Start the in-jail server `role` (`warm-server`, `session-server`: `run.py ROLE FD
@@ -132,15 +145,7 @@ class WarmServer:
 
     def died(self) -> SandboxError:
         """The error for a server that stopped answering, quoting its last log lines."""
-        try:
-            self.proc.wait(1)
-        except subprocess.TimeoutExpired:
-            pass
-        self.log.seek(0)
-        lines = [line for line in self.log.read().decode(errors="replace").splitlines()
-                 if not line.startswith("[I]")]
-        return SandboxError("the warm sandbox server died: "
-                            + (" | ".join(lines[-5:]) or f"exit code {self.proc.returncode}"))
+        return server_ended("the warm sandbox server died", self.proc, self.log)
 
     def wait_ready(self) -> None:
         """Wait (once) until the server has started and warmed up: a run's clock (its
