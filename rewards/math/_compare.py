@@ -345,8 +345,8 @@ def compare_batch(pairs: Iterable[tuple[str | Extraction | None, object]],
     as it is reached), and a symbolic job goes to the worker pool as soon as its pair is
     read: it runs while the rest of the batch is read (on the server benchmark a 60-sample
     batch took 16-60 ms to read under load, and its jobs used to wait for all of it). Every
-    job of the batch waits for a worker at once, in the order read (the pool serves callers
-    in the order they asked), never behind a slower job of its own batch on a fixed number
+    job of the batch waits for a worker at once, in the order read (the pool serves a
+    batch's callers in the order they asked, and batches take turns), never behind a slower job of its own batch on a fixed number
     of threads. The local verdicts are told together once the batch is read, not one by
     one: each tell wakes the server's event loop, which then fights the reading thread for
     the GIL in 5 ms turns (measured: the fast requests' p99 at 64 clients rose in 12 of 13
@@ -358,6 +358,7 @@ def compare_batch(pairs: Iterable[tuple[str | Extraction | None, object]],
     waiting: dict[Job, list[int]] = {}  # a running job's pairs
     running: dict[Future[Verdict], Job] = {}
     executor: ThreadPoolExecutor | None = None
+    owner = object()  # this batch's jobs take turns with other batches' for the workers
     try:
         for (pred, gold), text, question in zip(pairs, texts, questions):
             item = _decided_locally(pred, gold, config, text, question)
@@ -376,7 +377,7 @@ def compare_batch(pairs: Iterable[tuple[str | Extraction | None, object]],
             if executor is None:
                 executor = ThreadPoolExecutor(_JOB_THREADS, thread_name_prefix="math-verify")
             todo[item], waiting[item] = None, [len(results) - 1]
-            running[executor.submit(_run_and_keep, item, config, cache)] = item
+            running[executor.submit(_run_and_keep, item, config, cache, owner)] = item
         if ready is not None:
             local = [i for i, item in enumerate(results)
                      if isinstance(item, Verdict) or todo[item] is not None]
@@ -398,9 +399,10 @@ _JOB_THREADS = 64
 the pool's queue); more wait in the executor's queue, in order."""
 
 
-def _run_and_keep(job: Job, config: MathConfig, cache: VerdictCache | None) -> Verdict:
+def _run_and_keep(job: Job, config: MathConfig, cache: VerdictCache | None,
+                  owner: object = None) -> Verdict:
     """A job's verdict, kept in `cache` as soon as it is known (in the job's thread)."""
-    verdict = _run_job(job, config)
+    verdict = _run_job(job, config, owner)
     if cache is not None:
         cache.put((*job, config), verdict)
     return verdict
@@ -426,8 +428,10 @@ def _decided_locally(pred: str | Extraction | None, gold: object, config: MathCo
         return Verdict("wrong", f"local step failed: {type(exc).__name__}: {exc}"[:200])
 
 
-def _run_job(job: Job, config: MathConfig) -> Verdict:
+def _run_job(job: Job, config: MathConfig, owner: object = None) -> Verdict:
+    """A symbolic job's verdict from the shared pool (`owner`: its batch, which takes turns
+    with other batches for the workers)."""
     pool = shared_pool(config.worker_count, start_timeout=config.worker_start_timeout)
     outcome = pool.run(job[0], job[1], rel_tol=config.float_rel_tol, timeout=config.timeout,
-                       pred_raw=job[2])
+                       pred_raw=job[2], owner=owner)
     return Verdict(outcome.reason, outcome.detail)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import atexit
 import os
 import threading
-from collections import deque
+from collections import OrderedDict, deque
 
 from rewards.errors import WorkerError
 from rewards.math._processes import Outcome, Worker, WorkerGone, Zygote
@@ -32,22 +32,29 @@ class WorkerPool:
         self._count = 0  # started or starting, idle or busy
         self._all: set[Worker] = set()
         self._cond = threading.Condition()
-        self._queue: deque[object] = deque()  # callers waiting for a worker, first first
+        # callers waiting for a worker, by owner (a batch): the owners take turns, the first
+        # owner's first caller is served next; each owner's callers in the order they asked
+        self._owners: OrderedDict[object, deque[object]] = OrderedDict()
         self._zygote = Zygote(start_timeout)
         self._closed = False
         self.kills = 0  # workers killed after a timeout (for tests and benchmarks)
         self.slowest = 0.0  # longest request, seconds (for benchmarks)
 
     def run(self, pred: str, gold: str, *, rel_tol: float, timeout: float,
-            pred_raw: bool = False) -> Outcome:
+            pred_raw: bool = False, owner: object = None) -> Outcome:
         """Compare on a worker; reason `timeout` (and the worker replaced) past `timeout`.
         `pred_raw`: `pred` is a completion's text for math-verify to extract from, not an
-        answer.
+        answer. `owner`: whose job it is (a batch): owners take turns for the workers
+        (`_acquire`); None, the caller's own turn.
 
-        A worker that had been idle and turns out dead (killed from outside) is replaced and
-        the request retried; only a worker started for this request dying blames the input."""
+        A worker found dead before it read the request (killed while idle) is replaced and the
+        request retried. One that dies under the request is retried once, on another worker
+        (it may have been killed while idle, the request still in its pipe); dying again, or
+        a worker started for this request dying, is the input's: `timeout` (data, never an
+        infrastructure error that would fail its batch-mates)."""
+        retried = False
         for _ in range(self.size + 2):
-            worker, fresh = self._acquire()
+            worker, fresh = self._acquire(owner)
             try:
                 outcome = worker.request(pred, gold, rel_tol, timeout, pred_raw)
             except WorkerGone:
@@ -65,8 +72,9 @@ class WorkerPool:
                 return outcome
             died = outcome.detail.startswith("worker died")
             self._discard(worker, replace=not died)
-            if died and not fresh:
-                continue  # killed while idle, most likely: not this input's fault
+            if died and not fresh and not retried:
+                retried = True
+                continue  # killed while idle, perhaps: once, not yet this input's fault
             self.kills += 1
             return outcome
         raise WorkerError("math workers keep dying; see the worker stderr")
@@ -122,31 +130,48 @@ class WorkerPool:
         worker.wait_ready(self.start_timeout)
         return worker
 
-    def _acquire(self) -> tuple[Worker, bool]:
-        """A worker for one request, and whether it was started just for it. Callers are
-        served in the order they asked (`_queue`): a thread that has just released a worker
-        and asks again waits behind those already waiting, so a job never waits for a worker
-        while later jobs (another request's, or its own batch's) take turns ahead of it."""
+    @property
+    def _queue(self) -> list[object]:
+        """The callers waiting for a worker, in the order they will be served (for tests)."""
+        lines = [list(turns) for turns in self._owners.values()]
+        return [line[k] for k in range(max(map(len, lines), default=0))
+                for line in lines if k < len(line)]
+
+    def _acquire(self, owner: object = None) -> tuple[Worker, bool]:
+        """A worker for one request, and whether it was started just for it. The owners of
+        waiting callers (a batch each; a caller with none is its own) take turns, one worker
+        each, so one batch of many jobs never holds another's single job behind all of its
+        own; an owner's callers are served in the order they asked, and a thread that has
+        just released a worker and asks again waits behind those already waiting."""
         with self._cond:
             turn = object()
-            self._queue.append(turn)
+            owner = turn if owner is None else owner
+            self._owners.setdefault(owner, deque()).append(turn)
+            served = False
             try:
                 while True:
                     if self._closed:
                         raise WorkerError("math worker pool is closed")
-                    if self._queue[0] is turn:
+                    if next(iter(self._owners.values()))[0] is turn:
                         while self._idle:
                             worker = self._idle.pop()
                             if worker.alive():
+                                served = True
                                 return worker, False
                             self._all.discard(worker)
                             self._count -= 1
                         if self._count < self.size:
                             self._count += 1
+                            served = True
                             break
                     self._cond.wait()
             finally:
-                self._queue.remove(turn)
+                turns = self._owners[owner]
+                turns.remove(turn)
+                if not turns:
+                    del self._owners[owner]
+                elif served:
+                    self._owners.move_to_end(owner)  # the next owner's turn
                 self._cond.notify_all()  # the next in line may take an idle worker now
         try:  # start outside the lock: the first start imports sympy (seconds)
             worker = self._new_worker()

@@ -207,14 +207,9 @@ def test_the_warm_up_shapes_get_the_verdicts_of_a_worker_that_never_warmed_up(
 
 # -- first come, first served across batches ----------------------------------------------
 
-@pytest.mark.xfail(strict=True, reason=(
-    "open: the pool serves callers first come, first served across batches and a batch "
-    "queues every one of its jobs at once (up to 64 threads), so one batch of N symbolic "
-    "jobs holds another batch's single job until all N have started: N x timeout / workers "
-    "of wait (64 x 5 s / 2 = 160 s) for every other client"))
 def test_one_batch_of_many_jobs_does_not_starve_another_batchs_single_job(
         math_config: MathConfig, warm_pool: WorkerPool) -> None:
-    """Both workers held; batch A queues 6 jobs, then batch B its 1; the workers are given
+    """Fixed: batches take turns for the workers (`WorkerPool._acquire`'s owners). Both workers held; batch A queues 6 jobs, then batch B its 1; the workers are given
     back. Fair service lets B's job leave the queue while A still has jobs waiting; first
     come, first served lets it leave only after all of A's. Watched on the queue itself,
     under its lock (no timing)."""
@@ -254,14 +249,8 @@ def test_one_batch_of_many_jobs_does_not_starve_another_batchs_single_job(
 
 # -- a worker dying under its job ---------------------------------------------------------
 
-@pytest.mark.xfail(strict=True, reason=(
-    "open: a job whose worker dies under it is retried when the worker was not started for "
-    "it; first come, first served puts the retry behind the waiting callers, whose finished "
-    "workers it then takes (never fresh), so a crashing input with others waiting is tried "
-    "size+2 times and raises WorkerError (infrastructure: the whole micro-batch, every "
-    "client's request, fails with 503) instead of its own `timeout`"))
 def test_a_job_that_kills_its_worker_while_others_wait_is_its_own_timeout() -> None:
-    """A one-worker pool. Job K runs on the pool's worker; each time an honest caller is
+    """Fixed: a worker dying under a job is retried once, then the job's `timeout`. A one-worker pool. Job K runs on the pool's worker; each time an honest caller is
     waiting behind it, K's worker dies under it (SIGKILL: what a C-level crash or the
     kernel does to a worker on K's input). The honest callers get their verdicts; K's is
     `timeout` (data), never `WorkerError`."""
