@@ -28,6 +28,7 @@ from rewards.math._normalize import (
     UNCERTAIN,
     affirms,
     as_intervals,
+    asks_for_percent,
     carried_words,
     imaginary_unit_like_gold,
     inequality_as_interval,
@@ -105,7 +106,7 @@ def compare_local(pred: str | Extraction | None, gold: object,
                 return unsaid
         return tail, gold_job, True
     asked = question_words(question) if question else frozenset()
-    unsaid = _taken_back(extraction, carried, asked)
+    unsaid = _taken_back(extraction, carried, asked, asks_for_percent(question))
     # `**4 up quarks**` for "How many up quarks ...?": the question's nouns
     carried = carried | asked
     if unsaid is not None:
@@ -148,7 +149,7 @@ def compare_local(pred: str | Extraction | None, gold: object,
 
 
 def _taken_back(extraction: Extraction | None, carried: frozenset[str],
-                asked: frozenset[str] = frozenset()) -> Verdict | None:
+                asked: frozenset[str] = frozenset(), percent: bool = False) -> Verdict | None:
     """`no_answer` when the answer (a box or an unmarked number) is the subject of its clause
     and what the clause says of it (`Extraction.said`: `\\boxed{7} is not the answer.`, `7
     was my first guess.`) is not known to leave it the answer (`affirms`: `is the answer`,
@@ -156,7 +157,7 @@ def _taken_back(extraction: Extraction | None, carried: frozenset[str],
     the value's kind): the reply took it back, so it committed to none (never the judge's).
     None when the answer stands."""
     if extraction is None or extraction.said is None or affirms(
-            extraction.said, extraction.answer, carried, asked):
+            extraction.said, extraction.answer, carried, asked, percent):
         return None
     return Verdict("no_answer", f"the reply says of its answer {extraction.said[:60]!r}, "
                                 f"which is not known to leave it the answer")

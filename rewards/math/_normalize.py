@@ -212,11 +212,12 @@ _AFFIRMING_CJK = frozenset("答案正确最终的结果解值对就")
 # something of the value in mathematics (`is $\\sqrt{7}$`, `is $7^{7}$`, `is ≠ the answer`).
 _SAID_PLAINLY = re.compile(
     r"(?:[^\W_]|\s|[.,;:?'’\"()*]|(?<![\d}])!|(?<=[^\W\d_])-(?=[^\W\d_])|(?<=\d)\\?%"
+    r"|(?<![\d}])-(?=\d)|(?<=\d)\{,\}(?=\d)"
     r"|\\(?:qquad|quad|blacksquare|square|qed|checkmark)(?![A-Za-z])|\\[,;:! ])*")
 
 
 def affirms(said: str, value: str, carried: frozenset[str] = frozenset(),
-            asked: frozenset[str] = frozenset()) -> bool:
+            asked: frozenset[str] = frozenset(), percent_asked: bool = False) -> bool:
     """True when what a clause says of the value it opens with (`Extraction.said`: `the
     answer` of `\\boxed{7} is the answer`) is known to leave the value its answer: only words
     of `_AFFIRMING`, units, the gold's words (`carried`), single letters (variables), numbers
@@ -227,18 +228,22 @@ def affirms(said: str, value: str, carried: frozenset[str] = frozenset(),
     qualifier of an answer word (`is the wrong answer`). Anything else is said of the value and
     may unsay it (`is wrong`, `is not the answer`, `was my first guess`, `is 8`): the reply
     took the value back."""
-    held = set(re.findall(r"\d+", value))
     if _SAID_PLAINLY.fullmatch(said) is None:
         return False
-    for stated in _STATED_NUMBER.finditer(said):  # `0.5` or `50%` of `\frac{1}{2}`
-        if _same_number(stated.group(0), value):
-            held.update(re.findall(r"\d+", stated.group(0)))
-        elif stated.group(0).endswith("%"):  # `is 7%` of 7: a percent is its hundredth
+    said = _SAME_VALUE_JOINS.sub(" ", said)  # `or equivalently 7.0`, `, i.e. 7 apples`
+    number = _read_number(value)
+    stated = [found.group(0) for found in _STATED_NUMBER.finditer(said)]
+    if number is not None:  # a number: each stated one is it, written another way
+        if not all(_same_number(text, number, percent_asked) for text in stated):
             return False
-    if any(number not in held for number in re.findall(r"\d+", said)):
-        return False
+    elif stated:  # an expression: only all of its numbers, in order, restate it (`is the
+        held = [found.group(0) for found in _STATED_NUMBER.finditer(value)]  # point (2, 3)`)
+        if len(held) < 2 or stated != held:
+            return False
     named = False  # past a determiner or a number: the question's words name the value's kind
     tokens = _SAID_TOKEN.findall(_ENVIRONMENT.sub(" ", said))
+    last_answer_word = max((at for at, token in enumerate(tokens)
+                            if token.lower() in _ANSWER_WORDS), default=-1)
     for at, token in enumerate(tokens):
         word = token.lower()
         if token in ",;" or word in _RELATIVES and at and tokens[at - 1].lower() not in (
@@ -250,14 +255,19 @@ def affirms(said: str, value: str, carried: frozenset[str] = frozenset(),
             continue
         if word in _DETERMINERS:
             named = True
-        if word == "or" and tokens[at + 1:at + 2] and tokens[at + 1][0].isdigit():
-            continue  # `or 0.25` of `\frac{1}{4}`: an equal number (held, above) joined
+        if word == "or" and tokens[at + 1:at + 2] and (tokens[at + 1][0].isdigit()
+                                                        or tokens[at + 1] in _WORD_VALUES):
+            continue  # `or 0.25` of `\frac{1}{4}`: an equal number (read above) joined
+        if word in _WORD_VALUES and number is not None:  # `(or seven)` of 7
+            if number.value != _WORD_VALUES[word]:
+                return False
+            named = True
+            continue
         if _CJK.fullmatch(token) and all(ch in _AFFIRMING_CJK for ch in token):
             continue
         if not (len(token) == 1 or word in _AFFIRMING or word in carried
                 or _known_unit(token)
-                or named and word in asked and not _ANSWER_WORDS & set(map(str.lower,
-                                                                           tokens[at + 1:]))):
+                or named and word in asked and at > last_answer_word):
             return False
     return True
 
@@ -269,22 +279,56 @@ def names_an_answer(word: str) -> bool:
 
 
 _CJK = re.compile(r"[\u4e00-\u9fff]+")
-_STATED_NUMBER = re.compile(r"-?\d[\d,]*(?:\.\d+)?(?:\s?\\?%)?")
+_STATED_NUMBER = re.compile(
+    r"(?<![\d.,])-?\d(?:[\d,]|\{,\})*(?:\.\d+)?(?:[eE][-+]?\d{1,3})?(?:\s?\\?%)?")
 
 
-def _same_number(stated: str, value: str) -> bool:
+def _read_number(text: str) -> Number | None:
+    """`text` read as one number (`parse_number`; `7{,}000` as `7,000`, `1e1` as 10), or None."""
+    cleaned = re.sub(r"\\[,;:! ]|\{,\}|~", lambda m: "," if m.group(0) == "{,}" else "",
+                     text).replace("\\%", "%").strip()
+    number = parse_number(cleaned)
+    if number is None and _E_NOTATION.fullmatch(cleaned):
+        number = Number(Fraction(Decimal(cleaned)), True, False, Fraction(0))
+    return number
+
+
+def _same_number(stated: str, value: Number, percent_asked: bool = False) -> bool:
     """True when a number said of a value (`it is 0.5`, `or 25%`) is that value written
-    another way (`\\frac{1}{2}`, `\\frac{1}{4}`): both read as numbers (`parse_number`, a
-    percent as its hundredth) and equal, a decimal to its printed precision (`0.333` of
-    `\\frac{1}{3}`)."""
-    first = parse_number(stated.replace("\\%", "%"))
-    second = parse_number(value.replace("\\%", "%"))
-    if first is None or second is None:
+    another way (`\\frac{1}{2}`, `\\frac{1}{4}`), to the stated number's printed precision
+    (`0.333` of `\\frac{1}{3}`; the value's own precision excuses nothing finer, `0.46` of
+    `0.5` is another number). A percent sign on one side only is its hundredth (`25%` of
+    `\\frac{1}{4}`; `7%` of 7 is another value), but where the question asks for a percent
+    (`percent_asked`) the box is one already: the sign is dropped (`7%` of 7; `700%` of 7 is a
+    hedge)."""
+    first = _read_number(stated)
+    if first is None:
         return False
-    a = first.value / 100 if first.percent else first.value
-    b = second.value / 100 if second.percent else second.value
-    rounded = [n.half_unit for n in (first, second) if n.decimal]  # `0.333`, not `7` of `7.5`
-    return abs(a - b) <= max(rounded, default=0)
+    tolerance = first.half_unit if first.decimal else Fraction(0)
+    a, b = first.value, value.value
+    if first.percent != value.percent and not percent_asked:  # `25%` of `\\frac{1}{4}`
+        a = a / 100 if first.percent else a
+        b = b / 100 if value.percent else b
+    return abs(a - b) <= tolerance
+
+
+_E_NOTATION = re.compile(r"(?<![\d.-])-?\d+(?:\.\d+)?[eE][-+]?\d{1,3}")
+_PERCENT_ASKED = re.compile(r"percent|%", re.IGNORECASE)
+
+
+def asks_for_percent(question: str | None) -> bool:
+    """True when a question asks for a percent (`What percent of ...?`): its answer's box is
+    a percent already (`affirms`: `7%` restates `\\boxed{7}`)."""
+    return question is not None and _PERCENT_ASKED.search(question[:MAX_QUESTION_CHARS]) is not None
+# Words that join a value to the same value written another way (before a number): dropped
+# before reading (`or equivalently 7.0`).
+_SAME_VALUE_JOINS = re.compile(r"(?<![\w\\])(?:equivalently|in\s+other\s+words|i\.\s?e\.|"
+                               r"that\s+is|namely|simply|exactly)(?![\w\\])(?=[\s,]*-?\d)",
+                               re.IGNORECASE)
+# Number words a clause may state a value with (`or seven`), by their values.
+_NUMBER_NAMES = ("zero one two three four five six seven eight nine ten eleven twelve thirteen "
+                 "fourteen fifteen sixteen seventeen eighteen nineteen twenty")
+_WORD_VALUES = {word: Fraction(value) for value, word in enumerate(_NUMBER_NAMES.split())}
 
 
 # What opens a noun phrase (`the smallest such n`, `our answer`): after one, the question's

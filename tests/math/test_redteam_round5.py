@@ -67,6 +67,23 @@ def _values(reward: MathReward, gold: object, completions: Sequence[str],
                                            for c in completions])]
 
 
+_OPEN_A_VERBLESS_JUDGEMENT_AFTER_THE_BOX = pytest.mark.xfail(strict=True, reason="open: `_said_of` needs a verb after the box: a judgement joined by a comma, a semicolon, "
+    "a colon, a dash or brackets (`\\boxed{7}, wrong.`) says nothing of it")
+_OPEN_OR_EQUIVALENTLY_LOSES_CREDIT = pytest.mark.xfail(strict=True, reason="open: `_OR_NEXT` takes any `or` after the box and `affirms` reads `equivalently`, `in "
+    "other words` or a comma before a unit as said of the value: `or equivalently 7.0` unsays "
+    "a box that `or 7.0` keeps (`Or in other words 5.`, `Or, 5 apples.`: since 980b1d5)")
+_OPEN_AN_EQUAL_VALUE_IN_WORDS_AFTER_OR_LOSES_CREDIT = pytest.mark.xfail(strict=True, reason="open: `_same_number` reads digits only: a number word (`or seven`, `or one half`), a "
+    "magnitude (`or 1 million`, `or 7 thousand`), the word `percent` or a space before `%` "
+    "leave an equal value unread, so it unsays the box (while `It is seven.` is ignored)")
+_OPEN_A_PERCENT_ANSWER_RESTATED_LOSES_CREDIT = pytest.mark.xfail(strict=True, reason="open: in a question asking for a percent, the box `7` is 7%, but `_same_number` compares "
+    "its bare value with the percent's hundredth, and a `%` just outside the box is not read: "
+    "`\\boxed{7}. It is 7%.` and `\\boxed{25}%, or 0.25` lose credit (all but the first "
+    "since f538420: `affirms` refuses a percent that is not the box's hundredth)")
+_OPEN_THE_QUESTIONS_WORDS_AFTER_A_BRACKET_OR_DASH = pytest.mark.xfail(strict=True, reason="open: `affirms` ends the noun phrase in which the question's words name the value's kind "
+    "only at `,`, `;` and a relative: brackets and a dash do not end it (`is the smallest such "
+    "n (wrong)`)")
+
+
 # --- held: hedges and retractions the rules catch ----------------------------------------------
 
 HELD_HEDGES = [
@@ -108,7 +125,7 @@ HELD_RETRACTIONS = [
     "\\boxed{7}. Answer: 8.", "\\boxed{7}. Final answer: 8.", "\\boxed{7}. That would be 8.",
     "\\boxed{7}. The answer is 8.",
     "\\boxed{7}. It is 7.4.", "\\boxed{7}. It is 7.49.", "\\boxed{7}. It is 7,4.",
-    "\\boxed{7}. It is 7,8.", "\\boxed{7}. It is 7, 8.", "\\boxed{7}. It is 70e-1.",
+    "\\boxed{7}. It is 7,8.", "\\boxed{7}. It is 7, 8.",
     "\\boxed{7}. It is 1e400.", "\\boxed{7}. It is 7e99999.", "\\boxed{7}. It is 7e-99999.",
     "\\boxed{7}. It is 8" + "0" * 5000 + ".",
 ]
@@ -121,7 +138,7 @@ def test_another_value_stated_again_unsays_the_box(math_reward, completion):
 
 @pytest.mark.parametrize("gold, completion", [
     ("0", "\\boxed{0}, or -0.4"), ("0", "\\boxed{0}, or 0.4"), ("0", "\\boxed{0}. It is -0.4."),
-    ("0", "\\boxed{0}, or -0.0"), ("7000", "\\boxed{7000}, or 7,000,1"),
+    ("7000", "\\boxed{7000}, or 7,000,1"),
     ("7000", "\\boxed{7000}. It is 7,0000."), ("7000", "\\boxed{7000}. It is 7000,1."),
     ("7\\%", "\\boxed{7\\%}, or 0.07%")])
 def test_a_number_near_the_box_is_no_equal_number(math_reward, gold, completion):
@@ -221,11 +238,6 @@ def test_soup_of_100k_characters_is_read_within_a_bound(math_reward):
 
 # --- open: false credit ------------------------------------------------------------------------
 
-@pytest.mark.xfail(strict=True, reason=(
-    "open: `affirms` holds every digit run of the box's value (`held`), so a number made only "
-    "of those runs passes as `the value` though `_same_number` says it differs: `12` of 12.5, "
-    "`2` of \\frac{1}{2}, `7,000,000` of 7,000, `7` of 7\\% (the `or` forms since f538420, "
-    "whose `affirms` skips an `or` before a number: 9d21f88 scored them 0)"))
 @pytest.mark.parametrize("gold, completion", [
     ("12.5", "\\boxed{12.5}. No, it is 12."), ("12.5", "\\boxed{12.5}, or 12"),
     ("12.5", "\\boxed{12.5}, or 5"), ("7.4", "\\boxed{7.4}, or 7"), ("7.4", "\\boxed{7.4}. It is 7."),
@@ -299,12 +311,10 @@ def test_a_retraction_worded_outside_restates(math_reward, completion):
     assert _values(math_reward, "7", [completion]) == [0.0]
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "open: `_said_of` needs a verb after the box: a judgement joined by a comma, a semicolon, "
-    "a colon, a dash or brackets (`\\boxed{7}, wrong.`) says nothing of it"))
 @pytest.mark.parametrize("completion", [
-    "\\boxed{7}, wrong.", "\\boxed{7}; wrong.", "\\boxed{7}: wrong.", "\\boxed{7} \u2014 wrong.",
-    "\\boxed{7} - wrong.", "\\boxed{7} (wrong).", "\\boxed{7} (not sure)."])
+    pytest.param("\\boxed{7}, wrong.", marks=_OPEN_A_VERBLESS_JUDGEMENT_AFTER_THE_BOX), pytest.param("\\boxed{7}; wrong.", marks=_OPEN_A_VERBLESS_JUDGEMENT_AFTER_THE_BOX), pytest.param("\\boxed{7}: wrong.", marks=_OPEN_A_VERBLESS_JUDGEMENT_AFTER_THE_BOX), pytest.param("\\boxed{7} \u2014 wrong.", marks=_OPEN_A_VERBLESS_JUDGEMENT_AFTER_THE_BOX),
+    pytest.param("\\boxed{7} - wrong.", marks=_OPEN_A_VERBLESS_JUDGEMENT_AFTER_THE_BOX),
+    pytest.param("\\boxed{7} (wrong).", marks=_OPEN_A_VERBLESS_JUDGEMENT_AFTER_THE_BOX), pytest.param("\\boxed{7} (not sure).", marks=_OPEN_A_VERBLESS_JUDGEMENT_AFTER_THE_BOX)])
 def test_a_verbless_judgement_after_the_box(math_reward, completion):
     assert _values(math_reward, "7", [completion]) == [0.0]
 
@@ -334,10 +344,6 @@ def test_or_in_another_language(math_reward, completion):
     assert _values(math_reward, "7", [completion]) == [0.0]
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "open: `_same_number` reads a percent as its hundredth whatever the question asks: in a "
-    "question asking for a percent the box `7` is 7%, and `or 700%` offers another value "
-    "(since f538420; 9d21f88 scored it 0)"))
 @pytest.mark.parametrize("completion", ["\\boxed{7}, or 700%", "\\boxed{7}. It is 700%."])
 def test_a_percent_hedge_in_a_percent_question(math_reward, completion):
     assert _values(math_reward, "7", [completion], question=PERCENT) == [0.0]
@@ -355,10 +361,6 @@ def test_a_reference_too_large_to_read_abstains_whatever_the_reply(math_reward):
 
 # --- open: false loss ----------------------------------------------------------------------------
 
-@pytest.mark.xfail(strict=True, reason=(
-    "open: `_SAID_PLAINLY` allows `-` only between letters, so a negative number said of the "
-    "box (`It is -3`, `or -3`, `or -0.5`, `or -0`) is never plain and unsays it (`It is -3.`, `It is -0.5.`: since f538420, 9d21f88 scored "
-    "them 1.0)"))
 @pytest.mark.parametrize("gold, completion", [
     ("-3", "\\boxed{-3}. It is -3."), ("-3", "\\boxed{-3}, or -3."), ("-3", "\\boxed{-3}, or $-3$."),
     ("-3", "\\boxed{-3}. It is -3.0."), ("-\\frac{1}{2}", "\\boxed{-\\frac{1}{2}}, or -0.5."),
@@ -368,35 +370,23 @@ def test_a_negative_number_stated_again_loses_credit(math_reward, gold, completi
     assert _values(math_reward, gold, [completion]) == [1.0]
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "open: `_OR_NEXT` takes any `or` after the box and `affirms` reads `equivalently`, `in "
-    "other words` or a comma before a unit as said of the value: `or equivalently 7.0` unsays "
-    "a box that `or 7.0` keeps (`Or in other words 5.`, `Or, 5 apples.`: since 980b1d5)"))
 @pytest.mark.parametrize("gold, completion", [
     ("7", "\\boxed{7}, or equivalently 7.0"), ("7", "\\boxed{7}, or equivalently $7$"),
-    ("5", "\\boxed{5}. Or in other words 5."), ("5", "\\boxed{5}. Or, 5 apples.")])
+    ("5", "\\boxed{5}. Or in other words 5."), pytest.param(*("5", "\\boxed{5}. Or, 5 apples."), marks=_OPEN_OR_EQUIVALENTLY_LOSES_CREDIT)])
 def test_or_equivalently_loses_credit(math_reward, gold, completion):
     assert _values(math_reward, gold, [completion]) == [1.0]
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "open: `_same_number` reads digits only: a number word (`or seven`, `or one half`), a "
-    "magnitude (`or 1 million`, `or 7 thousand`), the word `percent` or a space before `%` "
-    "leave an equal value unread, so it unsays the box (while `It is seven.` is ignored)"))
 @pytest.mark.parametrize("gold, completion", [
     ("7", "\\boxed{7} (or seven)"), ("7", "\\boxed{7}, or seven apples."), ("5", "\\boxed{5}, or five."),
-    ("\\frac{1}{2}", "\\boxed{\\frac{1}{2}}, or one half."),
-    ("\\frac{1}{2}", "\\boxed{\\frac{1}{2}}, or 50 percent."),
-    ("7000", "\\boxed{7000}, or 7 thousand."), ("1000000", "\\boxed{1000000}, or 1 million."),
-    ("7", "\\boxed{7}, or 700 %")])
+    pytest.param(*("\\frac{1}{2}", "\\boxed{\\frac{1}{2}}, or one half."), marks=_OPEN_AN_EQUAL_VALUE_IN_WORDS_AFTER_OR_LOSES_CREDIT),
+    pytest.param(*("\\frac{1}{2}", "\\boxed{\\frac{1}{2}}, or 50 percent."), marks=_OPEN_AN_EQUAL_VALUE_IN_WORDS_AFTER_OR_LOSES_CREDIT),
+    pytest.param(*("7000", "\\boxed{7000}, or 7 thousand."), marks=_OPEN_AN_EQUAL_VALUE_IN_WORDS_AFTER_OR_LOSES_CREDIT), pytest.param(*("1000000", "\\boxed{1000000}, or 1 million."), marks=_OPEN_AN_EQUAL_VALUE_IN_WORDS_AFTER_OR_LOSES_CREDIT),
+    pytest.param(*("7", "\\boxed{7}, or 700 %"), marks=_OPEN_AN_EQUAL_VALUE_IN_WORDS_AFTER_OR_LOSES_CREDIT)])
 def test_an_equal_value_in_words_after_or_loses_credit(math_reward, gold, completion):
     assert _values(math_reward, gold, [completion]) == [1.0]
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "open: `_STATED_NUMBER` and `parse_number` do not read `{,}` or `\\,` as a thousands "
-    "separator nor e-notation (which `_RESTATED_VALUE` reads): `\\boxed{7{,}000}. It is 7000.` "
-    "and `\\boxed{10}. It is 1e1.` compare digit runs that differ"))
 @pytest.mark.parametrize("gold, completion", [
     ("7000", "\\boxed{7{,}000}. It is 7000."), ("7000", "\\boxed{7{,}000}, or 7000"),
     ("7000", "\\boxed{7000}, or 7{,}000"), ("7000", "\\boxed{7\\,000}. It is 7000."),
@@ -406,14 +396,9 @@ def test_a_separator_or_exponent_loses_credit(math_reward, gold, completion):
     assert _values(math_reward, gold, [completion]) == [1.0]
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "open: in a question asking for a percent, the box `7` is 7%, but `_same_number` compares "
-    "its bare value with the percent's hundredth, and a `%` just outside the box is not read: "
-    "`\\boxed{7}. It is 7%.` and `\\boxed{25}%, or 0.25` lose credit (all but the first "
-    "since f538420: `affirms` refuses a percent that is not the box's hundredth)"))
 @pytest.mark.parametrize("gold, completion", [
     ("7", "\\boxed{7}, or 7%"), ("7", "\\boxed{7}. It is 7%."), ("7\\%", "\\boxed{7}. It is 7%."),
-    ("7", "\\boxed{7}\\%, or 0.07"), ("25", "\\boxed{25}%, or 0.25.")])
+    pytest.param(*("7", "\\boxed{7}\\%, or 0.07"), marks=_OPEN_A_PERCENT_ANSWER_RESTATED_LOSES_CREDIT), pytest.param(*("25", "\\boxed{25}%, or 0.25."), marks=_OPEN_A_PERCENT_ANSWER_RESTATED_LOSES_CREDIT)])
 def test_a_percent_answer_restated_loses_credit(math_reward, gold, completion):
     assert _values(math_reward, gold, [completion], question=PERCENT) == [1.0]
 
@@ -439,12 +424,9 @@ def test_a_number_between_the_box_and_or_hides_the_hedge(math_reward, completion
     assert _values(math_reward, "7", [completion], question=question) == [0.0]
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "open: `affirms` ends the noun phrase in which the question's words name the value's kind "
-    "only at `,`, `;` and a relative: brackets and a dash do not end it (`is the smallest such "
-    "n (wrong)`)"))
 @pytest.mark.parametrize("completion", [
-    "\\boxed{7} is the smallest such n (wrong).", "\\boxed{7} is the smallest such n - wrong."])
+    pytest.param("\\boxed{7} is the smallest such n (wrong).", marks=_OPEN_THE_QUESTIONS_WORDS_AFTER_A_BRACKET_OR_DASH), pytest.param("\\boxed{7} is the smallest such n - wrong.",
+                 marks=_OPEN_THE_QUESTIONS_WORDS_AFTER_A_BRACKET_OR_DASH)])
 def test_the_questions_words_after_a_bracket_or_dash(math_reward, completion):
     assert _values(math_reward, "7", [completion], question=WRONG_N) == [0.0]
 
@@ -460,11 +442,6 @@ def test_a_number_of_the_question_in_the_boxs_clause_loses_credit(math_reward, c
     assert _values(math_reward, "13", [completion], question=TOO_SMALL) == [1.0]
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "open: `_same_number` takes the coarser printed precision of the two numbers, the box's "
-    "too, so a box written coarsely (`7.0`, `7.`, `0.5`) keeps a different, finer value stated "
-    "again or offered by `or` that rounds to it (`\\boxed{0.5}. It is 0.46.`); only the stated "
-    "number's own precision says it approximates the box (since f538420; 9d21f88 scored all 0)"))
 @pytest.mark.parametrize("gold, completion", [
     ("7", "\\boxed{7.0}, or 7.04"), ("7", "\\boxed{7.0}. It is 7.04."), ("7", "\\boxed{7.0}, or 6.96"),
     ("7", "\\boxed{7.}, or 7.4"), ("7", "\\boxed{7.}. No, it is 7.4."),
@@ -473,3 +450,11 @@ def test_a_number_of_the_question_in_the_boxs_clause_loses_credit(math_reward, c
     ("\\frac{1}{2}", "\\boxed{0.5}, or 0.54"), ("7", "\\boxed{7.0\\%}, or 7.04%")])
 def test_the_boxs_own_precision_excuses_a_finer_value(math_reward, gold, completion):
     assert _values(math_reward, gold, [completion]) == [0.0]
+
+
+@pytest.mark.parametrize("gold, completion", [
+    ("7", "\\boxed{7}. It is 70e-1."), ("0", "\\boxed{0}, or -0.0")])
+def test_the_same_number_in_another_notation_keeps_the_box(math_reward, gold, completion):
+    """After the round: e-notation and a negative zero are read as the numbers they are
+    (`_read_number`), so the box's value written so restates it."""
+    assert _values(math_reward, gold, [completion]) == [1.0]
