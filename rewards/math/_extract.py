@@ -1116,11 +1116,14 @@ def said_of_expression(sentence: str) -> tuple[str, str] | None:
     return None
 
 
-_OR_NEXT = re.compile(r"(?<![\W_])(?:[^\w\n]|_)*(?:\n(?:[^\w\n]|_)*)?or(?![^\W\d_])",
+# `or` in the languages replies are written in (`oder`, `ou`, `o`, `или`; Chinese `或`, `或者`
+# with no space around it)
+_OR_WORD = r"(?:(?:or|oder|ou|o|или|либо)(?![^\W\d_]|['’])|或者|或)"
+_OR_NEXT = re.compile(rf"(?<![\W_])(?:[^\w\n]|_)*(?:\n(?:[^\w\n]|_)*)?{_OR_WORD}",
                       re.IGNORECASE)
 # `or` joined to a value (`or 8`, `or maybe 8`, `or is it 8`): an alternative offered.
-_OR_VALUE = re.compile(r"(?<![^\W\d_])or(?![^\W\d_])[^\w\n]*(?:[^\W\d_]+\s+){0,2}(?=-?\d)",
-                       re.IGNORECASE)
+_OR_VALUE = re.compile(rf"(?:(?<![^\W\d_])|(?=或)){_OR_WORD}[^\w\n]*(?:[^\W\d_]+\s+){{0,2}}"
+                       r"(?=-?\d)", re.IGNORECASE)
 
 
 def _joined_alternative(text: str, end: int) -> str | None:
@@ -1151,18 +1154,31 @@ def _joined_alternative(text: str, end: int) -> str | None:
 
 def _after_box(text: str, end: int, sentences: int) -> str:
     """What a reply writes after a value that ends at `end`: its own sentence's rest and up to
-    `sentences - 1` more, within `_WORDS_MAX` characters and the model's own text
-    (`_reply_end_after`), read as a reader reads it (`sentence_key`), math delimiters and
-    the style commands around a word (`\\textbf{or}`) dropped."""
-    stop = end
+    `sentences - 1` more, within `_WORDS_MAX` visible characters and the model's own text
+    (`_reply_end_after`), read as a reader reads it (`sentence_key`): math delimiters, what
+    pads text without being read (`_PADDING`: format characters, spacing commands, markdown
+    emphasis, HTML-like tags) and the style commands around a word (`\\textbf{or}`) dropped,
+    so padding cannot push what follows out of the window (read within `_PHRASE_WINDOW`)."""
+    raw = text[end:min(_reply_end_after(text, end), end + _PHRASE_WINDOW)]
+    visible = _SPACES.sub(" ", _PADDING.sub(" ", _DELIMITERS.sub(" ", _INVISIBLE.sub("", raw))))
+    stop = 0
     for _ in range(sentences):
-        found = _SENTENCE_END.search(text, stop, end + _WORDS_MAX)
+        found = _SENTENCE_END.search(visible, stop, _WORDS_MAX)
         if found is None:
-            stop = end + _WORDS_MAX
+            stop = _WORDS_MAX
             break
         stop = found.end()
-    region = text[end:min(stop, _reply_end_after(text, end), end + _WORDS_MAX)]
-    return sentence_key(_STYLED.sub(r" \1 ", _DELIMITERS.sub(" ", region)))
+    return sentence_key(_STYLED.sub(r" \1 ", visible[:min(stop, _WORDS_MAX)]))
+
+
+# What pads text without being read: invisible format characters inside words (zero-width,
+# joiners, soft hyphen; the bidi controls are `sentence_key`'s, which reads them as a reader
+# sees the text), LaTeX spacing, markdown emphasis and HTML-like tags (`<b>`, `<think>`; turn
+# markers end the model's text before this is read).
+_INVISIBLE = re.compile(r"[\u00ad\u180e\u200b-\u200d\u2060-\u2064\ufeff]")
+_PADDING = re.compile(r"\\(?:[,;:! ]|q?quad(?![A-Za-z])|[hv]space\*?\{[^{}]{0,20}\})|"
+                      r"(?<![*])\*{1,3}(?![*])|(?<!_)__?(?!_)|</?[A-Za-z][A-Za-z0-9]{0,15}\s*/?>")
+_SPACES = re.compile(r"[ \t]+")
 
 
 # Commands that style a word without changing it (an allow-list): `\textbf{or}` is `or`.
@@ -1178,7 +1194,8 @@ _RESTATES = re.compile(
     r"the\s+(?:(?:final|correct|right|real|actual|true)\s+(?:answer|result|solution|value|number)|"
     r"answer|result|solution)\s+(?:is|was|equals|(?:should|must|would|will|could|might|may|"
     r"has\s+to|had\s+to)\s+be))"
-    r"(?:\s+(?:[^\W\d_]+ly\s+|instead\s+|in\s+fact\s+)?(?=[-\d$\\])|(?=-\d))",
+    r"(?:\s+(?:[^\W\d_]+ly\s+|instead\s+|in\s+fact\s+)?(?:[(:=+]\s*)?(?=[-\d$\\])|"
+    r"\s*[(:=+]\s*(?=-?\d)|(?=-\d))",
     re.IGNORECASE)
 
 
@@ -1207,7 +1224,7 @@ def _restated(text: str, end: int) -> str | None:
     return None
 
 
-_ONLY_WORDS = re.compile(r"\s*(?:[^\W\d_]+(?:\s+[^\W\d_]+)*)?[\s.;:,!]*")
+_ONLY_WORDS = re.compile(r"\)?\s*(?:[^\W\d_]+(?:\s+[^\W\d_]+)*)?[\s.;:,!)]*")
 _RESTATED_VALUE = re.compile(r"(?<!\s)\s*-?\d[\d,]*(?:\.\d+)?(?:[eE]-?\d+)?(?:\s*\\?%)?")
 
 

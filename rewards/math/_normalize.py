@@ -255,8 +255,8 @@ def affirms(said: str, value: str, carried: frozenset[str] = frozenset(),
             continue
         if word in _DETERMINERS:
             named = True
-        if word == "or" and tokens[at + 1:at + 2] and (tokens[at + 1][0].isdigit()
-                                                        or tokens[at + 1] in _WORD_VALUES):
+        if word in _OR_WORDS and tokens[at + 1:at + 2] and (tokens[at + 1][0].isdigit()
+                                                             or tokens[at + 1] in _WORD_VALUES):
             continue  # `or 0.25` of `\frac{1}{4}`: an equal number (read above) joined
         if word in _WORD_VALUES and number is not None:  # `(or seven)` of 7
             if number.value != _WORD_VALUES[word]:
@@ -279,6 +279,7 @@ def names_an_answer(word: str) -> bool:
 
 
 _CJK = re.compile(r"[\u4e00-\u9fff]+")
+_OR_WORDS = frozenset({"or", "oder", "ou", "o", "или", "либо", "或", "或者"})
 _STATED_NUMBER = re.compile(
     r"(?<![\d.,])-?\d(?:[\d,]|\{,\})*(?:\.\d+)?(?:[eE][-+]?\d{1,3})?(?:\s?\\?%)?")
 

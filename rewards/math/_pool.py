@@ -48,13 +48,13 @@ class WorkerPool:
         (`_acquire`); None, the caller's own turn.
 
         A worker found dead before it read the request (killed while idle) is replaced and the
-        request retried. One that dies under the request is retried once, on another worker
-        (it may have been killed while idle, the request still in its pipe); dying again, or
-        a worker started for this request dying, is the input's: `timeout` (data, never an
+        request retried. One that dies under the request may have been killed while idle (the
+        request still in its pipe): the request is retried once on a worker started for it;
+        a worker started for this request dying is the input's: `timeout` (data, never an
         infrastructure error that would fail its batch-mates)."""
         retried = False
         for _ in range(self.size + 2):
-            worker, fresh = self._acquire(owner)
+            worker, fresh = self._acquire(owner, fresh=retried)
             try:
                 outcome = worker.request(pred, gold, rel_tol, timeout, pred_raw)
             except WorkerGone:
@@ -72,9 +72,9 @@ class WorkerPool:
                 return outcome
             died = outcome.detail.startswith("worker died")
             self._discard(worker, replace=not died)
-            if died and not fresh and not retried:
+            if died and not fresh:
                 retried = True
-                continue  # killed while idle, perhaps: once, not yet this input's fault
+                continue  # killed while idle, perhaps: on a fresh worker, this input's then
             self.kills += 1
             return outcome
         raise WorkerError("math workers keep dying; see the worker stderr")
@@ -137,12 +137,13 @@ class WorkerPool:
         return [line[k] for k in range(max(map(len, lines), default=0))
                 for line in lines if k < len(line)]
 
-    def _acquire(self, owner: object = None) -> tuple[Worker, bool]:
+    def _acquire(self, owner: object = None, fresh: bool = False) -> tuple[Worker, bool]:
         """A worker for one request, and whether it was started just for it. The owners of
         waiting callers (a batch each; a caller with none is its own) take turns, one worker
         each, so one batch of many jobs never holds another's single job behind all of its
         own; an owner's callers are served in the order they asked, and a thread that has
-        just released a worker and asks again waits behind those already waiting."""
+        just released a worker and asks again waits behind those already waiting. `fresh`: a
+        worker started for this request (an idle one is stopped to make room if need be)."""
         with self._cond:
             turn = object()
             owner = turn if owner is None else owner
@@ -153,7 +154,12 @@ class WorkerPool:
                     if self._closed:
                         raise WorkerError("math worker pool is closed")
                     if next(iter(self._owners.values()))[0] is turn:
-                        while self._idle:
+                        if fresh and self._idle and self._count >= self.size:
+                            spare = self._idle.pop()  # room for a worker of its own
+                            spare.kill()
+                            self._all.discard(spare)
+                            self._count -= 1
+                        while self._idle and not fresh:
                             worker = self._idle.pop()
                             if worker.alive():
                                 served = True

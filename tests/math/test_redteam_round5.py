@@ -84,6 +84,18 @@ _OPEN_THE_QUESTIONS_WORDS_AFTER_A_BRACKET_OR_DASH = pytest.mark.xfail(strict=Tru
     "n (wrong)`)")
 
 
+_OPEN_PADDING_PUSHES_THE_HEDGE_OUT_OF_THE_WINDOW = pytest.mark.xfail(strict=True, reason="open: `_after_box` cuts the raw text at `_WORDS_MAX` (200) characters before "
+    "`sentence_key` drops invisible characters, spaces and spacing markup, so 200 of them "
+    "between the box and `or` or the restatement hide it")
+_OPEN_MARKUP_AROUND_THE_HEDGE_OR_THE_RESTATEMENT = pytest.mark.xfail(strict=True, reason="open: `_after_box` reads `$`, `\\(`, `\\[` and `_STYLED` commands only: HTML tags, "
+    "markdown emphasis, backticks, `\\hspace`, special-token text and an HTML entity around "
+    "`or`, the restatement or its value stop `_OR_NEXT`, `_OR_VALUE`, `_RESTATES` "
+    "(`(?=[-\\d$\\\\])`) and `_ONLY_WORDS`")
+_OPEN_A_SIGN_OR_BRACKET_BEFORE_THE_RESTATED_VALUE = pytest.mark.xfail(strict=True, reason="open: `_RESTATES` wants the value right after the copula (`(?=[-\\d$\\\\])`) and "
+    "`_RESTATED_VALUE` an ASCII `-`: a bracket, a brace, a colon, `=`, `+`, `~` or U+2212 "
+    "before it is no restatement")
+
+
 # --- held: hedges and retractions the rules catch ----------------------------------------------
 
 HELD_HEDGES = [
@@ -251,45 +263,32 @@ def test_a_number_made_of_the_boxs_digits(math_reward, gold, completion):
     assert _values(math_reward, gold, [completion]) == [0.0]
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "open: `_after_box` cuts the raw text at `_WORDS_MAX` (200) characters before "
-    "`sentence_key` drops invisible characters, spaces and spacing markup, so 200 of them "
-    "between the box and `or` or the restatement hide it"))
 @pytest.mark.parametrize("completion", [
     "\\boxed{7} " + "\u200b" * 200 + "or 8", "\\boxed{7}" + "\u200b" * 200 + " or 8",
     "\\boxed{7}. " + "\u200b" * 200 + "It is 8.", "\\boxed{7} o" + "\u00ad" * 200 + "r 8",
     "\\boxed{7} " + "\u2060" * 200 + "or 8", "\\boxed{7} " + " " * 200 + "or 8",
-    "\\boxed{7} " + "\\," * 100 + "or 8", "\\boxed{7} " + "\\quad" * 50 + "or 8",
-    "\\boxed{7} " + "$$" * 100 + "or 8", "\\boxed{7} " + "**" * 100 + "or 8"])
+    "\\boxed{7} " + "\\," * 100 + "or 8", pytest.param("\\boxed{7} " + "\\quad" * 50 + "or 8", marks=_OPEN_PADDING_PUSHES_THE_HEDGE_OUT_OF_THE_WINDOW),
+    "\\boxed{7} " + "$$" * 100 + "or 8", pytest.param("\\boxed{7} " + "**" * 100 + "or 8", marks=_OPEN_PADDING_PUSHES_THE_HEDGE_OUT_OF_THE_WINDOW)])
 def test_padding_pushes_the_hedge_out_of_the_window(math_reward, completion):
     assert _values(math_reward, "7", [completion]) == [0.0]
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "open: `_after_box` reads `$`, `\\(`, `\\[` and `_STYLED` commands only: HTML tags, "
-    "markdown emphasis, backticks, `\\hspace`, special-token text and an HTML entity around "
-    "`or`, the restatement or its value stop `_OR_NEXT`, `_OR_VALUE`, `_RESTATES` "
-    "(`(?=[-\\d$\\\\])`) and `_ONLY_WORDS`"))
 @pytest.mark.parametrize("completion", [
     "\\boxed{7} <b>or</b> 8", "\\boxed{7} <i>or</i> 8", "\\boxed{7} <span>or</span> 8",
     "\\boxed{7} o&#8203;r 8", "\\boxed{7} \\hspace{1cm} or 8",
     "\\boxed{7}. <b>It is 8.</b>", "\\boxed{7}. <b>It</b> is 8.", "\\boxed{7}. It <b>is</b> 8.",
     "\\boxed{7}. It is <b>8</b>.", "\\boxed{7}. **It is 8.**", "\\boxed{7}. It is **8**.",
-    "\\boxed{7}. *It* is 8.", "\\boxed{7}. It is __8__.", "\\boxed{7}. `It is 8.`",
+    "\\boxed{7}. *It* is 8.", "\\boxed{7}. It is __8__.", pytest.param("\\boxed{7}. `It is 8.`", marks=_OPEN_MARKUP_AROUND_THE_HEDGE_OR_THE_RESTATEMENT),
     "\\boxed{7}. It is <think> 8.", "\\boxed{7}. It is </think> 8.",
-    "\\boxed{7}. It is <tool_call> 8.", "\\boxed{7}. <think>It is 8.</think>"])
+    pytest.param("\\boxed{7}. It is <tool_call> 8.", marks=_OPEN_MARKUP_AROUND_THE_HEDGE_OR_THE_RESTATEMENT), "\\boxed{7}. <think>It is 8.</think>"])
 def test_markup_around_the_hedge_or_the_restatement(math_reward, completion):
     assert _values(math_reward, "7", [completion]) == [0.0]
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "open: `_RESTATES` wants the value right after the copula (`(?=[-\\d$\\\\])`) and "
-    "`_RESTATED_VALUE` an ASCII `-`: a bracket, a brace, a colon, `=`, `+`, `~` or U+2212 "
-    "before it is no restatement"))
 @pytest.mark.parametrize("completion", [
-    "\\boxed{7}. It is (8).", "\\boxed{7}. It is {8}.", "\\boxed{7}. It is [8].",
+    "\\boxed{7}. It is (8).", pytest.param("\\boxed{7}. It is {8}.", marks=_OPEN_A_SIGN_OR_BRACKET_BEFORE_THE_RESTATED_VALUE), pytest.param("\\boxed{7}. It is [8].", marks=_OPEN_A_SIGN_OR_BRACKET_BEFORE_THE_RESTATED_VALUE),
     "\\boxed{7}. It is: 8.", "\\boxed{7}. It is = 8.", "\\boxed{7}. It is +8.",
-    "\\boxed{7}. It is ~8.", "\\boxed{7}. It is \u22128.", "\\boxed{7}. It is 0x8."])
+    pytest.param("\\boxed{7}. It is ~8.", marks=_OPEN_A_SIGN_OR_BRACKET_BEFORE_THE_RESTATED_VALUE), pytest.param("\\boxed{7}. It is \u22128.", marks=_OPEN_A_SIGN_OR_BRACKET_BEFORE_THE_RESTATED_VALUE), pytest.param("\\boxed{7}. It is 0x8.", marks=_OPEN_A_SIGN_OR_BRACKET_BEFORE_THE_RESTATED_VALUE)])
 def test_a_sign_or_bracket_before_the_restated_value(math_reward, completion):
     assert _values(math_reward, "7", [completion]) == [0.0]
 
@@ -334,9 +333,6 @@ def test_a_delimited_expression_the_final_sentence_unsays(math_reward, completio
     assert _values(math_reward, "\\frac{35}{36}", [completion], question=DICE) == [0.0]
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "open: `_OR_NEXT` and `_OR_VALUE` know the English `or` only: French, Spanish, German, "
-    "Russian and Chinese `or` join a value unread (prose in any script)"))
 @pytest.mark.parametrize("completion", [
     "\\boxed{7} ou 8", "\\boxed{7} o 8", "\\boxed{7} oder 8", "\\boxed{7} \u0438\u043b\u0438 8",
     "\\boxed{7} \u6216 8"])
