@@ -916,7 +916,8 @@ _SIGN_OFFS = frozenset({"i hope it is correct", "i hope this is correct", "i hop
                         "i hope this helps", "hope this helps", "hope it helps", "done", "qed",
                         "∎", "□", "this is the final answer", "that is the final answer",
                         "this is the answer", "that is the answer", "that's the answer",
-                        "that's the final answer"})
+                        "that's the final answer", "that is it", "that's it", "that is all",
+                        "that's all", "this is it", "it is done", "that is done"})
 
 
 def stated_answers(found: Extraction | None, text: str | None,
@@ -1133,7 +1134,7 @@ def _joined_alternative(text: str, end: int) -> str | None:
     `\\boxed{7} (or 8)`, `\\boxed{7}. Or 8.`): `or 8`, which leaves the box the answer only
     when it holds nothing else (`affirms`: `(or 7 apples)`, `or 25%` of `\\frac{1}{4}`); None
     when no `or` joins a value to it (`for 3 or 4 friends` joins it to 3)."""
-    region = _after_box(text, end, sentences=2)
+    region, _ = _after_box(text, end, sentences=2)
     joined = _OR_NEXT.match(region)  # `or` right after the box: whatever it joins
     at = joined.end() - 2 if joined else 0
     if joined is None:
@@ -1152,13 +1153,14 @@ def _joined_alternative(text: str, end: int) -> str | None:
     return " ".join(clause.split()).strip(_TRAILING + ")]}")
 
 
-def _after_box(text: str, end: int, sentences: int) -> str:
+def _after_box(text: str, end: int, sentences: int) -> tuple[str, bool]:
     """What a reply writes after a value that ends at `end`: its own sentence's rest and up to
     `sentences - 1` more, within `_WORDS_MAX` visible characters and the model's own text
     (`_reply_end_after`), read as a reader reads it (`sentence_key`): math delimiters, what
     pads text without being read (`_PADDING`: format characters, spacing commands, markdown
     emphasis, HTML-like tags) and the style commands around a word (`\\textbf{or}`) dropped,
-    so padding cannot push what follows out of the window (read within `_PHRASE_WINDOW`)."""
+    so padding cannot push what follows out of the window (read within `_PHRASE_WINDOW`);
+    and whether that is all the model wrote (not cut by the window or the sentence count)."""
     raw = text[end:min(_reply_end_after(text, end), end + _PHRASE_WINDOW)]
     visible = _SPACES.sub(" ", _PADDING.sub(" ", _DELIMITERS.sub(" ", _INVISIBLE.sub("", raw))))
     stop = 0
@@ -1168,7 +1170,8 @@ def _after_box(text: str, end: int, sentences: int) -> str:
             stop = _WORDS_MAX
             break
         stop = found.end()
-    return sentence_key(_STYLED.sub(r" \1 ", visible[:min(stop, _WORDS_MAX)]))
+    region = visible[:min(stop, _WORDS_MAX)]
+    return sentence_key(_STYLED.sub(r" \1 ", region)), not visible[len(region):].strip()
 
 
 # What pads text without being read: invisible format characters inside words (zero-width,
@@ -1210,7 +1213,7 @@ def _restated(text: str, end: int) -> str | None:
     (`\\boxed{120} minutes. That is 2 hours.`), a product or a grouping (`It is 4 x 5`, `4
     groups of 5`) or a value the clause relates to another (`That is 8 more than yesterday`)
     explains the box. None when no clause states one."""
-    region = _after_box(text, end, sentences=3)
+    region, whole = _after_box(text, end, sentences=3)
     beside = {word.lower() for word in _WORD.findall(_clause_after(text, end))}
     for restated in _RESTATES.finditer(region):
         clause = _SENTENCE_END.split(region[restated.end():], maxsplit=1)[0]
@@ -1221,7 +1224,24 @@ def _restated(text: str, end: int) -> str | None:
         if _ONLY_WORDS.fullmatch(rest) and all(
                 word.lower() in beside or names_an_answer(word) for word in _WORD.findall(rest)):
             return " ".join(clause.split()).strip(_TRAILING)
+    if whole:  # the reply's end closes a sentence (`sentence_key` drops its last mark)
+        region += "."
+    for judged in _JUDGED.finditer(region):  # `\\boxed{7}. Wait, that is wrong.`
+        if _sign_off(judged.group(0)):  # `That's it.`, `That is all.`
+            continue
+        said = " ".join(judged.group("said").split()).strip(_TRAILING)
+        return f"not {said}" if judged.group("not") else said
     return None
+
+
+# A short judgement of what was just said (`that is wrong`, `that's not right`, `this is
+# incorrect`, `that was a mistake`): a pronoun, a copula, at most three words and the
+# sentence's closing mark (not the window's cut). What the words say is read by the allow-list (`affirms`: `that is correct`
+# leaves the box); a longer predicate (`This is because 3 + 4 = 7`) explains it and is not
+# read.
+_JUDGED = re.compile(
+    r"(?<![\w\\])(?:that|this|it)(?:['’]s|\s+(?:is|was))(?P<not>\s+not|n['’]t)?"
+    r"(?P<said>(?:\s+[^\W\d_]+){1,3})\s*[.!;]", re.IGNORECASE)
 
 
 _ONLY_WORDS = re.compile(r"\)?\s*(?:[^\W\d_]+(?:\s+[^\W\d_]+)*)?[\s.;:,!)]*")

@@ -319,7 +319,7 @@ def test_another_value_with_a_new_unit_stated_again(math_reward):
     assert _values(math_reward, "7", ["\\boxed{7}. It is 8 apples."]) == [0.0]
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "open: a value stated again in words (`It is eight.`) is no number `_RESTATED_VALUE` reads"))
 def test_a_value_in_words_stated_again(math_reward):
+    """Fixed: a short judgement in the next sentence is said of the box (`_JUDGED`), and a
+    number word is no answer word."""
     assert _values(math_reward, "7", ["\\boxed{7}. It is eight."]) == [0.0]

@@ -517,13 +517,16 @@ def test_what_follows_a_box_and_states_no_other_answer(math_reward, completion, 
     assert _values(math_reward, gold, [completion]) == [1.0]
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "open: a box judged in a later sentence with no value (`\\boxed{7}. Wait, that is "
-    "wrong.`): a pronoun, a copula and words (`that is wrong`) read the same as an "
-    "explanation (`This is because ...`), and telling a judgement from an explanation needs "
-    "a reading of the clause the allow-list does not give"))
-def test_a_box_judged_in_a_later_sentence(math_reward):
-    assert _values(math_reward, "7", ["\\boxed{7}. Wait, that is wrong."]) == [0.0]
+@pytest.mark.parametrize("completion,value", [
+    ("\\boxed{7}. Wait, that is wrong.", 0.0), ("\\boxed{7}. That isn't right.", 0.0),
+    ("\\boxed{7}. Hmm, that was a mistake.", 0.0), ("\\boxed{7}. That is correct.", 1.0),
+    ("\\boxed{7}. That's it!", 1.0), ("\\boxed{7}. That is all.", 1.0),
+    ("\\boxed{7}. This is because each box holds four.", 1.0)])
+def test_a_box_judged_in_a_later_sentence(math_reward, completion, value):
+    """Fixed: a short judgement in a later sentence (`_JUDGED`: a pronoun, a copula, at most
+    three words) is said of the box and read by the allow-list; sign-offs and longer
+    predicates (an explanation) are not."""
+    assert _values(math_reward, "7", [completion]) == [value]
 
 
 def test_an_unmarked_expression_its_clause_unsays(math_reward):
