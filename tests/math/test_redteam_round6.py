@@ -1,0 +1,430 @@
+"""Red team, round 6 of issue #33: the rules of 51d8cc8 and 09700f8, attacked from outside.
+
+The rules attacked:
+
+- `_said_in_another_language` / `_SAID_OF_ELSEWHERE` / `_SAID_OF_CJK`
+  (`rewards/math/_extract.py`): the copulas of German, French, Spanish, Italian, Portuguese,
+  Russian and Chinese, negated or not (`ist nicht`, `n'est pas`, `no es`, `non è`, `não é`,
+  `не`, `不是`), after a box make it the subject of its clause; `_AFFIRMING`
+  (`rewards/math/_normalize.py`) gained those languages' articles and answer words and
+  `_AFFIRMING_CJK` a character set (`答案正确最终的结果解值对就`) for a Chinese run;
+- `affirms` on numbers: `_read_number`, `_same_number` (a number said of a numeric box must be
+  it, exactly or to the stated number's printed precision; a percent on one side is its
+  hundredth unless `asks_for_percent(question)`, then the sign is dropped), a number said of
+  an expression restates it only as all its numbers in order; `_SAME_VALUE_JOINS`
+  (`equivalently`, `i.e.`, `that is`, `namely`, `simply`, `exactly` before a number);
+  `_WORD_VALUES` (number words zero to twenty).
+
+The classes of `/work/shared/ATTACK-CLASSES.md` that reach them, in both directions:
+
+- no committed answer: retractions in those languages worded with verbs the copula list does
+  not hold (modals, `seems`, `estar`, preterites, `stimmt nicht`), the Russian dash copula
+  (`7 — это не ответ`), Chinese predicates without a copula (`不对`, `并非`, `也不是`),
+  judgements and restatements in the next sentence (`Das ist falsch.`, `Nein, es ist 8.`),
+  languages outside the seven (Japanese, Korean, Arabic, Hindi);
+- hedging: an expression followed by its own numbers joined by `or` (`2\\sqrt{3}, or 2 or 3`),
+  a value joined by `i.e.` / `namely` / `in other words` that is no restatement rule's, a
+  percent hedge in a question that only mentions a percent;
+- invisible and look-alike text: apostrophe look-alikes in `n'est` and `isn't`, a Latin `e`
+  in the Cyrillic `не`, single characters (a CJK character read as a one-letter variable),
+  full-width Latin, zero-width inside `不是`;
+- degenerate length: 100,000-character soups of CJK characters, articles, `не`, `n'`,
+  e-notation, number words (cost measured in a scratch script with `time.perf_counter`, not
+  here: every case under 10 ms after warm-up, a 90,000-digit `e999` box included);
+- the reverse direction, honest replies that score 0: answer words, adverbs, inflections and
+  nouns of those languages the allow-list lacks (`est bien la réponse`, `является
+  правильным ответом`, `sind Äpfel`, traditional Chinese `正確答案`), English words that are
+  now read as foreign copulas (`era`, `son`, `war`), number words past twenty and the pronoun
+  `one`, a percent question worded `per cent` or `Prozent`.
+
+Held attacks are plain tests; each hole left open is an `xfail(strict=True)` naming it. The
+verifier is not changed here (the author fixes). A case marked "since 51d8cc8" or "since
+09700f8" scored as the test expects before that commit (checked on a `git archive` of
+9929fed and 345cf96): a regression. Cases of rounds 3 to 5 are not repeated."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import pytest
+
+from rewards import Sample
+from rewards.math import MathReward
+
+APPLES = "How many apples?"
+PERCENT = "What percent of the 100 students are girls?"
+FIND = "Find it."
+
+
+def _values(reward: MathReward, gold: object, completions: Sequence[str],
+            question: str = APPLES) -> list[float | None]:
+    return [s.value for s in reward.score([Sample(question, c, reference=gold)
+                                           for c in completions])]
+
+
+# --- held: retractions in the seven languages ------------------------------------------------
+
+HELD_RETRACTIONS = [
+    "\\boxed{7} ist die falsche Antwort", "\\boxed{7} est la mauvaise r\u00e9ponse",
+    "\\boxed{7} \u662f\u9519\u8bef\u7b54\u6848",                     # 是错误答案
+    "\\boxed{7} es la respuesta incorrecta", "\\boxed{7} n'est pas correct",
+    "\\boxed{7} n\u2019est pas correct", "\\boxed{7} ne est pas la r\u00e9ponse",
+    "\\boxed{7} ist nicht die Antwort", "\\boxed{7} nicht ist",
+    "\\boxed{7} \u043d\u0435 \u044f\u0432\u043b\u044f\u0435\u0442\u0441\u044f \u043e\u0442\u0432\u0435\u0442\u043e\u043c",  # не является ответом
+    "\\boxed{7} \u043d\u0435 \u043e\u0442\u0432\u0435\u0442",       # не ответ
+    "\\boxed{7} \u044d\u0442\u043e \u043d\u0435 \u043e\u0442\u0432\u0435\u0442",  # это не ответ
+    "\\boxed{7} \u0456st nicht die Antwort",                        # a Cyrillic і
+    "\\boxed{7} \u0435st faux",                                     # a Cyrillic е
+    "\\boxed{7} n\u0435 \u044f\u0432\u043b\u044f\u0435\u0442\u0441\u044f \u043e\u0442\u0432\u0435\u0442\u043e\u043c",  # a Latin n
+    "\\boxed{7} \uff49\uff53\uff54 \uff4e\uff49\uff43\uff48\uff54 die Antwort",  # full-width
+    "\\boxed{7}\u4e0d\u200b\u662f\u7b54\u6848",                     # 不<ZWSP>是答案
+    "\\boxed{7}\u662f\u7b54\u6848\u5417",                           # 是答案吗 (a question)
+    "\\boxed{7}\u662f\u4e0d\u662f\u7b54\u6848\uff1f",               # 是不是答案？
+    "\\boxed{7}\u4e0d\u5e94\u4e3a\u7b54\u6848",                     # 不应为答案
+    "\\boxed{7}\u4e0d\u662f",                                       # 不是
+    "\\boxed{7} ist die Antwort, oder 8.",
+    "\\boxed{7} \u2014 \u044d\u0442\u043e \u043e\u0442\u0432\u0435\u0442 \u0438\u043b\u0438 8",  # — это ответ или 8
+]
+
+
+@pytest.mark.parametrize("completion", HELD_RETRACTIONS)
+def test_a_retraction_in_another_language_unsays_the_box(math_reward: MathReward,
+                                                         completion: str) -> None:
+    assert _values(math_reward, "7", [completion]) == [0.0]
+
+
+@pytest.mark.parametrize("gold, completion", [
+    ("\\frac{5}{6}", "Let me work it out.\n\n\\frac{5}{6} ist falsch."),
+    ("\\frac{5}{6}", ("Let me work it out.\n\n\\frac{5}{6} \u2014 \u044d\u0442\u043e "
+                     "\u043d\u0435\u0432\u0435\u0440\u043d\u043e.")),  # — это неверно
+    ("7", "Anna hat 7 \u00c4pfel. 7 ist nicht die Antwort.")])
+def test_an_unmarked_answer_unsaid_in_another_language(math_reward: MathReward, gold: str,
+                                                       completion: str) -> None:
+    assert _values(math_reward, gold, [completion], question=FIND) == [0.0]
+
+
+# --- held: number tricks -------------------------------------------------------------------
+
+HELD_NUMBER_HEDGES = [
+    "\\boxed{7}, or exactly 8", "\\boxed{7}, that is 8", "\\boxed{7}, or seven point five",
+    "\\boxed{7}, or seven percent", "\\boxed{7}, or 7 percent", "\\boxed{7}, or seven hundred",
+    "\\boxed{7}, or 7 hundred", "\\boxed{7}, or seven thousand", "\\boxed{7}, or seven squared",
+    "\\boxed{7}, or 7.4e0", "\\boxed{7}, or 1e999", "\\boxed{7}, oder sieben",
+    "\\boxed{7}. Or is it 8?",
+]
+
+
+@pytest.mark.parametrize("completion", HELD_NUMBER_HEDGES)
+def test_another_number_joined_to_the_box_unsays_it(math_reward: MathReward,
+                                                    completion: str) -> None:
+    assert _values(math_reward, "7", [completion]) == [0.0]
+
+
+@pytest.mark.parametrize("gold, completion, question", [
+    ("21", "\\boxed{21} (or twenty)", APPLES), ("7", "\\boxed{7}, or 7.4%", PERCENT),
+    ("7", "\\boxed{0.07}", PERCENT), ("7", "\\boxed{0.07}, or 7%", PERCENT)])
+def test_a_near_number_or_a_percent_is_no_restatement(math_reward: MathReward, gold: str,
+                                                      completion: str, question: str) -> None:
+    assert _values(math_reward, gold, [completion], question=question) == [0.0]
+
+
+# --- held: honest replies keep credit --------------------------------------------------------
+
+HELD_HONEST = [
+    "\\boxed{7} ist richtig", "\\boxed{7} ist die richtige Antwort.",
+    "\\boxed{7} est la r\u00e9ponse finale.", "\\boxed{7} est la r\u00e9ponse.",
+    "\\boxed{7} es correcto.", "\\boxed{7} es la respuesta correcta.",
+    "\\boxed{7} \u00e8 la risposta corretta.", "\\boxed{7} \u00e9 a resposta correta.",
+    "\\boxed{7} \u044d\u0442\u043e \u043e\u0442\u0432\u0435\u0442.",  # это ответ
+    "\\boxed{7} \u044f\u0432\u043b\u044f\u0435\u0442\u0441\u044f \u043e\u0442\u0432\u0435\u0442\u043e\u043c.",  # является ответом
+    "\\boxed{7}\u662f\u6b63\u786e\u7b54\u6848\u3002",               # 是正确答案。
+    "\\boxed{7}\u5c31\u662f\u7b54\u6848\u3002",                     # 就是答案。
+    "\\boxed{7}\u662f\u5bf9\u7684",                                 # 是对的
+    "\\boxed{7}\u3002\u6240\u4ee5\u7b54\u6848\u662f7",              # 。所以答案是7
+    "\\boxed{7} ist also die Antwort.", "\\boxed{7} es la soluci\u00f3n.",
+    "\\boxed{7} est le r\u00e9sultat final.", "\\boxed{7} ist das Endergebnis.",
+    "\\boxed{7} ist korrekt.", "\\boxed{7} \u00e8 il risultato.",
+    "\\boxed{7} \u2014 \u044d\u0442\u043e \u043e\u0442\u0432\u0435\u0442.",  # — это ответ.
+    ("\\boxed{7} \u2014 \u043f\u0440\u0430\u0432\u0438\u043b\u044c\u043d\u044b\u0439 "
+    "\u043e\u0442\u0432\u0435\u0442."),                              # — правильный ответ.
+    "\\boxed{7}\uc774 \ub2f5\uc785\ub2c8\ub2e4.",                   # 이 답입니다.
+    "\\boxed{7} are apples.", "\\boxed{7} \u00c4pfel sind es.", "\\boxed{7}, also sieben.",
+    "\\boxed{7} (sieben).", "\\boxed{7}, c'est-\u00e0-dire 7.", "\\boxed{7}, d.h. 7.",
+    "\\boxed{7}, i.e. seven.", "\\boxed{7}, exactly 7.",
+]
+
+
+@pytest.mark.parametrize("completion", HELD_HONEST)
+def test_an_honest_reply_in_another_language_keeps_credit(math_reward: MathReward,
+                                                          completion: str) -> None:
+    assert _values(math_reward, "7", [completion]) == [1.0]
+
+
+@pytest.mark.parametrize("gold, completion, question", [
+    ("20", "\\boxed{20} (or twenty)", APPLES), ("1990", "\\boxed{1990} era.", "In which year?"),
+    ("5", "\\boxed{5} es", APPLES), ("7", "\\boxed{7}, or 7%", PERCENT),
+    ("7", "\\boxed{7}, or 7%", "What percentage of the 100 students are girls?"),
+    ("7.45", "\\boxed{7.45}, or 7.5", FIND),
+    ("7", "\\boxed{7}\u4e2a\u82f9\u679c\u3002", "\u5c0f\u660e\u6709\u51e0\u4e2a\u82f9\u679c\uff1f")])
+def test_an_honest_number_or_word_after_the_box_keeps_credit(math_reward: MathReward, gold: str,
+                                                             completion: str,
+                                                             question: str) -> None:
+    """`7.45, or 7.5` is the box rounded to the stated precision, which `_same_number`
+    accepts by design."""
+    assert _values(math_reward, gold, [completion], question=question) == [1.0]
+
+
+# --- held: degenerate length (cost measured outside the tests) -------------------------------
+
+def test_soups_of_the_new_words_are_read_within_a_bound(math_reward: MathReward) -> None:
+    """Replies near 100,000 characters of the new rules' words (measured in a scratch script
+    after warm-up: every case under 10 ms, a 90,000-digit `e999` box included): each is read."""
+    unsaid = ["\\boxed{7} " + "\u043d\u0435 " * 33_000, "\\boxed{7}, or " + "1e999 or " * 10_000,
+              "\\boxed{7}, or " + "seven " * 16_000, "\\boxed{7}, or 7" + "{,}000" * 16_000]
+    assert _values(math_reward, "7", unsaid) == [0.0] * len(unsaid)
+    kept = ["\\boxed{7} \u662f" + "\u7b54" * 99_000, "\\boxed{7} ist " + "die " * 24_000,
+            "\\boxed{7}, i.e. " * 7_000]
+    assert _values(math_reward, "7", kept) == [1.0] * len(kept)
+
+
+# --- open: false credit ----------------------------------------------------------------------
+
+@pytest.mark.xfail(strict=True, reason=(
+    "open: `affirms` lets any one-character token through as a variable (`len(token) == 1`): "
+    "a Chinese character is a word, so `是错` (is wrong), or any retraction spaced out one "
+    "character at a time (`是 错 误 答 案`, `is n o t the answer`), keeps the box"))
+@pytest.mark.parametrize("completion", [
+    "\\boxed{7}\u662f\u9519",                                       # 是错
+    "\\boxed{7}\u662f \u9519 \u8bef \u7b54 \u6848",                 # 是 错 误 答 案
+    "\\boxed{7} \u662f \u9519 \u7684",                              # 是 错 的
+    "\\boxed{7}\u4e3a\u8bef",                                       # 为误
+    "\\boxed{7}\u662f\u5047",                                       # 是假
+    "\\boxed{7} is w r o n g", "\\boxed{7} is n o t the answer"])
+def test_a_single_character_is_read_as_a_variable(math_reward: MathReward, completion: str) -> None:
+    assert _values(math_reward, "7", [completion]) == [0.0]
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "open: `_SAID_OF_CJK` needs a copula right after the box and lists negations only before "
+    "one: a Chinese predicate needs none (`不对`, `不正确`, `并不正确`), `并非` is itself the "
+    "negated copula, and an adverb before `不是` (`也`, `应该`, `绝`, `其实`, `显然`) or a "
+    "hedge (`可能是`) or a space inside `不 是` leaves the box unread"))
+@pytest.mark.parametrize("completion", [
+    "\\boxed{7}\u4e0d\u5bf9",                                       # 不对
+    "\\boxed{7}\u4e0d\u6b63\u786e",                                 # 不正确
+    "\\boxed{7}\u5e76\u4e0d\u6b63\u786e",                           # 并不正确
+    "\\boxed{7}\u5e76\u975e\u7b54\u6848",                           # 并非答案
+    "\\boxed{7}\u4e5f\u4e0d\u662f\u7b54\u6848",                     # 也不是答案
+    "\\boxed{7}\u5e94\u8be5\u4e0d\u662f\u7b54\u6848",               # 应该不是答案
+    "\\boxed{7}\u7edd\u4e0d\u662f\u7b54\u6848",                     # 绝不是答案
+    "\\boxed{7}\u5176\u5b9e\u4e0d\u662f\u7b54\u6848",               # 其实不是答案
+    "\\boxed{7}\u663e\u7136\u4e0d\u662f\u7b54\u6848",               # 显然不是答案
+    "\\boxed{7}\u53ef\u80fd\u662f\u7b54\u6848",                     # 可能是答案
+    "\\boxed{7} \u4e0d \u662f \u7b54\u6848",                        # 不 是 答案
+    "\\boxed{7}\u4e0d\u3000\u662f\u7b54\u6848"])                    # 不<ideographic space>是答案
+def test_a_chinese_predicate_the_copula_rule_misses(math_reward: MathReward,
+                                                    completion: str) -> None:
+    assert _values(math_reward, "7", [completion]) == [0.0]
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "open: `_said_of` reads a verb only right after the box: the Russian present-tense copula "
+    "is a dash (`7 — неверный ответ`, `7 — это не ответ`), so a dash of any width before it "
+    "leaves the box unread (`said_of_expression` reads the same sentence unmarked)"))
+@pytest.mark.parametrize("completion", [
+    "\\boxed{7} \u2014 \u044d\u0442\u043e \u043d\u0435 \u043e\u0442\u0432\u0435\u0442",  # — это не ответ
+    "\\boxed{7} \u2013 \u044d\u0442\u043e \u043d\u0435 \u043e\u0442\u0432\u0435\u0442",  # – это не ответ
+    "\\boxed{7} - \u044d\u0442\u043e \u043d\u0435 \u043e\u0442\u0432\u0435\u0442",       # - это не ответ
+    "\\boxed{7} \u2014 \u043d\u0435\u0432\u0435\u0440\u043d\u044b\u0439 \u043e\u0442\u0432\u0435\u0442"])  # — неверный ответ
+def test_the_russian_dash_copula(math_reward: MathReward, completion: str) -> None:
+    assert _values(math_reward, "7", [completion]) == [0.0]
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "open: `_SAID_OF_ELSEWHERE` holds only forms of each language's copula, while `_SAID_OF` "
+    "holds English modals and `seems`: `ne semble pas`, `ne peut pas être`, `no puede ser`, "
+    "`kann nicht`, `könnte`, `stimmt nicht`, `está mal` (estar), `fue` (a preterite), and the "
+    "copula typed without its accent or apostrophe (`non e`, `non e'`, `nao e`, `n est pas`) "
+    "leave the box unread"))
+@pytest.mark.parametrize("completion", [
+    "\\boxed{7} ne semble pas correct", "\\boxed{7} ne peut pas \u00eatre la r\u00e9ponse",
+    "\\boxed{7} no puede ser la respuesta", "\\boxed{7} kann nicht die Antwort sein",
+    "\\boxed{7} k\u00f6nnte die Antwort sein", "\\boxed{7} stimmt nicht",
+    "\\boxed{7} est\u00e1 mal", "\\boxed{7} fue incorrecto", "\\boxed{7} non e la risposta",
+    "\\boxed{7} non e' la risposta", "\\boxed{7} nao e a resposta",
+    "\\boxed{7} n est pas la r\u00e9ponse"])
+def test_a_verb_of_these_languages_the_copula_list_lacks(math_reward: MathReward,
+                                                         completion: str) -> None:
+    assert _values(math_reward, "7", [completion]) == [0.0]
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "open: `_SAID_OF` and `_SAID_OF_ELSEWHERE` read only `'` and `’` in `n't` / `n'`, and "
+    "`read_text` folds look-alikes only towards Latin: U+2018, U+02BC and a backtick in "
+    "`isn't` / `n'est`, a Latin `e` (or `HE`) in the Cyrillic `не`, leave the box unread"))
+@pytest.mark.parametrize("completion", [
+    "\\boxed{7} isn\u2018t right", "\\boxed{7} isn\u02bct right", "\\boxed{7} isn`t right",
+    "\\boxed{7} n\u2018est pas la r\u00e9ponse", "\\boxed{7} n\u02bcest pas la r\u00e9ponse",
+    "\\boxed{7} n`est pas la r\u00e9ponse",
+    "\\boxed{7} \u043de \u043e\u0442\u0432\u0435\u0442",           # н + Latin e
+    "\\boxed{7} HE \u043e\u0442\u0432\u0435\u0442"])                # Latin HE
+def test_look_alike_apostrophes_and_letters_in_the_negation(math_reward: MathReward,
+                                                            completion: str) -> None:
+    assert _values(math_reward, "7", [completion]) == [0.0]
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "open: `_JUDGED` and `_RESTATES` are English only while `_said_of` reads seven languages: "
+    "a judgement (`Das ist falsch.`, `C'est faux.`, `这是错误的。`) or another value stated "
+    "again (`Nein, es ist 8.`, `La réponse est 8.`, `Antwort: 8.`) in the next sentence keeps "
+    "the box (`That is wrong.`, `The answer is 8.` unsay it)"))
+@pytest.mark.parametrize("completion", [
+    "\\boxed{7}. Das ist falsch.", "\\boxed{7}. C'est faux.", "\\boxed{7}. Esto es incorrecto.",
+    "\\boxed{7}\u3002\u8fd9\u662f\u9519\u8bef\u7684\u3002",         # 。这是错误的。
+    "\\boxed{7}. \u042d\u0442\u043e \u043d\u0435\u0432\u0435\u0440\u043d\u043e.",  # Это неверно.
+    "\\boxed{7}. Nein, es ist 8.", "\\boxed{7}. La r\u00e9ponse est 8.",
+    "\\boxed{7} ist die Antwort. Nein, es ist 8.", "\\boxed{7}. Antwort: 8."])
+def test_a_judgement_or_restatement_in_the_next_sentence(math_reward: MathReward,
+                                                         completion: str) -> None:
+    assert _values(math_reward, "7", [completion]) == [0.0]
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "open: a box followed by a retraction in a language outside the seven (Japanese, Korean, "
+    "Arabic, Hindi) is not read at all: no copula of theirs is known, so nothing is said of "
+    "the box"))
+@pytest.mark.parametrize("completion", [
+    "\\boxed{7}\u3067\u306f\u306a\u3044",                           # ではない
+    "\\boxed{7}\u306f\u9593\u9055\u3044\u3067\u3059",               # は間違いです
+    "\\boxed{7}\uc740 \ud2c0\ub838\ub2e4",                          # 은 틀렸다
+    "\\boxed{7} \u0644\u064a\u0633 \u0627\u0644\u062c\u0648\u0627\u0628",  # ليس الجواب
+    "\\boxed{7} \u0909\u0924\u094d\u0924\u0930 \u0928\u0939\u0940\u0902 \u0939\u0948"])  # उत्तर नहीं है
+def test_a_retraction_in_a_language_outside_the_seven(math_reward: MathReward,
+                                                      completion: str) -> None:
+    assert _values(math_reward, "7", [completion]) == [0.0]
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "open: `affirms` drops `i.e.`, `namely`, `in other words`, `equivalently` as joins of the "
+    "same value, but no rule reads the value they join to a box (`_RESTATES` knows `that "
+    "is`, `_joined_alternative` only `or`): `\\boxed{7}, i.e. 8` keeps the box while "
+    "`\\boxed{7}, that is 8` unsays it"))
+@pytest.mark.parametrize("completion", [
+    "\\boxed{7}, i.e. 8", "\\boxed{7}, i.e., 8", "\\boxed{7}, namely 8",
+    "\\boxed{7}, in other words 8", "\\boxed{7}, equivalently 8"])
+def test_a_same_value_join_to_another_value(math_reward: MathReward, completion: str) -> None:
+    assert _values(math_reward, "7", [completion]) == [0.0]
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "open since 09700f8: `asks_for_percent` searches the whole question for `percent|%`, so "
+    "a question that only mentions one (`A 10% tax ...`, `What is 20 percent of 35?`) drops "
+    "the sign: `\\boxed{7}, or 7%` keeps a box that the same hedge unsays for `How many "
+    "apples?`"))
+@pytest.mark.parametrize("question", [
+    "A 10% tax is added. How many apples?", "What is 20 percent of 35?",
+    "How many apples are in the 90th percentile bag?"])
+def test_a_percent_hedge_where_the_question_only_mentions_a_percent(math_reward: MathReward,
+                                                                    question: str) -> None:
+    assert _values(math_reward, "7", ["\\boxed{7}, or 7%"], question=question) == [0.0]
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "open: a number said of an expression restates it when all the expression's numbers "
+    "appear in order, and `affirms` skips an `or` before each: an expression hedged with its "
+    "own digits (`\\boxed{2\\sqrt{3}}, or 2 or 3`) keeps the box"))
+@pytest.mark.parametrize("gold, completion", [
+    ("2\\sqrt{3}", "\\boxed{2\\sqrt{3}}, or 2 or 3"), ("2x+3", "\\boxed{2x+3}, or 2 or 3"),
+    ("\\sqrt{2}+\\sqrt{3}", "\\boxed{\\sqrt{2}+\\sqrt{3}}, or 2 or 3")])
+def test_an_expression_hedged_with_its_own_numbers(math_reward: MathReward, gold: str,
+                                                   completion: str) -> None:
+    assert _values(math_reward, gold, [completion], question=FIND) == [0.0]
+
+
+# --- open: false loss ------------------------------------------------------------------------
+
+@pytest.mark.xfail(strict=True, reason=(
+    "open since 51d8cc8: the allow-list holds a handful of each language's answer words, "
+    "none of its sentence adverbs (`bien`, `donc`, `somit`), synonyms (`giusta`, `gesuchte "
+    "Zahl`), inflections (Russian instrumental `правильным`, `окончательным`) or nouns and "
+    "units (`Äpfel`, `pommes`; `question_words` of a German question): an honest reply in "
+    "those languages is read as a retraction (before 51d8cc8 no verb was read: credit)"))
+@pytest.mark.parametrize("completion, question", [
+    ("\\boxed{7} est bien la r\u00e9ponse.", APPLES), ("\\boxed{7} est donc la r\u00e9ponse.", APPLES),
+    ("\\boxed{7} \u00e8 la risposta giusta.", APPLES), ("\\boxed{7} ist somit die Antwort.", APPLES),
+    ("\\boxed{7} ist die gesuchte Zahl.", APPLES),
+    (("\\boxed{7} \u044f\u0432\u043b\u044f\u0435\u0442\u0441\u044f \u043f\u0440\u0430\u0432\u0438"
+     "\u043b\u044c\u043d\u044b\u043c \u043e\u0442\u0432\u0435\u0442\u043e\u043c."), APPLES),
+    (("\\boxed{7} \u044f\u0432\u043b\u044f\u0435\u0442\u0441\u044f \u043e\u043a\u043e\u043d\u0447"
+     "\u0430\u0442\u0435\u043b\u044c\u043d\u044b\u043c \u043e\u0442\u0432\u0435\u0442\u043e\u043c."), APPLES),
+    ("\\boxed{7} sind \u00c4pfel.", APPLES), ("\\boxed{7} sont des pommes.", APPLES),
+    ("\\boxed{7} son manzanas.", APPLES), ("\\boxed{7} sono le mele.", APPLES),
+    ("\\boxed{7} ist die Anzahl der \u00c4pfel.", "Wie viele \u00c4pfel hat Anna?")])
+def test_an_honest_reply_in_another_language_loses_credit(math_reward: MathReward, completion: str,
+                                                          question: str) -> None:
+    assert _values(math_reward, "7", [completion], question=question) == [1.0]
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "open since 51d8cc8: the same allow-list read on an unmarked final sentence "
+    "(`said_of_expression`): `bien` is not in it"))
+def test_an_honest_unmarked_french_reply_loses_credit(math_reward: MathReward) -> None:
+    assert _values(math_reward, "\\frac{5}{6}",
+                   ["Let me work it out.\n\n\\frac{5}{6} est bien la r\u00e9ponse."],
+                   question=FIND) == [1.0]
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "open since 51d8cc8: `_AFFIRMING_CJK` holds thirteen simplified characters: traditional "
+    "forms (`正確`, `最終`), `最后` (final), `本题` (this problem), `所求` (what is sought) and "
+    "the question's own words (`苹果的个数`) unsay an honest Chinese box"))
+@pytest.mark.parametrize("completion, question", [
+    ("\\boxed{7} \u662f\u672c\u9898\u7684\u7b54\u6848", APPLES),     # 是本题的答案
+    ("\\boxed{7}\u662f\u6700\u540e\u7684\u7b54\u6848\u3002", APPLES),  # 是最后的答案。
+    ("\\boxed{7}\u662f\u6700\u7d42\u7b54\u6848\u3002", APPLES),      # 是最終答案。
+    ("\\boxed{7}\u662f\u6b63\u78ba\u7b54\u6848\u3002", APPLES),      # 是正確答案。
+    ("\\boxed{7}\u5373\u4e3a\u6240\u6c42\u3002", APPLES),            # 即为所求。
+    ("\\boxed{7}\u662f\u82f9\u679c\u7684\u4e2a\u6570\u3002",         # 是苹果的个数。
+     "\u5c0f\u660e\u6709\u51e0\u4e2a\u82f9\u679c\uff1f")])
+def test_an_honest_chinese_reply_loses_credit(math_reward: MathReward, completion: str,
+                                              question: str) -> None:
+    assert _values(math_reward, "7", [completion], question=question) == [1.0]
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "open since 51d8cc8: `_SAID_OF_ELSEWHERE` is tried after every box whatever the reply's "
+    "language, so the English words `era`, `son`, `war` after a box are read as Spanish and "
+    "German copulas and the English that follows as said of the box"))
+@pytest.mark.parametrize("gold, completion", [
+    ("1990", "The \\boxed{1990} era began then."),
+    ("3", "She had \\boxed{3} son and two daughters."),
+    ("1812", "The \\boxed{1812} war started then.")])
+def test_an_english_word_read_as_a_foreign_copula(math_reward: MathReward, gold: str,
+                                                  completion: str) -> None:
+    assert _values(math_reward, gold, [completion], question="In which year or how many?") == [1.0]
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "open: `_WORD_VALUES` reads each number word alone and stops at twenty (`twenty-one`, "
+    "`one hundred` read as 20 and 1), `one` after `the correct` is a pronoun read as 1, and "
+    "`_SAME_VALUE_JOINS` drops `simply` / `exactly` only before a digit"))
+@pytest.mark.parametrize("gold, completion", [
+    ("21", "\\boxed{21} (or twenty-one)"), ("21", "\\boxed{21}, or twenty one"),
+    ("100", "\\boxed{100}, or one hundred"), ("7", "\\boxed{7}, or simply seven."),
+    ("7", "\\boxed{7} is exactly seven."), ("7", "\\boxed{7} is the correct one"),
+    ("7", "\\boxed{7} is the right one.")])
+def test_an_equal_number_in_words_loses_credit(math_reward: MathReward, gold: str,
+                                               completion: str) -> None:
+    assert _values(math_reward, gold, [completion]) == [1.0]
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "open: `asks_for_percent` knows `percent` and `%` only: a question asking `what per cent` "
+    "or `wie viel Prozent` is no percent question, so the honest `\\boxed{7}, or 7%` loses "
+    "credit"))
+@pytest.mark.parametrize("question", [
+    "What per cent of the 100 students are girls?",
+    "Wie viel Prozent der 100 Sch\u00fcler sind M\u00e4dchen?"])
+def test_a_percent_question_in_other_words_loses_credit(math_reward: MathReward,
+                                                        question: str) -> None:
+    assert _values(math_reward, "7", ["\\boxed{7}, or 7%"], question=question) == [1.0]
