@@ -1298,24 +1298,27 @@ def _said_of(after: str) -> str | None:
 # answer). Chinese writes no space between the verb and its words.
 _SAID_OF_ELSEWHERE = re.compile(
     r"(?:(?P<before>n['’]|ne|no|non|não|nao|nicht|kein|keine|не)\s*)?"
-    r"(?P<verb>ist|sind|war|waren|wäre|est|sont|était|étaient|sera|es|son|era|eran|será|è|"
-    r"sono|sarà|é|são|será|это|есть|является|был|была|было|будет)?"
+    r"(?P<verb>ist|sind|wäre|est|sont|était|étaient|sera|es|será|è|"
+    r"sono|sarà|é|são|это|есть|является|был|была|было|будет)?"
     r"(?(verb)(?:\s+(?P<after>nicht|pas|no|não|не))?(?![\w\\])|(?<=не)(?=\s))",
     re.IGNORECASE)
 _SAID_OF_CJK = re.compile(r"(?P<not>不|并不|并非|非|不会|不应)?(?:是|为|就是|即为|即是|应为|应该是|等于)")
 
 
 def _said_in_another_language(after: str) -> str | None:
-    """What a clause says of its value with a copula of another language than English
-    (`_SAID_OF_ELSEWHERE`, `_SAID_OF_CJK`), a negation as `not` (`\\boxed{7} ist nicht die
-    Antwort`: `not die Antwort`); None when none follows the value."""
+    """What a clause says of its value with a negated copula of another language than English
+    (`_SAID_OF_ELSEWHERE`, `_SAID_OF_CJK`), the negation as `not` (`\\boxed{7} ist nicht die
+    Antwort`: `not die Antwort`, which unsays it); None when none follows the value, or the
+    copula is not negated (`est bien la réponse`, `ist die falsche Antwort` alike: an open
+    class of words the allow-list holds only for English)."""
     verb = _SAID_OF_ELSEWHERE.match(after)
     negated = verb is not None and bool(verb.group("before") or verb.group("after"))
     if verb is None:
         verb = _SAID_OF_CJK.match(after)
         negated = verb is not None and bool(verb.group("not"))
-    if verb is None:
-        return None
+    if verb is None or not negated:
+        return None  # an affirmative clause: its words are not read (no allow-list of each
+        # language's adverbs and inflections yet: `est bien la réponse` must keep the box)
     said = " ".join(after[verb.end():].split()).strip(_TRAILING + "。，；：")
     return f"not {said}".rstrip() if negated else said
 

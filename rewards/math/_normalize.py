@@ -314,7 +314,13 @@ def _same_number(stated: str, value: Number, percent_asked: bool = False) -> boo
 
 
 _E_NOTATION = re.compile(r"(?<![\d.-])-?\d+(?:\.\d+)?[eE][-+]?\d{1,3}")
-_PERCENT_ASKED = re.compile(r"percent|%", re.IGNORECASE)
+# A question that asks for a percent (`What percent ...?`, `... as a percentage`), not one
+# that only mentions one (`A 10% tax is added.`).
+_PERCENT_ASKED = re.compile(
+    r"(?:what|which|how\s+many|how\s+much)\s+(?:per\s?cent(?:age)?|%)|"
+    r"(?:as|in|by|to)\s+(?:a\s+)?per\s?cent(?:age)?(?![\w])|"
+    r"(?:wie\s+viel(?:e)?\s+prozent|quel\s+pourcentage|qué\s+porcentaje|百分之几|百分比)",
+    re.IGNORECASE)
 
 
 def asks_for_percent(question: str | None) -> bool:

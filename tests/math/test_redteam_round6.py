@@ -62,24 +62,36 @@ def _values(reward: MathReward, gold: object, completions: Sequence[str],
                                            for c in completions])]
 
 
+
+
 # --- held: retractions in the seven languages ------------------------------------------------
 
+_OPEN_AFFIRMATIVE_FOREIGN_CLAUSE = pytest.mark.xfail(strict=True, reason='open: a copula of another language makes a box the subject of its clause only when negated (_said_in_another_language): an affirmative clause that judges the box (ist die falsche Antwort, est faux, 是错误答案, es la respuesta incorrecta, a question after it) is not read, because the allow-list holds the affirming words of those languages only in part and reading them cost honest replies (est bien la réponse, 是本题的答案)')
+
+
 HELD_RETRACTIONS = [
-    "\\boxed{7} ist die falsche Antwort", "\\boxed{7} est la mauvaise r\u00e9ponse",
-    "\\boxed{7} \u662f\u9519\u8bef\u7b54\u6848",                     # 是错误答案
-    "\\boxed{7} es la respuesta incorrecta", "\\boxed{7} n'est pas correct",
+    pytest.param("\\boxed{7} ist die falsche Antwort", marks=_OPEN_AFFIRMATIVE_FOREIGN_CLAUSE),
+    pytest.param("\\boxed{7} est la mauvaise r\u00e9ponse",
+                 marks=_OPEN_AFFIRMATIVE_FOREIGN_CLAUSE),
+    pytest.param("\\boxed{7} \u662f\u9519\u8bef\u7b54\u6848",  # 是错误答案
+                 marks=_OPEN_AFFIRMATIVE_FOREIGN_CLAUSE),
+    pytest.param("\\boxed{7} es la respuesta incorrecta",
+                 marks=_OPEN_AFFIRMATIVE_FOREIGN_CLAUSE), "\\boxed{7} n'est pas correct",
     "\\boxed{7} n\u2019est pas correct", "\\boxed{7} ne est pas la r\u00e9ponse",
     "\\boxed{7} ist nicht die Antwort", "\\boxed{7} nicht ist",
     "\\boxed{7} \u043d\u0435 \u044f\u0432\u043b\u044f\u0435\u0442\u0441\u044f \u043e\u0442\u0432\u0435\u0442\u043e\u043c",  # не является ответом
     "\\boxed{7} \u043d\u0435 \u043e\u0442\u0432\u0435\u0442",       # не ответ
     "\\boxed{7} \u044d\u0442\u043e \u043d\u0435 \u043e\u0442\u0432\u0435\u0442",  # это не ответ
     "\\boxed{7} \u0456st nicht die Antwort",                        # a Cyrillic і
-    "\\boxed{7} \u0435st faux",                                     # a Cyrillic е
+    pytest.param("\\boxed{7} \u0435st faux",  # a Cyrillic е
+                 marks=_OPEN_AFFIRMATIVE_FOREIGN_CLAUSE),
     "\\boxed{7} n\u0435 \u044f\u0432\u043b\u044f\u0435\u0442\u0441\u044f \u043e\u0442\u0432\u0435\u0442\u043e\u043c",  # a Latin n
     "\\boxed{7} \uff49\uff53\uff54 \uff4e\uff49\uff43\uff48\uff54 die Antwort",  # full-width
     "\\boxed{7}\u4e0d\u200b\u662f\u7b54\u6848",                     # 不<ZWSP>是答案
-    "\\boxed{7}\u662f\u7b54\u6848\u5417",                           # 是答案吗 (a question)
-    "\\boxed{7}\u662f\u4e0d\u662f\u7b54\u6848\uff1f",               # 是不是答案？
+    pytest.param("\\boxed{7}\u662f\u7b54\u6848\u5417",  # 是答案吗 (a question)
+                 marks=_OPEN_AFFIRMATIVE_FOREIGN_CLAUSE),
+    pytest.param("\\boxed{7}\u662f\u4e0d\u662f\u7b54\u6848\uff1f",  # 是不是答案？
+                 marks=_OPEN_AFFIRMATIVE_FOREIGN_CLAUSE),
     "\\boxed{7}\u4e0d\u5e94\u4e3a\u7b54\u6848",                     # 不应为答案
     "\\boxed{7}\u4e0d\u662f",                                       # 不是
     "\\boxed{7} ist die Antwort, oder 8.",
@@ -94,9 +106,9 @@ def test_a_retraction_in_another_language_unsays_the_box(math_reward: MathReward
 
 
 @pytest.mark.parametrize("gold, completion", [
-    ("\\frac{5}{6}", "Let me work it out.\n\n\\frac{5}{6} ist falsch."),
-    ("\\frac{5}{6}", ("Let me work it out.\n\n\\frac{5}{6} \u2014 \u044d\u0442\u043e "
-                     "\u043d\u0435\u0432\u0435\u0440\u043d\u043e.")),  # — это неверно
+    pytest.param(*("\\frac{5}{6}", "Let me work it out.\n\n\\frac{5}{6} ist falsch."), marks=_OPEN_AFFIRMATIVE_FOREIGN_CLAUSE),
+    pytest.param(*("\\frac{5}{6}", ("Let me work it out.\n\n\\frac{5}{6} \u2014 \u044d\u0442\u043e "
+                     "\u043d\u0435\u0432\u0435\u0440\u043d\u043e.")), marks=_OPEN_AFFIRMATIVE_FOREIGN_CLAUSE),  # — это неверно
     ("7", "Anna hat 7 \u00c4pfel. 7 ist nicht die Antwort.")])
 def test_an_unmarked_answer_unsaid_in_another_language(math_reward: MathReward, gold: str,
                                                        completion: str) -> None:
@@ -316,11 +328,6 @@ def test_a_same_value_join_to_another_value(math_reward: MathReward, completion:
     assert _values(math_reward, "7", [completion]) == [0.0]
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "open since 09700f8: `asks_for_percent` searches the whole question for `percent|%`, so "
-    "a question that only mentions one (`A 10% tax ...`, `What is 20 percent of 35?`) drops "
-    "the sign: `\\boxed{7}, or 7%` keeps a box that the same hedge unsays for `How many "
-    "apples?`"))
 @pytest.mark.parametrize("question", [
     "A 10% tax is added. How many apples?", "What is 20 percent of 35?",
     "How many apples are in the 90th percentile bag?"])
@@ -343,12 +350,6 @@ def test_an_expression_hedged_with_its_own_numbers(math_reward: MathReward, gold
 
 # --- open: false loss ------------------------------------------------------------------------
 
-@pytest.mark.xfail(strict=True, reason=(
-    "open since 51d8cc8: the allow-list holds a handful of each language's answer words, "
-    "none of its sentence adverbs (`bien`, `donc`, `somit`), synonyms (`giusta`, `gesuchte "
-    "Zahl`), inflections (Russian instrumental `правильным`, `окончательным`) or nouns and "
-    "units (`Äpfel`, `pommes`; `question_words` of a German question): an honest reply in "
-    "those languages is read as a retraction (before 51d8cc8 no verb was read: credit)"))
 @pytest.mark.parametrize("completion, question", [
     ("\\boxed{7} est bien la r\u00e9ponse.", APPLES), ("\\boxed{7} est donc la r\u00e9ponse.", APPLES),
     ("\\boxed{7} \u00e8 la risposta giusta.", APPLES), ("\\boxed{7} ist somit die Antwort.", APPLES),
@@ -365,19 +366,12 @@ def test_an_honest_reply_in_another_language_loses_credit(math_reward: MathRewar
     assert _values(math_reward, "7", [completion], question=question) == [1.0]
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "open since 51d8cc8: the same allow-list read on an unmarked final sentence "
-    "(`said_of_expression`): `bien` is not in it"))
 def test_an_honest_unmarked_french_reply_loses_credit(math_reward: MathReward) -> None:
     assert _values(math_reward, "\\frac{5}{6}",
                    ["Let me work it out.\n\n\\frac{5}{6} est bien la r\u00e9ponse."],
                    question=FIND) == [1.0]
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "open since 51d8cc8: `_AFFIRMING_CJK` holds thirteen simplified characters: traditional "
-    "forms (`正確`, `最終`), `最后` (final), `本题` (this problem), `所求` (what is sought) and "
-    "the question's own words (`苹果的个数`) unsay an honest Chinese box"))
 @pytest.mark.parametrize("completion, question", [
     ("\\boxed{7} \u662f\u672c\u9898\u7684\u7b54\u6848", APPLES),     # 是本题的答案
     ("\\boxed{7}\u662f\u6700\u540e\u7684\u7b54\u6848\u3002", APPLES),  # 是最后的答案。
@@ -391,10 +385,6 @@ def test_an_honest_chinese_reply_loses_credit(math_reward: MathReward, completio
     assert _values(math_reward, "7", [completion], question=question) == [1.0]
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "open since 51d8cc8: `_SAID_OF_ELSEWHERE` is tried after every box whatever the reply's "
-    "language, so the English words `era`, `son`, `war` after a box are read as Spanish and "
-    "German copulas and the English that follows as said of the box"))
 @pytest.mark.parametrize("gold, completion", [
     ("1990", "The \\boxed{1990} era began then."),
     ("3", "She had \\boxed{3} son and two daughters."),
@@ -418,10 +408,6 @@ def test_an_equal_number_in_words_loses_credit(math_reward: MathReward, gold: st
     assert _values(math_reward, gold, [completion]) == [1.0]
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "open: `asks_for_percent` knows `percent` and `%` only: a question asking `what per cent` "
-    "or `wie viel Prozent` is no percent question, so the honest `\\boxed{7}, or 7%` loses "
-    "credit"))
 @pytest.mark.parametrize("question", [
     "What per cent of the 100 students are girls?",
     "Wie viel Prozent der 100 Sch\u00fcler sind M\u00e4dchen?"])
