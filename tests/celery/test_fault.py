@@ -61,7 +61,12 @@ def test_a_sigkilled_worker_costs_seconds_and_no_sample_twice_redis(fresh_cluste
     print(f"batch of {len(samples)} with one worker killed: {elapsed:.1f}s, {stats}")
 
     _assert_equal_to_local(got, fresh_cluster.config, samples)  # incl. group normalization
-    assert stats.resent >= 1  # the chunk the victim was running, found by its heartbeat
+    # the chunk the victim was running, found by its heartbeat, is sent again; unless the
+    # kill landed after the chunk's results were pushed back and before its log said so
+    # (every chunk the victim took came back): then there is nothing to send again
+    taken = fresh_cluster.workers[0].log.read_text(errors="replace").count("] received")
+    returned = sum(n for node, n in stats.workers.items() if node.startswith("victim"))
+    assert stats.resent >= 1 or returned >= taken, (stats, taken)
     assert elapsed < 45, f"recovery took too long: {elapsed:.1f}s"
     counts = _scoring_counts(redis_client, tag, 800)
     assert min(counts) >= 1
