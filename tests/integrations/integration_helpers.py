@@ -34,16 +34,19 @@ class ServerProcess:
     port, ready once `GET ready_path` answers 200."""
 
     def __init__(self, args: list[str], *, log_dir: Path, ready_path: str,
-                 timeout: float = 60.0) -> None:
+                 timeout: float = 60.0, descriptors: int | None = None) -> None:
+        """`descriptors`: run the server under `ulimit -n` of that many open files."""
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.name = " ".join(["rewards", *args[:2]])
+        argv = [sys.executable, "-m", "rewards", *args, "--host", "127.0.0.1",
+                "--port", str(self.port), "--log-level", "warning"]
+        if descriptors is not None:
+            argv = ["/bin/sh", "-c", f'ulimit -n {descriptors} && exec "$0" "$@"', *argv]
         # the server's output file stays open for the subprocess's lifetime (closed in stop)
         self.log = open(log_dir / f"server-{self.port}.log", "w+")  # noqa: SIM115
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "rewards", *args, "--host", "127.0.0.1",
-             "--port", str(self.port), "--log-level", "warning"],
-            stdout=self.log, stderr=subprocess.STDOUT, env=server_env())
+        self.proc = subprocess.Popen(argv, stdout=self.log, stderr=subprocess.STDOUT,
+                                     env=server_env())
         self._wait_ready(ready_path, timeout)
 
     def _wait_ready(self, ready_path: str, timeout: float) -> None:
@@ -81,6 +84,7 @@ class ServerProcess:
 class Server(ServerProcess):
     """A `rewards serve` (OpenRLHF's /get_reward) subprocess."""
 
-    def __init__(self, config: Path, *extra: str) -> None:
+    def __init__(self, config: Path, *extra: str, timeout: float = 60.0,
+                 descriptors: int | None = None) -> None:
         super().__init__(["serve", "--config", str(config), *extra], log_dir=config.parent,
-                         ready_path="/health")
+                         ready_path="/health", timeout=timeout, descriptors=descriptors)

@@ -284,31 +284,8 @@ def test_a_trainers_64_clients_on_one_node_are_all_served_under_the_default_caps
 def _serve_under_ulimit(math_config: Path, descriptors: int) -> Iterator[int]:
     """`rewards serve` with its default caps under `ulimit -n DESCRIPTORS`: its port, once
     /health answers."""
-    import subprocess
-    import sys
-
-    from integration_helpers import free_port, server_env  # type: ignore[import-not-found]
-
-    port = free_port()
-    proc = subprocess.Popen(
-        ["/bin/sh", "-c", f'ulimit -n {descriptors} && exec "$0" "$@"', sys.executable,
-         "-m", "rewards", "serve", "--config", str(math_config), "--host", "127.0.0.1",
-         "--port", str(port), "--log-level", "critical"],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=server_env())
+    server = Server(math_config, descriptors=descriptors)
     try:
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            try:
-                if httpx.get(f"http://127.0.0.1:{port}/health", timeout=1.0).status_code \
-                        == 200:
-                    break
-            except httpx.TransportError:
-                time.sleep(0.2)
-        yield port
+        yield server.port
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+        server.stop()

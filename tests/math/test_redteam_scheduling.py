@@ -305,42 +305,18 @@ def test_a_job_that_kills_its_worker_while_others_wait_is_its_own_timeout() -> N
 def slow_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     pytest.importorskip("fastapi", reason="the server needs pip install -e '.[server]'")
     pytest.importorskip("uvicorn", reason="the server needs pip install -e '.[server]'")
-    httpx = pytest.importorskip("httpx")
+    pytest.importorskip("httpx")
+    sys.path.insert(0, str(REPO / "tests" / "integrations"))
+    from integration_helpers import Server  # type: ignore[import-not-found]
+
     config = tmp_path_factory.mktemp("cfg") / "math.yaml"
     config.write_text("domains:\n  math:\n    rewards:\n"
                       "      - {use: math, timeout: 2.0, workers: 2}\n")
-    port = _free_port()
-    log = open(config.parent / "server.log", "w+")  # noqa: SIM115 (closed below)
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "rewards", "serve", "--config", str(config), "--host",
-         "127.0.0.1", "--port", str(port), "--log-level", "warning"],
-        stdout=log, stderr=subprocess.STDOUT, env={**os.environ, "PYTHONPATH": str(REPO)})
-    url = f"http://127.0.0.1:{port}"
+    server = Server(config, timeout=120.0)
     try:
-        def up() -> bool:
-            assert proc.poll() is None, log.seek(0) or log.read()
-            try:
-                return httpx.get(f"{url}/health", timeout=1.0).status_code == 200
-            except httpx.TransportError:
-                return False
-        assert _eventually(up, polls=12000)
-        yield url
+        yield server.url
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
-        log.close()
-
-
-def _free_port() -> int:
-    import socket
-
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+        server.stop()
 
 
 def test_concurrent_clients_keep_their_verdicts_beside_a_client_of_slow_rollouts(
