@@ -63,6 +63,12 @@ class VerdictCache(ByteCache[tuple[str, str, bool, MathConfig], Verdict]):
 MAX_VERDICT_BYTES = 64 << 20
 
 
+@byte_cache(4 << 20)
+def _gold_problem(gold_norm: str, config: MathConfig) -> str | None:
+    """`structural_problem` of a normalized gold: the G rollouts of a prompt share it."""
+    return structural_problem(gold_norm, config)
+
+
 def compare_local(pred: str | Extraction | None, gold: object,
                   config: MathConfig = _DEFAULT, text: str | None = None,
                   question: str | None = None) -> Verdict | Job:
@@ -86,6 +92,11 @@ def compare_local(pred: str | Extraction | None, gold: object,
     gold_norm = normalize(gold_text, carried)
     if not gold_norm:
         return Verdict("bad_reference", "reference unparseable: nothing left after normalizing")
+    # the gold is judged before the reply: one beyond the limits abstains for every reply
+    # (else a copy of it scored 1.0, a reply with no answer 0, and the rest abstained)
+    problem = _gold_problem(gold_norm, config)
+    if problem:
+        return Verdict("bad_reference", f"reference beyond structural limits: {problem}")
     gold_union = as_intervals(gold_norm)
     gold_norm = gold_union or gold_norm
     tail = text[-config.tail_chars:] if text is not None and not config.strict else None
@@ -127,9 +138,6 @@ def compare_local(pred: str | Extraction | None, gold: object,
         fast = fast_compare(pred_norm, gold_norm, config)
         if fast is not None:
             return fast
-    problem = structural_problem(gold_norm, config)
-    if problem:
-        return Verdict("bad_reference", f"reference beyond structural limits: {problem}")
     if extraction.settled:  # sizes that cannot be equal (`9^{9^{9^{9}}}` against 42)
         magnitude = magnitude_verdict(pred_norm, gold_norm, config.float_rel_tol)
         if magnitude is not None:

@@ -118,7 +118,9 @@ def test_an_unsettled_answer_is_left_to_the_worker():
 @pytest.mark.parametrize("pred,gold,reason", [
     ("\\boxed{9^{9^{9^{9}}}}", "42", "wrong"), ("\\boxed{(10^{7})!}", "5040", "wrong"),
     ("The answer is $10^{10^{10}}$.", "10", "wrong"), ("\\boxed{2^{10}}", "1024", "ok"),
-    ("\\boxed{(10^7)!}", "(10^7)!", "ok"),
+    # a gold beyond the structural limits abstains whatever the reply, a copy of it too (the
+    # gold is judged first: a group of rollouts gets one signal, never 1.0 beside masks)
+    ("\\boxed{(10^7)!}", "(10^7)!", "bad_reference"), ("no answer", "(10^7)!", "bad_reference"),
 ])
 def test_through_the_reward(math_reward, pred, gold, reason):
     [score] = math_reward.score([Sample("p", pred, reference=gold)])
