@@ -25,19 +25,21 @@ from rewards.errors import InputError
 from rewards.ifeval import IFEvalReward
 from rewards.io import completion_text, row_to_sample
 from rewards.scoring import score_batch
+from rewards.types import Reward
 
 CALL = {"name": "f", "arguments": {"a": 1}}
 TAGGED = '<tool_call>{"name": "f", "arguments": {"a": 1}}</tool_call>'
 PROMPT = "<|im_start|>user\nq<|im_end|>\n<|im_start|>assistant\n"
 
 
-def _openai(name: str = "f", arguments: str = '{"a": 1}', content: str | None = "") -> dict:
+def _openai(name: str = "f", arguments: str = '{"a": 1}', content: str | None = ""
+            ) -> dict[str, object]:
     return {"role": "assistant", "content": content,
             "tool_calls": [{"type": "function", "function": {"name": name,
                                                              "arguments": arguments}}]}
 
 
-def _pair(reference: object, completion: str) -> tuple:
+def _pair(reference: object, completion: str) -> tuple[float | None, str]:
     score = ToolCallReward().score([Sample("p", completion, reference)])[0]
     return score.value, score.reason
 
@@ -75,6 +77,9 @@ def test_every_entry_point_reads_the_same_call() -> None:
     "CLI and the adapters read it with rewards.io.completion_text (1.0)"))
 @pytest.mark.parametrize("which", ["tool_call", "ifeval"])
 def test_a_library_sample_with_chat_messages_is_read_or_refused(which: str) -> None:
+    reward: Reward
+    reference: object
+    message: dict[str, object]
     if which == "tool_call":
         reward, reference, message = ToolCallReward(), [CALL], _openai()
     else:
@@ -132,6 +137,24 @@ def test_wrappers_nested_past_the_stack_score_zero(depth: int, tagged: bool) -> 
     completion = f"<tool_call>{body}</tool_call>" if tagged else body
     value, reason = _pair([CALL], completion)
     assert value == 0.0 and reason in ("wrong", "no_answer")
+
+
+WRONG = '<tool_call>{"name": "f", "arguments": {"a": 2}}</tool_call>'
+
+
+def test_a_wrong_call_after_the_right_one_costs() -> None:
+    assert _pair([CALL], TAGGED + WRONG)[0] == pytest.approx(0.5)
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "open (Hedging / Degenerate length): parse_tool_calls cuts the completion at max_chars "
+    "(`text[:max_chars]`, 50,000 by default) and ToolCallReward._one scores what is left, so "
+    "a wrong call written after 50,000 characters of padding is free (1.0) though every "
+    "Hermes parser reads and runs it; the ifeval reward scores an over-long reply 0.0 "
+    "`too_long` instead"))
+@pytest.mark.parametrize("padding", [" " * 50_000, "x" * 60_000])
+def test_a_call_past_max_chars_is_not_free(padding: str) -> None:
+    assert _pair([CALL], TAGGED + padding + WRONG)[0] <= 0.5
 
 
 # ---- environments -------------------------------------------------------------------------------

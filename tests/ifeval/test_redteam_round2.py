@@ -21,7 +21,7 @@ from rewards.ifeval import IFEvalReward
 from rewards.text import is_blank, read_text
 
 
-def _value(ids: list[str], kwargs: list[dict], text: str) -> float | None:
+def _value(ids: list[str], kwargs: list[dict[str, object]], text: str) -> float | None:
     reference = {"instruction_id_list": ids, "kwargs": kwargs}
     return IFEvalReward().score([Sample("p", text, reference)])[0].value
 
@@ -226,3 +226,85 @@ def test_end_phrase_and_quotation_hold_on_plain_text() -> None:
     assert _value(["startend:end_checker"], [{"end_phrase": "Any other questions?"}],
                   "Fine. Any other questions? Bye") == 0.0
     assert _value(["startend:quotation"], [{}], '"Fine, thanks." ok') == 0.0
+
+
+# ---- IFEvalG and IFBench checkers on the same characters -------------------------------------------
+
+@pytest.mark.xfail(strict=True, reason=(
+    "open: rewards.text._tables reads as '.' only punctuation named FULL STOP and as '!' only "
+    "`<wide>` variants: ONE DOT LEADER U+2024, LISU LETTER TONE MYA TI U+A4F8 and DIGIT ONE "
+    "FULL STOP U+2488 (<compat> '1.') pass IFEvalG's punctuation_punctuation_dot ('.' not "
+    "in response); LATIN LETTER RETROFLEX CLICK U+01C3, SMALL EXCLAMATION MARK U+FE57 and "
+    "DOUBLE EXCLAMATION MARK U+203C pass punctuation_punctuation_exclamation"))
+@pytest.mark.parametrize("instruction, text", [
+    ("punctuation:punctuation_dot", "Done\u2024 Next"),
+    ("punctuation:punctuation_dot", "Done\ua4f8 Next"),
+    ("punctuation:punctuation_dot", "Step \u2488 go"),
+    ("punctuation:punctuation_exclamation", "Wow\u01c3 ok"),
+    ("punctuation:punctuation_exclamation", "Wow\ufe57 ok"),
+    ("punctuation:punctuation_exclamation", "Wow\u203c ok"),
+])
+def test_a_drawn_period_or_exclamation_mark_is_one(instruction: str, text: str) -> None:
+    assert _value([instruction], [{}], text) == 0.0
+
+
+@pytest.mark.parametrize("instruction, text", [
+    ("punctuation:punctuation_dot", "Done\ufe52 Next"),  # SMALL FULL STOP: read as '.'
+    ("punctuation:punctuation_exclamation", "Wow\uff01 ok"),  # fullwidth: read as '!'
+])
+def test_a_period_or_exclamation_mark_the_rule_reads_is_one(instruction: str, text: str) -> None:
+    assert _value([instruction], [{}], text) == 0.0
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "open: rewards.text._latin_lookalikes reads Cyrillic/Greek look-alikes as Latin only in "
+    "a word that also holds a Latin letter; a word made only of them (`\\u0441\\u043e\\u0440"
+    "\\u0443`, drawn 'copy') among English words reads as itself, so "
+    "keywords_forbidden_words misses it and IFEvalG's count_lowercase_counting "
+    "(`\\b[a-z]+\\b`) does not count it (the reference credits both: raw code points)"))
+@pytest.mark.parametrize("instruction, kwargs, text", [
+    ("keywords:forbidden_words", {"forbidden_words": ["copy"]},
+     "please \u0441\u043e\u0440\u0443 this"),
+    ("count:lowercase_counting", {"N": 2},
+     "\u0441\u043e\u0440\u0443 \u0441\u043e\u0440\u0443 \u0441\u043e\u0440\u0443 the end"),
+])
+def test_a_word_of_look_alikes_only_among_latin_words_is_read(
+        instruction: str, kwargs: dict[str, object], text: str) -> None:
+    assert _value([instruction], [kwargs], text) == 0.0
+
+
+def test_the_same_words_in_latin_break_them() -> None:
+    assert _forbidden("please copy this", "copy") == 0.0
+    assert _value(["count:lowercase_counting"], [{"N": 2}], "copy copy copy the end") == 0.0
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "open: rewards.text.read_text keeps U+2800 BRAILLE PATTERN BLANK, which is drawn as a "
+    "blank cell (is_blank: `_BLANK_GLYPHS`, a glyph drawn as nothing) but is no whitespace "
+    "to str.isspace/str.split: IFBench's format_no_whitespace passes `hello\\u2800world`, "
+    "and count_unique_word_count counts `go`, `go\\u2800`, `go\\u2800\\u2800` as distinct "
+    "words (the reference credits both)"))
+@pytest.mark.parametrize("instruction, kwargs, text", [
+    ("format:no_whitespace", {}, "hello\u2800world"),
+    ("count:unique_word_count", {"N": 4}, "go go\u2800 go\u2800\u2800 go\u2800\u2800\u2800"),
+])
+def test_a_braille_blank_reads_as_a_space(instruction: str, kwargs: dict[str, object],
+                                          text: str) -> None:
+    assert _value([instruction], [kwargs], text) == 0.0
+
+
+def test_plain_spaces_break_no_whitespace_and_repeat_a_word() -> None:
+    assert _value(["format:no_whitespace"], [{}], "hello world") == 0.0
+    assert _value(["format:no_whitespace"], [{}], "helloworld") == 1.0
+    assert _value(["count:unique_word_count"], [{"N": 4}], "go go go go") == 0.0
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "open: rewards.text.read_text keeps private-use code points that is_blank counts as "
+    "showing nothing: IFBench's count_unique_word_count counts `go`, `go\\ue000` ... as "
+    "distinct words"))
+def test_a_code_point_blank_to_is_blank_does_not_make_a_word_distinct() -> None:
+    shows_nothing = is_blank("\ue000")
+    text = "go go\ue000 go\ue000\ue000 go\ue000\ue000\ue000"
+    assert _value(["count:unique_word_count"], [{"N": 4}], text) == (0.0 if shows_nothing
+                                                                    else 1.0)
