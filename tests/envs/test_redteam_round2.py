@@ -7,8 +7,8 @@ decoded query); special-token text forges a second turn or a tool message; hedge
 wrong call in the content beside OpenAI `tool_calls`; wrappers nest past the stack; a turn of
 invisible characters picks a menu call; an action writes the environment's success text.
 Classes (ATTACK-CLASSES.md): "Formats dropped on one path", "Special-token text",
-"Hedging", "Malformed output that abstains", "Invisible and look-alike text", "Exit and
-output forgery". Attacks that held are plain tests; holes still open are
+"Hedging", "Degenerate length", "Malformed output that abstains", "Invisible and look-alike
+text", "Exit and output forgery", "Lenient comparison". Attacks that held are plain tests; holes still open are
 `xfail(strict=True)` naming the root cause."""
 
 from __future__ import annotations
@@ -154,7 +154,8 @@ def test_a_wrong_call_after_the_right_one_costs() -> None:
     "`too_long` instead"))
 @pytest.mark.parametrize("padding", [" " * 50_000, "x" * 60_000])
 def test_a_call_past_max_chars_is_not_free(padding: str) -> None:
-    assert _pair([CALL], TAGGED + padding + WRONG)[0] <= 0.5
+    value = _pair([CALL], TAGGED + padding + WRONG)[0]
+    assert value is not None and value <= 0.5
 
 
 # ---- environments -------------------------------------------------------------------------------
@@ -177,3 +178,21 @@ def test_writing_the_games_success_text_wins_nothing() -> None:
 @pytest.mark.parametrize("action", ["\u200b", "\u2800\u2800", "\u200b\u2060\n"])
 def test_a_turn_with_no_visible_character_makes_no_menu_call(action: str) -> None:
     assert pick_call(action, ("x = 6 * 7", "print(x)", "x = 7")) is None
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "open (Lenient comparison): number_guess.first_integer takes the first `-?\\d{1,9}` run, "
+    "the integer prefix of a number that is not an integer: '3.7' and '3e5' read as the "
+    "guess 3, answered 'Correct!' (done, and the final answer '3' scores 1 under math) for "
+    "the secret 3; TRL's guess(number) tool hands it str(3.7) alike"))
+@pytest.mark.parametrize("action", ["3.7", "3e5", "My guess: 3.25"])
+def test_a_number_that_is_not_the_secret_does_not_win(action: str) -> None:
+    env = NumberGuessEnv()
+    env.reset(Sample("p", "", 3))
+    assert env.step(action).done is False
+
+
+def test_the_secret_itself_wins() -> None:
+    env = NumberGuessEnv()
+    env.reset(Sample("p", "", 3))
+    assert (env.step("My guess: 3").done, env.final_answer()) == (True, "3")

@@ -308,3 +308,31 @@ def test_a_code_point_blank_to_is_blank_does_not_make_a_word_distinct() -> None:
     text = "go go\ue000 go\ue000\ue000 go\ue000\ue000\ue000"
     assert _value(["count:unique_word_count"], [{"N": 4}], text) == (0.0 if shows_nothing
                                                                     else 1.0)
+
+
+# ---- highlights and titles of nothing a reader sees -------------------------------------------------
+
+@pytest.mark.parametrize("blank", ["", " ", "\u200b", "\u3164"])
+def test_an_empty_or_invisible_highlight_or_title_is_none(blank: str) -> None:
+    # held: ZWSP and the Hangul filler are removed by read_text, so `strip()` sees nothing
+    highlights = [{"num_highlights": 2}]
+    assert _value(["detectable_format:number_highlighted_sections"], highlights,
+                  f"Intro *{blank}* and *{blank}* end.") == 0.0
+    assert _value(["detectable_format:title"], [{}], f"<<{blank}>>\nBody text.") == 0.0
+    assert _value(["detectable_format:number_highlighted_sections"], highlights,
+                  "Intro *one* and *two* end.") == 1.0
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "open: count_highlights and detectable_format_title decide that a highlight or title "
+    "holds something by str.strip(), not by rewards.text.is_blank_read: a braille blank "
+    "(U+2800) or a private-use code point, which is_blank counts as showing nothing, makes "
+    "`*\\u2800*` a highlighted section and `<<\\u2800>>` a title (the reference credits "
+    "them too, as it credits `*\\u200b*`, which ours already refuses)"))
+@pytest.mark.parametrize("blank", ["\u2800", "\ue000", "\u2800\ue000\u2800"])
+def test_a_highlight_or_title_of_blank_glyphs_is_none(blank: str) -> None:
+    assert is_blank(blank)
+    highlight = _value(["detectable_format:number_highlighted_sections"],
+                       [{"num_highlights": 2}], f"Intro *{blank}* and *{blank}* end.")
+    title = _value(["detectable_format:title"], [{}], f"<<{blank}>>\nBody text.")
+    assert (highlight, title) == (0.0, 0.0)
