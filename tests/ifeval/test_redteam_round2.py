@@ -315,7 +315,7 @@ def test_a_code_point_blank_to_is_blank_does_not_make_a_word_distinct() -> None:
 @pytest.mark.parametrize("blank", ["", " ", "\u200b", "\u3164"])
 def test_an_empty_or_invisible_highlight_or_title_is_none(blank: str) -> None:
     # held: ZWSP and the Hangul filler are removed by read_text, so `strip()` sees nothing
-    highlights = [{"num_highlights": 2}]
+    highlights: list[dict[str, object]] = [{"num_highlights": 2}]
     assert _value(["detectable_format:number_highlighted_sections"], highlights,
                   f"Intro *{blank}* and *{blank}* end.") == 0.0
     assert _value(["detectable_format:title"], [{}], f"<<{blank}>>\nBody text.") == 0.0
