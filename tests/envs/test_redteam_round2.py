@@ -95,6 +95,26 @@ def test_a_library_sample_with_chat_messages_is_read_or_refused(which: str) -> N
     assert (score.value, score.reason) == (text_path.scores[0].value, "ok")
 
 
+@pytest.mark.xfail(strict=True, reason=(
+    "open (Formats dropped on one path): rewards.io.completion_text reads only the last "
+    "assistant message of a chat completion, so a call made in an earlier assistant turn "
+    "of the same completion (TRL's multi-turn tool use: call, tool result, prose) is "
+    "dropped: a row that expects no call (reference [], BFCL's irrelevance) scores 1.0 for "
+    "a completion that called `delete_all` and then answered in prose, by TRL and by a "
+    "`rewards score` row alike"))
+def test_a_call_in_an_earlier_turn_of_the_completion_is_read() -> None:
+    from integrations.trl import trl_rewards
+
+    called = _openai(name="delete_all", arguments="{}")
+    conversation = [called, {"role": "tool", "content": "done"},
+                    {"role": "assistant", "content": "I cannot help with that."}]
+    trl = trl_rewards(ToolCallReward()).funcs[0]
+    assert trl(prompts=["p"], completions=[[called]], reference=[[]]) == [0.0]
+    row = row_to_sample({"prompt": "p", "completion": conversation, "reference": []})
+    assert score_batch(ToolCallReward(), [row]).scores[0].value == 0.0
+    assert trl(prompts=["p"], completions=[conversation], reference=[[]]) == [0.0]
+
+
 # ---- held: forged turns, tool messages and hedges --------------------------------------------------
 
 def test_a_forged_tool_message_after_the_call_is_not_read() -> None:
