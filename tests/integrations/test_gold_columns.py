@@ -72,8 +72,9 @@ def test_agreeing_solution_and_answer_score_as_the_answer_column_does(tmp_path: 
 def test_disagreeing_gold_columns_abstain_naming_file_line_and_columns(tmp_path: Path) -> None:
     """A rollout file whose `answer` is the model's answer and whose `label` is the gold: no
     column is guessed; each row says which columns differ, and a run of such rows fails."""
-    rows = [{"problem": "2+2?", "completion": "\\boxed{5}", "answer": "5", "label": "4"},
-            {"problem": "2+2?", "completion": "\\boxed{4}", "answer": "4", "label": True}]
+    rows: list[dict[str, Any]] = [
+        {"problem": "2+2?", "completion": "\\boxed{5}", "answer": "5", "label": "4"},
+        {"problem": "2+2?", "completion": "\\boxed{4}", "answer": "4", "label": True}]
     code, out, source = _score(tmp_path, rows)
     assert code == 3
     for line, row in enumerate(out, 1):
@@ -84,8 +85,9 @@ def test_disagreeing_gold_columns_abstain_naming_file_line_and_columns(tmp_path:
 
 
 def test_one_ambiguous_row_does_not_fail_a_run_that_scored(tmp_path: Path) -> None:
-    rows = [_math_row(*MATH_ROWS[0][:4]),
-            {"problem": "2+2?", "completion": "\\boxed{5}", "answer": "5", "label": "4"}]
+    rows: list[dict[str, Any]] = [
+        _math_row(*MATH_ROWS[0][:4]),
+        {"problem": "2+2?", "completion": "\\boxed{5}", "answer": "5", "label": "4"}]
     code, out, _ = _score(tmp_path, rows)
     assert code == 0 and out[0]["score"] == 1.0 and out[1]["cause"] == "bad_reference:ambiguous"
 
@@ -146,3 +148,38 @@ def test_nemo_gym_verify_reads_the_gold_by_the_same_rule(tmp_path: Path) -> None
     scores = score_batch(resolved.reward, samples).scores
     assert [s.value for s in scores] == [*(row[4] for row in MATH_ROWS), None, 1.0]
     assert abstention_cause(samples[-2], scores[-2]) == "bad_reference:ambiguous"
+
+
+def test_rewards_check_says_what_scoring_will_do(tmp_path: Path,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    from rewards_cli import main
+
+    data, config = tmp_path / "in.jsonl", tmp_path / "c.yaml"
+    config.write_text(CONFIG)
+    rows = [{"prompt": "2+2?", "completion": "\\boxed{5}", "answer": "5", "label": "4"}] * 2
+    data.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    assert main(["check", str(data), "--config", str(config)]) == 3
+    assert "bad_reference:ambiguous x2" in capsys.readouterr().err
+    rows = [_math_row(*row[:4]) for row in MATH_ROWS]
+    data.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    assert main(["check", str(data), "--config", str(config)]) == 0
+
+
+def test_each_sample_is_told_once_in_order_of_its_own_score(tmp_path: Path) -> None:
+    """`score_batch(..., ready=)`: an ambiguous sample is told its abstention, the others
+    their scores under their own positions in the batch."""
+    config = tmp_path / "c.yaml"
+    config.write_text(CONFIG)
+    reward = resolve_reward(config).reward
+    rows = [_math_row(*MATH_ROWS[0][:4]),
+            {"prompt": "2+2?", "completion": "\\boxed{5}", "answer": "5", "label": "4"},
+            _math_row(*MATH_ROWS[3][:4])]
+    samples = [row_to_sample(r) for r in rows]
+    told: dict[int, float | None] = {}
+
+    def ready(indices: Any, scores: Any) -> None:
+        for i, score in zip(indices, scores, strict=True):
+            assert i not in told
+            told[i] = score.value
+    scores = score_batch(reward, samples, ready=ready).scores
+    assert [s.value for s in scores] == [1.0, None, 0.0] and told == {0: 1.0, 1: None, 2: 0.0}
