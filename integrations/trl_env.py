@@ -29,6 +29,7 @@ from typing import Any
 
 from integrations._common import find_reference
 from rewards.envs import EnvConfig, Episode, env_factory
+from rewards.errors import InputError
 from rewards.options import load_options
 from rewards.types import AMBIGUOUS_GOLD, Sample
 
@@ -49,7 +50,8 @@ class _Episodic:
         # so an episode and the reward of its final answer read the same column
         # (an ambiguous gold travels as the mark by which the final answer abstains)
         gold = find_reference(row)
-        meta = {} if gold.ambiguity is None else {AMBIGUOUS_GOLD: gold.ambiguity}
+        meta = {} if gold.ambiguity is None else {
+            AMBIGUOUS_GOLD: str(InputError(gold.ambiguity, field=gold.column))}
         sample = Sample(prompt=row.get("prompt", ""), completion="", reference=gold.value,
                         domain=str(row.get("domain") or "default"), meta=meta)
         self._episode = Episode(self._make(), sample, self._config)

@@ -183,3 +183,32 @@ def test_each_sample_is_told_once_in_order_of_its_own_score(tmp_path: Path) -> N
             told[i] = score.value
     scores = score_batch(reward, samples, ready=ready).scores
     assert [s.value for s in scores] == [1.0, None, 0.0] and told == {0: 1.0, 1: None, 2: 0.0}
+
+
+def test_the_trl_environment_carries_the_ambiguity_to_its_final_answer() -> None:
+    """TRL's environments read the gold as the reward functions do; an ambiguous row's
+    episode carries the mark by which its final answer abstains (`score_trajectories`)."""
+    from integrations.trl_env import _Episodic
+    from rewards.envs import EnvConfig
+    from rewards.options import load_options
+    from rewards.types import Sample, gold_ambiguity
+
+    seen: dict[str, Sample] = {}
+
+    class Probe(_Episodic):
+        def _make(self) -> Any:
+            class Env:
+                name = "probe"
+
+                def reset(self, sample: Sample) -> str:
+                    seen["sample"] = sample
+                    return ""
+
+            return Env()
+
+    Probe._config = load_options(EnvConfig, {"use": "number_guess"}, where="t")
+    Probe().reset(prompt="Guess", solution="So \\boxed{7}.", answer="7")
+    assert seen["sample"].reference == "So \\boxed{7}." and not gold_ambiguity(seen["sample"])
+    Probe().reset(prompt="Guess", answer="7", label="3")
+    why = gold_ambiguity(seen["sample"])
+    assert why is not None and "columns 'answer' ('7') and 'label' ('3') differ" in why
