@@ -20,7 +20,7 @@ import pytest
 from integrations._common import resolve_reward
 from integrations.nemo_gym import sample_from_verify
 from integrations.trl import trl_rewards
-from rewards.io import find_reference, prompt_record, row_to_sample
+from rewards.io import find_reference, prompt_record, row_to_sample, same_gold
 from rewards.scoring import abstention_cause, score_batch
 
 # (problem, solution, answer, completion, expected score)
@@ -212,3 +212,22 @@ def test_the_trl_environment_carries_the_ambiguity_to_its_final_answer() -> None
     Probe().reset(prompt="Guess", answer="7", label="3")
     why = gold_ambiguity(seen["sample"])
     assert why is not None and "columns 'answer' ('7') and 'label' ('3') differ" in why
+
+
+@pytest.mark.parametrize(("first", "second", "same"), [
+    ("We get $\\boxed{\\frac{1}{2}}$.", "\\frac{1}{2}", True),   # MATH: solution and answer
+    ("$= \\boxed{\\textbf{(113) }}$.", "113", True),               # AIME 2024 (Qwen2.5-Math)
+    ("25", "025", True),
+    ("104.", 104, True),
+    (" 7 ", "7", True),
+    (7, 7.0, True),
+    ("\\boxed{15\\frac{39}{40}, \\frac{639}{40}}", "\\frac{639}{40}", False),  # MATH-500's one
+    ("Since $t = 24$, the walk takes 204 minutes.", "204", False),  # a solution with no box
+    ("5", "4", False),
+    ("5", True, False),      # a correctness flag is never a gold
+    (True, True, True),
+    ([{"input": "1", "output": "2"}], [{"input": "1", "output": "3"}], False),
+    ({"a": 1, "b": 2}, {"b": 2, "a": 1}, True),
+])
+def test_same_gold(first: Any, second: Any, same: bool) -> None:
+    assert same_gold(first, second) is same and same_gold(second, first) is same
