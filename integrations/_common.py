@@ -20,7 +20,7 @@ from rewards.io import REFERENCE_COLUMNS, completion_text, find_reference  # sha
 from rewards.mixing import BatchNormalizer, DomainRouter, route_domain
 from rewards.options import load_options
 from rewards.scoring import AbstentionPolicy, AbstentionTally, abstention_cause
-from rewards.types import Reward, Sample, Score
+from rewards.types import AMBIGUOUS_GOLD, Reward, Sample, Score
 
 __all__ = [
     "ABSTAIN_MODES",
@@ -338,21 +338,24 @@ def row_sample(resolved: ResolvedReward, prompt: Any, completion: Any,
     """A rollout of a dataset row as a `Sample`: the one rule by which every adapter that sees
     the row's columns (TRL, verifiers, AReaL) builds its samples.
 
-    The reference is the column `reference_column`, else the first present of
-    `REFERENCE_COLUMNS` (`find_reference`); a named column the row lacks is an `InputError`.
+    The reference is the column `reference_column`, else the row's gold by `find_reference`
+    (a row whose gold columns differ abstains, `bad_reference:ambiguous`); a named column the
+    row lacks is an `InputError`.
     The domain is the row's `domain_column`, routed by `ResolvedReward.route` (a row that
     names none: the config's only domain, else `default`). The group is `group`, else the
     prompt's text. The row's other columns travel in `meta`, as `rewards score` carries a
     row's unmapped columns (a tool schema `tools`, IFEval's constraint columns, ids);
     `not_meta` names the framework's own arguments that arrive among the columns."""
-    found, reference = find_reference(row, reference_column)
-    if not found and reference_column is not None:
+    gold = find_reference(row, reference_column)
+    if not gold.found and reference_column is not None:
         raise InputError(f"the dataset has no reference column {reference_column!r} "
                          f"(columns: {sorted(map(str, row))})", field=reference_column)
     skip = {*_NOT_META, *not_meta, domain_column, reference_column}
-    meta = {k: v for k, v in row.items() if k not in skip}
+    meta = {k: v for k, v in row.items() if k not in skip and k != AMBIGUOUS_GOLD}
+    if gold.ambiguity is not None:  # abstains, naming the columns (`rewards.scoring`)
+        meta[AMBIGUOUS_GOLD] = str(InputError(gold.ambiguity, field=gold.column))
     return Sample(prompt=prompt_value(prompt), completion=completion_text(completion),
-                  reference=reference, domain=resolved.route(row.get(domain_column)),
+                  reference=gold.value, domain=resolved.route(row.get(domain_column)),
                   group=group if group is not None else group_key(prompt), meta=meta)
 
 

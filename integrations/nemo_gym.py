@@ -12,10 +12,12 @@ and reads the reply as a `BaseVerifyResponse` (the request echoed, plus `reward`
 `BaseMultiRewardVerifyResponse` (plus `reward_components`: {name: float}); a rollout record
 with `mask_sample: true` is left out of the loss. The completion is the text of the
 response's `output_text` parts of its `message` items, joined (as NeMo Gym's math servers
-read it); tool calls and reasoning items are not part of it. The reference is the first of
-`expected_answer`, then the columns every adapter tries (`integrations._common.
-REFERENCE_COLUMNS`), that holds a value (a null `expected_answer` is no gold), read by the
-one label rule (`labelled_sample`); `domain` picks the config domain.
+read it); tool calls and reasoning items are not part of it. The reference is the row's
+gold by the rule of every entry point (`rewards.io.find_reference`, docs/datasets.md#the-gold-column):
+`expected_answer` when it holds a value (NeMo Gym's own field: named, not guessed), else the
+columns every adapter tries (`REFERENCE_COLUMNS`), a request whose fields state different
+golds abstaining (`bad_reference:ambiguous`); it is read by the one label rule
+(`labelled_sample`); `domain` picks the config domain.
 
 Our verify is stateless: `/seed_session` holds nothing (it answers `{}`), so there is no
 session a client could name or take from another. An abstention (`abstain="mask"`) sets
@@ -24,16 +26,14 @@ session a client could name or take from another. An abstention (`abstain="mask"
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
-from integrations._common import REFERENCE_COLUMNS, ResolvedReward, labelled_sample
+from integrations._common import ResolvedReward, find_reference, labelled_sample
 from rewards.errors import InputError
-from rewards.types import Sample, Score
+from rewards.types import AMBIGUOUS_GOLD, Sample, Score
 
-__all__ = ["REFERENCE_FIELDS", "completion_of", "sample_from_verify", "verify_response"]
-
-REFERENCE_FIELDS = ("expected_answer", *REFERENCE_COLUMNS)
-"""The verify request's fields tried, in order, for the reference."""
+__all__ = ["completion_of", "sample_from_verify", "verify_response"]
 
 
 def _text(content: Any, kinds: tuple[str, ...]) -> str:
@@ -76,13 +76,17 @@ def sample_from_verify(resolved: ResolvedReward, body: Any) -> Sample:
         raise InputError("the body must be a JSON object", field="body")
     prompt = _prompt(body.get("responses_create_params"))
     completion = completion_of(body.get("response"))
-    # the first holding a value, as `rewards.io.find_reference` reads a row's gold columns
-    label = next((body[name] for name in REFERENCE_FIELDS if body.get(name) is not None),
-                 None)
+    # the row's gold by the rule of every entry point, NeMo Gym's own field named first
+    gold = find_reference(body, first=("expected_answer",))
     domain = body.get("domain")
     if domain is not None and not isinstance(domain, str):
         raise InputError("must be a string", field="domain")
-    return labelled_sample(resolved, prompt, completion, label, domain)
+    sample = labelled_sample(resolved, prompt, completion, gold.value, domain)
+    if gold.ambiguity is None:
+        return sample
+    # abstains, naming the fields (`rewards.scoring`): never scored against a guessed one
+    return replace(sample, meta={AMBIGUOUS_GOLD: str(InputError(gold.ambiguity,
+                                                                field=gold.column))})
 
 
 def verify_response(body: Mapping[str, Any], score: Score, *, abstain_value: float,

@@ -29,8 +29,9 @@ from typing import Any
 
 from integrations._common import find_reference
 from rewards.envs import EnvConfig, Episode, env_factory
+from rewards.errors import InputError
 from rewards.options import load_options
-from rewards.types import Sample
+from rewards.types import AMBIGUOUS_GOLD, Sample
 
 __all__ = ["trl_environment"]
 
@@ -47,9 +48,12 @@ class _Episodic:
     def reset(self, **row: Any) -> str | None:
         # the reference column by the rule the TRL reward functions use (`find_reference`),
         # so an episode and the reward of its final answer read the same column
-        _, reference = find_reference(row, None)
-        sample = Sample(prompt=row.get("prompt", ""), completion="", reference=reference,
-                        domain=str(row.get("domain") or "default"))
+        # (an ambiguous gold travels as the mark by which the final answer abstains)
+        gold = find_reference(row)
+        meta = {} if gold.ambiguity is None else {
+            AMBIGUOUS_GOLD: str(InputError(gold.ambiguity, field=gold.column))}
+        sample = Sample(prompt=row.get("prompt", ""), completion="", reference=gold.value,
+                        domain=str(row.get("domain") or "default"), meta=meta)
         self._episode = Episode(self._make(), sample, self._config)
         return self._episode.start() or None
 

@@ -62,6 +62,22 @@ def check_component(reward: Any, samples: Sequence[Sample]) -> list[SampleCheck]
     nested too deeply for its parser ...) and the error is not broken infrastructure, the
     samples are checked one by one, and the one that raises is that row's `error` (the
     reason scoring gives it), never a crash of the check."""
+    from rewards.types import gold_ambiguity
+
+    ambiguous = [gold_ambiguity(s) for s in samples]
+    if not any(ambiguous):
+        return _check_each(reward, samples)
+    # as scoring does (`score_batch`): a row whose gold columns differ abstains unread
+    kept = [s for s, why in zip(samples, ambiguous) if not why]
+    found = _check_each(reward, kept) if kept else []
+    if found is None:
+        return None
+    checked = iter(found)
+    return [SampleCheck(None, None, "bad_reference", why) if why else next(checked)
+            for why in ambiguous]
+
+
+def _check_each(reward: Any, samples: Sequence[Sample]) -> list[SampleCheck] | None:
     from rewards.errors import INFRASTRUCTURE_ERRORS
 
     try:

@@ -33,13 +33,13 @@ from rewards._inputs import (
     source_name,
 )
 from rewards.errors import InputError
-from rewards.types import Sample
+from rewards.types import AMBIGUOUS_GOLD, Sample
 
-__all__ = ["PROMPT_FIELDS", "REFERENCE_COLUMNS", "SAMPLE_FIELDS", "ErrorRow", "PromptRecord", "column_of",
+__all__ = ["PROMPT_FIELDS", "REFERENCE_COLUMNS", "SAMPLE_FIELDS", "ErrorRow", "Gold", "PromptRecord", "column_of",
            "completion_text", "count_rows", "derive_id", "find_reference", "input_kind", "input_source",
            "iter_rows", "iter_samples", "map_domain", "open_output", "open_parquet", "parse_domain_map",
-           "parse_map", "prompt_record", "prompt_sample", "read_prompts", "row_id", "row_to_sample", "source_fingerprint",
-           "source_name", "write_row"]
+           "parse_map", "prompt_record", "prompt_sample", "read_prompts", "row_id", "row_to_sample", "same_gold",
+           "source_fingerprint", "source_name", "write_row"]
 
 SAMPLE_FIELDS = ("prompt", "completion", "reference", "domain", "group", "id", "meta")
 """The fields a rollout row's columns map onto (`rewards score --map`); `id` travels to the
@@ -48,12 +48,12 @@ PROMPT_FIELDS = ("id", "prompt", "reference", "domain")
 """The fields a prompt row's columns map onto (`filter-prompts --map`, training prompts)."""
 REFERENCE_COLUMNS = ("reference", "solution", "answer", "ground_truth", "label")
 """Where a row's gold is when no `--map COLUMN=reference` (or adapter argument) names its
-column: the first of these that holds a value (this project's `reference`, the field's own
-name, first: a rollout file's `answer` column is often the model's extracted answer, read
-before it as the gold it made every answer right; then TRL's `solution`, GSM8K's `answer`,
-veRL's `ground_truth`, OpenRLHF's `label`). The one rule of every entry
-point: `rewards score`/`check`, the loops and the filter (`row_to_sample`, `prompt_record`)
-and every adapter (`integrations._common.row_sample`)."""
+column (`find_reference`, the one rule of every entry point: `rewards score`/`check`, the
+loops and the filter, every adapter): this project's `reference` (the field's own name, so
+named, not guessed), else TRL's `solution`, GSM8K's `answer`, veRL's `ground_truth`,
+OpenRLHF's `label`, read together: several that hold golds that differ make the row's gold
+ambiguous, never the first guessed (a rollout file's `answer` is often the model's own
+extracted answer: read as the gold it made every answer right)."""
 
 # --- options ---------------------------------------------------------------------------------
 
@@ -97,31 +97,102 @@ def _items(spec: str | Sequence[str] | None) -> list[str]:
 # --- rows into fields ------------------------------------------------------------------------
 
 
-def find_reference(columns: Mapping[str, Any], name: str | None) -> tuple[bool, Any]:
-    """The reference among a row's columns: the column `name`, or the first of
-    `REFERENCE_COLUMNS` that holds a value (a dataset of rows with different gold columns
-    has every column, null where a row has none). Returns (found, value): found when the
-    column is there, null or not."""
+@dataclass(frozen=True)
+class Gold:
+    """Where a row's gold is (`find_reference`)."""
+
+    found: bool
+    """A gold column is in the row (null or not)."""
+    value: Any = None
+    """The gold: the named column's value, or the first of the columns tried holding one."""
+    column: str | None = None
+    """The column it came from (None: no column held one)."""
+    ambiguity: str | None = None
+    """Why the gold is ambiguous (several columns hold golds that differ), else None: such a
+    row is never scored against a guessed column (`rewards.types.AMBIGUOUS_GOLD`)."""
+
+
+def find_reference(columns: Mapping[str, Any], name: str | None = None, *,
+                   first: Sequence[str] = ()) -> Gold:
+    """A row's gold, the one rule of every entry point (`rewards score`/`check`,
+    `filter-prompts`, the loops, every adapter, NeMo Gym's `expected_answer`, which it tries
+    `first`): the column `name` when one is named (`--map COLUMN=reference`, an adapter's
+    `reference_column`); else the first of the columns `first` (a protocol's own gold field)
+    and `reference` (the field's own name) that holds a value: these are named, not guessed;
+    else the other `REFERENCE_COLUMNS` that hold a value (a dataset of rows with different
+    gold columns has every column, null where a row has none). One such column is the gold.
+    Several are the gold only when they state the same
+    gold (`same_gold`: MATH's `solution` ending in `\\boxed{5}` beside its `answer` `5`);
+    otherwise the row's gold is ambiguous (a rollout file's `answer` is often the model's own
+    answer, its `label` the gold or a correctness flag), `Gold.ambiguity` says so and which
+    columns, and no column is guessed (docs/datasets.md#the-gold-column)."""
     if name is not None:
-        return (name in columns, columns.get(name))
-    present = [column for column in REFERENCE_COLUMNS if column in columns]
-    for column in present:
-        if columns[column] is not None:
-            return True, columns[column]
-    return bool(present), None
+        return Gold(name in columns, columns.get(name), name)
+    tried = list(dict.fromkeys((*first, *REFERENCE_COLUMNS)))
+    present = [column for column in tried if column in columns]
+    held = [(column, columns[column]) for column in present if columns[column] is not None]
+    if not held:
+        return Gold(bool(present))
+    named = {*first, "reference"}  # a column named as the field itself: named, not guessed
+    if held[0][0] in named:
+        return Gold(True, held[0][1], held[0][0])
+    (column, value), others = held[0], held[1:]
+    for other, gold in others:
+        if not same_gold(value, gold):
+            why = (f"ambiguous gold: columns {column!r} ({_shown(value)}) and {other!r} "
+                   f"({_shown(gold)}) differ; name the gold column (rewards score --map "
+                   "COLUMN=reference, an adapter's reference_column)")
+            return Gold(True, value, column, why)
+    return Gold(True, value, column)
+
+
+def same_gold(first: Any, second: Any) -> bool:
+    """Whether two gold columns of one row state the same gold: the same text (stripped), or,
+    for text and numbers, the same answer as the math verifier reads a gold
+    (`rewards.math.same_reference`: a worked solution's box and the bare answer). A boolean
+    is a correctness flag, never a gold: it is the same as nothing else. The rule is the
+    row's, not one reward's: whichever reward scores the row reads the gold column, and it
+    must not depend on which column the reader guessed. Text equality is the whole rule for
+    golds that are not answers (tests, rubrics): the math reading of such text is whole,
+    matching only the same text."""
+    if isinstance(first, bool) or isinstance(second, bool):
+        return first is second
+    if _gold_text(first) == _gold_text(second):
+        return True
+    if not all(isinstance(v, (str, int, float)) for v in (first, second)):
+        return False
+    from rewards.math import same_reference  # the verifier's reading, only for this case
+
+    return same_reference(first, second)
+
+
+def _gold_text(value: Any) -> str:
+    if isinstance(value, str):
+        return value.strip()
+    return json.dumps(value, sort_keys=True, ensure_ascii=False, default=str)
+
+
+def _shown(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def _read_reference(fields: dict[str, Any], rest: dict[str, Any],
-                    mapping: Mapping[str, str]) -> None:
+                    mapping: Mapping[str, str], source: str | None, line: int | None) -> None:
     """A row's reference by `find_reference`'s rule where no `--map` entry names its column:
-    `fields["reference"]` is set from the first of `REFERENCE_COLUMNS` holding a value, and
-    those columns leave `rest` (they are the gold, not the row's other columns)."""
+    `fields["reference"]` is set from the gold columns, and those columns leave `rest` (they
+    are the gold, not the row's other columns); an ambiguous gold marks the row
+    (`rest[AMBIGUOUS_GOLD]`, naming the file, line and columns) to abstain."""
+    rest.pop(AMBIGUOUS_GOLD, None)  # the mark is the reader's, never a column's
     if "reference" in mapping.values():
         return
     columns = {**rest, **({"reference": fields["reference"]} if "reference" in fields else {})}
-    found, value = find_reference(columns, None)
-    if found:
-        fields["reference"] = value
+    gold = find_reference(columns)
+    if gold.found:
+        fields["reference"] = gold.value
+    if gold.ambiguity is not None:
+        rest[AMBIGUOUS_GOLD] = str(InputError(gold.ambiguity, source=source, line=line,
+                                              field=gold.column))
     for column in REFERENCE_COLUMNS:
         rest.pop(column, None)
 
@@ -252,7 +323,7 @@ def row_to_sample(row: Mapping[str, Any], *, mapping: Mapping[str, str] | None =
     a missing completion is the empty text."""
     mapping = mapping or {}
     fields, meta = _map_row(row, mapping, SAMPLE_FIELDS, source, line)
-    _read_reference(fields, meta, mapping)
+    _read_reference(fields, meta, mapping, source, line)
     if "meta" in fields:
         extra = fields.pop("meta")
         if isinstance(extra, Mapping):
@@ -458,7 +529,7 @@ def column_of(mapping: Mapping[str, str], field: str) -> str:
 def _prompt_record(row: dict[str, Any], mapping: Mapping[str, str],
                    domain_map: Mapping[str, str], source: str, line: int) -> PromptRecord:
     fields, rest = _map_row(row, mapping, PROMPT_FIELDS, source, line)
-    _read_reference(fields, rest, mapping)
+    _read_reference(fields, rest, mapping, source, line)
 
     def bad(message: str, field: str) -> InputError:
         return InputError(message, source=source, line=line, field=column_of(mapping, field))

@@ -29,6 +29,7 @@ from rewards.types import (
     Score,
     ScoresReady,
     check_scores,
+    gold_ambiguity,
     reference_of,
     score_progressively,
 )
@@ -97,10 +98,36 @@ def score_batch(reward: Reward, samples: Sequence[Sample], *,
     whole batch once (`normalize_batch`), as one call would. `ready`: told each sample's
     score, as it returns it, as soon as the reward decides it (`rewards.types.Progressive`;
     a batch normalized here: all at the end); never a poison sample's (see `errors`)."""
-    scored = _score_batch(reward, samples, interrupts, normalize, ready)
+    scored = _score_unambiguous(reward, samples, interrupts, normalize, ready)
     if tally is not None:
         tally.add(samples, scored.scores)
     return scored
+
+
+def _score_unambiguous(reward: Reward, samples: Sequence[Sample],
+                       interrupts: tuple[type[BaseException], ...], normalize: bool,
+                       ready: ScoresReady | None) -> ScoredBatch:
+    """`_score_batch` over the samples whose gold is not ambiguous (`gold_ambiguity`: a row
+    whose gold columns differ, `rewards.io.find_reference`); the others abstain with
+    `bad_reference` and no reward sees them (no reward scores against a guessed gold)."""
+    ambiguous = [i for i, sample in enumerate(samples) if gold_ambiguity(sample)]
+    if not ambiguous:
+        return _score_batch(reward, samples, interrupts, normalize, ready)
+    skipped = set(ambiguous)
+    kept = [i for i in range(len(samples)) if i not in skipped]
+    abstained = Score(None, "bad_reference")
+    if ready is not None:
+        ready(ambiguous, [abstained] * len(ambiguous))
+
+    def tell(indices: Sequence[int], scores: Sequence[Score]) -> None:
+        if ready is not None:
+            ready([kept[i] for i in indices], scores)
+    part = _score_batch(reward, [samples[i] for i in kept], interrupts, normalize,
+                        tell if ready is not None else None)
+    scores = [abstained] * len(samples)
+    for i, score in zip(kept, part.scores, strict=True):
+        scores[i] = score
+    return ScoredBatch(scores, {kept[i]: exc for i, exc in part.errors.items()})
 
 
 def normalize_batch(reward: Reward, samples: Sequence[Sample], scores: Sequence[Score]
@@ -165,11 +192,12 @@ NO_VALUE = "no_value"
 "ok"): a domain whose every component has weight 0 (logged only) scores each row so."""
 
 CONFIGURATION_CAUSES = ("unknown_domain", "bad_reference:missing", "bad_reference:unparseable",
-                        "input_error", ERROR_REASON, NO_VALUE, "abstain")
+                        "bad_reference:ambiguous", "input_error", ERROR_REASON, NO_VALUE, "abstain")
 """Causes that say the run is set up wrong when they take a whole domain (or the policy's
 share of the rows): a domain the config does not score, no reference at all (an unmapped or
 misnamed reference column), references the reward cannot read (the wrong column, or the
-wrong reward for the domain), rows that are not valid input (a wrong --map, a wrong file),
+wrong reward for the domain), rows whose gold columns state different golds and none is named
+(`bad_reference:ambiguous`), rows that are not valid input (a wrong --map, a wrong file),
 a reward that raised (`error`: one poison sample is one row; a plugin that raises on every
 row is a broken plugin), a domain that gives no value (`no_value`: every component weight 0),
 a reward function that returned None (`abstain`) on all of them."""
@@ -177,7 +205,7 @@ a reward function that returned None (`abstain`) on all of them."""
 RUN_RULE = """\
 A run fails (exit 3, or one warning where the caller only warns) when rows were not scored
 for a configuration cause (unknown_domain, bad_reference:missing, bad_reference:unparseable,
-input_error; or the reward failed on them: error, no_value, abstain), over at least
+bad_reference:ambiguous, input_error; or the reward failed on them: error, no_value, abstain), over at least
 `min_rows` rows, either
   - at least `share` of all the rows of the run, or
   - at least `share` of the rows of one domain of the data (after --domain-map);
@@ -198,6 +226,10 @@ _HINTS = {
     "bad_reference:unparseable": "references the domain's reward cannot read: map the column "
                                  "that holds the final answer or the tests (e.g. --map "
                                  "answer=reference), or use the reward that reads them",
+    "bad_reference:ambiguous": "rows whose gold columns (reference, solution, answer, "
+                               "ground_truth, label) state different golds: name the one that "
+                               "holds the gold (e.g. --map label=reference); the output rows' "
+                               "`error` names the columns",
     "input_error": "rows that are not valid input: check the file and --map",
     ERROR_REASON: "the reward raised on them (the output rows' `error` holds the exception): "
                   "fix the reward or its options",
@@ -210,6 +242,7 @@ _HINTS = {
 
 def abstention_cause(sample: Sample | None, score: Score) -> str | None:
     """Why a row was not scored, or None if it was: its reason, with `bad_reference` split into
+    `bad_reference:ambiguous` (its gold columns differ, `gold_ambiguity`),
     `bad_reference:missing` (the sample has no reference, in `reference` or where
     `reference_of` finds one in `meta`) and `bad_reference:unparseable`, and a missing value
     that gives no reason (`ok`) named `no_value`."""
@@ -218,6 +251,8 @@ def abstention_cause(sample: Sample | None, score: Score) -> str | None:
     if score.reason == "ok":  # no value, and no reason why
         return NO_VALUE
     if score.reason == "bad_reference":
+        if sample is not None and gold_ambiguity(sample):
+            return "bad_reference:ambiguous"
         missing = sample is not None and _is_missing(reference_of(sample.reference, sample.meta))
         return "bad_reference:missing" if missing else "bad_reference:unparseable"
     return score.reason

@@ -10,8 +10,9 @@ from typing import Any, Protocol, runtime_checkable
 
 from rewards.errors import ConfigError
 
-__all__ = ["Checkable", "Progressive", "Reward", "Sample", "SampleCheck", "Score", "ScoresReady",
-           "check_scores", "ready_for_part", "reference_of", "reward", "score_progressively"]
+__all__ = ["AMBIGUOUS_GOLD", "Checkable", "Progressive", "Reward", "Sample", "SampleCheck", "Score",
+           "ScoresReady", "check_scores", "gold_ambiguity", "ready_for_part", "reference_of", "reward",
+           "score_progressively"]
 
 @dataclass(frozen=True)
 class Sample:
@@ -29,6 +30,19 @@ class Sample:
     """Prompt id: the rollouts of one prompt share it (GRPO groups, pass rates)."""
     meta: Mapping[str, Any] = field(default_factory=dict)
     """Anything else carried along (dataset columns, ids)."""
+
+
+AMBIGUOUS_GOLD = "_ambiguous_gold"
+"""The `meta` key of a sample whose row holds several gold columns that state different golds
+(`rewards.io.find_reference`): its value says which columns and where. Such a sample is never
+scored against a guessed column: `rewards.scoring.score_batch` abstains it (`bad_reference`,
+cause `bad_reference:ambiguous`) before any reward sees it."""
+
+
+def gold_ambiguity(sample: Sample) -> str | None:
+    """Why `sample`'s gold is ambiguous (`AMBIGUOUS_GOLD`), or None."""
+    why = sample.meta.get(AMBIGUOUS_GOLD) if sample.meta else None
+    return str(why) if why else None
 
 
 def reference_of(reference: Any, meta: Mapping[str, Any] | None) -> Any:

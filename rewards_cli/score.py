@@ -3,8 +3,8 @@
 Exit status: 0 when the run scored; 2 on an error (bad config, unreadable input or one with no rows, an --out that
 is an input or cannot be written, broken infrastructure); 3 when the output is written but
 the run failed by the rule of `rewards.scoring.RUN_RULE` (a whole domain, or --abstain-share
-of the rows, not scored for a configuration cause: unknown_domain, bad_reference missing or
-unparseable, input_error). `rewards check` applies the same rule to its sample."""
+of the rows, not scored for a configuration cause: unknown_domain, bad_reference missing,
+unparseable or ambiguous, input_error). `rewards check` applies the same rule to its sample."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from typing import Any, TextIO
 
 from rewards.errors import InputError
 from rewards.scoring import AbstentionTally, ConfigurationAbstention, abstention_cause
-from rewards.types import Reward, Sample, Score
+from rewards.types import Reward, Sample, Score, gold_ambiguity
 from rewards_cli._common import (
     BUNDLED,
     BUNDLED_CONFIG,
@@ -212,6 +212,9 @@ def _result(sample: Sample, score: Score, error: str | None) -> dict[str, Any]:
         cause = abstention_cause(sample, score)
         if cause is not None and cause != score.reason:  # bad_reference:missing|unparseable
             row["cause"] = cause
+        ambiguity = gold_ambiguity(sample)
+        if ambiguity and score.value is None:  # the file, line and columns: the fix to make
+            row["error"] = ambiguity
     return row
 
 

@@ -1,7 +1,13 @@
 """Math verifier: extract the final answer, compare it with the gold (fast paths here,
 math-verify + sympy in killable worker processes with a hard wall-clock bound)."""
 
-from rewards.math._compare import VerdictCache, compare, compare_batch
+from rewards.math._compare import (
+    VerdictCache,
+    compare,
+    compare_batch,
+    read_reference,
+    same_reference,
+)
 from rewards.math._config import JUDGE_TEMPLATE, MathConfig, MathJudgeConfig, Verdict
 from rewards.math._extract import extract_answer, extract_boxed, prepare_reference
 from rewards.math._judge import JudgeRead, MathJudge
@@ -27,6 +33,8 @@ __all__ = [
     "extract_boxed",
     "normalize",
     "prepare_reference",
+    "read_reference",
+    "same_reference",
     "shared_pool",
     "structural_problem",
 ]

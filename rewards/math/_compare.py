@@ -44,7 +44,7 @@ from rewards.math._normalize import (
 from rewards.math._pool import shared_pool
 
 __all__ = ["Reference", "VerdictCache", "compare", "compare_batch", "compare_local",
-           "read_reference"]
+           "read_reference", "same_reference"]
 
 _DEFAULT = MathConfig()
 Job = tuple[str, str, bool]  # (answer or completion text, gold text, pred is a whole text)
@@ -279,6 +279,24 @@ def _read_reference(gold: object, question: str | None = None) -> Reference:
 
 
 _read_text_reference = byte_cache(8 << 20)(_read_reference)
+
+
+def same_reference(first: object, second: object) -> bool:
+    """Whether two golds of one row state the same answer, as the verifier reads a gold: both
+    usable (`read_reference`: a worked solution's box, the answer after `####`), and each
+    one's answer is right against the other by the rules decided without sympy
+    (`compare_local`: `\\textbf{(113) }` and `113`, `025` and `25`). A pair those rules leave
+    undecided, or either gold unusable or read whole and not the other's text, is not the same:
+    the caller then asks which column is the gold rather than guess (`rewards.io`)."""
+    a, b = read_reference(first), read_reference(second)
+    if a.text is None or b.text is None:
+        return False
+    if a.text == b.text:
+        return True
+    there = compare_local(b.text, first)
+    back = compare_local(a.text, second)
+    return (isinstance(there, Verdict) and there.correct
+            and isinstance(back, Verdict) and back.correct)
 
 
 def _readable_whole(gold: str) -> bool:

@@ -20,6 +20,7 @@ from integrations.openrlhf import split_query
 from rewards import Sample, Score, build_reward
 from rewards.deps import require
 from rewards.errors import ConfigError
+from rewards.io import Gold
 
 PROMPT = "<|im_start|>user\nWhat is 1+1?<|im_end|>\n<|im_start|>assistant\n"
 
@@ -50,11 +51,17 @@ def test_completion_text(completion: object, text: str) -> None:
     assert completion_text(completion) == text
 
 
+def _found(gold: Gold) -> tuple[bool, object]:
+    return gold.found, gold.value
+
+
 def test_find_reference() -> None:
-    assert find_reference({"answer": "1", "solution": "2"}, None) == (True, "2")
-    assert find_reference({"answer": "1"}, "answer") == (True, "1")
-    assert find_reference({"answer": "1"}, "gold") == (False, None)
-    assert find_reference({"x": 1}, None) == (False, None)
+    assert _found(find_reference({"answer": "2", "solution": "So \\boxed{2}."})) == (True, "So \\boxed{2}.")
+    assert _found(find_reference({"answer": "1"}, "answer")) == (True, "1")
+    assert _found(find_reference({"answer": "1"}, "gold")) == (False, None)
+    assert _found(find_reference({"x": 1}, None)) == (False, None)
+    ambiguous = find_reference({"answer": "1", "solution": "2"})
+    assert ambiguous.ambiguity is not None and "'solution' ('2')" in ambiguous.ambiguity
 
 
 def test_resolve_reward_sources(math_config: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -142,9 +149,9 @@ def test_a_null_gold_column_gives_way_to_the_next() -> None:
     from integrations._common import REFERENCE_COLUMNS
 
     row = dict.fromkeys(REFERENCE_COLUMNS) | {"label": "9"}
-    assert find_reference(row, None) == (True, "9")
-    assert find_reference(dict.fromkeys(REFERENCE_COLUMNS), None) == (True, None)
-    assert find_reference({"solution": None, "answer": "0"}, "solution") == (True, None)
+    assert find_reference(row, None) == Gold(True, "9", "label")
+    assert find_reference(dict.fromkeys(REFERENCE_COLUMNS), None) == Gold(True)
+    assert _found(find_reference({"solution": None, "answer": "0"}, "solution")) == (True, None)
 
 
 def test_row_sample_is_the_one_rule_for_a_rows_adapter(tmp_path: Path) -> None:

@@ -744,10 +744,6 @@ def test_a_boolean_correctness_label_abstains_never_an_answer(tmp_path: Path) ->
         assert row["score"] is None and row["cause"].startswith("bad_reference"), row
 
 
-@pytest.mark.xfail(strict=True, reason="open: a rollout file with the model's answer in `answer` "
-                   "and the gold (or a 0/1 correctness flag) in `label` reads `answer` as the "
-                   "gold without --map, so every answer is right; several reference columns "
-                   "holding different values are not refused as ambiguous")
 def test_several_gold_columns_that_disagree_are_not_read_silently(tmp_path: Path) -> None:
     rows = [{"prompt": "2+2?", "completion": "\\boxed{5}", "answer": "5", "label": "4"}]
     out = _score(tmp_path, rows)

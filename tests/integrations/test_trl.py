@@ -181,8 +181,8 @@ def test_the_trl_environment_reads_the_reference_column_the_rewards_read(tmp_pat
     from integrations._common import REFERENCE_COLUMNS, find_reference
     from integrations.trl_env import _Episodic
 
-    row = {"prompt": "Guess", "solution": 7, "answer": 3}
-    assert find_reference(row, None) == (True, 7) and REFERENCE_COLUMNS[0] == "reference"
+    row = {"prompt": "Guess", "solution": 7, "label": None}
+    assert find_reference(row).value == 7 and REFERENCE_COLUMNS[0] == "reference"
 
     seen = {}
 
