@@ -402,3 +402,40 @@ def test_without_cgroups_the_episode_cpu_is_the_rlimit_of_each_process(no_cgroup
         assert out.status == "timeout" and "killed by signal 24" in out.stderr, out
         after = s.run("print('fresh')")
         assert after.stdout == "fresh\n" and "crash" in after.stderr, after
+
+
+def test_a_v2_group_meter_counts_every_process_it_held_those_that_exited_included(
+        monkeypatch):
+    """The cgroup v2 meter (`cpu.stat` of the jail's group) read as a session reads it,
+    on a cgroup2 mount of this host (a hybrid host's too): two children that burned CPU
+    and exited still count."""
+    from sandbox import _cgroup
+
+    with open("/proc/self/mounts") as fh:
+        mount = next((f[1] for f in map(str.split, fh) if len(f) > 2 and f[2] == "cgroup2"),
+                     None)
+    if mount is None or not os.access(mount, os.W_OK):
+        pytest.skip("no writable cgroup2 mount on this host")
+    group = os.path.join(mount, f"sandbox-meter-test-{os.getpid()}")
+    os.mkdir(group)
+    burn = ("import os, sys, time\n"
+            "for _ in range(2):\n"
+            "    if os.fork() == 0:\n"
+            "        while time.process_time() < 0.3:\n            pass\n"
+            "        os._exit(0)\n"
+            "os.wait()\nos.wait()\nprint('done', flush=True)\nsys.stdin.read()")
+    proc = subprocess.Popen(["/bin/sh", "-c", 'echo $$ > "$0" && exec "$@"',
+                             os.path.join(group, "cgroup.procs"), sys.executable, "-c", burn],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout.readline() == "done\n"
+        monkeypatch.setattr(_cgroup, "cgroup_v2_root", lambda: mount)
+        meter = _cgroup.v2_cpu_meter(proc.pid)
+        assert meter is not None and meter.path == os.path.join(group, "cpu.stat")
+        assert meter.seconds() >= 0.6, meter.seconds()
+        meter.close()
+        assert _cgroup.v2_cpu_meter(os.getpid()) is None  # our own group: never a jail's
+    finally:
+        proc.stdin.close()
+        proc.wait()
+        os.rmdir(group)
