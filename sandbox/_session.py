@@ -143,7 +143,7 @@ class _Jail:
         self.allowance = float("inf")
         """CPU seconds past `baseline` after which the jail is stopped (`check_cpu`)."""
         self.cpu_spent = False
-        self._init = -1  # a pidfd of the jail's pid 1 (`stop`)
+        self._init = -1  # a pidfd of the jail's pid 1 (`check_cpu` kills it)
         self._init_lock = threading.Lock()
         processes, address_space = process_budget(limits, cgroup=cgroup)
         cpu = options.episode_cpu_s or options.episode_wall_s
@@ -273,7 +273,7 @@ class Session:
             if self.resets:  # past its time, or a cell the replay runs differently: reset,
                 break  # never the later cells on a fresh interpreter (a state never had)
             self._run(code, replay=True)
-        if _history and not self._cpu_spent:
+        if _history and not self._cpu_spent:  # counted from here: the parent's left
             self._jail.baseline += self._jail.cpu_used()
             self._jail.allowance = self._cpu_budget
 
@@ -385,6 +385,10 @@ class Session:
         assert self._jail is not None
         self._finalizer()
         self._cpu_before += self._jail.cpu_used()
+        if self._jail.meter is not None and self._cpu_before >= self._cpu_budget:
+            self._spend()  # (its processes spent the rest before the jail ended)
+            return Execution(status="timeout", stderr=RESET_NOTE.format(why=RESET_WHY["cpu"])
+                             + CPU_SPENT)
         self._jail = self._last_jail = _spares.take(self.limits, self.options, self.seed)
         self._finalizer = weakref.finalize(self, _Jail.close, self._jail)
         self._watch(self._jail, self._cpu_budget - self._cpu_before)

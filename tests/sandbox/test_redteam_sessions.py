@@ -337,7 +337,28 @@ at most 4 spinning processes run (0.4 s on a host of 4 CPUs or more); the rest i
 watcher's wake-up on a loaded host."""
 
 
-def test_the_session_processes_share_one_episode_cpu_budget():
+LEFT_SPINNING = {
+    "children": ("import os\n"
+                 "for _ in range(3):\n"
+                 "    if os.fork() == 0:\n"  # children the cell leaves looping
+                 "        while True:\n            pass\n"
+                 "print('left them')"),
+    # daemons: a session of their own, reparented to the jail's pid 1, the middle
+    # process gone (its CPU and theirs still the jail's group's)
+    "daemons": ("import os\n"
+                "for _ in range(3):\n"
+                "    if os.fork() == 0:\n"
+                "        os.setsid()\n"
+                "        if os.fork() == 0:\n"
+                "            while True:\n                pass\n"
+                "        os._exit(0)\n"
+                "    os.wait()\n"
+                "print('left them')"),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(LEFT_SPINNING))
+def test_the_session_processes_share_one_episode_cpu_budget(kind):
     """Children a cell forks and leaves spinning spend the episode's CPU between calls:
     all the session's processes together are stopped at `episode_cpu_s` (where a cgroup
     counts them), and the next call says the episode's CPU is spent."""
@@ -347,11 +368,7 @@ def test_the_session_processes_share_one_episode_cpu_budget():
             pytest.skip("no cgroup counts CPU on this host (SANDBOX_NO_CGROUP, or neither "
                         "a writable v1 cpuacct hierarchy nor cgroup v2): RLIMIT_CPU bounds "
                         "each process alone, see docs/sandbox.md")
-        out = s.run("import os\n"
-                    "for _ in range(3):\n"
-                    "    if os.fork() == 0:\n"  # children the cell leaves looping
-                    "        while True:\n            pass\n"
-                    "print('left them')")
+        out = s.run(LEFT_SPINNING[kind])
         assert out.ok and out.stdout == "left them\n", out
         deadline = time.monotonic() + 300  # liveness only: 2 CPU seconds on any host
         while s.cpu_seconds() < 2 and time.monotonic() < deadline:
