@@ -8,6 +8,13 @@ processes there. So the kernel's OOM killer runs for *this* group, and an eventf
 `memory.oom_control` says whether it ran: a forked child killed for memory makes the run a
 `memory_limit` even when the program's main process exits 0. Nothing is left behind: each
 group is removed when its run (or warm server) ends.
+
+A session's jail also needs the CPU its processes spent together (those that exited
+included), counted by something no program can touch: on cgroup v1 a `cpuacct` group made
+beside the memory one (same name, under our own cpuacct cgroup: `MemoryGroup(cpu=True)`,
+which the jail's nsjail process joins before it starts the jail, see `enter_argv`), on
+cgroup v2 the `cpu.stat` of the group nsjail makes for the jail (`v2_cpu_meter`). Either is
+read through a `CpuMeter`.
 """
 
 from __future__ import annotations
@@ -20,7 +27,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-__all__ = ["CgroupV1", "MemoryGroup", "cgroup_v1", "cgroup_v2_root", "sweep"]
+__all__ = ["CgroupV1", "CpuMeter", "MemoryGroup", "cgroup_v1", "cgroup_v2_root", "sweep",
+           "v2_cpu_meter"]
 
 log = logging.getLogger("sandbox")
 
@@ -50,6 +58,17 @@ class CgroupV1:
     """Mount point of the v1 pids hierarchy, when our pids cgroup there is writable."""
     pids_parent: str = ""
     """Our own pids cgroup, relative to `pids_mount` (nsjail makes the jail's inside it)."""
+    cpuacct_mount: str | None = None
+    """Mount point of the v1 cpuacct hierarchy, when our cpuacct cgroup there is writable."""
+    cpuacct_parent: str = ""
+    """Our own cpuacct cgroup, relative to `cpuacct_mount`: session groups are made in it."""
+
+    def parents(self) -> list[str]:
+        """The folders our groups are made in (memory, and cpuacct where we have it)."""
+        folders = [os.path.join(self.memory_mount, self.memory_parent)]
+        if self.cpuacct_mount is not None:
+            folders.append(os.path.join(self.cpuacct_mount, self.cpuacct_parent))
+        return folders
 
 
 @functools.cache
@@ -62,7 +81,8 @@ def cgroup_v1() -> CgroupV1 | None:
     if memory is None:
         return None
     pids = _own_v1_cgroup("pids")
-    return CgroupV1(*memory, *(pids or (None, "")))
+    cpuacct = _own_v1_cgroup("cpuacct")
+    return CgroupV1(*memory, *(pids or (None, "")), *(cpuacct or (None, "")))
 
 
 def _own_v1_cgroup(controller: str) -> tuple[str, str] | None:
@@ -91,15 +111,27 @@ def _own_v1_cgroup(controller: str) -> tuple[str, str] | None:
 
 class MemoryGroup:
     """One cgroup v1 memory group holding `limit_bytes` for every process placed in it
-    (swap included where the kernel accounts it); removed by `close`."""
+    (swap included where the kernel accounts it), and with `cpu` (where the host's cpuacct
+    hierarchy is ours) a cpuacct group of the same name counting their CPU; removed by
+    `close`."""
 
-    def __init__(self, host: CgroupV1, limit_bytes: int) -> None:
+    def __init__(self, host: CgroupV1, limit_bytes: int, *, cpu: bool = False) -> None:
         # the creator's pid in the name: `sweep` removes the groups of processes that
         # died without closing theirs (a forked worker's warm servers, a killed caller)
-        self.relative = os.path.join(host.memory_parent,
-                                     f"sandbox-{os.getpid()}-{secrets.token_hex(6)}")
+        name = f"sandbox-{os.getpid()}-{secrets.token_hex(6)}"
+        self.relative = os.path.join(host.memory_parent, name)
         self.path = os.path.join(host.memory_mount, self.relative)
-        os.mkdir(self.path, 0o755)
+        self.cpu_path: str | None = None
+        """The cpuacct group (None: not asked for, or the host has none of ours)."""
+        if cpu and host.cpuacct_mount is not None:
+            self.cpu_path = os.path.join(host.cpuacct_mount, host.cpuacct_parent, name)
+            os.mkdir(self.cpu_path, 0o755)
+        try:
+            os.mkdir(self.path, 0o755)
+        except OSError:
+            if self.cpu_path is not None:
+                _remove(self.cpu_path)
+            raise
         self._event = self._control = -1
         self._swap = os.path.exists(os.path.join(self.path, "memory.memsw.limit_in_bytes"))
         # kept open: a warm server's group is read and set before every run (pread/pwrite
@@ -158,6 +190,20 @@ class MemoryGroup:
         """Highest memory use of the group so far (all its processes together)."""
         return self._read("memory.max_usage_in_bytes")
 
+    def enter_argv(self, argv: list[str]) -> list[str]:
+        """`argv` started so that its process joins the cpuacct group before it runs: its
+        children (the jail) are born there and cannot leave it (no cgroupfs in a jail)."""
+        if self.cpu_path is None:
+            return argv
+        procs = os.path.join(self.cpu_path, "cgroup.procs")
+        return ["/bin/sh", "-c", 'echo $$ > "$0" && exec "$@"', procs, *argv]
+
+    def cpu_meter(self) -> CpuMeter | None:
+        """A reader of the cpuacct group's CPU (None without one)."""
+        if self.cpu_path is None:
+            return None
+        return CpuMeter(os.path.join(self.cpu_path, "cpuacct.usage"), scale=1e-9)
+
     def close(self) -> None:
         """Remove the group (and a jail group nsjail could not remove, if it was killed)."""
         for fd in (self._event, self._control, *self._files.values()):
@@ -165,11 +211,15 @@ class MemoryGroup:
                 os.close(fd)
         self._event = self._control = -1
         self._files.clear()
-        for attempt in range(50):  # the last processes of a killed jail may still be exiting
-            if _remove(self.path):
-                return
-            time.sleep(0.002 * (attempt + 1))
-        log.warning("could not remove the sandbox memory cgroup %s", self.path)
+        for path in (self.path, self.cpu_path):
+            if path is None:
+                continue
+            for attempt in range(50):  # a killed jail's last processes may still be exiting
+                if _remove(path):
+                    break
+                time.sleep(0.002 * (attempt + 1))
+            else:
+                log.warning("could not remove the sandbox cgroup %s", path)
 
     def __enter__(self) -> MemoryGroup:  # noqa: PYI034
         return self
@@ -192,12 +242,69 @@ def _remove(path: str) -> bool:
     return True
 
 
+class CpuMeter:
+    """CPU seconds of every process a cgroup has held, those that exited included: v1's
+    `cpuacct.usage` (nanoseconds) or v2's `cpu.stat` (`usage_usec`). Once the group is
+    gone (v2: nsjail removes the jail's group when the jail ends) it keeps its last
+    reading."""
+
+    def __init__(self, path: str, *, scale: float, key: bytes | None = None) -> None:
+        self.path = path
+        self._fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
+        self._scale, self._key = scale, key
+        self.last = 0.0
+        self.last = self.seconds()
+
+    def seconds(self) -> float:
+        """The group's CPU seconds now (its last reading if it cannot be read)."""
+        if self._fd < 0:
+            return self.last
+        try:
+            data = os.pread(self._fd, 4096, 0)
+            if self._key is not None:
+                data = next(line.split()[1] for line in data.splitlines()
+                            if line.startswith(self._key + b" "))
+            self.last = max(self.last, int(data) * self._scale)
+        except (OSError, ValueError, StopIteration, IndexError):
+            pass
+        return self.last
+
+    def close(self) -> None:
+        if self._fd >= 0:
+            os.close(self._fd)
+            self._fd = -1
+
+
+def v2_cpu_meter(pid: int) -> CpuMeter | None:
+    """The CPU meter of the cgroup v2 group process `pid` (a jail's pid 1) is in, when
+    that is a group of its own: not ours (which holds this process too), not the root."""
+    root = cgroup_v2_root()
+    if root is None:
+        return None
+    try:
+        with open(f"/proc/{pid}/cgroup") as fh:
+            theirs = next((line[3:].strip() for line in fh if line.startswith("0::")), None)
+        with open("/proc/self/cgroup") as fh:
+            ours = next((line[3:].strip() for line in fh if line.startswith("0::")), None)
+    except OSError:
+        return None
+    if not theirs or theirs in ("/", ours):
+        return None
+    try:
+        return CpuMeter(os.path.join(root, theirs.lstrip("/"), "cpu.stat"), scale=1e-6,
+                        key=b"usage_usec")
+    except OSError:
+        return None
+
+
 def sweep(host: CgroupV1) -> None:
     """Remove the groups left by processes of this host that died without closing them."""
-    try:
-        entries = list(os.scandir(os.path.join(host.memory_mount, host.memory_parent)))
-    except OSError:
-        return
+    entries = []
+    for parent in host.parents():
+        try:
+            entries += list(os.scandir(parent))
+        except OSError:
+            continue
     for entry in entries:
         parts = entry.name.split("-")
         if len(parts) != 3 or parts[0] != "sandbox" or not parts[1].isdigit():

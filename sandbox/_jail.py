@@ -111,15 +111,16 @@ def process_budget(limits: Limits, *, cgroup: bool) -> tuple[int, int]:
     return processes, limits.memory_bytes // processes
 
 
-def memory_group(limit_bytes: int) -> MemoryGroup | None:
-    """A fresh cgroup v1 memory group holding `limit_bytes`, or None when the host's
-    cgroup v1 memory hierarchy is not ours to use (cgroup v2 or rlimits hold memory)."""
+def memory_group(limit_bytes: int, *, cpu: bool = False) -> MemoryGroup | None:
+    """A fresh cgroup v1 memory group holding `limit_bytes` (with `cpu`, and a cpuacct
+    group beside it where that hierarchy is ours), or None when the host's cgroup v1 memory
+    hierarchy is not ours to use (cgroup v2 or rlimits hold memory)."""
     host = cgroup_v1()
     if host is None:
         return None
     _sweep_once(os.getpid(), host)
     try:
-        return MemoryGroup(host, limit_bytes)
+        return MemoryGroup(host, limit_bytes, cpu=cpu)
     except OSError as exc:
         raise SandboxError(f"cannot create a cgroup v1 memory group under "
                            f"{host.memory_mount}/{host.memory_parent}: {exc} "

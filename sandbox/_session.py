@@ -10,8 +10,12 @@ server's), so nothing crosses sessions: not a file, a variable, a process, a sig
 process count. Closing a session ends its jail and every process in it.
 
 Budgets: each call runs at most `Limits.wall_s` (and what is left of the episode's
-`episode_wall_s`); the interpreter's CPU seconds over the whole session are capped by
-RLIMIT_CPU at `episode_cpu_s` (it cannot raise it). A call that does not end in its time, or
+`episode_wall_s`). The session's CPU is `episode_cpu_s`: where a cgroup counts the jail's CPU
+(`_cgroup.CpuMeter`), for all its processes together, those that exited and those a cell left
+running included: the host's watcher (`_cpu_watch.py`) kills the jail once they spent it, the
+call in progress ends `timeout`, and later calls answer `timeout` without running.
+Elsewhere it is the interpreter's RLIMIT_CPU (which it cannot raise; a child starts with
+the whole budget). A call that does not end in its time, or
 kills its interpreter (the memory limit, a signal, `os._exit`), resets its session only: every
 process of the jail is killed, /work and /tmp are emptied, a fresh interpreter starts, and the
 next call's stderr begins with a line saying so (`RESET_NOTE`). A call whose output passes
@@ -49,6 +53,8 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from typing import Any
 
+from sandbox._cgroup import CpuMeter, cgroup_v1, v2_cpu_meter
+from sandbox._cpu_watch import CpuWatch, jail_init
 from sandbox._errors import ArgumentError, SandboxError
 from sandbox._jail import (
     cgroup_v2_root,
@@ -72,7 +78,11 @@ RESET_NOTE = ("[sandbox: the session was reset after the previous call's {why}: 
               "variables, imports and files are gone]\n")
 """The first line of the stderr of the call after a reset."""
 RESET_WHY = {"timeout": "time limit", "output": "output flood",
-             "died": "crash (the memory limit, a signal or an exit of the interpreter)"}
+             "died": "crash (the memory limit, a signal or an exit of the interpreter)",
+             "cpu": "episode CPU time (every process of the session together)"}
+CPU_SPENT = "sandbox: the session's episode CPU time is spent\n"
+"""The stderr of a call that did not run because the session's CPU is spent (where a
+cgroup counts it)."""
 FLOOD_BYTES = 16 << 20
 """Output past `Limits.output_bytes` drained and dropped before a call is stopped (at least
 16 times the cap): a long print keeps its session, an endless one does not."""
@@ -98,8 +108,10 @@ class SessionOptions:
     episode_wall_s: float = 60.0
     """Wall-clock seconds of all the session's calls together; a call gets what is left."""
     episode_cpu_s: float | None = None
-    """CPU seconds of the interpreter over the whole session (RLIMIT_CPU; None: as
-    `episode_wall_s`). Past it the interpreter is killed and the session reset."""
+    """CPU seconds of the session (None: as `episode_wall_s`). Where a cgroup counts CPU:
+    every process of the session together, those that exited included; past it the call in
+    progress is stopped and later calls answer `timeout` without running. Elsewhere: each
+    process's RLIMIT_CPU; past it the interpreter is killed and the session reset."""
     idle_s: float = 600.0
     """Seconds the jail waits for a next call before it ends itself (a session never closed
     still ends)."""
@@ -123,8 +135,16 @@ class _Jail:
         check_nsjail()
         jail_limits = replace(limits, processes=4096, open_files=4096, file_size_bytes=1 << 40,
                               memory_bytes=limits.memory_bytes + SERVER_BYTES)
-        self.group = memory_group(jail_limits.memory_bytes)
+        self.group = memory_group(jail_limits.memory_bytes, cpu=True)
         cgroup = self.group is not None or bool(cgroup_v2_root())
+        self.meter: CpuMeter | None = None
+        """What counts the CPU of the jail's processes (None: rlimits bound each one)."""
+        self.baseline = 0.0  # the meter when the session began (the jail's start excluded)
+        self.allowance = float("inf")
+        """CPU seconds past `baseline` after which the jail is stopped (`check_cpu`)."""
+        self.cpu_spent = False
+        self._init = -1  # a pidfd of the jail's pid 1 (`check_cpu` kills it)
+        self._init_lock = threading.Lock()
         processes, address_space = process_budget(limits, cgroup=cgroup)
         cpu = options.episode_cpu_s or options.episode_wall_s
         self.header = {
@@ -142,16 +162,59 @@ class _Jail:
                 raise SandboxError(f"a sandbox session did not start within {READY_S:g} s")
             if self.control.recv(64) != b"ready":
                 raise self.died()
+            self._meter_on()
         except (OSError, SandboxError) as exc:
             self.close()
             if isinstance(exc, SandboxError):
                 raise
             raise SandboxError(f"a sandbox session could not start: {exc}") from exc
 
+    def _meter_on(self) -> None:
+        """Where a cgroup counts the jail's CPU (our cpuacct group, which nsjail joined
+        before it started the jail, or the v2 group nsjail made for it): its meter, and a
+        pidfd of the jail's pid 1, whose death ends every process of the jail."""
+        if (self.group is None or self.group.cpu_path is None) and not cgroup_v2_root():
+            return
+        init = jail_init(self.proc.pid)
+        if init is None:
+            raise SandboxError("cannot find the sandbox session's server process")
+        pidfd = os.pidfd_open(init)
+        meter = self.group.cpu_meter() if self.group is not None else v2_cpu_meter(init)
+        if meter is None:
+            os.close(pidfd)
+            return
+        self._init, self.meter, self.baseline = pidfd, meter, meter.seconds()
+
+    def cpu_used(self) -> float:
+        """CPU seconds the jail's processes spent since the session began (0 without a
+        meter)."""
+        return 0.0 if self.meter is None else self.meter.seconds() - self.baseline
+
+    def check_cpu(self) -> bool:
+        """Stop the jail once its processes spent `allowance`; whether it is stopped."""
+        if not self.cpu_spent and self.meter is not None and \
+                self.cpu_used() >= self.allowance:
+            self.cpu_spent = True
+            with self._init_lock:
+                if self._init >= 0:
+                    try:
+                        signal.pidfd_send_signal(self._init, signal.SIGKILL)
+                    except OSError:
+                        pass
+        return self.cpu_spent
+
     def died(self) -> SandboxError:
         return server_ended("the sandbox session's server ended", self.proc, self.log)
 
     def close(self) -> None:
+        _watch.discard(self)
+        with self._init_lock:
+            if self._init >= 0:
+                os.close(self._init)
+                self._init = -1
+        if self.meter is not None:
+            self.meter.seconds()  # its last reading stays
+            self.meter.close()
         self.control.close()
         try:
             self.proc.wait(2)
@@ -168,7 +231,8 @@ class Session:
     close it (or use it as a context manager): its jail ends with it."""
 
     def __init__(self, limits: Limits, options: SessionOptions, *, _seed: int | None = None,
-                 _history: Sequence[str] = (), _seconds_left: float | None = None) -> None:
+                 _history: Sequence[str] = (), _seconds_left: float | None = None,
+                 _cpu_left: float | None = None) -> None:
         self.limits = limits
         self.options = options
         seed = options.seed if _seed is None else _seed
@@ -178,6 +242,10 @@ class Session:
         """The cells run since the last reset, in order (what a fork replays)."""
         self.resets = 0
         """How many times a call reset this session."""
+        self._cpu_budget = ((options.episode_cpu_s or options.episode_wall_s)
+                            if _cpu_left is None else _cpu_left)
+        self._cpu_before = 0.0  # CPU of this session's earlier jails (see `_restart`)
+        self._cpu_spent = False
         self._note = ""
         self._lock = threading.Lock()
         with _open_lock:
@@ -193,13 +261,54 @@ class Session:
                 _open.discard(self)
             raise
         self._finalizer = weakref.finalize(self, _Jail.close, self._jail)
+        self._last_jail = self._jail
         self._replay_s = options.episode_wall_s
         """Seconds the replay may still take: an episode's, which its parent's cells took at
         most (cells whose time depends on the clock would otherwise take more)."""
+        # a replay may spend what its parent's cells did, an episode's CPU at most; then
+        # the sibling has what is left of its parent's (the replay not counted)
+        self._watch(self._jail, (options.episode_cpu_s or options.episode_wall_s)
+                    if _history else self._cpu_budget)
         for code in _history:  # a sibling: the parent's cells, their output dropped
             if self.resets:  # past its time, or a cell the replay runs differently: reset,
                 break  # never the later cells on a fresh interpreter (a state never had)
             self._run(code, replay=True)
+        if _history and not self._cpu_spent:  # counted from here: the parent's left
+            self._jail.baseline += self._jail.cpu_used()
+            self._jail.allowance = self._cpu_budget
+
+    def _watch(self, jail: _Jail, allowance: float) -> None:
+        """Have the watcher stop `jail` past `allowance` CPU seconds (where a meter counts
+        them); a session with nothing left is spent at once."""
+        if jail.meter is None:
+            return
+        jail.allowance = allowance
+        _watch.add(jail)
+        if allowance <= 0:
+            jail.check_cpu()
+            self._spend()
+
+    def _spend(self) -> None:
+        """The session's CPU is spent: its jail (stopped) ends, its state with it; later
+        calls answer without running."""
+        if not self._cpu_spent:
+            self._cpu_spent = True
+            self.resets += 1
+            self.history.clear()
+            self._finalizer()
+
+    def cpu_seconds(self) -> float | None:
+        """CPU seconds this session's processes spent together so far (those that exited
+        included; a sibling's replay not counted), as the cgroup of its jail counts them;
+        None where no cgroup counts CPU (then RLIMIT_CPU bounds each process alone)."""
+        jail = self._last_jail
+        if jail is None or jail.meter is None:
+            return None
+        return self._cpu_before + jail.cpu_used()
+
+    def _cpu_left(self) -> float | None:
+        used = self.cpu_seconds()
+        return None if used is None else self._cpu_budget - used
 
     @property
     def closed(self) -> bool:
@@ -229,20 +338,38 @@ class Session:
             if not replay and self.seconds_left <= 0:
                 return Cell(Execution(status="timeout", stderr="sandbox: the session's "
                                       "episode time is spent\n"))
+            jail = self._jail
+            if self._cpu_spent or jail.check_cpu():  # (stopped between calls)
+                if not self._cpu_spent:
+                    self._spend()
+                    self._note = RESET_NOTE.format(why=RESET_WHY["cpu"])
+                note, self._note = self._note, ""
+                return Cell(Execution(status="timeout", stderr=note + CPU_SPENT))
             wall_s = min(self.limits.wall_s, max(self._replay_s, 0.0) if replay
                          else self.seconds_left)  # 0: the server resets at once
+            started = time.monotonic()
             try:
                 result, out, err, shown, truncated = self._call(code, wall_s, cancel, display)
             except SandboxError:
-                if self._jail.proc.poll() is None:
+                if not jail.check_cpu() and jail.proc.poll() is None:
                     raise  # the jail is there and does not answer: broken infrastructure
-                return Cell(self._restart())
+                if not jail.cpu_spent:
+                    return Cell(self._restart())
+                # stopped past the episode's CPU before its server could answer
+                result, out, err, shown, truncated = (
+                    json.loads(_cpu_stopped(time.monotonic() - started)), b"", b"", b"",
+                    False)
             if replay:
                 self._replay_s -= result["wall_s"]
             else:
                 self.seconds_left -= min(result["wall_s"], wall_s)
             note, self._note = self._note, ""
-            if result["reset"]:
+            if jail.check_cpu():  # during the call (its own answer may have come first)
+                if result["reset"]:
+                    result["reset"] = "cpu"
+                self._spend()
+                self._note = RESET_NOTE.format(why=RESET_WHY["cpu"])
+            elif result["reset"]:
                 self.resets += 1
                 self.history.clear()
                 self._note = RESET_NOTE.format(why=RESET_WHY[result["reset"]])
@@ -257,8 +384,14 @@ class Session:
         not run. A jail that cannot start raises SandboxError."""
         assert self._jail is not None
         self._finalizer()
-        self._jail = _spares.take(self.limits, self.options, self.seed)
+        self._cpu_before += self._jail.cpu_used()
+        if self._jail.meter is not None and self._cpu_before >= self._cpu_budget:
+            self._spend()  # (its processes spent the rest before the jail ended)
+            return Execution(status="timeout", stderr=RESET_NOTE.format(why=RESET_WHY["cpu"])
+                             + CPU_SPENT)
+        self._jail = self._last_jail = _spares.take(self.limits, self.options, self.seed)
         self._finalizer = weakref.finalize(self, _Jail.close, self._jail)
+        self._watch(self._jail, self._cpu_budget - self._cpu_before)
         self.resets += 1
         self.history.clear()
         self._note = ""
@@ -306,10 +439,11 @@ class Session:
         _spares.want(self.limits, self.options, n)
         with self._lock:
             history = list(self.history)
+            cpu_left = self._cpu_left()
 
         def sibling() -> Session:
             return Session(self.limits, self.options, _seed=self.seed, _history=history,
-                           _seconds_left=self.seconds_left)
+                           _seconds_left=self.seconds_left, _cpu_left=cpu_left)
 
         with ThreadPoolExecutor(min(n, 8)) as pool:  # jails start and replay side by side
             futures = [pool.submit(sibling) for _ in range(n)]
@@ -351,7 +485,9 @@ class _Spares:
 
     @staticmethod
     def key(limits: Limits, options: SessionOptions) -> tuple[Any, ...]:
-        return limits, options.episode_wall_s, options.episode_cpu_s, options.idle_s
+        # the host's cgroup set-up too: a spare made with a CPU group is not one without
+        return (limits, options.episode_wall_s, options.episode_cpu_s, options.idle_s,
+                cgroup_v2_root(), cgroup_v1())
 
     def take(self, limits: Limits, options: SessionOptions, seed: int) -> _Jail:
         key = self.key(limits, options)
@@ -434,6 +570,8 @@ MAX_SPARES = 8
 """Spare jails kept for one shape of session at most."""
 _spares = _Spares()
 os.register_at_fork(after_in_child=_spares.forget)
+_watch = CpuWatch()
+os.register_at_fork(after_in_child=_watch.forget)
 atexit.register(_spares.close)
 
 
@@ -458,7 +596,8 @@ def _collect(jail: _Jail, payload: bytes, pay_w: int, streams: list[int], wall_s
     asked = flooded = False
     dropped = [0]  # bytes read past the cap
     flood = max(FLOOD_BYTES, 16 * output_bytes)
-    deadline = time.monotonic() + wall_s + 10  # the server keeps wall_s; this is for a hung one
+    began = time.monotonic()
+    deadline = began + wall_s + 10  # the server keeps wall_s; this is for a hung one
     writing = True
     try:
         while reply is None:
@@ -491,8 +630,10 @@ def _collect(jail: _Jail, payload: bytes, pay_w: int, streams: list[int], wall_s
                 jail.control.send(b"kill")
             if jail.control.fileno() in ready_r:
                 reply = jail.control.recv(1 << 16)
-                if not reply:
+                if not reply and not jail.check_cpu():
                     raise jail.died()
+                if not reply:  # stopped past the episode's CPU: what it wrote is kept
+                    reply = _cpu_stopped(time.monotonic() - began)
         for fd in streams:  # what the cell wrote before it answered
             os.set_blocking(fd, False)
             for _ in range(256):
@@ -512,6 +653,12 @@ def _collect(jail: _Jail, payload: bytes, pay_w: int, streams: list[int], wall_s
         result["reset"] = "output"
     out, err, *shown = (bytes(outputs[fd]) for fd in streams)
     return result, out, err, shown[0] if shown else b"", truncated
+
+
+def _cpu_stopped(wall_s: float) -> bytes:
+    """The reply standing for a server that the CPU watcher stopped mid-call."""
+    return json.dumps({"status": "cpu", "reset": "cpu", "wall_s": wall_s, "cpu_s": 0.0,
+                       "maxrss": 0}).encode()
 
 
 def _read_into(fd: int, outputs: dict[int, bytearray], cap: int, dropped: list[int],
@@ -559,7 +706,8 @@ def _cell(execution: Execution, shown: bytes) -> Cell:
 def _execution(result: dict[str, Any], out: bytes, err: bytes, truncated: bool, note: str,
                output_bytes: int) -> Execution:
     statuses: dict[str, Status] = {"ok": "ok", "error": "runtime_error",
-                                   "memory": "memory_limit", "timeout": "timeout"}
+                                   "memory": "memory_limit", "timeout": "timeout",
+                                   "cpu": "timeout"}
     status = statuses.get(result["status"])
     if status is None:  # the interpreter died: SIGXCPU is its CPU limit (a time limit, as
         # `sandbox._classify` reads it), SIGKILL the memory limit's OOM kill
@@ -567,7 +715,11 @@ def _execution(result: dict[str, Any], out: bytes, err: bytes, truncated: bool, 
                   "memory_limit" if result.get("signal") == signal.SIGKILL else "runtime_error")
     if (truncated and status == "ok") or result["reset"] == "output":
         status = "output_limit"
+    if result["reset"] == "cpu":
+        status = "timeout"
     tail = {"": "", "timeout": "\nsandbox: the call ran past its time limit\n",
+            "cpu": "\nsandbox: the session's processes spent its episode CPU time "
+                   "(episode_cpu_s): stopped\n",
             "output": "\nsandbox: the call's output passed its limit many times over: "
                       "stopped\n"}.get(result["reset"],
                                         f"\nsandbox: the interpreter ended ({_how(result)})\n")

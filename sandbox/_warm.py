@@ -26,8 +26,9 @@ import tempfile
 import threading
 import time
 from collections.abc import Mapping
-from typing import IO, Any
+from typing import IO
 
+from sandbox._cgroup import MemoryGroup
 from sandbox._classify import to_execution
 from sandbox._errors import ArgumentError, SandboxError
 from sandbox._jail import (
@@ -101,7 +102,7 @@ def server_ended(what: str, proc: subprocess.Popen[bytes], log: IO[bytes]) -> Sa
     return SandboxError(f"{what}: " + (" | ".join(lines[-5:]) or f"exit code {proc.returncode}"))
 
 
-def start_jailed_server(role: str, limits: Limits, group: Any
+def start_jailed_server(role: str, limits: Limits, group: MemoryGroup | None
                         ) -> tuple[socket.socket, subprocess.Popen[bytes], IO[bytes]]:
     """Start the in-jail server `role` (`warm-server`, `session-server`: `run.py ROLE FD
     UID`) as pid 1 of a persistent jail under `limits` and memory `group`: (the control
@@ -113,6 +114,8 @@ def start_jailed_server(role: str, limits: Limits, group: Any
                      limits, binds=[(staged_dir(), IN_JAIL)], group=group, pass_fds=[fd],
                      persistent=True)
     argv = [a if a != "{log_fd}" else "2" for a in argv]
+    if group is not None:  # a session's cpuacct group, which nsjail joins before the jail starts
+        argv = group.enter_argv(argv)
     log = tempfile.TemporaryFile()  # noqa: SIM115  (lives as long as the server)
     with FORKING:
         proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,

@@ -5,14 +5,16 @@ signals at the server, output floods, sessions never closed)."""
 
 from __future__ import annotations
 
+import os
 import subprocess
+import sys
 import threading
 import time
 
 import pytest
 
 import sandbox
-from sandbox import Limits, SessionOptions, open_session
+from sandbox import Limits, SessionOptions, _session, open_session
 
 pytestmark = pytest.mark.usefixtures("sandbox_ready")
 
@@ -301,3 +303,139 @@ def test_a_reset_hands_out_no_fresh_cpu_budget():
         assert "the interpreter ended" in burn.stderr, burn
         soft = s.run("import resource\nprint(resource.getrlimit(resource.RLIMIT_CPU)[0])")
         assert int(soft.stdout) <= 2, soft  # 3 - 1.2, rounded up
+
+
+# --- the episode's CPU: every process of the session together ----------------------------
+
+SPIN = Limits(wall_s=60.0, cpu_s=60.0, memory_bytes=256 << 20, processes=16,
+              output_bytes=1 << 16)
+CPU_MARGIN_S = 1.0
+"""CPU seconds past the episode's before the host stops a session (see
+test_redteam_sessions.CPU_MARGIN_S)."""
+SPIN_WITH_CHILDREN = ("import os\nfor _ in range(3):\n    if os.fork() == 0:\n        break\n"
+                      "print('spinning', flush=True)\nwhile True:\n    pass")
+
+
+def metered(s):
+    if s.cpu_seconds() is None:
+        pytest.skip("no cgroup counts CPU on this host: RLIMIT_CPU bounds each process")
+    return s
+
+
+def test_a_cell_and_its_children_are_stopped_at_the_episode_cpu_and_keep_their_output():
+    with open_session(limits=SPIN, options=SessionOptions(episode_cpu_s=2,
+                                                          episode_wall_s=600)) as s:
+        metered(s).run("x = 1")
+        out = s.run(SPIN_WITH_CHILDREN)
+        assert out.status == "timeout" and out.stdout == "spinning\n" * 4, out
+        assert out.stderr.endswith("sandbox: the session's processes spent its episode CPU "
+                                   "time (episode_cpu_s): stopped\n"), out
+        assert 2 <= s.cpu_seconds() <= 2 + CPU_MARGIN_S
+        after = s.run("print(x)")
+        assert after.status == "timeout" and after.stdout == "", after
+        assert "episode CPU time" in after.stderr and s.resets == 1, after
+        (sibling,) = s.fork(1)  # nothing left to hand on
+        with sibling:
+            assert sibling.run("print(1)").stderr.endswith(_session.CPU_SPENT)
+
+
+def test_a_sibling_has_what_is_left_of_its_parents_cpu_and_the_parent_keeps_its_own():
+    with open_session(limits=SPIN, options=SessionOptions(episode_cpu_s=3,
+                                                          episode_wall_s=600)) as parent:
+        metered(parent).run("import time\nwhile time.process_time() < 1.0:\n    pass\n"
+                            "x = 7")
+        used = parent.cpu_seconds()
+        assert 0.9 <= used < 3, used  # (the interpreter started before the meter did)
+        (sibling,) = parent.fork(1)
+        with sibling:
+            # its replay (about the parent's second) is not counted: it has 3 - used left
+            assert sibling.cpu_seconds() < 1.0, sibling.cpu_seconds()
+            assert sibling.run("print(x)").stdout == "7\n"
+            out = sibling.run(SPIN_WITH_CHILDREN)
+            assert out.status == "timeout", out
+            assert 3 - used <= sibling.cpu_seconds() <= 3 - used + CPU_MARGIN_S
+        assert parent.run("print(x)").stdout == "7\n"  # the sibling spent its own
+        assert parent.cpu_seconds() < 3
+
+
+def test_a_sessions_cpu_group_goes_with_it_and_a_killed_callers_is_swept(tmp_path):
+    from sandbox import _cgroup
+
+    host = _cgroup.cgroup_v1()
+    if host is None or host.cpuacct_mount is None:
+        pytest.skip("no writable cgroup v1 cpuacct hierarchy here (cgroup v2: nsjail "
+                    "makes and removes the jail's group)")
+    with session() as s:
+        path = s._jail.group.cpu_path
+        assert os.path.isdir(path) and s.cpu_seconds() is not None
+    assert not os.path.exists(path)
+    # a caller killed with its session open: its groups go at the next sweep
+    script = tmp_path / "caller.py"
+    script.write_text("import sandbox, sys, time\n"
+                      "s = sandbox.open_session()\n"
+                      "print(s._jail.group.cpu_path, s._jail.group.path, flush=True)\n"
+                      "time.sleep(600)\n")
+    caller = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE,
+                              env={**os.environ, "PYTHONPATH": os.getcwd()}, text=True)
+    try:
+        left = caller.stdout.readline().split()
+    finally:
+        caller.kill()
+        caller.wait()
+    assert len(left) == 2 and all(os.path.isdir(p) for p in left), left
+    deadline = time.monotonic() + 60  # its jails end once their control sockets close
+    while any(os.path.exists(p) for p in left) and time.monotonic() < deadline:
+        _cgroup.sweep(host)
+        time.sleep(0.2)
+    assert not any(os.path.exists(p) for p in left)
+
+
+def test_without_cgroups_the_episode_cpu_is_the_rlimit_of_each_process(no_cgroup):
+    """SANDBOX_NO_CGROUP=1 (or a host without a CPU cgroup): no meter, RLIMIT_CPU as
+    before: the interpreter past its CPU is killed (SIGXCPU) and the session reset."""
+    with open_session(limits=SPIN, options=SessionOptions(episode_cpu_s=1,
+                                                          episode_wall_s=600)) as s:
+        assert s.cpu_seconds() is None
+        limit = s.run("import resource\nprint(resource.getrlimit(resource.RLIMIT_CPU)[0])")
+        assert limit.stdout == "1\n", limit
+        out = s.run("while True:\n    pass")
+        assert out.status == "timeout" and "killed by signal 24" in out.stderr, out
+        after = s.run("print('fresh')")
+        assert after.stdout == "fresh\n" and "crash" in after.stderr, after
+
+
+def test_a_v2_group_meter_counts_every_process_it_held_those_that_exited_included(
+        monkeypatch):
+    """The cgroup v2 meter (`cpu.stat` of the jail's group) read as a session reads it,
+    on a cgroup2 mount of this host (a hybrid host's too): two children that burned CPU
+    and exited still count."""
+    from sandbox import _cgroup
+
+    with open("/proc/self/mounts") as fh:
+        mount = next((f[1] for f in map(str.split, fh) if len(f) > 2 and f[2] == "cgroup2"),
+                     None)
+    if mount is None or not os.access(mount, os.W_OK):
+        pytest.skip("no writable cgroup2 mount on this host")
+    group = os.path.join(mount, f"sandbox-meter-test-{os.getpid()}")
+    os.mkdir(group)
+    burn = ("import os, sys, time\n"
+            "for _ in range(2):\n"
+            "    if os.fork() == 0:\n"
+            "        while time.process_time() < 0.3:\n            pass\n"
+            "        os._exit(0)\n"
+            "os.wait()\nos.wait()\nprint('done', flush=True)\nsys.stdin.read()")
+    proc = subprocess.Popen(["/bin/sh", "-c", 'echo $$ > "$0" && exec "$@"',
+                             os.path.join(group, "cgroup.procs"), sys.executable, "-c", burn],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout.readline() == "done\n"
+        monkeypatch.setattr(_cgroup, "cgroup_v2_root", lambda: mount)
+        meter = _cgroup.v2_cpu_meter(proc.pid)
+        assert meter is not None and meter.path == os.path.join(group, "cpu.stat")
+        assert meter.seconds() >= 0.6, meter.seconds()
+        meter.close()
+        assert _cgroup.v2_cpu_meter(os.getpid()) is None  # our own group: never a jail's
+    finally:
+        proc.stdin.close()
+        proc.wait()
+        os.rmdir(group)
