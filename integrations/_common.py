@@ -13,10 +13,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal, get_args
 
+from rewards.completion import completion_text, read_completion  # the one reading
 from rewards.config import RewardConfig, load_config, load_yaml
 from rewards.envs import EnvConfig
 from rewards.errors import ConfigError, InputError
-from rewards.io import REFERENCE_COLUMNS, completion_text, find_reference  # shared with the CLI
+from rewards.io import REFERENCE_COLUMNS, find_reference  # shared with the CLI
 from rewards.mixing import BatchNormalizer, DomainRouter, route_domain
 from rewards.options import load_options
 from rewards.scoring import AbstentionPolicy, AbstentionTally, abstention_cause
@@ -351,7 +352,8 @@ def row_sample(resolved: ResolvedReward, prompt: Any, completion: Any,
                          f"(columns: {sorted(map(str, row))})", field=reference_column)
     skip = {*_NOT_META, *not_meta, domain_column, reference_column}
     meta = {k: v for k, v in row.items() if k not in skip}
-    return Sample(prompt=prompt_value(prompt), completion=completion_text(completion),
+    text, turns = read_completion(completion)
+    return Sample(prompt=prompt_value(prompt), completion=text, turns=turns,
                   reference=reference, domain=resolved.route(row.get(domain_column)),
                   group=group if group is not None else group_key(prompt), meta=meta)
 
