@@ -13,10 +13,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal, get_args
 
+from rewards.completion import completion_text, read_completion  # the one reading
 from rewards.config import RewardConfig, load_config, load_yaml
 from rewards.envs import EnvConfig
 from rewards.errors import ConfigError, InputError
-from rewards.io import REFERENCE_COLUMNS, completion_text, find_reference  # shared with the CLI
+from rewards.io import REFERENCE_COLUMNS, find_reference  # shared with the CLI
 from rewards.mixing import BatchNormalizer, DomainRouter, route_domain
 from rewards.options import load_options
 from rewards.scoring import AbstentionPolicy, AbstentionTally, abstention_cause
@@ -354,7 +355,8 @@ def row_sample(resolved: ResolvedReward, prompt: Any, completion: Any,
     meta = {k: v for k, v in row.items() if k not in skip and k != AMBIGUOUS_GOLD}
     if gold.ambiguity is not None:  # abstains, naming the columns (`rewards.scoring`)
         meta[AMBIGUOUS_GOLD] = str(InputError(gold.ambiguity, field=gold.column))
-    return Sample(prompt=prompt_value(prompt), completion=completion_text(completion),
+    text, turns = read_completion(completion)
+    return Sample(prompt=prompt_value(prompt), completion=text, turns=turns,
                   reference=gold.value, domain=resolved.route(row.get(domain_column)),
                   group=group if group is not None else group_key(prompt), meta=meta)
 

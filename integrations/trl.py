@@ -145,7 +145,7 @@ class _BatchScorer:
         order each step; the first one scores, so two equal steps are both scored and
         logged)."""
         samples = self._samples(prompts, completions, columns)
-        key = tuple((repr(s.prompt), s.completion, repr(s.reference), s.domain,
+        key = tuple((repr(s.prompt), s.completion, s.turns, repr(s.reference), s.domain,
                      repr(dict(s.meta))) for s in samples)
         with self._lock:
             if not fresh and self._last is not None and self._last[0] == key:

@@ -274,8 +274,9 @@ class _SharedScorer:
 
     async def score(self, sample: Sample) -> Score:
         loop = asyncio.get_running_loop()
-        key = (id(loop), repr(sample.prompt), sample.completion, repr(sample.reference),
-               sample.domain, repr(dict(sample.meta)))  # meta: a row's tools, constraints
+        key = (id(loop), repr(sample.prompt), sample.completion, sample.turns,
+               repr(sample.reference), sample.domain,
+               repr(dict(sample.meta)))  # meta: a row's tools, constraints
         future = self._memo.get(key)
         if future is None:
             future = loop.create_future()

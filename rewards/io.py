@@ -8,7 +8,9 @@ Inputs (`iter_rows`): JSONL, a JSON array of objects (`.json`), Parquet, CSV/TSV
 Python a `datasets.Dataset`, `IterableDataset`, pyarrow `Table` or a list of dicts.
 `--map` names columns by dotted path into nested ones (`reward_model.ground_truth=reference`,
 veRL's layout); `--domain-map` maps a dataset's domain values onto a config's domains
-(`openai/gsm8k=math`). A completion may be text or chat messages (the assistant's content).
+(`openai/gsm8k=math`). A completion may be text or chat messages: a `Sample` keeps the
+messages, and every reward reads them by the one rule of `rewards.completion` (the answer is
+the last assistant turn, the tool calls those of every assistant turn).
 
 Every input row yields a result or an error naming the file, the line (the file line for
 JSONL, the 1-based row for every other kind) and the field: nothing is silently dropped."""
@@ -32,6 +34,7 @@ from rewards._inputs import (
     source_fingerprint,
     source_name,
 )
+from rewards.completion import completion_text, read_completion
 from rewards.errors import InputError
 from rewards.types import AMBIGUOUS_GOLD, Sample
 
@@ -259,62 +262,6 @@ def row_id(row: Mapping[str, Any], mapping: Mapping[str, str] | None = None) -> 
         return None
 
 
-def completion_text(completion: Any) -> str:
-    """A completion as text: a string as is; chat messages (TRL's conversational format,
-    verifiers' chat completions, a dataset's message column) as the content of the last
-    assistant message (all messages when none is the assistant's). A message's OpenAI
-    `tool_calls` follow its content as Hermes `<tool_call>{"name", "arguments"}</tool_call>`
-    text, the one form every tool-call reader takes, so the CLI and every adapter read the
-    same calls (an entry that is not a call stays in the text, to score as a malformed call)."""
-    if isinstance(completion, str):
-        return completion
-    if isinstance(completion, Mapping):
-        return _message_text(completion)
-    if isinstance(completion, Sequence) and not isinstance(completion, (bytes, bytearray)):
-        messages = [m for m in completion if isinstance(m, Mapping)]
-        if len(messages) != len(completion):
-            raise InputError("chat messages must be {role, content} objects",
-                             field="completion")
-        assistant = [m for m in messages if m.get("role") == "assistant"]
-        chosen = assistant[-1:] or messages
-        return "\n".join(_message_text(m) for m in chosen)
-    raise InputError(f"a completion is text or chat messages, not {type(completion).__name__}",
-                     field="completion")
-
-
-def _message_text(message: Mapping[str, Any]) -> str:
-    text = _content_text(message.get("content"))
-    calls = message.get("tool_calls")
-    if not calls:
-        return text
-    if not isinstance(calls, Sequence) or isinstance(calls, (str, bytes, bytearray)):
-        calls = [calls]
-    return text + "".join(f"<tool_call>{_call_json(call)}</tool_call>" for call in calls)
-
-
-def _call_json(call: Any) -> str:
-    """One OpenAI tool call (`{"type": "function", "function": {"name", "arguments"}}`, or
-    the inner object) as `{"name", "arguments"}` JSON; anything else as its own JSON."""
-    inner = call.get("function") if isinstance(call, Mapping) else None
-    if isinstance(inner, Mapping):
-        call = inner
-    if isinstance(call, Mapping) and "name" in call:
-        call = {"name": call.get("name"), "arguments": call.get("arguments")}
-    # "<" only occurs inside JSON strings: escaped, no argument can close the tag early
-    return json.dumps(call, ensure_ascii=False, default=str).replace("<", "\\u003c")
-
-
-def _content_text(content: Any) -> str:
-    if content is None:
-        return ""
-    if isinstance(content, str):
-        return content
-    if isinstance(content, Sequence):  # multimodal parts: [{"type": "text", "text": ...}]
-        return "".join(str(p.get("text", "")) for p in content
-                       if isinstance(p, Mapping) and p.get("type", "text") == "text")
-    return str(content)
-
-
 def row_to_sample(row: Mapping[str, Any], *, mapping: Mapping[str, str] | None = None,
                   domain_map: Mapping[str, str] | None = None, source: str | None = None,
                   line: int | None = None, completion_required: bool = True) -> Sample:
@@ -342,7 +289,7 @@ def row_to_sample(row: Mapping[str, Any], *, mapping: Mapping[str, str] | None =
             raise bad("missing completion", "completion")
         completion = ""
     try:
-        completion = completion_text(completion)
+        completion, turns = read_completion(completion)
     except InputError as exc:
         raise bad(exc.detail, "completion") from None
     prompt = fields.get("prompt", "")
@@ -359,7 +306,8 @@ def row_to_sample(row: Mapping[str, Any], *, mapping: Mapping[str, str] | None =
         if isinstance(text, str) and not _is_unicode(text):
             raise bad(f"{name} is not valid Unicode (a lone surrogate such as \\ud800)", name)
     return Sample(prompt=prompt, completion=completion, reference=fields.get("reference"),
-                  domain=domain, group=None if group is None else str(group), meta=meta)
+                  domain=domain, group=None if group is None else str(group), meta=meta,
+                  turns=turns)
 
 
 def _domain(fields: Mapping[str, Any], domain_map: Mapping[str, str] | None, bad: Any) -> str:

@@ -8,11 +8,12 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
-from rewards.errors import ConfigError
+from rewards.completion import read_completion
+from rewards.errors import ConfigError, InputError
 
 __all__ = ["AMBIGUOUS_GOLD", "Checkable", "Progressive", "Reward", "Sample", "SampleCheck", "Score",
-           "ScoresReady", "check_scores", "gold_ambiguity", "ready_for_part", "reference_of", "reward",
-           "score_progressively"]
+           "ScoresReady", "check_scores", "completion_turns", "gold_ambiguity", "ready_for_part",
+           "reference_of", "reward", "score_progressively"]
 
 @dataclass(frozen=True)
 class Sample:
@@ -21,7 +22,11 @@ class Sample:
     prompt: str | list[dict[str, Any]]
     """The prompt: plain text or chat messages (`[{"role": ..., "content": ...}]`)."""
     completion: str
-    """The model's completion, as text."""
+    """The model's completion, as text: the answer every reward checks. Given as chat
+    messages (TRL's conversational completions, a multi-turn rollout with tool calls), it is
+    read once, here, by `rewards.completion`: the completion becomes the last assistant turn
+    (`completion_text`) and `turns` every assistant turn; anything else is an `InputError`
+    naming the field."""
     reference: Any = None
     """Gold answer, test cases or rubric: whatever the domain's rewards compare against."""
     domain: str = "default"
@@ -30,6 +35,31 @@ class Sample:
     """Prompt id: the rollouts of one prompt share it (GRPO groups, pass rates)."""
     meta: Mapping[str, Any] = field(default_factory=dict)
     """Anything else carried along (dataset columns, ids)."""
+    turns: tuple[str, ...] = ()
+    """Every assistant turn of a completion given as chat messages, as text, in order (the
+    last is `completion`): the tool-call reward reads the calls of all of them. Empty for a
+    text completion, which is its one turn. Read them with `completion_turns`, which
+    ignores turns that are not this completion's (a `dataclasses.replace` of the
+    completion alone)."""
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.completion, str):  # chat messages: read once, by one rule
+            completion, turns = read_completion(self.completion)
+            object.__setattr__(self, "completion", completion)
+            object.__setattr__(self, "turns", turns)
+        elif not isinstance(self.turns, tuple) or not all(isinstance(t, str)
+                                                          for t in self.turns):
+            raise InputError("turns must be a tuple of texts", field="turns")
+
+
+def completion_turns(sample: Sample) -> list[str]:
+    """The assistant turns of `sample`'s completion as text, in order: its `turns` when they
+    are this completion's (the last of them is `completion`), else the completion as its one
+    turn. The tool-call reward reads every call of a multi-turn completion so: a call made
+    in an earlier turn was made, whatever the last turn says."""
+    if sample.turns and sample.turns[-1] == sample.completion:
+        return list(sample.turns)
+    return [sample.completion]
 
 
 AMBIGUOUS_GOLD = "_ambiguous_gold"

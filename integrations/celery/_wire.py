@@ -16,14 +16,15 @@ def encode_sample(sample: Sample) -> dict[str, Any]:
     """A sample as a JSON object; `meta` becomes a plain dict."""
     return {"prompt": sample.prompt, "completion": sample.completion,
             "reference": sample.reference, "domain": sample.domain, "group": sample.group,
-            "meta": dict(sample.meta)}
+            "meta": dict(sample.meta), "turns": list(sample.turns)}
 
 
 def decode_sample(data: Mapping[str, Any]) -> Sample:
     try:
         return Sample(prompt=data["prompt"], completion=data["completion"],
                       reference=data.get("reference"), domain=data.get("domain", "default"),
-                      group=data.get("group"), meta=data.get("meta") or {})
+                      group=data.get("group"), meta=data.get("meta") or {},
+                      turns=tuple(data.get("turns") or ()))
     except KeyError as exc:
         raise InputError("sample on the wire lacks a field", field=str(exc.args[0])) from exc
 

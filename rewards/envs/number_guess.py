@@ -1,8 +1,11 @@
 """`number_guess`: the toy environment. The secret is the sample's reference (an integer in
 [low, high]); each turn the policy names a number and hears "Higher.", "Lower." or "Correct!",
 and every turn costs `step_penalty` (a turn that names no number in range costs
-`invalid_penalty` more). The final answer is the last guess, so a final reward of
-`{use: math}` scores 1 when the game was won. A tiny model learns it in minutes on a CPU
+`invalid_penalty` more). The guess is the turn's first number, and it must be a whole number
+as written (`first_integer`): a number written otherwise (`3.7`, `3e5`, `3/2`, `3,000`) is a
+wrong guess ("Not a whole number.", the step penalty, never a win), so no prefix of another
+number can hit the secret. The final answer is the last whole-number guess, so a final reward
+of `{use: math}` scores 1 when the game was won. A tiny model learns it in minutes on a CPU
 (examples/multiturn/).
 
 ```yaml
@@ -20,17 +23,42 @@ from dataclasses import dataclass
 from rewards.envs._types import StepResult
 from rewards.errors import ConfigError, InputError
 from rewards.options import check_fields
+from rewards.text import read_text
 from rewards.types import Sample
 
-__all__ = ["NumberGuessEnv", "NumberGuessOptions", "first_integer", "secret_of"]
+__all__ = ["NOT_WHOLE", "NumberGuessEnv", "NumberGuessOptions", "first_integer", "secret_of"]
 
-_INTEGER = re.compile(r"-?\d{1,9}")  # linear: bounded repetition, no nesting
+_DIGITS = re.compile(r"-?\d+")  # linear: one run, no nesting
+_OPENS_A_NUMBER = frozenset(" \t\r\n([{\"'*_`$:=#")
+_ENDS_A_NUMBER = frozenset(" \t\r\n.,;:!?)]}\"'*_`$")
+"""What may stand right before and right after the digits (and `-`) of a whole number as
+written (allow-lists): the text's start or end, a space, brackets, quotes, Markdown and
+LaTeX delimiters, a label's `:`, `=` or `#`, closing punctuation; after it `.` and `,` only
+where no digit follows them (a sentence's full stop, not a decimal point or a thousands
+separator). Anything else (`3.7`, `3e5`, `3/2`, `−3` with a Unicode minus, `x3`) goes on
+as another number or word."""
+_READ_LIMIT = 4096
+"""Characters of a turn searched for the guess."""
+NOT_WHOLE = "not_whole"
+"""`first_integer`'s answer for a first number that is not a whole number as written."""
 
 
-def first_integer(text: str, *, limit: int = 4096) -> int | None:
-    """The first integer in the first `limit` characters of `text`, or None."""
-    match = _INTEGER.search(text[:limit])
-    return int(match.group()) if match else None
+def first_integer(text: str, *, limit: int = 4096) -> int | str | None:
+    """The guess a turn names: the first number in the first `limit` characters of `text`
+    when it is a whole number as written (an optional `-` and digits, with only
+    `_OPENS_A_NUMBER` before and `_ENDS_A_NUMBER` after them); `NOT_WHOLE` when the first
+    number is written otherwise (`3.7`, `3e5`, `3/2`, `3,000`, `3rd`, `.5`); None when
+    there is no number. Never the integer prefix of another number. `text` is read as
+    written: `NumberGuessEnv.step` reads a turn with `rewards.text.read_text` first."""
+    match = _DIGITS.search(text[:limit])
+    if match is None:
+        return None
+    start, end = match.span()  # the first run and maximal: no digit precedes it
+    before, after = text[start - 1:start], text[end:end + 1]  # past `limit`: a cut number
+    if (before and before not in _OPENS_A_NUMBER) or (after and after not in _ENDS_A_NUMBER) \
+            or (after in (".", ",") and text[end + 1:end + 2].isdigit()):
+        return NOT_WHOLE
+    return int(match.group())
 
 
 def secret_of(reference: object) -> int | None:
@@ -104,8 +132,10 @@ class NumberGuessEnv:
     def step(self, action: str) -> StepResult:
         low, high = self.options.low, self.options.high
         penalty = -self.options.step_penalty
-        guess = first_integer(action)
-        if guess is None or not low <= guess <= high:
+        guess = first_integer(read_text(action[:2 * _READ_LIMIT]), limit=_READ_LIMIT)
+        if guess == NOT_WHOLE:  # a wrong guess: it names no whole number, so not the secret
+            return StepResult("\nNot a whole number.\n", penalty, info={"not_whole": 1})
+        if not isinstance(guess, int) or not low <= guess <= high:
             return StepResult(f"\nSay a number from {low} to {high}.\n",
                               penalty - self.options.invalid_penalty, info={"invalid": 1})
         self.last_guess = guess

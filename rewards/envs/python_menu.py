@@ -27,6 +27,7 @@ from dataclasses import dataclass, replace
 from rewards.envs._types import StepResult
 from rewards.envs.python_tool import PythonToolEnv, PythonToolOptions
 from rewards.errors import ConfigError
+from rewards.text import is_blank_read, read_text
 from rewards.types import Sample
 
 __all__ = ["PythonMenuEnv", "PythonMenuOptions", "pick_call"]
@@ -47,9 +48,15 @@ class PythonMenuOptions(PythonToolOptions):
 
 def pick_call(action: str, calls: tuple[str, ...]) -> str | None:
     """The call `action` picks: `calls[ord(c) % len(calls)]` for its first visible character
-    c, or None when it has none (no call: the episode ends)."""
-    stripped = action.lstrip()
-    return calls[ord(stripped[0]) % len(calls)] if stripped else None
+    c, or None when it has none (no call: the episode ends). Visible is the project's one
+    rule (`rewards.text`): the turn is read (`read_text`: zero-width and format characters
+    go, width variants are their letters), then a character is visible unless it is blank
+    to a reader (`is_blank_read`: spaces, the blank braille pattern, lone marks)."""
+    text = read_text(action)
+    if is_blank_read(text):
+        return None
+    first = next(c for c in text if not is_blank_read(c))
+    return calls[ord(first) % len(calls)]
 
 
 class PythonMenuEnv:

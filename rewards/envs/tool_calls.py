@@ -28,8 +28,12 @@ algorithm), and the score is the matched weight over max(#predicted, #reference)
 and extra calls both cost. With `partial_credit`, a pair with the same name weighs the share
 of argument keys (of both calls' union, plus required ones) whose values match.
 
-Parsing works on text capped at `max_chars` with `str.find` scans (linear time),
-`json.loads` and `ast.parse`; no regular expression touches model text."""
+The completion is read by `rewards.completion`: a text, or the calls of every assistant turn
+of chat messages (`rewards.types.completion_turns`: a call made in an earlier turn was made,
+whatever the last turn says).
+Parsing works on text bounded by `max_chars` (a longer completion is not read at all: 0.0,
+`too_long`) with `str.find` scans (linear time), `json.loads` and `ast.parse`; no regular
+expression touches model text."""
 
 from __future__ import annotations
 
@@ -41,7 +45,7 @@ from typing import Any
 
 from rewards.errors import BadReference, InputError
 from rewards.options import check_fields, check_range, load_options
-from rewards.types import Sample, Score
+from rewards.types import Sample, Score, completion_turns
 
 __all__ = ["ToolCall", "ToolCallOptions", "ToolCallReward", "argument_matches", "as_calls",
            "call_similarity", "extract_tagged", "match_calls", "max_weight_matching",
@@ -95,8 +99,10 @@ def parse_tool_calls(text: str, *, max_chars: int = 50_000, max_calls: int = 64
     or None when it holds none. A tag body, list item or call that does not read as a call
     is `MALFORMED` (a format error that scores 0), never an exception. Tags are read up to
     one past `max_calls`, so a completion over it is seen to be (a call past the last one
-    read would otherwise be free)."""
-    text = text[:max_chars]
+    read would otherwise be free). A text over `max_chars` is not read in part (a call
+    past the cut would be free): it reads as one `MALFORMED` call, which matches nothing."""
+    if len(text) > max_chars:
+        return [MALFORMED]
     bodies = extract_tagged(text, "<tool_call>", "</tool_call>", limit=max_calls + 1)
     if bodies:
         return [call for body in bodies for call in (_text_calls(body) or [MALFORMED])]
@@ -565,7 +571,8 @@ class ToolCallOptions:
     max_calls: int = 64
     """More calls than this in a completion or a reference is a format failure."""
     max_chars: int = 50_000
-    """Completions are cut to this many characters before parsing."""
+    """A longer completion (all its assistant turns together) is not parsed: it scores 0.0
+    with reason `too_long`, never read in part."""
     exact_strings: bool = False
     """Compare text arguments byte for byte instead of after `standardize_string`."""
 
@@ -579,7 +586,8 @@ class ToolCallOptions:
 class ToolCallReward:
     """`use: tool_call`: the completion's tool calls against the reference's (module
     docstring). parts: `format` (1/0) and `match`; reasons: ok, wrong, no_answer (no
-    parsable calls where calls were expected), bad_reference (abstains: no reference, which
+    parsable calls where calls were expected), too_long (over `max_chars`), bad_reference
+    (abstains: no reference, which
     the run rule reports as `bad_reference:missing`, or one that does not read). "No call
     expected" is said explicitly: `[]`, or an assistant message without `tool_calls`."""
 
@@ -606,8 +614,12 @@ class ToolCallReward:
             return Score(None, "bad_reference")
         if len(reference) > o.max_calls:
             return Score(None, "bad_reference")
-        predicted = parse_tool_calls(sample.completion, max_chars=o.max_chars,
-                                     max_calls=o.max_calls) or []
+        turns = completion_turns(sample)
+        if sum(len(turn) for turn in turns) > o.max_chars:  # never read in part: a call past
+            return Score(0.0, "too_long", {"format": 0.0, "match": 0.0})  # a cut would be free
+        predicted = [call for turn in turns
+                     for call in parse_tool_calls(turn, max_chars=o.max_chars,
+                                                  max_calls=o.max_calls) or []]
         well_formed = len(predicted) <= o.max_calls and all(
             c.name and c.arguments is not None for c in predicted) and \
             (bool(predicted) or not reference)

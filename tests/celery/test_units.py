@@ -27,6 +27,9 @@ def test_samples_and_scores_survive_json_exactly() -> None:
     sample = Sample([{"role": "user", "content": "2+2?"}], "4", reference={"answer": "4"},
                     domain="math", group="g1", meta={"id": 7})
     assert decode_sample(json.loads(json.dumps(encode_sample(sample)))) == sample
+    turns = Sample("p", [{"role": "assistant", "content": "a"},  # type: ignore[arg-type]
+                         {"role": "assistant", "content": "b"}])
+    assert decode_sample(json.loads(json.dumps(encode_sample(turns)))).turns == ("a", "b")
     for score in (Score(0.1 + 0.2, "ok", {"rule": 1 / 3}), Score(None, "bad_reference"),
                   Score(float("inf"), "ok"), Score(-0.0, "wrong", {"x": None})):
         back = decode_score(json.loads(json.dumps(encode_score(score))))

@@ -21,8 +21,10 @@ from rewards.envs import (
     turn_metrics,
     turn_token_rewards,
 )
+from rewards.envs.number_guess import NOT_WHOLE, NumberGuessEnv, first_integer
 from rewards.errors import ConfigError, InputError, SandboxError
 from rewards.options import load_options
+from rewards.text import read_text
 from rewards.types import Sample
 
 
@@ -292,3 +294,25 @@ def test_what_an_environment_returns_is_read_without_sinking_the_batch():
     a, b, c = score_trajectories([broken, no_answer, fine], math_reward())
     assert (a.reason, b.reason) == ("error", "error") and a.reward is None is b.reward
     assert "no answer kept" in no_answer.failure and c.reward == pytest.approx(0.9)
+
+
+@pytest.mark.parametrize("action, guess", [
+    ("3", 3), ("it is 3", 3), ("My guess: 3.", 3), ("**3**", 3), ("(3)", 3), ("guess=3!", 3),
+    ("\uff13", 3),  # a fullwidth digit is its digit (rewards.text.read_text)
+    ("3.7", NOT_WHOLE), ("3.0", NOT_WHOLE), ("3e5", NOT_WHOLE), ("3/2", NOT_WHOLE),
+    ("3,000", NOT_WHOLE), ("3rd", NOT_WHOLE), (".5", NOT_WHOLE), ("\u22123", NOT_WHOLE),
+    ("no idea", None),
+])
+def test_a_guess_is_a_whole_number_as_written(action, guess):
+    assert first_integer(read_text(action)) == guess
+
+
+def test_a_number_that_is_not_whole_is_a_wrong_guess_never_a_win():
+    env = NumberGuessEnv()
+    env.reset(Sample("p", "", 3))
+    result = env.step("3.0")
+    assert (result.observation.strip(), result.done, result.info) == (
+        "Not a whole number.", False, {"not_whole": 1})
+    assert result.reward == pytest.approx(-env.options.step_penalty)  # no invalid penalty
+    assert env.final_answer() == ""  # the final answer is the last whole-number guess
+    assert env.step("3").done and env.final_answer() == "3"

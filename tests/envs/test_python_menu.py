@@ -35,6 +35,8 @@ def math_reward():
     ("  \n 1 and more", "print(x)"),     # the first visible character
     ("x", MENU[ord("x") % 3]), ("\u00e9t\u00e9", MENU[ord("\u00e9") % 3]),
     ("", None), (" \n\t", None),         # no visible character: no call
+    ("\u200b1", "print(x)"), ("\u2800 \u2800\u03011", "print(x)"),  # read past blanks
+    ("\uff11", "print(x)"),              # a fullwidth digit is its digit (rewards.text)
 ])
 def test_the_first_visible_character_picks_the_call(action, call):
     assert pick_call(action, MENU) == call

@@ -9,7 +9,9 @@ invisible characters picks a menu call; an action writes the environment's succe
 Classes (ATTACK-CLASSES.md): "Formats dropped on one path", "Special-token text",
 "Hedging", "Degenerate length", "Malformed output that abstains", "Invisible and look-alike
 text", "Exit and output forgery", "Lenient comparison". Attacks that held are plain tests; holes still open are
-`xfail(strict=True)` naming the root cause."""
+`xfail(strict=True)` naming the root cause (round 2's are all fixed now: the reading of a
+chat completion in `rewards.completion`, `too_long` past `max_chars`, `rewards.text` in
+`pick_call`, whole numbers as written in `number_guess.first_integer`)."""
 
 from __future__ import annotations
 
@@ -69,12 +71,6 @@ def test_every_entry_point_reads_the_same_call() -> None:
     assert trl(prompts=["p"], completions=[[wrong]], reference=[[CALL]]) == [0.0]
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "open (Formats dropped on one path): rewards.types.Sample takes a chat-message "
-    "completion unchecked; ToolCallReward._one hands it to parse_tool_calls, which raises "
-    "AttributeError (an `error` row from score_batch), and IFEvalReward.score_one reads any "
-    "non-str completion as '' (0.0 no_answer: a silent 0 for a compliant reply), where the "
-    "CLI and the adapters read it with rewards.io.completion_text (1.0)"))
 @pytest.mark.parametrize("which", ["tool_call", "ifeval"])
 def test_a_library_sample_with_chat_messages_is_read_or_refused(which: str) -> None:
     reward: Reward
@@ -95,13 +91,6 @@ def test_a_library_sample_with_chat_messages_is_read_or_refused(which: str) -> N
     assert (score.value, score.reason) == (text_path.scores[0].value, "ok")
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "open (Formats dropped on one path): rewards.io.completion_text reads only the last "
-    "assistant message of a chat completion, so a call made in an earlier assistant turn "
-    "of the same completion (TRL's multi-turn tool use: call, tool result, prose) is "
-    "dropped: a row that expects no call (reference [], BFCL's irrelevance) scores 1.0 for "
-    "a completion that called `delete_all` and then answered in prose, by TRL and by a "
-    "`rewards score` row alike"))
 def test_a_call_in_an_earlier_turn_of_the_completion_is_read() -> None:
     from integrations.trl import trl_rewards
 
@@ -156,7 +145,7 @@ def test_wrappers_nested_past_the_stack_score_zero(depth: int, tagged: bool) -> 
     body = '{"function": ' * depth + json.dumps(CALL) + "}" * depth
     completion = f"<tool_call>{body}</tool_call>" if tagged else body
     value, reason = _pair([CALL], completion)
-    assert value == 0.0 and reason in ("wrong", "no_answer")
+    assert value == 0.0 and reason in ("wrong", "no_answer", "too_long")
 
 
 WRONG = '<tool_call>{"name": "f", "arguments": {"a": 2}}</tool_call>'
@@ -166,12 +155,6 @@ def test_a_wrong_call_after_the_right_one_costs() -> None:
     assert _pair([CALL], TAGGED + WRONG)[0] == pytest.approx(0.5)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "open (Hedging / Degenerate length): parse_tool_calls cuts the completion at max_chars "
-    "(`text[:max_chars]`, 50,000 by default) and ToolCallReward._one scores what is left, so "
-    "a wrong call written after 50,000 characters of padding is free (1.0) though every "
-    "Hermes parser reads and runs it; the ifeval reward scores an over-long reply 0.0 "
-    "`too_long` instead"))
 @pytest.mark.parametrize("padding", [" " * 50_000, "x" * 60_000])
 def test_a_call_past_max_chars_is_not_free(padding: str) -> None:
     value = _pair([CALL], TAGGED + padding + WRONG)[0]
@@ -189,22 +172,11 @@ def test_writing_the_games_success_text_wins_nothing() -> None:
     assert result.done is False and result.reward < -0.1  # no number: the invalid penalty
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "open (Invisible and look-alike text): python_menu.pick_call takes the first character "
-    "after str.lstrip, so a turn of only zero-width spaces (U+200B) or blank braille "
-    "(U+2800) picks a call, though its docstring says a turn with no visible character "
-    "makes no call and ends the episode; it does not read the turn with "
-    "rewards.text.is_blank"))
 @pytest.mark.parametrize("action", ["\u200b", "\u2800\u2800", "\u200b\u2060\n"])
 def test_a_turn_with_no_visible_character_makes_no_menu_call(action: str) -> None:
     assert pick_call(action, ("x = 6 * 7", "print(x)", "x = 7")) is None
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "open (Lenient comparison): number_guess.first_integer takes the first `-?\\d{1,9}` run, "
-    "the integer prefix of a number that is not an integer: '3.7' and '3e5' read as the "
-    "guess 3, answered 'Correct!' (done, and the final answer '3' scores 1 under math) for "
-    "the secret 3; TRL's guess(number) tool hands it str(3.7) alike"))
 @pytest.mark.parametrize("action", ["3.7", "3e5", "My guess: 3.25"])
 def test_a_number_that_is_not_the_secret_does_not_win(action: str) -> None:
     env = NumberGuessEnv()
