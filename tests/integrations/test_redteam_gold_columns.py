@@ -297,3 +297,38 @@ def test_the_fastapi_verify_route_abstains_an_ambiguous_body_beside_honest_ones(
         assert reply.status_code in (200, 422), reply.text
         if reply.status_code == 200:
             assert reply.json()["rewards"] != [1.0], reply.json()
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "open: rewards.io.find_reference's `first=('expected_answer',)` (integrations.nemo_gym."
+    "sample_from_verify) and REFERENCE_COLUMNS match by exact name: a /verify body whose gold "
+    "is under `Expected_answer` or `expected_answer\\u200b` beside the model's `answer` is "
+    "scored against that `answer`"))
+@pytest.mark.parametrize("field", ["Expected_answer", "expected_answer\u200b"])
+def test_a_look_alike_expected_answer_is_not_ignored_by_verify(tmp_path: Path,
+                                                               field: str) -> None:
+    resolved = resolve_reward(_config(tmp_path))
+    sample = sample_from_verify(resolved, _verify_body(WRONG, answer="5", **{field: "4"}))
+    assert score_batch(resolved.reward, [sample]).scores[0].value != 1.0
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "open: integrations.trl_env._Episodic.reset reads the gold by find_reference(row) with no "
+    "column named, and trl_environment takes no reference column: a row whose gold the "
+    "trainer's reward functions name (trl_rewards(reference_column='label')) is scored there "
+    "against `label` while its environment episode reads the default rule (here: ambiguous, "
+    "so the episode's final answer abstains; with a `reference` column, another gold)"))
+def test_the_trl_environment_reads_the_column_the_trl_rewards_are_told(tmp_path: Path) -> None:
+    from integrations.trl_env import trl_environment
+
+    row = {"prompt": "Guess the number.", "answer": "7", "label": "3"}
+    func = trl_rewards(_config(tmp_path), reference_column="label",
+                       on_config_abstain="warn").funcs[0]
+    assert func(prompts=[row["prompt"]], completions=["\\boxed{3}"], completion_ids=[[1]],
+                trainer_state=object(), answer=[row["answer"]], label=[row["label"]]) == [1.0]
+    env_class = trl_environment({"use": "number_guess"}, reference_column="label")  # type: ignore[call-arg]
+    env = env_class()
+    env.reset(**row)
+    episode = env._episode
+    assert episode is not None and episode.sample.reference == "3"
+    assert gold_ambiguity(episode.sample) is None
