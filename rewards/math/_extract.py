@@ -34,6 +34,7 @@ from rewards.math._config import MathConfig
 from rewards.math._normalize import (
     NUMBER_WORDS,
     names_an_answer,
+    numbers_in_words,
     qualifiers,
     sentence_key,
 )
@@ -1088,6 +1089,8 @@ def _box_with_words(text: str, found: Extraction, end: int) -> Extraction:
     every day`, `\\boxed{5} hours more than James`) describe the value, they do not unsay it."""
     after = _clause_after(text, end)
     said = _said_of(after)
+    if said is None:
+        said = _said_after_a_mark(after)  # `\\boxed{7}, wrong.`, `\\boxed{7} — это не ответ`
     joined = _joined_alternative(text, end)  # `\boxed{7} or 8.`, `\boxed{7} is it. Or 8.`
     if joined is not None:
         said = joined if said is None else f"{said}; {joined}"
@@ -1096,7 +1099,8 @@ def _box_with_words(text: str, found: Extraction, end: int) -> Extraction:
         said = again if said is None else f"{said}; {again}"
     if said is None:
         return found
-    words = " ".join((found.answer + after).split()).strip(_TRAILING)
+    # a number in words said of the box reads as its digits (`or one half`: `affirms` read it)
+    words = " ".join((found.answer + numbers_in_words(after)).split()).strip(_TRAILING)
     return replace(found, words=words, said=said)
 
 
@@ -1135,6 +1139,12 @@ def _joined_alternative(text: str, end: int) -> str | None:
     when it holds nothing else (`affirms`: `(or 7 apples)`, `or 25%` of `\\frac{1}{4}`); None
     when no `or` joins a value to it (`for 3 or 4 friends` joins it to 3)."""
     region, _ = _after_box(text, end, sentences=2)
+    same = _SAME_VALUE_JOIN.search(region)  # `\\boxed{7}, i.e. 8`, `, namely 8`
+    if same is not None and not _DIGITS.search(region, 0, same.start()) and \
+            _SENTENCE_END.search(region, 0, same.start()) is None:
+        restated = _restated_value(region[same.end():], _clause_after(text, end))
+        if restated is not None:
+            return restated
     joined = _OR_NEXT.match(region)  # `or` right after the box: whatever it joins
     at = joined.end() - 2 if joined else 0
     if joined is None:
@@ -1153,15 +1163,42 @@ def _joined_alternative(text: str, end: int) -> str | None:
     return " ".join(clause.split()).strip(_TRAILING + ")]}")
 
 
+# Words that join a value to the same value written another way (`\\boxed{7}, i.e. 7 apples`,
+# `, namely 7`, `in other words, 7`, `equivalently 7.0`): the value they join is the box's
+# stated again (`_restated_value`), which leaves it the answer only when equal (`affirms`).
+_SAME_VALUE_JOIN = re.compile(r"(?<![\w\\])(?:i\.\s?e\.|namely|in\s+other\s+words|"
+                              r"equivalently)(?![\w\\])[\s,:]*", re.IGNORECASE)
+
+
+def _restated_value(clause: str, box_clause: str) -> str | None:
+    """The value that opens `clause` (the rest of a reply after a restating word: `8` of
+    `8 apples. Done`), its number words read as digits (`numbers_in_words`), when nothing
+    follows it in its sentence but the words of the box's own clause (`box_clause`) and
+    answer words: the answer stated again, for `affirms` to read. None for anything else (a
+    value in another unit, `2 hours` of `\\boxed{120} minutes`; a product or a sum, `3 + 4`):
+    that explains the box."""
+    clause = numbers_in_words(_SENTENCE_END.split(clause, maxsplit=1)[0])
+    value = _RESTATED_VALUE.match(clause)
+    if value is None:
+        return None
+    rest = clause[value.end():]
+    beside = {word.lower() for word in _WORD.findall(box_clause)}
+    if _ONLY_WORDS.fullmatch(rest) and all(
+            word.lower() in beside or names_an_answer(word) for word in _WORD.findall(rest)):
+        return " ".join(clause.split()).strip(_TRAILING + ")]}")
+    return None
+
+
 def _after_box(text: str, end: int, sentences: int) -> tuple[str, bool]:
     """What a reply writes after a value that ends at `end`: its own sentence's rest and up to
     `sentences - 1` more, within `_WORDS_MAX` visible characters and the model's own text
     (`_reply_end_after`), read as a reader reads it (`sentence_key`): math delimiters, what
     pads text without being read (`_PADDING`: format characters, spacing commands, markdown
-    emphasis, HTML-like tags) and the style commands around a word (`\\textbf{or}`) dropped,
-    so padding cannot push what follows out of the window (read within `_PHRASE_WINDOW`);
+    emphasis of any length, HTML-like tags) and the style commands around a word
+    (`\\textbf{or}`) dropped from the whole rest of the text (the tail, `tail_chars`) before
+    the window is cut, so no run of padding can push what follows out of it;
     and whether that is all the model wrote (not cut by the window or the sentence count)."""
-    raw = text[end:min(_reply_end_after(text, end), end + _PHRASE_WINDOW)]
+    raw = text[end:_reply_end_after(text, end)]  # the tail's rest: padding is dropped first
     visible = _SPACES.sub(" ", _PADDING.sub(" ", _DELIMITERS.sub(" ", _INVISIBLE.sub("", raw))))
     stop = 0
     for _ in range(sentences):
@@ -1179,8 +1216,8 @@ def _after_box(text: str, end: int, sentences: int) -> tuple[str, bool]:
 # sees the text), LaTeX spacing, markdown emphasis and HTML-like tags (`<b>`, `<think>`; turn
 # markers end the model's text before this is read).
 _INVISIBLE = re.compile(r"[\u00ad\u180e\u200b-\u200d\u2060-\u2064\ufeff]")
-_PADDING = re.compile(r"\\(?:[,;:! ]|q?quad(?![A-Za-z])|[hv]space\*?\{[^{}]{0,20}\})|"
-                      r"(?<![*])\*{1,3}(?![*])|(?<!_)__?(?!_)|</?[A-Za-z][A-Za-z0-9]{0,15}\s*/?>")
+_PADDING = re.compile(r"\\(?:[,;:! ]|q?quad|[hv]space\*?\{[^{}]{0,20}\})|\*+|_+|"
+                      r"</?[A-Za-z][A-Za-z0-9]{0,15}\s*/?>")
 _SPACES = re.compile(r"[ \t]+")
 
 
@@ -1214,16 +1251,11 @@ def _restated(text: str, end: int) -> str | None:
     groups of 5`) or a value the clause relates to another (`That is 8 more than yesterday`)
     explains the box. None when no clause states one."""
     region, whole = _after_box(text, end, sentences=3)
-    beside = {word.lower() for word in _WORD.findall(_clause_after(text, end))}
+    box_clause = _clause_after(text, end)
     for restated in _RESTATES.finditer(region):
-        clause = _SENTENCE_END.split(region[restated.end():], maxsplit=1)[0]
-        value = _RESTATED_VALUE.match(clause)
-        if value is None:
-            continue
-        rest = clause[value.end():]
-        if _ONLY_WORDS.fullmatch(rest) and all(
-                word.lower() in beside or names_an_answer(word) for word in _WORD.findall(rest)):
-            return " ".join(clause.split()).strip(_TRAILING)
+        value = _restated_value(region[restated.end():], box_clause)
+        if value is not None:
+            return value
     if whole:  # the reply's end closes a sentence (`sentence_key` drops its last mark)
         region += "."
     for judged in _JUDGED.finditer(region):  # `\\boxed{7}. Wait, that is wrong.`
@@ -1263,7 +1295,7 @@ def _reply_end_after(text: str, end: int) -> int:
     """Where the model's own text ends after `end`: at the first turn marker after it
     (`<|im_end|>`, `</s>`: what follows is another turn's, never said of the model's answer)
     or at the reply's end."""
-    marker = _TURN_MARKER.search(text, end, end + _PHRASE_WINDOW)
+    marker = _TURN_MARKER.search(text, end)
     return min(marker.start() if marker else len(text), _end_of_reply(text))
 
 
@@ -1289,6 +1321,56 @@ def _said_of(after: str) -> str | None:
     if verb.group("not") or verb.group("cannot"):  # `isn't right`: `not right`
         said = f"not {said}".rstrip()
     return said
+
+
+# A mark that joins a verbless predicate to the value before it: a comma, a semicolon, a
+# colon, a dash of any width (the Russian copula: `7 — неверный ответ`), an opening bracket.
+_JOINING_MARK = re.compile(r"\s*(?:[,;:]|[-\u2010-\u2015\u2212]{1,3}|[(\[])\s*")
+# A verbless predicate: one to three words of letters (any script; a hyphen inside a word),
+# closing the value's sentence or its bracket (`wrong`, `not sure`, `неверный ответ`).
+_VERBLESS = re.compile(r"(?P<said>[^\W\d_]+(?:-[^\W\d_]+)?(?:\s+[^\W\d_]+(?:-[^\W\d_]+)?){0,2})"
+                       r"\s*[)\]]?\s*[.!?]*\s*")
+
+_RELATIVE_WORDS = frozenset({"which", "that", "who", "whose", "whom", "what", "where", "when"})
+# The numbers to twelve in the other languages a box's clause is read in (`_SAID_OF_ELSEWHERE`;
+# not those spelled as an English word: `six`, `once`, `due`):
+# a verbless `(sieben)` says the value again in words that `affirms` does not read, so it is
+# not read as a judgement of it (as an affirmative clause of those languages is not).
+_OTHER_NUMBER_WORDS = frozenset("""
+    eins zwei drei vier fünf sechs sieben acht neun zehn elf zwölf
+    zéro deux trois quatre cinq sept huit neuf dix onze douze
+    cero uno dos tres cuatro cinco seis siete ocho nueve diez doce
+    tre quattro cinque sei sette otto nove dieci undici dodici
+    uma dois duas três sete oito dez doze
+    ноль один одна два две три четыре пять шесть семь восемь девять десять одиннадцать двенадцать
+""".split())  # noqa: SIM905 (a word list reads better as words)
+
+
+def _said_after_a_mark(after: str) -> str | None:
+    """What a clause says of the value it opens with when a mark joins it (`_JOINING_MARK`:
+    `\\boxed{7}, wrong.`, `\\boxed{7} (not sure).`, `\\boxed{7} — это не ответ`): what a verb
+    after the mark says (`_said_of`: `— это не ответ` as `не ответ`; an affirmative clause of
+    another language, `— это ответ`, is not read), else a verbless predicate of at most three
+    words that ends the sentence (`_VERBLESS`), unless it is a sign-off (`, done.`). The
+    comparison reads the words by its allow-list (`affirms`: `, the final answer.` and `(7
+    apples)` leave the value the answer, `, wrong.` does not). None when no mark follows the
+    value or more follows the predicate (`, so she has 7 apples`: an explanation)."""
+    if "\n" in after[:len(after) - len(after.lstrip())]:
+        return None  # on the value's line only
+    after = _DETACHED_NOT.sub("not", sentence_key(after).lstrip("*_ "))
+    mark = _JOINING_MARK.match(after)
+    if mark is None or not mark.group(0).strip():
+        return None
+    rest = after[mark.end():]
+    if _SAID_OF.match(rest) or _SAID_OF_ELSEWHERE.match(rest) or _SAID_OF_CJK.match(rest):
+        return _said_of(" " + rest)  # a verb after the mark: its rule
+    verbless = _VERBLESS.fullmatch(rest)
+    if verbless is None or _sign_off(verbless.group("said")) or any(
+            _SAID_OF.fullmatch(word) or word.lower() in _RELATIVE_WORDS
+            or word.lower() in _OTHER_NUMBER_WORDS for word in verbless.group("said").split()):
+        return None  # `, which is correct`: a verb in it, the clause is not verbless; `(sieben)`
+    # the value in another language's words, which `affirms` does not read (English only)
+    return " ".join(verbless.group("said").split())
 
 
 # The copulas of the languages replies are written in besides English, negated or not
