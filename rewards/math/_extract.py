@@ -1181,12 +1181,26 @@ def _restated_value(clause: str, box_clause: str) -> str | None:
     value = _RESTATED_VALUE.match(clause)
     if value is None:
         return None
-    rest = clause[value.end():]
+    rest = _DENIED_VALUE.sub(" ", clause[value.end():])  # `8, not 7`: 7 is not said of it
+    offered = "".join(found.group(0) for found in _OFFERED_VALUE.finditer(rest))
+    rest = _OFFERED_VALUE.sub(" ", rest)  # `7 or 8`: 8 is said of it too
     beside = {word.lower() for word in _WORD.findall(box_clause)}
+    words = [word for word in _WORD.findall(rest) if word.lower() not in _CONTRASTING]
     if _ONLY_WORDS.fullmatch(rest) and all(
-            word.lower() in beside or names_an_answer(word) for word in _WORD.findall(rest)):
-        return " ".join(clause.split()).strip(_TRAILING + ")]}")
+            word.lower() in beside or names_an_answer(word) for word in words):
+        said = " ".join([value.group(0), *words]) + offered
+        return " ".join(said.split()).strip(_TRAILING + ")]}")
     return None
+
+
+# What may follow a restated value without making it an explanation: another value denied
+# (`8, not 7`, `8 instead of 7`), another offered beside it (`7 or 8`, `7 and 8`: read as
+# said of the box), and words known to mark a correction (`8 instead`, `8 actually`).
+_DENIED_VALUE = re.compile(r"(?<![\s,])[\s,]*(?:not|instead\s+of|rather\s+than)\s+-?\d[\d,]*(?:\.\d+)?"
+                           r"(?![\d.])", re.IGNORECASE)
+_OFFERED_VALUE = re.compile(r"(?<![\s,])[\s,]*(?:or|and)\s+-?\d[\d,]*(?:\.\d+)?(?:\s?%)?(?![\d.])",
+                            re.IGNORECASE)
+_CONTRASTING = frozenset({"instead", "actually", "though", "really", "indeed"})
 
 
 def _after_box(text: str, end: int, sentences: int) -> tuple[str, bool]:
@@ -1228,15 +1242,26 @@ _STYLED = re.compile(r"\\(?:text(?:bf|it|sf|tt|rm|up|normal)?|emph|underline|mat
 
 # A clause that states the answer again (`it is 8`, `the answer should be 8`, `that is
 # \boxed{8}`): a subject that names the answer or points at it, a copula, then the value.
+_COPULA = (r"(?:is|was|equals|is\s+equal\s+to|becomes|(?:should|must|would|will|could|might|"
+           r"may|has\s+to|had\s+to)\s+be)")
+# Adverbs known to leave the value after them the one stated (`It is now 8`, `It is, in fact,
+# 8`, `It is really just 8`): any `-ly` word and these, at most two, commas around them.
+_RESTATING_ADVERB = (r"(?:[^\W\d_]+ly|instead|in\s+fact|now|rather|just|indeed|still|even|"
+                     r"then)")
 _RESTATES = re.compile(
-    r"(?<![\w\\])(?:(?:it|that|this)(?:['’]s(?![\w\\])|\s+(?:is|was|equals|"
-    r"(?:should|must|would|will|could|might|may|has\s+to|had\s+to)\s+be))|"
-    r"the\s+(?:(?:final|correct|right|real|actual|true)\s+(?:answer|result|solution|value|number)|"
-    r"answer|result|solution)\s+(?:is|was|equals|(?:should|must|would|will|could|might|may|"
-    r"has\s+to|had\s+to)\s+be))"
-    r"(?:\s+(?:[^\W\d_]+ly\s+|instead\s+|in\s+fact\s+)?(?:[(:=+]\s*)?(?=[-\d$\\])|"
-    r"\s*[(:=+]\s*(?=-?\d)|(?=-\d))",
+    r"(?<![\w\\])(?:(?:it|that|this)(?:['’]s(?![\w\\])|['’](?:ll|d)\s+be|\s+" + _COPULA + r")|"
+    r"(?:(?<=[.!?;])|(?<=[.!?;]\s))its(?=\s+-?\d)|there\s+(?:is|are)|"
+    r"the\s+(?:(?:final|correct|right|real|actual|true)\s+(?:answer|result|solution|value|number|"
+    r"total)(?:\s+of\s+[^\W\d_]+)?|answer|result|solution|value|number|total)\s+" + _COPULA + r")"
+    rf"(?:(?:\s*,?\s*{_RESTATING_ADVERB}){{0,2}}"
+    r"(?:\s+(?:[(:=+,]\s*)?|\s*[(:=+,]\s*)(?=[-\d$\\])|(?=-\d))",
     re.IGNORECASE)
+# A sentence that opens with a word known to correct or conclude (`So 8.`, `No, 8.`, `Sorry,
+# 8.`, `Correction: 8.`, `Make that 8.`, `I mean 8.`), then a value: the answer stated again.
+_RESTATING_OPENER = re.compile(
+    r"(?:^|(?<=[.!?;]))\s*(?:(?:so|thus|hence|therefore|no|sorry|oops|actually|correction|"
+    r"wait|rather|instead|make\s+that|i\s+mean|i\s+get|i\s+got|we\s+get|we\s+got)"
+    r"(?![\w\\])[\s,:]*)+(?=-?\d)", re.IGNORECASE)
 
 
 def _restated(text: str, end: int) -> str | None:
@@ -1252,7 +1277,8 @@ def _restated(text: str, end: int) -> str | None:
     explains the box. None when no clause states one."""
     region, whole = _after_box(text, end, sentences=3)
     box_clause = _clause_after(text, end)
-    for restated in _RESTATES.finditer(region):
+    for restated in sorted([*_RESTATES.finditer(region), *_RESTATING_OPENER.finditer(region)],
+                           key=lambda found: found.start()):
         value = _restated_value(region[restated.end():], box_clause)
         if value is not None:
             return value
@@ -1325,10 +1351,10 @@ def _said_of(after: str) -> str | None:
 
 # A mark that joins a verbless predicate to the value before it: a comma, a semicolon, a
 # colon, a dash of any width (the Russian copula: `7 — неверный ответ`), an opening bracket.
-_JOINING_MARK = re.compile(r"\s*(?:[,;:]|[-\u2010-\u2015\u2212]{1,3}|[(\[])\s*")
+_JOINING_MARK = re.compile(r"(?<!\s)\s*(?:[,;:]|[-\u2010-\u2015\u2212]{1,3}|[(\[])\s*")
 # A verbless predicate: one to three words of letters (any script; a hyphen inside a word),
 # closing the value's sentence or its bracket (`wrong`, `not sure`, `неверный ответ`).
-_VERBLESS = re.compile(r"(?P<said>[^\W\d_]+(?:-[^\W\d_]+)?(?:\s+[^\W\d_]+(?:-[^\W\d_]+)?){0,2})"
+_VERBLESS = re.compile(r"(?<![^\W\d_])(?P<said>[^\W\d_]+(?:-[^\W\d_]+)?(?:\s+[^\W\d_]+(?:-[^\W\d_]+)?){0,2})"
                        r"\s*[)\]]?\s*[.!?]*\s*")
 
 _RELATIVE_WORDS = frozenset({"which", "that", "who", "whose", "whom", "what", "where", "when"})

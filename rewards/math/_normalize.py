@@ -383,7 +383,7 @@ def numbers_in_words(said: str) -> str:
     return _NUMBER_PHRASE.sub(read, said)
 
 
-_WORD_BEFORE = re.compile(r"([^\W\d_]+)\s+$")
+_WORD_BEFORE = re.compile(r"(?<![^\W\d_])([^\W\d_]+)\s+$")
 
 
 def _number_of_words(words: list[str]) -> Fraction | None:

@@ -127,6 +127,11 @@ def _box_unsaid(row: Row) -> list[str]:
             f"\\boxed{{{g}}} " + "\\," * 1200 + f"or {w}", f"\\boxed{{{g}}} " + "**" * 150 + f"or {w}"]
     if _number(g) not in (0, None):  # the gold's own digits times a magnitude in words
         out.append(f"\\boxed{{{g}}}, or {g} thousand.")
+    # another value stated again in words `_RESTATES` and `_RESTATING_OPENER` read
+    out += [f"\\boxed{{{g}}}. So {w}.", f"\\boxed{{{g}}}. It is now {w}.",
+            f"\\boxed{{{g}}}. Correction: {w}.", f"\\boxed{{{g}}}. The value is {w}."]
+    if _numeric(row):  # a value denied or offered beside a number stated again
+        out += [f"\\boxed{{{g}}}. It is {w}, not {g}.", f"\\boxed{{{g}}}. It is {g} or {w}."]
     if _numeric(row):  # (an unmarked number: the rule reads a number's clause, `_unmarked_words`)
         out.append(f"Let me work it out step by step and check each case. {g} is wrong.")
     elif said_of_expression(f"{g} is wrong.") is not None:  # an expression, read so too

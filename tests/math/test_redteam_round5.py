@@ -285,10 +285,6 @@ def test_a_sign_or_bracket_before_the_restated_value(math_reward, completion):
     assert _values(math_reward, "7", [completion]) == [0.0]
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "open: a retraction is read only in the forms `_RESTATES` lists (subject + copula + an "
-    "`-ly` adverb): any other wording states another value after the box and keeps it (an "
-    "allow-list of retraction forms, not of the explanations that leave the box)"))
 @pytest.mark.parametrize("completion", [
     "\\boxed{7}. Its 8.", "\\boxed{7}. It is, in fact, 8.", "\\boxed{7}. It is really just 8.",
     "\\boxed{7}. It is now 8.", "\\boxed{7}. It is rather 8.", "\\boxed{7}. It is equal to 8.",
@@ -299,6 +295,10 @@ def test_a_sign_or_bracket_before_the_restated_value(math_reward, completion):
     "\\boxed{7}. Correction: 8.", "\\boxed{7}. Make that 8.", "\\boxed{7}. I mean 8.",
     "\\boxed{7}. I get 8."])
 def test_a_retraction_worded_outside_restates(math_reward, completion):
+    """Fixed after the round: `_RESTATES` reads more subjects and verbs (`its`, `there are`, `the value`,
+    `the total`, `the correct number of apples`; `is equal to`, `becomes`, `'ll be`, `'d be`) and
+    up to two adverbs of an allow-list before the value; a sentence opening with a word known to
+    correct or conclude (`_RESTATING_OPENER`: `So`, `No`, `Correction:`, `I mean`) states it too."""
     assert _values(math_reward, "7", [completion]) == [0.0]
 
 

@@ -488,3 +488,21 @@ def test_padding_longer_than_the_phrase_window(math_reward: MathReward, completi
     """Padding is dropped from the whole rest of the tail before the window is cut
     (`_after_box`), however long the run."""
     assert _values(math_reward, "7", [completion]) == [0.0]
+
+
+@pytest.mark.parametrize("gold, completion", [
+    ("12", "\\boxed{12} fruits. The number of apples is 5."), ("12", "\\boxed{12}. The total is 12 dollars."),
+    ("6", "\\boxed{6}. The total is 2*3."), ("120", "\\boxed{120} minutes. So 2 hours."),
+    ("7", "\\boxed{7}. Wait, 8 minus 1 is 7."), ("3", "\\boxed{3}. So 3 apples each."),
+    ("8", "\\boxed{8}. So 8 is the answer."), ("5", "\\boxed{5}. It was then 3 + 2."),
+    ("7", "\\boxed{7}. It is 7, not 8."), ("7", "\\boxed{7}. The correct number of apples is 7."),
+    ("2250", ("An avocado tree can produce a total of $\\boxed{2250}$ fruits during its 10 "
+              "years of life.")),
+    ("7", "\\boxed{7}. No, 7."), ("7", "\\boxed{7}. It is now 7 apples.")])
+def test_an_explanation_in_the_new_restating_forms_keeps_the_box(math_reward: MathReward, gold: str,
+                                                                  completion: str) -> None:
+    """The forms `_RESTATES` and `_RESTATING_OPENER` read since the round state the answer
+    again only as a plain number with nothing after it but the box's words: a part (`the
+    number of apples` of a box of fruits), another unit, a product, the same value, and a
+    possessive `its` inside the box's sentence (ToRA's GSM8K row 1166) explain the box."""
+    assert _values(math_reward, gold, [completion]) == [1.0]
