@@ -31,6 +31,7 @@ from numbers import Number
 from typing import Literal
 
 from rewards.math._config import MathConfig
+from rewards.math._evaluate import evaluate_exact
 from rewards.math._normalize import (
     NUMBER_WORDS,
     names_an_answer,
@@ -1094,7 +1095,7 @@ def _box_with_words(text: str, found: Extraction, end: int) -> Extraction:
     joined = _joined_alternative(text, end)  # `\boxed{7} or 8.`, `\boxed{7} is it. Or 8.`
     if joined is not None:
         said = joined if said is None else f"{said}; {joined}"
-    again = _restated(text, end)  # `\boxed{7}. No, it is 8.`, `\boxed{7} is it. It is 8.`
+    again = _restated(text, end, found.answer)  # `\boxed{7}. No, it is 8.`, `It is 15/2.`
     if again is not None:
         said = again if said is None else f"{said}; {again}"
     if said is None:
@@ -1264,7 +1265,7 @@ _RESTATING_OPENER = re.compile(
     r"(?![\w\\])[\s,:]*)+(?=-?\d)", re.IGNORECASE)
 
 
-def _restated(text: str, end: int) -> str | None:
+def _restated(text: str, end: int, answer: str = "") -> str | None:
     """The value a reply states as its answer again after a box that ends at `end`, in the
     rest of the box's sentence or the next one (`\\boxed{7}, but wait, it is 8.`,
     `\\boxed{7}. No, it is 8.`, `\\boxed{7}. Wait. It's 8.`: `_after_box`, three sentences): what the
@@ -1280,6 +1281,8 @@ def _restated(text: str, end: int) -> str | None:
     for restated in sorted([*_RESTATES.finditer(region), *_RESTATING_OPENER.finditer(region)],
                            key=lambda found: found.start()):
         value = _restated_value(region[restated.end():], box_clause)
+        if value is None:
+            value = _restated_expression(region[restated.end():], answer)
         if value is not None:
             return value
     if whole:  # the reply's end closes a sentence (`sentence_key` drops its last mark)
@@ -1290,6 +1293,33 @@ def _restated(text: str, end: int) -> str | None:
         said = " ".join(judged.group("said").split()).strip(_TRAILING)
         return f"not {said}" if judged.group("not") else said
     return None
+
+
+def _restated_expression(clause: str, answer: str) -> str | None:
+    """A value stated again in mathematics (`It is 15/2.`, `\\frac{15}{2}`, `2^3`,
+    `\\sqrt{50}`): the whole rest of its sentence a constant the exact arithmetic reads
+    (`evaluate_exact`), when the box's `answer` is one too and the two differ; returned for the
+    comparison, which never takes mathematics as said plainly (`affirms`). None when they are
+    equal (`It is 10/2.` of 5, `It is 1 - \\frac{1}{36}.` of `\\frac{35}{36}`: the box
+    explained) or either is no constant it reads (`It is 4 x 5`, words after the value)."""
+    clause = _SENTENCE_END.split(clause, maxsplit=1)[0].strip(_TRAILING)
+    if not clause or len(clause) > _EXPRESSION_MAX or not answer or _NOT_AN_OPERATION.search(
+            clause):
+        return None
+    stated, boxed = evaluate_exact(clause), evaluate_exact(answer)
+    if stated is None or boxed is None or not stated.constant or not boxed.constant or \
+            stated == boxed:
+        return None
+    return clause
+
+
+_EXPRESSION_MAX = 60
+"""The longest value in mathematics read as the answer stated again (`_restated_expression`)."""
+# What makes a restated expression no plain operation on numbers: a letter outside a command
+# (`0x8`, `4 x 5`: a variable, a hex prefix or a unit), or two values side by side with no
+# sign between (`7 (3 + 4)`, `7 000`, `7\\,000`, `2\\sqrt{3}`: prose, a separator or a product
+# the reply may not mean).
+_NOT_AN_OPERATION = re.compile(r"(?<![\\A-Za-z])[A-Za-z]|[\d)}]\s*[(\\]|[\d)}]\s+\d|\)\s*\d")
 
 
 # A short judgement of what was just said (`that is wrong`, `that's not right`, `this is

@@ -198,14 +198,13 @@ def test_a_restated_value_with_words_after_it(math_reward, completion):
     assert _values(math_reward, "7", [completion]) == [0.0]
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "open: `_restated_value` reads a plain number only: a value written in mathematics "
-    "(`15/2`, `\\frac{15}{2}`, `2^3`, `\\sqrt{50}`) is no restatement, and telling it from an "
-    "honest explanation (`It is 10/2`, `It is 4 x 5`) needs its value: the box stands"))
 @pytest.mark.parametrize("completion", [
     "\\boxed{7}. No, it is 15/2.", "\\boxed{7}. It is \\frac{15}{2}.", "\\boxed{7}. No, it is 2^3.",
     "\\boxed{7}. No, it is \\sqrt{50}."])
 def test_a_restated_value_written_in_mathematics(math_reward, completion):
+    """Fixed after the round: a value stated again in mathematics that the exact arithmetic
+    reads as a constant other than the box's (`_restated_expression`) unsays it; an equal one
+    (`It is 10/2` of 5) explains it."""
     assert _values(math_reward, "7", [completion]) == [0.0]
 
 

@@ -498,7 +498,10 @@ def test_padding_longer_than_the_phrase_window(math_reward: MathReward, completi
     ("7", "\\boxed{7}. It is 7, not 8."), ("7", "\\boxed{7}. The correct number of apples is 7."),
     ("2250", ("An avocado tree can produce a total of $\\boxed{2250}$ fruits during its 10 "
               "years of life.")),
-    ("7", "\\boxed{7}. No, 7."), ("7", "\\boxed{7}. It is now 7 apples.")])
+    ("7", "\\boxed{7}. No, 7."), ("7", "\\boxed{7}. It is now 7 apples."),
+    ("7", "\\boxed{7}. It is 2^3 - 1."), ("5", "\\boxed{5}. It is 10/2."), ("20", "\\boxed{20}. It is 4 x 5."),
+    ("5\\sqrt{2}", "\\boxed{5\\sqrt{2}}. It is \\sqrt{50}."), ("5", "\\boxed{5}. It was 3 + 1 before."),
+    ("5", "\\boxed{5}. That is 2 + 3 = 5.")])
 def test_an_explanation_in_the_new_restating_forms_keeps_the_box(math_reward: MathReward, gold: str,
                                                                   completion: str) -> None:
     """The forms `_RESTATES` and `_RESTATING_OPENER` read since the round state the answer
