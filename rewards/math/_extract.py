@@ -31,9 +31,11 @@ from numbers import Number
 from typing import Literal
 
 from rewards.math._config import MathConfig
+from rewards.math._evaluate import evaluate_exact
 from rewards.math._normalize import (
     NUMBER_WORDS,
     names_an_answer,
+    numbers_in_words,
     qualifiers,
     sentence_key,
 )
@@ -1088,15 +1090,18 @@ def _box_with_words(text: str, found: Extraction, end: int) -> Extraction:
     every day`, `\\boxed{5} hours more than James`) describe the value, they do not unsay it."""
     after = _clause_after(text, end)
     said = _said_of(after)
+    if said is None:
+        said = _said_after_a_mark(after)  # `\\boxed{7}, wrong.`, `\\boxed{7} — это не ответ`
     joined = _joined_alternative(text, end)  # `\boxed{7} or 8.`, `\boxed{7} is it. Or 8.`
     if joined is not None:
         said = joined if said is None else f"{said}; {joined}"
-    again = _restated(text, end)  # `\boxed{7}. No, it is 8.`, `\boxed{7} is it. It is 8.`
+    again = _restated(text, end, found.answer)  # `\boxed{7}. No, it is 8.`, `It is 15/2.`
     if again is not None:
         said = again if said is None else f"{said}; {again}"
     if said is None:
         return found
-    words = " ".join((found.answer + after).split()).strip(_TRAILING)
+    # a number in words said of the box reads as its digits (`or one half`: `affirms` read it)
+    words = " ".join((found.answer + numbers_in_words(after)).split()).strip(_TRAILING)
     return replace(found, words=words, said=said)
 
 
@@ -1135,6 +1140,12 @@ def _joined_alternative(text: str, end: int) -> str | None:
     when it holds nothing else (`affirms`: `(or 7 apples)`, `or 25%` of `\\frac{1}{4}`); None
     when no `or` joins a value to it (`for 3 or 4 friends` joins it to 3)."""
     region, _ = _after_box(text, end, sentences=2)
+    same = _SAME_VALUE_JOIN.search(region)  # `\\boxed{7}, i.e. 8`, `, namely 8`
+    if same is not None and not _DIGITS.search(region, 0, same.start()) and \
+            _SENTENCE_END.search(region, 0, same.start()) is None:
+        restated = _restated_value(region[same.end():], _clause_after(text, end))
+        if restated is not None:
+            return restated
     joined = _OR_NEXT.match(region)  # `or` right after the box: whatever it joins
     at = joined.end() - 2 if joined else 0
     if joined is None:
@@ -1153,15 +1164,56 @@ def _joined_alternative(text: str, end: int) -> str | None:
     return " ".join(clause.split()).strip(_TRAILING + ")]}")
 
 
+# Words that join a value to the same value written another way (`\\boxed{7}, i.e. 7 apples`,
+# `, namely 7`, `in other words, 7`, `equivalently 7.0`): the value they join is the box's
+# stated again (`_restated_value`), which leaves it the answer only when equal (`affirms`).
+_SAME_VALUE_JOIN = re.compile(r"(?<![\w\\])(?:i\.\s?e\.|namely|in\s+other\s+words|"
+                              r"equivalently)(?![\w\\])[\s,:]*", re.IGNORECASE)
+
+
+def _restated_value(clause: str, box_clause: str) -> str | None:
+    """The value that opens `clause` (the rest of a reply after a restating word: `8` of
+    `8 apples. Done`), its number words read as digits (`numbers_in_words`), when nothing
+    follows it in its sentence but the words of the box's own clause (`box_clause`) and
+    answer words: the answer stated again, for `affirms` to read. None for anything else (a
+    value in another unit, `2 hours` of `\\boxed{120} minutes`; a product or a sum, `3 + 4`):
+    that explains the box."""
+    clause = numbers_in_words(_SENTENCE_END.split(clause, maxsplit=1)[0])
+    value = _RESTATED_VALUE.match(clause)
+    if value is None:
+        return None
+    rest = _DENIED_VALUE.sub(" ", clause[value.end():])  # `8, not 7`: 7 is not said of it
+    offered = "".join(found.group(0) for found in _OFFERED_VALUE.finditer(rest))
+    rest = _OFFERED_VALUE.sub(" ", rest)  # `7 or 8`: 8 is said of it too
+    beside = {word.lower() for word in _WORD.findall(box_clause)}
+    words = [word for word in _WORD.findall(rest) if word.lower() not in _CONTRASTING]
+    if _ONLY_WORDS.fullmatch(rest) and all(
+            word.lower() in beside or names_an_answer(word) for word in words):
+        said = " ".join([value.group(0), *words]) + offered
+        return " ".join(said.split()).strip(_TRAILING + ")]}")
+    return None
+
+
+# What may follow a restated value without making it an explanation: another value denied
+# (`8, not 7`, `8 instead of 7`), another offered beside it (`7 or 8`, `7 and 8`: read as
+# said of the box), and words known to mark a correction (`8 instead`, `8 actually`).
+_DENIED_VALUE = re.compile(r"(?<![\s,])[\s,]*(?:not|instead\s+of|rather\s+than)\s+-?\d[\d,]*(?:\.\d+)?"
+                           r"(?![\d.])", re.IGNORECASE)
+_OFFERED_VALUE = re.compile(r"(?<![\s,])[\s,]*(?:or|and)\s+-?\d[\d,]*(?:\.\d+)?(?:\s?%)?(?![\d.])",
+                            re.IGNORECASE)
+_CONTRASTING = frozenset({"instead", "actually", "though", "really", "indeed"})
+
+
 def _after_box(text: str, end: int, sentences: int) -> tuple[str, bool]:
     """What a reply writes after a value that ends at `end`: its own sentence's rest and up to
     `sentences - 1` more, within `_WORDS_MAX` visible characters and the model's own text
     (`_reply_end_after`), read as a reader reads it (`sentence_key`): math delimiters, what
     pads text without being read (`_PADDING`: format characters, spacing commands, markdown
-    emphasis, HTML-like tags) and the style commands around a word (`\\textbf{or}`) dropped,
-    so padding cannot push what follows out of the window (read within `_PHRASE_WINDOW`);
+    emphasis of any length, HTML-like tags) and the style commands around a word
+    (`\\textbf{or}`) dropped from the whole rest of the text (the tail, `tail_chars`) before
+    the window is cut, so no run of padding can push what follows out of it;
     and whether that is all the model wrote (not cut by the window or the sentence count)."""
-    raw = text[end:min(_reply_end_after(text, end), end + _PHRASE_WINDOW)]
+    raw = text[end:_reply_end_after(text, end)]  # the tail's rest: padding is dropped first
     visible = _SPACES.sub(" ", _PADDING.sub(" ", _DELIMITERS.sub(" ", _INVISIBLE.sub("", raw))))
     stop = 0
     for _ in range(sentences):
@@ -1179,8 +1231,8 @@ def _after_box(text: str, end: int, sentences: int) -> tuple[str, bool]:
 # sees the text), LaTeX spacing, markdown emphasis and HTML-like tags (`<b>`, `<think>`; turn
 # markers end the model's text before this is read).
 _INVISIBLE = re.compile(r"[\u00ad\u180e\u200b-\u200d\u2060-\u2064\ufeff]")
-_PADDING = re.compile(r"\\(?:[,;:! ]|q?quad(?![A-Za-z])|[hv]space\*?\{[^{}]{0,20}\})|"
-                      r"(?<![*])\*{1,3}(?![*])|(?<!_)__?(?!_)|</?[A-Za-z][A-Za-z0-9]{0,15}\s*/?>")
+_PADDING = re.compile(r"\\(?:[,;:! ]|q?quad|[hv]space\*?\{[^{}]{0,20}\})|\*+|_+|"
+                      r"</?[A-Za-z][A-Za-z0-9]{0,15}\s*/?>")
 _SPACES = re.compile(r"[ \t]+")
 
 
@@ -1191,18 +1243,29 @@ _STYLED = re.compile(r"\\(?:text(?:bf|it|sf|tt|rm|up|normal)?|emph|underline|mat
 
 # A clause that states the answer again (`it is 8`, `the answer should be 8`, `that is
 # \boxed{8}`): a subject that names the answer or points at it, a copula, then the value.
+_COPULA = (r"(?:is|was|equals|is\s+equal\s+to|becomes|(?:should|must|would|will|could|might|"
+           r"may|has\s+to|had\s+to)\s+be)")
+# Adverbs known to leave the value after them the one stated (`It is now 8`, `It is, in fact,
+# 8`, `It is really just 8`): any `-ly` word and these, at most two, commas around them.
+_RESTATING_ADVERB = (r"(?:[^\W\d_]+ly|instead|in\s+fact|now|rather|just|indeed|still|even|"
+                     r"then)")
 _RESTATES = re.compile(
-    r"(?<![\w\\])(?:(?:it|that|this)(?:['’]s(?![\w\\])|\s+(?:is|was|equals|"
-    r"(?:should|must|would|will|could|might|may|has\s+to|had\s+to)\s+be))|"
-    r"the\s+(?:(?:final|correct|right|real|actual|true)\s+(?:answer|result|solution|value|number)|"
-    r"answer|result|solution)\s+(?:is|was|equals|(?:should|must|would|will|could|might|may|"
-    r"has\s+to|had\s+to)\s+be))"
-    r"(?:\s+(?:[^\W\d_]+ly\s+|instead\s+|in\s+fact\s+)?(?:[(:=+]\s*)?(?=[-\d$\\])|"
-    r"\s*[(:=+]\s*(?=-?\d)|(?=-\d))",
+    r"(?<![\w\\])(?:(?:it|that|this)(?:['’]s(?![\w\\])|['’](?:ll|d)\s+be|\s+" + _COPULA + r")|"
+    r"(?:(?<=[.!?;])|(?<=[.!?;]\s))its(?=\s+-?\d)|there\s+(?:is|are)|"
+    r"the\s+(?:(?:final|correct|right|real|actual|true)\s+(?:answer|result|solution|value|number|"
+    r"total)(?:\s+of\s+[^\W\d_]+)?|answer|result|solution|value|number|total)\s+" + _COPULA + r")"
+    rf"(?:(?:\s*,?\s*{_RESTATING_ADVERB}){{0,2}}"
+    r"(?:\s+(?:[(:=+,]\s*)?|\s*[(:=+,]\s*)(?=[-\d$\\])|(?=-\d))",
     re.IGNORECASE)
+# A sentence that opens with a word known to correct or conclude (`So 8.`, `No, 8.`, `Sorry,
+# 8.`, `Correction: 8.`, `Make that 8.`, `I mean 8.`), then a value: the answer stated again.
+_RESTATING_OPENER = re.compile(
+    r"(?:^|(?<=[.!?;]))\s*(?:(?:so|thus|hence|therefore|no|sorry|oops|actually|correction|"
+    r"wait|rather|instead|make\s+that|i\s+mean|i\s+get|i\s+got|we\s+get|we\s+got)"
+    r"(?![\w\\])[\s,:]*)+(?=-?\d)", re.IGNORECASE)
 
 
-def _restated(text: str, end: int) -> str | None:
+def _restated(text: str, end: int, answer: str = "") -> str | None:
     """The value a reply states as its answer again after a box that ends at `end`, in the
     rest of the box's sentence or the next one (`\\boxed{7}, but wait, it is 8.`,
     `\\boxed{7}. No, it is 8.`, `\\boxed{7}. Wait. It's 8.`: `_after_box`, three sentences): what the
@@ -1214,16 +1277,14 @@ def _restated(text: str, end: int) -> str | None:
     groups of 5`) or a value the clause relates to another (`That is 8 more than yesterday`)
     explains the box. None when no clause states one."""
     region, whole = _after_box(text, end, sentences=3)
-    beside = {word.lower() for word in _WORD.findall(_clause_after(text, end))}
-    for restated in _RESTATES.finditer(region):
-        clause = _SENTENCE_END.split(region[restated.end():], maxsplit=1)[0]
-        value = _RESTATED_VALUE.match(clause)
+    box_clause = _clause_after(text, end)
+    for restated in sorted([*_RESTATES.finditer(region), *_RESTATING_OPENER.finditer(region)],
+                           key=lambda found: found.start()):
+        value = _restated_value(region[restated.end():], box_clause)
         if value is None:
-            continue
-        rest = clause[value.end():]
-        if _ONLY_WORDS.fullmatch(rest) and all(
-                word.lower() in beside or names_an_answer(word) for word in _WORD.findall(rest)):
-            return " ".join(clause.split()).strip(_TRAILING)
+            value = _restated_expression(region[restated.end():], answer)
+        if value is not None:
+            return value
     if whole:  # the reply's end closes a sentence (`sentence_key` drops its last mark)
         region += "."
     for judged in _JUDGED.finditer(region):  # `\\boxed{7}. Wait, that is wrong.`
@@ -1232,6 +1293,33 @@ def _restated(text: str, end: int) -> str | None:
         said = " ".join(judged.group("said").split()).strip(_TRAILING)
         return f"not {said}" if judged.group("not") else said
     return None
+
+
+def _restated_expression(clause: str, answer: str) -> str | None:
+    """A value stated again in mathematics (`It is 15/2.`, `\\frac{15}{2}`, `2^3`,
+    `\\sqrt{50}`): the whole rest of its sentence a constant the exact arithmetic reads
+    (`evaluate_exact`), when the box's `answer` is one too and the two differ; returned for the
+    comparison, which never takes mathematics as said plainly (`affirms`). None when they are
+    equal (`It is 10/2.` of 5, `It is 1 - \\frac{1}{36}.` of `\\frac{35}{36}`: the box
+    explained) or either is no constant it reads (`It is 4 x 5`, words after the value)."""
+    clause = _SENTENCE_END.split(clause, maxsplit=1)[0].strip(_TRAILING)
+    if not clause or len(clause) > _EXPRESSION_MAX or not answer or _NOT_AN_OPERATION.search(
+            clause):
+        return None
+    stated, boxed = evaluate_exact(clause), evaluate_exact(answer)
+    if stated is None or boxed is None or not stated.constant or not boxed.constant or \
+            stated == boxed:
+        return None
+    return clause
+
+
+_EXPRESSION_MAX = 60
+"""The longest value in mathematics read as the answer stated again (`_restated_expression`)."""
+# What makes a restated expression no plain operation on numbers: a letter outside a command
+# (`0x8`, `4 x 5`: a variable, a hex prefix or a unit), or two values side by side with no
+# sign between (`7 (3 + 4)`, `7 000`, `7\\,000`, `2\\sqrt{3}`: prose, a separator or a product
+# the reply may not mean).
+_NOT_AN_OPERATION = re.compile(r"(?<![\\A-Za-z])[A-Za-z]|[\d)}]\s*[(\\]|[\d)}]\s+\d|\)\s*\d")
 
 
 # A short judgement of what was just said (`that is wrong`, `that's not right`, `this is
@@ -1263,7 +1351,7 @@ def _reply_end_after(text: str, end: int) -> int:
     """Where the model's own text ends after `end`: at the first turn marker after it
     (`<|im_end|>`, `</s>`: what follows is another turn's, never said of the model's answer)
     or at the reply's end."""
-    marker = _TURN_MARKER.search(text, end, end + _PHRASE_WINDOW)
+    marker = _TURN_MARKER.search(text, end)
     return min(marker.start() if marker else len(text), _end_of_reply(text))
 
 
@@ -1289,6 +1377,56 @@ def _said_of(after: str) -> str | None:
     if verb.group("not") or verb.group("cannot"):  # `isn't right`: `not right`
         said = f"not {said}".rstrip()
     return said
+
+
+# A mark that joins a verbless predicate to the value before it: a comma, a semicolon, a
+# colon, a dash of any width (the Russian copula: `7 — неверный ответ`), an opening bracket.
+_JOINING_MARK = re.compile(r"(?<!\s)\s*(?:[,;:]|[-\u2010-\u2015\u2212]{1,3}|[(\[])\s*")
+# A verbless predicate: one to three words of letters (any script; a hyphen inside a word),
+# closing the value's sentence or its bracket (`wrong`, `not sure`, `неверный ответ`).
+_VERBLESS = re.compile(r"(?<![^\W\d_])(?P<said>[^\W\d_]+(?:-[^\W\d_]+)?(?:\s+[^\W\d_]+(?:-[^\W\d_]+)?){0,2})"
+                       r"\s*[)\]]?\s*[.!?]*\s*")
+
+_RELATIVE_WORDS = frozenset({"which", "that", "who", "whose", "whom", "what", "where", "when"})
+# The numbers to twelve in the other languages a box's clause is read in (`_SAID_OF_ELSEWHERE`;
+# not those spelled as an English word: `six`, `once`, `due`):
+# a verbless `(sieben)` says the value again in words that `affirms` does not read, so it is
+# not read as a judgement of it (as an affirmative clause of those languages is not).
+_OTHER_NUMBER_WORDS = frozenset("""
+    eins zwei drei vier fünf sechs sieben acht neun zehn elf zwölf
+    zéro deux trois quatre cinq sept huit neuf dix onze douze
+    cero uno dos tres cuatro cinco seis siete ocho nueve diez doce
+    tre quattro cinque sei sette otto nove dieci undici dodici
+    uma dois duas três sete oito dez doze
+    ноль один одна два две три четыре пять шесть семь восемь девять десять одиннадцать двенадцать
+""".split())  # noqa: SIM905 (a word list reads better as words)
+
+
+def _said_after_a_mark(after: str) -> str | None:
+    """What a clause says of the value it opens with when a mark joins it (`_JOINING_MARK`:
+    `\\boxed{7}, wrong.`, `\\boxed{7} (not sure).`, `\\boxed{7} — это не ответ`): what a verb
+    after the mark says (`_said_of`: `— это не ответ` as `не ответ`; an affirmative clause of
+    another language, `— это ответ`, is not read), else a verbless predicate of at most three
+    words that ends the sentence (`_VERBLESS`), unless it is a sign-off (`, done.`). The
+    comparison reads the words by its allow-list (`affirms`: `, the final answer.` and `(7
+    apples)` leave the value the answer, `, wrong.` does not). None when no mark follows the
+    value or more follows the predicate (`, so she has 7 apples`: an explanation)."""
+    if "\n" in after[:len(after) - len(after.lstrip())]:
+        return None  # on the value's line only
+    after = _DETACHED_NOT.sub("not", sentence_key(after).lstrip("*_ "))
+    mark = _JOINING_MARK.match(after)
+    if mark is None or not mark.group(0).strip():
+        return None
+    rest = after[mark.end():]
+    if _SAID_OF.match(rest) or _SAID_OF_ELSEWHERE.match(rest) or _SAID_OF_CJK.match(rest):
+        return _said_of(" " + rest)  # a verb after the mark: its rule
+    verbless = _VERBLESS.fullmatch(rest)
+    if verbless is None or _sign_off(verbless.group("said")) or any(
+            _SAID_OF.fullmatch(word) or word.lower() in _RELATIVE_WORDS
+            or word.lower() in _OTHER_NUMBER_WORDS for word in verbless.group("said").split()):
+        return None  # `, which is correct`: a verb in it, the clause is not verbless; `(sieben)`
+    # the value in another language's words, which `affirms` does not read (English only)
+    return " ".join(verbless.group("said").split())
 
 
 # The copulas of the languages replies are written in besides English, negated or not

@@ -212,7 +212,7 @@ _AFFIRMING_CJK = frozenset("答案正确最终的结果解值对就")
 # something of the value in mathematics (`is $\\sqrt{7}$`, `is $7^{7}$`, `is ≠ the answer`).
 _SAID_PLAINLY = re.compile(
     r"(?:[^\W_]|\s|[.,;:?'’\"()*]|(?<![\d}])!|(?<=[^\W\d_])-(?=[^\W\d_])|(?<=\d)\\?%"
-    r"|(?<![\d}])-(?=\d)|(?<=\d)\{,\}(?=\d)"
+    r"|(?<![\d}])-(?=\d)|(?<=\d)\{,\}(?=\d)|(?<=\d\s)\\?%"
     r"|\\(?:qquad|quad|blacksquare|square|qed|checkmark)(?![A-Za-z])|\\[,;:! ])*")
 
 
@@ -230,6 +230,7 @@ def affirms(said: str, value: str, carried: frozenset[str] = frozenset(),
     took the value back."""
     if _SAID_PLAINLY.fullmatch(said) is None:
         return False
+    said = numbers_in_words(said)  # `or seven`, `or one half`, `or 1 million`, `or 50 percent`
     said = _SAME_VALUE_JOINS.sub(" ", said)  # `or equivalently 7.0`, `, i.e. 7 apples`
     number = _read_number(value)
     stated = [found.group(0) for found in _STATED_NUMBER.finditer(said)]
@@ -255,14 +256,13 @@ def affirms(said: str, value: str, carried: frozenset[str] = frozenset(),
             continue
         if word in _DETERMINERS:
             named = True
-        if word in _OR_WORDS and tokens[at + 1:at + 2] and (tokens[at + 1][0].isdigit()
-                                                             or tokens[at + 1] in _WORD_VALUES):
-            continue  # `or 0.25` of `\frac{1}{4}`: an equal number (read above) joined
-        if word in _WORD_VALUES and number is not None:  # `(or seven)` of 7
-            if number.value != _WORD_VALUES[word]:
-                return False
-            named = True
-            continue
+        joined = [following for following in tokens[at + 1:at + 3] if following != ","][:1]
+        if word in _OR_WORDS and joined and joined[0][0].isdigit():
+            continue  # `or 0.25`, `Or, 5` of `\frac{1}{4}`, 5: an equal number (read above)
+        if word == "one" and at and tokens[at - 1].lower() in _BEFORE_PRONOUN:
+            continue  # `is the correct one`: a pronoun, not the number (`numbers_in_words`)
+        if word in _WORD_VALUES:  # a number word `numbers_in_words` left: not a value said
+            return False
         if _CJK.fullmatch(token) and all(ch in _AFFIRMING_CJK for ch in token):
             continue
         if not (len(token) == 1 or word in _AFFIRMING or word in carried
@@ -280,8 +280,8 @@ def names_an_answer(word: str) -> bool:
 
 _CJK = re.compile(r"[\u4e00-\u9fff]+")
 _OR_WORDS = frozenset({"or", "oder", "ou", "o", "или", "либо", "或", "或者"})
-_STATED_NUMBER = re.compile(
-    r"(?<![\d.,])-?\d(?:[\d,]|\{,\})*(?:\.\d+)?(?:[eE][-+]?\d{1,3})?(?:\s?\\?%)?")
+_STATED_NUMBER = re.compile(  # (after a comma only when no digit stands before it: `is 7,000`)
+    r"(?<![\d.])(?<!\d,)-?\d(?:[\d,]|\{,\})*(?:\.\d+)?(?:[eE][-+]?\d{1,3})?(?:\s?\\?%)?")
 
 
 def _read_number(text: str) -> Number | None:
@@ -332,10 +332,106 @@ def asks_for_percent(question: str | None) -> bool:
 _SAME_VALUE_JOINS = re.compile(r"(?<![\w\\])(?:equivalently|in\s+other\s+words|i\.\s?e\.|"
                                r"that\s+is|namely|simply|exactly)(?![\w\\])(?=[\s,]*-?\d)",
                                re.IGNORECASE)
-# Number words a clause may state a value with (`or seven`), by their values.
+# Number words a clause may state a value with (`or seven`, `twenty-one`, `one hundred`), by
+# their values: the units and teens, the tens, and the words that multiply what precedes
+# them (`_MAGNITUDES`: `hundred`, `thousand`, `million` ...).
 _NUMBER_NAMES = ("zero one two three four five six seven eight nine ten eleven twelve thirteen "
-                 "fourteen fifteen sixteen seventeen eighteen nineteen twenty")
+                 "fourteen fifteen sixteen seventeen eighteen nineteen")
 _WORD_VALUES = {word: Fraction(value) for value, word in enumerate(_NUMBER_NAMES.split())}
+_TENS = {word: Fraction(10 * value) for value, word in enumerate(
+    ["twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"], start=2)}
+_WORD_VALUES.update(_TENS)
+# Fractions in words (`one half`, `two thirds`, `a quarter`), by their denominators.
+_DENOMINATORS = {"half": 2, "halves": 2, "third": 3, "thirds": 3, "quarter": 4, "quarters": 4,
+                 "fourth": 4, "fourths": 4, "fifth": 5, "fifths": 5, "sixth": 6, "sixths": 6,
+                 "seventh": 7, "sevenths": 7, "eighth": 8, "eighths": 8, "ninth": 9,
+                 "ninths": 9, "tenth": 10, "tenths": 10}
+_NUMBER_WORD = "|".join(sorted([*_WORD_VALUES, *_MAGNITUDES, *_DENOMINATORS], key=len,
+                               reverse=True))
+# A run of number words (joined by spaces, hyphens and `and`), or digits and magnitude words
+# (`1.5 million`), or a number and `percent` / a spaced `%`: what `numbers_in_words` reads.
+_NUMBER_PHRASE = re.compile(
+    rf"(?<![\w.\\])(?<!\d,)(?:(?:\d+(?:\.\d+)?|a|an)(?=[\s-]+(?:{_NUMBER_WORD})(?![\w\\]))|"
+    rf"(?:{_NUMBER_WORD})(?![\w\\]))(?:(?:[\s-]+|\s+and\s+)(?:{_NUMBER_WORD})(?![\w\\]))*"
+    r"|(?<=\d)\s*(?:\\?%|per\s?cent(?![\w\\]))", re.IGNORECASE)
+_PLACES = 40
+"""A fraction in words that no decimal writes exactly (`one third`) is written to this many
+places: finer than any printed precision a reply is read to (`_same_number`)."""
+
+
+def numbers_in_words(said: str) -> str:
+    """`said` with each number it writes in words written in digits, as a reader reads it:
+    `or seven` as `or 7`, `twenty-one` as `21`, `one hundred` as `100`, `7 thousand` as
+    `7000`, `one half` as `0.5`, `50 percent` and `50 %` as `50%`. A run that is no number
+    of English grammar (`seven seven`, `hundred one`) is left as words, and `one` alone
+    after a determiner or an answer word is a pronoun (`is the correct one`), left too: the
+    comparison reads what is left as words (`affirms`)."""
+    def read(match: re.Match[str]) -> str:
+        phrase = match.group(0)
+        if phrase[:1].isspace() or phrase[:1] in "%\\" or phrase[:1].lower() == "p":
+            return "%"  # `50 %`, `50 percent`: the number's percent
+        before = _WORD_BEFORE.search(said, max(match.start() - 40, 0), match.start())
+        if phrase.lower() == "one" and before and before.group(1).lower() in _BEFORE_PRONOUN:
+            return phrase  # `the correct one`
+        value = _number_of_words(re.split(r"[\s-]+", phrase.lower()))
+        if value is None:
+            return phrase
+        if value.denominator == 1:
+            return str(value.numerator)
+        whole, places = divmod(round(value * 10 ** _PLACES), 10 ** _PLACES)
+        return f"{whole}.{places:0{_PLACES}d}"
+    return _NUMBER_PHRASE.sub(read, said)
+
+
+_WORD_BEFORE = re.compile(r"(?<![^\W\d_])([^\W\d_]+)\s+$")
+
+
+def _number_of_words(words: list[str]) -> Fraction | None:
+    """The value of a run of number words (`["twenty", "one"]`, `["7", "thousand"]`, `["a",
+    "half"]`), or None when the run is no number as English writes one: a unit or teen after
+    a unit or a tens word after anything, a tens word after a unit, `and` not after a
+    magnitude, a magnitude first or not above the one before it, a fraction's denominator
+    not last."""
+    total, group, last = Fraction(0), Fraction(0), ""  # `last`: what the previous word was
+    previous_scale = None
+    for at, word in enumerate(words):
+        if word == "and":
+            if last != "scale":
+                return None
+            last = "and"
+            continue
+        if at == 0 and (word[0].isdigit() or word in ("a", "an")):
+            group, last = Fraction(Decimal(word)) if word[0].isdigit() else Fraction(1), "count"
+            continue
+        if word in _DENOMINATORS:
+            if at != len(words) - 1 or last not in ("unit", "tens", "count"):
+                return None
+            return (total + group) / _DENOMINATORS[word]
+        if word in _TENS:
+            if last not in ("", "scale", "and"):
+                return None
+            group, last = group + _TENS[word], "tens"
+        elif word in _WORD_VALUES:
+            small = _WORD_VALUES[word]
+            if last not in ("", "scale", "and") and not (last == "tens" and 0 < small < 10):
+                return None
+            group, last = group + small, "unit"
+        elif word in _MAGNITUDES:
+            scale = _MAGNITUDES[word]
+            if last not in ("unit", "tens", "count", "scale") or group == 0:
+                return None
+            if scale == 100:  # `one hundred`, `three hundred twenty`; not `one hundred hundred`
+                if last == "scale" or group >= 100:
+                    return None
+                group *= 100
+            else:
+                if previous_scale is not None and scale >= previous_scale:
+                    return None
+                total, group, previous_scale = total + group * scale, Fraction(0), scale
+            last = "scale"
+        else:
+            return None
+    return total + group if last != "and" else None
 
 
 # What opens a noun phrase (`the smallest such n`, `our answer`): after one, the question's
@@ -350,6 +446,8 @@ _SAID_TOKEN = re.compile(r"(?<!\\)(?<![^\W\d_])[^\W\d_]+|\d+|[,;]")
 # is said of the value again, not a name of its kind.
 _RELATIVES = frozenset("that which who whose whom".split())  # noqa: SIM905
 _AFFIRMING_VERBS = frozenset("is are was were be".split())  # noqa: SIM905
+# After a determiner or a word that names an answer, `one` is a pronoun (`the correct one`).
+_BEFORE_PRONOUN = _DETERMINERS | _AFFIRMING
 
 
 def _prose_words(answer: str, shortest: int = 3) -> set[str]:

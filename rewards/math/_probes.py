@@ -120,6 +120,18 @@ def _box_unsaid(row: Row) -> list[str]:
     # another value joined by `or`, or stated as the answer in the next clause
     out += [f"\\boxed{{{g}}} or {w}.", f"\\boxed{{{g}}}, or maybe {w}.",
             f"\\boxed{{{g}}}. No, it is {w}.", f"\\boxed{{{g}}}, but wait, it is {w}."]
+    # a verbless judgement joined by a mark, a same-value join to another value, a hedge
+    # behind a run of padding longer than any window
+    out += [f"\\boxed{{{g}}}, wrong.", f"\\boxed{{{g}}} (not sure).", f"\\boxed{{{g}}} \u2014 wrong.",
+            f"\\boxed{{{g}}}, i.e. {w}", f"\\boxed{{{g}}}, namely {w}.",
+            f"\\boxed{{{g}}} " + "\\," * 1200 + f"or {w}", f"\\boxed{{{g}}} " + "**" * 150 + f"or {w}"]
+    if _number(g) not in (0, None):  # the gold's own digits times a magnitude in words
+        out.append(f"\\boxed{{{g}}}, or {g} thousand.")
+    # another value stated again in words `_RESTATES` and `_RESTATING_OPENER` read
+    out += [f"\\boxed{{{g}}}. So {w}.", f"\\boxed{{{g}}}. It is now {w}.",
+            f"\\boxed{{{g}}}. Correction: {w}.", f"\\boxed{{{g}}}. The value is {w}."]
+    if _numeric(row):  # a value denied or offered beside a number stated again
+        out += [f"\\boxed{{{g}}}. It is {w}, not {g}.", f"\\boxed{{{g}}}. It is {g} or {w}."]
     if _numeric(row):  # (an unmarked number: the rule reads a number's clause, `_unmarked_words`)
         out.append(f"Let me work it out step by step and check each case. {g} is wrong.")
     elif said_of_expression(f"{g} is wrong.") is not None:  # an expression, read so too

@@ -185,20 +185,26 @@ def test_a_retraction_spelled_another_way(math_reward, completion):
     assert _values(math_reward, "7", [completion]) == [0.0]
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "open: `_restated` takes a value only when `affirms(value, value)` holds, so a value with a "
-    "word after it that is no unit (`8, not 7`, `8 instead`, `8 though`) or written in "
-    "mathematics (`15/2`, `\\frac{15}{2}`, `2^3`, `\\sqrt{50}`) is no restatement: the "
-    "box stands; and a hedge inside the restatement (`It is 7 or 8`) is no restatement either"))
 @pytest.mark.parametrize("completion", [
     "\\boxed{7}. It is 8, not 7.", "\\boxed{7}. It is 8 not 7.", "\\boxed{7}. It is 8 instead.",
     "\\boxed{7}. It is 8 actually.", "\\boxed{7}. It is 8 though.",
     "\\boxed{7}. It is 8 instead of 7.", "\\boxed{7}. Wait, it is 8, not 7.",
-    "\\boxed{7}. No, it is 15/2.",
-    "\\boxed{7}. It is \\frac{15}{2}.", "\\boxed{7}. No, it is 2^3.",
-    "\\boxed{7}. No, it is \\sqrt{50}.", "\\boxed{7}. It is 7 or 8.",
-    "\\boxed{7}. It is 7, or 8.", "\\boxed{7}. It is 7 and 8."])
-def test_a_restated_value_with_words_or_math_after_it(math_reward, completion):
+    "\\boxed{7}. It is 7 or 8.", "\\boxed{7}. It is 7, or 8.", "\\boxed{7}. It is 7 and 8."])
+def test_a_restated_value_with_words_after_it(math_reward, completion):
+    """Fixed after the round: after a restated value, another value denied (`, not 7`,
+    `instead of 7`), one offered beside it (`or 8`, `and 8`, read as said of the box) and
+    words known to mark a correction (`instead`, `actually`, `though`) leave it the answer
+    stated again (`_restated_value`)."""
+    assert _values(math_reward, "7", [completion]) == [0.0]
+
+
+@pytest.mark.parametrize("completion", [
+    "\\boxed{7}. No, it is 15/2.", "\\boxed{7}. It is \\frac{15}{2}.", "\\boxed{7}. No, it is 2^3.",
+    "\\boxed{7}. No, it is \\sqrt{50}."])
+def test_a_restated_value_written_in_mathematics(math_reward, completion):
+    """Fixed after the round: a value stated again in mathematics that the exact arithmetic
+    reads as a constant other than the box's (`_restated_expression`) unsays it; an equal one
+    (`It is 10/2` of 5) explains it."""
     assert _values(math_reward, "7", [completion]) == [0.0]
 
 

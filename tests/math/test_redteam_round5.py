@@ -67,14 +67,6 @@ def _values(reward: MathReward, gold: object, completions: Sequence[str],
                                            for c in completions])]
 
 
-_OPEN_A_VERBLESS_JUDGEMENT_AFTER_THE_BOX = pytest.mark.xfail(strict=True, reason="open: `_said_of` needs a verb after the box: a judgement joined by a comma, a semicolon, "
-    "a colon, a dash or brackets (`\\boxed{7}, wrong.`) says nothing of it")
-_OPEN_OR_EQUIVALENTLY_LOSES_CREDIT = pytest.mark.xfail(strict=True, reason="open: `_OR_NEXT` takes any `or` after the box and `affirms` reads `equivalently`, `in "
-    "other words` or a comma before a unit as said of the value: `or equivalently 7.0` unsays "
-    "a box that `or 7.0` keeps (`Or in other words 5.`, `Or, 5 apples.`: since 980b1d5)")
-_OPEN_AN_EQUAL_VALUE_IN_WORDS_AFTER_OR_LOSES_CREDIT = pytest.mark.xfail(strict=True, reason="open: `_same_number` reads digits only: a number word (`or seven`, `or one half`), a "
-    "magnitude (`or 1 million`, `or 7 thousand`), the word `percent` or a space before `%` "
-    "leave an equal value unread, so it unsays the box (while `It is seven.` is ignored)")
 _OPEN_A_PERCENT_ANSWER_RESTATED_LOSES_CREDIT = pytest.mark.xfail(strict=True, reason="open: in a question asking for a percent, the box `7` is 7%, but `_same_number` compares "
     "its bare value with the percent's hundredth, and a `%` just outside the box is not read: "
     "`\\boxed{7}. It is 7%.` and `\\boxed{25}%, or 0.25` lose credit (all but the first "
@@ -84,9 +76,6 @@ _OPEN_THE_QUESTIONS_WORDS_AFTER_A_BRACKET_OR_DASH = pytest.mark.xfail(strict=Tru
     "n (wrong)`)")
 
 
-_OPEN_PADDING_PUSHES_THE_HEDGE_OUT_OF_THE_WINDOW = pytest.mark.xfail(strict=True, reason="open: `_after_box` cuts the raw text at `_WORDS_MAX` (200) characters before "
-    "`sentence_key` drops invisible characters, spaces and spacing markup, so 200 of them "
-    "between the box and `or` or the restatement hide it")
 _OPEN_MARKUP_AROUND_THE_HEDGE_OR_THE_RESTATEMENT = pytest.mark.xfail(strict=True, reason="open: `_after_box` reads `$`, `\\(`, `\\[` and `_STYLED` commands only: HTML tags, "
     "markdown emphasis, backticks, `\\hspace`, special-token text and an HTML entity around "
     "`or`, the restatement or its value stop `_OR_NEXT`, `_OR_VALUE`, `_RESTATES` "
@@ -267,9 +256,12 @@ def test_a_number_made_of_the_boxs_digits(math_reward, gold, completion):
     "\\boxed{7} " + "\u200b" * 200 + "or 8", "\\boxed{7}" + "\u200b" * 200 + " or 8",
     "\\boxed{7}. " + "\u200b" * 200 + "It is 8.", "\\boxed{7} o" + "\u00ad" * 200 + "r 8",
     "\\boxed{7} " + "\u2060" * 200 + "or 8", "\\boxed{7} " + " " * 200 + "or 8",
-    "\\boxed{7} " + "\\," * 100 + "or 8", pytest.param("\\boxed{7} " + "\\quad" * 50 + "or 8", marks=_OPEN_PADDING_PUSHES_THE_HEDGE_OUT_OF_THE_WINDOW),
-    "\\boxed{7} " + "$$" * 100 + "or 8", pytest.param("\\boxed{7} " + "**" * 100 + "or 8", marks=_OPEN_PADDING_PUSHES_THE_HEDGE_OUT_OF_THE_WINDOW)])
+    "\\boxed{7} " + "\\," * 100 + "or 8", "\\boxed{7} " + "\\quad" * 50 + "or 8",
+    "\\boxed{7} " + "$$" * 100 + "or 8", "\\boxed{7} " + "**" * 100 + "or 8"])
 def test_padding_pushes_the_hedge_out_of_the_window(math_reward, completion):
+    """Fixed after the round: `_after_box` drops padding from the whole rest of the tail
+    before it cuts its window, and a run of markdown emphasis or a `\\quad` glued to a word is
+    padding too."""
     assert _values(math_reward, "7", [completion]) == [0.0]
 
 
@@ -293,10 +285,6 @@ def test_a_sign_or_bracket_before_the_restated_value(math_reward, completion):
     assert _values(math_reward, "7", [completion]) == [0.0]
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "open: a retraction is read only in the forms `_RESTATES` lists (subject + copula + an "
-    "`-ly` adverb): any other wording states another value after the box and keeps it (an "
-    "allow-list of retraction forms, not of the explanations that leave the box)"))
 @pytest.mark.parametrize("completion", [
     "\\boxed{7}. Its 8.", "\\boxed{7}. It is, in fact, 8.", "\\boxed{7}. It is really just 8.",
     "\\boxed{7}. It is now 8.", "\\boxed{7}. It is rather 8.", "\\boxed{7}. It is equal to 8.",
@@ -307,14 +295,19 @@ def test_a_sign_or_bracket_before_the_restated_value(math_reward, completion):
     "\\boxed{7}. Correction: 8.", "\\boxed{7}. Make that 8.", "\\boxed{7}. I mean 8.",
     "\\boxed{7}. I get 8."])
 def test_a_retraction_worded_outside_restates(math_reward, completion):
+    """Fixed after the round: `_RESTATES` reads more subjects and verbs (`its`, `there are`, `the value`,
+    `the total`, `the correct number of apples`; `is equal to`, `becomes`, `'ll be`, `'d be`) and
+    up to two adverbs of an allow-list before the value; a sentence opening with a word known to
+    correct or conclude (`_RESTATING_OPENER`: `So`, `No`, `Correction:`, `I mean`) states it too."""
     assert _values(math_reward, "7", [completion]) == [0.0]
 
 
 @pytest.mark.parametrize("completion", [
-    pytest.param("\\boxed{7}, wrong.", marks=_OPEN_A_VERBLESS_JUDGEMENT_AFTER_THE_BOX), pytest.param("\\boxed{7}; wrong.", marks=_OPEN_A_VERBLESS_JUDGEMENT_AFTER_THE_BOX), pytest.param("\\boxed{7}: wrong.", marks=_OPEN_A_VERBLESS_JUDGEMENT_AFTER_THE_BOX), pytest.param("\\boxed{7} \u2014 wrong.", marks=_OPEN_A_VERBLESS_JUDGEMENT_AFTER_THE_BOX),
-    pytest.param("\\boxed{7} - wrong.", marks=_OPEN_A_VERBLESS_JUDGEMENT_AFTER_THE_BOX),
-    pytest.param("\\boxed{7} (wrong).", marks=_OPEN_A_VERBLESS_JUDGEMENT_AFTER_THE_BOX), pytest.param("\\boxed{7} (not sure).", marks=_OPEN_A_VERBLESS_JUDGEMENT_AFTER_THE_BOX)])
+    "\\boxed{7}, wrong.", "\\boxed{7}; wrong.", "\\boxed{7}: wrong.", "\\boxed{7} \u2014 wrong.",
+    "\\boxed{7} - wrong.", "\\boxed{7} (wrong).", "\\boxed{7} (not sure)."])
 def test_a_verbless_judgement_after_the_box(math_reward, completion):
+    """Fixed after the round: a predicate of at most three words joined to the box by a mark
+    and closing its sentence is said of it (`_said_after_a_mark`), read by the allow-list."""
     assert _values(math_reward, "7", [completion]) == [0.0]
 
 
@@ -365,18 +358,22 @@ def test_a_negative_number_stated_again_loses_credit(math_reward, gold, completi
 
 @pytest.mark.parametrize("gold, completion", [
     ("7", "\\boxed{7}, or equivalently 7.0"), ("7", "\\boxed{7}, or equivalently $7$"),
-    ("5", "\\boxed{5}. Or in other words 5."), pytest.param(*("5", "\\boxed{5}. Or, 5 apples."), marks=_OPEN_OR_EQUIVALENTLY_LOSES_CREDIT)])
+    ("5", "\\boxed{5}. Or in other words 5."), ("5", "\\boxed{5}. Or, 5 apples.")])
 def test_or_equivalently_loses_credit(math_reward, gold, completion):
+    """Fixed after the round: `Or, 5` reads as `or 5` (a comma after `or`, and a number after
+    a comma that follows no digit, `_STATED_NUMBER`)."""
     assert _values(math_reward, gold, [completion]) == [1.0]
 
 
 @pytest.mark.parametrize("gold, completion", [
     ("7", "\\boxed{7} (or seven)"), ("7", "\\boxed{7}, or seven apples."), ("5", "\\boxed{5}, or five."),
-    pytest.param(*("\\frac{1}{2}", "\\boxed{\\frac{1}{2}}, or one half."), marks=_OPEN_AN_EQUAL_VALUE_IN_WORDS_AFTER_OR_LOSES_CREDIT),
-    pytest.param(*("\\frac{1}{2}", "\\boxed{\\frac{1}{2}}, or 50 percent."), marks=_OPEN_AN_EQUAL_VALUE_IN_WORDS_AFTER_OR_LOSES_CREDIT),
-    pytest.param(*("7000", "\\boxed{7000}, or 7 thousand."), marks=_OPEN_AN_EQUAL_VALUE_IN_WORDS_AFTER_OR_LOSES_CREDIT), pytest.param(*("1000000", "\\boxed{1000000}, or 1 million."), marks=_OPEN_AN_EQUAL_VALUE_IN_WORDS_AFTER_OR_LOSES_CREDIT),
-    pytest.param(*("7", "\\boxed{7}, or 700 %"), marks=_OPEN_AN_EQUAL_VALUE_IN_WORDS_AFTER_OR_LOSES_CREDIT)])
+    ("\\frac{1}{2}", "\\boxed{\\frac{1}{2}}, or one half."),
+    ("\\frac{1}{2}", "\\boxed{\\frac{1}{2}}, or 50 percent."),
+    ("7000", "\\boxed{7000}, or 7 thousand."), ("1000000", "\\boxed{1000000}, or 1 million."),
+    ("7", "\\boxed{7}, or 700 %")])
 def test_an_equal_value_in_words_after_or_loses_credit(math_reward, gold, completion):
+    """Fixed after the round: number words, magnitudes and `percent` are read as the numbers
+    they make (`numbers_in_words`), and a spaced `%` is a percent."""
     assert _values(math_reward, gold, [completion]) == [1.0]
 
 

@@ -239,16 +239,15 @@ def test_a_chinese_predicate_the_copula_rule_misses(math_reward: MathReward,
     assert _values(math_reward, "7", [completion]) == [0.0]
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "open: `_said_of` reads a verb only right after the box: the Russian present-tense copula "
-    "is a dash (`7 — неверный ответ`, `7 — это не ответ`), so a dash of any width before it "
-    "leaves the box unread (`said_of_expression` reads the same sentence unmarked)"))
 @pytest.mark.parametrize("completion", [
     "\\boxed{7} \u2014 \u044d\u0442\u043e \u043d\u0435 \u043e\u0442\u0432\u0435\u0442",  # — это не ответ
     "\\boxed{7} \u2013 \u044d\u0442\u043e \u043d\u0435 \u043e\u0442\u0432\u0435\u0442",  # – это не ответ
     "\\boxed{7} - \u044d\u0442\u043e \u043d\u0435 \u043e\u0442\u0432\u0435\u0442",       # - это не ответ
     "\\boxed{7} \u2014 \u043d\u0435\u0432\u0435\u0440\u043d\u044b\u0439 \u043e\u0442\u0432\u0435\u0442"])  # — неверный ответ
 def test_the_russian_dash_copula(math_reward: MathReward, completion: str) -> None:
+    """Fixed after the round: a mark after the box (a dash of any width, a comma, a colon, a
+    bracket) joins what follows to it (`_said_after_a_mark`): a verb after it is read by
+    `_said_of`, here the negated Russian `это не`, a verbless predicate by the allow-list."""
     assert _values(math_reward, "7", [completion]) == [0.0]
 
 
@@ -316,15 +315,12 @@ def test_a_retraction_in_a_language_outside_the_seven(math_reward: MathReward,
     assert _values(math_reward, "7", [completion]) == [0.0]
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "open: `affirms` drops `i.e.`, `namely`, `in other words`, `equivalently` as joins of the "
-    "same value, but no rule reads the value they join to a box (`_RESTATES` knows `that "
-    "is`, `_joined_alternative` only `or`): `\\boxed{7}, i.e. 8` keeps the box while "
-    "`\\boxed{7}, that is 8` unsays it"))
 @pytest.mark.parametrize("completion", [
     "\\boxed{7}, i.e. 8", "\\boxed{7}, i.e., 8", "\\boxed{7}, namely 8",
     "\\boxed{7}, in other words 8", "\\boxed{7}, equivalently 8"])
 def test_a_same_value_join_to_another_value(math_reward: MathReward, completion: str) -> None:
+    """Fixed after the round: the value `i.e.`, `namely`, `in other words`, `equivalently` join
+    to a box is the box stated again (`_SAME_VALUE_JOIN`, `_restated_value`), as `that is 8` is."""
     assert _values(math_reward, "7", [completion]) == [0.0]
 
 
@@ -394,10 +390,6 @@ def test_an_english_word_read_as_a_foreign_copula(math_reward: MathReward, gold:
     assert _values(math_reward, gold, [completion], question="In which year or how many?") == [1.0]
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "open: `_WORD_VALUES` reads each number word alone and stops at twenty (`twenty-one`, "
-    "`one hundred` read as 20 and 1), `one` after `the correct` is a pronoun read as 1, and "
-    "`_SAME_VALUE_JOINS` drops `simply` / `exactly` only before a digit"))
 @pytest.mark.parametrize("gold, completion", [
     ("21", "\\boxed{21} (or twenty-one)"), ("21", "\\boxed{21}, or twenty one"),
     ("100", "\\boxed{100}, or one hundred"), ("7", "\\boxed{7}, or simply seven."),
@@ -405,6 +397,9 @@ def test_an_english_word_read_as_a_foreign_copula(math_reward: MathReward, gold:
     ("7", "\\boxed{7} is the right one.")])
 def test_an_equal_number_in_words_loses_credit(math_reward: MathReward, gold: str,
                                                completion: str) -> None:
+    """Fixed after the round: number words are read as the numbers they make
+    (`numbers_in_words`: `twenty-one`, `one hundred`), and `one` after a determiner or an
+    answer word is a pronoun."""
     assert _values(math_reward, gold, [completion]) == [1.0]
 
 
@@ -414,3 +409,103 @@ def test_an_equal_number_in_words_loses_credit(math_reward: MathReward, gold: st
 def test_a_percent_question_in_other_words_loses_credit(math_reward: MathReward,
                                                         question: str) -> None:
     assert _values(math_reward, "7", ["\\boxed{7}, or 7%"], question=question) == [1.0]
+
+
+# --- after the round: the other direction of each fix ----------------------------------------
+
+@pytest.mark.parametrize("gold, completion", [
+    ("\\frac{1}{2}", "\\boxed{\\frac{1}{2}}, or one third."), ("7000", "\\boxed{7000}, or 8 thousand."),
+    ("7", "\\boxed{7}, or 7 thousand."), ("7", "\\boxed{7}, or 800 %"), ("7", "\\boxed{7}, or one."),
+    ("21", "\\boxed{21}, or twenty-two"), ("21", "\\boxed{21} (or twenty-one hundred)"),
+    ("100", "\\boxed{100}, or one thousand"), ("7", "\\boxed{7}, or seven seven"),
+    ("7", "\\boxed{7}, or 1.5 million"), ("7", "\\boxed{7} is exactly eight."),
+    ("1", "\\boxed{1}, or a half"), ("5", "\\boxed{5}. Or, 6 apples."),
+    ("7", "\\boxed{7} is the answer,8"), ("7", "\\boxed{7}. It is 7 thousand.")])
+def test_a_different_number_in_words_unsays_the_box(math_reward: MathReward, gold: str,
+                                                    completion: str) -> None:
+    """Number words read as the numbers they make (`numbers_in_words`) make another value
+    another value: it unsays the box as its digits would."""
+    assert _values(math_reward, gold, [completion]) == [0.0]
+
+
+@pytest.mark.parametrize("gold, completion", [
+    ("\\frac{1}{3}", "\\boxed{\\frac{1}{3}}, or one third."),
+    ("\\frac{3}{4}", "\\boxed{\\frac{3}{4}}, or three quarters."),
+    ("\\frac{1}{2}", "\\boxed{\\frac{1}{2}}, or a half."), ("1500000", "\\boxed{1500000}, or 1.5 million."),
+    ("2300", "\\boxed{2300}, or two thousand three hundred."),
+    ("105", "\\boxed{105}, or one hundred and five."), ("12", "\\boxed{12} eggs, i.e. 1 dozen eggs."),
+    ("7000", "\\boxed{7000}. It is 7 thousand."), ("1", "\\boxed{1}, or one.")])
+def test_an_equal_number_in_words_keeps_the_box(math_reward: MathReward, gold: str,
+                                                completion: str) -> None:
+    assert _values(math_reward, gold, [completion]) == [1.0]
+
+
+@pytest.mark.parametrize("completion", [
+    "\\boxed{7} apples, i.e. 8 apples.", "\\boxed{7} (i.e. eight)", "\\boxed{7}, in other words, 8.",
+    "\\boxed{7} is the answer, i.e. 8", "\\boxed{7}, namely eight apples."])
+def test_a_same_value_join_to_another_value_in_more_forms(math_reward: MathReward,
+                                                          completion: str) -> None:
+    assert _values(math_reward, "7", [completion]) == [0.0]
+
+
+@pytest.mark.parametrize("gold, completion", [
+    ("7", "\\boxed{7}, i.e. 7"), ("7", "\\boxed{7} apples, i.e. 7 apples."),
+    ("7", "\\boxed{7}, namely seven apples."), ("7", "\\boxed{7} (i.e. seven)"),
+    ("120", "\\boxed{120} minutes, i.e. 2 hours."), ("7", "\\boxed{7}, i.e. 3 + 4."),
+    ("7", "\\boxed{7}, namely the number of apples.")])
+def test_a_same_value_join_that_explains_keeps_the_box(math_reward: MathReward, gold: str,
+                                                       completion: str) -> None:
+    """The same value joined again, another unit (a conversion) or an expression explains the
+    box (`_restated_value`, as after `that is`)."""
+    assert _values(math_reward, gold, [completion]) == [1.0]
+
+
+@pytest.mark.parametrize("completion", [
+    "\\boxed{7}, wrong", "\\boxed{7}, incorrect!", "\\boxed{7} (probably wrong).",
+    "\\boxed{7} [not sure]", "\\boxed{7}, is wrong.", "\\boxed{7} \u2014 not the answer.",
+    "\\boxed{7}: \u043d\u0435 \u043e\u0442\u0432\u0435\u0442."])                       # : не ответ.
+def test_a_verbless_judgement_in_more_forms(math_reward: MathReward, completion: str) -> None:
+    assert _values(math_reward, "7", [completion]) == [0.0]
+
+
+@pytest.mark.parametrize("completion", [
+    "\\boxed{7}, the final answer.", "\\boxed{7} (apples).", "\\boxed{7}, done.",
+    "\\boxed{7}, correct.", "\\boxed{7}, which is correct.", "\\boxed{7}, so Sam has 7 apples.",
+    "\\boxed{7} (3 + 4).", "\\boxed{7} - 3 = 4.", "\\boxed{7}\n- wrong turns were avoided",
+    "\\boxed{7} (sieben).", "\\boxed{7} \u2014 \u044d\u0442\u043e \u043e\u0442\u0432\u0435\u0442."])  # — это ответ.
+def test_an_honest_mark_after_the_box_keeps_it(math_reward: MathReward, completion: str) -> None:
+    """What a mark joins to the box is read by the allow-list: answer words, units, a
+    sign-off, a clause with a verb of its own, an explanation with numbers, a number in
+    another language's words (not read) and an affirmative clause of another language keep
+    it."""
+    assert _values(math_reward, "7", [completion]) == [1.0]
+
+
+@pytest.mark.parametrize("completion", [
+    "\\boxed{7} " + "\\," * 1500 + "or 8", "\\boxed{7} " + "\u200b" * 3000 + "or 8",
+    "\\boxed{7}. " + "*" * 2500 + "It is 8.", "\\boxed{7} " + "<b></b>" * 400 + "or 8"])
+def test_padding_longer_than_the_phrase_window(math_reward: MathReward, completion: str) -> None:
+    """Padding is dropped from the whole rest of the tail before the window is cut
+    (`_after_box`), however long the run."""
+    assert _values(math_reward, "7", [completion]) == [0.0]
+
+
+@pytest.mark.parametrize("gold, completion", [
+    ("12", "\\boxed{12} fruits. The number of apples is 5."), ("12", "\\boxed{12}. The total is 12 dollars."),
+    ("6", "\\boxed{6}. The total is 2*3."), ("120", "\\boxed{120} minutes. So 2 hours."),
+    ("7", "\\boxed{7}. Wait, 8 minus 1 is 7."), ("3", "\\boxed{3}. So 3 apples each."),
+    ("8", "\\boxed{8}. So 8 is the answer."), ("5", "\\boxed{5}. It was then 3 + 2."),
+    ("7", "\\boxed{7}. It is 7, not 8."), ("7", "\\boxed{7}. The correct number of apples is 7."),
+    ("2250", ("An avocado tree can produce a total of $\\boxed{2250}$ fruits during its 10 "
+              "years of life.")),
+    ("7", "\\boxed{7}. No, 7."), ("7", "\\boxed{7}. It is now 7 apples."),
+    ("7", "\\boxed{7}. It is 2^3 - 1."), ("5", "\\boxed{5}. It is 10/2."), ("20", "\\boxed{20}. It is 4 x 5."),
+    ("5\\sqrt{2}", "\\boxed{5\\sqrt{2}}. It is \\sqrt{50}."), ("5", "\\boxed{5}. It was 3 + 1 before."),
+    ("5", "\\boxed{5}. That is 2 + 3 = 5.")])
+def test_an_explanation_in_the_new_restating_forms_keeps_the_box(math_reward: MathReward, gold: str,
+                                                                  completion: str) -> None:
+    """The forms `_RESTATES` and `_RESTATING_OPENER` read since the round state the answer
+    again only as a plain number with nothing after it but the box's words: a part (`the
+    number of apples` of a box of fruits), another unit, a product, the same value, and a
+    possessive `its` inside the box's sentence (ToRA's GSM8K row 1166) explain the box."""
+    assert _values(math_reward, gold, [completion]) == [1.0]
