@@ -15,6 +15,7 @@ plain test; an open hole is a strict xfail whose reason names the function at it
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
 from dataclasses import replace
@@ -381,6 +382,60 @@ def test_get_reward_does_not_read_a_tool_observation_as_a_call(tmp_path):
                    {"role": "assistant", "content": "Nothing to do."}]
     assert _value(TOOL, as_messages, EXPECTS_CALL) == 0.0
     assert score_batch(resolved.reward, samples).scores[0].value == 0.0
+
+
+@pytest.mark.xfail(strict=True, reason="open: integrations.verifiers.TaskReward.__call__ "
+                   "scores str(trace.last_reply), the last assistant message's content alone, "
+                   "so the calls of every turn (AssistantMessage.tool_calls) never reach "
+                   "`use: tool_call`: a rollout that called delete_all scores 1.0 against a "
+                   "reference expecting no call, where the same rollout as messages scores 0")
+def test_verifiers_task_api_reads_the_calls_of_every_turn(tmp_path):
+    vf = pytest.importorskip("verifiers.v1", reason="the verifiers 0.4 Task API")
+    from integrations.verifiers import task_reward
+
+    class CleanData(vf.TaskData):  # type: ignore[misc, name-defined]
+        reference: list[Any]
+
+    score = task_reward(_config(tmp_path, "domains:\n  default: {rewards: [{use: tool_call}]}\n"))
+    task = vf.Task(CleanData(prompt="Clean up?", reference=[]))
+    messages = [vf.UserMessage(content="Clean up?"),
+                vf.AssistantMessage(content="Let me.", tool_calls=[
+                    vf.ToolCall(id="c1", name="delete_all", arguments="{}")]),
+                vf.ToolMessage(tool_call_id="c1", content="deleted"),
+                vf.AssistantMessage(content="Done.")]
+    nodes = [vf.MessageNode(message=m, parent=i - 1 if i else None,
+                            sampled=isinstance(m, vf.AssistantMessage))
+             for i, m in enumerate(messages)]
+    trace = vf.Trace(task=vf.TraceTask(type="Task", data=task.data, key=task.key,
+                                       hash=task.hash),
+                     agent=vf.AgentInfo(config=vf.AgentConfig(), name="t", trainable=False),
+                     nodes=nodes)
+    as_messages = [{"role": "assistant", "content": "Let me.", "tool_calls": [CALL]},
+                   {"role": "tool", "content": "deleted"},
+                   {"role": "assistant", "content": "Done."}]
+    assert _value(TOOL, as_messages, NO_CALL) == 0.0
+    assert asyncio.run(score(task.data, trace)) == 0.0
+
+
+@pytest.mark.xfail(strict=True, reason="open: integrations.nemo_gym.completion_of reads only "
+                   "the output_text of `message` items and drops `function_call` items (the "
+                   "model's calls), so /verify with `use: tool_call` scores a rollout that "
+                   "called delete_all 1.0 against expected_answer [] (documented as 'tool "
+                   "calls are not part of it', but the calls are what that reward checks)")
+def test_nemo_gym_verify_reads_the_models_function_calls(tmp_path):
+    from integrations import nemo_gym
+
+    resolved = resolve_reward(
+        _config(tmp_path, "domains:\n  default: {rewards: [{use: tool_call}]}\n"))
+    body = {"responses_create_params": {"input": "Clean up?"}, "expected_answer": [],
+            "response": {"output": [
+                {"type": "function_call", "call_id": "c1", "name": "delete_all",
+                 "arguments": "{}"},
+                {"type": "function_call_output", "call_id": "c1", "output": "deleted"},
+                {"type": "message", "role": "assistant",
+                 "content": [{"type": "output_text", "text": "Done."}]}]}}
+    sample = nemo_gym.sample_from_verify(resolved, body)
+    assert score_batch(resolved.reward, [sample]).scores[0].value == 0.0
 
 
 # ---- a blank answer turn after a real answer ---------------------------------------------------
