@@ -109,22 +109,28 @@ _PREPENDED_CONCATENATION_MARK = ((0x0600, 0x0605), (0x06DD, 0x06DD), (0x070F, 0x
 """PropList.txt, Prepended_Concatenation_Mark: the format characters (Cf) drawn with a visible
 glyph (spanning the digits that follow: `۝`, `؀`), which Unicode keeps out of
 Default_Ignorable_Code_Point for that reason. They stay, and show."""
+_ASTRAL = "\U00010000-\U0010ffff"
 _LOCK = threading.Lock()
 
 
 class _Tables(NamedTuple):
     removed: re.Pattern[str]
-    """Runs of what a reader does not see (removed)."""
+    """Runs of what a reader does not see, with every character outside the Basic
+    Multilingual Plane (decided one by one: `astral_removed`), so the pattern is a bitmap."""
+    astral_removed: frozenset[int]
+    """What is removed outside the Basic Multilingual Plane but its private-use, surrogate,
+    and unassigned code points (decided by category)."""
     read_as: dict[int, str]
     """What a character is read as (look-alike punctuation, variants, letter forms)."""
     visible: re.Pattern[str]
     """A character a reader sees."""
     styled: re.Pattern[str]
-    """A whole word of raised, lowered or small-capital letters that follows no base."""
+    """A run of raised, lowered or small-capital letters (`_styled_word` decides)."""
     styled_as: dict[int, str]
     """What each of those letters reads as in such a word."""
-    symbols: frozenset[int]
-    """Unassigned code points presumed symbols of a later Unicode version (kept, shown)."""
+    kept: frozenset[int]
+    """Other-category (C) code points that are kept: drawn format characters, unassigned
+    ones presumed symbols of a later Unicode version (`_presumed_symbols`)."""
 
 
 _TABLES: dict[str, _Tables] = {}
@@ -152,35 +158,42 @@ def _make_tables() -> _Tables:
     removed = {c for lo, hi in _DEFAULT_IGNORABLE for c in range(lo, hi + 1)}
     removed.update(ord(c) for c in map(chr, range(0x80)) if _ASCII_CONTROLS.match(c))
     drawn = {c for lo, hi in _PREPENDED_CONCATENATION_MARK for c in range(lo, hi + 1)}
-    symbols = _presumed_symbols()
+    symbols: set[int] = set()
     read_as: dict[int, str] = {0x201A: ","}  # SINGLE LOW-9 QUOTATION MARK, drawn as a comma
     styled_as: dict[int, str] = {}
     visible = list(range(0x21, 0x7F))
-    for code in range(0x80, sys.maxunicode + 1):
-        ch = chr(code)
-        category = unicodedata.category(ch)
-        if category[0] == "C" and code not in drawn and code not in symbols \
-                and not ch.isspace():
-            removed.add(code)  # Cc, Cf, Cs, Co, Cn: but whitespace, drawn marks, new symbols
-            continue
-        if code in removed:
-            continue
-        read = _read_as(ch, category)
-        if read is not None:
-            read_as[code] = read
-        elif category == "Ll" and _SMALL_CAPITAL.fullmatch(unicodedata.name(ch, "")):
-            styled_as[code] = unicodedata.name(ch)[-1].lower()
-        elif category[0] == "L" and unicodedata.decomposition(ch).startswith(_RAISED) \
-                and _latin_letters(ch):  # a raised letter, not a sign (`™`)
-            styled_as[code] = unicodedata.normalize("NFKC", ch)
-        shows = category[0] in "LNPS" or code in drawn or code in symbols
-        if shows and (read is None or read.strip()):
-            visible.append(code)
-    styled = _char_class(sorted(styled_as))
-    return _Tables(re.compile(_char_class(sorted(removed))), read_as,
+    for column in range(0x80, sys.maxunicode + 1, 16):  # a column of the code charts
+        codes = range(column, column + 16)
+        categories = [unicodedata.category(chr(code)) for code in codes]
+        symbols.update(_presumed_symbols(codes, categories))
+        for code, category in zip(codes, categories):
+            ch = chr(code)
+            if category[0] == "C" and code not in drawn and code not in symbols \
+                    and not ch.isspace():
+                removed.add(code)  # Cc, Cf, Cs, Co, Cn: but whitespace, drawn marks, new symbols
+                continue
+            if code in removed:
+                continue
+            read = _read_as(ch, category)
+            if read is not None:
+                read_as[code] = read
+            elif category == "Ll" and _SMALL_CAPITAL.fullmatch(unicodedata.name(ch, "")):
+                styled_as[code] = unicodedata.name(ch)[-1].lower()
+            elif category[0] == "L" and unicodedata.decomposition(ch).startswith(_RAISED) \
+                    and _latin_letters(ch):  # a raised letter, not a sign (`™`)
+                styled_as[code] = unicodedata.normalize("NFKC", ch)
+            shows = category[0] in "LNPS" or code in drawn or code in symbols
+            if shows and (read is None or read.strip()):
+                visible.append(code)
+    # a character class of the Basic Multilingual Plane only is a bitmap to `re`, checked in
+    # constant time; one with a code point above it is a list of ranges, checked one by one
+    plane0 = _char_class(sorted(c for c in removed if c <= 0xFFFF))[:-1]
+    astral = frozenset(c for c in removed if c > 0xFFFF and unicodedata.category(chr(c))
+                       not in ("Co", "Cs", "Cn"))
+    styled = _char_class(sorted(styled_as))[:-1]
+    return _Tables(re.compile(f"(?:{plane0}|[{_ASTRAL}])+"), astral, read_as,
                    re.compile(_char_class(visible)),
-                   re.compile(rf"(?<![\w)\]}}]){styled[:-1]}{{2,}}(?![^\W\d_])"), styled_as,
-                   frozenset(symbols))
+                   re.compile(f"{styled}{{2,}}"), styled_as, frozenset(drawn | symbols))
 
 
 def _read_as(ch: str, category: str) -> str | None:
@@ -228,21 +241,17 @@ def _latin_letters(ch: str) -> bool:
                               and unicodedata.name(c, "").startswith("LATIN") for c in form)
 
 
-def _presumed_symbols() -> set[int]:
-    """Unassigned code points that a later Unicode version than this Python's likely assigns
-    a symbol (an emoji: `🩷`, U+1FA77, is Unicode 15): those in a column of the code charts
-    (16 code points) whose assigned characters are all symbols (category `So`). Kept and
-    shown, as every current device draws them; noncharacters and gaps in a script stay
-    unassigned, read as nothing."""
-    presumed: set[int] = set()
-    for column in range(0, sys.maxunicode + 1, 16):
-        codes = range(column, column + 16)
-        categories = [unicodedata.category(chr(c)) for c in codes]
-        assigned = [c for c in categories if c != "Cn"]
-        if assigned and all(c == "So" for c in assigned):
-            presumed.update(c for c, cat in zip(codes, categories)
-                            if cat == "Cn" and (c & 0xFFFE) != 0xFFFE)
-    return presumed
+def _presumed_symbols(codes: range, categories: list[str]) -> list[int]:
+    """The unassigned code points of a column of the code charts (`codes`, 16 code points,
+    and their `categories`) that a later Unicode version than this Python's likely assigns a
+    symbol (an emoji: `🩷`, U+1FA77, is Unicode 15): those of a column whose assigned
+    characters are all symbols (category `So`). Kept and shown, as every current device draws
+    them; noncharacters and gaps in a script stay unassigned, read as nothing."""
+    assigned = [category for category in categories if category != "Cn"]
+    if not assigned or any(category != "So" for category in assigned):
+        return []
+    return [code for code, category in zip(codes, categories)
+            if category == "Cn" and (code & 0xFFFE) != 0xFFFE]
 
 
 def _char_class(codes: list[int]) -> str:
@@ -273,10 +282,12 @@ def read_text(text: str) -> str:
     tables = _tables()
     if _LRO in text or _RLO in text:
         text = _apply_overrides(text)
-    text = tables.removed.sub(lambda run: _removed(text, run, tables.symbols), text)
+    text = tables.removed.sub(lambda run: _removed(text, run, tables), text)
     text = text.translate(tables.read_as)
     text = text if unicodedata.is_normalized("NFC", text) else unicodedata.normalize("NFC", text)
-    text = tables.styled.sub(lambda word: word.group().translate(tables.styled_as), text)
+    styled = tables.styled.sub(lambda word: _styled_word(word, tables.styled_as), text)
+    if styled != text:  # a mark after the word may now compose: `ᵖᵃˢˢ\u0301`
+        text = unicodedata.normalize("NFC", styled)
     return _MIXED_WORD.sub(_latin_lookalikes, text) if _LOOKALIKE_CHARS.search(text) else text
 
 
@@ -310,15 +321,40 @@ def _latin_lookalikes(word: re.Match[str]) -> str:
     return text.translate(_LATIN_LOOKALIKES)
 
 
-def _removed(text: str, run: re.Match[str], symbols: frozenset[int]) -> str:
-    """What is left of a run of invisible characters: nothing, or after a symbol (or an
-    unassigned code point presumed one: `_presumed_symbols`) the ones that continue an emoji
-    sequence."""
+def _removed(text: str, run: re.Match[str], tables: _Tables) -> str:
+    """What is left of a run of invisible characters (and of characters outside the Basic
+    Multilingual Plane, which the pattern takes whole): the characters that show, and after a
+    symbol (or an unassigned code point presumed one: `_presumed_symbols`) the invisible ones
+    that continue an emoji sequence."""
     start = run.start()
-    if start == 0 or not (unicodedata.category(text[start - 1]).startswith("S")
-                          or ord(text[start - 1]) in symbols):
-        return ""
-    return "".join(ch for ch in run.group() if ch in _EMOJI_SEQUENCE)
+    after_symbol = start > 0 and _is_symbol(text[start - 1], tables)
+    out = []
+    for ch in run.group():
+        code = ord(ch)
+        if code > 0xFFFF and code not in tables.astral_removed and (
+                code in tables.kept or unicodedata.category(ch) not in ("Co", "Cs", "Cn")):
+            out.append(ch)  # shown
+            after_symbol = _is_symbol(ch, tables)
+        elif after_symbol and ch in _EMOJI_SEQUENCE:
+            out.append(ch)
+    return "".join(out)
+
+
+def _is_symbol(ch: str, tables: _Tables) -> bool:
+    return unicodedata.category(ch).startswith("S") or ord(ch) in tables.kept
+
+
+def _styled_word(run: re.Match[str], styled_as: dict[int, str]) -> str:
+    """A run of raised, lowered or small-capital letters, read as its letters where it is a
+    whole word that follows no base: no letter, digit, mark or closing bracket before it
+    (`xⁿ`, `x\u0301ⁿ`, `2ⁿ`, `(a+b)ᵏ` are exponents), no letter after it (`bɪt`)."""
+    text, start, end = run.string, run.start(), run.end()
+    before = text[start - 1] if start else " "
+    after = text[end] if end < len(text) else " "
+    if before.isalnum() or before in ")]}_" or unicodedata.category(before)[0] == "M" \
+            or after.isalpha():
+        return run.group()
+    return run.group().translate(styled_as)
 
 
 def is_blank(text: str) -> bool:
