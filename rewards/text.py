@@ -90,9 +90,9 @@ _ASCII_VISIBLE = re.compile("[!-~]")
 _VARIANTS = ("<wide>", "<narrow>", "<font>")
 """Decomposition tags of a width or style variant of one character (UnicodeData.txt)."""
 _LETTER_FORMS = ("<circle>", "<square>", "<compat>")
-"""Decomposition tags under which a Latin letter (or a symbol Unicode names a LATIN ... LETTER:
-`Ⓐ`, `🄰`) reads as the Latin letters of its NFKC form: circled and squared letters, the ligatures
-(`ﬁ`) and digraphs (`ǆ`) of typeset text, the long s (`ſ`)."""
+"""Decomposition tags under which a Latin letter (or a symbol Unicode names a LATIN ...
+LETTER: `Ⓐ`, `🄰`) reads as the Latin letters of its NFKC form: circled and squared letters,
+the ligatures (`ﬁ`) and digraphs (`ǆ`) of typeset text, the long s (`ſ`)."""
 _RAISED = ("<super>", "<sub>")
 """Decomposition tags of a raised or lowered letter: read as its letter only in a whole word of
 them that follows no base (`ᵖᵃˢˢ`), never as an exponent or index (`xⁿ`, `2ⁿ`, `(a+b)ᵏ`)."""
@@ -107,7 +107,7 @@ _PREPENDED_CONCATENATION_MARK = ((0x0600, 0x0605), (0x06DD, 0x06DD), (0x070F, 0x
                                  (0x0890, 0x0891), (0x08E2, 0x08E2), (0x110BD, 0x110BD),
                                  (0x110CD, 0x110CD))
 """PropList.txt, Prepended_Concatenation_Mark: the format characters (Cf) drawn with a visible
-glyph (spanning the digits that follow: `۝`, `؀`), which Unicode keeps out of
+glyph (spanning the digits that follow: U+06DD, U+0600), which Unicode keeps out of
 Default_Ignorable_Code_Point for that reason. They stay, and show."""
 _ASTRAL = "\U00010000-\U0010ffff"
 _LOCK = threading.Lock()
