@@ -6,15 +6,22 @@ verdict on the text a reader sees. So, in one linear pass:
 - **Invisible and format characters are removed**: Unicode's Default_Ignorable_Code_Point
   set (zero-width space, soft hyphen, word joiner, BOM, the Hangul fillers, variation
   selectors, tag characters, the invisible operators ...) and every other format character
-  (category `Cf`: the Arabic number signs, the interlinear annotation marks ...). A reply made
-  only of them is blank; inside a word they leave the word whole (`pass\\u200bword` reads
-  `password`), and the joiners ZWNJ and ZWJ join, never split (a Persian `می\\u200cخواهم` is
-  one word, as its reader counts it). The one place they are drawn is an emoji sequence:
-  right after a symbol (category `S`), the joiner ZWJ, the variation selectors VS15/VS16 and
-  the tag characters stay (`❤️`, `👨‍👩‍👧`, a subdivision flag), so an emoji keeps its code points
-  and `🌧️x` does not read as `🌧x`, which would end in an emoji.
+  (category `Cf`: the interlinear annotation marks ...) but the drawn ones, the prepended
+  concatenation marks (U+06DD ARABIC END OF AYAH, U+0600 ARABIC NUMBER SIGN: PropList.txt),
+  which stay and show. A reply made only of them is blank; inside a word they leave the word whole
+  (`pass\\u200bword` reads `password`), and the joiners ZWNJ and ZWJ join, never split (a
+  Persian `می\\u200cخواهم` is one word, as its reader counts it). The one place they are
+  drawn is an emoji sequence: right after a symbol (category `S`), the joiner ZWJ, the
+  variation selectors VS15/VS16 and the tag characters stay (`❤️`, `👨‍👩‍👧`, a subdivision
+  flag), so an emoji keeps its code points and `🌧️x` does not read as `🌧x`, which would end
+  in an emoji.
 - **Control characters are removed** (category `Cc` but whitespace: NUL, ESC, DEL, the C1
   controls ...): a reader sees nothing there, so `pass\\x00word` reads `password`.
+- **Code points that show nothing readable are removed**: private-use, surrogate,
+  noncharacter and unassigned code points (`pass\\ue000word` reads `password`), but an
+  unassigned one in a column of the code charts that holds only symbols, presumed a symbol
+  of a later Unicode version than this Python's (an emoji: `🩷` is Unicode 15), which stays
+  and shows.
 - **Bidi controls are applied, then removed**: embeddings, isolates and marks change no
   letter's order and are dropped; under an override (LRO `U+202D`, RLO `U+202E`, up to its
   PDF, the isolate or paragraph that holds it, or the end of the text) a run of letters of
@@ -22,26 +29,37 @@ verdict on the text a reader sees. So, in one linear pass:
   and read, as `password`. The innermost override decides.
 - **Canonically equivalent text is the same text** (Unicode NFC, after the removals): `e` +
   U+0301 is `é`, so a decomposed `café` is the forbidden `café`.
-- **Look-alike commas are commas**: every punctuation character Unicode names a comma
-  (`，` fullwidth, `،` Arabic, `、` ideographic, `﹐` small, `⸲` turned ...) and `‚` (U+201A,
-  drawn as one) read as `,`; likewise every one it names a full stop (`。` ideographic,
-  `．` fullwidth, `﹒` small, `۔` Arabic ...) reads as `.`.
+- **Look-alike punctuation is its punctuation**: a character whose NFKC form is a comma or
+  full stop (after digits: `⒈` is `1.`, `🄂` is `1,`) or question and exclamation marks
+  (`﹖`, `‼` is `!!`, `⁉` is `!?`) reads as that form; every other punctuation character
+  Unicode names a comma (`，` fullwidth, `،` Arabic, `、` ideographic, `﹐` small, `⸲` turned
+  ...) and `‚` (U+201A, drawn as one) read as `,`; every one it names a full stop (`。`,
+  `．`, `۔` Arabic ...) as `.`; every one it names a question or exclamation mark that ends
+  what it asks (`؟` Arabic, `፧` Ethiopic; not the inverted `¿` that opens a question, nor
+  the Armenian marks written over a vowel inside the word) as `?` or `!`. A run of dots
+  (`‥`, `…`) is a leader or an ellipsis and stays.
 - **Width and font variants are their letters**: a character whose Unicode decomposition is
   tagged `<wide>`, `<narrow>` or `<font>` (fullwidth `ｐａｓｓ`, halfwidth katakana, the
-  mathematical alphanumerics `𝐩𝐚𝐬𝐬`) reads as what it is a variant of (its NFKC form): the
-  same letter, digit or sign in another width or style. Other compatibility forms
-  (superscripts, fractions, circled and ligature letters) keep their meaning and stay.
+  mathematical alphanumerics `𝐩𝐚𝐬𝐬`) reads as what it is a variant of (its NFKC form).
+- **Letter forms are their letters**: a Latin letter tagged `<circle>`, `<square>` or
+  `<compat>` (`ⓟ`, `🄿`, the ligatures `ﬁ` `ﬂ` of typeset text, the digraph `ǆ`, the long
+  `ſ`) reads as the Latin letters of its NFKC form; a whole word of superscript or subscript
+  letters (`ᵖᵃˢˢ`) or of small capitals (`ᴘᴀꜱꜱ`, named LATIN LETTER SMALL CAPITAL P ...)
+  that follows no letter, digit or closing bracket reads as its letters (lower case for the
+  small capitals). On a base they keep their meaning and stay: an exponent `xⁿ`, `2ⁿ`, an
+  ordinal `5ᵗʰ`, IPA `bɪt`. Signs (`™`), digits (`x²`) and fractions (`½`) stay.
+- **A drawn blank is a space**: a symbol Unicode names a BLANK (U+2800 BRAILLE PATTERN BLANK,
+  which `str.isspace` does not know) reads as ` `.
 
 Cyrillic and Greek look-alikes of Latin letters (an allow-list) read as the Latin letter
 inside a word that also holds a Latin letter (`pаssword` is `password`); a word in one script
-reads as itself. Everything else is kept as written: letters of every script (a small capital
-`ʜ` stays what it is), digits, spaces, line breaks, other punctuation. An ASCII text is
-returned as it is, less its control characters. `is_blank` says whether a reader sees
-anything at all: a text is blank unless, read, it holds a letter, digit, punctuation mark or
-symbol other than the blank braille pattern U+2800 (an allow-list of what shows: lone
-combining marks, private-use and unassigned code points show nothing a reader can read).
-docs/instruction-following.md lists where this differs from the IFEval
-reference harness, which reads the raw code points."""
+reads as itself. Everything else is kept as written: letters of every script (a small
+capital `ʜ` inside a word stays what it is), digits, spaces, line breaks, other punctuation.
+An ASCII text is returned as it is, less its control characters. `is_blank` says whether a
+reader sees anything at all, from the same table: a text is blank unless, read, it holds a
+letter, digit, punctuation mark or symbol (lone combining marks show nothing; every code point
+that shows nothing is removed by the reading). docs/instruction-following.md lists where this
+differs from the IFEval reference harness, which reads the raw code points."""
 
 from __future__ import annotations
 
@@ -49,6 +67,7 @@ import re
 import sys
 import threading
 import unicodedata
+from typing import NamedTuple
 
 __all__ = ["COMMA_LOOKALIKES", "is_blank", "is_blank_read", "read_text"]
 
@@ -70,44 +89,169 @@ _ASCII_CONTROLS = re.compile("[\x00-\x08\x0e-\x1b\x7f]+")
 _ASCII_VISIBLE = re.compile("[!-~]")
 _VARIANTS = ("<wide>", "<narrow>", "<font>")
 """Decomposition tags of a width or style variant of one character (UnicodeData.txt)."""
-_BLANK_GLYPHS = frozenset([0x2800])
-"""Symbols drawn as nothing: BRAILLE PATTERN BLANK."""
+_LETTER_FORMS = ("<circle>", "<square>", "<compat>")
+"""Decomposition tags under which a Latin letter (or a symbol Unicode names a LATIN ...
+LETTER: `Ⓐ`, `🄰`) reads as the Latin letters of its NFKC form: circled and squared letters,
+the ligatures (`ﬁ`) and digraphs (`ǆ`) of typeset text, the long s (`ſ`)."""
+_RAISED = ("<super>", "<sub>")
+"""Decomposition tags of a raised or lowered letter: read as its letter only in a whole word of
+them that follows no base (`ᵖᵃˢˢ`), never as an exponent or index (`xⁿ`, `2ⁿ`, `(a+b)ᵏ`)."""
+_STOP = re.compile(r"[0-9]*[.,]|[?!]+")
+"""An NFKC form read as its punctuation: `.` `,` (after digits: `⒈` is `1.`, `🄂` is `1,`) or
+`?` and `!` (`‼` is `!!`, `⁉` is `!?`). A run of dots (`‥`, `…`) is a leader or an ellipsis,
+no full stop, and stays."""
+_SMALL_CAPITAL = re.compile(r"LATIN LETTER SMALL CAPITAL ([A-Z])")
+"""The Unicode name of a small capital of one Latin letter (`ᴘ`: LATIN LETTER SMALL CAPITAL P),
+read as that letter in a whole word of them (`ᴘᴀꜱꜱ` is `pass`; `bɪt`, IPA, stays)."""
+_PREPENDED_CONCATENATION_MARK = ((0x0600, 0x0605), (0x06DD, 0x06DD), (0x070F, 0x070F),
+                                 (0x0890, 0x0891), (0x08E2, 0x08E2), (0x110BD, 0x110BD),
+                                 (0x110CD, 0x110CD))
+"""PropList.txt, Prepended_Concatenation_Mark: the format characters (Cf) drawn with a visible
+glyph (spanning the digits that follow: U+06DD, U+0600), which Unicode keeps out of
+Default_Ignorable_Code_Point for that reason. They stay, and show."""
+_ASTRAL = "\U00010000-\U0010ffff"
 _LOCK = threading.Lock()
-_Tables = tuple[re.Pattern[str], dict[int, str], re.Pattern[str]]
+
+
+class _Tables(NamedTuple):
+    removed: re.Pattern[str]
+    """Runs of what a reader does not see, with every character outside the Basic
+    Multilingual Plane (decided one by one: `astral_removed`), so the pattern is a bitmap."""
+    astral_removed: frozenset[int]
+    """What is removed outside the Basic Multilingual Plane but its private-use, surrogate,
+    and unassigned code points (decided by category)."""
+    read_as: dict[int, str]
+    """What a character is read as (look-alike punctuation, variants, letter forms)."""
+    visible: re.Pattern[str]
+    """A character a reader sees."""
+    styled: re.Pattern[str]
+    """A run of raised, lowered or small-capital letters (`_styled_word` decides)."""
+    styled_as: dict[int, str]
+    """What each of those letters reads as in such a word."""
+    kept: frozenset[int]
+    """Other-category (C) code points that are kept: drawn format characters, unassigned
+    ones presumed symbols of a later Unicode version (`_presumed_symbols`)."""
+
+
 _TABLES: dict[str, _Tables] = {}
 
 
 def _tables() -> _Tables:
-    """The pattern of removed characters, the table of read-as characters (look-alike commas
-    and full stops, width and font variants) and the pattern of a visible
-    character, made on first use from this Python's Unicode database (one scan of the code
-    space, a fraction of a second)."""
-    found = _TABLES.get("both")
+    """The tables of the one reading rule, made on first use from this Python's Unicode
+    database (one scan of the code space, a fraction of a second). Every code point falls in
+    one class, so `read_text` and `is_blank` agree: whitespace (kept, shows nothing); removed
+    (Default_Ignorable_Code_Point, format characters but the drawn ones, controls but
+    whitespace, private-use, surrogate, noncharacter and unassigned code points: a reader sees
+    nothing there, so inside a word they leave it whole); read as something else (look-alike
+    punctuation, width, font and letter forms, a drawn blank read as a space); combining marks
+    (shown on their base only); everything else shows."""
+    found = _TABLES.get("all")
     if found is None:
         with _LOCK:
-            found = _TABLES.get("both")
+            found = _TABLES.get("all")
             if found is None:
-                removed = {c for lo, hi in _DEFAULT_IGNORABLE for c in range(lo, hi + 1)}
-                removed.update(ord(c) for c in map(chr, range(0x80)) if _ASCII_CONTROLS.match(c))
-                commas = {0x201A: ","}
-                visible = list(range(0x21, 0x7F))
-                for code in range(0x80, sys.maxunicode + 1):
-                    ch = chr(code)
-                    category = unicodedata.category(ch)
-                    if category == "Cf" or (category == "Cc" and not ch.isspace()):
-                        removed.add(code)
-                    elif category[0] == "P" and "COMMA" in unicodedata.name(ch, ""):
-                        commas[code] = ","
-                    elif category[0] == "P" and "FULL STOP" in unicodedata.name(ch, ""):
-                        commas[code] = "."
-                    elif unicodedata.decomposition(ch).startswith(_VARIANTS):
-                        commas[code] = unicodedata.normalize("NFKC", ch)
-                    if category[0] in "LNPS" and code not in removed \
-                            and code not in _BLANK_GLYPHS:
-                        visible.append(code)
-                found = _TABLES["both"] = (re.compile(_char_class(sorted(removed))), commas,
-                                           re.compile(_char_class(visible)))
+                found = _TABLES["all"] = _make_tables()
     return found
+
+
+def _make_tables() -> _Tables:
+    removed = {c for lo, hi in _DEFAULT_IGNORABLE for c in range(lo, hi + 1)}
+    removed.update(ord(c) for c in map(chr, range(0x80)) if _ASCII_CONTROLS.match(c))
+    drawn = {c for lo, hi in _PREPENDED_CONCATENATION_MARK for c in range(lo, hi + 1)}
+    symbols: set[int] = set()
+    read_as: dict[int, str] = {0x201A: ","}  # SINGLE LOW-9 QUOTATION MARK, drawn as a comma
+    styled_as: dict[int, str] = {}
+    visible = list(range(0x21, 0x7F))
+    for column in range(0x80, sys.maxunicode + 1, 16):  # a column of the code charts
+        codes = range(column, column + 16)
+        categories = [unicodedata.category(chr(code)) for code in codes]
+        symbols.update(_presumed_symbols(codes, categories))
+        for code, category in zip(codes, categories):
+            ch = chr(code)
+            if category[0] == "C" and code not in drawn and code not in symbols \
+                    and not ch.isspace():
+                removed.add(code)  # Cc, Cf, Cs, Co, Cn: but whitespace, drawn marks, new symbols
+                continue
+            if code in removed:
+                continue
+            read = _read_as(ch, category)
+            if read is not None:
+                read_as[code] = read
+            elif category == "Ll" and _SMALL_CAPITAL.fullmatch(unicodedata.name(ch, "")):
+                styled_as[code] = unicodedata.name(ch)[-1].lower()
+            elif category[0] == "L" and unicodedata.decomposition(ch).startswith(_RAISED) \
+                    and _latin_letters(ch):  # a raised letter, not a sign (`™`)
+                styled_as[code] = unicodedata.normalize("NFKC", ch)
+            shows = category[0] in "LNPS" or code in drawn or code in symbols
+            if shows and (read is None or read.strip()):
+                visible.append(code)
+    # a character class of the Basic Multilingual Plane only is a bitmap to `re`, checked in
+    # constant time; one with a code point above it is a list of ranges, checked one by one
+    plane0 = _char_class(sorted(c for c in removed if c <= 0xFFFF))[:-1]
+    astral = frozenset(c for c in removed if c > 0xFFFF and unicodedata.category(chr(c))
+                       not in ("Co", "Cs", "Cn"))
+    styled = _char_class(sorted(styled_as))[:-1]
+    return _Tables(re.compile(f"(?:{plane0}|[{_ASTRAL}])+"), astral, read_as,
+                   re.compile(_char_class(visible)),
+                   re.compile(f"{styled}{{2,}}"), styled_as, frozenset(drawn | symbols))
+
+
+def _read_as(ch: str, category: str) -> str | None:
+    """What `ch` reads as, if not itself: a width or font variant (its NFKC form), look-alike
+    punctuation (an NFKC form of commas, full stops, question or exclamation marks: `‼` is
+    `!!`; else a comma, full stop, question or exclamation mark by its Unicode name), a letter
+    form (the Latin letters of its NFKC form), a symbol drawn as a blank (a space: BRAILLE
+    PATTERN BLANK, whose name ends in BLANK)."""
+    decomposition = unicodedata.decomposition(ch)
+    if decomposition and not decomposition.startswith("<"):
+        return None  # canonically equivalent to another text, read as it (NFC): `;` U+037E
+    form = unicodedata.normalize("NFKC", ch) if decomposition else ""
+    if _STOP.fullmatch(form):
+        return form
+    if category[0] == "P":
+        name = unicodedata.name(ch, "")
+        if "COMMA" in name:
+            return ","
+        if "FULL STOP" in name:
+            return "."
+        if name.endswith(("QUESTION MARK", "EXCLAMATION MARK")) and _at_the_end(name):
+            return "?" if name.endswith("QUESTION MARK") else "!"
+    if decomposition.startswith(_VARIANTS):
+        return form
+    if decomposition.startswith(_LETTER_FORMS) and _latin_letters(ch):
+        words = unicodedata.name(ch, "").split()
+        if "LATIN" in words and (category[0] == "L" or "LETTER" in words):
+            return form  # a Latin letter's form, not a sign (`™`, `ℇ` EULER CONSTANT)
+    if category == "So" and unicodedata.name(ch, "").endswith(" BLANK"):
+        return " "
+    return None
+
+
+def _at_the_end(name: str) -> bool:
+    """Whether a question or exclamation mark so named ends what it asks or exclaims: not an
+    inverted or reversed one that opens it (`¿`, `⸮`, Adlam's initial marks), nor Armenian's,
+    written over the stressed vowel inside the word (The Unicode Standard, 7.6)."""
+    return not any(word in name for word in ("INVERTED", "REVERSED", "INITIAL", "ARMENIAN"))
+
+
+def _latin_letters(ch: str) -> bool:
+    """Whether the NFKC form of `ch` is made of Latin letters only."""
+    form = unicodedata.normalize("NFKC", ch)
+    return bool(form) and all(unicodedata.category(c)[0] == "L"
+                              and unicodedata.name(c, "").startswith("LATIN") for c in form)
+
+
+def _presumed_symbols(codes: range, categories: list[str]) -> list[int]:
+    """The unassigned code points of a column of the code charts (`codes`, 16 code points,
+    and their `categories`) that a later Unicode version than this Python's likely assigns a
+    symbol (an emoji: `🩷`, U+1FA77, is Unicode 15): those of a column whose assigned
+    characters are all symbols (category `So`). Kept and shown, as every current device draws
+    them; noncharacters and gaps in a script stay unassigned, read as nothing."""
+    assigned = [category for category in categories if category != "Cn"]
+    if not assigned or any(category != "So" for category in assigned):
+        return []
+    return [code for code, category in zip(codes, categories)
+            if category == "Cn" and (code & 0xFFFE) != 0xFFFE]
 
 
 def _char_class(codes: list[int]) -> str:
@@ -129,16 +273,21 @@ SignWriting). For docs and tests."""
 
 
 def read_text(text: str) -> str:
-    """`text` as every checker reads it (see the module doc): invisible and format characters
-    removed, bidi overrides applied, look-alike commas read as `,`, composed (NFC). Linear in `text`;
+    """`text` as every checker reads it (see the module doc): what shows nothing removed, bidi
+    overrides applied, look-alike punctuation, variants and letter forms read as what they
+    are, a drawn blank as a space, composed (NFC). Linear in `text`;
     `read_text(read_text(t)) == read_text(t)`."""
     if text.isascii():
         return _ASCII_CONTROLS.sub("", text)
-    removed, commas, _ = _tables()
+    tables = _tables()
     if _LRO in text or _RLO in text:
         text = _apply_overrides(text)
-    text = removed.sub(lambda run: _removed(text, run), text).translate(commas)
+    text = tables.removed.sub(lambda run: _removed(text, run, tables), text)
+    text = text.translate(tables.read_as)
     text = text if unicodedata.is_normalized("NFC", text) else unicodedata.normalize("NFC", text)
+    styled = tables.styled.sub(lambda word: _styled_word(word, tables.styled_as), text)
+    if styled != text:  # a mark after the word may now compose: `ᵖᵃˢˢ\u0301`
+        text = unicodedata.normalize("NFC", styled)
     return _MIXED_WORD.sub(_latin_lookalikes, text) if _LOOKALIKE_CHARS.search(text) else text
 
 
@@ -172,13 +321,40 @@ def _latin_lookalikes(word: re.Match[str]) -> str:
     return text.translate(_LATIN_LOOKALIKES)
 
 
-def _removed(text: str, run: re.Match[str]) -> str:
-    """What is left of a run of invisible characters: nothing, or after a symbol the ones
+def _removed(text: str, run: re.Match[str], tables: _Tables) -> str:
+    """What is left of a run of invisible characters (and of characters outside the Basic
+    Multilingual Plane, which the pattern takes whole): the characters that show, and after a
+    symbol (or an unassigned code point presumed one: `_presumed_symbols`) the invisible ones
     that continue an emoji sequence."""
     start = run.start()
-    if start == 0 or not unicodedata.category(text[start - 1]).startswith("S"):
-        return ""
-    return "".join(ch for ch in run.group() if ch in _EMOJI_SEQUENCE)
+    after_symbol = start > 0 and _is_symbol(text[start - 1], tables)
+    out = []
+    for ch in run.group():
+        code = ord(ch)
+        if code > 0xFFFF and code not in tables.astral_removed and (
+                code in tables.kept or unicodedata.category(ch) not in ("Co", "Cs", "Cn")):
+            out.append(ch)  # shown
+            after_symbol = _is_symbol(ch, tables)
+        elif after_symbol and ch in _EMOJI_SEQUENCE:
+            out.append(ch)
+    return "".join(out)
+
+
+def _is_symbol(ch: str, tables: _Tables) -> bool:
+    return unicodedata.category(ch).startswith("S") or ord(ch) in tables.kept
+
+
+def _styled_word(run: re.Match[str], styled_as: dict[int, str]) -> str:
+    """A run of raised, lowered or small-capital letters, read as its letters where it is a
+    whole word that follows no base: no letter, digit, mark or closing bracket before it
+    (`xⁿ`, `x\u0301ⁿ`, `2ⁿ`, `(a+b)ᵏ` are exponents), no letter after it (`bɪt`)."""
+    text, start, end = run.string, run.start(), run.end()
+    before = text[start - 1] if start else " "
+    after = text[end] if end < len(text) else " "
+    if before.isalnum() or before in ")]}_" or unicodedata.category(before)[0] == "M" \
+            or after.isalpha():
+        return run.group()
+    return run.group().translate(styled_as)
 
 
 def is_blank(text: str) -> bool:
@@ -193,7 +369,7 @@ def is_blank_read(text: str) -> bool:
     idempotent), without reading it again."""
     if text.isascii():
         return _ASCII_VISIBLE.search(text) is None
-    return _tables()[2].search(text) is None
+    return _tables().visible.search(text) is None
 
 
 def _apply_overrides(text: str) -> str:

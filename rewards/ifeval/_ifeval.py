@@ -18,6 +18,7 @@ from rewards.cache import byte_cache
 from rewards.ifeval._errors import BadConstraint
 from rewards.ifeval._language import detect_language
 from rewards.ifeval._text import count_sentences, count_words, word_tokens
+from rewards.text import is_blank_read
 
 __all__ = ["CHECKERS", "compare"]
 
@@ -254,9 +255,11 @@ _DOUBLE = re.compile(r"\*\*[^\n*]*\*\*")
 
 
 def count_highlights(response: str) -> int:
-    """Highlighted sections `*text*`, plus `**text**` counted again, as the reference does."""
-    single = sum(1 for m in _SINGLE.finditer(response) if m.group().strip("*").strip())
-    double = sum(1 for m in _DOUBLE.finditer(response) if m.group()[2:-2].strip())
+    """Highlighted sections `*text*`, plus `**text**` counted again, as the reference does;
+    a section holds something by the one blank rule (`rewards.text.is_blank_read`, on the
+    read response), not by `str.strip`: `*\\u2800*` is empty, as `* *` is."""
+    single = sum(1 for m in _SINGLE.finditer(response) if not is_blank_read(m.group().strip("*")))
+    double = sum(1 for m in _DOUBLE.finditer(response) if not is_blank_read(m.group()[2:-2]))
     return single + double
 
 
@@ -290,11 +293,13 @@ def detectable_format_json_format(response: str) -> bool:
 
 def detectable_format_title(response: str) -> bool:
     """A non-blank title in double angular brackets, `<<title>>`, on one line (the
-    reference's greedy `<<[^\\n]+>>`, decided per line in one pass)."""
+    reference's greedy `<<[^\\n]+>>`, decided per line in one pass); non-blank by the one
+    blank rule (`rewards.text.is_blank_read`), not by `str.strip`."""
     for line in response.split("\n"):
         start = line.find("<<")
         end = line.rfind(">>")
-        if start != -1 and end >= start + 3 and line[start:end + 2].lstrip("<").rstrip(">").strip():
+        if start != -1 and end >= start + 3 \
+                and not is_blank_read(line[start:end + 2].lstrip("<").rstrip(">")):
             return True
     return False
 

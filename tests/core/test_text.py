@@ -93,7 +93,8 @@ def test_visible_text_is_kept_as_written(text: str) -> None:
 
 
 @pytest.mark.parametrize("text", ["a\u200bb\u202ec\u202cd\uff0c", "\u202e" * 5 + "xy\u202c" * 5,
-                                  "\U0001f327\ufe0f\u200d\u200bq"])
+                                  "\U0001f327\ufe0f\u200d\u200bq",
+                                  "\u1d56\u1d43\u02e2\u02e2\u0301 \u1d18\u1d00\ue000\ua731\ua731"])
 def test_reading_is_idempotent(text: str) -> None:
     assert read_text(read_text(text)) == read_text(text)
 
@@ -101,9 +102,75 @@ def test_reading_is_idempotent(text: str) -> None:
 @pytest.mark.parametrize("text", [
     "\u202e" * 200_000, "\u202ea" * 100_000, "a\u200b" * 100_000, "\u2b50\u200b" * 100_000,
     "\u202e\u2066" * 100_000, "\u202e" + "\u2069" * 200_000,
+    "\U0001f600\ufe0f" * 100_000, "\U000f0000a" * 100_000, "\u1d56\u1d43 " * 70_000,
+    "\u1d56" * 200_000, "x\u207f\u1d43" * 70_000,
 ])
 def test_reading_is_linear(text: str) -> None:
     read_text("warm up the tables\u200b")
     start = time.perf_counter()
     read_text(text)
     assert time.perf_counter() - start < 20.0  # linear: ms here; quadratic: minutes
+
+
+def test_is_blank_and_read_text_agree_on_every_code_point() -> None:
+    # one table: a code point is blank to is_blank exactly when read_text leaves only
+    # whitespace or combining marks (shown on a base only) of it; what shows nothing is read
+    # as nothing, so inside a word it leaves the word whole
+    disagree = []
+    for code in range(0x80, sys.maxunicode + 1):
+        ch = chr(code)
+        read = read_text(f"a{ch}")[1:]
+        shows_nothing = all(c.isspace() or unicodedata.category(c)[0] == "M" for c in read)
+        if is_blank(ch) != shows_nothing:
+            disagree.append(hex(code))
+    assert disagree == []
+
+
+@pytest.mark.parametrize("hidden", ["\ue000", "\U000f0000", "\U00100000", "\u0378", "\uffff",
+                                    "\ufdd0", "\U0001fffe", "\ud800"])
+def test_private_use_unassigned_and_noncharacters_read_as_nothing(hidden: str) -> None:
+    assert read_text(f"pass{hidden}word") == "password"
+    assert is_blank(hidden * 5)
+
+
+def test_drawn_format_characters_stay_and_show() -> None:
+    # Unicode leaves out of Default_Ignorable_Code_Point exactly the format characters that
+    # show something when not supported: the interlinear annotation characters, the
+    # Egyptian hieroglyph format controls, and the prepended concatenation marks, drawn
+    # over the digits that follow (DerivedCoreProperties.txt); those marks are kept
+    from rewards.text import _DEFAULT_IGNORABLE, _PREPENDED_CONCATENATION_MARK
+
+    ignorable = {c for lo, hi in _DEFAULT_IGNORABLE for c in range(lo, hi + 1)}
+    marks = {c for lo, hi in _PREPENDED_CONCATENATION_MARK for c in range(lo, hi + 1)}
+    not_ignorable = {c for c in range(sys.maxunicode + 1)
+                     if unicodedata.category(chr(c)) == "Cf" and c not in ignorable}
+    others = {c for c in not_ignorable
+              if unicodedata.name(chr(c)).startswith(("INTERLINEAR ANNOTATION",
+                                                      "EGYPTIAN HIEROGLYPH"))}
+    assert not_ignorable - others == {c for c in marks if unicodedata.category(chr(c)) == "Cf"}
+    for code in marks:
+        if unicodedata.category(chr(code)) == "Cf":
+            assert read_text(f"12{chr(code)}3") == f"12{chr(code)}3"
+            assert not is_blank(chr(code))
+    assert read_text("a\ufff9b\U00013430c") == "abc"  # shown only where unsupported: removed
+
+
+def test_an_emoji_newer_than_the_unicode_database_shows() -> None:
+    # U+1FA77 PINK HEART (Unicode 15): unassigned to an older database, in a column of symbols
+    assert not is_blank("\U0001fa77")
+    assert read_text("ok\U0001fa77\ufe0f") == "ok\U0001fa77\ufe0f"
+
+
+@pytest.mark.parametrize("text, read", [
+    ("a\u2800b", "a b"),  # BRAILLE PATTERN BLANK: drawn as a blank
+    ("A b\u2024 C d\u203c E f\u2047", "A b. C d!! E f??"),
+    ("\u2488 one \U0001f102 two", "1. one 1, two"),
+    ("\u0645\u0631\u062d\u0628\u0627\u061f", "\u0645\u0631\u062d\u0628\u0627?"),
+    ("\u1d56\u1d43\u02e2\u02e2 \u1d18\u1d00\ua731\ua731 (\u1d43\u1d47)", "pass pass (ab)"),
+    *[(kept, kept) for kept in ["x\u207f\u207a\u00b9 2\u207f (a)\u1d4f\u02e1 5\u1d57\u02b0",
+                                "\u029c b\u026at \u2122 \u2107 \u00bd x\u0301\u207f\u1d43"]],
+    ("Wait\u2026 \u00bfQu\u00e9? \u00a1S\u00ed!", "Wait\u2026 \u00bfQu\u00e9? \u00a1S\u00ed!"),
+])
+def test_look_alike_punctuation_and_letter_forms(text: str, read: str) -> None:
+    assert read_text(text) == read
+    assert read_text(read) == read

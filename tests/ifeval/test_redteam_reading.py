@@ -102,9 +102,18 @@ def test_a_styled_letter_does_not_hide_a_forbidden_word(styled: str) -> None:
 
 # ---- look-alike punctuation ---------------------------------------------------------------------
 
-@pytest.mark.parametrize("kept", ["x\u00b2", "\u00bd", "\ufb01", "\u24b6", "\u0430"])
+@pytest.mark.parametrize("kept", ["x\u00b2", "\u00bd", "\u0430", "\u2122", "x\u207f", "\u3131"])
 def test_other_compatibility_forms_and_homoglyphs_stay_as_written(kept: str) -> None:
+    # a superscript digit or letter on a base is an exponent, a fraction a number, TM a sign,
+    # a Hangul compatibility letter Korean: each keeps its meaning
     assert read_text(kept) == kept
+
+
+# a7: a letter form (circled, squared, ligature: `rewards.text._LETTER_FORMS`) is its letters
+@pytest.mark.parametrize("form, letters", [("\ufb01", "fi"), ("\u24b6", "A"), ("\u24d0", "a"),
+                                           ("\U0001f130", "A"), ("\u017f", "s")])
+def test_a_letter_form_reads_as_its_letters(form: str, letters: str) -> None:
+    assert read_text(form) == letters
 
 
 @pytest.mark.parametrize("comma", ["\uff0c", "\u060c", "\u3001", "\u201a", "\ufe50", "\u2e41"])
