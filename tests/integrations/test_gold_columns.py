@@ -345,3 +345,31 @@ def test_the_trl_environment_reads_the_named_column_and_carries_the_mark() -> No
     plain.reset(prompt="Guess.", answer="7", label="3", meta={"ambiguous_gold": None})
     assert gold_ambiguity(plain._episode.sample) is not None
     assert gold_ambiguity(plain._episode.final_sample()) is not None
+
+
+def test_memos_tell_an_ambiguous_row_from_an_honest_one(tmp_path: Path) -> None:
+    """The gold columns leave `meta`, so an honest row and an ambiguous one can differ in
+    `Sample.ambiguous_gold` alone: the verifiers memo and TRL's batch memo key on it too."""
+    import asyncio
+
+    from integrations._common import row_sample
+    from integrations.verifiers import _SharedScorer
+
+    config = tmp_path / "c.yaml"
+    config.write_text(CONFIG)
+    resolved = resolve_reward(config)
+    honest = row_sample(resolved, "2+2?", "\\boxed{5}", {"answer": "5"})
+    ambiguous = row_sample(resolved, "2+2?", "\\boxed{5}", {"answer": "5", "label": "4"})
+    assert (honest.reference, honest.meta) == (ambiguous.reference, ambiguous.meta)
+
+    async def both() -> list[float | None]:
+        scorer = _SharedScorer(resolved)
+        return [(await scorer.score(s)).value for s in (honest, ambiguous)]
+
+    assert asyncio.run(both()) == [1.0, None]
+    two = tmp_path / "two.yaml"
+    two.write_text("domains:\n  default:\n    rewards: [math, {use: math, name: again}]\n")
+    funcs = trl_rewards(two, on_config_abstain="warn").funcs
+    call = {"prompts": ["2+2?"], "completions": ["\\boxed{5}"], "answer": ["5"]}
+    assert funcs[0](**call) == [1.0]
+    assert funcs[1](**call, label=["4"]) == [None]
