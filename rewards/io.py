@@ -36,9 +36,9 @@ from rewards._inputs import (
     source_fingerprint,
     source_name,
 )
-from rewards.cache import byte_cache
 from rewards.completion import completion_text, read_completion
 from rewards.errors import InputError
+from rewards.text import read_text
 from rewards.types import Sample
 
 __all__ = ["PROMPT_FIELDS", "REFERENCE_COLUMNS", "SAMPLE_FIELDS", "ErrorRow", "Gold", "PromptRecord", "column_key",
@@ -169,26 +169,31 @@ def gold_columns(columns: Mapping[str, Any], first: Sequence[str] = ()) -> list[
     column whose name, read as every name is read (`column_key`), is one of theirs. A gold
     under `Label`, `label `, `label\\u200b` or `ground\\u2010truth` is a gold column like
     `label` or `ground_truth`, never an unread column beside the model's `answer`."""
-    order = {column_key(c): i for i, c in enumerate(dict.fromkeys((*first, *REFERENCE_COLUMNS)))}
+    order = _gold_order(first) if first else _DEFAULT_ORDER
     found = [(order[key], i, c) for i, c in enumerate(columns)
              if isinstance(c, str) and (key := column_key(c)) in order]
     return [c for _, _, c in sorted(found)]
 
 
-@byte_cache(1 << 20)  # names come from clients too: bounded by bytes
+def _gold_order(first: Sequence[str]) -> dict[str, int]:
+    """Each gold column's read name, by its rank in `find_reference`'s order."""
+    return {column_key(c): i for i, c in enumerate(dict.fromkeys((*first, *REFERENCE_COLUMNS)))}
+
+
 def column_key(name: str) -> str:
     """A column name as the gold rule reads it: by the reading rule of every text
     (`rewards.text.read_text`: invisible characters removed, look-alike letters read in
     Latin), compatibility forms folded (NFKC: full-width letters), casefolded, stripped,
     and each run of spaces, hyphens and dashes read as `_` (`Ground-Truth`, `ground truth`
     and `ground_truth` are one name)."""
-    from rewards.text import read_text
-
-    text = unicodedata.normalize("NFKC", read_text(name)).casefold().strip()
-    return _SEPARATORS.sub("_", text)
+    text = read_text(name)
+    if not text.isascii():
+        text = unicodedata.normalize("NFKC", text)
+    return _SEPARATORS.sub("_", text.casefold().strip())
 
 
 _SEPARATORS = re.compile(r"[\s_\-\u2010-\u2015\u2212\ufe58\ufe63\uff0d]+")
+_DEFAULT_ORDER = _gold_order(())
 _FLAG_TEXTS = frozenset({"0", "1", "true", "false"})
 
 
