@@ -17,11 +17,11 @@ from rewards.completion import completion_text, read_completion  # the one readi
 from rewards.config import RewardConfig, load_config, load_yaml
 from rewards.envs import EnvConfig
 from rewards.errors import ConfigError, InputError
-from rewards.io import REFERENCE_COLUMNS, find_reference  # shared with the CLI
+from rewards.io import REFERENCE_COLUMNS, find_reference, gold_columns  # shared with the CLI
 from rewards.mixing import BatchNormalizer, DomainRouter, route_domain
 from rewards.options import load_options
 from rewards.scoring import AbstentionPolicy, AbstentionTally, abstention_cause
-from rewards.types import AMBIGUOUS_GOLD, Reward, Sample, Score
+from rewards.types import Reward, Sample, Score
 
 __all__ = [
     "ABSTAIN_MODES",
@@ -43,6 +43,7 @@ __all__ = [
     "prompt_and_response",
     "raise_on_abstention",
     "resolve_reward",
+    "row_gold",
     "row_sample",
     "warm_up",
 ]
@@ -332,6 +333,22 @@ def group_key(prompt: Any) -> str:
 _NOT_META = frozenset({*REFERENCE_COLUMNS, "prompt", "completion"})
 
 
+def row_gold(row: Mapping[str, Any], reference_column: str | None = None, *,
+             first: Sequence[str] = ()) -> tuple[Any, str | None]:
+    """(the gold, why it is ambiguous or None) of a row or request body whose columns an
+    adapter sees, by `find_reference` (the column `reference_column` when named, exactly;
+    `first`: a protocol's own gold field): the one reading of every adapter, so the reward
+    of a final answer and the episode before it read the same gold. A named column the row
+    lacks is an `InputError`. The ambiguity is `Sample.ambiguous_gold` (the sample abstains,
+    `bad_reference:ambiguous`): it comes from this reading alone, never from the row."""
+    gold = find_reference(row, reference_column, first=first)
+    if not gold.found and reference_column is not None:
+        raise InputError(f"the dataset has no reference column {reference_column!r} "
+                         f"(columns: {sorted(map(str, row))})", field=reference_column)
+    why = None if gold.ambiguity is None else str(InputError(gold.ambiguity, field=gold.column))
+    return gold.value, why
+
+
 def row_sample(resolved: ResolvedReward, prompt: Any, completion: Any,
                row: Mapping[str, Any], *, reference_column: str | None = None,
                domain_column: str = "domain", group: str | None = None,
@@ -340,24 +357,20 @@ def row_sample(resolved: ResolvedReward, prompt: Any, completion: Any,
     the row's columns (TRL, verifiers, AReaL) builds its samples.
 
     The reference is the column `reference_column`, else the row's gold by `find_reference`
-    (a row whose gold columns differ abstains, `bad_reference:ambiguous`); a named column the
-    row lacks is an `InputError`.
+    (`row_gold`: a row whose gold columns differ abstains, `bad_reference:ambiguous`); a
+    named column the row lacks is an `InputError`.
     The domain is the row's `domain_column`, routed by `ResolvedReward.route` (a row that
     names none: the config's only domain, else `default`). The group is `group`, else the
     prompt's text. The row's other columns travel in `meta`, as `rewards score` carries a
     row's unmapped columns (a tool schema `tools`, IFEval's constraint columns, ids);
     `not_meta` names the framework's own arguments that arrive among the columns."""
-    gold = find_reference(row, reference_column)
-    if not gold.found and reference_column is not None:
-        raise InputError(f"the dataset has no reference column {reference_column!r} "
-                         f"(columns: {sorted(map(str, row))})", field=reference_column)
-    skip = {*_NOT_META, *not_meta, domain_column, reference_column}
-    meta = {k: v for k, v in row.items() if k not in skip and k != AMBIGUOUS_GOLD}
-    if gold.ambiguity is not None:  # abstains, naming the columns (`rewards.scoring`)
-        meta[AMBIGUOUS_GOLD] = str(InputError(gold.ambiguity, field=gold.column))
+    reference, ambiguity = row_gold(row, reference_column)
+    skip = {*_NOT_META, *gold_columns(row), *not_meta, domain_column, reference_column}
+    meta = {k: v for k, v in row.items() if k not in skip}
     text, turns = read_completion(completion)
     return Sample(prompt=prompt_value(prompt), completion=text, turns=turns,
-                  reference=gold.value, domain=resolved.route(row.get(domain_column)),
-                  group=group if group is not None else group_key(prompt), meta=meta)
+                  reference=reference, domain=resolved.route(row.get(domain_column)),
+                  group=group if group is not None else group_key(prompt), meta=meta,
+                  ambiguous_gold=ambiguity)
 
 

@@ -29,9 +29,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from integrations._common import ResolvedReward, find_reference, labelled_sample
+from integrations._common import ResolvedReward, labelled_sample, row_gold
 from rewards.errors import InputError
-from rewards.types import AMBIGUOUS_GOLD, Sample, Score
+from rewards.types import Sample, Score
 
 __all__ = ["completion_of", "sample_from_verify", "verify_response"]
 
@@ -77,16 +77,13 @@ def sample_from_verify(resolved: ResolvedReward, body: Any) -> Sample:
     prompt = _prompt(body.get("responses_create_params"))
     completion = completion_of(body.get("response"))
     # the row's gold by the rule of every entry point, NeMo Gym's own field named first
-    gold = find_reference(body, first=("expected_answer",))
+    # (an ambiguous gold abstains, naming the fields: never scored against a guessed one)
+    gold, ambiguity = row_gold(body, first=("expected_answer",))
     domain = body.get("domain")
     if domain is not None and not isinstance(domain, str):
         raise InputError("must be a string", field="domain")
-    sample = labelled_sample(resolved, prompt, completion, gold.value, domain)
-    if gold.ambiguity is None:
-        return sample
-    # abstains, naming the fields (`rewards.scoring`): never scored against a guessed one
-    return replace(sample, meta={AMBIGUOUS_GOLD: str(InputError(gold.ambiguity,
-                                                                field=gold.column))})
+    sample = labelled_sample(resolved, prompt, completion, gold, domain)
+    return sample if ambiguity is None else replace(sample, ambiguous_gold=ambiguity)
 
 
 def verify_response(body: Mapping[str, Any], score: Score, *, abstain_value: float,

@@ -146,7 +146,7 @@ class _BatchScorer:
         logged)."""
         samples = self._samples(prompts, completions, columns)
         key = tuple((repr(s.prompt), s.completion, s.turns, repr(s.reference), s.domain,
-                     repr(dict(s.meta))) for s in samples)
+                     repr(dict(s.meta)), s.ambiguous_gold) for s in samples)
         with self._lock:
             if not fresh and self._last is not None and self._last[0] == key:
                 return self._last[1], self._last[2]

@@ -27,11 +27,10 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from integrations._common import find_reference
+from integrations._common import row_gold
 from rewards.envs import EnvConfig, Episode, env_factory
-from rewards.errors import InputError
 from rewards.options import load_options
-from rewards.types import AMBIGUOUS_GOLD, Sample
+from rewards.types import Sample
 
 __all__ = ["trl_environment"]
 
@@ -41,19 +40,19 @@ class _Episodic:
     # private names: TRL exposes every public function of the class as a tool
     _config: EnvConfig
     _make: Callable[[], Any]
+    _reference_column: str | None = None
 
     def __init__(self) -> None:
         self._episode: Episode | None = None
 
     def reset(self, **row: Any) -> str | None:
-        # the reference column by the rule the TRL reward functions use (`find_reference`),
-        # so an episode and the reward of its final answer read the same column
-        # (an ambiguous gold travels as the mark by which the final answer abstains)
-        gold = find_reference(row)
-        meta = {} if gold.ambiguity is None else {
-            AMBIGUOUS_GOLD: str(InputError(gold.ambiguity, field=gold.column))}
-        sample = Sample(prompt=row.get("prompt", ""), completion="", reference=gold.value,
-                        domain=str(row.get("domain") or "default"), meta=meta)
+        # the gold by the rule and the column the TRL reward functions use (`row_gold`,
+        # `trl_environment(reference_column=...)` as `trl_rewards(reference_column=...)`), so
+        # an episode and the reward of its final answer read the same gold (an ambiguous one
+        # travels as `Sample.ambiguous_gold`, by which the final answer abstains)
+        reference, ambiguity = row_gold(row, self._reference_column)
+        sample = Sample(prompt=row.get("prompt", ""), completion="", reference=reference,
+                        domain=str(row.get("domain") or "default"), ambiguous_gold=ambiguity)
         self._episode = Episode(self._make(), sample, self._config)
         return self._episode.start() or None
 
@@ -110,12 +109,18 @@ class _Generic(_Episodic):
 _TOOLS: dict[str, type[_Episodic]] = {"python_tool": _PythonTool, "number_guess": _NumberGuess}
 
 
-def trl_environment(config: EnvConfig | Mapping[str, Any] | str) -> Callable[[], Any]:
-    """An `environment_factory` for TRL's GRPOTrainer: each call makes one environment."""
+def trl_environment(config: EnvConfig | Mapping[str, Any] | str, *,
+                    reference_column: str | None = None) -> Callable[[], Any]:
+    """An `environment_factory` for TRL's GRPOTrainer: each call makes one environment.
+    `reference_column`: the dataset column that holds the gold, exactly as named (give the
+    one `trl_rewards(reference_column=...)` is given); None reads the gold by the rule of
+    every entry point (docs/datasets.md#the-gold-column). A row that lacks a named column
+    is an `InputError` at `reset`."""
     if not isinstance(config, EnvConfig):
         config = load_options(EnvConfig, config, where="trl environment")
     base = _TOOLS.get(config.use, _Generic)
     make = env_factory(config)  # options checked now, not at the first rollout
     cls = type(f"{base.__name__.strip('_')}Environment", (base,),
-               {"_config": config, "_make": staticmethod(make)})
+               {"_config": config, "_make": staticmethod(make),
+                "_reference_column": reference_column})
     return cls

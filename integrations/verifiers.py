@@ -276,7 +276,8 @@ class _SharedScorer:
         loop = asyncio.get_running_loop()
         key = (id(loop), repr(sample.prompt), sample.completion, sample.turns,
                repr(sample.reference), sample.domain,
-               repr(dict(sample.meta)))  # meta: a row's tools, constraints
+               repr(dict(sample.meta)),  # meta: a row's tools, constraints
+               sample.ambiguous_gold)  # gold columns leave meta: two rows may differ here only
         future = self._memo.get(key)
         if future is None:
             future = loop.create_future()

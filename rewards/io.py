@@ -20,6 +20,8 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
+import re
+import unicodedata
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -36,12 +38,13 @@ from rewards._inputs import (
 )
 from rewards.completion import completion_text, read_completion
 from rewards.errors import InputError
-from rewards.types import AMBIGUOUS_GOLD, Sample
+from rewards.text import read_text
+from rewards.types import Sample
 
-__all__ = ["PROMPT_FIELDS", "REFERENCE_COLUMNS", "SAMPLE_FIELDS", "ErrorRow", "Gold", "PromptRecord", "column_of",
-           "completion_text", "count_rows", "derive_id", "find_reference", "input_kind", "input_source",
-           "iter_rows", "iter_samples", "map_domain", "open_output", "open_parquet", "parse_domain_map",
-           "parse_map", "prompt_record", "prompt_sample", "read_prompts", "row_id", "row_to_sample", "same_gold",
+__all__ = ["PROMPT_FIELDS", "REFERENCE_COLUMNS", "SAMPLE_FIELDS", "ErrorRow", "Gold", "PromptRecord", "column_key",
+           "column_of", "completion_text", "count_rows", "derive_id", "find_reference", "gold_columns", "input_kind",
+           "input_source", "is_flag_label", "iter_rows", "iter_samples", "map_domain", "open_output", "open_parquet",
+           "parse_domain_map", "parse_map", "prompt_record", "prompt_sample", "read_prompts", "row_id", "row_to_sample", "same_gold",
            "source_fingerprint", "source_name", "write_row"]
 
 SAMPLE_FIELDS = ("prompt", "completion", "reference", "domain", "group", "id", "meta")
@@ -120,33 +123,93 @@ def find_reference(columns: Mapping[str, Any], name: str | None = None, *,
     """A row's gold, the one rule of every entry point (`rewards score`/`check`,
     `filter-prompts`, the loops, every adapter, NeMo Gym's `expected_answer`, which it tries
     `first`): the column `name` when one is named (`--map COLUMN=reference`, an adapter's
-    `reference_column`); else the first of the columns `first` (a protocol's own gold field)
-    and `reference` (the field's own name) that holds a value: these are named, not guessed;
-    else the other `REFERENCE_COLUMNS` that hold a value (a dataset of rows with different
-    gold columns has every column, null where a row has none). One such column is the gold.
+    `reference_column`: exactly that column); else the first of the columns `first` (a
+    protocol's own gold field) and `reference` (the field's own name), spelled exactly, that
+    holds a value: these are named, not guessed; else every gold column (`gold_columns`: a
+    column whose name reads as one of `first` or `REFERENCE_COLUMNS`, `Label` and `label\\u200b`
+    as `label`) that holds a value (a dataset of rows with different gold columns has every
+    column, null where a row has none). One such column is the gold.
     Several are the gold only when they state the same
-    gold (`same_gold`: MATH's `solution` ending in `\\boxed{5}` beside its `answer` `5`);
+    gold (`same_gold`: MATH's `solution` ending in `\\boxed{5}` beside its `answer` `5`) and
+    none is a `label` that reads as a correctness flag (0/1, true/false: `is_flag_label`);
     otherwise the row's gold is ambiguous (a rollout file's `answer` is often the model's own
     answer, its `label` the gold or a correctness flag), `Gold.ambiguity` says so and which
     columns, and no column is guessed (docs/datasets.md#the-gold-column)."""
     if name is not None:
         return Gold(name in columns, columns.get(name), name)
-    tried = list(dict.fromkeys((*first, *REFERENCE_COLUMNS)))
-    present = [column for column in tried if column in columns]
+    for column in (*first, "reference"):  # named as the field itself: named, not guessed
+        if columns.get(column) is not None:
+            return Gold(True, columns[column], column)
+    present = gold_columns(columns, first)
     held = [(column, columns[column]) for column in present if columns[column] is not None]
     if not held:
         return Gold(bool(present))
-    named = {*first, "reference"}  # a column named as the field itself: named, not guessed
-    if held[0][0] in named:
-        return Gold(True, held[0][1], held[0][0])
     (column, value), others = held[0], held[1:]
+    flag = next((c for c, v in held if others and is_flag_label(c, v)), None)
+    if flag is not None:  # a 0/1 or true/false `label` beside another gold: a flag or a gold?
+        other = next(c for c, _ in held if c != flag)
+        why = (f"ambiguous gold: columns {other!r} ({_shown(columns[other])}) and {flag!r} "
+               f"({_shown(columns[flag])}, which may be a correctness flag)")
+        return Gold(True, value, column, why + _NAME_IT)
     for other, gold in others:
         if not same_gold(value, gold):
             why = (f"ambiguous gold: columns {column!r} ({_shown(value)}) and {other!r} "
-                   f"({_shown(gold)}) differ; name the gold column (rewards score --map "
-                   "COLUMN=reference, an adapter's reference_column)")
-            return Gold(True, value, column, why)
+                   f"({_shown(gold)}) differ")
+            return Gold(True, value, column, why + _NAME_IT)
     return Gold(True, value, column)
+
+
+_NAME_IT = "; name the gold column (rewards score --map COLUMN=reference, an adapter's " \
+           "reference_column)"
+
+
+def gold_columns(columns: Mapping[str, Any], first: Sequence[str] = ()) -> list[str]:
+    """The columns of a row that `find_reference` reads as gold columns when none is named,
+    in its order (those of `first`, then of `REFERENCE_COLUMNS`, each in the row's order): a
+    column whose name, read as every name is read (`column_key`), is one of theirs. A gold
+    under `Label`, `label `, `label\\u200b` or `ground\\u2010truth` is a gold column like
+    `label` or `ground_truth`, never an unread column beside the model's `answer`."""
+    order = _gold_order(first) if first else _DEFAULT_ORDER
+    found = [(order[key], i, c) for i, c in enumerate(columns)
+             if isinstance(c, str) and (key := column_key(c)) in order]
+    return [c for _, _, c in sorted(found)]
+
+
+def _gold_order(first: Sequence[str]) -> dict[str, int]:
+    """Each gold column's read name, by its rank in `find_reference`'s order."""
+    return {column_key(c): i for i, c in enumerate(dict.fromkeys((*first, *REFERENCE_COLUMNS)))}
+
+
+def column_key(name: str) -> str:
+    """A column name as the gold rule reads it: by the reading rule of every text
+    (`rewards.text.read_text`: invisible characters removed, look-alike letters read in
+    Latin), compatibility forms folded (NFKC: full-width letters), casefolded, stripped,
+    and each run of spaces, hyphens and dashes read as `_` (`Ground-Truth`, `ground truth`
+    and `ground_truth` are one name)."""
+    text = read_text(name)
+    if not text.isascii():
+        text = unicodedata.normalize("NFKC", text)
+    return _SEPARATORS.sub("_", text.casefold().strip())
+
+
+_SEPARATORS = re.compile(r"[\s_\-\u2010-\u2015\u2212\ufe58\ufe63\uff0d]+")
+_DEFAULT_ORDER = _gold_order(())
+_FLAG_TEXTS = frozenset({"0", "1", "true", "false"})
+
+
+def is_flag_label(column: str, value: Any) -> bool:
+    """Whether a gold column is a `label` (by `column_key`) whose value reads as a correctness
+    flag: a boolean, the number 0 or 1, or the text `0`, `1`, `true` or `false`. Beside
+    another gold column it cannot be told from a flag saying whether that column is right
+    (reward-model and PRM data ship such labels), so the row is ambiguous; alone, it is the
+    gold as written. Only `label`: it is the name correctness flags go by in the wild;
+    `answer`, `solution`, `ground_truth` and `reference` name an answer, and 0 and 1 are
+    answers there (GSM8K has both)."""
+    if column_key(column) != "label":
+        return False
+    if isinstance(value, (bool, int, float)):
+        return value in (0, 1)
+    return isinstance(value, str) and value.strip().casefold() in _FLAG_TEXTS
 
 
 def same_gold(first: Any, second: Any) -> bool:
@@ -181,23 +244,24 @@ def _shown(value: Any) -> str:
 
 
 def _read_reference(fields: dict[str, Any], rest: dict[str, Any],
-                    mapping: Mapping[str, str], source: str | None, line: int | None) -> None:
+                    mapping: Mapping[str, str], source: str | None, line: int | None
+                    ) -> str | None:
     """A row's reference by `find_reference`'s rule where no `--map` entry names its column:
     `fields["reference"]` is set from the gold columns, and those columns leave `rest` (they
-    are the gold, not the row's other columns); an ambiguous gold marks the row
-    (`rest[AMBIGUOUS_GOLD]`, naming the file, line and columns) to abstain."""
-    rest.pop(AMBIGUOUS_GOLD, None)  # the mark is the reader's, never a column's
+    are the gold, not the row's other columns). Returns why the gold is ambiguous (naming
+    the file, line and columns: `Sample.ambiguous_gold`, by which the row abstains), else
+    None: the mark is the reader's alone, never a column's."""
     if "reference" in mapping.values():
-        return
+        return None
     columns = {**rest, **({"reference": fields["reference"]} if "reference" in fields else {})}
     gold = find_reference(columns)
     if gold.found:
         fields["reference"] = gold.value
-    if gold.ambiguity is not None:
-        rest[AMBIGUOUS_GOLD] = str(InputError(gold.ambiguity, source=source, line=line,
-                                              field=gold.column))
-    for column in REFERENCE_COLUMNS:
-        rest.pop(column, None)
+    for column in gold_columns(rest):
+        del rest[column]
+    if gold.ambiguity is None:
+        return None
+    return str(InputError(gold.ambiguity, source=source, line=line, field=gold.column))
 
 
 def _map_row(row: Mapping[str, Any], mapping: Mapping[str, str], fields: Sequence[str],
@@ -270,7 +334,7 @@ def row_to_sample(row: Mapping[str, Any], *, mapping: Mapping[str, str] | None =
     a missing completion is the empty text."""
     mapping = mapping or {}
     fields, meta = _map_row(row, mapping, SAMPLE_FIELDS, source, line)
-    _read_reference(fields, meta, mapping, source, line)
+    ambiguity = _read_reference(fields, meta, mapping, source, line)
     if "meta" in fields:
         extra = fields.pop("meta")
         if isinstance(extra, Mapping):
@@ -307,7 +371,7 @@ def row_to_sample(row: Mapping[str, Any], *, mapping: Mapping[str, str] | None =
             raise bad(f"{name} is not valid Unicode (a lone surrogate such as \\ud800)", name)
     return Sample(prompt=prompt, completion=completion, reference=fields.get("reference"),
                   domain=domain, group=None if group is None else str(group), meta=meta,
-                  turns=turns)
+                  turns=turns, ambiguous_gold=ambiguity)
 
 
 def _domain(fields: Mapping[str, Any], domain_map: Mapping[str, str] | None, bad: Any) -> str:
@@ -418,6 +482,9 @@ class PromptRecord:
     domain: str
     meta: Mapping[str, Any] = field(default_factory=dict)
     """The row's other columns (those not mapped onto a field)."""
+    ambiguous_gold: str | None = None
+    """Why the row's gold columns state different golds (`find_reference`), else None: its
+    rollouts abstain (`Sample.ambiguous_gold`)."""
 
 
 def prompt_record(row: Mapping[str, Any], *, mapping: Mapping[str, str] | None = None,
@@ -432,7 +499,8 @@ def prompt_sample(record: PromptRecord, completion: str) -> Sample:
     (`filter-prompts`, `train`): the prompt, reference and domain as read (after `--map` and
     `--domain-map`), `group` the prompt's id, `meta` the row's other columns and its id."""
     return Sample(record.prompt, completion, reference=record.reference, domain=record.domain,
-                  group=record.id, meta={**record.meta, "id": record.id})
+                  group=record.id, meta={**record.meta, "id": record.id},
+                  ambiguous_gold=record.ambiguous_gold)
 
 
 def derive_id(row: Mapping[str, Any]) -> str:
@@ -477,7 +545,7 @@ def column_of(mapping: Mapping[str, str], field: str) -> str:
 def _prompt_record(row: dict[str, Any], mapping: Mapping[str, str],
                    domain_map: Mapping[str, str], source: str, line: int) -> PromptRecord:
     fields, rest = _map_row(row, mapping, PROMPT_FIELDS, source, line)
-    _read_reference(fields, rest, mapping, source, line)
+    ambiguity = _read_reference(fields, rest, mapping, source, line)
 
     def bad(message: str, field: str) -> InputError:
         return InputError(message, source=source, line=line, field=column_of(mapping, field))
@@ -503,4 +571,4 @@ def _prompt_record(row: dict[str, Any], mapping: Mapping[str, str],
         prompt_id = derive_id(row)
         out_row = {"id": prompt_id, **row}
     return PromptRecord(prompt_id, line, out_row, prompt, fields.get("reference"), domain,
-                        rest)
+                        rest, ambiguity)

@@ -41,6 +41,11 @@ class Sample:
     text completion, which is its one turn. Read them with `completion_turns`, which
     ignores turns that are not this completion's (a `dataclasses.replace` of the
     completion alone)."""
+    ambiguous_gold: str | None = None
+    """Why the gold columns of this sample's row state different golds (which columns, and
+    where), else None: set only by the gold reader (`rewards.io.find_reference`'s callers),
+    never from a row, a `meta` mapping or a request body, which cannot set or clear it. Such
+    a sample abstains (`bad_reference:ambiguous`, `gold_ambiguity`)."""
 
     def __post_init__(self) -> None:
         if not isinstance(self.completion, str):  # chat messages: read once, by one rule
@@ -50,6 +55,8 @@ class Sample:
         elif not isinstance(self.turns, tuple) or not all(isinstance(t, str)
                                                           for t in self.turns):
             raise InputError("turns must be a tuple of texts", field="turns")
+        if self.ambiguous_gold is not None and not isinstance(self.ambiguous_gold, str):
+            raise InputError("ambiguous_gold must be a text or None", field=AMBIGUOUS_GOLD)
 
 
 def completion_turns(sample: Sample) -> list[str]:
@@ -62,17 +69,18 @@ def completion_turns(sample: Sample) -> list[str]:
     return [sample.completion]
 
 
-AMBIGUOUS_GOLD = "_ambiguous_gold"
-"""The `meta` key of a sample whose row holds several gold columns that state different golds
-(`rewards.io.find_reference`): its value says which columns and where. Such a sample is never
-scored against a guessed column: `rewards.scoring.score_batch` abstains it (`bad_reference`,
-cause `bad_reference:ambiguous`) before any reward sees it."""
+AMBIGUOUS_GOLD = "ambiguous_gold"
+"""The name of `Sample.ambiguous_gold`, the field (never a `meta` key) that says a sample's
+row holds several gold columns that state different golds (`rewards.io.find_reference`):
+its value says which columns and where. Such a sample is never scored against a guessed
+column: `rewards.scoring.score_batch` abstains it (`bad_reference`, cause
+`bad_reference:ambiguous`) before any reward sees it. A row column or `meta` key of this
+name (or the former `_ambiguous_gold`) is data like any other: no input sets the mark."""
 
 
 def gold_ambiguity(sample: Sample) -> str | None:
-    """Why `sample`'s gold is ambiguous (`AMBIGUOUS_GOLD`), or None."""
-    why = sample.meta.get(AMBIGUOUS_GOLD) if sample.meta else None
-    return str(why) if why else None
+    """Why `sample`'s gold is ambiguous (`Sample.ambiguous_gold`), or None."""
+    return sample.ambiguous_gold or None
 
 
 def reference_of(reference: Any, meta: Mapping[str, Any] | None) -> Any:

@@ -7,16 +7,19 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from rewards.errors import InputError
-from rewards.types import Sample, Score
+from rewards.types import AMBIGUOUS_GOLD, Sample, Score
 
 __all__ = ["decode_sample", "decode_score", "encode_sample", "encode_score"]
 
 
 def encode_sample(sample: Sample) -> dict[str, Any]:
-    """A sample as a JSON object; `meta` becomes a plain dict."""
+    """A sample as a JSON object; `meta` becomes a plain dict. The gold reader's ambiguity
+    mark travels as its own key (`Sample.ambiguous_gold`), never inside `meta`: a worker
+    abstains such a sample as the client would, and a row's `meta` sets nothing."""
     return {"prompt": sample.prompt, "completion": sample.completion,
             "reference": sample.reference, "domain": sample.domain, "group": sample.group,
-            "meta": dict(sample.meta), "turns": list(sample.turns)}
+            "meta": dict(sample.meta), "turns": list(sample.turns),
+            AMBIGUOUS_GOLD: sample.ambiguous_gold}
 
 
 def decode_sample(data: Mapping[str, Any]) -> Sample:
@@ -24,7 +27,8 @@ def decode_sample(data: Mapping[str, Any]) -> Sample:
         return Sample(prompt=data["prompt"], completion=data["completion"],
                       reference=data.get("reference"), domain=data.get("domain", "default"),
                       group=data.get("group"), meta=data.get("meta") or {},
-                      turns=tuple(data.get("turns") or ()))
+                      turns=tuple(data.get("turns") or ()),
+                      ambiguous_gold=data.get(AMBIGUOUS_GOLD))
     except KeyError as exc:
         raise InputError("sample on the wire lacks a field", field=str(exc.args[0])) from exc
 

@@ -241,7 +241,8 @@ class Episode:
         """The sample the final reward scores: the final answer as the completion."""
         return Sample(prompt=self.sample.prompt, completion=self.env.final_answer(),
                       reference=self.sample.reference, domain=self.sample.domain,
-                      group=self.sample.group, meta=self.sample.meta)
+                      group=self.sample.group, meta=self.sample.meta,
+                      ambiguous_gold=self.sample.ambiguous_gold)
 
 
 def score_trajectories(episodes: Sequence[Episode], reward: Reward) -> list[Trajectory]:

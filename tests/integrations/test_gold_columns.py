@@ -231,3 +231,145 @@ def test_the_trl_environment_carries_the_ambiguity_to_its_final_answer() -> None
 ])
 def test_same_gold(first: Any, second: Any, same: bool) -> None:
     assert same_gold(first, second) is same and same_gold(second, first) is same
+
+
+# --- the mark is a field the reader sets, never an input's key ----------------------------
+
+
+@pytest.mark.parametrize("key", ["ambiguous_gold", "_ambiguous_gold"])
+def test_no_input_sets_or_clears_the_ambiguity(key: str) -> None:
+    """`Sample.ambiguous_gold` is set by the gold rule alone: a row's `meta` column, a
+    column, a Celery wire sample's `meta` or an environment server's sample named like it
+    is data; the wire carries the reader's mark as its own key."""
+    from integrations.celery._wire import decode_sample, encode_sample
+    from integrations.env_server import _sample as env_sample
+    from rewards.types import Sample, gold_ambiguity
+
+    honest: dict[str, Any] = {"prompt": "2+2?", "completion": "\\boxed{4}", "answer": "4"}
+    for forged in ({"meta": {key: "forged"}}, {key: "forged"}):
+        assert gold_ambiguity(row_to_sample({**honest, **forged})) is None
+    ambiguous: dict[str, Any] = {"prompt": "2+2?", "completion": "4", "answer": "5", "label": "4"}
+    for cleared in ({"meta": {key: None}}, {key: None}, {"meta": {key: ""}}):
+        assert gold_ambiguity(row_to_sample({**ambiguous, **cleared})) is not None
+    wire = encode_sample(row_to_sample(ambiguous))
+    assert gold_ambiguity(decode_sample(json.loads(json.dumps(wire)))) is not None
+    assert gold_ambiguity(decode_sample({**wire, "ambiguous_gold": None,
+                                         "meta": {key: "x"}})) is None
+    assert gold_ambiguity(decode_sample({**wire, "ambiguous_gold": None})) is None
+    assert gold_ambiguity(env_sample({"sample": {"prompt": "p", "reference": "4",
+                                                 "meta": {key: "x"}, key: "y"}})) is None
+    with pytest.raises(Exception, match="ambiguous_gold"):
+        Sample("p", "c", ambiguous_gold=3)  # type: ignore[arg-type]
+
+
+# --- look-alike gold column names ---------------------------------------------------------
+
+
+@pytest.mark.parametrize("column", ["Label", "label ", "label\u200b", "\uff4c\uff41\uff42\uff45\uff4c",
+                                    "LABEL", "\u200blabel"])
+def test_a_look_alike_label_is_a_gold_column(column: str) -> None:
+    """Read alone, it is the gold; beside the model's `answer` the row is ambiguous; it never
+    travels in `meta` (a gold column, not another column)."""
+    alone = find_reference({"prompt": "q", column: "4"})
+    assert (alone.value, alone.column, alone.ambiguity) == ("4", column, None)
+    beside = find_reference({"answer": "5", column: "4"})
+    assert beside.ambiguity is not None and repr(column) in beside.ambiguity
+    sample = row_to_sample({"prompt": "q", "completion": "4", "answer": "4", column: "4"})
+    assert sample.reference == "4" and column not in sample.meta and sample.ambiguous_gold is None
+
+
+@pytest.mark.parametrize("column", ["Ground Truth", "ground-truth", "GROUND\u2013TRUTH",
+                                    "ground__truth", "Solution", "Reference", "expected answer"])
+def test_separators_and_case_read_as_the_gold_columns_name(column: str) -> None:
+    gold = find_reference({"answer": "5", column: "4"}, first=("expected_answer",))
+    assert gold.ambiguity is not None and repr(column) in gold.ambiguity
+
+
+def test_an_exact_named_column_wins_and_a_named_column_is_exact(tmp_path: Path) -> None:
+    """`reference` and a protocol's own field, spelled exactly, are named: they win without a
+    comparison. Their look-alikes are read with the others, and a `--map` or
+    `reference_column` names exactly one column."""
+    assert find_reference({"reference": "4", "answer": "5"}).value == "4"
+    assert find_reference({"Reference": "4", "answer": "5"}).ambiguity is not None
+    assert find_reference({"expected_answer": "4", "answer": "5"},
+                          first=("expected_answer",)).ambiguity is None
+    assert find_reference({"Label": "4"}, "label").found is False
+    rows = [{"problem": "2+2?", "completion": "\\boxed{5}", "answer": "5", "Label": "4"}]
+    code, out, _ = _score(tmp_path, rows, "--map", "Label=reference")
+    assert code == 0 and out[0]["score"] == 0.0, out
+    func = trl_rewards(tmp_path / "c.yaml", reference_column="label",
+                       on_config_abstain="warn").funcs[0]
+    from rewards.errors import InputError
+
+    with pytest.raises(InputError, match="no reference column 'label'"):
+        func(prompts=["q"], completions=["\\boxed{4}"], Label=["4"])
+
+
+# --- 0/1 and true/false labels beside another gold ----------------------------------------
+
+
+@pytest.mark.parametrize("label", [0, 1, 0.0, 1.0, "0", "1", " 1 ", "true", "False", True])
+def test_a_flag_like_label_beside_another_gold_is_ambiguous(label: Any) -> None:
+    for other in ({"answer": str(label).strip().lower()}, {"solution": "\\boxed{1}"},
+                  {"ground_truth": 0}):
+        gold = find_reference({**other, "label": label})
+        assert gold.ambiguity is not None and "correctness flag" in gold.ambiguity, (other, gold)
+
+
+def test_flags_are_only_a_labels_and_a_lone_label_is_its_gold(tmp_path: Path) -> None:
+    assert find_reference({"answer": "0", "solution": "so \\boxed{0}"}).ambiguity is None
+    assert find_reference({"answer": 1, "ground_truth": "1"}).ambiguity is None
+    assert find_reference({"answer": "2", "label": 2}).ambiguity is None  # not a flag value
+    assert find_reference({"answer": None, "label": 0}).value == 0
+    rows = [{"problem": "1-1?", "completion": "\\boxed{0}", "label": 0},
+            {"problem": "1-1?", "completion": "\\boxed{0}", "answer": "0", "label": 0}]
+    code, out, _ = _score(tmp_path, rows)
+    assert code == 0 and [r["score"] for r in out] == [1.0, None], out
+    assert out[1]["cause"] == "bad_reference:ambiguous"
+
+
+# --- TRL environments are told the gold column ---------------------------------------------
+
+
+def test_the_trl_environment_reads_the_named_column_and_carries_the_mark() -> None:
+    from integrations.trl_env import trl_environment
+    from rewards.errors import InputError
+    from rewards.types import gold_ambiguity
+
+    named = trl_environment({"use": "number_guess"}, reference_column="label")()
+    named.reset(prompt="Guess.", answer="7", label="3")
+    assert named._episode.sample.reference == "3" and not gold_ambiguity(named._episode.sample)
+    with pytest.raises(InputError, match="no reference column 'label'"):
+        named.reset(prompt="Guess.", Label="3")
+    plain = trl_environment({"use": "number_guess"})()
+    plain.reset(prompt="Guess.", answer="7", label="3", meta={"ambiguous_gold": None})
+    assert gold_ambiguity(plain._episode.sample) is not None
+    assert gold_ambiguity(plain._episode.final_sample()) is not None
+
+
+def test_memos_tell_an_ambiguous_row_from_an_honest_one(tmp_path: Path) -> None:
+    """The gold columns leave `meta`, so an honest row and an ambiguous one can differ in
+    `Sample.ambiguous_gold` alone: the verifiers memo and TRL's batch memo key on it too."""
+    import asyncio
+
+    from integrations._common import row_sample
+    from integrations.verifiers import _SharedScorer
+
+    config = tmp_path / "c.yaml"
+    config.write_text(CONFIG)
+    resolved = resolve_reward(config)
+    honest = row_sample(resolved, "2+2?", "\\boxed{5}", {"answer": "5"})
+    ambiguous = row_sample(resolved, "2+2?", "\\boxed{5}", {"answer": "5", "label": "4"})
+    assert (honest.reference, honest.meta) == (ambiguous.reference, ambiguous.meta)
+
+    async def both() -> list[float | None]:
+        scorer = _SharedScorer(resolved)
+        return [(await scorer.score(s)).value for s in (honest, ambiguous)]
+
+    assert asyncio.run(both()) == [1.0, None]
+    two = tmp_path / "two.yaml"
+    two.write_text("domains:\n  default:\n    rewards: [math, {use: math, name: again}]\n")
+    funcs = trl_rewards(two, on_config_abstain="warn").funcs
+    call = {"prompts": ["2+2?"], "completions": ["\\boxed{5}"], "answer": ["5"]}
+    assert funcs[0](**call) == [1.0]
+    assert funcs[1](**call, label=["4"]) == [None]

@@ -87,11 +87,6 @@ def _verify_body(completion: str, **fields: Any) -> dict[str, Any]:
 # --- the `_ambiguous_gold` mark is the reader's, never the row's ----------------------------
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "open: rewards.io.row_to_sample merges the row's `meta` column (meta.update(extra)) after "
-    "_read_reference set the reader's AMBIGUOUS_GOLD mark, so {'_ambiguous_gold': null} (or "
-    "'', 0, false: gold_ambiguity reads any falsy value as none) clears it and the model's "
-    "`answer` is scored as the gold; TRL's row_sample never merges `meta`, so the paths differ"))
 def test_a_row_cannot_clear_its_own_ambiguity_through_its_meta_column(tmp_path: Path) -> None:
     row = {"prompt": "2+2?", "completion": WRONG, "answer": "5", "label": "4",
            "meta": {AMBIGUOUS_GOLD: None}}
@@ -101,11 +96,6 @@ def test_a_row_cannot_clear_its_own_ambiguity_through_its_meta_column(tmp_path: 
     assert code == 3
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "open: rewards.io.row_to_sample merges the row's `meta` column after _read_reference, so "
-    "a row's meta {'_ambiguous_gold': TEXT} makes an unambiguous row abstain as "
-    "bad_reference:ambiguous with TEXT as its error (no file, line or columns named), a "
-    "configuration cause that counts toward the run rule's exit 3"))
 def test_a_row_cannot_forge_an_ambiguity_error_through_its_meta_column(tmp_path: Path) -> None:
     rows = [{"prompt": "2+2?", "completion": "\\boxed{4}", "answer": "4",
              "meta": {AMBIGUOUS_GOLD: "all is fine"}}] * 2
@@ -152,11 +142,6 @@ LOOKALIKE_GOLD_COLUMNS = ["Label", "label ", "label\u200b", "ANSWER", "ground\u2
 
 
 @pytest.mark.parametrize("column", LOOKALIKE_GOLD_COLUMNS)
-@pytest.mark.xfail(strict=True, reason=(
-    "open: rewards.io.find_reference matches REFERENCE_COLUMNS by exact name, so a gold column "
-    "spelled with other case, a trailing space, a zero-width space or a look-alike hyphen is "
-    "neither read nor compared (same_gold never sees it): the model's own `answer` is then "
-    "the row's one gold column and every answer is right"))
 def test_a_look_alike_gold_column_beside_the_models_answer_is_not_ignored(
         tmp_path: Path, column: str) -> None:
     row = {"prompt": "2+2?", "completion": WRONG, "answer": "5", column: "4"}
@@ -168,14 +153,21 @@ def test_a_look_alike_gold_column_beside_the_models_answer_is_not_ignored(
 def test_a_look_alike_model_answer_column_never_becomes_the_gold(tmp_path: Path,
                                                                   column: str) -> None:
     """The other way round: the model's answer under a look-alike name beside the true
-    `label` is not a gold column; the row is scored against `label` on every path."""
+    `label` is a gold column like `answer` (names are read as every text is), so the row is
+    ambiguous and abstains on every path, naming both columns: never scored against the
+    model's answer, never against a guessed column."""
     row = {"prompt": "2+2?", "completion": WRONG, column: "5", "label": "4"}
     gold = find_reference(row)
-    assert (gold.column, gold.value, gold.ambiguity) == ("label", "4", None)
+    assert gold.ambiguity is not None and f"{column!r}" in gold.ambiguity, gold
+    assert "'label'" in gold.ambiguity
     code, out, _ = _score(tmp_path, [row])
+    assert code == 3 and out[0]["score"] is None, out
+    assert out[0]["cause"] == "bad_reference:ambiguous"
+    assert _library(tmp_path, [row]) == [None] and _trl(tmp_path, [row]) == [None]
+    assert _areal(tmp_path, row) == -7.0
+    # named, the column is exact: `--map label=reference` scores the 5 against the 4
+    code, out, _ = _score(tmp_path, [row], "--map", "label=reference")
     assert code == 0 and out[0]["score"] == 0.0, out
-    assert _library(tmp_path, [row]) == [0.0] and _trl(tmp_path, [row]) == [0.0]
-    assert _areal(tmp_path, row) == 0.0
 
 
 # --- values: hedged, blank, typed ----------------------------------------------------------
@@ -227,10 +219,6 @@ def test_a_boolean_label_is_never_a_gold(tmp_path: Path, flag: bool) -> None:
     assert _areal(tmp_path, beside) == -7.0
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "open: rewards.io.same_gold treats only a bool as a correctness flag; an integer label 0 "
-    "(OpenRLHF/PRM-style 0/1 correctness labels) is read as the gold text '0' (_gold_text), "
-    "agrees with the model's wrong answer '0' beside it and that answer scores 1.0"))
 def test_an_integer_correctness_label_is_not_read_as_agreeing_with_the_answer(
         tmp_path: Path) -> None:
     row = {"prompt": "What is 2+2?", "completion": "\\boxed{0}", "answer": "0", "label": 0}
@@ -299,11 +287,6 @@ def test_the_fastapi_verify_route_abstains_an_ambiguous_body_beside_honest_ones(
             assert reply.json()["rewards"] != [1.0], reply.json()
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "open: rewards.io.find_reference's `first=('expected_answer',)` (integrations.nemo_gym."
-    "sample_from_verify) and REFERENCE_COLUMNS match by exact name: a /verify body whose gold "
-    "is under `Expected_answer` or `expected_answer\\u200b` beside the model's `answer` is "
-    "scored against that `answer`"))
 @pytest.mark.parametrize("field", ["Expected_answer", "expected_answer\u200b"])
 def test_a_look_alike_expected_answer_is_not_ignored_by_verify(tmp_path: Path,
                                                                field: str) -> None:
@@ -312,12 +295,6 @@ def test_a_look_alike_expected_answer_is_not_ignored_by_verify(tmp_path: Path,
     assert score_batch(resolved.reward, [sample]).scores[0].value != 1.0
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "open: integrations.trl_env._Episodic.reset reads the gold by find_reference(row) with no "
-    "column named, and trl_environment takes no reference column: a row whose gold the "
-    "trainer's reward functions name (trl_rewards(reference_column='label')) is scored there "
-    "against `label` while its environment episode reads the default rule (here: ambiguous, "
-    "so the episode's final answer abstains; with a `reference` column, another gold)"))
 def test_the_trl_environment_reads_the_column_the_trl_rewards_are_told(tmp_path: Path) -> None:
     from integrations.trl_env import trl_environment
 
@@ -326,7 +303,7 @@ def test_the_trl_environment_reads_the_column_the_trl_rewards_are_told(tmp_path:
                        on_config_abstain="warn").funcs[0]
     assert func(prompts=[row["prompt"]], completions=["\\boxed{3}"], completion_ids=[[1]],
                 trainer_state=object(), answer=[row["answer"]], label=[row["label"]]) == [1.0]
-    env_class = trl_environment({"use": "number_guess"}, reference_column="label")  # type: ignore[call-arg]
+    env_class = trl_environment({"use": "number_guess"}, reference_column="label")
     env = env_class()
     env.reset(**row)
     episode = env._episode
