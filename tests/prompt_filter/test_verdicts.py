@@ -11,8 +11,8 @@ from prompt_filter import Band, PassRate, drop_reason
 from rewards.errors import ConfigError
 
 # The math reward cannot use a power tower as gold (beyond its structural limits): it
-# abstains with bad_reference on every answer it has to compare, but a completion with no
-# answer at all scores 0 (no_answer) before the gold is looked at.
+# abstains with bad_reference on every completion, one with no answer at all too (the gold
+# is judged before the reply).
 TOWER = "2^{2^{2^{2^{2}}}}"
 
 
@@ -31,7 +31,7 @@ def test_unusable_gold_goes_to_errors_not_too_hard(tmp_path):
     assert result.returncode == 0, result.stderr
     [error] = read_jsonl(out / "errors.jsonl")
     assert (error["file"], error["line"], error["field"]) == (str(prompts), 2, "reference")
-    assert "bad_reference:unparseable x15 of 16 rollouts" in error["error"]
+    assert "bad_reference:unparseable x16 of 16 rollouts" in error["error"]
     dropped = read_jsonl(out / "dropped.jsonl")
     kept = read_jsonl(out / "kept.jsonl")
     assert [r["id"] for r in kept] == ["good"] and dropped == []
