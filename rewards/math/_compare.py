@@ -23,7 +23,7 @@ from rewards.math._extract import (
 )
 from rewards.math._fast import fast_compare
 from rewards.math._limits import structural_problem
-from rewards.math._magnitude import magnitude_verdict
+from rewards.math._magnitude import magnitude_verdict, size_of
 from rewards.math._normalize import (
     UNCERTAIN,
     affirms,
@@ -65,8 +65,16 @@ MAX_VERDICT_BYTES = 64 << 20
 
 @byte_cache(4 << 20)
 def _gold_problem(gold_norm: str, config: MathConfig) -> str | None:
-    """`structural_problem` of a normalized gold: the G rollouts of a prompt share it."""
-    return structural_problem(gold_norm, config)
+    """Why a normalized gold cannot be judged at all (`structural_problem`), read before any
+    reply; None also for a gold beyond a syntactic limit whose exact value the size
+    arithmetic knows (`2^{2^{2^{2}}}` is 65536: the cheap paths decide it, and a reply they
+    cannot decide meets `structural_problem` after them). Cached: a prompt's G rollouts
+    share their gold."""
+    problem = structural_problem(gold_norm, config)
+    if problem is None:
+        return None
+    size = size_of(gold_norm)
+    return problem if size is None or size.exact is None else None
 
 
 def compare_local(pred: str | Extraction | None, gold: object,
@@ -138,6 +146,9 @@ def compare_local(pred: str | Extraction | None, gold: object,
         fast = fast_compare(pred_norm, gold_norm, config)
         if fast is not None:
             return fast
+    problem = structural_problem(gold_norm, config)  # (one the size arithmetic knows)
+    if problem:
+        return Verdict("bad_reference", f"reference beyond structural limits: {problem}")
     if extraction.settled:  # sizes that cannot be equal (`9^{9^{9^{9}}}` against 42)
         magnitude = magnitude_verdict(pred_norm, gold_norm, config.float_rel_tol)
         if magnitude is not None:

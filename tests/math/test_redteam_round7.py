@@ -454,11 +454,8 @@ def test_a_mixed_number_in_words(math_reward: MathReward, gold: str, completion:
     assert _values(math_reward, gold, [completion]) == [1.0]
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "open, false loss by masking (since aa63c0c): `_gold_problem` judges the gold by "
-    "`structural_problem`'s syntactic `max_power_depth` before any cheap path, so a depth-3 "
-    "tower of small literals (`2^{2^{2^{2}}}` = 65536), decided exactly before, now abstains "
-    "for every reply, the right one included"))
 @pytest.mark.parametrize("gold", ["2^{2^{2^{2}}}", "2^{2^{2^2}}"])
 def test_a_small_tower_gold_is_decided(math_reward: MathReward, gold: str) -> None:
+    """Held since `_gold_problem` lets through a gold whose exact value the size arithmetic
+    knows (a regression of aa63c0c, found by this round)."""
     assert _values(math_reward, gold, ["\\boxed{65536}", "\\boxed{7}"]) == [1.0, 0.0]
