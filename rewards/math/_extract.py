@@ -1388,6 +1388,18 @@ _VERBLESS = re.compile(r"(?<![^\W\d_])(?P<said>[^\W\d_]+(?:-[^\W\d_]+)?(?:\s+[^\
                        r"\s*[)\]]?\s*[.!?]*\s*")
 
 _RELATIVE_WORDS = frozenset({"which", "that", "who", "whose", "whom", "what", "where", "when"})
+# Words known to leave a value as it is when a verbless aside after it is made of them only:
+# how it was reached or shown (`(rounded)`, `(in simplest form)`, `; see above`, `(by
+# symmetry)`), its kind (`, a prime number`, `, an odd integer`: never a sign or a size),
+# certainty (`, clearly`, `, confirmed`, `, I think`) and courtesy (`, thanks!`). An allow-list:
+# any other word leaves the aside to `affirms` (`, wrong.`, `(not sure)`, `(maybe 8)`).
+_ASIDE_WORDS = frozenset("""
+    a an the in as by of to see above below before shown computed calculated derived found
+    required expected rounded round down up nearest simplified simplest lowest reduced form
+    terms exact exactly approximately approx roughly confirmed verified checked clearly
+    obviously indeed certainly course unique work i think believe thanks thank you good luck
+    number integer whole natural odd even prime digit value result
+""".split())  # noqa: SIM905 (a word list reads better as words)
 # The numbers to twelve in the other languages a box's clause is read in (`_SAID_OF_ELSEWHERE`;
 # not those spelled as an English word: `six`, `once`, `due`):
 # a verbless `(sieben)` says the value again in words that `affirms` does not read, so it is
@@ -1421,7 +1433,8 @@ def _said_after_a_mark(after: str) -> str | None:
     if _SAID_OF.match(rest) or _SAID_OF_ELSEWHERE.match(rest) or _SAID_OF_CJK.match(rest):
         return _said_of(" " + rest)  # a verb after the mark: its rule
     verbless = _VERBLESS.fullmatch(rest)
-    if verbless is None or _sign_off(verbless.group("said")) or any(
+    if verbless is None or _sign_off(verbless.group("said")) or all(
+            word.lower() in _ASIDE_WORDS for word in verbless.group("said").split()) or any(
             _SAID_OF.fullmatch(word) or word.lower() in _RELATIVE_WORDS
             or word.lower() in _OTHER_NUMBER_WORDS for word in verbless.group("said").split()):
         return None  # `, which is correct`: a verb in it, the clause is not verbless; `(sieben)`

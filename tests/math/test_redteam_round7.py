@@ -378,20 +378,18 @@ def test_a_magnitude_word_right_after_the_box(math_reward: MathReward, gold: str
 
 # --- open: false loss ----------------------------------------------------------------------------
 
-@pytest.mark.xfail(strict=True, reason=(
-    "open, false loss (since a8ad062): `_said_after_a_mark` reads any one to three words "
-    "without a `_SAID_OF` verb as a verbless judgement of the box, and `affirms` holds answer "
-    "words and units only: an explanation (`(in simplest form)`, `(rounded)`, `; see above`), a "
-    "word that describes the value (`, a prime`), an adverb of certainty (`, clearly`), a "
-    "sign-off outside `_SIGN_OFFS` (`, thanks!`) or a clause with a verb the list lacks "
-    "(`, I think`, `, as shown`) unsays a right box; a human grader keeps every one"))
+_BY_SYMMETRY = pytest.mark.xfail(strict=True, reason=(
+    "open, false loss: `(by symmetry)` is read as the box's words (`Extraction.said` 'by "
+    "symmetry', not through `_said_after_a_mark`'s aside words), which `affirms` refuses"))
+
+
 @pytest.mark.parametrize("gold, completion", [
     ("7", "\\boxed{7} (rounded)."), ("7", "\\boxed{7}, I think"), ("7", "\\boxed{7}; see above."),
     ("7", "\\boxed{7} (approximately)"), ("7", "\\boxed{7} (as computed above)."),
     ("7", "\\boxed{7}, as expected."), ("7", "\\boxed{7}, as shown."), ("7", "\\boxed{7} (simplified)."),
     ("7", "\\boxed{7}, confirmed."), ("7", "\\boxed{7}, verified."), ("7", "\\boxed{7}, rounded down."),
     ("7", "\\boxed{7}, thanks!"), ("7", "\\boxed{7}, good luck!"), ("7", "\\boxed{7} (nearest integer)"),
-    ("7", "\\boxed{7} (by symmetry)"), ("7", "\\boxed{7}, exactly."), ("7", "\\boxed{7}, of course."),
+    pytest.param("7", "\\boxed{7} (by symmetry)", marks=_BY_SYMMETRY), ("7", "\\boxed{7}, exactly."), ("7", "\\boxed{7}, of course."),
     ("7", "\\boxed{7}, clearly."), ("7", "\\boxed{7}, as before."), ("7", "\\boxed{7} (unique)"),
     ("7", "\\boxed{7} (see work above)"), ("7", "\\boxed{7}, an odd number."), ("7", "\\boxed{7}, a prime."),
     ("7", "\\boxed{7} (a prime number)."),
@@ -400,6 +398,8 @@ def test_a_magnitude_word_right_after_the_box(math_reward: MathReward, gold: str
     ("\\frac{3}{4}", "The fraction is $\\boxed{\\frac{3}{4}}$ (simplified).")])
 def test_an_honest_word_after_a_mark_unsays_the_box(math_reward: MathReward, gold: str,
                                                     completion: str) -> None:
+    """Held since `_ASIDE_WORDS`: an aside made only of words known to leave the value as it
+    is (how it was reached, its kind, certainty, courtesy) is no judgement of it."""
     assert _values(math_reward, gold, [completion]) == [1.0]
 
 
