@@ -10,7 +10,7 @@ text read differently from Google's IFEval as lm-eval ships it (benchmarks/_ifev
 the spec of the ifeval family; IFBench's `format:emoji` is its own check on the raw code
 points); plus the cost of `read_text` and `is_blank_read` on 1 MB replies of the new special
 characters, and the same verdicts through every entry point (library, `verdicts`,
-`rewards score`).
+`rewards score`, the HTTP server).
 
 How: each case writes the text with the characters under test and compares the verdict with
 the same text written plainly, with what the reference gives on it, or with what a reader
@@ -386,3 +386,21 @@ def test_every_entry_point_reads_the_same_reply(tmp_path: Path) -> None:
     function = [float(all(verdicts(parse_constraints(
         {"instruction_id_list": ids, "kwargs": kwargs}), text))) for text, ids, kwargs in _DOORS]
     assert cli == library == function
+    assert _server(config) == library
+
+
+def _server(config: Path) -> list[float]:
+    """The HTTP server's scores (OpenRLHF's `/get_reward`: query = prompt + completion)."""
+    pytest.importorskip("fastapi", reason="the server needs pip install -e '.[server]'")
+    from fastapi.testclient import TestClient
+
+    from integrations.server import create_app
+
+    body = {"query": ["p" + text for text, _, _ in _DOORS], "prompts": ["p"] * len(_DOORS),
+            "labels": [json.dumps({"instruction_id_list": ids, "kwargs": kwargs})
+                       for _, ids, kwargs in _DOORS],
+            "domains": ["ifeval"] * len(_DOORS)}
+    with TestClient(create_app(config)) as client:
+        reply = client.post("/get_reward", json=body)
+    assert reply.status_code == 200, reply.text
+    return [float(v) for v in reply.json()["rewards"]]
