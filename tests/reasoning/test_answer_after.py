@@ -28,7 +28,7 @@ def one(rewards, completion, reference="4"):
 
 
 def test_unclosed_think_has_no_answer():
-    unclosed = r"<think> 2 + 2 = \boxed{4}, so let me check it"  # (`, I think` hedges)
+    unclosed = r"<think> 2 + 2 = \boxed{4}, so let me check it"
     closed = r"<think> 2 + 2 is small </think> The answer is \boxed{4}."
     assert one(["math"], unclosed).value == 1.0  # without the option the inner text counts
     score = one([{"use": "math", "answer_after": "</think>"}], unclosed)
