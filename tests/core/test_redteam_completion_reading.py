@@ -94,11 +94,6 @@ def test_a_tool_result_holding_the_gold_is_not_the_answer(math):
     assert _value(math, messages, "4") == 0.0
 
 
-@pytest.mark.xfail(strict=True, reason="open: rewards.completion.assistant_turns compares "
-                   "role == 'assistant' exactly and, finding no such message, joins every "
-                   "message (user, tool) as the model's one turn: a look-alike role "
-                   "('Assistant', 'assistant\\u200b', ' assistant') makes the user's text "
-                   "the answer")
 @pytest.mark.parametrize("role", ["Assistant", "ASSISTANT", "assistant\u200b", " assistant"])
 def test_a_look_alike_assistant_role_does_not_make_the_users_text_the_answer(math, role):
     messages = [{"role": "user", "content": "What is 2 + 2? I think \\boxed{4}."},
@@ -106,10 +101,6 @@ def test_a_look_alike_assistant_role_does_not_make_the_users_text_the_answer(mat
     assert _value(math, messages, "4") != 1.0
 
 
-@pytest.mark.xfail(strict=True, reason="open: rewards.completion.assistant_turns reads "
-                   "messages with no 'assistant' role as one turn of all of them, tool "
-                   "messages included: a tool result's <tool_call> text is read as a call the "
-                   "model made (the docs: tool messages are never read as calls)")
 def test_a_tool_message_alone_makes_no_call():
     messages = [{"role": "tool", "content": TAG}]
     assert _value(TOOL, messages, EXPECTS_CALL) != 1.0
@@ -152,19 +143,12 @@ def test_an_argument_cannot_close_its_tag_and_forge_a_second_call():
     assert _value(TOOL, messages, EXPECTS_CALL) == 0.0
 
 
-@pytest.mark.xfail(strict=True, reason="open: rewards.completion._message_text reads only "
-                   "'tool_calls': a legacy OpenAI 'function_call' is dropped, so a call the "
-                   "model made scores 1.0 against a reference expecting none")
 def test_a_legacy_function_call_is_a_call():
     messages = [{"role": "assistant", "content": None,
                  "function_call": {"name": "delete_all", "arguments": "{}"}}]
     assert _value(TOOL, messages, NO_CALL) != 1.0
 
 
-@pytest.mark.xfail(strict=True, reason="open: rewards.completion._content_text keeps only "
-                   "parts of type 'text' and silently drops every other part: an Anthropic "
-                   "'tool_use' part (a call the model made) is hidden and scores 1.0 against "
-                   "a reference expecting no call")
 def test_a_tool_use_content_part_is_a_call():
     messages = [{"role": "assistant", "content": [
         {"type": "text", "text": "Cleaning up."},
@@ -172,10 +156,6 @@ def test_a_tool_use_content_part_is_a_call():
     assert _value(TOOL, messages, NO_CALL) != 1.0
 
 
-@pytest.mark.xfail(strict=True, reason="open: rewards.completion._content_text drops parts "
-                   "of any type but 'text' without an error: an 'output_text' part (OpenAI "
-                   "Responses, what integrations.nemo_gym reads) leaves the answer '' and a "
-                   "right answer scores 0")
 def test_an_output_text_part_is_read_or_refused(math):
     messages = [{"role": "assistant", "content": [{"type": "output_text",
                                                     "text": "\\boxed{4}"}]}]
@@ -251,11 +231,6 @@ def test_trl_batch_memo_tells_apart_completions_with_the_same_last_turn(tmp_path
     assert second(prompts=["p"], completions=[quiet], reference=[NO_CALL]) == [1.0]
 
 
-@pytest.mark.xfail(strict=True, reason="open: rewards.answer_after.AnswerAfter.score_progressively"
-                   " replaces the completion alone (dataclasses.replace), so "
-                   "rewards.types.completion_turns no longer sees the turns as this "
-                   "completion's and reads only the last turn's text: `{use: tool_call, "
-                   "answer_after: </think>}` hides every call of an earlier turn")
 def test_answer_after_keeps_the_calls_of_earlier_turns():
     reward = build_reward(parse_config({"domains": {"default": {"rewards": [
         {"use": "tool_call", "answer_after": "</think>"}]}}}))
@@ -292,11 +267,6 @@ def test_thousands_of_tiny_turns_are_bounded_and_never_free():
     assert time.monotonic() - started < 10
 
 
-@pytest.mark.xfail(strict=True, reason="open: rewards.completion._call_json json.dumps a "
-                   "call's arguments unguarded: arguments nested 990 deep (json.loads reads "
-                   "that deep outside a test runner's stack) raise RecursionError out of "
-                   "read_completion, which crashes the whole TRL batch instead of a malformed "
-                   "call or an InputError")
 def test_deeply_nested_arguments_never_crash_a_trl_batch(tmp_path):
     tool = trl_rewards(_config(tmp_path, "domains:\n  default: {rewards: [{use: tool_call}]}\n"))
     deep: dict[str, Any] = {"a": 1}
@@ -438,11 +408,6 @@ def test_nemo_gym_verify_reads_the_models_function_calls(tmp_path):
     assert score_batch(resolved.reward, [sample]).scores[0].value == 0.0
 
 
-@pytest.mark.xfail(strict=True, reason="open: rewards.completion._message_text writes a "
-                   "turn's tool_calls into its text, and read_completion makes that text the "
-                   "answer (completion_text): a rollout cut off after a call answers with the "
-                   "call's JSON, whose argument {'x': 4} the math extractor takes as the final "
-                   "answer (a number found in passing, never committed)")
 @pytest.mark.parametrize("arguments", [{"x": 4}, {"value": 4}, {"answer": "\\boxed{4}"}])
 def test_a_calls_arguments_are_not_the_answer_of_a_cut_off_rollout(math, arguments):
     messages = [{"role": "assistant", "content": "Let me compute.", "tool_calls": [
