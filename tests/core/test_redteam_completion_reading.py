@@ -299,10 +299,6 @@ def test_odd_but_mapping_messages_score_and_never_abstain(math):
         assert score is not None and score.value == 0.0, messages
 
 
-@pytest.mark.xfail(strict=True, reason="open: integrations.trl._BatchScorer._samples builds "
-                   "every row with row_sample at once, so one malformed completion's InputError "
-                   "(field 'completion') fails the whole TRL batch without naming which "
-                   "completion it was")
 def test_one_malformed_trl_completion_names_its_position(tmp_path):
     tool = trl_rewards(_config(tmp_path, "domains:\n  default: {rewards: [{use: tool_call}]}\n"))
     with pytest.raises(InputError) as info:
@@ -457,18 +453,10 @@ def test_a_guess_in_the_last_characters_read_is_never_a_prefix():
     assert _step(" " * 8191 + "3") != "Correct!"  # past the read limit: no guess at all
 
 
-@pytest.mark.xfail(strict=True, reason="open: rewards.envs.number_guess.NumberGuessEnv.step "
-                   "cuts the turn at 2 * _READ_LIMIT characters before read_text drops the "
-                   "invisible ones, so 8191 zero-width spaces then '37' are read as the text "
-                   "'3' ending there and first_integer wins with the secret 3")
 def test_invisible_padding_cannot_cut_a_guess_to_its_prefix():
     assert _step("\u200b" * 8191 + "37") != "Correct!"
 
 
-@pytest.mark.xfail(strict=True, reason="open: rewards.envs.number_guess.first_integer reads "
-                   "a digit run with `\\d+` and int(), which take digits of different scripts "
-                   "in one number: '1\\u0663' (ASCII 1, Arabic-Indic 3) is the guess 13 "
-                   "(UTS #39 mixed-number confusable), not a malformed number")
 def test_a_number_mixing_digit_scripts_is_not_a_whole_number():
     assert _step("1\u0663", secret=13) != "Correct!"
 
