@@ -383,11 +383,6 @@ def test_verifiers_task_api_reads_the_calls_of_every_turn(tmp_path):
     assert asyncio.run(score(task.data, trace)) == 0.0
 
 
-@pytest.mark.xfail(strict=True, reason="open: integrations.nemo_gym.completion_of reads only "
-                   "the output_text of `message` items and drops `function_call` items (the "
-                   "model's calls), so /verify with `use: tool_call` scores a rollout that "
-                   "called delete_all 1.0 against expected_answer [] (documented as 'tool "
-                   "calls are not part of it', but the calls are what that reward checks)")
 def test_nemo_gym_verify_reads_the_models_function_calls(tmp_path):
     from integrations import nemo_gym
 
