@@ -331,11 +331,6 @@ def test_get_reward_refuses_chat_messages_naming_the_query():
     assert "query[0]" in str(info.value)
 
 
-@pytest.mark.xfail(strict=True, reason="open: integrations.openrlhf.split_query hands "
-                   "/get_reward's whole decoded multi-turn response to the reward as one text "
-                   "turn (read_completion: text is its own turn), so a tool observation's "
-                   "<tool_call> text between <|im_start|>tool and <|im_end|> is read as a call "
-                   "the model made, which the same rollout as messages never is")
 def test_get_reward_does_not_read_a_tool_observation_as_a_call(tmp_path):
     resolved = resolve_reward(_config(tmp_path, "domains:\n  default: {rewards: "
                                                 "[{use: tool_call}]}\n"))
