@@ -345,11 +345,6 @@ def test_get_reward_does_not_read_a_tool_observation_as_a_call(tmp_path):
     assert score_batch(resolved.reward, samples).scores[0].value == 0.0
 
 
-@pytest.mark.xfail(strict=True, reason="open: integrations.verifiers.TaskReward.__call__ "
-                   "scores str(trace.last_reply), the last assistant message's content alone, "
-                   "so the calls of every turn (AssistantMessage.tool_calls) never reach "
-                   "`use: tool_call`: a rollout that called delete_all scores 1.0 against a "
-                   "reference expecting no call, where the same rollout as messages scores 0")
 def test_verifiers_task_api_reads_the_calls_of_every_turn(tmp_path):
     vf = pytest.importorskip("verifiers.v1", reason="the verifiers 0.4 Task API")
     from integrations.verifiers import task_reward
