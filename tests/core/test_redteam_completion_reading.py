@@ -471,3 +471,24 @@ def test_invisible_characters_before_the_first_visible_one_do_not_change_the_cal
     calls = ("a", "b", "c")
     assert pick_call("\u200b\u2060\ufeffx", calls) == pick_call("x", calls)
     assert pick_call("\uff58", calls) == pick_call("x", calls)  # a width variant: its letter
+
+
+def test_nemo_gym_reads_only_known_output_items_and_never_a_tool_result_as_the_answer():
+    from integrations import nemo_gym
+
+    def reply(*items: dict[str, Any]) -> dict[str, Any]:
+        return {"output": list(items)}
+
+    text = {"type": "message", "role": "assistant",
+            "content": [{"type": "output_text", "text": "\\boxed{4}"}]}
+    call = {"type": "function_call", "call_id": "c", "name": "calc", "arguments": "{}"}
+    result = {"type": "function_call_output", "call_id": "c", "output": "\\boxed{5}"}
+    thought = {"type": "reasoning", "summary": [{"type": "summary_text", "text": "\\boxed{6}"}]}
+    assert completion_text(nemo_gym.completion_of(reply(thought, text))) == "\\boxed{4}"
+    # the call and the text of one model turn are one turn; a tool result ends it
+    assert read_completion(nemo_gym.completion_of(reply(text, call)))[0] == "\\boxed{4}"
+    assert completion_text(nemo_gym.completion_of(reply(text, call, result))) == "\\boxed{4}"
+    assert completion_text(nemo_gym.completion_of(reply(call, result))) == ""
+    with pytest.raises(InputError) as info:
+        nemo_gym.completion_of(reply({"type": "mcp_call", "name": "delete_all"}))
+    assert info.value.field == "response.output"
