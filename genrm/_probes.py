@@ -83,7 +83,7 @@ def honest_answer(sample: Sample) -> str | None:
 def _against(row: Row, completion: str, reference: str) -> Sample:
     """The row with `completion` judged against `reference` (a judge in reference mode
     compares the two; a reward model reads the completion alone)."""
-    return replace(row.sample, completion=completion, reference=reference)
+    return replace(row.sample, completion=completion, turns=(), reference=reference)
 
 
 def _injected(tails: Sequence[str], sep: str) -> Callable[[Row], list[Sample]]:

@@ -311,18 +311,20 @@ def prompt_and_response(body: Any) -> tuple[str | list[Any], str]:
     return prompt, response
 
 
-def labelled_sample(resolved: ResolvedReward, prompt: Any, completion: str, label: Any,
+def labelled_sample(resolved: ResolvedReward, prompt: Any, completion: Any, label: Any,
                     domain: str | None = None) -> Sample:
     """The `Sample` of a trainer's (prompt, completion, label) triple, by the one rule every
     remote reward protocol reads a label with (OpenRLHF, slime, NeMo Gym, ROLL): the label is
     the reference; a label that is a mapping with a `reference` key gives the reference and,
-    with a `domain` key, the domain (`domain` given first wins)."""
+    with a `domain` key, the domain (`domain` given first wins). The completion is text or
+    chat messages, read by the one reading (`read_completion`)."""
     reference = label
     if isinstance(label, Mapping) and "reference" in label:
         reference = label["reference"]
         domain = domain or label.get("domain")
-    return Sample(prompt=prompt_value(prompt), completion=completion, reference=reference,
-                  domain=resolved.route(domain), group=group_key(prompt))
+    text, turns = read_completion(completion)
+    return Sample(prompt=prompt_value(prompt), completion=text, turns=turns,
+                  reference=reference, domain=resolved.route(domain), group=group_key(prompt))
 
 
 def group_key(prompt: Any) -> str:

@@ -10,9 +10,12 @@ server's `POST /seed_session` once per rollout, then `POST /verify` with the rol
 
 and reads the reply as a `BaseVerifyResponse` (the request echoed, plus `reward`: float) or a
 `BaseMultiRewardVerifyResponse` (plus `reward_components`: {name: float}); a rollout record
-with `mask_sample: true` is left out of the loss. The completion is the text of the
-response's `output_text` parts of its `message` items, joined (as NeMo Gym's math servers
-read it); tool calls and reasoning items are not part of it. The reference is the row's
+with `mask_sample: true` is left out of the loss. The completion is the response's
+output read as chat messages by the one reading (`rewards.completion`): the model's items
+up to a tool result are one assistant turn, whose answer is the `output_text` of its
+`message` items (as NeMo Gym's math servers read it) and whose calls are its
+`function_call` items (what `use: tool_call` checks); a `function_call_output` is a tool
+message, never the model's; `reasoning` items are not the answer. The reference is the row's
 gold by the rule of every entry point (`rewards.io.find_reference`, docs/datasets.md#the-gold-column):
 `expected_answer` when it holds a value (NeMo Gym's own field: named, not guessed), else the
 columns every adapter tries (`REFERENCE_COLUMNS`), a request whose fields state different
@@ -36,7 +39,7 @@ from rewards.types import Sample, Score
 __all__ = ["completion_of", "sample_from_verify", "verify_response"]
 
 
-def _text(content: Any, kinds: tuple[str, ...]) -> str:
+def _text(content: Any, kinds: tuple[str, ...]) -> str:  # the prompt's messages
     """The text of a message's content: a string, or the `text` of its parts of `kinds`."""
     if isinstance(content, str):
         return content
@@ -46,14 +49,47 @@ def _text(content: Any, kinds: tuple[str, ...]) -> str:
                    and part.get("type") in kinds and isinstance(part.get("text"), str))
 
 
-def completion_of(response: Any) -> str:
-    """The completion of a Responses API `response`: its `message` items' `output_text`
-    parts, joined. `InputError` (field `response.output`) when it has no output list."""
+_ASSISTANT_ITEMS = frozenset({"message", "function_call", "reasoning"})
+_ITEMS = _ASSISTANT_ITEMS | {"function_call_output"}
+"""The Responses API output item types read (an allow-list): the model's messages, calls and
+reasoning, and the tool results between its turns; any other item is an `InputError`
+naming the field, never silently dropped (it may be a call)."""
+
+
+def completion_of(response: Any) -> list[dict[str, Any]]:
+    """The completion of a Responses API `response` as chat messages, for the one reading
+    (`rewards.completion`): the model's items up to a tool result are one assistant turn
+    (its `message` items' content parts, its `function_call` items as calls; `reasoning`
+    items are not its answer), a `function_call_output` is a tool message. `InputError`
+    (field `response.output`) when it has no output list or an item of an unknown type."""
     output = response.get("output") if isinstance(response, Mapping) else None
     if not isinstance(output, list):
         raise InputError("needs the Responses API output list", field="response.output")
-    return "".join(_text(item.get("content"), ("output_text",)) for item in output
-                   if isinstance(item, Mapping) and item.get("type", "message") == "message")
+    messages: list[dict[str, Any]] = []
+    turn: dict[str, Any] | None = None
+    for item in output:
+        kind = item.get("type", "message") if isinstance(item, Mapping) else None
+        if kind not in _ITEMS or not isinstance(item, Mapping):
+            raise InputError(f"unknown output item {str(kind)[:40]!r} (known: "
+                             f"{sorted(_ITEMS)})", field="response.output")
+        if kind == "function_call_output":
+            turn = None
+            messages.append({"role": "tool", "content": item.get("output")})
+            continue
+        if kind == "message" and item.get("role", "assistant") != "assistant":
+            turn = None
+            messages.append({"role": item.get("role"), "content": item.get("content")})
+            continue
+        if turn is None:
+            turn = {"role": "assistant", "content": [], "tool_calls": []}
+            messages.append(turn)
+        if kind == "message":
+            content = item.get("content")
+            turn["content"].extend(content if isinstance(content, list) else [content])
+        elif kind == "function_call":
+            turn["tool_calls"].append({"type": "function", "function": {
+                "name": item.get("name"), "arguments": item.get("arguments")}})
+    return messages
 
 
 def _prompt(params: Any) -> str | list[dict[str, Any]]:

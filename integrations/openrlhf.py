@@ -22,6 +22,7 @@ are `abstain_value`; `raise`: an `InputError`.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -34,17 +35,23 @@ from integrations._common import (
     raise_on_abstention,
     resolve_reward,
 )
+from rewards.completion import ROLES
 from rewards.errors import InputError
 from rewards.scoring import abstention_cause, score_batch
 from rewards.types import Sample, Score
 
-__all__ = ["END_TOKENS", "MASK_SCORE", "RequestError", "build_response", "parse_request", "reward_func",
-           "samples_from_queries", "split_query"]
+__all__ = ["END_TOKENS", "MASK_SCORE", "RequestError", "build_response", "parse_request",
+           "response_messages", "reward_func", "samples_from_queries", "split_query"]
 
 END_TOKENS = ("<|im_end|>", "<|endoftext|>", "<|eot_id|>", "<|end_of_text|>", "</s>",
               "<｜end▁of▁sentence｜>", "<|end|>", "<|pad|>", "<pad>", "<eos>", "<end_of_turn>")
 """Special tokens stripped from the end of a decoded query (OpenRLHF decodes with
 `skip_special_tokens=False`, so the EOS and padding are part of the text)."""
+
+_TURN_START = re.compile(r"<\|im_start\|>([A-Za-z_]{1,20})\n"  # ChatML (Qwen, ...)
+                         r"|<\|start_header_id\|>([A-Za-z_]{1,20})<\|end_header_id\|>\n*")  # Llama 3
+"""The turn headers of the chat templates whose end tokens `END_TOKENS` lists (ChatML and
+Llama 3): a decoded multi-turn response is split at them (`response_messages`)."""
 
 MASK_SCORE = -1e9
 """`scores` of an abstained rollout under `abstain="mask"`: outside any dynamic filtering
@@ -82,6 +89,31 @@ def split_query(query: str, prompt: Any, end_tokens: Sequence[str] = END_TOKENS)
     return response
 
 
+def response_messages(response: str,
+                      end_tokens: Sequence[str] = END_TOKENS) -> str | list[dict[str, str]]:
+    """A decoded response (`split_query`) as the one reading takes it: text when it holds no
+    turn header, else chat messages split at the template's turn headers (`_TURN_START`),
+    each without its end token: the text before the first header is the model's, and each
+    header's role (one of `rewards.completion.ROLES`) owns the text up to the next, so a
+    tool observation or a user turn the agent loop inserted is never read as the model's
+    (its `<tool_call>` text is no call of the completion). A header naming no known role is
+    text. A policy that writes a header as text itself is read by it too: the decoded text
+    cannot tell the two apart (the messages path, `Sample(prompt, messages)`, can)."""
+    headers = [m for m in _TURN_START.finditer(response)
+               if (m.group(1) or m.group(2)).casefold() in ROLES]
+    if not headers:
+        return response
+    messages = []
+    starts = [(0, 0, "assistant"), *((m.start(), m.end(), (m.group(1) or m.group(2)).casefold())
+                                     for m in headers)]
+    for k, (_, begin, role) in enumerate(starts):
+        end = starts[k + 1][0] if k + 1 < len(starts) else len(response)
+        text = split_query(response[begin:end], None, end_tokens)
+        if k or text.strip():
+            messages.append({"role": role, "content": text})
+    return messages
+
+
 def samples_from_queries(resolved: ResolvedReward, queries: Sequence[str],
                          prompts: Sequence[Any] | None = None,
                          labels: Sequence[Any] | None = None,
@@ -93,7 +125,8 @@ def samples_from_queries(resolved: ResolvedReward, queries: Sequence[str],
     for i, query in enumerate(queries):
         prompt = prompts[i] if prompts is not None else None
         samples.append(labelled_sample(
-            resolved, prompt, split_query(query, prompt, end_tokens),
+            resolved, prompt, response_messages(split_query(query, prompt, end_tokens),
+                                                end_tokens),
             labels[i] if labels is not None else None,
             domains[i] if domains is not None else None))
     return samples

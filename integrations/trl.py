@@ -167,10 +167,19 @@ class _BatchScorer:
                              field="completions")
         rows = [{k: v[i] for k, v in columns.items() if _is_column(v, len(completions))}
                 for i in range(len(completions))]
-        return [row_sample(self.resolved, prompt, completion, row,
-                           reference_column=self.reference_column,
-                           domain_column=self.domain_column, not_meta=_TRL_ARGUMENTS)
-                for prompt, completion, row in zip(prompts, completions, rows)]
+        samples = []
+        for i, (prompt, completion, row) in enumerate(zip(prompts, completions, rows)):
+            try:
+                samples.append(row_sample(self.resolved, prompt, completion, row,
+                                          reference_column=self.reference_column,
+                                          domain_column=self.domain_column,
+                                          not_meta=_TRL_ARGUMENTS))
+            except InputError as error:
+                # not model output (a model's text always reads): the trainer's or the
+                # dataset's, named by its position in the batch for the caller to fix
+                raise InputError(f"completions[{i}]: {error.detail}", source=error.source,
+                                 line=error.line, field=error.field) from error
+        return samples
 
     @staticmethod
     def _log(columns: dict[str, Any], samples: list[Sample], scores: list[Score]) -> None:

@@ -73,7 +73,7 @@ from integrations._common import (
 from rewards.cache import ByteCache, approx_bytes
 from rewards.deps import require
 from rewards.errors import ConfigError, InputError, RewardsError
-from rewards.types import Sample, Score
+from rewards.types import Sample, Score, with_completion
 
 __all__ = ["TaskReward", "reward", "reward_funcs", "rubric", "task_reward"]
 
@@ -100,6 +100,14 @@ def task_reward(config: RewardSource = None, *, reference_key: str | None = None
                       abstain=abstain)
 
 
+def _trace_messages(trace: Any) -> list[dict[str, Any]]:
+    """The assistant messages of a verifiers 0.4 `trace`, as chat messages for the one
+    reading (`rewards.completion`): each turn's content and `tool_calls`, so `use:
+    tool_call` reads every call the rollout made, not the last reply alone."""
+    return [m.model_dump() if hasattr(m, "model_dump") else dict(m)
+            for m in trace.assistant_messages]
+
+
 class TaskReward:
     """`async (task, trace) -> float`, the signature verifiers 0.4 calls a reward with (by
     parameter name: `task` is the row's `TaskData`, `trace` the rollout). A callable object, not
@@ -117,10 +125,12 @@ class TaskReward:
     async def __call__(self, task: Any, trace: Any) -> float:
         row, framework_fields = _row(task)
         key = getattr(getattr(trace, "task", None), "key", None)
-        sample = row_sample(self.scorer.resolved, _task_prompt(row), str(trace.last_reply),
+        sample = row_sample(self.scorer.resolved, _task_prompt(row), _trace_messages(trace),
                             row, reference_column=self.reference_key,
                             domain_column=self.domain_key,
                             group=None if key is None else str(key), not_meta=framework_fields)
+        # the answer is verifiers' own (the root agent's reply); the calls are every turn's
+        sample = with_completion(sample, str(trace.last_reply))
         score = await self.scorer.score(sample)
         for part, value in score.parts.items():
             if value is not None:

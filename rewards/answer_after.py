@@ -7,11 +7,18 @@ rewards re-export it), so the builder imports no component. Plain string operati
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 from typing import Any
 
 from rewards.errors import ConfigError
-from rewards.types import Reward, Sample, Score, ScoresReady, ready_for_part, score_progressively
+from rewards.types import (
+    Reward,
+    Sample,
+    Score,
+    ScoresReady,
+    ready_for_part,
+    score_progressively,
+    with_completion,
+)
 
 __all__ = ["AnswerAfter", "markers_option", "text_after"]
 
@@ -64,7 +71,7 @@ class AnswerAfter:
             unmarked = [i for i in range(len(samples)) if i not in kept]
             ready(unmarked, [results[i] for i in unmarked])
         if kept:
-            inner = [replace(samples[i], completion=answer) for i, answer in kept.items()]
+            inner = [with_completion(samples[i], answer) for i, answer in kept.items()]
             positions = list(kept)
             scores = score_progressively(self.reward, inner, ready_for_part(ready, positions))
             for i, score in zip(positions, scores):

@@ -41,7 +41,7 @@ from rewards.scoring import (
     AbstentionTally,
     abstention_cause,
 )
-from rewards.types import Checkable, Sample, SampleCheck, Score
+from rewards.types import Checkable, Sample, SampleCheck, Score, with_completion
 
 __all__ = ["COMPLETION_COLUMNS", "DEFAULT_ROWS", "CheckReport", "Checkable", "SampleCheck",
            "check_component", "check_rows", "completion_column", "missing_completion_note"]
@@ -134,7 +134,7 @@ def _answer_after_checks(reward: Any, samples: Sequence[Sample]) -> list[SampleC
 
     after = [text_after(s.completion, reward.markers) if isinstance(s.completion, str) else None
              for s in samples]
-    inner = _check_component(reward.reward, [replace(s, completion=a or "")
+    inner = _check_component(reward.reward, [with_completion(s, a or "")
                                              for s, a in zip(samples, after)])
     if inner is None:
         return None

@@ -5,15 +5,15 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Protocol, runtime_checkable
 
-from rewards.completion import read_completion
+from rewards.completion import calls_of_turn, read_completion
 from rewards.errors import ConfigError, InputError
 
 __all__ = ["AMBIGUOUS_GOLD", "Checkable", "Progressive", "Reward", "Sample", "SampleCheck", "Score",
            "ScoresReady", "check_scores", "completion_turns", "gold_ambiguity", "ready_for_part",
-           "reference_of", "reward", "score_progressively"]
+           "reference_of", "reward", "score_progressively", "with_completion"]
 
 @dataclass(frozen=True)
 class Sample:
@@ -24,9 +24,9 @@ class Sample:
     completion: str
     """The model's completion, as text: the answer every reward checks. Given as chat
     messages (TRL's conversational completions, a multi-turn rollout with tool calls), it is
-    read once, here, by `rewards.completion`: the completion becomes the last assistant turn
-    (`completion_text`) and `turns` every assistant turn; anything else is an `InputError`
-    naming the field."""
+    read once, here, by `rewards.completion`: the completion becomes the content of the last
+    assistant turn (`completion_text`) and `turns` every assistant turn; anything else is an
+    `InputError` naming the field."""
     reference: Any = None
     """Gold answer, test cases or rubric: whatever the domain's rewards compare against."""
     domain: str = "default"
@@ -36,11 +36,12 @@ class Sample:
     meta: Mapping[str, Any] = field(default_factory=dict)
     """Anything else carried along (dataset columns, ids)."""
     turns: tuple[str, ...] = ()
-    """Every assistant turn of a completion given as chat messages, as text, in order (the
-    last is `completion`): the tool-call reward reads the calls of all of them. Empty for a
-    text completion, which is its one turn. Read them with `completion_turns`, which
-    ignores turns that are not this completion's (a `dataclasses.replace` of the
-    completion alone)."""
+    """Every assistant turn of a completion given as chat messages, as text (its content,
+    then its calls), in order (the last is `completion` followed by that turn's calls): the
+    tool-call reward reads the calls of all of them. Empty for a text completion, which is
+    its one turn. Read them with `completion_turns`, which ignores turns that are not this
+    completion's (a `dataclasses.replace` of the completion alone); replace a completion
+    with `with_completion`, which keeps them."""
     ambiguous_gold: str | None = None
     """Why the gold columns of this sample's row state different golds (which columns, and
     where), else None: set only by the gold reader (`rewards.io.find_reference`'s callers),
@@ -61,12 +62,26 @@ class Sample:
 
 def completion_turns(sample: Sample) -> list[str]:
     """The assistant turns of `sample`'s completion as text, in order: its `turns` when they
-    are this completion's (the last of them is `completion`), else the completion as its one
-    turn. The tool-call reward reads every call of a multi-turn completion so: a call made
-    in an earlier turn was made, whatever the last turn says."""
-    if sample.turns and sample.turns[-1] == sample.completion:
+    are this completion's (the last of them is `completion` followed by calls only,
+    `rewards.completion.calls_of_turn`), else the completion as its one turn. The tool-call
+    reward reads every call of a multi-turn completion so: a call made in an earlier turn
+    was made, whatever the last turn says."""
+    if sample.turns and calls_of_turn(sample.turns[-1], sample.completion) is not None:
         return list(sample.turns)
     return [sample.completion]
+
+
+def with_completion(sample: Sample, completion: str) -> Sample:
+    """`sample` with its answer replaced by `completion` (the text after a marker, a check's
+    view of it), the rollout kept: the earlier turns and the last turn's calls stay, so the
+    tool-call reward still reads every call the rollout made. The one way a reward or a
+    command replaces a completion (a bare `dataclasses.replace` drops the turns)."""
+    if not sample.turns:
+        return replace(sample, completion=completion)
+    calls = calls_of_turn(sample.turns[-1], sample.completion)
+    if calls is None:  # turns that are not this completion's: dropped, as completion_turns does
+        return replace(sample, completion=completion, turns=())
+    return replace(sample, completion=completion, turns=(*sample.turns[:-1], completion + calls))
 
 
 AMBIGUOUS_GOLD = "ambiguous_gold"

@@ -167,7 +167,8 @@ def _state_between_runs(row: Row) -> list[Sample]:
     second = _fence(_SEEN + "if _seen():\n" + _indent(good) + "\nelse:\n"
                     + _indent(_wrong_code(task)))
     from dataclasses import replace
-    return [replace(row.sample, completion=first), replace(row.sample, completion=second)]
+    return [replace(row.sample, completion=first, turns=()),
+            replace(row.sample, completion=second, turns=())]
 
 
 def _indent(code: str) -> str:

@@ -18,6 +18,7 @@ from __future__ import annotations
 import math
 import numbers
 import re
+import unicodedata
 from dataclasses import dataclass
 
 from rewards.envs._types import StepResult
@@ -38,7 +39,11 @@ where no digit follows them (a sentence's full stop, not a decimal point or a th
 separator). Anything else (`3.7`, `3e5`, `3/2`, `−3` with a Unicode minus, `x3`) goes on
 as another number or word."""
 _READ_LIMIT = 4096
-"""Characters of a turn searched for the guess."""
+"""Characters of a turn searched for the guess, counted after `read_text`."""
+_TURN_LIMIT = 16 * _READ_LIMIT
+"""Characters of a turn read at all (a cost bound): a turn cut there ends in a cut, which
+no number runs into (`_CUT`), so the cut never makes a number's prefix the guess."""
+_CUT = "\ufffd"  # not in _ENDS_A_NUMBER: a number that reaches the cut is not whole
 NOT_WHOLE = "not_whole"
 """`first_integer`'s answer for a first number that is not a whole number as written."""
 
@@ -56,9 +61,18 @@ def first_integer(text: str, *, limit: int = 4096) -> int | str | None:
     start, end = match.span()  # the first run and maximal: no digit precedes it
     before, after = text[start - 1:start], text[end:end + 1]  # past `limit`: a cut number
     if (before and before not in _OPENS_A_NUMBER) or (after and after not in _ENDS_A_NUMBER) \
-            or (after in (".", ",") and text[end + 1:end + 2].isdigit()):
+            or (after in (".", ",") and text[end + 1:end + 2].isdigit()) \
+            or not _one_script(match.group().lstrip("-")):
         return NOT_WHOLE
     return int(match.group())
+
+
+def _one_script(digits: str) -> bool:
+    """Whether every digit of one number is of the same script: Unicode encodes each
+    script's decimal digits as one run 0-9, so a digit's script is its run's zero
+    (`ord(c) - unicodedata.decimal(c)`), read from the data, no list of scripts. `1\u0663`
+    (an ASCII 1, an Arabic-Indic 3) is no number (UTS #39's mixed-number confusable)."""
+    return len({ord(c) - unicodedata.decimal(c) for c in digits}) == 1
 
 
 def secret_of(reference: object) -> int | None:
@@ -132,7 +146,10 @@ class NumberGuessEnv:
     def step(self, action: str) -> StepResult:
         low, high = self.options.low, self.options.high
         penalty = -self.options.step_penalty
-        guess = first_integer(read_text(action[:2 * _READ_LIMIT]), limit=_READ_LIMIT)
+        # read first, then bound: invisible characters never count toward the bound, so
+        # padding cannot move the bound into a number and make its prefix the guess
+        text = read_text(action[:_TURN_LIMIT]) + (_CUT if len(action) > _TURN_LIMIT else "")
+        guess = first_integer(text, limit=_READ_LIMIT)
         if guess == NOT_WHOLE:  # a wrong guess: it names no whole number, so not the secret
             return StepResult("\nNot a whole number.\n", penalty, info={"not_whole": 1})
         if not isinstance(guess, int) or not low <= guess <= high:

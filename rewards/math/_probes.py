@@ -198,7 +198,7 @@ def _sentence(value: str) -> str:
 def _whole_gold(row: Row, completions: list[str]) -> list[Sample]:
     """The row with a gold read whole (`_sentence` of its own gold) and these completions."""
     gold = _sentence(_gold(row.sample).strip("$"))
-    return [replace(row.sample, completion=text, reference=gold) for text in completions]
+    return [replace(row.sample, completion=text, turns=(), reference=gold) for text in completions]
 
 
 def _whole_padded(row: Row) -> list[Sample]:

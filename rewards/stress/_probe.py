@@ -114,4 +114,6 @@ class ProbeSet:
 
 
 def with_completion(sample: Sample, completion: str) -> Sample:
-    return replace(sample, completion=completion)
+    """`sample` with `completion` as a new text completion: a probe's attack is the whole
+    completion, so the row's own turns (`Sample.turns`) are not carried."""
+    return replace(sample, completion=completion, turns=())

@@ -222,8 +222,8 @@ def _stress_component(reward: Reward, probe_set: ProbeSet, chosen: list[Sample],
         if probe_set.echo_is_zero and isinstance(sample.prompt, str) and sample.prompt.strip():
             blanks["echo"] = sample.prompt
         batch = [*layouts, sample.completion, wrong, *blanks.values()]
-        first = _score(reward, [replace(sample, completion=c) for c in batch])
-        second = _score(reward, [replace(sample, completion=c) for c in batch])
+        first = _score(reward, [replace(sample, completion=c, turns=()) for c in batch])
+        second = _score(reward, [replace(sample, completion=c, turns=()) for c in batch])
         record("deterministic", [s.value for s in first] == [s.value for s in second],
                f"{[s.value for s in first]} then {[s.value for s in second]}")
         for text, score in zip(layouts, first):
@@ -276,7 +276,7 @@ def _run_probe(reward: Reward, probe: Probe, row: Row, baseline: float,
     # a pair (attack, what a reader sees), judged against the plain text's own score
     attacks = [b[0] if isinstance(b, tuple) else b for b in built]
     plains = [b[1] for b in built if isinstance(b, tuple)]
-    samples = [b if isinstance(b, Sample) else replace(row.sample, completion=b) for b in attacks]
+    samples = [b if isinstance(b, Sample) else replace(row.sample, completion=b, turns=()) for b in attacks]
     rss = _peak_rss_mb()
     start = time.perf_counter()
     if probe.runs_in_order:
@@ -286,7 +286,7 @@ def _run_probe(reward: Reward, probe: Probe, row: Row, baseline: float,
     found.seconds += time.perf_counter() - start
     found.samples += len(samples)
     found.rss_growth_mb = max(found.rss_growth_mb, _peak_rss_mb() - rss)
-    plain_scores = iter(_score(reward, [replace(row.sample, completion=p) for p in plains]))
+    plain_scores = iter(_score(reward, [replace(row.sample, completion=p, turns=()) for p in plains]))
     limits: list[float | None] = [baseline] * len(scores)
     if plains:
         limits = [next(plain_scores).value if isinstance(b, tuple) else baseline

@@ -1,6 +1,7 @@
 """`rewards.completion`: the one reading of a completion (text or chat messages) that every
-reward and entry point shares. The answer is the last assistant turn; the tool calls are
-those of every assistant turn; a `Sample` reads messages once, when it is made."""
+reward and entry point shares. The answer is the content of the last assistant turn; the
+tool calls are those of every assistant turn; a `Sample` reads messages once, when it is
+made."""
 
 from __future__ import annotations
 
@@ -29,19 +30,35 @@ CONVERSATION = [{"role": "assistant", "content": "Let me see.", "tool_calls": [C
     ("", "", ()),
     (CONVERSATION, "The answer is \\boxed{4}.", ("Let me see." + TAG, "The answer is \\boxed{4}.")),
     ({"role": "assistant", "content": "one"}, "one", ("one",)),
-    ([{"role": "assistant", "content": None, "tool_calls": [CALL]}], TAG, (TAG,)),
+    ([{"role": "assistant", "content": None, "tool_calls": [CALL]}], "", (TAG,)),  # no answer
+    ([{"role": "assistant", "content": "x", "function_call": CALL["function"]}], "x",
+     ("x" + TAG,)),
+    ([{"role": "assistant", "content": [{"type": "output_text", "text": "a"},
+                                        {"type": "tool_use", "name": "delete_all",
+                                         "input": "{}"}]}], "a", ("a" + TAG,)),
+    ([{"role": " Assistant\u200b", "content": "a"}, {"role": "USER", "content": "u"}], "a",
+     ("a",)),
     ([{"role": "assistant", "content": [{"type": "text", "text": "a"}, {"type": "image"}]}],
      "a", ("a",)),
-    ([{"content": "no"}, {"content": "roles"}], "no\nroles", ("no\nroles",)),  # one turn
-    ([], "", ("",)),
+    ([{"content": "no"}, {"content": "roles"}], "", ()),  # nobody's turns: no model text
+    ([{"role": "user", "content": "\\boxed{4}"}, {"role": "tool", "content": TAG}], "", ()),
+    ([], "", ()),
 ])
 def test_read_completion_table(completion, answer, turns):
     assert read_completion(completion) == (answer, turns)
     assert completion_text(completion) == answer
-    assert assistant_turns(completion) == (list(turns) or [answer])
+    assert assistant_turns(completion) == ([completion] if isinstance(completion, str)
+                                           else list(turns))
 
 
-@pytest.mark.parametrize("bad", [3, None, b"bytes", ["text", {"role": "assistant"}]])
+@pytest.mark.parametrize("bad", [
+    3, None, b"bytes", ["text", {"role": "assistant"}],
+    [{"role": "gpt", "content": "x"}],  # a role off the allow-list: whose text is it?
+    [{"role": 3, "content": "x"}],
+    [{"role": "assistant", "content": [{"type": "server_tool_use", "name": "x"}]}],  # may hide a call
+    [{"role": "assistant", "content": [3]}],
+    [{"role": "assistant", "content": 3.5}],
+])
 def test_what_is_not_a_completion_is_an_input_error(bad):
     with pytest.raises(InputError) as info:
         read_completion(bad)
@@ -89,3 +106,33 @@ def test_the_tool_call_bound_holds_over_all_turns():
     # the parser alone never reads a text in part either: over the bound is one malformed call
     over = parse_tool_calls(TAG + " " * 50_000)
     assert over is not None and [(c.name, c.arguments) for c in over] == [("", None)]
+
+
+def test_a_call_too_deep_or_cyclic_is_a_malformed_call_not_a_crash():
+    deep: dict = {}
+    for _ in range(5000):
+        deep = {"a": deep}
+    cyclic: list = []
+    cyclic.append(cyclic)
+    for arguments in (deep, cyclic):
+        messages = [{"role": "assistant", "content": None, "tool_calls": [
+            {"function": {"name": "delete_all", "arguments": arguments}}]}]
+        (turn,) = assistant_turns(messages)
+        assert parse_tool_calls(turn)[0].name != "delete_all"
+        score = ToolCallReward().score([Sample("p", messages, [])])[0]  # type: ignore[arg-type]
+        assert (score.value, score.parts["format"]) == (0.0, 0.0)
+
+
+def test_with_completion_keeps_every_turns_calls():
+    from rewards.types import with_completion
+    sample = Sample("p", CONVERSATION, [])  # type: ignore[arg-type]
+    after = with_completion(sample, "\\boxed{4}.")
+    assert after.turns == ("Let me see." + TAG, "\\boxed{4}.")
+    assert completion_turns(after) == list(after.turns)
+    cut = Sample("p", [CONVERSATION[0]], [])  # type: ignore[arg-type]
+    assert cut.completion == "Let me see."
+    # the answer after a marker is empty: the turn's call is still a call the rollout made
+    assert completion_turns(with_completion(cut, "")) == [TAG]
+    # turns that are not the completion's are dropped, never revived
+    stale = replace(sample, completion="other")
+    assert with_completion(stale, "x").turns == ()

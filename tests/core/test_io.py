@@ -119,7 +119,7 @@ def test_prompt_rows_read_nested_columns_and_domain_map(tmp_path):
 @pytest.mark.parametrize("completion, text", [
     ("plain", "plain"),
     ([{"role": "system", "content": "s"}, {"role": "assistant", "content": "a"}], "a"),
-    ([{"role": "user", "content": "u"}], "u"),  # no assistant message: every message
+    ([{"role": "user", "content": "u"}], ""),  # no assistant message: no model text
     ({"role": "assistant", "content": None}, ""),
 ])
 def test_completion_text(completion, text):

@@ -94,11 +94,6 @@ def test_a_tool_result_holding_the_gold_is_not_the_answer(math):
     assert _value(math, messages, "4") == 0.0
 
 
-@pytest.mark.xfail(strict=True, reason="open: rewards.completion.assistant_turns compares "
-                   "role == 'assistant' exactly and, finding no such message, joins every "
-                   "message (user, tool) as the model's one turn: a look-alike role "
-                   "('Assistant', 'assistant\\u200b', ' assistant') makes the user's text "
-                   "the answer")
 @pytest.mark.parametrize("role", ["Assistant", "ASSISTANT", "assistant\u200b", " assistant"])
 def test_a_look_alike_assistant_role_does_not_make_the_users_text_the_answer(math, role):
     messages = [{"role": "user", "content": "What is 2 + 2? I think \\boxed{4}."},
@@ -106,10 +101,6 @@ def test_a_look_alike_assistant_role_does_not_make_the_users_text_the_answer(mat
     assert _value(math, messages, "4") != 1.0
 
 
-@pytest.mark.xfail(strict=True, reason="open: rewards.completion.assistant_turns reads "
-                   "messages with no 'assistant' role as one turn of all of them, tool "
-                   "messages included: a tool result's <tool_call> text is read as a call the "
-                   "model made (the docs: tool messages are never read as calls)")
 def test_a_tool_message_alone_makes_no_call():
     messages = [{"role": "tool", "content": TAG}]
     assert _value(TOOL, messages, EXPECTS_CALL) != 1.0
@@ -152,19 +143,12 @@ def test_an_argument_cannot_close_its_tag_and_forge_a_second_call():
     assert _value(TOOL, messages, EXPECTS_CALL) == 0.0
 
 
-@pytest.mark.xfail(strict=True, reason="open: rewards.completion._message_text reads only "
-                   "'tool_calls': a legacy OpenAI 'function_call' is dropped, so a call the "
-                   "model made scores 1.0 against a reference expecting none")
 def test_a_legacy_function_call_is_a_call():
     messages = [{"role": "assistant", "content": None,
                  "function_call": {"name": "delete_all", "arguments": "{}"}}]
     assert _value(TOOL, messages, NO_CALL) != 1.0
 
 
-@pytest.mark.xfail(strict=True, reason="open: rewards.completion._content_text keeps only "
-                   "parts of type 'text' and silently drops every other part: an Anthropic "
-                   "'tool_use' part (a call the model made) is hidden and scores 1.0 against "
-                   "a reference expecting no call")
 def test_a_tool_use_content_part_is_a_call():
     messages = [{"role": "assistant", "content": [
         {"type": "text", "text": "Cleaning up."},
@@ -172,10 +156,6 @@ def test_a_tool_use_content_part_is_a_call():
     assert _value(TOOL, messages, NO_CALL) != 1.0
 
 
-@pytest.mark.xfail(strict=True, reason="open: rewards.completion._content_text drops parts "
-                   "of any type but 'text' without an error: an 'output_text' part (OpenAI "
-                   "Responses, what integrations.nemo_gym reads) leaves the answer '' and a "
-                   "right answer scores 0")
 def test_an_output_text_part_is_read_or_refused(math):
     messages = [{"role": "assistant", "content": [{"type": "output_text",
                                                     "text": "\\boxed{4}"}]}]
@@ -251,11 +231,6 @@ def test_trl_batch_memo_tells_apart_completions_with_the_same_last_turn(tmp_path
     assert second(prompts=["p"], completions=[quiet], reference=[NO_CALL]) == [1.0]
 
 
-@pytest.mark.xfail(strict=True, reason="open: rewards.answer_after.AnswerAfter.score_progressively"
-                   " replaces the completion alone (dataclasses.replace), so "
-                   "rewards.types.completion_turns no longer sees the turns as this "
-                   "completion's and reads only the last turn's text: `{use: tool_call, "
-                   "answer_after: </think>}` hides every call of an earlier turn")
 def test_answer_after_keeps_the_calls_of_earlier_turns():
     reward = build_reward(parse_config({"domains": {"default": {"rewards": [
         {"use": "tool_call", "answer_after": "</think>"}]}}}))
@@ -292,11 +267,6 @@ def test_thousands_of_tiny_turns_are_bounded_and_never_free():
     assert time.monotonic() - started < 10
 
 
-@pytest.mark.xfail(strict=True, reason="open: rewards.completion._call_json json.dumps a "
-                   "call's arguments unguarded: arguments nested 990 deep (json.loads reads "
-                   "that deep outside a test runner's stack) raise RecursionError out of "
-                   "read_completion, which crashes the whole TRL batch instead of a malformed "
-                   "call or an InputError")
 def test_deeply_nested_arguments_never_crash_a_trl_batch(tmp_path):
     tool = trl_rewards(_config(tmp_path, "domains:\n  default: {rewards: [{use: tool_call}]}\n"))
     deep: dict[str, Any] = {"a": 1}
@@ -329,10 +299,6 @@ def test_odd_but_mapping_messages_score_and_never_abstain(math):
         assert score is not None and score.value == 0.0, messages
 
 
-@pytest.mark.xfail(strict=True, reason="open: integrations.trl._BatchScorer._samples builds "
-                   "every row with row_sample at once, so one malformed completion's InputError "
-                   "(field 'completion') fails the whole TRL batch without naming which "
-                   "completion it was")
 def test_one_malformed_trl_completion_names_its_position(tmp_path):
     tool = trl_rewards(_config(tmp_path, "domains:\n  default: {rewards: [{use: tool_call}]}\n"))
     with pytest.raises(InputError) as info:
@@ -365,11 +331,6 @@ def test_get_reward_refuses_chat_messages_naming_the_query():
     assert "query[0]" in str(info.value)
 
 
-@pytest.mark.xfail(strict=True, reason="open: integrations.openrlhf.split_query hands "
-                   "/get_reward's whole decoded multi-turn response to the reward as one text "
-                   "turn (read_completion: text is its own turn), so a tool observation's "
-                   "<tool_call> text between <|im_start|>tool and <|im_end|> is read as a call "
-                   "the model made, which the same rollout as messages never is")
 def test_get_reward_does_not_read_a_tool_observation_as_a_call(tmp_path):
     resolved = resolve_reward(_config(tmp_path, "domains:\n  default: {rewards: "
                                                 "[{use: tool_call}]}\n"))
@@ -384,11 +345,6 @@ def test_get_reward_does_not_read_a_tool_observation_as_a_call(tmp_path):
     assert score_batch(resolved.reward, samples).scores[0].value == 0.0
 
 
-@pytest.mark.xfail(strict=True, reason="open: integrations.verifiers.TaskReward.__call__ "
-                   "scores str(trace.last_reply), the last assistant message's content alone, "
-                   "so the calls of every turn (AssistantMessage.tool_calls) never reach "
-                   "`use: tool_call`: a rollout that called delete_all scores 1.0 against a "
-                   "reference expecting no call, where the same rollout as messages scores 0")
 def test_verifiers_task_api_reads_the_calls_of_every_turn(tmp_path):
     vf = pytest.importorskip("verifiers.v1", reason="the verifiers 0.4 Task API")
     from integrations.verifiers import task_reward
@@ -417,11 +373,6 @@ def test_verifiers_task_api_reads_the_calls_of_every_turn(tmp_path):
     assert asyncio.run(score(task.data, trace)) == 0.0
 
 
-@pytest.mark.xfail(strict=True, reason="open: integrations.nemo_gym.completion_of reads only "
-                   "the output_text of `message` items and drops `function_call` items (the "
-                   "model's calls), so /verify with `use: tool_call` scores a rollout that "
-                   "called delete_all 1.0 against expected_answer [] (documented as 'tool "
-                   "calls are not part of it', but the calls are what that reward checks)")
 def test_nemo_gym_verify_reads_the_models_function_calls(tmp_path):
     from integrations import nemo_gym
 
@@ -438,11 +389,6 @@ def test_nemo_gym_verify_reads_the_models_function_calls(tmp_path):
     assert score_batch(resolved.reward, [sample]).scores[0].value == 0.0
 
 
-@pytest.mark.xfail(strict=True, reason="open: rewards.completion._message_text writes a "
-                   "turn's tool_calls into its text, and read_completion makes that text the "
-                   "answer (completion_text): a rollout cut off after a call answers with the "
-                   "call's JSON, whose argument {'x': 4} the math extractor takes as the final "
-                   "answer (a number found in passing, never committed)")
 @pytest.mark.parametrize("arguments", [{"x": 4}, {"value": 4}, {"answer": "\\boxed{4}"}])
 def test_a_calls_arguments_are_not_the_answer_of_a_cut_off_rollout(math, arguments):
     messages = [{"role": "assistant", "content": "Let me compute.", "tool_calls": [
@@ -492,18 +438,10 @@ def test_a_guess_in_the_last_characters_read_is_never_a_prefix():
     assert _step(" " * 8191 + "3") != "Correct!"  # past the read limit: no guess at all
 
 
-@pytest.mark.xfail(strict=True, reason="open: rewards.envs.number_guess.NumberGuessEnv.step "
-                   "cuts the turn at 2 * _READ_LIMIT characters before read_text drops the "
-                   "invisible ones, so 8191 zero-width spaces then '37' are read as the text "
-                   "'3' ending there and first_integer wins with the secret 3")
 def test_invisible_padding_cannot_cut_a_guess_to_its_prefix():
     assert _step("\u200b" * 8191 + "37") != "Correct!"
 
 
-@pytest.mark.xfail(strict=True, reason="open: rewards.envs.number_guess.first_integer reads "
-                   "a digit run with `\\d+` and int(), which take digits of different scripts "
-                   "in one number: '1\\u0663' (ASCII 1, Arabic-Indic 3) is the guess 13 "
-                   "(UTS #39 mixed-number confusable), not a malformed number")
 def test_a_number_mixing_digit_scripts_is_not_a_whole_number():
     assert _step("1\u0663", secret=13) != "Correct!"
 
@@ -533,3 +471,24 @@ def test_invisible_characters_before_the_first_visible_one_do_not_change_the_cal
     calls = ("a", "b", "c")
     assert pick_call("\u200b\u2060\ufeffx", calls) == pick_call("x", calls)
     assert pick_call("\uff58", calls) == pick_call("x", calls)  # a width variant: its letter
+
+
+def test_nemo_gym_reads_only_known_output_items_and_never_a_tool_result_as_the_answer():
+    from integrations import nemo_gym
+
+    def reply(*items: dict[str, Any]) -> dict[str, Any]:
+        return {"output": list(items)}
+
+    text = {"type": "message", "role": "assistant",
+            "content": [{"type": "output_text", "text": "\\boxed{4}"}]}
+    call = {"type": "function_call", "call_id": "c", "name": "calc", "arguments": "{}"}
+    result = {"type": "function_call_output", "call_id": "c", "output": "\\boxed{5}"}
+    thought = {"type": "reasoning", "summary": [{"type": "summary_text", "text": "\\boxed{6}"}]}
+    assert completion_text(nemo_gym.completion_of(reply(thought, text))) == "\\boxed{4}"
+    # the call and the text of one model turn are one turn; a tool result ends it
+    assert read_completion(nemo_gym.completion_of(reply(text, call)))[0] == "\\boxed{4}"
+    assert completion_text(nemo_gym.completion_of(reply(text, call, result))) == "\\boxed{4}"
+    assert completion_text(nemo_gym.completion_of(reply(call, result))) == ""
+    with pytest.raises(InputError) as info:
+        nemo_gym.completion_of(reply({"type": "mcp_call", "name": "delete_all"}))
+    assert info.value.field == "response.output"

@@ -20,12 +20,13 @@ import json
 import pytest
 
 from rewards import Sample
+from rewards.completion import assistant_turns
 from rewards.envs.number_guess import NumberGuessEnv
 from rewards.envs.python_menu import pick_call
 from rewards.envs.tool_calls import ToolCallReward
 from rewards.errors import InputError
 from rewards.ifeval import IFEvalReward
-from rewards.io import completion_text, row_to_sample
+from rewards.io import row_to_sample
 from rewards.scoring import score_batch
 from rewards.types import Reward
 
@@ -87,7 +88,10 @@ def test_a_library_sample_with_chat_messages_is_read_or_refused(which: str) -> N
         score = score_batch(reward, [sample]).scores[0]
     except InputError:
         return  # refused, naming the field: as good as read
-    text_path = score_batch(reward, [Sample("p", completion_text([message]), reference)])
+    # the same turn as text (content, then calls: a call is not the answer, but it is the
+    # turn's, `rewards.completion.assistant_turns`)
+    (turn,) = assistant_turns([message])
+    text_path = score_batch(reward, [Sample("p", turn, reference)])
     assert (score.value, score.reason) == (text_path.scores[0].value, "ok")
 
 
@@ -104,18 +108,24 @@ def test_a_call_in_an_earlier_turn_of_the_completion_is_read() -> None:
     assert trl(prompts=["p"], completions=[conversation], reference=[[]]) == [0.0]
 
 
+def _turns_text(messages: list[dict[str, object]]) -> str:
+    """Every assistant turn of `messages` as one text, calls included (the answer alone,
+    `completion_text`, is a turn's content: its calls are not in it)."""
+    return "".join(assistant_turns(messages))
+
+
 # ---- held: forged turns, tool messages and hedges --------------------------------------------------
 
 def test_a_forged_tool_message_after_the_call_is_not_read() -> None:
     messages = [_openai(arguments='{"a": 2}'), {"role": "tool", "content": TAGGED}]
-    assert _pair([CALL], completion_text(messages)) == (0.0, "wrong")
+    assert _pair([CALL], _turns_text(messages)) == (0.0, "wrong")
 
 
 def test_a_call_in_the_content_beside_tool_calls_is_a_second_call() -> None:
     hedged = _openai(content='<tool_call>{"name": "f", "arguments": {"a": 2}}</tool_call>')
-    assert _pair([CALL], completion_text([hedged]))[0] == pytest.approx(0.5)
+    assert _pair([CALL], _turns_text([hedged]))[0] == pytest.approx(0.5)
     dangling = _openai(content="<tool_call>")  # an open tag swallows the real call: no credit
-    assert _pair([CALL], completion_text([dangling]))[0] == 0.0
+    assert _pair([CALL], _turns_text([dangling]))[0] == 0.0
 
 
 def test_a_forged_turn_in_an_openrlhf_query_is_text() -> None:
@@ -131,9 +141,9 @@ def test_special_token_text_stays_inside_its_argument(token: str) -> None:
     value = f"x{token}y"
     reference = {"name": "f", "arguments": {"a": value}}
     arguments = json.dumps({"a": value})
-    assert _pair(reference, completion_text([_openai(arguments=arguments)])) == (1.0, "ok")
+    assert _pair(reference, _turns_text([_openai(arguments=arguments)])) == (1.0, "ok")
     assert _pair({"name": "f", "arguments": {"a": "x"}},
-                 completion_text([_openai(arguments=arguments)]))[0] == 0.0
+                 _turns_text([_openai(arguments=arguments)]))[0] == 0.0
     # in raw model text a closing tag closes the call, as every Hermes parser reads it
     raw = f'<tool_call>{json.dumps({"name": "f", "arguments": {"a": value}})}</tool_call>'
     assert _openrlhf(raw + "<|im_end|>", reference) == (0.0 if token == "</tool_call>" else 1.0)

@@ -210,21 +210,22 @@ def test_reference_faults():
 
 
 def test_openai_tool_calls_reach_every_path():
-    from rewards.io import completion_text, row_to_sample
+    from rewards.completion import assistant_turns
+    from rewards.io import row_to_sample
 
     message = openai(WEATHER)
     message["content"] = None
     for completion in (message, [message], [{"role": "user", "content": "hi"}, message]):
-        text = completion_text(completion)
+        text = "".join(assistant_turns(completion))  # the turns' calls, as text
         assert score(text, [WEATHER]).value == 1.0
         sample = row_to_sample({"prompt": "p", "completion": completion,
                                 "reference": [WEATHER]})
         assert reward().score([sample])[0].value == 1.0
     # an argument that holds the closing tag stays inside its call
     tricky = {"name": "echo", "arguments": {"text": "a</tool_call><tool_call>b"}}
-    assert score(completion_text(openai(tricky)), [tricky]).value == 1.0
+    assert score("".join(assistant_turns(openai(tricky))), [tricky]).value == 1.0
     # an entry that is not a call is a malformed call, not an error
-    assert score(completion_text({"role": "assistant", "tool_calls": [7]}), [WEATHER]).value \
+    assert score("".join(assistant_turns({"role": "assistant", "tool_calls": [7]})), [WEATHER]).value \
         == 0.0
 
 

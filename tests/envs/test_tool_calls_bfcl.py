@@ -14,7 +14,6 @@ from typing import Any
 import pytest
 
 from rewards.envs.tool_calls import ToolCallReward, standardize_string
-from rewards.io import completion_text
 from rewards.types import Sample
 
 DATA = Path(__file__).parent / "data" / "bfcl_ast_sample.jsonl"
@@ -134,7 +133,7 @@ def perturbations(row: dict, calls: list[tuple[str, dict]]) -> dict[str, list]:
 
 
 def score(row: dict, completion: Any) -> float | None:
-    sample = Sample("", completion_text(completion), reference=row["ground_truth"],
+    sample = Sample("", completion, reference=row["ground_truth"],
                     meta={"function": row["function"]})
     return ToolCallReward().score([sample])[0].value
 

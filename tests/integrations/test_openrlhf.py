@@ -80,3 +80,18 @@ def test_openrlhf_executor_with_the_reward_func_file(math_config: Path, tiny_lm_
     outputs = _rollouts(executor, tiny_lm_dir)
     assert [o["reward"].tolist() for o in outputs] == [[e] for *_, e in CASES]
     assert [o["extra_logs"]["reward/abstained"].tolist() for o in outputs] == [[0.0], [0.0]]
+
+
+def test_a_decoded_multi_turn_response_is_split_at_its_turn_headers():
+    from integrations.openrlhf import response_messages
+
+    assert response_messages("just text<|im_end|>") == "just text<|im_end|>"
+    chatml = ("a<|im_end|>\n<|im_start|>tool\nobs<|im_end|>\n<|im_start|>assistant\nb<|im_end|>")
+    assert response_messages(chatml) == [{"role": "assistant", "content": "a"},
+                                         {"role": "tool", "content": "obs"},
+                                         {"role": "assistant", "content": "b"}]
+    llama = ("a<|eot_id|><|start_header_id|>ipython<|end_header_id|>\n\nobs<|eot_id|>"
+             "<|start_header_id|>assistant<|end_header_id|>\n\nb<|eot_id|>")
+    assert [m["role"] for m in response_messages(llama)] == ["assistant", "ipython", "assistant"]
+    # a header naming no known role is text, kept in the model's turn
+    assert response_messages("a<|im_start|>bogus\nb") == "a<|im_start|>bogus\nb"
