@@ -36,8 +36,8 @@ _ENDS_A_NUMBER = frozenset(" \t\r\n.,;:!?)]}\"'*_`$")
 written (allow-lists): the text's start or end, a space, brackets, quotes, Markdown and
 LaTeX delimiters, a label's `:`, `=` or `#`, closing punctuation; after it `.` and `,` only
 where no digit follows them (a sentence's full stop, not a decimal point or a thousands
-separator). Anything else (`3.7`, `3e5`, `3/2`, `−3` with a Unicode minus, `x3`) goes on
-as another number or word."""
+separator), and a word glued after it (`_word_after`). Anything else (`3.7`, `3e5`, `3/2`,
+`−3` with a Unicode minus, `x3`) goes on as another number or word."""
 _READ_LIMIT = 4096
 """Characters of a turn searched for the guess, counted after `read_text`."""
 _TURN_LIMIT = 16 * _READ_LIMIT
@@ -52,7 +52,8 @@ def first_integer(text: str, *, limit: int = 4096) -> int | str | None:
     """The guess a turn names: the first number in the first `limit` characters of `text`
     when it is a whole number as written (an optional `-` and digits, with only
     `_OPENS_A_NUMBER` before and `_ENDS_A_NUMBER` after them); `NOT_WHOLE` when the first
-    number is written otherwise (`3.7`, `3e5`, `3/2`, `3,000`, `3rd`, `.5`); None when
+    number is written otherwise (`3.7`, `3e5`, `3/2`, `3,000`, `0x3`, `.5`); a word
+    glued after it ends it (`3rd`, `9fore`: `_word_after`); None when
     there is no number. Never the integer prefix of another number. `text` is read as
     written: `NumberGuessEnv.step` reads a turn with `rewards.text.read_text` first."""
     match = _DIGITS.search(text[:limit])
@@ -60,11 +61,29 @@ def first_integer(text: str, *, limit: int = 4096) -> int | str | None:
         return None
     start, end = match.span()  # the first run and maximal: no digit precedes it
     before, after = text[start - 1:start], text[end:end + 1]  # past `limit`: a cut number
-    if (before and before not in _OPENS_A_NUMBER) or (after and after not in _ENDS_A_NUMBER) \
+    if (before and before not in _OPENS_A_NUMBER) \
+            or (after and after not in _ENDS_A_NUMBER and not _word_after(match.group(), text,
+                                                                         end)) \
             or (after in (".", ",") and text[end + 1:end + 2].isdigit()) \
             or not _one_script(match.group().lstrip("-")):
         return NOT_WHOLE
     return int(match.group())
+
+
+_EXPONENT = re.compile(r"[eE][-+]?\d")
+_RADIX = frozenset("xXbBoO")
+
+
+def _word_after(number: str, text: str, end: int) -> bool:
+    """Whether a letter right after the digits of `number` (ending at `end`) starts a word
+    that ends the number (`9fore`, `3rd`: 9 and 3) rather than goes on writing it: an
+    exponent (`3e5`, `3E-2`) or a radix prefix after a lone 0 (`0x1F`, `0b11`) does."""
+    after = text[end:end + 1]
+    if not after.isalpha():
+        return False
+    if _EXPONENT.match(text, end):
+        return False
+    return not (after in _RADIX and number.lstrip("-") == "0")
 
 
 def _one_script(digits: str) -> bool:

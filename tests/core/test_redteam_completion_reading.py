@@ -421,13 +421,13 @@ def _step(action: str, secret: int = 3) -> str:
 
 @pytest.mark.parametrize("guess", ["3", "\u200b3\u200b", "3\u2060", "\uff13", "\U0001d7d1",
                                    "\u0663", "\u0969", "03", "3.", "3,", "I guess 3!",
-                                   "**3**", "(3)", "$3$"])
+                                   "**3**", "(3)", "$3$", "3rd"])
 def test_a_whole_three_written_any_readable_way_wins(guess):
     assert _step(guess) == "Correct!"
 
 
 @pytest.mark.parametrize("guess", ["+3", "3.7", "3.0", "3e0", "3/1", "\u00b3", "three",
-                                   "\u22123", "3\u200b7", "3\u00a0", "3rd", "3,000", "\u2462",
+                                   "\u22123", "3\u200b7", "3\u00a0", "3e1", "3,000", "\u2462",
                                    "3\u0303", "37", "\u0663\u0667"])
 def test_what_is_not_a_whole_three_never_wins(guess):
     assert _step(guess) != "Correct!"

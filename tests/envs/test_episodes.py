@@ -300,7 +300,8 @@ def test_what_an_environment_returns_is_read_without_sinking_the_batch():
     ("3", 3), ("it is 3", 3), ("My guess: 3.", 3), ("**3**", 3), ("(3)", 3), ("guess=3!", 3),
     ("\uff13", 3),  # a fullwidth digit is its digit (rewards.text.read_text)
     ("3.7", NOT_WHOLE), ("3.0", NOT_WHOLE), ("3e5", NOT_WHOLE), ("3/2", NOT_WHOLE),
-    ("3,000", NOT_WHOLE), ("3rd", NOT_WHOLE), (".5", NOT_WHOLE), ("\u22123", NOT_WHOLE),
+    ("3,000", NOT_WHOLE), ("0x3", NOT_WHOLE), (".5", NOT_WHOLE), ("\u22123", NOT_WHOLE),
+    ("3rd", 3), ("9fore", 9), ("3E-2", NOT_WHOLE),  # a glued word ends it; an exponent goes on
     ("no idea", None),
 ])
 def test_a_guess_is_a_whole_number_as_written(action, guess):
