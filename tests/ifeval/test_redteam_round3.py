@@ -262,33 +262,20 @@ def test_formulas_and_emoji_count_the_words_a_reader_counts(text: str, words: in
     assert read_text(text).replace("\ufe0f", "") == text.replace("\ufe0f", "")  # VS16 after 1
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "open (Meaning dropped by normalization): rewards.ifeval._text.count_words counts runs of "
-    "Python re's `\\w`, which holds superscript digits (No) but not the superscript minus "
-    "U+207B, so an exponent after a sign is a word of its own: 'we have 10\u207b\u00b3 terms' "
-    "is 5 words and 'g is 9 m s\u207b\u00b2 here' 7, where their reader and the lm-eval "
-    "reference (NLTK 3.10's RegexpTokenizer on the `regex` engine, whose \\w leaves No out) "
-    "count 4 and 6: an honest reply with exponents or units fails 'fewer than N words'"))
 @pytest.mark.parametrize("text, words", [("we have 10\u207b\u00b3 terms", 4),
                                          ("g is 9 m s\u207b\u00b2 here", 6)])
 def test_an_exponent_after_a_sign_is_no_word(text: str, words: int) -> None:
+    # fixed (h-a8): an exponent after a raised sign stays on its base (rewards.ifeval._text.words)
     assert count_words(read_text(text)) == words
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "open (Meaning dropped by normalization): rewards.ifeval._text.count_words counts runs of "
-    "Python re's `\\w`, which excludes combining marks (Mn, Mc), so a Devanagari word splits "
-    "at every vowel sign and virama, a Thai word at its vowels and a vowelled Arabic word at "
-    "each haraka (Hindi 'main thik hun' is 4 words, Arabic 'kataba al-waladu' 6); the lm-eval "
-    "reference's nltk RegexpTokenizer(r'\\w+') (NLTK 3.10 compiles it with the `regex` "
-    "engine, whose \\w holds marks) counts 3 and 2, as their readers do: an honest reply "
-    "fails 'fewer than N words'"))
 @pytest.mark.parametrize("text, words", [
     ("\u092e\u0948\u0902 \u0920\u0940\u0915 \u0939\u0942\u0901", 3),
     ("\u0643\u064e\u062a\u064e\u0628\u064e \u0627\u0644\u0648\u064e\u0644\u064e\u062f\u064f", 2),
     ("\u0e2a\u0e27\u0e31\u0e2a\u0e14\u0e35 \u0e04\u0e23\u0e31\u0e1a", 2),
 ])
 def test_words_with_combining_marks_count_as_their_reader_counts(text: str, words: int) -> None:
+    # fixed (h-a8): combining marks are word characters, as in the reference's `regex` engine
     assert count_words(read_text(text)) == words
     assert _value(["length_constraints:number_words"],
                   [{"num_words": words + 1, "relation": "less than"}], text) == 1.0
