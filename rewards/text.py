@@ -33,8 +33,8 @@ verdict on the text a reader sees. So, in one linear pass:
   full stop (after digits: `⒈` is `1.`, `🄂` is `1,`) or question and exclamation marks
   (`﹖`, `‼` is `!!`, `⁉` is `!?`) reads as that form; every other punctuation character
   Unicode names a comma (`，` fullwidth, `،` Arabic, `、` ideographic, `﹐` small, `⸲` turned
-  ...) and `‚` (U+201A, drawn as one) read as `,`; every one it names a full stop (`。`,
-  `．`, `۔` Arabic ...) as `.`; every one it names a question or exclamation mark that ends
+  ...) and `‚` (U+201A, drawn as one) read as `,`; the full stops of other scripts drawn as
+  a dot or a small circle (`。` ideographic, `۔` Arabic: `_FULL_STOPS`) as `.`; every one it names a question or exclamation mark that ends
   what it asks (`؟` Arabic, `፧` Ethiopic; not the inverted `¿` that opens a question, nor
   the Armenian marks written over a vowel inside the word) as `?` or `!`. A run of dots
   (`‥`, `…`) is a leader or an ellipsis and stays.
@@ -100,6 +100,14 @@ _STOP = re.compile(r"[0-9]*[.,]|[?!]+")
 """An NFKC form read as its punctuation: `.` `,` (after digits: `⒈` is `1.`, `🄂` is `1,`) or
 `?` and `!` (`‼` is `!!`, `⁉` is `!?`). A run of dots (`‥`, `…`) is a leader or an ellipsis,
 no full stop, and stays."""
+_FULL_STOPS = frozenset("\u3002\u06d4")
+"""The full stops of other scripts drawn as a dot or a small circle, read as `.`: the
+IDEOGRAPHIC FULL STOP (Chinese, Japanese) and the ARABIC FULL STOP (Urdu's), and what NFKC
+makes one of them (the halfwidth and vertical ideographic ones). An allow-list: a Unicode name
+says what a character does, not what it looks like, and no Unicode property records a glyph;
+U+166E CANADIAN SYLLABICS FULL STOP is drawn as an x, U+2E3C STENOGRAPHIC FULL STOP as a
+cross, U+A4FF LISU PUNCTUATION FULL STOP as `=`: after English words no reader sees a full
+stop there, so they stay as written."""
 _SMALL_CAPITAL = re.compile(r"LATIN LETTER SMALL CAPITAL ([A-Z])")
 """The Unicode name of a small capital of one Latin letter (`ᴘ`: LATIN LETTER SMALL CAPITAL P),
 read as that letter in a whole word of them (`ᴘᴀꜱꜱ` is `pass`; `bɪt`, IPA, stays)."""
@@ -199,7 +207,8 @@ def _make_tables() -> _Tables:
 def _read_as(ch: str, category: str) -> str | None:
     """What `ch` reads as, if not itself: a width or font variant (its NFKC form), look-alike
     punctuation (an NFKC form of commas, full stops, question or exclamation marks: `‼` is
-    `!!`; else a comma, full stop, question or exclamation mark by its Unicode name), a letter
+    `!!`; a full stop drawn as one, `_FULL_STOPS`; else a comma, question or exclamation mark
+    by its Unicode name), a letter
     form (the Latin letters of its NFKC form), a symbol drawn as a blank (a space: BRAILLE
     PATTERN BLANK, whose name ends in BLANK)."""
     decomposition = unicodedata.decomposition(ch)
@@ -212,7 +221,7 @@ def _read_as(ch: str, category: str) -> str | None:
         name = unicodedata.name(ch, "")
         if "COMMA" in name:
             return ","
-        if "FULL STOP" in name:
+        if form == "\u3002" or ch in _FULL_STOPS:
             return "."
         if name.endswith(("QUESTION MARK", "EXCLAMATION MARK")) and _at_the_end(name):
             return "?" if name.endswith("QUESTION MARK") else "!"

@@ -99,16 +99,9 @@ def test_a_letter_form_alone_and_an_emoji_sequence_hold() -> None:
 _UNLIKE_A_FULL_STOP = ["\u166e", "\u2e3c", "\ua4ff"]
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "open (Invisible and look-alike text): rewards.text._read_as reads every punctuation "
-    "character whose Unicode name holds FULL STOP as '.', whatever it is drawn as and "
-    "whatever script the words around it are in; after English words U+166E (drawn x), "
-    "U+2E3C (a cross) and U+A4FF (drawn =) are no full stop to their reader, yet "
-    "startend_end_checker credits 'questions\u166e' as ending with 'questions.' and "
-    "split_sentences counts 'Hi\u166e there\u166e friend\u166e' as 3 sentences (the lm-eval "
-    "reference, on the raw code points, says no to both)"))
 @pytest.mark.parametrize("mark", _UNLIKE_A_FULL_STOP)
 def test_a_full_stop_drawn_as_another_sign_buys_no_end_phrase_or_sentence(mark: str) -> None:
+    # fixed (h-a8): only full stops drawn as one read as '.' (rewards.text._FULL_STOPS)
     end = _value(["startend:end_checker"],
                  [{"end_phrase": "Let me know if you have additional questions."}],
                  f"Fine. Let me know if you have additional questions{mark}")
