@@ -67,21 +67,33 @@ def lm_eval():  # type: ignore[no-untyped-def]
 
 # ---- letter forms next to the joiners an emoji sequence keeps -------------------------------------
 
-@pytest.mark.xfail(strict=True, reason=(
-    "open (Invisible and look-alike text): rewards.text._removed keeps ZWJ, VS15/VS16 and tag "
-    "characters after a symbol, judged on the text before read_text's `text.translate("
-    "tables.read_as)` turns a circled or squared Latin letter (category So: U+24DF, U+24C5, "
-    "U+1F13F) into its letter; the invisible joiner is then left inside the word, where "
-    "`\\w+` and keywords_forbidden_words split it (`\u24df\\u200dassword` reads "
-    "'p\\u200dassword' and passes a forbidden 'password'), and read_text is not idempotent "
-    "(reading again drops the joiner)"))
 @pytest.mark.parametrize("letter", ["\u24df", "\u24c5", "\U0001f13f"])
 @pytest.mark.parametrize("joiner", ["\u200d", "\ufe0f", "\ufe0e", "\U000e0041"])
 def test_a_letter_form_and_a_joiner_do_not_hide_a_forbidden_word(letter: str,
                                                                 joiner: str) -> None:
+    # fixed (h-a8): rewards.text._removed judges the symbol before a joiner as it is read
     text = f"my {letter}{joiner}assword is x"
     assert read_text(read_text(text)) == read_text(text)
     assert _value(["keywords:forbidden_words"], [{"forbidden_words": ["password"]}], text) == 0.0
+
+
+def test_reading_is_idempotent_over_the_tables_characters() -> None:
+    # h-a8: read_text(read_text(x)) == read_text(x) for every character the tables read,
+    # style or keep, alone, doubled, between letters and before each joiner, variation
+    # selector or tag an emoji sequence keeps
+    tables = _tables()
+    codes = sorted({*tables.read_as, *tables.styled_as, *tables.kept})
+    assert len(codes) > 1000  # the scan finds them
+    joiners = ["", "\u200d", "\ufe0e", "\ufe0f", "\U000e0041", "\ufe0f\u200d", "\u200b\ufe0f"]
+    unstable = []
+    for code in codes:
+        ch = chr(code)
+        for joiner in joiners:
+            for text in (f"{ch}{joiner}a", f"a {ch}{ch}{joiner} b", f"x{ch}{joiner}"):
+                once = read_text(text)
+                if read_text(once) != once:
+                    unstable.append(text)
+    assert unstable == []
 
 
 def test_a_letter_form_alone_and_an_emoji_sequence_hold() -> None:
@@ -279,16 +291,9 @@ def test_words_without_combining_marks_count_as_their_reader_counts() -> None:
     assert count_words(read_text("\u0645\u0631\u062d\u0628\u0627 \u0628\u0643\u0645")) == 2
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "open (Meaning dropped by normalization): rewards.text._read_as reads U+203C and U+2049 "
-    "(NFKC '!!', '!?'), U+2139 INFORMATION SOURCE (<font> 'i') and U+24C2 CIRCLED LATIN "
-    "CAPITAL LETTER M (<circle> 'M') without regard to the VS16 after them, which makes each "
-    "an emoji presentation sequence (UTS #51: the red double exclamation, the blue i, the "
-    "metro M); `_removed` drops that VS16 after a non-symbol, so IFBench's format_emoji sees "
-    "'!', 'i' or 'M' where IFBench, on the raw code points, and a reader see an emoji: an "
-    "honest reply ending its sentences in them fails"))
 @pytest.mark.parametrize("emoji", ["\u203c\ufe0f", "\u2049\ufe0f", "\u2139\ufe0f", "\u24c2\ufe0f"])
 def test_an_emoji_presentation_sequence_stays_an_emoji(emoji: str) -> None:
+    # fixed (h-a8): a character that VS16 makes an emoji stays as written, with its VS16
     text = f"We won {emoji}. Next we rest {emoji}"
     assert format_emoji(text)  # IFBench's check, as IFBench reads it: the raw code points
     assert _value(["format:emoji"], [{}], text) == 1.0
