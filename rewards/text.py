@@ -39,7 +39,8 @@ verdict on the text a reader sees. So, in one linear pass:
   ...) and `‚` (U+201A, drawn as one) read as `,`; the full stops of other scripts drawn as
   a dot or a small circle (`。` ideographic, `۔` Arabic: `_FULL_STOPS`) as `.`; every one it names a question or exclamation mark that ends
   what it asks (`؟` Arabic, `፧` Ethiopic; not the inverted `¿` that opens a question, nor
-  the Armenian marks written over a vowel inside the word) as `?` or `!`. A run of dots
+  the Armenian marks written over a vowel inside the word) as `?` or `!`, and the
+  interrobang `‽` as `?!`. A run of dots
   (`‥`, `…`) is a leader or an ellipsis and stays.
 - **Width and font variants are their letters**: a character whose Unicode decomposition is
   tagged `<wide>`, `<narrow>` or `<font>` (fullwidth `ｐａｓｓ`, halfwidth katakana, the
@@ -252,6 +253,8 @@ def _read_as(ch: str, category: str) -> str | None:
             return "."
         if name.endswith(("QUESTION MARK", "EXCLAMATION MARK")) and _at_the_end(name):
             return "?" if name.endswith("QUESTION MARK") else "!"
+        if name.endswith("INTERROBANG") and _at_the_end(name):
+            return "?!"  # a question mark and an exclamation mark in one (not the inverted one)
     if decomposition.startswith(_VARIANTS):
         return form
     if decomposition.startswith(_LETTER_FORMS) and _latin_letters(ch):

@@ -137,14 +137,20 @@ def test_a_full_stop_of_its_own_script_ends_a_sentence() -> None:
 
 # ---- sentence ends the rule does not read --------------------------------------------------------
 
+def test_an_interrobang_ends_a_sentence() -> None:
+    # fixed (h-a8): rewards.text._read_as reads the punctuation named INTERROBANG as '?!'
+    assert _sentences(2, "less than", "Wow\u203d Great\u203d Done\u203d") == 0.0
+    assert read_text("Wow\u2e18 no") == "Wow\u2e18 no"  # the inverted one opens, stays
+
+
 @pytest.mark.xfail(strict=True, reason=(
-    "open (Invisible and look-alike text): rewards.text._read_as reads a question or "
-    "exclamation mark by name only for category P names ending in QUESTION MARK or "
-    "EXCLAMATION MARK: the INTERROBANG U+203D (Po, its name ends in neither), U+2757 HEAVY "
-    "EXCLAMATION MARK SYMBOL and U+2753 BLACK QUESTION MARK ORNAMENT (So) stay, so "
+    "open (Invisible and look-alike text): U+2757 HEAVY EXCLAMATION MARK SYMBOL and U+2753 "
+    "BLACK QUESTION MARK ORNAMENT (So) are emoji: rewards.text reads them as themselves, so "
     "split_sentences sees no end and three sentences pass 'fewer than 2 sentences' (the "
-    "lm-eval reference credits them too: raw code points)"))
-@pytest.mark.parametrize("end", ["\u203d", "\u2757", "\u2753"])
+    "lm-eval reference credits them too: raw code points); reading them as '!' or '?' would "
+    "cost format:emoji its honest replies ending in them, so the splitter, not the reader, "
+    "would have to count them (h-a8 left it)"))
+@pytest.mark.parametrize("end", ["\u2757", "\u2753"])
 def test_a_drawn_sentence_end_ends_a_sentence(end: str) -> None:
     assert _sentences(2, "less than", f"Wow{end} Great{end} Done{end}") == 0.0
 
