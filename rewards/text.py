@@ -14,7 +14,10 @@ verdict on the text a reader sees. So, in one linear pass:
   drawn is an emoji sequence: right after a symbol (category `S`), the joiner ZWJ, the
   variation selectors VS15/VS16 and the tag characters stay (`❤️`, `👨‍👩‍👧`, a subdivision
   flag), so an emoji keeps its code points and `🌧️x` does not read as `🌧x`, which would end
-  in an emoji.
+  in an emoji. The symbol is judged as it is read: a circled letter `ⓟ` is its letter, so a
+  joiner after it is removed (`ⓟ` + ZWJ + `assword` reads `password`). A character that VS16
+  after it makes an emoji (Unicode's emoji-test.txt, as the `emoji` package ships it: `‼️`,
+  `ℹ️`, `Ⓜ️`) is an emoji presentation: it and its VS16 stay as written.
 - **Control characters are removed** (category `Cc` but whitespace: NUL, ESC, DEL, the C1
   controls ...): a reader sees nothing there, so `pass\\x00word` reads `password`.
 - **Code points that show nothing readable are removed**: private-use, surrogate,
@@ -33,10 +36,11 @@ verdict on the text a reader sees. So, in one linear pass:
   full stop (after digits: `⒈` is `1.`, `🄂` is `1,`) or question and exclamation marks
   (`﹖`, `‼` is `!!`, `⁉` is `!?`) reads as that form; every other punctuation character
   Unicode names a comma (`，` fullwidth, `،` Arabic, `、` ideographic, `﹐` small, `⸲` turned
-  ...) and `‚` (U+201A, drawn as one) read as `,`; every one it names a full stop (`。`,
-  `．`, `۔` Arabic ...) as `.`; every one it names a question or exclamation mark that ends
+  ...) and `‚` (U+201A, drawn as one) read as `,`; the full stops of other scripts drawn as
+  a dot or a small circle (`。` ideographic, `۔` Arabic: `_FULL_STOPS`) as `.`; every one it names a question or exclamation mark that ends
   what it asks (`؟` Arabic, `፧` Ethiopic; not the inverted `¿` that opens a question, nor
-  the Armenian marks written over a vowel inside the word) as `?` or `!`. A run of dots
+  the Armenian marks written over a vowel inside the word) as `?` or `!`, and the
+  interrobang `‽` as `?!`. A run of dots
   (`‥`, `…`) is a leader or an ellipsis and stays.
 - **Width and font variants are their letters**: a character whose Unicode decomposition is
   tagged `<wide>`, `<narrow>` or `<font>` (fullwidth `ｐａｓｓ`, halfwidth katakana, the
@@ -82,6 +86,7 @@ _EMBEDDINGS = frozenset("\u202a\u202b")  # LRE, RLE: pushed, popped by PDF, reor
 _ISOLATES = frozenset("\u2066\u2067\u2068")  # LRI, RLI, FSI: closed by PDI
 _PARAGRAPH = frozenset("\n\r\x1c\x1d\x1e\x85\u2029")  # UAX #9 paragraph separators (B)
 _RTL = frozenset(["R", "AL"])
+_VS16 = "\ufe0f"
 _EMOJI_SEQUENCE = frozenset(["\u200d", "\ufe0e", "\ufe0f", *map(chr, range(0xE0020, 0xE0080))])
 """What stays right after a symbol: ZWJ, VS15, VS16, the tags (UTS #51 emoji sequences)."""
 _ASCII_CONTROLS = re.compile("[\x00-\x08\x0e-\x1b\x7f]+")
@@ -100,6 +105,14 @@ _STOP = re.compile(r"[0-9]*[.,]|[?!]+")
 """An NFKC form read as its punctuation: `.` `,` (after digits: `⒈` is `1.`, `🄂` is `1,`) or
 `?` and `!` (`‼` is `!!`, `⁉` is `!?`). A run of dots (`‥`, `…`) is a leader or an ellipsis,
 no full stop, and stays."""
+_FULL_STOPS = frozenset("\u3002\u06d4")
+"""The full stops of other scripts drawn as a dot or a small circle, read as `.`: the
+IDEOGRAPHIC FULL STOP (Chinese, Japanese) and the ARABIC FULL STOP (Urdu's), and what NFKC
+makes one of them (the halfwidth and vertical ideographic ones). An allow-list: a Unicode name
+says what a character does, not what it looks like, and no Unicode property records a glyph;
+U+166E CANADIAN SYLLABICS FULL STOP is drawn as an x, U+2E3C STENOGRAPHIC FULL STOP as a
+cross, U+A4FF LISU PUNCTUATION FULL STOP as `=`: after English words no reader sees a full
+stop there, so they stay as written."""
 _SMALL_CAPITAL = re.compile(r"LATIN LETTER SMALL CAPITAL ([A-Z])")
 """The Unicode name of a small capital of one Latin letter (`ᴘ`: LATIN LETTER SMALL CAPITAL P),
 read as that letter in a whole word of them (`ᴘᴀꜱꜱ` is `pass`; `bɪt`, IPA, stays)."""
@@ -131,6 +144,11 @@ class _Tables(NamedTuple):
     kept: frozenset[int]
     """Other-category (C) code points that are kept: drawn format characters, unassigned
     ones presumed symbols of a later Unicode version (`_presumed_symbols`)."""
+    presented: frozenset[str]
+    """The characters that VS16 after them makes an emoji (`_emoji_bases`)."""
+    presented_read: re.Pattern[str] | None
+    """Those of them that are read as something else, with their VS16 (`‼️`, `ℹ️`, `Ⓜ️`):
+    kept as written."""
 
 
 _TABLES: dict[str, _Tables] = {}
@@ -185,21 +203,40 @@ def _make_tables() -> _Tables:
             shows = category[0] in "LNPS" or code in drawn or code in symbols
             if shows and (read is None or read.strip()):
                 visible.append(code)
+    # a raised small capital (`ᶦ`, MODIFIER LETTER SMALL CAPITAL I) reads as the small
+    # capital's letter, as the small capital does, so reading again changes nothing
+    styled_as = {code: "".join(styled_as.get(ord(c), c) for c in read)
+                 for code, read in styled_as.items()}
     # a character class of the Basic Multilingual Plane only is a bitmap to `re`, checked in
     # constant time; one with a code point above it is a list of ranges, checked one by one
     plane0 = _char_class(sorted(c for c in removed if c <= 0xFFFF))[:-1]
     astral = frozenset(c for c in removed if c > 0xFFFF and unicodedata.category(chr(c))
                        not in ("Co", "Cs", "Cn"))
     styled = _char_class(sorted(styled_as))[:-1]
+    presented = _emoji_bases()
+    presented_read = sorted(ord(ch) for ch in presented if ord(ch) in read_as)
     return _Tables(re.compile(f"(?:{plane0}|[{_ASTRAL}])+"), astral, read_as,
                    re.compile(_char_class(visible)),
-                   re.compile(f"{styled}{{2,}}"), styled_as, frozenset(drawn | symbols))
+                   re.compile(f"{styled}{{2,}}"), styled_as, frozenset(drawn | symbols),
+                   presented,
+                   re.compile(_char_class(presented_read)[:-1] + _VS16)
+                   if presented_read else None)
+
+
+def _emoji_bases() -> frozenset[str]:
+    """The characters that VS16 (U+FE0F) after them makes an emoji presentation sequence, as
+    Unicode's emoji-test.txt lists them (the `emoji` package ships it): `‼` `⁉` `ℹ` `Ⓜ` `〰`
+    and the symbols. Drawn as an emoji, so they and their VS16 stay as written."""
+    from emoji import EMOJI_DATA
+
+    return frozenset(key[0] for key in EMOJI_DATA if len(key) == 2 and key[1] == _VS16)
 
 
 def _read_as(ch: str, category: str) -> str | None:
     """What `ch` reads as, if not itself: a width or font variant (its NFKC form), look-alike
     punctuation (an NFKC form of commas, full stops, question or exclamation marks: `‼` is
-    `!!`; else a comma, full stop, question or exclamation mark by its Unicode name), a letter
+    `!!`; a full stop drawn as one, `_FULL_STOPS`; else a comma, question or exclamation mark
+    by its Unicode name), a letter
     form (the Latin letters of its NFKC form), a symbol drawn as a blank (a space: BRAILLE
     PATTERN BLANK, whose name ends in BLANK)."""
     decomposition = unicodedata.decomposition(ch)
@@ -212,10 +249,12 @@ def _read_as(ch: str, category: str) -> str | None:
         name = unicodedata.name(ch, "")
         if "COMMA" in name:
             return ","
-        if "FULL STOP" in name:
+        if form == "\u3002" or ch in _FULL_STOPS:
             return "."
         if name.endswith(("QUESTION MARK", "EXCLAMATION MARK")) and _at_the_end(name):
             return "?" if name.endswith("QUESTION MARK") else "!"
+        if name.endswith("INTERROBANG") and _at_the_end(name):
+            return "?!"  # a question mark and an exclamation mark in one (not the inverted one)
     if decomposition.startswith(_VARIANTS):
         return form
     if decomposition.startswith(_LETTER_FORMS) and _latin_letters(ch):
@@ -283,12 +322,26 @@ def read_text(text: str) -> str:
     if _LRO in text or _RLO in text:
         text = _apply_overrides(text)
     text = tables.removed.sub(lambda run: _removed(text, run, tables), text)
-    text = text.translate(tables.read_as)
+    text = _read_as_table(text, tables)
     text = text if unicodedata.is_normalized("NFC", text) else unicodedata.normalize("NFC", text)
     styled = tables.styled.sub(lambda word: _styled_word(word, tables.styled_as), text)
     if styled != text:  # a mark after the word may now compose: `ᵖᵃˢˢ\u0301`
         text = unicodedata.normalize("NFC", styled)
     return _MIXED_WORD.sub(_latin_lookalikes, text) if _LOOKALIKE_CHARS.search(text) else text
+
+
+def _read_as_table(text: str, tables: _Tables) -> str:
+    """`text` with each character read as `tables.read_as` says, but a character that a VS16
+    after it makes an emoji (`‼️`, `ℹ️`, `Ⓜ️`: UTS #51), which stays as written."""
+    if tables.presented_read is None or _VS16 not in text:
+        return text.translate(tables.read_as)
+    out, last = [], 0
+    for sequence in tables.presented_read.finditer(text):
+        out.append(text[last:sequence.start()].translate(tables.read_as))
+        out.append(sequence.group())
+        last = sequence.end()
+    out.append(text[last:].translate(tables.read_as))
+    return "".join(out)
 
 
 # Cyrillic and Greek letters that look like Latin ones (an allow-list of the look-alikes of
@@ -325,9 +378,12 @@ def _removed(text: str, run: re.Match[str], tables: _Tables) -> str:
     """What is left of a run of invisible characters (and of characters outside the Basic
     Multilingual Plane, which the pattern takes whole): the characters that show, and after a
     symbol (or an unassigned code point presumed one: `_presumed_symbols`) the invisible ones
-    that continue an emoji sequence."""
+    that continue an emoji sequence, and right after a character that VS16 makes an emoji
+    (`‼️`, `Ⓜ️`: `_emoji_bases`) that VS16. A symbol is judged as it is read, so a circled
+    letter, read as its letter, keeps no joiner (`ⓟ` + ZWJ + `assword` reads `password`)."""
     start = run.start()
-    after_symbol = start > 0 and _is_symbol(text[start - 1], tables)
+    previous = text[start - 1] if start else ""
+    after_symbol = bool(previous) and _is_symbol(previous, tables)
     out = []
     for ch in run.group():
         code = ord(ch)
@@ -335,12 +391,18 @@ def _removed(text: str, run: re.Match[str], tables: _Tables) -> str:
                 code in tables.kept or unicodedata.category(ch) not in ("Co", "Cs", "Cn")):
             out.append(ch)  # shown
             after_symbol = _is_symbol(ch, tables)
+        elif ch == _VS16 and previous in tables.presented:
+            out.append(ch)  # an emoji presentation sequence, which continues as an emoji
+            after_symbol = True
         elif after_symbol and ch in _EMOJI_SEQUENCE:
             out.append(ch)
+        previous = ch
     return "".join(out)
 
 
 def _is_symbol(ch: str, tables: _Tables) -> bool:
+    """Whether `ch`, as `read_text` reads it, is a symbol (a circled letter is a letter)."""
+    ch = tables.read_as.get(ord(ch), ch)[-1]
     return unicodedata.category(ch).startswith("S") or ord(ch) in tables.kept
 
 

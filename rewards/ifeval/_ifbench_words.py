@@ -13,23 +13,22 @@ import string
 from collections.abc import Callable
 
 from rewards.ifeval._stopwords import ENGLISH_STOPWORDS
-from rewards.ifeval._text import count_words, split_sentences, word_tokens
+from rewards.ifeval._text import split_sentences, word_tokens, words
 
 __all__ = ["CHECKERS"]
 
 _PUNCTUATION = str.maketrans("", "", string.punctuation)
 _STRIP = string.punctuation + " "
-_WORD = re.compile(r"\w+")
 
 
 def ratio_stop_words(response: str, *, percentage: int) -> bool:
-    """Stop words (NLTK's English list, lower-cased `\\w+` tokens) are at most `percentage`%
-    of the words."""
-    words = count_words(response)
-    if words == 0:
+    """Stop words (NLTK's English list, lower-cased `\\w+` tokens: `words`) are at most
+    `percentage`% of the words."""
+    tokens = words(response)
+    if not tokens:
         return False
-    stops = sum(1 for m in _WORD.finditer(response) if m.group().lower() in ENGLISH_STOPWORDS)
-    return (stops / words) * 100 <= percentage
+    stops = sum(1 for word in tokens if word.lower() in ENGLISH_STOPWORDS)
+    return (stops / len(tokens)) * 100 <= percentage
 
 
 def _endings(response: str) -> tuple[int, int, int]:

@@ -67,21 +67,33 @@ def lm_eval():  # type: ignore[no-untyped-def]
 
 # ---- letter forms next to the joiners an emoji sequence keeps -------------------------------------
 
-@pytest.mark.xfail(strict=True, reason=(
-    "open (Invisible and look-alike text): rewards.text._removed keeps ZWJ, VS15/VS16 and tag "
-    "characters after a symbol, judged on the text before read_text's `text.translate("
-    "tables.read_as)` turns a circled or squared Latin letter (category So: U+24DF, U+24C5, "
-    "U+1F13F) into its letter; the invisible joiner is then left inside the word, where "
-    "`\\w+` and keywords_forbidden_words split it (`\u24df\\u200dassword` reads "
-    "'p\\u200dassword' and passes a forbidden 'password'), and read_text is not idempotent "
-    "(reading again drops the joiner)"))
 @pytest.mark.parametrize("letter", ["\u24df", "\u24c5", "\U0001f13f"])
 @pytest.mark.parametrize("joiner", ["\u200d", "\ufe0f", "\ufe0e", "\U000e0041"])
 def test_a_letter_form_and_a_joiner_do_not_hide_a_forbidden_word(letter: str,
                                                                 joiner: str) -> None:
+    # fixed (h-a8): rewards.text._removed judges the symbol before a joiner as it is read
     text = f"my {letter}{joiner}assword is x"
     assert read_text(read_text(text)) == read_text(text)
     assert _value(["keywords:forbidden_words"], [{"forbidden_words": ["password"]}], text) == 0.0
+
+
+def test_reading_is_idempotent_over_the_tables_characters() -> None:
+    # h-a8: read_text(read_text(x)) == read_text(x) for every character the tables read,
+    # style or keep, alone, doubled, between letters and before each joiner, variation
+    # selector or tag an emoji sequence keeps
+    tables = _tables()
+    codes = sorted({*tables.read_as, *tables.styled_as, *tables.kept})
+    assert len(codes) > 1000  # the scan finds them
+    joiners = ["", "\u200d", "\ufe0e", "\ufe0f", "\U000e0041", "\ufe0f\u200d", "\u200b\ufe0f"]
+    unstable = []
+    for code in codes:
+        ch = chr(code)
+        for joiner in joiners:
+            for text in (f"{ch}{joiner}a", f"a {ch}{ch}{joiner} b", f"x{ch}{joiner}"):
+                once = read_text(text)
+                if read_text(once) != once:
+                    unstable.append(text)
+    assert unstable == []
 
 
 def test_a_letter_form_alone_and_an_emoji_sequence_hold() -> None:
@@ -99,16 +111,9 @@ def test_a_letter_form_alone_and_an_emoji_sequence_hold() -> None:
 _UNLIKE_A_FULL_STOP = ["\u166e", "\u2e3c", "\ua4ff"]
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "open (Invisible and look-alike text): rewards.text._read_as reads every punctuation "
-    "character whose Unicode name holds FULL STOP as '.', whatever it is drawn as and "
-    "whatever script the words around it are in; after English words U+166E (drawn x), "
-    "U+2E3C (a cross) and U+A4FF (drawn =) are no full stop to their reader, yet "
-    "startend_end_checker credits 'questions\u166e' as ending with 'questions.' and "
-    "split_sentences counts 'Hi\u166e there\u166e friend\u166e' as 3 sentences (the lm-eval "
-    "reference, on the raw code points, says no to both)"))
 @pytest.mark.parametrize("mark", _UNLIKE_A_FULL_STOP)
 def test_a_full_stop_drawn_as_another_sign_buys_no_end_phrase_or_sentence(mark: str) -> None:
+    # fixed (h-a8): only full stops drawn as one read as '.' (rewards.text._FULL_STOPS)
     end = _value(["startend:end_checker"],
                  [{"end_phrase": "Let me know if you have additional questions."}],
                  f"Fine. Let me know if you have additional questions{mark}")
@@ -132,14 +137,20 @@ def test_a_full_stop_of_its_own_script_ends_a_sentence() -> None:
 
 # ---- sentence ends the rule does not read --------------------------------------------------------
 
+def test_an_interrobang_ends_a_sentence() -> None:
+    # fixed (h-a8): rewards.text._read_as reads the punctuation named INTERROBANG as '?!'
+    assert _sentences(2, "less than", "Wow\u203d Great\u203d Done\u203d") == 0.0
+    assert read_text("Wow\u2e18 no") == "Wow\u2e18 no"  # the inverted one opens, stays
+
+
 @pytest.mark.xfail(strict=True, reason=(
-    "open (Invisible and look-alike text): rewards.text._read_as reads a question or "
-    "exclamation mark by name only for category P names ending in QUESTION MARK or "
-    "EXCLAMATION MARK: the INTERROBANG U+203D (Po, its name ends in neither), U+2757 HEAVY "
-    "EXCLAMATION MARK SYMBOL and U+2753 BLACK QUESTION MARK ORNAMENT (So) stay, so "
+    "open (Invisible and look-alike text): U+2757 HEAVY EXCLAMATION MARK SYMBOL and U+2753 "
+    "BLACK QUESTION MARK ORNAMENT (So) are emoji: rewards.text reads them as themselves, so "
     "split_sentences sees no end and three sentences pass 'fewer than 2 sentences' (the "
-    "lm-eval reference credits them too: raw code points)"))
-@pytest.mark.parametrize("end", ["\u203d", "\u2757", "\u2753"])
+    "lm-eval reference credits them too: raw code points); reading them as '!' or '?' would "
+    "cost format:emoji its honest replies ending in them, so the splitter, not the reader, "
+    "would have to count them (h-a8 left it)"))
+@pytest.mark.parametrize("end", ["\u2757", "\u2753"])
 def test_a_drawn_sentence_end_ends_a_sentence(end: str) -> None:
     assert _sentences(2, "less than", f"Wow{end} Great{end} Done{end}") == 0.0
 
@@ -262,33 +273,20 @@ def test_formulas_and_emoji_count_the_words_a_reader_counts(text: str, words: in
     assert read_text(text).replace("\ufe0f", "") == text.replace("\ufe0f", "")  # VS16 after 1
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "open (Meaning dropped by normalization): rewards.ifeval._text.count_words counts runs of "
-    "Python re's `\\w`, which holds superscript digits (No) but not the superscript minus "
-    "U+207B, so an exponent after a sign is a word of its own: 'we have 10\u207b\u00b3 terms' "
-    "is 5 words and 'g is 9 m s\u207b\u00b2 here' 7, where their reader and the lm-eval "
-    "reference (NLTK 3.10's RegexpTokenizer on the `regex` engine, whose \\w leaves No out) "
-    "count 4 and 6: an honest reply with exponents or units fails 'fewer than N words'"))
 @pytest.mark.parametrize("text, words", [("we have 10\u207b\u00b3 terms", 4),
                                          ("g is 9 m s\u207b\u00b2 here", 6)])
 def test_an_exponent_after_a_sign_is_no_word(text: str, words: int) -> None:
+    # fixed (h-a8): an exponent after a raised sign stays on its base (rewards.ifeval._text.words)
     assert count_words(read_text(text)) == words
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "open (Meaning dropped by normalization): rewards.ifeval._text.count_words counts runs of "
-    "Python re's `\\w`, which excludes combining marks (Mn, Mc), so a Devanagari word splits "
-    "at every vowel sign and virama, a Thai word at its vowels and a vowelled Arabic word at "
-    "each haraka (Hindi 'main thik hun' is 4 words, Arabic 'kataba al-waladu' 6); the lm-eval "
-    "reference's nltk RegexpTokenizer(r'\\w+') (NLTK 3.10 compiles it with the `regex` "
-    "engine, whose \\w holds marks) counts 3 and 2, as their readers do: an honest reply "
-    "fails 'fewer than N words'"))
 @pytest.mark.parametrize("text, words", [
     ("\u092e\u0948\u0902 \u0920\u0940\u0915 \u0939\u0942\u0901", 3),
     ("\u0643\u064e\u062a\u064e\u0628\u064e \u0627\u0644\u0648\u064e\u0644\u064e\u062f\u064f", 2),
     ("\u0e2a\u0e27\u0e31\u0e2a\u0e14\u0e35 \u0e04\u0e23\u0e31\u0e1a", 2),
 ])
 def test_words_with_combining_marks_count_as_their_reader_counts(text: str, words: int) -> None:
+    # fixed (h-a8): combining marks are word characters, as in the reference's `regex` engine
     assert count_words(read_text(text)) == words
     assert _value(["length_constraints:number_words"],
                   [{"num_words": words + 1, "relation": "less than"}], text) == 1.0
@@ -299,16 +297,9 @@ def test_words_without_combining_marks_count_as_their_reader_counts() -> None:
     assert count_words(read_text("\u0645\u0631\u062d\u0628\u0627 \u0628\u0643\u0645")) == 2
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "open (Meaning dropped by normalization): rewards.text._read_as reads U+203C and U+2049 "
-    "(NFKC '!!', '!?'), U+2139 INFORMATION SOURCE (<font> 'i') and U+24C2 CIRCLED LATIN "
-    "CAPITAL LETTER M (<circle> 'M') without regard to the VS16 after them, which makes each "
-    "an emoji presentation sequence (UTS #51: the red double exclamation, the blue i, the "
-    "metro M); `_removed` drops that VS16 after a non-symbol, so IFBench's format_emoji sees "
-    "'!', 'i' or 'M' where IFBench, on the raw code points, and a reader see an emoji: an "
-    "honest reply ending its sentences in them fails"))
 @pytest.mark.parametrize("emoji", ["\u203c\ufe0f", "\u2049\ufe0f", "\u2139\ufe0f", "\u24c2\ufe0f"])
 def test_an_emoji_presentation_sequence_stays_an_emoji(emoji: str) -> None:
+    # fixed (h-a8): a character that VS16 makes an emoji stays as written, with its VS16
     text = f"We won {emoji}. Next we rest {emoji}"
     assert format_emoji(text)  # IFBench's check, as IFBench reads it: the raw code points
     assert _value(["format:emoji"], [{}], text) == 1.0
