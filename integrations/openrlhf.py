@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from integrations._common import (
@@ -124,11 +125,18 @@ def samples_from_queries(resolved: ResolvedReward, queries: Sequence[str],
     samples = []
     for i, query in enumerate(queries):
         prompt = prompts[i] if prompts is not None else None
-        samples.append(labelled_sample(
-            resolved, prompt, response_messages(split_query(query, prompt, end_tokens),
-                                                end_tokens),
-            labels[i] if labels is not None else None,
-            domains[i] if domains is not None else None))
+        response = response_messages(split_query(query, prompt, end_tokens), end_tokens)
+        sample = labelled_sample(resolved, prompt, response,
+                                 labels[i] if labels is not None else None,
+                                 domains[i] if domains is not None else None)
+        if isinstance(response, list) and sample.turns:
+            # the calls: those of every segment, whoever its header names (a policy can write
+            # a header as text, and a call behind it was still made); the answer: the last
+            # assistant segment's, as read (a tool's text is never the answer)
+            answer = max(k for k, m in enumerate(response) if m["role"] == "assistant")
+            rest = [m["content"] for k, m in enumerate(response) if k != answer]
+            sample = replace(sample, turns=(*rest, sample.turns[-1]))
+        samples.append(sample)
     return samples
 
 
