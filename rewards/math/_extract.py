@@ -34,6 +34,7 @@ from rewards.math._config import MathConfig
 from rewards.math._evaluate import evaluate_exact
 from rewards.math._normalize import (
     NUMBER_WORDS,
+    magnitude_after,
     names_an_answer,
     numbers_in_words,
     qualifiers,
@@ -1087,7 +1088,8 @@ def _box_with_words(text: str, found: Extraction, end: int) -> Extraction:
     number's (`Extraction.words`, `Extraction.said`); any other box as it is. The words
     before a box are never read (the box marks its value), nor the words after it when no
     verb follows it: units, counted nouns and what they go on to say (`$\\boxed{18}$ dollars
-    every day`, `\\boxed{5} hours more than James`) describe the value, they do not unsay it."""
+    every day`, `\\boxed{5} hours more than James`) describe the value, they do not unsay it;
+    a magnitude word right after the box is read with it (`magnitude_after`)."""
     after = _clause_after(text, end)
     said = _said_of(after)
     if said is None:
@@ -1099,7 +1101,10 @@ def _box_with_words(text: str, found: Extraction, end: int) -> Extraction:
     if again is not None:
         said = again if said is None else f"{said}; {again}"
     if said is None:
-        return found
+        # `\boxed{7} thousand dollars`: a magnitude word is read with the value, not as a
+        # unit (the comparison reads `7 thousand` as 7000, `_read_with_words`)
+        magnitude = magnitude_after(found.answer, after)
+        return found if magnitude is None else replace(found, words=magnitude)
     # a number in words said of the box reads as its digits (`or one half`: `affirms` read it)
     words = " ".join((found.answer + numbers_in_words(after)).split()).strip(_TRAILING)
     return replace(found, words=words, said=said)

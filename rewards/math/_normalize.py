@@ -18,7 +18,7 @@ __all__ = [
     "MAX_QUALIFYING_WORDS", "MAX_QUESTION_CHARS", "NUMBER_WORDS", "PLACEHOLDER_MARKS",
     "UNCERTAIN", "Number", "affirms", "as_intervals",
     "carried_words", "choice_letter", "disjunction_as_union", "imaginary_unit_like_gold", "inequality_as_interval", "is_choice",
-    "is_prose", "no_answer_in", "normalize", "parse_number", "qualifiers", "question_words",
+    "is_prose", "magnitude_after", "no_answer_in", "normalize", "parse_number", "qualifiers", "question_words",
     "sentence_key", "text_carries_meaning",
 ]
 
@@ -383,6 +383,26 @@ def numbers_in_words(said: str) -> str:
     return _NUMBER_PHRASE.sub(read, said)
 
 
+def magnitude_after(value: str, after: str) -> str | None:
+    """`value` (a number a box or a clause gives) with the magnitude words that follow it,
+    when they make one number of it as `numbers_in_words` reads a run (`7` and ` thousand
+    dollars`: `7 thousand`, 7000; ` dozen`: `7 dozen`, 84): the words a reader reads with the
+    value, unlike a unit. None when no magnitude word follows the value (`7 apples`, `7 or
+    eight`) or the run is no number of English grammar (`7 thousand thousand`)."""
+    if _PLAIN_NUMBER.fullmatch(value) is None:
+        return None
+    run = _NUMBER_PHRASE.match(value + after)
+    if run is None or run.end() <= len(value):
+        return None
+    words = re.split(r"[\s-]+", run.group(0)[len(value):].strip().lower())
+    if not all(word in _MAGNITUDES for word in words):
+        return None  # `7 eighths`, `3 quarters`: a fraction word after a count may name a thing
+    if _number_of_words([value, *words]) is None:
+        return None
+    return " ".join([value, *words])
+
+
+_PLAIN_NUMBER = re.compile(r"\d+(?:\.\d+)?")
 _WORD_BEFORE = re.compile(r"(?<![^\W\d_])([^\W\d_]+)\s+$")
 
 
