@@ -1183,10 +1183,10 @@ def _restated_value(clause: str, box_clause: str) -> str | None:
     answer words: the answer stated again, for `affirms` to read. None for anything else (a
     value in another unit, `2 hours` of `\\boxed{120} minutes`; a product or a sum, `3 + 4`):
     that explains the box."""
-    clause = numbers_in_words(_SENTENCE_END.split(clause, maxsplit=1)[0])
+    clause = numbers_in_words(_RESTATED_SENTENCE_END.split(clause, maxsplit=1)[0])
     value = _RESTATED_VALUE.match(clause)
-    if value is None:
-        return None
+    if value is None or clause.startswith("!", value.end()):
+        return None  # `5!`: a factorial, mathematics (`_restated_expression`)
     rest = _DENIED_VALUE.sub(" ", clause[value.end():])  # `8, not 7`: 7 is not said of it
     offered = "".join(found.group(0) for found in _OFFERED_VALUE.finditer(rest))
     rest = _OFFERED_VALUE.sub(" ", rest)  # `7 or 8`: 8 is said of it too
@@ -1307,7 +1307,7 @@ def _restated_expression(clause: str, answer: str) -> str | None:
     comparison, which never takes mathematics as said plainly (`affirms`). None when they are
     equal (`It is 10/2.` of 5, `It is 1 - \\frac{1}{36}.` of `\\frac{35}{36}`: the box
     explained) or either is no constant it reads (`It is 4 x 5`, words after the value)."""
-    clause = _SENTENCE_END.split(clause, maxsplit=1)[0].strip(_TRAILING)
+    clause = _RESTATED_SENTENCE_END.split(clause, maxsplit=1)[0].strip(_TRAILING)
     if not clause or len(clause) > _EXPRESSION_MAX or not answer or _NOT_AN_OPERATION.search(
             clause):
         return None
@@ -1337,6 +1337,9 @@ _JUDGED = re.compile(
     r"(?P<said>(?:\s+[^\W\d_]+){1,3})\s*[.!;]", re.IGNORECASE)
 
 
+# The end of a restated value's sentence (`_SENTENCE_END`), where a `!` glued to a digit or a
+# closing bracket is a factorial, not the sentence's mark (`It is 5!.`, `i.e. 5!`: 120).
+_RESTATED_SENTENCE_END = re.compile(r"(?:[.?]|(?<![\d)}])!)(?:\s|$)|\n\s*\n")
 _ONLY_WORDS = re.compile(r"\)?\s*(?:[^\W\d_]+(?:\s+[^\W\d_]+)*)?[\s.;:,!)]*")
 _RESTATED_VALUE = re.compile(r"(?<!\s)\s*-?\d[\d,]*(?:\.\d+)?(?:[eE]-?\d+)?(?:\s*\\?%)?")
 

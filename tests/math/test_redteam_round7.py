@@ -311,21 +311,15 @@ def test_a_restated_product_written_with_a_command(math_reward: MathReward,
     assert _values(math_reward, "7", [completion]) == [0.0]
 
 
-_OPEN_FACTORIAL = pytest.mark.xfail(strict=True, reason=(
-    "open: `_restated` tries `_restated_value` before `_restated_expression`, and "
-    "`_RESTATED_VALUE` with `_ONLY_WORDS` reads the `!` of a factorial as the sentence's closing "
-    "mark: `It is $7!$.` is 7 restated (buy credit, gold 7) and `It is 5!.` of `\\boxed{120}` "
-    "is 5, another value (false loss; `, i.e. 5!` since a8ad062)"))
-
-
 @pytest.mark.parametrize("gold, completion, expected", [
-    pytest.param("7", "\\boxed{7}. It is $7!$.", 0.0, marks=_OPEN_FACTORIAL),
-    pytest.param("120", "\\boxed{120}. It is 5!.", 1.0, marks=_OPEN_FACTORIAL),
-    pytest.param("120", "\\boxed{120}. It is $5!$.", 1.0, marks=_OPEN_FACTORIAL),
-    pytest.param("120", "\\boxed{120}, i.e. 5!", 1.0, marks=_OPEN_FACTORIAL),
-    pytest.param("120", "\\boxed{120}. That is $5!$", 1.0, marks=_OPEN_FACTORIAL)])
+    ("7", "\\boxed{7}. It is $7!$.", 0.0),
+    ("120", "\\boxed{120}. It is 5!.", 1.0), ("120", "\\boxed{120}. It is $5!$.", 1.0),
+    ("120", "\\boxed{120}, i.e. 5!", 1.0), ("120", "\\boxed{120}. That is $5!$", 1.0),
+    ("7", "\\boxed{7}, hope this helps!", 1.0), ("7", "\\boxed{7}, a prime.", 1.0)])
 def test_a_factorial_stated_again(math_reward: MathReward, gold: str, completion: str,
                                   expected: float) -> None:
+    """Held since `_RESTATED_SENTENCE_END`: a `!` glued to a digit is a factorial, read by
+    `_restated_expression` (`5!` restates 120), not the sentence's closing mark."""
     assert _values(math_reward, gold, [completion]) == [expected]
 
 
