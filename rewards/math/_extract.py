@@ -39,6 +39,7 @@ from rewards.math._normalize import (
     numbers_in_words,
     qualifiers,
     sentence_key,
+    symbol_numbers,
 )
 
 __all__ = ["Extraction", "extract_answer", "extract_boxed", "find_answer", "one_math_reading",
@@ -1218,7 +1219,8 @@ def _after_box(text: str, end: int, sentences: int) -> tuple[str, bool]:
     (`\\textbf{or}`) dropped from the whole rest of the text (the tail, `tail_chars`) before
     the window is cut, so no run of padding can push what follows out of it;
     and whether that is all the model wrote (not cut by the window or the sentence count)."""
-    raw = text[end:_reply_end_after(text, end)]  # the tail's rest: padding is dropped first
+    # the tail's rest: padding is dropped first; `7½`, `7²` read as numbers (`symbol_numbers`)
+    raw = symbol_numbers(text[end:_reply_end_after(text, end)])
     visible = _SPACES.sub(" ", _PADDING.sub(" ", _DELIMITERS.sub(" ", _INVISIBLE.sub("", raw))))
     stop = 0
     for _ in range(sentences):
@@ -1348,11 +1350,12 @@ _RESTATED_VALUE = re.compile(r"(?<!\s)\s*-?\d[\d,]*(?:\.\d+)?(?:[eE]-?\d+)?(?:\s
 def _clause_after(text: str, end: int) -> str:
     """The words of the clause after a value that ends at `end`, to the end of its sentence
     (of the reply, within `_WORDS_MAX`), math delimiters and the words known to close such a
-    clause (`_CLOSINGS`) dropped."""
+    clause (`_CLOSINGS`) dropped, a number written as one symbol read as its value
+    (`symbol_numbers`: `7½` as `7.5`)."""
     stop = _SENTENCE_END.search(text, end)
     clause_end = min(stop.start() if stop else len(text), _reply_end_after(text, end),
                      end + _WORDS_MAX)
-    return _CLOSINGS.sub(" ", _DELIMITERS.sub(" ", text[end:clause_end]))
+    return _CLOSINGS.sub(" ", _DELIMITERS.sub(" ", symbol_numbers(text[end:clause_end])))
 
 
 def _reply_end_after(text: str, end: int) -> int:

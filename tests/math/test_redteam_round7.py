@@ -323,17 +323,23 @@ def test_a_factorial_stated_again(math_reward: MathReward, gold: str, completion
     assert _values(math_reward, gold, [completion]) == [expected]
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "open, buy credit: `_RESTATED_VALUE` and `_STATED_NUMBER` read ASCII-style digit runs "
-    "(`\\d`), and a vulgar fraction or a superscript digit after them (Unicode category No: "
-    "`\\w` but not `\\d`) passes `_ONLY_WORDS` as a letter and `affirms` as a one-character "
-    "variable, so `7\u00bd` and `7\u00b2` are read as 7"))
 @pytest.mark.parametrize("completion", [
     "\\boxed{7}. It is 7\u00bd.", "\\boxed{7}. No, it is 7\u00bd.", "\\boxed{7}, i.e. 7\u00bd",
-    "\\boxed{7} or 7\u00bd", "\\boxed{7} (7\u00bc)", "\\boxed{7}. It is 7\u00b2.", "\\boxed{7}, i.e. 7\u00b2",
-    "\\boxed{7} or 7\u00b2", "\\boxed{7}. It is 7\u2153."])
+    "\\boxed{7} or 7\u00bd", "\\boxed{7}. It is 7\u00b2.",
+    "\\boxed{7} or 7\u00b2", "\\boxed{7}. It is 7\u2153.", "\\boxed{7} or \u00be."])
 def test_a_vulgar_fraction_or_superscript_after_the_value(math_reward: MathReward,
                                                           completion: str) -> None:
+    """Held since `symbol_numbers`: a vulgar fraction or superscript digits are read as the
+    number they write (`7\u00bd` is 7.5, `7\u00b2` is 49), from the Unicode data."""
+    assert _values(math_reward, "7", [completion]) == [0.0]
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "open, buy credit: a value in brackets right after the box (`\\boxed{7} (8)`) is neither a "
+    "`_VERBLESS` predicate nor joined by `or`, so `_said_after_a_mark` does not read it; the "
+    "symbol itself is read since `symbol_numbers` (`(7\u00bc)` is `(7.25)`)"))
+@pytest.mark.parametrize("completion", ["\\boxed{7} (7\u00bc)", "\\boxed{7} (8)"])
+def test_a_value_in_brackets_after_the_box(math_reward: MathReward, completion: str) -> None:
     assert _values(math_reward, "7", [completion]) == [0.0]
 
 
