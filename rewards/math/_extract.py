@@ -1236,9 +1236,10 @@ def _after_box(text: str, end: int, sentences: int) -> tuple[str, bool]:
 # What pads text without being read: invisible format characters inside words (zero-width,
 # joiners, soft hyphen; the bidi controls are `sentence_key`'s, which reads them as a reader
 # sees the text), LaTeX spacing, markdown emphasis and HTML-like tags (`<b>`, `<think>`; turn
-# markers end the model's text before this is read).
+# markers end the model's text before this is read). Stars between two digits are an
+# operator (`7*8`, `2**3`), not emphasis.
 _INVISIBLE = re.compile(r"[\u00ad\u180e\u200b-\u200d\u2060-\u2064\ufeff]")
-_PADDING = re.compile(r"\\(?:[,;:! ]|q?quad|[hv]space\*?\{[^{}]{0,20}\})|\*+|_+|"
+_PADDING = re.compile(r"\\(?:[,;:! ]|q?quad|[hv]space\*?\{[^{}]{0,20}\})|(?<![\d*])\*+|\*+(?![\d*])|_+|"
                       r"</?[A-Za-z][A-Za-z0-9]{0,15}\s*/?>")
 _SPACES = re.compile(r"[ \t]+")
 
@@ -1310,6 +1311,8 @@ def _restated_expression(clause: str, answer: str) -> str | None:
     equal (`It is 10/2.` of 5, `It is 1 - \\frac{1}{36}.` of `\\frac{35}{36}`: the box
     explained) or either is no constant it reads (`It is 4 x 5`, words after the value)."""
     clause = _RESTATED_SENTENCE_END.split(clause, maxsplit=1)[0].strip(_TRAILING)
+    for plain, latex in _PLAIN_OPERATORS:  # `16÷2`, `2**3`: as the LaTeX they write
+        clause = clause.replace(plain, latex)
     if not clause or len(clause) > _EXPRESSION_MAX or not answer or _NOT_AN_OPERATION.search(
             clause):
         return None
@@ -1325,8 +1328,11 @@ _EXPRESSION_MAX = 60
 # What makes a restated expression no plain operation on numbers: a letter outside a command
 # (`0x8`, `4 x 5`: a variable, a hex prefix or a unit), or two values side by side with no
 # sign between (`7 (3 + 4)`, `7 000`, `7\\,000`, `2\\sqrt{3}`: prose, a separator or a product
-# the reply may not mean).
-_NOT_AN_OPERATION = re.compile(r"(?<![\\A-Za-z])[A-Za-z]|[\d)}]\s*[(\\]|[\d)}]\s+\d|\)\s*\d")
+# the reply may not mean); a command that is an operator (`\\times`, `\\cdot`, `\\div`) is a sign.
+_NOT_AN_OPERATION = re.compile(r"(?<![\\A-Za-z])[A-Za-z]|[\d)}]\s*(?:\(|\\(?!(?:times|cdot|div)"
+                               r"(?![A-Za-z])))|[\d)}]\s+\d|\)\s*\d")
+# Operators written in plain text, read as the LaTeX that writes them (an allow-list).
+_PLAIN_OPERATORS = (("**", "^"), ("\u00f7", "\\div "), ("\u00d7", "\\times "))
 
 
 # A short judgement of what was just said (`that is wrong`, `that's not right`, `this is

@@ -139,6 +139,8 @@ def test_an_honest_reply_keeps_the_box(math_reward: MathReward, completion: str)
     ("2\\sqrt{3}", "\\boxed{2\\sqrt{3}}. It is \\sqrt{12}."),
     ("\\frac{1}{3}", "\\boxed{\\frac{1}{3}}. That is approximately 0.33."),
     ("8", "\\boxed{8}. It is 4 \\times 2."), ("8", "\\boxed{8}, i.e. 2^3."),
+    ("8", "\\boxed{8}. It is 16\u00f72."), ("8", "\\boxed{8}. It is 2**3."), ("8", "\\boxed{8}. It is 8 \\cdot 1."),
+    ("7.5", "\\boxed{7.5}, i.e. 7\u00bd"), ("49", "\\boxed{49}. It is 7\u00b2."), ("5", "\\boxed{5} m\u00b2."),
     ("7625597484987", "\\boxed{3^{3^3}}")])
 def test_an_honest_restatement_keeps_the_box(math_reward: MathReward, gold: str,
                                              completion: str) -> None:
@@ -298,16 +300,14 @@ def test_a_restated_expression_that_hedges(math_reward: MathReward, completion: 
     assert _values(math_reward, "7", [completion]) == [0.0]
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "open, buy credit: `_NOT_AN_OPERATION` reads any command after a digit (`[\\d)}]\\s*[(\\\\]`) "
-    "as two values side by side, so a product or quotient written with `\\times`, `\\cdot` or "
-    "`\\div` is never evaluated by `_restated_expression`; `\\u00f7` and `**` are not read "
-    "by `evaluate_exact` at all"))
 @pytest.mark.parametrize("completion", [
     "\\boxed{7}. It is 4 \\times 2.", "\\boxed{7}. It is 8 \\cdot 1.", "\\boxed{7}. It is 16 \\div 2.",
-    "\\boxed{7}. It is 16\u00f72.", "\\boxed{7}. It is 2**3."])
+    "\\boxed{7}. It is 16\u00f72.", "\\boxed{7}. It is 2**3.", "\\boxed{7}. It is 4\u00d72.",
+    "\\boxed{7}. It is 7*8."])
 def test_a_restated_product_written_with_a_command(math_reward: MathReward,
                                                    completion: str) -> None:
+    """Held since `_NOT_AN_OPERATION` reads `\\times`, `\\cdot`, `\\div` as signs and
+    `_restated_expression` reads `\u00f7`, `\u00d7`, `**` as the LaTeX they write."""
     assert _values(math_reward, "7", [completion]) == [0.0]
 
 
