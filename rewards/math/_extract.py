@@ -1095,7 +1095,7 @@ def _box_with_words(text: str, found: Extraction, end: int) -> Extraction:
     said = _said_of(after)
     if said is None:
         said = _said_after_a_mark(after)  # `\\boxed{7}, wrong.`, `\\boxed{7} — это не ответ`
-    joined = _joined_alternative(text, end)  # `\boxed{7} or 8.`, `\boxed{7} is it. Or 8.`
+    joined = _joined_alternative(text, end, found.answer)  # `\boxed{7} or 8.`, `\boxed{7} is it. Or 8.`
     if joined is not None:
         said = joined if said is None else f"{said}; {joined}"
     again = _restated(text, end, found.answer)  # `\boxed{7}. No, it is 8.`, `It is 15/2.`
@@ -1138,18 +1138,22 @@ _OR_VALUE = re.compile(rf"(?:(?<![^\W\d_])|(?=或)){_OR_WORD}[^\w\n]*(?:[^\W\d_]
                        r"(?=-?\d)", re.IGNORECASE)
 
 
-def _joined_alternative(text: str, end: int) -> str | None:
+def _joined_alternative(text: str, end: int, answer: str = "") -> str | None:
     """What a reply offers beside a box that ends at `end`, when `or` joins another value to
     it in the box's own clause or opening the next sentence, nothing numeric between
     (`\\boxed{7} or 8`, `\\boxed{7}, or maybe 8`, `\\boxed{7} apples, or 8 apples`,
     `\\boxed{7} (or 8)`, `\\boxed{7}. Or 8.`): `or 8`, which leaves the box the answer only
     when it holds nothing else (`affirms`: `(or 7 apples)`, `or 25%` of `\\frac{1}{4}`); None
-    when no `or` joins a value to it (`for 3 or 4 friends` joins it to 3)."""
+    when no `or` joins a value to it (`for 3 or 4 friends` joins it to 3). A value a
+    same-value join (`i.e.`) gives in mathematics is read as after `It is` against the box's
+    `answer` (`_restated_expression`: `\\boxed{7}, i.e. 15/2`)."""
     region, _ = _after_box(text, end, sentences=2)
     same = _SAME_VALUE_JOIN.search(region)  # `\\boxed{7}, i.e. 8`, `, namely 8`
     if same is not None and not _DIGITS.search(region, 0, same.start()) and \
             _SENTENCE_END.search(region, 0, same.start()) is None:
         restated = _restated_value(region[same.end():], _clause_after(text, end))
+        if restated is None:  # `\boxed{7}, i.e. 15/2`: as after `It is` (`_restated`)
+            restated = _restated_expression(region[same.end():], answer)
         if restated is not None:
             return restated
     joined = _OR_NEXT.match(region)  # `or` right after the box: whatever it joins

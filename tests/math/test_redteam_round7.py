@@ -275,15 +275,13 @@ def test_an_equal_value_restated_then_hedged(math_reward: MathReward, completion
     assert _values(math_reward, "7", [completion]) == [0.0]
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "open, buy credit: `_joined_alternative` reads the value after a same-value join "
-    "(`_SAME_VALUE_JOIN`) only through `_restated_value`, a plain number, never "
-    "`_restated_expression` as `_restated` does: `\\boxed{7}, i.e. 15/2` keeps the box where "
-    "`\\boxed{7}. It is 15/2.` unsays it"))
 @pytest.mark.parametrize("completion", [
     "\\boxed{7}, i.e. 15/2", "\\boxed{7}, i.e. \\frac{15}{2}", "\\boxed{7}, namely 2^3.",
-    "\\boxed{7}, i.e. 7/8", "\\boxed{7}, in other words \\sqrt{50}."])
+    "\\boxed{7}, i.e. 7/8", "\\boxed{7}, in other words \\sqrt{50}.", "\\boxed{7}, i.e. 7!",
+    "\\boxed{7}, i.e. 7\u00b2"])
 def test_a_same_value_join_to_an_expression(math_reward: MathReward, completion: str) -> None:
+    """Held since `_joined_alternative` reads mathematics after a same-value join as `_restated`
+    does (`_restated_expression`); `, i.e. 2^3` of `\\boxed{8}` stays an explanation."""
     assert _values(math_reward, "7", [completion]) == [0.0]
 
 
