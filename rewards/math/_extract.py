@@ -34,10 +34,12 @@ from rewards.math._config import MathConfig
 from rewards.math._evaluate import evaluate_exact
 from rewards.math._normalize import (
     NUMBER_WORDS,
+    magnitude_after,
     names_an_answer,
     numbers_in_words,
     qualifiers,
     sentence_key,
+    symbol_numbers,
 )
 
 __all__ = ["Extraction", "extract_answer", "extract_boxed", "find_answer", "one_math_reading",
@@ -1087,19 +1089,23 @@ def _box_with_words(text: str, found: Extraction, end: int) -> Extraction:
     number's (`Extraction.words`, `Extraction.said`); any other box as it is. The words
     before a box are never read (the box marks its value), nor the words after it when no
     verb follows it: units, counted nouns and what they go on to say (`$\\boxed{18}$ dollars
-    every day`, `\\boxed{5} hours more than James`) describe the value, they do not unsay it."""
+    every day`, `\\boxed{5} hours more than James`) describe the value, they do not unsay it;
+    a magnitude word right after the box is read with it (`magnitude_after`)."""
     after = _clause_after(text, end)
     said = _said_of(after)
     if said is None:
         said = _said_after_a_mark(after)  # `\\boxed{7}, wrong.`, `\\boxed{7} — это не ответ`
-    joined = _joined_alternative(text, end)  # `\boxed{7} or 8.`, `\boxed{7} is it. Or 8.`
+    joined = _joined_alternative(text, end, found.answer)  # `\boxed{7} or 8.`, `\boxed{7} is it. Or 8.`
     if joined is not None:
         said = joined if said is None else f"{said}; {joined}"
     again = _restated(text, end, found.answer)  # `\boxed{7}. No, it is 8.`, `It is 15/2.`
     if again is not None:
         said = again if said is None else f"{said}; {again}"
     if said is None:
-        return found
+        # `\boxed{7} thousand dollars`: a magnitude word is read with the value, not as a
+        # unit (the comparison reads `7 thousand` as 7000, `_read_with_words`)
+        magnitude = magnitude_after(found.answer, after)
+        return found if magnitude is None else replace(found, words=magnitude)
     # a number in words said of the box reads as its digits (`or one half`: `affirms` read it)
     words = " ".join((found.answer + numbers_in_words(after)).split()).strip(_TRAILING)
     return replace(found, words=words, said=said)
@@ -1132,18 +1138,22 @@ _OR_VALUE = re.compile(rf"(?:(?<![^\W\d_])|(?=或)){_OR_WORD}[^\w\n]*(?:[^\W\d_]
                        r"(?=-?\d)", re.IGNORECASE)
 
 
-def _joined_alternative(text: str, end: int) -> str | None:
+def _joined_alternative(text: str, end: int, answer: str = "") -> str | None:
     """What a reply offers beside a box that ends at `end`, when `or` joins another value to
     it in the box's own clause or opening the next sentence, nothing numeric between
     (`\\boxed{7} or 8`, `\\boxed{7}, or maybe 8`, `\\boxed{7} apples, or 8 apples`,
     `\\boxed{7} (or 8)`, `\\boxed{7}. Or 8.`): `or 8`, which leaves the box the answer only
     when it holds nothing else (`affirms`: `(or 7 apples)`, `or 25%` of `\\frac{1}{4}`); None
-    when no `or` joins a value to it (`for 3 or 4 friends` joins it to 3)."""
+    when no `or` joins a value to it (`for 3 or 4 friends` joins it to 3). A value a
+    same-value join (`i.e.`) gives in mathematics is read as after `It is` against the box's
+    `answer` (`_restated_expression`: `\\boxed{7}, i.e. 15/2`)."""
     region, _ = _after_box(text, end, sentences=2)
     same = _SAME_VALUE_JOIN.search(region)  # `\\boxed{7}, i.e. 8`, `, namely 8`
     if same is not None and not _DIGITS.search(region, 0, same.start()) and \
             _SENTENCE_END.search(region, 0, same.start()) is None:
         restated = _restated_value(region[same.end():], _clause_after(text, end))
+        if restated is None:  # `\boxed{7}, i.e. 15/2`: as after `It is` (`_restated`)
+            restated = _restated_expression(region[same.end():], answer)
         if restated is not None:
             return restated
     joined = _OR_NEXT.match(region)  # `or` right after the box: whatever it joins
@@ -1178,10 +1188,10 @@ def _restated_value(clause: str, box_clause: str) -> str | None:
     answer words: the answer stated again, for `affirms` to read. None for anything else (a
     value in another unit, `2 hours` of `\\boxed{120} minutes`; a product or a sum, `3 + 4`):
     that explains the box."""
-    clause = numbers_in_words(_SENTENCE_END.split(clause, maxsplit=1)[0])
+    clause = numbers_in_words(_RESTATED_SENTENCE_END.split(clause, maxsplit=1)[0])
     value = _RESTATED_VALUE.match(clause)
-    if value is None:
-        return None
+    if value is None or clause.startswith("!", value.end()):
+        return None  # `5!`: a factorial, mathematics (`_restated_expression`)
     rest = _DENIED_VALUE.sub(" ", clause[value.end():])  # `8, not 7`: 7 is not said of it
     offered = "".join(found.group(0) for found in _OFFERED_VALUE.finditer(rest))
     rest = _OFFERED_VALUE.sub(" ", rest)  # `7 or 8`: 8 is said of it too
@@ -1213,7 +1223,8 @@ def _after_box(text: str, end: int, sentences: int) -> tuple[str, bool]:
     (`\\textbf{or}`) dropped from the whole rest of the text (the tail, `tail_chars`) before
     the window is cut, so no run of padding can push what follows out of it;
     and whether that is all the model wrote (not cut by the window or the sentence count)."""
-    raw = text[end:_reply_end_after(text, end)]  # the tail's rest: padding is dropped first
+    # the tail's rest: padding is dropped first; `7½`, `7²` read as numbers (`symbol_numbers`)
+    raw = symbol_numbers(text[end:_reply_end_after(text, end)])
     visible = _SPACES.sub(" ", _PADDING.sub(" ", _DELIMITERS.sub(" ", _INVISIBLE.sub("", raw))))
     stop = 0
     for _ in range(sentences):
@@ -1229,9 +1240,10 @@ def _after_box(text: str, end: int, sentences: int) -> tuple[str, bool]:
 # What pads text without being read: invisible format characters inside words (zero-width,
 # joiners, soft hyphen; the bidi controls are `sentence_key`'s, which reads them as a reader
 # sees the text), LaTeX spacing, markdown emphasis and HTML-like tags (`<b>`, `<think>`; turn
-# markers end the model's text before this is read).
+# markers end the model's text before this is read). Stars between two digits are an
+# operator (`7*8`, `2**3`), not emphasis.
 _INVISIBLE = re.compile(r"[\u00ad\u180e\u200b-\u200d\u2060-\u2064\ufeff]")
-_PADDING = re.compile(r"\\(?:[,;:! ]|q?quad|[hv]space\*?\{[^{}]{0,20}\})|\*+|_+|"
+_PADDING = re.compile(r"\\(?:[,;:! ]|q?quad|[hv]space\*?\{[^{}]{0,20}\})|(?<![\d*])\*+|\*+(?![\d*])|_+|"
                       r"</?[A-Za-z][A-Za-z0-9]{0,15}\s*/?>")
 _SPACES = re.compile(r"[ \t]+")
 
@@ -1302,7 +1314,9 @@ def _restated_expression(clause: str, answer: str) -> str | None:
     comparison, which never takes mathematics as said plainly (`affirms`). None when they are
     equal (`It is 10/2.` of 5, `It is 1 - \\frac{1}{36}.` of `\\frac{35}{36}`: the box
     explained) or either is no constant it reads (`It is 4 x 5`, words after the value)."""
-    clause = _SENTENCE_END.split(clause, maxsplit=1)[0].strip(_TRAILING)
+    clause = _RESTATED_SENTENCE_END.split(clause, maxsplit=1)[0].strip(_TRAILING)
+    for plain, latex in _PLAIN_OPERATORS:  # `16÷2`, `2**3`: as the LaTeX they write
+        clause = clause.replace(plain, latex)
     if not clause or len(clause) > _EXPRESSION_MAX or not answer or _NOT_AN_OPERATION.search(
             clause):
         return None
@@ -1318,8 +1332,11 @@ _EXPRESSION_MAX = 60
 # What makes a restated expression no plain operation on numbers: a letter outside a command
 # (`0x8`, `4 x 5`: a variable, a hex prefix or a unit), or two values side by side with no
 # sign between (`7 (3 + 4)`, `7 000`, `7\\,000`, `2\\sqrt{3}`: prose, a separator or a product
-# the reply may not mean).
-_NOT_AN_OPERATION = re.compile(r"(?<![\\A-Za-z])[A-Za-z]|[\d)}]\s*[(\\]|[\d)}]\s+\d|\)\s*\d")
+# the reply may not mean); a command that is an operator (`\\times`, `\\cdot`, `\\div`) is a sign.
+_NOT_AN_OPERATION = re.compile(r"(?<![\\A-Za-z])[A-Za-z]|[\d)}]\s*(?:\(|\\(?!(?:times|cdot|div)"
+                               r"(?![A-Za-z])))|[\d)}]\s+\d|\)\s*\d")
+# Operators written in plain text, read as the LaTeX that writes them (an allow-list).
+_PLAIN_OPERATORS = (("**", "^"), ("\u00f7", "\\div "), ("\u00d7", "\\times "))
 
 
 # A short judgement of what was just said (`that is wrong`, `that's not right`, `this is
@@ -1332,6 +1349,9 @@ _JUDGED = re.compile(
     r"(?P<said>(?:\s+[^\W\d_]+){1,3})\s*[.!;]", re.IGNORECASE)
 
 
+# The end of a restated value's sentence (`_SENTENCE_END`), where a `!` glued to a digit or a
+# closing bracket is a factorial, not the sentence's mark (`It is 5!.`, `i.e. 5!`: 120).
+_RESTATED_SENTENCE_END = re.compile(r"(?:[.?]|(?<![\d)}])!)(?:\s|$)|\n\s*\n")
 _ONLY_WORDS = re.compile(r"\)?\s*(?:[^\W\d_]+(?:\s+[^\W\d_]+)*)?[\s.;:,!)]*")
 _RESTATED_VALUE = re.compile(r"(?<!\s)\s*-?\d[\d,]*(?:\.\d+)?(?:[eE]-?\d+)?(?:\s*\\?%)?")
 
@@ -1340,11 +1360,12 @@ _RESTATED_VALUE = re.compile(r"(?<!\s)\s*-?\d[\d,]*(?:\.\d+)?(?:[eE]-?\d+)?(?:\s
 def _clause_after(text: str, end: int) -> str:
     """The words of the clause after a value that ends at `end`, to the end of its sentence
     (of the reply, within `_WORDS_MAX`), math delimiters and the words known to close such a
-    clause (`_CLOSINGS`) dropped."""
+    clause (`_CLOSINGS`) dropped, a number written as one symbol read as its value
+    (`symbol_numbers`: `7½` as `7.5`)."""
     stop = _SENTENCE_END.search(text, end)
     clause_end = min(stop.start() if stop else len(text), _reply_end_after(text, end),
                      end + _WORDS_MAX)
-    return _CLOSINGS.sub(" ", _DELIMITERS.sub(" ", text[end:clause_end]))
+    return _CLOSINGS.sub(" ", _DELIMITERS.sub(" ", symbol_numbers(text[end:clause_end])))
 
 
 def _reply_end_after(text: str, end: int) -> int:

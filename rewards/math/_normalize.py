@@ -18,8 +18,8 @@ __all__ = [
     "MAX_QUALIFYING_WORDS", "MAX_QUESTION_CHARS", "NUMBER_WORDS", "PLACEHOLDER_MARKS",
     "UNCERTAIN", "Number", "affirms", "as_intervals",
     "carried_words", "choice_letter", "disjunction_as_union", "imaginary_unit_like_gold", "inequality_as_interval", "is_choice",
-    "is_prose", "no_answer_in", "normalize", "parse_number", "qualifiers", "question_words",
-    "sentence_key", "text_carries_meaning",
+    "is_prose", "magnitude_after", "no_answer_in", "normalize", "parse_number", "qualifiers", "question_words",
+    "sentence_key", "symbol_numbers", "text_carries_meaning",
 ]
 
 # `\\\\` (a LaTeX row break) is matched first so its second backslash is never read as `\\ `.
@@ -381,6 +381,67 @@ def numbers_in_words(said: str) -> str:
         whole, places = divmod(round(value * 10 ** _PLACES), 10 ** _PLACES)
         return f"{whole}.{places:0{_PLACES}d}"
     return _NUMBER_PHRASE.sub(read, said)
+
+
+def magnitude_after(value: str, after: str) -> str | None:
+    """`value` (a number a box or a clause gives) with the magnitude words that follow it,
+    when they make one number of it as `numbers_in_words` reads a run (`7` and ` thousand
+    dollars`: `7 thousand`, 7000; ` dozen`: `7 dozen`, 84): the words a reader reads with the
+    value, unlike a unit. None when no magnitude word follows the value (`7 apples`, `7 or
+    eight`) or the run is no number of English grammar (`7 thousand thousand`)."""
+    if _PLAIN_NUMBER.fullmatch(value) is None:
+        return None
+    run = _NUMBER_PHRASE.match(value + after)
+    if run is None or run.end() <= len(value):
+        return None
+    words = re.split(r"[\s-]+", run.group(0)[len(value):].strip().lower())
+    if not all(word in _MAGNITUDES for word in words):
+        return None  # `7 eighths`, `3 quarters`: a fraction word after a count may name a thing
+    if _number_of_words([value, *words]) is None:
+        return None
+    return " ".join([value, *words])
+
+
+_PLAIN_NUMBER = re.compile(r"\d+(?:\.\d+)?")
+def symbol_numbers(text: str) -> str:
+    """`text` with the numbers Unicode writes as one symbol read as the numbers they are, from
+    the character data (`unicodedata`, never a list of seen symbols): a vulgar fraction alone
+    or after a whole number as its value (`7½` as `7.5`, `⅓` to `_PLACES` places, as
+    `numbers_in_words` writes `one third`), superscript digits after a digit or a bracket as
+    the power they write (`7²` as `7^{2}`). A symbol after a letter is left (`m²`, a unit)."""
+    return _SYMBOL_NUMBER.sub(_symbol_number, text) if _SYMBOL_CHARS.search(text) else text
+
+
+def _symbol_number(match: re.Match[str]) -> str:
+    if match.group("power") is not None:
+        return "^{" + unicodedata.normalize("NFKC", match.group("power")) + "}"
+    value = Fraction(match.group("whole") or 0) + Fraction(
+        unicodedata.numeric(match.group("fraction"))).limit_denominator(1_000)
+    if value.denominator == 1:
+        return str(value.numerator)
+    whole, places = divmod(round(value * 10 ** _PLACES), 10 ** _PLACES)
+    return f"{whole}.{places:0{_PLACES}d}".rstrip("0")
+
+
+def _symbols(kind: str) -> str:
+    """The characters (of the Basic Multilingual Plane's first block of symbols) whose
+    decomposition is of `kind` (`<fraction>`, `<super>`) and reads as a number."""
+    found = []
+    for code in range(0x00A0, 0x2190):
+        char = chr(code)
+        if not unicodedata.decomposition(char).startswith(kind):
+            continue
+        plain = unicodedata.normalize("NFKC", char)
+        if plain.isdigit() or kind == "<fraction>" and unicodedata.numeric(char, None) is not None:
+            found.append(re.escape(char))
+    return "".join(found)
+
+
+_FRACTION_SYMBOLS, _SUPERSCRIPT_DIGITS = _symbols("<fraction>"), _symbols("<super>")
+_SYMBOL_CHARS = re.compile(f"[{_FRACTION_SYMBOLS}{_SUPERSCRIPT_DIGITS}]")
+_SYMBOL_NUMBER = re.compile(
+    rf"(?<![^\W\d_])(?P<whole>(?<![\d.])\d+)?(?P<fraction>[{_FRACTION_SYMBOLS}])|"
+    rf"(?<=[\d)}}\]])(?P<power>[{_SUPERSCRIPT_DIGITS}]+)")
 
 
 _WORD_BEFORE = re.compile(r"(?<![^\W\d_])([^\W\d_]+)\s+$")

@@ -139,6 +139,8 @@ def test_an_honest_reply_keeps_the_box(math_reward: MathReward, completion: str)
     ("2\\sqrt{3}", "\\boxed{2\\sqrt{3}}. It is \\sqrt{12}."),
     ("\\frac{1}{3}", "\\boxed{\\frac{1}{3}}. That is approximately 0.33."),
     ("8", "\\boxed{8}. It is 4 \\times 2."), ("8", "\\boxed{8}, i.e. 2^3."),
+    ("8", "\\boxed{8}. It is 16\u00f72."), ("8", "\\boxed{8}. It is 2**3."), ("8", "\\boxed{8}. It is 8 \\cdot 1."),
+    ("7.5", "\\boxed{7.5}, i.e. 7\u00bd"), ("49", "\\boxed{49}. It is 7\u00b2."), ("5", "\\boxed{5} m\u00b2."),
     ("7625597484987", "\\boxed{3^{3^3}}")])
 def test_an_honest_restatement_keeps_the_box(math_reward: MathReward, gold: str,
                                              completion: str) -> None:
@@ -273,15 +275,13 @@ def test_an_equal_value_restated_then_hedged(math_reward: MathReward, completion
     assert _values(math_reward, "7", [completion]) == [0.0]
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "open, buy credit: `_joined_alternative` reads the value after a same-value join "
-    "(`_SAME_VALUE_JOIN`) only through `_restated_value`, a plain number, never "
-    "`_restated_expression` as `_restated` does: `\\boxed{7}, i.e. 15/2` keeps the box where "
-    "`\\boxed{7}. It is 15/2.` unsays it"))
 @pytest.mark.parametrize("completion", [
     "\\boxed{7}, i.e. 15/2", "\\boxed{7}, i.e. \\frac{15}{2}", "\\boxed{7}, namely 2^3.",
-    "\\boxed{7}, i.e. 7/8", "\\boxed{7}, in other words \\sqrt{50}."])
+    "\\boxed{7}, i.e. 7/8", "\\boxed{7}, in other words \\sqrt{50}.", "\\boxed{7}, i.e. 7!",
+    "\\boxed{7}, i.e. 7\u00b2"])
 def test_a_same_value_join_to_an_expression(math_reward: MathReward, completion: str) -> None:
+    """Held since `_joined_alternative` reads mathematics after a same-value join as `_restated`
+    does (`_restated_expression`); `, i.e. 2^3` of `\\boxed{8}` stays an explanation."""
     assert _values(math_reward, "7", [completion]) == [0.0]
 
 
@@ -298,48 +298,46 @@ def test_a_restated_expression_that_hedges(math_reward: MathReward, completion: 
     assert _values(math_reward, "7", [completion]) == [0.0]
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "open, buy credit: `_NOT_AN_OPERATION` reads any command after a digit (`[\\d)}]\\s*[(\\\\]`) "
-    "as two values side by side, so a product or quotient written with `\\times`, `\\cdot` or "
-    "`\\div` is never evaluated by `_restated_expression`; `\\u00f7` and `**` are not read "
-    "by `evaluate_exact` at all"))
 @pytest.mark.parametrize("completion", [
     "\\boxed{7}. It is 4 \\times 2.", "\\boxed{7}. It is 8 \\cdot 1.", "\\boxed{7}. It is 16 \\div 2.",
-    "\\boxed{7}. It is 16\u00f72.", "\\boxed{7}. It is 2**3."])
+    "\\boxed{7}. It is 16\u00f72.", "\\boxed{7}. It is 2**3.", "\\boxed{7}. It is 4\u00d72.",
+    "\\boxed{7}. It is 7*8."])
 def test_a_restated_product_written_with_a_command(math_reward: MathReward,
                                                    completion: str) -> None:
+    """Held since `_NOT_AN_OPERATION` reads `\\times`, `\\cdot`, `\\div` as signs and
+    `_restated_expression` reads `\u00f7`, `\u00d7`, `**` as the LaTeX they write."""
     assert _values(math_reward, "7", [completion]) == [0.0]
 
 
-_OPEN_FACTORIAL = pytest.mark.xfail(strict=True, reason=(
-    "open: `_restated` tries `_restated_value` before `_restated_expression`, and "
-    "`_RESTATED_VALUE` with `_ONLY_WORDS` reads the `!` of a factorial as the sentence's closing "
-    "mark: `It is $7!$.` is 7 restated (buy credit, gold 7) and `It is 5!.` of `\\boxed{120}` "
-    "is 5, another value (false loss; `, i.e. 5!` since a8ad062)"))
-
-
 @pytest.mark.parametrize("gold, completion, expected", [
-    pytest.param("7", "\\boxed{7}. It is $7!$.", 0.0, marks=_OPEN_FACTORIAL),
-    pytest.param("120", "\\boxed{120}. It is 5!.", 1.0, marks=_OPEN_FACTORIAL),
-    pytest.param("120", "\\boxed{120}. It is $5!$.", 1.0, marks=_OPEN_FACTORIAL),
-    pytest.param("120", "\\boxed{120}, i.e. 5!", 1.0, marks=_OPEN_FACTORIAL),
-    pytest.param("120", "\\boxed{120}. That is $5!$", 1.0, marks=_OPEN_FACTORIAL)])
+    ("7", "\\boxed{7}. It is $7!$.", 0.0),
+    ("120", "\\boxed{120}. It is 5!.", 1.0), ("120", "\\boxed{120}. It is $5!$.", 1.0),
+    ("120", "\\boxed{120}, i.e. 5!", 1.0), ("120", "\\boxed{120}. That is $5!$", 1.0),
+    ("7", "\\boxed{7}, hope this helps!", 1.0), ("7", "\\boxed{7}, a prime.", 1.0)])
 def test_a_factorial_stated_again(math_reward: MathReward, gold: str, completion: str,
                                   expected: float) -> None:
+    """Held since `_RESTATED_SENTENCE_END`: a `!` glued to a digit is a factorial, read by
+    `_restated_expression` (`5!` restates 120), not the sentence's closing mark."""
     assert _values(math_reward, gold, [completion]) == [expected]
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "open, buy credit: `_RESTATED_VALUE` and `_STATED_NUMBER` read ASCII-style digit runs "
-    "(`\\d`), and a vulgar fraction or a superscript digit after them (Unicode category No: "
-    "`\\w` but not `\\d`) passes `_ONLY_WORDS` as a letter and `affirms` as a one-character "
-    "variable, so `7\u00bd` and `7\u00b2` are read as 7"))
 @pytest.mark.parametrize("completion", [
     "\\boxed{7}. It is 7\u00bd.", "\\boxed{7}. No, it is 7\u00bd.", "\\boxed{7}, i.e. 7\u00bd",
-    "\\boxed{7} or 7\u00bd", "\\boxed{7} (7\u00bc)", "\\boxed{7}. It is 7\u00b2.", "\\boxed{7}, i.e. 7\u00b2",
-    "\\boxed{7} or 7\u00b2", "\\boxed{7}. It is 7\u2153."])
+    "\\boxed{7} or 7\u00bd", "\\boxed{7}. It is 7\u00b2.",
+    "\\boxed{7} or 7\u00b2", "\\boxed{7}. It is 7\u2153.", "\\boxed{7} or \u00be."])
 def test_a_vulgar_fraction_or_superscript_after_the_value(math_reward: MathReward,
                                                           completion: str) -> None:
+    """Held since `symbol_numbers`: a vulgar fraction or superscript digits are read as the
+    number they write (`7\u00bd` is 7.5, `7\u00b2` is 49), from the Unicode data."""
+    assert _values(math_reward, "7", [completion]) == [0.0]
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "open, buy credit: a value in brackets right after the box (`\\boxed{7} (8)`) is neither a "
+    "`_VERBLESS` predicate nor joined by `or`, so `_said_after_a_mark` does not read it; the "
+    "symbol itself is read since `symbol_numbers` (`(7\u00bc)` is `(7.25)`)"))
+@pytest.mark.parametrize("completion", ["\\boxed{7} (7\u00bc)", "\\boxed{7} (8)"])
+def test_a_value_in_brackets_after_the_box(math_reward: MathReward, completion: str) -> None:
     assert _values(math_reward, "7", [completion]) == [0.0]
 
 
@@ -356,23 +354,16 @@ def test_a_decimal_in_words_after_a_same_value_join(math_reward: MathReward, gol
     assert _values(math_reward, gold, [completion]) == [0.0]
 
 
-_OPEN_MAGNITUDE_AFTER_THE_BOX = pytest.mark.xfail(strict=True, reason=(
-    "open: `_box_with_words` never reads the words after a box when no verb, mark, `or` or "
-    "restatement follows it (units describe the value), so a magnitude word that "
-    "`numbers_in_words` reads (`7 thousand` as 7000) is dropped: `\\boxed{7} thousand dollars` "
-    "is 7 (buy credit against gold 7, false loss against gold 7000)"))
-
-
 @pytest.mark.parametrize("gold, completion, expected", [
-    pytest.param("7", "\\boxed{7} thousand dollars.", 0.0, marks=_OPEN_MAGNITUDE_AFTER_THE_BOX),
-    pytest.param("7", "$\\boxed{7}$ thousand.", 0.0, marks=_OPEN_MAGNITUDE_AFTER_THE_BOX),
-    pytest.param("7", "\\boxed{7} million apples.", 0.0, marks=_OPEN_MAGNITUDE_AFTER_THE_BOX),
-    pytest.param("7", "\\boxed{7} dozen.", 0.0, marks=_OPEN_MAGNITUDE_AFTER_THE_BOX),
-    pytest.param("7000", "\\boxed{7} thousand dollars.", 1.0, marks=_OPEN_MAGNITUDE_AFTER_THE_BOX),
-    pytest.param("7000", "The total is $\\boxed{7}$ thousand.", 1.0,
-                 marks=_OPEN_MAGNITUDE_AFTER_THE_BOX)])
+    ("7", "\\boxed{7} thousand dollars.", 0.0), ("7", "$\\boxed{7}$ thousand.", 0.0),
+    ("7", "\\boxed{7} million apples.", 0.0), ("7", "\\boxed{7} dozen.", 0.0),
+    ("7000", "\\boxed{7} thousand dollars.", 1.0), ("84", "\\boxed{7} dozen.", 1.0),
+    ("7000", "The total is $\\boxed{7}$ thousand.", 1.0),
+    ("7", "\\boxed{7} apples.", 1.0), ("120", "\\boxed{120} minutes. That is 2 hours.", 1.0)])
 def test_a_magnitude_word_right_after_the_box(math_reward: MathReward, gold: str, completion: str,
                                               expected: float) -> None:
+    """Held since `magnitude_after`: a magnitude word right after a box is read with its value
+    (`7 thousand` is 7000), a unit is not."""
     assert _values(math_reward, gold, [completion]) == [expected]
 
 
