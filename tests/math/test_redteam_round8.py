@@ -1,0 +1,286 @@
+"""Red team, round 8 of issue #33: the readings after a final box merged since 6dff91a, attacked from outside.
+
+The rules attacked (6dff91a, 57cc728, b3dc2ea, 3d6e5c4, 6a8189b, afc62c3; docs/math.md):
+
+- `rewards/math/_extract.py`: `_ASIDE_WORDS` read by `_said_after_a_mark` (an aside after a mark
+  made only of words that leave the value as it is keeps the box: `(rounded)`, `, a prime
+  number`, `, I think`); `_RESTATED_SENTENCE_END` (a `!` glued to a digit or a bracket is a
+  factorial); `_PLAIN_OPERATORS` and `_NOT_AN_OPERATION` (`\\times`, `\\cdot`, `\\div`, `÷`, `×`,
+  `**` in a restatement); `_joined_alternative` falling back to `_restated_expression`
+  (`, i.e. 15/2`);
+- `rewards/math/_normalize.py`: `magnitude_after` (`\\boxed{7} thousand` is 7000) and
+  `symbol_numbers` (`7½` is 7.5, `7²` is `7^{2}`, from the Unicode data).
+
+How: every probe goes through the reward as users call it, `MathReward().score([Sample(question,
+completion, reference=gold)])`, behind Qwen's `The answer is $\\boxed{7}$.` phrasing. Both
+directions of `/work/shared/ATTACK-CLASSES.md` that reach these rules are probed:
+
+- buy credit (hedging, no committed answer, meaning dropped by normalization): a reply whose box
+  equals the gold but which retracts it, hedges it, or changes its value with the text glued
+  after it, must score 0;
+- false loss: an honest reply (an aside, a magnitude, a factorial, a Unicode fraction or power,
+  a unit with a superscript) must keep 1.0, as a human grader of real completions reads it.
+
+Held attacks are plain tests. Each hole left open is an `xfail(strict=True)` whose reason starts
+with its class (`buy credit`, `false loss`) and names the function at its root. The verifier is
+not changed here (the author fixes). Deterministic, no timing; the whole file runs in seconds.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import pytest
+
+from rewards import Sample
+from rewards.math import MathReward
+
+APPLES = "How many apples?"
+ANSWER = "The answer is "
+
+
+@pytest.fixture(scope="module")
+def reward() -> MathReward:
+    return MathReward()
+
+
+def _values(reward: MathReward, gold: object, completions: Sequence[str],
+            question: str = APPLES) -> list[float | None]:
+    return [s.value for s in reward.score([Sample(question, ANSWER + c, reference=gold)
+                                           for c in completions])]
+
+
+# --- held: buy credit ----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("completion", [
+    # a judgement beside or instead of the allowed aside words (`_ASIDE_WORDS`)
+    "\\boxed{7}, clearly not.", "\\boxed{7}, I think not.", "\\boxed{7}, clearly wrong.",
+    "\\boxed{7} (rounded incorrectly).", "\\boxed{7} (I think not).",
+    "\\boxed{7}, a prime number, or 8.", "\\boxed{7}, I think, or maybe 8.",
+    # a factorial glued to a digit or a bracket (`_RESTATED_SENTENCE_END`)
+    "\\boxed{7}. It is 7!.", "\\boxed{7}. It is 3!", "\\boxed{7}. It is 7!!",
+    # Unicode numbers (`symbol_numbers`)
+    "\\boxed{7}. It is ⅟7.", "\\boxed{7}. It is 7⅟", "\\boxed{7}. It is ↉.", "\\boxed{7}. It is 7⁰.",
+    "\\boxed{7}. It is 7½.", "\\boxed{7}. It is 6½.", "\\boxed{7}, i.e. 7½",
+    # operators and bold (`_PLAIN_OPERATORS`)
+    "\\boxed{7}. It is **7** or **8**.", "\\boxed{7}, i.e. **7** or **8**", "\\boxed{7}. It is 7 × 0.",
+    "\\boxed{7}. It is 7**0.", "\\boxed{7}. It is 7 ^ 0.",
+    # `_joined_alternative` and `_restated_expression`
+    "\\boxed{7}, i.e. 15/2", "\\boxed{7}, i.e. 7 or 8", "\\boxed{7}, i.e. 7, or 8",
+    "\\boxed{7}, i.e. 7 and 8",
+])
+def test_held_buy_credit_gold_7(reward: MathReward, completion: str) -> None:
+    assert _values(reward, "7", [completion]) == [0.0]
+
+
+@pytest.mark.parametrize(("gold", "completion"), [
+    # `magnitude_after`: a magnitude read with the box changes it; hedged magnitudes stay hedges
+    ("7", "\\boxed{7} thousand."), ("7000", "\\boxed{7} thousandths."),
+    ("7000", "\\boxed{7} thousand or 8 thousand."), ("7000", "\\boxed{7} thousand, or 8."),
+    ("7", "\\boxed{7} hundred percent sure."),
+    # a power glued to the box read as one (`symbol_numbers`) is no other gold's credit
+    ("1", "\\boxed{7}⁰"), ("49", "\\boxed{7}²"), ("7.5", "\\boxed{7}½"),
+    # a factorial after the box is no factorial's credit
+    ("120", "\\boxed{5}!"), ("1", "\\boxed{0}!"), ("120", "\\boxed{5} !"),
+])
+def test_held_buy_credit_other_gold(reward: MathReward, gold: str, completion: str) -> None:
+    assert _values(reward, gold, [completion]) == [0.0]
+
+
+# --- held: false loss ----------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("gold", "completion"), [
+    # asides made of allowed words (`_ASIDE_WORDS`)
+    ("7", "\\boxed{7} (rounded)."), ("7", "\\boxed{7}, a prime number."), ("7", "\\boxed{7}, I think."),
+    ("7", "\\boxed{7} (rounded to the nearest whole number)."), ("7", "\\boxed{7} (in simplest form)."),
+    ("7", "\\boxed{7}, an odd prime number."), ("7", "\\boxed{7}, I believe."),
+    ("7", "\\boxed{7} (a prime)."), ("7", "\\boxed{7}, thanks!"),
+    # magnitudes and counted fractions (`magnitude_after`)
+    ("7000", "\\boxed{7} thousand."), ("7000", "\\boxed{7} thousand dollars."),
+    ("84", "\\boxed{7} dozen."), ("7000000", "\\boxed{7} million."), ("3", "\\boxed{3} quarters."),
+    ("2", "\\boxed{2} millionths."), ("100", "\\boxed{100} percent."),
+    ("1000000", "\\boxed{1000} thousand."),
+    # factorials that explain the box (`_RESTATED_SENTENCE_END`)
+    ("120", "\\boxed{120}. That is 5! ways."), ("120", "\\boxed{120}. It is 5!."),
+    ("120", "\\boxed{120}. It is $5!$."), ("720", "\\boxed{720}. It is 6! = 720."),
+    ("24", "\\boxed{24}. It is 4!, the number of orderings."), ("1", "\\boxed{1}. It is 0!."),
+    ("1", "\\boxed{1}. It is 1!"), ("6", "\\boxed{6}. It is 3!"),
+    # Unicode numbers and units with superscripts (`symbol_numbers`)
+    ("7.5", "\\boxed{7.5}, i.e. 7½"), ("7.5", "\\boxed{7.5}. It is 7½."), ("49", "\\boxed{49}, i.e. 7²"),
+    ("49", "\\boxed{49}. It is 7²."), ("8", "\\boxed{8}. It is 2³."), ("1", "\\boxed{1}. It is 7⁰."),
+    ("0.5", "\\boxed{0.5}. It is ½."), ("0.5", "\\boxed{\\frac{1}{2}}. It is ½."),
+    ("0.25", "\\boxed{\\frac{1}{4}}, i.e. ¼."), ("7", "\\boxed{7}. It is 7↉."),
+    ("5", "\\boxed{5} cm²."), ("5", "\\boxed{5} m s⁻²."), ("5", "\\boxed{5} m/s²."),
+    ("5", "\\boxed{5} cm³ of water."), ("5", "\\boxed{5} m², i.e. 5 square metres."),
+    ("5", "\\boxed{5}. It is 5 m²."),
+    # operators (`_PLAIN_OPERATORS`)
+    ("2", "\\boxed{2}. It is 2**1."), ("8", "\\boxed{8}. It is 2**3."), ("7", "\\boxed{7}. That is 7 × 1."),
+    ("7", "\\boxed{7}, i.e. 14 ÷ 2."), ("7", "\\boxed{7}, i.e. 14 \\div 2"),
+    ("7", "\\boxed{7}, i.e. $\\frac{14}{2}$."), ("7", "\\boxed{7}. It is **7**."),
+    ("7", "\\boxed{7}. It is **7**, not **8**."),
+])
+def test_held_false_loss(reward: MathReward, gold: str, completion: str) -> None:
+    assert _values(reward, gold, [completion]) == [1.0]
+
+
+# --- holes: buy credit ---------------------------------------------------------------------------
+
+@pytest.mark.xfail(strict=True, reason="open: buy credit: _said_after_a_mark reads an aside only when "
+                   "_VERBLESS fullmatches it (one run of at most three words); an aside with a second "
+                   "mark, a value or a fourth word in it (`(rounded, wrong)`, `, a prime? no`, `(see "
+                   "above: 8)`, `, I don't think`) matches nothing, returns None and the box keeps 1.0")
+@pytest.mark.parametrize("completion", [
+    "\\boxed{7} (rounded, wrong).", "\\boxed{7} (rounded, not exact).", "\\boxed{7} (rounded; really 8).",
+    "\\boxed{7} (see above: 8).", "\\boxed{7} (thanks, but no).", "\\boxed{7}, a prime? no.",
+    "\\boxed{7}, I don't think.", "\\boxed{7}, (rounded) wrong.",
+])
+def test_hole_aside_with_second_mark(reward: MathReward, completion: str) -> None:
+    assert _values(reward, "7", [completion]) == [0.0]
+
+
+@pytest.mark.xfail(strict=True, reason="open: buy credit: symbol_numbers turns a power or fraction "
+                   "glued to the box into `^{0}`, `.5` in _after_box's tail, but nothing reads that "
+                   "tail as part of the value (only `It is`/`i.e.` restatements are evaluated), so "
+                   "`\\boxed{7}⁰` (1), `\\boxed{7}⁻¹`, `\\boxed{7}½` (7.5), `\\boxed{7}²` keep gold 7")
+@pytest.mark.parametrize("completion", [
+    "\\boxed{7}⁰", "\\boxed{7}⁻¹", "\\boxed{7}½", "\\boxed{7}²",
+])
+def test_hole_symbol_glued_to_box(reward: MathReward, completion: str) -> None:
+    assert _values(reward, "7", [completion]) == [0.0]
+
+
+@pytest.mark.xfail(strict=True, reason="open: buy credit: a `!` glued to the box (`\\boxed{7}!`, "
+                   "`\\boxed{5}!!`) is read as the sentence's mark, while _RESTATED_SENTENCE_END reads "
+                   "the same `!` after a digit as a factorial in a restatement: 7! (5040) keeps gold 7")
+@pytest.mark.parametrize(("gold", "completion"), [("7", "\\boxed{7}!"), ("5", "\\boxed{5}!!")])
+def test_hole_factorial_glued_to_box(reward: MathReward, gold: str, completion: str) -> None:
+    assert _values(reward, gold, [completion]) == [0.0]
+
+
+@pytest.mark.xfail(strict=True, reason="open: buy credit: the restatement of `n!!` is read as `n!` "
+                   "(_RESTATED_SENTENCE_END guards only a `!` after a digit or bracket, so the second `!` "
+                   "of `5!!` (120) and `3!!` (6) ends the sentence), never the double factorial (15, 3), "
+                   "so a wrong one explains the box")
+@pytest.mark.parametrize(("gold", "completion"), [
+    ("120", "\\boxed{120}. It is 5!!."), ("6", "\\boxed{6}. It is 3!!"),
+])
+def test_hole_double_factorial_buys(reward: MathReward, gold: str, completion: str) -> None:
+    assert _values(reward, gold, [completion]) == [0.0]
+
+
+@pytest.mark.xfail(strict=True, reason="open: buy credit: docs/math.md says a `!` glued to a bracket "
+                   "is a factorial, but _restated_value reads `(7)!` first as the plain number 7 "
+                   "(its factorial guard looks for `!` right after the digits only, and _ONLY_WORDS "
+                   "lets `)!` follow), so `It is (7)!` (5040) keeps \\boxed{7}")
+def test_hole_bracket_factorial_buys(reward: MathReward) -> None:
+    assert _values(reward, "7", ["\\boxed{7}. It is (7)!"]) == [0.0]
+
+
+@pytest.mark.xfail(strict=True, reason="open: buy credit: symbol_numbers reads only superscript digits "
+                   "(_symbols('<super>') keeps chars whose NFKC isdigit), so a superscript minus `⁻` is "
+                   "left, evaluate_exact reads no constant and _restated_expression returns None: `7⁻¹` "
+                   "(1/7), `49⁻¹` keep \\boxed{7}")
+@pytest.mark.parametrize("completion", ["\\boxed{7}. It is 7⁻¹.", "\\boxed{7}. It is 49⁻¹."])
+def test_hole_superscript_minus(reward: MathReward, completion: str) -> None:
+    assert _values(reward, "7", [completion]) == [0.0]
+
+
+@pytest.mark.xfail(strict=True, reason="open: buy credit: symbol_numbers joins a vulgar fraction to a "
+                   "whole number only when glued (`7½`); `7 ½` leaves `7 0.5`, which _NOT_AN_OPERATION "
+                   "calls two values side by side, so _restated_expression returns None and keeps \\boxed{7}; "
+                   "likewise `7²ˣ` (a power 2x) is not read")
+@pytest.mark.parametrize("completion", ["\\boxed{7}. It is 7 ½.", "\\boxed{7}. It is 7²ˣ."])
+def test_hole_spaced_fraction(reward: MathReward, completion: str) -> None:
+    assert _values(reward, "7", [completion]) == [0.0]
+
+
+@pytest.mark.xfail(strict=True, reason="open: buy credit: an operator left dangling before an offered "
+                   "value (`7 × or 8`, `7 \\cdot or 8`, `7 × 1 or 8`) makes _restated_value return None "
+                   "(the operator left once _OFFERED_VALUE takes `or 8` is not in _ONLY_WORDS) and "
+                   "_restated_expression return None (_NOT_AN_OPERATION sees the letters of `or`), "
+                   "so the hedge keeps \\boxed{7}")
+@pytest.mark.parametrize("completion", [
+    "\\boxed{7}. It is 7 × or 8.", "\\boxed{7}, i.e. 7 × or 8", "\\boxed{7}, i.e. 7 \\times or 8",
+    "\\boxed{7}. It is 7 ÷ or 8.", "\\boxed{7}. It is 7 \\cdot or 8.", "\\boxed{7}. It is 7 × 1 or 8.",
+    "\\boxed{7}, i.e. 7 · 1 or 8",
+])
+def test_hole_operator_hedge(reward: MathReward, completion: str) -> None:
+    assert _values(reward, "7", [completion]) == [0.0]
+
+
+@pytest.mark.xfail(strict=True, reason="open: buy credit: _PADDING in _after_box drops `**` not glued to "
+                   "a digit as markdown before _PLAIN_OPERATORS reads it, so `7 ** 0` (1) becomes `7 0` "
+                   "and `7 ** 1 or 8` becomes `7 1 or 8`, neither read by _restated_expression")
+@pytest.mark.parametrize("completion", [
+    "\\boxed{7}. It is 7 ** 0.", "\\boxed{7}. It is 7 ** 1 or 8.", "\\boxed{7}, i.e. 7 ** 1 or 8",
+])
+def test_hole_spaced_power_as_markdown(reward: MathReward, completion: str) -> None:
+    assert _values(reward, "7", [completion]) == [0.0]
+
+
+@pytest.mark.xfail(strict=True, reason="open: buy credit: _restated_expression returns None (the box "
+                   "kept) for a restatement that evaluate_exact reads as no constant or does not parse: "
+                   "a division by zero (`7 ÷ 0`, `14 \\div 0`) or a dangling operator (`7 ×.`, `7 **.`)")
+@pytest.mark.parametrize("completion", [
+    "\\boxed{7}. It is 7 ÷ 0.", "\\boxed{7}, i.e. 14 ÷ 2 ÷ 0", "\\boxed{7}. It is 14 \\div 0.",
+    "\\boxed{7}. It is 7 ×.", "\\boxed{7}, i.e. 7 ×× 8",
+])
+def test_hole_undefined_restatement(reward: MathReward, completion: str) -> None:
+    assert _values(reward, "7", [completion]) == [0.0]
+
+
+@pytest.mark.xfail(strict=True, reason="open: buy credit: _joined_alternative's fallback to "
+                   "_restated_expression reads the whole clause after `i.e.`/`namely` as one expression "
+                   "and returns None when it is not one (`7 or 15/2`, `14/2 or 8`, `7 \\pm 1`, `x = 8`), "
+                   "so a hedge or a second value after the restating word keeps the box")
+@pytest.mark.parametrize("completion", [
+    "\\boxed{7}, i.e. 7 or 15/2", "\\boxed{7}, i.e. 14/2, or 15/2", "\\boxed{7}, i.e. 14/2 or 15/2",
+    "\\boxed{7}, namely 14/2 or 8", "\\boxed{7}, i.e. 7 ± 1", "\\boxed{7}, i.e. 7 \\pm 1.",
+    "\\boxed{7}, i.e. 7 / 8 or so", "\\boxed{7}, i.e. x = 8",
+])
+def test_hole_restating_word_hedge(reward: MathReward, completion: str) -> None:
+    assert _values(reward, "7", [completion]) == [0.0]
+
+
+@pytest.mark.xfail(strict=True, reason="open: buy credit: after a box's sentence, a markdown-bold hedge "
+                   "`**7** or **8**.` standing alone is no restatement (_RESTATES needs `It is`) and "
+                   "_PADDING drops the bold, so the second value is never read as an alternative")
+def test_hole_bold_hedge_sentence(reward: MathReward) -> None:
+    assert _values(reward, "7", ["\\boxed{7}. **7** or **8**."]) == [0.0]
+
+
+@pytest.mark.xfail(strict=True, reason="open: buy credit and false loss: magnitude_after reads `hundred` "
+                   "in `hundred percent` as a magnitude and the percent is dropped: `\\boxed{7} hundred "
+                   "percent` (700% = 7) scores 1.0 against gold 700 and 0.0 against gold 7")
+def test_hole_hundred_percent(reward: MathReward) -> None:
+    assert _values(reward, "700", ["\\boxed{7} hundred percent."]) == [0.0]
+    assert _values(reward, "7", ["\\boxed{7} hundred percent."]) == [1.0]
+
+
+@pytest.mark.xfail(strict=True, reason="open: buy credit: magnitude_after splits its run at hyphens "
+                   "(re.split on [\\s-]+), so the hyphenated ordinal `thousand-th` (a thousandth) is "
+                   "read as `thousand`: \\boxed{7} thousand-th scores 1.0 against gold 7000")
+def test_hole_hyphenated_ordinal(reward: MathReward) -> None:
+    assert _values(reward, "7000", ["\\boxed{7} thousand-th."]) == [0.0]
+
+
+# --- holes: false loss ---------------------------------------------------------------------------
+
+@pytest.mark.xfail(strict=True, reason="open: false loss: _RESTATED_SENTENCE_END ends the sentence at "
+                   "the second `!` of `5!!` (read `5!`, 120) and _restated_value reads `(5)!.` as the "
+                   "plain 5 (_ONLY_WORDS lets `)!` follow it), so the true "
+                   "explanations `It is 5!!.` of \\boxed{15} and `It is (5)!.` of \\boxed{120} lose it")
+@pytest.mark.parametrize(("gold", "completion"), [
+    ("15", "\\boxed{15}. It is 5!!."), ("120", "\\boxed{120}. It is (5)!."),
+])
+def test_hole_factorial_explanation_loses(reward: MathReward, gold: str, completion: str) -> None:
+    assert _values(reward, gold, [completion]) == [1.0]
+
+
+@pytest.mark.xfail(strict=True, reason="open: false loss: magnitude_after reads `dozen` after the box as "
+                   "a magnitude without the question, so when the question counts dozens (`How many "
+                   "dozen eggs`) `\\boxed{12} dozen eggs` is read 144 and loses gold 12")
+def test_hole_dozen_counted(reward: MathReward) -> None:
+    question = "A carton holds a dozen eggs. How many dozen eggs does she buy?"
+    assert _values(reward, "12", ["\\boxed{12} dozen eggs.", "\\boxed{12} dozen."],
+                   question=question) == [1.0, 1.0]
