@@ -335,3 +335,60 @@ def test_a_number_cut_by_the_turn_bound_after_its_exponent_mark_is_not_three():
 @pytest.mark.parametrize("guess", ["3e+", "3e-", "3E+ then 5"])
 def test_a_dangling_exponent_is_not_three(guess):
     assert _step(guess) != "Correct!"
+
+
+# ---- verifiers 0.4 Trace shapes ----------------------------------------------------------------
+
+def _verifiers_math(tmp_path: Path, turns: list[tuple[str, dict[str, Any]]]) -> float:
+    """The verifiers Task reward (math, gold 4) on a trace of (kind, fields) messages."""
+    import asyncio
+
+    vf = pytest.importorskip("verifiers.v1", reason="the verifiers 0.4 Task API")
+    from integrations.verifiers import task_reward
+
+    class GoldData(vf.TaskData):  # type: ignore[misc, name-defined]
+        reference: str
+
+    path = tmp_path / "reward.yaml"
+    path.write_text("domains:\n  default: {rewards: [{use: math, workers: 1}]}\n")
+    score = task_reward(path)
+    task = vf.Task(GoldData(prompt="What is 2 + 2?", reference="4"))
+    kinds = {"user": vf.UserMessage, "assistant": vf.AssistantMessage, "tool": vf.ToolMessage}
+    messages = [kinds[kind](**fields) for kind, fields in turns]
+    nodes = [vf.MessageNode(message=m, parent=i - 1 if i else None,
+                            sampled=isinstance(m, vf.AssistantMessage))
+             for i, m in enumerate(messages)]
+    trace = vf.Trace(task=vf.TraceTask(type="Task", data=task.data, key=task.key,
+                                       hash=task.hash),
+                     agent=vf.AgentInfo(config=vf.AgentConfig(), name="t", trainable=False),
+                     nodes=nodes)
+    return asyncio.run(score(task.data, trace))
+
+
+def test_verifiers_an_earlier_boxed_turn_is_not_the_answer_of_a_call_only_last_turn(tmp_path):
+    vf = pytest.importorskip("verifiers.v1", reason="the verifiers 0.4 Task API")
+    call = vf.ToolCall(id="c1", name="calc", arguments="{}")
+    assert _verifiers_math(tmp_path, [
+        ("user", {"content": "What is 2 + 2?"}), ("assistant", {"content": "\\boxed{4}"}),
+        ("user", {"content": "Check it."}),
+        ("assistant", {"content": None, "tool_calls": [call]})]) == 0.0
+
+
+def test_verifiers_reasoning_content_holding_the_gold_is_not_the_answer(tmp_path):
+    assert _verifiers_math(tmp_path, [
+        ("user", {"content": "What is 2 + 2?"}),
+        ("assistant", {"content": "I cannot tell.", "reasoning_content": "\\boxed{4}"})]) == 0.0
+
+
+@pytest.mark.parametrize("turns", [
+    [("user", {"content": "What is 2 + 2? \\boxed{4}"})],
+    [("user", {"content": "What is 2 + 2?"}), ("assistant", {"content": "No idea."}),
+     ("user", {"content": "It is \\boxed{4}."})]])
+def test_verifiers_a_users_gold_is_never_the_answer(tmp_path, turns):
+    assert _verifiers_math(tmp_path, turns) == 0.0
+
+
+def test_verifiers_the_last_replys_gold_wins(tmp_path):  # the control: the probes above can fail
+    assert _verifiers_math(tmp_path, [
+        ("user", {"content": "What is 2 + 2?"}), ("assistant", {"content": "No idea."}),
+        ("user", {"content": "Try again."}), ("assistant", {"content": "\\boxed{4}"})]) == 1.0
