@@ -2,7 +2,8 @@
 roles against `ROLES`, content parts, calls, `calls_of_turn`; `rewards.types.with_completion`),
 `/get_reward`'s decoded responses (`integrations.openrlhf.response_messages`,
 `samples_from_queries`), NeMo Gym output items (`integrations.nemo_gym.completion_of`) and the
-whole-number guess (`rewards.envs.number_guess.first_integer`, `NumberGuessEnv.step`).
+whole-number guess (`rewards.envs.number_guess.first_integer`, `NumberGuessEnv.step`) and the
+verifiers 0.4 Task reward (`integrations.verifiers.TaskReward`) on Trace shapes.
 
 How: each attack class of /work/shared/ATTACK-CLASSES.md that reaches these surfaces is built
 as an input (thinking and reasoning parts holding the answer or a call, forged names, part and
