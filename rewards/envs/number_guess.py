@@ -23,6 +23,7 @@ from dataclasses import dataclass
 
 from rewards.envs._types import StepResult
 from rewards.errors import ConfigError, InputError
+from rewards.math._normalize import NUMBER_WORDS
 from rewards.options import check_fields
 from rewards.text import read_text
 from rewards.types import Sample
@@ -64,26 +65,34 @@ def first_integer(text: str, *, limit: int = 4096) -> int | str | None:
     if (before and before not in _OPENS_A_NUMBER) \
             or (after and after not in _ENDS_A_NUMBER and not _word_after(match.group(), text,
                                                                          end)) \
-            or (after in (".", ",") and text[end + 1:end + 2].isdigit()) \
+            or (after in (".", ",", ":") and text[end + 1:end + 2].isdigit()) \
             or not _one_script(match.group().lstrip("-")):
         return NOT_WHOLE
     return int(match.group())
 
 
-_EXPONENT = re.compile(r"[eE][-+]?\d")
+_EXPONENT = re.compile(r"[eE](?:[-+]|\d)")
 _RADIX = frozenset("xXbBoO")
+_LETTERS = re.compile(r"[^\W\d_]+")
+_NUMBER_WORD_ABBREVIATIONS = ("mn", "bn", "tn")  # with NUMBER_WORDS: 3mn, 3bn (magnitudes)
 
 
 def _word_after(number: str, text: str, end: int) -> bool:
-    """Whether a letter right after the digits of `number` (ending at `end`) starts a word
-    that ends the number (`9fore`, `3rd`: 9 and 3) rather than goes on writing it: an
-    exponent (`3e5`, `3E-2`) or a radix prefix after a lone 0 (`0x1F`, `0b11`) does."""
-    after = text[end:end + 1]
-    if not after.isalpha():
+    """Whether a word glued after the digits of `number` (ending at `end`) ends the number
+    (`9fore`, `3rd`: 9 and 3) rather than goes on writing it, as an exponent (`3e5`, `3e+`),
+    a radix prefix after a lone 0 (`0x1F`), a lone Latin or Greek letter (a unit, a variable,
+    a constant or a magnitude: `3k`, `3M`, `3x`, `3π`, `3i`) or a number word or magnitude
+    (`rewards.math._normalize.NUMBER_WORDS`: `3eight`, `3thousand`, `3tenth`) does."""
+    if not text[end:end + 1].isalpha() or _EXPONENT.match(text, end):
         return False
-    if _EXPONENT.match(text, end):
+    if text[end] in _RADIX and number.lstrip("-") == "0":
         return False
-    return not (after in _RADIX and number.lstrip("-") == "0")
+    word = _LETTERS.match(text, end)
+    glued = word.group().casefold() if word is not None else ""
+    if len(glued) == 1:  # a Latin or Greek letter names a unit, a variable or a constant;
+        # another script's glued letter is a word of its own (`3つ`, `3은`: 3 and a particle)
+        return not unicodedata.name(glued, "").startswith(("LATIN", "GREEK"))
+    return not glued.startswith((*NUMBER_WORDS, *_NUMBER_WORD_ABBREVIATIONS))
 
 
 def _one_script(digits: str) -> bool:
