@@ -69,7 +69,7 @@ def completion_of(response: Any) -> list[dict[str, Any]]:
     turn: dict[str, Any] | None = None
     for item in output:
         kind = item.get("type", "message") if isinstance(item, Mapping) else None
-        if kind not in _ITEMS or not isinstance(item, Mapping):
+        if not isinstance(kind, str) or kind not in _ITEMS:  # (a list type is unhashable)
             raise InputError(f"unknown output item {str(kind)[:40]!r} (known: "
                              f"{sorted(_ITEMS)})", field="response.output")
         if kind == "function_call_output":

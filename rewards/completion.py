@@ -175,9 +175,15 @@ def _read_part(part: Any, texts: list[str], calls: list[Any]) -> None:
         raise InputError(f"a content part is an object, not {type(part).__name__}",
                          field="completion")
     kind = part.get("type", "text")
+    if not isinstance(kind, str):
+        raise InputError(f"a content part's type is a text, not {type(kind).__name__}",
+                         field="completion")
     if kind in _TEXT_PARTS:
         text = part.get("text")
-        texts.append(text if isinstance(text, str) else "" if text is None else str(text))
+        if text is not None and not isinstance(text, str):  # never its repr as the answer
+            raise InputError(f"a {kind} part's text is a string, not {type(text).__name__}",
+                             field="completion")
+        texts.append(text or "")
     elif kind in _CALL_PARTS:
         calls.append({"name": part.get("name"), "arguments": part.get("input")})
     elif kind not in _DROPPED_PARTS:

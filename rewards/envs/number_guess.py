@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 from rewards.envs._types import StepResult
 from rewards.errors import ConfigError, InputError
-from rewards.math._normalize import NUMBER_WORDS
+from rewards.math import NUMBER_WORDS
 from rewards.options import check_fields
 from rewards.text import read_text
 from rewards.types import Sample
@@ -82,7 +82,7 @@ def _word_after(number: str, text: str, end: int) -> bool:
     (`9fore`, `3rd`: 9 and 3) rather than goes on writing it, as an exponent (`3e5`, `3e+`),
     a radix prefix after a lone 0 (`0x1F`), a lone Latin or Greek letter (a unit, a variable,
     a constant or a magnitude: `3k`, `3M`, `3x`, `3π`, `3i`) or a number word or magnitude
-    (`rewards.math._normalize.NUMBER_WORDS`: `3eight`, `3thousand`, `3tenth`) does."""
+    (`rewards.math.NUMBER_WORDS`: `3eight`, `3thousand`, `3tenth`) does."""
     if not text[end:end + 1].isalpha() or _EXPONENT.match(text, end):
         return False
     if text[end] in _RADIX and number.lstrip("-") == "0":

@@ -12,12 +12,13 @@ from rewards.math._config import JUDGE_TEMPLATE, MathConfig, MathJudgeConfig, Ve
 from rewards.math._extract import extract_answer, extract_boxed, prepare_reference
 from rewards.math._judge import JudgeRead, MathJudge
 from rewards.math._limits import structural_problem
-from rewards.math._normalize import normalize
+from rewards.math._normalize import NUMBER_WORDS, normalize
 from rewards.math._pool import WorkerError, WorkerPool, shared_pool
 from rewards.math._reward import MathReward
 
 __all__ = [
     "JUDGE_TEMPLATE",
+    "NUMBER_WORDS",
     "JudgeRead",
     "MathConfig",
     "MathJudge",

@@ -93,19 +93,12 @@ def test_an_odd_but_hashable_part_type_is_an_input_error(kind):
         read_completion([{"role": A, "content": [{"type": kind, "text": "\\boxed{4}"}]}])
 
 
-@pytest.mark.xfail(strict=True, reason="open: rewards.completion._read_part tests "
-                   "`kind in _TEXT_PARTS` on a part's raw `type`; a list or object type "
-                   "(valid JSON) raises TypeError (unhashable), not an InputError naming the "
-                   "field: one such row crashes the batch")
 @pytest.mark.parametrize("kind", [["text"], {"text": 1}])
 def test_an_unhashable_part_type_is_an_input_error_not_a_crash(kind):
     with pytest.raises(InputError):
         read_completion([{"role": A, "content": [{"type": kind, "text": "4"}]}])
 
 
-@pytest.mark.xfail(strict=True, reason="open: rewards.completion._read_part reads a text "
-                   "part's non-string `text` as `str(text)`: an object's repr becomes the "
-                   "answer (its `\\boxed{4}` is scored) instead of an InputError")
 def test_a_text_part_whose_text_is_an_object_is_not_read_as_its_repr(math):
     messages = [{"role": A, "content": [{"type": "text", "text": {"a": "\\boxed{4}"}}]}]
     try:
@@ -115,9 +108,6 @@ def test_a_text_part_whose_text_is_an_object_is_not_read_as_its_repr(math):
     assert value != 1.0
 
 
-@pytest.mark.xfail(strict=True, reason="open: rewards.completion._read_part calls "
-                   "`str(text)` on a deeply nested text value with no depth bound (unlike "
-                   "_call_tag's _within_bounds): RecursionError out of read_completion")
 def test_a_deeply_nested_text_part_is_an_input_error_not_a_recursion_error():
     deep: list[Any] = []
     cursor = deep
@@ -261,10 +251,6 @@ def test_an_unknown_nemo_item_is_a_named_input_error(kind):
     assert info.value.field == "response.output"
 
 
-@pytest.mark.xfail(strict=True, reason="open: integrations.nemo_gym.completion_of tests "
-                   "`kind not in _ITEMS` on an item's raw `type`; a list or object type "
-                   "(valid JSON) raises TypeError (unhashable), not the named InputError "
-                   "(a 500, not a 422)")
 @pytest.mark.parametrize("kind", [["message"], {"message": 1}])
 def test_an_unhashable_nemo_item_type_is_a_named_input_error(kind):
     with pytest.raises(InputError):
