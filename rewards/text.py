@@ -73,7 +73,7 @@ import threading
 import unicodedata
 from typing import NamedTuple
 
-__all__ = ["COMMA_LOOKALIKES", "is_blank", "is_blank_read", "read_text"]
+__all__ = ["COMMA_LOOKALIKES", "char_class", "is_blank", "is_blank_read", "read_text"]
 
 # Unicode's DerivedCoreProperties.txt, Default_Ignorable_Code_Point (stable since 6.0).
 _DEFAULT_IGNORABLE = ((0x00AD, 0x00AD), (0x034F, 0x034F), (0x061C, 0x061C), (0x115F, 0x1160),
@@ -209,17 +209,17 @@ def _make_tables() -> _Tables:
                  for code, read in styled_as.items()}
     # a character class of the Basic Multilingual Plane only is a bitmap to `re`, checked in
     # constant time; one with a code point above it is a list of ranges, checked one by one
-    plane0 = _char_class(sorted(c for c in removed if c <= 0xFFFF))[:-1]
+    plane0 = char_class(sorted(c for c in removed if c <= 0xFFFF))
     astral = frozenset(c for c in removed if c > 0xFFFF and unicodedata.category(chr(c))
                        not in ("Co", "Cs", "Cn"))
-    styled = _char_class(sorted(styled_as))[:-1]
+    styled = char_class(sorted(styled_as))
     presented = _emoji_bases()
     presented_read = sorted(ord(ch) for ch in presented if ord(ch) in read_as)
     return _Tables(re.compile(f"(?:{plane0}|[{_ASTRAL}])+"), astral, read_as,
-                   re.compile(_char_class(visible)),
+                   re.compile(char_class(visible) + "+"),
                    re.compile(f"{styled}{{2,}}"), styled_as, frozenset(drawn | symbols),
                    presented,
-                   re.compile(_char_class(presented_read)[:-1] + _VS16)
+                   re.compile(char_class(presented_read) + _VS16)
                    if presented_read else None)
 
 
@@ -293,15 +293,16 @@ def _presumed_symbols(codes: range, categories: list[str]) -> list[int]:
             if category == "Cn" and (code & 0xFFFE) != 0xFFFE]
 
 
-def _char_class(codes: list[int]) -> str:
-    """A character class of `codes` (sorted), as ranges."""
+def char_class(codes: list[int]) -> str:
+    """A regular expression character class of `codes` (sorted), as ranges (the one builder of
+    the classes the reading rule and the instruction checkers derive from Unicode data)."""
     parts, start = [], 0
     for i in range(1, len(codes) + 1):
         if i == len(codes) or codes[i] != codes[i - 1] + 1:
             lo, hi = codes[start], codes[i - 1]
             parts.append(re.escape(chr(lo)) + ("" if lo == hi else "-" + re.escape(chr(hi))))
             start = i
-    return "[" + "".join(parts) + "]+"
+    return "[" + "".join(parts) + "]"
 
 
 COMMA_LOOKALIKES = "\u055d\u060c\u07f8\u1363\u1802\u1808\u201a\u2e32\u2e34\u2e41\u2e49\u2e4c" \

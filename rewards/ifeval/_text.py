@@ -23,6 +23,7 @@ from functools import wraps
 from itertools import pairwise
 
 from rewards.cache import byte_cache
+from rewards.text import char_class
 
 __all__ = ["count_sentences", "count_words", "edge_tokens", "regex_sentences", "split_sentences",
            "word_tokens", "words"]
@@ -94,20 +95,9 @@ def _word_pattern() -> re.Pattern[str]:
         elif unicodedata.decomposition(ch).startswith(("<super>", "<sub>")) \
                 and unicodedata.normalize("NFKC", ch) in ("+", "\u2212"):
             signs.append(code)
-    mark, sign = _class(marks), _class(signs)
+    mark, sign = char_class(marks), char_class(signs)
     _WORD.append(re.compile(rf"\w(?:\w|{mark})*(?:{sign}(?:\w|{mark})+)*"))
     return _WORD[0]
-
-
-def _class(codes: list[int]) -> str:
-    """A character class of `codes` (sorted), as ranges."""
-    parts, start = [], 0
-    for i in range(1, len(codes) + 1):
-        if i == len(codes) or codes[i] != codes[i - 1] + 1:
-            lo, hi = codes[start], codes[i - 1]
-            parts.append(re.escape(chr(lo)) + ("" if lo == hi else "-" + re.escape(chr(hi))))
-            start = i
-    return "[" + "".join(parts) + "]"
 
 
 def words(text: str) -> list[str]:
