@@ -344,7 +344,9 @@ def test_reading_a_megabyte_of_special_characters_is_bounded(name: str) -> None:
     start = time.perf_counter()
     is_blank_read(read)
     deciding = time.perf_counter() - start
-    assert (reading < 1.0, deciding < 1.0) == (True, True), (reading, deciding)
+    # linear: under 0.3 s here; quadratic: minutes (a bound with a margin for any CPU and a
+    # loaded CI machine, as test_redteam_reading's; 1 s failed here under load)
+    assert (reading < 20.0, deciding < 20.0) == (True, True), (reading, deciding)
 
 
 # ==== entry points: the same verdict through each door ============================================
