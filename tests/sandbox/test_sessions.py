@@ -151,7 +151,9 @@ def test_memory_past_the_limit_is_data():
 
 
 def test_the_episode_budget_and_the_session_count_are_bounded(monkeypatch):
-    with session(episode_wall_s=1.0) as s:
+    # the episode's CPU well above its wall time: the wall budget is what ends it (with both
+    # at about 1 s, the host's CPU watch could stop the spinning cell first: another message)
+    with session(episode_wall_s=1.0, episode_cpu_s=30) as s:
         start = time.monotonic()
         assert s.run("while True:\n    pass").status == "timeout"
         assert time.monotonic() - start < 1.0 + 5.0
