@@ -733,15 +733,17 @@ ADVERSARIAL = [  # (what, completion): long runs of the characters each pattern 
 
 @pytest.mark.parametrize("what, completion", ADVERSARIAL, ids=[a[0] for a in ADVERSARIAL])
 def test_every_pattern_on_model_text_stays_linear(what: str, completion: str) -> None:
-    # milliseconds in linear time; the fence pattern this replaced took 3 s on one line of
-    # 8,000 characters, and the custom patterns here minutes on 20,000 unwindowed
+    # milliseconds in linear time (under 0.1 s at load 6 here); the fence pattern this
+    # replaced took 3 s on one line of 8,000 characters, and the custom patterns here minutes
+    # on 20,000 unwindowed. The bound is 20 s, as the other linearity tests' (1 s failed once
+    # on a machine at load 8-10): it depends on no machine's speed, only on the growth.
     rules = RuleConfig(forbidden=(*BUILTIN_RULES.values(),
                                   ForbiddenRule("worst", regex=r"\w*\s?@"),  # most paths
                                   ForbiddenRule("run", regex=r"[a ]*#")))
     start = time.perf_counter()
     program = extract_program(completion).program or completion
     result = check_program(program[:rules.max_chars], config=rules, public=TOTAL_TESTS)
-    assert time.perf_counter() - start < 1.0
+    assert time.perf_counter() - start < 20.0
     assert not any(v.startswith(("worst", "run")) for v in result.violations)
 
 
