@@ -106,8 +106,10 @@ def test_a_function_test_can_catch_its_own_sigint_in_both_modes() -> None:
 
 
 @pytest.mark.xfail(strict=True, reason="hole: a warm child runs the program 5 frames below "
-                   "the server's entry (run.py, main, child, run_main), so a recursion that "
-                   "fits the default limit cold raises RecursionError warm")
+                   "the server's entry (run.py, warm_server.main, child, "
+                   "harness_program.run_main, exec), so a recursion that fits the default "
+                   "limit cold raises RecursionError warm: a forked child keeps its server's "
+                   "frames (a fresh interpreter, a cold run, starts at the stack's bottom)")
 def test_a_recursion_near_the_limit_fits_as_in_a_cold_run() -> None:
     code = ("import sys\ndef f(n):\n    return 0 if n == 0 else 1 + f(n - 1)\n"
             "print(f(sys.getrecursionlimit() - 4))\n")
@@ -129,16 +131,22 @@ def test_a_written_module_shadows_a_standard_one_as_in_a_cold_run() -> None:
     assert warm.stdout == cold.stdout, warm
 
 
-@pytest.mark.xfail(strict=True, reason="hole: warm, /work/main.py and the task's files are "
-                   "files of a folder open to the program, which may unlink or replace them "
-                   "(a stdin/stdout test's process reads main.py anew); cold, they are bound "
-                   "into the jail and refuse it (EBUSY)")
-def test_a_program_cannot_remove_its_own_source_as_in_a_cold_run() -> None:
-    code = ("import os\nfor name in ('main.py', 'data.txt'):\n    try:\n        os.unlink(name)\n"
-            "        print('removed', name)\n    except OSError:\n        print('kept', name)\n")
+def test_a_program_cannot_remove_or_replace_its_inputs_as_in_a_cold_run() -> None:
+    """Cold, /work/main.py and the task's files are mount points (EBUSY); warm they are
+    files of the server's uid in sticky folders (`warm_server.write_inputs`), which the
+    program's uid may neither unlink, rename nor replace (a stdin/stdout test's process
+    reads main.py anew)."""
+    code = ("import os\nopen('mine', 'w').write('x')\n"
+            "for name in ('main.py', 'data.txt', 'deep/a.txt'):\n"
+            "    for how in (os.unlink, lambda n: os.rename(n, 'moved'),\n"
+            "                lambda n: os.replace('mine', n)):\n"
+            "        try:\n            how(name)\n            print('gone', name)\n"
+            "        except OSError:\n            pass\n"
+            "print(open('main.py').read() == open(__file__).read(), open('data.txt').read(),"
+            " open('deep/a.txt').read(), sorted(os.listdir('.')))\n")
     cold = sandbox.run(code, files=FILES, limits=SHORT, mode="cold")
     warm = sandbox.run(code, files=FILES, limits=SHORT, mode="warm")
-    assert cold.stdout == "kept main.py\nkept data.txt\n", cold
+    assert cold.stdout == "True d\n a\n ['data.txt', 'deep', 'main.py', 'mine']\n", cold
     assert warm.stdout == cold.stdout, warm
 
 
