@@ -87,6 +87,7 @@ def main(control_fd: int, program_uid: int) -> None:
     if not empty_dirs() or not separated():
         return
     warm_up()
+    harness_program.learn_refers()  # once here, not in every child whose program imports
     global COUNTERS, FORKS, PER_MOUNT_INODES
     COUNTERS, FORKS = counters(), 0
     if COUNTERS is None:
