@@ -32,11 +32,16 @@ __all__ = ["CgroupV1", "CpuMeter", "MemoryGroup", "cgroup_v1", "cgroup_v2_root",
 
 log = logging.getLogger("sandbox")
 
+CGROUP_ROOT = "/sys/fs/cgroup"
+"""Where the host's cgroup v2 hierarchy is mounted, if it has one."""
+PROC = "/proc"
+"""The host's process information (`PROC/PID/cgroup`: which groups a process is in)."""
+
 
 @functools.cache
 def cgroup_v2_root() -> str | None:
-    """/sys/fs/cgroup when it is a cgroup v2 hierarchy offering memory and pids, else None."""
-    root = Path("/sys/fs/cgroup")
+    """CGROUP_ROOT when it is a cgroup v2 hierarchy offering memory and pids, else None."""
+    root = Path(CGROUP_ROOT)
     try:
         controllers = (root / "cgroup.controllers").read_text().split()
     except OSError:
@@ -282,10 +287,7 @@ def v2_cpu_meter(pid: int) -> CpuMeter | None:
     if root is None:
         return None
     try:
-        with open(f"/proc/{pid}/cgroup") as fh:
-            theirs = next((line[3:].strip() for line in fh if line.startswith("0::")), None)
-        with open("/proc/self/cgroup") as fh:
-            ours = next((line[3:].strip() for line in fh if line.startswith("0::")), None)
+        theirs, ours = v2_group(str(pid)), v2_group("self")
     except OSError:
         return None
     if not theirs or theirs in ("/", ours):
@@ -295,6 +297,13 @@ def v2_cpu_meter(pid: int) -> CpuMeter | None:
                         key=b"usage_usec")
     except OSError:
         return None
+
+
+def v2_group(pid: str) -> str | None:
+    """The cgroup v2 group of process `pid` (or `self`): the `0::` line of its
+    PROC/PID/cgroup (a hybrid host lists its v1 groups before it), None without one."""
+    with open(os.path.join(PROC, pid, "cgroup")) as fh:
+        return next((line[3:].strip() for line in fh if line.startswith("0::")), None)
 
 
 def sweep(host: CgroupV1) -> None:

@@ -292,7 +292,9 @@ def jail_argv(command: Sequence[str], limits: Limits, *,
         argv += ["-R", path]
     tmpfs = f"size={limits.disk_bytes},nr_inodes={limits.disk_files}"
     argv += ["-B", "/dev/null", "-B", "/dev/zero", "-R", "/dev/urandom",
-             "-m", f"none:/work:tmpfs:{tmpfs},mode=0777",
+             # /work sticky too: a warm run's inputs are files of the server's uid in it,
+             # which the program (another uid) may then not remove (cold: mount points)
+             "-m", f"none:/work:tmpfs:{tmpfs},mode=01777",
              "-m", f"none:/tmp:tmpfs:{tmpfs},mode=01777",
              "--cwd", "/work"]
     for host, inside in binds:

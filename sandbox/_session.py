@@ -14,8 +14,11 @@ Budgets: each call runs at most `Limits.wall_s` (and what is left of the episode
 (`_cgroup.CpuMeter`), for all its processes together, those that exited and those a cell left
 running included: the host's watcher (`_cpu_watch.py`) kills the jail once they spent it, the
 call in progress ends `timeout`, and later calls answer `timeout` without running.
-Elsewhere it is the interpreter's RLIMIT_CPU (which it cannot raise; a child starts with
-the whole budget). A call that does not end in its time, or
+Elsewhere the jail's server counts what it reaped (every interpreter it killed and what a
+reset killed with it: `RUSAGE_CHILDREN`, the kernel's count) and gives each fresh
+interpreter what is left as its RLIMIT_CPU; with nothing left the session is spent as above
+(its replies' `spent_s` hand a replacement jail what is left). A call that does not end in
+its time, or
 kills its interpreter (the memory limit, a signal, `os._exit`), resets its session only: every
 process of the jail is killed, /work and /tmp are emptied, a fresh interpreter starts, and the
 next call's stderr begins with a line saying so (`RESET_NOTE`). A call whose output passes
@@ -110,8 +113,10 @@ class SessionOptions:
     episode_cpu_s: float | None = None
     """CPU seconds of the session (None: as `episode_wall_s`). Where a cgroup counts CPU:
     every process of the session together, those that exited included; past it the call in
-    progress is stopped and later calls answer `timeout` without running. Elsewhere: each
-    process's RLIMIT_CPU; past it the interpreter is killed and the session reset."""
+    progress is stopped and later calls answer `timeout` without running. Elsewhere: the
+    interpreters one after another (what the jail's server reaped), each under an
+    RLIMIT_CPU of what is left; past it the interpreter is killed and the session reset,
+    or spent when nothing is left."""
     idle_s: float = 600.0
     """Seconds the jail waits for a next call before it ends itself (a session never closed
     still ends)."""
@@ -143,21 +148,27 @@ class _Jail:
         self.allowance = float("inf")
         """CPU seconds past `baseline` after which the jail is stopped (`check_cpu`)."""
         self.cpu_spent = False
+        self.reaped_s = 0.0
+        """CPU seconds of the processes the jail's server reaped (every interpreter it killed
+        and what a reset killed with it), as its last reply said: the kernel's count
+        (RUSAGE_CHILDREN of the server, which no program can write)."""
         self._init = -1  # a pidfd of the jail's pid 1 (`check_cpu` kills it)
         self._init_lock = threading.Lock()
         processes, address_space = process_budget(limits, cgroup=cgroup)
         cpu = options.episode_cpu_s or options.episode_wall_s
         self.header = {
-            "address_space": address_space, "cpu_s": max(1, int(cpu + 0.999)),
+            "address_space": address_space, **_cpu_header(cpu),
             "file_size_bytes": limits.file_size_bytes, "open_files": limits.open_files,
             "processes": processes, "idle_s": options.idle_s}
         self.control, self.proc, self.log = start_jailed_server("session-server",
                                                                 jail_limits, self.group)
 
-    def begin(self, seed: int) -> None:
-        """Hand the server its session's header and wait until its interpreter is up."""
+    def begin(self, seed: int, cpu_s: float | None = None) -> None:
+        """Hand the server its session's header and wait until its interpreter is up;
+        `cpu_s`: the episode CPU the session has left (None: a whole episode)."""
+        header = {**self.header, "seed": seed, **({} if cpu_s is None else _cpu_header(cpu_s))}
         try:
-            self.control.send(marshal.dumps({**self.header, "seed": seed}))
+            self.control.send(marshal.dumps(header))
             if not select.select([self.control], [], [], READY_S)[0]:
                 raise SandboxError(f"a sandbox session did not start within {READY_S:g} s")
             if self.control.recv(64) != b"ready":
@@ -224,6 +235,12 @@ class _Jail:
         self.log.close()
         if self.group is not None:
             self.group.close()
+
+
+def _cpu_header(cpu_s: float) -> dict[str, Any]:
+    """The server's CPU budget: the episode's seconds over all its interpreters, and the
+    first one's RLIMIT_CPU (whole seconds, rounded up)."""
+    return {"episode_cpu_s": float(cpu_s), "cpu_s": max(1, int(cpu_s + 0.999))}
 
 
 class Session:
@@ -364,7 +381,12 @@ class Session:
             else:
                 self.seconds_left -= min(result["wall_s"], wall_s)
             note, self._note = self._note, ""
-            if jail.check_cpu():  # during the call (its own answer may have come first)
+            spent_s = result.get("spent_s")
+            if isinstance(spent_s, float) and 0.0 <= spent_s < 1e9:  # (the server's count)
+                jail.reaped_s = spent_s
+            # the cgroup's watcher stopped the jail during the call (its own answer may
+            # have come first), or the server has no CPU left for a fresh interpreter
+            if jail.check_cpu() or result["reset"] == "cpu":
                 if result["reset"]:
                     result["reset"] = "cpu"
                 self._spend()
@@ -373,6 +395,9 @@ class Session:
                 self.resets += 1
                 self.history.clear()
                 self._note = RESET_NOTE.format(why=RESET_WHY[result["reset"]])
+                # its server could not clean the jail and ended: a fresh one for the next call
+                if result.get("retire") and not self._new_jail():
+                    self._note = RESET_NOTE.format(why=RESET_WHY["cpu"])
             else:
                 self.history.append(code)
             execution = _execution(result, out, err, truncated, note, self.limits.output_bytes)
@@ -382,22 +407,32 @@ class Session:
         """The session's jail ended (idle past `idle_s`, or a server that retired because a
         cell left what it could not clean): a fresh jail, the session reset; this call did
         not run. A jail that cannot start raises SandboxError."""
-        assert self._jail is not None
-        self._finalizer()
-        self._cpu_before += self._jail.cpu_used()
-        if self._jail.meter is not None and self._cpu_before >= self._cpu_budget:
-            self._spend()  # (its processes spent the rest before the jail ended)
+        if not self._new_jail():
             return Execution(status="timeout", stderr=RESET_NOTE.format(why=RESET_WHY["cpu"])
                              + CPU_SPENT)
-        self._jail = self._last_jail = _spares.take(self.limits, self.options, self.seed)
-        self._finalizer = weakref.finalize(self, _Jail.close, self._jail)
-        self._watch(self._jail, self._cpu_budget - self._cpu_before)
         self.resets += 1
         self.history.clear()
         self._note = ""
         return Execution(status="runtime_error", exit_code=None, stderr=RESET_NOTE.format(
             why="end (the session was idle too long, or its jail retired)")
             + "sandbox: this call did not run: run it again\n")
+
+    def _new_jail(self) -> bool:
+        """Close the session's jail and start a fresh one with what is left of the
+        episode's CPU; False (the session spent) when nothing is left."""
+        assert self._jail is not None
+        self._finalizer()
+        # what the ended jail spent: its cgroup's count, else what its server reaped
+        self._cpu_before += (self._jail.cpu_used() if self._jail.meter is not None
+                             else self._jail.reaped_s)
+        if self._cpu_before >= self._cpu_budget:
+            self._spend()  # (its processes spent the rest before the jail ended)
+            return False
+        self._jail = self._last_jail = _spares.take(self.limits, self.options, self.seed,
+                                                    self._cpu_budget - self._cpu_before)
+        self._finalizer = weakref.finalize(self, _Jail.close, self._jail)
+        self._watch(self._jail, self._cpu_budget - self._cpu_before)
+        return True
 
     def _call(self, code: str, wall_s: float, cancel: Cancel | None, display: bool
               ) -> tuple[dict[str, Any], bytes, bytes, bytes, bool]:
@@ -489,7 +524,8 @@ class _Spares:
         return (limits, options.episode_wall_s, options.episode_cpu_s, options.idle_s,
                 cgroup_v2_root(), cgroup_v1())
 
-    def take(self, limits: Limits, options: SessionOptions, seed: int) -> _Jail:
+    def take(self, limits: Limits, options: SessionOptions, seed: int,
+             cpu_s: float | None = None) -> _Jail:
         key = self.key(limits, options)
         with self.lock:
             jails = self.ready.pop(key, [])
@@ -499,7 +535,7 @@ class _Spares:
         while jail is not None:
             if jail.proc.poll() is None:
                 try:
-                    jail.begin(seed)
+                    jail.begin(seed, cpu_s)
                     return jail
                 except SandboxError:
                     pass  # a spare that died meanwhile: the next, or a fresh jail
@@ -508,7 +544,7 @@ class _Spares:
             with self.lock:
                 jail = jails.pop() if jails else None
         jail = _Jail(limits, options)
-        jail.begin(seed)
+        jail.begin(seed, cpu_s)
         return jail
 
     def want(self, limits: Limits, options: SessionOptions, count: int) -> None:
@@ -718,7 +754,9 @@ def _execution(result: dict[str, Any], out: bytes, err: bytes, truncated: bool, 
     if result["reset"] == "cpu":
         status = "timeout"
     tail = {"": "", "timeout": "\nsandbox: the call ran past its time limit\n",
-            "cpu": "\nsandbox: the session's processes spent its episode CPU time "
+            "cpu": (f"\nsandbox: the interpreter ended ({_how(result)})"
+                    if result.get("signal") or result.get("exit_code") is not None else "")
+                   + "\nsandbox: the session's processes spent its episode CPU time "
                    "(episode_cpu_s): stopped\n",
             "output": "\nsandbox: the call's output passed its limit many times over: "
                       "stopped\n"}.get(result["reset"],

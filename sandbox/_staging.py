@@ -29,6 +29,7 @@ PACKAGE = "_in_jail"
 _SOURCES = ("__init__.py", "harness.py", "harness_io.py", "harness_program.py",
             "harness_wire.py", "session_server.py", "warm_server.py")
 _RUN = ("import sys\n"
+        "COLD_MODULES = set(sys.modules)\n"  # a fresh interpreter's (harness_program.Preloaded)
         "sys.path[0] = '/harness'\n"  # only the staged folder: never the program's /work
         "if sys.argv[1] == 'warm-server':\n"
         f"    from {PACKAGE} import warm_server\n"

@@ -35,6 +35,129 @@ if TYPE_CHECKING:
     from typing import Any, NoReturn
 
 
+COLD_MODULES = frozenset(getattr(sys.modules.get("__main__"), "COLD_MODULES", ()))
+"""The modules a fresh `python3 -E -s -S` holds at its start (run.py's first line takes
+them, before it imports anything: see `_staging._RUN`)."""
+
+
+REFERS: "dict[str, list[str]]" = {}
+"""The modules each module refers to (`learn_refers`: a warm server's, before it forks)."""
+
+
+def module_refs(module: "Any") -> "list[str]":
+    """The names of the modules among `module`'s globals (`re` for typing's `stdlib_re`)."""
+    return [getattr(value, "__name__", "") for value in list(vars(module).values())
+            if isinstance(value, type(sys))]
+
+
+def learn_refers() -> None:
+    """Take `REFERS` of every module now imported, for the processes this one forks."""
+    for name, module in list(sys.modules.items()):
+        REFERS[name] = module_refs(module)
+
+
+class Preloaded:
+    """What `python3 main.py` finds imported is a fresh interpreter's modules, no more: the
+    modules this process holds beyond those (the warm server's preloads, the harness's own)
+    leave `sys.modules` before the program runs, and this finder, first on
+    `sys.meta_path`, serves one back when the program imports it, with the modules it
+    refers to (`re` for typing's `stdlib_re`), while an import now would load the same
+    files: none of them shadowed by a module of that name (a `re.py` the program wrote in
+    /work, a task's file) or out of the program's reach (the harness's own package). Else
+    the import runs as cold, from the files. Module files only: built-in and frozen modules
+    cannot be shadowed, cold either. What differs from cold still: a standard module the
+    program shadows after importing one that imports it without naming it (`from
+    collections import namedtuple` in functools) is then the program's."""
+
+    def __init__(self) -> None:
+        # (annotations in a function are never evaluated: `Any` is mypy's alone)
+        self.hidden: dict[str, Any] = {
+            name: module for name, module in list(sys.modules.items())
+            if name not in COLD_MODULES and
+            getattr(getattr(module, "__spec__", None), "has_location", False)}
+        for name in self.hidden:
+            del sys.modules[name]
+        self.originals: dict[str, Any] = dict(self.hidden)  # (`hidden` loses those served)
+        self.paths = {name: list(module.__path__) for name, module in self.hidden.items()
+                      if isinstance(getattr(module, "__path__", None), list)}
+        self.tops = [name for name in self.hidden if "." not in name]
+        self.path_finder = sys.modules["_frozen_importlib_external"].PathFinder
+
+    def find_spec(self, name: str, path: "Any" = None, target: "Any" = None) -> "Any":
+        module = self.hidden.get(name)
+        if module is None or self.where(name) != module.__spec__.origin:
+            return None
+        if any(self.shadowed(top) for top in self.tops):  # one shadowed: all as cold
+            return None
+        spec = sys.modules["_frozen_importlib"].ModuleSpec(name, self,
+                                                           origin=module.__spec__.origin)
+        spec.loader_state = self.closure(name)
+        return spec
+
+    def shadowed(self, top: str) -> bool:
+        """Another module than the hidden one under that name: in `sys.modules`, or in the
+        file an import now would load."""
+        if top in sys.modules:
+            return sys.modules[top] is not self.originals[top]
+        return self.where(top) not in (None, self.originals[top].__spec__.origin)
+
+    def closure(self, name: str) -> "list[str]":
+        """`name`, its packages and the hidden modules they refer to, transitively."""
+        seen, stack = [], [name]
+        while stack:
+            item = stack.pop()
+            if item in seen or item not in self.hidden:
+                continue
+            seen.append(item)
+            stack.append(item.rpartition(".")[0])
+            refers = REFERS.get(item)
+            stack += module_refs(self.hidden[item]) if refers is None else refers
+        return seen
+
+    def where(self, name: str) -> "str | None":
+        """The file an import of hidden `name` would load now, as a cold import searches
+        (`PathFinder`); None: none. A module of its hidden package (unchanged): the hidden
+        one's, that folder is a read-only one of the system's. A top-level module: the first
+        module (not a namespace folder) in an entry of sys.path before the hidden one's
+        folder, else the hidden one's."""
+        original = self.originals[name].__spec__.origin
+        parent = name.rpartition(".")[0]
+        if parent:
+            package = sys.modules.get(parent, self.originals.get(parent))
+            if package is self.originals.get(parent) and \
+                    getattr(package, "__path__", None) == self.paths.get(parent):
+                return original
+            return self.search(name, getattr(package, "__path__", None))
+        folder = original.rpartition("/")[0]
+        if self.originals[name].__spec__.submodule_search_locations is not None:
+            folder = folder.rpartition("/")[0]  # a package: its folder's
+        entries = list(sys.path)
+        if folder not in entries:
+            return self.search(name, entries)
+        return self.search(name, entries[:entries.index(folder)]) or original
+
+    def search(self, name: str, path: "Any") -> "str | None":
+        if path is None:
+            return None
+        try:
+            spec = self.path_finder.find_spec(name, path)
+        except Exception:  # noqa: BLE001  (an entry the program broke)
+            return None
+        return spec.origin if spec is not None and spec.loader is not None else None
+
+    def create_module(self, spec: "Any") -> None:
+        return None  # a placeholder module, which `exec_module` replaces
+
+    def exec_module(self, placeholder: "Any") -> None:
+        """Put the module back (the import system then returns what `sys.modules` holds),
+        with every hidden module it refers to."""
+        for name in placeholder.__spec__.loader_state:
+            module = self.hidden.pop(name, None)
+            if module is not None and (name == placeholder.__name__ or
+                                       name not in sys.modules):
+                sys.modules[name] = module
+
+
 def worker_main(req_fd: int, rep_fd: int, out_fd: int, err_fd: int, *,
                 streams: "tuple[Any, Any, Any] | None" = None, source: "str | None" = None
                 ) -> None:
@@ -203,6 +326,7 @@ def run_main(text: "str | bytes | None" = None) -> int:
         __loader__=sys.modules["_frozen_importlib_external"].SourceFileLoader(
             "__main__", "/work/main.py"))
     sys.modules["__main__"] = module
+    sys.meta_path.insert(0, Preloaded())
     sys.argv = ["main.py"]
     sys.orig_argv = [sys.executable, "-E", "-s", "-S", "main.py"]  # not its server's
     sys.path[0] = "/work"

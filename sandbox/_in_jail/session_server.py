@@ -21,11 +21,23 @@ or the host asks for a kill (a cancel), this server SIGKILLs every process of th
 itself (`kill(-1)`), empties /work and /tmp, and forks a fresh interpreter: the session is
 reset, and the reply says so. Idle for `idle_s`, or when the host closes the control socket,
 it kills everything and exits, and the jail with it.
+
+The episode's CPU (`episode_cpu_s`) is counted here over every interpreter of the session:
+this server reaps each interpreter it kills and every process left in the jail (`kill_all`:
+orphans are re-parented to it, the jail's pid 1), and the kernel adds what each spent, with
+the children each waited for, to this server's RUSAGE_CHILDREN, a count no program can
+write (the server's uid and memory are out of a cell's reach: no signal, no ptrace, no
+process_vm_writev). A fresh interpreter's RLIMIT_CPU is what is left of the episode, rounded
+up to a whole second; with nothing left no interpreter starts: the call that spent it and
+every later one answer `cpu` (the host ends the session's calls with a named error). Every
+reply carries that count (`spent_s`), so a jail the host replaces (one that retired) starts
+with what is left, never a fresh budget.
 """
 
 import _socket
 import marshal
 import os
+import resource
 import select
 import signal
 import sys
@@ -57,8 +69,15 @@ class Interpreter:
         self.pidfd: int | None = None
         self.sock: _socket.socket | None = None
         self.calls = 0
-        self.cpu_s = header["cpu_s"]  # the session's CPU seconds, over all its interpreters
-        self.cpu_used = 0.0
+        self.episode_cpu_s = header["episode_cpu_s"]  # over all the session's interpreters
+        self.reaped_before = reaped_cpu()  # (0: this server reaped nothing yet)
+        self.spent = False
+        """The episode's CPU is spent: no interpreter runs, calls answer `cpu`."""
+
+    def spent_s(self) -> float:
+        """CPU seconds of the processes this server reaped: every interpreter it killed and
+        everything left in the jail at a reset, with the children each waited for."""
+        return reaped_cpu() - self.reaped_before
 
     def start(self) -> None:
         ours, theirs = _socket.socketpair(_socket.AF_UNIX, _socket.SOCK_SEQPACKET)
@@ -83,6 +102,12 @@ class Interpreter:
         if self.pidfd is not None:
             os.close(self.pidfd)
         self.pid = self.pidfd = self.sock = None
+
+
+def reaped_cpu() -> float:
+    """The kernel's count of the CPU of this server's reaped children (and theirs)."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
 
 
 def main(control_fd: int, program_uid: int) -> None:
@@ -120,6 +145,8 @@ def main(control_fd: int, program_uid: int) -> None:
             control.send(harness_wire.to_json(result).encode())  # JSON: the host does not unmarshal jail data
         except OSError:
             break
+        if result.get("retire"):  # a reset that could not empty the folders: the host
+            break  # replaces this jail, with the CPU left (`spent_s`)
     warm_server.kill_all()
 
 
@@ -129,7 +156,12 @@ def run_call(interpreter: Interpreter, call: "dict[str, Any]", fds: "list[int]",
     cell did not end by itself within its time."""
     start = time.monotonic()
     result: dict[str, Any] = {"status": "ok", "reset": "", "wall_s": 0.0, "cpu_s": 0.0,
-                                "maxrss": 0}
+                                "maxrss": 0, "spent_s": interpreter.spent_s()}
+    if interpreter.spent:  # (the host asks no more once it read `cpu`)
+        for fd in fds:
+            os.close(fd)
+        result.update(status="cpu", reset="cpu")
+        return result
     sock, pidfd = interpreter.sock, interpreter.pidfd
     assert sock is not None and pidfd is not None  # started: `start` sets both
     interpreter.calls += 1
@@ -199,34 +231,43 @@ def run_call(interpreter: Interpreter, call: "dict[str, Any]", fds: "list[int]",
         result["exit_code"] = status.si_status if status is not None and \
             status.si_code == os.CLD_EXITED else None
         result["reset"] = "timeout" if ended in (None, "killed") else "died"
-        reset(interpreter)
+        if not reset(interpreter):
+            result["retire"] = True
+        if interpreter.spent:
+            result["reset"] = "cpu"
+        result["spent_s"] = interpreter.spent_s()
     result["wall_s"] = time.monotonic() - start
     return result
 
 
-def reset(interpreter: Interpreter) -> None:
-    """Kill every process of the jail but this one, empty the work folders, start a fresh
-    interpreter, whose CPU rlimit is what is left of the session's (at least a second: a
-    reset never hands out a fresh budget). A jail whose folders cannot be emptied ends (the
-    host sees it die)."""
+def reset(interpreter: Interpreter) -> bool:
+    """Kill every process of the jail but this one (each reaped: its CPU joins
+    `spent_s`), empty the work folders, start a fresh interpreter whose CPU rlimit is what is
+    left of the episode (none when nothing is left: the episode's CPU is spent). False when
+    the folders cannot be emptied: this server retires after its reply."""
     pid = interpreter.pid
     if pid is not None:
         try:
             os.kill(pid, signal.SIGKILL)
         except ProcessLookupError:
             pass
-        try:  # its CPU, and that of the children it waited for
-            usage = os.wait4(pid, 0)[2]
-            interpreter.cpu_used += usage.ru_utime + usage.ru_stime
+        try:
+            os.wait4(pid, 0)
         except ChildProcessError:
             pass
     warm_server.kill_all()
     interpreter.forget()
     if not warm_server.empty_dirs():
-        sys.exit(3)
-    left = interpreter.cpu_s - interpreter.cpu_used
+        return False
+    left = interpreter.episode_cpu_s - interpreter.spent_s()
+    if left <= 0:
+        interpreter.spent = True
+        return True
+    # RLIMIT_CPU counts whole seconds: the interpreters together spend at most the episode
+    # plus one second (the last one's rounding) plus its SIGXCPU-to-SIGKILL second
     interpreter.header = {**interpreter.header, "cpu_s": max(1, int(left + 0.999))}
     interpreter.start()
+    return True
 
 
 def run_cell(source: bytes, name: str, namespace: "dict[str, Any]",

@@ -87,6 +87,7 @@ def main(control_fd: int, program_uid: int) -> None:
     if not empty_dirs() or not separated():
         return
     warm_up()
+    harness_program.learn_refers()  # once here, not in every child whose program imports
     global COUNTERS, FORKS, PER_MOUNT_INODES
     COUNTERS, FORKS = counters(), 0
     if COUNTERS is None:
@@ -634,7 +635,7 @@ def empty_dirs() -> bool:
     clean = True
     for top in WORK_DIRS:
         try:
-            os.chmod(top, 0o1777 if top == "/tmp" else 0o777)
+            os.chmod(top, 0o1777)  # sticky, as a cold jail mounts both (`jail_argv`)
             empty(top)
             for name in os.listxattr(top, follow_symlinks=False):  # a program's user.*
                 os.removexattr(top, name, follow_symlinks=False)
@@ -761,7 +762,8 @@ def take_inputs(payload_fd: int) -> "tuple[str | None, Any]":
 
 
 def write_inputs(name: str, content: "str | bytes") -> int:
-    """/work/NAME, read-only as in a cold run; the inodes made (the file, and each folder
+    """/work/NAME, read-only as in a cold run (this server's uid owns it in a sticky
+    folder: the program's uid can neither write, remove nor replace it); the inodes made (the file, and each folder
     on its way not there yet). (os.open and os.write, not open(): every function a child
     calls copies the pages its objects are on.)"""
     path = "/work/" + name
@@ -772,8 +774,10 @@ def write_inputs(name: str, content: "str | bytes") -> int:
         try:
             os.mkdir(folder)
             # the program's to write in, as in a cold jail, where it owns the folder (here
-            # this child's uid does, and the umask took the others' write bit)
-            os.chmod(folder, 0o777)
+            # this child's uid does, and the umask took the others' write bit); sticky, as
+            # /work: the program may not remove or replace the inputs in it (a cold jail's
+            # are mount points: EBUSY)
+            os.chmod(folder, 0o1777)
             created += 1
         except FileExistsError:
             pass

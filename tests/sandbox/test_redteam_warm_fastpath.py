@@ -106,8 +106,10 @@ def test_a_function_test_can_catch_its_own_sigint_in_both_modes() -> None:
 
 
 @pytest.mark.xfail(strict=True, reason="hole: a warm child runs the program 5 frames below "
-                   "the server's entry (run.py, main, child, run_main), so a recursion that "
-                   "fits the default limit cold raises RecursionError warm")
+                   "the server's entry (run.py, warm_server.main, child, "
+                   "harness_program.run_main, exec), so a recursion that fits the default "
+                   "limit cold raises RecursionError warm: a forked child keeps its server's "
+                   "frames (a fresh interpreter, a cold run, starts at the stack's bottom)")
 def test_a_recursion_near_the_limit_fits_as_in_a_cold_run() -> None:
     code = ("import sys\ndef f(n):\n    return 0 if n == 0 else 1 + f(n - 1)\n"
             "print(f(sys.getrecursionlimit() - 4))\n")
@@ -117,28 +119,80 @@ def test_a_recursion_near_the_limit_fits_as_in_a_cold_run() -> None:
     assert (warm.status, warm.stdout) == (cold.status, cold.stdout), warm
 
 
-@pytest.mark.xfail(strict=True, reason="hole: a warm server preloads typing (re, collections,"
-                   " functools & co) for every child, so a module of that name the program "
-                   "or its task's files put in /work does not shadow the standard one, as it "
-                   "does in a cold run")
-def test_a_written_module_shadows_a_standard_one_as_in_a_cold_run() -> None:
-    code = "open('re.py', 'w').write('print(\"mine\")\\n')\nimport re\nprint(re.__file__)\n"
+SHADOWS = {
+    "a module written before its import": (
+        "open('re.py', 'w').write('print(\"mine\")\\n')\nimport re\nprint(re.__file__)\n",
+        {}),
+    "a task's file": ("import re\nprint(re.__file__)\n", {"re.py": "print('task')\n"}),
+    "a package, and a module that imports it": (
+        ("import os\nos.mkdir('collections')\n"
+         "open('collections/__init__.py', 'w').write('X = 1\\n')\n"
+         "import collections\nprint(collections.__file__)\n"
+         "try:\n    import functools\n    print(functools.__file__)\n"
+         "except Exception as e:\n    print(type(e).__name__)\n"), {}),
+    "a module shadowed after one that imports it": (  # typing's `re` was imported first
+        ("import typing\nopen('re.py', 'w').write('print(\"mine\")\\n')\nimport re\n"
+         "print(re.__file__, typing.re is re if hasattr(typing, 're') else '-')\n"), {}),
+    "an import through a dependency": (
+        ("open('re.py', 'w').write('print(\"mine\")\\nX = 1\\n')\n"
+         "try:\n    import typing\n    print('typing')\n"
+         "except Exception as e:\n    print(type(e).__name__)\n"), {}),
+    "a namespace folder does not shadow": (
+        "import os\nos.mkdir('re')\nimport re\nprint(re.__file__)\n", {}),
+    "the harness's own package": (
+        ("try:\n    import _in_jail\n    print('found')\n"
+         "except ImportError as e:\n    print(e)\n"), {}),
+    "sys.path changed by the program": (
+        ("import sys, os\nos.mkdir('lib')\nopen('lib/enum.py', 'w').write('Y = 2\\n')\n"
+         "sys.path.insert(0, '/work/lib')\nimport enum\nprint(enum.__file__)\n"), {}),
+    "a module none shadows": (
+        ("import typing, re, collections.abc\n"
+         "print(re.__file__, collections.abc.__name__, typing.List)\n"), {}),
+}
+
+
+@pytest.mark.parametrize("name", SHADOWS)
+def test_a_written_module_shadows_a_standard_one_as_in_a_cold_run(name: str) -> None:
+    """A warm server preloads typing (re, collections, functools & co) for every child:
+    they leave sys.modules before the program runs and come back when it imports them and a
+    cold import would find the same file (`harness_program.Preloaded`)."""
+    code, files = SHADOWS[name]
+    cold = sandbox.run(code, files=files, limits=SHORT, mode="cold")
+    warm = sandbox.run(code, files=files, limits=SHORT, mode="warm")
+    assert cold.status == "ok", cold
+    assert (warm.status, warm.stdout) == (cold.status, cold.stdout), (warm, cold)
+
+
+@pytest.mark.xfail(strict=True, reason="hole: harness_program.Preloaded serves a preloaded "
+                   "module back with the modules it refers to, not every one its import "
+                   "imported: functools' `from collections import namedtuple` names no "
+                   "module, so a collections.py the program writes after importing "
+                   "functools is the program's warm, the standard one (already imported) cold")
+def test_a_module_shadowed_after_a_dependent_import_stays_the_standard_one() -> None:
+    code = ("import functools\nopen('collections.py', 'w').write('X = 1\\n')\n"
+            "import collections\nprint(collections.__file__)\n")
     cold = sandbox.run(code, limits=SHORT, mode="cold")
     warm = sandbox.run(code, limits=SHORT, mode="warm")
-    assert cold.stdout == "mine\n/work/re.py\n", cold
+    assert cold.stdout.endswith("/collections/__init__.py\n"), cold  # the standard one
     assert warm.stdout == cold.stdout, warm
 
 
-@pytest.mark.xfail(strict=True, reason="hole: warm, /work/main.py and the task's files are "
-                   "files of a folder open to the program, which may unlink or replace them "
-                   "(a stdin/stdout test's process reads main.py anew); cold, they are bound "
-                   "into the jail and refuse it (EBUSY)")
-def test_a_program_cannot_remove_its_own_source_as_in_a_cold_run() -> None:
-    code = ("import os\nfor name in ('main.py', 'data.txt'):\n    try:\n        os.unlink(name)\n"
-            "        print('removed', name)\n    except OSError:\n        print('kept', name)\n")
+def test_a_program_cannot_remove_or_replace_its_inputs_as_in_a_cold_run() -> None:
+    """Cold, /work/main.py and the task's files are mount points (EBUSY); warm they are
+    files of the server's uid in sticky folders (`warm_server.write_inputs`), which the
+    program's uid may neither unlink, rename nor replace (a stdin/stdout test's process
+    reads main.py anew)."""
+    code = ("import os\nopen('mine', 'w').write('x')\n"
+            "for name in ('main.py', 'data.txt', 'deep/a.txt'):\n"
+            "    for how in (os.unlink, lambda n: os.rename(n, 'moved'),\n"
+            "                lambda n: os.replace('mine', n)):\n"
+            "        try:\n            how(name)\n            print('gone', name)\n"
+            "        except OSError:\n            pass\n"
+            "print(open('main.py').read() == open(__file__).read(), open('data.txt').read(),"
+            " open('deep/a.txt').read(), sorted(os.listdir('.')))\n")
     cold = sandbox.run(code, files=FILES, limits=SHORT, mode="cold")
     warm = sandbox.run(code, files=FILES, limits=SHORT, mode="warm")
-    assert cold.stdout == "kept main.py\nkept data.txt\n", cold
+    assert cold.stdout == "True d\n a\n ['data.txt', 'deep', 'main.py', 'mine']\n", cold
     assert warm.stdout == cold.stdout, warm
 
 

@@ -393,17 +393,21 @@ def test_a_sessions_cpu_group_goes_with_it_and_a_killed_callers_is_swept(tmp_pat
 
 
 def test_without_cgroups_the_episode_cpu_is_the_rlimit_of_each_process(no_cgroup):
-    """SANDBOX_NO_CGROUP=1 (or a host without a CPU cgroup): no meter, RLIMIT_CPU as
-    before: the interpreter past its CPU is killed (SIGXCPU) and the session reset."""
-    with open_session(limits=SPIN, options=SessionOptions(episode_cpu_s=1,
+    """SANDBOX_NO_CGROUP=1 (or a host without a CPU cgroup): no meter; the interpreter's
+    RLIMIT_CPU is the episode's, rounded up to a second: past it the interpreter is killed
+    (SIGXCPU), and its server, which counted what it spent, starts no other: the episode
+    is spent, and later calls say so without running."""
+    with open_session(limits=SPIN, options=SessionOptions(episode_cpu_s=0.5,
                                                           episode_wall_s=600)) as s:
         assert s.cpu_seconds() is None
         limit = s.run("import resource\nprint(resource.getrlimit(resource.RLIMIT_CPU)[0])")
         assert limit.stdout == "1\n", limit
         out = s.run("while True:\n    pass")
         assert out.status == "timeout" and "killed by signal 24" in out.stderr, out
+        assert out.stderr.endswith("(episode_cpu_s): stopped\n"), out
         after = s.run("print('fresh')")
-        assert after.stdout == "fresh\n" and "crash" in after.stderr, after
+        assert after.status == "timeout" and after.stdout == "", after
+        assert after.stderr.endswith(_session.CPU_SPENT) and "reset" in after.stderr, after
 
 
 def test_a_v2_group_meter_counts_every_process_it_held_those_that_exited_included(
