@@ -1159,15 +1159,18 @@ def _glued_to_box(text: str, end: int, answer: str) -> tuple[str, bool] | None:
 
 _GLUE_MAX = 40
 # What may stand glued to a box's closing brace without changing its value (an allow-list):
-# the reply's end or a space (`~` too), a closing math delimiter (`\\right)` too), a line break,
-# a closing or opening
-# bracket (what a bracket holds is read apart: `_bracketed_value`, `_said_after_a_mark`), a
-# tag, `&`, `|`, quotes, markdown emphasis (a star before no digit), an underscore before no
-# subscript, sentence punctuation before no digit (`.5`, `,000` write a number; `!` is a
-# factorial), full-width punctuation and brackets (`（个）`), a dash (a joining mark, `_JOINING_MARK`), a percent or
-# degree sign (the box's own unit), a LaTeX spacing, text, closing or end-of-proof command.
+# the reply's end or a space (`~` too), a closing math delimiter (`\\right)` too), a line
+# break, a closing or opening bracket (what a bracket holds is read apart: `_bracketed_value`,
+# `_said_after_a_mark`), a tag, `&`, `|`, quotes, markdown emphasis (a star before no digit),
+# an underscore before no subscript, sentence punctuation before no digit (`.5`, `,000` write
+# a number; `!` is a factorial), full-width punctuation and brackets (`（个）`), a dash (a
+# joining mark, `_JOINING_MARK`), a percent or degree sign (the box's own unit), a word of a
+# script written without spaces (Chinese, Japanese, a Korean particle: `\\boxed{7}是答案`,
+# read by the prose readers), and a LaTeX spacing, text, closing or end-of-proof command.
 _HARMLESS_GLUE = re.compile(
-    r"$|\s|~|\$|\\[)\]]|\\\\|[)\]}(\[<>&|'\"`\u2018\u2019\u201c\u201d\uff08\uff09\u3010\u3011\u300c-\u300f]|\*(?![\d(])|_(?![\w{\\])|"
+    r"$|\s|~|\$|\\[)\]]|\\\\|[)\]}(\[<>&|'\"`\u2018\u2019\u201c\u201d\uff08\uff09\u3010\u3011\u300c-\u300f]|"
+    r"\*(?![\d(])|_(?![\w{\\])|[\u1100-\u11ff\u3040-\u30ff\u3130-\u318f\u3400-\u4dbf\u4e00-\u9fff"
+    r"\uac00-\ud7af]|"
     r"[.,;:?](?!\d)|[\u3001\u3002\uff01\uff0c\uff1a\uff1b\uff1f]|[-\u2010-\u2015\u2212]|\\?%|\u00b0|"
     r"\^\s*\{?\s*\\circ|\\(?:[,;:! ]|q?quad|[hv]space|hfill|enspace|text[a-z]{0,6}|mbox|mathrm|"
     r"emph|underline|end|newline|nonumber|notag|tag|label|qed|blacksquare|square|checkmark|"
@@ -1195,7 +1198,7 @@ def _bracketed_value(text: str, end: int, answer: str) -> str | None:
     return value if value is not None else _restated_expression(content, answer)
 
 
-_VALUE_IN_BRACKETS = re.compile(r"\s{0,3}[(\[]\s*(-?\d[^()\[\]]{0,60}?)\s*[)\]]")
+_VALUE_IN_BRACKETS = re.compile(r"(?<!\s)\s{0,3}[(\[]\s*(-?\d[^()\[\]]{0,60}?)\s*[)\]]")
 
 
 def said_of_expression(sentence: str) -> tuple[str, str] | None:
@@ -1299,7 +1302,7 @@ _DENIED_VALUE = re.compile(r"(?<![\s,])[\s,]*(?:not|instead\s+of|rather\s+than)\
 _OFFERED_VALUE = re.compile(r"(?<![\s,])[\s,]*(?:or|and)\s+-?\d[\d,]*(?:\.\d+)?(?:\s?%)?(?![\d.])",
                             re.IGNORECASE)
 _CONTRASTING = frozenset({"instead", "actually", "though", "really", "indeed"})
-_FACTORIAL_AFTER = re.compile(r"\)?\s*!")
+_FACTORIAL_AFTER = re.compile(r"\)?(?<!\s)\s*!")
 
 
 def _after_box(text: str, end: int, sentences: int) -> tuple[str, bool]:
@@ -1423,9 +1426,10 @@ def _restated_expression(clause: str, answer: str) -> str | None:
         if not part.strip() or _ONLY_LETTERS.fullmatch(part):
             continue  # `7 / 8 or so`: a word offered beside the value, not a value
         *named, value = part.split("=")  # `x = 8`: the value after the sign
-        if any(_NOT_AN_OPERATION.search(_EXPONENT.sub("^{1}", side))
-               for side in [value, *(side for side in named if not _VARIABLE.fullmatch(side))]):
-            return None
+        if any(_NOT_AN_OPERATION.search(side) or not _ARITHMETIC.fullmatch(side) for side in (
+                _EXPONENT.sub("^{1}", side)
+                for side in [value, *(side for side in named if not _VARIABLE.fullmatch(side))])):
+            return None  # (a sign no arithmetic writes, a backtick: markup, not read)
         if _PLUS_MINUS.search(value):  # `7 \\pm 1`: 8 and 6
             values += [_PLUS_MINUS.sub("+", value), _PLUS_MINUS.sub("-", value)]
         else:
@@ -1469,13 +1473,15 @@ _EXPRESSION_MAX = 60
 _NOT_AN_OPERATION = re.compile(r"(?<![\\A-Za-z])[A-Za-z]|[\d)}]\s*(?:\(|\\(?!(?:times|cdot|div|pm|mp)"
                                r"(?![A-Za-z])))|[\d)}]\s+\d|\)\s*\d")
 _EXPONENT = re.compile(r"\^\{[^{}]{0,20}\}")
-_VARIABLE = re.compile(r"\s*[A-Za-z]\s*")
-_ONLY_LETTERS = re.compile(r"\s*[^\W\d_]+(?:\s+[^\W\d_]+)?\s*")
+# What an operation on numbers is written with: digits, signs, brackets, commands.
+_ARITHMETIC = re.compile(r"(?:[\d\s.+\-*/^!(){}\[\]]|\\[A-Za-z]+|\\[{}])*")
+_VARIABLE = re.compile(r"(?<!\s)\s*[A-Za-z]\s*")
+_ONLY_LETTERS = re.compile(r"(?<!\s)\s*[^\W\d_]+(?:\s+[^\W\d_]+)?\s*")
 # Alternatives in a restatement: `or` / `and` / `\\lor`, a comma before them or not (`14/2, or
 # 15/2`); the members of a set (`_SET`).
-_ALTERNATIVE = re.compile(r"\s*,?\s*(?:(?<![\w\\])(?:or|and)|\\(?:lor|vee))(?![\w\\])\s*",
+_ALTERNATIVE = re.compile(r"(?<!\s)\s*(?:,\s*)?(?:(?<![\w\\])(?:or|and)|\\(?:lor|vee))(?![\w\\])\s*",
                           re.IGNORECASE)
-_SET = re.compile(r"\s*\\\{(.{0,50})\\\}\s*")
+_SET = re.compile(r"(?<!\s)\s*\\\{(.{0,50})\\\}\s*")
 _PLUS_MINUS = re.compile(r"\\(?:pm|mp)(?![A-Za-z])")
 # Operators written in plain text, read as the LaTeX that writes them (an allow-list).
 _PLAIN_OPERATORS = (("**", "^"), ("\u00f7", "\\div "), ("\u00d7", "\\times "), ("\u00b7", "\\cdot "),

@@ -442,7 +442,7 @@ def counted_magnitude(value: str, words: str, question: str | None) -> bool:
 
 
 _COMPOUND = re.compile(r"-[^\W\d_]")  # a hyphen joining the magnitude word to another
-_PERCENT_AFTER = re.compile(r"\s*(?:per\s?cent(?![\w\\])|\\?%)", re.IGNORECASE)
+_PERCENT_AFTER = re.compile(r"(?<!\s)\s*(?:per\s?cent(?![\w\\])|\\?%)", re.IGNORECASE)
 
 
 _PLAIN_NUMBER = re.compile(r"\d+(?:\.\d+)?")

@@ -265,7 +265,8 @@ def test_hole_dozen_counted(reward: MathReward) -> None:
 
 @pytest.mark.parametrize(("gold", "completion"), [
     # marks known to leave the box's value (`_HARMLESS_GLUE`)
-    ("7", "\\boxed{7}."), ("7", "$\\boxed{7}$!"), ("7", "\\boxed{7}, which is prime."),
+    ("7", "\\boxed{7}."), ("7", "$\\boxed{7}$!"), ("7", "\\boxed{7}$!"),
+    ("7", "\\boxed{7}, which is prime."), ("7", "\\boxed{7}\u662f\u7b54\u6848\u3002"),
     ("7", "\\boxed{7} apples."), ("7", "\\boxed{7}**."), ("7", "\\boxed{7}\\)."),
     ("7", "\\boxed{7}\\quad"), ("7", "\\boxed{7}</b>"), ("7", "\\boxed{7}\"."),
     ("7", "\\boxed{7}\u3002"), ("5", "\\boxed{5}\\%"), ("5", "\\boxed{5}^\\circ"),
@@ -279,6 +280,8 @@ def test_hole_dozen_counted(reward: MathReward) -> None:
     ("7", "\\boxed{7}. It is 7 * 1."), ("7", "\\boxed{7}, i.e. x = 7"),
     ("7", "\\boxed{7}, i.e. 3.5 \\times 2"), ("7", "\\boxed{7}, i.e. 14/2 or 21/3"),
     ("2", "\\boxed{2}, i.e. \\sqrt[3]{8}"),
+    # a restatement in markup the arithmetic does not read explains the box, as before
+    ("7", "\\boxed{7}. `It is 7.`"),
     # `hundred percent` ending the clause is a percent; `thousand-dollar` is a compound
     ("7", "\\boxed{7} thousand-dollar bills."),
 ])
