@@ -1187,8 +1187,8 @@ def _bracketed_value(text: str, end: int, answer: str) -> str | None:
     answer; `_restated_expression`: `(14/2)` explains it). None when the bracket opens with no
     value (`(rounded)`, `(or 8)`: the other readers') or holds an explanation (`(2 hours)`,
     `(3 x 4)`)."""
-    if "(" not in text[end:end + _GLUE_MAX] and "[" not in text[end:end + _GLUE_MAX]:
-        return None  # (no bracket near: the tail is not read again)
+    if not text[end:end + _GLUE_MAX].lstrip(" \t$*_\\)]").startswith(("(", "[")):
+        return None  # (no bracket next: the tail is not read again)
     region, _ = _after_box(text, end, sentences=1)
     bracket = _VALUE_IN_BRACKETS.match(region)
     if bracket is None:
@@ -1316,7 +1316,9 @@ def _after_box(text: str, end: int, sentences: int) -> tuple[str, bool]:
     and whether that is all the model wrote (not cut by the window or the sentence count)."""
     # the tail's rest: padding is dropped first; `7½`, `7²` read as numbers (`symbol_numbers`)
     raw = symbol_numbers(text[end:_reply_end_after(text, end)])
-    raw = _SPACED_OPERATOR.sub(r"\1", _INVISIBLE.sub("", raw))  # `7 ** 0`: `7**0`, a power
+    raw = _INVISIBLE.sub("", raw)
+    if "*" in raw:
+        raw = _SPACED_OPERATOR.sub(r"\1", raw)  # `7 ** 0`: `7**0`, a power
     visible = _SPACES.sub(" ", _PADDING.sub(" ", _DELIMITERS.sub(" ", raw)))
     stop = 0
     for _ in range(sentences):
