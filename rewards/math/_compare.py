@@ -30,6 +30,7 @@ from rewards.math._normalize import (
     as_intervals,
     asks_for_percent,
     carried_words,
+    counted_magnitude,
     imaginary_unit_like_gold,
     inequality_as_interval,
     is_choice,
@@ -130,6 +131,11 @@ def compare_local(pred: str | Extraction | None, gold: object,
     carried = carried | asked
     if unsaid is not None:
         return unsaid
+    if extraction.uncertain is not None:  # `\boxed{7}th`: not the box alone, not read
+        return Verdict("wrong", f"{UNCERTAIN} {extraction.uncertain}")
+    if extraction.words is not None and counted_magnitude(extraction.answer, extraction.words,
+                                                         question):
+        extraction = replace(extraction, words=None)  # `\boxed{12} dozen` of `How many dozen`
     if extraction.words is not None:
         extraction = _read_with_words(extraction, carried, gold_norm)
     pred_norm = imaginary_unit_like_gold(normalize(extraction.answer, carried), gold_norm)

@@ -25,17 +25,19 @@ Every scan is a single pass or a regex without nested quantifiers, over the capp
 from __future__ import annotations
 
 import itertools
+import math
 import re
 from dataclasses import dataclass, replace
 from numbers import Number
 from typing import Literal
 
 from rewards.math._config import MathConfig
-from rewards.math._evaluate import evaluate_exact
+from rewards.math._evaluate import evaluate, evaluate_exact
 from rewards.math._normalize import (
     NUMBER_WORDS,
     magnitude_after,
     names_an_answer,
+    normalize,
     numbers_in_words,
     qualifiers,
     sentence_key,
@@ -82,6 +84,11 @@ class Extraction:
     answer`), for a box or an unmarked number; None when it is not. The comparison keeps the
     value as the answer only when those words are known to leave it so (`affirms`); else the
     reply took it back and committed to none (`no_answer`)."""
+    uncertain: str | None = None
+    """What stands glued to a box's closing brace that may change its value and that neither
+    the allow-list of marks (`_HARMLESS_GLUE`) nor the exact arithmetic reads (`\\boxed{7}th`,
+    `\\boxed{7}{,}5`): the answer is not the box alone, and the rules cannot tell what it is,
+    so the pair is uncertain (`wrong`, the judge's where one is configured)."""
 
 
 _ANSWER_TAG = re.compile(r"<answer>(.*?)</answer>", re.DOTALL | re.IGNORECASE)
@@ -1090,11 +1097,20 @@ def _box_with_words(text: str, found: Extraction, end: int) -> Extraction:
     before a box are never read (the box marks its value), nor the words after it when no
     verb follows it: units, counted nouns and what they go on to say (`$\\boxed{18}$ dollars
     every day`, `\\boxed{5} hours more than James`) describe the value, they do not unsay it;
-    a magnitude word right after the box is read with it (`magnitude_after`)."""
+    a magnitude word right after the box is read with it (`magnitude_after`). What stands
+    glued to the box's brace is read with its value unless it is a mark known to leave it
+    (`_glued_to_box`), and a value in brackets right after the box is the box stated again
+    (`_bracketed_value`)."""
     after = _clause_after(text, end)
+    glued = _glued_to_box(text, end, found.answer)  # `\\boxed{7}!`, `\\boxed{7}²`, `\\boxed{7}½`
+    if glued is not None and glued[1]:
+        return replace(found, uncertain=f"{glued[0]!r} is glued to the box and not read")
     said = _said_of(after)
     if said is None:
         said = _said_after_a_mark(after)  # `\\boxed{7}, wrong.`, `\\boxed{7} — это не ответ`
+    for value in (glued[0] if glued else None, _bracketed_value(text, end, found.answer)):
+        if value is not None:  # `\\boxed{7}!` is 5040, `\\boxed{7} (8)`: said of the box
+            said = value if said is None else f"{said}; {value}"
     joined = _joined_alternative(text, end, found.answer)  # `\boxed{7} or 8.`, `\boxed{7} is it. Or 8.`
     if joined is not None:
         said = joined if said is None else f"{said}; {joined}"
@@ -1109,6 +1125,80 @@ def _box_with_words(text: str, found: Extraction, end: int) -> Extraction:
     # a number in words said of the box reads as its digits (`or one half`: `affirms` read it)
     words = " ".join((found.answer + numbers_in_words(after)).split()).strip(_TRAILING)
     return replace(found, words=words, said=said)
+
+
+def _glued_to_box(text: str, end: int, answer: str) -> tuple[str, bool] | None:
+    """What a reply writes glued to the closing brace of a box that ends at `end`, when it is
+    no mark known to leave the box's value (`_HARMLESS_GLUE`: a space, a closing delimiter or
+    bracket, spacing, sentence punctuation before no digit, markdown, a tag, quotes, a
+    percent or degree sign, a dash that joins what follows) nor a unit (`\\boxed{5}cm`,
+    `normalize`): the box and it written as one value (`7!`, `7^{2}` of `7²`, `7.5` of `7½`,
+    `7.5` of `7.5`), and whether the arithmetic cannot read it. None when it leaves the box's
+    value (nothing glued, a harmless mark, `\\boxed{7}.0`); (value, False) when the value it
+    writes is another (`\\boxed{7}!` is 5040: said of the box, which `affirms` refuses);
+    (text, True) when neither arithmetic reads it (`\\boxed{7}th`: uncertain). A `!` after a
+    box that is no number is the sentence's (`\\boxed{\\text{Yes}}!`)."""
+    after = _INVISIBLE.sub("", text[end:end + 2 * _GLUE_MAX])
+    if _HARMLESS_GLUE.match(after):
+        return None
+    run = _GLUED_RUN.match(after)
+    if run is None:
+        return None
+    value = symbol_numbers(answer + run.group(0))  # `7²` as `7^{2}`, `7½` as `7.5`
+    for plain, latex in _PLAIN_OPERATORS:
+        value = value.replace(plain, latex)
+    if normalize(answer) in (normalize(value), normalize(f"{answer} {run.group(0)}")):
+        return None  # a unit (`\\boxed{5}cm`, `\\boxed{5}\\text{ cm}`)
+    differs = _value_differs(value, answer)
+    if differs is None and run.group(0).strip("!") == "" and evaluate(answer) is None:
+        return None  # `\\boxed{\\text{Yes}}!`: no number, so no factorial
+    if differs is False:
+        return None
+    return value, differs is None
+
+
+_GLUE_MAX = 40
+# What may stand glued to a box's closing brace without changing its value (an allow-list):
+# the reply's end or a space (`~` too), a closing math delimiter (`\\right)` too), a line
+# break, a closing or opening bracket (what a bracket holds is read apart: `_bracketed_value`,
+# `_said_after_a_mark`), a tag, `&`, `|`, quotes, markdown emphasis (a star before no digit),
+# an underscore before no subscript, sentence punctuation before no digit (`.5`, `,000` write
+# a number; `!` is a factorial), full-width punctuation and brackets (`（个）`), a dash (a
+# joining mark, `_JOINING_MARK`), a percent or degree sign (the box's own unit), a word of a
+# script written without spaces (Chinese, Japanese, a Korean particle: `\\boxed{7}是答案`,
+# read by the prose readers), and a LaTeX spacing, text, closing or end-of-proof command.
+_HARMLESS_GLUE = re.compile(
+    r"$|\s|~|\$|\\[)\]]|\\\\|[)\]}(\[<>&|'\"`\u2018\u2019\u201c\u201d\uff08\uff09\u3010\u3011\u300c-\u300f]|"
+    r"\*(?![\d(])|_(?![\w{\\])|[\u1100-\u11ff\u3040-\u30ff\u3130-\u318f\u3400-\u4dbf\u4e00-\u9fff"
+    r"\uac00-\ud7af]|"
+    r"[.,;:?](?!\d)|[\u3001\u3002\uff01\uff0c\uff1a\uff1b\uff1f]|[-\u2010-\u2015\u2212]|\\?%|\u00b0|"
+    r"\^\s*\{?\s*\\circ|\\(?:[,;:! ]|q?quad|[hv]space|hfill|enspace|text[a-z]{0,6}|mbox|mathrm|"
+    r"emph|underline|end|newline|nonumber|notag|tag|label|qed|blacksquare|square|checkmark|"
+    r"hline|cr|right|[bB]igg?r)(?![A-Za-z])")
+# The text glued to a box that is read with its value: up to a space, a `$` or sentence
+# punctuation before no digit; a brace group whole (`^{2}`).
+_GLUED_RUN = re.compile(r"(?:\{[^{}\s]{0,30}\}|[.,](?=\d)|[^\s$.,;:?{}()\[\]])+")
+
+
+def _bracketed_value(text: str, end: int, answer: str) -> str | None:
+    """A value in brackets right after a box that ends at `end` (`\\boxed{7} (8)`,
+    `\\boxed{7} (7¼)`): the box stated again, read as after `It is` (`_restated_value`: the
+    same number, or it with the words the rest of the box's clause says, leaves the box the
+    answer; `_restated_expression`: `(14/2)` explains it). None when the bracket opens with no
+    value (`(rounded)`, `(or 8)`: the other readers') or holds an explanation (`(2 hours)`,
+    `(3 x 4)`)."""
+    if not text[end:end + _GLUE_MAX].lstrip(" \t$*_\\)]").startswith(("(", "[")):
+        return None  # (no bracket next: the tail is not read again)
+    region, _ = _after_box(text, end, sentences=1)
+    bracket = _VALUE_IN_BRACKETS.match(region)
+    if bracket is None:
+        return None
+    content = bracket.group(1)
+    value = _restated_value(content, region[bracket.end():])
+    return value if value is not None else _restated_expression(content, answer)
+
+
+_VALUE_IN_BRACKETS = re.compile(r"(?<!\s)\s{0,3}[(\[]\s*(-?\d[^()\[\]]{0,60}?)\s*[)\]]")
 
 
 def said_of_expression(sentence: str) -> tuple[str, str] | None:
@@ -1190,8 +1280,8 @@ def _restated_value(clause: str, box_clause: str) -> str | None:
     that explains the box."""
     clause = numbers_in_words(_RESTATED_SENTENCE_END.split(clause, maxsplit=1)[0])
     value = _RESTATED_VALUE.match(clause)
-    if value is None or clause.startswith("!", value.end()):
-        return None  # `5!`: a factorial, mathematics (`_restated_expression`)
+    if value is None or _FACTORIAL_AFTER.match(clause, value.end()):
+        return None  # `5!`, `(5)!`: a factorial, mathematics (`_restated_expression`)
     rest = _DENIED_VALUE.sub(" ", clause[value.end():])  # `8, not 7`: 7 is not said of it
     offered = "".join(found.group(0) for found in _OFFERED_VALUE.finditer(rest))
     rest = _OFFERED_VALUE.sub(" ", rest)  # `7 or 8`: 8 is said of it too
@@ -1212,6 +1302,7 @@ _DENIED_VALUE = re.compile(r"(?<![\s,])[\s,]*(?:not|instead\s+of|rather\s+than)\
 _OFFERED_VALUE = re.compile(r"(?<![\s,])[\s,]*(?:or|and)\s+-?\d[\d,]*(?:\.\d+)?(?:\s?%)?(?![\d.])",
                             re.IGNORECASE)
 _CONTRASTING = frozenset({"instead", "actually", "though", "really", "indeed"})
+_FACTORIAL_AFTER = re.compile(r"\)?(?<!\s)\s*!")
 
 
 def _after_box(text: str, end: int, sentences: int) -> tuple[str, bool]:
@@ -1225,7 +1316,10 @@ def _after_box(text: str, end: int, sentences: int) -> tuple[str, bool]:
     and whether that is all the model wrote (not cut by the window or the sentence count)."""
     # the tail's rest: padding is dropped first; `7½`, `7²` read as numbers (`symbol_numbers`)
     raw = symbol_numbers(text[end:_reply_end_after(text, end)])
-    visible = _SPACES.sub(" ", _PADDING.sub(" ", _DELIMITERS.sub(" ", _INVISIBLE.sub("", raw))))
+    raw = _INVISIBLE.sub("", raw)
+    if "*" in raw:
+        raw = _SPACED_OPERATOR.sub(r"\1", raw)  # `7 ** 0`: `7**0`, a power
+    visible = _SPACES.sub(" ", _PADDING.sub(" ", _DELIMITERS.sub(" ", raw)))
     stop = 0
     for _ in range(sentences):
         found = _SENTENCE_END.search(visible, stop, _WORDS_MAX)
@@ -1246,6 +1340,8 @@ _INVISIBLE = re.compile(r"[\u00ad\u180e\u200b-\u200d\u2060-\u2064\ufeff]")
 _PADDING = re.compile(r"\\(?:[,;:! ]|q?quad|[hv]space\*?\{[^{}]{0,20}\})|(?<![\d*])\*+|\*+(?![\d*])|_+|"
                       r"</?[A-Za-z][A-Za-z0-9]{0,15}\s*/?>")
 _SPACES = re.compile(r"[ \t]+")
+# Stars between two numbers, spaced or not (`7 ** 0`, `7 * 8`): an operator, not emphasis.
+_SPACED_OPERATOR = re.compile(r"(?<=\d)[ \t]*(\*{1,2})[ \t]*(?=-?\d)")
 
 
 # Commands that style a word without changing it (an allow-list): `\textbf{or}` is `or`.
@@ -1293,8 +1389,9 @@ def _restated(text: str, end: int, answer: str = "") -> str | None:
     for restated in sorted([*_RESTATES.finditer(region), *_RESTATING_OPENER.finditer(region)],
                            key=lambda found: found.start()):
         value = _restated_value(region[restated.end():], box_clause)
-        if value is None:
-            value = _restated_expression(region[restated.end():], answer)
+        if value is None:  # (with the bracket `_RESTATES` took: `It is (5)!.`)
+            opening = "(" if region[:restated.end()].rstrip().endswith("(") else ""
+            value = _restated_expression(opening + region[restated.end():], answer)
         if value is not None:
             return value
     if whole:  # the reply's end closes a sentence (`sentence_key` drops its last mark)
@@ -1309,34 +1406,88 @@ def _restated(text: str, end: int, answer: str = "") -> str | None:
 
 def _restated_expression(clause: str, answer: str) -> str | None:
     """A value stated again in mathematics (`It is 15/2.`, `\\frac{15}{2}`, `2^3`,
-    `\\sqrt{50}`): the whole rest of its sentence a constant the exact arithmetic reads
-    (`evaluate_exact`), when the box's `answer` is one too and the two differ; returned for the
-    comparison, which never takes mathematics as said plainly (`affirms`). None when they are
-    equal (`It is 10/2.` of 5, `It is 1 - \\frac{1}{36}.` of `\\frac{35}{36}`: the box
-    explained) or either is no constant it reads (`It is 4 x 5`, words after the value)."""
+    `\\sqrt{50}`), when the box's `answer` is a constant the exact arithmetic reads: the rest of
+    its sentence, returned for the comparison (which never takes mathematics as said plainly,
+    `affirms`) when it states another value or one the arithmetic cannot read (`It is 7 ÷ 0.`,
+    `It is 7 ×.`, `7^{2x}`: no constant, so not the box). Alternatives joined by `or`/`and`
+    (`14/2 or 15/2`, `7 × 1 or 8`: a hedge), `±` (both signs) and the value after a last `=`
+    (`x = 8`) are each read. None when every value equals the box (`It is 10/2.` of 5, `It is
+    1 - \\frac{1}{36}.` of `\\frac{35}{36}`: the box explained), or the sentence is no plain
+    operation on numbers (`It is 4 x 5`, words beside the value: `_NOT_AN_OPERATION`)."""
     clause = _RESTATED_SENTENCE_END.split(clause, maxsplit=1)[0].strip(_TRAILING)
     for plain, latex in _PLAIN_OPERATORS:  # `16÷2`, `2**3`: as the LaTeX they write
         clause = clause.replace(plain, latex)
-    if not clause or len(clause) > _EXPRESSION_MAX or not answer or _NOT_AN_OPERATION.search(
-            clause):
+    if not clause or len(clause) > _EXPRESSION_MAX or not answer:
         return None
-    stated, boxed = evaluate_exact(clause), evaluate_exact(answer)
-    if stated is None or boxed is None or not stated.constant or not boxed.constant or \
-            stated == boxed:
+    boxed = evaluate_exact(answer)
+    if boxed is None or not boxed.constant:
+        return None
+    values = []
+    members = _SET.fullmatch(clause)  # `\\{7, 8\\}`: each member is offered
+    for part in members.group(1).split(",") if members else _ALTERNATIVE.split(clause):
+        if not part.strip() or _ONLY_LETTERS.fullmatch(part):
+            continue  # `7 / 8 or so`: a word offered beside the value, not a value
+        *named, value = part.split("=")  # `x = 8`: the value after the sign
+        if any(_NOT_AN_OPERATION.search(side) or not _ARITHMETIC.fullmatch(side) for side in (
+                _EXPONENT.sub("^{1}", side)
+                for side in [value, *(side for side in named if not _VARIABLE.fullmatch(side))])):
+            return None  # (a sign no arithmetic writes, a backtick: markup, not read)
+        if _PLUS_MINUS.search(value):  # `7 \\pm 1`: 8 and 6
+            values += [_PLUS_MINUS.sub("+", value), _PLUS_MINUS.sub("-", value)]
+        else:
+            values.append(value)
+    if not values or all(_value_differs(value, answer) is False for value in values):
         return None
     return clause
 
 
+def _value_differs(expression: str, answer: str) -> bool | None:
+    """Whether `expression` is another value than the box's `answer`, by the exact arithmetic
+    (`evaluate_exact`) or, where it declines (a decimal, a cube root), the float one to 1e-9
+    relative: True, False, or None when either is no constant either reads (`7 ÷ 0`, `7 ×`,
+    `7^{2x}`). `n!!` is the double factorial, as prose means it (`5!!` is 15)."""
+    expression = _DOUBLE_FACTORIAL.sub(_double_factorial, expression)
+    exact, boxed = evaluate_exact(expression), evaluate_exact(answer)
+    if exact is not None and boxed is not None and exact.constant and boxed.constant:
+        return exact != boxed
+    stated, value = evaluate(expression), evaluate(answer)
+    if stated is None or value is None or stated[1] or value[1]:
+        return None
+    return abs(stated[0] - value[0]) > 1e-9 * max(1.0, abs(value[0]))
+
+
+def _double_factorial(match: re.Match[str]) -> str:
+    n = int(match.group(1))
+    if n > _DOUBLE_FACTORIAL_MAX:
+        return match.group(0)  # (left to decline)
+    return str(math.prod(range(n, 0, -2)))
+
+
+_DOUBLE_FACTORIAL = re.compile(r"\(?(\d{1,4})\)?!!(?!!)")
+_DOUBLE_FACTORIAL_MAX = 300
 _EXPRESSION_MAX = 60
 """The longest value in mathematics read as the answer stated again (`_restated_expression`)."""
 # What makes a restated expression no plain operation on numbers: a letter outside a command
 # (`0x8`, `4 x 5`: a variable, a hex prefix or a unit), or two values side by side with no
 # sign between (`7 (3 + 4)`, `7 000`, `7\\,000`, `2\\sqrt{3}`: prose, a separator or a product
-# the reply may not mean); a command that is an operator (`\\times`, `\\cdot`, `\\div`) is a sign.
-_NOT_AN_OPERATION = re.compile(r"(?<![\\A-Za-z])[A-Za-z]|[\d)}]\s*(?:\(|\\(?!(?:times|cdot|div)"
+# the reply may not mean); a command that is an operator (`\\times`, `\\cdot`, `\\div`, `\\pm`)
+# is a sign. A letter in an exponent (`7^{2x}`) is a variable of a power, read (no constant).
+_NOT_AN_OPERATION = re.compile(r"(?<![\\A-Za-z])[A-Za-z]|[\d)}]\s*(?:\(|\\(?!(?:times|cdot|div|pm|mp)"
                                r"(?![A-Za-z])))|[\d)}]\s+\d|\)\s*\d")
+_EXPONENT = re.compile(r"\^\{[^{}]{0,20}\}")
+# What an operation on numbers is written with: digits, signs, brackets, commands.
+_ARITHMETIC = re.compile(r"(?:[\d\s.+\-*/^!(){}\[\]]|\\[A-Za-z]+|\\[{}])*")
+_VARIABLE = re.compile(r"(?<!\s)\s*[A-Za-z]\s*")
+_ONLY_LETTERS = re.compile(r"(?<!\s)\s*[^\W\d_]+(?:\s+[^\W\d_]+)?\s*")
+# Alternatives in a restatement: `or` / `and` / `\\lor`, a comma before them or not (`14/2, or
+# 15/2`); the members of a set (`_SET`).
+_ALTERNATIVE = re.compile(r"(?<!\s)\s*(?:,\s*)?(?:(?<![\w\\])(?:or|and)|\\(?:lor|vee))(?![\w\\])\s*",
+                          re.IGNORECASE)
+_SET = re.compile(r"(?<!\s)\s*\\\{(.{0,50})\\\}\s*")
+_PLUS_MINUS = re.compile(r"\\(?:pm|mp)(?![A-Za-z])")
 # Operators written in plain text, read as the LaTeX that writes them (an allow-list).
-_PLAIN_OPERATORS = (("**", "^"), ("\u00f7", "\\div "), ("\u00d7", "\\times "))
+_PLAIN_OPERATORS = (("**", "^"), ("\u00f7", "\\div "), ("\u00d7", "\\times "), ("\u00b7", "\\cdot "),
+                    ("\u00b1", "\\pm "), ("\u2213", "\\mp "), ("\u2212", "-"))
 
 
 # A short judgement of what was just said (`that is wrong`, `that's not right`, `this is
@@ -1350,8 +1501,9 @@ _JUDGED = re.compile(
 
 
 # The end of a restated value's sentence (`_SENTENCE_END`), where a `!` glued to a digit or a
-# closing bracket is a factorial, not the sentence's mark (`It is 5!.`, `i.e. 5!`: 120).
-_RESTATED_SENTENCE_END = re.compile(r"(?:[.?]|(?<![\d)}])!)(?:\s|$)|\n\s*\n")
+# closing bracket is a factorial, not the sentence's mark (`It is 5!.`, `i.e. 5!`: 120), and
+# so is a second `!` glued to it (`5!!`, the double factorial).
+_RESTATED_SENTENCE_END = re.compile(r"(?:[.?]|(?<![\d)}!])!+)(?:\s|$)|\n\s*\n")
 _ONLY_WORDS = re.compile(r"\)?\s*(?:[^\W\d_]+(?:\s+[^\W\d_]+)*)?[\s.;:,!)]*")
 _RESTATED_VALUE = re.compile(r"(?<!\s)\s*-?\d[\d,]*(?:\.\d+)?(?:[eE]-?\d+)?(?:\s*\\?%)?")
 

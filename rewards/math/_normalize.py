@@ -17,7 +17,7 @@ from rewards.text import read_text
 __all__ = [
     "MAX_QUALIFYING_WORDS", "MAX_QUESTION_CHARS", "NUMBER_WORDS", "PLACEHOLDER_MARKS",
     "UNCERTAIN", "Number", "affirms", "as_intervals",
-    "carried_words", "choice_letter", "disjunction_as_union", "imaginary_unit_like_gold", "inequality_as_interval", "is_choice",
+    "carried_words", "choice_letter", "counted_magnitude", "disjunction_as_union", "imaginary_unit_like_gold", "inequality_as_interval", "is_choice",
     "is_prose", "magnitude_after", "no_answer_in", "normalize", "parse_number", "qualifiers", "question_words",
     "sentence_key", "symbol_numbers", "text_carries_meaning",
 ]
@@ -207,11 +207,12 @@ _AFFIRMING_CJK = frozenset("答案正确最终的结果解值对就")
 
 
 # What a clause that leaves its value the answer is written with: letters and digits of any
-# script, spaces, sentence punctuation (a `!` after a digit is a factorial), markdown emphasis,
+# script, spaces, sentence punctuation (a `!` after a digit or a bracket is a factorial, and a
+# second `!` after it: `5!!`), markdown emphasis,
 # a hyphen inside a word, spacing and end-of-proof marks. Any other sign or command says
 # something of the value in mathematics (`is $\\sqrt{7}$`, `is $7^{7}$`, `is ≠ the answer`).
 _SAID_PLAINLY = re.compile(
-    r"(?:[^\W_]|\s|[.,;:?'’\"()*]|(?<![\d}])!|(?<=[^\W\d_])-(?=[^\W\d_])|(?<=\d)\\?%"
+    r"(?:[^\W_]|\s|[.,;:?'’\"()*]|(?<![\d})\]!])!+|(?<=[^\W\d_])-(?=[^\W\d_])|(?<=\d)\\?%"
     r"|(?<![\d}])-(?=\d)|(?<=\d)\{,\}(?=\d)|(?<=\d\s)\\?%"
     r"|\\(?:qquad|quad|blacksquare|square|qed|checkmark)(?![A-Za-z])|\\[,;:! ])*")
 
@@ -350,10 +351,15 @@ _NUMBER_WORD = "|".join(sorted([*_WORD_VALUES, *_MAGNITUDES, *_DENOMINATORS], ke
                                reverse=True))
 # A run of number words (joined by spaces, hyphens and `and`), or digits and magnitude words
 # (`1.5 million`), or a number and `percent` / a spaced `%`: what `numbers_in_words` reads.
+_DIGIT_WORD = "|".join(_NUMBER_NAMES.split()[:10])
+_FRACTION_WORD = "|".join(sorted(_DENOMINATORS, key=len, reverse=True))
 _NUMBER_PHRASE = re.compile(
     rf"(?<![\w.\\])(?<!\d,)(?:(?:\d+(?:\.\d+)?|a|an)(?=[\s-]+(?:{_NUMBER_WORD})(?![\w\\]))|"
-    rf"(?:{_NUMBER_WORD})(?![\w\\]))(?:(?:[\s-]+|\s+and\s+)(?:{_NUMBER_WORD})(?![\w\\]))*"
-    r"|(?<=\d)\s*(?:\\?%|per\s?cent(?![\w\\]))", re.IGNORECASE)
+    rf"(?:{_NUMBER_WORD})(?![\w\\]))(?:(?:[\s-]+|\s+and\s+)(?:{_NUMBER_WORD})(?![\w\\])|"
+    rf"\s+and\s+an?\s+(?:{_FRACTION_WORD})(?![\w\\])|"
+    rf"\s+point(?:\s+(?:{_DIGIT_WORD}))+(?![\w\\]))*"
+    r"|(?<=\d)\s*(?:\\?%|per\s?cent(?![\w\\]))"
+    r"|(?<![\w.\\])(?<!\d,)\d+(?:\.\d+)?[kK](?![\w\\])", re.IGNORECASE)
 _PLACES = 40
 """A fraction in words that no decimal writes exactly (`one third`) is written to this many
 places: finer than any printed precision a reply is read to (`_same_number`)."""
@@ -362,7 +368,8 @@ places: finer than any printed precision a reply is read to (`_same_number`)."""
 def numbers_in_words(said: str) -> str:
     """`said` with each number it writes in words written in digits, as a reader reads it:
     `or seven` as `or 7`, `twenty-one` as `21`, `one hundred` as `100`, `7 thousand` as
-    `7000`, `one half` as `0.5`, `50 percent` and `50 %` as `50%`. A run that is no number
+    `7000`, `one half` as `0.5`, `one and a half` as `1.5`, `seven point five` as `7.5` (to
+    the places it writes), `1.5k` as `1500`, `50 percent` and `50 %` as `50%`. A run that is no number
     of English grammar (`seven seven`, `hundred one`) is left as words, and `one` alone
     after a determiner or an answer word is a pronoun (`is the correct one`), left too: the
     comparison reads what is left as words (`affirms`)."""
@@ -373,9 +380,15 @@ def numbers_in_words(said: str) -> str:
         before = _WORD_BEFORE.search(said, max(match.start() - 40, 0), match.start())
         if phrase.lower() == "one" and before and before.group(1).lower() in _BEFORE_PRONOUN:
             return phrase  # `the correct one`
-        value = _number_of_words(re.split(r"[\s-]+", phrase.lower()))
+        if phrase[-1:] in "kK":  # `1.5k`: a thousand glued to a number in prose
+            return format((Decimal(phrase[:-1]) * 1000).normalize(), "f")
+        words = re.split(r"[\s-]+", phrase.lower())
+        value = _number_of_words(words)
         if value is None:
             return phrase
+        if "point" in words:  # `seven point five`: the decimal as written, to its places
+            places = len(words) - words.index("point") - 1
+            return format(Decimal(value.numerator) / Decimal(value.denominator), f".{places}f")
         if value.denominator == 1:
             return str(value.numerator)
         whole, places = divmod(round(value * 10 ** _PLACES), 10 ** _PLACES)
@@ -387,8 +400,14 @@ def magnitude_after(value: str, after: str) -> str | None:
     """`value` (a number a box or a clause gives) with the magnitude words that follow it,
     when they make one number of it as `numbers_in_words` reads a run (`7` and ` thousand
     dollars`: `7 thousand`, 7000; ` dozen`: `7 dozen`, 84): the words a reader reads with the
-    value, unlike a unit. None when no magnitude word follows the value (`7 apples`, `7 or
-    eight`) or the run is no number of English grammar (`7 thousand thousand`)."""
+    value, unlike a unit. A percent after the run makes it a percent (` hundred percent.`:
+    700%, `7`); more words after that percent leave the reading open (` hundred percent
+    sure`: the whole clause, which the comparison cannot read as a value). None when no
+    magnitude word follows the value (`7 apples`, `7 or eight`), the run is no number of
+    English grammar (`7 thousand thousand`) or a hyphen joins its last word to another
+    (`thousand-th`, an ordinal; `thousand-dollar`). Where the question counts in the
+    magnitude word (`How many dozen`), the comparison reads it as the unit
+    (`counted_magnitude`)."""
     if _PLAIN_NUMBER.fullmatch(value) is None:
         return None
     run = _NUMBER_PHRASE.match(value + after)
@@ -397,24 +416,49 @@ def magnitude_after(value: str, after: str) -> str | None:
     words = re.split(r"[\s-]+", run.group(0)[len(value):].strip().lower())
     if not all(word in _MAGNITUDES for word in words):
         return None  # `7 eighths`, `3 quarters`: a fraction word after a count may name a thing
-    if _number_of_words([value, *words]) is None:
-        return None
+    amount = _number_of_words([value, *words])
+    rest = (value + after)[run.end():]
+    if amount is None or _COMPOUND.match(rest):
+        return None  # `7 thousand-th`: an ordinal, a fraction word; `thousand-fold`, `-dollar`
+    percent = _PERCENT_AFTER.match(rest)
+    if percent is not None:  # `7 hundred percent` is 700%: 7; followed by more, a reader
+        if rest[percent.end():].strip(_PUNCT + "!?"):  # cannot tell (`hundred percent sure`)
+            return " ".join([value, *words, *rest.split()])
+        return format((Decimal(amount.numerator) / Decimal(amount.denominator) / 100).normalize(), "f")
     return " ".join([value, *words])
+
+
+def counted_magnitude(value: str, words: str, question: str | None) -> bool:
+    """True when `words` is `value` with the magnitude words `magnitude_after` read with it
+    (`12 dozen`) and the question counts in the last of them (`How many dozen eggs ...?`,
+    `the number of dozens`, `in thousands`): there the word names what is counted, the unit
+    of the answer, not a multiplier of it."""
+    rest = words[len(value):].split() if question and words.startswith(value) else []
+    if not rest or not all(word.lower() in _MAGNITUDES for word in rest):
+        return False
+    word = re.escape(rest[-1].lower())
+    return re.search(rf"(?<![\w])(?:how\s+many\s+{word}s?|(?:number\s+of|in)\s+{word}s)(?![\w])",
+                     (question or "")[:MAX_QUESTION_CHARS], re.IGNORECASE) is not None
+
+
+_COMPOUND = re.compile(r"-[^\W\d_]")  # a hyphen joining the magnitude word to another
+_PERCENT_AFTER = re.compile(r"(?<!\s)\s*(?:per\s?cent(?![\w\\])|\\?%)", re.IGNORECASE)
 
 
 _PLAIN_NUMBER = re.compile(r"\d+(?:\.\d+)?")
 def symbol_numbers(text: str) -> str:
     """`text` with the numbers Unicode writes as one symbol read as the numbers they are, from
     the character data (`unicodedata`, never a list of seen symbols): a vulgar fraction alone
-    or after a whole number as its value (`7½` as `7.5`, `⅓` to `_PLACES` places, as
-    `numbers_in_words` writes `one third`), superscript digits after a digit or a bracket as
-    the power they write (`7²` as `7^{2}`). A symbol after a letter is left (`m²`, a unit)."""
+    or after a whole number, glued or one space apart, as its value (`7½`, `7 ½` as `7.5`, `⅓`
+    to `_PLACES` places, as `numbers_in_words` writes `one third`), superscripts after a digit
+    or a bracket as the power they write, a sign and letters included (`7²` as `7^{2}`, `7⁻¹`
+    as `7^{-1}`, `7²ˣ` as `7^{2x}`). A symbol after a letter is left (`m²`, `s⁻²`: a unit)."""
     return _SYMBOL_NUMBER.sub(_symbol_number, text) if _SYMBOL_CHARS.search(text) else text
 
 
 def _symbol_number(match: re.Match[str]) -> str:
     if match.group("power") is not None:
-        return "^{" + unicodedata.normalize("NFKC", match.group("power")) + "}"
+        return "^{" + unicodedata.normalize("NFKC", match.group("power")).replace("\u2212", "-") + "}"
     value = Fraction(match.group("whole") or 0) + Fraction(
         unicodedata.numeric(match.group("fraction"))).limit_denominator(1_000)
     if value.denominator == 1:
@@ -429,19 +473,26 @@ def _symbols(kind: str) -> str:
     found = []
     for code in range(0x00A0, 0x2190):
         char = chr(code)
-        if not unicodedata.decomposition(char).startswith(kind):
+        if not unicodedata.decomposition(char).startswith(kind.split("-")[0].rstrip(">") + ">"):
             continue
         plain = unicodedata.normalize("NFKC", char)
-        if plain.isdigit() or kind == "<fraction>" and unicodedata.numeric(char, None) is not None:
-            found.append(re.escape(char))
+        if kind == "<fraction>" and unicodedata.numeric(char, None) is not None or \
+                kind == "<super>" and plain.isdigit() or \
+                kind == "<super-sign>" and plain in "+-\u2212" or \
+                kind == "<super-letter>" and len(plain) == 1 and plain.isalpha() and code >= 0x02B0:
+            found.append(re.escape(char))  # (not `ª`, `º`: ordinal marks, `1º`)
     return "".join(found)
 
 
 _FRACTION_SYMBOLS, _SUPERSCRIPT_DIGITS = _symbols("<fraction>"), _symbols("<super>")
-_SYMBOL_CHARS = re.compile(f"[{_FRACTION_SYMBOLS}{_SUPERSCRIPT_DIGITS}]")
+_SUPERSCRIPT_SIGNS, _SUPERSCRIPT_LETTERS = _symbols("<super-sign>"), _symbols("<super-letter>")
+_SYMBOL_CHARS = re.compile(f"[{_FRACTION_SYMBOLS}{_SUPERSCRIPT_DIGITS}{_SUPERSCRIPT_SIGNS}"
+                           f"{_SUPERSCRIPT_LETTERS}]")
+# a whole number before a vulgar fraction, glued or one space apart (`7½`, `7 ½`: 7.5); a
+# power after a digit or a bracket: a sign, then digits and letters (`7⁻¹`, `7²ˣ`: `7^{2x}`)
 _SYMBOL_NUMBER = re.compile(
-    rf"(?<![^\W\d_])(?P<whole>(?<![\d.])\d+)?(?P<fraction>[{_FRACTION_SYMBOLS}])|"
-    rf"(?<=[\d)}}\]])(?P<power>[{_SUPERSCRIPT_DIGITS}]+)")
+    rf"(?<![^\W\d_])(?:(?P<whole>(?<![\d.])\d+) ?)?(?P<fraction>[{_FRACTION_SYMBOLS}])|"
+    rf"(?<=[\d)}}\]])(?P<power>[{_SUPERSCRIPT_SIGNS}]?[{_SUPERSCRIPT_DIGITS}{_SUPERSCRIPT_LETTERS}]+)")
 
 
 _WORD_BEFORE = re.compile(r"(?<![^\W\d_])([^\W\d_]+)\s+$")
@@ -456,6 +507,17 @@ def _number_of_words(words: list[str]) -> Fraction | None:
     total, group, last = Fraction(0), Fraction(0), ""  # `last`: what the previous word was
     previous_scale = None
     for at, word in enumerate(words):
+        if word == "point":  # `seven point five`: the digits after it, one word each
+            digits = [_WORD_VALUES.get(after) for after in words[at + 1:]]
+            if last not in ("unit", "tens", "count", "scale") or not digits or any(
+                    digit is None or digit > 9 for digit in digits):
+                return None
+            return total + group + Fraction("0." + "".join(str(digit) for digit in digits))
+        if word == "and" and last in ("unit", "tens", "count") and words[-1] in _DENOMINATORS:
+            fraction = _number_of_words(words[at + 1:])  # `one and a half`, `two and three quarters`
+            if fraction is None or fraction >= 1:
+                return None
+            return total + group + fraction
         if word == "and":
             if last != "scale":
                 return None

@@ -285,16 +285,13 @@ def test_a_same_value_join_to_an_expression(math_reward: MathReward, completion:
     assert _values(math_reward, "7", [completion]) == [0.0]
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "open, buy credit: `_restated_expression` reads only a whole sentence that is one constant "
-    "and `_restated_value` only a plain number: an expression with a hedge in it (`14/2, or 8`, "
-    "`7 \\lor 8`, `7 \\pm 1`, `\\pm 7`, a set `\\{7, 8\\}`) is neither and reads as an "
-    "explanation"))
 @pytest.mark.parametrize("completion", [
     "\\boxed{7}. It is 14/2, or 8.", "\\boxed{7}. It is 14/2 or 8.", "\\boxed{7}. It is 7 \\lor 8.",
     "\\boxed{7}. It is $7 \\pm 1$.", "\\boxed{7}. It is $\\pm 7$.", "\\boxed{7}. It is $\\{7, 8\\}$.",
     "\\boxed{7}, i.e. 7 \\lor 8", "\\boxed{7}, i.e. $7 \\pm 1$"])
 def test_a_restated_expression_that_hedges(math_reward: MathReward, completion: str) -> None:
+    """Closed: `_restated_expression` reads each alternative (`or`, `\\lor`, a set's
+    members, both signs of `\\pm`), and one that is not the box unsays it."""
     assert _values(math_reward, "7", [completion]) == [0.0]
 
 
@@ -332,25 +329,20 @@ def test_a_vulgar_fraction_or_superscript_after_the_value(math_reward: MathRewar
     assert _values(math_reward, "7", [completion]) == [0.0]
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "open, buy credit: a value in brackets right after the box (`\\boxed{7} (8)`) is neither a "
-    "`_VERBLESS` predicate nor joined by `or`, so `_said_after_a_mark` does not read it; the "
-    "symbol itself is read since `symbol_numbers` (`(7\u00bc)` is `(7.25)`)"))
 @pytest.mark.parametrize("completion", ["\\boxed{7} (7\u00bc)", "\\boxed{7} (8)"])
 def test_a_value_in_brackets_after_the_box(math_reward: MathReward, completion: str) -> None:
+    """Closed: a value in brackets right after the box is the box stated again
+    (`_bracketed_value`): 7.25 and 8 are not 7."""
     assert _values(math_reward, "7", [completion]) == [0.0]
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "open, buy credit: `numbers_in_words` does not read `point` (`seven point five` becomes `7 "
-    "point 5`), and `_restated_value` then reads 7 followed by a digit as an explanation, so a "
-    "decimal in words after `i.e.` keeps the box (`It is seven point five.` unsays it through "
-    "`_JUDGED`)"))
 @pytest.mark.parametrize("gold, completion", [
     ("7", "\\boxed{7}, i.e. seven point five."), ("0.5", "\\boxed{0.5}, i.e. zero point six."),
     ("7", "\\boxed{7}, namely seven point two.")])
 def test_a_decimal_in_words_after_a_same_value_join(math_reward: MathReward, gold: str,
                                                     completion: str) -> None:
+    """Closed: `numbers_in_words` reads `point` and the digit words after it (`seven
+    point five` is 7.5)."""
     assert _values(math_reward, gold, [completion]) == [0.0]
 
 
@@ -434,14 +426,12 @@ def test_an_approximation_of_a_box_that_is_no_number(math_reward: MathReward, go
     assert _values(math_reward, gold, [completion]) == [1.0]
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "open, false loss (`one and a half` since a8ad062): `numbers_in_words` reads `and` only after "
-    "a magnitude (`_number_of_words`), so `one and a half` is `1 and a half`, another number "
-    "with words beside it; and no suffix magnitude (`1.5k`) is read"))
 @pytest.mark.parametrize("gold, completion", [
     ("1.5", "\\boxed{1.5}, i.e. one and a half."), ("2.5", "\\boxed{2.5}, i.e. two and a half."),
     ("2.5", "\\boxed{2.5} boxes, i.e. two and a half boxes."), ("1500", "\\boxed{1500}, i.e. 1.5k")])
 def test_a_mixed_number_in_words(math_reward: MathReward, gold: str, completion: str) -> None:
+    """Closed: `numbers_in_words` reads `and` before a fraction after a whole number
+    (`one and a half` is 1.5) and a `k` glued to a number (`1.5k` is 1500)."""
     assert _values(math_reward, gold, [completion]) == [1.0]
 
 

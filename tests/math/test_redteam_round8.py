@@ -33,7 +33,10 @@ from collections.abc import Sequence
 import pytest
 
 from rewards import Sample
-from rewards.math import MathReward
+from rewards.math import MathReward, Verdict
+from rewards.math._compare import compare_local
+from rewards.math._extract import find_answer
+from rewards.math._normalize import UNCERTAIN
 
 APPLES = "How many apples?"
 ANSWER = "The answer is "
@@ -138,107 +141,87 @@ def test_hole_aside_with_second_mark(reward: MathReward, completion: str) -> Non
     assert _values(reward, "7", [completion]) == [0.0]
 
 
-@pytest.mark.xfail(strict=True, reason="open: buy credit: symbol_numbers turns a power or fraction "
-                   "glued to the box into `^{0}`, `.5` in _after_box's tail, but nothing reads that "
-                   "tail as part of the value (only `It is`/`i.e.` restatements are evaluated), so "
-                   "`\\boxed{7}⁰` (1), `\\boxed{7}⁻¹`, `\\boxed{7}½` (7.5), `\\boxed{7}²` keep gold 7")
 @pytest.mark.parametrize("completion", [
     "\\boxed{7}⁰", "\\boxed{7}⁻¹", "\\boxed{7}½", "\\boxed{7}²",
 ])
 def test_hole_symbol_glued_to_box(reward: MathReward, completion: str) -> None:
+    """Closed: a power or fraction glued to the box is read with it (`_glued_to_box`): 1, 1/7, 7.5,
+    49 are not the box's 7."""
     assert _values(reward, "7", [completion]) == [0.0]
 
 
-@pytest.mark.xfail(strict=True, reason="open: buy credit: a `!` glued to the box (`\\boxed{7}!`, "
-                   "`\\boxed{5}!!`) is read as the sentence's mark, while _RESTATED_SENTENCE_END reads "
-                   "the same `!` after a digit as a factorial in a restatement: 7! (5040) keeps gold 7")
 @pytest.mark.parametrize(("gold", "completion"), [("7", "\\boxed{7}!"), ("5", "\\boxed{5}!!")])
 def test_hole_factorial_glued_to_box(reward: MathReward, gold: str, completion: str) -> None:
+    """Closed: a `!` glued to a box that is a number is its factorial (`_glued_to_box`), `!!` its
+    double factorial."""
     assert _values(reward, gold, [completion]) == [0.0]
 
 
-@pytest.mark.xfail(strict=True, reason="open: buy credit: the restatement of `n!!` is read as `n!` "
-                   "(_RESTATED_SENTENCE_END guards only a `!` after a digit or bracket, so the second `!` "
-                   "of `5!!` (120) and `3!!` (6) ends the sentence), never the double factorial (15, 3), "
-                   "so a wrong one explains the box")
 @pytest.mark.parametrize(("gold", "completion"), [
     ("120", "\\boxed{120}. It is 5!!."), ("6", "\\boxed{6}. It is 3!!"),
 ])
 def test_hole_double_factorial_buys(reward: MathReward, gold: str, completion: str) -> None:
+    """Closed: `n!!` in a restatement is the double factorial (`_RESTATED_SENTENCE_END`,
+    `_value_differs`)."""
     assert _values(reward, gold, [completion]) == [0.0]
 
 
-@pytest.mark.xfail(strict=True, reason="open: buy credit: docs/math.md says a `!` glued to a bracket "
-                   "is a factorial, but _restated_value reads `(7)!` first as the plain number 7 "
-                   "(its factorial guard looks for `!` right after the digits only, and _ONLY_WORDS "
-                   "lets `)!` follow), so `It is (7)!` (5040) keeps \\boxed{7}")
 def test_hole_bracket_factorial_buys(reward: MathReward) -> None:
+    """Closed: `(7)!` is a factorial (`_FACTORIAL_AFTER` in `_restated_value`; `_restated` keeps
+    the bracket)."""
     assert _values(reward, "7", ["\\boxed{7}. It is (7)!"]) == [0.0]
 
 
-@pytest.mark.xfail(strict=True, reason="open: buy credit: symbol_numbers reads only superscript digits "
-                   "(_symbols('<super>') keeps chars whose NFKC isdigit), so a superscript minus `⁻` is "
-                   "left, evaluate_exact reads no constant and _restated_expression returns None: `7⁻¹` "
-                   "(1/7), `49⁻¹` keep \\boxed{7}")
 @pytest.mark.parametrize("completion", ["\\boxed{7}. It is 7⁻¹.", "\\boxed{7}. It is 49⁻¹."])
 def test_hole_superscript_minus(reward: MathReward, completion: str) -> None:
+    """Closed: `symbol_numbers` reads a superscript sign (`7⁻¹` is `7^{-1}`)."""
     assert _values(reward, "7", [completion]) == [0.0]
 
 
-@pytest.mark.xfail(strict=True, reason="open: buy credit: symbol_numbers joins a vulgar fraction to a "
-                   "whole number only when glued (`7½`); `7 ½` leaves `7 0.5`, which _NOT_AN_OPERATION "
-                   "calls two values side by side, so _restated_expression returns None and keeps \\boxed{7}; "
-                   "likewise `7²ˣ` (a power 2x) is not read")
 @pytest.mark.parametrize("completion", ["\\boxed{7}. It is 7 ½.", "\\boxed{7}. It is 7²ˣ."])
 def test_hole_spaced_fraction(reward: MathReward, completion: str) -> None:
+    """Closed: `symbol_numbers` reads `7 ½` as 7.5 and `7²ˣ` as `7^{2x}`, a power of a variable, no
+    constant."""
     assert _values(reward, "7", [completion]) == [0.0]
 
 
-@pytest.mark.xfail(strict=True, reason="open: buy credit: an operator left dangling before an offered "
-                   "value (`7 × or 8`, `7 \\cdot or 8`, `7 × 1 or 8`) makes _restated_value return None "
-                   "(the operator left once _OFFERED_VALUE takes `or 8` is not in _ONLY_WORDS) and "
-                   "_restated_expression return None (_NOT_AN_OPERATION sees the letters of `or`), "
-                   "so the hedge keeps \\boxed{7}")
 @pytest.mark.parametrize("completion", [
     "\\boxed{7}. It is 7 × or 8.", "\\boxed{7}, i.e. 7 × or 8", "\\boxed{7}, i.e. 7 \\times or 8",
     "\\boxed{7}. It is 7 ÷ or 8.", "\\boxed{7}. It is 7 \\cdot or 8.", "\\boxed{7}. It is 7 × 1 or 8.",
     "\\boxed{7}, i.e. 7 · 1 or 8",
 ])
 def test_hole_operator_hedge(reward: MathReward, completion: str) -> None:
+    """Closed: each alternative after `or` is read, and one the arithmetic cannot read is not the
+    box (`_restated_expression`)."""
     assert _values(reward, "7", [completion]) == [0.0]
 
 
-@pytest.mark.xfail(strict=True, reason="open: buy credit: _PADDING in _after_box drops `**` not glued to "
-                   "a digit as markdown before _PLAIN_OPERATORS reads it, so `7 ** 0` (1) becomes `7 0` "
-                   "and `7 ** 1 or 8` becomes `7 1 or 8`, neither read by _restated_expression")
 @pytest.mark.parametrize("completion", [
     "\\boxed{7}. It is 7 ** 0.", "\\boxed{7}. It is 7 ** 1 or 8.", "\\boxed{7}, i.e. 7 ** 1 or 8",
 ])
 def test_hole_spaced_power_as_markdown(reward: MathReward, completion: str) -> None:
+    """Closed: stars between two numbers are an operator, spaced or not (`_SPACED_OPERATOR`)."""
     assert _values(reward, "7", [completion]) == [0.0]
 
 
-@pytest.mark.xfail(strict=True, reason="open: buy credit: _restated_expression returns None (the box "
-                   "kept) for a restatement that evaluate_exact reads as no constant or does not parse: "
-                   "a division by zero (`7 ÷ 0`, `14 \\div 0`) or a dangling operator (`7 ×.`, `7 **.`)")
 @pytest.mark.parametrize("completion", [
     "\\boxed{7}. It is 7 ÷ 0.", "\\boxed{7}, i.e. 14 ÷ 2 ÷ 0", "\\boxed{7}. It is 14 \\div 0.",
     "\\boxed{7}. It is 7 ×.", "\\boxed{7}, i.e. 7 ×× 8",
 ])
 def test_hole_undefined_restatement(reward: MathReward, completion: str) -> None:
+    """Closed: a restatement the arithmetic cannot read (`7 ÷ 0`, `7 ×.`) is not the box
+    (`_value_differs`)."""
     assert _values(reward, "7", [completion]) == [0.0]
 
 
-@pytest.mark.xfail(strict=True, reason="open: buy credit: _joined_alternative's fallback to "
-                   "_restated_expression reads the whole clause after `i.e.`/`namely` as one expression "
-                   "and returns None when it is not one (`7 or 15/2`, `14/2 or 8`, `7 \\pm 1`, `x = 8`), "
-                   "so a hedge or a second value after the restating word keeps the box")
 @pytest.mark.parametrize("completion", [
     "\\boxed{7}, i.e. 7 or 15/2", "\\boxed{7}, i.e. 14/2, or 15/2", "\\boxed{7}, i.e. 14/2 or 15/2",
     "\\boxed{7}, namely 14/2 or 8", "\\boxed{7}, i.e. 7 ± 1", "\\boxed{7}, i.e. 7 \\pm 1.",
     "\\boxed{7}, i.e. 7 / 8 or so", "\\boxed{7}, i.e. x = 8",
 ])
 def test_hole_restating_word_hedge(reward: MathReward, completion: str) -> None:
+    """Closed: after a restating word, alternatives, `±` and the value after `=` are each read
+    (`_restated_expression`)."""
     assert _values(reward, "7", [completion]) == [0.0]
 
 
@@ -249,38 +232,83 @@ def test_hole_bold_hedge_sentence(reward: MathReward) -> None:
     assert _values(reward, "7", ["\\boxed{7}. **7** or **8**."]) == [0.0]
 
 
-@pytest.mark.xfail(strict=True, reason="open: buy credit and false loss: magnitude_after reads `hundred` "
-                   "in `hundred percent` as a magnitude and the percent is dropped: `\\boxed{7} hundred "
-                   "percent` (700% = 7) scores 1.0 against gold 700 and 0.0 against gold 7")
 def test_hole_hundred_percent(reward: MathReward) -> None:
+    """Closed: `magnitude_after` reads `hundred percent` as a percent (700% is 7)."""
     assert _values(reward, "700", ["\\boxed{7} hundred percent."]) == [0.0]
     assert _values(reward, "7", ["\\boxed{7} hundred percent."]) == [1.0]
 
 
-@pytest.mark.xfail(strict=True, reason="open: buy credit: magnitude_after splits its run at hyphens "
-                   "(re.split on [\\s-]+), so the hyphenated ordinal `thousand-th` (a thousandth) is "
-                   "read as `thousand`: \\boxed{7} thousand-th scores 1.0 against gold 7000")
 def test_hole_hyphenated_ordinal(reward: MathReward) -> None:
+    """Closed: `magnitude_after` reads no magnitude joined by a hyphen to a word (`thousand-th`)."""
     assert _values(reward, "7000", ["\\boxed{7} thousand-th."]) == [0.0]
 
 
 # --- holes: false loss ---------------------------------------------------------------------------
 
-@pytest.mark.xfail(strict=True, reason="open: false loss: _RESTATED_SENTENCE_END ends the sentence at "
-                   "the second `!` of `5!!` (read `5!`, 120) and _restated_value reads `(5)!.` as the "
-                   "plain 5 (_ONLY_WORDS lets `)!` follow it), so the true "
-                   "explanations `It is 5!!.` of \\boxed{15} and `It is (5)!.` of \\boxed{120} lose it")
 @pytest.mark.parametrize(("gold", "completion"), [
     ("15", "\\boxed{15}. It is 5!!."), ("120", "\\boxed{120}. It is (5)!."),
 ])
 def test_hole_factorial_explanation_loses(reward: MathReward, gold: str, completion: str) -> None:
+    """Closed: `5!!` is 15 and `(5)!` is 120 in a restatement."""
     assert _values(reward, gold, [completion]) == [1.0]
 
 
-@pytest.mark.xfail(strict=True, reason="open: false loss: magnitude_after reads `dozen` after the box as "
-                   "a magnitude without the question, so when the question counts dozens (`How many "
-                   "dozen eggs`) `\\boxed{12} dozen eggs` is read 144 and loses gold 12")
 def test_hole_dozen_counted(reward: MathReward) -> None:
+    """Closed: where the question counts in dozens, `dozen` after the box names the unit
+    (`counted_magnitude`)."""
     question = "A carton holds a dozen eggs. How many dozen eggs does she buy?"
     assert _values(reward, "12", ["\\boxed{12} dozen eggs.", "\\boxed{12} dozen."],
                    question=question) == [1.0, 1.0]
+
+
+# --- held since the glued allow-list: what may follow a box -------------------------------------
+
+@pytest.mark.parametrize(("gold", "completion"), [
+    # marks known to leave the box's value (`_HARMLESS_GLUE`)
+    ("7", "\\boxed{7}."), ("7", "$\\boxed{7}$!"), ("7", "\\boxed{7}$!"),
+    ("7", "\\boxed{7}, which is prime."), ("7", "\\boxed{7}\u662f\u7b54\u6848\u3002"),
+    ("7", "\\boxed{7} apples."), ("7", "\\boxed{7}**."), ("7", "\\boxed{7}\\)."),
+    ("7", "\\boxed{7}\\quad"), ("7", "\\boxed{7}</b>"), ("7", "\\boxed{7}\"."),
+    ("7", "\\boxed{7}\u3002"), ("5", "\\boxed{5}\\%"), ("5", "\\boxed{5}^\\circ"),
+    ("\\text{Yes}", "\\boxed{\\text{Yes}}!"),
+    # a unit glued (`normalize` drops it), a glued value equal to the box
+    ("5", "\\boxed{5}cm"), ("5", "\\boxed{5}\\text{ cm}"), ("1", "\\boxed{1}\u2070"),
+    # a value in brackets equal to the box, or an explanation of it (`_bracketed_value`)
+    ("7", "\\boxed{7} (7)"), ("7", "\\boxed{7} (14/2)"), ("7", "\\boxed{7} (3 + 4)"),
+    ("120", "\\boxed{120} minutes (2 hours)."),
+    # restatements the arithmetic reads as the box (`_restated_expression`, `_value_differs`)
+    ("7", "\\boxed{7}. It is 7 * 1."), ("7", "\\boxed{7}, i.e. x = 7"),
+    ("7", "\\boxed{7}, i.e. 3.5 \\times 2"), ("7", "\\boxed{7}, i.e. 14/2 or 21/3"),
+    ("2", "\\boxed{2}, i.e. \\sqrt[3]{8}"),
+    # a restatement in markup the arithmetic does not read explains the box, as before
+    ("7", "\\boxed{7}. `It is 7.`"),
+    # `hundred percent` ending the clause is a percent; `thousand-dollar` is a compound
+    ("7", "\\boxed{7} thousand-dollar bills."),
+])
+def test_held_honest_forms_after_the_box(reward: MathReward, gold: str, completion: str) -> None:
+    """What may follow a box and keep its credit: a mark on the allow-list, a unit, a value
+    equal to the box (`docs/math.md`, what follows a box)."""
+    assert _values(reward, gold, [completion]) == [1.0]
+
+
+@pytest.mark.parametrize(("gold", "completion"), [
+    # glued text no arithmetic reads: uncertain (`wrong`, the judge's where configured)
+    ("7", "\\boxed{7}th"), ("7", "\\boxed{7}{,}5"),
+    # glued values that are not the box: a digit, a decimal, thousands, a power
+    ("7", "\\boxed{7}8"), ("7", "\\boxed{7}.5"), ("7", "\\boxed{7},000"), ("7", "\\boxed{7}^2"),
+    ("7", "\\boxed{7}^{-1}."), ("7", "\\boxed{7}!."),
+    # the glued value is no credit for the gold it writes either
+    ("5040", "\\boxed{7}!"), ("78", "\\boxed{7}8"), ("7.5", "\\boxed{7}.5"),
+])
+def test_held_glued_text_changes_the_box(reward: MathReward, gold: str, completion: str) -> None:
+    """Anything glued to a box's brace off the allow-list makes the answer not the box alone:
+    another value (said of the box, which `affirms` refuses) or uncertain."""
+    assert _values(reward, gold, [completion]) == [0.0]
+
+
+def test_glued_text_no_arithmetic_reads_is_uncertain() -> None:
+    """`\\boxed{7}th` is neither the box alone nor a value: the pair is the judge's."""
+    text = ANSWER + "\\boxed{7}th"
+    verdict = compare_local(find_answer(text), "7", text=text, question=APPLES)
+    assert isinstance(verdict, Verdict) and verdict.reason == "wrong"
+    assert verdict.detail.startswith(UNCERTAIN)
