@@ -125,10 +125,6 @@ def test_held_false_loss(reward: MathReward, gold: str, completion: str) -> None
 
 # --- holes: buy credit ---------------------------------------------------------------------------
 
-@pytest.mark.xfail(strict=True, reason="open: buy credit: _said_after_a_mark reads an aside only when "
-                   "_VERBLESS fullmatches it (one run of at most three words); an aside with a second "
-                   "mark, a value or a fourth word in it (`(rounded, wrong)`, `, a prime? no`, `(see "
-                   "above: 8)`, `, I don't think`) matches nothing, returns None and the box keeps 1.0")
 @pytest.mark.parametrize("completion", [
     "\\boxed{7} (rounded, wrong).", "\\boxed{7} (rounded, not exact).", "\\boxed{7} (rounded; really 8).",
     "\\boxed{7} (see above: 8).", "\\boxed{7} (thanks, but no).", "\\boxed{7}, a prime? no.",
@@ -194,11 +190,6 @@ def test_hole_spaced_fraction(reward: MathReward, completion: str) -> None:
     assert _values(reward, "7", [completion]) == [0.0]
 
 
-@pytest.mark.xfail(strict=True, reason="open: buy credit: an operator left dangling before an offered "
-                   "value (`7 × or 8`, `7 \\cdot or 8`, `7 × 1 or 8`) makes _restated_value return None "
-                   "(the operator left once _OFFERED_VALUE takes `or 8` is not in _ONLY_WORDS) and "
-                   "_restated_expression return None (_NOT_AN_OPERATION sees the letters of `or`), "
-                   "so the hedge keeps \\boxed{7}")
 @pytest.mark.parametrize("completion", [
     "\\boxed{7}. It is 7 × or 8.", "\\boxed{7}, i.e. 7 × or 8", "\\boxed{7}, i.e. 7 \\times or 8",
     "\\boxed{7}. It is 7 ÷ or 8.", "\\boxed{7}. It is 7 \\cdot or 8.", "\\boxed{7}. It is 7 × 1 or 8.",
@@ -208,11 +199,14 @@ def test_hole_operator_hedge(reward: MathReward, completion: str) -> None:
     assert _values(reward, "7", [completion]) == [0.0]
 
 
-@pytest.mark.xfail(strict=True, reason="open: buy credit: _PADDING in _after_box drops `**` not glued to "
+_OPEN_SPACED_POWER = pytest.mark.xfail(strict=True, reason="open: buy credit: _PADDING in _after_box drops `**` not glued to "
                    "a digit as markdown before _PLAIN_OPERATORS reads it, so `7 ** 0` (1) becomes `7 0` "
-                   "and `7 ** 1 or 8` becomes `7 1 or 8`, neither read by _restated_expression")
+                   "(`7 ** 1 or 8`, read as `7 1 or 8`, is read since the `or 8` in it hedges: _hedged_expression)")
+
+
 @pytest.mark.parametrize("completion", [
-    "\\boxed{7}. It is 7 ** 0.", "\\boxed{7}. It is 7 ** 1 or 8.", "\\boxed{7}, i.e. 7 ** 1 or 8",
+    pytest.param("\\boxed{7}. It is 7 ** 0.", marks=_OPEN_SPACED_POWER), "\\boxed{7}. It is 7 ** 1 or 8.",
+    "\\boxed{7}, i.e. 7 ** 1 or 8",
 ])
 def test_hole_spaced_power_as_markdown(reward: MathReward, completion: str) -> None:
     assert _values(reward, "7", [completion]) == [0.0]
@@ -229,22 +223,21 @@ def test_hole_undefined_restatement(reward: MathReward, completion: str) -> None
     assert _values(reward, "7", [completion]) == [0.0]
 
 
-@pytest.mark.xfail(strict=True, reason="open: buy credit: _joined_alternative's fallback to "
-                   "_restated_expression reads the whole clause after `i.e.`/`namely` as one expression "
-                   "and returns None when it is not one (`7 or 15/2`, `14/2 or 8`, `7 \\pm 1`, `x = 8`), "
-                   "so a hedge or a second value after the restating word keeps the box")
+_OPEN_RESTATED_EQUATION = pytest.mark.xfail(strict=True, reason="open: buy credit: after "
+                                             "`i.e.`, an equation (`x = 8`) is neither a value "
+                                             "_restated_value reads nor a constant "
+                                             "_restated_expression reads, so it keeps the box")
+
+
 @pytest.mark.parametrize("completion", [
     "\\boxed{7}, i.e. 7 or 15/2", "\\boxed{7}, i.e. 14/2, or 15/2", "\\boxed{7}, i.e. 14/2 or 15/2",
     "\\boxed{7}, namely 14/2 or 8", "\\boxed{7}, i.e. 7 ± 1", "\\boxed{7}, i.e. 7 \\pm 1.",
-    "\\boxed{7}, i.e. 7 / 8 or so", "\\boxed{7}, i.e. x = 8",
+    "\\boxed{7}, i.e. 7 / 8 or so", pytest.param("\\boxed{7}, i.e. x = 8", marks=_OPEN_RESTATED_EQUATION),
 ])
 def test_hole_restating_word_hedge(reward: MathReward, completion: str) -> None:
     assert _values(reward, "7", [completion]) == [0.0]
 
 
-@pytest.mark.xfail(strict=True, reason="open: buy credit: after a box's sentence, a markdown-bold hedge "
-                   "`**7** or **8**.` standing alone is no restatement (_RESTATES needs `It is`) and "
-                   "_PADDING drops the bold, so the second value is never read as an alternative")
 def test_hole_bold_hedge_sentence(reward: MathReward) -> None:
     assert _values(reward, "7", ["\\boxed{7}. **7** or **8**."]) == [0.0]
 
@@ -284,3 +277,34 @@ def test_hole_dozen_counted(reward: MathReward) -> None:
     question = "A carton holds a dozen eggs. How many dozen eggs does she buy?"
     assert _values(reward, "12", ["\\boxed{12} dozen eggs.", "\\boxed{12} dozen."],
                    question=question) == [1.0, 1.0]
+
+
+# --- after the fixes of h-m10: what follows a box is read by what it says of the value ------------
+
+@pytest.mark.parametrize(("gold", "completion"), [
+    # asides known harmless, explanations that judge nothing, the box's value again
+    ("7", "\\boxed{7} (rounded to 2 decimal places)."), ("7", "\\boxed{7}, so she has 7 apples."),
+    ("7", "\\boxed{7} (see above: 7)."), ("7", "\\boxed{7} (by inspection)."),
+    ("7", "\\boxed{7} to the nearest integer."), ("7", "\\boxed{7}, which is the answer."),
+    ("7", "\\boxed{7} -> done."), ("7", "\\boxed{7} (3 + 4)."),
+    ("\\frac{35}{36}", "\\boxed{\\frac{35}{36}} (approximately 0.972)."),
+    # sentences after the box that judge nothing, or restate or describe it
+    ("7", "\\boxed{7}. Verified."), ("7", "\\boxed{7}. Thanks for reading."),
+    ("7", "\\boxed{7}. Hope this helps."), ("7", "\\boxed{7}. Let me know if you have questions."),
+    ("7", "\\boxed{7}. 7 is the answer."), ("7", "\\boxed{7}. Hmm, 7."), ("7", "\\boxed{7}. It is positive."),
+    ("\\pi", "\\boxed{\\pi}. It is about 3.14."), ("\\pm 2", "\\boxed{\\pm 2}. It is \\pm 2."),
+    # other languages: an affirmative clause that judges nothing
+    ("7", "\\boxed{7}. Das ist richtig."), ("7", "\\boxed{7}\u3002\u7b54\u6848\u6b63\u786e\u3002"),  # 。答案正确。
+    ("7", "\\boxed{7} \u00e8 la risposta giusta."),
+])
+def test_an_honest_word_after_the_box_keeps_it(reward: MathReward, gold: str, completion: str) -> None:
+    assert _values(reward, gold, [completion]) == [1.0]
+
+
+@pytest.mark.parametrize(("gold", "completion"), [
+    ("7", "\\boxed{7}. I doubt it."), ("7", "\\boxed{7}. This might be wrong."),
+    ("7", "\\boxed{7} (exact, wrong)."), ("-7", "\\boxed{-7}. It is positive."),
+    ("\\pi", "\\boxed{\\pi}. It is approximately 3.15."), ("7", "\\boxed{7} (see above: 8)."),
+])
+def test_a_judgement_after_the_box_unsays_it(reward: MathReward, gold: str, completion: str) -> None:
+    assert _values(reward, gold, [completion]) == [0.0]
