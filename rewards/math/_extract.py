@@ -1299,7 +1299,8 @@ def _restated(text: str, end: int, answer: str = "") -> str | None:
     region, whole = _after_box(text, end, sentences=3)
     box_clause = _clause_after(text, end)
     for restated in sorted([*_RESTATES.finditer(region), *_RESTATING_OPENER.finditer(region),
-                            *_VALUE_FIRST.finditer(region)], key=lambda found: found.start()):
+                            *_VALUE_FIRST.finditer(region), *_RESTATES_ELSEWHERE.finditer(region)],
+                           key=lambda found: found.start()):
         clause = region[restated.end():]
         value = _restated_value(clause, box_clause)
         if value is None:
@@ -1337,6 +1338,14 @@ def _describes(said: str, answer: str) -> bool:
         or word == "positive" and not answer.lstrip().startswith("-") for word in words)
 
 
+# `_RESTATES` in the other languages a box's clause is read in: a pronoun or `the answer` and
+# the copula, or `answer` as a label, then the value (`Nein, es ist 8.`, `La réponse est 8.`,
+# `Antwort: 8.`, `答案是8`).
+_RESTATES_ELSEWHERE = re.compile(
+    r"(?<![\w\\])(?:(?:es|das|dies)\s+ist|c['’]est|(?:la\s+)?réponse\s+est|(?:die\s+)?antwort\s+ist|"
+    r"(?:la\s+)?respuesta\s+es|(?:la\s+)?risposta\s+è|(?:a\s+)?resposta\s+é|это|ответ\s+—|"
+    r"(?:antwort|réponse|respuesta|risposta|resposta|ответ)\s*:)\s*(?=-?\d)|答案(?:是|为)\s*(?=-?\d)",
+    re.IGNORECASE)
 # A sentence that opens with a value and calls it the answer (`8 is the answer.`, `8 is my
 # final answer.`) or offers another beside it (`**7** or **8**.`, the bold dropped).
 _VALUE_FIRST = re.compile(

@@ -258,21 +258,14 @@ def test_look_alike_apostrophes_and_letters_in_the_negation(math_reward: MathRew
     assert _values(math_reward, "7", [completion]) == [0.0]
 
 
-_OPEN_FOREIGN_RESTATEMENT = pytest.mark.xfail(strict=True, reason=(
-    "open: `_RESTATES` and `_RESTATING_OPENER` are English only while `_said_of` reads seven "
-    "languages: another value stated again (`Nein, es ist 8.`, `La réponse est 8.`, `Antwort: "
-    "8.`) in the next sentence keeps the box (`The answer is 8.` unsays it); a judgement there "
-    "is read since `_judged_sentence`"))
-
-
 @pytest.mark.parametrize("completion", [
     "\\boxed{7}. Das ist falsch.", "\\boxed{7}. C'est faux.", "\\boxed{7}. Esto es incorrecto.",
     "\\boxed{7}\u3002\u8fd9\u662f\u9519\u8bef\u7684\u3002",         # 。这是错误的。
     "\\boxed{7}. \u042d\u0442\u043e \u043d\u0435\u0432\u0435\u0440\u043d\u043e.",  # Это неверно.
-    pytest.param("\\boxed{7}. Nein, es ist 8.", marks=_OPEN_FOREIGN_RESTATEMENT),
-    pytest.param("\\boxed{7}. La r\u00e9ponse est 8.", marks=_OPEN_FOREIGN_RESTATEMENT),
-    pytest.param("\\boxed{7} ist die Antwort. Nein, es ist 8.", marks=_OPEN_FOREIGN_RESTATEMENT),
-    pytest.param("\\boxed{7}. Antwort: 8.", marks=_OPEN_FOREIGN_RESTATEMENT)])
+    "\\boxed{7}. Nein, es ist 8.",
+    "\\boxed{7}. La r\u00e9ponse est 8.",
+    "\\boxed{7} ist die Antwort. Nein, es ist 8.",
+    "\\boxed{7}. Antwort: 8."])
 def test_a_judgement_or_restatement_in_the_next_sentence(math_reward: MathReward,
                                                          completion: str) -> None:
     assert _values(math_reward, "7", [completion]) == [0.0]
