@@ -1107,7 +1107,7 @@ def _box_with_words(text: str, found: Extraction, end: int) -> Extraction:
         return replace(found, uncertain=f"{glued[0]!r} is glued to the box and not read")
     said = _said_of(after)
     if said is None:
-        said = _said_after_a_mark(after)  # `\\boxed{7}, wrong.`, `\\boxed{7} — это не ответ`
+        said = _said_after_a_mark(after, _after_box(text, end, sentences=1)[0], found.answer)  # `\\boxed{7}, wrong.`, `\\boxed{7} — это не ответ`
     for value in (glued[0] if glued else None, _bracketed_value(text, end, found.answer)):
         if value is not None:  # `\\boxed{7}!` is 5040, `\\boxed{7} (8)`: said of the box
             said = value if said is None else f"{said}; {value}"
@@ -1244,6 +1244,8 @@ def _joined_alternative(text: str, end: int, answer: str = "") -> str | None:
         restated = _restated_value(region[same.end():], _clause_after(text, end))
         if restated is None:  # `\boxed{7}, i.e. 15/2`: as after `It is` (`_restated`)
             restated = _restated_expression(region[same.end():], answer)
+        if restated is None:  # `\boxed{7}, i.e. 7 \pm 1`: a hedge in mathematics
+            restated = _hedged_expression(region[same.end():], answer)
         if restated is not None:
             return restated
     joined = _OR_NEXT.match(region)  # `or` right after the box: whatever it joins
@@ -1299,9 +1301,13 @@ def _restated_value(clause: str, box_clause: str) -> str | None:
 # said of the box), and words known to mark a correction (`8 instead`, `8 actually`).
 _DENIED_VALUE = re.compile(r"(?<![\s,])[\s,]*(?:not|instead\s+of|rather\s+than)\s+-?\d[\d,]*(?:\.\d+)?"
                            r"(?![\d.])", re.IGNORECASE)
-_OFFERED_VALUE = re.compile(r"(?<![\s,])[\s,]*(?:or|and)\s+-?\d[\d,]*(?:\.\d+)?(?:\s?%)?(?![\d.])",
+_OFFERED_VALUE = re.compile(r"(?<![\s,(])[\s,(]*(?:(?:or|and|to)(?:\s+(?:maybe|perhaps|possibly|probably))?|"
+                            r"maybe|perhaps|possibly|probably)\s+-?\d[\d,]*(?:\.\d+)?(?:\s?%)?(?![\d.])",
                             re.IGNORECASE)
-_CONTRASTING = frozenset({"instead", "actually", "though", "really", "indeed"})
+_CONTRASTING = frozenset("""
+    instead actually though really indeed obviously definitely certainly clearly surely for sure
+    after all of course
+""".split())  # noqa: SIM905 (`8, obviously`, `8 for sure`, `8 after all`: the value as it is said)
 _FACTORIAL_AFTER = re.compile(r"\)?(?<!\s)\s*!")
 
 
@@ -1369,7 +1375,9 @@ _RESTATES = re.compile(
 # 8.`, `Correction: 8.`, `Make that 8.`, `I mean 8.`), then a value: the answer stated again.
 _RESTATING_OPENER = re.compile(
     r"(?:^|(?<=[.!?;]))\s*(?:(?:so|thus|hence|therefore|no|sorry|oops|actually|correction|"
-    r"wait|rather|instead|make\s+that|i\s+mean|i\s+get|i\s+got|we\s+get|we\s+got)"
+    r"wait|rather|instead|make\s+that|i\s+mean|i\s+get|i\s+got|we\s+get|we\s+got|oh|ah|"
+    r"hmm*|um+|uh+|well|hold\s+on|on\s+second\s+thought|let\s+me\s+re[a-z]{2,12}|"
+    r"re(?:computing|calculating|checking))"
     r"(?![\w\\])[\s,:]*)+(?=-?\d)", re.IGNORECASE)
 
 
@@ -1386,22 +1394,125 @@ def _restated(text: str, end: int, answer: str = "") -> str | None:
     explains the box. None when no clause states one."""
     region, whole = _after_box(text, end, sentences=3)
     box_clause = _clause_after(text, end)
-    for restated in sorted([*_RESTATES.finditer(region), *_RESTATING_OPENER.finditer(region)],
+    for restated in sorted([*_RESTATES.finditer(region), *_RESTATING_OPENER.finditer(region),
+                            *_VALUE_FIRST.finditer(region), *_RESTATES_ELSEWHERE.finditer(region)],
                            key=lambda found: found.start()):
-        value = _restated_value(region[restated.end():], box_clause)
+        clause = region[restated.end():]
+        value = _restated_value(clause, box_clause)
         if value is None:  # (with the bracket `_RESTATES` took: `It is (5)!.`)
             opening = "(" if region[:restated.end()].rstrip().endswith("(") else ""
-            value = _restated_expression(opening + region[restated.end():], answer)
+            value = _restated_expression(opening + clause, answer)
+        if value is None:  # `It is 14/2, or 8.`, `It is $7 \pm 1$.`: a hedge in mathematics
+            value = _hedged_expression(clause, answer)
+        if value is None and restated.re is _VALUE_FIRST:  # `8 is the answer.`
+            value = _RESTATED_VALUE.match(clause).group(0).strip()  # type: ignore[union-attr]
+        number = _ASIDE_NUMBER.fullmatch(value) if value is not None else None
+        if number is not None and not _other_value(value or "", number, answer):
+            continue  # `\\boxed{\\pi}. It is approximately 3.14.`: its value, to the places given
         if value is not None:
             return value
     if whole:  # the reply's end closes a sentence (`sentence_key` drops its last mark)
         region += "."
     for judged in _JUDGED.finditer(region):  # `\\boxed{7}. Wait, that is wrong.`
-        if _sign_off(judged.group(0)):  # `That's it.`, `That is all.`
-            continue
         said = " ".join(judged.group("said").split()).strip(_TRAILING)
+        if _sign_off(judged.group(0)) or not judged.group("not") and _describes(said, answer):
+            continue  # `That's it.`, `That is all.`; `It is odd.`, `That is reasonable.`
         return f"not {said}" if judged.group("not") else said
+    return _judged_sentence(region)
+
+
+# Words a short judgement (`_JUDGED`) may say of a value without judging it a wrong answer:
+# the aside words (its kind, how it was reached: `It is odd.`, `This is a prime.`, `It is a
+# whole number.`) and words that approve it (`That is reasonable.`); `positive` only of a
+# value that is (an allow-list: any other predicate is read by `affirms`).
+_APPROVING = frozenset("reasonable plausible consistent sensible valid".split())  # noqa: SIM905
+
+
+def _describes(said: str, answer: str) -> bool:
+    words = [word.lower() for word in _LETTERS.findall(said)]
+    return bool(words) and all(
+        word in _ASIDE_WORDS or word in _APPROVING
+        or word == "positive" and not answer.lstrip().startswith("-") for word in words)
+
+
+# `_RESTATES` in the other languages a box's clause is read in: a pronoun or `the answer` and
+# the copula, or `answer` as a label, then the value (`Nein, es ist 8.`, `La réponse est 8.`,
+# `Antwort: 8.`, `答案是8`).
+_RESTATES_ELSEWHERE = re.compile(
+    r"(?<![\w\\])(?:(?:es|das|dies)\s+ist|c['’]est|(?:la\s+)?réponse\s+est|(?:die\s+)?antwort\s+ist|"
+    r"(?:la\s+)?respuesta\s+es|(?:la\s+)?risposta\s+è|(?:a\s+)?resposta\s+é|это|ответ\s+—|"
+    r"(?:antwort|réponse|respuesta|risposta|resposta|ответ)\s*:)\s*(?=-?\d)|答案(?:是|为)\s*(?=-?\d)",
+    re.IGNORECASE)
+# A sentence that opens with a value and calls it the answer (`8 is the answer.`, `8 is my
+# final answer.`) or offers another beside it (`**7** or **8**.`, the bold dropped).
+_VALUE_FIRST = re.compile(
+    r"(?:^|(?<=[.!?;]))\s*(?=-?\d[\d,]*(?:\.\d+)?\s*(?:(?:is|was)\s+(?:the|my|our)\s+"
+    r"(?:(?:final|correct|right|real|actual|true)\s+)?(?:answer|result|solution)(?![\w\\])|"
+    r"or\s+-?\d))", re.IGNORECASE)
+# Signs of mathematics that offer more than one value (`\pm`, `\lor`, a set) and `or` before
+# another value: a restatement that holds one hedges the box, unless the box holds it too.
+_ALTERNATIVE_SIGN = re.compile(r"\\(?:pm|mp|lor|vee)(?![A-Za-z])|[±∓∨]|\\\{|"
+                               r"(?<![\w\\])or\s+(?:-?\d|so(?![\w\\]))", re.IGNORECASE)
+
+
+def _hedged_expression(clause: str, answer: str) -> str | None:
+    """The rest of a restating sentence (`clause`) when it offers another value beside the
+    box's `answer` in mathematics or with `or` (`_ALTERNATIVE_SIGN`: `14/2, or 8`, `7 \\pm
+    1`, `\\{7, 8\\}`), for `affirms`, which never keeps such a clause; None for any other."""
+    clause = _RESTATED_SENTENCE_END.split(clause, maxsplit=1)[0].strip(_TRAILING)
+    found = _ALTERNATIVE_SIGN.search(clause[:_WORDS_MAX])
+    if found is None or found.group(0).lower() in answer.lower():
+        return None
+    plain = clause
+    for sign, latex in _PLAIN_OPERATORS:
+        plain = plain.replace(sign, latex)
+    values = _stated_values(plain, answer)
+    if values and all(_value_differs(value, answer) is False for value in values):
+        return None  # `\\boxed{7}, i.e. 14/2 or 21/3`: every value offered is the box's
+    return " ".join(clause.split())
+
+
+# A sentence after the box's that judges it: a verbless predicate of at most three words
+# (`Wrong.`, `Not sure.`, `Nope.`), or a short sentence with a subject (`That`, `This`, `It`,
+# `I`, `the answer`) that holds a judging word (`_JUDGING_WORDS`: `This seems wrong.`, `I made
+# an error.`, `That is not quite the right answer.`). No digit: a value is `_restated`'s.
+_SUBJECT_JUDGEMENT = re.compile(
+    r"(?:(?:but|and|so|oh|ah|hmm+|well|wait|actually|however|hold\s+on)[\s,]+){0,3}"
+    r"(?:that|this|it|i|my\s+answer|the\s+answer|the\s+result)(?:['’‘ʼ`][a-z]{1,2})?\s"
+    r"[^\W\d_]+(?:[\s,'’‘ʼ`-]+[^\W\d_]+){0,9}", re.IGNORECASE)
+
+
+def _judged_sentence(region: str) -> str | None:
+    """What one of the two sentences after the box's own says of it when it judges it (a
+    judging word, `_judging_words`, and no digit: a value is `_restated`'s) and is short: at
+    most `_SHORT_JUDGEMENT` words (`\\boxed{7}. Wrong.`, `Not sure.`, `Das ist falsch.`), or
+    a judgement with a subject (`_SUBJECT_JUDGEMENT`: `This seems wrong.`, `I made an
+    error.`). None for any other sentence (`Verified.`, `Thanks for reading.`, an
+    explanation)."""
+    for sentence in _ANY_SENTENCE_END.split(region)[1:3]:
+        sentence = " ".join(_DETACHED_NOT.sub("not", _UNREAD_SYMBOLS.sub(" ", sentence)).split())
+        sentence = sentence.strip(" *_")
+        words = _LETTERS.findall(sentence)
+        if not words or _DIGITS.search(sentence) or _sign_off(sentence) or not _judging_words(
+                sentence):
+            continue
+        if len(words) <= _SHORT_JUDGEMENT or _SUBJECT_JUDGEMENT.fullmatch(sentence):
+            return sentence
     return None
+
+
+_SHORT_JUDGEMENT = 4
+# and a Chinese one (`。`, read as `.` by `sentence_key`, with no space after it)
+_ANY_SENTENCE_END = re.compile(_SENTENCE_END.pattern + "|[。！？]|[.!?](?=[\u4e00-\u9fff])")
+"""The most words a sentence after the box's may have to be read as a judgement of it without
+a subject (`Wrong.`, `Just kidding.`, `C'est faux.`)."""
+
+
+def _judging_words(text: str) -> bool:
+    """True when `text` holds a negation or a judging word (`_JUDGING_WORDS`, or a Chinese
+    one: `_JUDGING_CJK`)."""
+    return _GLUED_NOT.search(text) is not None or _JUDGING_CJK.search(text) is not None or any(
+        word.lower() in _JUDGING_WORDS for word in _LETTERS.findall(text))
 
 
 def _restated_expression(clause: str, answer: str) -> str | None:
@@ -1417,6 +1528,17 @@ def _restated_expression(clause: str, answer: str) -> str | None:
     clause = _RESTATED_SENTENCE_END.split(clause, maxsplit=1)[0].strip(_TRAILING)
     for plain, latex in _PLAIN_OPERATORS:  # `16÷2`, `2**3`: as the LaTeX they write
         clause = clause.replace(plain, latex)
+    values = _stated_values(clause, answer)
+    if not values or all(_value_differs(value, answer) is False for value in values):
+        return None
+    return clause
+
+
+def _stated_values(clause: str, answer: str) -> list[str] | None:
+    """The values a restating `clause` (its sentence's end and plain operators already read)
+    offers in arithmetic: each alternative (`or`/`and`, a set's members, both signs of `±`,
+    the value after a last `=`); None when the box's `answer` is no constant the exact
+    arithmetic reads, the clause is too long, or it is no plain operation on numbers."""
     if not clause or len(clause) > _EXPRESSION_MAX or not answer:
         return None
     boxed = evaluate_exact(answer)
@@ -1436,9 +1558,7 @@ def _restated_expression(clause: str, answer: str) -> str | None:
             values += [_PLUS_MINUS.sub("+", value), _PLUS_MINUS.sub("-", value)]
         else:
             values.append(value)
-    if not values or all(_value_differs(value, answer) is False for value in values):
-        return None
-    return clause
+    return values
 
 
 def _value_differs(expression: str, answer: str) -> bool | None:
@@ -1528,6 +1648,28 @@ def _reply_end_after(text: str, end: int) -> int:
     return min(marker.start() if marker else len(text), _end_of_reply(text))
 
 
+# Apostrophes a keyboard or a font writes for `'` (`isn‘t`, `isnʼt`, ``isn`t``, `n´est`).
+_APOSTROPHES = re.compile(r"[‘ʼ`´ʹ′]")
+_CYRILLIC = re.compile(r"[\u0400-\u04ff]")
+_CYRILLIC_LOOK_ALIKES = str.maketrans("aceopxyABCEHKMOPTX", "асеорхуАВСЕНКМОРТХ")
+_WORD_RUN = re.compile(r"[^\W\d_]+")
+_LATIN = re.compile(r"[A-Za-z]")
+
+
+def _read_letters(text: str) -> str:
+    """`text` with its apostrophes as `'` and, in a text with Cyrillic in it, each word whose
+    Latin letters all look like Cyrillic ones written in those (`нe` with a Latin `e`, `HE
+    ответ`): the words a reader reads."""
+    text = _APOSTROPHES.sub("'", text)
+    if not _CYRILLIC.search(text):
+        return text
+
+    def fold(match: re.Match[str]) -> str:
+        folded = match.group(0).translate(_CYRILLIC_LOOK_ALIKES)
+        return match.group(0) if _LATIN.search(folded) else folded
+    return _WORD_RUN.sub(fold, text)
+
+
 def _said_of(after: str) -> str | None:
     """What a clause says of the value it opens with, when a verb follows the value
     (`_SAID_OF`): the words after the verb (`wrong` of `is wrong`, `not the answer`, `the
@@ -1540,7 +1682,7 @@ def _said_of(after: str) -> str | None:
     # read as a reader reads it (`sentence_key`: invisible characters, look-alike letters,
     # width variants, any space, `\text{is}` as `is`), past markdown that closes the value
     # (`**\boxed{7}** is ...`); a detached `n't` is `not`
-    after = _DETACHED_NOT.sub("not", sentence_key(after).lstrip("*_ "))
+    after = _DETACHED_NOT.sub("not", _read_letters(sentence_key(after)).lstrip("*_ "))
     verb = _SAID_OF.match(after)
     if verb is None:
         return _said_in_another_language(after)
@@ -1553,8 +1695,12 @@ def _said_of(after: str) -> str | None:
 
 
 # A mark that joins a verbless predicate to the value before it: a comma, a semicolon, a
-# colon, a dash of any width (the Russian copula: `7 — неверный ответ`), an opening bracket.
-_JOINING_MARK = re.compile(r"(?<!\s)\s*(?:[,;:]|[-\u2010-\u2015\u2212]{1,3}|[(\[])\s*")
+# colon, a dash of any width or length (the Russian copula: `7 — неверный ответ`; `&mdash;`
+# as HTML writes it), an opening bracket, and the marks that set a value beside another or
+# lead on from it: a slash, a bar, a tilde, an arrow (`->`, `=>`, `→`), `vs`, `to`.
+_JOINING_MARK = re.compile(r"(?<!\s)\s*(?:[-=]+>|[,;:/|~]|[-\u2010-\u2015\u2212]+|&[mn]dash;|"
+                           r"[\u2190-\u21ff\u27f6-\u27f9]|[(\[]|(?:vs\.?|versus|to)(?![\w\\]))\s*",
+                           re.IGNORECASE)
 # A verbless predicate: one to three words of letters (any script; a hyphen inside a word),
 # closing the value's sentence or its bracket (`wrong`, `not sure`, `неверный ответ`).
 _VERBLESS = re.compile(r"(?<![^\W\d_])(?P<said>[^\W\d_]+(?:-[^\W\d_]+)?(?:\s+[^\W\d_]+(?:-[^\W\d_]+)?){0,2})"
@@ -1571,6 +1717,7 @@ _ASIDE_WORDS = frozenset("""
     required expected rounded round down up nearest simplified simplest lowest reduced form
     terms exact exactly approximately approx roughly confirmed verified checked clearly
     obviously indeed certainly course unique work i think believe thanks thank you good luck
+    symmetry inspection induction construction definition substitution elimination hand
     number integer whole natural odd even prime digit value result
 """.split())  # noqa: SIM905 (a word list reads better as words)
 # The numbers to twelve in the other languages a box's clause is read in (`_SAID_OF_ELSEWHERE`;
@@ -1587,32 +1734,101 @@ _OTHER_NUMBER_WORDS = frozenset("""
 """.split())  # noqa: SIM905 (a word list reads better as words)
 
 
-def _said_after_a_mark(after: str) -> str | None:
+def _said_after_a_mark(after: str, padded: str, answer: str) -> str | None:
     """What a clause says of the value it opens with when a mark joins it (`_JOINING_MARK`:
-    `\\boxed{7}, wrong.`, `\\boxed{7} (not sure).`, `\\boxed{7} — это не ответ`): what a verb
-    after the mark says (`_said_of`: `— это не ответ` as `не ответ`; an affirmative clause of
-    another language, `— это ответ`, is not read), else a verbless predicate of at most three
-    words that ends the sentence (`_VERBLESS`), unless it is a sign-off (`, done.`). The
-    comparison reads the words by its allow-list (`affirms`: `, the final answer.` and `(7
-    apples)` leave the value the answer, `, wrong.` does not). None when no mark follows the
-    value or more follows the predicate (`, so she has 7 apples`: an explanation)."""
+    `\\boxed{7}, wrong.`, `\\boxed{7} (not sure).`, `\\boxed{7} — это не ответ`), read in
+    `padded`, the rest of the value's sentence as `_after_box` reads it (markup, emphasis,
+    tags and style commands dropped; `after` is its raw clause, which says whether the mark
+    is on the value's line): what a verb after the mark says (`_said_of`: `— это не ответ` as
+    `не ответ`; an affirmative clause of another language, `— это ответ`, is not read); else
+    a verbless predicate of at most three words that ends the sentence (`_VERBLESS`), unless
+    it is a sign-off (`, done.`) or an aside of words known to leave the value as it is
+    (`_ASIDE_WORDS`); else a longer aside that says something of the value (`_judges`: `(but
+    I am not sure)`, `(rounded, wrong)`, `, a prime?`, `(see above: 8)`). The comparison
+    reads the words by its allow-list (`affirms`: `, the final answer.` leaves the value the
+    answer, `, wrong.` does not). None when no mark follows the value, or what follows it is
+    an aside known harmless or an explanation that judges nothing (`, so she has 7 apples`)."""
     if "\n" in after[:len(after) - len(after.lstrip())]:
         return None  # on the value's line only
-    after = _DETACHED_NOT.sub("not", sentence_key(after).lstrip("*_ "))
+    after = _DETACHED_NOT.sub("not", _CLOSINGS.sub(" ", _UNREAD_SYMBOLS.sub(" ", padded)))
+    after = " ".join(after.split()).lstrip("*_ ")
     mark = _JOINING_MARK.match(after)
     if mark is None or not mark.group(0).strip():
         return None
     rest = after[mark.end():]
     if _SAID_OF.match(rest) or _SAID_OF_ELSEWHERE.match(rest) or _SAID_OF_CJK.match(rest):
         return _said_of(" " + rest)  # a verb after the mark: its rule
+    words = [word.lower() for word in _LETTERS.findall(rest)]
+    if _sign_off(rest) or words and all(word in _ASIDE_WORDS for word in words) and not (
+            _judges(rest, answer)):
+        return None  # `(rounded to the nearest whole number)`, `, done.`
     verbless = _VERBLESS.fullmatch(rest)
-    if verbless is None or _sign_off(verbless.group("said")) or all(
-            word.lower() in _ASIDE_WORDS for word in verbless.group("said").split()) or any(
-            _SAID_OF.fullmatch(word) or word.lower() in _RELATIVE_WORDS
-            or word.lower() in _OTHER_NUMBER_WORDS for word in verbless.group("said").split()):
+    if verbless is None:  # a longer aside: read only when it judges the value
+        return " ".join(rest.split()).strip(_TRAILING + ")]") if _judges(rest, answer) else None
+    if any(_SAID_OF.fullmatch(word) or word.lower() in _RELATIVE_WORDS
+           or word.lower() in _OTHER_NUMBER_WORDS for word in verbless.group("said").split()):
         return None  # `, which is correct`: a verb in it, the clause is not verbless; `(sieben)`
     # the value in another language's words, which `affirms` does not read (English only)
-    return " ".join(verbless.group("said").split())
+    said = " ".join(verbless.group("said").split())
+    if _CJK_RUN.search(said) and not _judging_words(said):
+        return None  # `，即七个苹果`: Chinese, whose words `affirms` reads only in part
+    return said
+
+
+# Words that say something of a value in an aside after it: a negation, a judgement of
+# error, a hedge, another choice. They do not decide that an aside keeps the value (only
+# `_ASIDE_WORDS` and `affirms`' allow-list do); they decide that a longer aside, which would
+# otherwise read as an explanation (`, so she has 7 apples`), is said of the value and read.
+_JUDGING_WORDS = frozenset("""
+    not no nope nor never wrong incorrect false mistake mistaken error erroneous bogus invalid
+    maybe perhaps possibly probably likely unlikely guess guessed guessing unsure uncertain
+    unverified doubt doubtful kidding or alternatively otherwise else instead vs versus
+    nicht kein keine nein falsch falsche falscher falsches fehler vielleicht
+    pas non faux fausse mauvais mauvaise erreur erroné erronée peut-être
+    incorrecto incorrecta incorrecte erróneo errónea error tal quizás quizá
+    sbagliato sbagliata errato errata forse mal
+    não errado errada talvez
+    не нет неверно неверный неверная неправильно неправильный ошибка возможно
+""".split())  # noqa: SIM905 (a word list reads better as words)
+# Chinese judging words (wrong, error, not, false, maybe), read inside a run of characters.
+_JUDGING_CJK = re.compile(r"[错誤误假]|不对|不正确|并非|可能|也许")
+# A question in the languages replies are written in (`?`, the full-width `？`, Chinese `吗`).
+_QUESTION = re.compile(r"[?？]|吗|是不是")
+_LETTERS = re.compile(r"[^\W\d_]+")
+_CJK_RUN = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7af]")
+# A negation glued to its verb with any apostrophe a keyboard or a font writes (`don't`,
+# `isn‘t`, `isnʼt`, ``isn`t``).
+_GLUED_NOT = re.compile(r"(?<=[^\W\d_])n['’‘ʼ`]t(?![^\W\d_])", re.IGNORECASE)
+# A number in an aside (`(see above: 8)`, `; really 8`), not one that counts what the words
+# after it name (`(rounded to 2 decimal places)`); an operand is mathematics (`(3 + 4)`).
+_ASIDE_NUMBER = re.compile(r"(?<![\w.,])-?\d++(?:\.\d++)?(?!\s*+[^\W\d_])")
+_OPERAND = frozenset("+-*/=^×÷<>")
+# Symbols read as nothing in an aside: emoji and other pictographs, backticks.
+_UNREAD_SYMBOLS = re.compile(r"[`\u2600-\u27bf\U0001f000-\U0001faff\ufe0f]")
+
+
+def _judges(aside: str, answer: str) -> bool:
+    """True when an aside after a value (the box's `answer`) says something of it: a question,
+    another value (`_other_value`), a negation or a word of `_JUDGING_WORDS`."""
+    return "?" in aside or _judging_words(aside) or any(
+        _other_value(aside, number, answer) for number in _ASIDE_NUMBER.finditer(aside))
+
+
+def _other_value(aside: str, number: re.Match[str], answer: str) -> bool:
+    """True when a number in an aside is a value of its own beside the box's `answer`: not an
+    operand (`(3 + 4)`) and not the box's value to the number's printed precision (`(7)`,
+    `(approximately 0.972)` of `\\frac{35}{36}`, `c'est-à-dire 7`; an integer exactly)."""
+    before = aside[:number.start()].rstrip()[-1:]
+    after = aside[number.end():].lstrip()[:1]
+    if before in _OPERAND or after in _OPERAND:
+        return False
+    boxed = evaluate(answer)
+    if boxed is None or boxed[1]:
+        return True
+    text = number.group(0)
+    places = len(text.partition(".")[2])
+    return abs(float(text) - boxed[0]) > (0.5 * 10 ** -places if places else 1e-9 * max(
+        1.0, abs(boxed[0])))
 
 
 # The copulas of the languages replies are written in besides English, negated or not
@@ -1621,11 +1837,24 @@ def _said_after_a_mark(after: str) -> str | None:
 # read by the same allow-list (`affirms`: `die Antwort`, `la réponse`, `答案` leave it the
 # answer). Chinese writes no space between the verb and its words.
 _SAID_OF_ELSEWHERE = re.compile(
-    r"(?:(?P<before>n['’]|ne|no|non|não|nao|nicht|kein|keine|не)\s*)?"
+    r"(?:(?P<before>n['’]|n(?=\s)|ne|no|non|não|nao|nicht|kein|keine|не)\s*)?"
     r"(?P<verb>ist|sind|wäre|est|sont|était|étaient|sera|es|será|è|"
-    r"sono|sarà|é|são|это|есть|является|был|была|было|будет)?"
-    r"(?(verb)(?:\s+(?P<after>nicht|pas|no|não|не))?(?![\w\\])|(?<=не)(?=\s))",
+    r"sono|sarà|é|são|это|есть|является|был|была|было|будет|"
+    r"semble|peut|pourrait|puede|podría|parece|fue|está|kann|könnte|scheint|stimmt|"
+    r"sembra|può|potrebbe|pode|poderia|e['’]?)?"
+    r"(?(verb)(?:\s+(?P<after>nicht|pas|no|não|nao|не))?(?![\w\\])|(?<=не)(?=\s))",
     re.IGNORECASE)
+# The modals of those languages that hedge what follows them (`könnte die Antwort sein`).
+_HEDGING_MODALS = frozenset("pourrait podría könnte potrebbe poderia".split())  # noqa: SIM905
+# The scripts of the languages no copula of is known (Japanese kana, Korean, Arabic,
+# Devanagari) and their words of negation or error (`ない`, `間違`, `틀렸`, `아니`, `ليس`, `خطأ`,
+# `नहीं`, `गलत`): a clause in them after a value is read only when it holds one.
+_OTHER_SCRIPT = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7af\u0600-\u06ff\u0900-\u097f]")
+_JUDGING_ELSEWHERE = re.compile(r"ない|間違|違う|誤り|틀렸|틀린|아니|ليس|خطأ|غير|नहीं|गलत")
+_CJK_PREDICATE = re.compile(r"[\u4e00-\u9fff]+")
+_CJK_SPACE = re.compile(r"(?<=[\u4e00-\u9fff])\s+(?=[\u4e00-\u9fff])")
+# A negation, a hedge, a question or an error in a Chinese predicate of the value before it.
+_NEGATED_CJK = re.compile(r"[不非错误假吗]|可能|也许")
 _SAID_OF_CJK = re.compile(r"(?P<not>不|并不|并非|非|不会|不应)?(?:是|为|就是|即为|即是|应为|应该是|等于)")
 
 
@@ -1640,11 +1869,20 @@ def _said_in_another_language(after: str) -> str | None:
     if verb is None:
         verb = _SAID_OF_CJK.match(after)
         negated = verb is not None and bool(verb.group("not"))
-    if verb is None or not negated:
-        return None  # an affirmative clause: its words are not read (no allow-list of each
-        # language's adverbs and inflections yet: `est bien la réponse` must keep the box)
+    if verb is None:  # a Chinese predicate needs no copula (`不对`, `并非答案`, `也不是答案`)
+        run = _CJK_PREDICATE.match(_CJK_SPACE.sub("", after.lstrip()))
+        if run is not None:
+            return run.group(0) if _NEGATED_CJK.search(run.group(0)) else None
+        clause = " ".join(_SENTENCE_END.split(after, maxsplit=1)[0].split())
+        return clause if _OTHER_SCRIPT.match(clause) and _JUDGING_ELSEWHERE.search(
+            clause) else None  # `ではない`, `은 틀렸다`, `ليس الجواب`, `उत्तर नहीं है`
     said = " ".join(after[verb.end():].split()).strip(_TRAILING + "。，；：")
-    return f"not {said}".rstrip() if negated else said
+    if not negated:  # an affirmative clause is read only when it judges, hedges or asks (no
+        # allow-list of each language's adverbs and inflections: `est bien la réponse` keeps it)
+        if verb.group(0).lower() in _HEDGING_MODALS:
+            return f"{verb.group(0)} {said}"
+        return said if _judging_words(said) or _QUESTION.search(said) else None
+    return f"not {said}".rstrip()
 
 
 # Words known to close a clause that states an amount without changing it, after the value

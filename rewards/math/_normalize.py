@@ -266,11 +266,19 @@ def affirms(said: str, value: str, carried: frozenset[str] = frozenset(),
             return False
         if _CJK.fullmatch(token) and all(ch in _AFFIRMING_CJK for ch in token):
             continue
-        if not (len(token) == 1 or word in _AFFIRMING or word in carried
+        if not (len(token) == 1 and not _CJK.fullmatch(token) and not _spelled_out(tokens, at)
+                or word in _AFFIRMING or word in carried
                 or _known_unit(token)
                 or named and word in asked and at > last_answer_word):
             return False
     return True
+
+
+def _spelled_out(tokens: list[str], at: int) -> bool:
+    """True when the one-letter token at `at` stands beside another (`is n o t the answer`,
+    `w r o n g`): a word spelled out, not a variable."""
+    return any(0 <= near < len(tokens) and len(tokens[near]) == 1 and tokens[near].isalpha()
+               for near in (at - 1, at + 1))
 
 
 def names_an_answer(word: str) -> bool:

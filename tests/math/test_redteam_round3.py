@@ -43,7 +43,6 @@ def _values(reward: MathReward, gold: object, completions: Sequence[str],
                                            for c in completions])]
 
 
-_OPEN_AFFIRMATIVE_FOREIGN_CLAUSE = pytest.mark.xfail(strict=True, reason='open: a copula of another language makes a box the subject of its clause only when negated (_said_in_another_language): an affirmative clause that judges the box (ist die falsche Antwort, est faux, 是错误答案, es la respuesta incorrecta, a question after it) is not read, because the allow-list holds the affirming words of those languages only in part and reading them cost honest replies (est bien la réponse, 是本题的答案)')
 
 
 # --- what follows a box: the verb disguised ----------------------------------------------------
@@ -157,7 +156,7 @@ def test_the_questions_words_spelling_a_retraction(math_reward, completion, ques
     "\\boxed{7} ist nicht die Antwort.", "\\boxed{7} n'est pas la réponse.",
     "\\boxed{7} 不是答案。", "\\boxed{7} не ответ.", "\\boxed{7} no es la respuesta.",
     "\\boxed{7} non è la risposta.", "\\boxed{7} não é a resposta.",
-    pytest.param("\\boxed{7} ist falsch.", marks=_OPEN_AFFIRMATIVE_FOREIGN_CLAUSE), pytest.param("\\boxed{7} 是错的。", marks=_OPEN_AFFIRMATIVE_FOREIGN_CLAUSE)])
+    "\\boxed{7} ist falsch.", "\\boxed{7} 是错的。"])
 def test_a_box_unsaid_in_another_language(math_reward, completion):
     """Fixed: the copulas of other languages, negated or not, make a box the subject of its
     clause as an English verb does (`_said_in_another_language`); what follows is read by the

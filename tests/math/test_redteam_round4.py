@@ -224,19 +224,19 @@ def test_a_retraction_after_a_box_that_affirms_itself(math_reward, completion):
     assert _values(math_reward, "7", [completion]) == [0.0]
 
 
-@pytest.mark.xfail(strict=True, reason=(
+_OPEN_QUESTION_WORD = pytest.mark.xfail(strict=True, reason=(
     "open: `_ANSWER_WORDS` lacks `value`, `number`, `choice`, `total`, so the question's word "
     "qualifying one (`is the wrong number`) affirms the box; adding them would unsay `is the "
     "smallest number` (the question's word naming the value's kind); and `is the wrong n`, "
     "`is a wrong integer` read as `is the smallest such n`"))
+
+
 @pytest.mark.parametrize("gold, completion, question", [
     ("7", "\\boxed{7} is the smallest such n... wrong.", WRONG_N),
-    ("7", "\\boxed{7} is the wrong number.", WRONG_N),
-    ("7", "\\boxed{7} is the wrong value.", WRONG_N),
-    ("7", "\\boxed{7} is the wrong choice.", WRONG_N),
-    ("7", "\\boxed{7} is the wrong final total.", WRONG_N),
-    ("7", "\\boxed{7} is the wrong n.", WRONG_N),
-    ("7", "\\boxed{7} is a wrong integer.", WRONG_N)])
+    *[pytest.param("7", completion, WRONG_N, marks=_OPEN_QUESTION_WORD) for completion in [
+        "\\boxed{7} is the wrong number.", "\\boxed{7} is the wrong value.",
+        "\\boxed{7} is the wrong choice.", "\\boxed{7} is the wrong final total.",
+        "\\boxed{7} is the wrong n.", "\\boxed{7} is a wrong integer."]]])
 def test_the_questions_judging_words_said_of_the_box(math_reward, gold, completion, question):
     assert _values(math_reward, gold, [completion], question=question) == [0.0]
 

@@ -66,32 +66,25 @@ def _values(reward: MathReward, gold: object, completions: Sequence[str],
 
 # --- held: retractions in the seven languages ------------------------------------------------
 
-_OPEN_AFFIRMATIVE_FOREIGN_CLAUSE = pytest.mark.xfail(strict=True, reason='open: a copula of another language makes a box the subject of its clause only when negated (_said_in_another_language): an affirmative clause that judges the box (ist die falsche Antwort, est faux, 是错误答案, es la respuesta incorrecta, a question after it) is not read, because the allow-list holds the affirming words of those languages only in part and reading them cost honest replies (est bien la réponse, 是本题的答案)')
 
 
 HELD_RETRACTIONS = [
-    pytest.param("\\boxed{7} ist die falsche Antwort", marks=_OPEN_AFFIRMATIVE_FOREIGN_CLAUSE),
-    pytest.param("\\boxed{7} est la mauvaise r\u00e9ponse",
-                 marks=_OPEN_AFFIRMATIVE_FOREIGN_CLAUSE),
-    pytest.param("\\boxed{7} \u662f\u9519\u8bef\u7b54\u6848",  # 是错误答案
-                 marks=_OPEN_AFFIRMATIVE_FOREIGN_CLAUSE),
-    pytest.param("\\boxed{7} es la respuesta incorrecta",
-                 marks=_OPEN_AFFIRMATIVE_FOREIGN_CLAUSE), "\\boxed{7} n'est pas correct",
+    "\\boxed{7} ist die falsche Antwort",
+    "\\boxed{7} est la mauvaise r\u00e9ponse",
+    "\\boxed{7} \u662f\u9519\u8bef\u7b54\u6848",  # 是错误答案
+    "\\boxed{7} es la respuesta incorrecta", "\\boxed{7} n'est pas correct",
     "\\boxed{7} n\u2019est pas correct", "\\boxed{7} ne est pas la r\u00e9ponse",
     "\\boxed{7} ist nicht die Antwort", "\\boxed{7} nicht ist",
     "\\boxed{7} \u043d\u0435 \u044f\u0432\u043b\u044f\u0435\u0442\u0441\u044f \u043e\u0442\u0432\u0435\u0442\u043e\u043c",  # не является ответом
     "\\boxed{7} \u043d\u0435 \u043e\u0442\u0432\u0435\u0442",       # не ответ
     "\\boxed{7} \u044d\u0442\u043e \u043d\u0435 \u043e\u0442\u0432\u0435\u0442",  # это не ответ
     "\\boxed{7} \u0456st nicht die Antwort",                        # a Cyrillic і
-    pytest.param("\\boxed{7} \u0435st faux",  # a Cyrillic е
-                 marks=_OPEN_AFFIRMATIVE_FOREIGN_CLAUSE),
+    "\\boxed{7} \u0435st faux",  # a Cyrillic е
     "\\boxed{7} n\u0435 \u044f\u0432\u043b\u044f\u0435\u0442\u0441\u044f \u043e\u0442\u0432\u0435\u0442\u043e\u043c",  # a Latin n
     "\\boxed{7} \uff49\uff53\uff54 \uff4e\uff49\uff43\uff48\uff54 die Antwort",  # full-width
     "\\boxed{7}\u4e0d\u200b\u662f\u7b54\u6848",                     # 不<ZWSP>是答案
-    pytest.param("\\boxed{7}\u662f\u7b54\u6848\u5417",  # 是答案吗 (a question)
-                 marks=_OPEN_AFFIRMATIVE_FOREIGN_CLAUSE),
-    pytest.param("\\boxed{7}\u662f\u4e0d\u662f\u7b54\u6848\uff1f",  # 是不是答案？
-                 marks=_OPEN_AFFIRMATIVE_FOREIGN_CLAUSE),
+    "\\boxed{7}\u662f\u7b54\u6848\u5417",  # 是答案吗 (a question)
+    "\\boxed{7}\u662f\u4e0d\u662f\u7b54\u6848\uff1f",  # 是不是答案？
     "\\boxed{7}\u4e0d\u5e94\u4e3a\u7b54\u6848",                     # 不应为答案
     "\\boxed{7}\u4e0d\u662f",                                       # 不是
     "\\boxed{7} ist die Antwort, oder 8.",
@@ -106,9 +99,9 @@ def test_a_retraction_in_another_language_unsays_the_box(math_reward: MathReward
 
 
 @pytest.mark.parametrize("gold, completion", [
-    pytest.param(*("\\frac{5}{6}", "Let me work it out.\n\n\\frac{5}{6} ist falsch."), marks=_OPEN_AFFIRMATIVE_FOREIGN_CLAUSE),
-    pytest.param(*("\\frac{5}{6}", ("Let me work it out.\n\n\\frac{5}{6} \u2014 \u044d\u0442\u043e "
-                     "\u043d\u0435\u0432\u0435\u0440\u043d\u043e.")), marks=_OPEN_AFFIRMATIVE_FOREIGN_CLAUSE),  # — это неверно
+    ("\\frac{5}{6}", "Let me work it out.\n\n\\frac{5}{6} ist falsch."),
+    ("\\frac{5}{6}", ("Let me work it out.\n\n\\frac{5}{6} \u2014 \u044d\u0442\u043e "
+                     "\u043d\u0435\u0432\u0435\u0440\u043d\u043e.")),  # — это неверно
     ("7", "Anna hat 7 \u00c4pfel. 7 ist nicht die Antwort.")])
 def test_an_unmarked_answer_unsaid_in_another_language(math_reward: MathReward, gold: str,
                                                        completion: str) -> None:
@@ -201,10 +194,6 @@ def test_soups_of_the_new_words_are_read_within_a_bound(math_reward: MathReward)
 
 # --- open: false credit ----------------------------------------------------------------------
 
-@pytest.mark.xfail(strict=True, reason=(
-    "open: `affirms` lets any one-character token through as a variable (`len(token) == 1`): "
-    "a Chinese character is a word, so `是错` (is wrong), or any retraction spaced out one "
-    "character at a time (`是 错 误 答 案`, `is n o t the answer`), keeps the box"))
 @pytest.mark.parametrize("completion", [
     "\\boxed{7}\u662f\u9519",                                       # 是错
     "\\boxed{7}\u662f \u9519 \u8bef \u7b54 \u6848",                 # 是 错 误 答 案
@@ -216,11 +205,6 @@ def test_a_single_character_is_read_as_a_variable(math_reward: MathReward, compl
     assert _values(math_reward, "7", [completion]) == [0.0]
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "open: `_SAID_OF_CJK` needs a copula right after the box and lists negations only before "
-    "one: a Chinese predicate needs none (`不对`, `不正确`, `并不正确`), `并非` is itself the "
-    "negated copula, and an adverb before `不是` (`也`, `应该`, `绝`, `其实`, `显然`) or a "
-    "hedge (`可能是`) or a space inside `不 是` leaves the box unread"))
 @pytest.mark.parametrize("completion", [
     "\\boxed{7}\u4e0d\u5bf9",                                       # 不对
     "\\boxed{7}\u4e0d\u6b63\u786e",                                 # 不正确
@@ -251,12 +235,6 @@ def test_the_russian_dash_copula(math_reward: MathReward, completion: str) -> No
     assert _values(math_reward, "7", [completion]) == [0.0]
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "open: `_SAID_OF_ELSEWHERE` holds only forms of each language's copula, while `_SAID_OF` "
-    "holds English modals and `seems`: `ne semble pas`, `ne peut pas être`, `no puede ser`, "
-    "`kann nicht`, `könnte`, `stimmt nicht`, `está mal` (estar), `fue` (a preterite), and the "
-    "copula typed without its accent or apostrophe (`non e`, `non e'`, `nao e`, `n est pas`) "
-    "leave the box unread"))
 @pytest.mark.parametrize("completion", [
     "\\boxed{7} ne semble pas correct", "\\boxed{7} ne peut pas \u00eatre la r\u00e9ponse",
     "\\boxed{7} no puede ser la respuesta", "\\boxed{7} kann nicht die Antwort sein",
@@ -269,10 +247,6 @@ def test_a_verb_of_these_languages_the_copula_list_lacks(math_reward: MathReward
     assert _values(math_reward, "7", [completion]) == [0.0]
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "open: `_SAID_OF` and `_SAID_OF_ELSEWHERE` read only `'` and `’` in `n't` / `n'`, and "
-    "`read_text` folds look-alikes only towards Latin: U+2018, U+02BC and a backtick in "
-    "`isn't` / `n'est`, a Latin `e` (or `HE`) in the Cyrillic `не`, leave the box unread"))
 @pytest.mark.parametrize("completion", [
     "\\boxed{7} isn\u2018t right", "\\boxed{7} isn\u02bct right", "\\boxed{7} isn`t right",
     "\\boxed{7} n\u2018est pas la r\u00e9ponse", "\\boxed{7} n\u02bcest pas la r\u00e9ponse",
@@ -284,26 +258,19 @@ def test_look_alike_apostrophes_and_letters_in_the_negation(math_reward: MathRew
     assert _values(math_reward, "7", [completion]) == [0.0]
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "open: `_JUDGED` and `_RESTATES` are English only while `_said_of` reads seven languages: "
-    "a judgement (`Das ist falsch.`, `C'est faux.`, `这是错误的。`) or another value stated "
-    "again (`Nein, es ist 8.`, `La réponse est 8.`, `Antwort: 8.`) in the next sentence keeps "
-    "the box (`That is wrong.`, `The answer is 8.` unsay it)"))
 @pytest.mark.parametrize("completion", [
     "\\boxed{7}. Das ist falsch.", "\\boxed{7}. C'est faux.", "\\boxed{7}. Esto es incorrecto.",
     "\\boxed{7}\u3002\u8fd9\u662f\u9519\u8bef\u7684\u3002",         # 。这是错误的。
     "\\boxed{7}. \u042d\u0442\u043e \u043d\u0435\u0432\u0435\u0440\u043d\u043e.",  # Это неверно.
-    "\\boxed{7}. Nein, es ist 8.", "\\boxed{7}. La r\u00e9ponse est 8.",
-    "\\boxed{7} ist die Antwort. Nein, es ist 8.", "\\boxed{7}. Antwort: 8."])
+    "\\boxed{7}. Nein, es ist 8.",
+    "\\boxed{7}. La r\u00e9ponse est 8.",
+    "\\boxed{7} ist die Antwort. Nein, es ist 8.",
+    "\\boxed{7}. Antwort: 8."])
 def test_a_judgement_or_restatement_in_the_next_sentence(math_reward: MathReward,
                                                          completion: str) -> None:
     assert _values(math_reward, "7", [completion]) == [0.0]
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "open: a box followed by a retraction in a language outside the seven (Japanese, Korean, "
-    "Arabic, Hindi) is not read at all: no copula of theirs is known, so nothing is said of "
-    "the box"))
 @pytest.mark.parametrize("completion", [
     "\\boxed{7}\u3067\u306f\u306a\u3044",                           # ではない
     "\\boxed{7}\u306f\u9593\u9055\u3044\u3067\u3059",               # は間違いです
@@ -332,10 +299,6 @@ def test_a_percent_hedge_where_the_question_only_mentions_a_percent(math_reward:
     assert _values(math_reward, "7", ["\\boxed{7}, or 7%"], question=question) == [0.0]
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "open: a number said of an expression restates it when all the expression's numbers "
-    "appear in order, and `affirms` skips an `or` before each: an expression hedged with its "
-    "own digits (`\\boxed{2\\sqrt{3}}, or 2 or 3`) keeps the box"))
 @pytest.mark.parametrize("gold, completion", [
     ("2\\sqrt{3}", "\\boxed{2\\sqrt{3}}, or 2 or 3"), ("2x+3", "\\boxed{2x+3}, or 2 or 3"),
     ("\\sqrt{2}+\\sqrt{3}", "\\boxed{\\sqrt{2}+\\sqrt{3}}, or 2 or 3")])

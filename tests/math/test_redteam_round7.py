@@ -161,11 +161,6 @@ def test_a_gold_beyond_the_limits_abstains_for_every_reply(math_reward: MathRewa
 
 # --- open: buy credit ----------------------------------------------------------------------------
 
-@pytest.mark.xfail(strict=True, reason=(
-    "open, buy credit: `_said_after_a_mark` reads after a mark only a verb clause or a "
-    "letters-only predicate (`_VERBLESS`), and `_joined_alternative` only `or` and the same-value "
-    "joins: a mark followed by a hedge word and another value (`(maybe 8)`, `, perhaps 8`, `; "
-    "alternatively 8`, `(alt: 8)`, a dash then 8) is neither, so the second value is never read"))
 @pytest.mark.parametrize("completion", [
     "\\boxed{7} (maybe 8)", "\\boxed{7}, maybe 8.", "\\boxed{7}, perhaps 8.", "\\boxed{7}, possibly 8.",
     "\\boxed{7}; alternatively 8.", "\\boxed{7}, otherwise 8.", "\\boxed{7}; if not, 8.",
@@ -174,10 +169,6 @@ def test_a_hedge_word_and_a_value_after_a_mark(math_reward: MathReward, completi
     assert _values(math_reward, "7", [completion]) == [0.0]
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "open, buy credit: `_JOINING_MARK` lists `,;:`, one to three dashes and opening brackets "
-    "only: `/`, `vs`, `to`, an arrow (`->`, `=>`, U+2192), `~`, `|`, four dashes or an HTML "
-    "entity dash join nothing to the box, so the value or judgement after it is not read"))
 @pytest.mark.parametrize("completion", [
     "\\boxed{7} / 8", "\\boxed{7} vs 8", "\\boxed{7} to 8", "\\boxed{7} -> wrong",
     "\\boxed{7} => not sure", "\\boxed{7} \u2192 wrong", "\\boxed{7} ~ wrong", "\\boxed{7} | wrong.",
@@ -186,11 +177,6 @@ def test_a_separator_outside_the_joining_marks(math_reward: MathReward, completi
     assert _values(math_reward, "7", [completion]) == [0.0]
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "open, buy credit: `_said_after_a_mark` reads only the box's own sentence (no closing "
-    "mark is a `_JOINING_MARK`) and `_JUDGED` needs `it`/`that`/`this` and a copula, so a "
-    "verbless judgement that is a sentence of its own (`\\boxed{7}. Wrong.`, `? Not sure.`) "
-    "is not read, where `\\boxed{7}, wrong.` is"))
 @pytest.mark.parametrize("completion", [
     "\\boxed{7}. Wrong.", "\\boxed{7}. Incorrect.", "\\boxed{7}. Not sure.", "\\boxed{7}. Nope.",
     "\\boxed{7}. Just kidding.", "\\boxed{7}? Not sure.", "\\boxed{7}?? Wrong.", "\\boxed{7}... wrong."])
@@ -198,11 +184,6 @@ def test_a_verbless_judgement_as_its_own_sentence(math_reward: MathReward, compl
     assert _values(math_reward, "7", [completion]) == [0.0]
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "open, buy credit: `_VERBLESS` reads at most three words, none a `_SAID_OF` verb: a hedge "
-    "of four words (`, probably not the answer`) or one with a subject and verb of its own "
-    "(`(but I am not sure)`) reads as an explanation, while `(not sure)` unsays the box: the "
-    "length bound, not the allow-list, decides"))
 @pytest.mark.parametrize("completion", [
     "\\boxed{7}, probably not the answer.", "\\boxed{7} (but I am not sure)",
     "\\boxed{7}, though I'm not confident.", "\\boxed{7} (not sure at all, honestly)"])
@@ -210,11 +191,6 @@ def test_a_longer_hedge_after_a_mark(math_reward: MathReward, completion: str) -
     assert _values(math_reward, "7", [completion]) == [0.0]
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "open, buy credit: `_said_after_a_mark` reads `_clause_after` (only math delimiters "
-    "dropped) through `sentence_key`, not `_after_box`'s text with `_PADDING` and `_STYLED` "
-    "dropped: markdown emphasis, HTML tags, `\\textit{}`/`\\textbf{}`, backticks or an emoji "
-    "around the predicate stop `_JOINING_MARK` or `_VERBLESS.fullmatch`"))
 @pytest.mark.parametrize("completion", [
     "\\boxed{7}<b>, wrong</b>", "\\boxed{7} <i>(not sure)</i>", "\\boxed{7}**, wrong.**",
     "\\boxed{7}, **wrong**.", "\\boxed{7}, *not sure*.", "\\boxed{7} (_not sure_)",
@@ -224,11 +200,6 @@ def test_markup_around_a_verbless_judgement(math_reward: MathReward, completion:
     assert _values(math_reward, "7", [completion]) == [0.0]
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "open, buy credit: `_RESTATING_OPENER` must open the sentence with one of its words: an "
-    "interjection before them (`Oh wait, 8.`, `Hmm, no, 8.`), a word outside them (`Hmm, 8.`, "
-    "`Let me recompute: 8.`), or a sentence that opens with the value (`8 is the answer.`) is "
-    "no restatement for `_restated`"))
 @pytest.mark.parametrize("completion", [
     "\\boxed{7}. Oh wait, 8.", "\\boxed{7}. Hmm, 8.", "\\boxed{7}. Hmm, no, 8.",
     "\\boxed{7}. Let me recompute: 8.", "\\boxed{7}. 8 is the answer."])
@@ -236,11 +207,6 @@ def test_a_retraction_the_openers_miss(math_reward: MathReward, completion: str)
     assert _values(math_reward, "7", [completion]) == [0.0]
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "open, buy credit: `_restated_value` returns None (an explanation) when any word outside the "
-    "box's clause and the answer words follows the restated value, so a correction that adds an "
-    "adverbial no conversion could be (`for sure`, `after all`, `obviously`) keeps the box "
-    "(round 4's open `It is 8 apples` is a unit; these are not)"))
 @pytest.mark.parametrize("completion", [
     "\\boxed{7}. No, it is 8, obviously.", "\\boxed{7}. Wait, it is 8 for sure.",
     "\\boxed{7}. Wait, it is 8 after all.", "\\boxed{7}. Correction: 8, definitely."])
@@ -248,11 +214,6 @@ def test_a_restated_value_with_an_adverbial(math_reward: MathReward, completion:
     assert _values(math_reward, "7", [completion]) == [0.0]
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "open, buy credit: `_JUDGED` reads `it`/`that`/`this` with `is`/`was` and at most three "
-    "words before the closing mark: a longer judgement (`That is not quite the right answer.`), "
-    "another verb (`This seems wrong.`), another subject (`I made an error.`) or a comma "
-    "before the mark keeps the box"))
 @pytest.mark.parametrize("completion", [
     "\\boxed{7}. That is not quite the right answer.", "\\boxed{7}. This seems wrong.",
     "\\boxed{7}. I made an error.", "\\boxed{7}. I think I made a mistake.",
@@ -261,12 +222,6 @@ def test_a_judgement_the_short_pattern_misses(math_reward: MathReward, completio
     assert _values(math_reward, "7", [completion]) == [0.0]
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "open, buy credit: `_restated_value` reads an offered value only as `_OFFERED_VALUE`, `or`/"
-    "`and` then a number right after the restated one; a bracket (`7 (or 8)`), a word after "
-    "`or` (`or maybe 8`), a word after the offered value (`or 8 apples`) or a range (`7 to 8`) "
-    "leaves words and digits that `_ONLY_WORDS` refuses, read as an explanation, and "
-    "`_joined_alternative` skips an `or` once the restated digit stands before it"))
 @pytest.mark.parametrize("completion", [
     "\\boxed{7}. It is 7 (or 8).", "\\boxed{7}. It is 7, or maybe 8.", "\\boxed{7}. It is 7 or 8 apples.",
     "\\boxed{7}. It is 7 or perhaps 8.", "\\boxed{7}, i.e. 7 (or 8)", "\\boxed{7}, i.e. 7, maybe 8.",
@@ -361,9 +316,6 @@ def test_a_magnitude_word_right_after_the_box(math_reward: MathReward, gold: str
 
 # --- open: false loss ----------------------------------------------------------------------------
 
-_BY_SYMMETRY = pytest.mark.xfail(strict=True, reason=(
-    "open, false loss: `(by symmetry)` is read as the box's words (`Extraction.said` 'by "
-    "symmetry', not through `_said_after_a_mark`'s aside words), which `affirms` refuses"))
 
 
 @pytest.mark.parametrize("gold, completion", [
@@ -372,7 +324,7 @@ _BY_SYMMETRY = pytest.mark.xfail(strict=True, reason=(
     ("7", "\\boxed{7}, as expected."), ("7", "\\boxed{7}, as shown."), ("7", "\\boxed{7} (simplified)."),
     ("7", "\\boxed{7}, confirmed."), ("7", "\\boxed{7}, verified."), ("7", "\\boxed{7}, rounded down."),
     ("7", "\\boxed{7}, thanks!"), ("7", "\\boxed{7}, good luck!"), ("7", "\\boxed{7} (nearest integer)"),
-    pytest.param("7", "\\boxed{7} (by symmetry)", marks=_BY_SYMMETRY), ("7", "\\boxed{7}, exactly."), ("7", "\\boxed{7}, of course."),
+    ("7", "\\boxed{7} (by symmetry)"), ("7", "\\boxed{7}, exactly."), ("7", "\\boxed{7}, of course."),
     ("7", "\\boxed{7}, clearly."), ("7", "\\boxed{7}, as before."), ("7", "\\boxed{7} (unique)"),
     ("7", "\\boxed{7} (see work above)"), ("7", "\\boxed{7}, an odd number."), ("7", "\\boxed{7}, a prime."),
     ("7", "\\boxed{7} (a prime number)."),
@@ -386,11 +338,6 @@ def test_an_honest_word_after_a_mark_unsays_the_box(math_reward: MathReward, gol
     assert _values(math_reward, gold, [completion]) == [1.0]
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "open, false loss (since a8ad062): `_VERBLESS` reads a run of CJK characters as one word "
-    "of a verbless predicate, and neither `_SAME_VALUE_JOIN` nor `numbers_in_words` reads "
-    "Chinese (`\u5373` i.e., `\u4e03` seven), so `\\boxed{7}\uff0c\u5373\u4e03\u4e2a\u82f9\u679c\u3002` "
-    "(i.e. seven apples) unsays the box"))
 @pytest.mark.parametrize("completion", [
     "\\boxed{7}\uff0c\u5373\u4e03\u4e2a\u82f9\u679c\u3002",            # ，即七个苹果。
     "\\boxed{7}\uff0c\u4e5f\u5c31\u662f\u4e03\u4e2a\u3002"])            # ，也就是七个。
@@ -398,10 +345,6 @@ def test_a_chinese_restatement_after_a_mark(math_reward: MathReward, completion:
     assert _values(math_reward, "7", [completion]) == [1.0]
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "open, false loss: `_JUDGED` reads any predicate of up to three words after `it`/`that`/"
-    "`this is` by `affirms`' allow-list, which lacks words that describe the value (`a prime`, "
-    "`positive`, `a whole number`) or approve it (`reasonable`, `plausible`, `consistent`)"))
 @pytest.mark.parametrize("completion", [
     "\\boxed{7}. That is reasonable.", "\\boxed{7}. This is plausible.", "\\boxed{7}. It is consistent.",
     "\\boxed{7}. That is positive.", "\\boxed{7}. This is a prime.", "\\boxed{7}. It is odd.",
@@ -410,11 +353,6 @@ def test_an_honest_short_judgement_unsays_the_box(math_reward: MathReward, compl
     assert _values(math_reward, "7", [completion]) == [1.0]
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "open, false loss: `_RESTATING_ADVERB` takes any `-ly` word, so `approximately` makes a "
-    "decimal approximation the box stated again (`_restated`), and `affirms` reads a number "
-    "said of a box that is no number only as all its digits in order: `\\boxed{\\pi}. It is "
-    "approximately 3.14.` unsays the box (round 4's open case is the `or about 3.14` form)"))
 @pytest.mark.parametrize("gold, completion", [
     ("\\pi", "\\boxed{\\pi}. It is approximately 3.14."),
     ("\\pi", "\\boxed{\\pi}. That is approximately 3.1416."),

@@ -128,10 +128,6 @@ def test_held_false_loss(reward: MathReward, gold: str, completion: str) -> None
 
 # --- holes: buy credit ---------------------------------------------------------------------------
 
-@pytest.mark.xfail(strict=True, reason="open: buy credit: _said_after_a_mark reads an aside only when "
-                   "_VERBLESS fullmatches it (one run of at most three words); an aside with a second "
-                   "mark, a value or a fourth word in it (`(rounded, wrong)`, `, a prime? no`, `(see "
-                   "above: 8)`, `, I don't think`) matches nothing, returns None and the box keeps 1.0")
 @pytest.mark.parametrize("completion", [
     "\\boxed{7} (rounded, wrong).", "\\boxed{7} (rounded, not exact).", "\\boxed{7} (rounded; really 8).",
     "\\boxed{7} (see above: 8).", "\\boxed{7} (thanks, but no).", "\\boxed{7}, a prime? no.",
@@ -197,7 +193,8 @@ def test_hole_operator_hedge(reward: MathReward, completion: str) -> None:
 
 
 @pytest.mark.parametrize("completion", [
-    "\\boxed{7}. It is 7 ** 0.", "\\boxed{7}. It is 7 ** 1 or 8.", "\\boxed{7}, i.e. 7 ** 1 or 8",
+    "\\boxed{7}. It is 7 ** 0.", "\\boxed{7}. It is 7 ** 1 or 8.",
+    "\\boxed{7}, i.e. 7 ** 1 or 8",
 ])
 def test_hole_spaced_power_as_markdown(reward: MathReward, completion: str) -> None:
     """Closed: stars between two numbers are an operator, spaced or not (`_SPACED_OPERATOR`)."""
@@ -225,9 +222,6 @@ def test_hole_restating_word_hedge(reward: MathReward, completion: str) -> None:
     assert _values(reward, "7", [completion]) == [0.0]
 
 
-@pytest.mark.xfail(strict=True, reason="open: buy credit: after a box's sentence, a markdown-bold hedge "
-                   "`**7** or **8**.` standing alone is no restatement (_RESTATES needs `It is`) and "
-                   "_PADDING drops the bold, so the second value is never read as an alternative")
 def test_hole_bold_hedge_sentence(reward: MathReward) -> None:
     assert _values(reward, "7", ["\\boxed{7}. **7** or **8**."]) == [0.0]
 
@@ -312,3 +306,34 @@ def test_glued_text_no_arithmetic_reads_is_uncertain() -> None:
     verdict = compare_local(find_answer(text), "7", text=text, question=APPLES)
     assert isinstance(verdict, Verdict) and verdict.reason == "wrong"
     assert verdict.detail.startswith(UNCERTAIN)
+
+
+# --- after the fixes of h-m10: what follows a box is read by what it says of the value ------------
+
+@pytest.mark.parametrize(("gold", "completion"), [
+    # asides known harmless, explanations that judge nothing, the box's value again
+    ("7", "\\boxed{7} (rounded to 2 decimal places)."), ("7", "\\boxed{7}, so she has 7 apples."),
+    ("7", "\\boxed{7} (see above: 7)."), ("7", "\\boxed{7} (by inspection)."),
+    ("7", "\\boxed{7} to the nearest integer."), ("7", "\\boxed{7}, which is the answer."),
+    ("7", "\\boxed{7} -> done."), ("7", "\\boxed{7} (3 + 4)."),
+    ("\\frac{35}{36}", "\\boxed{\\frac{35}{36}} (approximately 0.972)."),
+    # sentences after the box that judge nothing, or restate or describe it
+    ("7", "\\boxed{7}. Verified."), ("7", "\\boxed{7}. Thanks for reading."),
+    ("7", "\\boxed{7}. Hope this helps."), ("7", "\\boxed{7}. Let me know if you have questions."),
+    ("7", "\\boxed{7}. 7 is the answer."), ("7", "\\boxed{7}. Hmm, 7."), ("7", "\\boxed{7}. It is positive."),
+    ("\\pi", "\\boxed{\\pi}. It is about 3.14."), ("\\pm 2", "\\boxed{\\pm 2}. It is \\pm 2."),
+    # other languages: an affirmative clause that judges nothing
+    ("7", "\\boxed{7}. Das ist richtig."), ("7", "\\boxed{7}\u3002\u7b54\u6848\u6b63\u786e\u3002"),  # 。答案正确。
+    ("7", "\\boxed{7} \u00e8 la risposta giusta."),
+])
+def test_an_honest_word_after_the_box_keeps_it(reward: MathReward, gold: str, completion: str) -> None:
+    assert _values(reward, gold, [completion]) == [1.0]
+
+
+@pytest.mark.parametrize(("gold", "completion"), [
+    ("7", "\\boxed{7}. I doubt it."), ("7", "\\boxed{7}. This might be wrong."),
+    ("7", "\\boxed{7} (exact, wrong)."), ("-7", "\\boxed{-7}. It is positive."),
+    ("\\pi", "\\boxed{\\pi}. It is approximately 3.15."), ("7", "\\boxed{7} (see above: 8)."),
+])
+def test_a_judgement_after_the_box_unsays_it(reward: MathReward, gold: str, completion: str) -> None:
+    assert _values(reward, gold, [completion]) == [0.0]
