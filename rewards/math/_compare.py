@@ -149,7 +149,7 @@ def compare_local(pred: str | Extraction | None, gold: object,
     if not pred_norm:
         return Verdict("no_answer", "no final answer found")
     if extraction.settled:
-        fast = fast_compare(pred_norm, gold_norm, config)
+        fast = fast_compare(*_percent_as_asked(pred_norm, gold_norm, question), config)
         if fast is not None:
             return fast
     problem = structural_problem(gold_norm, config)  # (one the size arithmetic knows)
@@ -171,6 +171,15 @@ def compare_local(pred: str | Extraction | None, gold: object,
     if extraction.native and tail is not None:
         return tail, gold_job, True
     return f"${pred_norm}$", gold_job, False
+
+
+def _percent_as_asked(pred: str, gold: str, question: str | None) -> tuple[str, str]:
+    """Where the question asks for a percent (`asks_for_percent`), a number's percent sign
+    states the unit asked for (`12.5\\%` answers 12.5): dropped where one side alone has it."""
+    if (pred.endswith("%") != gold.endswith("%") and asks_for_percent(question)
+            and parse_number(pred) is not None and parse_number(gold) is not None):
+        return pred.removesuffix("%").rstrip(), gold.removesuffix("%").rstrip()
+    return pred, gold
 
 
 def _taken_back(extraction: Extraction | None, carried: frozenset[str],

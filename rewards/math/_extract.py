@@ -35,6 +35,7 @@ from rewards.math._config import MathConfig
 from rewards.math._evaluate import evaluate, evaluate_exact
 from rewards.math._normalize import (
     NUMBER_WORDS,
+    changes_value,
     magnitude_after,
     names_an_answer,
     normalize,
@@ -644,6 +645,13 @@ def _answer_after(text: str) -> Extraction | None:
             return block
         group = _joined(text, leading)
         parts = tuple(content for _, _, content in group)
+        follows = _VALUE_AFTER_MATH.match(text, group[-1][1])
+        if follows is not None and len(parts) == 1 and (
+                changes_value(follows.group("word") or "")
+                or follows.group("of") and parts[0].rstrip().endswith("%")):
+            # `答案是 $5$ 万。` (50,000), `$3$ 分之一` (1/3), `$50\%$ of 10`: read with the value
+            return Extraction(f"{parts[0]} {follows.group(0).strip().replace('$', '')}",
+                              "phrase", native=False)
         stated = _stated_value(parts[0], []) if len(parts) == 1 and "\\" not in parts[0] and (
             _is_prose(parts[0])) else None
         if stated is not None:  # `$The steady state current is 2 amps.$`: a gold in `$`
@@ -670,6 +678,10 @@ def _answer_after(text: str) -> Extraction | None:
 
 _PHRASE_WINDOW = 2_000
 """How much text after an answer phrase (or `####`) is read for its answer."""
+# What may follow the math of an answer phrase and change its value: a word of a script with
+# no spaces between words (`$5$ 万`, `$5$万`), which `magnitude_after` does not read (English
+# magnitudes are read with `_answer_block`), or `of` and a number after a percent.
+_VALUE_AFTER_MATH = re.compile(r"(?<![ \t])[ \t]*(?:(?P<word>[^\x00-\x7f\W\d_]+)|(?P<of>of[ \t]+\$?-?\d[\d.,]*\$?))")
 
 
 def _answer_block(text: str, leading: list[tuple[int, int, str]]) -> Extraction | None:

@@ -11,8 +11,10 @@ from rewards.math._config import MathConfig, Verdict
 from rewards.math._evaluate import evaluate, evaluate_exact
 from rewards.math._normalize import (
     _VALUE_WORDS,
+    APPROXIMATIONS,
     UNCERTAIN,
     Number,
+    changes_value,
     choice_letter,
     is_prose,
     parse_number,
@@ -46,7 +48,13 @@ def fast_compare(pred: str, gold: str, config: MathConfig) -> Verdict | None:
     ordering = _ordering_verdict(pred, gold) or _names_verdict(pred, gold)
     if ordering is not None:
         return ordering
-    extra = qualifiers(pred) - qualifiers(gold)
+    pred_words, gold_words = qualifiers(pred), qualifiers(gold)
+    # the gold's own value words count too (`10\\text{ or more}`, `5\\text{万}` for 10, 5);
+    # its other words name what it counts (`17 balloons` for 17)
+    extra = pred_words - gold_words | {word for word in gold_words - pred_words
+                                       if word not in APPROXIMATIONS and (
+                                           changes_value(word.replace(".", ""))
+                                           or not word.replace(".", "").isalpha())}
     if extra and not is_prose(gold) and not is_prose(pred):
         # `10 or more`, `3 halves`, `\neg 5` for 10, 3, 5: words the unit allow-list kept,
         # which the gold does not carry; wrong by default, the judge's where one is configured

@@ -15,9 +15,10 @@ from rewards.math._evaluate import evaluate
 from rewards.text import read_text
 
 __all__ = [
-    "MAX_QUALIFYING_WORDS", "MAX_QUESTION_CHARS", "NUMBER_WORDS", "PLACEHOLDER_MARKS",
+    "APPROXIMATIONS", "MAX_QUALIFYING_WORDS", "MAX_QUESTION_CHARS", "NUMBER_WORDS", "PLACEHOLDER_MARKS",
     "UNCERTAIN", "Number", "affirms", "as_intervals",
-    "carried_words", "choice_letter", "counted_magnitude", "disjunction_as_union", "imaginary_unit_like_gold", "inequality_as_interval", "is_choice",
+    "carried_words", "changes_value", "choice_letter", "counted_magnitude", "disjunction_as_union",
+    "imaginary_unit_like_gold", "inequality_as_interval", "is_choice",
     "is_prose", "magnitude_after", "no_answer_in", "normalize", "parse_number", "qualifiers", "question_words",
     "sentence_key", "symbol_numbers", "text_carries_meaning",
 ]
@@ -66,9 +67,10 @@ _WORDS = re.compile(r"^[A-Za-z][A-Za-z '\-]*$")
 _MATH_WORDS = frozenset({"pi", "e", "i", "infty", "infinity", "inf", "sqrt", "sin", "cos",
                          "tan", "log", "ln", "exp", "and", "or", "x", "y", "z", "n", "k"})
 _NOT_UNITS = _MATH_WORDS | {"a", "b", "c", "d"}
-# Words known to change or qualify a value. Never the rule (what may be dropped is the
-# allow-list `_UNIT_SYMBOLS`, `_UNIT_WORDS`); a safety net for the words a gold carries,
-# which may be dropped from both sides (`9 (apples)`) unless they are among these.
+# Words known to change or qualify a value (with `_MAGNITUDE_NAMES`, `_OPERATION_WORDS` and
+# `_ORDINAL_WORD`: `changes_value`). Never the rule for an answer's own words (what may be
+# dropped is the allow-list `_UNIT_SYMBOLS`, `_UNIT_WORDS`); what keeps a gold's or a
+# question's word from being dropped as a counted noun (`carried_noun`).
 _VALUE_WORDS = frozenset({
     "or", "and", "more", "less", "fewer", "than", "least", "most", "over", "under", "above",
     "below", "squared", "cubed", "square", "cube", "root", "not", "no", "none", "only", "plus",
@@ -79,6 +81,71 @@ _VALUE_WORDS = frozenset({
     "infinity", "undefined", "all", "except", "between", "if", "when", "inverse", "reciprocal",
     "power", "th", "approximately", "about", "around", "nearly", "almost"})
 _PUNCT = " \t\n.;,"  # not "!": 5! is a factorial
+# Magnitude names and abbreviations of any scale or language (read or not), operation words,
+# era and sign words: words that change the value they follow. A word of the gold or of the
+# question is dropped beside a value only when it is a unit, a currency or a counted noun
+# (`carried_noun`): never one of these, whatever the gold or the question says around it.
+_MAGNITUDE_NAMES = frozenset("""
+    hundred hundreds thousand thousands lakh lakhs lac lacs crore crores million millions
+    billion billions trillion trillions milliard milliards billiard billiards grand score
+    scores gross dozen dozens mil mio mrd mn bn tn cr thou myriad myriads k b
+    millionen milliarde milliarden billionen
+""".split())  # noqa: SIM905
+_OPERATION_WORDS = frozenset("""
+    doubled tripled trebled quadrupled quintupled halved thirded quartered squared cubed
+    inverted negated reciprocal reciprocals factorial factorials sqrt root roots inv sq
+    twice thrice double triple quadruple fold times
+    bc bce ago short deficit below under over above approx approximately roughly circa ca
+    about around nearly almost exceeding exceeds within least most more less fewer
+""".split())  # noqa: SIM905
+# Fraction and ordinal words: `sevenths`, `twenty-fifths`, `thousandths`, `7ths`.
+_ORDINAL_WORD = re.compile(
+    r"(?<![a-z\d-])(?:[a-z]+-)?(?:\d*(?:st|nd|rd|th)|third|fourth|fifth|sixth|seventh|eighth|"
+    r"ninth|tenth|eleventh|twelfth|[a-z]*teenth|[a-z]*tieth|hundredth|thousandth|"
+    r"[a-z]*illionth|half|halve|halves|quarter)s?")
+# Chinese and Japanese magnitudes and fraction marks (`5万` is 50,000; `3分之一` is 1/3).
+_CJK_VALUE_CHARS = frozenset("十百千万萬亿億兆倍负負")  # and `分之` (`分` alone is a minute)
+
+
+def changes_value(word: str) -> bool:
+    """True when `word` (one run of letters of an answer, the gold or the question) is known
+    to change the value beside it: a magnitude (`lakh`, `milliard`, `tn`, `Mio`, `万`), a
+    fraction or ordinal (`sevenths`, `7ths`), an operation (`doubled`, `squared`), a sign, an
+    era or a bound (`negative`, `BC`, `or more`), any `-illion`. A word not known so is still
+    no unit: `_is_unit` drops an answer's word only on the allow-list."""
+    lower = word.lower().rstrip(".")
+    if not lower.isascii():
+        return (any(ch in _CJK_VALUE_CHARS for ch in lower) or "分之" in lower
+                or _CYRILLIC_VALUE.match(lower) is not None)
+    return (lower in _VALUE_WORDS or lower in _MAGNITUDE_NAMES or lower in _OPERATION_WORDS
+            or _ORDINAL_WORD.fullmatch(lower) is not None or "illion" in lower
+            or "illiard" in lower or lower.endswith("fold"))
+
+
+_CYRILLIC_VALUE = re.compile(r"(?:тыс|млн|млрд|трлн|минус|полов|трет|четверт|сот|тысячн)")
+
+
+# Approximation signs and words: on the gold's side they say the gold is rounded, not that
+# another value is meant (`\\approx 8.24` is answered by 8.24); on the answer's, uncertain.
+APPROXIMATIONS = frozenset({
+    "\\approx", "\\approxeq", "\\sim", "\\simeq", "\\doteq", "≈", "∼", "≃", "~", "approx",
+    "approximately", "about", "around", "roughly", "circa", "ca", "nearly", "almost"})
+
+
+def _short_magnitude(word: str) -> bool:
+    """`k`, `K`, `M`, `B` (thousand, million, billion) and the magnitudes, eras and signs
+    `changes_value` knows of two letters or more (`bn`, `MRD`, `BC`); never `i`, `e`, `pi`."""
+    if len(word) == 1:
+        return word in "kKMB"
+    return word.lower() not in _MATH_WORDS and changes_value(word)
+
+
+def carried_noun(word: str) -> bool:
+    """A word of the gold or the question that an answer may drop beside its value: a unit,
+    currency or counted noun (`apples`, `balloons`), never a word known to change a value
+    (`changes_value`) nor a name of mathematics (`pi`, `i`, `x`)."""
+    lower = word.lower()
+    return (len(lower) >= 2 and not changes_value(lower) and lower not in _NOT_UNITS)
 
 
 def normalize(answer: str, carried: frozenset[str] = frozenset()) -> str:
@@ -91,6 +158,10 @@ def normalize(answer: str, carried: frozenset[str] = frozenset()) -> str:
     if s.startswith("\\(") and s.endswith("\\)") or s.startswith("\\[") and s.endswith("\\]"):
         s = s[2:-2].strip()
     s = _THIN_THOUSANDS.sub(",", s)
+    s = _read_separators(s)
+    s = _BASE_TEN.sub(r"\1", s)  # `10_{10}` is ten
+    if s.startswith("~"):  # `~10` opens with no left side: about ten, not a tie
+        s = "\\sim " + s[1:]
     s = _SPACING.sub(lambda m: m.group(0) if m.group(0) == "\\\\" else " ", s)
     s = _FRAC_ALIASES.sub(r"\\\1", s)
     s = _TEXT_ALIASES.sub(r"\\text", s)
@@ -102,6 +173,7 @@ def normalize(answer: str, carried: frozenset[str] = frozenset()) -> str:
         if stripped == s:
             break
         s = stripped
+    s = _strip_compound_unit(s, carried)
     s = _TEXT_CMD.sub(r"\1", s)
     s = re.sub(r"\s+", " ", s).strip().rstrip(_PUNCT)  # rstrip: keep the point of .5
     magnitude = _MAGNITUDE.match(s)
@@ -125,6 +197,25 @@ _PERCENT_WORD = re.compile(r"(?<=[\d}])\s{0,3}(?:\\(?:text|mbox|mathrm)\s{0,3}\{
                            re.IGNORECASE)
 
 
+# A dash written for a minus (en dash, hyphen, figure dash, non-breaking hyphen, small minus)
+# where a minus may stand: the answer's start, after a bracket, comma or relation (`(–3, 4)`),
+# never between two values (`1–5` is a range).
+_DASH_MINUS = re.compile(r"(?:^|(?<=[([{,=]))(\s*)[\u2010\u2011\u2012\u2013\ufe63](?=\s*[\d.])")
+_ARABIC_DECIMAL = re.compile(r"(?<=\d)\u066b(?=\d)")  # `12٫5`
+_ARABIC_THOUSANDS = re.compile(r"(?<=\d)\u066c(?=\d{3}(?!\d))")  # `12٬500`
+_SWISS_THOUSANDS = re.compile(r"(?<=\d)\u2019(?=\d{3}(?:\u2019\d{3})*(?!\d))")  # `1’000`
+
+
+def _read_separators(s: str) -> str:
+    """Minus signs and separators of other scripts and typography read as the ASCII ones."""
+    if s.isascii():
+        return s
+    s = _DASH_MINUS.sub(r"\1-", s)
+    s = _ARABIC_DECIMAL.sub(".", s)
+    s = _ARABIC_THOUSANDS.sub(",", s)
+    return _SWISS_THOUSANDS.sub("", s)
+
+
 def _percent_word(s: str) -> str:
     found = _PERCENT_WORD.search(s, max(len(s) - 40, 0))
     return s[:found.start()] + "%" if found else s
@@ -144,7 +235,24 @@ _CONNECTIVES = frozenset({"and", "or", ",", ""})  # math-verify reads these itse
 
 # Commands that change the value they precede and that math-verify reads past (`\\neg 5`
 # is read as 5): the answer holding one says something else than the gold without it.
-_NEGATIONS = re.compile(r"\\(?:neg|lnot|not)(?![a-zA-Z])")
+_NEGATIONS = re.compile(r"\\(?:neg|lnot|not)(?![a-zA-Z])|¬")
+# A relation or approximation sign with no left side (`\\neq 10`, `< 10`, `\\approx 10`, `~10`):
+# the answer is a bound or an estimate, not the value; math-verify reads its right side.
+_OPEN_RELATION = re.compile(
+    r"^\s*(\\(?:neq?|not\s*=|[lg]eq?(?:slant)?|[lg]t|ll|gg|lesssim|gtrsim|approx(?:eq)?|sim(?:eq)?|"
+    r"doteq|cong|propto|prec|succ)(?![a-zA-Z])|[<>≈≠≤≥≪≫∼≃≅~])")
+# A number's subscript is its base (`10_{2}` is two): base 10 is the number itself
+# (`normalize` drops it), any other base is a value the rules do not read.
+_BASE = re.compile(r"(?<![\w.\\])\d+(?:\.\d+)?\s*_\s*(\{[^{}]*\}|[0-9A-Za-z])")
+_BASE_TEN = re.compile(r"(?<![\w.\\])(\d+(?:\.\d+)?)\s*_\s*\{\s*(?:\(\s*)?10\s*(?:\)\s*)?\}")
+# A percent of a number (`50% of 10` is 5; `60% of the students` names what it counts): `of`
+# is too short a word for `_is_prose_word`.
+_PERCENT_OF = re.compile(r"%\s*of\s*\$?\s*[-+]?\.?\d", re.IGNORECASE)
+# Dotted abbreviations (`b.n.`, `B.C.E.`, `m.n.`): letters one at a time, each with its point.
+_DOTTED = re.compile(r"(?<![A-Za-z.\\])[A-Za-z](?:\.[A-Za-z])+\.?(?![A-Za-z])")
+# Magnitude abbreviations of one or two letters or in capitals after a number at the end
+# (`5k`, `5 M`, `5 bn`, `5 MRD`, `5 BC`): too short to be words to `_is_prose_word`.
+_SHORT_VALUE = re.compile(r"(?<=\d)\s*([A-Za-z]{1,4})\.?$")
 # A run of letters in a normalized answer, not a LaTeX command (`_is_prose_word` says which
 # runs are prose).
 _PROSE_WORD = re.compile(r"(?<!\\)(?<![^\W\d_])[^\W\d_]+")  # a run of letters, any script
@@ -182,6 +290,17 @@ def qualifiers(answer: str, sentence: bool = False) -> frozenset[str]:
     if sentence or len(found) > MAX_QUALIFYING_WORDS:  # a sentence: math-verify reads its value
         found &= _VALUE_WORDS  # (`Sphere 3 hours ago`); the words known to change one count
     found.update(match.group(0) for match in _NEGATIONS.finditer(answer))
+    opening = _OPEN_RELATION.match(answer)
+    if opening is not None and not (opening.group(1) == "<" and ">" in answer):  # `<1, 2>`
+        found.add(opening.group(1))
+    found.update(f"base {match.group(1)}" for match in _BASE.finditer(answer))
+    found.update("% of" for _ in _PERCENT_OF.finditer(answer))
+    dotted = (match.group(0).lower().rstrip(".") for match in _DOTTED.finditer(answer))
+    # in a sentence (`\\boxed{7}, i.e. seven`) only the dotted words known to change a value
+    found.update(word for word in dotted if not sentence or changes_value(word.replace(".", "")))
+    short = _SHORT_VALUE.search(answer, max(len(answer) - 12, 0))
+    if short is not None and _short_magnitude(short.group(1)):
+        found.add(short.group(1))
     return frozenset(found)
 
 
@@ -599,14 +718,17 @@ def _is_prose_word(word: str, shortest: int = 3) -> bool:
 
 def carried_words(gold: str) -> frozenset[str]:
     """The words a gold carries beside its value (`9 (apples)`, `20 \\text{ tickets}`): an
-    answer may drop them, as the gold does, unless they change a value (`_VALUE_WORDS`); and
-    the ids of the units it states (`=cm`), which an answer's unit must then be one of."""
+    answer may drop them, as the gold does, when they are counted nouns (`carried_noun`: never
+    a word known to change a value, `changes_value`); the ids of the units it states (`=cm`),
+    which an answer's unit must then be one of, and their powers (`=cm^2`, `=cm^1`)."""
     if len(gold) > 20_000:
         return frozenset()
     words = re.findall(r"[A-Za-z]+", gold)
     units = {f"={found}" for found in map(_unit_id, words) if found is not None}
-    return frozenset(word for word in (w.lower() for w in words if len(w) >= 2)
-                     if word not in _VALUE_WORDS and word not in _NOT_UNITS) | units
+    units.update(f"={found}^{power or 1}" for found, power in (
+        (_unit_id(m.group(1)), m.group(2)) for m in _UNIT_WITH_POWER.finditer(gold))
+        if found is not None)  # `cm^2`: the power an answer's unit must have too
+    return frozenset(word for word in (w.lower() for w in words) if carried_noun(word)) | units
 
 
 MAX_QUESTION_CHARS = 20_000
@@ -618,11 +740,10 @@ the rest is not read."""
 def question_words(question: str) -> frozenset[str]:
     """The words of the question (`How many up quarks ...?`): counted nouns an answer may name
     beside its value (`**4 up quarks**` answers 4), as it may drop the gold's own words, never
-    a word that changes a value (`_VALUE_WORDS`). Unlike the gold's units, the question's do
+    a word that changes a value (`carried_noun`). Unlike the gold's units, the question's do
     not constrain the answer's unit. The first `MAX_QUESTION_CHARS` characters are read."""
     words = re.findall(r"[A-Za-z]+", question[:MAX_QUESTION_CHARS])
-    return frozenset(word for word in (w.lower() for w in words if len(w) >= 2)
-                     if word not in _VALUE_WORDS and word not in _NOT_UNITS)
+    return frozenset(word for word in (w.lower() for w in words) if carried_noun(word))
 
 
 _LONE_I = re.compile(r"(?<![a-zA-Z\\])i(?![a-zA-Z])")
@@ -642,7 +763,22 @@ def imaginary_unit_like_gold(pred: str, gold: str) -> str:
 _UNIT_POWER = re.compile(r"\s?\^\s?(?:\{\s?[23]\s?\}|[23])")
 
 
-def _strip_plain_unit(s: str, carried: frozenset[str] = frozenset()) -> str:
+# A unit word and its power, if any (`cm}^{2}`, `s^{-1}`, `m`).
+_UNIT_WITH_POWER = re.compile(r"([A-Za-z]+)\s*\}?\s*(?:\^\s*\{?\s*(-?\d+)\s*\}?)?")
+_POWER_AT_END = re.compile(r"\^\s*\{?\s*(-?\d+)\s*\}?\s*$")
+
+
+def _power_fits(word: str, power: str, carried: frozenset[str]) -> bool:
+    """True unless the gold states the unit `word` names with another power (`5 cm^2` is an
+    area, never the gold `5 cm`; `5 s^{-1}` a rate)."""
+    unit = _unit_id(word)
+    if unit is None or not any(w.startswith(f"={unit}^") for w in carried):
+        return True
+    return f"={unit}^{power}" in carried
+
+
+def _strip_plain_unit(s: str, carried: frozenset[str] = frozenset(), raised_to: str = "1"
+                      ) -> str:
     """`12 dollars`, `4 \\frac{4}{9} days`, `3 cups of flour`, `20 cm^{2}` -> the value: one to
     three plain words (the last one squared or cubed) after a value that ends in a digit or a
     brace, when they read as a unit."""
@@ -656,7 +792,10 @@ def _strip_plain_unit(s: str, carried: frozenset[str] = frozenset()) -> str:
     power = _UNIT_POWER.search(s, max(len(s) - 9, 0))
     if power is not None and power.end() == len(s) and s[:power.start()][-1:].isalpha():
         unit = s[:power.start()]
-        value = _strip_plain_unit(unit, carried)
+        raised = power.group().strip(" ^{}")
+        if not _power_fits(unit.rsplit(" ", 1)[-1], raised, carried):
+            return s
+        value = _strip_plain_unit(unit, carried, raised)
         return value if value != unit else s
     for words in (3, 2, 1):
         parts = s.rsplit(" ", words)
@@ -665,7 +804,7 @@ def _strip_plain_unit(s: str, carried: frozenset[str] = frozenset()) -> str:
         prefix, unit_words = parts[0].rstrip(), parts[1:]
         if (all(word.replace("-", "").isalpha() and word.isascii() for word in unit_words)
                 and unit_words[0].lower() not in _NOT_UNITS
-                and _is_unit(" ".join(unit_words), carried)
+                and _is_unit(" ".join(unit_words), carried, raised_to)
                 and prefix[-1:] in "0123456789}" and any(ch.isdigit() for ch in prefix)
                 and not any(ch.isalpha() for ch in _COMMAND.sub("", prefix))):
             return prefix.rstrip(_PUNCT)  # a value with no variables: `x + 2 yz` keeps yz
@@ -675,7 +814,7 @@ def _strip_plain_unit(s: str, carried: frozenset[str] = frozenset()) -> str:
 _COMMAND = re.compile(r"\\[a-zA-Z]+")
 
 
-def _is_unit(text: str, carried: frozenset[str] = frozenset()) -> bool:
+def _is_unit(text: str, carried: frozenset[str] = frozenset(), power: str = "1") -> bool:
     """True when `text` (what follows a number) is known not to change the value: every word
     of it a unit, a currency or a counted noun (`_UNIT_SYMBOLS`, `_UNIT_WORDS`), or a word the
     gold carries too (`carried`). Anything else (`halves`, `lakh`, `factorial`, `or more`, the
@@ -686,6 +825,13 @@ def _is_unit(text: str, carried: frozenset[str] = frozenset()) -> bool:
     if not words:
         return False
     gold_units = {word for word in carried if word.startswith("=")}
+    raised = _POWER_AT_END.search(text)
+    if raised is not None:
+        power = raised.group(1)
+    elif len(words) > 1 and words[-2].lower() in _UNIT_MODIFIERS:  # `square feet`: feet^2
+        power = "3" if words[-2].lower() in ("cubic", "cu") else "2"
+    if gold_units and not _power_fits(words[-1], power, carried):
+        return False  # `5 cm^2` against `5 cm`: the unit of another quantity
     for at, word in enumerate(words):
         unit = _unit_id(word) if gold_units else None
         if unit is not None and f"={unit}" not in gold_units:
@@ -883,6 +1029,36 @@ def _strip_trailing_unit(s: str, carried: frozenset[str] = frozenset()) -> str:
     if not _is_unit(s[s.index("{", start):], carried):
         return s  # `1+2\mathrm{i}`, `10\text{ or more}`, `3\text{ halves}`: not a unit
     return prefix
+
+
+# A plain number and what follows it, when that may be a unit built of parts.
+_NUMBER_THEN = re.compile(r"^([-+]?(?:\d[\d,]*(?:\.\d+)?|\.\d+))\s*(\\(?:text|mbox|mathrm|frac)\b.*)$",
+                          re.DOTALL)
+# The marks a unit built of parts is written with (`\text{ J/(kg}\cdot\text{K)}`,
+# `\frac{\text{m}}{\text{s}}`, `\text{m}\cdot\text{s}^{-2}`); its words are read apart.
+_UNIT_MARKS = re.compile(r"\\(?:text|mbox|mathrm|frac|cdot)(?![a-zA-Z])|\^\s*\{?\s*-?\d\s*\}?"
+                        r"|[{}()/\s.]")
+# Symbols that are units only inside a unit of parts (`J/(kg K)`: kelvin); alone, `5 K` may
+# be thousands.
+_PART_UNIT_SYMBOLS = {"K": "kelvin"}
+
+
+def _strip_compound_unit(s: str, carried: frozenset[str] = frozenset()) -> str:
+    """`5\\text{ J/(kg}\\cdot\\text{K)}`, `5 \\frac{\\text{m}}{\\text{s}}` -> `5`: a plain
+    number followed only by unit text, products, quotients, brackets and powers, every word
+    of it a unit (`_is_unit`, with the power of its last word)."""
+    found = _NUMBER_THEN.match(s)
+    if found is None or len(s) > 200:
+        return s
+    tail = found.group(2)
+    words = _UNIT_MARKS.sub(" ", tail).split()
+    if not words or not all(word.isascii() and word.isalpha() for word in words):
+        return s
+    if len(words) > 1:
+        words = [_PART_UNIT_SYMBOLS.get(word, word) for word in words]
+    power = _POWER_AT_END.search(tail)
+    text = " ".join(words) + (f"^{{{power.group(1)}}}" if power else "")
+    return found.group(1) if _is_unit(text, carried) else s
 
 
 def is_choice(answer: str) -> bool:
