@@ -5,10 +5,11 @@ Each pair is asked twice, the answer shown first and then the gold shown first, 
 verdict is read from the judge's next-token log-probs, P(equal) = P(yes) / (P(yes) + P(no))
 over every single-token spelling of the two labels (`rewards.engines.label_probability`), so
 it is a number whatever the judge would have written. Credit needs both orders at or above the
-threshold. A judge that fails while judging (the engine raises, or gives neither label any
-probability) abstains with a reason (judge_error), as does one that has not answered within
-`timeout` (judge_timeout); a judge that cannot be built (no such model, a label that is not one
-token) is a configuration error and raises.
+threshold. A judge that fails while judging (the engine raises, while its labels are read
+too, or gives neither label any probability) abstains with a reason (judge_error), as does one
+that has not answered within `timeout` (judge_timeout: everything the engine does runs under
+it); a judge that cannot be built (no such model, a label that is not one token) is a
+configuration error and raises.
 
 The judge is shown only an answer that is entirely a mathematical expression (`judgeable`, an
 allow-list); anything else keeps the rule's verdict. The question, answer and gold reach the
@@ -236,7 +237,7 @@ class MathJudge:
 
     def read(self, items: Sequence[tuple[str, str, str]]) -> list[JudgeRead]:
         """Both reads of each (question, answer, gold), batched in one engine call; all of
-        them within `config.timeout` seconds.
+        them, with the engine's loading and its labels' lookup, within `config.timeout` seconds.
 
         A batch holds the answers of samples that share nothing but the batch (a server's
         micro-batch joins clients' requests). An engine call that fails may fail for one

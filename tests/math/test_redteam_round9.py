@@ -15,7 +15,8 @@ The rules attacked (docs/math.md, "The reading rule" and "Judge (optional)"):
 The reading rule: a word or sign next to a value may be dropped only when it is known not to
 change the value (a unit, a currency, a counted noun, a word the gold or question carries);
 anything else makes the pair `uncertain` (verdict wrong, detail `uncertain:`; the judge decides
-where one is configured, with `ask: undecided` too). The judge is shown only mathematics, in
+where one is configured, with `ask: undecided` too, only where it may be shown the answer:
+prose, a value word included, is never shown). The judge is shown only mathematics, in
 bounded time, and no text of a completion ever becomes a control token.
 
 How: every probe goes through the reward as users call it, `MathReward(...).score([Sample(
