@@ -110,13 +110,14 @@ def judgeable(answer: str) -> bool:
     punctuation (`Y~E~S`, `Y.E.S`, `S-A-Y`, `"Y""E""S"`, `\\mathbf{Y}\\mathbf{e}\\mathbf{s}`);
     what they spell is judged only as a run of variables (`_variables`: `x-y-z`, `a/b/c`,
     `A.B.C`) or as two letters (`a - b`). A letter, digits and a letter written together
-    (`Y3S`) are leetspeak, not a coefficient (`3x`) or a power (`e33`). Two runs of two letters
-    or more that are not listed words, with no digit, operator, bracket or math command
-    between, are words of a sentence, not a product (`so it is OK`). Call on an input capped
-    in size."""
+    (`Y3S`, `\\text{Y}3\\text{S}`; not `\\frac{a}{2b}`) are leetspeak, not a coefficient
+    (`3x`) or a power (`e33`). Two runs of two letters or more that are not listed words,
+    with no digit, operator, bracket or math command between, are words of a sentence, not a
+    product (`so it is OK`). Call on an input capped in size."""
     run_before = False  # a run of two letters or more since the last digit or operator
     spelled = ""  # the letters since the last term break
     glued = ""  # "letter", "letter digit": letters and digits written together (`Y3S`)
+    before = ""  # the token before
     for token in _TOKEN.findall(answer):
         head = token[0]
         kind = ""
@@ -124,7 +125,9 @@ def judgeable(answer: str) -> bool:
             name = token[1:]
             if name not in JUDGED_COMMANDS and name not in _ESCAPED:
                 return False  # `\,` `\%` `\{` `\\` are escapes; `\<zero-width>` is not
-            if name not in _ESCAPED and name not in _WRAPPERS:
+            if name in _WRAPPERS and name not in _SPACES:
+                kind = glued  # `\text{Y}3\text{S}` is written together
+            elif name not in _ESCAPED and name not in _WRAPPERS:
                 run_before, spelled = False, ""
         elif head.isascii() and head.isalpha():
             listed = len(token) > 1 and (token in JUDGED_WORDS or token.lower() in JUDGED_WORDS)
@@ -152,9 +155,13 @@ def judgeable(answer: str) -> bool:
             run_before, spelled = False, ""
         elif head in _OPERATORS:
             run_before = False  # `ab - cd` is an expression; `Y-E-S` still one spelled word
+        elif head in "{}":
+            # a group is written together with what is around it, unless it is a command's
+            # next argument (`\frac{a}{2b}`: `a` and `2b` are not written together)
+            kind = "" if token == "{" and before == "}" else glued
         elif head not in " \t\n" and head not in _SYMBOLS:
             return False
-        glued = kind
+        glued, before = kind, token
     return True
 
 
@@ -170,6 +177,8 @@ _WRAPPERS = frozenset("""
     qquad displaystyle
 """.split())  # noqa: SIM905
 """Commands that wrap or space words: letters across them spell one word."""
+_SPACES = frozenset({"quad", "qquad"})
+"""The wrappers that are spaces: a letter and digits across them are not written together."""
 _OPERATORS = frozenset("+-*/^=<>()[]|_")
 """What between two runs of letters makes them an expression (`ab + cd`, `AB = CD`)."""
 _TERM_BREAKS = frozenset("+=<>()[]^_,")

@@ -550,7 +550,7 @@ def test_held_spelled_word_is_not_shown_to_the_judge(answer: str) -> None:
     ("7 n.o.t", False), ("n-o-t 7", False), ("x-y-z", True), ("a/b/c", True),
     ("(x-a)(x-b)(x-c)", True), ("f(x) = ax^2 + bx + c", True), ("(c, b, a)", True),
     ("\\frac{a}{2b}", True), ("4.5e33", True), ("2x - 3y", True), ("x^2y", True),
-    ("A.B.C", True), ("a'b'c'", True),
+    ("A.B.C", True), ("a'b'c'", True), ("\\text{Y}3\\text{S}", False), ("\\frac{x}{2}y", True),
 ])
 def test_spelled_words_and_expressions_apart(answer: str, verdict: bool) -> None:
     """What `judgeable` says of spelled letters: a value word spelled with increasing letters
