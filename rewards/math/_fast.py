@@ -9,6 +9,7 @@ from fractions import Fraction
 
 from rewards.math._config import MathConfig, Verdict
 from rewards.math._evaluate import evaluate, evaluate_exact
+from rewards.math._judge import judgeable
 from rewards.math._normalize import (
     _VALUE_WORDS,
     APPROXIMATIONS,
@@ -78,7 +79,11 @@ def fast_compare(pred: str, gold: str, config: MathConfig) -> Verdict | None:
             return Verdict("ok" if same else "wrong", "text")
         return None
     if gold_number is not None and is_prose(pred):
-        return Verdict("wrong", "text")
+        # words against a number: number and unit words the judge may read (`\text{seven}`,
+        # `three halves`: `judgeable`) are undecided, the judge's where one is configured;
+        # any other prose is wrong (no judge is ever shown it)
+        return Verdict("wrong", f"{UNCERTAIN} words not read as a number" if judgeable(pred)
+                       else "text")
     pred_number = parse_number(pred)
     return (_decimal_verdict(pred_number, gold, config) or _exact_verdict(pred, gold)
             or _value_verdict(pred, gold, config))

@@ -5,10 +5,11 @@ Each pair is asked twice, the answer shown first and then the gold shown first, 
 verdict is read from the judge's next-token log-probs, P(equal) = P(yes) / (P(yes) + P(no))
 over every single-token spelling of the two labels (`rewards.engines.label_probability`), so
 it is a number whatever the judge would have written. Credit needs both orders at or above the
-threshold. A judge that fails while judging (the engine raises, or gives neither label any
-probability) abstains with a reason (judge_error), as does one that has not answered within
-`timeout` (judge_timeout); a judge that cannot be built (no such model, a label that is not one
-token) is a configuration error and raises.
+threshold. A judge that fails while judging (the engine raises, while its labels are read
+too, or gives neither label any probability) abstains with a reason (judge_error), as does one
+that has not answered within `timeout` (judge_timeout: everything the engine does runs under
+it); a judge that cannot be built (no such model, a label that is not one token) is a
+configuration error and raises.
 
 The judge is shown only an answer that is entirely a mathematical expression (`judgeable`, an
 allow-list); anything else keeps the rule's verdict. The question, answer and gold reach the
@@ -99,56 +100,94 @@ def _variables(run: str) -> bool:
 def judgeable(answer: str) -> bool:
     """Whether `answer` is entirely a mathematical expression the judge may see: digits,
     single letters and two-letter runs (variables, `xy`), runs of variables (`_variables`:
-    `xyz`, `ABC`), `JUDGED_COMMANDS`, `JUDGED_WORDS`,
-    ASCII operators and brackets, `_MATH_SIGNS`, spaces; never a word that changes a value
-    (`rewards.math._normalize._VALUE_WORDS`: `not`, `no`, `minus`, even where its letters
-    could spell variables). Two such runs with nothing but
-    spaces, punctuation, braces, single letters or text wrappers between them (no digit,
-    operator, bracket or math command) are words of a sentence, not a product (`so it is
-    OK`, `\\text{be it so}`): not judged; nor letters side by side across spaces, braces and
-    wrappers that spell a run no `_variables` reads (`Y e s`, `\\mathbf{Y}\\mathbf{e}\\mathbf{s}`).
-    Call on an input capped in size."""
+    `xyz`, `ABC`), `JUDGED_COMMANDS`, `JUDGED_WORDS`, ASCII operators and brackets,
+    `_MATH_SIGNS`, spaces; never a word that changes a value (`rewards.math._normalize.
+    _VALUE_WORDS`: `not`, `no`, `minus`), written as a run or spelled.
+
+    Letters spell one word across anything but what parts the terms of an expression
+    (`_TERM_BREAKS`: `+ = < > ( ) [ ] ^ _ ,`, a digit, a math command, a listed word): across
+    spaces, braces, wrappers, ties (`~`), dots, dashes, slashes, quotes and other
+    punctuation (`Y~E~S`, `Y.E.S`, `S-A-Y`, `"Y""E""S"`, `\\mathbf{Y}\\mathbf{e}\\mathbf{s}`);
+    what they spell is judged only as a run of variables (`_variables`: `x-y-z`, `a/b/c`,
+    `A.B.C`) or as two letters (`a - b`). A letter, digits and a letter written together
+    (`Y3S`, `\\text{Y}3\\text{S}`; not `\\frac{a}{2b}`) are leetspeak, not a coefficient
+    (`3x`) or a power (`e33`). Two runs of two letters or more that are not listed words,
+    with no digit, operator, bracket or math command between, are words of a sentence, not a
+    product (`so it is OK`). Call on an input capped in size."""
     run_before = False  # a run of two letters or more since the last digit or operator
-    spelled = ""  # the letters since the last digit, operator, math command or listed word
+    spelled = ""  # the letters since the last term break
+    glued = ""  # "letter", "letter digit": letters and digits written together (`Y3S`)
+    before = ""  # the token before
     for token in _TOKEN.findall(answer):
         head = token[0]
+        kind = ""
         if head == "\\":
             name = token[1:]
             if name not in JUDGED_COMMANDS and name not in _ESCAPED:
                 return False  # `\,` `\%` `\{` `\\` are escapes; `\<zero-width>` is not
-            if name not in _ESCAPED and name not in _WRAPPERS:
+            if name in _WRAPPERS and name not in _SPACES:
+                kind = glued  # `\text{Y}3\text{S}` is written together
+            elif name not in _ESCAPED and name not in _WRAPPERS:
                 run_before, spelled = False, ""
         elif head.isascii() and head.isalpha():
-            listed = token in JUDGED_WORDS or token.lower() in JUDGED_WORDS
-            # letters side by side across spaces and wrappers spell one run (`Y e s`,
-            # `\mathbf{Y}\mathbf{e}\mathbf{s}`): a product of variables only as `_variables`
-            spelled = "" if listed else spelled + token
-            if len(spelled) > 2 and not _variables(spelled):
-                return False
-            if len(token) > 1 and not listed and token.lower() in _VALUE_WORDS:
-                return False  # `not 7`, `no`, `minus`: a word that changes a value is prose
-            if len(token) > 2 and not listed and not _variables(token):
-                return False
-            if len(token) > 1 and not listed:
-                if run_before:
+            listed = len(token) > 1 and (token in JUDGED_WORDS or token.lower() in JUDGED_WORDS)
+            if listed:
+                spelled = ""  # a listed word is read as itself and parts the letters
+            else:
+                if token.lower() in _VALUE_WORDS and len(token) > 1:
+                    return False  # `not 7`, `no`, `minus`: a word that changes a value is prose
+                if len(token) > 2 and not _variables(token):
                     return False
-                run_before = True
-        elif head.isdigit() and head.isascii() or head in _OPERATORS or head in _MATH_SIGNS:
+                if len(token) > 1:
+                    if run_before:
+                        return False
+                    run_before = True
+                spelled += token
+                if len(spelled) > 2 and not _variables(spelled) or _spells_value_word(spelled):
+                    return False
+                if glued == "letter digit":
+                    return False  # `Y3S`: leetspeak
+                kind = "letter"
+        elif head.isdigit() and head.isascii():
             run_before, spelled = False, ""
+            kind = "letter digit" if glued else ""
+        elif head in _TERM_BREAKS or head in _MATH_SIGNS:
+            run_before, spelled = False, ""
+        elif head in _OPERATORS:
+            run_before = False  # `ab - cd` is an expression; `Y-E-S` still one spelled word
+        elif head in "{}":
+            # a group is written together with what is around it, unless it is a command's
+            # next argument (`\frac{a}{2b}`: `a` and `2b` are not written together)
+            kind = "" if token == "{" and before == "}" else glued
         elif head not in " \t\n" and head not in _SYMBOLS:
             return False
-        elif head not in " \t\n{}":
-            spelled = ""  # `(c, b, a)`: punctuation parts the letters
+        glued, before = kind, token
     return True
+
+
+def _spells_value_word(spelled: str) -> bool:
+    """Whether the spelled letters hold a word of three letters or more that changes a value
+    (`n.o.t`): increasing letters, so `_variables` reads it, but prose all the same."""
+    lowered = spelled.lower()
+    return len(lowered) > 2 and any(word in lowered for word in _SPELLABLE_VALUE_WORDS)
 
 
 _WRAPPERS = frozenset("""
     text textrm textnormal textbf textit mbox mathrm mathit mathsf mathbf operatorname quad
     qquad displaystyle
 """.split())  # noqa: SIM905
-"""Commands that wrap or space words: between two runs of letters they join a sentence."""
+"""Commands that wrap or space words: letters across them spell one word."""
+_SPACES = frozenset({"quad", "qquad"})
+"""The wrappers that are spaces: a letter and digits across them are not written together."""
 _OPERATORS = frozenset("+-*/^=<>()[]|_")
 """What between two runs of letters makes them an expression (`ab + cd`, `AB = CD`)."""
+_TERM_BREAKS = frozenset("+=<>()[]^_,")
+"""What parts the terms of an expression, so that letters on either side spell no word
+(`f(x) = ax^2 + bx + c`, `(c, b, a)`). A dash, slash, dot, colon, semicolon, tie or quote does
+not: a word is spelled across them one letter at a time (`S-A-Y`, `Y/E/S`, `Y.E.S`), and
+two or more letters across them must read as variables (`x-y-z`, `a/b/c`)."""
+_SPELLABLE_VALUE_WORDS = frozenset(w for w in _VALUE_WORDS if len(w) > 2)
+"""The value-changing words a spelled run could hold and `_variables` would let by."""
 
 
 @dataclass(frozen=True)
@@ -207,7 +246,7 @@ class MathJudge:
 
     def read(self, items: Sequence[tuple[str, str, str]]) -> list[JudgeRead]:
         """Both reads of each (question, answer, gold), batched in one engine call; all of
-        them within `config.timeout` seconds.
+        them, with the engine's loading and its labels' lookup, within `config.timeout` seconds.
 
         A batch holds the answers of samples that share nothing but the batch (a server's
         micro-batch joins clients' requests). An engine call that fails may fail for one
@@ -226,23 +265,24 @@ class MathJudge:
         if left <= 0:
             why = f"judge did not answer within {self.config.timeout:g} s"
             return [JudgeRead(None, None, why, "judge_timeout") for _ in items]
-        engine, (yes, no) = self.engine, self.labels  # cannot be built: ConfigError raises
 
-        def ask() -> list[dict[str, float]]:
+        def ask() -> list[float]:
+            # everything the engine does runs here, under the time bound: loading it, reading
+            # the labels' spellings with its tokenizer (a server's /tokenize), the prompts
+            engine, (yes, no) = self.engine, self.labels  # cannot be built: ConfigError
             prompts = [self._prompt(engine, question, first, second)
                        for question, answer, gold in items
                        for first, second in ((answer, gold), (gold, answer))]
             rows = engine.next_token_logprobs(prompts, [*yes, *no])
             if len(rows) != len(prompts):
                 raise EngineError(f"{len(rows)} log-prob rows for {len(prompts)} prompts")
-            return list(rows)
+            return [label_probability(row, yes, no) for row in rows]
 
         try:
-            answered, rows = self._in_time(ask, left)
-            if not answered:
+            answered, probabilities = self._in_time(ask, left)
+            if not answered or probabilities is None:
                 why = f"judge did not answer within {self.config.timeout:g} s"
                 return [JudgeRead(None, None, why, "judge_timeout") for _ in items]
-            probabilities = [label_probability(row, yes, no) for row in rows or ()]
         except ConfigError:
             raise
         except Exception as exc:  # noqa: BLE001 (a judge failure abstains, whatever it is)

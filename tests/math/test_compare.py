@@ -42,7 +42,8 @@ LOCAL = [
     ("1,000", "1000", "ok", "numeric"), ("25%", "0.25", "ok", "numeric"),
     ("24", "25", "wrong", "numeric"), ("(B)", "B", "ok", "choice"), ("42", "C", "wrong", "choice"),
     ("Monday", "monday", "ok", "text"), ("Tuesday", "Monday", "wrong", "text"),
-    ("seven", "7", "wrong", "text"), ("0.333333", "\\frac{1}{3}", "ok", "numeric"),
+    ("seven", "7", "wrong", "uncertain: words not read as a number"),  # the judge's (#33)
+    ("0.333333", "\\frac{1}{3}", "ok", "numeric"),
     ("0.33", "\\frac{1}{3}", "wrong", "numeric"),
     # A decimal against an exact value: it rounds to the value at its printed precision and
     # is within a relative 1e-4 (`float_rel_tol`).
