@@ -57,7 +57,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from sandbox._cgroup import CpuMeter, cgroup_v1, v2_cpu_meter
-from sandbox._cpu_watch import CpuWatch, jail_init
+from sandbox._cpu_watch import CpuWatch, ProcMeter, jail_init
 from sandbox._errors import ArgumentError, SandboxError
 from sandbox._jail import (
     cgroup_v2_root,
@@ -86,6 +86,12 @@ RESET_WHY = {"timeout": "time limit", "output": "output flood",
 CPU_SPENT = "sandbox: the session's episode CPU time is spent\n"
 """The stderr of a call that did not run because the session's CPU is spent (where a
 cgroup counts it)."""
+BACKSTOP_S = 2.0
+"""Where no cgroup counts a session's CPU: CPU seconds past its allowance after which the
+backstop (`_cpu_watch.ProcMeter`) stops the jail. The server's count and RLIMIT_CPU stop
+the interpreters first (they may spend up to 2 s past it: the last grant's rounding up and
+the SIGXCPU-to-SIGKILL second); the backstop stops what they miss: the children a living
+interpreter waits for, and those it leaves running."""
 IDLE_WORD = b"idle "
 """What a server that ended idle left on its control socket, then its count (`spent_s`):
 `session_server.IDLE_WORD` (the jail's side imports nothing of the host's)."""
@@ -148,6 +154,8 @@ class _Jail:
         self.meter: CpuMeter | None = None
         """What counts the CPU of the jail's processes (None: rlimits bound each one)."""
         self.baseline = 0.0  # the meter when the session began (the jail's start excluded)
+        self.backstop: ProcMeter | None = None
+        """Without a meter: the jail's processes read in the host's /proc (`check_cpu`)."""
         self.allowance = float("inf")
         """CPU seconds past `baseline` after which the jail is stopped (`check_cpu`)."""
         self.cpu_spent = False
@@ -189,18 +197,27 @@ class _Jail:
     def _meter_on(self) -> None:
         """Where a cgroup counts the jail's CPU (our cpuacct group, which nsjail joined
         before it started the jail, or the v2 group nsjail made for it): its meter, and a
-        pidfd of the jail's pid 1, whose death ends every process of the jail."""
-        if (self.group is None or self.group.cpu_path is None) and not cgroup_v2_root():
-            return
+        pidfd of the jail's pid 1, whose death ends every process of the jail. Elsewhere
+        the backstop (`_cpu_watch.ProcMeter`, the host's /proc) where /proc can say it."""
+        metered = (self.group is not None and self.group.cpu_path is not None) or \
+            bool(cgroup_v2_root())
         init = jail_init(self.proc.pid)
         if init is None:
-            raise SandboxError("cannot find the sandbox session's server process")
+            if metered:
+                raise SandboxError("cannot find the sandbox session's server process")
+            return
         pidfd = os.pidfd_open(init)
-        meter = self.group.cpu_meter() if self.group is not None else v2_cpu_meter(init)
-        if meter is None:
+        meter = None
+        if metered:
+            meter = self.group.cpu_meter() if self.group is not None else v2_cpu_meter(init)
+        if meter is not None:
+            self._init, self.meter, self.baseline = pidfd, meter, meter.seconds()
+            return
+        backstop = ProcMeter.open(init)
+        if backstop is None:
             os.close(pidfd)
             return
-        self._init, self.meter, self.baseline = pidfd, meter, meter.seconds()
+        self._init, self.backstop, self.baseline = pidfd, backstop, backstop.seconds()
 
     def cpu_used(self) -> float:
         """CPU seconds the jail's processes spent since the session began (0 without a
@@ -208,9 +225,17 @@ class _Jail:
         return 0.0 if self.meter is None else self.meter.seconds() - self.baseline
 
     def check_cpu(self) -> bool:
-        """Stop the jail once its processes spent `allowance`; whether it is stopped."""
-        if not self.cpu_spent and self.meter is not None and \
-                self.cpu_used() >= self.allowance:
+        """Stop the jail once its processes spent `allowance` (where no cgroup counts
+        them: once the backstop read `allowance` + `BACKSTOP_S`); whether it is stopped."""
+        if self.cpu_spent:
+            return True
+        if self.meter is not None:
+            over = self.cpu_used() >= self.allowance
+        elif self.backstop is not None:
+            over = self.backstop.seconds() - self.baseline >= self.allowance + BACKSTOP_S
+        else:
+            over = False
+        if over:
             self.cpu_spent = True
             with self._init_lock:
                 if self._init >= 0:
@@ -332,11 +357,11 @@ class Session:
     def _watch(self, jail: _Jail, allowance: float) -> None:
         """Have the watcher stop `jail` past `allowance` CPU seconds (where a meter counts
         them); a session with nothing left is spent at once."""
-        if jail.meter is None:
-            return
         jail.allowance = allowance
+        if jail.meter is None and jail.backstop is None:
+            return
         _watch.add(jail)
-        if allowance <= 0:
+        if allowance <= 0 and jail.meter is not None:
             jail.check_cpu()
             self._spend()
 

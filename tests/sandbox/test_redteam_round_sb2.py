@@ -122,12 +122,6 @@ def test_without_cgroups_a_fork_sibling_has_only_what_its_parent_left(no_cgroup:
     assert reached(out) <= 0 + SLACK_S, out
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "open: Resources (episode CPU): without a cgroup session_server.Interpreter.spent_s "
-    "counts RUSAGE_CHILDREN of the server, which holds a living interpreter's children (even "
-    "those it waits for) only once the interpreter itself is reaped at a reset; RLIMIT_CPU "
-    "bounds each child alone: one call of a 1 s episode spends several episodes before "
-    "anything counts (docs: 'bounded by the wall time alone'; no SIGCHLD trick needed)"))
 def test_without_cgroups_children_a_living_interpreter_waits_for_count_in_the_call(
         no_cgroup: None) -> None:
     cell = ("import os, time\nend = time.monotonic() + 50\n"
