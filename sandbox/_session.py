@@ -17,8 +17,10 @@ call in progress ends `timeout`, and later calls answer `timeout` without runnin
 Elsewhere the jail's server counts what it reaped (every interpreter it killed and what a
 reset killed with it: `RUSAGE_CHILDREN`, the kernel's count) and gives each fresh
 interpreter what is left as its RLIMIT_CPU; with nothing left the session is spent as above
-(its replies' `spent_s` hand a replacement jail what is left). A call that does not end in
-its time, or
+(its replies' `spent_s`, and the last words of one that ended idle, hand a replacement jail
+or a fork's siblings what is left); the host's /proc backstop (`_cpu_watch.ProcMeter`)
+stops the jail past `episode_cpu_s` + `BACKSTOP_S`, the children a living interpreter waits
+for or leaves running included. A call that does not end in its time, or
 kills its interpreter (the memory limit, a signal, `os._exit`), resets its session only: every
 process of the jail is killed, /work and /tmp are emptied, a fresh interpreter starts, and the
 next call's stderr begins with a line saying so (`RESET_NOTE`). A call whose output passes
@@ -125,7 +127,8 @@ class SessionOptions:
     progress is stopped and later calls answer `timeout` without running. Elsewhere: the
     interpreters one after another (what the jail's server reaped), each under an
     RLIMIT_CPU of what is left; past it the interpreter is killed and the session reset,
-    or spent when nothing is left."""
+    or spent when nothing is left; every process together past it + `BACKSTOP_S` (the
+    host's /proc backstop) stops the jail."""
     idle_s: float = 600.0
     """Seconds the jail waits for a next call before it ends itself (a session never closed
     still ends)."""
