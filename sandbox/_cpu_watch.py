@@ -9,6 +9,11 @@ What bounds the overshoot: the meter is read every CPU_POLL_S seconds of wall ti
 the kill lands within a scheduler tick of the read, so a jail spends at most its allowance
 plus CPU_POLL_S (and the watcher's own wake-up latency) times the CPUs its processes run on
 at once (at most the host's CPUs, at most the session's `Limits.processes`).
+
+Where no cgroup counts a jail's CPU, `ProcMeter` reads the host's /proc instead (the jail
+has none): the CPU of every living process of the jail and of the children each waited
+for, and what the jail's pid 1 reaped. It misses only processes reaped unseen (a parent that
+ignores SIGCHLD), whose CPU no count keeps.
 """
 
 from __future__ import annotations
@@ -18,7 +23,7 @@ import threading
 import time
 from typing import Protocol
 
-__all__ = ["CPU_POLL_S", "CpuWatch", "jail_init"]
+__all__ = ["CPU_POLL_S", "CpuWatch", "ProcMeter", "jail_init"]
 
 CPU_POLL_S = 0.1
 """Seconds between two readings of a watched jail's CPU meter."""
@@ -66,6 +71,74 @@ class CpuWatch:
         self.lock = threading.Lock()
         self.jails = set()
         self.thread = None
+
+
+class ProcMeter:
+    """CPU seconds of a jail's processes from the host's /proc, for a jail no cgroup
+    counts: what its pid 1 reaped (its `cutime` + `cstime`: the kernel's RUSAGE_CHILDREN)
+    plus, for each living descendant, its own CPU and its waited-for children's. Read
+    parents first: a process reaped during a reading is counted in its own line or its
+    parent's, never both (it may be missed once; the next reading has it). Once pid 1 is
+    gone it keeps its last reading."""
+
+    def __init__(self, init: int) -> None:
+        self.init = init
+        self.last = 0.0
+        self._tick = float(os.sysconf("SC_CLK_TCK"))
+        self.last = self.seconds()
+
+    @staticmethod
+    def open(init: int) -> ProcMeter | None:
+        """The meter of the jail whose pid 1 is `init`; None where /proc cannot say it (a
+        kernel without /proc/PID/task/TID/children)."""
+        if not os.path.exists(f"/proc/{init}/task/{init}/children"):
+            return None
+        return ProcMeter(init)
+
+    def seconds(self) -> float:
+        ticks = _stat_ticks(self.init, own=False)
+        if ticks is None:  # pid 1 is gone: the jail ended
+            return self.last
+        stack = _children(self.init)
+        while stack:
+            pid = stack.pop()
+            mine = _stat_ticks(pid, own=True)
+            if mine is not None:
+                ticks += mine
+                stack += _children(pid)
+        self.last = max(self.last, ticks / self._tick)
+        return self.last
+
+    def close(self) -> None:
+        pass
+
+
+def _stat_ticks(pid: int, *, own: bool) -> int | None:
+    """Clock ticks of `pid`'s waited-for children (`cutime` + `cstime`), and with `own` its
+    own (`utime` + `stime`) too; None if it is gone."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as fh:
+            fields = fh.read().rpartition(b")")[2].split()
+        utime, stime, cutime, cstime = (int(f) for f in fields[11:15])
+    except (OSError, ValueError):
+        return None
+    return cutime + cstime + (utime + stime if own else 0)
+
+
+def _children(pid: int) -> list[int]:
+    """`pid`'s children, those of each of its threads."""
+    found: list[int] = []
+    try:
+        tasks = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return found
+    for tid in tasks:
+        try:
+            with open(f"/proc/{pid}/task/{tid}/children", "rb") as fh:
+                found += (int(child) for child in fh.read().split())
+        except (OSError, ValueError):
+            continue
+    return found
 
 
 def jail_init(nsjail_pid: int) -> int | None:

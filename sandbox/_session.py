@@ -17,8 +17,10 @@ call in progress ends `timeout`, and later calls answer `timeout` without runnin
 Elsewhere the jail's server counts what it reaped (every interpreter it killed and what a
 reset killed with it: `RUSAGE_CHILDREN`, the kernel's count) and gives each fresh
 interpreter what is left as its RLIMIT_CPU; with nothing left the session is spent as above
-(its replies' `spent_s` hand a replacement jail what is left). A call that does not end in
-its time, or
+(its replies' `spent_s`, and the last words of one that ended idle, hand a replacement jail
+or a fork's siblings what is left); the host's /proc backstop (`_cpu_watch.ProcMeter`)
+stops the jail past `episode_cpu_s` + `BACKSTOP_S`, the children a living interpreter waits
+for or leaves running included. A call that does not end in its time, or
 kills its interpreter (the memory limit, a signal, `os._exit`), resets its session only: every
 process of the jail is killed, /work and /tmp are emptied, a fresh interpreter starts, and the
 next call's stderr begins with a line saying so (`RESET_NOTE`). A call whose output passes
@@ -57,7 +59,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from sandbox._cgroup import CpuMeter, cgroup_v1, v2_cpu_meter
-from sandbox._cpu_watch import CpuWatch, jail_init
+from sandbox._cpu_watch import CpuWatch, ProcMeter, jail_init
 from sandbox._errors import ArgumentError, SandboxError
 from sandbox._jail import (
     cgroup_v2_root,
@@ -86,6 +88,15 @@ RESET_WHY = {"timeout": "time limit", "output": "output flood",
 CPU_SPENT = "sandbox: the session's episode CPU time is spent\n"
 """The stderr of a call that did not run because the session's CPU is spent (where a
 cgroup counts it)."""
+BACKSTOP_S = 2.0
+"""Where no cgroup counts a session's CPU: CPU seconds past its allowance after which the
+backstop (`_cpu_watch.ProcMeter`) stops the jail. The server's count and RLIMIT_CPU stop
+the interpreters first (they may spend up to 2 s past it: the last grant's rounding up and
+the SIGXCPU-to-SIGKILL second); the backstop stops what they miss: the children a living
+interpreter waits for, and those it leaves running."""
+IDLE_WORD = b"idle "
+"""What a server that ended idle left on its control socket, then its count (`spent_s`):
+`session_server.IDLE_WORD` (the jail's side imports nothing of the host's)."""
 FLOOD_BYTES = 16 << 20
 """Output past `Limits.output_bytes` drained and dropped before a call is stopped (at least
 16 times the cap): a long print keeps its session, an endless one does not."""
@@ -116,7 +127,8 @@ class SessionOptions:
     progress is stopped and later calls answer `timeout` without running. Elsewhere: the
     interpreters one after another (what the jail's server reaped), each under an
     RLIMIT_CPU of what is left; past it the interpreter is killed and the session reset,
-    or spent when nothing is left."""
+    or spent when nothing is left; every process together past it + `BACKSTOP_S` (the
+    host's /proc backstop) stops the jail."""
     idle_s: float = 600.0
     """Seconds the jail waits for a next call before it ends itself (a session never closed
     still ends)."""
@@ -145,13 +157,18 @@ class _Jail:
         self.meter: CpuMeter | None = None
         """What counts the CPU of the jail's processes (None: rlimits bound each one)."""
         self.baseline = 0.0  # the meter when the session began (the jail's start excluded)
+        self.backstop: ProcMeter | None = None
+        """Without a meter: the jail's processes read in the host's /proc (`check_cpu`)."""
         self.allowance = float("inf")
         """CPU seconds past `baseline` after which the jail is stopped (`check_cpu`)."""
         self.cpu_spent = False
         self.reaped_s = 0.0
         """CPU seconds of the processes the jail's server reaped (every interpreter it killed
         and what a reset killed with it), as its last reply said: the kernel's count
-        (RUSAGE_CHILDREN of the server, which no program can write)."""
+        (RUSAGE_CHILDREN of the server, which no program can write); a server that ended
+        idle reaped everything first and left its whole count (`last_words`)."""
+        self.ended_idle = False
+        """Its server ended itself, idle past `idle_s` (it said so: `last_words`)."""
         self._init = -1  # a pidfd of the jail's pid 1 (`check_cpu` kills it)
         self._init_lock = threading.Lock()
         processes, address_space = process_budget(limits, cgroup=cgroup)
@@ -183,18 +200,27 @@ class _Jail:
     def _meter_on(self) -> None:
         """Where a cgroup counts the jail's CPU (our cpuacct group, which nsjail joined
         before it started the jail, or the v2 group nsjail made for it): its meter, and a
-        pidfd of the jail's pid 1, whose death ends every process of the jail."""
-        if (self.group is None or self.group.cpu_path is None) and not cgroup_v2_root():
-            return
+        pidfd of the jail's pid 1, whose death ends every process of the jail. Elsewhere
+        the backstop (`_cpu_watch.ProcMeter`, the host's /proc) where /proc can say it."""
+        metered = (self.group is not None and self.group.cpu_path is not None) or \
+            bool(cgroup_v2_root())
         init = jail_init(self.proc.pid)
         if init is None:
-            raise SandboxError("cannot find the sandbox session's server process")
+            if metered:
+                raise SandboxError("cannot find the sandbox session's server process")
+            return
         pidfd = os.pidfd_open(init)
-        meter = self.group.cpu_meter() if self.group is not None else v2_cpu_meter(init)
-        if meter is None:
+        meter = None
+        if metered:
+            meter = self.group.cpu_meter() if self.group is not None else v2_cpu_meter(init)
+        if meter is not None:
+            self._init, self.meter, self.baseline = pidfd, meter, meter.seconds()
+            return
+        backstop = ProcMeter.open(init)
+        if backstop is None:
             os.close(pidfd)
             return
-        self._init, self.meter, self.baseline = pidfd, meter, meter.seconds()
+        self._init, self.backstop, self.baseline = pidfd, backstop, backstop.seconds()
 
     def cpu_used(self) -> float:
         """CPU seconds the jail's processes spent since the session began (0 without a
@@ -202,9 +228,17 @@ class _Jail:
         return 0.0 if self.meter is None else self.meter.seconds() - self.baseline
 
     def check_cpu(self) -> bool:
-        """Stop the jail once its processes spent `allowance`; whether it is stopped."""
-        if not self.cpu_spent and self.meter is not None and \
-                self.cpu_used() >= self.allowance:
+        """Stop the jail once its processes spent `allowance` (where no cgroup counts
+        them: once the backstop read `allowance` + `BACKSTOP_S`); whether it is stopped."""
+        if self.cpu_spent:
+            return True
+        if self.meter is not None:
+            over = self.cpu_used() >= self.allowance
+        elif self.backstop is not None:
+            over = self.backstop.seconds() - self.baseline >= self.allowance + BACKSTOP_S
+        else:
+            over = False
+        if over:
             self.cpu_spent = True
             with self._init_lock:
                 if self._init >= 0:
@@ -213,6 +247,30 @@ class _Jail:
                     except OSError:
                         pass
         return self.cpu_spent
+
+    def last_words(self) -> None:
+        """Read what a server that ended idle left on the control socket (no call is in
+        progress, or it is the call's only answer): its count becomes `reaped_s`."""
+        try:
+            while select.select([self.control], [], [], 0)[0]:
+                message = self.control.recv(1 << 16)
+                if not message or not self.heard_idle(message):
+                    return
+        except (OSError, ValueError):  # (a closed socket)
+            pass
+
+    def heard_idle(self, message: bytes) -> bool:
+        """Whether `message` is the idle server's last words (then taken)."""
+        if not message.startswith(IDLE_WORD):
+            return False
+        self.ended_idle = True
+        try:
+            spent = float(message[len(IDLE_WORD):])
+        except ValueError:
+            return True
+        if 0.0 <= spent < 1e9:
+            self.reaped_s = max(self.reaped_s, spent)
+        return True
 
     def died(self) -> SandboxError:
         return server_ended("the sandbox session's server ended", self.proc, self.log)
@@ -249,7 +307,7 @@ class Session:
 
     def __init__(self, limits: Limits, options: SessionOptions, *, _seed: int | None = None,
                  _history: Sequence[str] = (), _seconds_left: float | None = None,
-                 _cpu_left: float | None = None) -> None:
+                 _cpu_left: float | None = None, _replay_counts: bool = False) -> None:
         self.limits = limits
         self.options = options
         seed = options.seed if _seed is None else _seed
@@ -272,7 +330,10 @@ class Session:
                                    "number)")
             _open.add(self)
         try:
-            self._jail: _Jail | None = _spares.take(limits, options, self.seed)
+            # `_replay_counts` (a sibling where no cgroup counts CPU): its server's count is
+            # all there is, so its jail gets what its parent left, the replay's CPU counted
+            self._jail: _Jail | None = _spares.take(
+                limits, options, self.seed, _cpu_left if _replay_counts else None)
         except BaseException:
             with _open_lock:
                 _open.discard(self)
@@ -286,6 +347,8 @@ class Session:
         # the sibling has what is left of its parent's (the replay not counted)
         self._watch(self._jail, (options.episode_cpu_s or options.episode_wall_s)
                     if _history else self._cpu_budget)
+        if _replay_counts and self._cpu_budget <= 0:
+            self._spend()  # its parent's is spent: no replay, no call runs
         for code in _history:  # a sibling: the parent's cells, their output dropped
             if self.resets:  # past its time, or a cell the replay runs differently: reset,
                 break  # never the later cells on a fresh interpreter (a state never had)
@@ -297,11 +360,11 @@ class Session:
     def _watch(self, jail: _Jail, allowance: float) -> None:
         """Have the watcher stop `jail` past `allowance` CPU seconds (where a meter counts
         them); a session with nothing left is spent at once."""
-        if jail.meter is None:
-            return
         jail.allowance = allowance
+        if jail.meter is None and jail.backstop is None:
+            return
         _watch.add(jail)
-        if allowance <= 0:
+        if allowance <= 0 and jail.meter is not None:
             jail.check_cpu()
             self._spend()
 
@@ -323,9 +386,21 @@ class Session:
             return None
         return self._cpu_before + jail.cpu_used()
 
-    def _cpu_left(self) -> float | None:
+    def _cpu_left(self) -> tuple[float, bool]:
+        """CPU seconds left of the episode, and whether a cgroup counted them. Without one:
+        what the session's servers reaped (their replies' and last words' `spent_s`); a
+        living interpreter's own CPU since it started is not in it (the server reaps it at
+        a reset), but its RLIMIT_CPU, what was left then, bounds it."""
+        if self._cpu_spent:
+            return 0.0, self.cpu_seconds() is not None
         used = self.cpu_seconds()
-        return None if used is None else self._cpu_budget - used
+        if used is not None:
+            return self._cpu_budget - used, True
+        jail = self._last_jail
+        if jail is None:
+            return self._cpu_budget - self._cpu_before, False
+        jail.last_words()
+        return self._cpu_budget - self._cpu_before - jail.reaped_s, False
 
     @property
     def closed(self) -> bool:
@@ -368,7 +443,8 @@ class Session:
             try:
                 result, out, err, shown, truncated = self._call(code, wall_s, cancel, display)
             except SandboxError:
-                if not jail.check_cpu() and jail.proc.poll() is None:
+                jail.last_words()
+                if not jail.check_cpu() and jail.proc.poll() is None and not jail.ended_idle:
                     raise  # the jail is there and does not answer: broken infrastructure
                 if not jail.cpu_spent:
                     return Cell(self._restart())
@@ -421,6 +497,7 @@ class Session:
         """Close the session's jail and start a fresh one with what is left of the
         episode's CPU; False (the session spent) when nothing is left."""
         assert self._jail is not None
+        self._jail.last_words()
         self._finalizer()
         # what the ended jail spent: its cgroup's count, else what its server reaped
         self._cpu_before += (self._jail.cpu_used() if self._jail.meter is not None
@@ -474,11 +551,12 @@ class Session:
         _spares.want(self.limits, self.options, n)
         with self._lock:
             history = list(self.history)
-            cpu_left = self._cpu_left()
+            cpu_left, metered = self._cpu_left()
 
         def sibling() -> Session:
             return Session(self.limits, self.options, _seed=self.seed, _history=history,
-                           _seconds_left=self.seconds_left, _cpu_left=cpu_left)
+                           _seconds_left=self.seconds_left, _cpu_left=cpu_left,
+                           _replay_counts=not metered)
 
         with ThreadPoolExecutor(min(n, 8)) as pool:  # jails start and replay side by side
             futures = [pool.submit(sibling) for _ in range(n)]
@@ -666,6 +744,8 @@ def _collect(jail: _Jail, payload: bytes, pay_w: int, streams: list[int], wall_s
                 jail.control.send(b"kill")
             if jail.control.fileno() in ready_r:
                 reply = jail.control.recv(1 << 16)
+                if jail.heard_idle(reply):  # it ended idle before it read this call
+                    raise jail.died()
                 if not reply and not jail.check_cpu():
                     raise jail.died()
                 if not reply:  # stopped past the episode's CPU: what it wrote is kept

@@ -20,7 +20,8 @@ says is about its own session only: it reaches no other. If the interpreter does
 or the host asks for a kill (a cancel), this server SIGKILLs every process of the jail but
 itself (`kill(-1)`), empties /work and /tmp, and forks a fresh interpreter: the session is
 reset, and the reply says so. Idle for `idle_s`, or when the host closes the control socket,
-it kills everything and exits, and the jail with it.
+it kills everything and exits, and the jail with it; idle, it first reaps everything and
+leaves its count (`IDLE_WORD`, `spent_s`) on the control socket for the host.
 
 The episode's CPU (`episode_cpu_s`) is counted here over every interpreter of the session:
 this server reaps each interpreter it kills and every process left in the jail (`kill_all`:
@@ -128,7 +129,12 @@ def main(control_fd: int, program_uid: int) -> None:
     control.send(b"ready")
     while True:
         if not select.select([control], [], [], header["idle_s"])[0]:
-            break  # never closed by its host: bounded all the same
+            # never closed by its host: bounded all the same. Everything reaped first, so
+            # that the last words hand the host the whole count (the live interpreter and
+            # what it waited for included): its successor gets only what is left
+            warm_server.kill_all()
+            last_words(control, interpreter)
+            break
         try:
             message, fds = harness_program.recv_fds(control, 4, max_bytes=1 << 16)
         except OSError:
@@ -148,6 +154,18 @@ def main(control_fd: int, program_uid: int) -> None:
         if result.get("retire"):  # a reset that could not empty the folders: the host
             break  # replaces this jail, with the CPU left (`spent_s`)
     warm_server.kill_all()
+
+
+IDLE_WORD = b"idle "
+"""The message a server that ends idle leaves on its control socket, then its `spent_s`:
+the host reads it when it replaces the jail (`_session._Jail.last_words`)."""
+
+
+def last_words(control: _socket.socket, interpreter: Interpreter) -> None:
+    try:
+        control.send(IDLE_WORD + repr(interpreter.spent_s()).encode())
+    except OSError:
+        pass
 
 
 def run_call(interpreter: Interpreter, call: "dict[str, Any]", fds: "list[int]",
@@ -335,7 +353,7 @@ def interpreter_main(sock: _socket.socket, header: "dict[str, Any]") -> None:
     fd = sock.fileno()
     os.closerange(3, fd)
     os.closerange(fd + 1, warm_server.MAX_FD)
-    warm_server.set_run_limits(header)
+    warm_server.set_run_limits(header, cpu_grace=1)  # SIGXCPU: `_session._execution`'s timeout
     warm_server.become(warm_server.PROGRAM_UID)
     os.chdir("/work")
     quiet()

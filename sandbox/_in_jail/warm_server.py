@@ -794,16 +794,23 @@ def write_inputs(name: str, content: "str | bytes") -> int:
     return created
 
 
-def set_run_limits(header: "dict[str, Any]", programs: bool = True) -> None:
+def set_run_limits(header: "dict[str, Any]", programs: bool = True, cpu_grace: int = 0
+                   ) -> None:
     """The run's rlimits, computed by the host (`process_budget`): without a memory cgroup
     the processes share the run's memory, with one RLIMIT_AS is a backstop and the cgroup
     holds the total. Lowered for good: a program cannot raise them again. `programs`
     False: a stdin/stdout harness, which keeps this server's uid, whose processes
     RLIMIT_NPROC would count (this server's, the long-lived harness): each process it
-    starts for the program takes the program's count instead (`enter_program`)."""
+    starts for the program takes the program's count instead (`enter_program`).
+
+    RLIMIT_CPU is (cpu_s, cpu_s + `cpu_grace`). A run's is (cpu_s, cpu_s), as nsjail's
+    `--rlimit_cpu` of a cold jail: SIGKILL at cpu_s, so a program that ignores SIGXCPU gets
+    no CPU second more warm than cold (`_classify` reads a warm SIGKILL after most of the
+    CPU limit as a timeout). A session's interpreter takes a grace of 1 (SIGXCPU, then
+    SIGKILL a second later): SIGXCPU tells its CPU grant from the memory cgroup's kill."""
     set_limit(resource.RLIMIT_AS, header["address_space"])
     cpu = header["cpu_s"]
-    resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))  # SIGXCPU, then SIGKILL
+    resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + cpu_grace))
     set_limit(resource.RLIMIT_FSIZE, header["file_size_bytes"])
     set_limit(resource.RLIMIT_NOFILE, header["open_files"])
     # the program uid's processes: neither this server nor the long-lived harness counts,

@@ -91,12 +91,6 @@ def rlimit(s: _session.Session) -> int:
 # --- 1. the episode's CPU without a cgroup --------------------------------------------------
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "open: Resources (episode CPU): without a cgroup a jail that ends idle (session_server.main "
-    "exits at idle_s, reaping its interpreter, with no reply) hands _session.Session._new_jail "
-    "(via _restart) only `_Jail.reaped_s`, the last reply's `spent_s`, which never held what "
-    "the live interpreter spent (it is reaped only at a reset): each idle gap gives the "
-    "session a fresh episode"))
 def test_without_cgroups_a_jail_that_ends_idle_hands_on_what_its_interpreter_spent(
         no_cgroup: None) -> None:
     """Each round a cell spins 2 of the episode's 3 CPU seconds and ends normally; the
@@ -115,12 +109,6 @@ def test_without_cgroups_a_jail_that_ends_idle_hands_on_what_its_interpreter_spe
     assert total <= 3 + SLACK_S, total
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "open: Resources (episode CPU): without a cgroup _session.Session.fork hands its "
-    "siblings `_cpu_left()`, which is None without a meter, so each sibling's `_cpu_budget` "
-    "and its jail's header (_Spares.take(..., cpu_s=None)) are a whole fresh episode, not "
-    "what the parent left (its `_cpu_before` + `_Jail.reaped_s` are ignored): forking a spent "
-    "session buys a new episode per sibling"))
 def test_without_cgroups_a_fork_sibling_has_only_what_its_parent_left(no_cgroup: None
                                                                        ) -> None:
     """The parent spins its whole episode (2 s); its sibling, which the docs give what the
@@ -134,12 +122,6 @@ def test_without_cgroups_a_fork_sibling_has_only_what_its_parent_left(no_cgroup:
     assert reached(out) <= 0 + SLACK_S, out
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "open: Resources (episode CPU): without a cgroup session_server.Interpreter.spent_s "
-    "counts RUSAGE_CHILDREN of the server, which holds a living interpreter's children (even "
-    "those it waits for) only once the interpreter itself is reaped at a reset; RLIMIT_CPU "
-    "bounds each child alone: one call of a 1 s episode spends several episodes before "
-    "anything counts (docs: 'bounded by the wall time alone'; no SIGCHLD trick needed)"))
 def test_without_cgroups_children_a_living_interpreter_waits_for_count_in_the_call(
         no_cgroup: None) -> None:
     cell = ("import os, time\nend = time.monotonic() + 50\n"
@@ -402,10 +384,6 @@ def test_assert_tests_see_a_shadowing_module_as_in_a_cold_run() -> None:
         assert verdicts == [1, 1], (code, verdicts)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "open: warm/cold divergence (Resources): warm_server.set_run_limits sets RLIMIT_CPU "
-    "(cpu_s, cpu_s + 1), a cold jail (cpu_s, cpu_s): a program that ignores SIGXCPU runs a "
-    "whole CPU second more warm (a verdict `ok` warm, `timeout` cold)"))
 def test_a_program_that_ignores_sigxcpu_gets_no_more_cpu_warm() -> None:
     limits = dataclasses.replace(SHORT, wall_s=30.0, cpu_s=2.0)
     cold, warm = both(burn(2.5, ignore_xcpu=True), limits=limits)

@@ -323,7 +323,8 @@ def test_without_cgroups_a_jail_that_retires_hands_its_successor_only_what_is_le
     "open: without a CPU cgroup nothing counts processes the kernel reaps unseen: a cell "
     "that ignores SIGCHLD forks children one after another (each under its own RLIMIT_CPU), "
     "which no wait4 reports (sandbox/_in_jail/session_server.py reset counts what the "
-    "server reaps, RUSAGE_CHILDREN); together they are bounded only by the session's wall "
+    "server reaps, RUSAGE_CHILDREN) and the host's /proc backstop (_cpu_watch.ProcMeter) "
+    "sees each only while it lives; together they are bounded only by the session's wall "
     "time (and idle_s between calls). The cgroup meters (_cgroup.CpuMeter) count them"))
 def test_without_cgroups_children_reaped_unseen_count_too(no_cgroup: None) -> None:
     limits = Limits(wall_s=60.0, cpu_s=60.0, memory_bytes=256 << 20, processes=4,
