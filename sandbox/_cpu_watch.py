@@ -19,6 +19,7 @@ ignores SIGCHLD), whose CPU no count keeps.
 from __future__ import annotations
 
 import os
+import select
 import threading
 import time
 from typing import Protocol
@@ -79,38 +80,63 @@ class ProcMeter:
     plus, for each living descendant, its own CPU and its waited-for children's. Read
     parents first: a process reaped during a reading is counted in its own line or its
     parent's, never both (it may be missed once; the next reading has it). Once pid 1 is
-    gone it keeps its last reading."""
+    gone it keeps its last reading.
 
-    def __init__(self, init: int) -> None:
+    /proc names processes by number, and a number is free again once its process is
+    reaped: the meter holds a pidfd of pid 1 and keeps a reading only when pid 1 was still
+    alive after it was taken (a process's life is one span, so then it was alive, and its
+    number its own, all through the reading). A reading begun after pid 1 ended, or during
+    which it ended, is dropped, so a process that later takes the number (another
+    session's, the host's) is never read as the jail's."""
+
+    def __init__(self, init: int, pidfd: int) -> None:
         self.init = init
         self.last = 0.0
         self._tick = float(os.sysconf("SC_CLK_TCK"))
+        self._pidfd = pidfd
+        self._lock = threading.Lock()
         self.last = self.seconds()
 
     @staticmethod
     def open(init: int) -> ProcMeter | None:
         """The meter of the jail whose pid 1 is `init`; None where /proc cannot say it (a
-        kernel without /proc/PID/task/TID/children)."""
+        kernel without /proc/PID/task/TID/children) or `init` is already gone."""
         if not os.path.exists(f"/proc/{init}/task/{init}/children"):
             return None
-        return ProcMeter(init)
+        try:
+            pidfd = os.pidfd_open(init)
+        except OSError:
+            return None
+        return ProcMeter(init, pidfd)
+
+    def _alive(self) -> bool:
+        """Whether pid 1 has not ended (its pidfd turns readable when it does)."""
+        return self._pidfd >= 0 and not select.select([self._pidfd], [], [], 0)[0]
 
     def seconds(self) -> float:
-        ticks = _stat_ticks(self.init, own=False)
-        if ticks is None:  # pid 1 is gone: the jail ended
+        with self._lock:
+            if not self._alive():  # pid 1 is gone: the jail ended, its number may be reused
+                return self.last
+            ticks = _stat_ticks(self.init, own=False)
+            if ticks is None:
+                return self.last
+            stack = _children(self.init)
+            while stack:
+                pid = stack.pop()
+                mine = _stat_ticks(pid, own=True)
+                if mine is not None:
+                    ticks += mine
+                    stack += _children(pid)
+            if not self._alive():  # it ended during the reading: the reading may be another's
+                return self.last
+            self.last = max(self.last, ticks / self._tick)
             return self.last
-        stack = _children(self.init)
-        while stack:
-            pid = stack.pop()
-            mine = _stat_ticks(pid, own=True)
-            if mine is not None:
-                ticks += mine
-                stack += _children(pid)
-        self.last = max(self.last, ticks / self._tick)
-        return self.last
 
     def close(self) -> None:
-        pass
+        with self._lock:
+            if self._pidfd >= 0:
+                os.close(self._pidfd)
+                self._pidfd = -1
 
 
 def _stat_ticks(pid: int, *, own: bool) -> int | None:

@@ -284,6 +284,9 @@ class _Jail:
         if self.meter is not None:
             self.meter.seconds()  # its last reading stays
             self.meter.close()
+        if self.backstop is not None:
+            self.backstop.seconds()  # (likewise; then its pidfd is let go)
+            self.backstop.close()
         self.control.close()
         try:
             self.proc.wait(2)
@@ -388,9 +391,11 @@ class Session:
 
     def _cpu_left(self) -> tuple[float, bool]:
         """CPU seconds left of the episode, and whether a cgroup counted them. Without one:
-        what the session's servers reaped (their replies' and last words' `spent_s`); a
-        living interpreter's own CPU since it started is not in it (the server reaps it at
-        a reset), but its RLIMIT_CPU, what was left then, bounds it."""
+        what the session's servers reaped (their replies' and last words' `spent_s`), or
+        where more, what the host's /proc backstop read of the jail (the children a living
+        interpreter waited for or left running); a living interpreter's own CPU since it
+        started is in neither until the server reaps it at a reset, but its RLIMIT_CPU,
+        what was left then, bounds it. Nothing is left of a jail the backstop stopped."""
         if self._cpu_spent:
             return 0.0, self.cpu_seconds() is not None
         used = self.cpu_seconds()
@@ -400,7 +405,12 @@ class Session:
         if jail is None:
             return self._cpu_budget - self._cpu_before, False
         jail.last_words()
-        return self._cpu_budget - self._cpu_before - jail.reaped_s, False
+        if jail.check_cpu():  # the backstop stopped it (between calls too)
+            return 0.0, False
+        spent = jail.reaped_s
+        if jail.backstop is not None:
+            spent = max(spent, jail.backstop.seconds() - jail.baseline)
+        return self._cpu_budget - self._cpu_before - spent, False
 
     @property
     def closed(self) -> bool:

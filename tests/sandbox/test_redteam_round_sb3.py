@@ -230,14 +230,6 @@ def test_without_cgroups_the_backstop_kills_no_process_that_took_a_dead_jails_pi
     assert dead_jail_pid_reused().holder_lived
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "open: Reaching another run (episode CPU): _cpu_watch.ProcMeter.seconds reads "
-    "/proc/{init}/stat and /proc/{init}/task/*/children by number, never checking that "
-    "`init` is still the jail's pid 1 (the jail's pidfd, `_Jail._init`, is at hand); a jail "
-    "that ended idle stays watched (CpuWatch, until the session's next call) and once any "
-    "process or thread takes the freed number (pid_max 32768 here) its cutime and children "
-    "read as the session's: _Jail.check_cpu marks the session spent, and its next call "
-    "answers CPU_SPENT without running"))
 def test_without_cgroups_a_dead_jails_pid_taken_by_another_process_does_not_spend_it(
         no_cgroup: None) -> None:
     reuse = dead_jail_pid_reused()
@@ -282,13 +274,6 @@ WAITED_CHILD = ("import os, time\nif time.monotonic() - T0 > 2:\n"  # (a replay:
                 "    t = os.times()\n    print(round(t.children_user + t.children_system, 3))\n")
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "open: Resources (episode CPU, fork): without a cgroup _session.Session._cpu_left "
-    "counts only `_cpu_before` + `_Jail.reaped_s` (what the parent's servers reaped), never "
-    "the parent's backstop (`_Jail.backstop`, which reads them): the children a living "
-    "interpreter waited for (its cutime) and those it leaves running are not in it, though "
-    "the docs except only 'the parent's living interpreter's own CPU': a parent whose cell "
-    "spent its episode in a waited-for child forks siblings with a whole fresh episode each"))
 def test_without_cgroups_a_sibling_has_not_what_the_parents_waited_for_children_spent(
         no_cgroup: None) -> None:
     """The parent (3 CPU s) spends 2.6 s in a child its interpreter waits for (a cell the
@@ -315,14 +300,6 @@ DAEMONS = ("import os, signal, time\nif time.monotonic() - T0 > 2:\n"  # (a repl
            "            os._exit(0)\n        os.waitpid(pid, 0)\n")
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "open: Resources (episode CPU, fork): without a cgroup _session.Session._cpu_left reads "
-    "the session's `_cpu_spent`, set only by its next call, never its jail's `cpu_spent`, "
-    "which the backstop (_Jail.check_cpu) set when it killed the jail between calls: "
-    "daemons a cell left running spend the parent's episode + 2 s, the backstop stops "
-    "them, and a fork before the parent's next call hands each sibling the parent's whole "
-    "budget less the servers' count (none of the daemons' CPU), where the docs say 'a spent "
-    "parent's siblings are spent'"))
 def test_without_cgroups_a_parent_its_backstop_stopped_forks_spent_siblings(
         no_cgroup: None) -> None:
     """The parent (1 CPU s) leaves 3 daemons spinning (a cell the replay does not repeat);
