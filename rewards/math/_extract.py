@@ -1100,7 +1100,11 @@ def _box_with_words(text: str, found: Extraction, end: int) -> Extraction:
     a magnitude word right after the box is read with it (`magnitude_after`). What stands
     glued to the box's brace is read with its value unless it is a mark known to leave it
     (`_glued_to_box`), and a value in brackets right after the box is the box stated again
-    (`_bracketed_value`)."""
+    (`_bracketed_value`). An equation number after the box (`_EQUATION_NUMBER`: `\\qquad (1)`)
+    is a label, not read."""
+    number = _EQUATION_NUMBER.match(text, end)
+    if number is not None:  # `\\boxed{7} \\qquad (1)`: the box's equation number
+        text = text[:end] + " " + text[number.end():]
     after = _clause_after(text, end)
     glued = _glued_to_box(text, end, found.answer)  # `\\boxed{7}!`, `\\boxed{7}²`, `\\boxed{7}½`
     if glued is not None and glued[1]:
@@ -1125,6 +1129,15 @@ def _box_with_words(text: str, found: Extraction, end: int) -> Extraction:
     # a number in words said of the box reads as its digits (`or one half`: `affirms` read it)
     words = " ".join((found.answer + numbers_in_words(after)).split()).strip(_TRAILING)
     return replace(found, words=words, said=said)
+
+
+# An equation number after a box: a small whole number in brackets (`(1)`, `\\text{(12)}`) set
+# apart by a LaTeX spacing command (`\\quad`, `\\qquad`, `\\hfill`, `\\tag`), as a display
+# numbers its lines; read as a label, not a value. One space alone sets nothing apart
+# (`\\boxed{7} (8)` states another value: `_bracketed_value`).
+_EQUATION_NUMBER = re.compile(
+    r"(?:[ \t]|\\[,;: ])*(?:\\(?:q?quad|hfill|tag\*?)(?![A-Za-z])(?:[ \t]|\\[,;: ])*)+"
+    r"(?:\(\s*\d{1,3}\s*\)|\\text\{\s*\(\s*\d{1,3}\s*\)\s*\})(?![\w^_{(\[]|[.,]\d)")
 
 
 def _glued_to_box(text: str, end: int, answer: str) -> tuple[str, bool] | None:
@@ -1576,6 +1589,21 @@ def _value_differs(expression: str, answer: str) -> bool | None:
     return abs(stated[0] - value[0]) > 1e-9 * max(1.0, abs(value[0]))
 
 
+def _exactly_the_box(clause: str, answer: str) -> bool:
+    """Whether every value a restating `clause` offers in arithmetic (`_stated_values`) is the
+    box's `answer` by the exact arithmetic (`\\sqrt{49}`, `\\frac{14}{2}` of 7); False where it
+    declines any (a decimal under a root: the float arithmetic confirms no equality here)."""
+    values = _stated_values(clause, answer)
+    boxed = evaluate_exact(answer)
+    if not values or boxed is None:
+        return False
+    for value in values:
+        exact = evaluate_exact(_DOUBLE_FACTORIAL.sub(_double_factorial, value))
+        if exact is None or not exact.constant or exact != boxed:
+            return False
+    return True
+
+
 def _double_factorial(match: re.Match[str]) -> str:
     n = int(match.group(1))
     if n > _DOUBLE_FACTORIAL_MAX:
@@ -1756,6 +1784,9 @@ def _said_after_a_mark(after: str, padded: str, answer: str) -> str | None:
     if mark is None or not mark.group(0).strip():
         return None
     rest = after[mark.end():]
+    bracket = _BRACKETED_EXPRESSION.fullmatch(rest) if mark.group(0).strip() in "([" else None
+    if bracket is not None and _exactly_the_box(bracket.group(1).strip(), answer):
+        return None  # `(\\sqrt{49})`, `(\\frac{14}{2})` of 7: the box stated again in mathematics
     if _SAID_OF.match(rest) or _SAID_OF_ELSEWHERE.match(rest) or _SAID_OF_CJK.match(rest):
         return _said_of(" " + rest)  # a verb after the mark: its rule
     words = [word.lower() for word in _LETTERS.findall(rest)]
@@ -1775,6 +1806,8 @@ def _said_after_a_mark(after: str, padded: str, answer: str) -> str | None:
     return said
 
 
+# A bracket's content closing the sentence, read as mathematics (`_stated_values`).
+_BRACKETED_EXPRESSION = re.compile(r"([^()\[\]]{1,60})[)\]]\s*[.!]?\s*")
 # Words that say something of a value in an aside after it: a negation, a judgement of
 # error, a hedge, another choice. They do not decide that an aside keeps the value (only
 # `_ASIDE_WORDS` and `affirms`' allow-list do); they decide that a longer aside, which would

@@ -122,6 +122,38 @@ def test_held_buy_credit_other_gold(reward: MathReward, gold: str, completion: s
     assert _values(reward, gold, [completion]) == [0.0]
 
 
+@pytest.mark.parametrize("completion", [
+    # closed by the reading of a value joined to the box by a mark (`_said_after_a_mark`, h-m10):
+    # the value after a tilde, a text command, a colon or semicolon, a dash or a slash is said of
+    # the box (`7~000` is 7000, `7:1` a ratio, `7-1` is 6), which `affirms` refuses
+    "\\boxed{7}~000", "\\boxed{7}\\text{,000}", "\\boxed{7}:8", "\\boxed{7}:1", "\\boxed{7};8",
+    "\\boxed{7}-1", "\\boxed{7}\u22121", "\\boxed{7}-0.5", "\\boxed{7}-\\frac{1}{2}", "\\boxed{7} / 2",
+    # a bracket opened by no digit, or written `\\left(`, `\\text{(`, full-width: its value is said
+    "\\boxed{7} (\\frac{15}{2})", "\\boxed{7} (\\sqrt{64})", "\\boxed{7} ((8))", "\\boxed{7} ({8})",
+    "\\boxed{7} (\\approx 8)", "\\boxed{7} (\u2248 8)", "\\boxed{7} (~8)", "\\boxed{7} (exactly 7.5)",
+    "\\boxed{7}\\left(8\\right)", "\\boxed{7} \\left( 8 \\right)", "\\boxed{7} \\text{(8)}",
+    "\\boxed{7}\uff088\uff09", "\\boxed{7} \uff088\uff09",
+    # a value with a currency sign, a range in words or with an en dash: a hedge or another value
+    "\\boxed{7} (\\$8)", "\\boxed{7} (7 to 8)", "\\boxed{7} (7\u20138)",
+    # mathematics in brackets is the box only where the exact arithmetic says so
+    # (`_exactly_the_box`): the float arithmetic's 1e-9 confirms no equality here
+    "\\boxed{7} (\\sqrt{49.000000001})", "\\boxed{7} (49^{0.5000000001})",
+    # one space sets no equation number apart: `(1)` is another value (`_EQUATION_NUMBER`)
+    "\\boxed{7} (1)", "\\boxed{7}\\qquad (1.5)", "\\boxed{7}\\qquad (1)^2",
+])
+def test_held_value_said_after_the_box(reward: MathReward, completion: str) -> None:
+    assert _values(reward, "7", [completion]) == [0.0]
+
+
+@pytest.mark.parametrize(("gold", "completion"), [
+    ("7", "\\boxed{7} (\\sqrt{49})"), ("7", "\\boxed{7} (\\frac{14}{2})"), ("7", "\\boxed{7} [\\frac{14}{2}]."),
+    ("7", "\\boxed{7} \\quad (1)."), ("7", "\\boxed{7} \\tag*{(3)}"),
+])
+def test_held_box_explained_in_brackets_or_numbered(reward: MathReward, gold: str,
+                                                    completion: str) -> None:
+    assert _values(reward, gold, [completion]) == [1.0]
+
+
 def test_glued_look_alike_is_uncertain() -> None:
     """`ǃ` (U+01C3, a Latin letter) glued to the box is no sentence mark: the pair is the judge's."""
     text = ANSWER + "\\boxed{7}\u01c3"
@@ -226,7 +258,7 @@ def test_held_degenerate_brackets_and_runs_are_bounded(reward: MathReward, compl
                    "value unread (`\\boxed{7}\\,000` is 7000, `\\boxed{7}**!**` is 7!)")
 @pytest.mark.parametrize("completion", [
     "\\boxed{7}\\!!", "\\boxed{7}\\,!", "\\boxed{7}\\;!", "\\boxed{7}\\hspace{1pt}!",
-    "\\boxed{7}\\,000", "\\boxed{7}\\, 000", "\\boxed{7}\\;000", "\\boxed{7}~000",
+    "\\boxed{7}\\,000", "\\boxed{7}\\, 000", "\\boxed{7}\\;000",
     "\\boxed{7}\\hspace{1pt}000", "\\boxed{7}~^2",
     "\\boxed{7}}!", "\\boxed{7}}8", "\\boxed{7})^2", "\\boxed{7}]^2", "\\boxed{7}\\right]^{2}",
     "\\left(\\boxed{7}\\right)^2", "\\left(\\boxed{7}\\right)!", "(\\boxed{7})!", "(\\boxed{7})^2",
@@ -248,7 +280,7 @@ def test_hole_glued_after_a_harmless_mark(reward: MathReward, completion: str) -
                    "`\\mathrm{e}3`, `\\text{!}` are read as nothing")
 @pytest.mark.parametrize("completion", [
     "\\boxed{7}\\text{!}", "\\boxed{7}\\mathrm{!}", "\\boxed{7}\\textbf{!}", "\\boxed{7}\\textrm{!}",
-    "\\boxed{7}\\emph{!}", "\\boxed{7}\\text{}!", "\\boxed{7}\\text{000}", "\\boxed{7}\\text{,000}",
+    "\\boxed{7}\\emph{!}", "\\boxed{7}\\text{}!", "\\boxed{7}\\text{000}",
     "\\boxed{7}\\mbox{000}", "\\boxed{7}\\text{ thousand}", "\\boxed{7}\\textbf{8}",
     "\\boxed{7}\\underline{8}", "\\boxed{7}\\mathrm{e}3", "\\boxed{7}\\label{x}8",
 ])
@@ -262,7 +294,7 @@ def test_hole_text_command_glued(reward: MathReward, completion: str) -> None:
                    "box alone (fails open) instead of uncertain: `{ !}`, `{{!}}`, the ratio `7:1`")
 @pytest.mark.parametrize("completion", [
     "\\boxed{7}{ !}", "\\boxed{7}{ 8}", "\\boxed{7}{{!}}", "\\boxed{7}{{}}!", "\\boxed{7}{{8}}",
-    "\\boxed{7}:8", "\\boxed{7}:1", "\\boxed{7};8", "\\boxed{7}?8",
+    "\\boxed{7}?8",
 ])
 def test_hole_unread_brace_group_fails_open(reward: MathReward, completion: str) -> None:
     assert _values(reward, "7", [completion]) == [0.0]
@@ -298,7 +330,6 @@ def test_hole_cjk_numeral_glued(reward: MathReward, completion: str) -> None:
                    "(`[-\\u2010-\\u2015\\u2212]`) before a digit, unlike `[.,;:?](?!\\d)`, and "
                    "_said_after_a_mark reads no arithmetic after it: `\\boxed{7}\\u22121` is 6")
 @pytest.mark.parametrize("completion", [
-    "\\boxed{7}-1", "\\boxed{7}\u22121", "\\boxed{7}-0.5", "\\boxed{7}-\\frac{1}{2}",
     "\\boxed{7}\u2212\\frac12",
 ])
 def test_hole_minus_glued(reward: MathReward, completion: str) -> None:
@@ -313,8 +344,7 @@ def test_hole_minus_glued(reward: MathReward, completion: str) -> None:
     ("7", "\\boxed{7}.0000000001"), ("7", "\\boxed{7}.000000000000000000001"),
     ("0", "\\boxed{0}.0000000001"), ("2", "\\boxed{2}^{1.0000000001}"),
     ("7", "\\boxed{7}\\cdot1.0000000001"), ("7", "\\boxed{7}. It is \\sqrt[3]{343.000000001}."),
-    ("7", "\\boxed{7}, i.e. \\sqrt{49.0000000001}"), ("7", "\\boxed{7} (\\sqrt{49.000000001})"),
-    ("7", "\\boxed{7} (49^{0.5000000001})"),
+    ("7", "\\boxed{7}, i.e. \\sqrt{49.0000000001}"),
 ])
 def test_hole_float_equal_but_exactly_different(reward: MathReward, gold: str, completion: str) -> None:
     assert _values(reward, gold, [completion]) == [0.0]
@@ -326,11 +356,9 @@ def test_hole_float_equal_but_exactly_different(reward: MathReward, gold: str, c
                    "`(+8)`, `((8))`, `(= 8)`, `(exactly 7.5)`), or a bracket written `\\left(`, `\\(`, "
                    "`\\text{(`, full-width `（`, is never read")
 @pytest.mark.parametrize("completion", [
-    "\\boxed{7} (\\frac{15}{2})", "\\boxed{7} (\\sqrt{64})", "\\boxed{7} (+8)", "\\boxed{7} ((8))",
-    "\\boxed{7} ({8})", "\\boxed{7} (.8)", "\\boxed{7} (= 8)", "\\boxed{7} (\\approx 8)",
-    "\\boxed{7} (\u2248 8)", "\\boxed{7} (~8)", "\\boxed{7} (exactly 7.5)",
-    "\\boxed{7}\\left(8\\right)", "\\boxed{7} \\left( 8 \\right)", "\\boxed{7} \\(8\\)",
-    "\\boxed{7} \\text{(8)}", "\\boxed{7}\uff088\uff09", "\\boxed{7} \uff088\uff09",
+    "\\boxed{7} (+8)",
+    "\\boxed{7} (.8)", "\\boxed{7} (= 8)",
+    "\\boxed{7} \\(8\\)",
     "\\boxed{7} {(8)}", "\\boxed{7} \\{8\\}",
 ])
 def test_hole_bracket_not_opened_by_a_digit(reward: MathReward, completion: str) -> None:
@@ -343,8 +371,7 @@ def test_hole_bracket_not_opened_by_a_digit(reward: MathReward, completion: str)
                    "and a range in words or with an en dash is no hedge: `\\boxed{7} apples (8 apples)`")
 @pytest.mark.parametrize("completion", [
     "\\boxed{7} (8 cm)", "\\boxed{7} cm (8 cm)", "\\boxed{7} (8 apples)",
-    "\\boxed{7} apples (8 apples)", "\\boxed{7} [8 apples]", "\\boxed{7} (\\$8)",
-    "\\boxed{7} (7 to 8)", "\\boxed{7} (7\u20138)",
+    "\\boxed{7} apples (8 apples)", "\\boxed{7} [8 apples]",
 ])
 def test_hole_bracketed_value_with_words(reward: MathReward, completion: str) -> None:
     assert _values(reward, "7", [completion]) == [0.0]
@@ -356,7 +383,7 @@ def test_hole_bracketed_value_with_words(reward: MathReward, completion: str) ->
                    "(magnitude_after), though `\\boxed{7} thousand` is 7000")
 @pytest.mark.parametrize("completion", [
     "\\boxed{7} \\times 10^3", "\\boxed{7} \\cdot 10^3", "\\boxed{7} \u00d7 10^3", "\\boxed{7} ^2",
-    "\\boxed{7} + 1", "\\boxed{7} / 2", "\\boxed{7} \\cdot 2",
+    "\\boxed{7} + 1", "\\boxed{7} \\cdot 2",
 ])
 def test_hole_spaced_operation_after_box(reward: MathReward, completion: str) -> None:
     assert _values(reward, "7", [completion]) == [0.0]
