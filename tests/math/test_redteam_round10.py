@@ -312,14 +312,22 @@ def test_hole_invisible_run_empties_the_window(reward: MathReward, completion: s
     assert _values(reward, "7", [completion]) == [0.0]
 
 
-@pytest.mark.xfail(strict=True, reason="open: buy credit: _HARMLESS_GLUE allows the whole CJK block "
-                   "(`\\u4e00-\\u9fff`, Hangul) as 'a word of a script written without spaces', numerals "
-                   "and magnitude characters included: `\\boxed{7}万` is 70000, `\\boxed{7}分之一` is "
-                   "1/7, `\\boxed{7}成` is 70%")
 @pytest.mark.parametrize("completion", [
+    # a CJK character with a numeric value is no word glued to the box (`_unspaced_letters`):
+    # `7万` is read with the box and no arithmetic reads it (uncertain)
     "\\boxed{7}\u4e07", "\\boxed{7}\u5343", "\\boxed{7}\u767e", "\\boxed{7}\u5341", "\\boxed{7}\u4ebf",
-    "\\boxed{7}\u5104", "\\boxed{7}\u842c", "\\boxed{7}\ub9cc", "\\boxed{7}\uc5b5", "\\boxed{7}\u4e5d",
-    "\\boxed{7}\u96f6", "\\boxed{7}\u4e07\u5143", "\\boxed{7}\u5206\u4e4b\u4e00", "\\boxed{7}\u6210",
+    "\\boxed{7}\u5104", "\\boxed{7}\u842c", "\\boxed{7}\u4e5d", "\\boxed{7}\u96f6", "\\boxed{7}\u4e07\u5143",
+])
+def test_held_cjk_numeral_glued(reward: MathReward, completion: str) -> None:
+    assert _values(reward, "7", [completion]) == [0.0]
+
+
+@pytest.mark.xfail(strict=True, reason="open: buy credit: _HARMLESS_GLUE allows CJK and Hangul letters "
+                   "(`_unspaced_letters`) as 'a word of a script written without spaces' unless they have a "
+                   "numeric value: Korean magnitudes (`만`, `억`) and fraction or tenth words (`分之一`, "
+                   "`成`, `割`) have none in Unicode: `\\boxed{7}만` is 70000, `\\boxed{7}分之一` is 1/7")
+@pytest.mark.parametrize("completion", [
+    "\\boxed{7}\ub9cc", "\\boxed{7}\uc5b5", "\\boxed{7}\u5206\u4e4b\u4e00", "\\boxed{7}\u6210",
     "\\boxed{7}\u5272",
 ])
 def test_hole_cjk_numeral_glued(reward: MathReward, completion: str) -> None:
@@ -402,78 +410,56 @@ def test_hole_long_restatement_fails_open(reward: MathReward, completion: str) -
 
 # --- holes: false loss ---------------------------------------------------------------------------
 
-@pytest.mark.xfail(strict=True, reason="open: false loss: _HARMLESS_GLUE knows the degree only as `°` and "
-                   "`^\\circ`; `{}^\\circ`, `^o`, `º` (the degree of Spanish and Portuguese keyboards), "
-                   "`^{\\text{o}}` and `℃` are glued text no arithmetic reads (uncertain); `{}^\\circ`, "
-                   "`º` and `℃` scored 1.0 before 3e0e645")
 @pytest.mark.parametrize(("gold", "completion", "question"), [
     ("30", "\\boxed{30}{}^\\circ", ANGLE), ("30", "\\boxed{30}^o", ANGLE), ("30", "\\boxed{30}\u00ba", ANGLE),
     ("30", "\\boxed{30}^{\\text{o}}", ANGLE),
     ("30", "\\boxed{30}\u2103", "What is the temperature in degrees Celsius?"),
 ])
-def test_hole_degree_spellings(reward: MathReward, gold: str, completion: str, question: str) -> None:
+def test_held_degree_spellings(reward: MathReward, gold: str, completion: str, question: str) -> None:
     assert _values(reward, gold, [completion], question=question) == [1.0]
 
 
-@pytest.mark.xfail(strict=True, reason="open: false loss: _glued_to_box makes an English ordinal suffix "
-                   "(`th`, `st`, `nd`, `^{th}`) uncertain even where the question asks for a place, "
-                   "while `\\text{th}` and `<sup>th</sup>` pass (_HARMLESS_GLUE); 1.0 before 3e0e645")
 @pytest.mark.parametrize(("gold", "completion"), [
     ("7", "\\boxed{7}th"), ("7", "\\boxed{7}th."), ("1", "\\boxed{1}st"), ("2", "\\boxed{2}nd place."),
     ("7", "\\boxed{7}^{th}"), ("3", "\\boxed{3}^{rd}"), ("3", "\\boxed{3}^{\\text{rd}}"),
     ("7", "\\boxed{7}th place."),
 ])
-def test_hole_ordinal_in_ordinal_question(reward: MathReward, gold: str, completion: str) -> None:
+def test_held_ordinal_in_ordinal_question(reward: MathReward, gold: str, completion: str) -> None:
     assert _values(reward, gold, [completion], question=ORDINAL) == [1.0]
 
 
-@pytest.mark.xfail(strict=True, reason="open: false loss: _HARMLESS_GLUE allows `\\blacksquare`, "
-                   "`\\square`, `\\checkmark` and `\\label` but not the glyphs they print nor footnote "
-                   "marks (`∎`, `■`, `□`, `✓`, `✅`, `🎉`, `\\Box`, `^*`, `†`, `\\footnote{...}`): "
-                   "uncertain; 1.0 before 3e0e645")
 @pytest.mark.parametrize("completion", [
     "\\boxed{7}\u220e", "\\boxed{7}\u25a0", "\\boxed{7}\u25a1", "\\boxed{7}\u2713", "\\boxed{7}\u2714",
     "\\boxed{7}\u2705", "\\boxed{7}\U0001f389", "\\boxed{7}\\Box", "\\boxed{7}^*", "\\boxed{7}^{*}",
     "\\boxed{7}\u2020", "\\boxed{7}^\\dagger", "\\boxed{7}\\footnote{Rounded to the nearest whole number.}",
 ])
-def test_hole_end_marks_and_footnotes(reward: MathReward, completion: str) -> None:
+def test_held_end_marks_and_footnotes(reward: MathReward, completion: str) -> None:
     assert _values(reward, "7", [completion]) == [1.0]
 
 
-@pytest.mark.xfail(strict=True, reason="open: false loss: _HARMLESS_GLUE lists ASCII and CJK punctuation "
-                   "only: an ellipsis `…`, guillemets `»` `›`, the Devanagari danda `।`, the Arabic "
-                   "question mark `؟` glued to the box are uncertain; 1.0 before 3e0e645")
 @pytest.mark.parametrize("completion", [
     "\\boxed{7}\u2026", "\\boxed{7}\u00bb", "\\boxed{7}\u203a", "\\boxed{7}\u0964", "\\boxed{7}\u061f",
 ])
-def test_hole_other_scripts_punctuation(reward: MathReward, completion: str) -> None:
+def test_held_other_scripts_punctuation(reward: MathReward, completion: str) -> None:
     assert _values(reward, "7", [completion]) == [1.0]
 
 
-@pytest.mark.xfail(strict=True, reason="open: false loss: _HARMLESS_GLUE's 'script written without "
-                   "spaces' is CJK and Hangul only (Thai, Lao, Khmer, Myanmar are too), and a glued "
-                   "currency sign or compound unit (`€`, `₽`, `km/h`) is no unit normalize drops, "
-                   "nor `％` `٪` a percent: uncertain; 1.0 before 3e0e645")
 @pytest.mark.parametrize(("gold", "completion", "question"), [
     ("7", "\\boxed{7}\u0e1a\u0e32\u0e17", APPLES), ("7", "\\boxed{7}\u20ac", APPLES),
     ("7", "\\boxed{7}\u20ac.", APPLES), ("7", "\\boxed{7}\u20bd", APPLES),
     ("60", "\\boxed{60}km/h", "How fast does the car go, in km/h?"),
     ("7\\%", "\\boxed{7}\uff05", PERCENT), ("7\\%", "\\boxed{7}\u066a", PERCENT),
 ])
-def test_hole_glued_units_of_other_scripts(reward: MathReward, gold: str, completion: str,
+def test_held_glued_units_of_other_scripts(reward: MathReward, gold: str, completion: str,
                                            question: str) -> None:
     assert _values(reward, gold, [completion], question=question) == [1.0]
 
 
-@pytest.mark.xfail(strict=True, reason="open: false loss: _bracketed_value reads `(1.414)` after "
-                   "`\\boxed{\\sqrt{2}}` as another value (_restated_value, _same_number read no "
-                   "irrational box at the bracket's printed precision), while `(\\approx 1.41)` and "
-                   "`(0.33)` of 1/3 keep it; 1.0 before 3e0e645")
 @pytest.mark.parametrize(("gold", "completion"), [
     ("\\sqrt{2}", "\\boxed{\\sqrt{2}} (1.414)"), ("\\pi", "\\boxed{\\pi} (3.14)"),
     ("\\sqrt{3}", "\\boxed{\\sqrt{3}} (1.732)"),
 ])
-def test_hole_approximation_in_brackets(reward: MathReward, gold: str, completion: str) -> None:
+def test_held_approximation_in_brackets(reward: MathReward, gold: str, completion: str) -> None:
     assert _values(reward, gold, [completion]) == [1.0]
 
 
@@ -491,12 +477,9 @@ def test_hole_glued_magnitude_loses_its_gold(reward: MathReward, gold: str, comp
     assert _values(reward, gold, [completion], question=question) == [1.0]
 
 
-@pytest.mark.xfail(strict=True, reason="open: false loss: a dash glued to the box is a joining mark "
-                   "(_HARMLESS_GLUE) and _said_after_a_mark reads the word it joins as said of the box: "
-                   "`\\boxed{3}-fold` of 'by what factor' is no_answer")
 @pytest.mark.parametrize(("gold", "completion", "question"), [
     ("3", "\\boxed{3}-fold", "By what factor did the price grow?"),
     ("7", "\\boxed{7}-gon", "How many sides does the polygon have?"),
 ])
-def test_hole_hyphen_compound(reward: MathReward, gold: str, completion: str, question: str) -> None:
+def test_held_hyphen_compound(reward: MathReward, gold: str, completion: str, question: str) -> None:
     assert _values(reward, gold, [completion], question=question) == [1.0]
