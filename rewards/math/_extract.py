@@ -1150,7 +1150,7 @@ _EQUATION_NUMBER = re.compile(
 _DEGREE_SPELLING = re.compile(r"(?:\{\}|\\,)?\^\s*(?:o|\{\s*(?:o|\\(?:text|mathrm)\{o\})\s*\})(?![A-Za-z])")
 # An English ordinal suffix glued to a whole number (`7th`, `1^{st}`, `3^{\\text{rd}}`): the
 # value as a place, when the suffix is the number's own (`_ordinal_suffix`).
-_ORDINAL_GLUE = re.compile(r"(?:\^\s*\{?\s*(?:\\(?:text|mathrm)\{)?)?(st|nd|rd|th)\}?\s*\}?(?![A-Za-z])")
+_ORDINAL_GLUE = re.compile(r"(?:\^\s*\{?\s*(?:\\(?:text|mathrm)\{)?)?(st|nd|rd|th)\}?\s*\}?(?![A-Za-z^!]|\s*\d)")
 
 
 def _ordinal_suffix(answer: str) -> str | None:
@@ -1209,8 +1209,9 @@ def _glue_symbols() -> str:
     database (an allow-list by category, not by character): punctuation that ends or closes
     (`Po`, `Pf`, `Pi`, `Pe`: `…`, `»`, `।`, `؟`, `†`), other symbols (`So`: `■`, `✓`, `🎉`, `℃`)
     and currency signs (`Sc`: `€`, `₽`), outside ASCII (its marks are `_HARMLESS_GLUE`'s own),
-    and `∎` (end of proof); none with a numeric value (`unicodedata.numeric`: `㊀`) nor a
-    mark that writes a number or an operation (`_NUMBER_MARK`: `·`, `‰`, `٫`, `‼`, `⁾`)."""
+    and `∎` (end of proof); none with a numeric value (`unicodedata.numeric`: `㊀`) nor one
+    whose name says it writes a number or an operation or judges the value (`_NUMBER_MARK`:
+    `·`, `‰`, `٫`, `‼`, `⁾`, `💯`, `❌`, `✗`)."""
     codes = [0x220E]  # END OF PROOF (a math symbol, `Sm`, unlike the operators)
     for code in itertools.chain(range(0x80, 0x10000), range(0x1F000, 0x1FB00)):
         char = chr(code)
@@ -1235,7 +1236,10 @@ _GLUE_CATEGORIES = frozenset({"Po", "Pf", "Pi", "Pe", "So", "Sc"})
 _NUMBER_MARK = re.compile(r"PERCENT|PER MILLE|PER TEN THOUSAND|DECIMAL|THOUSANDS|MIDDLE DOT|"
                           r"ASTERISK|SOLIDUS|FRACTION|EXCLAMATION|PRIME|OPERATOR|SUPERSCRIPT|"
                           r"SUBSCRIPT|DIGIT|NUMERAL|NUMBER|KEYCAP|TIMES|MULTIPLICATION|DIVISION|"
-                          r"PLUS|MINUS|ROOT|VULGAR|COMBINING")
+                          r"PLUS|MINUS|ROOT|VULGAR|COMBINING|\b(?:ZERO|ONE|TWO|THREE|FOUR|FIVE|SIX|"
+                          r"SEVEN|EIGHT|NINE|TEN|HUNDRED|THOUSAND|MILLION|HALF|QUARTER|"
+                          # a mark that judges the value it follows (`❌`, `✗`, `⍻`, `👎`)
+                          r"CROSS|X|SALTIRE|NOT|NO|NEGATIVE|PROHIBITED|WARNING|THUMBS DOWN)\b")
 _UNSPACED_BLOCKS = ((0x0E00, 0x0EFF), (0x1000, 0x109F), (0x1100, 0x11FF), (0x1780, 0x17FF),
                     (0x3040, 0x30FF), (0x3130, 0x318F), (0x3400, 0x4DBF), (0x4E00, 0x9FFF),
                     (0xAC00, 0xD7AF))
@@ -1254,8 +1258,8 @@ _HARMLESS_GLUE = re.compile(
     r"$|\s|~|\$|\\[)\]]|\\\\|[)\]}(\[<>&|'\"`\u2018\u2019\u201c\u201d\uff08\uff09\u3010\u3011\u300c-\u300f]|"
     rf"\*(?![\d(])|_(?![\w{{\\])|{_UNSPACED_LETTERS}|{_GLUE_SYMBOLS}(?!\d)|"
     r"[.,;:?](?!\d)|[\u3001\u3002\uff01\uff0c\uff1a\uff1b\uff1f]|[-\u2010-\u2015\u2212]|"
-    r"\\?[%\uff05\u066a\ufe6a]|[\u00b0\u00ba\u00aa]|(?:\{\}|\\,)?\^\s*(?:\\circ|o(?![A-Za-z])|\*|\\d?dagger|"
-    r"\{\s*(?:\\circ|o|\*|\\d?dagger|\\(?:text|mathrm)\{o\})\s*\})|"
+    r"\\?[%\uff05\u066a\ufe6a]|(?:[\u00b0\u00ba\u00aa]|(?:\{\}|\\,)?\^\s*(?:\\circ|o(?![A-Za-z])|\*|"
+    r"\\d?dagger|\{\s*(?:\\circ|o|\*|\\d?dagger|\\(?:text|mathrm)\{o\})\s*\}))(?!\s*\d)|"
     r"\\(?:[,;:! ]|q?quad|[hv]space|hfill|enspace|text[a-z]{0,6}|mbox|mathrm|"
     r"emph|underline|end|newline|nonumber|notag|tag|label|qed|blacksquare|square|checkmark|Box|"
     r"footnote|d?dagger|degree|hline|cr|right|[bB]igg?r)(?![A-Za-z])")
@@ -1870,7 +1874,7 @@ def _said_after_a_mark(after: str, padded: str, answer: str) -> str | None:
     if mark is None or not mark.group(0).strip():
         return None
     rest = after[mark.end():]
-    if _COMPOUND.match(after) and not _judging_words(rest.split(" ")[0]):
+    if _COMPOUND.match(after) and not _judges(rest, answer):
         return None  # `\\boxed{3}-fold`, `\\boxed{7}-gon`: a compound word, not a predicate
     bracket = _BRACKETED_EXPRESSION.fullmatch(rest) if mark.group(0).strip() in "([" else None
     if bracket is not None and _exactly_the_box(bracket.group(1).strip(), answer):

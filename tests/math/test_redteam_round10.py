@@ -154,6 +154,21 @@ def test_held_box_explained_in_brackets_or_numbered(reward: MathReward, gold: st
     assert _values(reward, gold, [completion]) == [1.0]
 
 
+@pytest.mark.parametrize("completion", [
+    # the glue allow-list by Unicode category leaves out what judges the value or writes a
+    # number (`_glue_symbols`): a cross, a thumbs-down, `💯`, a digit after a symbol
+    "\\boxed{7}\u274c", "\\boxed{7}\u2717", "\\boxed{7}\u237b", "\\boxed{7}\U0001f44e", "\\boxed{7}\U0001f4af",
+    "\\boxed{7}\u2026" + "8", "\\boxed{7}\u20ac" + "8", "\\boxed{7}\u2020" + "2",
+    # degree, footnote and ordinal marks before a digit, a wrong ordinal suffix, a judged compound
+    "\\boxed{7}\u00b08", "\\boxed{7}^o8", "\\boxed{7}^{*}2", "\\boxed{7}th8", "\\boxed{7}th!", "\\boxed{7}st",
+    "\\boxed{7}^{nd}", "\\boxed{7}-fold wrong", "\\boxed{7}km/2",
+    # a decimal in brackets that is no rounding of the box (`_approximates`)
+    "\\boxed{7} (7.4)", "\\boxed{7} (6.96)",
+])
+def test_held_new_glue_buys_no_credit(reward: MathReward, completion: str) -> None:
+    assert _values(reward, "7", [completion]) == [0.0]
+
+
 def test_glued_look_alike_is_uncertain() -> None:
     """`ǃ` (U+01C3, a Latin letter) glued to the box is no sentence mark: the pair is the judge's."""
     text = ANSWER + "\\boxed{7}\u01c3"
