@@ -1176,6 +1176,11 @@ def _glued_to_box(text: str, end: int, answer: str) -> tuple[str, bool] | None:
     (text, True) when neither arithmetic reads it (`\\boxed{7}th`: uncertain). A `!` after a
     box that is no number is the sentence's (`\\boxed{\\text{Yes}}!`)."""
     after = _INVISIBLE.sub("", text[end:end + 2 * _GLUE_MAX])
+    passed = _PASSED_GLUE.match(after)
+    if passed is not None and after[passed.end():passed.end() + 1].strip() and not (
+            after[passed.end()] == "!" and _PROSE_CLOSE.fullmatch(passed.group(0))
+            and text[:text.rfind("\\boxed", 0, end)].rstrip()[-1:] in tuple("$*>\"(")):
+        after = after[passed.end():]  # `\\boxed{7}\\,000`, `(\\boxed{7})^2`: read past the marks
     if _HARMLESS_GLUE.match(after):
         return None
     ordinal = _ORDINAL_GLUE.match(after)
@@ -1263,6 +1268,15 @@ _HARMLESS_GLUE = re.compile(
     r"\\(?:[,;:! ]|q?quad|[hv]space|hfill|enspace|text[a-z]{0,6}|mbox|mathrm|"
     r"emph|underline|end|newline|nonumber|notag|tag|label|qed|blacksquare|square|checkmark|Box|"
     r"footnote|d?dagger|degree|hline|cr|right|[bB]igg?r)(?![A-Za-z])")
+# Marks that leave the value as it is but not what is glued after them, which is read as if
+# glued to the box (`\\boxed{7}\\,000` is 7000, `(\\boxed{7})^2` 49, `\\boxed{7}**!**` 5040):
+# spacing commands, closing braces and brackets, a closing math delimiter, markdown stars,
+# emphasis tags and closing tags, a double quote, `&`.
+_PASSED_GLUE = re.compile(r"(?:\\[,;:!]|~|\\hspace\{[^{}\s]{0,10}\}|\\right[)\]]|\\[bB]igg?r[)\]]|[)\]}]|"
+                          r"\$|\\\)|\*|</?(?:b|i|em|strong|sup|u)>|</[a-z]{1,10}>|[\"&]){1,12}")
+# A closing prose delimiter: when it closes one opened right before the box, a `!` after it
+# is the sentence's (`$\\boxed{7}$!`, `**\\boxed{7}**!`), not a factorial.
+_PROSE_CLOSE = re.compile(r"(?:\$|\\\)|\*|</[a-z]{1,10}>|\"){1,12}")
 # The text glued to a box that is read with its value: up to a space, a `$` or sentence
 # punctuation before no digit; a brace group whole (`^{2}`).
 _GLUED_RUN = re.compile(r"(?:\{[^{}\s]{0,30}\}|[.,](?=\d)|[^\s$.,;:?{}()\[\]])+")

@@ -148,6 +148,10 @@ def test_held_value_said_after_the_box(reward: MathReward, completion: str) -> N
 @pytest.mark.parametrize(("gold", "completion"), [
     ("7", "\\boxed{7} (\\sqrt{49})"), ("7", "\\boxed{7} (\\frac{14}{2})"), ("7", "\\boxed{7} [\\frac{14}{2}]."),
     ("7", "\\boxed{7} \\quad (1)."), ("7", "\\boxed{7} \\tag*{(3)}"),
+    # read past the marks that leave the value (`_PASSED_GLUE`): what follows them is harmless,
+    # or a `!` after a prose delimiter opened before the box is the sentence's (`_PROSE_CLOSE`)
+    ("7", "$\\boxed{7}$!"), ("7", "\\(\\boxed{7}\\)!"), ("7", "\\boxed{7}</b>."), ("7", "\\boxed{7}}$."),
+    ("7", "\\boxed{7}**:"), ("7", "\\boxed{7}\\,\\%"), ("7", "\\boxed{7}\\,\\text{cm}"),
 ])
 def test_held_box_explained_in_brackets_or_numbered(reward: MathReward, gold: str,
                                                     completion: str) -> None:
@@ -267,25 +271,30 @@ def test_held_degenerate_brackets_and_runs_are_bounded(reward: MathReward, compl
 
 # --- holes: buy credit ---------------------------------------------------------------------------
 
-@pytest.mark.xfail(strict=True, reason="open: buy credit: _glued_to_box matches _HARMLESS_GLUE on the "
-                   "first mark only: a spacing command, a closing brace or bracket, a tag, markdown, "
-                   "quotes or `&` let whatever follows them (`!`, digits, `^2`) stand glued to the "
-                   "value unread (`\\boxed{7}\\,000` is 7000, `\\boxed{7}**!**` is 7!)")
 @pytest.mark.parametrize("completion", [
     "\\boxed{7}\\!!", "\\boxed{7}\\,!", "\\boxed{7}\\;!", "\\boxed{7}\\hspace{1pt}!",
-    "\\boxed{7}\\,000", "\\boxed{7}\\, 000", "\\boxed{7}\\;000",
+    "\\boxed{7}\\,000", "\\boxed{7}\\;000",
     "\\boxed{7}\\hspace{1pt}000", "\\boxed{7}~^2",
     "\\boxed{7}}!", "\\boxed{7}}8", "\\boxed{7})^2", "\\boxed{7}]^2", "\\boxed{7}\\right]^{2}",
     "\\left(\\boxed{7}\\right)^2", "\\left(\\boxed{7}\\right)!", "(\\boxed{7})!", "(\\boxed{7})^2",
     "\\boxed{7}\\Bigr)!", "\\boxed{\\boxed{7}}!",
     "\\boxed{7}**8**", "\\boxed{7}**!**", "\\boxed{7}*!", "\\boxed{7}<b>8</b>", "\\boxed{7}</b>8",
     "\\boxed{7}<b>!</b>", "\\boxed{7}</b>!", "\\boxed{7}<sup>2</sup>",
-    "\\boxed{7}\"!", "\\boxed{7}&!", "\\boxed{7}'8\"",
+    "\\boxed{7}\"!", "\\boxed{7}&!",
     "\\boxed{7}$^2$", "\\boxed{7}$^{2}", "\\boxed{7}$\\cdot 10^3$", "\\boxed{7}$\\times10^3$",
     "\\boxed{7}\\)\\(\\times 10^3\\)", "\\boxed{7}$8$", "\\boxed{7}$.5$", "\\boxed{7}$\\frac{1}{2}$",
     "\\boxed{7}$!$", "\\boxed{7}\\,\\frac{1}{2}",
 ])
-def test_hole_glued_after_a_harmless_mark(reward: MathReward, completion: str) -> None:
+def test_held_glued_after_a_harmless_mark(reward: MathReward, completion: str) -> None:
+    assert _values(reward, "7", [completion]) == [0.0]
+
+
+@pytest.mark.xfail(strict=True, reason="open: buy credit: _glued_to_box reads past the marks that "
+                   "leave the value (_PASSED_GLUE: spacing commands, closing brackets, `$`, stars, tags) "
+                   "only when the glued text follows them with no space, and a quote `'` is no such mark "
+                   "(an apostrophe: `7's`): `\\boxed{7}\\, 000` (a spaced thousands group), `'8\"`")
+@pytest.mark.parametrize("completion", ["\\boxed{7}\\, 000", "\\boxed{7}'8\""])
+def test_hole_glued_after_a_spaced_or_quoted_mark(reward: MathReward, completion: str) -> None:
     assert _values(reward, "7", [completion]) == [0.0]
 
 
