@@ -91,6 +91,11 @@ class Extraction:
     the allow-list of marks (`_HARMLESS_GLUE`) nor the exact arithmetic reads (`\\boxed{7}th`,
     `\\boxed{7}{,}5`): the answer is not the box alone, and the rules cannot tell what it is,
     so the pair is uncertain (`wrong`, the judge's where one is configured)."""
+    ordinal: bool = False
+    """Whether what is glued is only the English ordinal suffix of the box's whole number
+    (`\\boxed{7}th`, `\\boxed{3}^{rd}`, `_ORDINAL_GLUE`): the value as a place, which the
+    comparison reads as the box alone where the question asks for a place (`asks_for_place`)
+    and as uncertain elsewhere."""
 
 
 _ANSWER_TAG = re.compile(r"<answer>(.*?)</answer>", re.DOTALL | re.IGNORECASE)
@@ -1113,7 +1118,8 @@ def _box_with_words(text: str, found: Extraction, end: int) -> Extraction:
     after = _clause_after(text, end)
     glued = _glued_to_box(text, end, found.answer)  # `\\boxed{7}!`, `\\boxed{7}²`, `\\boxed{7}½`
     if glued is not None and glued[1]:
-        return replace(found, uncertain=f"{glued[0]!r} is glued to the box and not read")
+        return replace(found, uncertain=f"{glued[0]!r} is glued to the box and not read",
+                       ordinal=_own_ordinal(text, end, found.answer))
     said = _said_of(after)
     if said is None:
         said = _said_after_a_mark(after, _after_box(text, end, sentences=1)[0], found.answer)  # `\\boxed{7}, wrong.`, `\\boxed{7} — это не ответ`
@@ -1153,6 +1159,25 @@ _DEGREE_SPELLING = re.compile(r"(?:\{\}|\\,)?\^\s*(?:o|\{\s*(?:o|\\(?:text|mathr
 _ORDINAL_GLUE = re.compile(r"(?:\^\s*\{?\s*(?:\\(?:text|mathrm)\{)?)?(st|nd|rd|th)\}?\s*\}?(?![A-Za-z^!]|\s*\d)")
 
 
+def _sentence_bang(text: str, end: int, after: str, passed: str) -> bool:
+    """Whether a `!` after the closing prose delimiters `passed` glued to a box that ends at
+    `end` is the sentence's, not a factorial: they close a span opened right before the box
+    (`$\\boxed{7}$!`, `**\\boxed{7}**!`), or a math span the box ends (`x = \\boxed{7}$!`)
+    and no math opens again after the `!` (`\\boxed{7}$!$` writes `7!`)."""
+    if not after[len(passed):].startswith("!") or not _PROSE_CLOSE.fullmatch(passed):
+        return False
+    if text[:text.rfind("\\boxed", 0, end)].rstrip()[-1:] in tuple("$*>\"("):
+        return True
+    return passed in ("$", "$$", "\\)") and not after[len(passed) + 1:].startswith(("$", "\\("))
+
+
+def _own_ordinal(text: str, end: int, answer: str) -> bool:
+    """Whether what is glued to a box that ends at `end` is the English ordinal suffix of its
+    whole number (`7th`, `1^{st}`; not `7st`)."""
+    ordinal = _ORDINAL_GLUE.match(_INVISIBLE.sub("", text[end:end + _GLUE_MAX]))
+    return ordinal is not None and ordinal.group(1) == _ordinal_suffix(answer)
+
+
 def _ordinal_suffix(answer: str) -> str | None:
     """The English ordinal suffix of a whole number written in digits (`st` of 21, `th` of
     11); None for anything else."""
@@ -1178,14 +1203,10 @@ def _glued_to_box(text: str, end: int, answer: str) -> tuple[str, bool] | None:
     after = _INVISIBLE.sub("", text[end:end + 2 * _GLUE_MAX])
     passed = _PASSED_GLUE.match(after)
     if passed is not None and after[passed.end():passed.end() + 1].strip() and not (
-            after[passed.end()] == "!" and _PROSE_CLOSE.fullmatch(passed.group(0))
-            and text[:text.rfind("\\boxed", 0, end)].rstrip()[-1:] in tuple("$*>\"(")):
+            _sentence_bang(text, end, after, passed.group(0))):
         after = after[passed.end():]  # `\\boxed{7}\\,000`, `(\\boxed{7})^2`: read past the marks
     if _HARMLESS_GLUE.match(after):
         return None
-    ordinal = _ORDINAL_GLUE.match(after)
-    if ordinal is not None and ordinal.group(1) == _ordinal_suffix(answer):
-        return None  # `\\boxed{7}th place`, `\\boxed{3}^{rd}`: the value as a place
     run = _GLUED_RUN.match(after)
     if run is None:
         return None
