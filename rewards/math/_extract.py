@@ -1200,7 +1200,8 @@ def _glued_to_box(text: str, end: int, answer: str) -> tuple[str, bool] | None:
     writes is another (`\\boxed{7}!` is 5040: said of the box, which `affirms` refuses);
     (text, True) when neither arithmetic reads it (`\\boxed{7}th`: uncertain). A `!` after a
     box that is no number is the sentence's (`\\boxed{\\text{Yes}}!`)."""
-    after = _INVISIBLE.sub("", text[end:end + 2 * _GLUE_MAX])
+    start = _INVISIBLE_RUN.match(text, end).end()  # (any run of them: the window is after it)
+    after = _INVISIBLE.sub("", text[start:start + 2 * _GLUE_MAX])
     passed = _PASSED_GLUE.match(after)
     if passed is not None and after[passed.end():passed.end() + 1].strip() and not (
             _sentence_bang(text, end, after, passed.group(0))):
@@ -1208,8 +1209,10 @@ def _glued_to_box(text: str, end: int, answer: str) -> tuple[str, bool] | None:
     if _HARMLESS_GLUE.match(after):
         return None
     run = _GLUED_RUN.match(after)
-    if run is None:
-        return None
+    if run is None:  # `{ !}`, `{{8}}`, `?8`: glued, not harmless, and no run the arithmetic reads
+        if not after.strip("{}"):
+            return None  # `{{}}`: empty groups only (within the window)
+        return after[:_GLUE_MAX].split(maxsplit=1)[0], True
     if "/" in run.group(0) and all(  # `\\boxed{60}km/h`: a compound unit, each part a unit
             part.isalpha() and normalize(f"{answer} {part}") == normalize(answer)
             for part in run.group(0).split("/")):
@@ -1481,6 +1484,7 @@ def _after_box(text: str, end: int, sentences: int) -> tuple[str, bool]:
 # markers end the model's text before this is read). Stars between two digits are an
 # operator (`7*8`, `2**3`), not emphasis.
 _INVISIBLE = re.compile(r"[\u00ad\u180e\u200b-\u200d\u2060-\u2064\ufeff]")
+_INVISIBLE_RUN = re.compile(_INVISIBLE.pattern + "*")
 _PADDING = re.compile(r"\\(?:[,;:! ]|q?quad|[hv]space\*?\{[^{}]{0,20}\})|(?<![\d*])\*+|\*+(?![\d*])|_+|"
                       r"</?[A-Za-z][A-Za-z0-9]{0,15}\s*/?>")
 _SPACES = re.compile(r"[ \t]+")

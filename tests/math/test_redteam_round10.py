@@ -312,27 +312,19 @@ def test_hole_text_command_glued(reward: MathReward, completion: str) -> None:
     assert _values(reward, "7", [completion]) == [0.0]
 
 
-@pytest.mark.xfail(strict=True, reason="open: buy credit: when _GLUED_RUN matches nothing (a brace "
-                   "group nested or holding a space; `:`, `;`, `?` before a digit, which "
-                   "_HARMLESS_GLUE refuses but _GLUED_RUN excludes), _glued_to_box returns None, the "
-                   "box alone (fails open) instead of uncertain: `{ !}`, `{{!}}`, the ratio `7:1`")
 @pytest.mark.parametrize("completion", [
     "\\boxed{7}{ !}", "\\boxed{7}{ 8}", "\\boxed{7}{{!}}", "\\boxed{7}{{}}!", "\\boxed{7}{{8}}",
     "\\boxed{7}?8",
 ])
-def test_hole_unread_brace_group_fails_open(reward: MathReward, completion: str) -> None:
+def test_held_unread_brace_group_is_uncertain(reward: MathReward, completion: str) -> None:
     assert _values(reward, "7", [completion]) == [0.0]
 
 
-@pytest.mark.xfail(strict=True, reason="open: buy credit: _glued_to_box drops _INVISIBLE only inside the "
-                   "window text[end:end + 2 * _GLUE_MAX]: 80 invisible characters empty the window, "
-                   "which _HARMLESS_GLUE reads as the reply's end, and the `!` or digits after them "
-                   "are glued to the value as rendered")
 @pytest.mark.parametrize("completion", [
     f"\\boxed{{7}}{ZW * 80}!", f"\\boxed{{7}}{ZW * 80}8",
     "\\boxed{7}" + "\u00ad" * 80 + "000", "\\boxed{7}" + "\u2060" * 80 + "\u00b2",
 ])
-def test_hole_invisible_run_empties_the_window(reward: MathReward, completion: str) -> None:
+def test_held_invisible_run_before_the_glue(reward: MathReward, completion: str) -> None:
     assert _values(reward, "7", [completion]) == [0.0]
 
 
