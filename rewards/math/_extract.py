@@ -1200,12 +1200,14 @@ def _glued_to_box(text: str, end: int, answer: str) -> tuple[str, bool] | None:
     writes is another (`\\boxed{7}!` is 5040: said of the box, which `affirms` refuses);
     (text, True) when neither arithmetic reads it (`\\boxed{7}th`: uncertain). A `!` after a
     box that is no number is the sentence's (`\\boxed{\\text{Yes}}!`)."""
-    start = _INVISIBLE_RUN.match(text, end).end()  # (any run of them: the window is after it)
+    start = end + len(text[end:]) - len(text[end:].lstrip(_INVISIBLE_CHARS))  # (any run of them)
     after = _INVISIBLE.sub("", text[start:start + 2 * _GLUE_MAX])
     passed = _PASSED_GLUE.match(after)
-    if passed is not None and after[passed.end():passed.end() + 1].strip() and not (
-            _sentence_bang(text, end, after, passed.group(0))):
-        after = after[passed.end():]  # `\\boxed{7}\\,000`, `(\\boxed{7})^2`: read past the marks
+    if passed is not None:
+        following = after[passed.end():passed.end() + 1]
+        if following.strip() and not following.isalpha() and not (  # `$\\boxed{18}$th`: prose
+                _sentence_bang(text, end, after, passed.group(0))):
+            after = after[passed.end():]  # `\\boxed{7}\\,000`, `(\\boxed{7})^2`: read past the marks
     if _HARMLESS_GLUE.match(after):
         return None
     run = _GLUED_RUN.match(after)
@@ -1484,7 +1486,7 @@ def _after_box(text: str, end: int, sentences: int) -> tuple[str, bool]:
 # markers end the model's text before this is read). Stars between two digits are an
 # operator (`7*8`, `2**3`), not emphasis.
 _INVISIBLE = re.compile(r"[\u00ad\u180e\u200b-\u200d\u2060-\u2064\ufeff]")
-_INVISIBLE_RUN = re.compile(_INVISIBLE.pattern + "*")
+_INVISIBLE_CHARS = "\u00ad\u180e\u200b\u200c\u200d\u2060\u2061\u2062\u2063\u2064\ufeff"
 _PADDING = re.compile(r"\\(?:[,;:! ]|q?quad|[hv]space\*?\{[^{}]{0,20}\})|(?<![\d*])\*+|\*+(?![\d*])|_+|"
                       r"</?[A-Za-z][A-Za-z0-9]{0,15}\s*/?>")
 _SPACES = re.compile(r"[ \t]+")
