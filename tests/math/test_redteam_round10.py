@@ -482,7 +482,8 @@ def test_held_approximation_in_brackets(reward: MathReward, gold: str, completio
 @pytest.mark.xfail(strict=True, reason="open: false loss: the glued value is read against the box only, "
                    "never as the value it writes: `\\boxed{7}\\,000` (the SI thousands separator), "
                    "`\\boxed{7}\\text{ thousand}` and `\\boxed{7}万` lose the gold they write "
-                   "(_glued_to_box returns None for harmless marks; magnitude_after reads no CJK)")
+                   "(_glued_to_box reads `7000` past `\\,` as said of the box, which `affirms` refuses; "
+                   "`\\text{...}` is read as nothing; magnitude_after reads no CJK)")
 @pytest.mark.parametrize(("gold", "completion", "question"), [
     ("7000", "\\boxed{7}\\,000", APPLES), ("7000", "\\boxed{7}\\text{ thousand}", APPLES),
     ("70000", "\\boxed{7}\u4e07", "\u4ed6\u6709\u591a\u5c11\u94b1\uff1f"),
