@@ -64,6 +64,16 @@ class VerdictCache(ByteCache[tuple[str, str, bool, MathConfig], Verdict]):
 MAX_VERDICT_BYTES = 64 << 20
 
 
+_PLACE_WORDS = re.compile(r"\b(?<!decimal )(?:place|position|rank|ranked|ranking|ordinal)\b", re.IGNORECASE)
+
+
+def asks_for_place(question: str | None) -> bool:
+    """Whether a question asks for a place in an order (`In which place did Mia finish?`,
+    `What is her rank?`), where an ordinal suffix glued to a box (`\\boxed{7}th`) writes the
+    value as a place (`Extraction.ordinal`)."""
+    return bool(question) and _PLACE_WORDS.search(question or "") is not None
+
+
 @byte_cache(4 << 20)
 def _gold_problem(gold_norm: str, config: MathConfig) -> str | None:
     """Why a normalized gold cannot be judged at all (`structural_problem`), read before any
@@ -131,6 +141,8 @@ def compare_local(pred: str | Extraction | None, gold: object,
     carried = carried | asked
     if unsaid is not None:
         return unsaid
+    if extraction.uncertain is not None and extraction.ordinal and asks_for_place(question):
+        extraction = replace(extraction, uncertain=None)  # `\boxed{7}th` of `In which place`
     if extraction.uncertain is not None:  # `\boxed{7}th`: not the box alone, not read
         return Verdict("wrong", f"{UNCERTAIN} {extraction.uncertain}")
     if extraction.words is not None and counted_magnitude(extraction.answer, extraction.words,

@@ -27,6 +27,7 @@ from __future__ import annotations
 import itertools
 import math
 import re
+import unicodedata
 from dataclasses import dataclass, replace
 from numbers import Number
 from typing import Literal
@@ -44,6 +45,7 @@ from rewards.math._normalize import (
     sentence_key,
     symbol_numbers,
 )
+from rewards.text import char_class
 
 __all__ = ["Extraction", "extract_answer", "extract_boxed", "find_answer", "one_math_reading",
            "prepare_reference", "stated_answers"]
@@ -90,6 +92,11 @@ class Extraction:
     the allow-list of marks (`_HARMLESS_GLUE`) nor the exact arithmetic reads (`\\boxed{7}th`,
     `\\boxed{7}{,}5`): the answer is not the box alone, and the rules cannot tell what it is,
     so the pair is uncertain (`wrong`, the judge's where one is configured)."""
+    ordinal: bool = False
+    """Whether what is glued is only the English ordinal suffix of the box's whole number
+    (`\\boxed{7}th`, `\\boxed{3}^{rd}`, `_ORDINAL_GLUE`): the value as a place, which the
+    comparison reads as the box alone where the question asks for a place (`asks_for_place`)
+    and as uncertain elsewhere."""
 
 
 _ANSWER_TAG = re.compile(r"<answer>(.*?)</answer>", re.DOTALL | re.IGNORECASE)
@@ -1112,11 +1119,19 @@ def _box_with_words(text: str, found: Extraction, end: int) -> Extraction:
     a magnitude word right after the box is read with it (`magnitude_after`). What stands
     glued to the box's brace is read with its value unless it is a mark known to leave it
     (`_glued_to_box`), and a value in brackets right after the box is the box stated again
-    (`_bracketed_value`)."""
+    (`_bracketed_value`). An equation number after the box (`_EQUATION_NUMBER`: `\\qquad (1)`)
+    is a label, not read."""
+    number = _EQUATION_NUMBER.match(text, end)
+    if number is not None:  # `\\boxed{7} \\qquad (1)`: the box's equation number
+        text = text[:end] + " " + text[number.end():]
+    degree = _DEGREE_SPELLING.match(text, end)
+    if degree is not None:  # `\\boxed{30}^o`: the degree sign (`o` is no Spanish `or` here)
+        text = text[:end] + "\u00b0" + text[degree.end():]
     after = _clause_after(text, end)
     glued = _glued_to_box(text, end, found.answer)  # `\\boxed{7}!`, `\\boxed{7}²`, `\\boxed{7}½`
     if glued is not None and glued[1]:
-        return replace(found, uncertain=f"{glued[0]!r} is glued to the box and not read")
+        return replace(found, uncertain=f"{glued[0]!r} is glued to the box and not read",
+                       ordinal=_own_ordinal(text, end, found.answer))
     said = _said_of(after)
     if said is None:
         said = _said_after_a_mark(after, _after_box(text, end, sentences=1)[0], found.answer)  # `\\boxed{7}, wrong.`, `\\boxed{7} — это не ответ`
@@ -1139,6 +1154,53 @@ def _box_with_words(text: str, found: Extraction, end: int) -> Extraction:
     return replace(found, words=words, said=said)
 
 
+# An equation number after a box: a small whole number in brackets (`(1)`, `\\text{(12)}`) set
+# apart by a LaTeX spacing command (`\\quad`, `\\qquad`, `\\hfill`, `\\tag`), as a display
+# numbers its lines; read as a label, not a value. One space alone sets nothing apart
+# (`\\boxed{7} (8)` states another value: `_bracketed_value`).
+_EQUATION_NUMBER = re.compile(
+    r"(?:[ \t]|\\[,;: ]){0,8}(?:\\(?:q?quad|hfill|tag\*?)(?![A-Za-z])(?:[ \t]|\\[,;: ]){0,8}){1,4}"
+    r"(?:\(\s*\d{1,3}\s*\)|\\text\{\s*\(\s*\d{1,3}\s*\)\s*\})(?![\w^_{(\[]|[.,]\d)")
+
+
+# The degree sign as keyboards and LaTeX spell it besides `°` and `^\\circ`: a raised `o`
+# (`^o`, `^{\\text{o}}`), after an empty group or a thin space too (`{}^o`).
+_DEGREE_SPELLING = re.compile(r"(?:\{\}|\\,)?\^\s*(?:o|\{\s*(?:o|\\(?:text|mathrm)\{o\})\s*\})(?![A-Za-z])")
+# An English ordinal suffix glued to a whole number (`7th`, `1^{st}`, `3^{\\text{rd}}`): the
+# value as a place, when the suffix is the number's own (`_ordinal_suffix`).
+_ORDINAL_GLUE = re.compile(r"(?:\^\s*\{?\s*(?:\\(?:text|mathrm)\{)?)?(st|nd|rd|th)\}?\s*\}?(?![A-Za-z^!]|\s*\d)")
+
+
+def _sentence_bang(text: str, end: int, after: str, passed: str) -> bool:
+    """Whether a `!` after the closing prose delimiters `passed` glued to a box that ends at
+    `end` is the sentence's, not a factorial: they close a span opened right before the box
+    (`$\\boxed{7}$!`, `**\\boxed{7}**!`), or a math span the box ends (`x = \\boxed{7}$!`)
+    and no math opens again after the `!` (`\\boxed{7}$!$` writes `7!`)."""
+    if not after[len(passed):].startswith("!") or not _PROSE_CLOSE.fullmatch(passed):
+        return False
+    if text[:text.rfind("\\boxed", 0, end)].rstrip()[-1:] in tuple("$*>\"("):
+        return True
+    return passed in ("$", "$$", "\\)") and not after[len(passed) + 1:].startswith(("$", "\\("))
+
+
+def _own_ordinal(text: str, end: int, answer: str) -> bool:
+    """Whether what is glued to a box that ends at `end` is the English ordinal suffix of its
+    whole number (`7th`, `1^{st}`; not `7st`)."""
+    ordinal = _ORDINAL_GLUE.match(_INVISIBLE.sub("", text[end:end + _GLUE_MAX]))
+    return ordinal is not None and ordinal.group(1) == _ordinal_suffix(answer)
+
+
+def _ordinal_suffix(answer: str) -> str | None:
+    """The English ordinal suffix of a whole number written in digits (`st` of 21, `th` of
+    11); None for anything else."""
+    if not answer.isdigit() or len(answer) > 9:
+        return None
+    n = int(answer)
+    if n % 100 in (11, 12, 13):
+        return "th"
+    return {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+
+
 def _glued_to_box(text: str, end: int, answer: str) -> tuple[str, bool] | None:
     """What a reply writes glued to the closing brace of a box that ends at `end`, when it is
     no mark known to leave the box's value (`_HARMLESS_GLUE`: a space, a closing delimiter or
@@ -1150,11 +1212,24 @@ def _glued_to_box(text: str, end: int, answer: str) -> tuple[str, bool] | None:
     writes is another (`\\boxed{7}!` is 5040: said of the box, which `affirms` refuses);
     (text, True) when neither arithmetic reads it (`\\boxed{7}th`: uncertain). A `!` after a
     box that is no number is the sentence's (`\\boxed{\\text{Yes}}!`)."""
-    after = _INVISIBLE.sub("", text[end:end + 2 * _GLUE_MAX])
+    start = end + len(text[end:]) - len(text[end:].lstrip(_INVISIBLE_CHARS))  # (any run of them)
+    after = _INVISIBLE.sub("", text[start:start + 2 * _GLUE_MAX])
+    passed = _PASSED_GLUE.match(after)
+    if passed is not None:
+        following = after[passed.end():passed.end() + 1]
+        if following.strip() and not following.isalpha() and not (  # `$\\boxed{18}$th`: prose
+                _sentence_bang(text, end, after, passed.group(0))):
+            after = after[passed.end():]  # `\\boxed{7}\\,000`, `(\\boxed{7})^2`: read past the marks
     if _HARMLESS_GLUE.match(after):
         return None
     run = _GLUED_RUN.match(after)
-    if run is None:
+    if run is None:  # `{ !}`, `{{8}}`, `?8`: glued, not harmless, and no run the arithmetic reads
+        if not after.strip("{}"):
+            return None  # `{{}}`: empty groups only (within the window)
+        return after[:_GLUE_MAX].split(maxsplit=1)[0], True
+    if "/" in run.group(0) and all(  # `\\boxed{60}km/h`: a compound unit, each part a unit
+            part.isalpha() and normalize(f"{answer} {part}") == normalize(answer)
+            for part in run.group(0).split("/")):
         return None
     value = symbol_numbers(answer + run.group(0))  # `7²` as `7^{2}`, `7½` as `7.5`
     for plain, latex in _PLAIN_OPERATORS:
@@ -1170,6 +1245,49 @@ def _glued_to_box(text: str, end: int, answer: str) -> tuple[str, bool] | None:
 
 
 _GLUE_MAX = 40
+
+
+def _glue_symbols() -> str:
+    """The marks and symbols that leave a value as it is when glued to it, from the Unicode
+    database (an allow-list by category, not by character): punctuation that ends or closes
+    (`Po`, `Pf`, `Pi`, `Pe`: `…`, `»`, `।`, `؟`, `†`), other symbols (`So`: `■`, `✓`, `🎉`, `℃`)
+    and currency signs (`Sc`: `€`, `₽`), outside ASCII (its marks are `_HARMLESS_GLUE`'s own),
+    and `∎` (end of proof); none with a numeric value (`unicodedata.numeric`: `㊀`) nor one
+    whose name says it writes a number or an operation or judges the value (`_NUMBER_MARK`:
+    `·`, `‰`, `٫`, `‼`, `⁾`, `💯`, `❌`, `✗`)."""
+    codes = [0x220E]  # END OF PROOF (a math symbol, `Sm`, unlike the operators)
+    for code in itertools.chain(range(0x80, 0x10000), range(0x1F000, 0x1FB00)):
+        char = chr(code)
+        if unicodedata.category(char) in _GLUE_CATEGORIES and \
+                unicodedata.numeric(char, None) is None and \
+                not _NUMBER_MARK.search(unicodedata.name(char, "")):
+            codes.append(code)
+    return char_class(sorted(codes))
+
+
+def _unspaced_letters() -> str:
+    """The letters of the scripts written without spaces between words, which may follow a
+    value glued (Chinese, Japanese, Korean, Thai, Lao, Myanmar, Khmer: `\\boxed{7}是答案`,
+    `\\boxed{7}บาท`), those with a numeric value left out (`万`, `千`, `九`: a numeral glued to the
+    value writes another)."""
+    codes = [code for lo, hi in _UNSPACED_BLOCKS for code in range(lo, hi + 1)
+             if unicodedata.category(chr(code)) == "Lo" and unicodedata.numeric(chr(code), None) is None]
+    return char_class(codes)
+
+
+_GLUE_CATEGORIES = frozenset({"Po", "Pf", "Pi", "Pe", "So", "Sc"})
+_NUMBER_MARK = re.compile(r"PERCENT|PER MILLE|PER TEN THOUSAND|DECIMAL|THOUSANDS|MIDDLE DOT|"
+                          r"ASTERISK|SOLIDUS|FRACTION|EXCLAMATION|PRIME|OPERATOR|SUPERSCRIPT|"
+                          r"SUBSCRIPT|DIGIT|NUMERAL|NUMBER|KEYCAP|TIMES|MULTIPLICATION|DIVISION|"
+                          r"PLUS|MINUS|ROOT|VULGAR|COMBINING|\b(?:ZERO|ONE|TWO|THREE|FOUR|FIVE|SIX|"
+                          r"SEVEN|EIGHT|NINE|TEN|HUNDRED|THOUSAND|MILLION|HALF|QUARTER|"
+                          # a mark that judges the value it follows (`❌`, `✗`, `⍻`, `👎`)
+                          r"CROSS|X|SALTIRE|NOT|NO|NEGATIVE|PROHIBITED|WARNING|THUMBS DOWN)\b")
+_UNSPACED_BLOCKS = ((0x0E00, 0x0EFF), (0x1000, 0x109F), (0x1100, 0x11FF), (0x1780, 0x17FF),
+                    (0x3040, 0x30FF), (0x3130, 0x318F), (0x3400, 0x4DBF), (0x4E00, 0x9FFF),
+                    (0xAC00, 0xD7AF))
+_GLUE_SYMBOLS = _glue_symbols()
+_UNSPACED_LETTERS = _unspaced_letters()
 # What may stand glued to a box's closing brace without changing its value (an allow-list):
 # the reply's end or a space (`~` too), a closing math delimiter (`\\right)` too), a line
 # break, a closing or opening bracket (what a bracket holds is read apart: `_bracketed_value`,
@@ -1181,12 +1299,22 @@ _GLUE_MAX = 40
 # read by the prose readers), and a LaTeX spacing, text, closing or end-of-proof command.
 _HARMLESS_GLUE = re.compile(
     r"$|\s|~|\$|\\[)\]]|\\\\|[)\]}(\[<>&|'\"`\u2018\u2019\u201c\u201d\uff08\uff09\u3010\u3011\u300c-\u300f]|"
-    r"\*(?![\d(])|_(?![\w{\\])|[\u1100-\u11ff\u3040-\u30ff\u3130-\u318f\u3400-\u4dbf\u4e00-\u9fff"
-    r"\uac00-\ud7af]|"
-    r"[.,;:?](?!\d)|[\u3001\u3002\uff01\uff0c\uff1a\uff1b\uff1f]|[-\u2010-\u2015\u2212]|\\?%|\u00b0|"
-    r"\^\s*\{?\s*\\circ|\\(?:[,;:! ]|q?quad|[hv]space|hfill|enspace|text[a-z]{0,6}|mbox|mathrm|"
-    r"emph|underline|end|newline|nonumber|notag|tag|label|qed|blacksquare|square|checkmark|"
-    r"hline|cr|right|[bB]igg?r)(?![A-Za-z])")
+    rf"\*(?![\d(])|_(?![\w{{\\])|{_UNSPACED_LETTERS}|{_GLUE_SYMBOLS}(?!\d)|"
+    r"[.,;:?](?!\d)|[\u3001\u3002\uff01\uff0c\uff1a\uff1b\uff1f]|[-\u2010-\u2015\u2212]|"
+    r"\\?[%\uff05\u066a\ufe6a]|(?:[\u00b0\u00ba\u00aa]|(?:\{\}|\\,)?\^\s*(?:\\circ|o(?![A-Za-z])|\*|"
+    r"\\d?dagger|\{\s*(?:\\circ|o|\*|\\d?dagger|\\(?:text|mathrm)\{o\})\s*\}))(?!\s*\d)|"
+    r"\\(?:[,;:! ]|q?quad|[hv]space|hfill|enspace|text[a-z]{0,6}|mbox|mathrm|"
+    r"emph|underline|end|newline|nonumber|notag|tag|label|qed|blacksquare|square|checkmark|Box|"
+    r"footnote|d?dagger|degree|hline|cr|right|[bB]igg?r)(?![A-Za-z])")
+# Marks that leave the value as it is but not what is glued after them, which is read as if
+# glued to the box (`\\boxed{7}\\,000` is 7000, `(\\boxed{7})^2` 49, `\\boxed{7}**!**` 5040):
+# spacing commands, closing braces and brackets, a closing math delimiter, markdown stars,
+# emphasis tags and closing tags, a double quote, `&`.
+_PASSED_GLUE = re.compile(r"(?:\\[,;:!]|~|\\hspace\{[^{}\s]{0,10}\}|\\right[)\]]|\\[bB]igg?r[)\]]|[)\]}]|"
+                          r"\$|\\\)|\*|</?(?:b|i|em|strong|sup|u)>|</[a-z]{1,10}>|[\"&]){1,12}")
+# A closing prose delimiter: when it closes one opened right before the box, a `!` after it
+# is the sentence's (`$\\boxed{7}$!`, `**\\boxed{7}**!`), not a factorial.
+_PROSE_CLOSE = re.compile(r"(?:\$|\\\)|\*|</[a-z]{1,10}>|\"){1,12}")
 # The text glued to a box that is read with its value: up to a space, a `$` or sentence
 # punctuation before no digit; a brace group whole (`^{2}`).
 _GLUED_RUN = re.compile(r"(?:\{[^{}\s]{0,30}\}|[.,](?=\d)|[^\s$.,;:?{}()\[\]])+")
@@ -1206,10 +1334,25 @@ def _bracketed_value(text: str, end: int, answer: str) -> str | None:
     if bracket is None:
         return None
     content = bracket.group(1)
+    if _approximates(content, answer):
+        return None  # `\\boxed{\\sqrt{2}} (1.414)`: the box rounded to the printed places
     value = _restated_value(content, region[bracket.end():])
     return value if value is not None else _restated_expression(content, answer)
 
 
+def _approximates(content: str, answer: str) -> bool:
+    """Whether a bracket's `content` is a decimal that is the box's `answer` rounded to the
+    places it prints (`1.414` of `\\sqrt{2}`, `3.14` of `\\pi`: within half a unit of its
+    last place), as `_other_value` reads a number in an aside."""
+    decimal = _DECIMAL.fullmatch(content.strip())
+    boxed = evaluate(answer)
+    if decimal is None or boxed is None or boxed[1]:
+        return False
+    places = len(decimal.group(0).partition(".")[2])
+    return abs(float(decimal.group(0)) - boxed[0]) <= 0.5 * 10 ** -places
+
+
+_DECIMAL = re.compile(r"-?\d{1,15}\.\d{1,15}")
 _VALUE_IN_BRACKETS = re.compile(r"(?<!\s)\s{0,3}[(\[]\s*(-?\d[^()\[\]]{0,60}?)\s*[)\]]")
 
 
@@ -1355,6 +1498,7 @@ def _after_box(text: str, end: int, sentences: int) -> tuple[str, bool]:
 # markers end the model's text before this is read). Stars between two digits are an
 # operator (`7*8`, `2**3`), not emphasis.
 _INVISIBLE = re.compile(r"[\u00ad\u180e\u200b-\u200d\u2060-\u2064\ufeff]")
+_INVISIBLE_CHARS = "\u00ad\u180e\u200b\u200c\u200d\u2060\u2061\u2062\u2063\u2064\ufeff"
 _PADDING = re.compile(r"\\(?:[,;:! ]|q?quad|[hv]space\*?\{[^{}]{0,20}\})|(?<![\d*])\*+|\*+(?![\d*])|_+|"
                       r"</?[A-Za-z][A-Za-z0-9]{0,15}\s*/?>")
 _SPACES = re.compile(r"[ \t]+")
@@ -1588,6 +1732,21 @@ def _value_differs(expression: str, answer: str) -> bool | None:
     return abs(stated[0] - value[0]) > 1e-9 * max(1.0, abs(value[0]))
 
 
+def _exactly_the_box(clause: str, answer: str) -> bool:
+    """Whether every value a restating `clause` offers in arithmetic (`_stated_values`) is the
+    box's `answer` by the exact arithmetic (`\\sqrt{49}`, `\\frac{14}{2}` of 7); False where it
+    declines any (a decimal under a root: the float arithmetic confirms no equality here)."""
+    values = _stated_values(clause, answer)
+    boxed = evaluate_exact(answer)
+    if not values or boxed is None:
+        return False
+    for value in values:
+        exact = evaluate_exact(_DOUBLE_FACTORIAL.sub(_double_factorial, value))
+        if exact is None or not exact.constant or exact != boxed:
+            return False
+    return True
+
+
 def _double_factorial(match: re.Match[str]) -> str:
     n = int(match.group(1))
     if n > _DOUBLE_FACTORIAL_MAX:
@@ -1768,6 +1927,11 @@ def _said_after_a_mark(after: str, padded: str, answer: str) -> str | None:
     if mark is None or not mark.group(0).strip():
         return None
     rest = after[mark.end():]
+    if _COMPOUND.match(after) and not _judges(rest, answer):
+        return None  # `\\boxed{3}-fold`, `\\boxed{7}-gon`: a compound word, not a predicate
+    bracket = _BRACKETED_EXPRESSION.fullmatch(rest) if mark.group(0).strip() in "([" else None
+    if bracket is not None and _exactly_the_box(bracket.group(1).strip(), answer):
+        return None  # `(\\sqrt{49})`, `(\\frac{14}{2})` of 7: the box stated again in mathematics
     if _SAID_OF.match(rest) or _SAID_OF_ELSEWHERE.match(rest) or _SAID_OF_CJK.match(rest):
         return _said_of(" " + rest)  # a verb after the mark: its rule
     words = [word.lower() for word in _LETTERS.findall(rest)]
@@ -1787,6 +1951,10 @@ def _said_after_a_mark(after: str, padded: str, answer: str) -> str | None:
     return said
 
 
+# A hyphen glued on both sides to a word of letters after a value: a compound (`3-fold`).
+_COMPOUND = re.compile(r"[-\u2010][^\W\d_]")
+# A bracket's content closing the sentence, read as mathematics (`_stated_values`).
+_BRACKETED_EXPRESSION = re.compile(r"([^()\[\]]{1,60})[)\]]\s*[.!]?\s*")
 # Words that say something of a value in an aside after it: a negation, a judgement of
 # error, a hedge, another choice. They do not decide that an aside keeps the value (only
 # `_ASIDE_WORDS` and `affirms`' allow-list do); they decide that a longer aside, which would

@@ -122,6 +122,57 @@ def test_held_buy_credit_other_gold(reward: MathReward, gold: str, completion: s
     assert _values(reward, gold, [completion]) == [0.0]
 
 
+@pytest.mark.parametrize("completion", [
+    # closed by the reading of a value joined to the box by a mark (`_said_after_a_mark`, h-m10):
+    # the value after a tilde, a text command, a colon or semicolon, a dash or a slash is said of
+    # the box (`7~000` is 7000, `7:1` a ratio, `7-1` is 6), which `affirms` refuses
+    "\\boxed{7}~000", "\\boxed{7}\\text{,000}", "\\boxed{7}:8", "\\boxed{7}:1", "\\boxed{7};8",
+    "\\boxed{7}-1", "\\boxed{7}\u22121", "\\boxed{7}-0.5", "\\boxed{7}-\\frac{1}{2}", "\\boxed{7} / 2",
+    # a bracket opened by no digit, or written `\\left(`, `\\text{(`, full-width: its value is said
+    "\\boxed{7} (\\frac{15}{2})", "\\boxed{7} (\\sqrt{64})", "\\boxed{7} ((8))", "\\boxed{7} ({8})",
+    "\\boxed{7} (\\approx 8)", "\\boxed{7} (\u2248 8)", "\\boxed{7} (~8)", "\\boxed{7} (exactly 7.5)",
+    "\\boxed{7}\\left(8\\right)", "\\boxed{7} \\left( 8 \\right)", "\\boxed{7} \\text{(8)}",
+    "\\boxed{7}\uff088\uff09", "\\boxed{7} \uff088\uff09",
+    # a value with a currency sign, a range in words or with an en dash: a hedge or another value
+    "\\boxed{7} (\\$8)", "\\boxed{7} (7 to 8)", "\\boxed{7} (7\u20138)",
+    # mathematics in brackets is the box only where the exact arithmetic says so
+    # (`_exactly_the_box`): the float arithmetic's 1e-9 confirms no equality here
+    "\\boxed{7} (\\sqrt{49.000000001})", "\\boxed{7} (49^{0.5000000001})",
+    # one space sets no equation number apart: `(1)` is another value (`_EQUATION_NUMBER`)
+    "\\boxed{7} (1)", "\\boxed{7}\\qquad (1.5)", "\\boxed{7}\\qquad (1)^2",
+])
+def test_held_value_said_after_the_box(reward: MathReward, completion: str) -> None:
+    assert _values(reward, "7", [completion]) == [0.0]
+
+
+@pytest.mark.parametrize(("gold", "completion"), [
+    ("7", "\\boxed{7} (\\sqrt{49})"), ("7", "\\boxed{7} (\\frac{14}{2})"), ("7", "\\boxed{7} [\\frac{14}{2}]."),
+    ("7", "\\boxed{7} \\quad (1)."), ("7", "\\boxed{7} \\tag*{(3)}"),
+    # read past the marks that leave the value (`_PASSED_GLUE`): what follows them is harmless,
+    # or a `!` after a prose delimiter opened before the box is the sentence's (`_PROSE_CLOSE`)
+    ("7", "$\\boxed{7}$!"), ("7", "\\(\\boxed{7}\\)!"), ("7", "\\boxed{7}</b>."), ("7", "\\boxed{7}}$."),
+    ("7", "\\boxed{7}**:"), ("7", "\\boxed{7}\\,\\%"), ("7", "\\boxed{7}\\,\\text{cm}"),
+])
+def test_held_box_explained_in_brackets_or_numbered(reward: MathReward, gold: str,
+                                                    completion: str) -> None:
+    assert _values(reward, gold, [completion]) == [1.0]
+
+
+@pytest.mark.parametrize("completion", [
+    # the glue allow-list by Unicode category leaves out what judges the value or writes a
+    # number (`_glue_symbols`): a cross, a thumbs-down, `💯`, a digit after a symbol
+    "\\boxed{7}\u274c", "\\boxed{7}\u2717", "\\boxed{7}\u237b", "\\boxed{7}\U0001f44e", "\\boxed{7}\U0001f4af",
+    "\\boxed{7}\u2026" + "8", "\\boxed{7}\u20ac" + "8", "\\boxed{7}\u2020" + "2",
+    # degree, footnote and ordinal marks before a digit, a wrong ordinal suffix, a judged compound
+    "\\boxed{7}\u00b08", "\\boxed{7}^o8", "\\boxed{7}^{*}2", "\\boxed{7}th8", "\\boxed{7}th!", "\\boxed{7}st",
+    "\\boxed{7}^{nd}", "\\boxed{7}-fold wrong", "\\boxed{7}km/2",
+    # a decimal in brackets that is no rounding of the box (`_approximates`)
+    "\\boxed{7} (7.4)", "\\boxed{7} (6.96)",
+])
+def test_held_new_glue_buys_no_credit(reward: MathReward, completion: str) -> None:
+    assert _values(reward, "7", [completion]) == [0.0]
+
+
 def test_glued_look_alike_is_uncertain() -> None:
     """`ǃ` (U+01C3, a Latin letter) glued to the box is no sentence mark: the pair is the judge's."""
     text = ANSWER + "\\boxed{7}\u01c3"
@@ -220,25 +271,30 @@ def test_held_degenerate_brackets_and_runs_are_bounded(reward: MathReward, compl
 
 # --- holes: buy credit ---------------------------------------------------------------------------
 
-@pytest.mark.xfail(strict=True, reason="open: buy credit: _glued_to_box matches _HARMLESS_GLUE on the "
-                   "first mark only: a spacing command, a closing brace or bracket, a tag, markdown, "
-                   "quotes or `&` let whatever follows them (`!`, digits, `^2`) stand glued to the "
-                   "value unread (`\\boxed{7}\\,000` is 7000, `\\boxed{7}**!**` is 7!)")
 @pytest.mark.parametrize("completion", [
     "\\boxed{7}\\!!", "\\boxed{7}\\,!", "\\boxed{7}\\;!", "\\boxed{7}\\hspace{1pt}!",
-    "\\boxed{7}\\,000", "\\boxed{7}\\, 000", "\\boxed{7}\\;000", "\\boxed{7}~000",
+    "\\boxed{7}\\,000", "\\boxed{7}\\;000",
     "\\boxed{7}\\hspace{1pt}000", "\\boxed{7}~^2",
     "\\boxed{7}}!", "\\boxed{7}}8", "\\boxed{7})^2", "\\boxed{7}]^2", "\\boxed{7}\\right]^{2}",
     "\\left(\\boxed{7}\\right)^2", "\\left(\\boxed{7}\\right)!", "(\\boxed{7})!", "(\\boxed{7})^2",
     "\\boxed{7}\\Bigr)!", "\\boxed{\\boxed{7}}!",
     "\\boxed{7}**8**", "\\boxed{7}**!**", "\\boxed{7}*!", "\\boxed{7}<b>8</b>", "\\boxed{7}</b>8",
     "\\boxed{7}<b>!</b>", "\\boxed{7}</b>!", "\\boxed{7}<sup>2</sup>",
-    "\\boxed{7}\"!", "\\boxed{7}&!", "\\boxed{7}'8\"",
+    "\\boxed{7}\"!", "\\boxed{7}&!",
     "\\boxed{7}$^2$", "\\boxed{7}$^{2}", "\\boxed{7}$\\cdot 10^3$", "\\boxed{7}$\\times10^3$",
     "\\boxed{7}\\)\\(\\times 10^3\\)", "\\boxed{7}$8$", "\\boxed{7}$.5$", "\\boxed{7}$\\frac{1}{2}$",
     "\\boxed{7}$!$", "\\boxed{7}\\,\\frac{1}{2}",
 ])
-def test_hole_glued_after_a_harmless_mark(reward: MathReward, completion: str) -> None:
+def test_held_glued_after_a_harmless_mark(reward: MathReward, completion: str) -> None:
+    assert _values(reward, "7", [completion]) == [0.0]
+
+
+@pytest.mark.xfail(strict=True, reason="open: buy credit: _glued_to_box reads past the marks that "
+                   "leave the value (_PASSED_GLUE: spacing commands, closing brackets, `$`, stars, tags) "
+                   "only when the glued text follows them with no space, and a quote `'` is no such mark "
+                   "(an apostrophe: `7's`): `\\boxed{7}\\, 000` (a spaced thousands group), `'8\"`")
+@pytest.mark.parametrize("completion", ["\\boxed{7}\\, 000", "\\boxed{7}'8\""])
+def test_hole_glued_after_a_spaced_or_quoted_mark(reward: MathReward, completion: str) -> None:
     assert _values(reward, "7", [completion]) == [0.0]
 
 
@@ -248,7 +304,7 @@ def test_hole_glued_after_a_harmless_mark(reward: MathReward, completion: str) -
                    "`\\mathrm{e}3`, `\\text{!}` are read as nothing")
 @pytest.mark.parametrize("completion", [
     "\\boxed{7}\\text{!}", "\\boxed{7}\\mathrm{!}", "\\boxed{7}\\textbf{!}", "\\boxed{7}\\textrm{!}",
-    "\\boxed{7}\\emph{!}", "\\boxed{7}\\text{}!", "\\boxed{7}\\text{000}", "\\boxed{7}\\text{,000}",
+    "\\boxed{7}\\emph{!}", "\\boxed{7}\\text{}!", "\\boxed{7}\\text{000}",
     "\\boxed{7}\\mbox{000}", "\\boxed{7}\\text{ thousand}", "\\boxed{7}\\textbf{8}",
     "\\boxed{7}\\underline{8}", "\\boxed{7}\\mathrm{e}3", "\\boxed{7}\\label{x}8",
 ])
@@ -256,38 +312,38 @@ def test_hole_text_command_glued(reward: MathReward, completion: str) -> None:
     assert _values(reward, "7", [completion]) == [0.0]
 
 
-@pytest.mark.xfail(strict=True, reason="open: buy credit: when _GLUED_RUN matches nothing (a brace "
-                   "group nested or holding a space; `:`, `;`, `?` before a digit, which "
-                   "_HARMLESS_GLUE refuses but _GLUED_RUN excludes), _glued_to_box returns None, the "
-                   "box alone (fails open) instead of uncertain: `{ !}`, `{{!}}`, the ratio `7:1`")
 @pytest.mark.parametrize("completion", [
     "\\boxed{7}{ !}", "\\boxed{7}{ 8}", "\\boxed{7}{{!}}", "\\boxed{7}{{}}!", "\\boxed{7}{{8}}",
-    "\\boxed{7}:8", "\\boxed{7}:1", "\\boxed{7};8", "\\boxed{7}?8",
+    "\\boxed{7}?8",
 ])
-def test_hole_unread_brace_group_fails_open(reward: MathReward, completion: str) -> None:
+def test_held_unread_brace_group_is_uncertain(reward: MathReward, completion: str) -> None:
     assert _values(reward, "7", [completion]) == [0.0]
 
 
-@pytest.mark.xfail(strict=True, reason="open: buy credit: _glued_to_box drops _INVISIBLE only inside the "
-                   "window text[end:end + 2 * _GLUE_MAX]: 80 invisible characters empty the window, "
-                   "which _HARMLESS_GLUE reads as the reply's end, and the `!` or digits after them "
-                   "are glued to the value as rendered")
 @pytest.mark.parametrize("completion", [
     f"\\boxed{{7}}{ZW * 80}!", f"\\boxed{{7}}{ZW * 80}8",
     "\\boxed{7}" + "\u00ad" * 80 + "000", "\\boxed{7}" + "\u2060" * 80 + "\u00b2",
 ])
-def test_hole_invisible_run_empties_the_window(reward: MathReward, completion: str) -> None:
+def test_held_invisible_run_before_the_glue(reward: MathReward, completion: str) -> None:
     assert _values(reward, "7", [completion]) == [0.0]
 
 
-@pytest.mark.xfail(strict=True, reason="open: buy credit: _HARMLESS_GLUE allows the whole CJK block "
-                   "(`\\u4e00-\\u9fff`, Hangul) as 'a word of a script written without spaces', numerals "
-                   "and magnitude characters included: `\\boxed{7}万` is 70000, `\\boxed{7}分之一` is "
-                   "1/7, `\\boxed{7}成` is 70%")
 @pytest.mark.parametrize("completion", [
+    # a CJK character with a numeric value is no word glued to the box (`_unspaced_letters`):
+    # `7万` is read with the box and no arithmetic reads it (uncertain)
     "\\boxed{7}\u4e07", "\\boxed{7}\u5343", "\\boxed{7}\u767e", "\\boxed{7}\u5341", "\\boxed{7}\u4ebf",
-    "\\boxed{7}\u5104", "\\boxed{7}\u842c", "\\boxed{7}\ub9cc", "\\boxed{7}\uc5b5", "\\boxed{7}\u4e5d",
-    "\\boxed{7}\u96f6", "\\boxed{7}\u4e07\u5143", "\\boxed{7}\u5206\u4e4b\u4e00", "\\boxed{7}\u6210",
+    "\\boxed{7}\u5104", "\\boxed{7}\u842c", "\\boxed{7}\u4e5d", "\\boxed{7}\u96f6", "\\boxed{7}\u4e07\u5143",
+])
+def test_held_cjk_numeral_glued(reward: MathReward, completion: str) -> None:
+    assert _values(reward, "7", [completion]) == [0.0]
+
+
+@pytest.mark.xfail(strict=True, reason="open: buy credit: _HARMLESS_GLUE allows CJK and Hangul letters "
+                   "(`_unspaced_letters`) as 'a word of a script written without spaces' unless they have a "
+                   "numeric value: Korean magnitudes (`만`, `억`) and fraction or tenth words (`分之一`, "
+                   "`成`, `割`) have none in Unicode: `\\boxed{7}만` is 70000, `\\boxed{7}分之一` is 1/7")
+@pytest.mark.parametrize("completion", [
+    "\\boxed{7}\ub9cc", "\\boxed{7}\uc5b5", "\\boxed{7}\u5206\u4e4b\u4e00", "\\boxed{7}\u6210",
     "\\boxed{7}\u5272",
 ])
 def test_hole_cjk_numeral_glued(reward: MathReward, completion: str) -> None:
@@ -298,7 +354,6 @@ def test_hole_cjk_numeral_glued(reward: MathReward, completion: str) -> None:
                    "(`[-\\u2010-\\u2015\\u2212]`) before a digit, unlike `[.,;:?](?!\\d)`, and "
                    "_said_after_a_mark reads no arithmetic after it: `\\boxed{7}\\u22121` is 6")
 @pytest.mark.parametrize("completion", [
-    "\\boxed{7}-1", "\\boxed{7}\u22121", "\\boxed{7}-0.5", "\\boxed{7}-\\frac{1}{2}",
     "\\boxed{7}\u2212\\frac12",
 ])
 def test_hole_minus_glued(reward: MathReward, completion: str) -> None:
@@ -313,8 +368,7 @@ def test_hole_minus_glued(reward: MathReward, completion: str) -> None:
     ("7", "\\boxed{7}.0000000001"), ("7", "\\boxed{7}.000000000000000000001"),
     ("0", "\\boxed{0}.0000000001"), ("2", "\\boxed{2}^{1.0000000001}"),
     ("7", "\\boxed{7}\\cdot1.0000000001"), ("7", "\\boxed{7}. It is \\sqrt[3]{343.000000001}."),
-    ("7", "\\boxed{7}, i.e. \\sqrt{49.0000000001}"), ("7", "\\boxed{7} (\\sqrt{49.000000001})"),
-    ("7", "\\boxed{7} (49^{0.5000000001})"),
+    ("7", "\\boxed{7}, i.e. \\sqrt{49.0000000001}"),
 ])
 def test_hole_float_equal_but_exactly_different(reward: MathReward, gold: str, completion: str) -> None:
     assert _values(reward, gold, [completion]) == [0.0]
@@ -326,11 +380,9 @@ def test_hole_float_equal_but_exactly_different(reward: MathReward, gold: str, c
                    "`(+8)`, `((8))`, `(= 8)`, `(exactly 7.5)`), or a bracket written `\\left(`, `\\(`, "
                    "`\\text{(`, full-width `（`, is never read")
 @pytest.mark.parametrize("completion", [
-    "\\boxed{7} (\\frac{15}{2})", "\\boxed{7} (\\sqrt{64})", "\\boxed{7} (+8)", "\\boxed{7} ((8))",
-    "\\boxed{7} ({8})", "\\boxed{7} (.8)", "\\boxed{7} (= 8)", "\\boxed{7} (\\approx 8)",
-    "\\boxed{7} (\u2248 8)", "\\boxed{7} (~8)", "\\boxed{7} (exactly 7.5)",
-    "\\boxed{7}\\left(8\\right)", "\\boxed{7} \\left( 8 \\right)", "\\boxed{7} \\(8\\)",
-    "\\boxed{7} \\text{(8)}", "\\boxed{7}\uff088\uff09", "\\boxed{7} \uff088\uff09",
+    "\\boxed{7} (+8)",
+    "\\boxed{7} (.8)", "\\boxed{7} (= 8)",
+    "\\boxed{7} \\(8\\)",
     "\\boxed{7} {(8)}", "\\boxed{7} \\{8\\}",
 ])
 def test_hole_bracket_not_opened_by_a_digit(reward: MathReward, completion: str) -> None:
@@ -343,8 +395,7 @@ def test_hole_bracket_not_opened_by_a_digit(reward: MathReward, completion: str)
                    "and a range in words or with an en dash is no hedge: `\\boxed{7} apples (8 apples)`")
 @pytest.mark.parametrize("completion", [
     "\\boxed{7} (8 cm)", "\\boxed{7} cm (8 cm)", "\\boxed{7} (8 apples)",
-    "\\boxed{7} apples (8 apples)", "\\boxed{7} [8 apples]", "\\boxed{7} (\\$8)",
-    "\\boxed{7} (7 to 8)", "\\boxed{7} (7\u20138)",
+    "\\boxed{7} apples (8 apples)", "\\boxed{7} [8 apples]",
 ])
 def test_hole_bracketed_value_with_words(reward: MathReward, completion: str) -> None:
     assert _values(reward, "7", [completion]) == [0.0]
@@ -356,7 +407,7 @@ def test_hole_bracketed_value_with_words(reward: MathReward, completion: str) ->
                    "(magnitude_after), though `\\boxed{7} thousand` is 7000")
 @pytest.mark.parametrize("completion", [
     "\\boxed{7} \\times 10^3", "\\boxed{7} \\cdot 10^3", "\\boxed{7} \u00d7 10^3", "\\boxed{7} ^2",
-    "\\boxed{7} + 1", "\\boxed{7} / 2", "\\boxed{7} \\cdot 2",
+    "\\boxed{7} + 1", "\\boxed{7} \\cdot 2",
 ])
 def test_hole_spaced_operation_after_box(reward: MathReward, completion: str) -> None:
     assert _values(reward, "7", [completion]) == [0.0]
@@ -375,85 +426,64 @@ def test_hole_long_restatement_fails_open(reward: MathReward, completion: str) -
 
 # --- holes: false loss ---------------------------------------------------------------------------
 
-@pytest.mark.xfail(strict=True, reason="open: false loss: _HARMLESS_GLUE knows the degree only as `°` and "
-                   "`^\\circ`; `{}^\\circ`, `^o`, `º` (the degree of Spanish and Portuguese keyboards), "
-                   "`^{\\text{o}}` and `℃` are glued text no arithmetic reads (uncertain); `{}^\\circ`, "
-                   "`º` and `℃` scored 1.0 before 3e0e645")
 @pytest.mark.parametrize(("gold", "completion", "question"), [
     ("30", "\\boxed{30}{}^\\circ", ANGLE), ("30", "\\boxed{30}^o", ANGLE), ("30", "\\boxed{30}\u00ba", ANGLE),
     ("30", "\\boxed{30}^{\\text{o}}", ANGLE),
     ("30", "\\boxed{30}\u2103", "What is the temperature in degrees Celsius?"),
 ])
-def test_hole_degree_spellings(reward: MathReward, gold: str, completion: str, question: str) -> None:
+def test_held_degree_spellings(reward: MathReward, gold: str, completion: str, question: str) -> None:
     assert _values(reward, gold, [completion], question=question) == [1.0]
 
 
-@pytest.mark.xfail(strict=True, reason="open: false loss: _glued_to_box makes an English ordinal suffix "
-                   "(`th`, `st`, `nd`, `^{th}`) uncertain even where the question asks for a place, "
-                   "while `\\text{th}` and `<sup>th</sup>` pass (_HARMLESS_GLUE); 1.0 before 3e0e645")
 @pytest.mark.parametrize(("gold", "completion"), [
     ("7", "\\boxed{7}th"), ("7", "\\boxed{7}th."), ("1", "\\boxed{1}st"), ("2", "\\boxed{2}nd place."),
     ("7", "\\boxed{7}^{th}"), ("3", "\\boxed{3}^{rd}"), ("3", "\\boxed{3}^{\\text{rd}}"),
     ("7", "\\boxed{7}th place."),
 ])
-def test_hole_ordinal_in_ordinal_question(reward: MathReward, gold: str, completion: str) -> None:
+def test_held_ordinal_in_ordinal_question(reward: MathReward, gold: str, completion: str) -> None:
     assert _values(reward, gold, [completion], question=ORDINAL) == [1.0]
 
 
-@pytest.mark.xfail(strict=True, reason="open: false loss: _HARMLESS_GLUE allows `\\blacksquare`, "
-                   "`\\square`, `\\checkmark` and `\\label` but not the glyphs they print nor footnote "
-                   "marks (`∎`, `■`, `□`, `✓`, `✅`, `🎉`, `\\Box`, `^*`, `†`, `\\footnote{...}`): "
-                   "uncertain; 1.0 before 3e0e645")
 @pytest.mark.parametrize("completion", [
     "\\boxed{7}\u220e", "\\boxed{7}\u25a0", "\\boxed{7}\u25a1", "\\boxed{7}\u2713", "\\boxed{7}\u2714",
     "\\boxed{7}\u2705", "\\boxed{7}\U0001f389", "\\boxed{7}\\Box", "\\boxed{7}^*", "\\boxed{7}^{*}",
     "\\boxed{7}\u2020", "\\boxed{7}^\\dagger", "\\boxed{7}\\footnote{Rounded to the nearest whole number.}",
 ])
-def test_hole_end_marks_and_footnotes(reward: MathReward, completion: str) -> None:
+def test_held_end_marks_and_footnotes(reward: MathReward, completion: str) -> None:
     assert _values(reward, "7", [completion]) == [1.0]
 
 
-@pytest.mark.xfail(strict=True, reason="open: false loss: _HARMLESS_GLUE lists ASCII and CJK punctuation "
-                   "only: an ellipsis `…`, guillemets `»` `›`, the Devanagari danda `।`, the Arabic "
-                   "question mark `؟` glued to the box are uncertain; 1.0 before 3e0e645")
 @pytest.mark.parametrize("completion", [
     "\\boxed{7}\u2026", "\\boxed{7}\u00bb", "\\boxed{7}\u203a", "\\boxed{7}\u0964", "\\boxed{7}\u061f",
 ])
-def test_hole_other_scripts_punctuation(reward: MathReward, completion: str) -> None:
+def test_held_other_scripts_punctuation(reward: MathReward, completion: str) -> None:
     assert _values(reward, "7", [completion]) == [1.0]
 
 
-@pytest.mark.xfail(strict=True, reason="open: false loss: _HARMLESS_GLUE's 'script written without "
-                   "spaces' is CJK and Hangul only (Thai, Lao, Khmer, Myanmar are too), and a glued "
-                   "currency sign or compound unit (`€`, `₽`, `km/h`) is no unit normalize drops, "
-                   "nor `％` `٪` a percent: uncertain; 1.0 before 3e0e645")
 @pytest.mark.parametrize(("gold", "completion", "question"), [
     ("7", "\\boxed{7}\u0e1a\u0e32\u0e17", APPLES), ("7", "\\boxed{7}\u20ac", APPLES),
     ("7", "\\boxed{7}\u20ac.", APPLES), ("7", "\\boxed{7}\u20bd", APPLES),
     ("60", "\\boxed{60}km/h", "How fast does the car go, in km/h?"),
     ("7\\%", "\\boxed{7}\uff05", PERCENT), ("7\\%", "\\boxed{7}\u066a", PERCENT),
 ])
-def test_hole_glued_units_of_other_scripts(reward: MathReward, gold: str, completion: str,
+def test_held_glued_units_of_other_scripts(reward: MathReward, gold: str, completion: str,
                                            question: str) -> None:
     assert _values(reward, gold, [completion], question=question) == [1.0]
 
 
-@pytest.mark.xfail(strict=True, reason="open: false loss: _bracketed_value reads `(1.414)` after "
-                   "`\\boxed{\\sqrt{2}}` as another value (_restated_value, _same_number read no "
-                   "irrational box at the bracket's printed precision), while `(\\approx 1.41)` and "
-                   "`(0.33)` of 1/3 keep it; 1.0 before 3e0e645")
 @pytest.mark.parametrize(("gold", "completion"), [
     ("\\sqrt{2}", "\\boxed{\\sqrt{2}} (1.414)"), ("\\pi", "\\boxed{\\pi} (3.14)"),
     ("\\sqrt{3}", "\\boxed{\\sqrt{3}} (1.732)"),
 ])
-def test_hole_approximation_in_brackets(reward: MathReward, gold: str, completion: str) -> None:
+def test_held_approximation_in_brackets(reward: MathReward, gold: str, completion: str) -> None:
     assert _values(reward, gold, [completion]) == [1.0]
 
 
 @pytest.mark.xfail(strict=True, reason="open: false loss: the glued value is read against the box only, "
                    "never as the value it writes: `\\boxed{7}\\,000` (the SI thousands separator), "
                    "`\\boxed{7}\\text{ thousand}` and `\\boxed{7}万` lose the gold they write "
-                   "(_glued_to_box returns None for harmless marks; magnitude_after reads no CJK)")
+                   "(_glued_to_box reads `7000` past `\\,` as said of the box, which `affirms` refuses; "
+                   "`\\text{...}` is read as nothing; magnitude_after reads no CJK)")
 @pytest.mark.parametrize(("gold", "completion", "question"), [
     ("7000", "\\boxed{7}\\,000", APPLES), ("7000", "\\boxed{7}\\text{ thousand}", APPLES),
     ("70000", "\\boxed{7}\u4e07", "\u4ed6\u6709\u591a\u5c11\u94b1\uff1f"),
@@ -464,12 +494,9 @@ def test_hole_glued_magnitude_loses_its_gold(reward: MathReward, gold: str, comp
     assert _values(reward, gold, [completion], question=question) == [1.0]
 
 
-@pytest.mark.xfail(strict=True, reason="open: false loss: a dash glued to the box is a joining mark "
-                   "(_HARMLESS_GLUE) and _said_after_a_mark reads the word it joins as said of the box: "
-                   "`\\boxed{3}-fold` of 'by what factor' is no_answer")
 @pytest.mark.parametrize(("gold", "completion", "question"), [
     ("3", "\\boxed{3}-fold", "By what factor did the price grow?"),
     ("7", "\\boxed{7}-gon", "How many sides does the polygon have?"),
 ])
-def test_hole_hyphen_compound(reward: MathReward, gold: str, completion: str, question: str) -> None:
+def test_held_hyphen_compound(reward: MathReward, gold: str, completion: str, question: str) -> None:
     assert _values(reward, gold, [completion], question=question) == [1.0]
