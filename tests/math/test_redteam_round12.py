@@ -233,8 +233,12 @@ def test_hole_correction_in_the_seven_languages(reward: MathReward, completion: 
     # a correction
     "\\boxed{7}. Bekle, 8.", "\\boxed{7}. Tunggu, 8.", "\\boxed{7}. Czekaj, 8.", "\\boxed{7}. Wacht, 8.",
     "\\boxed{7}. Hay\u0131r, 8.", "\\boxed{7}. Tidak, 8.", "\\boxed{7}. Kh\u00f4ng, 8.", "\\boxed{7}. Nie, 8.",
-    "\\boxed{7}. Nee, 8.", "\\boxed{7}. Hapana, 8.", "\\boxed{7}. Asl\u0131nda 8.", "\\boxed{7}. Sebenarnya 8.",
-    "\\boxed{7}. W\u0142a\u015bciwie 8.", "\\boxed{7}. Eigenlijk 8.",
+    "\\boxed{7}. Nee, 8.", "\\boxed{7}. Hapana, 8.",
+    # a judgement after another script's full stop (Armenian, Amharic)
+    "\\boxed{7}\u0589 \u054d\u056d\u0561\u056c \u0567\u0589", "\\boxed{7}\u1362 \u1235\u1205\u1270\u1275 \u1290\u12cd\u1362",
+    # a correction (continued)
+    "\\boxed{7}. Asl\u0131nda 8.", "\\boxed{7}. Sebenarnya 8.", "\\boxed{7}. W\u0142a\u015bciwie 8.",
+    "\\boxed{7}. Eigenlijk 8.",
 ])
 def test_hole_hedge_outside_the_languages_read(reward: MathReward, completion: str) -> None:
     assert _value(reward, "7", completion) == 0.0
@@ -260,6 +264,29 @@ def test_hole_ordinal_alternative(reward: MathReward, completion: str) -> None:
 ])
 def test_hole_ordinal_counted_from_the_end(reward: MathReward, completion: str) -> None:
     assert _value(reward, "2", completion, RANK) == 0.0
+
+
+@pytest.mark.xfail(strict=True, reason="open: buy credit: _glued_to_box (the hyphen compounds after "
+                   "h-m13: `\\boxed{3}-fold`) takes any word after a glued hyphen as a compound that "
+                   "leaves the value; words that approximate (`-ish`, `-odd`, `-something`, `-plus`), "
+                   "scale (`-thousand`, `-million`, `-dozen`, `-tenths`, `-percent`) or operate "
+                   "(`-squared`) change it, while `-or-so` is read")
+@pytest.mark.parametrize("completion", [
+    "\\boxed{7}-ish", "\\boxed{7}-odd", "\\boxed{7}-something", "\\boxed{7}-plus", "\\boxed{7}-minus",
+    "\\boxed{7}-thousand", "\\boxed{7}-million", "\\boxed{7}-hundred", "\\boxed{7}-dozen",
+    "\\boxed{7}-tenths", "\\boxed{7}-thousandths", "\\boxed{7}-halves", "\\boxed{7}-percent",
+    "\\boxed{7}-squared", "\\boxed{7}-cubed", "\\boxed{7}-eight",
+])
+def test_hole_hyphen_compound_changes_the_value(reward: MathReward, completion: str) -> None:
+    assert _value(reward, "7", completion) == 0.0
+
+
+@pytest.mark.xfail(strict=True, reason="open: buy credit: _HARMLESS_GLUE / _EQUATION_NUMBER take a "
+                   "`\\tag{...}` of any content as a label (`\\tag{7.5}`, `\\tag{8a}`), so a tag that "
+                   "offers other values (`\\tag{8 \\text{ or } 9}`) keeps the box, though `\\tag{or 8}` is read")
+@pytest.mark.parametrize("completion", ["\\boxed{7}\\tag{8 \\text{ or } 9}", "\\boxed{7}\\tag{7 \\text{ or } 8}"])
+def test_hole_tag_with_a_hedge(reward: MathReward, completion: str) -> None:
+    assert _value(reward, "7", completion) == 0.0
 
 
 # --- held: false loss ----------------------------------------------------------------------------
@@ -303,6 +330,11 @@ def test_hole_ordinal_counted_from_the_end(reward: MathReward, completion: str) 
     ("\\sqrt{2}", "\\boxed{\\sqrt{2}} (1.414)", APPLES), ("\\sqrt{2}", "\\boxed{\\sqrt{2}} (1.41)", APPLES),
     ("\\pi", "\\boxed{\\pi} (3.14)", APPLES), ("\\frac{1}{3}", "\\boxed{\\frac{1}{3}} (0.33)", APPLES),
     ("\\frac{15}{2}", "\\boxed{\\frac{15}{2}} (7.5)", APPLES),
+    ("\\frac{1}{8}", "\\boxed{\\frac{1}{8}} (0.12)", APPLES), ("\\frac{1}{8}", "\\boxed{\\frac{1}{8}} (0.13)", APPLES),
+    ("\\frac{2}{3}", "\\boxed{\\frac{2}{3}} (0.7)", APPLES), ("7.5", "\\boxed{7.5} (7.50)", APPLES),
+    # compounds that leave the value, and a tag of any label
+    ("7", "\\boxed{7}-fold", APPLES), ("7", "\\boxed{7}-year-old", APPLES), ("7", "\\boxed{7}-digit", APPLES),
+    ("7", "\\boxed{7}\\tag{7.5}", APPLES), ("7", "\\boxed{7}\\tag{8a}", APPLES), ("7", "\\boxed{7} \\hfill (8).", APPLES),
     # an ordinal in a question about a place, a rank or a position
     ("7", "\\boxed{7}th", PLACE), ("7", "\\boxed{7}^{th}", PLACE), ("7", "\\boxed{7}th", RANK),
     ("7", "\\boxed{7}th", "Which place did Mia take?"), ("7", "\\boxed{7}th", "What position does Mia hold?"),
