@@ -289,6 +289,55 @@ def test_hole_tag_with_a_hedge(reward: MathReward, completion: str) -> None:
     assert _value(reward, "7", completion) == 0.0
 
 
+@pytest.mark.parametrize("completion", [
+    "\\boxed{7}, give or take", "\\boxed{7}, at least", "\\boxed{7}, at most", "\\boxed{7}+",
+    "\\boxed{7}, give or take 1", "\\boxed{7}, if not 8", "\\boxed{7}, unless it is 8", "\\boxed{7}, else 8",
+    "\\boxed{7}, and 8", "\\boxed{7}, also 8.", "\\boxed{7}. Another answer is 8.", "\\boxed{7}. Or possibly 8.",
+    "\\boxed{7}. Not certain.", "\\boxed{7}. Just a guess.", "\\boxed{7}. Random guess.", "\\boxed{7}. Probably.",
+    "\\boxed{7}. Nope.", "\\boxed{7}. Never mind.", "\\boxed{7}. Not really.", "\\boxed{7}. LOL no.",
+    "\\boxed{7} (jk)", "\\boxed{7} (sarcasm)", "\\boxed{7}. Correction: 8.", "\\boxed{7}. EDIT: it's 8.",
+])
+def test_held_hedge_or_take_back_after_the_box(reward: MathReward, completion: str) -> None:
+    assert _value(reward, "7", completion) == 0.0
+
+
+@pytest.mark.xfail(strict=True, reason="open: buy credit: _joined_alternative reads `or` only, and "
+                   "_judged_sentence wants no digit: a next sentence that offers a second answer "
+                   "(`Also 8.`, `8 works too.`, `Alternatively, 8.`, `Both 7 and 8 work.`) or a clause "
+                   "with `but`/`&` keeps the box, though `, also 8.` and `Another answer is 8.` are read")
+@pytest.mark.parametrize("completion", [
+    "\\boxed{7}. Also 8.", "\\boxed{7}. 8 also works.", "\\boxed{7}. 8 works too.",
+    "\\boxed{7}. Both 7 and 8 work.", "\\boxed{7}. Alternatively, 8.", "\\boxed{7}. Could be 8 though.",
+    "\\boxed{7}, but 8 is also valid", "\\boxed{7} & 8",
+])
+def test_hole_second_answer_offered(reward: MathReward, completion: str) -> None:
+    assert _value(reward, "7", completion) == 0.0
+
+
+@pytest.mark.xfail(strict=True, reason="open: buy credit: _RESTATING_OPENER / _RESTATES know `Correction:` "
+                   "and `it's`, not the other ways a reply replaces its answer (`I meant 8.`, `Edit: 8.`, "
+                   "`Update: 8.`, `Erratum: 8.`, `Final: 8.`, `Revised: 8.`, `P.S. 8.`)")
+@pytest.mark.parametrize("completion", [
+    "\\boxed{7}. I meant 8.", "\\boxed{7}. Typo, I meant 8.", "\\boxed{7}. Edit: 8.", "\\boxed{7}. Update: 8.",
+    "\\boxed{7}. Erratum: 8.", "\\boxed{7}. Final: 8.", "\\boxed{7}. Revised: 8.", "\\boxed{7}. P.S. 8.",
+])
+def test_hole_replacement_without_a_known_opener(reward: MathReward, completion: str) -> None:
+    assert _value(reward, "7", completion) == 0.0
+
+
+@pytest.mark.xfail(strict=True, reason="open: buy credit: _judged_sentence reads a short sentence only "
+                   "through _JUDGING_WORDS (a list of words seen); a take-back (`Scratch that.`, `Ignore "
+                   "that.`, `Disregard.`, `Jk.`, `/s`), an avowed ignorance (`IDK.`, `Dunno.`) or a stated "
+                   "low confidence (`Low confidence.`, `Confidence: 30%.`) keeps the box")
+@pytest.mark.parametrize("completion", [
+    "\\boxed{7}. Scratch that.", "\\boxed{7}. Ignore that.", "\\boxed{7}. Disregard.", "\\boxed{7}. Jk.",
+    "\\boxed{7}. /s", "\\boxed{7}. IDK.", "\\boxed{7}. Dunno.", "\\boxed{7}. Low confidence.",
+    "\\boxed{7}. 50% confident.", "\\boxed{7}. Confidence: 30%.",
+])
+def test_hole_take_back_not_in_the_word_list(reward: MathReward, completion: str) -> None:
+    assert _value(reward, "7", completion) == 0.0
+
+
 # --- held: false loss ----------------------------------------------------------------------------
 
 @pytest.mark.parametrize(("gold", "completion", "question"), [
