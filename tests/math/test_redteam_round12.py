@@ -338,6 +338,20 @@ def test_hole_take_back_not_in_the_word_list(reward: MathReward, completion: str
     assert _value(reward, "7", completion) == 0.0
 
 
+@pytest.mark.xfail(strict=True, reason="open: buy credit: _last_phrase / _ANSWER_PHRASE read `the answer is "
+                   "X` after the last box as the committed answer whatever words qualify it (`a common "
+                   "wrong answer is 7`, `some might think the answer is 7`, `if you forgot Mia, the answer "
+                   "is 7`): the value the reply rejects wins over its box")
+@pytest.mark.parametrize("completion", [
+    "\\boxed{8}. (A common wrong answer is 7.)", "\\boxed{8}. A common wrong answer is 7.",
+    "\\boxed{8}. The wrong answer is 7.", "\\boxed{8}. An incorrect answer is 7.",
+    "\\boxed{8}. Some might think the answer is 7.", "\\boxed{8}. A naive answer is 7.",
+    "\\boxed{8}. If you forgot Mia, the answer is 7.", "\\boxed{8}. Without the extra apple, the answer is 7.",
+])
+def test_hole_rejected_answer_phrase_wins(reward: MathReward, completion: str) -> None:
+    assert _value(reward, "7", completion) == 0.0
+
+
 # --- held: false loss ----------------------------------------------------------------------------
 
 @pytest.mark.parametrize(("gold", "completion", "question"), [
@@ -350,6 +364,16 @@ def test_hole_take_back_not_in_the_word_list(reward: MathReward, completion: str
     ("7", "\\boxed{7}. The other candidate, 8, fails the check.", APPLES),
     ("7", "\\boxed{7}. We rejected 8 earlier.", APPLES),
     ("7", "\\boxed{7}. Not 6 or 8.", APPLES),
+    ("7", "\\boxed{7}. There is no other solution.", APPLES), ("7", "\\boxed{7}. None of the other options work.", APPLES),
+    ("7", "\\boxed{7}. Nothing else satisfies the conditions.", APPLES),
+    ("7", "\\boxed{7}. This cannot be simplified further.", APPLES), ("7", "\\boxed{7}. Not 7.5, since apples are whole.", APPLES),
+    ("7", "\\boxed{7}. Mia can't have 8.", APPLES), ("7", "\\boxed{7}. Not 8.", APPLES),
+    ("7", "\\boxed{7}. Definitely not 8.", APPLES), ("7", "\\boxed{7}. The common mistake is 8.", APPLES),
+    ("7", "\\boxed{7}. Be careful not to answer 8.", APPLES), ("7", "\\boxed{7}. Don't confuse this with 8.", APPLES),
+    ("7", "\\boxed{7}. Es gibt keine andere L\u00f6sung.", APPLES), ("7", "\\boxed{7}. Il n'y a pas d'autre solution.", APPLES),
+    ("7", "\\boxed{7}\u3002\u6ca1\u6709\u5176\u4ed6\u89e3\u3002", APPLES),
+    ("7", "\\boxed{7}. Let me know if you have questions.", APPLES), ("7", "\\boxed{7}. Any questions?", APPLES),
+    ("7", "\\boxed{7}. Q.E.D.", APPLES), ("7", "\\boxed{7}. Done!", APPLES),
     # labels, end-of-proof marks and equation numbers
     ("7", "\\boxed{7} \\quad (\\text{Answer})", APPLES), ("7", "\\boxed{7} \\quad \\text{(Answer)}", APPLES),
     ("7", "\\boxed{7}\\qquad\\blacksquare", APPLES), ("7", "\\boxed{7}\\qquad\\square", APPLES),
@@ -417,3 +441,37 @@ def test_hole_affirming_sentence_with_a_negation(reward: MathReward, completion:
 ])
 def test_hole_ordinal_in_an_ordinal_question(reward: MathReward, question: str) -> None:
     assert _value(reward, "7", "\\boxed{7}th", question) == 1.0
+
+
+
+@pytest.mark.xfail(strict=True, reason="open: false loss: _judged_sentence (at most four words with a "
+                   "judging word, a deny-list of negations) and _restated with `affirms` (a predicate of "
+                   "`this is` that is not on _APPROVING) read honest remarks after the box as judging it: "
+                   "a negation that says nothing against the value (`No remainder.`, `No doubt.`, `Never "
+                   "negative.`, `Keine andere Zahl passt.`) or a predicate that affirms it (`This is the "
+                   "only solution.`)")
+@pytest.mark.parametrize("completion", [
+    "\\boxed{7}. This is the only solution.", "\\boxed{7}. It is not negative.", "\\boxed{7}. No remainder.",
+    "\\boxed{7}. Without a doubt.", "\\boxed{7}. No doubt.", "\\boxed{7}. There's no mistake.",
+    "\\boxed{7}. No errors.", "\\boxed{7}. That's not a typo.", "\\boxed{7}. Order doesn't matter.",
+    "\\boxed{7}. No more, no less.", "\\boxed{7}. Not more, not less.", "\\boxed{7}. No calculator needed.",
+    "\\boxed{7}. Not too hard!", "\\boxed{7}. Not a trick question.", "\\boxed{7}. No rounding needed.",
+    "\\boxed{7}. No units needed.", "\\boxed{7}. Never negative.", "\\boxed{7}. Not eight.",
+    "\\boxed{7}. Easy, isn't it?", "\\boxed{7}. Is there anything else?",
+    "\\boxed{7}. Keine andere Zahl passt.", "\\boxed{7}. Das ist kein Zufall.",
+    "\\boxed{7}. No hay otra soluci\u00f3n.", "\\boxed{7}. N\u00e3o h\u00e1 outra solu\u00e7\u00e3o.",
+    "\\boxed{7}. \u0414\u0440\u0443\u0433\u043e\u0433\u043e \u0440\u0435\u0448\u0435\u043d\u0438\u044f \u043d\u0435\u0442.",
+])
+def test_hole_honest_remark_with_a_negation(reward: MathReward, completion: str) -> None:
+    assert _value(reward, "7", completion) == 1.0
+
+
+@pytest.mark.xfail(strict=True, reason="open: false loss: _last_phrase reads `the answer is X` after the "
+                   "box as the committed answer though the reply names X as the wrong one (`The answer is "
+                   "not 8.`, `(A common wrong answer is 8.)`)")
+@pytest.mark.parametrize("completion", [
+    "\\boxed{7}. The answer is not 8.", "\\boxed{7}. (A common wrong answer is 8.)",
+    "\\boxed{7}. A common wrong answer is 8.",
+])
+def test_hole_rejected_answer_phrase_after_the_box(reward: MathReward, completion: str) -> None:
+    assert _value(reward, "7", completion) == 1.0
