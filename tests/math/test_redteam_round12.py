@@ -352,6 +352,22 @@ def test_hole_rejected_answer_phrase_wins(reward: MathReward, completion: str) -
     assert _value(reward, "7", completion) == 0.0
 
 
+@pytest.mark.xfail(strict=True, reason="open: buy credit: _glue_symbols admits every Sc sign as harmless "
+                   "glue; a sub-unit sign (`\u00a2` a hundredth, `\u20a5` a thousandth of a dollar) "
+                   "scales the value, so `\\boxed{7}\u00a2` keeps the 7 of a question in dollars")
+@pytest.mark.parametrize("completion", ["\\boxed{7}\u00a2", "\\boxed{7}\u20a5"])
+def test_hole_sub_unit_currency_glued(reward: MathReward, completion: str) -> None:
+    assert _value(reward, "7", completion, "How many dollars does Mia have?") == 0.0
+
+
+@pytest.mark.xfail(strict=True, reason="open: buy credit: _HARMLESS_GLUE drops a glued percent sign (and "
+                   "_glue_symbols its Arabic and full-width forms) whatever the question asks; in a "
+                   "question for a fraction `\\boxed{7}%` is 0.07, yet keeps a gold of 7")
+@pytest.mark.parametrize("completion", ["\\boxed{7}%", "\\boxed{7}\u066a", "\\boxed{7}\uff05", "\\boxed{7}\ufe6a"])
+def test_hole_percent_in_a_fraction_question(reward: MathReward, completion: str) -> None:
+    assert _value(reward, "7", completion, "What fraction of the apples are red?") == 0.0
+
+
 # --- held: false loss ----------------------------------------------------------------------------
 
 @pytest.mark.parametrize(("gold", "completion", "question"), [
