@@ -98,9 +98,8 @@ def test_held_buy_credit_gold_7(reward: MathReward, completion: str) -> None:
     # an equation number is never the answer: the box is
     ("8", "\\boxed{7} \\qquad (8)"), ("8", "\\boxed{7} \\tag{8}"), ("100", "\\boxed{7} \\qquad (100)"),
     ("8", "\\boxed{7}\\quad 8"), ("8", "\\boxed{7}\\qquad 8"),
-    # a glued value after a closer is no credit for what it writes either
-    ("78", "\\boxed{7}\u300d8"), ("78", "\\boxed{7}\u201d8"), ("7.8", "\\boxed{7}\u20198"),
-    ("7000", "\\boxed{7}\u2019000"), ("0.07", "\\boxed{7}\u00a2"),
+    # a glued value after a closer is no credit for a value it does not write
+    ("78", "\\boxed{7}\u300d8"), ("78", "\\boxed{7}\u201d8"),
     # a decimal in brackets that is not the box rounded to its printed precision
     ("\\sqrt{2}", "\\boxed{\\sqrt{2}} (1.41421356237309515)"), ("\\sqrt{2}", "\\boxed{\\sqrt{2}} (1.42)"),
     ("\\sqrt{2}", "\\boxed{\\sqrt{2}} (1.0)"), ("\\pi", "\\boxed{\\pi} (3.0)"), ("\\pi", "\\boxed{\\pi} (3.2)"),
