@@ -154,17 +154,6 @@ def test_open_words_cut_at_term_breaks(answer: str) -> None:
     assert _judge_sees(answer) == (0.0, "wrong", 0)
 
 
-_INCREASING = ("open: judge: English words whose letters increase (`ANY`, `COPY`, `KNOW`, "
-               "`BEST`, `ALMOST`-like runs cut to four) are read as products of variables; "
-               "root: judgeable / _variables")
-
-
-@pytest.mark.parametrize("answer", ["7 \\text{COPY}", "7 \\text{BEST}", "7 \\text{know}"])
-@_xfail(_INCREASING)
-def test_open_increasing_words(answer: str) -> None:
-    assert _judge_sees(answer) == (0.0, "wrong", 0)
-
-
 # the number-word path: number words against a number are uncertain and the judge's; the
 # words around them must still be mathematics
 
@@ -218,6 +207,11 @@ def test_held_number_words_still_reach_the_judge() -> None:
     ("5\\text{ m}^{-1}", "5\\text{ m}"), ("5\\text{ cents}", "5\\text{ dollars}"),
     ("5\u00a2", "\\$5"), ("5\u2030", "5"), ("5\\permil", "5"),
     ("5\\text{ J/(kg}\\cdot\\text{K)} \\times 10^3", "5\\text{ J/(kg}\\cdot\\text{K)}"),
+    ("5\\text{ kJ/(kg}\\cdot\\text{K)}", "5\\text{ J/(kg}\\cdot\\text{K)}"),
+    ("5\\text{ J/(kg}\\cdot\\text{K)}", "5\\text{ kJ/(kg}\\cdot\\text{K)}"),
+    ("5\\text{ km/s}^2", "5\\text{ m/s}^2"), ("5\\text{ g/cm}^3", "5\\text{ kg/cm}^3"),
+    ("5\\text{ lakh}{}", "5"), ("5\\text{ crore}\\$", "5"), ("5\\text{ Mrd}\\$", "5"),
+    ("5\\text{ thousand}\\$", "5"), ("5\\text{ million}\\$", "5"), ("\\$5\\text{ thousand}", "5"),
     ("5\\times 10^3\\text{ J/(kg}\\cdot\\text{K)}", "5\\text{ J/(kg}\\cdot\\text{K)}"),
 ])
 def test_held_value_changing_word_buys_nothing(reward: MathReward, answer: str,
@@ -231,6 +225,7 @@ def test_held_value_changing_word_buys_nothing(reward: MathReward, answer: str,
     ("5\\text{ kW}", "5\\text{ W}"), ("5\\text{ MHz}", "5\\text{ Hz}"),
     ("5\\text{ kN}", "5\\text{ N}"), ("5\\text{ kPa}", "5\\text{ Pa}"),
     ("5\\text{ kcal}", "5\\text{ cal}"), ("5\\text{ kJ}", "5\\text{ J}"),
+    ("5\\text{ N/m}^2", "5\\text{ kN/m}^2"), ("5\\text{ mol/L}", "5\\text{ mmol/L}"),
 ])
 @_xfail("open: buy credit: an SI-prefixed unit against the gold's unprefixed one (1000x) is "
         "dropped as a unit; root: _normalize._is_unit (`_unit_id` knows no id for W, Hz, N, "
@@ -257,12 +252,21 @@ def test_open_per_mille_sign(reward: MathReward, answer: str) -> None:
     assert _boxed(reward, "5", [answer]) == [0.0]
 
 
-@pytest.mark.parametrize("answer", ["5\\text{k}\\$", "5\\text{ k}\\$", "5\\text{ K}\\$"])
-@_xfail("open: buy credit: a magnitude letter before an escaped dollar at the end (5k\\$) "
-        "loses its reading: strip('$') leaves `5k\\`, which _SHORT_VALUE never matches; root: "
-        "_normalize.normalize / qualifiers")
-def test_open_magnitude_before_a_trailing_dollar(reward: MathReward, answer: str) -> None:
-    assert _boxed(reward, "5", [answer]) == [0.0]
+@pytest.mark.parametrize(("answer", "gold"), [
+    ("5\\text{k}\\$", "5"), ("5\\text{ k}\\$", "5"), ("5\\text{ K}\\$", "5"),
+    ("5\\text{ M}\\$", "5"), ("5\\text{ B}\\$", "5"), ("5\\text{ T}\\$", "5"),
+    ("5\\text{ bn}\\$", "5"), ("5\\text{ mn}\\$", "5"), ("5\\text{ tn}\\$", "5"),
+    ("5\\text{ m}\\$", "5"), ("5\\text{ BC}\\$", "5"), ("5\\text{ k}\\%", "5\\%"),
+    ("5\\text{ k}{}", "5"), ("5\\text{ K}{}", "5"), ("5\\text{ bn}{}", "5"),
+    ("5\\text{ k}\\ ", "5"), ("5\\text{ bn}\\ ", "5"), ("5\\text{ k}\\hphantom{}", "5"),
+])
+@_xfail("open: buy credit: a short magnitude or era (`k`, `M`, `bn`, `tn`, `BC`) followed by "
+        "trailing markup (`\\$`, `\\%`, `{}`, `\\ `, `\\hphantom{}`) is not at the end where "
+        "_SHORT_VALUE looks (strip('$') leaves `5k\\`), so it is no qualifier and is dropped; "
+        "root: _normalize.qualifiers (_SHORT_VALUE anchored at the string's end) / normalize")
+def test_open_short_magnitude_before_trailing_markup(reward: MathReward, answer: str,
+                                                     gold: str) -> None:
+    assert _boxed(reward, gold, [answer]) == [0.0]
 
 
 @_xfail("open: buy credit: `5 m apples` (5 million apples) reads `m` as metres before a counted "
