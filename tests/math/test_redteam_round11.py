@@ -59,7 +59,7 @@ def _judge_sees(answer: str, gold: str = "8", **judge: Any) -> tuple[float | Non
     return score.value, score.reason, len(engine.prompts)
 
 
-def _xfail(reason: str) -> Any:
+def _xfail(reason: str) -> pytest.MarkDecorator:
     return pytest.mark.xfail(strict=True, reason=reason)
 
 
