@@ -319,3 +319,56 @@ def test_held_kilo_answer_against_base_unit_gold_is_not_credited_by_compare(
     """The control of the prefixed-unit hole: a length prefix is told apart (`_unit_id`)."""
     verdict = compare("5\\text{ km}", "5\\text{ m}", config, question=APPLES)
     assert verdict.value == 0.0
+
+
+@pytest.mark.parametrize(("answer", "gold"), [
+    ("3.14", "3.14\\text{ (approx)}"), ("5.0", "5\\text{ (approx)}"), ("3.14", "3.14\\text{ approx}"),
+    ("3.14", "3.14 \\text{ (approximately)}"), ("3.14", "\\text{about } 3.14"),
+])
+@_xfail("open: false loss: an approximation word on the gold's side (`(approx)`, `approx`, "
+        "`approximately`, `about`) is let by `_fast.fast_compare` (APPROXIMATIONS) but stays "
+        "in the text the symbolic compare reads, so 3.14 is not `3.14 (approx)`; only "
+        "`(approx.)` and `\\sim` hold; root: _normalize.normalize (gold approximation words "
+        "not removed)")
+def test_open_gold_approximation_word(reward: MathReward, answer: str, gold: str) -> None:
+    assert _boxed(reward, gold, [answer]) == [1.0]
+
+
+@pytest.mark.parametrize(("answer", "gold"), [
+    ("3.14", "3.14\\text{ (approx.)}"), ("3.14", "\\sim 3.14"), ("3.14", "\\approx 3.14"),
+])
+def test_held_gold_approximation_sign(reward: MathReward, answer: str, gold: str) -> None:
+    assert _boxed(reward, gold, [answer]) == [1.0]
+
+
+@pytest.mark.parametrize(("answer", "question"), [
+    ("5\\text{ sheep}", "How many sheep does Tom have?"),
+    ("5\\text{ puppies}", "How many puppies are left?"), ("5\\text{ geese}", "How many geese?"),
+    ("3\\text{ trips}", "How many trips does he make?"),
+    ("5\\text{ loaves}", "How many loaves of bread?"),
+])
+def test_held_question_noun_is_dropped(reward: MathReward, answer: str, question: str) -> None:
+    gold = answer.split("\\", 1)[0]
+    assert _boxed(reward, gold, [answer], question=question) == [1.0]
+
+
+@pytest.mark.parametrize(("answer", "gold", "question"), [
+    ("1\\text{ puppy}", "1", "How many puppies are left?"),
+    ("1\\text{ kitten}", "1", "How many kittens does each child get?"),
+    ("1\\text{ crayon}", "1", "How many crayons are left over?"),
+    ("1\\text{ wolf}", "1", "How many wolves are in the pack?"),
+])
+@_xfail("open: false loss: the singular of the question's plural counted noun (`1 puppy` for "
+        "`How many puppies`) is not carried, so the pair is uncertain (0 without a judge); "
+        "root: _normalize.question_words / carried_noun (no singular of a carried plural)")
+def test_open_singular_of_the_question_noun(reward: MathReward, answer: str, gold: str,
+                                            question: str) -> None:
+    assert _boxed(reward, gold, [answer], question=question) == [1.0]
+
+
+@pytest.mark.parametrize("answer", ["\u20ac5", "\u00a35", "\u20b95", "\u00a55"])
+@_xfail("open: false loss: a currency sign other than `\\$` before the value (€5, £5, ₹5, ¥5) "
+        "leaves an answer that does not parse; root: _normalize.normalize (only `\\$` and "
+        "dollar signs removed; `_is_unit` reads words after a value only)")
+def test_open_other_currency_signs(reward: MathReward, answer: str) -> None:
+    assert _boxed(reward, "5", [answer], question="How much does it cost?") == [1.0]
