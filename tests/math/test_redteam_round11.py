@@ -259,6 +259,7 @@ def test_open_per_mille_sign(reward: MathReward, answer: str) -> None:
     ("5\\text{ m}\\$", "5"), ("5\\text{ BC}\\$", "5"), ("5\\text{ k}\\%", "5\\%"),
     ("5\\text{ k}{}", "5"), ("5\\text{ K}{}", "5"), ("5\\text{ bn}{}", "5"),
     ("5\\text{ k}\\ ", "5"), ("5\\text{ bn}\\ ", "5"), ("5\\text{ k}\\hphantom{}", "5"),
+    ("5\\text{ k-}", "5"),
 ])
 @_xfail("open: buy credit: a short magnitude or era (`k`, `M`, `bn`, `tn`, `BC`) followed by "
         "trailing markup (`\\$`, `\\%`, `{}`, `\\ `, `\\hphantom{}`) is not at the end where "
@@ -372,3 +373,40 @@ def test_open_singular_of_the_question_noun(reward: MathReward, answer: str, gol
         "dollar signs removed; `_is_unit` reads words after a value only)")
 def test_open_other_currency_signs(reward: MathReward, answer: str) -> None:
     assert _boxed(reward, "5", [answer], question="How much does it cost?") == [1.0]
+
+
+@pytest.mark.parametrize("answer", [
+    ">5", "\\geq 5", "\\ge 5", "≥5", "\\gtrsim 5", "\\succ 5", "\\not< 5", "\\ne 5", "\\neq5",
+    "≠5", "\\gg 5", "\\ll 5", "\\propto 5", "⩾5", "⩽5", "≳5", "≪5", "\\pm5", "±5", "∓5",
+    "–5", "‐5", "‒5", "﹣5", "－5", "\\text{–}5",
+])
+def test_held_relation_or_dash_without_a_left_side(reward: MathReward, answer: str) -> None:
+    assert _boxed(reward, "5", [answer]) == [0.0]
+
+
+@pytest.mark.parametrize("answer", [
+    "\\nleq 5", "\\lessgtr 5", "\\leqq 5", "\\geqq 5", "\\thicksim 5",
+])
+@_xfail("open: buy credit: a relation sign with no left side that the reader does not know "
+        "(`\\nleq`, `\\lessgtr`, `\\leqq`, `\\geqq`, `\\thicksim`) is dropped and the bound "
+        "read as the value; root: _normalize.qualifiers (_OPEN_RELATION lists the relations "
+        "known to change a value, not those known not to)")
+def test_open_unknown_relation_without_a_left_side(reward: MathReward, answer: str) -> None:
+    assert _boxed(reward, "5", [answer]) == [0.0]
+
+
+@pytest.mark.parametrize(("answer", "gold"), [
+    ("101_{2}", "101_2"), ("101_2", "101_{(2)}"), ("101_{two}", "101_2"),
+    ("101_{\\text{two}}", "101_2"),
+])
+@_xfail("open: false loss: the same base written with braces, brackets or as a word "
+        "(`101_{2}`, `101_{(2)}`, `101_{two}` against `101_2`) is another qualifier string, so "
+        "the pair is uncertain; root: _normalize.qualifiers (`base {m.group(1)}` as written, "
+        "never read as a base number)")
+def test_open_same_base_written_another_way(reward: MathReward, answer: str, gold: str) -> None:
+    assert _boxed(reward, gold, [answer], question="Write 5 in base 2.") == [1.0]
+
+
+def test_held_same_base_as_written() -> None:
+    config = MathConfig(**OPTIONS)
+    assert compare("101_2", "101_2", config, question="Write 5 in base 2.").value == 1.0
