@@ -422,3 +422,28 @@ def test_open_same_base_written_another_way(reward: MathReward, answer: str, gol
 def test_held_same_base_as_written() -> None:
     config = MathConfig(**OPTIONS)
     assert compare("101_2", "101_2", config, question="Write 5 in base 2.").value == 1.0
+
+
+# the gold's side: a gold whose value word is not read must not credit the bare number
+
+@pytest.mark.parametrize(("answer", "gold"), [
+    ("5", "5\\text{ million}"), ("5", "5\\text{M}"), ("5", "\\$5\\text{k}"), ("5", "5\\text{ dozen}"),
+    ("5", "5\\text{ bn}"), ("5", "5\\text{ lakh}"), ("5", "5\\text{ thousand}"), ("5", "5\\text{ k}"),
+    ("5", "5 \\text{ or more}"), ("5", "5\\text{ sevenths}"), ("5", "5\\times 10^3"),
+    ("5", "5\\text{ J/(kg}\\cdot\\text{K)} \\times 10^3"),
+])
+def test_held_gold_value_word_is_read(reward: MathReward, answer: str, gold: str) -> None:
+    assert _boxed(reward, gold, [answer]) == [0.0]
+
+
+@pytest.mark.parametrize(("answer", "gold"), [
+    ("5", "5\\text{ mille}"), ("5", "5\\text{ Tausend}"), ("5", "5\\text{ K}\\$"),
+    ("5", "5\\text{ bn}\\$"), ("5", "5\\text{‰}"), ("\\$5", "5\\text{ cents}"),
+    ("5\\text{ W}", "5\\text{ kW}"),
+])
+@_xfail("open: buy credit: a gold's value word the rules do not know (`mille`, `Tausend`), a "
+        "short magnitude before trailing markup, per mille, cents or a prefixed unit is read "
+        "as a counted noun or unit the answer may drop; root: _normalize.carried_noun (any "
+        "word `changes_value` does not know is carried) and the answer-side roots above")
+def test_open_gold_value_word_not_read(reward: MathReward, answer: str, gold: str) -> None:
+    assert _boxed(reward, gold, [answer]) == [0.0]
