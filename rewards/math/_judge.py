@@ -121,7 +121,8 @@ def judgeable(answer: str) -> bool:
     is OK`). Across term breaks, the letters between two digits (a phrase) may hold two or more
     runs of two letters or more only as a product of a few variables: none of them beside a
     listed word, and at most `_PHRASE_LETTERS` distinct letters in all (`ab + bc + ca`, not
-    `GR, AD, ER`, `IT = IS = OK`, `\\text{seven} \\text{OK}`). Call on an input capped in
+    `GR, AD, ER`, `IT = IS = OK`, `\\text{seven} \\text{OK}`), one more where every run is
+    letters across operators (`(x-a)(x-b)(x-c)`, not `G-R, A-D, E-R`). Call on an input capped in
     size."""
     answer = _rendered(answer)
     if _CODES.search(answer):
@@ -136,15 +137,18 @@ def judgeable(answer: str) -> bool:
     scripted = ""  # letters written as each other's scripts (`Y^E_S`, `e^{x}`)
     script = False  # a `^` or `_` since the last letter
     joined = False  # the spelled run holds two letters written together (not `a b`)
+    loose = False  # the spelled run holds two letters across an operator (`x-a`)
+    loose_runs = 0  # runs of such letters since the last digit
 
     def part() -> bool:
         """Close the spelled run; whether the phrase so far may still be mathematics."""
-        nonlocal runs, joined
-        if joined:
-            runs += 1
-        joined = False
-        return runs == 0 or (runs == 1 and not listed_run) \
-            or (not listed_run and len(letters) <= _PHRASE_LETTERS)
+        nonlocal runs, loose_runs, joined, loose
+        runs += joined
+        loose_runs += loose and not joined
+        joined = loose = False
+        cap = _PHRASE_LETTERS if runs else _PHRASE_LETTERS + 1
+        return runs + loose_runs == 0 or (runs + loose_runs == 1 and not listed_run) \
+            or (not listed_run and len(letters) <= cap)
 
     for token in _TOKEN.findall(answer):
         head = token[0]
@@ -183,6 +187,7 @@ def judgeable(answer: str) -> bool:
                     run_before = True
                 joined = joined or len(token) > 1 \
                     or bool(spelled) and not before.isspace() and before not in _OPERATORS
+                loose = loose or bool(spelled) and before in _OPERATORS
                 spelled += token
                 scripted = scripted + token if script else token
                 script = False
@@ -198,7 +203,7 @@ def judgeable(answer: str) -> bool:
             if not part():
                 return False
             run_before, spelled = False, ""
-            runs, listed_run, letters = 0, False, set()
+            runs, loose_runs, listed_run, letters = 0, 0, False, set()
             kind = "letter digit" if glued else ""
         elif head in _TERM_BREAKS or head in _MATH_SIGNS:
             if not part():
