@@ -120,9 +120,10 @@ def judgeable(answer: str) -> bool:
     operator, bracket or math command between, are words of a sentence, not a product (`so it
     is OK`). Across term breaks, the letters between two digits (a phrase) may hold two or more
     runs of two letters or more only as a product of a few variables: none of them beside a
-    listed word, and at most `_PHRASE_LETTERS` distinct letters in all (`ab + bc + ca`, not
-    `GR, AD, ER`, `IT = IS = OK`, `\\text{seven} \\text{OK}`), one more where every run is
-    letters across operators (`(x-a)(x-b)(x-c)`, not `G-R, A-D, E-R`). Call on an input capped in
+    listed word, and at most `_PHRASE_LETTERS` distinct letters in all where a letter stands
+    alone among them (`ab + bc + ca`, not `SA, Y, YE, S`), one more where none does (`AB = CD`,
+    `(x-a)(x-b)(x-c)`; not `GR, AD, ER`, `IT = IS = OK`, `G-R, A-D, E-R`); runs of letters
+    across operators (`x-a`) count as runs. Call on an input capped in
     size."""
     answer = _rendered(answer)
     if _CODES.search(answer):
@@ -139,14 +140,16 @@ def judgeable(answer: str) -> bool:
     joined = False  # the spelled run holds two letters written together (not `a b`)
     loose = False  # the spelled run holds two letters across an operator (`x-a`)
     loose_runs = 0  # runs of such letters since the last digit
+    single = False  # a letter alone since the last digit (`SA, Y, YE, S`)
 
     def part() -> bool:
         """Close the spelled run; whether the phrase so far may still be mathematics."""
-        nonlocal runs, loose_runs, joined, loose
+        nonlocal runs, loose_runs, joined, loose, single
         runs += joined
         loose_runs += loose and not joined
+        single = single or len(spelled) == 1
         joined = loose = False
-        cap = _PHRASE_LETTERS if runs else _PHRASE_LETTERS + 1
+        cap = _PHRASE_LETTERS if single else _PHRASE_LETTERS + 1
         return runs + loose_runs == 0 or (runs + loose_runs == 1 and not listed_run) \
             or (not listed_run and len(letters) <= cap)
 
@@ -203,7 +206,7 @@ def judgeable(answer: str) -> bool:
             if not part():
                 return False
             run_before, spelled = False, ""
-            runs, loose_runs, listed_run, letters = 0, 0, False, set()
+            runs, loose_runs, listed_run, letters, single = 0, 0, False, set(), False
             kind = "letter digit" if glued else ""
         elif head in _TERM_BREAKS or head in _MATH_SIGNS:
             if not part():
@@ -266,7 +269,8 @@ _CODES = re.compile(r"&#|\^\^|U\+[0-9A-Fa-f]{4}|</|<\||\|>|\[/|<[A-Za-z]+>|\[[A-
 _ENVIRONMENT = re.compile(r"\\(begin|end)[ \t\n]*\{([A-Za-z]+)\}(?:[ \t\n]*\{[lcr|]*\})?")
 """An environment's opening or closing, with an array's column spec."""
 _PHRASE_LETTERS = 3
-"""The distinct letters a phrase of two or more runs may hold (`ab + bc + ca`, `AB = AC`)."""
+"""The distinct letters a phrase of two or more runs and a letter alone may hold (`ab + bc + ca`,
+`AB = AC + B`); one more where no letter stands alone (`AB = CD`)."""
 _SPACES = frozenset({"quad", "qquad"})
 """The wrappers that are spaces: a letter and digits across them are not written together."""
 _OPERATORS = frozenset("+-*/^=<>()[]|_")
