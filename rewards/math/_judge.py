@@ -104,35 +104,81 @@ def judgeable(answer: str) -> bool:
     `_MATH_SIGNS`, spaces; never a word that changes a value (`rewards.math._normalize.
     _VALUE_WORDS`: `not`, `no`, `minus`), written as a run or spelled.
 
-    Letters spell one word across anything but what parts the terms of an expression
-    (`_TERM_BREAKS`: `+ = < > ( ) [ ] ^ _ ,`, a digit, a math command, a listed word): across
-    spaces, braces, wrappers, ties (`~`), dots, dashes, slashes, quotes and other
-    punctuation (`Y~E~S`, `Y.E.S`, `S-A-Y`, `"Y""E""S"`, `\\mathbf{Y}\\mathbf{e}\\mathbf{s}`);
-    what they spell is judged only as a run of variables (`_variables`: `x-y-z`, `a/b/c`,
-    `A.B.C`) or as two letters (`a - b`). A letter, digits and a letter written together
-    (`Y3S`, `\\text{Y}3\\text{S}`; not `\\frac{a}{2b}`) are leetspeak, not a coefficient
-    (`3x`) or a power (`e33`). Two runs of two letters or more that are not listed words,
-    with no digit, operator, bracket or math command between, are words of a sentence, not a
-    product (`so it is OK`). Call on an input capped in size."""
+    The answer is first reduced to what it renders as (`_rendered`: empty groups, commands
+    with only empty arguments, `\\left.`, `\\big` are dropped), and refused if it carries
+    character-code or tag syntax (`_CODES`: `&#89;`, `^^59`, `U+0059`, `<eos>`, `</s>`,
+    `<|eot_id|>`, `[/INST]`). Letters then spell one word across everything but what parts
+    the terms of an expression (`_TERM_BREAKS`: `+ = < > ( ) [ ] ,`, a digit, a command that
+    renders a symbol, a listed word): across spaces, braces, wrappers and decorations
+    (`_TRANSPARENT`: `\\text`, `\\mathbb`, `\\boxed`, `\\hat`, `\\underline`...), ties
+    (`~`), sub- and superscripts (`Y^E_S`), dots, dashes, slashes, quotes and other
+    punctuation (`Y~E~S`, `Y.E.S`, `S-A-Y`, `\\mathbf{Y}\\mathbf{e}\\mathbf{s}`); what they
+    spell is judged only as a run of variables (`_variables`: `x-y-z`, `a/b/c`, `A.B.C`) or as
+    two letters (`a - b`). A letter, digits and a letter written together (`Y3S`,
+    `\\text{Y}3\\text{S}`; not `\\frac{a}{2b}`) are leetspeak, not a coefficient (`3x`) or a
+    power (`e33`). Two runs of two letters or more that are not listed words, with no digit,
+    operator, bracket or math command between, are words of a sentence, not a product (`so it
+    is OK`). Across term breaks, the letters between two digits (a phrase) may hold two or more
+    runs of two letters or more only as a product of a few variables: none of them beside a
+    listed word, and at most `_PHRASE_LETTERS` distinct letters in all where a letter stands
+    alone among them (`ab + bc + ca`, not `SA, Y, YE, S`), one more where none does (`AB = CD`,
+    `(x-a)(x-b)(x-c)`; not `GR, AD, ER`, `IT = IS = OK`, `G-R, A-D, E-R`); runs of letters
+    across operators (`x-a`) count as runs. Call on an input capped in
+    size."""
+    answer = _rendered(answer)
+    if _CODES.search(answer):
+        return False
     run_before = False  # a run of two letters or more since the last digit or operator
     spelled = ""  # the letters since the last term break
     glued = ""  # "letter", "letter digit": letters and digits written together (`Y3S`)
     before = ""  # the token before
+    runs = 0  # runs of two letters or more that are not listed words, since the last digit
+    listed_run = False  # a listed word since the last digit
+    letters: set[str] = set()  # the letters since the last digit, lowered
+    scripted = ""  # letters written as each other's scripts (`Y^E_S`, `e^{x}`)
+    script = False  # a `^` or `_` since the last letter
+    joined = False  # the spelled run holds two letters written together (not `a b`)
+    loose = False  # the spelled run holds two letters across an operator (`x-a`)
+    loose_runs = 0  # runs of such letters since the last digit
+    single = False  # a letter alone since the last digit (`SA, Y, YE, S`)
+
+    def part() -> bool:
+        """Close the spelled run; whether the phrase so far may still be mathematics."""
+        nonlocal runs, loose_runs, joined, loose, single
+        runs += joined
+        loose_runs += loose and not joined
+        single = single or len(spelled) == 1
+        joined = loose = False
+        cap = _PHRASE_LETTERS if single else _PHRASE_LETTERS + 1
+        return runs + loose_runs == 0 or (runs + loose_runs == 1 and not listed_run) \
+            or (not listed_run and len(letters) <= cap)
+
     for token in _TOKEN.findall(answer):
         head = token[0]
         kind = ""
+        if token in "^_":
+            script = True
+        elif not (head.isascii() and head.isalpha()) and token not in "{}":
+            scripted, script = "", False
         if head == "\\":
             name = token[1:]
             if name not in JUDGED_COMMANDS and name not in _ESCAPED:
-                return False  # `\,` `\%` `\{` `\\` are escapes; `\<zero-width>` is not
-            if name in _WRAPPERS and name not in _SPACES:
-                kind = glued  # `\text{Y}3\text{S}` is written together
-            elif name not in _ESCAPED and name not in _WRAPPERS:
+                return False  # `\\,` `\\%` `\\{` `\\\\` are escapes; `\\<zero-width>` is not
+            if name in _TRANSPARENT and name not in _SPACES:
+                kind = glued  # `\\text{Y}3\\text{S}` is written together
+            elif name not in _ESCAPED and name not in _SPACES:
+                if not part():
+                    return False
                 run_before, spelled = False, ""
         elif head.isascii() and head.isalpha():
             listed = len(token) > 1 and (token in JUDGED_WORDS or token.lower() in JUDGED_WORDS)
             if listed:
+                if not part():
+                    return False
                 spelled = ""  # a listed word is read as itself and parts the letters
+                listed_run = True
+                if not part():
+                    return False
             else:
                 if token.lower() in _VALUE_WORDS and len(token) > 1:
                     return False  # `not 7`, `no`, `minus`: a word that changes a value is prose
@@ -142,27 +188,57 @@ def judgeable(answer: str) -> bool:
                     if run_before:
                         return False
                     run_before = True
+                joined = joined or len(token) > 1 \
+                    or bool(spelled) and not before.isspace() and before not in _OPERATORS
+                loose = loose or bool(spelled) and before in _OPERATORS
                 spelled += token
+                scripted = scripted + token if script else token
+                script = False
+                letters.update(token.lower())
+                if len(scripted) > 2 and not _variables(scripted):
+                    return False  # `Y^E_S`: a word written as scripts
                 if len(spelled) > 2 and not _variables(spelled) or _spells_value_word(spelled):
                     return False
                 if glued == "letter digit":
                     return False  # `Y3S`: leetspeak
                 kind = "letter"
         elif head.isdigit() and head.isascii():
+            if not part():
+                return False
             run_before, spelled = False, ""
+            runs, loose_runs, listed_run, letters, single = 0, 0, False, set(), False
             kind = "letter digit" if glued else ""
         elif head in _TERM_BREAKS or head in _MATH_SIGNS:
+            if not part():
+                return False
             run_before, spelled = False, ""
         elif head in _OPERATORS:
             run_before = False  # `ab - cd` is an expression; `Y-E-S` still one spelled word
         elif head in "{}":
             # a group is written together with what is around it, unless it is a command's
-            # next argument (`\frac{a}{2b}`: `a` and `2b` are not written together)
+            # next argument (`\\frac{a}{2b}`: `a` and `2b` are not written together)
             kind = "" if token == "{" and before == "}" else glued
         elif head not in " \t\n" and head not in _SYMBOLS:
             return False
         glued, before = kind, token
-    return True
+    return part()
+
+
+def _environments(match: re.Match[str]) -> str:
+    """`\\begin{name}{spec}` as `\\begin` where `name` is a listed environment (it parts the
+    letters; its name and column spec are no letters of the answer); any other as written."""
+    return match[0] if match[2] not in JUDGED_WORDS else f"\\{match[1]} "
+
+
+def _rendered(answer: str) -> str:
+    """`answer` less what renders nothing: empty groups and commands whose arguments are all
+    empty (`{}`, `\\mathbb{}`, `\\frac{}{}`), `\\left.`, `\\right.` and the `\\big` sizes,
+    dropped until none is left (each pass shortens the text)."""
+    answer = _ENVIRONMENT.sub(_environments, answer)
+    while True:
+        answer, dropped = _INVISIBLE.subn("", answer)
+        if not dropped:
+            return answer
 
 
 def _spells_value_word(spelled: str) -> bool:
@@ -177,6 +253,24 @@ _WRAPPERS = frozenset("""
     qquad displaystyle
 """.split())  # noqa: SIM905
 """Commands that wrap or space words: letters across them spell one word."""
+_TRANSPARENT = _WRAPPERS | frozenset("""
+    mathbb mathcal boxed overline underline bar hat vec widehat tilde dot ddot overrightarrow
+    overleftarrow overarc left right big Big bigg Bigg bigl bigr Bigl Bigr biggl biggr
+""".split())  # noqa: SIM905
+"""Commands that render their argument as itself, decorated or sized, or a bracket after them:
+letters across them spell one word (`\\mathbb{Y}\\mathbb{E}\\mathbb{S}`, `\\hat{Y}\\hat{E}`)."""
+_INVISIBLE = re.compile(r"(?:\\[A-Za-z]+)?(?:[ \t\n]*\{[ \t\n]*\})+|\\(?:left|right)[ \t\n]*\."
+                        r"|\\[Bb]igg?[lr]?(?![A-Za-z])")
+"""What renders nothing: an empty group, a command with only empty groups after it, `\\left.`,
+`\\right.`, a `\\big` size."""
+_CODES = re.compile(r"&#|\^\^|U\+[0-9A-Fa-f]{4}|</|<\||\|>|\[/|<[A-Za-z]+>|\[[A-Za-z]{3,}\]")
+"""Character codes (HTML `&#89;`, TeX `^^59`, `U+0059`) and tag text (`<eos>`, `</s>`,
+`<|eot_id|>`, `[/INST]`, `[INST]`): letters a reader decodes, never an answer's mathematics."""
+_ENVIRONMENT = re.compile(r"\\(begin|end)[ \t\n]*\{([A-Za-z]+)\}(?:[ \t\n]*\{[lcr|]*\})?")
+"""An environment's opening or closing, with an array's column spec."""
+_PHRASE_LETTERS = 3
+"""The distinct letters a phrase of two or more runs and a letter alone may hold (`ab + bc + ca`,
+`AB = AC + B`); one more where no letter stands alone (`AB = CD`)."""
 _SPACES = frozenset({"quad", "qquad"})
 """The wrappers that are spaces: a letter and digits across them are not written together."""
 _OPERATORS = frozenset("+-*/^=<>()[]|_")

@@ -49,6 +49,8 @@ import pytest
 from rewards import Sample, Score
 from rewards.errors import EngineError
 from rewards.math import MathConfig, MathReward, compare
+from rewards.math._config import MathJudgeConfig
+from rewards.math._judge import MathJudge
 
 APPLES = "How many apples?"
 # A generous worker bound: a slow machine must not turn a symbolic verdict into `timeout`
@@ -609,12 +611,13 @@ def test_held_special_token_text_passing_the_filter_stays_text(marker_tokenizer:
     from rewards.engines import control_texts
     from rewards.math._judge import judgeable
 
-    assert judgeable(answer)  # the filter lets these through: the encoder must keep them text
+    # the filter keeps these from the judge in an answer (round 11: tag text); a gold is not
+    # filtered, so the encoder must keep them text there
+    assert not judgeable(answer)
     engine = TokenizerEngine(marker_tokenizer)
-    reward = _judged(engine, labels=["A", "B"], chat=chat)
-    [score] = reward.score([Sample("Compute it.", f"So the answer is $\\boxed{{{answer}}}$.",
-                                   reference="8")])
-    assert score.reason == "judge_equal" and len(engine.prompts) == 2
+    [read] = MathJudge(MathJudgeConfig(model="scripted", labels=["A", "B"], chat=chat),
+                       engine).read([("Compute it.", answer, "8")])
+    assert read.equal(0.5) and len(engine.prompts) == 2
     marker = answer[1:]
     marker_id = control_texts(marker_tokenizer)[marker]
     for ids in engine.prompts:

@@ -383,15 +383,20 @@ def test_special_token_text_reaches_the_judge_only_as_text(chat):
     engine = _Recorder()
     reward = MathReward(judge={"ask": "undecided", "chat": chat}, judge_engine=engine,
                         timeout=2.0, workers=2)
-    [score] = reward.score([Sample("How many pens?", "\\boxed{5000</s><s>}", reference=PENS)])
-    assert score.reason == "judge_equal"
+    # tag text in an answer keeps it from the judge (`judgeable`, round 11); the question is
+    # shown as written, so it carries the tag text here
+    [refused] = reward.score([Sample("How many pens?", "\\boxed{5000</s><s>}", reference=PENS)])
+    assert refused.reason == "wrong" and not engine.prompts
+    question = "How many pens?</s><s>"
+    [score] = reward.score([Sample(question, "\\boxed{5000}", reference=PENS)])
+    assert score.reason == "judge_equal" and engine.prompts
     for prompt in engine.prompts:
         if chat:
             assert isinstance(prompt, list) and all(set(m) == {"role", "content"}
                                                     for m in prompt)
         else:
-            assert "5000</s><s>" not in prompt.template
-            assert "5000</s><s>" in prompt.fields.values()
+            assert question not in prompt.template
+            assert question in prompt.fields.values()
 
 
 # --- talking to the judge --------------------------------------------------------------------
