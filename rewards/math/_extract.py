@@ -626,11 +626,14 @@ _PLAIN_LEAD = frozenset("""
     so thus therefore hence then and but or wait actually oh ah hmm hm well no sorry oops ok okay
     in conclusion summary short overall final finally my our the this that correct corrected
     correction true real right actual answer boxed text textbf mathbf bf is
+    upon after on rechecking recalculating recomputing reconsidering reviewing checking double
+    second thought closer further careful inspection reflection correcting
     所以 因此 故 综上 综上所述 最后 最终 即
 """.split())  # noqa: SIM905 (a word list reads better as words)
 """The words that may stand before an answer phrase after a box in its own sentence (or its
 clause, in the box's sentence) for the phrase to state the reply's answer: an allow-list of
-openers that conclude or correct (`_qualified_phrase`)."""
+openers that conclude or correct, a recomputation among them (`Upon rechecking, the answer
+is`) (`_qualified_phrase`)."""
 _NEGATION_LEAD = frozenset({"not", "never", "nicht", "pas", "no", "nein", "nie", "不是", "不"})
 """A first word of the value after an answer phrase that negates it (`The answer is not 8.`)."""
 

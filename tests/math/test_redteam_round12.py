@@ -499,3 +499,13 @@ def test_held_negation_or_offered_answer_after_the_box(reward: MathReward, compl
 ])
 def test_rejected_answer_phrase_after_the_box(reward: MathReward, completion: str) -> None:
     assert _value(reward, "7", completion) == 1.0
+
+
+@pytest.mark.parametrize("completion", [
+    "\\boxed{7}. Upon rechecking, the answer is 8.", "\\boxed{7}. Wait, actually the answer is 8.",
+    "\\boxed{7}. After double checking, the correct answer is 8.", "\\boxed{7}. So the final answer is 8.",
+    "\\boxed{7} is what I first thought, but the answer is 8.",
+])
+def test_plain_answer_phrase_after_the_box_corrects_it(reward: MathReward, completion: str) -> None:
+    # a plain phrase (`_PLAIN_LEAD` openers only) is the reply's last committed answer
+    assert _value(reward, "8", completion) == 1.0
