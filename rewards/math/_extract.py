@@ -153,15 +153,26 @@ def find_answer(text: str, config: MathConfig = _DEFAULT) -> Extraction | None:
         # an answer ("\boxed{7}. Final answer: see above" keeps the box).
         # A phrase in a turn written after the box (`<|im_end|><|im_start|>user The correct
         # answer is 8`) is not the model's: the box stands.
+        # A phrase the reply qualifies (`A common wrong answer is 8.`, `Some might think the
+        # answer is 8.`, `If you forgot Mia, the answer is 8.`, `The answer is not 8.`) states
+        # no answer of its own: the box stands, and what follows it is read with it.
         phrase = _last_phrase(tail, after=end)
-        if phrase is not None and _has_math(phrase[0].answer) and \
-                _TURN_MARKER.search(tail, end, phrase[1]) is None:
+        if phrase is not None and (not _has_math(phrase[0].answer) or
+                                   _TURN_MARKER.search(tail, end, phrase[1]) is not None):
+            phrase = None
+        qualified = phrase is not None and _qualified_phrase(tail, end, phrase)
+        if phrase is not None and not qualified:
             return _with_what_follows(tail, phrase)
         # "The answer is (B) $\boxed{12}$": the option's text boxed after its letter; the
         # comparison takes the letter when the gold is one
         box = max(tail.rfind("\\boxed", 0, end), tail.rfind("\\fbox", 0, end))
         letter = _CHOICE_BEFORE_BOX.search(tail, max(box - 40, 0), max(box, 0))
         found = _box_with_words(tail, found, end)  # `\boxed{7} is not the answer.`
+        if phrase is not None and qualified == "offered":
+            # `Some might think the answer is 8.`, `Another answer is 8.`: a second answer
+            # beside the box, said of it (another value unsays it)
+            offered = phrase[0].answer if found.said is None else f"{found.said}; {phrase[0].answer}"
+            found = replace(found, words=found.words or found.answer, said=offered)
         return replace(found, choice=letter.group(1)) if letter else found
     found = _from_gsm8k(tail)
     if found is not None:
@@ -577,6 +588,54 @@ def _last_phrase(text: str, after: int = 0) -> tuple[Extraction, int, int] | Non
             english = match.group(0)[:1].isascii()
             return replace(found, native=english and found.native), match.start(), match.end()
     return None
+
+
+def _qualified_phrase(text: str, box_end: int, phrase: tuple[Extraction, int, int]) -> str | None:
+    """Whether an answer phrase after a box (ending at `box_end`) is qualified rather than a
+    plain statement of the reply's answer: its value opens with a negation (`The answer is not
+    8.`), or a word before the phrase in its own sentence (from the box's end or its last
+    clause mark, when the box stands in the same sentence) is not one of `_PLAIN_LEAD` (an
+    allow-list of the words that conclude or correct: `So the final answer is`, `Wait,
+    actually the answer is`, `... is what I first thought, but the answer is`). Then the
+    phrase does not state the reply's answer: "rejected" when it names a value the reply
+    rejects (a negation, or a word of `_REJECTING`: `A common wrong answer is 8.`, `A naive
+    answer is 8.`), which leaves the box its answer; "offered" for any other qualification
+    (`Some might think the answer is 8.`, `If you forgot Mia, the answer is 8.`, `Another
+    answer is 8.`), a second answer beside the box. None for a plain statement."""
+    found, start, _ = phrase
+    first = _LETTERS.match(found.answer.lstrip(" $\\(*{"))
+    if first is not None and first.group(0).lower() in _NEGATION_LEAD:
+        return "rejected"
+    begin = _sentence_start_before(text, start)
+    if begin < box_end:  # the box's own sentence: the clause of the phrase
+        begin = max(box_end, *(text.rfind(mark, box_end, start) + 1 for mark in ",;:"))
+    words = [word.lower() for word in _LETTERS.findall(text[begin:start])]
+    if all(word in _PLAIN_LEAD for word in words):
+        return None
+    return "rejected" if any(word in _REJECTING for word in words) else "offered"
+
+
+_REJECTING = frozenset("""
+    wrong incorrect naive naïve mistaken false erroneous invalid tempting careless bad
+""".split())  # noqa: SIM905 (a word list reads better as words)
+"""Words before an answer phrase that name its value as one the reply rejects (`A common
+wrong answer is 8.`): the box stays the answer (`_qualified_phrase`)."""
+
+
+_PLAIN_LEAD = frozenset("""
+    so thus therefore hence then and but or wait actually oh ah hmm hm well no sorry oops ok okay
+    in conclusion summary short overall final finally my our the this that correct corrected
+    correction true real right actual answer boxed text textbf mathbf bf is
+    upon after on rechecking recalculating recomputing reconsidering reviewing checking double
+    second thought closer further careful inspection reflection correcting
+    所以 因此 故 综上 综上所述 最后 最终 即
+""".split())  # noqa: SIM905 (a word list reads better as words)
+"""The words that may stand before an answer phrase after a box in its own sentence (or its
+clause, in the box's sentence) for the phrase to state the reply's answer: an allow-list of
+openers that conclude or correct, a recomputation among them (`Upon rechecking, the answer
+is`) (`_qualified_phrase`)."""
+_NEGATION_LEAD = frozenset({"not", "never", "nicht", "pas", "no", "nein", "nie", "不是", "不"})
+"""A first word of the value after an answer phrase that negates it (`The answer is not 8.`)."""
 
 
 def _answer_sentence_end(text: str, phrase_end: int) -> int:
@@ -1535,6 +1594,13 @@ _RESTATING_OPENER = re.compile(
     r"hmm*|um+|uh+|well|hold\s+on|on\s+second\s+thought|let\s+me\s+re[a-z]{2,12}|"
     r"re(?:computing|calculating|checking))"
     r"(?![\w\\])[\s,:]*)+(?=-?\d)", re.IGNORECASE)
+# A sentence that opens with a word that hedges (`Maybe 8.`, `Perhaps 8.`, `It could also be
+# 8.`, `Vielleicht 8.`, `也许是8。`), then a value: a value offered beside the box, read as
+# stated again (another value unsays the box).
+_HEDGING_OPENER = re.compile(
+    r"(?:^|(?<=[.!?;。]))\s*(?:maybe|perhaps|possibly|(?:it\s+)?(?:could|might|may)\s+(?:also\s+)?be|"
+    r"vielleicht|peut[-‐ ]être|quizás|quizas|tal\s+vez|forse|может\s+быть|"
+    r"也许是|也许|或许是|或许|可能是)(?![^\W\d_])[\s,:]*(?=-?\d)", re.IGNORECASE)
 
 
 def _restated(text: str, end: int, answer: str = "") -> str | None:
@@ -1551,6 +1617,7 @@ def _restated(text: str, end: int, answer: str = "") -> str | None:
     region, whole = _after_box(text, end, sentences=3)
     box_clause = _clause_after(text, end)
     for restated in sorted([*_RESTATES.finditer(region), *_RESTATING_OPENER.finditer(region),
+                            *_HEDGING_OPENER.finditer(region),
                             *_VALUE_FIRST.finditer(region), *_RESTATES_ELSEWHERE.finditer(region)],
                            key=lambda found: found.start()):
         clause = region[restated.end():]
@@ -1573,6 +1640,8 @@ def _restated(text: str, end: int, answer: str = "") -> str | None:
         said = " ".join(judged.group("said").split()).strip(_TRAILING)
         if _sign_off(judged.group(0)) or not judged.group("not") and _describes(said, answer):
             continue  # `That's it.`, `That is all.`; `It is odd.`, `That is reasonable.`
+        if judged.group("not") and not _judges_the_answer(judged.group(0)):
+            continue  # `This is not a coincidence.`, `It is not negative.`: a remark
         return f"not {said}" if judged.group("not") else said
     return _judged_sentence(region)
 
@@ -1650,7 +1719,7 @@ def _judged_sentence(region: str) -> str | None:
         sentence = sentence.strip(" *_")
         words = _LETTERS.findall(sentence)
         if not words or _DIGITS.search(sentence) or _sign_off(sentence) or not _judging_words(
-                sentence):
+                sentence) or not _judges_the_answer(sentence):
             continue
         if len(words) <= _SHORT_JUDGEMENT or _SUBJECT_JUDGEMENT.fullmatch(sentence):
             return sentence
@@ -1662,6 +1731,67 @@ _SHORT_JUDGEMENT = 4
 _ANY_SENTENCE_END = re.compile(_SENTENCE_END.pattern + "|[。！？]|[.!?](?=[\u4e00-\u9fff])")
 """The most words a sentence after the box's may have to be read as a judgement of it without
 a subject (`Wrong.`, `Just kidding.`, `C'est faux.`)."""
+
+
+def _judges_the_answer(sentence: str) -> bool:
+    """Whether a sentence that holds a judging word (`_judging_words`) judges the answer with
+    it. A judging word other than a negation does (`Wrong.`, `I doubt it.`, `Maybe.`) unless a
+    negation negates it (`No doubt.`, `Without a doubt.`, `No errors.`). A negation does only
+    when it ends the sentence (`No.`, `LOL no.`, `Das stimmt nicht.`) or negates the answer or
+    a judging word (`_NEGATABLE`: `Not sure.`, `That is not right.`), the first word after it
+    past articles and copulas (`_NEGATION_FILLER`), and never in a sentence that calls the
+    box the only value (`_OTHER_WORDS`: `No other value works.`, `Keine andere Zahl passt.`,
+    `Другого решения нет.`); a negation of anything else is an honest remark (`This is not a
+    coincidence.`, `No remainder.`, `Never negative.`)."""
+    if _JUDGING_CJK.search(sentence) is not None:
+        return True
+    words = [word.lower() for word in _LETTERS.findall(_GLUED_NOT.sub(" not", sentence))]
+    for i, word in enumerate(words):
+        if word in _NEGATION_WORDS:
+            if any(w in _OTHER_WORDS for w in words):
+                continue  # `No other value works.`, `Другого решения нет.`: the box is the only one
+            following = [w for w in words[i + 1:] if w not in _NEGATION_FILLER]
+            if not following or following[0] in _NEGATABLE:
+                return True  # `No.`, `LOL no.`, `Not quite.`, `Not sure.`, `Das stimmt nicht.`
+        elif word in _JUDGING_WORDS:
+            before = [w for w in words[:i] if w not in _NEGATION_FILLER]
+            if not before or before[-1] not in _NEGATION_WORDS:
+                return True
+    return False
+
+
+_NEGATION_WORDS = frozenset("""
+    not no never nor without nicht kein keine keinen keiner ohne pas non jamais sans nunca sin
+    nessun nessuna senza não nem sem не нет без никогда
+""".split())  # noqa: SIM905 (a word list reads better as words)
+"""The negations `_judges_the_answer` reads by what they negate."""
+_NEGATION_FILLER = frozenset("""
+    a an the quite very really so too entirely totally completely at all seem seems look looks
+    is are was were be am s m re ist sind war est es está esta estoy è é sono sou estou
+    le la les l el los las lo il un una une ein eine einer der die das den
+    это
+""".split())  # noqa: SIM905 (a word list reads better as words)
+"""Words passed over to find what a negation negates (`not quite right`, `no es correcto`)."""
+_OTHER_WORDS = frozenset("""
+    other another else andere anderen anderer anderes autre autres otra otro otras otros altra
+    altro altre altri outra outro outras outros другого другой другие другое иного иной
+""".split())  # noqa: SIM905 (a word list reads better as words)
+"""Words that, beside a negation, say the box is the only value (`No other value works.`)."""
+_NEGATABLE = frozenset("""
+    mind answer answers value result solution number final it this that i
+    sure certain confident correct right true accurate valid exact exactly ok okay good sense
+    know think believe work works add match matches check checks hold holds agree verified
+    antwort ergebnis lösung richtig richtige richtiger sicher korrekt korrekte stimmt passt
+    weiß weiss
+    réponse résultat sûr sûre certaine correcte juste bon bonne vrai sais
+    respuesta resultado solución seguro segura correcto correcta cierto bien sé
+    risposta risultato soluzione sicuro sicura corretto corretta giusto giusta vero
+    resposta solução certo certa correto correta verdade sei
+    ответ ответа результат верно правильно правильный правильная уверен уверена так точно знаю
+""".split())  # noqa: SIM905 (a word list reads better as words)
+"""What a negation may negate for it to judge the answer: the answer itself, the words that
+judge or affirm it, and the verbs of knowing and checking (`I don't know.`, `Doesn't add
+up.`), in the seven languages: an allow-list (`_judges_the_answer`)."""
 
 
 def _judging_words(text: str) -> bool:

@@ -178,17 +178,15 @@ def test_hole_bare_value_after_spacing(reward: MathReward, completion: str) -> N
     assert _value(reward, "7", completion) == 0.0
 
 
-@pytest.mark.xfail(strict=True, reason="open: buy credit: _RESTATING_OPENER and _judged_sentence: a "
-                   "sentence after the box that offers another value with a hedging word (`Maybe 8.`, "
-                   "`Perhaps 8.`) is read by neither (_judged_sentence wants no digit, the openers are "
-                   "interjections), though `7, or maybe 8` in the box's sentence unsays it")
+# fixed (h-m14): `_HEDGING_OPENER` reads a sentence that opens with a hedging word and offers a
+# value as the value stated again, so another value unsays the box
 @pytest.mark.parametrize("completion", [
     "\\boxed{7}. Maybe 8.", "\\boxed{7}. Perhaps 8.", "\\boxed{7}. It could also be 8.",
     "\\boxed{7}. Vielleicht 8.", "\\boxed{7}. Peut-\u00eatre 8.", "\\boxed{7}. Quiz\u00e1s 8.",
     "\\boxed{7}. Forse 8.", "\\boxed{7}. \u041c\u043e\u0436\u0435\u0442 \u0431\u044b\u0442\u044c, 8.",
-    "\\boxed{7}\u3002\u4e5f\u8bb8\u662f8\u3002",
+    "\\boxed{7}\u3002\u4e5f\u8bb8\u662f8\u3002", "\\boxed{7}. Could be 8 though.",
 ])
-def test_hole_hedge_sentence_with_a_value(reward: MathReward, completion: str) -> None:
+def test_hedge_sentence_with_a_value(reward: MathReward, completion: str) -> None:
     assert _value(reward, "7", completion) == 0.0
 
 
@@ -306,7 +304,7 @@ def test_held_hedge_or_take_back_after_the_box(reward: MathReward, completion: s
                    "with `but`/`&` keeps the box, though `, also 8.` and `Another answer is 8.` are read")
 @pytest.mark.parametrize("completion", [
     "\\boxed{7}. Also 8.", "\\boxed{7}. 8 also works.", "\\boxed{7}. 8 works too.",
-    "\\boxed{7}. Both 7 and 8 work.", "\\boxed{7}. Alternatively, 8.", "\\boxed{7}. Could be 8 though.",
+    "\\boxed{7}. Both 7 and 8 work.", "\\boxed{7}. Alternatively, 8.",
     "\\boxed{7}, but 8 is also valid", "\\boxed{7} & 8",
 ])
 def test_hole_second_answer_offered(reward: MathReward, completion: str) -> None:
@@ -337,17 +335,14 @@ def test_hole_take_back_not_in_the_word_list(reward: MathReward, completion: str
     assert _value(reward, "7", completion) == 0.0
 
 
-@pytest.mark.xfail(strict=True, reason="open: buy credit: _last_phrase / _ANSWER_PHRASE read `the answer is "
-                   "X` after the last box as the committed answer whatever words qualify it (`a common "
-                   "wrong answer is 7`, `some might think the answer is 7`, `if you forgot Mia, the answer "
-                   "is 7`): the value the reply rejects wins over its box")
+# fixed (h-m14): `_qualified_phrase` keeps the box when the answer phrase after it is qualified
 @pytest.mark.parametrize("completion", [
     "\\boxed{8}. (A common wrong answer is 7.)", "\\boxed{8}. A common wrong answer is 7.",
     "\\boxed{8}. The wrong answer is 7.", "\\boxed{8}. An incorrect answer is 7.",
     "\\boxed{8}. Some might think the answer is 7.", "\\boxed{8}. A naive answer is 7.",
     "\\boxed{8}. If you forgot Mia, the answer is 7.", "\\boxed{8}. Without the extra apple, the answer is 7.",
 ])
-def test_hole_rejected_answer_phrase_wins(reward: MathReward, completion: str) -> None:
+def test_rejected_answer_phrase_does_not_win(reward: MathReward, completion: str) -> None:
     assert _value(reward, "7", completion) == 0.0
 
 
@@ -434,13 +429,11 @@ def test_held_false_loss(reward: MathReward, gold: str, completion: str, questio
 
 # --- open: false loss ----------------------------------------------------------------------------
 
-@pytest.mark.xfail(strict=True, reason="open: false loss: _judged_sentence reads a short sentence with a "
-                   "judging word (`not`, `no`) after the box as a judgement of it, though the sentence "
-                   "affirms the box (`This is not a coincidence.`, `No other value works.`)")
+# fixed (h-m14): `_judges_the_answer` reads a negation by what it negates
 @pytest.mark.parametrize("completion", [
     "\\boxed{7}. This is not a coincidence.", "\\boxed{7}. No other value works.",
 ])
-def test_hole_affirming_sentence_with_a_negation(reward: MathReward, completion: str) -> None:
+def test_affirming_sentence_with_a_negation(reward: MathReward, completion: str) -> None:
     assert _value(reward, "7", completion) == 1.0
 
 
@@ -459,34 +452,60 @@ def test_hole_ordinal_in_an_ordinal_question(reward: MathReward, question: str) 
 
 
 
-@pytest.mark.xfail(strict=True, reason="open: false loss: _judged_sentence (at most four words with a "
-                   "judging word, a deny-list of negations) and _restated with `affirms` (a predicate of "
-                   "`this is` that is not on _APPROVING) read honest remarks after the box as judging it: "
-                   "a negation that says nothing against the value (`No remainder.`, `No doubt.`, `Never "
-                   "negative.`, `Keine andere Zahl passt.`) or a predicate that affirms it (`This is the "
-                   "only solution.`)")
+@pytest.mark.xfail(strict=True, reason="open: false loss: _restated with `affirms` (a predicate of `this "
+                   "is` that is not on _APPROVING) and _judged_sentence (a question after the box, `else` a "
+                   "judging word) read honest remarks after the box as judging it (`This is the only "
+                   "solution.`, `Easy, isn't it?`, `Is there anything else?`)")
 @pytest.mark.parametrize("completion", [
-    "\\boxed{7}. This is the only solution.", "\\boxed{7}. It is not negative.", "\\boxed{7}. No remainder.",
+    "\\boxed{7}. This is the only solution.", "\\boxed{7}. Easy, isn't it?", "\\boxed{7}. Is there anything else?",
+])
+def test_hole_honest_remark_read_as_a_judgement(reward: MathReward, completion: str) -> None:
+    assert _value(reward, "7", completion) == 1.0
+
+
+# fixed (h-m14): `_judges_the_answer` reads a negation by what it negates (`_NEGATABLE`, `_OTHER_WORDS`)
+@pytest.mark.parametrize("completion", [
+    "\\boxed{7}. It is not negative.", "\\boxed{7}. No remainder.",
     "\\boxed{7}. Without a doubt.", "\\boxed{7}. No doubt.", "\\boxed{7}. There's no mistake.",
     "\\boxed{7}. No errors.", "\\boxed{7}. That's not a typo.", "\\boxed{7}. Order doesn't matter.",
     "\\boxed{7}. No more, no less.", "\\boxed{7}. Not more, not less.", "\\boxed{7}. No calculator needed.",
     "\\boxed{7}. Not too hard!", "\\boxed{7}. Not a trick question.", "\\boxed{7}. No rounding needed.",
     "\\boxed{7}. No units needed.", "\\boxed{7}. Never negative.", "\\boxed{7}. Not eight.",
-    "\\boxed{7}. Easy, isn't it?", "\\boxed{7}. Is there anything else?",
     "\\boxed{7}. Keine andere Zahl passt.", "\\boxed{7}. Das ist kein Zufall.",
     "\\boxed{7}. No hay otra soluci\u00f3n.", "\\boxed{7}. N\u00e3o h\u00e1 outra solu\u00e7\u00e3o.",
     "\\boxed{7}. \u0414\u0440\u0443\u0433\u043e\u0433\u043e \u0440\u0435\u0448\u0435\u043d\u0438\u044f \u043d\u0435\u0442.",
 ])
-def test_hole_honest_remark_with_a_negation(reward: MathReward, completion: str) -> None:
+def test_honest_remark_with_a_negation(reward: MathReward, completion: str) -> None:
     assert _value(reward, "7", completion) == 1.0
 
 
-@pytest.mark.xfail(strict=True, reason="open: false loss: _last_phrase reads `the answer is X` after the "
-                   "box as the committed answer though the reply names X as the wrong one (`The answer is "
-                   "not 8.`, `(A common wrong answer is 8.)`)")
+@pytest.mark.parametrize("completion", [
+    # a negation that judges the box, or a sentence that offers a second answer beside it
+    "\\boxed{7}. Not sure.", "\\boxed{7}. That is not right.", "\\boxed{7}. I doubt it.", "\\boxed{7}. No.",
+    "\\boxed{7}. LOL no.", "\\boxed{7}. Das stimmt nicht.", "\\boxed{7}. I don't know.", "\\boxed{7}. Not quite.",
+    "\\boxed{7}. That's not correct.", "\\boxed{7}. \u042d\u0442\u043e \u043d\u0435 \u0442\u0430\u043a.",
+    "\\boxed{7}. No es correcto.", "\\boxed{7}. Never mind.", "\\boxed{7}. Not the answer.",
+    "\\boxed{7}. Some might think the answer is 8.", "\\boxed{7}. If you forgot Mia, the answer is 8.",
+    "\\boxed{7}. Another answer is 8.",
+])
+def test_held_negation_or_offered_answer_after_the_box(reward: MathReward, completion: str) -> None:
+    assert _value(reward, "7", completion) == 0.0
+
+
+# fixed (h-m14): `_qualified_phrase` (a negated or qualified phrase after the box is not its answer)
 @pytest.mark.parametrize("completion", [
     "\\boxed{7}. The answer is not 8.", "\\boxed{7}. (A common wrong answer is 8.)",
     "\\boxed{7}. A common wrong answer is 8.",
 ])
-def test_hole_rejected_answer_phrase_after_the_box(reward: MathReward, completion: str) -> None:
+def test_rejected_answer_phrase_after_the_box(reward: MathReward, completion: str) -> None:
     assert _value(reward, "7", completion) == 1.0
+
+
+@pytest.mark.parametrize("completion", [
+    "\\boxed{7}. Upon rechecking, the answer is 8.", "\\boxed{7}. Wait, actually the answer is 8.",
+    "\\boxed{7}. After double checking, the correct answer is 8.", "\\boxed{7}. So the final answer is 8.",
+    "\\boxed{7} is what I first thought, but the answer is 8.",
+])
+def test_plain_answer_phrase_after_the_box_corrects_it(reward: MathReward, completion: str) -> None:
+    # a plain phrase (`_PLAIN_LEAD` openers only) is the reply's last committed answer
+    assert _value(reward, "8", completion) == 1.0
