@@ -26,3 +26,9 @@ def math_reward() -> MathReward:
 def warm_pool(math_reward: MathReward):
     """The process-wide worker pool, started."""
     return shared_pool(math_reward.config.worker_count)
+
+
+@pytest.fixture(scope="module")
+def reward() -> MathReward:
+    """A default `MathReward` (the red-team rounds'; a module may define its own)."""
+    return MathReward()

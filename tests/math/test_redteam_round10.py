@@ -34,36 +34,23 @@ not changed here (the author fixes). Deterministic; the file runs in seconds.
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
 
 import pytest
 
-from rewards import Sample
 from rewards.math import MathReward, Verdict
 from rewards.math._compare import compare_local
 from rewards.math._extract import find_answer
 from rewards.math._normalize import UNCERTAIN
+from tests.math.redteam_helpers import ANSWER, APPLES
+from tests.math.redteam_helpers import values as _values
 
-APPLES = "How many apples?"
 ORDINAL = "In which place did Mia finish the race?"
 ANGLE = "What is the measure of angle A in degrees?"
 PERCENT = "What percent of the apples are red?"
-ANSWER = "The answer is "
 ZW = "\u200b"  # zero width space
 SUM_OF_ONES = "+".join(["1"] * 35)  # 35, written in 69 characters (over `_EXPRESSION_MAX`)
 BOUND_S = 20.0
 """A wide bound on one degenerate reply's scoring: it catches a runaway evaluation, never speed."""
-
-
-@pytest.fixture(scope="module")
-def reward() -> MathReward:
-    return MathReward()
-
-
-def _values(reward: MathReward, gold: object, completions: Sequence[str],
-            question: str = APPLES) -> list[float | None]:
-    return [s.value for s in reward.score([Sample(question, ANSWER + c, reference=gold)
-                                           for c in completions])]
 
 
 # --- held: buy credit ----------------------------------------------------------------------------

@@ -22,17 +22,13 @@ its class and the function at its root. The verifier is not changed here. Determ
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 import pytest
 
 from rewards import Sample
 from rewards.math import MathConfig, MathReward, compare
-from tests.math.test_redteam_round9 import YesEngine, _judged
-
-APPLES = "How many apples?"
-OPTIONS: dict[str, Any] = {"timeout": 10.0, "workers": 2}
+from tests.math.test_redteam_round9 import APPLES, OPTIONS, YesEngine, _boxed, _judged
 
 
 @pytest.fixture(scope="module")
@@ -43,12 +39,6 @@ def reward() -> MathReward:
 @pytest.fixture(scope="module")
 def config() -> MathConfig:
     return MathConfig(**OPTIONS)
-
-
-def _boxed(reward: MathReward, gold: object, answers: Sequence[str],
-           question: str = APPLES) -> list[float | None]:
-    return [s.value for s in reward.score([
-        Sample(question, f"The answer is $\\boxed{{{a}}}$.", reference=gold) for a in answers])]
 
 
 def _judge_sees(answer: str, gold: str = "8", **judge: Any) -> tuple[float | None, str, int]:

@@ -25,28 +25,14 @@ Deterministic; no timing.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 import pytest
 
-from rewards import Sample
 from rewards.math import MathReward
+from tests.math.redteam_helpers import APPLES
+from tests.math.redteam_helpers import values as _values
 
-APPLES = "How many apples?"
 RANK = "What is Mia's rank?"
 PLACE = "In which place did Mia finish the race?"
-ANSWER = "The answer is "
-
-
-@pytest.fixture(scope="module")
-def reward() -> MathReward:
-    return MathReward()
-
-
-def _values(reward: MathReward, gold: object, completions: Sequence[str],
-            question: str = APPLES) -> list[float | None]:
-    return [s.value for s in reward.score([Sample(question, ANSWER + c, reference=gold)
-                                           for c in completions])]
 
 
 def _value(reward: MathReward, gold: object, completion: str, question: str = APPLES) -> float | None:

@@ -28,30 +28,14 @@ not changed here (the author fixes). Deterministic, no timing; the whole file ru
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 import pytest
 
-from rewards import Sample
 from rewards.math import MathReward, Verdict
 from rewards.math._compare import compare_local
 from rewards.math._extract import find_answer
 from rewards.math._normalize import UNCERTAIN
-
-APPLES = "How many apples?"
-ANSWER = "The answer is "
-
-
-@pytest.fixture(scope="module")
-def reward() -> MathReward:
-    return MathReward()
-
-
-def _values(reward: MathReward, gold: object, completions: Sequence[str],
-            question: str = APPLES) -> list[float | None]:
-    return [s.value for s in reward.score([Sample(question, ANSWER + c, reference=gold)
-                                           for c in completions])]
-
+from tests.math.redteam_helpers import ANSWER, APPLES
+from tests.math.redteam_helpers import values as _values
 
 # --- held: buy credit ----------------------------------------------------------------------------
 

@@ -75,3 +75,19 @@ def redis_has(key: str) -> bool:
             return conn.recv(64).strip() == b":1"
     except OSError:
         return False
+
+
+def burn(seconds: float, ignore_xcpu: bool = False) -> str:
+    """A session cell that prints its RLIMIT_CPU, spins to `seconds` of its own CPU and
+    prints what it reached (the second line is there only if it got that far)."""
+    return ("import resource, signal, time\n"
+            + ("signal.signal(signal.SIGXCPU, signal.SIG_IGN)\n" if ignore_xcpu else "")
+            + "print(resource.getrlimit(resource.RLIMIT_CPU)[0], flush=True)\n"
+            f"while time.process_time() < {seconds!r}:\n    pass\n"
+            "print(round(time.process_time(), 3), flush=True)")
+
+
+def reached(out: sandbox.Execution) -> float:
+    """The CPU seconds a `burn` cell printed it reached (0 if it was stopped first)."""
+    lines = out.stdout.split()
+    return float(lines[1]) if len(lines) > 1 else 0.0

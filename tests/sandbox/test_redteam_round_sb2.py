@@ -25,7 +25,7 @@ import dataclasses
 import time
 
 import pytest
-from sandbox_probes import SHORT
+from sandbox_probes import SHORT, burn, reached
 
 import sandbox
 from sandbox import Limits, SessionOptions, _session, open_session
@@ -39,22 +39,6 @@ LIMITS = Limits(wall_s=60.0, cpu_s=60.0, memory_bytes=256 << 20, processes=4,
                 output_bytes=1 << 16)
 SPINNER = "while True:\n    pass"
 STOPPED = "(episode_cpu_s): stopped\n"
-
-
-def burn(seconds: float, ignore_xcpu: bool = False) -> str:
-    """A cell that prints its RLIMIT_CPU, spins to `seconds` of its own CPU and prints what
-    it reached (the second line is there only if it got that far)."""
-    return ("import resource, signal, time\n"
-            + ("signal.signal(signal.SIGXCPU, signal.SIG_IGN)\n" if ignore_xcpu else "")
-            + "print(resource.getrlimit(resource.RLIMIT_CPU)[0], flush=True)\n"
-            f"while time.process_time() < {seconds!r}:\n    pass\n"
-            "print(round(time.process_time(), 3), flush=True)")
-
-
-def reached(out: sandbox.Execution) -> float:
-    """The CPU seconds a `burn` cell printed it reached (0 if it was stopped first)."""
-    lines = out.stdout.split()
-    return float(lines[1]) if len(lines) > 1 else 0.0
 
 
 def session(cpu_s: float, limits: Limits = LIMITS, idle_s: float = 600.0

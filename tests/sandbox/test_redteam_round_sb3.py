@@ -31,7 +31,7 @@ import time
 from typing import NamedTuple
 
 import pytest
-from sandbox_probes import SHORT
+from sandbox_probes import SHORT, burn, reached
 
 import sandbox
 from sandbox import Limits, SessionOptions, _session, open_session
@@ -60,21 +60,6 @@ def backstopped(s: _session.Session) -> _session.Session:
     if jail is None or jail.backstop is None:
         pytest.skip("this kernel has no /proc/PID/task/TID/children: no backstop")
     return s
-
-
-def burn(seconds: float, ignore_xcpu: bool = False) -> str:
-    """A cell that prints its RLIMIT_CPU, spins to `seconds` of its own CPU and prints what
-    it reached (the second line is there only if it got that far)."""
-    return ("import resource, signal, time\n"
-            + ("signal.signal(signal.SIGXCPU, signal.SIG_IGN)\n" if ignore_xcpu else "")
-            + "print(resource.getrlimit(resource.RLIMIT_CPU)[0], flush=True)\n"
-            f"while time.process_time() < {seconds!r}:\n    pass\n"
-            "print(round(time.process_time(), 3), flush=True)")
-
-
-def reached(out: sandbox.Execution) -> float:
-    lines = out.stdout.split()
-    return float(lines[1]) if len(lines) > 1 else 0.0
 
 
 # --- 1. processes the backstop must see ------------------------------------------------------
