@@ -34,19 +34,13 @@ server when nothing is left to reap.
 
 # _signal, not signal.py (see below), nor socket.py or json: they import enum, re & co, and
 import _socket  # every object in this process's memory spreads the pages a forked child
-import atexit  # noqa: F401  writes to (and so copies) further apart. atexit: imported by
-import gc  # harness_program.finish at every program's end; here, no child builds it
+import gc  # writes to (and so copies) further apart
 import marshal
 import os
 import resource
 import select
 import sys
 import time
-
-# typing imports re & co (~2 MB), against the rule above: HumanEval prompts, which forked
-# harnesses run as the tests' context, and nearly every HumanEval program import it. Imported
-# here, a forked harness and its worker inherit it instead of each paying tens of ms.
-import typing  # noqa: F401
 
 from . import (
     harness,  # pre-imported so forked harnesses start warm
@@ -87,7 +81,6 @@ def main(control_fd: int, program_uid: int) -> None:
     if not empty_dirs() or not separated():
         return
     warm_up()
-    harness_program.learn_refers()  # once here, not in every child whose program imports
     global COUNTERS, FORKS, PER_MOUNT_INODES
     COUNTERS, FORKS = counters(), 0
     if COUNTERS is None:

@@ -163,11 +163,6 @@ def test_a_written_module_shadows_a_standard_one_as_in_a_cold_run(name: str) -> 
     assert (warm.status, warm.stdout) == (cold.status, cold.stdout), (warm, cold)
 
 
-@pytest.mark.xfail(strict=True, reason="hole: harness_program.Preloaded serves a preloaded "
-                   "module back with the modules it refers to, not every one its import "
-                   "imported: functools' `from collections import namedtuple` names no "
-                   "module, so a collections.py the program writes after importing "
-                   "functools is the program's warm, the standard one (already imported) cold")
 def test_a_module_shadowed_after_a_dependent_import_stays_the_standard_one() -> None:
     code = ("import functools\nopen('collections.py', 'w').write('X = 1\\n')\n"
             "import collections\nprint(collections.__file__)\n")
