@@ -755,9 +755,10 @@ def take_inputs(payload_fd: int) -> "tuple[str | None, Any]":
 
 
 def write_inputs(name: str, content: "str | bytes") -> int:
-    """/work/NAME, read-only as in a cold run (this server's uid owns it in a sticky
-    folder: the program's uid can neither write, remove nor replace it); the inodes made (the file, and each folder
-    on its way not there yet). (os.open and os.write, not open(): every function a child
+    """/work/NAME, mode 0644 as a cold run's binds and read-only to the program as there
+    (this server's uid owns it in a sticky folder: the program's uid can neither write,
+    remove nor replace it); the inodes made (the file, and each folder on its way not there
+    yet). (os.open and os.write, not open(): every function a child
     calls copies the pages its objects are on.)"""
     path = "/work/" + name
     created = 1
@@ -776,12 +777,12 @@ def write_inputs(name: str, content: "str | bytes") -> int:
             pass
     # as the host's `_workspace.as_bytes`: a lone surrogate stays bytes Python refuses
     data = content.encode("utf-8", "surrogatepass") if isinstance(content, str) else content
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o444)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o644)
     try:
         view = memoryview(data)
         while view:
             view = view[os.write(fd, view):]
-        os.fchmod(fd, 0o444)  # whatever the umask
+        os.fchmod(fd, 0o644)  # as a cold jail shows its binds, whatever the umask
     finally:
         os.close(fd)
     return created
