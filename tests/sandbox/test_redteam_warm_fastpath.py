@@ -153,9 +153,8 @@ SHADOWS = {
 
 @pytest.mark.parametrize("name", SHADOWS)
 def test_a_written_module_shadows_a_standard_one_as_in_a_cold_run(name: str) -> None:
-    """A warm server preloads typing (re, collections, functools & co) for every child:
-    they leave sys.modules before the program runs and come back when it imports them and a
-    cold import would find the same file (`harness_program.Preloaded`)."""
+    """A warm program starts from a fresh interpreter's import system
+    (`harness_program.as_cold`): every module it imports comes from the files, as cold."""
     code, files = SHADOWS[name]
     cold = sandbox.run(code, files=files, limits=SHORT, mode="cold")
     warm = sandbox.run(code, files=files, limits=SHORT, mode="warm")
