@@ -227,18 +227,23 @@ class _Jail:
         meter)."""
         return 0.0 if self.meter is None else self.meter.seconds() - self.baseline
 
-    def check_cpu(self) -> bool:
-        """Stop the jail once its processes spent `allowance` (where no cgroup counts
-        them: once the backstop read `allowance` + `BACKSTOP_S`); whether it is stopped."""
+    def over_allowance(self) -> bool:
+        """Whether the jail's processes spent `allowance` (where no cgroup counts them:
+        whether the backstop read `allowance` + `BACKSTOP_S`), or it is stopped already. A
+        reading: it stops nothing (`check_cpu` does)."""
         if self.cpu_spent:
             return True
         if self.meter is not None:
-            over = self.cpu_used() >= self.allowance
-        elif self.backstop is not None:
-            over = self.backstop.seconds() - self.baseline >= self.allowance + BACKSTOP_S
-        else:
-            over = False
-        if over:
+            return self.cpu_used() >= self.allowance
+        if self.backstop is not None:
+            return self.backstop.seconds() - self.baseline >= self.allowance + BACKSTOP_S
+        return False
+
+    def check_cpu(self) -> bool:
+        """Stop the jail once it is `over_allowance`; whether it is stopped."""
+        if self.cpu_spent:
+            return True
+        if self.over_allowance():
             self.cpu_spent = True
             with self._init_lock:
                 if self._init >= 0:
@@ -395,7 +400,9 @@ class Session:
         where more, what the host's /proc backstop read of the jail (the children a living
         interpreter waited for or left running); a living interpreter's own CPU since it
         started is in neither until the server reaps it at a reset, but its RLIMIT_CPU,
-        what was left then, bounds it. Nothing is left of a jail the backstop stopped."""
+        what was left then, bounds it. Nothing is left of a jail past its allowance. A
+        reading: the caller takes the last jail's last words and stops it first
+        (`_settle_cpu`)."""
         if self._cpu_spent:
             return 0.0, self.cpu_seconds() is not None
         used = self.cpu_seconds()
@@ -404,13 +411,22 @@ class Session:
         jail = self._last_jail
         if jail is None:
             return self._cpu_budget - self._cpu_before, False
-        jail.last_words()
-        if jail.check_cpu():  # the backstop stopped it (between calls too)
+        if jail.over_allowance():  # the backstop stopped it, or will (between calls too)
             return 0.0, False
         spent = jail.reaped_s
         if jail.backstop is not None:
             spent = max(spent, jail.backstop.seconds() - jail.baseline)
         return self._cpu_budget - self._cpu_before - spent, False
+
+    def _settle_cpu(self) -> None:
+        """Bring the last jail's CPU count up to date before `_cpu_left` reads it: what a
+        server that ended idle counted (`last_words`), and the backstop's stop of a jail
+        past its allowance (`check_cpu`)."""
+        jail = self._last_jail
+        if self._cpu_spent or jail is None or jail.meter is not None:
+            return
+        jail.last_words()
+        jail.check_cpu()
 
     @property
     def closed(self) -> bool:
@@ -561,6 +577,7 @@ class Session:
         _spares.want(self.limits, self.options, n)
         with self._lock:
             history = list(self.history)
+            self._settle_cpu()
             cpu_left, metered = self._cpu_left()
 
         def sibling() -> Session:

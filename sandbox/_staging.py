@@ -29,7 +29,10 @@ PACKAGE = "_in_jail"
 _SOURCES = ("__init__.py", "harness.py", "harness_io.py", "harness_program.py",
             "harness_wire.py", "session_server.py", "warm_server.py")
 _RUN = ("import sys\n"
-        "COLD_MODULES = set(sys.modules)\n"  # a fresh interpreter's (harness_program.Preloaded)
+        # a fresh interpreter's import system, before anything is imported (harness_program.COLD)
+        "COLD = (set(sys.modules), [*sys.meta_path], [*sys.path_hooks], [*sys.path],\n"
+        "        {k: (v, getattr(v, '__dict__', None) and dict(vars(v)))"
+        " for k, v in sys.path_importer_cache.items()})\n"
         "sys.path[0] = '/harness'\n"  # only the staged folder: never the program's /work
         "if sys.argv[1] == 'warm-server':\n"
         f"    from {PACKAGE} import warm_server\n"

@@ -26,6 +26,10 @@ Staged loading, the one place it is told:
    - a session (`sandbox.open_session`): `session_server` is pid 1 of a jail of its own,
      set up as the warm server's (it reuses its helpers), and keeps one interpreter of the
      program uid alive between calls.
+4. Before a program runs in a process forked from any of these (a plain run's child, a
+   stdin/stdout test's process, an assert/check worker), `harness_program.as_cold` puts
+   back the import system run.py found at its first line (`COLD`): no module imported at
+   a later stage stays in the program's `sys.modules`.
 
 Standard library only, and the cheapest of it (`posix`, `_signal`, `_socket`, not `os`,
 `signal`, `socket`; no `typing` and no `from __future__ import annotations` at run time):

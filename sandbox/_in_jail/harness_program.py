@@ -8,6 +8,7 @@ assert tests), and `ServerForker`, through which the warm server forks those rep
 # every cold harness start (in-jail modules run on Python >= 3.10, which needs no import)
 
 import _struct  # not struct.py (nor socket.py, imported where needed): ms of a cold start
+import atexit  # here, not in `finish`: once the program runs, it owns the import system
 import posix as os  # os.py itself imports ~2 ms of modules a cold harness needs none of
 import select
 import sys
@@ -35,127 +36,33 @@ if TYPE_CHECKING:
     from typing import Any, NoReturn
 
 
-COLD_MODULES = frozenset(getattr(sys.modules.get("__main__"), "COLD_MODULES", ()))
-"""The modules a fresh `python3 -E -s -S` holds at its start (run.py's first line takes
-them, before it imports anything: see `_staging._RUN`)."""
+COLD: "Any" = getattr(sys.modules.get("__main__"), "COLD", None)
+"""What a fresh `python3 -E -s -S` holds at its start, taken by run.py's first line before
+it imports anything (see `_staging._RUN`): the names in `sys.modules`, `sys.meta_path`,
+`sys.path_hooks`, `sys.path` and each `sys.path_importer_cache` entry with its state."""
 
 
-REFERS: "dict[str, list[str]]" = {}
-"""The modules each module refers to (`learn_refers`: a warm server's, before it forks)."""
-
-
-def module_refs(module: "Any") -> "list[str]":
-    """The names of the modules among `module`'s globals (`re` for typing's `stdlib_re`)."""
-    return [getattr(value, "__name__", "") for value in list(vars(module).values())
-            if isinstance(value, type(sys))]
-
-
-def learn_refers() -> None:
-    """Take `REFERS` of every module now imported, for the processes this one forks."""
-    for name, module in list(sys.modules.items()):
-        REFERS[name] = module_refs(module)
-
-
-class Preloaded:
-    """What `python3 main.py` finds imported is a fresh interpreter's modules, no more: the
-    modules this process holds beyond those (the warm server's preloads, the harness's own)
-    leave `sys.modules` before the program runs, and this finder, first on
-    `sys.meta_path`, serves one back when the program imports it, with the modules it
-    refers to (`re` for typing's `stdlib_re`), while an import now would load the same
-    files: none of them shadowed by a module of that name (a `re.py` the program wrote in
-    /work, a task's file) or out of the program's reach (the harness's own package). Else
-    the import runs as cold, from the files. Module files only: built-in and frozen modules
-    cannot be shadowed, cold either. What differs from cold still: a standard module the
-    program shadows after importing one that imports it without naming it (`from
-    collections import namedtuple` in functools) is then the program's."""
-
-    def __init__(self) -> None:
-        # (annotations in a function are never evaluated: `Any` is mypy's alone)
-        self.hidden: dict[str, Any] = {
-            name: module for name, module in list(sys.modules.items())
-            if name not in COLD_MODULES and
-            getattr(getattr(module, "__spec__", None), "has_location", False)}
-        for name in self.hidden:
+def as_cold(script: str = "/work/main.py") -> None:
+    """Put the import system where `python3 -E -s -S SCRIPT` has it at its start, before a
+    program runs in this (forked) process, cold or warm alike: every module imported since
+    that start (the harness's own, a warm server's) leaves `sys.modules`, and `sys.meta_path`,
+    `sys.path_hooks`, `sys.path` and `sys.path_importer_cache` (with each finder's state) are
+    as they were then, with the script's entries for run.py's. The modules left are the
+    start's own, which nothing here changes: the program imports everything else from the
+    files, through CPython's own finders, as a cold interpreter does."""
+    names, meta_path, path_hooks, path, importers = COLD
+    for name in list(sys.modules):
+        if name not in names:
             del sys.modules[name]
-        self.originals: dict[str, Any] = dict(self.hidden)  # (`hidden` loses those served)
-        self.paths = {name: list(module.__path__) for name, module in self.hidden.items()
-                      if isinstance(getattr(module, "__path__", None), list)}
-        self.tops = [name for name in self.hidden if "." not in name]
-        self.path_finder = sys.modules["_frozen_importlib_external"].PathFinder
-
-    def find_spec(self, name: str, path: "Any" = None, target: "Any" = None) -> "Any":
-        module = self.hidden.get(name)
-        if module is None or self.where(name) != module.__spec__.origin:
-            return None
-        if any(self.shadowed(top) for top in self.tops):  # one shadowed: all as cold
-            return None
-        spec = sys.modules["_frozen_importlib"].ModuleSpec(name, self,
-                                                           origin=module.__spec__.origin)
-        spec.loader_state = self.closure(name)
-        return spec
-
-    def shadowed(self, top: str) -> bool:
-        """Another module than the hidden one under that name: in `sys.modules`, or in the
-        file an import now would load."""
-        if top in sys.modules:
-            return sys.modules[top] is not self.originals[top]
-        return self.where(top) not in (None, self.originals[top].__spec__.origin)
-
-    def closure(self, name: str) -> "list[str]":
-        """`name`, its packages and the hidden modules they refer to, transitively."""
-        seen, stack = [], [name]
-        while stack:
-            item = stack.pop()
-            if item in seen or item not in self.hidden:
-                continue
-            seen.append(item)
-            stack.append(item.rpartition(".")[0])
-            refers = REFERS.get(item)
-            stack += module_refs(self.hidden[item]) if refers is None else refers
-        return seen
-
-    def where(self, name: str) -> "str | None":
-        """The file an import of hidden `name` would load now, as a cold import searches
-        (`PathFinder`); None: none. A module of its hidden package (unchanged): the hidden
-        one's, that folder is a read-only one of the system's. A top-level module: the first
-        module (not a namespace folder) in an entry of sys.path before the hidden one's
-        folder, else the hidden one's."""
-        original = self.originals[name].__spec__.origin
-        parent = name.rpartition(".")[0]
-        if parent:
-            package = sys.modules.get(parent, self.originals.get(parent))
-            if package is self.originals.get(parent) and \
-                    getattr(package, "__path__", None) == self.paths.get(parent):
-                return original
-            return self.search(name, getattr(package, "__path__", None))
-        folder = original.rpartition("/")[0]
-        if self.originals[name].__spec__.submodule_search_locations is not None:
-            folder = folder.rpartition("/")[0]  # a package: its folder's
-        entries = list(sys.path)
-        if folder not in entries:
-            return self.search(name, entries)
-        return self.search(name, entries[:entries.index(folder)]) or original
-
-    def search(self, name: str, path: "Any") -> "str | None":
-        if path is None:
-            return None
-        try:
-            spec = self.path_finder.find_spec(name, path)
-        except Exception:  # noqa: BLE001  (an entry the program broke)
-            return None
-        return spec.origin if spec is not None and spec.loader is not None else None
-
-    def create_module(self, spec: "Any") -> None:
-        return None  # a placeholder module, which `exec_module` replaces
-
-    def exec_module(self, placeholder: "Any") -> None:
-        """Put the module back (the import system then returns what `sys.modules` holds),
-        with every hidden module it refers to."""
-        for name in placeholder.__spec__.loader_state:
-            module = self.hidden.pop(name, None)
-            if module is not None and (name == placeholder.__name__ or
-                                       name not in sys.modules):
-                sys.modules[name] = module
+    sys.meta_path[:] = meta_path
+    sys.path_hooks[:] = path_hooks
+    sys.path[:] = [script.rpartition("/")[0], *path[1:]]
+    sys.path_importer_cache.clear()
+    for entry, (finder, state) in importers.items():
+        if finder is not None and state is not None:
+            vars(finder).clear()
+            vars(finder).update(state)
+        sys.path_importer_cache[script if entry == path[0] + "/run.py" else entry] = finder
 
 
 def worker_main(req_fd: int, rep_fd: int, out_fd: int, err_fd: int, *,
@@ -179,7 +86,7 @@ def worker_main(req_fd: int, rep_fd: int, out_fd: int, err_fd: int, *,
     signal.signal(signal.SIGINT, signal.default_int_handler)  # as in `run_main`
     handles: dict[Any, Any] = {}
     module = {"__name__": "solution", "__builtins__": __builtins__}
-    sys.path.insert(0, "/work")
+    as_cold()
     loaded = load(module, handles, sock, source)
     _flush()
     sock.send(loaded)
@@ -325,11 +232,10 @@ def run_main(text: "str | bytes | None" = None) -> int:
         __builtins__=sys.modules["builtins"],
         __loader__=sys.modules["_frozen_importlib_external"].SourceFileLoader(
             "__main__", "/work/main.py"))
+    as_cold()
     sys.modules["__main__"] = module
-    sys.meta_path.insert(0, Preloaded())
     sys.argv = ["main.py"]
     sys.orig_argv = [sys.executable, "-E", "-s", "-S", "main.py"]  # not its server's
-    sys.path[0] = "/work"
     # SIGINT raises KeyboardInterrupt, as the interpreter sets it up (a warm server's child
     # inherits SIG_DFL: the signal, or `_thread.interrupt_main`, would kill it or do nothing)
     signal.signal(signal.SIGINT, signal.default_int_handler)
@@ -358,8 +264,9 @@ def exit_status(exc: SystemExit) -> int:
 
 
 def finish(status: int) -> "NoReturn":
-    """End the process the way the interpreter does: join threads, run atexit, flush."""
-    import atexit
+    """End the process the way the interpreter does: join threads, run atexit, flush
+    (importing nothing: the import system is the program's now, which may have broken it;
+    the interpreter's own ending imports nothing either)."""
     threading = sys.modules.get("threading")  # no threading module: no threads to join
 
     try:
@@ -390,9 +297,17 @@ def fresh_stdio() -> "tuple[Any, Any, Any]":
                       closefd=False)
     sys.stderr = open(2, "w", encoding="utf-8", errors="backslashreplace",  # noqa: SIM115
                       closefd=False, buffering=1)
+    named(sys.stdin, sys.stdout, sys.stderr)
     if "random" in sys.modules:
         sys.modules["random"].seed()
     return sys.stdin, sys.stdout, sys.stderr
+
+
+def named(*streams: "Any") -> None:
+    """Name standard streams made by `open` (over fds 0-2: `name` 0, 1, 2) as an
+    interpreter start names its own: `<stdin>`, `<stdout>`, `<stderr>`."""
+    for stream, name in zip(streams, ("<stdin>", "<stdout>", "<stderr>")):
+        stream.buffer.raw.name = name
 
 
 def worker_stdio() -> "tuple[Any, Any, Any]":

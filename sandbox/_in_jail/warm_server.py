@@ -34,19 +34,13 @@ server when nothing is left to reap.
 
 # _signal, not signal.py (see below), nor socket.py or json: they import enum, re & co, and
 import _socket  # every object in this process's memory spreads the pages a forked child
-import atexit  # noqa: F401  writes to (and so copies) further apart. atexit: imported by
-import gc  # harness_program.finish at every program's end; here, no child builds it
+import gc  # writes to (and so copies) further apart
 import marshal
 import os
 import resource
 import select
 import sys
 import time
-
-# typing imports re & co (~2 MB), against the rule above: HumanEval prompts, which forked
-# harnesses run as the tests' context, and nearly every HumanEval program import it. Imported
-# here, a forked harness and its worker inherit it instead of each paying tens of ms.
-import typing  # noqa: F401
 
 from . import (
     harness,  # pre-imported so forked harnesses start warm
@@ -87,7 +81,6 @@ def main(control_fd: int, program_uid: int) -> None:
     if not empty_dirs() or not separated():
         return
     warm_up()
-    harness_program.learn_refers()  # once here, not in every child whose program imports
     global COUNTERS, FORKS, PER_MOUNT_INODES
     COUNTERS, FORKS = counters(), 0
     if COUNTERS is None:
@@ -762,9 +755,10 @@ def take_inputs(payload_fd: int) -> "tuple[str | None, Any]":
 
 
 def write_inputs(name: str, content: "str | bytes") -> int:
-    """/work/NAME, read-only as in a cold run (this server's uid owns it in a sticky
-    folder: the program's uid can neither write, remove nor replace it); the inodes made (the file, and each folder
-    on its way not there yet). (os.open and os.write, not open(): every function a child
+    """/work/NAME, mode 0644 as a cold run's binds and read-only to the program as there
+    (this server's uid owns it in a sticky folder: the program's uid can neither write,
+    remove nor replace it); the inodes made (the file, and each folder on its way not there
+    yet). (os.open and os.write, not open(): every function a child
     calls copies the pages its objects are on.)"""
     path = "/work/" + name
     created = 1
@@ -783,12 +777,12 @@ def write_inputs(name: str, content: "str | bytes") -> int:
             pass
     # as the host's `_workspace.as_bytes`: a lone surrogate stays bytes Python refuses
     data = content.encode("utf-8", "surrogatepass") if isinstance(content, str) else content
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o444)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o644)
     try:
         view = memoryview(data)
         while view:
             view = view[os.write(fd, view):]
-        os.fchmod(fd, 0o444)  # whatever the umask
+        os.fchmod(fd, 0o644)  # as a cold jail shows its binds, whatever the umask
     finally:
         os.close(fd)
     return created

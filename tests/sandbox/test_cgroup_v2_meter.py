@@ -153,6 +153,26 @@ def test_the_budget_decision_stops_the_jail_past_its_allowance(v2_host: Path) ->
             shell.wait()
 
 
+def test_reading_the_budget_stops_nothing(v2_host: Path) -> None:
+    """`over_allowance` (what `Session._cpu_left` reads) says the jail is past its
+    allowance and leaves it running; `check_cpu`, the check, stops it."""
+    jail, shell, init = jail_like(v2_host.parent)
+    try:
+        jail.allowance = 1.0
+        (v2_host / JAIL / "cpu.stat").write_text(cpu_stat(5_000_000, 4_000_000, 1_000_000))
+        assert jail.over_allowance() and jail.over_allowance()
+        assert not jail.cpu_spent and not gone(init) and shell.poll() is None
+        assert jail.check_cpu()
+        assert shell.wait(30) == 0 and gone(init)
+    finally:
+        os.close(jail._init)
+        assert jail.meter is not None
+        jail.meter.close()
+        if shell.poll() is None:
+            os.kill(init, signal.SIGKILL)
+            shell.wait()
+
+
 def test_the_watcher_thread_stops_a_jail_that_spends_between_calls(v2_host: Path) -> None:
     """The host's watcher (one thread, every CPU_POLL_S) reads the v2 meter and stops the
     jail once its count passes the allowance, with no call in progress."""

@@ -305,12 +305,6 @@ def test_an_import_or_file_trick_reads_as_in_a_cold_run(name: str) -> None:
     assert seen(warm) == seen(cold), (warm, cold)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "open: warm/cold divergence: harness_program.Preloaded.exec_module puts back the warm "
-    "server's module objects, which carry what the server imported later (`collections.abc` "
-    "set on collections by typing's import), and `closure` puts every module they refer to "
-    "(REFERS, learn_refers) into sys.modules: `import collections; collections.abc.Mapping` "
-    "runs warm and raises AttributeError cold"))
 def test_a_preloaded_package_brings_no_submodule_a_cold_import_does_not() -> None:
     code = ("import collections, sys\nprint('collections.abc' in sys.modules)\n"
             "print(collections.abc.Mapping)\n")
@@ -319,11 +313,6 @@ def test_a_preloaded_package_brings_no_submodule_a_cold_import_does_not() -> Non
     assert seen(warm) == seen(cold), warm
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "open: warm/cold divergence (a test's verdict): harness_program.Preloaded.exec_module "
-    "serves the server's `collections` with its `abc` attribute to a stdin/stdout test's "
-    "process too (run_main): a program whose output says whether `collections.abc` came with "
-    "`import collections` passes its test cold and fails it warm"))
 def test_a_stdin_stdout_verdict_does_not_depend_on_preloaded_submodules() -> None:
     code = "import collections\nprint(hasattr(collections, 'abc'))\n"
     verdicts = [sandbox.run_tests(code, [{"input": "", "output": "False\n"}], limits=SHORT,
@@ -331,12 +320,6 @@ def test_a_stdin_stdout_verdict_does_not_depend_on_preloaded_submodules() -> Non
     assert verdicts == [1, 1], verdicts
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "open: warm/cold divergence: harness_program.Preloaded.find_spec asks `shadowed` of the "
-    "top-level names only (`tops`): a submodule the program put in sys.modules "
-    "(`re._parser`, `collections.abc`) is what a cold `import re` / `import typing` uses "
-    "(and fails on), while warm serves the preloaded package, whose globals hold the "
-    "preloaded submodule"))
 def test_a_submodule_put_in_sys_modules_shadows_as_in_a_cold_run() -> None:
     submodules = (
         ("import sys\nsys.modules['re._parser'] = type(sys)('re._parser')\n"
@@ -350,12 +333,6 @@ def test_a_submodule_put_in_sys_modules_shadows_as_in_a_cold_run() -> None:
         assert seen(warm) == seen(cold), (code, warm)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "open: warm/cold divergence (Tampering with the judge: assert tests): "
-    "warm_server.become_worker -> harness_program.worker_main loads the program with the "
-    "warm server's sys.modules (typing, re, collections, functools, enum, ctypes, the "
-    "harness's own `_in_jail.warm_server`): no Preloaded there, so a task's typing.py or a "
-    "re.py the program writes shadows the standard module cold and not warm"))
 def test_assert_tests_see_a_shadowing_module_as_in_a_cold_run() -> None:
     cases = [
         ("import typing\ndef f():\n    return getattr(typing, 'X', 0)\n", {"typing.py": "X = 5\n"}),
@@ -375,12 +352,6 @@ def test_a_program_that_ignores_sigxcpu_gets_no_more_cpu_warm() -> None:
     assert warm.status == cold.status, warm
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "open: warm/cold divergence: harness_program.Preloaded.__init__ hides only modules with a "
-    "file (frozen `os`, `stat`, `posixpath`, built-in `_socket`, `math`, `gc`, `select` and "
-    "typing's `typing.io`/`typing.re` stay in sys.modules), puts itself first on "
-    "sys.meta_path, and sys.path_importer_cache keeps the server's entries ('/harness', "
-    "'/harness/_in_jail'): a program reading its import system sees a warm server"))
 def test_the_import_system_at_the_start_reads_as_in_a_cold_run() -> None:
     code = ("import sys\nprint(sorted(sys.modules))\nprint(len(sys.meta_path))\n"
             "print(sorted(k for k in sys.path_importer_cache if k.startswith('/harness')))\n")
@@ -399,13 +370,6 @@ SPEC_USES = {
 }
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "open: warm/cold divergence: harness_program.Preloaded.find_spec hands out specs whose "
-    "loader is the finder itself, which is no module loader: `exec_module` only puts the "
-    "preloaded modules back in sys.modules and leaves the module it was given empty, and it "
-    "has no get_code/get_source/get_filename: importlib.util.module_from_spec + exec_module, "
-    "spec.loader.get_filename and runpy.run_module of a preloaded module work cold and fail "
-    "warm"))
 @pytest.mark.parametrize("name", sorted(SPEC_USES))
 def test_a_program_using_a_preloaded_modules_spec_reads_as_in_a_cold_run(name: str) -> None:
     cold, warm = both(SPEC_USES[name])
@@ -418,11 +382,6 @@ FINDER = ("import sys\nSpec = type(sys.__spec__)\n"
           "    def exec_module(self, module):\n        module.FAKE = 1\n")
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "open: warm/cold divergence: harness_program.Preloaded.find_spec, first on sys.meta_path, "
-    "asks only PathFinder (`where`/`search`) whether a cold import would load the same file: "
-    "a finder the program puts before PathFinder (after Preloaded) serves `re` cold and is "
-    "never asked warm"))
 def test_a_finder_put_before_the_path_finder_serves_as_in_a_cold_run() -> None:
     code = FINDER + ("class F:\n    @staticmethod\n    def find_spec(name, path=None, target=None):\n"
                      "        return Spec(name, Fake()) if name == 're' else None\n"
@@ -433,11 +392,6 @@ def test_a_finder_put_before_the_path_finder_serves_as_in_a_cold_run() -> None:
     assert seen(warm) == seen(cold), warm
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "open: warm/cold divergence: harness_program.Preloaded.search compares only the spec's "
-    "`origin`: a path entry finder the program puts in sys.path_importer_cache for the "
-    "standard library's folder, whose spec names the standard file but carries its own "
-    "loader, loads the program's module cold and the preloaded one warm"))
 def test_a_path_entry_finder_with_its_own_loader_serves_as_in_a_cold_run() -> None:
     code = FINDER + ("real = sys.meta_path[-1].find_spec('re')\n"
                      "class F:\n    def find_spec(self, name, target=None):\n"
@@ -495,8 +449,8 @@ for name in ("hidden", "originals", "paths"):
         for key in list(table):
             if not key.startswith("_in_jail"):
                 table[key] = type(sys)(key)
-if hasattr(finder, "find_spec"):
-    type(finder).find_spec = lambda self, *a, **k: None
+if hasattr(finder, "find_spec"):  # the first finder's class (the finder itself, a class)
+    (finder if isinstance(finder, type) else type(finder)).find_spec = lambda *a, **k: None
 for name, module in list(getattr(finder, "originals", {}).items()):
     if name.endswith("harness_program"):
         module.REFERS.clear()

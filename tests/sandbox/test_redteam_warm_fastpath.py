@@ -153,9 +153,8 @@ SHADOWS = {
 
 @pytest.mark.parametrize("name", SHADOWS)
 def test_a_written_module_shadows_a_standard_one_as_in_a_cold_run(name: str) -> None:
-    """A warm server preloads typing (re, collections, functools & co) for every child:
-    they leave sys.modules before the program runs and come back when it imports them and a
-    cold import would find the same file (`harness_program.Preloaded`)."""
+    """A warm program starts from a fresh interpreter's import system
+    (`harness_program.as_cold`): every module it imports comes from the files, as cold."""
     code, files = SHADOWS[name]
     cold = sandbox.run(code, files=files, limits=SHORT, mode="cold")
     warm = sandbox.run(code, files=files, limits=SHORT, mode="warm")
@@ -163,11 +162,6 @@ def test_a_written_module_shadows_a_standard_one_as_in_a_cold_run(name: str) -> 
     assert (warm.status, warm.stdout) == (cold.status, cold.stdout), (warm, cold)
 
 
-@pytest.mark.xfail(strict=True, reason="hole: harness_program.Preloaded serves a preloaded "
-                   "module back with the modules it refers to, not every one its import "
-                   "imported: functools' `from collections import namedtuple` names no "
-                   "module, so a collections.py the program writes after importing "
-                   "functools is the program's warm, the standard one (already imported) cold")
 def test_a_module_shadowed_after_a_dependent_import_stays_the_standard_one() -> None:
     code = ("import functools\nopen('collections.py', 'w').write('X = 1\\n')\n"
             "import collections\nprint(collections.__file__)\n")

@@ -4,6 +4,7 @@ chunk size and the cap, limits that differ run to run on one server, and compile
 
 from __future__ import annotations
 
+import ast
 import dataclasses
 
 import pytest
@@ -129,3 +130,37 @@ def test_a_workers_program_reads_as_from_its_file_in_both_modes() -> None:
     warm = sandbox.run_tests(code, ["assert False, f()"], limits=SHORT, mode="warm")
     assert "['a\\nb\\nc', b'S = \"\"\"a\\r'])" in cold.results[0].message, cold
     assert warm.results[0].message == cold.results[0].message, warm
+
+
+IMPORT_SYSTEM = """
+import sys
+def import_system():
+    finders = {key: None if finder is None else
+               (type(finder).__name__, getattr(finder, "path", None),
+                getattr(finder, "_path_mtime", None), len(getattr(finder, "_path_cache", ())))
+               for key, finder in sys.path_importer_cache.items()}
+    return repr((sorted(sys.modules), [getattr(f, "__qualname__", type(f).__name__)
+                                       for f in sys.meta_path],
+                 [getattr(h, "__qualname__", "") for h in sys.path_hooks], sys.path,
+                 sorted(finders.items()),
+                 [(s.name, s.encoding, s.errors) for s in (sys.stdin, sys.stdout, sys.stderr)]))
+"""
+
+
+def test_a_program_starts_from_a_cold_interpreters_import_system() -> None:
+    """What a program finds of the import system at its start (the modules in sys.modules,
+    sys.meta_path, sys.path_hooks, sys.path, each sys.path_importer_cache entry with its
+    finder's state) is a fresh interpreter's, warm as cold (`harness_program.as_cold`): a
+    plain program's, and an assert test's worker's (which names its streams as `open`
+    makes them, cold and warm alike)."""
+    plain = IMPORT_SYSTEM + "print(import_system())\n"
+    cold = sandbox.run(plain, limits=SHORT, mode="cold")
+    assert cold.status == "ok" and "'collections'" not in cold.stdout, cold
+    for _ in range(2):
+        warm = sandbox.run(plain, limits=SHORT, mode="warm")
+        assert (warm.status, warm.stdout) == ("ok", cold.stdout), warm
+    started = ast.literal_eval(cold.stdout)[:5]
+    test = f"assert eval(import_system())[:5] == {started!r}, import_system()"
+    for mode in ("cold", "warm"):
+        report = sandbox.run_tests(IMPORT_SYSTEM, [test], limits=SHORT, mode=mode)
+        assert report.passed == 1, (mode, report)
