@@ -14,6 +14,7 @@ from itertools import repeat
 from rewards.cache import ByteCache, byte_cache
 from rewards.math._config import MathConfig, Verdict
 from rewards.math._extract import (
+    PLACE_NOUNS,
     Extraction,
     final_sentence_start,
     one_math_reading,
@@ -64,13 +65,18 @@ class VerdictCache(ByteCache[tuple[str, str, bool, MathConfig], Verdict]):
 MAX_VERDICT_BYTES = 64 << 20
 
 
-_PLACE_WORDS = re.compile(r"\b(?<!decimal )(?:place|position|rank|ranked|ranking|ordinal)\b", re.IGNORECASE)
+# A question answered by an ordinal: one that names a place in an order (`place`, `rank`, not
+# `decimal place`), or asks which member of a series counted in order (`PLACE_NOUNS`: `Which
+# floor ...?`, `What day of the month ...?`, `Which term of the sequence ...?`).
+_PLACE_WORDS = re.compile(
+    r"\b(?<!decimal )(?:place|position|rank|ranked|ranking|ordinal)\b|"
+    rf"\b(?:which|what)\s+(?:{'|'.join(PLACE_NOUNS)})s?\b", re.IGNORECASE)
 
 
 def asks_for_place(question: str | None) -> bool:
     """Whether a question asks for a place in an order (`In which place did Mia finish?`,
-    `What is her rank?`), where an ordinal suffix glued to a box (`\\boxed{7}th`) writes the
-    value as a place (`Extraction.ordinal`)."""
+    `What is her rank?`, `Which floor does Mia live on?`), where an ordinal suffix glued to a
+    box (`\\boxed{7}th`) writes the value as a place (`Extraction.ordinal`)."""
     return bool(question) and _PLACE_WORDS.search(question or "") is not None
 
 

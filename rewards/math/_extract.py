@@ -37,10 +37,12 @@ from rewards.math._evaluate import evaluate, evaluate_exact
 from rewards.math._normalize import (
     NUMBER_WORDS,
     changes_value,
+    equals_as_printed,
     magnitude_after,
     names_an_answer,
     normalize,
     numbers_in_words,
+    parse_number,
     qualifiers,
     sentence_key,
     symbol_numbers,
@@ -1177,12 +1179,25 @@ def _box_with_words(text: str, found: Extraction, end: int) -> Extraction:
     every day`, `\\boxed{5} hours more than James`) describe the value, they do not unsay it;
     a magnitude word right after the box is read with it (`magnitude_after`). What stands
     glued to the box's brace is read with its value unless it is a mark known to leave it
-    (`_glued_to_box`), and a value in brackets right after the box is the box stated again
-    (`_bracketed_value`). An equation number after the box (`_EQUATION_NUMBER`: `\\qquad (1)`)
-    is a label, not read."""
+    (`_glued_to_box`; a styling command with what it holds, `\\text{!}`; a thousands group or
+    a CJK magnitude continues the box's number, `_number_across_the_brace`), and a value in
+    brackets right after the box is the box stated again (`_bracketed_value`; a `\\tag{...}`
+    that is no label is such a bracket). An equation number after the box
+    (`_EQUATION_NUMBER`: `\\qquad (1)`) is a label, not read."""
+    continued = _number_across_the_brace(text, end, found.answer)
+    if continued is not None:  # `\\boxed{7}\\,000`, `\\boxed{7}万`: the number the box begins
+        found = replace(found, answer=continued[0], parts=(), native=False)
+        text = text[:end] + text[continued[1]:]
     number = _EQUATION_NUMBER.match(text, end)
     if number is not None:  # `\\boxed{7} \\qquad (1)`: the box's equation number
         text = text[:end] + " " + text[number.end():]
+    tag = _TAG.match(text, end)
+    if tag is not None and not _LABEL.fullmatch(tag.group(1)):
+        # `\\tag{8 \\text{ or } 9}`: a tag that is no label is set in brackets as a display sets it
+        text = f"{text[:end]} ({tag.group(1)}){text[tag.end():]}"
+    styled = _STYLED.match(text, end)
+    if styled is not None:  # `\\boxed{7}\\text{!}`, `\\text{ thousand}`: read what the command holds
+        text = text[:end] + styled.group(1) + text[styled.end():]
     degree = _DEGREE_SPELLING.match(text, end)
     if degree is not None:  # `\\boxed{30}^o`: the degree sign (`o` is no Spanish `or` here)
         text = text[:end] + "\u00b0" + text[degree.end():]
@@ -1222,12 +1237,59 @@ _EQUATION_NUMBER = re.compile(
     r"(?:\(\s*\d{1,3}\s*\)|\\text\{\s*\(\s*\d{1,3}\s*\)\s*\})(?![\w^_{(\[]|[.,]\d)")
 
 
+def _number_across_the_brace(text: str, end: int, answer: str) -> tuple[str, int] | None:
+    """The number a box's whole number `answer` begins and the text glued to its brace at `end`
+    goes on to write, and where that ends: groups of three digits after a LaTeX thousands
+    separator (`\\boxed{7}\\,000`, `\\boxed{12}~345`: 7000, 12345) or a magnitude of a script
+    written without spaces (`_UNSPACED_MAGNITUDES`: `\\boxed{7}万` is 70000, `\\boxed{7}만`
+    too); the reply wrote that number, so it is the answer. None for anything else."""
+    if not _DIGITS.fullmatch(answer) or len(answer) > 15:
+        return None
+    groups = _THOUSANDS_GROUPS.match(text, end)
+    if groups is not None:
+        return answer + "".join(_DIGITS.findall(groups.group(0))), groups.end()
+    magnitude = _UNSPACED_MAGNITUDE.match(text, end)
+    if magnitude is not None:
+        return str(int(answer) * _UNSPACED_MAGNITUDES[magnitude.group(1)]), magnitude.end()
+    return None
+
+
+# Groups of three digits glued to a box after a LaTeX thousands separator, to a number's end.
+_THOUSANDS_GROUPS = re.compile(r"(?<!\d)(?:(?:\\[,;:]|~|\{,\})\d{3})+(?![\d}]|[.,]\d)")
+# The magnitudes that multiply a number written before them in Chinese, Japanese and Korean.
+_UNSPACED_MAGNITUDES = {"十": 10, "百": 100, "千": 1000, "万": 10**4, "萬": 10**4, "亿": 10**8,
+                        "億": 10**8, "십": 10, "백": 100, "천": 1000, "만": 10**4, "억": 10**8}
+# One of them glued to a box, not followed by another number word (`7千5百` is not read).
+_UNSPACED_MAGNITUDE = re.compile(
+    rf"({'|'.join(_UNSPACED_MAGNITUDES)})(?!{'|'.join(_UNSPACED_MAGNITUDES)}|[\d零〇一二两三四五六七八九])")
+
+
+# A display's tag after a box (`\\tag{1}`, `\\tag*{8 \\text{ or } 9}`), and what makes one a label
+# (one token: `1`, `7.5`, `8a`, `*`), not read; any other tag is read as a bracket after the
+# box (`_bracketed_value`: `\\tag{7 \\text{ or } 8}` offers two values).
+_TAG = re.compile(r"(?<![ \t])[ \t]*\\tag\*?\s*\{((?:[^{}]|\{[^{}]{0,30}\}){0,60})\}")
+_LABEL = re.compile(r"(?<!\s)\s*(?:[^\s{}\\]{1,12}|\\(?:ast|star|dagger|ddagger))\s*")
+
+
 # The degree sign as keyboards and LaTeX spell it besides `°` and `^\\circ`: a raised `o`
 # (`^o`, `^{\\text{o}}`), after an empty group or a thin space too (`{}^o`).
 _DEGREE_SPELLING = re.compile(r"(?:\{\}|\\,)?\^\s*(?:o|\{\s*(?:o|\\(?:text|mathrm)\{o\})\s*\})(?![A-Za-z])")
 # An English ordinal suffix glued to a whole number (`7th`, `1^{st}`, `3^{\\text{rd}}`): the
-# value as a place, when the suffix is the number's own (`_ordinal_suffix`).
+# value as a place, when the suffix is the number's own (`_ordinal_suffix`) and nothing but
+# the name of what it counts follows it in its clause (`_ORDINAL_END`).
 _ORDINAL_GLUE = re.compile(r"(?:\^\s*\{?\s*(?:\\(?:text|mathrm)\{)?)?(st|nd|rd|th)\}?\s*\}?(?![A-Za-z^!]|\s*\d)")
+# The members of a series counted in order, which an ordinal names (`7th place`, `3rd floor`,
+# `the 2nd term`): a question that asks which of them (`asks_for_place`) is answered by one.
+PLACE_NOUNS = ("place", "position", "rank", "floor", "storey", "story", "level", "day", "week",
+               "month", "century", "term", "row", "column", "seat", "grade", "round", "stage",
+               "step", "turn", "lap", "inning", "page", "chapter", "line", "generation", "edition",
+               "attempt")
+# What may end an ordinal's clause (an allow-list): its end (sentence punctuation, a closing
+# bracket or delimiter, a line break, the reply's end), after at most the name of what it
+# counts (`7th place.`). Anything else may count the place otherwise (`2nd-to-last`, `2nd
+# last`, `2nd from the end`): the ordinal is not the value as a place alone.
+_ORDINAL_END = re.compile(
+    rf"(?<![ \t])[ \t]*(?:(?:{'|'.join(PLACE_NOUNS)})s?(?![\w-])[ \t]*)?(?:[.,;:!?)\]}}$*]|\\[)\]]|\n|$)")
 
 
 def _sentence_bang(text: str, end: int, after: str, passed: str) -> bool:
@@ -1244,9 +1306,12 @@ def _sentence_bang(text: str, end: int, after: str, passed: str) -> bool:
 
 def _own_ordinal(text: str, end: int, answer: str) -> bool:
     """Whether what is glued to a box that ends at `end` is the English ordinal suffix of its
-    whole number (`7th`, `1^{st}`; not `7st`)."""
-    ordinal = _ORDINAL_GLUE.match(_INVISIBLE.sub("", text[end:end + _GLUE_MAX]))
-    return ordinal is not None and ordinal.group(1) == _ordinal_suffix(answer)
+    whole number (`7th`, `1^{st}`; not `7st`) and its clause ends there, or after the name of
+    what it counts (`_ORDINAL_END`: `7th place.`; not `2nd-to-last`, `2nd from the end`)."""
+    glued = _INVISIBLE.sub("", text[end:end + 2 * _GLUE_MAX])
+    ordinal = _ORDINAL_GLUE.match(glued)
+    return ordinal is not None and ordinal.group(1) == _ordinal_suffix(answer) and (
+        _ORDINAL_END.match(glued, ordinal.end()) is not None)
 
 
 def _ordinal_suffix(answer: str) -> str | None:
@@ -1273,12 +1338,16 @@ def _glued_to_box(text: str, end: int, answer: str) -> tuple[str, bool] | None:
     box that is no number is the sentence's (`\\boxed{\\text{Yes}}!`)."""
     start = end + len(text[end:]) - len(text[end:].lstrip(_INVISIBLE_CHARS))  # (any run of them)
     after = _INVISIBLE.sub("", text[start:start + 2 * _GLUE_MAX])
-    passed = _PASSED_GLUE.match(after)
+    group = _SPACED_GROUP.match(after)
+    passed = group or _PASSED_GLUE.match(after)
     if passed is not None:
         following = after[passed.end():passed.end() + 1]
         if following.strip() and not following.isalpha() and not (  # `$\\boxed{18}$th`: prose
                 _sentence_bang(text, end, after, passed.group(0))):
             after = after[passed.end():]  # `\\boxed{7}\\,000`, `(\\boxed{7})^2`: read past the marks
+    compound = _GLUED_COMPOUND.match(after)
+    if compound is not None:  # `\\boxed{3}-fold` leaves the value, `\\boxed{7}-ish` does not
+        return (compound.group(0), True) if _compound_changes(compound.group(1), answer) else None
     if _HARMLESS_GLUE.match(after):
         return None
     run = _GLUED_RUN.match(after)
@@ -1306,71 +1375,133 @@ def _glued_to_box(text: str, end: int, answer: str) -> tuple[str, bool] | None:
 _GLUE_MAX = 40
 
 
+def _compound_changes(words: str, answer: str) -> bool:
+    """Whether a hyphen compound glued to a value (`words` after the hyphen: `fold`,
+    `year-old`) may change it: unless each word is a unit or a counted noun (`normalize` drops
+    it: `7-day`, `7-digit`) or makes a compound known to leave the value (`_COMPOUND_WORDS`),
+    it may approximate (`-ish`, `-odd`, `-plus`), scale (`-thousand`, `-dozen`, `-tenths`,
+    `-percent`) or operate (`-squared`)."""
+    return not all(word.lower() in _COMPOUND_WORDS or normalize(f"{answer} {word}") == normalize(answer)
+                   for word in re.split(r"[-\u2010]", words))
+
+
 def _glue_symbols() -> str:
-    """The marks and symbols that leave a value as it is when glued to it, from the Unicode
-    database (an allow-list by category, not by character): punctuation that ends or closes
-    (`Po`, `Pf`, `Pi`, `Pe`: `…`, `»`, `।`, `؟`, `†`), other symbols (`So`: `■`, `✓`, `🎉`, `℃`)
-    and currency signs (`Sc`: `€`, `₽`), outside ASCII (its marks are `_HARMLESS_GLUE`'s own),
-    and `∎` (end of proof); none with a numeric value (`unicodedata.numeric`: `㊀`) nor one
-    whose name says it writes a number or an operation or judges the value (`_NUMBER_MARK`:
-    `·`, `‰`, `٫`, `‼`, `⁾`, `💯`, `❌`, `✗`)."""
-    codes = [0x220E]  # END OF PROOF (a math symbol, `Sm`, unlike the operators)
+    """The marks and symbols outside ASCII known to leave a value as it is when glued to it
+    (its marks are `_HARMLESS_GLUE`'s own), from the Unicode database by name, an allow-list:
+    closing brackets and quotation marks (`Pe`, `Pf`, `Pi`: `»`, `」`, `】`; a superscript or
+    subscript one writes mathematics: `⁾`), the marks that end or pause a sentence in any script
+    (`_SENTENCE_MARK`: `…`, `।`, `؟`; not one doubled or mixed with another, `‽`, `⁇`, `⁉`),
+    footnote and end marks (`†`, `※`, `■`, `∎`), marks of approval (`✓`, `✅`, `👍`, `🎉`,
+    `😊`: `_APPROVING_SYMBOL`), degree signs (`℃`), and the signs of whole currency units
+    (`_CURRENCY_UNIT`: `€`, `₽`; not a sub-unit, `¢`, `₥`, which scales the value). None has a
+    numeric value (`unicodedata.numeric`: `㊀`)."""
+    codes = []
     for code in itertools.chain(range(0x80, 0x10000), range(0x1F000, 0x1FB00)):
         char = chr(code)
-        if unicodedata.category(char) in _GLUE_CATEGORIES and \
-                unicodedata.numeric(char, None) is None and \
-                not _NUMBER_MARK.search(unicodedata.name(char, "")):
+        name = unicodedata.name(char, "")
+        if unicodedata.numeric(char, None) is not None or not name:
+            continue
+        category = unicodedata.category(char)
+        if category in ("Pe", "Pf", "Pi") and not _WRITES_MATH.search(name) or (
+                category == "Po" and _SENTENCE_MARK.fullmatch(name)) or (
+                category in ("So", "Sm") and _APPROVING_SYMBOL.fullmatch(name)):
             codes.append(code)
     return char_class(sorted(codes))
 
 
-def _unspaced_letters() -> str:
-    """The letters of the scripts written without spaces between words, which may follow a
-    value glued (Chinese, Japanese, Korean, Thai, Lao, Myanmar, Khmer: `\\boxed{7}是答案`,
-    `\\boxed{7}บาท`), those with a numeric value left out (`万`, `千`, `九`: a numeral glued to the
-    value writes another)."""
-    codes = [code for lo, hi in _UNSPACED_BLOCKS for code in range(lo, hi + 1)
-             if unicodedata.category(chr(code)) == "Lo" and unicodedata.numeric(chr(code), None) is None]
+def _currency_units() -> str:
+    """The signs of whole currency units (`_CURRENCY_UNIT`, by Unicode name: `€`, `£`, `₽`,
+    `฿`), which may stand glued to a value before no letter or digit (`\\boxed{7}€`); a sign
+    of a sub-unit (`¢`, `₥`) or a magnitude after the sign (`€M`, `£bn`) changes the value."""
+    codes = [code for code in range(0x80, 0x10000)
+             if unicodedata.category(chr(code)) == "Sc" and
+             _CURRENCY_UNIT.fullmatch(unicodedata.name(chr(code), ""))]
     return char_class(codes)
 
 
-_GLUE_CATEGORIES = frozenset({"Po", "Pf", "Pi", "Pe", "So", "Sc"})
-_NUMBER_MARK = re.compile(r"PERCENT|PER MILLE|PER TEN THOUSAND|DECIMAL|THOUSANDS|MIDDLE DOT|"
-                          r"ASTERISK|SOLIDUS|FRACTION|EXCLAMATION|PRIME|OPERATOR|SUPERSCRIPT|"
-                          r"SUBSCRIPT|DIGIT|NUMERAL|NUMBER|KEYCAP|TIMES|MULTIPLICATION|DIVISION|"
-                          r"PLUS|MINUS|ROOT|VULGAR|COMBINING|\b(?:ZERO|ONE|TWO|THREE|FOUR|FIVE|SIX|"
-                          r"SEVEN|EIGHT|NINE|TEN|HUNDRED|THOUSAND|MILLION|HALF|QUARTER|"
-                          # a mark that judges the value it follows (`❌`, `✗`, `⍻`, `👎`)
-                          r"CROSS|X|SALTIRE|NOT|NO|NEGATIVE|PROHIBITED|WARNING|THUMBS DOWN)\b")
-_UNSPACED_BLOCKS = ((0x0E00, 0x0EFF), (0x1000, 0x109F), (0x1100, 0x11FF), (0x1780, 0x17FF),
-                    (0x3040, 0x30FF), (0x3130, 0x318F), (0x3400, 0x4DBF), (0x4E00, 0x9FFF),
-                    (0xAC00, 0xD7AF))
+_WRITES_MATH = re.compile(r"SUPERSCRIPT|SUBSCRIPT|MATHEMATICAL")
+_SENTENCE_MARK = re.compile(
+    r"(?:(?!DOUBLE |EXCLAMATION |REVERSED |TURNED )[A-Z]+ ){0,3}(?:FULL STOP|COMMA|COLON|SEMICOLON|"
+    r"QUESTION MARK|HORIZONTAL ELLIPSIS|DANDA|DOUBLE DANDA|QUOTATION MARK|APOSTROPHE|DAGGER|"
+    r"DOUBLE DAGGER|REFERENCE MARK|SECTION SIGN|PILCROW SIGN)")
+_APPROVING_SYMBOL = re.compile(
+    r"(?:HEAVY |WHITE HEAVY )?CHECK MARK|BALLOT BOX WITH CHECK|CHECK MARK BUTTON|END OF PROOF|"
+    r"(?:BLACK|WHITE)(?: SMALL| MEDIUM| MEDIUM SMALL| LARGE)? SQUARE|"
+    r"PARTY POPPER|CONFETTI BALL|SPARKLES|GLOWING STAR|(?:WHITE|BLACK) (?:MEDIUM )?STAR|"
+    r"THUMBS UP SIGN|CLAPPING HANDS SIGN|TROPHY|OK HAND SIGN|"
+    r"(?:WHITE |SLIGHTLY )?SMILING FACE|SMILING FACE WITH SMILING EYES|GRINNING FACE|"
+    r"GRINNING FACE WITH SMILING EYES|SMILING FACE WITH OPEN MOUTH(?: AND SMILING EYES)?|"
+    r"SMILING FACE WITH SUNGLASSES|DEGREE (?:CELSIUS|FAHRENHEIT)")
+_CURRENCY_UNIT = re.compile(
+    r"(?:FULLWIDTH |SMALL )?(?:DOLLAR|POUND|YEN|EURO|RUPEE|INDIAN RUPEE|RUBLE|WON|LIRA|TURKISH LIRA|"
+    r"NAIRA|PESO|NEW SHEQEL|DONG|FRANC|CEDI|HRYVNIA|TENGE|KIP|TUGRIK|MANAT|LARI|GUARANI|COLON|"
+    r"PESETA|DRACHMA|AUSTRAL|AFGHANI|BITCOIN|SPESMILO|SOM|SAUDI RIYAL|RIAL) SIGN|"
+    r"THAI CURRENCY SYMBOL BAHT|KHMER CURRENCY SYMBOL RIEL|BENGALI RUPEE SIGN|GUJARATI RUPEE SIGN|"
+    r"TAMIL RUPEE SIGN|EURO-CURRENCY SIGN")
 _GLUE_SYMBOLS = _glue_symbols()
-_UNSPACED_LETTERS = _unspaced_letters()
+_CURRENCY_UNITS = _currency_units()
+# The words of scripts written without spaces that may stand glued to a value without
+# changing it (an allow-list, by the word's start; the prose readers read the clause they
+# open): a copula or a negation of one (`是答案`, `不是`, `です`, `입니다`, `이다`), a particle
+# (`は`, `の`, `은`, `를`), a counter or classifier (`个苹果`, `個`, `개`, `명`, `人`), a whole
+# currency unit (`元`, `円`, `원`, `บาท`) and a few measure words. A numeral, a magnitude (`万`,
+# `만`, `억`), a fraction or tenth (`分之一`, `成`, `割`), an approximation (`多`, `余`, `左右`)
+# or any other word is not on it: read with the value (uncertain where no arithmetic reads it).
+_UNSPACED_GLUE_WORDS = tuple("""
+    是 為 为 即 就 应 應 不 并 並 非 也 绝 絕 其 显 顯 可 答 个 個 名 人 只 本 张 張 条 條 位 次 种 種
+    块 塊 件 辆 輛 头 頭 棵 支 枝 把 台 场 場 岁 歲 天 年 月 日 周 週 小时 小時 元 圆 圓 页 頁 道 题 題
+    组 組 对 對 米 公里 公斤 克 升 度 号 號 层 層 排 行 列 班 颗 顆 张 本 杯 瓶 盒 箱 包 双 雙 朵 匹
+    です でし だ ね よ は が の を に と も ま 枚 回 円 歳 通り つ 番 時間 秒
+    입니 입 이 은 는 가 을 를 의 에 로 으 와 과 도 개 명 원 번 살 세 예요 이에요 일 년 달
+    บาท
+""".split())  # noqa: SIM905 (a word list reads better as words)
+_UNSPACED_GLUE = re.compile("|".join(sorted(map(re.escape, set(_UNSPACED_GLUE_WORDS)), key=len,
+                                            reverse=True)))
 # What may stand glued to a box's closing brace without changing its value (an allow-list):
 # the reply's end or a space (`~` too), a closing math delimiter (`\\right)` too), a line
 # break, a closing or opening bracket (what a bracket holds is read apart: `_bracketed_value`,
-# `_said_after_a_mark`), a tag, `&`, `|`, quotes, markdown emphasis (a star before no digit),
-# an underscore before no subscript, sentence punctuation before no digit (`.5`, `,000` write
-# a number; `!` is a factorial), full-width punctuation and brackets (`（个）`), a dash (a
-# joining mark, `_JOINING_MARK`), a percent or degree sign (the box's own unit), a word of a
-# script written without spaces (Chinese, Japanese, a Korean particle: `\\boxed{7}是答案`,
-# read by the prose readers), and a LaTeX spacing, text, closing or end-of-proof command.
+# `_said_after_a_mark`), a tag, `&`, `|`, quotes before no digit (`\\boxed{7}'8"` is read),
+# markdown emphasis (a star before no digit), an underscore before no subscript, sentence
+# punctuation before no digit (`.5`, `,000` write a number; `!` is a factorial), full-width
+# punctuation and brackets (`（个）`), a dash before no digit, command or point (a joining
+# mark, `_JOINING_MARK`; a hyphen before a word is a compound, `_compound_changes`), a percent
+# or degree sign (the box's own unit), the marks and symbols of `_glue_symbols`, a whole
+# currency unit before no letter or digit, a word of a script written without spaces on
+# `_UNSPACED_GLUE_WORDS`, and a LaTeX spacing, closing, label or end-of-proof command (a
+# styling one is read with what it holds: `_box_with_words`).
 _HARMLESS_GLUE = re.compile(
-    r"$|\s|~|\$|\\[)\]]|\\\\|[)\]}(\[<>&|'\"`\u2018\u2019\u201c\u201d\uff08\uff09\u3010\u3011\u300c-\u300f]|"
-    rf"\*(?![\d(])|_(?![\w{{\\])|{_UNSPACED_LETTERS}|{_GLUE_SYMBOLS}(?!\d)|"
-    r"[.,;:?](?!\d)|[\u3001\u3002\uff01\uff0c\uff1a\uff1b\uff1f]|[-\u2010-\u2015\u2212]|"
+    r"$|\s|~|\$|\\[)\]]|\\\\|[)\]}(\[<>&|]|['\"`\u2018\u2019\u201c\u201d](?!\d)|"
+    r"[\uff08\uff09\u3010\u3011\u300c-\u300f](?!\d)|"
+    rf"\*(?![\d(])|_(?![\w{{\\])|{_UNSPACED_GLUE.pattern}|{_GLUE_SYMBOLS}(?!\d)|"
+    rf"{_CURRENCY_UNITS}(?![^\W_])|"
+    r"[.,;:?](?!\d)|[\u3001\u3002\uff01\uff0c\uff1a\uff1b\uff1f]|"
+    r"[\u2011-\u2015](?![\d\\.])|[-\u2010\u2212](?![\w\\.])|"
     r"\\?[%\uff05\u066a\ufe6a]|(?:[\u00b0\u00ba\u00aa]|(?:\{\}|\\,)?\^\s*(?:\\circ|o(?![A-Za-z])|\*|"
     r"\\d?dagger|\{\s*(?:\\circ|o|\*|\\d?dagger|\\(?:text|mathrm)\{o\})\s*\}))(?!\s*\d)|"
-    r"\\(?:[,;:! ]|q?quad|[hv]space|hfill|enspace|text[a-z]{0,6}|mbox|mathrm|"
-    r"emph|underline|end|newline|nonumber|notag|tag|label|qed|blacksquare|square|checkmark|Box|"
+    r"\\(?:[,;:! ]|q?quad|[hv]space|hfill|enspace|"
+    r"end|newline|nonumber|notag|tag|label|qed|blacksquare|square|checkmark|Box|"
     r"footnote|d?dagger|degree|hline|cr|right|[bB]igg?r)(?![A-Za-z])")
 # Marks that leave the value as it is but not what is glued after them, which is read as if
 # glued to the box (`\\boxed{7}\\,000` is 7000, `(\\boxed{7})^2` 49, `\\boxed{7}**!**` 5040):
-# spacing commands, closing braces and brackets, a closing math delimiter, markdown stars,
-# emphasis tags and closing tags, a double quote, `&`.
+# spacing commands, closing braces and brackets of any script (`」`, `】`), a closing math
+# delimiter, markdown stars, emphasis tags and closing tags, quotes (`'` too: `\\boxed{7}'8"`
+# writes feet and inches; `\\boxed{7}'s` leaves the value), `&`, a `\\label{...}`.
 _PASSED_GLUE = re.compile(r"(?:\\[,;:!]|~|\\hspace\{[^{}\s]{0,10}\}|\\right[)\]]|\\[bB]igg?r[)\]]|[)\]}]|"
-                          r"\$|\\\)|\*|</?(?:b|i|em|strong|sup|u)>|</[a-z]{1,10}>|[\"&]){1,12}")
+                          r"\$|\\\)|\*|</?(?:b|i|em|strong|sup|u)>|</[a-z]{1,10}>|[\"&'`]|"
+                          r"\\label\{[^{}]{0,30}\}|"
+                          r"[\u2019\u201d\u00bb\u203a\u3009\u300b\u300d\u300f\u3011\u3015\u3017\uff09\uff3d]){1,12}")
+# Spacing commands (a thin space, `~`) and the spaces after them, before a digit: a group of
+# the number the box began (`\\boxed{7}\\, 000`), read as glued.
+_SPACED_GROUP = re.compile(r"(?<![~}])(?<!\\[,;:!])(?:\\[,;:!]|~|\\hspace\{[^{}\s]{0,10}\})+[ \t]+(?=\d)")
+# A hyphen glued to a word after a value: a compound (`3-fold`, `7-gon`, `7-year-old`), its
+# words read by `_compound_changes`.
+_GLUED_COMPOUND = re.compile(r"(?<![^\W\d_])[-\u2010]((?:[^\W\d_]+)(?:[-\u2010][^\W\d_]+)*)")
+# Words that make a compound with a number and leave it the value (an allow-list; a unit or
+# a counted noun, `7-day`, `7-digit`, is `normalize`'s): a factor, a polygon, a shape's
+# sides, a dimension, an age.
+_COMPOUND_WORDS = frozenset("""
+    fold gon gonal sided faced edged angled dimensional old membered headed legged
+""".split())  # noqa: SIM905 (a word list reads better as words)
 # A closing prose delimiter: when it closes one opened right before the box, a `!` after it
 # is the sentence's (`$\\boxed{7}$!`, `**\\boxed{7}**!`), not a factorial.
 _PROSE_CLOSE = re.compile(r"(?:\$|\\\)|\*|</[a-z]{1,10}>|\"){1,12}")
@@ -1386,12 +1517,32 @@ def _bracketed_value(text: str, end: int, answer: str) -> str | None:
     answer; `_restated_expression`: `(14/2)` explains it). None when the bracket opens with no
     value (`(rounded)`, `(or 8)`: the other readers') or holds an explanation (`(2 hours)`,
     `(3 x 4)`)."""
-    if not text[end:end + _GLUE_MAX].lstrip(" \t$*_\\)]").startswith(("(", "[")):
+    opened = _BRACKET_AFTER_BOX.match(text, end, end + 3 * _GLUE_MAX)
+    if opened is None:
         return None  # (no bracket next: the tail is not read again)
+    closed = _BRACKET_CLOSERS[opened.group("open")].match(text, opened.end(), opened.end() + 2 * _GLUE_MAX)
+    if closed is None:
+        return None
+    content = symbol_numbers(_STYLED.sub(r"\1", closed.group(1))).strip()
+    content = content[1:].strip() if content.startswith("=") else content  # `(= 8)`
+    if not _OPENS_WITH_VALUE.match(content):
+        return None  # `(rounded)`, `(or 8)`, `(\\frac{15}{2})`: the other readers'
+    counted = _COUNTED_VALUE.fullmatch(content)
+    if counted is not None and normalize(content) == normalize(counted.group("value")):
+        # `(8 cm)`, `(8 apples)`: a value in the box's own terms (or the box names none) is the
+        # box stated again; in other terms it explains it (`\\boxed{120} minutes (2 hours)`)
+        unit = _WORD_IN_COMMAND.sub("", opened.group("unit") or "").strip().lower()
+        if unit and unit.rstrip("s") != counted.group("words").lower().rstrip("s"):
+            return None
+        value = counted.group("value")
+        return None if _value_differs(value, answer) is False else value
     region, _ = _after_box(text, end, sentences=1)
     bracket = _VALUE_IN_BRACKETS.match(region)
-    if bracket is None:
-        return None
+    if bracket is None:  # `(+8)`, `(.8)`, `\\{8\\}`, `\\(8\\)`: a bracket of another spelling
+        if _approximates(content, answer):
+            return None
+        value = _restated_value(content, _after_box(text, closed.end(), sentences=1)[0])
+        return value if value is not None else _restated_expression(content, answer)
     content = bracket.group(1)
     if _approximates(content, answer):
         return None  # `\\boxed{\\sqrt{2}} (1.414)`: the box rounded to the printed places
@@ -1401,17 +1552,32 @@ def _bracketed_value(text: str, end: int, answer: str) -> str | None:
 
 def _approximates(content: str, answer: str) -> bool:
     """Whether a bracket's `content` is a decimal that is the box's `answer` rounded to the
-    places it prints (`1.414` of `\\sqrt{2}`, `3.14` of `\\pi`: within half a unit of its
-    last place), as `_other_value` reads a number in an aside."""
+    places it prints (`1.414` of `\\sqrt{2}`, `3.14` of `\\pi`: `equals_as_printed`, as
+    `_other_value` reads a number in an aside)."""
     decimal = _DECIMAL.fullmatch(content.strip())
     boxed = evaluate(answer)
     if decimal is None or boxed is None or boxed[1]:
         return False
-    places = len(decimal.group(0).partition(".")[2])
-    return abs(float(decimal.group(0)) - boxed[0]) <= 0.5 * 10 ** -places
+    number = parse_number(decimal.group(0))
+    return number is not None and equals_as_printed(number, boxed[0])
 
 
 _DECIMAL = re.compile(r"-?\d{1,15}\.\d{1,15}")
+# A bracket right after a box, in any spelling (`(`, `[`, `（`, `\\(`, `\\{`, `{(`, after `\\left`
+# or `\\bigl`), past closing delimiters, markup and a word of the box's own clause (`\\boxed{7}
+# cm (8 cm)`: `unit`); what it holds is read to its closer (`_BRACKET_CLOSERS`).
+_BRACKET_AFTER_BOX = re.compile(
+    r"(?:[ \t$*_\]]|\\[)\]]){0,8}"
+    r"(?:(?P<unit>(?:\\(?:text|mathrm|mbox)\{\s*)?[^\W\d_]{1,20}\}?)(?:[ \t$]|\\[,;: ])+)?"
+    r"(?:\\left|\\[bB]igg?l?)?(?P<open>[(\[\uff08]|\\\(|\\\{|\{\()")
+_BRACKET_CLOSERS = {opener: re.compile(rf"([^()\[\]\n]{{1,60}}?)\s*(?:\\right|\\[bB]igg?r?)?{closer}")
+                    for opener, closer in (("(", r"[)\uff09]"), ("\uff08", r"[)\uff09]"), ("[", r"\]"),
+                                           ("\\(", r"\\\)"), ("\\{", r"\\\}"), ("{(", r"\)\}"))}
+# What opens a value in a bracket: a number, signed or not, or a point (`(.8)`).
+_OPENS_WITH_VALUE = re.compile(r"(?<![-+\s])[-+]?\s*\.?\d")
+# A value and the words of what it counts or measures (`8 cm`, `8 apples`, `2 hours`).
+_COUNTED_VALUE = re.compile(r"(?<![\d,])(?P<value>-?\d[\d,]*(?:\.\d+)?)\s*(?P<words>[^\W\d_]+(?:\s+[^\W\d_]+){0,2})")
+_WORD_IN_COMMAND = re.compile(r"\\[A-Za-z]+\{|\}")
 _VALUE_IN_BRACKETS = re.compile(r"(?<!\s)\s{0,3}[(\[]\s*(-?\d[^()\[\]]{0,60}?)\s*[)\]]")
 
 
@@ -1566,7 +1732,7 @@ _SPACED_OPERATOR = re.compile(r"(?<=\d)[ \t]*(\*{1,2})[ \t]*(?=-?\d)")
 
 
 # Commands that style a word without changing it (an allow-list): `\textbf{or}` is `or`.
-_STYLED = re.compile(r"\\(?:text(?:bf|it|sf|tt|rm|up|normal)?|emph|underline|math(?:rm|bf|it|sf|"
+_STYLED = re.compile(r"\\(?:text(?:bf|it|sf|tt|rm|up|normal)?|mbox|emph|underline|math(?:rm|bf|it|sf|"
                      r"tt)|boldsymbol|bm)\s*\{([^{}\\]{0,40})\}")
 
 
@@ -1849,17 +2015,34 @@ def _stated_values(clause: str, answer: str) -> list[str] | None:
 
 def _value_differs(expression: str, answer: str) -> bool | None:
     """Whether `expression` is another value than the box's `answer`, by the exact arithmetic
-    (`evaluate_exact`) or, where it declines (a decimal, a cube root), the float one to 1e-9
-    relative: True, False, or None when either is no constant either reads (`7 ÷ 0`, `7 ×`,
-    `7^{2x}`). `n!!` is the double factorial, as prose means it (`5!!` is 15)."""
+    (`evaluate_exact`, a decimal read as the fraction it prints: `7.0000000001` is not 7) or,
+    where it declines (a cube root, a decimal under a root or in an exponent), the float one
+    to 1e-9 relative, which proves a difference but an equality only of whole numbers: True,
+    False, or None when either is no constant either reads (`7 ÷ 0`, `7 ×`, `7^{2x}`) or only
+    the float arithmetic finds a decimal equal (`\\sqrt{49.0000000001}`). `n!!` is the double
+    factorial, as prose means it (`5!!` is 15)."""
     expression = _DOUBLE_FACTORIAL.sub(_double_factorial, expression)
-    exact, boxed = evaluate_exact(expression), evaluate_exact(answer)
+    exact = evaluate_exact(_EXACT_DECIMAL.sub(_decimal_fraction, expression))
+    boxed = evaluate_exact(_EXACT_DECIMAL.sub(_decimal_fraction, answer))
     if exact is not None and boxed is not None and exact.constant and boxed.constant:
         return exact != boxed
     stated, value = evaluate(expression), evaluate(answer)
     if stated is None or value is None or stated[1] or value[1]:
         return None
-    return abs(stated[0] - value[0]) > 1e-9 * max(1.0, abs(value[0]))
+    if abs(stated[0] - value[0]) > 1e-9 * max(1.0, abs(value[0])):
+        return True
+    # the float arithmetic proves no equality of a decimal written past its precision
+    # (`\\sqrt{49.0000000001}`, `2^{1.0000000001}`); of whole numbers it does (`\\sqrt[3]{343}`)
+    return None if _EXACT_DECIMAL.search(expression) else False
+
+
+# A decimal written in a value, read as the exact fraction it prints (`7.0000000001` is
+# `\\frac{70000000001}{10000000000}`), where the exact arithmetic declines decimals.
+_EXACT_DECIMAL = re.compile(r"(?<![\d.])(\d{0,30})\.(\d{1,30})(?![\d.])")
+
+
+def _decimal_fraction(match: re.Match[str]) -> str:
+    return f"\\frac{{{match.group(1) or 0}{match.group(2)}}}{{1{'0' * len(match.group(2))}}}"
 
 
 def _exactly_the_box(clause: str, answer: str) -> bool:
@@ -2133,12 +2316,10 @@ def _other_value(aside: str, number: re.Match[str], answer: str) -> bool:
     if before in _OPERAND or after in _OPERAND:
         return False
     boxed = evaluate(answer)
-    if boxed is None or boxed[1]:
+    printed = parse_number(number.group(0))
+    if boxed is None or boxed[1] or printed is None:
         return True
-    text = number.group(0)
-    places = len(text.partition(".")[2])
-    return abs(float(text) - boxed[0]) > (0.5 * 10 ** -places if places else 1e-9 * max(
-        1.0, abs(boxed[0])))
+    return not equals_as_printed(printed, boxed[0])
 
 
 # The copulas of the languages replies are written in besides English, negated or not

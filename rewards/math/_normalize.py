@@ -433,12 +433,27 @@ def _same_number(stated: str, value: Number, percent_asked: bool = False) -> boo
     first = _read_number(stated)
     if first is None:
         return False
-    tolerance = first.half_unit if first.decimal else Fraction(0)
     a, b = first.value, value.value
     if first.percent != value.percent and not percent_asked:  # `25%` of `\\frac{1}{4}`
         a = a / 100 if first.percent else a
         b = b / 100 if value.percent else b
-    return abs(a - b) <= tolerance
+    return equals_as_printed(first, b, a)
+
+
+def equals_as_printed(number: Number, value: Fraction | float, read: Fraction | None = None) -> bool:
+    """Whether `value` is the `number` a reply printed, to the places it prints: within half a
+    unit of its last printed place for a decimal (`1.414` of `\\sqrt{2}`, `0.333` of
+    `\\frac{1}{3}`; `0.46` of `0.5` is another number), exactly for a whole number or a
+    fraction. `read` is the printed number's value as compared where it is not `number.value`
+    (a percent's hundredth); a whole number against a float `value` (the float arithmetic's:
+    `\\sqrt{49}`) is allowed that arithmetic's rounding (1e-9 relative). The one rule of a
+    number stated beside a value (`_same_number`, and a bracket or an aside after a box:
+    `_extract._approximates`, `_extract._other_value`)."""
+    stated = number.value if read is None else read
+    if isinstance(value, float):
+        slack = float(number.half_unit) if number.decimal else 1e-9 * max(1.0, abs(value))
+        return abs(float(stated) - value) <= slack
+    return abs(stated - value) <= (number.half_unit if number.decimal else Fraction(0))
 
 
 _E_NOTATION = re.compile(r"(?<![\d.-])-?\d+(?:\.\d+)?[eE][-+]?\d{1,3}")

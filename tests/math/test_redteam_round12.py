@@ -108,15 +108,12 @@ def test_held_wrong_or_unasked_ordinal(reward: MathReward, question: str, comple
 
 # --- open: buy credit ----------------------------------------------------------------------------
 
-@pytest.mark.xfail(strict=True, reason="open: buy credit: _glue_symbols admits every So emoji but the "
-                   "three judging marks (deny-list), so doubt and refusal glued (thinking face, shrug, "
-                   "confused face) and question marks of other scripts keep the box; `\\boxed{7}?` "
-                   "itself keeps it by design, but the emoji of doubt say `not sure`, which unsays it in words")
+# fixed (h-m16): `_glue_symbols` is an allow-list by Unicode name (`_APPROVING_SYMBOL`, `_SENTENCE_MARK`)
 @pytest.mark.parametrize("completion", [
     "\\boxed{7}\U0001f914", "\\boxed{7}\U0001f937", "\\boxed{7}\U0001f615", "\\boxed{7}\U0001f641",
     "\\boxed{7}\u203d",
 ])
-def test_hole_glued_emoji_of_doubt(reward: MathReward, completion: str) -> None:
+def test_fixed_glued_emoji_of_doubt(reward: MathReward, completion: str) -> None:
     assert _value(reward, "7", completion) == 0.0
 
 
@@ -132,24 +129,20 @@ def test_hole_spaced_judging_mark(reward: MathReward, completion: str) -> None:
     assert _value(reward, "7", completion) == 0.0
 
 
-@pytest.mark.xfail(strict=True, reason="open: buy credit: _PASSED_GLUE reads past ASCII closers only; a "
-                   "closing quote or CJK corner bracket (Pf/Pe in _glue_symbols) stops the glue, so a "
-                   "value glued after it is dropped (`7\u20198` is 7.8 or 78, `7\u2019000` the Swiss 7000)")
+# fixed (h-m16): `_PASSED_GLUE` reads past closing quotes and brackets of any script
 @pytest.mark.parametrize("completion", [
     "\\boxed{7}\u20198", "\\boxed{7}\u201d8", "\\boxed{7}\u2019000", "\\boxed{7}\u300d8",
     "\\boxed{7}\u300f8", "\\boxed{7}\u30118",
 ])
-def test_hole_value_after_a_unicode_closer(reward: MathReward, completion: str) -> None:
+def test_fixed_value_after_a_unicode_closer(reward: MathReward, completion: str) -> None:
     assert _value(reward, "7", completion) == 0.0
 
 
-@pytest.mark.xfail(strict=True, reason="open: buy credit: _glued_to_box takes a glued currency sign (Sc in "
-                   "_glue_symbols) as harmless and stops there; a magnitude letter after it (`\u20acM`, "
-                   "`\u00a3bn`, `\u00a5k`) multiplies the value and is not read (`k\u20ac` is)")
+# fixed (h-m16): a currency sign is harmless only before no letter or digit (`_CURRENCY_UNITS`)
 @pytest.mark.parametrize("completion", [
     "\\boxed{7}\u20acM", "\\boxed{7}\u20acm", "\\boxed{7}\u00a3bn", "\\boxed{7}\u00a5k", "\\boxed{7}\u20ack",
 ])
-def test_hole_magnitude_after_currency(reward: MathReward, completion: str) -> None:
+def test_fixed_magnitude_after_currency(reward: MathReward, completion: str) -> None:
     assert _value(reward, "7", completion) == 0.0
 
 
@@ -227,48 +220,49 @@ def test_hole_hedge_outside_the_languages_read(reward: MathReward, completion: s
     assert _value(reward, "7", completion) == 0.0
 
 
+# fixed (h-m16): an ordinal whose clause goes on past it is not the value as a place alone
+# (`_ORDINAL_END`), so the pair is uncertain
+@pytest.mark.parametrize("completion", [
+    "\\boxed{2}nd or 3rd", "\\boxed{2}nd (3rd?)", "\\boxed{2}nd/3rd", "\\boxed{2}nd-3rd",
+    "\\boxed{2}nd (or 3rd)", "\\boxed{2}nd or third",
+])
+def test_fixed_ordinal_alternative_in_its_clause(reward: MathReward, completion: str) -> None:
+    assert _value(reward, "2", completion, RANK) == 0.0
+
+
 @pytest.mark.xfail(strict=True, reason="open: buy credit: _joined_alternative / _OR_VALUE / _bracketed_value "
                    "read a number, not an ordinal (a digit run followed by letters), so in a place question "
-                   "`\\boxed{2}nd or 3rd` hedges two places and keeps 2nd (`\\boxed{1} or 2` loses)")
+                   "`\\boxed{2}nd, or 3rd` hedges two places after the ordinal's clause ends and keeps 2nd "
+                   "(`\\boxed{1} or 2` loses)")
 @pytest.mark.parametrize("completion", [
-    "\\boxed{2}nd or 3rd", "\\boxed{2}nd, or 3rd", "\\boxed{2}nd. Or 3rd.", "\\boxed{2}nd (3rd?)",
-    "\\boxed{2}nd/3rd", "\\boxed{2}nd-3rd", "\\boxed{2}nd (or 3rd)", "\\boxed{2}nd, maybe 3rd",
-    "\\boxed{2}nd or third",
+    "\\boxed{2}nd, or 3rd", "\\boxed{2}nd. Or 3rd.", "\\boxed{2}nd, maybe 3rd",
 ])
 def test_hole_ordinal_alternative(reward: MathReward, completion: str) -> None:
     assert _value(reward, "2", completion, RANK) == 0.0
 
 
-@pytest.mark.xfail(strict=True, reason="open: buy credit: _ORDINAL_GLUE and the hyphen compounds read the "
-                   "ordinal suffix and stop; words that count the place from the other end (`2nd-to-last`, "
-                   "`2nd last`, `2nd from the end`) make another place and keep the box's credit")
+# fixed (h-m16): `_own_ordinal` wants the ordinal's clause to end after it, or after what it counts (`_ORDINAL_END`)
 @pytest.mark.parametrize("completion", [
     "\\boxed{2}nd-to-last", "\\boxed{2}nd last", "\\boxed{2}nd from the end", "\\boxed{2}nd from last",
 ])
-def test_hole_ordinal_counted_from_the_end(reward: MathReward, completion: str) -> None:
+def test_fixed_ordinal_counted_from_the_end(reward: MathReward, completion: str) -> None:
     assert _value(reward, "2", completion, RANK) == 0.0
 
 
-@pytest.mark.xfail(strict=True, reason="open: buy credit: _glued_to_box (the hyphen compounds after "
-                   "h-m13: `\\boxed{3}-fold`) takes any word after a glued hyphen as a compound that "
-                   "leaves the value; words that approximate (`-ish`, `-odd`, `-something`, `-plus`), "
-                   "scale (`-thousand`, `-million`, `-dozen`, `-tenths`, `-percent`) or operate "
-                   "(`-squared`) change it, while `-or-so` is read")
+# fixed (h-m16): `_compound_changes`: a compound leaves the value only when each word is a unit, a counted noun or on `_COMPOUND_WORDS`
 @pytest.mark.parametrize("completion", [
     "\\boxed{7}-ish", "\\boxed{7}-odd", "\\boxed{7}-something", "\\boxed{7}-plus", "\\boxed{7}-minus",
     "\\boxed{7}-thousand", "\\boxed{7}-million", "\\boxed{7}-hundred", "\\boxed{7}-dozen",
     "\\boxed{7}-tenths", "\\boxed{7}-thousandths", "\\boxed{7}-halves", "\\boxed{7}-percent",
     "\\boxed{7}-squared", "\\boxed{7}-cubed", "\\boxed{7}-eight",
 ])
-def test_hole_hyphen_compound_changes_the_value(reward: MathReward, completion: str) -> None:
+def test_fixed_hyphen_compound_changes_the_value(reward: MathReward, completion: str) -> None:
     assert _value(reward, "7", completion) == 0.0
 
 
-@pytest.mark.xfail(strict=True, reason="open: buy credit: _HARMLESS_GLUE / _EQUATION_NUMBER take a "
-                   "`\\tag{...}` of any content as a label (`\\tag{7.5}`, `\\tag{8a}`), so a tag that "
-                   "offers other values (`\\tag{8 \\text{ or } 9}`) keeps the box, though `\\tag{or 8}` is read")
+# fixed (h-m16): a `\\tag{...}` that is no label (`_LABEL`) is read as a bracket after the box
 @pytest.mark.parametrize("completion", ["\\boxed{7}\\tag{8 \\text{ or } 9}", "\\boxed{7}\\tag{7 \\text{ or } 8}"])
-def test_hole_tag_with_a_hedge(reward: MathReward, completion: str) -> None:
+def test_fixed_tag_with_a_hedge(reward: MathReward, completion: str) -> None:
     assert _value(reward, "7", completion) == 0.0
 
 
@@ -332,17 +326,17 @@ def test_rejected_answer_phrase_does_not_win(reward: MathReward, completion: str
     assert _value(reward, "7", completion) == 0.0
 
 
-@pytest.mark.xfail(strict=True, reason="open: buy credit: _glue_symbols admits every Sc sign as harmless "
-                   "glue; a sub-unit sign (`\u00a2` a hundredth, `\u20a5` a thousandth of a dollar) "
-                   "scales the value, so `\\boxed{7}\u00a2` keeps the 7 of a question in dollars")
+# fixed (h-m16): only the signs of whole currency units are harmless glue (`_CURRENCY_UNIT`)
 @pytest.mark.parametrize("completion", ["\\boxed{7}\u00a2", "\\boxed{7}\u20a5"])
-def test_hole_sub_unit_currency_glued(reward: MathReward, completion: str) -> None:
+def test_fixed_sub_unit_currency_glued(reward: MathReward, completion: str) -> None:
     assert _value(reward, "7", completion, "How many dollars does Mia have?") == 0.0
 
 
 @pytest.mark.xfail(strict=True, reason="open: buy credit: _HARMLESS_GLUE drops a glued percent sign (and "
                    "_glue_symbols its Arabic and full-width forms) whatever the question asks; in a "
-                   "question for a fraction `\\boxed{7}%` is 0.07, yet keeps a gold of 7")
+                   "question for a fraction `\\boxed{7}%` is 0.07, yet keeps a gold of 7 (and so does "
+                   "`\\boxed{7\\%}`: the comparison, fast_compare, credits `7%` against 7 and 0.07 alike, "
+                   "so reading the sign with the box changes nothing there)")
 @pytest.mark.parametrize("completion", ["\\boxed{7}%", "\\boxed{7}\u066a", "\\boxed{7}\uff05", "\\boxed{7}\ufe6a"])
 def test_hole_percent_in_a_fraction_question(reward: MathReward, completion: str) -> None:
     assert _value(reward, "7", completion, "What fraction of the apples are red?") == 0.0
@@ -423,17 +417,14 @@ def test_affirming_sentence_with_a_negation(reward: MathReward, completion: str)
     assert _value(reward, "7", completion) == 1.0
 
 
-@pytest.mark.xfail(strict=True, reason="open: false loss: asks_for_place (rewards/math/_compare.py, "
-                   "_PLACE_WORDS) knows place, rank and position only; a question about a floor, a day, "
-                   "a term of a sequence, a month, a grade or a row is answered with an ordinal too, and "
-                   "`\\boxed{7}th` loses the 7")
+# fixed (h-m16): `asks_for_place` reads a question for which member of a series counted in order (`PLACE_NOUNS`)
 @pytest.mark.parametrize("question", [
     "Which floor does Mia live on?", "On which floor of the building does Mia live?",
     "What day of the month is Mia's birthday?", "Which day did Mia arrive?",
     "Which term of the arithmetic sequence is 23?", "Which month of the year has the most rain?",
     "In which grade is Mia?", "Which row is Mia seated in?",
 ])
-def test_hole_ordinal_in_an_ordinal_question(reward: MathReward, question: str) -> None:
+def test_fixed_ordinal_in_an_ordinal_question(reward: MathReward, question: str) -> None:
     assert _value(reward, "7", "\\boxed{7}th", question) == 1.0
 
 
