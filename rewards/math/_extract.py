@@ -1542,12 +1542,20 @@ def _bracketed_value(text: str, end: int, answer: str) -> str | None:
         if _approximates(content, answer):
             return None
         value = _restated_value(content, _after_box(text, closed.end(), sentences=1)[0])
-        return value if value is not None else _restated_expression(content, answer)
+        return _other_than_box(value, content, answer)
     content = bracket.group(1)
     if _approximates(content, answer):
         return None  # `\\boxed{\\sqrt{2}} (1.414)`: the box rounded to the printed places
-    value = _restated_value(content, region[bracket.end():])
-    return value if value is not None else _restated_expression(content, answer)
+    return _other_than_box(_restated_value(content, region[bracket.end():]), content, answer)
+
+
+def _other_than_box(value: str | None, content: str, answer: str) -> str | None:
+    """What a bracket after the box (`content`, restated as `value`) says of it: nothing when
+    it states the box's own value again (`\\boxed{7} \\(7\\)` reads as `\\boxed{7} $7$`),
+    else the value, or the expression it restates (`_restated_expression`)."""
+    if value is None:
+        return _restated_expression(content, answer)
+    return None if _value_differs(value, answer) is False else value
 
 
 def _approximates(content: str, answer: str) -> bool:

@@ -139,6 +139,8 @@ def test_held_value_said_after_the_box(reward: MathReward, completion: str) -> N
     # or a `!` after a prose delimiter opened before the box is the sentence's (`_PROSE_CLOSE`)
     ("7", "$\\boxed{7}$!"), ("7", "\\(\\boxed{7}\\)!"), ("7", "\\boxed{7}</b>."), ("7", "\\boxed{7}}$."),
     ("7", "\\boxed{7}**:"), ("7", "\\boxed{7}\\,\\%"), ("7", "\\boxed{7}\\,\\text{cm}"),
+    # the same value again in brackets of any spelling (`_other_than_box`, after h-m16)
+    ("7", "\\boxed{7} \\(7\\)."), ("7", "\\boxed{7} (7)."), ("7", "\\boxed{7} [7]."), ("7", "\\boxed{7} \\(=7\\)"),
 ])
 def test_held_box_explained_in_brackets_or_numbered(reward: MathReward, gold: str,
                                                     completion: str) -> None:
