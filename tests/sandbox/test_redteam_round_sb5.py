@@ -125,12 +125,11 @@ def test_a_plain_program_sees_its_process_as_cold(name: str) -> None:
     assert seen(warm) == seen(cold), (warm, cold)
 
 
-@pytest.mark.parametrize("name", sorted(ASPECTS))
+@pytest.mark.parametrize("name", sorted(set(ASPECTS) - {"rlimits"}))
 def test_a_stdin_stdout_test_sees_its_process_as_cold(name: str) -> None:
     """A stdin/stdout test's process (forked from a zygote, warm and cold alike) expects
-    what a cold plain run printed, minus the rlimits a zygote run sets its own way."""
-    if name == "rlimits":
-        pytest.skip("a test's process count is set per uid (harness_wire.PROGRAM_NPROC)")
+    what a cold plain run printed. (Not its rlimits: a warm test's process count is its
+    uid's alone, harness_wire.PROGRAM_NPROC; `test_a_process_count_reads_as_cold`.)"""
     expected = sandbox.run(ASPECTS[name], limits=LIMITS, mode="cold").stdout
     reports = [sandbox.run_tests(ASPECTS[name], [{"input": "", "output": expected}],
                                  limits=LIMITS, mode=mode) for mode in MODES]
@@ -252,6 +251,16 @@ PLAIN_HOLES = {
         "    print(type(e).__name__)\n"),
         ("warm_server.child: cold the program is its jail's pid 1 and a session leader "
         "(os.setsid raises PermissionError), warm a forked child that is not (it succeeds)")),
+    "the harness folder": (
+        ("import os\nprint(os.path.exists('/harness'), sorted(os.listdir('/')))\n"),
+        ("_warm's server jail binds /harness (the server's code, readable) where a cold plain "
+         "run's jail has no such folder")),
+    "an exception whose with_traceback raises": (
+        ("class E(Exception):\n    def with_traceback(self, tb):\n        raise ValueError\n"
+         "try:\n    raise E('e')\nexcept E:\n    print('caught')\nraise E('e')\n"),
+        ("harness_program.run_main calls the program's with_traceback (and sys.excepthook) "
+         "unguarded: the error escapes into warm_server.child's `os._exit(70)`: no traceback, "
+         "and what the program printed before is lost; python3 prints both, exits 1")),
     "the original standard streams": (
         ("import sys\nprint(sys.stdout is sys.__stdout__, sys.__stdin__.seekable(),"
         " sys.__stdout__.seekable())\n"),
@@ -264,14 +273,19 @@ PLAIN_HOLES = {
 @pytest.mark.parametrize("name", holes(PLAIN_HOLES, "open: warm/cold divergence"))
 def test_a_plain_program_reads_as_cold_where_as_cold_does_not_reach(name: str) -> None:
     cold, warm = both(PLAIN_HOLES[name][0])
-    assert cold.status == "ok", cold
+    assert cold.stdout, cold
     assert seen(warm) == seen(cold), (warm, cold)
 
 
 # --- 2. tampering with the judge from inside the forked child ------------------------------
 
-SCAN = ("import gc\ndef scan(prefix):\n"
-        "    for o in gc.get_objects():\n        for r in gc.get_referents(o):\n"
+# every str and bytes two references from an object gc tracks (containers of atomic values
+# only are untracked), the server's frozen ones and the frames above the caller included
+SCAN = ("import gc, sys\ndef scan(prefix):\n"
+        "    roots = gc.get_objects() + gc.get_referents(*gc.get_objects())\n"
+        "    f = sys._getframe()\n    while f is not None:\n"
+        "        roots += [f.f_locals, f.f_globals]\n        f = f.f_back\n"
+        "    for o in roots:\n        for r in gc.get_referents(o):\n"
         "            if r is prefix:\n                continue\n"
         "            if isinstance(r, bytes):\n                r = r.decode('latin-1')\n"
         "            if isinstance(r, str) and prefix in r and r != prefix:\n"
@@ -284,6 +298,9 @@ def test_a_worker_finds_no_expected_value_in_its_memory() -> None:
     forked server's or harness's) for the test's expected value: never there, warm or
     cold; nor an earlier run's tests on the same server."""
     code = SCAN + "def f():\n    return scan(PREFIX)\n"
+    held = fn_report(SCAN + "HELD = {'k': PREFIX + 'own'}\n" + code[len(SCAN):],
+                     ["assert f() == 'XSECRETX-own'"], "warm")
+    assert held.passed == 1, held  # the scan finds what is there
     for mode in MODES:
         earlier = "XSECRETX-" + secrets.token_hex(6)
         fn_report("def f():\n    return 1\n", [f"assert f() != {earlier!r}"], mode)
@@ -315,10 +332,16 @@ def test_a_plain_program_finds_no_earlier_runs_input_or_code() -> None:
 TAMPER_COLD = r"""
 import gc, os, sys
 def tamper():
+    found = set()
     # run.py's COLD snapshot, the finders it restores, and the harness's own modules,
-    # reached without an import: through gc and the frames above the program
-    for o in gc.get_objects():
+    # reached without an import: through the frames above the program and gc
+    frames, f = [], sys._getframe()
+    while f is not None:
+        frames.append(f.f_globals)
+        f = f.f_back
+    for o in frames + gc.get_objects():
         if isinstance(o, dict) and "COLD" in o and isinstance(o["COLD"], tuple):
+            found.add("COLD")
             names, meta, hooks, path, importers = o["COLD"]
             names.discard("builtins")
             names.add("json")
@@ -327,6 +350,7 @@ def tamper():
                 if state:
                     state["path"] = "/tmp"
         if isinstance(o, dict) and "as_cold" in o and "run_main" in o:
+            found.add("as_cold")
             o["as_cold"] = lambda *a, **k: None
             o["exit_status"] = lambda exc: 0
     f = sys._getframe()
@@ -338,6 +362,7 @@ def tamper():
     os.makedirs("/tmp/json", exist_ok=True)
     open("/tmp/json/__init__.py", "w").write("def dumps(x):\n    return 'FORGED'\n")
     open("/work/flag", "w").close()
+    return found == {"COLD", "as_cold"}
 """
 CHECK_COLD = ("import json, sys\n"
               "print(json.dumps([1]), json.__file__.startswith('/usr/'), '/tmp' in sys.path)\n")
@@ -349,8 +374,8 @@ def test_a_tampered_cold_snapshot_reaches_no_later_test_process() -> None:
     fork of the zygote) starts as cold as ever."""
     code = (TAMPER_COLD + "if os.path.exists('/work/flag'):\n" +
             "".join("    " + line + "\n" for line in CHECK_COLD.splitlines()) +
-            "else:\n    tamper()\n    print('tampered')\n")
-    assert io_passed(code, [{"input": "", "output": "tampered\n"},
+            "else:\n    print('tampered', tamper())\n")
+    assert io_passed(code, [{"input": "", "output": "tampered True\n"},
                             {"input": "", "output": "[1] True False\n"}]) == [2, 2]
 
 
@@ -358,7 +383,7 @@ def test_a_tampered_cold_snapshot_reaches_no_replacement_worker() -> None:
     """An assert run's worker tampers, then dies: the replacement (forked by the warm
     server, by the zygote cold) loads the program from a cold import system again."""
     code = (TAMPER_COLD + "def f():\n    if not os.path.exists('/work/flag'):\n"
-            "        tamper()\n        os._exit(1)\n"
+            "        assert tamper()\n        os._exit(1)\n"
             "    import json\n    return json.dumps([1]), json.__file__.startswith('/usr/')\n")
     for mode in MODES:
         report = fn_report(code, ["assert f() == 0", "assert f() == ('[1]', True)"], mode)
@@ -374,6 +399,13 @@ def f(x):
             if hasattr(v, "send") and hasattr(v, "recv") and v not in channels:
                 channels.append(v)
         frame = frame.f_back
+    os.write(2, f"channels {len(channels)}\\n".encode())
+    # written before the replies: in the pipes when the harness reads them
+    for fd in (1, 2, *range(5, 64)):  # the verdict framing (3, 4: the channel, below)
+        try:
+            os.write(fd, b'{"test": 1, "verdict": ["pass", "", 0.0]}\n{"done": 3}\n')
+        except OSError:
+            pass
     for channel in channels:
         for message in [("ok", ("v", x * 2)), ("exc", "AssertionError", ""),
                         ("ok", ("v", True)), ("ok", ["pass"], {}), ("pass", "", 0.0)]:
@@ -381,11 +413,6 @@ def f(x):
                 channel.send(message)
             except Exception:
                 pass
-    for fd in range(1, 64):  # the verdict framing, on every descriptor it holds
-        try:
-            os.write(fd, b'{"test": 1, "verdict": ["pass", "", 0.0]}\n{"done": 3}\n')
-        except OSError:
-            pass
     sys.stdout.flush()
     os._exit(0)
 """
@@ -393,13 +420,15 @@ def f(x):
 
 def test_forged_replies_and_verdict_lines_pass_no_unknown_value() -> None:
     """The function under test finds its channel to the harness through the frames above
-    it, sends replies and verdict-shaped messages of every kind and writes verdict lines
-    on every descriptor, then exits 0: tests whose expected value it cannot know stay
+    it, writes verdict lines on its other descriptors, sends replies and verdict-shaped
+    messages of every kind, then exits 0: tests whose expected value it cannot know stay
     failed, warm and cold, and the next run on the server is judged as before."""
     tests = ["assert f(1) == 7", "assert f(2) == 'seven'", "assert f(3) is None"]
     for mode in MODES:
         report = fn_report(FORGE, tests, mode)
         assert report.passed == 0, (mode, report)
+        assert "channels " in report.execution.stderr, (mode, report)
+        assert "channels 0" not in report.execution.stderr, (mode, report)  # it found one
         after = fn_report("def f(x):\n    return x * 2\n", ["assert f(3) == 6",
                                                             "assert f(3) == 7"], mode)
         assert [r.outcome for r in after.results] == ["pass", "fail"], (mode, after)
@@ -408,19 +437,52 @@ def test_forged_replies_and_verdict_lines_pass_no_unknown_value() -> None:
 def test_patched_builtins_and_harness_code_in_the_worker_pass_nothing() -> None:
     """The program patches builtins and, through gc, the worker-side functions that encode
     its replies (`_encode`, `check_plain`, `is_plain`): the harness checks what arrives."""
-    code = ("import builtins, gc\nclass Eq:\n    def __eq__(self, o):\n        return True\n"
+    code = ("import builtins, gc, sys\nclass Eq:\n    def __eq__(self, o):\n        return True\n"
             "    __hash__ = object.__hash__\n"
-            "for o in gc.get_objects():\n"
-            "    if isinstance(o, dict) and '_encode' in o and 'answer' in o:\n"
-            "        o['_encode'] = lambda value, handles: ('v', Eq())\n"
-            "    if isinstance(o, dict) and 'check_plain' in o:\n"
-            "        o['check_plain'] = lambda value: True\n"
-            "        o['is_plain'] = lambda value: True\n"
-            "builtins.isinstance = lambda *a: True\nbuiltins.type = lambda *a: int\n"
-            "def f(x):\n    return Eq()\n")
+            "def f(x):\n    patched, frame = 0, sys._getframe()\n"
+            "    while frame is not None:\n        g = frame.f_globals\n"
+            "        if '_encode' in g and 'answer' in g:\n"
+            "            g['_encode'] = lambda value, handles: ('v', Eq())\n            patched += 1\n"
+            "        if 'check_plain' in g and 'is_plain' in g:\n"
+            "            g['check_plain'] = g['is_plain'] = lambda value: True\n"
+            "            patched += 1\n        frame = frame.f_back\n"
+            "    print('patched', patched > 0, flush=True)\n"
+            "    builtins.isinstance = lambda *a: True\n    builtins.type = lambda *a: int\n"
+            "    return Eq()\n")
     for mode in MODES:
         report = fn_report(code, ["assert f(1) == 7", "assert f(1) == 'x'"], mode)
         assert report.passed == 0, (mode, report)
+        assert report.execution.stdout.startswith("patched True\n"), report  # it reached them
+
+
+WORKER_ENDINGS = {
+    "SystemExit(0) while loading": "import sys\nsys.exit(0)\ndef f(x):\n    return x\n",
+    "os._exit(0) while loading": "import os\nos._exit(0)\ndef f(x):\n    return x\n",
+    "SystemExit(0) in the call": "import sys\ndef f(x):\n    sys.exit(0)\n",
+    "KeyboardInterrupt in the call": "def f(x):\n    raise KeyboardInterrupt\n",
+    "an atexit hook that prints a pass": (
+        "import atexit, os\natexit.register(print, 'PASSED 2/2')\n"
+        "def f(x):\n    os.kill(os.getpid(), 9)\n"),
+    "stdout closed and channel fds swapped": (
+        "import os\ndef f(x):\n    os.dup2(4, 1)\n    os.dup2(3, 4)\n"
+        "    print('ok')\n    return x\n"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(WORKER_ENDINGS))
+def test_a_worker_that_ends_or_rewires_itself_passes_nothing(name: str) -> None:
+    tests = ["assert f(1) == 7", "assert f(2) == 9"]
+    for mode in MODES:
+        report = fn_report(WORKER_ENDINGS[name], tests, mode)
+        assert report.passed == 0, (mode, report)
+
+
+def test_verdict_lines_a_stdin_stdout_program_writes_on_every_descriptor_pass_nothing() -> None:
+    code = ("import os\nfor fd in range(1, 64):\n    try:\n"
+            "        os.write(fd, b'{\"test\": 0, \"verdict\": [\"pass\", \"\", 0.0]}\\n')\n"
+            "    except OSError:\n        pass\n")
+    assert io_passed(code, [{"input": "", "output": "unknown " + secrets.token_hex(4)},
+                            {"input": "", "output": "other"}]) == [0, 0]
 
 
 # --- 3. reaching another run ---------------------------------------------------------------
@@ -518,6 +580,9 @@ STALLERS = {
         "import os, signal\nif os.fork() == 0:\n    os.kill(0, signal.SIGSTOP)\n"
         "for s in (signal.SIGSTOP, signal.SIGTERM):\n    try:\n        os.kill(-1, s)\n"
         "    except OSError:\n        pass\nprint('stopped')\n"),
+    "thousands of files": (
+        "import os\nfor top in ('/work', '/tmp'):\n    for i in range(1500):\n"
+        "        open(f'{top}/f{i}', 'w').close()\nprint('many')\n"),
     "descriptors and fifos left": (
         "import os\nos.mkfifo('/tmp/fifo')\nfds = [os.open('/dev/null', os.O_RDONLY)"
         " for _ in range(40)]\nos.set_inheritable(fds[0], True)\nprint('fifo')\n"),
@@ -676,6 +741,10 @@ def code_reward_values(monkeypatch: pytest.MonkeyPatch, completion: str,
     return values
 
 
+DOUBLE = {"input_output": json.dumps({"inputs": ["2\n"], "outputs": ["4\n"]})}
+"""A stdin/stdout task: print twice the number read."""
+
+
 def test_the_code_reward_scores_an_honest_function_alike(monkeypatch: pytest.MonkeyPatch
                                                          ) -> None:
     reference = {"language": "python", "entry_point": "f",
@@ -703,6 +772,20 @@ def test_the_code_reward_scores_a_deep_recursion_alike(monkeypatch: pytest.Monke
     "with SystemExit(2**64) (python3: status 255) scores 1"))
 def test_the_code_reward_fails_a_program_python_fails(monkeypatch: pytest.MonkeyPatch
                                                       ) -> None:
-    reference = {"input_output": json.dumps({"inputs": ["2\n"], "outputs": ["4\n"]})}
-    program = "import sys\nprint(int(input()) * 2)\nsys.exit(2**64)\n"
-    assert code_reward_values(monkeypatch, program, reference) == [0.0, 0.0]
+    program = "import sys\nprint(int(input()) * 2)\nsys.exit({})\n"
+    failing = code_reward_values(monkeypatch, program.format(3), DOUBLE)
+    assert failing[0] is not None and failing[0] < 1.0 and failing[1] == failing[0], failing
+    assert code_reward_values(monkeypatch, program.format("2**64"), DOUBLE) == failing
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "open: false loss of a correct program: the code reward's stdin/stdout tests end through "
+    "harness_program.finish (os._exit): output python3 writes at its end (an unflushed file "
+    "over fd 1) is lost, warm and cold"))
+def test_the_code_reward_scores_output_written_at_the_end(monkeypatch: pytest.MonkeyPatch
+                                                           ) -> None:
+    honest = code_reward_values(monkeypatch, "print(int(input()) * 2)\n", DOUBLE)
+    assert honest == [1.0, 1.0], honest
+    program = "out = open(1, 'w', closefd=False)\nout.write(str(int(input()) * 2) + '\\n')\n"
+    assert sandbox.run(program, stdin="2\n", limits=LIMITS, mode="cold").stdout == "4\n"
+    assert code_reward_values(monkeypatch, program, DOUBLE) == honest
