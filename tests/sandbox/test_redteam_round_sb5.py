@@ -277,6 +277,37 @@ def test_a_plain_program_reads_as_cold_where_as_cold_does_not_reach(name: str) -
     assert seen(warm) == seen(cold), (warm, cold)
 
 
+PROGRAM_USES = {
+    "a process pool": (
+        "import multiprocessing as mp\ntry:\n    with mp.Pool(2) as p:\n"
+        "        print(p.map(abs, [-1, -2]))\nexcept OSError as e:\n"
+        "    print(type(e).__name__, e.errno)\n"),
+    "a fresh interpreter": (
+        "import subprocess, sys\nprint(subprocess.run([sys.executable, '-c',"
+        " 'import sys; print(sys.argv, sorted(sys.modules)[:3])'], capture_output=True,"
+        " text=True).stdout)\n"),
+    "the original stdin": "import sys\nprint(sys.__stdin__.read()[::-1])\n",
+    "a timer's handler": (
+        "import signal, time\nsignal.signal(signal.SIGALRM, lambda *a: print('alarm'))\n"
+        "signal.setitimer(signal.ITIMER_REAL, 0.05)\ntime.sleep(0.3)\nprint('end')\n"),
+    "a forked child that prints and exits": (
+        "import os, sys\npid = os.fork()\nif pid == 0:\n    print('child')\n    sys.exit(0)\n"
+        "os.waitpid(pid, 0)\nprint('parent')\n"),
+    "a daemon thread still running at the end": (
+        "import threading, time\nthreading.Thread(target=lambda: (time.sleep(0.2),"
+        " print('late')), daemon=True).start()\nprint('main')\n"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(PROGRAM_USES))
+def test_processes_threads_and_signals_of_a_program_read_as_cold(name: str) -> None:
+    code = PROGRAM_USES[name]
+    cold, warm = both(code, stdin="abc")
+    assert cold.status == "ok", cold
+    assert seen(warm) == seen(cold), (warm, cold)
+    assert io_passed(code, [{"input": "abc", "output": cold.stdout}]) == [1, 1]
+
+
 # --- 2. tampering with the judge from inside the forked child ------------------------------
 
 # every str and bytes two references from an object gc tracks (containers of atomic values
