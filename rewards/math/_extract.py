@@ -1290,9 +1290,7 @@ def _glued_to_box(text: str, end: int, answer: str) -> tuple[str, bool] | None:
             part.isalpha() and normalize(f"{answer} {part}") == normalize(answer)
             for part in run.group(0).split("/")):
         return None
-    value = symbol_numbers(answer + run.group(0))  # `7²` as `7^{2}`, `7½` as `7.5`
-    for plain, latex in _PLAIN_OPERATORS:
-        value = value.replace(plain, latex)
+    value = _as_latex(symbol_numbers(answer + run.group(0)))  # `7²` as `7^{2}`, `7½` as `7.5`
     if normalize(answer) in (normalize(value), normalize(f"{answer} {run.group(0)}")):
         return None  # a unit (`\\boxed{5}cm`, `\\boxed{5}\\text{ cm}`)
     differs = _value_differs(value, answer)
@@ -1688,10 +1686,7 @@ def _hedged_expression(clause: str, answer: str) -> str | None:
     found = _ALTERNATIVE_SIGN.search(clause[:_WORDS_MAX])
     if found is None or found.group(0).lower() in answer.lower():
         return None
-    plain = clause
-    for sign, latex in _PLAIN_OPERATORS:
-        plain = plain.replace(sign, latex)
-    values = _stated_values(plain, answer)
+    values = _stated_values(_as_latex(clause), answer)
     if values and all(_value_differs(value, answer) is False for value in values):
         return None  # `\\boxed{7}, i.e. 14/2 or 21/3`: every value offered is the box's
     return " ".join(clause.split())
@@ -1812,8 +1807,7 @@ def _restated_expression(clause: str, answer: str) -> str | None:
     1 - \\frac{1}{36}.` of `\\frac{35}{36}`: the box explained), or the sentence is no plain
     operation on numbers (`It is 4 x 5`, words beside the value: `_NOT_AN_OPERATION`)."""
     clause = _RESTATED_SENTENCE_END.split(clause, maxsplit=1)[0].strip(_TRAILING)
-    for plain, latex in _PLAIN_OPERATORS:  # `16÷2`, `2**3`: as the LaTeX they write
-        clause = clause.replace(plain, latex)
+    clause = _as_latex(clause)  # `16÷2`, `2**3`: as the LaTeX they write
     values = _stated_values(clause, answer)
     if not values or all(_value_differs(value, answer) is False for value in values):
         return None
@@ -1909,6 +1903,14 @@ _PLUS_MINUS = re.compile(r"\\(?:pm|mp)(?![A-Za-z])")
 # Operators written in plain text, read as the LaTeX that writes them (an allow-list).
 _PLAIN_OPERATORS = (("**", "^"), ("\u00f7", "\\div "), ("\u00d7", "\\times "), ("\u00b7", "\\cdot "),
                     ("\u00b1", "\\pm "), ("\u2213", "\\mp "), ("\u2212", "-"))
+
+
+def _as_latex(text: str) -> str:
+    """`text` with its operators written in plain text as the LaTeX that writes them
+    (`_PLAIN_OPERATORS`: `16÷2` as `16\\div 2`, `2**3` as `2^3`)."""
+    for plain, latex in _PLAIN_OPERATORS:
+        text = text.replace(plain, latex)
+    return text
 
 
 # A short judgement of what was just said (`that is wrong`, `that's not right`, `this is
