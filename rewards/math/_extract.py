@@ -1906,7 +1906,7 @@ harmless only beside a negation (`_harmless_remark`); `Mistake.` alone is not a 
 _SHORT_JUDGEMENT = 4
 # A tag question that closes a remark (`Easy, isn't it?`, `Neat, doesn't it?`): it asks for
 # agreement, it negates nothing.
-_TAG_QUESTION = re.compile(r"[,\s]+[^\W\d_]+n['’]t\s+(?:it|this|that|they|you|we|he|she)\s*\??$",
+_TAG_QUESTION = re.compile(r"(?<![,\s])[,\s]+[^\W\d_]+n['’]t\s+(?:it|this|that|they|you|we|he|she)\s*\??$",
                            re.IGNORECASE)
 # and a Chinese one (`。`, read as `.` by `sentence_key`, with no space after it)
 _ANY_SENTENCE_END = re.compile(_SENTENCE_END.pattern + "|[。！？]|[.!?](?=[\u4e00-\u9fff])")
