@@ -1204,8 +1204,14 @@ def _box_with_words(text: str, found: Extraction, end: int) -> Extraction:
     after = _clause_after(text, end)
     glued = _glued_to_box(text, end, found.answer)  # `\\boxed{7}!`, `\\boxed{7}²`, `\\boxed{7}½`
     if glued is not None and glued[1]:
+        ordinal = _own_ordinal(text, end, found.answer)
+        suffix = _ORDINAL_GLUE.match(text, end) if ordinal else None
+        if suffix is not None:  # `\\boxed{2}nd or 3rd`: what follows the place, read as after a box
+            rest = _box_with_words(text[:end] + text[suffix.end():], found, end)
+            if rest.said is not None or rest.uncertain is not None:
+                return rest
         return replace(found, uncertain=f"{glued[0]!r} is glued to the box and not read",
-                       ordinal=_own_ordinal(text, end, found.answer))
+                       ordinal=ordinal)
     said = _said_of(after)
     if said is None:
         said = _said_after_a_mark(after, _after_box(text, end, sentences=1)[0], found.answer)  # `\\boxed{7}, wrong.`, `\\boxed{7} — это не ответ`
@@ -1218,6 +1224,11 @@ def _box_with_words(text: str, found: Extraction, end: int) -> Extraction:
     again = _restated(text, end, found.answer)  # `\boxed{7}. No, it is 8.`, `It is 15/2.`
     if again is not None:
         said = again if said is None else f"{said}; {again}"
+    if said is None:  # `\boxed{7}. Also 8.`, `\boxed{7}. Scratch that.`: not known to leave it
+        unread = _unread_after_box(text, end, found.answer)
+        if unread is not None and not unread[1]:
+            return replace(found, uncertain=f"{unread[0]!r} follows the box and is not read")
+        said = unread[0] if unread is not None else None
     if said is None:
         # `\boxed{7} thousand dollars`: a magnitude word is read with the value, not as a
         # unit (the comparison reads `7 thousand` as 7000, `_read_with_words`)
@@ -1359,9 +1370,7 @@ def _glued_to_box(text: str, end: int, answer: str) -> tuple[str, bool] | None:
             part.isalpha() and normalize(f"{answer} {part}") == normalize(answer)
             for part in run.group(0).split("/")):
         return None
-    value = symbol_numbers(answer + run.group(0))  # `7²` as `7^{2}`, `7½` as `7.5`
-    for plain, latex in _PLAIN_OPERATORS:
-        value = value.replace(plain, latex)
+    value = _as_latex(symbol_numbers(answer + run.group(0)))  # `7²` as `7^{2}`, `7½` as `7.5`
     if normalize(answer) in (normalize(value), normalize(f"{answer} {run.group(0)}")):
         return None  # a unit (`\\boxed{5}cm`, `\\boxed{5}\\text{ cm}`)
     differs = _value_differs(value, answer)
@@ -1830,7 +1839,7 @@ _APPROVING = frozenset("reasonable plausible consistent sensible valid".split())
 def _describes(said: str, answer: str) -> bool:
     words = [word.lower() for word in _LETTERS.findall(said)]
     return bool(words) and all(
-        word in _ASIDE_WORDS or word in _APPROVING
+        word in _ASIDE_WORDS or word in _APPROVING or word in _REMARK_WORDS
         or word == "positive" and not answer.lstrip().startswith("-") for word in words)
 
 
@@ -1862,10 +1871,7 @@ def _hedged_expression(clause: str, answer: str) -> str | None:
     found = _ALTERNATIVE_SIGN.search(clause[:_WORDS_MAX])
     if found is None or found.group(0).lower() in answer.lower():
         return None
-    plain = clause
-    for sign, latex in _PLAIN_OPERATORS:
-        plain = plain.replace(sign, latex)
-    values = _stated_values(plain, answer)
+    values = _stated_values(_as_latex(clause), answer)
     if values and all(_value_differs(value, answer) is False for value in values):
         return None  # `\\boxed{7}, i.e. 14/2 or 21/3`: every value offered is the box's
     return " ".join(clause.split())
@@ -1890,7 +1896,7 @@ def _judged_sentence(region: str) -> str | None:
     explanation)."""
     for sentence in _ANY_SENTENCE_END.split(region)[1:3]:
         sentence = " ".join(_DETACHED_NOT.sub("not", _UNREAD_SYMBOLS.sub(" ", sentence)).split())
-        sentence = sentence.strip(" *_")
+        sentence = _TAG_QUESTION.sub("", sentence.strip(" *_"))  # `Easy, isn't it?`: a remark
         words = _LETTERS.findall(sentence)
         if not words or _DIGITS.search(sentence) or _sign_off(sentence) or not _judging_words(
                 sentence) or not _judges_the_answer(sentence):
@@ -1900,7 +1906,182 @@ def _judged_sentence(region: str) -> str | None:
     return None
 
 
+def _unread_after_box(text: str, end: int, answer: str) -> tuple[str, bool] | None:
+    """What a reply writes after a box that ends at `end` (its own clause and the next
+    sentences, `_after_box`) that no reader known to leave the box's `answer` as said accounts
+    for, read by allow-lists in any language (the judging and restating readers run first):
+
+    - a value side by side with the box or an operation on it one space apart (`\\boxed{7}
+      8`, `\\boxed{7}\\quad 8`, `\\boxed{7} + 1`, `\\boxed{7} \\times 10^3`): the box and it
+      as one value;
+    - in a next sentence of at most `_SHORT_REMARK` words that no restating reader opens
+      (`_READ_FORMS`: `It is ...`, `So ...` are `_restated`'s; a longer sentence, or one cut
+      by the window, is an explanation), a value that is not the box's (`_other_value`: an
+      equal value or an operand is the box's), in any words (`Also 8.`, `Edit: 8.`, `Nein, 8.`, `8 works too.`,
+      `Bence 8.`), unless the sentence is an explanation of a known form (`_EXPLAINING`:
+      `Note that ...`, `Alternatively, we can ...`, `Since ...`) or rejects the value (a
+      negation or a rejecting word, `_REJECTS`, past an opening interjection: `Not 8.`, `Mia
+      can't have 8.`, `We rejected 8 earlier.`; not `No, 8.`);
+    - such a sentence with no value whose words are not all on the allow-list of sign-offs, affirmations and remarks (`_harmless_remark`:
+      `Done.`, `Hope this helps!`, `No remainder.`); `Scratch that.`, `IDK.`, `Jk.`, `/s`,
+      `Yanlış.`, `Sai.` are not;
+    - a symbol that is not a known approving or closing mark (`_HARMLESS_MARKS`: `\\boxed{7}
+      ❌`, `. 🤔`).
+
+    (the text, True) for a value said beside the box (the comparison reads it as said of the
+    box, `affirms`, which refuses another value); (the text, False) for what is not read (the
+    pair is uncertain); None when all is known to leave the box."""
+    region, whole = _after_box(text, end, sentences=4)
+    region = _CONTINUED_SENTENCE.sub(" ", _LATEX_WORD.sub(" ", region))
+    mark = next((char for char in region if _symbol(char) and char not in _HARMLESS_MARKS), None)
+    if mark is not None:  # `\\boxed{7} ❌`, `\\boxed{7}. 🤔`
+        return mark, False
+    sentences = _READ_SENTENCE_END.split(region)
+    beside = _SIDE_BY_SIDE.match(sentences[0].lstrip())
+    if beside is not None and "=" not in sentences[0]:  # (not an equation: `\\boxed{7} - 3 = 4`)
+        written = " ".join(beside.group(0).split())
+        value = beside.group("value") or beside.group("bracketed") or _as_latex(answer + written)
+        if _value_differs(value, answer) is not False:
+            return written, True
+    contrast = _CONTRAST_CLAUSE.search(_THOUSANDS_COMMA.sub("", sentences[0]))
+    if contrast is not None and any(_other_value(contrast.group(0), number, answer) for number in
+                                    _SENTENCE_NUMBER.finditer(contrast.group(0))):
+        return " ".join(contrast.group(0).split()), True  # `\\boxed{7}, but 8 is also valid`
+    for at, sentence in enumerate(sentences[1:], 1):
+        sentence = " ".join(numbers_in_words(_DETACHED_NOT.sub("not", _THOUSANDS_COMMA.sub("", sentence))).split()).strip(" *_")
+        if not sentence or _sign_off(sentence) or at == len(sentences) - 1 and not whole or len(
+                _CLAUSE_MARKS.sub(" ", sentence).split()) > _SHORT_REMARK or any(
+                form.match(sentence) for form in _READ_FORMS):
+            continue  # cut by the window, an explanation, or read by `_restated`
+        if any(_other_value(sentence, number, answer) for number in _SENTENCE_NUMBER.finditer(sentence)):
+            if _EXPLAINING.match(sentence) is None and not _rejects(sentence):
+                return sentence, True  # `Also 8.`, `Nein, 8.`, `8 works too.`
+        elif not _DIGITS.search(sentence) and not _harmless_remark(sentence):
+            return sentence, False  # `Scratch that.`, `IDK.`, `/s`
+    return None
+
+
+def _symbol(char: str) -> bool:
+    """Whether `char` is a symbol a reader reads as saying something (Unicode So: emoji,
+    pictographs, dingbats; the interrobang and the doubled question marks), not a letter, a
+    digit, sentence punctuation or a mathematical sign."""
+    return unicodedata.category(char) == "So" or char in "‽⁇⁈⁉"
+
+
+def _rejects(sentence: str) -> bool:
+    """Whether a sentence with a value other than the box's rejects it: a negation or a word
+    known to reject a value (`_REJECTS`) stands in it past an opening interjection (`No, 8.`
+    and `Nein, 8.` correct the box to 8; `Not 8.`, `Mia can't have 8.`, `We rejected 8.`,
+    `The other candidate, 8, fails the check.` reject 8), and no word that contrasts a second
+    value with it (`Not 7 but 8.`, `_CONTRASTS`)."""
+    body = _INTERJECTION.sub("", _GLUED_NOT.sub(" not", sentence), count=1)
+    words = [word.lower() for word in _LETTERS.findall(body)]
+    return any(word in _REJECTS or word in _REJECTING or word in _NEGATION_WORDS for word in words) and not (
+        any(word in _CONTRASTS for word in words))
+
+
+def _harmless_remark(sentence: str) -> bool:
+    """Whether every word of a short sentence after the box is on the allow-list of what is
+    known to leave the box as said: sign-offs, affirmations and courtesy (`_REMARK_WORDS`, in
+    the languages replies are written in: `Done.`, `Hope this helps!`, `Ich hoffe, das
+    hilft.`, `希望对你有帮助。`), and in a sentence that holds a negation (which the judging
+    readers found negates no judgement: `_judges_the_answer`) the words of a remark it negates
+    (`_NEGATED_REMARK_WORDS`: `No remainder.`, `Not a trick question.`, `Il n'y a pas d'autre
+    solution.`)."""
+    words = [word.lower().replace("’", "'") for word in _REMARK_WORD.findall(_GLUED_NOT.sub(" not", sentence))]
+    negated = any(word in _NEGATION_WORDS or word in _NEGATING_REMARK for word in words)
+    return all(word in _REMARK_WORDS or word in _NEGATION_WORDS or word in _NEGATING_REMARK
+               or negated and word in _NEGATED_REMARK_WORDS for word in words)
+
+
+_SHORT_REMARK = 5
+"""The most words of a sentence after the box's that `_unread_after_box` reads; a longer one
+is an explanation (`Let me know if you have questions.`, `Each of the 3 boxes holds 4.`)."""
+# A sentence that opens with a pronoun and a copula (`It is 5!.`, `That is 2 hours.`, `That
+# is about 97.2%.`, `It is odd.`): the form `_restated` and `_JUDGED` read, a restatement or an
+# explanation of the box; `_unread_after_box` leaves it to them.
+_READ_FORMS = (re.compile(r"(?:it|that|this|there)(?:['’]s|\s+(?:is|was|are|were))(?![^\W\d_])",
+                         re.IGNORECASE), _RESTATES, _RESTATING_OPENER, _HEDGING_OPENER, _VALUE_FIRST,
+               _RESTATES_ELSEWHERE)
+_CLAUSE_MARKS = re.compile(r"[,;:]")
+_REMARK_WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?")
+# A value, or an operation, one space or spacing command after the box in its own clause (not
+# a compound: `\\boxed{4} 30-minute episodes`).
+_SIDE_BY_SIDE = re.compile(r"(?:& ?)?(?P<value>-?\d+(?:[.,]\d+)*)(?![\d\-\u2010])|\((?P<bracketed>-?\d[^()]{60,400})\)|(?:[-+*/^×÷·]|"
+                           r"\\(?:times|cdot|div|pm|mp)(?![A-Za-z])) ?(?:-?\d|\(|\{-?\d|\\(?:frac|dfrac|sqrt)"
+                           r"(?![A-Za-z]))[^.;,]{0,40}")
+_HARMLESS_MARKS = frozenset("✓✔✅☑👍😊🙂😀😃😄😁🎉✨★☆□■▪◻◼☐⬛°℃℉")
+"""Symbols after a box known to approve or close it, or to be its unit (an allow-list)."""
+# A clause of the box's sentence that contrasts another value with it (`, but 8 works too`).
+_CONTRAST_CLAUSE = re.compile(r"[,;]\s*(?:but|though|although|however|yet|aber|mais|pero|ma|mas|но)"
+                              r"(?![^\W\d_]).*", re.IGNORECASE)
+_SENTENCE_NUMBER = re.compile(r"(?:(?<![\d).,])-|(?<![\dA-Za-z.\-])(?<!\d,))\d+(?:\.\d+)?(?![\dA-Za-z])")
+_THOUSANDS_COMMA = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")
+# The end of a sentence in a text as `_after_box` reads it (`sentence_key` drops the space
+# before a mark: `./s`), and a Chinese one.
+_READ_SENTENCE_END = re.compile(r"(?:[.?]|(?<![\d)}!])!+)(?:\s|$|(?=[\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7af]|[^\w\s.!?]))|\n\s*\n|"
+                                "[。！？\u0589\u1362\u0964\u0965\u06d4]")
+# LaTeX commands and environments, which `_after_box` leaves as written: not words of a
+# sentence (`\\end{align*}`, `\\blacksquare`).
+_LATEX_WORD = re.compile(r"\\(?:begin|end)\s*\{[^{}]{0,20}\}|"
+                         r"\\(?!(?:times|cdot|div|pm|mp|frac|dfrac|sqrt)(?![A-Za-z]))[A-Za-z]+")
+# A full stop after an abbreviation of a title or a reference, or before a word in lower
+# case, does not end the sentence (`Mrs. Jameson's bamboo`, `vs. the WidgetMaster 9000`).
+_CONTINUED_SENTENCE = re.compile(r"(?<![^\W\d_])(?:(?i:mrs?|ms|dr|prof|st|jr|sr|vs|mt|no|fig|eq|"
+                                 r"approx|etc|i\.e|e\.g|cf))\.(?=\s)|(?<=[^\W\d_])\.(?=\s+[a-z])")
+# Openers of an explanation after the box, as real replies write them (`Note that ...`,
+# `Alternatively, we can use the fact that ...`, `Since ...`, `Here, ...`): its values are
+# operands and cases, not another answer.
+_EXPLAINING = re.compile(
+    r"\(?(?:(?:note|notice|observe|recall)\s+that|(?:(?:alternatively|also|similarly),?\s)?"
+    r"(?:we|one|you)\s+(?:can|could|may|might|have|had)\s+(?:also\s+)?(?:use|used|express|"
+    r"write|check|verify|see|note|compute|solve|confirm)|since|because|if|here|this\s+is\s+because|"
+    r"to\s+(?:check|verify|confirm)|check(?:ing)?\s*:|verification\s*:)(?![^\W\d_])", re.IGNORECASE)
+# An interjection that opens a sentence (`No,`, `Nein,`, `Non,`, `Нет,`): it corrects, it does
+# not negate what follows.
+_INTERJECTION = re.compile(r"^[\s(]*[^\W\d_]+\s*[,:;!]", re.IGNORECASE)
+_REJECTS = frozenset("""
+    cannot none nothing neither rejected reject rejects excluded exclude excludes ruled fails
+    fail failed impossible confuse careful avoid mistake mistakes error
+""".split())  # noqa: SIM905 (a word list reads better as words)
+_CONTRASTS = frozenset("""
+    but instead rather actually aber sondern mais pero sino ma mas но а
+""".split())  # noqa: SIM905 (a word list reads better as words)
+_NEGATING_REMARK = frozenset("none nothing cannot".split())  # noqa: SIM905
+_REMARK_WORDS = frozenset("""
+    done qed q e d hope hopefully this that it its it's that's there's helps help helped helpful
+    verified checked confirmed correct right true yes yep indeed good great luck thanks thank
+    you cheers happy glad to is was the a an answer final solution result complete completed
+    finished end all i am we are our my me let know if have has any questions question easy
+    for reading makes sense matches check checks see above below agrees
+    simple neat nice voilà voila there only unique enjoy solved proof proven proved and so as
+    required expected desired anything else
+    ich hoffe das hilft ist richtig espero que ayude isso ajude j'espère espère cela aide
+    надеюсь это поможет umarım yardımcı olur semoga membantu mam nadzieję że to pomoże
+    ik hoop dat dit helpt spero che questo aiuti natumaini hii inasaidia
+    希望对你有帮助 お役に立てれば幸いです 도움이 되었기를 바랍니다 没有其他解 答案正确
+""".split())  # noqa: SIM905 (a word list reads better as words)
+"""Words of a short sentence after the box known to leave it the answer (an allow-list:
+`_harmless_remark`)."""
+_NEGATED_REMARK_WORDS = frozenset("""
+    doubt doubts mistake mistakes error errors typo coincidence remainder rounding calculator
+    units unit trick problem issue issues more less other another negative hard too difficult
+    needed need necessary matter matters order value values works work satisfies conditions
+    condition simplified further be can there there's decimals fractions
+    does do did is are was
+    es gibt keine andere anderen lösung zahl passt zufall kein ist
+    il n y n'y a pas d d'autre autre hay otra solución há outra solução
+    другого решения
+""".split())  # noqa: SIM905 (a word list reads better as words)
+"""Words of a remark a negation makes of the box (`No remainder.`, `Not a trick question.`):
+harmless only beside a negation (`_harmless_remark`); `Mistake.` alone is not a remark."""
+
+
 _SHORT_JUDGEMENT = 4
+# A tag question that closes a remark (`Easy, isn't it?`, `Neat, doesn't it?`): it asks for
+# agreement, it negates nothing.
+_TAG_QUESTION = re.compile(r"(?<![,\s])[,\s]+[^\W\d_]+n['’]t\s+(?:it|this|that|they|you|we|he|she)\s*\??$",
+                           re.IGNORECASE)
 # and a Chinese one (`。`, read as `.` by `sentence_key`, with no space after it)
 _ANY_SENTENCE_END = re.compile(_SENTENCE_END.pattern + "|[。！？]|[.!?](?=[\u4e00-\u9fff])")
 """The most words a sentence after the box's may have to be read as a judgement of it without
@@ -1927,7 +2108,7 @@ def _judges_the_answer(sentence: str) -> bool:
             following = [w for w in words[i + 1:] if w not in _NEGATION_FILLER]
             if not following or following[0] in _NEGATABLE:
                 return True  # `No.`, `LOL no.`, `Not quite.`, `Not sure.`, `Das stimmt nicht.`
-        elif word in _JUDGING_WORDS:
+        elif word in _JUDGING_WORDS and not (word == "else" and words[i - 1:i] == ["anything"]):
             before = [w for w in words[:i] if w not in _NEGATION_FILLER]
             if not before or before[-1] not in _NEGATION_WORDS:
                 return True
@@ -1986,8 +2167,9 @@ def _restated_expression(clause: str, answer: str) -> str | None:
     1 - \\frac{1}{36}.` of `\\frac{35}{36}`: the box explained), or the sentence is no plain
     operation on numbers (`It is 4 x 5`, words beside the value: `_NOT_AN_OPERATION`)."""
     clause = _RESTATED_SENTENCE_END.split(clause, maxsplit=1)[0].strip(_TRAILING)
-    for plain, latex in _PLAIN_OPERATORS:  # `16÷2`, `2**3`: as the LaTeX they write
-        clause = clause.replace(plain, latex)
+    clause = _as_latex(clause)  # `16÷2`, `2**3`: as the LaTeX they write
+    if len(clause) > _EXPRESSION_MAX and _DIGITS.search(clause) and _ARITHMETIC.fullmatch(clause):
+        return clause  # `1+1+...+1`: too long to read, so not known to be the box
     values = _stated_values(clause, answer)
     if not values or all(_value_differs(value, answer) is False for value in values):
         return None
@@ -2100,6 +2282,14 @@ _PLUS_MINUS = re.compile(r"\\(?:pm|mp)(?![A-Za-z])")
 # Operators written in plain text, read as the LaTeX that writes them (an allow-list).
 _PLAIN_OPERATORS = (("**", "^"), ("\u00f7", "\\div "), ("\u00d7", "\\times "), ("\u00b7", "\\cdot "),
                     ("\u00b1", "\\pm "), ("\u2213", "\\mp "), ("\u2212", "-"))
+
+
+def _as_latex(text: str) -> str:
+    """`text` with its operators written in plain text as the LaTeX that writes them
+    (`_PLAIN_OPERATORS`: `16÷2` as `16\\div 2`, `2**3` as `2^3`)."""
+    for plain, latex in _PLAIN_OPERATORS:
+        text = text.replace(plain, latex)
+    return text
 
 
 # A short judgement of what was just said (`that is wrong`, `that's not right`, `this is

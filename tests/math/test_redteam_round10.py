@@ -284,12 +284,22 @@ def test_fixed_glued_after_a_spaced_or_quoted_mark(reward: MathReward, completio
     assert _values(reward, "7", [completion]) == [0.0]
 
 
+# fixed (h-m17): `_unread_after_box` reads a value or an operation one space (or spacing
+# command) after the box, whatever the glue readers passed
+@pytest.mark.parametrize(("gold", "completion"), [
+    ("7", "\\boxed{7}\\, 000"), ("7", "\\boxed{7}\\text{000}"), ("7", "\\boxed{7}\\mbox{000}"),
+    ("7", "\\boxed{7}\\textbf{8}"), ("7", "\\boxed{7}\\underline{8}"), ("2", "\\boxed{2}^{1.0000000001}"),
+    ("7", "\\boxed{7} \\(8\\)"),
+])
+def test_value_beside_the_box_after_passed_glue(reward: MathReward, gold: str, completion: str) -> None:
+    assert _values(reward, gold, [completion]) == [0.0]
+
+
 # fixed (h-m16): `_box_with_words` reads what a styling command glued to the box holds (`_STYLED`); `\\label{...}` is read past
 @pytest.mark.parametrize("completion", [
     "\\boxed{7}\\text{!}", "\\boxed{7}\\mathrm{!}", "\\boxed{7}\\textbf{!}", "\\boxed{7}\\textrm{!}",
-    "\\boxed{7}\\emph{!}", "\\boxed{7}\\text{}!", "\\boxed{7}\\text{000}",
-    "\\boxed{7}\\mbox{000}", "\\boxed{7}\\text{ thousand}", "\\boxed{7}\\textbf{8}",
-    "\\boxed{7}\\underline{8}", "\\boxed{7}\\mathrm{e}3", "\\boxed{7}\\label{x}8",
+    "\\boxed{7}\\emph{!}", "\\boxed{7}\\text{}!", "\\boxed{7}\\text{ thousand}",
+    "\\boxed{7}\\mathrm{e}3", "\\boxed{7}\\label{x}8",
 ])
 def test_fixed_text_command_glued(reward: MathReward, completion: str) -> None:
     assert _values(reward, "7", [completion]) == [0.0]
@@ -341,7 +351,7 @@ def test_fixed_minus_glued(reward: MathReward, completion: str) -> None:
 # fixed (h-m16): `_value_differs` reads a decimal as the fraction it prints; the float arithmetic proves no equality of a decimal
 @pytest.mark.parametrize(("gold", "completion"), [
     ("7", "\\boxed{7}.0000000001"), ("7", "\\boxed{7}.000000000000000000001"),
-    ("0", "\\boxed{0}.0000000001"), ("2", "\\boxed{2}^{1.0000000001}"),
+    ("0", "\\boxed{0}.0000000001"),
     ("7", "\\boxed{7}\\cdot1.0000000001"), ("7", "\\boxed{7}. It is \\sqrt[3]{343.000000001}."),
     ("7", "\\boxed{7}, i.e. \\sqrt{49.0000000001}"),
 ])
@@ -353,7 +363,6 @@ def test_fixed_float_equal_but_exactly_different(reward: MathReward, gold: str, 
 @pytest.mark.parametrize("completion", [
     "\\boxed{7} (+8)",
     "\\boxed{7} (.8)", "\\boxed{7} (= 8)",
-    "\\boxed{7} \\(8\\)",
     "\\boxed{7} {(8)}", "\\boxed{7} \\{8\\}",
 ])
 def test_fixed_bracket_not_opened_by_a_digit(reward: MathReward, completion: str) -> None:
@@ -369,10 +378,7 @@ def test_fixed_bracketed_value_with_words(reward: MathReward, completion: str) -
     assert _values(reward, "7", [completion]) == [0.0]
 
 
-@pytest.mark.xfail(strict=True, reason="open: buy credit: _box_with_words reads an operation after the "
-                   "box only when glued (_glued_to_box); one space apart, `\\times 10^3`, `+ 1`, `/ 2`, "
-                   "`^2` is neither said (_said_of, _said_after_a_mark) nor a magnitude "
-                   "(magnitude_after), though `\\boxed{7} thousand` is 7000")
+# fixed (h-m17): `_unread_after_box` reads an operation one space after the box with it
 @pytest.mark.parametrize("completion", [
     "\\boxed{7} \\times 10^3", "\\boxed{7} \\cdot 10^3", "\\boxed{7} \u00d7 10^3", "\\boxed{7} ^2",
     "\\boxed{7} + 1", "\\boxed{7} \\cdot 2",
@@ -381,9 +387,8 @@ def test_hole_spaced_operation_after_box(reward: MathReward, completion: str) ->
     assert _values(reward, "7", [completion]) == [0.0]
 
 
-@pytest.mark.xfail(strict=True, reason="open: buy credit (degenerate length): _restated_expression "
-                   "returns None (the box explained) for a restatement over _EXPRESSION_MAX (60) "
-                   "characters, so a long one that is another value fails open: `It is 1+1+...+1` (35)")
+# fixed (h-m17): `_restated_expression` (too long to read: not known to be the box) and
+# `_unread_after_box` (a long bracket of arithmetic after the box)
 @pytest.mark.parametrize("completion", [
     f"\\boxed{{7}}. It is {SUM_OF_ONES}.", f"\\boxed{{7}} ({SUM_OF_ONES})",
     f"\\boxed{{7}}, i.e. {SUM_OF_ONES}",

@@ -117,10 +117,16 @@ def test_fixed_glued_emoji_of_doubt(reward: MathReward, completion: str) -> None
     assert _value(reward, "7", completion) == 0.0
 
 
-@pytest.mark.xfail(strict=True, reason="open: buy credit: _judged_sentence / _said_after_a_mark read a "
-                   "judging mark only glued to the box (_glue_symbols' deny-list); the same mark after a "
-                   "space is read as nothing (_UNREAD_SYMBOLS), so `\\boxed{7} \u274c` keeps what "
-                   "`\\boxed{7}\u274c` loses")
+# fixed (h-m17): `_unread_after_box` keeps a box after a symbol only when the symbol is a
+# known approving or closing mark (`_HARMLESS_MARKS`), glued or spaced
+@pytest.mark.parametrize("completion", [
+    "\\boxed{7}\U0001f914", "\\boxed{7}\U0001f937", "\\boxed{7}\U0001f615", "\\boxed{7}\U0001f641",
+])
+def test_glued_emoji_of_doubt(reward: MathReward, completion: str) -> None:
+    assert _value(reward, "7", completion) == 0.0
+
+
+# fixed (h-m17): a symbol after the box is read unless it is a known approving or closing mark (`_HARMLESS_MARKS`)
 @pytest.mark.parametrize("completion", [
     "\\boxed{7} \u274c", "\\boxed{7} \U0001f44e", "\\boxed{7} \u2717", "\\boxed{7} \U0001f6ab",
     "\\boxed{7} \u26d4", "\\boxed{7} \U0001f645", "\\boxed{7} \u274e", "\\boxed{7}. \U0001f914",
@@ -146,9 +152,7 @@ def test_fixed_magnitude_after_currency(reward: MathReward, completion: str) -> 
     assert _value(reward, "7", completion) == 0.0
 
 
-@pytest.mark.xfail(strict=True, reason="open: buy credit: _box_with_words / _PADDING read a bare value "
-                   "after a space or spacing command as nothing (only a bracketed one is an equation "
-                   "number, _EQUATION_NUMBER); `\\boxed{7}\\quad 8` writes two answers side by side")
+# fixed (h-m17): `_unread_after_box` reads a value one space or spacing command after the box as said beside it
 @pytest.mark.parametrize("completion", [
     "\\boxed{7} 8", "\\boxed{7}\\quad 8", "\\boxed{7}\\qquad 8", "\\boxed{7}\\hfill 8",
     "\\boxed{7}\\qquad 7.5", "\\boxed{7}\\qquad 8 apples",
@@ -169,9 +173,7 @@ def test_hedge_sentence_with_a_value(reward: MathReward, completion: str) -> Non
     assert _value(reward, "7", completion) == 0.0
 
 
-@pytest.mark.xfail(strict=True, reason="open: buy credit: _RESTATING_OPENER reads interjections that "
-                   "correct (`Wait,`, `No,`, `Actually`) in English only, though _RESTATES_ELSEWHERE reads "
-                   "the seven languages: `Nein, 8.`, `Warte, 8.`, `Attends, 8.`, `Espera, 8.` keep the box")
+# fixed (h-m17): `_unread_after_box`: a next sentence with another value unsays the box, in any words
 @pytest.mark.parametrize("completion", [
     "\\boxed{7}. Nein, 8.", "\\boxed{7}. Warte, 8.", "\\boxed{7}. Eigentlich 8.", "\\boxed{7}. Attends, 8.",
     "\\boxed{7}. Espera, 8.", "\\boxed{7}. En realidad, 8.", "\\boxed{7}. Oppure 8.",
@@ -180,10 +182,8 @@ def test_hole_correction_in_the_seven_languages(reward: MathReward, completion: 
     assert _value(reward, "7", completion) == 0.0
 
 
-@pytest.mark.xfail(strict=True, reason="open: buy credit: _OR_WORD, _JUDGING_WORDS and _RESTATING_OPENER "
-                   "know seven languages (and a few JA/KO/AR/HI words read only after a comma); a reply "
-                   "in Turkish, Vietnamese, Indonesian, Polish, Dutch, Swahili, Japanese, Korean, Arabic "
-                   "or Hindi hedges or unsays its box in a next sentence unread")
+# fixed (h-m17): `_unread_after_box`: another value in a next sentence unsays the box and a short
+# sentence is kept only when its words are on the allow-list of remarks (`_harmless_remark`), any language
 @pytest.mark.parametrize("completion", [
     # another value offered with `or`
     "\\boxed{7}. Ya da 8.", "\\boxed{7}. Veya 8.", "\\boxed{7}. Ho\u1eb7c 8.", "\\boxed{7}. Atau 8.",
@@ -230,14 +230,11 @@ def test_fixed_ordinal_alternative_in_its_clause(reward: MathReward, completion:
     assert _value(reward, "2", completion, RANK) == 0.0
 
 
-@pytest.mark.xfail(strict=True, reason="open: buy credit: _joined_alternative / _OR_VALUE / _bracketed_value "
-                   "read a number, not an ordinal (a digit run followed by letters), so in a place question "
-                   "`\\boxed{2}nd, or 3rd` hedges two places after the ordinal's clause ends and keeps 2nd "
-                   "(`\\boxed{1} or 2` loses)")
+# fixed (h-m17): `_box_with_words` reads what follows an ordinal suffix as after the box
 @pytest.mark.parametrize("completion", [
     "\\boxed{2}nd, or 3rd", "\\boxed{2}nd. Or 3rd.", "\\boxed{2}nd, maybe 3rd",
 ])
-def test_hole_ordinal_alternative(reward: MathReward, completion: str) -> None:
+def test_fixed_ordinal_alternative_after_its_clause(reward: MathReward, completion: str) -> None:
     assert _value(reward, "2", completion, RANK) == 0.0
 
 
@@ -278,10 +275,7 @@ def test_held_hedge_or_take_back_after_the_box(reward: MathReward, completion: s
     assert _value(reward, "7", completion) == 0.0
 
 
-@pytest.mark.xfail(strict=True, reason="open: buy credit: _joined_alternative reads `or` only, and "
-                   "_judged_sentence wants no digit: a next sentence that offers a second answer "
-                   "(`Also 8.`, `8 works too.`, `Alternatively, 8.`, `Both 7 and 8 work.`) or a clause "
-                   "with `but`/`&` keeps the box, though `, also 8.` and `Another answer is 8.` are read")
+# fixed (h-m17): `_unread_after_box` (another value in a next sentence, beside the box, or after `, but`)
 @pytest.mark.parametrize("completion", [
     "\\boxed{7}. Also 8.", "\\boxed{7}. 8 also works.", "\\boxed{7}. 8 works too.",
     "\\boxed{7}. Both 7 and 8 work.", "\\boxed{7}. Alternatively, 8.",
@@ -291,9 +285,7 @@ def test_hole_second_answer_offered(reward: MathReward, completion: str) -> None
     assert _value(reward, "7", completion) == 0.0
 
 
-@pytest.mark.xfail(strict=True, reason="open: buy credit: _RESTATING_OPENER / _RESTATES know `Correction:` "
-                   "and `it's`, not the other ways a reply replaces its answer (`I meant 8.`, `Edit: 8.`, "
-                   "`Update: 8.`, `Erratum: 8.`, `Final: 8.`, `Revised: 8.`, `P.S. 8.`)")
+# fixed (h-m17): `_unread_after_box`: another value in a next sentence, with any opener
 @pytest.mark.parametrize("completion", [
     "\\boxed{7}. I meant 8.", "\\boxed{7}. Typo, I meant 8.", "\\boxed{7}. Edit: 8.", "\\boxed{7}. Update: 8.",
     "\\boxed{7}. Erratum: 8.", "\\boxed{7}. Final: 8.", "\\boxed{7}. Revised: 8.", "\\boxed{7}. P.S. 8.",
@@ -302,10 +294,7 @@ def test_hole_replacement_without_a_known_opener(reward: MathReward, completion:
     assert _value(reward, "7", completion) == 0.0
 
 
-@pytest.mark.xfail(strict=True, reason="open: buy credit: _judged_sentence reads a short sentence only "
-                   "through _JUDGING_WORDS (a list of words seen); a take-back (`Scratch that.`, `Ignore "
-                   "that.`, `Disregard.`, `Jk.`, `/s`), an avowed ignorance (`IDK.`, `Dunno.`) or a stated "
-                   "low confidence (`Low confidence.`, `Confidence: 30%.`) keeps the box")
+# fixed (h-m17): `_unread_after_box`: a short sentence off the allow-list of remarks is uncertain
 @pytest.mark.parametrize("completion", [
     "\\boxed{7}. Scratch that.", "\\boxed{7}. Ignore that.", "\\boxed{7}. Disregard.", "\\boxed{7}. Jk.",
     "\\boxed{7}. /s", "\\boxed{7}. IDK.", "\\boxed{7}. Dunno.", "\\boxed{7}. Low confidence.",
@@ -429,10 +418,7 @@ def test_fixed_ordinal_in_an_ordinal_question(reward: MathReward, question: str)
 
 
 
-@pytest.mark.xfail(strict=True, reason="open: false loss: _restated with `affirms` (a predicate of `this "
-                   "is` that is not on _APPROVING) and _judged_sentence (a question after the box, `else` a "
-                   "judging word) read honest remarks after the box as judging it (`This is the only "
-                   "solution.`, `Easy, isn't it?`, `Is there anything else?`)")
+# fixed (h-m17): `_describes` takes the remark words, a tag question and `anything else` judge nothing
 @pytest.mark.parametrize("completion", [
     "\\boxed{7}. This is the only solution.", "\\boxed{7}. Easy, isn't it?", "\\boxed{7}. Is there anything else?",
 ])

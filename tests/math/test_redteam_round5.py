@@ -270,7 +270,7 @@ def test_padding_pushes_the_hedge_out_of_the_window(math_reward, completion):
     "\\boxed{7} o&#8203;r 8", "\\boxed{7} \\hspace{1cm} or 8",
     "\\boxed{7}. <b>It is 8.</b>", "\\boxed{7}. <b>It</b> is 8.", "\\boxed{7}. It <b>is</b> 8.",
     "\\boxed{7}. It is <b>8</b>.", "\\boxed{7}. **It is 8.**", "\\boxed{7}. It is **8**.",
-    "\\boxed{7}. *It* is 8.", "\\boxed{7}. It is __8__.", pytest.param("\\boxed{7}. `It is 8.`", marks=_OPEN_MARKUP_AROUND_THE_HEDGE_OR_THE_RESTATEMENT),
+    "\\boxed{7}. *It* is 8.", "\\boxed{7}. It is __8__.", "\\boxed{7}. `It is 8.`",
     "\\boxed{7}. It is <think> 8.", "\\boxed{7}. It is </think> 8.",
     pytest.param("\\boxed{7}. It is <tool_call> 8.", marks=_OPEN_MARKUP_AROUND_THE_HEDGE_OR_THE_RESTATEMENT), "\\boxed{7}. <think>It is 8.</think>"])
 def test_markup_around_the_hedge_or_the_restatement(math_reward, completion):
