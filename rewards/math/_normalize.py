@@ -212,7 +212,7 @@ def _without_delimiters(s: str) -> str:
 # `$`, a math delimiter); after a word at the end (`5\text{ m}\$`, `5 k\$`: millions and
 # thousands of dollars) it says the word is a magnitude, not a unit.
 _CURRENCY_SIGN = re.compile(r"\\\$|[^\x00-\x7f]")
-_SIGN_AFTER_WORD = re.compile(r"[A-Za-z}.]\s{0,3}$")
+_SIGN_AFTER_WORD = re.compile(r"(?:(?<![A-Za-z])([A-Za-z]{1,20})\}?|[A-Za-z}.])\s{0,3}$")
 
 
 def _currency_signs(s: str, carried: frozenset[str]) -> str:
@@ -223,17 +223,17 @@ def _currency_signs(s: str, carried: frozenset[str]) -> str:
     reads it, and the pair is uncertain."""
     if "\\$" not in s and s.isascii():
         return s
-    named = {word[1:] for word in carried if word.startswith("=")
-             and (word[1:] in _CURRENCY_IDS or word.startswith(f"={_OTHER_CURRENCY}"))}
+    named = _gold_currencies(carried)
 
     def read(match: re.Match[str]) -> str:
         sign = match.group(0)
         if sign != "\\$" and not _is_currency_sign(sign):
             return sign
         ids = _SIGN_CURRENCIES.get(sign, (f"{_OTHER_CURRENCY}{sign}",))
-        if _SIGN_AFTER_WORD.search(s, max(match.start() - 20, 0), match.start()) and (
-                not s[match.end():].strip()):
-            return sign  # `5 m\\$`: a magnitude of dollars
+        word = _SIGN_AFTER_WORD.search(s, max(match.start() - 20, 0), match.start())
+        if word is not None and not s[match.end():].strip() and (
+                (word.group(1) or "").lower().removesuffix("s") not in _MAGNITUDES):
+            return sign  # `5 m\\$`: a magnitude of dollars (`5 million\\$` is read)
         return "" if not named or named & set(ids) else sign
     return _CURRENCY_SIGN.sub(read, s)
 
@@ -861,9 +861,9 @@ def carried_words(gold: str) -> frozenset[str]:
     words = re.findall(r"[A-Za-z]+", gold)
     units = {f"={found}" for found in map(_unit_id, words) if found is not None}
     units.update(f"={found}^{power}" for found, power in _unit_powers(gold))
-    units.update(f"={currency}" for sign, currencies in _SIGN_CURRENCIES.items() if sign in gold
-                 for currency in currencies)  # `\\$5`: the gold's currency is the dollar
-    units.update(f"={_OTHER_CURRENCY}{ch}" for ch in gold if _is_currency_sign(ch)
+    units.update(f"{_SIGNED}{currency}" for sign, currencies in _SIGN_CURRENCIES.items()
+                 if sign in gold for currency in currencies)  # `\\$5`: the dollar
+    units.update(f"{_SIGNED}{_OTHER_CURRENCY}{ch}" for ch in gold if _is_currency_sign(ch)
                  and ch not in _SIGN_CURRENCIES)
     approximations = {f"~{word}" for word in (w.lower() for w in words)
                       if word in APPROXIMATIONS and len(word) > 2}  # (not `ca`: calcium)
@@ -890,6 +890,16 @@ def _unit_powers(gold: str) -> list[tuple[str, str]]:
 _MODIFIER_POWERS = {"square": "2", "sq": "2", "cubic": "3", "cu": "3"}
 _MODIFIER_BEFORE = re.compile(r"(?<![A-Za-z])(square|sq|cubic|cu)\.?\s*$", re.IGNORECASE)
 _OTHER_CURRENCY = "sign "  # the id of a currency sign `_SIGN_CURRENCIES` does not name
+# How `carried_words` marks a currency a gold's sign names (`\\$5`: `$=$`): unlike a unit word
+# of the gold, it constrains the answer's currency only (`\\$5 per hour` answers `\\$5`).
+_SIGNED = "$="
+
+
+def _gold_currencies(carried: frozenset[str]) -> set[str]:
+    """The currencies the gold names, by a word (`=$` of `5 dollars`) or a sign (`$=$`)."""
+    return {word[len(_SIGNED):] for word in carried if word.startswith(_SIGNED)} | {
+        word[1:] for word in carried if word.startswith("=")
+        and (word[1:] in _CURRENCY_IDS or word.startswith(f"={_OTHER_CURRENCY}"))}
 
 
 def _is_currency_sign(ch: str) -> bool:
@@ -1019,6 +1029,7 @@ def _is_unit(text: str, carried: frozenset[str] = frozenset(), power: str = "1")
     if not words:
         return False
     gold_units = {word for word in carried if word.startswith("=")}
+    currencies = _gold_currencies(carried) if any(w.startswith(_SIGNED) for w in carried) else set()
     raised = _POWER_AT_END.search(text)
     if raised is not None:
         power = raised.group(1)
@@ -1027,11 +1038,13 @@ def _is_unit(text: str, carried: frozenset[str] = frozenset(), power: str = "1")
     if gold_units and not _power_fits(words[-1], power, carried):
         return False  # `5 cm^2` against `5 cm`: the unit of another quantity
     for at, word in enumerate(words):
-        unit = _unit_id(word) if gold_units else None
-        if unit is not None and f"={unit}" not in gold_units:
+        unit = _unit_id(word) if gold_units or currencies else None
+        if unit is not None and gold_units and f"={unit}" not in gold_units:
             return False  # `5 cm` against `5 m`: another unit than the gold's
-        if word in _METRES_OR_MILLIONS and at + 1 < len(words) and words[at + 1].lower() != "per" \
-                and _unit_id(words[at + 1]) is None:
+        if unit in _CURRENCY_IDS and currencies and unit not in currencies:
+            return False  # `5 cents` against `\\$5`: another currency
+        if word in _METRES_OR_MILLIONS and at + 1 < len(words) \
+                and words[at + 1].lower() not in ("per", "of") and _unit_id(words[at + 1]) is None:
             return False  # `5 m apples`: five million apples, not metres
         if word in carried or word.lower() in carried or _known_unit(word):
             continue
