@@ -141,6 +141,7 @@ def judgeable(answer: str) -> bool:
     loose = False  # the spelled run holds two letters across an operator (`x-a`)
     loose_runs = 0  # runs of such letters since the last digit
     single = False  # a letter alone since the last digit (`SA, Y, YE, S`)
+    depth = 0  # brackets open: a comma outside every bracket does not part terms (`Y, E, S`)
 
     def part() -> bool:
         """Close the spelled run; whether the phrase so far may still be mathematics."""
@@ -162,6 +163,7 @@ def judgeable(answer: str) -> bool:
             scripted, script = "", False
         if head == "\\":
             name = token[1:]
+            depth = max(depth + (name in ("{", "langle")) - (name in ("}", "rangle")), 0)
             if name not in JUDGED_COMMANDS and name not in _ESCAPED:
                 return False  # `\\,` `\\%` `\\{` `\\\\` are escapes; `\\<zero-width>` is not
             if name in _TRANSPARENT and name not in _SPACES:
@@ -208,7 +210,10 @@ def judgeable(answer: str) -> bool:
             run_before, spelled = False, ""
             runs, loose_runs, listed_run, letters, single = 0, 0, False, set(), False
             kind = "letter digit" if glued else ""
+        elif token == "," and depth == 0:
+            pass  # `Y, E, S` (nested boxes read as a list) spells YES, not a tuple `(c, b, a)`
         elif head in _TERM_BREAKS or head in _MATH_SIGNS:
+            depth = max(depth + (head in "([") - (head in ")]"), 0)
             if not part():
                 return False
             run_before, spelled = False, ""
@@ -277,9 +282,12 @@ _OPERATORS = frozenset("+-*/^=<>()[]|_")
 """What between two runs of letters makes them an expression (`ab + cd`, `AB = CD`)."""
 _TERM_BREAKS = frozenset("+=<>()[]^_,")
 """What parts the terms of an expression, so that letters on either side spell no word
-(`f(x) = ax^2 + bx + c`, `(c, b, a)`). A dash, slash, dot, colon, semicolon, tie or quote does
-not: a word is spelled across them one letter at a time (`S-A-Y`, `Y/E/S`, `Y.E.S`), and
-two or more letters across them must read as variables (`x-y-z`, `a/b/c`)."""
+(`f(x) = ax^2 + bx + c`, `(c, b, a)`). A comma parts terms only inside a bracket (a tuple);
+outside every bracket a list of letters is read across it (`Y, E, S`, which nested boxes
+`\\boxed{Y}\\boxed{E}\\boxed{S}` are extracted as, spells YES; `a, b, c` reads as
+variables). A dash, slash, dot, colon, semicolon, tie or quote does not: a word is spelled
+across them one letter at a time (`S-A-Y`, `Y/E/S`, `Y.E.S`), and two or more letters across
+them must read as variables (`x-y-z`, `a/b/c`)."""
 _SPELLABLE_VALUE_WORDS = frozenset(w for w in _VALUE_WORDS if len(w) > 2)
 """The value-changing words a spelled run could hold and `_variables` would let by."""
 

@@ -89,7 +89,11 @@ _MAGNITUDE_NAMES = frozenset("""
     hundred hundreds thousand thousands lakh lakhs lac lacs crore crores million millions
     billion billions trillion trillions milliard milliards billiard billiards grand score
     scores gross dozen dozens mil mio mrd mn bn tn cr thou myriad myriads k b
-    millionen milliarde milliarden billionen
+    millionen milliarde milliarden billionen tausend tausende hundert hunderte dutzend mille
+    milles mila millier milliers centaine centaines dizaine dizaines douzaine douzaines cien
+    ciento cientos docena docenas cento centinaia migliaia dozzina duizend duizenden honderd
+    tusen tusind tusinde hundra hundrede tuhat tys tysiecy tysiace tysyach tysyacha ribu juta
+    hazar hazaar
 """.split())  # noqa: SIM905
 _OPERATION_WORDS = frozenset("""
     doubled tripled trebled quadrupled quintupled halved thirded quartered squared cubed
@@ -154,11 +158,13 @@ def normalize(answer: str, carried: frozenset[str] = frozenset()) -> str:
     nouns, and the words in `carried`, those the gold carries: `carried_words`) and trailing
     punctuation removed; read first as every checker reads text (`read_text`: `la\u200bkh` is
     `lakh`, a word that changes the value)."""
-    s = read_text(answer).strip().strip("$").strip()
+    s = _without_delimiters(read_text(answer))
     if s.startswith("\\(") and s.endswith("\\)") or s.startswith("\\[") and s.endswith("\\]"):
         s = s[2:-2].strip()
     s = _THIN_THOUSANDS.sub(",", s)
     s = _read_separators(s)
+    s = _superscript_powers(s)
+    s = _BASE_ANY.sub(_read_base_subscript, s)  # `101_{(2)}`, `101_{two}`: `101_{2}`
     s = _BASE_TEN.sub(r"\1", s)  # `10_{10}` is ten
     if s.startswith("~"):  # `~10` opens with no left side: about ten, not a tie
         s = "\\sim " + s[1:]
@@ -166,7 +172,8 @@ def normalize(answer: str, carried: frozenset[str] = frozenset()) -> str:
     s = _FRAC_ALIASES.sub(r"\\\1", s)
     s = _TEXT_ALIASES.sub(r"\\text", s)
     s = _DEGREES.sub("", s)
-    s = s.replace("\\$", "").replace("\\%", "%").replace("{,}", ",")
+    s = _currency_signs(s, carried)
+    s = s.replace("\\%", "%").replace("{,}", ",")
     s = _percent_word(s)
     for _ in range(3):  # `15,000 \\text{kcal m}^{-2} \\text{ yr}^{-1}`: a unit in parts
         stripped = _strip_trailing_unit(s, carried)
@@ -176,6 +183,8 @@ def normalize(answer: str, carried: frozenset[str] = frozenset()) -> str:
     s = _strip_compound_unit(s, carried)
     s = _TEXT_CMD.sub(r"\1", s)
     s = re.sub(r"\s+", " ", s).strip().rstrip(_PUNCT)  # rstrip: keep the point of .5
+    if any(word.startswith("~") for word in carried):  # the gold says it is rounded
+        s = _without_approximation(s, carried)
     magnitude = _MAGNITUDE.match(s)
     if magnitude:  # `5 thousand` is 5000, not 5 with a unit
         value = Decimal(magnitude.group(1))
@@ -188,6 +197,91 @@ def normalize(answer: str, carried: frozenset[str] = frozenset()) -> str:
         mantissa, sign, exponent = scientific.groups()
         s = f"{mantissa} \\times 10^{{{sign if sign == '-' else ''}{int(exponent)}}}"
     return _BARE_FUNCTION.sub(r"\\\1", s)
+
+
+def _without_delimiters(s: str) -> str:
+    """`s` without the math delimiters `$` around it; never the `$` of a currency sign `\\$`
+    (`5\\text{ k}\\$` keeps it: `_currency_signs`)."""
+    s = s.strip().lstrip("$")
+    while s.endswith("$") and (len(s) - len(s[:-1].rstrip("\\")) - 1) % 2 == 0:
+        s = s[:-1].rstrip()
+    return s.strip()
+
+
+# A currency sign: `\$`, or a sign of Unicode's category Sc (`€`, `£`, `₹`, `¥`, `¢`; not
+# `$`, a math delimiter); after a word at the end (`5\text{ m}\$`, `5 k\$`: millions and
+# thousands of dollars) it says the word is a magnitude, not a unit.
+_CURRENCY_SIGN = re.compile(r"\\\$|[^\x00-\x7f]")
+_SIGN_AFTER_WORD = re.compile(r"(?:(?<![A-Za-z])([A-Za-z]{1,20})\}?|[A-Za-z}.])\s{0,3}$")
+
+
+def _currency_signs(s: str, carried: frozenset[str]) -> str:
+    """`s` without the currency signs known not to change its value: a sign whose currency is
+    the gold's (`carried`: `=$` of `\\$5`, `=EUR` of `5 euros`), or any where the gold names no
+    currency (`€5` against 5). A sign of another currency (`\\$5` against `5 cents`, `€5`
+    against `\\$5`), or one at the end after a word (`5\\text{ m}\\$`), is kept: `qualifiers`
+    reads it, and the pair is uncertain."""
+    if "\\$" not in s and s.isascii():
+        return s
+    named = _gold_currencies(carried)
+
+    def read(match: re.Match[str]) -> str:
+        sign = match.group(0)
+        if sign != "\\$" and not _is_currency_sign(sign):
+            return sign
+        ids = _SIGN_CURRENCIES.get(sign, (f"{_OTHER_CURRENCY}{sign}",))
+        word = _SIGN_AFTER_WORD.search(s, max(match.start() - 20, 0), match.start())
+        if word is not None and not s[match.end():].strip() and (
+                (word.group(1) or "").lower().removesuffix("s") not in _MAGNITUDES):
+            return sign  # `5 m\\$`: a magnitude of dollars (`5 million\\$` is read)
+        return "" if not named or named & set(ids) else sign
+    return _CURRENCY_SIGN.sub(read, s)
+
+
+def _superscript_powers(s: str) -> str:
+    """Superscript digits and signs after a letter written as the power they are (`cm²` as
+    `cm^2`, `s⁻¹` as `s^-1`: a unit's power, read as `^` is)."""
+    if s.isascii() or not _SYMBOL_CHARS.search(s):
+        return s
+    return _LETTER_POWER.sub(lambda m: "^" + unicodedata.normalize("NFKC", m.group(0)).replace(
+        "\u2212", "-"), s)
+
+
+# The base of a number written as a subscript in any of the ways golds write it: `_2`,
+# `_{2}`, `_{(2)}`, `_{two}`, `_{\\text{two}}`.
+_BASE_ANY = re.compile(r"(?<![\w.\\])(\d+(?:\.\d+)?)\s*_\s*(\{(?:[^{}]|\{[^{}]*\})*\}|[0-9A-Za-z])")
+_BASE_WRAPPING = re.compile(r"\\(?:text|mathrm|mbox)\s*|[{}()\s]")
+
+
+def _base_of(subscript: str) -> str | None:
+    """The base a number's subscript writes, as digits (`{(2)}`, `{two}`, `\\text{two}`: 2),
+    or None when it writes none the rules read."""
+    base = _BASE_WRAPPING.sub("", subscript).lower()
+    if base.isdigit():
+        return str(int(base))
+    value = _WORD_VALUES.get(base)
+    return str(value) if value is not None and value >= 2 else None
+
+
+def _read_base_subscript(match: re.Match[str]) -> str:
+    base = _base_of(match.group(2))
+    return match.group(0) if base is None else f"{match.group(1)}_{{{base}}}"
+
+
+# An approximation word at either end of a value (`3.14 (approx)`, `about 3.14`,
+# `3.14 approximately`): dropped where the gold carries it too (`carried_words`: `~approx`).
+_APPROXIMATION_AT_END = re.compile(r"(?<![\sA-Za-z(])\s*(?:\(\s*)?([A-Za-z]+)\.?(?:\s*\))?\s*$")
+_APPROXIMATION_AT_START = re.compile(r"^\s*(?:\(\s*)?([A-Za-z]+)\.?(?:\s*\))?\s+(?=[-+.\d])")
+
+
+def _without_approximation(s: str, carried: frozenset[str]) -> str:
+    """`s` without an approximation word of the gold's (`~approx`) at its start or end."""
+    for pattern in (_APPROXIMATION_AT_START, _APPROXIMATION_AT_END):
+        found = pattern.search(s)
+        if found is not None and f"~{found.group(1).lower()}" in carried and (
+                s[:found.start()] + s[found.end():]).strip():
+            s = (s[:found.start()] + s[found.end():]).strip()
+    return s
 
 
 # `7.2 percent`, `7.2\\text{ percent}`, `28 pct`: the sign spelled out (never a unit to strip).
@@ -252,7 +346,28 @@ _PERCENT_OF = re.compile(r"%\s*of\s*\$?\s*[-+]?\.?\d", re.IGNORECASE)
 _DOTTED = re.compile(r"(?<![A-Za-z.\\])[A-Za-z](?:\.[A-Za-z])+\.?(?![A-Za-z])")
 # Magnitude abbreviations of one or two letters or in capitals after a number at the end
 # (`5k`, `5 M`, `5 bn`, `5 MRD`, `5 BC`): too short to be words to `_is_prose_word`.
-_SHORT_VALUE = re.compile(r"(?<=\d)\s*([A-Za-z]{1,4})\.?$")
+# Markup after one that renders nothing or a sign (`5\\text{ k}\\$`, `5 k{}`, `5 k\\ `, `5 k-`,
+# `5 k\\hphantom{}`, `5 k\\%`) leaves it a magnitude.
+_SHORT_VALUE = re.compile(r"(?<=\d)\s*([A-Za-z]{1,4})\.?(?=(?:\s|\{\}|\\[ ,;:!]|\\[a-z]*phantom\s*"
+                          r"\{[^{}]*\}|\\?[%$]|-|\\)*$)")
+# A number and a unit after it (`5 kW`, `5 N/m^2`): the unit is the value's scale; left in a
+# normalized answer, it is one `normalize` did not drop (not the gold's unit).
+# (written with no space, a unit of one letter may be a variable: `5m`, `1,000.99m^2`)
+_NUMBER_AND_UNIT = re.compile(r"^[-+]?(?:\d[\d,]*(?:\.\d+)?|\.\d+)(\s*(([A-Za-z]+)[A-Za-z\s/^{}()\d.\-]*))$")
+_UNIT_JOINS = frozenset({"per", "square", "sq", "cubic", "cu"})
+# A command that opens an answer right before its number (`\\nleq 5`, `\\lessgtr 5`): a
+# relation or a sign the rules do not read unless it is known to open a value.
+_OPENING_COMMAND = re.compile(r"\s*\\([a-zA-Z]+)(?=\s*[-+]?\s*\.?\d)")
+_VALUE_OPENERS = frozenset("""
+    pm mp sqrt frac cfrac binom sin cos tan cot sec csc arcsin arccos arctan sinh cosh tanh log ln lg
+    exp lfloor lceil pi angle measuredangle boxed fbox bf rm mathbf mathrm boldsymbol large Large
+    LARGE huge Huge small
+""".split())  # noqa: SIM905 (a word list reads better as words)
+# Signs that make a value a part of a thousand or ten thousand (`5‰` is 0.005), from the
+# character names.
+_PER_MILLE_SIGNS = frozenset(
+    chr(code) for code in range(0x0600, 0x3000)
+    if any(part in unicodedata.name(chr(code), "") for part in ("PER MILLE", "PER TEN THOUSAND")))
 # A run of letters in a normalized answer, not a LaTeX command (`_is_prose_word` says which
 # runs are prose).
 _PROSE_WORD = re.compile(r"(?<!\\)(?<![^\W\d_])[^\W\d_]+")  # a run of letters, any script
@@ -280,7 +395,10 @@ hours ago`), read by math-verify's rules; there only the words of `_VALUE_WORDS`
 def qualifiers(answer: str, sentence: bool = False) -> frozenset[str]:
     """What in a normalized answer may change its value and is not read as mathematics: its
     words of prose (what the unit allow-list kept: `halves`, `lakh`, `factorial`, `negative`,
-    `or more`) and its negations (`\\neg`). An answer holding one that the gold does not hold
+    `or more`) and its negations (`\\neg`), its per-mille signs (`‰`), the currency signs and
+    units `normalize` kept (`€5` against `\\$5`, `5 kW` against `5 W`), a base read as its
+    number (`_{(2)}`, `_{two}`: base 2) and a command opening it that is not known to open a
+    value (`\\nleq 5`: `_VALUE_OPENERS`). An answer holding one that the gold does not hold
     says something else than the gold, or the rules cannot tell: `_fast` makes the pair
     `wrong` (the judge's to decide where one is configured). `sentence`: the answer is known
     to be prose around a value (a number found unmarked in a reply's final sentence), read as
@@ -293,12 +411,24 @@ def qualifiers(answer: str, sentence: bool = False) -> frozenset[str]:
     opening = _OPEN_RELATION.match(answer)
     if opening is not None and not (opening.group(1) == "<" and ">" in answer):  # `<1, 2>`
         found.add(opening.group(1))
-    found.update(f"base {match.group(1)}" for match in _BASE.finditer(answer))
+    found.update(f"base {_base_of(match.group(1)) or match.group(1)}"
+                 for match in _BASE.finditer(answer))
+    opener = _OPENING_COMMAND.match(answer)  # `\\nleq 5`, `\\thicksim 5`: not read
+    if opener is not None and opener.group(1) not in _VALUE_OPENERS:
+        found.add(f"\\{opener.group(1)}")
+    found.update(ch for ch in answer if ch in _PER_MILLE_SIGNS)
+    unit = _NUMBER_AND_UNIT.match(answer) if len(answer) <= 80 else None
+    if unit is not None and (unit.group(1) != unit.group(2) or len(unit.group(3)) > 1) and all(
+            _unit_id(word) is not None or word.lower() in _UNIT_JOINS
+            for word in re.findall(r"[A-Za-z]+", unit.group(2))):
+        found.add(unit.group(2))  # `5 kW` against `5 W`: a unit `normalize` kept
+    found.update(match.group(0) for match in _CURRENCY_SIGN.finditer(answer)  # (`_currency_signs`
+                 if match.group(0) == "\\$" or _is_currency_sign(match.group(0)))  # kept it)
     found.update("% of" for _ in _PERCENT_OF.finditer(answer))
     dotted = (match.group(0).lower().rstrip(".") for match in _DOTTED.finditer(answer))
     # in a sentence (`\\boxed{7}, i.e. seven`) only the dotted words known to change a value
     found.update(word for word in dotted if not sentence or changes_value(word.replace(".", "")))
-    short = _SHORT_VALUE.search(answer, max(len(answer) - 12, 0))
+    short = _SHORT_VALUE.search(answer, max(len(answer) - 40, 0))
     if short is not None and _short_magnitude(short.group(1)):
         found.add(short.group(1))
     return frozenset(found)
@@ -628,6 +758,7 @@ def _symbols(kind: str) -> str:
 
 _FRACTION_SYMBOLS, _SUPERSCRIPT_DIGITS = _symbols("<fraction>"), _symbols("<super>")
 _SUPERSCRIPT_SIGNS, _SUPERSCRIPT_LETTERS = _symbols("<super-sign>"), _symbols("<super-letter>")
+_LETTER_POWER = re.compile(rf"(?<=[A-Za-z])[{_SUPERSCRIPT_SIGNS}]?[{_SUPERSCRIPT_DIGITS}]+")
 _SYMBOL_CHARS = re.compile(f"[{_FRACTION_SYMBOLS}{_SUPERSCRIPT_DIGITS}{_SUPERSCRIPT_SIGNS}"
                            f"{_SUPERSCRIPT_LETTERS}]")
 # a whole number before a vulgar fraction, glued or one space apart (`7½`, `7 ½`: 7.5); a
@@ -735,15 +866,87 @@ def carried_words(gold: str) -> frozenset[str]:
     """The words a gold carries beside its value (`9 (apples)`, `20 \\text{ tickets}`): an
     answer may drop them, as the gold does, when they are counted nouns (`carried_noun`: never
     a word known to change a value, `changes_value`); the ids of the units it states (`=cm`),
-    which an answer's unit must then be one of, and their powers (`=cm^2`, `=cm^1`)."""
+    which an answer's unit must then be one of, and their powers (`=cm^2`, `=cm^1`, `square
+    cm`: `=cm^2`); the currencies its signs name (`\\$5`: `=$`); its approximation words
+    (`3.14 (approx)`: `~approx`, which `normalize` then drops on both sides); the singular of
+    each plural noun (`_with_singulars`)."""
     if len(gold) > 20_000:
         return frozenset()
+    gold = _superscript_powers(read_text(gold))  # `cm²` is `cm^2`
     words = re.findall(r"[A-Za-z]+", gold)
     units = {f"={found}" for found in map(_unit_id, words) if found is not None}
-    units.update(f"={found}^{power or 1}" for found, power in (
-        (_unit_id(m.group(1)), m.group(2)) for m in _UNIT_WITH_POWER.finditer(gold))
-        if found is not None)  # `cm^2`: the power an answer's unit must have too
-    return frozenset(word for word in (w.lower() for w in words) if carried_noun(word)) | units
+    units.update(f"={found}^{power}" for found, power in _unit_powers(gold))
+    units.update(f"{_SIGNED}{currency}" for sign, currencies in _SIGN_CURRENCIES.items()
+                 if sign in gold for currency in currencies)  # `\\$5`: the dollar
+    units.update(f"{_SIGNED}{_OTHER_CURRENCY}{ch}" for ch in gold if _is_currency_sign(ch)
+                 and ch not in _SIGN_CURRENCIES)
+    approximations = {f"~{word}" for word in (w.lower() for w in words)
+                      if word in APPROXIMATIONS and len(word) > 2}  # (not `ca`: calcium)
+    nouns = {word for word in (w.lower() for w in words) if carried_noun(word)}
+    return frozenset(_with_singulars(nouns)) | units | approximations
+
+
+def _unit_powers(gold: str) -> list[tuple[str, str]]:
+    """The units of a gold with the power each has (`cm^2`, `s^{-1}`, `square centimeters`:
+    cm and 2; `cm`: 1), as ids (`_unit_id`)."""
+    found = []
+    for match in _UNIT_WITH_POWER.finditer(gold):
+        unit = _unit_id(match.group(1))
+        if unit is None:
+            continue
+        power = match.group(2)
+        if power is None:
+            modifier = _MODIFIER_BEFORE.search(gold, max(match.start() - 12, 0), match.start())
+            power = "1" if modifier is None else _MODIFIER_POWERS[modifier.group(1).lower()]
+        found.append((unit, power))
+    return found
+
+
+_MODIFIER_POWERS = {"square": "2", "sq": "2", "cubic": "3", "cu": "3"}
+_MODIFIER_BEFORE = re.compile(r"(?<![A-Za-z])(square|sq|cubic|cu)\.?\s*$", re.IGNORECASE)
+_OTHER_CURRENCY = "sign "  # the id of a currency sign `_SIGN_CURRENCIES` does not name
+# How `carried_words` marks a currency a gold's sign names (`\\$5`: `$=$`): unlike a unit word
+# of the gold, it constrains the answer's currency only (`\\$5 per hour` answers `\\$5`).
+_SIGNED = "$="
+
+
+def _gold_currencies(carried: frozenset[str]) -> set[str]:
+    """The currencies the gold names, by a word (`=$` of `5 dollars`) or a sign (`$=$`)."""
+    return {word[len(_SIGNED):] for word in carried if word.startswith(_SIGNED)} | {
+        word[1:] for word in carried if word.startswith("=")
+        and (word[1:] in _CURRENCY_IDS or word.startswith(f"={_OTHER_CURRENCY}"))}
+
+
+def _is_currency_sign(ch: str) -> bool:
+    """A currency sign of Unicode (category Sc) other than `$`, which LaTeX writes as math's
+    delimiter (its currency sign is `\\$`)."""
+    return ch != "$" and not ch.isascii() and unicodedata.category(ch) == "Sc"
+
+
+# Plurals English does not write with an ending (`_with_singulars`).
+_IRREGULAR_PLURALS = {"children": "child", "people": "person", "men": "man", "women": "woman",
+                      "mice": "mouse", "geese": "goose", "feet": "foot", "teeth": "tooth",
+                      "oxen": "ox", "dice": "die", "leaves": "leaf", "loaves": "loaf"}
+
+
+def _with_singulars(nouns: set[str]) -> set[str]:
+    """Counted nouns with the singular of each plural (`puppies`, `wolves`, `crayons`,
+    `boxes`, `children`: `puppy`, `wolf`, `crayon`, `box`, `child`), as English forms it:
+    `1 puppy` names what `How many puppies` counts. A form that is a number word or a word
+    known to change a value (`tens`: `ten`) is not added (`carried_noun`)."""
+    found = set(nouns)
+    for noun in nouns:
+        forms = [_IRREGULAR_PLURALS[noun]] if noun in _IRREGULAR_PLURALS else []
+        if noun.endswith("ies"):
+            forms.append(noun[:-3] + "y")
+        elif noun.endswith("ves"):
+            forms += [noun[:-3] + "f", noun[:-3] + "fe", noun[:-1]]
+        elif noun.endswith("es"):
+            forms += [noun[:-2], noun[:-1]]
+        elif noun.endswith("s") and not noun.endswith("ss"):
+            forms.append(noun[:-1])
+        found.update(form for form in forms if carried_noun(form) and form not in NUMBER_WORDS)
+    return found
 
 
 MAX_QUESTION_CHARS = 20_000
@@ -758,7 +961,8 @@ def question_words(question: str) -> frozenset[str]:
     a word that changes a value (`carried_noun`). Unlike the gold's units, the question's do
     not constrain the answer's unit. The first `MAX_QUESTION_CHARS` characters are read."""
     words = re.findall(r"[A-Za-z]+", question[:MAX_QUESTION_CHARS])
-    return frozenset(word for word in (w.lower() for w in words) if carried_noun(word))
+    return frozenset(_with_singulars({word for word in (w.lower() for w in words)
+                                      if carried_noun(word)}))
 
 
 _LONE_I = re.compile(r"(?<![a-zA-Z\\])i(?![a-zA-Z])")
@@ -840,6 +1044,7 @@ def _is_unit(text: str, carried: frozenset[str] = frozenset(), power: str = "1")
     if not words:
         return False
     gold_units = {word for word in carried if word.startswith("=")}
+    currencies = _gold_currencies(carried) if any(w.startswith(_SIGNED) for w in carried) else set()
     raised = _POWER_AT_END.search(text)
     if raised is not None:
         power = raised.group(1)
@@ -848,9 +1053,14 @@ def _is_unit(text: str, carried: frozenset[str] = frozenset(), power: str = "1")
     if gold_units and not _power_fits(words[-1], power, carried):
         return False  # `5 cm^2` against `5 cm`: the unit of another quantity
     for at, word in enumerate(words):
-        unit = _unit_id(word) if gold_units else None
-        if unit is not None and f"={unit}" not in gold_units:
+        unit = _unit_id(word) if gold_units or currencies else None
+        if unit is not None and gold_units and f"={unit}" not in gold_units:
             return False  # `5 cm` against `5 m`: another unit than the gold's
+        if unit in _CURRENCY_IDS and currencies and unit not in currencies:
+            return False  # `5 cents` against `\\$5`: another currency
+        if word in _METRES_OR_MILLIONS and at + 1 < len(words) \
+                and words[at + 1].lower() not in ("per", "of") and _unit_id(words[at + 1]) is None:
+            return False  # `5 m apples`: five million apples, not metres
         if word in carried or word.lower() in carried or _known_unit(word):
             continue
         if word.lower() in _UNIT_MODIFIERS and at + 1 < len(words):
@@ -859,6 +1069,11 @@ def _is_unit(text: str, carried: frozenset[str] = frozenset(), power: str = "1")
             continue  # `cups of flour`, `miles per hour`, `25\\% per year`: before a known word
         return False
     return True
+
+
+# Unit symbols that are also magnitudes (`m`: metres, and millions in `\\$5m`): a unit only
+# last or before another unit (`5 m/s`, `5 m per s`), never before a counted noun.
+_METRES_OR_MILLIONS = frozenset({"m"})
 
 
 def _known_unit(word: str) -> bool:
@@ -939,7 +1154,28 @@ _UNIT_IDS = {
     **dict.fromkeys(["yuan", "rmb", "RMB", "CNY"], "CNY"), **dict.fromkeys(["rupee", "rs", "Rs",
     "INR", "inr"], "INR"), **dict.fromkeys(["celsius", "C"], "C"), **dict.fromkeys(
     ["fahrenheit", "F"], "F"), "kelvin": "K", **dict.fromkeys(["radian", "rad"], "rad"),
+    **dict.fromkeys(["gbp", "GBP"], "GBP"),
 }
+# SI units that take a prefix: the symbol and the word of each (metre, gram, second and litre
+# are above). A prefixed unit is another unit (`5 kW` is not `5 W`): each form has its own id,
+# its symbol as written (`kW`, `kilowatt`).
+_SI_BASES = {"J": "joule", "W": "watt", "Hz": "hertz", "N": "newton", "Pa": "pascal",
+             "cal": "calorie", "eV": "electronvolt", "V": "volt", "A": "ampere", "mol": "mole",
+             "Wh": "watt-hour"}
+_SI_PREFIXES = {"k": "kilo", "M": "mega", "G": "giga", "T": "tera", "m": "milli", "u": "micro",
+                "n": "nano", "p": "pico", "c": "centi", "d": "deci", "h": "hecto"}
+for _symbol, _word in _SI_BASES.items():
+    _UNIT_IDS.setdefault(_symbol, _symbol)
+    _UNIT_IDS.setdefault(_word, _symbol)
+    for _prefix, _prefix_word in _SI_PREFIXES.items():
+        _UNIT_IDS.setdefault(_prefix + _symbol, _prefix + _symbol)
+        _UNIT_IDS.setdefault(_prefix_word + _word, _prefix + _symbol)
+_UNIT_IDS.update({"amp": "A", "milliamp": "mA", "Cal": "kcal", "kilocalorie": "kcal"})
+# Currency signs before or after a value, by the ids of the currencies they write (`¥` is yen
+# or yuan); any other currency sign (Unicode category Sc) is its own id.
+_SIGN_CURRENCIES = {"\\$": ("$",), "\u20ac": ("EUR",), "\u00a3": ("GBP",), "\u20b9": ("INR",),
+                    "\u00a5": ("JPY", "CNY"), "\u00a2": ("cent",)}
+_CURRENCY_IDS = frozenset({"$", "cent", "EUR", "GBP", "JPY", "CNY", "INR"})
 
 
 def _unit_id(word: str) -> str | None:

@@ -92,10 +92,7 @@ _SPLIT = ("open: judge: a command that renders nothing or only decorates its arg
     "7 \\text{ac\\mathbb{}ce\\mathbb{}pt}", "7 Y\\mathbb{}E\\mathbb{}S",
     "7 \\mathbb{Y}\\mathbb{E}\\mathbb{S}", "7 \\mathcal{Y}\\mathcal{E}\\mathcal{S}",
     "7 \\underline{Y}\\underline{E}\\underline{S}", "7 \\overline{Y}\\overline{e}\\overline{s}",
-    pytest.param("7 \\boxed{Y}\\boxed{E}\\boxed{S}", marks=_xfail(
-        "open: judge: nested boxes are read as the list `Y, E, S`, single letters parted by "
-        "term breaks (the documented `Y, E, S` limit); root: _extract.extract_answer (nested "
-        "boxes joined as a list), then judgeable (a tuple of single letters is variables)")),
+    "7 \\boxed{Y}\\boxed{E}\\boxed{S}",
     "7 \\hat{Y}\\hat{E}\\hat{S}", "7 \\vec{Y}\\vec{E}\\vec{S}",
     "7 \\dot{Y}\\dot{e}\\dot{s}", "7 \\tilde Y\\tilde E\\tilde S", "7 Y\\big E\\big S",
     "7 \\mathbb{AC}\\mathbb{CE}\\mathbb{PT}", "7 Y\\frac{}{}E\\frac{}{}S",
@@ -240,9 +237,6 @@ def test_held_value_changing_word_buys_nothing(reward: MathReward, answer: str,
     ("5\\text{ kcal}", "5\\text{ cal}"), ("5\\text{ kJ}", "5\\text{ J}"),
     ("5\\text{ N/m}^2", "5\\text{ kN/m}^2"), ("5\\text{ mol/L}", "5\\text{ mmol/L}"),
 ])
-@_xfail("open: buy credit: an SI-prefixed unit against the gold's unprefixed one (1000x) is "
-        "dropped as a unit; root: _normalize._is_unit (`_unit_id` knows no id for W, Hz, N, "
-        "Pa, cal, J and their prefixed forms, so a gold unit is not told apart)")
 def test_open_prefixed_unit_against_the_gold_unit(reward: MathReward, answer: str,
                                                   gold: str) -> None:
     assert _boxed(reward, gold, [answer]) == [0.0]
@@ -251,16 +245,11 @@ def test_open_prefixed_unit_against_the_gold_unit(reward: MathReward, answer: st
 @pytest.mark.parametrize(("answer", "gold"), [
     ("5\\text{ cents}", "\\$5"),
 ])
-@_xfail("open: buy credit: cents against a dollar gold (100x) are a currency dropped; root: "
-        "_normalize._is_unit (currencies are never compared to the gold's `\\$`)")
 def test_open_cents_against_dollars(reward: MathReward, answer: str, gold: str) -> None:
     assert _boxed(reward, gold, [answer]) == [0.0]
 
 
 @pytest.mark.parametrize("answer", ["5\\text{‰}", "5\\text{‱}"])
-@_xfail("open: buy credit: the per-mille and per-ten-thousand signs (5‰ is 0.005) are not "
-        "letters, so no qualifier holds them and math-verify reads 5; root: "
-        "_normalize.qualifiers (only `%` and negations of the signs are known)")
 def test_open_per_mille_sign(reward: MathReward, answer: str) -> None:
     assert _boxed(reward, "5", [answer]) == [0.0]
 
@@ -274,17 +263,11 @@ def test_open_per_mille_sign(reward: MathReward, answer: str) -> None:
     ("5\\text{ k}\\ ", "5"), ("5\\text{ bn}\\ ", "5"), ("5\\text{ k}\\hphantom{}", "5"),
     ("5\\text{ k-}", "5"),
 ])
-@_xfail("open: buy credit: a short magnitude or era (`k`, `M`, `bn`, `tn`, `BC`) followed by "
-        "trailing markup (`\\$`, `\\%`, `{}`, `\\ `, `\\hphantom{}`) is not at the end where "
-        "_SHORT_VALUE looks (strip('$') leaves `5k\\`), so it is no qualifier and is dropped; "
-        "root: _normalize.qualifiers (_SHORT_VALUE anchored at the string's end) / normalize")
 def test_open_short_magnitude_before_trailing_markup(reward: MathReward, answer: str,
                                                      gold: str) -> None:
     assert _boxed(reward, gold, [answer]) == [0.0]
 
 
-@_xfail("open: buy credit: `5 m apples` (5 million apples) reads `m` as metres before a counted "
-        "noun and drops both; root: _normalize._is_unit (a length unit before a counted noun)")
 def test_open_m_before_a_counted_noun(reward: MathReward) -> None:
     assert _boxed(reward, "5", ["5\\text{ m apples}"]) == [0.0]
 
@@ -321,9 +304,6 @@ def test_held_honest_answer_keeps_credit(reward: MathReward, answer: str, gold: 
     ("10\\text{ cm²}", "10\\text{ cm}^2"),
     ("10\\text{ cm}^2", "10 \\text{ square centimeters}"),
 ])
-@_xfail("open: false loss: the same unit written another way (a superscript ² in \\text{}, "
-        "`square centimeters` for cm^2) is not the gold's unit; root: "
-        "_normalize._is_unit / _power_fits (unit powers read from `^` only)")
 def test_open_same_unit_written_another_way(reward: MathReward, answer: str, gold: str) -> None:
     assert _boxed(reward, gold, [answer]) == [1.0]
 
@@ -339,11 +319,6 @@ def test_held_kilo_answer_against_base_unit_gold_is_not_credited_by_compare(
     ("3.14", "3.14\\text{ (approx)}"), ("5.0", "5\\text{ (approx)}"), ("3.14", "3.14\\text{ approx}"),
     ("3.14", "3.14 \\text{ (approximately)}"), ("3.14", "\\text{about } 3.14"),
 ])
-@_xfail("open: false loss: an approximation word on the gold's side (`(approx)`, `approx`, "
-        "`approximately`, `about`) is let by `_fast.fast_compare` (APPROXIMATIONS) but stays "
-        "in the text the symbolic compare reads, so 3.14 is not `3.14 (approx)`; only "
-        "`(approx.)` and `\\sim` hold; root: _normalize.normalize (gold approximation words "
-        "not removed)")
 def test_open_gold_approximation_word(reward: MathReward, answer: str, gold: str) -> None:
     assert _boxed(reward, gold, [answer]) == [1.0]
 
@@ -372,18 +347,12 @@ def test_held_question_noun_is_dropped(reward: MathReward, answer: str, question
     ("1\\text{ crayon}", "1", "How many crayons are left over?"),
     ("1\\text{ wolf}", "1", "How many wolves are in the pack?"),
 ])
-@_xfail("open: false loss: the singular of the question's plural counted noun (`1 puppy` for "
-        "`How many puppies`) is not carried, so the pair is uncertain (0 without a judge); "
-        "root: _normalize.question_words / carried_noun (no singular of a carried plural)")
 def test_open_singular_of_the_question_noun(reward: MathReward, answer: str, gold: str,
                                             question: str) -> None:
     assert _boxed(reward, gold, [answer], question=question) == [1.0]
 
 
 @pytest.mark.parametrize("answer", ["\u20ac5", "\u00a35", "\u20b95", "\u00a55"])
-@_xfail("open: false loss: a currency sign other than `\\$` before the value (€5, £5, ₹5, ¥5) "
-        "leaves an answer that does not parse; root: _normalize.normalize (only `\\$` and "
-        "dollar signs removed; `_is_unit` reads words after a value only)")
 def test_open_other_currency_signs(reward: MathReward, answer: str) -> None:
     assert _boxed(reward, "5", [answer], question="How much does it cost?") == [1.0]
 
@@ -400,10 +369,6 @@ def test_held_relation_or_dash_without_a_left_side(reward: MathReward, answer: s
 @pytest.mark.parametrize("answer", [
     "\\nleq 5", "\\lessgtr 5", "\\leqq 5", "\\geqq 5", "\\thicksim 5",
 ])
-@_xfail("open: buy credit: a relation sign with no left side that the reader does not know "
-        "(`\\nleq`, `\\lessgtr`, `\\leqq`, `\\geqq`, `\\thicksim`) is dropped and the bound "
-        "read as the value; root: _normalize.qualifiers (_OPEN_RELATION lists the relations "
-        "known to change a value, not those known not to)")
 def test_open_unknown_relation_without_a_left_side(reward: MathReward, answer: str) -> None:
     assert _boxed(reward, "5", [answer]) == [0.0]
 
@@ -412,10 +377,6 @@ def test_open_unknown_relation_without_a_left_side(reward: MathReward, answer: s
     ("101_{2}", "101_2"), ("101_2", "101_{(2)}"), ("101_{two}", "101_2"),
     ("101_{\\text{two}}", "101_2"),
 ])
-@_xfail("open: false loss: the same base written with braces, brackets or as a word "
-        "(`101_{2}`, `101_{(2)}`, `101_{two}` against `101_2`) is another qualifier string, so "
-        "the pair is uncertain; root: _normalize.qualifiers (`base {m.group(1)}` as written, "
-        "never read as a base number)")
 def test_open_same_base_written_another_way(reward: MathReward, answer: str, gold: str) -> None:
     assert _boxed(reward, gold, [answer], question="Write 5 in base 2.") == [1.0]
 
@@ -442,9 +403,5 @@ def test_held_gold_value_word_is_read(reward: MathReward, answer: str, gold: str
     ("5", "5\\text{ bn}\\$"), ("5", "5\\text{‰}"), ("\\$5", "5\\text{ cents}"),
     ("5\\text{ W}", "5\\text{ kW}"),
 ])
-@_xfail("open: buy credit: a gold's value word the rules do not know (`mille`, `Tausend`), a "
-        "short magnitude before trailing markup, per mille, cents or a prefixed unit is read "
-        "as a counted noun or unit the answer may drop; root: _normalize.carried_noun (any "
-        "word `changes_value` does not know is carried) and the answer-side roots above")
 def test_open_gold_value_word_not_read(reward: MathReward, answer: str, gold: str) -> None:
     assert _boxed(reward, gold, [answer]) == [0.0]

@@ -17,6 +17,9 @@ from rewards.math._normalize import UNCERTAIN
 
 # (answer, gold: mostly the bare number the answer writes words beside): each must score 0.
 CHANGES_THE_VALUE = [
+    # another currency, a sub-unit, an SI prefix (1000x), a magnitude before a currency sign
+    ("\u20ac5", "\\$5"), ("\\$5", "5\\text{ \u20ac}"), ("5\\text{ cents}", "\\$5"),
+    ("5\\text{ kilowatts}", "5\\text{ W}"), ("5\\text{ mA}", "5\\text{ A}"), ("5\\text{ M}\\$", "5"),
     # fraction words from any ordinal
     ("3\\text{ halves}", "3"), ("2\\text{ thirds}", "2"), ("3\\text{ quarters}", "3"),
     ("5 fifths", "5"), ("5\\text{ sevenths}", "5"), ("7\\text{ hundredths}", "7"),
@@ -71,6 +74,12 @@ KEEPS_THE_VALUE = [
     # magnitude names are numbers
     ("5\\text{ lakh}", "500000"), ("2\\text{ crores}", "20000000"), ("5 million", "5000000"),
     ("3 \\text{ hundred thousand}", "300000"), ("2 dozen", "24"),
+    # a currency sign of the gold's currency, or where the gold names none; a prefixed unit
+    # spelled out; a currency sign does not constrain another kind of unit
+    ("\u20ac5", "5"), ("5\u20ac", "5"), ("5\\text{ euros}", "\u20ac5"), ("\u00a55", "5\\text{ yuan}"),
+    ("\\$5", "5\\text{ dollars}"), ("\\$5\\text{ per hour}", "\\$5"), ("5\\text{ million}\\$", "5000000"),
+    ("5\\text{ kilowatts}", "5\\text{ kW}"), ("3\\text{ m of fabric}", "3"),
+    ("10\\text{ m/s\u00b2}", "10\\text{ m/s}^2"), ("101_{\\text{two}}", "101_2"),
 ]
 
 
