@@ -89,6 +89,7 @@ def main(control_fd: int, program_uid: int) -> None:
     stdio = standard_streams(harness_program.fresh_stdio)
     global WORKER_STDIO
     WORKER_STDIO = standard_streams(harness_program.worker_stdio)
+    harness_program.keep_imports()  # so that `as_cold` in a child frees nothing
     # what is allocated so far (the harness modules) leaves the collector's reach: a
     # collection in a forked child then neither walks nor copies the pages it is on
     gc.freeze()

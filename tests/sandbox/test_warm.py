@@ -147,6 +147,19 @@ def import_system():
 """
 
 
+def test_a_warm_program_frees_nothing_of_its_servers_imports() -> None:
+    """`as_cold` takes the warm server's own modules out of a program's import system (the
+    test below) without freeing them: the server holds them (`keep_imports`), so a child
+    never writes to, and copies, the pages they are on. The harness's package, which only
+    the import system refers to, is still in the program's memory (past `gc.freeze`)."""
+    code = ("import gc, sys\ngc.unfreeze()\n"
+            "print('_in_jail' in sys.modules, sum(type(o) is type(sys) and o.__name__ == "
+            "'_in_jail' for o in gc.get_objects()))\n")
+    for _ in range(2):
+        warm = sandbox.run(code, limits=SHORT, mode="warm")
+        assert (warm.status, warm.stdout) == ("ok", "False 1\n"), warm
+
+
 def test_a_program_starts_from_a_cold_interpreters_import_system() -> None:
     """What a program finds of the import system at its start (the modules in sys.modules,
     sys.meta_path, sys.path_hooks, sys.path, each sys.path_importer_cache entry with its
