@@ -1370,6 +1370,10 @@ def _glued_to_box(text: str, end: int, answer: str) -> tuple[str, bool] | None:
             part.isalpha() and normalize(f"{answer} {part}") == normalize(answer)
             for part in run.group(0).split("/")):
         return None
+    if any(unicodedata.category(char) == "Sc" for char in run.group(0)):
+        # `\\boxed{7}¢`, `\\boxed{7}€m`: a currency sign is harmless glue alone and a whole unit
+        # (`_HARMLESS_GLUE`); a sub-unit or one a magnitude follows scales the value
+        return run.group(0), True
     value = _as_latex(symbol_numbers(answer + run.group(0)))  # `7²` as `7^{2}`, `7½` as `7.5`
     if normalize(answer) in (normalize(value), normalize(f"{answer} {run.group(0)}")):
         return None  # a unit (`\\boxed{5}cm`, `\\boxed{5}\\text{ cm}`)
