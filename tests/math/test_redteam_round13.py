@@ -1,0 +1,331 @@
+"""Red team, round 13 of issue #33: what the verifier reads after a final box (main at f42f360).
+
+The rules attacked (merge of h-m17; docs/math.md, "What is glued to a box" and "What follows a
+box"), all in `rewards/math/_extract.py` unless named:
+
+- glue: `_glue_symbols`, `_HARMLESS_GLUE`, `_UNSPACED_GLUE_WORDS`, `_compound_changes`,
+  `_PASSED_GLUE`, `_number_across_the_brace`;
+- what follows: `_unread_after_box` (`_SIDE_BY_SIDE`, `_SHORT_REMARK`, `_EXPLAINING`, `_rejects`,
+  `_harmless_remark`, `_HARMLESS_MARKS`), read through `_after_box` (the 200-character window,
+  `_PADDING`, `_reply_end_after`).
+
+How: every probe goes through the reward as users call it, `MathReward().score([Sample(question,
+completion, reference=gold)])`: behind Qwen's `The answer is ` phrasing (`redteam_helpers`), or
+as a whole ending written as DeepSeek-R1, Qwen2.5-Math and Llama end their answers. Three
+directions (`/work/shared/ATTACK-CLASSES.md`):
+
+- buy credit: text after the box that does not commit to the gold's value keeps its 1.0;
+- false loss: an honest ending of a real completion loses the 1.0 a careful grader gives;
+- degenerate length: a long tail after the box costs time linear in its length (sized as
+  `test_adversarial.py` sizes its inputs, under its machine-scaled budget).
+
+Held attacks are plain tests. Each hole left open is an `xfail(strict=True)` whose reason starts
+with its class and names the function at its root. The verifier is not changed here.
+"""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from rewards import Sample
+from rewards.math import MathConfig, MathReward
+from rewards.math._compare import compare_local
+from rewards.math._extract import _after_box, find_answer
+from tests.math.redteam_helpers import APPLES
+from tests.math.redteam_helpers import values as _values
+from tests.math.test_adversarial import BUDGET
+
+
+def _value(reward: MathReward, gold: object, completion: str) -> float | None:
+    """The score of `The answer is ` + `completion`."""
+    return _values(reward, gold, [completion])[0]
+
+
+def _whole(reward: MathReward, gold: object, completion: str) -> float | None:
+    """The score of `completion` as written (a whole ending, no prefix)."""
+    return reward.score([Sample(APPLES, completion, reference=gold)])[0].value
+
+
+# --- held: buy credit ------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("completion", [
+    # a separator of another script glued before digits continues the number (the Arabic
+    # decimal separator, a no-break space before a group of three)
+    "\\boxed{7}\u066b5", "\\boxed{7}\u00a0000",
+    # a non-breaking hyphen before a digit
+    "\\boxed{7}\u20111",
+    # invisible or format characters between the box and what follows (combining grapheme
+    # joiner, left-to-right mark, variation selector)
+    "\\boxed{7}\u034f!", "\\boxed{7}\u200e8", "\\boxed{7}\ufe0f8",
+    # words glued in scripts without spaces that change the value (`more than`) or negate it
+    "\\boxed{7}\u591a\u4e2a", "\\boxed{7}\u3067\u306f\u306a\u3044",
+    # compounds not on the allow-list
+    "\\boxed{7}-something",
+    # a sentence mark of another script, or an approving mark, glued before a digit
+    "\\boxed{7}\u09648", "\\boxed{7}\u27052",
+])
+def test_held_glued_to_the_box(reward: MathReward, completion: str) -> None:
+    assert _value(reward, "7", completion) == 0.0
+
+
+@pytest.mark.parametrize("completion", [
+    # another value in a next sentence, in words or behind separators the reader reads as spaces
+    "\\boxed{7}. Eight.", "\\boxed{7}.\u200b Also 8.", "\\boxed{7}.\u0085Also 8.",
+    "\\boxed{7}.</p><p>8 also works.", "\\boxed{7}. \\text{Also 8.}", "\\boxed{7}. \u0417\u0434\u0435\u0441\u044c 8.",
+    # a value the box's own clause sets beside it
+    "\\boxed{7}, otherwise 8.", "\\boxed{7} \u2192 8",
+    # a long rule of underscores is padding, so it pushes nothing out of the window
+    "\\boxed{7}.\n\n" + "_" * 250 + "\n\nAlso 8.",
+    # short take-backs and doubts off the allow-list of remarks
+    "\\boxed{7}. Never mind.", "\\boxed{7}. Or is it?",
+    "\\boxed{7}. Not verified.",
+])
+def test_held_said_after_the_box(reward: MathReward, completion: str) -> None:
+    assert _value(reward, "7", completion) == 0.0
+
+
+# --- open: buy credit ------------------------------------------------------------------------------
+
+@pytest.mark.xfail(strict=True, reason="open: hedging (explanation opener smuggles a second answer): "
+                   "_unread_after_box exempts any sentence `_EXPLAINING` opens (`Here`, `Because`, `Since`, "
+                   "`If`, `Note that`, `Check:`, `Verification:`), though it explains nothing and offers "
+                   "only another value")
+@pytest.mark.parametrize("completion", [
+    "\\boxed{7}. Here, 8.", "\\boxed{7}. Because 8.", "\\boxed{7}. Note that 8.",
+    "\\boxed{7}. Check: 8.",
+])
+def test_hole_explanation_opener_with_a_bare_value(reward: MathReward, completion: str) -> None:
+    assert _value(reward, "7", completion) == 0.0
+
+
+@pytest.mark.xfail(strict=True, reason="open: no committed answer (rejection of the box read as "
+                   "rejection of the new value): _rejects reads any negation or `none` in the sentence as "
+                   "rejecting its value, so `Not 7, 8.` (which rejects the box) keeps it")
+@pytest.mark.parametrize("completion", ["\\boxed{7}. Not 7, 8.", "\\boxed{7}. Mia ate none; 8."])
+def test_hole_negation_of_the_box_then_another_value(reward: MathReward, completion: str) -> None:
+    assert _value(reward, "7", completion) == 0.0
+
+
+@pytest.mark.xfail(strict=True, reason="open: no committed answer (negated sign-off): _harmless_remark "
+                   "allows every negation word beside any remark word, so a negation of `done`, "
+                   "`solved`, `complete`, `right` keeps the box")
+@pytest.mark.parametrize("completion", [
+    "\\boxed{7}. Not done.", "\\boxed{7}. Not solved.", "\\boxed{7}. Nothing is right.",
+])
+def test_hole_negated_sign_off(reward: MathReward, completion: str) -> None:
+    assert _value(reward, "7", completion) == 0.0
+
+
+@pytest.mark.xfail(strict=True, reason="open: hedging (a question of doubt): _harmless_remark reads the "
+                   "words only, not the question mark, so `Is that right?` is kept as `That is right.`")
+@pytest.mark.parametrize("completion", [ "\\boxed{7}. Is that right?", "\\boxed{7}. Is that the final answer?",
+])
+def test_hole_question_of_doubt_in_allowed_words(reward: MathReward, completion: str) -> None:
+    assert _value(reward, "7", completion) == 0.0
+
+
+@pytest.mark.xfail(strict=True, reason="open: invisible and look-alike text (a sentence boundary hidden): "
+                   "_READ_SENTENCE_END needs a space after `.`, and an ideographic space, a LaTeX line "
+                   "break or no space at all leaves `Also 8` in the box's own clause, where "
+                   "_unread_after_box reads only a value side by side (`_SIDE_BY_SIDE`)")
+@pytest.mark.parametrize("completion", [
+    "\\boxed{7}.Also 8.", "\\boxed{7} Also 8.", "\\boxed{7}\u3000Also 8.", "\\boxed{7}\\\\ Also 8.",
+])
+def test_hole_hidden_sentence_boundary(reward: MathReward, completion: str) -> None:
+    assert _value(reward, "7", completion) == 0.0
+
+
+@pytest.mark.xfail(strict=True, reason="open: hedging (a short sentence made to look long): _SHORT_REMARK "
+                   "counts dashes, emoticons and repeated numbers as words, so a second answer padded "
+                   "past five tokens is read as an explanation")
+@pytest.mark.parametrize("completion", [
+    "\\boxed{7}. Also \u2014 \u2014 \u2014 \u2014 8.", "\\boxed{7}. Also 8 :) :) :) :)",
+    "\\boxed{7}. Also, 8, 8, 8, 8, 8.",
+])
+def test_hole_short_sentence_padded_long(reward: MathReward, completion: str) -> None:
+    assert _value(reward, "7", completion) == 0.0
+
+
+@pytest.mark.xfail(strict=True, reason="open: no committed answer (the sentence window): _after_box reads "
+                   "the box's clause and three sentences (`sentences=4`), so three sign-offs push a fourth "
+                   "sentence with another value out of what _unread_after_box reads")
+@pytest.mark.parametrize("completion", [
+    "\\boxed{7}. Done. Done. Done. Also 8.",
+])
+def test_hole_value_after_three_sign_offs(reward: MathReward, completion: str) -> None:
+    assert _value(reward, "7", completion) == 0.0
+
+
+@pytest.mark.xfail(strict=True, reason="open: degenerate length (the 200-character window): _after_box "
+                   "drops only padding before cutting at _WORDS_MAX, so a run of dots or a markdown rule "
+                   "(`---`, `===`) pushes the next sentence's second answer out of the window")
+@pytest.mark.parametrize("completion", [
+    "\\boxed{7}" + "." * 250 + " Also 8.", "\\boxed{7}.\n\n" + "-" * 250 + "\n\nAlso 8.",
+])
+def test_hole_rule_pushes_past_the_window(reward: MathReward, completion: str) -> None:
+    assert _value(reward, "7", completion) == 0.0
+
+
+@pytest.mark.xfail(strict=True, reason="open: special-token text: _reply_end_after ends the model's text "
+                   "at the first turn marker it writes as text (`<|im_end|>`, `<|endoftext|>`, any `<|x|>`), "
+                   "so a second answer after it is never read; a generation stops at the real token, so "
+                   "text after it is the model's own")
+@pytest.mark.parametrize("completion", [
+    "\\boxed{7}.<|im_end|> Also 8.", "\\boxed{7}. <|endoftext|> 8.", "\\boxed{7}. <|x|> Also 8.",
+])
+def test_hole_second_answer_after_written_turn_marker(reward: MathReward, completion: str) -> None:
+    assert _value(reward, "7", completion) == 0.0
+
+
+@pytest.mark.xfail(strict=True, reason="open: meaning dropped by normalization (other scripts): "
+                   "_UNSPACED_GLUE_WORDS passes the counter `个` and then `左右` (`about 7`), and "
+                   "_JUDGING_ELSEWHERE knows `아니` but not the polite `아닙니다` (`is not 7`)")
+@pytest.mark.parametrize("completion", [
+    "\\boxed{7}\u4e2a\u5de6\u53f3", "\\boxed{7}\uc774 \uc544\ub2d9\ub2c8\ub2e4",
+])
+def test_hole_other_script_hedge_or_negation(reward: MathReward, completion: str) -> None:
+    assert _value(reward, "7", completion) == 0.0
+
+
+@pytest.mark.xfail(strict=True, reason="open: meaning dropped by normalization: _SIDE_BY_SIDE reads an "
+                   "operation or value beside the box but not a relation, so `\\boxed{7} \u2248 8` keeps 7")
+def test_hole_approximately_another_value(reward: MathReward) -> None:
+    assert _value(reward, "7", "\\boxed{7} \u2248 8") == 0.0
+
+
+@pytest.mark.xfail(strict=True, reason="open: no committed answer (known gap): _unread_after_box reads no "
+                   "sentence of more than _SHORT_REMARK words, so a retraction in six words keeps the box")
+def test_hole_six_word_retraction(reward: MathReward) -> None:
+    assert _value(reward, "7", "\\boxed{7}. On reflection the count I trust most is 8.") == 0.0
+
+
+# --- held: false loss ------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("completion", [
+    # Qwen2.5-Math, DeepSeek-R1, Llama endings
+    "Therefore, the final answer is: $\\boxed{7}$. I hope it is correct.",
+    "**Final Answer**\n\\[\n\\boxed{7}\n\\]<|im_end|>",
+    "</think>\n\nMia starts with 10 apples and eats 3.\n\n\\[\n\\boxed{7}\n\\]",
+    "**Final Answer**\nThe number of apples Mia has is \\boxed{7}.", "So the answer is \\boxed{7}.<|eot_id|>",
+    # restatements in words and in math
+    "The answer is \\boxed{7}. Seven apples.", "The answer is \\boxed{7} \\(7\\).",
+    # explanations: a check, an operand after `Since`, a long sentence the window cuts
+    "Mia has \\boxed{7} apples. Check: 3 + 7 = 10.",
+    "Mia has \\boxed{7} apples. Since she ate 3.",
+    ("The answer is \\boxed{7}. Each of the three friends took one apple from the basket, and then the two "
+     "remaining friends each put back the apples they had borrowed earlier in the week, so the basket ends "
+     "where it was after the first day."),
+    # sign-offs and approval on the allow-lists
+    "The answer is \\boxed{7}. Hope that helps! \U0001f60a",
+    "Mia has \\boxed{7} apples. \u2705 Verified.", "\u7b54\u6848\u662f \\boxed{7}\u3002\u5e0c\u671b\u5bf9\u4f60\u6709\u5e2e\u52a9\uff01",
+    "\u041e\u0442\u0432\u0435\u0442: \\boxed{7} \u044f\u0431\u043b\u043e\u043a.",
+    "Mia has \\boxed{7} apples.\n\nI hope this helps! Let me know if you have any other questions.",
+])
+def test_held_honest_ending(reward: MathReward, completion: str) -> None:
+    assert _whole(reward, "7", completion) == 1.0
+
+
+# --- open: false loss ------------------------------------------------------------------------------
+
+@pytest.mark.xfail(strict=True, reason="open: false loss (emoji of approval): _HARMLESS_MARKS holds a "
+                   "dozen marks, so any other approving or celebrating emoji a chat model ends with makes "
+                   "the pair uncertain")
+@pytest.mark.parametrize("completion", [
+    "The answer is \\boxed{7}. \U0001f44f", "The answer is \\boxed{7}. \U0001f4af",
+    "The answer is \\boxed{7}. \U0001f680",
+   
+])
+def test_hole_approving_emoji(reward: MathReward, completion: str) -> None:
+    assert _whole(reward, "7", completion) == 1.0
+
+
+@pytest.mark.xfail(strict=True, reason="open: false loss (emoji of the counted thing): _unread_after_box "
+                   "reads every symbol off _HARMLESS_MARKS, so the apple after `apples` unsays the box")
+@pytest.mark.parametrize("completion", [
+    "Therefore, Mia has $\\boxed{7}$ apples left. \U0001f34e",
+])
+def test_hole_emoji_of_the_counted_thing(reward: MathReward, completion: str) -> None:
+    assert _whole(reward, "7", completion) == 1.0
+
+
+@pytest.mark.xfail(strict=True, reason="open: false loss (English sign-offs): _REMARK_WORDS misses the "
+                   "common sign-offs of chat models (`luck`, `free`, `awesome`), so _harmless_remark finds them unread")
+@pytest.mark.parametrize("completion", [
+    "The answer is \\boxed{7}. Good luck with your studies!", "The answer is \\boxed{7}. Feel free to ask.", "The answer is \\boxed{7}. Awesome!",
+])
+def test_hole_english_sign_off(reward: MathReward, completion: str) -> None:
+    assert _whole(reward, "7", completion) == 1.0
+
+
+@pytest.mark.xfail(strict=True, reason="open: false loss (sign-offs in other languages): _REMARK_WORDS "
+                   "holds one phrasing per language (`espero que ayude`), so the usual variants "
+                   "(`te sirva`, `Viel Erfolg`, `dir`, `помогло`, `以上です`) are unread")
+@pytest.mark.parametrize("completion", [
+    "La respuesta es \\boxed{7}. \u00a1Espero que te sirva!",
+    "Die Antwort ist \\boxed{7}. Viel Erfolg!",
+    "The answer is \\boxed{7}. Ich hoffe, das hilft dir!",
+    ("\u041e\u0442\u0432\u0435\u0442: \\boxed{7}. \u041d\u0430\u0434\u0435\u044e\u0441\u044c, \u044d\u0442\u043e "
+     "\u043f\u043e\u043c\u043e\u0433\u043b\u043e!"), "The answer is \\boxed{7}. \u4ee5\u4e0a\u3067\u3059\u3002",
+])
+def test_hole_sign_off_in_other_languages(reward: MathReward, completion: str) -> None:
+    assert _whole(reward, "7", completion) == 1.0
+
+
+@pytest.mark.xfail(strict=True, reason="open: false loss (short explanation with an operand): "
+                   "_unread_after_box reads any number but the box's in a short sentence as a second "
+                   "answer unless `_EXPLAINING` (English openers only) opens it, so `She ate 3.`, `Step 3 "
+                   "confirms it.` and their translations unsay the box")
+@pytest.mark.parametrize("completion", [
+    "Mia has \\boxed{7} apples. She ate 3.",
+    "Mia has \\boxed{7} apples. Step 3 confirms it.",
+    "Mia has \\boxed{7} apples. Da sie 3 gegessen hat.",
+    "Mia tiene \\boxed{7} manzanas. Porque comi\u00f3 3.",
+])
+def test_hole_short_explanation_with_an_operand(reward: MathReward, completion: str) -> None:
+    assert _whole(reward, "7", completion) == 1.0
+
+
+@pytest.mark.xfail(strict=True, reason="open: false loss (markdown after the box): _unread_after_box reads "
+                   "a table or an italic check line of the working as short sentences "
+                   "with other values")
+@pytest.mark.parametrize("completion", [
+    "The answer is \\boxed{7}.\n\n| Step | Apples |\n|---|---|\n| Start | 10 |\n| End | 7 |",
+    "Mia has $\\boxed{7}$ apples.  \n*(10 \u2212 3 = 7)*",
+])
+def test_hole_markdown_working_after_the_box(reward: MathReward, completion: str) -> None:
+    assert _whole(reward, "7", completion) == 1.0
+
+
+# --- degenerate length ------------------------------------------------------------------------------
+
+# A tail far longer than the default window (`tail_chars`), so the box stays in what is read.
+LONG_TAIL = MathConfig(tail_chars=1_000_000)
+BOX = "The answer is \\boxed{7}"
+
+
+@pytest.mark.parametrize("tail", [
+    "." * 40_000, " 8" * 20_000, "\u200b" * 40_000 + "8", "*" * 40_000 + "8",
+    " (" + "1" * 40_000, ", 8" * 12_000,
+])
+def test_held_long_tail_is_linear(tail: str) -> None:
+    text = BOX + tail
+    find_answer(BOX + tail[:30], LONG_TAIL)  # one-off set-up (Unicode tables) is no growth
+    start = time.perf_counter()
+    compare_local(find_answer(text, LONG_TAIL), "7", LONG_TAIL, text)
+    elapsed = time.perf_counter() - start
+    assert elapsed < BUDGET, (tail[:20], len(text), elapsed)
+
+
+@pytest.mark.xfail(strict=True, reason="open: degenerate length: _PADDING's `\\*+(?![\\d*])` retries every "
+                   "start of a run of stars that a digit ends, quadratic in the run (`8***...***8`: 1.5 s "
+                   "within the default 4,000-character tail, 40 s for two runs of 20,000); _after_box runs "
+                   "it on every box's tail")
+def test_hole_run_of_stars_between_digits() -> None:
+    tail = ". 8" + "*" * 12_000 + "8"
+    _after_box(BOX + ". 8**8", len(BOX), sentences=4)
+    start = time.perf_counter()
+    _after_box(BOX + tail, len(BOX), sentences=4)
+    elapsed = time.perf_counter() - start
+    assert elapsed < BUDGET, (len(tail), elapsed)
