@@ -1745,7 +1745,7 @@ def _after_box(text: str, end: int, sentences: int) -> tuple[str, bool]:
 # operator (`7*8`, `2**3`), not emphasis.
 _INVISIBLE = re.compile(r"[\u00ad\u180e\u200b-\u200d\u2060-\u2064\ufeff]")
 _INVISIBLE_CHARS = "\u00ad\u180e\u200b\u200c\u200d\u2060\u2061\u2062\u2063\u2064\ufeff"
-_PADDING = re.compile(r"\\(?:[,;:! ]|q?quad|[hv]space\*?\{[^{}]{0,20}\})|(?<![\d*])\*+|\*+(?![\d*])|_+|"
+_PADDING = re.compile(r"\\(?:[,;:! ]|q?quad|[hv]space\*?\{[^{}]{0,20}\})|(?<![\d*])\*+|(?<!\*)\*+(?![\d*])|_+|"
                       r"</?[A-Za-z][A-Za-z0-9]{0,15}\s*/?>")
 _SPACES = re.compile(r"[ \t]+")
 # Stars between two numbers, spaced or not (`7 ** 0`, `7 * 8`): an operator, not emphasis.
