@@ -8,7 +8,6 @@ assert tests), and `ServerForker`, through which the warm server forks those rep
 # every cold harness start (in-jail modules run on Python >= 3.10, which needs no import)
 
 import _struct  # not struct.py (nor socket.py, imported where needed): ms of a cold start
-import atexit  # here, not in `finish`: once the program runs, it owns the import system
 import posix as os  # os.py itself imports ~2 ms of modules a cold harness needs none of
 import select
 import sys
@@ -205,11 +204,12 @@ def _flush() -> None:
             pass
 
 
-def run_main(text: "str | bytes | None" = None) -> int:
+def run_main(text: "str | bytes | None" = None) -> object:
     """What `python3 -E -s -S main.py` does with /work/main.py, in this (forked) process:
-    returns its exit status. Used by the warm server and by stdin/stdout Python tests.
-    `text`: the program where the caller has just written it to /work/main.py (the warm
-    server's child, from its payload), encoded as that file was, instead of read back."""
+    returns the code it ends with (a SystemExit's `code`, for `finish`). Used by the warm
+    server and by stdin/stdout Python tests. `text`: the program where the caller has just
+    written it to /work/main.py (the warm server's child, from its payload), encoded as that
+    file was, instead of read back."""
     if text is None:
         with open("/work/main.py", "rb") as fh:
             source = fh.read()
@@ -241,47 +241,89 @@ def run_main(text: "str | bytes | None" = None) -> int:
     signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
         exec(compile(source, "/work/main.py", "exec"), module.__dict__)  # noqa: S102
-        status = 0
-    except SystemExit as exc:
-        status = exit_status(exc)
+    except SystemExit as exc:  # its code is read where the interpreter reads it: `finish`
+        return exit_code(exc)
     except BaseException as exc:  # noqa: BLE001  (printed as the interpreter would)
-        frame = exc.__traceback__
-        exc = exc.with_traceback(frame.tb_next if frame is not None else None)  # hide this one
-        sys.excepthook(type(exc), exc, exc.__traceback__)
+        code = print_exception(exc)
+        if code is not None:
+            return code
         # the interpreter ends by SIGINT after an unhandled KeyboardInterrupt: 130 from a
         # cold jail's pid 1, which its own SIGINT cannot kill
-        status = 130 if isinstance(exc, KeyboardInterrupt) else 1
-    return status
+        return 130 if isinstance(exc, KeyboardInterrupt) else 1
+    return 0
 
 
-def exit_status(exc: SystemExit) -> int:
-    if exc.code is None:
-        return 0
-    if isinstance(exc.code, int):
-        return exc.code & 0xFF
-    print(exc.code, file=sys.stderr)
-    return 1
-
-
-def finish(status: int) -> "NoReturn":
-    """End the process the way the interpreter does: join threads, run atexit, flush
-    (importing nothing: the import system is the program's now, which may have broken it;
-    the interpreter's own ending imports nothing either)."""
-    threading = sys.modules.get("threading")  # no threading module: no threads to join
-
+def exit_code(exc: SystemExit) -> object:
+    """The code of `exc` as the interpreter takes it: its `code` (a program's SystemExit
+    subclass may make that an attribute of its own), or, where reading it fails, the
+    exception itself (the interpreter prints it and ends with status 1)."""
     try:
-        if threading is not None:
-            threading._shutdown()  # wait for non-daemon threads, as the interpreter does
-        atexit._run_exitfuncs()
-    except SystemExit as exc:
-        status = exit_status(exc)
-    except BaseException:  # noqa: BLE001  (an exit hook failing ends the run anyway)
-        status = status or 1
-    for stream in (sys.stdout, sys.stderr):
-        try:
-            stream.flush()
-        except BaseException:  # noqa: BLE001, S110  (a closed or replaced stream)
-            pass
+        return exc.code
+    except BaseException:  # noqa: BLE001  (the program's class: its failure is data)
+        return exc
+
+
+def print_exception(exc: BaseException) -> object:
+    """Print `exc` (raised by the program's code) as the interpreter prints an uncaught
+    exception (`PyErr_PrintEx`): through sys.excepthook, without run_main's frame, calling
+    nothing of the program's exception that the interpreter does not call. A hook that
+    fails is reported as the interpreter reports it; one that raises SystemExit ends the
+    program with that exit's code (returned; else None)."""
+    tb = BaseException.__dict__["__traceback__"].__get__(exc)
+    tb = tb.tb_next if tb is not None else None  # hide run_main's frame
+    BaseException.with_traceback(exc, tb)
+    hook = getattr(sys, "excepthook", None)
+    try:
+        if hook is None:
+            _write_stderr("sys.excepthook is missing\n")
+            sys.__excepthook__(type(exc), exc, tb)
+        else:
+            hook(type(exc), exc, tb)
+    except SystemExit as ending:
+        return exit_code(ending)
+    except BaseException as failed:  # noqa: BLE001  (the program's hook: printed as data)
+        _write_stderr("Error in sys.excepthook:\n")
+        sys.__excepthook__(type(failed), failed, failed.__traceback__)
+        _write_stderr("\nOriginal exception was:\n")
+        sys.__excepthook__(type(exc), exc, tb)
+    return None
+
+
+def _write_stderr(text: str) -> None:
+    """`PySys_WriteStderr`: to sys.stderr, nothing if that fails."""
+    try:
+        sys.stderr.write(text)
+    except BaseException:  # noqa: BLE001, S110  (as the interpreter: the text is lost)
+        pass
+
+
+class Ending(SystemExit):
+    """The end of a program's process (`finish`): let through by `forked` alone, up to the
+    interpreter, which ends the process as it ends `python3 main.py`."""
+
+
+def finish(code: object) -> "NoReturn":
+    """End the program's process the way the interpreter ends a script that ended with
+    `code` (a SystemExit's): by the interpreter's own shutdown, reached by raising it up
+    through the frames that forked this process (each a `forked` call, which lets it pass):
+    the interpreter computes the exit status from `code` (printing a code that is no int),
+    joins threads, runs the atexit hooks, flushes sys.stdout and sys.stderr (status 120 if
+    that fails), and finalizes the modules (the program's objects' `__del__`, generators'
+    `finally`, files flushed on close). Nothing of the harness runs on the way: only
+    `forked` frames are between here and the top, and their locals own no descriptor."""
+    raise Ending(code)
+
+
+def forked(run: "Any", *args: "Any", status: int = 70) -> "NoReturn":
+    """In a process just forked: `run(*args)`, then `os._exit(status)` whatever it raises
+    (the process never returns into its parent's code), except `Ending` (`finish`), which
+    goes on up to the interpreter's shutdown."""
+    try:
+        run(*args)
+    except Ending:
+        raise
+    except BaseException:  # noqa: BLE001, S110  (the status says it)
+        pass
     os._exit(status)
 
 
@@ -298,9 +340,17 @@ def fresh_stdio() -> "tuple[Any, Any, Any]":
     sys.stderr = open(2, "w", encoding="utf-8", errors="backslashreplace",  # noqa: SIM115
                       closefd=False, buffering=1)
     named(sys.stdin, sys.stdout, sys.stderr)
+    originals(sys.stdin, sys.stdout, sys.stderr)
     if "random" in sys.modules:
         sys.modules["random"].seed()
     return sys.stdin, sys.stdout, sys.stderr
+
+
+def originals(*streams: "Any") -> None:
+    """Make `streams` sys.__stdin__, __stdout__ and __stderr__ too: a program's, as an
+    interpreter start makes them, not its harness's or server's own."""
+    for name, stream in zip(("__stdin__", "__stdout__", "__stderr__"), streams):
+        setattr(sys, name, stream)
 
 
 def named(*streams: "Any") -> None:
@@ -375,11 +425,8 @@ class Zygote(Forker):
         note_fork()
         self.pid = os.fork()
         if self.pid == 0:
-            try:
-                self.sock.close()
-                zygote_main(theirs)
-            finally:
-                os._exit(0)
+            self.sock.close()
+            forked(zygote_main, theirs, status=0)
         theirs.close()
 
     def start(self, stdin_fd: int, stdout_fd: int, stderr_fd: int,
@@ -457,17 +504,8 @@ def zygote_main(sock: "Any") -> None:
             finally:
                 os._exit(0)
         if pid == 0:
-            try:
-                os.setsid()
-                enter_program()  # warm: the program's uid; this zygote keeps the harness's
-                for target, fd in zip((0, 1, 2), fds):
-                    os.dup2(fd, target)
-                os.closerange(3, 4096)
-                os.chdir("/work")
-                fresh_stdio()
-                finish(run_main())
-            finally:
-                os._exit(70)
+            sock.detach()  # closed below with every fd: its object must not close it again
+            forked(test_process, fds)
         for fd in fds:
             os.close(fd)
         sock.send(str(pid).encode())
@@ -476,3 +514,16 @@ def zygote_main(sock: "Any") -> None:
             continue
         _, status = os.waitpid(pid, 0)
         sock.send(str(status).encode())
+
+
+def test_process(fds: "Sequence[int]") -> None:
+    """One stdin/stdout test's process, forked by the zygote: `python3 main.py` on the
+    test's stdin, stdout and stderr (`fds`), in a session of its own."""
+    os.setsid()
+    enter_program()  # warm: the program's uid; the zygote keeps the harness's
+    for target, fd in zip((0, 1, 2), fds):
+        os.dup2(fd, target)
+    os.closerange(3, 4096)
+    os.chdir("/work")
+    fresh_stdio()
+    finish(run_main())
