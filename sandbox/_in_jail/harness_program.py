@@ -314,13 +314,25 @@ def finish(code: object) -> "NoReturn":
     raise Ending(code)
 
 
+class Then(BaseException):
+    """Raised in a forked child that is to run a program: it unwinds every frame above
+    (each a `forked` call, which lets it pass; their locals own no descriptor the program
+    gets) up to run.py's top level, which then calls `then[0](*then[1])`. So a program's
+    first frame is as deep whichever process forked it (the warm server, a harness, its
+    zygote): a recursion that fits cold fits warm."""
+
+    def __init__(self, run: "Any", *args: "Any") -> None:
+        super().__init__()
+        self.then = (run, args)
+
+
 def forked(run: "Any", *args: "Any", status: int = 70) -> "NoReturn":
     """In a process just forked: `run(*args)`, then `os._exit(status)` whatever it raises
     (the process never returns into its parent's code), except `Ending` (`finish`), which
-    goes on up to the interpreter's shutdown."""
+    goes on up to the interpreter's shutdown, and `Then`, up to run.py."""
     try:
         run(*args)
-    except Ending:
+    except (Ending, Then):
         raise
     except BaseException:  # noqa: BLE001, S110  (the status says it)
         pass
@@ -498,14 +510,10 @@ def zygote_main(sock: "Any") -> None:
             worker = None
         pid = os.fork()
         if pid == 0 and message == b"worker":
-            try:
-                enter_program()
-                worker_main(*fds)  # closes every other fd (this socket too) first
-            finally:
-                os._exit(0)
+            forked(replacement_worker, fds, status=0)
         if pid == 0:
             sock.detach()  # closed below with every fd: its object must not close it again
-            forked(test_process, fds)
+            forked(go_on, test_process, fds)
         for fd in fds:
             os.close(fd)
         sock.send(str(pid).encode())
@@ -527,3 +535,27 @@ def test_process(fds: "Sequence[int]") -> None:
     os.chdir("/work")
     fresh_stdio()
     finish(run_main())
+
+
+def go_on(run: "Any", *args: "Any") -> "NoReturn":
+    """Go on with `run(*args)` from run.py's top level (`Then`)."""
+    raise Then(run, *args)
+
+
+def replacement_worker(fds: "Sequence[int]") -> "NoReturn":
+    """A replacement worker, forked by the zygote: the program uid, then `serve_worker`."""
+    enter_program()
+    go_on(serve_worker, fds)
+
+
+def serve_worker(fds: "Sequence[int]", streams: "tuple[Any, Any, Any] | None" = None,
+                 source: "str | None" = None) -> "NoReturn":
+    """An assert/check worker (`worker_main`, which closes every other fd first, on the
+    four pipe ends `fds`), then the end of its process, nothing of the interpreter's."""
+    worker_main(*fds, streams=streams, source=source)
+    os._exit(0)
+
+
+def program_main(source: "str | None") -> "NoReturn":
+    """A plain program's process: `python3 main.py` (`run_main`, `finish`)."""
+    finish(run_main(source))

@@ -464,12 +464,10 @@ def judged_run(header: "dict[str, Any]", fds: "list[int]", control: _socket.sock
     out_r, out_w = os.pipe()
     err_r, err_w = os.pipe()
     pid = fork()
-    if pid == 0:
-        try:  # (the server's fds close in worker_main, before any program code: a close
-            # here would copy the pages its objects are on)
-            first_worker(header, payload_fd, (req_r, rep_w, out_w, err_w), report_w)
-        finally:
-            os._exit(0)
+    if pid == 0:  # (the server's fds close in worker_main, before any program code: a close
+        # here would copy the pages its objects are on)
+        harness_program.forked(first_worker, header, payload_fd, (req_r, rep_w, out_w, err_w),
+                               report_w, status=0)
     pidfd = os.pidfd_open(pid)
     for fd in (payload_fd, req_r, rep_w, out_w, err_w, report_w):
         os.close(fd)
@@ -526,7 +524,8 @@ def become_worker(header: "dict[str, Any]", fds: "Sequence[int]", source: "str |
     main["harness"] = harness
     if "random" in sys.modules:
         sys.modules["random"].seed()
-    harness_program.worker_main(*fds, streams=WORKER_STDIO, source=source)
+    # served from run.py's top level (`Then`), as deep as a cold worker
+    harness_program.go_on(harness_program.serve_worker, fds, WORKER_STDIO, source)
 
 
 def clean_up(result: "dict[str, Any]") -> None:
@@ -595,10 +594,7 @@ def fork_worker(service: _socket.socket, header: "dict[str, Any]", last: "int | 
             pass
     pid = fork()
     if pid == 0:
-        try:
-            become_worker(header, fds)
-        finally:
-            os._exit(0)
+        harness_program.forked(become_worker, header, fds, status=0)
     for fd in fds:
         os.close(fd)
     try:
@@ -746,7 +742,7 @@ def child(header: "dict[str, Any]", fds: "list[int]", stdio: "tuple[Any, Any, An
         harness.main(header["harness"])
         os._exit(0)  # its report is written (os.write), as a cold harness's (`harness.entry`)
     harness_program.originals(*stdio)  # the program's, as a cold run's
-    harness_program.finish(harness_program.run_main(source))
+    harness_program.go_on(harness_program.program_main, source)
 
 
 def take_inputs(payload_fd: int) -> "tuple[str | None, Any]":

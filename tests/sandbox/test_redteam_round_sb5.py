@@ -190,11 +190,6 @@ def deepest_call() -> int:
     return int(probe.execution.stdout)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "open: warm/cold divergence: a warm assert worker runs the program under "
-    "warm_server.judged_run/first_worker/become_worker frames (9 to the function under test, "
-    "8 cold, more for a replacement forked by fork_worker): a recursion that fits cold "
-    "raises RecursionError warm; the known differences name plain programs only"))
 def test_a_function_recursing_as_deep_as_it_fits_cold_fits_warm() -> None:
     depth = deepest_call()
     tests = [f"assert count({depth}) == {depth}", f"assert count({depth + 1}) == {depth + 1}"]
@@ -203,10 +198,6 @@ def test_a_function_recursing_as_deep_as_it_fits_cold_fits_warm() -> None:
     assert outcomes[1] == outcomes[0], (depth, outcomes)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "open: warm/cold divergence: a warm stdin/stdout test's process runs under the frames "
-    "of warm_server.main and child besides the zygote's (8 at the program, 7 cold): a "
-    "recursion that fits cold raises RecursionError warm"))
 def test_a_stdin_stdout_recursion_as_deep_as_it_fits_cold_fits_warm() -> None:
     code = DEPTH + "line = input()\nprint(reach() + 1 if line == 'probe' else count(int(line)))\n"
     probe = sandbox.run_tests(code, [{"input": "probe\n", "output": "-"}], limits=LIMITS,
@@ -767,10 +758,6 @@ def test_the_code_reward_scores_an_honest_function_alike(monkeypatch: pytest.Mon
         [1.0, 1.0]
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "open: warm/cold divergence: the code reward's assert tests inherit the warm worker's "
-    "deeper frames (warm_server.first_worker/become_worker): a recursion that fits cold "
-    "scores 0 warm"))
 def test_the_code_reward_scores_a_deep_recursion_alike(monkeypatch: pytest.MonkeyPatch
                                                        ) -> None:
     depth = deepest_call()
