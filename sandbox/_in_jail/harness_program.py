@@ -527,14 +527,18 @@ def zygote_main(sock: "Any") -> None:
 def test_process(fds: "Sequence[int]") -> None:
     """One stdin/stdout test's process, forked by the zygote: `python3 main.py` on the
     test's stdin, stdout and stderr (`fds`), in a session of its own."""
-    os.setsid()
-    enter_program()  # warm: the program's uid; the zygote keeps the harness's
-    for target, fd in zip((0, 1, 2), fds):
-        os.dup2(fd, target)
-    os.closerange(3, 4096)
-    os.chdir("/work")
-    fresh_stdio()
-    finish(run_main())
+    try:
+        os.setsid()
+        enter_program()  # warm: the program's uid; the zygote keeps the harness's
+        for target, fd in zip((0, 1, 2), fds):
+            os.dup2(fd, target)
+        os.closerange(3, 4096)
+        os.chdir("/work")
+        fresh_stdio()
+        code = run_main()
+    except BaseException:  # noqa: BLE001  (the harness's failure: no program's status)
+        os._exit(70)
+    finish(code)
 
 
 def go_on(run: "Any", *args: "Any") -> "NoReturn":
@@ -552,10 +556,16 @@ def serve_worker(fds: "Sequence[int]", streams: "tuple[Any, Any, Any] | None" = 
                  source: "str | None" = None) -> "NoReturn":
     """An assert/check worker (`worker_main`, which closes every other fd first, on the
     four pipe ends `fds`), then the end of its process, nothing of the interpreter's."""
-    worker_main(*fds, streams=streams, source=source)
-    os._exit(0)
+    try:
+        worker_main(*fds, streams=streams, source=source)
+    finally:
+        os._exit(0)
 
 
 def program_main(source: "str | None") -> "NoReturn":
     """A plain program's process: `python3 main.py` (`run_main`, `finish`)."""
-    finish(run_main(source))
+    try:
+        code = run_main(source)
+    except BaseException:  # noqa: BLE001  (the harness's failure: no program's status)
+        os._exit(70)
+    finish(code)
