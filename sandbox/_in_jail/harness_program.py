@@ -8,6 +8,9 @@ assert tests), and `ServerForker`, through which the warm server forks those rep
 # every cold harness start (in-jail modules run on Python >= 3.10, which needs no import)
 
 import _struct  # not struct.py (nor socket.py, imported where needed): ms of a cold start
+import _weakref as _weakref_module  # these three here, not in `finish`: once the program
+import atexit  # runs, it owns the import system (built in: no file read)
+import gc
 import posix as os  # os.py itself imports ~2 ms of modules a cold harness needs none of
 import select
 import sys
@@ -297,21 +300,162 @@ def _write_stderr(text: str) -> None:
         pass
 
 
-class Ending(SystemExit):
-    """The end of a program's process (`finish`): let through by `forked` alone, up to the
-    interpreter, which ends the process as it ends `python3 main.py`."""
-
-
 def finish(code: object) -> "NoReturn":
-    """End the program's process the way the interpreter ends a script that ended with
-    `code` (a SystemExit's): by the interpreter's own shutdown, reached by raising it up
-    through the frames that forked this process (each a `forked` call, which lets it pass):
-    the interpreter computes the exit status from `code` (printing a code that is no int),
-    joins threads, runs the atexit hooks, flushes sys.stdout and sys.stderr (status 120 if
-    that fails), and finalizes the modules (the program's objects' `__del__`, generators'
-    `finally`, files flushed on close). Nothing of the harness runs on the way: only
-    `forked` frames are between here and the top, and their locals own no descriptor."""
-    raise Ending(code)
+    """End the program's process as the interpreter ends a script whose run ended with
+    `code` (a SystemExit's; CPython 3.11's `handle_system_exit` and `Py_FinalizeEx`), up to
+    where nothing more of it can be seen, then `os._exit`: the exit status from `code` (an
+    int's value as a C long, 255 past it, never the program's methods; any other code
+    printed, status 1); threads joined; atexit hooks run; sys.stdout and sys.stderr flushed
+    (status 120 if that fails, stdout's error printed as unraisable); then the modules
+    finalized as `finalize_modules` does (the standard streams put back, each module's
+    dict cleared in reverse order of import, the collector run, then sys's and builtins'
+    dicts: globals' `__del__`, suspended generators' `finally`, files flushed on close).
+    Not the interpreter's own teardown past that: in a child of a warm server it frees
+    the server's whole heap, copying every page (~10 ms a run), and shows nothing."""
+    end = os._exit  # sys and builtins are cleared below
+    status = _exit_status(code)
+    try:
+        threading = sys.modules.get("threading")  # no threading module: no threads to join
+        if threading is not None:
+            threading._shutdown()  # wait for non-daemon threads, as the interpreter does
+    except BaseException as exc:  # noqa: BLE001  (printed as the interpreter prints it)
+        _unraisable(exc, None)
+    atexit._run_exitfuncs()  # each failure printed as the interpreter prints it
+    if not _flush_std_files():
+        status = 120
+    try:
+        _finalize_modules()
+    finally:
+        end(status)
+
+
+_int, _type, _issubclass, _str = int, type, issubclass, str  # builtins are the program's
+
+
+def _exit_status(code: object) -> int:
+    if code is None:
+        return 0
+    if _issubclass(_type(code), _int):  # PyLong_Check, then PyLong_AsLong
+        value = _int.__int__(code)  # type: ignore[arg-type]  # an int subclass's value
+        return value & 0xFF if -(1 << 63) <= value < 1 << 63 else 255
+    try:  # PyFile_WriteObject(code, sys.stderr, Py_PRINT_RAW), then a newline
+        sys.stderr.write(_str(code))
+        sys.stderr.write("\n")
+    except BaseException:  # noqa: BLE001, S110  (as the interpreter: the text is lost)
+        pass
+    return 1
+
+
+def _closed(stream: "Any") -> bool:
+    try:
+        return bool(stream.closed)
+    except BaseException:  # noqa: BLE001  (`file_is_closed`: an error reads as open)
+        return False
+
+
+def _flush_std_files() -> bool:
+    """`flush_std_files`: whether sys.stdout and sys.stderr (unless None or closed) flushed."""
+    ok = True
+    for name in ("stdout", "stderr"):
+        stream = getattr(sys, name, None)
+        if stream is None or _closed(stream):
+            continue
+        try:
+            stream.flush()
+        except BaseException as exc:  # noqa: BLE001  (the program's stream)
+            if name == "stdout":
+                _unraisable(exc, stream)
+            ok = False
+    return ok
+
+
+def _unraisable_args() -> "Any":
+    """The type of sys.unraisablehook's argument (a struct sequence the hook's default
+    accepts alone), taken once from an unraisable error made here."""
+    seen: list[Any] = []
+    hook, sys.unraisablehook = sys.unraisablehook, seen.append
+
+    class Raises:
+        def __del__(self) -> None:
+            raise ValueError
+
+    Raises()
+    sys.unraisablehook = hook
+    return _type(seen[0]) if seen else None
+
+
+_UNRAISABLE = _unraisable_args()
+
+
+def _unraisable(exc: BaseException, obj: object) -> None:
+    """`PyErr_WriteUnraisable(obj)` for `exc`, raised in this module's call of the program's
+    code (that frame left out of its traceback)."""
+    tb = exc.__traceback__
+    tb = tb.tb_next if tb is not None else None
+    try:
+        sys.unraisablehook(_UNRAISABLE((_type(exc), exc, tb, None, obj)))
+    except BaseException:  # noqa: BLE001, S110  (a failing hook: the interpreter says nothing)
+        pass
+
+
+_SYS_DELETES = ("path", "argv", "ps1", "ps2", "last_type", "last_value", "last_traceback",
+                "path_hooks", "path_importer_cache", "meta_path", "__interactivehook__")
+
+
+def _finalize_modules() -> None:
+    """CPython 3.11's `finalize_modules` for the program's objects: the standard streams
+    put back (`sys.stdout = sys.__stdout__`...), every module removed from sys.modules,
+    the collector run, the dicts of the program's modules (`__main__` and every module not
+    there at the interpreter's start, `COLD`) cleared in reverse order of import, then the
+    standard streams dropped (each flushed on close) and the collector run again. The
+    modules of the interpreter's start are not cleared, nor sys's and builtins' dicts
+    (the interpreter clears them last): they hold the program's objects only where the
+    program put them there, and clearing them in a warm server's child would free (and
+    so copy) pages of the server's heap, ~1 ms a run."""
+    for name in _SYS_DELETES:
+        setattr(sys, name, None)
+    for name in ("stdin", "stdout", "stderr"):
+        setattr(sys, name, getattr(sys, f"__{name}__", None))
+    vars(sys.modules["builtins"])["_"] = None
+    start = COLD[0] if COLD is not None else ()
+    weak = [_weakref(module) for name, module in sys.modules.items()
+            if _type(module) is _type(sys) and (name == "__main__" or name not in start)]
+    for name in list(sys.modules):
+        sys.modules[name] = None  # type: ignore[assignment]  # as the interpreter does
+    sys.modules.clear()
+    gc.collect()
+    for ref in reversed(weak):
+        module = ref()
+        if module is not None:
+            _clear_module(vars(module))
+        del module
+    streams = []
+    for name in ("stdin", "stdout", "stderr"):
+        for attribute in (name, f"__{name}__"):
+            streams.append(getattr(sys, attribute, None))
+            setattr(sys, attribute, None)
+    gc.collect()
+    for stream in streams:  # flushed on close (a warm server's frames may hold them yet)
+        try:
+            if stream is not None and not _closed(stream):
+                stream.flush()
+        except BaseException:  # noqa: BLE001, S110  (as on close: the error is lost)
+            pass
+
+
+def _weakref(module: "Any") -> "Any":
+    return _weakref_module.ref(module)
+
+
+def _clear_module(namespace: "dict[str, Any]") -> None:
+    """`_PyModule_ClearDict`: names of one leading underscore to None, then all but
+    `__builtins__`."""
+    for key in list(namespace):
+        if _type(key) is _str and key[:1] == "_" and key[1:2] != "_":
+            namespace[key] = None
+    for key in list(namespace):
+        if key != "__builtins__":
+            namespace[key] = None
 
 
 class Then(BaseException):
@@ -328,11 +472,11 @@ class Then(BaseException):
 
 def forked(run: "Any", *args: "Any", status: int = 70) -> "NoReturn":
     """In a process just forked: `run(*args)`, then `os._exit(status)` whatever it raises
-    (the process never returns into its parent's code), except `Ending` (`finish`), which
-    goes on up to the interpreter's shutdown, and `Then`, up to run.py."""
+    (the process never returns into its parent's code), except `Then`, which goes on up
+    to run.py."""
     try:
         run(*args)
-    except (Ending, Then):
+    except Then:
         raise
     except BaseException:  # noqa: BLE001, S110  (the status says it)
         pass

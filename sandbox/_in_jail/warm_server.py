@@ -742,7 +742,7 @@ def child(header: "dict[str, Any]", fds: "list[int]", stdio: "tuple[Any, Any, An
         harness.main(header["harness"])
         os._exit(0)  # its report is written (os.write), as a cold harness's (`harness.entry`)
     harness_program.originals(*stdio)  # the program's, as a cold run's
-    harness_program.go_on(harness_program.program_main, source)
+    harness_program.program_main(source)
 
 
 def take_inputs(payload_fd: int) -> "tuple[str | None, Any]":
