@@ -248,7 +248,7 @@ def run_main(text: "str | bytes | None" = None) -> object:
         return exit_code(exc)
     except BaseException as exc:  # noqa: BLE001  (printed as the interpreter would)
         code = print_exception(exc)
-        if code is not None:
+        if code is not _NO_EXIT:
             return code
         # the interpreter ends by SIGINT after an unhandled KeyboardInterrupt: 130 from a
         # cold jail's pid 1, which its own SIGINT cannot kill
@@ -271,7 +271,7 @@ def print_exception(exc: BaseException) -> object:
     exception (`PyErr_PrintEx`): through sys.excepthook, without run_main's frame, calling
     nothing of the program's exception that the interpreter does not call. A hook that
     fails is reported as the interpreter reports it; one that raises SystemExit ends the
-    program with that exit's code (returned; else None)."""
+    program with that exit's code (returned; else `_NO_EXIT`)."""
     tb = BaseException.__dict__["__traceback__"].__get__(exc)
     tb = tb.tb_next if tb is not None else None  # hide run_main's frame
     BaseException.with_traceback(exc, tb)
@@ -289,7 +289,11 @@ def print_exception(exc: BaseException) -> object:
         sys.__excepthook__(type(failed), failed, failed.__traceback__)
         _write_stderr("\nOriginal exception was:\n")
         sys.__excepthook__(type(exc), exc, tb)
-    return None
+    return _NO_EXIT
+
+
+_NO_EXIT = object()
+"""`print_exception`'s answer where the hook raised no SystemExit."""
 
 
 def _write_stderr(text: str) -> None:
