@@ -291,7 +291,10 @@ def jail_argv(command: Sequence[str], limits: Limits, *,
     for path in (*BASE_MOUNTS, *mounts):
         argv += ["-R", path]
     tmpfs = f"size={limits.disk_bytes},nr_inodes={limits.disk_files}"
-    argv += ["-B", "/dev/null", "-B", "/dev/zero", "-R", "/dev/urandom",
+    # the devices read-only: open, read and write as before (a device node's mount flags do
+    # not reach its driver), but their inodes, the host's own, are no run's to change (utime
+    # of the 0666 nodes: times every later run reads, a channel between runs)
+    argv += ["-R", "/dev/null", "-R", "/dev/zero", "-R", "/dev/urandom",
              # /work sticky too: a warm run's inputs are files of the server's uid in it,
              # which the program (another uid) may then not remove (cold: mount points)
              "-m", f"none:/work:tmpfs:{tmpfs},mode=01777",

@@ -14,6 +14,7 @@ from sandbox._errors import ArgumentError
 from sandbox._jail import check_nsjail, run_jail
 from sandbox._languages import LanguageSpec, language_spec
 from sandbox._process import run_process
+from sandbox._staging import IN_JAIL, staged_dir
 from sandbox._types import Execution, Limits
 from sandbox._warm import run_warm, use_warm
 from sandbox._workspace import Files, as_bytes, compile_program, refused_program, workspace
@@ -52,8 +53,11 @@ def run(code: str, language: str = "python", *, stdin: str | bytes = "",
         failed = compile_program(box, spec, limits)
         if failed is not None:
             return failed
+        # a Python program's jail holds the harness folder, as a warm server's jail does:
+        # what a program sees of the files is the same in both modes
+        binds = [*box.binds, (staged_dir(), IN_JAIL)] if spec.name == "python" else box.binds
         raw = run_jail(spec.run_argv(limits.memory_bytes), limits, stdin=data,
-                       output_bytes=limits.output_bytes, binds=box.binds,
+                       output_bytes=limits.output_bytes, binds=binds,
                        address_space_extra=spec.address_space_extra)
     return to_execution(raw, limits)
 

@@ -38,7 +38,15 @@ import posix as os  # os.py itself imports ~2 ms of modules a cold harness needs
 import sys
 import time
 
-from .harness_program import ServerForker, Zygote, recv_fds, worker_main
+from .harness_program import (
+    ServerForker,
+    Zygote,
+    forked,
+    go_on,
+    recv_fds,
+    serve_worker,
+    worker_main,
+)
 from .harness_wire import (
     Budget,
     Channel,
@@ -132,13 +140,15 @@ class Worker:
         theirs, ours = cls._pipes()
         pid = os.fork()
         if pid == 0:
-            try:
-                for fd in ours:
-                    os.close(fd)
-                worker_main(*theirs)
-            finally:
-                os._exit(0)
+            forked(cls._child, theirs, ours, status=0)
         return cls._parent(pid, theirs, ours)
+
+    @staticmethod
+    def _child(theirs: "tuple[int, ...]", ours: "tuple[int, ...]") -> None:
+        """The forked worker: its pipe ends, then `serve_worker` from run.py's top level."""
+        for fd in ours:
+            os.close(fd)
+        go_on(serve_worker, theirs)
 
     @classmethod
     def spawn(cls) -> "Worker":

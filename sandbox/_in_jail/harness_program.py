@@ -8,7 +8,9 @@ assert tests), and `ServerForker`, through which the warm server forks those rep
 # every cold harness start (in-jail modules run on Python >= 3.10, which needs no import)
 
 import _struct  # not struct.py (nor socket.py, imported where needed): ms of a cold start
-import atexit  # here, not in `finish`: once the program runs, it owns the import system
+import _weakref as _weakref_module  # these three here, not in `finish`: once the program
+import atexit  # runs, it owns the import system (built in: no file read)
+import gc
 import posix as os  # os.py itself imports ~2 ms of modules a cold harness needs none of
 import select
 import sys
@@ -222,11 +224,12 @@ def _flush() -> None:
             pass
 
 
-def run_main(text: "str | bytes | None" = None) -> int:
+def run_main(text: "str | bytes | None" = None) -> object:
     """What `python3 -E -s -S main.py` does with /work/main.py, in this (forked) process:
-    returns its exit status. Used by the warm server and by stdin/stdout Python tests.
-    `text`: the program where the caller has just written it to /work/main.py (the warm
-    server's child, from its payload), encoded as that file was, instead of read back."""
+    returns the code it ends with (a SystemExit's `code`, for `finish`). Used by the warm
+    server and by stdin/stdout Python tests. `text`: the program where the caller has just
+    written it to /work/main.py (the warm server's child, from its payload), encoded as that
+    file was, instead of read back."""
     if text is None:
         with open("/work/main.py", "rb") as fh:
             source = fh.read()
@@ -258,47 +261,246 @@ def run_main(text: "str | bytes | None" = None) -> int:
     signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
         exec(compile(source, "/work/main.py", "exec"), module.__dict__)  # noqa: S102
-        status = 0
-    except SystemExit as exc:
-        status = exit_status(exc)
+    except SystemExit as exc:  # its code is read where the interpreter reads it: `finish`
+        return exit_code(exc)
     except BaseException as exc:  # noqa: BLE001  (printed as the interpreter would)
-        frame = exc.__traceback__
-        exc = exc.with_traceback(frame.tb_next if frame is not None else None)  # hide this one
-        sys.excepthook(type(exc), exc, exc.__traceback__)
+        code = print_exception(exc)
+        if code is not _NO_EXIT:
+            return code
         # the interpreter ends by SIGINT after an unhandled KeyboardInterrupt: 130 from a
         # cold jail's pid 1, which its own SIGINT cannot kill
-        status = 130 if isinstance(exc, KeyboardInterrupt) else 1
-    return status
+        return 130 if isinstance(exc, KeyboardInterrupt) else 1
+    return 0
 
 
-def exit_status(exc: SystemExit) -> int:
-    if exc.code is None:
+def exit_code(exc: SystemExit) -> object:
+    """The code of `exc` as the interpreter takes it: its `code` (a program's SystemExit
+    subclass may make that an attribute of its own), or, where reading it fails, the
+    exception itself (the interpreter prints it and ends with status 1)."""
+    try:
+        return exc.code
+    except BaseException:  # noqa: BLE001  (the program's class: its failure is data)
+        return exc
+
+
+def print_exception(exc: BaseException) -> object:
+    """Print `exc` (raised by the program's code) as the interpreter prints an uncaught
+    exception (`PyErr_PrintEx`): through sys.excepthook, without run_main's frame, calling
+    nothing of the program's exception that the interpreter does not call. A hook that
+    fails is reported as the interpreter reports it; one that raises SystemExit ends the
+    program with that exit's code (returned; else `_NO_EXIT`)."""
+    tb = BaseException.__dict__["__traceback__"].__get__(exc)
+    tb = tb.tb_next if tb is not None else None  # hide run_main's frame
+    BaseException.with_traceback(exc, tb)
+    hook = getattr(sys, "excepthook", None)
+    try:
+        if hook is None:
+            _write_stderr("sys.excepthook is missing\n")
+            sys.__excepthook__(type(exc), exc, tb)
+        else:
+            hook(type(exc), exc, tb)
+    except SystemExit as ending:
+        return exit_code(ending)
+    except BaseException as failed:  # noqa: BLE001  (the program's hook: printed as data)
+        _write_stderr("Error in sys.excepthook:\n")
+        sys.__excepthook__(type(failed), failed, failed.__traceback__)
+        _write_stderr("\nOriginal exception was:\n")
+        sys.__excepthook__(type(exc), exc, tb)
+    return _NO_EXIT
+
+
+_NO_EXIT = object()
+"""`print_exception`'s answer where the hook raised no SystemExit."""
+
+
+def _write_stderr(text: str) -> None:
+    """`PySys_WriteStderr`: to sys.stderr, nothing if that fails."""
+    try:
+        sys.stderr.write(text)
+    except BaseException:  # noqa: BLE001, S110  (as the interpreter: the text is lost)
+        pass
+
+
+def finish(code: object) -> "NoReturn":
+    """End the program's process as the interpreter ends a script whose run ended with
+    `code` (a SystemExit's; CPython 3.11's `handle_system_exit` and `Py_FinalizeEx`), up to
+    where nothing more of it can be seen, then `os._exit`: the exit status from `code` (an
+    int's value as a C long, 255 past it, never the program's methods; any other code
+    printed, status 1); threads joined; atexit hooks run; sys.stdout and sys.stderr flushed
+    (status 120 if that fails, stdout's error printed as unraisable); then the modules
+    finalized as `finalize_modules` does (the standard streams put back, each module's
+    dict cleared in reverse order of import, the collector run, then sys's and builtins'
+    dicts: globals' `__del__`, suspended generators' `finally`, files flushed on close).
+    Not the interpreter's own teardown past that: in a child of a warm server it frees
+    the server's whole heap, copying every page (~10 ms a run), and shows nothing."""
+    end = os._exit  # sys and builtins are cleared below
+    status = _exit_status(code)
+    try:
+        threading = sys.modules.get("threading")  # no threading module: no threads to join
+        if threading is not None:
+            threading._shutdown()  # wait for non-daemon threads, as the interpreter does
+    except BaseException as exc:  # noqa: BLE001  (printed as the interpreter prints it)
+        _unraisable(exc, None)
+    atexit._run_exitfuncs()  # each failure printed as the interpreter prints it
+    if not _flush_std_files():
+        status = 120
+    try:
+        _finalize_modules()
+    finally:
+        end(status)
+
+
+_int, _type, _issubclass, _str = int, type, issubclass, str  # builtins are the program's
+
+
+def _exit_status(code: object) -> int:
+    if code is None:
         return 0
-    if isinstance(exc.code, int):
-        return exc.code & 0xFF
-    print(exc.code, file=sys.stderr)
+    if _issubclass(_type(code), _int):  # PyLong_Check, then PyLong_AsLong
+        value = _int.__int__(code)  # type: ignore[arg-type]  # an int subclass's value
+        return value & 0xFF if -(1 << 63) <= value < 1 << 63 else 255
+    try:  # PyFile_WriteObject(code, sys.stderr, Py_PRINT_RAW), then a newline
+        sys.stderr.write(_str(code))
+        sys.stderr.write("\n")
+    except BaseException:  # noqa: BLE001, S110  (as the interpreter: the text is lost)
+        pass
     return 1
 
 
-def finish(status: int) -> "NoReturn":
-    """End the process the way the interpreter does: join threads, run atexit, flush
-    (importing nothing: the import system is the program's now, which may have broken it;
-    the interpreter's own ending imports nothing either)."""
-    threading = sys.modules.get("threading")  # no threading module: no threads to join
-
+def _closed(stream: "Any") -> bool:
     try:
-        if threading is not None:
-            threading._shutdown()  # wait for non-daemon threads, as the interpreter does
-        atexit._run_exitfuncs()
-    except SystemExit as exc:
-        status = exit_status(exc)
-    except BaseException:  # noqa: BLE001  (an exit hook failing ends the run anyway)
-        status = status or 1
-    for stream in (sys.stdout, sys.stderr):
+        return bool(stream.closed)
+    except BaseException:  # noqa: BLE001  (`file_is_closed`: an error reads as open)
+        return False
+
+
+def _flush_std_files() -> bool:
+    """`flush_std_files`: whether sys.stdout and sys.stderr (unless None or closed) flushed."""
+    ok = True
+    for name in ("stdout", "stderr"):
+        stream = getattr(sys, name, None)
+        if stream is None or _closed(stream):
+            continue
         try:
             stream.flush()
-        except BaseException:  # noqa: BLE001, S110  (a closed or replaced stream)
+        except BaseException as exc:  # noqa: BLE001  (the program's stream)
+            if name == "stdout":
+                _unraisable(exc, stream)
+            ok = False
+    return ok
+
+
+def _unraisable_args() -> "Any":
+    """The type of sys.unraisablehook's argument (a struct sequence the hook's default
+    accepts alone), taken once from an unraisable error made here."""
+    seen: list[Any] = []
+    hook, sys.unraisablehook = sys.unraisablehook, seen.append
+
+    class Raises:
+        def __del__(self) -> None:
+            raise ValueError
+
+    Raises()
+    sys.unraisablehook = hook
+    return _type(seen[0]) if seen else None
+
+
+_UNRAISABLE = _unraisable_args()
+
+
+def _unraisable(exc: BaseException, obj: object) -> None:
+    """`PyErr_WriteUnraisable(obj)` for `exc`, raised in this module's call of the program's
+    code (that frame left out of its traceback)."""
+    tb = exc.__traceback__
+    tb = tb.tb_next if tb is not None else None
+    try:
+        sys.unraisablehook(_UNRAISABLE((_type(exc), exc, tb, None, obj)))
+    except BaseException:  # noqa: BLE001, S110  (a failing hook: the interpreter says nothing)
+        pass
+
+
+_SYS_DELETES = ("path", "argv", "ps1", "ps2", "last_type", "last_value", "last_traceback",
+                "path_hooks", "path_importer_cache", "meta_path", "__interactivehook__")
+
+
+def _finalize_modules() -> None:
+    """CPython 3.11's `finalize_modules` for the program's objects: the standard streams
+    put back (`sys.stdout = sys.__stdout__`...), every module removed from sys.modules,
+    the collector run, the dicts of the program's modules (`__main__` and every module not
+    there at the interpreter's start, `COLD`) cleared in reverse order of import, then the
+    standard streams dropped (each flushed on close) and the collector run again. The
+    modules of the interpreter's start are not cleared, nor sys's and builtins' dicts
+    (the interpreter clears them last): they hold the program's objects only where the
+    program put them there, and clearing them in a warm server's child would free (and
+    so copy) pages of the server's heap, ~1 ms a run."""
+    for name in _SYS_DELETES:
+        setattr(sys, name, None)
+    for name in ("stdin", "stdout", "stderr"):
+        setattr(sys, name, getattr(sys, f"__{name}__", None))
+    vars(sys.modules["builtins"])["_"] = None
+    start = COLD[0] if COLD is not None else ()
+    weak = [_weakref(module) for name, module in sys.modules.items()
+            if _type(module) is _type(sys) and (name == "__main__" or name not in start)]
+    for name in list(sys.modules):
+        sys.modules[name] = None  # type: ignore[assignment]  # as the interpreter does
+    sys.modules.clear()
+    gc.collect()
+    for ref in reversed(weak):
+        module = ref()
+        if module is not None:
+            _clear_module(vars(module))
+        del module
+    streams = []
+    for name in ("stdin", "stdout", "stderr"):
+        for attribute in (name, f"__{name}__"):
+            streams.append(getattr(sys, attribute, None))
+            setattr(sys, attribute, None)
+    gc.collect()
+    for stream in streams:  # flushed on close (a warm server's frames may hold them yet)
+        try:
+            if stream is not None and not _closed(stream):
+                stream.flush()
+        except BaseException:  # noqa: BLE001, S110  (as on close: the error is lost)
             pass
+
+
+def _weakref(module: "Any") -> "Any":
+    return _weakref_module.ref(module)
+
+
+def _clear_module(namespace: "dict[str, Any]") -> None:
+    """`_PyModule_ClearDict`: names of one leading underscore to None, then all but
+    `__builtins__`."""
+    for key in list(namespace):
+        if _type(key) is _str and key[:1] == "_" and key[1:2] != "_":
+            namespace[key] = None
+    for key in list(namespace):
+        if key != "__builtins__":
+            namespace[key] = None
+
+
+class Then(BaseException):
+    """Raised in a forked child that is to run a program: it unwinds every frame above
+    (each a `forked` call, which lets it pass; their locals own no descriptor the program
+    gets) up to run.py's top level, which then calls `then[0](*then[1])`. So a program's
+    first frame is as deep whichever process forked it (the warm server, a harness, its
+    zygote): a recursion that fits cold fits warm."""
+
+    def __init__(self, run: "Any", *args: "Any") -> None:
+        super().__init__()
+        self.then = (run, args)
+
+
+def forked(run: "Any", *args: "Any", status: int = 70) -> "NoReturn":
+    """In a process just forked: `run(*args)`, then `os._exit(status)` whatever it raises
+    (the process never returns into its parent's code), except `Then`, which goes on up
+    to run.py."""
+    try:
+        run(*args)
+    except Then:
+        raise
+    except BaseException:  # noqa: BLE001, S110  (the status says it)
+        pass
     os._exit(status)
 
 
@@ -315,9 +517,17 @@ def fresh_stdio() -> "tuple[Any, Any, Any]":
     sys.stderr = open(2, "w", encoding="utf-8", errors="backslashreplace",  # noqa: SIM115
                       closefd=False, buffering=1)
     named(sys.stdin, sys.stdout, sys.stderr)
+    originals(sys.stdin, sys.stdout, sys.stderr)
     if "random" in sys.modules:
         sys.modules["random"].seed()
     return sys.stdin, sys.stdout, sys.stderr
+
+
+def originals(*streams: "Any") -> None:
+    """Make `streams` sys.__stdin__, __stdout__ and __stderr__ too: a program's, as an
+    interpreter start makes them, not its harness's or server's own."""
+    for name, stream in zip(("__stdin__", "__stdout__", "__stderr__"), streams):
+        setattr(sys, name, stream)
 
 
 def named(*streams: "Any") -> None:
@@ -392,11 +602,8 @@ class Zygote(Forker):
         note_fork()
         self.pid = os.fork()
         if self.pid == 0:
-            try:
-                self.sock.close()
-                zygote_main(theirs)
-            finally:
-                os._exit(0)
+            self.sock.close()
+            forked(zygote_main, theirs, status=0)
         theirs.close()
 
     def start(self, stdin_fd: int, stdout_fd: int, stderr_fd: int,
@@ -468,23 +675,10 @@ def zygote_main(sock: "Any") -> None:
             worker = None
         pid = os.fork()
         if pid == 0 and message == b"worker":
-            try:
-                enter_program()
-                worker_main(*fds)  # closes every other fd (this socket too) first
-            finally:
-                os._exit(0)
+            forked(replacement_worker, fds, status=0)
         if pid == 0:
-            try:
-                os.setsid()
-                enter_program()  # warm: the program's uid; this zygote keeps the harness's
-                for target, fd in zip((0, 1, 2), fds):
-                    os.dup2(fd, target)
-                os.closerange(3, 4096)
-                os.chdir("/work")
-                fresh_stdio()
-                finish(run_main())
-            finally:
-                os._exit(70)
+            sock.detach()  # closed below with every fd: its object must not close it again
+            forked(go_on, test_process, fds)
         for fd in fds:
             os.close(fd)
         sock.send(str(pid).encode())
@@ -493,3 +687,50 @@ def zygote_main(sock: "Any") -> None:
             continue
         _, status = os.waitpid(pid, 0)
         sock.send(str(status).encode())
+
+
+def test_process(fds: "Sequence[int]") -> None:
+    """One stdin/stdout test's process, forked by the zygote: `python3 main.py` on the
+    test's stdin, stdout and stderr (`fds`), in a session of its own."""
+    try:
+        os.setsid()
+        enter_program()  # warm: the program's uid; the zygote keeps the harness's
+        for target, fd in zip((0, 1, 2), fds):
+            os.dup2(fd, target)
+        os.closerange(3, 4096)
+        os.chdir("/work")
+        fresh_stdio()
+        code = run_main()
+    except BaseException:  # noqa: BLE001  (the harness's failure: no program's status)
+        os._exit(70)
+    finish(code)
+
+
+def go_on(run: "Any", *args: "Any") -> "NoReturn":
+    """Go on with `run(*args)` from run.py's top level (`Then`)."""
+    raise Then(run, *args)
+
+
+def replacement_worker(fds: "Sequence[int]") -> "NoReturn":
+    """A replacement worker, forked by the zygote: the program uid, then `serve_worker`."""
+    enter_program()
+    go_on(serve_worker, fds)
+
+
+def serve_worker(fds: "Sequence[int]", streams: "tuple[Any, Any, Any] | None" = None,
+                 source: "str | None" = None) -> "NoReturn":
+    """An assert/check worker (`worker_main`, which closes every other fd first, on the
+    four pipe ends `fds`), then the end of its process, nothing of the interpreter's."""
+    try:
+        worker_main(*fds, streams=streams, source=source)
+    finally:
+        os._exit(0)
+
+
+def program_main(source: "str | None") -> "NoReturn":
+    """A plain program's process: `python3 main.py` (`run_main`, `finish`)."""
+    try:
+        code = run_main(source)
+    except BaseException:  # noqa: BLE001  (the harness's failure: no program's status)
+        os._exit(70)
+    finish(code)

@@ -128,7 +128,10 @@ def hold_here(*pids: int) -> "set[int] | None":
     answer, a stdin/stdout harness feeds a test's input and waits for the output. On one
     CPU a hand-over is a switch; across two it wakes the other CPU, which on a VM (where an
     idle CPU halts) costs ~30 us more per call. The kernel placed this process, so parallel
-    runs, of one host process or of several, start spread as it spreads them."""
+    runs, of one host process or of several, start spread as it spreads them. A program's
+    own processes are not held: they take the jail's affinity back (`enter_program`,
+    `warm_server.become_worker`), as a program sees its CPUs cold; the kernel's wake-ups
+    of a pipe's reader (sync wake-ups) still tend to the writer's CPU."""
     cpu = current_cpu()
     if cpu is None:
         return None
@@ -166,6 +169,11 @@ PROGRAM_UID = None
 """Set by the warm server in a stdin/stdout run's harness, which keeps the server's uid: the
 uid every process that runs the program takes (`enter_program`). None in a cold jail, where
 the harness is pid 1, which its children cannot signal."""
+PROGRAM_CPUS: "Any" = None
+"""Set by the warm server in a stdin/stdout run's harness that it holds on one CPU
+(`hold_here`): the affinity a cold run's program has (the jail's), which each process that
+runs the program takes back (`enter_program`) before the program runs: a program sees
+(and may use) the CPUs it sees cold."""
 """The one capability the warm server's long-lived harness keeps (`set_capabilities`): it
 kills the run's worker, which runs under the program uid."""
 _LIBC = None
@@ -256,6 +264,8 @@ def enter_program() -> None:
     its exec): take the program uid and its process count where the harness keeps another
     uid (`PROGRAM_UID`). Raises on any failure: the caller exits rather than run the
     program."""
+    if PROGRAM_CPUS is not None:  # a warm stdin/stdout run's harness, held (`hold_here`)
+        hold_cpus(PROGRAM_CPUS)
     if PROGRAM_UID is not None:
         import resource
 

@@ -118,11 +118,11 @@ def main(control_fd: int, program_uid: int) -> None:
             own_forks = 1  # the run's child
             had_judge = judge.pid is not None
             pid = fork()
-            if pid == 0:
-                try:  # child() closes every other fd (the harness's and control too)
-                    child(header, fds, stdio, report_w)
-                finally:
-                    os._exit(70)
+            if pid == 0:  # child() closes every other fd (the harness's and control too):
+                for sock in (control, judge.sock):  # no object of theirs closes it again
+                    if sock is not None:
+                        sock.detach()
+                harness_program.forked(child, header, fds, stdio, report_w)
             for fd in fds:
                 os.close(fd)
             os.close(report_w)
@@ -455,8 +455,8 @@ def judged_run(header: "dict[str, Any]", fds: "list[int]", control: _socket.sock
         judge.start(control, stdio)
     start = time.monotonic()
     deadline = start + header["wall_s"]
-    # the CPU this run is held on (`hold_here`): the harness holds itself there; the worker,
-    # another uid, holds itself (`become_worker`), as does each replacement
+    # the CPU this run's harness holds itself on (`hold_here`); the program's worker is not
+    # held (`become_worker`): it sees the CPUs a cold worker sees
     header["held"] = ({cpu} if (cpu := harness_wire.current_cpu()) is not None else None) \
         if header["hold"] else None
     service, service_theirs = _socket.socketpair(_socket.AF_UNIX, _socket.SOCK_SEQPACKET)
@@ -465,12 +465,10 @@ def judged_run(header: "dict[str, Any]", fds: "list[int]", control: _socket.sock
     out_r, out_w = os.pipe()
     err_r, err_w = os.pipe()
     pid = fork()
-    if pid == 0:
-        try:  # (the server's fds close in worker_main, before any program code: a close
-            # here would copy the pages its objects are on)
-            first_worker(header, payload_fd, (req_r, rep_w, out_w, err_w), report_w)
-        finally:
-            os._exit(0)
+    if pid == 0:  # (the server's fds close in worker_main, before any program code: a close
+        # here would copy the pages its objects are on)
+        harness_program.forked(first_worker, header, payload_fd, (req_r, rep_w, out_w, err_w),
+                               report_w, status=0)
     pidfd = os.pidfd_open(pid)
     for fd in (payload_fd, req_r, rep_w, out_w, err_w, report_w):
         os.close(fd)
@@ -517,15 +515,18 @@ def become_worker(header: "dict[str, Any]", fds: "Sequence[int]", source: "str |
     """In a child forked for it: take the run's limits and serve the harness as an
     assert/check worker (`worker_main`, which closes every other fd, this server's too,
     before it loads the program: `source`, else /work/main.py)."""
-    set_run_limits(header)
-    if header.get("held"):
-        harness_wire.hold_cpus(header["held"])
+    set_run_limits(header)  # not held with its harness: this server's affinity, a cold worker's
     become(PROGRAM_UID)
     os.chdir("/work")
     sys.argv = ["/harness/run.py", "python"]  # as in the harness a cold worker comes from
+    # and the same `__main__` (run.py's module, which as_cold keeps): a cold harness's
+    main = vars(sys.modules["__main__"])
+    main.pop("warm_server", None)
+    main["harness"] = harness
     if "random" in sys.modules:
         sys.modules["random"].seed()
-    harness_program.worker_main(*fds, streams=WORKER_STDIO, source=source)
+    # served from run.py's top level (`Then`), as deep as a cold worker
+    harness_program.go_on(harness_program.serve_worker, fds, WORKER_STDIO, source)
 
 
 def clean_up(result: "dict[str, Any]") -> None:
@@ -594,10 +595,7 @@ def fork_worker(service: _socket.socket, header: "dict[str, Any]", last: "int | 
             pass
     pid = fork()
     if pid == 0:
-        try:
-            become_worker(header, fds)
-        finally:
-            os._exit(0)
+        harness_program.forked(become_worker, header, fds, status=0)
     for fd in fds:
         os.close(fd)
     try:
@@ -731,6 +729,7 @@ def child(header: "dict[str, Any]", fds: "list[int]", stdio: "tuple[Any, Any, An
             os.write(2, f"sandbox: cannot drop the harness's capabilities: {exc}\n".encode())
             os._exit(70)
     else:
+        os.setsid()  # a session leader, as a cold run's program (its jail's pid 1) is
         become(PROGRAM_UID)  # a plain program
     os.chdir("/work")
     sys.stdin, sys.stdout, sys.stderr = stdio  # as harness_program.fresh_stdio makes them
@@ -739,10 +738,12 @@ def child(header: "dict[str, Any]", fds: "list[int]", stdio: "tuple[Any, Any, An
     if header["harness"]:  # stdin/stdout tests: this harness and the programs it starts
         if header["hold"]:
             harness_wire.hold_here()
+            harness_wire.PROGRAM_CPUS = CPUS  # its programs are not held
         sys.argv = ["/harness/run.py", header["harness"]]
         harness.main(header["harness"])
-        harness_program.finish(0)
-    harness_program.finish(harness_program.run_main(source))
+        os._exit(0)  # its report is written (os.write), as a cold harness's (`harness.entry`)
+    harness_program.originals(*stdio)  # the program's, as a cold run's
+    harness_program.program_main(source)
 
 
 def take_inputs(payload_fd: int) -> "tuple[str | None, Any]":

@@ -161,12 +161,6 @@ def test_a_process_count_reads_as_cold() -> None:
     assert got == expected
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "open: warm/cold divergence: warm_server.child and harness_wire.hold_here hold a warm "
-    "stdin/stdout run's processes on one CPU (and become_worker an assert run's worker): "
-    "len(os.sched_getaffinity(0)) is 1 warm and the host's count cold, so a program "
-    "printing it (or sizing a pool by it) is judged differently; not among the known "
-    "differences of warm mode"))
 def test_a_stdin_stdout_program_sees_the_cpus_it_sees_cold() -> None:
     hold_on()
     code = "import os\nprint(len(os.sched_getaffinity(0)))\n"
@@ -174,9 +168,6 @@ def test_a_stdin_stdout_program_sees_the_cpus_it_sees_cold() -> None:
     assert io_passed(code, [{"input": "", "output": expected}]) == [1, 1]
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "open: warm/cold divergence: warm_server.become_worker holds an assert run's worker on "
-    "one CPU: a function returning len(os.sched_getaffinity(0)) passes cold and fails warm"))
 def test_a_function_sees_the_cpus_it_sees_cold() -> None:
     hold_on()
     cpus = len(os.sched_getaffinity(0))
@@ -199,11 +190,6 @@ def deepest_call() -> int:
     return int(probe.execution.stdout)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "open: warm/cold divergence: a warm assert worker runs the program under "
-    "warm_server.judged_run/first_worker/become_worker frames (9 to the function under test, "
-    "8 cold, more for a replacement forked by fork_worker): a recursion that fits cold "
-    "raises RecursionError warm; the known differences name plain programs only"))
 def test_a_function_recursing_as_deep_as_it_fits_cold_fits_warm() -> None:
     depth = deepest_call()
     tests = [f"assert count({depth}) == {depth}", f"assert count({depth + 1}) == {depth + 1}"]
@@ -212,10 +198,6 @@ def test_a_function_recursing_as_deep_as_it_fits_cold_fits_warm() -> None:
     assert outcomes[1] == outcomes[0], (depth, outcomes)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "open: warm/cold divergence: a warm stdin/stdout test's process runs under the frames "
-    "of warm_server.main and child besides the zygote's (8 at the program, 7 cold): a "
-    "recursion that fits cold raises RecursionError warm"))
 def test_a_stdin_stdout_recursion_as_deep_as_it_fits_cold_fits_warm() -> None:
     code = DEPTH + "line = input()\nprint(reach() + 1 if line == 'probe' else count(int(line)))\n"
     probe = sandbox.run_tests(code, [{"input": "probe\n", "output": "-"}], limits=LIMITS,
@@ -227,10 +209,6 @@ def test_a_stdin_stdout_recursion_as_deep_as_it_fits_cold_fits_warm() -> None:
     assert [r.outcome for r in warm.results] == ["pass", "error"], warm
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "open: warm/cold divergence: an assert worker's `__main__` is run.py's module, which "
-    "as_cold keeps (a start name): cold it holds `harness`, warm `warm_server` (the "
-    "server's module, with its `judge`), so `import __main__` reads differently"))
 def test_a_function_sees_the_main_module_it_sees_cold() -> None:
     code = ("import __main__\ndef f():\n"
             "    return sorted(n for n in vars(__main__) if not n.startswith('__'))\n")
@@ -270,8 +248,14 @@ PLAIN_HOLES = {
 }
 
 
-@pytest.mark.parametrize("name", holes(PLAIN_HOLES, "open: warm/cold divergence"))
+OPEN_PLAIN_HOLES = {"a frame above the program"}
+
+
+@pytest.mark.parametrize("name", [
+    *holes({n: PLAIN_HOLES[n] for n in OPEN_PLAIN_HOLES}, "open: warm/cold divergence"),
+    *sorted(set(PLAIN_HOLES) - OPEN_PLAIN_HOLES)])
 def test_a_plain_program_reads_as_cold_where_as_cold_does_not_reach(name: str) -> None:
+    """(The reasons of the closed ones say what their roots were.)"""
     cold, warm = both(PLAIN_HOLES[name][0])
     assert cold.stdout, cold
     assert seen(warm) == seen(cold), (warm, cold)
@@ -519,12 +503,6 @@ def test_verdict_lines_a_stdin_stdout_program_writes_on_every_descriptor_pass_no
 # --- 3. reaching another run ---------------------------------------------------------------
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "open: Reaching another run: _jail.jail_argv binds the host's /dev/null and /dev/zero "
-    "read-write (-B): any uid may utime() a 0666 file to now, so a program sets the host "
-    "inodes' times (to a moment it chooses: bits), which every later run on the machine, "
-    "cold or warm, reads with os.stat; a read-only bind (-R) still lets a device be "
-    "written and refuses utime (EROFS)"))
 @pytest.mark.parametrize("device", ["/dev/null", "/dev/zero"])
 def test_a_program_cannot_set_the_times_of_a_shared_device(device: str) -> None:
     before = os.stat(device).st_mtime_ns
@@ -665,16 +643,14 @@ EXITS = {
 }
 
 
-@pytest.mark.parametrize("name", holes(EXITS, "open: Exit and output forgery (warm ok, cold "
-                                          "runtime_error)"))
+@pytest.mark.parametrize("name", sorted(EXITS))
 def test_a_plain_run_ends_with_the_status_python_gives(name: str) -> None:
     cold, warm = both(EXITS[name][0])
     assert cold.status == "runtime_error", cold
     assert warm.status == cold.status, warm
 
 
-@pytest.mark.parametrize("name", holes(EXITS, "open: Exit and output forgery (a stdin/stdout "
-                                          "test passes in both modes)"))
+@pytest.mark.parametrize("name", sorted(EXITS))
 def test_a_stdin_stdout_test_fails_where_python_fails(name: str) -> None:
     """The test's process ends through run_main and finish in both modes: a program whose
     `python3 main.py` fails (cold plain run) must not pass with the output it printed."""
@@ -701,16 +677,14 @@ FINAL_OUTPUT = {
 }
 
 
-@pytest.mark.parametrize("name", holes(FINAL_OUTPUT, "open: warm/cold divergence (warm "
-                                                 "prints nothing)"))
+@pytest.mark.parametrize("name", sorted(FINAL_OUTPUT))
 def test_output_python_writes_at_its_end_reaches_a_plain_run(name: str) -> None:
     cold, warm = both(FINAL_OUTPUT[name][0])
     assert (cold.status, cold.stdout) == ("ok", "42\n"), cold
     assert warm.stdout == cold.stdout, warm
 
 
-@pytest.mark.parametrize("name", holes(FINAL_OUTPUT, "open: false loss of a correct program, "
-                                                 "both modes"))
+@pytest.mark.parametrize("name", sorted(FINAL_OUTPUT))
 def test_output_python_writes_at_its_end_reaches_a_stdin_stdout_test(name: str) -> None:
     assert io_passed(FINAL_OUTPUT[name][0], [{"input": "", "output": "42\n"}]) == [1, 1]
 
@@ -784,10 +758,6 @@ def test_the_code_reward_scores_an_honest_function_alike(monkeypatch: pytest.Mon
         [1.0, 1.0]
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "open: warm/cold divergence: the code reward's assert tests inherit the warm worker's "
-    "deeper frames (warm_server.first_worker/become_worker): a recursion that fits cold "
-    "scores 0 warm"))
 def test_the_code_reward_scores_a_deep_recursion_alike(monkeypatch: pytest.MonkeyPatch
                                                        ) -> None:
     depth = deepest_call()
@@ -797,10 +767,6 @@ def test_the_code_reward_scores_a_deep_recursion_alike(monkeypatch: pytest.Monke
     assert values[0] == 1.0 and values == [1.0, 1.0], values
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "open: Exit and output forgery: the code reward's stdin/stdout tests end through "
-    "harness_program.exit_status in both modes: a program that prints the answer and exits "
-    "with SystemExit(2**64) (python3: status 255) scores 1"))
 def test_the_code_reward_fails_a_program_python_fails(monkeypatch: pytest.MonkeyPatch
                                                       ) -> None:
     program = "import sys\nprint(int(input()) * 2)\nsys.exit({})\n"
@@ -809,10 +775,6 @@ def test_the_code_reward_fails_a_program_python_fails(monkeypatch: pytest.Monkey
     assert code_reward_values(monkeypatch, program.format("2**64"), DOUBLE) == failing
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "open: false loss of a correct program: the code reward's stdin/stdout tests end through "
-    "harness_program.finish (os._exit): output python3 writes at its end (an unflushed file "
-    "over fd 1) is lost, warm and cold"))
 def test_the_code_reward_scores_output_written_at_the_end(monkeypatch: pytest.MonkeyPatch
                                                            ) -> None:
     honest = code_reward_values(monkeypatch, "print(int(input()) * 2)\n", DOUBLE)

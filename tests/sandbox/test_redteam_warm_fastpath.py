@@ -105,9 +105,9 @@ def test_a_function_test_can_catch_its_own_sigint_in_both_modes() -> None:
         assert report.passed == 1, (mode, report)
 
 
-@pytest.mark.xfail(strict=True, reason="hole: a warm child runs the program 5 frames below "
-                   "the server's entry (run.py, warm_server.main, child, "
-                   "harness_program.run_main, exec), so a recursion that fits the default "
+@pytest.mark.xfail(strict=True, reason="hole: a warm child runs the program 6 frames below "
+                   "the server's entry (run.py, warm_server.main, harness_program.forked, "
+                   "child, harness_program.program_main, run_main), so a recursion that fits the default "
                    "limit cold raises RecursionError warm: a forked child keeps its server's "
                    "frames (a fresh interpreter, a cold run, starts at the stack's bottom)")
 def test_a_recursion_near_the_limit_fits_as_in_a_cold_run() -> None:
