@@ -126,7 +126,7 @@ def judgeable(answer: str) -> bool:
     across operators (`x-a`) count as runs. Call on an input capped in
     size."""
     answer = _rendered(answer)
-    if _CODES.search(answer):
+    if _CODES.search(answer) or _prose(answer):
         return False
     run_before = False  # a run of two letters or more since the last digit or operator
     spelled = ""  # the letters since the last term break
@@ -233,6 +233,22 @@ def _environments(match: re.Match[str]) -> str:
     """`\\begin{name}{spec}` as `\\begin` where `name` is a listed environment (it parts the
     letters; its name and column spec are no letters of the answer); any other as written."""
     return match[0] if match[2] not in JUDGED_WORDS else f"\\{match[1]} "
+
+
+_TEXT_ARGUMENT = re.compile(r"\\(?:text|textrm|textnormal|textbf|textit|mbox|mathrm|operatorname)"
+                            r"[ \t\n]*\{([^{}]*)\}")
+"""The argument of a command that sets text (`\\text{ok}`, `\\mathrm{OK}`)."""
+_TEXT_RUN = re.compile(r"[^\W\d_]{2,}")
+
+
+def _prose(answer: str) -> bool:
+    """Whether a text command in `answer` holds a run of two letters or more that is not a
+    listed word (`JUDGED_WORDS`: `\\text{ cm}`, `\\text{ units}`): words set as text are
+    prose (`\\text{ok}`, `\\text{Ja}`, `\\mathrm{OK}`, `\\text{ so }`), never a product of
+    variables; a single letter there may be a variable (`\\mathrm{d}x`)."""
+    return any(run not in JUDGED_WORDS and run.lower() not in JUDGED_WORDS
+               for argument in _TEXT_ARGUMENT.findall(answer)
+               for run in _TEXT_RUN.findall(argument))
 
 
 def _rendered(answer: str) -> str:
