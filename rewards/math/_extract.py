@@ -490,21 +490,21 @@ def _box_before_tail(text: str, tail_length: int) -> Extraction | None:
     return _box_with_words(text, Extraction(boxes[0][2], "boxed"), start + boxes[0][1])
 
 
+_BRACE_OR_ESCAPE = re.compile(r"\\.|[{}]", re.DOTALL)
+
+
 def _brace_pairs(text: str) -> dict[int, int]:
-    """Index of each `{` -> index of the `}` that closes it, in one pass (`\\{` is escaped)."""
+    """Index of each `{` -> index of the `}` that closes it, in one pass (`\\{` is escaped: a
+    backslash takes the character after it, whatever it is). The regex steps from brace to
+    brace: a loop over every character cost 0.4 ms of a server request (#39)."""
     pairs: dict[int, int] = {}
     stack: list[int] = []
-    i, n = 0, len(text)
-    while i < n:
-        ch = text[i]
-        if ch == "\\":
-            i += 2
-            continue
+    for token in _BRACE_OR_ESCAPE.finditer(text):
+        ch = token.group()
         if ch == "{":
-            stack.append(i)
+            stack.append(token.start())
         elif ch == "}" and stack:
-            pairs[stack.pop()] = i
-        i += 1
+            pairs[stack.pop()] = token.start()
     return pairs
 
 
@@ -969,7 +969,9 @@ def _ends_in_open_box(text: str) -> bool:
     match = None
     for match in _OPEN_BOX.finditer(text):
         pass
-    return match is not None and _brace_pairs(text).get(match.end() - 1) is None
+    # the `{` follows a letter or a space, never a backslash, so it is a brace in any scan,
+    # and the `}` that closes it depends on the text after it only
+    return match is not None and _brace_pairs(text[match.end() - 1:]).get(0) is None
 
 
 def final_sentence_start(text: str) -> int | None:
