@@ -2016,8 +2016,10 @@ _REMARK_WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?")
 _SIDE_BY_SIDE = re.compile(r"(?:& ?)?(?P<value>-?\d+(?:[.,]\d+)*)(?![\d\-\u2010])|\((?P<bracketed>-?\d[^()]{60,400})\)|(?:[-+*/^×÷·]|"
                            r"\\(?:times|cdot|div|pm|mp)(?![A-Za-z])) ?(?:-?\d|\(|\{-?\d|\\(?:frac|dfrac|sqrt)"
                            r"(?![A-Za-z]))[^.;,]{0,40}")
-_HARMLESS_MARKS = frozenset("✓✔✅☑👍😊🙂😀😃😄😁🎉✨★☆□■▪◻◼☐⬛°℃℉")
-"""Symbols after a box known to approve or close it, or to be its unit (an allow-list)."""
+_HARMLESS_MARKS = frozenset("✓✔✅☑👍😊🙂😀😃😄😁🎉✨★☆□■▪◻◼☐⬛°℃℉"
+                            "👏🙌👌💯🚀🥳🎊🏆🌟⭐💪😎🤩")
+"""Symbols after a box known to approve or close it (ticks, approving or celebrating faces and
+hands, applause, trophies, stars, rockets), or to be its unit (an allow-list)."""
 # A clause of the box's sentence that contrasts another value with it (`, but 8 works too`).
 _CONTRAST_CLAUSE = re.compile(r"[,;]\s*(?:but|though|although|however|yet|aber|mais|pero|ma|mas|но)"
                               r"(?![^\W\d_]).*", re.IGNORECASE)

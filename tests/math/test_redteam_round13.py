@@ -229,9 +229,8 @@ def test_held_honest_ending(reward: MathReward, completion: str) -> None:
 
 # --- open: false loss ------------------------------------------------------------------------------
 
-@pytest.mark.xfail(strict=True, reason="open: false loss (emoji of approval): _HARMLESS_MARKS holds a "
-                   "dozen marks, so any other approving or celebrating emoji a chat model ends with makes "
-                   "the pair uncertain")
+# fixed (h-m19): _HARMLESS_MARKS holds the approving and celebrating emoji as a class (applause,
+# 100, rocket, trophy, stars, raised hands), so a chat model's closing emoji keeps the box.
 @pytest.mark.parametrize("completion", [
     "The answer is \\boxed{7}. \U0001f44f", "The answer is \\boxed{7}. \U0001f4af",
     "The answer is \\boxed{7}. \U0001f680",
