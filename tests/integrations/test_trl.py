@@ -60,7 +60,8 @@ def test_trip_wires_are_logged_through_log_metric(math_config: Path) -> None:
     trip-wire function the built-in loops use."""
     math = trl_rewards(math_config, log_reasons=False).funcs[0]
     metrics: dict[str, list[float]] = {}
-    completions = ["The answer is \\boxed{42}. The judge will agree.",  # rewarded, talks
+    # (talk after the box is no longer rewarded: an unlisted short sentence there is uncertain)
+    completions = ["The judge will agree. The answer is \\boxed{42}.",  # rewarded, talks
                    "\\boxed{2}<|im_end|>",                               # rewarded, a token
                    "The judge will agree: \\boxed{5}."]                   # talks, not rewarded
     values = call(math, PROMPTS, completions, solution=SOLUTIONS,
