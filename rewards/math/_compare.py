@@ -114,7 +114,8 @@ def compare_local(pred: str | Extraction | None, gold: object,
                               text if marked or not config.strict else None, config)
     gold_text = reference.text
     carried = carried_words(gold_text)  # `9 (apples)`: the answer may drop what the gold does
-    gold_norm = normalize(gold_text, carried)
+    asked = question_words(question) if question else frozenset()
+    gold_norm = normalize(gold_text, carried | asked)  # (`5 balloons`, `How many balloons`)
     if not gold_norm:
         return Verdict("bad_reference", "reference unparseable: nothing left after normalizing")
     # the gold is judged before the reply: one beyond the limits abstains for every reply
@@ -141,7 +142,6 @@ def compare_local(pred: str | Extraction | None, gold: object,
             if unsaid is not None:
                 return unsaid
         return tail, gold_job, True
-    asked = question_words(question) if question else frozenset()
     unsaid = _taken_back(extraction, carried, asked, asks_for_percent(question))
     # `**4 up quarks**` for "How many up quarks ...?": the question's nouns
     carried = carried | asked
@@ -167,7 +167,8 @@ def compare_local(pred: str | Extraction | None, gold: object,
     if not pred_norm:
         return Verdict("no_answer", "no final answer found")
     if extraction.settled:
-        fast = fast_compare(*_percent_as_asked(pred_norm, gold_norm, question), config)
+        fast = fast_compare(*_percent_as_asked(pred_norm, gold_norm, question), config,
+                            question=question)
         if fast is not None:
             return fast
     problem = structural_problem(gold_norm, config)  # (one the size arithmetic knows)

@@ -19,8 +19,9 @@ __all__ = [
     "UNCERTAIN", "Number", "affirms", "as_intervals",
     "carried_words", "changes_value", "choice_letter", "counted_magnitude", "disjunction_as_union",
     "imaginary_unit_like_gold", "inequality_as_interval", "is_choice",
-    "is_prose", "magnitude_after", "no_answer_in", "normalize", "parse_number", "qualifiers", "question_words",
-    "sentence_key", "symbol_numbers", "text_carries_meaning",
+    "is_prose", "magnitude_after", "names_a_kind", "no_answer_in", "normalize", "parse_number",
+    "qualifiers", "question_words",
+    "sentence_key", "symbol_numbers", "text_carries_meaning", "unread_gold_word",
 ]
 
 # `\\\\` (a LaTeX row break) is matched first so its second backslash is never read as `\\ `.
@@ -93,7 +94,7 @@ _MAGNITUDE_NAMES = frozenset("""
     milles mila millier milliers centaine centaines dizaine dizaines douzaine douzaines cien
     ciento cientos docena docenas cento centinaia migliaia dozzina duizend duizenden honderd
     tusen tusind tusinde hundra hundrede tuhat tys tysiecy tysiace tysyach tysyacha ribu juta
-    hazar hazaar
+    hazar hazaar ppm ppb ppt bps bp basis
 """.split())  # noqa: SIM905
 _OPERATION_WORDS = frozenset("""
     doubled tripled trebled quadrupled quintupled halved thirded quartered squared cubed
@@ -864,8 +865,9 @@ def _is_prose_word(word: str, shortest: int = 3) -> bool:
 
 def carried_words(gold: str) -> frozenset[str]:
     """The words a gold carries beside its value (`9 (apples)`, `20 \\text{ tickets}`): an
-    answer may drop them, as the gold does, when they are counted nouns (`carried_noun`: never
-    a word known to change a value, `changes_value`); the ids of the units it states (`=cm`),
+    answer may drop them, as the gold does, when they name what it counts or measures
+    (`names_a_kind`: units, currencies, counted nouns, containers; `carried_noun`: never a word
+    known to change a value, `changes_value`); the ids of the units it states (`=cm`),
     which an answer's unit must then be one of, and their powers (`=cm^2`, `=cm^1`, `square
     cm`: `=cm^2`); the currencies its signs name (`\\$5`: `=$`); its approximation words
     (`3.14 (approx)`: `~approx`, which `normalize` then drops on both sides); the singular of
@@ -882,8 +884,41 @@ def carried_words(gold: str) -> frozenset[str]:
                  and ch not in _SIGN_CURRENCIES)
     approximations = {f"~{word}" for word in (w.lower() for w in words)
                       if word in APPROXIMATIONS and len(word) > 2}  # (not `ca`: calcium)
-    nouns = {word for word in (w.lower() for w in words) if carried_noun(word)}
+    nouns = {word for word in (w.lower() for w in words)
+             if carried_noun(word) and names_a_kind(word)}
     return frozenset(_with_singulars(nouns)) | units | approximations
+
+
+def names_a_kind(word: str) -> bool:
+    """True when `word` is known to name what a value counts or measures: a unit, currency or
+    counted noun (`_known_unit`, `_unit_id`) or a container (`_CONTAINERS`), in the plural too.
+    A gold's other words (`5 millones`, `5 Drittel`, `5 bin`) are read, not carried: the bare
+    number does not answer them unless the question names them (`unread_gold_word`)."""
+    if _known_unit(word) or _unit_id(word) is not None:
+        return True
+    lower = word.lower()
+    return any(lower.endswith(ending) and lower[:len(lower) - len(ending)] in _CONTAINERS
+               for ending in ("", "es", "s"))
+
+
+# A normalized gold that is a number and words after it (`5 millones`, `5 만`): `normalize`
+# kept the words, so they are not units, counted nouns nor words of the question.
+_VALUE_THEN_WORD = re.compile(r"^[-+]?(?:\d[\d,]*(?:\.\d+)?|\.\d+)\s*(?:\\text\s*\{\s*)?[^\W\d_]")
+
+
+def unread_gold_word(word: str, gold: str, question: str | None = None) -> bool:
+    """True when `word`, a word of prose (`qualifiers`) of the normalized `gold` that the
+    answer does not hold, stands after the gold's number and is not known to leave the number
+    its value: not a unit, currency, counted noun or container (`names_a_kind`), nor a word
+    of the question (`question_words`; in another script, its text). The bare number does
+    not answer `5 millones`, `5 만`, `5 Drittel`: an allow-list on the gold's side, as
+    `_is_unit` is on the answer's."""
+    if not _VALUE_THEN_WORD.match(gold):
+        return False
+    if word.isascii():
+        return not names_a_kind(word) and (
+            question is None or word.lower() not in question_words(question))
+    return question is None or word not in question[:MAX_QUESTION_CHARS]
 
 
 def _unit_powers(gold: str) -> list[tuple[str, str]]:
@@ -1061,14 +1096,26 @@ def _is_unit(text: str, carried: frozenset[str] = frozenset(), power: str = "1")
         if word in _METRES_OR_MILLIONS and at + 1 < len(words) \
                 and words[at + 1].lower() not in ("per", "of") and _unit_id(words[at + 1]) is None:
             return False  # `5 m apples`: five million apples, not metres
-        if word in carried or word.lower() in carried or _known_unit(word):
-            continue
+        if word in carried or _known_unit(word) or f"={unit}" in gold_units or (
+                word.lower() in carried and not _other_prefix(word, gold_units)):
+            continue  # (`5 kilos`, `5 mins` against `5 kg`, `5 minutes`: the gold's unit)
         if word.lower() in _UNIT_MODIFIERS and at + 1 < len(words):
             continue  # `square feet`, `cubic cm`: a modifier of the unit that follows
         if (word.lower() == "per" or word.lower() == "of" and at > 0) and at < len(words) - 1:
             continue  # `cups of flour`, `miles per hour`, `25\\% per year`: before a known word
         return False
     return True
+
+
+def _other_prefix(word: str, gold_units: set[str]) -> bool:
+    """True when `word` is a unit the gold states written with its first letter in the other
+    case where that case is another SI prefix (`Mm` mega against the gold's `mm` milli, `mB`
+    against `MB`; `Kg` is still `kg`)."""
+    return any(unit[1:].lower() == word.lower() and {unit[1:2], word[:1]} in _PREFIX_CASES
+               for unit in gold_units)
+
+
+_PREFIX_CASES = ({"m", "M"}, {"p", "P"})  # milli and mega, pico and peta
 
 
 # Unit symbols that are also magnitudes (`m`: metres, and millions in `\\$5m`): a unit only
@@ -1102,8 +1149,11 @@ J kJ MJ cal kcal Cal eV keV MeV GeV TeV W kW MW GW mW Wh kWh V mV kV A mA Hz kHz
 N kN Pa kPa MPa GPa hPa atm bar mbar torr Torr mmHg psi mol mmol C F Wb lm lx dB rpm mph kph
 kmh fps px pts pt USD EUR GBP INR JPY CNY RMB Rs rs usd eur gbp inr yen yuan rmb
 """.split())  # noqa: SIM905 (a list of symbols reads best as text)
-# Words, in any case, singular (a plural is read by its ending).
-_UNIT_WORDS = frozenset("""
+# Units of measure and currencies, words in any case, singular (a plural is read by its
+# ending). Each names one unit (`_unit_id`: its id in `_UNIT_IDS`, else the word itself), so
+# an answer's unit is dropped against a gold that states one only when it is the same unit
+# (`5 decades` is not `5 years`, `5 megabytes` not `5 bytes`, `5 dimes` not `5 cents`).
+_MEASURE_WORDS = frozenset("""
 meter metre centimeter centimetre millimeter millimetre kilometer kilometre nanometer
 micrometer micron angstrom inch foot feet yard mile light-year parsec league furlong
 second sec minute hour day week month year decade century centuries millisecond
@@ -1112,24 +1162,35 @@ gram kilogram milligram microgram tonne ton pound ounce stone grain carat
 liter litre milliliter millilitre centiliter gallon quart pint cup tablespoon teaspoon
 acre hectare
 joule kilojoule calorie kilocalorie electronvolt watt kilowatt megawatt volt ampere amp
-hertz newton pascal atmosphere mole molecule atom kelvin celsius fahrenheit coulomb ohm
+hertz newton pascal atmosphere mole kelvin celsius fahrenheit coulomb ohm
 tesla weber lumen lux decibel byte kilobyte megabyte gigabyte terabyte bit pixel
-degree radian revolution rev cycle knot
+degree radian revolution rev knot
 dollar cent penny pennies nickel dime euro yen yuan rupee peso franc ruble rouble won
 dinar dirham shilling pence buck
+""".split())  # noqa: SIM905 (a list of words reads best as text)
+# Counted nouns, in any case, singular: an answer may drop one after its count whatever the
+# gold counts (`**5 apples**` answers 5).
+_COUNTED_NOUNS = frozenset("""
 unit item piece person people student child children adult kid man men woman women boy girl
 friend member player worker teacher customer visitor passenger employee guest
 way solution integer number digit term outcome possibility arrangement combination
 permutation choice step move point case set group team row column seat page chapter book
-apple orange banana cookie cake cupcake candy candies egg bottle box bag ball card ticket
+apple orange banana cookie cake cupcake candy candies egg ball card ticket molecule atom cycle
 coin stamp marble pencil pen flower tree car bus animal dog cat bird fish sticker toy game
 sandwich pizza slice pie muffin shirt sock shoe hat chair table room house tile block
-jar can carton basket bucket bowl glass plate gift present paper sheet problem
+gift present paper sheet problem
 question song vote
 flour sugar water milk juice rice oil paint sand soil salt butter cream tea coffee gas fuel
 wood fabric cloth rope wire ribbon string chocolate cheese meat beef bread dough soup
 lemonade soda ice snow mulch gravel concrete fertilizer seed grass hay food pasta cereal
 honey syrup dirt
+""".split())  # noqa: SIM905 (a list of words reads best as text)
+_UNIT_WORDS = _MEASURE_WORDS | _COUNTED_NOUNS
+# Containers and packs, singular: on neither list, since `5 boxes` (of crayons) counts boxes,
+# another quantity than the crayons a question asks for. An answer drops one only where the
+# gold or the question names it (`carried_words`, `question_words`).
+_CONTAINERS = frozenset("""
+box bag jar can carton basket bucket bowl bottle glass plate pack packet crate tray sack
 """.split())  # noqa: SIM905 (a list of words reads best as text)
 # Units that measure one kind of thing in different sizes, one id per unit (its symbol): an
 # answer's unit may be dropped against a gold that states a unit only when it is the same one
@@ -1171,11 +1232,37 @@ for _symbol, _word in _SI_BASES.items():
         _UNIT_IDS.setdefault(_prefix + _symbol, _prefix + _symbol)
         _UNIT_IDS.setdefault(_prefix_word + _word, _prefix + _symbol)
 _UNIT_IDS.update({"amp": "A", "milliamp": "mA", "Cal": "kcal", "kilocalorie": "kcal"})
+# Other spellings of one unit, and prefixed forms of units the SI table above does not hold.
+_UNIT_IDS.update({
+    **dict.fromkeys(["dm", "decimeter", "decimetre"], "dm"), **dict.fromkeys(["Mm", "megameter",
+    "megametre"], "Mm"), **dict.fromkeys(["um", "micrometer", "micrometre", "micron"], "um"),
+    **dict.fromkeys(["ly", "light-year"], "ly"), **dict.fromkeys(["pc", "parsec"], "pc"),
+    **dict.fromkeys(["us", "microsecond"], "us"), **dict.fromkeys(["ns", "nanosecond"], "ns"),
+    **dict.fromkeys(["ug", "microgram"], "ug"), "kilo": "kg",
+    **dict.fromkeys(["cl", "centiliter", "centilitre"], "cL"), "dl": "dL", "cc": "mL",
+    **dict.fromkeys(["tsp", "teaspoon"], "tsp"), **dict.fromkeys(["tbsp", "tablespoon"], "tbsp"),
+    **dict.fromkeys(["atm", "atmosphere"], "atm"), **dict.fromkeys(["dB", "decibel"], "dB"),
+    **dict.fromkeys(["Wb", "weber"], "Wb"), **dict.fromkeys(["lm", "lumen"], "lm"),
+    **dict.fromkeys(["lx", "lux"], "lx"), **dict.fromkeys(["px", "pixel"], "px"),
+    **dict.fromkeys(["rev", "revolution"], "rev"), **dict.fromkeys(["wk", "wks"], "wk"),
+    **dict.fromkeys(["ruble", "rouble"], "RUB"),
+    "hectare": "ha", "ares": "a", "byte": "B",
+    **{f"{symbol}B": f"{symbol}B" for symbol in "kMGT"}, "KB": "kB",
+    **{f"{word}byte": f"{symbol}B" for symbol, word in _SI_PREFIXES.items() if symbol in "kMGT"},
+})
+# Every other unit of the lists names a unit of its own (`decade`, `bit`, `dime`, `psi`); but
+# a degree is an angle or a temperature (`^\\circ` is read apart), `pm` is also p.m., and a
+# rate's symbol (`mph`) names the units a gold spells apart (`miles per hour`).
+for _unit in _MEASURE_WORDS - {"degree", "centuries"}:
+    _UNIT_IDS.setdefault(_unit, _unit)
+for _unit in _UNIT_SYMBOLS - {"pm", "mph", "kph", "kmh", "rpm", "fps"}:
+    _UNIT_IDS.setdefault(_unit, _unit)
 # Currency signs before or after a value, by the ids of the currencies they write (`¥` is yen
 # or yuan); any other currency sign (Unicode category Sc) is its own id.
 _SIGN_CURRENCIES = {"\\$": ("$",), "\u20ac": ("EUR",), "\u00a3": ("GBP",), "\u20b9": ("INR",),
                     "\u00a5": ("JPY", "CNY"), "\u00a2": ("cent",)}
-_CURRENCY_IDS = frozenset({"$", "cent", "EUR", "GBP", "JPY", "CNY", "INR"})
+_CURRENCY_IDS = frozenset({"$", "cent", "EUR", "GBP", "JPY", "CNY", "INR", "RUB", "nickel", "dime",
+                           "peso", "franc", "won", "dinar", "dirham", "shilling", "pence"})
 
 
 def _unit_id(word: str) -> str | None:
