@@ -26,6 +26,7 @@ from rewards.math._fast import fast_compare
 from rewards.math._limits import structural_problem
 from rewards.math._magnitude import magnitude_verdict, size_of
 from rewards.math._normalize import (
+    RESTATED,
     UNCERTAIN,
     affirms,
     as_intervals,
@@ -40,6 +41,7 @@ from rewards.math._normalize import (
     parse_number,
     qualifiers,
     question_words,
+    restates_question,
     sentence_key,
     text_carries_meaning,
 )
@@ -166,11 +168,14 @@ def compare_local(pred: str | Extraction | None, gold: object,
         pred_norm = extraction.choice  # "... so option (B) is right", against a choice gold
     if not pred_norm:
         return Verdict("no_answer", "no final answer found")
+    restated = restates_question(pred_norm, question)  # `\sum_{k=1}^{100} k` for `Compute` it
     if extraction.settled:
         fast = fast_compare(*_percent_as_asked(pred_norm, gold_norm, question), config,
                             question=question)
-        if fast is not None:
+        if fast is not None and (fast.correct or not restated):
             return fast
+    if restated:
+        return Verdict("wrong", f"{RESTATED} {pred_norm[:60]!r}")
     problem = structural_problem(gold_norm, config)  # (one the size arithmetic knows)
     if problem:
         return Verdict("bad_reference", f"reference beyond structural limits: {problem}")

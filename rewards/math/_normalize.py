@@ -16,11 +16,11 @@ from rewards.text import read_text
 
 __all__ = [
     "APPROXIMATIONS", "MAX_QUALIFYING_WORDS", "MAX_QUESTION_CHARS", "NUMBER_WORDS", "PLACEHOLDER_MARKS",
-    "UNCERTAIN", "Number", "affirms", "as_intervals",
+    "RESTATED", "UNCERTAIN", "Number", "affirms", "as_intervals",
     "carried_words", "changes_value", "choice_letter", "counted_magnitude", "disjunction_as_union",
     "imaginary_unit_like_gold", "inequality_as_interval", "is_choice",
     "is_prose", "magnitude_after", "names_a_kind", "no_answer_in", "normalize", "parse_number",
-    "qualifiers", "question_words",
+    "qualifiers", "question_words", "restates_question",
     "sentence_key", "symbol_numbers", "text_carries_meaning", "unread_gold_word",
 ]
 
@@ -31,6 +31,10 @@ _FRAC_ALIASES = re.compile(r"\\[dt](frac|binom)(?![a-zA-Z])")
 # Text in another font is text: `\\textnormal{ miles}` is read as `\\text{ miles}`.
 _TEXT_ALIASES = re.compile(r"\\(?:textnormal|textit|textsf|texttt|textup)(?![a-zA-Z])")
 _DEGREES = re.compile(r"\^\s*\{?\s*\\circ\s*\}?|°|\\degree")
+# A temperature scale after a degree sign, as a bare letter or in text (`^\circ C`, `°F`,
+# `^{\circ}\mathrm{C}`): the unit, never a variable.
+_DEGREE_SCALE = re.compile(r"(?:\^\s*\{?\s*\\circ\s*\}?|°|\\degree)\s*(?:\\(?:text|mathrm|rm|textrm)\s*"
+                           r"\{\s*)?([CF])\s*\}?(?![A-Za-z])")
 _TEXT_CMD = re.compile(r"\\(?:text|textbf|textrm|mathrm|mbox|mathbf|operatorname)\s*\{([^{}]*)\}")
 # MATH's thousands separator: `3,\!250`, `900,\!000,\!000` (a comma, then a negative space).
 _THIN_THOUSANDS = re.compile(r"(?<=\d),\s*\\!\s*(?=\d{3}(?!\d))")
@@ -172,9 +176,11 @@ def normalize(answer: str, carried: frozenset[str] = frozenset()) -> str:
     s = _SPACING.sub(lambda m: m.group(0) if m.group(0) == "\\\\" else " ", s)
     s = _FRAC_ALIASES.sub(r"\\\1", s)
     s = _TEXT_ALIASES.sub(r"\\text", s)
+    s = _DEGREE_SCALE.sub(r" \\text{\1}", s)  # `-5^\\circ C` is -5 degrees Celsius
     s = _DEGREES.sub("", s)
     s = _currency_signs(s, carried)
     s = s.replace("\\%", "%").replace("{,}", ",")
+    s = _currency_code_before(s, carried)
     s = _percent_word(s)
     for _ in range(3):  # `15,000 \\text{kcal m}^{-2} \\text{ yr}^{-1}`: a unit in parts
         stripped = _strip_trailing_unit(s, carried)
@@ -237,6 +243,24 @@ def _currency_signs(s: str, carried: frozenset[str]) -> str:
             return sign  # `5 m\\$`: a magnitude of dollars (`5 million\\$` is read)
         return "" if not named or named & set(ids) else sign
     return _CURRENCY_SIGN.sub(read, s)
+
+
+# A currency code before a number (`USD 1,250`, `\\text{EUR }5`, `Rs. 500`).
+_CODE_BEFORE = re.compile(r"^(?:\\(?:text|textrm|mathrm|mbox)\s*\{\s*)?([A-Za-z]{2,3})\.?\s*\}?\s*")
+
+
+def _currency_code_before(s: str, carried: frozenset[str]) -> str:
+    """`s` without a currency code before its number (`USD 1,250` is 1250, as `1250 USD` is)
+    where the rest is a number and the code's currency is the gold's, or the gold names
+    none: read as a currency sign is (`_currency_signs`). Any other code is kept."""
+    code = _CODE_BEFORE.match(s)
+    if code is None or len(s) > 60:
+        return s
+    currency = _unit_id(code.group(1))
+    if currency not in _CURRENCY_IDS or parse_number(s[code.end():]) is None:
+        return s
+    named = _gold_currencies(carried)
+    return s[code.end():] if not named or currency in named else s
 
 
 def _superscript_powers(s: str) -> str:
@@ -351,6 +375,13 @@ _DOTTED = re.compile(r"(?<![A-Za-z.\\])[A-Za-z](?:\.[A-Za-z])+\.?(?![A-Za-z])")
 # `5 k\\hphantom{}`, `5 k\\%`) leaves it a magnitude.
 _SHORT_VALUE = re.compile(r"(?<=\d)\s*([A-Za-z]{1,4})\.?(?=(?:\s|\{\}|\\[ ,;:!]|\\[a-z]*phantom\s*"
                           r"\{[^{}]*\}|\\?[%$]|-|\\)*$)")
+# Two numbers joined by a connective or a relation other than `=` (`7 \\lor 8`, `7 \\iff 8`,
+# `7 \\mid 8`): math-verify reads the right side, but the answer is a hedge between two values
+# or a statement about them, not a value (a false `7 = 8`: `_fast._worked_equation`).
+_TWO_VALUES = re.compile(
+    r"^\s*[-+]?\d+(?:\.\d+)?\s*(\\(?:lor|vee|land|wedge|iff|Leftrightarrow|Longleftrightarrow|"
+    r"leftrightarrow|Rightarrow|Longrightarrow|implies|rightarrow|to|mid|nmid|equiv|cong|"
+    r"parallel|perp)(?![a-zA-Z])|[∨∧⇔⇒→∣])\s*[-+]?\d+(?:\.\d+)?\s*$")
 # A number and a unit after it (`5 kW`, `5 N/m^2`): the unit is the value's scale; left in a
 # normalized answer, it is one `normalize` did not drop (not the gold's unit).
 # (written with no space, a unit of one letter may be a variable: `5m`, `1,000.99m^2`)
@@ -388,6 +419,9 @@ UNCERTAIN = "uncertain:"
 (`qualifiers`: `uncertain: not read as a unit, not in the gold: ...`), or an answer that is not
 the text of a gold read whole (`sentence_key`). `wrong` by default; a judge, where one is
 configured, is asked (even with `ask: undecided`)."""
+RESTATED = "the answer restates the question:"
+"""How a verdict's detail begins where the answer is the question's own expression, not a
+value it commits to (`restates_question`): `wrong`, and never shown to a judge."""
 MAX_QUALIFYING_WORDS = 3
 """A value with more unknown words than this is a sentence (`Jane started growing Sphere 3
 hours ago`), read by math-verify's rules; there only the words of `_VALUE_WORDS` qualify."""
@@ -418,6 +452,9 @@ def qualifiers(answer: str, sentence: bool = False) -> frozenset[str]:
     if opener is not None and opener.group(1) not in _VALUE_OPENERS:
         found.add(f"\\{opener.group(1)}")
     found.update(ch for ch in answer if ch in _PER_MILLE_SIGNS)
+    joined = _TWO_VALUES.match(answer) if len(answer) <= 80 else None
+    if joined is not None:
+        found.add(joined.group(1))  # `7 \\lor 8`, `7 \\iff 8`: a hedge, not the right side
     unit = _NUMBER_AND_UNIT.match(answer) if len(answer) <= 80 else None
     if unit is not None and (unit.group(1) != unit.group(2) or len(unit.group(3)) > 1) and all(
             _unit_id(word) is not None or word.lower() in _UNIT_JOINS
@@ -987,6 +1024,31 @@ def _with_singulars(nouns: set[str]) -> set[str]:
 MAX_QUESTION_CHARS = 20_000
 """The part of a question that is read (`question_words`, and with its gold: `no_answer_in`);
 the rest is not read."""
+
+
+# What a question still asks to carry out when an answer holds it (`\\sum_{k=1}^{100} k`,
+# `\\int_0^1 x^2 dx`, `\\binom{8}{4}`, `\\lim`, `\\frac{d}{dx}`), states (`x^2-5x+6=0`) or
+# applies (`f(2)`).
+_UNCARRIED = re.compile(r"\\(?:sum|prod|int|iint|iiint|oint|lim|binom)(?![a-zA-Z])|\\frac\{d|=|"
+                        r"^\\?[A-Za-z]+\s*\(")
+_SQUASHED = re.compile(r"\s+|\$|\\[!,;: ]|\\(?:left|right|displaystyle)(?![a-zA-Z])")
+
+
+def _squashed(text: str) -> str:
+    return _FRAC_ALIASES.sub(r"\\\1", _SQUASHED.sub("", text))
+
+
+def restates_question(answer: str, question: str | None) -> bool:
+    """True when `answer` (normalized) is an expression the question writes and asks to
+    carry out: a sum, integral, product, limit, binomial or derivative (`Compute
+    \\sum_{k=1}^{100} k.`), an equation (`Solve x^2-5x+6=0.`) or a function applied (`Find
+    f(2)`), found in the question as written (spacing and `$` aside). Such an answer commits
+    to no value: math-verify would evaluate it (`5050`) or a judge be shown it. Never a
+    number, nor an expression the question merely names (`Which is larger, \\sqrt{2} or 1.5?`)."""
+    if not question or parse_number(answer) is not None or _UNCARRIED.search(answer) is None:
+        return False
+    said = _squashed(answer)
+    return len(said) >= 3 and said in _squashed(read_text(question[:MAX_QUESTION_CHARS]))
 
 
 @byte_cache(8 << 20)  # a group's rollouts share their question: read once
