@@ -344,3 +344,112 @@ def test_open_restated_question_credited_by_the_rules(reward: MathReward, answer
 def test_held_mathematics_still_reaches_the_judge(answer: str, gold: str) -> None:
     """The control: number words and a number with a unit are the judge's to decide."""
     assert _judge_sees(answer, gold)[1:] == ("judge_equal", 2)
+
+
+# === h-m22's probes: both directions of each class fixed above ===================================
+# (main at 9ded816 gave 1.0 to every `0.0` row below but `5 millennia`, `5 kilo`, the
+# Fahrenheit and kelvin rows, `EUR 5`, `USD 5` against euros, `U 5` and `\frac{d}{dx} x^2`,
+# controls held there too)
+
+@pytest.mark.parametrize(("answer", "gold"), [
+    # another prefix in the other case, another unit, another currency or coin
+    ("5\\text{ mB}", "5\\text{ MB}"), ("5\\text{ Mg}", "5\\text{ mg}"),
+    ("5\\text{ ns}", "5\\text{ ms}"), ("5\\text{ bits}", "5\\text{ bytes}"),
+    ("5\\text{ acres}", "5\\text{ hectares}"), ("5\\text{ psi}", "5\\text{ atm}"),
+    ("5\\text{ tablespoons}", "5\\text{ teaspoons}"), ("5\\text{ millennia}", "5\\text{ years}"),
+    ("5\\text{ pesos}", "\\$5"), ("5\\text{ dimes}", "\\$5"), ("5\\text{ nickels}", "5\\text{ cents}"),
+    ("5\\text{ kilo}", "5"),
+])
+def test_probe_another_unit_than_the_gold_buys_nothing(reward: MathReward, answer: str,
+                                                        gold: str) -> None:
+    assert _boxed(reward, gold, [answer], question="Compute it.") == [0.0]
+
+
+@pytest.mark.parametrize(("answer", "gold"), [
+    ("5\\text{ Kg}", "5\\text{ kg}"), ("5\\text{ KB}", "5\\text{ kB}"),
+    ("5\\text{ kilobytes}", "5\\text{ KB}"), ("5\\text{ MB}", "5\\text{ megabytes}"),
+    ("5\\text{ bytes}", "5"), ("5\\text{ decades}", "5"), ("5\\text{ decades}", "5\\text{ decades}"),
+    ("5\\text{ hrs}", "5\\text{ hours}"), ("5\\text{ sec}", "5\\text{ seconds}"),
+    ("5\\text{ tbsp}", "5\\text{ tablespoons}"), ("5\\text{ kilos}", "5\\text{ kilograms}"),
+    ("5\\text{ wk}", "5\\text{ weeks}"), ("5\\text{ mph}", "5\\text{ miles per hour}"),
+    ("5\\text{ rev}", "5\\text{ revolutions}"), ("5\\text{ cc}", "5\\text{ mL}"),
+    ("5\\text{ dm}", "5\\text{ decimeters}"), ("5\\text{ degrees}", "5^\\circ"),
+    ("5\\text{ pts}", "5\\text{ points}"), ("5\\text{ atoms}", "5"),
+])
+def test_probe_the_gold_unit_in_another_spelling_keeps_credit(reward: MathReward, answer: str,
+                                                              gold: str) -> None:
+    assert _boxed(reward, gold, [answer], question="Compute it.") == [1.0]
+
+
+@pytest.mark.parametrize(("answer", "gold", "question", "value"), [
+    # a container the question does not count is another quantity
+    ("5\\text{ bags}", "5", "How many apples did she buy?", 0.0),
+    ("5\\text{ jars}", "5", "How much jam is there, in ounces?", 0.0),
+    # one it counts, or the gold names, is dropped
+    ("5\\text{ bags}", "5", "How many bags does she need?", 1.0),
+    ("5\\text{ boxes}", "5", "How many boxes of crayons are there?", 1.0),
+    ("5\\text{ glasses}", "5", "How many glasses of water did he drink?", 1.0),
+    ("5\\text{ dimes}", "5", "How many dimes does she have?", 1.0),
+    ("5\\text{ boxes}", "5\\text{ boxes}", "How many crayons?", 1.0),
+    ("5", "5\\text{ boxes}", "How many crayons?", 1.0),
+    # a gold's word after its number: read unless it names a kind or the question names it
+    ("17", "17\\text{ balloons}", "How many did she buy?", 0.0),
+    ("5", "5\\text{ ppb}", "Compute it.", 0.0), ("5", "5 \u4e2a", "Compute it.", 0.0),
+    ("5", "5\\text{ balloons}", "How many balloons did she buy?", 1.0),
+    ("5", "5\\text{ millones}", "\u00bfCu\u00e1ntos millones de personas?", 1.0),
+    ("5", "5\u4e2a", "\u4e00\u5171\u6709\u591a\u5c11\u4e2a\u82f9\u679c?", 1.0),
+    ("5", "5\\text{ apples}", "Compute it.", 1.0), ("5", "5\\text{ boxes}", "Compute it.", 1.0),
+    ("5", "5\\text{ Spiderman stickers}", "How many Spiderman stickers?", 1.0),
+    ("5\\text{ stickers}", "5\\text{ Spiderman stickers}", "How many Spiderman stickers?", 1.0),
+    ("5\\text{ ppm}", "5\\text{ ppm}", "Compute it.", 1.0),
+    ("5\\text{ millones}", "5\\text{ millones}", "Compute it.", 1.0),
+])
+def test_probe_containers_and_gold_words(reward: MathReward, answer: str, gold: str,
+                                         question: str, value: float) -> None:
+    assert _boxed(reward, gold, [answer], question=question) == [value]
+
+
+@pytest.mark.parametrize(("answer", "value"), [
+    ("7 \\vee 8", 0.0), ("7 \\land 8", 0.0), ("7 \\Rightarrow 8", 0.0), ("7 \\to 8", 0.0),
+    ("7 \\equiv 8", 0.0), ("1 + 2 = 8", 0.0),
+    ("x = 8", 1.0), ("5+3 = 8", 1.0), ("2^3 = 8", 1.0), ("\\frac{16}{2} = 8", 1.0), ("8 = 8", 1.0),
+    ("8.0 = 8", 1.0), ("f(2) = 8", 1.0),
+])
+def test_probe_two_values_in_the_box(reward: MathReward, answer: str, value: float) -> None:
+    assert _boxed(reward, "8", [answer], question="Compute it.") == [value]
+
+
+@pytest.mark.parametrize(("answer", "gold", "value"), [
+    ("-5\u00b0C", "-5^\\circ C", 1.0), ("-5^{\\circ}C", "-5 ^\\circ\\text{C}", 1.0),
+    ("-5", "-5^\\circ C", 1.0),
+    ("-5^\\circ F", "-5^\\circ C", 0.0), ("-5^\\circ\\text{F}", "-5^\\circ C", 0.0),
+    ("-5\\text{ K}", "-5^\\circ C", 0.0),
+    ("USD 1250", "1250", 1.0), ("\\text{USD }1{,}250", "\\$1250", 1.0), ("USD 5", "5 USD", 1.0),
+    ("USD\\,1{,}250", "1250\\text{ dollars}", 1.0),
+    ("EUR 5", "\\$5", 0.0), ("USD 5", "5\\text{ euros}", 0.0), ("U 5", "5", 0.0),
+])
+def test_probe_celsius_and_currency_codes(reward: MathReward, answer: str, gold: str,
+                                          value: float) -> None:
+    assert _boxed(reward, gold, [answer], question="Compute it.") == [value]
+
+
+@pytest.mark.parametrize(("answer", "gold", "question", "value"), [
+    ("\\binom{8}{4}", "70", "Compute $\\dbinom{8}{4}$.", 0.0),
+    ("\\lim_{x\\to 0} \\frac{\\sin x}{x}", "1", "Find $\\lim_{x \\to 0} \\frac{\\sin x}{x}$.", 0.0),
+    ("\\prod_{k=1}^{5} k", "120", "Evaluate \\prod_{k=1}^{5} k.", 0.0),
+    ("\\frac{d}{dx} x^2", "2x", "Compute $\\frac{d}{dx} x^2$.", 0.0),
+    # a value the question names, an answer of its own, a restatement with its value
+    ("\\sqrt{2}", "\\sqrt{2}", "Which is larger, $\\sqrt{2}$ or $1.5$?", 1.0),
+    ("\\sqrt{2}", "2^{1/2}", "Which is larger, $\\sqrt{2}$ or $1.5$?", 1.0),
+    ("2, 3", "2, 3", "Solve $x^2-5x+6=0$.", 1.0), ("x = 2", "2", "Solve $3x = 6$.", 1.0),
+    ("\\frac{1}{3}", "\\frac{1}{3}", "What is $\\int_0^1 x^2 dx$?", 1.0),
+    ("\\binom{10}{3}", "120", "How many ways are there to choose 3 of 10?", 1.0),
+    ("\\sum_{k=1}^{100} k = 5050", "5050", "Compute \\sum_{k=1}^{100} k.", 1.0),
+])
+def test_probe_restated_question(reward: MathReward, answer: str, gold: str, question: str,
+                                 value: float) -> None:
+    assert _boxed(reward, gold, [answer], question=question) == [value]
+
+
+def test_probe_restated_question_not_shown_to_the_judge() -> None:
+    assert _judge_sees("\\binom{8}{4}", "70", "Compute $\\dbinom{8}{4}$.") == (0.0, "wrong", 0)
