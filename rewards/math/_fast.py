@@ -346,9 +346,7 @@ def _assignment_verdict(pred: str, gold: str, config: MathConfig) -> Verdict | N
         worked = _worked_equation(pred) if "=" not in gold else None
         if worked is None:
             return None
-        if not worked[1]:  # `7 = 8`, `1 + 2 = 4`: a false statement, not its right side
-            return Verdict("wrong", f"{UNCERTAIN} a false equation of constants")
-        verdict = fast_compare(worked[0], gold, config)  # "45 + 26 = 71": its result, 71
+        verdict = fast_compare(worked, gold, config)  # "45 + 26 = 71": its result, 71
         return None if verdict is None else Verdict(verdict.reason, f"result, {verdict.detail}")
     if gold_match and pred_match and gold_match.group(1) != pred_match.group(1):
         return None  # x = 5 against y = 5: sympy decides
@@ -362,10 +360,10 @@ def _assignment_verdict(pred: str, gold: str, config: MathConfig) -> Verdict | N
     return Verdict(verdict.reason, f"assignment, {verdict.detail}")
 
 
-def _worked_equation(pred: str) -> tuple[str, bool] | None:
-    """The last side of `45 + 26 = 71` (a chain of constants), which is what math-verify
-    compares with the gold, and whether its sides are all equal (a false equation `3 = 71`
-    states no value); None for anything else (a side with a variable)."""
+def _worked_equation(pred: str) -> str | None:
+    """The last side of `45 + 26 = 71` (a chain of constants that are all equal), which is what
+    math-verify compares with the gold; None for anything else (a false equation `3 = 71`, a
+    side with a variable)."""
     if "<" in pred or ">" in pred or len(pred) > 200:
         return None
     sides = [side.strip() for side in pred.split("=")]
@@ -376,4 +374,6 @@ def _worked_equation(pred: str) -> tuple[str, bool] | None:
     if len(values) < len(evaluated):
         return None
     first = values[0]
-    return sides[-1], all(abs(v - first) <= 1e-12 * max(abs(first), 1.0) for v in values)
+    if any(abs(v - first) > 1e-12 * max(abs(first), 1.0) for v in values):
+        return None
+    return sides[-1]

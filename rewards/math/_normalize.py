@@ -375,13 +375,14 @@ _DOTTED = re.compile(r"(?<![A-Za-z.\\])[A-Za-z](?:\.[A-Za-z])+\.?(?![A-Za-z])")
 # `5 k\\hphantom{}`, `5 k\\%`) leaves it a magnitude.
 _SHORT_VALUE = re.compile(r"(?<=\d)\s*([A-Za-z]{1,4})\.?(?=(?:\s|\{\}|\\[ ,;:!]|\\[a-z]*phantom\s*"
                           r"\{[^{}]*\}|\\?[%$]|-|\\)*$)")
-# Two numbers joined by a connective or a relation other than `=` (`7 \\lor 8`, `7 \\iff 8`,
+# Two numerals joined by a relation or a connective (`7 \\lor 8`, `7 = 8`, `7 \\iff 8`,
 # `7 \\mid 8`): math-verify reads the right side, but the answer is a hedge between two values
-# or a statement about them, not a value (a false `7 = 8`: `_fast._worked_equation`).
+# or a statement about them, not a value (`8 = 8` is 8). A worked side (`45 + 26 = 71`,
+# math-verify's `\\frac{1}{2} \\$ = \\frac{10}{9}`) is read by its result as math-verify reads it.
 _TWO_VALUES = re.compile(
-    r"^\s*[-+]?\d+(?:\.\d+)?\s*(\\(?:lor|vee|land|wedge|iff|Leftrightarrow|Longleftrightarrow|"
+    r"^\s*([-+]?\d+(?:\.\d+)?)\s*(=|\\(?:lor|vee|land|wedge|iff|Leftrightarrow|Longleftrightarrow|"
     r"leftrightarrow|Rightarrow|Longrightarrow|implies|rightarrow|to|mid|nmid|equiv|cong|"
-    r"parallel|perp)(?![a-zA-Z])|[∨∧⇔⇒→∣])\s*[-+]?\d+(?:\.\d+)?\s*$")
+    r"parallel|perp)(?![a-zA-Z])|[∨∧⇔⇒→∣])\s*([-+]?\d+(?:\.\d+)?)\s*$")
 # A number and a unit after it (`5 kW`, `5 N/m^2`): the unit is the value's scale; left in a
 # normalized answer, it is one `normalize` did not drop (not the gold's unit).
 # (written with no space, a unit of one letter may be a variable: `5m`, `1,000.99m^2`)
@@ -453,8 +454,9 @@ def qualifiers(answer: str, sentence: bool = False) -> frozenset[str]:
         found.add(f"\\{opener.group(1)}")
     found.update(ch for ch in answer if ch in _PER_MILLE_SIGNS)
     joined = _TWO_VALUES.match(answer) if len(answer) <= 80 else None
-    if joined is not None:
-        found.add(joined.group(1))  # `7 \\lor 8`, `7 \\iff 8`: a hedge, not the right side
+    if joined is not None and (joined.group(2) != "=" or Fraction(joined.group(1)) != Fraction(
+            joined.group(3))):
+        found.add(joined.group(2))  # `7 \\lor 8`, `7 = 8`: a hedge or a false statement
     unit = _NUMBER_AND_UNIT.match(answer) if len(answer) <= 80 else None
     if unit is not None and (unit.group(1) != unit.group(2) or len(unit.group(3)) > 1) and all(
             _unit_id(word) is not None or word.lower() in _UNIT_JOINS
@@ -1241,7 +1243,7 @@ apple orange banana cookie cake cupcake candy candies egg ball card ticket molec
 coin stamp marble pencil pen flower tree car bus animal dog cat bird fish sticker toy game
 sandwich pizza slice pie muffin shirt sock shoe hat chair table room house tile block
 gift present paper sheet problem
-question song vote
+question song vote meal edge face vertex vertices triangle rectangle value multiple divisor
 flour sugar water milk juice rice oil paint sand soil salt butter cream tea coffee gas fuel
 wood fabric cloth rope wire ribbon string chocolate cheese meat beef bread dough soup
 lemonade soda ice snow mulch gravel concrete fertilizer seed grass hay food pasta cereal

@@ -105,8 +105,8 @@ def test_symbolic_pairs_go_to_a_worker(pred, gold):
     ("2^{100}", "2^{100}-1", "wrong"), ("100!", "100!+1", "wrong"), ("n!", "n!+1", "wrong"),
     ("2\\frac{1}{4}", "\\frac{9}{4}", "ok"), ("5", float("nan"), "bad_reference"),
     ("5", "nan", "bad_reference"), ("5", float("inf"), "bad_reference"),
-    # a false equation of constants states no value (round 14, h-m22): not its right side
-    ("3 = 71", "71", "wrong"), ("1 + 2 = 4", "4", "wrong"), ("1 + 3 = 4", "4", "ok"),
+    # two numerals in a false equation state no value (round 14, h-m22): not its right side
+    ("3 = 71", "71", "wrong"), ("71 = 71", "71", "ok"), ("1 + 3 = 4", "4", "ok"),
 ])
 def test_compare(math_config, warm_pool, pred, gold, reason):
     assert compare(pred, gold, math_config).reason == reason
