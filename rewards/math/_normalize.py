@@ -905,8 +905,9 @@ def _is_prose_word(word: str, shortest: int = 3) -> bool:
 def carried_words(gold: str) -> frozenset[str]:
     """The words a gold carries beside its value (`9 (apples)`, `20 \\text{ tickets}`): an
     answer may drop them, as the gold does, when they name what it counts or measures
-    (`names_a_kind`: units, currencies, counted nouns, containers; `carried_noun`: never a word
-    known to change a value, `changes_value`); the ids of the units it states (`=cm`),
+    (`names_a_kind`: units, currencies, counted nouns, containers; or a label in parentheses
+    after its number, ASDiv's `9 (apples)`: `_LABEL`; `carried_noun`: never a word known to
+    change a value, `changes_value`); the ids of the units it states (`=cm`),
     which an answer's unit must then be one of, and their powers (`=cm^2`, `=cm^1`, `square
     cm`: `=cm^2`); the currencies its signs name (`\\$5`: `=$`); its approximation words
     (`3.14 (approx)`: `~approx`, which `normalize` then drops on both sides); the singular of
@@ -923,9 +924,17 @@ def carried_words(gold: str) -> frozenset[str]:
                  and ch not in _SIGN_CURRENCIES)
     approximations = {f"~{word}" for word in (w.lower() for w in words)
                       if word in APPROXIMATIONS and len(word) > 2}  # (not `ca`: calcium)
+    label = _LABEL.search(gold)  # ASDiv's `9 (apples)`: a label naming what the gold counts
+    labelled = set() if label is None else {
+        word.lower() for word in re.findall(r"[A-Za-z]+", label.group(1))}
     nouns = {word for word in (w.lower() for w in words)
-             if carried_noun(word) and names_a_kind(word)}
+             if carried_noun(word) and (names_a_kind(word) or word in labelled)}
     return frozenset(_with_singulars(nouns)) | units | approximations
+
+
+# A label in parentheses after a gold's number (ASDiv's `9 (apples)`, `7 (gold stars)`): the
+# dataset's note of what the number counts, carried as it is (never a word `changes_value`).
+_LABEL = re.compile(r"\d\s*\(([A-Za-z ]{1,40})\)\s*$")
 
 
 def names_a_kind(word: str) -> bool:
@@ -1208,7 +1217,7 @@ _DAY_HALF = re.compile(r"[aApP]\.?\s?[mM]\.?")
 # Symbols as written (case matters: `m` is metres, `M` may be million or molar).
 _UNIT_SYMBOLS = frozenset("""
 m cm mm km nm um dm pm in ft yd mi au ly pc kpc Mpc s ms ns us min h hr hrs yr yrs wk
-g kg mg ug lb lbs oz L ml mL cl dl cc gal qt pt tsp tbsp fl
+g gm kg mg ug lb lbs oz L ml mL cl dl cc gal qt pt tsp tbsp fl
 J kJ MJ cal kcal Cal eV keV MeV GeV TeV W kW MW GW mW Wh kWh V mV kV A mA Hz kHz MHz GHz
 N kN Pa kPa MPa GPa hPa atm bar mbar torr Torr mmHg psi mol mmol C F Wb lm lx dB rpm mph kph
 kmh fps px pts pt USD EUR GBP INR JPY CNY RMB Rs rs usd eur gbp inr yen yuan rmb
@@ -1265,7 +1274,7 @@ _UNIT_IDS = {
     **dict.fromkeys(["km", "kilometer", "kilometre"], "km"), **dict.fromkeys(["nm",
     "nanometer"], "nm"), **dict.fromkeys(["in", "inch"], "in"), **dict.fromkeys(["ft", "foot",
     "feet"], "ft"), **dict.fromkeys(["yd", "yard"], "yd"), **dict.fromkeys(["mi", "mile"], "mi"),
-    **dict.fromkeys(["g", "gram"], "g"), **dict.fromkeys(["kg", "kilogram"], "kg"),
+    **dict.fromkeys(["g", "gm", "gram"], "g"), **dict.fromkeys(["kg", "kilogram"], "kg"),
     **dict.fromkeys(["mg", "milligram"], "mg"), **dict.fromkeys(["lb", "lbs", "pound"], "lb"),
     **dict.fromkeys(["oz", "ounce"], "oz"), **dict.fromkeys(["ton", "tonne"], "t"),
     **dict.fromkeys(["s", "sec", "second"], "s"), **dict.fromkeys(["ms", "millisecond"], "ms"),

@@ -402,6 +402,8 @@ def test_probe_the_gold_unit_in_another_spelling_keeps_credit(reward: MathReward
     ("5", "5\\text{ apples}", "Compute it.", 1.0), ("5", "5\\text{ boxes}", "Compute it.", 1.0),
     ("5", "5\\text{ Spiderman stickers}", "How many Spiderman stickers?", 1.0),
     ("5\\text{ stickers}", "5\\text{ Spiderman stickers}", "How many Spiderman stickers?", 1.0),
+    ("5", "5 (balloons)", "Compute it.", 1.0), ("5", "5 (gold stars)", "Compute it.", 1.0),
+    ("5", "5 (times)", "Compute it.", 0.0),
     ("5\\text{ ppm}", "5\\text{ ppm}", "Compute it.", 1.0),
     ("5\\text{ millones}", "5\\text{ millones}", "Compute it.", 1.0),
 ])
@@ -454,3 +456,15 @@ def test_probe_restated_question(reward: MathReward, answer: str, gold: str, que
 
 def test_probe_restated_question_not_shown_to_the_judge() -> None:
     assert _judge_sees("\\binom{8}{4}", "70", "Compute $\\dbinom{8}{4}$.") == (0.0, "wrong", 0)
+
+
+_LABEL = ("open: buy credit: a gold's label in parentheses (ASDiv's `9 (apples)`) is carried "
+          "whatever word it holds, unless `changes_value` lists it, so `5` answers `5 (millones)`; "
+          "root: _normalize._LABEL / carried_words (kept so that ASDiv's golds, scored without "
+          "their questions by benchmarks/math_real_golds.py, keep their bare-number credit)")
+
+
+@_xfail(_LABEL)
+@pytest.mark.parametrize("gold", ["5 (millones)", "5 (Drittel)"])
+def test_open_gold_label_in_parentheses(reward: MathReward, gold: str) -> None:
+    assert _boxed(reward, gold, ["5"], question="Compute it.") == [0.0]
