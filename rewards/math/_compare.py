@@ -26,6 +26,7 @@ from rewards.math._fast import fast_compare
 from rewards.math._limits import structural_problem
 from rewards.math._magnitude import magnitude_verdict, size_of
 from rewards.math._normalize import (
+    RESTATED,
     UNCERTAIN,
     affirms,
     as_intervals,
@@ -40,6 +41,7 @@ from rewards.math._normalize import (
     parse_number,
     qualifiers,
     question_words,
+    restates_question,
     sentence_key,
     text_carries_meaning,
 )
@@ -114,7 +116,8 @@ def compare_local(pred: str | Extraction | None, gold: object,
                               text if marked or not config.strict else None, config)
     gold_text = reference.text
     carried = carried_words(gold_text)  # `9 (apples)`: the answer may drop what the gold does
-    gold_norm = normalize(gold_text, carried)
+    asked = question_words(question) if question else frozenset()
+    gold_norm = normalize(gold_text, carried | asked)  # (`5 balloons`, `How many balloons`)
     if not gold_norm:
         return Verdict("bad_reference", "reference unparseable: nothing left after normalizing")
     # the gold is judged before the reply: one beyond the limits abstains for every reply
@@ -141,7 +144,6 @@ def compare_local(pred: str | Extraction | None, gold: object,
             if unsaid is not None:
                 return unsaid
         return tail, gold_job, True
-    asked = question_words(question) if question else frozenset()
     unsaid = _taken_back(extraction, carried, asked, asks_for_percent(question))
     # `**4 up quarks**` for "How many up quarks ...?": the question's nouns
     carried = carried | asked
@@ -166,10 +168,14 @@ def compare_local(pred: str | Extraction | None, gold: object,
         pred_norm = extraction.choice  # "... so option (B) is right", against a choice gold
     if not pred_norm:
         return Verdict("no_answer", "no final answer found")
+    restated = restates_question(pred_norm, question)  # `\sum_{k=1}^{100} k` for `Compute` it
     if extraction.settled:
-        fast = fast_compare(*_percent_as_asked(pred_norm, gold_norm, question), config)
-        if fast is not None:
+        fast = fast_compare(*_percent_as_asked(pred_norm, gold_norm, question), config,
+                            question=question)
+        if fast is not None and (fast.correct or not restated):
             return fast
+    if restated:
+        return Verdict("wrong", f"{RESTATED} {pred_norm[:60]!r}")
     problem = structural_problem(gold_norm, config)  # (one the size arithmetic knows)
     if problem:
         return Verdict("bad_reference", f"reference beyond structural limits: {problem}")

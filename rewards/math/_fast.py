@@ -20,6 +20,7 @@ from rewards.math._normalize import (
     is_prose,
     parse_number,
     qualifiers,
+    unread_gold_word,
 )
 
 __all__ = ["fast_compare"]
@@ -27,8 +28,11 @@ __all__ = ["fast_compare"]
 # A choice letter: `B`, `(B)`, `B.`, `B) 42`, `(b)`; not the article of "A number greater".
 _CHOICE = re.compile(r"^(?:\(([A-Ea-e])\)|([A-E])(?:$|[.:)]))")
 _FIRST_WORD = re.compile(r"[^\W\d_]+")
-def fast_compare(pred: str, gold: str, config: MathConfig) -> Verdict | None:
-    """Decide a pair of normalized answers cheaply, or `None` when sympy must decide."""
+def fast_compare(pred: str, gold: str, config: MathConfig, *, question: str | None = None
+                 ) -> Verdict | None:
+    """Decide a pair of normalized answers cheaply, or `None` when sympy must decide.
+    `question`, the prompt, names what a gold's words after its number may count
+    (`unread_gold_word`)."""
     if pred == gold or pred.replace(" ", "") == gold.replace(" ", ""):
         return Verdict("ok", "exact")
     if len(pred) > config.max_answer_chars or len(gold) > config.max_answer_chars:
@@ -50,12 +54,13 @@ def fast_compare(pred: str, gold: str, config: MathConfig) -> Verdict | None:
     if ordering is not None:
         return ordering
     pred_words, gold_words = qualifiers(pred), qualifiers(gold)
-    # the gold's own value words count too (`10\\text{ or more}`, `5\\text{万}` for 10, 5);
-    # its other words name what it counts (`17 balloons` for 17)
+    # the gold's own value words count too (`10\\text{ or more}`, `5\\text{万}` for 10, 5), and
+    # its words after its number unless known to name what it counts (`17 balloons` for 17)
     extra = pred_words - gold_words | {word for word in gold_words - pred_words
                                        if word not in APPROXIMATIONS and (
                                            changes_value(word.replace(".", ""))
-                                           or not word.replace(".", "").isalpha())}
+                                           or not word.replace(".", "").isalpha()
+                                           or unread_gold_word(word, gold, question))}
     if extra and not is_prose(gold) and not is_prose(pred):
         # `10 or more`, `3 halves`, `\neg 5` for 10, 3, 5: words the unit allow-list kept,
         # which the gold does not carry; wrong by default, the judge's where one is configured

@@ -16,11 +16,12 @@ from rewards.text import read_text
 
 __all__ = [
     "APPROXIMATIONS", "MAX_QUALIFYING_WORDS", "MAX_QUESTION_CHARS", "NUMBER_WORDS", "PLACEHOLDER_MARKS",
-    "UNCERTAIN", "Number", "affirms", "as_intervals",
+    "RESTATED", "UNCERTAIN", "Number", "affirms", "as_intervals",
     "carried_words", "changes_value", "choice_letter", "counted_magnitude", "disjunction_as_union",
     "imaginary_unit_like_gold", "inequality_as_interval", "is_choice",
-    "is_prose", "magnitude_after", "no_answer_in", "normalize", "parse_number", "qualifiers", "question_words",
-    "sentence_key", "symbol_numbers", "text_carries_meaning",
+    "is_prose", "magnitude_after", "names_a_kind", "no_answer_in", "normalize", "parse_number",
+    "qualifiers", "question_words", "restates_question",
+    "sentence_key", "symbol_numbers", "text_carries_meaning", "unread_gold_word",
 ]
 
 # `\\\\` (a LaTeX row break) is matched first so its second backslash is never read as `\\ `.
@@ -30,6 +31,10 @@ _FRAC_ALIASES = re.compile(r"\\[dt](frac|binom)(?![a-zA-Z])")
 # Text in another font is text: `\\textnormal{ miles}` is read as `\\text{ miles}`.
 _TEXT_ALIASES = re.compile(r"\\(?:textnormal|textit|textsf|texttt|textup)(?![a-zA-Z])")
 _DEGREES = re.compile(r"\^\s*\{?\s*\\circ\s*\}?|°|\\degree")
+# A temperature scale after a degree sign, as a bare letter or in text (`^\circ C`, `°F`,
+# `^{\circ}\mathrm{C}`): the unit, never a variable.
+_DEGREE_SCALE = re.compile(r"(?:\^\s*\{?\s*\\circ\s*\}?|°|\\degree)\s*(?:\\(?:text|mathrm|rm|textrm)\s*"
+                           r"\{\s*)?([CF])\s*\}?(?![A-Za-z])")
 _TEXT_CMD = re.compile(r"\\(?:text|textbf|textrm|mathrm|mbox|mathbf|operatorname)\s*\{([^{}]*)\}")
 # MATH's thousands separator: `3,\!250`, `900,\!000,\!000` (a comma, then a negative space).
 _THIN_THOUSANDS = re.compile(r"(?<=\d),\s*\\!\s*(?=\d{3}(?!\d))")
@@ -93,7 +98,7 @@ _MAGNITUDE_NAMES = frozenset("""
     milles mila millier milliers centaine centaines dizaine dizaines douzaine douzaines cien
     ciento cientos docena docenas cento centinaia migliaia dozzina duizend duizenden honderd
     tusen tusind tusinde hundra hundrede tuhat tys tysiecy tysiace tysyach tysyacha ribu juta
-    hazar hazaar
+    hazar hazaar ppm ppb ppt bps bp basis
 """.split())  # noqa: SIM905
 _OPERATION_WORDS = frozenset("""
     doubled tripled trebled quadrupled quintupled halved thirded quartered squared cubed
@@ -171,9 +176,11 @@ def normalize(answer: str, carried: frozenset[str] = frozenset()) -> str:
     s = _SPACING.sub(lambda m: m.group(0) if m.group(0) == "\\\\" else " ", s)
     s = _FRAC_ALIASES.sub(r"\\\1", s)
     s = _TEXT_ALIASES.sub(r"\\text", s)
+    s = _DEGREE_SCALE.sub(r" \\text{\1}", s)  # `-5^\\circ C` is -5 degrees Celsius
     s = _DEGREES.sub("", s)
     s = _currency_signs(s, carried)
     s = s.replace("\\%", "%").replace("{,}", ",")
+    s = _currency_code_before(s, carried)
     s = _percent_word(s)
     for _ in range(3):  # `15,000 \\text{kcal m}^{-2} \\text{ yr}^{-1}`: a unit in parts
         stripped = _strip_trailing_unit(s, carried)
@@ -236,6 +243,24 @@ def _currency_signs(s: str, carried: frozenset[str]) -> str:
             return sign  # `5 m\\$`: a magnitude of dollars (`5 million\\$` is read)
         return "" if not named or named & set(ids) else sign
     return _CURRENCY_SIGN.sub(read, s)
+
+
+# A currency code before a number (`USD 1,250`, `\\text{EUR }5`, `Rs. 500`).
+_CODE_BEFORE = re.compile(r"^(?:\\(?:text|textrm|mathrm|mbox)\s*\{\s*)?([A-Za-z]{2,3})\.?\s*\}?\s*")
+
+
+def _currency_code_before(s: str, carried: frozenset[str]) -> str:
+    """`s` without a currency code before its number (`USD 1,250` is 1250, as `1250 USD` is)
+    where the rest is a number and the code's currency is the gold's, or the gold names
+    none: read as a currency sign is (`_currency_signs`). Any other code is kept."""
+    code = _CODE_BEFORE.match(s)
+    if code is None or len(s) > 60:
+        return s
+    currency = _unit_id(code.group(1))
+    if currency not in _CURRENCY_IDS or parse_number(s[code.end():]) is None:
+        return s
+    named = _gold_currencies(carried)
+    return s[code.end():] if not named or currency in named else s
 
 
 def _superscript_powers(s: str) -> str:
@@ -350,6 +375,14 @@ _DOTTED = re.compile(r"(?<![A-Za-z.\\])[A-Za-z](?:\.[A-Za-z])+\.?(?![A-Za-z])")
 # `5 k\\hphantom{}`, `5 k\\%`) leaves it a magnitude.
 _SHORT_VALUE = re.compile(r"(?<=\d)\s*([A-Za-z]{1,4})\.?(?=(?:\s|\{\}|\\[ ,;:!]|\\[a-z]*phantom\s*"
                           r"\{[^{}]*\}|\\?[%$]|-|\\)*$)")
+# Two numerals joined by a relation or a connective (`7 \\lor 8`, `7 = 8`, `7 \\iff 8`,
+# `7 \\mid 8`): math-verify reads the right side, but the answer is a hedge between two values
+# or a statement about them, not a value (`8 = 8` is 8). A worked side (`45 + 26 = 71`,
+# math-verify's `\\frac{1}{2} \\$ = \\frac{10}{9}`) is read by its result as math-verify reads it.
+_TWO_VALUES = re.compile(
+    r"^\s*([-+]?\d+(?:\.\d+)?)\s*(=|\\(?:lor|vee|land|wedge|iff|Leftrightarrow|Longleftrightarrow|"
+    r"leftrightarrow|Rightarrow|Longrightarrow|implies|rightarrow|to|mid|nmid|equiv|cong|"
+    r"parallel|perp)(?![a-zA-Z])|[∨∧⇔⇒→∣])\s*([-+]?\d+(?:\.\d+)?)\s*$")
 # A number and a unit after it (`5 kW`, `5 N/m^2`): the unit is the value's scale; left in a
 # normalized answer, it is one `normalize` did not drop (not the gold's unit).
 # (written with no space, a unit of one letter may be a variable: `5m`, `1,000.99m^2`)
@@ -387,6 +420,9 @@ UNCERTAIN = "uncertain:"
 (`qualifiers`: `uncertain: not read as a unit, not in the gold: ...`), or an answer that is not
 the text of a gold read whole (`sentence_key`). `wrong` by default; a judge, where one is
 configured, is asked (even with `ask: undecided`)."""
+RESTATED = "the answer restates the question:"
+"""How a verdict's detail begins where the answer is the question's own expression, not a
+value it commits to (`restates_question`): `wrong`, and never shown to a judge."""
 MAX_QUALIFYING_WORDS = 3
 """A value with more unknown words than this is a sentence (`Jane started growing Sphere 3
 hours ago`), read by math-verify's rules; there only the words of `_VALUE_WORDS` qualify."""
@@ -417,6 +453,10 @@ def qualifiers(answer: str, sentence: bool = False) -> frozenset[str]:
     if opener is not None and opener.group(1) not in _VALUE_OPENERS:
         found.add(f"\\{opener.group(1)}")
     found.update(ch for ch in answer if ch in _PER_MILLE_SIGNS)
+    joined = _TWO_VALUES.match(answer) if len(answer) <= 80 else None
+    if joined is not None and (joined.group(2) != "=" or Fraction(joined.group(1)) != Fraction(
+            joined.group(3))):
+        found.add(joined.group(2))  # `7 \\lor 8`, `7 = 8`: a hedge or a false statement
     unit = _NUMBER_AND_UNIT.match(answer) if len(answer) <= 80 else None
     if unit is not None and (unit.group(1) != unit.group(2) or len(unit.group(3)) > 1) and all(
             _unit_id(word) is not None or word.lower() in _UNIT_JOINS
@@ -864,8 +904,10 @@ def _is_prose_word(word: str, shortest: int = 3) -> bool:
 
 def carried_words(gold: str) -> frozenset[str]:
     """The words a gold carries beside its value (`9 (apples)`, `20 \\text{ tickets}`): an
-    answer may drop them, as the gold does, when they are counted nouns (`carried_noun`: never
-    a word known to change a value, `changes_value`); the ids of the units it states (`=cm`),
+    answer may drop them, as the gold does, when they name what it counts or measures
+    (`names_a_kind`: units, currencies, counted nouns, containers; or a label in parentheses
+    after its number, ASDiv's `9 (apples)`: `_LABEL`; `carried_noun`: never a word known to
+    change a value, `changes_value`); the ids of the units it states (`=cm`),
     which an answer's unit must then be one of, and their powers (`=cm^2`, `=cm^1`, `square
     cm`: `=cm^2`); the currencies its signs name (`\\$5`: `=$`); its approximation words
     (`3.14 (approx)`: `~approx`, which `normalize` then drops on both sides); the singular of
@@ -882,8 +924,49 @@ def carried_words(gold: str) -> frozenset[str]:
                  and ch not in _SIGN_CURRENCIES)
     approximations = {f"~{word}" for word in (w.lower() for w in words)
                       if word in APPROXIMATIONS and len(word) > 2}  # (not `ca`: calcium)
-    nouns = {word for word in (w.lower() for w in words) if carried_noun(word)}
+    label = _LABEL.search(gold)  # ASDiv's `9 (apples)`: a label naming what the gold counts
+    labelled = set() if label is None else {
+        word.lower() for word in re.findall(r"[A-Za-z]+", label.group(1))}
+    nouns = {word for word in (w.lower() for w in words)
+             if carried_noun(word) and (names_a_kind(word) or word in labelled)}
     return frozenset(_with_singulars(nouns)) | units | approximations
+
+
+# A label in parentheses after a gold's number (ASDiv's `9 (apples)`, `7 (gold stars)`): the
+# dataset's note of what the number counts, carried as it is (never a word `changes_value`).
+_LABEL = re.compile(r"\d\s*\(([A-Za-z ]{1,40})\)\s*$")
+
+
+def names_a_kind(word: str) -> bool:
+    """True when `word` is known to name what a value counts or measures: a unit, currency or
+    counted noun (`_known_unit`, `_unit_id`) or a container (`_CONTAINERS`), in the plural too.
+    A gold's other words (`5 millones`, `5 Drittel`, `5 bin`) are read, not carried: the bare
+    number does not answer them unless the question names them (`unread_gold_word`)."""
+    if _known_unit(word) or _unit_id(word) is not None:
+        return True
+    lower = word.lower()
+    return any(lower.endswith(ending) and lower[:len(lower) - len(ending)] in _CONTAINERS
+               for ending in ("", "es", "s"))
+
+
+# A normalized gold that is a number and words after it (`5 millones`, `5 만`): `normalize`
+# kept the words, so they are not units, counted nouns nor words of the question.
+_VALUE_THEN_WORD = re.compile(r"^[-+]?(?:\d[\d,]*(?:\.\d+)?|\.\d+)\s*(?:\\text\s*\{\s*)?[^\W\d_]")
+
+
+def unread_gold_word(word: str, gold: str, question: str | None = None) -> bool:
+    """True when `word`, a word of prose (`qualifiers`) of the normalized `gold` that the
+    answer does not hold, stands after the gold's number and is not known to leave the number
+    its value: not a unit, currency, counted noun or container (`names_a_kind`), nor a word
+    of the question (`question_words`; in another script, its text). The bare number does
+    not answer `5 millones`, `5 만`, `5 Drittel`: an allow-list on the gold's side, as
+    `_is_unit` is on the answer's."""
+    if not _VALUE_THEN_WORD.match(gold):
+        return False
+    if word.isascii():
+        return not names_a_kind(word) and (
+            question is None or word.lower() not in question_words(question))
+    return question is None or word not in question[:MAX_QUESTION_CHARS]
 
 
 def _unit_powers(gold: str) -> list[tuple[str, str]]:
@@ -952,6 +1035,31 @@ def _with_singulars(nouns: set[str]) -> set[str]:
 MAX_QUESTION_CHARS = 20_000
 """The part of a question that is read (`question_words`, and with its gold: `no_answer_in`);
 the rest is not read."""
+
+
+# What a question still asks to carry out when an answer holds it (`\\sum_{k=1}^{100} k`,
+# `\\int_0^1 x^2 dx`, `\\binom{8}{4}`, `\\lim`, `\\frac{d}{dx}`), states (`x^2-5x+6=0`) or
+# applies (`f(2)`).
+_UNCARRIED = re.compile(r"\\(?:sum|prod|int|iint|iiint|oint|lim|binom)(?![a-zA-Z])|\\frac\{d|=|"
+                        r"^\\?[A-Za-z]+\s*\(")
+_SQUASHED = re.compile(r"\s+|\$|\\[!,;: ]|\\(?:left|right|displaystyle)(?![a-zA-Z])")
+
+
+def _squashed(text: str) -> str:
+    return _FRAC_ALIASES.sub(r"\\\1", _SQUASHED.sub("", text))
+
+
+def restates_question(answer: str, question: str | None) -> bool:
+    """True when `answer` (normalized) is an expression the question writes and asks to
+    carry out: a sum, integral, product, limit, binomial or derivative (`Compute
+    \\sum_{k=1}^{100} k.`), an equation (`Solve x^2-5x+6=0.`) or a function applied (`Find
+    f(2)`), found in the question as written (spacing and `$` aside). Such an answer commits
+    to no value: math-verify would evaluate it (`5050`) or a judge be shown it. Never a
+    number, nor an expression the question merely names (`Which is larger, \\sqrt{2} or 1.5?`)."""
+    if not question or parse_number(answer) is not None or _UNCARRIED.search(answer) is None:
+        return False
+    said = _squashed(answer)
+    return len(said) >= 3 and said in _squashed(read_text(question[:MAX_QUESTION_CHARS]))
 
 
 @byte_cache(8 << 20)  # a group's rollouts share their question: read once
@@ -1061,14 +1169,26 @@ def _is_unit(text: str, carried: frozenset[str] = frozenset(), power: str = "1")
         if word in _METRES_OR_MILLIONS and at + 1 < len(words) \
                 and words[at + 1].lower() not in ("per", "of") and _unit_id(words[at + 1]) is None:
             return False  # `5 m apples`: five million apples, not metres
-        if word in carried or word.lower() in carried or _known_unit(word):
-            continue
+        if word in carried or _known_unit(word) or f"={unit}" in gold_units or (
+                word.lower() in carried and not _other_prefix(word, gold_units)):
+            continue  # (`5 kilos`, `5 mins` against `5 kg`, `5 minutes`: the gold's unit)
         if word.lower() in _UNIT_MODIFIERS and at + 1 < len(words):
             continue  # `square feet`, `cubic cm`: a modifier of the unit that follows
         if (word.lower() == "per" or word.lower() == "of" and at > 0) and at < len(words) - 1:
             continue  # `cups of flour`, `miles per hour`, `25\\% per year`: before a known word
         return False
     return True
+
+
+def _other_prefix(word: str, gold_units: set[str]) -> bool:
+    """True when `word` is a unit the gold states written with its first letter in the other
+    case where that case is another SI prefix (`Mm` mega against the gold's `mm` milli, `mB`
+    against `MB`; `Kg` is still `kg`)."""
+    return any(unit[1:].lower() == word.lower() and {unit[1:2], word[:1]} in _PREFIX_CASES
+               for unit in gold_units)
+
+
+_PREFIX_CASES = ({"m", "M"}, {"p", "P"})  # milli and mega, pico and peta
 
 
 # Unit symbols that are also magnitudes (`m`: metres, and millions in `\\$5m`): a unit only
@@ -1097,13 +1217,16 @@ _DAY_HALF = re.compile(r"[aApP]\.?\s?[mM]\.?")
 # Symbols as written (case matters: `m` is metres, `M` may be million or molar).
 _UNIT_SYMBOLS = frozenset("""
 m cm mm km nm um dm pm in ft yd mi au ly pc kpc Mpc s ms ns us min h hr hrs yr yrs wk
-g kg mg ug lb lbs oz L ml mL cl dl cc gal qt pt tsp tbsp fl
+g gm kg mg ug lb lbs oz L ml mL cl dl cc gal qt pt tsp tbsp fl
 J kJ MJ cal kcal Cal eV keV MeV GeV TeV W kW MW GW mW Wh kWh V mV kV A mA Hz kHz MHz GHz
 N kN Pa kPa MPa GPa hPa atm bar mbar torr Torr mmHg psi mol mmol C F Wb lm lx dB rpm mph kph
 kmh fps px pts pt USD EUR GBP INR JPY CNY RMB Rs rs usd eur gbp inr yen yuan rmb
 """.split())  # noqa: SIM905 (a list of symbols reads best as text)
-# Words, in any case, singular (a plural is read by its ending).
-_UNIT_WORDS = frozenset("""
+# Units of measure and currencies, words in any case, singular (a plural is read by its
+# ending). Each names one unit (`_unit_id`: its id in `_UNIT_IDS`, else the word itself), so
+# an answer's unit is dropped against a gold that states one only when it is the same unit
+# (`5 decades` is not `5 years`, `5 megabytes` not `5 bytes`, `5 dimes` not `5 cents`).
+_MEASURE_WORDS = frozenset("""
 meter metre centimeter centimetre millimeter millimetre kilometer kilometre nanometer
 micrometer micron angstrom inch foot feet yard mile light-year parsec league furlong
 second sec minute hour day week month year decade century centuries millisecond
@@ -1112,24 +1235,35 @@ gram kilogram milligram microgram tonne ton pound ounce stone grain carat
 liter litre milliliter millilitre centiliter gallon quart pint cup tablespoon teaspoon
 acre hectare
 joule kilojoule calorie kilocalorie electronvolt watt kilowatt megawatt volt ampere amp
-hertz newton pascal atmosphere mole molecule atom kelvin celsius fahrenheit coulomb ohm
+hertz newton pascal atmosphere mole kelvin celsius fahrenheit coulomb ohm
 tesla weber lumen lux decibel byte kilobyte megabyte gigabyte terabyte bit pixel
-degree radian revolution rev cycle knot
+degree radian revolution rev knot
 dollar cent penny pennies nickel dime euro yen yuan rupee peso franc ruble rouble won
 dinar dirham shilling pence buck
+""".split())  # noqa: SIM905 (a list of words reads best as text)
+# Counted nouns, in any case, singular: an answer may drop one after its count whatever the
+# gold counts (`**5 apples**` answers 5).
+_COUNTED_NOUNS = frozenset("""
 unit item piece person people student child children adult kid man men woman women boy girl
 friend member player worker teacher customer visitor passenger employee guest
 way solution integer number digit term outcome possibility arrangement combination
 permutation choice step move point case set group team row column seat page chapter book
-apple orange banana cookie cake cupcake candy candies egg bottle box bag ball card ticket
+apple orange banana cookie cake cupcake candy candies egg ball card ticket molecule atom cycle
 coin stamp marble pencil pen flower tree car bus animal dog cat bird fish sticker toy game
 sandwich pizza slice pie muffin shirt sock shoe hat chair table room house tile block
-jar can carton basket bucket bowl glass plate gift present paper sheet problem
-question song vote
+gift present paper sheet problem
+question song vote meal edge face vertex vertices triangle rectangle value multiple divisor
 flour sugar water milk juice rice oil paint sand soil salt butter cream tea coffee gas fuel
 wood fabric cloth rope wire ribbon string chocolate cheese meat beef bread dough soup
 lemonade soda ice snow mulch gravel concrete fertilizer seed grass hay food pasta cereal
 honey syrup dirt
+""".split())  # noqa: SIM905 (a list of words reads best as text)
+_UNIT_WORDS = _MEASURE_WORDS | _COUNTED_NOUNS
+# Containers and packs, singular: on neither list, since `5 boxes` (of crayons) counts boxes,
+# another quantity than the crayons a question asks for. An answer drops one only where the
+# gold or the question names it (`carried_words`, `question_words`).
+_CONTAINERS = frozenset("""
+box bag jar can carton basket bucket bowl bottle glass plate pack packet crate tray sack
 """.split())  # noqa: SIM905 (a list of words reads best as text)
 # Units that measure one kind of thing in different sizes, one id per unit (its symbol): an
 # answer's unit may be dropped against a gold that states a unit only when it is the same one
@@ -1140,7 +1274,7 @@ _UNIT_IDS = {
     **dict.fromkeys(["km", "kilometer", "kilometre"], "km"), **dict.fromkeys(["nm",
     "nanometer"], "nm"), **dict.fromkeys(["in", "inch"], "in"), **dict.fromkeys(["ft", "foot",
     "feet"], "ft"), **dict.fromkeys(["yd", "yard"], "yd"), **dict.fromkeys(["mi", "mile"], "mi"),
-    **dict.fromkeys(["g", "gram"], "g"), **dict.fromkeys(["kg", "kilogram"], "kg"),
+    **dict.fromkeys(["g", "gm", "gram"], "g"), **dict.fromkeys(["kg", "kilogram"], "kg"),
     **dict.fromkeys(["mg", "milligram"], "mg"), **dict.fromkeys(["lb", "lbs", "pound"], "lb"),
     **dict.fromkeys(["oz", "ounce"], "oz"), **dict.fromkeys(["ton", "tonne"], "t"),
     **dict.fromkeys(["s", "sec", "second"], "s"), **dict.fromkeys(["ms", "millisecond"], "ms"),
@@ -1171,11 +1305,37 @@ for _symbol, _word in _SI_BASES.items():
         _UNIT_IDS.setdefault(_prefix + _symbol, _prefix + _symbol)
         _UNIT_IDS.setdefault(_prefix_word + _word, _prefix + _symbol)
 _UNIT_IDS.update({"amp": "A", "milliamp": "mA", "Cal": "kcal", "kilocalorie": "kcal"})
+# Other spellings of one unit, and prefixed forms of units the SI table above does not hold.
+_UNIT_IDS.update({
+    **dict.fromkeys(["dm", "decimeter", "decimetre"], "dm"), **dict.fromkeys(["Mm", "megameter",
+    "megametre"], "Mm"), **dict.fromkeys(["um", "micrometer", "micrometre", "micron"], "um"),
+    **dict.fromkeys(["ly", "light-year"], "ly"), **dict.fromkeys(["pc", "parsec"], "pc"),
+    **dict.fromkeys(["us", "microsecond"], "us"), **dict.fromkeys(["ns", "nanosecond"], "ns"),
+    **dict.fromkeys(["ug", "microgram"], "ug"), "kilo": "kg",
+    **dict.fromkeys(["cl", "centiliter", "centilitre"], "cL"), "dl": "dL", "cc": "mL",
+    **dict.fromkeys(["tsp", "teaspoon"], "tsp"), **dict.fromkeys(["tbsp", "tablespoon"], "tbsp"),
+    **dict.fromkeys(["atm", "atmosphere"], "atm"), **dict.fromkeys(["dB", "decibel"], "dB"),
+    **dict.fromkeys(["Wb", "weber"], "Wb"), **dict.fromkeys(["lm", "lumen"], "lm"),
+    **dict.fromkeys(["lx", "lux"], "lx"), **dict.fromkeys(["px", "pixel"], "px"),
+    **dict.fromkeys(["rev", "revolution"], "rev"), **dict.fromkeys(["wk", "wks"], "wk"),
+    **dict.fromkeys(["ruble", "rouble"], "RUB"),
+    "hectare": "ha", "ares": "a", "byte": "B",
+    **{f"{symbol}B": f"{symbol}B" for symbol in "kMGT"}, "KB": "kB",
+    **{f"{word}byte": f"{symbol}B" for symbol, word in _SI_PREFIXES.items() if symbol in "kMGT"},
+})
+# Every other unit of the lists names a unit of its own (`decade`, `bit`, `dime`, `psi`); but
+# a degree is an angle or a temperature (`^\\circ` is read apart), `pm` is also p.m., and a
+# rate's symbol (`mph`) names the units a gold spells apart (`miles per hour`).
+for _unit in _MEASURE_WORDS - {"degree", "centuries"}:
+    _UNIT_IDS.setdefault(_unit, _unit)
+for _unit in _UNIT_SYMBOLS - {"pm", "mph", "kph", "kmh", "rpm", "fps"}:
+    _UNIT_IDS.setdefault(_unit, _unit)
 # Currency signs before or after a value, by the ids of the currencies they write (`¥` is yen
 # or yuan); any other currency sign (Unicode category Sc) is its own id.
 _SIGN_CURRENCIES = {"\\$": ("$",), "\u20ac": ("EUR",), "\u00a3": ("GBP",), "\u20b9": ("INR",),
                     "\u00a5": ("JPY", "CNY"), "\u00a2": ("cent",)}
-_CURRENCY_IDS = frozenset({"$", "cent", "EUR", "GBP", "JPY", "CNY", "INR"})
+_CURRENCY_IDS = frozenset({"$", "cent", "EUR", "GBP", "JPY", "CNY", "INR", "RUB", "nickel", "dime",
+                           "peso", "franc", "won", "dinar", "dirham", "shilling", "pence"})
 
 
 def _unit_id(word: str) -> str | None:

@@ -144,8 +144,7 @@ def test_a_gold_that_is_no_answer_abstains_for_every_completion(math_reward, gol
 
 @pytest.mark.parametrize("gold,right,wrong", [
     ("Yes", "Yes", "No"), ("no solution", "No solution", "x=2"), ("even", "even", "odd"),
-    ("4 up quarks", "4", "5"), ("(B)", "B", "C"), ("They are the same.", "They are the same.",
-                                                   "They differ."),
+    ("(B)", "B", "C"), ("They are the same.", "They are the same.", "They differ."),
     ("Mrs. Doyle's class", "Mrs. Doyle's class", "Ezra's class"),
     ("No. They can't be.", "No. They can't be.", "Yes"),
     ("Eight pieces of each kind of pie.", "Eight pieces of each kind of pie.", "Nine"),
@@ -160,6 +159,17 @@ def test_short_word_answers_are_answers(math_reward, gold, right, wrong):
     # (a word gold math-verify cannot parse still abstains against another answer in the
     # worker, "gold does not parse": `Mrs. Doyle's class` against `Ezra's class`)
     assert scores[0].value == 1.0 and scores[1].value != 1.0, scores
+
+
+def test_a_gold_whose_words_the_question_names(math_reward):
+    """`4 up quarks` is answered by 4 where the question counts up quarks; where it does not
+    name them, the gold's unlisted words are read (red team round 14, h-m22: `5 millones`), and
+    the bare number is uncertain."""
+    assert read_reference("4 up quarks").text is not None
+    asked = "How many up quarks does a proton hold?"
+    scores = _scores(math_reward, "4 up quarks", ["\\boxed{4}", "\\boxed{5}"], question=asked)
+    assert [score.value for score in scores] == [1.0, 0.0], scores
+    assert [score.value for score in _scores(math_reward, "4 up quarks", ["\\boxed{4}"])] == [0.0]
 
 
 def test_a_label_with_nothing_after_it_labels_nothing(math_reward):
