@@ -1956,15 +1956,16 @@ def _unread_after_box(text: str, end: int, answer: str) -> tuple[str, bool] | No
     box, `affirms`, which refuses another value); (the text, False) for what is not read (the
     pair is uncertain); None when all is known to leave the box."""
     region, _ = _after_box(text, end, sentences=None, breaks=True)
-    region = _CONTINUED_SENTENCE.sub(" ", _LATEX_WORD.sub(" ", region))
+    region = _CONTINUED_SENTENCE.sub(" ", _LATEX_WORD.sub(" ", _APPROX_SIGN.sub("\u2248", region)))
     parts = _read_sentences(region)
     first = parts[0][0]
-    beside = _SIDE_BY_SIDE.match(first.lstrip())
+    approximately = first.lstrip().startswith("\u2248")  # `\\boxed{7} ≈ 8`, `\\approx 8`: another value
+    beside = _SIDE_BY_SIDE.match(first.lstrip(" \u2248"))
     if beside is not None and "=" not in first:  # (not an equation: `\\boxed{7} - 3 = 4`)
         written = " ".join(beside.group(0).split())
         value = beside.group("value") or beside.group("bracketed") or _as_latex(answer + written)
-        if _value_differs(value, answer) is not False:
-            return written, True
+        if not (approximately and _approximates(value, answer)) and _value_differs(value, answer) is not False:
+            return written, True  # (`\\boxed{\\sqrt{2}} \\approx 1.414`: the box to the places printed)
     contrast = _CONTRAST_CLAUSE.search(_THOUSANDS_COMMA.sub("", first))
     if contrast is not None and any(_other_value(contrast.group(0), number, answer) for number in
                                     _SENTENCE_NUMBER.finditer(contrast.group(0))):
@@ -2072,6 +2073,8 @@ def _passes(sentence: str, ending: str, text: str, end: int) -> bool:
 # What opens the answer to a question the reply asks itself after the box (`Is there another
 # way? Yes: ...`, `Why? Because ...`).
 _ANSWERED = re.compile(r"(?:yes|no|ja|nein|oui|non|sí|si|sim|não|да|нет|是|不)(?![^\W\d_])", re.IGNORECASE)
+# `\\approx`, read as `≈` (the one sign of both spellings) before LaTeX commands are dropped.
+_APPROX_SIGN = re.compile(r"\\approx(?![A-Za-z])")
 # A clause after the box that opens with a capital (`\\boxed{7} Also 8.`): the box ended its
 # sentence, though nothing marks it.
 _CAPITAL_OPENING = re.compile(r"(?<![\s.])[\s.]*+[A-Z\u0400-\u042f][^\W\d_]")
