@@ -154,7 +154,8 @@ def test_hole_rule_pushes_past_the_window(reward: MathReward, completion: str) -
 @pytest.mark.xfail(strict=True, reason="open: special-token text: _reply_end_after ends the model's text "
                    "at the first turn marker it writes as text (`<|im_end|>`, `<|endoftext|>`, any `<|x|>`), "
                    "so a second answer after it is never read; a generation stops at the real token, so "
-                   "text after it is the model's own")
+                   "text after it is the model's own (left by h-m21: a chat template's next turn written as text "
+                   "after a finished reply must still not be read as the model's)")
 @pytest.mark.parametrize("completion", [
     "\\boxed{7}.<|im_end|> Also 8.", "\\boxed{7}. <|endoftext|> 8.", "\\boxed{7}. <|x|> Also 8.",
 ])
@@ -164,7 +165,8 @@ def test_hole_second_answer_after_written_turn_marker(reward: MathReward, comple
 
 @pytest.mark.xfail(strict=True, reason="open: meaning dropped by normalization (other scripts): "
                    "_UNSPACED_GLUE_WORDS passes the counter `个` and then `左右` (`about 7`), and "
-                   "_JUDGING_ELSEWHERE knows `아니` but not the polite `아닙니다` (`is not 7`)")
+                   "_JUDGING_ELSEWHERE knows `아니` but not the polite `아닙니다` (`is not 7`) (left by h-m21: what is glued "
+                   "to the box and the judging readers are outside the after-box allow-lists)")
 @pytest.mark.parametrize("completion", [
     "\\boxed{7}\u4e2a\u5de6\u53f3", "\\boxed{7}\uc774 \uc544\ub2d9\ub2c8\ub2e4",
 ])
@@ -187,7 +189,9 @@ def test_probe_approximately(reward: MathReward, gold: str, completion: str, exp
 
 
 @pytest.mark.xfail(strict=True, reason="open: no committed answer (known gap): _unread_after_box reads no "
-                   "sentence of more than _SHORT_REMARK words, so a retraction in six words keeps the box")
+                   "sentence of more than _SHORT_REMARK words (words and distinct numbers, `_remark_length`), so a "
+                   "retraction in six words keeps the box (left by h-m21: reading longer sentences for values would "
+                   "read every explanation's operands; it needs a reader of what retracts)")
 def test_hole_six_word_retraction(reward: MathReward) -> None:
     assert _value(reward, "7", "\\boxed{7}. On reflection the count I trust most is 8.") == 0.0
 
