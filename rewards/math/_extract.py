@@ -2089,9 +2089,12 @@ _CHECK_OPERATION = re.compile(r"[-+*/^×÷·−]|\\(?:times|cdot|div|frac)(?![A-
 # 3.`): their values are operands of the working, not answers (an allow-list).
 _ACTING = frozenset("""
     ate eats eat gave gives give took takes take sold sells sell lost loses lose spent spends spend
-    used uses bought buys buy added adds removed removes found finds picked picks received receives
-    dropped drops shared shares ran runs walked walks paid pays broke breaks threw throws
+    bought buys buy removed removes picked picks received receives dropped drops shared shares
+    ran runs walked walks paid pays broke breaks threw throws
 """.split())  # noqa: SIM905 (a word list reads better as words)
+# The subjects that make such a sentence the reply's own work, not the problem's story (`We
+# took 8.`): not an explanation.
+_OWN_WORK = frozenset("i we you".split())  # noqa: SIM905
 
 
 def _explains(sentence: str, answer: str) -> bool:
@@ -2110,7 +2113,7 @@ def _explains(sentence: str, answer: str) -> bool:
             not _LETTERS.search(side) and _value_differs(side.strip(), answer) is False for side in sides):
         return True
     words = [word.lower() for word in _LETTERS.findall(sentence)]
-    return any(word in _ACTING for word in words[1:])
+    return bool(words) and words[0] not in _OWN_WORK and any(word in _ACTING for word in words[1:])
 
 
 _READ_TOKEN = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?|\d+(?:\.\d+)?")
@@ -2126,14 +2129,13 @@ def _remark_length(sentence: str) -> int:
 
 
 def _names_counted(char: str, text: str, end: int) -> bool:
-    """Whether a symbol after the box names what its sentence counts (`$\\boxed{7}$ apples.
-    🍎`: the Unicode name `RED APPLE` holds `apple`): the thing counted, not a remark."""
+    """Whether a symbol after the box names what the box counts, a word of the first three
+    after it (`$\\boxed{7}$ apples. 🍎`: the Unicode name `RED APPLE` holds `apple`): the
+    thing counted, not a remark."""
     name = unicodedata.name(char, "").lower().split()
     if not name:
         return False
-    start = _sentence_start_before(text, end)
-    stop = _SENTENCE_END.search(text, end, min(len(text), end + _WORDS_MAX))
-    words = {word.lower() for word in _LETTERS.findall(text[start:stop.start() if stop else end + _WORDS_MAX])}
+    words = {word.lower() for word in _LETTERS.findall(text, end, min(len(text), end + _WORDS_MAX))[:3]}
     nouns = words | {word[:-1] for word in words if word.endswith("s")} | {
         word[:-2] for word in words if word.endswith("es")}
     return any(len(part) > 2 and part in nouns for part in name)

@@ -306,6 +306,10 @@ def test_probe_after_the_box_unsays(reward: MathReward, completion: str) -> None
 @pytest.mark.parametrize("completion", [
     # an emoji of another thing than the one counted; a table without the box's value
     "Mia has \\boxed{7} apples. \U0001f350", "The answer is \\boxed{7}.\n\n| Answer | 8 |",
+    # a doubting face whose name is a word of the sentence but not what the box counts
+    "The face value is \\boxed{7}. \U0001f914",
+    # the reply's own work with another value is no story of the problem's people
+    "Mia has \\boxed{7} apples. We took 8.",
 ])
 def test_probe_whole_ending_unsays(reward: MathReward, completion: str) -> None:
     assert _whole(reward, "7", completion) == 0.0
