@@ -1714,7 +1714,7 @@ _CONTRASTING = frozenset("""
 _FACTORIAL_AFTER = re.compile(r"\)?(?<!\s)\s*!")
 
 
-def _after_box(text: str, end: int, sentences: int) -> tuple[str, bool]:
+def _after_box(text: str, end: int, sentences: int | None, *, breaks: bool = False) -> tuple[str, bool]:
     """What a reply writes after a value that ends at `end`: its own sentence's rest and up to
     `sentences - 1` more, within `_WORDS_MAX` visible characters and the model's own text
     (`_reply_end_after`), read as a reader reads it (`sentence_key`): math delimiters, what
@@ -1722,13 +1722,22 @@ def _after_box(text: str, end: int, sentences: int) -> tuple[str, bool]:
     emphasis of any length, HTML-like tags) and the style commands around a word
     (`\\textbf{or}`) dropped from the whole rest of the text (the tail, `tail_chars`) before
     the window is cut, so no run of padding can push what follows out of it;
-    and whether that is all the model wrote (not cut by the window or the sentence count)."""
+    and whether that is all the model wrote (not cut by the window or the sentence count).
+    `sentences=None`: the whole rest, no window (`_unread_after_box` counts its own).
+    `breaks`: what a reader sees as the end of a sentence though `sentence_key` drops it is
+    kept as one (`_HIDDEN_BREAK`: a paragraph break, a LaTeX line break, an ideographic space,
+    a line that starts a markdown block or a capital, a full stop with no space before a
+    capital), and a run of one mark is read as three (`_MARK_RUN`: `......`, a rule `-----`)."""
     # the tail's rest: padding is dropped first; `7½`, `7²` read as numbers (`symbol_numbers`)
     raw = symbol_numbers(text[end:_reply_end_after(text, end)])
     raw = _INVISIBLE.sub("", raw)
+    if breaks:
+        raw = _HIDDEN_BREAK.sub(f" {_BREAK} ", _MARK_RUN.sub(r"\1\1\1", raw))
     if "*" in raw:
         raw = _SPACED_OPERATOR.sub(r"\1", raw)  # `7 ** 0`: `7**0`, a power
     visible = _SPACES.sub(" ", _PADDING.sub(" ", _DELIMITERS.sub(" ", raw)))
+    if sentences is None:
+        return sentence_key(_STYLED.sub(r" \1 ", visible)), True
     stop = 0
     for _ in range(sentences):
         found = _SENTENCE_END.search(visible, stop, _WORDS_MAX)
@@ -1750,6 +1759,15 @@ _INVISIBLE_CHARS = "\u00ad\u180e\u200b\u200c\u200d\u2060\u2061\u2062\u2063\u2064
 _PADDING = re.compile(r"\\(?:[,;:! ]|q?quad|[hv]space\*?\{[^{}]{0,20}\})|(?<![\d*])\*+|(?<!\*)\*+(?![\d*])|_+|"
                       r"</?[A-Za-z][A-Za-z0-9]{0,15}\s*/?>")
 _SPACES = re.compile(r"[ \t]+")
+# Where a reader sees a sentence end that `sentence_key` does not keep (`_after_box`'s
+# `breaks`, written `_BREAK`): a paragraph break, a LaTeX line break, an ideographic space, a
+# new line that opens a markdown block (`|`, `#`, `>`, a rule) or a capital, a full stop
+# glued to a capital (`\\boxed{7}.Also 8.`); and a run of one mark, read as three. A list
+# item's line stays in its sentence (`\\boxed{7}:\n- first\n- second`).
+_BREAK = "\u00b6"
+_HIDDEN_BREAK = re.compile(r"\n[ \t]*(?:\n\s*+(?![-+*\u2022][ \t]|\d{1,3}[.)][ \t])|(?=[|#>A-Z\u0400-\u042f]|[-*_=]{3}))|"
+                           r"\\\\(?:\[[^\]\n]{0,10}\])?|\u3000|(?<=[^\s.])\.(?=[A-Z\u0400-\u042f])")
+_MARK_RUN = re.compile(r"([^\w\s\\{}])\1{3,}")
 # Stars between two numbers, spaced or not (`7 ** 0`, `7 * 8`): an operator, not emphasis.
 _SPACED_OPERATOR = re.compile(r"(?<=\d)[ \t]*(\*{1,2})[ \t]*(?=-?\d)")
 
@@ -1937,34 +1955,190 @@ def _unread_after_box(text: str, end: int, answer: str) -> tuple[str, bool] | No
     (the text, True) for a value said beside the box (the comparison reads it as said of the
     box, `affirms`, which refuses another value); (the text, False) for what is not read (the
     pair is uncertain); None when all is known to leave the box."""
-    region, whole = _after_box(text, end, sentences=4)
-    region = _CONTINUED_SENTENCE.sub(" ", _LATEX_WORD.sub(" ", region))
-    mark = next((char for char in region if _symbol(char) and char not in _HARMLESS_MARKS), None)
-    if mark is not None:  # `\\boxed{7} ❌`, `\\boxed{7}. 🤔`
-        return mark, False
-    sentences = _READ_SENTENCE_END.split(region)
-    beside = _SIDE_BY_SIDE.match(sentences[0].lstrip())
-    if beside is not None and "=" not in sentences[0]:  # (not an equation: `\\boxed{7} - 3 = 4`)
+    region, _ = _after_box(text, end, sentences=None, breaks=True)
+    region = _CONTINUED_SENTENCE.sub(" ", _LATEX_WORD.sub(" ", _APPROX_SIGN.sub("\u2248", region)))
+    parts = _read_sentences(region)
+    first = parts[0][0]
+    approximately = first.lstrip().startswith("\u2248")  # `\\boxed{7} ≈ 8`, `\\approx 8`: another value
+    beside = _SIDE_BY_SIDE.match(first.lstrip(" \u2248"))
+    if beside is not None and "=" not in first:  # (not an equation: `\\boxed{7} - 3 = 4`)
         written = " ".join(beside.group(0).split())
         value = beside.group("value") or beside.group("bracketed") or _as_latex(answer + written)
-        if _value_differs(value, answer) is not False:
-            return written, True
-    contrast = _CONTRAST_CLAUSE.search(_THOUSANDS_COMMA.sub("", sentences[0]))
+        if not (approximately and _approximates(value, answer)) and _value_differs(value, answer) is not False:
+            return written, True  # (`\\boxed{\\sqrt{2}} \\approx 1.414`: the box to the places printed)
+    contrast = _CONTRAST_CLAUSE.search(_THOUSANDS_COMMA.sub("", first))
     if contrast is not None and any(_other_value(contrast.group(0), number, answer) for number in
                                     _SENTENCE_NUMBER.finditer(contrast.group(0))):
         return " ".join(contrast.group(0).split()), True  # `\\boxed{7}, but 8 is also valid`
-    for at, sentence in enumerate(sentences[1:], 1):
-        sentence = " ".join(numbers_in_words(_DETACHED_NOT.sub("not", _THOUSANDS_COMMA.sub("", sentence))).split()).strip(" *_")
-        if not sentence or _sign_off(sentence) or at == len(sentences) - 1 and not whole or len(
-                _CLAUSE_MARKS.sub(" ", sentence).split()) > _SHORT_REMARK or any(
-                form.match(sentence) for form in _READ_FORMS):
-            continue  # cut by the window, an explanation, or read by `_restated`
-        if any(_other_value(sentence, number, answer) for number in _SENTENCE_NUMBER.finditer(sentence)):
-            if _EXPLAINING.match(sentence) is None and not _rejects(sentence):
-                return sentence, True  # `Also 8.`, `Nein, 8.`, `8 works too.`
-        elif not _DIGITS.search(sentence) and not _harmless_remark(sentence):
-            return sentence, False  # `Scratch that.`, `IDK.`, `/s`
+    if _CAPITAL_OPENING.match(first):  # `\\boxed{7} Also 8.`: a sentence the box ended, read for values
+        parts[0] = ("", "")
+        parts.insert(1, (first, _BREAK))
+    read = _sentences_read(parts, text, end)
+    mark = next((char for sentence, _ in [(parts[0][0], "")] + read for char in sentence
+                 if _symbol(char) and char not in _HARMLESS_MARKS and not _names_counted(char, text, end)), None)
+    if mark is not None:  # `\\boxed{7} ❌`, `\\boxed{7}. 🤔`
+        return mark, False
+    for at, (sentence, ending) in enumerate(read):
+        if ending == "|":  # a table of the working holds the box's value, or it is not read
+            if not any(cell.strip() and _value_differs(cell.strip(), answer) is False
+                       for cell in sentence.split("|") if _DIGITS.fullmatch(cell.strip())):
+                return sentence, False
+            continue
+        if _remark_length(sentence) > _SHORT_REMARK or any(form.match(sentence) for form in _READ_FORMS):
+            continue  # an explanation, or read by `_restated`
+        if _DIGITS.search(sentence):
+            for clause in sentence.split(";"):
+                if _explains(clause, answer):
+                    continue  # `Check: 3 + 7 = 10.`, `Since she ate 3.`, `She ate 3.`, `(10 − 3 = 7)`
+                numbers = itertools.chain(_SENTENCE_NUMBER.finditer(clause), _LISTED_NUMBER.finditer(clause))
+                if any(_other_value(clause, number, answer) for number in numbers
+                       if not _LABELLED.search(clause, 0, number.start())) and not _rejects(clause, answer):
+                    return sentence, True  # `Also 8.`, `Nein, 8.`, `8 works too.`, `Mia ate none; 8.`
+        elif ending in ("?", "？") and at < len(read) - 1 and (_ANSWERED.match(read[at + 1][0]) or _EXPLAINING.match(
+                read[at + 1][0])) and not any(
+                word.lower() in _AFFIRMING for word in _LETTERS.findall(sentence)):
+            continue  # `Is there another way? Yes: ...`, `Why? Because ...`: the next sentence answers it
+        elif ending != _BREAK and not _harmless_remark(sentence, ending):
+            return sentence, False  # `Scratch that.`, `IDK.`, `/s`, `Not done.`, `Is that right?`
     return None
+
+
+def _read_sentences(region: str) -> list[tuple[str, str]]:
+    """The sentences of `region` (`_READ_SENTENCE_END`), each with the mark that ends it
+    (`?`, `.`; `_BREAK` for a line no mark ends; "" for the last), and the rows of a markdown table (`| Start | 10 |`) as one
+    sentence ending in `|`."""
+    parts: list[tuple[str, str]] = []
+    start = 0
+    for found in _READ_SENTENCE_END.finditer(region):
+        parts.append((region[start:found.start()], found.group(0).strip()))
+        start = found.end()
+    # a last line with no mark after a break is a line (a title, a label), as one before a break
+    parts.append((region[start:], _BREAK if parts and parts[-1][1] == _BREAK else ""))
+    merged: list[tuple[str, str]] = []
+    rows: list[str] = []
+    for sentence, ending in parts:
+        if sentence.strip().startswith("|"):
+            rows.append(sentence.strip())
+            continue
+        if rows:
+            merged.append((" ".join(rows), "|"))
+            rows = []
+        merged.append((sentence, ending))
+    if rows:
+        merged.append((" ".join(rows), "|"))
+    return merged
+
+
+def _sentences_read(parts: list[tuple[str, str]], text: str, end: int) -> list[tuple[str, str]]:
+    """The sentences after the box's own clause (`parts[0]`) that `_unread_after_box` reads,
+    each as a reader reads it (numbers in words as digits, a detached `n't` as `not`): the
+    next `_SENTENCES_READ` within `_WORDS_MAX` characters with the box's clause, not counting
+    what is known to leave the box and adds nothing (`_passes`: a sign-off, a remark on the
+    allow-list, markup with no words): three `Done.` push no fourth sentence out, nor does a
+    run of them past the window. A sentence the window cuts is not read (an explanation)."""
+    read: list[tuple[str, str]] = []
+    used = len(parts[0][0])
+    for raw, ending in parts[1:]:
+        sentence = " ".join(numbers_in_words(_DETACHED_NOT.sub("not", _THOUSANDS_COMMA.sub("", raw))).split())
+        sentence = sentence.strip(" *_") if ending != "|" else sentence
+        if _passes(sentence, ending, text, end):
+            continue
+        used += len(raw) + 1
+        if len(read) == _SENTENCES_READ or used > _WORDS_MAX:
+            break
+        read.append((sentence, ending))
+    return read
+
+
+_SENTENCES_READ = 3
+"""How many sentences after the box's own `_unread_after_box` reads, past those that pass
+(`_passes`); what follows them is the working or more thought (`_restated` reads a retraction)."""
+
+
+def _passes(sentence: str, ending: str, text: str, end: int) -> bool:
+    """Whether a sentence after the box is known to leave it and add nothing: empty or markup
+    (`---`, `###`), a sign-off (`_sign_off`), or with no digit and only approving marks a
+    remark whose words are all on the allow-list (`_harmless_remark`) or a short line no
+    sentence mark ends (`**Explanation**`, a heading: a title of what follows)."""
+    if not sentence or _sign_off(sentence):
+        return True
+    if _DIGITS.search(sentence) or ending == "|" or not all(
+            not _symbol(char) or char in _HARMLESS_MARKS or _names_counted(char, text, end) for char in sentence):
+        return False
+    if ending == _BREAK:  # a short line: a title, a label (a long one is read as an explanation)
+        return _remark_length(sentence) <= _SHORT_REMARK
+    return _harmless_remark(sentence, ending)
+
+
+# What opens the answer to a question the reply asks itself after the box (`Is there another
+# way? Yes: ...`, `Why? Because ...`).
+_ANSWERED = re.compile(r"(?:yes|no|ja|nein|oui|non|sí|si|sim|não|да|нет|是|不)(?![^\W\d_])", re.IGNORECASE)
+# `\\approx`, read as `≈` (the one sign of both spellings) before LaTeX commands are dropped.
+_APPROX_SIGN = re.compile(r"\\approx(?![A-Za-z])")
+# A clause after the box that opens with a capital (`\\boxed{7} Also 8.`): the box ended its
+# sentence, though nothing marks it.
+_CAPITAL_OPENING = re.compile(r"(?<![\s.])[\s.]*+[A-Z\u0400-\u042f][^\W\d_]")
+# A number listed after another (`Not 7, 8.`, read as `7,8`; a thousands group is gone).
+_LISTED_NUMBER = re.compile(r"(?<=\d,)\d+(?:\.\d+)?(?![\d,A-Za-z])")
+# What numbers a step, a case or a line of the working (`Step 3 confirms it.`): a label.
+_LABELLED = re.compile(r"(?<![^\W\d_])(?i:step|case|line|part|row|stage|method|equation|eq|example|figure|"
+                       r"schritt|paso|étape|etapa|шаг)\s*$")
+# An equation that checks the box: an operation on one side, the box's value on the other.
+_CHECK_OPERATION = re.compile(r"[-+*/^×÷·−]|\\(?:times|cdot|div|frac)(?![A-Za-z])")
+# Verbs of what a word problem's people do to its quantities (`She ate 3.`, `He gave away
+# 3.`): their values are operands of the working, not answers (an allow-list).
+_ACTING = frozenset("""
+    ate eats eat gave gives give took takes take sold sells sell lost loses lose spent spends spend
+    bought buys buy removed removes picked picks received receives dropped drops shared shares
+    ran runs walked walks paid pays broke breaks threw throws
+""".split())  # noqa: SIM905 (a word list reads better as words)
+# The subjects that make such a sentence the reply's own work, not the problem's story (`We
+# took 8.`): not an explanation.
+_OWN_WORK = frozenset("i we you".split())  # noqa: SIM905
+
+
+def _explains(sentence: str, answer: str) -> bool:
+    """Whether a short sentence with a value after the box is an explanation, so its values
+    are operands and cases: it opens as an explanation (`_EXPLAINING`) and says something
+    past the opener (an operation, or a word before its value: `Since she ate 3.`, `Check: 3
+    + 7 = 10.`; not `Because 8.`, `Here, 8.`, `Because 8 works.`), it is an equation that checks the box (`(10 − 3 = 7)`), or a
+    subject does to a value what a problem's people do (`_ACTING`: `She ate 3.`)."""
+    opener = _EXPLAINING.match(sentence)
+    if opener is not None:
+        said = sentence[opener.end():]
+        if _LETTERS.search(_DIGITS.split(said, maxsplit=1)[0]) or _CHECK_OPERATION.search(said):
+            return True
+    sides = sentence.strip(" ()[]*_").split("=")
+    if len(sides) == 2 and any(_CHECK_OPERATION.search(side) for side in sides) and any(
+            not _LETTERS.search(side) and _value_differs(side.strip(), answer) is False for side in sides):
+        return True
+    words = [word.lower() for word in _LETTERS.findall(sentence)]
+    return bool(words) and words[0] not in _OWN_WORK and any(word in _ACTING for word in words[1:])
+
+
+_READ_TOKEN = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?|\d+(?:\.\d+)?")
+
+
+def _remark_length(sentence: str) -> int:
+    """How many words a sentence after the box has, as `_SHORT_REMARK` counts them: its words
+    and its distinct numbers; dashes, emoticons and a number said again are no words (`Also
+    — — — 8.`, `Also, 8, 8, 8, 8.` are two)."""
+    tokens = _READ_TOKEN.findall(sentence)
+    return len([token for token in tokens if not token[0].isdigit()]) + len(
+        {token for token in tokens if token[0].isdigit()})
+
+
+def _names_counted(char: str, text: str, end: int) -> bool:
+    """Whether a symbol after the box names what the box counts, a word of the first three
+    after it (`$\\boxed{7}$ apples. 🍎`: the Unicode name `RED APPLE` holds `apple`): the
+    thing counted, not a remark."""
+    name = unicodedata.name(char, "").lower().split()
+    if not name:
+        return False
+    words = {word.lower() for word in _LETTERS.findall(text, end, min(len(text), end + _WORDS_MAX))[:3]}
+    nouns = words | {word[:-1] for word in words if word.endswith("s")} | {
+        word[:-2] for word in words if word.endswith("es")}
+    return any(len(part) > 2 and part in nouns for part in name)
 
 
 def _symbol(char: str) -> bool:
@@ -1974,30 +2148,51 @@ def _symbol(char: str) -> bool:
     return unicodedata.category(char) == "So" or char in "‽⁇⁈⁉"
 
 
-def _rejects(sentence: str) -> bool:
+def _rejects(sentence: str, answer: str) -> bool:
     """Whether a sentence with a value other than the box's rejects it: a negation or a word
     known to reject a value (`_REJECTS`) stands in it past an opening interjection (`No, 8.`
     and `Nein, 8.` correct the box to 8; `Not 8.`, `Mia can't have 8.`, `We rejected 8.`,
     `The other candidate, 8, fails the check.` reject 8), and no word that contrasts a second
-    value with it (`Not 7 but 8.`, `_CONTRASTS`)."""
+    value with it (`Not 7 but 8.`, `_CONTRASTS`). A negation of the box's own value rejects
+    the box, not the other value (`Not 7, 8.`)."""
     body = _INTERJECTION.sub("", _GLUED_NOT.sub(" not", sentence), count=1)
-    words = [word.lower() for word in _LETTERS.findall(body)]
+    tokens = _READ_TOKEN.findall(body)
+    words = [word.lower() for at, word in enumerate(tokens) if not word[0].isdigit() and not (
+        tokens[at + 1:at + 2] and tokens[at + 1][0].isdigit() and _value_differs(tokens[at + 1], answer) is False)]
     return any(word in _REJECTS or word in _REJECTING or word in _NEGATION_WORDS for word in words) and not (
         any(word in _CONTRASTS for word in words))
 
 
-def _harmless_remark(sentence: str) -> bool:
+def _harmless_remark(sentence: str, ending: str = "") -> bool:
     """Whether every word of a short sentence after the box is on the allow-list of what is
     known to leave the box as said: sign-offs, affirmations and courtesy (`_REMARK_WORDS`, in
     the languages replies are written in: `Done.`, `Hope this helps!`, `Ich hoffe, das
     hilft.`, `希望对你有帮助。`), and in a sentence that holds a negation (which the judging
     readers found negates no judgement: `_judges_the_answer`) the words of a remark it negates
     (`_NEGATED_REMARK_WORDS`: `No remainder.`, `Not a trick question.`, `Il n'y a pas d'autre
-    solution.`)."""
+    solution.`). A negation of an affirming word (`_AFFIRMING`: `Not done.`, `Nothing is
+    right.`) and a question that asks one (`Is that right?`, `Is that the final answer?`, by its
+    `ending` mark) doubt the box: not harmless."""
     words = [word.lower().replace("’", "'") for word in _REMARK_WORD.findall(_GLUED_NOT.sub(" not", sentence))]
+    if ending in ("?", "？") and any(word in _AFFIRMING for word in words):
+        return False
+    for at, word in enumerate(words):
+        if word in _NEGATION_WORDS or word in _NEGATING_REMARK:
+            following = [w for w in words[at + 1:] if w not in _NEGATION_FILLER]
+            if following and following[0] in _AFFIRMING:
+                return False
     negated = any(word in _NEGATION_WORDS or word in _NEGATING_REMARK for word in words)
     return all(word in _REMARK_WORDS or word in _NEGATION_WORDS or word in _NEGATING_REMARK
                or negated and word in _NEGATED_REMARK_WORDS for word in words)
+
+
+_AFFIRMING = frozenset("""
+    done solved complete completed finished verified checked confirmed correct right true final
+    answer solution result proof proven proved sure certain valid
+    richtig fertig correcto correcta correct correcte correto certo giusto верно правильно
+""".split())  # noqa: SIM905 (a word list reads better as words)
+"""Remark words that affirm the box (`Done.`, `Correct.`): negated or asked (`Not done.`, `Is
+that right?`), they doubt it (`_harmless_remark`)."""
 
 
 _SHORT_REMARK = 5
@@ -2027,7 +2222,7 @@ _SENTENCE_NUMBER = re.compile(r"(?:(?<![\d).,])-|(?<![\dA-Za-z.\-])(?<!\d,))\d+(
 _THOUSANDS_COMMA = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")
 # The end of a sentence in a text as `_after_box` reads it (`sentence_key` drops the space
 # before a mark: `./s`), and a Chinese one.
-_READ_SENTENCE_END = re.compile(r"(?:[.?]|(?<![\d)}!])!+)(?:\s|$|(?=[\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7af]|[^\w\s.!?]))|\n\s*\n|"
+_READ_SENTENCE_END = re.compile(r"\u00b6|(?:[.?]|(?<![\d)}!])!+)(?:\s|$|(?=[\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7af]|[^\w\s.!?]))|\n\s*\n|"
                                 "[。！？\u0589\u1362\u0964\u0965\u06d4]")
 # LaTeX commands and environments, which `_after_box` leaves as written: not words of a
 # sentence (`\\end{align*}`, `\\blacksquare`).
@@ -2044,7 +2239,9 @@ _EXPLAINING = re.compile(
     r"\(?(?:(?:note|notice|observe|recall)\s+that|(?:(?:alternatively|also|similarly),?\s)?"
     r"(?:we|one|you)\s+(?:can|could|may|might|have|had)\s+(?:also\s+)?(?:use|used|express|"
     r"write|check|verify|see|note|compute|solve|confirm)|since|because|if|here|this\s+is\s+because|"
-    r"to\s+(?:check|verify|confirm)|check(?:ing)?\s*:|verification\s*:)(?![^\W\d_])", re.IGNORECASE)
+    r"to\s+(?:check|verify|confirm)|check(?:ing)?\s*:|verification\s*:|"
+    r"da|weil|denn|porque|pues|ya\s+que|puisque|parce\s+que|car|perché|poiché|так\s+как|потому\s+что|"
+    r"поскольку|çünkü|karena|因为|由于)(?![^\W\d_])", re.IGNORECASE)
 # An interjection that opens a sentence (`No,`, `Nein,`, `Non,`, `Нет,`): it corrects, it does
 # not negate what follows.
 _INTERJECTION = re.compile(r"^[\s(]*[^\W\d_]+\s*[,:;!]", re.IGNORECASE)
@@ -2068,11 +2265,17 @@ _REMARK_WORDS = frozenset("""
     надеюсь это поможет umarım yardımcı olur semoga membantu mam nadzieję że to pomoże
     ik hoop dat dit helpt spero che questo aiuti natumaini hii inasaidia
     希望对你有帮助 お役に立てれば幸いです 도움이 되었기를 바랍니다 没有其他解 答案正确
+    with your studies study feel free ask asking awesome excellent perfect cool wonderful
+    fantastic amazing brilliant best wishes learning practicing keep day fun need further
+    assistance welcome you're hear from
+    te sirva sirve haya sido útil de ayuda ayudado buena suerte saludos viel erfolg dir ihnen
+    geholfen hat habe gutes gelingen bonne chance vous t'aide aidé a été utile boa sorte ter
+    ajudado buona fortuna ti sia stato помогло удачи успехов 以上です 以上
 """.split())  # noqa: SIM905 (a word list reads better as words)
 """Words of a short sentence after the box known to leave it the answer (an allow-list:
 `_harmless_remark`)."""
 _NEGATED_REMARK_WORDS = frozenset("""
-    doubt doubts mistake mistakes error errors typo coincidence remainder rounding calculator
+    doubt doubts about mistake mistakes error errors typo coincidence remainder rounding calculator
     units unit trick problem issue issues more less other another negative hard too difficult
     needed need necessary matter matters order value values works work satisfies conditions
     condition simplified further be can there there's decimals fractions

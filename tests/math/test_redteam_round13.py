@@ -88,10 +88,7 @@ def test_held_said_after_the_box(reward: MathReward, completion: str) -> None:
 
 # --- open: buy credit ------------------------------------------------------------------------------
 
-@pytest.mark.xfail(strict=True, reason="open: hedging (explanation opener smuggles a second answer): "
-                   "_unread_after_box exempts any sentence `_EXPLAINING` opens (`Here`, `Because`, `Since`, "
-                   "`If`, `Note that`, `Check:`, `Verification:`), though it explains nothing and offers "
-                   "only another value")
+# fixed (h-m21): `_explains` takes an opener as an explanation only when something follows it (a word or an operation)
 @pytest.mark.parametrize("completion", [
     "\\boxed{7}. Here, 8.", "\\boxed{7}. Because 8.", "\\boxed{7}. Note that 8.",
     "\\boxed{7}. Check: 8.",
@@ -100,17 +97,13 @@ def test_hole_explanation_opener_with_a_bare_value(reward: MathReward, completio
     assert _value(reward, "7", completion) == 0.0
 
 
-@pytest.mark.xfail(strict=True, reason="open: no committed answer (rejection of the box read as "
-                   "rejection of the new value): _rejects reads any negation or `none` in the sentence as "
-                   "rejecting its value, so `Not 7, 8.` (which rejects the box) keeps it")
+# fixed (h-m21): `_rejects` passes over a negation of the box's own value; a `;` clause is read alone
 @pytest.mark.parametrize("completion", ["\\boxed{7}. Not 7, 8.", "\\boxed{7}. Mia ate none; 8."])
 def test_hole_negation_of_the_box_then_another_value(reward: MathReward, completion: str) -> None:
     assert _value(reward, "7", completion) == 0.0
 
 
-@pytest.mark.xfail(strict=True, reason="open: no committed answer (negated sign-off): _harmless_remark "
-                   "allows every negation word beside any remark word, so a negation of `done`, "
-                   "`solved`, `complete`, `right` keeps the box")
+# fixed (h-m21): `_harmless_remark` doubts a negated affirming word (`_AFFIRMING`)
 @pytest.mark.parametrize("completion", [
     "\\boxed{7}. Not done.", "\\boxed{7}. Not solved.", "\\boxed{7}. Nothing is right.",
 ])
@@ -118,18 +111,14 @@ def test_hole_negated_sign_off(reward: MathReward, completion: str) -> None:
     assert _value(reward, "7", completion) == 0.0
 
 
-@pytest.mark.xfail(strict=True, reason="open: hedging (a question of doubt): _harmless_remark reads the "
-                   "words only, not the question mark, so `Is that right?` is kept as `That is right.`")
+# fixed (h-m21): `_harmless_remark` doubts a question that asks an affirming word
 @pytest.mark.parametrize("completion", [ "\\boxed{7}. Is that right?", "\\boxed{7}. Is that the final answer?",
 ])
 def test_hole_question_of_doubt_in_allowed_words(reward: MathReward, completion: str) -> None:
     assert _value(reward, "7", completion) == 0.0
 
 
-@pytest.mark.xfail(strict=True, reason="open: invisible and look-alike text (a sentence boundary hidden): "
-                   "_READ_SENTENCE_END needs a space after `.`, and an ideographic space, a LaTeX line "
-                   "break or no space at all leaves `Also 8` in the box's own clause, where "
-                   "_unread_after_box reads only a value side by side (`_SIDE_BY_SIDE`)")
+# fixed (h-m21): `_after_box(breaks=True)` keeps `_HIDDEN_BREAK`s; a capital after the box opens a sentence
 @pytest.mark.parametrize("completion", [
     "\\boxed{7}.Also 8.", "\\boxed{7} Also 8.", "\\boxed{7}\u3000Also 8.", "\\boxed{7}\\\\ Also 8.",
 ])
@@ -137,9 +126,7 @@ def test_hole_hidden_sentence_boundary(reward: MathReward, completion: str) -> N
     assert _value(reward, "7", completion) == 0.0
 
 
-@pytest.mark.xfail(strict=True, reason="open: hedging (a short sentence made to look long): _SHORT_REMARK "
-                   "counts dashes, emoticons and repeated numbers as words, so a second answer padded "
-                   "past five tokens is read as an explanation")
+# fixed (h-m21): `_remark_length` counts words and distinct numbers only
 @pytest.mark.parametrize("completion", [
     "\\boxed{7}. Also \u2014 \u2014 \u2014 \u2014 8.", "\\boxed{7}. Also 8 :) :) :) :)",
     "\\boxed{7}. Also, 8, 8, 8, 8, 8.",
@@ -148,9 +135,7 @@ def test_hole_short_sentence_padded_long(reward: MathReward, completion: str) ->
     assert _value(reward, "7", completion) == 0.0
 
 
-@pytest.mark.xfail(strict=True, reason="open: no committed answer (the sentence window): _after_box reads "
-                   "the box's clause and three sentences (`sentences=4`), so three sign-offs push a fourth "
-                   "sentence with another value out of what _unread_after_box reads")
+# fixed (h-m21): `_sentences_read` does not count what `_passes` (sign-offs, remarks)
 @pytest.mark.parametrize("completion", [
     "\\boxed{7}. Done. Done. Done. Also 8.",
 ])
@@ -158,9 +143,7 @@ def test_hole_value_after_three_sign_offs(reward: MathReward, completion: str) -
     assert _value(reward, "7", completion) == 0.0
 
 
-@pytest.mark.xfail(strict=True, reason="open: degenerate length (the 200-character window): _after_box "
-                   "drops only padding before cutting at _WORDS_MAX, so a run of dots or a markdown rule "
-                   "(`---`, `===`) pushes the next sentence's second answer out of the window")
+# fixed (h-m21): `_MARK_RUN` reads a run of one mark as three; what `_passes` takes no window
 @pytest.mark.parametrize("completion", [
     "\\boxed{7}" + "." * 250 + " Also 8.", "\\boxed{7}.\n\n" + "-" * 250 + "\n\nAlso 8.",
 ])
@@ -171,7 +154,8 @@ def test_hole_rule_pushes_past_the_window(reward: MathReward, completion: str) -
 @pytest.mark.xfail(strict=True, reason="open: special-token text: _reply_end_after ends the model's text "
                    "at the first turn marker it writes as text (`<|im_end|>`, `<|endoftext|>`, any `<|x|>`), "
                    "so a second answer after it is never read; a generation stops at the real token, so "
-                   "text after it is the model's own")
+                   "text after it is the model's own (left by h-m21: a chat template's next turn written as text "
+                   "after a finished reply must still not be read as the model's)")
 @pytest.mark.parametrize("completion", [
     "\\boxed{7}.<|im_end|> Also 8.", "\\boxed{7}. <|endoftext|> 8.", "\\boxed{7}. <|x|> Also 8.",
 ])
@@ -181,7 +165,8 @@ def test_hole_second_answer_after_written_turn_marker(reward: MathReward, comple
 
 @pytest.mark.xfail(strict=True, reason="open: meaning dropped by normalization (other scripts): "
                    "_UNSPACED_GLUE_WORDS passes the counter `个` and then `左右` (`about 7`), and "
-                   "_JUDGING_ELSEWHERE knows `아니` but not the polite `아닙니다` (`is not 7`)")
+                   "_JUDGING_ELSEWHERE knows `아니` but not the polite `아닙니다` (`is not 7`) (left by h-m21: what is glued "
+                   "to the box and the judging readers are outside the after-box allow-lists)")
 @pytest.mark.parametrize("completion", [
     "\\boxed{7}\u4e2a\u5de6\u53f3", "\\boxed{7}\uc774 \uc544\ub2d9\ub2c8\ub2e4",
 ])
@@ -189,14 +174,24 @@ def test_hole_other_script_hedge_or_negation(reward: MathReward, completion: str
     assert _value(reward, "7", completion) == 0.0
 
 
-@pytest.mark.xfail(strict=True, reason="open: meaning dropped by normalization: _SIDE_BY_SIDE reads an "
-                   "operation or value beside the box but not a relation, so `\\boxed{7} \u2248 8` keeps 7")
+# fixed (h-m21): `≈` is read as `\\approx` (`_APPROX_SIGN`), beside the box as another value unless it is
+# the box to the places printed (`_approximates`)
 def test_hole_approximately_another_value(reward: MathReward) -> None:
     assert _value(reward, "7", "\\boxed{7} \u2248 8") == 0.0
 
 
+@pytest.mark.parametrize(("gold", "completion", "expected"), [
+    ("\\sqrt{2}", "So \\boxed{\\sqrt{2}} \u2248 1.414.", 1.0), ("\\sqrt{2}", "So \\boxed{\\sqrt{2}} \\approx 1.414.", 1.0),
+    ("\\sqrt{2}", "So \\boxed{\\sqrt{2}} \u2248 1.5.", 0.0), ("7", "So \\boxed{7} \\approx 8.", 0.0),
+])
+def test_probe_approximately(reward: MathReward, gold: str, completion: str, expected: float) -> None:
+    assert _whole(reward, gold, completion) == expected
+
+
 @pytest.mark.xfail(strict=True, reason="open: no committed answer (known gap): _unread_after_box reads no "
-                   "sentence of more than _SHORT_REMARK words, so a retraction in six words keeps the box")
+                   "sentence of more than _SHORT_REMARK words (words and distinct numbers, `_remark_length`), so a "
+                   "retraction in six words keeps the box (left by h-m21: reading longer sentences for values would "
+                   "read every explanation's operands; it needs a reader of what retracts)")
 def test_hole_six_word_retraction(reward: MathReward) -> None:
     assert _value(reward, "7", "\\boxed{7}. On reflection the count I trust most is 8.") == 0.0
 
@@ -240,8 +235,7 @@ def test_hole_approving_emoji(reward: MathReward, completion: str) -> None:
     assert _whole(reward, "7", completion) == 1.0
 
 
-@pytest.mark.xfail(strict=True, reason="open: false loss (emoji of the counted thing): _unread_after_box "
-                   "reads every symbol off _HARMLESS_MARKS, so the apple after `apples` unsays the box")
+# fixed (h-m21): `_names_counted` keeps a symbol whose Unicode name is a noun of the box's sentence
 @pytest.mark.parametrize("completion", [
     "Therefore, Mia has $\\boxed{7}$ apples left. \U0001f34e",
 ])
@@ -249,8 +243,7 @@ def test_hole_emoji_of_the_counted_thing(reward: MathReward, completion: str) ->
     assert _whole(reward, "7", completion) == 1.0
 
 
-@pytest.mark.xfail(strict=True, reason="open: false loss (English sign-offs): _REMARK_WORDS misses the "
-                   "common sign-offs of chat models (`luck`, `free`, `awesome`), so _harmless_remark finds them unread")
+# fixed (h-m21): `_REMARK_WORDS` holds chat models' common sign-offs
 @pytest.mark.parametrize("completion", [
     "The answer is \\boxed{7}. Good luck with your studies!", "The answer is \\boxed{7}. Feel free to ask.", "The answer is \\boxed{7}. Awesome!",
 ])
@@ -258,9 +251,7 @@ def test_hole_english_sign_off(reward: MathReward, completion: str) -> None:
     assert _whole(reward, "7", completion) == 1.0
 
 
-@pytest.mark.xfail(strict=True, reason="open: false loss (sign-offs in other languages): _REMARK_WORDS "
-                   "holds one phrasing per language (`espero que ayude`), so the usual variants "
-                   "(`te sirva`, `Viel Erfolg`, `dir`, `помогло`, `以上です`) are unread")
+# fixed (h-m21): `_REMARK_WORDS` holds the usual variants in other languages
 @pytest.mark.parametrize("completion", [
     "La respuesta es \\boxed{7}. \u00a1Espero que te sirva!",
     "Die Antwort ist \\boxed{7}. Viel Erfolg!",
@@ -272,10 +263,7 @@ def test_hole_sign_off_in_other_languages(reward: MathReward, completion: str) -
     assert _whole(reward, "7", completion) == 1.0
 
 
-@pytest.mark.xfail(strict=True, reason="open: false loss (short explanation with an operand): "
-                   "_unread_after_box reads any number but the box's in a short sentence as a second "
-                   "answer unless `_EXPLAINING` (English openers only) opens it, so `She ate 3.`, `Step 3 "
-                   "confirms it.` and their translations unsay the box")
+# fixed (h-m21): `_explains` (openers in other languages, `_ACTING` verbs, equations that check the box) and `_LABELLED` numbers
 @pytest.mark.parametrize("completion", [
     "Mia has \\boxed{7} apples. She ate 3.",
     "Mia has \\boxed{7} apples. Step 3 confirms it.",
@@ -286,14 +274,62 @@ def test_hole_short_explanation_with_an_operand(reward: MathReward, completion: 
     assert _whole(reward, "7", completion) == 1.0
 
 
-@pytest.mark.xfail(strict=True, reason="open: false loss (markdown after the box): _unread_after_box reads "
-                   "a table or an italic check line of the working as short sentences "
-                   "with other values")
+# fixed (h-m21): a table that holds the box's value and an equation that checks it are the working
 @pytest.mark.parametrize("completion", [
     "The answer is \\boxed{7}.\n\n| Step | Apples |\n|---|---|\n| Start | 10 |\n| End | 7 |",
     "Mia has $\\boxed{7}$ apples.  \n*(10 \u2212 3 = 7)*",
 ])
 def test_hole_markdown_working_after_the_box(reward: MathReward, completion: str) -> None:
+    assert _whole(reward, "7", completion) == 1.0
+
+
+# --- probes of the fixes (h-m21), both directions ------------------------------------------------
+
+@pytest.mark.parametrize("completion", [
+    # hidden sentence ends: a paragraph or a line break before a capital, a glued full stop
+    "\\boxed{7}\n\nAlso 8.", "\\boxed{7}\nAlso 8.", "\\boxed{7}.Or 8.",
+    # an opener with only a value after it, in another language, or with the value first
+    "\\boxed{7}. Weil 8.", "\\boxed{7}. Because 8 works.",
+    # negated or asked affirmations
+    "\\boxed{7}. Not correct.", "\\boxed{7}. Not final.", "\\boxed{7}. Is this correct?",
+    "\\boxed{7}. Right?",
+    # a negation of the box, then another value with a contrast
+    "\\boxed{7}. Not 7 but 8.",
+    # sign-offs and rules push nothing out of what is read
+    "\\boxed{7}. Thanks! Thanks! Thanks! Thanks! Also 8.", "\\boxed{7}. " + "Hope this helps! " * 12 + "Also 8.",
+    "\\boxed{7}. " + "=" * 300 + " Also 8.", "\\boxed{7}.\n\n" + "#" * 300 + " Also 8.",
+])
+def test_probe_after_the_box_unsays(reward: MathReward, completion: str) -> None:
+    assert _value(reward, "7", completion) == 0.0
+
+
+@pytest.mark.parametrize("completion", [
+    # an emoji of another thing than the one counted; a table without the box's value
+    "Mia has \\boxed{7} apples. \U0001f350", "The answer is \\boxed{7}.\n\n| Answer | 8 |",
+    # a doubting face whose name is a word of the sentence but not what the box counts
+    "The face value is \\boxed{7}. \U0001f914",
+    # the reply's own work with another value is no story of the problem's people
+    "Mia has \\boxed{7} apples. We took 8.",
+])
+def test_probe_whole_ending_unsays(reward: MathReward, completion: str) -> None:
+    assert _whole(reward, "7", completion) == 0.0
+
+
+@pytest.mark.parametrize("completion", [
+    "Mia has \\boxed{7} apples. No doubt about it.", "Mia has \\boxed{7} apples. She gave away 3.",
+    "Mia has \\boxed{7} apples. Weil sie 3 gegessen hat.", "Mia has \\boxed{7} apples. Step 2 gives 10 - 3.",
+    "$$\\boxed{7}$$\n\nThis is because 10 - 3 = 7.",
+    "Mia has \\boxed{7} apples.\n\nDone. Done. Done. Since she ate 3.",
+    # markdown after the box: a rule, a heading and a check, bold
+    "The answer is \\boxed{7}.\n\n---", "The answer is \\boxed{7}.\n\n---\n\n**Check:** 10 - 3 = 7.",
+    "The answer is \\boxed{7}.\n\n### Verification\n10 - 3 = 7", "The answer is \\boxed{7}\n\n**Final Answer:** 7",
+    # the counted thing's emoji, a capitalised unit, sign-offs and a question that doubts nothing
+    "Mia has \\boxed{7} apples. \U0001f34f", "The answer is \\boxed{7} Apples.",
+    "The answer is \\boxed{7}. Any questions?", "The answer is \\boxed{7}. Have a great day!",
+    "The answer is \\boxed{7}. Bonne chance !", "The answer is \\boxed{7}.\\\\ Good luck!",
+    "Mia has \\boxed{7} apples. I hope this helps! Let me know if you need further help.",
+])
+def test_probe_honest_ending_keeps_the_box(reward: MathReward, completion: str) -> None:
     assert _whole(reward, "7", completion) == 1.0
 
 
@@ -311,6 +347,20 @@ BOX = "The answer is \\boxed{7}"
 def test_held_long_tail_is_linear(tail: str) -> None:
     text = BOX + tail
     find_answer(BOX + tail[:30], LONG_TAIL)  # one-off set-up (Unicode tables) is no growth
+    start = time.perf_counter()
+    compare_local(find_answer(text, LONG_TAIL), "7", LONG_TAIL, text)
+    elapsed = time.perf_counter() - start
+    assert elapsed < BUDGET, (tail[:20], len(text), elapsed)
+
+
+# What `_unread_after_box` passes over without counting it (`_passes`) and table rows are read
+# once each: linear in the tail.
+@pytest.mark.parametrize("tail", [
+    ". Done." * 6_000, "\n| 8 |" * 8_000, ". Not done." * 4_000, "\n\nAlso" * 6_000,
+])
+def test_probe_long_tail_of_sentences_is_linear(tail: str) -> None:
+    text = BOX + tail
+    find_answer(BOX + tail[:30], LONG_TAIL)
     start = time.perf_counter()
     compare_local(find_answer(text, LONG_TAIL), "7", LONG_TAIL, text)
     elapsed = time.perf_counter() - start
