@@ -1,0 +1,317 @@
+"""Red team (rt18) of merge 5798149 (h-sb6, issue #38): a warm program ends as CPython 3.11
+ends a script (`harness_program.finish`: `handle_system_exit`, then `Py_FinalizeEx` up to
+where it can be seen, then `os._exit`), warm children's affinity (`PROGRAM_CPUS`), depth
+(`harness_program.Then`/`forked`), session and streams, `/dev/null` and `/dev/zero` bound
+read-only, `/harness` in cold Python runs.
+
+The rule under attack: a warm program is indistinguishable from `python3 -E -s -S main.py`
+in the jail (exit status, stdout and stderr bytes, verdict), and no program changes another
+program's verdict. What: (1) what the interpreter does at a script's end that `finish` does
+not (or does otherwise): `sys.last_*`, the KeyboardInterrupt status rules, `handle_system_exit`
+without a usable `sys.stderr`, `_PySignal_Fini`, the collections of `Py_FinalizeEx` (before
+the streams are put back, without `gc.callbacks`), frames below hooks and finalizers, tracing
+and profiling of the harness's own code, `sys.modules` as the program left it (the
+interpreter reads its own `interp->modules`), program exception classes the harness reads;
+(2) the same endings in a stdin/stdout test's process (forked from a zygote warm and cold:
+both run `finish`, so the reference is the cold plain run, `python3 main.py` itself) and in
+the code reward; (3) what is shared with every jail: the host's device inodes.
+How: each program runs as a cold plain run (the reference) and warm; held attacks are plain
+tests, open holes strict xfails naming the class and the function suspected at the root.
+Probes of rounds sb5 (test_redteam_round_sb5.py) are not repeated here."""
+
+from __future__ import annotations
+
+import fcntl
+import os
+
+import pytest
+from test_redteam_round_sb5 import (
+    DOUBLE,
+    LIMITS,
+    both,
+    code_reward_values,
+    holes,
+    io_passed,
+    seen,
+)
+
+import sandbox
+
+pytestmark = pytest.mark.usefixtures("sandbox_ready")
+
+FINISH = "harness_program.finish"
+
+# --- 1. a plain program's end: warm against `python3 main.py` ------------------------------
+
+# name: (program, why it differs warm: the class and the root suspected)
+ENDINGS = {
+    "sys.last_value seen by an atexit hook": (
+        ("import atexit, sys\natexit.register(lambda: print(hasattr(sys, 'last_value')))\n"
+         "raise ValueError('x')\n"),
+        ("exit forgery/finalization: harness_program.print_exception does not set "
+         "sys.last_type/last_value/last_traceback as PyErr_Print does (the atexit hook reads "
+         "True cold, False warm; the traceback's frames also die before atexit warm)")),
+    "an unhandled KeyboardInterrupt subclass": (
+        "class K(KeyboardInterrupt):\n    pass\nraise K\n",
+        ("exit status: harness_program.run_main ends an unhandled KeyboardInterrupt *subclass* "
+         "with 130; CPython's run_eval_code_obj flags only the exact type (exit 1)")),
+    "an unhandled KeyboardInterrupt with a failed flush": (
+        "print('x')\nimport os\nos.close(1)\nraise KeyboardInterrupt\n",
+        ("exit status: harness_program.finish lets 120 (failed flush) replace 130; "
+         "Py_RunMain's exit_sigint comes after Py_FinalizeEx's 120 and wins")),
+    "sys.exit(text) with sys.stderr None": (
+        "import sys\nsys.stderr = None\nsys.exit('msg')\n",
+        ("exit output: harness_program._exit_status writes to sys.stderr only; "
+         "handle_system_exit prints the code to C stderr (fd 2) when sys.stderr is None")),
+    "sys.exit(obj) whose str raises": (
+        "import sys\nclass S:\n    def __str__(self):\n        raise ValueError\nsys.exit(S())\n",
+        ("exit output: harness_program._exit_status skips the newline when str() fails; "
+         "handle_system_exit still writes it (PySys_WriteStderr)")),
+    "gc.callbacks at the end": (
+        ("import gc, os\ngc.callbacks.append(lambda phase, info, w=os.write:"
+         " w(1, phase.encode() + b'\\n'))\nprint('42')\n"),
+        ("finalization: harness_program._finalize_modules calls gc.collect(), which runs "
+         "gc.callbacks (twice); the interpreter's _PyGC_CollectNoFail runs none")),
+    "a trace function set last": (
+        ("import sys, os\ndef t(frame, ev, arg, w=os.write):\n"
+         "    w(1, frame.f_code.co_name.encode() + b'\\n')\nprint('42')\nsys.settrace(t)\n"),
+        ("tampering with the judge: harness_program.finish is Python code run under the "
+         "program's sys.settrace (the trace sees finish, _exit_status, _flush_std_files... and "
+         "may rewrite their locals); the interpreter's end is C")),
+    "a profile function set last": (
+        ("import sys, os\ndef t(frame, ev, arg, w=os.write):\n    if ev == 'call':\n"
+         "        w(1, frame.f_code.co_name.encode() + b'\\n')\nprint('42')\nsys.setprofile(t)\n"),
+        ("tampering with the judge: harness_program.finish runs under the program's "
+         "sys.setprofile (every harness call reported); the interpreter's end is C")),
+    "a frame below an atexit hook": (
+        ("import atexit, sys\ndef h(g=sys._getframe):\n    try:\n        g(1)\n"
+         "        print('frame')\n    except ValueError:\n        print('top')\n"
+         "atexit.register(h)\n"),
+        ("finalization: atexit hooks run from harness_program.finish's frame "
+         "(sys._getframe(1) is finish warm, ValueError cold)")),
+    "a frame below a finalizer": (
+        ("import sys, os\nclass A:\n    def __del__(self, g=sys._getframe, w=os.write):\n"
+         "        try:\n            g(1)\n            w(1, b'frame\\n')\n"
+         "        except ValueError:\n            w(1, b'top\\n')\na = A()\n"),
+        ("finalization: a global's __del__ runs from harness_program._clear_module's frame "
+         "(warm), from C (cold)")),
+    "a SIGINT a finalizer sends itself": (
+        ("import signal, os\nclass A:\n    def __del__(self, k=os.kill, p=os.getpid(),"
+         " s=signal.SIGINT, w=os.write):\n        k(p, s)\n        w(1, b'after\\n')\n"
+         "a = A()\nprint('42')\n"),
+        ("finalization: harness_program.finish does not do _PySignal_Fini before the "
+         "modules are finalized: the program's handlers still run (KeyboardInterrupt in "
+         "__del__ warm; cold the handler is gone and `after` prints)")),
+    "a signal handler keeps the main module": (
+        ("import signal, os\nsignal.signal(signal.SIGALRM, lambda *a: None)\nclass A:\n"
+         "    def __del__(self, w=os.write):\n        w(1, b'del\\n')\na = A()\nprint('42')\n"),
+        ("finalization: with a Python signal handler set, a global's __del__ never runs "
+         "warm (harness_program._finalize_modules: no _PySignal_Fini dropping the handlers, "
+         "and only modules still alive are cleared); cold it prints")),
+    "sys.modules replaced": (
+        ("import sys, threading, time\ndef w():\n    time.sleep(0.2)\n"
+         "    print('42', flush=True)\nthreading.Thread(target=w).start()\nsys.modules = {}\n"),
+        ("finalization: harness_program.finish finds threading through the sys.modules "
+         "attribute (the interpreter through interp->modules): a program that rebinds it "
+         "is not joined, its thread's output lost")),
+    "builtins taken out of sys.modules": (
+        ("import sys\nclass A:\n    def __del__(self):\n        print('42')\na = A()\n"
+         "del sys.modules['builtins']\n"),
+        ("finalization: harness_program._finalize_modules reads sys.modules['builtins'] "
+         "(KeyError): no module is finalized, a global's __del__ output lost")),
+    "a cycle collected at the end": (
+        ("import sys\nclass Out:\n    def write(self, s, o=sys.__stdout__):\n"
+         "        return o.write(s.upper())\n    def flush(self):\n        pass\nclass A:\n"
+         "    def __del__(self):\n        print('late')\na = A()\na.me = a\ndel a\n"
+         "sys.stdout = Out()\n"),
+        ("finalization order: Py_FinalizeEx collects garbage before finalize_modules puts "
+         "the standard streams back (LATE through the program's stdout); "
+         "harness_program._finalize_modules puts them back first (late)")),
+    "a program object in a module of the interpreter's start": (
+        "import io\nclass A:\n    def __del__(self):\n        print('42')\nio.keep = A()\n",
+        ("finalization (documented in docs/sandbox.md, yet output a verdict reads): "
+         "harness_program._finalize_modules does not clear the modules of the interpreter's "
+         "start (io here), so a finalizer the program put there never runs")),
+    "a flush error whose class owns __traceback__": (
+        ("import sys, os\nclass E(Exception):\n    @property\n    def __traceback__(self):\n"
+         "        raise SystemExit(0)\nclass Out:\n    def write(self, s, w=os.write):\n"
+         "        return w(1, s.encode())\n    def flush(self):\n        raise E('full')\n"
+         "sys.stdout = Out()\nprint('42')\n"),
+        ("tampering with the judge: harness_program._unraisable reads the program's "
+         "exc.__traceback__ unguarded; its SystemExit leaves finish (warm exit 70, no "
+         "message; python3 prints the unraisable error and exits 120)")),
+    "an excepthook error whose class owns __traceback__": (
+        ("import sys\nclass E(Exception):\n    @property\n    def __traceback__(self):\n"
+         "        raise SystemExit(0)\ndef hook(*a):\n    raise E('hook')\n"
+         "sys.excepthook = hook\nprint('42')\nraise ValueError\n"),
+        ("tampering with the judge: harness_program.print_exception reads the hook's "
+         "failed.__traceback__ unguarded: warm exit 70, stdout ('42') and the report lost; "
+         "python3 prints both tracebacks and exits 1")),
+    "a SIGINT while threads are joined": (
+        ("import threading, time, os, signal\ndef w():\n    time.sleep(0.3)\n"
+         "    os.kill(os.getpid(), signal.SIGINT)\n    time.sleep(0.2)\n"
+         "threading.Thread(target=w).start()\nprint('42')\n"),
+        ("finalization: harness_program.finish reports a failed threading._shutdown as "
+         "unraisable of None; wait_for_thread_shutdown names the threading module "
+         "(`Exception ignored in: <module 'threading' ...>` is missing warm)")),
+    "a stdout whose first flush fails": (
+        ("import sys, os\nclass Out:\n    def write(self, s, w=os.write):\n"
+         "        return w(1, s.encode())\n    def flush(self, calls=[]):\n"
+         "        calls.append(1)\n        if len(calls) == 1:\n"
+         "            raise OSError('once')\nsys.stdout = Out()\nprint('42')\n"),
+        ("exit status: the interpreter flushes sys.stderr and sys.stdout once right after "
+         "the script (pythonrun.c's flush_io, errors swallowed), before handle_system_exit "
+         "and Py_FinalizeEx; harness_program.run_main/finish do not, so a flush failing "
+         "once is 120 warm (runtime_error) where python3 exits 0 (ok)")),
+    "the flushes a stdout sees at the end": (
+        ("import sys, os\nclass Out:\n    def write(self, s, w=os.write):\n"
+         "        return w(1, s.encode())\n    def flush(self, w=os.write):\n"
+         "        w(1, b'flush\\n')\nsys.stdout = Out()\nprint('42')\n"),
+        ("finalization: no flush_io after the script (harness_program.run_main): the "
+         "program's stdout is flushed once warm, twice by python3")),
+}
+
+# held: what a finish-like ending must keep as python3 does (each would fail if it did not)
+HELD_ENDINGS = {
+    "the lowest recursion limit a program may set": (
+        "import sys\nn = 2\nwhile True:\n    try:\n        sys.setrecursionlimit(n)\n"
+        "        break\n    except RecursionError:\n        n += 1\nprint('42')\n"),
+    "__main__ taken out of sys.modules": (
+        "import sys\nclass A:\n    def __del__(self):\n        print('42')\na = A()\n"
+        "del sys.modules['__main__']\n"),
+    "a daemon thread woken by the final flush": (
+        "import _thread, time, os, sys\nlock = _thread.allocate_lock()\nlock.acquire()\n"
+        "def watch(lock=lock, w=os.write):\n    lock.acquire()\n    w(1, b'daemon\\n')\n"
+        "_thread.start_new_thread(watch, ())\nclass Out:\n    def write(self, s, w=os.write):\n"
+        "        return w(1, s.encode())\n    def flush(self, lock=lock, sleep=time.sleep):\n"
+        "        if lock.locked():\n            lock.release()\n            sleep(0.3)\n"
+        "sys.stdout = Out()\nprint('42')\n"),
+    "an atexit hook registered by an atexit hook": (
+        "import atexit\ndef late():\n    print('late')\n"
+        "atexit.register(lambda: (print('first'), atexit.register(late)))\nprint('42')\n"),
+    "sys.exit(True) and an int subclass's repr": (
+        "import sys\nclass I(int):\n    def __repr__(self):\n        return 'no'\n"
+        "print('42')\nsys.exit(I(0) or True)\n"),
+}
+
+
+@pytest.mark.parametrize("name", holes(ENDINGS, "open"))
+def test_a_plain_program_ends_as_python_ends_it(name: str) -> None:
+    cold, warm = both(ENDINGS[name][0])
+    assert cold.status in ("ok", "runtime_error"), cold
+    assert seen(warm) == seen(cold), (warm, cold)
+
+
+@pytest.mark.parametrize("name", sorted(HELD_ENDINGS))
+def test_a_plain_program_ends_as_python_ends_it_held(name: str) -> None:
+    cold, warm = both(HELD_ENDINGS[name])
+    assert "42\n" in cold.stdout, cold
+    assert seen(warm) == seen(cold), (warm, cold)
+
+
+# --- 2. the same endings in a stdin/stdout test's process, and in the code reward ----------
+
+# a stdout whose first two flushes raise E, whose __traceback__ raises SystemExit(0)
+TWO_FAILING_FLUSHES = (
+    "import sys, os\nclass E(Exception):\n    @property\n    def __traceback__(self):\n"
+    "        raise SystemExit(0)\nclass Out:\n    def write(self, s, w=os.write):\n"
+    "        return w(1, s.encode())\n    def flush(self, calls=[]):\n"
+    "        calls.append(1)\n        if len(calls) <= 2:\n            raise E('full')\n"
+    "sys.stdout = Out()\n")
+"""python3 fails it (flush_io swallows the first failure, Py_FinalizeEx's flush fails: 120);
+the harness's finish lets the SystemExit(0) out at the first failure."""
+
+# programs whose test verdict python3 decides by what the interpreter does at the end: the
+# expected output is the cold plain run's, and the verdict its status
+VERDICT_ENDINGS = {
+    "sys.modules replaced": ENDINGS["sys.modules replaced"],
+    "builtins taken out of sys.modules": ENDINGS["builtins taken out of sys.modules"],
+    "a signal handler keeps the main module": ENDINGS["a signal handler keeps the main module"],
+    "a cycle collected at the end": ENDINGS["a cycle collected at the end"],
+    "a stdout whose first flush fails": ENDINGS["a stdout whose first flush fails"],
+    "a flush error whose class owns __traceback__": (
+        TWO_FAILING_FLUSHES + "print('42')\n",
+        ("exit forgery: in a stdin/stdout test's process (zygote, warm and cold) the "
+         "SystemExit(0) that harness_program._unraisable lets out of finish goes up to "
+         "run.py's top level (test_process is called there, `Then`): the real interpreter "
+         "ends it, its own flushes succeed, status 0 and the test passes; python3 exits "
+         "120")),
+}
+
+
+@pytest.mark.parametrize("name", holes(VERDICT_ENDINGS, "open"))
+def test_a_stdin_stdout_test_is_judged_as_python_runs_it(name: str) -> None:
+    code = VERDICT_ENDINGS[name][0]
+    python = sandbox.run(code, limits=LIMITS, mode="cold")
+    expected = 1 if python.status == "ok" else 0
+    assert io_passed(code, [{"input": "", "output": python.stdout or "42\n"}]) == \
+        [expected, expected], python
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "open: exit forgery through the code reward: harness_program._unraisable lets the "
+    "program's SystemExit(0) out of finish to run.py's top level in a stdin/stdout test's "
+    "process; the task scores as solved where python3 exits 120"))
+def test_the_code_reward_fails_a_program_whose_end_python_fails(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    program = "n = int(input())\n" + TWO_FAILING_FLUSHES + "print(n * 2)\n"
+    python = sandbox.run(program, stdin="2\n", limits=LIMITS, mode="cold")
+    assert (python.status, python.exit_code, python.stdout) == ("runtime_error", 120, "4\n")
+    values = code_reward_values(monkeypatch, program, DOUBLE)
+    assert values[0] is not None and values[0] < 1.0 and values[1] == values[0], values
+
+
+# --- 3. what every jail shares: the devices, /harness -------------------------------------
+
+DEVICES = ("import os, mmap\nr = []\nfor p in ('/dev/null', '/dev/zero', '/dev/urandom'):\n"
+           "    for mode in (os.O_WRONLY, os.O_RDWR):\n        fd = os.open(p, mode)\n"
+           "        r.append(os.write(fd, b'x'))\n        os.close(fd)\n"
+           "    for f in (lambda: os.truncate(p, 0), lambda: os.chmod(p, 0o600),"
+           " lambda: os.setxattr(p, 'user.x', b'1'), lambda: os.chown(p, -1, os.getgid())):\n"
+           "        try:\n            f()\n            r.append('did')\n"
+           "        except OSError as e:\n            r.append(e.errno)\n"
+           "fd = os.open('/dev/zero', os.O_RDWR)\n"
+           "m = mmap.mmap(fd, 4096, mmap.MAP_SHARED, mmap.PROT_READ | mmap.PROT_WRITE)\n"
+           "m[0:1] = b'a'\nprint(r, m[0:1], os.read(os.open('/dev/zero', os.O_RDONLY), 2),"
+           " sorted(os.listdir('/dev')))\n")
+
+
+def test_the_read_only_devices_work_and_refuse_changes_alike() -> None:
+    """Written, read and mapped as ever; their modes, owners, sizes and attributes refused
+    (EROFS, or what the device says), the same warm and cold."""
+    cold, warm = both(DEVICES)
+    assert cold.status == "ok", cold
+    assert "did" not in cold.stdout and "b'a' b'\\x00\\x00'" in cold.stdout, cold
+    assert seen(warm) == seen(cold), (warm, cold)
+    assert os.stat("/dev/null").st_mode & 0o777 == 0o666
+
+
+def test_the_harness_folder_reads_alike_and_is_not_writable() -> None:
+    code = ("import os\nst = os.stat('/harness')\nprint(sorted(os.listdir('/harness')),"
+            " oct(st.st_mode), os.access('/harness', os.W_OK))\ntry:\n"
+            "    open('/harness/x.py', 'w')\nexcept OSError as e:\n    print(e.errno)\n")
+    cold, warm = both(code)
+    assert cold.stdout.startswith("['_in_jail', 'run.py'] 0o40755 False\n"), cold
+    assert seen(warm) == seen(cold), (warm, cold)
+
+
+LOCK_PROBE = ("import fcntl, os\nfd = os.open('/dev/null', os.O_RDONLY)\ntry:\n"
+              "    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)\n    print('free')\n"
+              "except OSError as e:\n    print('locked')\n")
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "open: reaching another run (locks): _jail.jail_argv binds the host's own /dev/null "
+    "(and /dev/zero, /dev/urandom) into every jail, so a flock on it is one lock for every "
+    "jail and the host: a program sees another run's (or the host's) lock, warm and cold"))
+def test_a_lock_on_a_device_is_no_other_runs_business() -> None:
+    """A lock held outside the jail (here by this test, as another run's process would
+    hold one) is not seen by a program: `free` in both modes."""
+    fd = os.open("/dev/null", os.O_RDONLY)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        seen_by = [sandbox.run(LOCK_PROBE, limits=LIMITS, mode=mode).stdout
+                   for mode in ("cold", "warm")]
+    finally:
+        os.close(fd)
+    assert seen_by == ["free\n", "free\n"], seen_by
