@@ -28,8 +28,11 @@ import pytest
 from test_redteam_round_sb5 import (
     DOUBLE,
     LIMITS,
+    MODES,
     both,
     code_reward_values,
+    fn_report,
+    hold_on,
     holes,
     io_passed,
     seen,
@@ -259,6 +262,64 @@ def test_the_code_reward_fails_a_program_whose_end_python_fails(
     assert (python.status, python.exit_code, python.stdout) == ("runtime_error", 120, "4\n")
     values = code_reward_values(monkeypatch, program, DOUBLE)
     assert values[0] is not None and values[0] < 1.0 and values[1] == values[0], values
+
+
+# what a program's process looks like, where `finish`'s round moved it (session leader,
+# streams that are the program's own): held as cold, in a plain run and in a test's process
+VIEWS = {
+    "session and process group": (
+        "import os\nr = [os.getsid(0) == os.getpid(), os.getpgrp() == os.getpid()]\n"
+        "for f in (os.setsid, lambda: os.setpgid(0, 0), lambda: os.setpgid(0, 1)):\n"
+        "    try:\n        f()\n        r.append('did')\n    except OSError as e:\n"
+        "        r.append(e.errno)\nprint(r)\n"),
+    "the standard streams' objects": (
+        "import sys\nfor s in (sys.stdin, sys.stdout, sys.stderr):\n"
+        "    print(repr(s), s.mode, s.buffer.raw.mode, s.buffer.raw.closefd, s.newlines,"
+        " s.buffer.raw._blksize, type(s.buffer.raw).__name__, s.closed, s.readable(),"
+        " s.writable())\nprint(sys.stdout is sys.__stdout__, sys.stderr is sys.__stderr__,"
+        " sys.stdin is sys.__stdin__)\n"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(VIEWS))
+def test_a_programs_process_reads_as_python_in_every_mode(name: str) -> None:
+    cold, warm = both(VIEWS[name])
+    assert cold.status == "ok", cold
+    assert seen(warm) == seen(cold), (warm, cold)
+    assert io_passed(VIEWS[name], [{"input": "", "output": cold.stdout}]) == [1, 1]
+
+
+def test_a_function_is_no_session_leader_in_either_mode() -> None:
+    code = "import os\ndef f():\n    return os.getsid(0) == os.getpid(), os.getpgrp() == os.getpid()\n"
+    passed = [fn_report(code, ["assert f() == (False, False)"], mode).passed for mode in MODES]
+    assert passed == [1, 1], passed
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "open: warm/cold divergence (frames above the program) in a stdin/stdout test's "
+    "process: harness_program.test_process runs run_main from run.py's top level "
+    "(`Then`), so the program's module frame has run.py, test_process and run_main below "
+    "it in both modes; python3 main.py has none (traceback.extract_stack() is 1 long)"))
+def test_a_stdin_stdout_program_starts_at_the_bottom_of_the_stack() -> None:
+    code = "import traceback\nprint(len(traceback.extract_stack()))\n"
+    python = sandbox.run(code, limits=LIMITS, mode="cold")
+    assert python.stdout == "1\n", python
+    assert io_passed(code, [{"input": "", "output": "1\n"}]) == [1, 1]
+
+
+def test_an_affinity_one_test_narrows_reaches_no_later_test() -> None:
+    """Test 1's process holds itself on one CPU; test 2's process (another fork of the
+    zygote, `enter_program` with PROGRAM_CPUS warm) sees what a cold plain run sees."""
+    hold_on()
+    cpus = sandbox.run("import os\nprint(len(os.sched_getaffinity(0)))\n", limits=LIMITS,
+                       mode="cold").stdout
+    code = ("import os\nif os.path.exists('/work/flag'):\n"
+            "    print(len(os.sched_getaffinity(0)))\nelse:\n"
+            "    open('/work/flag', 'w').close()\n"
+            "    os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})\n"
+            "    print(len(os.sched_getaffinity(0)))\n")
+    assert io_passed(code, [{"input": "", "output": "1\n"},
+                            {"input": "", "output": cpus}]) == [2, 2]
 
 
 # --- 3. what every jail shares: the devices, /harness -------------------------------------
