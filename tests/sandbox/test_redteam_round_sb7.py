@@ -172,6 +172,28 @@ ENDINGS = {
          "        w(1, b'flush\\n')\nsys.stdout = Out()\nprint('42')\n"),
         ("finalization: no flush_io after the script (harness_program.run_main): the "
          "program's stdout is flushed once warm, twice by python3")),
+    "an atexit hook writing to fd 1": (
+        "import atexit, os\natexit.register(os.write, 1, b'done\\n')\nprint('42')\n",
+        ("finalization order: python3 flushes sys.stdout (flush_io) before Py_FinalizeEx "
+         "runs atexit hooks (42 then done); harness_program.finish runs the hooks before its "
+         "first flush (done then 42)")),
+    "stderr over stdout at an uncaught exception": (
+        "import os\nos.dup2(1, 2)\nprint('42')\nraise ValueError('x')\n",
+        ("finalization order: python3 flushes sys.stdout (flush_io) before it prints the "
+         "traceback; harness_program.run_main prints it first (stdout: traceback, then 42)")),
+    "an audit hook at the end": (
+        ("import sys, os\nseen = []\ndef hook(ev, args, w=os.write, s=seen):\n    if s:\n"
+         "        w(1, ev.encode() + b'\\n')\nsys.addaudithook(hook)\nprint('42')\n"
+         "seen.append(1)\n"),
+        ("finalization: python3 raises the audit event cpython.PyInterpreterState_Clear at "
+         "its end; harness_program.finish's os._exit comes before it")),
+    "a replaced sys.__stdout__": (
+        ("import sys, os\nclass Out:\n    def write(self, s, w=os.write):\n"
+         "        return w(1, s.encode())\n    def flush(self, w=os.write):\n"
+         "        w(1, b'flush\\n')\nsys.__stdout__ = Out()\nprint('42')\n"),
+        ("finalization: harness_program._finalize_modules calls flush() of whatever "
+         "sys.__stdout__ is (twice: put back as sys.stdout, then 'flushed on close'); the "
+         "interpreter never calls a program object's flush there")),
 }
 
 # held: what a finish-like ending must keep as python3 does (each would fail if it did not)
@@ -192,6 +214,11 @@ HELD_ENDINGS = {
     "an atexit hook registered by an atexit hook": (
         "import atexit\ndef late():\n    print('late')\n"
         "atexit.register(lambda: (print('first'), atexit.register(late)))\nprint('42')\n"),
+    "a forked child's end": (
+        "import os, sys, atexit\natexit.register(lambda: print('atexit', os.getpid() == pid0))\n"
+        "pid0 = os.getpid()\nprint('42', flush=True)\npid = os.fork()\nif pid == 0:\n"
+        "    sys.exit('child')\n_, st = os.waitpid(pid, 0)\n"
+        "print(os.waitstatus_to_exitcode(st))\n"),
     "sys.exit(True) and an int subclass's repr": (
         "import sys\nclass I(int):\n    def __repr__(self):\n        return 'no'\n"
         "print('42')\nsys.exit(I(0) or True)\n"),
@@ -232,6 +259,7 @@ VERDICT_ENDINGS = {
     "a signal handler keeps the main module": ENDINGS["a signal handler keeps the main module"],
     "a cycle collected at the end": ENDINGS["a cycle collected at the end"],
     "a stdout whose first flush fails": ENDINGS["a stdout whose first flush fails"],
+    "an atexit hook writing to fd 1": ENDINGS["an atexit hook writing to fd 1"],
     "a flush error whose class owns __traceback__": (
         TWO_FAILING_FLUSHES + "print('42')\n",
         ("exit forgery: in a stdin/stdout test's process (zygote, warm and cold) the "
