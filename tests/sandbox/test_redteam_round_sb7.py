@@ -194,6 +194,18 @@ ENDINGS = {
         ("finalization: harness_program._finalize_modules calls flush() of whatever "
          "sys.__stdout__ is (twice: put back as sys.stdout, then 'flushed on close'); the "
          "interpreter never calls a program object's flush there")),
+    "a daemon thread during module finalization": (
+        ("import _thread, time, os\nopen('m.py', 'w').write('')\nimport m\n"
+         "lock = _thread.allocate_lock()\nlock.acquire()\n"
+         "def watch(lock=lock, w=os.write):\n    lock.acquire()\n    w(1, b'daemon\\n')\n"
+         "_thread.start_new_thread(watch, ())\nclass A:\n"
+         "    def __del__(self, lock=lock, sleep=time.sleep, w=os.write):\n"
+         "        w(1, b'del\\n')\n        lock.release()\n        sleep(0.3)\n"
+         "m.a = A()\nprint('42')\n"),
+        ("finalization: Py_FinalizeEx marks the runtime finalizing before it finalizes "
+         "the modules, so a daemon thread that wakes then exits at once; "
+         "harness_program.finish does not, and a daemon thread runs (and prints) while a "
+         "module's finalizer sleeps")),
 }
 
 # held: what a finish-like ending must keep as python3 does (each would fail if it did not)
@@ -259,6 +271,8 @@ VERDICT_ENDINGS = {
     "a signal handler keeps the main module": ENDINGS["a signal handler keeps the main module"],
     "a cycle collected at the end": ENDINGS["a cycle collected at the end"],
     "a stdout whose first flush fails": ENDINGS["a stdout whose first flush fails"],
+    "a daemon thread during module finalization":
+        ENDINGS["a daemon thread during module finalization"],
     "an atexit hook writing to fd 1": ENDINGS["an atexit hook writing to fd 1"],
     "a flush error whose class owns __traceback__": (
         TWO_FAILING_FLUSHES + "print('42')\n",
