@@ -39,6 +39,7 @@ from test_redteam_round_sb5 import (
 )
 
 import sandbox
+from sandbox._staging import staged_dir
 
 pytestmark = pytest.mark.usefixtures("sandbox_ready")
 
@@ -206,6 +207,18 @@ ENDINGS = {
          "the modules, so a daemon thread that wakes then exits at once; "
          "harness_program.finish does not, and a daemon thread runs (and prints) while a "
          "module's finalizer sleeps")),
+    "sys.excepthook set to None": (
+        "import sys\nsys.excepthook = None\nraise ValueError('x')\n",
+        ("exit output: harness_program.print_exception reads a None hook as a missing one "
+         "(`sys.excepthook is missing`); PyErr_Print calls it (`Error in sys.excepthook:` "
+         "TypeError, then the original)")),
+    "an audit hook on sys.excepthook": (
+        ("import sys, os\ndef hook(ev, args, w=os.write):\n    if ev == 'sys.excepthook':\n"
+         "        w(1, b'event\\n')\n        raise RuntimeError('no')\n"
+         "sys.addaudithook(hook)\nraise ValueError('x')\n"),
+        ("exit output: PyErr_Print raises the audit event sys.excepthook before it calls the "
+         "hook (a RuntimeError from an audit hook prints nothing); "
+         "harness_program.print_exception raises none (no event, the traceback printed)")),
 }
 
 # held: what a finish-like ending must keep as python3 does (each would fail if it did not)
@@ -398,23 +411,28 @@ def test_the_harness_folder_reads_alike_and_is_not_writable() -> None:
     assert seen(warm) == seen(cold), (warm, cold)
 
 
-LOCK_PROBE = ("import fcntl, os\nfd = os.open('/dev/null', os.O_RDONLY)\ntry:\n"
-              "    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)\n    print('free')\n"
-              "except OSError as e:\n    print('locked')\n")
+LOCK_PROBE = ("import fcntl, os\nfor path in ('/dev/null', '/harness/run.py'):\n"
+              "    fd = os.open(path, os.O_RDONLY)\n    try:\n"
+              "        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)\n        print('free')\n"
+              "    except OSError as e:\n        print('locked')\n")
 
 
 @pytest.mark.xfail(strict=True, reason=(
     "open: reaching another run (locks): _jail.jail_argv binds the host's own /dev/null "
-    "(and /dev/zero, /dev/urandom) into every jail, so a flock on it is one lock for every "
-    "jail and the host: a program sees another run's (or the host's) lock, warm and cold"))
+    "(and /dev/zero, /dev/urandom), and _runner.run / the warm jail the host's staged "
+    "harness folder (/harness), into every jail: a flock on one of their inodes is one lock "
+    "for every jail and the host, so a program sees (or blocks on) another run's lock, "
+    "warm and cold"))
 def test_a_lock_on_a_device_is_no_other_runs_business() -> None:
     """A lock held outside the jail (here by this test, as another run's process would
     hold one) is not seen by a program: `free` in both modes."""
-    fd = os.open("/dev/null", os.O_RDONLY)
+    fds = [os.open(path, os.O_RDONLY) for path in ("/dev/null", staged_dir() + "/run.py")]
     try:
-        fcntl.flock(fd, fcntl.LOCK_EX)
+        for fd in fds:
+            fcntl.flock(fd, fcntl.LOCK_EX)
         seen_by = [sandbox.run(LOCK_PROBE, limits=LIMITS, mode=mode).stdout
                    for mode in ("cold", "warm")]
     finally:
-        os.close(fd)
-    assert seen_by == ["free\n", "free\n"], seen_by
+        for fd in fds:
+            os.close(fd)
+    assert seen_by == ["free\nfree\n", "free\nfree\n"], seen_by
