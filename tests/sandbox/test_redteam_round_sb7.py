@@ -26,6 +26,7 @@ import os
 
 import pytest
 from test_redteam_round_sb5 import (
+    DEPTH,
     DOUBLE,
     LIMITS,
     MODES,
@@ -360,6 +361,20 @@ def test_a_stdin_stdout_program_starts_at_the_bottom_of_the_stack() -> None:
     python = sandbox.run(code, limits=LIMITS, mode="cold")
     assert python.stdout == "1\n", python
     assert io_passed(code, [{"input": "", "output": "1\n"}]) == [1, 1]
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "open: warm/cold divergence (recursion depth) against python3: a stdin/stdout test's "
+    "program starts 3 frames deep (run.py, harness_program.test_process, run_main), warm "
+    "and cold, so a recursion python3 main.py fits by its last frames is a RecursionError "
+    "in the test (`Then` makes warm as deep as cold, not as deep as python3)"))
+def test_a_stdin_stdout_recursion_as_deep_as_python_allows_passes() -> None:
+    code = DEPTH + "line = input()\nprint(reach() + 1 if line == 'probe' else count(int(line)))\n"
+    python = sandbox.run(code, stdin="probe\n", limits=LIMITS, mode="cold")
+    depth = int(python.stdout)
+    assert sandbox.run(code, stdin=f"{depth}\n", limits=LIMITS, mode="cold").stdout == \
+        f"{depth}\n"
+    assert io_passed(code, [{"input": f"{depth}\n", "output": f"{depth}\n"}]) == [1, 1]
 
 
 def test_an_affinity_one_test_narrows_reaches_no_later_test() -> None:
