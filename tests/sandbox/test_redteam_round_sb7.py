@@ -384,6 +384,26 @@ def test_a_stdin_stdout_recursion_as_deep_as_python_allows_passes() -> None:
     assert io_passed(code, [{"input": f"{depth}\n", "output": f"{depth}\n"}]) == [1, 1]
 
 
+@pytest.mark.xfail(strict=True, reason=(
+    "open: warm/cold divergence (two runners of one test): a cold test's process may kill "
+    "its zygote (same uid), after which harness_io.run_case execs python3 main.py for the "
+    "later tests, ending as python3 ends; warm (the zygote out of reach) every test ends "
+    "through harness_program.finish: tests 2 and 3 pass cold and fail warm, so a program "
+    "picks its runner and with it the verdict"))
+def test_later_tests_are_judged_alike_whichever_runner_starts_them() -> None:
+    code = ("import os, atexit\nline = input()\nif line == 'kill':\n    try:\n"
+            "        os.kill(os.getppid(), 9)\n    except OSError:\n        pass\n"
+            "    print('killed')\nelse:\n    atexit.register(os.write, 1, b'done\\n')\n"
+            "    print('42')\n")
+    python = sandbox.run(code, stdin="x\n", limits=LIMITS, mode="cold")
+    assert python.stdout == "42\ndone\n", python
+    tests = [{"input": "kill\n", "output": "killed\n"},
+             *[{"input": "x\n", "output": python.stdout}] * 2]
+    later = [[r.outcome for r in sandbox.run_tests(code, tests, limits=LIMITS,
+                                                   mode=mode).results[1:]] for mode in MODES]
+    assert later == [["pass", "pass"], ["pass", "pass"]], later
+
+
 def test_an_affinity_one_test_narrows_reaches_no_later_test() -> None:
     """Test 1's process holds itself on one CPU; test 2's process (another fork of the
     zygote, `enter_program` with PROGRAM_CPUS warm) sees what a cold plain run sees."""
