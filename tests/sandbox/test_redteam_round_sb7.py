@@ -48,6 +48,18 @@ FINISH = "harness_program.finish"
 
 # --- 1. a plain program's end: warm against `python3 main.py` ------------------------------
 
+# stdout written, then a sys.stdout whose flush fails (python3: 120), and a trace function
+# that sets a local `status` of 120 to 0 in a frame named `finish`
+TRACED_STATUS = (
+    "import sys, os\nos.write(1, b'42\\n')\nclass Out:\n    def write(self, s):\n"
+    "        return len(s)\n    def flush(self):\n        raise OSError('full')\n"
+    "    def __repr__(self):\n        return 'Out'\n"
+    "sys.stdout = Out()\ndef local(frame, event, arg):\n"
+    "    if event == 'line' and frame.f_locals.get('status') == 120:\n"
+    "        frame.f_locals['status'] = 0\n    return local\n"
+    "def glob(frame, event, arg):\n"
+    "    return local if frame.f_code.co_name == 'finish' else None\nsys.settrace(glob)\n")
+
 # name: (program, why it differs warm: the class and the root suspected)
 ENDINGS = {
     "sys.last_value seen by an atexit hook": (
@@ -141,7 +153,7 @@ ENDINGS = {
         ("import sys, os\nclass E(Exception):\n    @property\n    def __traceback__(self):\n"
          "        raise SystemExit(0)\nclass Out:\n    def write(self, s, w=os.write):\n"
          "        return w(1, s.encode())\n    def flush(self):\n        raise E('full')\n"
-         "sys.stdout = Out()\nprint('42')\n"),
+         "    def __repr__(self):\n        return 'Out'\nsys.stdout = Out()\nprint('42')\n"),
         ("tampering with the judge: harness_program._unraisable reads the program's "
          "exc.__traceback__ unguarded; its SystemExit leaves finish (warm exit 70, no "
          "message; python3 prints the unraisable error and exits 120)")),
@@ -220,6 +232,11 @@ ENDINGS = {
         ("exit output: PyErr_Print raises the audit event sys.excepthook before it calls the "
          "hook (a RuntimeError from an audit hook prints nothing); "
          "harness_program.print_exception raises none (no event, the traceback printed)")),
+    "a trace function that rewrites finish's status": (
+        TRACED_STATUS,
+        ("exit forgery (tampering with the judge): harness_program.finish runs under the "
+         "program's sys.settrace, whose local trace rewrites finish's `status` (120 after "
+         "the failed flush) to 0: warm `ok` where python3 exits 120")),
 }
 
 # held: what a finish-like ending must keep as python3 does (each would fail if it did not)
@@ -292,6 +309,8 @@ VERDICT_ENDINGS = {
     "a signal handler keeps the main module": ENDINGS["a signal handler keeps the main module"],
     "a cycle collected at the end": ENDINGS["a cycle collected at the end"],
     "a stdout whose first flush fails": ENDINGS["a stdout whose first flush fails"],
+    "a trace function that rewrites finish's status":
+        ENDINGS["a trace function that rewrites finish's status"],
     "a daemon thread during module finalization":
         ENDINGS["a daemon thread during module finalization"],
     "an atexit hook writing to fd 1": ENDINGS["an atexit hook writing to fd 1"],
