@@ -237,6 +237,14 @@ ENDINGS = {
         ("exit forgery (tampering with the judge): harness_program.finish runs under the "
          "program's sys.settrace, whose local trace rewrites finish's `status` (120 after "
          "the failed flush) to 0: warm `ok` where python3 exits 120")),
+    "a finalizer under the lowest recursion limit": (
+        ("class A:\n    def __del__(self):\n        print('del')\na = A()\nimport sys\n"
+         "n = 2\nwhile True:\n    try:\n        sys.setrecursionlimit(n)\n        break\n"
+         "    except RecursionError:\n        n += 1\nprint('42')\n"),
+        ("recursion depth: the lowest limit a program may set is its depth + 1, 7 frames "
+         "deeper warm (a test's process: 3) than python3's; python3's finalizer then fails "
+         "(nothing printed), the harness's prints `del` (the frames below the program, "
+         "warm_server.child / harness_program.test_process)")),
 }
 
 # held: what a finish-like ending must keep as python3 does (each would fail if it did not)
@@ -309,6 +317,8 @@ VERDICT_ENDINGS = {
     "a signal handler keeps the main module": ENDINGS["a signal handler keeps the main module"],
     "a cycle collected at the end": ENDINGS["a cycle collected at the end"],
     "a stdout whose first flush fails": ENDINGS["a stdout whose first flush fails"],
+    "a finalizer under the lowest recursion limit":
+        ENDINGS["a finalizer under the lowest recursion limit"],
     "a trace function that rewrites finish's status":
         ENDINGS["a trace function that rewrites finish's status"],
     "a daemon thread during module finalization":
