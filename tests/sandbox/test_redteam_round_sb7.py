@@ -245,6 +245,18 @@ ENDINGS = {
          "deeper warm (a test's process: 3) than python3's; python3's finalizer then fails "
          "(nothing printed), the harness's prints `del` (the frames below the program, "
          "warm_server.child / harness_program.test_process)")),
+    "an atexit hook that interrupts the main thread": (
+        "import atexit, _thread\natexit.register(_thread.interrupt_main)\nprint('42')\n",
+        ("KeyboardInterrupt: the interrupt a C atexit hook leaves pending is raised at "
+         "harness_program.finish's next bytecode, outside any guard: warm exit 70 with the "
+         "output lost (harness_program.forked), a test's process 130 (run.py's top level); "
+         "python3 drops it (_PySignal_Fini) and exits 0 with 42")),
+    "an atexit hook that raises SIGINT": (
+        ("import atexit, signal\natexit.register(signal.raise_signal, signal.SIGINT)\n"
+         "print('42')\n"),
+        ("finalization: atexit hooks run from harness_program.finish's Python frame, so "
+         "the KeyboardInterrupt's report shows the harness's file and line "
+         "(/harness/_in_jail/harness_program.py, in finish); python3's has no frame")),
 }
 
 # held: what a finish-like ending must keep as python3 does (each would fail if it did not)
@@ -317,6 +329,8 @@ VERDICT_ENDINGS = {
     "a signal handler keeps the main module": ENDINGS["a signal handler keeps the main module"],
     "a cycle collected at the end": ENDINGS["a cycle collected at the end"],
     "a stdout whose first flush fails": ENDINGS["a stdout whose first flush fails"],
+    "an atexit hook that interrupts the main thread":
+        ENDINGS["an atexit hook that interrupts the main thread"],
     "a finalizer under the lowest recursion limit":
         ENDINGS["a finalizer under the lowest recursion limit"],
     "a trace function that rewrites finish's status":
