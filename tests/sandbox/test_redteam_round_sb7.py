@@ -11,10 +11,13 @@ not (or does otherwise): `sys.last_*`, the KeyboardInterrupt status rules, `hand
 without a usable `sys.stderr`, `_PySignal_Fini`, the collections of `Py_FinalizeEx` (before
 the streams are put back, without `gc.callbacks`), frames below hooks and finalizers, tracing
 and profiling of the harness's own code, `sys.modules` as the program left it (the
-interpreter reads its own `interp->modules`), program exception classes the harness reads;
-(2) the same endings in a stdin/stdout test's process (forked from a zygote warm and cold:
-both run `finish`, so the reference is the cold plain run, `python3 main.py` itself) and in
-the code reward; (3) what is shared with every jail: the host's device inodes.
+interpreter reads its own `interp->modules`), program exception classes the harness reads,
+pending interrupts and trace functions that reach `finish`'s own code, the flush right after
+the script (pythonrun.c's flush_io); (2) the same endings in a stdin/stdout test's process
+(forked from a zygote warm and cold: both run `finish`, so the reference is the cold plain
+run, `python3 main.py` itself), its depth, the runner a test gets (zygote or exec) choosing
+its verdict, and the code reward; (3) what is shared with every jail: the host's device
+inodes and the staged /harness.
 How: each program runs as a cold plain run (the reference) and warm; held attacks are plain
 tests, open holes strict xfails naming the class and the function suspected at the root.
 Probes of rounds sb5 (test_redteam_round_sb5.py) are not repeated here."""
