@@ -37,7 +37,6 @@ from test_redteam_round_sb5 import (
     code_reward_values,
     fn_report,
     hold_on,
-    holes,
     io_passed,
     seen,
 )
@@ -298,7 +297,25 @@ HELD_ENDINGS = {
 }
 
 
-@pytest.mark.parametrize("name", holes(ENDINGS, "open"))
+OPEN = {"a daemon thread during module finalization", "a finalizer under the lowest recursion limit",
+        "a frame below a finalizer", "a frame below an atexit hook",
+        "a program object in a module of the interpreter's start",
+        "an atexit hook that raises SIGINT"}
+"""The endings still open; every other name of ENDINGS and VERDICT_ENDINGS is held since
+h-sb8 (#38), its text naming the hole that was found: the program's trace and profile
+functions see only the program's code (`harness_program._traced`), program objects read as
+C reads them, pythonrun.c's flush_io after the script, `_PySignal_Fini`, the collections of
+Py_FinalizeEx, `interp->modules`, PyErr_Print's sys.last_* and audit event, Py_RunMain's
+exit_sigint for the exact KeyboardInterrupt, handle_system_exit's C stderr."""
+
+
+def cases(table: dict[str, tuple[str, str]]) -> list[object]:
+    """The names of `table`, those in OPEN strict xfails naming their root."""
+    return [pytest.param(name, marks=pytest.mark.xfail(strict=True, reason=f"open: {why}"))
+            if name in OPEN else name for name, (_, why) in sorted(table.items())]
+
+
+@pytest.mark.parametrize("name", cases(ENDINGS))
 def test_a_plain_program_ends_as_python_ends_it(name: str) -> None:
     cold, warm = both(ENDINGS[name][0])
     assert cold.status in ("ok", "runtime_error"), cold
@@ -351,7 +368,7 @@ VERDICT_ENDINGS = {
 }
 
 
-@pytest.mark.parametrize("name", holes(VERDICT_ENDINGS, "open"))
+@pytest.mark.parametrize("name", cases(VERDICT_ENDINGS))
 def test_a_stdin_stdout_test_is_judged_as_python_runs_it(name: str) -> None:
     code = VERDICT_ENDINGS[name][0]
     python = sandbox.run(code, limits=LIMITS, mode="cold")
@@ -360,10 +377,6 @@ def test_a_stdin_stdout_test_is_judged_as_python_runs_it(name: str) -> None:
         [expected, expected], python
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "open: exit forgery through the code reward: harness_program._unraisable lets the "
-    "program's SystemExit(0) out of finish to run.py's top level in a stdin/stdout test's "
-    "process; the task scores as solved where python3 exits 120"))
 def test_the_code_reward_fails_a_program_whose_end_python_fails(
         monkeypatch: pytest.MonkeyPatch) -> None:
     program = "n = int(input())\n" + TWO_FAILING_FLUSHES + "print(n * 2)\n"
@@ -430,12 +443,6 @@ def test_a_stdin_stdout_recursion_as_deep_as_python_allows_passes() -> None:
     assert io_passed(code, [{"input": f"{depth}\n", "output": f"{depth}\n"}]) == [1, 1]
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "open: warm/cold divergence (two runners of one test): a cold test's process may kill "
-    "its zygote (same uid), after which harness_io.run_case execs python3 main.py for the "
-    "later tests, ending as python3 ends; warm (the zygote out of reach) every test ends "
-    "through harness_program.finish: tests 2 and 3 pass cold and fail warm, so a program "
-    "picks its runner and with it the verdict"))
 def test_later_tests_are_judged_alike_whichever_runner_starts_them() -> None:
     code = ("import os, atexit\nline = input()\nif line == 'kill':\n    try:\n"
             "        os.kill(os.getppid(), 9)\n    except OSError:\n        pass\n"
