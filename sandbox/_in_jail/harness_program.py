@@ -458,27 +458,38 @@ def finish(code: object) -> "NoReturn":
     Not the interpreter's own teardown past that: in a child of a warm server it frees
     the server's whole heap, copying every page (~10 ms a run), and shows nothing."""
     end = os._exit  # sys and builtins are cleared below
-    status = _exit_status(code)
-    try:
-        threading = _MODULES.get("threading")  # interp->modules, not the sys attribute
-        if threading is not None:  # wait for non-daemon threads, as the interpreter does
-            _traced(threading._shutdown)
-    except BaseException as exc:  # noqa: BLE001  (printed as the interpreter prints it)
-        _unraisable(exc, threading)
-    try:
-        _traced(atexit._run_exitfuncs)  # each failure printed as the interpreter prints it
-    except BaseException:  # noqa: BLE001, S110  (an interrupt left pending by a hook,
-        pass  # raised on return: _PySignal_Fini drops it)
-    try:
-        if not _flush_std_files():
-            status = 120
-        _signal_fini()
+    final = 120  # until the flush is done: a signal's handler raising in the harness's
+    try:  # code between two steps (a program's thread may send one) fails, never passes
+        status = _exit_status(code)
+        try:
+            threading = _MODULES.get("threading")  # interp->modules, not the sys attribute
+            if threading is not None:  # wait for non-daemon threads, as the interpreter does
+                _traced(threading._shutdown)
+        except BaseException as exc:  # noqa: BLE001  (printed as the interpreter prints it)
+            _unraisable(exc, threading)
+        try:
+            _traced(atexit._run_exitfuncs)  # each failure printed as the interpreter does
+        except BaseException:  # noqa: BLE001, S110  (an interrupt left pending by a hook,
+            pass  # raised on return: _PySignal_Fini drops it)
+        # inline: an interrupt raised in `_traced`'s own code may have left them set
+        if sys.gettrace() is not None:
+            sys.settrace(None)
+        if sys.getprofile() is not None:
+            sys.setprofile(None)
+        for _ in range(3):  # each try consumes what a handler of the program left pending
+            try:
+                _signal_fini()  # before the flush (the interpreter's comes after it), so
+                break  # that no handler of the program's runs in the harness's code
+            except BaseException:  # noqa: BLE001, S112
+                continue
+        if _flush_std_files():
+            final = status
         _finalize_modules()
         _traced(_AUDIT, "cpython.PyInterpreterState_Clear")  # interpreter_clear's first act
     except BaseException:  # noqa: BLE001, S110  (a signal's handler in the harness's code)
         pass
     finally:
-        end(130 if _INTERRUPTED else status)
+        end(130 if _INTERRUPTED else final)
 
 
 _int, _type, _issubclass, _str = int, type, issubclass, str  # builtins are the program's
@@ -490,17 +501,15 @@ _AUDIT = sys.audit
 
 
 def _signal_fini() -> None:
-    """`_PySignal_Fini`: no handler of the program's runs any more, and none is kept. A
+    """`_PySignal_Fini`: no handler of the program's runs any more, and none is kept (a
+    signal pending is dropped, unless its handler raises: then this is called again). A
     signal the program's process sends itself from here on reads as it does to a cold
     jail's pid 1, which the kernel spares: nothing happens (`slice` takes the handler's two
     arguments in C, running no code)."""
     for signum in range(1, signal.NSIG):
-        try:
-            handler = signal.getsignal(signum)
-            if handler not in (None, signal.SIG_DFL, signal.SIG_IGN):
-                signal.signal(signum, slice)
-        except BaseException:  # noqa: BLE001, S112  (a pending signal's handler raised)
-            continue
+        handler = signal.getsignal(signum)
+        if handler not in (None, signal.SIG_DFL, signal.SIG_IGN):
+            signal.signal(signum, slice)  # runs what is pending first
 
 
 def _exit_status(code: object) -> int:
@@ -882,9 +891,25 @@ def test_process(fds: "Sequence[int]") -> None:
         os.chdir("/work")
         fresh_stdio()
         code = run_main()
+        finish(code)
     except BaseException:  # noqa: BLE001  (the harness's failure: no program's status)
         os._exit(70)
-    finish(code)
+
+
+def exec_process() -> None:
+    """A stdin/stdout test's process started by exec (`run.py program`, from run.py's top
+    level as `test_process` is) where its zygote is gone (a cold program may kill it): the
+    same `run_main` and `finish`, so a program's later tests run as its first did, whichever
+    process starts them (red team sb7: python3 main.py ended them otherwise)."""
+    try:
+        fresh_stdio()
+        finish(run_main())
+    except BaseException:  # noqa: BLE001  (the harness's failure: no program's status)
+        os._exit(70)
+
+
+EXEC_ARGV = [sys.executable, "-E", "-s", "-S", sys.argv[0] if sys.argv else "", "program"]
+"""`exec_process`'s command line, taken at import (run.py's own path)."""
 
 
 def go_on(run: "Any", *args: "Any") -> "NoReturn":
@@ -912,6 +937,6 @@ def program_main(source: "str | None") -> "NoReturn":
     """A plain program's process: `python3 main.py` (`run_main`, `finish`)."""
     try:
         code = run_main(source)
+        finish(code)
     except BaseException:  # noqa: BLE001  (the harness's failure: no program's status)
         os._exit(70)
-    finish(code)

@@ -239,6 +239,16 @@ ENDINGS = {
         ("exit forgery (tampering with the judge): harness_program.finish runs under the "
          "program's sys.settrace, whose local trace rewrites finish's `status` (120 after "
          "the failed flush) to 0: warm `ok` where python3 exits 120")),
+    "a trace function and an interrupt left pending by an atexit hook": (
+        TRACED_STATUS.replace("'finish'", "'_flush_std_files'").replace(
+            "'status') == 120", "'ok') is False").replace(
+            "frame.f_locals['status'] = 0", "frame.f_locals['ok'] = True")
+        + "import atexit, _thread\natexit.register(_thread.interrupt_main)\n",
+        ("signals (h-sb8): the interrupt a C atexit hook leaves pending is raised by "
+         "python3 in the next Python code, the program's stdout's flush (its report: "
+         "KeyboardInterrupt in flush); harness_program.finish drops it where the hooks "
+         "return (harness bytecode runs first), so the report is the flush's OSError; the "
+         "status is the same (test_an_interrupt_left_pending_forges_no_status)")),
     "a finalizer under the lowest recursion limit": (
         ("class A:\n    def __del__(self):\n        print('del')\na = A()\nimport sys\n"
          "n = 2\nwhile True:\n    try:\n        sys.setrecursionlimit(n)\n        break\n"
@@ -260,6 +270,16 @@ ENDINGS = {
          "the KeyboardInterrupt's report shows the harness's file and line "
          "(/harness/_in_jail/harness_program.py, in finish); python3's has no frame")),
 }
+
+def test_an_interrupt_left_pending_forges_no_status() -> None:
+    """h-sb8 (#38): the interrupt a C atexit hook leaves pending is raised as the harness's
+    `_traced` returns; it must not leave the program's trace function on for the harness's
+    own flush, whose `ok` that trace would set to True (exit 0 where python3 exits 120)."""
+    cold, warm = both(ENDINGS["a trace function and an interrupt left pending by an "
+                              "atexit hook"][0])
+    assert (cold.status, cold.exit_code, cold.stdout) == ("runtime_error", 120, "42\n"), cold
+    assert (warm.status, warm.exit_code, warm.stdout) == ("runtime_error", 120, "42\n"), warm
+
 
 # held: what a finish-like ending must keep as python3 does (each would fail if it did not)
 HELD_ENDINGS = {
@@ -297,7 +317,8 @@ HELD_ENDINGS = {
 }
 
 
-OPEN = {"a daemon thread during module finalization", "a finalizer under the lowest recursion limit",
+OPEN = {"a trace function and an interrupt left pending by an atexit hook",
+        "a daemon thread during module finalization", "a finalizer under the lowest recursion limit",
         "a frame below a finalizer", "a frame below an atexit hook",
         "a program object in a module of the interpreter's start",
         "an atexit hook that raises SIGINT"}
@@ -455,6 +476,21 @@ def test_later_tests_are_judged_alike_whichever_runner_starts_them() -> None:
     later = [[r.outcome for r in sandbox.run_tests(code, tests, limits=LIMITS,
                                                    mode=mode).results[1:]] for mode in MODES]
     assert later == [["pass", "pass"], ["pass", "pass"]], later
+
+
+def test_a_test_that_kills_its_zygote_leaves_later_tests_the_same_runner() -> None:
+    """h-sb8 (#38): cold, a test's process may kill its zygote; the later tests then start
+    by exec of the same runner (`harness_program.exec_process`), not of python3 main.py:
+    the program's depth (what `finish` and `run_main` put below it) is the first test's."""
+    code = ("import os, traceback\nline = input()\nif line == 'kill':\n    try:\n"
+            "        os.kill(os.getppid(), 9)\n    except OSError:\n        pass\n"
+            "print(len(traceback.extract_stack()))\n")
+    tests = [{"input": "kill\n", "output": "4\n"}, {"input": "x\n", "output": "4\n"},
+             {"input": "x\n", "output": "4\n"}]
+    outcomes = [[r.outcome for r in sandbox.run_tests(code, tests, limits=LIMITS,
+                                                      mode=mode).results] for mode in MODES]
+    # the killing test itself: an error cold ("the test runner was killed"), a pass warm
+    assert [o[1:] for o in outcomes] == [["pass", "pass"]] * 2, outcomes
 
 
 def test_an_affinity_one_test_narrows_reaches_no_later_test() -> None:
