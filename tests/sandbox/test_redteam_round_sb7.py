@@ -106,8 +106,9 @@ ENDINGS = {
         ("import atexit, sys\ndef h(g=sys._getframe):\n    try:\n        g(1)\n"
          "        print('frame')\n    except ValueError:\n        print('top')\n"
          "atexit.register(h)\n"),
-        ("finalization: atexit hooks run from harness_program.finish's frame "
-         "(sys._getframe(1) is finish warm, ValueError cold)")),
+        ("finalization: atexit hooks run from a harness frame (harness_program._traced, "
+         "called by finish: sys._getframe(1) is a frame warm, ValueError cold); Python "
+         "code cannot call them from C with no frame below")),
     "a frame below a finalizer": (
         ("import sys, os\nclass A:\n    def __del__(self, g=sys._getframe, w=os.write):\n"
          "        try:\n            g(1)\n            w(1, b'frame\\n')\n"
@@ -255,8 +256,10 @@ ENDINGS = {
          "    except RecursionError:\n        n += 1\nprint('42')\n"),
         ("recursion depth: the lowest limit a program may set is its depth + 1, 7 frames "
          "deeper warm (a test's process: 3) than python3's; python3's finalizer then fails "
-         "(nothing printed), the harness's prints `del` (the frames below the program, "
-         "warm_server.child / harness_program.test_process)")),
+         "(nothing printed), the harness's prints `del`: harness_program._enter_program "
+         "cannot set the program's limit back under the harness's frames (warm_server.child "
+         "/ harness_program.test_process, finish, _finalize_modules), so the finalizer runs "
+         "under the limit plus the harness's headroom")),
     "an atexit hook that interrupts the main thread": (
         "import atexit, _thread\natexit.register(_thread.interrupt_main)\nprint('42')\n",
         ("KeyboardInterrupt: the interrupt a C atexit hook leaves pending is raised at "
@@ -266,9 +269,10 @@ ENDINGS = {
     "an atexit hook that raises SIGINT": (
         ("import atexit, signal\natexit.register(signal.raise_signal, signal.SIGINT)\n"
          "print('42')\n"),
-        ("finalization: atexit hooks run from harness_program.finish's Python frame, so "
-         "the KeyboardInterrupt's report shows the harness's file and line "
-         "(/harness/_in_jail/harness_program.py, in finish); python3's has no frame")),
+        ("finalization: atexit hooks run from a harness frame (harness_program._traced), "
+         "so the KeyboardInterrupt's report, which atexit prints, shows the harness's file "
+         "and line (/harness/_in_jail/harness_program.py, in _traced); python3's has no "
+         "frame")),
 }
 
 def test_an_interrupt_left_pending_forges_no_status() -> None:
@@ -553,7 +557,8 @@ LOCK_PROBE = ("import fcntl, os\nfor path in ('/dev/null', '/harness/run.py'):\n
     "(and /dev/zero, /dev/urandom), and _runner.run / the warm jail the host's staged "
     "harness folder (/harness), into every jail: a flock on one of their inodes is one lock "
     "for every jail and the host, so a program sees (or blocks on) another run's lock, "
-    "warm and cold"))
+    "warm and cold. Not cheap to close (h-sb8): a user namespace may not mknod a device "
+    "node of its own, and a per-jail /harness is a copy of the staged folder per run"))
 def test_a_lock_on_a_device_is_no_other_runs_business() -> None:
     """A lock held outside the jail (here by this test, as another run's process would
     hold one) is not seen by a program: `free` in both modes."""
