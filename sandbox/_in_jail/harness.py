@@ -41,6 +41,7 @@ import time
 from .harness_program import (
     ServerForker,
     Zygote,
+    exec_process,
     forked,
     go_on,
     recv_fds,
@@ -744,9 +745,12 @@ def _cpu(resource: "Any") -> float:
 
 
 def entry(args: "list[str]") -> None:
-    """Started by the launcher as `run.py python|pyio|io` (harness) or `run.py worker FDS`."""
+    """Started by the launcher as `run.py python|pyio|io` (harness) or `run.py worker FDS`;
+    by a stdin/stdout harness whose zygote is gone as `run.py program` (`exec_process`)."""
     if args[0] == "worker":
         worker_main(*map(int, args[1:5]))
+    elif args[0] == "program":
+        go_on(exec_process)
     else:
         main(args[0])
     os._exit(0)  # the report is written (os.write): skip the interpreter's teardown

@@ -7,6 +7,7 @@ assert tests), and `ServerForker`, through which the warm server forks those rep
 # no `from __future__ import annotations`: at run time it imports __future__, ~0.5 ms of
 # every cold harness start (in-jail modules run on Python >= 3.10, which needs no import)
 
+import _operator
 import _struct  # not struct.py (nor socket.py, imported where needed): ms of a cold start
 import _weakref as _weakref_module  # these three here, not in `finish`: once the program
 import atexit  # runs, it owns the import system (built in: no file read)
@@ -259,18 +260,103 @@ def run_main(text: "str | bytes | None" = None) -> object:
     # SIGINT raises KeyboardInterrupt, as the interpreter sets it up (a warm server's child
     # inherits SIG_DFL: the signal, or `_thread.interrupt_main`, would kill it or do nothing)
     signal.signal(signal.SIGINT, signal.default_int_handler)
+    global _INTERRUPTED
+    ended: BaseException | None = None
     try:
         exec(compile(source, "/work/main.py", "exec"), module.__dict__)  # noqa: S102
-    except SystemExit as exc:  # its code is read where the interpreter reads it: `finish`
-        return exit_code(exc)
     except BaseException as exc:  # noqa: BLE001  (printed as the interpreter would)
-        code = print_exception(exc)
-        if code is not _NO_EXIT:
-            return code
-        # the interpreter ends by SIGINT after an unhandled KeyboardInterrupt: 130 from a
-        # cold jail's pid 1, which its own SIGINT cannot kill
-        return 130 if isinstance(exc, KeyboardInterrupt) else 1
-    return 0
+        ended = exc
+    # the interpreter's end is C: the program's trace and profile functions see none of
+    # the harness's (taken off here, inline: a call would be traced; see `_traced`)
+    _TRACING[:] = sys.gettrace(), sys.getprofile()
+    if _TRACING[0] is not None:  # each call an audit event: none made for nothing
+        sys.settrace(None)
+    if _TRACING[1] is not None:
+        sys.setprofile(None)
+    _leave_program()
+    _flush_io()
+    if ended is None:
+        return 0
+    if _issubclass(_type(ended), SystemExit):  # its code is read where the interpreter
+        return exit_code(ended)  # type: ignore[arg-type]  # reads it: `finish`
+    code = print_exception(ended)
+    if code is not _NO_EXIT:
+        return code
+    # the interpreter ends by SIGINT after an unhandled KeyboardInterrupt (its exact type,
+    # run_eval_code_obj): 130 from a cold jail's pid 1, whatever Py_FinalizeEx said
+    _INTERRUPTED = _type(ended) is KeyboardInterrupt
+    return 1
+
+
+_INTERRUPTED = False
+"""Whether the program ended by an unhandled KeyboardInterrupt (Py_RunMain's exit_sigint:
+status 130, after and over Py_FinalizeEx's 120)."""
+
+_TRACING: "list[Any]" = [None, None]
+"""The program's trace and profile functions, taken off while the harness's own code runs
+(`run_main`) and put back only around calls of the program's code (`_traced`): the
+interpreter's end is C, which no trace or profile function sees."""
+
+
+def _traced(call: "Any", *args: "Any") -> "Any":
+    """`call(*args)` (the program's code, or C that calls it) under the program's trace and
+    profile functions, as the interpreter runs it; those the program has set by its return
+    are kept for the next call. This frame is entered untraced, so no trace function sees
+    or changes its locals (nor the harness's callers')."""
+    _enter_program()
+    if _TRACING[0] is not None:  # each call an audit event: none made for nothing
+        sys.settrace(_TRACING[0])
+    if _TRACING[1] is not None:
+        sys.setprofile(_TRACING[1])
+    try:
+        return call(*args)
+    finally:
+        _TRACING[:] = sys.gettrace(), sys.getprofile()
+        if _TRACING[0] is not None:
+            sys.settrace(None)
+        if _TRACING[1] is not None:
+            sys.setprofile(None)
+        _leave_program()
+
+
+_LIMIT = [1000]
+"""The program's recursion limit, while the harness's end runs over it (`_leave_program`)."""
+
+_HEADROOM = 50
+"""Frames the harness's end may take over the program's limit: a program may set the
+lowest limit its depth allows (its depth + 1), and `python3 main.py`'s end is C, which
+needs no frame of that limit."""
+
+
+def _leave_program() -> None:
+    """Back to the harness's code: the limit the program left, plus `_HEADROOM`."""
+    _LIMIT[0] = sys.getrecursionlimit()
+    sys.setrecursionlimit(_LIMIT[0] + _HEADROOM)
+
+
+def _enter_program() -> None:
+    """Before the program's code runs again: its own recursion limit (where the harness's
+    frames below it allow: else the lowest they do)."""
+    try:
+        sys.setrecursionlimit(_LIMIT[0])
+    except RecursionError:
+        pass
+
+
+def _flush_io() -> None:
+    """pythonrun.c's `flush_io`, right after the script: sys.stderr, then sys.stdout
+    flushed, every error swallowed (before the traceback, `handle_system_exit`, threads
+    and atexit hooks)."""
+    for name in ("stderr", "stdout"):
+        try:
+            _traced(_FLUSH, vars(sys).get(name))
+        except BaseException:  # noqa: BLE001, S110  (as flush_io: PyErr_Clear)
+            pass
+
+
+_FLUSH = _operator.methodcaller("flush")
+_CLOSED = _operator.attrgetter("closed")
+"""`stream.flush()` in C: the lookup and call seen by a trace function as the program's."""
 
 
 def exit_code(exc: SystemExit) -> object:
@@ -285,28 +371,62 @@ def exit_code(exc: SystemExit) -> object:
 
 def print_exception(exc: BaseException) -> object:
     """Print `exc` (raised by the program's code) as the interpreter prints an uncaught
-    exception (`PyErr_PrintEx`): through sys.excepthook, without run_main's frame, calling
+    exception (`PyErr_PrintEx(1)`): sys.last_type/last_value/last_traceback set, the audit
+    event `sys.excepthook` raised, then sys.excepthook called (None is called too, and fails;
+    only a missing hook is `sys.excepthook is missing`), without run_main's frame, calling
     nothing of the program's exception that the interpreter does not call. A hook that
     fails is reported as the interpreter reports it; one that raises SystemExit ends the
     program with that exit's code (returned; else `_NO_EXIT`)."""
-    tb = BaseException.__dict__["__traceback__"].__get__(exc)
+    tb = _traceback_of(exc)
     tb = tb.tb_next if tb is not None else None  # hide run_main's frame
     BaseException.with_traceback(exc, tb)
-    hook = getattr(sys, "excepthook", None)
+    sys.last_type, sys.last_value, sys.last_traceback = _type(exc), exc, tb
+    hook = vars(sys).get("excepthook", _NO_EXIT)
     try:
-        if hook is None:
+        _traced(sys.audit, "sys.excepthook", None if hook is _NO_EXIT else hook,
+                _type(exc), exc, tb)
+    except RuntimeError:
+        return _NO_EXIT
+    except BaseException as failed:  # noqa: BLE001  (the program's audit hook)
+        _unraisable(failed, None, "Exception ignored in audit hook")
+    try:
+        if hook is _NO_EXIT:
             _write_stderr("sys.excepthook is missing\n")
-            sys.__excepthook__(type(exc), exc, tb)
+            _traced(sys.__excepthook__, _type(exc), exc, tb)
         else:
-            hook(type(exc), exc, tb)
+            _traced(hook, _type(exc), exc, tb)
     except SystemExit as ending:
         return exit_code(ending)
     except BaseException as failed:  # noqa: BLE001  (the program's hook: printed as data)
         _write_stderr("Error in sys.excepthook:\n")
-        sys.__excepthook__(type(failed), failed, failed.__traceback__)
+        _display(failed, _program_tb(failed))
         _write_stderr("\nOriginal exception was:\n")
-        sys.__excepthook__(type(exc), exc, tb)
+        _display(exc, tb)
     return _NO_EXIT
+
+
+def _traceback_of(exc: BaseException) -> "Any":
+    """`exc.__traceback__` as C reads it (PyException_GetTraceback): never a program
+    class's own `__traceback__` attribute."""
+    return BaseException.__dict__["__traceback__"].__get__(exc)
+
+
+def _program_tb(exc: BaseException) -> "Any":
+    """`exc`'s traceback from the first frame of the program's (the harness's frames that
+    called it left out: the interpreter's are C, and show none)."""
+    tb = _traceback_of(exc)
+    while tb is not None and tb.tb_frame.f_code.co_filename == __file__:
+        tb = tb.tb_next
+    return tb
+
+
+def _display(exc: BaseException, tb: "Any") -> None:
+    """`_PyErr_Display`: the default hook's report; a failure there is lost."""
+    BaseException.with_traceback(exc, tb)  # the report reads the exception's own
+    try:
+        _traced(sys.__excepthook__, _type(exc), exc, tb)
+    except BaseException:  # noqa: BLE001, S110  (as the interpreter: nothing more printed)
+        pass
 
 
 _NO_EXIT = object()
@@ -314,11 +434,15 @@ _NO_EXIT = object()
 
 
 def _write_stderr(text: str) -> None:
-    """`PySys_WriteStderr`: to sys.stderr, nothing if that fails."""
+    """`PySys_WriteStderr`: to sys.stderr, or, where that is missing or fails, to the C
+    stderr (fd 2)."""
     try:
-        sys.stderr.write(text)
-    except BaseException:  # noqa: BLE001, S110  (as the interpreter: the text is lost)
-        pass
+        _traced(_operator.methodcaller("write", text), vars(sys).get("stderr"))
+    except BaseException:  # noqa: BLE001  (as sys_write: PyErr_Clear, then fputs)
+        try:
+            os.write(2, text.encode("utf-8", "backslashreplace"))
+        except OSError:
+            pass
 
 
 def finish(code: object) -> "NoReturn":
@@ -334,42 +458,85 @@ def finish(code: object) -> "NoReturn":
     Not the interpreter's own teardown past that: in a child of a warm server it frees
     the server's whole heap, copying every page (~10 ms a run), and shows nothing."""
     end = os._exit  # sys and builtins are cleared below
-    status = _exit_status(code)
-    try:
-        threading = sys.modules.get("threading")  # no threading module: no threads to join
-        if threading is not None:
-            threading._shutdown()  # wait for non-daemon threads, as the interpreter does
-    except BaseException as exc:  # noqa: BLE001  (printed as the interpreter prints it)
-        _unraisable(exc, None)
-    atexit._run_exitfuncs()  # each failure printed as the interpreter prints it
-    if not _flush_std_files():
-        status = 120
-    try:
+    final = 120  # until the flush is done: a signal's handler raising in the harness's
+    try:  # code between two steps (a program's thread may send one) fails, never passes
+        status = _exit_status(code)
+        try:
+            threading = _MODULES.get("threading")  # interp->modules, not the sys attribute
+            if threading is not None:  # wait for non-daemon threads, as the interpreter does
+                _traced(threading._shutdown)
+        except BaseException as exc:  # noqa: BLE001  (printed as the interpreter prints it)
+            _unraisable(exc, threading)
+        try:
+            _traced(atexit._run_exitfuncs)  # each failure printed as the interpreter does
+        except BaseException:  # noqa: BLE001, S110  (an interrupt left pending by a hook,
+            pass  # raised on return: _PySignal_Fini drops it)
+        # inline: an interrupt raised in `_traced`'s own code may have left them set
+        if sys.gettrace() is not None:
+            sys.settrace(None)
+        if sys.getprofile() is not None:
+            sys.setprofile(None)
+        for _ in range(3):  # each try consumes what a handler of the program left pending
+            try:
+                _signal_fini()  # before the flush (the interpreter's comes after it), so
+                break  # that no handler of the program's runs in the harness's code
+            except BaseException:  # noqa: BLE001, S112
+                continue
+        if _flush_std_files():
+            final = status
         _finalize_modules()
+        _traced(_AUDIT, "cpython.PyInterpreterState_Clear")  # interpreter_clear's first act
+    except BaseException:  # noqa: BLE001, S110  (a signal's handler in the harness's code)
+        pass
     finally:
-        end(status)
+        end(130 if _INTERRUPTED else final)
 
 
 _int, _type, _issubclass, _str = int, type, issubclass, str  # builtins are the program's
+_MODULES = sys.modules
+"""The interpreter's own dict of modules (`interp->modules`), whatever the program binds
+`sys.modules` to."""
+_BUILTINS = sys.modules["builtins"]
+_AUDIT = sys.audit
+
+
+def _signal_fini() -> None:
+    """`_PySignal_Fini`: no handler of the program's runs any more, and none is kept (a
+    signal pending is dropped, unless its handler raises: then this is called again). A
+    signal the program's process sends itself from here on reads as it does to a cold
+    jail's pid 1, which the kernel spares: nothing happens (`slice` takes the handler's two
+    arguments in C, running no code)."""
+    for signum in range(1, signal.NSIG):
+        handler = signal.getsignal(signum)
+        if handler not in (None, signal.SIG_DFL, signal.SIG_IGN):
+            signal.signal(signum, slice)  # runs what is pending first
 
 
 def _exit_status(code: object) -> int:
+    """`handle_system_exit`'s status for `code`; a code that is no int printed first
+    (to sys.stderr, or the C stderr where that is None or missing), a newline after it
+    even where printing it failed."""
     if code is None:
         return 0
     if _issubclass(_type(code), _int):  # PyLong_Check, then PyLong_AsLong
         value = _int.__int__(code)  # type: ignore[arg-type]  # an int subclass's value
         return value & 0xFF if -(1 << 63) <= value < 1 << 63 else 255
-    try:  # PyFile_WriteObject(code, sys.stderr, Py_PRINT_RAW), then a newline
-        sys.stderr.write(_str(code))
-        sys.stderr.write("\n")
+    stderr = vars(sys).get("stderr")
+    try:
+        if stderr is None:  # PyObject_Print(code, stderr, Py_PRINT_RAW)
+            text = _traced(_str, code)
+            os.write(2, text.encode("utf-8", "backslashreplace"))
+        else:  # PyFile_WriteObject(code, sys.stderr, Py_PRINT_RAW)
+            _traced(_operator.methodcaller("write", _traced(_str, code)), stderr)
     except BaseException:  # noqa: BLE001, S110  (as the interpreter: the text is lost)
         pass
+    _write_stderr("\n")
     return 1
 
 
 def _closed(stream: "Any") -> bool:
     try:
-        return bool(stream.closed)
+        return bool(_traced(_CLOSED, stream))
     except BaseException:  # noqa: BLE001  (`file_is_closed`: an error reads as open)
         return False
 
@@ -378,11 +545,11 @@ def _flush_std_files() -> bool:
     """`flush_std_files`: whether sys.stdout and sys.stderr (unless None or closed) flushed."""
     ok = True
     for name in ("stdout", "stderr"):
-        stream = getattr(sys, name, None)
+        stream = vars(sys).get(name)
         if stream is None or _closed(stream):
             continue
         try:
-            stream.flush()
+            _traced(_FLUSH, stream)
         except BaseException as exc:  # noqa: BLE001  (the program's stream)
             if name == "stdout":
                 _unraisable(exc, stream)
@@ -408,13 +575,12 @@ def _unraisable_args() -> "Any":
 _UNRAISABLE = _unraisable_args()
 
 
-def _unraisable(exc: BaseException, obj: object) -> None:
+def _unraisable(exc: BaseException, obj: object, message: "str | None" = None) -> None:
     """`PyErr_WriteUnraisable(obj)` for `exc`, raised in this module's call of the program's
-    code (that frame left out of its traceback)."""
-    tb = exc.__traceback__
-    tb = tb.tb_next if tb is not None else None
+    code (the harness's frames left out of its traceback)."""
+    tb = _program_tb(exc)
     try:
-        sys.unraisablehook(_UNRAISABLE((_type(exc), exc, tb, None, obj)))
+        _traced(vars(sys).get("unraisablehook"), _UNRAISABLE((_type(exc), exc, tb, message, obj)))
     except BaseException:  # noqa: BLE001, S110  (a failing hook: the interpreter says nothing)
         pass
 
@@ -433,35 +599,45 @@ def _finalize_modules() -> None:
     (the interpreter clears them last): they hold the program's objects only where the
     program put them there, and clearing them in a warm server's child would free (and
     so copy) pages of the server's heap, ~1 ms a run."""
+    if gc.isenabled():  # Py_FinalizeEx's _PyGC_CollectIfEnabled, gc.callbacks and all
+        _traced(gc.collect)
+    callbacks = [*gc.callbacks]  # the collections of finalize_modules run none
+    gc.callbacks.clear()
     for name in _SYS_DELETES:
         setattr(sys, name, None)
     for name in ("stdin", "stdout", "stderr"):
-        setattr(sys, name, getattr(sys, f"__{name}__", None))
-    vars(sys.modules["builtins"])["_"] = None
+        setattr(sys, name, vars(sys).get(f"__{name}__"))
+    vars(_BUILTINS)["_"] = None
     start = COLD[0] if COLD is not None else ()
-    weak = [_weakref(module) for name, module in sys.modules.items()
+    weak = [_weakref(module) for name, module in _MODULES.items()
             if _type(module) is _type(sys) and (name == "__main__" or name not in start)]
-    for name in list(sys.modules):
-        sys.modules[name] = None  # type: ignore[assignment]  # as the interpreter does
-    sys.modules.clear()
-    gc.collect()
+    for name in list(_MODULES):
+        _MODULES[name] = None  # type: ignore[assignment]  # as the interpreter does
+    _MODULES.clear()
+    _traced(gc.collect)
     for ref in reversed(weak):
         module = ref()
         if module is not None:
             _clear_module(vars(module))
         del module
-    streams = []
+    streams: list[Any] = []
     for name in ("stdin", "stdout", "stderr"):
         for attribute in (name, f"__{name}__"):
-            streams.append(getattr(sys, attribute, None))
+            streams.append(vars(sys).get(attribute))
             setattr(sys, attribute, None)
-    gc.collect()
-    for stream in streams:  # flushed on close (a warm server's frames may hold them yet)
+    _traced(gc.collect)
+    gc.callbacks[:] = callbacks
+    for stream in streams:  # flushed on close, if they are the interpreter's own files
         try:
-            if stream is not None and not _closed(stream):
+            if _type(stream) in _STD_TYPES and not stream.closed:
                 stream.flush()
         except BaseException:  # noqa: BLE001, S110  (as on close: the error is lost)
             pass
+
+
+_STD_TYPES = (type(sys.__stdout__), type(sys.__stdin__))
+"""io.TextIOWrapper: a standard stream of another class is the program's, whose flush the
+interpreter never calls at its end."""
 
 
 def _weakref(module: "Any") -> "Any":
@@ -470,13 +646,27 @@ def _weakref(module: "Any") -> "Any":
 
 def _clear_module(namespace: "dict[str, Any]") -> None:
     """`_PyModule_ClearDict`: names of one leading underscore to None, then all but
-    `__builtins__`."""
-    for key in list(namespace):
-        if _type(key) is _str and key[:1] == "_" and key[1:2] != "_":
-            namespace[key] = None
-    for key in list(namespace):
-        if key != "__builtins__":
-            namespace[key] = None
+    `__builtins__`; under the program's trace and profile functions (set in this frame,
+    entered untraced: they see the finalizers it runs, not it)."""
+    _enter_program()
+    if _TRACING[0] is not None:  # each call an audit event: none made for nothing
+        sys.settrace(_TRACING[0])
+    if _TRACING[1] is not None:
+        sys.setprofile(_TRACING[1])
+    try:
+        for key in list(namespace):
+            if _type(key) is _str and key[:1] == "_" and key[1:2] != "_":
+                namespace[key] = None
+        for key in list(namespace):
+            if key != "__builtins__":
+                namespace[key] = None
+    finally:
+        _TRACING[:] = sys.gettrace(), sys.getprofile()
+        if _TRACING[0] is not None:
+            sys.settrace(None)
+        if _TRACING[1] is not None:
+            sys.setprofile(None)
+        _leave_program()
 
 
 class Then(BaseException):
@@ -701,9 +891,25 @@ def test_process(fds: "Sequence[int]") -> None:
         os.chdir("/work")
         fresh_stdio()
         code = run_main()
+        finish(code)
     except BaseException:  # noqa: BLE001  (the harness's failure: no program's status)
         os._exit(70)
-    finish(code)
+
+
+def exec_process() -> None:
+    """A stdin/stdout test's process started by exec (`run.py program`, from run.py's top
+    level as `test_process` is) where its zygote is gone (a cold program may kill it): the
+    same `run_main` and `finish`, so a program's later tests run as its first did, whichever
+    process starts them (red team sb7: python3 main.py ended them otherwise)."""
+    try:
+        fresh_stdio()
+        finish(run_main())
+    except BaseException:  # noqa: BLE001  (the harness's failure: no program's status)
+        os._exit(70)
+
+
+EXEC_ARGV = [sys.executable, "-E", "-s", "-S", sys.argv[0] if sys.argv else "", "program"]
+"""`exec_process`'s command line, taken at import (run.py's own path)."""
 
 
 def go_on(run: "Any", *args: "Any") -> "NoReturn":
@@ -731,6 +937,6 @@ def program_main(source: "str | None") -> "NoReturn":
     """A plain program's process: `python3 main.py` (`run_main`, `finish`)."""
     try:
         code = run_main(source)
+        finish(code)
     except BaseException:  # noqa: BLE001  (the harness's failure: no program's status)
         os._exit(70)
-    finish(code)
