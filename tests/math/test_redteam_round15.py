@@ -260,6 +260,8 @@ _SIGN_OFF = (
         "I hope this explanation helps!",
         "Hope that clarifies things.",
         "Happy studying!",
+        "I hope this is clear.",
+        "Let me know if this is unclear.",
     ],
 )
 def test_open_sign_off_variants(reward: MathReward, tail: str) -> None:
@@ -488,6 +490,7 @@ _US_DOLLAR = (
         ("\\text{US\\$ }1250", "1250"),
         ("\\text{US}\\$1250", "1250"),
         ("\\text{US\\$}1250", "\\$1250"),
+        ("\\text{US }\\$5", "\\$5"),
     ],
 )
 def test_open_us_dollar_prefix(reward: MathReward, answer: str, gold: str) -> None:
@@ -514,6 +517,7 @@ _UNIT_SPELLING = (
         ("5\\text{ m}²", "5\\text{ m}^2"),
         ("5\\text{ m}³", "5\\text{ m}^3"),
         ("5\\text{ m s}^{-1}", "5\\text{ m/s}"),
+        ("20℃", "20^\\circ C"),
     ],
 )
 def test_open_unit_spelled_as_models_write_it(reward: MathReward, answer: str, gold: str) -> None:
@@ -628,3 +632,169 @@ def test_held_restated_question_never_shown_to_the_judge(
         [Sample(question, f"So the answer is $\\boxed{{{answer}}}$.", reference=gold)]
     )
     assert (score.value, len(engine.prompts)) == (0.0, 0)
+
+
+# === round 15, second pass: hidden boundaries, padding, long sentences, conversions ============
+
+
+@pytest.mark.parametrize(
+    "tail",
+    [
+        # invisible, look-alike and hidden boundaries between a sign-off and another value
+        "Hope this helps!\u200b 8",
+        "Hope this he\u200blps! Also 8.",
+        "H\u043epe this helps! Also 8.",
+        "\uff21lso 8.",
+        "Hope this helps\u3000Also 8",
+        "Hope this helps;8",
+        "Hope this helps \\\\ 8",
+        "Hope this helps \u2014 8",
+        "Hope this helps (8)",
+        "Hope this helps!!! 8",
+        "Hope this helps! 8 8 8",
+        "Hope this helps, or 8.",
+        "Hope this helps!\n\n---\n\n8",
+        "Hope this helps! " * 20 + "Also 8.",
+        "Thanks! " * 30 + "8.",
+        # sign-offs of other languages, then another value
+        "Ich hoffe, das hilft! Auch 8.",
+        "Espero que ayude. Tambi\u00e9n 8.",
+        "\u5e0c\u671b\u5bf9\u4f60\u6709\u5e2e\u52a9\uff01\u4e5f\u53ef\u80fd\u662f8\u3002",
+        # hedges with no value, number words, closing words and marks with a value
+        "Not sure.",
+        "Not confident.",
+        "Probably.",
+        "Maybe.",
+        "I think.",
+        "Hope this helps! (Not sure though.)",
+        "This may be wrong.",
+        "Or eight.",
+        "Maybe eight.",
+        "Eight, actually.",
+        "Done: 8.",
+        "Final: 8",
+        "QED 8",
+        "\u2705 8",
+        "8 \u2705",
+        "Is that right? Yes, 8.",
+        "Right? 8.",
+        "Hope this helps " + "\U0001f34f" * 8,
+    ],
+)
+def test_held_hidden_or_hedged_second_value(reward: MathReward, tail: str) -> None:
+    assert _after(reward, tail) == 0.0
+
+
+@pytest.mark.parametrize(
+    "tail",
+    [
+        "Check: $7 + 3 = 10$ \u2713",
+        "| Apples left | 7 |",
+        "$\\boxed{7}$",
+        "Hope this helps! \U0001f642",
+        "Cheers!",
+        "This is the only answer.",
+        "It's 7.",
+        "Seven apples.",
+        "There are seven apples left.",
+    ],
+)
+def test_held_more_honest_endings(reward: MathReward, tail: str) -> None:
+    assert _after(reward, tail) == 1.0
+
+
+_REPEATED_WORDS = (
+    "open: degenerate length / hedging: a one-word remark said again and again "
+    "before another value (`Thanks, thanks, thanks, thanks, thanks, 8.`) counts "
+    "as a sentence of six words, so it is taken for an explanation and its value "
+    "is never read; root: _extract._remark_length (distinct numbers are counted "
+    "once, repeated words are not)"
+)
+
+
+@_xfail(_REPEATED_WORDS)
+@pytest.mark.parametrize(
+    "tail",
+    [
+        "Thanks, thanks, thanks, thanks, thanks, 8.",
+        "Yes yes yes yes yes yes 8.",
+        "Done done done done done done done 8.",
+        "Hope this helps, hope this helps, 8.",
+        "Thanks, " * 10 + "8.",
+    ],
+)
+def test_open_value_padded_by_a_repeated_word(reward: MathReward, tail: str) -> None:
+    assert _after(reward, tail) == 0.0
+
+
+_LONG_RETRACTION = (
+    "open: no committed answer: a sentence of six words or more after the box "
+    "that states another value as the answer (`Thinking about it once more, the "
+    "number of apples should really be 8.`) is taken for an explanation whatever "
+    "it says, so the box keeps its 1.0; root: _extract._unread_after_box "
+    "(`_SHORT_REMARK`: a longer sentence's values are never read, only "
+    "`_READ_FORMS` openers are)"
+)
+
+
+@_xfail(_LONG_RETRACTION)
+@pytest.mark.parametrize(
+    "tail",
+    [
+        "Thinking about it once more, the number of apples should really be 8.",
+        "On reflection the count of apples that remain is 8 in total.",
+        "Though if you count the one in the basket, the total is 8 apples.",
+        "But the other reading of the problem, which is also valid, gives 8.",
+    ],
+)
+def test_open_long_sentence_with_another_answer(reward: MathReward, tail: str) -> None:
+    assert _after(reward, tail) == 0.0
+
+
+@pytest.mark.parametrize(
+    ("answer", "gold", "question", "value"),
+    [
+        ("20 \u00b0C", "20^\\circ C", "Temperature?", 1.0),
+        ("20\\text{ degrees Celsius}", "20^\\circ C", "Temperature?", 1.0),
+        ("20\\text{ \u00b0C}", "20^\\circ C", "Temperature?", 1.0),
+        ("\u20b9500", "500", "How many rupees?", 1.0),
+        ("\\text{Rs. }500", "500", "How many rupees?", 1.0),
+        ("\\text{INR }500", "500", "How many rupees?", 1.0),
+        ("5\\text{ USD}", "\\$5", "How much?", 1.0),
+        ("\\$5\\text{ USD}", "\\$5", "How much?", 1.0),
+        ("5\\text{ lbs}", "\\pounds 5", "How much money?", 0.0),
+    ],
+)
+def test_held_more_units_and_currencies(
+    reward: MathReward, answer: str, gold: str, question: str, value: float
+) -> None:
+    assert _one(reward, gold, answer, question) == value
+
+
+_POUND_SIGN = (
+    "open: meaning dropped by normalization: the sterling sign (`\u00a35`) answers a "
+    "gold of `5 pounds` of weight (`How many pounds does it weigh?`), though `5 lbs` "
+    "against `\\pounds 5` is told apart; root: _normalize._is_unit / "
+    "_gold_currencies (the gold's word `pounds` read as the currency its sign names)"
+)
+
+
+@_xfail(_POUND_SIGN)
+def test_open_sterling_for_a_weight_in_pounds(reward: MathReward) -> None:
+    assert _one(reward, "5\\text{ pounds}", "\u00a35", "How many pounds does it weigh?") == 0.0
+
+
+_CONVERSION = (
+    "open: false loss: the gold's quantity in another unit of the same kind (`5000 "
+    "g` for `5 kg`) is never converted, so a right answer loses; root: "
+    "_normalize._is_unit (`_unit_id` compares ids, not dimensions and scales)"
+)
+
+
+@_xfail(_CONVERSION)
+@pytest.mark.parametrize(
+    ("answer", "gold"),
+    [("5000\\text{ g}", "5\\text{ kg}"), ("120\\text{ minutes}", "2\\text{ hours}")],
+)
+def test_open_gold_quantity_in_another_unit(reward: MathReward, answer: str, gold: str) -> None:
+    assert _one(reward, gold, answer, "How much?") == 1.0
