@@ -22,6 +22,15 @@ Three directions (/work/shared/ATTACK-CLASSES.md):
   working's numbers, units as models write them, a restatement that is the asked answer) loses;
 - judge: an answer that restates the question is never shown to a judge.
 
+Open at the time of writing, by root: `_extract._explains` (own work after an opening word,
+story sentences and `Check:` equations stating another result); `_extract._harmless_remark`
+(sign-off variants); `_extract._remark_length` and `_unread_after_box`'s `_SHORT_REMARK`
+(repeated-word padding, long retractions); `_normalize._TWO_VALUES` (`7 ≈ 8`; two-value hedges
+shown to the judge); `_normalize._CONTAINERS` (`cases`, `rows`, `sets`); `_normalize._unit_id`
+/ `_is_unit` (`Ps` for `ps`, `l`, `kwh`, `hz`, `m²`, `m s^{-1}`, `℃`, abbreviations of the
+question's unit, `US$`, sterling for pounds of weight, no conversion);
+`_normalize.restates_question` (restatements in other text).
+
 Held attacks are plain tests; each hole left open is `xfail(strict=True)` whose reason names its
 class and the function suspected at its root. The verifier is not changed here. Deterministic;
 no timing.
@@ -569,6 +578,27 @@ def test_held_restated_question_is_wrong(
             "\\int_0^1 x^2\\,dx",
             "\\int_0^1 x^2\\,dx",
             "Which is larger: $\\int_0^1 x^2\\,dx$ or $\\int_0^1 x^3\\,dx$?",
+        ),
+        (
+            "\\frac{d}{dx}\\sin x",
+            "\\frac{d}{dx}\\sin x",
+            "Which is $\\cos x$: $\\frac{d}{dx}\\sin x$ or $\\int \\sin x\\,dx$?",
+        ),
+        (
+            "\\lim_{n\\to\\infty}(1+1/n)^n",
+            "\\lim_{n\\to\\infty}(1+1/n)^n",
+            "Which limit equals $e$: $\\lim_{n\\to\\infty}(1+1/n)^n$ or $\\lim_{n\\to\\infty}(1+2/n)^n$?",
+        ),
+        ("g(2)", "g(2)", "Let $f(x)=x$ and $g(x)=x^2$. Which is larger, $f(2)$ or $g(2)$?"),
+        (
+            "f(x) = 3x + 2",
+            "f(x)=3x+2",
+            "Find $f$ if $f(x) - 3x = 2$; that is, confirm $f(x) = 3x + 2$.",
+        ),
+        (
+            "x^2 + y^2 = 25",
+            "x^2+y^2=25",
+            "Is the circle $x^2 + y^2 = 25$ or $x^2 + y^2 = 16$ through $(3,4)$? Give its equation.",
         ),
         # an expression already in simplest form, asked to simplify
         ("\\sin(x)", "\\sin(x)", "Simplify $\\sin(x)$."),
