@@ -125,7 +125,8 @@ def test_a_session_is_the_servers_to_name_and_reaches_only_its_own_episode():
         assert _post(client, url, "/create", a, {"split": "train", "index": 0}).status_code == 200
         assert _post(client, url, "/create", a, {"split": "train", "index": 0}).status_code == 409
         assert _post(client, url, "/create", b, {"task_spec": TASKS[1]}).status_code == 200
-        assert _act(client, url, "x" + a[1:], "6")[0] == 404
+        made_up = ("y" if a[0] == "x" else "x") + a[1:]  # differs from a in its first character
+        assert _act(client, url, made_up, "6")[0] == 404
         _, out = _act(client, url, b, "6")  # b's game: 3 is the secret, so "Lower."
         assert out["output"]["blocks"][0]["text"].strip() == "Lower."
         _, out = _act(client, url, a, "6")  # a's game is untouched by b's call
