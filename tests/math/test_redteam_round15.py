@@ -25,8 +25,8 @@ Three directions (/work/shared/ATTACK-CLASSES.md):
 Open at the time of writing, by root: `_extract._explains` (own work after an opening word,
 story sentences and `Check:` equations stating another result); `_extract._harmless_remark`
 (sign-off variants); `_extract._remark_length` and `_unread_after_box`'s `_SHORT_REMARK`
-(repeated-word padding, long retractions); `_normalize._TWO_VALUES` (`7 ≈ 8`; two-value hedges
-shown to the judge); `_normalize._CONTAINERS` (`cases`, `rows`, `sets`); `_normalize._unit_id`
+(repeated-word padding, long retractions); `_normalize._TWO_VALUES` (two-value hedges shown to
+the judge; `7 ≈ 8` fixed after); `_normalize._CONTAINERS` (`cases`, `rows`, `sets`); `_normalize._unit_id`
 / `_is_unit` (`Ps` for `ps`, `l`, `kwh`, `hz`, `m²`, `m s^{-1}`, `℃`, abbreviations of the
 question's unit, `US$`, sterling for pounds of weight, no conversion);
 `_normalize.restates_question` (restatements in other text).
@@ -367,17 +367,8 @@ def test_held_two_values_joined_buy_nothing(reward: MathReward, answer: str) -> 
     assert _one(reward, "7", answer, APPLES) == 0.0
 
 
-_APPROX_JOIN = (
-    "open: hedging: two numbers joined by `≈` or `\\approxeq` (`7 ≈ 8`) are read as "
-    "the left one, so an answer that says it is about 8 scores 7's 1.0 (`\\sim`, "
-    "`\\simeq`, `\\doteq` are uncertain); root: _normalize._TWO_VALUES (no "
-    "approximation signs) with the approximation reader"
-)
-
-
-@_xfail(_APPROX_JOIN)
 @pytest.mark.parametrize("answer", ["7 ≈ 8", "7 \\approx 8", "7 \\approxeq 8"])
-def test_open_two_values_joined_by_approximately(reward: MathReward, answer: str) -> None:
+def test_held_two_values_joined_by_approximately(reward: MathReward, answer: str) -> None:
     assert _one(reward, "7", answer, APPLES) == 0.0
 
 
