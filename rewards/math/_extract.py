@@ -2120,11 +2120,12 @@ _READ_TOKEN = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?|\d+(?:\.\d+)?")
 
 
 def _remark_length(sentence: str) -> int:
-    """How many words a sentence after the box has, as `_SHORT_REMARK` counts them: its words
-    and its distinct numbers; dashes, emoticons and a number said again are no words (`Also
-    — — — 8.`, `Also, 8, 8, 8, 8.` are two)."""
+    """How many words a sentence after the box has, as `_SHORT_REMARK` counts them: its
+    distinct words and its distinct numbers; dashes, emoticons and a word or number said again
+    are no words (`Also — — — 8.`, `Also, 8, 8, 8, 8.`, `Thanks, thanks, thanks, 8.` are
+    two): padding makes no sentence long enough to go unread."""
     tokens = _READ_TOKEN.findall(sentence)
-    return len([token for token in tokens if not token[0].isdigit()]) + len(
+    return len({token.lower() for token in tokens if not token[0].isdigit()}) + len(
         {token for token in tokens if token[0].isdigit()})
 
 

@@ -25,7 +25,7 @@ Three directions (/work/shared/ATTACK-CLASSES.md):
 Open at the time of writing, by root: `_extract._explains` (own work after an opening word,
 story sentences and `Check:` equations stating another result); `_extract._harmless_remark`
 (sign-off variants); `_extract._remark_length` and `_unread_after_box`'s `_SHORT_REMARK`
-(repeated-word padding, long retractions); `_normalize._TWO_VALUES` (two-value hedges shown to
+(long retractions; repeated-word padding fixed after); `_normalize._TWO_VALUES` (two-value hedges shown to
 the judge; `7 ≈ 8` fixed after); `_normalize._CONTAINERS` (`cases`, `rows`, `sets`); `_normalize._unit_id`
 / `_is_unit` (`Ps` for `ps`, `l`, `kwh`, `hz`, `m²`, `m s^{-1}`, `℃`, abbreviations of the
 question's unit, `US$`, sterling for pounds of weight, no conversion);
@@ -724,16 +724,6 @@ def test_held_more_honest_endings(reward: MathReward, tail: str) -> None:
     assert _after(reward, tail) == 1.0
 
 
-_REPEATED_WORDS = (
-    "open: degenerate length / hedging: a one-word remark said again and again "
-    "before another value (`Thanks, thanks, thanks, thanks, thanks, 8.`) counts "
-    "as a sentence of six words, so it is taken for an explanation and its value "
-    "is never read; root: _extract._remark_length (distinct numbers are counted "
-    "once, repeated words are not)"
-)
-
-
-@_xfail(_REPEATED_WORDS)
 @pytest.mark.parametrize(
     "tail",
     [
@@ -744,7 +734,7 @@ _REPEATED_WORDS = (
         "Thanks, " * 10 + "8.",
     ],
 )
-def test_open_value_padded_by_a_repeated_word(reward: MathReward, tail: str) -> None:
+def test_held_value_padded_by_a_repeated_word(reward: MathReward, tail: str) -> None:
     assert _after(reward, tail) == 0.0
 
 
