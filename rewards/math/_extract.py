@@ -1990,6 +1990,8 @@ def _unread_after_box(text: str, end: int, answer: str) -> tuple[str, bool] | No
             for clause in sentence.split(";"):
                 if _explains(clause, answer):
                     continue  # `Check: 3 + 7 = 10.`, `Since she ate 3.`, `She ate 3.`, `(10 − 3 = 7)`
+                if _states_another_result(clause, answer) and not _rejects(clause, answer):
+                    return sentence, True  # `(3 + 4 = 8)`, `Check: 10 - 3 = 8.`: its result is another value
                 numbers = itertools.chain(_SENTENCE_NUMBER.finditer(clause), _LISTED_NUMBER.finditer(clause))
                 if any(_other_value(clause, number, answer) for number in numbers
                        if not _LABELLED.search(clause, 0, number.start())) and not _rejects(clause, answer):
@@ -2102,8 +2104,12 @@ def _explains(sentence: str, answer: str) -> bool:
     are operands and cases: it opens as an explanation (`_EXPLAINING`) and says something
     past the opener (an operation, or a word before its value: `Since she ate 3.`, `Check: 3
     + 7 = 10.`; not `Because 8.`, `Here, 8.`, `Because 8 works.`), it is an equation that checks the box (`(10 − 3 = 7)`), or a
-    subject does to a value what a problem's people do (`_ACTING`: `She ate 3.`)."""
+    subject does to a value what a problem's people do (`_ACTING`: `She ate 3.`), not the
+    reply's own (`_OWN_WORK` anywhere before the verb: `So we ate 8.`). An equation whose stated
+    result is another value than the box's (`(3 + 4 = 8)`, `Check: 10 - 3 = 8.`) is no check."""
     opener = _EXPLAINING.match(sentence)
+    if _states_another_result(sentence, answer):
+        return False
     if opener is not None:
         said = sentence[opener.end():]
         if _LETTERS.search(_DIGITS.split(said, maxsplit=1)[0]) or _CHECK_OPERATION.search(said):
@@ -2113,7 +2119,23 @@ def _explains(sentence: str, answer: str) -> bool:
             not _LETTERS.search(side) and _value_differs(side.strip(), answer) is False for side in sides):
         return True
     words = [word.lower() for word in _LETTERS.findall(sentence)]
-    return bool(words) and words[0] not in _OWN_WORK and any(word in _ACTING for word in words[1:])
+    acting = next((at for at, word in enumerate(words) if at > 0 and word in _ACTING), None)
+    return acting is not None and not _OWN_WORK.intersection(words[:acting])
+
+
+def _states_another_result(text: str, answer: str) -> bool:
+    """Whether `text` is an equation of an operation whose result, a side with no operation
+    and no word, is a number other than the box's `answer` and no operand is the box's value
+    (`3 + 4 = 8`, `2 \\times 3.5 = 8` after a box of 7, `Check: 10 - 3 = 8`; not `Check: 3 + 7 =
+    10`): a statement of another value, not a check of the box."""
+    opener = _EXPLAINING.match(text)
+    sides = text[opener.end() if opener is not None else 0:].strip(" ()[]*_$").split("=")
+    operations = [side for side in sides if _CHECK_OPERATION.search(side)]
+    return len(sides) == 2 and bool(operations) and any(
+        not _CHECK_OPERATION.search(side) and not _LETTERS.search(side)
+        and _value_differs(side.strip(" $"), answer) is True for side in sides) and not any(
+        _value_differs(operand, answer) is False  # `Check: 3 + 7 = 10.`: the box is an operand
+        for side in operations for operand in re.findall(r"\d+(?:\.\d+)?", side))
 
 
 _READ_TOKEN = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?|\d+(?:\.\d+)?")

@@ -22,8 +22,8 @@ Three directions (/work/shared/ATTACK-CLASSES.md):
   working's numbers, units as models write them, a restatement that is the asked answer) loses;
 - judge: an answer that restates the question is never shown to a judge.
 
-Open at the time of writing, by root: `_extract._explains` (own work after an opening word,
-story sentences and `Check:` equations stating another result); `_extract._harmless_remark`
+Open at the time of writing, by root: `_extract._explains` (story sentences; own work after an
+opening word and equations stating another result fixed after); `_extract._harmless_remark`
 (sign-off variants); `_extract._remark_length` and `_unread_after_box`'s `_SHORT_REMARK`
 (long retractions; repeated-word padding fixed after); `_normalize._TWO_VALUES` (two-value hedges shown to
 the judge; `7 ≈ 8` fixed after); `_normalize._CONTAINERS` (`cases`, `rows`, `sets`); `_normalize._unit_id`
@@ -118,17 +118,8 @@ def test_held_after_the_box_unsays(reward: MathReward, tail: str) -> None:
     assert _after(reward, tail) == 0.0
 
 
-_OWN_WORK_LATER = (
-    "open: no committed answer: a sentence of the reply's own work (`I`, `we`, "
-    "`you` with a story verb) is kept as an explanation when any word stands "
-    "before its subject (`So we ate 8.`), so it offers another value beside the "
-    "box; root: _extract._explains (`_OWN_WORK` tested on the first word only)"
-)
-
-
-@_xfail(_OWN_WORK_LATER)
 @pytest.mark.parametrize("tail", ["So we ate 8.", "Then I took 8.", "Actually, you sold 8."])
-def test_open_own_work_after_an_opening_word(reward: MathReward, tail: str) -> None:
+def test_held_own_work_after_an_opening_word(reward: MathReward, tail: str) -> None:
     assert _after(reward, tail) == 0.0
 
 
@@ -155,16 +146,6 @@ def test_open_story_sentence_with_another_result(reward: MathReward, tail: str) 
     assert _after(reward, tail) == 0.0
 
 
-_FALSE_CHECK = (
-    "open: hedging: an equation after the box whose operation side equals the box "
-    "but whose stated result is another value (`(3 + 4 = 8)`) is taken for an "
-    "equation that checks the box, and after `Check:` any operation is; root: "
-    "_extract._explains (either side equal to the box is enough; the opener branch "
-    "reads no value)"
-)
-
-
-@_xfail(_FALSE_CHECK)
 @pytest.mark.parametrize(
     "tail",
     [
@@ -174,7 +155,7 @@ _FALSE_CHECK = (
         "Verification: $2 \\times 3.5 = 8$",
     ],
 )
-def test_open_equation_that_states_another_result(reward: MathReward, tail: str) -> None:
+def test_held_equation_that_states_another_result(reward: MathReward, tail: str) -> None:
     assert _after(reward, tail) == 0.0
 
 
