@@ -2108,7 +2108,7 @@ def _explains(sentence: str, answer: str) -> bool:
     reply's own (`_OWN_WORK` anywhere before the verb: `So we ate 8.`). An equation whose stated
     result is another value than the box's (`(3 + 4 = 8)`, `Check: 10 - 3 = 8.`) is no check."""
     opener = _EXPLAINING.match(sentence)
-    if _states_another_result(sentence, answer):
+    if _states_another_result(sentence, answer) or _leaves_another_value(sentence, answer):
         return False
     if opener is not None:
         said = sentence[opener.end():]
@@ -2121,6 +2121,22 @@ def _explains(sentence: str, answer: str) -> bool:
     words = [word.lower() for word in _LETTERS.findall(sentence)]
     acting = next((at for at, word in enumerate(words) if at > 0 and word in _ACTING), None)
     return acting is not None and not _OWN_WORK.intersection(words[:acting])
+
+
+# Words that state what a story's action leaves (`leaving 8`, `8 remain`, `has 8 left`).
+_LEAVES = re.compile(r"(?<![A-Za-z])(?:leaving|leaves|left|remain|remains|remaining)(?![A-Za-z])", re.IGNORECASE)
+
+
+def _leaves_another_value(sentence: str, answer: str) -> bool:
+    """Whether a part of a story sentence (between commas or `and`) says what is left, and
+    every number of that part is another value than the box's (`They sold 3, leaving 8.`, `He
+    ate 3 and has 8 left.` after a box of 7; not `She ate 3, leaving 7.`)."""
+    for part in re.split(r",|;|(?<![A-Za-z])and(?![A-Za-z])", sentence):
+        numbers = re.findall(r"\d+(?:\.\d+)?", part)
+        if _LEAVES.search(part) and numbers and all(
+                _value_differs(number, answer) is True for number in numbers):
+            return True
+    return False
 
 
 def _states_another_result(text: str, answer: str) -> bool:
