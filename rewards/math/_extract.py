@@ -1990,6 +1990,8 @@ def _unread_after_box(text: str, end: int, answer: str) -> tuple[str, bool] | No
             for clause in sentence.split(";"):
                 if _explains(clause, answer):
                     continue  # `Check: 3 + 7 = 10.`, `Since she ate 3.`, `She ate 3.`, `(10 − 3 = 7)`
+                if _states_another_result(clause, answer) and not _rejects(clause, answer):
+                    return sentence, True  # `(3 + 4 = 8)`, `Check: 10 - 3 = 8.`: its result is another value
                 numbers = itertools.chain(_SENTENCE_NUMBER.finditer(clause), _LISTED_NUMBER.finditer(clause))
                 if any(_other_value(clause, number, answer) for number in numbers
                        if not _LABELLED.search(clause, 0, number.start())) and not _rejects(clause, answer):
@@ -2102,8 +2104,12 @@ def _explains(sentence: str, answer: str) -> bool:
     are operands and cases: it opens as an explanation (`_EXPLAINING`) and says something
     past the opener (an operation, or a word before its value: `Since she ate 3.`, `Check: 3
     + 7 = 10.`; not `Because 8.`, `Here, 8.`, `Because 8 works.`), it is an equation that checks the box (`(10 − 3 = 7)`), or a
-    subject does to a value what a problem's people do (`_ACTING`: `She ate 3.`)."""
+    subject does to a value what a problem's people do (`_ACTING`: `She ate 3.`), not the
+    reply's own (`_OWN_WORK` anywhere before the verb: `So we ate 8.`). An equation whose stated
+    result is another value than the box's (`(3 + 4 = 8)`, `Check: 10 - 3 = 8.`) is no check."""
     opener = _EXPLAINING.match(sentence)
+    if _states_another_result(sentence, answer) or _leaves_another_value(sentence, answer):
+        return False
     if opener is not None:
         said = sentence[opener.end():]
         if _LETTERS.search(_DIGITS.split(said, maxsplit=1)[0]) or _CHECK_OPERATION.search(said):
@@ -2113,18 +2119,51 @@ def _explains(sentence: str, answer: str) -> bool:
             not _LETTERS.search(side) and _value_differs(side.strip(), answer) is False for side in sides):
         return True
     words = [word.lower() for word in _LETTERS.findall(sentence)]
-    return bool(words) and words[0] not in _OWN_WORK and any(word in _ACTING for word in words[1:])
+    acting = next((at for at, word in enumerate(words) if at > 0 and word in _ACTING), None)
+    return acting is not None and not _OWN_WORK.intersection(words[:acting])
+
+
+# Words that state what a story's action leaves (`leaving 8`, `8 remain`, `has 8 left`).
+_LEAVES = re.compile(r"(?<![A-Za-z])(?:leaving|leaves|left|remain|remains|remaining)(?![A-Za-z])", re.IGNORECASE)
+
+
+def _leaves_another_value(sentence: str, answer: str) -> bool:
+    """Whether a part of a story sentence (between commas or `and`) says what is left, and
+    every number of that part is another value than the box's (`They sold 3, leaving 8.`, `He
+    ate 3 and has 8 left.` after a box of 7; not `She ate 3, leaving 7.`)."""
+    for part in re.split(r",|;|(?<![A-Za-z])and(?![A-Za-z])", sentence):
+        numbers = re.findall(r"\d+(?:\.\d+)?", part)
+        if _LEAVES.search(part) and numbers and all(
+                _value_differs(number, answer) is True for number in numbers):
+            return True
+    return False
+
+
+def _states_another_result(text: str, answer: str) -> bool:
+    """Whether `text` is an equation of an operation whose result, a side with no operation
+    and no word, is a number other than the box's `answer` and no operand is the box's value
+    (`3 + 4 = 8`, `2 \\times 3.5 = 8` after a box of 7, `Check: 10 - 3 = 8`; not `Check: 3 + 7 =
+    10`): a statement of another value, not a check of the box."""
+    opener = _EXPLAINING.match(text)
+    sides = text[opener.end() if opener is not None else 0:].strip(" ()[]*_$").split("=")
+    operations = [side for side in sides if _CHECK_OPERATION.search(side)]
+    return len(sides) == 2 and bool(operations) and any(
+        not _CHECK_OPERATION.search(side) and not _LETTERS.search(side)
+        and _value_differs(side.strip(" $"), answer) is True for side in sides) and not any(
+        _value_differs(operand, answer) is False  # `Check: 3 + 7 = 10.`: the box is an operand
+        for side in operations for operand in re.findall(r"\d+(?:\.\d+)?", side))
 
 
 _READ_TOKEN = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?|\d+(?:\.\d+)?")
 
 
 def _remark_length(sentence: str) -> int:
-    """How many words a sentence after the box has, as `_SHORT_REMARK` counts them: its words
-    and its distinct numbers; dashes, emoticons and a number said again are no words (`Also
-    — — — 8.`, `Also, 8, 8, 8, 8.` are two)."""
+    """How many words a sentence after the box has, as `_SHORT_REMARK` counts them: its
+    distinct words and its distinct numbers; dashes, emoticons and a word or number said again
+    are no words (`Also — — — 8.`, `Also, 8, 8, 8, 8.`, `Thanks, thanks, thanks, 8.` are
+    two): padding makes no sentence long enough to go unread."""
     tokens = _READ_TOKEN.findall(sentence)
-    return len([token for token in tokens if not token[0].isdigit()]) + len(
+    return len({token.lower() for token in tokens if not token[0].isdigit()}) + len(
         {token for token in tokens if token[0].isdigit()})
 
 

@@ -382,7 +382,10 @@ _SHORT_VALUE = re.compile(r"(?<=\d)\s*([A-Za-z]{1,4})\.?(?=(?:\s|\{\}|\\[ ,;:!]|
 _TWO_VALUES = re.compile(
     r"^\s*([-+]?\d+(?:\.\d+)?)\s*(=|\\(?:lor|vee|land|wedge|iff|Leftrightarrow|Longleftrightarrow|"
     r"leftrightarrow|Rightarrow|Longrightarrow|implies|rightarrow|to|mid|nmid|equiv|cong|"
-    r"parallel|perp)(?![a-zA-Z])|[∨∧⇔⇒→∣])\s*([-+]?\d+(?:\.\d+)?)\s*$")
+    r"parallel|perp|approx|approxeq)(?![a-zA-Z])|[∨∧⇔⇒→∣≈])\s*([-+]?\d+(?:\.\d+)?)\s*$")
+# Signs joining two numerals that say nothing more when the numerals are equal (`8 = 8`,
+# `8 \\approx 8` are 8); between two values (`7 \\approx 8`) they hedge, as `\\sim` does.
+_EQUAL_SIGNS = frozenset({"=", "\\approx", "\\approxeq", "≈"})
 # A number and a unit after it (`5 kW`, `5 N/m^2`): the unit is the value's scale; left in a
 # normalized answer, it is one `normalize` did not drop (not the gold's unit).
 # (written with no space, a unit of one letter may be a variable: `5m`, `1,000.99m^2`)
@@ -454,9 +457,9 @@ def qualifiers(answer: str, sentence: bool = False) -> frozenset[str]:
         found.add(f"\\{opener.group(1)}")
     found.update(ch for ch in answer if ch in _PER_MILLE_SIGNS)
     joined = _TWO_VALUES.match(answer) if len(answer) <= 80 else None
-    if joined is not None and (joined.group(2) != "=" or Fraction(joined.group(1)) != Fraction(
-            joined.group(3))):
-        found.add(joined.group(2))  # `7 \\lor 8`, `7 = 8`: a hedge or a false statement
+    if joined is not None and (joined.group(2) not in _EQUAL_SIGNS or Fraction(
+            joined.group(1)) != Fraction(joined.group(3))):
+        found.add(joined.group(2))  # `7 \\lor 8`, `7 = 8`, `7 \\approx 8`: a hedge or a false statement
     unit = _NUMBER_AND_UNIT.match(answer) if len(answer) <= 80 else None
     if unit is not None and (unit.group(1) != unit.group(2) or len(unit.group(3)) > 1) and all(
             _unit_id(word) is not None or word.lower() in _UNIT_JOINS

@@ -22,11 +22,11 @@ Three directions (/work/shared/ATTACK-CLASSES.md):
   working's numbers, units as models write them, a restatement that is the asked answer) loses;
 - judge: an answer that restates the question is never shown to a judge.
 
-Open at the time of writing, by root: `_extract._explains` (own work after an opening word,
-story sentences and `Check:` equations stating another result); `_extract._harmless_remark`
+Open at the time of writing, by root: `_extract._explains` (story sentences; own work after an
+opening word and equations stating another result fixed after); `_extract._harmless_remark`
 (sign-off variants); `_extract._remark_length` and `_unread_after_box`'s `_SHORT_REMARK`
-(repeated-word padding, long retractions); `_normalize._TWO_VALUES` (`7 ≈ 8`; two-value hedges
-shown to the judge); `_normalize._CONTAINERS` (`cases`, `rows`, `sets`); `_normalize._unit_id`
+(long retractions; repeated-word padding fixed after); `_normalize._TWO_VALUES` (two-value hedges shown to
+the judge; `7 ≈ 8` fixed after); `_normalize._CONTAINERS` (`cases`, `rows`, `sets`); `_normalize._unit_id`
 / `_is_unit` (`Ps` for `ps`, `l`, `kwh`, `hz`, `m²`, `m s^{-1}`, `℃`, abbreviations of the
 question's unit, `US$`, sterling for pounds of weight, no conversion);
 `_normalize.restates_question` (restatements in other text).
@@ -118,53 +118,43 @@ def test_held_after_the_box_unsays(reward: MathReward, tail: str) -> None:
     assert _after(reward, tail) == 0.0
 
 
-_OWN_WORK_LATER = (
-    "open: no committed answer: a sentence of the reply's own work (`I`, `we`, "
-    "`you` with a story verb) is kept as an explanation when any word stands "
-    "before its subject (`So we ate 8.`), so it offers another value beside the "
-    "box; root: _extract._explains (`_OWN_WORK` tested on the first word only)"
-)
-
-
-@_xfail(_OWN_WORK_LATER)
 @pytest.mark.parametrize("tail", ["So we ate 8.", "Then I took 8.", "Actually, you sold 8."])
-def test_open_own_work_after_an_opening_word(reward: MathReward, tail: str) -> None:
+def test_held_own_work_after_an_opening_word(reward: MathReward, tail: str) -> None:
     assert _after(reward, tail) == 0.0
 
 
-_STORY_RESULT = (
-    "open: hedging: a story verb or an explanation opener anywhere in a sentence "
-    "makes every value in it an operand, so a result clause that states another "
-    "answer (`They sold 3, leaving 8.`) keeps the box's 1.0; root: _extract._explains "
-    "(`_ACTING` matched on any word; the opener branch accepts any word before a "
-    "value) — the values of the sentence are never checked against the box"
+@pytest.mark.parametrize("tail", ["They sold 3, leaving 8.", "Sold 3, 8 remain."])
+def test_held_story_sentence_with_another_result(reward: MathReward, tail: str) -> None:
+    assert _after(reward, tail) == 0.0
+
+
+_LONG_STORY_RESULT = (
+    "open: hedging: a story sentence of more than `_SHORT_REMARK` words whose result "
+    "clause states another answer (`He ate 3 and has 8 left.`) is never read, so the box "
+    "keeps its 1.0 (`_extract._leaves_another_value` tells it apart in a short one); root: "
+    "_extract._unread_after_box (`_SHORT_REMARK`: a longer sentence's values are never read)"
 )
 
 
-@_xfail(_STORY_RESULT)
+@_xfail(_LONG_STORY_RESULT)
 @pytest.mark.parametrize(
     "tail",
     [
-        "They sold 3, leaving 8.",
         "He ate 3 and has 8 left.",
         "She ate 8, so 8 apples remain.",
         "Since she ate 3, 8 remain.",
+        "They sold 3, leaving 8 apples.",
     ],
 )
-def test_open_story_sentence_with_another_result(reward: MathReward, tail: str) -> None:
+def test_open_long_story_sentence_with_another_result(reward: MathReward, tail: str) -> None:
     assert _after(reward, tail) == 0.0
 
 
-_FALSE_CHECK = (
-    "open: hedging: an equation after the box whose operation side equals the box "
-    "but whose stated result is another value (`(3 + 4 = 8)`) is taken for an "
-    "equation that checks the box, and after `Check:` any operation is; root: "
-    "_extract._explains (either side equal to the box is enough; the opener branch "
-    "reads no value)"
-)
+@pytest.mark.parametrize("tail", ["They sold 3, leaving 7.", "She ate 3, so 7 remain."])
+def test_held_story_sentence_that_leaves_the_box(reward: MathReward, tail: str) -> None:
+    assert _after(reward, tail) == 1.0
 
 
-@_xfail(_FALSE_CHECK)
 @pytest.mark.parametrize(
     "tail",
     [
@@ -174,7 +164,7 @@ _FALSE_CHECK = (
         "Verification: $2 \\times 3.5 = 8$",
     ],
 )
-def test_open_equation_that_states_another_result(reward: MathReward, tail: str) -> None:
+def test_held_equation_that_states_another_result(reward: MathReward, tail: str) -> None:
     assert _after(reward, tail) == 0.0
 
 
@@ -367,17 +357,8 @@ def test_held_two_values_joined_buy_nothing(reward: MathReward, answer: str) -> 
     assert _one(reward, "7", answer, APPLES) == 0.0
 
 
-_APPROX_JOIN = (
-    "open: hedging: two numbers joined by `≈` or `\\approxeq` (`7 ≈ 8`) are read as "
-    "the left one, so an answer that says it is about 8 scores 7's 1.0 (`\\sim`, "
-    "`\\simeq`, `\\doteq` are uncertain); root: _normalize._TWO_VALUES (no "
-    "approximation signs) with the approximation reader"
-)
-
-
-@_xfail(_APPROX_JOIN)
 @pytest.mark.parametrize("answer", ["7 ≈ 8", "7 \\approx 8", "7 \\approxeq 8"])
-def test_open_two_values_joined_by_approximately(reward: MathReward, answer: str) -> None:
+def test_held_two_values_joined_by_approximately(reward: MathReward, answer: str) -> None:
     assert _one(reward, "7", answer, APPLES) == 0.0
 
 
@@ -733,16 +714,6 @@ def test_held_more_honest_endings(reward: MathReward, tail: str) -> None:
     assert _after(reward, tail) == 1.0
 
 
-_REPEATED_WORDS = (
-    "open: degenerate length / hedging: a one-word remark said again and again "
-    "before another value (`Thanks, thanks, thanks, thanks, thanks, 8.`) counts "
-    "as a sentence of six words, so it is taken for an explanation and its value "
-    "is never read; root: _extract._remark_length (distinct numbers are counted "
-    "once, repeated words are not)"
-)
-
-
-@_xfail(_REPEATED_WORDS)
 @pytest.mark.parametrize(
     "tail",
     [
@@ -753,7 +724,7 @@ _REPEATED_WORDS = (
         "Thanks, " * 10 + "8.",
     ],
 )
-def test_open_value_padded_by_a_repeated_word(reward: MathReward, tail: str) -> None:
+def test_held_value_padded_by_a_repeated_word(reward: MathReward, tail: str) -> None:
     assert _after(reward, tail) == 0.0
 
 
