@@ -2227,7 +2227,7 @@ def _harmless_remark(sentence: str, ending: str = "") -> bool:
 
 _AFFIRMING = frozenset("""
     done solved complete completed finished verified checked confirmed correct right true final
-    answer solution result proof proven proved sure certain valid
+    answer solution result proof proven proved sure certain valid clear
     richtig fertig correcto correcta correct correcte correto certo giusto верно правильно
 """.split())  # noqa: SIM905 (a word list reads better as words)
 """Remark words that affirm the box (`Done.`, `Correct.`): negated or asked (`Not done.`, `Is
@@ -2310,6 +2310,7 @@ _REMARK_WORDS = frozenset("""
     te sirva sirve haya sido útil de ayuda ayudado buena suerte saludos viel erfolg dir ihnen
     geholfen hat habe gutes gelingen bonne chance vous t'aide aidé a été utile boa sorte ter
     ajudado buona fortuna ti sia stato помогло удачи успехов 以上です 以上
+    esto explanation clarifies clarify things studying clear 希望这对你有帮助 希望能帮到你
 """.split())  # noqa: SIM905 (a word list reads better as words)
 """Words of a short sentence after the box known to leave it the answer (an allow-list:
 `_harmless_remark`)."""

@@ -239,16 +239,13 @@ def test_held_explanation_glued_to_the_box(reward: MathReward) -> None:
 
 
 _SIGN_OFF = (
-    "open: false loss: a common sign-off in a wording the list lacks (`¡Espero que esto "
-    "te ayude!`, `希望这对你有帮助！`, `I hope this explanation helps!`, `Happy "
-    "studying!`) reads as unknown prose after the box and costs the right answer its "
-    "1.0; root: _extract._harmless_remark (`_REMARK_WORDS` holds whole phrases and "
-    "words, not the sign-offs' ordinary variants: `esto`, `te`, `这`, `能帮到你`, "
-    "`explanation`, `clarifies`, `studying`)"
+    "open: false loss: a sign-off that names a doubt to invite questions (`Let me know if "
+    "this is unclear.`) reads as doubt after the box and costs the right answer its 1.0; "
+    "root: _extract._harmless_remark (`unclear` is kept off `_REMARK_WORDS`, since `This is "
+    "unclear.` alone doubts the box; telling the two apart needs the sentence's mood)"
 )
 
 
-@_xfail(_SIGN_OFF)
 @pytest.mark.parametrize(
     "tail",
     [
@@ -260,11 +257,22 @@ _SIGN_OFF = (
         "Hope that clarifies things.",
         "Happy studying!",
         "I hope this is clear.",
-        "Let me know if this is unclear.",
     ],
 )
-def test_open_sign_off_variants(reward: MathReward, tail: str) -> None:
+def test_sign_off_variants_keep_the_box(reward: MathReward, tail: str) -> None:
     assert _after(reward, tail) == 1.0
+
+
+@_xfail(_SIGN_OFF)
+def test_open_sign_off_naming_a_doubt(reward: MathReward) -> None:
+    # `unclear` is left off the list: `This is unclear.` after a box doubts it
+    assert _after(reward, "Let me know if this is unclear.") == 1.0
+
+
+@pytest.mark.parametrize("tail", ["Is this clear?", "Not clear.", "This is unclear."])
+def test_a_doubted_clarity_after_the_box_does_not_keep_it(reward: MathReward,
+                                                          tail: str) -> None:
+    assert _after(reward, tail) != 1.0
 
 
 # === units: buy credit (h-m22) =================================================================
