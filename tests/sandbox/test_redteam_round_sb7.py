@@ -255,10 +255,10 @@ ENDINGS = {
          "n = 2\nwhile True:\n    try:\n        sys.setrecursionlimit(n)\n        break\n"
          "    except RecursionError:\n        n += 1\nprint('42')\n"),
         ("recursion depth: the lowest limit a program may set is its depth + 1, 7 frames "
-         "deeper warm (a test's process: 3) than python3's; python3's finalizer then fails "
+         "deeper warm than python3's; python3's finalizer then fails "
          "(nothing printed), the harness's prints `del`: harness_program._enter_program "
-         "cannot set the program's limit back under the harness's frames (warm_server.child "
-         "/ harness_program.test_process, finish, _finalize_modules), so the finalizer runs "
+         "cannot set the program's limit back under the harness's frames (warm_server.child, "
+         "finish, _finalize_modules), so the finalizer runs "
          "under the limit plus the harness's headroom")),
     "an atexit hook that interrupts the main thread": (
         "import atexit, _thread\natexit.register(_thread.interrupt_main)\nprint('42')\n",
