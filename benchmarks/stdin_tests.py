@@ -9,7 +9,7 @@ either the right program or a wrong one (wrong on some inputs, crashing on other
 half. Outputs are compared token by token (`compare: whitespace`) on every side.
 
 - `sandbox.run_tests_many`: one job per task, all its tests in one jail, --workers jobs in
-  parallel (each test forked from a clean zygote, each under --timeout);
+  parallel (each test an exec of `python3 main.py` in the jail, each under --timeout);
 - `CodeReward (use: rtv)`: the same tasks as a reference `{"public": first 3, "hidden":
   the rest}`, as a dataset with a public/hidden split gives them; a task passes when both
   layers are 1;

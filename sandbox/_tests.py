@@ -119,9 +119,10 @@ def run_tests(code: str, tests: Any, language: str = "python", *,
                 "test_limits": own_limits, "program_wall_s": limits.program_wall_s,
                 "output_bytes": limits.output_bytes, "argv": spec.run_argv(limits.memory_bytes)}
     payload = marshal.dumps(document)
-    # python: asserts/check against a worker; pyio: stdin/stdout runs forked from a clean
-    # zygote (no interpreter start per test); io: stdin/stdout runs of the compiled program
-    kind = "python" if fmt in ("assert", "check") else "pyio" if spec.name == "python" else "io"
+    # python: asserts/check against a worker; io: one run of the program's own command per
+    # stdin/stdout test (for Python, `python3 main.py` itself: red team sb7, a run forked
+    # from a harness has the harness's frames below the program's, see docs/sandbox.md)
+    kind = "python" if fmt in ("assert", "check") else "io"
     # the harness's own stream carries verdicts (messages up to ~2 KB) and a quarter of the
     # program's output: give it room so that a chatty program is not an output_limit
     # (and three processes: the harness, the worker or zygote, and a restarted worker);

@@ -10,13 +10,14 @@ Staged loading, the one place it is told:
    bytecode.
 2. The launcher puts `/harness` alone on `sys.path` (never the program's `/work`) and
    imports `_in_jail.warm_server` (`run.py warm-server FD UID`), `_in_jail.session_server`
-   (`run.py session-server FD UID`) or `_in_jail.harness` (`run.py python|pyio|io`); these
+   (`run.py session-server FD UID`) or `_in_jail.harness` (`run.py python|io`); these
    import their siblings relatively. At no stage is
    anything imported from the program's folder.
 3. Who runs what, under which uid:
    - a cold run: `harness` is the jail's pid 1 under the jail uid (`_jail.JAIL_UID`); it
      forks the worker or zygote that loads the program (`harness_program`), and
-     `harness_io` is imported only by a stdin/stdout run;
+     `harness_io` is imported only by a stdin/stdout run, each of whose tests execs the
+     program's own command (`python3 -E -s -S main.py`);
    - warm: `warm_server` is pid 1 under the jail uid with a few capabilities (only inside
      its user namespace), imports every module here before it forks anything (so forked
      harnesses start warm), keeps one long-lived assert/check harness (`harness.serve`,
@@ -26,8 +27,8 @@ Staged loading, the one place it is told:
    - a session (`sandbox.open_session`): `session_server` is pid 1 of a jail of its own,
      set up as the warm server's (it reuses its helpers), and keeps one interpreter of the
      program uid alive between calls.
-4. Before a program runs in a process forked from any of these (a plain run's child, a
-   stdin/stdout test's process, an assert/check worker), `harness_program.as_cold` puts
+4. Before a program runs in a process forked from any of these (a plain run's child, an
+   assert/check worker), `harness_program.as_cold` puts
    back the import system run.py found at its first line (`COLD`): no module imported at
    a later stage stays in the program's `sys.modules`.
 

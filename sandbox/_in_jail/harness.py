@@ -1,7 +1,7 @@
 """The test harness that runs INSIDE the jail (as its pid 1 in a cold run; as a forked
 child of the warm server in warm mode). Standard library only: staged with its bytecode
 (`_staging.py`), bound read-only at /harness and started by the launcher
-`python3 -E -s -S /harness/run.py python|pyio|io`.
+`python3 -E -s -S /harness/run.py python|io`.
 
 Why a program cannot forge a pass:
 - The program never runs in this process. Python functions run in a separate worker process
@@ -22,11 +22,8 @@ Why a program cannot forge a pass:
   test without a verdict from this process is an error, never a pass.
 - As a cold jail's pid 1 this process ignores signals sent by its children (SIGKILL
   included). A warm assert/check harness (one long-lived process per warm server, `serve`)
-  runs under another uid than the program, which can neither signal nor change it; so do a
-  warm stdin/stdout harness and its zygote (each test's process takes the program's uid).
-  A cold one's zygote is the program's uid: the harness waits on it only until the test's
-  deadline (a zygote the program stopped is a timeout of that test, never a run held to
-  its wall limit).
+  runs under another uid than the program, which can neither signal nor change it; so does a
+  warm stdin/stdout harness (each test's process takes the program's uid before its exec).
 """
 
 # no `from __future__ import annotations`: at run time it imports __future__, ~0.5 ms of
@@ -41,7 +38,6 @@ import time
 from .harness_program import (
     ServerForker,
     Zygote,
-    exec_process,
     forked,
     go_on,
     recv_fds,
@@ -572,7 +568,7 @@ def main(kind: str, service_fd: "int | None" = None) -> None:
     if kind == "python" and service_fd is not None:
         zygote = ServerForker(service_fd)
     else:
-        zygote = Zygote() if kind in ("python", "pyio") else None
+        zygote = Zygote() if kind == "python" else None
     first = Worker.fork() if kind == "python" else None
     spec = marshal.loads(sys.stdin.buffer.read())  # written by the host, trusted
     judge(kind, spec, zygote, first, start)
@@ -591,8 +587,7 @@ def judge(kind: str, spec: "dict[str, Any]", zygote: "ServerForker | Zygote | No
     else:
         from .harness_io import run_io_tests  # stdin/stdout tests only: not in a cold assert run
 
-        results, outputs = run_io_tests(  # a stdin/stdout run's forker: a zygote or none
-            spec, zygote if isinstance(zygote, Zygote) else None, budget)
+        results, outputs = run_io_tests(spec, budget)
         streams = outputs
     keep = min(OUTPUT_CAP, spec["output_bytes"] // 4)
     stdout = b"".join(s[0] for s in streams)
@@ -745,12 +740,9 @@ def _cpu(resource: "Any") -> float:
 
 
 def entry(args: "list[str]") -> None:
-    """Started by the launcher as `run.py python|pyio|io` (harness) or `run.py worker FDS`;
-    by a stdin/stdout harness whose zygote is gone as `run.py program` (`exec_process`)."""
+    """Started by the launcher as `run.py python|io` (harness) or `run.py worker FDS`."""
     if args[0] == "worker":
         worker_main(*map(int, args[1:5]))
-    elif args[0] == "program":
-        go_on(exec_process)
     else:
         main(args[0])
     os._exit(0)  # the report is written (os.write): skip the interpreter's teardown

@@ -1,6 +1,7 @@
 """stdin/stdout tests inside the jail (standard library only, staged with the harness, see
-`_staging.py`): run the program once per test (forked from the zygote for Python, else
-fork/exec), feed its input, cap its output, and compare here."""
+`_staging.py`): run the program once per test by fork/exec of its own command (for Python,
+`python3 -E -s -S main.py` itself: its frames start at the bottom of the stack and its end is
+the interpreter's, as in a cold plain run), feed its input, cap its output, and compare here."""
 
 # no `from __future__ import annotations`: at run time it imports __future__, ~0.5 ms of
 # every cold harness start (in-jail modules run on Python >= 3.10, which needs no import)
@@ -10,12 +11,10 @@ import posix as os  # os.py itself imports ~2 ms of modules a cold harness needs
 import select
 import time
 
-from .harness_program import EXEC_ARGV  # imported by the harness already: no cost
 from .harness_wire import (
     Budget,
     TestTimeout,
     Verdicts,
-    WorkerGone,
     enter_program,
     note_fork,
     note_tests,
@@ -30,11 +29,9 @@ if TYPE_CHECKING:
     from decimal import Decimal
     from typing import Any
 
-    from .harness_program import Zygote
 
-
-def run_io_tests(spec: "dict[str, Any]", zygote: "Zygote | None" = None,
-                 budget: "Budget | None" = None) -> "tuple[Verdicts, list[Any]]":
+def run_io_tests(spec: "dict[str, Any]", budget: "Budget | None" = None
+                 ) -> "tuple[Verdicts, list[Any]]":
     """stdin/stdout tests: the program runs once per test, compared here, each under the
     limit `Budget` gives that test. A timeout ends the run (`Budget`: the tests after it are
     timeouts that did not run)."""
@@ -42,20 +39,15 @@ def run_io_tests(spec: "dict[str, Any]", zygote: "Zygote | None" = None,
     outputs: list[Any] = []
     budget = budget or Budget(spec)
     note_tests(len(spec["tests"]))
-    python = zygote is not None
+    argv = spec["argv"]
     for index, case in enumerate(spec["tests"]):
         limit = budget.limit(index)
         if limit is None:
             break
-        if zygote is not None and zygote.sock is None:  # abandoned (`run_case`)
-            zygote = None
-        # a Python program whose zygote is gone runs by exec of the same runner
-        # (`exec_process`), never of `python3 main.py`: one ending for all its tests
-        argv = spec["argv"] if zygote is not None or not python else EXEC_ARGV
         begin = time.monotonic()
         try:
             status, out, err = run_case(argv, case["input"].encode(),
-                                        limit, spec["output_bytes"], zygote)
+                                        limit, spec["output_bytes"])
         except TestTimeout:
             results.append(("timeout", budget.timeout_message(index, limit),
                             time.monotonic() - begin))
@@ -64,10 +56,9 @@ def run_io_tests(spec: "dict[str, Any]", zygote: "Zygote | None" = None,
             results.append(("error", f"output exceeded {spec['output_bytes']} bytes",
                             time.monotonic() - begin))
             continue
-        except (WorkerGone, OSError) as exc:  # the program killed the zygote: exec from now on
-            results.append(("error", f"the test runner was killed: {exc}",
+        except OSError as exc:  # no process to run it in (fork or pipe refused)
+            results.append(("error", f"the test could not start: {exc}",
                             time.monotonic() - begin))
-            zygote = None
             continue
         outputs.append((out, err))
         took = time.monotonic() - begin
@@ -92,34 +83,26 @@ class OutputLimit(Exception):
     """A test's program wrote more than the output limit."""
 
 
-def run_case(argv: "list[str]", data: bytes, limit: float, cap: int,
-             zygote: "Zygote | None" = None) -> "tuple[int, bytes, bytes]":
-    """Run argv (or, with a zygote, the Python program forked from it) in a session of its
-    own with `data` on stdin, under a deadline and an output cap: (wait status, stdout,
-    stderr). Plain fork/exec: no subprocess or threading to import."""
+def run_case(argv: "list[str]", data: bytes, limit: float, cap: int
+             ) -> "tuple[int, bytes, bytes]":
+    """Run argv in a session of its own with `data` on stdin, under a deadline and an
+    output cap: (wait status, stdout, stderr). Plain fork/exec: no subprocess or threading
+    to import."""
     (in_r, in_w), (out_r, out_w), (err_r, err_w) = os.pipe(), os.pipe(), os.pipe()
     deadline = time.monotonic() + limit
-    if zygote is not None:
+    note_fork()
+    pid = os.fork()
+    if pid == 0:
         try:
-            pid = zygote.start(in_r, out_w, err_w, deadline)
-        except BaseException:
-            for fd in (in_r, in_w, out_r, out_w, err_r, err_w):
-                os.close(fd)
-            raise
-    else:
-        note_fork()
-        pid = os.fork()
-        if pid == 0:
-            try:
-                os.setsid()
-                for target, fd in ((0, in_r), (1, out_w), (2, err_w)):
-                    os.dup2(fd, target)
-                os.closerange(3, 4096)
-                os.chdir("/work")
-                enter_program()  # warm: the program's uid, before the exec
-                os.execv(argv[0], argv)
-            finally:
-                os._exit(127)
+            os.setsid()
+            for target, fd in ((0, in_r), (1, out_w), (2, err_w)):
+                os.dup2(fd, target)
+            os.closerange(3, 4096)
+            os.chdir("/work")
+            enter_program()  # warm: the program's uid, before the exec
+            os.execv(argv[0], argv)
+        finally:
+            os._exit(127)
     for fd in (in_r, out_w, err_w):
         os.close(fd)
     bufs = {out_r: bytearray(), err_r: bytearray()}
@@ -156,7 +139,7 @@ def run_case(argv: "list[str]", data: bytes, limit: float, cap: int,
                 else:
                     bufs[fd] += chunk
         # outputs closed: the program is (nearly) done; one that lingers is killed below
-        ended = _reap(pid, zygote, deadline)
+        ended = _reap(pid, deadline)
         return ended, bytes(bufs[out_r]), bytes(bufs[err_r])
     finally:
         if writers:
@@ -167,28 +150,12 @@ def run_case(argv: "list[str]", data: bytes, limit: float, cap: int,
             os.killpg(pid, signal.SIGKILL)  # the run's session: leftovers of a test die too
         except (ProcessLookupError, PermissionError):
             pass
-        if ended is None and zygote is None:
-            _reap(pid, None, None)  # this harness's own child, SIGKILLed: it ends now
-        elif ended is None and zygote is not None:
-            try:  # the zygote reaps a killed test at once, unless the program stopped it
-                _reap(pid, zygote, time.monotonic() + REAP_S)
-            except (TestTimeout, WorkerGone, OSError):
-                zygote.abandon()
+        if ended is None:
+            _reap(pid, None)  # this harness's own child, SIGKILLed: it ends now
 
 
-REAP_S = 0.5
-"""Seconds the harness waits for the zygote to report a killed test's end. Nothing keeps
-the harness waiting on a process the program can reach (it may SIGSTOP its zygote): past
-this, the zygote is killed and the next tests start their program with an exec."""
-
-
-def _reap(pid: int, zygote: "Zygote | None", deadline: "float | None") -> int:
-    """Wait status of the test's process (reaped by the zygote when there is one)."""
-    if zygote is not None:
-        left = None if deadline is None else max(deadline - time.monotonic(), 0)
-        if left is not None and not select.select([zygote.sock], [], [], left)[0]:
-            raise TestTimeout()
-        return zygote.wait()
+def _reap(pid: int, deadline: "float | None") -> int:
+    """Wait status of the test's process (this harness's child)."""
     while deadline is not None:
         waited, status = os.waitpid(pid, os.WNOHANG)
         if waited:

@@ -1,8 +1,9 @@
 """The program side of the in-jail harness (standard library only, staged with it, see
 `_staging.py`): the worker that loads a Python program and answers the harness's calls,
-`run_main` (what `python3 main.py` does, in a forked process, shared with the warm server),
-the zygote that forks one run per stdin/stdout test (and, cold, each replacement worker of
-assert tests), and `ServerForker`, through which the warm server forks those replacements."""
+`run_main` (what `python3 main.py` does, in a warm server's forked child), the zygote that
+forks, cold, each replacement worker of assert tests, and `ServerForker`, through which the
+warm server forks those replacements. (A stdin/stdout test runs `python3 main.py` itself,
+by exec: `harness_io`.)"""
 
 # no `from __future__ import annotations`: at run time it imports __future__, ~0.5 ms of
 # every cold harness start (in-jail modules run on Python >= 3.10, which needs no import)
@@ -228,7 +229,7 @@ def _flush() -> None:
 def run_main(text: "str | bytes | None" = None) -> object:
     """What `python3 -E -s -S main.py` does with /work/main.py, in this (forked) process:
     returns the code it ends with (a SystemExit's `code`, for `finish`). Used by the warm
-    server and by stdin/stdout Python tests. `text`: the program where the caller has just
+    server's plain runs. `text`: the program where the caller has just
     written it to /work/main.py (the warm server's child, from its payload), encoded as that
     file was, instead of read back."""
     if text is None:
@@ -750,9 +751,8 @@ class Forker:
         return self.wait(deadline)
 
     def wait(self, deadline: "float | None" = None) -> int:
-        """The next number from the forker: a pid after a start, then, for a zygote's
-        stdin/stdout run, that run's status. Past `deadline` (a forker the program stopped
-        with SIGSTOP), TestTimeout."""
+        """The next number from the forker: a worker's pid. Past `deadline` (a forker the
+        program stopped with SIGSTOP), TestTimeout."""
         if deadline is not None:
             left = deadline - time.monotonic()
             if left <= 0 or not select.select([self.sock], [], [], left)[0]:
@@ -777,13 +777,10 @@ class ServerForker(Forker):
 
 class Zygote(Forker):
     """A clean fork of this process, taken before the tests are read or the program runs:
-    for each stdin/stdout test of a Python program it forks a child that runs /work/main.py
-    in-process (no interpreter start-up) on the pipes the harness hands it; for assert/check
-    tests in a cold jail it forks the replacement of a worker that crashed or timed out
-    (`start_worker`), which loads the program afresh. Its memory holds no tests, and it
-    never runs program code, so a replacement worker has none of the dead worker's state.
-    Warm, it keeps the harness's uid (the server's), and each child takes the program's
-    (`enter_program`) before anything of the program runs: out of the program's reach."""
+    for assert/check tests in a cold jail it forks the replacement of a worker that crashed
+    or timed out (`start_worker`), which loads the program afresh. Its memory holds no
+    tests, and it never runs program code, so a replacement worker has none of the dead
+    worker's state."""
 
     def __init__(self) -> None:
         import _socket  # not socket.py: it imports enum & co
@@ -795,30 +792,6 @@ class Zygote(Forker):
             self.sock.close()
             forked(zygote_main, theirs, status=0)
         theirs.close()
-
-    def start(self, stdin_fd: int, stdout_fd: int, stderr_fd: int,
-              deadline: "float | None" = None) -> int:
-        """Fork one run; its pid (the leader of a new session). Past `deadline` (a zygote
-        the program stopped), TestTimeout, and this zygote is abandoned."""
-        note_fork()  # the zygote forks it
-        send_fds(self.sock, b"run", (stdin_fd, stdout_fd, stderr_fd))
-        try:
-            return self.wait(deadline)
-        except TestTimeout:
-            self.abandon()
-            raise
-
-    def abandon(self) -> None:
-        """Kill and reap this zygote (it stopped answering: the program stopped it) and
-        close its socket (`sock` None): the harness starts programs by exec from now on."""
-        try:
-            os.kill(self.pid, 9)  # SIGKILL ends a stopped process too
-            os.waitpid(self.pid, 0)
-        except OSError:
-            pass
-        if self.sock is not None:
-            self.sock.close()
-            self.sock = None
 
 
 def send_fds(sock: "Any", message: bytes, fds: "Sequence[int]") -> None:
@@ -864,52 +837,12 @@ def zygote_main(sock: "Any") -> None:
             os.waitpid(worker, 0)  # the harness killed it before asking for its replacement
             worker = None
         pid = os.fork()
-        if pid == 0 and message == b"worker":
-            forked(replacement_worker, fds, status=0)
         if pid == 0:
-            sock.detach()  # closed below with every fd: its object must not close it again
-            forked(go_on, test_process, fds)
+            forked(replacement_worker, fds, status=0)
         for fd in fds:
             os.close(fd)
         sock.send(str(pid).encode())
-        if message == b"worker":
-            worker = pid
-            continue
-        _, status = os.waitpid(pid, 0)
-        sock.send(str(status).encode())
-
-
-def test_process(fds: "Sequence[int]") -> None:
-    """One stdin/stdout test's process, forked by the zygote: `python3 main.py` on the
-    test's stdin, stdout and stderr (`fds`), in a session of its own."""
-    try:
-        os.setsid()
-        enter_program()  # warm: the program's uid; the zygote keeps the harness's
-        for target, fd in zip((0, 1, 2), fds):
-            os.dup2(fd, target)
-        os.closerange(3, 4096)
-        os.chdir("/work")
-        fresh_stdio()
-        code = run_main()
-        finish(code)
-    except BaseException:  # noqa: BLE001  (the harness's failure: no program's status)
-        os._exit(70)
-
-
-def exec_process() -> None:
-    """A stdin/stdout test's process started by exec (`run.py program`, from run.py's top
-    level as `test_process` is) where its zygote is gone (a cold program may kill it): the
-    same `run_main` and `finish`, so a program's later tests run as its first did, whichever
-    process starts them (red team sb7: python3 main.py ended them otherwise)."""
-    try:
-        fresh_stdio()
-        finish(run_main())
-    except BaseException:  # noqa: BLE001  (the harness's failure: no program's status)
-        os._exit(70)
-
-
-EXEC_ARGV = [sys.executable, "-E", "-s", "-S", sys.argv[0] if sys.argv else "", "program"]
-"""`exec_process`'s command line, taken at import (run.py's own path)."""
+        worker = pid
 
 
 def go_on(run: "Any", *args: "Any") -> "NoReturn":

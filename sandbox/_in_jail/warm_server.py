@@ -719,8 +719,8 @@ def child(header: "dict[str, Any]", fds: "list[int]", stdio: "tuple[Any, Any, An
         # (`enter_program`: every process it starts for the program takes PROGRAM_UID) and
         # CAP_KILL (ending a test's processes), nothing else
         harness_wire.PROGRAM_UID = PROGRAM_UID
-        # the run's processes as before: this harness and its zygote are two of them
-        harness_wire.PROGRAM_NPROC = max(1, header["processes"] - 2)
+        # the run's processes as cold: this harness is one of them
+        harness_wire.PROGRAM_NPROC = max(1, header["processes"] - 1)
         harness_wire.REPORT_FD = 3
         try:
             harness_wire.set_capabilities(harness_wire.CAP_KILL | harness_wire.CAP_SETUID

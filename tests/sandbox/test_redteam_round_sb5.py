@@ -384,13 +384,14 @@ CHECK_COLD = ("import json, sys\n"
 
 
 def test_a_tampered_cold_snapshot_reaches_no_later_test_process() -> None:
-    """Test 1's process patches the COLD snapshot, the harness module's as_cold and
-    exit_status, and leaves a shadowing json package in /tmp; test 2's process (another
-    fork of the zygote) starts as cold as ever."""
+    """Test 1's process looks for the COLD snapshot and the harness module's as_cold and
+    exit_status to patch (found while it was a fork of a zygote; since h-sb10 it is an
+    exec of python3 main.py, which holds nothing of the harness: False), and leaves a
+    shadowing json package in /tmp; test 2's process starts as cold as ever."""
     code = (TAMPER_COLD + "if os.path.exists('/work/flag'):\n" +
             "".join("    " + line + "\n" for line in CHECK_COLD.splitlines()) +
             "else:\n    print('tampered', tamper())\n")
-    assert io_passed(code, [{"input": "", "output": "tampered True\n"},
+    assert io_passed(code, [{"input": "", "output": "tampered False\n"},
                             {"input": "", "output": "[1] True False\n"}]) == [2, 2]
 
 

@@ -14,9 +14,9 @@ and profiling of the harness's own code, `sys.modules` as the program left it (t
 interpreter reads its own `interp->modules`), program exception classes the harness reads,
 pending interrupts and trace functions that reach `finish`'s own code, the flush right after
 the script (pythonrun.c's flush_io); (2) the same endings in a stdin/stdout test's process
-(forked from a zygote warm and cold: both run `finish`, so the reference is the cold plain
-run, `python3 main.py` itself), its depth, the runner a test gets (zygote or exec) choosing
-its verdict, and the code reward; (3) what is shared with every jail: the host's device
+(forked from a zygote warm and cold at the time: both ran `finish`, so the reference is the
+cold plain run, `python3 main.py` itself), its depth, the runner a test gets (zygote or
+exec) choosing its verdict, and the code reward; (3) what is shared with every jail: the host's device
 inodes and the staged /harness.
 How: each program runs as a cold plain run (the reference) and warm; held attacks are plain
 tests, open holes strict xfails naming the class and the function suspected at the root.
@@ -255,10 +255,10 @@ ENDINGS = {
          "n = 2\nwhile True:\n    try:\n        sys.setrecursionlimit(n)\n        break\n"
          "    except RecursionError:\n        n += 1\nprint('42')\n"),
         ("recursion depth: the lowest limit a program may set is its depth + 1, 7 frames "
-         "deeper warm (a test's process: 3) than python3's; python3's finalizer then fails "
+         "deeper warm than python3's; python3's finalizer then fails "
          "(nothing printed), the harness's prints `del`: harness_program._enter_program "
-         "cannot set the program's limit back under the harness's frames (warm_server.child "
-         "/ harness_program.test_process, finish, _finalize_modules), so the finalizer runs "
+         "cannot set the program's limit back under the harness's frames (warm_server.child, "
+         "finish, _finalize_modules), so the finalizer runs "
          "under the limit plus the harness's headroom")),
     "an atexit hook that interrupts the main thread": (
         "import atexit, _thread\natexit.register(_thread.interrupt_main)\nprint('42')\n",
@@ -334,13 +334,13 @@ Py_FinalizeEx, `interp->modules`, PyErr_Print's sys.last_* and audit event, Py_R
 exit_sigint for the exact KeyboardInterrupt, handle_system_exit's C stderr."""
 
 
-def cases(table: dict[str, tuple[str, str]]) -> list[object]:
-    """The names of `table`, those in OPEN strict xfails naming their root."""
+def cases(table: dict[str, tuple[str, str]], open_: set[str]) -> list[object]:
+    """The names of `table`, those in `open_` strict xfails naming their root."""
     return [pytest.param(name, marks=pytest.mark.xfail(strict=True, reason=f"open: {why}"))
-            if name in OPEN else name for name, (_, why) in sorted(table.items())]
+            if name in open_ else name for name, (_, why) in sorted(table.items())]
 
 
-@pytest.mark.parametrize("name", cases(ENDINGS))
+@pytest.mark.parametrize("name", cases(ENDINGS, OPEN))
 def test_a_plain_program_ends_as_python_ends_it(name: str) -> None:
     cold, warm = both(ENDINGS[name][0])
     assert cold.status in ("ok", "runtime_error"), cold
@@ -393,8 +393,11 @@ VERDICT_ENDINGS = {
 }
 
 
-@pytest.mark.parametrize("name", cases(VERDICT_ENDINGS))
+@pytest.mark.parametrize("name", sorted(VERDICT_ENDINGS))
 def test_a_stdin_stdout_test_is_judged_as_python_runs_it(name: str) -> None:
+    """h-sb10 (#38): held by construction: each test's process is `python3 main.py` itself
+    (`harness_io.run_case`'s exec of the task's command), warm and cold; the endings still
+    open in a plain warm run (OPEN) are held here too."""
     code = VERDICT_ENDINGS[name][0]
     python = sandbox.run(code, limits=LIMITS, mode="cold")
     expected = 1 if python.status == "ok" else 0
@@ -442,24 +445,19 @@ def test_a_function_is_no_session_leader_in_either_mode() -> None:
     assert passed == [1, 1], passed
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "open: warm/cold divergence (frames above the program) in a stdin/stdout test's "
-    "process: harness_program.test_process runs run_main from run.py's top level "
-    "(`Then`), so the program's module frame has run.py, test_process and run_main below "
-    "it in both modes; python3 main.py has none (traceback.extract_stack() is 1 long)"))
 def test_a_stdin_stdout_program_starts_at_the_bottom_of_the_stack() -> None:
+    """Red team sb7, held since h-sb10 (#38): a test's process ran `run_main` from run.py's
+    top level (`Then`), 3 harness frames below the program's module frame in both modes;
+    now it is an exec of `python3 -E -s -S main.py`, which has none."""
     code = "import traceback\nprint(len(traceback.extract_stack()))\n"
     python = sandbox.run(code, limits=LIMITS, mode="cold")
     assert python.stdout == "1\n", python
     assert io_passed(code, [{"input": "", "output": "1\n"}]) == [1, 1]
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "open: warm/cold divergence (recursion depth) against python3: a stdin/stdout test's "
-    "program starts 3 frames deep (run.py, harness_program.test_process, run_main), warm "
-    "and cold, so a recursion python3 main.py fits by its last frames is a RecursionError "
-    "in the test (`Then` makes warm as deep as cold, not as deep as python3)"))
 def test_a_stdin_stdout_recursion_as_deep_as_python_allows_passes() -> None:
+    """Red team sb7, held since h-sb10 (#38): the deepest recursion python3 main.py fits
+    fits a stdin/stdout test's program, warm and cold (no harness frame below it)."""
     code = DEPTH + "line = input()\nprint(reach() + 1 if line == 'probe' else count(int(line)))\n"
     python = sandbox.run(code, stdin="probe\n", limits=LIMITS, mode="cold")
     depth = int(python.stdout)
@@ -482,24 +480,25 @@ def test_later_tests_are_judged_alike_whichever_runner_starts_them() -> None:
     assert later == [["pass", "pass"], ["pass", "pass"]], later
 
 
-def test_a_test_that_kills_its_zygote_leaves_later_tests_the_same_runner() -> None:
-    """h-sb8 (#38): cold, a test's process may kill its zygote; the later tests then start
-    by exec of the same runner (`harness_program.exec_process`), not of python3 main.py:
-    the program's depth (what `finish` and `run_main` put below it) is the first test's."""
+def test_a_test_that_kills_its_parent_leaves_later_tests_judged_alike() -> None:
+    """h-sb8 (#38): cold, a test's process could kill its zygote, and later tests then
+    started by another runner. Since h-sb10 every test's process is the harness's own child,
+    an exec of `python3 main.py`: its parent is the harness (cold the jail's pid 1, which
+    the kernel spares; warm another uid: EPERM), and every test starts at the bottom of the
+    stack, as python3 main.py does."""
     code = ("import os, traceback\nline = input()\nif line == 'kill':\n    try:\n"
             "        os.kill(os.getppid(), 9)\n    except OSError:\n        pass\n"
             "print(len(traceback.extract_stack()))\n")
-    tests = [{"input": "kill\n", "output": "4\n"}, {"input": "x\n", "output": "4\n"},
-             {"input": "x\n", "output": "4\n"}]
+    tests = [{"input": "kill\n", "output": "1\n"}, {"input": "x\n", "output": "1\n"},
+             {"input": "x\n", "output": "1\n"}]
     outcomes = [[r.outcome for r in sandbox.run_tests(code, tests, limits=LIMITS,
                                                       mode=mode).results] for mode in MODES]
-    # the killing test itself: an error cold ("the test runner was killed"), a pass warm
-    assert [o[1:] for o in outcomes] == [["pass", "pass"]] * 2, outcomes
+    assert outcomes == [["pass", "pass", "pass"]] * 2, outcomes
 
 
 def test_an_affinity_one_test_narrows_reaches_no_later_test() -> None:
     """Test 1's process holds itself on one CPU; test 2's process (another fork of the
-    zygote, `enter_program` with PROGRAM_CPUS warm) sees what a cold plain run sees."""
+    harness, `enter_program` with PROGRAM_CPUS warm) sees what a cold plain run sees."""
     hold_on()
     cpus = sandbox.run("import os\nprint(len(os.sched_getaffinity(0)))\n", limits=LIMITS,
                        mode="cold").stdout
