@@ -1274,9 +1274,15 @@ def restates_question(answer: str, question: str | None, gold: str | None = None
     with the gold as any answer is."""
     if not question or not _may_restate(answer):
         return False
-    asked = f" {' '.join(_bound_renamed(_grouped(read_text(question[:MAX_QUESTION_CHARS]))))} "
+    asked = _question_expression(question)
     return _written_in(answer, asked) and not (
         gold is not None and _may_restate(gold) and _written_in(gold, asked))
+
+
+@byte_cache(8 << 20)  # a group's rollouts share their question: read once
+def _question_expression(question: str) -> str:
+    """The question's tokens as `restates_question` compares them, joined by spaces."""
+    return f" {' '.join(_bound_renamed(_grouped(read_text(question[:MAX_QUESTION_CHARS]))))} "
 
 
 def _may_restate(answer: str) -> bool:

@@ -180,3 +180,11 @@ def test_two_values_against_a_gold_of_two_stay_the_judges() -> None:
     """Against a gold that lists two values, a connective between two values lists them too:
     uncertain (not a hedge), the judge's where one is configured."""
     assert _judge_sees("2 \\lor 3", "2, 3", "Solve $x^2-5x+6=0$.") == (1.0, "judge_equal", 2)
+
+
+@pytest.mark.parametrize(
+    "answer",
+    ["\\sum_{k=1}^{100} k}", "{{\\sum_{k=1}^{100} k", "\\choose 2", "{5 \\choose}", "f(2", "7 \\lor"],
+)
+def test_malformed_restatement_scores(reward: MathReward, answer: str) -> None:
+    assert _one(reward, "5050", answer, SUM) == 0.0
