@@ -26,6 +26,7 @@ from rewards.math._fast import fast_compare
 from rewards.math._limits import structural_problem
 from rewards.math._magnitude import magnitude_verdict, size_of
 from rewards.math._normalize import (
+    HEDGED,
     RESTATED,
     UNCERTAIN,
     affirms,
@@ -33,6 +34,7 @@ from rewards.math._normalize import (
     asks_for_percent,
     carried_words,
     counted_magnitude,
+    hedges,
     imaginary_unit_like_gold,
     inequality_as_interval,
     is_choice,
@@ -168,14 +170,17 @@ def compare_local(pred: str | Extraction | None, gold: object,
         pred_norm = extraction.choice  # "... so option (B) is right", against a choice gold
     if not pred_norm:
         return Verdict("no_answer", "no final answer found")
-    restated = restates_question(pred_norm, question)  # `\sum_{k=1}^{100} k` for `Compute` it
+    restated = restates_question(pred_norm, question, gold_norm)  # `\sum_{k=1}^{100} k`
+    hedged = hedges(pred_norm, gold_norm)  # `7 \lor 8` for 8: no value of its own
     if extraction.settled:
         fast = fast_compare(*_percent_as_asked(pred_norm, gold_norm, question), config,
                             question=question)
-        if fast is not None and (fast.correct or not restated):
+        if fast is not None and (fast.correct or not (restated or hedged)):
             return fast
     if restated:
         return Verdict("wrong", f"{RESTATED} {pred_norm[:60]!r}")
+    if hedged:
+        return Verdict("wrong", f"{HEDGED} {pred_norm[:60]!r}")
     problem = structural_problem(gold_norm, config)  # (one the size arithmetic knows)
     if problem:
         return Verdict("bad_reference", f"reference beyond structural limits: {problem}")

@@ -12,7 +12,9 @@ it); a judge that cannot be built (no such model, a label that is not one token)
 configuration error and raises.
 
 The judge is shown only an answer that is entirely a mathematical expression (`judgeable`, an
-allow-list); anything else keeps the rule's verdict. The question, answer and gold reach the
+allow-list); anything else keeps the rule's verdict, as does an answer the rules found to
+commit to no value (the question restated, `RESTATED`; two values joined against a gold of
+one, `HEDGED`) or to differ by its size (`magnitude`). The question, answer and gold reach the
 prompt as text, never as the tokenizer's control tokens (`rewards.engines.TemplatePrompt`)."""
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ from typing import Any, TypeVar
 
 from rewards.errors import ConfigError, EngineError
 from rewards.math._config import MathJudgeConfig, Verdict
-from rewards.math._normalize import _VALUE_WORDS, RESTATED, UNCERTAIN
+from rewards.math._normalize import _VALUE_WORDS, HEDGED, RESTATED, UNCERTAIN
 from rewards.types import Sample, Score
 
 __all__ = ["JUDGED_COMMANDS", "JUDGED_WORDS", "JudgeRead", "MathJudge", "judgeable",
@@ -462,7 +464,7 @@ class MathJudge:
         asked = ("timeout",) if self.config.ask == "undecided" else ("wrong", "timeout")
         undecided = verdict.reason == "wrong" and verdict.detail.startswith(UNCERTAIN)
         return ((verdict.reason in asked or undecided)
-                and not verdict.detail.startswith(("magnitude", RESTATED))
+                and not verdict.detail.startswith(("magnitude", RESTATED, HEDGED))
                 and answer is not None and gold is not None
                 and 0 < len(answer.strip()) and len(answer) <= self.config.max_chars
                 and 0 < len(gold.strip()) and len(gold) <= self.config.max_chars

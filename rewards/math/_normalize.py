@@ -4,6 +4,7 @@ The decisions on a pair of them are in `_fast`."""
 
 from __future__ import annotations
 
+import math
 import re
 import unicodedata
 from dataclasses import dataclass
@@ -15,10 +16,10 @@ from rewards.math._evaluate import evaluate
 from rewards.text import read_text
 
 __all__ = [
-    "APPROXIMATIONS", "MAX_QUALIFYING_WORDS", "MAX_QUESTION_CHARS", "NUMBER_WORDS", "PLACEHOLDER_MARKS",
+    "APPROXIMATIONS", "HEDGED", "MAX_QUALIFYING_WORDS", "MAX_QUESTION_CHARS", "NUMBER_WORDS", "PLACEHOLDER_MARKS",
     "RESTATED", "UNCERTAIN", "Number", "affirms", "as_intervals",
     "carried_words", "changes_value", "choice_letter", "counted_magnitude", "disjunction_as_union",
-    "imaginary_unit_like_gold", "inequality_as_interval", "is_choice",
+    "hedges", "imaginary_unit_like_gold", "inequality_as_interval", "is_choice",
     "is_prose", "magnitude_after", "names_a_kind", "no_answer_in", "normalize", "parse_number",
     "qualifiers", "question_words", "restates_question",
     "sentence_key", "symbol_numbers", "text_carries_meaning", "unread_gold_word",
@@ -386,6 +387,57 @@ _TWO_VALUES = re.compile(
 # Signs joining two numerals that say nothing more when the numerals are equal (`8 = 8`,
 # `8 \\approx 8` are 8); between two values (`7 \\approx 8`) they hedge, as `\\sim` does.
 _EQUAL_SIGNS = frozenset({"=", "\\approx", "\\approxeq", "≈"})
+
+
+# Connectives and relations that join values and are no arithmetic (`\\lor`, `\\iff`, `\\to`,
+# `\\mid`): between two values of any form (`\\frac{1}{2} \\lor 1`, `7 \\lor 8 \\lor 9`) they hedge
+# or state something about the values; no side of one is worked to the other (as `=`,
+# `\\approx` and `\\equiv` may be: `45 + 26 = 71`, `\\sqrt{2} \\approx 1.41`).
+_CONNECTIVE = re.compile(
+    r"\\(?:lor|vee|land|wedge|iff|Leftrightarrow|Longleftrightarrow|leftrightarrow|Rightarrow|"
+    r"Longrightarrow|implies|rightarrow|to|mid|nmid|parallel|perp)(?![a-zA-Z])|[∨∧⇔⇒→∣]")
+
+
+def _joining_sign(answer: str) -> str | None:
+    """The relation or connective joining two values in a normalized answer, where it says
+    more than one value: two numerals (`_TWO_VALUES`: `7 \\lor 8`, `7 = 8`; not `8 = 8`), or
+    constant expressions of different values joined by `_CONNECTIVE` (`\\frac{1}{2} \\lor 1`,
+    `7 \\lor 8 \\lor 9`; not `\\frac{1}{2} \\lor 0.5`); else None."""
+    if len(answer) > 200:
+        return None
+    joined = _TWO_VALUES.match(answer) if len(answer) <= 80 else None
+    if joined is not None:
+        same = joined.group(2) in _EQUAL_SIGNS and Fraction(joined.group(1)) == Fraction(
+            joined.group(3))
+        return None if same else joined.group(2)
+    signs = _CONNECTIVE.findall(answer)
+    if not signs:
+        return None
+    found = [_constant(part) for part in _CONNECTIVE.split(answer)]
+    values = [value for value in found if value is not None]
+    if len(values) < len(found) or all(math.isclose(v, values[0], rel_tol=1e-9) for v in values):
+        return None
+    return str(signs[0])
+
+
+def _constant(text: str) -> float | None:
+    """The value of a constant expression (`\\frac{1}{2}`, `\\sqrt{2}`, `-7`), else None."""
+    found = evaluate(text) if text.strip() else None
+    return None if found is None or found[1] else found[0]
+
+
+def hedges(answer: str, gold: str) -> bool:
+    """True when a normalized answer joins two values by a relation or a connective
+    (`_joining_sign`: `7 \\lor 8`, `7 = 8`, `7 \\approx 8`, `\\frac{1}{2} \\lor 1`) and the
+    normalized gold is one number or constant (`\\sqrt{2}`): the answer commits to no value
+    of its own (a hedge, or a statement about two), so the pair is `wrong` (`HEDGED`), never
+    shown to a judge, whose yes the gold among the values would buy. Against a gold of
+    several values (`2, 3`) the sign is a word the gold does not hold (`qualifiers`):
+    uncertain, the judge's."""
+    return _joining_sign(answer) is not None and (parse_number(gold) is not None
+                                                  or _constant(gold) is not None)
+
+
 # A number and a unit after it (`5 kW`, `5 N/m^2`): the unit is the value's scale; left in a
 # normalized answer, it is one `normalize` did not drop (not the gold's unit).
 # (written with no space, a unit of one letter may be a variable: `5m`, `1,000.99m^2`)
@@ -426,6 +478,9 @@ configured, is asked (even with `ask: undecided`)."""
 RESTATED = "the answer restates the question:"
 """How a verdict's detail begins where the answer is the question's own expression, not a
 value it commits to (`restates_question`): `wrong`, and never shown to a judge."""
+HEDGED = "the answer joins two values:"
+"""How a verdict's detail begins where the answer is two values joined by a relation or a
+connective and the gold is one number (`hedges`): `wrong`, and never shown to a judge."""
 MAX_QUALIFYING_WORDS = 3
 """A value with more unknown words than this is a sentence (`Jane started growing Sphere 3
 hours ago`), read by math-verify's rules; there only the words of `_VALUE_WORDS` qualify."""
@@ -456,10 +511,9 @@ def qualifiers(answer: str, sentence: bool = False) -> frozenset[str]:
     if opener is not None and opener.group(1) not in _VALUE_OPENERS:
         found.add(f"\\{opener.group(1)}")
     found.update(ch for ch in answer if ch in _PER_MILLE_SIGNS)
-    joined = _TWO_VALUES.match(answer) if len(answer) <= 80 else None
-    if joined is not None and (joined.group(2) not in _EQUAL_SIGNS or Fraction(
-            joined.group(1)) != Fraction(joined.group(3))):
-        found.add(joined.group(2))  # `7 \\lor 8`, `7 = 8`, `7 \\approx 8`: a hedge or a false statement
+    joined = _joining_sign(answer)
+    if joined is not None:
+        found.add(joined)  # `7 \\lor 8`, `7 = 8`, `7 \\approx 8`: a hedge or a false statement
     unit = _NUMBER_AND_UNIT.match(answer) if len(answer) <= 80 else None
     if unit is not None and (unit.group(1) != unit.group(2) or len(unit.group(3)) > 1) and all(
             _unit_id(word) is not None or word.lower() in _UNIT_JOINS
@@ -1043,26 +1097,208 @@ the rest is not read."""
 # What a question still asks to carry out when an answer holds it (`\\sum_{k=1}^{100} k`,
 # `\\int_0^1 x^2 dx`, `\\binom{8}{4}`, `\\lim`, `\\frac{d}{dx}`), states (`x^2-5x+6=0`) or
 # applies (`f(2)`).
-_UNCARRIED = re.compile(r"\\(?:sum|prod|int|iint|iiint|oint|lim|binom)(?![a-zA-Z])|\\frac\{d|=|"
-                        r"^\\?[A-Za-z]+\s*\(")
-_SQUASHED = re.compile(r"\s+|\$|\\[!,;: ]|\\(?:left|right|displaystyle)(?![a-zA-Z])")
+_UNCARRIED = re.compile(r"\\(?:sum|prod|int|iint|iiint|oint|lim|binom|choose)(?![a-zA-Z])|"
+                        r"\\frac\{d|=|^\\?[A-Za-z]+\s*\(")
+# An expression as `restates_question` compares it: commands, one-character escapes, numbers,
+# and every other character alone (a letter is a variable: `dx` is `d x`).
+_EXPRESSION_TOKEN = re.compile(r"\\[A-Za-z]+|\\.|\d+(?:\.\d+)?|\S")
+# Tokens that render nothing of the expression's own (spacing, sizes, styles, math
+# delimiters, wrappers whose argument stays: `\\mathrm{d}x` is `d x`).
+_NOT_EXPRESSION = frozenset("""
+    \\left \\right \\middle \\displaystyle \\textstyle \\limits \\nolimits \\, \\! \\; \\: \\> \\
+    \\quad \\qquad \\big \\Big \\bigg \\Bigg \\bigl \\bigr \\Bigl \\Bigr \\biggl \\biggr \\Biggl
+    \\Biggr \\mathrm \\text \\textrm \\textnormal \\mathit \\rm \\operatorname ~
+""".split()) | {"\\ "}  # noqa: SIM905 (a word list reads better as words)
+# One spelling of what is written several ways (`\\dbinom`, `\\rightarrow`, `∑`).
+_SAME_EXPRESSION = {
+    "\\dfrac": "\\frac", "\\tfrac": "\\frac", "\\dbinom": "\\binom", "\\tbinom": "\\binom",
+    "\\rightarrow": "\\to", "\\longrightarrow": "\\to", "→": "\\to", "\\le": "\\leq",
+    "\\ge": "\\geq", "\\leqslant": "\\leq", "\\geqslant": "\\geq", "≤": "\\leq", "≥": "\\geq",
+    "\\ne": "\\neq", "≠": "\\neq", "∞": "\\infty", "∑": "\\sum", "∏": "\\prod", "∫": "\\int",
+    "\\dint": "\\int", "\\dsum": "\\sum", "\\lbrace": "\\{", "\\rbrace": "\\}",
+}
+# Commands that bind a variable: a sum's or product's index (`_{k=1}`, `_k`), a limit's
+# variable (`_{x \\to 1}`), an integral's (`dx`).
+_BINDERS = frozenset({"\\sum", "\\prod", "\\lim", "\\int", "\\iint", "\\iiint", "\\oint"})
+# Where a sum's or limit's scope ends, at its own depth of braces: a relation, a separator or
+# a math delimiter (`\\sum_{k=1}^{100} k = 5050`: the `=` ends it).
+_SCOPE_ENDS = frozenset({"$", "=", ",", ";", ".", ":", "?", "\\(", "\\)", "\\[", "\\]", "\\\\",
+                         "<", ">", "\\leq", "\\geq", "\\neq", "\\approx", "&"})
+_MATH_DELIMITERS = frozenset({"$", "\\(", "\\)", "\\[", "\\]"})
+_BOUND_GREEK = frozenset("""
+    \\alpha \\beta \\gamma \\delta \\theta \\vartheta \\phi \\varphi \\psi \\tau \\lambda \\mu
+    \\nu \\xi \\rho \\sigma \\omega \\eta \\zeta \\chi
+""".split())  # noqa: SIM905 (a word list reads better as words)
+_INTEGRAL_REACH = 400  # tokens an integral's `d x` is looked for in
 
 
-def _squashed(text: str) -> str:
-    return _FRAC_ALIASES.sub(r"\\\1", _SQUASHED.sub("", text))
+def _grouped(text: str) -> list[str]:
+    """The tokens of `text` with what renders nothing dropped, one spelling of each token,
+    `{n \\choose k}` written `\\binom n k`, and a brace group or parenthesis around one item
+    unwrapped (`x^{2}`, `{k}`, `(k)`, `{{a+b}}`): in one pass, with a stack of open brackets."""
+    out: list[str] = []
+    opened: list[_Open] = []
+    last = (-1, -1)  # where in `out` the last item closed (a group kept whole) begins and ends
+    for match in _EXPRESSION_TOKEN.finditer(text):
+        token = _SAME_EXPRESSION.get(match.group(), match.group())
+        if token in _NOT_EXPRESSION:
+            continue
+        if token in ("{", "("):
+            opened.append(_Open(token, len(out)))
+        elif token == "\\choose" and opened and opened[-1].bracket == "{":
+            opened[-1].choose = len(out)  # `{n \\choose k}`
+            opened[-1].one_first = len(out) - opened[-1].start == 2 or last == (
+                opened[-1].start + 1, len(out))
+        elif token in ("}", ")"):
+            while token == "}" and opened and opened[-1].bracket == "(":
+                opened.pop()  # a parenthesis left open inside braces (`{[0, 1)}`): a sign
+            if opened and opened[-1].bracket == ("{" if token == "}" else "("):
+                last = _close(out, opened.pop(), last)
+                continue
+        out.append(token)
+    return out
 
 
-def restates_question(answer: str, question: str | None) -> bool:
+@dataclass
+class _Open:
+    """A bracket `_grouped` has not closed yet: `{` or `(`, where it stands in the tokens, and
+    the `\\choose` it holds (its index, and whether what stands before it is one item)."""
+    bracket: str
+    start: int
+    choose: int = -1
+    one_first: bool = False
+
+
+def _close(out: list[str], group: _Open, last: tuple[int, int]) -> tuple[int, int]:
+    """Close `group` at the end of `out`: unwrap it around one item, write `{n \\choose k}` as
+    `\\binom`, else keep it whole. Where the item it leaves begins and ends (`last`)."""
+    start, choose = group.start, group.choose
+    if choose >= 0:  # `{n \\choose k}`: `\\binom`, its arguments grouped unless one item each
+        first, second = out[start + 1:choose], out[choose + 1:]
+        one_second = len(second) == 1 or last == (choose + 1, len(out))
+        out[start:] = ["\\binom", *(first if group.one_first else ["{", *first, "}"]),
+                       *(second if one_second else ["{", *second, "}"])]
+    elif len(out) - start <= 2 or last == (start + 1, len(out)):
+        del out[start]  # an empty group, or one around one item: that item
+        if len(out) == start or last != (start + 1, len(out) + 1):
+            return (-1, -1)
+    else:
+        out.append(")" if group.bracket == "(" else "}")
+    return (start, len(out))
+
+
+def _bound_renamed(tokens: list[str]) -> list[str]:
+    """`tokens` with each variable a sum, product, limit or integral binds written by the
+    binder's place among the binders around it (`@0`, `@1`), in the binder's scope: a sum's
+    or limit's to the end of its brace group or its first `_SCOPE_ENDS` token there, an
+    integral's to its `d x`. So `\\sum_{j=1}^{100} j` is `\\sum_{k=1}^{100} k`."""
+    out = list(tokens)
+    scopes: list[tuple[str, int, int]] = []  # (variable, depth of braces, index of `d x` or -1)
+    depth = 0
+    for at, token in enumerate(tokens):
+        if token == "{":
+            depth += 1
+        elif token == "}":
+            depth -= 1
+            while scopes and scopes[-1][1] > depth:
+                scopes.pop()
+        elif token in _SCOPE_ENDS:
+            while scopes and scopes[-1][1] >= depth and scopes[-1][2] < 0:
+                scopes.pop()
+        elif token in _BINDERS:
+            bound = _bound_variable(tokens, at)
+            if bound is not None:
+                scopes.append((bound[0], depth, bound[1]))
+        elif _variable_name(token):
+            for place in range(len(scopes) - 1, -1, -1):
+                if scopes[place][0] == token:
+                    out[at] = f"@{place}"
+                    break
+        while scopes and scopes[-1][2] == at:
+            scopes.pop()  # an integral's `d x`: its scope ends
+    return [token for token in out if token not in _MATH_DELIMITERS]
+
+
+def _variable_name(token: str) -> bool:
+    """Whether a token may name a bound variable: one letter, or a Greek letter's command."""
+    return len(token) == 1 and token.isalpha() or token in _BOUND_GREEK
+
+
+def _bound_variable(tokens: list[str], at: int) -> tuple[str, int] | None:
+    """The variable the binder `tokens[at]` binds and, for an integral, the index of the
+    variable in its `d x` (-1 for a sum, product or limit); None where none is written."""
+    if tokens[at] in ("\\sum", "\\prod", "\\lim"):
+        below = at + 1 if tokens[at + 1:at + 2] == ["_"] else at + 3 if tokens[
+            at + 1:at + 2] == ["^"] and tokens[at + 3:at + 4] == ["_"] else -1
+        if below < 0:
+            return None
+        if _variable_name(tokens[below + 1] if below + 1 < len(tokens) else ""):
+            return tokens[below + 1], -1  # `\\sum_k`
+        if (tokens[below + 1:below + 2] == ["{"] and below + 3 < len(tokens)
+                and _variable_name(tokens[below + 2]) and tokens[below + 3] in ("=", "\\to", "\\in")):
+            return tokens[below + 2], -1  # `\\sum_{k=1}`, `\\lim_{x \\to 1}`
+        return None
+    for place in range(at + 1, min(at + _INTEGRAL_REACH, len(tokens) - 1)):
+        if tokens[place] == "d" and _variable_name(tokens[place + 1]):
+            return tokens[place + 1], place + 1
+        if tokens[place] in _SCOPE_ENDS:
+            return None
+    return None
+
+
+def _wrapped_whole(tokens: list[str]) -> bool:
+    """Whether one bracket pair (`{...}`, `(...)`) wraps all of `tokens`."""
+    if len(tokens) < 2 or (tokens[0], tokens[-1]) not in (("{", "}"), ("(", ")")):
+        return False
+    depth = 0
+    for token in tokens[:-1]:
+        depth += (token == tokens[0]) - (token == tokens[-1])
+        if depth == 0:
+            return False
+    return True
+
+
+def restates_question(answer: str, question: str | None, gold: str | None = None) -> bool:
     """True when `answer` (normalized) is an expression the question writes and asks to
     carry out: a sum, integral, product, limit, binomial or derivative (`Compute
     \\sum_{k=1}^{100} k.`), an equation (`Solve x^2-5x+6=0.`) or a function applied (`Find
-    f(2)`), found in the question as written (spacing and `$` aside). Such an answer commits
-    to no value: math-verify would evaluate it (`5050`) or a judge be shown it. Never a
-    number, nor an expression the question merely names (`Which is larger, \\sqrt{2} or 1.5?`)."""
-    if not question or parse_number(answer) is not None or _UNCARRIED.search(answer) is None:
+    f(2)`), found in the question as the same expression: compared as tokens (`_grouped`:
+    spacing, sizes, `\\left`, wrappers and math delimiters dropped, one spelling of
+    `\\dbinom`, `\\rightarrow`, `{n \\choose k}`, a bracket around one item unwrapped) with
+    bound variables renamed (`_bound_renamed`: `\\int_0^1 t^2\\,dt` is `\\int_0^1 x^2\\,dx`),
+    the answer's brackets around all of it dropped. Such an answer commits to no value:
+    math-verify would evaluate it (`5050`) or a judge be shown it. Never a number, nor an
+    expression the question merely names (`Which is larger, \\sqrt{2} or 1.5?`), nor any
+    answer where the normalized `gold` is itself one of the question's expressions (`Which is
+    larger, \\int_0^1 x^2 dx or \\int_0^1 x^3 dx?`): there an answer picks one, compared
+    with the gold as any answer is."""
+    if not question or not _may_restate(answer):
         return False
-    said = _squashed(answer)
-    return len(said) >= 3 and said in _squashed(read_text(question[:MAX_QUESTION_CHARS]))
+    asked = _question_expression(question)
+    return _written_in(answer, asked) and not (
+        gold is not None and _may_restate(gold) and _written_in(gold, asked))
+
+
+@byte_cache(8 << 20)  # a group's rollouts share their question: read once
+def _question_expression(question: str) -> str:
+    """The question's tokens as `restates_question` compares them, joined by spaces."""
+    return f" {' '.join(_bound_renamed(_grouped(read_text(question[:MAX_QUESTION_CHARS]))))} "
+
+
+def _may_restate(answer: str) -> bool:
+    """Whether a normalized answer is an expression that may restate a question: not a
+    number, at least three characters, holding what a question asks to carry out."""
+    return (parse_number(answer) is None and len("".join(answer.split())) >= 3
+            and _UNCARRIED.search(answer) is not None)
+
+
+def _written_in(answer: str, asked: str) -> bool:
+    """Whether the tokens of `answer`, bound variables renamed and brackets around all of it
+    dropped, stand in `asked` (a question's tokens, so read, joined by spaces)."""
+    said = _bound_renamed(_grouped(answer))
+    while _wrapped_whole(said):
+        said = said[1:-1]
+    return f" {' '.join(said)} " in asked
 
 
 @byte_cache(8 << 20)  # a group's rollouts share their question: read once

@@ -26,10 +26,10 @@ Open at the time of writing, by root: `_extract._explains` (story sentences; own
 opening word and equations stating another result fixed after); `_extract._harmless_remark`
 (sign-off variants); `_extract._remark_length` and `_unread_after_box`'s `_SHORT_REMARK`
 (long retractions; repeated-word padding fixed after); `_normalize._TWO_VALUES` (two-value hedges shown to
-the judge; `7 ≈ 8` fixed after); `_normalize._CONTAINERS` (`cases`, `rows`, `sets`); `_normalize._unit_id`
+the judge; `7 ≈ 8` fixed after, the rest by h-m26); `_normalize._CONTAINERS` (`cases`, `rows`, `sets`); `_normalize._unit_id`
 / `_is_unit` (`Ps` for `ps`, `l`, `kwh`, `hz`, `m²`, `m s^{-1}`, `℃`, abbreviations of the
 question's unit, `US$`, sterling for pounds of weight, no conversion);
-`_normalize.restates_question` (restatements in other text).
+`_normalize.restates_question` (restatements in other text; fixed by h-m26).
 
 Held attacks are plain tests; each hole left open is `xfail(strict=True)` whose reason names its
 class and the function suspected at its root. The verifier is not changed here. Deterministic;
@@ -604,17 +604,9 @@ def test_held_restatement_that_is_the_answer(
     assert _one(reward, gold, answer, question) == 1.0
 
 
-_RESTATED_TEXT = (
-    "open: talking to the judge / no committed answer: the question's expression "
-    "restated with its bound variable renamed, in braces or brackets, with its "
-    "limits braced, or in another notation (`{5 \\choose 2}`, `\\rightarrow`) is "
-    "not found in the question, so sympy evaluates it and it scores 1.0; root: "
-    "_normalize.restates_question (`_squashed` compares text; it normalizes spacing "
-    "and `\\left`, not bound names, braces or notation)"
-)
-
-
-@_xfail(_RESTATED_TEXT)
+# fixed (h-m26): `restates_question` compares canonical tokens (bound variables renamed,
+# grouping dropped, one spelling of `\\binom`/`\\choose`, `\\to`/`\\rightarrow`), so a
+# restatement in other text is `wrong` and never judged (tests/math/test_restated_round16.py)
 @pytest.mark.parametrize(
     ("answer", "gold", "question"),
     [
@@ -850,17 +842,8 @@ def test_held_words_in_the_box_never_reach_the_judge(answer: str, gold: str) -> 
     assert (value, len(prompts)) == (0.0, 0)
 
 
-_HEDGE_TO_JUDGE = (
-    "open: hedging / talking to the judge: two values joined by a relation or "
-    "connective (`7 \\lor 8`, `7 = 8`), documented as uncertain, are shown to the "
-    "judge as the answer, so the gold among them buys a lenient judge's yes; a "
-    "hedge commits to no value and should be `wrong` before any judge; root: "
-    "_normalize._TWO_VALUES read as a qualifier (uncertain) rather than a hedge, "
-    "and _judge.judgeable (shows it)"
-)
-
-
-@_xfail(_HEDGE_TO_JUDGE)
+# fixed (h-m26): two values joined by a relation or a connective against a gold of one value
+# commit to none (`_normalize.hedges`): `wrong`, never shown to the judge
 @pytest.mark.parametrize("answer", ["7 \\lor 8", "7 = 8"])
 def test_open_hedge_of_two_values_shown_to_the_judge(answer: str) -> None:
     value, prompts = _judge(f"So the answer is $\\boxed{{{answer}}}$.", "8")
