@@ -29,7 +29,7 @@ from typing import Any, TypeVar
 
 from rewards.errors import ConfigError, EngineError
 from rewards.math._config import MathJudgeConfig, Verdict
-from rewards.math._normalize import _VALUE_WORDS, HEDGED, RESTATED, UNCERTAIN
+from rewards.math._normalize import _VALUE_WORDS, BESIDE_THE_BOX, HEDGED, RESTATED, UNCERTAIN
 from rewards.types import Sample, Score
 
 __all__ = ["JUDGED_COMMANDS", "JUDGED_WORDS", "JudgeRead", "MathJudge", "judgeable",
@@ -464,7 +464,7 @@ class MathJudge:
         asked = ("timeout",) if self.config.ask == "undecided" else ("wrong", "timeout")
         undecided = verdict.reason == "wrong" and verdict.detail.startswith(UNCERTAIN)
         return ((verdict.reason in asked or undecided)
-                and not verdict.detail.startswith(("magnitude", RESTATED, HEDGED))
+                and not verdict.detail.startswith(("magnitude", RESTATED, HEDGED, BESIDE_THE_BOX))
                 and answer is not None and gold is not None
                 and 0 < len(answer.strip()) and len(answer) <= self.config.max_chars
                 and 0 < len(gold.strip()) and len(gold) <= self.config.max_chars
