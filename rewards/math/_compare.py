@@ -172,8 +172,8 @@ def compare_local(pred: str | Extraction | None, gold: object,
         pred_norm = extraction.choice  # "... so option (B) is right", against a choice gold
     if not pred_norm:
         return Verdict("no_answer", "no final answer found")
-    same = joined_value(pred_norm)
-    if same is not None:  # `1000 \approx 1{,}000`: one number written twice, read as the number
+    same = joined_value(pred_norm)  # (a gold written so, `0.56 = 56\%`, is read as before)
+    if same is not None and joined_value(gold_norm) is None:  # `1000 \approx 1{,}000`: the number
         pred_norm, extraction = same, replace(extraction, source="given", native=False)
     restated = restates_question(pred_norm, question, gold_norm)  # `\sum_{k=1}^{100} k`
     hedged = hedges(pred_norm, gold_norm)  # `7 \lor 8` for 8: no value of its own

@@ -14,7 +14,8 @@ configuration error and raises.
 The judge is shown only an answer that is entirely a mathematical expression (`judgeable`, an
 allow-list); anything else keeps the rule's verdict, as does an answer the rules found to
 commit to no value (the question restated, `RESTATED`; two values joined against a gold of
-one, `HEDGED`) or to differ by its size (`magnitude`). The question, answer and gold reach the
+one, `HEDGED`), to differ by its size (`magnitude`), or to be followed by what the rules do
+not read (`BESIDE_THE_BOX`: the judge would be shown the box alone). The question, answer and gold reach the
 prompt as text, never as the tokenizer's control tokens (`rewards.engines.TemplatePrompt`)."""
 
 from __future__ import annotations

@@ -469,8 +469,9 @@ def joined_value(answer: str) -> str | None:
 
 def _joined_parts(answer: str) -> list[str] | None:
     """A normalized answer split at its relations and connectives (`_JOINING`): its sides,
-    stripped, between the signs; None where it has none (or is too long to read so)."""
-    if len(answer) > 200 or not _JOINING.search(answer):
+    stripped, between the signs; None where it has none (or is longer than any answer read).
+    Each side is read in bounded time (`evaluate` reads at most 200 tokens)."""
+    if len(answer) > 2000 or not _JOINING.search(answer):
         return None
     previous = None
     while previous != answer:
@@ -551,7 +552,7 @@ UNCERTAIN = "uncertain:"
 """How a verdict's detail begins where the rules cannot decide a pair: words they cannot read
 (`qualifiers`: `uncertain: not read as a unit, not in the gold: ...`), or an answer that is not
 the text of a gold read whole (`sentence_key`). `wrong` by default; a judge, where one is
-configured, is asked (even with `ask: undecided`)."""
+configured, is asked (even with `ask: undecided`), except beside the box (`BESIDE_THE_BOX`)."""
 BESIDE_THE_BOX = f"{UNCERTAIN} beside the box,"
 """How a verdict's detail begins where what stands after a box (glued to it, `\\boxed{7}th`, or
 in the sentences after it, `\\boxed{7}. IDK.`, `\\boxed{7} ❌`) is not read (`Extraction.uncertain`):
