@@ -387,20 +387,20 @@ APPROX_COMMANDS = ("approx", "thickapprox")
 # a statement about them, not a value (`7 \\approx 8`, `7 \\sim 8`, `7 \\approx \\frac{16}{2}`,
 # `7 = 8 = 7`). LaTeX's relation commands, and the Unicode relation signs: the math symbols
 # (category Sm) whose names say a relation (`_RELATION_NAMES`: `≃`, `≅`, `≒`, `∼`, `⩰`; not `×`,
-# `±`, `√`, which build a value).
+# `±`, `√`, which build a value, nor the ratio `∶`).
 _RELATION_NAMES = (
     "EQUAL", "TILDE", "EQUIVALEN", "IDENTICAL", "CONGRUENT", "ASYMPTOT", "APPROACHES", "LESS-THAN",
     "GREATER-THAN", "PRECEDE", "SUCCEED", "SUBSET", "SUPERSET", "ELEMENT OF", "CONTAINS AS",
     "PROPORTION", "PARALLEL", "DIVIDE", "ARROW", "LOGICAL OR", "LOGICAL AND", "ESTIMATES",
     "CORRESPONDS", "MEASURED BY", "QUESTIONED", "BETWEEN", "TACK", "TURNSTILE", "MODELS",
-    "PERPENDICULAR", "RATIO", "EXCESS", "HOMOTHETIC", "GEOMETRICALLY", "EQUIANGULAR", "IMAGE OF",
+    "PERPENDICULAR", "EXCESS", "HOMOTHETIC", "GEOMETRICALLY", "EQUIANGULAR", "IMAGE OF",
     "ORIGINAL OF", "NORMAL SUBGROUP", "FORCES", "PROVE")
 _RELATION_CHARS = "".join(sorted(
-    chr(code) for code in [*range(0x20, 0x7f), *range(0x2190, 0x2c00)]
+    chr(code) for code in [*range(0x20, 0x7f), *range(0x2190, 0x2c00), *range(0xfe50, 0xff70)]
     if unicodedata.category(chr(code)) == "Sm" and chr(code) != "~"  # (`~` is a space in LaTeX)
     and any(word in unicodedata.name(chr(code), "") for word in _RELATION_NAMES)))
 _RELATION_COMMANDS = frozenset("""
-    eq ne neq le leq ge geq lt gt leqq geqq leqslant geqslant lesssim gtrsim lessapprox gtrapprox
+    ne neq le leq ge geq lt gt leqq geqq leqslant geqslant lesssim gtrsim lessapprox gtrapprox
     ll gg lll ggg lessgtr gtrless lesseqgtr gtreqless nless ngtr nleq ngeq nleqslant ngeqslant
     approx approxeq thickapprox sim simeq thicksim backsim backsimeq eqsim nsim napprox cong ncong
     equiv nequiv doteq doteqdot Doteq fallingdotseq risingdotseq asymp bumpeq Bumpeq eqcirc circeq

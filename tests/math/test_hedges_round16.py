@@ -70,6 +70,7 @@ HEDGES = [
     "7 \u224c 8",  # ≌
     "7 \u2242 8",  # ≂
     "7 \u21d2 8",  # ⇒
+    "7 \ufe66 8",  # ﹦ (a small form)
     # sides that are values of any form
     "7 \\approx 2 \\cdot 4",
     "\\frac{14}{2} \\approx 8",
