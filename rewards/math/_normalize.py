@@ -425,8 +425,15 @@ _ONE_VALUE_SIGNS = frozenset({
 # (`45 + 26 = 71`, math-verify's `\\frac{1}{2} \\$ = \\frac{10}{9}`) is the working, and the answer
 # is its result, as math-verify reads it.
 _NUMERAL = re.compile(r"\(?\s*[-+]?(?:\d[\d,]*(?:\.\d+)?|\.\d+)\s*%?\s*\)?")
-# Empty groups render nothing (`7 \\approx{} 8`, `8^{}`).
-_EMPTY_GROUP = re.compile(r"[\^_]?\{\s*\}")
+# What renders nothing around the values and signs of a relation, read past (`_unmarked`): empty
+# groups (`7 \\approx{} 8`, `8^{}`), line breaks (`\\\\`), `\\left.` (normalized to a lone `.`),
+# grouping braces that are no command's argument (`{7} = {8}`, `7 {\\sim} 8`, `{7 \\sim 8}`).
+_RENDERS_NOTHING = re.compile(r"[\^_]?\{\s*\}|\\\\|(?<!\S)\.(?!\S)")
+_GROUPING = re.compile(r"(?<![A-Za-z}^_\]\\])\{([^{}]*)\}")
+_SPACED_ARGUMENT = re.compile(r"(?<=[A-Za-z}^_\]])\s+(?=\{)")  # `\\frac {16} {2}`: arguments
+# A relation sign set with a mark over or under it (`\\stackrel{?}{=}`, `\\overset{?}{=}`) or as
+# a relation (`\\mathrel{\\sim}`): the sign.
+_MARKED_SIGN = re.compile(r"\\(?:(?:stackrel|overset|underset)\s*\{[^{}]*\}|mathrel)\s*\{([^{}]*)\}")
 
 
 def _joining_sign(answer: str) -> str | None:
@@ -475,7 +482,9 @@ def _joined_parts(answer: str) -> list[str] | None:
         return None
     previous = None
     while previous != answer:
-        previous, answer = answer, _EMPTY_GROUP.sub("", answer)
+        previous = answer
+        answer = _MARKED_SIGN.sub(r"\1", _RENDERS_NOTHING.sub(" ", answer))
+        answer = _GROUPING.sub(r"\1", _SPACED_ARGUMENT.sub("", answer))
     return [part.strip() for part in _JOINING.split(answer)]
 
 

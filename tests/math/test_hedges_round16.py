@@ -81,7 +81,15 @@ HEDGES = [
     "7 \\approx 7 \\approx 8",
     "7 = 7 = 8",
     "x = 7 \\approx 8",
-    # empty groups are nothing
+    # markup that renders nothing: empty groups, grouping braces, `\\left.`, a line break; a
+    # sign with a mark over it
+    "{7 \\sim 8}",
+    "7 {\\sim} 8",
+    "{7} = {8}",
+    "\\left. 7 \\right. \\sim 8",
+    "7 \\sim 8 \\\\",
+    "7 \\stackrel{?}{=} 8",
+    "7 \\overset{?}{=} 8",
     "7 \\approx{}{} 8",
     "7 \\approx_{} 8",
     "7^{} \\simeq 8",
@@ -141,6 +149,12 @@ def test_the_same_value_joined_by_a_statement_is_no_value(reward: MathReward) ->
         ("\\frac{1}{3} \\approx 0.333", "\\frac{1}{3}"),
         ("\\frac{1}{2} \\lor 0.5", "0.5"),
         ("8 \\approx{} 8", "8"),
+        ("\\frac {16}{2} \\approx 8", "8"),
+        ("\\dfrac {16} {2} \\simeq 8", "8"),
+        ("2^ {3} \\approx 8", "8"),
+        ("{8} = {8}", "8"),
+        ("\\left. 8 \\right. \\approx 8", "8"),
+        ("8 \\approx 8 \\\\", "8"),
     ],
 )
 def test_one_value_keeps_its_credit(reward: MathReward, answer: str, gold: str) -> None:
