@@ -428,7 +428,7 @@ _NUMERAL = re.compile(r"\(?\s*[-+]?(?:\d[\d,]*(?:\.\d+)?|\.\d+)\s*%?\s*\)?")
 # What renders nothing around the values and signs of a relation, read past (`_unmarked`): empty
 # groups (`7 \\approx{} 8`, `8^{}`), line breaks (`\\\\`), `\\left.` (normalized to a lone `.`),
 # grouping braces that are no command's argument (`{7} = {8}`, `7 {\\sim} 8`, `{7 \\sim 8}`).
-_RENDERS_NOTHING = re.compile(r"[\^_]?\{\s*\}|\\\\|(?<!\S)\.(?!\S)")
+_RENDERS_NOTHING = re.compile(r"[\^_]?\{\s*\}|\\\\(?![A-Za-z])|(?<!\S)\.(?!\S)")
 _GROUPING = re.compile(r"(?<![A-Za-z}^_\]\\])\{([^{}]*)\}")
 _SPACED_ARGUMENT = re.compile(r"(?<=[A-Za-z}^_\]])\s+(?=\{)")  # `\\frac {16} {2}`: arguments
 # A relation sign set with a mark over or under it (`\\stackrel{?}{=}`, `\\overset{?}{=}`) or as
@@ -485,7 +485,8 @@ def _joined_parts(answer: str) -> list[str] | None:
         previous = answer
         answer = _MARKED_SIGN.sub(r"\1", _RENDERS_NOTHING.sub(" ", answer))
         answer = _GROUPING.sub(r"\1", _SPACED_ARGUMENT.sub("", answer))
-    return [part.strip() for part in _JOINING.split(answer)]
+    parts = [part.strip() for part in _JOINING.split(answer)]
+    return parts if len(parts) > 1 else None
 
 
 def _side_value(text: str) -> Number | float | None:
