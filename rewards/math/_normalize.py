@@ -186,6 +186,7 @@ def normalize(answer: str, carried: frozenset[str] = frozenset()) -> str:
     s = s.replace("\\%", "%").replace("{,}", ",")
     s = _currency_code_before(s, carried)
     s = _percent_word(s)
+    s = _in_gold_unit(s, carried)
     for _ in range(3):  # `15,000 \\text{kcal m}^{-2} \\text{ yr}^{-1}`: a unit in parts
         stripped = _strip_trailing_unit(s, carried)
         if stripped == s:
@@ -208,6 +209,44 @@ def normalize(answer: str, carried: frozenset[str] = frozenset()) -> str:
         mantissa, sign, exponent = scientific.groups()
         s = f"{mantissa} \\times 10^{{{sign if sign == '-' else ''}{int(exponent)}}}"
     return _BARE_FUNCTION.sub(r"\\\1", s)
+
+
+# Units of one kind in different sizes, by their size in the kind's first unit (exact): a
+# value in one is the gold's value in another (`5000 g` is `5 kg`, `120 minutes` `2 hours`).
+# Metric units and time only (a ton, a month, a year, a pound have more than one size).
+_SCALES = (
+    {"g": Fraction(1), "mg": Fraction(1, 1000), "ug": Fraction(1, 10**6), "kg": Fraction(1000)},
+    {"m": Fraction(1), "km": Fraction(1000), "dm": Fraction(1, 10), "cm": Fraction(1, 100),
+     "mm": Fraction(1, 1000), "um": Fraction(1, 10**6), "nm": Fraction(1, 10**9)},
+    {"s": Fraction(1), "ms": Fraction(1, 1000), "us": Fraction(1, 10**6),
+     "ns": Fraction(1, 10**9), "ps": Fraction(1, 10**12), "min": Fraction(60),
+     "h": Fraction(3600), "d": Fraction(86400), "wk": Fraction(604800)},
+    {"L": Fraction(1), "mL": Fraction(1, 1000), "cL": Fraction(1, 100), "dL": Fraction(1, 10)},
+)
+# A value and one unit word after it, plain or in text (`5000\\text{ g}`, `120 minutes`).
+_QUANTITY = re.compile(r"^([-+]?(?:\d[\d,]*(?:\.\d+)?|\.\d+))\s*(?:\\(?:text|mathrm|mbox)\s*"
+                       r"\{\s*([A-Za-z]+)\s*\}|([A-Za-z]+))$")
+
+
+def _in_gold_unit(s: str, carried: frozenset[str]) -> str:
+    """`s`, a value and a unit of `_SCALES` the gold does not state, as the value in the
+    unit of the same kind it states, if it states one, to its first power (`5000 g` against
+    `5 kg`: 5); anything else as it is (`5000 g` against `5 lb`, `5 cm^2`, or `5 kg` and `5 g`)."""
+    found = _QUANTITY.match(s) if len(s) < 60 else None
+    if found is None or not any(word.startswith("=") for word in carried):
+        return s
+    unit = _unit_id(found.group(2) or found.group(3))
+    number = parse_number(found.group(1))
+    if unit is None or f"={unit}" in carried or number is None or number.percent:
+        return s
+    for scales in _SCALES:
+        stated = [word[1:] for word in carried if word.startswith("=") and word[1:] in scales]
+        if unit in scales and len(stated) == 1 and not any(
+                word.startswith(f"={stated[0]}^") and word != f"={stated[0]}^1" for word in carried):
+            value = number.value * scales[unit] / scales[stated[0]]
+            return str(value) if value.denominator == 1 else \
+                f"{'-' if value < 0 else ''}\\frac{{{abs(value.numerator)}}}{{{value.denominator}}}"
+    return s
 
 
 def _without_delimiters(s: str) -> str:
@@ -1018,8 +1057,7 @@ def _unit_powers(gold: str) -> list[tuple[str, str]]:
 _DIVISOR = re.compile(r"(?:/|(?<![A-Za-z])per(?![A-Za-z]))\s*(?:\\(?:text|mathrm|mbox)\s*)?\{?\s*"
                       r"(?:\([^()]*\)|[A-Za-z]+)")
 _FRAC_UNIT = re.compile(r"\\frac\s*\{((?:[^{}]|\{[^{}]*\})*)\}\s*\{((?:[^{}]|\{[^{}]*\})*)\}")
-_LAST_WORD = re.compile(r"(?<![\\A-Za-z])[A-Za-z]+(?![A-Za-z])(?!.*(?<![\\A-Za-z])[A-Za-z])",
-                        re.DOTALL)
+_UNIT_WORD = re.compile(r"(?<![\\A-Za-z])[A-Za-z]+")  # (not a command's name: `\\text`)
 
 
 def _as_quotient(text: str) -> str:
@@ -1037,7 +1075,9 @@ def _last_divided(text: str) -> bool:
     """True when the last unit word of `text` divides (`m/s`, `\\frac{m}{s}`, `J/(kg K)`,
     `miles per hour`): its power is negated, as `m s^{-1}` writes it."""
     text = _as_quotient(text)
-    last = _LAST_WORD.search(text)
+    last = None
+    for last in _UNIT_WORD.finditer(text):
+        pass
     return last is not None and any(start < last.start() < end for start, end in _divisors(text))
 
 
@@ -1218,15 +1258,17 @@ def _is_unit(text: str, carried: frozenset[str] = frozenset(), power: str = "1")
         power = str(-int(power))
     if gold_units and not _power_fits(words[-1], power, carried):
         return False  # `5 cm^2` against `5 cm`: the unit of another quantity
+    spans = _divisors(text)
+    divided = [any(start < word.start() < end for start, end in spans)
+               for word in re.finditer(r"[A-Za-z]+", text)]
     for at, word in enumerate(words):
         unit = _unit_id(word)
         if unit is not None and gold_units and f"={unit}" not in gold_units:
             return False  # `5 cm` against `5 m`: another unit than the gold's
         if unit in _CURRENCY_IDS and currencies and unit not in currencies:
             return False  # `5 cents` against `\\$5`: another currency
-        if unit is not None and unit not in _CURRENCY_IDS and currencies and not (
-                at > 0 and words[at - 1].lower() == "per"):
-            return False  # `5 kg` against `\\$5`: no amount of money (`per kg` is a rate)
+        if unit is not None and unit not in _CURRENCY_IDS and currencies and not divided[at]:
+            return False  # `5 kg` against `\\$5`: no amount of money (`per kg`, `/h`: a rate)
         if word in _METRES_OR_MILLIONS and at + 1 < len(words) \
                 and words[at + 1].lower() not in ("per", "of") and _unit_id(words[at + 1]) is None:
             return False  # `5 m apples`: five million apples, not metres

@@ -28,7 +28,7 @@ opening word and equations stating another result fixed after); `_extract._harml
 (long retractions; repeated-word padding fixed after); `_normalize._TWO_VALUES` (two-value hedges shown to
 the judge; `7 ≈ 8` fixed after); `_normalize._CONTAINERS` (`cases`, `rows`, `sets`); `_normalize._unit_id`
 / `_is_unit` (`Ps` for `ps`, `l`, `kwh`, `hz`, `m²`, `m s^{-1}`, `℃`, abbreviations of the
-question's unit, `US$`, sterling for pounds of weight, no conversion; all but conversion fixed after, h-m24);
+question's unit, `US$`, sterling for pounds of weight, no conversion; fixed after, h-m24);
 `_normalize.restates_question` (restatements in other text).
 
 Held attacks are plain tests; each hole left open is `xfail(strict=True)` whose reason names its
@@ -777,19 +777,17 @@ def test_fixed_sterling_for_a_weight_in_pounds(reward: MathReward) -> None:
     assert _one(reward, "5\\text{ pounds}", "\u00a35", "How many pounds does it weigh?") == 0.0
 
 
-_CONVERSION = (
-    "open: false loss: the gold's quantity in another unit of the same kind (`5000 "
-    "g` for `5 kg`) is never converted, so a right answer loses; root: "
-    "_normalize._is_unit (`_unit_id` compares ids, not dimensions and scales)"
-)
+# fixed after (h-m24, rewards/math/_normalize.py `_in_gold_unit`): was open: false loss: the
+# gold's quantity in another unit of the same kind (`5000 g` for `5 kg`) is never converted, so
+# a right answer loses; root: _normalize._is_unit (`_unit_id` compares ids, not dimensions and
+# scales)
 
 
-@_xfail(_CONVERSION)
 @pytest.mark.parametrize(
     ("answer", "gold"),
     [("5000\\text{ g}", "5\\text{ kg}"), ("120\\text{ minutes}", "2\\text{ hours}")],
 )
-def test_open_gold_quantity_in_another_unit(reward: MathReward, answer: str, gold: str) -> None:
+def test_fixed_gold_quantity_in_another_unit(reward: MathReward, answer: str, gold: str) -> None:
     assert _one(reward, gold, answer, "How much?") == 1.0
 
 

@@ -15,7 +15,9 @@ meaning"):
   minutes?`);
 - `_CONTAINERS`: groups (`rows`, `sets`, `teams`) count groups, dropped only where named;
 - `_currency_dropped` and `_is_unit`: a currency is no unit of measure, either way (`£5` is
-  no `5 pounds` of weight, `5 kg` no `\\$5`).
+  no `5 pounds` of weight, `5 kg` no `\\$5`; a rate, `per kg`, `/hour`, is);
+- `_in_gold_unit` / `_SCALES`: a value in another metric or time unit of the gold's kind is
+  the gold's value in its unit (`5000 g` is `5 kg`; never a pound, ton, month or area).
 
 Every probe goes through the reward as users call it, behind `The answer is
 $\\boxed{...}$.`. Deterministic; no timing.
@@ -75,6 +77,15 @@ RIGHT = [
     ("\\text{EUR }5", "5", "How much?"),
     ("5\\text{ lbs}", "5\\text{ pounds}", "How many pounds does it weigh?"),
     ("\\$5\\text{ per kg}", "\\$5", "What is the price?"),
+    ("5\\text{ dollars/hour}", "\\$5", "How much does she earn?"),
+    # the gold's quantity in another unit of its kind (metric and time: `_SCALES`)
+    ("5000\\text{ g}", "5\\text{ kg}", "How heavy?"),
+    ("5\\text{ kg}", "5000\\text{ g}", "How heavy?"),
+    ("120\\text{ minutes}", "2\\text{ hours}", "How long?"),
+    ("90\\text{ min}", "1.5\\text{ hours}", "How long?"),
+    ("100\\text{ minutes}", "\\frac{5}{3}\\text{ hours}", "How long?"),
+    ("2.5\\text{ km}", "2500\\text{ m}", "How far?"),
+    ("500\\text{ mL}", "0.5\\text{ L}", "How much water?"),
 ]
 
 
@@ -129,6 +140,17 @@ WRONG = [
     ("5\\text{ lbs}", "£5", "How much money?"),
     ("5\\text{ kg}", "\\$5", "How much money?"),
     ("5\\text{ hours}", "\\$5", "How much does it cost?"),
+    # no conversion to another value, kind, power, or a unit of more than one size
+    ("500\\text{ g}", "5\\text{ kg}", "How heavy?"),
+    ("5\\text{ kg}", "5\\text{ g}", "How heavy?"),
+    ("5000\\text{ g}", "5\\text{ lb}", "How heavy?"),
+    ("5000\\text{ g}", "5\\text{ km}", "How far?"),
+    ("5000\\text{ g}", "5\\text{ tons}", "How heavy?"),
+    ("120\\text{ minutes}", "2\\text{ days}", "How long?"),
+    ("0.33\\text{ hours}", "20\\text{ minutes}", "How long?"),
+    ("1\\text{ month}", "30\\text{ days}", "How long?"),
+    ("500\\text{ cm}", "5\\text{ m}^2", "How big?"),
+    ("5000\\text{ g}", "5", "How many kilograms?"),
 ]
 
 
