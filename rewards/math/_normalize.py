@@ -230,8 +230,9 @@ _QUANTITY = re.compile(r"^([-+]?(?:\d[\d,]*(?:\.\d+)?|\.\d+))\s*(?:\\(?:text|mat
 
 def _in_gold_unit(s: str, carried: frozenset[str]) -> str:
     """`s`, a value and a unit of `_SCALES` the gold does not state, as the value in the
-    unit of the same kind it states, if it states one, to its first power (`5000 g` against
-    `5 kg`: 5); anything else as it is (`5000 g` against `5 lb`, `5 cm^2`, or `5 kg` and `5 g`)."""
+    one unit the gold states, where that is of the same kind and to its first power (`5000 g`
+    against `5 kg`: 5); anything else as it is (`5000 g` against `5 lb`, `5 cm^2`, `5 kg/h`,
+    or `5 kg` and `5 g`)."""
     found = _QUANTITY.match(s) if len(s) < 60 else None
     if found is None or not any(word.startswith("=") for word in carried):
         return s
@@ -239,9 +240,9 @@ def _in_gold_unit(s: str, carried: frozenset[str]) -> str:
     number = parse_number(found.group(1))
     if unit is None or f"={unit}" in carried or number is None or number.percent:
         return s
+    stated = [word[1:] for word in carried if word.startswith("=") and "^" not in word]
     for scales in _SCALES:
-        stated = [word[1:] for word in carried if word.startswith("=") and word[1:] in scales]
-        if unit in scales and len(stated) == 1 and not any(
+        if unit in scales and len(stated) == 1 and stated[0] in scales and not any(
                 word.startswith(f"={stated[0]}^") and word != f"={stated[0]}^1" for word in carried):
             value = number.value * scales[unit] / scales[stated[0]]
             return str(value) if value.denominator == 1 else \
@@ -1457,7 +1458,7 @@ def _unit_id(word: str) -> str | None:
     """The id of a unit of `_UNIT_IDS` (symbols as written, words in any case and plural). A
     symbol of two letters or more written in lower case, as models write symbols (`kwh`,
     `hz`, `kj`), names the unit it folds to where it folds to exactly one and no letter it
-    lowers is one whose case names another unit (`_folded_id`: `mw` is mW or MW, `mb` is
+    lowers is one whose case names another unit (`_FOLDED_IDS`: `mw` is mW or MW, `mb` is
     no MB, `Ps` is no `ps`). One letter is read as written (`G`, `S`, `c`, `n` are other
     units and quantities in the other case)."""
     if word in _UNIT_IDS and (len(word) <= 3 or word.islower()):

@@ -151,6 +151,8 @@ WRONG = [
     ("1\\text{ month}", "30\\text{ days}", "How long?"),
     ("500\\text{ cm}", "5\\text{ m}^2", "How big?"),
     ("5000\\text{ g}", "5", "How many kilograms?"),
+    ("5000\\text{ m}", "5\\text{ km/h}", "How fast?"),
+    ("5000\\text{ g}", "\\$5\\text{ per kg}", "What is the price?"),
 ]
 
 
