@@ -188,10 +188,8 @@ def test_probe_approximately(reward: MathReward, gold: str, completion: str, exp
     assert _whole(reward, gold, completion) == expected
 
 
-@pytest.mark.xfail(strict=True, reason="open: no committed answer (known gap): _unread_after_box reads no "
-                   "sentence of more than _SHORT_REMARK words (words and distinct numbers, `_remark_length`), so a "
-                   "retraction in six words keeps the box (left by h-m21: reading longer sentences for values would "
-                   "read every explanation's operands; it needs a reader of what retracts)")
+# fixed (h-m25): a longer sentence after the box is read for values no harmless form explains
+# (`_extract._unexplained_values`)
 def test_hole_six_word_retraction(reward: MathReward) -> None:
     assert _value(reward, "7", "\\boxed{7}. On reflection the count I trust most is 8.") == 0.0
 
