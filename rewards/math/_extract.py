@@ -95,7 +95,7 @@ class Extraction:
     states, each with its sentence (`Thinking about it once more, the number of apples should
     really be 8.`), that no known harmless form explains (`_unexplained_values`: not a number
     of the working before the box, not the box's value, not an operand of an equation equal to
-    it, not a step's label, not a value the sentence rejects). The comparison excuses those
+    it, not a step's label, not a value rejected where it stands). The comparison excuses those
     the question states (the problem's own numbers: `We subtract the 3 eaten apples from the
     10 we started with.`); any other takes the box back (`no_answer`, as a short sentence's
     does)."""
@@ -2195,8 +2195,8 @@ def _states_another_result(text: str, answer: str) -> bool:
 def _unexplained_values(sentence: str, answer: str) -> list[str]:
     """The values other than the box's `answer` that a sentence after it longer than
     `_SHORT_REMARK` words states and no known harmless form explains: not the box's value (to
-    its printed precision), not an operand (`3 + 4`), not a step's label (`Step 3`), not in a
-    clause that rejects it (`_rejects`: `8 cannot be the answer, since ...`), and not a number
+    its printed precision), not an operand (`3 + 4`), not a step's label (`Step 3`), not one
+    rejected where it stands (`_rejected_near`: `8 cannot be the answer, since ...`), and not a number
     of an equation one side of which is the box's value (`This is because 3 + 4 = 7, the 3
     apples eaten plus the 4 left.`: its 3 and 4 are the check's, wherever the sentence names
     them), nor in a clause where the problem's people act on it (`_story_action`: `She
@@ -2215,17 +2215,34 @@ def _unexplained_values(sentence: str, answer: str) -> list[str]:
         else:  # its results (a side with no operation) are stated values
             results.extend(side for side in sides if _PROSE_NUMBER.fullmatch(side))
     values: list[str] = []
-    for clause in _STORY_CLAUSES.split(sentence):
-        if _rejects(clause, answer) or _story_action(clause) and not _leaves_another_value(clause, answer):
-            continue  # `8 cannot be the answer, since ...`; `She started with 10 and ate 3, so 7 remain.`
-        numbers = itertools.chain(_SENTENCE_NUMBER.finditer(clause), _LISTED_NUMBER.finditer(clause))
-        values.extend(number.group(0) for number in numbers
-                      if not _LABELLED.search(clause, 0, number.start()) and _other_value(clause, number, answer)
-                      and number_value(number.group(0)) not in checked)
+    for clause in sentence.split(";"):
+        bounds = [0, *(mark.end() for mark in _STORY_CLAUSES.finditer(clause)), len(clause) + 1]
+        acted = [(start, stop) for start, stop in itertools.pairwise(bounds)
+                 if _story_action(clause[start:stop]) and not _leaves_another_value(clause[start:stop], answer)]
+        numbers = [number for number in itertools.chain(_SENTENCE_NUMBER.finditer(clause),
+                                                        _LISTED_NUMBER.finditer(clause))
+                   if not any(start <= number.start() < stop for start, stop in acted)
+                   and not _LABELLED.search(clause, 0, number.start()) and _other_value(clause, number, answer)
+                   and number_value(number.group(0)) not in checked]
+        # (a value rejected once is rejected where the clause names it again: `It can't be 8
+        # because 8 apples would exceed the basket.`)
+        rejected = {number_value(number.group(0)) for number in numbers if _rejected_near(clause, number, answer)}
+        values.extend(number.group(0) for number in numbers if number_value(number.group(0)) not in rejected)
         values.extend(result for result in results if result in clause and _value_differs(result, answer) is True)
     return list(dict.fromkeys(values))
 
 
+def _rejected_near(clause: str, number: re.Match[str], answer: str) -> bool:
+    """Whether a value in a longer sentence is rejected where it stands: `_rejects` read in
+    the `_NEAR` words on either side of it (`The other candidate, 8, fails the check.`, `We
+    rejected 8 earlier because ...`), not a negation anywhere in the sentence (`There is no
+    doubt that the total number of apples is 8.` states 8)."""
+    before = _READ_TOKEN.findall(clause, 0, number.start())[-_NEAR:]
+    after = _READ_TOKEN.findall(clause, number.end())[:_NEAR]
+    return _rejects(" ".join([*before, number.group(0), *after]), answer)
+
+
+_NEAR = 3
 # A chain of arithmetic in prose, an equation where it holds `=` (`3 + 4 = 7`, `10 - 3 = 7`, `(2 \\times 3) = 6`).
 _EQUATION = re.compile(r"\(*\s*-?\d+(?:\.\d+)?\s*\)*(?:\s*(?:[-+*/^×÷·−=]|\\(?:times|cdot|div)(?![A-Za-z]))"
                        r"\s*\(*\s*-?\d+(?:\.\d+)?\s*\)*)+")

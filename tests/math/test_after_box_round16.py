@@ -155,3 +155,37 @@ def test_a_note_on_a_base_numerals_working_keeps_the_box(reward: MathReward) -> 
     )
     [score] = reward.score([Sample("p", completion, reference="$204_5$")])
     assert score.value == 1.0
+
+
+@pytest.mark.parametrize(
+    "tail",
+    [
+        "The other candidate, 8, fails the check.",
+        "We rejected 8 earlier because it fails the check on the remainder.",
+    ],
+)
+def test_a_value_rejected_where_it_stands_keeps_the_box(reward: MathReward, tail: str) -> None:
+    assert _after(reward, tail) == 1.0
+
+
+@pytest.mark.parametrize(
+    "tail",
+    [
+        "I have no doubt the total number of apples is 8 in the end.",
+        "Without any doubt, the total number of apples is 8 in the end.",
+    ],
+)
+def test_a_negation_far_from_the_value_rejects_nothing(reward: MathReward, tail: str) -> None:
+    assert _after(reward, tail) == 0.0
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="open: no committed answer: a longer sentence in a form `_restated` reads "
+    "(`_READ_FORMS`: `It is`, `There is`, `That is` ...) is left to it, and it reads no value "
+    "past a judgement (`There is no doubt that the total number of apples is 8.` keeps the box); "
+    "root: _extract._restated (reading such sentences here costs honest `That is 4 groups of "
+    "5.`, `It is 3 more than 2.`, whose numbers come from a question the probes do not give)",
+)
+def test_open_long_sentence_in_a_restating_form(reward: MathReward) -> None:
+    assert _after(reward, "There is no doubt that the total number of apples is 8.") == 0.0
