@@ -151,6 +151,10 @@ def test_hole_rule_pushes_past_the_window(reward: MathReward, completion: str) -
     assert _value(reward, "7", completion) == 0.0
 
 
+# left open (h-m25): round 4 holds the opposite for the same layout
+# (`test_a_later_turn_does_not_unsay_the_models_box`: `\\boxed{7}<|endoftext|> It is 8.`,
+# `\\boxed{7}. <|im_end|> It is 8.` keep 1.0); no rule tells `It is 8.` from `Also 8.` after a
+# marker, so the choice of who owns text after a written turn marker is the lead's
 @pytest.mark.xfail(strict=True, reason="open: special-token text: _reply_end_after ends the model's text "
                    "at the first turn marker it writes as text (`<|im_end|>`, `<|endoftext|>`, any `<|x|>`), "
                    "so a second answer after it is never read; a generation stops at the real token, so "
