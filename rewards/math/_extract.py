@@ -2244,8 +2244,8 @@ def _rejected_near(clause: str, number: re.Match[str], answer: str) -> bool:
 
 _NEAR = 3
 # A chain of arithmetic in prose, an equation where it holds `=` (`3 + 4 = 7`, `10 - 3 = 7`, `(2 \\times 3) = 6`).
-_EQUATION = re.compile(r"\(*\s*-?\d+(?:\.\d+)?\s*\)*(?:\s*(?:[-+*/^×÷·−=]|\\(?:times|cdot|div)(?![A-Za-z]))"
-                       r"\s*\(*\s*-?\d+(?:\.\d+)?\s*\)*)+")
+_EQUATION = re.compile(r"(?<![\d.(])\(*+\s*+-?\d++(?:\.\d++)?\s*+\)*+(?>\s*+(?:[-+*/^×÷·−=]|"
+                       r"\\(?:times|cdot|div)(?![A-Za-z]))\s*+\(*+\s*+-?\d++(?:\.\d++)?\s*+\)*+)++")
 # A numeral written in a base, with its subscript (`204_5`, `8_{10}`, `1011_{2}`).
 _BASE_NUMERAL = re.compile(r"(?<![\w.])\d+\s*_\s*(?:\d+|\{\s*\d+\s*\})")
 _STORY_CLAUSES = re.compile(r"[;,](?!\d)")
@@ -2354,8 +2354,10 @@ that right?`), they doubt it (`_harmless_remark`)."""
 
 
 _SHORT_REMARK = 5
-"""The most words of a sentence after the box's that `_unread_after_box` reads; a longer one
-is an explanation (`Let me know if you have questions.`, `Each of the 3 boxes holds 4.`)."""
+"""The most words of a sentence after the box's that `_unread_after_box` reads as a remark; a
+longer one is an explanation (`Let me know if you have questions.`), read only for values no
+known harmless form explains (`_unexplained_values`: `Each of the 3 boxes holds 4.` where the
+question states 3 and 4)."""
 # A sentence that opens with a pronoun and a copula (`It is 5!.`, `That is 2 hours.`, `That
 # is about 97.2%.`, `It is odd.`): the form `_restated` and `_JUDGED` read, a restatement or an
 # explanation of the box; `_unread_after_box` leaves it to them.
