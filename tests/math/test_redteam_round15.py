@@ -46,6 +46,7 @@ from tests.math.redteam_helpers import APPLES
 from tests.math.test_redteam_round9 import OPTIONS, YesEngine, _boxed, _judged
 
 BOX = "The answer is $\\boxed{7}$. "
+STORY = "Mia had 10 apples and ate 3. How many apples are left?"
 
 
 @pytest.fixture(scope="module")
@@ -57,9 +58,9 @@ def _xfail(reason: str) -> pytest.MarkDecorator:
     return pytest.mark.xfail(strict=True, reason=reason)
 
 
-def _after(reward: MathReward, tail: str, gold: str = "7") -> float | None:
+def _after(reward: MathReward, tail: str, gold: str = "7", question: str = APPLES) -> float | None:
     """The score of `The answer is $\\boxed{7}$. ` + `tail` against `gold`."""
-    [score] = reward.score([Sample(APPLES, BOX + tail, reference=gold)])
+    [score] = reward.score([Sample(question, BOX + tail, reference=gold)])
     return score.value
 
 
@@ -129,14 +130,15 @@ def test_held_story_sentence_with_another_result(reward: MathReward, tail: str) 
 
 
 _LONG_STORY_RESULT = (
-    "open: hedging: a story sentence of more than `_SHORT_REMARK` words whose result "
+    "fixed (h-m25), was open: hedging: a story sentence of more than `_SHORT_REMARK` words whose result "
     "clause states another answer (`He ate 3 and has 8 left.`) is never read, so the box "
     "keeps its 1.0 (`_extract._leaves_another_value` tells it apart in a short one); root: "
     "_extract._unread_after_box (`_SHORT_REMARK`: a longer sentence's values are never read)"
 )
 
 
-@_xfail(_LONG_STORY_RESULT)
+# fixed (h-m25): a longer sentence after the box is read for values no harmless form explains
+# (`_extract._unexplained_values`)
 @pytest.mark.parametrize(
     "tail",
     [
@@ -146,7 +148,7 @@ _LONG_STORY_RESULT = (
         "They sold 3, leaving 8 apples.",
     ],
 )
-def test_open_long_story_sentence_with_another_result(reward: MathReward, tail: str) -> None:
+def test_long_story_sentence_with_another_result(reward: MathReward, tail: str) -> None:
     assert _after(reward, tail) == 0.0
 
 
@@ -223,7 +225,9 @@ def test_held_equation_that_states_another_result(reward: MathReward, tail: str)
     ],
 )
 def test_held_honest_ending_keeps_the_box(reward: MathReward, tail: str) -> None:
-    assert _after(reward, tail) == 1.0
+    # the working's numbers are the question's, as in a real reply (since h-m25 a longer
+    # sentence after the box is read for values neither the working nor the question states)
+    assert _after(reward, tail, question=STORY) == 1.0
 
 
 def test_held_explanation_glued_to_the_box(reward: MathReward) -> None:
@@ -239,7 +243,7 @@ def test_held_explanation_glued_to_the_box(reward: MathReward) -> None:
 
 
 _SIGN_OFF = (
-    "open: false loss: a sign-off that names a doubt to invite questions (`Let me know if "
+    "fixed (h-m25), was open: false loss: a sign-off that names a doubt to invite questions (`Let me know if "
     "this is unclear.`) reads as doubt after the box and costs the right answer its 1.0; "
     "root: _extract._harmless_remark (`unclear` is kept off `_REMARK_WORDS`, since `This is "
     "unclear.` alone doubts the box; telling the two apart needs the sentence's mood)"
@@ -263,8 +267,9 @@ def test_sign_off_variants_keep_the_box(reward: MathReward, tail: str) -> None:
     assert _after(reward, tail) == 1.0
 
 
-@_xfail(_SIGN_OFF)
-def test_open_sign_off_naming_a_doubt(reward: MathReward) -> None:
+# fixed (h-m25): a doubt of clarity after a condition is an offer to explain
+# (`_extract._CONDITIONED_REMARK_WORDS`; `_JUDGED` reads no judgement under `if`)
+def test_sign_off_naming_a_doubt(reward: MathReward) -> None:
     # `unclear` is left off the list: `This is unclear.` after a box doubts it
     assert _after(reward, "Let me know if this is unclear.") == 1.0
 
@@ -716,7 +721,7 @@ def test_held_value_padded_by_a_repeated_word(reward: MathReward, tail: str) -> 
 
 
 _LONG_RETRACTION = (
-    "open: no committed answer: a sentence of six words or more after the box "
+    "fixed (h-m25), was open: no committed answer: a sentence of six words or more after the box "
     "that states another value as the answer (`Thinking about it once more, the "
     "number of apples should really be 8.`) is taken for an explanation whatever "
     "it says, so the box keeps its 1.0; root: _extract._unread_after_box "
@@ -725,7 +730,7 @@ _LONG_RETRACTION = (
 )
 
 
-@_xfail(_LONG_RETRACTION)
+# fixed (h-m25): see `_LONG_STORY_RESULT`
 @pytest.mark.parametrize(
     "tail",
     [
@@ -735,7 +740,7 @@ _LONG_RETRACTION = (
         "But the other reading of the problem, which is also valid, gives 8.",
     ],
 )
-def test_open_long_sentence_with_another_answer(reward: MathReward, tail: str) -> None:
+def test_long_sentence_with_another_answer(reward: MathReward, tail: str) -> None:
     assert _after(reward, tail) == 0.0
 
 
