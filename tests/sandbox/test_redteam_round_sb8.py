@@ -17,8 +17,10 @@ exec'd process: exit codes past 255, `os._exit` with and without a flush, signal
 sends itself, orphans it waits for, children that write after it exits or keep its stdout;
 (3) state one test leaves for the next in the same run (files, zombies, a daemon) and
 processes an io run leaves for the next run on its warm server; (4) the harness itself:
-every signal a test may send its parent and pid 1, `prlimit` of the parent, verdict lines
-written on every descriptor; (5) the code reward on a stdin/stdout task, warm and cold.
+every signal a test may send its parent, its group and pid 1, `prlimit`, priority and
+affinity of the parent, ptrace, process_vm_readv, pidfd_getfd and /proc or /dev/fd paths to
+it, verdict lines written on every descriptor with magic exit codes; (5) the code reward on a
+stdin/stdout task, warm and cold; a bash program's background job.
 How: each program runs as a cold plain run (the reference, `python3 main.py`) and as a
 stdin/stdout test cold and warm; held attacks are plain tests, open holes strict xfails
 naming the class and the function suspected at the root. Probes of rounds sb5 and sb7 are
@@ -31,8 +33,9 @@ Open holes, by root:
   program sends itself or its group (SIGTERM, SIGKILL, `raise_signal(SIGUSR1)`: ignored by
   pid 1, the test's process dies), orphans reparented to the program (`os.wait` reaps a
   grandchild under python3 only), children killed with pid 1 at python3's exit (a child's
-  output written after the program exits passes the test, also through the code reward;
-  a child that keeps stdout open is a timeout that ends the run, python3 is `ok`).
+  output written after the program exits passes the test, also through the code reward
+  and for a bash program's `( ... ) &`; a child that keeps stdout open is a timeout that
+  ends the run, python3 is `ok`).
 - The run's process count: `_tests.run_tests` gives an io run `processes + 3` (the harness,
   a zygote and a restarted worker; only the harness is left since h-sb10) and the warm
   harness `PROGRAM_NPROC = processes + 2` (`warm_server.child`): a test's program forks two
@@ -41,11 +44,13 @@ Open holes, by root:
 - Cross-test state (`harness_io.run_io_tests` runs every test in one /work, one pid
   namespace, kills only the test's session): files a test writes, zombies of its orphans
   (never reaped by the harness: the next test forks 20 fewer processes) and a daemon in a
-  session of its own reach the next test.
+  session of its own reach the next test; cold, a `/work` test 1 chmods 0 makes every later
+  test exit 127 before its exec (warm EPERM).
 - The cold harness is the program's uid and has Python's SIGINT handler (`harness.main`):
   `os.kill(os.getppid(), SIGINT)` ends it (the later tests are errors, 1/4 cold against 3/4
-  warm, also through the code reward) and `prlimit(getppid(), RLIMIT_NOFILE)` leaves it no
-  pipe for the next test; warm both are EPERM.
+  warm, also through the code reward) and `prlimit(getppid(), ...)` of RLIMIT_NOFILE,
+  RLIMIT_AS or RLIMIT_NPROC leaves it no pipe, memory or fork for the next test; warm all are
+  EPERM. (Self-harm only: no probe found a pass bought this way.)
 - Warm only (`warm_server` uids and capabilities): the program's uid reads 99998 (99999
   cold), its bounding set holds CAP_FOWNER/KILL/SETGID/SETUID (empty cold), and
   `kill(-1, 0)` succeeds (the warm harness is not pid 1 and counts), ESRCH cold.
@@ -76,13 +81,10 @@ def outcomes(code: str, tests: list[dict[str, str]]) -> list[list[str]]:
                                                   mode=mode).results] for mode in MODES]
 
 
-def case(name: str, table: dict[str, tuple[str, str]], open_: dict[str, str]) -> object:
-    return pytest.param(name, marks=pytest.mark.xfail(strict=True, reason=f"open: {open_[name]}")) \
-        if name in open_ else name
-
-
-def cases(table: dict[str, tuple[str, str]], open_: dict[str, str]) -> list[object]:
-    return [case(name, table, open_) for name in sorted(table)]
+def cases(table: dict[str, object], open_: dict[str, str]) -> list[object]:
+    """The names of `table`, those in `open_` strict xfails naming their class and root."""
+    return [pytest.param(name, marks=pytest.mark.xfail(strict=True, reason=f"open: {open_[name]}"))
+            if name in open_ else name for name in sorted(table)]
 
 
 # --- 1. what a test's process inherits: each aspect as python3 main.py prints it ------------
@@ -428,6 +430,11 @@ AIMED = {
     "prlimit RLIMIT_AS": "resource.prlimit(t, resource.RLIMIT_AS, (1 << 20, 1 << 20))",
     "prlimit RLIMIT_FSIZE": "resource.prlimit(t, resource.RLIMIT_FSIZE, (0, 0))",
     "kill(-1, SIGKILL)": "os.kill(-1, signal.SIGKILL) if t == 1 else None",
+    "SIGKILL to its process group": "os.kill(-t, signal.SIGKILL)",
+    "prlimit RLIMIT_NPROC": "resource.prlimit(t, resource.RLIMIT_NPROC, (1, 1))",
+    "prlimit RLIMIT_CPU": "resource.prlimit(t, resource.RLIMIT_CPU, (1, 1))",
+    "setpriority 19": "os.setpriority(os.PRIO_PROCESS, t, 19)",
+    "sched_setaffinity": "os.sched_setaffinity(t, {min(os.sched_getaffinity(0))})",
 }
 
 OPEN_AIMED = {
@@ -441,6 +448,10 @@ OPEN_AIMED = {
         "tampering with the judge (cold only): the cold harness runs as the program's uid, so "
         "prlimit(os.getppid(), RLIMIT_NOFILE, (4, 4)) succeeds and harness_io.run_case cannot "
         "make the next test's pipes ('the test could not start'); warm it is EPERM"),
+    "prlimit RLIMIT_NPROC": (
+        "tampering with the judge (cold only): the cold harness runs as the program's uid: "
+        "prlimit(os.getppid(), RLIMIT_NPROC, (1, 1)) makes harness_io.run_case's next fork "
+        "EAGAIN ('the test could not start'); warm EPERM"),
     "prlimit RLIMIT_AS": (
         "tampering with the judge (cold only): the cold harness runs as the program's uid: "
         "prlimit of its RLIMIT_AS to 1 MiB leaves it no memory for the next test (error); "
@@ -457,6 +468,50 @@ def test_a_test_aiming_at_its_harness_leaves_later_tests_judged(name: str) -> No
     tests = [{"input": "aim\n", "output": "aim\n"}, {"input": "a\n", "output": "a\n"},
              {"input": "b\n", "output": "b\n"}]
     assert outcomes(code, tests) == [["pass", "pass", "pass"]] * 2
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "open: exit and output forgery (every language, cold): harness_io.run_case reads stdout "
+    "until every holder closes it; bash main.sh alone is its jail's pid 1, whose exit kills "
+    "its background job, so `(sleep 0.3; echo 42) &` prints nothing under bash and passes "
+    "the test"))
+def test_a_bash_background_jobs_output_is_judged_as_bash_main_sh_prints_it() -> None:
+    code = "(sleep 0.3; echo 42) &\n"
+    ran = sandbox.run(code, "bash", limits=LIMITS, mode="cold")
+    want = int(ran.status == "ok" and ran.stdout == "42\n")
+    report = sandbox.run_tests(code, [{"input": "", "output": "42\n"}], "bash", limits=LIMITS,
+                               mode="cold")
+    assert report.passed == want, (ran, report)
+
+
+REACH_PARENT = r"""import ctypes, os
+libc = ctypes.CDLL(None, use_errno=True)
+libc.syscall.restype = ctypes.c_long
+t = os.getppid() or 1
+got = []
+got.append(libc.syscall(101, 16, t, 0, 0) == 0)  # ptrace(PTRACE_ATTACH)
+buf = ctypes.create_string_buffer(64)
+local = (ctypes.c_void_p * 2)(ctypes.addressof(buf), 64)
+remote = (ctypes.c_void_p * 2)(0x400000, 64)
+got.append(libc.syscall(310, t, local, 1, remote, 1, 0) > 0)  # process_vm_readv
+fd = libc.syscall(434, t, 0)  # pidfd_open
+got.append(fd >= 0 and libc.syscall(438, fd, 1, 0) >= 0)  # pidfd_getfd of its stdout
+for path in (f"/proc/{t}/mem", f"/proc/{t}/fd/1", "/dev/fd/3", "/dev/stdout"):
+    try:
+        os.close(os.open(path, os.O_RDWR))
+        got.append(True)
+    except OSError:
+        got.append(False)
+print(got)
+"""
+
+
+def test_a_test_reaches_nothing_of_its_harness_through_ptrace_pidfd_or_paths() -> None:
+    """ptrace, process_vm_readv, pidfd_getfd and /proc or /dev/fd paths to the harness's
+    memory or verdict stream: all refused, in both modes, the same as python3 sees them."""
+    reference = python3(REACH_PARENT)
+    assert reference.stdout == "[False, False, False, False, False, False, False]\n", reference
+    assert io_passed(REACH_PARENT, [{"input": "", "output": reference.stdout}]) == [1, 1]
 
 
 def test_verdict_lines_on_every_descriptor_and_magic_exits_pass_nothing() -> None:
