@@ -323,6 +323,20 @@ def test_exit_status_past_255_passes_as_python3_passes_it() -> None:
     assert io_passed(code, [{"input": "", "output": "42\n"}]) == [1, 1]
 
 
+def test_a_runs_status_reads_as_python3s_where_its_text_names_an_error() -> None:
+    """A program whose last stderr line names MemoryError (its own text) and exits 1: the
+    run's status is what python3 main.py's run is called (both read the text alike), and the
+    test is an error, never a pass."""
+    code = "import sys\nprint(int(input()) * 2)\nsys.exit('no MemoryError here')\n"
+    reference = python3(code, "2\n")
+    assert (reference.exit_code, reference.stdout) == (1, "4\n"), reference
+    for mode in MODES:
+        report = sandbox.run_tests(code, [{"input": "2\n", "output": "4\n"}], limits=LIMITS,
+                                   mode=mode)
+        assert (report.status, [r.outcome for r in report.results]) == \
+            (reference.status, ["error"]), (mode, report)
+
+
 # --- 3. what one test leaves for the next test of its run, and for the next run ------------
 
 # test 1 leaves something behind ("leave"), test 2 reads it ("read"); python3 main.py on
