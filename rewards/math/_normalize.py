@@ -35,7 +35,7 @@ _TEXT_ALIASES = re.compile(r"\\(?:textnormal|textit|textsf|texttt|textup)(?![a-z
 _DEGREES = re.compile(r"\^\s*\{?\s*\\circ\s*\}?|°|\\degree")
 # A temperature scale after a degree sign, as a bare letter or in text (`^\circ C`, `°F`,
 # `^{\circ}\mathrm{C}`): the unit, never a variable.
-_DEGREE_SCALE = re.compile(r"(?:\^\s*\{?\s*\\circ\s*\}?|°|\\degree)\s*(?:\\(?:text|mathrm|rm|textrm)\s*"
+_DEGREE_SCALE = re.compile(f"(?:{_DEGREES.pattern})" + r"\s*(?:\\(?:text|mathrm|rm|textrm)\s*"
                            r"\{\s*)?([CF])\s*\}?(?![A-Za-z])")
 # The letterlike symbols of a degree and its scale (`℃`, `℉`), read as the two they write.
 _SCALE_SIGNS = re.compile("[\u2103\u2109]")
