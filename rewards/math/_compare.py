@@ -17,6 +17,8 @@ from rewards.math._extract import (
     PLACE_NOUNS,
     Extraction,
     final_sentence_start,
+    number_value,
+    numbers_stated,
     one_math_reading,
     prepare_reference,
     said_of_expression,
@@ -28,6 +30,7 @@ from rewards.math._magnitude import magnitude_verdict, size_of
 from rewards.math._normalize import (
     BESIDE_THE_BOX,
     HEDGED,
+    MAX_QUESTION_CHARS,
     RESTATED,
     UNCERTAIN,
     affirms,
@@ -151,6 +154,8 @@ def compare_local(pred: str | Extraction | None, gold: object,
     unsaid = _taken_back(extraction, carried, asked, asks_for_percent(question))
     # `**4 up quarks**` for "How many up quarks ...?": the question's nouns
     carried = carried | asked
+    if unsaid is None:
+        unsaid = _stated_after(extraction, question)
     if unsaid is not None:
         return unsaid
     if extraction.uncertain is not None and extraction.ordinal and asks_for_place(question):
@@ -229,6 +234,23 @@ def _taken_back(extraction: Extraction | None, carried: frozenset[str],
         return None
     return Verdict("no_answer", f"the reply says of its answer {extraction.said[:60]!r}, "
                                 f"which is not known to leave it the answer")
+
+
+def _stated_after(extraction: Extraction, question: str | None) -> Verdict | None:
+    """`no_answer` when a longer sentence after the box states a value no known harmless form
+    explains (`Extraction.stated_after`) and the question does not state it either (`numbers_stated`:
+    `We subtract the 3 eaten apples from the 10 we started with.` names the problem's own
+    numbers; `On reflection the count of apples that remain is 8 in total.` another answer):
+    the reply took its box back. None when every such value is the question's."""
+    if not extraction.stated_after:
+        return None
+    asked = numbers_stated(question[:MAX_QUESTION_CHARS]) if question else frozenset()
+    value, sentence = next(((value, sentence) for value, sentence in extraction.stated_after
+                            if number_value(value) not in asked), (None, ""))
+    if value is None:
+        return None
+    return Verdict("no_answer", f"the reply states {value} after its answer ({sentence[:60]!r}), "
+                                f"a value neither its working nor the question states")
 
 
 def _read_with_words(extraction: Extraction, carried: frozenset[str],

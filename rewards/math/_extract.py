@@ -29,6 +29,7 @@ import math
 import re
 import unicodedata
 from dataclasses import dataclass, replace
+from fractions import Fraction
 from numbers import Number
 from typing import Literal
 
@@ -90,6 +91,15 @@ class Extraction:
     answer`), for a box or an unmarked number; None when it is not. The comparison keeps the
     value as the answer only when those words are known to leave it so (`affirms`); else the
     reply took it back and committed to none (`no_answer`)."""
+    stated_after: tuple[tuple[str, str], ...] = ()
+    """Values other than the box's that a sentence after it longer than `_SHORT_REMARK` words
+    states, each with its sentence (`Thinking about it once more, the number of apples should
+    really be 8.`), that no known harmless form explains (`_unexplained_values`: not a number
+    of the working before the box, not the box's value, not an operand of an equation equal to
+    it, not a step's label, not a value rejected where it stands). The comparison excuses those
+    the question states (the problem's own numbers: `We subtract the 3 eaten apples from the
+    10 we started with.`); any other takes the box back (`no_answer`, as a short sentence's
+    does)."""
     uncertain: str | None = None
     """What stands glued to a box's closing brace that may change its value and that neither
     the allow-list of marks (`_HARMLESS_GLUE`) nor the exact arithmetic reads (`\\boxed{7}th`,
@@ -1229,8 +1239,10 @@ def _box_with_words(text: str, found: Extraction, end: int) -> Extraction:
         said = again if said is None else f"{said}; {again}"
     if said is None:  # `\boxed{7}. Also 8.`, `\boxed{7}. Scratch that.`: not known to leave it
         unread = _unread_after_box(text, end, found.answer)
-        if unread is not None and not unread[1]:
+        if unread is not None and unread[1] is False:
             return replace(found, uncertain=f"{unread[0]!r} follows the box and is not read")
+        if unread is not None and not isinstance(unread[1], bool):  # the question may excuse them
+            found, unread = replace(found, stated_after=unread[1]), None
         said = unread[0] if unread is not None else None
     if said is None:
         # `\boxed{7} thousand dollars`: a magnitude word is read with the value, not as a
@@ -1850,6 +1862,9 @@ def _restated(text: str, end: int, answer: str = "") -> str | None:
             continue  # `That's it.`, `That is all.`; `It is odd.`, `That is reasonable.`
         if judged.group("not") and not _judges_the_answer(judged.group(0)):
             continue  # `This is not a coincidence.`, `It is not negative.`: a remark
+        if _CONDITIONED.search(region, 0, judged.start()):
+            continue  # `Let me know if this is unclear.`: under a condition it asserts nothing (read
+            # after the box by `_harmless_remark`, where `If this is wrong.` is no remark)
         return f"not {said}" if judged.group("not") else said
     return _judged_sentence(region)
 
@@ -1931,7 +1946,8 @@ def _judged_sentence(region: str) -> str | None:
     return None
 
 
-def _unread_after_box(text: str, end: int, answer: str) -> tuple[str, bool] | None:
+def _unread_after_box(text: str, end: int,
+                      answer: str) -> tuple[str, bool | tuple[tuple[str, str], ...]] | None:
     """What a reply writes after a box that ends at `end` (its own clause and the next
     sentences, `_after_box`) that no reader known to leave the box's `answer` as said accounts
     for, read by allow-lists in any language (the judging and restating readers run first):
@@ -1951,11 +1967,16 @@ def _unread_after_box(text: str, end: int, answer: str) -> tuple[str, bool] | No
       `Done.`, `Hope this helps!`, `No remainder.`); `Scratch that.`, `IDK.`, `Jk.`, `/s`,
       `Yanlış.`, `Sai.` are not;
     - a symbol that is not a known approving or closing mark (`_HARMLESS_MARKS`: `\\boxed{7}
-      ❌`, `. 🤔`).
+      ❌`, `. 🤔`);
+    - in a longer sentence, whatever its length, a value that no known harmless form explains
+      (`_unexplained_values`) and the working before the box does not state (`He ate 3 and has
+      8 left.`, `On reflection the count of apples that remain is 8 in total.`).
 
     (the text, True) for a value said beside the box (the comparison reads it as said of the
     box, `affirms`, which refuses another value); (the text, False) for what is not read (the
-    pair is uncertain); None when all is known to leave the box."""
+    pair is uncertain); (the text, the longer sentences' values with their sentences) for
+    values the comparison checks against the question's (`Extraction.stated_after`); None when
+    all is known to leave the box."""
     region, _ = _after_box(text, end, sentences=None, breaks=True)
     region = _CONTINUED_SENTENCE.sub(" ", _LATEX_WORD.sub(" ", _APPROX_SIGN.sub("\u2248", region)))
     parts = _read_sentences(region)
@@ -1975,6 +1996,8 @@ def _unread_after_box(text: str, end: int, answer: str) -> tuple[str, bool] | No
         parts[0] = ("", "")
         parts.insert(1, (first, _BREAK))
     read = _sentences_read(parts, text, end)
+    stated: list[tuple[str, str]] = []
+    worked: frozenset[Fraction] | None = None
     mark = next((char for sentence, _ in [(parts[0][0], "")] + read for char in sentence
                  if _symbol(char) and char not in _HARMLESS_MARKS and not _names_counted(char, text, end)), None)
     if mark is not None:  # `\\boxed{7} ❌`, `\\boxed{7}. 🤔`
@@ -1985,8 +2008,17 @@ def _unread_after_box(text: str, end: int, answer: str) -> tuple[str, bool] | No
                        for cell in sentence.split("|") if _DIGITS.fullmatch(cell.strip())):
                 return sentence, False
             continue
-        if _remark_length(sentence) > _SHORT_REMARK or any(form.match(sentence) for form in _READ_FORMS):
-            continue  # an explanation, or read by `_restated`
+        if any(form.match(sentence) for form in _READ_FORMS):
+            continue  # read by `_restated`
+        if _remark_length(sentence) > _SHORT_REMARK:  # an explanation, unless it states a new value
+            # (a box in a base, `204_5`: its working writes numerals with subscripts, `13_5`,
+            # which the text as read here has lost, `13 5`; their values are not read)
+            values = _unexplained_values(sentence, answer) if _DIGITS.search(sentence) and not (
+                _BASE_NUMERAL.search(answer)) else []
+            if values and worked is None:  # (read once, only for such a sentence: linear)
+                worked = numbers_stated(text[:end])
+            stated.extend((value, sentence) for value in values if number_value(value) not in (worked or ()))
+            continue
         if _DIGITS.search(sentence):
             for clause in sentence.split(";"):
                 if _explains(clause, answer):
@@ -2003,7 +2035,7 @@ def _unread_after_box(text: str, end: int, answer: str) -> tuple[str, bool] | No
             continue  # `Is there another way? Yes: ...`, `Why? Because ...`: the next sentence answers it
         elif ending != _BREAK and not _harmless_remark(sentence, ending):
             return sentence, False  # `Scratch that.`, `IDK.`, `/s`, `Not done.`, `Is that right?`
-    return None
+    return (" ".join(sentence for _, sentence in dict.fromkeys(stated)), tuple(stated)) if stated else None
 
 
 def _read_sentences(region: str) -> list[tuple[str, str]]:
@@ -2120,6 +2152,12 @@ def _explains(sentence: str, answer: str) -> bool:
     if len(sides) == 2 and any(_CHECK_OPERATION.search(side) for side in sides) and any(
             not _LETTERS.search(side) and _value_differs(side.strip(), answer) is False for side in sides):
         return True
+    return _story_action(sentence)
+
+
+def _story_action(sentence: str) -> bool:
+    """Whether a subject does to a value what a problem's people do (`_ACTING`: `She ate 3.`),
+    not the reply's own work (`_OWN_WORK` anywhere before the verb: `So we ate 8.`)."""
     words = [word.lower() for word in _LETTERS.findall(sentence)]
     acting = next((at for at, word in enumerate(words) if at > 0 and word in _ACTING), None)
     return acting is not None and not _OWN_WORK.intersection(words[:acting])
@@ -2154,6 +2192,83 @@ def _states_another_result(text: str, answer: str) -> bool:
         and _value_differs(side.strip(" $"), answer) is True for side in sides) and not any(
         _value_differs(operand, answer) is False  # `Check: 3 + 7 = 10.`: the box is an operand
         for side in operations for operand in re.findall(r"\d+(?:\.\d+)?", side))
+
+
+def _unexplained_values(sentence: str, answer: str) -> list[str]:
+    """The values other than the box's `answer` that a sentence after it longer than
+    `_SHORT_REMARK` words states and no known harmless form explains: not the box's value (to
+    its printed precision), not an operand (`3 + 4`), not a step's label (`Step 3`), not one
+    rejected where it stands (`_rejected_near`: `8 cannot be the answer, since ...`), and not a number
+    of an equation one side of which is the box's value (`This is because 3 + 4 = 7, the 3
+    apples eaten plus the 4 left.`: its 3 and 4 are the check's, wherever the sentence names
+    them), nor in a clause where the problem's people act on it (`_story_action`: `She
+    started with 10 and ate 3, so 7 remain.`) unless it says another value is left
+    (`_leaves_another_value`: `She ate 3, so 8 remain.`). The result of an equation that equals no value of the box is stated (`Counting
+    again, 3 + 5 = 8 apples remain.`). The working's and the question's numbers are excused
+    by the callers, who hold them (`numbers_stated`)."""
+    checked: set[Fraction | None] = set()
+    results: list[str] = []
+    for equation in _EQUATION.finditer(sentence):
+        if "=" not in equation.group(0):
+            continue
+        sides = [side.strip(" ()") for side in equation.group(0).replace("−", "-").split("=")]
+        if any(_value_differs(side, answer) is False for side in sides):
+            checked.update(number_value(number) for number in _PROSE_NUMBER.findall(equation.group(0)))
+        else:  # its results (a side with no operation) are stated values
+            results.extend(side for side in sides if _PROSE_NUMBER.fullmatch(side))
+    values: list[str] = []
+    for clause in sentence.split(";"):
+        bounds = [0, *(mark.end() for mark in _STORY_CLAUSES.finditer(clause)), len(clause) + 1]
+        acted = [(start, stop) for start, stop in itertools.pairwise(bounds)
+                 if _story_action(clause[start:stop]) and not _leaves_another_value(clause[start:stop], answer)]
+        numbers = [number for number in itertools.chain(_SENTENCE_NUMBER.finditer(clause),
+                                                        _LISTED_NUMBER.finditer(clause))
+                   if not any(start <= number.start() < stop for start, stop in acted)
+                   and not _LABELLED.search(clause, 0, number.start()) and _other_value(clause, number, answer)
+                   and number_value(number.group(0)) not in checked]
+        # (a value rejected once is rejected where the clause names it again: `It can't be 8
+        # because 8 apples would exceed the basket.`)
+        rejected = {number_value(number.group(0)) for number in numbers if _rejected_near(clause, number, answer)}
+        values.extend(number.group(0) for number in numbers if number_value(number.group(0)) not in rejected)
+        values.extend(result for result in results if result in clause and _value_differs(result, answer) is True)
+    return list(dict.fromkeys(values))
+
+
+def _rejected_near(clause: str, number: re.Match[str], answer: str) -> bool:
+    """Whether a value in a longer sentence is rejected where it stands: `_rejects` read in
+    the `_NEAR` words on either side of it (`The other candidate, 8, fails the check.`, `We
+    rejected 8 earlier because ...`), not a negation anywhere in the sentence (`There is no
+    doubt that the total number of apples is 8.` states 8)."""
+    before = _READ_TOKEN.findall(clause, 0, number.start())[-_NEAR:]
+    after = _READ_TOKEN.findall(clause, number.end())[:_NEAR]
+    return _rejects(" ".join([*before, number.group(0), *after]), answer)
+
+
+_NEAR = 3
+# A chain of arithmetic in prose, an equation where it holds `=` (`3 + 4 = 7`, `10 - 3 = 7`, `(2 \\times 3) = 6`).
+_EQUATION = re.compile(r"(?<![\d.(])\(*+\s*+-?\d++(?:\.\d++)?\s*+\)*+(?>\s*+(?:[-+*/^×÷·−=]|"
+                       r"\\(?:times|cdot|div)(?![A-Za-z]))\s*+\(*+\s*+-?\d++(?:\.\d++)?\s*+\)*+)++")
+# A numeral written in a base, with its subscript (`204_5`, `8_{10}`, `1011_{2}`).
+_BASE_NUMERAL = re.compile(r"(?<![\w.])\d+\s*_\s*(?:\d+|\{\s*\d+\s*\})")
+_STORY_CLAUSES = re.compile(r"[;,](?!\d)")
+_PROSE_NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
+
+
+def number_value(number: str) -> Fraction | None:
+    """A number as written in prose (`8`, `-3`, `2.50`), as its size, for telling whether the
+    working or the question states it (`numbers_stated`); None for what is no number."""
+    try:
+        return abs(Fraction(number))
+    except (ValueError, ZeroDivisionError):
+        return None
+
+
+def numbers_stated(text: str) -> frozenset[Fraction]:
+    """The numbers `text` states (in digits or words, `ten` as 10; a thousands comma read;
+    signs dropped), as `number_value` reads them: the working before a box, or a question,
+    whose numbers a longer sentence after the box may name (`_unexplained_values`). Linear."""
+    found = _PROSE_NUMBER.findall(_THOUSANDS_COMMA.sub("", numbers_in_words(text)))
+    return frozenset(value for value in map(number_value, found) if value is not None)
 
 
 _READ_TOKEN = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?|\d+(?:\.\d+)?")
@@ -2213,7 +2328,9 @@ def _harmless_remark(sentence: str, ending: str = "") -> bool:
     (`_NEGATED_REMARK_WORDS`: `No remainder.`, `Not a trick question.`, `Il n'y a pas d'autre
     solution.`). A negation of an affirming word (`_AFFIRMING`: `Not done.`, `Nothing is
     right.`) and a question that asks one (`Is that right?`, `Is that the final answer?`, by its
-    `ending` mark) doubt the box: not harmless."""
+    `ending` mark) doubt the box: not harmless. A doubt of clarity after a condition is an
+    offer to explain, not a doubt (`_CONDITIONED_REMARK_WORDS`: `Let me know if this is
+    unclear.`; `This is unclear.` doubts the box)."""
     words = [word.lower().replace("’", "'") for word in _REMARK_WORD.findall(_GLUED_NOT.sub(" not", sentence))]
     if ending in ("?", "？") and any(word in _AFFIRMING for word in words):
         return False
@@ -2223,8 +2340,10 @@ def _harmless_remark(sentence: str, ending: str = "") -> bool:
             if following and following[0] in _AFFIRMING:
                 return False
     negated = any(word in _NEGATION_WORDS or word in _NEGATING_REMARK for word in words)
+    condition = next((at for at, word in enumerate(words) if word in _CONDITIONS), len(words))
     return all(word in _REMARK_WORDS or word in _NEGATION_WORDS or word in _NEGATING_REMARK
-               or negated and word in _NEGATED_REMARK_WORDS for word in words)
+               or negated and word in _NEGATED_REMARK_WORDS
+               or at > condition and word in _CONDITIONED_REMARK_WORDS for at, word in enumerate(words))
 
 
 _AFFIRMING = frozenset("""
@@ -2237,8 +2356,10 @@ that right?`), they doubt it (`_harmless_remark`)."""
 
 
 _SHORT_REMARK = 5
-"""The most words of a sentence after the box's that `_unread_after_box` reads; a longer one
-is an explanation (`Let me know if you have questions.`, `Each of the 3 boxes holds 4.`)."""
+"""The most words of a sentence after the box's that `_unread_after_box` reads as a remark; a
+longer one is an explanation (`Let me know if you have questions.`), read only for values no
+known harmless form explains (`_unexplained_values`: `Each of the 3 boxes holds 4.` where the
+question states 3 and 4)."""
 # A sentence that opens with a pronoun and a copula (`It is 5!.`, `That is 2 hours.`, `That
 # is about 97.2%.`, `It is odd.`): the form `_restated` and `_JUDGED` read, a restatement or an
 # explanation of the box; `_unread_after_box` leaves it to them.
@@ -2316,6 +2437,15 @@ _REMARK_WORDS = frozenset("""
 """.split())  # noqa: SIM905 (a word list reads better as words)
 """Words of a short sentence after the box known to leave it the answer (an allow-list:
 `_harmless_remark`)."""
+# A condition word right before a judgement's subject (`... if this is unclear.`).
+_CONDITIONED = re.compile(r"(?<![^\W\d_])(?i:if|si|wenn|falls|если)\s+$")
+_CONDITIONS = frozenset("if si wenn falls если".split())  # noqa: SIM905
+_CONDITIONED_REMARK_WORDS = frozenset("""
+    unclear confusing confused unsure anything something parts part steps step explained
+""".split())  # noqa: SIM905 (a word list reads better as words)
+"""Words of a remark a condition makes of the reply (`Let me know if this is unclear.`, `Feel
+free to ask if any step is confusing.`): an offer to explain, harmless only after a condition
+word (`_CONDITIONS`, `_harmless_remark`); `This is unclear.` alone doubts the box."""
 _NEGATED_REMARK_WORDS = frozenset("""
     doubt doubts about mistake mistakes error errors typo coincidence remainder rounding calculator
     units unit trick problem issue issues more less other another negative hard too difficult

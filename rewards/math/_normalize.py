@@ -4,6 +4,7 @@ The decisions on a pair of them are in `_fast`."""
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 import re
@@ -35,8 +36,10 @@ _TEXT_ALIASES = re.compile(r"\\(?:textnormal|textit|textsf|texttt|textup)(?![a-z
 _DEGREES = re.compile(r"\^\s*\{?\s*\\circ\s*\}?|°|\\degree")
 # A temperature scale after a degree sign, as a bare letter or in text (`^\circ C`, `°F`,
 # `^{\circ}\mathrm{C}`): the unit, never a variable.
-_DEGREE_SCALE = re.compile(r"(?:\^\s*\{?\s*\\circ\s*\}?|°|\\degree)\s*(?:\\(?:text|mathrm|rm|textrm)\s*"
+_DEGREE_SCALE = re.compile(f"(?:{_DEGREES.pattern})" + r"\s*(?:\\(?:text|mathrm|rm|textrm)\s*"
                            r"\{\s*)?([CF])\s*\}?(?![A-Za-z])")
+# The letterlike symbols of a degree and its scale (`℃`, `℉`), read as the two they write.
+_SCALE_SIGNS = re.compile("[\u2103\u2109]")
 _TEXT_CMD = re.compile(r"\\(?:text|textbf|textrm|mathrm|mbox|mathbf|operatorname)\s*\{([^{}]*)\}")
 # MATH's thousands separator: `3,\!250`, `900,\!000,\!000` (a comma, then a negative space).
 _THIN_THOUSANDS = re.compile(r"(?<=\d),\s*\\!\s*(?=\d{3}(?!\d))")
@@ -178,12 +181,14 @@ def normalize(answer: str, carried: frozenset[str] = frozenset()) -> str:
     s = _SPACING.sub(lambda m: m.group(0) if m.group(0) == "\\\\" else " ", s)
     s = _FRAC_ALIASES.sub(r"\\\1", s)
     s = _TEXT_ALIASES.sub(r"\\text", s)
+    s = _SCALE_SIGNS.sub(lambda m: unicodedata.normalize("NFKC", m.group(0)), s)
     s = _DEGREE_SCALE.sub(r" \\text{\1}", s)  # `-5^\\circ C` is -5 degrees Celsius
     s = _DEGREES.sub("", s)
     s = _currency_signs(s, carried)
     s = s.replace("\\%", "%").replace("{,}", ",")
     s = _currency_code_before(s, carried)
     s = _percent_word(s)
+    s = _in_gold_unit(s, carried)
     for _ in range(3):  # `15,000 \\text{kcal m}^{-2} \\text{ yr}^{-1}`: a unit in parts
         stripped = _strip_trailing_unit(s, carried)
         if stripped == s:
@@ -208,6 +213,45 @@ def normalize(answer: str, carried: frozenset[str] = frozenset()) -> str:
     return _BARE_FUNCTION.sub(r"\\\1", s)
 
 
+# Units of one kind in different sizes, by their size in the kind's first unit (exact): a
+# value in one is the gold's value in another (`5000 g` is `5 kg`, `120 minutes` `2 hours`).
+# Metric units and time only (a ton, a month, a year, a pound have more than one size).
+_SCALES = (
+    {"g": Fraction(1), "mg": Fraction(1, 1000), "ug": Fraction(1, 10**6), "kg": Fraction(1000)},
+    {"m": Fraction(1), "km": Fraction(1000), "dm": Fraction(1, 10), "cm": Fraction(1, 100),
+     "mm": Fraction(1, 1000), "um": Fraction(1, 10**6), "nm": Fraction(1, 10**9)},
+    {"s": Fraction(1), "ms": Fraction(1, 1000), "us": Fraction(1, 10**6),
+     "ns": Fraction(1, 10**9), "ps": Fraction(1, 10**12), "min": Fraction(60),
+     "h": Fraction(3600), "d": Fraction(86400), "wk": Fraction(604800)},
+    {"L": Fraction(1), "mL": Fraction(1, 1000), "cL": Fraction(1, 100), "dL": Fraction(1, 10)},
+)
+# A value and one unit word after it, plain or in text (`5000\\text{ g}`, `120 minutes`).
+_QUANTITY = re.compile(r"^([-+]?(?:\d[\d,]*(?:\.\d+)?|\.\d+))\s*(?:\\(?:text|mathrm|mbox)\s*"
+                       r"\{\s*([A-Za-z]+)\s*\}|([A-Za-z]+))$")
+
+
+def _in_gold_unit(s: str, carried: frozenset[str]) -> str:
+    """`s`, a value and a unit of `_SCALES` the gold does not state, as the value in the
+    one unit the gold states, where that is of the same kind and to its first power (`5000 g`
+    against `5 kg`: 5); anything else as it is (`5000 g` against `5 lb`, `5 cm^2`, `5 kg/h`,
+    or `5 kg` and `5 g`)."""
+    found = _QUANTITY.match(s) if len(s) < 60 else None
+    if found is None or not any(word.startswith("=") for word in carried):
+        return s
+    unit = _unit_id(found.group(2) or found.group(3))
+    number = parse_number(found.group(1))
+    if unit is None or f"={unit}" in carried or number is None or number.percent:
+        return s
+    stated = [word[1:] for word in carried if word.startswith("=") and "^" not in word]
+    for scales in _SCALES:
+        if unit in scales and len(stated) == 1 and stated[0] in scales and not any(
+                word.startswith(f"={stated[0]}^") and word != f"={stated[0]}^1" for word in carried):
+            value = number.value * scales[unit] / scales[stated[0]]
+            return str(value) if value.denominator == 1 else \
+                f"{'-' if value < 0 else ''}\\frac{{{abs(value.numerator)}}}{{{value.denominator}}}"
+    return s
+
+
 def _without_delimiters(s: str) -> str:
     """`s` without the math delimiters `$` around it; never the `$` of a currency sign `\\$`
     (`5\\text{ k}\\$` keeps it: `_currency_signs`)."""
@@ -224,6 +268,12 @@ _CURRENCY_SIGN = re.compile(r"\\\$|[^\x00-\x7f]")
 _SIGN_AFTER_WORD = re.compile(r"(?:(?<![A-Za-z])([A-Za-z]{1,20})\}?|[A-Za-z}.])\s{0,3}$")
 
 
+# The dollar sign after the country's name (`US\\$`, `\\text{US\\$}`, `\\text{US }\\$`): the
+# dollar, as `\\$` alone is.
+_US_DOLLAR = re.compile(r"(?:\\(?:text|textrm|mathrm|mbox)\s*\{\s*US\s*(?:\\\$\s*\}|\}\s*\\\$)"
+                        r"|(?<![A-Za-z\\])US\s?\\\$)")
+
+
 def _currency_signs(s: str, carried: frozenset[str]) -> str:
     """`s` without the currency signs known not to change its value: a sign whose currency is
     the gold's (`carried`: `=$` of `\\$5`, `=EUR` of `5 euros`), or any where the gold names no
@@ -232,6 +282,7 @@ def _currency_signs(s: str, carried: frozenset[str]) -> str:
     reads it, and the pair is uncertain."""
     if "\\$" not in s and s.isascii():
         return s
+    s = _US_DOLLAR.sub(r"\\$", s) if "US" in s else s
     named = _gold_currencies(carried)
 
     def read(match: re.Match[str]) -> str:
@@ -243,8 +294,17 @@ def _currency_signs(s: str, carried: frozenset[str]) -> str:
         if word is not None and not s[match.end():].strip() and (
                 (word.group(1) or "").lower().removesuffix("s") not in _MAGNITUDES):
             return sign  # `5 m\\$`: a magnitude of dollars (`5 million\\$` is read)
-        return "" if not named or named & set(ids) else sign
+        return "" if _currency_dropped(ids, named, carried) else sign
     return _CURRENCY_SIGN.sub(read, s)
+
+
+def _currency_dropped(ids: tuple[str, ...], named: set[str], carried: frozenset[str]) -> bool:
+    """True when a currency of `ids` may be dropped against the gold: the gold names one of
+    them (`named`), or names no currency and states no other unit (`€5` against 5; `£5` is no
+    `5 pounds` of weight, `=lb`)."""
+    if named:
+        return bool(named & set(ids))
+    return not any(word.startswith("=") for word in carried)
 
 
 # A currency code before a number (`USD 1,250`, `\\text{EUR }5`, `Rs. 500`).
@@ -262,12 +322,12 @@ def _currency_code_before(s: str, carried: frozenset[str]) -> str:
     if currency not in _CURRENCY_IDS or parse_number(s[code.end():]) is None:
         return s
     named = _gold_currencies(carried)
-    return s[code.end():] if not named or currency in named else s
+    return s[code.end():] if _currency_dropped((currency,), named, carried) else s
 
 
 def _superscript_powers(s: str) -> str:
-    """Superscript digits and signs after a letter written as the power they are (`cm²` as
-    `cm^2`, `s⁻¹` as `s^-1`: a unit's power, read as `^` is)."""
+    """Superscript digits and signs after a letter or a brace written as the power they are
+    (`cm²`, `\\text{ cm}²` as `cm^2`, `s⁻¹` as `s^-1`: a unit's power, read as `^` is)."""
     if s.isascii() or not _SYMBOL_CHARS.search(s):
         return s
     return _LETTER_POWER.sub(lambda m: "^" + unicodedata.normalize("NFKC", m.group(0)).replace(
@@ -948,7 +1008,7 @@ def _symbols(kind: str) -> str:
 
 _FRACTION_SYMBOLS, _SUPERSCRIPT_DIGITS = _symbols("<fraction>"), _symbols("<super>")
 _SUPERSCRIPT_SIGNS, _SUPERSCRIPT_LETTERS = _symbols("<super-sign>"), _symbols("<super-letter>")
-_LETTER_POWER = re.compile(rf"(?<=[A-Za-z])[{_SUPERSCRIPT_SIGNS}]?[{_SUPERSCRIPT_DIGITS}]+")
+_LETTER_POWER = re.compile(rf"(?<=[A-Za-z}}])[{_SUPERSCRIPT_SIGNS}]?[{_SUPERSCRIPT_DIGITS}]+")
 _SYMBOL_CHARS = re.compile(f"[{_FRACTION_SYMBOLS}{_SUPERSCRIPT_DIGITS}{_SUPERSCRIPT_SIGNS}"
                            f"{_SUPERSCRIPT_LETTERS}]")
 # a whole number before a vulgar fraction, glued or one space apart (`7½`, `7 ½`: 7.5); a
@@ -1121,8 +1181,11 @@ def unread_gold_word(word: str, gold: str, question: str | None = None) -> bool:
 
 def _unit_powers(gold: str) -> list[tuple[str, str]]:
     """The units of a gold with the power each has (`cm^2`, `s^{-1}`, `square centimeters`:
-    cm and 2; `cm`: 1), as ids (`_unit_id`)."""
+    cm and 2; `cm`: 1; a divisor's negated, `_divisors`: `m/s`, `\\frac{m}{s}`, `m per s`, s
+    and -1, as `m s^{-1}`), as ids (`_unit_id`)."""
     found = []
+    gold = _as_quotient(gold)
+    divisors = _divisors(gold)
     for match in _UNIT_WITH_POWER.finditer(gold):
         unit = _unit_id(match.group(1))
         if unit is None:
@@ -1131,8 +1194,39 @@ def _unit_powers(gold: str) -> list[tuple[str, str]]:
         if power is None:
             modifier = _MODIFIER_BEFORE.search(gold, max(match.start() - 12, 0), match.start())
             power = "1" if modifier is None else _MODIFIER_POWERS[modifier.group(1).lower()]
+        if any(start < match.start() < end for start, end in divisors):
+            power = str(-int(power))
         found.append((unit, power))
     return found
+
+
+# What a unit is divided by: one word after `/` or `per`, or the bracket after it (`J/(kg K)`);
+# a `\frac`'s denominator is read as that bracket (`_as_quotient`).
+_DIVISOR = re.compile(r"(?:/|(?<![A-Za-z])per(?![A-Za-z]))\s*(?:\\(?:text|mathrm|mbox)\s*)?\{?\s*"
+                      r"(?:\([^()]*\)|[A-Za-z]+)")
+_FRAC_UNIT = re.compile(r"\\frac\s*\{((?:[^{}]|\{[^{}]*\})*)\}\s*\{((?:[^{}]|\{[^{}]*\})*)\}")
+_UNIT_WORD = re.compile(r"(?<![\\A-Za-z])[A-Za-z]+")  # (not a command's name: `\\text`)
+
+
+def _as_quotient(text: str) -> str:
+    """`\\frac{A}{B}` written as `A/(B)`, so that its denominator reads as a divisor."""
+    return _FRAC_UNIT.sub(r"\1/(\2)", text) if "\\frac" in text else text
+
+
+def _divisors(text: str) -> list[tuple[int, int]]:
+    """The spans of `text` that divide (`_DIVISOR`)."""
+    return [match.span() for match in _DIVISOR.finditer(text)] if "/" in text or "per" in text \
+        else []
+
+
+def _last_divided(text: str) -> bool:
+    """True when the last unit word of `text` divides (`m/s`, `\\frac{m}{s}`, `J/(kg K)`,
+    `miles per hour`): its power is negated, as `m s^{-1}` writes it."""
+    text = _as_quotient(text)
+    last = None
+    for last in _UNIT_WORD.finditer(text):
+        pass
+    return last is not None and any(start < last.start() < end for start, end in _divisors(text))
 
 
 _MODIFIER_POWERS = {"square": "2", "sq": "2", "cubic": "3", "cu": "3"}
@@ -1490,26 +1584,41 @@ def _is_unit(text: str, carried: frozenset[str] = frozenset(), power: str = "1")
         power = raised.group(1)
     elif len(words) > 1 and words[-2].lower() in _UNIT_MODIFIERS:  # `square feet`: feet^2
         power = "3" if words[-2].lower() in ("cubic", "cu") else "2"
+    if _last_divided(text):  # `m/s`: s^-1
+        power = str(-int(power))
     if gold_units and not _power_fits(words[-1], power, carried):
         return False  # `5 cm^2` against `5 cm`: the unit of another quantity
+    spans = _divisors(text)
+    divided = [any(start < word.start() < end for start, end in spans)
+               for word in re.finditer(r"[A-Za-z]+", text)]
     for at, word in enumerate(words):
-        unit = _unit_id(word) if gold_units or currencies else None
+        unit = _unit_id(word)
         if unit is not None and gold_units and f"={unit}" not in gold_units:
             return False  # `5 cm` against `5 m`: another unit than the gold's
         if unit in _CURRENCY_IDS and currencies and unit not in currencies:
             return False  # `5 cents` against `\\$5`: another currency
+        if unit is not None and unit not in _CURRENCY_IDS and currencies and not divided[at]:
+            return False  # `5 kg` against `\\$5`: no amount of money (`per kg`, `/h`: a rate)
         if word in _METRES_OR_MILLIONS and at + 1 < len(words) \
                 and words[at + 1].lower() not in ("per", "of") and _unit_id(words[at + 1]) is None:
             return False  # `5 m apples`: five million apples, not metres
         if word in carried or _known_unit(word) or f"={unit}" in gold_units or (
-                word.lower() in carried and not _other_prefix(word, gold_units)):
-            continue  # (`5 kilos`, `5 mins` against `5 kg`, `5 minutes`: the gold's unit)
+                word.lower() in carried and not _other_prefix(word, gold_units)) or (
+                unit is not None and unit in _named_units(carried)):
+            continue  # (`5 kilos`, `5 mins` against `5 kg`, `5 minutes`, or `How many minutes`)
         if word.lower() in _UNIT_MODIFIERS and at + 1 < len(words):
             continue  # `square feet`, `cubic cm`: a modifier of the unit that follows
         if (word.lower() == "per" or word.lower() == "of" and at > 0) and at < len(words) - 1:
             continue  # `cups of flour`, `miles per hour`, `25\\% per year`: before a known word
         return False
     return True
+
+
+@functools.lru_cache(maxsize=256)
+def _named_units(carried: frozenset[str]) -> frozenset[str]:
+    """The ids of the units the gold's and the question's words name (`How many minutes`:
+    min), so that an answer may spell its unit otherwise (`5 mins`, `5 kilos`, `5 kms`)."""
+    return frozenset(unit for unit in map(_unit_id, carried) if unit is not None)
 
 
 def _other_prefix(word: str, gold_units: set[str]) -> bool:
@@ -1520,7 +1629,7 @@ def _other_prefix(word: str, gold_units: set[str]) -> bool:
                for unit in gold_units)
 
 
-_PREFIX_CASES = ({"m", "M"}, {"p", "P"})  # milli and mega, pico and peta
+_PREFIX_CASES = ({"m", "M"}, {"p", "P"}, {"b", "B"})  # milli, mega; pico, peta; bit, byte
 
 
 # Unit symbols that are also magnitudes (`m`: metres, and millions in `\\$5m`): a unit only
@@ -1530,8 +1639,9 @@ _METRES_OR_MILLIONS = frozenset({"m"})
 
 def _known_unit(word: str) -> bool:
     """A unit, currency or counted noun: abbreviations as written (`m` is metres, `M` is not
-    read), words in any case and in the plural."""
-    if word in _UNIT_SYMBOLS:
+    read; a symbol in lower case as `_unit_id` reads it, `kwh`), words in any case and in
+    the plural."""
+    if word in _UNIT_SYMBOLS or word in _FOLDED_IDS:
         return True
     lower = word.lower()
     if len(lower) < 3:
@@ -1579,7 +1689,7 @@ _COUNTED_NOUNS = frozenset("""
 unit item piece person people student child children adult kid man men woman women boy girl
 friend member player worker teacher customer visitor passenger employee guest
 way solution integer number digit term outcome possibility arrangement combination
-permutation choice step move point case set group team row column seat page chapter book
+permutation choice step move point seat page chapter book
 apple orange banana cookie cake cupcake candy candies egg ball card ticket molecule atom cycle
 coin stamp marble pencil pen flower tree car bus animal dog cat bird fish sticker toy game
 sandwich pizza slice pie muffin shirt sock shoe hat chair table room house tile block
@@ -1591,15 +1701,17 @@ lemonade soda ice snow mulch gravel concrete fertilizer seed grass hay food past
 honey syrup dirt
 """.split())  # noqa: SIM905 (a list of words reads best as text)
 _UNIT_WORDS = _MEASURE_WORDS | _COUNTED_NOUNS
-# Containers and packs, singular: on neither list, since `5 boxes` (of crayons) counts boxes,
-# another quantity than the crayons a question asks for. An answer drops one only where the
-# gold or the question names it (`carried_words`, `question_words`).
+# Containers, packs and groups, singular: on neither list, since `5 boxes` (of crayons)
+# counts boxes, and `5 rows` (of apples) rows, another quantity than the crayons or apples a
+# question asks for. An answer drops one only where the gold or the question names it
+# (`carried_words`, `question_words`).
 _CONTAINERS = frozenset("""
 box bag jar can carton basket bucket bowl bottle glass plate pack packet crate tray sack
+case set group team row column
 """.split())  # noqa: SIM905 (a list of words reads best as text)
 # Units that measure one kind of thing in different sizes, one id per unit (its symbol): an
 # answer's unit may be dropped against a gold that states a unit only when it is the same one
-# (`5 cm` is not `5 m`; `5 meters` is `5 m`).
+# (`5 cm` is not `5 m`; `5 meters` is `5 m`). SI writes the litre both ways (`L`, `l`).
 _UNIT_IDS = {
     **dict.fromkeys(["m", "meter", "metre"], "m"), **dict.fromkeys(["cm", "centimeter",
     "centimetre"], "cm"), **dict.fromkeys(["mm", "millimeter", "millimetre"], "mm"),
@@ -1612,7 +1724,7 @@ _UNIT_IDS = {
     **dict.fromkeys(["s", "sec", "second"], "s"), **dict.fromkeys(["ms", "millisecond"], "ms"),
     **dict.fromkeys(["min", "minute"], "min"), **dict.fromkeys(["h", "hr", "hrs", "hour"], "h"),
     "day": "d", "week": "wk", "month": "mo", **dict.fromkeys(["yr", "yrs", "year"], "yr"),
-    **dict.fromkeys(["L", "liter", "litre"], "L"), **dict.fromkeys(["ml", "mL", "milliliter",
+    **dict.fromkeys(["L", "l", "liter", "litre"], "L"), **dict.fromkeys(["ml", "mL", "milliliter",
     "millilitre"], "mL"), **dict.fromkeys(["gal", "gallon"], "gal"), "cup": "cup",
     **dict.fromkeys(["qt", "quart"], "qt"), "pint": "pt",
     **dict.fromkeys(["dollar", "usd", "USD", "buck"], "$"), **dict.fromkeys(["cent", "penny",
@@ -1643,6 +1755,7 @@ _UNIT_IDS.update({
     "megametre"], "Mm"), **dict.fromkeys(["um", "micrometer", "micrometre", "micron"], "um"),
     **dict.fromkeys(["ly", "light-year"], "ly"), **dict.fromkeys(["pc", "parsec"], "pc"),
     **dict.fromkeys(["us", "microsecond"], "us"), **dict.fromkeys(["ns", "nanosecond"], "ns"),
+    **dict.fromkeys(["ps", "picosecond"], "ps"),
     **dict.fromkeys(["ug", "microgram"], "ug"), "kilo": "kg",
     **dict.fromkeys(["cl", "centiliter", "centilitre"], "cL"), "dl": "dL", "cc": "mL",
     **dict.fromkeys(["tsp", "teaspoon"], "tsp"), **dict.fromkeys(["tbsp", "tablespoon"], "tbsp"),
@@ -1671,18 +1784,48 @@ _CURRENCY_IDS = frozenset({"$", "cent", "EUR", "GBP", "JPY", "CNY", "INR", "RUB"
 
 
 def _unit_id(word: str) -> str | None:
-    """The id of a unit of `_UNIT_IDS` (symbols as written, words in any case and plural)."""
+    """The id of a unit of `_UNIT_IDS` (symbols as written, words in any case and plural). A
+    symbol of two letters or more written in lower case, as models write symbols (`kwh`,
+    `hz`, `kj`), names the unit it folds to where it folds to exactly one and no letter it
+    lowers is one whose case names another unit (`_FOLDED_IDS`: `mw` is mW or MW, `mb` is
+    no MB, `Ps` is no `ps`). One letter is read as written (`G`, `S`, `c`, `n` are other
+    units and quantities in the other case)."""
     if word in _UNIT_IDS and (len(word) <= 3 or word.islower()):
         return _UNIT_IDS[word]
     lower = word.lower()
-    if len(lower) < 3:
+    if len(lower) < 2:
         return None
-    for ending, stem in (("", ""), ("ies", "y"), ("es", ""), ("s", "")):
-        if lower.endswith(ending):
-            found = _UNIT_IDS.get(lower[:len(lower) - len(ending)] + stem)
-            if found is not None:
-                return found
-    return None
+    if len(lower) >= 3:
+        for ending, stem in (("", ""), ("ies", "y"), ("es", ""), ("s", "")):
+            if lower.endswith(ending):
+                found = _UNIT_IDS.get(lower[:len(lower) - len(ending)] + stem)
+                if found is not None:
+                    return found
+    return _FOLDED_IDS.get(word) if word.islower() else None
+
+
+def _folded_ids() -> dict[str, str]:
+    """Each lower-case spelling of an everyday symbol (`_UNIT_SYMBOLS`, not the table's every
+    prefixed form: `ha` is no hecto-ampere) that names one unit (`kwh`: kWh, `hz`: Hz), where
+    no letter lowered is of a pair in `_PREFIX_CASES`."""
+    found: dict[str, set[str]] = {}
+    for symbol, unit in _UNIT_IDS.items():
+        if len(symbol) >= 2 and not symbol.islower() and symbol in _UNIT_SYMBOLS:
+            found.setdefault(symbol.lower(), set()).add(unit)
+    for symbol in _UNIT_IDS:  # a spelling the table writes in lower case is its own unit
+        found.pop(symbol, None)
+    return {lower: next(iter(units)) for lower, units in found.items() if len(units) == 1
+            and not any(pair & {upper} for upper in _case_changed(lower, units)
+                        for pair in _PREFIX_CASES)}
+
+
+def _case_changed(lower: str, units: set[str]) -> set[str]:
+    """The upper-case letters of the symbols of `units` that `lower` writes lowered."""
+    return {ch for symbol, unit in _UNIT_IDS.items() if unit in units and symbol.lower() == lower
+            for ch in symbol if ch.isupper()}
+
+
+_FOLDED_IDS = _folded_ids()
 
 
 # Words that only qualify the unit after them (`square feet`, `cubic cm`, `sq units`).
@@ -1800,7 +1943,10 @@ def _strip_compound_unit(s: str, carried: frozenset[str] = frozenset()) -> str:
     if len(words) > 1:
         words = [_PART_UNIT_SYMBOLS.get(word, word) for word in words]
     power = _POWER_AT_END.search(tail)
-    text = " ".join(words) + (f"^{{{power.group(1)}}}" if power else "")
+    joined = " ".join(words)
+    if _last_divided(tail) and not _last_divided(joined):  # `\\frac{\\text{m}}{\\text{s}}`
+        joined = " ".join(words[:-1]) + "/" + words[-1]
+    text = joined + (f"^{{{power.group(1)}}}" if power else "")
     return found.group(1) if _is_unit(text, carried) else s
 
 

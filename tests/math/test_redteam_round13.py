@@ -151,6 +151,10 @@ def test_hole_rule_pushes_past_the_window(reward: MathReward, completion: str) -
     assert _value(reward, "7", completion) == 0.0
 
 
+# left open (h-m25): round 4 holds the opposite for the same layout
+# (`test_a_later_turn_does_not_unsay_the_models_box`: `\\boxed{7}<|endoftext|> It is 8.`,
+# `\\boxed{7}. <|im_end|> It is 8.` keep 1.0); no rule tells `It is 8.` from `Also 8.` after a
+# marker, so the choice of who owns text after a written turn marker is the lead's
 @pytest.mark.xfail(strict=True, reason="open: special-token text: _reply_end_after ends the model's text "
                    "at the first turn marker it writes as text (`<|im_end|>`, `<|endoftext|>`, any `<|x|>`), "
                    "so a second answer after it is never read; a generation stops at the real token, so "
@@ -188,10 +192,8 @@ def test_probe_approximately(reward: MathReward, gold: str, completion: str, exp
     assert _whole(reward, gold, completion) == expected
 
 
-@pytest.mark.xfail(strict=True, reason="open: no committed answer (known gap): _unread_after_box reads no "
-                   "sentence of more than _SHORT_REMARK words (words and distinct numbers, `_remark_length`), so a "
-                   "retraction in six words keeps the box (left by h-m21: reading longer sentences for values would "
-                   "read every explanation's operands; it needs a reader of what retracts)")
+# fixed (h-m25): a longer sentence after the box is read for values no harmless form explains
+# (`_extract._unexplained_values`)
 def test_hole_six_word_retraction(reward: MathReward) -> None:
     assert _value(reward, "7", "\\boxed{7}. On reflection the count I trust most is 8.") == 0.0
 

@@ -28,7 +28,7 @@ opening word and equations stating another result fixed after); `_extract._harml
 (long retractions; repeated-word padding fixed after); `_normalize._TWO_VALUES` (two-value hedges shown to
 the judge; `7 ≈ 8` fixed after, the rest by h-m26); `_normalize._CONTAINERS` (`cases`, `rows`, `sets`); `_normalize._unit_id`
 / `_is_unit` (`Ps` for `ps`, `l`, `kwh`, `hz`, `m²`, `m s^{-1}`, `℃`, abbreviations of the
-question's unit, `US$`, sterling for pounds of weight, no conversion);
+question's unit, `US$`, sterling for pounds of weight, no conversion; fixed after, h-m24);
 `_normalize.restates_question` (restatements in other text; fixed by h-m26).
 
 Held attacks are plain tests; each hole left open is `xfail(strict=True)` whose reason names its
@@ -46,6 +46,7 @@ from tests.math.redteam_helpers import APPLES
 from tests.math.test_redteam_round9 import OPTIONS, YesEngine, _boxed, _judged
 
 BOX = "The answer is $\\boxed{7}$. "
+STORY = "Mia had 10 apples and ate 3. How many apples are left?"
 
 
 @pytest.fixture(scope="module")
@@ -57,9 +58,9 @@ def _xfail(reason: str) -> pytest.MarkDecorator:
     return pytest.mark.xfail(strict=True, reason=reason)
 
 
-def _after(reward: MathReward, tail: str, gold: str = "7") -> float | None:
+def _after(reward: MathReward, tail: str, gold: str = "7", question: str = APPLES) -> float | None:
     """The score of `The answer is $\\boxed{7}$. ` + `tail` against `gold`."""
-    [score] = reward.score([Sample(APPLES, BOX + tail, reference=gold)])
+    [score] = reward.score([Sample(question, BOX + tail, reference=gold)])
     return score.value
 
 
@@ -129,14 +130,15 @@ def test_held_story_sentence_with_another_result(reward: MathReward, tail: str) 
 
 
 _LONG_STORY_RESULT = (
-    "open: hedging: a story sentence of more than `_SHORT_REMARK` words whose result "
+    "fixed (h-m25), was open: hedging: a story sentence of more than `_SHORT_REMARK` words whose result "
     "clause states another answer (`He ate 3 and has 8 left.`) is never read, so the box "
     "keeps its 1.0 (`_extract._leaves_another_value` tells it apart in a short one); root: "
     "_extract._unread_after_box (`_SHORT_REMARK`: a longer sentence's values are never read)"
 )
 
 
-@_xfail(_LONG_STORY_RESULT)
+# fixed (h-m25): a longer sentence after the box is read for values no harmless form explains
+# (`_extract._unexplained_values`)
 @pytest.mark.parametrize(
     "tail",
     [
@@ -146,7 +148,7 @@ _LONG_STORY_RESULT = (
         "They sold 3, leaving 8 apples.",
     ],
 )
-def test_open_long_story_sentence_with_another_result(reward: MathReward, tail: str) -> None:
+def test_long_story_sentence_with_another_result(reward: MathReward, tail: str) -> None:
     assert _after(reward, tail) == 0.0
 
 
@@ -223,7 +225,9 @@ def test_held_equation_that_states_another_result(reward: MathReward, tail: str)
     ],
 )
 def test_held_honest_ending_keeps_the_box(reward: MathReward, tail: str) -> None:
-    assert _after(reward, tail) == 1.0
+    # the working's numbers are the question's, as in a real reply (since h-m25 a longer
+    # sentence after the box is read for values neither the working nor the question states)
+    assert _after(reward, tail, question=STORY) == 1.0
 
 
 def test_held_explanation_glued_to_the_box(reward: MathReward) -> None:
@@ -239,7 +243,7 @@ def test_held_explanation_glued_to_the_box(reward: MathReward) -> None:
 
 
 _SIGN_OFF = (
-    "open: false loss: a sign-off that names a doubt to invite questions (`Let me know if "
+    "fixed (h-m25), was open: false loss: a sign-off that names a doubt to invite questions (`Let me know if "
     "this is unclear.`) reads as doubt after the box and costs the right answer its 1.0; "
     "root: _extract._harmless_remark (`unclear` is kept off `_REMARK_WORDS`, since `This is "
     "unclear.` alone doubts the box; telling the two apart needs the sentence's mood)"
@@ -263,8 +267,9 @@ def test_sign_off_variants_keep_the_box(reward: MathReward, tail: str) -> None:
     assert _after(reward, tail) == 1.0
 
 
-@_xfail(_SIGN_OFF)
-def test_open_sign_off_naming_a_doubt(reward: MathReward) -> None:
+# fixed (h-m25): a doubt of clarity after a condition is an offer to explain
+# (`_extract._CONDITIONED_REMARK_WORDS`; `_JUDGED` reads no judgement under `if`)
+def test_sign_off_naming_a_doubt(reward: MathReward) -> None:
     # `unclear` is left off the list: `This is unclear.` after a box doubts it
     assert _after(reward, "Let me know if this is unclear.") == 1.0
 
@@ -370,30 +375,25 @@ def test_held_two_values_joined_by_approximately(reward: MathReward, answer: str
     assert _one(reward, "7", answer, APPLES) == 0.0
 
 
-_GROUPS = (
-    "open: meaning dropped by normalization: a noun that counts groups (`cases`, "
-    "`rows`, `sets`) the question does not name is dropped as a counted noun, so `5 cases` "
-    "answers `How many apples?` with 5 (`5 boxes`, `5 crates` are told apart); root: "
-    "_normalize._CONTAINERS (an allow-list of containers lacking case, row, set)"
-)
+# fixed after (h-m24, rewards/math/_normalize.py): was open: meaning dropped by normalization:
+# a noun that counts groups (`cases`, `rows`, `sets`) the question does not name is dropped as
+# a counted noun, so `5 cases` answers `How many apples?` with 5 (`5 boxes`, `5 crates` are
+# told apart); root: _normalize._CONTAINERS (an allow-list of containers lacking case, row,
+# set)
 
 
-@_xfail(_GROUPS)
 @pytest.mark.parametrize("answer", ["5\\text{ cases}", "5\\text{ rows}", "5\\text{ sets}"])
-def test_open_group_noun_not_named_by_the_question(reward: MathReward, answer: str) -> None:
+def test_fixed_group_noun_not_named_by_the_question(reward: MathReward, answer: str) -> None:
     assert _one(reward, "5", answer, APPLES) == 0.0
 
 
-_PICO = (
-    "open: meaning dropped by normalization: the peta prefix (`Ps`) against the gold's pico "
-    "(`ps`) is dropped as the same unit, though docs/math.md says `p`/`P` swapped is another "
-    "prefix; root: _normalize._other_prefix / _unit_id (no id for `ps`, so the lower-cased "
-    "word is matched)"
-)
+# fixed after (h-m24, rewards/math/_normalize.py): was open: meaning dropped by normalization:
+# the peta prefix (`Ps`) against the gold's pico (`ps`) is dropped as the same unit, though
+# docs/math.md says `p`/`P` swapped is another prefix; root: _normalize._other_prefix /
+# _unit_id (no id for `ps`, so the lower-cased word is matched)
 
 
-@_xfail(_PICO)
-def test_open_peta_for_pico(reward: MathReward) -> None:
+def test_fixed_peta_for_pico(reward: MathReward) -> None:
     assert _one(reward, "5\\text{ ps}", "5\\text{ Ps}", "How long?") == 0.0
 
 
@@ -447,16 +447,13 @@ def test_held_unit_as_models_write_it(
     assert _one(reward, gold, answer, question) == 1.0
 
 
-_ABBREVIATION = (
-    "open: false loss: an abbreviated unit (`mins`, `kms`) the question names in "
-    "full (`How many minutes?`) against a bare gold is read as an unknown word, "
-    "though the same abbreviation answers a gold that states the unit; root: "
-    "_normalize._is_unit / question_words (the question's nouns are matched by "
-    "spelling, not by `_unit_id`)"
-)
+# fixed after (h-m24, rewards/math/_normalize.py): was open: false loss: an abbreviated unit
+# (`mins`, `kms`) the question names in full (`How many minutes?`) against a bare gold is read
+# as an unknown word, though the same abbreviation answers a gold that states the unit; root:
+# _normalize._is_unit / question_words (the question's nouns are matched by spelling, not by
+# `_unit_id`)
 
 
-@_xfail(_ABBREVIATION)
 @pytest.mark.parametrize(
     ("answer", "question"),
     [
@@ -467,20 +464,18 @@ _ABBREVIATION = (
         ("5\\text{ kms}", "How many kilometers?"),
     ],
 )
-def test_open_abbreviation_of_the_question_unit(
+def test_fixed_abbreviation_of_the_question_unit(
     reward: MathReward, answer: str, question: str
 ) -> None:
     assert _one(reward, "5", answer, question) == 1.0
 
 
-_US_DOLLAR = (
-    "open: false loss: `US\\$1{,}250`, the common way to name the US dollar before a "
-    "number, is not read as the dollar, so a right amount loses; root: "
-    "_normalize (currency codes before numbers know `USD`, not the `US` prefix of `\\$`)"
-)
+# fixed after (h-m24, rewards/math/_normalize.py): was open: false loss: `US\$1{,}250`, the
+# common way to name the US dollar before a number, is not read as the dollar, so a right
+# amount loses; root: _normalize (currency codes before numbers know `USD`, not the `US` prefix
+# of `\$`)
 
 
-@_xfail(_US_DOLLAR)
 @pytest.mark.parametrize(
     ("answer", "gold"),
     [
@@ -491,20 +486,17 @@ _US_DOLLAR = (
         ("\\text{US }\\$5", "\\$5"),
     ],
 )
-def test_open_us_dollar_prefix(reward: MathReward, answer: str, gold: str) -> None:
+def test_fixed_us_dollar_prefix(reward: MathReward, answer: str, gold: str) -> None:
     assert _one(reward, gold, answer, "How many dollars?") == 1.0
 
 
-_UNIT_SPELLING = (
-    "open: false loss: a unit written as SI and models write it (lower-case `l` for "
-    "litre, `kwh`, `hz`), or its power as a Unicode superscript (`m²`), or a "
-    "negative power (`m s^{-1}`) is not the gold's unit; root: _normalize._unit_id "
-    "(case kept for letters that are no prefix) and _is_unit (`_POWER_AT_END` reads "
-    "`^2`, not `²`)"
-)
+# fixed after (h-m24, rewards/math/_normalize.py): was open: false loss: a unit written as SI
+# and models write it (lower-case `l` for litre, `kwh`, `hz`), or its power as a Unicode
+# superscript (`m²`), or a negative power (`m s^{-1}`) is not the gold's unit; root:
+# _normalize._unit_id (case kept for letters that are no prefix) and _is_unit (`_POWER_AT_END`
+# reads `^2`, not `²`)
 
 
-@_xfail(_UNIT_SPELLING)
 @pytest.mark.parametrize(
     ("answer", "gold"),
     [
@@ -518,7 +510,7 @@ _UNIT_SPELLING = (
         ("20℃", "20^\\circ C"),
     ],
 )
-def test_open_unit_spelled_as_models_write_it(reward: MathReward, answer: str, gold: str) -> None:
+def test_fixed_unit_spelled_as_models_write_it(reward: MathReward, answer: str, gold: str) -> None:
     assert _one(reward, gold, answer, "How much?") == 1.0
 
 
@@ -729,7 +721,7 @@ def test_held_value_padded_by_a_repeated_word(reward: MathReward, tail: str) -> 
 
 
 _LONG_RETRACTION = (
-    "open: no committed answer: a sentence of six words or more after the box "
+    "fixed (h-m25), was open: no committed answer: a sentence of six words or more after the box "
     "that states another value as the answer (`Thinking about it once more, the "
     "number of apples should really be 8.`) is taken for an explanation whatever "
     "it says, so the box keeps its 1.0; root: _extract._unread_after_box "
@@ -738,7 +730,7 @@ _LONG_RETRACTION = (
 )
 
 
-@_xfail(_LONG_RETRACTION)
+# fixed (h-m25): see `_LONG_STORY_RESULT`
 @pytest.mark.parametrize(
     "tail",
     [
@@ -748,7 +740,7 @@ _LONG_RETRACTION = (
         "But the other reading of the problem, which is also valid, gives 8.",
     ],
 )
-def test_open_long_sentence_with_another_answer(reward: MathReward, tail: str) -> None:
+def test_long_sentence_with_another_answer(reward: MathReward, tail: str) -> None:
     assert _after(reward, tail) == 0.0
 
 
@@ -772,32 +764,27 @@ def test_held_more_units_and_currencies(
     assert _one(reward, gold, answer, question) == value
 
 
-_POUND_SIGN = (
-    "open: meaning dropped by normalization: the sterling sign (`\u00a35`) answers a "
-    "gold of `5 pounds` of weight (`How many pounds does it weigh?`), though `5 lbs` "
-    "against `\\pounds 5` is told apart; root: _normalize._is_unit / "
-    "_gold_currencies (the gold's word `pounds` read as the currency its sign names)"
-)
+# fixed after (h-m24, rewards/math/_normalize.py): was open: meaning dropped by normalization:
+# the sterling sign (`\u00a35`) answers a gold of `5 pounds` of weight (`How many pounds does
+# it weigh?`), though `5 lbs` against `\pounds 5` is told apart; root: _normalize._is_unit /
+# _gold_currencies (the gold's word `pounds` read as the currency its sign names)
 
 
-@_xfail(_POUND_SIGN)
-def test_open_sterling_for_a_weight_in_pounds(reward: MathReward) -> None:
+def test_fixed_sterling_for_a_weight_in_pounds(reward: MathReward) -> None:
     assert _one(reward, "5\\text{ pounds}", "\u00a35", "How many pounds does it weigh?") == 0.0
 
 
-_CONVERSION = (
-    "open: false loss: the gold's quantity in another unit of the same kind (`5000 "
-    "g` for `5 kg`) is never converted, so a right answer loses; root: "
-    "_normalize._is_unit (`_unit_id` compares ids, not dimensions and scales)"
-)
+# fixed after (h-m24, rewards/math/_normalize.py `_in_gold_unit`): was open: false loss: the
+# gold's quantity in another unit of the same kind (`5000 g` for `5 kg`) is never converted, so
+# a right answer loses; root: _normalize._is_unit (`_unit_id` compares ids, not dimensions and
+# scales)
 
 
-@_xfail(_CONVERSION)
 @pytest.mark.parametrize(
     ("answer", "gold"),
     [("5000\\text{ g}", "5\\text{ kg}"), ("120\\text{ minutes}", "2\\text{ hours}")],
 )
-def test_open_gold_quantity_in_another_unit(reward: MathReward, answer: str, gold: str) -> None:
+def test_fixed_gold_quantity_in_another_unit(reward: MathReward, answer: str, gold: str) -> None:
     assert _one(reward, gold, answer, "How much?") == 1.0
 
 

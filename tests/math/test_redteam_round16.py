@@ -708,7 +708,8 @@ def test_held_padded_or_spelled_value_after_the_box(reward: MathReward, tail: st
 
 
 _PADDING = (
-    "open: hedging / degenerate length: distinct spellings of nothing pad a sentence with "
+    "held since h-m25 (a sentence after the box is read for values whatever its length); "
+    "was open: hedging / degenerate length: distinct spellings of nothing pad a sentence with "
     "another value past `_SHORT_REMARK`, so it goes unread and the box keeps 1.0: "
     "elongations (`alsoo alsooo`), single letters (`A b c d e 8.`), combining marks (`a\u0301 "
     "b\u0301`), one number in several decimal spellings (`8, 8.0, 8.00, 8.000, 8.0000`), "
@@ -717,7 +718,6 @@ _PADDING = (
 )
 
 
-@_xfail(_PADDING)
 @pytest.mark.parametrize(
     "tail",
     [
@@ -729,7 +729,7 @@ _PADDING = (
         "Ok so yeah, honestly, like 8.",
     ],
 )
-def test_open_padding_past_the_short_remark(reward: MathReward, tail: str) -> None:
+def test_held_padding_past_the_short_remark(reward: MathReward, tail: str) -> None:
     assert _after(reward, tail) == 0.0
 
 
@@ -781,19 +781,19 @@ def test_held_sign_off_then_another_value(reward: MathReward, tail: str) -> None
 
 
 _SIGN_OFF_PADS = (
-    "open: hedging: a sign-off of five words in the sentence of another value (`Espero que "
+    "held since h-m25 (a sentence after the box is read for values whatever its length); "
+    "was open: hedging: a sign-off of five words in the sentence of another value (`Espero que "
     "esto te ayude: 8.`, `I hope this is clear: 8.`) makes it six words, an unread "
     "explanation, so the box keeps 1.0 (`Hope this helps, 8.` is read); root: "
     "_extract._unread_after_box (`_SHORT_REMARK` counts the allow-listed words too)"
 )
 
 
-@_xfail(_SIGN_OFF_PADS)
 @pytest.mark.parametrize(
     "tail",
     ["Espero que esto te ayude: 8.", "Espero que esto te ayude, 8.", "I hope this is clear: 8."],
 )
-def test_open_sign_off_pads_a_value_out_of_reach(reward: MathReward, tail: str) -> None:
+def test_held_sign_off_pads_a_value_out_of_reach(reward: MathReward, tail: str) -> None:
     assert _after(reward, tail) == 0.0
 
 

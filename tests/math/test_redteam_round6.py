@@ -454,7 +454,7 @@ def test_padding_longer_than_the_phrase_window(math_reward: MathReward, completi
 
 
 @pytest.mark.parametrize("gold, completion", [
-    ("12", "\\boxed{12} fruits. The number of apples is 5."), ("12", "\\boxed{12}. The total is 12 dollars."),
+("12", "\\boxed{12}. The total is 12 dollars."),
     ("6", "\\boxed{6}. The total is 2*3."), ("120", "\\boxed{120} minutes. So 2 hours."),
     ("7", "\\boxed{7}. Wait, 8 minus 1 is 7."), ("3", "\\boxed{3}. So 3 apples each."),
     ("8", "\\boxed{8}. So 8 is the answer."), ("5", "\\boxed{5}. It was then 3 + 2."),
@@ -472,3 +472,12 @@ def test_an_explanation_in_the_new_restating_forms_keeps_the_box(math_reward: Ma
     number of apples` of a box of fruits), another unit, a product, the same value, and a
     possessive `its` inside the box's sentence (ToRA's GSM8K row 1166) explain the box."""
     assert _values(math_reward, gold, [completion]) == [1.0]
+
+
+def test_a_part_of_the_box_named_by_the_question_keeps_it(math_reward: MathReward) -> None:
+    """A part of the box's count (`the number of apples` of a box of fruits) explains it where
+    the question states the part (since h-m25 a longer sentence after the box is read for
+    values neither the working nor the question states)."""
+    question = "Tom picked 5 apples and 7 pears. How many fruits did he pick?"
+    assert _values(math_reward, "12", ["\\boxed{12} fruits. The number of apples is 5."],
+                   question=question) == [1.0]

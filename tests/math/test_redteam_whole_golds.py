@@ -514,12 +514,20 @@ def test_a_box_unsaid_after_its_clause(math_reward, completion):
     ("\\boxed{7}. It is 7 apples.", "7"), ("\\boxed{\\frac{1}{2}}. That is 0.5.", "1/2"),
     ("\\boxed{15}. That is 8 more than yesterday.", "15"),
     ("\\boxed{18}. It is 9 times 2.", "18"), ("\\boxed{7}. This is because 3 + 4 = 7.", "7"),
-    ("\\boxed{7} (or 7 apples).", "7"), ("\\boxed{12}. Each of the 3 boxes holds 4.", "12")])
+    ("\\boxed{7} (or 7 apples).", "7")])
 def test_what_follows_a_box_and_states_no_other_answer(math_reward, completion, gold):
     """The same value stated again (`It is 7 apples`, `0.5` of `\\frac{1}{2}`), a value
     related to another (`8 more than`, `9 times 2`) and explanations with numbers leave the
     box the answer."""
     assert _values(math_reward, gold, [completion]) == [1.0]
+
+
+def test_an_explanation_with_the_questions_numbers(math_reward):
+    """A longer sentence's numbers are the question's (since h-m25 a longer sentence after
+    the box is read for values neither the working nor the question states)."""
+    question = "Tom fills 3 boxes with 4 eggs each. How many eggs?"
+    assert _values(math_reward, "12", ["\\boxed{12}. Each of the 3 boxes holds 4."],
+                   question=question) == [1.0]
 
 
 @pytest.mark.parametrize("completion,value", [
