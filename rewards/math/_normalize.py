@@ -484,12 +484,11 @@ _ONE_VALUE_SIGNS = frozenset({
 # A numeral as written (`7`, `-7.5`, `1,000`, `8%`, `(7)`): a side of `=` that is no numeral
 # (`45 + 26 = 71`, math-verify's `\\frac{1}{2} \\$ = \\frac{10}{9}`) is the working, and the answer
 # is its result, as math-verify reads it.
-_NUMERAL = re.compile(r"\(?\s*[-+]?(?:\d[\d,]*(?:\.\d+)?|\.\d+)\s*%?\s*\)?")
+_NUMERAL = re.compile(r"(?<!\s)\(?\s*[-+]?(?:\d[\d,]*(?:\.\d+)?|\.\d+)\s*%?\s*\)?")  # (linear)
 # What renders nothing around the values and signs of a relation, read past (`_unmarked`): empty
 # groups (`7 \\approx{} 8`, `8^{}`), line breaks (`\\\\`), `\\left.` (normalized to a lone `.`),
-# grouping braces that are no command's argument (`{7} = {8}`, `7 {\\sim} 8`, `{7 \\sim 8}`).
+# grouping braces that are no command's argument (`_ungrouped`: `{7} = {8}`, `7 {\\sim} 8`).
 _RENDERS_NOTHING = re.compile(r"[\^_]?\{\s*\}|\\\\(?![A-Za-z])|(?<!\S)\.(?!\S)")
-_GROUPING = re.compile(r"(?<![A-Za-z}^_\]\\])\{([^{}]*)\}")
 _SPACED_ARGUMENT = re.compile(r"(?<=[A-Za-z}^_\]])\s+(?=\{)")  # `\\frac {16} {2}`: arguments
 # A relation sign set with a mark over or under it (`\\stackrel{?}{=}`, `\\overset{?}{=}`) or as
 # a relation (`\\mathrel{\\sim}`): the sign.
@@ -540,13 +539,30 @@ def _joined_parts(answer: str) -> list[str] | None:
     Each side is read in bounded time (`evaluate` reads at most 200 tokens)."""
     if len(answer) > 2000 or not _JOINING.search(answer):
         return None
-    previous = None
-    while previous != answer:
-        previous = answer
+    for _ in range(3):  # (a mark over a sign in a `\\mathrel`; an empty group in a group)
         answer = _MARKED_SIGN.sub(r"\1", _RENDERS_NOTHING.sub(" ", answer))
-        answer = _GROUPING.sub(r"\1", _SPACED_ARGUMENT.sub("", answer))
+        answer = _RENDERS_NOTHING.sub(" ", _ungrouped(_SPACED_ARGUMENT.sub("", answer)))
     parts = [part.strip() for part in _JOINING.split(answer)]
     return parts if len(parts) > 1 else None
+
+
+def _ungrouped(text: str) -> str:
+    """`text` without its grouping braces, those that are no argument of a command, a power or
+    an index (`{7} = {8}`, `{7 \\sim 8}`, `7 {\\sim} 8`; `\\frac{16}{2}`, `2^{3}` keep theirs), in
+    one pass."""
+    out: list[str] = []
+    kept: list[bool] = []  # for each open brace, whether it is kept
+    for at, char in enumerate(text):
+        if char in "{}" and text[at - 1 : at] == "\\":  # `\\{7, 8\\}`: a brace printed
+            pass
+        elif char == "{":
+            kept.append(at > 0 and (text[at - 1].isalpha() or text[at - 1] in "}^_]"))
+            if not kept[-1]:
+                continue
+        elif char == "}" and kept and not kept.pop():
+            continue
+        out.append(char)
+    return "".join(out)
 
 
 def _side_value(text: str) -> Number | float | None:
