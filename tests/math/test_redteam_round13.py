@@ -151,20 +151,22 @@ def test_hole_rule_pushes_past_the_window(reward: MathReward, completion: str) -
     assert _value(reward, "7", completion) == 0.0
 
 
-# left open (h-m25): round 4 holds the opposite for the same layout
-# (`test_a_later_turn_does_not_unsay_the_models_box`: `\\boxed{7}<|endoftext|> It is 8.`,
-# `\\boxed{7}. <|im_end|> It is 8.` keep 1.0); no rule tells `It is 8.` from `Also 8.` after a
-# marker, so the choice of who owns text after a written turn marker is the lead's
-@pytest.mark.xfail(strict=True, reason="open: special-token text: _reply_end_after ends the model's text "
-                   "at the first turn marker it writes as text (`<|im_end|>`, `<|endoftext|>`, any `<|x|>`), "
-                   "so a second answer after it is never read; a generation stops at the real token, so "
-                   "text after it is the model's own (left by h-m21: a chat template's next turn written as text "
-                   "after a finished reply must still not be read as the model's)")
-@pytest.mark.parametrize("completion", [
-    "\\boxed{7}.<|im_end|> Also 8.", "\\boxed{7}. <|endoftext|> 8.", "\\boxed{7}. <|x|> Also 8.",
+# decided (lead, session 9): text after a turn marker the model writes is not its reply (round 4's
+# `test_a_later_turn_does_not_unsay_the_models_box` holds that for a chat template's next turn),
+# and a second answer there buys nothing: one value is read (the reply's box; a later box
+# replaces it, as any later box does), so the completion is right for one gold at most. The
+# hole's concern, hedging, is credit whichever of two golds holds; this test rules that out.
+@pytest.mark.parametrize(("completion", "credited"), [
+    ("\\boxed{7}.<|im_end|> Also 8.", "7"), ("\\boxed{7}. <|endoftext|> 8.", "7"),
+    ("\\boxed{7}. <|x|> Also 8.", "7"), ("The answer is 7 <|im_end|> 8", None),
+    ("\\boxed{7}. <|endoftext|> \\boxed{8}", "8"),
 ])
-def test_hole_second_answer_after_written_turn_marker(reward: MathReward, completion: str) -> None:
-    assert _value(reward, "7", completion) == 0.0
+def test_held_second_answer_after_written_turn_marker_buys_nothing(
+    reward: MathReward, completion: str, credited: str | None
+) -> None:
+    assert [_value(reward, gold, completion) for gold in ("7", "8")] == [
+        1.0 if gold == credited else 0.0 for gold in ("7", "8")
+    ]
 
 
 @pytest.mark.xfail(strict=True, reason="open: meaning dropped by normalization (other scripts): "
