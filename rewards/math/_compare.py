@@ -28,6 +28,7 @@ from rewards.math._fast import fast_compare
 from rewards.math._limits import structural_problem
 from rewards.math._magnitude import magnitude_verdict, size_of
 from rewards.math._normalize import (
+    BESIDE_THE_BOX,
     HEDGED,
     MAX_QUESTION_CHARS,
     RESTATED,
@@ -41,6 +42,7 @@ from rewards.math._normalize import (
     imaginary_unit_like_gold,
     inequality_as_interval,
     is_choice,
+    joined_value,
     no_answer_in,
     normalize,
     parse_number,
@@ -159,7 +161,7 @@ def compare_local(pred: str | Extraction | None, gold: object,
     if extraction.uncertain is not None and extraction.ordinal and asks_for_place(question):
         extraction = replace(extraction, uncertain=None)  # `\boxed{7}th` of `In which place`
     if extraction.uncertain is not None:  # `\boxed{7}th`: not the box alone, not read
-        return Verdict("wrong", f"{UNCERTAIN} {extraction.uncertain}")
+        return Verdict("wrong", f"{BESIDE_THE_BOX} {extraction.uncertain}")  # (never judged)
     if extraction.words is not None and counted_magnitude(extraction.answer, extraction.words,
                                                          question):
         extraction = replace(extraction, words=None)  # `\boxed{12} dozen` of `How many dozen`
@@ -175,6 +177,9 @@ def compare_local(pred: str | Extraction | None, gold: object,
         pred_norm = extraction.choice  # "... so option (B) is right", against a choice gold
     if not pred_norm:
         return Verdict("no_answer", "no final answer found")
+    same = joined_value(pred_norm)  # (a gold written so, `0.56 = 56\%`, is read as before)
+    if same is not None and joined_value(gold_norm) is None:  # `1000 \approx 1{,}000`: the number
+        pred_norm, extraction = same, replace(extraction, source="given", native=False)
     restated = restates_question(pred_norm, question, gold_norm)  # `\sum_{k=1}^{100} k`
     hedged = hedges(pred_norm, gold_norm)  # `7 \lor 8` for 8: no value of its own
     if extraction.settled:

@@ -36,6 +36,7 @@ from typing import Literal
 from rewards.math._config import MathConfig
 from rewards.math._evaluate import evaluate, evaluate_exact
 from rewards.math._normalize import (
+    APPROX_COMMANDS,
     NUMBER_WORDS,
     changes_value,
     equals_as_printed,
@@ -2107,8 +2108,9 @@ def _passes(sentence: str, ending: str, text: str, end: int) -> bool:
 # What opens the answer to a question the reply asks itself after the box (`Is there another
 # way? Yes: ...`, `Why? Because ...`).
 _ANSWERED = re.compile(r"(?:yes|no|ja|nein|oui|non|sí|si|sim|não|да|нет|是|不)(?![^\W\d_])", re.IGNORECASE)
-# `\\approx`, read as `≈` (the one sign of both spellings) before LaTeX commands are dropped.
-_APPROX_SIGN = re.compile(r"\\approx(?![A-Za-z])")
+# `\\approx` (`_normalize.APPROX_COMMANDS`), read as `≈` (the one sign of its spellings) before
+# LaTeX commands are dropped.
+_APPROX_SIGN = re.compile(rf"\\(?:{'|'.join(APPROX_COMMANDS)})(?![A-Za-z])")
 # A clause after the box that opens with a capital (`\\boxed{7} Also 8.`): the box ended its
 # sentence, though nothing marks it.
 _CAPITAL_OPENING = re.compile(r"(?<![\s.])[\s.]*+[A-Z\u0400-\u042f][^\W\d_]")

@@ -14,7 +14,8 @@ configuration error and raises.
 The judge is shown only an answer that is entirely a mathematical expression (`judgeable`, an
 allow-list); anything else keeps the rule's verdict, as does an answer the rules found to
 commit to no value (the question restated, `RESTATED`; two values joined against a gold of
-one, `HEDGED`) or to differ by its size (`magnitude`). The question, answer and gold reach the
+one, `HEDGED`), to differ by its size (`magnitude`), or to be followed by what the rules do
+not read (`BESIDE_THE_BOX`: the judge would be shown the box alone). The question, answer and gold reach the
 prompt as text, never as the tokenizer's control tokens (`rewards.engines.TemplatePrompt`)."""
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from typing import Any, TypeVar
 
 from rewards.errors import ConfigError, EngineError
 from rewards.math._config import MathJudgeConfig, Verdict
-from rewards.math._normalize import _VALUE_WORDS, HEDGED, RESTATED, UNCERTAIN
+from rewards.math._normalize import _VALUE_WORDS, BESIDE_THE_BOX, HEDGED, RESTATED, UNCERTAIN
 from rewards.types import Sample, Score
 
 __all__ = ["JUDGED_COMMANDS", "JUDGED_WORDS", "JudgeRead", "MathJudge", "judgeable",
@@ -464,7 +465,7 @@ class MathJudge:
         asked = ("timeout",) if self.config.ask == "undecided" else ("wrong", "timeout")
         undecided = verdict.reason == "wrong" and verdict.detail.startswith(UNCERTAIN)
         return ((verdict.reason in asked or undecided)
-                and not verdict.detail.startswith(("magnitude", RESTATED, HEDGED))
+                and not verdict.detail.startswith(("magnitude", RESTATED, HEDGED, BESIDE_THE_BOX))
                 and answer is not None and gold is not None
                 and 0 < len(answer.strip()) and len(answer) <= self.config.max_chars
                 and 0 < len(gold.strip()) and len(gold) <= self.config.max_chars

@@ -5,6 +5,7 @@ The decisions on a pair of them are in `_fast`."""
 from __future__ import annotations
 
 import functools
+import itertools
 import math
 import re
 import unicodedata
@@ -17,11 +18,11 @@ from rewards.math._evaluate import evaluate
 from rewards.text import read_text
 
 __all__ = [
-    "APPROXIMATIONS", "HEDGED", "MAX_QUALIFYING_WORDS", "MAX_QUESTION_CHARS", "NUMBER_WORDS", "PLACEHOLDER_MARKS",
+    "APPROXIMATIONS", "APPROX_COMMANDS", "APPROX_SIGN", "BESIDE_THE_BOX", "HEDGED", "MAX_QUALIFYING_WORDS", "MAX_QUESTION_CHARS", "NUMBER_WORDS", "PLACEHOLDER_MARKS",
     "RESTATED", "UNCERTAIN", "Number", "affirms", "as_intervals",
     "carried_words", "changes_value", "choice_letter", "counted_magnitude", "disjunction_as_union",
     "hedges", "imaginary_unit_like_gold", "inequality_as_interval", "is_choice",
-    "is_prose", "magnitude_after", "names_a_kind", "no_answer_in", "normalize", "parse_number",
+    "is_prose", "joined_value", "magnitude_after", "names_a_kind", "no_answer_in", "normalize", "parse_number",
     "qualifiers", "question_words", "restates_question",
     "sentence_key", "symbol_numbers", "text_carries_meaning", "unread_gold_word",
 ]
@@ -436,48 +437,151 @@ _DOTTED = re.compile(r"(?<![A-Za-z.\\])[A-Za-z](?:\.[A-Za-z])+\.?(?![A-Za-z])")
 # `5 k\\hphantom{}`, `5 k\\%`) leaves it a magnitude.
 _SHORT_VALUE = re.compile(r"(?<=\d)\s*([A-Za-z]{1,4})\.?(?=(?:\s|\{\}|\\[ ,;:!]|\\[a-z]*phantom\s*"
                           r"\{[^{}]*\}|\\?[%$]|-|\\)*$)")
-# Two numerals joined by a relation or a connective (`7 \\lor 8`, `7 = 8`, `7 \\iff 8`,
-# `7 \\mid 8`): math-verify reads the right side, but the answer is a hedge between two values
-# or a statement about them, not a value (`8 = 8` is 8). A worked side (`45 + 26 = 71`,
-# math-verify's `\\frac{1}{2} \\$ = \\frac{10}{9}`) is read by its result as math-verify reads it.
-_TWO_VALUES = re.compile(
-    r"^\s*([-+]?\d+(?:\.\d+)?)\s*(=|\\(?:lor|vee|land|wedge|iff|Leftrightarrow|Longleftrightarrow|"
-    r"leftrightarrow|Rightarrow|Longrightarrow|implies|rightarrow|to|mid|nmid|equiv|cong|"
-    r"parallel|perp|approx|approxeq)(?![a-zA-Z])|[∨∧⇔⇒→∣≈])\s*([-+]?\d+(?:\.\d+)?)\s*$")
-# Signs joining two numerals that say nothing more when the numerals are equal (`8 = 8`,
-# `8 \\approx 8` are 8); between two values (`7 \\approx 8`) they hedge, as `\\sim` does.
-_EQUAL_SIGNS = frozenset({"=", "\\approx", "\\approxeq", "≈"})
-
-
-# Connectives and relations that join values and are no arithmetic (`\\lor`, `\\iff`, `\\to`,
-# `\\mid`): between two values of any form (`\\frac{1}{2} \\lor 1`, `7 \\lor 8 \\lor 9`) they hedge
-# or state something about the values; no side of one is worked to the other (as `=`,
-# `\\approx` and `\\equiv` may be: `45 + 26 = 71`, `\\sqrt{2} \\approx 1.41`).
-_CONNECTIVE = re.compile(
-    r"\\(?:lor|vee|land|wedge|iff|Leftrightarrow|Longleftrightarrow|leftrightarrow|Rightarrow|"
-    r"Longrightarrow|implies|rightarrow|to|mid|nmid|parallel|perp)(?![a-zA-Z])|[∨∧⇔⇒→∣]")
+# The approximately-equal sign: the LaTeX commands that print it and the Unicode sign. One
+# spelling list, read by the two-values rule here (`_ONE_VALUE_SIGNS`) and after a box
+# (`_extract._APPROX_SIGN` reads the commands as the sign).
+APPROX_SIGN = "\u2248"
+APPROX_COMMANDS = ("approx", "thickapprox")
+# Relations and connectives that join two values (`=`, `<`, `\\approx`, `\\sim`, `\\lor`,
+# `\\iff`, `\\mid`): between two values of different value the answer is a hedge between them or
+# a statement about them, not a value (`7 \\approx 8`, `7 \\sim 8`, `7 \\approx \\frac{16}{2}`,
+# `7 = 8 = 7`). LaTeX's relation commands, and the Unicode relation signs: the math symbols
+# (category Sm) whose names say a relation (`_RELATION_NAMES`: `≃`, `≅`, `≒`, `∼`, `⩰`; not `×`,
+# `±`, `√`, which build a value, nor the ratio `∶`).
+_RELATION_NAMES = (
+    "EQUAL", "TILDE", "EQUIVALEN", "IDENTICAL", "CONGRUENT", "ASYMPTOT", "APPROACHES", "LESS-THAN",
+    "GREATER-THAN", "PRECEDE", "SUCCEED", "SUBSET", "SUPERSET", "ELEMENT OF", "CONTAINS AS",
+    "PROPORTION", "PARALLEL", "DIVIDE", "ARROW", "LOGICAL OR", "LOGICAL AND", "ESTIMATES",
+    "CORRESPONDS", "MEASURED BY", "QUESTIONED", "BETWEEN", "TACK", "TURNSTILE", "MODELS",
+    "PERPENDICULAR", "EXCESS", "HOMOTHETIC", "GEOMETRICALLY", "EQUIANGULAR", "IMAGE OF",
+    "ORIGINAL OF", "NORMAL SUBGROUP", "FORCES", "PROVE")
+_RELATION_CHARS = "".join(sorted(
+    chr(code) for code in [*range(0x20, 0x7f), *range(0x2190, 0x2c00), *range(0xfe50, 0xff70)]
+    if unicodedata.category(chr(code)) == "Sm" and chr(code) != "~"  # (`~` is a space in LaTeX)
+    and any(word in unicodedata.name(chr(code), "") for word in _RELATION_NAMES)))
+_RELATION_COMMANDS = frozenset("""
+    ne neq le leq ge geq lt gt leqq geqq leqslant geqslant lesssim gtrsim lessapprox gtrapprox
+    ll gg lll ggg lessgtr gtrless lesseqgtr gtreqless nless ngtr nleq ngeq nleqslant ngeqslant
+    approx approxeq thickapprox sim simeq thicksim backsim backsimeq eqsim nsim napprox cong ncong
+    equiv nequiv doteq doteqdot Doteq fallingdotseq risingdotseq asymp bumpeq Bumpeq eqcirc circeq
+    triangleq propto varpropto prec succ preceq succeq precsim succsim precapprox succapprox
+    subset supset subseteq supseteq in ni notin mid nmid parallel nparallel perp models vdash
+    dashv to gets rightarrow leftarrow longrightarrow longleftarrow Rightarrow Leftarrow
+    Longrightarrow Longleftarrow leftrightarrow Leftrightarrow longleftrightarrow
+    Longleftrightarrow iff implies impliedby mapsto lor vee land wedge coloneqq eqqcolon coloneq
+""".split())  # noqa: SIM905 (a word list reads better as words)
+_JOINING = re.compile(
+    rf"(\\(?:{'|'.join(sorted(_RELATION_COMMANDS, key=len, reverse=True))})(?![a-zA-Z])"
+    rf"|[{re.escape(_RELATION_CHARS)}])")
+# The signs that say nothing more between two values of the same value (`8 = 8`, `8 \\approx
+# 8.0`, `\\frac{6}{2} = 3`, `\\sqrt{2} \\approx 1.414`, `\\frac{1}{2} \\lor 0.5` are one value):
+# equality, approximation and `or` (an allow-list; `7 < 7`, `7 \\ne 7` are statements).
+_ONE_VALUE_SIGNS = frozenset({
+    "=", APPROX_SIGN, *(f"\\{command}" for command in APPROX_COMMANDS), "\\approxeq", "\\sim",
+    "\\simeq", "\\thicksim", "\\backsim", "\\backsimeq", "\\eqsim", "\\cong", "\\equiv", "\\doteq",
+    "\\doteqdot", "\\Doteq", "\\fallingdotseq", "\\risingdotseq", "\\lor", "\\vee",
+    *"\u2248\u224a\u2243\u2245\u224b\u223c\u223d\u22cd\u224c\u2242\u2250\u2251\u2252\u2253\u2261\u2228"})
+# A numeral as written (`7`, `-7.5`, `1,000`, `8%`, `(7)`): a side of `=` that is no numeral
+# (`45 + 26 = 71`, math-verify's `\\frac{1}{2} \\$ = \\frac{10}{9}`) is the working, and the answer
+# is its result, as math-verify reads it.
+_NUMERAL = re.compile(r"(?<!\s)\(?\s*[-+]?(?:\d[\d,]*(?:\.\d+)?|\.\d+)\s*%?\s*\)?")  # (linear)
+# What renders nothing around the values and signs of a relation, read past (`_unmarked`): empty
+# groups (`7 \\approx{} 8`, `8^{}`), line breaks (`\\\\`), `\\left.` (normalized to a lone `.`),
+# grouping braces that are no command's argument (`_ungrouped`: `{7} = {8}`, `7 {\\sim} 8`).
+_RENDERS_NOTHING = re.compile(r"[\^_]?\{\s*\}|\\\\(?![A-Za-z])|(?<!\S)\.(?!\S)")
+_SPACED_ARGUMENT = re.compile(r"(?<=[A-Za-z}^_\]])\s+(?=\{)")  # `\\frac {16} {2}`: arguments
+# A relation sign set with a mark over or under it (`\\stackrel{?}{=}`, `\\overset{?}{=}`) or as
+# a relation (`\\mathrel{\\sim}`): the sign.
+_MARKED_SIGN = re.compile(r"\\(?:(?:stackrel|overset|underset)\s*\{[^{}]*\}|mathrel)\s*\{([^{}]*)\}")
 
 
 def _joining_sign(answer: str) -> str | None:
-    """The relation or connective joining two values in a normalized answer, where it says
-    more than one value: two numerals (`_TWO_VALUES`: `7 \\lor 8`, `7 = 8`; not `8 = 8`), or
-    constant expressions of different values joined by `_CONNECTIVE` (`\\frac{1}{2} \\lor 1`,
-    `7 \\lor 8 \\lor 9`; not `\\frac{1}{2} \\lor 0.5`); else None."""
-    if len(answer) > 200:
+    """The relation or connective (`_JOINING`) joining two values in a normalized answer
+    where it says more than one value: two sides next to it are each one value (`_side_value`:
+    a number as `_read_number` reads it, `8%`, `1{,}000`, `(8)`, or a constant expression
+    `evaluate` reads, `\\frac{16}{2}`, `2^3`) and they differ (`7 \\sim 8`, `7 \\approx 8 \\approx
+    7`, `7 \\approx \\frac{16}{2}`, `7 \\lor 8 \\lor 9`), or are the same value joined by a sign
+    not on `_ONE_VALUE_SIGNS` (`7 \\ne 7`); else None. The same value is the one rule of a
+    number stated beside a value (`_same_number`, `equals_as_printed`: `\\sqrt{2} \\approx
+    1.414`, `1000 \\approx 1{,}000`). A side of `=` that is no numeral is worked to the other
+    (`45 + 26 = 71`): the answer is its result. Sides that are not values (`x = 8`, `C(h) =
+    4h + 4`, `1 < x < 3`) join nothing."""
+    parts = _joined_parts(answer)
+    if parts is None:
         return None
-    joined = _TWO_VALUES.match(answer) if len(answer) <= 80 else None
-    if joined is not None:
-        same = joined.group(2) in _EQUAL_SIGNS and Fraction(joined.group(1)) == Fraction(
-            joined.group(3))
-        return None if same else joined.group(2)
-    signs = _CONNECTIVE.findall(answer)
-    if not signs:
+    sides = [(text, _side_value(text)) for text in parts[::2]]
+    for (left, first), sign, (right, second) in zip(sides, parts[1::2], sides[1:]):
+        if first is None or second is None or sign == "=" and not _NUMERAL.fullmatch(left):
+            continue
+        if sign not in _ONE_VALUE_SIGNS or not _same_value(left, first, right, second):
+            return sign
+    return None
+
+
+def joined_value(answer: str) -> str | None:
+    """The one number a normalized answer writes two or more times, each side a number
+    (`_read_number`) joined to the next by a sign of `_ONE_VALUE_SIGNS` and of the same value
+    (`1000 \\approx 1{,}000`, `8 = 8.0`, `7 ≈ 7.00`): its first side, the answer's value
+    (`_joining_sign` finds no hedge in it); None for any other answer."""
+    parts = _joined_parts(answer)
+    if parts is None or not set(parts[1::2]) <= _ONE_VALUE_SIGNS:
         return None
-    found = [_constant(part) for part in _CONNECTIVE.split(answer)]
-    values = [value for value in found if value is not None]
-    if len(values) < len(found) or all(math.isclose(v, values[0], rel_tol=1e-9) for v in values):
+    sides = [(text, _read_number(text)) for text in parts[::2]]
+    for (left, first), (right, second) in itertools.pairwise(sides):
+        if first is None or second is None or not _same_value(left, first, right, second):
+            return None
+    return sides[0][0]
+
+
+def _joined_parts(answer: str) -> list[str] | None:
+    """A normalized answer split at its relations and connectives (`_JOINING`): its sides,
+    stripped, between the signs; None where it has none (or is longer than any answer read).
+    Each side is read in bounded time (`evaluate` reads at most 200 tokens)."""
+    if len(answer) > 2000 or not _JOINING.search(answer):
         return None
-    return str(signs[0])
+    for _ in range(3):  # (a mark over a sign in a `\\mathrel`; an empty group in a group)
+        answer = _MARKED_SIGN.sub(r"\1", _RENDERS_NOTHING.sub(" ", answer))
+        answer = _RENDERS_NOTHING.sub(" ", _ungrouped(_SPACED_ARGUMENT.sub("", answer)))
+    parts = [part.strip() for part in _JOINING.split(answer)]
+    return parts if len(parts) > 1 else None
+
+
+def _ungrouped(text: str) -> str:
+    """`text` without its grouping braces, those that are no argument of a command, a power or
+    an index (`{7} = {8}`, `{7 \\sim 8}`, `7 {\\sim} 8`; `\\frac{16}{2}`, `2^{3}` keep theirs), in
+    one pass."""
+    out: list[str] = []
+    kept: list[bool] = []  # for each open brace, whether it is kept
+    for at, char in enumerate(text):
+        if char in "{}" and text[at - 1 : at] == "\\":  # `\\{7, 8\\}`: a brace printed
+            pass
+        elif char == "{":
+            kept.append(at > 0 and (text[at - 1].isalpha() or text[at - 1] in "}^_]"))
+            if not kept[-1]:
+                continue
+        elif char == "}" and kept and not kept.pop():
+            continue
+        out.append(char)
+    return "".join(out)
+
+
+def _side_value(text: str) -> Number | float | None:
+    """A side of a relation as one value: a number (`_read_number`), else a constant
+    expression (`_constant`), else None."""
+    text = text.strip()
+    return (_read_number(text) or _constant(text)) if text else None
+
+
+def _same_value(left: str, first: Number | float, right: str, second: Number | float) -> bool:
+    """Whether two sides are one value: a number stated beside the other side's value, to its
+    printed places (`_same_number`, `equals_as_printed`), or two constants equal as floats."""
+    if isinstance(first, Number) and isinstance(second, Number):
+        return _same_number(left, second) or _same_number(right, first)
+    if isinstance(first, Number) or isinstance(second, Number):
+        number, value = (first, second) if isinstance(first, Number) else (second, first)
+        return isinstance(number, Number) and isinstance(value, float) and equals_as_printed(
+            number, value, number.value / 100 if number.percent else None)
+    return math.isclose(first, second, rel_tol=1e-9)
 
 
 def _constant(text: str) -> float | None:
@@ -534,7 +638,12 @@ UNCERTAIN = "uncertain:"
 """How a verdict's detail begins where the rules cannot decide a pair: words they cannot read
 (`qualifiers`: `uncertain: not read as a unit, not in the gold: ...`), or an answer that is not
 the text of a gold read whole (`sentence_key`). `wrong` by default; a judge, where one is
-configured, is asked (even with `ask: undecided`)."""
+configured, is asked (even with `ask: undecided`), except beside the box (`BESIDE_THE_BOX`)."""
+BESIDE_THE_BOX = f"{UNCERTAIN} beside the box,"
+"""How a verdict's detail begins where what stands after a box (glued to it, `\\boxed{7}th`, or
+in the sentences after it, `\\boxed{7}. IDK.`, `\\boxed{7} ❌`) is not read (`Extraction.uncertain`):
+`wrong`, and never shown to a judge, which would be shown the box alone and asked whether its
+value is the gold's, not whether the reply committed to it."""
 RESTATED = "the answer restates the question:"
 """How a verdict's detail begins where the answer is the question's own expression, not a
 value it commits to (`restates_question`): `wrong`, and never shown to a judge."""

@@ -42,6 +42,15 @@ POLICY = {
         "label 1 only because math-verify's number fallback reads -1 out of both; this gold "
         "(an unclosed box, doubled backslashes) does not parse as a whole, and a gold read in "
         "part abstains (`x \\neq \\pm 5` is not 5)",
+    ("$x = 11$", "$x = 5+5+1 = 7 =11$", 1):
+        "label 1 only because math-verify reads the last side of a chain; `7 = 11` joins two "
+        "numerals of different values, a hedge (`_normalize._joining_sign`, as `7 = 8 = 7`)",
+    ("$x = 1/3$", "$x = 5+5+1 = 1/3 \\approx 11$", 1):
+        "label 1 only because math-verify reads the side before `\\approx`; `1/3 \\approx 11` "
+        "joins two different values, a hedge (as `7 \\approx 8` for 7)",
+    ("$1/3$", "$x=1/3\\approx1.3$", 1):
+        "as above: 1.3 is no rounding of 1/3 (`equals_as_printed`), so `1/3 \\approx 1.3` is a "
+        "hedge between two values",
 }
 
 
@@ -88,4 +97,4 @@ def test_only_the_policy_differences_disagree_and_they_stay_few(verdicts):
     """Every case but the listed policy differences agrees (the test above); those stay few."""
     disagree = {(c["gold"], c["pred"], c["expected"]) for i, c in enumerate(CASES)
                 if int(verdicts[i] == 1.0) != c["expected"]}
-    assert disagree == set(POLICY) and len(POLICY) <= 6
+    assert disagree == set(POLICY) and len(POLICY) <= 9  # (3 chains of two values: hedges)

@@ -184,31 +184,12 @@ def test_held_two_values_approximately_buy_nothing_against_the_right(
     assert _one(reward, "8", answer) == 0.0
 
 
-_LEFT_SIGN = (
-    "open: hedging: two values joined by a Unicode approximation or congruence sign other "
-    "than `≈` (`7 ≃ 8`, `7 ≅ 8`, `7 ≊ 8`, `7 ≋ 8`) are read by the left side, so the gold "
-    "7 buys 1.0 from a hedge the docs call uncertain (`7 ≈ 8` is); root: "
-    "_normalize._TWO_VALUES (a list of signs that names `≈` but not the other spellings of "
-    "approximately and congruent)"
-)
-
-
-@_xfail(_LEFT_SIGN)
 @pytest.mark.parametrize("answer", ["7 ≃ 8", "7 ≅ 8", "7 ≊ 8", "7 ≋ 8"])
-def test_open_unicode_approximation_sign_read_by_the_left(reward: MathReward, answer: str) -> None:
+def test_held_unicode_approximation_sign_read_by_the_left(reward: MathReward, answer: str) -> None:
+    """Fixed by h-m27 (`_normalize._joining_sign`: any relation sign between two values of different value is a hedge, `HEDGED`)."""
     assert _one(reward, "7", answer) == 0.0
 
 
-_LEFT_SIDE = (
-    "open: hedging: an approximation between two values whose right side is no bare "
-    "numeral (`7 \\approx \\frac{16}{2}`, `7 \\approx 2^3`, `7 \\approx 8\\%`, `7 \\approx "
-    "(8)`, `(7) \\approx 8`) or a chain that ends on the box (`7 \\approx 8 \\approx 7`, "
-    "`7 = 8 = 7`) is read as 7; root: _normalize._TWO_VALUES (matches two bare numerals "
-    "only, so any other side leaves the pair to the left side's reading)"
-)
-
-
-@_xfail(_LEFT_SIDE)
 @pytest.mark.parametrize(
     "answer",
     [
@@ -223,20 +204,11 @@ _LEFT_SIDE = (
         "7 = 8 = 7",
     ],
 )
-def test_open_approximation_with_a_side_that_is_no_numeral(reward: MathReward, answer: str) -> None:
+def test_held_approximation_with_a_side_that_is_no_numeral(reward: MathReward, answer: str) -> None:
+    """Fixed by h-m27 (`_normalize._joining_sign`: each side read as one value, `_side_value`; a chain is read pair by pair)."""
     assert _one(reward, "7", answer) == 0.0
 
 
-_RIGHT_SIGN = (
-    "open: hedging: two values joined by `\\sim`, `\\simeq`, `\\thickapprox`, `\\thicksim`, "
-    "`∼`, `\\doteq`, `≐`, `\\eqsim`, `≒`, `≓` (or `\\approx` with an empty group beside it) "
-    "are read by the right side, so the gold 8 buys 1.0 where `7 \\approx 8` is uncertain; "
-    "root: _normalize._TWO_VALUES (the docs call `\\sim` a hedge, yet its sign list lacks "
-    "`sim`, `simeq`, `thickapprox` and the Unicode signs; `\\approx{}` breaks the match)"
-)
-
-
-@_xfail(_RIGHT_SIGN)
 @pytest.mark.parametrize(
     "answer",
     [
@@ -254,7 +226,8 @@ _RIGHT_SIGN = (
         "7 \\approx 8^{}",
     ],
 )
-def test_open_approximation_sign_read_by_the_right(reward: MathReward, answer: str) -> None:
+def test_held_approximation_sign_read_by_the_right(reward: MathReward, answer: str) -> None:
+    """Fixed by h-m27 (`_normalize._JOINING`: LaTeX relations and the Unicode relation signs; empty groups are nothing)."""
     assert _one(reward, "8", answer) == 0.0
 
 
@@ -290,15 +263,6 @@ def test_held_one_value_approximately_keeps_credit(
     assert _one(reward, gold, answer, "Compute it.") == 1.0
 
 
-_GROUPED = (
-    "open: false loss: one value written twice around `\\approx`, once with its thousands "
-    "grouped (`1000 \\approx 1{,}000`, `1000 \\approx 1,000`), loses, though `1000 ≈ 1\\,000` "
-    "keeps; root: _normalize._TWO_VALUES / the two-value reading (a grouped numeral is not "
-    "read as the same value)"
-)
-
-
-@_xfail(_GROUPED)
 @pytest.mark.parametrize(
     ("answer", "gold"),
     [
@@ -307,7 +271,8 @@ _GROUPED = (
         ("2500 \\approx 2{,}500", "2500"),
     ],
 )
-def test_open_grouped_thousands_approximately(reward: MathReward, answer: str, gold: str) -> None:
+def test_held_grouped_thousands_approximately(reward: MathReward, answer: str, gold: str) -> None:
+    """Fixed by h-m27 (`_normalize.joined_value`: one number written twice is read as the number)."""
     assert _one(reward, gold, answer, "Compute it.") == 1.0
 
 
@@ -1101,15 +1066,6 @@ def test_held_another_value_after_the_box_never_reaches_the_judge(tail: str, gol
     assert (value, len(prompts)) == (0.0, 0)
 
 
-_APPROX_TO_JUDGE = (
-    "open: hedging / talking to the judge: two values joined by `\\simeq` or `\\sim`, or "
-    "sides that are no bare numeral (`\\approx`, `\\cong` between numerals fixed by h-m26) are shown to the "
-    "judge as the answer, so either value as the gold buys a lenient judge's yes; root: "
-    "_normalize._TWO_VALUES read as a qualifier (uncertain) rather than a hedge, and "
-    "_judge.judgeable (`approx`, `simeq`, `sim`, `cong` are on `JUDGED_COMMANDS`)"
-)
-
-
 @pytest.mark.parametrize(
     ("answer", "gold"),
     [("7 \\approx 8", "7"), ("7 \\approx 8", "8"), ("7 \\cong 8", "7"), ("7 \\cong 8", "8")],
@@ -1120,7 +1076,6 @@ def test_held_approximation_hedge_never_shown_to_the_judge(answer: str, gold: st
     assert (value, len(prompts)) == (0.0, 0)
 
 
-@_xfail(_APPROX_TO_JUDGE)
 @pytest.mark.parametrize(
     ("answer", "gold"),
     [
@@ -1130,25 +1085,18 @@ def test_held_approximation_hedge_never_shown_to_the_judge(answer: str, gold: st
         ("7 \\approx 8\\%", "8"),
     ],
 )
-def test_open_approximation_hedge_shown_to_the_judge(answer: str, gold: str) -> None:
+def test_held_approximation_hedge_of_any_sides_never_shown_to_the_judge(
+    answer: str, gold: str
+) -> None:
+    """Fixed by h-m27 (`_normalize._joining_sign`: `HEDGED`, never shown to the judge)."""
     value, prompts = _judge(f"So the answer is $\\boxed{{{answer}}}$.", gold)
     assert (value, len(prompts)) == (0.0, 0)
 
 
-_DOUBT_TO_JUDGE = (
-    "open: no committed answer / the judge: a doubt after the box that the rules leave "
-    "uncertain (`IDK.`, `Jk.`, `Scratch that.`, `Not clear.`, `Is this clear?`, `❌`) sends "
-    "the pair to the judge with the box's value alone, and any judge, not only a yes-saying "
-    "one, finds 7 equal to the gold 7: the doubt buys nothing back and the box keeps 1.0; "
-    "root: _evaluate / _judge (an uncertain verdict from `_extract._unread_after_box` is "
-    "judged on the box, without what made it uncertain)"
-)
-
-
-@_xfail(_DOUBT_TO_JUDGE)
 @pytest.mark.parametrize(
     "tail", ["$. IDK.", "$. Jk.", "$. Scratch that.", "$. Not clear.", "$. Is this clear?", "$ ❌"]
 )
-def test_open_doubt_after_the_box_judged_on_the_box_alone(tail: str) -> None:
+def test_held_doubt_after_the_box_never_judged_on_the_box_alone(tail: str) -> None:
+    """Fixed by h-m27 (`_normalize.BESIDE_THE_BOX`: what stands after the box unread is `wrong`, never the judge's)."""
     value, _ = _judge("So the answer is $\\boxed{7}" + tail, "7")
     assert value == 0.0
