@@ -208,8 +208,11 @@ def end_processes() -> None:
             try:
                 wire.become_program(wire.PROGRAM_UID)
                 _kill_all()
-            finally:
                 os._exit(0)
+            finally:
+                os._exit(1)
+        if os.waitpid(killer, 0)[1] != 0:  # fail closed: never wait on what lives on
+            raise OSError("the test's processes could not be ended")
     try:
         while True:  # every descendant, the killer too: each orphan is this process's child
             os.waitpid(-1, 0)
