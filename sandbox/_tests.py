@@ -125,14 +125,17 @@ def run_tests(code: str, tests: Any, language: str = "python", *,
     kind = "python" if fmt in ("assert", "check") else "io"
     # the harness's own stream carries verdicts (messages up to ~2 KB) and a quarter of the
     # program's output: give it room so that a chatty program is not an output_limit
-    # (and three processes: the harness, the worker or zygote, and a restarted worker);
+    # (and processes: assert/check three, the harness, the worker or zygote, and a restarted
+    # worker; io one, the harness, which a cold jail counts against the program's uid: a
+    # test's process then forks as many as python3 main.py alone, and a warm one, whose
+    # harness is another uid, gets `processes` itself, `warm_server.child`);
     # with a program budget the jail's wall limit follows it, the harness's start-up and
     # report on top (the harness itself ends the tests when the budget is spent)
     wall_s = limits.wall_s if limits.program_wall_s is None else \
         min(limits.wall_s, limits.program_wall_s + BUDGET_GRACE_S)
     harness_limits = dataclasses.replace(
         limits, output_bytes=limits.output_bytes + 4096 * len(items) + (64 << 10),
-        processes=limits.processes + 3, wall_s=wall_s)
+        processes=limits.processes + (1 if kind == "io" else 3), wall_s=wall_s)
     if checking is not None:  # the stream also carries each test's output to the checker
         harness_limits = dataclasses.replace(harness_limits, output_bytes=(
             harness_limits.output_bytes + checker_output_room(checking, limits, len(items))))

@@ -11,6 +11,7 @@ import posix as os  # os.py itself imports ~2 ms of modules a cold harness needs
 import select
 import time
 
+from . import harness_wire as wire
 from .harness_wire import (
     Budget,
     TestTimeout,
@@ -34,11 +35,21 @@ def run_io_tests(spec: "dict[str, Any]", budget: "Budget | None" = None
                  ) -> "tuple[Verdicts, list[Any]]":
     """stdin/stdout tests: the program runs once per test, compared here, each under the
     limit `Budget` gives that test. A timeout ends the run (`Budget`: the tests after it are
-    timeouts that did not run)."""
+    timeouts that did not run). Each test starts as `python3 main.py` in a fresh jail does:
+    no process of an earlier test alive, /work and /tmp as the task gave them (`end_test`)."""
     results = Verdicts(spec["nonce"])
     outputs: list[Any] = []
     budget = budget or Budget(spec)
-    note_tests(len(spec["tests"]))
+    # a program may signal a cold harness (its uid): Python's SIGINT handler would end it
+    # (every other signal a child sends its jail's pid 1 is dropped); each test's process
+    # takes the default back (`run_case`)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if wire.PROGRAM_UID is not None:  # warm: the test's orphans come back here, to be reaped
+        libc = wire.load_libc()[0]
+        if libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0:
+            raise OSError("the stdin/stdout harness cannot become a subreaper")
+    fresh = fresh_state()
+    note_tests(len(spec["tests"]) * FORKS_PER_TEST)
     argv = spec["argv"]
     for index, case in enumerate(spec["tests"]):
         limit = budget.limit(index)
@@ -47,7 +58,7 @@ def run_io_tests(spec: "dict[str, Any]", budget: "Budget | None" = None
         begin = time.monotonic()
         try:
             status, out, err = run_case(argv, case["input"].encode(),
-                                        limit, spec["output_bytes"])
+                                        limit, spec["output_bytes"], fresh)
         except TestTimeout:
             results.append(("timeout", budget.timeout_message(index, limit),
                             time.monotonic() - begin))
@@ -83,11 +94,23 @@ class OutputLimit(Exception):
     """A test's program wrote more than the output limit."""
 
 
-def run_case(argv: "list[str]", data: bytes, limit: float, cap: int
-             ) -> "tuple[int, bytes, bytes]":
+PR_SET_CHILD_SUBREAPER = 36
+FORKS_PER_TEST = 2
+"""Processes a warm harness forks per test (`note_tests`): the test's, and the one that
+ends what the test left (`end_processes`)."""
+WORK_DIRS = ("/work", "/tmp")
+_RESET = (signal.SIGINT, signal.SIGPIPE, signal.SIGXFSZ)
+"""Signals this harness (Python) ignores or handles, which an exec would pass on ignored:
+a test's process takes their defaults back, as the jail gives them to python3 main.py."""
+
+
+def run_case(argv: "list[str]", data: bytes, limit: float, cap: int,
+             fresh: "dict[str, Any]") -> "tuple[int, bytes, bytes]":
     """Run argv in a session of its own with `data` on stdin, under a deadline and an
     output cap: (wait status, stdout, stderr). Plain fork/exec: no subprocess or threading
-    to import."""
+    to import. The test ends when its process does, as `python3 main.py`'s jail ends with
+    its pid 1: every other process of the test is then killed (`end_test`), and only what
+    was written before counts; the next test starts from `fresh` (`fresh_state`)."""
     (in_r, in_w), (out_r, out_w), (err_r, err_w) = os.pipe(), os.pipe(), os.pipe()
     deadline = time.monotonic() + limit
     note_fork()
@@ -95,6 +118,8 @@ def run_case(argv: "list[str]", data: bytes, limit: float, cap: int
     if pid == 0:
         try:
             os.setsid()
+            for number in _RESET:
+                signal.signal(number, signal.SIG_DFL)
             for target, fd in ((0, in_r), (1, out_w), (2, err_w)):
                 os.dup2(fd, target)
             os.closerange(3, 4096)
@@ -108,18 +133,32 @@ def run_case(argv: "list[str]", data: bytes, limit: float, cap: int
     bufs = {out_r: bytearray(), err_r: bytearray()}
     pending = memoryview(data)
     writers = [in_w]
-    os.set_blocking(in_w, False)
-    if not pending:
-        os.close(in_w)
-        writers = []
-    readers = [out_r, err_r]
-    ended = None  # the wait status, once the program is reaped
+    ended = None  # the wait status, once the test's process is reaped
+    pidfd = -1
     try:
-        while readers:
+        os.set_blocking(in_w, False)
+        if not pending:
+            os.close(in_w)
+            writers = []
+        pidfd = os.pidfd_open(pid)  # readable once the test's process has exited
+        readers = [out_r, err_r]
+        while readers or ended is None:
             left = deadline - time.monotonic()
             if left <= 0:
                 raise TestTimeout()
-            readable, writable, _ = select.select(readers, writers, [], left)
+            watched = readers if ended is not None else [*readers, pidfd]
+            readable, writable, _ = select.select(watched, writers, [], left)
+            if pidfd in readable:
+                # the test's end: what it left dies now, before a later write can count;
+                # the outputs then end (every holder is dead) once drained
+                ended = os.waitpid(pid, 0)[1]
+                os.close(pidfd)
+                pidfd = -1
+                end_processes()
+                if writers:
+                    writers = []
+                    os.close(in_w)
+                continue
             if writable:
                 try:
                     pending = pending[os.write(in_w, pending[:65536]):]
@@ -138,32 +177,87 @@ def run_case(argv: "list[str]", data: bytes, limit: float, cap: int
                     raise OutputLimit()
                 else:
                     bufs[fd] += chunk
-        # outputs closed: the program is (nearly) done; one that lingers is killed below
-        ended = _reap(pid, deadline)
         return ended, bytes(bufs[out_r]), bytes(bufs[err_r])
     finally:
         if writers:
             os.close(in_w)
         for fd in (out_r, err_r):
             os.close(fd)
+        if ended is None:  # a timeout, the output cap, or no pidfd: the test's process too
+            if pidfd >= 0:
+                os.close(pidfd)
+            end_processes()
+        restore(fresh)
+
+
+def end_processes() -> None:
+    """SIGKILL every process of the test still alive and reap them all, as the kernel ends
+    a pid namespace whose init (python3 main.py) exits. Cold this harness is the jail's
+    pid 1 and the program's uid: its `kill(-1)` reaches every other process, and every
+    orphan is its child. Warm a child of it that takes the program's uid does the
+    `kill(-1)` (which then reaches the program's processes only: this harness, the server
+    and the rest of the jail are another uid), and the test's orphans come back to this
+    harness, their subreaper (`run_io_tests`). One `kill(-1)` cannot miss a process being
+    forked: the kernel restarts a fork whose parent a signal is pending for."""
+    if wire.PROGRAM_UID is None:
+        _kill_all()
+    else:
+        note_fork()
+        killer = os.fork()
+        if killer == 0:
+            try:
+                wire.become_program(wire.PROGRAM_UID)
+                _kill_all()
+                os._exit(0)
+            finally:
+                os._exit(1)
+        if os.waitpid(killer, 0)[1] != 0:  # fail closed: never wait on what lives on
+            raise OSError("the test's processes could not be ended")
+    try:
+        while True:  # every descendant, the killer too: each orphan is this process's child
+            os.waitpid(-1, 0)
+    except ChildProcessError:
+        pass
+
+
+def _kill_all() -> None:
+    try:
+        os.kill(-1, signal.SIGKILL)
+    except ProcessLookupError:  # nothing left to kill
+        pass
+
+
+def fresh_state() -> "dict[str, Any]":
+    """Each work folder's mode and entries before the first test: the task's inputs."""
+    return {top: (os.stat(top).st_mode & 0o7777, frozenset(os.listdir(top)))
+            for top in WORK_DIRS}
+
+
+def restore(fresh: "dict[str, Any]") -> None:
+    """Take /work and /tmp back to `fresh` once a test's processes are gone: their modes,
+    and nothing in them but the task's inputs (read-only to the program). Cold this harness
+    is the program's uid, which owns what it made; warm it keeps CAP_FOWNER for this
+    (`warm_server.child`). What cannot be removed stays (the host's checks of a warm
+    jail retire it after the run)."""
+    for top, (mode, entries) in fresh.items():
         try:
-            os.killpg(pid, signal.SIGKILL)  # the run's session: leftovers of a test die too
-        except (ProcessLookupError, PermissionError):
+            if os.stat(top).st_mode & 0o7777 != mode:
+                os.chmod(top, mode)
+            for name in os.listdir(top):
+                if name not in entries:
+                    _remove(f"{top}/{name}")
+        except (OSError, RecursionError):  # RecursionError: a tree nested past the stack
             pass
-        if ended is None:
-            _reap(pid, None)  # this harness's own child, SIGKILLed: it ends now
 
 
-def _reap(pid: int, deadline: "float | None") -> int:
-    """Wait status of the test's process (this harness's child)."""
-    while deadline is not None:
-        waited, status = os.waitpid(pid, os.WNOHANG)
-        if waited:
-            return status
-        if time.monotonic() >= deadline:
-            raise TestTimeout()
-        time.sleep(0.0005)
-    return os.waitpid(pid, 0)[1]
+def _remove(path: str) -> None:
+    if os.stat(path, follow_symlinks=False).st_mode & 0o170000 != 0o040000:  # not a folder
+        os.unlink(path)
+        return
+    os.chmod(path, 0o777)  # the program's own: now open to this process too
+    for name in os.listdir(path):
+        _remove(f"{path}/{name}")
+    os.rmdir(path)
 
 
 def same_output(actual: str, expected: str, compare: str, tol: float) -> bool:

@@ -162,6 +162,7 @@ def current_cpu() -> "int | None":
 
 
 
+CAP_FOWNER = 1 << 3
 CAP_KILL = 1 << 5
 CAP_SETGID = 1 << 6
 CAP_SETUID = 1 << 7

@@ -717,14 +717,17 @@ def child(header: "dict[str, Any]", fds: "list[int]", stdio: "tuple[Any, Any, An
         # a stdin/stdout harness keeps time for the program: it keeps this server's uid, out
         # of the program's reach (no SIGSTOP, prlimit or renice from it), and the switch
         # (`enter_program`: every process it starts for the program takes PROGRAM_UID) and
-        # CAP_KILL (ending a test's processes), nothing else
+        # CAP_FOWNER (a test's /work and /tmp taken back to the task's, `harness_io.restore`),
+        # nothing else
         harness_wire.PROGRAM_UID = PROGRAM_UID
-        # the run's processes as cold: this harness is one of them
+        # the program's processes as cold, where this harness (another uid) is one of them:
+        # `_tests.run_tests` counts it in `processes`
         harness_wire.PROGRAM_NPROC = max(1, header["processes"] - 1)
         harness_wire.REPORT_FD = 3
         try:
             harness_wire.set_capabilities(harness_wire.CAP_KILL | harness_wire.CAP_SETUID
-                                          | harness_wire.CAP_SETGID)
+                                          | harness_wire.CAP_SETGID
+                                          | harness_wire.CAP_FOWNER)
         except OSError as exc:
             os.write(2, f"sandbox: cannot drop the harness's capabilities: {exc}\n".encode())
             os._exit(70)

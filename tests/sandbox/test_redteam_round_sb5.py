@@ -388,11 +388,11 @@ def test_a_tampered_cold_snapshot_reaches_no_later_test_process() -> None:
     exit_status to patch (found while it was a fork of a zygote; since h-sb10 it is an
     exec of python3 main.py, which holds nothing of the harness: False), and leaves a
     shadowing json package in /tmp; test 2's process starts as cold as ever."""
-    code = (TAMPER_COLD + "if os.path.exists('/work/flag'):\n" +
+    code = (TAMPER_COLD + "if sys.stdin.read() == 'check':\n" +
             "".join("    " + line + "\n" for line in CHECK_COLD.splitlines()) +
             "else:\n    print('tampered', tamper())\n")
     assert io_passed(code, [{"input": "", "output": "tampered False\n"},
-                            {"input": "", "output": "[1] True False\n"}]) == [2, 2]
+                            {"input": "check", "output": "[1] True False\n"}]) == [2, 2]
 
 
 def test_a_tampered_cold_snapshot_reaches_no_replacement_worker() -> None:
@@ -542,17 +542,20 @@ def test_process_settings_of_a_program_reach_no_later_run() -> None:
 
 def test_settings_of_one_stdin_stdout_test_reach_no_later_test() -> None:
     read = READ.replace(", len(os.sched_getaffinity(0))", "")  # held warm: see above
-    code = ("import os\nif os.path.exists('/work/flag'):\n" +
+    # test 2 is told by its input (h-sb12: a file test 1 writes is gone before test 2)
+    code = ("import sys\nif sys.stdin.read() == 'check':\n" +
             "".join("    " + line + "\n" for line in read.splitlines()) +
-            "else:\n    open('/work/flag', 'w').close()\n" +
+            "else:\n" +
             "".join("    " + line + "\n" for line in SETTINGS.splitlines()))
-    first = sandbox.run_tests(code, [{"input": "", "output": "set\n"}, {"input": "", "output": "-"}],
+    first = sandbox.run_tests(code, [{"input": "", "output": "set\n"},
+                                     {"input": "check", "output": "-"}],
                               limits=LIMITS, mode="cold")
     expected = first.results[1].message.split("got ", 1)[1]
     assert first.results[0].passed, first
     for mode in MODES:
         report = sandbox.run_tests(code, [{"input": "", "output": "set\n"},
-                                          {"input": "", "output": "-"}], limits=LIMITS, mode=mode)
+                                          {"input": "check", "output": "-"}], limits=LIMITS,
+                                   mode=mode)
         assert report.results[1].message.split("got ", 1)[1] == expected, (mode, report)
 
 

@@ -502,13 +502,12 @@ def test_an_affinity_one_test_narrows_reaches_no_later_test() -> None:
     hold_on()
     cpus = sandbox.run("import os\nprint(len(os.sched_getaffinity(0)))\n", limits=LIMITS,
                        mode="cold").stdout
-    code = ("import os\nif os.path.exists('/work/flag'):\n"
+    code = ("import os, sys\nif sys.stdin.read() == 'check':\n"
             "    print(len(os.sched_getaffinity(0)))\nelse:\n"
-            "    open('/work/flag', 'w').close()\n"
             "    os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})\n"
             "    print(len(os.sched_getaffinity(0)))\n")
     assert io_passed(code, [{"input": "", "output": "1\n"},
-                            {"input": "", "output": cpus}]) == [2, 2]
+                            {"input": "check", "output": cpus}]) == [2, 2]
 
 
 # --- 3. what every jail shares: the devices, /harness -------------------------------------

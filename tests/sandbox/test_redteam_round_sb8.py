@@ -26,31 +26,23 @@ stdin/stdout test cold and warm; held attacks are plain tests, open holes strict
 naming the class and the function suspected at the root. Probes of rounds sb5 and sb7 are
 not repeated here.
 
-Open holes, by root:
+Open holes, by root (h-sb12 closed: output after exit, a child keeping stdout open, the
+process count forked, every cross-test state, the cold harness's SIGINT; see
+`harness_io.run_case`, `end_processes`, `restore`):
 - The reference is its jail's pid 1, a test's process the harness's child
   (`harness_io.run_case` forks it below the harness; `_runner.run` execs python3 as the
-  jail's init): `os.getpid()`/`getppid()`, the parent-death signal nsjail sets, a signal a
-  program sends itself or its group (SIGTERM, SIGKILL, `raise_signal(SIGUSR1)`: ignored by
-  pid 1, the test's process dies), orphans reparented to the program (`os.wait` reaps a
-  grandchild under python3 only), children killed with pid 1 at python3's exit (a child's
-  output written after the program exits passes the test, also through the code reward
-  and for a bash program's `( ... ) &`; a child that keeps stdout open is a timeout that
-  ends the run, python3 is `ok`).
-- The run's process count: `_tests.run_tests` gives an io run `processes + 3` (the harness,
-  a zygote and a restarted worker; only the harness is left since h-sb10) and the warm
-  harness `PROGRAM_NPROC = processes + 2` (`warm_server.child`): a test's program forks two
-  processes more than python3 may (and RLIMIT_NPROC reads 35 cold, 34 warm, 32 python3),
-  also through the code reward.
-- Cross-test state (`harness_io.run_io_tests` runs every test in one /work, one pid
-  namespace, kills only the test's session): files a test writes, zombies of its orphans
-  (never reaped by the harness: the next test forks 20 fewer processes) and a daemon in a
-  session of its own reach the next test; cold, a `/work` test 1 chmods 0 makes every later
-  test exit 127 before its exec (warm EPERM).
-- The cold harness is the program's uid and has Python's SIGINT handler (`harness.main`):
-  `os.kill(os.getppid(), SIGINT)` ends it (the later tests are errors, 1/4 cold against 3/4
-  warm, also through the code reward) and `prlimit(getppid(), ...)` of RLIMIT_NOFILE,
-  RLIMIT_AS or RLIMIT_NPROC leaves it no pipe, memory or fork for the next test; warm all are
-  EPERM. (Self-harm only: no probe found a pass bought this way.)
+  jail's init; the jail's seccomp refuses a pid namespace of its own): `os.getpid()`/
+  `getppid()`, the parent-death signal nsjail sets, a signal a program sends itself or its
+  group (SIGTERM, SIGKILL, SIGSTOP, `raise_signal(SIGUSR1)`: ignored by pid 1, the test's
+  process dies or stops), orphans reparented to the program (`os.wait` reaps a grandchild
+  under python3 only). Since h-sb12 the test's end is its process's: every other process
+  of the test is then killed, as with pid 1.
+- The run's process count (cold, read only): the cold harness counts against the
+  program's uid, so RLIMIT_NPROC reads processes + 1 (33) where python3 reads 32; the
+  number of processes a test may fork is python3's (h-sb12).
+- The cold harness is the program's uid: `prlimit(getppid(), ...)` of RLIMIT_NOFILE,
+  RLIMIT_AS or RLIMIT_NPROC leaves it no pipe, memory or fork for the next test; warm all
+  are EPERM. (Self-harm only: no probe found a pass bought this way.)
 - Warm only (`warm_server` uids and capabilities): the program's uid reads 99998 (99999
   cold), its bounding set holds CAP_FOWNER/KILL/SETGID/SETUID (empty cold), and
   `kill(-1, 0)` succeeds (the warm harness is not pid 1 and counts), ESRCH cold.
@@ -169,10 +161,10 @@ ASPECTS = {
 
 OPEN_ASPECTS = {
     "the process count": (
-        "rlimits: _tests.run_tests gives an io run processes + 3 (harness, zygote, restarted "
-        "worker; only the harness is left since h-sb10) and warm_server.child sets the warm "
-        "harness's PROGRAM_NPROC to that less 1: RLIMIT_NPROC reads 35 cold, 34 warm, 32 "
-        "under python3 (SHORT's 32)"),
+        "rlimits (cold only): a cold jail counts its harness (pid 1, the program's uid) "
+        "against the program's RLIMIT_NPROC, so _tests.run_tests gives an io run processes + "
+        "1: a test forks as many processes as python3 main.py, but RLIMIT_NPROC reads 33 "
+        "where python3 reads 32 (warm, whose harness is another uid, reads 32)"),
     "uid and gid": (
         "warm/cold: warm_server's PROGRAM_UID (harness_wire.enter_program): a warm test's "
         "program is 99998, a cold one (and python3 main.py) 99999"),
@@ -285,26 +277,13 @@ OPEN_ENDINGS = {
     "raise_signal(SIGUSR1)": PID_ONE,
     "SIGSTOP to itself after closing its output": (
         "pid 1: a SIGSTOP python3 (the jail's init) sends itself is dropped and it exits 0; "
-        "the test's process stops and harness_io._reap waits it out: a timeout, which ends "
-        "the run"),
+        "the test's process stops and harness_io.run_case waits for its end: a timeout, "
+        "which ends the run"),
     "a grandchild reaped by os.wait": (
         "pid 1: orphans reparent to python3 main.py (the jail's init), whose os.wait reaps "
         "the grandchild ('3'); under harness_io.run_case they reparent to the harness "
         "(ChildProcessError, 'none')"),
-    "a child's output written after the program exits": (
-        "exit and output forgery: harness_io.run_case reads stdout until every holder closes "
-        "it, not until the program's process ends; python3 main.py's exit ends its jail "
-        "(pid 1) and the child with it, so python3 prints nothing and fails where the test "
-        "passes, warm and cold"),
-    "a child that keeps stdout open after the program exits": (
-        "pid 1 / leftovers: python3 main.py exits 0 with 42 and its jail's children die with "
-        "it; harness_io.run_case waits for stdout's end until the test's deadline: a timeout, "
-        "and the run's later tests do not run"),
-    "forks past python3's process count": (
-        "rlimits: _tests.run_tests's harness_limits give an io run processes + 3 (cold "
-        "RLIMIT_NPROC 35 for harness and program) and warm_server.child's PROGRAM_NPROC "
-        "processes + 2: a test's program forks 33 children where python3 main.py gets "
-        "EAGAIN at 31, and passes"),
+
 }
 
 
@@ -372,26 +351,7 @@ LEFT = {
         " oct(os.umask(0)), 'LEAK' in os.environ)\n"),
 }
 
-OPEN_LEFT = {
-    "a /work locked by chmod 0": (
-        "reaching another run (workspace, cold only): a cold /work is the program's uid's, so "
-        "test 1 may chmod it 0; test 2's process (harness_io.run_case's child, the same uid) "
-        "then fails its chdir('/work') and exits 127 before the exec (error), where python3 "
-        "main.py starts in a fresh /work; warm the chmod is EPERM"),
-    "files in /work and /tmp": (
-        "reaching another run (workspace): harness_io.run_io_tests runs every test in one "
-        "/work and /tmp; a file test 1 writes is in test 2's folders, where python3 main.py "
-        "starts with ['main.py'] []"),
-    "zombies of its orphans": (
-        "reaching another run (processes): a test's orphans reparent to the harness (cold, "
-        "pid 1) or the warm server, which reap none before the next test: test 1's 20 "
-        "zombies take 20 of test 2's processes (harness_io.run_io_tests/_reap waits only for "
-        "its own pid); python3 main.py starts with none and forks 25"),
-    "a daemon in a session of its own": (
-        "reaching another run (processes): harness_io.run_case kills the test's session "
-        "(killpg) only; a daemon that setsid()s lives on into test 2 (python3 main.py's "
-        "jail has no other process)"),
-}
+OPEN_LEFT: dict[str, str] = {}  # all held since h-sb12 (harness_io.end_processes, restore)
 
 
 @pytest.mark.parametrize("name", cases(LEFT, OPEN_LEFT))
@@ -452,12 +412,6 @@ AIMED = {
 }
 
 OPEN_AIMED = {
-    "SIGINT": (
-        "tampering with the judge (cold only): the cold harness (harness.main, run.py) keeps "
-        "Python's SIGINT handler, the one signal its children may send the jail's pid 1: a "
-        "test's os.kill(os.getppid(), SIGINT) raises KeyboardInterrupt in run_case's select "
-        "and ends the harness (later tests 'no verdict' errors); warm the harness is another "
-        "uid (EPERM) and they pass"),
     "prlimit RLIMIT_NOFILE": (
         "tampering with the judge (cold only): the cold harness runs as the program's uid, so "
         "prlimit(os.getppid(), RLIMIT_NOFILE, (4, 4)) succeeds and harness_io.run_case cannot "
@@ -484,11 +438,6 @@ def test_a_test_aiming_at_its_harness_leaves_later_tests_judged(name: str) -> No
     assert outcomes(code, tests) == [["pass", "pass", "pass"]] * 2
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "open: exit and output forgery (every language, cold): harness_io.run_case reads stdout "
-    "until every holder closes it; bash main.sh alone is its jail's pid 1, whose exit kills "
-    "its background job, so `(sleep 0.3; echo 42) &` prints nothing under bash and passes "
-    "the test"))
 def test_a_bash_background_jobs_output_is_judged_as_bash_main_sh_prints_it() -> None:
     code = "(sleep 0.3; echo 42) &\n"
     ran = sandbox.run(code, "bash", limits=LIMITS, mode="cold")
@@ -561,10 +510,6 @@ def test_the_code_reward_passes_exit_256_as_python3_does(monkeypatch: pytest.Mon
     assert code_reward_values(monkeypatch, program, DOUBLE) == honest
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "open: exit and output forgery: harness_io.run_case reads stdout until every holder "
-    "closes it: a child's answer written after the program's exit scores 1.0 warm and cold, "
-    "where python3 main.py (its jail's pid 1, whose exit kills the child) prints nothing"))
 def test_the_code_reward_scores_output_after_exit_as_python3(monkeypatch: pytest.MonkeyPatch
                                                              ) -> None:
     _, failing = honest_and_failing(monkeypatch)
@@ -574,11 +519,6 @@ def test_the_code_reward_scores_output_after_exit_as_python3(monkeypatch: pytest
     assert code_reward_values(monkeypatch, program, DOUBLE) == failing
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "open: rlimits: _tests.run_tests's harness_limits (processes + 3) and warm_server.child's "
-    "PROGRAM_NPROC: a test's program forks another number of processes than python3 main.py "
-    "under the reward's own limits (two more where a cgroup holds memory), and a program "
-    "that keys its answer on that count scores 1.0 where python3 fails"))
 def test_the_code_reward_scores_a_process_count_as_python3(monkeypatch: pytest.MonkeyPatch
                                                            ) -> None:
     _, failing = honest_and_failing(monkeypatch)
@@ -595,10 +535,6 @@ def test_the_code_reward_scores_a_process_count_as_python3(monkeypatch: pytest.M
     assert code_reward_values(monkeypatch, program, DOUBLE) == failing
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "open: tampering with the judge (cold only): the cold harness keeps Python's SIGINT "
-    "handler (harness.main): a program's os.kill(os.getppid(), SIGINT) ends the cold run's "
-    "harness (the chunk's later tests are errors) and the reward differs warm and cold"))
 def test_the_code_reward_scores_a_sigint_to_the_parent_alike(monkeypatch: pytest.MonkeyPatch
                                                              ) -> None:
     program = ("import os, signal\nn = int(input())\ntry:\n    os.kill(os.getppid(), signal.SIGINT)\n"
