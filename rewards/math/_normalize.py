@@ -188,6 +188,8 @@ def normalize(answer: str, carried: frozenset[str] = frozenset()) -> str:
     s = _currency_code_before(s, carried)
     s = _percent_word(s)
     s = _in_gold_unit(s, carried)
+    if _other_whole_unit(s, carried):  # `5 kg` against `5 kg m`: another unit, kept
+        return _TEXT_CMD.sub(r"\1", re.sub(r"\s+", " ", s)).strip().rstrip(_PUNCT)
     for _ in range(3):  # `15,000 \\text{kcal m}^{-2} \\text{ yr}^{-1}`: a unit in parts
         stripped = _strip_trailing_unit(s, carried)
         if stripped == s:
@@ -1034,6 +1036,11 @@ def carried_words(gold: str) -> frozenset[str]:
     gold = _superscript_powers(read_text(gold))  # `cm²` is `cm^2`
     words = re.findall(r"[A-Za-z]+", gold)
     units = {f"={found}" for found in map(_unit_id, words) if found is not None}
+    spelled = {word for word in words if _spelled_unit(word)}  # `Mg`: no mg
+    units.update(f"={word}" for word in spelled)
+    whole = _whole_unit(gold)
+    if whole is not None:
+        units.add(f"{_WHOLE}{whole}")
     units.update(f"={found}^{power}" for found, power in _unit_powers(gold))
     units.update(f"{_SIGNED}{currency}" for sign, currencies in _SIGN_CURRENCIES.items()
                  if sign in gold for currency in currencies)  # `\\$5`: the dollar
@@ -1044,9 +1051,55 @@ def carried_words(gold: str) -> frozenset[str]:
     label = _LABEL.search(gold)  # ASDiv's `9 (apples)`: a label naming what the gold counts
     labelled = set() if label is None else {
         word.lower() for word in re.findall(r"[A-Za-z]+", label.group(1))}
-    nouns = {word for word in (w.lower() for w in words)
+    nouns = {word for word in (w.lower() for w in words if w not in spelled)
              if carried_noun(word) and (names_a_kind(word) or word in labelled)}
     return frozenset(_with_singulars(nouns)) | units | approximations
+
+
+# How `carried_words` marks the whole unit a gold states after its number (`_whole_unit`).
+_WHOLE = "*"
+# A number and, after it, only the text of a unit: words, markup, products, quotients,
+# brackets and powers (`5\text{ kg}\cdot\text{m}`, `5 \frac{\text{m}}{\text{s}}`).
+_NUMBER_THEN_UNIT = re.compile(
+    r"^[-+]?(?:\d[\d,]*(?:\.\d+)?|\.\d+)\s*((?:\\(?:text|mathrm|mbox|cdot|frac|[,;:! ])(?![a-zA-Z])"
+    r"|\^\s*\{?\s*-?\d{1,3}\s*\}?|[A-Za-z{}()/\s.~\-])+)$")
+# Symbols of a rate that name the units a gold may spell apart (`mph`: miles per hour).
+_RATE_UNITS = {"mph": {"mi": 1, "h": -1}, "kph": {"km": 1, "h": -1}, "kmh": {"km": 1, "h": -1}}
+
+
+def _whole_unit(text: str) -> str | None:
+    """The whole unit `text`, a number and a unit, states: each unit's id with its power,
+    summed (`kg/m`: `kg^1 m^-1`; `m/s/s`: `m^1 s^-2`; `mph`: `h^-1 mi^1`), or None where `text`
+    is not a number and a unit or no word of it has an id. An answer's unit that states
+    another (`5 kg` against `5 kg m`, `5 oz` against `5 fl oz`) is no part of it to drop."""
+    found = _NUMBER_THEN_UNIT.match(text) if len(text) < 200 else None
+    if found is None:
+        return None
+    tail = _superscript_powers(found.group(1))
+    powers: dict[str, int] = {}
+    for unit, power in _unit_powers(tail):
+        powers[unit] = powers.get(unit, 0) + int(power)
+    for word in re.findall(r"[A-Za-z]+", tail):
+        for unit, rate_power in _RATE_UNITS.get(word.lower(), {}).items():
+            powers[unit] = powers.get(unit, 0) + rate_power
+    return " ".join(f"{unit}^{power}" for unit, power in sorted(powers.items()) if power) or None
+
+
+def _other_whole_unit(s: str, carried: frozenset[str]) -> bool:
+    """True when `s`, a number and a unit, states a whole unit (`_whole_unit`) that is not
+    the one the gold states (`carried`: `_WHOLE`)."""
+    stated = [word for word in carried if word.startswith(_WHOLE)]
+    if not stated:
+        return False
+    whole = _whole_unit(s)
+    return whole is not None and f"{_WHOLE}{whole}" not in stated
+
+
+def _spelled_unit(word: str) -> bool:
+    """True when `word` is a unit `_unit_id` has no id for as written but has in another case
+    (`Mg`, megagrams, is no `mg`; `ML` no `mL`; `Gm` no `gm`): a gold's unit the answer must
+    then spell as it does, case kept (`_is_unit`), since folding its case names another unit."""
+    return _unit_id(word) is None and _unit_id(word.lower()) is not None
 
 
 # A label in parentheses after a gold's number (ASDiv's `9 (apples)`, `7 (gold stars)`): the
@@ -1500,6 +1553,8 @@ def _is_unit(text: str, carried: frozenset[str] = frozenset(), power: str = "1")
                for word in re.finditer(r"[A-Za-z]+", text)]
     for at, word in enumerate(words):
         unit = _unit_id(word)
+        if unit is None and f"={word}" in gold_units:
+            unit = word  # a gold's unit with no id, as it spells it (`Mg`: `_spelled_unit`)
         if unit is not None and gold_units and f"={unit}" not in gold_units:
             return False  # `5 cm` against `5 m`: another unit than the gold's
         if unit in _CURRENCY_IDS and currencies and unit not in currencies:
