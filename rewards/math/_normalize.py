@@ -305,7 +305,9 @@ def _currency_dropped(ids: tuple[str, ...], named: set[str], carried: frozenset[
     `5 pounds` of weight, `=lb`)."""
     if named:
         return bool(named & set(ids))
-    return not any(word.startswith("=") for word in carried)
+    asked = _asked_units(carried)
+    return not any(word.startswith("=") for word in carried) and (
+        asked is None or bool(asked & set(ids)))  # `\\$5` for `How many cents?`: kept
 
 
 # A currency code before a number (`USD 1,250`, `\\text{EUR }5`, `Rs. 500`).
@@ -1452,11 +1454,52 @@ def _written_in(answer: str, asked: str) -> bool:
 def question_words(question: str) -> frozenset[str]:
     """The words of the question (`How many up quarks ...?`): counted nouns an answer may name
     beside its value (`**4 up quarks**` answers 4), as it may drop the gold's own words, never
-    a word that changes a value (`carried_noun`). Unlike the gold's units, the question's do
-    not constrain the answer's unit. The first `MAX_QUESTION_CHARS` characters are read."""
-    words = re.findall(r"[A-Za-z]+", question[:MAX_QUESTION_CHARS])
+    a word that changes a value (`carried_noun`); and the ids of the units it names
+    (`_question_units`), which constrain the answer's unit where the gold states none. The
+    first `MAX_QUESTION_CHARS` characters are read."""
+    text = question[:MAX_QUESTION_CHARS]
+    words = re.findall(r"[A-Za-z]+", text)
     return frozenset(_with_singulars({word for word in (w.lower() for w in words)
-                                      if carried_noun(word)}))
+                                      if carried_noun(word)})) | _question_units(text, words)
+
+
+# How `question_words` marks the id of a unit the question names (`?min`), and that it names
+# one by a word that is nothing else (`_ASKED`).
+_NAMED = "?"
+_ASKED = "??"
+# Unit words that are more often something else in a question: a preposition, a pronoun, an
+# ordinal (`in`, `us`, `the second train`); as one letter, a name (`point C`, `m` of `y = mx`).
+_OTHER_READINGS = frozenset({"in", "us", "second"})
+_DOLLARS_STATED = re.compile(r"\\?\$\s?\d")  # `\$5`, and a plain text's `$5`
+
+
+def _question_units(text: str, words: list[str]) -> set[str]:
+    """The ids of the units a question names by a word or a currency sign (`_NAMED`), and
+    `_ASKED` where one word of them is nothing else (`_OTHER_READINGS`, one letter): an
+    answer's unit of another id is then no unit to drop against a gold that states none
+    (`_is_unit`: `5 kg` for `How many grams?`; `_currency_dropped`: `\\$5` for `How many
+    cents?`)."""
+    found: set[str] = set()
+    for word in words:
+        unit = _unit_id(word)
+        if unit is None:
+            continue
+        found.add(f"{_NAMED}{unit}")
+        if len(word) > 1 and word.lower() not in _OTHER_READINGS:
+            found.add(_ASKED)
+    found.update(f"{_NAMED}{currency}" for sign, currencies in _SIGN_CURRENCIES.items()
+                 if sign != "\\$" and sign in text for currency in currencies)
+    if _DOLLARS_STATED.search(text):
+        found.add(f"{_NAMED}$")
+    return found
+
+
+def _asked_units(carried: frozenset[str]) -> frozenset[str] | None:
+    """The ids of the units the question names (`_question_units`) where it names one by a
+    word that is nothing else and the gold states no unit nor currency; else None."""
+    if _ASKED not in carried or any(word.startswith(("=", _SIGNED)) for word in carried):
+        return None
+    return frozenset(word[1:] for word in carried if word.startswith(_NAMED) and word != _ASKED)
 
 
 _LONE_I = re.compile(r"(?<![a-zA-Z\\])i(?![a-zA-Z])")
@@ -1548,6 +1591,7 @@ def _is_unit(text: str, carried: frozenset[str] = frozenset(), power: str = "1")
         power = str(-int(power))
     if gold_units and not _power_fits(words[-1], power, carried):
         return False  # `5 cm^2` against `5 cm`: the unit of another quantity
+    asked = _asked_units(carried) if not gold_units and not currencies else None
     spans = _divisors(text)
     divided = [any(start < word.start() < end for start, end in spans)
                for word in re.finditer(r"[A-Za-z]+", text)]
@@ -1561,6 +1605,8 @@ def _is_unit(text: str, carried: frozenset[str] = frozenset(), power: str = "1")
             return False  # `5 cents` against `\\$5`: another currency
         if unit is not None and unit not in _CURRENCY_IDS and currencies and not divided[at]:
             return False  # `5 kg` against `\\$5`: no amount of money (`per kg`, `/h`: a rate)
+        if unit is not None and asked is not None and unit not in asked:
+            return False  # `5 kg` for `How many grams?`: another unit than the question's
         if word in _METRES_OR_MILLIONS and at + 1 < len(words) \
                 and words[at + 1].lower() not in ("per", "of") and _unit_id(words[at + 1]) is None:
             return False  # `5 m apples`: five million apples, not metres

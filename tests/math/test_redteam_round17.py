@@ -411,18 +411,36 @@ _NO_ID = (
     "`mbar`, `Ms`, `Mbps`) constrains nothing, so another prefix or the bare unit answers it; "
     "root: _normalize._is_unit / _unit_id (only ids in `_UNIT_IDS` are compared)"
 )
-_QUESTION_UNIT = (
-    "open: meaning dropped by normalization: an answer's unit of another size than the unit "
-    "the question asks for is dropped (`5 kilos` is wrong there, `5 kg` right); root: "
-    "_normalize._is_unit / _named_units (the question's unit only widens, never constrains a "
-    "unit `_known_unit` knows)"
+_QUESTION_RATE = (
+    "open: meaning dropped by normalization: a rate of the question's unit (`per minute`), or "
+    "the unit a question's rate divides by (`days` for `minutes per day`), is dropped; root: "
+    "_normalize._asked_units (the question's units are compared by id, not with their powers)"
 )
 
 
 # Closed since h-m29: a gold unit with no id is compared as spelled (`_spelled_unit`); the whole
 # unit, every factor with its power, is compared (`_whole_unit`: a part of it, or a divisor said
-# twice, is another unit).
+# twice, is another unit); the question's units by id constrain an answer's where the gold states
+# none (`_asked_units`).
 UNITS_CLOSED = [
+    ("5", "5\\text{ kg}", "How many grams?"),
+    ("5", "5\\text{ km}", "How many miles?"),
+    ("5", "5\\text{ hours}", "How many minutes?"),
+    ("5", "5\\text{ h}", "How many minutes?"),
+    ("5", "5\\text{ seconds}", "How many minutes?"),
+    ("5", "5\\text{ min}", "How many hours?"),
+    ("5", "5\\text{ mm}", "How many meters?"),
+    ("5", "5\\text{ cm}", "How many inches?"),
+    ("5", "5\\text{ lb}", "How many kilograms?"),
+    ("5", "5\\text{ cents}", "How many dollars?"),
+    ("5", "5\\text{ dollars}", "How many cents?"),
+    ("5", "\\$5", "How many cents does it cost?"),
+    ("5", "€5", "How many dollars?"),
+    ("5", "5\\text{ km/h}", "How many kilometers?"),
+    ("5", "5\\text{ mins per km}", "How many minutes?"),
+    ("5", "5\\text{ kg}", "How many minutes?"),
+    ("20", "20℉", "What temperature in Celsius?"),
+    ("20", "20^\\circ F", "What temperature in Celsius?"),
     ("5\\text{ fl oz}", "5\\text{ oz}", "How much?"),
     ("5\\text{ fl oz}", "5\\text{ fl}", "How much?"),
     ("5\\text{ kg m}", "5\\text{ kg}", "What moment?"),
@@ -446,7 +464,9 @@ UNITS_CLOSED = [
 
 
 @pytest.mark.parametrize(("gold", "answer", "question"), UNITS_CLOSED)
-def test_closed_unit_buys_nothing(reward: MathReward, gold: str, answer: str, question: str) -> None:
+def test_closed_unit_buys_nothing(
+    reward: MathReward, gold: str, answer: str, question: str
+) -> None:
     assert _one(reward, gold, answer, question) == 0.0
 
 
@@ -457,26 +477,8 @@ def test_closed_unit_buys_nothing(reward: MathReward, gold: str, answer: str, qu
             ("5\\text{ mT}", "5\\text{ MT}", "What field?", _NO_ID),
             ("5\\text{ mbar}", "5\\text{ Mbar}", "What pressure?", _NO_ID),
             ("5\\text{ Mbps}", "5\\text{ MBps}", "How fast?", _NO_ID),
-            ("5", "5\\text{ kg}", "How many grams?", _QUESTION_UNIT),
-            ("5", "5\\text{ km}", "How many miles?", _QUESTION_UNIT),
-            ("5", "5\\text{ hours}", "How many minutes?", _QUESTION_UNIT),
-            ("5", "5\\text{ h}", "How many minutes?", _QUESTION_UNIT),
-            ("5", "5\\text{ seconds}", "How many minutes?", _QUESTION_UNIT),
-            ("5", "5\\text{ min}", "How many hours?", _QUESTION_UNIT),
-            ("5", "5\\text{ mm}", "How many meters?", _QUESTION_UNIT),
-            ("5", "5\\text{ cm}", "How many inches?", _QUESTION_UNIT),
-            ("5", "5\\text{ lb}", "How many kilograms?", _QUESTION_UNIT),
-            ("5", "5\\text{ cents}", "How many dollars?", _QUESTION_UNIT),
-            ("5", "5\\text{ dollars}", "How many cents?", _QUESTION_UNIT),
-            ("5", "\\$5", "How many cents does it cost?", _QUESTION_UNIT),
-            ("5", "€5", "How many dollars?", _QUESTION_UNIT),
-            ("5", "5\\text{ km/h}", "How many kilometers?", _QUESTION_UNIT),
-            ("5", "5\\text{ mins per km}", "How many minutes?", _QUESTION_UNIT),
-            ("5", "5\\text{ per minute}", "How many minutes?", _QUESTION_UNIT),
-            ("5", "5\\text{ kg}", "How many minutes?", _QUESTION_UNIT),
-            ("5", "5\\text{ days}", "How many minutes per day?", _QUESTION_UNIT),
-            ("20", "20℉", "What temperature in Celsius?", _QUESTION_UNIT),
-            ("20", "20^\\circ F", "What temperature in Celsius?", _QUESTION_UNIT),
+            ("5", "5\\text{ per minute}", "How many minutes?", _QUESTION_RATE),
+            ("5", "5\\text{ days}", "How many minutes per day?", _QUESTION_RATE),
             (
                 "5\\text{ tons}",
                 "5\\text{ tonnes}",

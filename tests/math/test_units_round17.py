@@ -9,8 +9,9 @@ meaning"):
   part of a compound gold unit (`5 kg` for `5 kg m`, `5 oz` for `5 fl oz`, `5 miles` for
   `5 mph`) or a divisor said twice (`m/s/s`) is another unit;
 - `_question_units`: the units the question names by id constrain an answer's unit where the
-  gold states none (`5 kg` for `How many grams?` is no bare 5), and convert exactly where
-  `_in_gold_unit` does (`5000 g` for `How many kilograms?`).
+  gold states none (`5 kg` for `How many grams?` is no bare 5), never converted into
+  (`_in_gold_unit` converts into the gold's one unit only: `5000 g` for `How many kilograms?`
+  is no 5).
 
 Every probe goes through the reward as users call it, behind `The answer is
 $\\boxed{...}$.`. Deterministic; no timing.
@@ -51,6 +52,12 @@ WRONG = [
     ("5\\text{ N}", "5\\text{ N m}", "What force?"),
     ("5\\text{ oz}", "5\\text{ fl oz}", "How much?"),
     ("5\\text{ kg}", "5\\text{ kg m}", "How heavy?"),
+    # the question's unit constrains an answer's where the gold states none
+    ("5000", "5\\text{ kg}", "How many grams?"),
+    ("5", "5000\\text{ g}", "How many kilograms?"),
+    ("5", "5\\text{ km}", "How many meters?"),
+    ("5", "5\\text{ hours}", "How many seconds?"),
+    ("5", "\\$5", "He pays 5 euros. How many euros?"),
 ]
 
 
@@ -80,9 +87,28 @@ RIGHT = [
     ("5\\text{ kg}", "5\\text{ kg of sugar}", "How heavy?"),
     ("5\\text{ m}^2", "5\\text{ square meters}", "How big?"),
     ("5\\text{ kg}", "5000\\text{ g}", "How heavy?"),
+    # the question's units: its own, or any it names beside
+    ("5", "5\\text{ g}", "How many grams?"),
+    ("5", "5\\text{ mins}", "How many minutes?"),
+    ("5", "\\$5", "How many dollars?"),
+    ("5", "5\\text{ cents}", "How many cents?"),
+    ("120", "\\$120", "He earns $15 per hour. How much does he earn in 8 hours?"),
+    ("120", "120\\text{ dollars}", "He earns $15 per hour. How much does he earn in 8 hours?"),
+    ("2", "2\\text{ hours}", "A car travels at 60 km/h. How long does it take to travel 120 km?"),
+    ("5", "5\\text{ m/s}", "What is the speed in meters per second?"),
+    ("12", "12\\text{ cm}^2", "A rectangle is 3 cm by 4 cm. What is its area?"),
+    ("20", "20^\\circ C", "What temperature in Celsius?"),
+    ("20", "20℃", "What temperature in Celsius?"),
+    # words that are more often something else name no unit the answer must be in
+    ("5", "5\\text{ hours}", "How long is the trip in total?"),
+    ("5", "5\\text{ hours}", "The second train leaves later. How long is its trip?"),
+    ("5", "5\\text{ cm}", "Point C is on the line. How far is it?"),
+    ("5", "5\\text{ kg}", "How many apples are in the basket?"),
 ]
 
 
 @pytest.mark.parametrize(("gold", "answer", "question"), RIGHT)
-def test_the_same_unit_is_dropped(reward: MathReward, gold: str, answer: str, question: str) -> None:
+def test_the_same_unit_is_dropped(
+    reward: MathReward, gold: str, answer: str, question: str
+) -> None:
     assert _one(reward, gold, answer, question) == 1.0
