@@ -1728,7 +1728,7 @@ _UNIT_IDS = {
     "feet"], "ft"), **dict.fromkeys(["yd", "yard"], "yd"), **dict.fromkeys(["mi", "mile"], "mi"),
     **dict.fromkeys(["g", "gm", "gram"], "g"), **dict.fromkeys(["kg", "kilogram"], "kg"),
     **dict.fromkeys(["mg", "milligram"], "mg"), **dict.fromkeys(["lb", "lbs", "pound"], "lb"),
-    **dict.fromkeys(["oz", "ounce"], "oz"), **dict.fromkeys(["ton", "tonne"], "t"),
+    **dict.fromkeys(["oz", "ounce"], "oz"), "ton": "ton", "tonne": "t",
     **dict.fromkeys(["s", "sec", "second"], "s"), **dict.fromkeys(["ms", "millisecond"], "ms"),
     **dict.fromkeys(["min", "minute"], "min"), **dict.fromkeys(["h", "hr", "hrs", "hour"], "h"),
     "day": "d", "week": "wk", "month": "mo", **dict.fromkeys(["yr", "yrs", "year"], "yr"),
@@ -1770,7 +1770,7 @@ _UNIT_IDS.update({
     **dict.fromkeys(["atm", "atmosphere"], "atm"), **dict.fromkeys(["dB", "decibel"], "dB"),
     **dict.fromkeys(["Wb", "weber"], "Wb"), **dict.fromkeys(["lm", "lumen"], "lm"),
     **dict.fromkeys(["lx", "lux"], "lx"), **dict.fromkeys(["px", "pixel"], "px"),
-    **dict.fromkeys(["rev", "revolution"], "rev"), **dict.fromkeys(["wk", "wks"], "wk"),
+    **dict.fromkeys(["rev", "revolution"], "rev"), **dict.fromkeys(["kn", "knot"], "kn"), **dict.fromkeys(["wk", "wks"], "wk"),
     **dict.fromkeys(["ruble", "rouble"], "RUB"),
     "hectare": "ha", "ares": "a", "byte": "B",
     **{f"{symbol}B": f"{symbol}B" for symbol in "kMGT"}, "KB": "kB",
@@ -1932,6 +1932,7 @@ _NUMBER_THEN = re.compile(r"^([-+]?(?:\d[\d,]*(?:\.\d+)?|\.\d+))\s*(\\(?:text|mb
 # `\frac{\text{m}}{\text{s}}`, `\text{m}\cdot\text{s}^{-2}`); its words are read apart.
 _UNIT_MARKS = re.compile(r"\\(?:text|mbox|mathrm|frac|cdot)(?![a-zA-Z])|\^\s*\{?\s*-?\d\s*\}?"
                         r"|[{}()/\s.]")
+_POWER_OF_POWER = re.compile(r"\^\s*\{?\s*-?\d+\s*\}?\s*\^")
 # Symbols that are units only inside a unit of parts (`J/(kg K)`: kelvin); alone, `5 K` may
 # be thousands.
 _PART_UNIT_SYMBOLS = {"K": "kelvin"}
@@ -1945,6 +1946,8 @@ def _strip_compound_unit(s: str, carried: frozenset[str] = frozenset()) -> str:
     if found is None or len(s) > 200:
         return s
     tail = found.group(2)
+    if _POWER_OF_POWER.search(tail):
+        return s  # `m²^2`: a power of a power, m^4, read as no unit
     words = _UNIT_MARKS.sub(" ", tail).split()
     if not words or not all(word.isascii() and word.isalpha() for word in words):
         return s

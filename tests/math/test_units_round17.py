@@ -11,7 +11,9 @@ meaning"):
 - `_question_units`: the units the question names by id constrain an answer's unit where the
   gold states none (`5 kg` for `How many grams?` is no bare 5), never converted into
   (`_in_gold_unit` converts into the gold's one unit only: `5000 g` for `How many kilograms?`
-  is no 5).
+  is no 5);
+- `_UNIT_IDS`: a ton (`ton`) is no tonne (`t`); `kn` is the knot, never folded to kN;
+- `_strip_compound_unit`: a power of a power (`m²^2`, m^4) is no unit to drop.
 
 Every probe goes through the reward as users call it, behind `The answer is
 $\\boxed{...}$.`. Deterministic; no timing.
@@ -58,6 +60,10 @@ WRONG = [
     ("5", "5\\text{ km}", "How many meters?"),
     ("5", "5\\text{ hours}", "How many seconds?"),
     ("5", "\\$5", "He pays 5 euros. How many euros?"),
+    # a ton is no tonne; `kn` is the knot; a power of a power is no unit
+    ("5\\text{ knots}", "5\\text{ kN}", "How fast?"),
+    ("5\\text{ tons}", "5\\text{ t}", "How heavy?"),
+    ("5\\text{ m}^4", "5\\text{ m}^2", "How big?"),
 ]
 
 
@@ -104,6 +110,13 @@ RIGHT = [
     ("5", "5\\text{ hours}", "The second train leaves later. How long is its trip?"),
     ("5", "5\\text{ cm}", "Point C is on the line. How far is it?"),
     ("5", "5\\text{ kg}", "How many apples are in the basket?"),
+    # a ton, a tonne, a knot, a power: each as itself
+    ("5\\text{ tons}", "5\\text{ tons}", "How heavy?"),
+    ("5\\text{ tonnes}", "5\\text{ tonnes}", "How heavy?"),
+    ("5\\text{ kn}", "5\\text{ knots}", "How fast?"),
+    ("5\\text{ kN}", "5\\text{ kilonewtons}", "What force?"),
+    ("5\\text{ m}^4", "5\\text{ m}^4", "How big?"),
+    ("5\\text{ m}^2", "5\\text{ m}²", "How big?"),
 ]
 
 
