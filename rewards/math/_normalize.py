@@ -1468,8 +1468,9 @@ def question_words(question: str) -> frozenset[str]:
 _NAMED = "?"
 _ASKED = "??"
 # Unit words that are more often something else in a question: a preposition, a pronoun, an
-# ordinal (`in`, `us`, `the second train`); as one letter, a name (`point C`, `m` of `y = mx`).
-_OTHER_READINGS = frozenset({"in", "us", "second"})
+# ordinal, a phrase's noun (`in`, `us`, `the second train`, `a bit`, `a yard sale`, `on
+# foot`); as one letter, a name (`point C`, `m` of `y = mx`).
+_OTHER_READINGS = frozenset({"in", "us", "second", "bit", "yard", "foot"})
 _DOLLARS_STATED = re.compile(r"\\?\$\s?\d")  # `\$5`, and a plain text's `$5`
 
 

@@ -110,6 +110,7 @@ RIGHT = [
     ("5", "5\\text{ hours}", "The second train leaves later. How long is its trip?"),
     ("5", "5\\text{ cm}", "Point C is on the line. How far is it?"),
     ("5", "5\\text{ kg}", "How many apples are in the basket?"),
+    ("20", "\\$20", "At a yard sale she sold a bit more than 5 toys. How much did she earn?"),
     # a ton, a tonne, a knot, a power: each as itself
     ("5\\text{ tons}", "5\\text{ tons}", "How heavy?"),
     ("5\\text{ tonnes}", "5\\text{ tonnes}", "How heavy?"),
