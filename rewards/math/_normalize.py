@@ -1100,8 +1100,9 @@ def _other_whole_unit(s: str, carried: frozenset[str]) -> bool:
 def _spelled_unit(word: str) -> bool:
     """True when `word` is a unit `_unit_id` has no id for as written but has in another case
     (`Mg`, megagrams, is no `mg`; `ML` no `mL`; `Gm` no `gm`): a gold's unit the answer must
-    then spell as it does, case kept (`_is_unit`), since folding its case names another unit."""
-    return _unit_id(word) is None and _unit_id(word.lower()) is not None
+    then spell as it does, case kept (`_is_unit`), since folding its case names another unit.
+    One letter is no such unit: it is read as written (`5\\text{M}` is five million)."""
+    return len(word) > 1 and _unit_id(word) is None and _unit_id(word.lower()) is not None
 
 
 # A label in parentheses after a gold's number (ASDiv's `9 (apples)`, `7 (gold stars)`): the
