@@ -189,6 +189,8 @@ def normalize(answer: str, carried: frozenset[str] = frozenset()) -> str:
     s = _currency_code_before(s, carried)
     s = _percent_word(s)
     s = _in_gold_unit(s, carried)
+    if _other_whole_unit(s, carried):  # `5 kg` against `5 kg m`: another unit, kept
+        return _TEXT_CMD.sub(r"\1", re.sub(r"\s+", " ", s)).strip().rstrip(_PUNCT)
     for _ in range(3):  # `15,000 \\text{kcal m}^{-2} \\text{ yr}^{-1}`: a unit in parts
         stripped = _strip_trailing_unit(s, carried)
         if stripped == s:
@@ -304,7 +306,9 @@ def _currency_dropped(ids: tuple[str, ...], named: set[str], carried: frozenset[
     `5 pounds` of weight, `=lb`)."""
     if named:
         return bool(named & set(ids))
-    return not any(word.startswith("=") for word in carried)
+    asked = _asked_units(carried)
+    return not any(word.startswith("=") for word in carried) and (
+        asked is None or bool(asked & set(ids)))  # `\\$5` for `How many cents?`: kept
 
 
 # A currency code before a number (`USD 1,250`, `\\text{EUR }5`, `Rs. 500`).
@@ -1143,6 +1147,11 @@ def carried_words(gold: str) -> frozenset[str]:
     gold = _superscript_powers(read_text(gold))  # `cm²` is `cm^2`
     words = re.findall(r"[A-Za-z]+", gold)
     units = {f"={found}" for found in map(_unit_id, words) if found is not None}
+    spelled = {word for word in words if _spelled_unit(word)}  # `Mg`: no mg
+    units.update(f"={word}" for word in spelled)
+    whole = _whole_unit(gold)
+    if whole is not None:
+        units.add(f"{_WHOLE}{whole}")
     units.update(f"={found}^{power}" for found, power in _unit_powers(gold))
     units.update(f"{_SIGNED}{currency}" for sign, currencies in _SIGN_CURRENCIES.items()
                  if sign in gold for currency in currencies)  # `\\$5`: the dollar
@@ -1153,9 +1162,56 @@ def carried_words(gold: str) -> frozenset[str]:
     label = _LABEL.search(gold)  # ASDiv's `9 (apples)`: a label naming what the gold counts
     labelled = set() if label is None else {
         word.lower() for word in re.findall(r"[A-Za-z]+", label.group(1))}
-    nouns = {word for word in (w.lower() for w in words)
+    nouns = {word for word in (w.lower() for w in words if w not in spelled)
              if carried_noun(word) and (names_a_kind(word) or word in labelled)}
     return frozenset(_with_singulars(nouns)) | units | approximations
+
+
+# How `carried_words` marks the whole unit a gold states after its number (`_whole_unit`).
+_WHOLE = "*"
+# A number and, after it, only the text of a unit: words, markup, products, quotients,
+# brackets and powers (`5\text{ kg}\cdot\text{m}`, `5 \frac{\text{m}}{\text{s}}`).
+_NUMBER_THEN_UNIT = re.compile(
+    r"^[-+]?(?:\d[\d,]*(?:\.\d+)?|\.\d+)\s*((?:\\(?:text|mathrm|mbox|cdot|frac|[,;:! ])(?![a-zA-Z])"
+    r"|\^\s*\{?\s*-?\d{1,3}\s*\}?|[A-Za-z{}()/\s.~\-])+)$")
+# Symbols of a rate that name the units a gold may spell apart (`mph`: miles per hour).
+_RATE_UNITS = {"mph": {"mi": 1, "h": -1}, "kph": {"km": 1, "h": -1}, "kmh": {"km": 1, "h": -1}}
+
+
+def _whole_unit(text: str) -> str | None:
+    """The whole unit `text`, a number and a unit, states: each unit's id with its power,
+    summed (`kg/m`: `kg^1 m^-1`; `m/s/s`: `m^1 s^-2`; `mph`: `h^-1 mi^1`), or None where `text`
+    is not a number and a unit or no word of it has an id. An answer's unit that states
+    another (`5 kg` against `5 kg m`, `5 oz` against `5 fl oz`) is no part of it to drop."""
+    found = _NUMBER_THEN_UNIT.match(text) if len(text) < 200 else None
+    if found is None:
+        return None
+    tail = _superscript_powers(found.group(1))
+    powers: dict[str, int] = {}
+    for unit, power in _unit_powers(tail):
+        powers[unit] = powers.get(unit, 0) + int(power)
+    for word in re.findall(r"[A-Za-z]+", tail):
+        for unit, rate_power in _RATE_UNITS.get(word.lower(), {}).items():
+            powers[unit] = powers.get(unit, 0) + rate_power
+    return " ".join(f"{unit}^{power}" for unit, power in sorted(powers.items()) if power) or None
+
+
+def _other_whole_unit(s: str, carried: frozenset[str]) -> bool:
+    """True when `s`, a number and a unit, states a whole unit (`_whole_unit`) that is not
+    the one the gold states (`carried`: `_WHOLE`)."""
+    stated = [word for word in carried if word.startswith(_WHOLE)]
+    if not stated:
+        return False
+    whole = _whole_unit(s)
+    return whole is not None and f"{_WHOLE}{whole}" not in stated
+
+
+def _spelled_unit(word: str) -> bool:
+    """True when `word` is a unit `_unit_id` has no id for as written but has in another case
+    (`Mg`, megagrams, is no `mg`; `ML` no `mL`; `Gm` no `gm`): a gold's unit the answer must
+    then spell as it does, case kept (`_is_unit`), since folding its case names another unit.
+    One letter is no such unit: it is read as written (`5\\text{M}` is five million)."""
+    return len(word) > 1 and _unit_id(word) is None and _unit_id(word.lower()) is not None
 
 
 # A label in parentheses after a gold's number (ASDiv's `9 (apples)`, `7 (gold stars)`): the
@@ -1508,11 +1564,53 @@ def _written_in(answer: str, asked: str) -> bool:
 def question_words(question: str) -> frozenset[str]:
     """The words of the question (`How many up quarks ...?`): counted nouns an answer may name
     beside its value (`**4 up quarks**` answers 4), as it may drop the gold's own words, never
-    a word that changes a value (`carried_noun`). Unlike the gold's units, the question's do
-    not constrain the answer's unit. The first `MAX_QUESTION_CHARS` characters are read."""
-    words = re.findall(r"[A-Za-z]+", question[:MAX_QUESTION_CHARS])
+    a word that changes a value (`carried_noun`); and the ids of the units it names
+    (`_question_units`), which constrain the answer's unit where the gold states none. The
+    first `MAX_QUESTION_CHARS` characters are read."""
+    text = question[:MAX_QUESTION_CHARS]
+    words = re.findall(r"[A-Za-z]+", text)
     return frozenset(_with_singulars({word for word in (w.lower() for w in words)
-                                      if carried_noun(word)}))
+                                      if carried_noun(word)})) | _question_units(text, words)
+
+
+# How `question_words` marks the id of a unit the question names (`?min`), and that it names
+# one by a word that is nothing else (`_ASKED`).
+_NAMED = "?"
+_ASKED = "??"
+# Unit words that are more often something else in a question: a preposition, a pronoun, an
+# ordinal, a phrase's noun (`in`, `us`, `the second train`, `a bit`, `a yard sale`, `on
+# foot`); as one letter, a name (`point C`, `m` of `y = mx`).
+_OTHER_READINGS = frozenset({"in", "us", "second", "bit", "yard", "foot"})
+_DOLLARS_STATED = re.compile(r"\\?\$\s?\d")  # `\$5`, and a plain text's `$5`
+
+
+def _question_units(text: str, words: list[str]) -> set[str]:
+    """The ids of the units a question names by a word or a currency sign (`_NAMED`), and
+    `_ASKED` where one word of them is nothing else (`_OTHER_READINGS`, one letter): an
+    answer's unit of another id is then no unit to drop against a gold that states none
+    (`_is_unit`: `5 kg` for `How many grams?`; `_currency_dropped`: `\\$5` for `How many
+    cents?`)."""
+    found: set[str] = set()
+    for word in words:
+        unit = _unit_id(word)
+        if unit is None:
+            continue
+        found.add(f"{_NAMED}{unit}")
+        if len(word) > 1 and word.lower() not in _OTHER_READINGS:
+            found.add(_ASKED)
+    found.update(f"{_NAMED}{currency}" for sign, currencies in _SIGN_CURRENCIES.items()
+                 if sign != "\\$" and sign in text for currency in currencies)
+    if _DOLLARS_STATED.search(text):
+        found.add(f"{_NAMED}$")
+    return found
+
+
+def _asked_units(carried: frozenset[str]) -> frozenset[str] | None:
+    """The ids of the units the question names (`_question_units`) where it names one by a
+    word that is nothing else and the gold states no unit nor currency; else None."""
+    if _ASKED not in carried or any(word.startswith(("=", _SIGNED)) for word in carried):
+        return None
+    return frozenset(word[1:] for word in carried if word.startswith(_NAMED) and word != _ASKED)
 
 
 _LONE_I = re.compile(r"(?<![a-zA-Z\\])i(?![a-zA-Z])")
@@ -1604,17 +1702,22 @@ def _is_unit(text: str, carried: frozenset[str] = frozenset(), power: str = "1")
         power = str(-int(power))
     if gold_units and not _power_fits(words[-1], power, carried):
         return False  # `5 cm^2` against `5 cm`: the unit of another quantity
+    asked = _asked_units(carried) if not gold_units and not currencies else None
     spans = _divisors(text)
     divided = [any(start < word.start() < end for start, end in spans)
                for word in re.finditer(r"[A-Za-z]+", text)]
     for at, word in enumerate(words):
         unit = _unit_id(word)
+        if unit is None and f"={word}" in gold_units:
+            unit = word  # a gold's unit with no id, as it spells it (`Mg`: `_spelled_unit`)
         if unit is not None and gold_units and f"={unit}" not in gold_units:
             return False  # `5 cm` against `5 m`: another unit than the gold's
         if unit in _CURRENCY_IDS and currencies and unit not in currencies:
             return False  # `5 cents` against `\\$5`: another currency
         if unit is not None and unit not in _CURRENCY_IDS and currencies and not divided[at]:
             return False  # `5 kg` against `\\$5`: no amount of money (`per kg`, `/h`: a rate)
+        if unit is not None and asked is not None and unit not in asked:
+            return False  # `5 kg` for `How many grams?`: another unit than the question's
         if word in _METRES_OR_MILLIONS and at + 1 < len(words) \
                 and words[at + 1].lower() not in ("per", "of") and _unit_id(words[at + 1]) is None:
             return False  # `5 m apples`: five million apples, not metres
@@ -1736,7 +1839,7 @@ _UNIT_IDS = {
     "feet"], "ft"), **dict.fromkeys(["yd", "yard"], "yd"), **dict.fromkeys(["mi", "mile"], "mi"),
     **dict.fromkeys(["g", "gm", "gram"], "g"), **dict.fromkeys(["kg", "kilogram"], "kg"),
     **dict.fromkeys(["mg", "milligram"], "mg"), **dict.fromkeys(["lb", "lbs", "pound"], "lb"),
-    **dict.fromkeys(["oz", "ounce"], "oz"), **dict.fromkeys(["ton", "tonne"], "t"),
+    **dict.fromkeys(["oz", "ounce"], "oz"), "ton": "ton", "tonne": "t",
     **dict.fromkeys(["s", "sec", "second"], "s"), **dict.fromkeys(["ms", "millisecond"], "ms"),
     **dict.fromkeys(["min", "minute"], "min"), **dict.fromkeys(["h", "hr", "hrs", "hour"], "h"),
     "day": "d", "week": "wk", "month": "mo", **dict.fromkeys(["yr", "yrs", "year"], "yr"),
@@ -1778,7 +1881,7 @@ _UNIT_IDS.update({
     **dict.fromkeys(["atm", "atmosphere"], "atm"), **dict.fromkeys(["dB", "decibel"], "dB"),
     **dict.fromkeys(["Wb", "weber"], "Wb"), **dict.fromkeys(["lm", "lumen"], "lm"),
     **dict.fromkeys(["lx", "lux"], "lx"), **dict.fromkeys(["px", "pixel"], "px"),
-    **dict.fromkeys(["rev", "revolution"], "rev"), **dict.fromkeys(["wk", "wks"], "wk"),
+    **dict.fromkeys(["rev", "revolution"], "rev"), **dict.fromkeys(["kn", "knot"], "kn"), **dict.fromkeys(["wk", "wks"], "wk"),
     **dict.fromkeys(["ruble", "rouble"], "RUB"),
     "hectare": "ha", "ares": "a", "byte": "B",
     **{f"{symbol}B": f"{symbol}B" for symbol in "kMGT"}, "KB": "kB",
@@ -1940,6 +2043,7 @@ _NUMBER_THEN = re.compile(r"^([-+]?(?:\d[\d,]*(?:\.\d+)?|\.\d+))\s*(\\(?:text|mb
 # `\frac{\text{m}}{\text{s}}`, `\text{m}\cdot\text{s}^{-2}`); its words are read apart.
 _UNIT_MARKS = re.compile(r"\\(?:text|mbox|mathrm|frac|cdot)(?![a-zA-Z])|\^\s*\{?\s*-?\d\s*\}?"
                         r"|[{}()/\s.]")
+_POWER_OF_POWER = re.compile(r"\^\s*\{?\s*-?\d+\s*\}?\s*\^")
 # Symbols that are units only inside a unit of parts (`J/(kg K)`: kelvin); alone, `5 K` may
 # be thousands.
 _PART_UNIT_SYMBOLS = {"K": "kelvin"}
@@ -1953,6 +2057,8 @@ def _strip_compound_unit(s: str, carried: frozenset[str] = frozenset()) -> str:
     if found is None or len(s) > 200:
         return s
     tail = found.group(2)
+    if _POWER_OF_POWER.search(tail):
+        return s  # `m²^2`: a power of a power, m^4, read as no unit
     words = _UNIT_MARKS.sub(" ", tail).split()
     if not words or not all(word.isascii() and word.isalpha() for word in words):
         return s
