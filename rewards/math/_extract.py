@@ -99,6 +99,13 @@ class Extraction:
     the question states (the problem's own numbers: `We subtract the 3 eaten apples from the
     10 we started with.`); any other takes the box back (`no_answer`, as a short sentence's
     does)."""
+    told_after: tuple[tuple[str, str], ...] = ()
+    """Values that a known subject of the problem's story acts on in a sentence after the box
+    (`_story_told`: `She ate 3.`, `Ella comió 3.`, `Tom ate 3 of 10.`), each with its sentence,
+    that the working before the box does not state: the story told back, as the comparison
+    excuses them where the question states them, or where it states no number at all (no story
+    to hold them against: `How many apples?`); any other takes the box back (`Mia ate 8.`
+    after a question of 10 and 3 apples), as `stated_after`'s do."""
     uncertain: str | None = None
     """What stands glued to a box's closing brace that may change its value and that neither
     the allow-list of marks (`_HARMLESS_GLUE`) nor the exact arithmetic reads (`\\boxed{7}th`,
@@ -1241,7 +1248,9 @@ def _box_with_words(text: str, found: Extraction, end: int) -> Extraction:
         if unread is not None and unread[1] is False:
             return replace(found, uncertain=f"{unread[0]!r} follows the box and is not read")
         if unread is not None and not isinstance(unread[1], bool):  # the question may excuse them
-            found, unread = replace(found, stated_after=unread[1]), None
+            found = replace(found, stated_after=tuple((value, said) for value, said, told in unread[1] if not told),
+                            told_after=tuple((value, said) for value, said, told in unread[1] if told))
+            unread = None
         said = unread[0] if unread is not None else None
     if said is None:
         # `\boxed{7} thousand dollars`: a magnitude word is read with the value, not as a
@@ -1948,7 +1957,7 @@ def _judged_sentence(region: str) -> str | None:
 
 
 def _unread_after_box(text: str, end: int,
-                      answer: str) -> tuple[str, bool | tuple[tuple[str, str], ...]] | None:
+                      answer: str) -> tuple[str, bool | tuple[tuple[str, str, bool], ...]] | None:
     """What a reply writes after a box that ends at `end` (its own clause and the next
     sentences, `_after_box`) that no reader known to leave the box's `answer` as said accounts
     for, read by allow-lists in any language (the judging and restating readers run first):
@@ -1997,7 +2006,7 @@ def _unread_after_box(text: str, end: int,
         parts[0] = ("", "")
         parts.insert(1, (first, _BREAK))
     read = _sentences_read(parts, text, end)
-    stated: list[tuple[str, str]] = []
+    stated: list[tuple[str, str, bool]] = []
     worked: frozenset[Fraction] | None = None
     mark = next((char for sentence, _ in [(parts[0][0], "")] + read for char in sentence
                  if _symbol(char) and char not in _HARMLESS_MARKS and not _names_counted(char, text, end)), None)
@@ -2018,7 +2027,7 @@ def _unread_after_box(text: str, end: int,
                 _BASE_NUMERAL.search(answer)) else []
             if values and worked is None:  # (read once, only for such a sentence: linear)
                 worked = numbers_stated(text[:end])
-            stated.extend((value, sentence) for value in values if number_value(value) not in (worked or ()))
+            stated.extend((value, sentence, told) for value, told in values if number_value(value) not in (worked or ()))
             continue
         if _DIGITS.search(sentence):
             for clause in sentence.split(";"):
@@ -2026,11 +2035,12 @@ def _unread_after_box(text: str, end: int,
                     continue  # `Check: 3 + 7 = 10.`, `Since she ate 3.`, `She ate 3.`, `(10 − 3 = 7)`
                 if _story_action(clause) and not _states_another_result(clause, answer) and not (
                         _leaves_another_value(clause, answer)):
-                    # `So you ate 3.`, `Let's take 8.`: the reply's own telling, whose values
-                    # are the story's only where the question or the working states them
+                    # `She ate 3.`, `So you ate 3.`, `Let's take 8.`: the story told back, whose
+                    # values are the story's where the working or the question states them
                     if worked is None:
                         worked = numbers_stated(text[:end])
-                    stated.extend((number.group(0), sentence) for number in _SENTENCE_NUMBER.finditer(clause)
+                    told = _story_told(clause)
+                    stated.extend((number.group(0), sentence, told) for number in _SENTENCE_NUMBER.finditer(clause)
                                   if _other_value(clause, number, answer) and number_value(number.group(0)) not in worked
                                   and not _LABELLED.search(clause, 0, number.start()))
                     continue
@@ -2046,7 +2056,7 @@ def _unread_after_box(text: str, end: int,
             continue  # `Is there another way? Yes: ...`, `Why? Because ...`: the next sentence answers it
         elif ending != _BREAK and not _harmless_remark(sentence, ending):
             return sentence, False  # `Scratch that.`, `IDK.`, `/s`, `Not done.`, `Is that right?`
-    return (" ".join(sentence for _, sentence in dict.fromkeys(stated)), tuple(stated)) if stated else None
+    return (" ".join(dict.fromkeys(sentence for _, sentence, _ in stated)), tuple(stated)) if stated else None
 
 
 def _read_sentences(region: str) -> list[tuple[str, str]]:
@@ -2226,11 +2236,10 @@ def _explains(sentence: str, answer: str) -> bool:
     """Whether a short sentence with a value after the box is an explanation, so its values
     are operands and cases: it opens as an explanation (`_EXPLAINING`) and says something
     past the opener (an operation, or a word before its value: `Since she ate 3.`, `Check: 3
-    + 7 = 10.`; not `Because 8.`, `Here, 8.`, `Because 8 works.`), it is an equation that checks the box (`(10 − 3 = 7)`), or a
-    known subject of the story does to a value what a problem's people do (`_story_told`: `She
-    ate 3.`; `So we ate 8.`, `Let's take 8.` are the reply's own work, `_story_action`, whose
-    values only the question may explain). An equation whose stated result is another value
-    than the box's (`(3 + 4 = 8)`, `Check: 10 - 3 = 8.`) is no check."""
+    + 7 = 10.`; not `Because 8.`, `Here, 8.`, `Because 8 works.`), or it is an equation that
+    checks the box (`(10 − 3 = 7)`). An equation whose stated result is another value than the
+    box's (`(3 + 4 = 8)`, `Check: 10 - 3 = 8.`) is no check. (A story sentence, `She ate 3.`,
+    is the story's where the question states its values: `_story_action`.)"""
     opener = _EXPLAINING.match(sentence)
     if _states_another_result(sentence, answer) or _leaves_another_value(sentence, answer):
         return False
@@ -2239,10 +2248,8 @@ def _explains(sentence: str, answer: str) -> bool:
         if _LETTERS.search(_DIGITS.split(said, maxsplit=1)[0]) or _CHECK_OPERATION.search(said):
             return True
     sides = sentence.strip(" ()[]*_").split("=")
-    if len(sides) == 2 and any(_CHECK_OPERATION.search(side) for side in sides) and any(
-            not _LETTERS.search(side) and _value_differs(side.strip(), answer) is False for side in sides):
-        return True
-    return _story_told(sentence)
+    return len(sides) == 2 and any(_CHECK_OPERATION.search(side) for side in sides) and any(
+        not _LETTERS.search(side) and _value_differs(side.strip(), answer) is False for side in sides)
 
 
 def _story_action(sentence: str) -> bool:
@@ -2346,7 +2353,7 @@ _STEP_LABEL = re.compile(r"(?i:(?:step|schritt|paso|étape|etapa|шаг)\s*\d{1,
 _HOLDING = frozenset("has have had owns owned needs needed".split())  # noqa: SIM905
 
 
-def _unexplained_values(sentence: str, answer: str) -> list[str]:
+def _unexplained_values(sentence: str, answer: str) -> list[tuple[str, bool]]:
     """The values other than the box's `answer` that a sentence after it longer than
     `_SHORT_REMARK` words states and no known harmless form explains: not the box's value (to
     its printed precision), not an operand (`3 + 4`), not a step's label (`Step 3`), not one
@@ -2368,21 +2375,21 @@ def _unexplained_values(sentence: str, answer: str) -> list[str]:
             checked.update(number_value(number) for number in _PROSE_NUMBER.findall(equation.group(0)))
         else:  # its results (a side with no operation) are stated values
             results.extend(side for side in sides if _PROSE_NUMBER.fullmatch(side))
-    values: list[str] = []
+    values: list[tuple[str, bool]] = []
     for clause in sentence.split(";"):
         bounds = [0, *(mark.end() for mark in _STORY_CLAUSES.finditer(clause)), len(clause) + 1]
         acted = [(start, stop) for start, stop in itertools.pairwise(bounds)
                  if _story_told(clause[start:stop]) and not _leaves_another_value(clause[start:stop], answer)]
         numbers = [number for number in itertools.chain(_SENTENCE_NUMBER.finditer(clause),
                                                         _LISTED_NUMBER.finditer(clause))
-                   if not any(start <= number.start() < stop for start, stop in acted)
-                   and not _LABELLED.search(clause, 0, number.start()) and _other_value(clause, number, answer)
+                   if not _LABELLED.search(clause, 0, number.start()) and _other_value(clause, number, answer)
                    and number_value(number.group(0)) not in checked]
         # (a value rejected once is rejected where the clause names it again: `It can't be 8
         # because 8 apples would exceed the basket.`)
         rejected = {number_value(number.group(0)) for number in numbers if _rejected_near(clause, number, answer)}
-        values.extend(number.group(0) for number in numbers if number_value(number.group(0)) not in rejected)
-        values.extend(result for result in results if result in clause and _value_differs(result, answer) is True)
+        values.extend((number.group(0), any(start <= number.start() < stop for start, stop in acted))
+                      for number in numbers if number_value(number.group(0)) not in rejected)
+        values.extend((result, False) for result in results if result in clause and _value_differs(result, answer) is True)
     return list(dict.fromkeys(values))
 
 

@@ -4,11 +4,12 @@
 - a true equation told as a step of the working (`_tells_a_step`: an explanation's opener
   that is no check, a step's label or an ordinal, a known subject of the story) states no
   other answer; a false one (`_holds`), a bare one, a check's and one said as the answer do;
-- a story action explains its values when its subject is a known one of the story
-  (`_story_told`: the third person in the languages replies are written in, a determiner
-  with its noun, a name); under any other subject or none (`So you ate 3.`, `Let's take 8.`,
-  `Maybe take 8.`) its values are the story's only where the question or the working states
-  them (`Extraction.stated_after`);
+- a story action's values are the story's where the question or the working states them
+  (`Extraction.stated_after`, `told_after`: `So you ate 3.` in a problem of 3 apples keeps
+  the box; `Let's take 8.`, `Maybe take 8.`, `Mia ate 8.` take it back); only where the
+  question states no number does a known subject of the story vouch for them (`_story_told`:
+  the third person in the languages replies are written in, a determiner with its noun, a
+  name);
 - a story part that says what is left (`_LEAVES`: `kept 8`, `8 leftover`, `8 remained`,
   `eight left`) with another value states it;
 - a sign-off is read by its courtesy words, a Chinese run cut into the listed words
@@ -224,6 +225,25 @@ def test_own_work_with_a_value_the_question_does_not_state(reward: MathReward, t
 )
 def test_own_work_in_a_story_with_another_value(reward: MathReward, tail: str) -> None:
     assert _story(reward, tail, working=True) == 0.0
+
+
+@pytest.mark.parametrize(
+    "tail", ["Mia ate 8.", "She ate 8.", "Zed took 8.", "Her friends took 5.", "Ella comió 8."]
+)
+def test_story_told_with_a_value_the_story_does_not_hold(reward: MathReward, tail: str) -> None:
+    assert _story(reward, tail, working=True) == 0.0
+
+
+@pytest.mark.parametrize(
+    "tail", ["Mia ate 3.", "Her friends took 4 in total.", "Ella comió 3.", "Each friend took 2."]
+)
+def test_story_told_with_the_storys_values(reward: MathReward, tail: str) -> None:
+    assert _story(reward, tail, working=True) == 1.0
+
+
+def test_story_told_with_a_derived_value_and_no_working(reward: MathReward) -> None:
+    """The documented cost: 4 is derived (2 to each of 2 friends) and written nowhere before."""
+    assert _story(reward, "Her friends took 4 in total.") == 0.0
 
 
 # === what a story leaves: buy credit ============================================================
