@@ -2248,8 +2248,9 @@ def _explains(sentence: str, answer: str) -> bool:
         if _LETTERS.search(_DIGITS.split(said, maxsplit=1)[0]) or _CHECK_OPERATION.search(said):
             return True
     sides = sentence.strip(" ()[]*_").split("=")
+    results = [_RESULT_SIDE.fullmatch(side) for side in sides if not _CHECK_OPERATION.search(side)]
     return len(sides) == 2 and any(_CHECK_OPERATION.search(side) for side in sides) and any(
-        not _LETTERS.search(side) and _value_differs(side.strip(), answer) is False for side in sides)
+        result is not None and _value_differs(result.group("value"), answer) is False for result in results)
 
 
 def _story_action(sentence: str) -> bool:
@@ -2305,9 +2306,9 @@ def _states_another_result(text: str, answer: str) -> bool:
     body = text[opener.end() if opener is not None else 0:]
     sides = body.strip(" ()[]*_$").split("=")
     operations = [side for side in sides if _CHECK_OPERATION.search(side)]
+    results = [_RESULT_SIDE.fullmatch(side) for side in sides if not _CHECK_OPERATION.search(side)]
     if not (len(sides) == 2 and bool(operations) and any(
-            not _CHECK_OPERATION.search(side) and not _LETTERS.search(side)
-            and _value_differs(side.strip(" $"), answer) is True for side in sides)):
+            result is not None and _value_differs(result.group("value"), answer) is True for result in results)):
         return False
     equation = _EQUATION.search(body.replace("−", "-"))
     true = equation is not None and "=" in equation.group(0) and _holds(equation.group(0))
@@ -2317,7 +2318,12 @@ def _states_another_result(text: str, answer: str) -> bool:
     # a true step of the working, told as one (`Since 5 × 2 = 10.`, `Step 1: 5 × 2 = 10.`,
     # `Bob has 2 + 3 = 5.`): its result is an intermediate value, not another answer
     return not (true and equation is not None and _tells_a_step(
-        text, opener, body[:equation.start()]))
+        text[:len(text) - len(body) + equation.start()]))
+
+
+# The result side of an equation after the box: a number, with the words of what it counts
+# (`8 apples`) and a closing mark (`8 ✓`, `8,`).
+_RESULT_SIDE = re.compile(r"\s*\$?\s*(?P<value>-?\d+(?:\.\d+)?)\s*\$?(?:\s*[^\W\d_]+){0,3}[\s.,;!)\]✓✔✅]*")
 
 
 def _holds(equation: str) -> bool:
@@ -2327,18 +2333,26 @@ def _holds(equation: str) -> bool:
     return len(sides) >= 2 and all(_value_differs(side, sides[0]) is False for side in sides[1:])
 
 
-def _tells_a_step(text: str, opener: re.Match[str] | None, before: str) -> bool:
+def _tells_a_step(before: str) -> bool:
     """Whether the words before an equation after the box tell it as a step of the working
     (an allow-list): an explanation's opener that is no check of the answer (`Since`, `Note
     that`, `Because`; not `Check:`), a step's label or an ordinal (`Step 1:`, `First,`), or a
     subject doing or having what a problem's people do (`She bought`, `Bob has`, `_ACTING`,
     `_HOLDING`). `Check: 1 × 8 = 8.`, `Explanation: 3 + 5 = 8.`, `So the answer is 3 + 5 = 8`
-    and a bare `(4 + 4 = 8)` offer its result as the answer."""
-    if opener is not None:
-        return not _CHECKING.match(opener.group(0).lstrip("("))
-    if _STEP_LABEL.fullmatch(before.strip(" ()*_")):
-        return True
-    raw = _LETTERS.findall(_CLAUSE_BREAK.split(before)[-1]) if before.strip() else []
+    and a bare `(4 + 4 = 8)` offer its result as the answer; so does one after other words
+    (`Since the answer is 3 + 5 = 8.`)."""
+    head = before.strip(" ()*_")
+    opener = _EXPLAINING.match(head)
+    if opener is not None and _CHECKING.match(opener.group(0).lstrip("(")):
+        return False
+    told = opener is not None
+    head = head[opener.end():] if opener is not None else head
+    label = _STEP_LABEL.match(head.strip(" ()*_"))
+    if label is not None:
+        told, head = True, head.strip(" ()*_")[label.end():]
+    raw = _LETTERS.findall(head)
+    if not raw:
+        return told
     return len(raw) > 1 and (raw[-1].lower() in _ACTING or raw[-1].lower() in _HOLDING) and _story_subject(
         [word.lower() for word in raw[:-1]], raw[:-1], raw[-1].lower())
 
@@ -2347,10 +2361,10 @@ def _tells_a_step(text: str, opener: re.Match[str] | None, before: str) -> bool:
 # an equation it opens with another result offers that result.
 _CHECKING = re.compile(r"(?i:check|verif|to\s+(?:check|verify|confirm))")
 # A step's label or an ordinal before an equation of the working (`Step 1:`, `First,`).
-_STEP_LABEL = re.compile(r"(?i:(?:step|schritt|paso|étape|etapa|шаг)\s*\d{1,2}\s*[:.)]?|first(?:ly)?,?|"
-                         r"second(?:ly)?,?|third(?:ly)?,?|next,?|then,?)")
+_STEP_LABEL = re.compile(r"(?i:(?:step|schritt|paso|étape|etapa|шаг)\s*\d{1,2}\s*[:.)]?|(?:first(?:ly)?|"
+                         r"second(?:ly)?|third(?:ly)?|next|then)(?![^\W\d_])\s*,?)")
 # Verbs of what a problem's people have (`Bob has 2 + 3 = 5.`), beside `_ACTING`.
-_HOLDING = frozenset("has have had owns owned needs needed".split())  # noqa: SIM905
+_HOLDING = frozenset("has have had owns owned needs needed holds hold held contains".split())  # noqa: SIM905
 
 
 def _unexplained_values(sentence: str, answer: str) -> list[tuple[str, bool]]:
@@ -2371,7 +2385,9 @@ def _unexplained_values(sentence: str, answer: str) -> list[tuple[str, bool]]:
         if "=" not in equation.group(0):
             continue
         sides = [side.strip(" ()") for side in equation.group(0).replace("−", "-").split("=")]
-        if any(_value_differs(side, answer) is False for side in sides):
+        before = _STEP_CLAUSES.split(sentence[:equation.start()])[-1]
+        if any(_value_differs(side, answer) is False for side in sides) or (
+                _holds(equation.group(0)) and _tells_a_step(before)):  # (`Since 5 × 2 = 10, ...`)
             checked.update(number_value(number) for number in _PROSE_NUMBER.findall(equation.group(0)))
         else:  # its results (a side with no operation) are stated values
             results.extend(side for side in sides if _PROSE_NUMBER.fullmatch(side))
@@ -2410,6 +2426,7 @@ _EQUATION = re.compile(r"(?<![\d.(])\(*+\s*+-?\d++(?:\.\d++)?\s*+\)*+(?>\s*+(?:[
 # A numeral written in a base, with its subscript (`204_5`, `8_{10}`, `1011_{2}`).
 _BASE_NUMERAL = re.compile(r"(?<![\w.])\d+\s*_\s*(?:\d+|\{\s*\d+\s*\})")
 _STORY_CLAUSES = re.compile(r"[;,](?!\d)")
+_STEP_CLAUSES = re.compile(r"[;,.](?!\d)")
 _PROSE_NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
 
 

@@ -2,8 +2,10 @@
 `rewards/math/_extract.py`, probed from both sides (docs/math.md, "What follows a box").
 
 - a true equation told as a step of the working (`_tells_a_step`: an explanation's opener
-  that is no check, a step's label or an ordinal, a known subject of the story) states no
-  other answer; a false one (`_holds`), a bare one, a check's and one said as the answer do;
+  that is no check, a step's label or an ordinal, a known subject of the story), in a short
+  sentence or a longer one, states no other answer; a false one (`_holds`), a bare one, a
+  check's and one said as the answer do, with or without the noun it counts (`_RESULT_SIDE`:
+  `(3 + 5 = 8 apples)`, `3 + 5 = 8 ✓`);
 - a story action's values are the story's where the question or the working states them
   (`Extraction.stated_after`, `told_after`: `So you ate 3.` in a problem of 3 apples keeps
   the box; `Let's take 8.`, `Maybe take 8.`, `Mia ate 8.` take it back); only where the
@@ -104,6 +106,50 @@ def test_true_step_of_the_working_keeps_the_box(reward: MathReward, tail: str) -
 )
 def test_false_bare_or_offered_equation_takes_the_box_back(reward: MathReward, tail: str) -> None:
     assert _after(reward, tail) == 0.0
+
+
+@pytest.mark.parametrize(
+    "tail",
+    [
+        "(10 − 3 = 7 apples)",
+        "Bob has 2 + 3 = 5 apples.",
+        "Step 1: 5 × 2 = 10 apples.",
+        "Since each bag holds 5 × 2 = 10 apples, she kept 7 of them after the rest were eaten.",
+        "In the first step, since 5 × 2 = 10, the basket held 10 apples, and 10 − 3 = 7.",
+        "Step 1: 5 × 2 = 10 apples were bought; step 2: 10 − 3 = 7 apples are left over.",
+    ],
+)
+def test_true_step_with_its_noun_keeps_the_box(reward: MathReward, tail: str) -> None:
+    assert _after(reward, tail) == 1.0
+
+
+@pytest.mark.parametrize(
+    "tail",
+    [
+        "(3 + 5 = 8 apples)",
+        "(2 × 5 = 10 apples)",
+        "3 + 5 = 8 ✓",
+        "(3+5=8,)",
+        "Since the answer is 3 + 5 = 8.",
+        "We can also note that 4 + 4 = 8 gives another possible count of the apples.",
+    ],
+)
+def test_equation_offering_another_result_with_its_noun(reward: MathReward, tail: str) -> None:
+    assert _after(reward, tail) == 0.0
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason=(
+        "open: hedging: a longer sentence after the box that says `the answer is` an equation "
+        "with another result (`Then the answer is 3 + 5 = 8 apples in total.`) is taken as the "
+        "final answer phrase, whose tail math-verify reads back to the box's 7; root: "
+        "_extract.find_answer (a phrase after the box replaces it) and _compare (a native "
+        "phrase is judged on the tail)"
+    ),
+)
+def test_answer_phrase_equation_after_the_box(reward: MathReward) -> None:
+    assert _after(reward, "Then the answer is 3 + 5 = 8 apples in total for the basket.") == 0.0
 
 
 # === stories told back: false loss ==============================================================
