@@ -2323,7 +2323,8 @@ def _states_another_result(text: str, answer: str) -> bool:
 
 # The result side of an equation after the box: a number, with the words of what it counts
 # (`8 apples`) and a closing mark (`8 ✓`, `8,`).
-_RESULT_SIDE = re.compile(r"\s*\$?\s*(?P<value>-?\d+(?:\.\d+)?)\s*\$?(?:\s*[^\W\d_]+){0,3}[\s.,;!)\]✓✔✅]*")
+_RESULT_SIDE = re.compile(r"\s*+\$?\s*+(?P<value>-?\d++(?:\.\d++)?)\s*+\$?(?:\s*+[^\W\d_]++(?:\s++[^\W\d_]++){0,2})?"
+                          r"[\s.,;!)\]✓✔✅]*+")
 
 
 def _holds(equation: str) -> bool:
