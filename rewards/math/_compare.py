@@ -241,11 +241,16 @@ def _stated_after(extraction: Extraction, question: str | None) -> Verdict | Non
     explains (`Extraction.stated_after`) and the question does not state it either (`numbers_stated`:
     `We subtract the 3 eaten apples from the 10 we started with.` names the problem's own
     numbers; `On reflection the count of apples that remain is 8 in total.` another answer):
-    the reply took its box back. None when every such value is the question's."""
-    if not extraction.stated_after:
+    the reply took its box back. A value told of the story's people (`Extraction.told_after`:
+    `She ate 3.`) is held to the question's numbers too, where it states any (`Mia ate 8.`
+    after a question of 10 and 3 apples takes the box back). None when every such value is
+    the question's."""
+    if not extraction.stated_after and not extraction.told_after:
         return None
     asked = numbers_stated(question[:MAX_QUESTION_CHARS]) if question else frozenset()
-    value, sentence = next(((value, sentence) for value, sentence in extraction.stated_after
+    # (a story told of the problem's people holds only where the question states a number)
+    held = extraction.stated_after + (extraction.told_after if asked else ())
+    value, sentence = next(((value, sentence) for value, sentence in held
                             if number_value(value) not in asked), (None, ""))
     if value is None:
         return None

@@ -100,6 +100,13 @@ class Extraction:
     the question states (the problem's own numbers: `We subtract the 3 eaten apples from the
     10 we started with.`); any other takes the box back (`no_answer`, as a short sentence's
     does)."""
+    told_after: tuple[tuple[str, str], ...] = ()
+    """Values that a known subject of the problem's story acts on in a sentence after the box
+    (`_story_told`: `She ate 3.`, `Ella comió 3.`, `Tom ate 3 of 10.`), each with its sentence,
+    that the working before the box does not state: the story told back, as the comparison
+    excuses them where the question states them, or where it states no number at all (no story
+    to hold them against: `How many apples?`); any other takes the box back (`Mia ate 8.`
+    after a question of 10 and 3 apples), as `stated_after`'s do."""
     uncertain: str | None = None
     """What stands glued to a box's closing brace that may change its value and that neither
     the allow-list of marks (`_HARMLESS_GLUE`) nor the exact arithmetic reads (`\\boxed{7}th`,
@@ -1242,7 +1249,9 @@ def _box_with_words(text: str, found: Extraction, end: int) -> Extraction:
         if unread is not None and unread[1] is False:
             return replace(found, uncertain=f"{unread[0]!r} follows the box and is not read")
         if unread is not None and not isinstance(unread[1], bool):  # the question may excuse them
-            found, unread = replace(found, stated_after=unread[1]), None
+            found = replace(found, stated_after=tuple((value, said) for value, said, told in unread[1] if not told),
+                            told_after=tuple((value, said) for value, said, told in unread[1] if told))
+            unread = None
         said = unread[0] if unread is not None else None
     if said is None:
         # `\boxed{7} thousand dollars`: a magnitude word is read with the value, not as a
@@ -1744,7 +1753,8 @@ def _after_box(text: str, end: int, sentences: int | None, *, breaks: bool = Fal
     # the tail's rest: padding is dropped first; `7½`, `7²` read as numbers (`symbol_numbers`)
     raw = symbol_numbers(text[end:_reply_end_after(text, end)])
     raw = _INVISIBLE.sub("", raw)
-    if breaks:
+    if breaks:  # (a full-width stop ends its sentence: `。8` is no decimal `.8`)
+        raw = _FULL_WIDTH_STOP.sub(r"\g<0> ", raw)
         raw = _HIDDEN_BREAK.sub(f" {_BREAK} ", _MARK_RUN.sub(r"\1\1\1", raw))
     if "*" in raw:
         raw = _SPACED_OPERATOR.sub(r"\1", raw)  # `7 ** 0`: `7**0`, a power
@@ -1767,6 +1777,7 @@ def _after_box(text: str, end: int, sentences: int | None, *, breaks: bool = Fal
 # sees the text), LaTeX spacing, markdown emphasis and HTML-like tags (`<b>`, `<think>`; turn
 # markers end the model's text before this is read). Stars between two digits are an
 # operator (`7*8`, `2**3`), not emphasis.
+_FULL_WIDTH_STOP = re.compile(r"[。！？](?=\S)")
 _INVISIBLE = re.compile(r"[\u00ad\u180e\u200b-\u200d\u2060-\u2064\ufeff]")
 _INVISIBLE_CHARS = "\u00ad\u180e\u200b\u200c\u200d\u2060\u2061\u2062\u2063\u2064\ufeff"
 _PADDING = re.compile(r"\\(?:[,;:! ]|q?quad|[hv]space\*?\{[^{}]{0,20}\})|(?<![\d*])\*+|(?<!\*)\*+(?![\d*])|_+|"
@@ -1947,7 +1958,7 @@ def _judged_sentence(region: str) -> str | None:
 
 
 def _unread_after_box(text: str, end: int,
-                      answer: str) -> tuple[str, bool | tuple[tuple[str, str], ...]] | None:
+                      answer: str) -> tuple[str, bool | tuple[tuple[str, str, bool], ...]] | None:
     """What a reply writes after a box that ends at `end` (its own clause and the next
     sentences, `_after_box`) that no reader known to leave the box's `answer` as said accounts
     for, read by allow-lists in any language (the judging and restating readers run first):
@@ -1996,7 +2007,7 @@ def _unread_after_box(text: str, end: int,
         parts[0] = ("", "")
         parts.insert(1, (first, _BREAK))
     read = _sentences_read(parts, text, end)
-    stated: list[tuple[str, str]] = []
+    stated: list[tuple[str, str, bool]] = []
     worked: frozenset[Fraction] | None = None
     mark = next((char for sentence, _ in [(parts[0][0], "")] + read for char in sentence
                  if _symbol(char) and char not in _HARMLESS_MARKS and not _names_counted(char, text, end)), None)
@@ -2008,8 +2019,8 @@ def _unread_after_box(text: str, end: int,
                        for cell in sentence.split("|") if _DIGITS.fullmatch(cell.strip())):
                 return sentence, False
             continue
-        if any(form.match(sentence) for form in _READ_FORMS):
-            continue  # read by `_restated`
+        if any(form.match(sentence) for form in _READ_FORMS) and not _story_action(sentence):
+            continue  # read by `_restated` (not `So one takes 8.`, read `So 1 takes 8`: own work)
         if _remark_length(sentence) > _SHORT_REMARK:  # an explanation, unless it states a new value
             # (a box in a base, `204_5`: its working writes numerals with subscripts, `13_5`,
             # which the text as read here has lost, `13 5`; their values are not read)
@@ -2017,12 +2028,23 @@ def _unread_after_box(text: str, end: int,
                 _BASE_NUMERAL.search(answer)) else []
             if values and worked is None:  # (read once, only for such a sentence: linear)
                 worked = numbers_stated(text[:end])
-            stated.extend((value, sentence) for value in values if number_value(value) not in (worked or ()))
+            stated.extend((value, sentence, told) for value, told in values if number_value(value) not in (worked or ()))
             continue
         if _DIGITS.search(sentence):
             for clause in sentence.split(";"):
                 if _explains(clause, answer):
                     continue  # `Check: 3 + 7 = 10.`, `Since she ate 3.`, `She ate 3.`, `(10 − 3 = 7)`
+                if _story_action(clause) and not _states_another_result(clause, answer) and not (
+                        _leaves_another_value(clause, answer)):
+                    # `She ate 3.`, `So you ate 3.`, `Let's take 8.`: the story told back, whose
+                    # values are the story's where the working or the question states them
+                    if worked is None:
+                        worked = numbers_stated(text[:end])
+                    told = _story_told(clause)
+                    stated.extend((number.group(0), sentence, told) for number in _SENTENCE_NUMBER.finditer(clause)
+                                  if _other_value(clause, number, answer) and number_value(number.group(0)) not in worked
+                                  and not _LABELLED.search(clause, 0, number.start()))
+                    continue
                 if _states_another_result(clause, answer) and not _rejects(clause, answer):
                     return sentence, True  # `(3 + 4 = 8)`, `Check: 10 - 3 = 8.`: its result is another value
                 numbers = itertools.chain(_SENTENCE_NUMBER.finditer(clause), _LISTED_NUMBER.finditer(clause))
@@ -2035,7 +2057,7 @@ def _unread_after_box(text: str, end: int,
             continue  # `Is there another way? Yes: ...`, `Why? Because ...`: the next sentence answers it
         elif ending != _BREAK and not _harmless_remark(sentence, ending):
             return sentence, False  # `Scratch that.`, `IDK.`, `/s`, `Not done.`, `Is that right?`
-    return (" ".join(sentence for _, sentence in dict.fromkeys(stated)), tuple(stated)) if stated else None
+    return (" ".join(dict.fromkeys(sentence for _, sentence, _ in stated)), tuple(stated)) if stated else None
 
 
 def _read_sentences(region: str) -> list[tuple[str, str]]:
@@ -2074,7 +2096,9 @@ def _sentences_read(parts: list[tuple[str, str]], text: str, end: int) -> list[t
     read: list[tuple[str, str]] = []
     used = len(parts[0][0])
     for raw, ending in parts[1:]:
-        sentence = " ".join(numbers_in_words(_DETACHED_NOT.sub("not", _THOUSANDS_COMMA.sub("", raw))).split())
+        # (`sentence_key` drops the space after a comma: `3,eight` is read as `3, eight`)
+        spaced = _COMMA_BEFORE_WORD.sub(", ", _THOUSANDS_COMMA.sub("", raw))
+        sentence = " ".join(numbers_in_words(_DETACHED_NOT.sub("not", spaced)).split())
         sentence = sentence.strip(" *_") if ending != "|" else sentence
         if _passes(sentence, ending, text, end):
             continue
@@ -2085,6 +2109,7 @@ def _sentences_read(parts: list[tuple[str, str]], text: str, end: int) -> list[t
     return read
 
 
+_COMMA_BEFORE_WORD = re.compile(r",(?=[^\W\d_])")
 _SENTENCES_READ = 3
 """How many sentences after the box's own `_unread_after_box` reads, past those that pass
 (`_passes`); what follows them is the working or more thought (`_restated` reads a retraction)."""
@@ -2122,25 +2147,101 @@ _LABELLED = re.compile(r"(?<![^\W\d_])(?i:step|case|line|part|row|stage|method|e
 # An equation that checks the box: an operation on one side, the box's value on the other.
 _CHECK_OPERATION = re.compile(r"[-+*/^×÷·−]|\\(?:times|cdot|div|frac)(?![A-Za-z])")
 # Verbs of what a word problem's people do to its quantities (`She ate 3.`, `He gave away
-# 3.`): their values are operands of the working, not answers (an allow-list).
+# 3.`, `Ella comió 3.`, `Sie aß 3.`, `Elle a mangé 3.`, `Она съела 3.`): their values are
+# operands of the working, not answers (an allow-list).
 _ACTING = frozenset("""
     ate eats eat gave gives give took takes take sold sells sell lost loses lose spent spends spend
     bought buys buy removed removes picked picks received receives dropped drops shared shares
     ran runs walked walks paid pays broke breaks threw throws
+    comió comieron come comen dio dieron regaló vendió vendieron compró compraron gastó perdió tomó
+    aß aßen isst gab gaben gibt nahm nahmen kaufte kauften verkaufte verlor
+    mangé mange mangea donné donne donna vendu vend acheté pris perdu
+    съела съел съели ест дала дал отдала отдал продала продал купила купил потеряла потерял взяла взял
+    comeu deu vendeu comprou perdeu mangiò mangiato diede dato venduto comprato
 """.split())  # noqa: SIM905 (a word list reads better as words)
-# The subjects that make such a sentence the reply's own work, not the problem's story (`We
-# took 8.`): not an explanation.
-_OWN_WORK = frozenset("i we you".split())  # noqa: SIM905
+# The forms of `_ACTING` with no person (`take`, `eat`): after a name or a hedge they are an
+# instruction (`Just take 8.`, `Maybe take 8.`), not what one of the story's people did.
+_BARE_ACTING = frozenset("""
+    eat give take sell lose spend buy remove pick receive drop share run walk pay break throw
+""".split())  # noqa: SIM905 (a word list reads better as words)
+# The subjects known to make a sentence the problem's story told back (an allow-list): the
+# third person, in the languages replies are written in (`She ate 3.`, `Ella comió 3.`), a
+# determiner with its noun (`Her friend took 3.`), or a name (`_NAME`). Any other subject
+# (`I`, `we`, `Let's`, `one`, `y'all`) or none (`Maybe take 8.`) makes it the reply's own work,
+# whose values explain nothing unless the question or the working states them.
+_STORY_PRONOUNS = frozenset("""
+    she he they it ella él ellos ellas er sie es elle il ils elles она он они оно ela ele eles elas
+    lei lui loro
+""".split())  # noqa: SIM905 (a word list reads better as words)
+_STORY_DETERMINERS = frozenset("the her his their its each every both".split())  # noqa: SIM905
+# Words that open a story sentence before its subject (`So she ate 3.`, `Then Tom took 2.`) and
+# auxiliaries between its subject and its verb (`Elle a mangé 3.`).
+_STORY_OPENERS = frozenset("""
+    so then and but thus therefore hence now later first next after since because as when once while finally
+    y luego entonces pero und dann aber et puis donc mais и потом затем но
+""".split())  # noqa: SIM905 (a word list reads better as words)
+_AUXILIARIES = frozenset("a ha hat has have had avait ont".split())  # noqa: SIM905
+# A name: one capital and small letters of the Latin alphabet (`Tom`, `Mia`), no look-alike
+# of another script (`Wе`).
+_NAME = re.compile(r"[A-Z][a-z]+")
+_NOT_NAMES = frozenset("""
+    i me my we us our you your ye thou thee one ones y'all yall ya u let let's lets myself ourselves
+    yourself yourselves someone somebody anyone anybody everyone everybody nobody
+""".split())  # noqa: SIM905 (a word list reads better as words)
+"""Capitalized words of the first and second person, and the indefinite ones, that are no
+name (`So We took 8.`, `Let's take 8.`, `One takes 8.`): a closed class of pronouns."""
+
+
+def _story_subject(words: list[str], raw: list[str], verb: str) -> bool:
+    """Whether the words before a story verb (`verb`, of `_ACTING` or `_HOLDING`; `raw`, the
+    same words as written) are a known subject of the problem's story (`_STORY_PRONOUNS`, a
+    determiner with its noun, a name, joined by `and`), past an opener (`_STORY_OPENERS`) and
+    before an auxiliary (`_AUXILIARIES`). A name takes no bare verb (`Just take 8.`), and a
+    hedge is no name (`Probably ate 8.`)."""
+    at = 0
+    while at < len(words) and words[at] in _STORY_OPENERS:
+        at += 1
+    end = len(words)
+    while end > at + 1 and words[end - 1] in _AUXILIARIES:
+        end -= 1
+    # the words right before the verb, or those that open the clause when the verb is joined to
+    # an earlier one (`She started with 10 and ate 3.`)
+    if _known_subject(words[at:end], raw[at:end], verb):
+        return True
+    return end - at > 1 and words[end - 1] in _JOINING_VERBS and any(
+        _known_subject(words[at:stop], raw[at:stop], verb) for stop in range(at + 1, min(at + 4, end))
+        if words[stop] not in _JOINING_VERBS)
+
+
+# What joins a verb to an earlier one of the same subject (`She started with 10 and ate 3.`).
+_JOINING_VERBS = frozenset("and then y und et и".split())  # noqa: SIM905
+
+
+def _known_subject(subject: list[str], raw: list[str], verb: str) -> bool:
+    """Whether words are a known subject of the story (`_story_subject`)."""
+    if not subject or len(subject) > 5:
+        return False
+    for group, written in zip(" ".join(subject).split(" and "), " ".join(raw).split(" and "), strict=False):
+        names = group.split()
+        if len(names) == 1 and names[0] in _STORY_PRONOUNS:
+            continue
+        if len(names) in (2, 3) and names[0] in _STORY_DETERMINERS and not _NOT_NAMES.intersection(names):
+            continue
+        if (len(names) == 1 and _NAME.fullmatch(written.strip()) and names[0] not in _NOT_NAMES
+                and names[0] not in _JUDGING_WORDS and verb not in _BARE_ACTING):
+            continue
+        return False
+    return True
 
 
 def _explains(sentence: str, answer: str) -> bool:
     """Whether a short sentence with a value after the box is an explanation, so its values
     are operands and cases: it opens as an explanation (`_EXPLAINING`) and says something
     past the opener (an operation, or a word before its value: `Since she ate 3.`, `Check: 3
-    + 7 = 10.`; not `Because 8.`, `Here, 8.`, `Because 8 works.`), it is an equation that checks the box (`(10 − 3 = 7)`), or a
-    subject does to a value what a problem's people do (`_ACTING`: `She ate 3.`), not the
-    reply's own (`_OWN_WORK` anywhere before the verb: `So we ate 8.`). An equation whose stated
-    result is another value than the box's (`(3 + 4 = 8)`, `Check: 10 - 3 = 8.`) is no check."""
+    + 7 = 10.`; not `Because 8.`, `Here, 8.`, `Because 8 works.`), or it is an equation that
+    checks the box (`(10 − 3 = 7)`). An equation whose stated result is another value than the
+    box's (`(3 + 4 = 8)`, `Check: 10 - 3 = 8.`) is no check. (A story sentence, `She ate 3.`,
+    is the story's where the question states its values: `_story_action`.)"""
     opener = _EXPLAINING.match(sentence)
     if _states_another_result(sentence, answer) or _leaves_another_value(sentence, answer):
         return False
@@ -2149,22 +2250,41 @@ def _explains(sentence: str, answer: str) -> bool:
         if _LETTERS.search(_DIGITS.split(said, maxsplit=1)[0]) or _CHECK_OPERATION.search(said):
             return True
     sides = sentence.strip(" ()[]*_").split("=")
-    if len(sides) == 2 and any(_CHECK_OPERATION.search(side) for side in sides) and any(
-            not _LETTERS.search(side) and _value_differs(side.strip(), answer) is False for side in sides):
-        return True
-    return _story_action(sentence)
+    results = [_RESULT_SIDE.fullmatch(side) for side in sides if not _CHECK_OPERATION.search(side)]
+    return len(sides) == 2 and any(_CHECK_OPERATION.search(side) for side in sides) and any(
+        result is not None and _value_differs(result.group("value"), answer) is False for result in results)
 
 
 def _story_action(sentence: str) -> bool:
-    """Whether a subject does to a value what a problem's people do (`_ACTING`: `She ate 3.`),
-    not the reply's own work (`_OWN_WORK` anywhere before the verb: `So we ate 8.`)."""
+    """Whether a subject of any person, or none after an opening word, does to a value what a
+    problem's people do (`_ACTING`: `She ate 3.`, `So we ate 8.`, `Let's take 8.`, `Maybe take
+    8.`): its values are the story's only where the question or the working states them."""
     words = [word.lower() for word in _LETTERS.findall(sentence)]
-    acting = next((at for at, word in enumerate(words) if at > 0 and word in _ACTING), None)
-    return acting is not None and not _OWN_WORK.intersection(words[:acting])
+    return any(at > 0 and word in _ACTING for at, word in enumerate(words))
+
+
+def _story_told(sentence: str) -> bool:
+    """Whether a known subject of the problem's story (`_story_subject`: `She`, `Tom and Mia`,
+    `Her friend`, `Ella`) does to a value what its people do (`_ACTING`), right before the
+    verb in the sentence's last clause before it (`She ate 3.`, `So Tom took 2.`, `Elle a mangé
+    3.`): the story told back, whatever its values."""
+    for verb in _WORD_AT.finditer(sentence):
+        word = verb.group(0).lower()
+        if word not in _ACTING:
+            continue
+        clause = _CLAUSE_BREAK.split(sentence[:verb.start()])[-1]
+        raw = _LETTERS.findall(clause)
+        return bool(raw) and _story_subject([w.lower() for w in raw], raw, word)
+    return False
+
+
+_WORD_AT = re.compile(r"[^\W\d_]+")
+_CLAUSE_BREAK = re.compile(r"[,;:()\[\]—–!?]")
 
 
 # Words that state what a story's action leaves (`leaving 8`, `8 remain`, `has 8 left`).
-_LEAVES = re.compile(r"(?<![A-Za-z])(?:leaving|leaves|left|remain|remains|remaining)(?![A-Za-z])", re.IGNORECASE)
+_LEAVES = re.compile(r"(?<![A-Za-z])(?:leaving|leaves|left|remain|remains|remaining|remained|kept|keeps|keeping|"
+                     r"leftover|left-over|stayed|stays|rest|still)(?![A-Za-z])", re.IGNORECASE)
 
 
 def _leaves_another_value(sentence: str, answer: str) -> bool:
@@ -2185,16 +2305,72 @@ def _states_another_result(text: str, answer: str) -> bool:
     (`3 + 4 = 8`, `2 \\times 3.5 = 8` after a box of 7, `Check: 10 - 3 = 8`; not `Check: 3 + 7 =
     10`): a statement of another value, not a check of the box."""
     opener = _EXPLAINING.match(text)
-    sides = text[opener.end() if opener is not None else 0:].strip(" ()[]*_$").split("=")
+    body = text[opener.end() if opener is not None else 0:]
+    sides = body.strip(" ()[]*_$").split("=")
     operations = [side for side in sides if _CHECK_OPERATION.search(side)]
-    return len(sides) == 2 and bool(operations) and any(
-        not _CHECK_OPERATION.search(side) and not _LETTERS.search(side)
-        and _value_differs(side.strip(" $"), answer) is True for side in sides) and not any(
-        _value_differs(operand, answer) is False  # `Check: 3 + 7 = 10.`: the box is an operand
-        for side in operations for operand in re.findall(r"\d+(?:\.\d+)?", side))
+    results = [_RESULT_SIDE.fullmatch(side) for side in sides if not _CHECK_OPERATION.search(side)]
+    if not (len(sides) == 2 and bool(operations) and any(
+            result is not None and _value_differs(result.group("value"), answer) is True for result in results)):
+        return False
+    equation = _EQUATION.search(body.replace("−", "-"))
+    true = equation is not None and "=" in equation.group(0) and _holds(equation.group(0))
+    if true and any(_value_differs(operand, answer) is False  # `Check: 3 + 7 = 10.`: the box is an operand
+                    for side in operations for operand in re.findall(r"\d+(?:\.\d+)?", side)):
+        return False
+    # a true step of the working, told as one (`Since 5 × 2 = 10.`, `Step 1: 5 × 2 = 10.`,
+    # `Bob has 2 + 3 = 5.`): its result is an intermediate value, not another answer
+    return not (true and equation is not None and _tells_a_step(
+        text[:len(text) - len(body) + equation.start()]))
 
 
-def _unexplained_values(sentence: str, answer: str) -> list[str]:
+# The result side of an equation after the box: a number, with the words of what it counts
+# (`8 apples`) and a closing mark (`8 ✓`, `8,`).
+_RESULT_SIDE = re.compile(r"\s*+\$?\s*+(?P<value>-?\d++(?:\.\d++)?)\s*+\$?(?:\s*+[^\W\d_]++(?:\s++[^\W\d_]++){0,2})?"
+                          r"[\s.,;!)\]✓✔✅]*+")
+
+
+def _holds(equation: str) -> bool:
+    """Whether an equation of prose arithmetic (`_EQUATION`: `5 × 2 = 10`) is true: every side
+    has one exact value, the same (`7 − 0 = 8`, `3 + 4 = 8` are false)."""
+    sides = [_as_latex(side.strip(" ()")) for side in equation.split("=")]
+    return len(sides) >= 2 and all(_value_differs(side, sides[0]) is False for side in sides[1:])
+
+
+def _tells_a_step(before: str) -> bool:
+    """Whether the words before an equation after the box tell it as a step of the working
+    (an allow-list): an explanation's opener that is no check of the answer (`Since`, `Note
+    that`, `Because`; not `Check:`), a step's label or an ordinal (`Step 1:`, `First,`), or a
+    subject doing or having what a problem's people do (`She bought`, `Bob has`, `_ACTING`,
+    `_HOLDING`). `Check: 1 × 8 = 8.`, `Explanation: 3 + 5 = 8.`, `So the answer is 3 + 5 = 8`
+    and a bare `(4 + 4 = 8)` offer its result as the answer; so does one after other words
+    (`Since the answer is 3 + 5 = 8.`)."""
+    head = before.strip(" ()*_")
+    opener = _EXPLAINING.match(head)
+    if opener is not None and _CHECKING.match(opener.group(0).lstrip("(")):
+        return False
+    told = opener is not None
+    head = head[opener.end():] if opener is not None else head
+    label = _STEP_LABEL.match(head.strip(" ()*_"))
+    if label is not None:
+        told, head = True, head.strip(" ()*_")[label.end():]
+    raw = _LETTERS.findall(head)
+    if not raw:
+        return told
+    return len(raw) > 1 and (raw[-1].lower() in _ACTING or raw[-1].lower() in _HOLDING) and _story_subject(
+        [word.lower() for word in raw[:-1]], raw[:-1], raw[-1].lower())
+
+
+# An explanation's opener that checks the answer (`Check:`, `Verification:`, `To verify`):
+# an equation it opens with another result offers that result.
+_CHECKING = re.compile(r"(?i:check|verif|to\s+(?:check|verify|confirm))")
+# A step's label or an ordinal before an equation of the working (`Step 1:`, `First,`).
+_STEP_LABEL = re.compile(r"(?i:(?:step|schritt|paso|étape|etapa|шаг)\s*\d{1,2}\s*[:.)]?|(?:first(?:ly)?|"
+                         r"second(?:ly)?|third(?:ly)?|next|then)(?![^\W\d_])\s*,?)")
+# Verbs of what a problem's people have (`Bob has 2 + 3 = 5.`), beside `_ACTING`.
+_HOLDING = frozenset("has have had owns owned needs needed holds hold held contains".split())  # noqa: SIM905
+
+
+def _unexplained_values(sentence: str, answer: str) -> list[tuple[str, bool]]:
     """The values other than the box's `answer` that a sentence after it longer than
     `_SHORT_REMARK` words states and no known harmless form explains: not the box's value (to
     its printed precision), not an operand (`3 + 4`), not a step's label (`Step 3`), not one
@@ -2212,25 +2388,27 @@ def _unexplained_values(sentence: str, answer: str) -> list[str]:
         if "=" not in equation.group(0):
             continue
         sides = [side.strip(" ()") for side in equation.group(0).replace("−", "-").split("=")]
-        if any(_value_differs(side, answer) is False for side in sides):
+        before = _STEP_CLAUSES.split(sentence[:equation.start()])[-1]
+        if any(_value_differs(side, answer) is False for side in sides) or (
+                _holds(equation.group(0)) and _tells_a_step(before)):  # (`Since 5 × 2 = 10, ...`)
             checked.update(number_value(number) for number in _PROSE_NUMBER.findall(equation.group(0)))
         else:  # its results (a side with no operation) are stated values
             results.extend(side for side in sides if _PROSE_NUMBER.fullmatch(side))
-    values: list[str] = []
+    values: list[tuple[str, bool]] = []
     for clause in sentence.split(";"):
         bounds = [0, *(mark.end() for mark in _STORY_CLAUSES.finditer(clause)), len(clause) + 1]
         acted = [(start, stop) for start, stop in itertools.pairwise(bounds)
-                 if _story_action(clause[start:stop]) and not _leaves_another_value(clause[start:stop], answer)]
+                 if _story_told(clause[start:stop]) and not _leaves_another_value(clause[start:stop], answer)]
         numbers = [number for number in itertools.chain(_SENTENCE_NUMBER.finditer(clause),
                                                         _LISTED_NUMBER.finditer(clause))
-                   if not any(start <= number.start() < stop for start, stop in acted)
-                   and not _LABELLED.search(clause, 0, number.start()) and _other_value(clause, number, answer)
+                   if not _LABELLED.search(clause, 0, number.start()) and _other_value(clause, number, answer)
                    and number_value(number.group(0)) not in checked]
         # (a value rejected once is rejected where the clause names it again: `It can't be 8
         # because 8 apples would exceed the basket.`)
         rejected = {number_value(number.group(0)) for number in numbers if _rejected_near(clause, number, answer)}
-        values.extend(number.group(0) for number in numbers if number_value(number.group(0)) not in rejected)
-        values.extend(result for result in results if result in clause and _value_differs(result, answer) is True)
+        values.extend((number.group(0), any(start <= number.start() < stop for start, stop in acted))
+                      for number in numbers if number_value(number.group(0)) not in rejected)
+        values.extend((result, False) for result in results if result in clause and _value_differs(result, answer) is True)
     return list(dict.fromkeys(values))
 
 
@@ -2251,6 +2429,7 @@ _EQUATION = re.compile(r"(?<![\d.(])\(*+\s*+-?\d++(?:\.\d++)?\s*+\)*+(?>\s*+(?:[
 # A numeral written in a base, with its subscript (`204_5`, `8_{10}`, `1011_{2}`).
 _BASE_NUMERAL = re.compile(r"(?<![\w.])\d+\s*_\s*(?:\d+|\{\s*\d+\s*\})")
 _STORY_CLAUSES = re.compile(r"[;,](?!\d)")
+_STEP_CLAUSES = re.compile(r"[;,.](?!\d)")
 _PROSE_NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
 
 
@@ -2331,7 +2510,8 @@ def _harmless_remark(sentence: str, ending: str = "") -> bool:
     `ending` mark) doubt the box: not harmless. A doubt of clarity after a condition is an
     offer to explain, not a doubt (`_CONDITIONED_REMARK_WORDS`: `Let me know if this is
     unclear.`; `This is unclear.` doubts the box)."""
-    words = [word.lower().replace("’", "'") for word in _REMARK_WORD.findall(_GLUED_NOT.sub(" not", sentence))]
+    words = [part for word in _REMARK_WORD.findall(_GLUED_NOT.sub(" not", sentence))
+             for part in _courtesy_words(word.lower().replace("’", "'"))]
     if ending in ("?", "？") and any(word in _AFFIRMING for word in words):
         return False
     for at, word in enumerate(words):
@@ -2346,6 +2526,27 @@ def _harmless_remark(sentence: str, ending: str = "") -> bool:
                or at > condition and word in _CONDITIONED_REMARK_WORDS for at, word in enumerate(words))
 
 
+def _courtesy_words(word: str) -> list[str]:
+    """A word of a remark as `_REMARK_WORDS` lists it: a run of Chinese or Japanese, written
+    with no spaces, cut into the listed words it is made of, longest first (`希望对您有帮助`:
+    `希望 对 您 有 帮助`), so a sign-off is read by its words, not as a whole listed phrase; a
+    run that is not made only of listed words stays whole (not harmless). Linear: each cut
+    tries at most `_CJK_WORD_MAX` lengths."""
+    if word in _REMARK_WORDS or not _CJK_RUN.search(word):
+        return [word]
+    parts: list[str] = []
+    at = 0
+    while at < len(word):
+        size = next((size for size in range(min(_CJK_WORD_MAX, len(word) - at), 0, -1)
+                     if word[at:at + size] in _REMARK_WORDS), 0)
+        if not size:
+            return [word]
+        parts.append(word[at:at + size])
+        at += size
+    return parts
+
+
+_CJK_WORD_MAX = 12
 _AFFIRMING = frozenset("""
     done solved complete completed finished verified checked confirmed correct right true final
     answer solution result proof proven proved sure certain valid clear
@@ -2434,6 +2635,9 @@ _REMARK_WORDS = frozenset("""
     geholfen hat habe gutes gelingen bonne chance vous t'aide aidé a été utile boa sorte ter
     ajudado buona fortuna ti sia stato помогло удачи успехов 以上です 以上
     esto explanation clarifies clarify things studying clear 希望这对你有帮助 希望能帮到你
+    clears cleared up understand understanding answers answered crystal haberte ayudarte
+    希望 对 对你 对您 你 您 有 帮助 这 这个 这些 解答 解释 能 帮到 如有疑问 请 随时 提问
+    祝 学习 愉快 进步 谢谢 欢迎 继续
 """.split())  # noqa: SIM905 (a word list reads better as words)
 """Words of a short sentence after the box known to leave it the answer (an allow-list:
 `_harmless_remark`)."""

@@ -474,7 +474,7 @@ def test_held_own_work_with_another_value(reward: MathReward, tail: str) -> None
 
 
 _OTHER_SUBJECTS = (
-    "open: no committed answer: the reply's or the reader's own work under a subject other "
+    "held since h-m28 (a story action explains a value only when its subject is a known one of the story, `_story_told`, or the question states the value); was open: no committed answer: the reply's or the reader's own work under a subject other "
     "than I/we/you (`Let's take 8.`, `Let us ...`, `one`, `us`, `me`, `y'all`, `ya`, `u`, "
     "`thou`, `ourselves`, `yourself`, a pronoun in another language, `W e`, `I` with a "
     "combining dot) reads as the problem's story, so another value after the box keeps its "
@@ -483,7 +483,6 @@ _OTHER_SUBJECTS = (
 )
 
 
-@_xfail(_OTHER_SUBJECTS)
 @pytest.mark.parametrize(
     "tail",
     [
@@ -507,19 +506,18 @@ _OTHER_SUBJECTS = (
         "So wir took 8.",
     ],
 )
-def test_open_own_work_under_another_subject(reward: MathReward, tail: str) -> None:
+def test_held_own_work_under_another_subject(reward: MathReward, tail: str) -> None:
     assert _after(reward, tail) == 0.0
 
 
 _NO_SUBJECT = (
-    "open: hedging: a story verb with no subject, after a hedge or an adverb (`Maybe take "
+    "held since h-m28 (a story verb with no known subject is the reply's own work, whose values only the question explains); was open: hedging: a story verb with no subject, after a hedge or an adverb (`Maybe take "
     "8.`, `Just take 8.`, `Instead take 8.`, `Probably ate 8.`, `Perhaps sold 8.`, `Hmm, took "
     "8?`) reads as what a problem's people do, so another value keeps the box's 1.0; root: "
     "_extract._explains (any word before a verb of `_ACTING` is taken for its subject)"
 )
 
 
-@_xfail(_NO_SUBJECT)
 @pytest.mark.parametrize(
     "tail",
     [
@@ -534,7 +532,7 @@ _NO_SUBJECT = (
         "Hmm, took 8?",
     ],
 )
-def test_open_story_verb_with_no_subject(reward: MathReward, tail: str) -> None:
+def test_held_story_verb_with_no_subject(reward: MathReward, tail: str) -> None:
     assert _after(reward, tail) == 0.0
 
 
@@ -569,7 +567,6 @@ _OTHER_LEAVES = (
 )
 
 
-@_xfail(_OTHER_LEAVES)
 @pytest.mark.parametrize(
     "tail",
     [
@@ -578,13 +575,19 @@ _OTHER_LEAVES = (
         "She ate 3: 8 stayed.",
         "They ate 3, 8 still.",
         "She ate 3, 8 rest.",
-        "She gave 3, has 8.",
         "She ate 3, 8 remained.",
         "She ate 3, eight left.",
     ],
 )
-def test_open_story_result_in_other_words(reward: MathReward, tail: str) -> None:
+def test_held_story_result_in_other_words(reward: MathReward, tail: str) -> None:
+    """Held since h-m28 (`_LEAVES` reads `kept`, `leftover`, `stayed`, `still`, `rest`,
+    `remained`; a number in words after a comma is read)."""
     assert _after(reward, tail) == 0.0
+
+
+@_xfail(_OTHER_LEAVES)
+def test_open_story_result_has_another_value(reward: MathReward) -> None:
+    assert _after(reward, "She gave 3, has 8.") == 0.0
 
 
 # === equations after the box: buy credit =======================================================
@@ -628,18 +631,24 @@ _EQUATION_FORM = (
 )
 
 
+@pytest.mark.parametrize(
+    "tail", ["(3 + 5 = 8 apples)", "3 + 4 = 8 apples.", "(3+5=8,)", "(3 + 5 = 8) ✓", "3 + 5 = 8 ✓"]
+)
+def test_held_equation_with_another_result_and_a_word_or_mark(
+    reward: MathReward, tail: str
+) -> None:
+    """Held since h-m28 (`_RESULT_SIDE`: a result side may carry what it counts and a closing
+    mark)."""
+    assert _after(reward, tail) == 0.0
+
+
 @_xfail(_EQUATION_FORM)
 @pytest.mark.parametrize(
     "tail",
     [
-        "(3 + 5 = 8 apples)",
-        "3 + 4 = 8 apples.",
         "(3 + 5 = 8 = 8)",
         "(3 + 5 == 8)",
         "(3 + 5 = +8)",
-        "(3+5=8,)",
-        "(3 + 5 = 8) ✓",
-        "3 + 5 = 8 ✓",
         "(5 = 3 + 2, 8 = 3 + 5)",
         "Check: 3 + 5 = 8 = 8.",
         "(3 + 5 = 8 = x)",
@@ -654,16 +663,15 @@ def test_open_equation_with_another_result_in_another_form(reward: MathReward, t
 
 
 _FALSE_CHECK = (
-    "open: hedging: a false equation whose operand is the box's value and whose result is "
+    "held since h-m28 (an operand equal to the box exempts only a true equation, `_holds`); was open: hedging: a false equation whose operand is the box's value and whose result is "
     "another (`(7 − 0 = 8)`, `(0 + 7 = 8)`, `(7 × 1 = 8)`) passes as a check of the box "
     "and keeps its 1.0; root: _extract._states_another_result (any operand equal to the box "
     "exempts the equation, true or not)"
 )
 
 
-@_xfail(_FALSE_CHECK)
 @pytest.mark.parametrize("tail", ["(7 − 0 = 8)", "(0 + 7 = 8)", "(7 × 1 = 8)"])
-def test_open_false_equation_on_the_box(reward: MathReward, tail: str) -> None:
+def test_held_false_equation_on_the_box(reward: MathReward, tail: str) -> None:
     assert _after(reward, tail) == 0.0
 
 
@@ -798,14 +806,13 @@ def test_held_sign_off_pads_a_value_out_of_reach(reward: MathReward, tail: str) 
 
 
 _FULL_WIDTH_STOP = (
-    "open: other scripts: a bare value after a full-width sentence mark (`\\boxed{7}$。8`, "
+    "held since h-m28 (a full-width stop ends its sentence, `_FULL_WIDTH_STOP`); was open: other scripts: a bare value after a full-width sentence mark (`\\boxed{7}$。8`, "
     "`$！8`, `以上。8`) is not read, so the box keeps 1.0 (`$. 8。` is read); root: "
     "_extract._after_box (`sentence_key` reads `。` as a `.` glued to the value, `.8`, a "
     "number `_SENTENCE_NUMBER` refuses after a point)"
 )
 
 
-@_xfail(_FULL_WIDTH_STOP)
 @pytest.mark.parametrize(
     ("box", "tail"),
     [
@@ -819,12 +826,12 @@ _FULL_WIDTH_STOP = (
         (BOX, "お役に立てれば幸いです。8"),
     ],
 )
-def test_open_value_after_a_full_width_stop(reward: MathReward, box: str, tail: str) -> None:
+def test_held_value_after_a_full_width_stop(reward: MathReward, box: str, tail: str) -> None:
     [score] = reward.score([Sample(APPLES, box + tail, reference="7")])
     assert score.value == 0.0
 
 
-def test_held_value_after_a_full_width_stop_when_spaced(reward: MathReward) -> None:
+def test_held_value_after_a_full_width_stop_spaced(reward: MathReward) -> None:
     assert _after(reward, "8。") == 0.0
 
 
@@ -912,7 +919,7 @@ def test_held_explanation_keeps_the_box(reward: MathReward, tail: str) -> None:
 
 
 _WORKING_STEP = (
-    "open: false loss (a regression of b15a7de): a step of the working after the box whose "
+    "held since h-m28 (a true equation told as a step of the working, `_tells_a_step`, states no other answer); was open: false loss (a regression of b15a7de): a step of the working after the box whose "
     "result is an intermediate value (`Since 5 × 2 = 10.`, `Note that 5 × 2 = 10.`, `Step 1: "
     "5 × 2 = 10.`, `Bob has 2 + 3 = 5.`) now costs the right box its 1.0 (all kept it at "
     "d782962); root: _extract._states_another_result (run before the explanation opener and "
@@ -920,7 +927,6 @@ _WORKING_STEP = (
 )
 
 
-@_xfail(_WORKING_STEP)
 @pytest.mark.parametrize(
     "tail",
     [
@@ -937,12 +943,12 @@ _WORKING_STEP = (
         "(She bought 5 × 2 = 10.)",
     ],
 )
-def test_open_working_step_after_the_box(reward: MathReward, tail: str) -> None:
+def test_held_working_step_after_the_box(reward: MathReward, tail: str) -> None:
     assert _after(reward, tail) == 1.0
 
 
 _FIRST_PERSON_STORY = (
-    "open: false loss (a regression of b15a7de): in a story told in the first person "
+    "held since h-m28 (the story's own values, those the question states, are excused whatever the subject); was open: false loss (a regression of b15a7de): in a story told in the first person "
     "(`I had 10 apples and ate 3.`), an explanation that tells it back (`So you ate 3.`, "
     "`Then you ate 3.`, `Tom and I ate 3.`) is read as the reply's own work, so the right "
     "box loses (kept at d782962); root: _extract._OWN_WORK (the pronoun decides, not whether "
@@ -950,22 +956,20 @@ _FIRST_PERSON_STORY = (
 )
 
 
-@_xfail(_FIRST_PERSON_STORY)
 @pytest.mark.parametrize("tail", ["So you ate 3.", "Then you ate 3.", "Tom and I ate 3."])
-def test_open_first_person_story_told_back(reward: MathReward, tail: str) -> None:
+def test_held_first_person_story_told_back(reward: MathReward, tail: str) -> None:
     assert _after(reward, tail, question=FIRST_PERSON) == 1.0
 
 
 _OTHER_LANGUAGE_STORY = (
-    "open: false loss: a story sentence in another language (`Ella comió 3.`, `Sie aß 3.`, "
+    "held since h-m28 (`_ACTING` and `_STORY_PRONOUNS` list the story verbs and subjects of the languages replies are written in); was open: false loss: a story sentence in another language (`Ella comió 3.`, `Sie aß 3.`, "
     "`Elle a mangé 3.`, `Она съела 3.`) is no explanation, so its operand unsays the right "
     "box (`She ate 3.` keeps it); root: _extract._ACTING (English verbs only)"
 )
 
 
-@_xfail(_OTHER_LANGUAGE_STORY)
 @pytest.mark.parametrize("tail", ["Ella comió 3.", "Sie aß 3.", "Elle a mangé 3.", "Она съела 3."])
-def test_open_story_sentence_in_another_language(reward: MathReward, tail: str) -> None:
+def test_held_story_sentence_in_another_language(reward: MathReward, tail: str) -> None:
     assert _after(reward, tail) == 1.0
 
 
@@ -1011,7 +1015,7 @@ def test_held_sign_off_keeps_the_box(reward: MathReward, tail: str) -> None:
 
 
 _SIGN_OFF_GAPS = (
-    "open: false loss: sign-offs as models write them but off the allow-list (`Hope this "
+    "held since h-m28 (a remark is read by its courtesy words, a Chinese run cut into the listed words, `_courtesy_words`); was open: false loss: sign-offs as models write them but off the allow-list (`Hope this "
     "clears things up!`, `¡Espero haberte ayudado!`, `希望对您有帮助！` with the polite "
     "`您`, `希望这个解答对你有帮助！`, `如有疑问，请随时提问。`, `Hope this helps you "
     "understand!`, `Hope this answers your question!`, `Crystal clear.`) make the right box "
@@ -1020,7 +1024,6 @@ _SIGN_OFF_GAPS = (
 )
 
 
-@_xfail(_SIGN_OFF_GAPS)
 @pytest.mark.parametrize(
     "tail",
     [
@@ -1034,7 +1037,7 @@ _SIGN_OFF_GAPS = (
         "Crystal clear.",
     ],
 )
-def test_open_sign_off_off_the_list(reward: MathReward, tail: str) -> None:
+def test_held_sign_off_off_the_list(reward: MathReward, tail: str) -> None:
     assert _after(reward, tail) == 1.0
 
 
