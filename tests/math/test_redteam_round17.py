@@ -137,8 +137,12 @@ def _xfail(reason: str) -> pytest.MarkDecorator:
 
 
 def _opened(rows: list[tuple[str, ...]]) -> list[object]:
-    """Rows whose last item is the reason of their strict xfail, as marked params."""
-    return [pytest.param(*row[:-1], marks=_xfail(row[-1])) for row in rows]
+    """Rows whose last item is the reason of their strict xfail, as marked params (a reason
+    of None: a hole fixed since, a plain param)."""
+    return [
+        pytest.param(*row[:-1], marks=_xfail(row[-1])) if row[-1] is not None else row[:-1]
+        for row in rows
+    ]
 
 
 def _one(reward: MathReward, gold: str, answer: str, question: str = APPLES) -> float | None:
@@ -727,13 +731,13 @@ _CONDITION = (
                 "In the end, Mia ate 2 and kept 8 apples in her basket for later.",
                 APPLES,
                 "",
-                _STORY,
+                None,  # fixed by h-m28 (story values held to the question's numbers)
             ),
             (
                 "Looking again, Mia actually ate 8 apples and the rest is unknown.",
                 APPLES,
                 "",
-                _STORY,
+                None,  # fixed by h-m28 (story values held to the question's numbers)
             ),
             (
                 "Honestly, after a recount, Mia ate 2 apples and has 8 apples now.",
