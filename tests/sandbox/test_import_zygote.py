@@ -1,0 +1,268 @@
+"""The host's half of the import zygotes (issue #38, NOT ENABLED: docs/sandbox.md, "Import
+zygotes"): which first imports a zygote may serve (`first_imports`), that every module of
+the allow-list imports only modules known to be the same in every process, and that a
+program forked from a process that did its first import from a fresh interpreter's state
+observes what the program run by `python3 -E -s -S main.py` observes."""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import warnings
+from pathlib import Path
+
+import pytest
+
+from sandbox._first_import import MAX_SOURCE_CHARS, ZYGOTE_MODULES, first_imports
+from sandbox._languages import PYTHON
+
+FIRST_IMPORTS = [
+    ("from typing import List\n\ndef f(): pass\n", ("typing",)),
+    ("import sys\n", None),  # started already: nothing to save, and not on the list
+    (
+        "import math, collections\nimport heapq\nx = 1\nimport re\n",
+        ("math", "collections", "heapq"),
+    ),
+    (
+        '"""doc"""\nfrom typing import List, Dict\nfrom collections import abc\n',
+        ("typing", "collections"),
+    ),  # collections.abc: the program's own import, as cold
+    ("import math, os\nimport typing\n", None),  # the whole statement, and the run, stop
+    ("import typing\nimport os\nimport math\n", ("typing",)),
+    ("from . import typing\n", None),
+    ("import collections.abc\n", None),
+    ("import random\n", None),  # seeded from os.urandom at its import
+    ("import statistics\n", None),  # imports random
+    ("x = 1\nimport typing\n", None),
+    ("from typing import List\ndef broken(:\n", None),  # no parse: the cold path says why
+    ("import typing as t\nimport typing\n", ("typing",)),
+    ("", None),
+]
+
+
+@pytest.mark.parametrize(("code", "expected"), FIRST_IMPORTS)
+def test_first_imports_are_a_leading_run_of_allow_listed_imports(
+    code: str, expected: tuple[str, ...] | None
+) -> None:
+    assert first_imports(code) == expected
+
+
+def test_a_program_past_the_size_cap_is_not_parsed() -> None:
+    code = "import typing\n" + "#" * MAX_SOURCE_CHARS
+    assert first_imports(code) is None
+    assert first_imports(code[:MAX_SOURCE_CHARS]) == ("typing",)
+
+
+def test_a_parser_warning_made_an_error_by_the_host_is_no_key() -> None:
+    """Model output is data: a program whose parse warns (an invalid escape) never raises
+    out of `first_imports`, whatever the host's warning filters."""
+    code = "import typing\nx = '\\d'\n"
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert first_imports(code) is None
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert first_imports(code) == ("typing",)
+
+
+REVIEWED = frozenset(
+    {
+        "_ast",
+        "_bisect",
+        "_collections",
+        "_collections_abc",
+        "_decimal",
+        "_functools",
+        "_heapq",
+        "_opcode",
+        "_operator",
+        "_sre",
+        "_stat",
+        "_string",
+        "_typing",
+        "_weakrefset",
+        "ast",
+        "bisect",
+        "collections",
+        "collections.abc",
+        "contextlib",
+        "copy",
+        "copyreg",
+        "dataclasses",
+        "decimal",
+        "dis",
+        "enum",
+        "fractions",
+        "functools",
+        "genericpath",
+        "heapq",
+        "importlib",
+        "importlib._bootstrap",
+        "importlib._bootstrap_external",
+        "importlib.machinery",
+        "inspect",
+        "itertools",
+        "keyword",
+        "linecache",
+        "math",
+        "numbers",
+        "opcode",
+        "operator",
+        "os",
+        "os.path",
+        "posixpath",
+        "re",
+        "re._casefix",
+        "re._compiler",
+        "re._constants",
+        "re._parser",
+        "reprlib",
+        "stat",
+        "string",
+        "token",
+        "tokenize",
+        "types",
+        "typing",
+        "typing.io",
+        "typing.re",
+        "warnings",
+        "weakref",
+    }
+)
+"""Every module the import of an allow-listed module brings in, with the jail's Python,
+each reviewed: none seeds, reads the clock, a pid or a thread id at its import (`os` takes
+the environment, the jail's own, the same every run; `warnings` the -E interpreter's empty
+options)."""
+
+
+def _imported_by(module: str) -> list[str]:
+    probe = (
+        "import sys\nbefore = list(sys.modules)\nimport "
+        + module
+        + "\nprint([name for name in sys.modules if name not in before])"
+    )
+    done = subprocess.run(
+        [PYTHON, "-E", "-s", "-S", "-c", probe],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=60,
+    )
+    return ast.literal_eval(done.stdout)
+
+
+@pytest.mark.parametrize("module", sorted(ZYGOTE_MODULES))
+def test_an_allow_listed_import_brings_in_reviewed_modules_only(module: str) -> None:
+    """A Python upgrade that makes an allow-listed module import something new (say
+    `random`) fails here until that module is reviewed."""
+    imported = _imported_by(module)
+    assert module in imported
+    assert set(imported) <= REVIEWED, sorted(set(imported) - REVIEWED)
+
+
+PROBE = """
+import gc, sys
+names = list(sys.modules)
+gc.collect()  # what the import left as garbage: see the test's docstring
+typed = sorted(type(o).__name__ for o in gc.get_objects()
+               if type(o).__module__ in ("typing", "enum", "re", "collections", "functools"))
+made = "".join(["Li", "st"])
+print(names, len(typed), typed, sys.intern(made) is "List", sys.intern(made) is made)
+"""
+
+ZYGOTE = """
+import sys, posix
+start = len(sys.modules)
+for name in sys.argv[1:]:
+    __import__(name)
+pid = posix.fork()
+if pid:
+    posix._exit(posix.waitstatus_to_exitcode(posix.waitpid(pid, 0)[1]))
+main = type(sys)("__main__")
+main.__file__ = sys.argv[0].rpartition("/")[0] + "/main.py"
+main.__builtins__ = sys.modules["builtins"]
+sys.modules["__main__"] = main
+imported = {name: sys.modules.pop(name) for name in list(sys.modules)[start:]}
+with open(main.__file__, "rb") as fh:
+    code = compile(fh.read(), main.__file__, "exec")
+sys.modules.update(imported)
+exec(code, vars(main))
+"""
+"""A zygote on the host, as the in-jail one is designed: a fresh interpreter that imports
+the program's first modules (their import only, no binding), forks, and runs the program's
+whole source in the child, compiled as cold: before its imports (a warning of the compiler
+shows through `warnings` once imported, which imports linecache and tokenize; cold, the
+compiler's own C path shows it), so they leave sys.modules for the compile, in order."""
+
+
+@pytest.mark.parametrize(
+    "first",
+    [
+        "from typing import List",
+        "import math, collections\nfrom re import compile",
+        "import dataclasses, enum",
+        "from fractions import Fraction\nimport decimal",
+    ],
+)
+def test_a_program_forked_after_its_first_import_observes_a_cold_start(
+    first: str, tmp_path: Path
+) -> None:
+    """The modules in sys.modules (in their order), the objects of the modules' types the
+    collector tracks, and whether the names the program builds are the interned ones: as a
+    cold `python3 -E -s -S main.py`. Only once collected: the import's own garbage (cycles
+    the collector has not reached yet) differs with the allocations before it, cold with
+    the length of the program (its compile comes first), forked with the zygote's; a
+    difference no other run chooses, but a difference. (The script's folder holds main.py before both imports
+    here; in a jail the zygote imports before the run's files are written, so its finder of
+    /work must be brought to the cold one's state: see the design note.)"""
+    source = first + "\n" + PROBE
+    (tmp_path / "main.py").write_text(source)
+    (tmp_path / "zygote.py").write_text(ZYGOTE)
+    modules = first_imports(source)
+    assert modules is not None
+    cold = subprocess.run(
+        [PYTHON, "-E", "-s", "-S", "main.py"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=60,
+    )
+    forked = subprocess.run(
+        [PYTHON, "-E", "-s", "-S", str(tmp_path / "zygote.py"), *modules],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=60,
+    )
+    assert (forked.stdout, forked.stderr) == (cold.stdout, cold.stderr)
+    assert cold.stdout.rstrip().endswith("True False")
+    assert "SyntaxWarning" in cold.stderr  # the probe's `is "List"`: a compiler warning
+
+
+def test_a_program_compiled_after_the_zygotes_import_is_not_cold(tmp_path: Path) -> None:
+    """Why the compile comes first: compiled with the zygote's modules in sys.modules, the
+    probe's compiler warning goes through `warnings`, which imports linecache and tokenize
+    (and compiles tokenize's patterns) where a cold program has neither."""
+    source = "from typing import List\n" + PROBE
+    (tmp_path / "main.py").write_text(source)
+    naive = ZYGOTE.replace("imported = {", "imported = {} and {")
+    (tmp_path / "zygote.py").write_text(naive)
+    cold = subprocess.run(
+        [PYTHON, "-E", "-s", "-S", "main.py"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=60,
+    )
+    forked = subprocess.run(
+        [PYTHON, "-E", "-s", "-S", str(tmp_path / "zygote.py"), "typing"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=60,
+    )
+    assert "'linecache'" in forked.stdout and "'linecache'" not in cold.stdout
