@@ -1,7 +1,7 @@
 """The first import of a Python program, read on the host: the key of an import zygote
-(issue #38, [design](../docs/sandbox.md#import-zygotes-not-enabled)). NOT ENABLED: nothing
-on the default path calls `first_imports`; the in-jail half (zygotes that keep the cold
-state of one first import and fork the program from it) is not built.
+(issue #38, docs/sandbox.md, "Import zygotes"). NOT ENABLED by default: only warm servers
+started with `SANDBOX_IMPORT_ZYGOTES=1` keep zygotes (`warm_server.ImportZygote`), and only
+their runs' headers carry the key.
 
 A warm program starts from a fresh interpreter's import system (`harness_program.as_cold`),
 so its first line, typically `from typing import List`, runs the bodies of typing, re, enum,
@@ -17,8 +17,16 @@ import does nothing that depends on the process or the moment (a seed, a pid, a 
 from __future__ import annotations
 
 import ast
+import os
 
-__all__ = ["MAX_SOURCE_CHARS", "ZYGOTE_MODULES", "first_imports"]
+__all__ = ["MAX_SOURCE_CHARS", "ZYGOTE_MODULES", "first_imports", "zygotes_enabled"]
+
+
+def zygotes_enabled() -> bool:
+    """Whether new warm servers keep import zygotes: only with `SANDBOX_IMPORT_ZYGOTES=1`
+    (off by default: not every requirement of the design is met, see the docs)."""
+    return os.environ.get("SANDBOX_IMPORT_ZYGOTES") == "1"
+
 
 ZYGOTE_MODULES = frozenset(
     {

@@ -7,12 +7,17 @@ observes what the program run by `python3 -E -s -S main.py` observes."""
 from __future__ import annotations
 
 import ast
+import itertools
 import subprocess
 import warnings
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from sandbox_probes import SHORT
 
+import sandbox
+from sandbox import _warm
 from sandbox._first_import import MAX_SOURCE_CHARS, ZYGOTE_MODULES, first_imports
 from sandbox._languages import PYTHON
 
@@ -266,3 +271,90 @@ def test_a_program_compiled_after_the_zygotes_import_is_not_cold(tmp_path: Path)
         timeout=60,
     )
     assert "'linecache'" in forked.stdout and "'linecache'" not in cold.stdout
+
+
+# --- in the jail, with import zygotes on (SANDBOX_IMPORT_ZYGOTES=1: not the default) ------
+
+
+@pytest.fixture
+def zygotes(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Fresh warm servers with import zygotes, for this test only."""
+    _warm.shutdown()
+    monkeypatch.setenv("SANDBOX_IMPORT_ZYGOTES", "1")
+    yield
+    _warm.shutdown()
+
+
+STATE = """
+import gc, os, sys
+def finder(f):
+    if f is None or not hasattr(f, "_path_cache"):
+        return repr(type(f))
+    return (f.path, sorted(f._path_cache), f._path_mtime == os.stat(f.path).st_mtime)
+gc.collect()
+made = "".join(["Li", "st"])
+print(list(sys.modules), sys.path, sorted((k, finder(f)) for k, f in sys.path_importer_cache.items()),
+      sorted(type(o).__name__ for o in gc.get_objects() if type(o).__module__ == "typing"),
+      sys.intern(made) is "List", sys.intern(made) is made, len(os.listdir("/work")))
+"""
+"""What a program finds after its first import: the modules (in order), the path, each
+finder with its listing (and whether that listing is the folder's now), the live objects of
+typing's types, interned names and /work (not the uid: warm programs have their own); a compiler warning on stderr."""
+
+
+@pytest.mark.parametrize(
+    "first", ["from typing import List", "import math, collections", "import dataclasses"]
+)
+def test_a_zygote_served_program_observes_a_cold_start(first: str, zygotes: None) -> None:
+    code = first + "\n" + STATE
+    cold = sandbox.run(code, limits=SHORT, mode="cold")
+    assert cold.status == "ok" and "SyntaxWarning" in cold.stderr, cold
+    for _ in range(4):  # the first makes the zygote; the others are forked from it
+        warm = sandbox.run(code, limits=SHORT, mode="warm")
+        assert (warm.status, warm.stdout, warm.stderr) == ("ok", cold.stdout, cold.stderr)
+
+
+def test_a_zygote_served_worker_judges_as_cold(zygotes: None) -> None:
+    program = "from typing import List\nimport sys\ndef f(x):\n    return len(sys.modules)\n"
+    cold = sandbox.run_tests(program, ["assert f(0) == 0"], limits=SHORT, mode="cold")
+    modules = cold.results[0].message
+    assert "AssertionError" in modules, cold
+    for _ in range(4):
+        warm = sandbox.run_tests(
+            program, ["assert f(0) == 0", "assert f(0) > 0"], limits=SHORT, mode="warm"
+        )
+        assert [r.outcome for r in warm.results] == ["fail", "pass"], warm
+        assert warm.results[0].message == modules
+        assert warm.execution.cpu_s > 0
+
+
+def test_a_program_cannot_reach_or_change_a_zygote(zygotes: None) -> None:
+    """The zygote (the program's parent) is another uid: a signal to it is refused, and a
+    program's `kill(-1)` ends its own processes only; what it changes in the modules it
+    found imported is its own: the next program of that first import finds them fresh."""
+    attack = (
+        "import typing\nimport os, signal\n"
+        "typing.mark = 1\n"
+        "try:\n    os.kill(os.getppid(), signal.SIGKILL)\nexcept PermissionError:\n"
+        "    print('refused')\n"
+        "try:\n    os.kill(-1, signal.SIGKILL)\nexcept OSError:\n    pass\n"
+    )
+    probe = "import typing\nimport os\nprint(hasattr(typing, 'mark'), os.getppid() > 1)\n"
+    sandbox.run(probe, limits=SHORT, mode="warm")  # makes the zygote
+    for _ in range(3):
+        hit = sandbox.run(attack, limits=SHORT, mode="warm")
+        assert (hit.status, hit.stdout) == ("ok", "refused\n"), hit
+        after = sandbox.run(probe, limits=SHORT, mode="warm")
+        assert (after.status, after.stdout) == ("ok", "False True\n"), after
+
+
+def test_a_programs_pid_does_not_tell_what_the_run_before_it_imported(zygotes: None) -> None:
+    """Making a zygote takes a pid; every run without one takes one too (`keep_zygote`), so
+    the pid a program reads moves by as much whatever the runs before it imported."""
+    pid = "import os\nprint(os.getpid())\n"
+    firsts = ["import math", "import heapq", "x = 1", "import math", "import bisect", "x = 2"]
+    seen = []
+    for first in firsts:
+        seen.append(int(sandbox.run(first + "\n" + pid, limits=SHORT, mode="warm").stdout))
+    steps = {b - a for a, b in itertools.pairwise(seen)}
+    assert len(steps) == 1, seen
