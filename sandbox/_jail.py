@@ -31,8 +31,7 @@ from sandbox._types import Limits
 if TYPE_CHECKING:
     from sandbox._parallel import Cancel
 
-__all__ = ["JAIL_UID", "MIN_PROCESS_BYTES", "PROGRAM_UID", "SCRATCH", "SECCOMP_POLICY", "ZYGOTE_UID",
-           "cgroup_v2_root",
+__all__ = ["JAIL_UID", "MIN_PROCESS_BYTES", "PROGRAM_UID", "SCRATCH", "SECCOMP_POLICY", "cgroup_v2_root",
            "check_nsjail", "jail_argv", "memory_group", "nsjail_binary", "process_budget",
            "run_jail"]
 
@@ -50,11 +49,6 @@ PROGRAM_UID = 99998
 """A warm server's jail maps a second unprivileged uid (mapped to the unprivileged host uid
 99998): every program it runs takes it, so that no program can signal, renice, re-limit or
 move the server and the harness that judge the next runs (see `_in_jail/warm_server.py`)."""
-ZYGOTE_UID = 99997
-"""With import zygotes (NOT ENABLED by default: `SANDBOX_IMPORT_ZYGOTES=1`, see
-`_first_import.py`), a warm server's jail maps a third unprivileged uid: its import zygotes
-and long-lived harness run under it, out of reach of the server's kill of a run's processes
-(another uid, without CAP_KILL) as of a program's."""
 WARM_CAPABILITIES = ("CAP_SETUID", "CAP_SETGID", "CAP_KILL", "CAP_FOWNER")
 """What a warm server's jail keeps, inside its own user namespace only: switching a child to
 PROGRAM_UID, killing a run's processes (another uid), emptying the folders a program left
@@ -261,7 +255,7 @@ def jail_argv(command: Sequence[str], limits: Limits, *,
               mounts: Iterable[str] = (), address_space_extra: int = 0,
               group: MemoryGroup | None = None, pass_fds: Iterable[int] = (),
               keep_env: Sequence[str] = (), persistent: bool = False,
-              idle_s: float = 0.0, keepers: bool = False) -> list[str]:
+              idle_s: float = 0.0) -> list[str]:
     """The nsjail argv running `command` in /work under `limits`. `binds` are (host, jail)
     read-only file binds placed after the /work tmpfs (so they land inside it). The log fd
     is the placeholder "{log_fd}", filled in by `run_process`. `group`: the cgroup v1
@@ -291,9 +285,6 @@ def jail_argv(command: Sequence[str], limits: Limits, *,
     if persistent:
         argv += ["--user", f"{PROGRAM_UID}:{PROGRAM_UID}:1",
                  "--group", f"{PROGRAM_UID}:{PROGRAM_UID}:1"]
-        if keepers:  # import zygotes (`ZYGOTE_UID`)
-            argv += ["--user", f"{ZYGOTE_UID}:{ZYGOTE_UID}:1",
-                     "--group", f"{ZYGOTE_UID}:{ZYGOTE_UID}:1"]
         for capability in WARM_CAPABILITIES:
             argv += ["--cap", capability]
     argv += _cgroup_flags(limits, cgroup, group, persistent)

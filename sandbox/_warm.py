@@ -34,7 +34,6 @@ from sandbox._errors import ArgumentError, SandboxError
 from sandbox._first_import import first_imports, zygotes_enabled
 from sandbox._jail import (
     PROGRAM_UID,
-    ZYGOTE_UID,
     cgroup_v2_root,
     check_nsjail,
     jail_argv,
@@ -119,9 +118,9 @@ def start_jailed_server(role: str, limits: Limits, group: MemoryGroup | None,
     fd = inside.fileno()
     command = [PYTHON, *PYTHON_FLAGS, LAUNCHER, role, str(fd), str(PROGRAM_UID)]
     if zygotes:  # a warm server with import zygotes (not enabled by default)
-        command.append(str(ZYGOTE_UID))
+        command.append("1")
     argv = jail_argv(command, limits, binds=[(staged_dir(), IN_JAIL)], group=group,
-                     pass_fds=[fd], persistent=True, keepers=zygotes)
+                     pass_fds=[fd], persistent=True)
     argv = [a if a != "{log_fd}" else "2" for a in argv]
     if group is not None:  # a session's cpuacct group, which nsjail joins before the jail starts
         argv = group.enter_argv(argv)

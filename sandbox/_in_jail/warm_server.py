@@ -70,26 +70,25 @@ PROGRAM_UID: "Any" = None
 """The uid every program (and a stdin/stdout run's harness) runs under: not this server's."""
 
 
-ZYGOTE_UID: "Any" = None
-"""The uid of this server's import zygotes and long-lived harness (`ImportZygote`); None
-without zygotes (the default: not enabled)."""
+ZYGOTES_ON = False
+"""Whether this server keeps import zygotes (`ImportZygote`; not enabled by default)."""
 RUN_STDIO: "Any" = None
 """The standard streams of a plain run's child (`standard_streams`), for a zygote's too."""
 
 
-def main(control_fd: int, program_uid: int, zygote_uid: int = 0) -> None:
+def main(control_fd: int, program_uid: int, zygotes: int = 0) -> None:
     signal.signal(signal.SIGPIPE, signal.SIG_IGN)
     # pid 1 of its namespace ignores every signal it has no handler for, so no process of
     # the jail can end it (a program cannot signal it at all: another uid)
     signal.signal(signal.SIGINT, signal.SIG_DFL)
     control = _socket.socket(fileno=control_fd)
-    global CPUS, PROGRAM_UID, ZYGOTE_UID
+    global CPUS, PROGRAM_UID, ZYGOTES_ON
     CPUS = os.sched_getaffinity(0)
     PROGRAM_UID = program_uid
-    ZYGOTE_UID = zygote_uid or None
+    ZYGOTES_ON = bool(zygotes)
     global SERVER_UID, SERVER_GID, SERVER_CAPS
     SERVER_UID, SERVER_GID = os.getuid(), os.getgid()
-    if ZYGOTE_UID is not None:
+    if ZYGOTES_ON:
         SERVER_CAPS = read_capabilities()
     if not empty_dirs() or not separated():
         return
@@ -146,7 +145,7 @@ def main(control_fd: int, program_uid: int, zygote_uid: int = 0) -> None:
             os.close(report_w)
             result = supervise(pid, header, control, zygote if pidfd else None, pidfd)
         # every process of the run is dead and reaped: its result is whole
-        if ZYGOTE_UID is None:
+        if not ZYGOTES_ON:
             clean_up(result)
         elif not kill_run(result, zygote):
             control.send(to_json(result).encode())
@@ -161,7 +160,7 @@ def main(control_fd: int, program_uid: int, zygote_uid: int = 0) -> None:
             judge.start(control, stdio)  # successor is this run's fork, not the next run's
         retire = not empty_dirs() or \
             not unmoved(report_r, own_forks, header["harness"] == "python")
-        if not retire and ZYGOTE_UID is not None:
+        if not retire and ZYGOTES_ON:
             retire = not keep_zygote(header.get("imports"), control)
         control.send(b"retire" if retire else b"clean")
         if retire:
@@ -457,10 +456,7 @@ class Judge:
                 os.closerange(theirs.fileno() + 1, MAX_FD)
                 sys.stdin, sys.stdout, sys.stderr = stdio
                 sys.argv = ["/harness/run.py", "python"]
-                if ZYGOTE_UID is not None:  # out of the server's kill_run, as the zygotes
-                    os.setgroups([])
-                    os.setresgid(ZYGOTE_UID, ZYGOTE_UID, ZYGOTE_UID)
-                    os.setresuid(ZYGOTE_UID, ZYGOTE_UID, ZYGOTE_UID)
+                if ZYGOTES_ON:  # the server ends the runs: its kill(-1) spares the zygotes
                     harness.KILL_OTHERS = False
                 # it kills the run's worker (the program uid): that, and nothing else
                 harness_wire.set_capabilities(harness_wire.CAP_KILL)
@@ -883,9 +879,9 @@ class ImportZygote:
     """A child of this server, forked between runs, that did `as_cold` and then the import
     of `modules` (their import only: no binding, nothing frozen), and forks the runs whose
     programs start with that import (`zygote_main`). It runs no program code, nothing is
-    forked back from a child, and it runs under ZYGOTE_UID with CAP_SETUID and CAP_SETGID
-    only: a program (another uid) cannot signal it, and this server's `kill_run` (without
-    CAP_KILL) does not reach it."""
+    forked back from a child, and it keeps this server's uid with CAP_SETUID and CAP_SETGID
+    only: a program (another uid) cannot signal it, nor does this server's `run_kill`
+    (under the program uid, without CAP_KILL)."""
 
     def __init__(self, modules: "tuple[str, ...]", control: _socket.socket) -> None:
         self.modules = modules
@@ -962,15 +958,13 @@ BROKEN = False
 
 
 def zygote_main(sock: _socket.socket, modules: "tuple[str, ...]") -> None:
-    """An import zygote's life: take ZYGOTE_UID, close every other fd, `as_cold`, import
+    """An import zygote's life: drop every capability but the uid switch (its children's),
+    close every other fd, `as_cold`, import
     `modules`, then fork one run's child per request, and report each child's end. Nothing
     is imported after `as_cold` but `modules` (the references used are taken before)."""
     keep = sock.fileno()
     os.closerange(3, keep)
     os.closerange(keep + 1, MAX_FD)
-    os.setgroups([])
-    os.setresgid(ZYGOTE_UID, ZYGOTE_UID, ZYGOTE_UID)
-    os.setresuid(ZYGOTE_UID, ZYGOTE_UID, ZYGOTE_UID)
     harness_wire.set_capabilities(harness_wire.CAP_SETUID | harness_wire.CAP_SETGID)
     unpack, size = _struct.unpack, _struct.calcsize("i")
     space = _socket.CMSG_LEN(8 * size)
@@ -1010,12 +1004,9 @@ def zygote_main(sock: _socket.socket, modules: "tuple[str, ...]") -> None:
 
 def zygote_child(sock: _socket.socket, kind: str, header: "dict[str, Any]",
                  fds: "list[int]") -> None:
-    """A run's child forked by an import zygote: the server's uid back (the run's inputs
-    are the server's files, as a child of the server writes them), then the run as a
-    child of the server goes on (`child`, `first_worker`), which takes the program uid."""
+    """A run's child forked by an import zygote: the run goes on as in a child of the
+    server (`child`, `first_worker`), which writes the inputs and takes the program uid."""
     sock.detach()  # closed with every other fd by the run's own code
-    os.setresgid(SERVER_GID, SERVER_GID, SERVER_GID)
-    os.setresuid(SERVER_UID, SERVER_UID, SERVER_UID)
     if kind == "plain":  # from run.py's top level, the zygote's frames unwound
         harness_program.go_on(child, header, fds[:4], RUN_STDIO, fds[4])
     else:
@@ -1024,13 +1015,13 @@ def zygote_child(sock: _socket.socket, kind: str, header: "dict[str, Any]",
 
 SERVER_UID: "Any" = None
 SERVER_GID: "Any" = None
-"""This server's uid and gid, which a zygote's child takes back."""
+"""This server's uid and gid (`run_kill` takes them back)."""
 
 
 def zygote_for(imports: "Any") -> "ImportZygote | None":
     """The zygote for a run whose program starts by importing `imports` (None: none), most
     recently used now."""
-    if ZYGOTE_UID is None or not imports:
+    if not ZYGOTES_ON or not imports:
         return None
     zygote = ZYGOTES.pop(tuple(imports), None)
     if zygote is not None:
@@ -1060,22 +1051,23 @@ def keep_zygote(imports: "Any", control: _socket.socket) -> bool:
 
 
 def run_kill() -> None:
-    """SIGKILL every process of the jail under the program uid or this server's (all but
-    this one and pid 1), none under ZYGOTE_UID: made with the program uid as the effective
-    uid and CAP_KILL out of the effective set, so the kernel's own permission check spares
-    the zygotes and the long-lived harness."""
+    """SIGKILL every process of the jail under the program uid, and nothing else: made
+    with the program uid as real and effective uid (this server's kept as saved, to take it
+    back) and CAP_KILL out of the effective set, so the kernel's own permission check
+    spares the zygotes and the long-lived harness (this server's uid). This server, pid 1,
+    ignores what a program could send it meanwhile (signals a pid 1 has no handler for)."""
     capset, header_type, data_type = harness_wire._CAPSET
     own = SERVER_CAPS  # (effective, permitted, inheritable) x 2, as the server started
     capset(header_type(0x20080522, 0),
            data_type(own[0] & ~harness_wire.CAP_KILL, *own[1:]))
     try:
-        os.seteuid(PROGRAM_UID)
+        os.setresuid(PROGRAM_UID, PROGRAM_UID, SERVER_UID)
         try:
             os.kill(-1, signal.SIGKILL)
         except ProcessLookupError:
             pass
         finally:
-            os.seteuid(SERVER_UID)
+            os.setresuid(SERVER_UID, SERVER_UID, SERVER_UID)
     finally:
         capset(header_type(0x20080522, 0), data_type(*own))
 
@@ -1095,12 +1087,14 @@ def read_capabilities() -> "tuple[int, ...]":
 
 
 def kill_run(result: "dict[str, Any]", zygote: "ImportZygote | None") -> bool:
-    """With import zygotes, instead of `clean_up`: SIGKILL the run's processes (`run_kill`)
-    and reap them, adding their CPU time and peak memory to `result`. `kill(-1)` cannot
-    tell when the last is gone (the kernel counts the zygotes, which it may not signal, as
-    found), so every pid the run can have taken is checked: those between the pid counter
-    read before the run and a probe's now. False if one is still there after 5 s, or the
-    counter went round (the server retires)."""
+    """With import zygotes, instead of `clean_up`: SIGKILL the run's processes and reap
+    them, adding their CPU time and peak memory to `result`. The program's die of
+    `run_kill`; the others (a stdin/stdout harness and what it forked, this server's uid)
+    and any left are found by pid: every pid the run can have taken, between the pid
+    counter read before the run and a probe's now, but the zygotes' and the long-lived
+    harness's, is sent SIGKILL until it is gone (`kill(-1)` cannot tell when the last is:
+    the kernel counts the processes it may not signal as found). False if one is still
+    there after 5 s, or the counter went round (the server retires)."""
     global SCANS
     run_kill()
     if zygote is not None and zygote.waiting:  # an assert/check run's worker, from it
@@ -1137,9 +1131,8 @@ def kill_run(result: "dict[str, Any]", zygote: "ImportZygote | None") -> bool:
             if pid in spare:
                 continue
             try:
-                os.kill(pid, 0)
+                os.kill(pid, signal.SIGKILL)  # a zombie: nothing, until it is reaped
                 left = True
-                break
             except ProcessLookupError:
                 pass
         if not left:
