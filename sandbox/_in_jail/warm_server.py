@@ -1130,11 +1130,17 @@ def kill_run(result: "dict[str, Any]", zygote: "ImportZygote | None") -> bool:
         for pid in range(COUNTERS[0] + 1, last):
             if pid in spare:
                 continue
+            try:  # a zombie too, until it is reaped
+                pidfd = os.pidfd_open(pid)
+            except OSError:  # gone; or EINVAL: a thread's id (of the long-lived harness,
+                continue  # say), not a process: it ends with its process, never alone
+            left = True
             try:
-                os.kill(pid, signal.SIGKILL)  # a zombie: nothing, until it is reaped
-                left = True
-            except ProcessLookupError:
+                signal.pidfd_send_signal(pidfd, signal.SIGKILL)
+            except OSError:
                 pass
+            finally:
+                os.close(pidfd)
         if not left:
             break
         if time.monotonic() > deadline:

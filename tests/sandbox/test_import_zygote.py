@@ -358,3 +358,22 @@ def test_a_programs_pid_does_not_tell_what_the_run_before_it_imported(zygotes: N
         seen.append(int(sandbox.run(first + "\n" + pid, limits=SHORT, mode="warm").stdout))
     steps = {b - a for a, b in itertools.pairwise(seen)}
     assert len(steps) == 1, seen
+
+
+def test_a_server_keeps_two_zygotes_at_most(zygotes: None) -> None:
+    """Four first imports, each twice: the server keeps the last two's zygotes (each
+    program's parent, another uid: `kill(pid, 0)` finds them, refused), besides itself."""
+    for first in ["import math", "import heapq", "import bisect", "import string"]:
+        for parent in ("False\n", "True\n"):  # the server's child, then the zygote's
+            run = sandbox.run(
+                first + "\nimport os\nprint(os.getppid() > 1)\n", limits=SHORT, mode="warm"
+            )
+            assert (run.status, run.stdout) == ("ok", parent), run
+    count = (
+        "import os\nfound = 0\nfor pid in range(1, 1 << 15):\n"
+        "    if pid == os.getpid():\n        continue\n"
+        "    try:\n        os.kill(pid, 0)\n    except ProcessLookupError:\n        continue\n"
+        "    except PermissionError:\n        pass\n    found += 1\nprint(found)\n"
+    )
+    run = sandbox.run(count, limits=SHORT, mode="warm")
+    assert (run.status, run.stdout) == ("ok", "3\n"), run
