@@ -7,6 +7,7 @@ observes what the program run by `python3 -E -s -S main.py` observes."""
 from __future__ import annotations
 
 import ast
+import dataclasses
 import itertools
 import subprocess
 import warnings
@@ -377,3 +378,25 @@ def test_a_server_keeps_two_zygotes_at_most(zygotes: None) -> None:
     )
     run = sandbox.run(count, limits=SHORT, mode="warm")
     assert (run.status, run.stdout) == ("ok", "3\n"), run
+
+
+VERDICTS = [
+    ("import sys\nsys.exit(3)\n", ("runtime_error", 3, None)),
+    ("import os, signal\nos.kill(os.getpid(), signal.SIGTERM)\n", ("runtime_error", None, 15)),
+    ("while True:\n    pass\n", ("timeout", None, 9)),
+    ("x = [0] * (1 << 40)\n", ("memory_limit", 1, None)),
+]
+
+
+@pytest.mark.parametrize(("body", "verdict"), VERDICTS)
+def test_a_zygote_served_programs_verdict_is_a_server_served_ones(
+    body: str, verdict: tuple[str, int | None, int | None], zygotes: None
+) -> None:
+    """The zygote reports its child's wait status and rusage as the server's own wait4
+    reads them: exit codes, signals, CPU limits and memory are judged as without it (the
+    first run of a first import is the server's own child, the others the zygote's)."""
+    code = "from typing import List\n" + body
+    limits = dataclasses.replace(SHORT, cpu_s=1.0, wall_s=5.0)
+    served = [sandbox.run(code, limits=limits, mode="warm") for _ in range(3)]
+    assert [(r.status, r.exit_code, r.signal) for r in served] == [verdict] * 3, served
+    assert all(r.cpu_s > 0 for r in served), served
