@@ -27,6 +27,11 @@ the worker, which loads the program, and the harness judges it, so a run costs o
 instead of two. The harness holds every run's tests, so nothing is ever forked from it;
 after a run it does the `kill(-1)`, which spares its caller and pid 1 only, and tells this
 server when nothing is left to reap.
+
+With import zygotes (started with a third argument 1; not enabled by default), a run whose
+program starts with allow-listed standard imports is forked from a zygote that did that
+import from the cold state (`ImportZygote`), and this server alone ends each run: its
+program's processes by a `kill(-1)` under the program uid, the rest by pid (`kill_run`).
 """
 
 # no `from __future__ import annotations`: at run time it imports __future__, ~0.5 ms of
