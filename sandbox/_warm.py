@@ -31,6 +31,7 @@ from typing import IO
 from sandbox._cgroup import MemoryGroup
 from sandbox._classify import to_execution
 from sandbox._errors import ArgumentError, SandboxError
+from sandbox._first_import import first_imports, zygotes_enabled
 from sandbox._jail import (
     PROGRAM_UID,
     cgroup_v2_root,
@@ -54,6 +55,10 @@ limit is set once, at start (cgroup v2): the server and its long-lived harness (
 of their own each, the harness retiring past 16 MiB of growth; their interpreter's pages
 are charged where first read) and slack. On cgroup v1 each run's
 limit is exact: what the idle server holds plus `memory_bytes`."""
+
+ZYGOTES_BYTES = 16 << 20
+"""With import zygotes (`_first_import.zygotes_enabled`): the memory of a server's two
+zygotes (each a few MiB of its own) on top of WARM_SERVER_BYTES."""
 
 READY_S = 60.0
 """Seconds a new warm server may take to start (nsjail, the interpreter, its warm-up)."""
@@ -102,7 +107,8 @@ def server_ended(what: str, proc: subprocess.Popen[bytes], log: IO[bytes]) -> Sa
     return SandboxError(f"{what}: " + (" | ".join(lines[-5:]) or f"exit code {proc.returncode}"))
 
 
-def start_jailed_server(role: str, limits: Limits, group: MemoryGroup | None
+def start_jailed_server(role: str, limits: Limits, group: MemoryGroup | None,
+                        zygotes: bool = False
                         ) -> tuple[socket.socket, subprocess.Popen[bytes], IO[bytes]]:
     """Start the in-jail server `role` (`warm-server`, `session-server`: `run.py ROLE FD
     UID`) as pid 1 of a persistent jail under `limits` and memory `group`: (the control
@@ -110,9 +116,11 @@ def start_jailed_server(role: str, limits: Limits, group: MemoryGroup | None
     stderr, never a program's, quoted if the server dies)."""
     control, inside = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
     fd = inside.fileno()
-    argv = jail_argv([PYTHON, *PYTHON_FLAGS, LAUNCHER, role, str(fd), str(PROGRAM_UID)],
-                     limits, binds=[(staged_dir(), IN_JAIL)], group=group, pass_fds=[fd],
-                     persistent=True)
+    command = [PYTHON, *PYTHON_FLAGS, LAUNCHER, role, str(fd), str(PROGRAM_UID)]
+    if zygotes:  # a warm server with import zygotes (not enabled by default)
+        command.append("1")
+    argv = jail_argv(command, limits, binds=[(staged_dir(), IN_JAIL)], group=group,
+                     pass_fds=[fd], persistent=True)
     argv = [a if a != "{log_fd}" else "2" for a in argv]
     if group is not None:  # a session's cpuacct group, which nsjail joins before the jail starts
         argv = group.enter_argv(argv)
@@ -133,13 +141,15 @@ class WarmServer:
         disk_bytes, disk_files, memory_bytes = key
         # rlimits of the server are loose; each child sets the run's own, lower, limits.
         # The jail's memory cgroup, if any, holds the server and the one run it serves.
+        self.zygotes = zygotes_enabled()
         limits = Limits(disk_bytes=disk_bytes, disk_files=disk_files, processes=4096,
                         open_files=4096, file_size_bytes=1 << 40,
-                        memory_bytes=memory_bytes + WARM_SERVER_BYTES)
+                        memory_bytes=memory_bytes + WARM_SERVER_BYTES
+                        + (ZYGOTES_BYTES if self.zygotes else 0))
         self.group = memory_group(limits.memory_bytes)
         self.cgroup = self.group is not None or bool(cgroup_v2_root())
         self.control, self.proc, self.log = start_jailed_server("warm-server", limits,
-                                                                self.group)
+                                                                self.group, self.zygotes)
         self.ready = False  # until the server says so (`wait_ready`)
         self.retired = False
         self.settling = False  # a run's result came, the server's checks after it not yet
@@ -217,8 +227,11 @@ class WarmServer:
         writes = _start_writes({pay_w: marshal.dumps({"code": code, "files": dict(files)}),
                                 in_w: stdin})
         try:
-            socket.send_fds(self.control, [self._header(limits, harness)],
-                            [in_r, out_w, err_w, pay_r])
+            header = self._header(limits, harness)
+            if self.zygotes and harness in (None, "python") and not files and \
+                    (imports := first_imports(code)) is not None:
+                header = marshal.dumps({**marshal.loads(header), "imports": imports})
+            socket.send_fds(self.control, [header], [in_r, out_w, err_w, pay_r])
         except OSError:
             for fd in (*writes, out_r, err_r):
                 os.close(fd)

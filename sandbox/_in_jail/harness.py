@@ -712,9 +712,18 @@ def _bound_memory(resource: "Any", share: float) -> bool:
     return True
 
 
+KILL_OTHERS = True
+"""False in a warm server with import zygotes (not enabled by default): the server ends
+a run's processes itself (`warm_server.kill_run`), since this process's CAP_KILL would
+reach the zygotes too."""
+
+
 def _kill_others() -> bool:
     """SIGKILL every process of the jail but this one and pid 1; False when there was none
-    (zombies count: they are there until the server reaps them)."""
+    (zombies count: they are there until the server reaps them), or when the server does
+    that kill (`KILL_OTHERS`)."""
+    if not KILL_OTHERS:
+        return False
     try:
         os.kill(-1, signal.SIGKILL)
     except ProcessLookupError:

@@ -86,6 +86,37 @@ def as_cold(script: str = "/work/main.py") -> None:
         sys.path_importer_cache[script if entry == path[0] + "/run.py" else entry] = finder
 
 
+ZYGOTE_NAMES: "Any" = None
+"""In a process forked from an import zygote (`warm_server.ImportZygote`, not enabled by
+default): the names the zygote's import put in `sys.modules` after `as_cold`, in order.
+Such a process skips `as_cold` (`from_zygote` instead): its import system is the one a
+cold program's first import leaves."""
+
+
+def from_zygote() -> None:
+    """Instead of `as_cold`, in a process forked from an import zygote, once the run's
+    files are in /work: the finder of /work lists the folder as a cold import would have
+    found it (the zygote imported while /work was empty), as FileFinder.find_spec does."""
+    finder: Any = sys.path_importer_cache.get("/work")
+    if finder is not None and hasattr(finder, "_fill_cache"):
+        finder._fill_cache()
+        finder._path_mtime = os.stat("/work").st_mtime
+
+
+def compile_as_cold(source: "Any", filename: str) -> "Any":
+    """compile(), as a cold program's compile runs: before its imports. In a process forked
+    from an import zygote, the zygote's modules leave `sys.modules` for the compile and come
+    back after, in order: a compiler warning then shows through the C path, not through the
+    zygote's `warnings` (which would import linecache and tokenize)."""
+    modules = sys.modules
+    hidden = [(name, modules.pop(name)) for name in ZYGOTE_NAMES if name in modules]
+    try:
+        return compile(source, filename, "exec")
+    finally:
+        for name, module in hidden:
+            modules[name] = module
+
+
 def worker_main(req_fd: int, rep_fd: int, out_fd: int, err_fd: int, *,
                 streams: "tuple[Any, Any, Any] | None" = None, source: "str | None" = None
                 ) -> None:
@@ -107,7 +138,10 @@ def worker_main(req_fd: int, rep_fd: int, out_fd: int, err_fd: int, *,
     signal.signal(signal.SIGINT, signal.default_int_handler)  # as in `run_main`
     handles: dict[Any, Any] = {}
     module = {"__name__": "solution", "__builtins__": __builtins__}
-    as_cold()
+    if ZYGOTE_NAMES is None:
+        as_cold()
+    else:
+        from_zygote()
     loaded = load(module, handles, sock, source)
     _flush()
     sock.send(loaded)
@@ -141,7 +175,10 @@ def load(module: "Any", handles: "dict[Any, Any]", sock: "Channel",
             source = source.replace("\r\n", "\n").replace("\r", "\n")
         # exec of the text: compile(source, "main.py", ...) would first build the `ast`
         # module's classes, ~1.5 ms of a cold run (the program's frames are "<string>")
-        exec(source, module)  # noqa: S102  (in the worker only)
+        if ZYGOTE_NAMES is None:
+            exec(source, module)  # noqa: S102  (in the worker only)
+        else:  # as exec of the text compiles it, before the program's imports
+            exec(compile_as_cold(source, "<string>"), module)  # noqa: S102
     except BaseException as exc:  # noqa: BLE001  (the program's own failure, as data)
         failed = ("exc", type(exc).__name__, _last_line(exc), "while loading the program")
     setup = sock.recv()[1]  # ("setup", code): sent once the harness has read the tests
@@ -254,7 +291,10 @@ def run_main(text: "str | bytes | None" = None) -> object:
         __builtins__=sys.modules["builtins"],
         __loader__=sys.modules["_frozen_importlib_external"].SourceFileLoader(
             "__main__", "/work/main.py"))
-    as_cold()
+    if ZYGOTE_NAMES is None:
+        as_cold()
+    else:
+        from_zygote()
     sys.modules["__main__"] = module
     sys.argv = ["main.py"]
     sys.orig_argv = [sys.executable, "-E", "-s", "-S", "main.py"]  # not its server's
@@ -264,7 +304,8 @@ def run_main(text: "str | bytes | None" = None) -> object:
     global _INTERRUPTED
     ended: BaseException | None = None
     try:
-        exec(compile(source, "/work/main.py", "exec"), module.__dict__)  # noqa: S102
+        exec(compile(source, "/work/main.py", "exec") if ZYGOTE_NAMES is None  # noqa: S102
+             else compile_as_cold(source, "/work/main.py"), module.__dict__)
     except BaseException as exc:  # noqa: BLE001  (printed as the interpreter would)
         ended = exc
     # the interpreter's end is C: the program's trace and profile functions see none of

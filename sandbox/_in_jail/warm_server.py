@@ -27,6 +27,11 @@ the worker, which loads the program, and the harness judges it, so a run costs o
 instead of two. The harness holds every run's tests, so nothing is ever forked from it;
 after a run it does the `kill(-1)`, which spares its caller and pid 1 only, and tells this
 server when nothing is left to reap.
+
+With import zygotes (started with a third argument 1; not enabled by default), a run whose
+program starts with allow-listed standard imports is forked from a zygote that did that
+import from the cold state (`ImportZygote`), and this server alone ends each run: its
+program's processes by a `kill(-1)` under the program uid, the rest by pid (`kill_run`).
 """
 
 # no `from __future__ import annotations`: at run time it imports __future__, ~0.5 ms of
@@ -34,6 +39,7 @@ server when nothing is left to reap.
 
 # _signal, not signal.py (see below), nor socket.py or json: they import enum, re & co, and
 import _socket  # every object in this process's memory spreads the pages a forked child
+import _struct  # (what a zygote unpacks of its runs' fds)
 import gc  # writes to (and so copies) further apart
 import marshal
 import os
@@ -69,15 +75,26 @@ PROGRAM_UID: "Any" = None
 """The uid every program (and a stdin/stdout run's harness) runs under: not this server's."""
 
 
-def main(control_fd: int, program_uid: int) -> None:
+ZYGOTES_ON = False
+"""Whether this server keeps import zygotes (`ImportZygote`; not enabled by default)."""
+RUN_STDIO: "Any" = None
+"""The standard streams of a plain run's child (`standard_streams`), for a zygote's too."""
+
+
+def main(control_fd: int, program_uid: int, zygotes: int = 0) -> None:
     signal.signal(signal.SIGPIPE, signal.SIG_IGN)
     # pid 1 of its namespace ignores every signal it has no handler for, so no process of
     # the jail can end it (a program cannot signal it at all: another uid)
     signal.signal(signal.SIGINT, signal.SIG_DFL)
     control = _socket.socket(fileno=control_fd)
-    global CPUS, PROGRAM_UID
+    global CPUS, PROGRAM_UID, ZYGOTES_ON
     CPUS = os.sched_getaffinity(0)
     PROGRAM_UID = program_uid
+    ZYGOTES_ON = bool(zygotes)
+    global SERVER_UID, SERVER_GID, SERVER_CAPS
+    SERVER_UID, SERVER_GID = os.getuid(), os.getgid()
+    if ZYGOTES_ON:
+        SERVER_CAPS = read_capabilities()
     if not empty_dirs() or not separated():
         return
     warm_up()
@@ -87,7 +104,8 @@ def main(control_fd: int, program_uid: int) -> None:
         return
     PER_MOUNT_INODES = max(COUNTERS[1]) < 1024
     stdio = standard_streams(harness_program.fresh_stdio)
-    global WORKER_STDIO
+    global WORKER_STDIO, RUN_STDIO
+    RUN_STDIO = stdio
     WORKER_STDIO = standard_streams(harness_program.worker_stdio)
     harness_program.keep_imports()  # so that `as_cold` in a child frees nothing
     # what is allocated so far (the harness modules) leaves the collector's reach: a
@@ -106,6 +124,7 @@ def main(control_fd: int, program_uid: int) -> None:
                 os.close(fd)
             continue
         header = marshal.loads(message)  # from the host, which started this server
+        zygote = zygote_for(header.get("imports"))
         harness_wire.hold_cpus(CPUS)  # whatever a program made of this server's affinity
         report_r, report_w = os.pipe()  # what the run's own side made: see `unmoved`
         os.set_blocking(report_r, False)
@@ -113,21 +132,30 @@ def main(control_fd: int, program_uid: int) -> None:
         if header["harness"] == "python":  # assert/check tests: the long-lived harness
             own_forks = 1 if judge.pid is not None else 2  # the worker (and a new harness)
             had_judge = True
-            result = judged_run(header, fds, control, stdio, report_w)
+            result = judged_run(header, fds, control, stdio, report_w, zygote)
         else:
             own_forks = 1  # the run's child
             had_judge = judge.pid is not None
-            pid = fork()
-            if pid == 0:  # child() closes every other fd (the harness's and control too):
-                for sock in (control, judge.sock):  # no object of theirs closes it again
-                    if sock is not None:
-                        sock.detach()
-                harness_program.forked(child, header, fds, stdio, report_w)
+            started = zygote.start("plain", header, [*fds, report_w]) if zygote else None
+            pid, pidfd = started if started is not None else (None, None)
+            if pid is None:
+                pid = fork()
+                if pid == 0:  # child() closes every other fd (the harness's and control too):
+                    for sock in (control, judge.sock):  # no object of theirs closes it again
+                        if sock is not None:
+                            sock.detach()
+                    harness_program.forked(child, header, fds, stdio, report_w)
             for fd in fds:
                 os.close(fd)
             os.close(report_w)
-            result = supervise(pid, header, control)
-        clean_up(result)  # every process of the run is dead and reaped: its result is whole
+            result = supervise(pid, header, control, zygote if pidfd else None, pidfd)
+        # every process of the run is dead and reaped: its result is whole
+        if not ZYGOTES_ON:
+            clean_up(result)
+        elif not kill_run(result, zygote):
+            control.send(to_json(result).encode())
+            control.send(b"retire")
+            return
         # JSON: the host does not unmarshal jail data. Sent before the checks below, which
         # then overlap the host's work on the result; the host hands this server no other
         # run before it has read their verdict, `clean` or `retire` (`WarmServer.settle`),
@@ -137,6 +165,8 @@ def main(control_fd: int, program_uid: int) -> None:
             judge.start(control, stdio)  # successor is this run's fork, not the next run's
         retire = not empty_dirs() or \
             not unmoved(report_r, own_forks, header["harness"] == "python")
+        if not retire and ZYGOTES_ON:
+            retire = not keep_zygote(header.get("imports"), control)
         control.send(b"retire" if retire else b"clean")
         if retire:
             return
@@ -214,6 +244,9 @@ def counters() -> "tuple[Any, ...] | None":
     return None if pid is None else (pid, tuple(inodes))
 
 
+SCANS = 0
+"""Pids this server's `kill_run` took since `COUNTERS` was last read (its probe's)."""
+
 PAD = 64
 """Processes a disturbed assert/check run is padded to (`unmoved`): replacement workers
 (a worker crashed, timed out or raised OSError) and the long-lived harness's successor."""
@@ -259,7 +292,9 @@ def unmoved(report_r: int, own_forks: int, judged: bool) -> bool:
         COUNTERS = None
         return False
     COUNTERS = now = counters()
-    if now is None or now[0] != before[0] + forks + started + pad + 1:
+    global SCANS
+    scans, SCANS = SCANS, 0
+    if now is None or now[0] != before[0] + forks + started + pad + scans + 1:
         return False
     return not PER_MOUNT_INODES or \
         now[1] == (before[1][0] + 1 + inputs, *(count + 1 for count in before[1][1:]))
@@ -353,24 +388,31 @@ def warm_up(rounds: int = 12) -> None:
             drain.finish()
 
 
-def supervise(pid: int, header: "dict[str, Any]", control: _socket.socket
+def supervise(pid: int, header: "dict[str, Any]", control: _socket.socket,
+              zygote: "ImportZygote | None" = None, pidfd: "int | None" = None
               ) -> "dict[str, Any]":
     """Wait for the run's child `pid` until it exits, the host asks for a kill or the wall
-    limit passes."""
+    limit passes. A child of an import `zygote` is not this server's: the zygote reaps it
+    and reports its status and rusage, read here as this server's own wait4 reads them."""
     start = time.monotonic()
     deadline = start + header["wall_s"]
-    pidfd = os.pidfd_open(pid)
+    if pidfd is None:
+        pidfd = os.pidfd_open(pid)
     try:
         ended = wait_run(deadline, control, [pidfd])
+        if ended != pidfd:
+            signal.pidfd_send_signal(pidfd, signal.SIGKILL)
     finally:
         os.close(pidfd)
-    if ended != pidfd:
-        os.kill(pid, signal.SIGKILL)
-    _, status, usage = os.wait4(pid, 0)
+    if zygote is None:
+        _, status, usage = os.wait4(pid, 0)
+        cpu_s, maxrss = usage.ru_utime + usage.ru_stime, usage.ru_maxrss
+    else:
+        status, cpu_s, maxrss = zygote.report()
     return {"exit_code": os.WEXITSTATUS(status) if os.WIFEXITED(status) else None,
             "signal": os.WTERMSIG(status) if os.WIFSIGNALED(status) else None,
             "timed_out": ended is None, "wall_s": time.monotonic() - start,
-            "cpu_s": usage.ru_utime + usage.ru_stime, "maxrss": usage.ru_maxrss * 1024}
+            "cpu_s": cpu_s, "maxrss": maxrss * 1024}
 
 
 def wait_run(deadline: float, control: _socket.socket, ends: "list[Any]",
@@ -419,6 +461,8 @@ class Judge:
                 os.closerange(theirs.fileno() + 1, MAX_FD)
                 sys.stdin, sys.stdout, sys.stderr = stdio
                 sys.argv = ["/harness/run.py", "python"]
+                if ZYGOTES_ON:  # the server ends the runs: its kill(-1) spares the zygotes
+                    harness.KILL_OTHERS = False
                 # it kills the run's worker (the program uid): that, and nothing else
                 harness_wire.set_capabilities(harness_wire.CAP_KILL)
                 harness.serve(theirs, CPUS)
@@ -445,7 +489,8 @@ judge = Judge()
 
 
 def judged_run(header: "dict[str, Any]", fds: "list[int]", control: _socket.socket,
-               stdio: "tuple[Any, Any, Any]", report_w: int) -> "dict[str, Any]":
+               stdio: "tuple[Any, Any, Any]", report_w: int,
+               zygote: "ImportZygote | None" = None) -> "dict[str, Any]":
     """One run of assert/check tests: this server forks the worker, which loads the program
     from the run's payload, and hands the long-lived harness the run's streams, the worker's
     pipes and a socket on which it asks for replacement workers. The harness kills what the
@@ -464,12 +509,17 @@ def judged_run(header: "dict[str, Any]", fds: "list[int]", control: _socket.sock
     rep_r, rep_w = os.pipe()
     out_r, out_w = os.pipe()
     err_r, err_w = os.pipe()
-    pid = fork()
-    if pid == 0:  # (the server's fds close in worker_main, before any program code: a close
-        # here would copy the pages its objects are on)
-        harness_program.forked(first_worker, header, payload_fd, (req_r, rep_w, out_w, err_w),
-                               report_w, status=0)
-    pidfd = os.pidfd_open(pid)
+    started = zygote.start("worker", header, [payload_fd, req_r, rep_w, out_w, err_w,
+                                              report_w]) if zygote else None
+    if started is not None:
+        pid, pidfd = started
+    else:
+        pid = fork()
+        if pid == 0:  # (the server's fds close in worker_main, before any program code: a
+            # close here would copy the pages its objects are on)
+            harness_program.forked(first_worker, header, payload_fd,
+                                   (req_r, rep_w, out_w, err_w), report_w, status=0)
+        pidfd = os.pidfd_open(pid)
     for fd in (payload_fd, req_r, rep_w, out_w, err_w, report_w):
         os.close(fd)
     handed = [stdin_fd, stdout_fd, stderr_fd, rep_r, req_w, out_r, err_r,
@@ -821,3 +871,296 @@ def set_run_limits(header: "dict[str, Any]", programs: bool = True, cpu_grace: i
 
 def set_limit(kind: int, value: int) -> None:
     resource.setrlimit(kind, (value, value))
+
+
+# --- import zygotes (NOT ENABLED by default: `SANDBOX_IMPORT_ZYGOTES=1` on the host) -----
+# see docs/sandbox.md, "Import zygotes", and sandbox/_first_import.py (the key)
+
+MAX_ZYGOTES = 2
+"""Import zygotes a server keeps, the least recently used replaced."""
+ZYGOTES: "dict[Any, ImportZygote]" = {}
+"""This server's import zygotes by key (the modules of a program's first imports), least
+recently used first."""
+
+
+class ImportZygote:
+    """A child of this server, forked between runs, that did `as_cold` and then the import
+    of `modules` (their import only: no binding, nothing frozen), and forks the runs whose
+    programs start with that import (`zygote_main`). It runs no program code, nothing is
+    forked back from a child, and it keeps this server's uid with CAP_SETUID and CAP_SETGID
+    only: a program (another uid) cannot signal it, nor does this server's `run_kill`
+    (under the program uid, without CAP_KILL)."""
+
+    def __init__(self, modules: "tuple[str, ...]", control: _socket.socket) -> None:
+        self.modules = modules
+        self.waiting = False  # a child's report is due (`report`)
+        self.sock: Any
+        self.sock, theirs = _socket.socketpair(_socket.AF_UNIX, _socket.SOCK_SEQPACKET)
+        probes_gone()
+        pid = os.fork()  # its pid is counted by the caller (`keep_zygote`)
+        if pid == 0:
+            for sock in (control, judge.sock, *(z.sock for z in ZYGOTES.values())):
+                if sock is not None:  # closed below: no object of theirs closes it again
+                    sock.detach()
+            self.sock.detach()
+            harness_program.forked(zygote_main, theirs, modules)
+        theirs.close()
+        self.pid = pid
+
+    def start(self, kind: str, header: "dict[str, Any]", fds: "Sequence[int]"
+              ) -> "tuple[int, int] | None":
+        """Have the zygote fork the run's child (`kind` "plain": `child`; "worker": an
+        assert/check run's `first_worker`) on `fds`: (its pid, a pidfd of it), or None if
+        the zygote cannot (it is dropped; the caller forks the child itself)."""
+        global FORKS
+        try:
+            harness_program.send_fds(self.sock, marshal.dumps((kind, header)), fds)
+            if not select.select([self.sock], [], [], 5.0)[0]:
+                raise OSError("no answer")
+            pid = int(self.sock.recv(64))
+            pidfd = os.pidfd_open(pid)  # the zygote reaps it only after this (`zygote_main`)
+            self.sock.send(b"go")
+        except (OSError, ValueError):
+            self.close()
+            return None
+        FORKS += 1  # the run's own fork, as this server's would be
+        self.waiting = True
+        return pid, pidfd
+
+    def report(self) -> "tuple[int, float, int]":
+        """The zygote's report on the child it forked for the run, once that child has
+        ended: (wait status, CPU seconds, peak RSS in KiB), as this server's wait4 gives
+        them. A zygote that does not answer within 5 s: (SIGKILL, 0, 0), and it is dropped
+        (the server then retires: `keep_zygote`)."""
+        self.waiting = False
+        try:
+            if select.select([self.sock], [], [], 5.0)[0]:
+                answer = self.sock.recv(256)
+                if answer:
+                    status, cpu_s, maxrss = marshal.loads(answer)
+                    return status, cpu_s, maxrss
+        except (OSError, ValueError, EOFError, TypeError):
+            pass
+        self.close()
+        return signal.SIGKILL, 0.0, 0
+
+    def close(self) -> None:
+        """Kill and reap it (a child of this server: no pid is taken)."""
+        global BROKEN
+        if self.sock is None:
+            return
+        BROKEN = True
+        self.sock.close()
+        self.sock = None
+        ZYGOTES.pop(self.modules, None)
+        if self.pid > 0:  # (-1 once reaped by `kill_run`)
+            try:
+                os.kill(self.pid, signal.SIGKILL)
+                os.waitpid(self.pid, 0)
+            except (ProcessLookupError, ChildProcessError):
+                pass
+
+
+BROKEN = False
+"""Whether a zygote failed or died during the run: the server retires after it."""
+
+
+def zygote_main(sock: _socket.socket, modules: "tuple[str, ...]") -> None:
+    """An import zygote's life: drop every capability but the uid switch (its children's),
+    close every other fd, `as_cold`, import
+    `modules`, then fork one run's child per request, and report each child's end. Nothing
+    is imported after `as_cold` but `modules` (the references used are taken before)."""
+    keep = sock.fileno()
+    os.closerange(3, keep)
+    os.closerange(keep + 1, MAX_FD)
+    harness_wire.set_capabilities(harness_wire.CAP_SETUID | harness_wire.CAP_SETGID)
+    unpack, size = _struct.unpack, _struct.calcsize("i")
+    space = _socket.CMSG_LEN(8 * size)
+    rights = (_socket.SOL_SOCKET, _socket.SCM_RIGHTS)
+    loads, dumps, fork, wait4 = marshal.loads, marshal.dumps, os.fork, os.wait4
+    table = sys.modules
+    harness_program.as_cold()
+    cold = set(sys.modules)
+    for name in modules:
+        __import__(name)
+    harness_program.ZYGOTE_NAMES = [name for name in sys.modules if name not in cold]
+    del cold
+    while True:
+        message, ancillary, _, _ = sock.recvmsg(1 << 16, space)
+        if not message:
+            os._exit(0)
+        fds: list[int] = []
+        for level, kind, data in ancillary:
+            if (level, kind) == rights:
+                fds.extend(unpack(f"{len(data) // size}i", data[:len(data) // size * size]))
+        pid = fork()
+        if pid == 0:
+            harness_program.forked(zygote_child, sock, *loads(message), fds)
+        for fd in fds:
+            os.close(fd)
+        sock.send(str(pid).encode())
+        sock.recv(16)  # the server holds a pidfd of it now: it may be reaped
+        # os.wait4 imports `resource` (its rusage type) unless it is in sys.modules: there
+        # for the call only, so that no later child finds it there
+        table["resource"] = resource
+        try:
+            _, status, usage = wait4(pid, 0)
+        finally:
+            del table["resource"]
+        sock.send(dumps((status, usage.ru_utime + usage.ru_stime, usage.ru_maxrss)))
+
+
+def zygote_child(sock: _socket.socket, kind: str, header: "dict[str, Any]",
+                 fds: "list[int]") -> None:
+    """A run's child forked by an import zygote: the run goes on as in a child of the
+    server (`child`, `first_worker`), which writes the inputs and takes the program uid."""
+    sock.detach()  # closed with every other fd by the run's own code
+    if kind == "plain":  # from run.py's top level, the zygote's frames unwound
+        harness_program.go_on(child, header, fds[:4], RUN_STDIO, fds[4])
+    else:
+        first_worker(header, fds[0], fds[1:5], fds[5])
+
+
+SERVER_UID: "Any" = None
+SERVER_GID: "Any" = None
+"""This server's uid and gid (`run_kill` takes them back)."""
+
+
+def zygote_for(imports: "Any") -> "ImportZygote | None":
+    """The zygote for a run whose program starts by importing `imports` (None: none), most
+    recently used now."""
+    if not ZYGOTES_ON or not imports:
+        return None
+    zygote = ZYGOTES.pop(tuple(imports), None)
+    if zygote is not None:
+        ZYGOTES[zygote.modules] = zygote
+    return zygote
+
+
+def keep_zygote(imports: "Any", control: _socket.socket) -> bool:
+    """After a run's checks: make the zygote of its first import if there is none (the
+    least recently used one goes past MAX_ZYGOTES), else take one pid with a probe, so that
+    every run moves the pid counter by as much whatever the run before it made; False if a
+    zygote failed during the run (the server retires)."""
+    global COUNTERS, BROKEN
+    if BROKEN:
+        return False
+    key = tuple(imports) if imports else None
+    if key is not None and key not in ZYGOTES:
+        while len(ZYGOTES) >= MAX_ZYGOTES:
+            next(iter(ZYGOTES.values())).close()
+        BROKEN = False  # closing one is no failure
+        ZYGOTES[key] = ImportZygote(key, control)
+    elif thread_id() is None:
+        return False
+    probes_gone()
+    COUNTERS = (COUNTERS[0] + 1, COUNTERS[1])
+    return True
+
+
+def run_kill() -> None:
+    """SIGKILL every process of the jail under the program uid, and nothing else: made
+    with the program uid as real and effective uid (this server's kept as saved, to take it
+    back) and CAP_KILL out of the effective set, so the kernel's own permission check
+    spares the zygotes and the long-lived harness (this server's uid). This server, pid 1,
+    ignores what a program could send it meanwhile (signals a pid 1 has no handler for)."""
+    capset, header_type, data_type = harness_wire._CAPSET
+    own = SERVER_CAPS  # (effective, permitted, inheritable) x 2, as the server started
+    capset(header_type(0x20080522, 0),
+           data_type(own[0] & ~harness_wire.CAP_KILL, *own[1:]))
+    try:
+        os.setresuid(PROGRAM_UID, PROGRAM_UID, SERVER_UID)
+        try:
+            os.kill(-1, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        finally:
+            os.setresuid(SERVER_UID, SERVER_UID, SERVER_UID)
+    finally:
+        capset(header_type(0x20080522, 0), data_type(*own))
+
+
+SERVER_CAPS: "Any" = None
+"""This server's capability sets as it started (capget: effective, permitted, inheritable
+of the low and the high 32 capabilities), which `run_kill` puts back."""
+
+
+def read_capabilities() -> "tuple[int, ...]":
+    libc, ctypes = harness_wire.load_libc()
+    _, header_type, data_type = harness_wire._CAPSET
+    data = data_type()
+    if libc.capget(header_type(0x20080522, 0), data) != 0:
+        raise OSError(ctypes.get_errno(), "capget failed")
+    return tuple(data)
+
+
+def kill_run(result: "dict[str, Any]", zygote: "ImportZygote | None") -> bool:
+    """With import zygotes, instead of `clean_up`: SIGKILL the run's processes and reap
+    them, adding their CPU time and peak memory to `result`. The program's die of
+    `run_kill`; the others (a stdin/stdout harness and what it forked, this server's uid)
+    and any left are found by pid: every pid the run can have taken, between the pid
+    counter read before the run and a probe's now, but the zygotes' and the long-lived
+    harness's, is sent SIGKILL until it is gone (`kill(-1)` cannot tell when the last is:
+    the kernel counts the processes it may not signal as found). False if one is still
+    there after 5 s, or the counter went round (the server retires)."""
+    global SCANS
+    run_kill()
+    if zygote is not None and zygote.waiting:  # an assert/check run's worker, from it
+        _, cpu_s, maxrss = zygote.report()
+        result["cpu_s"] += cpu_s
+        result["maxrss"] = max(result["maxrss"], maxrss * 1024)
+    probes_gone()
+    last = thread_id()
+    probes_gone()
+    SCANS += 1
+    if last is None or last <= COUNTERS[0]:
+        return False
+    spare = {judge.pid, *(z.pid for z in ZYGOTES.values())}
+    deadline = time.monotonic() + 5.0
+    while True:
+        while True:
+            try:
+                pid, _, usage = os.wait4(-1, os.WNOHANG)
+            except ChildProcessError:
+                pid = 0
+            if pid == 0:
+                break
+            if pid == judge.pid:
+                judge.forget()
+                spare.discard(pid)
+                continue
+            for other in list(ZYGOTES.values()):
+                if other.pid == pid:  # reaped: never killed twice
+                    other.pid = -1
+                    other.close()
+            add_usage(result, usage)
+        left = False
+        for pid in range(COUNTERS[0] + 1, last):
+            if pid in spare:
+                continue
+            try:  # a zombie too, until it is reaped
+                pidfd = os.pidfd_open(pid)
+            except OSError:  # gone; or EINVAL: a thread's id (of the long-lived harness,
+                continue  # say), not a process: it ends with its process, never alone
+            left = True
+            try:
+                signal.pidfd_send_signal(pidfd, signal.SIGKILL)
+            except OSError:
+                pass
+            finally:
+                os.close(pidfd)
+        if not left:
+            break
+        if time.monotonic() > deadline:
+            return False
+        run_kill()
+        time.sleep(0.0002)
+    if judge.pid is not None:
+        try:
+            judge.sock.send(b"check")
+            if not select.select([judge.sock], [], [], 5.0)[0] or \
+                    judge.sock.recv(64) != b"clean":
+                judge.close()
+        except OSError:
+            judge.close()
+    return True

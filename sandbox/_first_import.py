@@ -1,0 +1,96 @@
+"""The first import of a Python program, read on the host: the key of an import zygote
+(issue #38, docs/sandbox.md, "Import zygotes"). NOT ENABLED by default: only warm servers
+started with `SANDBOX_IMPORT_ZYGOTES=1` keep zygotes (`warm_server.ImportZygote`), and only
+their runs' headers carry the key.
+
+A warm program starts from a fresh interpreter's import system (`harness_program.as_cold`),
+so its first line, typically `from typing import List`, runs the bodies of typing, re, enum,
+collections and functools again in every run: ~88% of a code-reward program's CPU. A zygote
+that performed exactly that import from the same cold state, and forks the program, which
+then runs its whole source unchanged (its import finds the modules in `sys.modules`, as a
+cold program's own import leaves them), keeps warm = cold by construction, provided the
+import does nothing that depends on the process or the moment (a seed, a pid, a clock):
+`ZYGOTE_MODULES` is the allow-list of modules known to be so, with everything they import
+(`tests/sandbox/test_import_zygote.py` checks that closure against the jail's Python).
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+
+__all__ = ["MAX_SOURCE_CHARS", "ZYGOTE_MODULES", "first_imports", "zygotes_enabled"]
+
+
+def zygotes_enabled() -> bool:
+    """Whether new warm servers keep import zygotes: only with `SANDBOX_IMPORT_ZYGOTES=1`
+    (off by default: not every requirement of the design is met, see the docs)."""
+    return os.environ.get("SANDBOX_IMPORT_ZYGOTES") == "1"
+
+
+ZYGOTE_MODULES = frozenset(
+    {
+        "bisect",
+        "collections",
+        "copy",
+        "dataclasses",
+        "decimal",
+        "enum",
+        "fractions",
+        "functools",
+        "heapq",
+        "itertools",
+        "math",
+        "operator",
+        "re",
+        "string",
+        "typing",
+    }
+)
+"""Standard-library modules whose import (and that of every module it imports) is the same
+in every process: no random state (`random` seeds itself from os.urandom, `statistics` and
+`tempfile` import it), nothing read from the clock, the pid or a thread's id (`threading`
+records its main thread's). A module is added only with its import closure reviewed."""
+
+MAX_SOURCE_CHARS = 1 << 16
+"""Past this, a program is not parsed for its first import (the host's `ast.parse` costs
+about what the program's own compile costs): it runs as without a zygote."""
+
+
+def first_imports(code: str) -> tuple[str, ...] | None:
+    """The modules a program's first statements import, in the order it imports them, when
+    those statements are a leading run of plain imports (`import a, b`, `from a import x`,
+    after a docstring at most) of `ZYGOTE_MODULES` only; None when the program does not start
+    so, or does not parse. The run stops at the first other statement, or at an import that
+    names anything else (`import math, os`: the whole statement): a zygote that imported a
+    later module first would put it in `sys.modules` before one the program imports before
+    it. Only the modules count, never the names bound: the program binds them itself."""
+    if len(code) > MAX_SOURCE_CHARS:
+        return None
+    try:
+        body = ast.parse(code).body
+    except (SyntaxError, ValueError, MemoryError, RecursionError, Warning):
+        return None  # Warning: the host's filters made a parser's warning an error
+    if (
+        body
+        and isinstance(body[0], ast.Expr)
+        and isinstance(body[0].value, ast.Constant)
+        and isinstance(body[0].value.value, str)
+    ):
+        body = body[1:]  # a docstring: __doc__ set, nothing run
+    modules: list[str] = []
+    for statement in body:
+        if isinstance(statement, ast.Import):
+            names = [alias.name for alias in statement.names]
+        elif (
+            isinstance(statement, ast.ImportFrom)
+            and statement.level == 0
+            and statement.module is not None
+        ):
+            names = [statement.module]
+        else:
+            break
+        if not all(name in ZYGOTE_MODULES for name in names):
+            break
+        modules += [name for name in names if name not in modules]
+    return tuple(modules) or None
