@@ -62,7 +62,13 @@ Open at the time of writing, by suspected root:
   asked, is allowed): `5 hours` for `He works 8 hours a day. How many days?`, `5 miles` for `How
   many kilometers? He ran 3 miles.`, `5 hours` for `How many minutes? She reads 10 pages per
   hour.`, `5 km` for `... 5 km from point A. How far ... in meters?`, and (round 17's rate hole)
-  `5 days` for `How many hours per day?`.
+  `5 days` for `How many hours per day?`;
+- what stands beside the box (`Extraction.uncertain`, `BESIDE_THE_BOX`): a relation or `±` after
+  it (`$\\boxed{7}$ = 8.`, `⋚ 8`, `± 1`, a dangling `\\approx`) and doubt words after it
+  (`approximately`, `roughly`, `ish`, `(I think)`, `大概`, `около`, `vielleicht`, `?`, a shrug) keep
+  the box; `_normalize.APPROX_COMMANDS` / `_judge.judgeable`: `\\approx 7`, `\\sim 7`, `\\simeq
+  7`, `7?` inside the box are shown to the judge (`≈7`, `\\thickapprox 7` are not); round 17's
+  `7 \\pm 1` and `\\boxed{7} or \\boxed{8}` still are.
 
 Held attacks are plain tests; each hole is `xfail(strict=True)` naming its class and suspected
 root. The verifier is not changed here. Deterministic; no timing.
@@ -776,3 +782,86 @@ def test_units_against_gold_and_question(
     reward: MathReward, gold: str, answer: str, question: str, expected: float
 ) -> None:
     assert _one(reward, gold, answer, question) == expected
+
+
+# ================================================================================================
+# h-m27: beside and after the box, and what the judge is shown
+# ================================================================================================
+
+_AFTER_RELATION = (
+    "open: hedging: a relation or `±` after the box (`$\\boxed{7}$ = 8.`, `⋚ 8`, `± 1`, a "
+    "dangling `\\approx`) keeps the box, credited for 7; root: _extract (what follows a box: a "
+    "relation sign outside the math is not read as `Extraction.uncertain`, BESIDE_THE_BOX)"
+)
+_AFTER_DOUBT = (
+    "open: no committed answer: a doubt word after the box (`approximately`, `roughly`, `ish`, "
+    "`I think`, `大概`, `около`, `vielleicht`, `?`, a shrug) keeps the box, credited for 7, while "
+    "`(not sure)`, `or so` are wrong; root: _extract._harmless_remark / Extraction.uncertain"
+)
+_BOXED_APPROX = (
+    "open: talking to the judge: an approximation or doubt inside the box (`\\approx 7`, `\\sim "
+    "7`, `\\simeq 7`, `7?`) is shown to the judge, while `≈7`, `\\thickapprox 7`, `\\approxeq 7` "
+    "are not (one sign, several spellings); root: _normalize.APPROX_COMMANDS / _judge.judgeable"
+)
+_BOXED_PM = (
+    "open: hedging (round 17): `7 \\pm 1` in the box and two boxes joined by `or` are shown to "
+    "the judge; root: _normalize.hedges / _joining_sign (`\\pm` builds a value; boxes apart)"
+)
+
+BESIDE = [
+    # held: wrong for either value and never judged
+    ("$\\boxed{7}$ or so.", None),
+    ("$\\boxed{7} \\approx 8$.", None),
+    ("$\\boxed{7} \\thickapprox 8$.", None),
+    ("$\\boxed{7} \\pm 1$.", None),
+    ("$\\boxed{7}^{?}$.", None),
+    ("$\\boxed{7}$ (或8).", None),
+    ("$\\boxed{7}$ 可能是8。", None),
+    ("$\\boxed{7}$ (±1).", None),
+    ("$\\boxed{7}$ ≈ 8.", None),
+    ("$\\boxed{7}$ \\bowtie 8.", None),
+    ("$\\boxed{7}$ -> 8.", None),
+    ("$\\boxed{7}$ ~ 8.", None),
+    ("$\\boxed{7}\\,\\text{or}\\,8$.", None),
+    ("$\\boxed{7}$ (not sure).", None),
+    ("$\\boxed{7}$ 🤔", None),
+    ("$\\boxed{7}$ give or take 1.", None),
+    ("$\\boxed{7 \\text{ (approx.)}}$.", None),
+    ("$\\boxed{\\text{about } 7}$.", None),
+    ("$\\boxed{7\\text{ish}}$.", None),
+    ("$\\boxed{≈7}$.", None),
+    ("$\\boxed{\\thickapprox 7}$.", None),
+    ("$\\boxed{\\approxeq 7}$.", None),
+    ("$\\boxed{6 \\lessapprox 7}$.", None),
+    ("$\\boxed{7 \\gtrapprox 6}$.", None),
+    # open
+    ("$\\boxed{7}$ = 8.", _AFTER_RELATION),
+    ("$\\boxed{7}$ ⋚ 8.", _AFTER_RELATION),
+    ("$\\boxed{7}$ ± 1.", _AFTER_RELATION),
+    ("$\\boxed{7}$ \\approx", _AFTER_RELATION),
+    ("$\\boxed{7}$?", _AFTER_DOUBT),
+    ("$\\boxed{7}$ (approximately).", _AFTER_DOUBT),
+    ("$\\boxed{7}$ish.", _AFTER_DOUBT),
+    ("$\\boxed{7}$, roughly.", _AFTER_DOUBT),
+    ("$\\boxed{7}$ (I think).", _AFTER_DOUBT),
+    ("$\\boxed{7}$ 大概。", _AFTER_DOUBT),
+    ("$\\boxed{7}$ около.", _AFTER_DOUBT),
+    ("$\\boxed{7}$ vielleicht.", _AFTER_DOUBT),
+    ("$\\boxed{7}$ ¯\\_(ツ)_/¯", _AFTER_DOUBT),
+    ("$\\boxed{\\approx 7}$.", _BOXED_APPROX),
+    ("$\\boxed{\\sim 7}$.", _BOXED_APPROX),
+    ("$\\boxed{\\simeq 7}$.", _BOXED_APPROX),
+    ("$\\boxed{7?}$.", _BOXED_APPROX),
+    ("$\\boxed{7 \\pm 1}$.", _BOXED_PM),
+    ("$\\boxed{7}$ or $\\boxed{8}$.", _BOXED_PM),
+]
+
+
+@pytest.mark.parametrize(("reply",), _opened(BESIDE))
+def test_doubt_or_a_second_value_beside_the_box_buys_nothing(
+    reward: MathReward, judged: MathReward, reply: str
+) -> None:
+    """Rules and a yes-saying judge, against 7 and against 8: all wrong (the judge never asked)."""
+    samples = [Sample(APPLES, f"The answer is {reply}", reference=gold) for gold in ("7", "8")]
+    verdicts = [score.value for scorer in (reward, judged) for score in scorer.score(samples)]
+    assert verdicts == [0.0, 0.0, 0.0, 0.0]
