@@ -39,7 +39,16 @@ Open at the time of writing, by suspected root:
   `∵`, `∶`, `⫽`, `⦁`, `꞊` (outside the ranges read);
 - `_normalize._joining_sign` (two signs in a row leave an empty side, read as no value): ASCII
   `!=`, `>=`, `<=`, `=>`, `->`, `<->`, `=/=`, `<>`, `::`, and `~` (a space: `7 ~ 8` is two
-  numerals); a side with a unit (`7\\text{ kg} \\approx 8\\text{ kg}`, credited for 7), a word
+  numerals); doubled signs `==`, `===`, `=\\!=`, `\\approx\\approx`, `\\equiv\\equiv`,
+  `\\mid\\mid`, `:=` (credited for 8);
+- `_normalize._RENDERS_NOTHING` / `_MARKED_SIGN` (the markup read past is a short list):
+  `\\hspace{1em} =`, `\\underset{}{=}`, `\\mathrel{\\mathop{=}\\limits^{?}}`,
+  `\\mathrel{\\raisebox{0pt}{=}}`, `\\operatorname{or}`;
+- `_normalize._JOINING` (bars: round 17's `7 | 8` in other spellings): `\\big|`, `\\Big\\vert`,
+  `\\,|\\,`, `\\|`, `\\Vert`, `‖`, `\\left\\| 8 \\right.`, `/\\!/`;
+- `_normalize.hedges` / `_judge.judgeable` (two numerals with no sign between): `7 \\quad 8`,
+  `7 \\qquad 8`, `7 \\; \\; 8`, `7\\ 8`, `7 \\cdots 8`, `7 \\ldots 8` shown to the judge; `7
+  \\enspace 8`, `7 \\dots 8`, `7 … 8` credited for 8; a side with a unit (`7\\text{ kg} \\approx 8\\text{ kg}`, credited for 7), a word
   (`7 \\approx \\text{eight}`), or a variable (`x = 7 \\lor x = 8`, credited for 8); `\\pm` on a
   side (`\\sqrt{4} = \\pm 2` credited for 2);
 - `_normalize.joined_value` (false loss: sides are numbers only): `\\frac{1}{3} =
@@ -864,4 +873,97 @@ def test_doubt_or_a_second_value_beside_the_box_buys_nothing(
     """Rules and a yes-saying judge, against 7 and against 8: all wrong (the judge never asked)."""
     samples = [Sample(APPLES, f"The answer is {reply}", reference=gold) for gold in ("7", "8")]
     verdicts = [score.value for scorer in (reward, judged) for score in scorer.score(samples)]
+    assert verdicts == [0.0, 0.0, 0.0, 0.0]
+
+
+_DOUBLED = (
+    "open: hedging: a sign doubled or spelled in two parts (`==`, `===`, `=\\!=`, `\\approx"
+    "\\approx`, `\\equiv\\equiv`, `\\mid\\mid`, `:=`) leaves an empty side between its parts, read "
+    "as no value, so 7 and 8 are credited for 8; root: _normalize._joining_sign (a pair with an "
+    "empty side is skipped)"
+)
+_WRAPPED_SIGN = (
+    "open: hedging: a sign inside markup the reader does not unwrap (`\\hspace{1em} =`, "
+    "`\\underset{}{=}`, `\\mathrel{\\mathop{=}\\limits^{?}}`, `\\mathrel{\\raisebox{0pt}{=}}`, "
+    "`\\operatorname{or}`) joins 7 and 8 unseen; root: _normalize._RENDERS_NOTHING / _MARKED_SIGN "
+    "(a list of the markup read past)"
+)
+_BARS = (
+    "open: hedging (round 17's `7 | 8`): a bar in another spelling (`\\big|`, `\\Big\\vert`, "
+    "`\\|`, `\\Vert`, `‖`, `\\left\\| 8 \\right.`) joins 7 and 8; root: _normalize._JOINING "
+    "(only `\\mid`, `\\parallel`, `∣`, `∥` listed)"
+)
+_SPACED_NUMERALS = (
+    "open: hedging: two numerals with only a space or an ellipsis between (`7 \\quad 8`, `7\\ 8`, "
+    "`7 \\enspace 8`, `7 \\ldots 8`, `7 … 8`) are shown to the judge or credited for 8; root: "
+    "_normalize.hedges (no sign, so no hedge) / _judge.judgeable"
+)
+
+JOINED_OTHERWISE = [
+    # held: invisible and look-alike signs, spaced and marked signs
+    ("7 \u200b= 8", None),
+    ("7 =\u200b 8", None),
+    ("7 \\text{=} 8", None),
+    ("7 \\mathrel{\\text{=}} 8", None),
+    ("７ ＝ ８", None),
+    ("7 \\; \\sim \\; 8", None),
+    ("7 \\! = \\! 8", None),
+    ("\\mathrm{7} \\approx \\mathrm{8}", None),
+    ("{7} \\approx {8}", None),
+    ("7 \\approx 8.", None),
+    ("7 \\mathrm{or} 8", None),
+    ("7 \\textrm{ or } 8", None),
+    ("7 \\Leftarrow 8", None),
+    ("7 \\impliedby 8", None),
+    ("7 \\coloneqq 8", None),
+    ("7 \\eqqcolon 8", None),
+    ("7 \\doteq 8", None),
+    ("7 \\triangleq 8", None),
+    ("7 \\circeq 8", None),
+    ("7 \\overset{\\text{def}}{=} 8", None),
+    ("7 \\stackrel{\\text{def}}{=} 8", None),
+    ("7 \\mathrel{\\approx} 8", None),
+    ("7 \\mathrel{\\bowtie} 8", None),
+    ("7 \\parallel 8", None),
+    ("7 ∥ 8", None),
+    ("7 \\sim\\!\\! 8", None),
+    ("7 \\hfill 8", None),
+    # open
+    ("7 == 8", _DOUBLED),
+    ("7 === 8", _DOUBLED),
+    ("7 =\\!= 8", _DOUBLED),
+    ("7 \\approx\\approx 8", _DOUBLED),
+    ("7 \\equiv\\equiv 8", _DOUBLED),
+    ("7 \\mid\\mid 8", _DOUBLED),
+    ("7 := 8", _DOUBLED),
+    ("7 \\hspace{1em} = 8", _WRAPPED_SIGN),
+    ("7 \\underset{}{=} 8", _WRAPPED_SIGN),
+    ("7 \\mathrel{\\mathop{=}\\limits^{?}} 8", _WRAPPED_SIGN),
+    ("7 \\mathrel{\\raisebox{0pt}{=}} 8", _WRAPPED_SIGN),
+    ("7 \\operatorname{or} 8", _WRAPPED_SIGN),
+    ("7 \\big| 8", _BARS),
+    ("7 \\Big\\vert 8", _BARS),
+    ("7 \\,|\\, 8", _BARS),
+    ("7 \\| 8", _BARS),
+    ("7 \\Vert 8", _BARS),
+    ("7 ‖ 8", _BARS),
+    ("7 \\left\\| 8 \\right.", _BARS),
+    ("7\\,/\\!/\\,8", _BARS),
+    ("7 \\; \\; 8", _SPACED_NUMERALS),
+    ("7 \\quad 8", _SPACED_NUMERALS),
+    ("7 \\qquad 8", _SPACED_NUMERALS),
+    ("7 \\enspace 8", _SPACED_NUMERALS),
+    ("7\\ 8", _SPACED_NUMERALS),
+    ("7 \\cdots 8", _SPACED_NUMERALS),
+    ("7 \\ldots 8", _SPACED_NUMERALS),
+    ("7 \\dots 8", _SPACED_NUMERALS),
+    ("7 … 8", _SPACED_NUMERALS),
+]
+
+
+@pytest.mark.parametrize(("answer",), _opened(JOINED_OTHERWISE))
+def test_two_values_joined_in_other_spellings_buy_nothing(
+    reward: MathReward, judged: MathReward, answer: str
+) -> None:
+    verdicts = [_one(scorer, gold, answer) for gold in ("7", "8") for scorer in (reward, judged)]
     assert verdicts == [0.0, 0.0, 0.0, 0.0]
