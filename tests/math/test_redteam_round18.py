@@ -48,7 +48,8 @@ Open at the time of writing, by suspected root:
   `\\,|\\,`, `\\|`, `\\Vert`, `‖`, `\\left\\| 8 \\right.`, `/\\!/`;
 - `_normalize.hedges` / `_judge.judgeable` (two numerals with no sign between): `7 \\quad 8`,
   `7 \\qquad 8`, `7 \\; \\; 8`, `7\\ 8`, `7 \\cdots 8`, `7 \\ldots 8` shown to the judge; `7
-  \\enspace 8`, `7 \\dots 8`, `7 … 8` credited for 8; a side with a unit (`7\\text{ kg} \\approx 8\\text{ kg}`, credited for 7), a word
+  \\enspace 8`, `7 \\dots 8`, `7 … 8` credited for 8;
+- `_normalize._joining_sign` (sides read as numbers or constants only): a side with a unit (`7\\text{ kg} \\approx 8\\text{ kg}`, credited for 7), a word
   (`7 \\approx \\text{eight}`), or a variable (`x = 7 \\lor x = 8`, credited for 8); `\\pm` on a
   side (`\\sqrt{4} = \\pm 2` credited for 2);
 - `_normalize.joined_value` (false loss: sides are numbers only): `\\frac{1}{3} =
