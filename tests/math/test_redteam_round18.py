@@ -54,6 +54,7 @@ Open at the time of writing, by suspected root:
   side (`\\sqrt{4} = \\pm 2` credited for 2);
 - `_normalize.joined_value` (false loss: sides are numbers only): `\\frac{1}{3} =
   0.\\overline{3}`, `500\\text{ cm} = 5\\text{ m}` against `5 m`;
+- `_compare.compare_local` (false loss): `x = 2, y = 3` for `find y`;
 - `_extract._states_another_result` / `_RESULT_SIDE` / `_tells_a_step` (a true step's result may
   carry words, `_LEAVES` words among them, so a step that says another value is what is left is
   excused): `Step 2: 10 - 2 = 8 apples left.`, `Step 2: 10 - 2 = 8, so 8 apples are left.`,
@@ -968,3 +969,41 @@ def test_two_values_joined_in_other_spellings_buy_nothing(
 ) -> None:
     verdicts = [_one(scorer, gold, answer) for gold in ("7", "8") for scorer in (reward, judged)]
     assert verdicts == [0.0, 0.0, 0.0, 0.0]
+
+
+FIND_Y = "If x = 2 and y = x + 1, find y."
+_ASSIGNMENTS = (
+    "open: meaning dropped (false loss): `x = 2, y = 3` for `find y` is not read as y's value; "
+    "root: _compare.compare_local (a list of assignments read as a tuple, not by the asked name)"
+)
+
+
+@pytest.mark.parametrize(
+    ("gold", "answer", "question", "expected"),
+    _opened(
+        [
+            ("3", "x = 2 \\Rightarrow y = 3", FIND_Y, 1.0, None),
+            ("2", "x = 2 \\Rightarrow y = 3", FIND_Y, 0.0, None),
+            ("3", "x = 2 \\implies y = 3", FIND_Y, 1.0, None),
+            ("2", "x = 2 \\implies y = 3", FIND_Y, 0.0, None),
+            ("3", "y = x + 1 = 3", FIND_Y, 1.0, None),
+            ("2", "y = x + 1 = 3", FIND_Y, 0.0, None),
+            ("2", "x = 2, y = 3", FIND_Y, 0.0, None),
+            ("3", "x = 2, y = 3", FIND_Y, 1.0, _ASSIGNMENTS),
+            ("0.5", "\\frac{1}{2} = 0.5 = 50\\%", APPLES, 1.0, None),
+            ("50\\%", "\\frac{1}{2} = 0.5 = 50\\%", APPLES, 1.0, None),
+            ("0.5", "\\frac{1}{2} = 0.5 = 0.6", APPLES, 0.0, None),
+            ("0.6", "\\frac{1}{2} = 0.5 = 0.6", APPLES, 0.0, None),
+            ("0.5", "0.5 = 0.6 = 0.5", APPLES, 0.0, None),
+            ("0.6", "0.5 = 0.6 = 0.5", APPLES, 0.0, None),
+            ("8", "8 = 8 \\approx 9", APPLES, 0.0, None),
+            ("9", "8 = 8 \\approx 9", APPLES, 0.0, None),
+            ("8", "2^3 = 9", APPLES, 0.0, None),
+            ("8", "4 + 4 = 9", APPLES, 0.0, None),
+        ]
+    ),
+)
+def test_chains_and_implications_commit_to_one_value(
+    reward: MathReward, gold: str, answer: str, question: str, expected: float
+) -> None:
+    assert _one(reward, gold, answer, question) == expected
