@@ -4,7 +4,6 @@ The decisions on a pair of them are in `_fast`."""
 
 from __future__ import annotations
 
-import functools
 import itertools
 import math
 import re
@@ -1733,7 +1732,7 @@ def _is_unit(text: str, carried: frozenset[str] = frozenset(), power: str = "1")
     return True
 
 
-@functools.lru_cache(maxsize=256)
+@byte_cache(1 << 20)  # the question's words are client text: bounded by bytes
 def _named_units(carried: frozenset[str]) -> frozenset[str]:
     """The ids of the units the gold's and the question's words name (`How many minutes`:
     min), so that an answer may spell its unit otherwise (`5 mins`, `5 kilos`, `5 kms`)."""
