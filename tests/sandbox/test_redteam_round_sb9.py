@@ -454,6 +454,11 @@ STATE = {
         "libc.semget(1234, 1, 0o1666)\nlibc.mq_open(b'/q', 0o102, 0o666, None)\n"
         "libc.syscall(248, b'user', b'k', b'v', 1, -4)\n"
     ),
+    "an abstract socket a survivor holds": (
+        "import os, socket, time\ns = socket.socket(socket.AF_UNIX)\ntry:\n"
+        "    s.bind('\\0rt23')\n    print('free')\nexcept OSError as e:\n    print(e.errno)\n"
+        "if os.fork() == 0:\n    time.sleep(3)\n    os._exit(0)\n"
+    ),
     "a process that outlives its test": (
         "import os, sys\nprint(sorted(os.listdir('/tmp')))\nsys.stdout.flush()\n"
         "if os.fork() == 0:\n    os.setsid()\n    if os.fork() == 0:\n        import time\n"
@@ -537,3 +542,47 @@ def test_a_survivor_that_kills_every_process_of_its_uid_ends_no_later_test() -> 
     for mode in ("cold", "warm"):
         report = sandbox.run_tests(KILLER, tests, limits=LIMITS, mode=mode)
         assert [r.outcome for r in report.results] == ["pass"] * 6, (mode, report.results)
+
+
+@pytest.mark.parametrize("zygotes_on", [False, True])
+def test_the_next_run_on_the_server_is_fresh_after_a_survivor_that_kills(
+    zygotes_on: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Whatever the survivor did to the run's later tests, the server ends it with the run:
+    the next run on the same warm server (the server's kill, or `kill_run` with zygotes)
+    is judged as cold."""
+    _warm.shutdown()
+    if zygotes_on:
+        monkeypatch.setenv("SANDBOX_IMPORT_ZYGOTES", "1")
+    try:
+        probe = "import typing\nimport os\nprint(sorted(os.listdir('/tmp')), input())\n"
+        tests = [{"input": "a\n", "output": "[] a\n"}] * 2
+        for _ in range(2):
+            sandbox.run_tests(
+                KILLER, [{"input": "", "output": "ok\n"}] * 2, limits=LIMITS, mode="warm"
+            )
+            after = sandbox.run_tests(probe, tests, limits=LIMITS, mode="warm")
+            assert [r.outcome for r in after.results] == ["pass", "pass"], after.results
+            plain = sandbox.run(probe, stdin="b\n", limits=LIMITS, mode="warm")
+            assert (plain.status, plain.stdout) == ("ok", "[] b\n"), plain
+    finally:
+        _warm.shutdown()
+        monkeypatch.delenv("SANDBOX_IMPORT_ZYGOTES", raising=False)
+        _warm.shutdown()
+
+
+def test_a_zygote_served_worker_and_its_replacement_recurse_as_cold(zygotes: None) -> None:
+    """An assert run's first worker comes from the zygote, a replacement (after a test that
+    ends its worker) from the server: both recurse as deep as a cold worker."""
+    code = (
+        "import typing\nimport os\ndef down(n):\n    try:\n        return down(n + 1)\n"
+        "    except RecursionError:\n        return n\n"
+        "def p():\n    print(down(0))\ndef die():\n    os._exit(1)\n"
+    )
+    tests = ["assert p() is None", "die()", "assert p() is None"]
+    cold = sandbox.run_tests(code, tests, limits=LIMITS, mode="cold")
+    want = ([r.outcome for r in cold.results], cold.execution.stdout)
+    assert want[0] == ["pass", "error", "pass"], cold
+    for _ in range(3):
+        warm = sandbox.run_tests(code, tests, limits=LIMITS, mode="warm")
+        assert ([r.outcome for r in warm.results], warm.execution.stdout) == want
