@@ -41,6 +41,21 @@ Open holes, by root:
   stops the whole restore (OSError/RecursionError swallowed): what it holds, and every entry
   listed after it, survive; extended attributes set on /work or /tmp (cold: the program's
   uid owns them) are never cleared.
+- `harness_io.end_processes` (warm): its killer takes the program uid before its kill(-1),
+  so a surviving process spinning on kill(-1, SIGKILL) kills the killer first: the survivor
+  lives on and every later test of the run is an error; with SIGSTOP the harness waits on
+  the stopped killer until the run's wall limit and every test, passed ones too, loses its
+  verdict (cold the harness is pid 1). A race the survivor wins most times (tested over
+  three runs of eight tests). The next run on the server is fresh (held).
+- `warm_server.write_inputs` (not this round's code): a warm input is a file of /work's own
+  tmpfs, a cold one a bind: a hard link to it fails with EPERM warm, EXDEV cold.
+
+Held: the key's other forms (BOM, `\r`, `from __future__`, `as`, an f-string first, files
+present), what a zygote-served program sees of modules, finders, refcounts, warnings,
+linecache, caches, signals, streams, uids, capabilities; every attack on the zygote's pid;
+module state a program changes; verdicts through the zygote; a zygote-served assert
+worker and its replacement; fifos, sockets, symlinks, mode-0 folders, many files, SysV IPC,
+queues, keyrings, an abstract socket and a process that outlive their test.
 """
 
 from __future__ import annotations
