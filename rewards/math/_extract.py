@@ -37,6 +37,7 @@ from rewards.math._config import MathConfig
 from rewards.math._evaluate import evaluate, evaluate_exact
 from rewards.math._normalize import (
     APPROX_COMMANDS,
+    APPROX_SIGN,
     NUMBER_WORDS,
     changes_value,
     equals_as_printed,
@@ -1989,11 +1990,11 @@ def _unread_after_box(text: str, end: int,
     values the comparison checks against the question's (`Extraction.stated_after`); None when
     all is known to leave the box."""
     region, _ = _after_box(text, end, sentences=None, breaks=True)
-    region = _CONTINUED_SENTENCE.sub(" ", _LATEX_WORD.sub(" ", _APPROX_SIGN.sub("\u2248", region)))
+    region = _CONTINUED_SENTENCE.sub(" ", _LATEX_WORD.sub(" ", _APPROX_SIGN.sub(APPROX_SIGN, region)))
     parts = _read_sentences(region)
     first = parts[0][0]
-    approximately = first.lstrip().startswith("\u2248")  # `\\boxed{7} ≈ 8`, `\\approx 8`: another value
-    beside = _SIDE_BY_SIDE.match(first.lstrip(" \u2248"))
+    approximately = first.lstrip().startswith(APPROX_SIGN)  # `\\boxed{7} ≈ 8`, `\\approx 8`: another value
+    beside = _SIDE_BY_SIDE.match(first.lstrip(" " + APPROX_SIGN))
     if beside is not None and "=" not in first:  # (not an equation: `\\boxed{7} - 3 = 4`)
         written = " ".join(beside.group(0).split())
         value = beside.group("value") or beside.group("bracketed") or _as_latex(answer + written)
