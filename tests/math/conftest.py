@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from rewards.math import MathConfig, MathReward, shared_pool
+from tests.math.redteam_helpers import YesEngine, judged_reward
 
 # A short bound keeps the timeout tests fast; 2 workers match the CI machine.
 TEST_OPTIONS = {"timeout": 2.0, "workers": 2}
@@ -29,6 +30,13 @@ def warm_pool(math_reward: MathReward):
 
 
 @pytest.fixture(scope="module")
-def reward() -> MathReward:
-    """A default `MathReward` (the red-team rounds'; a module may define its own)."""
-    return MathReward()
+def reward(request: pytest.FixtureRequest) -> MathReward:
+    """A `MathReward` with the requesting module's `REWARD_OPTIONS` (the red-team rounds set
+    them to `redteam_helpers.OPTIONS`); the defaults where it sets none."""
+    return MathReward(**getattr(request.module, "REWARD_OPTIONS", {}))
+
+
+@pytest.fixture(scope="module")
+def judged() -> MathReward:
+    """A `MathReward` whose judge says yes to everything (`redteam_helpers.YesEngine`)."""
+    return judged_reward(YesEngine())

@@ -21,24 +21,12 @@ import pytest
 
 from rewards import Sample
 from rewards.math import MathReward
+from tests.math.redteam_helpers import OPTIONS
+from tests.math.redteam_helpers import after_box as _after
 
-BOX = "The answer is $\\boxed{7}$. "
-APPLES = "How many apples?"
+REWARD_OPTIONS = OPTIONS  # conftest's `reward` fixture builds `MathReward(**OPTIONS)`
 STORY = "Mia had 10 apples and ate 3. How many apples are left?"
 WORKING = "Mia starts with 10 apples. She eats 3, so 10 - 3 = 7. "
-
-
-@pytest.fixture(scope="module")
-def reward() -> MathReward:
-    return MathReward(timeout=10.0, workers=2)
-
-
-def _after(
-    reward: MathReward, tail: str, question: str = APPLES, working: str = ""
-) -> float | None:
-    """The score of `working` + `The answer is $\\boxed{7}$. ` + `tail` against the gold 7."""
-    [score] = reward.score([Sample(question, working + BOX + tail, reference="7")])
-    return score.value
 
 
 # === buy credit: a long sentence that states another value =====================================

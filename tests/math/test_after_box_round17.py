@@ -27,9 +27,10 @@ import pytest
 
 from rewards import Sample
 from rewards.math import MathReward
+from tests.math.redteam_helpers import APPLES, OPTIONS
+from tests.math.redteam_helpers import after_box as _after
 
-OPTIONS = {"timeout": 10.0, "workers": 2}
-APPLES = "How many apples?"
+REWARD_OPTIONS = OPTIONS  # conftest's `reward` fixture builds `MathReward(**OPTIONS)`
 STORY = (
     "Mia had 10 apples. She ate 3 and gave 2 to each of her 2 friends. How many apples does "
     "Mia have left?"
@@ -41,19 +42,9 @@ WORKING = (
 )
 
 
-@pytest.fixture(scope="module")
-def reward() -> MathReward:
-    return MathReward(**OPTIONS)
-
-
 def _score(reward: MathReward, completion: str, gold: str, question: str) -> float | None:
     [score] = reward.score([Sample(question, completion, reference=gold)])
     return score.value
-
-
-def _after(reward: MathReward, tail: str, question: str = APPLES) -> float | None:
-    """`The answer is $\\boxed{7}$. ` + `tail` against the gold 7."""
-    return _score(reward, "The answer is $\\boxed{7}$. " + tail, "7", question)
 
 
 def _story(reward: MathReward, tail: str, working: bool = False) -> float | None:

@@ -23,29 +23,16 @@ from __future__ import annotations
 
 import pytest
 
-from rewards import Sample
 from rewards.math import MathReward
-from tests.math.redteam_helpers import APPLES
-from tests.math.test_redteam_round9 import OPTIONS, YesEngine, _boxed, _judged
+from tests.math.redteam_helpers import APPLES, OPTIONS, boxed_value
+from tests.math.redteam_helpers import judge_sees as _judge_sees
 
-
-@pytest.fixture(scope="module")
-def reward() -> MathReward:
-    return MathReward(**OPTIONS)
+REWARD_OPTIONS = OPTIONS  # conftest's `reward` fixture builds `MathReward(**OPTIONS)`
 
 
 def _one(reward: MathReward, gold: str, answer: str, question: str = "Compute it.") -> float | None:
-    [value] = _boxed(reward, gold, [answer], question=question)
-    return value
-
-
-def _judge_sees(
-    completion: str, gold: str, question: str = APPLES
-) -> tuple[float | None, str, int]:
-    """(score, reason, prompts a yes-saying judge saw) for `completion` against `gold`."""
-    engine = YesEngine()
-    [score] = _judged(engine).score([Sample(question, completion, reference=gold)])
-    return score.value, score.reason, len(engine.prompts)
+    """`boxed_value`, asking `Compute it.` unless told."""
+    return boxed_value(reward, gold, answer, question)
 
 
 # === two different values joined by a relation: wrong against either, never judged ==============

@@ -26,14 +26,11 @@ from typing import Any
 
 import pytest
 
-from rewards import Sample
 from rewards.math import MathConfig, MathReward, compare
-from tests.math.test_redteam_round9 import APPLES, OPTIONS, YesEngine, _boxed, _judged
+from tests.math.redteam_helpers import APPLES, OPTIONS, judge_sees, said_boxed
+from tests.math.redteam_helpers import boxed_values as _boxed
 
-
-@pytest.fixture(scope="module")
-def reward() -> MathReward:
-    return MathReward(**OPTIONS)
+REWARD_OPTIONS = OPTIONS  # conftest's `reward` fixture builds `MathReward(**OPTIONS)`
 
 
 @pytest.fixture(scope="module")
@@ -42,15 +39,8 @@ def config() -> MathConfig:
 
 
 def _judge_sees(answer: str, gold: str = "8", **judge: Any) -> tuple[float | None, str, int]:
-    """(score, reason, prompts the judge saw) for `So the answer is $\\boxed{answer}$.`."""
-    engine = YesEngine()
-    [score] = _judged(engine, **judge).score([
-        Sample("Compute it.", f"So the answer is $\\boxed{{{answer}}}$.", reference=gold)])
-    return score.value, score.reason, len(engine.prompts)
-
-
-def _xfail(reason: str) -> pytest.MarkDecorator:
-    return pytest.mark.xfail(strict=True, reason=reason)
+    """`judge_sees` for `So the answer is $\\boxed{answer}$.` asked `Compute it.`."""
+    return judge_sees(said_boxed(answer), gold, "Compute it.", **judge)
 
 
 # --- the judge: held ----------------------------------------------------------------------

@@ -30,28 +30,19 @@ from __future__ import annotations
 
 import pytest
 
-from rewards import Sample
 from rewards.math import MathReward
-from tests.math.test_redteam_round9 import OPTIONS, YesEngine, _boxed, _judged
+from tests.math.redteam_helpers import OPTIONS, judge_sees, said_boxed
+from tests.math.redteam_helpers import boxed_values as _boxed
+from tests.math.redteam_helpers import xfail as _xfail
 
-
-@pytest.fixture(scope="module")
-def reward() -> MathReward:
-    return MathReward(**OPTIONS)
-
-
-def _xfail(reason: str) -> pytest.MarkDecorator:
-    return pytest.mark.xfail(strict=True, reason=reason)
+REWARD_OPTIONS = OPTIONS  # conftest's `reward` fixture builds `MathReward(**OPTIONS)`
 
 
 def _judge_sees(answer: str, gold: str = "8", question: str = "Compute it.",
                 ) -> tuple[float | None, str, int]:
-    """(score, reason, prompts the judge saw) for `So the answer is $\\boxed{answer}$.` with a
-    judge that says yes to everything (default `ask: wrong_or_undecided`)."""
-    engine = YesEngine()
-    [score] = _judged(engine).score([
-        Sample(question, f"So the answer is $\\boxed{{{answer}}}$.", reference=gold)])
-    return score.value, score.reason, len(engine.prompts)
+    """`judge_sees` for `So the answer is $\\boxed{answer}$.` with a judge that says yes to
+    everything (default `ask: wrong_or_undecided`)."""
+    return judge_sees(said_boxed(answer), gold, question)
 
 
 # === buy credit: a value word in the ANSWER ======================================================

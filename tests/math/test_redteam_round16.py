@@ -66,26 +66,14 @@ import pytest
 
 from rewards import Sample
 from rewards.math import MathReward
-from tests.math.redteam_helpers import APPLES
-from tests.math.test_redteam_round9 import OPTIONS, YesEngine, _boxed, _judged
+from tests.math.redteam_helpers import APPLES, BOX, OPTIONS
+from tests.math.redteam_helpers import after_box as _after
+from tests.math.redteam_helpers import boxed_value as _one
+from tests.math.redteam_helpers import judge_prompts as _judge
+from tests.math.redteam_helpers import xfail as _xfail
 
-BOX = "The answer is $\\boxed{7}$. "
+REWARD_OPTIONS = OPTIONS  # conftest's `reward` fixture builds `MathReward(**OPTIONS)`
 FIRST_PERSON = "I had 10 apples and ate 3. How many apples do I have now?"
-
-
-@pytest.fixture(scope="module")
-def reward() -> MathReward:
-    return MathReward(**OPTIONS)
-
-
-def _xfail(reason: str) -> pytest.MarkDecorator:
-    return pytest.mark.xfail(strict=True, reason=reason)
-
-
-def _after(reward: MathReward, tail: str, gold: str = "7", question: str = APPLES) -> float | None:
-    """The score of `The answer is $\\boxed{7}$. ` + `tail` against `gold`."""
-    [score] = reward.score([Sample(question, BOX + tail, reference=gold)])
-    return score.value
 
 
 def _tail(reward: MathReward, box: str, tail: str, gold: str) -> float | None:
@@ -93,17 +81,6 @@ def _tail(reward: MathReward, box: str, tail: str, gold: str) -> float | None:
     completion = f"The answer is $\\boxed{{{box}}}" + tail
     [score] = reward.score([Sample("Compute it.", completion, reference=gold)])
     return score.value
-
-
-def _one(reward: MathReward, gold: str, answer: str, question: str = APPLES) -> float | None:
-    [value] = _boxed(reward, gold, [answer], question=question)
-    return value
-
-
-def _judge(completion: str, gold: str) -> tuple[float | None, list[str]]:
-    engine = YesEngine()
-    [score] = _judged(engine).score([Sample(APPLES, completion, reference=gold)])
-    return score.value, engine.prompts
 
 
 # === approximation signs in the box: buy credit ================================================

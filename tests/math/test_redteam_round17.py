@@ -110,58 +110,18 @@ from __future__ import annotations
 
 import pytest
 
-from rewards import Sample
 from rewards.math import MathReward
-from tests.math.redteam_helpers import APPLES
-from tests.math.test_redteam_round9 import OPTIONS, YesEngine, _boxed, _judged
+from tests.math.redteam_helpers import APPLES, OPTIONS
+from tests.math.redteam_helpers import after_box as _after
+from tests.math.redteam_helpers import boxed_value as _one
+from tests.math.redteam_helpers import opened as _opened
+from tests.math.redteam_helpers import xfail as _xfail
 
-BOX = "The answer is $\\boxed{7}$. "
+REWARD_OPTIONS = OPTIONS  # conftest's `reward` fixture builds `MathReward(**OPTIONS)`
 STORY = "Mia had 10 apples and ate 3. How many apples are left?"
 WORKING = "Mia starts with 10 apples. She eats 3, so 10 - 3 = 7. "
 ROWS = "There are 4 rows of 3 apples. How many apples?"
 DRIVE = "A car drives 120 km at 60 km/h. How many hours does it take?"
-
-
-@pytest.fixture(scope="module")
-def reward() -> MathReward:
-    return MathReward(**OPTIONS)
-
-
-@pytest.fixture(scope="module")
-def judged() -> MathReward:
-    return _judged(YesEngine())
-
-
-def _xfail(reason: str) -> pytest.MarkDecorator:
-    return pytest.mark.xfail(strict=True, reason=reason)
-
-
-def _opened(rows: list[tuple[str, ...]]) -> list[object]:
-    """Rows whose last item is the reason of their strict xfail, as marked params (a reason
-    of None: a hole fixed since, a plain param)."""
-    return [
-        pytest.param(*row[:-1], marks=_xfail(row[-1])) if row[-1] is not None else row[:-1]
-        for row in rows
-    ]
-
-
-def _one(reward: MathReward, gold: str, answer: str, question: str = APPLES) -> float | None:
-    [value] = _boxed(reward, gold, [answer], question=question)
-    return value
-
-
-def _after(
-    reward: MathReward,
-    tail: str,
-    question: str = APPLES,
-    working: str = "",
-    box: str = "7",
-    gold: str = "7",
-) -> float | None:
-    """The score of `working` + `The answer is $\\boxed{box}$. ` + `tail` against `gold`."""
-    completion = f"{working}The answer is $\\boxed{{{box}}}$. {tail}"
-    [score] = reward.score([Sample(question, completion, reference=gold)])
-    return score.value
 
 
 # ================================================================================================

@@ -87,51 +87,22 @@ root. The verifier is not changed here. Deterministic; no timing.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 import pytest
 
 from rewards import Sample
 from rewards.math import MathReward
-from tests.math.redteam_helpers import APPLES
-from tests.math.test_redteam_round9 import OPTIONS, YesEngine, _boxed, _judged
+from tests.math.redteam_helpers import APPLES, OPTIONS, after_box
+from tests.math.redteam_helpers import boxed_value as _one
+from tests.math.redteam_helpers import opened as _opened
 
+REWARD_OPTIONS = OPTIONS  # conftest's `reward` fixture builds `MathReward(**OPTIONS)`
 STORY = "Mia had 10 apples and ate 3. How many apples are left?"
 SHOP = "Tom buys 4 pens at 3 dollars each. How many dollars does he spend?"
 
 
-@pytest.fixture(scope="module")
-def reward() -> MathReward:
-    return MathReward(**OPTIONS)
-
-
-@pytest.fixture(scope="module")
-def judged() -> MathReward:
-    return _judged(YesEngine())
-
-
-def _xfail(reason: str) -> pytest.MarkDecorator:
-    return pytest.mark.xfail(strict=True, reason=reason)
-
-
-def _opened(rows: Sequence[tuple[object, ...]]) -> list[object]:
-    """Rows whose last item is the reason of their strict xfail (None: held), as params."""
-    return [
-        pytest.param(*row[:-1], marks=_xfail(str(row[-1]))) if row[-1] is not None else row[:-1]
-        for row in rows
-    ]
-
-
-def _one(reward: MathReward, gold: str, answer: str, question: str = APPLES) -> float | None:
-    [value] = _boxed(reward, gold, [answer], question=question)
-    return value
-
-
 def _after(reward: MathReward, tail: str, question: str, box: str, gold: str) -> float | None:
-    """The score of `The answer is $\\boxed{box}$. ` + `tail` against `gold`."""
-    completion = f"The answer is $\\boxed{{{box}}}$. {tail}"
-    [score] = reward.score([Sample(question, completion, reference=gold)])
-    return score.value
+    """`after_box` with the question, box and gold this round's rows give in that order."""
+    return after_box(reward, tail, question=question, box=box, gold=gold)
 
 
 # ================================================================================================

@@ -38,7 +38,6 @@ AFTER it (hedges, restatements, glued values) is round 8's and other helpers' gr
 
 from __future__ import annotations
 
-import math
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -51,28 +50,16 @@ from rewards.errors import EngineError
 from rewards.math import MathConfig, MathReward, compare
 from rewards.math._config import MathJudgeConfig
 from rewards.math._judge import MathJudge
+from tests.math.redteam_helpers import APPLES, OPTIONS, YesEngine
+from tests.math.redteam_helpers import boxed_values as _boxed
+from tests.math.redteam_helpers import judged_reward as _judged
 
-APPLES = "How many apples?"
-# A generous worker bound: a slow machine must not turn a symbolic verdict into `timeout`
-# (0.0), which would pass a buy-credit test for the wrong reason.
-OPTIONS: dict[str, Any] = {"timeout": 10.0, "workers": 2}
-
-
-@pytest.fixture(scope="module")
-def reward() -> MathReward:
-    return MathReward(**OPTIONS)
+REWARD_OPTIONS = OPTIONS  # conftest's `reward` fixture builds `MathReward(**OPTIONS)`
 
 
 @pytest.fixture(scope="module")
 def config() -> MathConfig:
     return MathConfig(**OPTIONS)
-
-
-def _boxed(reward: MathReward, gold: object, answers: Sequence[str],
-           question: str = APPLES) -> list[float | None]:
-    """Scores of `The answer is $\\boxed{answer}$.` for each answer."""
-    return [s.value for s in reward.score([
-        Sample(question, f"The answer is $\\boxed{{{a}}}$.", reference=gold) for a in answers])]
 
 
 def _said(reward: MathReward, gold: object, completions: Sequence[str],
@@ -409,38 +396,7 @@ def test_held_allow_list_edges(reward: MathReward, answer: str, gold: str, value
     assert _boxed(reward, gold, [answer]) == [value]
 
 
-# --- the judge: a scripted engine that says yes to anything ---------------------------------
-
-class YesEngine:
-    """A judge engine that answers P(yes) = `p` for every prompt and records each prompt's text.
-    Tokens are characters (offset past the label ids), so a prompt is read back exactly."""
-
-    model = "yes"
-    YES, NO = 1, 2
-
-    def __init__(self, p: float = 0.99) -> None:
-        self.p = p
-        self.prompts: list[str] = []
-
-    def tokenize(self, prompt: Any, *, add_special_tokens: bool = True) -> list[int]:
-        if prompt in ("Yes", " Yes"):
-            return [self.YES]
-        if prompt in ("No", " No"):
-            return [self.NO]
-        if not isinstance(prompt, str):
-            prompt = "\n".join(m["content"] for m in prompt)
-        return [ord(c) + 10 for c in prompt]
-
-    def next_token_logprobs(self, prompts: Sequence[list[int]],
-                            candidates: Sequence[str]) -> list[dict[str, float]]:
-        self.prompts += ["".join(chr(i - 10) for i in ids) for ids in prompts]
-        yes, no = math.log(self.p), math.log(1 - self.p)
-        return [{c: yes if c.strip() == "Yes" else no for c in candidates} for _ in prompts]
-
-
-def _judged(engine: Any, **judge: Any) -> MathReward:
-    return MathReward(judge={"model": "scripted", **judge}, judge_engine=engine, **OPTIONS)
-
+# --- the judge: `YesEngine`, a scripted engine that says yes to anything -------------------
 
 # held: an answer that talks to the judge is never shown to it
 

@@ -20,10 +20,11 @@ from __future__ import annotations
 
 import pytest
 
-from rewards import Sample
 from rewards.math import MathReward
-from tests.math.redteam_helpers import APPLES
-from tests.math.test_redteam_round9 import OPTIONS, YesEngine, _boxed, _judged
+from tests.math.redteam_helpers import APPLES, OPTIONS, judge_sees, said_boxed
+from tests.math.redteam_helpers import boxed_value as _one
+
+REWARD_OPTIONS = OPTIONS  # conftest's `reward` fixture builds `MathReward(**OPTIONS)`
 
 SUM = "Compute $\\sum_{k=1}^{100} k$."
 INTEGRAL = "Evaluate $\\int_0^1 x^2\\,dx$."
@@ -33,23 +34,9 @@ BINOM = "Compute $\\binom{5}{2}$."
 WHICH = "Which is larger: $\\int_0^1 x^2\\,dx$ or $\\int_0^1 x^3\\,dx$?"
 
 
-@pytest.fixture(scope="module")
-def reward() -> MathReward:
-    return MathReward(**OPTIONS)
-
-
-def _one(reward: MathReward, gold: str, answer: str, question: str) -> float | None:
-    [value] = _boxed(reward, gold, [answer], question=question)
-    return value
-
-
 def _judge_sees(answer: str, gold: str, question: str = APPLES) -> tuple[float | None, str, int]:
-    """(score, reason, prompts a yes-saying judge saw) for `So the answer is $\\boxed{...}$.`"""
-    engine = YesEngine()
-    [score] = _judged(engine).score(
-        [Sample(question, f"So the answer is $\\boxed{{{answer}}}$.", reference=gold)]
-    )
-    return score.value, score.reason, len(engine.prompts)
+    """`judge_sees` for `So the answer is $\\boxed{answer}$.`"""
+    return judge_sees(said_boxed(answer), gold, question)
 
 
 # === restatements in other text: wrong, never judged ============================================

@@ -24,17 +24,10 @@ from __future__ import annotations
 import pytest
 
 from rewards.math import MathReward
-from tests.math.test_redteam_round9 import OPTIONS, _boxed
+from tests.math.redteam_helpers import OPTIONS
+from tests.math.redteam_helpers import boxed_value as _one
 
-
-@pytest.fixture(scope="module")
-def reward() -> MathReward:
-    return MathReward(**OPTIONS)
-
-
-def _one(reward: MathReward, gold: str, answer: str, question: str) -> float | None:
-    [value] = _boxed(reward, gold, [answer], question=question)
-    return value
+REWARD_OPTIONS = OPTIONS  # conftest's `reward` fixture builds `MathReward(**OPTIONS)`
 
 
 WRONG = [
