@@ -121,8 +121,10 @@ class TestResult:
     wall_s: float = 0.0
     """Seconds the test took inside the jail."""
     ran: bool = True
-    """False for a test that never started: an earlier test of the program timed out or
-    its `Limits.program_wall_s` was spent (its outcome is then `timeout`)."""
+    """False for a test that never started: an earlier test of the program timed out, its
+    `Limits.program_wall_s` was spent, or (stdin/stdout tests) what an earlier test left
+    could not be ended or taken back to the task's files, message `not run: sandbox: ...`
+    (its outcome is then `timeout`)."""
 
     @property
     def passed(self) -> bool:

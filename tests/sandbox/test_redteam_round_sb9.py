@@ -488,28 +488,11 @@ OPEN_STATE = {
         "own tmpfs (another uid's: EPERM, protected_hardlinks), cold it is a bind from "
         "elsewhere (EXDEV, 18, as python3 reads)"
     ),
-    "a file made in an input folder": (
-        "reaching another test (files): harness_io.fresh_state/restore compare the top "
-        "level of /work only: a file made in an input folder (data/) survives into the "
-        "next test, cold and warm"
-    ),
     "an input folder's mode": (
-        "reaching another test (modes, cold): harness_io.restore puts back /work's and "
-        "/tmp's modes only; cold the program owns data/ and sets it to 0: the next test "
-        "reads 0o40000"
-    ),
-    "extended attributes of /work and /tmp": (
-        "reaching another test (xattrs, cold): harness_io.restore never clears extended "
-        "attributes; cold the program's uid owns /work and /tmp and sets user.x on them"
-    ),
-    "a tree whose path passes PATH_MAX": (
-        "reaching another test (files): harness_io._remove builds full paths: past PATH_MAX "
-        "its OSError stops harness_io.restore for the whole folder (swallowed), so the tree "
-        "and the entries after it survive"
-    ),
-    "a tree deeper than the recursion limit": (
-        "reaching another test (files): harness_io._remove recurses once per level: the "
-        "RecursionError stops harness_io.restore (swallowed), the tree survives"
+        "warm/cold (modes, warm): warm_server.write_inputs makes an input folder 0o41777, "
+        "the server uid's (the program writes in it but cannot remove the inputs, which "
+        "cold are binds: EBUSY); cold it is 0o40755, the program's own (harness_io.restore "
+        "now puts back a mode the program set on it, cold)"
     ),
 }
 
@@ -539,22 +522,11 @@ KILLER = (
 )
 
 
-SURVIVOR_HOLE = (
-    "open: reaching another test (signals, warm): harness_io.end_processes forks a killer "
-    "that takes the program uid (wire.become_program) before its kill(-1): a surviving "
-    "process spinning on kill(-1, SIG) reaches the killer first; SIGKILL: end_processes "
-    "raises, the survivor lives on and every later test is an error ('the test's processes "
-    "could not be ended'); SIGSTOP: the harness waits on the stopped killer for good, the "
-    "run times out and even the tests that passed lose their verdict; cold the harness is "
-    "pid 1 and its own kill(-1) ends the survivor"
-)
-
-
 @pytest.mark.parametrize(
     "number",
     [
-        pytest.param(9, marks=pytest.mark.xfail(strict=True, reason=SURVIVOR_HOLE), id="SIGKILL"),
-        pytest.param(19, marks=pytest.mark.xfail(strict=True, reason=SURVIVOR_HOLE), id="SIGSTOP"),
+        pytest.param(9, id="SIGKILL"),
+        pytest.param(19, id="SIGSTOP"),
     ],
 )
 def test_a_survivor_that_signals_every_process_of_its_uid_ends_no_later_test(number: int) -> None:
