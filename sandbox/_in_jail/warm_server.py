@@ -144,7 +144,10 @@ def main(control_fd: int, program_uid: int, zygotes: int = 0) -> None:
                     for sock in (control, judge.sock):  # no object of theirs closes it again
                         if sock is not None:
                             sock.detach()
-                    harness_program.forked(child, header, fds, stdio, report_w)
+                    # from run.py's top level, as a zygote's child (`zygote_child`): a
+                    # program's frames start as deep whichever process forked it
+                    harness_program.forked(harness_program.go_on, child, header, fds, stdio,
+                                           report_w)
             for fd in fds:
                 os.close(fd)
             os.close(report_w)
