@@ -249,12 +249,6 @@ OPEN_VIEWS = {
         "objects' ids run the other way (False; True otherwise). Not built equal: the "
         "server's child has the server's heap, python3 a fresh one, neither reproducible"
     ),
-    "live objects after a collection": (
-        "warm/warm (zygote heap): warm_server.zygote_main leaves 3 more collected-tracked "
-        "objects than the server's child of the same program (the server's own are frozen, "
-        "gc.freeze, before it forks; what the zygote made between as_cold and its fork is "
-        "not the server child's)"
-    ),
 }
 
 
