@@ -148,8 +148,10 @@ def main(control_fd: int, program_uid: int, zygotes: int = 0) -> None:
                     # (`zygote_child`): a program starts as deep whichever forked it, so
                     # an earlier run's zygote never changes its status (without, the ~0.4 ms
                     # of unwinding this server's frames is not spent: docs/sandbox.md)
-                    harness_program.forked(harness_program.go_on if ZYGOTES_ON else run_now,
-                                           child, header, fds, stdio, report_w)
+                    if ZYGOTES_ON:  # (`forked` never returns)
+                        harness_program.forked(harness_program.go_on, child, header, fds,
+                                               stdio, report_w)
+                    harness_program.forked(child, header, fds, stdio, report_w)
             for fd in fds:
                 os.close(fd)
             os.close(report_w)
@@ -303,11 +305,6 @@ def unmoved(report_r: int, own_forks: int, judged: bool) -> bool:
         return False
     return not PER_MOUNT_INODES or \
         now[1] == (before[1][0] + 1 + inputs, *(count + 1 for count in before[1][1:]))
-
-
-def run_now(run: "Callable[..., Any]", *args: "Any") -> None:
-    """`run(*args)` here, the frames below kept (`harness_program.go_on`'s other way)."""
-    run(*args)
 
 
 def report_inputs(report_w: int, created: int, close: bool = True) -> None:
