@@ -12,14 +12,24 @@ cold program's own import leaves them), keeps warm = cold by construction, provi
 import does nothing that depends on the process or the moment (a seed, a pid, a clock):
 `ZYGOTE_MODULES` is the allow-list of modules known to be so, with everything they import
 (`tests/sandbox/test_import_zygote.py` checks that closure against the jail's Python).
+
+Both the key and a warm run at all need the jail to read the program as the host's text
+(`read_as_written`): a PEP 263 cookie of another codec sends a program cold.
 """
 
 from __future__ import annotations
 
 import ast
 import os
+import tokenize
 
-__all__ = ["MAX_SOURCE_CHARS", "ZYGOTE_MODULES", "first_imports", "zygotes_enabled"]
+__all__ = [
+    "MAX_SOURCE_CHARS",
+    "ZYGOTE_MODULES",
+    "first_imports",
+    "read_as_written",
+    "zygotes_enabled",
+]
 
 
 def zygotes_enabled() -> bool:
@@ -64,8 +74,9 @@ def first_imports(code: str) -> tuple[str, ...] | None:
     so, or does not parse. The run stops at the first other statement, or at an import that
     names anything else (`import math, os`: the whole statement): a zygote that imported a
     later module first would put it in `sys.modules` before one the program imports before
-    it. Only the modules count, never the names bound: the program binds them itself."""
-    if len(code) > MAX_SOURCE_CHARS:
+    it. Only the modules count, never the names bound: the program binds them itself. A
+    program the jail does not read as this text (`read_as_written`) is never keyed."""
+    if len(code) > MAX_SOURCE_CHARS or not read_as_written(code):
         return None
     try:
         body = ast.parse(code).body
@@ -94,3 +105,22 @@ def first_imports(code: str) -> tuple[str, ...] | None:
             break
         modules += [name for name in names if name not in modules]
     return tuple(modules) or None
+
+
+def read_as_written(code: str) -> bool:
+    """Whether `python3 main.py` reads the program as `code`, the text the host has: its
+    file (`code` in UTF-8) has no PEP 263 cookie, or one naming UTF-8, as CPython's own
+    rule (`tokenize.detect_encoding`) finds it in the first two lines. Otherwise python3
+    decodes the file with another codec, whose module it imports to read it: `# coding:
+    utf-7` turns a comment of this text into code, and a warm child's compile of the bytes
+    decodes latin-1 without that import. Such a program is never served by a zygote
+    (`first_imports`) nor by a warm server: it runs cold (`_runner.run`). (A cookie needs
+    the word "coding" in those lines: a `\\r` line end only makes them longer here.)"""
+    if "coding" not in "\n".join(code.split("\n", 2)[:2]):
+        return True
+    lines = iter(code.encode("utf-8", "surrogatepass").splitlines(keepends=True))
+    try:
+        encoding, _ = tokenize.detect_encoding(lambda: next(lines, b""))
+    except SyntaxError:  # an unknown codec, or a BOM with another cookie: python3 refuses
+        return False  # it, and cold says so in its own words
+    return encoding in ("utf-8", "utf-8-sig")

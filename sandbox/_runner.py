@@ -11,6 +11,7 @@ from typing import Literal
 
 from sandbox._classify import to_execution
 from sandbox._errors import ArgumentError
+from sandbox._first_import import read_as_written
 from sandbox._jail import check_nsjail, run_jail
 from sandbox._languages import LanguageSpec, language_spec
 from sandbox._process import run_process
@@ -34,7 +35,8 @@ def run(code: str, language: str = "python", *, stdin: str | bytes = "",
     for bad arguments).
 
     mode: `warm` forks the program from a pre-started jailed Python (Python only), `cold`
-    starts a fresh jail, `auto` picks warm for Python when the warm pool is enabled.
+    starts a fresh jail, `auto` picks warm for Python when the warm pool is enabled (a
+    program with a PEP 263 cookie of another codec than UTF-8 runs cold in every mode).
     backend: `unsafe-subprocess` runs WITHOUT isolation, for development only."""
     spec = language_spec(language)
     limits = limits or Limits()
@@ -46,7 +48,9 @@ def run(code: str, language: str = "python", *, stdin: str | bytes = "",
         return _run_unsafe(code, spec, data, files or {}, limits)
     if backend != "nsjail":
         raise ArgumentError(f"unknown backend {backend!r}")
-    if use_warm(spec, mode):
+    # a program python3 decodes with another codec than UTF-8 (a PEP 263 cookie) runs cold
+    # whatever the mode: a warm child's compile of its bytes would not import that codec
+    if use_warm(spec, mode) and read_as_written(code):
         return run_warm(code, stdin=data, files=files or {}, limits=limits)
     check_nsjail()
     with workspace(code, spec, files or {}) as box:

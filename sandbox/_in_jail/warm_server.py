@@ -144,6 +144,13 @@ def main(control_fd: int, program_uid: int, zygotes: int = 0) -> None:
                     for sock in (control, judge.sock):  # no object of theirs closes it again
                         if sock is not None:
                             sock.detach()
+                    # with zygotes, from run.py's top level as a zygote's child goes on
+                    # (`zygote_child`): a program starts as deep whichever forked it, so
+                    # an earlier run's zygote never changes its status (without, the ~0.4 ms
+                    # of unwinding this server's frames is not spent: docs/sandbox.md)
+                    if ZYGOTES_ON:  # (`forked` never returns)
+                        harness_program.forked(harness_program.go_on, child, header, fds,
+                                               stdio, report_w)
                     harness_program.forked(child, header, fds, stdio, report_w)
             for fd in fds:
                 os.close(fd)
@@ -974,7 +981,7 @@ def zygote_main(sock: _socket.socket, modules: "tuple[str, ...]") -> None:
     os.closerange(3, keep)
     os.closerange(keep + 1, MAX_FD)
     harness_wire.set_capabilities(harness_wire.CAP_SETUID | harness_wire.CAP_SETGID)
-    unpack, size = _struct.unpack, _struct.calcsize("i")
+    from_bytes, order, size = int.from_bytes, sys.byteorder, _struct.calcsize("i")
     space = _socket.CMSG_LEN(8 * size)
     rights = (_socket.SOL_SOCKET, _socket.SCM_RIGHTS)
     loads, dumps, fork, wait4 = marshal.loads, marshal.dumps, os.fork, os.wait4
@@ -983,7 +990,9 @@ def zygote_main(sock: _socket.socket, modules: "tuple[str, ...]") -> None:
     cold = set(sys.modules)
     for name in modules:
         __import__(name)
-    harness_program.ZYGOTE_NAMES = [name for name in sys.modules if name not in cold]
+    # a tuple of strings: untracked by the collector's next pass, as nothing of the server's
+    # child is (a list would be one live object more in `gc.get_objects()`)
+    harness_program.ZYGOTE_NAMES = tuple(name for name in sys.modules if name not in cold)
     del cold
     while True:
         message, ancillary, _, _ = sock.recvmsg(1 << 16, space)
@@ -991,8 +1000,10 @@ def zygote_main(sock: _socket.socket, modules: "tuple[str, ...]") -> None:
             os._exit(0)
         fds: list[int] = []
         for level, kind, data in ancillary:
-            if (level, kind) == rights:
-                fds.extend(unpack(f"{len(data) // size}i", data[:len(data) // size * size]))
+            if (level, kind) == rights:  # not `_struct.unpack`: a new format ("5i") stays
+                # in its cache, one live object the server's child does not have
+                fds.extend(from_bytes(data[at:at + size], order, signed=True)
+                           for at in range(0, len(data) - size + 1, size))
         pid = fork()
         if pid == 0:
             harness_program.forked(zygote_child, sock, *loads(message), fds)

@@ -42,6 +42,15 @@ FIRST_IMPORTS = [
     ("x = 1\nimport typing\n", None),
     ("from typing import List\ndef broken(:\n", None),  # no parse: the cold path says why
     ("import typing as t\nimport typing\n", ("typing",)),
+    # PEP 263: only a program python3 reads as this text is keyed (`read_as_written`)
+    ("# -*- coding: utf-8 -*-\nimport typing\n", ("typing",)),
+    ("#!/usr/bin/env python3\n# coding=UTF-8\nimport typing\n", ("typing",)),
+    ("\ufeffimport typing\n", None),  # a BOM: python3 reads it, ast.parse of text does not
+    ("# coding: utf-7\n#+AAo-import sys\nimport typing\n", None),  # code in a comment
+    ("# -*- coding: latin-1 -*-\nimport typing\n", None),
+    ("\n# vim: set fileencoding=ascii :\nimport typing\n", None),  # line 2, not UTF-8
+    ("# coding: no-such-codec\nimport typing\n", None),  # python3 refuses it
+    ("import typing  # coding: latin-1\n", ("typing",)),  # code before `#`: no cookie
     ("", None),
 ]
 
