@@ -23,30 +23,19 @@ extended attributes of /work and /tmp, deep trees, trees whose path passes PATH_
 files, fifos, sockets, symlinks, hard links, SysV IPC, POSIX queues, keyrings, /dev/shm;
 processes that survive a test (double fork and setsid, a process that kills the killer).
 
-Open holes, by root:
-- `_first_import.first_imports` parses the program's text, ignoring a PEP 263 cookie the
-  jail's compile of its bytes obeys (`# coding: utf-7`): code hidden in a comment for the
-  host runs before the first import in the jail, and finds the zygote's modules imported.
-- `warm_server.zygote_main`/`ImportZygote`: a zygote-served program is not the server-served
-  one: its parent is the zygote (pid 7, not 1), `kill(-1, 0)` reaches it (ESRCH otherwise),
-  2 frames fewer below it (so a recursion 2 frames deeper fits: a program's status depends on
-  whether an earlier run made its zygote), the zygote's heap (id order of new objects, live
-  objects after a collection).
-- `harness_program.as_cold` (not the zygotes): a source cookie's codec (latin-1) is found
-  in the forked interpreter's codec cache, so `encodings.latin_1` is not imported as python3
-  imports it to read the file.
-- `harness_io.restore`: only the top level of /work and /tmp is compared with the task's
-  inputs: files made inside an input folder, and (cold: the program owns it) that folder's
-  mode, survive into the next test; a tree whose path passes PATH_MAX or the recursion limit
-  stops the whole restore (OSError/RecursionError swallowed): what it holds, and every entry
-  listed after it, survive; extended attributes set on /work or /tmp (cold: the program's
-  uid owns them) are never cleared.
-- `harness_io.end_processes` (warm): its killer takes the program uid before its kill(-1),
-  so a surviving process spinning on kill(-1, SIGKILL) kills the killer first: the survivor
-  lives on and every later test of the run is an error; with SIGSTOP the harness waits on
-  the stopped killer until the run's wall limit and every test, passed ones too, loses its
-  verdict (cold the harness is pid 1). A race the survivor wins most times (tested over
-  three runs of eight tests). The next run on the server is fresh (held).
+Open holes when written, by root, and where they stand:
+- `_first_import.first_imports` ignored a PEP 263 cookie the jail's compile obeys (`# coding:
+  utf-7`), and `harness_program.as_cold` left a cookie's codec (latin-1) in the codec cache:
+  closed by h-sb13 (a program whose cookie is not utf-8 is never keyed, and runs cold).
+- `warm_server.zygote_main`/`ImportZygote`: a zygote-served program was 2 frames shallower
+  (so its status depended on an earlier run making its zygote) and saw the zygote's tracked
+  objects: closed by h-sb13 (with zygotes on the server's child starts from run.py's top
+  level too). Still open: its parent is the zygote (pid 7, not 1), `kill(-1, 0)` reaches the
+  zygote, and the zygote's heap sets the id order of new objects.
+- `harness_io.restore` compared only the top level of /work and /tmp and swallowed its own
+  failures; `harness_io.end_processes` (warm) used a killer a survivor could kill or stop:
+  closed by h-sb14 (the whole tree recorded and put back by dir fds, failing closed; the kill
+  by pidfd from the harness's own uid). Still open (warm only): an input folder's mode.
 - `warm_server.write_inputs` (not this round's code): a warm input is a file of /work's own
   tmpfs, a cold one a bind: a hard link to it fails with EPERM warm, EXDEV cold.
 
