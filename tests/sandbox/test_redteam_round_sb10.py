@@ -39,8 +39,15 @@ Open holes, by root:
   test that made anything in /work or /tmp, the next reads the folder's ctime past its
   mtime (cold test 1 True, test 2 False), which a fresh jail never shows; warm the first
   test already reads it (`warm_server`'s clean-up between runs, not this harness).
+- The harness's own CPU is charged to the program's `cpu_s`: its RLIMIT_CPU (cold nsjail's
+  `--rlimit_cpu` of pid 1, warm the run's header) counts all it does over all the tests,
+  `restore` included. An honest program that caches 3000 files in /tmp per test, with
+  `cpu_s=1` (0.12 s its own per test), gets 24 passes of 40, then 16 tests read
+  `timeout`, 'no verdict: the run ended with timeout' (ran True), both modes; without any
+  file, `print(input())` over 1600 tests at `cpu_s=1` got 763 passes (cold). (The code
+  reward sets `cpu_s` to the sum of its tests' limits + 10 s, which keeps it far off.)
 
-Held: every false-loss program (A), every state probe (B), every survivor (C); the xattr
+Held: every other false-loss program (A), every state probe (B), every survivor (C); the xattr
 flood fails closed (cold: the tests after it are timeouts not run, status timeout, the
 chunked merge the same, the code reward 1/4 with reason timeout, never an abstention;
 warm the program cannot set them), and nothing reaches the next warm program.
@@ -48,6 +55,7 @@ warm the program cannot set them), and nothing reaches the next warm program.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable
 from typing import Any
 
@@ -131,6 +139,30 @@ def test_an_honest_program_that_writes_passes_every_test(name: str, mode: str) -
     assert reference.stdout.startswith("[] ['data', 'helper.py', 'main.py']\n"), reference
     tests = [{"input": "", "output": reference.stdout}] * 4
     assert outcomes(code, tests, mode) == [("pass", "", True)] * 4
+
+
+CACHE = (
+    "import os\nn = int(input())\nos.mkdir('/tmp/cache')\nfor i in range(3000):\n"
+    "    open(f'/tmp/cache/{i}', 'w').close()\nprint(n * 2)\n"
+)
+OPEN_CACHE = (
+    "resources (the harness's CPU): harness_io.restore's work is done by the harness, "
+    "whose own RLIMIT_CPU is the program's cpu_s (cold nsjail's --rlimit_cpu of pid 1, "
+    "warm the run's header) over all the tests: 3000 files a test, 1 s of CPU, and the "
+    "harness dies after 24 tests (print(input()) alone: after ~760 tests); every later "
+    "test reads `timeout`, 'no verdict: the run ended with timeout' (ran True), as the "
+    "program's own"
+)
+
+
+@pytest.mark.parametrize("mode", [pytest.param(m, marks=pytest.mark.xfail(
+    strict=True, reason=f"open: {OPEN_CACHE}")) for m in MODES])
+def test_what_the_harness_takes_back_is_not_charged_to_the_programs_cpu(mode: str) -> None:
+    """An honest program that caches 3000 files in /tmp in each test, its CPU limit 1 s
+    (each test's process takes ~0.1 s): every one of 40 tests passes."""
+    limits = dataclasses.replace(LIMITS, cpu_s=1.0, wall_s=60.0)
+    tests = [{"input": f"{i}\n", "output": f"{2 * i}\n"} for i in range(40)]
+    assert outcomes(CACHE, tests, mode, files=None, limits=limits) == [("pass", "", True)] * 40
 
 
 # --- B. state left for the next test ---------------------------------------------------------
