@@ -46,6 +46,11 @@ Open holes, by root:
   `timeout`, 'no verdict: the run ended with timeout' (ran True), both modes; without any
   file, `print(input())` over 1600 tests at `cpu_s=1` got 763 passes (cold). (The code
   reward sets `cpu_s` to the sum of its tests' limits + 10 s, which keeps it far off.)
+- The harness's descriptors are the program's: `run_case` and `restore` run under its
+  RLIMIT_NOFILE. With `open_files=8` a plain run of `print(input())` is ok, but its tests
+  read 'error: the test could not start: [Errno 24]' then 'not run: sandbox: ...
+  [Errno 24]', status timeout: an infrastructure failure scored as the program's (both
+  modes; 10 passes).
 
 Held: every other false-loss program (A), every state probe (B), every survivor (C); the xattr
 flood fails closed (cold: the tests after it are timeouts not run, status timeout, the
@@ -163,6 +168,27 @@ def test_what_the_harness_takes_back_is_not_charged_to_the_programs_cpu(mode: st
     limits = dataclasses.replace(LIMITS, cpu_s=1.0, wall_s=60.0)
     tests = [{"input": f"{i}\n", "output": f"{2 * i}\n"} for i in range(40)]
     assert outcomes(CACHE, tests, mode, files=None, limits=limits) == [("pass", "", True)] * 40
+
+
+OPEN_FDS = (
+    "resources (the harness's descriptors) and masking: harness_io.run_case and restore run "
+    "under the program's RLIMIT_NOFILE (the harness's own channel, the test's three pipes "
+    "and its pidfd count against it): with open_files=8, where a plain run of the same "
+    "program is ok, test 1 is 'error: the test could not start: [Errno 24]' and the rest "
+    "'not run: sandbox: ... [Errno 24]', run status timeout: an infrastructure failure "
+    "scored as the program's"
+)
+
+
+@pytest.mark.parametrize("mode", [pytest.param(m, marks=pytest.mark.xfail(
+    strict=True, reason=f"open: {OPEN_FDS}")) for m in MODES])
+def test_the_harness_descriptors_are_not_the_programs(mode: str) -> None:
+    limits = dataclasses.replace(LIMITS, open_files=8)
+    plain = sandbox.run("print(input())", stdin="a\n", limits=limits, mode=mode)
+    assert (plain.status, plain.stdout) == ("ok", "a\n"), plain
+    tests = [{"input": "a\n", "output": "a\n"}] * 3
+    assert outcomes("print(input())", tests, mode, files=None, limits=limits) == [
+        ("pass", "", True)] * 3
 
 
 # --- B. state left for the next test ---------------------------------------------------------
