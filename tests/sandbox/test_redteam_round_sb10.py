@@ -264,6 +264,18 @@ LEFT = {
         "        open(p + '/left', 'w').close()\n    except OSError as e:\n"
         "        print(p, e.errno)\n"
     ),
+    "a writable folder outside /work and /tmp": (
+        "found, stale, stack = [], [], [('/', 0)]\nwhile stack:\n"
+        "    d, depth = stack.pop()\n    if d in ('/work', '/tmp'):\n        continue\n"
+        "    if os.path.lexists(d + '/.left'):\n        stale.append(d)\n    try:\n"
+        "        os.close(os.open(d + '/.left', os.O_CREAT | os.O_WRONLY, 0o600))\n"
+        "        found.append(d)\n    except OSError:\n        pass\n    if depth < 4:\n"
+        "        try:\n            for n in os.listdir(d):\n"
+        "                p = os.path.join(d, n)\n"
+        "                if os.path.isdir(p) and not os.path.islink(p):\n"
+        "                    stack.append((p, depth + 1))\n        except OSError:\n"
+        "            pass\nprint(found, stale)\n"
+    ),
     "the umask": (
         "print(oct(os.umask(0)))\nopen('/tmp/u', 'w').close()\n"
         "print(oct(os.stat('/tmp/u').st_mode))\n"
@@ -453,14 +465,24 @@ def test_a_harness_made_to_fail_is_no_abstention_of_the_code_reward(
 
 
 def test_what_a_program_does_to_its_harness_does_not_reach_the_next_program() -> None:
-    """Warm: a flood, a hopping survivor and a stopper on one server, each followed by an
-    honest program on it: every test of the honest one passes."""
+    """Warm: a flood, a hopping survivor, a stopper, and a harness killed by its CPU limit
+    in the middle of its restores (files left in /tmp), each followed by honest programs on
+    the same server (stdin/stdout tests, assert tests, a plain run): each is judged as on a
+    fresh server."""
     probe = "import os\nprint(sorted(os.listdir('/tmp')), os.listxattr('/tmp'), input())\n"
     honest = [{"input": "a\n", "output": "[] [] a\n"}] * 3
-    attacks = [(FLOOD, [{"input": i, "output": o} for i, o in SUMS])] + [
-        (LISTED + SURVIVORS[name], [{"input": "", "output": "[]\n"}] * 2)
+    spent = dataclasses.replace(LIMITS, cpu_s=1.0, wall_s=60.0)
+    attacks = [(FLOOD, [{"input": i, "output": o} for i, o in SUMS], LIMITS)] + [
+        (LISTED + SURVIVORS[name], [{"input": "", "output": "[]\n"}] * 2, LIMITS)
         for name in ("eight setsid'd processes hopping pids",
-                     "a survivor that stops every pid above its own")]
-    for code, tests in attacks:
-        sandbox.run_tests(code, tests, limits=LIMITS, mode="warm", files=None)
+                     "a survivor that stops every pid above its own")] + [
+        (CACHE, [{"input": f"{i}\n", "output": f"{2 * i}\n"} for i in range(40)], spent)]
+    asserts = "import os\ndef f():\n    return sorted(os.listdir('/tmp'))\n"
+    for code, tests, limits in attacks:
+        sandbox.run_tests(code, tests, limits=limits, mode="warm", files=None)
         assert outcomes(probe, honest, "warm", files=None) == [("pass", "", True)] * 3
+        checked = sandbox.run_tests(asserts, ["assert f() == []"] * 2, limits=LIMITS,
+                                    mode="warm")
+        assert [r.outcome for r in checked.results] == ["pass", "pass"], checked.results
+        plain = sandbox.run(probe, stdin="b\n", limits=LIMITS, mode="warm")
+        assert (plain.status, plain.stdout) == ("ok", "[] [] b\n"), plain
