@@ -239,7 +239,13 @@ def test_cgroup_v2_limits_are_requested_when_the_host_has_it(
     oom = RawRun(exit_code=None, signal=9, stdout=b"", stderr=b"", overflow=False,
                  timed_out=False, wall_s=0.3, cpu_s=0.2, peak_memory_bytes=0)
     assert classify(oom, SHORT, cgroup=True) == "memory_limit"
-    assert classify(oom, SHORT, cgroup=False) == "timeout"  # only RLIMIT_CPU SIGKILLs then
+    # no jail's pid 1 is a program: with little CPU spent its own processes sent it
+    assert classify(oom, SHORT, cgroup=False) == "runtime_error"
+    spent = RawRun(exit_code=None, signal=9, stdout=b"", stderr=b"", overflow=False,
+                   timed_out=False, wall_s=0.3, cpu_s=_jail.cpu_rlimit_s(SHORT),
+                   peak_memory_bytes=0)
+    assert classify(spent, SHORT, cgroup=True) == classify(spent, SHORT, cgroup=False) \
+        == "timeout"  # the CPU rlimit's SIGKILL
     monkeypatch.setattr(_jail, "cgroup_v2_root", lambda: None)
     assert "--use_cgroupv2" not in _jail.jail_argv(["/bin/true"], SHORT)
 
