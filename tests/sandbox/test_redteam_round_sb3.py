@@ -361,3 +361,29 @@ def test_a_signal_a_program_sends_itself_reads_as_in_a_cold_run(name: str) -> No
     warm = sandbox.run(code, limits=limits, mode="warm")
     assert (warm.status, warm.stdout) == (cold.status, cold.stdout), (warm, cold)
     assert (cold.status, cold.stdout) == (SELF_SIGNAL_STATUS[name], ""), cold
+
+
+# h-sb15: the cold jail's init (`_in_jail/init.py`) is the program's parent and its uid
+AT_THE_INIT = {
+    "signals": ("import os, signal\nfor s in (signal.SIGSTOP, signal.SIGTERM, signal.SIGINT,"
+                " signal.SIGKILL):\n    os.kill(os.getppid(), s)\n"),
+    "kill(-1)": ("import os, signal\nfor s in (signal.SIGSTOP, signal.SIGKILL):\n    try:\n"
+                 "        os.kill(-1, s)\n    except ProcessLookupError:\n        pass\n"),
+    "its CPU and file limits": (
+        "import os, resource\nfor r, v in ((resource.RLIMIT_CPU, 1), (resource.RLIMIT_NOFILE, 3),"
+        " (resource.RLIMIT_FSIZE, 0)):\n    resource.prlimit(os.getppid(), r, (v, v))\n"),
+}
+
+
+@pytest.mark.parametrize("ending", ["exit 3", "SIGSEGV"])
+@pytest.mark.parametrize("name", sorted(AT_THE_INIT))
+def test_a_program_cannot_change_how_its_init_reports_its_end(name: str, ending: str) -> None:
+    """Whatever the program aims at its parent (the jail's pid 1), the run reads as the
+    program ended: its exit code, or the signal it died of, and its own output only."""
+    end = ("raise SystemExit(3)\n" if ending == "exit 3" else
+           "import os, signal\nos.kill(os.getpid(), signal.SIGSEGV)\n")
+    code = ("import os\nprint(os.getppid(), flush=True)\n" + AT_THE_INIT[name]
+            + "print('after', flush=True)\n" + end)
+    cold = sandbox.run(code, limits=dataclasses.replace(SHORT, wall_s=30.0), mode="cold")
+    assert (cold.status, cold.stdout, cold.stderr) == ("runtime_error", "1\nafter\n", ""), cold
+    assert (cold.exit_code, cold.signal) == ((3, None) if ending == "exit 3" else (None, 11))
