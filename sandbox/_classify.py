@@ -6,18 +6,18 @@ from __future__ import annotations
 import signal
 
 from sandbox._errors import SandboxError
-from sandbox._jail import cgroup_v2_root
+from sandbox._jail import cgroup_v2_root, cpu_rlimit_s
 from sandbox._process import RawRun
 from sandbox._types import Execution, Limits, Status
 
-__all__ = ["classify", "log_tail", "to_execution"]
+__all__ = ["classify", "cpu_limit_reached", "log_tail", "to_execution"]
 
 _MEMORY_MESSAGES = (b"MemoryError", b"std::bad_alloc", b"JavaScript heap out of memory",
                     b"Array buffer allocation failed", b"Cannot allocate memory",
                     b"xmalloc: cannot allocate", b"out of memory")
 
 
-def classify(raw: RawRun, limits: Limits, *, cgroup: bool, warm: bool = False) -> Status:
+def classify(raw: RawRun, limits: Limits, *, cgroup: bool) -> Status:
     """Status of a finished run; ordered so that no limit is reported as another."""
     if raw.jail_failed:
         return "sandbox_error"
@@ -25,20 +25,17 @@ def classify(raw: RawRun, limits: Limits, *, cgroup: bool, warm: bool = False) -
         return "output_limit"
     if raw.timed_out or "run time >= time limit" in raw.jail_log:
         return "timeout"
-    if raw.signal == signal.SIGXCPU:
+    if raw.signal == signal.SIGXCPU and cpu_limit_reached(raw, limits):
         return "timeout"
     if raw.oom:  # the run's cgroup killed one of its processes for memory (cgroup v1)
         return "memory_limit"
+    if raw.signal == signal.SIGKILL and cpu_limit_reached(raw, limits):
+        return "timeout"
     if raw.signal == signal.SIGKILL:
-        # In a cold jail nothing SIGKILLs the program (pid 1 of its namespace) but the
-        # RLIMIT_CPU hard limit and, with cgroups, the OOM killer (rusage CPU time can read
-        # low against the rlimit's clock, hence the margin). A warm child, not pid 1, can
-        # be SIGKILLed by its own processes, and its CPU limit sends SIGXCPU first. Where
-        # the cgroup tells whether its OOM killer ran (raw.oom not None), that decides.
-        if raw.cpu_s >= 0.7 * limits.cpu_s or (not cgroup and not warm):
-            return "timeout"
-        return "memory_limit" if cgroup and raw.oom is None else \
-            "runtime_error" if warm else "timeout"
+        # Not the CPU limit: a cold or warm program is no jail's pid 1, so its own processes
+        # may SIGKILL it (a runtime_error). With a cgroup v2 (raw.oom None: nothing tells),
+        # the memory cgroup's OOM killer is the one other sender.
+        return "memory_limit" if cgroup and raw.oom is None else "runtime_error"
     if raw.exit_code == 0:
         return "ok"
     tail = raw.stderr[-4096:]
@@ -47,14 +44,27 @@ def classify(raw: RawRun, limits: Limits, *, cgroup: bool, warm: bool = False) -
     return "runtime_error"
 
 
+RLIMIT_CLOCK_SHARE = 0.7
+"""The share of its CPU rlimit a run's rusage reads at least when the kernel ended it
+there: the rlimit counts scheduler ticks (the whole tick to whoever runs at it), rusage the
+scheduler's exact runtime, which reads lower on a busy host (0.91 s at a 1 s rlimit, a
+2-core host at load 6, 2026-12-07)."""
+
+
+def cpu_limit_reached(raw: RawRun, limits: Limits) -> bool:
+    """Whether the run spent its CPU rlimit (`cpu_rlimit_s`), as far as rusage can tell: a
+    SIGXCPU or SIGKILL the program sends itself, or its child sends it, with less CPU spent
+    is no timeout. (One sent after most of the rlimit reads as one.)"""
+    return raw.cpu_s >= RLIMIT_CLOCK_SHARE * cpu_rlimit_s(limits)
+
+
 def to_execution(raw: RawRun, limits: Limits, *, cgroup: bool | None = None,
-                 warm: bool = False, decode_stdout: bool = True) -> Execution:
+                 decode_stdout: bool = True) -> Execution:
     """The `Execution` of a finished run. `decode_stdout` False: its `stdout` text is left
     empty (a harness's stream, read from `stdout_bytes` alone)."""
     if raw.jail_failed:
         raise SandboxError(f"nsjail failed to start the program: {log_tail(raw)}")
-    status = classify(raw, limits, cgroup=bool(cgroup_v2_root()) if cgroup is None else cgroup,
-                      warm=warm)
+    status = classify(raw, limits, cgroup=bool(cgroup_v2_root()) if cgroup is None else cgroup)
     return Execution(status=status, exit_code=raw.exit_code, signal=raw.signal,
                      stdout=raw.stdout.decode(errors="replace") if decode_stdout else "",
                      stderr=raw.stderr.decode(errors="replace"), truncated=raw.overflow,

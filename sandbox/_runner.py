@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import os
 import resource
@@ -12,10 +13,11 @@ from typing import Literal
 from sandbox._classify import to_execution
 from sandbox._errors import ArgumentError
 from sandbox._first_import import read_as_written
+from sandbox._in_jail.init import SIGNAL_REPORT
 from sandbox._jail import check_nsjail, run_jail
-from sandbox._languages import LanguageSpec, language_spec
-from sandbox._process import run_process
-from sandbox._staging import IN_JAIL, staged_dir
+from sandbox._languages import PYTHON, PYTHON_FLAGS, LanguageSpec, language_spec
+from sandbox._process import RawRun, run_process
+from sandbox._staging import IN_JAIL, LAUNCHER, staged_dir
 from sandbox._types import Execution, Limits
 from sandbox._warm import run_warm, use_warm
 from sandbox._workspace import Files, as_bytes, compile_program, refused_program, workspace
@@ -57,13 +59,42 @@ def run(code: str, language: str = "python", *, stdin: str | bytes = "",
         failed = compile_program(box, spec, limits)
         if failed is not None:
             return failed
+        if spec.name != "python":
+            raw = run_jail(spec.run_argv(limits.memory_bytes), limits, stdin=data,
+                           output_bytes=limits.output_bytes, binds=box.binds,
+                           address_space_extra=spec.address_space_extra)
+            return to_execution(raw, limits)
         # a Python program's jail holds the harness folder, as a warm server's jail does:
-        # what a program sees of the files is the same in both modes
-        binds = [*box.binds, (staged_dir(), IN_JAIL)] if spec.name == "python" else box.binds
-        raw = run_jail(spec.run_argv(limits.memory_bytes), limits, stdin=data,
-                       output_bytes=limits.output_bytes, binds=binds,
+        # what a program sees of the files is the same in both modes. Its pid 1 is the
+        # init (`_in_jail/init.py`), counted as one process more; the program its child.
+        raw = run_jail([*INIT, *spec.run_argv(limits.memory_bytes)],
+                       dataclasses.replace(limits, processes=limits.processes + 1),
+                       stdin=data, output_bytes=limits.output_bytes + INIT_REPORT_BYTES,
+                       binds=[*box.binds, (staged_dir(), IN_JAIL)],
                        address_space_extra=spec.address_space_extra)
-    return to_execution(raw, limits)
+    return to_execution(from_init(raw, limits.output_bytes), limits)
+
+
+INIT = (PYTHON, *PYTHON_FLAGS, LAUNCHER, "init")
+"""What a cold Python run's jail execs, the program's argv after it (`_in_jail/init.py`)."""
+INIT_REPORT_BYTES = len(SIGNAL_REPORT) + 4
+"""The longest signal report of the init: the cap on stderr is that much higher."""
+
+
+def from_init(raw: RawRun, output_bytes: int) -> RawRun:
+    """The run as the program ended, from what its init (`_in_jail/init.py`) reports: an
+    exit code is its own; a signal death is exit 128 + N with the report of N as stderr's
+    last bytes (taken off). A stream past `output_bytes` (the jail ran with a cap higher by
+    the report's length) is an overflow, cut there."""
+    if raw.exit_code is not None and raw.exit_code > 128:
+        report = SIGNAL_REPORT + str(raw.exit_code - 128).encode() + b"\n"
+        if raw.stderr.endswith(report):
+            raw = dataclasses.replace(raw, exit_code=None, signal=raw.exit_code - 128,
+                                      stderr=raw.stderr[:-len(report)])
+    if len(raw.stdout) > output_bytes or len(raw.stderr) > output_bytes:
+        raw = dataclasses.replace(raw, overflow=True, stdout=raw.stdout[:output_bytes],
+                                  stderr=raw.stderr[:output_bytes])
+    return raw
 
 
 # --- development only ------------------------------------------------------------------

@@ -27,7 +27,7 @@ LAUNCHER = f"{IN_JAIL}/run.py"
 PACKAGE = "_in_jail"
 """The package's folder, here under sandbox/ and in the jail under /harness."""
 _SOURCES = ("__init__.py", "harness.py", "harness_io.py", "harness_program.py",
-            "harness_wire.py", "session_server.py", "warm_server.py")
+            "harness_wire.py", "init.py", "session_server.py", "warm_server.py")
 _RUN = ("import sys\n"
         # a fresh interpreter's import system, before anything is imported (harness_program.COLD)
         "COLD = (set(sys.modules), [*sys.meta_path], [*sys.path_hooks], [*sys.path],\n"
@@ -38,7 +38,10 @@ _RUN = ("import sys\n"
         # unwound (harness_program.Then): a program's frames start as deep in every mode
         "__then = None\n"
         "try:\n"
-        "    if sys.argv[1] == 'warm-server':\n"
+        "    if sys.argv[1] == 'init':\n"
+        f"        from {PACKAGE} import init\n"
+        "        init.main(sys.argv[2:])\n"
+        "    elif sys.argv[1] == 'warm-server':\n"
         f"        from {PACKAGE} import warm_server\n"
         "        warm_server.main(*map(int, sys.argv[2:]))\n"
         "    elif sys.argv[1] == 'session-server':\n"

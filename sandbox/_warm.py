@@ -36,6 +36,7 @@ from sandbox._jail import (
     PROGRAM_UID,
     cgroup_v2_root,
     check_nsjail,
+    cpu_rlimit_s,
     jail_argv,
     memory_group,
     process_budget,
@@ -262,7 +263,7 @@ class WarmServer:
         if header is None:
             processes, address_space = process_budget(limits, cgroup=self.cgroup)
             header = marshal.dumps({
-                "wall_s": limits.wall_s, "cpu_s": max(1, int(limits.cpu_s + 0.999)),
+                "wall_s": limits.wall_s, "cpu_s": cpu_rlimit_s(limits),
                 "file_size_bytes": limits.file_size_bytes, "open_files": limits.open_files,
                 "processes": processes, "address_space": address_space, "harness": harness,
                 "hold": self.hold,
@@ -579,5 +580,5 @@ def run_warm(code: str, *, stdin: bytes, files: Mapping[str, str | bytes], limit
     spec = language_spec("python")
     clean = {safe_name(name, spec): content for name, content in files.items()}
     raw = _pool(limits).execute(code, stdin, clean, limits, harness, cancel=cancel)
-    return to_execution(raw, limits, cgroup=bool(cgroup_v2_root()), warm=True,
+    return to_execution(raw, limits, cgroup=bool(cgroup_v2_root()),
                         decode_stdout=decode_stdout)

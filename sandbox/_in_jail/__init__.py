@@ -1,5 +1,6 @@
 """The sandbox's code that runs INSIDE the jail, under the jail's own interpreter
-(`sandbox._languages.PYTHON`, `python3 -E -s -S`), never imported by the library on the host.
+(`sandbox._languages.PYTHON`, `python3 -E -s -S`), never imported by the library on the host
+(but for `init.SIGNAL_REPORT`, which `_runner.from_init` reads: `init` imports builtins only).
 
 Staged loading, the one place it is told:
 
@@ -10,10 +11,13 @@ Staged loading, the one place it is told:
    bytecode.
 2. The launcher puts `/harness` alone on `sys.path` (never the program's `/work`) and
    imports `_in_jail.warm_server` (`run.py warm-server FD UID`), `_in_jail.session_server`
-   (`run.py session-server FD UID`) or `_in_jail.harness` (`run.py python|io`); these
+   (`run.py session-server FD UID`), `_in_jail.init` (`run.py init ARGV`) or
+   `_in_jail.harness` (`run.py python|io`); these
    import their siblings relatively. At no stage is
    anything imported from the program's folder.
 3. Who runs what, under which uid:
+   - a cold plain Python run: `init` is the jail's pid 1 under the jail uid; its one child
+     execs the program's command, so that no program is a jail's pid 1 (`init`'s docstring);
    - a cold run: `harness` is the jail's pid 1 under the jail uid (`_jail.JAIL_UID`); it
      forks the worker or zygote that loads the program (`harness_program`), and
      `harness_io` is imported only by a stdin/stdout run, each of whose tests execs the

@@ -329,30 +329,61 @@ def test_a_cpu_limit_kill_reads_as_a_timeout_warm_and_cold(name: str) -> None:
 
 
 SELF_SIGNALS = {
-    # a program's own signal: a cold program is its jail's pid 1, which the kernel spares
-    # signals it sends itself (default action); a warm one is a forked child, which dies
+    # a program's own signal, as `python3 main.py` on a host takes it (h-sb15): the program
+    # is no jail's pid 1 cold (the jail's init, `_in_jail/init.py`, is) nor warm (a forked
+    # child), so its own signals end it in both modes; `_classify` reads a SIGXCPU or
+    # SIGKILL as a timeout only where the run's CPU reached its rlimit
     "SIGKILL to itself": "import os, signal\nos.kill(os.getpid(), signal.SIGKILL)\n",
     "SIGXCPU to itself (no CPU spent)": "import os, signal\nos.kill(os.getpid(), signal.SIGXCPU)\n",
     "SIGTERM to itself": "import os, signal\nos.kill(os.getpid(), signal.SIGTERM)\n",
+    "SIGKILL from its child (no CPU spent)": (
+        "import os, signal\nif os.fork() == 0:\n    os.kill(os.getppid(), signal.SIGKILL)\n"
+        "    os._exit(0)\nos.wait()\n"),
     "SIGKILL from its child after most of its CPU": (
         "import os, signal, time\nwhile time.process_time() < 0.8:\n    pass\n"
         "if os.fork() == 0:\n    os.kill(os.getppid(), signal.SIGKILL)\n    os._exit(0)\n"
         "os.wait()\n"),
 }
+SELF_SIGNAL_STATUS = {
+    "SIGKILL to itself": "runtime_error", "SIGXCPU to itself (no CPU spent)": "runtime_error",
+    "SIGTERM to itself": "runtime_error", "SIGKILL from its child (no CPU spent)": "runtime_error",
+    # rusage cannot tell it from the CPU rlimit's SIGKILL (`_classify.RLIMIT_CLOCK_SHARE`)
+    "SIGKILL from its child after most of its CPU": "timeout"}
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "open: warm/cold divergence (Exit and output forgery): warm_server runs a program as a "
-    "forked child (supervise), which its own signals reach, where a cold program is its "
-    "jail's pid 1, to which the kernel delivers no signal it (or its child) sends with the "
-    "default action: `os.kill(os.getpid(), SIGKILL|SIGTERM)` ends a warm run "
-    "runtime_error and is a no-op cold (ok), and _classify.classify reads a warm SIGXCPU "
-    "as `timeout` whatever CPU was spent, and a warm SIGKILL after 0.7 of cpu_s as a "
-    "`timeout`: a crash the program chose reads as its CPU limit"))
 @pytest.mark.parametrize("name", sorted(SELF_SIGNALS))
 def test_a_signal_a_program_sends_itself_reads_as_in_a_cold_run(name: str) -> None:
+    """The reference is `python3 main.py` as a plain process (not a jail's pid 1): the
+    signal ends it, nothing after it is printed, and the verdict is the same in both modes."""
     code = SELF_SIGNALS[name] + "print('after')\n"
     limits = dataclasses.replace(SHORT, wall_s=30.0, cpu_s=1.0)
     cold = sandbox.run(code, limits=limits, mode="cold")
     warm = sandbox.run(code, limits=limits, mode="warm")
     assert (warm.status, warm.stdout) == (cold.status, cold.stdout), (warm, cold)
+    assert (cold.status, cold.stdout) == (SELF_SIGNAL_STATUS[name], ""), cold
+
+
+# h-sb15: the cold jail's init (`_in_jail/init.py`) is the program's parent and its uid
+AT_THE_INIT = {
+    "signals": ("import os, signal\nfor s in (signal.SIGSTOP, signal.SIGTERM, signal.SIGINT,"
+                " signal.SIGKILL):\n    os.kill(os.getppid(), s)\n"),
+    "kill(-1)": ("import os, signal\nfor s in (signal.SIGSTOP, signal.SIGKILL):\n    try:\n"
+                 "        os.kill(-1, s)\n    except ProcessLookupError:\n        pass\n"),
+    "its CPU and file limits": (
+        "import os, resource\nfor r, v in ((resource.RLIMIT_CPU, 1), (resource.RLIMIT_NOFILE, 3),"
+        " (resource.RLIMIT_FSIZE, 0)):\n    resource.prlimit(os.getppid(), r, (v, v))\n"),
+}
+
+
+@pytest.mark.parametrize("ending", ["exit 3", "SIGSEGV"])
+@pytest.mark.parametrize("name", sorted(AT_THE_INIT))
+def test_a_program_cannot_change_how_its_init_reports_its_end(name: str, ending: str) -> None:
+    """Whatever the program aims at its parent (the jail's pid 1), the run reads as the
+    program ended: its exit code, or the signal it died of, and its own output only."""
+    end = ("raise SystemExit(3)\n" if ending == "exit 3" else
+           "import os, signal\nos.kill(os.getpid(), signal.SIGSEGV)\n")
+    code = ("import os\nprint(os.getppid(), flush=True)\n" + AT_THE_INIT[name]
+            + "print('after', flush=True)\n" + end)
+    cold = sandbox.run(code, limits=dataclasses.replace(SHORT, wall_s=30.0), mode="cold")
+    assert (cold.status, cold.stdout, cold.stderr) == ("runtime_error", "1\nafter\n", ""), cold
+    assert (cold.exit_code, cold.signal) == ((3, None) if ending == "exit 3" else (None, 11))

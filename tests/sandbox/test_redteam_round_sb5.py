@@ -118,7 +118,15 @@ ASPECTS = {
 }
 
 
-@pytest.mark.parametrize("name", sorted(ASPECTS))
+NPROC_OPEN = (
+    "open: rlimits (cold only): _runner.run gives a cold Python jail processes + 1, its init "
+    "(_in_jail/init.py, the jail's pid 1 since h-sb15) being the program's uid and counted: "
+    "a program forks as many processes as warm, but RLIMIT_NPROC reads one more cold")
+
+
+@pytest.mark.parametrize("name", [
+    pytest.param(name, marks=pytest.mark.xfail(strict=True, reason=NPROC_OPEN))
+    if name == "rlimits" else name for name in sorted(ASPECTS)])
 def test_a_plain_program_sees_its_process_as_cold(name: str) -> None:
     cold, warm = both(ASPECTS[name])
     assert cold.status == "ok", cold

@@ -76,8 +76,10 @@ ENDINGS = {
          "with 130; CPython's run_eval_code_obj flags only the exact type (exit 1)")),
     "an unhandled KeyboardInterrupt with a failed flush": (
         "print('x')\nimport os\nos.close(1)\nraise KeyboardInterrupt\n",
-        ("exit status: harness_program.finish lets 120 (failed flush) replace 130; "
-         "Py_RunMain's exit_sigint comes after Py_FinalizeEx's 120 and wins")),
+        ("exit status: harness_program.finish ends an unhandled KeyboardInterrupt with exit "
+         "130 (exit_sigint as a jail's pid 1 ended); python3 main.py, no pid 1 since h-sb15, "
+         "kills itself with SIGINT and dies of it (signal 2, no exit code); once: 120 "
+         "replaced 130")),
     "sys.exit(text) with sys.stderr None": (
         "import sys\nsys.stderr = None\nsys.exit('msg')\n",
         ("exit output: harness_program._exit_status writes to sys.stderr only; "
@@ -119,9 +121,10 @@ ENDINGS = {
         ("import signal, os\nclass A:\n    def __del__(self, k=os.kill, p=os.getpid(),"
          " s=signal.SIGINT, w=os.write):\n        k(p, s)\n        w(1, b'after\\n')\n"
          "a = A()\nprint('42')\n"),
-        ("finalization: harness_program.finish does not do _PySignal_Fini before the "
-         "modules are finalized: the program's handlers still run (KeyboardInterrupt in "
-         "__del__ warm; cold the handler is gone and `after` prints)")),
+        ("finalization: harness_program._signal_fini sets a dropped handler to a no-op "
+         "(what a jail's pid 1 made of the signal), where _PySignal_Fini restores SIG_DFL: "
+         "python3 main.py, no pid 1 since h-sb15, dies of the SIGINT its finalizer sends "
+         "(`after` never prints), warm it goes on (once: the handlers still ran)")),
     "a signal handler keeps the main module": (
         ("import signal, os\nsignal.signal(signal.SIGALRM, lambda *a: None)\nclass A:\n"
          "    def __del__(self, w=os.write):\n        w(1, b'del\\n')\na = A()\nprint('42')\n"),
@@ -325,7 +328,8 @@ OPEN = {"a trace function and an interrupt left pending by an atexit hook",
         "a daemon thread during module finalization", "a finalizer under the lowest recursion limit",
         "a frame below a finalizer", "a frame below an atexit hook",
         "a program object in a module of the interpreter's start",
-        "an atexit hook that raises SIGINT"}
+        "an atexit hook that raises SIGINT", "a SIGINT a finalizer sends itself",
+        "an unhandled KeyboardInterrupt with a failed flush"}
 """The endings still open; every other name of ENDINGS and VERDICT_ENDINGS is held since
 h-sb8 (#38), its text naming the hole that was found: the program's trace and profile
 functions see only the program's code (`harness_program._traced`), program objects read as

@@ -56,7 +56,17 @@ SEMANTICS = {
 }
 
 
-@pytest.mark.parametrize("name", sorted(SEMANTICS))
+SIGINT_OPEN = (
+    "open: exit status (warm only): harness_program's end of an unhandled KeyboardInterrupt "
+    "is exit 130 (Py_RunMain's exit_sigint as a jail's pid 1 ended it); python3 main.py, "
+    "no pid 1 since h-sb15 (cold, the jail's init is), kills itself with SIGINT and dies of "
+    "it (signal 2, no exit code); runtime_error in both modes")
+
+
+@pytest.mark.parametrize("name", [
+    pytest.param(name, marks=pytest.mark.xfail(strict=True, reason=SIGINT_OPEN))
+    if name in ("interrupt main", "keyboard interrupt", "sigint") else name
+    for name in sorted(SEMANTICS)])
 def test_a_plain_program_reads_as_in_a_cold_run(name: str) -> None:
     code = SEMANTICS[name]
     cold = sandbox.run(code, files=FILES, limits=SHORT, mode="cold")

@@ -12,6 +12,7 @@ from sandbox_probes import MODES, PROGRAM_UID, SHORT
 
 import sandbox
 from sandbox import _jail
+from sandbox._in_jail.init import SIGNAL_REPORT
 
 PROGRAMS = {
     "python": "a, b = map(int, input().split())\nprint(a * b)\n",
@@ -239,7 +240,13 @@ def test_cgroup_v2_limits_are_requested_when_the_host_has_it(
     oom = RawRun(exit_code=None, signal=9, stdout=b"", stderr=b"", overflow=False,
                  timed_out=False, wall_s=0.3, cpu_s=0.2, peak_memory_bytes=0)
     assert classify(oom, SHORT, cgroup=True) == "memory_limit"
-    assert classify(oom, SHORT, cgroup=False) == "timeout"  # only RLIMIT_CPU SIGKILLs then
+    # no jail's pid 1 is a program: with little CPU spent its own processes sent it
+    assert classify(oom, SHORT, cgroup=False) == "runtime_error"
+    spent = RawRun(exit_code=None, signal=9, stdout=b"", stderr=b"", overflow=False,
+                   timed_out=False, wall_s=0.3, cpu_s=_jail.cpu_rlimit_s(SHORT),
+                   peak_memory_bytes=0)
+    assert classify(spent, SHORT, cgroup=True) == classify(spent, SHORT, cgroup=False) \
+        == "timeout"  # the CPU rlimit's SIGKILL
     monkeypatch.setattr(_jail, "cgroup_v2_root", lambda: None)
     assert "--use_cgroupv2" not in _jail.jail_argv(["/bin/true"], SHORT)
 
@@ -325,3 +332,26 @@ def test_a_jail_that_fails_to_mount_is_a_sandbox_error_not_a_timeout(tmp_path) -
     assert raw.jail_failed
     with pytest.raises(sandbox.SandboxError, match="mount"):
         to_execution(raw, SHORT)
+
+
+@pytest.mark.parametrize(("exit_code", "stderr", "cap", "read"), [
+    (0, b"e", 8, (0, None, b"e", False)),
+    (3, b"e", 8, (3, None, b"e", False)),
+    # a signal death: exit 128 + N and the init's report, which is taken off
+    (139, b"e" + SIGNAL_REPORT + b"11\n", 8, (None, 11, b"e", False)),
+    # 128 + N without the report (or with another N) is an exit code
+    (137, b"e" + SIGNAL_REPORT + b"11\n", 64, (137, None, b"e" + SIGNAL_REPORT + b"11\n", False)),
+    (137, b"e", 8, (137, None, b"e", False)),
+    # the cap holds for the program's own bytes: the report's room is not the program's
+    (0, b"x" * 9, 8, (0, None, b"x" * 8, True)),
+    (134, b"x" * 8 + SIGNAL_REPORT + b"6\n", 8, (None, 6, b"x" * 8, False)),
+])
+def test_the_init_report_reads_as_the_program_ended(exit_code: int, stderr: bytes, cap: int,
+                                                    read: tuple[object, ...]) -> None:
+    from sandbox._process import RawRun
+    from sandbox._runner import from_init
+
+    raw = from_init(RawRun(exit_code=exit_code, signal=None, stdout=b"", stderr=stderr,
+                           overflow=False, timed_out=False, wall_s=0.1, cpu_s=0.1,
+                           peak_memory_bytes=0), cap)
+    assert (raw.exit_code, raw.signal, raw.stderr, raw.overflow) == read

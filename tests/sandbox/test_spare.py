@@ -91,7 +91,7 @@ def test_a_spare_run_sees_what_a_fresh_jail_shows(taken: Taken,
     assert first["stdin"] == _digest(stdin) and first["work"] == ["data", "main.py"] and first["tmp"] == []
     assert first["env"] == {"PATH": "/usr/bin:/bin", "HOME": "/work", "LANG": "C.UTF-8",
                             "TMPDIR": "/tmp"}
-    assert first["modes"]["main.py"] == "0o100644" and first["pid"] == 1
+    assert first["modes"]["main.py"] == "0o100644" and first["pid"] == 2  # the init's child
 
 
 def test_each_spare_serves_one_run(taken: Taken) -> None:
