@@ -51,6 +51,8 @@ from __future__ import annotations
 
 import dataclasses
 import encodings
+import importlib.util
+import marshal
 from collections.abc import Iterator
 
 import pytest
@@ -519,3 +521,76 @@ def test_an_unknown_cookie_leaves_nothing_on_the_host(zygotes: None) -> None:
         assert (ran.status, ran.stdout) == ("runtime_error", ""), ran
         assert "unknown encoding" in ran.stderr, ran
     assert [key for key in getattr(encodings, "_cache") if len(key) > 1000] == []  # noqa: B009
+
+
+# --- H. the next run's files meet the zygote's import (a race) -----------------------------------
+
+LATE = "import dataclasses, decimal, fractions, typing, bisect, string\n"
+"""A key whose zygote imports for ~0.1 s, `string` last: the next run's inputs land in /work
+(the zygote's sys.path[0]) meanwhile."""
+
+POISON = (
+    "import builtins\nbuiltins.rt26 = 'set by another run'\n"
+    "exec(open('/usr/lib/python3.11/string.py').read())\n"
+)
+
+HOLDS_ITS_FILES = "import time, os\ntime.sleep(1)\nprint(sorted(os.listdir('/work')))\n"
+"""The next run: its files stay in /work for a second while the zygote imports."""
+
+RACE = (
+    "open: reaching another run (local code through the zygote): warm_server.keep_zygote "
+    "says `clean` while the zygote it just forked still imports (ImportZygote, zygote_main: "
+    "~0.1 s for this key), with /work as its sys.path[0], and the host's next run writes its "
+    "inputs there meanwhile: the zygote imports the next run's string{ext} instead of the "
+    "standard library's and runs it under the server's uid (CAP_SETUID, CAP_SETGID). "
+    "{what} (a race the files won 4 times of 4 when measured; five tries here)"
+)
+
+
+@pytest.mark.xfail(strict=True, reason=RACE.format(
+    ext=".pyc", what="A sourceless .pyc writes nothing, so the server serves on: every "
+    "later run of that key, with no files at all, finds what the file did "
+    "(builtins.rt26 set)"))
+def test_a_runs_files_never_reach_a_later_run_through_the_zygote(zygotes: None) -> None:
+    code = LATE + "import builtins\nprint(getattr(builtins, 'rt26', None))\n"
+    pyc = importlib.util.MAGIC_NUMBER + bytes(12) + marshal.dumps(
+        compile(POISON, "string.py", "exec"))
+    later = []
+    for _ in range(5):
+        first = served(code, 1)[0]  # the server's child: the zygote is made after it
+        assert (first.status, first.stdout) == ("ok", "None\n"), first
+        files = sandbox.run(HOLDS_ITS_FILES, files={"string.pyc": pyc}, limits=LIMITS,
+                            mode="warm")
+        assert files.stdout == "['main.py', 'string.pyc']\n", files
+        later += [sandbox.run(code, limits=LIMITS, mode="warm") for _ in range(2)]
+    assert [(r.status, r.stdout) for r in later] == [("ok", "None\n")] * 10
+
+
+@pytest.mark.xfail(strict=True, reason=RACE.format(
+    ext=".py", what="Its import writes /work/__pycache__/string.cpython-311.pyc, which the "
+    "run's own program then lists (cold: ['main.py', 'string.py']); the new inode then "
+    "retires the server"))
+def test_a_runs_folder_holds_only_its_files_after_a_zygote_is_made(zygotes: None) -> None:
+    files = {"string.py": POISON}
+    reference = sandbox.run(HOLDS_ITS_FILES, files=files, limits=LIMITS, mode="cold")
+    assert (reference.status, reference.stdout) == ("ok", "['main.py', 'string.py']\n")
+    seen_ = []
+    for _ in range(5):
+        first = served(LATE + "print('made')\n", 1)[0]
+        assert (first.status, first.stdout) == ("ok", "made\n"), first
+        seen_.append(sandbox.run(HOLDS_ITS_FILES, files=files, limits=LIMITS, mode="warm"))
+    assert [(r.status, r.stdout) for r in seen_] == [(reference.status, reference.stdout)] * 5
+
+
+def test_a_runs_files_without_a_zygote_being_made_stay_its_own(zygotes: None) -> None:
+    """The same runs where the zygote exists already (made two runs before): its import is
+    over, and neither the files' run nor a later one reads anything of the other."""
+    code = LATE + "import builtins\nprint(getattr(builtins, 'rt26', None))\n"
+    made = served(code, 2)
+    assert [(r.status, r.stdout) for r in made] == [("ok", "None\n")] * 2, made
+    for _ in range(2):
+        files = sandbox.run(HOLDS_ITS_FILES, files={"string.py": POISON}, limits=LIMITS,
+                            mode="warm")
+        assert files.stdout == "['main.py', 'string.py']\n", files
+        after = sandbox.run(code, limits=LIMITS, mode="warm")
+        assert (after.status, after.stdout) == ("ok", "None\n"), after
