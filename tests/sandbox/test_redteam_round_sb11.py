@@ -422,6 +422,26 @@ def test_without_cgroups_a_programs_status_does_not_depend_on_its_zygote(
     assert [r.status for r in runs] == ["ok"] * 3, [seen(r) for r in runs]
 
 
+@pytest.mark.xfail(strict=True, reason=(
+    "open: resources (memory, RLIMIT_AS; every warm child, zygote or not): a 16 MiB "
+    "address-space limit holds 62-63 MiB of 1 MiB blocks warm, 0 cold. Suspected root: "
+    "warm_server.thread_id's probe threads leave glibc a second malloc arena, 64 MiB of "
+    "address space reserved (and so already counted) that every forked child inherits; "
+    "once a new mapping fails, malloc grows into that arena by mprotect, past the run's "
+    "RLIMIT_AS"))
+def test_without_cgroups_a_zygote_child_holds_what_cold_holds(
+    zygotes_without_cgroup: None,
+) -> None:
+    limits = dataclasses.replace(LIMITS, memory_bytes=64 << 20)
+    code = (
+        "import typing\nkeep = []\ntry:\n    while True:\n        keep.append(b'x' * (1 << 20))"
+        "\nexcept MemoryError:\n    pass\nprint(len(keep))\n"
+    )
+    reference = cold(code, limits)
+    assert (reference.status, reference.stdout) == ("ok", "0\n"), reference
+    assert [r.stdout for r in served(code, 3, limits)] == [reference.stdout] * 3
+
+
 def test_without_cgroups_a_zygote_child_is_held_to_the_address_space(
     zygotes_without_cgroup: None,
 ) -> None:
