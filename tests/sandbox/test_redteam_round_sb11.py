@@ -602,6 +602,27 @@ def test_a_runs_folder_holds_only_its_files_after_a_zygote_is_made(zygotes: None
     assert [(r.status, r.stdout) for r in seen_] == [(reference.status, reference.stdout)] * 5
 
 
+@pytest.mark.xfail(strict=True, reason=(
+    "open: resources (memory, cgroup; any next run, no file needed): warm_server.keep_zygote "
+    "says `clean` while the zygote it just forked still imports, and that import goes on "
+    "in the jail's memory cgroup after _warm.WarmServer.execute set the next run's limit "
+    "(usage + memory_bytes): that run has ~5 MiB less (57.6 against 63.0 MiB of 64 "
+    "measured): 60 MiB is memory_limit right after a zygote is made, ok otherwise"))
+def test_a_runs_memory_does_not_depend_on_a_zygote_made_just_before(zygotes: None) -> None:
+    limits = dataclasses.replace(LIMITS, memory_bytes=64 << 20)
+    code = "import os\nx = b'x' * (60 << 20)\nprint(len(x))\n"  # not keyed
+    steady = served("print('no zygote')\n", 1)[0]
+    assert steady.status == "ok", steady
+    alone = sandbox.run(code, limits=limits, mode="warm")
+    assert (alone.status, alone.stdout) == ("ok", f"{60 << 20}\n"), alone
+    after = []
+    for _ in range(3):
+        made = served(LATE + "print('made')\n", 1, limits)[0]
+        assert made.status == "ok", made
+        after.append(sandbox.run(code, limits=limits, mode="warm").status)
+    assert after == ["ok"] * 3
+
+
 def test_a_runs_files_without_a_zygote_being_made_stay_its_own(zygotes: None) -> None:
     """The same runs where the zygote exists already (made two runs before): its import is
     over, and neither the files' run nor a later one reads anything of the other."""
