@@ -16,21 +16,42 @@ run of plain imports); (B) runs with files that shadow a module of the zygote's 
 (C) state a program changes in the zygote's modules and the interpreter (sys.modules,
 finders, hooks, caches, codecs, copyreg, abc, atexit, gc callbacks, signals, limits,
 environment), read again by the next program of the same zygote; (D) verdicts through
-zygote children (interrupts, aborts, segfaults, C-stack overflows, threads, atexit);
-(E) the run's memory budget through a zygote child (cgroup and rlimit hosts); (F) the
-compiler's recursion limit, which depends on the frames below the compile; (G) the key's
-cost on the host (deeply nested and huge sources, and cookies of unknown codecs).
+zygote children (interrupts, aborts, segfaults, C-stack overflows, threads, atexit,
+finalizers); (E) the run's memory budget through a zygote child (cgroup and rlimit hosts);
+(F) the compiler's recursion limit, which depends on the frames below the compile; (G) the
+key's cost on the host (deeply nested and huge sources, cookies of unknown codecs); (H) the
+zygote's import against the next run: a zygote made after a run imports while the host
+already sends the next one.
 
 Open when written (strict xfails below, by root):
+- `warm_server.keep_zygote` / `ImportZygote` / `zygote_main` (the worst): the server says
+  `clean` while the zygote it just forked still imports (~0.1 s for a heavy key), with
+  /work as its sys.path[0], and the next run's inputs land there meanwhile. The zygote
+  imports the next run's module instead of the standard library's and runs it under the
+  server's uid (CAP_SETUID, CAP_SETGID): a task file `string.pyc` (sourceless: it writes
+  nothing, the server serves on) poisons every later run of that key, files or none
+  (`builtins.rt26` set by another run, 10 of 10); a `string.py` writes /work/__pycache__,
+  which the files' own program lists; a PROGRAM with no files that writes
+  /work/string.pyc at its start has its code run as the server's uid (4 of 4; the new
+  inode retires the server after the run, except where `PER_MOUNT_INODES` is off, Linux
+  < 5.9). The same import, still going, eats ~5 MiB of the next run's memory.
 - `_warm.WarmServer.execute` / `warm_server.ImportZygote` (memory, cgroup): a run's limit is
   the jail's usage + `memory_bytes`, and the zygote's import is in that usage: a
   zygote-served program has the import's memory (~6 MiB for dataclasses, decimal,
   fractions, typing) more than the server's own child. 59 MiB of 64 is `memory_limit` on
-  the run that makes the zygote, `ok` on every later one.
+  the run that makes the zygote, `ok` once it is made.
 - `warm_server.zygote_main` (memory, no cgroup): the zygote's child skips the import that the
   server's child does under the run's RLIMIT_AS: with 16 MiB of address space a program
   that imports decimal runs `ok` cold and zygote-served, but fails (ImportError: a shared
-  object cannot be mapped) on the run that makes the zygote.
+  object cannot be mapped) on the run that makes the zygote. And every warm child (zygote
+  or not) holds 62-63 MiB of 1 MiB blocks under that 16 MiB limit, cold 0 (suspected: the
+  probe threads of `warm_server.thread_id` leave glibc a 64 MiB malloc arena).
+- `harness_program.print_exception` with `compile_as_cold` (key): a compiler-only
+  SyntaxError (`nonlocal` at module level, `return` outside a function, 21 nested blocks)
+  parses on the host, so the program is keyed; zygote-served, its traceback shows the
+  harness frame `compile_as_cold` (the server's child and cold print the error alone).
+- `warm_server.zygote_main` (the zygote's heap): `sys.getrefcount(None)` reads 4849 in the
+  server's child and 4786 in a zygote's (sb9's id order has this root).
 - `_first_import.read_as_written` (host cost): `tokenize.detect_encoding` looks up the
   cookie's codec on the host, and `encodings.search_function` caches every unknown name
   for good: each program with a new unknown cookie leaves its name (any length) in the
@@ -40,11 +61,13 @@ Open when written (strict xfails below, by root):
   warm (2983 unary minuses compile, 2984 do not; cold 2998), and the deepest recursion is
   993 warm against 998 cold.
 
-Held: every cookie spelling and place, BOMs, `\\r` lines and form feeds (sent cold or read
-alike), two cookies, a surrogate, compiler-only errors, `\\N{}`, non-leading or computed
-imports, star imports, files that shadow typing's closure, every state change of (C) (each
-child's own), the verdicts of (D), the compiler's limit zygote-served = the server's child,
-deep and huge sources (an exact verdict, equal to cold).
+Held: every cookie spelling and place, BOMs, `\\r` lines, form feeds and vertical tabs
+(sent cold or read alike), two cookies, surrogates, a NUL, `\\N{}`, non-leading or
+computed imports, star imports, files that shadow typing's closure once the zygote is
+made, every state change of (C) (each child's own), an assert run's compiler-only error,
+the verdicts of (D), the compiler's limit and its RecursionError zygote-served = the
+server's child, deep and huge sources (an exact verdict, equal to cold), a zygote child
+held to 256 MiB of address space.
 """
 
 from __future__ import annotations
@@ -391,7 +414,7 @@ HEAVY = "import dataclasses, decimal, fractions, typing\n"
     "jail's usage + memory_bytes, and the zygote's import (warm_server.zygote_main) is in "
     "that usage: a zygote-served program has ~6 MiB more than the server's own child "
     "(measured 62.2 against 55.5 MiB of 64): memory_limit on the run that makes the "
-    "zygote, ok on every later one"))
+    "zygote (and on the next while the zygote still imports: see section H), ok after"))
 def test_a_programs_memory_does_not_depend_on_an_earlier_run_making_its_zygote(
     zygotes: None,
 ) -> None:
@@ -536,10 +559,10 @@ def test_a_deep_or_huge_program_gets_colds_verdict(name: str, zygotes: None) -> 
     "costs ~2 s of host CPU, and its 10 MB stay)"))
 def test_an_unknown_cookie_leaves_nothing_on_the_host(zygotes: None) -> None:
     for i in range(3):
-        code = f"# coding: rt26{i}{'q' * 100_000}\nprint('x')\n"
+        code = f"# coding: rt26{i}{'q' * 5_000}\nprint('x')\n"
         ran = sandbox.run(code, limits=LIMITS, mode="warm")
         assert (ran.status, ran.stdout) == ("runtime_error", ""), ran
-        assert "unknown encoding" in ran.stderr, ran
+        assert ran.stderr.startswith(f"SyntaxError: encoding problem: rt26{i}q"), ran
     assert [key for key in getattr(encodings, "_cache") if len(key) > 1000] == []  # noqa: B009
 
 
@@ -600,6 +623,42 @@ def test_a_runs_folder_holds_only_its_files_after_a_zygote_is_made(zygotes: None
         assert (first.status, first.stdout) == ("ok", "made\n"), first
         seen_.append(sandbox.run(HOLDS_ITS_FILES, files=files, limits=LIMITS, mode="warm"))
     assert [(r.status, r.stdout) for r in seen_] == [(reference.status, reference.stdout)] * 5
+
+
+WRITES_ITS_MODULE = r'''import sys, marshal, os, time
+src = ("import os\nopen('/tmp/rt26', 'w').write(str(os.getuid()))\n"
+       "exec(open('/usr/lib/python3.11/string.py').read())\n")
+ext = sys.modules['_frozen_importlib_external']
+code = ext.MAGIC_NUMBER + bytes(12) + marshal.dumps(compile(src, 'string.py', 'exec'))
+open('/work/string.pyc', 'wb').write(code)
+time.sleep(0.5)
+try:
+    print('ran as', open('/tmp/rt26').read(), 'me', os.getuid())
+except OSError:
+    print('absent')
+'''
+"""A program with no files: it writes a sourceless string.pyc into /work at once, then
+looks for what that module would leave if something imported it."""
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "open: tampering with the judge (program code under the server's uid): the race above "
+    "needs no file: a program that writes /work/string.pyc at its start has it imported by "
+    "the zygote made just before (warm_server.keep_zygote, zygote_main: /work on its "
+    "sys.path while it imports), which runs it under the server's uid (99999, with "
+    "CAP_SETUID and CAP_SETGID; the program is 99998): 4 times of 4 measured. The new "
+    "inode retires the server after the run, but where the inode check is off (tmpfs "
+    "without per-mount inode numbers, Linux < 5.9: PER_MOUNT_INODES) the zygote would "
+    "serve on"))
+def test_a_programs_code_never_runs_in_a_zygote(zygotes: None) -> None:
+    reference = cold(WRITES_ITS_MODULE)
+    assert (reference.status, reference.stdout) == ("ok", "absent\n"), reference
+    runs = []
+    for _ in range(3):
+        made = served(LATE + "print('made')\n", 1)[0]
+        assert made.status == "ok", made
+        runs.append(sandbox.run(WRITES_ITS_MODULE, limits=LIMITS, mode="warm"))
+    assert [(r.status, r.stdout) for r in runs] == [("ok", "absent\n")] * 3
 
 
 @pytest.mark.xfail(strict=True, reason=(
