@@ -388,6 +388,14 @@ VERDICTS = {
     "finalizers in the zygote's modules": "import re\nclass D:\n    def __init__(self, n):\n"
     "        self.n = n\n    def __del__(self):\n        print('del', self.n, flush=True)\n"
     "import typing\ntyping.zz = D('typing')\nre.zz = D('re')\nzz = D('main')\n",
+    "a fork pool": "import multiprocessing as mp\nwith mp.get_context('fork').Pool(2) as p:\n"
+    "    print(p.map(abs, [-1, -2, 3]))\n",
+    "a spawn pool": "import multiprocessing as mp\ndef f(x):\n    return x * 2\n"
+    "if __name__ == '__main__':\n    with mp.get_context('spawn').Pool(2) as p:\n"
+    "        print(p.map(f, [1, 2]))\n",
+    "python3 as a subprocess": "import subprocess, sys\nprint(subprocess.run([sys.executable, "
+    "'-c', 'import sys; print(sys.path[0], len(sys.modules) > 5)'], capture_output=True, "
+    "text=True).stdout, sys.executable, sys.orig_argv)\n",
     "stdin read": "import sys\nprint(sys.stdin.read()[::-1])\n",
 }
 
