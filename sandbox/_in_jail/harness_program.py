@@ -325,14 +325,14 @@ def run_main(text: "str | bytes | None" = None) -> object:
     if code is not _NO_EXIT:
         return code
     # the interpreter ends by SIGINT after an unhandled KeyboardInterrupt (its exact type,
-    # run_eval_code_obj): 130 from a cold jail's pid 1, whatever Py_FinalizeEx said
+    # run_eval_code_obj), whatever Py_FinalizeEx said: `finish`
     _INTERRUPTED = _type(ended) is KeyboardInterrupt
     return 1
 
 
 _INTERRUPTED = False
-"""Whether the program ended by an unhandled KeyboardInterrupt (Py_RunMain's exit_sigint:
-status 130, after and over Py_FinalizeEx's 120)."""
+"""Whether the program ended by an unhandled KeyboardInterrupt: then, after everything of
+Py_FinalizeEx (and over its 120), Py_RunMain's `exit_sigint` (`finish`)."""
 
 _TRACING: "list[Any]" = [None, None]
 """The program's trace and profile functions, taken off while the harness's own code runs
@@ -498,8 +498,12 @@ def finish(code: object) -> "NoReturn":
     dict cleared in reverse order of import, the collector run, then sys's and builtins'
     dicts: globals' `__del__`, suspended generators' `finally`, files flushed on close).
     Not the interpreter's own teardown past that: in a child of a warm server it frees
-    the server's whole heap, copying every page (~10 ms a run), and shows nothing."""
-    end = os._exit  # sys and builtins are cleared below
+    the server's whole heap, copying every page (~10 ms a run), and shows nothing. After an
+    unhandled KeyboardInterrupt, Py_RunMain's `exit_sigint` last: SIGINT to SIG_DFL and
+    sent to itself, so the process dies of it (status 130 only where the program blocked
+    it), as `python3 main.py` does."""
+    end, kill, getpid, setsig = os._exit, os.kill, os.getpid, signal.signal  # sys and
+    sigint, default = signal.SIGINT, signal.SIG_DFL  # builtins are cleared below
     final = 120  # until the flush is done: a signal's handler raising in the harness's
     try:  # code between two steps (a program's thread may send one) fails, never passes
         status = _exit_status(code)
@@ -519,9 +523,9 @@ def finish(code: object) -> "NoReturn":
         if sys.getprofile() is not None:
             sys.setprofile(None)
         for _ in range(3):  # each try consumes what a handler of the program left pending
-            try:
-                _signal_fini()  # before the flush (the interpreter's comes after it), so
-                break  # that no handler of the program's runs in the harness's code
+            try:  # before the flush (the interpreter's comes after it), so that no handler
+                _signal_fini()  # of the program's runs in the harness's code
+                break
             except BaseException:  # noqa: BLE001, S112
                 continue
         if _flush_std_files():
@@ -531,6 +535,12 @@ def finish(code: object) -> "NoReturn":
     except BaseException:  # noqa: BLE001, S110  (a signal's handler in the harness's code)
         pass
     finally:
+        if _INTERRUPTED:  # Py_RunMain's exit_sigint: SIGINT to SIG_DFL, then kill(getpid(),
+            try:  # SIGINT), which ends the process, unless the program blocked the signal
+                setsig(sigint, default)  # (pthread_sigmask): then status 130
+                kill(getpid(), sigint)
+            except BaseException:  # noqa: BLE001, S110  (as exit_sigint: then 130)
+                pass
         end(130 if _INTERRUPTED else final)
 
 
@@ -543,15 +553,16 @@ _AUDIT = sys.audit
 
 
 def _signal_fini() -> None:
-    """`_PySignal_Fini`: no handler of the program's runs any more, and none is kept (a
-    signal pending is dropped, unless its handler raises: then this is called again). A
-    signal the program's process sends itself from here on reads as it does to a cold
-    jail's pid 1, which the kernel spares: nothing happens (`slice` takes the handler's two
-    arguments in C, running no code)."""
+    """`_PySignal_Fini`: every signal whose handler is Python's (the program's, or SIGINT's
+    `default_int_handler`) goes back to SIG_DFL, so no handler of the program's runs any
+    more, and none is kept (a signal pending is dropped, unless its handler raises: then
+    this is called again). A signal the program's process sends itself from here on (a
+    finalizer's) has its default action, as in `python3 main.py`: SIGINT kills it. Signals
+    set to SIG_IGN or left at SIG_DFL keep that."""
     for signum in range(1, signal.NSIG):
         handler = signal.getsignal(signum)
         if handler not in (None, signal.SIG_DFL, signal.SIG_IGN):
-            signal.signal(signum, slice)  # runs what is pending first
+            signal.signal(signum, signal.SIG_DFL)  # runs what is pending first
 
 
 def _exit_status(code: object) -> int:

@@ -121,7 +121,11 @@ ASPECTS = {
 NPROC_OPEN = (
     "open: rlimits (cold only): _runner.run gives a cold Python jail processes + 1, its init "
     "(_in_jail/init.py, the jail's pid 1 since h-sb15) being the program's uid and counted: "
-    "a program forks as many processes as warm, but RLIMIT_NPROC reads one more cold")
+    "a program forks as many processes as warm, but RLIMIT_NPROC reads one more cold. "
+    "Not fixable by the init lowering the program's own limit before exec (h-sb17): "
+    "RLIMIT_NPROC caps the uid's count, the init included, so getrlimit would read "
+    "python3's value but one fork fewer would succeed; only an init of another uid "
+    "(CAP_SETUID/CAP_SETGID in the cold jail, today capability-free) leaves the count")
 
 
 @pytest.mark.parametrize("name", [

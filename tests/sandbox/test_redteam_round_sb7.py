@@ -328,14 +328,14 @@ OPEN = {"a trace function and an interrupt left pending by an atexit hook",
         "a daemon thread during module finalization", "a finalizer under the lowest recursion limit",
         "a frame below a finalizer", "a frame below an atexit hook",
         "a program object in a module of the interpreter's start",
-        "an atexit hook that raises SIGINT", "a SIGINT a finalizer sends itself",
-        "an unhandled KeyboardInterrupt with a failed flush"}
+        "an atexit hook that raises SIGINT"}
 """The endings still open; every other name of ENDINGS and VERDICT_ENDINGS is held since
 h-sb8 (#38), its text naming the hole that was found: the program's trace and profile
 functions see only the program's code (`harness_program._traced`), program objects read as
 C reads them, pythonrun.c's flush_io after the script, `_PySignal_Fini`, the collections of
 Py_FinalizeEx, `interp->modules`, PyErr_Print's sys.last_* and audit event, Py_RunMain's
-exit_sigint for the exact KeyboardInterrupt, handle_system_exit's C stderr."""
+exit_sigint for the exact KeyboardInterrupt, handle_system_exit's C stderr; since h-sb17
+exit_sigint's SIGINT death and `_PySignal_Fini`'s SIG_DFL (the reference no pid 1)."""
 
 
 def cases(table: dict[str, tuple[str, str]], open_: set[str]) -> list[object]:

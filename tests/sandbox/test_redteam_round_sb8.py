@@ -168,7 +168,9 @@ OPEN_ASPECTS = {
         "or the io harness) is the program's uid and counts against its RLIMIT_NPROC, so "
         "_runner.run and _tests.run_tests give the jail processes + 1: a program forks as "
         "many processes as in a warm run, but RLIMIT_NPROC reads 33 cold where a warm "
-        "test's process (the harness another uid) reads 32"),
+        "test's process (the harness another uid) reads 32. A limit lowered to 32 before "
+        "the exec reads right but forks one fewer (the uid's count holds the init): "
+        "fixed only by an init of another uid (setuid capabilities in the cold jail)"),
     "uid and gid": (
         "warm/cold: warm_server's PROGRAM_UID (harness_wire.enter_program): a warm test's "
         "program is 99998, a cold one (and python3 main.py) 99999"),

@@ -56,17 +56,7 @@ SEMANTICS = {
 }
 
 
-SIGINT_OPEN = (
-    "open: exit status (warm only): harness_program's end of an unhandled KeyboardInterrupt "
-    "is exit 130 (Py_RunMain's exit_sigint as a jail's pid 1 ended it); python3 main.py, "
-    "no pid 1 since h-sb15 (cold, the jail's init is), kills itself with SIGINT and dies of "
-    "it (signal 2, no exit code); runtime_error in both modes")
-
-
-@pytest.mark.parametrize("name", [
-    pytest.param(name, marks=pytest.mark.xfail(strict=True, reason=SIGINT_OPEN))
-    if name in ("interrupt main", "keyboard interrupt", "sigint") else name
-    for name in sorted(SEMANTICS)])
+@pytest.mark.parametrize("name", sorted(SEMANTICS))
 def test_a_plain_program_reads_as_in_a_cold_run(name: str) -> None:
     code = SEMANTICS[name]
     cold = sandbox.run(code, files=FILES, limits=SHORT, mode="cold")
@@ -74,6 +64,45 @@ def test_a_plain_program_reads_as_in_a_cold_run(name: str) -> None:
         warm = sandbox.run(code, files=FILES, limits=SHORT, mode="warm")
         assert (warm.status, warm.exit_code, warm.stdout, warm.stderr) == \
             (cold.status, cold.exit_code, cold.stdout, cold.stderr), (warm, cold)
+
+
+INTERRUPTED = {
+    # h-sb17: Py_RunMain's exit_sigint after an unhandled KeyboardInterrupt: SIGINT back to
+    # SIG_DFL (an ignore undone too), then kill(getpid(), SIGINT): python3 dies of it (a
+    # host's subprocess reads returncode -2), where a warm child exited 130
+    "unhandled": ("print('x')\nraise KeyboardInterrupt\n", 2, None),
+    "ignored first": (("import signal\nsignal.signal(signal.SIGINT, signal.SIG_IGN)\n"
+                       "print('x')\nraise KeyboardInterrupt\n"), 2, None),
+    # ...unless the program blocked SIGINT: the kill stays pending and python3 exits 130
+    "blocked": (("import signal\nsignal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})\n"
+                 "print('x')\nraise KeyboardInterrupt\n"), None, 130),
+}
+
+
+@pytest.mark.parametrize("name", sorted(INTERRUPTED))
+def test_an_unhandled_keyboard_interrupt_ends_as_exit_sigint(name: str) -> None:
+    code, signal_, exit_code = INTERRUPTED[name]
+    for mode in ("cold", "warm", "warm"):
+        ran = sandbox.run(code, limits=SHORT, mode=mode)
+        assert (ran.status, ran.signal, ran.exit_code, ran.stdout) == \
+            ("runtime_error", signal_, exit_code, "x\n"), (mode, ran)
+        assert ran.stderr.endswith("\nKeyboardInterrupt\n"), (mode, ran)
+
+
+def test_a_finalizer_signal_has_the_disposition_python_leaves() -> None:
+    """h-sb17: `_PySignal_Fini` puts every signal with a Python handler back to SIG_DFL and
+    keeps SIG_IGN: a finalizer sending itself SIGUSR2 (ignored) goes on, then SIGUSR1 (its
+    handler set by the program) kills it, cold and warm (a warm child's handlers used to
+    become a no-op: `after` printed, status ok)."""
+    code = ("import os, signal\nsignal.signal(signal.SIGUSR1, lambda *a: print('handler'))\n"
+            "signal.signal(signal.SIGUSR2, signal.SIG_IGN)\nclass A:\n"
+            "    def __del__(self, k=os.kill, p=os.getpid(), w=os.write, s=signal):\n"
+            "        k(p, s.SIGUSR2)\n        w(1, b'ignored\\n')\n"
+            "        k(p, s.SIGUSR1)\n        w(1, b'after\\n')\na = A()\nprint('42')\n")
+    for mode in ("cold", "warm", "warm"):
+        ran = sandbox.run(code, limits=SHORT, mode=mode)
+        assert (ran.status, ran.signal, ran.exit_code, ran.stdout) == \
+            ("runtime_error", 10, None, "42\nignored\n"), (mode, ran)
 
 
 def test_stdin_and_stdout_keep_bytes_that_are_not_utf8_as_in_a_cold_run() -> None:
