@@ -493,7 +493,7 @@ _NUMERAL_WORDS = frozenset({"times", "point", "mod", "pi"})
 _ONE_VALUE_SIGNS = frozenset({
     "=", APPROX_SIGN, *(f"\\{command}" for command in APPROX_COMMANDS), "\\approxeq", "\\sim",
     "\\simeq", "\\thicksim", "\\backsim", "\\backsimeq", "\\eqsim", "\\cong", "\\equiv", "\\doteq",
-    "\\doteqdot", "\\Doteq", "\\fallingdotseq", "\\risingdotseq", "\\lor", "\\vee",
+    "\\doteqdot", "\\Doteq", "\\fallingdotseq", "\\risingdotseq", "\\lor", "\\vee", "or",
     *"\u2248\u224a\u2243\u2245\u224b\u223c\u223d\u22cd\u224c\u2242\u2250\u2251\u2252\u2253\u2261\u2228"})
 # Signs that commit to what follows them where a named value follows (`x = 2 \\Rightarrow y =
 # 3` is y's value 3; `7 \\Rightarrow 8` joins two values).
@@ -583,7 +583,8 @@ def _joined_parts(answer: str) -> list[str] | None:
         answer = _MARKED_SIGN.sub(r"\1", _RENDERS_NOTHING.sub(" ", answer))
         answer = _RENDERS_NOTHING.sub(" ", _ungrouped(_SPACED_ARGUMENT.sub("", answer)))
     answer = _SIZES.sub(" ", answer)
-    joins = [(found.start(), found.end()) for found in _SPACED_NUMERALS.finditer(answer)]
+    joins = [(found.start(), found.end()) for found in _SPACED_NUMERALS.finditer(answer)
+             if "\\begin" not in answer]  # (an environment's cells: `\\begin{array}5\\\\2`)
     joins += [(found.start(), found.end()) for found in _DIGRAPH.finditer(answer)]
     joins += [(found.start(), found.end()) for found in _BARS.finditer(answer)
               if _between_values(answer, found.start(), found.end())]
@@ -828,7 +829,7 @@ def qualifiers(answer: str, sentence: bool = False) -> frozenset[str]:
         found.add(f"\\{opener.group(1)}")
     found.update(ch for ch in answer if ch in _PER_MILLE_SIGNS)
     joined = _joining_sign(answer)
-    if joined is not None:
+    if joined is not None and not joined.isalpha():  # (a word: read as prose, `7 or 8`)
         found.add(joined)  # `7 \\lor 8`, `7 = 8`, `7 \\approx 8`: a hedge or a false statement
     unit = _NUMBER_AND_UNIT.match(answer) if len(answer) <= 80 else None
     if unit is not None and (unit.group(1) != unit.group(2) or len(unit.group(3)) > 1) and all(
