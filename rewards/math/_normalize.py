@@ -539,7 +539,8 @@ def _joining_sign(answer: str) -> str | None:
     for at, sign in enumerate(signs):
         (left, first), (right, second) = sides[at], sides[at + 1]
         if (second is None and at + 2 < len(sides) and signs[at + 1] == "=" and sign not in _IMPLIES
-                and _NAME.fullmatch(right)):
+                and _NAME.fullmatch(right) and at > 0 and signs[at - 1] == "="
+                and _NAME.fullmatch(sides[at - 1][0])):
             right, second = sides[at + 2]  # `x = 7 \\lor x = 8`: 7 and 8
         if first is None or second is None or sign == "=" and not _NUMERAL.fullmatch(left):
             continue
@@ -829,8 +830,10 @@ def qualifiers(answer: str, sentence: bool = False) -> frozenset[str]:
         found.add(f"\\{opener.group(1)}")
     found.update(ch for ch in answer if ch in _PER_MILLE_SIGNS)
     joined = _joining_sign(answer)
-    if joined is not None and not joined.isalpha():  # (a word: read as prose, `7 or 8`)
-        found.add(joined)  # `7 \\lor 8`, `7 = 8`, `7 \\approx 8`: a hedge or a false statement
+    # `7 \\lor 8`, `7 = 8`, `7 \\approx 8`: a hedge or a false statement (a word is prose, read
+    # as such, `7 or 8`; `;` parts a list, `-12;-11`, read by the rules of lists)
+    if joined is not None and not joined.isalpha() and joined != ";":
+        found.add(joined)
     unit = _NUMBER_AND_UNIT.match(answer) if len(answer) <= 80 else None
     if unit is not None and (unit.group(1) != unit.group(2) or len(unit.group(3)) > 1) and all(
             _unit_id(word) is not None or word.lower() in _UNIT_JOINS
