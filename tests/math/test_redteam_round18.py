@@ -786,11 +786,6 @@ _AFTER_DOUBT = (
     "`I think`, `大概`, `около`, `vielleicht`, `?`, a shrug) keeps the box, credited for 7, while "
     "`(not sure)`, `or so` are wrong; root: _extract._harmless_remark / Extraction.uncertain"
 )
-_BOXED_APPROX = (
-    "open: talking to the judge: an approximation or doubt inside the box (`\\approx 7`, `\\sim "
-    "7`, `\\simeq 7`, `7?`) is shown to the judge, while `≈7`, `\\thickapprox 7`, `\\approxeq 7` "
-    "are not (one sign, several spellings); root: _normalize.APPROX_COMMANDS / _judge.judgeable"
-)
 _BOXED_PM = (
     "open: hedging (round 17): `7 \\pm 1` in the box and two boxes joined by `or` are shown to "
     "the judge; root: _normalize.hedges / _joining_sign (`\\pm` builds a value; boxes apart)"
@@ -836,10 +831,10 @@ BESIDE = [
     ("$\\boxed{7}$ около.", _AFTER_DOUBT),
     ("$\\boxed{7}$ vielleicht.", _AFTER_DOUBT),
     ("$\\boxed{7}$ ¯\\_(ツ)_/¯", _AFTER_DOUBT),
-    ("$\\boxed{\\approx 7}$.", _BOXED_APPROX),
-    ("$\\boxed{\\sim 7}$.", _BOXED_APPROX),
-    ("$\\boxed{\\simeq 7}$.", _BOXED_APPROX),
-    ("$\\boxed{7?}$.", _BOXED_APPROX),
+    ("$\\boxed{\\approx 7}$.", None),
+    ("$\\boxed{\\sim 7}$.", None),
+    ("$\\boxed{\\simeq 7}$.", None),
+    ("$\\boxed{7?}$.", None),
     ("$\\boxed{7 \\pm 1}$.", None),
     ("$\\boxed{7}$ or $\\boxed{8}$.", _BOXED_PM),
 ]
