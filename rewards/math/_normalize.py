@@ -21,7 +21,7 @@ __all__ = [
     "RESTATED", "UNCERTAIN", "Number", "affirms", "as_intervals",
     "carried_words", "changes_value", "choice_letter", "counted_magnitude", "disjunction_as_union",
     "hedges", "imaginary_unit_like_gold", "inequality_as_interval", "is_choice",
-    "is_prose", "joined_value", "magnitude_after", "names_a_kind", "no_answer_in", "normalize", "parse_number",
+    "is_prose", "joined_value", "joins_values", "magnitude_after", "names_a_kind", "no_answer_in", "normalize", "parse_number",
     "qualifiers", "question_words", "restates_question",
     "sentence_key", "symbol_numbers", "text_carries_meaning", "unread_gold_word",
 ]
@@ -570,6 +570,13 @@ def joined_value(answer: str) -> str | None:
         kept = [text for text in parts[::2] if not _REPEATING.search(text)]
         return kept[0] if kept else None
     return sides[0][0]
+
+
+def joins_values(answer: str) -> str | None:
+    """The join by which a written answer says two values (`_joining_sign` of it normalized):
+    a box and what stands right after it (`\\boxed{7} = 8`, `\\boxed{7} ⋚ 8`, `\\boxed{7} ± 1`),
+    else None."""
+    return _joining_sign(normalize(answer)) if len(answer) <= 400 else None
 
 
 def _joined_parts(answer: str) -> list[str] | None:

@@ -818,9 +818,9 @@ BESIDE = [
     ("$\\boxed{6 \\lessapprox 7}$.", None),
     ("$\\boxed{7 \\gtrapprox 6}$.", None),
     # open
-    ("$\\boxed{7}$ = 8.", _AFTER_RELATION),
-    ("$\\boxed{7}$ ⋚ 8.", _AFTER_RELATION),
-    ("$\\boxed{7}$ ± 1.", _AFTER_RELATION),
+    ("$\\boxed{7}$ = 8.", None),
+    ("$\\boxed{7}$ ⋚ 8.", None),
+    ("$\\boxed{7}$ ± 1.", None),
     ("$\\boxed{7}$ \\approx", _AFTER_RELATION),
     ("$\\boxed{7}$?", _AFTER_DOUBT),
     ("$\\boxed{7}$ (approximately).", _AFTER_DOUBT),
