@@ -315,9 +315,9 @@ def test_near_values_are_no_one_value(
 
 
 _CHAIN_NOT_READ = (
-    "open: meaning dropped (false loss): a chain of one value in two forms is not read as it "
-    "(`0.\\overline{3}`, quantities with units); root: _normalize.joined_value (number sides "
-    "only) / math-verify's reading of the last side"
+    "open: meaning dropped (false loss): a chain of one quantity in two units is not read as "
+    "the gold's unit's side (`0.\\overline{3}` is held, h-m30); root: _normalize.joined_value "
+    "(no side chosen by unit) / math-verify's reading of the sides"
 )
 
 CHAINS = [
@@ -777,9 +777,9 @@ def test_units_against_gold_and_question(
 # ================================================================================================
 
 _AFTER_RELATION = (
-    "open: hedging: a relation or `±` after the box (`$\\boxed{7}$ = 8.`, `⋚ 8`, `± 1`, a "
-    "dangling `\\approx`) keeps the box, credited for 7; root: _extract (what follows a box: a "
-    "relation sign outside the math is not read as `Extraction.uncertain`, BESIDE_THE_BOX)"
+    "open: hedging: a dangling relation after the box (`$\\boxed{7}$ \\approx`; `= 8`, `⋚ 8`, "
+    "`± 1` are held, h-m30) keeps the box, credited for 7; root: _extract (what follows a box: "
+    "a relation sign with no value after it is not read as `Extraction.uncertain`, BESIDE_THE_BOX)"
 )
 _AFTER_DOUBT = (
     "open: no committed answer: a doubt word after the box (`approximately`, `roughly`, `ish`, "
