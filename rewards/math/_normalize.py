@@ -21,7 +21,7 @@ __all__ = [
     "RESTATED", "UNCERTAIN", "Number", "affirms", "as_intervals",
     "carried_words", "changes_value", "choice_letter", "counted_magnitude", "disjunction_as_union",
     "hedges", "imaginary_unit_like_gold", "inequality_as_interval", "is_choice",
-    "is_prose", "joined_value", "joins_values", "magnitude_after", "names_a_kind", "no_answer_in", "normalize", "parse_number",
+    "is_prose", "joined_after", "joined_value", "magnitude_after", "names_a_kind", "no_answer_in", "normalize", "parse_number",
     "qualifiers", "question_words", "restates_question",
     "sentence_key", "symbol_numbers", "text_carries_meaning", "unread_gold_word",
 ]
@@ -572,11 +572,16 @@ def joined_value(answer: str) -> str | None:
     return sides[0][0]
 
 
-def joins_values(answer: str) -> str | None:
-    """The join by which a written answer says two values (`_joining_sign` of it normalized):
-    a box and what stands right after it (`\\boxed{7} = 8`, `\\boxed{7} ⋚ 8`, `\\boxed{7} ± 1`),
-    else None."""
-    return _joining_sign(normalize(answer)) if len(answer) <= 400 else None
+def joined_after(answer: str, after: str) -> str | None:
+    """The sign by which what is written right after an answer (a box) joins another value to
+    it (`\\boxed{7} = 8`, `⋚ 8`, `± 1`): `after` opens with a sign that builds no value (not a
+    word, a space, a bracket: `_BUILDS_VALUE`) and the two read as two values joined
+    (`_joining_sign`); else None (`\\boxed{\\sqrt{2}} \\approx 1.414`, `\\boxed{7} - 3 = 4`)."""
+    after = after.strip()
+    if not after or len(after) > 400 or after[0].isalnum() or after[0] in _BUILDS_VALUE:
+        return None
+    joined = _joining_sign(normalize(f"{answer} {after}"))
+    return joined if joined is not None and joined.strip() and not joined.isalpha() else None
 
 
 def _joined_parts(answer: str) -> list[str] | None:

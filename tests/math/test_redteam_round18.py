@@ -85,7 +85,7 @@ Fixed since by h-m30 (held): the relation and hedge class, by an allow-list of w
 value (`_normalize._joined_parts`: any other sign, command, bar, ellipsis, spacing or word
 between two values joins them; sides with units, words and names read; `=\\pm`); `\\frac{1}{3} =
 0.\\overline{3}` (`joined_value`); `\\approx 7`, `\\sim 7`, `\\simeq 7`, `7?` kept from the judge
-(`_judge.judgeable`); `= 8`, `⋚ 8`, `± 1` after the box (`_extract._unread_after_box`).
+(`_judge.judgeable`); `= 8`, `⋚ 8`, `± 1` after the box (`_extract._unread_after_box`, `_normalize.joined_after`).
 
 Held attacks are plain tests; each hole is `xfail(strict=True)` naming its class and suspected
 root. The verifier is not changed here. Deterministic; no timing.
