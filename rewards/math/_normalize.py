@@ -479,9 +479,9 @@ _BARS = re.compile(r"\\(?:[lr]?[vV]ert(?![a-zA-Z])|\|)|[|\u2016]")
 _LAYOUT = re.compile(r"\\[,;:! ]|~|[\s\u200b-\u200f\u2060\ufeff]+")  # renders as space or nothing
 # Two signs that are one (`!=`, `>=`, `->`, `<->`, `=/=`, `:=`, `::`, `//`): a join, though a
 # part of it (`!`, `-`, `/`, `:`) builds a value alone.
-_DIGRAPH = re.compile(r"[-<>=!:~]?[=<>](?:\s*/\s*=)?|<?-+>|<-+|::|/\s*/|:=")
+_DIGRAPH = re.compile(r"[-<>=!:~]?[=<>](?:\s{0,3}/\s{0,3}=)?|<?-{1,3}>|<-{1,3}|::|/\s{0,3}/|:=")
 # A space between two numerals that no digits' separator is (`7 8`; not `1 000`, `2 3/4`).
-_SPACED_NUMERALS = re.compile(r"(?<=\d)\s+(?=\d)(?!\d{3}(?!\d)|\d+\s*/)")
+_SPACED_NUMERALS = re.compile(r"(?<=\d)\s+(?=\d)(?!\d{3}(?!\d)|\d{1,40}\s{0,3}/)")
 _TOKENS = re.compile(r"\\[a-zA-Z]+|\\.|.", re.DOTALL)
 # A word between two numerals (`7 or 8`, `7 oder 8`): a join unless it builds the value (a
 # unit, `5 ft 3 in`; a number word; `_NUMERAL_WORDS`: `3 times 4`).
@@ -657,10 +657,10 @@ def _ungrouped(text: str) -> str:
 
 
 _VALUE_KINDS = frozenset({"Mn", "Mc", "Me", "Cf", "Sc"})  # marks, what renders nothing, currency
-_REPEATING = re.compile(r"(-?\d*)\.(\d*)\\(?:overline|dot|bar)\s*\{?(\d+)\}?")
+_REPEATING = re.compile(r"(?<![\d.])(-?\d{0,40})\.(\d{0,40})\\(?:overline|dot|bar)\s{0,3}\{?(\d{1,40})\}?")
 # A number with words or a unit after it (`7 kg`, `7 apples`, `5 m`; normalized, `\\text{}`
 # unwrapped): the number, beside the words.
-_WORDED = re.compile(r"([^A-Za-z\\]*\d[^A-Za-z\\]*?)\s+([A-Za-z]+(?:\s+[A-Za-z]+){0,3})")
+_WORDED = re.compile(r"\A([^A-Za-z\\]*[^A-Za-z\\\s])\s+([A-Za-z]+(?:\s+[A-Za-z]+){0,3})\Z")
 
 
 def _side_value(text: str) -> Number | float | None:
@@ -690,7 +690,7 @@ def _side_words(text: str) -> str:
     """The words or unit after a side's number (`7 kg`: `kg`; a word of one letter only where it
     is a unit, `5 m`, not a variable, `3 x`), else ''."""
     worded = _WORDED.fullmatch(text.strip()) if len(text) <= 120 else None
-    if worded is None or not all(len(word) > 1 or _unit_id(word) is not None
+    if worded is None or not any(char.isdigit() for char in worded.group(1)) or not all(len(word) > 1 or _unit_id(word) is not None
                                  for word in worded.group(2).split()):
         return ""
     return " ".join(worded.group(2).split())
