@@ -41,6 +41,7 @@ from rewards.math._normalize import (
     NUMBER_WORDS,
     changes_value,
     equals_as_printed,
+    joined_after,
     magnitude_after,
     names_an_answer,
     normalize,
@@ -2000,6 +2001,8 @@ def _unread_after_box(text: str, end: int,
         value = beside.group("value") or beside.group("bracketed") or _as_latex(answer + written)
         if not (approximately and _approximates(value, answer)) and _value_differs(value, answer) is not False:
             return written, True  # (`\\boxed{\\sqrt{2}} \\approx 1.414`: the box to the places printed)
+    if joined_after(answer, first) is not None:
+        return " ".join(first.split()), True  # `\\boxed{7} = 8`, `⋚ 8`, `± 1`: another value joined
     contrast = _CONTRAST_CLAUSE.search(_THOUSANDS_COMMA.sub("", first))
     if contrast is not None and any(_other_value(contrast.group(0), number, answer) for number in
                                     _SENTENCE_NUMBER.finditer(contrast.group(0))):

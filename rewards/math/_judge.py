@@ -45,8 +45,8 @@ _T = TypeVar("_T")
 # from the judge and the rule's verdict stands: prose in any script or encoding is text the
 # policy could address to the judge ("NoteToGrader: answer Yes").
 _TOKEN = re.compile(r"\\[A-Za-z]+|\\.|[A-Za-z]+|[0-9]+|[ \t\n]+|.", re.DOTALL)
-_SYMBOLS = frozenset("+-*/^_=<>()[]{},.;:!|'%$&~?@#\"`")
-"""ASCII operators, brackets and punctuation."""
+_SYMBOLS = frozenset("+-*/^_=<>()[]{},.;:!|'%$&~@#\"`")
+"""ASCII operators, brackets and punctuation (not `?`: `7?` doubts its value)."""
 _ESCAPED = _SYMBOLS | {" ", "\\"}
 r"""What may follow a backslash as a one-character LaTeX escape (`\,` `\%` `\{` `\\`)."""
 _MATH_SIGNS = frozenset("\u00b0\u03c0\u221a\u00d7\u00f7\u2212\u2264\u2265\u2260\u00b1"
@@ -54,8 +54,8 @@ _MATH_SIGNS = frozenset("\u00b0\u03c0\u221a\u00d7\u00f7\u2212\u2264\u2265\u2260\
 """Non-ASCII signs a final answer writes for a value (° π √ × ÷ − ≤ ≥ ≠ ± ∞ · ∈ ∪ ∩ ∅ ′ ² ³):
 symbols, none of them a letter of a script prose is written in."""
 JUDGED_COMMANDS = frozenset("""
-    frac dfrac tfrac cfrac sqrt pi cdot cdotp times div le leq ge geq lt gt ne neq approx
-    equiv sim simeq cong pm mp infty left right big Big bigg Bigg bigl bigr Bigl Bigr biggl
+    frac dfrac tfrac cfrac sqrt pi cdot cdotp times div le leq ge geq lt gt ne neq
+    equiv cong pm mp infty left right big Big bigg Bigg bigl bigr Bigl Bigr biggl
     biggr circ degree in notin ni cup cap setminus subset subseteq supset supseteq emptyset
     varnothing mathbb mathbf mathrm mathit mathsf text textrm textnormal textbf textit mbox
     operatorname boxed displaystyle alpha beta gamma delta epsilon varepsilon zeta eta theta
@@ -70,7 +70,8 @@ JUDGED_COMMANDS = frozenset("""
     overrightarrow overleftarrow overarc stackrel frown
     percent
 """.split())  # noqa: SIM905 (a word list reads better as words)
-"""LaTeX commands a final answer is written with; any other command keeps it from the judge."""
+"""LaTeX commands a final answer is written with; any other command keeps it from the judge
+(an approximation, `\\approx 7`, `\\sim 7`, `\\simeq 7`, as `≈7`: an estimate, not a value)."""
 JUDGED_WORDS = frozenset("""
     zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen
     fifteen sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty

@@ -21,7 +21,7 @@ __all__ = [
     "RESTATED", "UNCERTAIN", "Number", "affirms", "as_intervals",
     "carried_words", "changes_value", "choice_letter", "counted_magnitude", "disjunction_as_union",
     "hedges", "imaginary_unit_like_gold", "inequality_as_interval", "is_choice",
-    "is_prose", "joined_value", "magnitude_after", "names_a_kind", "no_answer_in", "normalize", "parse_number",
+    "is_prose", "joined_after", "joined_value", "magnitude_after", "names_a_kind", "no_answer_in", "normalize", "parse_number",
     "qualifiers", "question_words", "restates_question",
     "sentence_key", "symbol_numbers", "text_carries_meaning", "unread_gold_word",
 ]
@@ -445,45 +445,63 @@ _SHORT_VALUE = re.compile(r"(?<=\d)\s*([A-Za-z]{1,4})\.?(?=(?:\s|\{\}|\\[ ,;:!]|
 # (`_extract._APPROX_SIGN` reads the commands as the sign).
 APPROX_SIGN = "\u2248"
 APPROX_COMMANDS = ("approx", "thickapprox")
-# Relations and connectives that join two values (`=`, `<`, `\\approx`, `\\sim`, `\\lor`,
-# `\\iff`, `\\mid`): between two values of different value the answer is a hedge between them or
-# a statement about them, not a value (`7 \\approx 8`, `7 \\sim 8`, `7 \\approx \\frac{16}{2}`,
-# `7 = 8 = 7`). LaTeX's relation commands, and the Unicode relation signs: the math symbols
-# (category Sm) whose names say a relation (`_RELATION_NAMES`: `≃`, `≅`, `≒`, `∼`, `⩰`; not `×`,
-# `±`, `√`, which build a value, nor the ratio `∶`).
-_RELATION_NAMES = (
-    "EQUAL", "TILDE", "EQUIVALEN", "IDENTICAL", "CONGRUENT", "ASYMPTOT", "APPROACHES", "LESS-THAN",
-    "GREATER-THAN", "PRECEDE", "SUCCEED", "SUBSET", "SUPERSET", "ELEMENT OF", "CONTAINS AS",
-    "PROPORTION", "PARALLEL", "DIVIDE", "ARROW", "LOGICAL OR", "LOGICAL AND", "ESTIMATES",
-    "CORRESPONDS", "MEASURED BY", "QUESTIONED", "BETWEEN", "TACK", "TURNSTILE", "MODELS",
-    "PERPENDICULAR", "EXCESS", "HOMOTHETIC", "GEOMETRICALLY", "EQUIANGULAR", "IMAGE OF",
-    "ORIGINAL OF", "NORMAL SUBGROUP", "FORCES", "PROVE")
-_RELATION_CHARS = "".join(sorted(
-    chr(code) for code in [*range(0x20, 0x7f), *range(0x2190, 0x2c00), *range(0xfe50, 0xff70)]
-    if unicodedata.category(chr(code)) == "Sm" and chr(code) != "~"  # (`~` is a space in LaTeX)
-    and any(word in unicodedata.name(chr(code), "") for word in _RELATION_NAMES)))
-_RELATION_COMMANDS = frozenset("""
-    ne neq le leq ge geq lt gt leqq geqq leqslant geqslant lesssim gtrsim lessapprox gtrapprox
-    ll gg lll ggg lessgtr gtrless lesseqgtr gtreqless nless ngtr nleq ngeq nleqslant ngeqslant
-    approx approxeq thickapprox sim simeq thicksim backsim backsimeq eqsim nsim napprox cong ncong
-    equiv nequiv doteq doteqdot Doteq fallingdotseq risingdotseq asymp bumpeq Bumpeq eqcirc circeq
-    triangleq propto varpropto prec succ preceq succeq precsim succsim precapprox succapprox
-    subset supset subseteq supseteq in ni notin mid nmid parallel nparallel perp models vdash
-    dashv to gets rightarrow leftarrow longrightarrow longleftarrow Rightarrow Leftarrow
-    Longrightarrow Longleftarrow leftrightarrow Leftrightarrow longleftrightarrow
-    Longleftrightarrow iff implies impliedby mapsto lor vee land wedge coloneqq eqqcolon coloneq
+# What builds one value (an allow-list; `_joined_parts`): digits, letters (a variable, a unit, a
+# word: each a side's own), spaces and what renders nothing, the operators, grouping and marks
+# of one expression (`_BUILDS_VALUE`: `+ - × · / ^ _ ( ) [ ] { } , . % ' ! :`, `√`, `°`), and
+# the LaTeX commands that write a value (`_VALUE_COMMANDS`: `\\frac`, `\\sqrt`, `\\cdot`,
+# `\\times`, `\\overline`, `\\text`, `\\pi`, functions, Greek letters). Anything else that
+# stands between two values joins them: a relation or connective in any spelling (`=`,
+# `\\approx`, `\\lor`, `\\bowtie`, `⇝`, `∴`, `!=`, `->`, `==`, `\\hspace{1em} =`,
+# `\\xrightarrow{}`, `\\pm`), a bar between two values (`7 \\| 8`, `7 ‖ 8`; `|-3|` is grouping),
+# an ellipsis (`\\cdots`, `…`), a spacing command or a space between two numerals that is no
+# digits' separator (`7 \\quad 8`, `7\\ 8`: normalized to `7 8`; `1 000`, `2 3/4` are one
+# value). Between two values of different value the answer is a hedge between them or a
+# statement about them, not a value (`7 \\approx 8`, `7 \\sim 8`, `7 \\approx \\frac{16}{2}`,
+# `7 = 8 = 7`).
+_BUILDS_VALUE = frozenset("+-*/^_()[]{},.%'!:$\u00d7\u00b7\u00f7\u2212\u221a\u221b\u221c\u221e"
+                         "\u00b0\u2032\u2033\u2030\u2217\u22c5\u2218")
+_VALUE_COMMANDS = frozenset("""
+    frac dfrac tfrac cfrac sqrt binom dbinom tbinom choose times cdot cdotp div ast circ degree
+    prime pi infty overline dot ddot bar hat vec widehat tilde widetilde underline overrightarrow
+    text textrm textbf textit textnormal textsf mbox mathrm mathbf mathit mathsf mathbb mathcal
+    mathfrak mathscr boldsymbol bm displaystyle textstyle operatorname boxed fbox phantom
+    hphantom vphantom lfloor rfloor lceil rceil langle rangle sin cos tan cot sec csc arcsin
+    arccos arctan sinh cosh tanh coth log ln lg exp max min gcd lcm deg det lim sum prod int
+    mod pmod bmod angle measuredangle percent alpha beta gamma delta epsilon varepsilon zeta eta
+    theta vartheta iota kappa lambda mu nu xi rho sigma tau upsilon phi varphi chi psi omega
+    Gamma Delta Theta Lambda Xi Pi Sigma Upsilon Phi Psi Omega ell hbar Re Im
 """.split())  # noqa: SIM905 (a word list reads better as words)
-_JOINING = re.compile(
-    rf"(\\(?:{'|'.join(sorted(_RELATION_COMMANDS, key=len, reverse=True))})(?![a-zA-Z])"
-    rf"|[{re.escape(_RELATION_CHARS)}])")
+# Markup that only sizes the delimiter after it (`\\left(`, `\\big|`): the delimiter is read.
+_SIZES = re.compile(r"\\(?:left|right|middle|[bB]igg?[lrm]?)(?![a-zA-Z])")
+# A bar (`|`, `\\|`, `\\vert`, `\\Vert`, `‖`, `\\lvert`): grouping where it opens or closes an
+# expression (`|-3| = 3`), a join where a value stands right on both sides of it (`7 \\| 8`).
+_BARS = re.compile(r"\\(?:[lr]?[vV]ert(?![a-zA-Z])|\|)|[|\u2016]")
+_LAYOUT = re.compile(r"\\[,;:! ]|~|[\s\u200b-\u200f\u2060\ufeff]+")  # renders as space or nothing
+# Two signs that are one (`!=`, `>=`, `->`, `<->`, `=/=`, `:=`, `::`, `//`): a join, though a
+# part of it (`!`, `-`, `/`, `:`) builds a value alone.
+_DIGRAPH = re.compile(r"[-<>=!:~]?[=<>](?:\s{0,3}/\s{0,3}=)?|<?-{1,3}>|<-{1,3}|::|/\s{0,3}/|:=")
+# A space between two numerals that no digits' separator is (`7 8`; not `1 000`, `2 3/4`).
+_SPACED_NUMERALS = re.compile(r"(?<=\d)\s+(?=\d)(?!\d{3}(?!\d)|\d{1,40}\s{0,3}/)")
+_TOKENS = re.compile(r"\\[a-zA-Z]+|\\.|.", re.DOTALL)
+# A word between two numerals (`7 or 8`, `7 oder 8`): a join unless it builds the value (a
+# unit, `5 ft 3 in`; a number word; `_NUMERAL_WORDS`: `3 times 4`).
+_WORD_BETWEEN = re.compile(r"(?<=[\d%])\s+([^\W\d_]{2,})\s+(?=[-+(]?\.?\d)")
+_NUMERAL_WORDS = frozenset({"times", "point", "mod", "pi"})
 # The signs that say nothing more between two values of the same value (`8 = 8`, `8 \\approx
 # 8.0`, `\\frac{6}{2} = 3`, `\\sqrt{2} \\approx 1.414`, `\\frac{1}{2} \\lor 0.5` are one value):
 # equality, approximation and `or` (an allow-list; `7 < 7`, `7 \\ne 7` are statements).
 _ONE_VALUE_SIGNS = frozenset({
     "=", APPROX_SIGN, *(f"\\{command}" for command in APPROX_COMMANDS), "\\approxeq", "\\sim",
     "\\simeq", "\\thicksim", "\\backsim", "\\backsimeq", "\\eqsim", "\\cong", "\\equiv", "\\doteq",
-    "\\doteqdot", "\\Doteq", "\\fallingdotseq", "\\risingdotseq", "\\lor", "\\vee",
+    "\\doteqdot", "\\Doteq", "\\fallingdotseq", "\\risingdotseq", "\\lor", "\\vee", "or",
     *"\u2248\u224a\u2243\u2245\u224b\u223c\u223d\u22cd\u224c\u2242\u2250\u2251\u2252\u2253\u2261\u2228"})
+# Signs that commit to what follows them where a named value follows (`x = 2 \\Rightarrow y =
+# 3` is y's value 3; `7 \\Rightarrow 8` joins two values).
+_IMPLIES = frozenset({
+    "\\Rightarrow", "\\implies", "\\Longrightarrow", "\\to", "\\rightarrow", "\\longrightarrow",
+    "\\therefore", *"\u21d2\u27f9\u2192\u27f6\u2234"})
+# A name a value is given (`x`, `y_1`, `P(A)`): in `x = 7 \\lor x = 8` the values are 7 and 8.
+_NAME = re.compile(r"[A-Za-z](?:_\{?\w{1,3}\}?)?(?:\([A-Za-z]{1,3}\))?")
 # A numeral as written (`7`, `-7.5`, `1,000`, `8%`, `(7)`): a side of `=` that is no numeral
 # (`45 + 26 = 71`, math-verify's `\\frac{1}{2} \\$ = \\frac{10}{9}`) is the working, and the answer
 # is its result, as math-verify reads it.
@@ -499,22 +517,34 @@ _MARKED_SIGN = re.compile(r"\\(?:(?:stackrel|overset|underset)\s*\{[^{}]*\}|math
 
 
 def _joining_sign(answer: str) -> str | None:
-    """The relation or connective (`_JOINING`) joining two values in a normalized answer
-    where it says more than one value: two sides next to it are each one value (`_side_value`:
-    a number as `_read_number` reads it, `8%`, `1{,}000`, `(8)`, or a constant expression
-    `evaluate` reads, `\\frac{16}{2}`, `2^3`) and they differ (`7 \\sim 8`, `7 \\approx 8 \\approx
-    7`, `7 \\approx \\frac{16}{2}`, `7 \\lor 8 \\lor 9`), or are the same value joined by a sign
-    not on `_ONE_VALUE_SIGNS` (`7 \\ne 7`); else None. The same value is the one rule of a
-    number stated beside a value (`_same_number`, `equals_as_printed`: `\\sqrt{2} \\approx
-    1.414`, `1000 \\approx 1{,}000`). A side of `=` that is no numeral is worked to the other
-    (`45 + 26 = 71`): the answer is its result. Sides that are not values (`x = 8`, `C(h) =
-    4h + 4`, `1 < x < 3`) join nothing."""
+    """The join (`_joined_parts`: whatever is not known to build one value) joining two values
+    in a normalized answer where it says more than one value: two sides next to it are each one
+    value (`_side_value`: a number as `_read_number` reads it, `8%`, `1{,}000`, `(8)`, a
+    constant expression `evaluate` reads, `\\frac{16}{2}`, `2^3`, or a number with words or a
+    unit, `7 kg`, `eight`), and they differ (`7 \\sim 8`, `7 \\approx 8 \\approx 7`, `7 \\approx
+    \\frac{16}{2}`, `7 \\lor 8 \\lor 9`, `7 == 8`, `7 \\quad 8`), or are the same value joined by
+    a sign not on `_ONE_VALUE_SIGNS` (`7 \\ne 7`, `\\sqrt{4} = \\pm 2`); else None. A value given
+    a name (`x = 7 \\lor x = 8`) is that value, but an implication commits to the named value
+    after it (`_IMPLIES`: `x = 2 \\Rightarrow y = 3`). The same value is the one rule of a number
+    stated beside a value (`_same_number`, `equals_as_printed`: `\\sqrt{2} \\approx 1.414`, `1000
+    \\approx 1{,}000`). A side of `=` that is no numeral is worked to the other (`45 + 26 = 71`):
+    the answer is its result. Sides that are not values (`x = 8`, `C(h) = 4h + 4`, `1 < x < 3`)
+    join nothing. Sides with different units (`5 m = 500 cm`), or a unit on one side of `=`
+    only (normalized `5 m = 500`), are a conversion, not compared."""
     parts = _joined_parts(answer)
     if parts is None:
         return None
     sides = [(text, _side_value(text)) for text in parts[::2]]
-    for (left, first), sign, (right, second) in zip(sides, parts[1::2], sides[1:]):
+    signs = parts[1::2]
+    for at, sign in enumerate(signs):
+        (left, first), (right, second) = sides[at], sides[at + 1]
+        if (second is None and at + 2 < len(sides) and signs[at + 1] == "=" and sign not in _IMPLIES
+                and _NAME.fullmatch(right) and at > 0 and signs[at - 1] == "="
+                and _NAME.fullmatch(sides[at - 1][0])):
+            right, second = sides[at + 2]  # `x = 7 \\lor x = 8`: 7 and 8
         if first is None or second is None or sign == "=" and not _NUMERAL.fullmatch(left):
+            continue
+        if _converted(left, right, sign):
             continue
         if sign not in _ONE_VALUE_SIGNS or not _same_value(left, first, right, second):
             return sign
@@ -522,31 +552,89 @@ def _joining_sign(answer: str) -> str | None:
 
 
 def joined_value(answer: str) -> str | None:
-    """The one number a normalized answer writes two or more times, each side a number
-    (`_read_number`) joined to the next by a sign of `_ONE_VALUE_SIGNS` and of the same value
-    (`1000 \\approx 1{,}000`, `8 = 8.0`, `7 ≈ 7.00`): its first side, the answer's value
-    (`_joining_sign` finds no hedge in it); None for any other answer."""
+    """The one value a normalized answer writes two or more times, each side joined to the next
+    by a sign of `_ONE_VALUE_SIGNS` and of the same value: its first side, the answer's value
+    (`_joining_sign` finds no hedge in it), where each side is a number (`_read_number`: `1000
+    \\approx 1{,}000`, `8 = 8.0`, `7 ≈ 7.00`) or one is a repeating decimal (`\\frac{1}{3} =
+    0.\\overline{3}`: math-verify reads `0.\\overline{3}` as 0.3); None for any other answer."""
     parts = _joined_parts(answer)
     if parts is None or not set(parts[1::2]) <= _ONE_VALUE_SIGNS:
         return None
-    sides = [(text, _read_number(text)) for text in parts[::2]]
+    repeating = any(_REPEATING.search(text) for text in parts[::2])
+    sides = [(text, _read_number(text) if not repeating else _side_value(text))
+             for text in parts[::2]]
     for (left, first), (right, second) in itertools.pairwise(sides):
         if first is None or second is None or not _same_value(left, first, right, second):
             return None
+    if repeating:
+        kept = [text for text in parts[::2] if not _REPEATING.search(text)]
+        return kept[0] if kept else None
     return sides[0][0]
 
 
+def joined_after(answer: str, after: str) -> str | None:
+    """The sign by which what is written right after an answer (a box) joins another value to
+    it (`\\boxed{7} = 8`, `⋚ 8`, `± 1`): `after` opens with a sign that builds no value (not a
+    word, a space, a bracket: `_BUILDS_VALUE`) and the two read as two values joined
+    (`_joining_sign`); else None (`\\boxed{\\sqrt{2}} \\approx 1.414`, `\\boxed{7} - 3 = 4`)."""
+    after = after.strip()
+    if not after or len(after) > 400 or after[0].isalnum() or after[0] in _BUILDS_VALUE:
+        return None
+    joined = _joining_sign(normalize(f"{answer} {after}"))
+    return joined if joined is not None and joined.strip() and not joined.isalpha() else None
+
+
 def _joined_parts(answer: str) -> list[str] | None:
-    """A normalized answer split at its relations and connectives (`_JOINING`): its sides,
-    stripped, between the signs; None where it has none (or is longer than any answer read).
-    Each side is read in bounded time (`evaluate` reads at most 200 tokens)."""
-    if len(answer) > 2000 or not _JOINING.search(answer):
+    """A normalized answer split at its joins: its sides, stripped, between the joins (each
+    a run of what is not known to build one value, `_BUILDS_VALUE`, `_VALUE_COMMANDS`, a
+    command with its arguments, `\\hspace{1em}`, written without what renders as space: `=`,
+    `\\approx`, `==`, `\\approx\\approx`, `=\\pm`); None where it has none (or is longer than
+    any answer read). Each side is read in bounded time (`evaluate` reads at most 200 tokens)."""
+    if len(answer) > 2000:
         return None
     for _ in range(3):  # (a mark over a sign in a `\\mathrel`; an empty group in a group)
         answer = _MARKED_SIGN.sub(r"\1", _RENDERS_NOTHING.sub(" ", answer))
         answer = _RENDERS_NOTHING.sub(" ", _ungrouped(_SPACED_ARGUMENT.sub("", answer)))
-    parts = [part.strip() for part in _JOINING.split(answer)]
-    return parts if len(parts) > 1 else None
+    answer = _SIZES.sub(" ", answer)
+    joins = [(found.start(), found.end()) for found in _SPACED_NUMERALS.finditer(answer)
+             if "\\begin" not in answer]  # (an environment's cells: `\\begin{array}5\\\\2`)
+    joins += [(found.start(), found.end()) for found in _DIGRAPH.finditer(answer)]
+    joins += [(found.start(), found.end()) for found in _BARS.finditer(answer)
+              if _between_values(answer, found.start(), found.end())]
+    joins += [(found.start(), found.end()) for found in _WORD_BETWEEN.finditer(answer)
+              if found.group(1).lower() not in NUMBER_WORDS | _NUMERAL_WORDS
+              and _unit_id(found.group(1)) is None]
+    at = 0
+    for found in _TOKENS.finditer(answer):  # (a command's arguments are skipped with it)
+        if found.start() < at:
+            continue
+        token, at = found.group(0), found.end()
+        if _LAYOUT.fullmatch(token) or _BARS.fullmatch(token) or token.isalnum() or (
+                token in _BUILDS_VALUE or token in ("\\%", "\\$", "\\{", "\\}")
+                or token[1:] in _VALUE_COMMANDS or unicodedata.category(token[0]) in _VALUE_KINDS
+                and not token.startswith("\\")):
+            continue
+        if token.startswith("\\") and token[1:].isalpha():
+            at = _arguments_end(answer, at)
+        joins.append((found.start(), at))
+    if not joins:
+        return None
+    parts: list[str] = []
+    end = 0
+    for start, stop in sorted(joins):
+        if start < end:  # (overlapping joins are one: a digraph, a command and its sign)
+            parts[-1] += answer[end:stop] if stop > end else ""
+            end = max(end, stop)
+            continue
+        side = answer[end:start].strip()
+        if parts and not _LAYOUT.sub("", side):  # two joins in a row are one (`= \\pm`, `==`)
+            parts[-1] += answer[end:stop]
+        else:
+            parts += [side, answer[start:stop]]
+        end = stop
+    parts.append(answer[end:].strip())
+    parts[1::2] = [_LAYOUT.sub("", sign) or " " for sign in parts[1::2]]  # (` `: `7 8`)
+    return parts
 
 
 def _ungrouped(text: str) -> str:
@@ -568,11 +656,81 @@ def _ungrouped(text: str) -> str:
     return "".join(out)
 
 
+_VALUE_KINDS = frozenset({"Mn", "Mc", "Me", "Cf", "Sc"})  # marks, what renders nothing, currency
+_REPEATING = re.compile(r"(?<![\d.])(-?\d{0,40})\.(\d{0,40})\\(?:overline|dot|bar)\s{0,3}\{?(\d{1,40})\}?")
+# A number with words or a unit after it (`7 kg`, `7 apples`, `5 m`; normalized, `\\text{}`
+# unwrapped): the number, beside the words.
+_WORDED = re.compile(r"\A([^A-Za-z\\]*[^A-Za-z\\\s])\s+([A-Za-z]+(?:\s+[A-Za-z]+){0,3})\Z")
+
+
 def _side_value(text: str) -> Number | float | None:
-    """A side of a relation as one value: a number (`_read_number`), else a constant
-    expression (`_constant`), else None."""
+    """A side of a join as one value: a number (`_read_number`), else a constant expression
+    (`_constant`), else a repeating decimal (`0.\\overline{3}`), else a number in words
+    (`eight`) or one with words or a unit after it (`7 kg`, `_side_words`), else None."""
     text = text.strip()
-    return (_read_number(text) or _constant(text)) if text else None
+    if not text:
+        return None
+    value = _read_number(text) or _constant(text)
+    repeating = _REPEATING.fullmatch(text) if value is None and len(text) <= 60 else None
+    if repeating is not None:
+        whole, fixed, cycle = repeating.groups()
+        read = (abs(int(whole.strip("-") or "0")) + Fraction(int(fixed or "0"), 10 ** len(fixed))
+                + Fraction(int(cycle), (10 ** len(cycle) - 1) * 10 ** len(fixed)))
+        value = float(-read if whole.startswith("-") else read)
+    if value is None and text.isascii() and len(text) <= 60 and not any(
+            char.isdigit() for char in text):
+        value = _read_number(numbers_in_words(text))  # `eight`
+    if value is None and _side_words(text):
+        worded = _WORDED.fullmatch(text)
+        value = _read_number(worded.group(1)) if worded is not None else None
+    return value
+
+
+def _side_words(text: str) -> str:
+    """The words or unit after a side's number (`7 kg`: `kg`; a word of one letter only where it
+    is a unit, `5 m`, not a variable, `3 x`), else ''."""
+    worded = _WORDED.fullmatch(text.strip()) if len(text) <= 120 else None
+    if worded is None or not any(char.isdigit() for char in worded.group(1)) or not all(len(word) > 1 or _unit_id(word) is not None
+                                 for word in worded.group(2).split()):
+        return ""
+    return " ".join(worded.group(2).split())
+
+
+def _converted(left: str, right: str, sign: str) -> bool:
+    """Whether two sides are one quantity in two units, not compared: units on both that
+    differ (`5 m \\approx 500 cm`), or a unit on one side of `=` only (`5 m = 500`, where
+    `normalize` dropped the last unit)."""
+    units = (_side_words(left), _side_words(right))
+    return units[0] != units[1] and (all(units) or sign == "=")
+
+
+def _between_values(text: str, start: int, end: int) -> bool:
+    """Whether a value stands right on both sides of `text[start:end]` (a bar: `7 \\| 8` joins;
+    `|-3| = 3`, `\\|v\\|` group)."""
+    before = _LAYOUT.sub("", text[max(start - 40, 0):start])[-1:]
+    after = _LAYOUT.sub("", text[end:end + 40])[:1]
+    return bool(before) and (before.isalnum() or before in ")}]%.") and bool(after) and (
+        after.isalnum() or after in "({\\-.")
+
+
+def _arguments_end(text: str, at: int) -> int:
+    """Where the arguments of a command ending at `at` end: its `{...}` and `[...]` groups
+    (`\\hspace{1em}`, `\\xrightarrow{or}`, `\\raisebox{0pt}{=}`), up to one that is a value
+    (`\\approx{8}` is `\\approx 8`)."""
+    while at < len(text) and text[at] in "{[":
+        opening = text[at]
+        closing = "}" if opening == "{" else "]"
+        depth = 0
+        for end in range(at, min(len(text), at + 400)):
+            depth += (text[end] == opening) - (text[end] == closing)
+            if depth == 0:
+                break
+        else:
+            return len(text)
+        if _side_value(text[at + 1:end]) is not None:
+            break
+        at = end + 1
+    return at
 
 
 def _same_value(left: str, first: Number | float, right: str, second: Number | float) -> bool:
@@ -684,8 +842,10 @@ def qualifiers(answer: str, sentence: bool = False) -> frozenset[str]:
         found.add(f"\\{opener.group(1)}")
     found.update(ch for ch in answer if ch in _PER_MILLE_SIGNS)
     joined = _joining_sign(answer)
-    if joined is not None:
-        found.add(joined)  # `7 \\lor 8`, `7 = 8`, `7 \\approx 8`: a hedge or a false statement
+    # `7 \\lor 8`, `7 = 8`, `7 \\approx 8`: a hedge or a false statement (a word is prose, read
+    # as such, `7 or 8`; `;` parts a list, `-12;-11`, read by the rules of lists)
+    if joined is not None and not joined.isalpha() and joined != ";":
+        found.add(joined)
     unit = _NUMBER_AND_UNIT.match(answer) if len(answer) <= 80 else None
     if unit is not None and (unit.group(1) != unit.group(2) or len(unit.group(3)) > 1) and all(
             _unit_id(word) is not None or word.lower() in _UNIT_JOINS

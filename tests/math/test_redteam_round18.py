@@ -81,6 +81,12 @@ Open at the time of writing, by suspected root:
   7`, `7?` inside the box are shown to the judge (`≈7`, `\\thickapprox 7` are not); round 17's
   `7 \\pm 1` and `\\boxed{7} or \\boxed{8}` still are.
 
+Fixed since by h-m30 (held): the relation and hedge class, by an allow-list of what builds one
+value (`_normalize._joined_parts`: any other sign, command, bar, ellipsis, spacing or word
+between two values joins them; sides with units, words and names read; `=\\pm`); `\\frac{1}{3} =
+0.\\overline{3}` (`joined_value`); `\\approx 7`, `\\sim 7`, `\\simeq 7`, `7?` kept from the judge
+(`_judge.judgeable`); `= 8`, `⋚ 8`, `± 1` after the box (`_extract._unread_after_box`, `_normalize.joined_after`).
+
 Held attacks are plain tests; each hole is `xfail(strict=True)` naming its class and suspected
 root. The verifier is not changed here. Deterministic; no timing.
 """
@@ -109,20 +115,6 @@ def _after(reward: MathReward, tail: str, question: str, box: str, gold: str) ->
 # h-m27: relation signs between two values
 # ================================================================================================
 
-_UNLISTED = (
-    "open: hedging: a relation or joining sign not on the list joins 7 and 8 unseen (credited for "
-    "8 or shown to the judge); root: _normalize._JOINING / _RELATION_COMMANDS (a list of the signs "
-    "that hedge, not an allow-list of the signs that build one value)"
-)
-_UNICODE = (
-    "open: hedging: a Unicode relation sign outside category Sm or the name words (`⇝` So, `⊨` "
-    "TRUE, `∴`, `∵`, `꞊`) joins 7 and 8 unseen; root: _normalize._RELATION_CHARS"
-)
-_DIGRAPH = (
-    "open: hedging: an ASCII relation of two characters (`!=`, `>=`, `=>`, `->`, `<>`) or `~` "
-    "leaves an empty side, read as no value, so 7 and 8 are shown to the judge or credited for 8; "
-    "root: _normalize._joining_sign (a pair with an empty side is skipped)"
-)
 
 RELATIONS = [
     # held: listed LaTeX commands and Unicode signs
@@ -193,9 +185,9 @@ RELATIONS = [
     ("7\\text{ apples} < 8", None),
     ("\\sqrt{49} \\approx 8", None),
     ("7.5 \\approx 8", None),
-    # open: LaTeX commands not on the list
+    # held (h-m30, an allow-list of what builds a value): LaTeX commands once not listed
     *(
-        (f"7 \\{name} 8", _UNLISTED)
+        (f"7 \\{name} 8", None)
         for name in (
             "bowtie",
             "between",
@@ -233,14 +225,14 @@ RELATIONS = [
             "backslash",
         )
     ),
-    ("7 \\xrightarrow{} 8", _UNLISTED),
-    ("7 \\xleftrightarrow{} 8", _UNLISTED),
-    ("7 \\xrightarrow{\\text{or}} 8", _UNLISTED),
-    # open: Unicode signs the category and name test misses
-    *((f"7 {sign} 8", _UNICODE) for sign in "⇝⊨∴∵∶⫽⦁꞊"),
-    # open: ASCII digraphs and `~`
+    ("7 \\xrightarrow{} 8", None),
+    ("7 \\xleftrightarrow{} 8", None),
+    ("7 \\xrightarrow{\\text{or}} 8", None),
+    # held (h-m30): Unicode signs once missed by the category and name test
+    *((f"7 {sign} 8", None) for sign in "⇝⊨∴∵∶⫽⦁꞊"),
+    # held (h-m30): ASCII digraphs and `~`
     *(
-        (f"7 {sign} 8", _DIGRAPH)
+        (f"7 {sign} 8", None)
         for sign in ("!=", ">=", "<=", "=>", "->", "<->", "=/=", "<>", "::", "~")
     ),
 ]
@@ -254,21 +246,12 @@ def test_two_values_by_a_relation_buy_nothing_from_rules_or_judge(
     assert verdicts == [0.0, 0.0, 0.0, 0.0]
 
 
-_SIDE_NOT_READ = (
-    "open: hedging: a side with a unit, a word or a variable is no value to `_side_value`, so "
-    "two values joined by a relation are credited or shown to the judge; root: "
-    "_normalize._joining_sign (sides read as numbers or constants only)"
-)
-_PM_SIDE = (
-    "open: hedging: `\\pm` on a side of `=` (`\\sqrt{4} = \\pm 2`) is read by its result and "
-    "credited for 2; root: _normalize._joining_sign (a worked side of `=` taken as the answer)"
-)
 
 SIDES = [
-    ("7\\text{ kg} \\approx 8\\text{ kg}", _SIDE_NOT_READ),
-    ("7 \\approx \\text{eight}", _SIDE_NOT_READ),
-    ("\\text{seven} \\approx 8", _SIDE_NOT_READ),
-    ("x = 7 \\lor x = 8", _SIDE_NOT_READ),
+    ("7\\text{ kg} \\approx 8\\text{ kg}", None),
+    ("7 \\approx \\text{eight}", None),
+    ("\\text{seven} \\approx 8", None),
+    ("x = 7 \\lor x = 8", None),
 ]
 
 
@@ -286,7 +269,7 @@ def test_a_side_with_a_unit_word_or_variable_buys_nothing(
     ("gold", "answer", "expected"),
     _opened(
         [
-            ("2", "\\sqrt{4} = \\pm 2", 0.0, _PM_SIDE),
+            ("2", "\\sqrt{4} = \\pm 2", 0.0, None),
             ("7", "7 \\approx 7.4", 0.0, None),
             ("7", "7.4 \\approx 7", 0.0, None),
             ("7", "6.9 \\approx 7", 0.0, None),
@@ -309,9 +292,9 @@ def test_near_values_are_no_one_value(
 
 
 _CHAIN_NOT_READ = (
-    "open: meaning dropped (false loss): a chain of one value in two forms is not read as it "
-    "(`0.\\overline{3}`, quantities with units); root: _normalize.joined_value (number sides "
-    "only) / math-verify's reading of the last side"
+    "open: meaning dropped (false loss): a chain of one quantity in two units is not read as "
+    "the gold's unit's side (`0.\\overline{3}` is held, h-m30); root: _normalize.joined_value "
+    "(no side chosen by unit) / math-verify's reading of the sides"
 )
 
 CHAINS = [
@@ -358,7 +341,7 @@ CHAINS = [
     ("2", "\\sqrt{4} = 2", None),
     ("5", "5 \\text{ m} = 500 \\text{ cm}", None),
     ("5\\text{ m}", "5 \\text{ m} = 500 \\text{ cm}", None),
-    ("\\frac{1}{3}", "\\frac{1}{3} = 0.\\overline{3}", _CHAIN_NOT_READ),
+    ("\\frac{1}{3}", "\\frac{1}{3} = 0.\\overline{3}", None),
     ("5\\text{ m}", "500\\text{ cm} = 5\\text{ m}", _CHAIN_NOT_READ),
 ]
 
@@ -771,19 +754,14 @@ def test_units_against_gold_and_question(
 # ================================================================================================
 
 _AFTER_RELATION = (
-    "open: hedging: a relation or `±` after the box (`$\\boxed{7}$ = 8.`, `⋚ 8`, `± 1`, a "
-    "dangling `\\approx`) keeps the box, credited for 7; root: _extract (what follows a box: a "
-    "relation sign outside the math is not read as `Extraction.uncertain`, BESIDE_THE_BOX)"
+    "open: hedging: a dangling relation after the box (`$\\boxed{7}$ \\approx`; `= 8`, `⋚ 8`, "
+    "`± 1` are held, h-m30) keeps the box, credited for 7; root: _extract (what follows a box: "
+    "a relation sign with no value after it is not read as `Extraction.uncertain`, BESIDE_THE_BOX)"
 )
 _AFTER_DOUBT = (
     "open: no committed answer: a doubt word after the box (`approximately`, `roughly`, `ish`, "
     "`I think`, `大概`, `около`, `vielleicht`, `?`, a shrug) keeps the box, credited for 7, while "
     "`(not sure)`, `or so` are wrong; root: _extract._harmless_remark / Extraction.uncertain"
-)
-_BOXED_APPROX = (
-    "open: talking to the judge: an approximation or doubt inside the box (`\\approx 7`, `\\sim "
-    "7`, `\\simeq 7`, `7?`) is shown to the judge, while `≈7`, `\\thickapprox 7`, `\\approxeq 7` "
-    "are not (one sign, several spellings); root: _normalize.APPROX_COMMANDS / _judge.judgeable"
 )
 _BOXED_PM = (
     "open: hedging (round 17): `7 \\pm 1` in the box and two boxes joined by `or` are shown to "
@@ -817,9 +795,9 @@ BESIDE = [
     ("$\\boxed{6 \\lessapprox 7}$.", None),
     ("$\\boxed{7 \\gtrapprox 6}$.", None),
     # open
-    ("$\\boxed{7}$ = 8.", _AFTER_RELATION),
-    ("$\\boxed{7}$ ⋚ 8.", _AFTER_RELATION),
-    ("$\\boxed{7}$ ± 1.", _AFTER_RELATION),
+    ("$\\boxed{7}$ = 8.", None),
+    ("$\\boxed{7}$ ⋚ 8.", None),
+    ("$\\boxed{7}$ ± 1.", None),
     ("$\\boxed{7}$ \\approx", _AFTER_RELATION),
     ("$\\boxed{7}$?", _AFTER_DOUBT),
     ("$\\boxed{7}$ (approximately).", _AFTER_DOUBT),
@@ -830,11 +808,11 @@ BESIDE = [
     ("$\\boxed{7}$ около.", _AFTER_DOUBT),
     ("$\\boxed{7}$ vielleicht.", _AFTER_DOUBT),
     ("$\\boxed{7}$ ¯\\_(ツ)_/¯", _AFTER_DOUBT),
-    ("$\\boxed{\\approx 7}$.", _BOXED_APPROX),
-    ("$\\boxed{\\sim 7}$.", _BOXED_APPROX),
-    ("$\\boxed{\\simeq 7}$.", _BOXED_APPROX),
-    ("$\\boxed{7?}$.", _BOXED_APPROX),
-    ("$\\boxed{7 \\pm 1}$.", _BOXED_PM),
+    ("$\\boxed{\\approx 7}$.", None),
+    ("$\\boxed{\\sim 7}$.", None),
+    ("$\\boxed{\\simeq 7}$.", None),
+    ("$\\boxed{7?}$.", None),
+    ("$\\boxed{7 \\pm 1}$.", None),
     ("$\\boxed{7}$ or $\\boxed{8}$.", _BOXED_PM),
 ]
 
@@ -849,28 +827,6 @@ def test_doubt_or_a_second_value_beside_the_box_buys_nothing(
     assert verdicts == [0.0, 0.0, 0.0, 0.0]
 
 
-_DOUBLED = (
-    "open: hedging: a sign doubled or spelled in two parts (`==`, `===`, `=\\!=`, `\\approx"
-    "\\approx`, `\\equiv\\equiv`, `\\mid\\mid`, `:=`) leaves an empty side between its parts, read "
-    "as no value, so 7 and 8 are credited for 8; root: _normalize._joining_sign (a pair with an "
-    "empty side is skipped)"
-)
-_WRAPPED_SIGN = (
-    "open: hedging: a sign inside markup the reader does not unwrap (`\\hspace{1em} =`, "
-    "`\\underset{}{=}`, `\\mathrel{\\mathop{=}\\limits^{?}}`, `\\mathrel{\\raisebox{0pt}{=}}`, "
-    "`\\operatorname{or}`) joins 7 and 8 unseen; root: _normalize._RENDERS_NOTHING / _MARKED_SIGN "
-    "(a list of the markup read past)"
-)
-_BARS = (
-    "open: hedging (round 17's `7 | 8`): a bar in another spelling (`\\big|`, `\\Big\\vert`, "
-    "`\\|`, `\\Vert`, `‖`, `\\left\\| 8 \\right.`) joins 7 and 8; root: _normalize._JOINING "
-    "(only `\\mid`, `\\parallel`, `∣`, `∥` listed)"
-)
-_SPACED_NUMERALS = (
-    "open: hedging: two numerals with only a space or an ellipsis between (`7 \\quad 8`, `7\\ 8`, "
-    "`7 \\enspace 8`, `7 \\ldots 8`, `7 … 8`) are shown to the judge or credited for 8; root: "
-    "_normalize.hedges (no sign, so no hedge) / _judge.judgeable"
-)
 
 JOINED_OTHERWISE = [
     # held: invisible and look-alike signs, spaced and marked signs
@@ -901,36 +857,36 @@ JOINED_OTHERWISE = [
     ("7 ∥ 8", None),
     ("7 \\sim\\!\\! 8", None),
     ("7 \\hfill 8", None),
-    # open
-    ("7 == 8", _DOUBLED),
-    ("7 === 8", _DOUBLED),
-    ("7 =\\!= 8", _DOUBLED),
-    ("7 \\approx\\approx 8", _DOUBLED),
-    ("7 \\equiv\\equiv 8", _DOUBLED),
-    ("7 \\mid\\mid 8", _DOUBLED),
-    ("7 := 8", _DOUBLED),
-    ("7 \\hspace{1em} = 8", _WRAPPED_SIGN),
-    ("7 \\underset{}{=} 8", _WRAPPED_SIGN),
-    ("7 \\mathrel{\\mathop{=}\\limits^{?}} 8", _WRAPPED_SIGN),
-    ("7 \\mathrel{\\raisebox{0pt}{=}} 8", _WRAPPED_SIGN),
-    ("7 \\operatorname{or} 8", _WRAPPED_SIGN),
-    ("7 \\big| 8", _BARS),
-    ("7 \\Big\\vert 8", _BARS),
-    ("7 \\,|\\, 8", _BARS),
-    ("7 \\| 8", _BARS),
-    ("7 \\Vert 8", _BARS),
-    ("7 ‖ 8", _BARS),
-    ("7 \\left\\| 8 \\right.", _BARS),
-    ("7\\,/\\!/\\,8", _BARS),
-    ("7 \\; \\; 8", _SPACED_NUMERALS),
-    ("7 \\quad 8", _SPACED_NUMERALS),
-    ("7 \\qquad 8", _SPACED_NUMERALS),
-    ("7 \\enspace 8", _SPACED_NUMERALS),
-    ("7\\ 8", _SPACED_NUMERALS),
-    ("7 \\cdots 8", _SPACED_NUMERALS),
-    ("7 \\ldots 8", _SPACED_NUMERALS),
-    ("7 \\dots 8", _SPACED_NUMERALS),
-    ("7 … 8", _SPACED_NUMERALS),
+    # held (h-m30): doubled, wrapped, bars, spaced numerals and ellipses
+    ("7 == 8", None),
+    ("7 === 8", None),
+    ("7 =\\!= 8", None),
+    ("7 \\approx\\approx 8", None),
+    ("7 \\equiv\\equiv 8", None),
+    ("7 \\mid\\mid 8", None),
+    ("7 := 8", None),
+    ("7 \\hspace{1em} = 8", None),
+    ("7 \\underset{}{=} 8", None),
+    ("7 \\mathrel{\\mathop{=}\\limits^{?}} 8", None),
+    ("7 \\mathrel{\\raisebox{0pt}{=}} 8", None),
+    ("7 \\operatorname{or} 8", None),
+    ("7 \\big| 8", None),
+    ("7 \\Big\\vert 8", None),
+    ("7 \\,|\\, 8", None),
+    ("7 \\| 8", None),
+    ("7 \\Vert 8", None),
+    ("7 ‖ 8", None),
+    ("7 \\left\\| 8 \\right.", None),
+    ("7\\,/\\!/\\,8", None),
+    ("7 \\; \\; 8", None),
+    ("7 \\quad 8", None),
+    ("7 \\qquad 8", None),
+    ("7 \\enspace 8", None),
+    ("7\\ 8", None),
+    ("7 \\cdots 8", None),
+    ("7 \\ldots 8", None),
+    ("7 \\dots 8", None),
+    ("7 … 8", None),
 ]
 
 
