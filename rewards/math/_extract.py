@@ -2638,7 +2638,7 @@ _REMARK_WORDS = frozenset("""
     esto explanation clarifies clarify things studying clear 希望这对你有帮助 希望能帮到你
     clears cleared up understand understanding answers answered crystal haberte ayudarte
     希望 对 对你 对您 你 您 有 帮助 这 这个 这些 解答 解释 能 帮到 如有疑问 请 随时 提问
-    祝 学习 愉快 进步 谢谢 欢迎 继续
+    祝 学习 愉快 进步 谢谢 欢迎 继续 不客气 再见 好的 就是 这样
 """.split())  # noqa: SIM905 (a word list reads better as words)
 """Words of a short sentence after the box known to leave it the answer (an allow-list:
 `_harmless_remark`)."""
