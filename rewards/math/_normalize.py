@@ -1683,9 +1683,10 @@ _SENTENCE_END = re.compile(r"(?:(?<!\.[A-Za-z])(?<!\b[A-Z][a-z])\.|[!?？])(?=\s
 
 
 # What names the unit a question asks for, in a sentence that asks (`How many days`, `How
-# much more money`, `in meters`, `in square feet`, `How many km per hour`).
+# much more money`, `in meters`, `in square feet`, `How many km per hour`, `How many hours and
+# minutes`).
 _ASKING_UNIT = re.compile(r"(?<![A-Za-z])(?i:how\s+(?:many|much)|in)\s+(?:(?i:more|fewer|less|total|additional|"
-                          r"extra|square|sq|cubic|cu)\s+)?([A-Za-z]+(?:\s*(?:/|(?<![A-Za-z])per\s)\s*[A-Za-z]+)*)")
+                          r"extra|square|sq|cubic|cu)\s+)?([A-Za-z]+(?:\s*(?:/|,|(?<![A-Za-z])(?:per|and|or)\s(?!\s*how))\s*[A-Za-z]+)*)")
 
 
 def _asking(text: str) -> str:
