@@ -2275,15 +2275,13 @@ def _part_of_the_box(sentence: str, answer: str) -> bool:
         stated == _PARTS[" ".join(found.group("part").lower().split())] * box)
 
 
-# A part or multiple word right before a restating form (`Half of| that is 6`).
-_PART_BEFORE = re.compile(r"(?<![^\W\d_])(?i:half|third|quarter|fourth|twice|double|triple|times)\s+(?i:of\s+)?$")
+# A part or multiple word right before a restating form (`Half of| that is 6`), as the
+# sentence is read (number words as digits: `three times` is `3 times`).
+_PART_BEFORE = re.compile(r"(?<![^\W\d_])(?i:half|twice|double|triple|times)\s+(?i:of\s+)?$")
 _PARTS = {"half": Fraction(1, 2), "twice": Fraction(2), "double": Fraction(2), "triple": Fraction(3),
-          **{f"{one} {part}": Fraction(1, size) for one in ("a", "one", "1")
-             for part, size in (("half", 2), ("third", 3), ("quarter", 4), ("fourth", 4))},
-          "three times": Fraction(3), "3 times": Fraction(3)}
+          "3 times": Fraction(3)}
 _PART_OF_BOX = re.compile(
-    r"(?i:(?:and|so|thus|then)\s+)?(?P<part>(?i:half|(?:a|one|1)\s+(?:half|third|quarter|fourth)|twice|double|triple|"
-    r"(?:three|3)\s+times))(?:\s+(?i:of))?\s+(?i:that|this|it|the\s+(?:answer|total|result))\s+"
+    r"(?i:(?:and|so|thus|then)\s+)?(?P<part>(?i:half|twice|double|triple|3\s+times))(?:\s+(?i:of))?\s+(?i:that|this|it|the\s+(?:answer|total|result))\s+"
     r"(?i:is|was|would\s+be|equals|makes|gives|=)\s+(?P<value>\d+(?:\.\d+)?)(?:\s+[^\W\d_]+){0,2}")
 
 

@@ -1214,9 +1214,9 @@ def _whole_unit(text: str) -> str | None:
     for match in _UNIT_WITH_POWER.finditer(tail):  # a rate's symbol with no id (`mph^2`)
         if match.group(1).lower() not in _RATE_UNITS or _unit_id(match.group(1)) is not None:
             continue
-        power = int(match.group(2) or 1) * (-1 if any(start < match.start() < end for start, end in divisors) else 1)
+        raised = int(match.group(2) or 1) * (-1 if any(start < match.start() < end for start, end in divisors) else 1)
         for part, rate_power in _RATE_UNITS[match.group(1).lower()].items():
-            powers[part] = powers.get(part, 0) + rate_power * power
+            powers[part] = powers.get(part, 0) + rate_power * raised
     return " ".join(f"{unit}^{power}" for unit, power in sorted(powers.items()) if power) or None
 
 
