@@ -2475,7 +2475,7 @@ def _concludes_the_box(sentence: str, answer: str) -> bool:
     return _CONCLUDING.match(last) is not None and bool(numbers) and _value_differs(numbers[-1], answer) is False
 
 
-_CONCLUDING = re.compile(r"\s*(?i:so|thus|hence|therefore|which\s+(?:gives|makes))(?![^\W\d_])")
+_CONCLUDING = re.compile(r"(?<!\s)\s*+(?i:so|thus|hence|therefore|which\s++(?:gives|makes))(?![^\W\d_])")
 
 
 def _rejected_near(clause: str, number: re.Match[str], answer: str) -> bool:

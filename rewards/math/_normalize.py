@@ -1239,7 +1239,7 @@ def _in_whole_unit(s: str, carried: frozenset[str]) -> str:
     return s[:found.start(1)].strip() if whole is not None and f"{_WHOLE}{whole}" in stated else s
 
 
-_POWER_OF_POWER = re.compile(r"\d\s*\}?\s*\^")
+_POWER_OF_POWER = re.compile(r"\d\s*+\}?+\s*+\^")
 # Words of a whole unit that name no unit themselves (`meters per second squared`).
 _UNIT_GLUE = frozenset({"per", "square", "sq", "cubic", "cu", "squared", "cubed"})
 
@@ -1313,7 +1313,7 @@ def _unit_powers(gold: str) -> list[tuple[str, str]]:
         power = match.group(2)
         if power is None:
             modifier = _MODIFIER_BEFORE.search(gold, max(match.start() - 12, 0), match.start())
-            raised = _MODIFIER_AFTER.match(gold, match.end())  # `second squared`
+            raised = _MODIFIER_AFTER.match(gold, match.end(1))  # `second squared`
             modifier = modifier if raised is None else raised
             power = "1" if modifier is None else _MODIFIER_POWERS[modifier.group(1).lower()]
         if any(start < match.start() < end for start, end in divisors):
@@ -1352,7 +1352,7 @@ def _last_divided(text: str) -> bool:
 
 
 _MODIFIER_POWERS = {"square": "2", "sq": "2", "cubic": "3", "cu": "3", "squared": "2", "cubed": "3"}
-_MODIFIER_AFTER = re.compile(r"\s*\}?\s*(squared|cubed)(?![A-Za-z])", re.IGNORECASE)
+_MODIFIER_AFTER = re.compile(r"(?<![\s}])\s*+\}?+\s*+(squared|cubed)(?![A-Za-z])", re.IGNORECASE)
 _MODIFIER_BEFORE = re.compile(r"(?<![A-Za-z])(square|sq|cubic|cu)\.?\s*$", re.IGNORECASE)
 _OTHER_CURRENCY = "sign "  # the id of a currency sign `_SIGN_CURRENCIES` does not name
 # How `carried_words` marks a currency a gold's sign names (`\\$5`: `$=$`): unlike a unit word
@@ -1679,7 +1679,7 @@ def _units_named(text: str, by_place: bool) -> set[str]:
 
 # Where a question's sentence ends: `.`, `!`, `?` before a space and a capital, a digit or
 # markup (not after an abbreviation's letter or two, `p.m.`, `Dr.`), or a line's end.
-_SENTENCE_END = re.compile(r"(?:(?<!\.[A-Za-z])(?<!\b[A-Z][a-z])\.|[!?？])(?=\s+[A-Z\d\\$])|[.!?？]?\s*\n")
+_SENTENCE_END = re.compile(r"(?:(?<!\.[A-Za-z])(?<!\b[A-Z][a-z])\.|[!?？])(?=\s+[A-Z\d\\$])|(?<![^\S\n])[.!?？]?[^\S\n]*+\n")
 
 
 # What names the unit a question asks for, in a sentence that asks (`How many days`, `How
