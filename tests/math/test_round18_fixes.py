@@ -23,7 +23,6 @@ import pytest
 
 from rewards import Sample
 from rewards.math import MathReward
-from tests.math.test_redteam_round9 import OPTIONS, _boxed
 
 STORY = "Mia had 10 apples and ate 3. How many apples are left?"
 SHOP = "Tom buys 4 pens at 3 dollars each. How many dollars does he spend?"
@@ -32,7 +31,7 @@ APPLES = "How many apples?"
 
 @pytest.fixture(scope="module")
 def reward() -> MathReward:
-    return MathReward(**OPTIONS)
+    return MathReward(timeout=10.0, workers=2)
 
 
 def _after(reward: MathReward, tail: str, question: str, box: str, gold: str) -> float | None:
@@ -114,5 +113,6 @@ UNITS = [
 def test_units_against_gold_and_question(
     reward: MathReward, gold: str, answer: str, question: str, expected: float
 ) -> None:
-    [value] = _boxed(reward, gold, [answer], question=question)
-    assert value == expected
+    completion = f"The answer is $\\boxed{{{answer}}}$."
+    [score] = reward.score([Sample(question, completion, reference=gold)])
+    assert score.value == expected
