@@ -1853,6 +1853,8 @@ def _restated(text: str, end: int, answer: str = "") -> str | None:
                             *_HEDGING_OPENER.finditer(region),
                             *_VALUE_FIRST.finditer(region), *_RESTATES_ELSEWHERE.finditer(region)],
                            key=lambda found: found.start()):
+        if _PART_BEFORE.search(region, max(0, restated.start() - 20), restated.start()):
+            continue  # `Half of that is 6.`: a part of the box (`_unread_after_box`: `_part_of_the_box`)
         clause = region[restated.end():]
         value = _restated_value(clause, box_clause)
         if value is None:  # (with the bracket `_RESTATES` took: `It is (5)!.`)
@@ -2023,8 +2025,10 @@ def _unread_after_box(text: str, end: int,
                        for cell in sentence.split("|") if _DIGITS.fullmatch(cell.strip())):
                 return sentence, False
             continue
-        if any(form.match(sentence) for form in _READ_FORMS) and not _story_action(sentence):
-            continue  # read by `_restated` (not `So one takes 8.`, read `So 1 takes 8`: own work)
+        if any(form.match(sentence) for form in _READ_FORMS) and not _story_action(sentence) and not (
+                _states_another_result(sentence, answer)):
+            continue  # read by `_restated` (not `So one takes 8.`, read `So 1 takes 8`: own work;
+            # not `So 4 + 4 = 8 apples remain.`: another result)
         if _remark_length(sentence) > _SHORT_REMARK:  # an explanation, unless it states a new value
             # (a box in a base, `204_5`: its working writes numerals with subscripts, `13_5`,
             # which the text as read here has lost, `13 5`; their values are not read)
@@ -2243,12 +2247,15 @@ def _explains(sentence: str, answer: str) -> bool:
     are operands and cases: it opens as an explanation (`_EXPLAINING`) and says something
     past the opener (an operation, or a word before its value: `Since she ate 3.`, `Check: 3
     + 7 = 10.`; not `Because 8.`, `Here, 8.`, `Because 8 works.`), or it is an equation that
-    checks the box (`(10 − 3 = 7)`). An equation whose stated result is another value than the
+    checks the box (`(10 − 3 = 7)`), or a part or multiple of the box told in words, which holds
+    (`_part_of_the_box`: `Half of that is 6.` after a box of 12). An equation whose stated result is another value than the
     box's (`(3 + 4 = 8)`, `Check: 10 - 3 = 8.`) is no check. (A story sentence, `She ate 3.`,
     is the story's where the question states its values: `_story_action`.)"""
     opener = _EXPLAINING.match(sentence)
     if _states_another_result(sentence, answer) or _leaves_another_value(sentence, answer):
         return False
+    if _part_of_the_box(sentence, answer):
+        return True  # `Half of that is 6.` after a box of 12: the box is its operand
     if opener is not None:
         said = sentence[opener.end():]
         if _LETTERS.search(_DIGITS.split(said, maxsplit=1)[0]) or _CHECK_OPERATION.search(said):
@@ -2257,6 +2264,28 @@ def _explains(sentence: str, answer: str) -> bool:
     results = [_RESULT_SIDE.fullmatch(side) for side in sides if not _CHECK_OPERATION.search(side)]
     return len(sides) == 2 and any(_CHECK_OPERATION.search(side) for side in sides) and any(
         result is not None and _value_differs(result.group("value"), answer) is False for result in results)
+
+
+def _part_of_the_box(sentence: str, answer: str) -> bool:
+    """Whether a sentence tells a part or a multiple of the box, by a word of the box (`that`,
+    `it`, `this`, `the answer`, `the total`), as a value that holds (`_PART_OF_BOX`: `Half of
+    that is 6.`, `Twice that is 24.` after a box of 12; not `Half of that is 5.`): an operation
+    on the box, checked as an equation is (`_explains`)."""
+    found = _PART_OF_BOX.fullmatch(sentence.strip(" .!"))
+    box = number_value(answer)
+    stated = number_value(found.group("value")) if found is not None else None
+    return found is not None and box is not None and stated is not None and (
+        stated == _PARTS[" ".join(found.group("part").lower().split())] * box)
+
+
+# A part or multiple word right before a restating form (`Half of| that is 6`), as the
+# sentence is read (number words as digits: `three times` is `3 times`).
+_PART_BEFORE = re.compile(r"(?<![^\W\d_])(?i:half|twice|double|triple|times)\s+(?i:of\s+)?$")
+_PARTS = {"half": Fraction(1, 2), "twice": Fraction(2), "double": Fraction(2), "triple": Fraction(3),
+          "3 times": Fraction(3)}
+_PART_OF_BOX = re.compile(
+    r"(?i:(?:and|so|thus|then)\s+)?(?P<part>(?i:half|twice|double|triple|3\s+times))(?:\s+(?i:of))?\s+(?i:that|this|it|the\s+(?:answer|total|result))\s+"
+    r"(?i:is|was|would\s+be|equals|makes|gives|=)\s+(?P<value>\d+(?:\.\d+)?)(?:\s+[^\W\d_]+){0,2}")
 
 
 def _story_action(sentence: str) -> bool:
@@ -2317,14 +2346,31 @@ def _states_another_result(text: str, answer: str) -> bool:
             result is not None and _value_differs(result.group("value"), answer) is True for result in results)):
         return False
     equation = _EQUATION.search(body.replace("−", "-"))
-    true = equation is not None and "=" in equation.group(0) and _holds(equation.group(0))
-    if true and any(_value_differs(operand, answer) is False  # `Check: 3 + 7 = 10.`: the box is an operand
-                    for side in operations for operand in re.findall(r"\d+(?:\.\d+)?", side)):
+    if equation is None or "=" not in equation.group(0) or not _holds(equation.group(0)):
+        return True
+    before = text[:len(text) - len(body) + equation.start()]
+    if _tells_the_result(before, body[equation.start() + equation.group(0).rindex("="):], answer):
+        return True  # `Total: 7 + 1 = 8 apples.`, `Step 2: 10 - 2 = 8 left.`: the result offered
+    if any(_value_differs(operand, answer) is False  # `Check: 3 + 7 = 10.`: the box is an operand
+           for side in operations for operand in re.findall(r"\d+(?:\.\d+)?", side)):
         return False
     # a true step of the working, told as one (`Since 5 × 2 = 10.`, `Step 1: 5 × 2 = 10.`,
     # `Bob has 2 + 3 = 5.`): its result is an intermediate value, not another answer
-    return not (true and equation is not None and _tells_a_step(
-        text[:len(text) - len(body) + equation.start()]))
+    return not _tells_a_step(before)
+
+
+def _tells_the_result(before: str, after: str, answer: str) -> bool:
+    """Whether the words around a true equation after the box tell its result as what the
+    problem asks, so it is no step nor check of the box: what is left (`_leaves_another_value`
+    of what follows its `=`: `10 - 2 = 8 apples left`, `= 8 remain`, `= 8, so 8 apples are
+    left`, where that is another value than the box's), or the total, by a label before it that
+    no check opens (`_TOTAL`: `Total: 7 + 1 = 8 apples.`; not `As a check, 3 + 7 = 10 apples in
+    total.`)."""
+    return _leaves_another_value(after, answer) or (
+        _TOTAL.search(before) is not None and _CHECKING.search(before) is None)
+
+
+_TOTAL = re.compile(r"(?<![^\W\d_])(?i:total|altogether|in\s+all)(?![^\W\d_])")
 
 
 # The result side of an equation after the box: a number, with the words of what it counts
@@ -2383,18 +2429,24 @@ def _unexplained_values(sentence: str, answer: str) -> list[tuple[str, bool]]:
     apples eaten plus the 4 left.`: its 3 and 4 are the check's, wherever the sentence names
     them), nor in a clause where the problem's people act on it (`_story_action`: `She
     started with 10 and ate 3, so 7 remain.`) unless it says another value is left
-    (`_leaves_another_value`: `She ate 3, so 8 remain.`). The result of an equation that equals no value of the box is stated (`Counting
+    (`_leaves_another_value`: `She ate 3, so 8 remain.`). A true equation is a step where the
+    words before it tell one (`_tells_a_step`) or the sentence concludes the box's value
+    (`_concludes_the_box`), unless they tell its result as what is left or the total
+    (`_tells_the_result`). The result of an equation that equals no value of the box is stated (`Counting
     again, 3 + 5 = 8 apples remain.`). The working's and the question's numbers are excused
     by the callers, who hold them (`numbers_stated`)."""
     checked: set[Fraction | None] = set()
     results: list[str] = []
+    concluded = _concludes_the_box(sentence, answer)
     for equation in _EQUATION.finditer(sentence):
         if "=" not in equation.group(0):
             continue
         sides = [side.strip(" ()") for side in equation.group(0).replace("−", "-").split("=")]
         before = _STEP_CLAUSES.split(sentence[:equation.start()])[-1]
+        result = sentence[equation.start() + equation.group(0).rindex("="):]
         if any(_value_differs(side, answer) is False for side in sides) or (
-                _holds(equation.group(0)) and _tells_a_step(before)):  # (`Since 5 × 2 = 10, ...`)
+                _holds(equation.group(0)) and (_tells_a_step(before) or concluded)  # (`Since 5 × 2 = 10, ...`)
+                and not _tells_the_result(before, result, answer)):  # (not `Then 10 - 2 = 8 are left.`)
             checked.update(number_value(number) for number in _PROSE_NUMBER.findall(equation.group(0)))
         else:  # its results (a side with no operation) are stated values
             results.extend(side for side in sides if _PROSE_NUMBER.fullmatch(side))
@@ -2414,6 +2466,19 @@ def _unexplained_values(sentence: str, answer: str) -> list[tuple[str, bool]]:
                       for number in numbers if number_value(number.group(0)) not in rejected)
         values.extend((result, False) for result in results if result in clause and _value_differs(result, answer) is True)
     return list(dict.fromkeys(values))
+
+
+def _concludes_the_box(sentence: str, answer: str) -> bool:
+    """Whether a longer sentence ends in a clause that concludes the box's value: opened by a
+    word of consequence (`_CONCLUDING`), its last value the box's (`Two pens cost 2 × 3 = 6
+    dollars, so four cost 12.` after a box of 12; not `..., so 8 remain.`): its true equations
+    are the working that leads to the box (`_unexplained_values`), as a step's are."""
+    last = _STORY_CLAUSES.split(sentence)[-1]
+    numbers = _PROSE_NUMBER.findall(last)
+    return _CONCLUDING.match(last) is not None and bool(numbers) and _value_differs(numbers[-1], answer) is False
+
+
+_CONCLUDING = re.compile(r"(?<!\s)\s*+(?i:so|thus|hence|therefore|which\s++(?:gives|makes))(?![^\W\d_])")
 
 
 def _rejected_near(clause: str, number: re.Match[str], answer: str) -> bool:
@@ -2641,7 +2706,7 @@ _REMARK_WORDS = frozenset("""
     esto explanation clarifies clarify things studying clear 希望这对你有帮助 希望能帮到你
     clears cleared up understand understanding answers answered crystal haberte ayudarte
     希望 对 对你 对您 你 您 有 帮助 这 这个 这些 解答 解释 能 帮到 如有疑问 请 随时 提问
-    祝 学习 愉快 进步 谢谢 欢迎 继续
+    祝 学习 愉快 进步 谢谢 欢迎 继续 不客气 再见 好的 就是 这样
 """.split())  # noqa: SIM905 (a word list reads better as words)
 """Words of a short sentence after the box known to leave it the answer (an allow-list:
 `_harmless_remark`)."""

@@ -190,6 +190,7 @@ def normalize(answer: str, carried: frozenset[str] = frozenset()) -> str:
     s = _in_gold_unit(s, carried)
     if _other_whole_unit(s, carried):  # `5 kg` against `5 kg m`: another unit, kept
         return _TEXT_CMD.sub(r"\1", re.sub(r"\s+", " ", s)).strip().rstrip(_PUNCT)
+    s = _in_whole_unit(s, carried)  # `5 m/s/s` against `5 m/s^2`: the gold's unit
     for _ in range(3):  # `15,000 \\text{kcal m}^{-2} \\text{ yr}^{-1}`: a unit in parts
         stripped = _strip_trailing_unit(s, carried)
         if stripped == s:
@@ -1304,14 +1305,14 @@ def carried_words(gold: str) -> frozenset[str]:
     if len(gold) > 20_000:
         return frozenset()
     gold = _superscript_powers(read_text(gold))  # `cm²` is `cm^2`
-    words = re.findall(r"[A-Za-z]+", gold)
+    words = re.findall(r"[A-Za-z]+", _unit_spelled(gold))
     units = {f"={found}" for found in map(_unit_id, words) if found is not None}
     spelled = {word for word in words if _spelled_unit(word)}  # `Mg`: no mg
     units.update(f"={word}" for word in spelled)
     whole = _whole_unit(gold)
     if whole is not None:
         units.add(f"{_WHOLE}{whole}")
-    units.update(f"={found}^{power}" for found, power in _unit_powers(gold))
+    units.update(f"={found}^{power}" for found, power in _unit_powers(_unit_spelled(gold)))
     units.update(f"{_SIGNED}{currency}" for sign, currencies in _SIGN_CURRENCIES.items()
                  if sign in gold for currency in currencies)  # `\\$5`: the dollar
     units.update(f"{_SIGNED}{_OTHER_CURRENCY}{ch}" for ch in gold if _is_currency_sign(ch)
@@ -1333,26 +1334,74 @@ _WHOLE = "*"
 _NUMBER_THEN_UNIT = re.compile(
     r"^[-+]?(?:\d[\d,]*(?:\.\d+)?|\.\d+)\s*((?:\\(?:text|mathrm|mbox|cdot|frac|[,;:! ])(?![a-zA-Z])"
     r"|\^\s*\{?\s*-?\d{1,3}\s*\}?|[A-Za-z{}()/\s.~\-])+)$")
-# Symbols of a rate that name the units a gold may spell apart (`mph`: miles per hour).
-_RATE_UNITS = {"mph": {"mi": 1, "h": -1}, "kph": {"km": 1, "h": -1}, "kmh": {"km": 1, "h": -1}}
+# Units of a rate that name the units a gold may spell apart, by their symbols with no id
+# (`mph`: miles per hour) or their ids (`kn`, the knot: nautical miles per hour).
+_RATE_UNITS = {"mph": {"mi": 1, "h": -1}, "kph": {"km": 1, "h": -1}, "kmh": {"km": 1, "h": -1},
+               "kn": {"nmi": 1, "h": -1}}
+# Spellings of one unit in two words, or a symbol only in a text command (`t`, alone a
+# variable), as the word `_unit_id` reads (`metric tons`, `\\text{ t}`: tonnes).
+_UNIT_SPELLINGS = (
+    (re.compile(r"(?<![A-Za-z])metric\s+ton(?:ne)?s?(?![A-Za-z])", re.IGNORECASE), "tonne"),
+    (re.compile(r"(?<![A-Za-z])nautical\s+mi(?:le)?s?(?![A-Za-z])", re.IGNORECASE), "nmi"),
+    (re.compile(r"\\(?:text|mathrm|mbox)\s*\{\s*t\s*\}"), "\\text{ tonne}"),
+)
+
+
+def _unit_spelled(text: str) -> str:
+    """`text` with a unit spelled in two words, or as a symbol only a text command makes one,
+    written as the one word `_unit_id` reads (`_UNIT_SPELLINGS`)."""
+    for spelling, word in _UNIT_SPELLINGS:
+        text = spelling.sub(word, text)
+    return text
 
 
 def _whole_unit(text: str) -> str | None:
     """The whole unit `text`, a number and a unit, states: each unit's id with its power,
-    summed (`kg/m`: `kg^1 m^-1`; `m/s/s`: `m^1 s^-2`; `mph`: `h^-1 mi^1`), or None where `text`
-    is not a number and a unit or no word of it has an id. An answer's unit that states
-    another (`5 kg` against `5 kg m`, `5 oz` against `5 fl oz`) is no part of it to drop."""
+    summed, a rate's by the units it names (`_RATE_UNITS`) (`kg/m`: `kg^1 m^-1`; `m/s/s`,
+    `m/(s s)`, `m per second squared`: `m^1 s^-2`; `mph`: `h^-1 mi^1`; `mph^2`: `h^-2 mi^2`;
+    `knots`: `h^-1 nmi^1`), or None where `text` is not a number and a unit or no word of it
+    has an id. An answer's unit that states another (`5 kg` against `5 kg m`, `5 oz` against
+    `5 fl oz`) is no part of it to drop."""
     found = _NUMBER_THEN_UNIT.match(text) if len(text) < 200 else None
     if found is None:
         return None
-    tail = _superscript_powers(found.group(1))
+    tail = _unit_spelled(_superscript_powers(found.group(1)))
     powers: dict[str, int] = {}
     for unit, power in _unit_powers(tail):
-        powers[unit] = powers.get(unit, 0) + int(power)
-    for word in re.findall(r"[A-Za-z]+", tail):
-        for unit, rate_power in _RATE_UNITS.get(word.lower(), {}).items():
-            powers[unit] = powers.get(unit, 0) + rate_power
+        for part, rate_power in _RATE_UNITS.get(unit, {unit: 1}).items():
+            powers[part] = powers.get(part, 0) + rate_power * int(power)
+    divisors = _divisors(tail)
+    for match in _UNIT_WITH_POWER.finditer(tail):  # a rate's symbol with no id (`mph^2`)
+        if match.group(1).lower() not in _RATE_UNITS or _unit_id(match.group(1)) is not None:
+            continue
+        raised = int(match.group(2) or 1) * (-1 if any(start < match.start() < end for start, end in divisors) else 1)
+        for part, rate_power in _RATE_UNITS[match.group(1).lower()].items():
+            powers[part] = powers.get(part, 0) + rate_power * raised
     return " ".join(f"{unit}^{power}" for unit, power in sorted(powers.items()) if power) or None
+
+
+def _in_whole_unit(s: str, carried: frozenset[str]) -> str:
+    """`s`, a number and a unit, as its number where its whole unit (`_whole_unit`) is the one
+    the gold states (`carried`: `_WHOLE`) and every word of the unit names a unit
+    (`_unit_id`, a rate's symbol, `per`, a power's word): `5 m/s/s`, `5 m/(s s)` and `5 meters
+    per second squared` against `5 m/s^2`, `5 nmi/h` against `5 knots`. Anything else as it is
+    (`5 m²^2`: a power of a power)."""
+    stated = [word for word in carried if word.startswith(_WHOLE)]
+    found = _NUMBER_THEN_UNIT.match(s) if stated and len(s) < 200 else None
+    if found is None:
+        return s
+    tail = _unit_spelled(_superscript_powers(found.group(1)))
+    if _POWER_OF_POWER.search(tail) or not all(
+            _unit_id(word) is not None or word.lower() in _RATE_UNITS or word.lower() in _UNIT_GLUE
+            for word in _UNIT_WORD.findall(tail)):
+        return s  # (`5 m²^2`: a power of no unit)
+    whole = _whole_unit(s)
+    return s[:found.start(1)].strip() if whole is not None and f"{_WHOLE}{whole}" in stated else s
+
+
+_POWER_OF_POWER = re.compile(r"\d\s*+\}?+\s*+\^")
+# Words of a whole unit that name no unit themselves (`meters per second squared`).
+_UNIT_GLUE = frozenset({"per", "square", "sq", "cubic", "cu", "squared", "cubed"})
 
 
 def _other_whole_unit(s: str, carried: frozenset[str]) -> bool:
@@ -1411,8 +1460,8 @@ def unread_gold_word(word: str, gold: str, question: str | None = None) -> bool:
 
 
 def _unit_powers(gold: str) -> list[tuple[str, str]]:
-    """The units of a gold with the power each has (`cm^2`, `s^{-1}`, `square centimeters`:
-    cm and 2; `cm`: 1; a divisor's negated, `_divisors`: `m/s`, `\\frac{m}{s}`, `m per s`, s
+    """The units of a gold with the power each has (`cm^2`, `s^{-1}`, `square centimeters`,
+    `centimeters squared`: cm and 2; `cm`: 1; a divisor's negated, `_divisors`: `m/s`, `\\frac{m}{s}`, `m per s`, s
     and -1, as `m s^{-1}`), as ids (`_unit_id`)."""
     found = []
     gold = _as_quotient(gold)
@@ -1424,6 +1473,8 @@ def _unit_powers(gold: str) -> list[tuple[str, str]]:
         power = match.group(2)
         if power is None:
             modifier = _MODIFIER_BEFORE.search(gold, max(match.start() - 12, 0), match.start())
+            raised = _MODIFIER_AFTER.match(gold, match.end(1))  # `second squared`
+            modifier = modifier if raised is None else raised
             power = "1" if modifier is None else _MODIFIER_POWERS[modifier.group(1).lower()]
         if any(start < match.start() < end for start, end in divisors):
             power = str(-int(power))
@@ -1460,7 +1511,8 @@ def _last_divided(text: str) -> bool:
     return last is not None and any(start < last.start() < end for start, end in _divisors(text))
 
 
-_MODIFIER_POWERS = {"square": "2", "sq": "2", "cubic": "3", "cu": "3"}
+_MODIFIER_POWERS = {"square": "2", "sq": "2", "cubic": "3", "cu": "3", "squared": "2", "cubed": "3"}
+_MODIFIER_AFTER = re.compile(r"(?<![\s}])\s*+\}?+\s*+(squared|cubed)(?![A-Za-z])", re.IGNORECASE)
 _MODIFIER_BEFORE = re.compile(r"(?<![A-Za-z])(square|sq|cubic|cu)\.?\s*$", re.IGNORECASE)
 _OTHER_CURRENCY = "sign "  # the id of a currency sign `_SIGN_CURRENCIES` does not name
 # How `carried_words` marks a currency a gold's sign names (`\\$5`: `$=$`): unlike a unit word
@@ -1729,7 +1781,7 @@ def question_words(question: str) -> frozenset[str]:
     text = question[:MAX_QUESTION_CHARS]
     words = re.findall(r"[A-Za-z]+", text)
     return frozenset(_with_singulars({word for word in (w.lower() for w in words)
-                                      if carried_noun(word)})) | _question_units(text, words)
+                                      if carried_noun(word)})) | _question_units(text)
 
 
 # How `question_words` marks the id of a unit the question names (`?min`), and that it names
@@ -1743,25 +1795,72 @@ _OTHER_READINGS = frozenset({"in", "us", "second", "bit", "yard", "foot"})
 _DOLLARS_STATED = re.compile(r"\\?\$\s?\d")  # `\$5`, and a plain text's `$5`
 
 
-def _question_units(text: str, words: list[str]) -> set[str]:
-    """The ids of the units a question names by a word or a currency sign (`_NAMED`), and
-    `_ASKED` where one word of them is nothing else (`_OTHER_READINGS`, one letter): an
-    answer's unit of another id is then no unit to drop against a gold that states none
-    (`_is_unit`: `5 kg` for `How many grams?`; `_currency_dropped`: `\\$5` for `How many
-    cents?`)."""
-    found: set[str] = set()
-    for word in words:
-        unit = _unit_id(word)
-        if unit is None:
-            continue
-        found.add(f"{_NAMED}{unit}")
-        if len(word) > 1 and word.lower() not in _OTHER_READINGS:
-            found.add(_ASKED)
+def _question_units(text: str) -> set[str]:
+    """The ids of the units a question asks for (`_NAMED`), and `_ASKED` where one word of
+    them is nothing else (`_OTHER_READINGS`, one letter): an answer's unit of another id is
+    then no unit to drop against a gold that states none (`_is_unit`: `5 kg` for `How many
+    grams?`; `_currency_dropped`: `\\$5` for `How many cents?`). The units asked for are
+    those its questions ask by name (`_asking`: `How many days?`, `How far ... in meters?`), a
+    divisor's as one (`?/d` of `How many hours per day?`: `5 days` answers no rate), where they
+    name one by such a word; else every unit the question names, in any place (`How long does
+    it take to travel 120 km?`). A unit named in passing answers no question that asks another
+    (`5 hours` for `He works 8 hours a day. How many days?`). And the currencies its signs
+    name."""
+    asking = _asking(text)
+    found = _units_named(asking, by_place=True) if asking else set()
+    if _ASKED not in found:
+        found = _units_named(text, by_place=False)
     found.update(f"{_NAMED}{currency}" for sign, currencies in _SIGN_CURRENCIES.items()
                  if sign != "\\$" and sign in text for currency in currencies)
     if _DOLLARS_STATED.search(text):
         found.add(f"{_NAMED}$")
     return found
+
+
+def _units_named(text: str, by_place: bool) -> set[str]:
+    """The ids of the units `text` names by a word (`_NAMED`), and `_ASKED` where one word of
+    them is nothing else; `by_place`, a divisor's (`per day`, `/h`) as `/` and its id, another
+    as its id; else each in both places."""
+    found: set[str] = set()
+    divisors = _divisors(text)
+    for word in re.finditer(r"[A-Za-z]+", text):
+        unit = _unit_id(word.group(0))
+        if unit is None:
+            continue
+        divided = any(start < word.start() < end for start, end in divisors)
+        if not by_place or not divided:
+            found.add(f"{_NAMED}{unit}")
+        if not by_place or divided:
+            found.add(f"{_NAMED}/{unit}")
+        if len(word.group(0)) > 1 and word.group(0).lower() not in _OTHER_READINGS:
+            found.add(_ASKED)
+    return found
+
+
+# Where a question's sentence ends: `.`, `!`, `?` before a space and a capital, a digit or
+# markup (not after an abbreviation's letter or two, `p.m.`, `Dr.`), or a line's end.
+_SENTENCE_END = re.compile(r"(?:(?<!\.[A-Za-z])(?<!\b[A-Z][a-z])\.|[!?？])(?=\s+[A-Z\d\\$])|(?<![^\S\n])[.!?？]?[^\S\n]*+\n")
+
+
+# What names the unit a question asks for, in a sentence that asks (`How many days`, `How
+# much more money`, `in meters`, `in square feet`, `How many km per hour`, `How many hours and
+# minutes`).
+_ASKING_UNIT = re.compile(r"(?<![A-Za-z])(?i:how\s+(?:many|much)|in)\s+(?:(?i:more|fewer|less|total|additional|"
+                          r"extra|square|sq|cubic|cu)\s+)?([A-Za-z]+(?:\s*(?:/|,|(?<![A-Za-z])(?:per|and|or)\s(?!\s*how))\s*[A-Za-z]+)*)")
+
+
+def _asking(text: str) -> str:
+    """What names the units a question asks for (`_ASKING_UNIT`) in its sentences that ask
+    (those ending in `?`), joined; "" for none."""
+    asked: list[str] = []
+    start = 0
+    for end in itertools.chain(_SENTENCE_END.finditer(text), [None]):
+        stop = len(text) if end is None else end.end()
+        sentence = text[start:stop].strip()
+        if sentence.endswith(("?", "？")):
+            asked.extend(found.group(1) for found in _ASKING_UNIT.finditer(sentence))
+        start = stop
+    return " ; ".join(asked)
 
 
 def _asked_units(carried: frozenset[str]) -> frozenset[str] | None:
@@ -1875,8 +1974,8 @@ def _is_unit(text: str, carried: frozenset[str] = frozenset(), power: str = "1")
             return False  # `5 cents` against `\\$5`: another currency
         if unit is not None and unit not in _CURRENCY_IDS and currencies and not divided[at]:
             return False  # `5 kg` against `\\$5`: no amount of money (`per kg`, `/h`: a rate)
-        if unit is not None and asked is not None and unit not in asked:
-            return False  # `5 kg` for `How many grams?`: another unit than the question's
+        if unit is not None and asked is not None and (f"/{unit}" if divided[at] else unit) not in asked:
+            return False  # `5 kg` for `How many grams?`, `5 days` for `How many hours per day?`
         if word in _METRES_OR_MILLIONS and at + 1 < len(words) \
                 and words[at + 1].lower() not in ("per", "of") and _unit_id(words[at + 1]) is None:
             return False  # `5 m apples`: five million apples, not metres
@@ -2040,7 +2139,8 @@ _UNIT_IDS.update({
     **dict.fromkeys(["atm", "atmosphere"], "atm"), **dict.fromkeys(["dB", "decibel"], "dB"),
     **dict.fromkeys(["Wb", "weber"], "Wb"), **dict.fromkeys(["lm", "lumen"], "lm"),
     **dict.fromkeys(["lx", "lux"], "lx"), **dict.fromkeys(["px", "pixel"], "px"),
-    **dict.fromkeys(["rev", "revolution"], "rev"), **dict.fromkeys(["kn", "knot"], "kn"), **dict.fromkeys(["wk", "wks"], "wk"),
+    **dict.fromkeys(["rev", "revolution"], "rev"), **dict.fromkeys(["kn", "knot"], "kn"),
+    "nmi": "nmi", **dict.fromkeys(["wk", "wks"], "wk"),
     **dict.fromkeys(["ruble", "rouble"], "RUB"),
     "hectare": "ha", "ares": "a", "byte": "B",
     **{f"{symbol}B": f"{symbol}B" for symbol in "kMGT"}, "KB": "kB",

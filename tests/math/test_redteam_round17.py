@@ -445,8 +445,8 @@ def test_closed_unit_buys_nothing(
             ("5\\text{ mT}", "5\\text{ MT}", "What field?", _NO_ID),
             ("5\\text{ mbar}", "5\\text{ Mbar}", "What pressure?", _NO_ID),
             ("5\\text{ Mbps}", "5\\text{ MBps}", "How fast?", _NO_ID),
-            ("5", "5\\text{ per minute}", "How many minutes?", _QUESTION_RATE),
-            ("5", "5\\text{ days}", "How many minutes per day?", _QUESTION_RATE),
+            ("5", "5\\text{ per minute}", "How many minutes?", None),
+            ("5", "5\\text{ days}", "How many minutes per day?", None),
             (
                 "1\\text{ rad}",
                 "1^\\circ",
