@@ -14,7 +14,7 @@ from sandbox._classify import to_execution
 from sandbox._errors import ArgumentError
 from sandbox._first_import import read_as_written
 from sandbox._in_jail.init import SIGNAL_REPORT
-from sandbox._jail import check_nsjail, run_jail
+from sandbox._jail import check_nsjail, cpu_rlimit_s, run_jail
 from sandbox._languages import PYTHON, PYTHON_FLAGS, LanguageSpec, language_spec
 from sandbox._process import RawRun, run_process
 from sandbox._staging import IN_JAIL, LAUNCHER, staged_dir
@@ -130,7 +130,7 @@ def _run_unsafe(code: str, spec: LanguageSpec, stdin: bytes, files: Files,
 
 def _rlimits(limits: Limits, spec: LanguageSpec) -> Callable[[], None]:
     def apply() -> None:
-        cpu = max(1, int(limits.cpu_s + 0.999))
+        cpu = cpu_rlimit_s(limits)
         resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu))
         resource.setrlimit(resource.RLIMIT_FSIZE, (limits.file_size_bytes,) * 2)
         memory = limits.memory_bytes + spec.address_space_extra

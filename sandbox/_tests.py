@@ -15,7 +15,7 @@ from typing import Any, Literal, get_args
 from sandbox._checker import CHECKED, Checker, checker_output_room, judged, prepare_checker
 from sandbox._classify import to_execution
 from sandbox._errors import ArgumentError
-from sandbox._jail import check_nsjail, run_jail
+from sandbox._jail import check_nsjail, cpu_rlimit_s, run_jail
 from sandbox._languages import PYTHON, PYTHON_FLAGS, language_spec
 from sandbox._parallel import Cancel, not_run
 from sandbox._runner import Mode
@@ -32,6 +32,10 @@ Tests = "Sequence[str] | str | Sequence[Mapping[str, str]]"
 BUDGET_GRACE_S = 1.0
 """Seconds the jail's wall limit allows beyond `Limits.program_wall_s`: the jail's and the
 harness's start-up and the report, which the in-jail budget does not see."""
+HARNESS_OPEN_FILES = 64
+"""Descriptors the stdin/stdout harness may hold (its streams, a test's three pipes and
+pidfd, `restore`'s folders one at a time, warm its report and `end_processes`' batch of 16
+pidfds), whatever the program's `open_files` (`_io_harness_limits`)."""
 
 
 def test_format(tests: Any) -> TestFormat:
@@ -117,7 +121,11 @@ def run_tests(code: str, tests: Any, language: str = "python", *,
                 "context": context or "", "setup": setup or "", "checker": checking is not None,
                 "compare": compare, "float_tol": float_tol, "test_wall_s": limits.test_wall_s,
                 "test_limits": own_limits, "program_wall_s": limits.program_wall_s,
-                "output_bytes": limits.output_bytes, "argv": spec.run_argv(limits.memory_bytes)}
+                "output_bytes": limits.output_bytes, "argv": spec.run_argv(limits.memory_bytes),
+                # what each io test's process takes before its exec (`harness_io.take_limits`):
+                # the program's RLIMIT_CPU as nsjail rounds it (`jail_argv`) and RLIMIT_NOFILE
+                "program_limits": {"cpu_s": cpu_rlimit_s(limits),
+                                   "open_files": limits.open_files}}
     payload = marshal.dumps(document)
     # python: asserts/check against a worker; io: one run of the program's own command per
     # stdin/stdout test (for Python, `python3 main.py` itself: red team sb7, a run forked
@@ -136,6 +144,8 @@ def run_tests(code: str, tests: Any, language: str = "python", *,
     harness_limits = dataclasses.replace(
         limits, output_bytes=limits.output_bytes + 4096 * len(items) + (64 << 10),
         processes=limits.processes + (1 if kind == "io" else 3), wall_s=wall_s)
+    if kind == "io":
+        harness_limits = _io_harness_limits(harness_limits)
     if checking is not None:  # the stream also carries each test's output to the checker
         harness_limits = dataclasses.replace(harness_limits, output_bytes=(
             harness_limits.output_bytes + checker_output_room(checking, limits, len(items))))
@@ -160,6 +170,18 @@ def run_tests(code: str, tests: Any, language: str = "python", *,
                               len(items), cancel)
     del raw  # the harness's stream: the checker needs only `outputs`, once
     return judged(checking, report, outputs)
+
+
+def _io_harness_limits(limits: Limits) -> Limits:
+    """The stdin/stdout harness's own RLIMIT_CPU and RLIMIT_NOFILE (cold: nsjail's on its
+    pid 1; warm: the run's header), never the program's: it restores /work and /tmp after
+    every test and holds each test's pipes and pidfd, which no test's process pays for (red
+    team sb10). It is one thread, so its CPU never passes the jail's wall time: that is its
+    RLIMIT_CPU, and the wall limit is what bounds it. Each test's process takes the
+    program's own limits before its exec (`harness_io.take_limits`, at most what the
+    harness holds: hence the program's as a floor of both)."""
+    return dataclasses.replace(limits, cpu_s=max(limits.cpu_s, limits.wall_s + 1),
+                               open_files=max(limits.open_files, HARNESS_OPEN_FILES))
 
 
 def _normalize(tests: Any, fmt: TestFormat, entry_point: str | None, language: str,

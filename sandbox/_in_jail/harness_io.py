@@ -8,6 +8,7 @@ the interpreter's, as in a cold plain run), feed its input, cap its output, and 
 
 import math
 import posix as os  # os.py itself imports ~2 ms of modules a cold harness needs none of
+import resource
 import select
 import time
 
@@ -52,7 +53,7 @@ def run_io_tests(spec: "dict[str, Any]", budget: "Budget | None" = None
             raise OSError("the stdin/stdout harness cannot become a subreaper")
     fresh = fresh_state()
     note_tests(len(spec["tests"]) * FORKS_PER_TEST)
-    argv = spec["argv"]
+    argv, own = spec["argv"], program_limits(spec)
     for index, case in enumerate(spec["tests"]):
         limit = budget.limit(index)
         if limit is None:
@@ -60,7 +61,7 @@ def run_io_tests(spec: "dict[str, Any]", budget: "Budget | None" = None
         begin = time.monotonic()
         try:
             status, out, err = run_case(argv, case["input"].encode(),
-                                        limit, spec["output_bytes"])
+                                        limit, spec["output_bytes"], own)
         except TestTimeout:
             results.append(("timeout", budget.timeout_message(index, limit),
                             time.monotonic() - begin))
@@ -125,13 +126,34 @@ _RESET = (signal.SIGINT, signal.SIGPIPE, signal.SIGXFSZ)
 a test's process takes their defaults back, as the jail gives them to python3 main.py."""
 
 
-def run_case(argv: "list[str]", data: bytes, limit: float, cap: int
-             ) -> "tuple[int, bytes, bytes]":
+def program_limits(spec: "dict[str, Any]") -> "list[tuple[int, int]]":
+    """The rlimits each test's process takes before its exec, as `python3 main.py` reads
+    them in a plain run (`_tests.run_tests` sends them): RLIMIT_CPU and RLIMIT_NOFILE, the
+    two this harness holds more of for its own work (all the tests' restores, its pipes and
+    pidfds: the host gives it its own). Every other rlimit the process inherits as is."""
+    own = spec["program_limits"]
+    return [(resource.RLIMIT_CPU, own["cpu_s"]), (resource.RLIMIT_NOFILE, own["open_files"])]
+
+
+def take_limits(limits: "list[tuple[int, int]]") -> None:
+    """In a test's process, before its exec: each of `limits`, soft and hard, never above
+    what this process holds (a cold program, the harness's uid, may have lowered the
+    harness's own: then the test gets that lower one, as the harness itself did). Lowered
+    for good: nothing the program runs can raise it again (no CAP_SYS_RESOURCE)."""
+    for kind, value in limits:
+        hard = resource.getrlimit(kind)[1]
+        if hard != resource.RLIM_INFINITY:
+            value = min(value, hard)
+        resource.setrlimit(kind, (value, value))
+
+
+def run_case(argv: "list[str]", data: bytes, limit: float, cap: int,
+             limits: "list[tuple[int, int]]") -> "tuple[int, bytes, bytes]":
     """Run argv in a session of its own with `data` on stdin, under a deadline and an
-    output cap: (wait status, stdout, stderr). Plain fork/exec: no subprocess or threading
-    to import. The test ends when its process does, as `python3 main.py`'s jail ends with
-    its pid 1: every other process of the test is then killed (`end_processes`), and only
-    what was written before counts."""
+    output cap, its process under `limits` (`take_limits`): (wait status, stdout, stderr).
+    Plain fork/exec: no subprocess or threading to import. The test ends when its process
+    does, as `python3 main.py`'s jail ends with its pid 1: every other process of the test
+    is then killed (`end_processes`), and only what was written before counts."""
     (in_r, in_w), (out_r, out_w), (err_r, err_w) = os.pipe(), os.pipe(), os.pipe()
     deadline = time.monotonic() + limit
     note_fork()
@@ -145,6 +167,7 @@ def run_case(argv: "list[str]", data: bytes, limit: float, cap: int
                 os.dup2(fd, target)
             os.closerange(3, 4096)
             os.chdir("/work")
+            take_limits(limits)  # the program's, not this harness's
             enter_program()  # warm: the program's uid, before the exec
             os.execv(argv[0], argv)
         finally:
@@ -266,8 +289,6 @@ def _alone(uid: int) -> "tuple[bool, int]":
     the uid's one process (a zombie counts until reaped), whatever pids the others have.
     The child is in the program's reach: killed or stopped (this harness sees the stop and
     kills it), it reads as not alone."""
-    import resource
-
     note_fork()
     pid = os.fork()
     if pid == 0:
@@ -308,7 +329,7 @@ def _kill_between(first: int, last: int) -> bool:
             pass
         found.append(pidfd)
         count += 1
-        if len(found) >= 16:  # few fds at once (RLIMIT_NOFILE is the program's)
+        if len(found) >= 16:  # few fds at once (this harness's own RLIMIT_NOFILE)
             _wait_exits(found)
     _wait_exits(found)
     return count > 0

@@ -171,3 +171,41 @@ def test_the_work_dir_has_a_file_cap(mode: str) -> None:
     assert ex.status == "ok", ex
     made, errno = map(int, ex.stdout.split())
     assert 250 <= made < 300 and errno == 28  # ENOSPC: out of inodes, not of bytes
+
+
+RAISE_LIMITS = (
+    "import resource\nfor kind, value in ((resource.RLIMIT_CPU, 100), "
+    "(resource.RLIMIT_NOFILE, 128)):\n    try:\n"
+    "        resource.setrlimit(kind, (value, value))\n        got = 'raised'\n"
+    "    except (ValueError, OSError) as exc:\n        got = type(exc).__name__\n"
+    "    print(got, resource.getrlimit(kind))\n"
+)
+"""Raise RLIMIT_CPU and RLIMIT_NOFILE to what a stdin/stdout harness holds for itself."""
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_stdin_test_has_the_programs_cpu_and_files_not_its_harnesss(mode: str) -> None:
+    """Each stdin/stdout test's process reads the rlimits `python3 main.py` reads in a plain
+    cold run, and cannot raise them to the harness's own (`_tests._io_harness_limits`: the
+    jail's wall time and 64 descriptors): one CPU second, eight descriptors."""
+    limits = dataclasses.replace(SHORT, cpu_s=1.0, open_files=8, wall_s=6.0)
+    plain = sandbox.run(RAISE_LIMITS, limits=limits, mode="cold")
+    assert (plain.status, plain.stdout) == (
+        "ok", "ValueError (1, 1)\nValueError (8, 8)\n"), plain
+    report = sandbox.run_tests(RAISE_LIMITS, [{"input": "", "output": plain.stdout}] * 2,
+                               limits=limits, mode=mode)
+    assert [(r.outcome, r.message) for r in report.results] == [("pass", "")] * 2, report
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_stdin_test_that_spins_is_killed_at_the_programs_cpu_limit(mode: str) -> None:
+    """A test's process past `cpu_s` of CPU is SIGKILLed (RLIMIT_CPU, soft = hard, as a
+    plain run's), not left running on the harness's larger CPU limit to its wall limit; the
+    tests after it still run."""
+    limits = dataclasses.replace(SHORT, cpu_s=1.0, wall_s=12.0, test_wall_s=5.0)
+    code = "if input() == 'spin':\n    while True:\n        pass\nprint('ok')\n"
+    report = sandbox.run_tests(code, [{"input": "spin\n", "output": "ok\n"},
+                                      {"input": "a\n", "output": "ok\n"}],
+                               limits=limits, mode=mode)
+    assert [(r.outcome, r.message) for r in report.results] == [
+        ("error", "killed by signal 9"), ("pass", "")], report

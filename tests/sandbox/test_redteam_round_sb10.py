@@ -39,18 +39,14 @@ Open holes, by root:
   test that made anything in /work or /tmp, the next reads the folder's ctime past its
   mtime (cold test 1 True, test 2 False), which a fresh jail never shows; warm the first
   test already reads it (`warm_server`'s clean-up between runs, not this harness).
-- The harness's own CPU is charged to the program's `cpu_s`: its RLIMIT_CPU (cold nsjail's
-  `--rlimit_cpu` of pid 1, warm the run's header) counts all it does over all the tests,
-  `restore` included. An honest program that caches 3000 files in /tmp per test, with
-  `cpu_s=1` (0.12 s its own per test), gets 24 passes of 40, then 16 tests read
-  `timeout`, 'no verdict: the run ended with timeout' (ran True), both modes; without any
-  file, `print(input())` over 1600 tests at `cpu_s=1` got 763 passes (cold). (The code
-  reward sets `cpu_s` to the sum of its tests' limits + 10 s, which keeps it far off.)
-- The harness's descriptors are the program's: `run_case` and `restore` run under its
-  RLIMIT_NOFILE. With `open_files=8` a plain run of `print(input())` is ok, but its tests
-  read 'error: the test could not start: [Errno 24]' then 'not run: sandbox: ...
-  [Errno 24]', status timeout: an infrastructure failure scored as the program's (both
-  modes; 10 passes; at 9 cold passes and warm still fails).
+
+Fixed since (h-sb16; their probes are plain tests now): the harness's own CPU and
+descriptors were the program's (its RLIMIT_CPU and RLIMIT_NOFILE, cold nsjail's of pid 1,
+warm the run's header, over all the tests, `restore` included): 3000 cached files a test
+at `cpu_s=1` got 24 passes of 40, then `timeout`s; `open_files=8`, where a plain run is
+ok, read 'the test could not start: [Errno 24]'. The harness now has limits of its own
+(`_tests._io_harness_limits`) and each test's process takes the program's before its exec
+(`harness_io.take_limits`).
 
 Held: every other false-loss program (A), every state probe (B), every survivor (C); the xattr
 flood fails closed (cold: the tests after it are timeouts not run, status timeout, the
@@ -150,44 +146,28 @@ CACHE = (
     "import os\nn = int(input())\nos.mkdir('/tmp/cache')\nfor i in range(3000):\n"
     "    open(f'/tmp/cache/{i}', 'w').close()\nprint(n * 2)\n"
 )
-OPEN_CACHE = (
-    "resources (the harness's CPU): harness_io.restore's work is done by the harness, "
-    "whose own RLIMIT_CPU is the program's cpu_s (cold nsjail's --rlimit_cpu of pid 1, "
-    "warm the run's header) over all the tests: 3000 files a test, 1 s of CPU, and the "
-    "harness dies after 24 tests (print(input()) alone: after ~760 tests); every later "
-    "test reads `timeout`, 'no verdict: the run ended with timeout' (ran True), as the "
-    "program's own"
-)
 
 
-@pytest.mark.parametrize("mode", [pytest.param(m, marks=pytest.mark.xfail(
-    strict=True, reason=f"open: {OPEN_CACHE}")) for m in MODES])
+@pytest.mark.parametrize("mode", MODES)
 def test_what_the_harness_takes_back_is_not_charged_to_the_programs_cpu(mode: str) -> None:
     """An honest program that caches 3000 files in /tmp in each test, its CPU limit 1 s
-    (each test's process takes ~0.1 s): every one of 40 tests passes."""
+    (each test's process takes ~0.1 s): every one of 40 tests passes. (Fixed by h-sb16:
+    `restore`'s work was charged to the harness's RLIMIT_CPU, which was the program's
+    cpu_s, and the harness died after 24 tests; now the harness has its own,
+    `_tests._io_harness_limits`, and each test's process the program's,
+    `harness_io.take_limits`.)"""
     limits = dataclasses.replace(LIMITS, cpu_s=1.0, wall_s=60.0)
     tests = [{"input": f"{i}\n", "output": f"{2 * i}\n"} for i in range(40)]
     assert outcomes(CACHE, tests, mode, files=None, limits=limits) == [("pass", "", True)] * 40
 
 
-OPEN_FDS = (
-    "resources (the harness's descriptors) and masking: harness_io.run_case and restore run "
-    "under the program's RLIMIT_NOFILE (the harness's own channel, the test's three pipes "
-    "and its pidfd count against it): with open_files=8, where a plain run of the same "
-    "program is ok, test 1 is 'error: the test could not start: [Errno 24]' and the rest "
-    "'not run: sandbox: ... [Errno 24]', run status timeout: an infrastructure failure "
-    "scored as the program's"
-)
-
-
 @pytest.mark.parametrize(("mode", "files_open"), [
-    pytest.param("cold", 8, marks=pytest.mark.xfail(strict=True, reason=f"open: {OPEN_FDS}")),
-    pytest.param("warm", 8, marks=pytest.mark.xfail(strict=True, reason=f"open: {OPEN_FDS}")),
-    ("cold", 9),
-    pytest.param("warm", 9, marks=pytest.mark.xfail(strict=True, reason=(
-        f"open: {OPEN_FDS}; warm/cold: at open_files=9 cold passes, warm (a harness with "
-        "descriptors more) still fails")))])
+    ("cold", 8), ("warm", 8), ("cold", 9), ("warm", 9)])
 def test_the_harness_descriptors_are_not_the_programs(mode: str, files_open: int) -> None:
+    """Where a plain run of print(input()) is ok, its tests pass. (Fixed by h-sb16: the
+    harness's pipes, pidfd and `restore` ran under the program's RLIMIT_NOFILE, and at
+    open_files=8 test 1 could not start, EMFILE; now the harness holds its own descriptors
+    and each test's process the program's `open_files`.)"""
     limits = dataclasses.replace(LIMITS, open_files=files_open)
     plain = sandbox.run("print(input())", stdin="a\n", limits=limits, mode=mode)
     assert (plain.status, plain.stdout) == ("ok", "a\n"), plain
