@@ -93,6 +93,7 @@ def main(control_fd: int, program_uid: int, zygotes: int = 0) -> None:
     ZYGOTES_ON = bool(zygotes)
     global SERVER_UID, SERVER_GID, SERVER_CAPS
     SERVER_UID, SERVER_GID = os.getuid(), os.getgid()
+    one_malloc_arena()  # before the first probe thread (`thread_id`)
     if ZYGOTES_ON:
         SERVER_CAPS = read_capabilities()
     if not empty_dirs() or not separated():
@@ -196,6 +197,25 @@ def fork() -> int:
     probes_gone()
     FORKS += 1
     return os.fork()
+
+
+M_ARENA_MAX = -8
+"""glibc's mallopt parameter: the most malloc arenas a process makes."""
+
+
+def one_malloc_arena() -> None:
+    """Have glibc's malloc keep its main arena alone, in this server and every process it
+    forks: set before this server starts a thread (`thread_id`). A thread's first malloc or
+    free otherwise makes an arena of its own, reserving 64 MiB of address space that every
+    child then inherits: once the run's RLIMIT_AS refuses a new mapping, malloc falls back
+    to that reserved arena and grows into it by mprotect, which the limit does not check
+    (a 16 MiB limit held 63 MiB of 1 MiB blocks warm, none cold). glibc fixes the arena
+    limit at a process's first thread, so a program's own threads share the main arena too
+    (docs/sandbox.md, "Warm servers"). A libc without mallopt: nothing to do."""
+    libc, _ = harness_wire.load_libc()
+    mallopt = getattr(libc, "mallopt", None)
+    if mallopt is not None:
+        mallopt(M_ARENA_MAX, 1)
 
 
 def thread_id() -> "int | None":
@@ -914,6 +934,19 @@ class ImportZygote:
         theirs.close()
         self.pid = pid
 
+    def ready(self) -> bool:
+        """Wait until its import is done (it says `ready`): False, and it is killed and
+        reaped, if the import failed or took past 5 s. Until then this server takes no run
+        (`keep_zygote`), so nothing of a run is in /work while a zygote imports, and the
+        import's memory is the idle server's, never a run's."""
+        try:
+            if select.select([self.sock], [], [], 5.0)[0] and self.sock.recv(16) == b"ready":
+                return True
+        except OSError:
+            pass
+        self.close()
+        return False
+
     def start(self, kind: str, header: "dict[str, Any]", fds: "Sequence[int]"
               ) -> "tuple[int, int] | None":
         """Have the zygote fork the run's child (`kind` "plain": `child`; "worker": an
@@ -988,12 +1021,12 @@ def zygote_main(sock: _socket.socket, modules: "tuple[str, ...]") -> None:
     table = sys.modules
     harness_program.as_cold()
     cold = set(sys.modules)
-    for name in modules:
-        __import__(name)
+    import_from_stdlib(modules)
     # a tuple of strings: untracked by the collector's next pass, as nothing of the server's
     # child is (a list would be one live object more in `gc.get_objects()`)
     harness_program.ZYGOTE_NAMES = tuple(name for name in sys.modules if name not in cold)
     del cold
+    sock.send(b"ready")  # only now does the server take the next run (`ImportZygote`)
     while True:
         message, ancillary, _, _ = sock.recvmsg(1 << 16, space)
         if not message:
@@ -1019,6 +1052,45 @@ def zygote_main(sock: _socket.socket, modules: "tuple[str, ...]") -> None:
         finally:
             del table["resource"]
         sock.send(dumps((status, usage.ru_utime + usage.ru_stime, usage.ru_maxrss)))
+
+
+STAND_IN = "/harness/.no-such-folder"
+"""The zygote's sys.path[0] while it imports (`import_from_stdlib`): a path that is never
+there (the staged folder is read-only), in the place of the script's folder /work."""
+
+
+def import_from_stdlib(modules: "tuple[str, ...]") -> None:
+    """Import `modules` from the interpreter's standard library only, never from /work:
+    sys.path is the stand-in for the script's folder (`STAND_IN`, where nothing is found)
+    and the entries of the cold path under the standard library's prefix (an allow-list),
+    whatever a folder a program can write holds. Then sys.path is the cold one again and,
+    where the import searched sys.path, the stand-in's place in `sys.path_importer_cache`
+    is /work's, with a finder of it made as the import system makes one, not yet listed:
+    as a cold program's first import leaves them (`harness_program.from_zygote` lists
+    /work in the run's child, once its inputs are there)."""
+    path = [*sys.path]
+    stdlib = f"{sys.base_prefix}/{sys.platlibdir}/python"
+    sys.path[:] = [STAND_IN, *(entry for entry in path[1:] if entry.startswith(stdlib))]
+    try:
+        for name in modules:
+            __import__(name)
+    finally:
+        sys.path[:] = path
+    cache = sys.path_importer_cache
+    if STAND_IN not in cache:  # never searched: no entry for /work either
+        return
+    entries = list(cache.items())
+    cache.clear()
+    for entry, finder in entries:
+        if entry == STAND_IN:
+            entry, finder = path[0], None
+            for hook in sys.path_hooks:  # as importlib's PathFinder._path_hooks
+                try:
+                    finder = hook(entry)
+                    break
+                except ImportError:
+                    continue
+        cache[entry] = finder
 
 
 def zygote_child(sock: _socket.socket, kind: str, header: "dict[str, Any]",
@@ -1060,8 +1132,10 @@ def keep_zygote(imports: "Any", control: _socket.socket) -> bool:
     if key is not None and key not in ZYGOTES:
         while len(ZYGOTES) >= MAX_ZYGOTES:
             next(iter(ZYGOTES.values())).close()
-        BROKEN = False  # closing one is no failure
-        ZYGOTES[key] = ImportZygote(key, control)
+        zygote = ImportZygote(key, control)
+        if zygote.ready():
+            ZYGOTES[key] = zygote
+        BROKEN = False  # closing one is no failure, nor a failed import (it is dropped)
     elif thread_id() is None:
         return False
     probes_gone()

@@ -588,20 +588,11 @@ POISON = (
 HOLDS_ITS_FILES = "import time, os\ntime.sleep(1)\nprint(sorted(os.listdir('/work')))\n"
 """The next run: its files stay in /work for a second while the zygote imports."""
 
-RACE = (
-    "open: reaching another run (local code through the zygote): warm_server.keep_zygote "
-    "says `clean` while the zygote it just forked still imports (ImportZygote, zygote_main: "
-    "~0.1 s for this key), with /work as its sys.path[0], and the host's next run writes its "
-    "inputs there meanwhile: the zygote imports the next run's string{ext} instead of the "
-    "standard library's and runs it under the server's uid (CAP_SETUID, CAP_SETGID). "
-    "{what} (a race the files won 4 times of 4 when measured; five tries here)"
-)
+# Held since h-sb18 (were strict xfails): the zygote imports from the standard library's
+# folders only (warm_server.import_from_stdlib), and the server says `clean`, so takes the
+# next run, only once the zygote's import is done (ImportZygote.ready).
 
 
-@pytest.mark.xfail(strict=True, reason=RACE.format(
-    ext=".pyc", what="A sourceless .pyc writes nothing, so the server serves on: every "
-    "later run of that key, with no files at all, finds what the file did "
-    "(builtins.rt26 set)"))
 def test_a_runs_files_never_reach_a_later_run_through_the_zygote(zygotes: None) -> None:
     code = LATE + "import builtins\nprint(getattr(builtins, 'rt26', None))\n"
     pyc = importlib.util.MAGIC_NUMBER + bytes(12) + marshal.dumps(
@@ -617,10 +608,6 @@ def test_a_runs_files_never_reach_a_later_run_through_the_zygote(zygotes: None) 
     assert [(r.status, r.stdout) for r in later] == [("ok", "None\n")] * 10
 
 
-@pytest.mark.xfail(strict=True, reason=RACE.format(
-    ext=".py", what="Its import writes /work/__pycache__/string.cpython-311.pyc, which the "
-    "run's own program then lists (cold: ['main.py', 'string.py']); the new inode then "
-    "retires the server"))
 def test_a_runs_folder_holds_only_its_files_after_a_zygote_is_made(zygotes: None) -> None:
     files = {"string.py": POISON}
     reference = sandbox.run(HOLDS_ITS_FILES, files=files, limits=LIMITS, mode="cold")
@@ -649,15 +636,6 @@ except OSError:
 looks for what that module would leave if something imported it."""
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "open: tampering with the judge (program code under the server's uid): the race above "
-    "needs no file: a program that writes /work/string.pyc at its start has it imported by "
-    "the zygote made just before (warm_server.keep_zygote, zygote_main: /work on its "
-    "sys.path while it imports), which runs it under the server's uid (99999, with "
-    "CAP_SETUID and CAP_SETGID; the program is 99998): 4 times of 4 measured. The new "
-    "inode retires the server after the run, but where the inode check is off (tmpfs "
-    "without per-mount inode numbers, Linux < 5.9: PER_MOUNT_INODES) the zygote would "
-    "serve on"))
 def test_a_programs_code_never_runs_in_a_zygote(zygotes: None) -> None:
     reference = cold(WRITES_ITS_MODULE)
     assert (reference.status, reference.stdout) == ("ok", "absent\n"), reference
@@ -669,12 +647,6 @@ def test_a_programs_code_never_runs_in_a_zygote(zygotes: None) -> None:
     assert [(r.status, r.stdout) for r in runs] == [("ok", "absent\n")] * 3
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "open: resources (memory, cgroup; any next run, no file needed): warm_server.keep_zygote "
-    "says `clean` while the zygote it just forked still imports, and that import goes on "
-    "in the jail's memory cgroup after _warm.WarmServer.execute set the next run's limit "
-    "(usage + memory_bytes): that run has ~5 MiB less (57.6 against 63.0 MiB of 64 "
-    "measured): 60 MiB is memory_limit right after a zygote is made, ok otherwise"))
 def test_a_runs_memory_does_not_depend_on_a_zygote_made_just_before(zygotes: None) -> None:
     limits = dataclasses.replace(LIMITS, memory_bytes=64 << 20)
     code = "import os\nx = b'x' * (60 << 20)\nprint(len(x))\n"  # not keyed
