@@ -559,12 +559,6 @@ def test_a_deep_or_huge_program_gets_colds_verdict(name: str, zygotes: None) -> 
     assert [seen(r) for r in served(code, 2, limits)] == [seen(reference)] * 2
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "open: degenerate length (host cost): _first_import.read_as_written looks the cookie's "
-    "codec up on the host (tokenize.detect_encoding -> codecs.lookup) and "
-    "encodings.search_function caches every unknown name for good: each program with a new "
-    "unknown cookie leaves its whole name in the host's encodings._cache (a 10 MB name "
-    "costs ~2 s of host CPU, and its 10 MB stay)"))
 def test_an_unknown_cookie_leaves_nothing_on_the_host(zygotes: None) -> None:
     for i in range(3):
         code = f"# coding: rt26{i}{'q' * 5_000}\nprint('x')\n"
