@@ -49,6 +49,7 @@ import sys
 import time
 
 from . import (
+    address_space,
     harness,  # pre-imported so forked harnesses start warm
     harness_io,  # noqa: F401  (imported by forked stdin/stdout harnesses)
     harness_program,
@@ -81,7 +82,19 @@ RUN_STDIO: "Any" = None
 """The standard streams of a plain run's child (`standard_streams`), for a zygote's too."""
 
 
-def main(control_fd: int, program_uid: int, zygotes: int = 0) -> None:
+START_ADDRESS_SPACE: "int | None" = None
+"""This server's address space as its interpreter started, before any module of the
+harness was loaded (`address_space.size`, run by the launcher): what a cold `python3
+main.py` holds at its start, but for the pages of the probe's two extension modules. A
+run's child holds more, all it inherits of this server: `own_address_space` credits it to
+the child's RLIMIT_AS."""
+
+
+def main(control_fd: int, program_uid: int, zygotes: int = 0, *,
+         start: "int | None" = None) -> None:
+    global START_ADDRESS_SPACE
+    START_ADDRESS_SPACE = start
+    vars(sys.modules["__main__"]).pop("__start", None)  # a worker's __main__ is a cold one's
     signal.signal(signal.SIGPIPE, signal.SIG_IGN)
     # pid 1 of its namespace ignores every signal it has no handler for, so no process of
     # the jail can end it (a program cannot signal it at all: another uid)
@@ -592,7 +605,8 @@ def become_worker(header: "dict[str, Any]", fds: "Sequence[int]", source: "str |
     """In a child forked for it: take the run's limits and serve the harness as an
     assert/check worker (`worker_main`, which closes every other fd, this server's too,
     before it loads the program: `source`, else /work/main.py)."""
-    set_run_limits(header)  # not held with its harness: this server's affinity, a cold worker's
+    # not held with its harness: this server's affinity, a cold worker's
+    set_run_limits(header, own=own_address_space())
     become(PROGRAM_UID)
     os.chdir("/work")
     sys.argv = ["/harness/run.py", "python"]  # as in the harness a cold worker comes from
@@ -789,7 +803,7 @@ def child(header: "dict[str, Any]", fds: "list[int]", stdio: "tuple[Any, Any, An
         os.dup2(report_w, 3)  # kept for the harness (dup2 clears close-on-exec)
     report_inputs(3 if tests else report_w, created, close=not tests)
     os.closerange(4 if tests else 3, MAX_FD)
-    set_run_limits(header, programs=not tests)
+    set_run_limits(header, programs=not tests, own=0 if tests else own_address_space())
     if tests:
         # a stdin/stdout harness keeps time for the program: it keeps this server's uid, out
         # of the program's reach (no SIGSTOP, prlimit or renice from it), and the switch
@@ -870,8 +884,20 @@ def write_inputs(name: str, content: "str | bytes") -> int:
     return created
 
 
-def set_run_limits(header: "dict[str, Any]", programs: bool = True, cpu_grace: int = 0
-                   ) -> None:
+def own_address_space() -> int:
+    """The address space this forked process holds beyond what a cold python3 holds at its
+    start (`START_ADDRESS_SPACE`), less what its zygote's import mapped (`ZYGOTE_IMPORT`:
+    a cold program maps that itself, under its limit). Added to RLIMIT_AS, it leaves the
+    program the room a cold one has: the address space this server mapped is not the
+    run's. (0 where it cannot be told.)"""
+    now = address_space.size()
+    if now is None or START_ADDRESS_SPACE is None:
+        return 0
+    return max(0, now - START_ADDRESS_SPACE - ZYGOTE_IMPORT)
+
+
+def set_run_limits(header: "dict[str, Any]", programs: bool = True, cpu_grace: int = 0,
+                   own: int = 0) -> None:
     """The run's rlimits, computed by the host (`process_budget`): without a memory cgroup
     the processes share the run's memory, with one RLIMIT_AS is a backstop and the cgroup
     holds the total. Lowered for good: a program cannot raise them again. `programs`
@@ -883,8 +909,12 @@ def set_run_limits(header: "dict[str, Any]", programs: bool = True, cpu_grace: i
     `--rlimit_cpu` of a cold jail: SIGKILL at cpu_s, so a program that ignores SIGXCPU gets
     no CPU second more warm than cold (`_classify` reads a warm SIGKILL after most of the
     CPU limit as a timeout). A session's interpreter takes a grace of 1 (SIGXCPU, then
-    SIGKILL a second later): SIGXCPU tells its CPU grant from the memory cgroup's kill."""
-    set_limit(resource.RLIMIT_AS, header["address_space"])
+    SIGKILL a second later): SIGXCPU tells its CPU grant from the memory cgroup's kill.
+
+    `own`: address space this process holds that a cold one does not (`own_address_space`),
+    on top of the run's RLIMIT_AS. Only where the process runs the program itself: a
+    stdin/stdout harness's tests exec python3 afresh, which holds no more than cold."""
+    set_limit(resource.RLIMIT_AS, header["address_space"] + own)
     cpu = header["cpu_s"]
     resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + cpu_grace))
     set_limit(resource.RLIMIT_FSIZE, header["file_size_bytes"])
@@ -1001,6 +1031,10 @@ class ImportZygote:
                 pass
 
 
+ZYGOTE_IMPORT = 0
+"""In an import zygote and its children: the address space its import mapped
+(`own_address_space`)."""
+
 BROKEN = False
 """Whether a zygote failed or died during the run: the server retires after it."""
 
@@ -1021,7 +1055,11 @@ def zygote_main(sock: _socket.socket, modules: "tuple[str, ...]") -> None:
     table = sys.modules
     harness_program.as_cold()
     cold = set(sys.modules)
+    before = address_space.size()
     import_from_stdlib(modules)
+    after = address_space.size()
+    global ZYGOTE_IMPORT
+    ZYGOTE_IMPORT = after - before if after is not None and before is not None else 0
     # a tuple of strings: untracked by the collector's next pass, as nothing of the server's
     # child is (a list would be one live object more in `gc.get_objects()`)
     harness_program.ZYGOTE_NAMES = tuple(name for name in sys.modules if name not in cold)
