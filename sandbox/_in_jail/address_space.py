@@ -1,7 +1,8 @@
 """The size of this process's address space (what RLIMIT_AS counts), told without /proc,
 which the jail does not have, and without ctypes: measured by the warm server's launcher
 (run.py) before anything else of the harness is loaded, as a cold `python3 main.py` holds
-it at its start, and in each run's child (`warm_server.own_address_space`)."""
+it at its start, in each run's child (`warm_server.own_address_space`), and by a harness
+that bounds its own growth (`harness_wire.address_space_bytes`)."""
 
 import mmap
 import resource

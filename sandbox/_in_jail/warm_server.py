@@ -224,7 +224,8 @@ def one_malloc_arena() -> None:
     to that reserved arena and grows into it by mprotect, which the limit does not check
     (a 16 MiB limit held 63 MiB of 1 MiB blocks warm, none cold). glibc fixes the arena
     limit at a process's first thread, so a program's own threads share the main arena too
-    (docs/sandbox.md, "Warm servers"). A libc without mallopt: nothing to do."""
+    (docs/sandbox.md, "Address space without a cgroup"). A libc without mallopt: nothing
+    to do."""
     libc, _ = harness_wire.load_libc()
     mallopt = getattr(libc, "mallopt", None)
     if mallopt is not None:
@@ -606,7 +607,7 @@ def become_worker(header: "dict[str, Any]", fds: "Sequence[int]", source: "str |
     assert/check worker (`worker_main`, which closes every other fd, this server's too,
     before it loads the program: `source`, else /work/main.py)."""
     # not held with its harness: this server's affinity, a cold worker's
-    set_run_limits(header, own=own_address_space())
+    set_run_limits(header, own=own_address_space(header))
     become(PROGRAM_UID)
     os.chdir("/work")
     sys.argv = ["/harness/run.py", "python"]  # as in the harness a cold worker comes from
@@ -803,7 +804,7 @@ def child(header: "dict[str, Any]", fds: "list[int]", stdio: "tuple[Any, Any, An
         os.dup2(report_w, 3)  # kept for the harness (dup2 clears close-on-exec)
     report_inputs(3 if tests else report_w, created, close=not tests)
     os.closerange(4 if tests else 3, MAX_FD)
-    set_run_limits(header, programs=not tests, own=0 if tests else own_address_space())
+    set_run_limits(header, programs=not tests, own=0 if tests else own_address_space(header))
     if tests:
         # a stdin/stdout harness keeps time for the program: it keeps this server's uid, out
         # of the program's reach (no SIGSTOP, prlimit or renice from it), and the switch
@@ -884,12 +885,16 @@ def write_inputs(name: str, content: "str | bytes") -> int:
     return created
 
 
-def own_address_space() -> int:
-    """The address space this forked process holds beyond what a cold python3 holds at its
-    start (`START_ADDRESS_SPACE`), less what its zygote's import mapped (`ZYGOTE_IMPORT`:
-    a cold program maps that itself, under its limit). Added to RLIMIT_AS, it leaves the
-    program the room a cold one has: the address space this server mapped is not the
-    run's. (0 where it cannot be told.)"""
+def own_address_space(header: "dict[str, Any]") -> int:
+    """Without a memory cgroup (RLIMIT_AS holds the run's memory): the address space this
+    forked process holds beyond what a cold python3 holds at its start
+    (`START_ADDRESS_SPACE`), less what its zygote's import mapped (`ZYGOTE_IMPORT`: a cold
+    program maps that itself, under its limit). Added to RLIMIT_AS, it leaves the program
+    the room a cold one has: the address space this server mapped is not the run's (the
+    program reads the sum as its limit). 0 with a cgroup (RLIMIT_AS a loose backstop,
+    read as cold reads it), or where it cannot be told."""
+    if header["cgroup"]:
+        return 0
     now = address_space.size()
     if now is None or START_ADDRESS_SPACE is None:
         return 0

@@ -419,10 +419,11 @@ HEAVY = "import dataclasses, decimal, fractions, typing\n"
 
 @pytest.mark.xfail(strict=True, reason=(
     "open: resources (memory, cgroup): _warm.WarmServer.execute sets the run's limit to the "
-    "jail's usage + memory_bytes, and the zygote's import (warm_server.zygote_main) is in "
-    "that usage: a zygote-served program has ~6 MiB more than the server's own child "
-    "(measured 62.2 against 55.5 MiB of 64): memory_limit on the run that makes the "
-    "zygote (and on the next while the zygote still imports: see section H), ok after"))
+    "jail's usage + memory_bytes, and the zygote's import (done before the server's `clean` "
+    "since h-sb18: charged to no run) is in that usage: a zygote-served program has its "
+    "import's memory (~6 MiB) on top of memory_bytes, which the server's own child and cold "
+    "pay themselves (measured 62.2 against 55.5 MiB of 64): memory_limit on the run that "
+    "makes the zygote, ok after"))
 def test_a_programs_memory_does_not_depend_on_an_earlier_run_making_its_zygote(
     zygotes: None,
 ) -> None:
