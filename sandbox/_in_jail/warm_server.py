@@ -82,6 +82,9 @@ RUN_STDIO: "Any" = None
 """The standard streams of a plain run's child (`standard_streams`), for a zygote's too."""
 
 
+SERVER_ADDRESS_SPACE: "int | None" = None
+"""This server's address space once ready to fork runs: near every child's
+(`own_address_space` bisects around it)."""
 START_ADDRESS_SPACE: "int | None" = None
 """This server's address space as its interpreter started, before any module of the
 harness was loaded (`address_space.size`, run by the launcher): what a cold `python3
@@ -122,6 +125,8 @@ def main(control_fd: int, program_uid: int, zygotes: int = 0, *,
     RUN_STDIO = stdio
     WORKER_STDIO = standard_streams(harness_program.worker_stdio)
     harness_program.keep_imports()  # so that `as_cold` in a child frees nothing
+    global SERVER_ADDRESS_SPACE
+    SERVER_ADDRESS_SPACE = address_space.size()  # where a child's size is sought
     # what is allocated so far (the harness modules) leaves the collector's reach: a
     # collection in a forked child then neither walks nor copies the pages it is on
     gc.freeze()
@@ -895,7 +900,7 @@ def own_address_space(header: "dict[str, Any]") -> int:
     read as cold reads it), or where it cannot be told."""
     if header["cgroup"]:
         return 0
-    now = address_space.size()
+    now = address_space.size(near=SERVER_ADDRESS_SPACE)
     if now is None or START_ADDRESS_SPACE is None:
         return 0
     return max(0, now - START_ADDRESS_SPACE - ZYGOTE_IMPORT)
