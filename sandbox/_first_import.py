@@ -20,6 +20,7 @@ Both the key and a warm run at all need the jail to read the program as the host
 from __future__ import annotations
 
 import ast
+import codecs
 import os
 import tokenize
 
@@ -115,12 +116,33 @@ def read_as_written(code: str) -> bool:
     utf-7` turns a comment of this text into code, and a warm child's compile of the bytes
     decodes latin-1 without that import. Such a program is never served by a zygote
     (`first_imports`) nor by a warm server: it runs cold (`_runner.run`). (A cookie needs
-    the word "coding" in those lines: a `\\r` line end only makes them longer here.)"""
+    the word "coding" in those lines: a `\\r` line end only makes them longer here.)
+
+    The cookie's name is never looked up on the host (`codecs.lookup` would import and
+    cache whatever a program names, any length, for good): a name is UTF-8 only where
+    the tokenizer's own normalization makes it "utf-8" (`names_utf8`), an allow-list;
+    anything else, an unknown codec included, runs cold, whose python3 says what it is."""
     if "coding" not in "\n".join(code.split("\n", 2)[:2]):
         return True
-    lines = iter(code.encode("utf-8", "surrogatepass").splitlines(keepends=True))
-    try:
-        encoding, _ = tokenize.detect_encoding(lambda: next(lines, b""))
-    except SyntaxError:  # an unknown codec, or a BOM with another cookie: python3 refuses
-        return False  # it, and cold says so in its own words
-    return encoding in ("utf-8", "utf-8-sig")
+    first, *rest = code.encode("utf-8", "surrogatepass").splitlines(keepends=True)[:2]
+    bom = first.startswith(codecs.BOM_UTF8)
+    for number, line in enumerate((first[3:] if bom else first, *rest)):
+        try:  # as tokenize's find_cookie: a line that is not UTF-8 is refused
+            match = tokenize.cookie_re.match(line.decode("utf-8"))
+        except UnicodeDecodeError:
+            return False
+        if match is not None:  # with a BOM, python3 takes a cookie of utf-8 alone
+            return names_utf8(match.group(1))
+        if number == 0 and not tokenize.blank_re.match(line):
+            break  # a cookie on line 2 needs a blank or comment line 1
+    return True
+
+
+def names_utf8(name: str) -> bool:
+    """Whether a cookie's codec name is UTF-8 to python3 without a codec lookup: its first
+    12 characters, lower case, `_` as `-`, are "utf-8" or start "utf-8-" (CPython's
+    `get_normal_name`, and tokenize's `_get_normal_name`: the tokenizer then reads the file
+    as UTF-8 itself). Other spellings of UTF-8 (`utf8`, `u8`) go through the codec machinery
+    and run cold, as unknown names do."""
+    normal = name[:12].lower().replace("_", "-")
+    return normal == "utf-8" or normal.startswith("utf-8-")

@@ -26,7 +26,7 @@ IN_JAIL = "/harness"
 LAUNCHER = f"{IN_JAIL}/run.py"
 PACKAGE = "_in_jail"
 """The package's folder, here under sandbox/ and in the jail under /harness."""
-_SOURCES = ("__init__.py", "harness.py", "harness_io.py", "harness_program.py",
+_SOURCES = ("__init__.py", "address_space.py", "harness.py", "harness_io.py", "harness_program.py",
             "harness_wire.py", "init.py", "session_server.py", "warm_server.py")
 _RUN = ("import sys\n"
         # a fresh interpreter's import system, before anything is imported (harness_program.COLD)
@@ -42,8 +42,12 @@ _RUN = ("import sys\n"
         f"        from {PACKAGE} import init\n"
         "        init.main(sys.argv[2:])\n"
         "    elif sys.argv[1] == 'warm-server':\n"
+        # its address space before the harness is loaded: a cold program's at its start
+        f"        from {PACKAGE}.address_space import size as __size\n"
+        "        __start = __size()\n"
+        "        del __size\n"
         f"        from {PACKAGE} import warm_server\n"
-        "        warm_server.main(*map(int, sys.argv[2:]))\n"
+        "        warm_server.main(*map(int, sys.argv[2:]), start=__start)\n"
         "    elif sys.argv[1] == 'session-server':\n"
         f"        from {PACKAGE} import session_server\n"
         "        session_server.main(int(sys.argv[2]), int(sys.argv[3]))\n"

@@ -266,7 +266,7 @@ class WarmServer:
                 "wall_s": limits.wall_s, "cpu_s": cpu_rlimit_s(limits),
                 "file_size_bytes": limits.file_size_bytes, "open_files": limits.open_files,
                 "processes": processes, "address_space": address_space, "harness": harness,
-                "hold": self.hold,
+                "hold": self.hold, "cgroup": self.cgroup,
                 # without a memory cgroup the long-lived harness, which decodes what the
                 # program sends, takes one process's share of the run's memory at most
                 "harness_bytes": None if self.cgroup else address_space})

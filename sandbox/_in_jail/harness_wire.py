@@ -274,34 +274,12 @@ def enter_program() -> None:
         resource.setrlimit(resource.RLIMIT_NPROC, (PROGRAM_NPROC, PROGRAM_NPROC))
 
 
-_PAGE = 4096
-
-
 def address_space_bytes(resource: "Any") -> "int | None":
     """This process's address-space size (what RLIMIT_AS counts), or None where it cannot
-    be told. The jail has no /proc: the size is the lowest RLIMIT_AS under which a one-page
-    mapping still fits, found by bisection (~35 setrlimit/mmap pairs, tens of us), the
-    limit restored after. Uses libc through ctypes, loaded by the warm server."""
-    libc, ctypes = load_libc()
-    mmap, munmap = libc.mmap, libc.munmap
-    failed = ctypes.c_void_p(-1).value
-    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
-    low, high = 0, 1 << 47  # a page fits under `high`, not under `low`
-    try:
-        while high - low > _PAGE:
-            middle = (low + high) // 2 // _PAGE * _PAGE
-            resource.setrlimit(resource.RLIMIT_AS, (middle, hard))
-            page = mmap(None, _PAGE, 0, 0x22, -1, 0)  # PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS
-            if page is None or page == failed:
-                low = middle
-            else:
-                munmap(page, _PAGE)
-                high = middle
-    except (MemoryError, OSError, ValueError):
-        return None
-    finally:
-        resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
-    return high - _PAGE
+    be told (`address_space.size`: the jail has no /proc)."""
+    from . import address_space
+
+    return address_space.size()
 
 
 def read_all(fd: int) -> bytes:

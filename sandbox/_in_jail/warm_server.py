@@ -49,6 +49,7 @@ import sys
 import time
 
 from . import (
+    address_space,
     harness,  # pre-imported so forked harnesses start warm
     harness_io,  # noqa: F401  (imported by forked stdin/stdout harnesses)
     harness_program,
@@ -81,7 +82,22 @@ RUN_STDIO: "Any" = None
 """The standard streams of a plain run's child (`standard_streams`), for a zygote's too."""
 
 
-def main(control_fd: int, program_uid: int, zygotes: int = 0) -> None:
+SERVER_ADDRESS_SPACE: "int | None" = None
+"""This server's address space once ready to fork runs: near every child's
+(`own_address_space` bisects around it)."""
+START_ADDRESS_SPACE: "int | None" = None
+"""This server's address space as its interpreter started, before any module of the
+harness was loaded (`address_space.size`, run by the launcher): what a cold `python3
+main.py` holds at its start, but for the pages of the probe's two extension modules. A
+run's child holds more, all it inherits of this server: `own_address_space` credits it to
+the child's RLIMIT_AS."""
+
+
+def main(control_fd: int, program_uid: int, zygotes: int = 0, *,
+         start: "int | None" = None) -> None:
+    global START_ADDRESS_SPACE
+    START_ADDRESS_SPACE = start
+    vars(sys.modules["__main__"]).pop("__start", None)  # a worker's __main__ is a cold one's
     signal.signal(signal.SIGPIPE, signal.SIG_IGN)
     # pid 1 of its namespace ignores every signal it has no handler for, so no process of
     # the jail can end it (a program cannot signal it at all: another uid)
@@ -93,6 +109,7 @@ def main(control_fd: int, program_uid: int, zygotes: int = 0) -> None:
     ZYGOTES_ON = bool(zygotes)
     global SERVER_UID, SERVER_GID, SERVER_CAPS
     SERVER_UID, SERVER_GID = os.getuid(), os.getgid()
+    one_malloc_arena()  # before the first probe thread (`thread_id`)
     if ZYGOTES_ON:
         SERVER_CAPS = read_capabilities()
     if not empty_dirs() or not separated():
@@ -108,6 +125,8 @@ def main(control_fd: int, program_uid: int, zygotes: int = 0) -> None:
     RUN_STDIO = stdio
     WORKER_STDIO = standard_streams(harness_program.worker_stdio)
     harness_program.keep_imports()  # so that `as_cold` in a child frees nothing
+    global SERVER_ADDRESS_SPACE
+    SERVER_ADDRESS_SPACE = address_space.size()  # where a child's size is sought
     # what is allocated so far (the harness modules) leaves the collector's reach: a
     # collection in a forked child then neither walks nor copies the pages it is on
     gc.freeze()
@@ -196,6 +215,26 @@ def fork() -> int:
     probes_gone()
     FORKS += 1
     return os.fork()
+
+
+M_ARENA_MAX = -8
+"""glibc's mallopt parameter: the most malloc arenas a process makes."""
+
+
+def one_malloc_arena() -> None:
+    """Have glibc's malloc keep its main arena alone, in this server and every process it
+    forks: set before this server starts a thread (`thread_id`). A thread's first malloc or
+    free otherwise makes an arena of its own, reserving 64 MiB of address space that every
+    child then inherits: once the run's RLIMIT_AS refuses a new mapping, malloc falls back
+    to that reserved arena and grows into it by mprotect, which the limit does not check
+    (a 16 MiB limit held 63 MiB of 1 MiB blocks warm, none cold). glibc fixes the arena
+    limit at a process's first thread, so a program's own threads share the main arena too
+    (docs/sandbox.md, "Address space without a cgroup"). A libc without mallopt: nothing
+    to do."""
+    libc, _ = harness_wire.load_libc()
+    mallopt = getattr(libc, "mallopt", None)
+    if mallopt is not None:
+        mallopt(M_ARENA_MAX, 1)
 
 
 def thread_id() -> "int | None":
@@ -572,7 +611,8 @@ def become_worker(header: "dict[str, Any]", fds: "Sequence[int]", source: "str |
     """In a child forked for it: take the run's limits and serve the harness as an
     assert/check worker (`worker_main`, which closes every other fd, this server's too,
     before it loads the program: `source`, else /work/main.py)."""
-    set_run_limits(header)  # not held with its harness: this server's affinity, a cold worker's
+    # not held with its harness: this server's affinity, a cold worker's
+    set_run_limits(header, own=own_address_space(header))
     become(PROGRAM_UID)
     os.chdir("/work")
     sys.argv = ["/harness/run.py", "python"]  # as in the harness a cold worker comes from
@@ -769,7 +809,7 @@ def child(header: "dict[str, Any]", fds: "list[int]", stdio: "tuple[Any, Any, An
         os.dup2(report_w, 3)  # kept for the harness (dup2 clears close-on-exec)
     report_inputs(3 if tests else report_w, created, close=not tests)
     os.closerange(4 if tests else 3, MAX_FD)
-    set_run_limits(header, programs=not tests)
+    set_run_limits(header, programs=not tests, own=0 if tests else own_address_space(header))
     if tests:
         # a stdin/stdout harness keeps time for the program: it keeps this server's uid, out
         # of the program's reach (no SIGSTOP, prlimit or renice from it), and the switch
@@ -850,8 +890,24 @@ def write_inputs(name: str, content: "str | bytes") -> int:
     return created
 
 
-def set_run_limits(header: "dict[str, Any]", programs: bool = True, cpu_grace: int = 0
-                   ) -> None:
+def own_address_space(header: "dict[str, Any]") -> int:
+    """Without a memory cgroup (RLIMIT_AS holds the run's memory): the address space this
+    forked process holds beyond what a cold python3 holds at its start
+    (`START_ADDRESS_SPACE`), less what its zygote's import mapped (`ZYGOTE_IMPORT`: a cold
+    program maps that itself, under its limit). Added to RLIMIT_AS, it leaves the program
+    the room a cold one has: the address space this server mapped is not the run's (the
+    program reads the sum as its limit). 0 with a cgroup (RLIMIT_AS a loose backstop,
+    read as cold reads it), or where it cannot be told."""
+    if header["cgroup"]:
+        return 0
+    now = address_space.size(near=SERVER_ADDRESS_SPACE)
+    if now is None or START_ADDRESS_SPACE is None:
+        return 0
+    return max(0, now - START_ADDRESS_SPACE - ZYGOTE_IMPORT)
+
+
+def set_run_limits(header: "dict[str, Any]", programs: bool = True, cpu_grace: int = 0,
+                   own: int = 0) -> None:
     """The run's rlimits, computed by the host (`process_budget`): without a memory cgroup
     the processes share the run's memory, with one RLIMIT_AS is a backstop and the cgroup
     holds the total. Lowered for good: a program cannot raise them again. `programs`
@@ -863,8 +919,12 @@ def set_run_limits(header: "dict[str, Any]", programs: bool = True, cpu_grace: i
     `--rlimit_cpu` of a cold jail: SIGKILL at cpu_s, so a program that ignores SIGXCPU gets
     no CPU second more warm than cold (`_classify` reads a warm SIGKILL after most of the
     CPU limit as a timeout). A session's interpreter takes a grace of 1 (SIGXCPU, then
-    SIGKILL a second later): SIGXCPU tells its CPU grant from the memory cgroup's kill."""
-    set_limit(resource.RLIMIT_AS, header["address_space"])
+    SIGKILL a second later): SIGXCPU tells its CPU grant from the memory cgroup's kill.
+
+    `own`: address space this process holds that a cold one does not (`own_address_space`),
+    on top of the run's RLIMIT_AS. Only where the process runs the program itself: a
+    stdin/stdout harness's tests exec python3 afresh, which holds no more than cold."""
+    set_limit(resource.RLIMIT_AS, header["address_space"] + own)
     cpu = header["cpu_s"]
     resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + cpu_grace))
     set_limit(resource.RLIMIT_FSIZE, header["file_size_bytes"])
@@ -913,6 +973,19 @@ class ImportZygote:
             harness_program.forked(zygote_main, theirs, modules)
         theirs.close()
         self.pid = pid
+
+    def ready(self) -> bool:
+        """Wait until its import is done (it says `ready`): False, and it is killed and
+        reaped, if the import failed or took past 5 s. Until then this server takes no run
+        (`keep_zygote`), so nothing of a run is in /work while a zygote imports, and the
+        import's memory is the idle server's, never a run's."""
+        try:
+            if select.select([self.sock], [], [], 5.0)[0] and self.sock.recv(16) == b"ready":
+                return True
+        except OSError:
+            pass
+        self.close()
+        return False
 
     def start(self, kind: str, header: "dict[str, Any]", fds: "Sequence[int]"
               ) -> "tuple[int, int] | None":
@@ -968,6 +1041,10 @@ class ImportZygote:
                 pass
 
 
+ZYGOTE_IMPORT = 0
+"""In an import zygote and its children: the address space its import mapped
+(`own_address_space`)."""
+
 BROKEN = False
 """Whether a zygote failed or died during the run: the server retires after it."""
 
@@ -988,12 +1065,16 @@ def zygote_main(sock: _socket.socket, modules: "tuple[str, ...]") -> None:
     table = sys.modules
     harness_program.as_cold()
     cold = set(sys.modules)
-    for name in modules:
-        __import__(name)
+    before = address_space.size()
+    import_from_stdlib(modules)
+    after = address_space.size()
+    global ZYGOTE_IMPORT
+    ZYGOTE_IMPORT = after - before if after is not None and before is not None else 0
     # a tuple of strings: untracked by the collector's next pass, as nothing of the server's
     # child is (a list would be one live object more in `gc.get_objects()`)
     harness_program.ZYGOTE_NAMES = tuple(name for name in sys.modules if name not in cold)
     del cold
+    sock.send(b"ready")  # only now does the server take the next run (`ImportZygote`)
     while True:
         message, ancillary, _, _ = sock.recvmsg(1 << 16, space)
         if not message:
@@ -1019,6 +1100,45 @@ def zygote_main(sock: _socket.socket, modules: "tuple[str, ...]") -> None:
         finally:
             del table["resource"]
         sock.send(dumps((status, usage.ru_utime + usage.ru_stime, usage.ru_maxrss)))
+
+
+STAND_IN = "/harness/.no-such-folder"
+"""The zygote's sys.path[0] while it imports (`import_from_stdlib`): a path that is never
+there (the staged folder is read-only), in the place of the script's folder /work."""
+
+
+def import_from_stdlib(modules: "tuple[str, ...]") -> None:
+    """Import `modules` from the interpreter's standard library only, never from /work:
+    sys.path is the stand-in for the script's folder (`STAND_IN`, where nothing is found)
+    and the entries of the cold path under the standard library's prefix (an allow-list),
+    whatever a folder a program can write holds. Then sys.path is the cold one again and,
+    where the import searched sys.path, the stand-in's place in `sys.path_importer_cache`
+    is /work's, with a finder of it made as the import system makes one, not yet listed:
+    as a cold program's first import leaves them (`harness_program.from_zygote` lists
+    /work in the run's child, once its inputs are there)."""
+    path = [*sys.path]
+    stdlib = f"{sys.base_prefix}/{sys.platlibdir}/python"
+    sys.path[:] = [STAND_IN, *(entry for entry in path[1:] if entry.startswith(stdlib))]
+    try:
+        for name in modules:
+            __import__(name)
+    finally:
+        sys.path[:] = path
+    cache = sys.path_importer_cache
+    if STAND_IN not in cache:  # never searched: no entry for /work either
+        return
+    entries = list(cache.items())
+    cache.clear()
+    for entry, finder in entries:
+        if entry == STAND_IN:
+            entry, finder = path[0], None
+            for hook in sys.path_hooks:  # as importlib's PathFinder._path_hooks
+                try:
+                    finder = hook(entry)
+                    break
+                except ImportError:
+                    continue
+        cache[entry] = finder
 
 
 def zygote_child(sock: _socket.socket, kind: str, header: "dict[str, Any]",
@@ -1060,8 +1180,10 @@ def keep_zygote(imports: "Any", control: _socket.socket) -> bool:
     if key is not None and key not in ZYGOTES:
         while len(ZYGOTES) >= MAX_ZYGOTES:
             next(iter(ZYGOTES.values())).close()
-        BROKEN = False  # closing one is no failure
-        ZYGOTES[key] = ImportZygote(key, control)
+        zygote = ImportZygote(key, control)
+        if zygote.ready():
+            ZYGOTES[key] = zygote
+        BROKEN = False  # closing one is no failure, nor a failed import (it is dropped)
     elif thread_id() is None:
         return False
     probes_gone()

@@ -72,6 +72,24 @@ def test_without_cgroups_processes_share_the_memory_budget(mode: str, no_cgroup:
     assert ex.status == "ok" and _held(ex) == 1, ex
 
 
+FITS = ("def fits(size):\n    try:\n        return len(bytearray(size)) > 0\n"
+        "    except MemoryError:\n        return False\n"
+        "print(fits(1 << 20), fits(8 << 20))\n")
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_without_cgroups_a_run_has_the_address_space_cold_has(mode: str,
+                                                              no_cgroup: None) -> None:
+    """16 MiB of address space (64 MiB over 4 processes), about 13.5 of it python3's own:
+    1 MiB more fits, 8 do not, warm as cold. A warm child inherits the server's mappings,
+    which its limit credits (`warm_server.own_address_space`); it held 62-63 MiB of 1 MiB
+    blocks when the server's probe threads had glibc reserve a 64 MiB malloc arena that
+    every child inherited and malloc grew into past RLIMIT_AS (sb11)."""
+    limits = dataclasses.replace(SHORT, memory_bytes=64 * MiB, processes=4)
+    runs = [sandbox.run(FITS, limits=limits, mode=mode) for _ in range(2)]
+    assert [(r.status, r.stdout) for r in runs] == [("ok", "True False\n")] * 2, runs
+
+
 @pytest.mark.parametrize(("memory_mib", "processes", "cgroup", "expected"), [
     (1024, 64, True, (64, 4096 * MiB)),  # a cgroup holds the total: RLIMIT_AS a backstop
     (1024, 64, False, (8, 128 * MiB)),  # defaults without cgroups: 8 processes of 128 MiB
