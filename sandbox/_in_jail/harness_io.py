@@ -265,12 +265,19 @@ def end_processes(first: int) -> None:
             return
         if not _kill_between(first, last):
             break
+        # pids are handed out in increasing order (short of a counter gone round, which
+        # fails closed above): whatever lives now was forked after the scan began, so has
+        # a pid at or past `last`, and the next round scans only from there: a round costs
+        # the pids taken since the one before, not all since the test began, so processes
+        # that fork on and on while they are killed cannot outrun it
+        first = last
     raise StateLost("sandbox: the test's processes could not be ended")
 
 
 MAX_ROUNDS = 64
 """Rounds of `end_processes` (warm) before it gives up: each kills every process alive at
-its start, so only processes forked meanwhile are left for the next."""
+its start, so only processes forked meanwhile (pids past its probe's) are left for the
+next."""
 
 
 def _reap() -> None:
