@@ -46,7 +46,7 @@ def host(code: str, stdin: str = "") -> tuple[int | None, int | None, str]:
     with tempfile.TemporaryDirectory() as folder:
         with open(os.path.join(folder, "main.py"), "w") as f:
             f.write(code)
-        done = subprocess.run([PYTHON, *PYTHON_FLAGS, "main.py"], cwd=folder,
+        done = subprocess.run([PYTHON, *PYTHON_FLAGS, "main.py"], check=False, cwd=folder,
                               input=stdin.encode(), capture_output=True, timeout=30,
                               env={"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"},
                               start_new_session=True)
@@ -125,24 +125,24 @@ HELD_FORGERIES = {
         "ok"),
     # the report with the wrong number for the exit code: not a report
     "report 9 and exit 143": (
-        f"import os, sys\nsys.stderr.write({REPORT!r} + '9\\n'); sys.stderr.flush()\n"
-        "os._exit(143)\n", (143, None, "", REPORT + "9\n"), "runtime_error"),
+        (f"import os, sys\nsys.stderr.write({REPORT!r} + '9\\n'); sys.stderr.flush()\n"
+        "os._exit(143)\n"), (143, None, "", REPORT + "9\n"), "runtime_error"),
     # the report on stdout: not a report
     "report on stdout and exit 137": (
-        f"import os, sys\nsys.stdout.write({REPORT!r} + '9\\n'); sys.stdout.flush()\n"
-        "os._exit(137)\n", (137, None, REPORT + "9\n", ""), "runtime_error"),
+        (f"import os, sys\nsys.stdout.write({REPORT!r} + '9\\n'); sys.stdout.flush()\n"
+        "os._exit(137)\n"), (137, None, REPORT + "9\n", ""), "runtime_error"),
     # bytes after the report: not a report
     "report then more and exit 137": (
-        f"import os, sys\nsys.stderr.write({REPORT!r} + '9\\nx'); sys.stderr.flush()\n"
-        "os._exit(137)\n", (137, None, "", REPORT + "9\nx"), "runtime_error"),
+        (f"import os, sys\nsys.stderr.write({REPORT!r} + '9\\nx'); sys.stderr.flush()\n"
+        "os._exit(137)\n"), (137, None, "", REPORT + "9\nx"), "runtime_error"),
     # a half report written before a real SIGTERM: only the init's own is taken off
     "half report then a real death": (
-        f"import os, sys\nsys.stderr.write({REPORT!r} + '1'); sys.stderr.flush()\n"
-        "os.kill(os.getpid(), 15)\n", (None, 15, "", REPORT + "1"), "runtime_error"),
+        (f"import os, sys\nsys.stderr.write({REPORT!r} + '1'); sys.stderr.flush()\n"
+        "os.kill(os.getpid(), 15)\n"), (None, 15, "", REPORT + "1"), "runtime_error"),
     # a forged report of 0 and exit 128: not above 128
     "report 0 and exit 128": (
-        f"import os, sys\nsys.stderr.write({REPORT!r} + '0\\n'); sys.stderr.flush()\n"
-        "os._exit(128)\n", (128, None, "", REPORT + "0\n"), "runtime_error"),
+        (f"import os, sys\nsys.stderr.write({REPORT!r} + '0\\n'); sys.stderr.flush()\n"
+        "os._exit(128)\n"), (128, None, "", REPORT + "0\n"), "runtime_error"),
 }
 
 
@@ -267,22 +267,22 @@ TAMPER = {
         "import os\nos.kill(os.getppid(), 19)\nos.kill(os.getpid(), 9)\n",
         (None, 9, "", "runtime_error")),
     "kill(-1, SIGKILL) then exit 4": (
-        "import os\ntry:\n    os.kill(-1, 9)\nexcept OSError:\n    pass\nimport sys\n"
-        "sys.exit(4)\n", (4, None, "", "runtime_error")),
+        ("import os\ntry:\n    os.kill(-1, 9)\nexcept OSError:\n    pass\nimport sys\n"
+        "sys.exit(4)\n"), (4, None, "", "runtime_error")),
     "parent's CPU rlimit to 0 then exit 0": (
-        "import os, resource\ntry:\n    resource.prlimit(os.getppid(), resource.RLIMIT_CPU, "
-        "(0, 0))\nexcept OSError:\n    pass\nprint('x')\n", (0, None, "x\n", "ok")),
+        ("import os, resource\ntry:\n    resource.prlimit(os.getppid(), resource.RLIMIT_CPU, "
+        "(0, 0))\nexcept OSError:\n    pass\nprint('x')\n"), (0, None, "x\n", "ok")),
     "parent's AS rlimit tiny then die 15": (
-        "import os, resource\ntry:\n    resource.prlimit(os.getppid(), resource.RLIMIT_AS, "
-        "(4096, 4096))\nexcept OSError:\n    pass\nos.kill(os.getpid(), 15)\n",
+        ("import os, resource\ntry:\n    resource.prlimit(os.getppid(), resource.RLIMIT_AS, "
+        "(4096, 4096))\nexcept OSError:\n    pass\nos.kill(os.getpid(), 15)\n"),
         (None, 15, "", "runtime_error")),
     "parent's NOFILE rlimit 0 then die 15": (
-        "import os, resource\ntry:\n    resource.prlimit(os.getppid(), resource.RLIMIT_NOFILE, "
-        "(0, 0))\nexcept OSError:\n    pass\nos.kill(os.getpid(), 15)\n",
+        ("import os, resource\ntry:\n    resource.prlimit(os.getppid(), resource.RLIMIT_NOFILE, "
+        "(0, 0))\nexcept OSError:\n    pass\nos.kill(os.getpid(), 15)\n"),
         (None, 15, "", "runtime_error")),
     "parent's FSIZE rlimit 0 then die 15": (
-        "import os, resource\ntry:\n    resource.prlimit(os.getppid(), resource.RLIMIT_FSIZE, "
-        "(0, 0))\nexcept OSError:\n    pass\nos.kill(os.getpid(), 15)\n",
+        ("import os, resource\ntry:\n    resource.prlimit(os.getppid(), resource.RLIMIT_FSIZE, "
+        "(0, 0))\nexcept OSError:\n    pass\nos.kill(os.getpid(), 15)\n"),
         (None, 15, "", "runtime_error")),
     "close fd 2 then die 15": (
         "import os\nos.close(2)\nos.kill(os.getpid(), 15)\n", (None, 15, "", "runtime_error")),
@@ -290,27 +290,27 @@ TAMPER = {
         "import os\nos.dup2(1, 2)\nos.kill(os.getpid(), 15)\n",
         (None, 15, "", "runtime_error")),
     "stderr left non-blocking then die 9": (
-        "import os\nos.set_blocking(2, False)\nos.write(2, b'e' * 1000)\n"
-        "os.kill(os.getpid(), 9)\n", (None, 9, "", "runtime_error")),
+        ("import os\nos.set_blocking(2, False)\nos.write(2, b'e' * 1000)\n"
+        "os.kill(os.getpid(), 9)\n"), (None, 9, "", "runtime_error")),
     "parent's AS rlimit tiny then exit 0": (
-        "import os, resource\ntry:\n    resource.prlimit(os.getppid(), resource.RLIMIT_AS, "
-        "(4096, 4096))\nexcept OSError:\n    pass\nprint('x')\n", (0, None, "x\n", "ok")),
+        ("import os, resource\ntry:\n    resource.prlimit(os.getppid(), resource.RLIMIT_AS, "
+        "(4096, 4096))\nexcept OSError:\n    pass\nprint('x')\n"), (0, None, "x\n", "ok")),
     "parent's AS rlimit tiny then exit 3": (
-        "import os, resource, sys\ntry:\n    resource.prlimit(os.getppid(), resource.RLIMIT_AS, "
-        "(4096, 4096))\nexcept OSError:\n    pass\nsys.exit(3)\n", (3, None, "", "runtime_error")),
+        ("import os, resource, sys\ntry:\n    resource.prlimit(os.getppid(), resource.RLIMIT_AS, "
+        "(4096, 4096))\nexcept OSError:\n    pass\nsys.exit(3)\n"), (3, None, "", "runtime_error")),
     "parent's STACK rlimit tiny then die 6": (
-        "import os, resource\ntry:\n    resource.prlimit(os.getppid(), resource.RLIMIT_STACK, "
-        "(4096, 4096))\nexcept OSError:\n    pass\nos.abort()\n", (None, 6, "", "runtime_error")),
+        ("import os, resource\ntry:\n    resource.prlimit(os.getppid(), resource.RLIMIT_STACK, "
+        "(4096, 4096))\nexcept OSError:\n    pass\nos.abort()\n"), (None, 6, "", "runtime_error")),
     "own soft CPU rlimit lowered, then spin": (
-        "import resource\nresource.setrlimit(resource.RLIMIT_CPU, (1, resource.getrlimit("
-        "resource.RLIMIT_CPU)[1]))\nwhile True:\n    pass\n", (None, 24, "", "runtime_error")),
+        ("import resource\nresource.setrlimit(resource.RLIMIT_CPU, (1, resource.getrlimit("
+        "resource.RLIMIT_CPU)[1]))\nwhile True:\n    pass\n"), (None, 24, "", "runtime_error")),
     "renice and pin the parent then die 15": (
-        "import os\ntry:\n    os.setpriority(os.PRIO_PROCESS, os.getppid(), 19)\n"
+        ("import os\ntry:\n    os.setpriority(os.PRIO_PROCESS, os.getppid(), 19)\n"
         "    os.sched_setaffinity(os.getppid(), {0})\nexcept OSError:\n    pass\n"
-        "os.kill(os.getpid(), 15)\n", (None, 15, "", "runtime_error")),
+        "os.kill(os.getpid(), 15)\n"), (None, 15, "", "runtime_error")),
     "ptrace the parent": (
-        "import ctypes, os, sys\nlibc = ctypes.CDLL(None, use_errno=True)\n"
-        "r = libc.ptrace(16, os.getppid(), 0, 0)\nprint(r)\nsys.exit(0 if r == -1 else 9)\n",
+        ("import ctypes, os, sys\nlibc = ctypes.CDLL(None, use_errno=True)\n"
+        "r = libc.ptrace(16, os.getppid(), 0, 0)\nprint(r)\nsys.exit(0 if r == -1 else 9)\n"),
         (0, None, "-1\n", "ok")),
 }
 
@@ -428,11 +428,11 @@ TIMEOUTS = {
     "SIGKILL self at once": ("import os\nos.kill(os.getpid(), 9)\n", "runtime_error"),
     "SIGXCPU self at once": ("import os\nos.kill(os.getpid(), 24)\n", "runtime_error"),
     "forged report 9 and exit 137 at once": (
-        f"import os, sys\nsys.stderr.write({REPORT!r} + '9\\n'); sys.stderr.flush()\n"
-        "os._exit(137)\n", "runtime_error"),
+        (f"import os, sys\nsys.stderr.write({REPORT!r} + '9\\n'); sys.stderr.flush()\n"
+        "os._exit(137)\n"), "runtime_error"),
     "spin in a child; parent exits 0": (
-        "import os\npid = os.fork()\nif pid == 0:\n    while True:\n        pass\n"
-        "_, st = os.waitpid(pid, 0)\nprint(os.WTERMSIG(st))\n", "ok"),
+        ("import os\npid = os.fork()\nif pid == 0:\n    while True:\n        pass\n"
+        "_, st = os.waitpid(pid, 0)\nprint(os.WTERMSIG(st))\n"), "ok"),
     "spin in threads": (
         "import threading\ndef f():\n    while True:\n        pass\n"
         "for _ in range(2):\n    threading.Thread(target=f, daemon=True).start()\n" + SPIN,
@@ -507,15 +507,15 @@ IO_ENDINGS = {
     "spin": (SPIN, "timeout"),
     "SIGKILL self": ("import os\nprint(4, flush=True)\nos.kill(os.getpid(), 9)\n", "error"),
     "forged report and 137": (
-        f"import os, sys\nprint(4, flush=True)\nsys.stderr.write({REPORT!r} + '9\\n')\n"
-        "sys.stderr.flush()\nos._exit(137)\n", "error"),
+        (f"import os, sys\nprint(4, flush=True)\nsys.stderr.write({REPORT!r} + '9\\n')\n"
+        "sys.stderr.flush()\nos._exit(137)\n"), "error"),
     "forged report and exit 0": (
         f"import sys\nprint(4)\nsys.stderr.write({REPORT!r} + '9\\n')\n", "pass"),
     "KeyboardInterrupt after the answer": ("print(4, flush=True)\nraise KeyboardInterrupt\n",
                                            "error"),
     "prlimit the harness then pass": (
-        "import os, resource\ntry:\n    resource.prlimit(os.getppid(), resource.RLIMIT_CPU, "
-        "(0, 0))\nexcept OSError:\n    pass\nprint(4)\n", "pass"),
+        ("import os, resource\ntry:\n    resource.prlimit(os.getppid(), resource.RLIMIT_CPU, "
+        "(0, 0))\nexcept OSError:\n    pass\nprint(4)\n"), "pass"),
 }
 
 
@@ -619,3 +619,50 @@ def test_a_pool_fails_alike_warm_and_cold_without_dev_shm(mode: str) -> None:
     ex = ran(POOL, mode)
     assert (ex.status, ex.exit_code, ex.stdout, ex.stderr.splitlines()[-1]) == \
         ("runtime_error", 1, "", "FileNotFoundError: [Errno 2] No such file or directory")
+
+
+# --- (F) the io harness, reached by a test's process (h-sb16) ---------------------------
+
+HARNESS_HARM = {
+    # the cold harness is the program's uid: a test may lower its limits (self-harm only,
+    # sb8); no later test passes, whatever the harness can still do
+    "harness CPU rlimit to 0, restore made heavy": (
+        "import os, resource\ntry:\n    resource.prlimit(os.getppid(), resource.RLIMIT_CPU, "
+        "(0, 0))\nexcept OSError:\n    pass\nfor i in range(4000):\n"
+        "    open(f'/work/f{i}', 'w').write('x')\nprint(5)\n"),
+    "harness NOFILE rlimit to 3": (
+        "import os, resource\ntry:\n    resource.prlimit(os.getppid(), resource.RLIMIT_NOFILE, "
+        "(3, 3))\nexcept OSError:\n    pass\nprint(5)\n"),
+    "harness AS rlimit tiny": (
+        "import os, resource\ntry:\n    resource.prlimit(os.getppid(), resource.RLIMIT_AS, "
+        "(4096, 4096))\nexcept OSError:\n    pass\nprint(5)\n"),
+    "harness stopped": "import os\ntry:\n    os.kill(os.getppid(), 19)\nexcept OSError:\n"
+                       "    pass\nprint(5)\n",
+}
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("name", list(HARNESS_HARM))
+def test_harming_the_io_harness_passes_no_test(name: str, mode: str) -> None:
+    limits = sandbox.Limits(**{**LIMITS.__dict__, "wall_s": 8.0, "test_wall_s": 2.0})
+    report = sandbox.run_tests(HARNESS_HARM[name], [{"input": "", "output": "4\n"}] * 3,
+                               limits=limits, mode=mode)  # type: ignore[arg-type]
+    assert (report.passed, report.total) == (0, 3)
+    assert {t.outcome for t in report.results} <= {"fail", "error", "timeout"}
+
+
+FILL = ("import os\npids = []\nfor _ in range(4):\n    pid = os.fork()\n    if pid == 0:\n"
+        "        b = []\n        try:\n            while True:\n"
+        "                b.append(bytearray(8 << 20))\n        except MemoryError:\n"
+        "            os._exit(3)\n    pids.append(pid)\n"
+        "print(len([os.waitpid(p, 0) for p in pids]))\n")
+
+
+def test_children_that_fill_memory_leave_the_init_and_read_alike() -> None:
+    """The program's children exhaust the run's memory; the program (and, cold, its init)
+    survive to exit 0: the run reads alike warm and cold, never `ok` where the memory
+    cgroup killed a process, and the init is not what was killed (the program's output
+    arrives)."""
+    got = [ran(FILL, mode) for mode in MODES]
+    assert [(ex.exit_code, ex.signal, ex.stdout) for ex in got] == [(0, None, "4\n")] * 2
+    assert got[0].status == got[1].status
