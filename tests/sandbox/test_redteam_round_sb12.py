@@ -27,6 +27,7 @@ import os
 import signal
 import subprocess
 import tempfile
+from collections.abc import Mapping
 
 import pytest
 from sandbox_probes import SHORT
@@ -65,7 +66,7 @@ def seen(ex: sandbox.Execution) -> tuple[int | None, int | None, str]:
     return ex.exit_code, ex.signal, ex.stdout
 
 
-def cases(table: dict[str, object], open_: dict[str, str]) -> list[object]:
+def cases(table: Mapping[str, object], open_: Mapping[str, str]) -> list[object]:
     return [pytest.param(name, marks=pytest.mark.xfail(strict=True, reason=open_[name]))
             if name in open_ else name for name in table]
 
@@ -666,3 +667,34 @@ def test_children_that_fill_memory_leave_the_init_and_read_alike() -> None:
     got = [ran(FILL, mode) for mode in MODES]
     assert [(ex.exit_code, ex.signal, ex.stdout) for ex in got] == [(0, None, "4\n")] * 2
     assert got[0].status == got[1].status
+
+
+# --- (E) where `timeout` is told apart: SandboxFusion's run_result -----------------------
+
+def fusion_run_result(code: str, mode: str) -> tuple[object, object, object]:
+    from integrations.sandbox_fusion import fusion_response
+
+    response = fusion_response(ran(code, mode, limits=ONE_S), compiled=False, limits=ONE_S)
+    run = response["run_result"]
+    return response["status"], run["status"], run["return_code"]
+
+
+FORGED_TIMEOUT = TIMEOUTS["0.85 s then forged report 9 and exit 137"][0]
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "open: exit and output forgery of the timeout rule (cold only), seen by SandboxFusion "
+    "clients; root: _runner.from_init + _classify.cpu_limit_reached: the written report "
+    "and exit 137 after 0.85 s of CPU read TimeLimitExceeded with no return code cold, "
+    "where python3 main.py (and warm) is Finished with 137"))
+def test_a_forged_report_is_no_time_limit_to_sandbox_fusion_cold() -> None:
+    assert fusion_run_result(FORGED_TIMEOUT, "cold") == ("Failed", "Finished", 137)
+
+
+def test_a_forged_report_is_no_time_limit_to_sandbox_fusion_warm() -> None:
+    assert fusion_run_result(FORGED_TIMEOUT, "warm") == ("Failed", "Finished", 137)
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_real_cpu_limit_is_a_time_limit_to_sandbox_fusion(mode: str) -> None:
+    assert fusion_run_result(SPIN, mode) == ("Failed", "TimeLimitExceeded", None)
