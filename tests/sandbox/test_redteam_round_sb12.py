@@ -13,6 +13,45 @@ children left behind, files that shadow the init's imports). Also `timeout` agai
 place `timeout` is told from `runtime_error`; both score 0, so no status bought there
 is a better score, but the status itself must be python3's.
 
+Open (strict xfails below, by root):
+- `_runner.from_init` (exit and output forgery, cold only; documented as accepted in
+  `_in_jail/init.py`): a program that writes the init's report (`\\0sandbox-init: signal N`)
+  as the last bytes of stderr and exits 128+N reads as killed by signal N (exit_code None),
+  for any N up to 127 (no signal at all for N > 64); python3 main.py and warm read exit
+  128+N. Status stays runtime_error, except:
+- `_runner.from_init` + `_classify.cpu_limit_reached` (the timeout rule, cold only): the
+  same forgery of N = 9 or 24 after 0.78 s of a 1 s CPU limit reads `timeout` (and
+  SandboxFusion's TimeLimitExceeded, no return code), warm and python3 runtime_error / 137.
+  Nothing a real SIGKILL to itself would not buy (documented); the code reward's score is 0
+  either way (only `_reason` tells timeout from runtime_error).
+- `harness_io.verdict` (the timeout rule, io tests): a test's process SIGKILLed at its
+  RLIMIT_CPU (the program's cpu_s, `take_limits`) reads `error: killed by signal 9`, where
+  run() of the same program reads `timeout`; the assert harness likewise reads `error: the
+  program died during the test`. Reachable where cpu_s < test_wall_s (not the code
+  reward's limits: cpu_s = the tests' sum + 10).
+- warm/cold (`warm_server`: the warm child's parent is another uid): `os.kill(getppid(),
+  SIGKILL or SIGSTOP)` raises PermissionError warm (runtime_error), is dropped by the init
+  cold (ok), as python3's same-uid parent would take it.
+
+Held: the report on stdout, with bytes after it, with another number, of 0/128, half a
+report before a real death, exit 0 after it; every ending of (B) (exit codes 0-255, 256,
+-1, strings, signals to itself and its group, abort, SIGRTMAX, SIGPIPE, a stop continued by
+a child, exec, KeyboardInterrupt unhandled/ignored/blocked/subclass/in a thread/in atexit/in
+a finalizer, SIGINT and handled signals at finalization, a non-daemon thread's SIGTERM) cold
+= warm = host; kill(-1), prlimit (CPU, AS, NOFILE, FSIZE, STACK), renice, affinity, ptrace
+of the init, fd 2 closed, dup'ed over or left non-blocking; files shadowing the init's
+imports; stderr at the cap +0/+1/+26/+27 then SIGKILL; children left behind (sleeping,
+writing late, spinning with SIGTERM ignored); a fork flood then a death; the memory cgroup
+filled by children (the init survives); the timeout rule for spins (SIGXCPU ignored or
+handled, threads), a child's spin, self-signals with little CPU; io tests' limits equal a
+plain run's and stay down; a test that harms the io harness passes nothing; honest
+subprocesses, multiprocessing.Process, threads, SIGALRM/SIGUSR1 handlers, orphans, stdin,
+output near the cap. Not probed (racy, self-harm only): cold, a test that prlimits the
+io harness's RLIMIT_CPU to (0, 0) (the kernel then ends it at its next CPU-timer check)
+turned its own pass into `error` once in this file's full runs (0 of 4 alone); the init
+given the same survived 12 of 12. Documented, not a hole: a multiprocessing Pool fails (no /dev/shm),
+warm and cold alike.
+
 Classes: (A) exit and output forgery of the init's report; (B) endings: signals, exit
 codes 0-255, KeyboardInterrupt, cold = warm = host; (C) tampering with the init (reaching
 another process): kill, stop, prlimit, descriptors, shadowing files; (D) resources:
@@ -302,9 +341,6 @@ TAMPER = {
     "parent's STACK rlimit tiny then die 6": (
         ("import os, resource\ntry:\n    resource.prlimit(os.getppid(), resource.RLIMIT_STACK, "
         "(4096, 4096))\nexcept OSError:\n    pass\nos.abort()\n"), (None, 6, "", "runtime_error")),
-    "own soft CPU rlimit lowered, then spin": (
-        ("import resource\nresource.setrlimit(resource.RLIMIT_CPU, (1, resource.getrlimit("
-        "resource.RLIMIT_CPU)[1]))\nwhile True:\n    pass\n"), (None, 24, "", "runtime_error")),
     "renice and pin the parent then die 15": (
         ("import os\ntry:\n    os.setpriority(os.PRIO_PROCESS, os.getppid(), 19)\n"
         "    os.sched_setaffinity(os.getppid(), {0})\nexcept OSError:\n    pass\n"
@@ -416,7 +452,8 @@ def test_forking_to_the_limit_then_dying_never_reads_ok(mode: str) -> None:
 
 # --- (E) the timeout rule ---------------------------------------------------------------
 
-ONE_S = sandbox.Limits(**{**LIMITS.__dict__, "cpu_s": 1.0, "wall_s": 4.0})
+ONE_S = sandbox.Limits(**{**LIMITS.__dict__, "cpu_s": 1.0, "wall_s": 10.0})
+"""A 1 s CPU limit under a wall limit no loaded host reaches first."""
 
 SPIN = "while True:\n    pass\n"
 TIMEOUTS = {
@@ -442,16 +479,16 @@ TIMEOUTS = {
 
 
 SPEND = ("import os, sys, time\nt = time.process_time()\n"
-         "while time.process_time() - t < 0.85:\n    pass\n")
+         "while time.process_time() - t < 0.78:\n    pass\n")
 TIMEOUTS.update({
     # documented: a SIGKILL after most of the rlimit reads as the rlimit's (host alike)
-    "0.85 s then SIGKILL self": (SPEND + "os.kill(os.getpid(), 9)\n", "timeout"),
-    "0.85 s then SIGTERM self": (SPEND + "os.kill(os.getpid(), 15)\n", "runtime_error"),
-    "0.85 s then exit 137": (SPEND + "os._exit(137)\n", "runtime_error"),
-    "0.85 s then forged report 9 and exit 137": (
+    "0.78 s then SIGKILL self": (SPEND + "os.kill(os.getpid(), 9)\n", "timeout"),
+    "0.78 s then SIGTERM self": (SPEND + "os.kill(os.getpid(), 15)\n", "runtime_error"),
+    "0.78 s then exit 137": (SPEND + "os._exit(137)\n", "runtime_error"),
+    "0.78 s then forged report 9 and exit 137": (
         SPEND + f"sys.stderr.write({REPORT!r} + '9\\n'); sys.stderr.flush()\nos._exit(137)\n",
         "runtime_error"),
-    "0.85 s then forged report 24 and exit 152": (
+    "0.78 s then forged report 24 and exit 152": (
         SPEND + f"sys.stderr.write({REPORT!r} + '24\\n'); sys.stderr.flush()\nos._exit(152)\n",
         "runtime_error"),
 })
@@ -462,8 +499,8 @@ OPEN_TIMEOUTS = {
            "as `timeout`, where warm and python3 main.py read exit 128+N, runtime_error "
            "(nothing a SIGKILL to itself would not buy: reason, not score, in "
            "rewards/code/_reward._reason)")
-    for name in ("0.85 s then forged report 9 and exit 137",
-                 "0.85 s then forged report 24 and exit 152")
+    for name in ("0.78 s then forged report 9 and exit 137",
+                 "0.78 s then forged report 24 and exit 152")
 }
 
 
@@ -514,9 +551,6 @@ IO_ENDINGS = {
         f"import sys\nprint(4)\nsys.stderr.write({REPORT!r} + '9\\n')\n", "pass"),
     "KeyboardInterrupt after the answer": ("print(4, flush=True)\nraise KeyboardInterrupt\n",
                                            "error"),
-    "prlimit the harness then pass": (
-        ("import os, resource\ntry:\n    resource.prlimit(os.getppid(), resource.RLIMIT_CPU, "
-        "(0, 0))\nexcept OSError:\n    pass\nprint(4)\n"), "pass"),
 }
 
 
@@ -533,7 +567,8 @@ OPEN_IO = {
 @pytest.mark.parametrize("name", cases(IO_ENDINGS, OPEN_IO))
 def test_an_io_tests_outcome(name: str, mode: str) -> None:
     code, outcome = IO_ENDINGS[name]
-    limits = sandbox.Limits(**{**LIMITS.__dict__, "cpu_s": 1.0, "test_wall_s": 3.0})
+    limits = sandbox.Limits(**{**LIMITS.__dict__, "cpu_s": 1.0, "test_wall_s": 8.0,
+                               "wall_s": 10.0})
     report = sandbox.run_tests(code, [{"input": "2\n", "output": "4\n"}], limits=limits,
                                mode=mode)  # type: ignore[arg-type]
     assert [t.outcome for t in report.results] == [outcome]
@@ -568,6 +603,11 @@ HONEST = {
         "import os, time\nif os.fork() == 0:\n    if os.fork() == 0:\n        os._exit(0)\n"
         "    os._exit(0)\nos.wait()\ntime.sleep(0.2)\nprint('ok')\n"),
     "getppid/getpid not 1/0": "import os\nprint(os.getpid() != 1, os.getppid() != 0)\n",
+    "signal dispositions, mask, session": (
+        "import os, signal\nprint([(s.name, signal.getsignal(s)) for s in signal.valid_signals()"
+        " if isinstance(s, signal.Signals) and signal.getsignal(s) not in (signal.SIG_DFL, "
+        "signal.default_int_handler)])\nprint(sorted(signal.pthread_sigmask(signal.SIG_BLOCK, "
+        "[])))\nprint(os.getpgrp() == os.getpid(), os.getsid(0) == os.getpid())\n"),
     "stdin echo": "import sys\nprint(sys.stdin.read()[::-1])\n",
     "exit 0 at output near the cap": f"import sys\nsys.stdout.write('a' * {CAP - 1})\n",
 }
@@ -593,8 +633,8 @@ def test_a_signal_death_reads_alike_warm_cold_and_host(signum: int) -> None:
 
 @pytest.mark.parametrize("mode", MODES)
 def test_an_assert_test_at_the_cpu_limit_reads_timeout(mode: str) -> None:
-    limits = sandbox.Limits(**{**LIMITS.__dict__, "cpu_s": 1.0, "test_wall_s": 3.0,
-                               "wall_s": 4.0})
+    limits = sandbox.Limits(**{**LIMITS.__dict__, "cpu_s": 1.0, "test_wall_s": 8.0,
+                               "wall_s": 10.0})
     report = sandbox.run_tests("def f(x):\n    while True:\n        pass\n",
                                ["assert f(1) == 2"], entry_point="f", limits=limits,
                                mode=mode)  # type: ignore[arg-type]
@@ -679,13 +719,13 @@ def fusion_run_result(code: str, mode: str) -> tuple[object, object, object]:
     return response["status"], run["status"], run["return_code"]
 
 
-FORGED_TIMEOUT = TIMEOUTS["0.85 s then forged report 9 and exit 137"][0]
+FORGED_TIMEOUT = TIMEOUTS["0.78 s then forged report 9 and exit 137"][0]
 
 
 @pytest.mark.xfail(strict=True, reason=(
     "open: exit and output forgery of the timeout rule (cold only), seen by SandboxFusion "
     "clients; root: _runner.from_init + _classify.cpu_limit_reached: the written report "
-    "and exit 137 after 0.85 s of CPU read TimeLimitExceeded with no return code cold, "
+    "and exit 137 after 0.78 s of CPU read TimeLimitExceeded with no return code cold, "
     "where python3 main.py (and warm) is Finished with 137"))
 def test_a_forged_report_is_no_time_limit_to_sandbox_fusion_cold() -> None:
     assert fusion_run_result(FORGED_TIMEOUT, "cold") == ("Failed", "Finished", 137)
@@ -698,3 +738,14 @@ def test_a_forged_report_is_no_time_limit_to_sandbox_fusion_warm() -> None:
 @pytest.mark.parametrize("mode", MODES)
 def test_a_real_cpu_limit_is_a_time_limit_to_sandbox_fusion(mode: str) -> None:
     assert fusion_run_result(SPIN, mode) == ("Failed", "TimeLimitExceeded", None)
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_lowered_soft_cpu_limit_is_no_timeout(mode: str) -> None:
+    """The program lowers its own soft RLIMIT_CPU to 1 s of a 3 s limit: SIGXCPU at 1 s,
+    under 0.7 of the run's limit, reads runtime_error as python3 under that rlimit would."""
+    limits = sandbox.Limits(**{**LIMITS.__dict__, "cpu_s": 3.0, "wall_s": 12.0})
+    code = ("import resource\nresource.setrlimit(resource.RLIMIT_CPU, (1, resource.getrlimit("
+            "resource.RLIMIT_CPU)[1]))\nwhile True:\n    pass\n")
+    ex = ran(code, mode, limits=limits)
+    assert (ex.exit_code, ex.signal, ex.status) == (None, signal.SIGXCPU, "runtime_error")
