@@ -480,14 +480,23 @@ _BARS = re.compile(r"\\(?:[lr]?[vV]ert(?![a-zA-Z])|\|)|[|\u2016]")
 _LAYOUT = re.compile(r"\\[,;:! ]|~|[\s\u200b-\u200f\u2060\ufeff]+")  # renders as space or nothing
 # Two signs that are one (`!=`, `>=`, `->`, `<->`, `=/=`, `:=`, `::`, `//`): a join, though a
 # part of it (`!`, `-`, `/`, `:`) builds a value alone.
-_DIGRAPH = re.compile(r"[-<>=!:~]?[=<>](?:\s{0,3}/\s{0,3}=)?|<?-{1,3}>|<-{1,3}|::|/\s{0,3}/|:=")
+_DIGRAPH = re.compile(r"</?[A-Za-z]{1,12}>|[-<>=!:~]?[=<>](?:\s{0,3}/\s{0,3}=)?|<?-{1,3}>|<-{1,3}|::"
+                      r"|/\s{0,3}/|:=|\+\s{0,3}/\s{0,3}-|-\s{0,3}/\s{0,3}\+|\+-(?=\s)")
+# `\\pm` spelled with value signs: `+` over `-` (`\\stackrel{+}{-}`), bounds above and below a
+# value (`7^{+1}_{-1}`, `7_{-1}^{+1}`): read as `\\pm`.
+_PLUS_MINUS_SPELLED = re.compile(
+    r"\\(?:stackrel|overset|underset)\s{0,3}\{\s{0,3}([-+])\s{0,3}\}\s{0,3}\{\s{0,3}(?!\1)[-+]\s{0,3}\}"
+    r"|\^\{\s{0,3}\+([^{}]{1,40})\}\s{0,3}_\{\s{0,3}-[^{}]{1,40}\}"
+    r"|_\{\s{0,3}-[^{}]{1,40}\}\s{0,3}\^\{\s{0,3}\+([^{}]{1,40})\}")
+# What a side is stripped of at its edges: spaces and what renders nothing (`=\\u200d 8`).
+_EDGES = " \t\n\r\f\v\u200b\u200c\u200d\u200e\u200f\u2060\ufeff"
 # A space between two numerals that no digits' separator is (`7 8`; not `1 000`, `2 3/4`).
-_SPACED_NUMERALS = re.compile(r"(?<=\d)\s+(?=\d)(?!\d{3}(?!\d)|\d{1,40}\s{0,3}/)")
+_SPACED_NUMERALS = re.compile(r"(?<=\d)(?<!_\d)\s+(?=\d)(?!\d{3}(?!\d)|\d{1,40}\s{0,3}/)")
 _TOKENS = re.compile(r"\\[a-zA-Z]+|\\.|.", re.DOTALL)
 # A word between two numerals (`7 or 8`, `7 oder 8`): a join unless it builds the value (a
 # unit, `5 ft 3 in`; a number word; `_NUMERAL_WORDS`: `3 times 4`).
-_WORD_BETWEEN = re.compile(r"(?<=[\d%])\s+([^\W\d_]{2,})\s+(?=[-+(]?\.?\d)")
-_NUMERAL_WORDS = frozenset({"times", "point", "mod", "pi"})
+_WORD_BETWEEN = re.compile(r"(?<=[\d%])\s+([^\W\d_]+)\s+(?=[-+(]?\.?\d)")
+_NUMERAL_WORDS = frozenset({"times", "point", "mod", "pi", "x"})  # (`2 x 3`)
 # The signs that say nothing more between two values of the same value (`8 = 8`, `8 \\approx
 # 8.0`, `\\frac{6}{2} = 3`, `\\sqrt{2} \\approx 1.414`, `\\frac{1}{2} \\lor 0.5` are one value):
 # equality, approximation and `or` (an allow-list; `7 < 7`, `7 \\ne 7` are statements).
@@ -535,7 +544,7 @@ def _joining_sign(answer: str) -> str | None:
     parts = _joined_parts(answer)
     if parts is None:
         return None
-    sides = [(text, _side_value(text)) for text in parts[::2]]
+    sides = [(text, _side_value(text) or _side_value(_unbracketed(text))) for text in parts[::2]]
     signs = parts[1::2]
     for at, sign in enumerate(signs):
         (left, first), (right, second) = sides[at], sides[at + 1]
@@ -547,9 +556,31 @@ def _joining_sign(answer: str) -> str | None:
             continue
         if _converted(left, right, sign):
             continue
-        if sign not in _ONE_VALUE_SIGNS or not _same_value(left, first, right, second):
+        if sign not in _ONE_VALUE_SIGNS or not _same_value(left, first, right, second, sign):
             return sign
     return None
+
+
+def _absolute(text: str) -> Number | None:
+    """A number between bars, its absolute value (`|-7|`: 7), else None."""
+    text = text.strip()
+    inner = text[1:-1] if len(text) > 2 and text[0] == text[-1] == "|" else ""
+    number = _read_number(inner) if inner and "|" not in inner else None
+    return None if number is None else Number(
+        abs(number.value), number.decimal, number.percent, number.half_unit)
+
+
+def _unbracketed(text: str) -> str:
+    """A side without the bracket at its edge that opens or closes around the join, not the
+    side (`7(\\pm 1)`: sides `7(` and `1)`, the values 7 and 1)."""
+    text = text.strip()
+    if text[-1:] in ("(", "[") or text[-1:] in (")", "]") and text.count(text[-1]) > text.count(
+            "(" if text[-1] == ")" else "["):
+        text = text[:-1]
+    if text[:1] in (")", "]") or text[:1] in ("(", "[") and text.count(text[0]) > text.count(
+            ")" if text[0] == "(" else "]"):
+        text = text[1:]
+    return text.strip()
 
 
 def joined_value(answer: str) -> str | None:
@@ -562,10 +593,10 @@ def joined_value(answer: str) -> str | None:
     if parts is None or not set(parts[1::2]) <= _ONE_VALUE_SIGNS:
         return None
     repeating = any(_REPEATING.search(text) for text in parts[::2])
-    sides = [(text, _read_number(text) if not repeating else _side_value(text))
+    sides = [(text, (_read_number(text) or _absolute(text)) if not repeating else _side_value(text))
              for text in parts[::2]]
-    for (left, first), (right, second) in itertools.pairwise(sides):
-        if first is None or second is None or not _same_value(left, first, right, second):
+    for ((left, first), (right, second)), sign in zip(itertools.pairwise(sides), parts[1::2]):
+        if first is None or second is None or not _same_value(left, first, right, second, sign):
             return None
     if repeating:
         kept = [text for text in parts[::2] if not _REPEATING.search(text)]
@@ -576,10 +607,12 @@ def joined_value(answer: str) -> str | None:
 def joined_after(answer: str, after: str) -> str | None:
     """The sign by which what is written right after an answer (a box) joins another value to
     it (`\\boxed{7} = 8`, `⋚ 8`, `± 1`): `after` opens with a sign that builds no value (not a
-    word, a space, a bracket: `_BUILDS_VALUE`) and the two read as two values joined
+    word, a space, a bracket: `_BUILDS_VALUE`) or with two that are one join (`_DIGRAPH`: `+/-
+    1`, `(+/- 1)`, `-> 8`) and the two read as two values joined
     (`_joining_sign`); else None (`\\boxed{\\sqrt{2}} \\approx 1.414`, `\\boxed{7} - 3 = 4`)."""
     after = after.strip()
-    if not after or len(after) > 400 or after[0].isalnum() or after[0] in _BUILDS_VALUE:
+    if not after or len(after) > 400 or after[0].isalnum() or after[0] in _BUILDS_VALUE and (
+            _DIGRAPH.match(after.lstrip("([ ")) is None):  # (`+/- 1`, `(+/- 1)`: a join)
         return None
     joined = _joining_sign(normalize(f"{answer} {after}"))
     return joined if joined is not None and joined.strip() and not joined.isalpha() else None
@@ -593,6 +626,8 @@ def _joined_parts(answer: str) -> list[str] | None:
     any answer read). Each side is read in bounded time (`evaluate` reads at most 200 tokens)."""
     if len(answer) > 2000:
         return None
+    answer = _PLUS_MINUS_SPELLED.sub(
+        lambda found: f" \\pm {found.group(2) or found.group(3) or ''}", answer)
     for _ in range(3):  # (a mark over a sign in a `\\mathrel`; an empty group in a group)
         answer = _MARKED_SIGN.sub(r"\1", _RENDERS_NOTHING.sub(" ", answer))
         answer = _RENDERS_NOTHING.sub(" ", _ungrouped(_SPACED_ARGUMENT.sub("", answer)))
@@ -613,7 +648,9 @@ def _joined_parts(answer: str) -> list[str] | None:
         if _LAYOUT.fullmatch(token) or _BARS.fullmatch(token) or token.isalnum() or (
                 token in _BUILDS_VALUE or token in ("\\%", "\\$", "\\{", "\\}")
                 or token[1:] in _VALUE_COMMANDS or unicodedata.category(token[0]) in _VALUE_KINDS
-                and not token.startswith("\\")):
+                and not token.startswith("\\") and not (  # (a mark builds only on a character)
+                    unicodedata.category(token[0]) in _MARK_KINDS
+                    and answer[found.start() - 1 : found.start()].isspace())):
             continue
         if token.startswith("\\") and token[1:].isalpha():
             at = _arguments_end(answer, at)
@@ -627,13 +664,13 @@ def _joined_parts(answer: str) -> list[str] | None:
             parts[-1] += answer[end:stop] if stop > end else ""
             end = max(end, stop)
             continue
-        side = answer[end:start].strip()
+        side = answer[end:start].strip(_EDGES)
         if parts and not _LAYOUT.sub("", side):  # two joins in a row are one (`= \\pm`, `==`)
             parts[-1] += answer[end:stop]
         else:
             parts += [side, answer[start:stop]]
         end = stop
-    parts.append(answer[end:].strip())
+    parts.append(answer[end:].strip(_EDGES))
     parts[1::2] = [_LAYOUT.sub("", sign) or " " for sign in parts[1::2]]  # (` `: `7 8`)
     return parts
 
@@ -658,6 +695,7 @@ def _ungrouped(text: str) -> str:
 
 
 _VALUE_KINDS = frozenset({"Mn", "Mc", "Me", "Cf", "Sc"})  # marks, what renders nothing, currency
+_MARK_KINDS = frozenset({"Mn", "Mc", "Me"})
 _REPEATING = re.compile(r"(?<![\d.])(-?\d{0,40})\.(\d{0,40})\\(?:overline|dot|bar)\s{0,3}\{?(\d{1,40})\}?")
 # A number with words or a unit after it (`7 kg`, `7 apples`, `5 m`; normalized, `\\text{}`
 # unwrapped): the number, beside the words.
@@ -708,10 +746,17 @@ def _converted(left: str, right: str, sign: str) -> bool:
 def _between_values(text: str, start: int, end: int) -> bool:
     """Whether a value stands right on both sides of `text[start:end]` (a bar: `7 \\| 8` joins;
     `|-3| = 3`, `\\|v\\|` group)."""
-    before = _LAYOUT.sub("", text[max(start - 40, 0):start])[-1:]
+    preceding = _LAYOUT.sub("", text[max(start - 40, 0):start])
+    before = preceding[-1:]
     after = _LAYOUT.sub("", text[end:end + 40])[:1]
+    command = _LAST_COMMAND.search(preceding)  # (`7 \\lor |-7|`: a sign, no value, before it)
+    if command is not None and command.group(1) not in _VALUE_COMMANDS:
+        return False
     return bool(before) and (before.isalnum() or before in ")}]%.") and bool(after) and (
         after.isalnum() or after in "({\\-.")
+
+
+_LAST_COMMAND = re.compile(r"\\([a-zA-Z]{1,40})\Z")
 
 
 def _arguments_end(text: str, at: int) -> int:
@@ -734,9 +779,14 @@ def _arguments_end(text: str, at: int) -> int:
     return at
 
 
-def _same_value(left: str, first: Number | float, right: str, second: Number | float) -> bool:
+def _same_value(left: str, first: Number | float, right: str, second: Number | float,
+                sign: str = "=") -> bool:
     """Whether two sides are one value: a number stated beside the other side's value, to its
-    printed places (`_same_number`, `equals_as_printed`), or two constants equal as floats."""
+    printed places (`_same_number`, `equals_as_printed`), or two constants equal as floats.
+    Joined by `or` (`_OR_SIGNS`), a rounding is not the value (`0.33 \\lor \\frac{1}{3}` is
+    two values): the two must be equal."""
+    if sign in _OR_SIGNS and not math.isclose(_as_float(first), _as_float(second), rel_tol=1e-9):
+        return False
     if isinstance(first, Number) and isinstance(second, Number):
         return _same_number(left, second) or _same_number(right, first)
     if isinstance(first, Number) or isinstance(second, Number):
@@ -744,6 +794,16 @@ def _same_value(left: str, first: Number | float, right: str, second: Number | f
         return isinstance(number, Number) and isinstance(value, float) and equals_as_printed(
             number, value, number.value / 100 if number.percent else None)
     return math.isclose(first, second, rel_tol=1e-9)
+
+
+_OR_SIGNS = frozenset({"\\lor", "\\vee", "or", "\u2228"})
+
+
+def _as_float(value: Number | float) -> float:
+    """A side's value as a float (a percent as its hundredth)."""
+    if isinstance(value, Number):
+        return float(value.value / 100 if value.percent else value.value)
+    return value
 
 
 def _constant(text: str) -> float | None:
@@ -760,8 +820,13 @@ def hedges(answer: str, gold: str) -> bool:
     shown to a judge, whose yes the gold among the values would buy. Against a gold of
     several values (`2, 3`) the sign is a word the gold does not hold (`qualifiers`):
     uncertain, the judge's."""
-    return _joining_sign(answer) is not None and (parse_number(gold) is not None
-                                                  or _constant(gold) is not None)
+    return (_joining_sign(answer) is not None or _LISTED.search(answer) is not None) and (
+        parse_number(gold) is not None or _constant(gold) is not None)
+
+
+# Two numerals listed (`7, 8`, `\\{6, 8\\}`, `\\{7\\} \\{8\\}`): against a gold of one value, a hedge between them
+# (a digits' group, `1, 000`, is one numeral).
+_LISTED = re.compile(r"(?<=\d)\s{0,3}(?:,\s{1,3}|\\\}\s{0,3}\\\{\s{0,3})(?=[-+]?\.?\d)(?!\d{3}(?!\d))")
 
 
 # A number and a unit after it (`5 kW`, `5 N/m^2`): the unit is the value's scale; left in a

@@ -813,7 +813,7 @@ BESIDE = [
     ("$\\boxed{\\simeq 7}$.", None),
     ("$\\boxed{7?}$.", None),
     ("$\\boxed{7 \\pm 1}$.", None),
-    ("$\\boxed{7}$ or $\\boxed{8}$.", _BOXED_PM),
+    ("$\\boxed{7}$ or $\\boxed{8}$.", None),
 ]
 
 
