@@ -2026,9 +2026,9 @@ def _unread_after_box(text: str, end: int,
                 return sentence, False
             continue
         if any(form.match(sentence) for form in _READ_FORMS) and not _story_action(sentence) and not (
-                _states_another_result(sentence, answer)):
+                _states_another_result(sentence, answer)) and not _leaves_another_value(sentence, answer):
             continue  # read by `_restated` (not `So one takes 8.`, read `So 1 takes 8`: own work;
-            # not `So 4 + 4 = 8 apples remain.`: another result)
+            # not `So 4 + 4 = 8 apples remain.`, `So 8 are left.`: another result)
         if _remark_length(sentence) > _SHORT_REMARK:  # an explanation, unless it states a new value
             # (a box in a base, `204_5`: its working writes numerals with subscripts, `13_5`,
             # which the text as read here has lost, `13 5`; their values are not read)
