@@ -746,6 +746,9 @@ def _answer_after(text: str) -> Extraction | None:
             return Extraction(stated, "phrase", native=False)
         return Extraction(", ".join(parts), "phrase", parts if len(parts) > 1 else ())
     sentence = _first_sentence(stripped)
+    if sentence and sentence.endswith("*") and "*" not in sentence.rstrip("*") and not (
+            sentence.rstrip("*").endswith("^")):  # `**Answer: 7 apples**`: the phrase's emphasis closed
+        sentence = _clean(sentence.rstrip("*"))
     stated = _stated_value(sentence, _environments(sentence)) if sentence else None
     if stated is not None:  # "Solution is: $(1, 2)$", read as that gold is read
         return Extraction(stated, "phrase", native=False)

@@ -73,7 +73,7 @@ Open at the time of writing, by suspected root:
   for knots, `5 eggs` for dozen right, `5 t`, `5 knots` (nautical miles per hour), `5 dozen`
   wrong;
 - `_extract._part_of_the_box` / `_tells_the_result` (false losses): a dash clause after the
-  box, an explanation retelling the story (`Mia had 10 apples.`), `**Answer: 7 apples**`, asides with derived values not of the box (`he would get
+  box, an explanation retelling the story (`Mia had 10 apples.`), asides with derived values not of the box (`he would get
   8 dollars back`, `half of the 10 apples would be 5`, `, which is 70\\% of them`, half of a
   step's result) (`_part_of_the_box`).
 
@@ -81,7 +81,8 @@ Fixed by h-m33 (plain tests now): after the box another value told as left or re
 the value as subject (`So 8 are left.`, `There are 8 remaining.`, in any spelling); unit powers
 of a bracket, a product, `meter-squared`; `short tons`, `statute miles`, `kilometres an hour`;
 the asked unit's power, the last asking sentence, `In how many days`, a note after `?`, and
-`metric tons`/`nautical miles` asked.
+`metric tons`/`nautical miles` asked; `**Answer: 7 apples**` after the box (the phrase's
+closing emphasis).
 
 Held attacks are plain tests; each hole is `xfail(strict=True)` naming its class and suspected
 root. The verifier is not changed here. Deterministic; no timing.
@@ -189,11 +190,6 @@ _JOINER_JUDGED = (
     "`\\u200d 8`, no value, so no join; a yes-saying judge is asked (credits 7 and 8; "
     "`7 \\u200b= 8` is held); root: _normalize._joining_sign / _side_value (a side's format "
     "characters not stripped) / _judge.judgeable"
-)
-_BOLD_RESTATED = (
-    "open: no committed answer (false loss): `**Answer: 7 apples**` after a box of 7 makes it "
-    "wrong (`Answer: 7 apples` and `**Answer: 7**` are right); root: _extract._unread_after_box "
-    "/ _tells_the_result (markdown emphasis around a restatement with words)"
 )
 _LOG_BASE = (
     "open: meaning dropped (false loss): `\\log_2 8 = 3` is wrong (`\\log_{2} 8 = 3` and "
@@ -1157,7 +1153,7 @@ HONEST_COMPLETIONS = [
     (SHOP_CHECK, SHOP, "12", None),
     (ZH, STORY, "7", None),
     (LLAMA, STORY, "7", None),
-    (BOX_THEN_BOLD, STORY, "7", _BOLD_RESTATED),
+    (BOX_THEN_BOLD, STORY, "7", None),
     (ZH_AFTER, STORY, "7", None),
     (PERCENT_AFTER, STORY, "7", _DERIVED_ELSEWHERE),
     (BOXED_UNIT, STORY, "7", None),
