@@ -1341,13 +1341,11 @@ _NUMBER_THEN_UNIT = re.compile(
 _RATE_UNITS = {"mph": {"mi": 1, "h": -1}, "kph": {"km": 1, "h": -1}, "kmh": {"km": 1, "h": -1},
                "kn": {"nmi": 1, "h": -1}}
 # Spellings of one unit in two words, or a symbol only in a text command (`t`, alone a
-# variable), as the word `_unit_id` reads (`metric tons`, `\\text{ t}`: tonnes; `short tons`:
-# tons; `statute miles`: miles; `kilometres an hour`: per hour).
+# variable), as the word `_unit_id` reads (`metric tons`, `\\text{ t}`: tonnes;
+# `kilometres an hour`: per hour).
 _UNIT_SPELLINGS = (
     (re.compile(r"(?<![A-Za-z])metric\s+ton(?:ne)?s?(?![A-Za-z])", re.IGNORECASE), "tonne"),
     (re.compile(r"(?<![A-Za-z])nautical\s+mi(?:le)?s?(?![A-Za-z])", re.IGNORECASE), "nmi"),
-    (re.compile(r"(?<![A-Za-z])short\s+(?=tons?(?![A-Za-z]))", re.IGNORECASE), ""),  # the US ton
-    (re.compile(r"(?<![A-Za-z])statute\s+(?=mi(?:le)?s?(?![A-Za-z]))", re.IGNORECASE), ""),  # the mile
     # a unit `a`/`an` a unit of time (`kilometres an hour`): `per`
     (re.compile(r"(?<=[A-Za-z])\s+an?\s+(?=(?:hour|hr|minute|min|second|sec|day|week|month|year)s?(?![A-Za-z]))",
                 re.IGNORECASE), " per "),
