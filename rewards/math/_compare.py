@@ -202,7 +202,7 @@ def compare_local(pred: str | Extraction | None, gold: object,
     if problem:
         return Verdict("timeout", f"structural limit: {problem}")
     # `1+2\mathrm{i}`: math-verify drops the i; `3+4j` read as i
-    if text_carries_meaning(extraction.answer) or "j" in pred_norm and pred_norm != normalize(
+    if text_carries_meaning(extraction.answer, carried) or "j" in pred_norm and pred_norm != normalize(
             extraction.answer, carried):
         return f"${pred_norm}$", gold_job, False
     if extraction.source == "boxed" and not extraction.parts:

@@ -746,6 +746,9 @@ def _answer_after(text: str) -> Extraction | None:
             return Extraction(stated, "phrase", native=False)
         return Extraction(", ".join(parts), "phrase", parts if len(parts) > 1 else ())
     sentence = _first_sentence(stripped)
+    if sentence and sentence.endswith("*") and "*" not in sentence.rstrip("*") and not (
+            sentence.rstrip("*").endswith("^")):  # `**Answer: 7 apples**`: the phrase's emphasis closed
+        sentence = _clean(sentence.rstrip("*"))
     stated = _stated_value(sentence, _environments(sentence)) if sentence else None
     if stated is not None:  # "Solution is: $(1, 2)$", read as that gold is read
         return Extraction(stated, "phrase", native=False)
@@ -2026,9 +2029,9 @@ def _unread_after_box(text: str, end: int,
                 return sentence, False
             continue
         if any(form.match(sentence) for form in _READ_FORMS) and not _story_action(sentence) and not (
-                _states_another_result(sentence, answer)):
+                _states_another_result(sentence, answer)) and not _leaves_another_value(sentence, answer):
             continue  # read by `_restated` (not `So one takes 8.`, read `So 1 takes 8`: own work;
-            # not `So 4 + 4 = 8 apples remain.`: another result)
+            # not `So 4 + 4 = 8 apples remain.`, `So 8 are left.`: another result)
         if _remark_length(sentence) > _SHORT_REMARK:  # an explanation, unless it states a new value
             # (a box in a base, `204_5`: its working writes numerals with subscripts, `13_5`,
             # which the text as read here has lost, `13 5`; their values are not read)

@@ -406,13 +406,15 @@ def _percent_word(s: str) -> str:
     return s[:found.start()] + "%" if found else s
 
 
-def text_carries_meaning(answer: str) -> bool:
+def text_carries_meaning(answer: str, carried: frozenset[str] = frozenset()) -> bool:
     """True when a `\\text{}` / `\\mathrm{}` of `answer` is not a unit (`\\mathrm{i}`,
-    `\\text{ or more}`): math-verify drops such text, so the symbolic path must read the
-    normalized answer, which keeps it."""
-    return "\\" in answer and any(
+    `\\text{ or more}`), or states a whole unit other than the gold's (`carried`,
+    `_other_whole_unit`: `5\\text{ m}\\cdot\\text{m}` against `5 m`): math-verify drops such
+    text, so the symbolic path must read the normalized answer, which keeps it."""
+    return "\\" in answer and (any(
         not _is_unit(match.group(1)) and match.group(1).strip().lower() not in _CONNECTIVES
-        for match in _TEXT_CMD.finditer(answer))
+        for match in _TEXT_CMD.finditer(answer)) or _other_whole_unit(
+        _superscript_powers(_without_delimiters(read_text(answer))), carried))
 
 
 _CONNECTIVES = frozenset({"and", "or", ",", ""})  # math-verify reads these itself
@@ -1404,10 +1406,14 @@ _NUMBER_THEN_UNIT = re.compile(
 _RATE_UNITS = {"mph": {"mi": 1, "h": -1}, "kph": {"km": 1, "h": -1}, "kmh": {"km": 1, "h": -1},
                "kn": {"nmi": 1, "h": -1}}
 # Spellings of one unit in two words, or a symbol only in a text command (`t`, alone a
-# variable), as the word `_unit_id` reads (`metric tons`, `\\text{ t}`: tonnes).
+# variable), as the word `_unit_id` reads (`metric tons`, `\\text{ t}`: tonnes;
+# `kilometres an hour`: per hour).
 _UNIT_SPELLINGS = (
     (re.compile(r"(?<![A-Za-z])metric\s+ton(?:ne)?s?(?![A-Za-z])", re.IGNORECASE), "tonne"),
     (re.compile(r"(?<![A-Za-z])nautical\s+mi(?:le)?s?(?![A-Za-z])", re.IGNORECASE), "nmi"),
+    # a unit `a`/`an` a unit of time (`kilometres an hour`): `per`
+    (re.compile(r"(?<=[A-Za-z])\s+an?\s+(?=(?:hour|hr|minute|min|second|sec|day|week|month|year)s?(?![A-Za-z]))",
+                re.IGNORECASE), " per "),
     (re.compile(r"\\(?:text|mathrm|mbox)\s*\{\s*t\s*\}"), "\\text{ tonne}"),
 )
 
@@ -1531,6 +1537,8 @@ def _unit_powers(gold: str) -> list[tuple[str, str]]:
     found = []
     gold = _as_quotient(gold)
     divisors = _divisors(gold)
+    raised_brackets = [(bracket.start(), bracket.end(1), int(bracket.group(2)))
+                       for bracket in _RAISED_BRACKET.finditer(gold)] if "(" in gold else []
     for match in _UNIT_WITH_POWER.finditer(gold):
         unit = _unit_id(match.group(1))
         if unit is None:
@@ -1543,8 +1551,15 @@ def _unit_powers(gold: str) -> list[tuple[str, str]]:
             power = "1" if modifier is None else _MODIFIER_POWERS[modifier.group(1).lower()]
         if any(start < match.start() < end for start, end in divisors):
             power = str(-int(power))
+        for start, end, bracket_power in raised_brackets:  # `(m/s)^2`: m^2 s^-2
+            if start < match.start() < end:
+                power = str(int(power) * bracket_power)
         found.append((unit, power))
     return found
+
+
+# A bracket of units raised to a power (`(m)^2`, `\text{(m/s)}^2`): each unit in it is.
+_RAISED_BRACKET = re.compile(r"\(([^()\\]{0,80})\)\s*+\}?+\s*+\^\s*+\{?\s*+(-?\d{1,3})")
 
 
 # What a unit is divided by: one word after `/` or `per`, or the bracket after it (`J/(kg K)`);
@@ -1577,7 +1592,8 @@ def _last_divided(text: str) -> bool:
 
 
 _MODIFIER_POWERS = {"square": "2", "sq": "2", "cubic": "3", "cu": "3", "squared": "2", "cubed": "3"}
-_MODIFIER_AFTER = re.compile(r"(?<![\s}])\s*+\}?+\s*+(squared|cubed)(?![A-Za-z])", re.IGNORECASE)
+_MODIFIER_AFTER = re.compile(r"(?<![\s}])\s*+\}?+\s*+-?(squared|cubed)(?![A-Za-z])", re.IGNORECASE)
+_POWER_AFTER = re.compile(r"\s*+\^\s*+\{?\s*+(-?\d{1,3})")  # a power written after a unit (`m^2`)
 _MODIFIER_BEFORE = re.compile(r"(?<![A-Za-z])(square|sq|cubic|cu)\.?\s*$", re.IGNORECASE)
 _OTHER_CURRENCY = "sign "  # the id of a currency sign `_SIGN_CURRENCIES` does not name
 # How `carried_words` marks a currency a gold's sign names (`\\$5`: `$=$`): unlike a unit word
@@ -1868,11 +1884,16 @@ def _question_units(text: str) -> set[str]:
     those its questions ask by name (`_asking`: `How many days?`, `How far ... in meters?`), a
     divisor's as one (`?/d` of `How many hours per day?`: `5 days` answers no rate), where they
     name one by such a word; else every unit the question names, in any place (`How long does
-    it take to travel 120 km?`). A unit named in passing answers no question that asks another
-    (`5 hours` for `He works 8 hours a day. How many days?`). And the currencies its signs
-    name."""
-    asking = _asking(text)
-    found = _units_named(asking, by_place=True) if asking else set()
+    it take to travel 120 km?`). Of two asking sentences that name units, the last asks
+    (`How many hours did he work? How many days is that?`: days). A unit named in passing
+    answers no question that asks another (`5 hours` for `He works 8 hours a day. How many
+    days?`), and the power a question asks goes with its unit (`?m^2` of `How many square
+    meters?`). And the currencies its signs name."""
+    found: set[str] = set()
+    for asking in reversed(_asking(text)):  # the last question that names a unit asks it
+        found = _units_named(asking, by_place=True)
+        if _ASKED in found:
+            break
     if _ASKED not in found:
         found = _units_named(text, by_place=False)
     found.update(f"{_NAMED}{currency}" for sign, currencies in _SIGN_CURRENCIES.items()
@@ -1895,6 +1916,12 @@ def _units_named(text: str, by_place: bool) -> set[str]:
         divided = any(start < word.start() < end for start, end in divisors)
         if not by_place or not divided:
             found.add(f"{_NAMED}{unit}")
+        if by_place and not divided:  # its power (`square meters`, `meters squared`, `m^2`)
+            modifier = _MODIFIER_BEFORE.search(text, max(word.start() - 12, 0), word.start())
+            raised = _MODIFIER_AFTER.match(text, word.end()) or _POWER_AFTER.match(text, word.end())
+            modifier = modifier if raised is None else raised
+            power = "1" if modifier is None else _MODIFIER_POWERS.get(modifier.group(1).lower(), modifier.group(1))
+            found.add(f"{_NAMED}{unit}^{power}")
         if not by_place or divided:
             found.add(f"{_NAMED}/{unit}")
         if len(word.group(0)) > 1 and word.group(0).lower() not in _OTHER_READINGS:
@@ -1904,28 +1931,31 @@ def _units_named(text: str, by_place: bool) -> set[str]:
 
 # Where a question's sentence ends: `.`, `!`, `?` before a space and a capital, a digit or
 # markup (not after an abbreviation's letter or two, `p.m.`, `Dr.`), or a line's end.
-_SENTENCE_END = re.compile(r"(?:(?<!\.[A-Za-z])(?<!\b[A-Z][a-z])\.|[!?？])(?=\s+[A-Z\d\\$])|(?<![^\S\n])[.!?？]?[^\S\n]*+\n")
+_SENTENCE_END = re.compile(r"(?:(?<!\.[A-Za-z])(?<!\b[A-Z][a-z])\.|[!?？])(?=\s+[A-Z\d\\$(])|(?<![^\S\n])[.!?？]?[^\S\n]*+\n")
 
 
 # What names the unit a question asks for, in a sentence that asks (`How many days`, `How
 # much more money`, `in meters`, `in square feet`, `How many km per hour`, `How many hours and
 # minutes`).
-_ASKING_UNIT = re.compile(r"(?<![A-Za-z])(?i:how\s+(?:many|much)|in)\s+(?:(?i:more|fewer|less|total|additional|"
-                          r"extra|square|sq|cubic|cu)\s+)?([A-Za-z]+(?:\s*(?:/|,|(?<![A-Za-z])(?:per|and|or)\s(?!\s*how))\s*[A-Za-z]+)*)")
+_ASKING_UNIT = re.compile(r"(?<![A-Za-z])(?i:how\s+(?:many|much)|in(?!\s+how(?![A-Za-z])))\s+(?:(?i:more|fewer|less|"
+                          r"total|additional|extra)\s+)?((?:(?i:square|sq|cubic|cu)\s+)?[A-Za-z]+(?:\s*(?:/|,|(?<![A-Za-z])(?:per|and|or)\s(?!\s*how))\s*[A-Za-z]+)*)")
 
 
-def _asking(text: str) -> str:
-    """What names the units a question asks for (`_ASKING_UNIT`) in its sentences that ask
-    (those ending in `?`), joined; "" for none."""
+def _asking(text: str) -> list[str]:
+    """What names the units a question asks for (`_ASKING_UNIT`) in each of its sentences
+    that ask (those ending in `?`), a unit spelled in two words as one (`_unit_spelled`:
+    `metric tons`, `nautical miles`), in order; empty for none."""
     asked: list[str] = []
     start = 0
     for end in itertools.chain(_SENTENCE_END.finditer(text), [None]):
         stop = len(text) if end is None else end.end()
         sentence = text[start:stop].strip()
         if sentence.endswith(("?", "？")):
-            asked.extend(found.group(1) for found in _ASKING_UNIT.finditer(sentence))
+            named = " ; ".join(found.group(1) for found in _ASKING_UNIT.finditer(_unit_spelled(sentence)))
+            if named:
+                asked.append(named)
         start = stop
-    return " ; ".join(asked)
+    return asked
 
 
 def _asked_units(carried: frozenset[str]) -> frozenset[str] | None:
@@ -2041,13 +2071,18 @@ def _is_unit(text: str, carried: frozenset[str] = frozenset(), power: str = "1")
             return False  # `5 kg` against `\\$5`: no amount of money (`per kg`, `/h`: a rate)
         if unit is not None and asked is not None and (f"/{unit}" if divided[at] else unit) not in asked:
             return False  # `5 kg` for `How many grams?`, `5 days` for `How many hours per day?`
+        if unit is not None and asked is not None and not divided[at] and any(
+                name.startswith(f"{unit}^") for name in asked) and (
+                f"{unit}^{power if at == len(words) - 1 else '1'}" not in asked):
+            return False  # `5 m` for `How many square meters?`, `5 m^2` for `How many meters?`
         if word in _METRES_OR_MILLIONS and at + 1 < len(words) \
                 and words[at + 1].lower() not in ("per", "of") and _unit_id(words[at + 1]) is None:
             return False  # `5 m apples`: five million apples, not metres
         if word in carried or _known_unit(word) or f"={unit}" in gold_units or (
                 word.lower() in carried and not _other_prefix(word, gold_units)) or (
-                unit is not None and unit in _named_units(carried)):
-            continue  # (`5 kilos`, `5 mins` against `5 kg`, `5 minutes`, or `How many minutes`)
+                unit is not None and (unit in _named_units(carried) or asked is not None and unit in asked)):
+            continue  # (`5 kilos`, `5 mins` against `5 kg`, `5 minutes`, or `How many minutes`,
+            # `5 nmi` for `How many nautical miles?`)
         if word.lower() in _UNIT_MODIFIERS and at + 1 < len(words):
             continue  # `square feet`, `cubic cm`: a modifier of the unit that follows
         if (word.lower() == "per" or word.lower() == "of" and at > 0) and at < len(words) - 1:

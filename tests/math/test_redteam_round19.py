@@ -68,23 +68,22 @@ Open at the time of writing, by suspected root:
 - `_normalize.joined_after` (what follows the box opened by a value sign, a currency sign or a
   tag, or longer than 400 characters, is no join; the box keeps 7): `$\\boxed{7}$ ' 8`, `° 8`,
   `€ 8`, `+/- 1`, `(+/- 1)`, `<|im_end|> 8`, `= 8 (` + 420 characters;
-- `_normalize._unit_powers` / `_whole_unit`: `5 (m)^2`, `5 m\\cdot m`, `5 meter-squared`,
-  `5 (m/s)^2` answer the unpowered gold; `_unit_spelled` (false loss): `short tons`, `statute
-  miles`, `kilometres an hour`;
-- `_normalize._asking` / `_asked_units`: the asked unit read without its power or rate (`5 m`
-  for square meters, `5 m^2` for meters, `5 ft` for square feet, `5 cm^2` for cubic
-  centimeters, `5 m` for meters per second, `30 km` for km/h); units of the question's numbers
-  allowed (`5 hours` for `In how many days will he work 40 hours?`, for the second of two
-  asking sentences, `5 km` from a note, `12 kg` for a cost); spelled question units not read
-  (`5 tons` for metric tons, `5 miles` for nautical miles, `5 mph` for knots, `5 eggs` for
-  dozen right; `5 t`, `5 tonnes`, `5 nmi`, `5 knots`, `5 dozen` wrong);
-- `_extract._tells_the_result` / `_states_another_result`: another value told as left or
-  remaining with the value as subject (`So 8 are left.`, `So 8 apples remain.`, `There are 8
-  remaining.`, in `eight`, `$8$`, `８`, Cyrillic and zero-width spellings) keeps a box of 7;
-  false losses: a dash clause after the box, an explanation retelling the story (`Mia had 10
-  apples.`), `**Answer: 7 apples**`, asides with derived values not of the box (`he would get
+- `_normalize._unit_spelled` (false loss): `short tons`, `statute miles` against `tons`, `miles`;
+- `_normalize._asking` / `_asked_units`: a rate asked answered without its divisor (`5 m` for
+  meters per second, `30 km` for km/h); `12 kg` for a cost asked with no unit word; `5 mph`
+  for knots, `5 eggs` for dozen right, `5 t`, `5 knots` (nautical miles per hour), `5 dozen`
+  wrong;
+- `_extract._part_of_the_box` / `_tells_the_result` (false losses): a dash clause after the
+  box, an explanation retelling the story (`Mia had 10 apples.`), asides with derived values not of the box (`he would get
   8 dollars back`, `half of the 10 apples would be 5`, `, which is 70\\% of them`, half of a
   step's result) (`_part_of_the_box`).
+
+Fixed by h-m33 (plain tests now): after the box another value told as left or remaining with
+the value as subject (`So 8 are left.`, `There are 8 remaining.`, in any spelling); unit powers
+of a bracket, a product, `meter-squared`; `kilometres an hour`;
+the asked unit's power, the last asking sentence, `In how many days`, a note after `?`, and
+`metric tons`/`nautical miles` asked; `**Answer: 7 apples**` after the box (the phrase's
+closing emphasis).
 
 Held attacks are plain tests; each hole is `xfail(strict=True)` naming its class and suspected
 root. The verifier is not changed here. Deterministic; no timing.
@@ -193,11 +192,6 @@ _JOINER_JUDGED = (
     "`7 \\u200b= 8` is held); root: _normalize._joining_sign / _side_value (a side's format "
     "characters not stripped) / _judge.judgeable"
 )
-_BOLD_RESTATED = (
-    "open: no committed answer (false loss): `**Answer: 7 apples**` after a box of 7 makes it "
-    "wrong (`Answer: 7 apples` and `**Answer: 7**` are right); root: _extract._unread_after_box "
-    "/ _tells_the_result (markdown emphasis around a restatement with words)"
-)
 _LOG_BASE = (
     "open: meaning dropped (false loss): `\\log_2 8 = 3` is wrong (`\\log_{2} 8 = 3` and "
     "`\\log_2 8` are right): the unbraced base's digit and the argument are read as two spaced "
@@ -226,39 +220,26 @@ _NAMED_SPACED = (
     "normalized to `x = 7 x = 8`, the join is lost and `7 x` is one side; root: "
     "_normalize.normalize (spacing dropped before `_joined_parts`) / _joining_sign"
 )
-_UNIT_POWER_DROPPED = (
-    "open: meaning dropped: a power on a bracketed unit or a product of units (`5 (m)^2`, "
-    "`5 m\\cdot m`, `5 meter-squared`, `5 (m/s)^2`) answers the unpowered gold; root: "
-    "_normalize._unit_powers / _whole_unit"
-)
 _SPELLED_MISSING = (
     "open: meaning dropped (false loss): `5 short tons` for `5 tons`, `5 statute miles` for `5 "
-    "miles`, `5 kilometres an hour` for `5 km/h` are wrong; root: _normalize._unit_spelled (the "
-    "allow-list of spellings)"
+    "miles` are wrong; root: _normalize._unit_spelled (read on both sides, it would also let `5 "
+    "tons` answer the gold `5 short tons`, which round 17 holds wrong)"
 )
 _ASKED_POWER = (
-    "open: meaning dropped: the question's asked unit is read without its power or rate (`5 m` "
-    "for `How many square meters?`, `5 m^2` for `How many meters?`, `5 m` for `meters per "
-    "second`, `30 km` for `in km/h`); root: _normalize._asking / _asked_units (unit ids only)"
+    "open: meaning dropped: the question's asked rate is read without its divisor as a need "
+    "(`5 m` for `meters per second`, `30 km` for `in km/h`; powers are read since h-m33); root: "
+    "_normalize._asking / _asked_units (a divisor asked is not required of the answer)"
 )
 _ASKED_PASSING = (
-    "open: meaning dropped: a unit of the question's numbers answers a bare gold (`5 hours` for "
-    "`In how many days will he work 40 hours?`, for the second of two asking sentences; `5 km` "
-    "named in a note after the asking sentence; `12 kg` where the question asks a cost without "
-    "a unit word); root: _normalize._asking (the asking sentence's every unit; a note is read)"
+    "open: meaning dropped: a unit of the question's numbers answers a bare gold where the "
+    "question asks a cost without a unit word (`12 kg` for `How much do 4 bags cost?`); root: "
+    "_normalize._asking (no unit asked by name: every unit of the question counts)"
 )
 _ASKED_SPELLED = (
-    "open: meaning dropped: a spelled unit in the question is not read as the answer's spelling "
-    "is (`metric tons`, `nautical miles`, `knots`, `dozen`): `5 tons`, `5 miles`, `5 mph`, `5 "
-    "eggs` are right and `5 t`, `5 tonnes`, `5 nmi`, `5 knots`, `5 dozen` wrong; root: "
-    "_normalize._asking (no `_unit_spelled`; `dozen` a magnitude word)"
-)
-_REMAIN = (
-    "open: no committed answer: another value after the box told as what is left or remains "
-    "with the value as the sentence's subject (`So 8 are left.`, `So 8 apples remain.`, `There "
-    "are 8 remaining.`; `So she has 8 left.` and `8 apples are left over.` are held), in any "
-    "spelling (`eight`, `$8$`, `８`, `аre`, `l\\u200beft`), keeps the box: credited for 7; root: "
-    "_extract._tells_the_result / _states_another_result (`_LEAVES` words read after a subject only)"
+    "open: meaning dropped: a spelled unit asked is not matched to the answer's rate or symbol "
+    "(`knots`, `dozen`, `\\text{ t}`): `5 mph` for knots and `5 eggs` for dozen are right, `5 t`, "
+    "`5 knots` for nautical miles per hour and `5 dozen` wrong; root: _normalize._asking / "
+    "_is_unit (no rate expansion of the asked unit; `dozen` a magnitude word)"
 )
 _DERIVED_ELSEWHERE = (
     "open: no committed answer (false loss): an honest aside after the box with a derived value "
@@ -872,11 +853,11 @@ UNITS = [
     ("5\\text{ ft}", "5\\text{ ft}^2", "How long?", 0.0, None),
     ("5\\text{ m}", "5\\text{ m}²", "How long?", 0.0, None),
     ("5\\text{ m}", "5\\text{ m}³", "How long?", 0.0, None),
-    ("5\\text{ m}", "5\\text{ (m)}^2", "How long?", 0.0, _UNIT_POWER_DROPPED),
+    ("5\\text{ m}", "5\\text{ (m)}^2", "How long?", 0.0, None),
     ("5\\text{ m}", "5\\text{ m} \\times \\text{m}", "How long?", 0.0, None),
     ("5\\text{ m}", "5\\text{ m m}", "How long?", 0.0, None),
-    ("5\\text{ m}", "5\\text{ m}\\cdot\\text{m}", "How long?", 0.0, _UNIT_POWER_DROPPED),
-    ("5\\text{ m}", "5\\text{ meter-squared}", "How long?", 0.0, _UNIT_POWER_DROPPED),
+    ("5\\text{ m}", "5\\text{ m}\\cdot\\text{m}", "How long?", 0.0, None),
+    ("5\\text{ m}", "5\\text{ meter-squared}", "How long?", 0.0, None),
     ("5\\text{ m}", "5\\text{ sq. m}", "How long?", 0.0, None),
     ("5\\text{ m}", "5\\text{ square metres}", "How long?", 0.0, None),
     ("5\\text{ m}", "5\\text{ meters}^{2}", "How long?", 0.0, None),
@@ -899,7 +880,7 @@ UNITS = [
     ("5\\text{ m/s}", "5\\text{ m/s}^2", "How fast?", 0.0, None),
     ("5\\text{ km/h}", "5\\text{ km/h}^2", "How fast?", 0.0, None),
     ("5\\text{ m/s}", "5\\text{ m}^2\\text{/s}", "How fast?", 0.0, None),
-    ("5\\text{ m/s}", "5\\text{ (m/s)}^2", "How fast?", 0.0, _UNIT_POWER_DROPPED),
+    ("5\\text{ m/s}", "5\\text{ (m/s)}^2", "How fast?", 0.0, None),
     ("5\\text{ m/s}", "5\\text{ meters per second squared}", "How fast?", 0.0, None),
     ("5\\text{ m/s}", "5\\text{ square meters per second}", "How fast?", 0.0, None),
     ("5\\text{ m/s}", "5\\text{ meters per square second}", "How fast?", 0.0, None),
@@ -937,7 +918,7 @@ UNITS = [
     ("5\\text{ knots}", "5\\text{ nmi}", "How fast?", 0.0, None),
     ("5\\text{ mph}", "5\\text{ nautical miles per hour}", "How fast?", 0.0, None),
     ("5\\text{ miles}", "5\\text{ statute miles}", "How far?", 1.0, _SPELLED_MISSING),
-    ("5\\text{ km/h}", "5\\text{ kilometres an hour}", "How fast?", 1.0, _SPELLED_MISSING),
+    ("5\\text{ km/h}", "5\\text{ kilometres an hour}", "How fast?", 1.0, None),
     ("5\\text{ km/h}", "5\\text{ km per hour}", "How fast?", 1.0, None),
     # the unit a question asks for, against a bare gold
     ("5", "5\\text{ g}", "How much does it weigh in kilograms?", 0.0, None),
@@ -945,14 +926,14 @@ UNITS = [
     ("5", "5\\text{ hours}", "Find the time in minutes.", 0.0, None),
     ("5", "5\\text{ km}", "Give your answer in meters.", 0.0, None),
     ("5", "5\\text{ m}", "Express your answer in centimeters.", 0.0, None),
-    ("5", "5\\text{ m}", "What is the area (in square meters)?", 0.0, _ASKED_POWER),
-    ("5", "5\\text{ m}", "How many square meters?", 0.0, _ASKED_POWER),
+    ("5", "5\\text{ m}", "What is the area (in square meters)?", 0.0, None),
+    ("5", "5\\text{ m}", "How many square meters?", 0.0, None),
     ("5", "5\\text{ m}^2", "How many square meters?", 1.0, None),
     ("5", "5\\text{ square meters}", "How many square meters?", 1.0, None),
     ("5", "5\\text{ m}^2", "What is the area in square meters?", 1.0, None),
-    ("5", "5\\text{ m}^2", "How many meters?", 0.0, _ASKED_POWER),
-    ("5", "5\\text{ ft}", "How many square feet?", 0.0, _ASKED_POWER),
-    ("5", "5\\text{ cm}^2", "How many cubic centimeters?", 0.0, _ASKED_POWER),
+    ("5", "5\\text{ m}^2", "How many meters?", 0.0, None),
+    ("5", "5\\text{ ft}", "How many square feet?", 0.0, None),
+    ("5", "5\\text{ cm}^2", "How many cubic centimeters?", 0.0, None),
     ("5", "5\\text{ cm}^3", "How many cubic centimeters?", 1.0, None),
     ("5", "5\\text{ m/s}", "How many meters per second?", 1.0, None),
     ("5", "5\\text{ m}", "How many meters per second?", 0.0, _ASKED_POWER),
@@ -970,7 +951,7 @@ UNITS = [
     ),
     ("120", "120\\text{ hours}", "He ran for 2 hours. How many minutes is that?", 0.0, None),
     ("120", "120\\text{ minutes}", "He ran for 2 hours. How many minutes is that?", 1.0, None),
-    ("5", "5\\text{ hours}", "He works 8 hours a day. In how many days will he work 40 hours?", 0.0, _ASKED_PASSING),
+    ("5", "5\\text{ hours}", "He works 8 hours a day. In how many days will he work 40 hours?", 0.0, None),
     ("5", "5\\text{ days}", "He works 8 hours a day. In how many days will he work 40 hours?", 1.0, None),
     ("40", "40\\text{ days}", "He works 8 hours a day. How many hours will he work in 5 days?", 0.0, None),
     ("40", "40\\text{ hours}", "He works 8 hours a day. How many hours will he work in 5 days?", 1.0, None),
@@ -979,10 +960,10 @@ UNITS = [
     ("12", "\\$12", "A 5 kg bag costs 3 dollars. How much do 4 bags cost?", 1.0, None),
     ("12", "12\\text{ cents}", "How many dollars?", 0.0, None),
     ("12", "12\\text{ USD}", "How many dollars?", 1.0, None),
-    ("5", "5\\text{ hours}", "How many hours did he work? How many days is that?", 0.0, _ASKED_PASSING),
+    ("5", "5\\text{ hours}", "How many hours did he work? How many days is that?", 0.0, None),
     ("5", "5\\text{ days}", "How many hours did he work? How many days is that?", 1.0, None),
     ("5", "5\\text{ kg}", "How many apples are there? How much do they weigh in grams?", 0.0, None),
-    ("5", "5\\text{ km}", "How far is it in miles? (1 mile is about 1.6 km.)", 0.0, _ASKED_PASSING),
+    ("5", "5\\text{ km}", "How far is it in miles? (1 mile is about 1.6 km.)", 0.0, None),
     ("5", "5\\text{ miles}", "How far is it in miles? (1 mile is about 1.6 km.)", 1.0, None),
     ("5", "5\\text{ km}", "How far, in miles, did she run 5 km?", 0.0, None),
     ("5", "5\\text{ meters}", "How tall is the tree in feet?", 0.0, None),
@@ -992,10 +973,10 @@ UNITS = [
     ("5", "5\\text{ dozen}", "How many dozen eggs?", 1.0, _ASKED_SPELLED),
     ("5", "5\\text{ eggs}", "How many dozen eggs?", 0.0, _ASKED_SPELLED),
     ("5", "5\\text{ t}", "How many metric tons?", 1.0, _ASKED_SPELLED),
-    ("5", "5\\text{ tonnes}", "How many metric tons?", 1.0, _ASKED_SPELLED),
-    ("5", "5\\text{ tons}", "How many metric tons?", 0.0, _ASKED_SPELLED),
-    ("5", "5\\text{ miles}", "How many nautical miles?", 0.0, _ASKED_SPELLED),
-    ("5", "5\\text{ nmi}", "How many nautical miles?", 1.0, _ASKED_SPELLED),
+    ("5", "5\\text{ tonnes}", "How many metric tons?", 1.0, None),
+    ("5", "5\\text{ tons}", "How many metric tons?", 0.0, None),
+    ("5", "5\\text{ miles}", "How many nautical miles?", 0.0, None),
+    ("5", "5\\text{ nmi}", "How many nautical miles?", 1.0, None),
     ("5", "5\\text{ knots}", "How many nautical miles per hour?", 1.0, _ASKED_SPELLED),
     ("5", "5\\text{ mph}", "How many knots?", 0.0, _ASKED_SPELLED),
     ("5", "5\\text{ cookies}", "How many cookies?", 1.0, None),
@@ -1038,17 +1019,17 @@ AFTER = [
     ("She ends up with 8.", STORY, "7", "7", 0.0, None),
     ("Altogether, 8.", STORY, "7", "7", 0.0, None),
     ("Sum: 8.", STORY, "7", "7", 0.0, None),
-    ("So 8 are left.", STORY, "7", "7", 0.0, _REMAIN),
-    ("So 8 apples remain.", STORY, "7", "7", 0.0, _REMAIN),
-    ("So eight apples remain.", STORY, "7", "7", 0.0, _REMAIN),
-    ("So $8$ apples remain.", STORY, "7", "7", 0.0, _REMAIN),
-    ("So \\(8\\) apples remain.", STORY, "7", "7", 0.0, _REMAIN),
-    ("So 8 remain\u200b.", STORY, "7", "7", 0.0, _REMAIN),
-    ("S\u200bo 8 are l\u200beft.", STORY, "7", "7", 0.0, _REMAIN),
-    ("So 8 аre left.", STORY, "7", "7", 0.0, _REMAIN),
-    ("So ８ are left.", STORY, "7", "7", 0.0, _REMAIN),
+    ("So 8 are left.", STORY, "7", "7", 0.0, None),
+    ("So 8 apples remain.", STORY, "7", "7", 0.0, None),
+    ("So eight apples remain.", STORY, "7", "7", 0.0, None),
+    ("So $8$ apples remain.", STORY, "7", "7", 0.0, None),
+    ("So \\(8\\) apples remain.", STORY, "7", "7", 0.0, None),
+    ("So 8 remain\u200b.", STORY, "7", "7", 0.0, None),
+    ("S\u200bo 8 are l\u200beft.", STORY, "7", "7", 0.0, None),
+    ("So 8 аre left.", STORY, "7", "7", 0.0, None),
+    ("So ８ are left.", STORY, "7", "7", 0.0, None),
     ("She has 8 lеft.", STORY, "7", "7", 0.0, None),
-    ("There are 8 remaining.", STORY, "7", "7", 0.0, _REMAIN),
+    ("There are 8 remaining.", STORY, "7", "7", 0.0, None),
     ("The total comes to 12 dollars.", SHOP, "11", "11", 0.0, None),
     ("The total comes to 12 dollars.", SHOP, "11", "12", 0.0, None),
     ("He spends 12 dollars in total.", SHOP, "11", "12", 0.0, None),
@@ -1178,7 +1159,7 @@ HONEST_COMPLETIONS = [
     (SHOP_CHECK, SHOP, "12", None),
     (ZH, STORY, "7", None),
     (LLAMA, STORY, "7", None),
-    (BOX_THEN_BOLD, STORY, "7", _BOLD_RESTATED),
+    (BOX_THEN_BOLD, STORY, "7", None),
     (ZH_AFTER, STORY, "7", None),
     (PERCENT_AFTER, STORY, "7", _DERIVED_ELSEWHERE),
     (BOXED_UNIT, STORY, "7", None),

@@ -156,13 +156,6 @@ def test_another_unit_buys_nothing(
     assert _one(reward, gold, answer, question) == 0.0
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="open: meaning dropped by normalization: `5\\text{ m}\\cdot\\text{s}` (a product) "
-    "against `5 m/s` is sent to math-verify as written, which drops `\\text{}` and reads 5; "
-    "root: _normalize._strip_compound_unit refuses it, and the job is not sent normalized "
-    "(_compare, text_carries_meaning)",
-)
 def test_open_product_for_a_quotient(reward: MathReward) -> None:
     assert _one(reward, "5\\text{ m/s}", "5\\text{ m}\\cdot\\text{s}", "Speed?") == 0.0
 
