@@ -43,3 +43,15 @@ def host(tmp_path: Path) -> Host:
 def _warm_pool_cleanup():
     yield
     _warm.shutdown()
+
+
+@pytest.fixture
+def zygotes(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Fresh warm servers with import zygotes (`SANDBOX_IMPORT_ZYGOTES=1`) for this test
+    only; off again after (red-team rounds sb9 and sb11)."""
+    _warm.shutdown()
+    monkeypatch.setenv("SANDBOX_IMPORT_ZYGOTES", "1")
+    yield
+    _warm.shutdown()
+    monkeypatch.delenv("SANDBOX_IMPORT_ZYGOTES")
+    _warm.shutdown()

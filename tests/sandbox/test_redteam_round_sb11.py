@@ -76,10 +76,10 @@ import dataclasses
 import encodings
 import importlib.util
 import marshal
-from collections.abc import Iterator
 
 import pytest
 from test_redteam_round_sb5 import LIMITS
+from test_redteam_round_sb9 import seen, xfails
 
 import sandbox
 from sandbox import _warm
@@ -87,28 +87,6 @@ from sandbox import _warm
 pytestmark = pytest.mark.usefixtures("sandbox_ready")
 
 
-@pytest.fixture
-def zygotes(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """Fresh warm servers with import zygotes for this test only; off again after."""
-    _warm.shutdown()
-    monkeypatch.setenv("SANDBOX_IMPORT_ZYGOTES", "1")
-    yield
-    _warm.shutdown()
-    monkeypatch.delenv("SANDBOX_IMPORT_ZYGOTES")
-    _warm.shutdown()
-
-
-def seen(ex: sandbox.Execution) -> tuple[object, ...]:
-    return ex.status, ex.exit_code, ex.signal, ex.stdout, ex.stderr
-
-
-def xfails(names: list[str], open_: dict[str, str]) -> list[object]:
-    return [
-        pytest.param(n, marks=pytest.mark.xfail(strict=True, reason=f"open: {open_[n]}"))
-        if n in open_
-        else n
-        for n in names
-    ]
 
 
 def served(code: str, runs: int = 3, limits: sandbox.Limits = LIMITS,

@@ -50,7 +50,6 @@ queues, keyrings, an abstract socket and a process that outlive their test.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterator
 
 import pytest
 from test_redteam_round_sb5 import LIMITS
@@ -59,17 +58,6 @@ import sandbox
 from sandbox import _warm
 
 pytestmark = pytest.mark.usefixtures("sandbox_ready")
-
-
-@pytest.fixture
-def zygotes(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """Fresh warm servers with import zygotes for this test only; off again after."""
-    _warm.shutdown()
-    monkeypatch.setenv("SANDBOX_IMPORT_ZYGOTES", "1")
-    yield
-    _warm.shutdown()
-    monkeypatch.delenv("SANDBOX_IMPORT_ZYGOTES")
-    _warm.shutdown()
 
 
 def seen(ex: sandbox.Execution) -> tuple[object, ...]:
