@@ -25,7 +25,7 @@ from sandbox._cgroup import CgroupV1, MemoryGroup, cgroup_v1, cgroup_v2_root, sw
 from sandbox._errors import SandboxError
 from sandbox._languages import BASE_MOUNTS
 from sandbox._process import RawRun, Started, collect, run_process, spawn_process
-from sandbox._spare import IDLE_S, WAITER, Spare, spares, spares_enabled
+from sandbox._spare import IDLE_S, SECRET, WAITER, Spare, spares, spares_enabled
 from sandbox._types import Limits
 
 if TYPE_CHECKING:
@@ -140,7 +140,8 @@ def _sweep_once(pid: int, host: CgroupV1) -> None:
 
 
 def run_jail(command: Sequence[str], limits: Limits, *, stdin: bytes, output_bytes: int,
-             spare: bool = True, cancel: Cancel | None = None, **options: Any) -> RawRun:
+             spare: bool = True, cancel: Cancel | None = None, secret: str = "",
+             **options: Any) -> RawRun:
     """Run `command` in one fresh jail under `limits` (`options` as for `jail_argv`), its
     memory held as a whole by a cgroup where the host has one; `RawRun.oom` says whether
     that cgroup's OOM killer ran (None when nothing can tell, as on cgroup v2).
@@ -148,11 +149,16 @@ def run_jail(command: Sequence[str], limits: Limits, *, stdin: bytes, output_byt
     spare: take the jail from the spare jails of this shape if one waits (see `_spare.py`),
     and start the next one; a run with writable binds, passed fds or kept environment
     variables always starts its own. cancel: once set (from another thread) the jail is
-    killed, a `timed_out` run."""
+    killed, a `timed_out` run. secret: what each `SECRET` argument of `command` stands for
+    (hex digits: a value only this host and the jail's command know, never in the shape of
+    a spare, which is started before it is drawn)."""
+    if any(arg == SECRET for arg in command) and not (secret.isascii() and secret.isalnum()):
+        raise ValueError("run_jail: a command with a SECRET argument needs a secret")
     if spare and spares_enabled() and not any(
             options.get(k) for k in ("rw_binds", "pass_fds", "keep_env", "persistent")):
         return _run_spared(command, limits, stdin=stdin, output_bytes=output_bytes,
-                           cancel=cancel, **options)
+                           cancel=cancel, secret=secret, **options)
+    command = [secret if arg == SECRET else arg for arg in command]
     group = memory_group(limits.memory_bytes)
     try:
         raw = run_process(jail_argv(command, limits, group=group, **options),
@@ -168,10 +174,12 @@ def run_jail(command: Sequence[str], limits: Limits, *, stdin: bytes, output_byt
 
 def _run_spared(command: Sequence[str], limits: Limits, *, stdin: bytes, output_bytes: int,
                 binds: Iterable[tuple[str, str]] = (), mounts: Iterable[str] = (),
-                address_space_extra: int = 0, cancel: Cancel | None = None) -> RawRun:
+                address_space_extra: int = 0, cancel: Cancel | None = None,
+                secret: str = "") -> RawRun:
     """`run_jail` through a spare jail: the run's files (the binds of regular files) are
-    copied into the spare's placeholders, folders stay binds of the shape. Without a spare
-    ready, the run starts its own jail; either way a spare for the next run starts now."""
+    copied into the spare's placeholders, folders stay binds of the shape, the secret goes
+    in the line that starts the command. Without a spare ready, the run starts its own
+    jail; either way a spare for the next run starts now."""
     binds, mounts = list(binds), tuple(mounts)
     files: list[tuple[str, str]] = []
     fixed: list[tuple[str, str]] = []
@@ -190,12 +198,12 @@ def _run_spared(command: Sequence[str], limits: Limits, *, stdin: bytes, output_
         spares.offer(key, start, taken=False)
         return run_jail(command, limits, stdin=stdin, output_bytes=output_bytes, spare=False,
                         binds=binds, mounts=mounts, address_space_extra=address_space_extra,
-                        cancel=cancel)
+                        cancel=cancel, secret=secret)
     reaped = False
     try:
         taken.fill(files)
         released = time.monotonic()
-        head = _release(taken.started)  # the program starts now; the wall limit counts from here
+        head = _release(taken.started, secret)  # the program starts now; the wall limit counts from here
         spares.offer(key, start, taken=True)  # the next run's jail sets up while this one runs
         raw = collect(taken.started, stdin=head + stdin, wall_s=limits.wall_s,
                       output_bytes=output_bytes, since=released, cancel=cancel)
@@ -210,19 +218,20 @@ def _run_spared(command: Sequence[str], limits: Limits, *, stdin: bytes, output_
     if raw.jail_failed:  # the spare's nsjail never got going: this run starts its own
         return run_jail(command, limits, stdin=stdin, output_bytes=output_bytes, spare=False,
                         binds=binds, mounts=mounts, address_space_extra=address_space_extra,
-                        cancel=cancel)
+                        cancel=cancel, secret=secret)
     return raw
 
 
-def _release(started: Started) -> bytes:
-    """Write the line the spare's waiting shell reads before it execs the command; what
-    could not be written (the spare is gone: its run then reads as a failed jail) is left
-    for `collect` to send."""
+def _release(started: Started, secret: str) -> bytes:
+    """Write the line the spare's waiting shell reads before it execs the command (the
+    run's secret); what could not be written (the spare is gone: its run then reads as a
+    failed jail) is left for `collect` to send."""
     assert started.proc.stdin is not None
+    line = secret.encode() + b"\n"
     try:
-        return b"" if os.write(started.proc.stdin.fileno(), b"\n") == 1 else b"\n"
+        return line[os.write(started.proc.stdin.fileno(), line):]
     except OSError:
-        return b"\n"
+        return line
 
 
 def _start_spare(command: Sequence[str], limits: Limits, inside: Sequence[str],

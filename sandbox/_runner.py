@@ -6,6 +6,7 @@ import dataclasses
 import logging
 import os
 import resource
+import secrets
 import warnings
 from collections.abc import Callable, Sequence
 from typing import Literal
@@ -17,6 +18,7 @@ from sandbox._in_jail.init import SIGNAL_REPORT
 from sandbox._jail import check_nsjail, cpu_rlimit_s, run_jail
 from sandbox._languages import PYTHON, PYTHON_FLAGS, LanguageSpec, language_spec
 from sandbox._process import RawRun, run_process
+from sandbox._spare import SECRET
 from sandbox._staging import IN_JAIL, LAUNCHER, staged_dir
 from sandbox._types import Execution, Limits
 from sandbox._warm import run_warm, use_warm
@@ -67,27 +69,32 @@ def run(code: str, language: str = "python", *, stdin: str | bytes = "",
         # a Python program's jail holds the harness folder, as a warm server's jail does:
         # what a program sees of the files is the same in both modes. Its pid 1 is the
         # init (`_in_jail/init.py`), counted as one process more; the program its child.
-        raw = run_jail([*INIT, *spec.run_argv(limits.memory_bytes)],
+        nonce = secrets.token_hex(NONCE_BYTES)
+        raw = run_jail([*INIT, SECRET, *spec.run_argv(limits.memory_bytes)],
                        dataclasses.replace(limits, processes=limits.processes + 1),
                        stdin=data, output_bytes=limits.output_bytes + INIT_REPORT_BYTES,
                        binds=[*box.binds, (staged_dir(), IN_JAIL)],
-                       address_space_extra=spec.address_space_extra)
-    return to_execution(from_init(raw, limits.output_bytes), limits)
+                       address_space_extra=spec.address_space_extra, secret=nonce)
+    return to_execution(from_init(raw, limits.output_bytes, nonce), limits)
 
 
 INIT = (PYTHON, *PYTHON_FLAGS, LAUNCHER, "init")
-"""What a cold Python run's jail execs, the program's argv after it (`_in_jail/init.py`)."""
-INIT_REPORT_BYTES = len(SIGNAL_REPORT) + 4
+"""What a cold Python run's jail execs, the run's nonce (`SECRET`: `run_jail` puts it in,
+in a spare jail too) and the program's argv after it (`_in_jail/init.py`)."""
+NONCE_BYTES = 8
+"""Random bytes of the nonce (hex in the init's argv and its report) that only the init of
+the run and this host know."""
+INIT_REPORT_BYTES = len(SIGNAL_REPORT) + 2 * NONCE_BYTES + 1 + 4
 """The longest signal report of the init: the cap on stderr is that much higher."""
 
 
-def from_init(raw: RawRun, output_bytes: int) -> RawRun:
+def from_init(raw: RawRun, output_bytes: int, nonce: str) -> RawRun:
     """The run as the program ended, from what its init (`_in_jail/init.py`) reports: an
-    exit code is its own; a signal death is exit 128 + N with the report of N as stderr's
-    last bytes (taken off). A stream past `output_bytes` (the jail ran with a cap higher by
+    exit code is its own; a signal death is exit 128 + N with the report of N, under the
+    run's `nonce`, as stderr's last bytes (taken off). A stream past `output_bytes` (the jail ran with a cap higher by
     the report's length) is an overflow, cut there."""
     if raw.exit_code is not None and raw.exit_code > 128:
-        report = SIGNAL_REPORT + str(raw.exit_code - 128).encode() + b"\n"
+        report = SIGNAL_REPORT + f"{nonce} {raw.exit_code - 128}\n".encode()
         if raw.stderr.endswith(report):
             raw = dataclasses.replace(raw, exit_code=None, signal=raw.exit_code - 128,
                                       stderr=raw.stderr[:-len(report)])

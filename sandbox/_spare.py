@@ -36,7 +36,7 @@ from sandbox._cgroup import MemoryGroup
 from sandbox._parallel import default_workers
 from sandbox._process import FORKING, Started
 
-__all__ = ["IDLE_S", "MAX_SPARES", "SEEN_SHAPES", "WAITER", "Spare", "SpareJails",
+__all__ = ["IDLE_S", "MAX_SPARES", "SECRET", "SEEN_SHAPES", "WAITER", "Spare", "SpareJails",
            "per_shape", "spares", "spares_enabled"]
 
 IDLE_S = 30.0
@@ -45,10 +45,18 @@ MAX_SPARES = 16
 """Spare jails waiting at once, over every shape."""
 SEEN_SHAPES = 256
 """Shapes remembered as run before: a spare is started after a miss only for one of these."""
-WAITER = ("/bin/sh", "-c", 'read -r _ && unset PWD && exec "$0" "$@"')
+SECRET = "{secret}"
+"""The argument of a command that stands for the run's secret (`_jail.run_jail`'s `secret`):
+a spare is started before its run's secret is drawn, so its argv holds this and its waiting
+shell puts the secret in its place."""
+WAITER = ("/bin/sh", "-c",
+          ('read -r s && unset PWD && c="$0" && for a in "$@"; do shift; '
+           f'[ "$a" = "{SECRET}" ] && a="$s"; set -- "$@" "$a"; done && exec "$c" "$@"'))
 """The spare's first process: reads one line of stdin (a byte at a time: the rest is the
-program's), then becomes the command (argv and environment as a fresh jail gives them; the
-shell's own PWD removed). At end of file (the host is gone) it exits without running it."""
+program's), the run's secret, then becomes the command with the secret in place of each
+`SECRET` argument (argv and environment as a fresh jail gives them; the shell's own PWD
+removed; its variables are not exported). At end of file (the host is gone) it exits
+without running it."""
 
 
 def spares_enabled() -> bool:

@@ -14,10 +14,12 @@ test's process). This process then reaps every process that ends (orphans includ
 the program has; the program's end is the run's end, as when it was pid 1: every other
 process of the jail is SIGKILLed and reaped, and this process exits with the program's
 status. An exit code is its own exit code. A signal death cannot be re-raised (pid 1 is
-immune to its own signals), so it writes `SIGNAL_REPORT` with the number as the last
-bytes of stderr (no other process is left to write after it) and exits with 128 + the
-signal; `_runner.from_init` reads both back as that signal. A program that writes the
-report itself and exits with 128 + N reads as dying of N, which it can do anyway.
+immune to its own signals), so it writes `SIGNAL_REPORT`, the run's nonce and the number
+as the last bytes of stderr (no other process is left to write after it) and exits with
+128 + the signal; `_runner.from_init` reads both back as that signal. The nonce is this
+process's first argument, drawn by the host for the run and never passed on: the program
+cannot read its parent's argv (no /proc, no ptrace), so a report it writes itself is its
+own stderr and its exit 128 + N an exit code, as python3 main.py's (red team sb12).
 
 Nothing is forwarded: nsjail ends a run (its time limit, the host's kill) by SIGKILLing
 this pid 1 from outside the namespace, and the kernel then kills every process of the
@@ -43,13 +45,16 @@ else:
     import _signal as signal
 
 SIGNAL_REPORT = b"\0sandbox-init: signal "
-"""Then the signal number in decimal and a newline: the report of a signal death."""
+"""Then the run's nonce, a space, the signal number in decimal and a newline: the report of
+a signal death."""
 FAILED = 70
 """This process's status where it could not tell the program's (EX_SOFTWARE)."""
 
 
 def main(argv: "list[str]") -> None:
-    """Run `argv` as the jail's only program; exit with its status (see above)."""
+    """`argv`: the run's nonce, then the program's argv. Run it as the jail's only program;
+    exit with its status (see above)."""
+    nonce, argv = argv[0].encode(), argv[1:]
     signal.signal(signal.SIGINT, signal.SIG_DFL)  # as pid 1: dropped, never a KeyboardInterrupt
     pid = posix.fork()
     if pid == 0:
@@ -65,7 +70,7 @@ def main(argv: "list[str]") -> None:
     _end_the_rest()
     if posix.WIFSIGNALED(status):
         number = posix.WTERMSIG(status)
-        report = SIGNAL_REPORT + str(number).encode() + b"\n"
+        report = SIGNAL_REPORT + nonce + b" " + str(number).encode() + b"\n"
         try:
             posix.set_blocking(2, True)  # the program may have left the shared pipe non-blocking
             while report:

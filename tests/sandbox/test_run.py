@@ -338,13 +338,18 @@ def test_a_jail_that_fails_to_mount_is_a_sandbox_error_not_a_timeout(tmp_path) -
     (0, b"e", 8, (0, None, b"e", False)),
     (3, b"e", 8, (3, None, b"e", False)),
     # a signal death: exit 128 + N and the init's report, which is taken off
-    (139, b"e" + SIGNAL_REPORT + b"11\n", 8, (None, 11, b"e", False)),
+    (139, b"e" + SIGNAL_REPORT + b"n0nce 11\n", 8, (None, 11, b"e", False)),
     # 128 + N without the report (or with another N) is an exit code
-    (137, b"e" + SIGNAL_REPORT + b"11\n", 64, (137, None, b"e" + SIGNAL_REPORT + b"11\n", False)),
+    (137, b"e" + SIGNAL_REPORT + b"n0nce 11\n", 64, (137, None, b"e" + SIGNAL_REPORT + b"n0nce 11\n", False)),
     (137, b"e", 8, (137, None, b"e", False)),
+    # a report without the run's nonce is the program's own bytes (red team sb12: a program
+    # that writes the report and exits 128 + N reads as python3 main.py does, exit 128 + N)
+    (139, b"e" + SIGNAL_REPORT + b"11\n", 64, (139, None, b"e" + SIGNAL_REPORT + b"11\n", False)),
+    (139, b"e" + SIGNAL_REPORT + b"other 11\n", 64,
+     (139, None, b"e" + SIGNAL_REPORT + b"other 11\n", False)),
     # the cap holds for the program's own bytes: the report's room is not the program's
     (0, b"x" * 9, 8, (0, None, b"x" * 8, True)),
-    (134, b"x" * 8 + SIGNAL_REPORT + b"6\n", 8, (None, 6, b"x" * 8, False)),
+    (134, b"x" * 8 + SIGNAL_REPORT + b"n0nce 6\n", 8, (None, 6, b"x" * 8, False)),
 ])
 def test_the_init_report_reads_as_the_program_ended(exit_code: int, stderr: bytes, cap: int,
                                                     read: tuple[object, ...]) -> None:
@@ -353,5 +358,5 @@ def test_the_init_report_reads_as_the_program_ended(exit_code: int, stderr: byte
 
     raw = from_init(RawRun(exit_code=exit_code, signal=None, stdout=b"", stderr=stderr,
                            overflow=False, timed_out=False, wall_s=0.1, cpu_s=0.1,
-                           peak_memory_bytes=0), cap)
+                           peak_memory_bytes=0), cap, "n0nce")
     assert (raw.exit_code, raw.signal, raw.stderr, raw.overflow) == read

@@ -182,3 +182,25 @@ def test_a_forked_process_starts_its_own_spares(taken: Taken) -> None:
     assert sum(len(q) for q in _spare.spares.waiting.values()) == waiting
     assert sandbox.run("print(3)", limits=SHORT, mode="cold").stdout == "3\n"
     assert taken.hits >= 1
+
+
+def test_the_init_report_is_told_from_a_forged_one_in_a_spare(taken: Taken) -> None:
+    # the init's nonce is drawn per run, after its spare started: the waiting shell takes it
+    # from the line that starts the command, so a spare's init reports a real signal death
+    # and a program that writes a report of its own reads as its exit code, as in a fresh
+    # jail (red team sb12's forgery, here through spares)
+    from sandbox._in_jail.init import SIGNAL_REPORT
+
+    killed = "import os, signal\nos.kill(os.getpid(), signal.SIGTERM)\n"
+    forged = (f"import sys\nsys.stderr.write({SIGNAL_REPORT.decode()!r} + '15\\n')\n"
+              "sys.exit(143)\n")
+    for _ in range(3):  # the third runs in a spare
+        dead = sandbox.run(killed, limits=SHORT, mode="cold")
+    assert taken.hits == 1
+    assert (dead.status, dead.signal, dead.exit_code, dead.stderr) == (
+        "runtime_error", 15, None, "")
+    for _ in range(2):  # the same shape: both in spares
+        fake = sandbox.run(forged, limits=SHORT, mode="cold")
+    assert taken.hits == 3
+    assert (fake.signal, fake.exit_code) == (None, 143)
+    assert fake.stderr == SIGNAL_REPORT.decode() + "15\n"
