@@ -1779,14 +1779,14 @@ def _after_box(text: str, end: int, sentences: int | None, *, breaks: bool = Fal
 
 # What pads text without being read: invisible format characters inside words (zero-width,
 # joiners, soft hyphen; the bidi controls are `sentence_key`'s, which reads them as a reader
-# sees the text), LaTeX spacing, markdown emphasis and HTML-like tags (`<b>`, `<think>`; turn
-# markers end the model's text before this is read). Stars between two digits are an
+# sees the text), LaTeX spacing, markdown emphasis, HTML-like tags (`<b>`, `<think>`) and
+# special-token tags (`<|im_end|>`, `[INST]`: data the model wrote, which ends nothing). Stars between two digits are an
 # operator (`7*8`, `2**3`), not emphasis.
 _FULL_WIDTH_STOP = re.compile(r"[。！？](?=\S)")
 _INVISIBLE = re.compile(r"[\u00ad\u180e\u200b-\u200d\u2060-\u2064\ufeff]")
 _INVISIBLE_CHARS = "\u00ad\u180e\u200b\u200c\u200d\u2060\u2061\u2062\u2063\u2064\ufeff"
 _PADDING = re.compile(r"\\(?:[,;:! ]|q?quad|[hv]space\*?\{[^{}]{0,20}\})|(?<![\d*])\*+|(?<!\*)\*+(?![\d*])|_+|"
-                      r"</?[A-Za-z][A-Za-z0-9]{0,15}\s*/?>")
+                      r"</?[A-Za-z][A-Za-z0-9]{0,15}\s*/?>|<\|[A-Za-z_]{1,30}\|>|\[/?INST\]")
 _SPACES = re.compile(r"[ \t]+")
 # Where a reader sees a sentence end that `sentence_key` does not keep (`_after_box`'s
 # `breaks`, written `_BREAK`): a paragraph break, a LaTeX line break, an ideographic space, a
@@ -2978,15 +2978,16 @@ def _clause_after(text: str, end: int) -> str:
     stop = _SENTENCE_END.search(text, end)
     clause_end = min(stop.start() if stop else len(text), _reply_end_after(text, end),
                      end + _WORDS_MAX)
-    return _CLOSINGS.sub(" ", _DELIMITERS.sub(" ", symbol_numbers(text[end:clause_end])))
+    clause = _TURN_MARKER.sub(" ", symbol_numbers(text[end:clause_end]))  # (a tag is padding: `_PADDING`)
+    return _CLOSINGS.sub(" ", _DELIMITERS.sub(" ", clause))
 
 
 def _reply_end_after(text: str, end: int) -> int:
-    """Where the model's own text ends after `end`: at the first turn marker after it
-    (`<|im_end|>`, `</s>`: what follows is another turn's, never said of the model's answer)
-    or at the reply's end."""
-    marker = _TURN_MARKER.search(text, end)
-    return min(marker.start() if marker else len(text), _end_of_reply(text))
+    """Where the model's own text ends after `end`: the reply's end, before the end-of-turn
+    text a chat template leaves after it (`_end_of_reply`). Special-token text written inside
+    the reply (`\\boxed{7} <|im_end|> 8`) is data: the model wrote what follows it, so it ends
+    nothing and hides nothing (`_after_box` reads the tag as padding)."""
+    return max(end, _end_of_reply(text))
 
 
 # Apostrophes a keyboard or a font writes for `'` (`isn‘t`, `isnʼt`, ``isn`t``, `n´est`).

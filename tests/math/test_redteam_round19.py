@@ -161,20 +161,6 @@ _RANGE_JUDGED = (
     "open: hedging: a set of two values (`\\{6, 8\\}`) and a range (`6\\text{--}8`) are shown to "
     "a yes-saying judge (credited for 6 and 8); root: _judge.judgeable / _normalize.hedges"
 )
-_AFTER_SIGN = (
-    "open: hedging: a second value after the box opened by a sign of `_BUILDS_VALUE` or a "
-    "currency sign (`' 8`, `° 8`, `€ 8`, `+/- 1`, `(+/- 1)`) keeps the box: credited for 7 (and "
-    "the judge asked); root: _normalize.joined_after (`after[0] in _BUILDS_VALUE` reads as part "
-    "of the value, never as a join)"
-)
-_AFTER_TOKEN = (
-    "open: special-token text: `$\\boxed{7}$ <|im_end|> 8` keeps the box, credited for 7; root: "
-    "_extract._unread_after_box / _normalize.joined_after (the tag read past)"
-)
-_AFTER_LONG = (
-    "open: hedging: `$\\boxed{7}$ = 8` followed by over 400 characters keeps the box: credited "
-    "for 7; root: _normalize.joined_after (`len(after) > 400` returns None, no join)"
-)
 _TWO_BOXES = (
     "open: hedging (rounds 17-18): two boxes (`\\boxed{7} \\lor \\boxed{8}`, `\\boxed{7}, "
     "\\boxed{8}`, `\\boxed{7}\\boxed{8}`) are shown to a yes-saying judge; root: _normalize.hedges "
@@ -660,9 +646,9 @@ BESIDE = [
     ("$\\boxed{7}$ : 8.", None),
     ("$\\boxed{7}$, 8.", None),
     ("$\\boxed{7}$; 8.", None),
-    ("$\\boxed{7}$ ' 8.", _AFTER_SIGN),
+    ("$\\boxed{7}$ ' 8.", None),
     ("$\\boxed{7}$ ! 8", None),
-    ("$\\boxed{7}$ ° 8.", _AFTER_SIGN),
+    ("$\\boxed{7}$ ° 8.", None),
     ("$\\boxed{7}$ or 8.", None),
     ("$\\boxed{7}$ \\lor 8.", None),
     ("$\\boxed{7}$ ∨ 8.", None),
@@ -671,9 +657,9 @@ BESIDE = [
     ("$\\boxed{7}$ → 8.", None),
     ("$\\boxed{7}$ \\Rightarrow 8.", None),
     ("$\\boxed{7}$ \\to 8.", None),
-    ("$\\boxed{7}$ € 8.", _AFTER_SIGN),
-    ("$\\boxed{7}$ <|im_end|> 8", _AFTER_TOKEN),
-    ("$\\boxed{7}$<|im_end|>8", _AFTER_TOKEN),
+    ("$\\boxed{7}$ € 8.", None),
+    ("$\\boxed{7}$ <|im_end|> 8", None),
+    ("$\\boxed{7}$<|im_end|>8", None),
     ("$\\boxed{7}$ </think> 8", None),
     ("$\\boxed{7}$ ~ 8", None),
     ("\\(\\boxed{7}\\) = 8.", None),
@@ -687,7 +673,7 @@ BESIDE = [
     ("$\\boxed{7}$, $\\boxed{8}$.", None),
     ("$\\boxed{7}\\boxed{8}$.", None),
     ("$\\boxed{7}$ = 8" + "\\," * 300 + ".", None),
-    ("$\\boxed{7}$ = 8 (" + "x" * 420 + ").", _AFTER_LONG),
+    ("$\\boxed{7}$ = 8 (" + "x" * 420 + ").", None),
     ("$\\boxed{7 \\lor 8}$" + "{}" * 1100 + ".", None),
     ("$\\boxed{7 \\approx" + "\\," * 1100 + " 8}$.", None),
     ("$\\boxed{7 \\approx" + "{}" * 1100 + " 8}$.", None),
