@@ -636,14 +636,14 @@ def joined_after(answer: str, after: str) -> str | None:
 
 _AFTER_MAX = 400
 # Marks that build a value only on the value they stand beside (a prime, a degree, a percent,
-# a per-mille, a currency sign, `_normalize` reads `\\$` and `\\%` as theirs), and a value
+# a per-mille, a currency sign; `\\$`, and `sentence_key`'s `_DOLLAR_SIGN` for it), and a value
 # that opens the text after them: `\\boxed{7} ' 8` is 7 and 8 side by side, whichever the
 # marks belong to.
-_MARKS_BESIDE = re.compile(r"(?:['\u2032\u2033\u00b0\u2030%$\u00a2-\u00a5\u20a0-\u20cf]|\\[%$])+")
-_OPENS_VALUE = re.compile(r"\s*[-+\u2212]?\.?\d")
+_MARKS_BESIDE = re.compile(r"(?:['\u2032\u2033\u00b0\u2030%$\u00a2-\u00a5\u20a0-\u20cf\x00]|\\[%$])+")
+_OPENS_VALUE = re.compile(r"(?<!\s)\s*+[-+\u2212]?\.?\d")
 # The sign that opens the text after a box and the value right after it (`= 8` of `= 8 (...)`,
 # `\\approx 8.5%`, `> -3`): the second side of a join, read alone.
-_SIGN_AND_VALUE = re.compile(r"[^\w\s]{1,3}\s{0,3}(?:\\[A-Za-z]{1,20}\s{0,3})?[-+\u2212]?\d+(?:[.,]\d+)*(?:\s{0,3}\\?%)?"
+_SIGN_AND_VALUE = re.compile(r"[^\w\s]{1,3}\s{0,3}(?:\\[A-Za-z]{1,20}\s{0,3})?[-+\u2212]?\d++(?:[.,]\d++)*+(?:\s{0,3}\\?%)?"
                              r"(?![\d.,/^_{]|\s{0,3}[-+*/^\u00d7\u00f7\u00b7\u2212]\s{0,3}\d)")
 
 
