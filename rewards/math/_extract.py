@@ -2021,11 +2021,11 @@ def _unread_after_box(text: str, end: int,
     if _CAPITAL_OPENING.match(first):  # `\\boxed{7} Also 8.`: a sentence the box ended, read for values
         parts[0] = ("", "")
         parts.insert(1, (first, _BREAK))
-    clause = _MARKED_CLAUSE.match(first)
-    if clause is not None and _DIGITS.search(first) and _tells_the_story(first[clause.end():], answer):
+    marked = _MARKED_CLAUSE.match(first)
+    if marked is not None and _DIGITS.search(first) and _tells_the_story(first[marked.end():], answer):
         ending = parts[0][1]  # `\\boxed{7} — she ate 3 of 10.`: the story told back, read for values
         parts[0] = ("", "")
-        parts.insert(1, (first[clause.end():], ending))
+        parts.insert(1, (first[marked.end():], ending))
     read = _sentences_read(parts, text, end)
     stated: list[tuple[str, str, bool]] = []
     worked: frozenset[Fraction] | None = None
