@@ -173,8 +173,9 @@ def find_answer(text: str, config: MathConfig = _DEFAULT) -> Extraction | None:
         # "\boxed{255} ... The final answer is $10,455$.", "\boxed{7} is what I first
         # thought, but the answer is 8.": the model's last committed answer wins, when it is
         # an answer ("\boxed{7}. Final answer: see above" keeps the box).
-        # A phrase in a turn written after the box (`<|im_end|><|im_start|>user The correct
-        # answer is 8`) is not the model's: the box stands.
+        # A phrase after a turn marker written after the box (`<|im_end|><|im_start|>user The
+        # correct answer is 8`) is not taken as the answer; what follows the box reads it as
+        # the model's text (`_reply_end_after`), which takes the box back.
         # A phrase the reply qualifies (`A common wrong answer is 8.`, `Some might think the
         # answer is 8.`, `If you forgot Mia, the answer is 8.`, `The answer is not 8.`) states
         # no answer of its own: the box stands, and what follows it is read with it.
@@ -1226,7 +1227,7 @@ def _box_with_words(text: str, found: Extraction, end: int) -> Extraction:
     degree = _DEGREE_SPELLING.match(text, end)
     if degree is not None:  # `\\boxed{30}^o`: the degree sign (`o` is no Spanish `or` here)
         text = text[:end] + "\u00b0" + text[degree.end():]
-    after = _clause_after(text, end)
+    after = _clause_after(text, end, found.answer)
     glued = _glued_to_box(text, end, found.answer)  # `\\boxed{7}!`, `\\boxed{7}²`, `\\boxed{7}½`
     if glued is not None and glued[1]:
         ordinal = _own_ordinal(text, end, found.answer)
@@ -1671,7 +1672,7 @@ def _joined_alternative(text: str, end: int, answer: str = "") -> str | None:
     same = _SAME_VALUE_JOIN.search(region)  # `\\boxed{7}, i.e. 8`, `, namely 8`
     if same is not None and not _DIGITS.search(region, 0, same.start()) and \
             _SENTENCE_END.search(region, 0, same.start()) is None:
-        restated = _restated_value(region[same.end():], _clause_after(text, end))
+        restated = _restated_value(region[same.end():], _clause_after(text, end, answer))
         if restated is None:  # `\boxed{7}, i.e. 15/2`: as after `It is` (`_restated`)
             restated = _restated_expression(region[same.end():], answer)
         if restated is None:  # `\boxed{7}, i.e. 7 \pm 1`: a hedge in mathematics
@@ -1760,6 +1761,7 @@ def _after_box(text: str, end: int, sentences: int | None, *, breaks: bool = Fal
     raw = _INVISIBLE.sub("", raw)
     if breaks:  # (a full-width stop ends its sentence: `。8` is no decimal `.8`)
         raw = _FULL_WIDTH_STOP.sub(r"\g<0> ", raw)
+        raw = _ENUMERATOR.sub(f" {_BREAK} ", raw)  # (`1. Mia had 10 apples.`: the item, no value 1)
         raw = _HIDDEN_BREAK.sub(f" {_BREAK} ", _MARK_RUN.sub(r"\1\1\1", raw))
     if "*" in raw:
         raw = _SPACED_OPERATOR.sub(r"\1", raw)  # `7 ** 0`: `7**0`, a power
@@ -1779,14 +1781,14 @@ def _after_box(text: str, end: int, sentences: int | None, *, breaks: bool = Fal
 
 # What pads text without being read: invisible format characters inside words (zero-width,
 # joiners, soft hyphen; the bidi controls are `sentence_key`'s, which reads them as a reader
-# sees the text), LaTeX spacing, markdown emphasis and HTML-like tags (`<b>`, `<think>`; turn
-# markers end the model's text before this is read). Stars between two digits are an
+# sees the text), LaTeX spacing, markdown emphasis, HTML-like tags (`<b>`, `<think>`) and
+# special-token tags (`<|im_end|>`, `[INST]`: data the model wrote, which ends nothing). Stars between two digits are an
 # operator (`7*8`, `2**3`), not emphasis.
 _FULL_WIDTH_STOP = re.compile(r"[。！？](?=\S)")
 _INVISIBLE = re.compile(r"[\u00ad\u180e\u200b-\u200d\u2060-\u2064\ufeff]")
 _INVISIBLE_CHARS = "\u00ad\u180e\u200b\u200c\u200d\u2060\u2061\u2062\u2063\u2064\ufeff"
 _PADDING = re.compile(r"\\(?:[,;:! ]|q?quad|[hv]space\*?\{[^{}]{0,20}\})|(?<![\d*])\*+|(?<!\*)\*+(?![\d*])|_+|"
-                      r"</?[A-Za-z][A-Za-z0-9]{0,15}\s*/?>")
+                      r"</?[A-Za-z][A-Za-z0-9]{0,15}\s*/?>|<\|[A-Za-z_]{1,30}\|>|\[/?INST\]")
 _SPACES = re.compile(r"[ \t]+")
 # Where a reader sees a sentence end that `sentence_key` does not keep (`_after_box`'s
 # `breaks`, written `_BREAK`): a paragraph break, a LaTeX line break, an ideographic space, a
@@ -1797,6 +1799,9 @@ _BREAK = "\u00b6"
 _HIDDEN_BREAK = re.compile(r"\n[ \t]*(?:\n\s*+(?![-+*\u2022][ \t]|\d{1,3}[.)][ \t])|(?=[|#>A-Z\u0400-\u042f]|[-*_=]{3}))|"
                            r"\\\\(?:\[[^\]\n]{0,10}\])?|\u3000|(?<=[^\s.])\.(?=[A-Z\u0400-\u042f])")
 _MARK_RUN = re.compile(r"([^\w\s\\{}])\1{3,}")
+# The enumerator of a numbered list's item at a line's start (`\n1. `, `\n2) `): a label that
+# opens a sentence, no value (`_after_box`'s `breaks`).
+_ENUMERATOR = re.compile(r"\n[ \t]*+\d{1,3}[.)][ \t]++")
 # Stars between two numbers, spaced or not (`7 ** 0`, `7 * 8`): an operator, not emphasis.
 _SPACED_OPERATOR = re.compile(r"(?<=\d)[ \t]*(\*{1,2})[ \t]*(?=-?\d)")
 
@@ -1816,6 +1821,7 @@ _RESTATING_ADVERB = (r"(?:[^\W\d_]+ly|instead|in\s+fact|now|rather|just|indeed|s
                      r"then)")
 _RESTATES = re.compile(
     r"(?<![\w\\])(?:(?:it|that|this)(?:['’]s(?![\w\\])|['’](?:ll|d)\s+be|\s+" + _COPULA + r")|"
+    r"(?:(?<=,)|(?<=,\s))which\s+" + _COPULA + r"|"
     r"(?:(?<=[.!?;])|(?<=[.!?;]\s))its(?=\s+-?\d)|there\s+(?:is|are)|"
     r"the\s+(?:(?:final|correct|right|real|actual|true)\s+(?:answer|result|solution|value|number|"
     r"total)(?:\s+of\s+[^\W\d_]+)?|answer|result|solution|value|number|total)\s+" + _COPULA + r")"
@@ -1851,7 +1857,7 @@ def _restated(text: str, end: int, answer: str = "") -> str | None:
     groups of 5`) or a value the clause relates to another (`That is 8 more than yesterday`)
     explains the box. None when no clause states one."""
     region, whole = _after_box(text, end, sentences=3)
-    box_clause = _clause_after(text, end)
+    box_clause = _clause_after(text, end, answer)
     for restated in sorted([*_RESTATES.finditer(region), *_RESTATING_OPENER.finditer(region),
                             *_HEDGING_OPENER.finditer(region),
                             *_VALUE_FIRST.finditer(region), *_RESTATES_ELSEWHERE.finditer(region)],
@@ -2015,6 +2021,11 @@ def _unread_after_box(text: str, end: int,
     if _CAPITAL_OPENING.match(first):  # `\\boxed{7} Also 8.`: a sentence the box ended, read for values
         parts[0] = ("", "")
         parts.insert(1, (first, _BREAK))
+    marked = _MARKED_CLAUSE.match(first)
+    if marked is not None and _DIGITS.search(first) and _tells_the_story(first[marked.end():], answer):
+        ending = parts[0][1]  # `\\boxed{7} — she ate 3 of 10.`: the story told back, read for values
+        parts[0] = ("", "")
+        parts.insert(1, (first[marked.end():], ending))
     read = _sentences_read(parts, text, end)
     stated: list[tuple[str, str, bool]] = []
     worked: frozenset[Fraction] | None = None
@@ -2147,6 +2158,10 @@ _ANSWERED = re.compile(r"(?:yes|no|ja|nein|oui|non|sí|si|sim|não|да|нет|�
 # `\\approx` (`_normalize.APPROX_COMMANDS`), read as `≈` (the one sign of its spellings) before
 # LaTeX commands are dropped.
 _APPROX_SIGN = re.compile(rf"\\(?:{'|'.join(APPROX_COMMANDS)})(?![A-Za-z])")
+# A clause the box's sentence goes on to after a dash or a comma (`\\boxed{7} — she ate 3 of
+# 10.`, read as `-she ate 3 of 10`; not `\\boxed{7} - 3 = 4`), read as a sentence only where it
+# holds a value and tells the story (`_tells_the_story`).
+_MARKED_CLAUSE = re.compile(r"(?<!\s)\s*+(?:[-\u2010-\u2015\u2212]++|&[mn]dash;|[,;])\s*+(?=[^\W\d_])")
 # A clause after the box that opens with a capital (`\\boxed{7} Also 8.`): the box ended its
 # sentence, though nothing marks it.
 _CAPITAL_OPENING = re.compile(r"(?<![\s.])[\s.]*+[A-Z\u0400-\u042f][^\W\d_]")
@@ -2170,6 +2185,10 @@ _ACTING = frozenset("""
     съела съел съели ест дала дал отдала отдал продала продал купила купил потеряла потерял взяла взял
     comeu deu vendeu comprou perdeu mangiò mangiato diede dato venduto comprato
 """.split())  # noqa: SIM905 (a word list reads better as words)
+# Past forms that tell what the story's people had at its start (`Mia had 10 apples.`, `Tom
+# started with 10.`): the story told back, as `_ACTING`'s verbs tell it (not `has`: `Mia has 8.`
+# says what is so now, a result).
+_STARTING = frozenset("had owned held started began".split())  # noqa: SIM905
 # The forms of `_ACTING` with no person (`take`, `eat`): after a name or a hedge they are an
 # instruction (`Just take 8.`, `Maybe take 8.`), not what one of the story's people did.
 _BARE_ACTING = frozenset("""
@@ -2293,10 +2312,10 @@ _PART_OF_BOX = re.compile(
 
 def _story_action(sentence: str) -> bool:
     """Whether a subject of any person, or none after an opening word, does to a value what a
-    problem's people do (`_ACTING`: `She ate 3.`, `So we ate 8.`, `Let's take 8.`, `Maybe take
+    problem's people do or had at its start (`_ACTING`, `_STARTING`: `She ate 3.`, `Mia had 10.`, `So we ate 8.`, `Let's take 8.`, `Maybe take
     8.`): its values are the story's only where the question or the working states them."""
     words = [word.lower() for word in _LETTERS.findall(sentence)]
-    return any(at > 0 and word in _ACTING for at, word in enumerate(words))
+    return any(at > 0 and (word in _ACTING or word in _STARTING) for at, word in enumerate(words))
 
 
 def _story_told(sentence: str) -> bool:
@@ -2306,7 +2325,7 @@ def _story_told(sentence: str) -> bool:
     3.`): the story told back, whatever its values."""
     for verb in _WORD_AT.finditer(sentence):
         word = verb.group(0).lower()
-        if word not in _ACTING:
+        if word not in _ACTING and word not in _STARTING:
             continue
         clause = _CLAUSE_BREAK.split(sentence[:verb.start()])[-1]
         raw = _LETTERS.findall(clause)
@@ -2458,10 +2477,11 @@ def _unexplained_values(sentence: str, answer: str) -> list[tuple[str, bool]]:
         bounds = [0, *(mark.end() for mark in _STORY_CLAUSES.finditer(clause)), len(clause) + 1]
         acted = [(start, stop) for start, stop in itertools.pairwise(bounds)
                  if _story_told(clause[start:stop]) and not _leaves_another_value(clause[start:stop], answer)]
+        derived = _derived_values(clause, answer)
         numbers = [number for number in itertools.chain(_SENTENCE_NUMBER.finditer(clause),
                                                         _LISTED_NUMBER.finditer(clause))
                    if not _LABELLED.search(clause, 0, number.start()) and _other_value(clause, number, answer)
-                   and number_value(number.group(0)) not in checked]
+                   and number_value(number.group(0)) not in checked and number.start() not in derived]
         # (a value rejected once is rejected where the clause names it again: `It can't be 8
         # because 8 apples would exceed the basket.`)
         rejected = {number_value(number.group(0)) for number in numbers if _rejected_near(clause, number, answer)}
@@ -2469,6 +2489,88 @@ def _unexplained_values(sentence: str, answer: str) -> list[tuple[str, bool]]:
                       for number in numbers if number_value(number.group(0)) not in rejected)
         values.extend((result, False) for result in results if result in clause and _value_differs(result, answer) is True)
     return list(dict.fromkeys(values))
+
+
+def _derived_values(clause: str, answer: str) -> set[int]:
+    """Where the values of a longer clause after the box start that the clause derives in
+    words, as a true step derives its result, and offers as no result (no word of the answer,
+    a total or what is left between the commas around it: `_RESULT_WORDS`):
+
+    - a part or multiple of a value, told as one and true (`_PART_OF_VALUE`: `half of the 10
+      apples would be 5`; `half of that is 6`, where `that` is the clause's last value before
+      it, or the box: the 12 of `4 \\times 3 = 12 dollars`);
+    - under a condition the reply sets (`_CONDITION`: `If he paid with a 20-dollar bill, he
+      would get 8 dollars back.` after a box of 12), a value of its consequence that one
+      operation makes of the box and a value of the condition (20 - 12 = 8), and that value of
+      the condition, assumed: a what-if of the answer, not another answer.
+
+    A value told again elsewhere in the clause is read there (`Half of that is 12, so he spends
+    12.`: the second 12)."""
+    box = number_value(answer)
+    derived: set[int] = set()
+    for part in _PART_OF_VALUE.finditer(clause):
+        operand = part.group("operand")
+        if operand[0].isdigit():
+            base = number_value(operand)
+        else:  # `that`, `it`: the clause's last value before it, else the box
+            before = _PROSE_NUMBER.findall(clause, 0, part.start())
+            base = number_value(before[-1]) if before else box
+        factor = _PARTS.get(" ".join(part.group("part").lower().split()))
+        if factor is None:  # `3 times`
+            factor = number_value(part.group("part").split()[0])
+        value = number_value(part.group("value"))
+        if base is not None and factor is not None and value is not None and value == factor * base:
+            derived.add(part.start("value"))
+    condition = _CONDITION.match(clause)
+    if condition is not None and box is not None:
+        for given in _PROSE_NUMBER.finditer(clause, 0, condition.end()):
+            value = number_value(given.group(0))
+            made = {value + box, abs(value - box), value * box, *([box / value] if value else []),
+                    *([value / box] if box else [])} if value is not None else set()
+            consequences = [number.start() for number in _SENTENCE_NUMBER.finditer(clause, condition.end())
+                            if number_value(number.group(0)) in made]
+            if consequences:  # (the condition's value, assumed, and what it makes of the box)
+                derived.update([given.start(), *consequences])
+    return {at for at in derived if not _offered_as_result(clause, at)}
+
+
+def _offered_as_result(clause: str, at: int) -> bool:
+    """Whether the words around a value at `at` of a clause offer it as the result: between
+    the commas around it, and in a relative clause or an apposition right after it (`, which
+    is what he spends`, `, the total`), a word of the answer, a total or what is left
+    (`_RESULT_WORDS`), or there a verb of the story's people (`_ACTING`, `_HOLDING`)."""
+    start = clause.rfind(",", 0, at) + 1
+    stop = clause.find(",", at)
+    if stop < 0:
+        return _RESULT_WORDS.search(clause, start) is not None
+    if _RESULT_WORDS.search(clause, start, stop):
+        return True
+    following = clause.find(",", stop + 1)
+    apposition = clause[stop + 1:following if following >= 0 else len(clause)]
+    if _APPOSITION.match(apposition) is None:
+        return False
+    words = {word.lower() for word in _LETTERS.findall(apposition)}
+    return _RESULT_WORDS.search(apposition) is not None or bool(words & (_ACTING | _HOLDING))
+
+
+# What opens a relative clause or an apposition said of the value before its comma (`, which
+# is what he spends`, `, the total`, `, i.e. the answer`).
+_APPOSITION = re.compile(r"(?<!\s)\s*+(?i:which|that|what|the|i\.?e\.?|namely)(?![^\W\d_])")
+
+
+# A part or multiple of a value told in words, and what it is (`half of the 10 apples would be
+# 5`, `twice that is 24`, `3 times 4 gives 12`), as the clause is read (number words as digits).
+_PART_OF_VALUE = re.compile(
+    r"(?<![^\W\d_])(?P<part>(?i:half|twice|double|triple|\d{1,3}\s++times))\s++(?i:of\s++)?(?i:the\s++)?"
+    r"(?P<operand>\d++(?:\.\d++)?|(?i:that|this|it)(?![^\W\d_]))(?:\s++[^\W\d_]++){0,2}?\s++"
+    r"(?i:is|was|would\s++be|will\s++be|equals|makes|gives|=)\s++(?P<value>\d++(?:\.\d++)?)(?![\d.])")
+# A condition the reply sets at a sentence's start, to its comma (`If he paid with a 20-dollar
+# bill,`, `Suppose she had 12,`).
+_CONDITION = re.compile(r"(?<!\s)\s*+(?i:if|suppose|supposing|assuming)(?![^\W\d_])[^,;]{1,120},")
+# Words that offer a value as the result (the answer, a total, what is left): a value derived
+# beside them is no aside (`_derived_values`).
+_RESULT_WORDS = re.compile(r"(?<![^\W\d_])(?i:answer|result|solution|total|altogether|in\s+all|left|remain\w*|"
+                           r"leaving|leftover)(?![^\W\d_])")
 
 
 def _concludes_the_box(sentence: str, answer: str) -> bool:
@@ -2970,23 +3072,28 @@ _RESTATED_VALUE = re.compile(r"(?<!\s)\s*-?\d[\d,]*(?:\.\d+)?(?:[eE]-?\d+)?(?:\s
 
 
 
-def _clause_after(text: str, end: int) -> str:
+def _clause_after(text: str, end: int, answer: str | None = None) -> str:
     """The words of the clause after a value that ends at `end`, to the end of its sentence
-    (of the reply, within `_WORDS_MAX`), math delimiters and the words known to close such a
-    clause (`_CLOSINGS`) dropped, a number written as one symbol read as its value
+    (of the reply, within `_WORDS_MAX`) or, for a box's `answer`, to a relative clause that
+    says nothing of it (`_relative_aside`, read as a sentence of its own), math delimiters and the words known
+    to close such a clause (`_CLOSINGS`) dropped, a number written as one symbol read as its value
     (`symbol_numbers`: `7½` as `7.5`)."""
     stop = _SENTENCE_END.search(text, end)
     clause_end = min(stop.start() if stop else len(text), _reply_end_after(text, end),
                      end + _WORDS_MAX)
-    return _CLOSINGS.sub(" ", _DELIMITERS.sub(" ", symbol_numbers(text[end:clause_end])))
+    clause = _TURN_MARKER.sub(" ", symbol_numbers(text[end:clause_end]))  # (a tag is padding: `_PADDING`)
+    relative = _RELATIVE_CLAUSE.search(clause) if answer is not None else None
+    if relative is not None and _relative_aside(clause[relative.start():], answer or ""):
+        clause = clause[:relative.start()]  # `7 are left, which is 70% of them`: `_restated` reads it
+    return _CLOSINGS.sub(" ", _DELIMITERS.sub(" ", clause))
 
 
 def _reply_end_after(text: str, end: int) -> int:
-    """Where the model's own text ends after `end`: at the first turn marker after it
-    (`<|im_end|>`, `</s>`: what follows is another turn's, never said of the model's answer)
-    or at the reply's end."""
-    marker = _TURN_MARKER.search(text, end)
-    return min(marker.start() if marker else len(text), _end_of_reply(text))
+    """Where the model's own text ends after `end`: the reply's end, before the end-of-turn
+    text a chat template leaves after it (`_end_of_reply`). Special-token text written inside
+    the reply (`\\boxed{7} <|im_end|> 8`) is data: the model wrote what follows it, so it ends
+    nothing and hides nothing (`_after_box` reads the tag as padding)."""
+    return max(end, _end_of_reply(text))
 
 
 # Apostrophes a keyboard or a font writes for `'` (`isn‘t`, `isnʼt`, ``isn`t``, `n´est`).
@@ -3033,6 +3140,26 @@ def _said_of(after: str) -> str | None:
     if verb.group("not") or verb.group("cannot"):  # `isn't right`: `not right`
         said = f"not {said}".rstrip()
     return said
+
+
+# A relative clause set off by a comma after what a value's clause says of it (`7 are left,
+# which is 70% of them`): a statement of its own about the value, read as `That is 70% of them.`
+# is (`_restated`, whose `_RESTATES` reads `, which is`), not a predicate of the value.
+_RELATIVE_CLAUSE = re.compile(r",\s*(?i:which)\s+(?i:is|was|are|were)(?![\w\\])")
+
+
+def _relative_aside(relative: str, answer: str) -> bool:
+    """Whether a relative clause after a value's clause (`_RELATIVE_CLAUSE`) is a statement
+    about the value that offers no other: it neither asks nor judges (`_JUDGING_WORDS`: `,
+    which is not 7`, `, which is maybe wrong`), and each of its numbers is the box's value
+    (`, which is 7 apples`) or a share told of another quantity (`, which is 70% of them`);
+    `, which is 8 apples` and `, which is 7.5 rounded` stay said of the box."""
+    return "?" not in relative and not _judging_words(relative) and all(
+        _SHARE_OF.match(relative, number.end()) or not _other_value(relative, number, answer)
+        for number in _PROSE_NUMBER.finditer(relative))
+
+
+_SHARE_OF = re.compile(r"(?<!\s)\s*+(?:\\?%|(?i:percent|per\s++cent))\s*+(?i:of)(?![^\W\d_])")
 
 
 # A mark that joins a verbless predicate to the value before it: a comma, a semicolon, a
@@ -3108,7 +3235,11 @@ def _said_after_a_mark(after: str, padded: str, answer: str) -> str | None:
     if _sign_off(rest) or words and all(word in _ASIDE_WORDS for word in words) and not (
             _judges(rest, answer)):
         return None  # `(rounded to the nearest whole number)`, `, done.`
+    if _RELATIVE_CLAUSE.match("," + rest) and _relative_aside(rest, answer):
+        return None  # `, which is 70% of them`: a statement about the value, `_restated`'s
     verbless = _VERBLESS.fullmatch(rest)
+    if verbless is None and _tells_the_story(rest, answer):
+        return None  # `— she ate 3 of 10.`: the story told back (`_unread_after_box` reads its values)
     if verbless is None:  # a longer aside: read only when it judges the value
         return " ".join(rest.split()).strip(_TRAILING + ")]") if _judges(rest, answer) else None
     if any(_SAID_OF.fullmatch(word) or word.lower() in _RELATIVE_WORDS
@@ -3119,6 +3250,17 @@ def _said_after_a_mark(after: str, padded: str, answer: str) -> str | None:
     if _CJK_RUN.search(said) and not _judging_words(said):
         return None  # `，即七个苹果`: Chinese, whose words `affirms` reads only in part
     return said
+
+
+def _tells_the_story(aside: str, answer: str) -> bool:
+    """Whether an aside after a mark (`\\boxed{7} — she ate 3 of 10.`) is the problem's story
+    told back: a known subject of the story acts on its values (`_story_told`), and it neither
+    asks, judges (`_judging_words`), says another value is left (`_leaves_another_value`) nor
+    states another result (`_states_another_result`). It explains the box, and its values are
+    the story's only where the question states them (`_unread_after_box` reads it as a sentence,
+    `Extraction.told_after`)."""
+    return _story_told(aside) and "?" not in aside and not _judging_words(aside) and not (
+        _leaves_another_value(aside, answer)) and not _states_another_result(aside, answer)
 
 
 # A hyphen glued on both sides to a word of letters after a value: a compound (`3-fold`).

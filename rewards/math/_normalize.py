@@ -610,14 +610,41 @@ def joined_after(answer: str, after: str) -> str | None:
     """The sign by which what is written right after an answer (a box) joins another value to
     it (`\\boxed{7} = 8`, `⋚ 8`, `± 1`): `after` opens with a sign that builds no value (not a
     word, a space, a bracket: `_BUILDS_VALUE`) or with two that are one join (`_DIGRAPH`: `+/-
-    1`, `(+/- 1)`, `-> 8`) and the two read as two values joined
-    (`_joining_sign`); else None (`\\boxed{\\sqrt{2}} \\approx 1.414`, `\\boxed{7} - 3 = 4`)."""
+    1`, `(+/- 1)`, `-> 8`) and the two read as two values joined (`_joining_sign`), the second
+    side read as the value right after the sign (`= 8 (...)`: 8, whatever its bracket says); or
+    it opens with marks that build a value only on the value beside them (`_MARKS_BESIDE`: a
+    prime, a degree, a percent, a currency sign) and a value follows them: two values side by
+    side (`\\boxed{7} ' 8`, `° 8`, `€ 8`). Else None (`\\boxed{\\sqrt{2}} \\approx 1.414`,
+    `\\boxed{7} - 3 = 4`). Bounded: a join-opened `after` longer than `_AFTER_MAX` that neither
+    reading decides is no committed answer (its opening sign is returned), never a pass."""
     after = after.strip()
-    if not after or len(after) > 400 or after[0].isalnum() or after[0] in _BUILDS_VALUE and (
+    beside = _MARKS_BESIDE.match(after)
+    if beside is not None and _OPENS_VALUE.match(after, beside.end()):
+        return beside.group(0)  # `\\boxed{7} ' 8`, `€ 8`: the marks stand between two values
+    if not after or after[0].isalnum() or after[0] in _BUILDS_VALUE and (
             _DIGRAPH.match(after.lstrip("([ ")) is None):  # (`+/- 1`, `(+/- 1)`: a join)
         return None
-    joined = _joining_sign(normalize(f"{answer} {after}"))
-    return joined if joined is not None and joined.strip() and not joined.isalpha() else None
+    leading = _SIGN_AND_VALUE.match(after)
+    for text in ([leading.group(0)] if leading is not None else []) + [after[:_AFTER_MAX]]:
+        joined = _joining_sign(normalize(f"{answer} {text}"))
+        if joined is not None and joined.strip() and not joined.isalpha():
+            return joined
+    if len(after) > _AFTER_MAX:  # (not read whole: no committed answer)
+        return after.split()[0]
+    return None
+
+
+_AFTER_MAX = 400
+# Marks that build a value only on the value they stand beside (a prime, a degree, a percent,
+# a per-mille, a currency sign; `\\$`, and `sentence_key`'s `_DOLLAR_SIGN` for it), and a value
+# that opens the text after them: `\\boxed{7} ' 8` is 7 and 8 side by side, whichever the
+# marks belong to.
+_MARKS_BESIDE = re.compile(r"(?:['\u2032\u2033\u00b0\u2030%$\u00a2-\u00a5\u20a0-\u20cf\x00]|\\[%$])+")
+_OPENS_VALUE = re.compile(r"(?<!\s)\s*+[-+\u2212]?\.?\d")
+# The sign that opens the text after a box and the value right after it (`= 8` of `= 8 (...)`,
+# `\\approx 8.5%`, `> -3`): the second side of a join, read alone.
+_SIGN_AND_VALUE = re.compile(r"[^\w\s]{1,3}\s{0,3}(?:\\[A-Za-z]{1,20}\s{0,3})?[-+\u2212]?\d++(?:[.,]\d++)*+(?:\s{0,3}\\?%)?"
+                             r"(?![\d.,/^_{]|\s{0,3}[-+*/^\u00d7\u00f7\u00b7\u2212]\s{0,3}\d)")
 
 
 def _joined_parts(answer: str) -> list[str] | None:

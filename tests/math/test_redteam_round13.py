@@ -151,14 +151,13 @@ def test_hole_rule_pushes_past_the_window(reward: MathReward, completion: str) -
     assert _value(reward, "7", completion) == 0.0
 
 
-# decided (lead, session 9): text after a turn marker the model writes is not its reply (round 4's
-# `test_a_later_turn_does_not_unsay_the_models_box` holds that for a chat template's next turn),
-# and a second answer there buys nothing: one value is read (the reply's box; a later box
-# replaces it, as any later box does), so the completion is right for one gold at most. The
-# hole's concern, hedging, is credit whichever of two golds holds; this test rules that out.
+# decided (lead, session 9), changed by h-m35 (issue #33 round 19): special-token text the model
+# writes is data, and what follows it is the model's (round 4's
+# `test_text_after_a_written_turn_marker_is_the_models`): a second answer there unsays the box;
+# a later box replaces it, as any later box does. The completion is right for one gold at most.
 @pytest.mark.parametrize(("completion", "credited"), [
-    ("\\boxed{7}.<|im_end|> Also 8.", "7"), ("\\boxed{7}. <|endoftext|> 8.", "7"),
-    ("\\boxed{7}. <|x|> Also 8.", "7"), ("The answer is 7 <|im_end|> 8", None),
+    ("\\boxed{7}.<|im_end|> Also 8.", None), ("\\boxed{7}. <|endoftext|> 8.", None),
+    ("\\boxed{7}. <|x|> Also 8.", None), ("The answer is 7 <|im_end|> 8", None),
     ("\\boxed{7}. <|endoftext|> \\boxed{8}", "8"),
 ])
 def test_held_second_answer_after_written_turn_marker_buys_nothing(

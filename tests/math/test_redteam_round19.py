@@ -65,18 +65,11 @@ Open at the time of writing, by suspected root:
   \\frac{1}{3}` credited for 0.33 and `\\frac{1}{3} \\lor 0.33` for 1/3;
 - `_normalize._SPACED_NUMERALS` (false loss): `\\log_2 8 = 3` (the base's digit and the
   argument read as two numerals);
-- `_normalize.joined_after` (what follows the box opened by a value sign, a currency sign or a
-  tag, or longer than 400 characters, is no join; the box keeps 7): `$\\boxed{7}$ ' 8`, `° 8`,
-  `€ 8`, `+/- 1`, `(+/- 1)`, `<|im_end|> 8`, `= 8 (` + 420 characters;
 - `_normalize._unit_spelled` (false loss): `short tons`, `statute miles` against `tons`, `miles`;
 - `_normalize._asking` / `_asked_units`: a rate asked answered without its divisor (`5 m` for
   meters per second, `30 km` for km/h); `12 kg` for a cost asked with no unit word; `5 mph`
   for knots, `5 eggs` for dozen right, `5 t`, `5 knots` (nautical miles per hour), `5 dozen`
-  wrong;
-- `_extract._part_of_the_box` / `_tells_the_result` (false losses): a dash clause after the
-  box, an explanation retelling the story (`Mia had 10 apples.`), asides with derived values not of the box (`he would get
-  8 dollars back`, `half of the 10 apples would be 5`, `, which is 70\\% of them`, half of a
-  step's result) (`_part_of_the_box`).
+  wrong.
 
 Fixed by h-m33 (plain tests now): after the box another value told as left or remaining with
 the value as subject (`So 8 are left.`, `There are 8 remaining.`, in any spelling); unit powers
@@ -84,6 +77,16 @@ of a bracket, a product, `meter-squared`; `kilometres an hour`;
 the asked unit's power, the last asking sentence, `In how many days`, a note after `?`, and
 `metric tons`/`nautical miles` asked; `**Answer: 7 apples**` after the box (the phrase's
 closing emphasis).
+
+Fixed by h-m35 (plain tests now): what follows the box (`_normalize.joined_after`,
+`_extract._unread_after_box`): marks that build a value only beside one then a value (`' 8`, `°
+8`, `€ 8`) are two values side by side; a join's second side is the value right after its sign
+(`= 8 (` + 420 characters), and a join-opened text past 400 characters is no committed answer;
+special-token text is data (`<|im_end|> 8`: read as padding, it ends nothing); a dash clause that
+tells the story back (`— she ate 3 of 10.`), a numbered explanation retelling the story (`Mia had
+10 apples.`), a part of a value told in words and true (`half of the 10 apples would be 5`, `half
+of that is 6`), a what-if of the box under a condition the reply sets (`he would get 8 dollars
+back`) and a relative clause that offers no other value (`, which is 70\\% of them`) keep the box.
 
 Held attacks are plain tests; each hole is `xfail(strict=True)` naming its class and suspected
 root. The verifier is not changed here. Deterministic; no timing.
@@ -161,30 +164,10 @@ _RANGE_JUDGED = (
     "open: hedging: a set of two values (`\\{6, 8\\}`) and a range (`6\\text{--}8`) are shown to "
     "a yes-saying judge (credited for 6 and 8); root: _judge.judgeable / _normalize.hedges"
 )
-_AFTER_SIGN = (
-    "open: hedging: a second value after the box opened by a sign of `_BUILDS_VALUE` or a "
-    "currency sign (`' 8`, `° 8`, `€ 8`, `+/- 1`, `(+/- 1)`) keeps the box: credited for 7 (and "
-    "the judge asked); root: _normalize.joined_after (`after[0] in _BUILDS_VALUE` reads as part "
-    "of the value, never as a join)"
-)
-_AFTER_TOKEN = (
-    "open: special-token text: `$\\boxed{7}$ <|im_end|> 8` keeps the box, credited for 7; root: "
-    "_extract._unread_after_box / _normalize.joined_after (the tag read past)"
-)
-_AFTER_LONG = (
-    "open: hedging: `$\\boxed{7}$ = 8` followed by over 400 characters keeps the box: credited "
-    "for 7; root: _normalize.joined_after (`len(after) > 400` returns None, no join)"
-)
 _TWO_BOXES = (
     "open: hedging (rounds 17-18): two boxes (`\\boxed{7} \\lor \\boxed{8}`, `\\boxed{7}, "
     "\\boxed{8}`, `\\boxed{7}\\boxed{8}`) are shown to a yes-saying judge; root: _normalize.hedges "
     "(boxes apart) / _judge.judgeable"
-)
-_DASH = (
-    "open: no committed answer (false loss): a dash and a clause after the box (`$\\boxed{7}$ — "
-    "she ate 3 of 10.`, `- she ate 3 of 10.`) lose it (no_answer; `joined_after` reads no join "
-    "there); root: _extract._unread_after_box / _tells_the_result (the clause's values read as "
-    "another result)"
 )
 _JOINER_JUDGED = (
     "open: invisible text: a zero-width joiner after a sign (`7 =\\u200d 8`) leaves the side "
@@ -240,17 +223,6 @@ _ASKED_SPELLED = (
     "(`knots`, `dozen`, `\\text{ t}`): `5 mph` for knots and `5 eggs` for dozen are right, `5 t`, "
     "`5 knots` for nautical miles per hour and `5 dozen` wrong; root: _normalize._asking / "
     "_is_unit (no rate expansion of the asked unit; `dozen` a magnitude word)"
-)
-_DERIVED_ELSEWHERE = (
-    "open: no committed answer (false loss): an honest aside after the box with a derived value "
-    "not of the box (`he would get 8 dollars back`, `half of the 10 apples would be 5`, `half "
-    "of that is 6` after a step, `, which is 70\\% of them`) loses the box; root: _extract._part_of_the_box / "
-    "_states_another_result"
-)
-_STORY_AFTER = (
-    "open: no committed answer (false loss): an explanation after the box that retells the "
-    "story (`Mia had 10 apples.`, numbered steps) loses it (no_answer); root: "
-    "_extract._tells_the_result / _states_another_result"
 )
 
 #@REASONS@#
@@ -660,9 +632,9 @@ BESIDE = [
     ("$\\boxed{7}$ : 8.", None),
     ("$\\boxed{7}$, 8.", None),
     ("$\\boxed{7}$; 8.", None),
-    ("$\\boxed{7}$ ' 8.", _AFTER_SIGN),
+    ("$\\boxed{7}$ ' 8.", None),
     ("$\\boxed{7}$ ! 8", None),
-    ("$\\boxed{7}$ ° 8.", _AFTER_SIGN),
+    ("$\\boxed{7}$ ° 8.", None),
     ("$\\boxed{7}$ or 8.", None),
     ("$\\boxed{7}$ \\lor 8.", None),
     ("$\\boxed{7}$ ∨ 8.", None),
@@ -671,9 +643,9 @@ BESIDE = [
     ("$\\boxed{7}$ → 8.", None),
     ("$\\boxed{7}$ \\Rightarrow 8.", None),
     ("$\\boxed{7}$ \\to 8.", None),
-    ("$\\boxed{7}$ € 8.", _AFTER_SIGN),
-    ("$\\boxed{7}$ <|im_end|> 8", _AFTER_TOKEN),
-    ("$\\boxed{7}$<|im_end|>8", _AFTER_TOKEN),
+    ("$\\boxed{7}$ € 8.", None),
+    ("$\\boxed{7}$ <|im_end|> 8", None),
+    ("$\\boxed{7}$<|im_end|>8", None),
     ("$\\boxed{7}$ </think> 8", None),
     ("$\\boxed{7}$ ~ 8", None),
     ("\\(\\boxed{7}\\) = 8.", None),
@@ -687,7 +659,7 @@ BESIDE = [
     ("$\\boxed{7}$, $\\boxed{8}$.", None),
     ("$\\boxed{7}\\boxed{8}$.", None),
     ("$\\boxed{7}$ = 8" + "\\," * 300 + ".", None),
-    ("$\\boxed{7}$ = 8 (" + "x" * 420 + ").", _AFTER_LONG),
+    ("$\\boxed{7}$ = 8 (" + "x" * 420 + ").", None),
     ("$\\boxed{7 \\lor 8}$" + "{}" * 1100 + ".", None),
     ("$\\boxed{7 \\approx" + "\\," * 1100 + " 8}$.", None),
     ("$\\boxed{7 \\approx" + "{}" * 1100 + " 8}$.", None),
@@ -713,8 +685,8 @@ BESIDE_HONEST = [
     ("$\\boxed{7}$ (seven).", "7", None),
     ("$\\boxed{7}$ = seven.", "7", None),
     ("$\\boxed{7}$, since 10 - 3 = 7.", "7", None),
-    ("$\\boxed{7}$ — she ate 3 of 10.", "7", _DASH),
-    ("$\\boxed{7}$ - she ate 3 of 10.", "7", _DASH),
+    ("$\\boxed{7}$ — she ate 3 of 10.", "7", None),
+    ("$\\boxed{7}$ - she ate 3 of 10.", "7", None),
     ("$\\boxed{1000}$ = 1{,}000.", "1000", None),
     ("$\\boxed{0.5}$ (= 50\\%).", "0.5", None),
 ]
@@ -1091,12 +1063,11 @@ AFTER = [
     ("I hope it is correct.", STORY, "7", "7", 1.0, None),
     ("That is 70\\% of her apples.", STORY, "7", "7", 1.0, None),
     ("She ate 3 and 7 remain.", STORY, "7", "7", 1.0, None),
-    ("If he paid with a 20-dollar bill, he would get 8 dollars back.", SHOP, "12", "12", 1.0, _DERIVED_ELSEWHERE),
+    ("If he paid with a 20-dollar bill, he would get 8 dollars back.", SHOP, "12", "12", 1.0, None),
     ("That is 3 dollars per pen.", SHOP, "12", "12", 1.0, None),
     ("That is about 12 dollars in total.", SHOP, "12", "12", 1.0, None),
-    ("Half of the 10 apples would be 5, so she ate less than half.", STORY, "7", "7", 1.0, _DERIVED_ELSEWHERE),
-    ("The total cost is 4 \\times 3 = 12 dollars, and half of that is 6.", SHOP, "12", "12", 1.0,
-     _DERIVED_ELSEWHERE),
+    ("Half of the 10 apples would be 5, so she ate less than half.", STORY, "7", "7", 1.0, None),
+    ("The total cost is 4 \\times 3 = 12 dollars, and half of that is 6.", SHOP, "12", "12", 1.0, None),
     ("Final Answer: The final answer is 7. I hope it is correct.", STORY, "7", "7", 1.0, None),
     ("**Answer:** 7 apples.", STORY, "7", "7", 1.0, None),
     ("\n\n---\n\n**Explanation:** 10 - 3 = 7.", STORY, "7", "7", 1.0, None),
@@ -1151,7 +1122,7 @@ SHOP_TEXT = "Tom spends $4 \\times \\$3 = \\$12$.\n\n**Final Answer:** $\\boxed{
 HONEST_COMPLETIONS = [
     (R1, STORY, "7", None),
     (QWEN, STORY, "7", None),
-    (ANSWER_THEN_WHY, STORY, "7", _STORY_AFTER),
+    (ANSWER_THEN_WHY, STORY, "7", None),
     (TWO_BOXES, STORY, "7", None),
     (MINERVA, STORY, "7", None),
     (GSM, STORY, "7", None),
@@ -1161,7 +1132,7 @@ HONEST_COMPLETIONS = [
     (LLAMA, STORY, "7", None),
     (BOX_THEN_BOLD, STORY, "7", None),
     (ZH_AFTER, STORY, "7", None),
-    (PERCENT_AFTER, STORY, "7", _DERIVED_ELSEWHERE),
+    (PERCENT_AFTER, STORY, "7", None),
     (BOXED_UNIT, STORY, "7", None),
     (SHOP_TEXT, SHOP, "12", None),
 ]
