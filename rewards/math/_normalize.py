@@ -1992,7 +1992,7 @@ _KINDS = (
     frozenset("s ms us ns ps min h d wk mo yr decade century".split()),  # noqa: SIM905
     frozenset("L mL cL dL gal qt pt cup tsp tbsp".split()),  # noqa: SIM905
 )
-_ALTERNATIVES = re.compile(r"\s*(?:;|,|(?<![A-Za-z])(?:and|or)(?![A-Za-z]))\s*")
+_ALTERNATIVES = re.compile(r"[;,]|(?<![A-Za-z])(?:and|or)(?![A-Za-z])")
 
 
 def _rates_named(asking: str) -> set[str]:
@@ -2002,7 +2002,7 @@ def _rates_named(asking: str) -> set[str]:
     an answer's unit must then state one of them whole (`_is_unit`)."""
     found: set[str] = set()
     for alternative in _ALTERNATIVES.split(asking):
-        whole = _whole_unit(f"1 {alternative}") if alternative.strip() else None
+        whole = _whole_unit(f"1 {alternative.strip()}") if alternative.strip() else None
         if whole is None:
             continue
         powers = {unit: int(power) for unit, power in (part.rsplit("^", 1) for part in whole.split())}
