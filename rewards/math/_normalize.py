@@ -1925,9 +1925,9 @@ def _question_units(text: str) -> set[str]:
     answers no question that asks another (`5 hours` for `He works 8 hours a day. How many
     days?`), and the power a question asks goes with its unit (`?m^2` of `How many square
     meters?`). A rate of two kinds asked (`meters per second`, `km/h`, `knots`: `_rates_named`)
-    is asked as a whole unit, a magnitude word asked (`How many dozen`) as a unit, and a
-    question that asks `How much` something costs, is paid, spent, earned or owed asks an
-    amount of money (`_money_named`). And the currencies its signs name."""
+    is asked as a whole unit, a group counted in (`How many dozen`: `_COUNTING_GROUPS`) as a
+    unit, and a question that asks `How much` something costs, is paid, spent, earned, charged
+    or owed asks an amount of money (`_money_named`). And the currencies its signs name."""
     found: set[str] = set()
     for asking in reversed(_asking(text)):  # the last question that names a unit asks it
         found = _units_named(asking, by_place=True) | _rates_named(asking)
