@@ -187,6 +187,7 @@ def normalize(answer: str, carried: frozenset[str] = frozenset()) -> str:
     s = s.replace("\\%", "%").replace("{,}", ",")
     s = _currency_code_before(s, carried)
     s = _percent_word(s)
+    s = _plain_size(s, carried)  # `5 short tons` against `5 tons`: the gold's ton
     s = _in_gold_unit(s, carried)
     if _other_whole_unit(s, carried):  # `5 kg` against `5 kg m`: another unit, kept
         return _TEXT_CMD.sub(r"\1", re.sub(r"\s+", " ", s)).strip().rstrip(_PUNCT)
@@ -202,7 +203,7 @@ def normalize(answer: str, carried: frozenset[str] = frozenset()) -> str:
     if any(word.startswith("~") for word in carried):  # the gold says it is rounded
         s = _without_approximation(s, carried)
     magnitude = _MAGNITUDE.match(s)
-    if magnitude:  # `5 thousand` is 5000, not 5 with a unit
+    if magnitude and not _counted_in(magnitude.group(2), carried):  # `5 thousand` is 5000
         value = Decimal(magnitude.group(1))
         for word in magnitude.group(2).lower().split():  # `3 hundred thousand` is 300000
             value *= _MAGNITUDES[word.removesuffix("s")]
@@ -252,6 +253,14 @@ def _in_gold_unit(s: str, carried: frozenset[str]) -> str:
             return str(value) if value.denominator == 1 else \
                 f"{'-' if value < 0 else ''}\\frac{{{abs(value.numerator)}}}{{{value.denominator}}}"
     return s
+
+
+def _counted_in(words: str, carried: frozenset[str]) -> bool:
+    """True when the question counts in each magnitude word of `words` (`_question_units`:
+    `How many dozen eggs?`) and the gold states no unit: there `5 dozen` is 5 of the unit
+    asked, read by `_is_unit`, not 60."""
+    asked = _asked_units(carried)
+    return asked is not None and all(word.removesuffix("s") in asked for word in words.lower().split())
 
 
 def _without_delimiters(s: str) -> str:
@@ -1393,7 +1402,8 @@ def carried_words(gold: str) -> frozenset[str]:
     after its number, ASDiv's `9 (apples)`: `_LABEL`; `carried_noun`: never a word known to
     change a value, `changes_value`); the ids of the units it states (`=cm`),
     which an answer's unit must then be one of, and their powers (`=cm^2`, `=cm^1`, `square
-    cm`: `=cm^2`); the currencies its signs name (`\\$5`: `=$`); its approximation words
+    cm`: `=cm^2`); a unit it states with a qualifier of `_PLAIN_SIZES` (`short tons`: `+ton`,
+    kept on both sides, `_plain_size`); the currencies its signs name (`\\$5`: `=$`); its approximation words
     (`3.14 (approx)`: `~approx`, which `normalize` then drops on both sides); the singular of
     each plural noun (`_with_singulars`)."""
     if len(gold) > 20_000:
@@ -1407,6 +1417,7 @@ def carried_words(gold: str) -> frozenset[str]:
     if whole is not None:
         units.add(f"{_WHOLE}{whole}")
     units.update(f"={found}^{power}" for found, power in _unit_powers(_unit_spelled(gold)))
+    units.update(f"{_QUALIFIED}{unit}" for spelling, unit in _PLAIN_SIZES if spelling.search(gold))
     units.update(f"{_SIGNED}{currency}" for sign, currencies in _SIGN_CURRENCIES.items()
                  if sign in gold for currency in currencies)  # `\\$5`: the dollar
     units.update(f"{_SIGNED}{_OTHER_CURRENCY}{ch}" for ch in gold if _is_currency_sign(ch)
@@ -1443,6 +1454,31 @@ _UNIT_SPELLINGS = (
                 re.IGNORECASE), " per "),
     (re.compile(r"\\(?:text|mathrm|mbox)\s*\{\s*t\s*\}"), "\\text{ tonne}"),
 )
+
+
+# Qualified spellings of a unit that name the size its plain word names in everyday use (the
+# US `short ton` is the ton, a `statute mile` the mile), unlike `long`, `metric`, `nautical`,
+# `troy`, `imperial` or `fluid`, which name another unit (round 17). Read one way only, on
+# purpose: an answer that qualifies the gold's plain word narrows it to its usual size, the
+# gold's unit (`5 short tons` answers `5 tons`), while a gold that states the qualifier
+# (`carried_words`: `+ton`) told which ton it means, and the plain word, which may name
+# another (a long ton), does not say so (`5 tons` is no answer to `5 short tons`). Read on
+# both sides, the gold's qualifier would be dropped too and `5 tons` would answer it.
+_PLAIN_SIZES = (
+    (re.compile(r"(?<![A-Za-z])short\s+(?=tons?(?![A-Za-z]))", re.IGNORECASE), "ton"),
+    (re.compile(r"(?<![A-Za-z])statute\s+(?=mi(?:le)?s?(?![A-Za-z]))", re.IGNORECASE), "mi"),
+)
+# How `carried_words` marks a unit the gold states with a qualifier of `_PLAIN_SIZES` (`+ton`).
+_QUALIFIED = "+"
+
+
+def _plain_size(s: str, carried: frozenset[str]) -> str:
+    """`s` with a qualifier of `_PLAIN_SIZES` dropped where the gold does not state it
+    (`carried`: `+ton`): `5 short tons` as `5 tons`, except against the gold `5 short tons`."""
+    for spelling, unit in _PLAIN_SIZES:
+        if f"{_QUALIFIED}{unit}" not in carried:
+            s = spelling.sub("", s)
+    return s
 
 
 def _unit_spelled(text: str) -> str:
@@ -1915,10 +1951,15 @@ def _question_units(text: str) -> set[str]:
     (`How many hours did he work? How many days is that?`: days). A unit named in passing
     answers no question that asks another (`5 hours` for `He works 8 hours a day. How many
     days?`), and the power a question asks goes with its unit (`?m^2` of `How many square
-    meters?`). And the currencies its signs name."""
+    meters?`). A rate of two kinds asked (`meters per second`, `km/h`, `knots`: `_rates_named`)
+    is asked as a whole unit, a group counted in (`How many dozen`: `_COUNTING_GROUPS`) as a
+    unit, and a question that asks `How much` something costs, is paid, spent, earned, charged
+    or owed asks an amount of money (`_money_named`). And the currencies its signs name."""
     found: set[str] = set()
     for asking in reversed(_asking(text)):  # the last question that names a unit asks it
-        found = _units_named(asking, by_place=True)
+        found = _units_named(asking, by_place=True) | _rates_named(asking)
+        if _ASKED not in found and asking.endswith(_MONEY):
+            found = _money_named(text)  # `How much do 4 bags cost?`: an amount of money
         if _ASKED in found:
             break
     if _ASKED not in found:
@@ -1953,7 +1994,77 @@ def _units_named(text: str, by_place: bool) -> set[str]:
             found.add(f"{_NAMED}/{unit}")
         if len(word.group(0)) > 1 and word.group(0).lower() not in _OTHER_READINGS:
             found.add(_ASKED)
+    if by_place:  # `How many dozen eggs?`, `in dozens`: the group asked is the unit
+        for word in re.findall(r"[A-Za-z]+", text):
+            if word.lower().removesuffix("s") in _COUNTING_GROUPS:
+                found.update({f"{_NAMED}{word.lower().removesuffix('s')}", _ASKED})
     return found
+
+
+# Magnitude words that also name a group goods are counted in (`a dozen eggs`): where the
+# question counts in one (`How many dozen eggs?`), it is the unit asked, so `5 dozen` is 5 of
+# it and `5 eggs` another count. The place values of the number system (`hundred`, `lakh`,
+# `million`) stay values wherever they stand (`18 lakh` is 1,800,000, test_value_words).
+_COUNTING_GROUPS = frozenset({"dozen"})
+
+
+# Kinds of measure, by unit id. A rate asked of a unit over a unit of another kind (a speed,
+# `meters per second`; a flow, `liters per minute`; the knot) is another quantity than its
+# numerator, so `5 m` answers no `How many meters per second?`; a rate of one kind over itself
+# (`hours per day`) is a share, said in its numerator's unit (`5 hours` a day), and money per
+# anything a price or a wage, said as its amount (`\$15` an hour): neither is asked as a rate.
+_KINDS = (
+    frozenset("m km dm cm mm um nm Mm in ft yd mi nmi ly pc au".split()),  # noqa: SIM905
+    frozenset("g kg mg ug lb oz ton t stone grain carat".split()),  # noqa: SIM905
+    frozenset("s ms us ns ps min h d wk mo yr decade century".split()),  # noqa: SIM905
+    frozenset("L mL cL dL gal qt pt cup tsp tbsp".split()),  # noqa: SIM905
+)
+_ALTERNATIVES = re.compile(r"[;,]|(?<![A-Za-z])(?:and|or)(?![A-Za-z])")
+
+
+def _rates_named(asking: str) -> set[str]:
+    """The whole units (`_whole_unit`) of the rates of two kinds (`_KINDS`) that `asking`, what
+    names the units a question asks (`_asking`), names, each alternative apart (`meters per
+    second`: `?*m^1 s^-1`; `knots`, `nautical miles per hour`: `?*h^-1 nmi^1`), with `_ASKED`:
+    an answer's unit must then state one of them whole (`_is_unit`)."""
+    found: set[str] = set()
+    for alternative in _ALTERNATIVES.split(asking):
+        whole = _whole_unit(f"1 {alternative.strip()}") if alternative.strip() else None
+        if whole is None:
+            continue
+        powers = {unit: int(power) for unit, power in (part.rsplit("^", 1) for part in whole.split())}
+        kinds = [next((kind for kind in _KINDS if unit in kind), frozenset({unit})) for unit in powers]
+        over = [kind for kind, power in zip(kinds, powers.values(), strict=True) if power > 0]
+        under = [kind for kind, power in zip(kinds, powers.values(), strict=True) if power < 0]
+        if over and under and not set(powers) & _CURRENCY_IDS and not any(
+                kind is other for kind in over for other in under):
+            found.update({f"{_NAMED}{_WHOLE}{whole}", _ASKED})
+    return found
+
+
+# A sentence that asks an amount of money without a unit word: `How much` and a verb of
+# paying (`How much do 4 bags cost?`, `How much did he spend?`, `How much money`), not of
+# measuring (`How much does it weigh?`, `How much water is left?`). `_asking` marks it
+# (`_MONEY`).
+_ASKS_MONEY = re.compile(
+    r"(?<![A-Za-z])how\s+much\s+(?:money(?![A-Za-z])|(?:do|does|did|will|would|should|could|can|"
+    r"must|is|are|was|were|has|have|had)(?![A-Za-z])[^?]{0,200}?(?<![A-Za-z])(?:cost|costs|costed|"
+    r"pay|pays|paid|spend|spends|spent|earn|earns|earned|charge|charges|charged|owe|owes|owed)"
+    r"(?![A-Za-z]))", re.IGNORECASE)
+_MONEY = " ; $"
+
+
+def _money_named(text: str) -> set[str]:
+    """What a question that asks an amount of money (`_ASKS_MONEY`) asks: the currencies it
+    names, or where it names none by a word or sign, every currency; a unit it names only as a
+    divisor (`\\$3 per kg`), so that an answer's unit of its other numbers (`12 kg` for `A 5 kg
+    bag costs 3 dollars. How much do 4 bags cost?`) answers no money question."""
+    named = _units_named(text, by_place=False)
+    currencies = {word for word in named if word[len(_NAMED):] in _CURRENCY_IDS}
+    if not currencies and not _DOLLARS_STATED.search(text) and not any(
+            sign in text for sign in _SIGN_CURRENCIES if sign != "\\$"):
+        currencies = {f"{_NAMED}{currency}" for currency in _CURRENCY_IDS}
+    return currencies | {word for word in named if word.startswith(f"{_NAMED}/")} | {_ASKED}
 
 
 # Where a question's sentence ends: `.`, `!`, `?` before a space and a capital, a digit or
@@ -1965,13 +2076,15 @@ _SENTENCE_END = re.compile(r"(?:(?<!\.[A-Za-z])(?<!\b[A-Z][a-z])\.|[!?？])(?=\s
 # much more money`, `in meters`, `in square feet`, `How many km per hour`, `How many hours and
 # minutes`).
 _ASKING_UNIT = re.compile(r"(?<![A-Za-z])(?i:how\s+(?:many|much)|in(?!\s+how(?![A-Za-z])))\s+(?:(?i:more|fewer|less|"
-                          r"total|additional|extra)\s+)?((?:(?i:square|sq|cubic|cu)\s+)?[A-Za-z]+(?:\s*(?:/|,|(?<![A-Za-z])(?:per|and|or)\s(?!\s*how))\s*[A-Za-z]+)*)")
+                          r"total|additional|extra)\s+)?((?:(?i:square|sq|cubic|cu)\s+)?[A-Za-z]+(?:\s*(?:/|,|(?<![A-Za-z])(?:per|and|or)\s(?!\s*how))\s*[A-Za-z]+)*"
+                          r"(?:\^\{?-?\d\}?)?)")
 
 
 def _asking(text: str) -> list[str]:
     """What names the units a question asks for (`_ASKING_UNIT`) in each of its sentences
     that ask (those ending in `?`), a unit spelled in two words as one (`_unit_spelled`:
-    `metric tons`, `nautical miles`), in order; empty for none."""
+    `metric tons`, `nautical miles`), in order, and `_MONEY` after a sentence that asks an
+    amount of money (`_ASKS_MONEY`); empty for none."""
     asked: list[str] = []
     start = 0
     for end in itertools.chain(_SENTENCE_END.finditer(text), [None]):
@@ -1979,6 +2092,8 @@ def _asking(text: str) -> list[str]:
         sentence = text[start:stop].strip()
         if sentence.endswith(("?", "？")):
             named = " ; ".join(found.group(1) for found in _ASKING_UNIT.finditer(_unit_spelled(sentence)))
+            if _ASKS_MONEY.search(sentence):
+                named += _MONEY  # (`_question_units` reads it where no unit is asked by name)
             if named:
                 asked.append(named)
         start = stop
@@ -2083,10 +2198,22 @@ def _is_unit(text: str, carried: frozenset[str] = frozenset(), power: str = "1")
     if gold_units and not _power_fits(words[-1], power, carried):
         return False  # `5 cm^2` against `5 cm`: the unit of another quantity
     asked = _asked_units(carried) if not gold_units and not currencies else None
+    rates = {name[1:] for name in asked if name.startswith(_WHOLE)} if asked else set()
+    whole = _whole_unit(f"1 {text}") if rates else None
+    if whole is not None and whole not in rates:
+        return False  # `5 m` for `How many meters per second?`, `5 mph` for `How many knots?`
+    if whole is not None and all(_unit_id(word) is not None or word.lower() in _RATE_UNITS
+                                 or word.lower() in _UNIT_GLUE for word in words):
+        return True  # `5 knots` for `How many nautical miles per hour?`: the rate asked, whole
+    counted = {name for name in asked if name in _COUNTING_GROUPS} if asked else set()
+    if counted and not any(word.lower().removesuffix("s") in counted for word in words):
+        return False  # `5 eggs` for `How many dozen eggs?`: eggs, not dozens
     spans = _divisors(text)
     divided = [any(start < word.start() < end for start, end in spans)
                for word in re.finditer(r"[A-Za-z]+", text)]
     for at, word in enumerate(words):
+        if word.lower().removesuffix("s") in counted:
+            continue  # `5 dozen` for `How many dozen eggs?`: the unit the question counts in
         unit = _unit_id(word)
         if unit is None and f"={word}" in gold_units:
             unit = word  # a gold's unit with no id, as it spells it (`Mg`: `_spelled_unit`)
@@ -2417,7 +2544,8 @@ def _strip_trailing_unit(s: str, carried: frozenset[str] = frozenset()) -> str:
     prefix = s[:start].rstrip()
     if not any(ch.isdigit() for ch in prefix) or prefix[-1:].isalpha() or prefix.endswith("\\"):
         return s
-    if not _is_unit(s[s.index("{", start):], carried):
+    unit = _unit_spelled(s[start:])  # `\text{ t}`: the tonne
+    if not _is_unit(unit[unit.index("{"):], carried):
         return s  # `1+2\mathrm{i}`, `10\text{ or more}`, `3\text{ halves}`: not a unit
     return prefix
 
