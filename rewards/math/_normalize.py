@@ -659,11 +659,12 @@ def _joined_parts(answer: str) -> list[str] | None:
     joins += [found.span(2) for found in _NAMED_AGAIN.finditer(answer)]
     joins += [(found.start(), found.end()) for found in _BARS.finditer(answer)
               if _between_values(answer, found.start(), found.end())]
-    joins += [(found.start(), found.end()) for found in _WORD_BETWEEN.finditer(answer)
-              if found.group(1) in _LOR_LETTERS or (
-                  found.group(1).lower() not in NUMBER_WORDS | _NUMERAL_WORDS
-                  and _unit_id(found.group(1)) is None
-                  and (found.group("named") is None or found.group(1).lower() in _OR_WORDS))]
+    words = {found.span(): found.group(1) for found in _WORD_BETWEEN.finditer(answer)
+             if found.group(1) in _LOR_LETTERS or (
+                 found.group(1).lower() not in NUMBER_WORDS | _NUMERAL_WORDS
+                 and _unit_id(found.group(1)) is None
+                 and (found.group("named") is None or found.group(1).lower() in _OR_WORDS))}
+    joins += list(words)  # (the sign is the word, not what wraps it: `7 (or 7)` is one value)
     tokens = [(found.start(), found.end(), found.group(0)) for found in _TOKENS.finditer(answer)]
     shown = [token for token in tokens if not _LAYOUT.fullmatch(token[2])]
     unmatched = _unmatched_delimiters(shown)
@@ -697,7 +698,7 @@ def _joined_parts(answer: str) -> list[str] | None:
         if parts and not _LAYOUT.sub("", side):  # two joins in a row are one (`= \\pm`, `==`)
             parts[-1] += answer[end:stop]
         else:
-            parts += [side, answer[start:stop]]
+            parts += [side, words.get((start, stop), answer[start:stop])]
         end = stop
     parts.append(answer[end:].strip(_EDGES))
     parts[1::2] = [_LAYOUT.sub("", sign) or " " for sign in parts[1::2]]  # (` `: `7 8`)
@@ -751,7 +752,8 @@ _BETWEEN_OPERANDS = frozenset({",", ":", "/", "\u00d7", "\u00b7", "\u00f7", "\u2
                                "\\times", "\\cdot", "\\cdotp", "\\div", "\\ast"})
 _MARKS_AFTER = frozenset({"'", "\u2032", "\u2033", "\u2034", "%", "\u2030", "\\prime", "\\percent"})
 _ON_THE_VALUE = _MARKS_AFTER | {"!", "\u00b0", "\\degree"}
-_MARKED_NUMERAL = re.compile(r"\.?\d[\d.,]{0,40}\s{0,3}(?:\\prime|\\percent|['\u2032\u2033\u2034%\u2030])")
+_MARKED_NUMERAL = re.compile(r"\.?\d[\d.,]{0,40}\s{0,3}(?:\\prime|\\percent|['\x22\u2032\u2033\u2034%\u2030])")
+_DIGITS_GROUP = re.compile(r"\d{3}(?![\d.])")  # after an apostrophe: `1'000` (a digits' group)
 _NO_NUMERAL_OPERAND = frozenset({"\\max", "\\min", "\\gcd", "\\lcm", "\\det", "\\deg", "\\lim"})
 _NO_NUMERAL_BESIDE = frozenset({"\\circ", "\u2218", "\\infty", "\u221e"})
 _OPERATOR_COMMANDS = frozenset({"times", "cdot", "cdotp", "div", "ast", "circ", "bmod", "mod",
@@ -785,9 +787,10 @@ def _ends_value(token: str) -> bool:
 
 def _starts_value(token: str) -> bool:
     """Whether a token may start the operand after a sign: a digit, a letter, an opening
-    delimiter or bar, a sign, a point, a value command (`\\frac`, `\\sqrt`, `\\pi`)."""
-    return (token.isalnum() or token in _OPENS or token in "|.-+$\u2212\u221a\u221b\u221c\u221e"
-            or token in ("\\|", "\\$") or unicodedata.category(token[:1] or " ") == "Sc"
+    delimiter or bar, a sign (`\\pm` too: `(1, \\pm 2)`), a point, a value command (`\\frac`,
+    `\\sqrt`, `\\pi`)."""
+    return (token.isalnum() or token in _OPENS or token in "|.-+$\u2212\u221a\u221b\u221c\u221e\u00b1\u2213"
+            or token in ("\\|", "\\$", "\\pm", "\\mp") or unicodedata.category(token[:1] or " ") == "Sc"
             or token[1:] in _VALUE_COMMANDS and token[1:] not in _OPERATOR_COMMANDS
             and token not in _CLOSES)
 
@@ -796,7 +799,8 @@ def _builds_nothing(answer: str, shown: list[tuple[int, int, str]], place: int) 
     """Whether the sign or command of the allow-list at `shown[place]` lacks the operands it
     needs to build a value, so that it joins what stands around it: a point beside no letter
     or digit (`7 .. 8`), a sign between operands without one on a side (`7 ,, 8`, `7 : : 8`),
-    a mark on no value or beside a numeral without its own mark (`7 ′ 8`), a function of
+    a mark on no value or beside a numeral without its own mark (`7 ′ 8`; `1'000` is a digits'
+    group), a function of
     several values on a bare numeral (`7 \\max 8`), a composition or infinity beside a numeral
     (`7 \\circ 8`, `7 ∞ 8`)."""
     start, end, token = shown[place]
@@ -810,7 +814,8 @@ def _builds_nothing(answer: str, shown: list[tuple[int, int, str]], place: int) 
         if not (before and (_ends_value(before) or before in "^_{")):
             return True
         return token in _MARKS_AFTER and (after[:1].isdigit() or after == ".") and (
-            _MARKED_NUMERAL.match(answer, shown[place + 1][0]) is None)
+            _MARKED_NUMERAL.match(answer, shown[place + 1][0]) is None) and (
+            _DIGITS_GROUP.match(answer, end) is None or not before.isdigit())
     if token in _NO_NUMERAL_OPERAND:
         return not after or after[:1].isdigit() or after == "."
     if token in _NO_NUMERAL_BESIDE:
@@ -964,17 +969,26 @@ def hedges(answer: str, gold: str) -> bool:
     shown to a judge, whose yes the gold among the values would buy. Against a gold of
     several values (`2, 3`) the sign is a word the gold does not hold (`qualifiers`):
     uncertain, the judge's."""
-    listed = len(answer) <= 2000 and any(_LISTED.search(_LIST_OPERAND.sub(" ", text)) is not None
-                                         for text in (answer, _as_rendered(answer)))
+    listed = len(answer) <= 2000 and (_stacked(answer) or any(
+        _LISTED.search(_LIST_OPERAND.sub(" ", text)) is not None for text in (answer, _as_rendered(answer))))
     return (_joining_sign(answer) is not None or listed) and (
         parse_number(gold) is not None or _constant(gold) is not None)
 
 
-# Two numerals listed (`7, 8`, `\\{6, 8\\}`, `\\{7\\} \\{8\\}`, an environment's rows `7 \\\\ 8`,
-# `7 \\text, 8` as rendered): against a gold of one value, a hedge between them (a digits' group,
-# `1, 000`, is one numeral).
-_LISTED = re.compile(r"(?<=\d)\s{0,3}(?:,\s{1,3}|\\\}\s{0,3}\\\{\s{0,3}|\\\\\s{0,3})(?=[-+]?\.?\d)"
-                     r"(?!\d{3}(?!\d))")
+# Two numerals listed (`7, 8`, `\\{6, 8\\}`, `\\{7\\} \\{8\\}`, `7 \\text, 8` as rendered): against a
+# gold of one value, a hedge between them (a digits' group, `1, 000`, is one numeral).
+_LISTED = re.compile(r"(?<=\d)\s{0,3}(?:,\s{1,3}|\\\}\s{0,3}\\\{\s{0,3})(?=[-+]?\.?\d)(?!\d{3}(?!\d))")
+# Numerals in the rows of an environment no bracket stands around (`\\begin{array}{c} 7 \\\\ 8
+# \\end{array}`): listed, as above; in brackets they are one value, a vector or a binomial
+# (`\\left(\\begin{array}{c}5\\\\2\\end{array}\\right)`, `\\begin{pmatrix}`).
+_STACKED = re.compile(r"\\begin\{(?:array|matrix|smallmatrix|aligned|gathered|cases)\}(?:\{[^{}]{0,20}\})?"
+                      r"[^\\]{0,80}\d\s{0,3}\\\\\s{0,3}[-+]?\.?\d")
+
+
+def _stacked(answer: str) -> bool:
+    """Whether an environment no bracket opens right before lists numerals in its rows."""
+    return any(answer[:found.start()].rstrip()[-1:] not in ("(", "[", "{", "|")
+               for found in _STACKED.finditer(answer))
 # The values a function of several values is applied to (`\\max(7, 8)`, `\\gcd(8, 12)`,
 # `lcm(8, 12)`): its operand, no list.
 _LIST_OPERAND = re.compile(r"(?<![A-Za-z])\\?(?:max|min|gcd|lcm)\s{0,3}(?:\(|\\\{)[^(){}]{0,400}(?:\)|\\\})")
