@@ -668,18 +668,20 @@ def _joined_parts(answer: str) -> list[str] | None:
     tokens = [(found.start(), found.end(), found.group(0)) for found in _TOKENS.finditer(answer)]
     shown = [token for token in tokens if not _LAYOUT.fullmatch(token[2])]
     unmatched = _unmatched_delimiters(shown)
+    alone = {place for place, (start, _, token) in enumerate(shown)
+             if start in unmatched or not _builds_value(answer, start, token)}
+    for _ in range(3):  # (a sign beside one that builds nothing has no operand there: `7 ,. 8`)
+        found = {place for place in range(len(shown))
+                 if place not in alone and _builds_nothing(answer, shown, place, alone)}
+        if not found:
+            break
+        alone |= found
     at = 0
     for place, (start, end, token) in enumerate(shown):  # (a command's arguments are skipped)
         if start < at:
             continue
         at = end
-        if _BARS.fullmatch(token) or (
-                token.isalnum() or token in _BUILDS_VALUE or token in ("\\%", "\\$", "\\{", "\\}")
-                or token[1:] in _VALUE_COMMANDS or unicodedata.category(token[0]) in _VALUE_KINDS
-                and not token.startswith("\\") and not (  # (a mark builds only on a character)
-                    unicodedata.category(token[0]) in _MARK_KINDS
-                    and answer[start - 1 : start].isspace())
-        ) and start not in unmatched and not _builds_nothing(answer, shown, place):
+        if place not in alone:
             continue
         if token.startswith("\\") and token[1:].isalpha():
             dimension = _UNBRACED_DIMENSION.match(answer, at) if token[1:] in _SPACES_BY else None
@@ -703,6 +705,17 @@ def _joined_parts(answer: str) -> list[str] | None:
     parts.append(answer[end:].strip(_EDGES))
     parts[1::2] = [_LAYOUT.sub("", sign) or " " for sign in parts[1::2]]  # (` `: `7 8`)
     return parts
+
+
+def _builds_value(answer: str, start: int, token: str) -> bool:
+    """Whether a token of a normalized answer is on the allow-list of what builds a value
+    (`_BUILDS_VALUE`, `_VALUE_COMMANDS`, a digit or letter, a bar, a combining mark on a
+    character, what renders nothing, a currency sign)."""
+    return bool(_BARS.fullmatch(token)) or (
+        token.isalnum() or token in _BUILDS_VALUE or token in ("\\%", "\\$", "\\{", "\\}")
+        or token[1:] in _VALUE_COMMANDS or unicodedata.category(token[0]) in _VALUE_KINDS
+        and not token.startswith("\\") and not (  # (a mark builds only on a character)
+            unicodedata.category(token[0]) in _MARK_KINDS and answer[start - 1 : start].isspace()))
 
 
 # What renders nothing or only sets the style of what follows (`\\textstyle`; a value command
@@ -795,17 +808,18 @@ def _starts_value(token: str) -> bool:
             and token not in _CLOSES)
 
 
-def _builds_nothing(answer: str, shown: list[tuple[int, int, str]], place: int) -> bool:
+def _builds_nothing(answer: str, shown: list[tuple[int, int, str]], place: int,
+                    alone: set[int]) -> bool:
     """Whether the sign or command of the allow-list at `shown[place]` lacks the operands it
     needs to build a value, so that it joins what stands around it: a point beside no letter
     or digit (`7 .. 8`), a sign between operands without one on a side (`7 ,, 8`, `7 : : 8`),
     a mark on no value or beside a numeral without its own mark (`7 ′ 8`; `1'000` is a digits'
     group), a function of
     several values on a bare numeral (`7 \\max 8`), a composition or infinity beside a numeral
-    (`7 \\circ 8`, `7 ∞ 8`)."""
+    (`7 \\circ 8`, `7 ∞ 8`). A token in `alone` (one that builds nothing) is no operand."""
     start, end, token = shown[place]
-    before = shown[place - 1][2] if place else ""
-    after = shown[place + 1][2] if place + 1 < len(shown) else ""
+    before = shown[place - 1][2] if place and place - 1 not in alone else ""
+    after = shown[place + 1][2] if place + 1 < len(shown) and place + 1 not in alone else ""
     if token == ".":
         return not (answer[start - 1 : start].isalnum() or answer[end : end + 1].isalnum())
     if token in _BETWEEN_OPERANDS:
@@ -977,7 +991,7 @@ def hedges(answer: str, gold: str) -> bool:
 
 # Two numerals listed (`7, 8`, `\\{6, 8\\}`, `\\{7\\} \\{8\\}`, `7 \\text, 8` as rendered): against a
 # gold of one value, a hedge between them (a digits' group, `1, 000`, is one numeral).
-_LISTED = re.compile(r"(?<=\d)\s{0,3}(?:,\s{1,3}|\\\}\s{0,3}\\\{\s{0,3})(?=[-+]?\.?\d)(?!\d{3}(?!\d))")
+_LISTED = re.compile(r"(?<=[\d%'\u2032\u2033])\s{0,3}(?:,\s{1,3}|\\\}\s{0,3}\\\{\s{0,3})(?=[-+]?\.?\d)(?!\d{3}(?!\d))")
 # Numerals in the rows of an environment no bracket stands around (`\\begin{array}{c} 7 \\\\ 8
 # \\end{array}`): listed, as above; in brackets they are one value, a vector or a binomial
 # (`\\left(\\begin{array}{c}5\\\\2\\end{array}\\right)`, `\\begin{pmatrix}`).

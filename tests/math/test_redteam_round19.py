@@ -383,6 +383,47 @@ def test_two_values_joined_by_what_builds_values_buy_nothing(
     assert verdicts == [0.0, 0.0, 0.0, 0.0]
 
 
+# h-m34: the same classes in other spellings (a sign beside one that builds nothing, other
+# empty decorations, styles, dimensions and wrapped words, `\\quad` spellings between named
+# values, other dashes and environments): against either value, rules and judge, all 0.0.
+JOINS_ELSEWHERE = [
+    "7 ,. 8",
+    "7 :. 8",
+    "7 ′, 8",
+    "7 , \\max 8",
+    "7 ∞ , 8",
+    "7 \\circ, 8",
+    "7 ) . ( 8",
+    "7 (or 8)",
+    "7 [or 8]",
+    "7 \\mathbf{or} 8",
+    "7 \\boxed{}\\boxed{} 8",
+    "7 \\hat{} 8",
+    "7 \\mathrm{} 8",
+    "7 \\scriptstyle 8",
+    "7 \\kern-1em 8",
+    "7 \\mskip 18mu 8",
+    "7 \\min 8",
+    "7 ‴ 8",
+    "7 ‰ 8",
+    "7 \\mathrm{,} 8",
+    "6 \\text{---} 8",
+    "\\substack{7 \\\\ 8 \\\\ 9}",
+    "\\begin{matrix} 7 \\\\ 8 \\end{matrix}",
+    "x = 7 \\qquad x = 8",
+    "x=7\\; x=8",
+    "7 \\text{ or } y = 8",
+]
+
+
+@pytest.mark.parametrize("answer", JOINS_ELSEWHERE)
+def test_the_same_joins_in_other_spellings_buy_nothing(
+    reward: MathReward, judged: MathReward, answer: str
+) -> None:
+    verdicts = [_one(scorer, gold, answer) for gold in ("7", "8") for scorer in (reward, judged)]
+    assert verdicts == [0.0, 0.0, 0.0, 0.0]
+
+
 # One value built of the allow-list's signs (a product, a ratio, a fraction, `7′8`): never 7 or 8
 # by the rules. (A yes-saying judge is asked about one wrong value by design: not asserted here.)
 BUILT = [
