@@ -504,10 +504,27 @@ _EDGES = " \t\n\r\f\v\u200b\u200c\u200d\u200e\u200f\u2060\ufeff"
 # A space between two numerals that no digits' separator is (`7 8`; not `1 000`, `2 3/4`).
 _SPACED_NUMERALS = re.compile(r"(?<=\d)(?<!_\d)\s+(?=\d)(?!\d{3}(?!\d)|\d{1,40}\s{0,3}/)")
 _TOKENS = re.compile(r"\\[a-zA-Z]+|\\.|.", re.DOTALL)
-# A word between two numerals (`7 or 8`, `7 oder 8`): a join unless it builds the value (a
-# unit, `5 ft 3 in`; a number word; `_NUMERAL_WORDS`: `3 times 4`).
-_WORD_BETWEEN = re.compile(r"(?<=[\d%])\s+([^\W\d_]+)\s+(?=[-+(]?\.?\d)")
+# A word between two numerals (`7 or 8`, `7 oder 8`), also where brackets or text and font
+# commands wrap it (`7 (or 8)`, `7 \\underline{or} 8`), or between a numeral and a named value
+# (`2 or y = 3`): a join unless it builds the value (a unit, `5 ft 3 in`; a number word;
+# `_NUMERAL_WORDS`: `3 times 4`); `v` and `V` are `∨` (`_LOR_LETTERS`), never volts there. Before
+# a named value only a worded `or` joins (`x = 2 and y = 3` is two answers, not a hedge).
+_WORD_OPENING = (r"(?:\s|[{(\[]|\\(?:text|textrm|textbf|textit|textsf|mbox|mathrm|mathbf|mathit|"
+             r"mathsf|operatorname|underline|overline|emph|boldsymbol|bm)(?![a-zA-Z]))++")
+_WORD_BETWEEN = re.compile(r"(?<=[\d%])" + _WORD_OPENING + r"([^\W\d_]+)[\s})\]]++"
+                           r"(?=[-+(]?\.?\d|(?P<named>[A-Za-z](?:_\{?\w{1,3}\}?)?\s{0,3}=))")
 _NUMERAL_WORDS = frozenset({"times", "point", "mod", "pi", "x"})  # (`2 x 3`)
+_LOR_LETTERS = frozenset("vV")
+# The same name given a value twice, side by side (`x = 7 x = 8`, normalized from `x = 7 \\quad
+# x = 8`): the space between is a join (`y = 2 x = 4` is a chain: another name).
+_NAMED_AGAIN = re.compile(r"(?<![A-Za-z\\])([A-Za-z](?:_\{?\w{1,3}\}?)?)\s{0,3}=\s{0,3}[-+]?"
+                          r"(?:\d[\d,]*(?:\.\d+)?|\.\d+)(\s+)(?=\1\s{0,3}=)")
+# A numeral in square brackets right after a numeral (`7 [8]`, from `7 \\text{ [} 8 \\text{]}`):
+# an aside, a second value (`7(8)`, `(7)(8)` are products).
+_ASIDE_BRACKET = re.compile(r"(?<=\d)(?<!_\d)\s*\[(?=\s{0,3}[-+]?(?:\d[\d,]*(?:\.\d+)?|\.\d+)\s{0,3}\])")
+# A dash of two or three hyphens between numerals (`6--8`, normalized from `6\\text{--}8`): a
+# range, never `6 - (-8)`.
+_RANGE_DASH = re.compile(r"(?<=[\d%])\s{0,3}-{2,3}(?=\s{0,3}\.?\d)")
 # The signs that say nothing more between two values of the same value (`8 = 8`, `8 \\approx
 # 8.0`, `\\frac{6}{2} = 3`, `\\sqrt{2} \\approx 1.414`, `\\frac{1}{2} \\lor 0.5` are one value):
 # equality, approximation and `or` (an allow-list; `7 < 7`, `7 \\ne 7` are statements).
@@ -582,16 +599,20 @@ def _absolute(text: str) -> Number | None:
 
 
 def _unbracketed(text: str) -> str:
-    """A side without the bracket at its edge that opens or closes around the join, not the
-    side (`7(\\pm 1)`: sides `7(` and `1)`, the values 7 and 1)."""
+    """A side without the bracket or brace at its edge that opens or closes around the join,
+    not the side (`7(\\pm 1)`: sides `7(` and `1)`, the values 7 and 1; `\\substack{7 \\\\ 8}`:
+    `{7` and `8}`)."""
     text = text.strip()
-    if text[-1:] in ("(", "[") or text[-1:] in (")", "]") and text.count(text[-1]) > text.count(
-            "(" if text[-1] == ")" else "["):
-        text = text[:-1]
-    if text[:1] in (")", "]") or text[:1] in ("(", "[") and text.count(text[0]) > text.count(
-            ")" if text[0] == "(" else "]"):
+    if text[-1:] in _PAIRED or text[-1:] in _PAIRED.values() and text.count(text[-1]) > text.count(
+            next(opening for opening, closing in _PAIRED.items() if closing == text[-1])):
+        text = text[:-1].strip()
+    if text[:1] in _PAIRED.values() or text[:1] in _PAIRED and text.count(text[0]) > text.count(
+            _PAIRED[text[0]]):
         text = text[1:]
     return text.strip()
+
+
+_PAIRED = {"(": ")", "[": "]", "{": "}"}
 
 
 def joined_value(answer: str) -> str | None:
@@ -659,40 +680,49 @@ _SIGN_AND_VALUE = re.compile(r"[^\w\s]{1,3}\s{0,3}(?:\\[A-Za-z]{1,20}\s{0,3})?[-
 def _joined_parts(answer: str) -> list[str] | None:
     """A normalized answer split at its joins: its sides, stripped, between the joins (each
     a run of what is not known to build one value, `_BUILDS_VALUE`, `_VALUE_COMMANDS`, a
-    command with its arguments, `\\hspace{1em}`, written without what renders as space: `=`,
-    `\\approx`, `==`, `\\approx\\approx`, `=\\pm`); None where it has none (or is longer than
-    any answer read). Each side is read in bounded time (`evaluate` reads at most 200 tokens)."""
+    command with its arguments, `\\hspace{1em}`, `\\kern1em`, written without what renders as
+    space: `=`, `\\approx`, `==`, `\\approx\\approx`, `=\\pm`); None where it has none (or is
+    longer than any answer read). A sign or command of the allow-list builds a value only with
+    the operands it needs (`_builds_nothing`): where it has none it joins (`7 ) ( 8`, `7 .. 8`,
+    `7 \\max 8`). Each side is read in bounded time (`evaluate` reads at most 200 tokens)."""
     if len(answer) > 2000:
         return None
-    answer = _PLUS_MINUS_SPELLED.sub(
-        lambda found: f" \\pm {found.group(2) or found.group(3) or ''}", answer)
-    for _ in range(3):  # (a mark over a sign in a `\\mathrel`; an empty group in a group)
-        answer = _MARKED_SIGN.sub(r"\1", _RENDERS_NOTHING.sub(" ", answer))
-        answer = _RENDERS_NOTHING.sub(" ", _ungrouped(_SPACED_ARGUMENT.sub("", answer)))
-    answer = _SIZES.sub(" ", answer)
+    answer = _as_rendered(answer)
     joins = [(found.start(), found.end()) for found in _SPACED_NUMERALS.finditer(answer)
              if "\\begin" not in answer]  # (an environment's cells: `\\begin{array}5\\\\2`)
-    joins += [(found.start(), found.end()) for found in _DIGRAPH.finditer(answer)]
+    joins += [(found.start(), found.end()) for pattern in (_DIGRAPH, _ASIDE_BRACKET, _RANGE_DASH)
+              for found in pattern.finditer(answer)]
+    joins += [found.span(2) for found in _NAMED_AGAIN.finditer(answer)]
     joins += [(found.start(), found.end()) for found in _BARS.finditer(answer)
               if _between_values(answer, found.start(), found.end())]
-    joins += [(found.start(), found.end()) for found in _WORD_BETWEEN.finditer(answer)
-              if found.group(1).lower() not in NUMBER_WORDS | _NUMERAL_WORDS
-              and _unit_id(found.group(1)) is None]
+    words = {found.span(): found.group(1) for found in _WORD_BETWEEN.finditer(answer)
+             if found.group(1) in _LOR_LETTERS or (
+                 found.group(1).lower() not in NUMBER_WORDS | _NUMERAL_WORDS
+                 and _unit_id(found.group(1)) is None
+                 and (found.group("named") is None or found.group(1).lower() in _OR_WORDS))}
+    joins += list(words)  # (the sign is the word, not what wraps it: `7 (or 7)` is one value)
+    tokens = [(found.start(), found.end(), found.group(0)) for found in _TOKENS.finditer(answer)]
+    shown = [token for token in tokens if not _LAYOUT.fullmatch(token[2])]
+    unmatched = _unmatched_delimiters(shown)
+    alone = {place for place, (start, _, token) in enumerate(shown)
+             if start in unmatched or not _builds_value(answer, start, token)}
+    for _ in range(3):  # (a sign beside one that builds nothing has no operand there: `7 ,. 8`)
+        found = {place for place in range(len(shown))
+                 if place not in alone and _builds_nothing(answer, shown, place, alone)}
+        if not found:
+            break
+        alone |= found
     at = 0
-    for found in _TOKENS.finditer(answer):  # (a command's arguments are skipped with it)
-        if found.start() < at:
+    for place, (start, end, token) in enumerate(shown):  # (a command's arguments are skipped)
+        if start < at:
             continue
-        token, at = found.group(0), found.end()
-        if _LAYOUT.fullmatch(token) or _BARS.fullmatch(token) or token.isalnum() or (
-                token in _BUILDS_VALUE or token in ("\\%", "\\$", "\\{", "\\}")
-                or token[1:] in _VALUE_COMMANDS or unicodedata.category(token[0]) in _VALUE_KINDS
-                and not token.startswith("\\") and not (  # (a mark builds only on a character)
-                    unicodedata.category(token[0]) in _MARK_KINDS
-                    and answer[found.start() - 1 : found.start()].isspace())):
+        at = end
+        if place not in alone:
             continue
         if token.startswith("\\") and token[1:].isalpha():
-            at = _arguments_end(answer, at)
-        joins.append((found.start(), at))
+            dimension = _UNBRACED_DIMENSION.match(answer, at) if token[1:] in _SPACES_BY else None
+            at = _arguments_end(answer, at if dimension is None else dimension.end())
+        joins.append((start, at))
     if not joins:
         return None
     parts: list[str] = []
@@ -706,11 +736,142 @@ def _joined_parts(answer: str) -> list[str] | None:
         if parts and not _LAYOUT.sub("", side):  # two joins in a row are one (`= \\pm`, `==`)
             parts[-1] += answer[end:stop]
         else:
-            parts += [side, answer[start:stop]]
+            parts += [side, words.get((start, stop), answer[start:stop])]
         end = stop
     parts.append(answer[end:].strip(_EDGES))
     parts[1::2] = [_LAYOUT.sub("", sign) or " " for sign in parts[1::2]]  # (` `: `7 8`)
     return parts
+
+
+def _builds_value(answer: str, start: int, token: str) -> bool:
+    """Whether a token of a normalized answer is on the allow-list of what builds a value
+    (`_BUILDS_VALUE`, `_VALUE_COMMANDS`, a digit or letter, a bar, a combining mark on a
+    character, what renders nothing, a currency sign)."""
+    return bool(_BARS.fullmatch(token)) or (
+        token.isalnum() or token in _BUILDS_VALUE or token in ("\\%", "\\$", "\\{", "\\}")
+        or token[1:] in _VALUE_COMMANDS or unicodedata.category(token[0]) in _VALUE_KINDS
+        and not token.startswith("\\") and not (  # (a mark builds only on a character)
+            unicodedata.category(token[0]) in _MARK_KINDS and answer[start - 1 : start].isspace()))
+
+
+# What renders nothing or only sets the style of what follows (`\\textstyle`; a value command
+# with only empty arguments, `\\boxed{}`, `\\overline{}`, `\\vec{}`): a space, so that `7
+# \\boxed{} 8` is two values side by side. A text or font command with no braced argument
+# (`\\text,`, normalized from `\\text{,}`) sets only the character after it: that character.
+_STYLE = re.compile(r"\\(?:text|display|script|scriptscript)style(?![a-zA-Z])")
+_EMPTY_COMMAND = re.compile(r"\\([a-zA-Z]{1,40})(?:\s{0,3}\{\s{0,3}\})++")
+_BARE_WRAPPER = re.compile(r"\\(?:text|textrm|textbf|textit|textsf|mbox|mathrm|mathbf|mathit|mathsf|"
+                           r"boldsymbol|bm)(?=\s{0,3}[^\s{\\a-zA-Z])")
+
+
+def _as_rendered(answer: str) -> str:
+    """A normalized answer as the joins are read in it (`_joined_parts`): `\\pm` spelled with
+    value signs read as `\\pm`, marks over a sign dropped, what renders nothing or only sets a
+    style as a space (`_RENDERS_NOTHING`, `_STYLE`, `_EMPTY_COMMAND`), grouping braces and
+    sizes dropped."""
+    answer = _PLUS_MINUS_SPELLED.sub(
+        lambda found: f" \\pm {found.group(2) or found.group(3) or ''}", answer)
+    answer = _STYLE.sub(" ", _BARE_WRAPPER.sub("", answer))
+    for _ in range(3):  # (a mark over a sign in a `\\mathrel`; an empty group in a group)
+        answer = _EMPTY_COMMAND.sub(
+            lambda found: " " if found.group(1) in _VALUE_COMMANDS else found.group(0), answer)
+        answer = _MARKED_SIGN.sub(r"\1", _RENDERS_NOTHING.sub(" ", answer))
+        answer = _RENDERS_NOTHING.sub(" ", _ungrouped(_SPACED_ARGUMENT.sub("", answer)))
+    return _SIZES.sub(" ", answer)
+
+
+# Spacing commands whose dimension may be written unbraced (`\\kern1em`, `\\hskip 1em`,
+# `\\mkern18mu`): the dimension is the command's, never a side.
+_SPACES_BY = frozenset({"kern", "mkern", "hskip", "mskip", "vskip", "hspace", "vspace"})
+_UNBRACED_DIMENSION = re.compile(r"\s{0,3}[-+]?(?:\d{1,10}(?:\.\d{0,10})?|\.\d{1,10})\s{0,3}"
+                                 r"(?:em|ex|pt|pc|mu|px|bp|cm|mm|in|dd|cc|sp)(?![a-zA-Z])")
+# Delimiters that open and close a group: a closing one closes the last one opened of its kind
+# (`(` and `[` close with either: `(1, 2]`); one that closes nothing or is never closed joins.
+_OPENS = {"(": "(", "[": "(", "{": "{", "\\{": "\\{", "\\langle": "\\langle", "\\lfloor": "\\lfloor",
+          "\\lceil": "\\lfloor"}
+_CLOSES = {")": "(", "]": "(", "}": "{", "\\}": "\\{", "\\rangle": "\\langle", "\\rfloor": "\\lfloor",
+           "\\rceil": "\\lfloor"}
+# Signs between two operands (`7 : 8`, `1, 2`, `2 \\times 3`); marks on the value before them
+# (`7'`, `5\\%`), which stand beside a numeral only where that numeral has its mark too (`5′
+# 8″`: `7 ′ 8` is two values); names of a function of several values, a matrix or a limit,
+# whose operand is never a bare numeral (`\\max(7, 8)`, `\\det A`, `\\lim_{x \\to 0}`; `7 \\max 8`
+# joins); composition (`f \\circ g`; `7 \\circ 8` joins: a numeral is no function) and infinity,
+# which is no factor of a numeral (`7 ∞ 8` joins; `-\\infty`, `[1, \\infty)` build).
+_BETWEEN_OPERANDS = frozenset({",", ":", "/", "\u00d7", "\u00b7", "\u00f7", "\u2217", "\u22c5",
+                               "\\times", "\\cdot", "\\cdotp", "\\div", "\\ast"})
+_MARKS_AFTER = frozenset({"'", "\u2032", "\u2033", "\u2034", "%", "\u2030", "\\prime", "\\percent"})
+_ON_THE_VALUE = _MARKS_AFTER | {"!", "\u00b0", "\\degree"}
+_MARKED_NUMERAL = re.compile(r"\.?\d[\d.,]{0,40}\s{0,3}(?:\\prime|\\percent|['\x22\u2032\u2033\u2034%\u2030])")
+_DIGITS_GROUP = re.compile(r"\d{3}(?![\d.])")  # after an apostrophe: `1'000` (a digits' group)
+_NO_NUMERAL_OPERAND = frozenset({"\\max", "\\min", "\\gcd", "\\lcm", "\\det", "\\deg", "\\lim"})
+_NO_NUMERAL_BESIDE = frozenset({"\\circ", "\u2218", "\\infty", "\u221e"})
+_OPERATOR_COMMANDS = frozenset({"times", "cdot", "cdotp", "div", "ast", "circ", "bmod", "mod",
+                                "choose"})
+
+
+def _unmatched_delimiters(shown: list[tuple[int, int, str]]) -> set[int]:
+    """The starts of the delimiters among `shown` tokens that close nothing or are never
+    closed (`_OPENS`, `_CLOSES`)."""
+    opened: list[tuple[str, int]] = []
+    unmatched: set[int] = set()
+    for start, _, token in shown:
+        if token in _OPENS:
+            opened.append((_OPENS[token], start))
+        elif token in _CLOSES:
+            if opened and opened[-1][0] == _CLOSES[token]:
+                opened.pop()
+            else:
+                unmatched.add(start)
+    return unmatched | {start for _, start in opened}
+
+
+def _ends_value(token: str) -> bool:
+    """Whether a token may end the operand before a sign: a digit, a letter, a closing
+    delimiter or bar, a mark on a value, a constant or function (`\\pi`, `\\sin^2`)."""
+    return (token.isalnum() or token in _CLOSES or token in _ON_THE_VALUE or token in "|$\u221e"
+            or token in ("\\|", "\\$", "\\%") or unicodedata.category(token[:1] or " ") == "Sc"
+            or token[1:] in _VALUE_COMMANDS and token[1:] not in _OPERATOR_COMMANDS
+            and token not in _OPENS)
+
+
+def _starts_value(token: str) -> bool:
+    """Whether a token may start the operand after a sign: a digit, a letter, an opening
+    delimiter or bar, a sign (`\\pm` too: `(1, \\pm 2)`), a point, a value command (`\\frac`,
+    `\\sqrt`, `\\pi`)."""
+    return (token.isalnum() or token in _OPENS or token in "|.-+$\u2212\u221a\u221b\u221c\u221e\u00b1\u2213"
+            or token in ("\\|", "\\$", "\\pm", "\\mp") or unicodedata.category(token[:1] or " ") == "Sc"
+            or token[1:] in _VALUE_COMMANDS and token[1:] not in _OPERATOR_COMMANDS
+            and token not in _CLOSES)
+
+
+def _builds_nothing(answer: str, shown: list[tuple[int, int, str]], place: int,
+                    alone: set[int]) -> bool:
+    """Whether the sign or command of the allow-list at `shown[place]` lacks the operands it
+    needs to build a value, so that it joins what stands around it: a point beside no letter
+    or digit (`7 .. 8`), a sign between operands without one on a side (`7 ,, 8`, `7 : : 8`),
+    a mark on no value or beside a numeral without its own mark (`7 ′ 8`; `1'000` is a digits'
+    group), a function of
+    several values on a bare numeral (`7 \\max 8`), a composition or infinity beside a numeral
+    (`7 \\circ 8`, `7 ∞ 8`). A token in `alone` (one that builds nothing) is no operand."""
+    start, end, token = shown[place]
+    before = shown[place - 1][2] if place and place - 1 not in alone else ""
+    after = shown[place + 1][2] if place + 1 < len(shown) and place + 1 not in alone else ""
+    if token == ".":
+        return not (answer[start - 1 : start].isalnum() or answer[end : end + 1].isalnum())
+    if token in _BETWEEN_OPERANDS:
+        return not (before and _ends_value(before) and after and _starts_value(after))
+    if token in _ON_THE_VALUE:
+        if not (before and (_ends_value(before) or before in "^_{")):
+            return True
+        return token in _MARKS_AFTER and (after[:1].isdigit() or after == ".") and (
+            _MARKED_NUMERAL.match(answer, shown[place + 1][0]) is None) and (
+            _DIGITS_GROUP.match(answer, end) is None or not before.isdigit())
+    if token in _NO_NUMERAL_OPERAND:
+        return not after or after[:1].isdigit() or after == "."
+    if token in _NO_NUMERAL_BESIDE:
+        numeral_beside = before[:1].isdigit() or after[:1].isdigit() or after == "."
+        return numeral_beside or token in ("\\circ", "\u2218") and not (before and after)
+    return False
 
 
 def _ungrouped(text: str) -> str:
@@ -858,13 +1019,29 @@ def hedges(answer: str, gold: str) -> bool:
     shown to a judge, whose yes the gold among the values would buy. Against a gold of
     several values (`2, 3`) the sign is a word the gold does not hold (`qualifiers`):
     uncertain, the judge's."""
-    return (_joining_sign(answer) is not None or _LISTED.search(answer) is not None) and (
+    listed = len(answer) <= 2000 and (_stacked(answer) or any(
+        _LISTED.search(_LIST_OPERAND.sub(" ", text)) is not None for text in (answer, _as_rendered(answer))))
+    return (_joining_sign(answer) is not None or listed) and (
         parse_number(gold) is not None or _constant(gold) is not None)
 
 
-# Two numerals listed (`7, 8`, `\\{6, 8\\}`, `\\{7\\} \\{8\\}`): against a gold of one value, a hedge between them
-# (a digits' group, `1, 000`, is one numeral).
-_LISTED = re.compile(r"(?<=\d)\s{0,3}(?:,\s{1,3}|\\\}\s{0,3}\\\{\s{0,3})(?=[-+]?\.?\d)(?!\d{3}(?!\d))")
+# Two numerals listed (`7, 8`, `\\{6, 8\\}`, `\\{7\\} \\{8\\}`, `7 \\text, 8` as rendered): against a
+# gold of one value, a hedge between them (a digits' group, `1, 000`, is one numeral).
+_LISTED = re.compile(r"(?<=[\d%'\u2032\u2033])\s{0,3}(?:,\s{1,3}|\\\}\s{0,3}\\\{\s{0,3})(?=[-+]?\.?\d)(?!\d{3}(?!\d))")
+# Numerals in the rows of an environment no bracket stands around (`\\begin{array}{c} 7 \\\\ 8
+# \\end{array}`): listed, as above; in brackets they are one value, a vector or a binomial
+# (`\\left(\\begin{array}{c}5\\\\2\\end{array}\\right)`, `\\begin{pmatrix}`).
+_STACKED = re.compile(r"\\begin\{(?:array|matrix|smallmatrix|aligned|gathered|cases)\}(?:\{[^{}]{0,20}\})?"
+                      r"[^\\]{0,80}\d\s{0,3}\\\\\s{0,3}[-+]?\.?\d")
+
+
+def _stacked(answer: str) -> bool:
+    """Whether an environment no bracket opens right before lists numerals in its rows."""
+    return any(answer[:found.start()].rstrip()[-1:] not in ("(", "[", "{", "|")
+               for found in _STACKED.finditer(answer))
+# The values a function of several values is applied to (`\\max(7, 8)`, `\\gcd(8, 12)`,
+# `lcm(8, 12)`): its operand, no list.
+_LIST_OPERAND = re.compile(r"(?<![A-Za-z])\\?(?:max|min|gcd|lcm)\s{0,3}(?:\(|\\\{)[^(){}]{0,400}(?:\)|\\\})")
 
 
 # A number and a unit after it (`5 kW`, `5 N/m^2`): the unit is the value's scale; left in a

@@ -96,7 +96,7 @@ Open at the time of writing, by suspected root:
   8)`, `7, 8`, `7; 8`, `7\\ (8)`, `7 | 8`, `7 \\vert 8`, `7 \\neq 8`, `7 < 8`, `7 \\leq 8`,
   `7 \\& 8`, `7 \\oplus 8`, `7 \\cup 8`, `7 \\lor{} 8`, `7 \\lor x`, `7 \\lor \\text{eight}`,
   `7 = 7 \\lor 8`, `8 - 1 = 8`, `7 \\text{ o } 8`, `\\boxed{7} \\text{ or } \\boxed{8}`, a range
-  `7\\text{--}8`, and two of the question's integrals joined by `\\lor` (`_constant` does not
+  `7\\text{--}8` (fixed by h-m34), and two of the question's integrals joined by `\\lor` (`_constant` does not
   evaluate them);
 - `_judge.judgeable` (`JUDGED_WORDS` holds LaTeX environment names): `5\\text{ cases}`, a group
   the question does not name, is shown to the judge (`5 case`, `5 boxes`, `5 rows` are wrong).
@@ -1320,7 +1320,7 @@ def test_right_as_written(reward: MathReward, question: str, answer: str, gold: 
                 "\\int_0^1 x^2\\,dx",
                 _SHOWN_HEDGE,
             ),
-            (APPLES, "7\\text{--}8", "7", _SHOWN_HEDGE),
+            (APPLES, "7\\text{--}8", "7", None),  # fixed by h-m34 (`_RANGE_DASH`)
             (
                 APPLES,
                 "5\\text{ cases}",
