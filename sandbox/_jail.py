@@ -22,7 +22,7 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from sandbox._cgroup import CgroupV1, MemoryGroup, cgroup_v1, cgroup_v2_root, sweep
-from sandbox._errors import SandboxError
+from sandbox._errors import ArgumentError, SandboxError
 from sandbox._languages import BASE_MOUNTS
 from sandbox._process import RawRun, Started, collect, run_process, spawn_process
 from sandbox._spare import IDLE_S, SECRET, WAITER, Spare, spares, spares_enabled
@@ -153,7 +153,7 @@ def run_jail(command: Sequence[str], limits: Limits, *, stdin: bytes, output_byt
     (hex digits: a value only this host and the jail's command know, never in the shape of
     a spare, which is started before it is drawn)."""
     if any(arg == SECRET for arg in command) and not (secret.isascii() and secret.isalnum()):
-        raise ValueError("run_jail: a command with a SECRET argument needs a secret")
+        raise ArgumentError("run_jail: a command with a SECRET argument needs a secret")
     if spare and spares_enabled() and not any(
             options.get(k) for k in ("rw_binds", "pass_fds", "keep_env", "persistent")):
         return _run_spared(command, limits, stdin=stdin, output_bytes=output_bytes,
