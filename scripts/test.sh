@@ -90,7 +90,11 @@ if ! python3 -c "import openreward" >/dev/null 2>&1; then
 fi
 export VLLM_CPU_KVCACHE_SPACE="${VLLM_CPU_KVCACHE_SPACE:-1}"  # GiB; vLLM CPU start-up needs it
 
-python3 -m pytest "$@"
+# Two worker processes (pytest-xdist): most of the suite waits on jails, servers and children
+# rather than computing, so two workers keep a 2-core machine busy. Each runs whole groups
+# (a test file, or tests that share a model or the Celery broker: `xdist_group` in
+# tests/conftest.py). PYTEST_WORKERS=0 runs everything in this one process.
+python3 -m pytest -n "${PYTEST_WORKERS:-2}" --dist loadgroup "$@"
 rc=$?
 if [ "$rc" -eq 5 ]; then
     echo "pytest collected no tests: treating as failure" >&2

@@ -52,6 +52,42 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
                 _last_user[name] = item.nodeid
 
 
+# ---- running in parallel (pytest-xdist, `scripts/test.sh` passes `-n 2 --dist loadgroup`) -----
+# Each worker process runs whole groups. A group is a test file, except where tests share what
+# one process should hold once or what two processes must not use at once:
+_GROUP_BY_FIXTURE = {
+    # models built or served once per process (training an RM, starting vLLM): one worker
+    **{name: "models" for name in ("trained_rm", *_RELEASE_EARLY)},
+    # the Celery cluster on Redis db 13 and RabbitMQ: one test of them at a time
+    **{name: "broker" for name in ("redis_cluster", "redis_client", "amqp_url")},
+}
+_GROUP_BY_FILE = {"tests/integrations/test_entry_points_agree.py": "broker"}
+_GROUP_BY_FOLDER = {"tests/celery/": "broker"}
+
+
+def xdist_group(item: pytest.Item) -> str:
+    """The group of tests `item` runs with on one worker (see above)."""
+    for name in getattr(item, "fixturenames", ()):
+        if name in _GROUP_BY_FIXTURE:
+            return _GROUP_BY_FIXTURE[name]
+    path = item.nodeid.split("::", 1)[0]
+    for folder, group in _GROUP_BY_FOLDER.items():
+        if path.startswith(folder):
+            return group
+    return _GROUP_BY_FILE.get(path, path)
+
+
+class _Groups:
+    @pytest.hookimpl(tryfirst=True)  # before xdist reads the marks (its loadgroup suffix)
+    def pytest_collection_modifyitems(self, items: list[pytest.Item]) -> None:
+        for item in items:
+            item.add_marker(pytest.mark.xdist_group(xdist_group(item)))
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.pluginmanager.register(_Groups(), "rewards-xdist-groups")
+
+
 _IN_PROCESS = ("vllm_lm_engine", "vllm_rm_engine")
 """Offline engines in this process share vLLM's process-global parallel state: closing one
 tears it down under the other, so one is closed early only when no other one is in use."""
