@@ -10,41 +10,54 @@ whatever ran before it on the same server; the init's report of a signal death i
 init's alone, in a fresh jail and in a spare.
 
 How. (A) Runs counted by a zygote: one program run 11 times on a fresh server (the server's
-child, then ten of its zygote's), against cold and against zygotes off. (B) What a
-program leaves for the next child of the same zygote: seven endings and abuses (exit codes,
-a flood, SIGKILL to itself, signals ignored and blocked, descriptors and stdio closed,
-memory, a CPU timeout), each followed by a probe of the state a program starts from, which
-must read as cold's and come from the zygote (its parent is not pid 1). (C) The nonce: every
-way a program has to read its parent's argv (environment, argv, /proc, a proc mount in a
-user namespace of its own, process_vm_readv, pidfd_getfd), in a fresh jail and in a spare;
-a spare's stdin that starts with what the waiting shell reads (a hex line, the `{secret}`
-placeholder) against a real death and a forgery. (D) The process budget without a cgroup:
-threads a program may start cold, warm, and zygote-served.
+child, then ten of its zygote's), against cold and against zygotes off; three keys cycled
+on two zygote slots (each run makes its zygote again). (B) What a program leaves for the
+next child of the same zygote: seven endings and abuses (exit codes, a flood, SIGKILL to
+itself, signals ignored and blocked, descriptors and stdio closed, memory, a CPU timeout),
+each followed by a probe of the state a program starts from, which must read as cold's and
+come from the zygote (its parent is not pid 1). (C) The nonce: every way a program has to
+read its parent's argv (environment, argv, stdin, /proc, a proc mount in a user namespace
+of its own, process_vm_readv, pidfd_getfd), in a fresh jail and in a spare, and what the
+spare's waiting shell could change on its way (signal mask and dispositions, priority,
+umask, session, rlimits); a spare's stdin that starts with what the waiting shell reads (a
+hex line, the `{secret}` placeholder) against a real death and a forgery. (D) The process
+and address-space budget without a cgroup, cold against warm. (E) A later run's verdict
+through the zygotes other programs' keys evict.
 
-Open when written (strict xfails below, by root):
-- `warm_server.zygote_main` (reaching another run: state left in the zygote): before and
-  after each child's `os.wait4` the zygote puts `resource` in `sys.modules` and deletes it
-  again, which uses one entry of the dict's table per run served; after 8 runs of the
-  typing key the zygote's `sys.modules` is resized, and from then on every child of it
-  reads `sys.getsizeof(sys.modules)` 3328 where cold, the server's child and the first 8
-  zygote children read 1584. A program's output depends on how many runs its zygote
-  served before it (zygotes off: 1584 on every run, held below).
-- `_jail.process_budget` with `_runner.run` (resources, cold only, no cgroup): the cold
-  init's `processes + 1` is cut by the memory cap (`memory_bytes // MIN_PROCESS_BYTES`), so
-  with 512 MiB a cold program reads RLIMIT_NPROC (4, 4) yet starts 2 threads (the init
-  holds one of the uid's 4), where warm (server's child and zygote's) it starts 3, as
-  python3 main.py under RLIMIT_NPROC 4 does. (sb8's NPROC hole is the cgroup case: there
-  cold reads one more and starts as many.)
+Open when written (4 strict xfails below, by root):
+- `warm_server.zygote_main` (reaching another run: state left in the zygote): around each
+  child's `os.wait4` the zygote puts `resource` in `sys.modules` and deletes it again, one
+  entry of the dict's table used per run served; after 8 runs of the typing key the
+  zygote's `sys.modules` is resized, and from then on every child of it reads
+  `sys.getsizeof(sys.modules)` 3328 where cold, the server's child and the first 8 zygote
+  children read 1584: a program's output depends on how many runs its zygote served
+  before it (zygotes off: 1584 on every run, held below).
+- `warm_server.keep_zygote` (LRU of 2) with `_warm.WarmServer.execute` (the cgroup limit is
+  the jail's usage + memory_bytes, a zygote's import in the usage: sb11's memory hole),
+  reached by other programs: two runs of other keys close a program's zygote, and its next
+  run, the server's own child, is memory_limit where it was ok the run before.
+- `_runner.run` (processes + 1 for the init) with `_jail.process_budget` (no cgroup, cold
+  only): the budget splits `memory_bytes` evenly over processes + 1, so with processes=1 and
+  256 MiB a cold program's RLIMIT_AS is 128 MiB (warm 256 + the server's credit): 160 MiB
+  is memory_limit cold, ok warm and under python3 (a false loss); where the memory caps the
+  count (512 MiB: 4) the + 1 is cut and the init holds one of the program's 4: cold starts
+  2 threads, warm and python3 under RLIMIT_NPROC 4 start 3. (sb8's NPROC hole is the cgroup
+  case, where cold reads one more and starts as many.)
 
-Held: the zygote's state after every program of (B) (modules, finders, /work and /tmp,
-umask, signal dispositions and mask, NOFILE, cwd, environment, session); the nonce never
-reaches the program by any channel of (C), fresh or spare; a spare's stdin that starts with
-a hex line or `{secret}` is the program's byte for byte, a real SIGTERM then reads as
-signal 15 and a forged report with that line as its nonce reads as exit 143.
+Held (7): the zygote's state after every program of (B) (modules, finders, /work and /tmp,
+umask, signal dispositions and mask, NOFILE, cwd, environment, session); zygotes made and
+closed on every run (three keys cycled) read as cold; `sys.modules`' size with zygotes off;
+the nonce never reaches the program by any channel of (C), fresh or spare, and a spare's
+start changes nothing (C) reads; a spare's stdin that starts with a hex line or `{secret}`
+is the program's byte for byte, a real SIGTERM then reads as signal 15 and a forged report
+with that line as its nonce as exit 143; warm, one process holds 160 MiB of 256 and a
+program starts 3 threads under RLIMIT_NPROC 4 (server's child and zygote's).
 
 Noise, not probed: `sys.getrefcount(None)`, `sys.getallocatedblocks()` and `gc`'s counts
 differ between cold runs themselves (4346/4353 on this host) and alternate between two
-values from one zygote child to the next: no exact reference exists.
+values from one zygote child to the next: no exact reference exists. A program that starts
+threads or leaves a child makes its server retire (`unmoved`): the next run is a fresh
+server's child, by design.
 """
 
 from __future__ import annotations
@@ -56,6 +69,7 @@ from collections.abc import Iterator
 import pytest
 from sandbox_probes import SHORT
 from test_redteam_round_sb5 import LIMITS
+from test_redteam_round_sb9 import seen
 from test_redteam_round_sb11 import cold, served
 from test_spare import Taken
 
@@ -140,11 +154,33 @@ def test_what_a_program_leaves_never_reaches_the_next_zygote_child(zygotes: None
     assert [r.stdout.split("\n", 1)[0] for r in runs] == ["False"] + ["True"] * (len(runs) - 1)
 
 
+KEYS = {
+    "typing": "import typing\n",
+    "math": "import math\n",
+    "heapq then string": "import heapq\nimport string\n",
+}
+"""Three keys, one more than a server keeps zygotes for: cycled, each run finds its zygote
+closed for another key and makes it again."""
+
+CHURNED = "import os, sys\nprint(list(sys.modules)[-3:], os.listdir('/work'), os.getppid() == 1)\n"
+
+
+def test_zygotes_made_and_closed_every_run_change_no_verdict(zygotes: None) -> None:
+    references = {name: cold(head + CHURNED) for name, head in KEYS.items()}
+    assert all(r.status == "ok" for r in references.values()), references
+    _warm.shutdown()
+    runs = [(name, sandbox.run(head + CHURNED, limits=LIMITS, mode="warm"))
+            for _ in range(3) for name, head in KEYS.items()]
+    # every run is its server's own child (its zygote was closed), and reads as cold
+    assert [(name, seen(r)) for name, r in runs] == [
+        (name, seen(references[name])) for name, _ in runs]
+
+
 # --- C. the cold init's nonce -----------------------------------------------------------------
 
 READS_ITS_PARENT = r'''import ctypes, os, resource, signal, sys
 libc = ctypes.CDLL(None, use_errno=True)
-seen = [sorted(os.environ.items()), sys.argv, sys.orig_argv]
+seen = [sorted(os.environ.items()), sys.argv, sys.orig_argv, sys.stdin.read()]  # stdin: none
 # what the waiting shell of a spare could have changed on its way to the init's exec
 seen += [sorted(signal.pthread_sigmask(signal.SIG_BLOCK, [])),
          [signal.getsignal(s) for s in range(1, 32) if s not in (9, 19)],
