@@ -104,17 +104,22 @@ def _mb(n_bytes: int) -> int:
     return max(1, math.ceil(n_bytes / (1 << 20)))
 
 
-def process_budget(limits: Limits, *, cgroup: bool) -> tuple[int, int]:
+def process_budget(limits: Limits, *, cgroup: bool, extra_processes: int = 0) -> tuple[int, int]:
     """(processes, address-space bytes of each): RLIMIT_NPROC and RLIMIT_AS of a run. With
     a memory cgroup holding the run's total, every process may use all of it (RLIMIT_AS is
     a loose backstop, 4x). Without one, processes x address space stays within the limit:
     `memory_bytes // MIN_PROCESS_BYTES` processes (and threads: RLIMIT_NPROC counts them),
-    at least MIN_PROCESSES, at most `Limits.processes`, each with an equal share."""
+    at least MIN_PROCESSES, at most `Limits.processes`, each with an equal share.
+    `extra_processes`: ours, not the program's (a cold run's init, a test harness and its
+    worker): they come on top of the program's count and take no share of its memory (they
+    are small; the program's processes alone stay within `memory_bytes`), so that the
+    program gets the processes and the address space `python3 main.py` alone would get
+    (red team sb13: an init that took a share halved a one-process program's room)."""
     if cgroup:
-        return limits.processes, 4 * limits.memory_bytes
+        return limits.processes + extra_processes, 4 * limits.memory_bytes
     processes = min(limits.processes,
                     max(MIN_PROCESSES, limits.memory_bytes // MIN_PROCESS_BYTES))
-    return processes, limits.memory_bytes // processes
+    return processes + extra_processes, limits.memory_bytes // processes
 
 
 def memory_group(limit_bytes: int, *, cpu: bool = False) -> MemoryGroup | None:
@@ -174,8 +179,8 @@ def run_jail(command: Sequence[str], limits: Limits, *, stdin: bytes, output_byt
 
 def _run_spared(command: Sequence[str], limits: Limits, *, stdin: bytes, output_bytes: int,
                 binds: Iterable[tuple[str, str]] = (), mounts: Iterable[str] = (),
-                address_space_extra: int = 0, cancel: Cancel | None = None,
-                secret: str = "") -> RawRun:
+                address_space_extra: int = 0, extra_processes: int = 0,
+                cancel: Cancel | None = None, secret: str = "") -> RawRun:
     """`run_jail` through a spare jail: the run's files (the binds of regular files) are
     copied into the spare's placeholders, folders stay binds of the shape, the secret goes
     in the line that starts the command. Without a spare ready, the run starts its own
@@ -187,18 +192,18 @@ def _run_spared(command: Sequence[str], limits: Limits, *, stdin: bytes, output_
         (files if os.path.isfile(host) else fixed).append((host, inside))
     # the shape: everything `jail_argv` reads, the host's cgroup set-up and nsjail included
     key = (tuple(command), limits, tuple(inside for _, inside in files), tuple(fixed), mounts,
-           address_space_extra, cgroup_v2_root(), cgroup_v1(), nsjail_binary())
+           address_space_extra, extra_processes, cgroup_v2_root(), cgroup_v1(), nsjail_binary())
 
     def start() -> Spare:
         return _start_spare(command, limits, [inside for _, inside in files], fixed, mounts,
-                            address_space_extra)
+                            address_space_extra, extra_processes)
 
     taken = spares.take(key)
     if taken is None:
         spares.offer(key, start, taken=False)
         return run_jail(command, limits, stdin=stdin, output_bytes=output_bytes, spare=False,
                         binds=binds, mounts=mounts, address_space_extra=address_space_extra,
-                        cancel=cancel, secret=secret)
+                        extra_processes=extra_processes, cancel=cancel, secret=secret)
     reaped = False
     try:
         taken.fill(files)
@@ -218,7 +223,7 @@ def _run_spared(command: Sequence[str], limits: Limits, *, stdin: bytes, output_
     if raw.jail_failed:  # the spare's nsjail never got going: this run starts its own
         return run_jail(command, limits, stdin=stdin, output_bytes=output_bytes, spare=False,
                         binds=binds, mounts=mounts, address_space_extra=address_space_extra,
-                        cancel=cancel, secret=secret)
+                        extra_processes=extra_processes, cancel=cancel, secret=secret)
     return raw
 
 
@@ -236,7 +241,7 @@ def _release(started: Started, secret: str) -> bytes:
 
 def _start_spare(command: Sequence[str], limits: Limits, inside: Sequence[str],
                  fixed: Sequence[tuple[str, str]], mounts: Sequence[str],
-                 address_space_extra: int) -> Spare:
+                 address_space_extra: int, extra_processes: int) -> Spare:
     """Start a spare jail: empty placeholders bound where the run's files go, the waiting
     shell in front of `command`, the wall-limit backstop extended by its idle time."""
     root = tempfile.mkdtemp(prefix="sandbox-spare-", dir=SCRATCH)
@@ -254,7 +259,8 @@ def _start_spare(command: Sequence[str], limits: Limits, inside: Sequence[str],
         group = memory_group(limits.memory_bytes)
         argv = jail_argv([*WAITER, *command], limits,
                          binds=[*((h, i) for i, h in placeholders.items()), *fixed],
-                         mounts=mounts, address_space_extra=address_space_extra, group=group,
+                         mounts=mounts, address_space_extra=address_space_extra,
+                         extra_processes=extra_processes, group=group,
                          idle_s=IDLE_S)
         started = spawn_process(argv, with_jail_log=True)
     except BaseException:
@@ -268,6 +274,7 @@ def _start_spare(command: Sequence[str], limits: Limits, inside: Sequence[str],
 def jail_argv(command: Sequence[str], limits: Limits, *,
               binds: Iterable[tuple[str, str]] = (), rw_binds: Iterable[tuple[str, str]] = (),
               mounts: Iterable[str] = (), address_space_extra: int = 0,
+              extra_processes: int = 0,
               group: MemoryGroup | None = None, pass_fds: Iterable[int] = (),
               keep_env: Sequence[str] = (), persistent: bool = False,
               idle_s: float = 0.0) -> list[str]:
@@ -280,7 +287,8 @@ def jail_argv(command: Sequence[str], limits: Limits, *,
     capabilities of WARM_CAPABILITIES kept). `idle_s`: seconds a spare jail
     may wait before its command starts, added to the time-limit backstop."""
     cgroup = cgroup_v2_root()
-    processes, address_space = process_budget(limits, cgroup=bool(cgroup or group))
+    processes, address_space = process_budget(limits, cgroup=bool(cgroup or group),
+                                              extra_processes=extra_processes)
     argv = [nsjail_binary(), "--mode", "o", "--log_fd", "{log_fd}",
             "--user", f"{JAIL_UID}:{JAIL_UID}", "--group", f"{JAIL_UID}:{JAIL_UID}",
             "--hostname", "sandbox", "--iface_no_lo", "--disable_proc",
@@ -302,7 +310,8 @@ def jail_argv(command: Sequence[str], limits: Limits, *,
                  "--group", f"{PROGRAM_UID}:{PROGRAM_UID}:1"]
         for capability in WARM_CAPABILITIES:
             argv += ["--cap", capability]
-    argv += _cgroup_flags(limits, cgroup, group, persistent)
+    argv += _cgroup_flags(limits, cgroup, group, persistent,
+                          limits.processes if persistent else processes)
     for path in (*BASE_MOUNTS, *mounts):
         argv += ["-R", path]
     tmpfs = f"size={limits.disk_bytes},nr_inodes={limits.disk_files}"
@@ -327,11 +336,12 @@ def jail_argv(command: Sequence[str], limits: Limits, *,
 
 
 def _cgroup_flags(limits: Limits, v2_root: str | None, group: MemoryGroup | None,
-                  persistent: bool) -> list[str]:
+                  persistent: bool, processes: int) -> list[str]:
+    """nsjail's cgroup flags; `processes`: the pids cap (the program's and ours)."""
     if v2_root:
         return ["--use_cgroupv2", "--cgroupv2_mount", v2_root,
                 "--cgroup_mem_max", str(limits.memory_bytes), "--cgroup_mem_swap_max", "0",
-                "--cgroup_pids_max", str(limits.processes)]
+                "--cgroup_pids_max", str(processes)]
     if group is None:
         return []
     # the limit is the group's; nsjail's own group inside it (looser, so that the outer
@@ -343,7 +353,7 @@ def _cgroup_flags(limits: Limits, v2_root: str | None, group: MemoryGroup | None
     if host.pids_mount and not persistent:
         flags += ["--cgroup_pids_mount", host.pids_mount,
                   "--cgroup_pids_parent", host.pids_parent or ".",
-                  "--cgroup_pids_max", str(limits.processes)]
+                  "--cgroup_pids_max", str(processes)]
     return flags
 
 

@@ -68,11 +68,12 @@ def run(code: str, language: str = "python", *, stdin: str | bytes = "",
             return to_execution(raw, limits)
         # a Python program's jail holds the harness folder, as a warm server's jail does:
         # what a program sees of the files is the same in both modes. Its pid 1 is the
-        # init (`_in_jail/init.py`), counted as one process more; the program its child.
+        # init (`_in_jail/init.py`), one process more than the program's (no share of
+        # its memory: `process_budget`); the program its child.
         nonce = secrets.token_hex(NONCE_BYTES)
-        raw = run_jail([*INIT, SECRET, *spec.run_argv(limits.memory_bytes)],
-                       dataclasses.replace(limits, processes=limits.processes + 1),
-                       stdin=data, output_bytes=limits.output_bytes + INIT_REPORT_BYTES,
+        raw = run_jail([*INIT, SECRET, *spec.run_argv(limits.memory_bytes)], limits,
+                       extra_processes=1, stdin=data,
+                       output_bytes=limits.output_bytes + INIT_REPORT_BYTES,
                        binds=[*box.binds, (staged_dir(), IN_JAIL)],
                        address_space_extra=spec.address_space_extra, secret=nonce)
     return to_execution(from_init(raw, limits.output_bytes, nonce), limits)

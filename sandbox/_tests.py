@@ -162,7 +162,11 @@ def run_tests(code: str, tests: Any, language: str = "python", *,
             return TestReport(results=tuple(
                 TestResult(i, "error", "compile_error") for i in range(len(items))),
                 execution=failed)
-        raw = run_jail([PYTHON, *PYTHON_FLAGS, LAUNCHER, kind], harness_limits,
+        # the harness's own processes come on top of the program's, with no share of its
+        # memory where rlimits split it (`process_budget`)
+        raw = run_jail([PYTHON, *PYTHON_FLAGS, LAUNCHER, kind],
+                       dataclasses.replace(harness_limits, processes=limits.processes),
+                       extra_processes=harness_limits.processes - limits.processes,
                        stdin=payload, output_bytes=harness_limits.output_bytes,
                        binds=[*box.binds, (staged_dir(), IN_JAIL)],
                        address_space_extra=spec.address_space_extra, cancel=cancel)

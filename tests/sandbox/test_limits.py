@@ -114,16 +114,17 @@ def test_cgroup_v1_groups_are_removed_after_each_run() -> None:
                     "(cgroup v2 or rlimits hold memory here)")
     parent = Path(host.memory_mount, host.memory_parent)
     _spare.spares.close()
-    before = {p.name for p in parent.iterdir() if p.name.startswith("sandbox-")}
+    mine = f"sandbox-{os.getpid()}-"  # this process's groups (another test process may run)
+    before = {p.name for p in parent.iterdir() if p.name.startswith(mine)}
     sandbox.run(FORKED, limits=FORK_LIMITS, mode="cold")
     sandbox.run("print(1)", limits=SHORT, mode="cold")
     # what is left is the groups of the spare jails waiting for the next runs (one per
     # shape and CPU at most), and they go with the spares
     waiting = sum(len(queue) for queue in _spare.spares.waiting.values())
-    after = {p.name for p in parent.iterdir() if p.name.startswith("sandbox-")}
+    after = {p.name for p in parent.iterdir() if p.name.startswith(mine)}
     assert len(after - before) == waiting <= 2 * _spare.per_shape()
     _spare.spares.close()
-    after = {p.name for p in parent.iterdir() if p.name.startswith("sandbox-")}
+    after = {p.name for p in parent.iterdir() if p.name.startswith(mine)}
     assert after - before == set()
     # a run group holds the limit and reports its OOM kills (the jail's own group is inside)
     with _cgroup.MemoryGroup(host, 64 * MiB) as group:
