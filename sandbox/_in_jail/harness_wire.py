@@ -181,6 +181,8 @@ _LIBC = None
 _CAPSET: "Any" = None
 """libc's capset and the array types of its header and data (`set_capabilities`), made by
 `load_libc`."""
+_WAIT4: "Any" = None
+"""libc's wait4 and the array types of its status and rusage, made by `load_libc`."""
 
 
 def load_libc() -> "tuple[Any, Any]":
@@ -198,6 +200,10 @@ def load_libc() -> "tuple[Any, Any]":
         # resolved and built here once: a ctypes function or array type made in a forked
         # child copies the tens of pages it touches (~0.3 ms of every warm run)
         _CAPSET = libc.capset, ctypes.c_uint32 * 2, ctypes.c_uint32 * 6
+        global _WAIT4
+        # wait4 and the types of its status and struct rusage (two timevals, then 14
+        # longs) for an import zygote's reaper (`warm_server.zygote_reaper`)
+        _WAIT4 = libc.wait4, ctypes.c_int * 1, ctypes.c_long * 18
         _LIBC = libc, ctypes
     return _LIBC
 

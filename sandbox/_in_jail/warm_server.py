@@ -1061,8 +1061,7 @@ def zygote_main(sock: _socket.socket, modules: "tuple[str, ...]") -> None:
     from_bytes, order, size = int.from_bytes, sys.byteorder, _struct.calcsize("i")
     space = _socket.CMSG_LEN(8 * size)
     rights = (_socket.SOL_SOCKET, _socket.SCM_RIGHTS)
-    loads, dumps, fork, wait4 = marshal.loads, marshal.dumps, os.fork, os.wait4
-    table = sys.modules
+    loads, fork, reap = marshal.loads, os.fork, zygote_reaper()
     harness_program.as_cold()
     cold = set(sys.modules)
     before = address_space.size()
@@ -1075,31 +1074,61 @@ def zygote_main(sock: _socket.socket, modules: "tuple[str, ...]") -> None:
     harness_program.ZYGOTE_NAMES = tuple(name for name in sys.modules if name not in cold)
     del cold
     sock.send(b"ready")  # only now does the server take the next run (`ImportZygote`)
-    while True:
-        message, ancillary, _, _ = sock.recvmsg(1 << 16, space)
-        if not message:
-            os._exit(0)
-        fds: list[int] = []
-        for level, kind, data in ancillary:
-            if (level, kind) == rights:  # not `_struct.unpack`: a new format ("5i") stays
-                # in its cache, one live object the server's child does not have
-                fds.extend(from_bytes(data[at:at + size], order, signed=True)
-                           for at in range(0, len(data) - size + 1, size))
-        pid = fork()
-        if pid == 0:
-            harness_program.forked(zygote_child, sock, *loads(message), fds)
-        for fd in fds:
-            os.close(fd)
-        sock.send(str(pid).encode())
-        sock.recv(16)  # the server holds a pidfd of it now: it may be reaped
-        # os.wait4 imports `resource` (its rusage type) unless it is in sys.modules: there
-        # for the call only, so that no later child finds it there
-        table["resource"] = resource
-        try:
-            _, status, usage = wait4(pid, 0)
-        finally:
-            del table["resource"]
-        sock.send(dumps((status, usage.ru_utime + usage.ru_stime, usage.ru_maxrss)))
+    while True:  # one child per turn, in a call of its own: nothing of a turn outlives it
+        serve_one(sock, space, rights, from_bytes, order, size, loads, fork, reap)
+
+
+def serve_one(sock: _socket.socket, space: int, rights: "tuple[int, int]", from_bytes: "Any",
+              order: str, size: int, loads: "Any", fork: "Any", reap: "Any") -> None:
+    """One turn of an import zygote (`zygote_main`): fork the child a request asks for,
+    then reap it and report its end. What a child can read of this process is the same in
+    every child (the rule of `zygote_reaper`): a turn touches no module, no `sys` table and
+    no dict a child reads, and its locals (this frame's) are gone before the next fork."""
+    message, ancillary, _, _ = sock.recvmsg(1 << 16, space)
+    if not message:
+        os._exit(0)
+    fds: list[int] = []
+    for level, kind, data in ancillary:
+        if (level, kind) == rights:  # not `_struct.unpack`: a new format ("5i") stays
+            # in its cache, one live object the server's child does not have
+            fds.extend(from_bytes(data[at:at + size], order, signed=True)
+                       for at in range(0, len(data) - size + 1, size))
+    pid = fork()
+    if pid == 0:
+        harness_program.forked(zygote_child, sock, *loads(message), fds)
+    for fd in fds:
+        os.close(fd)
+    sock.send(str(pid).encode())
+    sock.recv(16)  # the server holds a pidfd of it now: it may be reaped
+    sock.send(reap(pid))
+
+
+def zygote_reaper() -> "Callable[[int], bytes]":
+    """An import zygote's wait for one child (made before `as_cold`): the child's report,
+    marshalled (wait status, CPU seconds, peak RSS in KiB), as os.wait4 gives them, through
+    libc's wait4 (ctypes, loaded by the server). Not os.wait4: each call imports `resource`
+    (its rusage type) unless `sys.modules` holds it, and a cold program's does not; an
+    entry put there and deleted uses a slot of the table for good, so the zygote's
+    `sys.modules` would count the children it served (its size, and how many imports a
+    child makes before it grows). The rule: nothing a zygote does between two children
+    changes what a child can read."""
+    get_errno, dumps = harness_wire.load_libc()[1].get_errno, marshal.dumps
+    wait4, status_type, usage_type = harness_wire._WAIT4  # (the server's: no type made here)
+    status, usage = status_type(), usage_type()
+    zeros = (0,) * 18
+
+    def reap(pid: int) -> bytes:
+        while wait4(pid, status, 0, usage) != pid:
+            error = OSError(get_errno(), "wait4")  # InterruptedError for EINTR: again
+            if not isinstance(error, InterruptedError):
+                raise error
+        # seconds + microseconds * 0.000001, as os.wait4's ru_utime and ru_stime
+        cpu_s = (usage[0] + usage[1] * 0.000001) + (usage[2] + usage[3] * 0.000001)
+        report = dumps((status[0], cpu_s, usage[4]))
+        status[0], usage[:] = 0, zeros  # the next child finds the buffers as the first did
+        return report
+
+    return reap
 
 
 STAND_IN = "/harness/.no-such-folder"
