@@ -161,6 +161,30 @@ def carried_noun(word: str) -> bool:
     return (len(lower) >= 2 and not changes_value(lower) and lower not in _NOT_UNITS)
 
 
+def _without_degrees(text: str) -> str:
+    """`text` without its degree signs (`30^\\circ`: 30); one between two numerals leaves a
+    space (`7^\\circ 8`, `7°8`: two values, `7 8`, never the numeral `78`)."""
+    return _DEGREES.sub(lambda found: " " if text[found.start() - 1 : found.start()].isdigit()
+                        and text[found.end() : found.end() + 1].isdigit() else "", text)
+
+
+def _choose_as_binomial(text: str) -> str:
+    """`text` with one `\\choose` outside any group read as TeX does, the binomial of what its
+    group holds before and after it (`7 \\choose 2`: `\\binom{7}{2}`, 21; math-verify reads
+    the value after it); a `\\choose` inside braces is `{n \\choose k}`, read where it stands."""
+    found = _INFIX_CHOOSE.search(text)
+    if found is None or _INFIX_CHOOSE.search(text, found.end()) is not None:
+        return text
+    before = text[: found.start()].replace("\\{", "").replace("\\}", "")
+    if before.count("{") != before.count("}"):
+        return text
+    return f"\\binom{{{text[: found.start()].strip()}}}{{{text[found.end() :].strip()}}}"
+
+
+_BMOD = re.compile(r"\\bmod(?![a-zA-Z])")  # `7 \\bmod 8` is `7 \\mod 8`: 7
+_INFIX_CHOOSE = re.compile(r"\\choose(?![a-zA-Z])")
+
+
 def normalize(answer: str, carried: frozenset[str] = frozenset()) -> str:
     """Canonical string form: spacing macros, `\\left`/`\\right`, `$`, degrees, dollar signs,
     `\\dfrac`/`\\tfrac`, a trailing unit (`_is_unit`: known units, currencies and counted
@@ -179,10 +203,11 @@ def normalize(answer: str, carried: frozenset[str] = frozenset()) -> str:
         s = "\\sim " + s[1:]
     s = _SPACING.sub(lambda m: m.group(0) if m.group(0) == "\\\\" else " ", s)
     s = _FRAC_ALIASES.sub(r"\\\1", s)
+    s = _choose_as_binomial(_BMOD.sub(r"\\mod", s))
     s = _TEXT_ALIASES.sub(r"\\text", s)
     s = _SCALE_SIGNS.sub(lambda m: unicodedata.normalize("NFKC", m.group(0)), s)
     s = _DEGREE_SCALE.sub(r" \\text{\1}", s)  # `-5^\\circ C` is -5 degrees Celsius
-    s = _DEGREES.sub("", s)
+    s = _without_degrees(s)
     s = _currency_signs(s, carried)
     s = s.replace("\\%", "%").replace("{,}", ",")
     s = _currency_code_before(s, carried)
@@ -419,8 +444,10 @@ def text_carries_meaning(answer: str, carried: frozenset[str] = frozenset()) -> 
     """True when a `\\text{}` / `\\mathrm{}` of `answer` is not a unit (`\\mathrm{i}`,
     `\\text{ or more}`), or states a whole unit other than the gold's (`carried`,
     `_other_whole_unit`: `5\\text{ m}\\cdot\\text{m}` against `5 m`): math-verify drops such
-    text, so the symbolic path must read the normalized answer, which keeps it."""
-    return "\\" in answer and (any(
+    text, so the symbolic path must read the normalized answer, which keeps it; so too where
+    an infix command builds the value (`7 \\bmod 8`, `7 \\choose 2` outside a group), which
+    math-verify reads as the value after it."""
+    return "\\" in answer and (_choose_as_binomial(_BMOD.sub(r"\\mod", answer)) != answer or any(
         not _is_unit(match.group(1)) and match.group(1).strip().lower() not in _CONNECTIVES
         for match in _TEXT_CMD.finditer(answer)) or _other_whole_unit(
         _superscript_powers(_without_delimiters(read_text(answer))), carried))
@@ -503,25 +530,36 @@ _PLUS_MINUS_SPELLED = re.compile(
 _EDGES = " \t\n\r\f\v\u200b\u200c\u200d\u200e\u200f\u2060\ufeff"
 # A space between two numerals that no digits' separator is (`7 8`; not `1 000`, `2 3/4`).
 _SPACED_NUMERALS = re.compile(r"(?<=\d)(?<!_\d)\s+(?=\d)(?!\d{3}(?!\d)|\d{1,40}\s{0,3}/)")
-_TOKENS = re.compile(r"\\[a-zA-Z]+|\\.|.", re.DOTALL)
+_TOKENS = re.compile(r"\\[a-zA-Z]+|\\.|''|.", re.DOTALL)  # (`''`: one mark, `″`)
 # A word between two numerals (`7 or 8`, `7 oder 8`), also where brackets or text and font
 # commands wrap it (`7 (or 8)`, `7 \\underline{or} 8`), or between a numeral and a named value
 # (`2 or y = 3`): a join unless it builds the value (a unit, `5 ft 3 in`; a number word;
 # `_NUMERAL_WORDS`: `3 times 4`); `v` and `V` are `∨` (`_LOR_LETTERS`), never volts there. Before
 # a named value only a worded `or` joins (`x = 2 and y = 3` is two answers, not a hedge).
 _WORD_OPENING = (r"(?:\s|[{(\[]|\\(?:text|textrm|textbf|textit|textsf|mbox|mathrm|mathbf|mathit|"
-             r"mathsf|operatorname|underline|overline|emph|boldsymbol|bm)(?![a-zA-Z]))++")
+             r"mathsf|operatorname|underline|overline|emph|boldsymbol|bm|rm|bf|it|sf|tt|sl|sc|em|"
+             r"cal)(?![a-zA-Z]))++")
 _WORD_BETWEEN = re.compile(r"(?<=[\d%])" + _WORD_OPENING + r"([^\W\d_]+)[\s})\]]++"
                            r"(?=[-+(]?\.?\d|(?P<named>[A-Za-z](?:_\{?\w{1,3}\}?)?\s{0,3}=))")
 _NUMERAL_WORDS = frozenset({"times", "point", "mod", "pi", "x"})  # (`2 x 3`)
 _LOR_LETTERS = frozenset("vV")
+# `v` or `V` glued between two numerals (`7V8`, normalized from `7\\text{V}8`): `∨` as spaced.
+_LOR_GLUED = re.compile(r"(?<=\d)[vV](?=[-+]?\.?\d)")
 # The same name given a value twice, side by side (`x = 7 x = 8`, normalized from `x = 7 \\quad
-# x = 8`): the space between is a join (`y = 2 x = 4` is a chain: another name).
-_NAMED_AGAIN = re.compile(r"(?<![A-Za-z\\])([A-Za-z](?:_\{?\w{1,3}\}?)?)\s{0,3}=\s{0,3}[-+]?"
-                          r"(?:\d[\d,]*(?:\.\d+)?|\.\d+)(\s+)(?=\1\s{0,3}=)")
-# A numeral in square brackets right after a numeral (`7 [8]`, from `7 \\text{ [} 8 \\text{]}`):
-# an aside, a second value (`7(8)`, `(7)(8)` are products).
+# x = 8`; `\\alpha = 7 \\alpha = 8`; `x = \\frac{14}{2} x = 8`): the space between is a join
+# (`y = 2 x = 4` is a chain: another name). Any name (a letter, a word, a command, with an
+# index) and any value up to the name again; `_NAMED_LISTED`: the same with a comma between
+# (`x = 7, x = 8`), a list of the name's values (`hedges`). The value is one `_side_value`
+# reads, with no word in it (`p = -1 and p = 2` is two answers, `_named_value`).
+_NAMED = r"(?<![A-Za-z\\])(\\?[A-Za-z]{1,20}(?:_\{?\w{1,3}\}?)?)\s{0,3}=\s{0,3}((?=[^\s=])[^=]{1,80}?)"
+_NAMED_AGAIN = re.compile(_NAMED + r"(?<![,\s])(\s+)(?=\1\s{0,3}=)")
+_NAMED_LISTED = re.compile(_NAMED + r"\s{0,3},\s{0,3}(?=\1\s{0,3}=)")
+# A numeral in square brackets right after a numeral (`7 [8]`, from `7 \\text{ [} 8 \\text{]}`;
+# in angle brackets, `7 \\langle 8 \\rangle`, `7 ⟨8⟩`, read so by `_as_rendered`): an aside, a
+# second value (`7(8)`, `(7)(8)` are products; `\\langle 7, 8 \\rangle` is a vector).
 _ASIDE_BRACKET = re.compile(r"(?<=\d)(?<!_\d)\s*\[(?=\s{0,3}[-+]?(?:\d[\d,]*(?:\.\d+)?|\.\d+)\s{0,3}\])")
+_ASIDE_ANGLE = re.compile(r"(?<=\d)(?<!_\d)(\s*)(?:\\langle(?![a-zA-Z])|[\u27e8\u2329])(\s{0,3}[-+]?"
+                          r"(?:\d[\d,]*(?:\.\d+)?|\.\d+)\s{0,3})(?:\\rangle(?![a-zA-Z])|[\u27e9\u232a])")
 # A dash of two or three hyphens between numerals (`6--8`, normalized from `6\\text{--}8`): a
 # range, never `6 - (-8)`.
 _RANGE_DASH = re.compile(r"(?<=[\d%])\s{0,3}-{2,3}(?=\s{0,3}\.?\d)")
@@ -539,7 +577,7 @@ _IMPLIES = frozenset({
     "\\Rightarrow", "\\implies", "\\Longrightarrow", "\\to", "\\rightarrow", "\\longrightarrow",
     "\\therefore", *"\u21d2\u27f9\u2192\u27f6\u2234"})
 # A name a value is given (`x`, `y_1`, `P(A)`): in `x = 7 \\lor x = 8` the values are 7 and 8.
-_NAME = re.compile(r"[A-Za-z](?:_\{?\w{1,3}\}?)?(?:\([A-Za-z]{1,3}\))?")
+_NAME = re.compile(r"(?:\\[A-Za-z]{1,20}|[A-Za-z])(?:_\{?\w{1,3}\}?)?(?:\([A-Za-z]{1,3}\))?")
 # A numeral as written (`7`, `-7.5`, `1,000`, `8%`, `(7)`): a side of `=` that is no numeral
 # (`45 + 26 = 71`, math-verify's `\\frac{1}{2} \\$ = \\frac{10}{9}`) is the working, and the answer
 # is its result, as math-verify reads it.
@@ -552,6 +590,15 @@ _SPACED_ARGUMENT = re.compile(r"(?<=[A-Za-z}^_\]])\s+(?=\{)")  # `\\frac {16} {2
 # A relation sign set with a mark over or under it (`\\stackrel{?}{=}`, `\\overset{?}{=}`) or as
 # a relation (`\\mathrel{\\sim}`): the sign.
 _MARKED_SIGN = re.compile(r"\\(?:(?:stackrel|overset|underset)\s*\{[^{}]*\}|mathrel)\s*\{([^{}]*)\}")
+
+
+def _named_value(found: re.Match[str]) -> bool:
+    """Whether the value a name is given in `found` (`_NAMED`) is one value: no word in it,
+    and `_side_value` reads it (`7`, `\\frac{14}{2}`; not `-1 and`)."""
+    return _PLAIN_WORD.search(found.group(2)) is None and _side_value(found.group(2)) is not None
+
+
+_PLAIN_WORD = re.compile(r"(?<![\\A-Za-z])[A-Za-z]{2,}")
 
 
 def _joining_sign(answer: str) -> str | None:
@@ -692,7 +739,8 @@ def _joined_parts(answer: str) -> list[str] | None:
              if "\\begin" not in answer]  # (an environment's cells: `\\begin{array}5\\\\2`)
     joins += [(found.start(), found.end()) for pattern in (_DIGRAPH, _ASIDE_BRACKET, _RANGE_DASH)
               for found in pattern.finditer(answer)]
-    joins += [found.span(2) for found in _NAMED_AGAIN.finditer(answer)]
+    joins += [found.span(3) for found in _NAMED_AGAIN.finditer(answer) if _named_value(found)]
+    joins += [found.span() for found in _LOR_GLUED.finditer(answer)]
     joins += [(found.start(), found.end()) for found in _BARS.finditer(answer)
               if _between_values(answer, found.start(), found.end())]
     words = {found.span(): found.group(1) for found in _WORD_BETWEEN.finditer(answer)
@@ -748,7 +796,7 @@ def _builds_value(answer: str, start: int, token: str) -> bool:
     (`_BUILDS_VALUE`, `_VALUE_COMMANDS`, a digit or letter, a bar, a combining mark on a
     character, what renders nothing, a currency sign)."""
     return bool(_BARS.fullmatch(token)) or (
-        token.isalnum() or token in _BUILDS_VALUE or token in ("\\%", "\\$", "\\{", "\\}")
+        token.isalnum() or token in _BUILDS_VALUE or token in ("\\%", "\\$", "\\{", "\\}", "''")
         or token[1:] in _VALUE_COMMANDS or unicodedata.category(token[0]) in _VALUE_KINDS
         and not token.startswith("\\") and not (  # (a mark builds only on a character)
             unicodedata.category(token[0]) in _MARK_KINDS and answer[start - 1 : start].isspace()))
@@ -760,6 +808,10 @@ def _builds_value(answer: str, start: int, token: str) -> bool:
 # (`\\text,`, normalized from `\\text{,}`) sets only the character after it: that character.
 _STYLE = re.compile(r"\\(?:text|display|script|scriptscript)style(?![a-zA-Z])")
 _EMPTY_COMMAND = re.compile(r"\\([a-zA-Z]{1,40})(?:\s{0,3}\{\s{0,3}\})++")
+# Space whatever it holds (`\\phantom{0}`, `\\hphantom{0}`, `\\vphantom{0}`), and the starred
+# spacing commands (`\\hspace*{1em}`, spacing as `\\hspace{1em}` does: `_SPACES_BY`).
+_PHANTOM = re.compile(r"\\[hv]?phantom\s{0,3}\{[^{}]{0,80}\}")
+_STARRED_SPACE = re.compile(r"(\\[hv]space)\s{0,3}\*")
 _BARE_WRAPPER = re.compile(r"\\(?:text|textrm|textbf|textit|textsf|mbox|mathrm|mathbf|mathit|mathsf|"
                            r"boldsymbol|bm)(?=\s{0,3}[^\s{\\a-zA-Z])")
 
@@ -768,16 +820,17 @@ def _as_rendered(answer: str) -> str:
     """A normalized answer as the joins are read in it (`_joined_parts`): `\\pm` spelled with
     value signs read as `\\pm`, marks over a sign dropped, what renders nothing or only sets a
     style as a space (`_RENDERS_NOTHING`, `_STYLE`, `_EMPTY_COMMAND`), grouping braces and
-    sizes dropped."""
+    sizes dropped; a numeral in angle brackets after a numeral as in square ones (`_ASIDE_ANGLE`)."""
     answer = _PLUS_MINUS_SPELLED.sub(
         lambda found: f" \\pm {found.group(2) or found.group(3) or ''}", answer)
+    answer = _STARRED_SPACE.sub(r"\1", _PHANTOM.sub(" ", answer))
     answer = _STYLE.sub(" ", _BARE_WRAPPER.sub("", answer))
     for _ in range(3):  # (a mark over a sign in a `\\mathrel`; an empty group in a group)
         answer = _EMPTY_COMMAND.sub(
             lambda found: " " if found.group(1) in _VALUE_COMMANDS else found.group(0), answer)
         answer = _MARKED_SIGN.sub(r"\1", _RENDERS_NOTHING.sub(" ", answer))
         answer = _RENDERS_NOTHING.sub(" ", _ungrouped(_SPACED_ARGUMENT.sub("", answer)))
-    return _SIZES.sub(" ", answer)
+    return _ASIDE_ANGLE.sub(r"\1[\2]", _SIZES.sub(" ", answer))
 
 
 # Spacing commands whose dimension may be written unbraced (`\\kern1em`, `\\hskip 1em`,
@@ -799,12 +852,13 @@ _CLOSES = {")": "(", "]": "(", "}": "{", "\\}": "\\{", "\\rangle": "\\langle", "
 # which is no factor of a numeral (`7 ∞ 8` joins; `-\\infty`, `[1, \\infty)` build).
 _BETWEEN_OPERANDS = frozenset({",", ":", "/", "\u00d7", "\u00b7", "\u00f7", "\u2217", "\u22c5",
                                "\\times", "\\cdot", "\\cdotp", "\\div", "\\ast"})
-_MARKS_AFTER = frozenset({"'", "\u2032", "\u2033", "\u2034", "%", "\u2030", "\\prime", "\\percent"})
+_MARKS_AFTER = frozenset({"'", "''", "\u2032", "\u2033", "\u2034", "%", "\u2030", "\\prime", "\\percent"})
 _ON_THE_VALUE = _MARKS_AFTER | {"!", "\u00b0", "\\degree"}
 _MARKED_NUMERAL = re.compile(r"\.?\d[\d.,]{0,40}\s{0,3}(?:\\prime|\\percent|['\x22\u2032\u2033\u2034%\u2030])")
 _DIGITS_GROUP = re.compile(r"\d{3}(?![\d.])")  # after an apostrophe: `1'000` (a digits' group)
 _NO_NUMERAL_OPERAND = frozenset({"\\max", "\\min", "\\gcd", "\\lcm", "\\det", "\\deg", "\\lim"})
 _NO_NUMERAL_BESIDE = frozenset({"\\circ", "\u2218", "\\infty", "\u221e"})
+_TWO_ARGUMENTS = frozenset({"\\frac", "\\dfrac", "\\tfrac", "\\cfrac", "\\binom", "\\dbinom", "\\tbinom"})
 _OPERATOR_COMMANDS = frozenset({"times", "cdot", "cdotp", "div", "ast", "circ", "bmod", "mod",
                                 "choose"})
 
@@ -868,10 +922,40 @@ def _builds_nothing(answer: str, shown: list[tuple[int, int, str]], place: int,
             _DIGITS_GROUP.match(answer, end) is None or not before.isdigit())
     if token in _NO_NUMERAL_OPERAND:
         return not after or after[:1].isdigit() or after == "."
+    if token in _TWO_ARGUMENTS:  # `7 \\binom 8`: one argument, no binomial (`\\frac12` has two)
+        return _arguments_after(answer, end, 2) < 2
     if token in _NO_NUMERAL_BESIDE:
         numeral_beside = before[:1].isdigit() or after[:1].isdigit() or after == "."
         return numeral_beside or token in ("\\circ", "\u2218") and not (before and after)
     return False
+
+
+def _arguments_after(text: str, at: int, most: int) -> int:
+    """How many arguments (up to `most`) stand at `text[at:]`: a brace group, a command or one
+    character other than a closing brace or a cell's or row's end."""
+    count = 0
+    while count < most:
+        while at < len(text) and text[at].isspace():
+            at += 1
+        if at >= len(text) or text[at] in "}&" or text.startswith("\\\\", at):
+            break
+        if text[at] == "{":
+            depth, stop = 0, at
+            for stop in range(at, min(len(text), at + 400)):
+                depth += (text[stop] == "{") - (text[stop] == "}")
+                if depth == 0:
+                    break
+            if depth:
+                break
+            at = stop + 1
+        else:
+            command = _COMMAND_AT.match(text, at)
+            at = command.end() if command is not None else at + 1
+        count += 1
+    return count
+
+
+_COMMAND_AT = re.compile(r"\\[a-zA-Z]{1,40}")
 
 
 def _ungrouped(text: str) -> str:
@@ -1020,25 +1104,37 @@ def hedges(answer: str, gold: str) -> bool:
     several values (`2, 3`) the sign is a word the gold does not hold (`qualifiers`):
     uncertain, the judge's."""
     listed = len(answer) <= 2000 and (_stacked(answer) or any(
-        _LISTED.search(_LIST_OPERAND.sub(" ", text)) is not None for text in (answer, _as_rendered(answer))))
+        _LISTED.search(_LIST_OPERAND.sub("0", text)) is not None
+        or any(_named_value(found) for found in _NAMED_LISTED.finditer(text))
+        for text in (answer, _as_rendered(answer))))
     return (_joining_sign(answer) is not None or listed) and (
         parse_number(gold) is not None or _constant(gold) is not None)
 
 
-# Two numerals listed (`7, 8`, `\\{6, 8\\}`, `\\{7\\} \\{8\\}`, `7 \\text, 8` as rendered): against a
-# gold of one value, a hedge between them (a digits' group, `1, 000`, is one numeral).
+# Two numerals listed (`7, 8`, `\\{6, 8\\}`, `\\{7\\} \\{8\\}`, `7 \\text, 8` as rendered), a function's
+# value among them (`\\max(7), 8`: `_LIST_OPERAND` is read as a numeral there) or one name's
+# values (`x = 7, x = 8`, `_NAMED_LISTED`): against a gold of one value, a hedge between them (a
+# digits' group, `1, 000`, is one numeral).
 _LISTED = re.compile(r"(?<=[\d%'\u2032\u2033])\s{0,3}(?:,\s{1,3}|\\\}\s{0,3}\\\{\s{0,3})(?=[-+]?\.?\d)(?!\d{3}(?!\d))")
-# Numerals in the rows of an environment no bracket stands around (`\\begin{array}{c} 7 \\\\ 8
-# \\end{array}`): listed, as above; in brackets they are one value, a vector or a binomial
-# (`\\left(\\begin{array}{c}5\\\\2\\end{array}\\right)`, `\\begin{pmatrix}`).
-_STACKED = re.compile(r"\\begin\{(?:array|matrix|smallmatrix|aligned|gathered|cases)\}(?:\{[^{}]{0,20}\})?"
-                      r"[^\\]{0,80}\d\s{0,3}\\\\\s{0,3}[-+]?\.?\d")
+# Values in the rows of an environment that stacks rows (`array`, `matrix`, `align`, `gather`,
+# `split`, `cases`, starred or not) and that no bracket stands around (`\\begin{array}{c} 7 \\\\ 8
+# \\end{array}`, `\\begin{align} \\frac{14}{2} \\\\ 8 \\end{align}`): listed, as above; in brackets
+# they are one value, a vector or a binomial (`\\left(\\begin{array}{c}5\\\\2\\end{array}\\right)`,
+# `\\begin{pmatrix}`). A row is a value where `_side_value` reads it (its cells' `&` dropped).
+_STACKED = re.compile(r"\\begin\{(array|matrix|smallmatrix|aligned|gathered|alignedat|cases|align|"
+                      r"gather|split|alignat|multline|eqnarray|flalign|subarray)\*?\}(?:\{[^{}]{0,20}\})?"
+                      r"((?:(?!\\end\{)[^$]){0,400})")
+_STACKED_NUMERALS = re.compile(r"\\begin\{(?:array|matrix|smallmatrix|aligned|gathered|cases)\}"
+                               r"(?:\{[^{}]{0,20}\})?[^\\]{0,80}\d\s{0,3}\\\\\s{0,3}[-+]?\.?\d")
 
 
 def _stacked(answer: str) -> bool:
-    """Whether an environment no bracket opens right before lists numerals in its rows."""
+    """Whether an environment no bracket opens right before holds two or more rows that are
+    each a value (or numerals in its first rows, `_STACKED_NUMERALS`)."""
     return any(answer[:found.start()].rstrip()[-1:] not in ("(", "[", "{", "|")
-               for found in _STACKED.finditer(answer))
+               for found in _STACKED_NUMERALS.finditer(answer)) or any(answer[:found.start()].rstrip()[-1:] not in ("(", "[", "{", "|") and sum(
+        _side_value(row.replace("&", " ")) is not None for row in found.group(2).split("\\\\")[:20]) >= 2
+        for found in _STACKED.finditer(answer))
 # The values a function of several values is applied to (`\\max(7, 8)`, `\\gcd(8, 12)`,
 # `lcm(8, 12)`): its operand, no list.
 _LIST_OPERAND = re.compile(r"(?<![A-Za-z])\\?(?:max|min|gcd|lcm)\s{0,3}(?:\(|\\\{)[^(){}]{0,400}(?:\)|\\\})")

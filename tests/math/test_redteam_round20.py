@@ -36,18 +36,18 @@ Llama), and the asked quantity (money, rates, tons, tonnes, dozen) in both direc
 
 Open at the time of writing (80 strict xfails), by suspected root (reasons below name each):
 
-- `_normalize._stacked` / `_STACKED`: rows of `align`, `gather`, `split` (8 credited) and rows
-  that are no bare numeral (`\\frac{14}{2} \\\\ 8`, shown to the judge);
-- `_normalize._WORD_BETWEEN` / `_WORD_OPENING`: an old-style font group (`7 {\\rm or} 8`, spaced;
-  `7{\\rm or}8` is held) and `7\\text{V}8` unspaced;
-- `_normalize._as_rendered`: `\\hspace*{1em}`, `\\hphantom{0}`, `\\vphantom{0}` render only
-  space (8 credited); `_normalize._joined_parts`: `7 \\langle 8 \\rangle`;
-- `_normalize._NAMED_AGAIN`: a name of more than a Latin letter (`\\alpha`), a value that is no
-  numeral (`x = \\frac{14}{2} \\quad x = 8`), a comma between (`x = 7, x = 8`, judged);
-- `_normalize.hedges` / `_LIST_OPERAND`: the function's arguments are blanked with the numeral
-  the list needs (`\\max(7), 8`, `\\gcd(7, 8), 8`: shown to the judge);
-- `_normalize._builds_nothing`: `7'' 8` (ASCII double prime), `7^\\circ 8` (judged);
-- meaning dropped: `7 \\bmod 8`, `7 \\choose 8`, `7 \\binom 8` credited for 8;
+- fixed by h-m37 (36 rows, now plain tests; `_normalize`): rows of every environment that
+  stacks rows unbracketed, each row a value (`_stacked`: `align`, `gather`, `split`, starred,
+  `\\frac{14}{2} \\\\ 8`); old-style font switches around a word (`_WORD_OPENING`: `{\\rm or}`,
+  `{\\bf or}`, `{\\it or}`) and `v`/`V` glued between numerals (`_LOR_GLUED`: `7\\text{V}8`);
+  phantoms and starred spacing as space (`_as_rendered`: `\\hspace*{1em}`, `\\hphantom{0}`,
+  `\\vphantom{0}`); a numeral in angle brackets after one (`_ASIDE_ANGLE`: `7 \\langle 8
+  \\rangle`); one name given two values by any name and value (`_NAMED_AGAIN`: `\\alpha`, `x =
+  \\frac{14}{2}`; `_NAMED_LISTED`: `x = 7, x = 8`); a function's value among listed numerals
+  (`_LIST_OPERAND` read as a numeral: `\\max(7), 8`, `\\gcd(7, 8) , 8`); `''` one mark
+  (`_TOKENS`: `7'' 8`) and a degree sign between numerals leaving a space (`_without_degrees`:
+  `7^\\circ 8`); infix commands read as TeX does (`\\bmod` as `\\mod`, `7 \\choose 8` as
+  `\\binom{7}{8}`, `_choose_as_binomial`; `7 \\binom 8` has one argument: `_TWO_ARGUMENTS`);
 - `_extract` after the box: a relation or slash that opens the next sentence (`\\boxed{7}. = 8`,
   `. / 8`, `! = 8`, `.\\n= 8`) keeps the box; `^\\circ 8`; Llama-3 header tags then `Actually
   8.`; `<think>maybe 8</think> 8`; a what-if told with the question's own verb (`he would spend
@@ -84,46 +84,6 @@ WORK = "Mia had 10 apples. She ate 3, so 10 - 3 = 7.\n\n"
 BOX = "The answer is $\\boxed{7}$. "
 
 # Reasons of the open rows, by suspected root.
-_STACKED = (
-    "open: hedging: rows of an environment `_STACKED` does not list (`align`, `gather`, `split`: "
-    "8 credited) or rows that are no bare numeral (`\\frac{14}{2} \\\\ 8`, judged) are no list; "
-    "root: _normalize._stacked / _STACKED"
-)
-_WRAPPED = (
-    "open: hedging: a word between values in an old-style font group (`7 {\\rm or} 8`, spaced: "
-    "8 credited) or `7\\text{V}8` unspaced (judged) is no join; root: _normalize._WORD_BETWEEN / "
-    "_WORD_OPENING"
-)
-_RENDERED = (
-    "open: hedging: `\\hspace*{1em}`, `\\hphantom{0}`, `\\vphantom{0}` render only space, yet "
-    "`7 ... 8` is read as one value (8 credited); root: _normalize._as_rendered (_SPACES_BY, "
-    "_RENDERS_NOTHING without the starred and phantom forms)"
-)
-_ANGLE = (
-    "open: hedging: `7 \\langle 8 \\rangle` (a matched angle bracket after a numeral) is read as "
-    "one value: 8 credited by the rules, 7 by the judge; root: _normalize._joined_parts / "
-    "_builds_nothing (a bracket pair after a numeral builds nothing with it)"
-)
-_NAMED = (
-    "open: hedging: one name given two values is a join only for a Latin letter and numerals "
-    "spaced apart (`\\alpha = 7 \\quad \\alpha = 8`, `x = \\frac{14}{2} \\quad x = 8`: 8 credited; "
-    "`x = 7, x = 8` judged); root: _normalize._NAMED_AGAIN"
-)
-_OPERAND = (
-    "open: hedging: a list after a function's arguments (`\\max(7), 8`, `\\max(7, 8), 7`, "
-    "`\\gcd(7, 8) , 8`) is shown to a yes-saying judge: _LIST_OPERAND blanks the argument with "
-    "the numeral _LISTED needs before the comma; root: _normalize.hedges / _LIST_OPERAND"
-)
-_MARKS = (
-    "open: hedging: a mark then a bare numeral (`7'' 8`, ASCII double prime; `7^\\circ 8`) is "
-    "shown to a yes-saying judge (`7 ″ 8`, `7° 8` are held); root: _normalize._builds_nothing "
-    "(_MARKS_AFTER without `''`, `\\circ` raised)"
-)
-_INFIX = (
-    "open: meaning dropped by normalization: an infix command's value is lost (`7 \\bmod 8` is 7, "
-    "`7 \\choose 8` and `7 \\binom 8` are 0) and 8 is credited; root: _normalize / _evaluate "
-    "(infix `\\bmod`, `\\choose`, `\\binom` read as the value after them)"
-)
 _NEXT_SENTENCE = (
     "open: no committed answer: a relation or slash opening the sentence after the box's "
     "(`\\boxed{7}. = 8`, `. / 8`, `! = 8`, `.\\n= 8`, `. $= 8$`) keeps the box (`\\boxed{7} = 8`, "
@@ -249,48 +209,48 @@ HEDGES_HELD = [
 ]
 
 HEDGES_OPEN = [
-    ('\\max(7, 8), 7', '7', _OPERAND),
-    ('\\max(7, 8), 7', '8', _OPERAND),
-    ('\\max(7), 8', '7', _OPERAND),
-    ('\\max(7), 8', '8', _OPERAND),
-    ('\\gcd(7, 8) , 8', '7', _OPERAND),
-    ('\\gcd(7, 8) , 8', '8', _OPERAND),
-    ('\\begin{array}{c} \\frac{14}{2} \\\\ 8 \\end{array}', '7', _STACKED),
-    ('\\begin{array}{c} \\frac{14}{2} \\\\ 8 \\end{array}', '8', _STACKED),
-    ('\\begin{array}{c} 7 \\\\ \\frac{16}{2} \\end{array}', '7', _STACKED),
-    ('\\begin{array}{c} 7 \\\\ \\frac{16}{2} \\end{array}', '8', _STACKED),
+    ('\\max(7, 8), 7', '7', None),
+    ('\\max(7, 8), 7', '8', None),
+    ('\\max(7), 8', '7', None),
+    ('\\max(7), 8', '8', None),
+    ('\\gcd(7, 8) , 8', '7', None),
+    ('\\gcd(7, 8) , 8', '8', None),
+    ('\\begin{array}{c} \\frac{14}{2} \\\\ 8 \\end{array}', '7', None),
+    ('\\begin{array}{c} \\frac{14}{2} \\\\ 8 \\end{array}', '8', None),
+    ('\\begin{array}{c} 7 \\\\ \\frac{16}{2} \\end{array}', '7', None),
+    ('\\begin{array}{c} 7 \\\\ \\frac{16}{2} \\end{array}', '8', None),
     ('\\begin{align} 7 \\\\ 8 \\end{align}', '7', None),
-    ('\\begin{align} 7 \\\\ 8 \\end{align}', '8', _STACKED),
+    ('\\begin{align} 7 \\\\ 8 \\end{align}', '8', None),
     ('\\begin{gather} 7 \\\\ 8 \\end{gather}', '7', None),
-    ('\\begin{gather} 7 \\\\ 8 \\end{gather}', '8', _STACKED),
+    ('\\begin{gather} 7 \\\\ 8 \\end{gather}', '8', None),
     ('\\begin{split} 7 \\\\ 8 \\end{split}', '7', None),
-    ('\\begin{split} 7 \\\\ 8 \\end{split}', '8', _STACKED),
+    ('\\begin{split} 7 \\\\ 8 \\end{split}', '8', None),
     ('7 {\\rm or} 8', '7', None),
-    ('7 {\\rm or} 8', '8', _WRAPPED),
+    ('7 {\\rm or} 8', '8', None),
     ('7 {\\bf or} 8', '7', None),
-    ('7 {\\bf or} 8', '8', _WRAPPED),
+    ('7 {\\bf or} 8', '8', None),
     ('7 {\\it or} 8', '7', None),
-    ('7 {\\it or} 8', '8', _WRAPPED),
+    ('7 {\\it or} 8', '8', None),
     ('7 \\hspace*{1em} 8', '7', None),
-    ('7 \\hspace*{1em} 8', '8', _RENDERED),
+    ('7 \\hspace*{1em} 8', '8', None),
     ('7 \\hphantom{0} 8', '7', None),
-    ('7 \\hphantom{0} 8', '8', _RENDERED),
+    ('7 \\hphantom{0} 8', '8', None),
     ('7 \\vphantom{0} 8', '7', None),
-    ('7 \\vphantom{0} 8', '8', _RENDERED),
-    ('7\\text{V}8', '7', _WRAPPED),
-    ('7\\text{V}8', '8', _WRAPPED),
-    ('7 \\langle 8 \\rangle', '7', _ANGLE),
-    ('7 \\langle 8 \\rangle', '8', _ANGLE),
-    ('x = 7, x = 8', '7', _NAMED),
-    ('x = 7, x = 8', '8', _NAMED),
-    ('x = \\frac{14}{2} \\quad x = 8', '7', _NAMED),
-    ('x = \\frac{14}{2} \\quad x = 8', '8', _NAMED),
-    ('\\alpha = 7 \\quad \\alpha = 8', '7', _NAMED),
-    ('\\alpha = 7 \\quad \\alpha = 8', '8', _NAMED),
-    ("7'' 8", '7', _MARKS),
-    ("7'' 8", '8', _MARKS),
-    ('7^\\circ 8', '7', _MARKS),
-    ('7^\\circ 8', '8', _MARKS),
+    ('7 \\vphantom{0} 8', '8', None),
+    ('7\\text{V}8', '7', None),
+    ('7\\text{V}8', '8', None),
+    ('7 \\langle 8 \\rangle', '7', None),
+    ('7 \\langle 8 \\rangle', '8', None),
+    ('x = 7, x = 8', '7', None),
+    ('x = 7, x = 8', '8', None),
+    ('x = \\frac{14}{2} \\quad x = 8', '7', None),
+    ('x = \\frac{14}{2} \\quad x = 8', '8', None),
+    ('\\alpha = 7 \\quad \\alpha = 8', '7', None),
+    ('\\alpha = 7 \\quad \\alpha = 8', '8', None),
+    ("7'' 8", '7', None),
+    ("7'' 8", '8', None),
+    ('7^\\circ 8', '7', None),
+    ('7^\\circ 8', '8', None),
 ]
 
 
@@ -315,11 +275,11 @@ def test_two_values_against_each_gold(
 BUILT = [
     ("\\min(7, 8, 9)", "7", 1.0, None),
     ("\\max(7, 8)", "7", 0.0, None),
-    ("7 \\bmod 8", "8", 0.0, _INFIX),
+    ("7 \\bmod 8", "8", 0.0, None),
     ("7 \\mod 8", "8", 0.0, None),
     ("7 \\mod 8", "7", 1.0, None),
-    ("7 \\choose 8", "8", 0.0, _INFIX),
-    ("7 \\binom 8", "8", 0.0, _INFIX),
+    ("7 \\choose 8", "8", 0.0, None),
+    ("7 \\binom 8", "8", 0.0, None),
     ("7 \\over 8", "8", 0.0, None),
     ("\\frac{7}{8}", "8", 0.0, None),
 ]
@@ -330,6 +290,48 @@ def test_one_value_built_by_a_command(
     reward: MathReward, answer: str, gold: str, expected: float
 ) -> None:
     assert _one(reward, gold, answer) == expected
+
+
+# h-m37: the same roots in spellings the round did not probe. Each names 7 and 8: against either,
+# rules and a yes-saying judge, 0.0 (never judged).
+HEDGES_FIXED = [
+    '\\begin{align*} 7 \\\\ 8 \\end{align*}', '\\begin{multline} 7 \\\\ 8 \\end{multline}',
+    '\\begin{gather*} \\frac{14}{2} \\\\ 8 \\end{gather*}', '\\begin{eqnarray} 7 \\\\ 8 \\end{eqnarray}',
+    '\\begin{alignat}{2} 7 & \\\\ & 8 \\end{alignat}', '\\begin{split} 7 \\\\ \\sqrt{64} \\end{split}',
+    '7 {\\sf or} 8', '7 {\\tt or} 8', '7 {\\em or} 8', '7\\text{v}8', '7 \\vspace*{1em} 8',
+    '7 \\hspace * {1em} 8', '7 \\hphantom{x} 8', '7 \\phantom{00} 8', '7 ⟨8⟩',
+    '7 \\left\\langle 8 \\right\\rangle', '\\beta = 7 \\quad \\beta = 8',
+    'x_1 = \\sqrt{49} \\quad x_1 = 8', 'y = 7, y = 8', '\\theta = 7, \\theta = 8', '\\min(8), 7',
+    '\\min(7, 8) , 8', '7°8', '7^{\\circ}8', "7''8", '7 \\frac 8', '7 \\dbinom 8',
+]
+
+
+@pytest.mark.parametrize("answer", HEDGES_FIXED)
+def test_two_values_in_the_fixed_roots_buy_nothing(
+    reward: MathReward, judged: MathReward, answer: str
+) -> None:
+    verdicts = [v for scorer in (reward, judged) for v in (
+        _boxed(scorer, "7", [answer]) + _boxed(scorer, "8", [answer]))]
+    assert verdicts == [0.0, 0.0, 0.0, 0.0]
+
+
+# ... and honest answers beside those roots keep their credit (rules and judge alike).
+HONEST_BESIDE = [
+    ("7 \\choose 2", "21"), ("2 + 7 \\choose 2", "36"), ("\\binom{7}{8}", "0"), ("7 \\choose 8", "0"),
+    ("9 \\bmod 4", "1"), ("\\max(7, 8)", "8"), ("\\gcd(12, 18)", "6"), ("30^\\circ", "30"),
+    ("5'8''", "5'8\""), ("45^\\circ 30'", "45^\\circ 30'"), ("\\begin{align} 7 \\end{align}", "7"),
+    ("\\alpha = 7", "7"), ("x = \\frac{14}{2}", "7"), ("\\frac12", "0.5"),
+    ("\\langle 7, 8 \\rangle", "\\langle 7, 8 \\rangle"), ("x = 2, x = 3", "2, 3"),
+    ("x = 7, y = 8", "x = 7, y = 8"), ("\\max(7, 8), \\min(7, 8)", "8, 7"),
+    ("\\begin{pmatrix} 7 \\\\ 8 \\end{pmatrix}", "\\begin{pmatrix} 7 \\\\ 8 \\end{pmatrix}"),
+]
+
+
+@pytest.mark.parametrize(("answer", "gold"), HONEST_BESIDE)
+def test_honest_answers_beside_the_fixed_roots(
+    reward: MathReward, judged: MathReward, answer: str, gold: str
+) -> None:
+    assert [_one(reward, gold, answer), _one(judged, gold, answer)] == [1.0, 1.0]
 
 
 # ================================================================================================
