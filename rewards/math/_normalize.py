@@ -2461,10 +2461,9 @@ def _is_unit(text: str, carried: frozenset[str] = frozenset(), power: str = "1")
             continue  # `5 dozen` for `How many dozen eggs?`: the unit the question counts in
         unit = _unit_id(word)
         if (money or currencies) and not (unit in _CURRENCY_IDS and not divided[at]) and (
-                word.lower() != "per" or at == len(words) - 1) and not (
-                divided[at] and (currencies or unit is not None and f"/{unit}" in asked)):
+                word.lower() != "per" or at == len(words) - 1) and not (divided[at] and (
+                currencies or unit is not None and asked is not None and f"/{unit}" in asked)):
             return False  # `12 pens`, `12 dollars per pen` for `How much does he spend?`
-        unit = _unit_id(word)
         if unit is None and f"={word}" in gold_units:
             unit = word  # a gold's unit with no id, as it spells it (`Mg`: `_spelled_unit`)
         if unit is not None and gold_units and f"={unit}" not in gold_units:
