@@ -59,6 +59,12 @@ _MAGNITUDES = {"dozen": 12, "hundred": 10 ** 2, "thousand": 10 ** 3, "lakh": 10 
                "quadrillion": 10 ** 15}
 _MAGNITUDE = re.compile(r"^([-+]?\d+(?:\.\d+)?)((?:\s*(?:dozen|hundred|thousand|lakh|million|"
                         r"crore|billion|trillion|quadrillion)s?){1,3})$", re.IGNORECASE)
+# A value in magnitude words and the words after them (`5 dozen apples`): the words are read
+# as a unit (`_is_unit`), the magnitude as its value.
+_MAGNITUDE_THEN_WORDS = re.compile(r"^([-+]?\d+(?:\.\d+)?(?:\s*(?:dozen|hundred|thousand|lakh|"
+                                   r"million|crore|billion|trillion|quadrillion)s?){1,3})\s+(?!(?:dozen|hundred|"
+                                   r"thousand|lakh|million|crore|billion|trillion|quadrillion)s?(?![A-Za-z]))"
+                                   r"([A-Za-z][A-Za-z ]{0,40})$", re.IGNORECASE)
 # A unit at the end: `\text{ cm}`, `\mbox{m}^2` (the prefix before it is checked apart, so no
 # pattern here backtracks over the answer: see `_strip_trailing_unit`).
 _UNIT_AT_END = re.compile(r"\\(?:text|mbox|mathrm)\s*\{\s*[a-zA-Z][a-zA-Z .\-/^0-9]*\}"
@@ -208,6 +214,8 @@ def normalize(answer: str, carried: frozenset[str] = frozenset()) -> str:
     s = _SCALE_SIGNS.sub(lambda m: unicodedata.normalize("NFKC", m.group(0)), s)
     s = _DEGREE_SCALE.sub(r" \\text{\1}", s)  # `-5^\\circ C` is -5 degrees Celsius
     s = _without_degrees(s)
+    s = _marks_read(s)  # `5′8″`, `5^{\prime} 8^{\prime\prime}`, `5 ft 8 in`: `5'8"`
+    s = _money_read(s)  # `\textdollar 12`: `\$12`; `\$5 and 50 cents`: `\$5.50`
     s = _currency_signs(s, carried)
     s = s.replace("\\%", "%").replace("{,}", ",")
     s = _currency_code_before(s, carried)
@@ -227,6 +235,9 @@ def normalize(answer: str, carried: frozenset[str] = frozenset()) -> str:
     s = re.sub(r"\s+", " ", s).strip().rstrip(_PUNCT)  # rstrip: keep the point of .5
     if any(word.startswith("~") for word in carried):  # the gold says it is rounded
         s = _without_approximation(s, carried)
+    counted = _MAGNITUDE_THEN_WORDS.match(s) if len(s) < 100 else None
+    if counted and _is_unit(counted.group(2), carried):  # `5 dozen apples`: 5 dozen
+        s = counted.group(1)
     magnitude = _MAGNITUDE.match(s)
     if magnitude and not _counted_in(magnitude.group(2), carried):  # `5 thousand` is 5000
         value = Decimal(magnitude.group(1))
@@ -288,6 +299,45 @@ def _counted_in(words: str, carried: frozenset[str]) -> bool:
     return asked is not None and all(word.removesuffix("s") in asked for word in words.lower().split())
 
 
+# Marks of feet and inches (minutes and seconds of arc) in other spellings, as `'` and `"`:
+# the primes of Unicode and of `\\prime`, and a height in feet and inches (`5 ft 8 in`).
+# A triple prime is left as written (`7 ‴ 8` is no value `7` with three marks and `8`).
+_PRIMES = {1: "'", 2: '"'}
+_PRIME_SIGNS = {"\u2032": _PRIMES[1], "\u2033": _PRIMES[2]}
+_PRIME_COMMANDS = re.compile(r"(?:\^\s*)?(\{\s*)?((?:\\prime\s*){1,2})(?!\\prime)(?(1)\})")
+_FEET_INCHES = re.compile(r"\s*(\d+)\s*(?:ft|feet|foot)\.?\s*(?:,\s*|and\s+)?(\d+(?:\.\d+)?)\s*"
+                          r"(?:in|inch|inches)\.?\s*", re.IGNORECASE)
+
+
+def _marks_read(s: str) -> str:
+    """`s` with feet and inches (or minutes and seconds) written as `'` and `"`
+    (`_PRIME_SIGNS`, `\\prime`; a whole answer `5 ft 8 in` as `5'8"`)."""
+    if "prime" in s:
+        s = _PRIME_COMMANDS.sub(lambda m: _PRIMES[m.group(2).count("prime")], s)
+    if not s.isascii():
+        s = "".join(_PRIME_SIGNS.get(ch, ch) for ch in s)
+    height = _FEET_INCHES.fullmatch(_TEXT_CMD.sub(r" \1 ", s)) if len(s) < 80 else None
+    return s if height is None else f"{height.group(1)}'{height.group(2)}\""
+
+
+# Money in other spellings: LaTeX's text commands for currency signs, and an amount in dollars
+# and cents (`\\$5 and 50 cents`, `5 dollars and 50 cents`), as the sign and a decimal.
+_CURRENCY_COMMANDS = {"textdollar": "\\$", "texteuro": "\u20ac", "euro": "\u20ac",
+                      "textsterling": "\u00a3", "pounds": "\u00a3", "textyen": "\u00a5"}
+_CURRENCY_COMMAND = re.compile(r"\\(" + "|".join(_CURRENCY_COMMANDS) + r")(?![a-zA-Z])\s*(?:\{\s*\})?")
+_DOLLARS_AND_CENTS = re.compile(r"\s*(?:\\\$\s*(\d+)(?:\s*dollars?)?|(\d+)\s*dollars?)\s+and\s+"
+                                r"(\d{1,2})\s*(?:cents?|\u00a2)\s*", re.IGNORECASE)
+
+
+def _money_read(s: str) -> str:
+    """`s` with a currency command as its sign (`_CURRENCY_COMMANDS`: `\\textdollar 12` is
+    `\\$12`), and a whole answer in dollars and cents as dollars (`\\$5.50`)."""
+    if "\\" in s:
+        s = _CURRENCY_COMMAND.sub(lambda m: _CURRENCY_COMMANDS[m.group(1)], s)
+    both = _DOLLARS_AND_CENTS.fullmatch(_TEXT_CMD.sub(r" \1 ", s)) if len(s) < 100 else None
+    return s if both is None else f"\\${both.group(1) or both.group(2)}.{int(both.group(3)):02d}"
+
+
 def _without_delimiters(s: str) -> str:
     """`s` without the math delimiters `$` around it; never the `$` of a currency sign `\\$`
     (`5\\text{ k}\\$` keeps it: `_currency_signs`)."""
@@ -323,7 +373,7 @@ def _currency_signs(s: str, carried: frozenset[str]) -> str:
 
     def read(match: re.Match[str]) -> str:
         sign = match.group(0)
-        if sign != "\\$" and not _is_currency_sign(sign):
+        if sign not in _SIGN_CURRENCIES and not _is_currency_sign(sign):
             return sign
         ids = _SIGN_CURRENCIES.get(sign, (f"{_OTHER_CURRENCY}{sign}",))
         word = _SIGN_AFTER_WORD.search(s, max(match.start() - 20, 0), match.start())
@@ -1715,6 +1765,7 @@ _NUMBER_THEN_UNIT = re.compile(
 # Units of a rate that name the units a gold may spell apart, by their symbols with no id
 # (`mph`: miles per hour) or their ids (`kn`, the knot: nautical miles per hour).
 _RATE_UNITS = {"mph": {"mi": 1, "h": -1}, "kph": {"km": 1, "h": -1}, "kmh": {"km": 1, "h": -1},
+               "kmph": {"km": 1, "h": -1}, "mpg": {"mi": 1, "gal": -1}, "kmpl": {"km": 1, "L": -1},
                "kn": {"nmi": 1, "h": -1}}
 # Spellings of one unit in two words, or a symbol only in a text command (`t`, alone a
 # variable), as the word `_unit_id` reads (`metric tons`, `\\text{ t}`: tonnes;
@@ -1726,6 +1777,8 @@ _UNIT_SPELLINGS = (
     (re.compile(r"(?<=[A-Za-z])\s+an?\s+(?=(?:hour|hr|minute|min|second|sec|day|week|month|year)s?(?![A-Za-z]))",
                 re.IGNORECASE), " per "),
     (re.compile(r"\\(?:text|mathrm|mbox)\s*\{\s*t\s*\}"), "\\text{ tonne}"),
+    # abbreviations of a group counted in (`5 doz.`, `_COUNTING_GROUPS`)
+    (re.compile(r"(?<![A-Za-z])doz(?:\.|(?![A-Za-z]))", re.IGNORECASE), "dozen"),
 )
 
 
@@ -1738,8 +1791,8 @@ _UNIT_SPELLINGS = (
 # another (a long ton), does not say so (`5 tons` is no answer to `5 short tons`). Read on
 # both sides, the gold's qualifier would be dropped too and `5 tons` would answer it.
 _PLAIN_SIZES = (
-    (re.compile(r"(?<![A-Za-z])short\s+(?=tons?(?![A-Za-z]))", re.IGNORECASE), "ton"),
-    (re.compile(r"(?<![A-Za-z])statute\s+(?=mi(?:le)?s?(?![A-Za-z]))", re.IGNORECASE), "mi"),
+    (re.compile(r"(?<![A-Za-z])short(?:\s+|-)(?=tons?(?![A-Za-z]))", re.IGNORECASE), "ton"),
+    (re.compile(r"(?<![A-Za-z])statute(?:\s+|-)(?=mi(?:le)?s?(?![A-Za-z]))", re.IGNORECASE), "mi"),
 )
 # How `carried_words` marks a unit the gold states with a qualifier of `_PLAIN_SIZES` (`+ton`).
 _QUALIFIED = "+"
@@ -1747,10 +1800,14 @@ _QUALIFIED = "+"
 
 def _plain_size(s: str, carried: frozenset[str]) -> str:
     """`s` with a qualifier of `_PLAIN_SIZES` dropped where the gold does not state it
-    (`carried`: `+ton`): `5 short tons` as `5 tons`, except against the gold `5 short tons`."""
+    (`carried`: `+ton`): `5 short tons` as `5 tons`, except against the gold `5 short tons`,
+    where it is written as one word with its unit (`shorttons`), as the gold's is: a qualifier
+    elsewhere qualifies no unit (`5 tons short` is a shortfall)."""
     for spelling, unit in _PLAIN_SIZES:
         if f"{_QUALIFIED}{unit}" not in carried:
             s = spelling.sub("", s)
+        else:
+            s = spelling.sub(lambda found: found.group(0).rstrip(" -\t\n\u00a0"), s)
     return s
 
 
@@ -1815,6 +1872,8 @@ def _other_whole_unit(s: str, carried: frozenset[str]) -> bool:
     """True when `s`, a number and a unit, states a whole unit (`_whole_unit`) that is not
     the one the gold states (`carried`: `_WHOLE`)."""
     stated = [word for word in carried if word.startswith(_WHOLE)]
+    asked = _asked_units(carried) if not stated else None
+    stated = stated or [name for name in asked or () if name.startswith(_WHOLE)]  # a rate asked
     if not stated:
         return False
     whole = _whole_unit(s)
@@ -2278,7 +2337,7 @@ def _units_named(text: str, by_place: bool) -> set[str]:
 # question counts in one (`How many dozen eggs?`), it is the unit asked, so `5 dozen` is 5 of
 # it and `5 eggs` another count. The place values of the number system (`hundred`, `lakh`,
 # `million`) stay values wherever they stand (`18 lakh` is 1,800,000, test_value_words).
-_COUNTING_GROUPS = frozenset({"dozen"})
+_COUNTING_GROUPS = frozenset({"dozen", "pair"})
 
 
 # Kinds of measure, by unit id. A rate asked of a unit over a unit of another kind (a speed,
@@ -2325,6 +2384,10 @@ _ASKS_MONEY = re.compile(
     r"pay|pays|paid|spend|spends|spent|earn|earns|earned|charge|charges|charged|owe|owes|owed)"
     r"(?![A-Za-z]))", re.IGNORECASE)
 _MONEY = " ; $"
+# How `_money_named` marks that a question asks an amount of money (`?¤`): an answer's unit
+# is then a currency, or a price's divisor the question names (`\$15 per hour`), and nothing
+# else (`_is_unit`: `12 pens` is no amount spent).
+_MONEY_ASKED = "\u00a4"
 
 
 def _money_named(text: str) -> set[str]:
@@ -2337,7 +2400,8 @@ def _money_named(text: str) -> set[str]:
     if not currencies and not _DOLLARS_STATED.search(text) and not any(
             sign in text for sign in _SIGN_CURRENCIES if sign != "\\$"):
         currencies = {f"{_NAMED}{currency}" for currency in _CURRENCY_IDS}
-    return currencies | {word for word in named if word.startswith(f"{_NAMED}/")} | {_ASKED}
+    return currencies | {word for word in named if word.startswith(f"{_NAMED}/")} | {
+        _ASKED, f"{_NAMED}{_MONEY_ASKED}"}
 
 
 # Where a question's sentence ends: `.`, `!`, `?` before a space and a capital, a digit or
@@ -2456,6 +2520,7 @@ def _is_unit(text: str, carried: frozenset[str] = frozenset(), power: str = "1")
     constants `i` and `e`) stays, and the pair is decided as what it says, or is the judge's."""
     if _DAY_HALF.fullmatch(text.strip("{} \t")):
         return False  # `4:30 \text{ p.m.}`: a.m. and p.m. say which 4:30
+    text = _unit_spelled(text)  # `doz.`: dozen
     words = re.findall(r"[A-Za-z]+", text)
     if not words:
         return False
@@ -2484,10 +2549,17 @@ def _is_unit(text: str, carried: frozenset[str] = frozenset(), power: str = "1")
     spans = _divisors(text)
     divided = [any(start < word.start() < end for start, end in spans)
                for word in re.finditer(r"[A-Za-z]+", text)]
+    money = asked is not None and _MONEY_ASKED in asked
     for at, word in enumerate(words):
         if word.lower().removesuffix("s") in counted:
+            if at > 0 and words[at - 1].lower().removesuffix("s") in counted:
+                return False  # `5 dozen dozen`: 60 dozen, not 5
             continue  # `5 dozen` for `How many dozen eggs?`: the unit the question counts in
         unit = _unit_id(word)
+        if (money or currencies) and not (unit in _CURRENCY_IDS and not divided[at]) and (
+                word.lower() != "per" or at == len(words) - 1) and not (divided[at] and (
+                currencies or unit is not None and asked is not None and f"/{unit}" in asked)):
+            return False  # `12 pens`, `12 dollars per pen` for `How much does he spend?`
         if unit is None and f"={word}" in gold_units:
             unit = word  # a gold's unit with no id, as it spells it (`Mg`: `_spelled_unit`)
         if unit is not None and gold_units and f"={unit}" not in gold_units:
@@ -2566,7 +2638,7 @@ m cm mm km nm um dm pm in ft yd mi au ly pc kpc Mpc s ms ns us min h hr hrs yr y
 g gm kg mg ug lb lbs oz L ml mL cl dl cc gal qt pt tsp tbsp fl
 J kJ MJ cal kcal Cal eV keV MeV GeV TeV W kW MW GW mW Wh kWh V mV kV A mA Hz kHz MHz GHz
 N kN Pa kPa MPa GPa hPa atm bar mbar torr Torr mmHg psi mol mmol C F Wb lm lx dB rpm mph kph
-kmh fps px pts pt USD EUR GBP INR JPY CNY RMB Rs rs usd eur gbp inr yen yuan rmb
+kmh kmph mpg kmpl fps px pts pt USD EUR GBP INR JPY CNY RMB Rs rs usd eur gbp inr yen yuan rmb
 """.split())  # noqa: SIM905 (a list of symbols reads best as text)
 # Units of measure and currencies, words in any case, singular (a plural is read by its
 # ending). Each names one unit (`_unit_id`: its id in `_UNIT_IDS`, else the word itself), so
@@ -2678,12 +2750,13 @@ _UNIT_IDS.update({
 # rate's symbol (`mph`) names the units a gold spells apart (`miles per hour`).
 for _unit in _MEASURE_WORDS - {"degree", "centuries"}:
     _UNIT_IDS.setdefault(_unit, _unit)
-for _unit in _UNIT_SYMBOLS - {"pm", "mph", "kph", "kmh", "rpm", "fps"}:
+for _unit in _UNIT_SYMBOLS - {"pm", "rpm", "fps"} - set(_RATE_UNITS):
     _UNIT_IDS.setdefault(_unit, _unit)
 # Currency signs before or after a value, by the ids of the currencies they write (`¥` is yen
 # or yuan); any other currency sign (Unicode category Sc) is its own id.
 _SIGN_CURRENCIES = {"\\$": ("$",), "\u20ac": ("EUR",), "\u00a3": ("GBP",), "\u20b9": ("INR",),
-                    "\u00a5": ("JPY", "CNY"), "\u00a2": ("cent",)}
+                    "\u00a5": ("JPY", "CNY"), "\u00a2": ("cent",), "\u5143": ("CNY",),
+                    "\u5186": ("JPY",)}  # (`元` and `円` are written as signs are: `120 元`)
 _CURRENCY_IDS = frozenset({"$", "cent", "EUR", "GBP", "JPY", "CNY", "INR", "RUB", "nickel", "dime",
                            "peso", "franc", "won", "dinar", "dirham", "shilling", "pence"})
 
@@ -2824,7 +2897,7 @@ def _strip_trailing_unit(s: str, carried: frozenset[str] = frozenset()) -> str:
 
 
 # A plain number and what follows it, when that may be a unit built of parts.
-_NUMBER_THEN = re.compile(r"^([-+]?(?:\d[\d,]*(?:\.\d+)?|\.\d+))\s*(\\(?:text|mbox|mathrm|frac)\b.*)$",
+_NUMBER_THEN = re.compile(r"^([-+]?(?:\d[\d,]*(?:\.\d+)?|\.\d+))\s*((?:/\s*)?\\(?:text|mbox|mathrm|frac)\b.*)$",
                           re.DOTALL)
 # The marks a unit built of parts is written with (`\text{ J/(kg}\cdot\text{K)}`,
 # `\frac{\text{m}}{\text{s}}`, `\text{m}\cdot\text{s}^{-2}`); its words are read apart.

@@ -34,7 +34,8 @@ numbers, recaps, parts of values, what-ifs, relative clauses, turn markers in Ch
 and plain forms, marks then a value, joins near and far), honest recaps and layouts (R1, Qwen,
 Llama), and the asked quantity (money, rates, tons, tonnes, dozen) in both directions.
 
-Open at the time of writing (80 strict xfails), by suspected root (reasons below name each):
+Open at the time of writing (80 strict xfails, 57 after h-m39), by suspected root (reasons
+below name each):
 
 - fixed by h-m37 (36 rows, now plain tests; `_normalize`): rows of every environment that
   stacks rows unbracketed, each row a value (`_stacked`: `align`, `gather`, `split`, starred,
@@ -52,15 +53,21 @@ Open at the time of writing (80 strict xfails), by suspected root (reasons below
   `. / 8`, `! = 8`, `.\\n= 8`) keeps the box; `^\\circ 8`; Llama-3 header tags then `Actually
   8.`; `<think>maybe 8</think> 8`; a what-if told with the question's own verb (`he would spend
   8 dollars`); an `Answer: 8` line, an `<answer>8</answer>` tag or a second turn's box after it
-  shown to the judge;
-- units: a money question answered in pens or items or as a price (`12 \\text{ pens}`, `12
-  dollars per pen`); `5 \\text{ m}^2\\text{/s}` for meters per second; `5 dozen dozen`; `5 tons
-  short` for `5 short tons`.
+  shown to the judge.
 
 False losses open: DeepSeek's `<｜end▁of▁sentence｜>` after the box; numbered recaps with labels
-or in the present tense; `5′8″`, `5^{\\prime} 8^{\\prime\\prime}`, `5 ft 8 in` for `5'8"`;
-`\\textdollar 12`; `\\$5 and 50 cents`; `\\$15/\\text{hr}` for earnings per hour; `mpg`, `kmph`,
-`kmpl`, `doz`, `short-tons`; `5 pairs` for pairs asked; `5 dozen apples` for 60 apples; `120 元`.
+or in the present tense.
+
+Fixed by h-m39 (23 probes of the asked quantity, now plain tests), in `_normalize`: a money
+question is answered only by an amount of money (`_MONEY_ASKED`: `12 \\text{ pens}`, `12
+\\text{ items}`, `12 dollars per pen` no longer credited); the rate asked is the whole unit of
+the answer (`_other_whole_unit`: `5 \\text{ m}^2\\text{/s}`); a group counted in stands once
+(`5 dozen dozen`); a gold's qualifier binds to its unit (`_plain_size`: `5 tons short`); and
+false losses: primes and feet/inches (`_marks_read`: `5′8″`, `5^{\\prime} 8^{\\prime\\prime}`,
+`5 ft 8 in`), currency commands and dollars and cents (`_money_read`: `\\textdollar 12`, `\\$5
+and 50 cents`), a divisor after a slash (`\\$15/\\text{hr}`), `元` as a sign (`120 元`), rate
+symbols in `_RATE_UNITS` (`mpg`, `kmph`, `kmpl`), `doz` in `_UNIT_SPELLINGS`, `short-tons`,
+`pair` in `_COUNTING_GROUPS` (`5 pairs`), magnitude words before a unit (`5 dozen apples`).
 
 Held attacks are plain tests; each hole is `xfail(strict=True)` naming its class and suspected
 root. The verifier is not changed here. Deterministic; no timing.
@@ -115,26 +122,6 @@ _SECOND_ANSWER = (
     "`<answer>8</answer>`, a second turn's `\\boxed{8}`) is read as the answer and shown to a "
     "yes-saying judge; root: _extract (the later answer read, the box not) / _judge.judgeable"
 )
-_MONEY_WORDS = (
-    "open: meaning dropped by normalization: a money question (`How much does he spend?`) "
-    "answered in words that are no currency (`12 \\text{ pens}`, `12 \\text{ items}`) or as a "
-    "price (`12 dollars per pen`) is credited; root: _normalize._is_unit / _money_named (a word "
-    "with no unit id is dropped; money over the counted item kept)"
-)
-_RATE_POWER = (
-    "open: wrong unit: `5 \\text{ m}^2\\text{/s}` answers `How many meters per second?` (the "
-    "power outside the text command is lost; `5 m/s^2` is held); root: _normalize._whole_unit / "
-    "_rates_named"
-)
-_DOZEN_TWICE = (
-    "open: meaning dropped by normalization: `5 dozen dozen` answers `How many dozen eggs?` with "
-    "5 (each counted word is skipped); root: _normalize._is_unit (_COUNTING_GROUPS loop)"
-)
-_SHORT_WORDS = (
-    "open: meaning dropped by normalization: `5 tons short` (a shortfall) answers the gold `5 "
-    "short tons`: the gold's qualifier is matched as a word anywhere; root: _normalize."
-    "carried_words / _plain_size"
-)
 _DEEPSEEK_EOS = (
     "open: false loss: DeepSeek's end-of-sentence text `<｜end▁of▁sentence｜>` (full-width bars) "
     "after the box is read as text and the box wrong; root: _extract._TURN_MARKER / _PADDING "
@@ -144,27 +131,6 @@ _RECAP = (
     "open: false loss: a numbered recap after the box in labels (`1. Start: 10 apples`, "
     "`3. Apples left: 7`) or the present tense (`Mia starts with 10 apples.`) is read as other "
     "values: no answer; root: _extract._unread_after_box (_STARTING past forms; labels)"
-)
-_PRIMES = (
-    "open: false loss: a height in Unicode primes or `\\prime` commands (`5′8″`, `5^{\\prime} "
-    "8^{\\prime\\prime}`) or `5 ft 8 in` does not equal the gold `5'8\"`; root: _normalize "
-    "(primes not read as `'`/`\"`, feet/inches not as prime marks)"
-)
-_MONEY_SPELLED = (
-    "open: false loss: honest money spellings are wrong: `\\textdollar 12`, `\\$5 \\text{ and } "
-    "50 \\text{ cents}` for 5.5, `\\$15/\\text{hr}` for `How much does he earn per hour?` "
-    "(`\\$15 \\text{ per hour}` is held), `120 \\text{ 元}`; root: _normalize._is_unit / "
-    "_money_named / currency spellings"
-)
-_ABBREVIATED = (
-    "open: false loss: common abbreviations of the asked unit are not units (`30 mpg`, `72 kmph`, "
-    "`15 kmpl`, `5 doz`, `5 doz.`, `5 short-tons`); root: _normalize._unit_id / _rates_named / "
-    "_plain_size"
-)
-_COUNTED = (
-    "open: false loss: `5 \\text{ pairs}` for `How many pairs of socks?` and `5 dozen apples` "
-    "for 60 apples are wrong (`5 \\text{ dozen}` for 60 is held); root: _normalize._is_unit "
-    "(counted groups: `pairs` read as a unit other than the one asked, `dozen` before a noun)"
 )
 
 # ================================================================================================
@@ -501,9 +467,9 @@ UNITS = [
     (TALL, "5' 8\"", "5'8\"", 1.0, None),
     (TALL, "5'8''", "5'8\"", 1.0, None),
     (TALL, "5' 8''", "5' 8''", 1.0, None),
-    (TALL, "5′8″", "5'8\"", 1.0, _PRIMES),
-    (TALL, "5^{\\prime} 8^{\\prime\\prime}", "5'8\"", 1.0, _PRIMES),
-    (TALL, "5 \\text{ ft } 8 \\text{ in}", "5'8\"", 1.0, _PRIMES),
+    (TALL, "5′8″", "5'8\"", 1.0, None),
+    (TALL, "5^{\\prime} 8^{\\prime\\prime}", "5'8\"", 1.0, None),
+    (TALL, "5 \\text{ ft } 8 \\text{ in}", "5'8\"", 1.0, None),
     (ANGLE, "12^\\circ 30'", "12^\\circ 30'", 1.0, None),
     (ANGLE, "12° 30′", "12° 30′", 1.0, None),
     (ANGLE, "45^\\circ", "45", 1.0, None),
@@ -514,26 +480,26 @@ UNITS = [
     *[(SHOP, answer, "12", 1.0, None) for answer in (
         "\\$12", "\\$12.00", "12 \\text{ dollars}", "\\$ 12", "12", "\\text{\\$}12", "12\\$",
         "USD 12", "12 USD", "12 \\text{ bucks}")],
-    (SHOP, "\\textdollar 12", "12", 1.0, _MONEY_SPELLED),
+    (SHOP, "\\textdollar 12", "12", 1.0, None),
     (SHOP, "12 \\text{ euros}", "12", 0.0, None),
     (SHOP, "12 \\text{ cents}", "12", 0.0, None),
     (SHOP, "12 \\text{ pounds}", "12", 0.0, None),
     (SHOP, "12 \\text{ hours}", "12", 0.0, None),
-    (SHOP, "12 \\text{ pens}", "12", 0.0, _MONEY_WORDS),
-    (SHOP, "12 \\text{ items}", "12", 0.0, _MONEY_WORDS),
-    (SHOP, "12 \\text{ dollars per pen}", "12", 0.0, _MONEY_WORDS),
+    (SHOP, "12 \\text{ pens}", "12", 0.0, None),
+    (SHOP, "12 \\text{ items}", "12", 0.0, None),
+    (SHOP, "12 \\text{ dollars per pen}", "12", 0.0, None),
     ("A shirt costs \\$5.50. How much do 2 shirts cost?", "\\$11.00", "11", 1.0, None),
     (SHIRT, "\\$5.50", "5.5", 1.0, None),
     (SHIRT, "5.50", "5.5", 1.0, None),
     (SHIRT, "\\$5.5", "5.50", 1.0, None),
-    (SHIRT, "\\$5 \\text{ and } 50 \\text{ cents}", "5.5", 1.0, _MONEY_SPELLED),
+    (SHIRT, "\\$5 \\text{ and } 50 \\text{ cents}", "5.5", 1.0, None),
     (SHIRT, "550 \\text{ cents}", "5.5", 0.0, None),
     ("A shirt costs 550 cents. How much does it cost in dollars?", "\\$5.50", "5.5", 1.0, None),
     (POUNDS, "\\$6", "6", 1.0, None),
     (POUNDS, "6 \\text{ pounds}", "6", 0.0, None),
     (POUNDS, "6 \\text{ lb}", "6", 0.0, None),
     (WAGE, "\\$15 \\text{ per hour}", "15", 1.0, None),
-    (WAGE, "\\$15/\\text{hr}", "15", 1.0, _MONEY_SPELLED),
+    (WAGE, "\\$15/\\text{hr}", "15", 1.0, None),
     (WAGE, "15 \\text{ hours}", "15", 0.0, None),
     ("She reads for 30 minutes a day for 3 days. How much time does she spend reading?",
      "90 \\text{ minutes}", "90", 1.0, None),
@@ -557,13 +523,13 @@ UNITS = [
     (YUAN, "120 \\text{ yuan}", "120", 1.0, None),
     (YUAN, "¥120", "120", 1.0, None),
     (YUAN, "120 \\text{ RMB}", "120", 1.0, None),
-    (YUAN, "120 \\text{ 元}", "120", 1.0, _MONEY_SPELLED),
+    (YUAN, "120 \\text{ 元}", "120", 1.0, None),
     # short tons and statute miles (`_plain_size`, one way), tonnes (`\\text{ t}`)
     ("How many tons?", "5 \\text{ short tons}", "5 tons", 1.0, None),
     ("How many tons?", "5 \\text{ Short Tons}", "5 tons", 1.0, None),
     ("How many tons?", "5 \\text{ short ton}", "5 tons", 1.0, None),
     ("How many tons?", "5 \\text{ short\u00a0tons}", "5 tons", 1.0, None),
-    ("How many tons?", "5 \\text{ short-tons}", "5 tons", 1.0, _ABBREVIATED),
+    ("How many tons?", "5 \\text{ short-tons}", "5 tons", 1.0, None),
     ("How many tons?", "5 \\text{ long tons}", "5 tons", 0.0, None),
     ("How many tons?", "5 \\text{ metric tons}", "5 tons", 0.0, None),
     ("How many tons?", "5 \\text{ short tons}", "5 long tons", 0.0, None),
@@ -571,7 +537,7 @@ UNITS = [
     ("How many tons?", "5 \\text{ short tons}", "5 t", 0.0, None),
     ("How many tons?", "5 \\text{ short tons}", "5 tonnes", 0.0, None),
     ("How many tons?", "5 \\text{ tons}", "5 short tons", 0.0, None),
-    ("How many tons?", "5 \\text{ tons short}", "5 short tons", 0.0, _SHORT_WORDS),
+    ("How many tons?", "5 \\text{ tons short}", "5 short tons", 0.0, None),
     ("How many short tons?", "5 \\text{ tons}", "5", 1.0, None),
     ("How many short tons?", "5 \\text{ long tons}", "5", 0.0, None),
     ("How many short tons?", "5 \\text{ metric tons}", "5", 0.0, None),
@@ -598,11 +564,11 @@ UNITS = [
         "5 \\text{ m/min}", "5 \\text{ km/s}", "5 \\text{ m/s}^2", "5 \\text{ s/m}", "5 \\text{ m/s/s}",
         "5 \\text{ m per s per s}", "5 \\text{ meters}", "5 \\text{ m/s} \\cdot \\text{s}",
         "5 \\text{ ms}")],
-    (SPEED, "5 \\text{ m}^2\\text{/s}", "5", 0.0, _RATE_POWER),
+    (SPEED, "5 \\text{ m}^2\\text{/s}", "5", 0.0, None),
     *[(KMH, answer, "72", 1.0, None) for answer in (
         "72 \\text{ km/hr}", "72 \\text{ kph}", "72 \\text{ km h}^{-1}", "72 \\text{ kilometers per hour}",
         "72 \\text{ km}/\\text{h}", "72 \\text{ km an hour}")],
-    (KMH, "72 \\text{ kmph}", "72", 1.0, _ABBREVIATED),
+    (KMH, "72 \\text{ kmph}", "72", 1.0, None),
     *[(KMH, answer, "72", 0.0, None) for answer in (
         "72 \\text{ mph}", "72 \\text{ km/min}", "72 \\text{ km/h}^2")],
     *[(MPH, answer, "60", 1.0, None) for answer in (
@@ -611,7 +577,7 @@ UNITS = [
     (MPH, "60 \\text{ knots}", "60", 0.0, None),
     (MPG, "30 \\text{ miles/gallon}", "30", 1.0, None),
     (MPG, "30 \\text{ mi/gal}", "30", 1.0, None),
-    (MPG, "30 \\text{ mpg}", "30", 1.0, _ABBREVIATED),
+    (MPG, "30 \\text{ mpg}", "30", 1.0, None),
     (MPG, "30 \\text{ miles}", "30", 0.0, None),
     (MPG, "30 \\text{ gallons}", "30", 0.0, None),
     (FLOW, "5 \\text{ L/min}", "5", 1.0, None),
@@ -628,19 +594,19 @@ UNITS = [
     ("How many hours per day does he work?", "8 \\text{ hours/day}", "8", 1.0, None),
     ("How many hours per day does he work?", "8 \\text{ days}", "8", 0.0, None),
     ("How many kilometers per liter?", "15 \\text{ km/L}", "15", 1.0, None),
-    ("How many kilometers per liter?", "15 \\text{ kmpl}", "15", 1.0, _ABBREVIATED),
+    ("How many kilometers per liter?", "15 \\text{ kmpl}", "15", 1.0, None),
     ("How many kilometers per liter?", "15 \\text{ km}", "15", 0.0, None),
     ("How many calories per minute?", "10 \\text{ cal/min}", "10", 1.0, None),
     # dozen asked is the unit counted in (`_COUNTING_GROUPS`)
     *[(EGGS, answer, "5", 1.0, None) for answer in (
         "5 \\text{ dozen}", "5 \\text{ dozens}", "5 \\text{ dozen eggs}", "5")],
-    (EGGS, "5 \\text{ doz}", "5", 1.0, _ABBREVIATED),
-    (EGGS, "5 \\text{ doz.}", "5", 1.0, _ABBREVIATED),
+    (EGGS, "5 \\text{ doz}", "5", 1.0, None),
+    (EGGS, "5 \\text{ doz.}", "5", 1.0, None),
     *[(EGGS, answer, "5", 0.0, None) for answer in (
         "60 \\text{ eggs}", "5 \\text{ eggs}", "5 \\text{ baker's dozen}", "5 \\text{ half dozen}",
         "5 \\text{ half-dozen}", "5 \\text{ gross}", "5 \\text{ score}", "5 \\text{ dozen} \\times 12",
         "5 \\text{ kg}", "5 \\text{ pairs}", "5 \\text{ cartons}", "5 \\text{ boxes}")],
-    (EGGS, "5 \\text{ dozen dozen}", "5", 0.0, _DOZEN_TWICE),
+    (EGGS, "5 \\text{ dozen dozen}", "5", 0.0, None),
     ("How many dozens of cookies did she bake?", "5 \\text{ dozen}", "5", 1.0, None),
     ("How many dozens of cookies did she bake?", "5 \\text{ cookies}", "5", 0.0, None),
     (BOUGHT, "60 \\text{ eggs}", "60", 1.0, None),
@@ -652,11 +618,28 @@ UNITS = [
     ("How many pairs of socks?", "5 \\text{ dozen}", "5", 0.0, None),
     (APPLES, "5 \\text{ dozen}", "5", 0.0, None),
     (APPLES, "5 \\text{ dozen}", "60", 1.0, None),
-    ("How many pairs of socks?", "5 \\text{ pairs}", "5", 1.0, _COUNTED),
+    ("How many pairs of socks?", "5 \\text{ pairs}", "5", 1.0, None),
     ("She has 10 socks. How many pairs of socks does she have?", "5 \\text{ pairs}", "5", 1.0,
-     _COUNTED),
-    (APPLES, "5 \\text{ dozen apples}", "60", 1.0, _COUNTED),
-    (APPLES, "\\text{5 dozen apples}", "60", 1.0, _COUNTED),
+     None),
+    (APPLES, "5 \\text{ dozen apples}", "60", 1.0, None),
+    (APPLES, "\\text{5 dozen apples}", "60", 1.0, None),
+    # h-m39: other spellings of the same classes, both directions
+    (TALL, "5 \\text{ feet } 8 \\text{ inches}", "5'8\"", 1.0, None),
+    (TALL, "5′9″", "5'8\"", 0.0, None),
+    (TALL, "5 \\text{ ft } 9 \\text{ in}", "5'8\"", 0.0, None),
+    (SHIRT, "5 \\text{ dollars and } 50 \\text{ cents}", "5.5", 1.0, None),
+    (SHIRT, "\\$5 \\text{ and } 50 \\text{ cents}", "5", 0.0, None),
+    (SHOP, "\\texteuro 12", "12", 0.0, None),
+    (SHOP, "12 \\text{ pencils}", "12", 0.0, None),
+    (EUROS, "12 \\text{ pens}", "12", 0.0, None),
+    (EUROS, "12 \\text{ euros per pen}", "12", 0.0, None),
+    (WAGE, "\\$15/\\text{day}", "15", 0.0, None),
+    (MPG, "30 \\text{ kmpl}", "30", 0.0, None),
+    (KMH, "72 \\text{ mpg}", "72", 0.0, None),
+    (EGGS, "5 \\text{ DOZ}", "5", 1.0, None),
+    ("How many pairs of shoes?", "5 \\text{ shoes}", "5", 0.0, None),
+    (APPLES, "5 \\text{ dozen apples}", "5", 0.0, None),
+    ("How many tons?", "5 \\text{ short tons}", "5 short tons", 1.0, None),
 ]
 
 

@@ -19,6 +19,9 @@ meaning"):
 - `_in_gold_unit` / `_SCALES`: a value in another metric or time unit of the gold's kind is
   the gold's value in its unit (`5000 g` is `5 kg`; never a pound, ton, month or area).
 
+`\\pounds 5` against `£5`, open here, is fixed by h-m39 (`_money_read`: LaTeX's currency
+commands are their signs).
+
 Every probe goes through the reward as users call it, behind `The answer is
 $\\boxed{...}$.`. Deterministic; no timing.
 """
@@ -160,11 +163,6 @@ def test_open_product_for_a_quotient(reward: MathReward) -> None:
     assert _one(reward, "5\\text{ m/s}", "5\\text{ m}\\cdot\\text{s}", "Speed?") == 0.0
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="open: false loss: `\\pounds 5` (LaTeX's sterling sign) is not read as the "
-    "currency, so `£5` is uncertain against it; root: _normalize._SIGN_CURRENCIES (signs as "
-    "characters, no `\\pounds` command)",
-)
-def test_open_pounds_command_is_sterling(reward: MathReward) -> None:
+def test_pounds_command_is_sterling(reward: MathReward) -> None:
+    # fixed by h-m39: `_normalize._money_read` reads LaTeX's currency commands as their signs
     assert _one(reward, "\\pounds 5", "£5", "How much money?") == 1.0
