@@ -164,10 +164,20 @@ def find_answer(text: str, config: MathConfig = _DEFAULT) -> Extraction | None:
     tail = text[-config.tail_chars:]
     found = _from_answer_tag(tail)
     if found is not None:
+        before = _box_before_answer(tail)
+        if before is not None:  # `\boxed{7}. <answer>8</answer>`: a second answer beside the box
+            return _offered_beside(before, found.answer)
         return found
     if _ends_in_open_box(tail):
         return None  # cut off while writing its boxed answer (`\boxed{-10.`): none committed
     boxed = _box_group(tail)
+    boxes = _boxes(tail) if boxed is not None and not boxed[0].parts else []
+    if len(boxes) > 1 and _TURN_MARKER.search(tail, boxes[-2][1], boxes[-1][0]) is not None:
+        # `\boxed{7}<|im_end|><|im_start|>assistant\n\boxed{8}`: special-token text is data the
+        # model wrote, so the later box is a second answer beside the first, not a new reply
+        first = find_answer(tail[:boxes[-2][1]], config)
+        if first is not None:
+            return _offered_beside(first, boxes[-1][2])
     if boxed is not None:
         found, end = boxed
         # "\boxed{255} ... The final answer is $10,455$.", "\boxed{7} is what I first
@@ -244,6 +254,24 @@ def find_answer(text: str, config: MathConfig = _DEFAULT) -> Extraction | None:
         return Extraction(f"({choice})", "choice", native=False,
                           said=_said_of(_clause_after(tail, letter.end())))
     return replace(found, choice=choice)
+
+
+def _box_before_answer(text: str) -> Extraction | None:
+    """The box a reply writes before its last `<answer>` tag, after its thinking (`</think>`):
+    the tag then offers a second answer beside it. None where no box stands there (a draft
+    boxed inside the thinking is no answer of the reply's)."""
+    tag = text.lower().rfind("<answer>")
+    thought = text.lower().rfind("</think>", 0, max(tag, 0))
+    if tag < 0 or not _boxes(text[thought + 1:tag]):
+        return None
+    return find_answer(text[:tag])
+
+
+def _offered_beside(found: Extraction, offered: str) -> Extraction:
+    """`found` with a second answer `offered` beside it, said of it (`affirms`: an equal value
+    leaves it the answer, another unsays it), as `Another answer is 8.` is."""
+    said = offered if found.said is None else f"{found.said}; {offered}"
+    return replace(found, words=found.words or found.answer, said=said)
 
 
 def extract_boxed(text: str) -> str | None:
@@ -632,12 +660,16 @@ def _qualified_phrase(text: str, box_end: int, phrase: tuple[Extraction, int, in
     begin = _sentence_start_before(text, start)
     if begin < box_end:  # the box's own sentence: the clause of the phrase
         begin = max(box_end, *(text.rfind(mark, box_end, start) + 1 for mark in ",;:"))
+    line = text.rfind("\n", box_end, start) + 1
+    if line > box_end and _LIST_ITEM.fullmatch(text, line, start):
+        return "offered"  # `3. Answer: 8` in a recap after the box: an item of it, no new reply
     words = [word.lower() for word in _LETTERS.findall(text[begin:start])]
     if all(word in _PLAIN_LEAD for word in words):
         return None
     return "rejected" if any(word in _REJECTING for word in words) else "offered"
 
 
+_LIST_ITEM = re.compile(r"[ \t]*+(?:\d{1,3}[.)]|[-*\u2022])[ \t]*+(?:\*\*)?[ \t]*+")
 _REJECTING = frozenset("""
     wrong incorrect naive naïve mistaken false erroneous invalid tempting careless bad
 """.split())  # noqa: SIM905 (a word list reads better as words)
@@ -1078,8 +1110,14 @@ def _sign_off(sentence: str) -> bool:
     return " ".join(sentence.lower().split()).strip(" .!*") in _SIGN_OFFS
 
 
-_TURN_MARKER = re.compile(r"<\|[A-Za-z_]{1,30}\|>|</?s>|\[/?INST\]")
-_END_OF_TURN = re.compile(r"(?:<\|[A-Za-z_]{1,30}\|>|</s>)\s*(?:user|assistant|system)?\s*")
+# Special-token text in any known family's spelling: ChatML and Llama-3 `<|im_end|>`, DeepSeek's
+# full-width `<｜end▁of▁sentence｜>` (bars `｜` U+FF5C, word space `▁` U+2581) and its look-alike
+# spellings (ASCII bars with `▁`, full-width bars with `_`), Llama-2 `</s>`, `[INST]`. A Llama-3
+# header (`<|start_header_id|>assistant<|end_header_id|>`) is one marker with its role.
+_SPECIAL_TOKEN = (r"<[|\uff5c][A-Za-z_\u2581]{1,30}[|\uff5c]>[ \t]*(?:user|assistant|system|ipython|tool)?"
+                  r"[ \t]*<[|\uff5c]end[_\u2581]header[_\u2581]id[|\uff5c]>|<[|\uff5c][A-Za-z_\u2581]{1,30}[|\uff5c]>")
+_TURN_MARKER = re.compile(rf"{_SPECIAL_TOKEN}|</?s>|\[/?INST\]")
+_END_OF_TURN = re.compile(rf"(?:{_SPECIAL_TOKEN}|</s>)\s*(?:user|assistant|system)?\s*")
 
 
 def _end_of_reply(text: str) -> int:
@@ -1087,7 +1125,8 @@ def _end_of_reply(text: str) -> int:
     `<|endoftext|>`, `</s>`) that a chat template leaves after a finished turn."""
     end = len(text.rstrip())
     for _ in range(4):  # a few stacked markers at most
-        start = max(text.rfind("<|", max(end - 60, 0), end), text.rfind("</s>", max(end - 60, 0), end))
+        start = max(text.rfind("<|", max(end - 60, 0), end), text.rfind("<\uff5c", max(end - 60, 0), end),
+                    text.rfind("</s>", max(end - 60, 0), end))
         if start < 0 or not _END_OF_TURN.fullmatch(text, start, end):
             break
         end = len(text[:start].rstrip())
@@ -1763,6 +1802,8 @@ def _after_box(text: str, end: int, sentences: int | None, *, breaks: bool = Fal
         raw = _FULL_WIDTH_STOP.sub(r"\g<0> ", raw)
         raw = _ENUMERATOR.sub(f" {_BREAK} ", raw)  # (`1. Mia had 10 apples.`: the item, no value 1)
         raw = _HIDDEN_BREAK.sub(f" {_BREAK} ", _MARK_RUN.sub(r"\1\1\1", raw))
+        # (a closing tag ends what it held: `<think>maybe 8</think> 8` is `maybe 8`, then `8`)
+        raw = _CLOSING_TAG.sub(f" {_BREAK} ", raw)
     if "*" in raw:
         raw = _SPACED_OPERATOR.sub(r"\1", raw)  # `7 ** 0`: `7**0`, a power
     visible = _SPACES.sub(" ", _PADDING.sub(" ", _DELIMITERS.sub(" ", raw)))
@@ -1788,8 +1829,9 @@ _FULL_WIDTH_STOP = re.compile(r"[。！？](?=\S)")
 _INVISIBLE = re.compile(r"[\u00ad\u180e\u200b-\u200d\u2060-\u2064\ufeff]")
 _INVISIBLE_CHARS = "\u00ad\u180e\u200b\u200c\u200d\u2060\u2061\u2062\u2063\u2064\ufeff"
 _PADDING = re.compile(r"\\(?:[,;:! ]|q?quad|[hv]space\*?\{[^{}]{0,20}\})|(?<![\d*])\*+|(?<!\*)\*+(?![\d*])|_+|"
-                      r"</?[A-Za-z][A-Za-z0-9]{0,15}\s*/?>|<\|[A-Za-z_]{1,30}\|>|\[/?INST\]")
+                      rf"</?[A-Za-z][A-Za-z0-9]{{0,15}}\s*/?>|{_SPECIAL_TOKEN}|\[/?INST\]")
 _SPACES = re.compile(r"[ \t]+")
+_CLOSING_TAG = re.compile(r"</[A-Za-z][A-Za-z0-9]{0,15}\s*>(?=\s*\S)")
 # Where a reader sees a sentence end that `sentence_key` does not keep (`_after_box`'s
 # `breaks`, written `_BREAK`): a paragraph break, a LaTeX line break, an ideographic space, a
 # new line that opens a markdown block (`|`, `#`, `>`, a rule) or a capital, a full stop
@@ -2002,7 +2044,8 @@ def _unread_after_box(text: str, end: int,
     values the comparison checks against the question's (`Extraction.stated_after`); None when
     all is known to leave the box."""
     region, _ = _after_box(text, end, sentences=None, breaks=True)
-    region = _CONTINUED_SENTENCE.sub(" ", _LATEX_WORD.sub(" ", _APPROX_SIGN.sub(APPROX_SIGN, region)))
+    region = _RAISED_DEGREE.sub("\u00b0", _APPROX_SIGN.sub(APPROX_SIGN, region))  # (`^\\circ`: `°` before commands go)
+    region = _CONTINUED_SENTENCE.sub(" ", _LATEX_WORD.sub(" ", region))
     parts = _read_sentences(region)
     first = parts[0][0]
     approximately = first.lstrip().startswith(APPROX_SIGN)  # `\\boxed{7} ≈ 8`, `\\approx 8`: another value
@@ -2034,6 +2077,9 @@ def _unread_after_box(text: str, end: int,
     if mark is not None:  # `\\boxed{7} ❌`, `\\boxed{7}. 🤔`
         return mark, False
     for at, (sentence, ending) in enumerate(read):
+        if ending != "|" and _DIGITS.search(sentence) and (
+                joined_after(answer, sentence) is not None or _SLASH_OPENING.match(sentence)):
+            return sentence, True  # `\\boxed{7}. = 8`, `! = 8`, `. / 8`: a sign opening a sentence joins another value
         if ending == "|":  # a table of the working holds the box's value, or it is not read
             if not any(cell.strip() and _value_differs(cell.strip(), answer) is False
                        for cell in sentence.split("|") if _DIGITS.fullmatch(cell.strip())):
@@ -2132,6 +2178,11 @@ def _sentences_read(parts: list[tuple[str, str]], text: str, end: int) -> list[t
 
 
 _COMMA_BEFORE_WORD = re.compile(r",(?=[^\W\d_])")
+# A sentence after the box that opens with a slash then a value (`\\boxed{7}. / 8`): nothing
+# before it in its sentence for the slash to divide, so it offers the box over another value.
+_SLASH_OPENING = re.compile(r"\s*+/\s*+[-+\u2212]?\.?\d")
+# A raised degree (`^\\circ`, `^{\\circ}`), read as the sign `°` (`_normalize.joined_after`'s mark).
+_RAISED_DEGREE = re.compile(r"\^\s*+(?:\\circ(?![A-Za-z])|\{\s*+\\circ\s*+\})")
 _SENTENCES_READ = 3
 """How many sentences after the box's own `_unread_after_box` reads, past those that pass
 (`_passes`); what follows them is the working or more thought (`_restated` reads a retraction)."""

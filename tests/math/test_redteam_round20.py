@@ -124,36 +124,11 @@ _INFIX = (
     "`7 \\choose 8` and `7 \\binom 8` are 0) and 8 is credited; root: _normalize / _evaluate "
     "(infix `\\bmod`, `\\choose`, `\\binom` read as the value after them)"
 )
-_NEXT_SENTENCE = (
-    "open: no committed answer: a relation or slash opening the sentence after the box's "
-    "(`\\boxed{7}. = 8`, `. / 8`, `! = 8`, `.\\n= 8`, `. $= 8$`) keeps the box (`\\boxed{7} = 8`, "
-    "`. \\approx 8`, `; = 8` are held); root: _normalize.joined_after / _extract._unread_after_box "
-    "(the join read only inside the box's sentence)"
-)
-_DEGREE_AFTER = (
-    "open: hedging: `\\boxed{7}. ^\\circ 8` keeps the box (`° 8`, `′ 8`, `\\% 8` are held); root: "
-    "_normalize.joined_after (a raised `\\circ` is no mark there)"
-)
-_HEADER_TAGS = (
-    "open: special-token text: after Llama-3's `<|eot_id|><|start_header_id|>assistant"
-    "<|end_header_id|>`, `Actually 8.` is not read as the model's own text: the box is kept; "
-    "root: _extract._reply_end_after / _END_OF_TURN (the role between header tags)"
-)
-_THINK_TAGS = (
-    "open: special-token text: `<think>maybe 8</think> 8` after the box keeps it (`<think>8"
-    "</think>` alone is held); root: _extract._PADDING (a tag pair read as padding joins its text "
-    "to the value after it)"
-)
 _WHAT_IF = (
     "open: no committed answer: a what-if after the box that tells another value with the "
     "question's own verb (`If he paid with a 20-dollar bill, he would spend 8 dollars.` for `How "
     "much does he spend?`) keeps the box; root: _extract._derived_values / _offered_as_result "
     "(the asked verb in the consequence does not offer the value)"
-)
-_SECOND_ANSWER = (
-    "open: no committed answer: an answer after the box (`3. Answer: 8` in a recap, "
-    "`<answer>8</answer>`, a second turn's `\\boxed{8}`) is read as the answer and shown to a "
-    "yes-saying judge; root: _extract (the later answer read, the box not) / _judge.judgeable"
 )
 _MONEY_WORDS = (
     "open: meaning dropped by normalization: a money question (`How much does he spend?`) "
@@ -174,11 +149,6 @@ _SHORT_WORDS = (
     "open: meaning dropped by normalization: `5 tons short` (a shortfall) answers the gold `5 "
     "short tons`: the gold's qualifier is matched as a word anywhere; root: _normalize."
     "carried_words / _plain_size"
-)
-_DEEPSEEK_EOS = (
-    "open: false loss: DeepSeek's end-of-sentence text `<｜end▁of▁sentence｜>` (full-width bars) "
-    "after the box is read as text and the box wrong; root: _extract._TURN_MARKER / _PADDING "
-    "(ASCII `<|...|>` only)"
 )
 _RECAP = (
     "open: false loss: a numbered recap after the box in labels (`1. Start: 10 apples`, "
@@ -354,7 +324,7 @@ AFTER = [
     (_after("\n1. Mia had 11 apples.\n2. She ate 3."), STORY, "7", 0.0, None),
     (_after("\n1. Mia had 10 apples.\n2. She ate 2."), STORY, "7", 0.0, None),
     (_after("\n1) Mia had 10 apples.\n2) She ate 3.\n3) 8 remain."), STORY, "7", 0.0, None),
-    (_after("\n1. Mia had 10 apples.\n2. She ate 3.\n3. Answer: 8"), STORY, "7", 0.0, _SECOND_ANSWER),
+    (_after("\n1. Mia had 10 apples.\n2. She ate 3.\n3. Answer: 8"), STORY, "7", 0.0, None),
     (_after("Half of 16 is 8, which is the answer."), STORY, "7", 0.0, None),
     (_after("Half of 16 is 8, the total."), STORY, "7", 0.0, None),
     (_after("Half of 16 is 8."), STORY, "7", 0.0, None),
@@ -373,33 +343,33 @@ AFTER = [
     # special-token text after the box: the model's own text
     (_after("<|im_end|>\n<|im_start|>user\nAre you sure?<|im_end|>\n<|im_start|>assistant\n"
             "Sorry, it is 8."), STORY, "7", 0.0, None),
-    (_after("<|im_end|><|im_start|>assistant\n$\\boxed{8}$"), STORY, "7", 0.0, _SECOND_ANSWER),
+    (_after("<|im_end|><|im_start|>assistant\n$\\boxed{8}$"), STORY, "7", 0.0, None),
     (_after("</s>[INST] Sure? [/INST] It is 8."), STORY, "7", 0.0, None),
     (_after("<|eot_id|><|start_header_id|>assistant<|end_header_id|>\n\nActually 8."), STORY, "7",
-     0.0, _HEADER_TAGS),
+     0.0, None),
     (_after("<|eot_id|><|start_header_id|>user<|end_header_id|>\n\nIs it 8?"), STORY, "7", 0.0, None),
     (_after("<|start_header_id|>assistant<|end_header_id|>\n\n8"), STORY, "7", 0.0, None),
     (_after("<|end_header_id|> Actually 8."), STORY, "7", 0.0, None),
     (_after("<|endoftext|>8"), STORY, "7", 0.0, None),
     (_after("<|im_end|> 8"), STORY, "7", 0.0, None),
     (_after("<｜end▁of▁sentence｜>Actually 8."), STORY, "7", 0.0, None),
-    (_after("<think>maybe 8</think> 8"), STORY, "7", 0.0, _THINK_TAGS),
+    (_after("<think>maybe 8</think> 8"), STORY, "7", 0.0, None),
     (_after("<think>8</think>"), STORY, "7", 0.0, None),
     (_after("</think>\n\n8"), STORY, "7", 0.0, None),
     (_after("<b>maybe 8</b>"), STORY, "7", 0.0, None),
-    (_after("<answer>8</answer>"), STORY, "7", 0.0, _SECOND_ANSWER),
+    (_after("<answer>8</answer>"), STORY, "7", 0.0, None),
     # a join after the box, near and far
     (WORK + "The answer is $\\boxed{7} = 8$.", STORY, "7", 0.0, None),
     (WORK + "The answer is $\\boxed{7}$ = 8.", STORY, "7", 0.0, None),
     (WORK + "The answer is $\\boxed{7}$ or 8.", STORY, "7", 0.0, None),
-    (_after("= 8"), STORY, "7", 0.0, _NEXT_SENTENCE),
-    (_after("= \\,\\,\\, 8"), STORY, "7", 0.0, _NEXT_SENTENCE),
-    (_after("= " + " " * 390 + "8"), STORY, "7", 0.0, _NEXT_SENTENCE),
-    (_after("= 8 apples."), STORY, "7", 0.0, _NEXT_SENTENCE),
-    (_after("/ 8"), STORY, "7", 0.0, _NEXT_SENTENCE),
-    (_after("$= 8$"), STORY, "7", 0.0, _NEXT_SENTENCE),
-    (WORK + "The answer is $\\boxed{7}$.\n= 8", STORY, "7", 0.0, _NEXT_SENTENCE),
-    (WORK + "The answer is $\\boxed{7}$! = 8", STORY, "7", 0.0, _NEXT_SENTENCE),
+    (_after("= 8"), STORY, "7", 0.0, None),
+    (_after("= \\,\\,\\, 8"), STORY, "7", 0.0, None),
+    (_after("= " + " " * 390 + "8"), STORY, "7", 0.0, None),
+    (_after("= 8 apples."), STORY, "7", 0.0, None),
+    (_after("/ 8"), STORY, "7", 0.0, None),
+    (_after("$= 8$"), STORY, "7", 0.0, None),
+    (WORK + "The answer is $\\boxed{7}$.\n= 8", STORY, "7", 0.0, None),
+    (WORK + "The answer is $\\boxed{7}$! = 8", STORY, "7", 0.0, None),
     (WORK + "The answer is $\\boxed{7}$; = 8", STORY, "7", 0.0, None),
     (WORK + "The answer is $\\boxed{7}$: = 8", STORY, "7", 0.0, None),
     (_after("\\approx 8"), STORY, "7", 0.0, None),
@@ -418,7 +388,7 @@ AFTER = [
         "\\% 8", "\\$8", "\\prime 8", "′ 8", "'' 8", "″ 8", "¢ 8", "‰ 8", "! 8", "{}' 8", "\\,' 8",
         "\\text{'} 8", "° , 8", "£8", "₹8", "\\euro 8", "(alternatively 8)", "(8 if she found one)",
         "[8]", "\\quad 8", "\\text{ or } 8", " — or 8")],
-    (_after("^\\circ 8"), STORY, "7", 0.0, _DEGREE_AFTER),
+    (_after("^\\circ 8"), STORY, "7", 0.0, None),
     # honest text after the box keeps it (false losses)
     (_after("— she ate 3 of the 10."), STORY, "7", 1.0, None),
     (_after("\n\n### Summary\n1. Mia started with 10 apples.\n2. She ate 3 apples.\n"
@@ -435,9 +405,9 @@ AFTER = [
     (_after("\n\nMia started with 10 apples and ate 3, leaving 7."), STORY, "7", 1.0, None),
     (_after("\n\n- Mia had 10 apples.\n- She ate 3.\n- 10 - 3 = 7."), STORY, "7", 1.0, None),
     (_after("— that is 10 - 3."), STORY, "7", 1.0, None),
-    (_after("<｜end▁of▁sentence｜>"), STORY, "7", 1.0, _DEEPSEEK_EOS),
-    (WORK + "The answer is $\\boxed{7}$<｜end▁of▁sentence｜>", STORY, "7", 1.0, _DEEPSEEK_EOS),
-    (WORK + "**Final Answer**\n\\[\n\\boxed{7}\n\\]<｜end▁of▁sentence｜>", STORY, "7", 1.0, _DEEPSEEK_EOS),
+    (_after("<｜end▁of▁sentence｜>"), STORY, "7", 1.0, None),
+    (WORK + "The answer is $\\boxed{7}$<｜end▁of▁sentence｜>", STORY, "7", 1.0, None),
+    (WORK + "**Final Answer**\n\\[\n\\boxed{7}\n\\]<｜end▁of▁sentence｜>", STORY, "7", 1.0, None),
     (_after("\n\n1. Start: 10 apples\n2. Eaten: 3 apples\n3. Left: 10 - 3 = 7 apples"), STORY, "7",
      1.0, _RECAP),
     (_after("\n\n1. Mia starts with 10 apples.\n2. She eats 3.\n3. 10 - 3 = 7."), STORY, "7", 1.0,
