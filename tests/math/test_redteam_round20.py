@@ -62,8 +62,18 @@ or in the present tense; `5′8″`, `5^{\\prime} 8^{\\prime\\prime}`, `5 ft 8 i
 `\\textdollar 12`; `\\$5 and 50 cents`; `\\$15/\\text{hr}` for earnings per hour; `mpg`, `kmph`,
 `kmpl`, `doz`, `short-tons`; `5 pairs` for pairs asked; `5 dozen apples` for 60 apples; `120 元`.
 
+Fixed by h-m38 (17 rows, now plain tests; `rewards/math/_extract.py`, `_normalize.joined_after`):
+a relation or slash opening the sentence after the box (`. = 8`, `. / 8`, `! = 8`, `.\\n= 8`,
+`. $= 8$`, `. ^\\circ 8`: a second value); Llama-3 header tags with their role, DeepSeek's
+`<｜end▁of▁sentence｜>` and the other special-token spellings (data the model wrote: one
+`_SPECIAL_TOKEN` pattern); `<think>maybe 8</think> 8` (a closing tag ends what it held); `3.
+Answer: 8` on a recap's item, `<answer>8</answer>` and a second turn's `\\boxed{8}` after the box
+(a second answer beside it: no answer, never judged). h-m38 adds its own spellings in both
+directions at the end of `AFTER`. Still open here: the what-if told with the question's own
+verb (`_WHAT_IF`) and numbered recaps in labels or the present tense (`_RECAP`).
+
 Held attacks are plain tests; each hole is `xfail(strict=True)` naming its class and suspected
-root. The verifier is not changed here. Deterministic; no timing.
+root. Deterministic; no timing.
 """
 
 from __future__ import annotations
@@ -426,6 +436,29 @@ AFTER = [
      STORY, "7", 1.0, None),
     (("4 \\times 3 = 12. The answer is $\\boxed{12}$. If he paid with a 20-dollar bill, he would get "
      "8 dollars back."), SHOP, "12", 1.0, None),
+]
+
+# h-m38's own spellings: special-token text in other families' spellings, a sign opening a
+# sentence after the box, a later answer beside the box; both directions.
+AFTER += [(_after(tail), STORY, "7", expected, None) for tail, expected in (
+    ("<｜end▁of▁sentence｜><｜Assistant｜>8", 0.0),
+    ("<|end▁of▁sentence|> Actually 8.", 0.0),
+    ("<｜User｜>Sure?<｜Assistant｜>$\\boxed{8}$", 0.0),
+    ("<|eot_id|><|start_header_id|>assistant<|end_header_id|>\n\nIt is 8.", 0.0),
+    ("\n\n$$= 8$$", 0.0),
+    ("? = 8", 0.0),
+    ("\n\n1. She had 10.\n2. Answer: 8", 0.0),
+    ("<|end▁of▁sentence|>", 1.0),
+    ("<｜end▁of▁sentence｜><｜end▁of▁sentence｜>", 1.0),
+    ("<answer>7</answer>", 1.0),
+    ("\n1. Mia had 10 apples.\n2. She ate 3.\n3. Answer: 7", 1.0),
+    ("<|im_end|><|im_start|>assistant\n$\\boxed{7}$", 1.0),
+    ("<think>7</think> 7", 1.0),
+)]
+AFTER += [
+    (WORK + "The answer is $\\boxed{7}$<｜end_of_sentence｜>", STORY, "7", 1.0, None),
+    ("<think>\nMaybe $\\boxed{6}$? No: 10 - 3 = 7.\n</think>\n<answer>7</answer>", STORY, "7", 1.0,
+     None),  # a box drafted inside the thinking is no answer beside the tag's
 ]
 
 
