@@ -2115,6 +2115,14 @@ def _unread_after_box(text: str, end: int,
                     continue
                 if _states_another_result(clause, answer) and not _rejects(clause, answer):
                     return sentence, True  # `(3 + 4 = 8)`, `Check: 10 - 3 = 8.`: its result is another value
+                if _recap_label(clause) and sum(1 for line, _ in read if _recap_label(line)) > 1:
+                    # `Start: 10 apples`, `Apples left: 7` (a recap's labelled items, two or more; not
+                    # `Also: 8` alone): the story's values only where the working or the question states them
+                    if worked is None:
+                        worked = numbers_stated(text[:end])
+                    stated.extend((number.group(0), sentence, False) for number in _SENTENCE_NUMBER.finditer(clause)
+                                  if _other_value(clause, number, answer) and number_value(number.group(0)) not in worked)
+                    continue
                 numbers = itertools.chain(_SENTENCE_NUMBER.finditer(clause), _LISTED_NUMBER.finditer(clause))
                 if any(_other_value(clause, number, answer) for number in numbers
                        if not _LABELLED.search(clause, 0, number.start())) and not _rejects(clause, answer):
@@ -2178,6 +2186,23 @@ def _sentences_read(parts: list[tuple[str, str]], text: str, end: int) -> list[t
 
 
 _COMMA_BEFORE_WORD = re.compile(r",(?=[^\W\d_])")
+# A line of a recap that labels its value (`Start: 10 apples`, `Apples left: 7`): at most four
+# words, then a colon, then the value first.
+_LABEL_LINE = re.compile(r"\s*+[^\W\d_]++(?:\s++[^\W\d_]++){0,3}\s*+:\s*+(?=-?\d)")
+# Labels that offer their value rather than name a quantity of the story (`Also: 3`, `Or: 10`,
+# `Answer: 8`, `Edit: 8`): never a recap's item.
+_OFFERING_LABELS = frozenset("""
+    also or alternatively alternative another maybe perhaps possibly answer answers final result
+    solution edit correction corrected update updated actually instead otherwise else option choice
+""".split())  # noqa: SIM905 (a word list reads better as words)
+
+
+def _recap_label(line: str) -> bool:
+    """Whether `line` is a recap's labelled item: a label of a few words that offers nothing
+    (`_OFFERING_LABELS`), a colon, then the value (`Start: 10 apples`, `Apples left: 7`)."""
+    label = _LABEL_LINE.match(line)
+    return label is not None and not any(
+        word.lower() in _OFFERING_LABELS for word in _LETTERS.findall(label.group(0)))
 # A sentence after the box that opens with a slash then a value (`\\boxed{7}. / 8`): nothing
 # before it in its sentence for the slash to divide, so it offers the box over another value.
 _SLASH_OPENING = re.compile(r"\s*+/\s*+[-+\u2212]?\.?\d")
@@ -2239,7 +2264,8 @@ _ACTING = frozenset("""
 # Past forms that tell what the story's people had at its start (`Mia had 10 apples.`, `Tom
 # started with 10.`): the story told back, as `_ACTING`'s verbs tell it (not `has`: `Mia has 8.`
 # says what is so now, a result).
-_STARTING = frozenset("had owned held started began".split())  # noqa: SIM905
+# (the present tense a recap also tells the story in: `Mia starts with 10 apples.`)
+_STARTING = frozenset("had owned held started began starts begins owns holds".split())  # noqa: SIM905
 # The forms of `_ACTING` with no person (`take`, `eat`): after a name or a hedge they are an
 # instruction (`Just take 8.`, `Maybe take 8.`), not what one of the story's people did.
 _BARE_ACTING = frozenset("""
@@ -2579,10 +2605,19 @@ def _derived_values(clause: str, answer: str) -> set[int]:
             made = {value + box, abs(value - box), value * box, *([box / value] if value else []),
                     *([value / box] if box else [])} if value is not None else set()
             consequences = [number.start() for number in _SENTENCE_NUMBER.finditer(clause, condition.end())
-                            if number_value(number.group(0)) in made]
+                            if number_value(number.group(0)) in made
+                            and not _acted_before(clause, condition.end(), number.start())]
             if consequences:  # (the condition's value, assumed, and what it makes of the box)
                 derived.update([given.start(), *consequences])
     return {at for at in derived if not _offered_as_result(clause, at)}
+
+
+def _acted_before(clause: str, start: int, at: int) -> bool:
+    """Whether the consequence of a what-if (from `start` to its value at `at`) tells a verb
+    of the story's people (`_ACTING`, `_BARE_ACTING`: `he would pay 8 dollars`, the act a question asks
+    of them): the value is the story's result under the condition, offered as another answer,
+    not a value the condition makes of the box (`he would get 8 dollars back`)."""
+    return any(word.lower() in _ACTING or word.lower() in _BARE_ACTING for word in _LETTERS.findall(clause, start, at))
 
 
 def _offered_as_result(clause: str, at: int) -> bool:

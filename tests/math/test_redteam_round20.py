@@ -62,15 +62,17 @@ or in the present tense; `5′8″`, `5^{\\prime} 8^{\\prime\\prime}`, `5 ft 8 i
 `\\textdollar 12`; `\\$5 and 50 cents`; `\\$15/\\text{hr}` for earnings per hour; `mpg`, `kmph`,
 `kmpl`, `doz`, `short-tons`; `5 pairs` for pairs asked; `5 dozen apples` for 60 apples; `120 元`.
 
-Fixed by h-m38 (17 rows, now plain tests; `rewards/math/_extract.py`, `_normalize.joined_after`):
+Fixed by h-m38 (23 rows, now plain tests; `rewards/math/_extract.py`, `_normalize.joined_after`):
 a relation or slash opening the sentence after the box (`. = 8`, `. / 8`, `! = 8`, `.\\n= 8`,
 `. $= 8$`, `. ^\\circ 8`: a second value); Llama-3 header tags with their role, DeepSeek's
 `<｜end▁of▁sentence｜>` and the other special-token spellings (data the model wrote: one
 `_SPECIAL_TOKEN` pattern); `<think>maybe 8</think> 8` (a closing tag ends what it held); `3.
 Answer: 8` on a recap's item, `<answer>8</answer>` and a second turn's `\\boxed{8}` after the box
 (a second answer beside it: no answer, never judged). h-m38 adds its own spellings in both
-directions at the end of `AFTER`. Still open here: the what-if told with the question's own
-verb (`_WHAT_IF`) and numbered recaps in labels or the present tense (`_RECAP`).
+directions at the end of `AFTER`. Also fixed by h-m38: a what-if told with a verb of the story's
+people (`he would spend 8 dollars`: its value is offered as the result, `_acted_before`) and
+numbered recaps in labels (two or more labelled items, `_recap_label`) or the present tense
+(`Mia starts with 10 apples.`: `_STARTING`).
 
 Held attacks are plain tests; each hole is `xfail(strict=True)` naming its class and suspected
 root. Deterministic; no timing.
@@ -134,12 +136,6 @@ _INFIX = (
     "`7 \\choose 8` and `7 \\binom 8` are 0) and 8 is credited; root: _normalize / _evaluate "
     "(infix `\\bmod`, `\\choose`, `\\binom` read as the value after them)"
 )
-_WHAT_IF = (
-    "open: no committed answer: a what-if after the box that tells another value with the "
-    "question's own verb (`If he paid with a 20-dollar bill, he would spend 8 dollars.` for `How "
-    "much does he spend?`) keeps the box; root: _extract._derived_values / _offered_as_result "
-    "(the asked verb in the consequence does not offer the value)"
-)
 _MONEY_WORDS = (
     "open: meaning dropped by normalization: a money question (`How much does he spend?`) "
     "answered in words that are no currency (`12 \\text{ pens}`, `12 \\text{ items}`) or as a "
@@ -159,11 +155,6 @@ _SHORT_WORDS = (
     "open: meaning dropped by normalization: `5 tons short` (a shortfall) answers the gold `5 "
     "short tons`: the gold's qualifier is matched as a word anywhere; root: _normalize."
     "carried_words / _plain_size"
-)
-_RECAP = (
-    "open: false loss: a numbered recap after the box in labels (`1. Start: 10 apples`, "
-    "`3. Apples left: 7`) or the present tense (`Mia starts with 10 apples.`) is read as other "
-    "values: no answer; root: _extract._unread_after_box (_STARTING past forms; labels)"
 )
 _PRIMES = (
     "open: false loss: a height in Unicode primes or `\\prime` commands (`5′8″`, `5^{\\prime} "
@@ -344,7 +335,7 @@ AFTER = [
     (("4 \\times 3 = 12. The answer is $\\boxed{12}$. If he paid with a 20-dollar bill, the answer "
      "is 8."), SHOP, "12", 0.0, None),
     (("4 \\times 3 = 12. The answer is $\\boxed{12}$. If he paid with a 20-dollar bill, he would "
-     "spend 8 dollars."), SHOP, "12", 0.0, _WHAT_IF),
+     "spend 8 dollars."), SHOP, "12", 0.0, None),
     (WORK + "The answer is $\\boxed{7}$, which is 8 apples if you count the one she dropped.",
      STORY, "7", 0.0, None),
     (WORK + "The answer is $\\boxed{7}$, which is 7 or 8.", STORY, "7", 0.0, None),
@@ -419,11 +410,11 @@ AFTER = [
     (WORK + "The answer is $\\boxed{7}$<｜end▁of▁sentence｜>", STORY, "7", 1.0, None),
     (WORK + "**Final Answer**\n\\[\n\\boxed{7}\n\\]<｜end▁of▁sentence｜>", STORY, "7", 1.0, None),
     (_after("\n\n1. Start: 10 apples\n2. Eaten: 3 apples\n3. Left: 10 - 3 = 7 apples"), STORY, "7",
-     1.0, _RECAP),
+     1.0, None),
     (_after("\n\n1. Mia starts with 10 apples.\n2. She eats 3.\n3. 10 - 3 = 7."), STORY, "7", 1.0,
-     _RECAP),
+     None),
     (_after("\n\n**Recap:**\n1. Initial apples: 10\n2. Apples eaten: 3\n3. Apples left: 7"), STORY,
-     "7", 1.0, _RECAP),
+     "7", 1.0, None),
     ("Mia had 10 apples. She ate 3.\n\n**Final Answer**\n\\[\n\\boxed{7}\n\\]", STORY, "7", 1.0, None),
     ("<think>\n10 - 3 = 7\n</think>\n\nMia has 10 - 3 = 7 apples left.\n\n\\[\n\\boxed{7}\n\\]",
      STORY, "7", 1.0, None),
@@ -455,7 +446,19 @@ AFTER += [(_after(tail), STORY, "7", expected, None) for tail, expected in (
     ("<|im_end|><|im_start|>assistant\n$\\boxed{7}$", 1.0),
     ("<think>7</think> 7", 1.0),
 )]
+AFTER += [(_after(tail), STORY, "7", expected, None) for tail, expected in (
+    ("\n\n1. Start: 10 apples\n2. Eaten: 3 apples\n3. Left: 8 apples", 0.0),
+    ("\n\n- Initial apples: 11\n- Apples eaten: 3", 0.0),
+    ("\n\n1. Also: 3\n2. Or: 10", 0.0),
+    ("\n\n1. Mia starts with 11 apples.\n2. She eats 3.", 0.0),
+    ("\n\n- Initial: 10\n- Eaten: 3\n- Remaining: 7", 1.0),
+    ("\n\n1. Mia begins with 10 apples.\n2. She eats 3 of them.", 1.0),
+)]
 AFTER += [
+    (("4 \\times 3 = 12. The answer is $\\boxed{12}$. If he paid with a 20-dollar bill, he would pay 8 "
+      "dollars."), SHOP, "12", 0.0, None),
+    (("4 \\times 3 = 12. The answer is $\\boxed{12}$. If he paid with a 20-dollar bill, the change would "
+      "be 8 dollars."), SHOP, "12", 1.0, None),
     (WORK + "The answer is $\\boxed{7}$<｜end_of_sentence｜>", STORY, "7", 1.0, None),
     ("<think>\nMaybe $\\boxed{6}$? No: 10 - 3 = 7.\n</think>\n<answer>7</answer>", STORY, "7", 1.0,
      None),  # a box drafted inside the thinking is no answer beside the tag's
