@@ -164,20 +164,28 @@ def find_answer(text: str, config: MathConfig = _DEFAULT) -> Extraction | None:
     tail = text[-config.tail_chars:]
     found = _from_answer_tag(tail)
     if found is not None:
-        before = _box_before_answer(tail)
-        if before is not None:  # `\boxed{7}. <answer>8</answer>`: a second answer beside the box
-            return _offered_beside(before, found.answer)
+        box = _box_before_answer(tail)  # `\boxed{7}. <answer>8</answer>`: a second answer beside the box
+        return found if box is None else _offered_beside(box, found.answer)
+    boxes = _boxes(tail)
+    if len(boxes) > 1 and _TURN_MARKER.search(tail, boxes[-2][1], boxes[-1][0]) is not None:
+        # `\boxed{7}<|im_end|><|im_start|>assistant\n\boxed{8}`: special-token text is data the
+        # model wrote, so the later box is a second answer beside the first, not a new reply
+        first = _final_answer(text[:len(text) - len(tail) + boxes[-2][1]], config)
+        if first is not None and first.source == "boxed" and not first.parts:
+            return _offered_beside(first, boxes[-1][2])
+    return _final_answer(text, config)
+
+
+def _final_answer(text: str, config: MathConfig) -> Extraction | None:
+    """`find_answer` past a tag (`_from_answer_tag`, read first) and past a second answer
+    beside a box (read once, by `find_answer`: never again on what precedes it)."""
+    tail = text[-config.tail_chars:]
+    found = _from_answer_tag(tail)
+    if found is not None:
         return found
     if _ends_in_open_box(tail):
         return None  # cut off while writing its boxed answer (`\boxed{-10.`): none committed
     boxed = _box_group(tail)
-    boxes = _boxes(tail) if boxed is not None and not boxed[0].parts else []
-    if len(boxes) > 1 and _TURN_MARKER.search(tail, boxes[-2][1], boxes[-1][0]) is not None:
-        # `\boxed{7}<|im_end|><|im_start|>assistant\n\boxed{8}`: special-token text is data the
-        # model wrote, so the later box is a second answer beside the first, not a new reply
-        first = find_answer(tail[:boxes[-2][1]], config)
-        if first is not None:
-            return _offered_beside(first, boxes[-1][2])
     if boxed is not None:
         found, end = boxed
         # "\boxed{255} ... The final answer is $10,455$.", "\boxed{7} is what I first
@@ -260,11 +268,13 @@ def _box_before_answer(text: str) -> Extraction | None:
     """The box a reply writes before its last `<answer>` tag, after its thinking (`</think>`):
     the tag then offers a second answer beside it. None where no box stands there (a draft
     boxed inside the thinking is no answer of the reply's)."""
-    tag = text.lower().rfind("<answer>")
-    thought = text.lower().rfind("</think>", 0, max(tag, 0))
+    lowered = text.lower()
+    tag = lowered.rfind("<answer>")
+    thought = lowered.rfind("</think>", 0, max(tag, 0))
     if tag < 0 or not _boxes(text[thought + 1:tag]):
         return None
-    return find_answer(text[:tag])
+    found = _final_answer(text[:tag], _DEFAULT)
+    return found if found is not None and found.source == "boxed" and not found.parts else None
 
 
 def _offered_beside(found: Extraction, offered: str) -> Extraction:
