@@ -166,19 +166,12 @@ def find_answer(text: str, config: MathConfig = _DEFAULT) -> Extraction | None:
     if found is not None:
         box = _box_before_answer(tail)  # `\boxed{7}. <answer>8</answer>`: a second answer beside the box
         return found if box is None else _offered_beside(box, found.answer)
-    boxes = _boxes(tail)
-    if len(boxes) > 1 and _TURN_MARKER.search(tail, boxes[-2][1], boxes[-1][0]) is not None:
-        # `\boxed{7}<|im_end|><|im_start|>assistant\n\boxed{8}`: special-token text is data the
-        # model wrote, so the later box is a second answer beside the first, not a new reply
-        first = _final_answer(text[:len(text) - len(tail) + boxes[-2][1]], config)
-        if first is not None and first.source == "boxed" and not first.parts:
-            return _offered_beside(first, boxes[-1][2])
     return _final_answer(text, config)
 
 
 def _final_answer(text: str, config: MathConfig) -> Extraction | None:
-    """`find_answer` past a tag (`_from_answer_tag`, read first) and past a second answer
-    beside a box (read once, by `find_answer`: never again on what precedes it)."""
+    """`find_answer` past a second answer beside a box (an `<answer>` tag after it, read once
+    by `find_answer`: never again on what precedes it)."""
     tail = text[-config.tail_chars:]
     found = _from_answer_tag(tail)
     if found is not None:
@@ -2275,7 +2268,7 @@ _ACTING = frozenset("""
 # started with 10.`): the story told back, as `_ACTING`'s verbs tell it (not `has`: `Mia has 8.`
 # says what is so now, a result).
 # (the present tense a recap also tells the story in: `Mia starts with 10 apples.`)
-_STARTING = frozenset("had owned held started began starts begins owns holds".split())  # noqa: SIM905
+_STARTING = frozenset("had owned held started began starts begins".split())  # noqa: SIM905
 # The forms of `_ACTING` with no person (`take`, `eat`): after a name or a hedge they are an
 # instruction (`Just take 8.`, `Maybe take 8.`), not what one of the story's people did.
 _BARE_ACTING = frozenset("""
