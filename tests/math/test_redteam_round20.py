@@ -62,7 +62,7 @@ or in the present tense; `5′8″`, `5^{\\prime} 8^{\\prime\\prime}`, `5 ft 8 i
 `\\textdollar 12`; `\\$5 and 50 cents`; `\\$15/\\text{hr}` for earnings per hour; `mpg`, `kmph`,
 `kmpl`, `doz`, `short-tons`; `5 pairs` for pairs asked; `5 dozen apples` for 60 apples; `120 元`.
 
-Fixed by h-m38 (22 rows, now plain tests; `rewards/math/_extract.py`, `_normalize.joined_after`):
+Fixed by h-m38 (20 rows, now plain tests; `rewards/math/_extract.py`, `_normalize.joined_after`):
 a relation or slash opening the sentence after the box (`. = 8`, `. / 8`, `! = 8`, `.\\n= 8`,
 `. $= 8$`, `. ^\\circ 8`: a second value); Llama-3 header tags with their role, DeepSeek's
 `<｜end▁of▁sentence｜>` and the other special-token spellings (data the model wrote: one
