@@ -164,6 +164,17 @@ def find_answer(text: str, config: MathConfig = _DEFAULT) -> Extraction | None:
     tail = text[-config.tail_chars:]
     found = _from_answer_tag(tail)
     if found is not None:
+        box = _box_before_answer(tail)  # `\boxed{7}. <answer>8</answer>`: a second answer beside the box
+        return found if box is None else _offered_beside(box, found.answer)
+    return _final_answer(text, config)
+
+
+def _final_answer(text: str, config: MathConfig) -> Extraction | None:
+    """`find_answer` past a second answer beside a box (an `<answer>` tag after it, read once
+    by `find_answer`: never again on what precedes it)."""
+    tail = text[-config.tail_chars:]
+    found = _from_answer_tag(tail)
+    if found is not None:
         return found
     if _ends_in_open_box(tail):
         return None  # cut off while writing its boxed answer (`\boxed{-10.`): none committed
@@ -244,6 +255,26 @@ def find_answer(text: str, config: MathConfig = _DEFAULT) -> Extraction | None:
         return Extraction(f"({choice})", "choice", native=False,
                           said=_said_of(_clause_after(tail, letter.end())))
     return replace(found, choice=choice)
+
+
+def _box_before_answer(text: str) -> Extraction | None:
+    """The box a reply writes before its last `<answer>` tag, after its thinking (`</think>`):
+    the tag then offers a second answer beside it. None where no box stands there (a draft
+    boxed inside the thinking is no answer of the reply's)."""
+    lowered = text.lower()
+    tag = lowered.rfind("<answer>")
+    thought = lowered.rfind("</think>", 0, max(tag, 0))
+    if tag < 0 or not _boxes(text[thought + 1:tag]):
+        return None
+    found = _final_answer(text[:tag], _DEFAULT)
+    return found if found is not None and found.source == "boxed" and not found.parts else None
+
+
+def _offered_beside(found: Extraction, offered: str) -> Extraction:
+    """`found` with a second answer `offered` beside it, said of it (`affirms`: an equal value
+    leaves it the answer, another unsays it), as `Another answer is 8.` is."""
+    said = offered if found.said is None else f"{found.said}; {offered}"
+    return replace(found, words=found.words or found.answer, said=said)
 
 
 def extract_boxed(text: str) -> str | None:
@@ -632,12 +663,16 @@ def _qualified_phrase(text: str, box_end: int, phrase: tuple[Extraction, int, in
     begin = _sentence_start_before(text, start)
     if begin < box_end:  # the box's own sentence: the clause of the phrase
         begin = max(box_end, *(text.rfind(mark, box_end, start) + 1 for mark in ",;:"))
+    line = text.rfind("\n", box_end, start) + 1
+    if line > box_end and _LIST_ITEM.fullmatch(text, line, start):
+        return "offered"  # `3. Answer: 8` in a recap after the box: an item of it, no new reply
     words = [word.lower() for word in _LETTERS.findall(text[begin:start])]
     if all(word in _PLAIN_LEAD for word in words):
         return None
     return "rejected" if any(word in _REJECTING for word in words) else "offered"
 
 
+_LIST_ITEM = re.compile(r"[ \t]*+(?:\d{1,3}[.)]|[-*\u2022])[ \t]*+(?:\*\*)?[ \t]*+")
 _REJECTING = frozenset("""
     wrong incorrect naive naïve mistaken false erroneous invalid tempting careless bad
 """.split())  # noqa: SIM905 (a word list reads better as words)
@@ -1078,8 +1113,14 @@ def _sign_off(sentence: str) -> bool:
     return " ".join(sentence.lower().split()).strip(" .!*") in _SIGN_OFFS
 
 
-_TURN_MARKER = re.compile(r"<\|[A-Za-z_]{1,30}\|>|</?s>|\[/?INST\]")
-_END_OF_TURN = re.compile(r"(?:<\|[A-Za-z_]{1,30}\|>|</s>)\s*(?:user|assistant|system)?\s*")
+# Special-token text in any known family's spelling: ChatML and Llama-3 `<|im_end|>`, DeepSeek's
+# full-width `<｜end▁of▁sentence｜>` (bars `｜` U+FF5C, word space `▁` U+2581) and its look-alike
+# spellings (ASCII bars with `▁`, full-width bars with `_`), Llama-2 `</s>`, `[INST]`. A Llama-3
+# header (`<|start_header_id|>assistant<|end_header_id|>`) is one marker with its role.
+_SPECIAL_TOKEN = (r"<[|\uff5c][A-Za-z_\u2581]{1,30}[|\uff5c]>[ \t]*(?:user|assistant|system|ipython|tool)?"
+                  r"[ \t]*<[|\uff5c]end[_\u2581]header[_\u2581]id[|\uff5c]>|<[|\uff5c][A-Za-z_\u2581]{1,30}[|\uff5c]>")
+_TURN_MARKER = re.compile(rf"{_SPECIAL_TOKEN}|</?s>|\[/?INST\]")
+_END_OF_TURN = re.compile(rf"(?:{_SPECIAL_TOKEN}|</s>)\s*(?:user|assistant|system)?\s*")
 
 
 def _end_of_reply(text: str) -> int:
@@ -1087,7 +1128,8 @@ def _end_of_reply(text: str) -> int:
     `<|endoftext|>`, `</s>`) that a chat template leaves after a finished turn."""
     end = len(text.rstrip())
     for _ in range(4):  # a few stacked markers at most
-        start = max(text.rfind("<|", max(end - 60, 0), end), text.rfind("</s>", max(end - 60, 0), end))
+        start = max(text.rfind("<|", max(end - 60, 0), end), text.rfind("<\uff5c", max(end - 60, 0), end),
+                    text.rfind("</s>", max(end - 60, 0), end))
         if start < 0 or not _END_OF_TURN.fullmatch(text, start, end):
             break
         end = len(text[:start].rstrip())
@@ -1763,6 +1805,8 @@ def _after_box(text: str, end: int, sentences: int | None, *, breaks: bool = Fal
         raw = _FULL_WIDTH_STOP.sub(r"\g<0> ", raw)
         raw = _ENUMERATOR.sub(f" {_BREAK} ", raw)  # (`1. Mia had 10 apples.`: the item, no value 1)
         raw = _HIDDEN_BREAK.sub(f" {_BREAK} ", _MARK_RUN.sub(r"\1\1\1", raw))
+        # (a closing tag ends what it held: `<think>maybe 8</think> 8` is `maybe 8`, then `8`)
+        raw = _CLOSING_TAG.sub(f" {_BREAK} ", raw)
     if "*" in raw:
         raw = _SPACED_OPERATOR.sub(r"\1", raw)  # `7 ** 0`: `7**0`, a power
     visible = _SPACES.sub(" ", _PADDING.sub(" ", _DELIMITERS.sub(" ", raw)))
@@ -1788,8 +1832,9 @@ _FULL_WIDTH_STOP = re.compile(r"[。！？](?=\S)")
 _INVISIBLE = re.compile(r"[\u00ad\u180e\u200b-\u200d\u2060-\u2064\ufeff]")
 _INVISIBLE_CHARS = "\u00ad\u180e\u200b\u200c\u200d\u2060\u2061\u2062\u2063\u2064\ufeff"
 _PADDING = re.compile(r"\\(?:[,;:! ]|q?quad|[hv]space\*?\{[^{}]{0,20}\})|(?<![\d*])\*+|(?<!\*)\*+(?![\d*])|_+|"
-                      r"</?[A-Za-z][A-Za-z0-9]{0,15}\s*/?>|<\|[A-Za-z_]{1,30}\|>|\[/?INST\]")
+                      rf"</?[A-Za-z][A-Za-z0-9]{{0,15}}\s*/?>|{_SPECIAL_TOKEN}|\[/?INST\]")
 _SPACES = re.compile(r"[ \t]+")
+_CLOSING_TAG = re.compile(r"</[A-Za-z][A-Za-z0-9]{0,15}\s*>(?=\s*\S)")
 # Where a reader sees a sentence end that `sentence_key` does not keep (`_after_box`'s
 # `breaks`, written `_BREAK`): a paragraph break, a LaTeX line break, an ideographic space, a
 # new line that opens a markdown block (`|`, `#`, `>`, a rule) or a capital, a full stop
@@ -2002,7 +2047,8 @@ def _unread_after_box(text: str, end: int,
     values the comparison checks against the question's (`Extraction.stated_after`); None when
     all is known to leave the box."""
     region, _ = _after_box(text, end, sentences=None, breaks=True)
-    region = _CONTINUED_SENTENCE.sub(" ", _LATEX_WORD.sub(" ", _APPROX_SIGN.sub(APPROX_SIGN, region)))
+    region = _RAISED_DEGREE.sub("\u00b0", _APPROX_SIGN.sub(APPROX_SIGN, region))  # (`^\\circ`: `°` before commands go)
+    region = _CONTINUED_SENTENCE.sub(" ", _LATEX_WORD.sub(" ", region))
     parts = _read_sentences(region)
     first = parts[0][0]
     approximately = first.lstrip().startswith(APPROX_SIGN)  # `\\boxed{7} ≈ 8`, `\\approx 8`: another value
@@ -2034,6 +2080,9 @@ def _unread_after_box(text: str, end: int,
     if mark is not None:  # `\\boxed{7} ❌`, `\\boxed{7}. 🤔`
         return mark, False
     for at, (sentence, ending) in enumerate(read):
+        if ending != "|" and _DIGITS.search(sentence) and (
+                joined_after(answer, sentence) is not None or _SLASH_OPENING.match(sentence)):
+            return sentence, True  # `\\boxed{7}. = 8`, `! = 8`, `. / 8`: a sign opening a sentence joins another value
         if ending == "|":  # a table of the working holds the box's value, or it is not read
             if not any(cell.strip() and _value_differs(cell.strip(), answer) is False
                        for cell in sentence.split("|") if _DIGITS.fullmatch(cell.strip())):
@@ -2069,6 +2118,14 @@ def _unread_after_box(text: str, end: int,
                     continue
                 if _states_another_result(clause, answer) and not _rejects(clause, answer):
                     return sentence, True  # `(3 + 4 = 8)`, `Check: 10 - 3 = 8.`: its result is another value
+                if _recap_label(clause) and sum(1 for line, _ in read if _recap_label(line)) > 1:
+                    # `Start: 10 apples`, `Apples left: 7` (a recap's labelled items, two or more; not
+                    # `Also: 8` alone): the story's values only where the working or the question states them
+                    if worked is None:
+                        worked = numbers_stated(text[:end])
+                    stated.extend((number.group(0), sentence, False) for number in _SENTENCE_NUMBER.finditer(clause)
+                                  if _other_value(clause, number, answer) and number_value(number.group(0)) not in worked)
+                    continue
                 numbers = itertools.chain(_SENTENCE_NUMBER.finditer(clause), _LISTED_NUMBER.finditer(clause))
                 if any(_other_value(clause, number, answer) for number in numbers
                        if not _LABELLED.search(clause, 0, number.start())) and not _rejects(clause, answer):
@@ -2132,6 +2189,28 @@ def _sentences_read(parts: list[tuple[str, str]], text: str, end: int) -> list[t
 
 
 _COMMA_BEFORE_WORD = re.compile(r",(?=[^\W\d_])")
+# A line of a recap that labels its value (`Start: 10 apples`, `Apples left: 7`): at most four
+# words, then a colon, then the value first.
+_LABEL_LINE = re.compile(r"\s*+[^\W\d_]++(?:\s++[^\W\d_]++){0,3}\s*+:\s*+(?=-?\d)")
+# Labels that offer their value rather than name a quantity of the story (`Also: 3`, `Or: 10`,
+# `Answer: 8`, `Edit: 8`): never a recap's item.
+_OFFERING_LABELS = frozenset("""
+    also or alternatively alternative another maybe perhaps possibly answer answers final result
+    solution edit correction corrected update updated actually instead otherwise else option choice
+""".split())  # noqa: SIM905 (a word list reads better as words)
+
+
+def _recap_label(line: str) -> bool:
+    """Whether `line` is a recap's labelled item: a label of a few words that offers nothing
+    (`_OFFERING_LABELS`), a colon, then the value (`Start: 10 apples`, `Apples left: 7`)."""
+    label = _LABEL_LINE.match(line)
+    return label is not None and not any(
+        word.lower() in _OFFERING_LABELS for word in _LETTERS.findall(label.group(0)))
+# A sentence after the box that opens with a slash then a value (`\\boxed{7}. / 8`): nothing
+# before it in its sentence for the slash to divide, so it offers the box over another value.
+_SLASH_OPENING = re.compile(r"\s*+/\s*+[-+\u2212]?\.?\d")
+# A raised degree (`^\\circ`, `^{\\circ}`), read as the sign `°` (`_normalize.joined_after`'s mark).
+_RAISED_DEGREE = re.compile(r"\^\s*+(?:\\circ(?![A-Za-z])|\{\s*+\\circ\s*+\})")
 _SENTENCES_READ = 3
 """How many sentences after the box's own `_unread_after_box` reads, past those that pass
 (`_passes`); what follows them is the working or more thought (`_restated` reads a retraction)."""
@@ -2188,7 +2267,8 @@ _ACTING = frozenset("""
 # Past forms that tell what the story's people had at its start (`Mia had 10 apples.`, `Tom
 # started with 10.`): the story told back, as `_ACTING`'s verbs tell it (not `has`: `Mia has 8.`
 # says what is so now, a result).
-_STARTING = frozenset("had owned held started began".split())  # noqa: SIM905
+# (the present tense a recap also tells the story in: `Mia starts with 10 apples.`)
+_STARTING = frozenset("had owned held started began starts begins".split())  # noqa: SIM905
 # The forms of `_ACTING` with no person (`take`, `eat`): after a name or a hedge they are an
 # instruction (`Just take 8.`, `Maybe take 8.`), not what one of the story's people did.
 _BARE_ACTING = frozenset("""
@@ -2528,10 +2608,19 @@ def _derived_values(clause: str, answer: str) -> set[int]:
             made = {value + box, abs(value - box), value * box, *([box / value] if value else []),
                     *([value / box] if box else [])} if value is not None else set()
             consequences = [number.start() for number in _SENTENCE_NUMBER.finditer(clause, condition.end())
-                            if number_value(number.group(0)) in made]
+                            if number_value(number.group(0)) in made
+                            and not _acted_before(clause, condition.end(), number.start())]
             if consequences:  # (the condition's value, assumed, and what it makes of the box)
                 derived.update([given.start(), *consequences])
     return {at for at in derived if not _offered_as_result(clause, at)}
+
+
+def _acted_before(clause: str, start: int, at: int) -> bool:
+    """Whether the consequence of a what-if (from `start` to its value at `at`) tells a verb
+    of the story's people (`_ACTING`, `_BARE_ACTING`: `he would pay 8 dollars`, the act a question asks
+    of them): the value is the story's result under the condition, offered as another answer,
+    not a value the condition makes of the box (`he would get 8 dollars back`)."""
+    return any(word.lower() in _ACTING or word.lower() in _BARE_ACTING for word in _LETTERS.findall(clause, start, at))
 
 
 def _offered_as_result(clause: str, at: int) -> bool:

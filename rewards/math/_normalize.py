@@ -766,7 +766,8 @@ _AFTER_MAX = 400
 # a per-mille, a currency sign; `\\$`, and `sentence_key`'s `_DOLLAR_SIGN` for it), and a value
 # that opens the text after them: `\\boxed{7} ' 8` is 7 and 8 side by side, whichever the
 # marks belong to.
-_MARKS_BESIDE = re.compile(r"(?:['\u2032\u2033\u00b0\u2030%$\u00a2-\u00a5\u20a0-\u20cf\x00]|\\[%$])+")
+_MARKS_BESIDE = re.compile(r"(?:['\u2032\u2033\u00b0\u2030%$\u00a2-\u00a5\u20a0-\u20cf\x00]|\\[%$]|"
+                           r"\^\s*+(?:\\circ(?![A-Za-z])|\{\s*+\\circ\s*+\}))+")  # (`^\\circ`: a raised degree)
 _OPENS_VALUE = re.compile(r"(?<!\s)\s*+[-+\u2212]?\.?\d")
 # The sign that opens the text after a box and the value right after it (`= 8` of `= 8 (...)`,
 # `\\approx 8.5%`, `> -3`): the second side of a join, read alone.
