@@ -305,7 +305,7 @@ def _counted_in(words: str, carried: frozenset[str]) -> bool:
 _PRIMES = {1: "'", 2: '"'}
 _PRIME_SIGNS = {"\u2032": _PRIMES[1], "\u2033": _PRIMES[2]}
 _PRIME_COMMANDS = re.compile(r"(?:\^\s*)?(\{\s*)?((?:\\prime\s*){1,2})(?!\\prime)(?(1)\})")
-_FEET_INCHES = re.compile(r"\s*(\d+)\s*(?:ft|feet|foot)\.?\s*(?:,\s*|and\s+)?(\d+(?:\.\d+)?)\s*"
+_FEET_INCHES = re.compile(r"(?<![\d\s])\s*(\d+)\s*(?:ft|feet|foot)\.?\s*(?:,\s*|and\s+)?(\d+(?:\.\d+)?)\s*"
                           r"(?:in|inch|inches)\.?\s*", re.IGNORECASE)
 
 
@@ -325,7 +325,7 @@ def _marks_read(s: str) -> str:
 _CURRENCY_COMMANDS = {"textdollar": "\\$", "texteuro": "\u20ac", "euro": "\u20ac",
                       "textsterling": "\u00a3", "pounds": "\u00a3", "textyen": "\u00a5"}
 _CURRENCY_COMMAND = re.compile(r"\\(" + "|".join(_CURRENCY_COMMANDS) + r")(?![a-zA-Z])\s*(?:\{\s*\})?")
-_DOLLARS_AND_CENTS = re.compile(r"\s*(?:\\\$\s*(\d+)(?:\s*dollars?)?|(\d+)\s*dollars?)\s+and\s+"
+_DOLLARS_AND_CENTS = re.compile(r"(?<![\d\s])\s*(?:\\\$\s*(\d+)(?:\s*dollars?)?|(\d+)\s*dollars?)\s+and\s+"
                                 r"(\d{1,2})\s*(?:cents?|\u00a2)\s*", re.IGNORECASE)
 
 
