@@ -61,8 +61,8 @@ _GROUP_BY_FIXTURE = {
     # the Celery cluster on Redis db 13 and RabbitMQ: one test of them at a time
     **{name: "broker" for name in ("redis_cluster", "redis_client", "amqp_url")},
 }
-_GROUP_BY_FILE = {"tests/integrations/test_entry_points_agree.py": "broker"}
-_GROUP_BY_FOLDER = {"tests/celery/": "broker"}
+# ... and by path (a folder or a file): the Celery broker's other users
+_GROUP_BY_PATH = {"tests/celery/": "broker", "tests/integrations/test_entry_points_agree.py": "broker"}
 
 
 def xdist_group(item: pytest.Item) -> str:
@@ -71,10 +71,8 @@ def xdist_group(item: pytest.Item) -> str:
         if name in _GROUP_BY_FIXTURE:
             return _GROUP_BY_FIXTURE[name]
     path = item.nodeid.split("::", 1)[0]
-    for folder, group in _GROUP_BY_FOLDER.items():
-        if path.startswith(folder):
-            return group
-    return _GROUP_BY_FILE.get(path, path)
+    return next((group for prefix, group in _GROUP_BY_PATH.items() if path.startswith(prefix)),
+                path)
 
 
 class _Groups:
