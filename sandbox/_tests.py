@@ -141,9 +141,10 @@ def run_tests(code: str, tests: Any, language: str = "python", *,
     # report on top (the harness itself ends the tests when the budget is spent)
     wall_s = limits.wall_s if limits.program_wall_s is None else \
         min(limits.wall_s, limits.program_wall_s + BUDGET_GRACE_S)
+    ours = 1 if kind == "io" else 3  # the harness's own processes (see above)
     harness_limits = dataclasses.replace(
         limits, output_bytes=limits.output_bytes + 4096 * len(items) + (64 << 10),
-        processes=limits.processes + (1 if kind == "io" else 3), wall_s=wall_s)
+        processes=limits.processes + ours, wall_s=wall_s)
     if kind == "io":
         harness_limits = _io_harness_limits(harness_limits)
     if checking is not None:  # the stream also carries each test's output to the checker
@@ -166,7 +167,7 @@ def run_tests(code: str, tests: Any, language: str = "python", *,
         # memory where rlimits split it (`process_budget`)
         raw = run_jail([PYTHON, *PYTHON_FLAGS, LAUNCHER, kind],
                        dataclasses.replace(harness_limits, processes=limits.processes),
-                       extra_processes=harness_limits.processes - limits.processes,
+                       extra_processes=ours,
                        stdin=payload, output_bytes=harness_limits.output_bytes,
                        binds=[*box.binds, (staged_dir(), IN_JAIL)],
                        address_space_extra=spec.address_space_extra, cancel=cancel)
