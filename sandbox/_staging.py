@@ -110,7 +110,11 @@ def init_unbuilt(staged: str) -> str | None:
     """Why the staged folder `staged` holds no C init (then a cold run's init is the Python
     one), or None when it does."""
     if os.path.isfile(os.path.join(staged, INIT_BINARY)):
-        return None
+        try:  # the jail's read-only bind of the folder keeps its file system's noexec
+            noexec = bool(os.statvfs(staged).f_flag & os.ST_NOEXEC)
+        except OSError as exc:
+            return f"cannot stat the staged folder {staged}: {exc}"
+        return f"{staged} is on a file system mounted noexec" if noexec else None
     try:
         with open(os.path.join(staged, INIT_UNBUILT)) as fh:
             return fh.read().strip() or "unknown"

@@ -8,6 +8,7 @@ bytes and the exit codes read straight from the jail."""
 from __future__ import annotations
 
 import logging
+import os
 import shutil
 import tempfile
 from pathlib import Path
@@ -231,6 +232,22 @@ def test_without_a_compiled_init_cold_runs_use_the_python_one(
         _runner._init_for.cache_clear()
     said = [r for r in caplog.records if "Python init" in r.getMessage()]
     assert len(said) == 1 and why in said[0].getMessage()
+
+
+def test_a_staged_folder_mounted_noexec_gets_the_python_init(monkeypatch: pytest.MonkeyPatch,
+                                                              ) -> None:
+    """A compiled init the jail could not exec (its bind keeps the folder's noexec) is not
+    used."""
+    staged = staged_dir()
+    if init_unbuilt(staged) is not None:
+        pytest.skip(f"no compiled init on this host: {init_unbuilt(staged)}")
+    real = os.statvfs(staged)
+
+    class NoExec:
+        f_flag = real.f_flag | os.ST_NOEXEC
+
+    monkeypatch.setattr(os, "statvfs", lambda path: NoExec())
+    assert "noexec" in (init_unbuilt(staged) or "")
 
 
 def test_the_c_init_takes_the_report_and_codes_from_init_py() -> None:
