@@ -26,7 +26,49 @@ the judge matters, conftest's `judged` (`YesEngine`: yes to everything). Spellin
 a matter of notation (`7_{8}` as a base, `\\genfrac`, `7 : 8` as a ratio, Roman numerals, number
 words, `5\\text{ k}` against 5000: the doc's uncertain pairs) are not probed.
 
-SUMMARY_PLACEHOLDER
+Held (1068 plain): 242 spellings of two values in a box (other words, scripts and look-alikes
+of `or`/`and`, text and font commands, spacing and phantoms, rows of `cases`/`aligned`/
+`gathered`/`smallmatrix`/`subarray`, `\\atop`/`\\brack`, arrows, relations, bars, dots, `\\pm`
+forms, `\\{7, 8\\}`), 84 values built by a command or markup, 148 texts after the box (turn
+markers of ChatML, Llama, Phi, Cohere, gpt-oss, DeepSeek; `<answer>`-style tags; answer phrases
+in several languages; signs, what-ifs, recaps; honest checks, notes, courtesy text), 189 value
+words (fraction words from any ordinal, magnitudes in Indian, East Asian, European and short
+forms, operations, sign words and look-alike minus signs, qualifiers, `i`/`j`, zero-width,
+soft hyphen, Cyrillic and full-width spellings) and 61 carried words, 126 asked quantities
+(feet/inches, dollars and cents, money verbs, counted groups), 182 prose-to-judge attempts
+(CamelCase, LaTeX-command words, zero-width joins, bidi controls, homoglyphs, non-Latin
+scripts, base64, character codes, special-token text), 36 huge or deeply nested inputs.
+
+Open (131 strict xfails), by root; each reason names the function to fix:
+
+- `_normalize` joins (37): a joining word slashed, split or dotted (`and/or`, `o\\/r`, `o\\!r`,
+  `o r`, `i.e.`: _WORD_BETWEEN / _joining_sign); three or more primes between values (`7 ''' 8`,
+  `7 ′′′ 8`: _builds_nothing / _MARKS_AFTER); a union of singletons (_LISTED); `\\\\*`,
+  `\\\\[2pt]`, `tabular` rows (_stacked); `\\vert\\vert` (_BARS); a word as a script or a mark
+  (`7 ^{\\text{or}} 8`: _MARKED_SIGN); infix `\\above` read as 8;
+- `_normalize` false losses of one value (25): infix `\\over` (`{14 \\over 2}` scores 0 against
+  7), `\\binom 72`, `7 \\pmod 8`, `\\max\\{7, 6\\}`, `\\lvert -7 \\rvert`, markup at an edge
+  (`7\\phantom{0}`, `\\color{red}{7}`, `\\underline{7}`: _as_rendered), equal rows
+  (`\\begin{aligned} x &= 10 - 3 \\\\ &= 7`), `7{.}5`;
+- `_extract` after the box (24): Gemma's `<end_of_turn>`/`<start_of_turn>` (_SPECIAL_TOKEN,
+  both ways); `<final_answer>`, `<tool_response>` tags; a later `Answer: 8` / `The answer is 8.`
+  / `答案：8` shown to the judge (credited); `Total = 8`; honest asides lost (`#### 7`, a named
+  mistake, a rejected what-if); a what-if padded past the reader's bound;
+- degenerate length (8): a box longer than `tail_chars` loses its opening and its end is read
+  (`7 or 7 ... or 8` credits 7, `7` + 2000 `\\,` + `or 8` credits 8: _extract.find_answer); a
+  long named hedge and nested boxes after the box reach the judge;
+- value words and units (23): `5\\text{+}` read as 5; the question's own `more`/`fewer`/`times`
+  and `£` for pounds-cost (false losses); `5 ft 8 in` credited against 5 (_marks_read);
+  `5 dollars 50 cents` without `and`; `$12 total`; money asked by a noun or other verb (`total
+  cost`, `price`, `save`, `change`, `salary`, `profit`, `income`) answered by `7 pens`/`7 days`
+  (_ASKS_MONEY); weight, volume or a counted noun asked and money credited; `packs of 6 cans`
+  answered in cans (_question_units);
+- `_judge.judgeable` (14): two-letter words of assent (`ok`, `ja`, `si`, `da`); YES spelled
+  across brackets or products (`(Y)(E)(S)`, `Y\\cdot E\\cdot S`, `Y^{e}s`); Greek letter
+  commands (`\\nu\\alpha\\iota`); percent-encoding (`%59%65%73`).
+
+Speed: every probe finishes in well under a second once the worker pool is warm; the first
+calls that need a worker wait for its start (seconds), which is no property of the input.
 
 Held attacks are plain tests; each hole is `xfail(strict=True)` naming its class and root.
 Deterministic; no timing.
