@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 import logging
 import os
 import resource
@@ -19,7 +20,7 @@ from sandbox._jail import check_nsjail, cpu_rlimit_s, run_jail
 from sandbox._languages import PYTHON, PYTHON_FLAGS, LanguageSpec, language_spec
 from sandbox._process import RawRun, run_process
 from sandbox._spare import SECRET
-from sandbox._staging import IN_JAIL, LAUNCHER, staged_dir
+from sandbox._staging import C_INIT, IN_JAIL, LAUNCHER, init_unbuilt, staged_dir
 from sandbox._types import Execution, Limits
 from sandbox._warm import run_warm, use_warm
 from sandbox._workspace import Files, as_bytes, compile_program, refused_program, workspace
@@ -68,10 +69,11 @@ def run(code: str, language: str = "python", *, stdin: str | bytes = "",
             return to_execution(raw, limits)
         # a Python program's jail holds the harness folder, as a warm server's jail does:
         # what a program sees of the files is the same in both modes. Its pid 1 is the
-        # init (`_in_jail/init.py`), one process more than the program's (no share of
-        # its memory: `process_budget`); the program its child.
+        # init (`_in_jail/init.py`, compiled from init.c where it could be), one process
+        # more than the program's (no share of its memory: `process_budget`); the program
+        # its child.
         nonce = secrets.token_hex(NONCE_BYTES)
-        raw = run_jail([*INIT, SECRET, *spec.run_argv(limits.memory_bytes)], limits,
+        raw = run_jail([*cold_init(), SECRET, *spec.run_argv(limits.memory_bytes)], limits,
                        extra_processes=1, stdin=data,
                        output_bytes=limits.output_bytes + INIT_REPORT_BYTES,
                        binds=[*box.binds, (staged_dir(), IN_JAIL)],
@@ -79,9 +81,29 @@ def run(code: str, language: str = "python", *, stdin: str | bytes = "",
     return to_execution(from_init(raw, limits.output_bytes, nonce), limits)
 
 
-INIT = (PYTHON, *PYTHON_FLAGS, LAUNCHER, "init")
-"""What a cold Python run's jail execs, the run's nonce (`SECRET`: `run_jail` puts it in,
-in a spare jail too) and the program's argv after it (`_in_jail/init.py`)."""
+PYTHON_INIT = (PYTHON, *PYTHON_FLAGS, LAUNCHER, "init")
+"""The init in Python (`_in_jail/init.py`): a second interpreter start per cold run."""
+COMPILED_INIT = (C_INIT,)
+"""The same init compiled from `_in_jail/init.c` when the harness is staged: an exec."""
+
+
+def cold_init() -> tuple[str, ...]:
+    """What a cold Python run's jail execs, the run's nonce (`SECRET`: `run_jail` puts it
+    in, in a spare jail too) and the program's argv after it: the compiled init where the
+    staged folder holds one, else the Python init (said once, in one log line)."""
+    return _init_for(staged_dir())
+
+
+@functools.cache
+def _init_for(staged: str) -> tuple[str, ...]:
+    why = init_unbuilt(staged)
+    if why is None:
+        return COMPILED_INIT
+    log.warning("sandbox: cold Python runs use the Python init (one more interpreter start "
+                "per run): the C init (sandbox/_in_jail/init.c) was not built: %s", why)
+    return PYTHON_INIT
+
+
 NONCE_BYTES = 8
 """Random bytes of the nonce (hex in the init's argv and its report) that only the init of
 the run and this host know."""

@@ -3,7 +3,9 @@ server; its docstring tells the stages), staged once in a content-addressed fold
 bytecode compiled by the jail's interpreter, and bound read-only at /harness. A script run
 as `python3 file.py` is recompiled on every start and a read-only bind cannot take a
 `__pycache__`, so the jail runs a short launcher that imports the precompiled modules
-instead (a cold harness starts ~10 ms faster on a busy machine)."""
+instead (a cold harness starts ~10 ms faster on a busy machine). The cold Python run's init
+is compiled there too, from `_in_jail/init.c`, with the system's C compiler (`cc`):
+`/harness/init`, absent (and the reason in `INIT_UNBUILT`) where it cannot be built."""
 
 from __future__ import annotations
 
@@ -18,9 +20,10 @@ from pathlib import Path
 
 from sandbox._cache import cache_root, owned
 from sandbox._errors import SandboxError
+from sandbox._in_jail import init
 from sandbox._languages import PYTHON
 
-__all__ = ["IN_JAIL", "LAUNCHER", "staged_dir"]
+__all__ = ["C_INIT", "IN_JAIL", "LAUNCHER", "init_defines", "init_unbuilt", "staged_dir"]
 
 IN_JAIL = "/harness"
 LAUNCHER = f"{IN_JAIL}/run.py"
@@ -28,6 +31,14 @@ PACKAGE = "_in_jail"
 """The package's folder, here under sandbox/ and in the jail under /harness."""
 _SOURCES = ("__init__.py", "address_space.py", "harness.py", "harness_io.py", "harness_program.py",
             "harness_wire.py", "init.py", "session_server.py", "warm_server.py")
+INIT_SOURCE = "init.c"
+"""The C init's source in the package (copied too: the staged folder shows what it ran)."""
+INIT_BINARY = "init"
+C_INIT = f"{IN_JAIL}/{INIT_BINARY}"
+"""The compiled init in the jail (`_in_jail/init.c`, the contract of `_in_jail/init.py`)."""
+INIT_UNBUILT = "init-unbuilt.txt"
+"""In the staged folder instead of `init` where it could not be built: why."""
+INIT_COMPILE_S = 60.0
 _RUN = ("import sys\n"
         # a fresh interpreter's import system, before anything is imported (harness_program.COLD)
         "COLD = (set(sys.modules), [*sys.meta_path], [*sys.path_hooks], [*sys.path],\n"
@@ -66,16 +77,55 @@ _COMPILE = ("import importlib.util, py_compile, sys\n"
 
 def _digest(here: Path) -> str:
     h = hashlib.sha256(_RUN.encode() + _COMPILE.encode())
-    for name in _SOURCES:
+    for name in (*_SOURCES, INIT_SOURCE):
         h.update(name.encode() + b"\0" + (here / name).read_bytes())
-    interpreter = os.stat(PYTHON)
-    h.update(f"{PYTHON}:{interpreter.st_size}:{interpreter.st_mtime_ns}".encode())
+    for tool in (PYTHON, _compiler()):  # a compiler installed or changed since: a new build
+        if tool is not None:
+            info = os.stat(tool)
+            h.update(f"{tool}:{info.st_size}:{info.st_mtime_ns}".encode())
+    h.update("\0".join(_init_command("init.c", "init", static=True)).encode())
     return h.hexdigest()[:20]
+
+
+def _compiler() -> str | None:
+    """The system's C compiler (`cc` on PATH, links resolved), or None."""
+    found = shutil.which("cc")
+    return os.path.realpath(found) if found else None
+
+
+def init_defines() -> list[str]:
+    """`init.py`'s constants as the C init's -D defines: the report's bytes (every byte an
+    octal escape: the first is a NUL) and the exit codes are defined once, in Python."""
+    report = "".join(f"\\{byte:03o}" for byte in init.SIGNAL_REPORT)
+    return [f'-DINIT_SIGNAL_REPORT="{report}"', f"-DINIT_FAILED={init.FAILED}",
+            f"-DINIT_NOT_STARTED={init.NOT_STARTED}"]
+
+
+def _init_command(source: str, binary: str, *, static: bool) -> list[str]:
+    return ["cc", "-O2", "-s", "-std=c99", "-Wall", "-Wextra", *(["-static"] if static else []),
+            *init_defines(), "-o", binary, source]
+
+
+def init_unbuilt(staged: str) -> str | None:
+    """Why the staged folder `staged` holds no C init (then a cold run's init is the Python
+    one), or None when it does."""
+    if os.path.isfile(os.path.join(staged, INIT_BINARY)):
+        try:  # the jail's read-only bind of the folder keeps its file system's noexec
+            noexec = bool(os.statvfs(staged).f_flag & os.ST_NOEXEC)
+        except OSError as exc:
+            return f"cannot stat the staged folder {staged}: {exc}"
+        return f"{staged} is on a file system mounted noexec" if noexec else None
+    try:
+        with open(os.path.join(staged, INIT_UNBUILT)) as fh:
+            return fh.read().strip() or "unknown"
+    except OSError:
+        return "unknown"
 
 
 def _trusted(path: Path) -> bool:
     """Ours and writable by nobody else: a staged harness decides verdicts."""
-    return owned(path) and (path / "run.py").is_file()
+    return owned(path) and (path / "run.py").is_file() and (
+        (path / INIT_BINARY).is_file() or (path / INIT_UNBUILT).is_file())
 
 
 @functools.cache
@@ -126,8 +176,37 @@ def _build(here: Path, root: str) -> str:
         shutil.rmtree(root, ignore_errors=True)
         raise SandboxError(f"cannot compile the sandbox harness with {PYTHON}: "
                            f"{proc.stderr.strip()[-500:]}")
+    _build_init(here, root)
     for path, _, files in os.walk(root):
         os.chmod(path, 0o755)
         for name in files:
-            os.chmod(os.path.join(path, name), 0o644)
+            os.chmod(os.path.join(path, name), 0o755 if name == INIT_BINARY else 0o644)
     return root
+
+
+def _build_init(here: Path, root: str) -> None:
+    """Compile `init.c` into `root/init`: static where the C library's archive links, else
+    dynamic (the jail binds /lib, /lib64 and /usr/lib read-only). Where no compiler
+    exists or both fail, write why to `root/INIT_UNBUILT` instead (cold runs then use the
+    Python init)."""
+    source = os.path.join(root, PACKAGE, INIT_SOURCE)
+    shutil.copyfile(here / INIT_SOURCE, source)
+    compiler = _compiler()
+    if compiler is None:
+        why = "no C compiler (cc) on PATH"
+    else:
+        why = ""
+        for static in (True, False):
+            command = _init_command(source, os.path.join(root, INIT_BINARY), static=static)
+            command[0] = compiler
+            try:
+                proc = subprocess.run(command, capture_output=True, text=True, check=False,
+                                      timeout=INIT_COMPILE_S)
+            except (OSError, subprocess.TimeoutExpired) as exc:
+                why = f"{compiler}: {exc}"
+                break
+            if proc.returncode == 0:
+                return
+            why = f"{compiler} exited {proc.returncode}: {proc.stderr.strip()[-300:]}"
+    with open(os.path.join(root, INIT_UNBUILT), "w") as fh:
+        fh.write(why + "\n")

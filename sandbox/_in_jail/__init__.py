@@ -1,14 +1,16 @@
 """The sandbox's code that runs INSIDE the jail, under the jail's own interpreter
 (`sandbox._languages.PYTHON`, `python3 -E -s -S`), never imported by the library on the host
-(but for `init.SIGNAL_REPORT`, which `_runner.from_init` reads: `init` imports builtins only).
+(but for `init`'s constants, which `_runner.from_init` and `_staging` (the C init's defines)
+read: `init` imports builtins only).
 
 Staged loading, the one place it is told:
 
 1. On the host, `sandbox._staging` copies this folder into a content-addressed folder of
    this user's cache, compiles each module's bytecode with the jail's interpreter (a
-   read-only bind cannot take a `__pycache__`), adds the launcher `run.py`, and nsjail binds
-   the whole read-only at `/harness`: `/harness/run.py`, `/harness/_in_jail/*.py` and their
-   bytecode.
+   read-only bind cannot take a `__pycache__`), adds the launcher `run.py`, compiles the C
+   init `init.c` with the host's `cc` where it can (`init`), and nsjail binds the whole
+   read-only at `/harness`: `/harness/run.py`, `/harness/init`, `/harness/_in_jail/*.py`
+   and their bytecode.
 2. The launcher puts `/harness` alone on `sys.path` (never the program's `/work`) and
    imports `_in_jail.warm_server` (`run.py warm-server FD UID`), `_in_jail.session_server`
    (`run.py session-server FD UID`), `_in_jail.init` (`run.py init ARGV`) or
@@ -16,8 +18,10 @@ Staged loading, the one place it is told:
    import their siblings relatively. At no stage is
    anything imported from the program's folder.
 3. Who runs what, under which uid:
-   - a cold plain Python run: `init` is the jail's pid 1 under the jail uid; its one child
-     execs the program's command, so that no program is a jail's pid 1 (`init`'s docstring);
+   - a cold plain Python run: `init` is the jail's pid 1 under the jail uid, compiled from
+     `init.c` at stage 1 (`/harness/init`) where the host has a C compiler, else
+     `run.py init`; its one child execs the program's command, so that no program is a
+     jail's pid 1 (`init`'s docstring);
    - a cold run: `harness` is the jail's pid 1 under the jail uid (`_jail.JAIL_UID`); it
      forks the worker or zygote that loads the program (`harness_program`), and
      `harness_io` is imported only by a stdin/stdout run, each of whose tests execs the

@@ -1,5 +1,11 @@
 """The init of a cold plain Python run's jail: its pid 1, so that the program is not.
 
+This docstring is the contract of two inits: this module, and `init.c` beside it, the same
+init in C, which `sandbox._staging` compiles with the system's C compiler when it stages
+this folder (`/harness/init`) and cold runs use wherever it could be built
+(`_runner.cold_init`): an exec instead of a second interpreter start per cold run. Its
+report's bytes and exit codes are the constants below, handed to the compiler as defines.
+
 A jail's pid 1 is no ordinary process: the kernel drops every signal with the default
 action that a process of its own namespace (itself included) sends it, so
 `os.kill(os.getpid(), SIGKILL)`, `raise_signal(SIGUSR1)` or a SIGSTOP to itself does
@@ -25,11 +31,14 @@ Nothing is forwarded: nsjail ends a run (its time limit, the host's kill) by SIG
 this pid 1 from outside the namespace, and the kernel then kills every process of the
 jail. What the program can do to this process, its parent and of its uid: signals
 (dropped, as to any pid 1: no handler is installed, SIGINT's is reset), ptrace and
-process_vm_* (refused by the seccomp policy), /proc (not mounted), prlimit (its RLIMIT_CPU
-is at least 1 s, which this process, asleep in waitpid, never spends; a lowered
-RLIMIT_AS or RLIMIT_NOFILE can make its last steps fail: it then exits with `FAILED` after
-the kill, a failing run, never a pass), renice and affinity (slower, not judged
-otherwise). The run's process count and memory cgroup count this process too (the jail
+process_vm_* (refused by the seccomp policy), /proc (not mounted), prlimit (its soft
+RLIMIT_CPU is at least 1 s, which this process, asleep in waitpid, never spends, but a hard
+limit of 0 SIGKILLs it at the next CPU-timer check that finds it on a CPU: a signal 9, a
+failing run, never a pass; a lowered RLIMIT_AS or RLIMIT_NOFILE can make this module's last
+steps fail, never the C init's, which allocates and opens nothing: it then exits with
+`FAILED` after the kill, a failing run, never a pass), renice and affinity (slower, not
+judged otherwise). Only a pid 1 runs anything: anywhere else either init exits `FAILED` at
+once (its kill(-1) would reach every process of its uid). The run's process count and memory cgroup count this process too (the jail
 gets one process more, as a cold stdin/stdout harness's does).
 
 Standard library only, builtin modules only (`posix`, `_signal`): every import is paid on
@@ -49,11 +58,16 @@ SIGNAL_REPORT = b"\0sandbox-init: signal "
 a signal death."""
 FAILED = 70
 """This process's status where it could not tell the program's (EX_SOFTWARE)."""
+NOT_STARTED = 127
+"""The child's status where it could not become the program (as a shell's for a command
+it cannot execute)."""
 
 
 def main(argv: "list[str]") -> None:
     """`argv`: the run's nonce, then the program's argv. Run it as the jail's only program;
     exit with its status (see above)."""
+    if posix.getpid() != 1:  # elsewhere its kill(-1) would reach every process of its uid
+        posix._exit(FAILED)
     nonce, argv = argv[0].encode(), argv[1:]
     signal.signal(signal.SIGINT, signal.SIG_DFL)  # as pid 1: dropped, never a KeyboardInterrupt
     pid = posix.fork()
@@ -89,7 +103,7 @@ def _program(argv: "list[str]") -> None:
             signal.signal(number, signal.SIG_DFL)
         posix.execv(argv[0], argv)
     finally:
-        posix._exit(127)
+        posix._exit(NOT_STARTED)
 
 
 def _end_the_rest() -> None:
