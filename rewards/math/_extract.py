@@ -1120,16 +1120,17 @@ def _sign_off(sentence: str) -> bool:
 # full-width `<｜end▁of▁sentence｜>` (bars `｜` U+FF5C, word space `▁` U+2581) and its look-alike
 # spellings (ASCII bars with `▁`, full-width bars with `_`), Llama-2 `</s>`, `[INST]`, Gemma's
 # `<start_of_turn>` and `<end_of_turn>`. A Llama-3 header
-# (`<|start_header_id|>assistant<|end_header_id|>`) is one marker with its role.
-_SPECIAL_TOKEN = (r"<[|\uff5c][A-Za-z_\u2581]{1,30}[|\uff5c]>[ \t]*(?:user|assistant|system|ipython|tool)?"
-                  r"[ \t]*<[|\uff5c]end[_\u2581]header[_\u2581]id[|\uff5c]>|<[|\uff5c][A-Za-z_\u2581]{1,30}[|\uff5c]>"
+# (`<|start_header_id|>assistant<|end_header_id|>`) is one marker with its role (the spaces
+# around the role taken whole: a long run of them is read once, not once per split).
+_SPECIAL_TOKEN = (r"<[|\uff5c][A-Za-z_\u2581]{1,30}[|\uff5c]>[ \t]*+(?:user|assistant|system|ipython|tool)?"
+                  r"[ \t]*+<[|\uff5c]end[_\u2581]header[_\u2581]id[|\uff5c]>|<[|\uff5c][A-Za-z_\u2581]{1,30}[|\uff5c]>"
                   r"|<(?:start|end)_of_turn>")
 _TURN_MARKER = re.compile(rf"{_SPECIAL_TOKEN}|</?s>|\[/?INST\]")
 _ROLE = r"(?:(?:user|assistant|system|model)(?![^\W\d_]))"
 """The role a chat template writes after a turn's opening marker (`<|im_start|>assistant`,
 Gemma's `<start_of_turn>model`)."""
 _END_OF_TURN = re.compile(rf"(?:{_SPECIAL_TOKEN}|</s>)\s*{_ROLE}?\s*")
-_TURN_TEXT_PATTERN = rf"(?:{_SPECIAL_TOKEN}|</?s>|\[/?INST\])(?:\s*{_ROLE})?"
+_TURN_TEXT_PATTERN = rf"(?:{_SPECIAL_TOKEN}|</?s>|\[/?INST\])(?:\s*+{_ROLE})?"
 _TURN_TEXT = re.compile(_TURN_TEXT_PATTERN)
 """Special-token text with the role after it (`<|im_start|>assistant`): padding, after a box
 (`_PADDING`) and between boxes (`_box_group`)."""
