@@ -34,7 +34,7 @@ numbers, recaps, parts of values, what-ifs, relative clauses, turn markers in Ch
 and plain forms, marks then a value, joins near and far), honest recaps and layouts (R1, Qwen,
 Llama), and the asked quantity (money, rates, tons, tonnes, dozen) in both directions.
 
-Open at the time of writing (80 strict xfails, 57 after h-m39), by suspected root (reasons
+Open at the time of writing (80 strict xfails, 57 after h-m39, none after h-m40), by suspected root (reasons
 below name each):
 
 - fixed by h-m37 (36 rows, now plain tests; `_normalize`): rows of every environment that
