@@ -572,11 +572,14 @@ def _box_group(text: str) -> tuple[Extraction, int] | None:
         return None
     group = [boxes[-1]]
     for box in reversed(boxes[:-1]):
-        between = text[box[1]:group[-1][0]]
         if box[1] > group[-1][0]:
             break  # nested inside the next box
         # A short gap, or "and" / "or" / "," in a gap of one clause (math-verify's rule; a
         # sentence between them is a correction: "\boxed{3}. Wait, ... \boxed{4}").
+        # Special-token text the model writes there is padding (data: it separates nothing),
+        # as after a box (`_PADDING`): `\boxed{7}. <|im_end|><|im_start|>assistant \boxed{8}`
+        # is `\boxed{7}. \boxed{8}`, two answers side by side.
+        between = _TURN_TEXT.sub("", text[box[1]:group[-1][0]])
         joined = len(between) < 10 or (
             box[2] != group[-1][2] and len(between) < 70
             and _SEPARATOR_WORD.search(between) is not None
@@ -1115,12 +1118,24 @@ def _sign_off(sentence: str) -> bool:
 
 # Special-token text in any known family's spelling: ChatML and Llama-3 `<|im_end|>`, DeepSeek's
 # full-width `<｜end▁of▁sentence｜>` (bars `｜` U+FF5C, word space `▁` U+2581) and its look-alike
-# spellings (ASCII bars with `▁`, full-width bars with `_`), Llama-2 `</s>`, `[INST]`. A Llama-3
-# header (`<|start_header_id|>assistant<|end_header_id|>`) is one marker with its role.
-_SPECIAL_TOKEN = (r"<[|\uff5c][A-Za-z_\u2581]{1,30}[|\uff5c]>[ \t]*(?:user|assistant|system|ipython|tool)?"
-                  r"[ \t]*<[|\uff5c]end[_\u2581]header[_\u2581]id[|\uff5c]>|<[|\uff5c][A-Za-z_\u2581]{1,30}[|\uff5c]>")
+# spellings (ASCII bars with `▁`, full-width bars with `_`), Llama-2 `</s>`, `[INST]`, Gemma's
+# `<start_of_turn>` and `<end_of_turn>`. A Llama-3 header
+# (`<|start_header_id|>assistant<|end_header_id|>`) is one marker with its role (the spaces
+# around the role taken whole: a long run of them is read once, not once per split).
+_SPECIAL_TOKEN = (r"<[|\uff5c][A-Za-z_\u2581]{1,30}[|\uff5c]>[ \t]*+(?:user|assistant|system|ipython|tool)?"
+                  r"[ \t]*+<[|\uff5c]end[_\u2581]header[_\u2581]id[|\uff5c]>|<[|\uff5c][A-Za-z_\u2581]{1,30}[|\uff5c]>"
+                  r"|<(?:start|end)_of_turn>")
 _TURN_MARKER = re.compile(rf"{_SPECIAL_TOKEN}|</?s>|\[/?INST\]")
-_END_OF_TURN = re.compile(rf"(?:{_SPECIAL_TOKEN}|</s>)\s*(?:user|assistant|system)?\s*")
+_ROLE = r"(?:(?:user|assistant|system|model)(?![^\W\d_]))"
+"""The role a chat template writes after a turn's opening marker (`<|im_start|>assistant`,
+Gemma's `<start_of_turn>model`)."""
+_END_OF_TURN = re.compile(rf"(?:{_SPECIAL_TOKEN}|</s>)\s*{_ROLE}?\s*")
+_TURN_TEXT_PATTERN = rf"(?:{_SPECIAL_TOKEN}|</?s>|\[/?INST\])(?:\s*+{_ROLE})?"
+_TURN_TEXT = re.compile(_TURN_TEXT_PATTERN)
+"""Special-token text with the role after it (`<|im_start|>assistant`): padding, after a box
+(`_PADDING`) and between boxes (`_box_group`)."""
+_TURN_OPENINGS = ("<|", "<\uff5c", "</s>", "<end_of_turn>", "<start_of_turn>")
+"""How end-of-turn text opens (`_end_of_reply` looks back for these)."""
 
 
 def _end_of_reply(text: str) -> int:
@@ -1128,8 +1143,7 @@ def _end_of_reply(text: str) -> int:
     `<|endoftext|>`, `</s>`) that a chat template leaves after a finished turn."""
     end = len(text.rstrip())
     for _ in range(4):  # a few stacked markers at most
-        start = max(text.rfind("<|", max(end - 60, 0), end), text.rfind("<\uff5c", max(end - 60, 0), end),
-                    text.rfind("</s>", max(end - 60, 0), end))
+        start = max(text.rfind(opening, max(end - 60, 0), end) for opening in _TURN_OPENINGS)
         if start < 0 or not _END_OF_TURN.fullmatch(text, start, end):
             break
         end = len(text[:start].rstrip())
@@ -1832,7 +1846,7 @@ _FULL_WIDTH_STOP = re.compile(r"[。！？](?=\S)")
 _INVISIBLE = re.compile(r"[\u00ad\u180e\u200b-\u200d\u2060-\u2064\ufeff]")
 _INVISIBLE_CHARS = "\u00ad\u180e\u200b\u200c\u200d\u2060\u2061\u2062\u2063\u2064\ufeff"
 _PADDING = re.compile(r"\\(?:[,;:! ]|q?quad|[hv]space\*?\{[^{}]{0,20}\})|(?<![\d*])\*+|(?<!\*)\*+(?![\d*])|_+|"
-                      rf"</?[A-Za-z][A-Za-z0-9]{{0,15}}\s*/?>|{_SPECIAL_TOKEN}|\[/?INST\]")
+                      rf"{_TURN_TEXT_PATTERN}|</?[A-Za-z][A-Za-z0-9]{{0,15}}\s*/?>")
 _SPACES = re.compile(r"[ \t]+")
 _CLOSING_TAG = re.compile(r"</[A-Za-z][A-Za-z0-9]{0,15}\s*>(?=\s*\S)")
 # Where a reader sees a sentence end that `sentence_key` does not keep (`_after_box`'s

@@ -154,11 +154,15 @@ def test_hole_rule_pushes_past_the_window(reward: MathReward, completion: str) -
 # decided (lead, session 9), changed by h-m35 (issue #33 round 19): special-token text the model
 # writes is data, and what follows it is the model's (round 4's
 # `test_text_after_a_written_turn_marker_is_the_models`): a second answer there unsays the box;
-# a later box replaces it, as any later box does. The completion is right for one gold at most.
+# a later box after words replaces it, as any later box does. Changed by h-m40 (round 20's second
+# turn's box): with only the marker between, the later box stands beside the box, as it does in
+# `\\boxed{7}. \\boxed{8}` (the marker is padding: it separates nothing), so the reply gives two
+# answers and is right for neither. The completion is right for one gold at most.
 @pytest.mark.parametrize(("completion", "credited"), [
     ("\\boxed{7}.<|im_end|> Also 8.", None), ("\\boxed{7}. <|endoftext|> 8.", None),
     ("\\boxed{7}. <|x|> Also 8.", None), ("The answer is 7 <|im_end|> 8", None),
-    ("\\boxed{7}. <|endoftext|> \\boxed{8}", "8"),
+    ("\\boxed{7}. <|endoftext|> \\boxed{8}", None), ("\\boxed{7}. \\boxed{8}", None),
+    ("\\boxed{7}. <|endoftext|> Hmm, no. Let me redo it, then: \\boxed{8}", "8"),
 ])
 def test_held_second_answer_after_written_turn_marker_buys_nothing(
     reward: MathReward, completion: str, credited: str | None

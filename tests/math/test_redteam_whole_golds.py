@@ -334,13 +334,19 @@ def test_special_token_text_in_a_reply_earns_nothing(math_reward):
     # an end-of-turn marker after the answer ends the reply: the answer stands
     assert _values(math_reward, MIN, [f"\\boxed{{{inner}}}<|im_end|>",
                                       f"{MIN}<|im_end|>"]) == [1.0, 1.0]
-    # a turn written in the middle of a reply is text: read as any other text there (the
-    # last box, after a gap that is a sentence, is the reply's last word, as with words)
+    # a turn written in the middle of a reply is text: read as any other text there. Its
+    # special-token text is padding (h-m40: it separates nothing), so two boxes with only a turn
+    # between stand side by side, as with a line break between (two answers: right for no
+    # gold); after words, the last box, after a gap that is a sentence, is the reply's last
+    # word, with or without a turn before the words
     turn = "<|im_end|>\n<|im_start|>assistant\n"
-    words = "Hmm, no. Let me redo it, then:".ljust(len(turn))
+    words = "Hmm, no. Let me redo it, then: "
     for first, last in [("$\\max$ at $x=8$", inner), (inner, "$\\max$ at $x=8$")]:
-        assert _values(math_reward, MIN, [f"\\boxed{{{first}}}{turn}\\boxed{{{last}}}"]) == \
-            _values(math_reward, MIN, [f"\\boxed{{{first}}}{words}\\boxed{{{last}}}"])
+        assert _values(math_reward, MIN, [f"\\boxed{{{first}}}{turn}\\boxed{{{last}}}",
+                                          f"\\boxed{{{first}}}\n\n\\boxed{{{last}}}"]) == [0.0, 0.0]
+        assert _values(math_reward, MIN, [f"\\boxed{{{first}}}{turn}{words}\\boxed{{{last}}}",
+                                          f"\\boxed{{{first}}}{words}\\boxed{{{last}}}"]) == \
+            [1.0 if last == inner else 0.0] * 2
 
 
 class _Recorder:
