@@ -110,11 +110,14 @@ def process_budget(limits: Limits, *, cgroup: bool, extra_processes: int = 0) ->
     a loose backstop, 4x). Without one, processes x address space stays within the limit:
     `memory_bytes // MIN_PROCESS_BYTES` processes (and threads: RLIMIT_NPROC counts them),
     at least MIN_PROCESSES, at most `Limits.processes`, each with an equal share.
-    `extra_processes`: ours, not the program's (a cold run's init, a test harness and its
-    worker): they come on top of the program's count and take no share of its memory (they
-    are small; the program's processes alone stay within `memory_bytes`), so that the
-    program gets the processes and the address space `python3 main.py` alone would get
-    (red team sb13: an init that took a share halved a one-process program's room)."""
+    `extra_processes`: ours, not the program's, alive beside it under its uid (a cold run's
+    init, a cold test harness and its zygote: `_tests.HARNESS_PROCESSES`; never a process
+    that runs program code, such as a test worker): they come on top of the program's count
+    and take no share of its memory (they are small; the program's processes alone stay
+    within `memory_bytes`), so that the program gets the processes and the address space
+    `python3 main.py` alone would get (red team sb13: an init that took a share halved a
+    one-process program's room). The one computation of a run's budget: a warm server gets
+    the program's own (`_warm.WarmServer._header`), its processes another uid."""
     if cgroup:
         return limits.processes + extra_processes, 4 * limits.memory_bytes
     processes = min(limits.processes,

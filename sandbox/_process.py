@@ -184,6 +184,12 @@ def collect(started: Started, *, stdin: bytes, wall_s: float, output_bytes: int,
             log += log_file.read()
         log_file.close()
     exit_code, sig = _exit_status(status, log.decode(errors="replace") if with_jail_log else None)
+    if timed_out and with_jail_log:
+        # the jail killed at its deadline (or on a cancel): nsjail, on our SIGTERM, SIGKILLs
+        # its pid 1 and the kernel every other process of the jail (`_kill`), its log unread.
+        # The program ended by that SIGKILL, as a warm server (which sends it itself) and the
+        # unsafe backend (killpg) report it: one record in every mode (red team sb14)
+        exit_code, sig = None, signal.SIGKILL
     jail_log = log.decode(errors="replace")
     launch_failed = "Couldn't launch the child process" in jail_log \
         or "Launching child process failed" in jail_log

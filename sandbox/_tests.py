@@ -32,6 +32,16 @@ Tests = "Sequence[str] | str | Sequence[Mapping[str, str]]"
 BUDGET_GRACE_S = 1.0
 """Seconds the jail's wall limit allows beyond `Limits.program_wall_s`: the jail's and the
 harness's start-up and the report, which the in-jail budget does not see."""
+HARNESS_PROCESSES = {"python": 2, "io": 1}
+"""The processes a cold test harness keeps alive beside the program's, under the program's
+uid (a cold jail has one): assert/check the harness and its zygote (the worker runs the
+program's code: it is the program's own process, as `python3 main.py` is; a restarted
+worker replaces one the zygote has reaped first), stdin/stdout the harness (each test's
+process is the program's). They come on top of the program's count and take no share of
+its memory (`process_budget`), so that the program's processes start as many threads and
+hold as much as `python3 main.py` alone (red team sb14). Warm none: the server and the
+long-lived harness are another uid, which RLIMIT_NPROC does not count, and every process
+that runs program code takes the program's count (`_warm.WarmServer._header`)."""
 HARNESS_OPEN_FILES = 64
 """Descriptors the stdin/stdout harness may hold (its streams, a test's three pipes and
 pidfd, `restore`'s folders one at a time, warm its report and `end_processes`' batch of 16
@@ -132,19 +142,15 @@ def run_tests(code: str, tests: Any, language: str = "python", *,
     # from a harness has the harness's frames below the program's, see docs/sandbox.md)
     kind = "python" if fmt in ("assert", "check") else "io"
     # the harness's own stream carries verdicts (messages up to ~2 KB) and a quarter of the
-    # program's output: give it room so that a chatty program is not an output_limit
-    # (and processes: assert/check three, the harness, the worker or zygote, and a restarted
-    # worker; io one, the harness, which a cold jail counts against the program's uid: a
-    # test's process then forks as many as python3 main.py alone, and a warm one, whose
-    # harness is another uid, gets `processes` itself, `warm_server.child`);
+    # program's output: give it room so that a chatty program is not an output_limit;
     # with a program budget the jail's wall limit follows it, the harness's start-up and
-    # report on top (the harness itself ends the tests when the budget is spent)
+    # report on top (the harness itself ends the tests when the budget is spent).
+    # `processes` stays the program's: each mode adds the sandbox's own (`HARNESS_PROCESSES`)
     wall_s = limits.wall_s if limits.program_wall_s is None else \
         min(limits.wall_s, limits.program_wall_s + BUDGET_GRACE_S)
-    ours = 1 if kind == "io" else 3  # the harness's own processes (see above)
     harness_limits = dataclasses.replace(
         limits, output_bytes=limits.output_bytes + 4096 * len(items) + (64 << 10),
-        processes=limits.processes + ours, wall_s=wall_s)
+        wall_s=wall_s)
     if kind == "io":
         harness_limits = _io_harness_limits(harness_limits)
     if checking is not None:  # the stream also carries each test's output to the checker
@@ -165,9 +171,8 @@ def run_tests(code: str, tests: Any, language: str = "python", *,
                 execution=failed)
         # the harness's own processes come on top of the program's, with no share of its
         # memory where rlimits split it (`process_budget`)
-        raw = run_jail([PYTHON, *PYTHON_FLAGS, LAUNCHER, kind],
-                       dataclasses.replace(harness_limits, processes=limits.processes),
-                       extra_processes=ours,
+        raw = run_jail([PYTHON, *PYTHON_FLAGS, LAUNCHER, kind], harness_limits,
+                       extra_processes=HARNESS_PROCESSES[kind],
                        stdin=payload, output_bytes=harness_limits.output_bytes,
                        binds=[*box.binds, (staged_dir(), IN_JAIL)],
                        address_space_extra=spec.address_space_extra, cancel=cancel)

@@ -257,7 +257,13 @@ class WarmServer:
 
     def _header(self, limits: Limits, harness: str | None) -> bytes:
         """What the server and the forked child need of a run, marshalled (cached: a pool
-        sees the same few limits again and again)."""
+        sees the same few limits again and again). `processes` and `address_space` are the
+        program's own budget (`process_budget`, computed here and nowhere in the jail):
+        every process that runs program code (a plain run's child, an assert/check worker, a
+        stdin/stdout test's process) takes that count and share, as `python3 main.py`
+        alone would; the server and the harnesses are another uid, outside the count, and
+        take no share (red team sb14: limits that counted them split the memory thinner
+        and gave a worker their slots)."""
         key = (limits, harness)
         header = self.headers.get(key)
         if header is None:

@@ -817,9 +817,9 @@ def child(header: "dict[str, Any]", fds: "list[int]", stdio: "tuple[Any, Any, An
         # CAP_FOWNER (a test's /work and /tmp taken back to the task's, `harness_io.restore`),
         # nothing else
         harness_wire.PROGRAM_UID = PROGRAM_UID
-        # the program's processes as cold, where this harness (another uid) is one of them:
-        # `_tests.run_tests` counts it in `processes`
-        harness_wire.PROGRAM_NPROC = max(1, header["processes"] - 1)
+        # each test's process takes the program's count, as the host computed it
+        # (`_warm.WarmServer._header`): this harness is another uid, not counted
+        harness_wire.PROGRAM_NPROC = header["processes"]
         harness_wire.REPORT_FD = 3
         try:
             harness_wire.set_capabilities(harness_wire.CAP_KILL | harness_wire.CAP_SETUID
@@ -930,7 +930,7 @@ def set_run_limits(header: "dict[str, Any]", programs: bool = True, cpu_grace: i
     set_limit(resource.RLIMIT_FSIZE, header["file_size_bytes"])
     set_limit(resource.RLIMIT_NOFILE, header["open_files"])
     # the program uid's processes: neither this server nor the long-lived harness counts,
-    # so the run has the count a cold jail has
+    # so the program has the count python3 main.py alone has (a cold jail's, less ours)
     if programs:
         set_limit(resource.RLIMIT_NPROC, header["processes"])
     set_limit(resource.RLIMIT_CORE, 0)

@@ -33,49 +33,31 @@ state and the interpreter's settings of a zygote's 2nd and 3rd children. (D) Ses
 without a cgroup and on this host's: the thread count and one process's memory, in a
 session and in a fork sibling.
 
-60 probes: 49 held, 11 open.
+60 probes: 60 held (49 at the round, 11 strict xfails closed by h-sb15).
 
-Held (49): every probe of (C) and (D); in (B) every ending but the wall timeout's record
-(fresh, spare and warm agree with python3: the init's report is the init's alone,
-whatever the program did to the shared pipes, and nothing an orphan writes after the
-end counts); in (A) every plain run and every cold stdin/stdout test (with a cgroup
-too), the warm function test at 32 processes of 256 MiB, the warm
-stdin/stdout tests at 4 of 1 GiB and 1 of 256 MiB, and the memory probes but the two warm
-test kinds below.
-
-Open (11 strict xfails below), by root:
+Closed by h-sb15, by root:
 - `_tests.run_tests`, warm (6: the function test at 4 of 1 GiB, with and without a
   cgroup, and at 1 of 256 MiB; the stdin/stdout test at 32 of 256 MiB; 160 MiB in a
-  function test and in a stdin/stdout test). It hands `run_warm` limits whose `processes`
-  include the harness's own (`ours`: 3, or 1 for stdin/stdout), and
-  `_warm.WarmServer._header`'s `process_budget` counts them as the program's: (a) without
-  a cgroup `memory_bytes` is split over `processes + ours` (1 process of 256 MiB: an
-  assert worker's RLIMIT_AS 64 MiB + the server's credit, a stdin/stdout test's 128 MiB,
-  where cold and python3 have 256), so 160 MiB is `MemoryError` warm, a pass cold (a false
-  loss); (b) an assert/check worker's RLIMIT_NPROC is the whole `processes + 3`
-  (`warm_server.set_run_limits`; the warm harness is another uid, which the kernel does
-  not count): a 4-process program starts 6 threads warm where python3 starts 3, with a
-  cgroup too (the program uses the harness's share); (c) a stdin/stdout test's count is
-  cut by the memory cap before the harness is taken off (`warm_server.child`,
-  `PROGRAM_NPROC = processes - 1`): 2 threads at 32 processes of 256 MiB where python3 and
-  cold start 3 (a false loss). Example: `def held(): x = b'x' * (160 << 20); return 160`,
-  `assert held() == 160`, `Limits(processes=1, memory_bytes=256 << 20)`,
-  `SANDBOX_NO_CGROUP=1`: pass cold, error `MemoryError` warm. Rule: the host sends the
-  program's own budget (`process_budget(limits, extra_processes=ours)`, as cold) and
-  every process that runs program code takes the program's share and count; the
-  harness's processes are never inside it.
+  function test and in a stdin/stdout test). It handed `run_warm` limits whose `processes`
+  included the harness's own, and `_warm.WarmServer._header`'s `process_budget` counted
+  them as the program's: without a cgroup `memory_bytes` was split over `processes + ours`
+  (160 MiB of a 1-process 256 MiB budget: `MemoryError` warm, a pass cold), an
+  assert/check worker's RLIMIT_NPROC was `processes + 3` (6 threads where python3 starts
+  3, with a cgroup too), and a stdin/stdout test's count was cut by the memory cap before
+  the harness was taken off (`warm_server.child`'s `PROGRAM_NPROC = processes - 1`: 2
+  threads where python3 starts 3). Now the host sends the program's own budget
+  (`process_budget` of the program's limits; the server and the harnesses are another
+  uid) and every process that runs program code takes it as it is.
 - `_tests.run_tests`, cold (4: the function test at every budget, and with a cgroup):
-  `extra_processes=3` for assert/check counts the first worker as ours, where it is the
-  program's own process (ours alive beside it: the harness and the zygote; the third slot,
-  for a restarted worker, is empty until the first dies): the program's threads take it.
-  Example: `started()` (threads until refused) of a 4-process budget: 4 cold, 3 under
-  python3. Rule: reserve for ours what is alive at once (2; a restarted worker replaces
-  the dead one), or give the worker a count of its own under another uid, as warm should.
-- `_process.run_process` (1): a cold jail killed at its wall limit is read without
-  nsjail's log or the status (`Execution.signal` None), where a warm server reports the
-  SIGKILL it sent (9): `time.sleep(5)` at `wall_s=1` is (timeout, None, None) cold and
-  spare, (timeout, None, 9) warm. Rule: one record for a run the sandbox ended, in every
-  mode.
+  `extra_processes=3` for assert/check counted the first worker as ours, though it runs
+  the program's code; its threads took the slot left for a restarted worker. Now
+  `_tests.HARNESS_PROCESSES`: the harness and its zygote (2), what is alive beside the
+  program (a restarted worker replaces one the zygote reaped first).
+- `_process.collect` (1): a cold jail killed at its wall limit was read without nsjail's
+  log (`Execution.signal` None), where a warm server reports the SIGKILL it sent (9).
+  Now a jail the host killed at its deadline or on a cancel reads (no exit code, SIGKILL)
+  in every mode: the program ended by that SIGKILL (nsjail's of pid 1, the kernel's of the
+  rest).
 
 Noise, not probed: which of a program's SIGTERM and the host's SIGKILL at an output
 overflow lands first (`output_limit` either way, the signal 15 or 9): it races the host's
@@ -136,37 +118,9 @@ BUDGETS = {
 """Limits, and the threads python3 starts under them (RLIMIT_NPROC N: N - 1; the memory
 caps N at 4 from 512 MiB down, `process_budget`)."""
 
-WARM_SHARE = (
-    "open: resources (the process and memory budget, warm): root _tests.run_tests, which hands "
-    "_warm.WarmServer._header limits whose processes include the harness's own (ours), so "
-    "process_budget counts them as the program's: ")
-WORKER_COUNT = WARM_SHARE + (
-    "an assert/check worker's RLIMIT_NPROC is processes + 3 (warm_server.set_run_limits; the "
-    "warm harness is another uid): the program uses the harness's share")
-IO_COUNT = WARM_SHARE + (
-    "the memory cap (4) is taken before the harness is taken off (warm_server.child's "
-    "PROGRAM_NPROC = processes - 1): a stdin/stdout test gets 3 where python3 and cold get 4")
-COLD_COUNT = (
-    "open: resources (the process budget, cold): root _tests.run_tests's extra_processes=3 "
-    "for assert/check (harness, zygote, a restarted worker), where the first worker is the "
-    "program's own process: its threads take the restarted worker's slot, one more than "
-    "python3 under the program's RLIMIT_NPROC")
-OPEN_COUNTS = {
-    ("function", "cold", "32 processes of 256 MiB"): COLD_COUNT,
-    ("function", "cold", "4 processes of 1 GiB"): COLD_COUNT,
-    ("function", "cold", "1 process of 256 MiB"): COLD_COUNT,
-    ("function", "warm", "4 processes of 1 GiB"): WORKER_COUNT,
-    ("function", "warm", "1 process of 256 MiB"): WORKER_COUNT,
-    ("stdin/stdout", "warm", "32 processes of 256 MiB"): IO_COUNT,
-}
-
-
-def _cases(kinds: tuple[str, ...], budgets: tuple[str, ...],
-           open_: dict[tuple[str, str, str], str]) -> list[object]:
-    return [pytest.param(kind, mode, budget, id=f"{kind}-{mode}-{budget}", marks=(
-        [pytest.mark.xfail(strict=True, reason=open_[kind, mode, budget])]
-        if (kind, mode, budget) in open_ else []))
-        for kind in kinds for mode in MODES for budget in budgets]
+def _cases(kinds: tuple[str, ...], budgets: tuple[str, ...]) -> list[object]:
+    return [pytest.param(kind, mode, budget, id=f"{kind}-{mode}-{budget}")
+            for kind in kinds for mode in MODES for budget in budgets]
 
 
 def verdicts(kind: str, mode: Mode, code: str, expected: str, limits: sandbox.Limits,
@@ -197,7 +151,7 @@ def verdicts(kind: str, mode: Mode, code: str, expected: str, limits: sandbox.Li
 
 
 @pytest.mark.parametrize(("kind", "mode", "budget"), _cases(
-    ("plain", "function", "stdin/stdout"), tuple(BUDGETS), OPEN_COUNTS))
+    ("plain", "function", "stdin/stdout"), tuple(BUDGETS)))
 def test_without_cgroups_a_program_starts_the_threads_python3_starts(
         no_cgroup: None, kind: str, mode: Mode, budget: str) -> None:
     limits, threads = BUDGETS[budget]
@@ -210,21 +164,8 @@ def test_without_cgroups_a_program_starts_the_threads_python3_starts(
         3 if mode == "cold" else 2)
 
 
-OPEN_WITH_CGROUP = {
-    ("function", "cold", "4 processes of 1 GiB"): COLD_COUNT + (
-        " (on this host's cgroup v1 memory group too: process_budget's cgroup branch adds "
-        "extra_processes=3 to the same RLIMIT_NPROC)"),
-    ("function", "warm", "4 processes of 1 GiB"): (
-        "open: resources (processes, cgroup host, warm): root _tests.run_tests's "
-        "harness_limits.processes = processes + 3, which _warm.WarmServer._header's "
-        "process_budget(cgroup=True) gives the worker as its RLIMIT_NPROC "
-        "(warm_server.set_run_limits; the warm harness is another uid): 5 threads more than "
-        "python3's 3 would take... 6 threads where python3 starts 3"),
-}
-
-
 @pytest.mark.parametrize(("kind", "mode", "budget"), _cases(
-    ("plain", "function", "stdin/stdout"), ("4 processes of 1 GiB",), OPEN_WITH_CGROUP))
+    ("plain", "function", "stdin/stdout"), ("4 processes of 1 GiB",)))
 def test_with_the_hosts_cgroup_a_program_starts_the_threads_python3_starts(
         kind: str, mode: Mode, budget: str) -> None:
     """The same count where the host's cgroup holds memory (process_budget's cgroup
@@ -243,18 +184,8 @@ def test_with_the_hosts_cgroup_a_program_starts_the_threads_python3_starts(
 HOLDS = "def held():\n    x = b'x' * (160 << 20)\n    return len(x) >> 20\n"
 """160 MiB in one block: python3 holds it under RLIMIT_AS 256 MiB."""
 ONE_PROCESS = dataclasses.replace(LIMITS, processes=1)
-OPEN_MEMORY = {
-    ("function", "warm", "1 process of 256 MiB"): WARM_SHARE + (
-        "256 MiB split over 1 + 3 processes, the worker's RLIMIT_AS 64 MiB (+ the server's "
-        "credit): 160 MiB is MemoryError warm, ok cold and under python3 (a false loss)"),
-    ("stdin/stdout", "warm", "1 process of 256 MiB"): WARM_SHARE + (
-        "256 MiB split over 1 + 1 processes, a test's RLIMIT_AS 128 MiB: 160 MiB is "
-        "MemoryError warm (memory_limit), ok cold and under python3 (a false loss)"),
-}
-
-
 @pytest.mark.parametrize(("kind", "mode", "budget"), _cases(
-    ("plain", "function", "stdin/stdout"), ("1 process of 256 MiB",), OPEN_MEMORY))
+    ("plain", "function", "stdin/stdout"), ("1 process of 256 MiB",)))
 def test_without_cgroups_one_process_holds_what_python3_holds(
         no_cgroup: None, kind: str, mode: Mode, budget: str) -> None:
     code = HOLDS if kind != "plain" else HOLDS + "print(held())\n"
@@ -356,13 +287,6 @@ def test_a_stopped_program_times_out_fresh_spare_and_warm(taken: Taken, name: st
     assert [(r.status, r.stdout) for r in runs] == [("timeout", "")] * 4
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "open: resources (a sleep past the wall limit), the run's record cold against warm: "
-    "root _process.run_process, which for a jail it killed at the deadline reads "
-    "neither nsjail's log nor the program's status (signal None), where a warm run's server "
-    "reports the SIGKILL it sent (signal 9, as python3 main.py killed at a deadline reads): "
-    "Execution.signal of one program differs by mode; rule: a run the sandbox ended at its "
-    "wall limit reads one way in every mode (the kill it sent, or none in both)"))
 def test_a_wall_timeout_reads_alike_fresh_spare_and_warm(taken: Taken) -> None:
     limits = dataclasses.replace(SHORT, wall_s=1.0, cpu_s=5.0)
     code = "import time\ntime.sleep(5)\n"

@@ -148,13 +148,31 @@ def test_a_stdin_stdout_test_sees_its_process_as_cold(name: str) -> None:
     assert [r.passed for r in reports] == [1, 1], [r.results[0].message for r in reports]
 
 
-def test_a_function_test_sees_its_process_as_cold() -> None:
-    """The same aspects printed from inside the function under test (a cold worker forked
-    from its harness, a warm one from the server): both modes print the same."""
-    names = [n for n in sorted(ASPECTS) if n not in ("written module and bytecode cache",)]
+def _function_sees(names: list[str]) -> list[sandbox.TestReport]:
+    """The aspects `names` printed from inside the function under test, cold then warm."""
     body = "".join(f"    exec({ASPECTS[n]!r}, {{}})\n" for n in names)
     code = "def f():\n" + body + "    return 1\n"
-    reports = [fn_report(code, ["assert f() == 1"], mode) for mode in MODES]
+    return [fn_report(code, ["assert f() == 1"], mode) for mode in MODES]
+
+
+def test_a_function_test_sees_its_process_as_cold() -> None:
+    """The same aspects printed from inside the function under test (a cold worker forked
+    from its harness, a warm one from the server): both modes print the same. (Not its
+    rlimits: `test_a_function_tests_rlimits_read_as_cold`.)"""
+    reports = _function_sees([n for n in sorted(ASPECTS) if n not in (
+        "written module and bytecode cache", "rlimits")])
+    assert reports[0].passed == 1, reports[0]
+    assert reports[1].execution.stdout == reports[0].execution.stdout
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "open: rlimits (cold only; NPROC_OPEN's root for a test worker): _tests.run_tests's cold "
+    "jail counts the harness and its zygote (_tests.HARNESS_PROCESSES, the program's uid "
+    "there) in RLIMIT_NPROC, so a cold worker reads processes + 2 where a warm one reads "
+    "processes, as python3 main.py does; both start as many threads (red team sb14; they "
+    "agreed before h-sb15 only because warm gave the worker processes + 3 too)"))
+def test_a_function_tests_rlimits_read_as_cold() -> None:
+    reports = _function_sees(["rlimits"])
     assert reports[0].passed == 1, reports[0]
     assert reports[1].execution.stdout == reports[0].execution.stdout
 
