@@ -307,7 +307,7 @@ def _infix_fractions(s: str) -> str:
     `\\frac` of what the group holds before and after it (`{14 \\over 2}`: `{\\frac{14}{2}}`,
     `7 \\above 1pt 8`: `\\frac{7}{8}`). `\\above` of a zero dimension draws no rule: `\\atop`,
     two values stacked. Two infix commands in one group are an error to TeX: left as written."""
-    if "\\over" not in s and "\\above" not in s or len(s) > 2000:
+    if len(s) > 2000 or _INFIX_FRACTION.search(s) is None:
         return s
     for _ in range(20):  # (innermost groups first; each pass reads one)
         read = _one_infix_fraction(s)
@@ -328,7 +328,10 @@ def _one_infix_fraction(s: str) -> str:
             starts.append(at + 1)
         elif char == "}" and starts:
             groups.append((starts.pop(), at))
-    for start, end in [*sorted(groups, key=lambda group: group[1] - group[0]), (0, len(s))]:
+    groups.append((0, len(s)))
+    for infix in _INFIX_FRACTION.finditer(s):  # (each in its innermost group, the level it is on)
+        start, end = min((group for group in groups if group[0] <= infix.start() < group[1]),
+                         key=lambda group: group[1] - group[0])
         inner = s[start:end]
         level = _own_level(inner)
         infixes = [found for found in _INFIX_ANY.finditer(level)]
@@ -773,6 +776,7 @@ _SPELLED_GAP = r"(?:\s|\.|/|\\/|\{\}|\\-)++"
 _SPELLED_BETWEEN = re.compile(r"(?<=[\d%])" + _WORD_OPENING + r"([^\W\d_]++(?:" + _SPELLED_GAP
                               + r"[^\W\d_]++)+)\.?[\s})\]]++(?=[-+(]?\.?\d)")
 _NOT_LETTER = re.compile(r"[\W\d_]+")
+_SCRIPT = re.compile(r"[\^_]")  # a word set as a script joins where it is a word (`7 ^{or} 8`), not one letter (`2^n 3`)
 _LOR_LETTERS = frozenset("vV")
 # `v` or `V` glued between two numerals (`7V8`, normalized from `7\\text{V}8`): `∨` as spaced.
 _LOR_GLUED = re.compile(r"(?<=\d)[vV](?=[-+]?\.?\d)")
@@ -981,10 +985,11 @@ def _joined_parts(answer: str) -> list[str] | None:
     joins += [(found.start(), found.end()) for found in _BARS.finditer(answer)
               if _between_values(answer, found.start(), found.end())]
     words = {found.span(): found.group(1) for found in _WORD_BETWEEN.finditer(answer)
-             if found.group(1) in _LOR_LETTERS or (
+             if (len(found.group(1)) > 1 or not _SCRIPT.search(answer, found.start(), found.start(1)))
+             and (found.group(1) in _LOR_LETTERS or (
                  found.group(1).lower() not in NUMBER_WORDS | _NUMERAL_WORDS
                  and _unit_id(found.group(1)) is None
-                 and (found.group("named") is None or found.group(1).lower() in _OR_WORDS))}
+                 and (found.group("named") is None or found.group(1).lower() in _OR_WORDS)))}
     for spelled in _SPELLED_BETWEEN.finditer(answer):
         word = _NOT_LETTER.sub("", spelled.group(1).replace("\\/", ""))
         if word in _LOR_LETTERS or (word.lower() not in NUMBER_WORDS | _NUMERAL_WORDS
@@ -1042,7 +1047,7 @@ _PRIME_RUN = re.compile(r"(?<=\d)(?:\s{0,3}(?:\\prime(?![a-zA-Z])|['\u2032\u2033
 _PRIME_COUNT = {"'": 1, "\u2032": 1, "\u2033": 2, "\u2034": 3, "\u2057": 4, "\x22": 2, "\\prime": 1}
 _PRIME_MARK = re.compile(r"\\prime|\S")
 _ONE_BAR = r"\\(?:[lr]?[vV]ert(?![a-zA-Z])|\|)|[|\u2016]"
-_BAR_RUN = re.compile(r"(?:" + _ONE_BAR + r")(?:\s{0,3}(?:" + _ONE_BAR + r"))++")
+_BAR_RUN = re.compile(r"(?:" + _ONE_BAR + r")(?:(?:(?<=[a-zA-Z])\s{0,3})?(?:" + _ONE_BAR + r"))++")
 
 
 def _runs_between(answer: str) -> list[tuple[int, int]]:
