@@ -205,7 +205,8 @@ _STYLED = re.compile(r"\\(?:textcolor\s{0,3}\{[A-Za-z!0-9 ]{0,40}\}|underline(?!
 _DIMENSION = r"[-+]?(?:\d{1,10}(?:\.\d{0,10})?|\.\d{1,10})\s{0,3}(?:em|ex|pt|pc|mu|px|bp|cm|mm|in|dd|cc|sp)"
 _SPACE_MARKUP = (r"(?:\\[hv]?phantom\s{0,3}\{[^{}]{0,80}\}|\\[hv]space\s{0,3}\*?\s{0,3}\{\s{0,3}"
                  + _DIMENSION + r"\s{0,3}\}|\\(?:kern|mkern|hskip|mskip)\s{0,3}" + _DIMENSION + r")")
-_EDGE_SPACE = re.compile(r"\A\s*(?:" + _SPACE_MARKUP + r"\s*)+|\s*(?:" + _SPACE_MARKUP + r"\s*)+\Z")
+_EDGE_SPACE = re.compile(r"\A\s*+(?:" + _SPACE_MARKUP + r"\s*+)++|(?<!\s)\s*+(?:" + _SPACE_MARKUP
+                         + r"\s*+)++\Z")
 # A function of a set (`\\max\\{7, 6\\}`, `\\min\\{7,8\\}`): the function of its elements.
 _OF_A_SET = re.compile(r"(?<![A-Za-z])(\\?(?:max|min|gcd|lcm))\s{0,3}\\\{([^{}]{0,400}?)\\\}")
 # A command of two arguments given unbraced one-token arguments (`\\binom 72`, `\\frac 1 4`):

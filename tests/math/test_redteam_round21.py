@@ -39,17 +39,15 @@ soft hyphen, Cyrillic and full-width spellings) and 61 carried words, 126 asked 
 (CamelCase, LaTeX-command words, zero-width joins, bidi controls, homoglyphs, non-Latin
 scripts, base64, character codes, special-token text), 36 huge or deeply nested inputs.
 
-Open (131 strict xfails), by root; each reason names the function to fix:
+Closed since (h-m41, `rewards/math/_normalize.py`): the 62 `_normalize` rows, 37 joins (a joining
+word slashed, split or dotted; three or more primes; a union of singletons; `\\\\*`, `\\\\[2pt]`,
+`tabular`; `\\vert\\vert`; a word as a script or a mark; `\\above`) and 25 false losses (infix
+`\\over`, `\\binom 72`, `\\pmod`, `\\max\\{7, 6\\}`, `\\lvert`, markup at an edge, restated
+values, `7{.}5`), with 22 more probes of the same rules (1221 in all). `7 \\above 0pt 8` is
+`\\atop` (no rule drawn): two values, 0 against 7/8 (it was expected 1.0).
 
-- `_normalize` joins (37): a joining word slashed, split or dotted (`and/or`, `o\\/r`, `o\\!r`,
-  `o r`, `i.e.`: _WORD_BETWEEN / _joining_sign); three or more primes between values (`7 ''' 8`,
-  `7 ′′′ 8`: _builds_nothing / _MARKS_AFTER); a union of singletons (_LISTED); `\\\\*`,
-  `\\\\[2pt]`, `tabular` rows (_stacked); `\\vert\\vert` (_BARS); a word as a script or a mark
-  (`7 ^{\\text{or}} 8`: _MARKED_SIGN); infix `\\above` read as 8;
-- `_normalize` false losses of one value (25): infix `\\over` (`{14 \\over 2}` scores 0 against
-  7), `\\binom 72`, `7 \\pmod 8`, `\\max\\{7, 6\\}`, `\\lvert -7 \\rvert`, markup at an edge
-  (`7\\phantom{0}`, `\\color{red}{7}`, `\\underline{7}`: _as_rendered), equal rows
-  (`\\begin{aligned} x &= 10 - 3 \\\\ &= 7`), `7{.}5`;
+Open (69 strict xfails), by root; each reason names the function to fix:
+
 - `_extract` after the box (24): Gemma's `<end_of_turn>`/`<start_of_turn>` (_SPECIAL_TOKEN,
   both ways); `<final_answer>`, `<tool_response>` tags; a later `Answer: 8` / `The answer is 8.`
   / `答案：8` shown to the judge (credited); `Total = 8`; honest asides lost (`#### 7`, a named
