@@ -203,7 +203,7 @@ _STYLED = re.compile(r"\\(?:textcolor\s{0,3}\{[A-Za-z!0-9 ]{0,40}\}|underline(?!
 # Markup that renders as space or nothing at a value's edge (`7\\phantom{0}`, `\\hspace{1em}7`,
 # `\\hspace*{1em}`, `\\kern1em`): a space. Between values it is read by the join rules.
 _DIMENSION = r"[-+]?(?:\d{1,10}(?:\.\d{0,10})?|\.\d{1,10})\s{0,3}(?:em|ex|pt|pc|mu|px|bp|cm|mm|in|dd|cc|sp)"
-_SPACE_MARKUP = (r"(?:\\[hv]?phantom\s{0,3}\{[^{}]{0,80}\}|\\[hv]space\s{0,3}\*?\s{0,3}\{\s{0,3}"
+_SPACE_MARKUP = (r"(?:\\[hv]?phantom\s{0,3}\{[0-9A-Za-z.,\s]{0,80}\}|\\[hv]space\s{0,3}\*?\s{0,3}\{\s{0,3}"
                  + _DIMENSION + r"\s{0,3}\}|\\(?:kern|mkern|hskip|mskip)\s{0,3}" + _DIMENSION + r")")
 _EDGE_SPACE = re.compile(r"\A\s*+(?:" + _SPACE_MARKUP + r"\s*+)++|(?<!\s)\s*+(?:" + _SPACE_MARKUP
                          + r"\s*+)++\Z")
@@ -211,7 +211,7 @@ _EDGE_SPACE = re.compile(r"\A\s*+(?:" + _SPACE_MARKUP + r"\s*+)++|(?<!\s)\s*+(?:
 _OF_A_SET = re.compile(r"(?<![A-Za-z])(\\?(?:max|min|gcd|lcm))\s{0,3}\\\{([^{}]{0,400}?)\\\}")
 # A command of two arguments given unbraced one-token arguments (`\\binom 72`, `\\frac 1 4`):
 # TeX reads one digit or letter each (`\\binom{7}{2}`).
-_UNBRACED_TWO = re.compile(r"\\(frac|cfrac|binom)(?![a-zA-Z])\s{0,3}(?:\{([^{}]{0,80})\}|([0-9A-Za-z]))"
+_UNBRACED_TWO = re.compile(r"\\(binom)(?![a-zA-Z])\s{0,3}(?:\{([^{}]{0,80})\}|([0-9A-Za-z]))"
                            r"\s{0,3}(?:\{([^{}]{0,80})\}|([0-9A-Za-z]))")
 # TeX's infix generalized fractions: `\\over` and `\\above <dimen>` (a fraction; `\\above 0pt`
 # draws no rule, it is `\\atop`: two values stacked), `\\choose` (`_choose_as_binomial`).
@@ -221,8 +221,8 @@ _INFIX_ANY = re.compile(r"\\(?:over|above|atop|choose|brack|brace)(?![a-zA-Z])")
 # A trailing modulus on a bare whole number (`7 \\pmod 8`, `7 \\pmod{8}`, `7 (\\text{mod } 8)`):
 # the number, a residue, as `x \\equiv 7 \\pmod{8}` reads.
 _TRAILING_MODULUS = re.compile(
-    r"\A(\s*[-+]?\d+)\s*(?:\\pmod\s{0,3}(?:\{\s{0,3}\d+\s{0,3}\}|\d(?!\d))|\(\s{0,3}(?:\\(?:text|textrm|"
-    r"mathrm|mbox|operatorname)\s{0,3}\{\s{0,3})?\\?[bp]?mod\s{0,3}\}?\s{0,3}\{?\s{0,3}\d+\s{0,3}\}?\s{0,3}\))\s*\Z")
+    r"\A(\s*[-+]?\d+)\s*(?:\\pmod\s{0,3}(?:\{\s{0,3}(\d+)\s{0,3}\}|(\d)(?!\d))|\(\s{0,3}(?:\\(?:text|textrm|"
+    r"mathrm|mbox|operatorname)\s{0,3}\{\s{0,3})?\\?[bp]?mod\s{0,3}\}?\s{0,3}\{?\s{0,3}(\d+)\s{0,3}\}?\s{0,3}\))\s*\Z")
 # An environment that aligns or stacks rows, of one row, or whose rows after the first each
 # continue the chain (`x &= 10 - 3 \\\\ &= 7`): one value, its rows joined (`x = 10 - 3 = 7`).
 _ROWS = re.compile(r"\\begin\{(aligned|align\*?|split|eqnarray\*?|alignat\*?|alignedat|gathered|gather\*?|"
@@ -244,12 +244,13 @@ def _read_as_tex(s: str) -> str:
     s = _STYLED.sub("", _STYLE_SWITCH.sub(" ", s))
     s = _EDGE_SPACE.sub("", s)
     s = _OF_A_SET.sub(r"\1(\2)", s)
-    s = _UNBRACED_TWO.sub(lambda found: f"\\{found.group(1)}{{{found.group(2) or found.group(3)}}}"
-                          f"{{{found.group(4) or found.group(5)}}}", s)
+    s = _UNBRACED_TWO.sub(lambda found: f"\\{found.group(1)}{{{_either(found.group(2), found.group(3))}}}"
+                          f"{{{_either(found.group(4), found.group(5))}}}", s)
     s = _infix_fractions(s)
     modulus = _TRAILING_MODULUS.fullmatch(s)
-    if modulus is not None:
-        s = modulus.group(1).strip()
+    if modulus is not None and 0 <= int(modulus.group(1)) < int(modulus.group(2) or modulus.group(3)
+                                                                or modulus.group(4)):
+        s = modulus.group(1).strip()  # (a residue: `10 \\pmod{3}` is no residue's own name, left)
     s = _ROWS.sub(_one_row, s) if "\\begin" in s else s
     return _restated_once(_in_words_too(s))
 
@@ -291,6 +292,11 @@ def _in_words_too(s: str) -> str:
     numeral, words = _read_number(found.group(1)), _read_number(numbers_in_words(found.group(2).strip()))
     return found.group(1).strip() if numeral is not None and words is not None and (
         numeral.value == words.value) else s
+
+
+def _either(braced: str | None, token: str | None) -> str:
+    """A command's argument, braced (`{7}`, `{}`) or one token (`7`)."""
+    return braced if braced is not None else token or ""
 
 
 def _one_row(found: re.Match[str]) -> str:

@@ -449,7 +449,7 @@ BUILT = [
     ('7 \\pmod{8}', '7', 1.0, None),
     # since round 21 (h-m41)
     ('{7 \\over 8} + {1 \\over 8}', '1', 1.0, None),
-    ('\\frac 1 4', '1/4', 1.0, None),
+    ('7 \\pmod{3}', '7', 0.0, None),
     ('7 \\text{ (eight)}', '7', 0.0, None),
     ('x = 7, \\; x = 8', '7', 0.0, None),
     ('\\begin{aligned} x &= 10 - 3 \\\\ &= 8 \\end{aligned}', '7', 0.0, None),
