@@ -191,6 +191,187 @@ _BMOD = re.compile(r"\\bmod(?![a-zA-Z])")  # `7 \\bmod 8` is `7 \\mod 8`: 7
 _INFIX_CHOOSE = re.compile(r"\\choose(?![a-zA-Z])")
 
 
+# TeX's readings of spellings math-verify does not read as TeX does (`_read_as_tex`); each is
+# one value, rewritten to the spelling the rules and math-verify read.
+_BRACED_POINT = re.compile(r"(?<=\d)\{\s*\.\s*\}(?=\d)")  # `7{.}5` is 7.5, as `7{,}000` is 7000
+_PAIRED_BARS = {"lvert": "|", "rvert": "|", "lVert": "\\|", "rVert": "\\|"}
+_PAIRED_BAR = re.compile(r"\\([lr][vV]ert)(?![a-zA-Z])")  # `\\lvert -7 \\rvert` is `|-7|`
+# Markup that sets only a style (a colour, an underline): what it styles. `\\color{red}` is a
+# switch (what follows is red), `\\textcolor{red}{7}` and `\\underline{7}` style their argument.
+_STYLE_SWITCH = re.compile(r"\\color\s{0,3}\{[A-Za-z!0-9 ]{0,40}\}")
+_STYLED = re.compile(r"\\(?:textcolor\s{0,3}\{[A-Za-z!0-9 ]{0,40}\}|underline(?![a-zA-Z]))\s{0,3}(?=\{)")
+# Markup that renders as space or nothing at a value's edge (`7\\phantom{0}`, `\\hspace{1em}7`,
+# `\\hspace*{1em}`, `\\kern1em`): a space. Between values it is read by the join rules.
+_DIMENSION = r"[-+]?(?:\d{1,10}(?:\.\d{0,10})?|\.\d{1,10})\s{0,3}(?:em|ex|pt|pc|mu|px|bp|cm|mm|in|dd|cc|sp)"
+_SPACE_MARKUP = (r"(?:\\[hv]?phantom\s{0,3}\{[0-9A-Za-z.,\s]{0,80}\}|\\[hv]space\s{0,3}\*?\s{0,3}\{\s{0,3}"
+                 + _DIMENSION + r"\s{0,3}\}|\\(?:kern|mkern|hskip|mskip)\s{0,3}" + _DIMENSION + r")")
+_EDGE_SPACE = re.compile(r"\A\s*+(?:" + _SPACE_MARKUP + r"\s*+)++|(?<!\s)\s*+(?:" + _SPACE_MARKUP
+                         + r"\s*+)++\Z")
+# A function of a set (`\\max\\{7, 6\\}`, `\\min\\{7,8\\}`): the function of its elements.
+_OF_A_SET = re.compile(r"(?<![A-Za-z])(\\?(?:max|min|gcd|lcm))\s{0,3}\\\{([^{}]{0,400}?)\\\}")
+# A command of two arguments given unbraced one-token arguments (`\\binom 72`, `\\frac 1 4`):
+# TeX reads one digit or letter each (`\\binom{7}{2}`).
+_UNBRACED_TWO = re.compile(r"\\(binom)(?![a-zA-Z])\s{0,3}(?:\{([^{}]{0,80})\}|([0-9A-Za-z]))"
+                           r"\s{0,3}(?:\{([^{}]{0,80})\}|([0-9A-Za-z]))")
+# TeX's infix generalized fractions: `\\over` and `\\above <dimen>` (a fraction; `\\above 0pt`
+# draws no rule, it is `\\atop`: two values stacked), `\\choose` (`_choose_as_binomial`).
+_INFIX_FRACTION = re.compile(r"\\(?:over|above\s{0,3}(" + _DIMENSION + r"))(?![a-zA-Z])")
+_UNIT_OF_DIMENSION = re.compile(r"[a-z]+")
+_INFIX_ANY = re.compile(r"\\(?:over|above|atop|choose|brack|brace)(?![a-zA-Z])")
+# A trailing modulus on a bare whole number (`7 \\pmod 8`, `7 \\pmod{8}`, `7 (\\text{mod } 8)`):
+# the number, a residue, as `x \\equiv 7 \\pmod{8}` reads.
+_TRAILING_MODULUS = re.compile(
+    r"\A(\s*[-+]?\d+)\s*(?:\\pmod\s{0,3}(?:\{\s{0,3}(\d+)\s{0,3}\}|(\d)(?!\d))|\(\s{0,3}(?:\\(?:text|textrm|"
+    r"mathrm|mbox|operatorname)\s{0,3}\{\s{0,3})?\\?[bp]?mod\s{0,3}\}?\s{0,3}\{?\s{0,3}(\d+)\s{0,3}\}?\s{0,3}\))\s*\Z")
+# An environment that aligns or stacks rows, of one row, or whose rows after the first each
+# continue the chain (`x &= 10 - 3 \\\\ &= 7`): one value, its rows joined (`x = 10 - 3 = 7`).
+_ROWS = re.compile(r"\\begin\{(aligned|align\*?|split|eqnarray\*?|alignat\*?|alignedat|gathered|gather\*?|"
+                   r"array)\}(?:\{[^{}]{0,20}\})*((?:(?!\\(?:begin|end)\{).){0,400}?)\\end\{\1\}", re.DOTALL)
+_CONTINUED = re.compile(r"\\\\\s*(?=&\s*=)")
+
+
+def _read_as_tex(s: str) -> str:
+    """`s` with what TeX reads as one value written as the rules read it: `7{.}5` as 7.5,
+    `\\lvert -7 \\rvert` as `|-7|`, a colour or an underline as what it styles, space markup at
+    an edge dropped (`7\\phantom{0}`, `\\hspace{1em}7`), `\\max\\{7, 6\\}` as `\\max(7, 6)`,
+    unbraced one-token arguments braced (`\\binom 72`: `\\binom{7}{2}`), infix `\\over` and
+    `\\above <dimen>` as `\\frac` of their group's two sides (`_infix_fractions`), a trailing
+    modulus on a whole number as the number (`7 \\pmod 8`: 7), and a chain aligned in rows
+    (`\\begin{aligned} x &= 10 - 3 \\\\ &= 7 \\end{aligned}`) or an environment of one row as its
+    one row (`_one_row`). Each is one value; what TeX does not read as one value is left."""
+    s = _BRACED_POINT.sub(".", s)
+    s = _PAIRED_BAR.sub(lambda found: _PAIRED_BARS[found.group(1)], s)
+    s = _STYLED.sub("", _STYLE_SWITCH.sub(" ", s))
+    s = _EDGE_SPACE.sub("", s)
+    s = _OF_A_SET.sub(r"\1(\2)", s)
+    s = _UNBRACED_TWO.sub(lambda found: f"\\{found.group(1)}{{{_either(found.group(2), found.group(3))}}}"
+                          f"{{{_either(found.group(4), found.group(5))}}}", s)
+    s = _infix_fractions(s)
+    modulus = _TRAILING_MODULUS.fullmatch(s)
+    if modulus is not None and 0 <= int(modulus.group(1)) < int(modulus.group(2) or modulus.group(3)
+                                                                or modulus.group(4)):
+        s = modulus.group(1).strip()  # (a residue: `10 \\pmod{3}` is no residue's own name, left)
+    s = _ROWS.sub(_one_row, s) if "\\begin" in s else s
+    return _restated_once(_in_words_too(s))
+
+
+# The same name given the same value twice in a row (`x = 7, \\; x = 7`, `x = 10 - 3 \\\\ x =
+# 7`): one value restated, its last statement (`x = 7`). Values that differ are left (a list,
+# a hedge: `hedges`).
+_GAP = r"(?:\s|\\[,;:! ]|\\q?quad(?![a-zA-Z])|~){0,8}"
+_NAMED_VALUE = r"(?<![A-Za-z\\])(\\?[A-Za-z]{1,20}(?:_\{?\w{1,3}\}?)?)\s{0,3}=\s{0,3}((?=[^\s=])[^=]{1,80}?)"
+_RESTATED = re.compile(_NAMED_VALUE + _GAP + r"(?:[,;]|\\\\)?" + _GAP + r"(?=\1\s{0,3}=\s{0,3}"
+                       r"((?=[^\s=])[^=,;\\]{1,80}?)\s{0,3}(?:[,;.]|\\\\|\Z))")
+# A numeral with its value in words beside it in brackets (`7 \\text{ (seven)}`, `7 (seven)`):
+# the numeral, where the words read as its value (`_read_number`); else left (uncertain).
+_IN_WORDS_TOO = re.compile(r"\A(\s*[-+]?\d+(?:\.\d+)?)\s{0,3}(?:\\(?:text|textrm|mathrm|mbox)\s{0,3}\{)?"
+                           r"\s{0,3}\(\s{0,3}(?:\\(?:text|textrm|mathrm|mbox)\s{0,3}\{)?([A-Za-z -]{1,60}?)"
+                           r"\}?\s{0,3}\)\s{0,3}\}?\s*\Z")
+
+
+def _restated_once(s: str) -> str:
+    """`s` with a name's value stated again right after it (`_RESTATED`) stated once, the
+    later statement kept; where the two values are one value (`_side_value`, no word)."""
+    for _ in range(5):
+        found = _RESTATED.search(s) if "=" in s and len(s) <= 2000 else None
+        if found is None or _PLAIN_WORD.search(found.group(2) + found.group(3)) is not None:
+            return s
+        first, second = _side_value(found.group(2)), _side_value(found.group(3))
+        if first is None or second is None or not math.isclose(
+                _as_float(first), _as_float(second), rel_tol=1e-12):
+            return s
+        s = s[:found.start()] + s[found.end():]
+    return s
+
+
+def _in_words_too(s: str) -> str:
+    """`s` without the words in brackets after its numeral where they write its value."""
+    found = _IN_WORDS_TOO.fullmatch(s) if "(" in s else None
+    if found is None:
+        return s
+    numeral, words = _read_number(found.group(1)), _read_number(numbers_in_words(found.group(2).strip()))
+    return found.group(1).strip() if numeral is not None and words is not None and (
+        numeral.value == words.value) else s
+
+
+def _either(braced: str | None, token: str | None) -> str:
+    """A command's argument, braced (`{7}`, `{}`) or one token (`7`)."""
+    return braced if braced is not None else token or ""
+
+
+def _one_row(found: re.Match[str]) -> str:
+    """An environment's rows as one row where they are one (`_ROWS`): a chain continued by
+    `&=` in each row after the first, or a single row; else the environment as written."""
+    body = _CONTINUED.sub(" ", found.group(2))
+    if "\\\\" in body or found.group(1) == "array" and "&" in body:
+        return found.group(0)
+    return f" {body.replace('&', ' ').strip()} "
+
+
+def _infix_fractions(s: str) -> str:
+    """`s` with each group (a brace group, or the whole answer) that holds one infix `\\over`
+    or `\\above <dimen>` at its own level, and no other infix command, read as TeX reads it:
+    `\\frac` of what the group holds before and after it (`{14 \\over 2}`: `{\\frac{14}{2}}`,
+    `7 \\above 1pt 8`: `\\frac{7}{8}`). `\\above` of a zero dimension draws no rule: `\\atop`,
+    two values stacked. Two infix commands in one group are an error to TeX: left as written."""
+    if len(s) > 2000 or _INFIX_FRACTION.search(s) is None:
+        return s
+    for _ in range(20):  # (innermost groups first; each pass reads one)
+        read = _one_infix_fraction(s)
+        if read == s:
+            return s
+        s = read
+    return s
+
+
+def _one_infix_fraction(s: str) -> str:
+    """`s` with its first group that holds one infix fraction read (`_infix_fractions`)."""
+    starts: list[int] = []
+    groups: list[tuple[int, int]] = []
+    for at, char in enumerate(s):
+        if char in "{}" and s[at - 1 : at] == "\\":
+            continue
+        if char == "{":
+            starts.append(at + 1)
+        elif char == "}" and starts:
+            groups.append((starts.pop(), at))
+    groups.append((0, len(s)))
+    for infix in _INFIX_FRACTION.finditer(s):  # (each in its innermost group, the level it is on)
+        start, end = min((group for group in groups if group[0] <= infix.start() < group[1]),
+                         key=lambda group: group[1] - group[0])
+        inner = s[start:end]
+        level = _own_level(inner)
+        infixes = [found for found in _INFIX_ANY.finditer(level)]
+        if len(infixes) != 1 or _INFIX_FRACTION.match(level, infixes[0].start()) is None:
+            continue
+        found = _INFIX_FRACTION.match(inner, infixes[0].start())
+        assert found is not None
+        above = found.group(1)
+        if above is not None and not re.search(r"[1-9]", _UNIT_OF_DIMENSION.sub("", above)):
+            return s[:start] + inner[:found.start()] + "\\atop " + inner[found.end():] + s[end:]
+        before, after = inner[:found.start()].strip(), inner[found.end():].strip()
+        if not before or not after or any(part.count("(") != part.count(")")
+                                          for part in (before, after)):
+            continue
+        return s[:start] + f"\\frac{{{before}}}{{{after}}}" + s[end:]
+    return s
+
+
+def _own_level(text: str) -> str:
+    """`text` with what its brace groups hold blanked (same length): its own level."""
+    out = list(text)
+    depth = 0
+    for at, char in enumerate(text):
+        escaped = text[at - 1 : at] == "\\"
+        if char == "}" and not escaped:
+            depth -= 1
+        if depth > 0:
+            out[at] = " "
+        if char == "{" and not escaped:
+            depth += 1
+    return "".join(out)
+
+
 def normalize(answer: str, carried: frozenset[str] = frozenset()) -> str:
     """Canonical string form: spacing macros, `\\left`/`\\right`, `$`, degrees, dollar signs,
     `\\dfrac`/`\\tfrac`, a trailing unit (`_is_unit`: known units, currencies and counted
@@ -209,6 +390,7 @@ def normalize(answer: str, carried: frozenset[str] = frozenset()) -> str:
         s = "\\sim " + s[1:]
     s = _SPACING.sub(lambda m: m.group(0) if m.group(0) == "\\\\" else " ", s)
     s = _FRAC_ALIASES.sub(r"\\\1", s)
+    s = _read_as_tex(s)  # `{14 \\over 2}`, `\\binom 72`, `7{.}5`, `\\lvert -7 \\rvert`, ...
     s = _choose_as_binomial(_BMOD.sub(r"\\mod", s))
     s = _TEXT_ALIASES.sub(r"\\text", s)
     s = _SCALE_SIGNS.sub(lambda m: unicodedata.normalize("NFKC", m.group(0)), s)
@@ -497,7 +679,9 @@ def text_carries_meaning(answer: str, carried: frozenset[str] = frozenset()) -> 
     text, so the symbolic path must read the normalized answer, which keeps it; so too where
     an infix command builds the value (`7 \\bmod 8`, `7 \\choose 2` outside a group), which
     math-verify reads as the value after it."""
-    return "\\" in answer and (_choose_as_binomial(_BMOD.sub(r"\\mod", answer)) != answer or any(
+    aliased = _FRAC_ALIASES.sub(r"\\\1", answer)
+    return "\\" in answer and (_choose_as_binomial(_BMOD.sub(r"\\mod", answer)) != answer
+                                or _read_as_tex(aliased) != aliased or any(
         not _is_unit(match.group(1)) and match.group(1).strip().lower() not in _CONNECTIVES
         for match in _TEXT_CMD.finditer(answer)) or _other_whole_unit(
         _superscript_powers(_without_delimiters(read_text(answer))), carried))
@@ -586,12 +770,20 @@ _TOKENS = re.compile(r"\\[a-zA-Z]+|\\.|''|.", re.DOTALL)  # (`''`: one mark, `�
 # (`2 or y = 3`): a join unless it builds the value (a unit, `5 ft 3 in`; a number word;
 # `_NUMERAL_WORDS`: `3 times 4`); `v` and `V` are `∨` (`_LOR_LETTERS`), never volts there. Before
 # a named value only a worded `or` joins (`x = 2 and y = 3` is two answers, not a hedge).
-_WORD_OPENING = (r"(?:\s|[{(\[]|\\(?:text|textrm|textbf|textit|textsf|mbox|mathrm|mathbf|mathit|"
+_WORD_OPENING = (r"(?:\s|[{(\[^_]|\\(?:text|textrm|textbf|textit|textsf|mbox|mathrm|mathbf|mathit|"
              r"mathsf|operatorname|underline|overline|emph|boldsymbol|bm|rm|bf|it|sf|tt|sl|sc|em|"
              r"cal)(?![a-zA-Z]))++")
 _WORD_BETWEEN = re.compile(r"(?<=[\d%])" + _WORD_OPENING + r"([^\W\d_]+)[\s})\]]++"
                            r"(?=[-+(]?\.?\d|(?P<named>[A-Za-z](?:_\{?\w{1,3}\}?)?\s{0,3}=))")
 _NUMERAL_WORDS = frozenset({"times", "point", "mod", "pi", "x"})  # (`2 x 3`)
+# A word spelled in pieces between two numerals (`7 o r 8`, `7 O R 8`, normalized from `o\\!r`,
+# `\\ o\\ r\\ `; `7 o\\/r 8`, `7 and/or 8`, `7 i.e. 8`): its letters rejoined across spaces,
+# points, slashes and what renders nothing (`_SPELLED_GAP`) are the word `_WORD_BETWEEN` tests.
+_SPELLED_GAP = r"(?:\s|\.|/|\\/|\{\}|\\-)++"
+_SPELLED_BETWEEN = re.compile(r"(?<=[\d%])" + _WORD_OPENING + r"([^\W\d_]++(?:" + _SPELLED_GAP
+                              + r"[^\W\d_]++)+)\.?[\s})\]]++(?=[-+(]?\.?\d)")
+_NOT_LETTER = re.compile(r"[\W\d_]+")
+_SCRIPT = re.compile(r"[\^_]")  # a word set as a script joins where it is a word (`7 ^{or} 8`), not one letter (`2^n 3`)
 _LOR_LETTERS = frozenset("vV")
 # `v` or `V` glued between two numerals (`7V8`, normalized from `7\\text{V}8`): `∨` as spaced.
 _LOR_GLUED = re.compile(r"(?<=\d)[vV](?=[-+]?\.?\d)")
@@ -635,11 +827,16 @@ _NUMERAL = re.compile(r"(?<!\s)\(?\s*[-+]?(?:\d[\d,]*(?:\.\d+)?|\.\d+)\s*%?\s*\)
 # What renders nothing around the values and signs of a relation, read past (`_unmarked`): empty
 # groups (`7 \\approx{} 8`, `8^{}`), line breaks (`\\\\`), `\\left.` (normalized to a lone `.`),
 # grouping braces that are no command's argument (`_ungrouped`: `{7} = {8}`, `7 {\\sim} 8`).
-_RENDERS_NOTHING = re.compile(r"[\^_]?\{\s*\}|\\\\(?![A-Za-z])|(?<!\S)\.(?!\S)")
+_RENDERS_NOTHING = re.compile(r"[\^_]?\{\s*\}|\\\\(?:\*|\s{0,3}\[\s{0,3}" + _DIMENSION + r"\s{0,3}\])*(?![A-Za-z])"
+                              r"|(?<!\S)\.(?!\S)")
 _SPACED_ARGUMENT = re.compile(r"(?<=[A-Za-z}^_\]])\s+(?=\{)")  # `\\frac {16} {2}`: arguments
 # A relation sign set with a mark over or under it (`\\stackrel{?}{=}`, `\\overset{?}{=}`) or as
 # a relation (`\\mathrel{\\sim}`): the sign.
 _MARKED_SIGN = re.compile(r"\\(?:(?:stackrel|overset|underset)\s*\{[^{}]*\}|mathrel)\s*\{([^{}]*)\}")
+# A word set as the mark over or under a sign (`7 \\stackrel{\\text{or}}{,} 8`, normalized `7
+# \\stackrel{or}, 8`): the word, which joins wherever it is set, whatever the sign under it.
+_WORD_AS_MARK = re.compile(r"\\(?:stackrel|overset|underset)\s{0,3}\{\s{0,3}([^\W\d_]{2,40})\s{0,3}\}"
+                           r"\s{0,3}(?:\{[^{}]{0,40}\}|\\[a-zA-Z]{1,40}|[^\s{}\\])")
 
 
 def _named_value(found: re.Match[str]) -> bool:
@@ -795,11 +992,18 @@ def _joined_parts(answer: str) -> list[str] | None:
     joins += [(found.start(), found.end()) for found in _BARS.finditer(answer)
               if _between_values(answer, found.start(), found.end())]
     words = {found.span(): found.group(1) for found in _WORD_BETWEEN.finditer(answer)
-             if found.group(1) in _LOR_LETTERS or (
+             if (len(found.group(1)) > 1 or not _SCRIPT.search(answer, found.start(), found.start(1)))
+             and (found.group(1) in _LOR_LETTERS or (
                  found.group(1).lower() not in NUMBER_WORDS | _NUMERAL_WORDS
                  and _unit_id(found.group(1)) is None
-                 and (found.group("named") is None or found.group(1).lower() in _OR_WORDS))}
+                 and (found.group("named") is None or found.group(1).lower() in _OR_WORDS)))}
+    for spelled in _SPELLED_BETWEEN.finditer(answer):
+        word = _NOT_LETTER.sub("", spelled.group(1).replace("\\/", ""))
+        if word in _LOR_LETTERS or (word.lower() not in NUMBER_WORDS | _NUMERAL_WORDS
+                                    and _unit_id(word) is None):
+            words[spelled.span()] = word.lower() if word.lower() in _OR_WORDS else word
     joins += list(words)  # (the sign is the word, not what wraps it: `7 (or 7)` is one value)
+    joins += _runs_between(answer)
     tokens = [(found.start(), found.end(), found.group(0)) for found in _TOKENS.finditer(answer)]
     shown = [token for token in tokens if not _LAYOUT.fullmatch(token[2])]
     unmatched = _unmatched_delimiters(shown)
@@ -842,6 +1046,25 @@ def _joined_parts(answer: str) -> list[str] | None:
     return parts
 
 
+# A numeral carries its own marks only (`5'`, `5''`, `5‴`): a run of primes after it of more
+# than it carries (three or more: `7 ′′′ 8`, `7 \\prime\\prime\\prime 8`) joins it to
+# what follows, whole. A run of bars (`7 \\vert\\vert 8`, `7 || 8`: `\\|` spelled twice) with a
+# value right on both sides joins, whole.
+_PRIME_RUN = re.compile(r"(?<=\d)(?:\s{0,3}(?:\\prime(?![a-zA-Z])|['\u2032\u2033\u2034\u2057\x22]))++")
+_PRIME_COUNT = {"'": 1, "\u2032": 1, "\u2033": 2, "\u2034": 3, "\u2057": 4, "\x22": 2, "\\prime": 1}
+_PRIME_MARK = re.compile(r"\\prime|\S")
+_ONE_BAR = r"\\(?:[lr]?[vV]ert(?![a-zA-Z])|\|)|[|\u2016]"
+_BAR_RUN = re.compile(r"(?:" + _ONE_BAR + r")(?:(?:(?<=[a-zA-Z])\s{0,3})?(?:" + _ONE_BAR + r"))++")
+
+
+def _runs_between(answer: str) -> list[tuple[int, int]]:
+    """The spans of the runs of marks and of bars that join (`_PRIME_RUN`, `_BAR_RUN`)."""
+    runs = [found.span() for found in _PRIME_RUN.finditer(answer)
+            if sum(_PRIME_COUNT.get(mark, 0) for mark in _PRIME_MARK.findall(found.group(0))) > 2]
+    return runs + [found.span() for found in _BAR_RUN.finditer(answer)
+                   if _between_values(answer, found.start(), found.end())]
+
+
 def _builds_value(answer: str, start: int, token: str) -> bool:
     """Whether a token of a normalized answer is on the allow-list of what builds a value
     (`_BUILDS_VALUE`, `_VALUE_COMMANDS`, a digit or letter, a bar, a combining mark on a
@@ -876,6 +1099,7 @@ def _as_rendered(answer: str) -> str:
         lambda found: f" \\pm {found.group(2) or found.group(3) or ''}", answer)
     answer = _STARRED_SPACE.sub(r"\1", _PHANTOM.sub(" ", answer))
     answer = _STYLE.sub(" ", _BARE_WRAPPER.sub("", answer))
+    answer = _WORD_AS_MARK.sub(r" \1 ", answer)
     for _ in range(3):  # (a mark over a sign in a `\\mathrel`; an empty group in a group)
         answer = _EMPTY_COMMAND.sub(
             lambda found: " " if found.group(1) in _VALUE_COMMANDS else found.group(0), answer)
@@ -1166,16 +1390,17 @@ def hedges(answer: str, gold: str) -> bool:
 # value among them (`\\max(7), 8`: `_LIST_OPERAND` is read as a numeral there) or one name's
 # values (`x = 7, x = 8`, `_NAMED_LISTED`): against a gold of one value, a hedge between them (a
 # digits' group, `1, 000`, is one numeral).
-_LISTED = re.compile(r"(?<=[\d%'\u2032\u2033])\s{0,3}(?:,\s{1,3}|\\\}\s{0,3}\\\{\s{0,3})(?=[-+]?\.?\d)(?!\d{3}(?!\d))")
+_LISTED = re.compile(r"(?<=[\d%'\u2032\u2033])\s{0,3}(?:,\s{1,3}|\\\}\s{0,3}(?:(?:\\cup(?![a-zA-Z])|\u222a)\s{0,3})?"
+                     r"\\\{\s{0,3})(?=[-+]?\.?\d)(?!\d{3}(?!\d))")
 # Values in the rows of an environment that stacks rows (`array`, `matrix`, `align`, `gather`,
 # `split`, `cases`, starred or not) and that no bracket stands around (`\\begin{array}{c} 7 \\\\ 8
 # \\end{array}`, `\\begin{align} \\frac{14}{2} \\\\ 8 \\end{align}`): listed, as above; in brackets
 # they are one value, a vector or a binomial (`\\left(\\begin{array}{c}5\\\\2\\end{array}\\right)`,
 # `\\begin{pmatrix}`). A row is a value where `_side_value` reads it (its cells' `&` dropped).
-_STACKED = re.compile(r"\\begin\{(array|matrix|smallmatrix|aligned|gathered|alignedat|cases|align|"
+_STACKED = re.compile(r"\\begin\{(array|matrix|smallmatrix|aligned|gathered|alignedat|cases|align|tabular|"
                       r"gather|split|alignat|multline|eqnarray|flalign|subarray)\*?\}(?:\{[^{}]{0,20}\})?"
                       r"((?:(?!\\end\{)[^$]){0,400})")
-_STACKED_NUMERALS = re.compile(r"\\begin\{(?:array|matrix|smallmatrix|aligned|gathered|cases)\}"
+_STACKED_NUMERALS = re.compile(r"\\begin\{(?:array|matrix|smallmatrix|aligned|gathered|cases|tabular)\}"
                                r"(?:\{[^{}]{0,20}\})?[^\\]{0,80}\d\s{0,3}\\\\\s{0,3}[-+]?\.?\d")
 
 

@@ -39,17 +39,15 @@ soft hyphen, Cyrillic and full-width spellings) and 61 carried words, 126 asked 
 (CamelCase, LaTeX-command words, zero-width joins, bidi controls, homoglyphs, non-Latin
 scripts, base64, character codes, special-token text), 36 huge or deeply nested inputs.
 
-Open (131 strict xfails), by root; each reason names the function to fix:
+Closed since (h-m41, `rewards/math/_normalize.py`): the 62 `_normalize` rows, 37 joins (a joining
+word slashed, split or dotted; three or more primes; a union of singletons; `\\\\*`, `\\\\[2pt]`,
+`tabular`; `\\vert\\vert`; a word as a script or a mark; `\\above`) and 25 false losses (infix
+`\\over`, `\\binom 72`, `\\pmod`, `\\max\\{7, 6\\}`, `\\lvert`, markup at an edge, restated
+values, `7{.}5`), with 22 more probes of the same rules (1221 in all). `7 \\above 0pt 8` is
+`\\atop` (no rule drawn): two values, 0 against 7/8 (it was expected 1.0).
 
-- `_normalize` joins (37): a joining word slashed, split or dotted (`and/or`, `o\\/r`, `o\\!r`,
-  `o r`, `i.e.`: _WORD_BETWEEN / _joining_sign); three or more primes between values (`7 ''' 8`,
-  `7 ′′′ 8`: _builds_nothing / _MARKS_AFTER); a union of singletons (_LISTED); `\\\\*`,
-  `\\\\[2pt]`, `tabular` rows (_stacked); `\\vert\\vert` (_BARS); a word as a script or a mark
-  (`7 ^{\\text{or}} 8`: _MARKED_SIGN); infix `\\above` read as 8;
-- `_normalize` false losses of one value (25): infix `\\over` (`{14 \\over 2}` scores 0 against
-  7), `\\binom 72`, `7 \\pmod 8`, `\\max\\{7, 6\\}`, `\\lvert -7 \\rvert`, markup at an edge
-  (`7\\phantom{0}`, `\\color{red}{7}`, `\\underline{7}`: _as_rendered), equal rows
-  (`\\begin{aligned} x &= 10 - 3 \\\\ &= 7`), `7{.}5`;
+Open (69 strict xfails), by root; each reason names the function to fix:
+
 - `_extract` after the box (24): Gemma's `<end_of_turn>`/`<start_of_turn>` (_SPECIAL_TOKEN,
   both ways); `<final_answer>`, `<tool_response>` tags; a later `Answer: 8` / `The answer is 8.`
   / `答案：8` shown to the judge (credited); `Total = 8`; honest asides lost (`#### 7`, a named
@@ -91,78 +89,6 @@ WORK = "Mia had 10 apples. She ate 3, so 10 - 3 = 7.\n\n"
 BOX = "The answer is $\\boxed{7}$. "
 
 # Reasons of the open rows, by root.
-_JOIN_WORD = (
-    'hedging: a joining word slashed, split or dotted (`and/or`, `o\\/r`, `o\\!r`, `o r`, `O '
-    'R`, `i.e.`) is not read as a join, so a value is credited or the pair is judged; root: '
-    '_normalize._WORD_BETWEEN / _joining_sign (letters rejoined across what renders nothing, a '
-    'space or a point before the word is tested against the allow-list)'
-)
-_MARK_RUN = (
-    "hedging: a run of three or more primes between two values (`7 ''' 8`, `7 ′′′ 8`, "
-    "`7 \\prime\\prime\\prime 8`; `7 ‴ 8` holds) is read as marks on one value: the pair is "
-    "judged or 8 credited; root: _normalize._builds_nothing / _MARKS_AFTER (a numeral carries "
-    "at most its own marks; any further mark joins)"
-)
-_UNION = (
-    'hedging: a union of singleton sets (`\\{7\\} \\cup \\{8\\}`) is no list (`\\{7, 8\\}` is), '
-    'so the pair is judged and a yes-saying judge credits it; root: _normalize._LISTED'
-)
-_ROW_BREAK = (
-    'hedging: a row break with its star or optional dimension (`\\\\*`, `\\\\[2pt]`) or the '
-    'rows of `tabular` are no rows, so 8 is credited; root: _normalize._stacked / _STACKED (a '
-    'row break is `\\\\` with what TeX reads after it)'
-)
-_BARS_TWICE = (
-    'hedging: `\\vert\\vert` between two values (`\\|` spelled twice) builds one value, so 8 is '
-    'credited; root: _normalize._builds_nothing / _BARS'
-)
-_WORD_AS_MARK = (
-    "hedging: a joining word set as a script or a sign's mark (`7 ^{\\text{or}} 8`, `7 "
-    '\\stackrel{\\text{or}}{,} 8`) is dropped, so 8 is credited; root: _normalize._MARKED_SIGN '
-    '/ _WORD_BETWEEN (a word joins wherever it is set)'
-)
-_ABOVE = (
-    "one value built by a command: TeX's infix `\\above <dimen>` builds a fraction as `\\over` "
-    'does, but `7 \\above 1pt 8` is read as 8 and never as 7/8; root: _normalize (infix '
-    'commands read as TeX reads them: `\\above` beside _choose_as_binomial)'
-)
-_OVER = (
-    "false loss: TeX's infix `\\over` builds one fraction (`{14 \\over 2}` is 7, `7 \\over 8` "
-    'is 7/8) but is read as two values; root: _normalize._builds_nothing (`\\over` as `\\frac`, '
-    'as _choose_as_binomial reads `\\choose`)'
-)
-_BINOM_TOKENS = (
-    'false loss: `\\binom 72`, `\\tbinom72` take one-token arguments as TeX does (21) and score '
-    '0; root: _normalize._arguments_after / _TWO_ARGUMENTS (unbraced one-token arguments)'
-)
-_PMOD = (
-    'false loss: `7 \\pmod 8`, `7 \\, (\\text{mod } 8)` (the residue 7, as `x \\equiv 7 '
-    '\\pmod{8}` credits) score 0; root: _normalize (a trailing modulus on a bare value is its '
-    'residue class)'
-)
-_SET_MAX = (
-    'false loss: `\\max\\{7, 6\\}`, `\\min\\{7,8\\}` (a function of a braced set) read as a '
-    "list; root: _normalize._LIST_OPERAND (a function's argument in `\\{...\\}`)"
-)
-_LVERT = (
-    'false loss: `\\lvert -7 \\rvert` is 7 and scores 0 (`\\left| -7 \\right|` holds); root: '
-    '_normalize._BARS / _absolute (`\\lvert ... \\rvert` as a pair)'
-)
-_RENDERED_EDGE = (
-    'false loss: markup that renders nothing or a style beside one value (`7\\phantom{0}`, `7 '
-    '\\phantom{8}`, `\\hspace{1em}7`, `\\color{red}{7}`, `\\textcolor{red}{7}`, '
-    '`\\underline{7}`) loses its credit (`\\phantom{0}7` holds); root: _normalize._as_rendered'
-)
-_SAME_VALUE = (
-    'false loss: one value stated twice or derived in rows (`x = 7, \\; x = 7`, '
-    '`\\begin{aligned} x &= 10 - 3 \\\\ &= 7`, `\\begin{array}{c} 7 \\end{array}`, `7 \\text{ '
-    '(seven)}`) scores 0; root: _normalize._NAMED_LISTED / _stacked (equal rows are one value, '
-    "joined_value's rule)"
-)
-_BRACED_POINT = (
-    'false loss: `7{.}5` (a braced decimal point, as `7{,}000` is a braced separator) scores 0 '
-    'against 7.5; root: _normalize.normalize (`{.}` between digits is `.`)'
-)
 _GEMMA = (
     "special-token text: Gemma's `<end_of_turn>` / `<start_of_turn>model` are no "
     '`_SPECIAL_TOKEN`: a second turn offering 8 keeps the box, the end marker alone loses it; '
@@ -334,48 +260,53 @@ HEDGES_HELD = [
     '7 .\\, 8', '7 ‥ 8', '7 \\mathellipsis 8', '7 ⋰ 8', '7 \\pm 8', '7 \\mp 8', '7 ± 8', '7 ∓ 8',
     '7 \\pm\\pm 8', '7 -/+ 8', '7 +/- 8', '7 \\text{+/-} 8', '7 \\text{±} 8', '7 ⁺⁄₋ 8',
     '\\pm 7 \\pm 8',
+    # since round 21 (h-m41): `\\above 0pt` is `\\atop`; two infix fractions in one group (a TeX
+    # error); runs of bars and primes; a word in pieces or as a mark
+    '7 \\above 0pt 8', '7 \\over 8 \\over 9', '7 \\over 8 \\atop 9', '7 || 8', '7 \\|\\| 8', "7''' 8",
+    '7 \\ O\\ R\\ 8', '7 \\text{o.r} 8', '7 \\overset{\\text{or}}{=} 8', '7 \\\\[1em] 8',
+    '\\{7\\} ∪ \\{8\\}', '\\begin{tabular}{c} 7 \\\\ 8 \\end{tabular}',
 ]
 
 # The same, one gold a row: holes where the rules credit a side or the judge is asked.
 HEDGES_OPEN = [
-    ("7 ''' 8", '7', _MARK_RUN),
-    ("7 ''' 8", '8', _MARK_RUN),
-    ("7'''' 8", '7', _MARK_RUN),
-    ("7'''' 8", '8', _MARK_RUN),
-    ("7 ′′′ 8", '7', _MARK_RUN),
-    ("7 ′′′ 8", '8', _MARK_RUN),
-    ("7 \\prime\\prime\\prime 8", '7', _MARK_RUN),
-    ("7 \\prime\\prime\\prime 8", '8', _MARK_RUN),
+    ("7 ''' 8", '7', None),
+    ("7 ''' 8", '8', None),
+    ("7'''' 8", '7', None),
+    ("7'''' 8", '8', None),
+    ("7 ′′′ 8", '7', None),
+    ("7 ′′′ 8", '8', None),
+    ("7 \\prime\\prime\\prime 8", '7', None),
+    ("7 \\prime\\prime\\prime 8", '8', None),
     ('7 \\text{ and/or } 8', '7', None),
-    ('7 \\text{ and/or } 8', '8', _JOIN_WORD),
-    ('7 \\text{o\\/r} 8', '7', _JOIN_WORD),
-    ('7 \\text{o\\/r} 8', '8', _JOIN_WORD),
-    ('7 o\\!r 8', '7', _JOIN_WORD),
-    ('7 o\\!r 8', '8', _JOIN_WORD),
-    ('7 \\ o\\ r\\ 8', '7', _JOIN_WORD),
-    ('7 \\ o\\ r\\ 8', '8', _JOIN_WORD),
-    ('7 \\text{o r} 8', '7', _JOIN_WORD),
-    ('7 \\text{o r} 8', '8', _JOIN_WORD),
-    ('7 \\mathrm{O R} 8', '7', _JOIN_WORD),
-    ('7 \\mathrm{O R} 8', '8', _JOIN_WORD),
-    ('7\\text{ i.e. }8', '7', _JOIN_WORD),
-    ('7\\text{ i.e. }8', '8', _JOIN_WORD),
-    ('\\{7\\} \\cup \\{8\\}', '7', _UNION),
-    ('\\{7\\} \\cup \\{8\\}', '8', _UNION),
-    ('x \\in \\{7\\} \\cup \\{8\\}', '7', _UNION),
-    ('x \\in \\{7\\} \\cup \\{8\\}', '8', _UNION),
-    ('7 \\\\[2pt] 8', '7', _ROW_BREAK),
-    ('7 \\\\[2pt] 8', '8', _ROW_BREAK),
-    ('7 \\\\* 8', '7', _ROW_BREAK),
-    ('7 \\\\* 8', '8', _ROW_BREAK),
+    ('7 \\text{ and/or } 8', '8', None),
+    ('7 \\text{o\\/r} 8', '7', None),
+    ('7 \\text{o\\/r} 8', '8', None),
+    ('7 o\\!r 8', '7', None),
+    ('7 o\\!r 8', '8', None),
+    ('7 \\ o\\ r\\ 8', '7', None),
+    ('7 \\ o\\ r\\ 8', '8', None),
+    ('7 \\text{o r} 8', '7', None),
+    ('7 \\text{o r} 8', '8', None),
+    ('7 \\mathrm{O R} 8', '7', None),
+    ('7 \\mathrm{O R} 8', '8', None),
+    ('7\\text{ i.e. }8', '7', None),
+    ('7\\text{ i.e. }8', '8', None),
+    ('\\{7\\} \\cup \\{8\\}', '7', None),
+    ('\\{7\\} \\cup \\{8\\}', '8', None),
+    ('x \\in \\{7\\} \\cup \\{8\\}', '7', None),
+    ('x \\in \\{7\\} \\cup \\{8\\}', '8', None),
+    ('7 \\\\[2pt] 8', '7', None),
+    ('7 \\\\[2pt] 8', '8', None),
+    ('7 \\\\* 8', '7', None),
+    ('7 \\\\* 8', '8', None),
     ('\\begin{tabular}{c} 7 \\\\ 8 \\end{tabular}', '7', None),
-    ('\\begin{tabular}{c} 7 \\\\ 8 \\end{tabular}', '8', _ROW_BREAK),
-    ('7 \\vert\\vert 8', '7', _BARS_TWICE),
-    ('7 \\vert\\vert 8', '8', _BARS_TWICE),
+    ('\\begin{tabular}{c} 7 \\\\ 8 \\end{tabular}', '8', None),
+    ('7 \\vert\\vert 8', '7', None),
+    ('7 \\vert\\vert 8', '8', None),
     ('7 ^{\\text{or}} 8', '7', None),
-    ('7 ^{\\text{or}} 8', '8', _WORD_AS_MARK),
+    ('7 ^{\\text{or}} 8', '8', None),
     ('7 \\stackrel{\\text{or}}{,} 8', '7', None),
-    ('7 \\stackrel{\\text{or}}{,} 8', '8', _WORD_AS_MARK),
+    ('7 \\stackrel{\\text{or}}{,} 8', '8', None),
 ]
 
 
@@ -401,15 +332,15 @@ def test_two_values_against_each_gold(
 # ================================================================================================
 
 BUILT = [
-    ('{7 \\over 8}', '7/8', 1.0, _OVER),
-    ('1 + {7 \\over 8}', '15/8', 1.0, _OVER),
-    ('7 \\over 8', '7/8', 1.0, _OVER),
-    ('{14 \\over 2}', '7', 1.0, _OVER),
-    ('14 \\over 2', '7', 1.0, _OVER),
+    ('{7 \\over 8}', '7/8', 1.0, None),
+    ('1 + {7 \\over 8}', '15/8', 1.0, None),
+    ('7 \\over 8', '7/8', 1.0, None),
+    ('{14 \\over 2}', '7', 1.0, None),
+    ('14 \\over 2', '7', 1.0, None),
     ('{7 \\choose 2}', '21', 1.0, None),
-    ('\\binom 72', '21', 1.0, _BINOM_TOKENS),
+    ('\\binom 72', '21', 1.0, None),
     ('\\dbinom{7}{2}', '21', 1.0, None),
-    ('\\tbinom72', '21', 1.0, _BINOM_TOKENS),
+    ('\\tbinom72', '21', 1.0, None),
     ('\\binom{7}{2}', '7', 0.0, None),
     ('23 \\bmod 8', '7', 1.0, None),
     ('23 \\mod 8', '7', 1.0, None),
@@ -428,15 +359,15 @@ BUILT = [
     ('\\sqrt 49', '7', 0.0, None),
     ('\\sqrt{49}', '49', 0.0, None),
     ('\\max(7, 6)', '7', 1.0, None),
-    ('\\max\\{7, 6\\}', '7', 1.0, _SET_MAX),
-    ('\\min\\{7,8\\}', '7', 1.0, _SET_MAX),
+    ('\\max\\{7, 6\\}', '7', 1.0, None),
+    ('\\min\\{7,8\\}', '7', 1.0, None),
     ('\\min\\{7,8\\}', '8', 0.0, None),
     ('\\lfloor 7.5 \\rfloor', '7', 1.0, None),
     ('\\lceil 6.5 \\rceil', '7', 1.0, None),
     ('\\lfloor 7.5 \\rfloor', '8', 0.0, None),
     ('|-7|', '7', 1.0, None),
     ('\\left| -7 \\right|', '7', 1.0, None),
-    ('\\lvert -7 \\rvert', '7', 1.0, _LVERT),
+    ('\\lvert -7 \\rvert', '7', 1.0, None),
     ('7!', '5040', 1.0, None),
     ('3!', '6', 1.0, None),
     ('7!', '7', 0.0, None),
@@ -454,33 +385,33 @@ BUILT = [
     ('\\textbf{7}', '7', 1.0, None),
     ('\\mathbf{7}', '7', 1.0, None),
     ('{\\bf 7}', '7', 1.0, None),
-    ('\\color{red}{7}', '7', 1.0, _RENDERED_EDGE),
-    ('\\textcolor{red}{7}', '7', 1.0, _RENDERED_EDGE),
+    ('\\color{red}{7}', '7', 1.0, None),
+    ('\\textcolor{red}{7}', '7', 1.0, None),
     ('\\displaystyle 7', '7', 1.0, None),
     ('\\,7\\,', '7', 1.0, None),
     ('\\phantom{0}7', '7', 1.0, None),
-    ('7\\phantom{0}', '7', 1.0, _RENDERED_EDGE),
-    ('\\hspace{1em}7', '7', 1.0, _RENDERED_EDGE),
+    ('7\\phantom{0}', '7', 1.0, None),
+    ('\\hspace{1em}7', '7', 1.0, None),
     ('7 \\quad', '7', 1.0, None),
     ('\\quad 7', '7', 1.0, None),
-    ('\\underline{7}', '7', 1.0, _RENDERED_EDGE),
+    ('\\underline{7}', '7', 1.0, None),
     ('\\overline{7}', '7', 0.0, None),
     ('\\boxed{7}', '7', 1.0, None),
     ('\\fbox{7}', '7', 1.0, None),
     ('7\\,\\text{apples}', '7', 1.0, None),
     ('7 \\;\\text{(apples)}', '7', 1.0, None),
-    ('7 \\text{ (seven)}', '7', 1.0, _SAME_VALUE),
+    ('7 \\text{ (seven)}', '7', 1.0, None),
     ('7\\text{ (or 7)}', '7', 1.0, None),
     ('7 \\text{ or } 7', '7', 1.0, None),
     ('7 = 7', '7', 1.0, None),
     ('7 \\text{ or } \\frac{14}{2}', '7', 1.0, None),
-    ('x = 7, \\; x = 7', '7', 1.0, _SAME_VALUE),
-    ('\\begin{array}{c} 7 \\end{array}', '7', 1.0, _SAME_VALUE),
+    ('x = 7, \\; x = 7', '7', 1.0, None),
+    ('\\begin{array}{c} 7 \\end{array}', '7', 1.0, None),
     ('\\begin{aligned} x &= 7 \\end{aligned}', '7', 1.0, None),
-    ('\\begin{aligned} x &= 10 - 3 \\\\ &= 7 \\end{aligned}', '7', 1.0, _SAME_VALUE),
+    ('\\begin{aligned} x &= 10 - 3 \\\\ &= 7 \\end{aligned}', '7', 1.0, None),
     ('x = 10 - 3 = 7', '7', 1.0, None),
     ('10 - 3 = 7', '7', 1.0, None),
-    ('x = 10 - 3 \\\\ x = 7', '7', 1.0, _SAME_VALUE),
+    ('x = 10 - 3 \\\\ x = 7', '7', 1.0, None),
     ('7^{\\circ}', '7', 1.0, None),
     ('7\\%', '7\\%', 1.0, None),
     ('7 \\text{ percent}', '7\\%', 1.0, None),
@@ -494,7 +425,7 @@ BUILT = [
     ('7 000', '7000', 1.0, None),
     ("7'000", '7000', 1.0, None),
     ('7.000', '7', 1.0, None),
-    ('7{.}5', '7.5', 1.0, _BRACED_POINT),
+    ('7{.}5', '7.5', 1.0, None),
     ('7\\frac{1}{2}', '7.5', 1.0, None),
     ('7 \\tfrac12', '15/2', 1.0, None),
     ('7\\tfrac{1}{2}', '7', 0.0, None),
@@ -502,16 +433,29 @@ BUILT = [
     ('7.0', '7', 1.0, None),
     ('07', '7', 1.0, None),
     ('+7', '7', 1.0, None),
-    ('7 \\, (\\text{mod } 8)', '7', 1.0, _PMOD),
-    ('7 \\pmod 8', '7', 1.0, _PMOD),
+    ('7 \\, (\\text{mod } 8)', '7', 1.0, None),
+    ('7 \\pmod 8', '7', 1.0, None),
     ('x \\equiv 7 \\pmod{8}', '7', 1.0, None),
     ('7\\;(8)', '56', 1.0, None),
-    ('7 \\above 0pt 8', '7/8', 1.0, _ABOVE),
-    ('7 \\above 1pt 8', '8', 0.0, _ABOVE),
-    ('7 \\phantom{8}', '7', 1.0, _RENDERED_EDGE),
+    # `\\above 0pt` draws no rule: TeX sets it as `\\atop` (`7 \\atop 8` against 7/8 is 0 above),
+    # two values stacked; a rule of any thickness makes the fraction.
+    ('7 \\above 0pt 8', '7/8', 0.0, None),
+    ('7 \\above 1pt 8', '7/8', 1.0, None),
+    ('7 \\above 0.4pt 8', '7/8', 1.0, None),
+    ('7 \\above 1pt 8', '8', 0.0, None),
+    ('7 \\phantom{8}', '7', 1.0, None),
     ('7 \\phantom{8}', '8', 0.0, None),
     ('7 \\atop 8', '7/8', 0.0, None),
-    ('7 \\pmod{8}', '7', 1.0, _PMOD),
+    ('7 \\pmod{8}', '7', 1.0, None),
+    # since round 21 (h-m41)
+    ('{7 \\over 8} + {1 \\over 8}', '1', 1.0, None),
+    ('7 \\pmod{3}', '7', 0.0, None),
+    ('7 \\text{ (eight)}', '7', 0.0, None),
+    ('x = 7, \\; x = 8', '7', 0.0, None),
+    ('\\begin{aligned} x &= 10 - 3 \\\\ &= 8 \\end{aligned}', '7', 0.0, None),
+    ('\\begin{array}{c} 7 & 8 \\end{array}', '7', 0.0, None),
+    ('\\lVert -7 \\rVert', '8', 0.0, None),
+    ('\\color{red}{7} \\color{white}{8}', '8', 0.0, None),
 ]
 
 
@@ -1303,7 +1247,7 @@ PROSE = [
     ('8 \\ \\text{(equals 7)}', None),
     ('8 = 7', None),
     ('8 \\equiv 7', None),
-    ('8 \\text{ i.e. } 7', _JOIN_WORD),
+    ('8 \\text{ i.e. } 7', None),
     ('8 \\text{, same as } 7', None),
     ('8 \\ne 7 \\text{ is false}', None),
     ('\\neg(8 \\ne 7)', None),
