@@ -148,7 +148,7 @@ def _sweep_once(pid: int, host: CgroupV1) -> None:
 
 
 def run_jail(command: Sequence[str], limits: Limits, *, stdin: bytes, output_bytes: int,
-             spare: bool = True, cancel: Cancel | None = None, secret: str = "",
+             stderr_extra: int = 0, spare: bool = True, cancel: Cancel | None = None, secret: str = "",
              **options: Any) -> RawRun:
     """Run `command` in one fresh jail under `limits` (`options` as for `jail_argv`), its
     memory held as a whole by a cgroup where the host has one; `RawRun.oom` says whether
@@ -159,19 +159,20 @@ def run_jail(command: Sequence[str], limits: Limits, *, stdin: bytes, output_byt
     variables always starts its own. cancel: once set (from another thread) the jail is
     killed, a `timed_out` run. secret: what each `SECRET` argument of `command` stands for
     (hex digits: a value only this host and the jail's command know, never in the shape of
-    a spare, which is started before it is drawn)."""
+    a spare, which is started before it is drawn). stderr_extra: bytes stderr may hold past
+    `output_bytes` (a cold init's report: `_runner.from_init`)."""
     if any(arg == SECRET for arg in command) and not (secret.isascii() and secret.isalnum()):
         raise ArgumentError("run_jail: a command with a SECRET argument needs a secret")
     if spare and spares_enabled() and not any(
             options.get(k) for k in ("rw_binds", "pass_fds", "keep_env", "persistent")):
         return _run_spared(command, limits, stdin=stdin, output_bytes=output_bytes,
-                           cancel=cancel, secret=secret, **options)
+                           stderr_extra=stderr_extra, cancel=cancel, secret=secret, **options)
     command = [secret if arg == SECRET else arg for arg in command]
     group = memory_group(limits.memory_bytes)
     try:
         raw = run_process(jail_argv(command, limits, group=group, **options),
                           stdin=stdin, wall_s=limits.wall_s, output_bytes=output_bytes,
-                          with_jail_log=True, cancel=cancel)
+                          stderr_extra=stderr_extra, with_jail_log=True, cancel=cancel)
         if group is not None:
             raw.oom = group.oom_killed()
     finally:
@@ -181,7 +182,7 @@ def run_jail(command: Sequence[str], limits: Limits, *, stdin: bytes, output_byt
 
 
 def _run_spared(command: Sequence[str], limits: Limits, *, stdin: bytes, output_bytes: int,
-                binds: Iterable[tuple[str, str]] = (), mounts: Iterable[str] = (),
+                stderr_extra: int = 0, binds: Iterable[tuple[str, str]] = (), mounts: Iterable[str] = (),
                 address_space_extra: int = 0, extra_processes: int = 0,
                 cancel: Cancel | None = None, secret: str = "") -> RawRun:
     """`run_jail` through a spare jail: the run's files (the binds of regular files) are
@@ -204,8 +205,9 @@ def _run_spared(command: Sequence[str], limits: Limits, *, stdin: bytes, output_
     taken = spares.take(key)
     if taken is None:
         spares.offer(key, start, taken=False)
-        return run_jail(command, limits, stdin=stdin, output_bytes=output_bytes, spare=False,
-                        binds=binds, mounts=mounts, address_space_extra=address_space_extra,
+        return run_jail(command, limits, stdin=stdin, output_bytes=output_bytes,
+                        stderr_extra=stderr_extra, spare=False, binds=binds, mounts=mounts,
+                        address_space_extra=address_space_extra,
                         extra_processes=extra_processes, cancel=cancel, secret=secret)
     reaped = False
     try:
@@ -214,7 +216,8 @@ def _run_spared(command: Sequence[str], limits: Limits, *, stdin: bytes, output_
         head = _release(taken.started, secret)  # the program starts now; the wall limit counts from here
         spares.offer(key, start, taken=True)  # the next run's jail sets up while this one runs
         raw = collect(taken.started, stdin=head + stdin, wall_s=limits.wall_s,
-                      output_bytes=output_bytes, since=released, cancel=cancel)
+                      output_bytes=output_bytes, stderr_extra=stderr_extra, since=released,
+                      cancel=cancel)
         reaped = True
         if taken.group is not None:
             raw.oom = taken.group.oom_killed()
@@ -224,8 +227,9 @@ def _run_spared(command: Sequence[str], limits: Limits, *, stdin: bytes, output_
         else:  # never started, or collect failed: stop the jail whatever it is doing
             taken.close()
     if raw.jail_failed:  # the spare's nsjail never got going: this run starts its own
-        return run_jail(command, limits, stdin=stdin, output_bytes=output_bytes, spare=False,
-                        binds=binds, mounts=mounts, address_space_extra=address_space_extra,
+        return run_jail(command, limits, stdin=stdin, output_bytes=output_bytes,
+                        stderr_extra=stderr_extra, spare=False, binds=binds, mounts=mounts,
+                        address_space_extra=address_space_extra,
                         extra_processes=extra_processes, cancel=cancel, secret=secret)
     return raw
 

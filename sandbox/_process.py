@@ -59,7 +59,7 @@ class Started:
 
 
 def run_process(argv: Sequence[str], *, stdin: bytes, wall_s: float, output_bytes: int,
-                with_jail_log: bool, pass_fds: Sequence[int] = (),
+                with_jail_log: bool, stderr_extra: int = 0, pass_fds: Sequence[int] = (),
                 preexec_fn: Callable[[], None] | None = None,
                 cwd: str | None = None, env: dict[str, str] | None = None,
                 cancel: Cancel | None = None) -> RawRun:
@@ -70,7 +70,7 @@ def run_process(argv: Sequence[str], *, stdin: bytes, wall_s: float, output_byte
     started = spawn_process(argv, with_jail_log=with_jail_log, pass_fds=pass_fds,
                             preexec_fn=preexec_fn, cwd=cwd, env=env)
     return collect(started, stdin=stdin, wall_s=wall_s, output_bytes=output_bytes,
-                   cancel=cancel)
+                   stderr_extra=stderr_extra, cancel=cancel)
 
 
 def spawn_process(argv: Sequence[str], *, with_jail_log: bool, pass_fds: Sequence[int] = (),
@@ -103,9 +103,11 @@ def spawn_process(argv: Sequence[str], *, with_jail_log: bool, pass_fds: Sequenc
 
 
 def collect(started: Started, *, stdin: bytes, wall_s: float, output_bytes: int,
-            since: float | None = None, cancel: Cancel | None = None) -> RawRun:
+            stderr_extra: int = 0, since: float | None = None,
+            cancel: Cancel | None = None) -> RawRun:
     """Feed `stdin` to a started process, read its stdout and stderr up to `output_bytes`
-    each, kill it `wall_s` seconds after `since` (a `time.monotonic()`; default now), past
+    each (stderr `stderr_extra` more: room for a cold init's report, which only stderr
+    carries), kill it `wall_s` seconds after `since` (a `time.monotonic()`; default now), past
     the cap or once `cancel` is set (a stop is a `timed_out` run), reap it with its rusage."""
     proc, log_r, with_jail_log = started.proc, started.log_r, started.with_jail_log
     start = time.monotonic() if since is None else since
@@ -158,8 +160,9 @@ def collect(started: Started, *, stdin: bytes, wall_s: float, output_bytes: int,
                     sel.unregister(key.fileobj)
                     continue
                 buf = key.data
-                if buf is not log and len(buf) + len(chunk) > output_bytes:
-                    buf += chunk[: output_bytes - len(buf)]
+                cap = output_bytes + stderr_extra if buf is err else output_bytes
+                if buf is not log and len(buf) + len(chunk) > cap:
+                    buf += chunk[: cap - len(buf)]
                     overflow = True
                     break
                 buf += chunk

@@ -75,7 +75,7 @@ def run(code: str, language: str = "python", *, stdin: str | bytes = "",
         nonce = secrets.token_hex(NONCE_BYTES)
         raw = run_jail([*cold_init(), SECRET, *spec.run_argv(limits.memory_bytes)], limits,
                        extra_processes=1, stdin=data,
-                       output_bytes=limits.output_bytes + INIT_REPORT_BYTES,
+                       output_bytes=limits.output_bytes, stderr_extra=INIT_REPORT_BYTES,
                        binds=[*box.binds, (staged_dir(), IN_JAIL)],
                        address_space_extra=spec.address_space_extra, secret=nonce)
     return to_execution(from_init(raw, limits.output_bytes, nonce), limits)
@@ -114,15 +114,20 @@ INIT_REPORT_BYTES = len(SIGNAL_REPORT) + 2 * NONCE_BYTES + 1 + 4
 def from_init(raw: RawRun, output_bytes: int, nonce: str) -> RawRun:
     """The run as the program ended, from what its init (`_in_jail/init.py`) reports: an
     exit code is its own; a signal death is exit 128 + N with the report of N, under the
-    run's `nonce`, as stderr's last bytes (taken off). A stream past `output_bytes` (the jail ran with a cap higher by
-    the report's length) is an overflow, cut there."""
+    run's `nonce`, as stderr's last bytes (taken off). stdout's cap in the jail is
+    `output_bytes`, stderr's higher by the report's length (`INIT_REPORT_BYTES`): stderr
+    past `output_bytes` once the report is off is an overflow, cut there, and reads as a
+    run ended at the cap."""
     if raw.exit_code is not None and raw.exit_code > 128:
         report = SIGNAL_REPORT + f"{nonce} {raw.exit_code - 128}\n".encode()
         if raw.stderr.endswith(report):
             raw = dataclasses.replace(raw, exit_code=None, signal=raw.exit_code - 128,
                                       stderr=raw.stderr[:-len(report)])
-    if len(raw.stdout) > output_bytes or len(raw.stderr) > output_bytes:
-        raw = dataclasses.replace(raw, overflow=True, stdout=raw.stdout[:output_bytes],
+    if len(raw.stderr) > output_bytes:  # past the cap, within the report's room: the program
+        # ran on where a cap of its own would have ended it; it reads as a run ended at the
+        # cap, as one further past (killed there: no exit code, no signal of its own) and a
+        # warm run (red team sb15)
+        raw = dataclasses.replace(raw, overflow=True, exit_code=None, signal=None,
                                   stderr=raw.stderr[:output_bytes])
     return raw
 

@@ -287,8 +287,8 @@ class WarmServer:
         read stdout and stderr up to the cap and wait for the server's verdict, one poll()
         per wake-up. Past the cap, or once `cancel` is set (its
         fd wakes the poll at once), the server is asked for a kill; a cancelled run is a
-        timeout. A stream is done at its end of file, or when a read short of the chunk size
-        found its writers gone (POLLHUP): nothing more can come."""
+        timeout. A stream is done at its end of file (an empty read: a short read after its
+        writers hung up may be one packet of a pipe in packet mode, red team sb15)."""
         start = time.monotonic()
         poller = select.poll()
         for fd in writes:
@@ -343,7 +343,8 @@ class WarmServer:
                             if reply is None and not asked:
                                 asked = True
                                 self.control.send(b"kill")
-                        if not chunk or (event & select.POLLHUP and len(chunk) < _CHUNK):
+                        if not chunk:  # only an empty read ends a stream: a pipe in
+                            # packet mode (O_DIRECT, the program's to set) gives one packet a read
                             reading.discard(fd)
                             poller.unregister(fd)
                             os.close(fd)

@@ -34,22 +34,20 @@ Attacked:
     byte 0-255 compiled by cc back to the same bytes;
 (G) spare jails (`SANDBOX_SPARE_JAILS`): a signal death and a split forgery through a spare.
 
-Open (one root, strict xfail `test_a_stream_just_past_the_cap_is_ended_there_too`):
-- `_runner.run` + `_runner.from_init` (output flood, cold): the jail runs with both caps
+Open when written, closed since by the lead (plain tests now):
+- `_runner.run` + `_runner.from_init` (output flood, cold): the jail ran with both caps
   raised by INIT_REPORT_BYTES, so a program 1 to 43 bytes past output_bytes (stdout or
-  stderr) is not ended at the cap: it runs on (here 1 s, up to its wall limit) and reads
-  its own exit 0 (status output_limit), where one further past reads a run ended at the
-  cap (exit None, signal None) and warm kills it at the cap. Same status, score 0 either
-  way; the ending fields and the run's time differ. Rule: stdout's cap is never raised
-  (the report is stderr's), and an overflow reads as a run ended at the cap.
-
-Found, racy, so no strict probe (warm, not the init): `_warm` (the client's read loop in
-the warm run, `if not chunk or (event & select.POLLHUP and len(chunk) < _CHUNK)`) ends a
-stream at the first short read once the writer has hung up; a program that puts its
-stdout/stderr in packet mode (fcntl O_DIRECT) gets one packet (<= 4096 bytes) per read,
-so a 5000-byte write then SIGTERM read 4096 bytes warm in 4 of 6 runs, 5000 cold and on
-the host (a false loss or a cut stderr, never a pass). Rule: a stream ends at EOF only
-(an empty read), as `_process.collect` reads it.
+  stderr) was not ended at the cap: it ran on (here 1 s, up to its wall limit) and read
+  its own exit 0 (status output_limit), where one further past read a run ended at the
+  cap (exit None, signal None) and warm killed it at the cap. Now stdout's cap is
+  output_bytes (`collect`'s `stderr_extra`: the report's room is stderr's only) and stderr
+  past output_bytes once the report is off reads as a run ended at the cap.
+- `_warm` (the client's read loop, `if not chunk or (event & select.POLLHUP and
+  len(chunk) < _CHUNK)`) ended a stream at the first short read once the writer had hung
+  up; a program that puts its stdout/stderr in packet mode (fcntl O_DIRECT) gets one
+  packet (<= 4096 bytes) per read, so a 5000-byte write then SIGTERM read 4096 bytes warm
+  in 4 of 6 runs (a false loss or a cut stderr, never a pass). Now a stream ends at an
+  empty read only, as `_process.collect` reads it; the packet-mode probe asserts warm too.
 
 Held: all the rest; every verdict equals python3 main.py's on this host (where a host
 run is possible: not a stopped child left holding the host's pipe, not a prlimit on the
@@ -299,13 +297,14 @@ def test_fds_0_to_2_on_dev_null_then_a_death(either: str) -> None:
 
 def test_stdout_and_stderr_in_packet_mode_then_a_death(either: str) -> None:
     """O_DIRECT on the shared pipes (packet mode): the init keeps the flag, the report is
-    one packet of its own, every byte arrives cold. (Warm is not asserted: its reader drops
-    packets, 4 of 6 runs, racy; see the module docstring.)"""
+    one packet of its own, every byte arrives, cold and warm (warm's reader once ended a
+    stream at its first short read: see the module docstring)."""
     code = ("import os, fcntl\nfor fd in (1, 2):\n"
             "    fcntl.fcntl(fd, fcntl.F_SETFL, fcntl.fcntl(fd, fcntl.F_GETFL) | os.O_DIRECT)\n"
             "os.write(2, b'e' * 5000)\nos.write(1, b'o' * 5000)\nos.kill(os.getpid(), 15)\n")
     want = ("runtime_error", None, 15, "o" * 5000, "e" * 5000)
     assert full(cold(code)) == want
+    assert full(warm(code)) == want
     assert host(code) == want[1:4]
 
 
@@ -345,23 +344,12 @@ def test_stderr_at_the_raised_cap_then_exit_0_is_an_overflow(either: str) -> Non
     assert (ex.status, ex.truncated, len(ex.stderr)) == ("output_limit", True, CAP)
 
 
-OPEN_CAP = (
-    "open: output flood (a stream just past output_bytes), the run's ending: root "
-    "_runner.run, which runs the jail with both streams' caps raised by INIT_REPORT_BYTES "
-    "(stdout never carries the report) and _runner.from_init, which marks the overflow "
-    "after the fact but keeps the program's own ending: a program 1 to 43 bytes past the "
-    "cap is not ended there and reads its own exit 0, where one further past is killed at "
-    "the cap (exit None, signal None); rule: a run is ended at output_bytes (stdout's cap "
-    "not raised; an overflow read back as a run ended at the cap), whatever the init")
-
-
 @pytest.mark.parametrize("fd", [1, 2])
 def test_a_stream_far_past_the_cap_is_ended_there(c_init: None, fd: int) -> None:
     ex = cold(_flood(fd, CAP + 100, "import time\ntime.sleep(30)"))
     assert (ex.status, ex.exit_code, ex.signal, ex.truncated) == ("output_limit", None, None, True)
 
 
-@pytest.mark.xfail(strict=True, reason=OPEN_CAP)
 @pytest.mark.parametrize("fd", [1, 2])
 def test_a_stream_just_past_the_cap_is_ended_there_too(c_init: None, fd: int) -> None:
     ex = cold(_flood(fd, CAP + 1, "import time\ntime.sleep(1)"))
