@@ -114,6 +114,11 @@ class Extraction:
     the allow-list of marks (`_HARMLESS_GLUE`) nor the exact arithmetic reads (`\\boxed{7}th`,
     `\\boxed{7}{,}5`): the answer is not the box alone, and the rules cannot tell what it is,
     so the pair is uncertain (`wrong`, the judge's where one is configured)."""
+    beside_box: bool = False
+    """Whether the answer was read after a box the reply wrote before it (an answer phrase
+    after the box, `\\boxed{7}. The answer is 8.`, in the tail or after a box before it): the
+    rules read it as the last committed answer, but the reply wrote two answers, so it is
+    never shown to a judge, which would be shown one of them alone (`BESIDE_THE_BOX`)."""
     ordinal: bool = False
     """Whether what is glued is only the English ordinal suffix of the box's whole number
     (`\\boxed{7}th`, `\\boxed{3}^{rd}`, `_ORDINAL_GLUE`): the value as a place, which the
@@ -161,6 +166,13 @@ def extract_answer(text: str, config: MathConfig = _DEFAULT) -> str | None:
 
 def find_answer(text: str, config: MathConfig = _DEFAULT) -> Extraction | None:
     """The final answer of `text` with the rule that found it, or `None`."""
+    cut = box_cut_by_tail(text, config.tail_chars)
+    if cut is not None:
+        # a box opened before the tail and too long to read whole (`_BOX_MAX_CHARS`): its end
+        # is no answer (`7 or 7 ... or 8`, a box nested in boxes opened before the tail); only
+        # an answer marked after it is one
+        found = _final_answer(text[cut:], config) if cut < len(text) else None
+        return found if found is not None and found.source in _MARKED else None
     tail = text[-config.tail_chars:]
     found = _from_answer_tag(tail)
     if found is not None:
@@ -196,7 +208,7 @@ def _final_answer(text: str, config: MathConfig) -> Extraction | None:
             phrase = None
         qualified = phrase is not None and _qualified_phrase(tail, end, phrase)
         if phrase is not None and not qualified:
-            return _with_what_follows(tail, phrase)
+            return replace(_with_what_follows(tail, phrase), beside_box=True)
         # "The answer is (B) $\boxed{12}$": the option's text boxed after its letter; the
         # comparison takes the letter when the gold is one
         box = max(tail.rfind("\\boxed", 0, end), tail.rfind("\\fbox", 0, end))
@@ -220,7 +232,9 @@ def _final_answer(text: str, config: MathConfig) -> Extraction | None:
             after = _sentence_start_before(tail, len(tail))
             if after > last[1] and len(tail[after:].split()) > _SIGN_OFF_WORDS:
                 return None
-        return _with_what_follows(tail, last)
+        found = _with_what_follows(tail, last)
+        # (a box before the tail: the phrase is a second answer beside it, `_box_before_tail`)
+        return replace(found, beside_box=_box_before_tail(text, len(tail)) is not None)
     found = _from_whole_text(tail)
     if found is not None:
         return found
@@ -517,6 +531,32 @@ def _dollars_in_box(content: str) -> str:
         if read and "$" not in read.replace("\\$", ""):
             return read
     return content
+
+
+_MARKED = frozenset({"tag", "boxed", "gsm8k", "phrase"})
+
+
+def box_cut_by_tail(text: str, tail_chars: int) -> int | None:
+    """Where the outermost box that opens before the last `tail_chars` characters ends (past
+    its closing brace; the text's end when it never closes), when it is still open where the
+    tail starts and longer than `_BOX_MAX_CHARS`, so no rule reads it whole: its end, all the
+    tail reads of it, is no answer. None when no such box stands there (within
+    `BOX_SCAN_CHARS`). Linear: one pass over braces."""
+    start = len(text) - tail_chars
+    if start <= 0:
+        return None
+    begin = max(len(text) - BOX_SCAN_CHARS, 0)
+    if "\\boxed" not in text[begin:start] and "\\fbox" not in text[begin:start]:
+        return None
+    pairs: dict[int, int] | None = None
+    cut = None
+    for match in _OPEN_BOX.finditer(text, begin, start):
+        pairs = _brace_pairs(text[begin:]) if pairs is None else pairs
+        close = pairs.get(match.end() - 1 - begin)
+        end = len(text) if close is None else begin + close + 1
+        if end > start and end - match.start() > _BOX_MAX_CHARS and (cut is None or end > cut):
+            cut = end
+    return cut
 
 
 BOX_SCAN_CHARS = 100_000
@@ -1113,14 +1153,26 @@ def _sign_off(sentence: str) -> bool:
     return " ".join(sentence.lower().split()).strip(" .!*") in _SIGN_OFFS
 
 
-# Special-token text in any known family's spelling: ChatML and Llama-3 `<|im_end|>`, DeepSeek's
-# full-width `<｜end▁of▁sentence｜>` (bars `｜` U+FF5C, word space `▁` U+2581) and its look-alike
-# spellings (ASCII bars with `▁`, full-width bars with `_`), Llama-2 `</s>`, `[INST]`. A Llama-3
-# header (`<|start_header_id|>assistant<|end_header_id|>`) is one marker with its role.
-_SPECIAL_TOKEN = (r"<[|\uff5c][A-Za-z_\u2581]{1,30}[|\uff5c]>[ \t]*(?:user|assistant|system|ipython|tool)?"
-                  r"[ \t]*<[|\uff5c]end[_\u2581]header[_\u2581]id[|\uff5c]>|<[|\uff5c][A-Za-z_\u2581]{1,30}[|\uff5c]>")
-_TURN_MARKER = re.compile(rf"{_SPECIAL_TOKEN}|</?s>|\[/?INST\]")
-_END_OF_TURN = re.compile(rf"(?:{_SPECIAL_TOKEN}|</s>)\s*(?:user|assistant|system)?\s*")
+# Special-token text in any known family's spelling, one table by family, so a marker is data
+# by construction (`_PADDING` reads each as padding; `_end_of_reply` drops those that end the
+# text): ChatML, Llama-3, Phi, Cohere and gpt-oss `<|im_end|>` (DeepSeek's full-width
+# `<｜end▁of▁sentence｜>`, bars `｜` U+FF5C, word space `▁` U+2581, and its look-alike spellings),
+# a Llama-3 header with its role (`<|start_header_id|>assistant<|end_header_id|>`), Llama-2 and
+# Mistral `</s>`, `[INST]`, and Gemma `<end_of_turn>`, `<start_of_turn>model`, `<eos>`.
+_TURN_ROLES = r"(?:user|assistant|model|system|ipython|tool)"
+_SPECIAL_TOKEN_FAMILIES = {
+    "llama-3 header": (rf"<[|\uff5c][A-Za-z_\u2581]{{1,30}}[|\uff5c]>[ \t]*{_TURN_ROLES}?[ \t]*"
+                       r"<[|\uff5c]end[_\u2581]header[_\u2581]id[|\uff5c]>"),
+    "chatml, llama-3, phi, cohere, gpt-oss, deepseek": r"<[|\uff5c][A-Za-z_\u2581]{1,30}[|\uff5c]>",
+    "gemma": r"<(?:start|end)_of_turn>|</?(?:bos|eos|pad)>",
+    "llama-2, mistral": r"</?s>|\[/?INST\]",
+}
+# (a role written after a marker is the marker's: `<|im_start|>assistant`, `<start_of_turn>model`)
+_SPECIAL_TOKEN = (rf"(?:{'|'.join(_SPECIAL_TOKEN_FAMILIES.values())})"
+                  rf"(?:[ \t]*+\n?[ \t]*+{_TURN_ROLES}(?![^\W\d_]))?")
+_TURN_MARKER = re.compile(_SPECIAL_TOKEN)
+_END_OF_TURN = re.compile(rf"(?:{_SPECIAL_TOKEN})\s*{_TURN_ROLES}?\s*")
+_TOKEN_OPENERS = ("<|", "<\uff5c", "</s>", "<end_of_turn>", "<start_of_turn>", "<eos>", "<pad>")
 
 
 def _end_of_reply(text: str) -> int:
@@ -1128,8 +1180,7 @@ def _end_of_reply(text: str) -> int:
     `<|endoftext|>`, `</s>`) that a chat template leaves after a finished turn."""
     end = len(text.rstrip())
     for _ in range(4):  # a few stacked markers at most
-        start = max(text.rfind("<|", max(end - 60, 0), end), text.rfind("<\uff5c", max(end - 60, 0), end),
-                    text.rfind("</s>", max(end - 60, 0), end))
+        start = max(text.rfind(opener, max(end - 60, 0), end) for opener in _TOKEN_OPENERS)
         if start < 0 or not _END_OF_TURN.fullmatch(text, start, end):
             break
         end = len(text[:start].rstrip())
@@ -1832,9 +1883,9 @@ _FULL_WIDTH_STOP = re.compile(r"[。！？](?=\S)")
 _INVISIBLE = re.compile(r"[\u00ad\u180e\u200b-\u200d\u2060-\u2064\ufeff]")
 _INVISIBLE_CHARS = "\u00ad\u180e\u200b\u200c\u200d\u2060\u2061\u2062\u2063\u2064\ufeff"
 _PADDING = re.compile(r"\\(?:[,;:! ]|q?quad|[hv]space\*?\{[^{}]{0,20}\})|(?<![\d*])\*+|(?<!\*)\*+(?![\d*])|_+|"
-                      rf"</?[A-Za-z][A-Za-z0-9]{{0,15}}\s*/?>|{_SPECIAL_TOKEN}|\[/?INST\]")
+                      rf"{_SPECIAL_TOKEN}|</?[A-Za-z][A-Za-z0-9_\-]{{0,30}}\s*/?>")
 _SPACES = re.compile(r"[ \t]+")
-_CLOSING_TAG = re.compile(r"</[A-Za-z][A-Za-z0-9]{0,15}\s*>(?=\s*\S)")
+_CLOSING_TAG = re.compile(r"</[A-Za-z][A-Za-z0-9_\-]{0,30}\s*>(?=\s*\S)")
 # Where a reader sees a sentence end that `sentence_key` does not keep (`_after_box`'s
 # `breaks`, written `_BREAK`): a paragraph break, a LaTeX line break, an ideographic space, a
 # new line that opens a markdown block (`|`, `#`, `>`, a rule) or a capital, a full stop
@@ -2080,6 +2131,15 @@ def _unread_after_box(text: str, end: int,
     if mark is not None:  # `\\boxed{7} ❌`, `\\boxed{7}. 🤔`
         return mark, False
     for at, (sentence, ending) in enumerate(read):
+        if ending == _CUT:  # a sentence too long to read whole, holding a value: not read
+            if any(_other_value(sentence, number, answer) for number in _SENTENCE_NUMBER.finditer(sentence)):
+                return sentence[:_WORDS_MAX], False
+            continue
+        marked = _GSM8K_MARK.match(sentence)
+        if marked is not None:  # `#### 7`: the answer marked again, the box's value or another
+            if _value_differs(sentence[marked.end():].strip(_TRAILING), answer) is False:
+                continue
+            return sentence, True
         if ending != "|" and _DIGITS.search(sentence) and (
                 joined_after(answer, sentence) is not None or _SLASH_OPENING.match(sentence)):
             return sentence, True  # `\\boxed{7}. = 8`, `! = 8`, `. / 8`: a sign opening a sentence joins another value
@@ -2124,7 +2184,8 @@ def _unread_after_box(text: str, end: int,
                     if worked is None:
                         worked = numbers_stated(text[:end])
                     stated.extend((number.group(0), sentence, False) for number in _SENTENCE_NUMBER.finditer(clause)
-                                  if _other_value(clause, number, answer) and number_value(number.group(0)) not in worked)
+                                  if _other_value(clause, number, answer) and number_value(number.group(0)) not in worked
+                                  and not _LABELLED.search(clause, 0, number.start()))
                     continue
                 numbers = itertools.chain(_SENTENCE_NUMBER.finditer(clause), _LISTED_NUMBER.finditer(clause))
                 if any(_other_value(clause, number, answer) for number in numbers
@@ -2137,6 +2198,9 @@ def _unread_after_box(text: str, end: int,
         elif ending != _BREAK and not _harmless_remark(sentence, ending):
             return sentence, False  # `Scratch that.`, `IDK.`, `/s`, `Not done.`, `Is that right?`
     return (" ".join(dict.fromkeys(sentence for _, sentence, _ in stated)), tuple(stated)) if stated else None
+
+
+_GSM8K_MARK = re.compile(r"\s*#{3,}\s*(?=-?\d)")  # (a run of marks is read as three: `### 7`)
 
 
 def _read_sentences(region: str) -> list[tuple[str, str]]:
@@ -2182,10 +2246,23 @@ def _sentences_read(parts: list[tuple[str, str]], text: str, end: int) -> list[t
         if _passes(sentence, ending, text, end):
             continue
         used += len(raw) + 1
-        if len(read) == _SENTENCES_READ or used > _WORDS_MAX:
+        if len(read) == _SENTENCES_READ:
+            break
+        if used > _WORDS_MAX:
+            # a sentence the window cuts that holds a number is read whole within
+            # `_LONG_SENTENCE` (`If she had eaten 2 apples, and had she been ..., she would have
+            # 8 apples.`: padding pushes no value out); past that bound it is no text read
+            # (`_CUT`: the pair is uncertain, never a pass)
+            if _DIGITS.search(raw):
+                cut = len(raw) > _LONG_SENTENCE
+                read.append((sentence[:_LONG_SENTENCE], _CUT if cut else ending))
             break
         read.append((sentence, ending))
     return read
+
+
+_LONG_SENTENCE = 2_000
+_CUT = "\u2026"  # (the ending of a sentence `_sentences_read` read only in part)
 
 
 _COMMA_BEFORE_WORD = re.compile(r",(?=[^\W\d_])")
@@ -2200,10 +2277,13 @@ _OFFERING_LABELS = frozenset("""
 """.split())  # noqa: SIM905 (a word list reads better as words)
 
 
+_STEP_ITEM = re.compile(r"\s*+(?i:step|schritt|paso|étape|etapa|шаг)\s*+\d{1,2}\s*+[:.)]\s*+(?=[^\W_])")
+
+
 def _recap_label(line: str) -> bool:
     """Whether `line` is a recap's labelled item: a label of a few words that offers nothing
     (`_OFFERING_LABELS`), a colon, then the value (`Start: 10 apples`, `Apples left: 7`)."""
-    label = _LABEL_LINE.match(line)
+    label = _LABEL_LINE.match(line) or _STEP_ITEM.match(line)  # (`Step 1: 10 apples`)
     return label is not None and not any(
         word.lower() in _OFFERING_LABELS for word in _LETTERS.findall(label.group(0)))
 # A sentence after the box that opens with a slash then a value (`\\boxed{7}. / 8`): nothing
@@ -2757,8 +2837,11 @@ def _rejects(sentence: str, answer: str) -> bool:
     tokens = _READ_TOKEN.findall(body)
     words = [word.lower() for at, word in enumerate(tokens) if not word[0].isdigit() and not (
         tokens[at + 1:at + 2] and tokens[at + 1][0].isdigit() and _value_differs(tokens[at + 1], answer) is False)]
-    return any(word in _REJECTS or word in _REJECTING or word in _NEGATION_WORDS for word in words) and not (
-        any(word in _CONTRASTS for word in words))
+    # (a contrast word contrasts a value only where one follows it: `A common mistake is 13
+    # (adding instead of subtracting).` contrasts two operations)
+    contrasted = any(token.lower() in _CONTRASTS and any(later[0].isdigit() for later in tokens[at + 1:])
+                     for at, token in enumerate(tokens))
+    return any(word in _REJECTS or word in _REJECTING or word in _NEGATION_WORDS for word in words) and not contrasted
 
 
 def _harmless_remark(sentence: str, ending: str = "") -> bool:
@@ -3395,14 +3478,20 @@ def _judges(aside: str, answer: str) -> bool:
         _other_value(aside, number, answer) for number in _ASIDE_NUMBER.finditer(aside))
 
 
+# The left side of an equation that is only a label (`Total = 8`, `Apples left = 8`): words
+# after a clause mark or the start, no number or operation.
+_LABEL_SIDE = re.compile(r"(?:^|[,;:(])\s*+[^\W\d_]++(?:\s++[^\W\d_]++){0,3}\s*+=\s*+$")
+
+
 def _other_value(aside: str, number: re.Match[str], answer: str) -> bool:
     """True when a number in an aside is a value of its own beside the box's `answer`: not an
     operand (`(3 + 4)`) and not the box's value to the number's printed precision (`(7)`,
     `(approximately 0.972)` of `\\frac{35}{36}`, `c'est-à-dire 7`; an integer exactly)."""
     before = aside[:number.start()].rstrip()[-1:]
     after = aside[number.end():].lstrip()[:1]
-    if before in _OPERAND or after in _OPERAND:
-        return False
+    if (before in _OPERAND or after in _OPERAND) and not (
+            before == "=" and after not in _OPERAND and _LABEL_SIDE.search(aside, 0, number.start())):
+        return False  # (`Total = 8`: a label's value, no operand)
     boxed = evaluate(answer)
     printed = parse_number(number.group(0))
     if boxed is None or boxed[1] or printed is None:
