@@ -2634,6 +2634,8 @@ def _unexplained_values(sentence: str, answer: str) -> list[tuple[str, bool]]:
             results.extend(side for side in sides if _PROSE_NUMBER.fullmatch(side))
     values: list[tuple[str, bool]] = []
     for clause in sentence.split(";"):
+        if _later_event(clause):
+            continue  # `Tomorrow she will buy 8 more.`: the story goes on past the question's time
         bounds = [0, *(mark.end() for mark in _STORY_CLAUSES.finditer(clause)), len(clause) + 1]
         acted = [(start, stop) for start, stop in itertools.pairwise(bounds)
                  if _story_told(clause[start:stop]) and not _leaves_another_value(clause[start:stop], answer)]
@@ -2649,6 +2651,25 @@ def _unexplained_values(sentence: str, answer: str) -> list[tuple[str, bool]]:
                       for number in numbers if number_value(number.group(0)) not in rejected)
         values.extend((result, False) for result in results if result in clause and _value_differs(result, answer) is True)
     return list(dict.fromkeys(values))
+
+
+# A later time that opens a clause (`Tomorrow`, `Next week`, `Later`): what the story's people
+# will do then is an event after the question's time.
+_LATER_TIME = re.compile(r"\s*+(?i:tomorrow|later|afterwards?|next\s++(?:day|week|month|year|time))(?![^\W\d_])")
+
+
+def _later_event(clause: str) -> bool:
+    """Whether a clause tells an event after the question's time, known harmless (an
+    allow-list): a later time opens it, then `will` and a verb of what the story's people do
+    (`_ACTING`: `Tomorrow she will buy 8 more.`), in one clause (no clause mark past the time,
+    no word that concludes), no word that offers a result (`_RESULT_WORDS`: not `Tomorrow she
+    will have 8 left.`) and no negation."""
+    if _LATER_TIME.match(clause) is None or _RESULT_WORDS.search(clause) or _CLAUSE_BREAK.search(
+            clause, _LATER_TIME.match(clause).end() + 1) or _CONCLUDING.search(clause):  # type: ignore[union-attr]
+        return False  # (one clause only: not `Tomorrow she will eat 8, so 8.`)
+    words = [word.lower() for word in _LETTERS.findall(clause)]
+    return any(word == "will" and words[at + 1:at + 2] and words[at + 1] in _ACTING for at, word in enumerate(words)) and not (
+        any(word in _NEGATION_WORDS for word in words))
 
 
 def _derived_values(clause: str, answer: str) -> set[int]:
@@ -2682,7 +2703,15 @@ def _derived_values(clause: str, answer: str) -> set[int]:
         if base is not None and factor is not None and value is not None and value == factor * base:
             derived.add(part.start("value"))
     condition = _CONDITION.match(clause)
-    if condition is not None and box is not None:
+    rejected = _REJECTED_CONDITION.search(clause, condition.end()) if condition is not None else None
+    if condition is not None and rejected is not None and _story_action(rejected.group("story")) and not (
+            {number_value(n) for n in _PROSE_NUMBER.findall(clause, 0, condition.end())}
+            & {number_value(n) for n in _PROSE_NUMBER.findall(rejected.group("story"))}):
+        # `If she had eaten 2, she would have 8, but she ate 3.`: the story told after `but`
+        # rejects the condition, so its values and its consequence's are a what-if (the
+        # story's own are read as a story's)
+        derived.update(number.start() for number in _SENTENCE_NUMBER.finditer(clause, 0, rejected.start()))
+    elif condition is not None and box is not None:
         for given in _PROSE_NUMBER.finditer(clause, 0, condition.end()):
             value = number_value(given.group(0))
             made = {value + box, abs(value - box), value * box, *([box / value] if value else []),
@@ -2736,6 +2765,9 @@ _PART_OF_VALUE = re.compile(
 # A condition the reply sets at a sentence's start, to its comma (`If he paid with a 20-dollar
 # bill,`, `Suppose she had 12,`).
 _CONDITION = re.compile(r"(?<!\s)\s*+(?i:if|suppose|supposing|assuming)(?![^\W\d_])[^,;]{1,120},")
+# A clause after a what-if's consequence that tells the story otherwise (`, but she ate 3`):
+# the reply rejects the condition.
+_REJECTED_CONDITION = re.compile(r",\s*+(?i:but|yet|whereas)\s++(?P<story>[^,;]{1,120})$")
 # Words that offer a value as the result (the answer, a total, what is left): a value derived
 # beside them is no aside (`_derived_values`).
 _RESULT_WORDS = re.compile(r"(?<![^\W\d_])(?i:answer|result|solution|total|altogether|in\s+all|left|remain\w*|"

@@ -168,11 +168,6 @@ _SECOND_TURN_JUDGED = (
     'yes-saying judge credits it against 7; root: _extract._SPECIAL_TOKEN / _judge.should_ask '
     '(a box after a turn marker is beside the box, never judged)'
 )
-_ASIDE_LOST = (
-    'false loss: an honest aside after the box loses it (`If she had eaten 2, she would have 8, '
-    'but she ate 3.`, `Tomorrow she will buy 8 more.`); root: _extract._unread_after_box (a '
-    'what-if the reply rejects, a later event: no second answer)'
-)
 _PLUS_TEXT = (
     'meaning dropped: `5\\text{+}` (5 or more) is read as 5 (bare `5+` holds); root: '
     '_normalize.text_carries_meaning (a sign set as text is still a sign)'
@@ -623,14 +618,14 @@ AFTER = [
     ('(10 - 3 = 7)', 1.0, None),
     ('(Not 13, since she ate them.)', 1.0, None),
     ('A common mistake is 13 (adding instead of subtracting).', 1.0, None),
-    ('If she had eaten 2, she would have 8, but she ate 3.', 1.0, _ASIDE_LOST),
+    ('If she had eaten 2, she would have 8, but she ate 3.', 1.0, None),
     ('The answer is not 8.', 1.0, None),
     ('It is not 13.', 1.0, None),
     ('<|im_end|>\n', 1.0, None),
     ('<|eot_id|><|eot_id|>', 1.0, None),
     ('\u200b', 1.0, None),
     ('\ufeff', 1.0, None),
-    ('Tomorrow she will buy 8 more.', 1.0, _ASIDE_LOST),
+    ('Tomorrow she will buy 8 more.', 1.0, None),
     ('If she had 11 apples, the answer would be 8.', 0.0, None),
     ('If we include the dropped one, 8.', 0.0, None),
     ('Counting the core, 8.', 0.0, None),
