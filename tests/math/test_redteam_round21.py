@@ -26,7 +26,7 @@ the judge matters, conftest's `judged` (`YesEngine`: yes to everything). Spellin
 a matter of notation (`7_{8}` as a base, `\\genfrac`, `7 : 8` as a ratio, Roman numerals, number
 words, `5\\text{ k}` against 5000: the doc's uncertain pairs) are not probed.
 
-Held (1068 plain): 242 spellings of two values in a box (other words, scripts and look-alikes
+Held (1068 plain at the round; 1099 since h-m43): 242 spellings of two values in a box (other words, scripts and look-alikes
 of `or`/`and`, text and font commands, spacing and phantoms, rows of `cases`/`aligned`/
 `gathered`/`smallmatrix`/`subarray`, `\\atop`/`\\brack`, arrows, relations, bars, dots, `\\pm`
 forms, `\\{7, 8\\}`), 84 values built by a command or markup, 148 texts after the box (turn
@@ -39,7 +39,8 @@ soft hyphen, Cyrillic and full-width spellings) and 61 carried words, 126 asked 
 (CamelCase, LaTeX-command words, zero-width joins, bidi controls, homoglyphs, non-Latin
 scripts, base64, character codes, special-token text), 36 huge or deeply nested inputs.
 
-Open (131 strict xfails), by root; each reason names the function to fix:
+Open (100 strict xfails; 131 at the round, 31 closed by h-m43), by root; each reason names
+the function to fix:
 
 - `_normalize` joins (37): a joining word slashed, split or dotted (`and/or`, `o\\/r`, `o\\!r`,
   `o r`, `i.e.`: _WORD_BETWEEN / _joining_sign); three or more primes between values (`7 ''' 8`,
@@ -50,13 +51,10 @@ Open (131 strict xfails), by root; each reason names the function to fix:
   7), `\\binom 72`, `7 \\pmod 8`, `\\max\\{7, 6\\}`, `\\lvert -7 \\rvert`, markup at an edge
   (`7\\phantom{0}`, `\\color{red}{7}`, `\\underline{7}`: _as_rendered), equal rows
   (`\\begin{aligned} x &= 10 - 3 \\\\ &= 7`), `7{.}5`;
-- `_extract` after the box (24): Gemma's `<end_of_turn>`/`<start_of_turn>` (_SPECIAL_TOKEN,
-  both ways); `<final_answer>`, `<tool_response>` tags; a later `Answer: 8` / `The answer is 8.`
-  / `答案：8` shown to the judge (credited); `Total = 8`; honest asides lost (`#### 7`, a named
-  mistake, a rejected what-if); a what-if padded past the reader's bound;
-- degenerate length (8): a box longer than `tail_chars` loses its opening and its end is read
-  (`7 or 7 ... or 8` credits 7, `7` + 2000 `\\,` + `or 8` credits 8: _extract.find_answer); a
-  long named hedge and nested boxes after the box reach the judge;
+- `_extract` after the box (1; 23 closed by h-m43, plain since): a second turn's box in
+  Gemma's spelling shown to the judge (_SECOND_TURN_JUDGED: _judge.should_ask);
+- degenerate length (0; 8 closed by h-m43: a box opened before the tail and too long to read
+  whole is no answer, `_extract.box_cut_by_tail`);
 - value words and units (23): `5\\text{+}` read as 5; the question's own `more`/`fewer`/`times`
   and `£` for pounds-cost (false losses); `5 ft 8 in` credited against 5 (_marks_read);
   `5 dollars 50 cents` without `and`; `$12 total`; money asked by a noun or other verb (`total
