@@ -3515,6 +3515,20 @@ def _judges(aside: str, answer: str) -> bool:
 _LABEL_SIDE = re.compile(r"(?:^|[,;:(])\s*+[^\W\d_]++(?:\s++[^\W\d_]++){0,3}\s*+=\s*+$")
 
 
+def _result_label(aside: str, at: int) -> bool:
+    """Whether the left side of the `=` before a value at `at` is only a label that names a
+    result (`_RESULT_WORDS`: `Total = 8`, `Apples left = 8`), or, in an aside that is only
+    that label and the value, any label (`x = 8`); not a variable of the working (`where n =
+    3`, `with a = 3`: operands, as before)."""
+    label = _LABEL_SIDE.search(aside, 0, at)
+    return label is not None and (_RESULT_WORDS.search(label.group(0)) is not None
+                                  or _LABELLED_VALUE.fullmatch(aside.strip(" .()")) is not None)
+
+
+# An aside that is only a label and a value (`x = 8`, `n = 8.`): the value stated again.
+_LABELLED_VALUE = re.compile(r"[^\W\d_]++(?:\s++[^\W\d_]++){0,3}\s*+=\s*+-?\d++(?:\.\d++)?")
+
+
 def _other_value(aside: str, number: re.Match[str], answer: str) -> bool:
     """True when a number in an aside is a value of its own beside the box's `answer`: not an
     operand (`(3 + 4)`) and not the box's value to the number's printed precision (`(7)`,
@@ -3522,8 +3536,8 @@ def _other_value(aside: str, number: re.Match[str], answer: str) -> bool:
     before = aside[:number.start()].rstrip()[-1:]
     after = aside[number.end():].lstrip()[:1]
     if (before in _OPERAND or after in _OPERAND) and not (
-            before == "=" and after not in _OPERAND and _LABEL_SIDE.search(aside, 0, number.start())):
-        return False  # (`Total = 8`: a label's value, no operand)
+            before == "=" and after not in _OPERAND and _result_label(aside, number.start())):
+        return False  # (`Total = 8`: a result label's value, no operand)
     boxed = evaluate(answer)
     printed = parse_number(number.group(0))
     if boxed is None or boxed[1] or printed is None:
