@@ -1167,9 +1167,10 @@ _SPECIAL_TOKEN_FAMILIES = {
     "gemma": r"<(?:start|end)_of_turn>|</?(?:bos|eos|pad)>",
     "llama-2, mistral": r"</?s>|\[/?INST\]",
 }
-# (a role written after a marker is the marker's: `<|im_start|>assistant`, `<start_of_turn>model`)
+# (a role written after a marker on the marker's line is the marker's, as chat templates write it:
+# `<|im_start|>assistant\n`, `<start_of_turn>model\n`; `<|im_start|>user is ...` is text)
 _SPECIAL_TOKEN = (rf"(?:{'|'.join(_SPECIAL_TOKEN_FAMILIES.values())})"
-                  rf"(?:[ \t]*+\n?[ \t]*+{_TURN_ROLES}(?![^\W\d_]))?")
+                  rf"(?:[ \t]*+\n?[ \t]*+{_TURN_ROLES}(?=[ \t]*+(?:\n|$)))?")
 _TURN_MARKER = re.compile(_SPECIAL_TOKEN)
 _END_OF_TURN = re.compile(rf"(?:{_SPECIAL_TOKEN})\s*{_TURN_ROLES}?\s*")
 _TOKEN_OPENERS = ("<|", "<\uff5c", "</s>", "<end_of_turn>", "<start_of_turn>", "<eos>", "<pad>")
@@ -2251,11 +2252,13 @@ def _sentences_read(parts: list[tuple[str, str]], text: str, end: int) -> list[t
         if used > _WORDS_MAX:
             # a sentence the window cuts that holds a number is read whole within
             # `_LONG_SENTENCE` (`If she had eaten 2 apples, and had she been ..., she would have
-            # 8 apples.`: padding pushes no value out); past that bound it is no text read
-            # (`_CUT`: the pair is uncertain, never a pass)
-            if _DIGITS.search(raw):
-                cut = len(raw) > _LONG_SENTENCE
-                read.append((sentence[:_LONG_SENTENCE], _CUT if cut else ending))
+            # 8 apples.`: padding pushes no value out); past that bound a what-if (`_CONDITION`)
+            # is no text read (`_CUT`: the pair is uncertain, never a pass), and anything else
+            # is not read, as before (token soup after a box: a page a model babbles past its answer)
+            if _DIGITS.search(raw) and len(raw) <= _LONG_SENTENCE:
+                read.append((sentence, ending))
+            elif _DIGITS.search(raw) and _CONDITION.match(sentence[:_LONG_SENTENCE]):
+                read.append((sentence[:_LONG_SENTENCE], _CUT))
             break
         read.append((sentence, ending))
     return read
