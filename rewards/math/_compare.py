@@ -16,6 +16,7 @@ from rewards.math._config import MathConfig, Verdict
 from rewards.math._extract import (
     PLACE_NOUNS,
     Extraction,
+    box_cut_by_tail,
     final_sentence_start,
     number_value,
     numbers_stated,
@@ -142,7 +143,7 @@ def compare_local(pred: str | Extraction | None, gold: object,
         # math-verify may still find one, where the completion commits to one: in its last
         # sentence, and only if it ends there (never in a text cut off mid-thought)
         tail = _final_sentence(tail) if tail is not None else None
-        if tail is None or not tail.strip():
+        if tail is None or not tail.strip() or box_cut_by_tail(text or "", config.tail_chars) is not None:
             return Verdict("no_answer", "no final answer found")
         stated = said_of_expression(tail)  # `\frac{5}{6} is wrong.`: read as a box's clause
         if stated is not None:

@@ -114,6 +114,11 @@ class Extraction:
     the allow-list of marks (`_HARMLESS_GLUE`) nor the exact arithmetic reads (`\\boxed{7}th`,
     `\\boxed{7}{,}5`): the answer is not the box alone, and the rules cannot tell what it is,
     so the pair is uncertain (`wrong`, the judge's where one is configured)."""
+    beside_box: bool = False
+    """Whether the answer was read after a box the reply wrote before it (an answer phrase
+    after the box, `\\boxed{7}. The answer is 8.`, in the tail or after a box before it): the
+    rules read it as the last committed answer, but the reply wrote two answers, so it is
+    never shown to a judge, which would be shown one of them alone (`BESIDE_THE_BOX`)."""
     ordinal: bool = False
     """Whether what is glued is only the English ordinal suffix of the box's whole number
     (`\\boxed{7}th`, `\\boxed{3}^{rd}`, `_ORDINAL_GLUE`): the value as a place, which the
@@ -161,6 +166,13 @@ def extract_answer(text: str, config: MathConfig = _DEFAULT) -> str | None:
 
 def find_answer(text: str, config: MathConfig = _DEFAULT) -> Extraction | None:
     """The final answer of `text` with the rule that found it, or `None`."""
+    cut = box_cut_by_tail(text, config.tail_chars)
+    if cut is not None:
+        # a box opened before the tail and too long to read whole (`_BOX_MAX_CHARS`): its end
+        # is no answer (`7 or 7 ... or 8`, a box nested in boxes opened before the tail); only
+        # an answer marked after it is one
+        found = _final_answer(text[cut:], config) if cut < len(text) else None
+        return found if found is not None and found.source in _MARKED else None
     tail = text[-config.tail_chars:]
     found = _from_answer_tag(tail)
     if found is not None:
@@ -196,7 +208,7 @@ def _final_answer(text: str, config: MathConfig) -> Extraction | None:
             phrase = None
         qualified = phrase is not None and _qualified_phrase(tail, end, phrase)
         if phrase is not None and not qualified:
-            return _with_what_follows(tail, phrase)
+            return replace(_with_what_follows(tail, phrase), beside_box=True)
         # "The answer is (B) $\boxed{12}$": the option's text boxed after its letter; the
         # comparison takes the letter when the gold is one
         box = max(tail.rfind("\\boxed", 0, end), tail.rfind("\\fbox", 0, end))
@@ -220,7 +232,9 @@ def _final_answer(text: str, config: MathConfig) -> Extraction | None:
             after = _sentence_start_before(tail, len(tail))
             if after > last[1] and len(tail[after:].split()) > _SIGN_OFF_WORDS:
                 return None
-        return _with_what_follows(tail, last)
+        found = _with_what_follows(tail, last)
+        # (a box before the tail: the phrase is a second answer beside it, `_box_before_tail`)
+        return replace(found, beside_box=_box_before_tail(text, len(tail)) is not None)
     found = _from_whole_text(tail)
     if found is not None:
         return found
@@ -519,6 +533,32 @@ def _dollars_in_box(content: str) -> str:
     return content
 
 
+_MARKED = frozenset({"tag", "boxed", "gsm8k", "phrase"})
+
+
+def box_cut_by_tail(text: str, tail_chars: int) -> int | None:
+    """Where the outermost box that opens before the last `tail_chars` characters ends (past
+    its closing brace; the text's end when it never closes), when it is still open where the
+    tail starts and longer than `_BOX_MAX_CHARS`, so no rule reads it whole: its end, all the
+    tail reads of it, is no answer. None when no such box stands there (within
+    `BOX_SCAN_CHARS`). Linear: one pass over braces."""
+    start = len(text) - tail_chars
+    if start <= 0:
+        return None
+    begin = max(len(text) - BOX_SCAN_CHARS, 0)
+    if "\\boxed" not in text[begin:start] and "\\fbox" not in text[begin:start]:
+        return None
+    pairs: dict[int, int] | None = None
+    cut = None
+    for match in _OPEN_BOX.finditer(text, begin, start):
+        pairs = _brace_pairs(text[begin:]) if pairs is None else pairs
+        close = pairs.get(match.end() - 1 - begin)
+        end = len(text) if close is None else begin + close + 1
+        if end > start and end - match.start() > _BOX_MAX_CHARS and (cut is None or end > cut):
+            cut = end
+    return cut
+
+
 BOX_SCAN_CHARS = 100_000
 """How far back from the end a box is looked for when the tail holds no marked answer."""
 _BOX_MAX_CHARS = 2_000
@@ -579,7 +619,7 @@ def _box_group(text: str) -> tuple[Extraction, int] | None:
         # Special-token text the model writes there is padding (data: it separates nothing),
         # as after a box (`_PADDING`): `\boxed{7}. <|im_end|><|im_start|>assistant \boxed{8}`
         # is `\boxed{7}. \boxed{8}`, two answers side by side.
-        between = _TURN_TEXT.sub("", text[box[1]:group[-1][0]])
+        between = _TURN_MARKER.sub("", text[box[1]:group[-1][0]])
         joined = len(between) < 10 or (
             box[2] != group[-1][2] and len(between) < 70
             and _SEPARATOR_WORD.search(between) is not None
@@ -1116,25 +1156,30 @@ def _sign_off(sentence: str) -> bool:
     return " ".join(sentence.lower().split()).strip(" .!*") in _SIGN_OFFS
 
 
-# Special-token text in any known family's spelling: ChatML and Llama-3 `<|im_end|>`, DeepSeek's
-# full-width `<｜end▁of▁sentence｜>` (bars `｜` U+FF5C, word space `▁` U+2581) and its look-alike
-# spellings (ASCII bars with `▁`, full-width bars with `_`), Llama-2 `</s>`, `[INST]`, Gemma's
-# `<start_of_turn>` and `<end_of_turn>`. A Llama-3 header
-# (`<|start_header_id|>assistant<|end_header_id|>`) is one marker with its role (the spaces
-# around the role taken whole: a long run of them is read once, not once per split).
-_SPECIAL_TOKEN = (r"<[|\uff5c][A-Za-z_\u2581]{1,30}[|\uff5c]>[ \t]*+(?:user|assistant|system|ipython|tool)?"
-                  r"[ \t]*+<[|\uff5c]end[_\u2581]header[_\u2581]id[|\uff5c]>|<[|\uff5c][A-Za-z_\u2581]{1,30}[|\uff5c]>"
-                  r"|<(?:start|end)_of_turn>")
-_TURN_MARKER = re.compile(rf"{_SPECIAL_TOKEN}|</?s>|\[/?INST\]")
-_ROLE = r"(?:(?:user|assistant|system|model)(?![^\W\d_]))"
-"""The role a chat template writes after a turn's opening marker (`<|im_start|>assistant`,
-Gemma's `<start_of_turn>model`)."""
-_END_OF_TURN = re.compile(rf"(?:{_SPECIAL_TOKEN}|</s>)\s*{_ROLE}?\s*")
-_TURN_TEXT_PATTERN = rf"(?:{_SPECIAL_TOKEN}|</?s>|\[/?INST\])(?:\s*+{_ROLE})?"
-_TURN_TEXT = re.compile(_TURN_TEXT_PATTERN)
-"""Special-token text with the role after it (`<|im_start|>assistant`): padding, after a box
-(`_PADDING`) and between boxes (`_box_group`)."""
-_TURN_OPENINGS = ("<|", "<\uff5c", "</s>", "<end_of_turn>", "<start_of_turn>")
+# Special-token text in any known family's spelling, one table by family, so a marker is data
+# by construction (`_PADDING` reads each as padding, after a box and between boxes
+# (`_box_group`); `_end_of_reply` drops those that end the text): ChatML, Llama-3, Phi, Cohere
+# and gpt-oss `<|im_end|>` (DeepSeek's full-width `<｜end▁of▁sentence｜>`, bars `｜` U+FF5C, word
+# space `▁` U+2581, and its look-alike spellings), a Llama-3 header with its role
+# (`<|start_header_id|>assistant<|end_header_id|>`; the spaces around the role taken whole: a
+# long run of them is read once, not once per split), Llama-2 and Mistral `</s>`, `[INST]`,
+# and Gemma `<end_of_turn>`, `<start_of_turn>model`, `<eos>`.
+_TURN_ROLES = r"(?:user|assistant|model|system|ipython|tool)"
+_SPECIAL_TOKEN_FAMILIES = {
+    "llama-3 header": (rf"<[|\uff5c][A-Za-z_\u2581]{{1,30}}[|\uff5c]>[ \t]*+{_TURN_ROLES}?[ \t]*+"
+                       r"<[|\uff5c]end[_\u2581]header[_\u2581]id[|\uff5c]>"),
+    "chatml, llama-3, phi, cohere, gpt-oss, deepseek": r"<[|\uff5c][A-Za-z_\u2581]{1,30}[|\uff5c]>",
+    "gemma": r"<(?:start|end)_of_turn>|</?(?:bos|eos|pad)>",
+    "llama-2, mistral": r"</?s>|\[/?INST\]",
+}
+# (a role written after a marker is the marker's, as chat templates write it:
+# `<|im_start|>assistant\n`, `<start_of_turn>model\n`, `<|im_start|>assistant$\boxed{8}$`;
+# one a word follows on its line is text: `<|im_start|>user is ...`)
+_SPECIAL_TOKEN = (rf"(?:{'|'.join(_SPECIAL_TOKEN_FAMILIES.values())})"
+                  rf"(?:[ \t]*+\n?[ \t]*+{_TURN_ROLES}(?=[ \t]*+(?:\n|$|[^\s\w]|\d)))?")
+_TURN_MARKER = re.compile(_SPECIAL_TOKEN)
+_END_OF_TURN = re.compile(rf"(?:{_SPECIAL_TOKEN})\s*{_TURN_ROLES}?\s*")
+_TOKEN_OPENERS = ("<|", "<\uff5c", "</s>", "<end_of_turn>", "<start_of_turn>", "<eos>", "<pad>")
 """How end-of-turn text opens (`_end_of_reply` looks back for these)."""
 
 
@@ -1143,7 +1188,7 @@ def _end_of_reply(text: str) -> int:
     `<|endoftext|>`, `</s>`) that a chat template leaves after a finished turn."""
     end = len(text.rstrip())
     for _ in range(4):  # a few stacked markers at most
-        start = max(text.rfind(opening, max(end - 60, 0), end) for opening in _TURN_OPENINGS)
+        start = max(text.rfind(opener, max(end - 60, 0), end) for opener in _TOKEN_OPENERS)
         if start < 0 or not _END_OF_TURN.fullmatch(text, start, end):
             break
         end = len(text[:start].rstrip())
@@ -1846,9 +1891,9 @@ _FULL_WIDTH_STOP = re.compile(r"[。！？](?=\S)")
 _INVISIBLE = re.compile(r"[\u00ad\u180e\u200b-\u200d\u2060-\u2064\ufeff]")
 _INVISIBLE_CHARS = "\u00ad\u180e\u200b\u200c\u200d\u2060\u2061\u2062\u2063\u2064\ufeff"
 _PADDING = re.compile(r"\\(?:[,;:! ]|q?quad|[hv]space\*?\{[^{}]{0,20}\})|(?<![\d*])\*+|(?<!\*)\*+(?![\d*])|_+|"
-                      rf"{_TURN_TEXT_PATTERN}|</?[A-Za-z][A-Za-z0-9]{{0,15}}\s*/?>")
+                      rf"{_SPECIAL_TOKEN}|</?[A-Za-z][A-Za-z0-9_\-]{{0,30}}\s*/?>")
 _SPACES = re.compile(r"[ \t]+")
-_CLOSING_TAG = re.compile(r"</[A-Za-z][A-Za-z0-9]{0,15}\s*>(?=\s*\S)")
+_CLOSING_TAG = re.compile(r"</[A-Za-z][A-Za-z0-9_\-]{0,30}\s*>(?=\s*\S)")
 # Where a reader sees a sentence end that `sentence_key` does not keep (`_after_box`'s
 # `breaks`, written `_BREAK`): a paragraph break, a LaTeX line break, an ideographic space, a
 # new line that opens a markdown block (`|`, `#`, `>`, a rule) or a capital, a full stop
@@ -2094,6 +2139,15 @@ def _unread_after_box(text: str, end: int,
     if mark is not None:  # `\\boxed{7} ❌`, `\\boxed{7}. 🤔`
         return mark, False
     for at, (sentence, ending) in enumerate(read):
+        if ending == _CUT:  # a sentence too long to read whole, holding a value: not read
+            if any(_other_value(sentence, number, answer) for number in _SENTENCE_NUMBER.finditer(sentence)):
+                return sentence[:_WORDS_MAX], False
+            continue
+        marked = _GSM8K_MARK.match(sentence)
+        if marked is not None:  # `#### 7`: the answer marked again, the box's value or another
+            if _value_differs(sentence[marked.end():].strip(_TRAILING), answer) is False:
+                continue
+            return sentence, True
         if ending != "|" and _DIGITS.search(sentence) and (
                 joined_after(answer, sentence) is not None or _SLASH_OPENING.match(sentence)):
             return sentence, True  # `\\boxed{7}. = 8`, `! = 8`, `. / 8`: a sign opening a sentence joins another value
@@ -2138,7 +2192,8 @@ def _unread_after_box(text: str, end: int,
                     if worked is None:
                         worked = numbers_stated(text[:end])
                     stated.extend((number.group(0), sentence, False) for number in _SENTENCE_NUMBER.finditer(clause)
-                                  if _other_value(clause, number, answer) and number_value(number.group(0)) not in worked)
+                                  if _other_value(clause, number, answer) and number_value(number.group(0)) not in worked
+                                  and not _LABELLED.search(clause, 0, number.start()))
                     continue
                 numbers = itertools.chain(_SENTENCE_NUMBER.finditer(clause), _LISTED_NUMBER.finditer(clause))
                 if any(_other_value(clause, number, answer) for number in numbers
@@ -2151,6 +2206,9 @@ def _unread_after_box(text: str, end: int,
         elif ending != _BREAK and not _harmless_remark(sentence, ending):
             return sentence, False  # `Scratch that.`, `IDK.`, `/s`, `Not done.`, `Is that right?`
     return (" ".join(dict.fromkeys(sentence for _, sentence, _ in stated)), tuple(stated)) if stated else None
+
+
+_GSM8K_MARK = re.compile(r"\s*#{3,}\s*(?=-?\d)")  # (a run of marks is read as three: `### 7`)
 
 
 def _read_sentences(region: str) -> list[tuple[str, str]]:
@@ -2196,10 +2254,25 @@ def _sentences_read(parts: list[tuple[str, str]], text: str, end: int) -> list[t
         if _passes(sentence, ending, text, end):
             continue
         used += len(raw) + 1
-        if len(read) == _SENTENCES_READ or used > _WORDS_MAX:
+        if len(read) == _SENTENCES_READ:
+            break
+        if used > _WORDS_MAX:
+            # a sentence the window cuts that holds a number is read whole within
+            # `_LONG_SENTENCE` (`If she had eaten 2 apples, and had she been ..., she would have
+            # 8 apples.`: padding pushes no value out); past that bound a what-if (`_CONDITION`)
+            # is no text read (`_CUT`: the pair is uncertain, never a pass), and anything else
+            # is not read, as before (token soup after a box: a page a model babbles past its answer)
+            if _DIGITS.search(raw) and len(raw) <= _LONG_SENTENCE:
+                read.append((sentence, ending))
+            elif _DIGITS.search(raw) and _CONDITION.match(sentence[:_LONG_SENTENCE]):
+                read.append((sentence[:_LONG_SENTENCE], _CUT))
             break
         read.append((sentence, ending))
     return read
+
+
+_LONG_SENTENCE = 2_000
+_CUT = "\u2026"  # (the ending of a sentence `_sentences_read` read only in part)
 
 
 _COMMA_BEFORE_WORD = re.compile(r",(?=[^\W\d_])")
@@ -2214,10 +2287,13 @@ _OFFERING_LABELS = frozenset("""
 """.split())  # noqa: SIM905 (a word list reads better as words)
 
 
+_STEP_ITEM = re.compile(r"\s*+(?i:step|schritt|paso|étape|etapa|шаг)\s*+\d{1,2}\s*+[:.)]\s*+(?=[^\W_])")
+
+
 def _recap_label(line: str) -> bool:
     """Whether `line` is a recap's labelled item: a label of a few words that offers nothing
     (`_OFFERING_LABELS`), a colon, then the value (`Start: 10 apples`, `Apples left: 7`)."""
-    label = _LABEL_LINE.match(line)
+    label = _LABEL_LINE.match(line) or _STEP_ITEM.match(line)  # (`Step 1: 10 apples`)
     return label is not None and not any(
         word.lower() in _OFFERING_LABELS for word in _LETTERS.findall(label.group(0)))
 # A sentence after the box that opens with a slash then a value (`\\boxed{7}. / 8`): nothing
@@ -2568,6 +2644,8 @@ def _unexplained_values(sentence: str, answer: str) -> list[tuple[str, bool]]:
             results.extend(side for side in sides if _PROSE_NUMBER.fullmatch(side))
     values: list[tuple[str, bool]] = []
     for clause in sentence.split(";"):
+        if _later_event(clause):
+            continue  # `Tomorrow she will buy 8 more.`: the story goes on past the question's time
         bounds = [0, *(mark.end() for mark in _STORY_CLAUSES.finditer(clause)), len(clause) + 1]
         acted = [(start, stop) for start, stop in itertools.pairwise(bounds)
                  if _story_told(clause[start:stop]) and not _leaves_another_value(clause[start:stop], answer)]
@@ -2583,6 +2661,25 @@ def _unexplained_values(sentence: str, answer: str) -> list[tuple[str, bool]]:
                       for number in numbers if number_value(number.group(0)) not in rejected)
         values.extend((result, False) for result in results if result in clause and _value_differs(result, answer) is True)
     return list(dict.fromkeys(values))
+
+
+# A later time that opens a clause (`Tomorrow`, `Next week`, `Later`): what the story's people
+# will do then is an event after the question's time.
+_LATER_TIME = re.compile(r"\s*+(?i:tomorrow|later|afterwards?|next\s++(?:day|week|month|year|time))(?![^\W\d_])")
+
+
+def _later_event(clause: str) -> bool:
+    """Whether a clause tells an event after the question's time, known harmless (an
+    allow-list): a later time opens it, then `will` and a verb of what the story's people do
+    (`_ACTING`: `Tomorrow she will buy 8 more.`), in one clause (no clause mark past the time,
+    no word that concludes), no word that offers a result (`_RESULT_WORDS`: not `Tomorrow she
+    will have 8 left.`) and no negation."""
+    if _LATER_TIME.match(clause) is None or _RESULT_WORDS.search(clause) or _CLAUSE_BREAK.search(
+            clause, _LATER_TIME.match(clause).end() + 1) or _CONCLUDING.search(clause):  # type: ignore[union-attr]
+        return False  # (one clause only: not `Tomorrow she will eat 8, so 8.`)
+    words = [word.lower() for word in _LETTERS.findall(clause)]
+    return any(word == "will" and words[at + 1:at + 2] and words[at + 1] in _ACTING for at, word in enumerate(words)) and not (
+        any(word in _NEGATION_WORDS for word in words))
 
 
 def _derived_values(clause: str, answer: str) -> set[int]:
@@ -2616,7 +2713,15 @@ def _derived_values(clause: str, answer: str) -> set[int]:
         if base is not None and factor is not None and value is not None and value == factor * base:
             derived.add(part.start("value"))
     condition = _CONDITION.match(clause)
-    if condition is not None and box is not None:
+    rejected = _REJECTED_CONDITION.search(clause, condition.end()) if condition is not None else None
+    if condition is not None and rejected is not None and _story_action(rejected.group("story")) and not (
+            {number_value(n) for n in _PROSE_NUMBER.findall(clause, 0, condition.end())}
+            & {number_value(n) for n in _PROSE_NUMBER.findall(rejected.group("story"))}):
+        # `If she had eaten 2, she would have 8, but she ate 3.`: the story told after `but`
+        # rejects the condition, so its values and its consequence's are a what-if (the
+        # story's own are read as a story's)
+        derived.update(number.start() for number in _SENTENCE_NUMBER.finditer(clause, 0, rejected.start()))
+    elif condition is not None and box is not None:
         for given in _PROSE_NUMBER.finditer(clause, 0, condition.end()):
             value = number_value(given.group(0))
             made = {value + box, abs(value - box), value * box, *([box / value] if value else []),
@@ -2670,6 +2775,9 @@ _PART_OF_VALUE = re.compile(
 # A condition the reply sets at a sentence's start, to its comma (`If he paid with a 20-dollar
 # bill,`, `Suppose she had 12,`).
 _CONDITION = re.compile(r"(?<!\s)\s*+(?i:if|suppose|supposing|assuming)(?![^\W\d_])[^,;]{1,120},")
+# A clause after a what-if's consequence that tells the story otherwise (`, but she ate 3`):
+# the reply rejects the condition.
+_REJECTED_CONDITION = re.compile(r",\s*+(?i:but|yet|whereas)\s++(?P<story>[^,;]{1,120})$")
 # Words that offer a value as the result (the answer, a total, what is left): a value derived
 # beside them is no aside (`_derived_values`).
 _RESULT_WORDS = re.compile(r"(?<![^\W\d_])(?i:answer|result|solution|total|altogether|in\s+all|left|remain\w*|"
@@ -2771,8 +2879,11 @@ def _rejects(sentence: str, answer: str) -> bool:
     tokens = _READ_TOKEN.findall(body)
     words = [word.lower() for at, word in enumerate(tokens) if not word[0].isdigit() and not (
         tokens[at + 1:at + 2] and tokens[at + 1][0].isdigit() and _value_differs(tokens[at + 1], answer) is False)]
-    return any(word in _REJECTS or word in _REJECTING or word in _NEGATION_WORDS for word in words) and not (
-        any(word in _CONTRASTS for word in words))
+    # (a contrast word contrasts a value only where one follows it: `A common mistake is 13
+    # (adding instead of subtracting).` contrasts two operations)
+    contrasted = any(token.lower() in _CONTRASTS and any(later[0].isdigit() for later in tokens[at + 1:])
+                     for at, token in enumerate(tokens))
+    return any(word in _REJECTS or word in _REJECTING or word in _NEGATION_WORDS for word in words) and not contrasted
 
 
 def _harmless_remark(sentence: str, ending: str = "") -> bool:
@@ -3409,14 +3520,34 @@ def _judges(aside: str, answer: str) -> bool:
         _other_value(aside, number, answer) for number in _ASIDE_NUMBER.finditer(aside))
 
 
+# The left side of an equation that is only a label (`Total = 8`, `Apples left = 8`): words
+# after a clause mark or the start, no number or operation.
+_LABEL_SIDE = re.compile(r"(?:^|[,;:(])\s*+[^\W\d_]++(?:\s++[^\W\d_]++){0,3}\s*+=\s*+$")
+
+
+def _result_label(aside: str, at: int) -> bool:
+    """Whether the left side of the `=` before a value at `at` is only a label that names a
+    result (`_RESULT_WORDS`: `Total = 8`, `Apples left = 8`), or, in an aside that is only
+    that label and the value, any label (`x = 8`); not a variable of the working (`where n =
+    3`, `with a = 3`: operands, as before)."""
+    label = _LABEL_SIDE.search(aside, 0, at)
+    return label is not None and (_RESULT_WORDS.search(label.group(0)) is not None
+                                  or _LABELLED_VALUE.fullmatch(aside.strip(" .()")) is not None)
+
+
+# An aside that is only a label and a value (`x = 8`, `n = 8.`): the value stated again.
+_LABELLED_VALUE = re.compile(r"[^\W\d_]++(?:\s++[^\W\d_]++){0,3}\s*+=\s*+-?\d++(?:\.\d++)?")
+
+
 def _other_value(aside: str, number: re.Match[str], answer: str) -> bool:
     """True when a number in an aside is a value of its own beside the box's `answer`: not an
     operand (`(3 + 4)`) and not the box's value to the number's printed precision (`(7)`,
     `(approximately 0.972)` of `\\frac{35}{36}`, `c'est-à-dire 7`; an integer exactly)."""
     before = aside[:number.start()].rstrip()[-1:]
     after = aside[number.end():].lstrip()[:1]
-    if before in _OPERAND or after in _OPERAND:
-        return False
+    if (before in _OPERAND or after in _OPERAND) and not (
+            before == "=" and after not in _OPERAND and _result_label(aside, number.start())):
+        return False  # (`Total = 8`: a result label's value, no operand)
     boxed = evaluate(answer)
     printed = parse_number(number.group(0))
     if boxed is None or boxed[1] or printed is None:

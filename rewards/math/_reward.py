@@ -76,7 +76,8 @@ class MathReward:
         # (an unmarked number is shown with the words of its clause, as the rule read it:
         # never `7` where the reply wrote `Not 7.`)
         scores = judged_scores(self.judge, samples,
-                               [(a.words or a.answer) if a else None for a in answers],
+                               [(a.words or a.answer) if a and not a.beside_box else None
+                                for a in answers],  # (two answers: never the judge's)
                                golds, verdicts)
         if ready is not None:  # the judge asks about a batch at once
             ready(range(len(scores)), scores)

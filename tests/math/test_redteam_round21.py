@@ -26,7 +26,7 @@ the judge matters, conftest's `judged` (`YesEngine`: yes to everything). Spellin
 a matter of notation (`7_{8}` as a base, `\\genfrac`, `7 : 8` as a ratio, Roman numerals, number
 words, `5\\text{ k}` against 5000: the doc's uncertain pairs) are not probed.
 
-Held (1068 plain): 242 spellings of two values in a box (other words, scripts and look-alikes
+Held (1068 plain at the round; 1099 since h-m43): 242 spellings of two values in a box (other words, scripts and look-alikes
 of `or`/`and`, text and font commands, spacing and phantoms, rows of `cases`/`aligned`/
 `gathered`/`smallmatrix`/`subarray`, `\\atop`/`\\brack`, arrows, relations, bars, dots, `\\pm`
 forms, `\\{7, 8\\}`), 84 values built by a command or markup, 148 texts after the box (turn
@@ -45,16 +45,15 @@ word slashed, split or dotted; three or more primes; a union of singletons; `\\\
 `\\over`, `\\binom 72`, `\\pmod`, `\\max\\{7, 6\\}`, `\\lvert`, markup at an edge, restated
 values, `7{.}5`), with 22 more probes of the same rules (1221 in all). `7 \\above 0pt 8` is
 `\\atop` (no rule drawn): two values, 0 against 7/8 (it was expected 1.0).
+Closed since (h-m43, `rewards/math/_extract.py`): 23 rows after the box (one table of
+special-token families, any answer tag, later answer phrases never judged, result labels,
+honest asides, padded what-ifs) and the 8 of degenerate length (a box opened before the tail
+and too long to read whole is no answer, `_extract.box_cut_by_tail`); with h-m40's rule (a
+turn marker with its role is padding between boxes) the second turn's box in Gemma's spelling
+is a second answer, never judged.
 
-Open (69 strict xfails), by root; each reason names the function to fix:
+Open, by root; each reason names the function to fix:
 
-- `_extract` after the box (24): Gemma's `<end_of_turn>`/`<start_of_turn>` (_SPECIAL_TOKEN,
-  both ways); `<final_answer>`, `<tool_response>` tags; a later `Answer: 8` / `The answer is 8.`
-  / `答案：8` shown to the judge (credited); `Total = 8`; honest asides lost (`#### 7`, a named
-  mistake, a rejected what-if); a what-if padded past the reader's bound;
-- degenerate length (8): a box longer than `tail_chars` loses its opening and its end is read
-  (`7 or 7 ... or 8` credits 7, `7` + 2000 `\\,` + `or 8` credits 8: _extract.find_answer); a
-  long named hedge and nested boxes after the box reach the judge;
 - value words and units (23): `5\\text{+}` read as 5; the question's own `more`/`fewer`/`times`
   and `£` for pounds-cost (false losses); `5 ft 8 in` credited against 5 (_marks_read);
   `5 dollars 50 cents` without `and`; `$12 total`; money asked by a noun or other verb (`total
@@ -89,58 +88,6 @@ WORK = "Mia had 10 apples. She ate 3, so 10 - 3 = 7.\n\n"
 BOX = "The answer is $\\boxed{7}$. "
 
 # Reasons of the open rows, by root.
-_GEMMA = (
-    "special-token text: Gemma's `<end_of_turn>` / `<start_of_turn>model` are no "
-    '`_SPECIAL_TOKEN`: a second turn offering 8 keeps the box, the end marker alone loses it; '
-    "root: _extract._SPECIAL_TOKEN (every family's turn markers)"
-)
-_SECOND_TURN_JUDGED = (
-    "no committed answer: a second turn's box in Gemma's spelling is the reply's last box and a "
-    'yes-saying judge credits it against 7; root: _extract._SPECIAL_TOKEN / _judge.should_ask '
-    '(a box after a turn marker is beside the box, never judged)'
-)
-_OTHER_TAGS = (
-    'no committed answer: an answer tag other than `<answer>` after the box '
-    '(`<final_answer>8</final_answer>`, `<tool_response>8</tool_response>`) keeps the box; '
-    "root: _extract (a tagged value after the box is a second answer whatever the tag's name)"
-)
-_LATER_ANSWER_JUDGED = (
-    'no committed answer: an answer phrase after the box (`Answer: 8`, `The answer is 8.`, '
-    "`答案：8`, `Actually, the answer is 8.`) is read as the reply's answer and shown to a "
-    'yes-saying judge, which credits it against 7; root: _extract.find_answer / '
-    '_judge.should_ask (a later answer beside the box is BESIDE_THE_BOX, never judged, as `3. '
-    'Answer: 8` is)'
-)
-_TOTAL_SIGN = (
-    'no committed answer: `Total = 8` after the box keeps it (`Left: 8 apples` loses it); root: '
-    '_extract._unread_after_box (a result label then `=` a value is a second answer)'
-)
-_ASIDE_LOST = (
-    'false loss: an honest aside after the box loses it (`#### 7`, `Step 3: 7 left.`, `A common '
-    'mistake is 13 (...)`, `If she had eaten 2, she would have 8, but she ate 3.`, `Tomorrow '
-    'she will buy 8 more.`); root: _extract._unread_after_box (the same value restated, a '
-    'mistake named as one, a what-if the reply rejects, a later event: no second answer)'
-)
-_PADDED_WHATIF = (
-    'no committed answer: a what-if offering 8 keeps the box when its clause is padded '
-    '(repeated subclauses, or the box pushed out of `tail_chars`); root: '
-    '_extract._derived_values / _offered_as_result (past the bound: no committed answer, never '
-    'a pass)'
-)
-_TAIL_CUT = (
-    'degenerate length: a box longer than `tail_chars` (4000) loses its opening and its end is '
-    'read as the answer (`7 or 7 ... or 8` credits 7, `7\\,\\,... or 8` credits 8, `7, 7, ..., '
-    '8` credits 7); root: _extract.find_answer (a box opened before the tail is no answer)'
-)
-_HUGE_JUDGED = (
-    'degenerate length: a long hedge `x = 7 \\quad ... x = 8` past a few thousand characters is '
-    'no hedge to the rules and is shown to a yes-saying judge; root: _normalize hedges bound / '
-    '_judge.should_ask (a hedge too long to read is no answer, never judged)'
-)
-_NESTED_BOX_JUDGED = (
-    'no committed answer: a second box after the box, nested or after a numbered list, is shown '
-    'to a yes-saying judge; root: _judge.should_ask / _extract (BESIDE_THE_BOX)'
-)
 _PLUS_TEXT = (
     'meaning dropped: `5\\text{+}` (5 or more) is read as 5 (bare `5+` holds); root: '
     '_normalize.text_carries_meaning (a sign set as text is still a sign)'
@@ -471,8 +418,8 @@ def test_one_value_built_by_a_command(
 # ================================================================================================
 
 AFTER = [
-    ('<end_of_turn>\n<start_of_turn>model\nActually 8.', 0.0, _GEMMA),
-    ('<end_of_turn>', 1.0, _GEMMA),
+    ('<end_of_turn>\n<start_of_turn>model\nActually 8.', 0.0, None),
+    ('<end_of_turn>', 1.0, None),
     ('<|end|><|assistant|>8', 0.0, None),
     ('<|end|>', 1.0, None),
     ('<|im_end|>\n<|im_start|>assistant\nFinal: 8', 0.0, None),
@@ -497,9 +444,9 @@ AFTER = [
     ('\n\nUser: Are you sure?\nAssistant: It is 8.', 0.0, None),
     ('\n\n### User:\nSure?\n\n### Assistant:\n8', 0.0, None),
     ('\n\n<|user|>\nSure?\n<|assistant|>\nIt is 8.', 0.0, None),
-    ('\n<start_of_turn>model\n$\\boxed{8}$', 0.0, _SECOND_TURN_JUDGED),
+    ('\n<start_of_turn>model\n$\\boxed{8}$', 0.0, None),
     ('<tool_call>{"answer": 8}</tool_call>', 0.0, None),
-    ('<tool_response>8</tool_response>', 0.0, _OTHER_TAGS),
+    ('<tool_response>8</tool_response>', 0.0, None),
     ('<｜Assistant｜>8', 0.0, None),
     ('<｜User｜>Sure?<｜Assistant｜>It is 8.', 0.0, None),
     ('<|im_end|>', 1.0, None),
@@ -514,7 +461,7 @@ AFTER = [
     ('<answer>8</answer>', 0.0, None),
     ('<ANSWER>8</ANSWER>', 0.0, None),
     ('<answer> 8 </answer>', 0.0, None),
-    ('<final_answer>8</final_answer>', 0.0, _OTHER_TAGS),
+    ('<final_answer>8</final_answer>', 0.0, None),
     ('<answer>\\boxed{8}</answer>', 0.0, None),
     ('<answer>7</answer>', 1.0, None),
     ('<result>8</result>', 0.0, None),
@@ -527,17 +474,17 @@ AFTER = [
     ('\\[\\boxed{7}\\]', 1.0, None),
     ('\\(\\boxed{8}\\)', 0.0, None),
     ('**8**', 0.0, None),
-    ('\n\n**Final Answer:** 8', 0.0, _LATER_ANSWER_JUDGED),
-    ('\n\nFinal answer: 8', 0.0, _LATER_ANSWER_JUDGED),
-    ('\n\nAnswer: 8', 0.0, _LATER_ANSWER_JUDGED),
+    ('\n\n**Final Answer:** 8', 0.0, None),
+    ('\n\nFinal answer: 8', 0.0, None),
+    ('\n\nAnswer: 8', 0.0, None),
     ('\n\n#### 8', 0.0, None),
-    ('\n\n#### 7', 1.0, _ASIDE_LOST),
-    ('\n\nThe answer is 8.', 0.0, _LATER_ANSWER_JUDGED),
-    ('\n\nThe final answer is $8$.', 0.0, _LATER_ANSWER_JUDGED),
-    ('\n\nANSWER: 8', 0.0, _LATER_ANSWER_JUDGED),
+    ('\n\n#### 7', 1.0, None),
+    ('\n\nThe answer is 8.', 0.0, None),
+    ('\n\nThe final answer is $8$.', 0.0, None),
+    ('\n\nANSWER: 8', 0.0, None),
     ('\n\nRéponse : 8', 0.0, None),
-    ('\n\n答案：8', 0.0, _LATER_ANSWER_JUDGED),
-    ('\n\n答案是 8。', 0.0, _LATER_ANSWER_JUDGED),
+    ('\n\n答案：8', 0.0, None),
+    ('\n\n答案是 8。', 0.0, None),
     ('\n\nОтвет: 8', 0.0, None),
     ('\n\nAntwort: 8', 0.0, None),
     ('\n\nRespuesta: 8', 0.0, None),
@@ -568,7 +515,7 @@ AFTER = [
     ('Hmm, actually 8.', 0.0, None),
     ('Correction: 8.', 0.0, None),
     ('Sorry, I meant 8.', 0.0, None),
-    ('Actually, the answer is 8.', 0.0, _LATER_ANSWER_JUDGED),
+    ('Actually, the answer is 8.', 0.0, None),
     ('But if she found one more, 8.', 0.0, None),
     ('Or 8 if she found one.', 0.0, None),
     ('Either way, 8.', 0.0, None),
@@ -604,19 +551,19 @@ AFTER = [
     ('≈ 7', 1.0, None),
     ('= 7', 1.0, None),
     ('\n\nIn total, she ate 3 and kept 7.', 1.0, None),
-    ('\n\nStep 1: 10 apples. Step 2: eat 3. Step 3: 7 left.', 1.0, _ASIDE_LOST),
+    ('\n\nStep 1: 10 apples. Step 2: eat 3. Step 3: 7 left.', 1.0, None),
     ('Note that 3 is the number eaten, not left.', 1.0, None),
     ('(10 - 3 = 7)', 1.0, None),
     ('(Not 13, since she ate them.)', 1.0, None),
-    ('A common mistake is 13 (adding instead of subtracting).', 1.0, _ASIDE_LOST),
-    ('If she had eaten 2, she would have 8, but she ate 3.', 1.0, _ASIDE_LOST),
+    ('A common mistake is 13 (adding instead of subtracting).', 1.0, None),
+    ('If she had eaten 2, she would have 8, but she ate 3.', 1.0, None),
     ('The answer is not 8.', 1.0, None),
     ('It is not 13.', 1.0, None),
     ('<|im_end|>\n', 1.0, None),
     ('<|eot_id|><|eot_id|>', 1.0, None),
     ('\u200b', 1.0, None),
     ('\ufeff', 1.0, None),
-    ('Tomorrow she will buy 8 more.', 1.0, _ASIDE_LOST),
+    ('Tomorrow she will buy 8 more.', 1.0, None),
     ('If she had 11 apples, the answer would be 8.', 0.0, None),
     ('If we include the dropped one, 8.', 0.0, None),
     ('Counting the core, 8.', 0.0, None),
@@ -629,7 +576,7 @@ AFTER = [
     ('She is left with 8.', 0.0, None),
     ('Remaining: 8', 0.0, None),
     ('Left: 8 apples', 0.0, None),
-    ('Total = 8', 0.0, _TOTAL_SIGN),
+    ('Total = 8', 0.0, None),
     ('Result: 8', 0.0, None),
     ('\n\n**Recap:** 10 - 2 = 8.', 0.0, None),
     ('\n\nIn short: 8.', 0.0, None),
@@ -1359,9 +1306,9 @@ HUGE_BOXED = [
     ("7 \\over " * 2000 + "8", "8", 0.0, None),
     ("7 \\bmod " * 3000 + "8", "8", 0.0, None),
     ("7 \\lor " * 400 + "8", "7", 0.0, None),
-    ("7" + "'" * 20000 + " 8", "8", 0.0, _TAIL_CUT),
-    ("7" + "°" * 20000 + " 8", "8", 0.0, _TAIL_CUT),
-    ("7" + " " * 50000 + "8", "8", 0.0, _TAIL_CUT),
+    ("7" + "'" * 20000 + " 8", "8", 0.0, None),
+    ("7" + "°" * 20000 + " 8", "8", 0.0, None),
+    ("7" + " " * 50000 + "8", "8", 0.0, None),
     ("7" + "\u200b" * 50000 + "8", "8", 0.0, None),
     ("9" * 50000, "7", 0.0, None),
     ("7" + "0" * 5000 + "\\text{ thousand}", "7", 0.0, None),
@@ -1374,11 +1321,11 @@ HUGE_BOXED = [
     ("\\$7 \\text{ and } " + "50 \\text{ cents and }" * 3000 + " 1 cent", "7", 0.0, None),
     ("7, " * 250 + "8", "7", 0.0, None),
     ("7 \\text{ or } " * 250 + "8", "7", 0.0, None),
-    ("7 \\text{ or } " * 300 + "8", "7", 0.0, _TAIL_CUT),
-    ("7" + "\\," * 2000 + "\\text{ or } 8", "8", 0.0, _TAIL_CUT),
-    ("7, " * 5000 + "8", "7", 0.0, _TAIL_CUT),
+    ("7 \\text{ or } " * 300 + "8", "7", 0.0, None),
+    ("7" + "\\," * 2000 + "\\text{ or } 8", "8", 0.0, None),
+    ("7, " * 5000 + "8", "7", 0.0, None),
     ("x = 7 \\quad " * 200 + "x = 8", "7", 0.0, None),
-    ("x = 7 \\quad " * 500 + "x = 8", "7", 0.0, _HUGE_JUDGED),
+    ("x = 7 \\quad " * 500 + "x = 8", "7", 0.0, None),
 ]
 
 
@@ -1400,11 +1347,11 @@ HUGE_AFTER = [
     ("Or, " * 5000 + "8", 0.0, None),
     ("<answer>" * 3000 + "8" + "</answer>" * 3000, 0.0, None),
     ("<think>" * 3000 + "8", 0.0, None),
-    ("\n1. a\n" * 3000 + "2. Answer: 8", 0.0, _LATER_ANSWER_JUDGED),
-    ("\\boxed{" * 3000 + "8" + "}" * 3000, 0.0, _NESTED_BOX_JUDGED),
-    ("If she ate 2, " * 3000 + "8.", 0.0, _PADDED_WHATIF),
-    (_PADDED.format(", and had she been less hungry that morning" * 5), 0.0, _PADDED_WHATIF),
-    (_PADDED.format(", and had she been less hungry that morning" * 10), 0.0, _PADDED_WHATIF),
+    ("\n1. a\n" * 3000 + "2. Answer: 8", 0.0, None),
+    ("\\boxed{" * 3000 + "8" + "}" * 3000, 0.0, None),
+    ("If she ate 2, " * 3000 + "8.", 0.0, None),
+    (_PADDED.format(", and had she been less hungry that morning" * 5), 0.0, None),
+    (_PADDED.format(", and had she been less hungry that morning" * 10), 0.0, None),
     (_PADDED.format(", and had she been less hungry that morning"), 0.0, None),
 ]
 

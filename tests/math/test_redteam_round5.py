@@ -76,10 +76,6 @@ _OPEN_THE_QUESTIONS_WORDS_AFTER_A_BRACKET_OR_DASH = pytest.mark.xfail(strict=Tru
     "n (wrong)`)")
 
 
-_OPEN_MARKUP_AROUND_THE_HEDGE_OR_THE_RESTATEMENT = pytest.mark.xfail(strict=True, reason="open: `_after_box` reads `$`, `\\(`, `\\[` and `_STYLED` commands only: HTML tags, "
-    "markdown emphasis, backticks, `\\hspace`, special-token text and an HTML entity around "
-    "`or`, the restatement or its value stop `_OR_NEXT`, `_OR_VALUE`, `_RESTATES` "
-    "(`(?=[-\\d$\\\\])`) and `_ONLY_WORDS`")
 _OPEN_A_SIGN_OR_BRACKET_BEFORE_THE_RESTATED_VALUE = pytest.mark.xfail(strict=True, reason="open: `_RESTATES` wants the value right after the copula (`(?=[-\\d$\\\\])`) and "
     "`_RESTATED_VALUE` an ASCII `-`: a bracket, a brace, a colon, `=`, `+`, `~` or U+2212 "
     "before it is no restatement")
@@ -272,7 +268,8 @@ def test_padding_pushes_the_hedge_out_of_the_window(math_reward, completion):
     "\\boxed{7}. It is <b>8</b>.", "\\boxed{7}. **It is 8.**", "\\boxed{7}. It is **8**.",
     "\\boxed{7}. *It* is 8.", "\\boxed{7}. It is __8__.", "\\boxed{7}. `It is 8.`",
     "\\boxed{7}. It is <think> 8.", "\\boxed{7}. It is </think> 8.",
-    pytest.param("\\boxed{7}. It is <tool_call> 8.", marks=_OPEN_MARKUP_AROUND_THE_HEDGE_OR_THE_RESTATEMENT), "\\boxed{7}. <think>It is 8.</think>"])
+    "\\boxed{7}. It is <tool_call> 8.",  # (held since h-m43: a tag of any name is padding)
+    "\\boxed{7}. <think>It is 8.</think>"])
 def test_markup_around_the_hedge_or_the_restatement(math_reward, completion):
     assert _values(math_reward, "7", [completion]) == [0.0]
 
