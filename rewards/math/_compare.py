@@ -43,6 +43,7 @@ from rewards.math._normalize import (
     inequality_as_interval,
     is_choice,
     joined_value,
+    money_unasked,
     no_answer_in,
     normalize,
     parse_number,
@@ -186,6 +187,8 @@ def compare_local(pred: str | Extraction | None, gold: object,
         pred_norm, extraction = same, replace(extraction, source="given", native=False)
     restated = restates_question(pred_norm, question, gold_norm)  # `\sum_{k=1}^{100} k`
     hedged = hedges(pred_norm, gold_norm)  # `7 \lor 8` for 8: no value of its own
+    if not (restated or hedged) and money_unasked(extraction.answer, carried):
+        return Verdict("wrong", f"money for a question of another kind: {pred_norm[:60]!r}")
     if extraction.settled:
         fast = fast_compare(*_percent_as_asked(pred_norm, gold_norm, question), config,
                             question=question)

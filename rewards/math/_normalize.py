@@ -21,7 +21,7 @@ __all__ = [
     "RESTATED", "UNCERTAIN", "Number", "affirms", "as_intervals",
     "carried_words", "changes_value", "choice_letter", "counted_magnitude", "disjunction_as_union",
     "hedges", "imaginary_unit_like_gold", "inequality_as_interval", "is_choice",
-    "is_prose", "joined_after", "joined_value", "magnitude_after", "names_a_kind", "no_answer_in", "normalize", "parse_number",
+    "is_prose", "joined_after", "joined_value", "magnitude_after", "money_unasked", "names_a_kind", "no_answer_in", "normalize", "parse_number",
     "qualifiers", "question_words", "restates_question",
     "sentence_key", "symbol_numbers", "text_carries_meaning", "unread_gold_word",
 ]
@@ -391,8 +391,6 @@ def _currency_dropped(ids: tuple[str, ...], named: set[str], carried: frozenset[
     `5 pounds` of weight, `=lb`)."""
     if named:
         return bool(named & set(ids))
-    if _NO_MONEY in carried:
-        return False  # `\\$7` for `How many pens can he buy?`: no amount of money is asked
     asked = _asked_units(carried)
     return not any(word.startswith("=") for word in carried) and (
         asked is None or bool(asked & set(ids)))  # `\\$5` for `How many cents?`: kept
@@ -2002,6 +2000,15 @@ _OTHER_CURRENCY = "sign "  # the id of a currency sign `_SIGN_CURRENCIES` does n
 # How `carried_words` marks a currency a gold's sign names (`\\$5`: `$=$`): unlike a unit word
 # of the gold, it constrains the answer's currency only (`\\$5 per hour` answers `\\$5`).
 _SIGNED = "$="
+
+
+def money_unasked(answer: str, carried: frozenset[str]) -> bool:
+    """True when `answer` states an amount of money by a currency sign where the question
+    asks a quantity of another kind (`_NO_MONEY`: `\\$7` for `How many pens can he buy?`) and
+    the gold names no currency: no answer to it (read after the hedges, so `7 \\$ 8` is still
+    two values)."""
+    return _NO_MONEY in carried and not _gold_currencies(carried) and any(
+        sign in answer for sign in _SIGN_CURRENCIES)
 
 
 def _gold_currencies(carried: frozenset[str]) -> set[str]:
