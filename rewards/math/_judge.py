@@ -363,6 +363,8 @@ def _spelled_products(answer: str) -> bool:
                 products.append([])
             elif token == "e" and following == "^":
                 pass  # `e^{x}`: the constant
+            elif len(token) == 2 and token[0] == "d" and "\\int" in answer:
+                products.append([])  # `\\int_0^1 x^2\\,dx`: a differential ends the product
             else:
                 products[-1].extend((0, ch.lower()) for ch in token)
         elif name in _GREEK_ORDER:
