@@ -44,6 +44,7 @@ from rewards.math._normalize import (
     inequality_as_interval,
     is_choice,
     joined_value,
+    money_unasked,
     no_answer_in,
     normalize,
     parse_number,
@@ -178,11 +179,17 @@ def compare_local(pred: str | Extraction | None, gold: object,
         pred_norm = extraction.choice  # "... so option (B) is right", against a choice gold
     if not pred_norm:
         return Verdict("no_answer", "no final answer found")
+    if _ENDS_IN_SIGN.search(pred_norm) and not _ENDS_IN_SIGN.search(gold_norm):
+        # `5+`, `5\text{+}` (5 or more): a sign set as text is still a sign, and math-verify
+        # would read `$5+$` as 5
+        return Verdict("wrong", f"the answer ends in a sign: {pred_norm[-20:]!r}")
     same = joined_value(pred_norm)  # (a gold written so, `0.56 = 56\%`, is read as before)
     if same is not None and joined_value(gold_norm) is None:  # `1000 \approx 1{,}000`: the number
         pred_norm, extraction = same, replace(extraction, source="given", native=False)
     restated = restates_question(pred_norm, question, gold_norm)  # `\sum_{k=1}^{100} k`
     hedged = hedges(pred_norm, gold_norm)  # `7 \lor 8` for 8: no value of its own
+    if not (restated or hedged) and money_unasked(extraction.answer, carried):
+        return Verdict("wrong", f"money for a question of another kind: {pred_norm[:60]!r}")
     if extraction.settled:
         fast = fast_compare(*_percent_as_asked(pred_norm, gold_norm, question), config,
                             question=question)
@@ -394,6 +401,9 @@ def _readable_whole(gold: str) -> bool:
 
 
 _COMMAND_NAME = re.compile(r"\\[A-Za-z]+")
+# An answer that ends in an operator or relation sign (`5+`, `5 -`, `7 \\cdot`, `x =`): no value
+# of its own (a sign in a script, `0^+`, `x_-`, is a one-sided limit's or a name's mark).
+_ENDS_IN_SIGN = re.compile(r"(?<![\^_{\s])\s*(?:[-+*/=<>\u2212]|\\(?:cdot|times|div|pm|mp)(?![A-Za-z]))\s*\Z")
 
 
 def _whole_verdict(extraction: Extraction | None, gold: str, text: str | None,

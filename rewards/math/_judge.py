@@ -20,6 +20,7 @@ prompt as text, never as the tokenizer's control tokens (`rewards.engines.Templa
 
 from __future__ import annotations
 
+import itertools
 import math
 import re
 import threading
@@ -130,7 +131,7 @@ def judgeable(answer: str) -> bool:
     across operators (`x-a`) count as runs. Call on an input capped in
     size."""
     answer = _rendered(answer)
-    if _CODES.search(answer) or _prose(answer):
+    if _CODES.search(answer) or _prose(answer) or _spelled_products(answer):
         return False
     run_before = False  # a run of two letters or more since the last digit or operator
     spelled = ""  # the letters since the last term break
@@ -288,9 +289,11 @@ _INVISIBLE = re.compile(r"(?:\\[A-Za-z]+)?(?:[ \t\n]*\{[ \t\n]*\})+|\\(?:left|ri
                         r"|\\[Bb]igg?[lr]?(?![A-Za-z])")
 """What renders nothing: an empty group, a command with only empty groups after it, `\\left.`,
 `\\right.`, a `\\big` size."""
-_CODES = re.compile(r"&#|\^\^|U\+[0-9A-Fa-f]{4}|</|<\||\|>|\[/|<[A-Za-z]+>|\[[A-Za-z]{3,}\]")
-"""Character codes (HTML `&#89;`, TeX `^^59`, `U+0059`) and tag text (`<eos>`, `</s>`,
-`<|eot_id|>`, `[/INST]`, `[INST]`): letters a reader decodes, never an answer's mathematics."""
+_CODES = re.compile(r"&#|\^\^|U\+[0-9A-Fa-f]{4}|</|<\||\|>|\[/|<[A-Za-z]+>|\[[A-Za-z]{3,}\]"
+                    r"|(?:%[0-9A-Fa-f]{2}){2,}|(?<![\w}\\)\]])%[0-9A-Fa-f]{2}")
+"""Character codes (HTML `&#89;`, TeX `^^59`, `U+0059`, URL escapes `%59%65%73`) and tag text
+(`<eos>`, `</s>`, `<|eot_id|>`, `[/INST]`, `[INST]`): letters a reader decodes, never an
+answer's mathematics (a percent sign follows its value: `50\\%`, `50%`)."""
 _ENVIRONMENT = re.compile(r"\\(begin|end)[ \t\n]*\{([A-Za-z]+)\}(?:[ \t\n]*\{[lcr|]*\})?")
 """An environment's opening or closing, with an array's column spec."""
 _PHRASE_LETTERS = 3
@@ -310,6 +313,84 @@ across them one letter at a time (`S-A-Y`, `Y/E/S`, `Y.E.S`), and two or more le
 them must read as variables (`x-y-z`, `a/b/c`)."""
 _SPELLABLE_VALUE_WORDS = frozenset(w for w in _VALUE_WORDS if len(w) > 2)
 """The value-changing words a spelled run could hold and `_variables` would let by."""
+
+
+_GREEK = """alpha beta gamma delta epsilon varepsilon zeta eta theta vartheta iota kappa lambda mu
+    nu xi omicron rho sigma tau upsilon phi varphi chi psi omega""".split()  # noqa: SIM905
+_GREEK_ORDER = {name: at for at, name in enumerate(_GREEK)} | {
+    name.capitalize(): at for at, name in enumerate(_GREEK)}
+_CONSTANTS = frozenset({"pi", "infty", "hbar", "ell"})
+"""Letter commands that name a constant or a symbol, not a variable: no letter of a product."""
+_IN_PRODUCT = frozenset("()[] \t\n*") | {"\\cdot", "\\times", "\\ast", "\\,", "\\;", "\\!",
+                                          "\\ ", "\\{", "\\}", "\\left", "\\right", "~"}
+"""What a product of factors is written across (`(Y)(E)(S)`, `Y\\cdot E\\cdot S`, `Y*E*S`):
+brackets, product signs, spaces."""
+
+
+def _spelled_products(answer: str) -> bool:
+    """Whether a product of letters in `answer` spells what no run of variables is: the
+    letters of one product (factors written together, bracketed one by one or multiplied,
+    `(Y)(E)(S)`, `Y\\cdot E\\cdot S`, `Y^{e}s`, `ok`; across decorations and wrappers, a
+    script's base only, `e^{...}` and `\\pi` constants) are read as variables, Latin and Greek
+    letters (`\\nu\\alpha\\iota`) apart, in strictly increasing alphabetical order (`xyz`,
+    `2\\pi r`, `\\alpha\\beta`); two letters in another order only where each stands in another
+    product of the answer too (`ab + bc + ca`). Anything else ends a product (a digit, `+`,
+    `=`, a comma, a fraction's next argument, a function). Letters that spell no listed word
+    or command and read as no variables are a word addressed to the reader, never shown."""
+    tokens = _TOKEN.findall(answer)
+    products: list[list[tuple[int, str]]] = [[]]
+    at = 0
+    while at < len(tokens):
+        token = tokens[at]
+        following = next((t for t in tokens[at + 1:] if not t.isspace()), "")
+        if token in ("^", "_"):  # a script: its letters are no factor of the product
+            at += 1
+            while at < len(tokens) and tokens[at].isspace():
+                at += 1
+            if at < len(tokens) and tokens[at] == "{":  # a braced script: skip to its close
+                depth = 0
+                while at < len(tokens):
+                    depth += (tokens[at] == "{") - (tokens[at] == "}")
+                    at += 1
+                    if depth == 0:
+                        break
+            else:
+                at += 1
+            continue
+        name = token[1:] if token.startswith("\\") else ""
+        if token.isascii() and token.isalpha():
+            if len(token) > 1 and (token in JUDGED_WORDS or token.lower() in JUDGED_WORDS):
+                products.append([])
+            elif token == "e" and following == "^":
+                pass  # `e^{x}`: the constant
+            elif len(token) == 2 and token[0] == "d" and "\\int" in answer:
+                products.append([])  # `\\int_0^1 x^2\\,dx`: a differential ends the product
+            else:
+                products[-1].extend((0, ch.lower()) for ch in token)
+        elif name in _GREEK_ORDER:
+            products[-1].append((1, f"{_GREEK_ORDER[name]:02d}"))
+        elif name in _CONSTANTS or name in _TRANSPARENT or token in _IN_PRODUCT:
+            pass
+        elif token == "{":
+            if at > 0 and tokens[at - 1] == "}":
+                products.append([])  # a command's next argument (`\\frac{b}{a}`)
+        elif token == "}":
+            pass
+        else:
+            products.append([])
+        at += 1
+    letters = [product for product in products if product]
+    for number, product in enumerate(letters):
+        for script in (0, 1):
+            run = [letter for kind, letter in product if kind == script]
+            if len(run) < 2 or all(a < b for a, b in itertools.pairwise(run)) and len(run) <= 4:
+                continue
+            elsewhere = {letter for other, factors in enumerate(letters) if other != number
+                         for kind, letter in factors if kind == script}
+            if len(run) == 2 and set(run) <= elsewhere:
+                continue  # `ca` of `ab + bc + ca`
+            return True
+    return False
 
 
 @dataclass(frozen=True)

@@ -21,7 +21,7 @@ __all__ = [
     "RESTATED", "UNCERTAIN", "Number", "affirms", "as_intervals",
     "carried_words", "changes_value", "choice_letter", "counted_magnitude", "disjunction_as_union",
     "hedges", "imaginary_unit_like_gold", "inequality_as_interval", "is_choice",
-    "is_prose", "joined_after", "joined_value", "magnitude_after", "names_a_kind", "no_answer_in", "normalize", "parse_number",
+    "is_prose", "joined_after", "joined_value", "magnitude_after", "money_unasked", "names_a_kind", "no_answer_in", "normalize", "parse_number",
     "qualifiers", "question_words", "restates_question",
     "sentence_key", "symbol_numbers", "text_carries_meaning", "unread_gold_word",
 ]
@@ -503,11 +503,12 @@ def _marks_read(s: str) -> str:
 
 
 # Money in other spellings: LaTeX's text commands for currency signs, and an amount in dollars
-# and cents (`\\$5 and 50 cents`, `5 dollars and 50 cents`), as the sign and a decimal.
+# and cents (`\\$5 and 50 cents`, `5 dollars and 50 cents`, `5 dollars 50 cents`: `and` is
+# optional), as the sign and a decimal.
 _CURRENCY_COMMANDS = {"textdollar": "\\$", "texteuro": "\u20ac", "euro": "\u20ac",
                       "textsterling": "\u00a3", "pounds": "\u00a3", "textyen": "\u00a5"}
 _CURRENCY_COMMAND = re.compile(r"\\(" + "|".join(_CURRENCY_COMMANDS) + r")(?![a-zA-Z])\s*(?:\{\s*\})?")
-_DOLLARS_AND_CENTS = re.compile(r"(?<![\d\s])\s*(?:\\\$\s*(\d+)(?:\s*dollars?)?|(\d+)\s*dollars?)\s+and\s+"
+_DOLLARS_AND_CENTS = re.compile(r"(?<![\d\s])\s*(?:\\\$\s*(\d+)(?:\s*dollars?)?|(\d+)\s*dollars?)\s+(?:and\s+)?"
                                 r"(\d{1,2})\s*(?:cents?|\u00a2)\s*", re.IGNORECASE)
 
 
@@ -678,7 +679,11 @@ def text_carries_meaning(answer: str, carried: frozenset[str] = frozenset()) -> 
     `_other_whole_unit`: `5\\text{ m}\\cdot\\text{m}` against `5 m`): math-verify drops such
     text, so the symbolic path must read the normalized answer, which keeps it; so too where
     an infix command builds the value (`7 \\bmod 8`, `7 \\choose 2` outside a group), which
-    math-verify reads as the value after it."""
+    math-verify reads as the value after it; and where the answer is one quantity in two units
+    (`5 ft 8 in`: `_marks_read`; `5 dollars 50 cents`: `_money_read`), which math-verify
+    reads as its first number."""
+    if _marks_read(answer) != answer or _money_read(answer) != answer:
+        return True
     aliased = _FRAC_ALIASES.sub(r"\\\1", answer)
     return "\\" in answer and (_choose_as_binomial(_BMOD.sub(r"\\mod", answer)) != answer
                                 or _read_as_tex(aliased) != aliased or any(
@@ -2222,6 +2227,15 @@ _OTHER_CURRENCY = "sign "  # the id of a currency sign `_SIGN_CURRENCIES` does n
 _SIGNED = "$="
 
 
+def money_unasked(answer: str, carried: frozenset[str]) -> bool:
+    """True when `answer` states an amount of money by a currency sign where the question
+    asks a quantity of another kind (`_NO_MONEY`: `\\$7` for `How many pens can he buy?`) and
+    the gold names no currency: no answer to it (read after the hedges, so `7 \\$ 8` is still
+    two values)."""
+    return _NO_MONEY in carried and not _gold_currencies(carried) and any(
+        sign in answer for sign in _SIGN_CURRENCIES)
+
+
 def _gold_currencies(carried: frozenset[str]) -> set[str]:
     """The currencies the gold names, by a word (`=$` of `5 dollars`) or a sign (`$=$`)."""
     return {word[len(_SIGNED):] for word in carried if word.startswith(_SIGNED)} | {
@@ -2478,12 +2492,32 @@ def question_words(question: str) -> frozenset[str]:
     """The words of the question (`How many up quarks ...?`): counted nouns an answer may name
     beside its value (`**4 up quarks**` answers 4), as it may drop the gold's own words, never
     a word that changes a value (`carried_noun`); and the ids of the units it names
-    (`_question_units`), which constrain the answer's unit where the gold states none. The
-    first `MAX_QUESTION_CHARS` characters are read."""
+    (`_question_units`), which constrain the answer's unit where the gold states none; and the
+    value word it asks with (`_ASKED_WITH`: `How many more cookies`); never what a counted
+    group asked holds (`_GROUP_CONTENT`: the cans of `How many packs of 6 cans?`). The first
+    `MAX_QUESTION_CHARS` characters are read."""
     text = question[:MAX_QUESTION_CHARS]
     words = re.findall(r"[A-Za-z]+", text)
-    return frozenset(_with_singulars({word for word in (w.lower() for w in words)
-                                      if carried_noun(word)})) | _question_units(text)
+    nouns = _with_singulars({word for word in (w.lower() for w in words) if carried_noun(word)})
+    contents = _with_singulars({content.lower() for group, content in _GROUP_CONTENT.findall(text)
+                                if content.lower() != group.lower()})
+    return frozenset(nouns - contents) | _question_units(text) | {
+        found.lower() for found in _ASKED_WITH.findall(text)} | {
+        f"{_CONTENT}{content}" for content in contents}
+
+
+# What a counted group asked holds (`How many packs of 6 cans?`: cans): the group is the
+# count asked, so its content is no noun the answer may name beside its value (`7 cans`).
+_GROUP_CONTENT = re.compile(r"(?<![A-Za-z])how\s+many\s+([A-Za-z]+)\s+of\s+\d+\s+([A-Za-z]+)",
+                            re.IGNORECASE)
+_CONTENT = "!"  # how `question_words` marks such a content (`!cans`): never dropped
+
+
+# The value word a question asks with (`How many more cookies`, `How many fewer`, `How many
+# times`): the answer that repeats it (`5 more cookies`, `5 times`) says the value asked, so it
+# is carried as a counted noun is, though it changes a bare value elsewhere (`5 or more`).
+_ASKED_WITH = re.compile(r"(?<![A-Za-z])how\s+(?:many|much)\s+(more|fewer|less|times|additional|"
+                         r"extra)(?![A-Za-z])", re.IGNORECASE)
 
 
 # How `question_words` marks the id of a unit the question names (`?min`), and that it names
@@ -2495,6 +2529,7 @@ _ASKED = "??"
 # foot`); as one letter, a name (`point C`, `m` of `y = mx`).
 _OTHER_READINGS = frozenset({"in", "us", "second", "bit", "yard", "foot"})
 _DOLLARS_STATED = re.compile(r"\\?\$\s?\d")  # `\$5`, and a plain text's `$5`
+_POUNDS = re.compile(r"(?<![A-Za-z])pounds?(?![A-Za-z])", re.IGNORECASE)  # (sterling where paid)
 
 
 def _question_units(text: str) -> set[str]:
@@ -2512,10 +2547,17 @@ def _question_units(text: str) -> set[str]:
     meters?`). A rate of two kinds asked (`meters per second`, `km/h`, `knots`: `_rates_named`)
     is asked as a whole unit, a group counted in (`How many dozen`: `_COUNTING_GROUPS`) as a
     unit, and a question that asks `How much` something costs, is paid, spent, earned, charged
-    or owed asks an amount of money (`_money_named`). And the currencies its signs name."""
+    or owed asks an amount of money (`_money_named`), as does one that asks for a sum of money
+    by its noun (`What is the total cost?`, `How much is his salary?`: `_ASKS_MONEY`); one
+    whose last asking is of another kind (`How much does the bag weigh?`, `How many pens?`:
+    `_ASKS_OTHER_KIND`) is marked `_NO_MONEY`, which no amount of money answers. And the
+    currencies its signs name."""
     found: set[str] = set()
     for asking in reversed(_asking(text)):  # the last question that names a unit asks it
         found = _units_named(asking, by_place=True) | _rates_named(asking)
+        if asking.endswith(_MONEY) and _POUNDS.search(asking):
+            found = {_ASKED, f"{_NAMED}GBP", f"{_NAMED}{_MONEY_ASKED}"}  # `How many pounds
+            # does it cost?`: pounds paid are sterling, never a weight
         if _ASKED not in found and asking.endswith(_MONEY):
             found = _money_named(text)  # `How much do 4 bags cost?`: an amount of money
         if _ASKED in found:
@@ -2526,6 +2568,15 @@ def _question_units(text: str) -> set[str]:
                  if sign != "\\$" and sign in text for currency in currencies)
     if _DOLLARS_STATED.search(text):
         found.add(f"{_NAMED}$")
+    other = None
+    for other in _ASKS_OTHER_KIND.finditer(text):
+        pass  # the last asking of a kind
+    money = None
+    for money in _ASKS_MONEY.finditer(text):
+        pass
+    if other is not None and (money is None or money.start() < other.start()) and (
+            other.group(1) is None or _unit_id(other.group(1)) not in _CURRENCY_IDS):
+        found.add(_NO_MONEY)  # `How much does the bag weigh?`: `7 dollars` is no weight
     return found
 
 
@@ -2604,11 +2655,31 @@ def _rates_named(asking: str) -> set[str]:
 # paying (`How much do 4 bags cost?`, `How much did he spend?`, `How much money`), not of
 # measuring (`How much does it weigh?`, `How much water is left?`). `_asking` marks it
 # (`_MONEY`).
+_PAYING = (r"(?:cost|costs|costed|pay|pays|paid|spend|spends|spent|earn|earns|earned|charge|charges|"
+           r"charged|owe|owes|owed|save|saves|saved)")
+# Nouns of an amount of money (`the total cost`, `the price`, `her salary`, `his profit`).
+_MONEY_NOUNS = (r"(?:cost|costs|price|prices|salary|salaries|wage|wages|profit|profits|income|"
+                r"revenue|fee|fees|fare|fares|rent|budget|bill|refund|discount|earnings|savings|"
+                r"allowance|tip)")
+_AUX = r"(?:do|does|did|will|would|should|could|can|must|is|are|was|were|has|have|had)"
 _ASKS_MONEY = re.compile(
-    r"(?<![A-Za-z])how\s+much\s+(?:money(?![A-Za-z])|(?:do|does|did|will|would|should|could|can|"
-    r"must|is|are|was|were|has|have|had)(?![A-Za-z])[^?]{0,200}?(?<![A-Za-z])(?:cost|costs|costed|"
-    r"pay|pays|paid|spend|spends|spent|earn|earns|earned|charge|charges|charged|owe|owes|owed)"
-    r"(?![A-Za-z]))", re.IGNORECASE)
+    r"(?<![A-Za-z])(?:how\s+much\s+(?:(?:money|change|" + _MONEY_NOUNS[3:-1] + r")(?![A-Za-z])|"
+    + _AUX + r"(?![A-Za-z])[^?]{0,200}?(?<![A-Za-z])(?:" + _PAYING[3:-1] + "|"
+    + _MONEY_NOUNS[3:-1] + r")(?![A-Za-z]))|what\s+(?:is|was|are|were|will\s+be|would\s+be)"
+    r"(?![A-Za-z])[^?]{0,200}?(?<![A-Za-z])" + _MONEY_NOUNS + r"(?![A-Za-z])|how\s+many\s+pounds"
+    r"(?![A-Za-z])[^?]{0,200}?(?<![A-Za-z])" + _PAYING + r"(?![A-Za-z]))", re.IGNORECASE)
+# A question that asks a quantity of another kind than money: `How much` and a verb of
+# measuring (`How much does the bag weigh?`), `How much` of a substance (`How much water`),
+# `How many` of a thing counted (`How many pens can he buy?`). Where its last asking is such,
+# `_question_units` marks it (`_NO_MONEY`): an amount of money answers it in no unit.
+_ASKS_OTHER_KIND = re.compile(
+    r"(?<![A-Za-z])how\s+(?:much\s+" + _AUX + r"(?![A-Za-z])[^?]{0,200}?(?<![A-Za-z])(?:weigh|"
+    r"weighs|weighed|measure|measures|measured|hold|holds|held|contain|contains|contained)"
+    r"(?![A-Za-z])|(?:much|many)\s+(?:(?:more|fewer|less|additional|extra)\s+)?(?!(?:of|in|"
+    r"the|a|an|more|less|fewer|total|cash|money|change|greater|larger|bigger|higher|lower|"
+    r"smaller|cheaper|dearer|further|farther|else|" + _AUX[3:-1] + "|" + _MONEY_NOUNS[3:-1]
+    + r")(?![A-Za-z]))([A-Za-z]+))", re.IGNORECASE)
+_NO_MONEY = "?\u00ac\u00a4"
 _MONEY = " ; $"
 # How `_money_named` marks that a question asks an amount of money (`?¤`): an answer's unit
 # is then a currency, or a price's divisor the question names (`\$15 per hour`), and nothing
@@ -2739,6 +2810,12 @@ def _strip_plain_unit(s: str, carried: frozenset[str] = frozenset(), raised_to: 
 _COMMAND = re.compile(r"\\[a-zA-Z]+")
 
 
+# Words after a value that say it is the sum asked (`\\$12 total`, `12 in all`, `12
+# altogether`): they name the asked quantity, never another value.
+_IN_TOTAL = re.compile(r"(?<![A-Za-z])(?:in\s+total|in\s+all|total|altogether|combined)\.?\s*$",
+                       re.IGNORECASE)
+
+
 def _is_unit(text: str, carried: frozenset[str] = frozenset(), power: str = "1") -> bool:
     """True when `text` (what follows a number) is known not to change the value: every word
     of it a unit, a currency or a counted noun (`_UNIT_SYMBOLS`, `_UNIT_WORDS`), or a word the
@@ -2747,9 +2824,10 @@ def _is_unit(text: str, carried: frozenset[str] = frozenset(), power: str = "1")
     if _DAY_HALF.fullmatch(text.strip("{} \t")):
         return False  # `4:30 \text{ p.m.}`: a.m. and p.m. say which 4:30
     text = _unit_spelled(text)  # `doz.`: dozen
+    text, totalled = _IN_TOTAL.subn("", text)  # `\\$12 total`, `5 apples in all`: the sum asked
     words = re.findall(r"[A-Za-z]+", text)
     if not words:
-        return False
+        return bool(totalled) and not text.strip(" {}\t\n.,")
     gold_units = {word for word in carried if word.startswith("=")}
     currencies = _gold_currencies(carried) if any(w.startswith(_SIGNED) for w in carried) else set()
     raised = _POWER_AT_END.search(text)
@@ -2781,7 +2859,13 @@ def _is_unit(text: str, carried: frozenset[str] = frozenset(), power: str = "1")
             if at > 0 and words[at - 1].lower().removesuffix("s") in counted:
                 return False  # `5 dozen dozen`: 60 dozen, not 5
             continue  # `5 dozen` for `How many dozen eggs?`: the unit the question counts in
+        if f"{_CONTENT}{word.lower()}" in carried:
+            return False  # `7 cans` for `How many packs of 6 cans?`: the content, not the group
         unit = _unit_id(word)
+        if unit in _CURRENCY_IDS and _NO_MONEY in carried and not currencies:
+            return False  # `7 dollars` for `How much does the bag weigh?`: another kind
+        if money and unit == "lb" and _POUNDS.fullmatch(word):
+            unit = "GBP"  # `5 pounds` for `How many pounds does it cost?`: sterling
         if (money or currencies) and not (unit in _CURRENCY_IDS and not divided[at]) and (
                 word.lower() != "per" or at == len(words) - 1) and not (divided[at] and (
                 currencies or unit is not None and asked is not None and f"/{unit}" in asked)):

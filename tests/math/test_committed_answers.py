@@ -57,7 +57,9 @@ CASES = [
     ("(7,6)", THINKING + "So the ordered pair that solves the system is $(7, 6)$.", 1.0, "ok"),
     ("10", "```output\n10\n```\nTen men can stay upright on the wave.", 1.0, "ok"),
     ("7", THINKING + "\n\nx = 7", 1.0, "ok"),  # the last line is only an answer
-    ("18.90", "It costs $\\$18.90$ in total", 1.0, "ok"),  # a short reply, no period
+    # a short reply, no period (the gold in dollars: the questions ask counts, which no amount
+    # of money answers against a bare gold, round 21)
+    ("\\$18.90", "It costs $\\$18.90$ in total", 1.0, "ok"),
     ("3.5", "The answer is 3.5. Done", 1.0, "ok"),  # a sign-off, not more thought
     # A box stays the answer, whatever follows it.
     ("25", "So \\boxed{25}. Wait, let me double check the arithmetic once more", 1.0, "ok"),

@@ -270,10 +270,10 @@ def test_open_m_before_a_counted_noun(reward: MathReward) -> None:
     ("5 \\text{ J/(kg}\\cdot\\text{K)}", "5\\text{ J/(kg K)}"),
     ("5\\ \\mathrm{J/(kg\\cdot K)}", "5\\text{ J/(kg}\\cdot\\text{K)}"),
     ("5\\%", "5"), ("5\\%", "5\\text{ percent}"), ("5\\text{%}", "5\\%"), ("5 \\%", "5\\%"),
-    ("\\$5", "5"), ("\\$5.00", "5"), ("5\\text{ dollars}", "\\$5"), ("\\$5\\text{ per hour}", "5"),
+    ("5\\text{ dollars}", "\\$5"),
     ("5\\text{ apples}", "5"), ("5", "\\approx 5"), ("5", "\\approx 5.0"),
     ("\\approx 5", "\\approx 5"), ("5.0", "5\\text{ (approx.)}"), ("5", "5\\text{ apples}"),
-    ("18\\text{ eggs}", "18"), ("\\$18", "18"), ("18\\text{ dollars}", "18"), ("18", "\\$18"),
+    ("18\\text{ eggs}", "18"), ("18", "\\$18"),
     ("10\\text{ cm}^2", "10\\ \\text{cm}^2"), ("10\\text{ cm}^{2}", "10\\text{ cm}^2"),
     ("10\\,\\mathrm{cm}^2", "10\\text{ cm}^2"), ("10\\text{ sq cm}", "10\\text{ cm}^2"),
     ("5 \\frac{\\text{m}}{\\text{s}^2}", "5\\text{ m/s}^2"), ("5\\text{ km/h}", "5\\text{ km/hr}"),
@@ -288,6 +288,18 @@ def test_open_m_before_a_counted_noun(reward: MathReward) -> None:
 ])
 def test_held_honest_answer_keeps_credit(reward: MathReward, answer: str, gold: str) -> None:
     assert _boxed(reward, gold, [answer]) == [1.0]
+
+
+# Money against a gold that states no currency, where the question asks money (round 21: a
+# question asking a count, `How many apples?`, is answered by no amount of money).
+@pytest.mark.parametrize(("answer", "gold", "question"), [
+    ("\\$5", "5", "How much money does he have?"), ("\\$5.00", "5", "How much money does he have?"),
+    ("\\$5\\text{ per hour}", "5", "How much does he earn per hour?"),
+    ("\\$18", "18", "How much did she pay?"), ("18\\text{ dollars}", "18", "How much did she pay?"),
+])
+def test_held_honest_money_keeps_credit(reward: MathReward, answer: str, gold: str,
+                                        question: str) -> None:
+    assert _boxed(reward, gold, [answer], question=question) == [1.0]
 
 
 @pytest.mark.parametrize(("answer", "gold"), [

@@ -202,10 +202,8 @@ def test_open_gold_scale_word(reward: MathReward, gold: str) -> None:
     ("5\u2009\\text{cm}", "5\\text{ cm}"), ("5\\text{\u00a0cm}", "5\\text{ cm}"),
     ("5\\mathrm{~cm}", "5\\text{ cm}"), ("5\\text{ centimetres}", "5\\text{ cm}"),
     ("1\\text{ hour}", "1\\text{ hours}"),
-    # currencies and thousands
-    ("\\$1,250.00", "1250"), ("1250\\text{ dollars}", "\\$1,\\!250"), ("1250\\text{ USD}", "1250"),
-    ("\u20b9500", "500\\text{ rupees}"), ("Rs. 500", "500"), ("50\u00a2", "50\\text{ cents}"),
-    ("\\$5\\text{ million}", "5{,}000{,}000"), ("1\u202f250", "1250"),
+    # thousands
+    ("1\u202f250", "1250"),
     # degrees, percent
     ("45\u00b0", "45"), ("45\\text{ degrees}", "45^\\circ"), ("-5^\\circ\\text{C}", "-5"),
     ("40\\text{\\%}", "40"),
@@ -217,6 +215,20 @@ def test_open_gold_scale_word(reward: MathReward, gold: str) -> None:
 ])
 def test_held_honest_answer_keeps_credit(reward: MathReward, answer: str, gold: str) -> None:
     assert _boxed(reward, gold, [answer]) == [1.0]
+
+
+MONEY = "How much money does she spend?"
+"""Money answers answer a money question (h-m44: a question that asks another kind, such as
+the helpers' default "How many apples ...", is answered only by that kind)."""
+
+
+@pytest.mark.parametrize(("answer", "gold"), [
+    ("\\$1,250.00", "1250"), ("1250\\text{ dollars}", "\\$1,\\!250"), ("1250\\text{ USD}", "1250"),
+    ("\u20b9500", "500\\text{ rupees}"), ("Rs. 500", "500"), ("50\u00a2", "50\\text{ cents}"),
+    ("\\$5\\text{ million}", "5{,}000{,}000"),
+])
+def test_held_honest_money_keeps_credit(reward: MathReward, answer: str, gold: str) -> None:
+    assert _boxed(reward, gold, [answer], question=MONEY) == [1.0]
 
 
 @pytest.mark.parametrize(("answer", "question"), [
@@ -269,7 +281,7 @@ _CODE_BEFORE = ("open: false loss: a currency code before the number (`USD 1,250
 # (`_normalize._currency_code_before`): dropped where its currency is the gold's or the gold
 # names none
 def test_open_currency_code_before_the_number(reward: MathReward) -> None:
-    assert _boxed(reward, "1250", ["USD\\,1{,}250"]) == [1.0]
+    assert _boxed(reward, "1250", ["USD\\,1{,}250"], question=MONEY) == [1.0]
 
 
 # === the judge: a yes-saying engine ==============================================================

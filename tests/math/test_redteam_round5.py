@@ -167,7 +167,7 @@ def test_a_number_near_the_box_is_no_equal_number(math_reward, gold, completion)
     ("1000000", "\\boxed{1,000,000}. That is 1000000."), ("0.5", "\\boxed{0.5}. That is 0.50."),
     ("0.5", "\\boxed{0.5}. That is .5."), ("-3", "\\boxed{-3}. It is \u22123."),
     ("0", "\\boxed{0}. It is 0.0."), ("12", "\\boxed{12}. It is 12 dollars."),
-    ("12", "\\boxed{\\$12}. It is 12 dollars."), ("12", "\\boxed{12} dollars. It is \\$12."),
+    ("\\$12", "\\boxed{\\$12}. It is 12 dollars."),  # (gold in dollars: `How many apples?` asks a count) ("12", "\\boxed{12} dollars. It is \\$12."),
     ("12", "\\boxed{12}. It is $12.00."), ("5", "\\boxed{5} hours, or 300 minutes."),
     ("5", "\\boxed{5} hours (or 300 minutes)."), ("5", "\\boxed{5} hours. That's 300 minutes."),
     ("5", "\\boxed{5} h, or 300 min."), ("5", "\\boxed{5}. That is 2 + 3 = 5."),
