@@ -1,7 +1,8 @@
 """nsjail: find it, prove it can start, and build the command line of one jail.
 
 Every jail gets fresh user, pid, mount, net, ipc, uts and cgroup namespaces; an unprivileged
-uid/gid (99999, mapped to the unprivileged host uid 99999); read-only binds of the system
+uid/gid (99999, mapped to the unprivileged host uid 99999; a warm server's jail and a cold
+Python run's map PROGRAM_UID 99998 too, which their programs take); read-only binds of the system
 folders the language needs (never /usr/local, /etc, /root, /home, the project's checkout, the
 host's /proc or /sys); size-capped tmpfs on /work (the working directory) and /tmp; no network
 interface at all (not even loopback); an empty environment but for PATH/HOME/LANG/TMPDIR;

@@ -27,7 +27,7 @@ from test_redteam_round_sb12 import (
 import sandbox
 from sandbox import _runner, _staging
 from sandbox._in_jail.init import FAILED, NOT_STARTED, OWN_PROCESSES, SIGNAL_REPORT
-from sandbox._jail import PROGRAM_UID, run_jail
+from sandbox._jail import COLD_INIT_CAPABILITIES, JAIL_UID, PROGRAM_UID, jail_argv, run_jail
 from sandbox._spare import SECRET
 from sandbox._staging import IN_JAIL, init_unbuilt, staged_dir
 
@@ -302,3 +302,19 @@ def test_the_c_init_takes_the_report_and_codes_from_init_py() -> None:
     assert (int(defines["INIT_FAILED"]), int(defines["INIT_NOT_STARTED"])) == (FAILED, NOT_STARTED)
     source = (Path(_staging.__file__).parent / "_in_jail" / "init.c").read_text()
     assert "sandbox-init" not in source and " 70" not in source and "127" not in source
+
+
+def test_a_cold_python_jail_maps_the_program_uid_and_keeps_only_the_inits_capabilities() -> None:
+    """`jail_argv`'s `program_uid` (a cold Python run's jail, a spare of its shape too):
+    PROGRAM_UID mapped beside the jail uid, CAP_SETUID, CAP_SETGID and CAP_KILL kept, no
+    other; a jail without it maps and keeps nothing more."""
+    def flags(argv: list[str], name: str) -> list[str]:
+        return [argv[i + 1] for i, arg in enumerate(argv[:-1]) if arg == name]
+
+    argv = jail_argv(["/bin/true"], LIMITS, program_uid=True)
+    assert flags(argv, "--user") == [f"{JAIL_UID}:{JAIL_UID}", f"{PROGRAM_UID}:{PROGRAM_UID}:1"]
+    assert flags(argv, "--group") == [f"{JAIL_UID}:{JAIL_UID}", f"{PROGRAM_UID}:{PROGRAM_UID}:1"]
+    assert sorted(flags(argv, "--cap")) == sorted(COLD_INIT_CAPABILITIES) \
+        == ["CAP_KILL", "CAP_SETGID", "CAP_SETUID"]
+    plain = jail_argv(["/bin/true"], LIMITS)
+    assert (flags(plain, "--user"), flags(plain, "--cap")) == ([f"{JAIL_UID}:{JAIL_UID}"], [])
