@@ -23,13 +23,16 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <dirent.h>
 #include <grp.h>
+#include <limits.h>
 #include <linux/capability.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/types.h>
 #include <sys/uio.h>
@@ -52,6 +55,34 @@ static void end_the_rest(void)
         if (waitpid(-1, NULL, 0) < 0 && errno == ECHILD)
             return;
     }
+}
+
+/* Every folder under `path` (`length` bytes of a PATH_MAX buffer) of this init's uid to
+ * mode 01777, as a warm run's input folders are (init.py's _open_folders); a folder that
+ * cannot change is left. */
+static void open_folders(char *path, size_t length)
+{
+    DIR *dir = opendir(path);
+    struct dirent *entry;
+    struct stat info;
+    size_t n;
+
+    if (dir == NULL)
+        return;
+    while ((entry = readdir(dir)) != NULL) {
+        if (strcmp(entry->d_name, ".") == 0 || strcmp(entry->d_name, "..") == 0)
+            continue;
+        n = strlen(entry->d_name);
+        if (length + 1 + n >= PATH_MAX)
+            continue;
+        path[length] = '/';
+        memcpy(path + length + 1, entry->d_name, n + 1);
+        if (lstat(path, &info) == 0 && S_ISDIR(info.st_mode) && info.st_uid == getuid()
+            && chmod(path, 01777) == 0)
+            open_folders(path, length + 1 + n);
+        path[length] = '\0';
+    }
+    closedir(dir);
 }
 
 /* An RLIMIT_NPROC value less this init's processes (init.py's _less_own); 0 where it
@@ -174,12 +205,14 @@ static void report_signal(const char *nonce, int number)
 
 int main(int argc, char **argv)
 {
+    static char work[PATH_MAX] = "/work";
     pid_t pid, ended;
     int status;
 
     /* only as a jail's pid 1: elsewhere its kill(-1) would reach every process of its uid */
     if (argc < 3 || getpid() != 1)
         return INIT_FAILED;
+    open_folders(work, strlen(work));
     pid = fork();
     if (pid < 0)
         _exit(INIT_FAILED);

@@ -19,7 +19,10 @@ parent-death signal, a session of its own (as a warm run's child and a stdin/std
 test's process), and the uid of every warm program (`_jail.PROGRAM_UID`, the init's second
 argument; the jail maps it beside the init's own, `jail_argv`'s `program_uid`).
 
-Becoming the program, in the child, in this order (`_program`; init.c the same, with the
+Before the fork the init opens the input folders nsjail made under /work (of its uid,
+0o755) to the program, mode 0o1777 as a warm run's are (`_open_folders`): the program,
+another uid, makes files in them as `python3 main.py` does. Becoming the program, in the
+child, in this order (`_program`; init.c the same, with the
 same checks), any failure an exit with `NOT_STARTED` before the exec, never the program run
 with the init's uid: `setsid`; SIGINT, SIGPIPE and SIGXFSZ to SIG_DFL; RLIMIT_NPROC (soft and
 hard) lowered by `OWN_PROCESSES`, the jail's count of this init (`_runner.run` gives the jail
@@ -75,6 +78,8 @@ FAILED = 70
 NOT_STARTED = 127
 """The child's status where it could not become the program (as a shell's for a command
 it cannot execute, or the program uid)."""
+WORK = "/work"
+"""The program's folder, whose input folders the init opens to the program (`_open_folders`)."""
 OWN_PROCESSES = 1
 """This init's processes, counted in the jail's RLIMIT_NPROC and pids cap
 (`_runner.run`'s `extra_processes`), which its child takes off its RLIMIT_NPROC."""
@@ -87,6 +92,7 @@ def main(argv: "list[str]") -> None:
         posix._exit(FAILED)
     nonce, uid, argv = argv[0].encode(), argv[1], argv[2:]
     signal.signal(signal.SIGINT, signal.SIG_DFL)  # as pid 1: dropped, never a KeyboardInterrupt
+    _open_folders(WORK)
     pid = posix.fork()
     if pid == 0:
         _program(uid, argv)
@@ -133,6 +139,25 @@ def _program(uid_text: str, argv: "list[str]") -> None:
         posix.execv(argv[0], argv)
     finally:
         posix._exit(NOT_STARTED)
+
+
+def _open_folders(path: str) -> None:
+    """Every folder under `path` of this init's uid (those nsjail made for the input files'
+    binds) to mode 0o1777, as a warm run's input folders are: the program, another uid,
+    may make files there as `python3 main.py` may (a folder that cannot change is left)."""
+    try:
+        entries = list(posix.scandir(path))
+    except OSError:
+        return
+    for entry in entries:
+        try:
+            if not entry.is_dir(follow_symlinks=False) or \
+                    entry.stat(follow_symlinks=False).st_uid != posix.getuid():
+                continue
+            posix.chmod(entry.path, 0o1777)
+        except OSError:
+            continue
+        _open_folders(entry.path)
 
 
 def _less_own(limit: int) -> int:
