@@ -15,8 +15,8 @@ from typing import Literal
 from sandbox._classify import to_execution
 from sandbox._errors import ArgumentError
 from sandbox._first_import import read_as_written
-from sandbox._in_jail.init import SIGNAL_REPORT
-from sandbox._jail import check_nsjail, cpu_rlimit_s, run_jail
+from sandbox._in_jail.init import OWN_PROCESSES, SIGNAL_REPORT
+from sandbox._jail import PROGRAM_UID, check_nsjail, cpu_rlimit_s, run_jail
 from sandbox._languages import PYTHON, PYTHON_FLAGS, LanguageSpec, language_spec
 from sandbox._process import RawRun, run_process
 from sandbox._spare import SECRET
@@ -69,12 +69,14 @@ def run(code: str, language: str = "python", *, stdin: str | bytes = "",
             return to_execution(raw, limits)
         # a Python program's jail holds the harness folder, as a warm server's jail does:
         # what a program sees of the files is the same in both modes. Its pid 1 is the
-        # init (`_in_jail/init.py`, compiled from init.c where it could be), one process
-        # more than the program's (no share of its memory: `process_budget`); the program
-        # its child.
+        # init (`_in_jail/init.py`, compiled from init.c where it could be), processes
+        # more than the program's (no share of its memory: `process_budget`), of another
+        # uid: the program its child under PROGRAM_UID, as warm, with the init's own
+        # taken off its RLIMIT_NPROC, and no capability.
         nonce = secrets.token_hex(NONCE_BYTES)
-        raw = run_jail([*cold_init(), SECRET, *spec.run_argv(limits.memory_bytes)], limits,
-                       extra_processes=1, stdin=data,
+        raw = run_jail([*cold_init(), SECRET, str(PROGRAM_UID),
+                        *spec.run_argv(limits.memory_bytes)], limits,
+                       extra_processes=OWN_PROCESSES, program_uid=True, stdin=data,
                        output_bytes=limits.output_bytes, stderr_extra=INIT_REPORT_BYTES,
                        binds=[*box.binds, (staged_dir(), IN_JAIL)],
                        address_space_extra=spec.address_space_extra, secret=nonce)
@@ -89,7 +91,7 @@ COMPILED_INIT = (C_INIT,)
 
 def cold_init() -> tuple[str, ...]:
     """What a cold Python run's jail execs, the run's nonce (`SECRET`: `run_jail` puts it
-    in, in a spare jail too) and the program's argv after it: the compiled init where the
+    in, in a spare jail too), the program uid and the program's argv after it: the compiled init where the
     staged folder holds one, else the Python init (said once, in one log line)."""
     return _init_for(staged_dir())
 

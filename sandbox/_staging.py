@@ -95,10 +95,12 @@ def _compiler() -> str | None:
 
 def init_defines() -> list[str]:
     """`init.py`'s constants as the C init's -D defines: the report's bytes (every byte an
-    octal escape: the first is a NUL) and the exit codes are defined once, in Python."""
+    octal escape: the first is a NUL), the exit codes and the init's own process count are
+    defined once, in Python."""
     report = "".join(f"\\{byte:03o}" for byte in init.SIGNAL_REPORT)
     return [f'-DINIT_SIGNAL_REPORT="{report}"', f"-DINIT_FAILED={init.FAILED}",
-            f"-DINIT_NOT_STARTED={init.NOT_STARTED}"]
+            f"-DINIT_NOT_STARTED={init.NOT_STARTED}",
+            f"-DINIT_OWN_PROCESSES={init.OWN_PROCESSES}"]
 
 
 def _init_command(source: str, binary: str, *, static: bool) -> list[str]:

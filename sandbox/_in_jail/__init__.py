@@ -13,15 +13,16 @@ Staged loading, the one place it is told:
    and their bytecode.
 2. The launcher puts `/harness` alone on `sys.path` (never the program's `/work`) and
    imports `_in_jail.warm_server` (`run.py warm-server FD UID`), `_in_jail.session_server`
-   (`run.py session-server FD UID`), `_in_jail.init` (`run.py init ARGV`) or
+   (`run.py session-server FD UID`), `_in_jail.init` (`run.py init NONCE UID ARGV`) or
    `_in_jail.harness` (`run.py python|io`); these
    import their siblings relatively. At no stage is
    anything imported from the program's folder.
 3. Who runs what, under which uid:
    - a cold plain Python run: `init` is the jail's pid 1 under the jail uid, compiled from
      `init.c` at stage 1 (`/harness/init`) where the host has a C compiler, else
-     `run.py init`; its one child execs the program's command, so that no program is a
-     jail's pid 1 (`init`'s docstring);
+     `run.py init`; its one child takes the program uid (`_jail.PROGRAM_UID`, as warm)
+     with no capability and execs the program's command, so that no program is a jail's
+     pid 1 nor its init's uid (`init`'s docstring);
    - a cold run: `harness` is the jail's pid 1 under the jail uid (`_jail.JAIL_UID`); it
      forks the worker or zygote that loads the program (`harness_program`), and
      `harness_io` is imported only by a stdin/stdout run, each of whose tests execs the

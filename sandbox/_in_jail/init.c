@@ -2,32 +2,45 @@
  * init.py beside it, whose docstring is the one description of both (read it first), at
  * the cost of an exec instead of a second Python start per cold run.
  *
- * argv: the run's nonce, then the program's argv. Only as the jail's pid 1. The child
- * takes a session of its own, resets SIGINT, SIGPIPE and SIGXFSZ to SIG_DFL and execv's
- * the program (every other signal disposition and the signal mask as nsjail left them;
- * INIT_NOT_STARTED if it cannot); this process reaps until the program has ended,
+ * argv: the run's nonce, the program uid, then the program's argv. Only as the jail's
+ * pid 1. The child takes a session of its own, resets SIGINT, SIGPIPE and SIGXFSZ to
+ * SIG_DFL, lowers RLIMIT_NPROC by INIT_OWN_PROCESSES, drops its supplementary groups,
+ * takes the program uid (gid, then uid, real, effective and saved), drops every
+ * capability (capset, then the ambient set), checks the ids and execv's the program
+ * (every other signal disposition and the signal mask as nsjail left them;
+ * INIT_NOT_STARTED at the first step that fails, never the program under this
+ * process's uid); this process reaps until the program has ended,
  * SIGKILLs every other process of the jail and reaps them, then exits with the program's
  * exit code, or for a signal death N writes INIT_SIGNAL_REPORT, the nonce, ' ', N in
  * decimal and '\n' to fd 2 (blocking) and exits 128 + N; INIT_FAILED where it cannot tell.
  *
  * The report's bytes and the exit codes are init.py's constants, never written here:
  * sandbox/_staging.py compiles this file with them as -D defines (`init_defines`), and it
- * does not compile without them. Plain C, libc only, no allocation (the report is
- * written from its parts with writev), every syscall's error handled: a program that
- * lowers this process's RLIMIT_AS or RLIMIT_NOFILE (prlimit, same uid) takes nothing it
- * needs. */
+ * does not compile without them. Plain C, libc and the kernel's capability header only,
+ * no allocation (the report is written from its parts with writev), every syscall's
+ * error handled. */
 
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <dirent.h>
+#include <grp.h>
+#include <limits.h>
+#include <linux/capability.h>
 #include <signal.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/types.h>
 #include <sys/uio.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-#if !defined(INIT_SIGNAL_REPORT) || !defined(INIT_FAILED) || !defined(INIT_NOT_STARTED)
+#if !defined(INIT_SIGNAL_REPORT) || !defined(INIT_FAILED) || !defined(INIT_NOT_STARTED) \
+    || !defined(INIT_OWN_PROCESSES)
 #error "compile with init.py's constants as -D defines (sandbox/_staging.py, init_defines)"
 #endif
 
@@ -44,20 +57,96 @@ static void end_the_rest(void)
     }
 }
 
-/* In the child: become what nsjail would have started, then exec it (init.py's _program). */
-static void program(char **argv)
+/* Every folder under `path` (`length` bytes of a PATH_MAX buffer) of this init's uid to
+ * mode 01777, as a warm run's input folders are (init.py's _open_folders); a folder that
+ * cannot change is left. */
+static void open_folders(char *path, size_t length)
+{
+    DIR *dir = opendir(path);
+    struct dirent *entry;
+    struct stat info;
+    size_t n;
+
+    if (dir == NULL)
+        return;
+    while ((entry = readdir(dir)) != NULL) {
+        if (strcmp(entry->d_name, ".") == 0 || strcmp(entry->d_name, "..") == 0)
+            continue;
+        n = strlen(entry->d_name);
+        if (length + 1 + n >= PATH_MAX)
+            continue;
+        path[length] = '/';
+        memcpy(path + length + 1, entry->d_name, n + 1);
+        if (lstat(path, &info) == 0 && S_ISDIR(info.st_mode) && info.st_uid == getuid()
+            && chmod(path, 01777) == 0)
+            open_folders(path, length + 1 + n);
+        path[length] = '\0';
+    }
+    closedir(dir);
+}
+
+/* An RLIMIT_NPROC value less this init's processes (init.py's _less_own); 0 where it
+ * holds none for the program. */
+static int less_own(rlim_t *limit)
+{
+    if (*limit == RLIM_INFINITY)
+        return 1;
+    if (*limit <= INIT_OWN_PROCESSES)
+        return 0;
+    *limit -= INIT_OWN_PROCESSES;
+    return 1;
+}
+
+/* Take the program uid `uid` with no capability (init.py's _program and
+ * _drop_capabilities, the same steps in the same order); 0 at the first that fails. */
+static int become_program(uid_t uid)
+{
+    struct rlimit nproc;
+    struct __user_cap_header_struct header;
+    struct __user_cap_data_struct data[2];
+    uid_t ruid, euid, suid;
+    gid_t rgid, egid, sgid;
+
+    if (getrlimit(RLIMIT_NPROC, &nproc) < 0 || !less_own(&nproc.rlim_cur)
+        || !less_own(&nproc.rlim_max) || setrlimit(RLIMIT_NPROC, &nproc) < 0)
+        return 0;
+    if (setgroups(0, NULL) < 0 || setresgid(uid, uid, uid) < 0 || setresuid(uid, uid, uid) < 0)
+        return 0;
+    memset(&header, 0, sizeof header);
+    memset(data, 0, sizeof data); /* effective, permitted, inheritable: all empty */
+    header.version = _LINUX_CAPABILITY_VERSION_3;
+    header.pid = 0;
+    if (syscall(SYS_capset, &header, data) < 0
+        || prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0UL, 0UL, 0UL) < 0)
+        return 0;
+    if (getresuid(&ruid, &euid, &suid) < 0 || getresgid(&rgid, &egid, &sgid) < 0)
+        return 0;
+    return ruid == uid && euid == uid && suid == uid && rgid == uid && egid == uid
+           && sgid == uid;
+}
+
+/* In the child: become what nsjail would have started, under the program uid `uid_text`,
+ * then exec it (init.py's _program). */
+static void program(const char *uid_text, char **argv)
 {
     static const int reset[] = {SIGINT, SIGPIPE, SIGXFSZ};
     struct sigaction dfl;
     size_t i;
+    char *end;
+    unsigned long uid;
 
+    errno = 0;
+    uid = strtoul(uid_text, &end, 10);
+    if (errno != 0 || end == uid_text || *end != '\0' || uid != (uid_t)uid)
+        _exit(INIT_NOT_STARTED);
     memset(&dfl, 0, sizeof dfl);
     dfl.sa_handler = SIG_DFL;
     if (argv[0] != NULL && setsid() >= 0) {
         for (i = 0; i < sizeof reset / sizeof reset[0]; i++)
             if (sigaction(reset[i], &dfl, NULL) < 0)
                 _exit(INIT_NOT_STARTED);
-        execv(argv[0], argv);
+        if (become_program((uid_t)uid))
+            execv(argv[0], argv);
     }
     _exit(INIT_NOT_STARTED);
 }
@@ -116,17 +205,19 @@ static void report_signal(const char *nonce, int number)
 
 int main(int argc, char **argv)
 {
+    static char work[PATH_MAX] = "/work";
     pid_t pid, ended;
     int status;
 
     /* only as a jail's pid 1: elsewhere its kill(-1) would reach every process of its uid */
-    if (argc < 2 || getpid() != 1)
+    if (argc < 3 || getpid() != 1)
         return INIT_FAILED;
+    open_folders(work, strlen(work));
     pid = fork();
     if (pid < 0)
         _exit(INIT_FAILED);
     if (pid == 0)
-        program(argv + 2);
+        program(argv[2], argv + 3);
     for (;;) {
         ended = waitpid(-1, &status, 0);
         if (ended == pid)

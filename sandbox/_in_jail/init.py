@@ -16,7 +16,24 @@ warm run's forked child, is none of that. So nsjail execs this (`run.py init ARG
 nsjail would have: same argv, environment, folder, descriptors 0 to 2, rlimits, signal
 dispositions (SIG_DFL, the interpreter's SIGPIPE and SIGXFSZ ignores undone), no
 parent-death signal, a session of its own (as a warm run's child and a stdin/stdout
-test's process). This process then reaps every process that ends (orphans included) until
+test's process), and the uid of every warm program (`_jail.PROGRAM_UID`, the init's second
+argument; the jail maps it beside the init's own, `jail_argv`'s `program_uid`).
+
+Before the fork the init opens the input folders nsjail made under /work (of its uid,
+0o755) to the program, mode 0o1777 as a warm run's are (`_open_folders`): the program,
+another uid, makes files in them as `python3 main.py` does. Becoming the program, in the
+child, in this order (`_program`; init.c the same, with the
+same checks), any failure an exit with `NOT_STARTED` before the exec, never the program run
+with the init's uid: `setsid`; SIGINT, SIGPIPE and SIGXFSZ to SIG_DFL; RLIMIT_NPROC (soft and
+hard) lowered by `OWN_PROCESSES`, the jail's count of this init (`_runner.run` gives the jail
+the program's processes plus these: the init needs the room to fork under its own uid,
+which the program's count then no longer holds); no supplementary group; the real,
+effective and saved gid, then uid, to PROGRAM_UID; every capability dropped (effective,
+permitted and inheritable through capset, then the ambient set cleared, as the warm
+server's `harness_wire.become_program`; the bounding set keeps what the jail's `--cap` left,
+which without CAP_SETPCAP nothing can drop, and which no-new-privs, nsjail's, makes
+unusable); the ids read back. So the program holds no capability and reads the
+RLIMIT_NPROC `python3 main.py` and a warm run read, and it counts its own processes only. This process then reaps every process that ends (orphans included) until
 the program has; the program's end is the run's end, as when it was pid 1: every other
 process of the jail is SIGKILLed and reaped, and this process exits with the program's
 status. An exit code is its own exit code. A signal death cannot be re-raised (pid 1 is
@@ -29,20 +46,20 @@ own stderr and its exit 128 + N an exit code, as python3 main.py's (red team sb1
 
 Nothing is forwarded: nsjail ends a run (its time limit, the host's kill) by SIGKILLing
 this pid 1 from outside the namespace, and the kernel then kills every process of the
-jail. What the program can do to this process, its parent and of its uid: signals
-(dropped, as to any pid 1: no handler is installed, SIGINT's is reset), ptrace and
-process_vm_* (refused by the seccomp policy), /proc (not mounted), prlimit (its soft
-RLIMIT_CPU is at least 1 s, which this process, asleep in waitpid, never spends, but a hard
-limit of 0 SIGKILLs it at the next CPU-timer check that finds it on a CPU: a signal 9, a
-failing run, never a pass; a lowered RLIMIT_AS or RLIMIT_NOFILE can make this module's last
-steps fail, never the C init's, which allocates and opens nothing: it then exits with
-`FAILED` after the kill, a failing run, never a pass), renice and affinity (slower, not
-judged otherwise). Only a pid 1 runs anything: anywhere else either init exits `FAILED` at
-once (its kill(-1) would reach every process of its uid). The run's process count and memory cgroup count this process too (the jail
-gets one process more, as a cold stdin/stdout harness's does).
+jail. What the program can do to this process, its parent and of another uid: nothing. Signals,
+prlimit, renice and affinity need the same uid or a capability, which the program has not
+(EPERM: red team sb12, a hard RLIMIT_CPU of 0 set on its init SIGKILLed it at a later
+tick); ptrace and process_vm_* are refused by the seccomp policy; /proc is not mounted.
+This process keeps CAP_SETUID and CAP_SETGID (for its child) and CAP_KILL: its kill(-1) at
+the end reaches the program's processes, another uid. Only a pid 1 runs anything: anywhere
+else either init exits `FAILED` at once (its kill(-1) would reach every process it may
+signal). The run's memory cgroup and its pids cap count this process too (the jail gets
+`OWN_PROCESSES` more, as a cold stdin/stdout harness's does), the program's RLIMIT_NPROC
+not.
 
-Standard library only, builtin modules only (`posix`, `_signal`): every import is paid on
-every cold start.
+Standard library only, builtin modules only (`posix`, `_signal`), but for `ctypes` in the
+child (capset and prctl have no builtin): every import is paid on every cold start that
+uses this init (the C init where it was built).
 """
 
 import posix
@@ -60,19 +77,25 @@ FAILED = 70
 """This process's status where it could not tell the program's (EX_SOFTWARE)."""
 NOT_STARTED = 127
 """The child's status where it could not become the program (as a shell's for a command
-it cannot execute)."""
+it cannot execute, or the program uid)."""
+WORK = "/work"
+"""The program's folder, whose input folders the init opens to the program (`_open_folders`)."""
+OWN_PROCESSES = 1
+"""This init's processes, counted in the jail's RLIMIT_NPROC and pids cap
+(`_runner.run`'s `extra_processes`), which its child takes off its RLIMIT_NPROC."""
 
 
 def main(argv: "list[str]") -> None:
-    """`argv`: the run's nonce, then the program's argv. Run it as the jail's only program;
-    exit with its status (see above)."""
-    if posix.getpid() != 1:  # elsewhere its kill(-1) would reach every process of its uid
+    """`argv`: the run's nonce, the program uid, then the program's argv. Run it as the
+    jail's only program; exit with its status (see above)."""
+    if posix.getpid() != 1 or len(argv) < 2:  # elsewhere its kill(-1) reaches too much
         posix._exit(FAILED)
-    nonce, argv = argv[0].encode(), argv[1:]
+    nonce, uid, argv = argv[0].encode(), argv[1], argv[2:]
     signal.signal(signal.SIGINT, signal.SIG_DFL)  # as pid 1: dropped, never a KeyboardInterrupt
+    _open_folders(WORK)
     pid = posix.fork()
     if pid == 0:
-        _program(argv)
+        _program(uid, argv)
     try:
         while True:
             ended, status = posix.waitpid(-1, 0)
@@ -95,15 +118,72 @@ def main(argv: "list[str]") -> None:
     posix._exit(posix.WEXITSTATUS(status) if posix.WIFEXITED(status) else FAILED)
 
 
-def _program(argv: "list[str]") -> None:
-    """In the child: become what nsjail would have started, then exec it."""
+def _program(uid_text: str, argv: "list[str]") -> None:
+    """In the child: become what nsjail would have started, under the program uid with no
+    capability (the order and checks of the docstring), then exec it."""
     try:
+        uid = int(uid_text)
         posix.setsid()
         for number in (signal.SIGPIPE, signal.SIGXFSZ):
             signal.signal(number, signal.SIG_DFL)
+        import resource
+
+        soft, hard = resource.getrlimit(resource.RLIMIT_NPROC)
+        resource.setrlimit(resource.RLIMIT_NPROC, (_less_own(soft), _less_own(hard)))
+        posix.setgroups([])
+        posix.setresgid(uid, uid, uid)
+        posix.setresuid(uid, uid, uid)
+        _drop_capabilities()
+        if posix.getresuid() != (uid, uid, uid) or posix.getresgid() != (uid, uid, uid):
+            raise OSError("the program uid did not hold")
         posix.execv(argv[0], argv)
     finally:
         posix._exit(NOT_STARTED)
+
+
+def _open_folders(path: str) -> None:
+    """Every folder under `path` of this init's uid (those nsjail made for the input files'
+    binds) to mode 0o1777, as a warm run's input folders are: the program, another uid,
+    may make files there as `python3 main.py` may (a folder that cannot change is left)."""
+    try:
+        entries = list(posix.scandir(path))
+    except OSError:
+        return
+    for entry in entries:
+        try:
+            if not entry.is_dir(follow_symlinks=False) or \
+                    entry.stat(follow_symlinks=False).st_uid != posix.getuid():
+                continue
+            posix.chmod(entry.path, 0o1777)
+        except OSError:
+            continue
+        _open_folders(entry.path)
+
+
+def _less_own(limit: int) -> int:
+    """An RLIMIT_NPROC value less this init's processes (unlimited stays unlimited)."""
+    import resource
+
+    if limit == resource.RLIM_INFINITY:
+        return limit
+    if limit <= OWN_PROCESSES:
+        raise OSError("RLIMIT_NPROC holds no process for the program")
+    return limit - OWN_PROCESSES
+
+
+def _drop_capabilities() -> None:
+    """Empty this process's effective, permitted and inheritable sets (capset), then its
+    ambient set (prctl); raise OSError where the kernel refuses either."""
+    import ctypes
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    header = (ctypes.c_uint32 * 2)(0x20080522, 0)  # _LINUX_CAPABILITY_VERSION_3, this process
+    data = (ctypes.c_uint32 * 6)()  # (effective, permitted, inheritable) x 2: all empty
+    if libc.capset(header, data) != 0:
+        raise OSError(ctypes.get_errno(), "capset failed")
+    # PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL
+    if libc.prctl(47, 4, ctypes.c_ulong(0), ctypes.c_ulong(0), ctypes.c_ulong(0)) != 0:
+        raise OSError(ctypes.get_errno(), "prctl(PR_CAP_AMBIENT_CLEAR_ALL) failed")
 
 
 def _end_the_rest() -> None:

@@ -26,16 +26,14 @@ from test_redteam_round_sb12 import (
 
 import sandbox
 from sandbox import _runner, _staging
-from sandbox._in_jail.init import FAILED, NOT_STARTED, SIGNAL_REPORT
-from sandbox._jail import run_jail
+from sandbox._in_jail.init import FAILED, NOT_STARTED, OWN_PROCESSES, SIGNAL_REPORT
+from sandbox._jail import COLD_INIT_CAPABILITIES, JAIL_UID, PROGRAM_UID, jail_argv, run_jail
 from sandbox._spare import SECRET
 from sandbox._staging import IN_JAIL, init_unbuilt, staged_dir
 
 INITS = ("c", "python")
-RACY = {"parent's CPU rlimit to 0 then exit 0"}
-"""Left to sb12's own run: a hard RLIMIT_CPU of 0 SIGKILLs the init at the next CPU-timer
-check that finds it on a CPU (kernel 6.18 here: 3 of 40 cold runs with the C init, 6 of 40
-with the Python one), so either reads a signal 9 now and then: a loss, never a pass."""
+UID = str(PROGRAM_UID)
+"""The init's second argument: the uid its child takes."""
 
 
 def argv_of(init: str) -> tuple[str, ...]:
@@ -81,7 +79,7 @@ def test_what_is_not_the_inits_report_stays_the_programs(init: str, name: str) -
     assert (ex.exit_code, ex.signal, ex.stdout, ex.stderr, ex.status) == (*expected, status)
 
 
-@pytest.mark.parametrize("name", [name for name in TAMPER if name not in RACY])
+@pytest.mark.parametrize("name", list(TAMPER))
 def test_what_a_program_does_to_its_init_changes_no_verdict(init: str, name: str) -> None:
     code, expected = TAMPER[name]
     ex = cold(code)
@@ -160,19 +158,65 @@ def test_the_programs_end_is_the_runs(init: str, name: str) -> None:
     assert (ex.exit_code, ex.signal, ex.stdout, ex.status) == expected
 
 
+# --- the program's uid, capabilities and reach: another uid than its init's ----------------
+
+REACH = r"""
+import ctypes, errno, os, resource
+libc = ctypes.CDLL(None, use_errno=True)
+header = (ctypes.c_uint32 * 2)(0x20080522, 0)
+data = (ctypes.c_uint32 * 6)()
+print(libc.capget(header, data), list(data))
+print([libc.prctl(47, 1, c, 0, 0) for c in range(41)])  # PR_CAP_AMBIENT_IS_SET
+print(libc.prctl(8, 0, 0, 0, 0), libc.prctl(39, 0, 0, 0, 0))  # keepcaps, no-new-privs
+print(os.getresuid(), os.getresgid(), os.getgroups())
+def tried(step):
+    try:
+        step()
+    except OSError as exc:
+        return errno.errorcode[exc.errno]
+    return "done"
+parent = os.getppid()
+print(tried(lambda: os.kill(parent, 0)), tried(lambda: os.kill(parent, 9)),
+      tried(lambda: resource.prlimit(parent, resource.RLIMIT_CPU)),
+      tried(lambda: resource.prlimit(parent, resource.RLIMIT_CPU, (0, 0))),
+      tried(lambda: resource.prlimit(parent, resource.RLIMIT_NOFILE, (0, 0))),
+      tried(lambda: os.setpriority(os.PRIO_PROCESS, parent, 19)),
+      tried(lambda: os.setresuid(99999, 99999, 99999)), tried(lambda: os.setgroups([0])))
+"""
+
+
+def test_the_program_is_warms_uid_with_no_capability_and_no_reach(init: str) -> None:
+    """A cold program is the warm one's uid (`_jail.PROGRAM_UID`), its init another one:
+    it holds no capability (effective, permitted, inheritable, ambient), cannot take the
+    init's uid back, and cannot signal, re-limit (not even read its limits) or renice its
+    init (EPERM), as a warm program cannot its server."""
+    ex = cold(REACH)
+    assert ex.status == "ok", ex.stderr
+    lines = ex.stdout.splitlines()
+    assert lines[0] == "0 [0, 0, 0, 0, 0, 0]"
+    assert lines[1] == str([0] * 41)
+    assert lines[2] == "0 1"
+    assert lines[3] == f"{(PROGRAM_UID,) * 3} {(PROGRAM_UID,) * 3} []"
+    assert lines[4] == " ".join(["EPERM"] * 8)
+    warm = sandbox.run(REACH, limits=LIMITS, mode="warm")
+    assert warm.status == "ok", warm.stderr
+    assert warm.stdout == ex.stdout
+
+
 # --- the init's own bytes and codes, read from the jail ------------------------------------
 
 def jailed(command: list[str], nonce: str = "0123456789abcdef") -> tuple[int | None, bytes]:
     """(exit code, stderr) of `command` run as a jail's pid 1 with the staged folder."""
     raw = run_jail(command, LIMITS, stdin=b"", output_bytes=1 << 16, spare=False,
-                   binds=[(staged_dir(), IN_JAIL)], extra_processes=1, secret=nonce)
+                   binds=[(staged_dir(), IN_JAIL)], extra_processes=OWN_PROCESSES,
+                   program_uid=True, secret=nonce)
     return raw.exit_code, raw.stderr
 
 
 @pytest.mark.parametrize("number", [1, 6, 9, 15, 64])
 def test_a_signal_death_is_the_report_then_128_plus_n(init: str, number: int) -> None:
     argv = list(_runner.cold_init())
-    exit_code, stderr = jailed([*argv, SECRET, "/bin/sh", "-c", f"echo e >&2; kill -{number} $$"])
+    exit_code, stderr = jailed([*argv, SECRET, UID, "/bin/sh", "-c", f"echo e >&2; kill -{number} $$"])
     assert exit_code == 128 + number
     assert stderr == b"e\n" + SIGNAL_REPORT + f"0123456789abcdef {number}\n".encode()
 
@@ -180,19 +224,19 @@ def test_a_signal_death_is_the_report_then_128_plus_n(init: str, number: int) ->
 @pytest.mark.parametrize("code", [0, 3, 128, 137, 255])
 def test_an_exit_code_is_passed_through(init: str, code: int) -> None:
     argv = list(_runner.cold_init())
-    assert jailed([*argv, SECRET, "/bin/sh", "-c", f"exit {code}"]) == (code, b"")
+    assert jailed([*argv, SECRET, UID, "/bin/sh", "-c", f"exit {code}"]) == (code, b"")
 
 
 def test_a_program_that_cannot_start_exits_127(init: str) -> None:
     argv = list(_runner.cold_init())
-    assert jailed([*argv, SECRET, "/work/no-such-program"]) == (NOT_STARTED, b"")
+    assert jailed([*argv, SECRET, UID, "/work/no-such-program"]) == (NOT_STARTED, b"")
 
 
 def test_an_init_that_is_not_pid_1_does_nothing(init: str) -> None:
     """Only a jail's pid 1 runs the program (elsewhere its kill(-1) would reach every
     process of its uid): here the jail's pid 1 is a shell, the init its child."""
     argv = " ".join(_runner.cold_init())
-    exit_code, stderr = jailed(["/bin/sh", "-c", f"{argv} n0nce /bin/echo ran; echo $? >&2"])
+    exit_code, stderr = jailed(["/bin/sh", "-c", f"{argv} n0nce {UID} /bin/echo ran; echo $? >&2"])
     assert (exit_code, stderr) == (0, f"{FAILED}\n".encode())
 
 
@@ -258,3 +302,19 @@ def test_the_c_init_takes_the_report_and_codes_from_init_py() -> None:
     assert (int(defines["INIT_FAILED"]), int(defines["INIT_NOT_STARTED"])) == (FAILED, NOT_STARTED)
     source = (Path(_staging.__file__).parent / "_in_jail" / "init.c").read_text()
     assert "sandbox-init" not in source and " 70" not in source and "127" not in source
+
+
+def test_a_cold_python_jail_maps_the_program_uid_and_keeps_only_the_inits_capabilities() -> None:
+    """`jail_argv`'s `program_uid` (a cold Python run's jail, a spare of its shape too):
+    PROGRAM_UID mapped beside the jail uid, CAP_SETUID, CAP_SETGID and CAP_KILL kept, no
+    other; a jail without it maps and keeps nothing more."""
+    def flags(argv: list[str], name: str) -> list[str]:
+        return [argv[i + 1] for i, arg in enumerate(argv[:-1]) if arg == name]
+
+    argv = jail_argv(["/bin/true"], LIMITS, program_uid=True)
+    assert flags(argv, "--user") == [f"{JAIL_UID}:{JAIL_UID}", f"{PROGRAM_UID}:{PROGRAM_UID}:1"]
+    assert flags(argv, "--group") == [f"{JAIL_UID}:{JAIL_UID}", f"{PROGRAM_UID}:{PROGRAM_UID}:1"]
+    assert sorted(flags(argv, "--cap")) == sorted(COLD_INIT_CAPABILITIES) \
+        == ["CAP_KILL", "CAP_SETGID", "CAP_SETUID"]
+    plain = jail_argv(["/bin/true"], LIMITS)
+    assert (flags(plain, "--user"), flags(plain, "--cap")) == ([f"{JAIL_UID}:{JAIL_UID}"], [])

@@ -268,7 +268,16 @@ LEFT = {
 }
 
 
-@pytest.mark.parametrize("mode", MODES)
+COLD_HARNESS_UID = (
+    "open: warm/cold (cold io tests only), since h-uid: a cold plain run's program is "
+    "PROGRAM_UID 99998 with its input folders 0o41777 (its init, 99999, opens them, as a "
+    "warm run's are), but a cold stdin/stdout test's process keeps the cold harness's uid "
+    "99999 and finds its input folders 0o40755 (and its own files of another uid): the "
+    "cold harness (_tests.run_tests, harness_io) does not take the program uid yet")
+
+
+@pytest.mark.parametrize("mode", [
+    pytest.param("cold", marks=pytest.mark.xfail(strict=True, reason=COLD_HARNESS_UID)), "warm"])
 @pytest.mark.parametrize("name", sorted(LEFT))
 def test_each_test_finds_what_python3_finds_in_a_fresh_jail(name: str, mode: str) -> None:
     """Against a plain run in the same mode: warm an input folder is the server's 0o41777

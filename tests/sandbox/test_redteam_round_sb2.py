@@ -405,13 +405,10 @@ def test_a_path_entry_finder_with_its_own_loader_serves_as_in_a_cold_run() -> No
     assert seen(warm) == seen(cold), warm
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "open: Tampering with the judge (test files): _jail.jail_argv binds a task's file into a "
-    "folder a cold jail makes the program's own (0755, its uid): the program renames the "
-    "folder (the mount goes with it) and writes its own file at the task file's path, which "
-    "docs/sandbox.md says it cannot replace cold; warm the folder is the server's, sticky "
-    "(warm_server.write_inputs), and the rename is refused"))
 def test_a_task_file_cannot_be_replaced_by_renaming_its_folder() -> None:
+    """Held since h-uid (a strict xfail before: a cold jail made a task's folder the
+    program's own, which it renamed, mount and all): the cold program is another uid than
+    its init, which owns the folder and makes it sticky 0o1777, as warm."""
     code = ("import os\ntry:\n    os.rename('deep', 'moved')\n    os.mkdir('deep')\n"
             "    open('deep/a.txt', 'w').write('mine\\n')\nexcept OSError as e:\n"
             "    print(type(e).__name__)\nprint(open('deep/a.txt').read(), end='')\n")
@@ -420,12 +417,9 @@ def test_a_task_file_cannot_be_replaced_by_renaming_its_folder() -> None:
     assert cold.status == "ok" and cold.stdout.endswith("\na\n"), cold
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "open: warm/cold divergence: warm_server.empty_dirs and write_inputs make /work and a "
-    "task's folders the server's uid's (sticky 1777), a cold jail makes them the program's: "
-    "a `user.*` attribute on /work or a chmod of a task's folder succeeds cold and raises "
-    "PermissionError warm"))
 def test_metadata_of_work_and_task_folders_reads_as_in_a_cold_run() -> None:
+    """Held since h-uid (a strict xfail before: /work and a task's folders were the cold
+    program's own): cold they are its init's, another uid, as warm they are the server's."""
     code = ("import os\nfor f in (lambda: os.setxattr('/work', 'user.y', b'1'),"
             " lambda: os.chmod('deep', 0o700)):\n"
             "    try:\n        f()\n        print('did')\n    except OSError as e:\n"

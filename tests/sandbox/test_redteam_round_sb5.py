@@ -118,20 +118,11 @@ ASPECTS = {
 }
 
 
-NPROC_OPEN = (
-    "open: rlimits (cold only): _runner.run gives a cold Python jail processes + 1, its init "
-    "(_in_jail/init.py, the jail's pid 1 since h-sb15) being the program's uid and counted: "
-    "a program forks as many processes as warm, but RLIMIT_NPROC reads one more cold. "
-    "Not fixable by the init lowering the program's own limit before exec (h-sb17): "
-    "RLIMIT_NPROC caps the uid's count, the init included, so getrlimit would read "
-    "python3's value but one fork fewer would succeed; only an init of another uid "
-    "(CAP_SETUID/CAP_SETGID in the cold jail, today capability-free) leaves the count")
-
-
-@pytest.mark.parametrize("name", [
-    pytest.param(name, marks=pytest.mark.xfail(strict=True, reason=NPROC_OPEN))
-    if name == "rlimits" else name for name in sorted(ASPECTS)])
+@pytest.mark.parametrize("name", sorted(ASPECTS))
 def test_a_plain_program_sees_its_process_as_cold(name: str) -> None:
+    """Its rlimits too since h-uid (a strict xfail before: the cold init, pid 1, was the
+    program's uid and counted in RLIMIT_NPROC, one more cold): the init is another uid and
+    its child takes the init's own process off the limit before the exec (`_in_jail/init.py`)."""
     cold, warm = both(ASPECTS[name])
     assert cold.status == "ok", cold
     assert seen(warm) == seen(cold), (warm, cold)
@@ -166,7 +157,7 @@ def test_a_function_test_sees_its_process_as_cold() -> None:
 
 
 @pytest.mark.xfail(strict=True, reason=(
-    "open: rlimits (cold only; NPROC_OPEN's root for a test worker): _tests.run_tests's cold "
+    "open: rlimits (cold only): _tests.run_tests's cold "
     "jail counts the harness and its zygote (_tests.HARNESS_PROCESSES, the program's uid "
     "there) in RLIMIT_NPROC, so a cold worker reads processes + 2 where a warm one reads "
     "processes, as python3 main.py does; both start as many threads (red team sb14; they "

@@ -164,20 +164,21 @@ ASPECTS = {
 
 OPEN_ASPECTS = {
     "the process count": (
-        "rlimits (cold only): a cold jail's pid 1 (the plain run's init, _in_jail/init.py, "
-        "or the io harness) is the program's uid and counts against its RLIMIT_NPROC, so "
-        "_runner.run and _tests.run_tests give the jail processes + 1: a program forks as "
-        "many processes as in a warm run, but RLIMIT_NPROC reads 33 cold where a warm "
-        "test's process (the harness another uid) reads 32. A limit lowered to 32 before "
-        "the exec reads right but forks one fewer (the uid's count holds the init): "
-        "fixed only by an init of another uid (setuid capabilities in the cold jail)"),
+        "rlimits (cold io tests only): a cold stdin/stdout jail's pid 1, the io harness, is the "
+        "program's uid and counts against its RLIMIT_NPROC, so _tests.run_tests gives the "
+        "jail processes + 1: a test's process forks as many processes as python3 main.py "
+        "(a cold plain run, whose init is another uid since h-uid) but reads 33 where it "
+        "and a warm test's process read 32; fixed only by a cold harness of another uid "
+        "(as h-uid did for the plain run's init)"),
     "uid and gid": (
-        "warm/cold: warm_server's PROGRAM_UID (harness_wire.enter_program): a warm test's "
-        "program is 99998, a cold one (and python3 main.py) 99999"),
+        "warm/cold (cold io tests only): python3 main.py (a cold plain run, since h-uid) and "
+        "a warm test's process are PROGRAM_UID 99998; a cold test's process is the cold "
+        "harness's uid, 99999"),
     "the capability bounding set": (
-        "warm/cold: the warm jail's nsjail --cap (WARM_CAPABILITIES) leaves CAP_FOWNER, "
-        "CAP_KILL, CAP_SETGID, CAP_SETUID in every warm process's bounding set "
-        "(harness_wire.become_program drops the other sets only); cold it is empty"),
+        "warm/cold: nsjail --cap leaves what each jail keeps in every process's bounding set "
+        "(no process can drop it without CAP_SETPCAP): a cold plain run's CAP_KILL, "
+        "CAP_SETGID, CAP_SETUID (_jail.COLD_INIT_CAPABILITIES, since h-uid), a warm one's "
+        "those and CAP_FOWNER (WARM_CAPABILITIES), a cold io test's none"),
     "what kill(-1, 0) reaches": (
         "warm/cold: the warm stdin/stdout harness is not its jail's pid 1, so kill(-1, 0) "
         "counts it (EPERM counts as reached: the call succeeds); cold the harness is pid 1 "
