@@ -2208,7 +2208,9 @@ def _unread_after_box(text: str, end: int,
     return (" ".join(dict.fromkeys(sentence for _, sentence, _ in stated)), tuple(stated)) if stated else None
 
 
-_GSM8K_MARK = re.compile(r"\s*#{3,}\s*(?=-?\d)")  # (a run of marks is read as three: `### 7`)
+# (a run of marks is read as three: `### 7`; read with .match; possessive, and no start inside
+# a run of spaces, so a search is linear too)
+_GSM8K_MARK = re.compile(r"(?<!\s)\s*+#{3,}+\s*+(?=-?\d)")
 
 
 def _read_sentences(region: str) -> list[tuple[str, str]]:

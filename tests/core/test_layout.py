@@ -41,7 +41,8 @@ SANDBOX_ERRORS = "sandbox._errors"
 # program's object, a KeyError from a namespace lookup) are the Python protocol the tests see.
 IN_JAIL = frozenset({"sandbox._in_jail", "sandbox._in_jail.harness",
                      "sandbox._in_jail.harness_io", "sandbox._in_jail.harness_program",
-                     "sandbox._in_jail.harness_wire", "sandbox._in_jail.warm_server"})
+                     "sandbox._in_jail.harness_wire", "sandbox._in_jail.init",
+                     "sandbox._in_jail.warm_server"})
 
 BUILTIN_EXCEPTIONS = frozenset(name for name, value in vars(builtins).items()
                                if isinstance(value, type) and issubclass(value, BaseException))

@@ -363,15 +363,18 @@ def test_a_signal_a_program_sends_itself_reads_as_in_a_cold_run(name: str) -> No
     assert (cold.status, cold.stdout) == (SELF_SIGNAL_STATUS[name], ""), cold
 
 
-# h-sb15: the cold jail's init (`_in_jail/init.py`) is the program's parent and its uid
+# h-sb15: the cold jail's init (`_in_jail/init.py`) is the program's parent; since h-uid of
+# another uid, so each aim may be refused (EPERM, as in a warm run), and the run goes on
 AT_THE_INIT = {
     "signals": ("import os, signal\nfor s in (signal.SIGSTOP, signal.SIGTERM, signal.SIGINT,"
-                " signal.SIGKILL):\n    os.kill(os.getppid(), s)\n"),
+                " signal.SIGKILL):\n    try:\n        os.kill(os.getppid(), s)\n"
+                "    except PermissionError:\n        pass\n"),
     "kill(-1)": ("import os, signal\nfor s in (signal.SIGSTOP, signal.SIGKILL):\n    try:\n"
                  "        os.kill(-1, s)\n    except ProcessLookupError:\n        pass\n"),
     "its CPU and file limits": (
         "import os, resource\nfor r, v in ((resource.RLIMIT_CPU, 1), (resource.RLIMIT_NOFILE, 3),"
-        " (resource.RLIMIT_FSIZE, 0)):\n    resource.prlimit(os.getppid(), r, (v, v))\n"),
+        " (resource.RLIMIT_FSIZE, 0)):\n    try:\n        resource.prlimit(os.getppid(), r, (v, v))\n"
+        "    except PermissionError:\n        pass\n"),
 }
 
 
