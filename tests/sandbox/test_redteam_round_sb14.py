@@ -398,7 +398,8 @@ def test_a_stopped_zygote_child_times_out_and_leaves_nothing(zygotes: None) -> N
 
 # --- D. sessions without a cgroup --------------------------------------------------------------
 
-def test_without_cgroups_a_session_and_its_sibling_start_python3s_threads(no_cgroup: None) -> None:
+def _session_and_sibling_threads() -> None:
+    """A session's program and its fork sibling each start as many threads as python3."""
     limits, threads = BUDGETS["4 processes of 1 GiB"]
     with sandbox.open_session(limits=limits) as session:
         first = session.run(PROGRAM)
@@ -406,16 +407,14 @@ def test_without_cgroups_a_session_and_its_sibling_start_python3s_threads(no_cgr
         with sibling:
             second = sibling.run("print(started())\n")
     assert [(r.status, r.stdout) for r in (first, second)] == [("ok", f"{threads}\n")] * 2
+
+
+def test_without_cgroups_a_session_and_its_sibling_start_python3s_threads(no_cgroup: None) -> None:
+    _session_and_sibling_threads()
 
 
 def test_with_the_hosts_cgroup_a_session_and_its_sibling_start_python3s_threads() -> None:
-    limits, threads = BUDGETS["4 processes of 1 GiB"]
-    with sandbox.open_session(limits=limits) as session:
-        first = session.run(PROGRAM)
-        (sibling,) = session.fork(1)
-        with sibling:
-            second = sibling.run("print(started())\n")
-    assert [(r.status, r.stdout) for r in (first, second)] == [("ok", f"{threads}\n")] * 2
+    _session_and_sibling_threads()
 
 
 def test_without_cgroups_a_session_holds_what_python3_holds(no_cgroup: None) -> None:
