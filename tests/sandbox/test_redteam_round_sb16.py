@@ -12,7 +12,8 @@ not be built) and, where the two inits differ in code, the Python init; none rep
 sb15 (report forgery shapes, signal endings, exit-code edges, the output cap are theirs).
 
 Attacked (class of docs ATTACK-CLASSES "Verdicts bought by the program"):
-(A) Tampering with the judge / reaching another run, by regaining privileges: setuid,
+(A) Tampering with the judge / reaching another run, by regaining privileges: what either
+    init's child holds at the program's start (capabilities, descriptors, ids), setuid,
     setresuid, setgid, setgroups, setfsuid/setfsgid, capset, ambient raise,
     PR_SET_KEEPCAPS, securebits, bounding-set drop, no_new_privs unset, unshare and
     clone(CLONE_NEWUSER, NEWPID, NEWNS), clone3, setns through a pidfd of the init, a file
@@ -21,7 +22,7 @@ Attacked (class of docs ATTACK-CLASSES "Verdicts bought by the program"):
 (B) Reaching another run, the init itself: kill(1, N) for 0, SIGKILL, SIGCONT and SIGSTOP,
     killpg(1) (kill(-1)), prlimit read and set, renice of the init and of its uid, affinity,
     scheduler, ioprio, pidfd_send_signal, pidfd_getfd, ptrace, process_vm_readv, kcmp,
-    /proc/1/mem, setpgid of the init;
+    /proc/1/mem;
 (C) Exit and output forgery and Resources, around the report: stderr set to SIGKILL the
     init's group on I/O, a child holding stderr, every descriptor taken, RLIMIT_NPROC 0,
     memory near the limit, stderr's pipe shrunk to a page and full, /work's tmpfs full,
@@ -141,9 +142,6 @@ PRIVILEGES = {
     "setfsuid and setfsgid": (
         "print(libc.setfsuid(99999), libc.setfsuid(-1), libc.setfsgid(99999), libc.setfsgid(-1))",
         "99998 99998 99998 99998"),
-    "capget reads no capability": (
-        "data = (ctypes.c_uint32 * 6)()\nprint(libc.capget(hdr, data), list(data))",
-        "0 [0, 0, 0, 0, 0, 0]"),
     "capset of every capability": (
         "print(c(libc.capset(hdr, (ctypes.c_uint32 * 6)(*[0xffffffff] * 6))))", "(-1, 1)"),
     "capset of CAP_SETUID alone": (
@@ -194,6 +192,25 @@ def test_no_privilege_comes_back(c_init: None, name: str) -> None:
     assert both(PRE + body + "\n") == [want, want]
 
 
+HELD_AT_START = PRE + (
+    "import fcntl, resource\ndata = (ctypes.c_uint32 * 6)()\nfds = []\nfor fd in range(64):\n"
+    "    try:\n        fcntl.fcntl(fd, fcntl.F_GETFD)\n        fds.append(fd)\n"
+    "    except OSError:\n        pass\n"
+    "print(libc.capget(hdr, data), list(data), fds, os.getresuid(), os.getresgid(),"
+    " os.getgroups(), resource.getrlimit(resource.RLIMIT_NPROC), libc.prctl(39, 0, 0, 0, 0),"
+    " [libc.prctl(47, 1, n, 0, 0) for n in (5, 6, 7)])\n")
+
+
+def test_what_the_program_holds_at_its_start(either: str) -> None:
+    """No capability (effective, permitted, inheritable, ambient), descriptors 0 to 2 only,
+    the program uid and gid alone, its own RLIMIT_NPROC, no_new_privs: either init's child
+    as the warm server's."""
+    u, n = PROGRAM_UID, LIMITS.processes
+    want = (*OK, (f"0 [0, 0, 0, 0, 0, 0] [0, 1, 2] ({u}, {u}, {u}) ({u}, {u}, {u}) [] "
+                  f"({n}, {n}) 1 [0, 0, 0]\n"), "")
+    assert both(HELD_AT_START) == [want, want]
+
+
 # --- (B) the init itself -------------------------------------------------------------------
 
 @pytest.mark.parametrize("number", [0, 9, 18, 19])
@@ -227,7 +244,6 @@ REACH = {
     "process_vm_readv": ("print(c(libc.process_vm_readv(1, None, 0, None, 0, 0)))", "(-1, 1)"),
     "kcmp of the init's files": ("print(c(libc.syscall(312, 1, 2, 0, 2, 2)))", "(-1, 1)"),
     "/proc/1/mem": ("print(e(lambda: open('/proc/1/mem', 'r+b')))", "2"),
-    "setpgid of the init": ("print(e(lambda: os.setpgid(1, 1)))", "3"),
 }
 
 
