@@ -4,6 +4,7 @@ and decides verdicts; a folder anyone else could write to is never trusted."""
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import shutil
@@ -21,6 +22,33 @@ MAX_CACHE_BYTES = 512 << 20
 """Total size of the kept binaries; the least recently used are dropped beyond this."""
 MAX_CACHED_BINARY = 64 << 20
 """A bigger binary (possible only with a raised `Limits.binary_bytes`) is not kept."""
+
+
+def remove_tree(root: str) -> None:
+    """Remove the host folder `root` and everything under it, links as links, errors
+    ignored (as `shutil.rmtree(root, ignore_errors=True)`), walked with a list: a task
+    folder may be deeper than Python's recursion limit, which `shutil.rmtree` recurses to
+    (its RecursionError is no OSError, and the folder would stay)."""
+    pending = [(root, False)]  # (folder, its entries already removed)
+    while pending:
+        folder, emptied = pending.pop()
+        if emptied:
+            with contextlib.suppress(OSError):
+                os.rmdir(folder)
+            continue
+        pending.append((folder, True))
+        try:
+            entries = list(os.scandir(folder))
+        except OSError:
+            continue
+        for entry in entries:
+            try:
+                if entry.is_dir(follow_symlinks=False):
+                    pending.append((entry.path, False))
+                else:
+                    os.unlink(entry.path)
+            except OSError:
+                continue
 
 
 def cache_root() -> Path | None:

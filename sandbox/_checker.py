@@ -28,13 +28,13 @@ message gives it: `TestResult` has no partial credit, so a test passes iff its s
 from __future__ import annotations
 
 import dataclasses
-import shutil
 import weakref
 from collections.abc import Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Literal, get_args
 
+from sandbox._cache import remove_tree
 from sandbox._classify import to_execution
 from sandbox._errors import ArgumentError
 from sandbox._jail import check_nsjail, run_jail
@@ -127,7 +127,7 @@ class PreparedChecker:
         check_nsjail()
         box = workspace(checker.source, self.spec, checker.files)
         # the compiled binary may live in this folder (no cache): it goes with this object
-        self._cleanup = weakref.finalize(self, shutil.rmtree, box.root, True)
+        self._cleanup = weakref.finalize(self, remove_tree, box.root)
         failed = compile_program(box, self.spec, limits)
         if failed is not None:
             self._cleanup()

@@ -22,6 +22,7 @@ import time
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
+from sandbox._cache import remove_tree
 from sandbox._cgroup import CgroupV1, MemoryGroup, cgroup_v1, cgroup_v2_root, sweep
 from sandbox._errors import ArgumentError, SandboxError
 from sandbox._languages import BASE_MOUNTS
@@ -289,7 +290,7 @@ def _start_spare(command: Sequence[str], limits: Limits, inside: Sequence[str],
     except BaseException:
         if group is not None:
             group.close()
-        shutil.rmtree(root, ignore_errors=True)
+        remove_tree(root)
         raise
     return Spare(started, root, placeholders, group)
 

@@ -32,6 +32,7 @@ import time
 from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass, field
 
+from sandbox._cache import remove_tree
 from sandbox._cgroup import MemoryGroup
 from sandbox._parallel import default_workers
 from sandbox._process import FORKING, Started
@@ -121,7 +122,7 @@ class Spare:
         if self.group is not None:
             self.group.close()
             self.group = None
-        shutil.rmtree(self.root, ignore_errors=True)
+        remove_tree(self.root)
 
 
 class SpareJails:

@@ -5,13 +5,12 @@ from __future__ import annotations
 
 import dataclasses
 import os
-import shutil
 import signal
 import tempfile
 from collections.abc import Mapping
 from pathlib import PurePosixPath
 
-from sandbox._cache import cached_binary, compile_key, store_binary
+from sandbox._cache import cached_binary, compile_key, remove_tree, store_binary
 from sandbox._classify import log_tail
 from sandbox._errors import ArgumentError, SandboxError
 from sandbox._jail import JAIL_UID, SCRATCH, run_jail
@@ -79,7 +78,7 @@ class workspace:
 
     def _put(self, name: str, content: str | bytes) -> None:
         host = os.path.join(self.root, "in", name)
-        os.makedirs(os.path.dirname(host), mode=0o755, exist_ok=True)
+        _make_folders(os.path.join(self.root, "in"), os.path.dirname(name))
         with open(host, "wb") as fh:
             fh.write(as_bytes(content))
         os.chmod(host, 0o644)
@@ -97,7 +96,21 @@ class workspace:
         return self
 
     def __exit__(self, *exc: object) -> None:
-        shutil.rmtree(self.root, ignore_errors=True)
+        remove_tree(self.root)
+
+
+def _make_folders(root: str, relative: str) -> None:
+    """`root`, then the folders `relative` (a `safe_name`'s folder part) under it, mode
+    0o755, one level at a time: `os.makedirs` recurses once per level, and a task folder may
+    be deeper than Python's recursion limit."""
+    folder = root
+    for part in ("", *PurePosixPath(relative).parts):
+        folder = os.path.join(folder, part)
+        try:
+            os.mkdir(folder, 0o755)
+        except FileExistsError:
+            if os.path.islink(folder) or not os.path.isdir(folder):
+                raise
 
 
 def safe_name(name: str, spec: LanguageSpec) -> str:

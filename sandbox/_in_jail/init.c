@@ -59,30 +59,49 @@ static void end_the_rest(void)
 
 /* Every folder under `path` (`length` bytes of a PATH_MAX buffer) of this init's uid to
  * mode 01777, as a warm run's input folders are (init.py's _open_folders); a folder that
- * cannot change is left. */
+ * cannot change is left. At most one directory stream is open at a time, whatever the
+ * depth (the run's RLIMIT_NOFILE may leave the init 1 descriptor): each pass over a folder
+ * finds the next subfolder by name (the least name after the one done last), closes the
+ * folder, then opens that subfolder; so a folder of k subfolders is read k + 1 times. */
 static void open_folders(char *path, size_t length)
 {
-    DIR *dir = opendir(path);
+    static char next[NAME_MAX + 1]; /* a pass's least name so far: used before recursing */
+    char done[NAME_MAX + 1] = "";   /* the subfolder this level opened last */
+    int started = 0;
+    DIR *dir;
     struct dirent *entry;
     struct stat info;
     size_t n;
 
-    if (dir == NULL)
-        return;
-    while ((entry = readdir(dir)) != NULL) {
-        if (strcmp(entry->d_name, ".") == 0 || strcmp(entry->d_name, "..") == 0)
-            continue;
-        n = strlen(entry->d_name);
+    for (;;) {
+        dir = opendir(path);
+        if (dir == NULL)
+            return;
+        next[0] = '\0';
+        while ((entry = readdir(dir)) != NULL) {
+            if (strcmp(entry->d_name, ".") == 0 || strcmp(entry->d_name, "..") == 0
+                || (started && strcmp(entry->d_name, done) <= 0)
+                || (next[0] != '\0' && strcmp(entry->d_name, next) >= 0)
+                || (entry->d_type != DT_DIR && entry->d_type != DT_UNKNOWN))
+                continue;
+            if (fstatat(dirfd(dir), entry->d_name, &info, AT_SYMLINK_NOFOLLOW) == 0
+                && S_ISDIR(info.st_mode) && info.st_uid == getuid())
+                memcpy(next, entry->d_name, strlen(entry->d_name) + 1);
+        }
+        closedir(dir);
+        n = strlen(next);
+        if (n == 0)
+            return;
+        memcpy(done, next, n + 1);
+        started = 1;
         if (length + 1 + n >= PATH_MAX)
             continue;
         path[length] = '/';
-        memcpy(path + length + 1, entry->d_name, n + 1);
-        if (lstat(path, &info) == 0 && S_ISDIR(info.st_mode) && info.st_uid == getuid()
-            && chmod(path, 01777) == 0)
+        memcpy(path + length + 1, done, n + 1);
+        if (chmod(path, 01777) == 0)
             open_folders(path, length + 1 + n);
         path[length] = '\0';
     }
-    closedir(dir);
 }
 
 /* An RLIMIT_NPROC value less this init's processes (init.py's _less_own); 0 where it

@@ -144,20 +144,25 @@ def _program(uid_text: str, argv: "list[str]") -> None:
 def _open_folders(path: str) -> None:
     """Every folder under `path` of this init's uid (those nsjail made for the input files'
     binds) to mode 0o1777, as a warm run's input folders are: the program, another uid,
-    may make files there as `python3 main.py` may (a folder that cannot change is left)."""
-    try:
-        entries = list(posix.scandir(path))
-    except OSError:
-        return
-    for entry in entries:
+    may make files there as `python3 main.py` may (a folder that cannot change is left).
+    Walked with a list, not a recursion (a task folder may be deeper than Python's recursion
+    limit), each folder's entries read whole before the next is opened (one descriptor at a
+    time, as init.c)."""
+    folders = [path]
+    while folders:
         try:
-            if not entry.is_dir(follow_symlinks=False) or \
-                    entry.stat(follow_symlinks=False).st_uid != posix.getuid():
-                continue
-            posix.chmod(entry.path, 0o1777)
+            entries = list(posix.scandir(folders.pop()))
         except OSError:
             continue
-        _open_folders(entry.path)
+        for entry in entries:
+            try:
+                if not entry.is_dir(follow_symlinks=False) or \
+                        entry.stat(follow_symlinks=False).st_uid != posix.getuid():
+                    continue
+                posix.chmod(entry.path, 0o1777)
+            except OSError:
+                continue
+            folders.append(entry.path)
 
 
 def _less_own(limit: int) -> int:

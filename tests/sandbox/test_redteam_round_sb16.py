@@ -40,6 +40,16 @@ Attacked (class of docs ATTACK-CLASSES "Verdicts bought by the program"):
     tests as root).
 
 Open (strict xfails):
+- `sandbox/_workspace.py` binds (cold) against `warm_server.write_inputs` (warm): an input
+  file opened for writing with truncation fails EROFS (30) cold, a read-only bind, and
+  EACCES (13, PermissionError) warm, another uid's file; `except PermissionError` catches one
+  and not the other (the same root as sb9's hard link, EXDEV cold, EPERM warm).
+
+Closed after the round (plain tests now): the C init's `open_folders` finds each folder's
+next subfolder by name and closes the folder before it opens that one (one descriptor at a
+time; init.py walks with a list); the host makes a task's folders one level at a time
+(`_workspace._make_folders`) and removes its folders with a list (`_cache.remove_tree`), so
+the 1,000-deep task folder runs cold. As found:
 - `sandbox/_in_jail/init.c`, `open_folders` (false loss, Resources: descriptors): the
   recursion keeps one `opendir` stream open per level, under the run's RLIMIT_NOFILE
   (`Limits.open_files`, nsjail's rlimit of the init); deeper than open_files - 3 levels
@@ -47,10 +57,6 @@ Open (strict xfails):
   program writing beside its input `d/d/in.txt` at open_files=4 (or `d/d/d/d/d/d/in.txt` at 8)
   gets PermissionError cold, where the Python init (`_open_folders` lists each folder
   before it recurses), warm and python3 main.py write it.
-- `sandbox/_workspace.py` binds (cold) against `warm_server.write_inputs` (warm): an input
-  file opened for writing with truncation fails EROFS (30) cold, a read-only bind, and
-  EACCES (13, PermissionError) warm, another uid's file; `except PermissionError` catches one
-  and not the other (the same root as sb9's hard link, EXDEV cold, EPERM warm).
 - `sandbox/_workspace.py`, `Workspace._put` (cold only; found while probing (D)): a task
   file's folders are made on the host with `os.makedirs`, which recurses once per level: a
   task folder 1000 deep raises RecursionError out of `sandbox.run` (neither a SandboxError
@@ -409,12 +415,6 @@ def _deep(depth: int) -> tuple[str, dict[str, str]]:
     return code, {folder + "/in.txt": "x"}
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "Resources (descriptors), a false loss: sandbox/_in_jail/init.c open_folders keeps one "
-    "opendir stream per level under the run's RLIMIT_NOFILE (open_files); deeper than "
-    "open_files - 3 levels opendir fails (EMFILE) and the folders below stay 0o755, the "
-    "init's: the program cannot write beside its input (PermissionError), where init.py, "
-    "warm and python3 can"))
 @pytest.mark.parametrize(("depth", "open_files"), DEEP)
 def test_a_deep_task_folder_is_open_to_the_c_inits_program(c_init: None, depth: int,
                                                            open_files: int) -> None:
@@ -444,11 +444,6 @@ def test_a_deep_task_folder_is_open_warm_and_to_the_python_inits(
     assert both(code, files, limits) == [want, want]
 
 
-@pytest.mark.xfail(strict=True, raises=RecursionError, reason=(
-    "Resources (depth), cold only: sandbox/_workspace.py Workspace._put makes a task file's "
-    "folders on the host with os.makedirs, which recurses once per level: a task folder "
-    "1000 deep raises RecursionError out of sandbox.run (no SandboxError, no Execution), "
-    "where warm runs it"))
 def test_a_task_folder_1000_deep_runs_cold(c_init: None) -> None:
     code, files = _deep(1000)
     assert full(run(code, "cold", files)) == (*OK, "x m\n", "")
