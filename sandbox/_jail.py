@@ -33,7 +33,7 @@ if TYPE_CHECKING:
     from sandbox._parallel import Cancel
 
 __all__ = ["COLD_INIT_CAPABILITIES", "JAIL_UID", "MIN_PROCESS_BYTES", "PROGRAM_UID", "SCRATCH",
-           "SECCOMP_POLICY", "cgroup_v2_root",
+           "SECCOMP_POLICY", "WARM_CAPABILITIES", "cgroup_v2_root",
            "check_nsjail", "cpu_rlimit_s", "jail_argv", "memory_group", "nsjail_binary", "process_budget",
            "run_jail"]
 
@@ -60,7 +60,9 @@ PROGRAM_UID, killing a run's processes (another uid), emptying the folders a pro
 COLD_INIT_CAPABILITIES = ("CAP_SETUID", "CAP_SETGID", "CAP_KILL")
 """What a cold Python run's jail keeps for its init (`_in_jail/init.py`), inside its user
 namespace only: its child takes PROGRAM_UID (and drops them all before the program's
-exec); its kill(-1) at the end reaches the program's leftover processes (another uid)."""
+exec); its kill(-1) at the end reaches the program's leftover processes (another uid).
+(A cold test jail's harness, its pid 1 too, keeps these, and CAP_FOWNER for stdin/stdout
+tests: `_tests.HARNESS_CAPABILITIES`.)"""
 SECCOMP_POLICY = (
     "ERRNO(1) { ptrace, process_vm_readv, process_vm_writev, pidfd_getfd, kcmp,"
     " process_madvise, io_uring_setup, io_uring_enter, io_uring_register,"
@@ -196,8 +198,9 @@ def run_jail(command: Sequence[str], limits: Limits, *, stdin: bytes, output_byt
 def _run_spared(command: Sequence[str], limits: Limits, *, stdin: bytes, output_bytes: int,
                 stderr_extra: int = 0, binds: Iterable[tuple[str, str]] = (), mounts: Iterable[str] = (),
                 address_space_extra: int = 0, extra_processes: int = 0,
-                program_uid: bool = False, cancel: Cancel | None = None,
-                secret: str = "") -> RawRun:
+                program_uid: bool = False,
+                capabilities: tuple[str, ...] = COLD_INIT_CAPABILITIES,
+                cancel: Cancel | None = None, secret: str = "") -> RawRun:
     """`run_jail` through a spare jail: the run's files (the binds of regular files) are
     copied into the spare's placeholders, folders stay binds of the shape, the secret goes
     in the line that starts the command. Without a spare ready, the run starts its own
@@ -209,12 +212,12 @@ def _run_spared(command: Sequence[str], limits: Limits, *, stdin: bytes, output_
         (files if os.path.isfile(host) else fixed).append((host, inside))
     # the shape: everything `jail_argv` reads, the host's cgroup set-up and nsjail included
     key = (tuple(command), limits, tuple(inside for _, inside in files), tuple(fixed), mounts,
-           address_space_extra, extra_processes, program_uid, cgroup_v2_root(), cgroup_v1(),
-           nsjail_binary())
+           address_space_extra, extra_processes, program_uid, capabilities, cgroup_v2_root(),
+           cgroup_v1(), nsjail_binary())
 
     def start() -> Spare:
         return _start_spare(command, limits, [inside for _, inside in files], fixed, mounts,
-                            address_space_extra, extra_processes, program_uid)
+                            address_space_extra, extra_processes, program_uid, capabilities)
 
     taken = spares.take(key)
     if taken is None:
@@ -223,7 +226,7 @@ def _run_spared(command: Sequence[str], limits: Limits, *, stdin: bytes, output_
                         stderr_extra=stderr_extra, spare=False, binds=binds, mounts=mounts,
                         address_space_extra=address_space_extra,
                         extra_processes=extra_processes, program_uid=program_uid,
-                        cancel=cancel, secret=secret)
+                        capabilities=capabilities, cancel=cancel, secret=secret)
     reaped = False
     try:
         taken.fill(files)
@@ -246,7 +249,7 @@ def _run_spared(command: Sequence[str], limits: Limits, *, stdin: bytes, output_
                         stderr_extra=stderr_extra, spare=False, binds=binds, mounts=mounts,
                         address_space_extra=address_space_extra,
                         extra_processes=extra_processes, program_uid=program_uid,
-                        cancel=cancel, secret=secret)
+                        capabilities=capabilities, cancel=cancel, secret=secret)
     return raw
 
 
@@ -264,7 +267,8 @@ def _release(started: Started, secret: str) -> bytes:
 
 def _start_spare(command: Sequence[str], limits: Limits, inside: Sequence[str],
                  fixed: Sequence[tuple[str, str]], mounts: Sequence[str],
-                 address_space_extra: int, extra_processes: int, program_uid: bool) -> Spare:
+                 address_space_extra: int, extra_processes: int, program_uid: bool,
+                 capabilities: tuple[str, ...]) -> Spare:
     """Start a spare jail: empty placeholders bound where the run's files go, the waiting
     shell in front of `command`, the wall-limit backstop extended by its idle time."""
     root = tempfile.mkdtemp(prefix="sandbox-spare-", dir=SCRATCH)
@@ -284,7 +288,7 @@ def _start_spare(command: Sequence[str], limits: Limits, inside: Sequence[str],
                          binds=[*((h, i) for i, h in placeholders.items()), *fixed],
                          mounts=mounts, address_space_extra=address_space_extra,
                          extra_processes=extra_processes, program_uid=program_uid,
-                         group=group, idle_s=IDLE_S)
+                         capabilities=capabilities, group=group, idle_s=IDLE_S)
         started = spawn_process(argv, with_jail_log=True)
     except BaseException:
         if group is not None:
@@ -298,6 +302,7 @@ def jail_argv(command: Sequence[str], limits: Limits, *,
               binds: Iterable[tuple[str, str]] = (), rw_binds: Iterable[tuple[str, str]] = (),
               mounts: Iterable[str] = (), address_space_extra: int = 0,
               extra_processes: int = 0, program_uid: bool = False,
+              capabilities: tuple[str, ...] = COLD_INIT_CAPABILITIES,
               group: MemoryGroup | None = None, pass_fds: Iterable[int] = (),
               keep_env: Sequence[str] = (), persistent: bool = False,
               idle_s: float = 0.0) -> list[str]:
@@ -307,9 +312,11 @@ def jail_argv(command: Sequence[str], limits: Limits, *,
     memory group holding the jail's memory (see `run_jail`). `persistent`: a warm server's
     jail (no time limit, no CPU, process or address-space rlimit: each forked run sets its
     own; a cgroup, if any, holds the server and one run; PROGRAM_UID mapped as well, and the
-    capabilities of WARM_CAPABILITIES kept). `program_uid`: a cold Python run's jail, whose
-    pid 1 is the init (`_in_jail/init.py`): PROGRAM_UID mapped as well and the capabilities
-    of COLD_INIT_CAPABILITIES kept, for the init alone (its child drops them). `idle_s`:
+    capabilities of WARM_CAPABILITIES kept). `program_uid`: a cold Python jail, whose pid
+    1 is the init (`_in_jail/init.py`) or a test harness (`_in_jail/harness.py`), another
+    uid than the program: PROGRAM_UID mapped as well and `capabilities` kept
+    (COLD_INIT_CAPABILITIES, or a cold test harness's `_tests.HARNESS_CAPABILITIES`), for
+    that pid 1 alone (every process that runs the program drops them). `idle_s`:
     seconds a spare jail may wait before its command starts, added to the time-limit
     backstop."""
     cgroup = cgroup_v2_root()
@@ -334,7 +341,7 @@ def jail_argv(command: Sequence[str], limits: Limits, *,
     if persistent or program_uid:
         argv += ["--user", f"{PROGRAM_UID}:{PROGRAM_UID}:1",
                  "--group", f"{PROGRAM_UID}:{PROGRAM_UID}:1"]
-        for capability in WARM_CAPABILITIES if persistent else COLD_INIT_CAPABILITIES:
+        for capability in WARM_CAPABILITIES if persistent else capabilities:
             argv += ["--cap", capability]
     argv += _cgroup_flags(limits, cgroup, group, persistent,
                           limits.processes if persistent else processes)

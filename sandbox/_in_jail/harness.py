@@ -52,8 +52,10 @@ from .harness_wire import (
     WorkerGone,
     _last_line,
     address_space_bytes,
+    enter_program,
     hold_cpus,
     is_plain,
+    judge_apart,
     kill_process,
     read_all,
     to_json,
@@ -142,9 +144,11 @@ class Worker:
 
     @staticmethod
     def _child(theirs: "tuple[int, ...]", ours: "tuple[int, ...]") -> None:
-        """The forked worker: its pipe ends, then `serve_worker` from run.py's top level."""
+        """The forked worker: its pipe ends, the program uid (`enter_program`), then
+        `serve_worker` from run.py's top level."""
         for fd in ours:
             os.close(fd)
+        enter_program()
         go_on(serve_worker, theirs)
 
     @classmethod
@@ -153,9 +157,10 @@ class Worker:
 
         theirs, ours = cls._pipes()
         launcher = __file__.rpartition("/")[0].rpartition("/")[0] + "/run.py"  # above the package
+        # the program uid before the exec (`enter_program`; the harness is one thread)
         proc = subprocess.Popen(
             [sys.executable, "-E", "-s", "-S", launcher, "worker", *map(str, theirs)],
-            stdin=subprocess.DEVNULL, pass_fds=theirs)
+            stdin=subprocess.DEVNULL, pass_fds=theirs, preexec_fn=enter_program)  # noqa: PLW1509
         return cls._parent(proc.pid, theirs, ours)
 
     @classmethod
@@ -749,9 +754,33 @@ def _cpu(resource: "Any") -> float:
 
 
 def entry(args: "list[str]") -> None:
-    """Started by the launcher as `run.py python|io` (harness) or `run.py worker FDS`."""
+    """Started by the launcher as `run.py python|io UID OWN` (a cold jail's harness, its
+    pid 1: UID the program uid, OWN its processes and its zygote's, which the jail's
+    RLIMIT_NPROC holds on top of the program's) or `run.py worker FDS` (`Worker.spawn`)."""
     if args[0] == "worker":
         worker_main(*map(int, args[1:5]))
     else:
+        apart(args[0], int(args[1]), int(args[2]))
         main(args[0])
     os._exit(0)  # the report is written (os.write): skip the interpreter's teardown
+
+
+def apart(kind: str, uid: int, own: int) -> None:
+    """A cold harness, before its zygote, its first worker or its first test: the input
+    folders opened to the program as the cold init opens them (`init.open_folders`, 0o1777
+    as warm), then out of the program's reach as a warm stdin/stdout harness is
+    (`judge_apart`): this process keeps the jail's uid and the capabilities its kind needs,
+    and every process that runs the program takes `uid` and the program's own count, the
+    jail's RLIMIT_NPROC less `own` (`init.less_own`, as the init's child does). Ends the
+    harness (exit 70, no verdict: each test an error) where it cannot."""
+    import resource
+
+    from .init import WORK, less_own, open_folders
+
+    try:
+        open_folders(WORK)
+        judge_apart(kind, uid, less_own(resource.getrlimit(resource.RLIMIT_NPROC)[1], own))
+    except OSError as exc:
+        os.write(2, f"sandbox: the harness cannot keep apart from the program: {exc}\n"
+                 .encode())
+        os._exit(70)

@@ -58,7 +58,7 @@ static void end_the_rest(void)
 }
 
 /* Every folder under `path` (`length` bytes of a PATH_MAX buffer) of this init's uid to
- * mode 01777, as a warm run's input folders are (init.py's _open_folders); a folder that
+ * mode 01777, as a warm run's input folders are (init.py's open_folders); a folder that
  * cannot change is left. */
 static void open_folders(char *path, size_t length)
 {
@@ -85,7 +85,7 @@ static void open_folders(char *path, size_t length)
     closedir(dir);
 }
 
-/* An RLIMIT_NPROC value less this init's processes (init.py's _less_own); 0 where it
+/* An RLIMIT_NPROC value less this init's processes (init.py's less_own); 0 where it
  * holds none for the program. */
 static int less_own(rlim_t *limit)
 {
