@@ -2,7 +2,7 @@
 
 Every jail gets fresh user, pid, mount, net, ipc, uts and cgroup namespaces; an unprivileged
 uid/gid (99999, mapped to the unprivileged host uid 99999; a warm server's jail and a cold
-Python run's map PROGRAM_UID 99998 too, which their programs take); read-only binds of the system
+Python run's or test run's map PROGRAM_UID 99998 too, which their programs take); read-only binds of the system
 folders the language needs (never /usr/local, /etc, /root, /home, the project's checkout, the
 host's /proc or /sys); size-capped tmpfs on /work (the working directory) and /tmp; no network
 interface at all (not even loopback); an empty environment but for PATH/HOME/LANG/TMPDIR;
@@ -48,11 +48,12 @@ harness runs itself, a worker or zygote, and its child."""
 
 JAIL_UID = 99999
 PROGRAM_UID = 99998
-"""A warm server's jail, and a cold Python run's (`jail_argv`'s `program_uid`), maps a
-second unprivileged uid (mapped to the unprivileged host uid 99998): every program it runs
-takes it, so that no program can signal, renice, re-limit or move the server and the
-harness that judge the next runs (see `_in_jail/warm_server.py`), or a cold run's init
-(`_in_jail/init.py`), and RLIMIT_NPROC counts the program's processes alone."""
+"""A warm server's jail, and a cold Python run's or test run's (`jail_argv`'s
+`program_uid`), maps a second unprivileged uid (mapped to the unprivileged host uid 99998):
+every program it runs takes it, so that no program can signal, renice, re-limit or move the
+server and the harness that judge the next runs (see `_in_jail/warm_server.py`), a cold
+run's init (`_in_jail/init.py`) or a cold test harness (`_in_jail/harness.py`), and
+RLIMIT_NPROC counts the program's processes alone."""
 WARM_CAPABILITIES = ("CAP_SETUID", "CAP_SETGID", "CAP_KILL", "CAP_FOWNER")
 """What a warm server's jail keeps, inside its own user namespace only: switching a child to
 PROGRAM_UID, killing a run's processes (another uid), emptying the folders a program left
@@ -129,8 +130,9 @@ def process_budget(limits: Limits, *, cgroup: bool, extra_processes: int = 0) ->
     one-process program's room). The jail's RLIMIT_NPROC and pids cap are this total; a
     cold run's init, of another uid than the program's, has its child take its own off
     RLIMIT_NPROC before the exec (`_in_jail/init.py`), so that the program reads and may
-    use its own count alone; a cold test harness, the program's uid, is counted in it. The
-    one computation of a run's budget: a warm server gets the program's own
+    use its own count alone, as each program process of a cold test harness (another uid
+    too) takes the harness's off (`_in_jail/harness.py`'s `apart`). The one computation of
+    a run's budget: a warm server gets the program's own
     (`_warm.WarmServer._header`), its processes another uid."""
     if cgroup:
         return limits.processes + extra_processes, 4 * limits.memory_bytes

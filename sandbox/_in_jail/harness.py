@@ -20,10 +20,13 @@ Why a program cannot forge a pass:
   to that stream. `sys.exit(0)`,
   `os._exit(0)`, atexit hooks or printed "passed" lines end or pollute only the worker: a
   test without a verdict from this process is an error, never a pass.
-- As a cold jail's pid 1 this process ignores signals sent by its children (SIGKILL
-  included). A warm assert/check harness (one long-lived process per warm server, `serve`)
-  runs under another uid than the program, which can neither signal nor change it; so does a
-  warm stdin/stdout harness (each test's process takes the program's uid before its exec).
+- This process runs under another uid than the program, which can neither signal nor
+  change it (prlimit, renice, affinity: EPERM): a cold harness, its jail's pid 1, keeps
+  the jail's uid and its kind's capabilities, and every process that runs the program (a
+  test's process before its exec, a worker) takes the program uid with none (`apart`,
+  `harness_wire.judge_apart`, `enter_program`), as a warm stdin/stdout harness does; a
+  warm assert/check harness (one long-lived process per warm server, `serve`) keeps the
+  server's uid, and the server forks its workers under the program's.
 """
 
 # no `from __future__ import annotations`: at run time it imports __future__, ~0.5 ms of
@@ -104,10 +107,11 @@ class Worker:
     def start(cls, zygote: "ServerForker | Zygote | None", deadline: "float | None" = None
               ) -> "Worker":
         """A worker forked from a clean forker (the zygote, taken before the tests were read
-        or any program code ran, or the warm server); it loads the program afresh. A forker
-        the program killed: a new interpreter instead (`spawn`), as slow but as clean; never
-        in warm mode, where the program cannot reach its forker (the warm server) and this
-        harness, which is not the program's uid, must run no program itself."""
+        or any program code ran, or the warm server); it loads the program afresh. A cold
+        zygote gone (another uid than the program's, which cannot kill it; the OOM killer
+        can): a new interpreter instead (`spawn`, under the program uid), as slow but as
+        clean; never in warm mode, where the forker is the warm server and this harness
+        must run no program itself."""
         warm = isinstance(zygote, ServerForker)
         if zygote is None or zygote.sock is None:
             if warm:

@@ -862,10 +862,10 @@ def write_inputs(name: str, content: "str | bytes") -> int:
         folder += "/" + part
         try:
             os.mkdir(folder)
-            # the program's to write in, as in a cold jail, where it owns the folder (here
-            # this child's uid does, and the umask took the others' write bit); sticky, as
-            # /work: the program may not remove or replace the inputs in it (a cold jail's
-            # are mount points: EBUSY)
+            # the program's to write in, as in a cold jail, whose init or test harness opens
+            # nsjail's folders the same way (`init.open_folders`; the umask took the others'
+            # write bit); sticky, as /work: the program may not remove or replace the inputs
+            # in it (a cold jail's are mount points: EBUSY)
             os.chmod(folder, 0o1777)
             created += 1
         except FileExistsError:
