@@ -2,7 +2,7 @@
 
 Every jail gets fresh user, pid, mount, net, ipc, uts and cgroup namespaces; an unprivileged
 uid/gid (99999, mapped to the unprivileged host uid 99999; a warm server's jail and a cold
-Python run's map PROGRAM_UID 99998 too, which their programs take); read-only binds of the system
+Python run's or test run's map PROGRAM_UID 99998 too, which their programs take); read-only binds of the system
 folders the language needs (never /usr/local, /etc, /root, /home, the project's checkout, the
 host's /proc or /sys); size-capped tmpfs on /work (the working directory) and /tmp; no network
 interface at all (not even loopback); an empty environment but for PATH/HOME/LANG/TMPDIR;
@@ -34,7 +34,7 @@ if TYPE_CHECKING:
     from sandbox._parallel import Cancel
 
 __all__ = ["COLD_INIT_CAPABILITIES", "JAIL_UID", "MIN_PROCESS_BYTES", "PROGRAM_UID", "SCRATCH",
-           "SECCOMP_POLICY", "cgroup_v2_root",
+           "SECCOMP_POLICY", "WARM_CAPABILITIES", "cgroup_v2_root",
            "check_nsjail", "cpu_rlimit_s", "jail_argv", "memory_group", "nsjail_binary", "process_budget",
            "run_jail"]
 
@@ -49,11 +49,12 @@ harness runs itself, a worker or zygote, and its child."""
 
 JAIL_UID = 99999
 PROGRAM_UID = 99998
-"""A warm server's jail, and a cold Python run's (`jail_argv`'s `program_uid`), maps a
-second unprivileged uid (mapped to the unprivileged host uid 99998): every program it runs
-takes it, so that no program can signal, renice, re-limit or move the server and the
-harness that judge the next runs (see `_in_jail/warm_server.py`), or a cold run's init
-(`_in_jail/init.py`), and RLIMIT_NPROC counts the program's processes alone."""
+"""A warm server's jail, and a cold Python run's or test run's (`jail_argv`'s
+`program_uid`), maps a second unprivileged uid (mapped to the unprivileged host uid 99998):
+every program it runs takes it, so that no program can signal, renice, re-limit or move the
+server and the harness that judge the next runs (see `_in_jail/warm_server.py`), a cold
+run's init (`_in_jail/init.py`) or a cold test harness (`_in_jail/harness.py`), and
+RLIMIT_NPROC counts the program's processes alone."""
 WARM_CAPABILITIES = ("CAP_SETUID", "CAP_SETGID", "CAP_KILL", "CAP_FOWNER")
 """What a warm server's jail keeps, inside its own user namespace only: switching a child to
 PROGRAM_UID, killing a run's processes (another uid), emptying the folders a program left
@@ -61,7 +62,9 @@ PROGRAM_UID, killing a run's processes (another uid), emptying the folders a pro
 COLD_INIT_CAPABILITIES = ("CAP_SETUID", "CAP_SETGID", "CAP_KILL")
 """What a cold Python run's jail keeps for its init (`_in_jail/init.py`), inside its user
 namespace only: its child takes PROGRAM_UID (and drops them all before the program's
-exec); its kill(-1) at the end reaches the program's leftover processes (another uid)."""
+exec); its kill(-1) at the end reaches the program's leftover processes (another uid).
+(A cold test jail's harness, its pid 1 too, keeps these, and CAP_FOWNER for stdin/stdout
+tests: `_tests.HARNESS_CAPABILITIES`.)"""
 SECCOMP_POLICY = (
     "ERRNO(1) { ptrace, process_vm_readv, process_vm_writev, pidfd_getfd, kcmp,"
     " process_madvise, io_uring_setup, io_uring_enter, io_uring_register,"
@@ -128,8 +131,9 @@ def process_budget(limits: Limits, *, cgroup: bool, extra_processes: int = 0) ->
     one-process program's room). The jail's RLIMIT_NPROC and pids cap are this total; a
     cold run's init, of another uid than the program's, has its child take its own off
     RLIMIT_NPROC before the exec (`_in_jail/init.py`), so that the program reads and may
-    use its own count alone; a cold test harness, the program's uid, is counted in it. The
-    one computation of a run's budget: a warm server gets the program's own
+    use its own count alone, as each program process of a cold test harness (another uid
+    too) takes the harness's off (`_in_jail/harness.py`'s `apart`). The one computation of
+    a run's budget: a warm server gets the program's own
     (`_warm.WarmServer._header`), its processes another uid."""
     if cgroup:
         return limits.processes + extra_processes, 4 * limits.memory_bytes
@@ -197,8 +201,9 @@ def run_jail(command: Sequence[str], limits: Limits, *, stdin: bytes, output_byt
 def _run_spared(command: Sequence[str], limits: Limits, *, stdin: bytes, output_bytes: int,
                 stderr_extra: int = 0, binds: Iterable[tuple[str, str]] = (), mounts: Iterable[str] = (),
                 address_space_extra: int = 0, extra_processes: int = 0,
-                program_uid: bool = False, cancel: Cancel | None = None,
-                secret: str = "") -> RawRun:
+                program_uid: bool = False,
+                capabilities: tuple[str, ...] = COLD_INIT_CAPABILITIES,
+                cancel: Cancel | None = None, secret: str = "") -> RawRun:
     """`run_jail` through a spare jail: the run's files (the binds of regular files) are
     copied into the spare's placeholders, folders stay binds of the shape, the secret goes
     in the line that starts the command. Without a spare ready, the run starts its own
@@ -210,12 +215,12 @@ def _run_spared(command: Sequence[str], limits: Limits, *, stdin: bytes, output_
         (files if os.path.isfile(host) else fixed).append((host, inside))
     # the shape: everything `jail_argv` reads, the host's cgroup set-up and nsjail included
     key = (tuple(command), limits, tuple(inside for _, inside in files), tuple(fixed), mounts,
-           address_space_extra, extra_processes, program_uid, cgroup_v2_root(), cgroup_v1(),
-           nsjail_binary())
+           address_space_extra, extra_processes, program_uid, capabilities, cgroup_v2_root(),
+           cgroup_v1(), nsjail_binary())
 
     def start() -> Spare:
         return _start_spare(command, limits, [inside for _, inside in files], fixed, mounts,
-                            address_space_extra, extra_processes, program_uid)
+                            address_space_extra, extra_processes, program_uid, capabilities)
 
     taken = spares.take(key)
     if taken is None:
@@ -224,7 +229,7 @@ def _run_spared(command: Sequence[str], limits: Limits, *, stdin: bytes, output_
                         stderr_extra=stderr_extra, spare=False, binds=binds, mounts=mounts,
                         address_space_extra=address_space_extra,
                         extra_processes=extra_processes, program_uid=program_uid,
-                        cancel=cancel, secret=secret)
+                        capabilities=capabilities, cancel=cancel, secret=secret)
     reaped = False
     try:
         taken.fill(files)
@@ -247,7 +252,7 @@ def _run_spared(command: Sequence[str], limits: Limits, *, stdin: bytes, output_
                         stderr_extra=stderr_extra, spare=False, binds=binds, mounts=mounts,
                         address_space_extra=address_space_extra,
                         extra_processes=extra_processes, program_uid=program_uid,
-                        cancel=cancel, secret=secret)
+                        capabilities=capabilities, cancel=cancel, secret=secret)
     return raw
 
 
@@ -265,7 +270,8 @@ def _release(started: Started, secret: str) -> bytes:
 
 def _start_spare(command: Sequence[str], limits: Limits, inside: Sequence[str],
                  fixed: Sequence[tuple[str, str]], mounts: Sequence[str],
-                 address_space_extra: int, extra_processes: int, program_uid: bool) -> Spare:
+                 address_space_extra: int, extra_processes: int, program_uid: bool,
+                 capabilities: tuple[str, ...]) -> Spare:
     """Start a spare jail: empty placeholders bound where the run's files go, the waiting
     shell in front of `command`, the wall-limit backstop extended by its idle time."""
     root = tempfile.mkdtemp(prefix="sandbox-spare-", dir=SCRATCH)
@@ -285,7 +291,7 @@ def _start_spare(command: Sequence[str], limits: Limits, inside: Sequence[str],
                          binds=[*((h, i) for i, h in placeholders.items()), *fixed],
                          mounts=mounts, address_space_extra=address_space_extra,
                          extra_processes=extra_processes, program_uid=program_uid,
-                         group=group, idle_s=IDLE_S)
+                         capabilities=capabilities, group=group, idle_s=IDLE_S)
         started = spawn_process(argv, with_jail_log=True)
     except BaseException:
         if group is not None:
@@ -299,6 +305,7 @@ def jail_argv(command: Sequence[str], limits: Limits, *,
               binds: Iterable[tuple[str, str]] = (), rw_binds: Iterable[tuple[str, str]] = (),
               mounts: Iterable[str] = (), address_space_extra: int = 0,
               extra_processes: int = 0, program_uid: bool = False,
+              capabilities: tuple[str, ...] = COLD_INIT_CAPABILITIES,
               group: MemoryGroup | None = None, pass_fds: Iterable[int] = (),
               keep_env: Sequence[str] = (), persistent: bool = False,
               idle_s: float = 0.0) -> list[str]:
@@ -308,9 +315,11 @@ def jail_argv(command: Sequence[str], limits: Limits, *,
     memory group holding the jail's memory (see `run_jail`). `persistent`: a warm server's
     jail (no time limit, no CPU, process or address-space rlimit: each forked run sets its
     own; a cgroup, if any, holds the server and one run; PROGRAM_UID mapped as well, and the
-    capabilities of WARM_CAPABILITIES kept). `program_uid`: a cold Python run's jail, whose
-    pid 1 is the init (`_in_jail/init.py`): PROGRAM_UID mapped as well and the capabilities
-    of COLD_INIT_CAPABILITIES kept, for the init alone (its child drops them). `idle_s`:
+    capabilities of WARM_CAPABILITIES kept). `program_uid`: a cold Python jail, whose pid
+    1 is the init (`_in_jail/init.py`) or a test harness (`_in_jail/harness.py`), another
+    uid than the program: PROGRAM_UID mapped as well and `capabilities` kept
+    (COLD_INIT_CAPABILITIES, or a cold test harness's `_tests.HARNESS_CAPABILITIES`), for
+    that pid 1 alone (every process that runs the program drops them). `idle_s`:
     seconds a spare jail may wait before its command starts, added to the time-limit
     backstop."""
     cgroup = cgroup_v2_root()
@@ -335,7 +344,7 @@ def jail_argv(command: Sequence[str], limits: Limits, *,
     if persistent or program_uid:
         argv += ["--user", f"{PROGRAM_UID}:{PROGRAM_UID}:1",
                  "--group", f"{PROGRAM_UID}:{PROGRAM_UID}:1"]
-        for capability in WARM_CAPABILITIES if persistent else COLD_INIT_CAPABILITIES:
+        for capability in WARM_CAPABILITIES if persistent else capabilities:
             argv += ["--cap", capability]
     argv += _cgroup_flags(limits, cgroup, group, persistent,
                           limits.processes if persistent else processes)

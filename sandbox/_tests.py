@@ -15,7 +15,14 @@ from typing import Any, Literal, get_args
 from sandbox._checker import CHECKED, Checker, checker_output_room, judged, prepare_checker
 from sandbox._classify import to_execution
 from sandbox._errors import ArgumentError
-from sandbox._jail import check_nsjail, cpu_rlimit_s, run_jail
+from sandbox._jail import (
+    COLD_INIT_CAPABILITIES,
+    PROGRAM_UID,
+    WARM_CAPABILITIES,
+    check_nsjail,
+    cpu_rlimit_s,
+    run_jail,
+)
 from sandbox._languages import PYTHON, PYTHON_FLAGS, language_spec
 from sandbox._parallel import Cancel, not_run
 from sandbox._runner import Mode
@@ -33,15 +40,25 @@ BUDGET_GRACE_S = 1.0
 """Seconds the jail's wall limit allows beyond `Limits.program_wall_s`: the jail's and the
 harness's start-up and the report, which the in-jail budget does not see."""
 HARNESS_PROCESSES = {"python": 2, "io": 1}
-"""The processes a cold test harness keeps alive beside the program's, under the program's
-uid (a cold jail has one): assert/check the harness and its zygote (the worker runs the
-program's code: it is the program's own process, as `python3 main.py` is; a restarted
-worker replaces one the zygote has reaped first), stdin/stdout the harness (each test's
-process is the program's). They come on top of the program's count and take no share of
-its memory (`process_budget`), so that the program's processes start as many threads and
-hold as much as `python3 main.py` alone (red team sb14). Warm none: the server and the
-long-lived harness are another uid, which RLIMIT_NPROC does not count, and every process
-that runs program code takes the program's count (`_warm.WarmServer._header`)."""
+"""The processes a cold test harness keeps alive beside the program's, under the jail's
+uid (the harness is its pid 1, the program PROGRAM_UID): assert/check the harness and its
+zygote (the worker runs the program's code: it is the program's own process, as `python3
+main.py` is; a restarted worker replaces one the zygote has reaped first), stdin/stdout the
+harness (each test's process is the program's). They come on top of the program's count
+and take no share of its memory (`process_budget`): the jail's RLIMIT_NPROC and pids cap
+hold them, and each process that runs the program takes them off its RLIMIT_NPROC
+(`harness.apart`: the harness is told this number), so that the program's processes read
+the count, start as many threads and hold as much as `python3 main.py` alone (red team
+sb14, sb5). Warm none: the server and the long-lived harness are another uid, which
+RLIMIT_NPROC does not count, and every process that runs program code takes the program's
+count (`_warm.WarmServer._header`)."""
+HARNESS_CAPABILITIES = {"python": COLD_INIT_CAPABILITIES, "io": WARM_CAPABILITIES}
+"""What a cold test jail keeps for its harness (`jail_argv`'s `capabilities`), in its user
+namespace only: the switch of each program process to PROGRAM_UID and the kills of the
+program's processes, as the cold init; for stdin/stdout tests CAP_FOWNER too, for /work and
+/tmp taken back between tests (`harness_io.restore`), as the warm server's stdin/stdout
+harness. The harness keeps exactly these (`harness_wire.HARNESS_CAPABILITIES`, the same by
+bit) and every program process drops them all."""
 HARNESS_OPEN_FILES = 64
 """Descriptors the stdin/stdout harness may hold (its streams, a test's three pipes and
 pidfd, `restore`'s folders one at a time, warm its report and `end_processes`' batch of 16
@@ -169,10 +186,14 @@ def run_tests(code: str, tests: Any, language: str = "python", *,
             return TestReport(results=tuple(
                 TestResult(i, "error", "compile_error") for i in range(len(items))),
                 execution=failed)
-        # the harness's own processes come on top of the program's, with no share of its
-        # memory where rlimits split it (`process_budget`)
-        raw = run_jail([PYTHON, *PYTHON_FLAGS, LAUNCHER, kind], harness_limits,
-                       extra_processes=HARNESS_PROCESSES[kind],
+        # the harness (the jail's pid 1) is another uid than the program, as warm: every
+        # process that runs the program takes PROGRAM_UID, with no capability, and the
+        # program's own count (`harness.apart`). The harness's processes come on top of
+        # the program's, with no share of its memory where rlimits split it (`process_budget`)
+        own = HARNESS_PROCESSES[kind]
+        raw = run_jail([PYTHON, *PYTHON_FLAGS, LAUNCHER, kind, str(PROGRAM_UID), str(own)],
+                       harness_limits, extra_processes=own, program_uid=True,
+                       capabilities=HARNESS_CAPABILITIES[kind],
                        stdin=payload, output_bytes=harness_limits.output_bytes,
                        binds=[*box.binds, (staged_dir(), IN_JAIL)],
                        address_space_extra=spec.address_space_extra, cancel=cancel)

@@ -23,10 +23,12 @@ Staged loading, the one place it is told:
      `run.py init`; its one child takes the program uid (`_jail.PROGRAM_UID`, as warm)
      with no capability and execs the program's command, so that no program is a jail's
      pid 1 nor its init's uid (`init`'s docstring);
-   - a cold run: `harness` is the jail's pid 1 under the jail uid (`_jail.JAIL_UID`); it
-     forks the worker or zygote that loads the program (`harness_program`), and
-     `harness_io` is imported only by a stdin/stdout run, each of whose tests execs the
-     program's own command (`python3 -E -s -S main.py`);
+   - a cold test run: `harness` is the jail's pid 1 under the jail uid (`_jail.JAIL_UID`)
+     with its kind's capabilities only (`harness.apart`); it forks the worker or zygote
+     that loads the program (`harness_program`), and `harness_io` is imported only by a
+     stdin/stdout run, each of whose tests execs the program's own command (`python3 -E
+     -s -S main.py`); every process that runs the program takes the program uid with no
+     capability first (`harness_wire.enter_program`), as warm;
    - warm: `warm_server` is pid 1 under the jail uid with a few capabilities (only inside
      its user namespace), imports every module here before it forks anything (so forked
      harnesses start warm), keeps one long-lived assert/check harness (`harness.serve`,

@@ -20,10 +20,13 @@ Why a program cannot forge a pass:
   to that stream. `sys.exit(0)`,
   `os._exit(0)`, atexit hooks or printed "passed" lines end or pollute only the worker: a
   test without a verdict from this process is an error, never a pass.
-- As a cold jail's pid 1 this process ignores signals sent by its children (SIGKILL
-  included). A warm assert/check harness (one long-lived process per warm server, `serve`)
-  runs under another uid than the program, which can neither signal nor change it; so does a
-  warm stdin/stdout harness (each test's process takes the program's uid before its exec).
+- This process runs under another uid than the program, which can neither signal nor
+  change it (prlimit, renice, affinity: EPERM): a cold harness, its jail's pid 1, keeps
+  the jail's uid and its kind's capabilities, and every process that runs the program (a
+  test's process before its exec, a worker) takes the program uid with none (`apart`,
+  `harness_wire.judge_apart`, `enter_program`), as a warm stdin/stdout harness does; a
+  warm assert/check harness (one long-lived process per warm server, `serve`) keeps the
+  server's uid, and the server forks its workers under the program's.
 """
 
 # no `from __future__ import annotations`: at run time it imports __future__, ~0.5 ms of
@@ -52,8 +55,10 @@ from .harness_wire import (
     WorkerGone,
     _last_line,
     address_space_bytes,
+    enter_program,
     hold_cpus,
     is_plain,
+    judge_apart,
     kill_process,
     read_all,
     to_json,
@@ -102,10 +107,11 @@ class Worker:
     def start(cls, zygote: "ServerForker | Zygote | None", deadline: "float | None" = None
               ) -> "Worker":
         """A worker forked from a clean forker (the zygote, taken before the tests were read
-        or any program code ran, or the warm server); it loads the program afresh. A forker
-        the program killed: a new interpreter instead (`spawn`), as slow but as clean; never
-        in warm mode, where the program cannot reach its forker (the warm server) and this
-        harness, which is not the program's uid, must run no program itself."""
+        or any program code ran, or the warm server); it loads the program afresh. A cold
+        zygote gone (another uid than the program's, which cannot kill it; the OOM killer
+        can): a new interpreter instead (`spawn`, under the program uid), as slow but as
+        clean; never in warm mode, where the forker is the warm server and this harness
+        must run no program itself."""
         warm = isinstance(zygote, ServerForker)
         if zygote is None or zygote.sock is None:
             if warm:
@@ -142,9 +148,11 @@ class Worker:
 
     @staticmethod
     def _child(theirs: "tuple[int, ...]", ours: "tuple[int, ...]") -> None:
-        """The forked worker: its pipe ends, then `serve_worker` from run.py's top level."""
+        """The forked worker: its pipe ends, the program uid (`enter_program`), then
+        `serve_worker` from run.py's top level."""
         for fd in ours:
             os.close(fd)
+        enter_program()
         go_on(serve_worker, theirs)
 
     @classmethod
@@ -153,9 +161,10 @@ class Worker:
 
         theirs, ours = cls._pipes()
         launcher = __file__.rpartition("/")[0].rpartition("/")[0] + "/run.py"  # above the package
+        # the program uid before the exec (`enter_program`; the harness is one thread)
         proc = subprocess.Popen(
             [sys.executable, "-E", "-s", "-S", launcher, "worker", *map(str, theirs)],
-            stdin=subprocess.DEVNULL, pass_fds=theirs)
+            stdin=subprocess.DEVNULL, pass_fds=theirs, preexec_fn=enter_program)  # noqa: PLW1509
         return cls._parent(proc.pid, theirs, ours)
 
     @classmethod
@@ -749,9 +758,33 @@ def _cpu(resource: "Any") -> float:
 
 
 def entry(args: "list[str]") -> None:
-    """Started by the launcher as `run.py python|io` (harness) or `run.py worker FDS`."""
+    """Started by the launcher as `run.py python|io UID OWN` (a cold jail's harness, its
+    pid 1: UID the program uid, OWN its processes and its zygote's, which the jail's
+    RLIMIT_NPROC holds on top of the program's) or `run.py worker FDS` (`Worker.spawn`)."""
     if args[0] == "worker":
         worker_main(*map(int, args[1:5]))
     else:
+        apart(args[0], int(args[1]), int(args[2]))
         main(args[0])
     os._exit(0)  # the report is written (os.write): skip the interpreter's teardown
+
+
+def apart(kind: str, uid: int, own: int) -> None:
+    """A cold harness, before its zygote, its first worker or its first test: the input
+    folders opened to the program as the cold init opens them (`init.open_folders`, 0o1777
+    as warm), then out of the program's reach as a warm stdin/stdout harness is
+    (`judge_apart`): this process keeps the jail's uid and the capabilities its kind needs,
+    and every process that runs the program takes `uid` and the program's own count, the
+    jail's RLIMIT_NPROC less `own` (`init.less_own`, as the init's child does). Ends the
+    harness (exit 70, no verdict: each test an error) where it cannot."""
+    import resource
+
+    from .init import WORK, less_own, open_folders
+
+    try:
+        open_folders(WORK)
+        judge_apart(kind, uid, less_own(resource.getrlimit(resource.RLIMIT_NPROC)[1], own))
+    except OSError as exc:
+        os.write(2, f"sandbox: the harness cannot keep apart from the program: {exc}\n"
+                 .encode())
+        os._exit(70)

@@ -43,11 +43,11 @@ def run_io_tests(spec: "dict[str, Any]", budget: "Budget | None" = None
     results = Verdicts(spec["nonce"])
     outputs: list[Any] = []
     budget = budget or Budget(spec)
-    # a program may signal a cold harness (its uid): Python's SIGINT handler would end it
-    # (every other signal a child sends its jail's pid 1 is dropped); each test's process
-    # takes the default back (`run_case`)
+    # no program can signal this harness (another uid, `judge_apart`); were one to, Python's
+    # SIGINT handler would end it: ignored, and each test's process takes the default back
+    # (`run_case`)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    if wire.PROGRAM_UID is not None:  # warm: the test's orphans come back here, to be reaped
+    if not jail_init():  # warm: the test's orphans come back here, to be reaped
         libc = wire.load_libc()[0]
         if libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0:
             raise OSError("the stdin/stdout harness cannot become a subreaper")
@@ -137,9 +137,8 @@ def program_limits(spec: "dict[str, Any]") -> "list[tuple[int, int]]":
 
 def take_limits(limits: "list[tuple[int, int]]") -> None:
     """In a test's process, before its exec: each of `limits`, soft and hard, never above
-    what this process holds (a cold program, the harness's uid, may have lowered the
-    harness's own: then the test gets that lower one, as the harness itself did). Lowered
-    for good: nothing the program runs can raise it again (no CAP_SYS_RESOURCE)."""
+    what this process holds (the harness's own, which no program can lower: another uid).
+    Lowered for good: nothing the program runs can raise it again (no CAP_SYS_RESOURCE)."""
     for kind, value in limits:
         hard = resource.getrlimit(kind)[1]
         if hard != resource.RLIM_INFINITY:
@@ -168,7 +167,7 @@ def run_case(argv: "list[str]", data: bytes, limit: float, cap: int,
             os.closerange(3, 4096)
             os.chdir("/work")
             take_limits(limits)  # the program's, not this harness's
-            enter_program()  # warm: the program's uid, before the exec
+            enter_program()  # the program's uid and count, before the exec
             os.execv(argv[0], argv)
         finally:
             os._exit(127)
@@ -234,19 +233,26 @@ def run_case(argv: "list[str]", data: bytes, limit: float, cap: int,
             end_processes(pid)
 
 
+def jail_init() -> bool:
+    """Whether this harness is its jail's pid 1 (cold; warm it is the server's child)."""
+    return os.getpid() == 1
+
+
 def end_processes(first: int) -> None:
     """SIGKILL every process of the test still alive and reap them all, as the kernel ends
     a pid namespace whose init (python3 main.py) exits. Cold this harness is the jail's
-    pid 1 and the program's uid: its `kill(-1)` reaches every other process, none can
-    signal it, and every orphan is its child. Warm this harness (another uid, CAP_KILL)
-    kills by pidfd, never through a process the program's uid could signal or stop: until
+    pid 1 (`jail_init`), alone in it with the program's processes: its `kill(-1)`
+    (CAP_KILL: they are another uid) reaches every other process, none can signal it, and
+    every orphan is its child. Warm this harness (another uid, CAP_KILL), one process of
+    the server's jail, kills by pidfd, never through a process the program's uid could
+    signal or stop: until
     `_alone` finds no process of the program's uid, every process whose pid the test's
     ones can have taken (from `first`, the test's process, up to `_alone`'s) is sent
     SIGKILL and waited for, and its orphans (this harness is their subreaper,
     `run_io_tests`) reaped. StateLost when a round finds none to kill yet one lives on (a
     pid counter gone round), or after MAX_ROUNDS. One `kill(-1)` cannot miss a process
     being forked: the kernel restarts a fork whose parent a signal is pending for."""
-    if wire.PROGRAM_UID is None:
+    if jail_init():
         try:
             os.kill(-1, signal.SIGKILL)
         except ProcessLookupError:  # nothing left to kill
@@ -258,6 +264,8 @@ def end_processes(first: int) -> None:
             pass
         return
     uid = wire.PROGRAM_UID
+    if uid is None:  # a warm harness is set apart (`judge_apart`) before any test
+        raise StateLost("sandbox: the program uid is not set")
     for _ in range(MAX_ROUNDS):
         _reap()
         alone, last = _alone(uid)
@@ -425,10 +433,11 @@ def restore(fresh: "dict[str, Any]") -> None:
     changes them meanwhile): in every folder of the task's, each entry that is not the
     task's is removed (`_remove`), and each of the task's has its mode, extended attributes
     and times put back; then every entry must read as `fresh` recorded it (an allow-list:
-    whatever else changed is caught here, not undone blind), else StateLost. Cold this
-    harness is the program's uid, which owns what it made; warm it keeps CAP_FOWNER for
-    this (`warm_server.child`). The task's inputs themselves are read-only to the program
-    (cold read-only binds, warm another uid's files in sticky folders)."""
+    whatever else changed is caught here, not undone blind), else StateLost. This harness
+    is another uid than the program's, which owns what it made: it keeps CAP_FOWNER for
+    this, cold and warm (`harness_wire.HARNESS_CAPABILITIES`). The task's inputs themselves
+    are read-only to the program (cold read-only binds, warm another uid's files, in
+    sticky folders)."""
     try:
         for top, tree in fresh.items():
             folders = sorted(path for path, entry in tree.items()
@@ -497,8 +506,7 @@ def _remove(folder: int, name: str) -> None:
     iterative (no recursion, whatever the depth), each name relative to an fd of its own
     folder (no path, whatever its length), one folder fd open at a time (a folder's parent
     is its `..`: nothing of the program's lives to move it). Each folder is made
-    ours to list and empty first (the program's own: cold this harness's uid, warm
-    CAP_FOWNER)."""
+    ours to list and empty first (the program's own: CAP_FOWNER)."""
     if os.stat(name, dir_fd=folder, follow_symlinks=False).st_mode & 0o170000 != 0o040000:
         os.unlink(name, dir_fd=folder)
         return

@@ -166,17 +166,25 @@ CAP_FOWNER = 1 << 3
 CAP_KILL = 1 << 5
 CAP_SETGID = 1 << 6
 CAP_SETUID = 1 << 7
-PROGRAM_UID = None
-"""Set by the warm server in a stdin/stdout run's harness, which keeps the server's uid: the
-uid every process that runs the program takes (`enter_program`). None in a cold jail, where
-the harness is pid 1, which its children cannot signal."""
+PROGRAM_UID: "int | None" = None
+"""Set in a harness of another uid than its programs (`judge_apart`: a cold test harness, a
+warm stdin/stdout run's): the uid every process that runs the program takes
+(`enter_program`). None elsewhere (the warm long-lived harness: the server forks its
+workers)."""
 PROGRAM_CPUS: "Any" = None
 """Set by the warm server in a stdin/stdout run's harness that it holds on one CPU
 (`hold_here`): the affinity a cold run's program has (the jail's), which each process that
 runs the program takes back (`enter_program`) before the program runs: a program sees
 (and may use) the CPUs it sees cold."""
-"""The one capability the warm server's long-lived harness keeps (`set_capabilities`): it
-kills the run's worker, which runs under the program uid."""
+HARNESS_CAPABILITIES = {"python": CAP_KILL | CAP_SETUID | CAP_SETGID,
+                        "io": CAP_KILL | CAP_SETUID | CAP_SETGID | CAP_FOWNER}
+"""What a test harness of another uid than its programs keeps, by kind (`judge_apart`), in
+its jail's user namespace only: CAP_SETUID and CAP_SETGID, so that each process it starts
+for the program takes PROGRAM_UID (`enter_program`), CAP_KILL for the program's processes
+(another uid), and for stdin/stdout tests CAP_FOWNER, so that /work and /tmp go back to the
+task's between tests (`harness_io.restore`: the program's own files and folders). A cold
+jail keeps these and no more (`_tests.HARNESS_CAPABILITIES`, the same names); the warm
+long-lived assert/check harness keeps CAP_KILL alone (the warm server forks its workers)."""
 _LIBC = None
 _CAPSET: "Any" = None
 """libc's capset and the array types of its header and data (`set_capabilities`), made by
@@ -255,6 +263,20 @@ PROGRAM_NPROC: "int | None" = None
 """With PROGRAM_UID: the processes (RLIMIT_NPROC) the program's uid may have."""
 
 
+def judge_apart(kind: str, uid: int, processes: int) -> None:
+    """Make this process a test harness (`kind`: "python" or "io") out of its programs'
+    reach, cold (the jail's pid 1) and warm (a stdin/stdout run's child of the server)
+    alike: it keeps its own uid and only the capabilities of HARNESS_CAPABILITIES[kind],
+    and every process it starts for the program takes `uid` with no capability and
+    `processes` as its RLIMIT_NPROC (`enter_program`), the program's own count, as
+    `python3 main.py` alone reads it. So no program can signal, stop, ptrace, re-limit,
+    renice or move this harness, or write to what only it holds (its report's stream).
+    Raises OSError where the capabilities cannot be set: the caller ends rather than judge."""
+    global PROGRAM_UID, PROGRAM_NPROC
+    set_capabilities(HARNESS_CAPABILITIES[kind])
+    PROGRAM_UID, PROGRAM_NPROC = uid, processes
+
+
 def note_tests(count: int) -> None:
     """A warm stdin/stdout harness, once it has read the tests: how many processes a run
     that starts every one of them makes (`note_fork`): the server retires after a run that
@@ -267,16 +289,19 @@ def note_tests(count: int) -> None:
 
 
 def enter_program() -> None:
-    """In a process forked to run the program (a test's process, from the zygote or before
-    its exec): take the program uid and its process count where the harness keeps another
-    uid (`PROGRAM_UID`). Raises on any failure: the caller exits rather than run the
-    program."""
+    """In a process forked to run the program (a test's process, an assert/check worker
+    from a cold harness or its zygote): take the program uid, no capability and the
+    program's process count where the harness keeps another uid (`judge_apart`: every test
+    harness but the warm long-lived one, whose workers the server forks). Raises on any
+    failure: the caller exits rather than run the program."""
     if PROGRAM_CPUS is not None:  # a warm stdin/stdout run's harness, held (`hold_here`)
         hold_cpus(PROGRAM_CPUS)
     if PROGRAM_UID is not None:
         import resource
 
         become_program(PROGRAM_UID)
+        if PROGRAM_NPROC is None:  # set with PROGRAM_UID (`judge_apart`)
+            raise OSError("the program's process count is not set")
         resource.setrlimit(resource.RLIMIT_NPROC, (PROGRAM_NPROC, PROGRAM_NPROC))
 
 

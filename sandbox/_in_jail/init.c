@@ -58,7 +58,7 @@ static void end_the_rest(void)
 }
 
 /* Every folder under `path` (`length` bytes of a PATH_MAX buffer) of this init's uid to
- * mode 01777, as a warm run's input folders are (init.py's _open_folders); a folder that
+ * mode 01777, as a warm run's input folders are (init.py's open_folders); a folder that
  * cannot change is left. At most one directory stream is open at a time, whatever the
  * depth (the run's RLIMIT_NOFILE may leave the init 1 descriptor): each pass over a folder
  * finds the next subfolder by name (the least name after the one done last), closes the
@@ -104,7 +104,7 @@ static void open_folders(char *path, size_t length)
     }
 }
 
-/* An RLIMIT_NPROC value less this init's processes (init.py's _less_own); 0 where it
+/* An RLIMIT_NPROC value less this init's processes (init.py's less_own); 0 where it
  * holds none for the program. */
 static int less_own(rlim_t *limit)
 {

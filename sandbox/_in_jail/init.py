@@ -20,7 +20,8 @@ test's process), and the uid of every warm program (`_jail.PROGRAM_UID`, the ini
 argument; the jail maps it beside the init's own, `jail_argv`'s `program_uid`).
 
 Before the fork the init opens the input folders nsjail made under /work (of its uid,
-0o755) to the program, mode 0o1777 as a warm run's are (`_open_folders`): the program,
+0o755) to the program, mode 0o1777 as a warm run's are (`open_folders`, which a cold test
+harness shares): the program,
 another uid, makes files in them as `python3 main.py` does. Becoming the program, in the
 child, in this order (`_program`; init.c the same, with the
 same checks), any failure an exit with `NOT_STARTED` before the exec, never the program run
@@ -79,7 +80,7 @@ NOT_STARTED = 127
 """The child's status where it could not become the program (as a shell's for a command
 it cannot execute, or the program uid)."""
 WORK = "/work"
-"""The program's folder, whose input folders the init opens to the program (`_open_folders`)."""
+"""The program's folder, whose input folders the init opens to the program (`open_folders`)."""
 OWN_PROCESSES = 1
 """This init's processes, counted in the jail's RLIMIT_NPROC and pids cap
 (`_runner.run`'s `extra_processes`), which its child takes off its RLIMIT_NPROC."""
@@ -92,7 +93,7 @@ def main(argv: "list[str]") -> None:
         posix._exit(FAILED)
     nonce, uid, argv = argv[0].encode(), argv[1], argv[2:]
     signal.signal(signal.SIGINT, signal.SIG_DFL)  # as pid 1: dropped, never a KeyboardInterrupt
-    _open_folders(WORK)
+    open_folders(WORK)
     pid = posix.fork()
     if pid == 0:
         _program(uid, argv)
@@ -129,7 +130,7 @@ def _program(uid_text: str, argv: "list[str]") -> None:
         import resource
 
         soft, hard = resource.getrlimit(resource.RLIMIT_NPROC)
-        resource.setrlimit(resource.RLIMIT_NPROC, (_less_own(soft), _less_own(hard)))
+        resource.setrlimit(resource.RLIMIT_NPROC, (less_own(soft), less_own(hard)))
         posix.setgroups([])
         posix.setresgid(uid, uid, uid)
         posix.setresuid(uid, uid, uid)
@@ -141,10 +142,11 @@ def _program(uid_text: str, argv: "list[str]") -> None:
         posix._exit(NOT_STARTED)
 
 
-def _open_folders(path: str) -> None:
-    """Every folder under `path` of this init's uid (those nsjail made for the input files'
-    binds) to mode 0o1777, as a warm run's input folders are: the program, another uid,
-    may make files there as `python3 main.py` may (a folder that cannot change is left).
+def open_folders(path: str) -> None:
+    """Every folder under `path` of this process's uid (those nsjail made for the input
+    files' binds) to mode 0o1777, as a warm run's input folders are: the program, another
+    uid, may make files there as `python3 main.py` may (a folder that cannot change is
+    left). This init's, and a cold test harness's before its first test (`harness.entry`).
     Walked with a list, not a recursion (a task folder may be deeper than Python's recursion
     limit), each folder's entries read whole before the next is opened (one descriptor at a
     time, as init.c)."""
@@ -165,15 +167,18 @@ def _open_folders(path: str) -> None:
             folders.append(entry.path)
 
 
-def _less_own(limit: int) -> int:
-    """An RLIMIT_NPROC value less this init's processes (unlimited stays unlimited)."""
+def less_own(limit: int, own: int = OWN_PROCESSES) -> int:
+    """An RLIMIT_NPROC value less `own` processes of ours, of another uid than the
+    program's (this init's; a cold test harness's, `harness.entry`), which the jail's limit
+    holds on top of the program's count (`process_budget`): the program's own count.
+    Unlimited stays unlimited."""
     import resource
 
     if limit == resource.RLIM_INFINITY:
         return limit
-    if limit <= OWN_PROCESSES:
+    if limit <= own:
         raise OSError("RLIMIT_NPROC holds no process for the program")
-    return limit - OWN_PROCESSES
+    return limit - own
 
 
 def _drop_capabilities() -> None:

@@ -812,19 +812,12 @@ def child(header: "dict[str, Any]", fds: "list[int]", stdio: "tuple[Any, Any, An
     set_run_limits(header, programs=not tests, own=0 if tests else own_address_space(header))
     if tests:
         # a stdin/stdout harness keeps time for the program: it keeps this server's uid, out
-        # of the program's reach (no SIGSTOP, prlimit or renice from it), and the switch
-        # (`enter_program`: every process it starts for the program takes PROGRAM_UID) and
-        # CAP_FOWNER (a test's /work and /tmp taken back to the task's, `harness_io.restore`),
-        # nothing else
-        harness_wire.PROGRAM_UID = PROGRAM_UID
-        # each test's process takes the program's count, as the host computed it
-        # (`_warm.WarmServer._header`): this harness is another uid, not counted
-        harness_wire.PROGRAM_NPROC = header["processes"]
+        # of the program's reach (no SIGSTOP, prlimit or renice from it), as a cold one
+        # does (`judge_apart`); each test's process takes the program's count, as the host
+        # computed it (`_warm.WarmServer._header`): this harness is another uid, not counted
         harness_wire.REPORT_FD = 3
         try:
-            harness_wire.set_capabilities(harness_wire.CAP_KILL | harness_wire.CAP_SETUID
-                                          | harness_wire.CAP_SETGID
-                                          | harness_wire.CAP_FOWNER)
+            harness_wire.judge_apart(header["harness"], PROGRAM_UID, header["processes"])
         except OSError as exc:
             os.write(2, f"sandbox: cannot drop the harness's capabilities: {exc}\n".encode())
             os._exit(70)
@@ -869,10 +862,10 @@ def write_inputs(name: str, content: "str | bytes") -> int:
         folder += "/" + part
         try:
             os.mkdir(folder)
-            # the program's to write in, as in a cold jail, where it owns the folder (here
-            # this child's uid does, and the umask took the others' write bit); sticky, as
-            # /work: the program may not remove or replace the inputs in it (a cold jail's
-            # are mount points: EBUSY)
+            # the program's to write in, as in a cold jail, whose init or test harness opens
+            # nsjail's folders the same way (`init.open_folders`; the umask took the others'
+            # write bit); sticky, as /work: the program may not remove or replace the inputs
+            # in it (a cold jail's are mount points: EBUSY)
             os.chmod(folder, 0o1777)
             created += 1
         except FileExistsError:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import signal
 from pathlib import Path
 from typing import Any
 
@@ -397,28 +398,53 @@ def test_a_raising_program_reports_its_exception(mode: str) -> None:
     assert messages[2].endswith("Odd: odd one"), messages
 
 
-def test_an_io_test_that_leaves_what_cannot_be_taken_back_stops_the_run() -> None:
-    """Cold the program owns an input folder and may rename it away (its inputs are binds,
-    which `harness_io.restore` cannot remove: EBUSY): the tests after it are not run, with
-    the reason, never judged in a /work that is not the task's."""
-    code = ("import os\nprint(sorted(os.listdir('/work')))\ntry:\n"
-            "    os.rename('/work/data', '/work/x')\nexcept OSError as e:\n    print(e.errno)\n")
-    tests = [{"input": "", "output": "['data', 'main.py']\n"}] * 3
-    report = sandbox.run_tests(code, tests, mode="cold", files={"data/in.txt": "x\n"})
-    why = ("not run: sandbox: /work and /tmp could not be taken back to the task's: "
-           "[Errno 16] Device or resource busy: 'in.txt'")
-    assert [(r.outcome, r.message, r.ran) for r in report.results] == [
-        ("pass", "", True), ("timeout", why, False), ("timeout", why, False)]
+@pytest.mark.parametrize("mode", MODES)
+def test_an_input_folder_is_neither_renamed_away_nor_shut_by_a_test(mode: str) -> None:
+    """Cold as warm, an input folder is 0o41777 and another uid's (the cold harness opens
+    it as the cold init does, `harness.apart`): a test can neither rename it away nor
+    change its mode (EPERM), as python3 main.py cannot, and every test finds it as the task
+    gave it. (Until the cold harness took a uid of its own the program owned data/ cold:
+    a mode it set was put back, and a rename stopped the run, its inputs binds that
+    `restore` cannot remove.)"""
+    code = ("import os\nprint(sorted(os.listdir('/work')), oct(os.stat('/work/data').st_mode))\n"
+            "for change in (lambda: os.rename('/work/data', '/work/x'),\n"
+            "               lambda: os.chmod('/work/data', 0o500)):\n    try:\n"
+            "        change()\n    except OSError as e:\n        print(e.errno)\n")
+    files = {"data/in.txt": "x\n"}
+    reference = sandbox.run(code, files=files, limits=SHORT, mode="cold")
+    assert (reference.status, reference.stdout) == \
+        ("ok", "['data', 'main.py'] 0o41777\n1\n1\n"), reference
+    tests = [{"input": "", "output": reference.stdout}] * 3
+    report = sandbox.run_tests(code, tests, limits=SHORT, mode=mode, files=files)
+    assert [(r.outcome, r.ran) for r in report.results] == [("pass", True)] * 3, report
 
 
-def test_a_mode_set_on_a_cold_input_folder_is_put_back() -> None:
-    """Cold the program owns data/ (0o755): the mode it sets is the task's again for the
-    next test. (Warm data/ is the server's, 0o1777: an open strict xfail of red team sb9.)"""
-    code = ("import os\nprint(oct(os.stat('/work/data').st_mode))\n"
-            "os.chmod('/work/data', 0o500)\n")
-    tests = [{"input": "", "output": "0o40755\n"}] * 3
-    report = sandbox.run_tests(code, tests, mode="cold", files={"data/in.txt": "x\n"})
-    assert [r.outcome for r in report.results] == ["pass"] * 3
+def test_a_test_whose_folders_cannot_be_taken_back_stops_the_run(
+        monkeypatch: pytest.MonkeyPatch, capfd: pytest.CaptureFixture[str]) -> None:
+    """`harness_io.run_io_tests` (here, on this machine) where `restore` fails after a test
+    (`StateLost`, as when an input cannot be put back): the tests after it do not run,
+    timeouts with the reason, never judged in folders that are not the task's."""
+    why = "sandbox: /work and /tmp could not be taken back to the task's: lost"
+
+    def lost(fresh: Any) -> None:
+        raise harness_io.StateLost(why)
+
+    monkeypatch.setattr(harness_io, "jail_init", lambda: True)  # no subreaper of pytest
+    monkeypatch.setattr(harness_io, "fresh_state", dict)
+    monkeypatch.setattr(harness_io, "restore", lost)
+    monkeypatch.setattr(harness_io, "run_case", lambda *args: (0, b"3\n", b""))
+    spec = {"nonce": "n", "tests": [{"input": "", "output": "3\n"}] * 3, "argv": ["/bin/true"],
+            "program_limits": {"cpu_s": 1, "open_files": 64}, "output_bytes": 1 << 16,
+            "compare": "exact", "float_tol": 1e-6, "test_wall_s": 1.0}
+    interrupt = signal.getsignal(signal.SIGINT)  # which the harness ignores
+    try:
+        results, _ = harness_io.run_io_tests(spec)
+    finally:
+        signal.signal(signal.SIGINT, interrupt)
+    capfd.readouterr()  # the verdict lines, written to fd 1
+    assert [tuple(r) for r in results] == [
+        ("pass", "", results[0][2]), ("timeout", f"not run: {why}", 0.0, False),
+        ("timeout", f"not run: {why}", 0.0, False)]
 
 
 def _tree(top: Path) -> list[tuple[str, int, int]]:
@@ -455,3 +481,56 @@ def test_restore_takes_back_a_whole_tree_without_paths_or_recursion(
     harness_io.restore(fresh)
     assert harness_io.fresh_state() == fresh  # first: listing a folder may set its atime
     assert (_tree(work), _tree(tmp)) == before
+
+
+def test_a_cold_test_jail_keeps_what_its_harness_keeps() -> None:
+    """One set by kind, named on the host (`_tests.HARNESS_CAPABILITIES`, nsjail's `--cap`
+    of a cold test jail) and kept in the jail (`harness_wire.HARNESS_CAPABILITIES`, the
+    harness's capset, `judge_apart`): the same capabilities, bit for bit, with
+    PROGRAM_UID mapped beside the jail's uid."""
+    from sandbox import _tests
+    from sandbox._in_jail import harness_wire as wire
+    from sandbox._jail import JAIL_UID, PROGRAM_UID, jail_argv
+
+    bits = {"CAP_FOWNER": wire.CAP_FOWNER, "CAP_KILL": wire.CAP_KILL,
+            "CAP_SETGID": wire.CAP_SETGID, "CAP_SETUID": wire.CAP_SETUID}
+    assert set(_tests.HARNESS_CAPABILITIES) == set(wire.HARNESS_CAPABILITIES) == {"python", "io"}
+    for kind, names in _tests.HARNESS_CAPABILITIES.items():
+        argv = jail_argv(["/bin/true"], SHORT, program_uid=True, capabilities=names)
+        kept = [argv[i + 1] for i, arg in enumerate(argv[:-1]) if arg == "--cap"]
+        assert sum(bits[name] for name in set(kept)) == wire.HARNESS_CAPABILITIES[kind], kind
+        users = [argv[i + 1] for i, arg in enumerate(argv[:-1]) if arg == "--user"]
+        assert users == [f"{JAIL_UID}:{JAIL_UID}", f"{PROGRAM_UID}:{PROGRAM_UID}:1"]
+    assert "CAP_FOWNER" in _tests.HARNESS_CAPABILITIES["io"]  # restore, between tests
+    assert "CAP_FOWNER" not in _tests.HARNESS_CAPABILITIES["python"]
+
+
+APART = ("import ctypes, os, resource, signal\n"
+         "def reach():\n    got = [os.getresuid(), os.getresgid()]\n"
+         "    hdr = (ctypes.c_uint32 * 2)(0x20080522, 0)\n    data = (ctypes.c_uint32 * 6)()\n"
+         "    ctypes.CDLL(None).capget(hdr, data)\n    got.append(list(data))\n"
+         "    for t in {os.getppid(), 1}:\n"
+         "        for aim in (lambda: os.kill(t, signal.SIGSTOP),\n"
+         "                    lambda: resource.prlimit(t, resource.RLIMIT_NOFILE, (4, 4)),\n"
+         "                    lambda: os.setpriority(os.PRIO_PROCESS, t, 19)):\n"
+         "            try:\n                aim()\n                got.append('reached')\n"
+         "            except OSError as e:\n                got.append(e.errno)\n"
+         "    return got\n"
+         "def die():\n    os._exit(3)\n")
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_an_assert_workers_program_cannot_reach_its_harness(mode: str) -> None:
+    """Each assert/check worker, the first and one restarted after a crash, is PROGRAM_UID
+    with no capability, cold (`harness.apart`: the harness, the jail's pid 1, and its
+    zygote keep the jail's uid) as warm: every signal, prlimit and renice it aims at its
+    parent and pid 1 is EPERM (1), and the tests after it are judged."""
+    held = (f"got = reach()\nassert got[:3] == [{(PROGRAM,) * 3}, {(PROGRAM,) * 3}, [0] * 6], got\n"
+            "assert set(got[3:]) == {1}, got")  # 3 aims at each of its parent and pid 1
+    tests = [held, "die()", held, "assert 1 + 1 == 2"]
+    report = sandbox.run_tests(APART, tests, limits=SHORT, mode=mode)
+    assert [r.outcome for r in report.results] == ["pass", "error", "pass", "pass"], report
+
+
+PROGRAM = 99998
+"""`_jail.PROGRAM_UID`, as a worker reads it."""

@@ -46,12 +46,17 @@ warm the run's header, over all the tests, `restore` included): 3000 cached file
 at `cpu_s=1` got 24 passes of 40, then `timeout`s; `open_files=8`, where a plain run is
 ok, read 'the test could not start: [Errno 24]'. The harness now has limits of its own
 (`_tests._io_harness_limits`) and each test's process takes the program's before its exec
-(`harness_io.take_limits`).
+(`harness_io.take_limits`). Since h-uid, until the cold harness took a uid of its own
+(`harness.apart`, as warm), every cold state probe (B) was a strict xfail: a cold plain
+run's program is PROGRAM_UID with its input folders 0o41777, a cold test's process was
+the harness's uid with them 0o40755.
 
-Held: every other false-loss program (A), every state probe (B), every survivor (C); the xattr
-flood fails closed (cold: the tests after it are timeouts not run, status timeout, the
-chunked merge the same, the code reward 1/4 with reason timeout, never an abstention;
-warm the program cannot set them), and nothing reaches the next warm program.
+Held: every other false-loss program (A), every state probe (B), every survivor (C); the
+xattr flood is refused in both modes (EPERM: /tmp, /work and the input folders are sticky
+folders of another uid; cold it was the program's own /tmp, and the flood stopped the run
+closed, its later tests timeouts not run, until the cold harness took a uid of its own),
+every test is judged, chunked as serial, by the code reward as warm, and nothing reaches
+the next warm program.
 """
 
 from __future__ import annotations
@@ -268,21 +273,14 @@ LEFT = {
 }
 
 
-COLD_HARNESS_UID = (
-    "open: warm/cold (cold io tests only), since h-uid: a cold plain run's program is "
-    "PROGRAM_UID 99998 with its input folders 0o41777 (its init, 99999, opens them, as a "
-    "warm run's are), but a cold stdin/stdout test's process keeps the cold harness's uid "
-    "99999 and finds its input folders 0o40755 (and its own files of another uid): the "
-    "cold harness (_tests.run_tests, harness_io) does not take the program uid yet")
-
-
-@pytest.mark.parametrize("mode", [
-    pytest.param("cold", marks=pytest.mark.xfail(strict=True, reason=COLD_HARNESS_UID)), "warm"])
+@pytest.mark.parametrize("mode", MODES)
 @pytest.mark.parametrize("name", sorted(LEFT))
 def test_each_test_finds_what_python3_finds_in_a_fresh_jail(name: str, mode: str) -> None:
-    """Against a plain run in the same mode: warm an input folder is the server's 0o41777
-    where cold it is 0o40755 (red team sb9's open `warm_server.write_inputs` hole, not this
-    harness's)."""
+    """Against a plain run in the same mode. (Cold these were strict xfails from h-uid until
+    the cold harness took a uid of its own: a cold plain run's program was PROGRAM_UID with
+    its input folders 0o41777, a cold test's process the harness's uid with them 0o40755;
+    now each test's process is PROGRAM_UID and its folders are opened as the init opens
+    them, as warm: `harness.apart`.)"""
     code = FOUND + LEFT[name]
     reference = sandbox.run(code, files=FILES, limits=LIMITS, mode=mode)
     assert reference.status == "ok", reference
@@ -408,50 +406,44 @@ FLOOD = (
     "                os.setxattr(top, 'user.' + str(i).rjust(240, 'x'), b'')\n"
         "        except OSError:\n            pass\n"
 )
-"""Passes the first test (1 2), fails the second (3 4) and floods /tmp's xattrs past what
-listxattr returns (64 KiB: E2BIG) where it may (cold: the program owns /tmp)."""
+"""Passes the first test (1 2), fails the second (3 4) and tries to flood /tmp's and /work's
+xattrs past what listxattr returns (64 KiB: E2BIG), which `restore` would then fail on:
+refused in both modes (sticky folders of another uid: EPERM)."""
 SUMS = [("1 2\n", "3\n"), ("3 4\n", "7\n"), ("5 6\n", "11\n"), ("999 1\n", "1000\n")]
-LOST = ("not run: sandbox: /work and /tmp could not be taken back to the task's: "
-        "[Errno 7] Argument list too long: 3")
+FLOODED = [("pass", "", True), ("fail", "line 1: expected '7', got '-1'", True),
+           ("fail", "line 1: expected '11', got '-1'", True),
+           ("fail", "line 1: expected '1000', got '998'", True)]
+"""Every test judged (the tests after the flood fail on their own: a - b)."""
 
 
 @pytest.mark.parametrize("mode", MODES)
 def test_a_harness_made_to_fail_stops_the_run_closed_and_counted(mode: str) -> None:
-    """Cold the tests after the flood are timeouts that did not run (the program's own
-    loss: they would fail anyway, and they count as failed), the run's status timeout;
-    warm the program cannot set them and every test is judged."""
+    """The program cannot set the xattrs, warm or cold, and every test is judged. (Cold the
+    program owned /tmp until the cold harness took a uid of its own: the flood stopped the
+    run, its later tests timeouts that did not run, status timeout; the path that stops a
+    run whose folders cannot be taken back is `test_harness.py`'s
+    `test_a_test_whose_folders_cannot_be_taken_back_stops_the_run`.)"""
     tests = [{"input": i, "output": o} for i, o in SUMS]
     report = sandbox.run_tests(FLOOD, tests, limits=LIMITS, mode=mode, files=None)
-    got = [(r.outcome, r.message, r.ran) for r in report.results]
-    fail = ("fail", "line 1: expected '7', got '-1'", True)
-    if mode == "cold":
-        assert got == [("pass", "", True), fail, ("timeout", LOST, False),
-                       ("timeout", LOST, False)]
-        assert (report.status, report.passed, report.total) == ("timeout", 1, 4)
-    else:
-        wrong = ("fail", "line 1: expected '1000', got '998'", True)
-        assert got == [("pass", "", True), fail, ("fail", "line 1: expected '11', got '-1'",
-                                                  True), wrong]
-        assert (report.status, report.passed) == ("ok", 1)
+    assert [(r.outcome, r.message, r.ran) for r in report.results] == FLOODED
+    assert (report.status, report.passed, report.total) == ("ok", 1, 4)
 
 
 def test_a_harness_made_to_fail_merges_as_one_serial_run_in_chunks() -> None:
-    """run_tests_many in chunks of 2: the chunk after the flood's is cut as the serial run
-    cuts it (with the same reason), never judged on its own."""
+    """run_tests_many in chunks of 2 judges the flood's tests as the serial run does."""
     tests = [{"input": i, "output": o} for i, o in SUMS]
     [report] = sandbox.run_tests_many(
         [{"code": FLOOD, "tests": tests, "limits": LIMITS, "mode": "cold"}], chunk_tests=2)
-    assert [(r.outcome, r.ran) for r in report.results] == [
-        ("pass", True), ("fail", True), ("timeout", False), ("timeout", False)]
-    assert [r.message for r in report.results][2:] == [LOST, LOST]
-    assert report.status == "timeout"
+    assert [(r.outcome, r.message, r.ran) for r in report.results] == FLOODED
+    assert report.status == "ok"
 
 
 def test_a_harness_made_to_fail_is_no_abstention_of_the_code_reward(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    """The code reward scores the flooding program the same cold (its jobs sent cold, where
-    the flood stops the run: the hidden tests are timeouts not run) as warm (where they run
-    and fail): a failure with its reason, never a masked None."""
+    """The code reward scores the flooding program the same cold (its jobs sent cold) as
+    warm: its hidden tests run and fail, a failure with its reason, never a masked None.
+    (Until the cold harness took a uid of its own the flood stopped a cold run: reason
+    timeout, the same value.)"""
     from rewards import Sample
     from rewards.code import CodeReward
 
@@ -467,7 +459,8 @@ def test_a_harness_made_to_fail_is_no_abstention_of_the_code_reward(
     monkeypatch.setattr(sandbox, "run_tests_many", cold)
     [score] = CodeReward(time_limit_s=2.0).score([sample])
     assert (warm.reason, warm.parts["tests"], warm.parts["hidden"]) == ("tests_failed", 0.5, 0.0)
-    assert (score.reason, score.parts["tests"], score.parts["hidden"]) == ("timeout", 0.5, 0.0)
+    assert (score.reason, score.parts["tests"], score.parts["hidden"]) == \
+        ("tests_failed", 0.5, 0.0)
     assert score.value == warm.value == pytest.approx(7 / 18), (score, warm)
 
 

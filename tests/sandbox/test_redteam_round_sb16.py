@@ -1,7 +1,7 @@
 """Red team (rt35) of h-uid (merge fe95d4d): a cold plain Python run's init
 (`sandbox/_in_jail/init.c`, `init.py` its fallback) runs as the jail uid 99999 with
 CAP_SETUID/SETGID/KILL inside the jail's user namespace only, opens the input folders 0o1777
-(`open_folders` / `_open_folders`), and its one child drops to PROGRAM_UID 99998 with no
+(`open_folders`, in C and in init.py), and its one child drops to PROGRAM_UID 99998 with no
 capability before it execs the program; the run's verdict comes from the init's report
 (`_runner.from_init`).
 

@@ -156,13 +156,11 @@ def test_a_function_test_sees_its_process_as_cold() -> None:
     assert reports[1].execution.stdout == reports[0].execution.stdout
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "open: rlimits (cold only): _tests.run_tests's cold "
-    "jail counts the harness and its zygote (_tests.HARNESS_PROCESSES, the program's uid "
-    "there) in RLIMIT_NPROC, so a cold worker reads processes + 2 where a warm one reads "
-    "processes, as python3 main.py does; both start as many threads (red team sb14; they "
-    "agreed before h-sb15 only because warm gave the worker processes + 3 too)"))
 def test_a_function_tests_rlimits_read_as_cold() -> None:
+    """Held since the cold harness took a uid of its own (a strict xfail before: the cold
+    jail counted the harness and its zygote, the program's uid, in RLIMIT_NPROC, so a cold
+    worker read processes + 2): each worker takes PROGRAM_UID and the program's own count
+    (`harness.apart`, `enter_program`), as a warm one does."""
     reports = _function_sees(["rlimits"])
     assert reports[0].passed == 1, reports[0]
     assert reports[1].execution.stdout == reports[0].execution.stdout

@@ -35,7 +35,9 @@ Open holes when written, by root, and where they stand:
 - `harness_io.restore` compared only the top level of /work and /tmp and swallowed its own
   failures; `harness_io.end_processes` (warm) used a killer a survivor could kill or stop:
   closed by h-sb14 (the whole tree recorded and put back by dir fds, failing closed; the kill
-  by pidfd from the harness's own uid). Still open (warm only): an input folder's mode.
+  by pidfd from the harness's own uid). An input folder's mode (warm 0o41777, cold
+  0o40755, the program's own) stayed open until the cold harness took a uid of its own and
+  opens them as the cold init does (`harness.apart`): 0o41777 in every mode.
 - `warm_server.write_inputs` (not this round's code): a warm input is a file of /work's own
   tmpfs, a cold one a bind: a hard link to it fails with EPERM warm, EXDEV cold.
 
@@ -439,12 +441,6 @@ OPEN_STATE = {
         "warm/cold (files): warm_server.write_inputs makes a warm input a file of /work's "
         "own tmpfs (another uid's: EPERM, protected_hardlinks), cold it is a bind from "
         "elsewhere (EXDEV, 18, as python3 reads)"
-    ),
-    "an input folder's mode": (
-        "warm/cold (modes, warm): warm_server.write_inputs makes an input folder 0o41777, "
-        "the server uid's (the program writes in it but cannot remove the inputs, which "
-        "cold are binds: EBUSY); cold it is 0o40755, the program's own (harness_io.restore "
-        "now puts back a mode the program set on it, cold)"
     ),
 }
 
