@@ -13,8 +13,9 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, Literal, get_args
 
 from sandbox._checker import CHECKED, Checker, checker_output_room, judged, prepare_checker
-from sandbox._classify import to_execution
-from sandbox._errors import ArgumentError
+from sandbox._classify import log_tail, to_execution
+from sandbox._errors import ArgumentError, SandboxError
+from sandbox._in_jail.init import FAILED as HARNESS_FAILED
 from sandbox._jail import (
     COLD_INIT_CAPABILITIES,
     PROGRAM_UID,
@@ -197,6 +198,12 @@ def run_tests(code: str, tests: Any, language: str = "python", *,
                        stdin=payload, output_bytes=harness_limits.output_bytes,
                        binds=[*box.binds, (staged_dir(), IN_JAIL)],
                        address_space_extra=spec.address_space_extra, cancel=cancel)
+    if raw.exit_code == HARNESS_FAILED and raw.signal is None and not raw.timed_out:
+        # only `harness.apart` ends the harness (the jail's pid 1, which no program process
+        # may signal) so, and before any program code has run: the sandbox failed, not the
+        # program (red team sb17)
+        raise SandboxError("the test harness could not keep apart from the program: "
+                           f"{log_tail(raw)}")
     report, outputs = _report(to_execution(raw, limits, decode_stdout=False), nonce,
                               len(items), cancel)
     del raw  # the harness's stream: the checker needs only `outputs`, once

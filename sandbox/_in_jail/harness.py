@@ -776,10 +776,12 @@ def apart(kind: str, uid: int, own: int) -> None:
     (`judge_apart`): this process keeps the jail's uid and the capabilities its kind needs,
     and every process that runs the program takes `uid` and the program's own count, the
     jail's RLIMIT_NPROC less `own` (`init.less_own`, as the init's child does). Ends the
-    harness (exit 70, no verdict: each test an error) where it cannot."""
+    harness where it cannot, before any program code has run, with `init.FAILED`: the host
+    reads that exit of a test jail as the sandbox's failure (`_tests.run_tests`), never the
+    program's."""
     import resource
 
-    from .init import WORK, less_own, open_folders
+    from .init import FAILED, WORK, less_own, open_folders
 
     try:
         open_folders(WORK)
@@ -787,4 +789,4 @@ def apart(kind: str, uid: int, own: int) -> None:
     except OSError as exc:
         os.write(2, f"sandbox: the harness cannot keep apart from the program: {exc}\n"
                  .encode())
-        os._exit(70)
+        os._exit(FAILED)

@@ -61,12 +61,13 @@ Open (strict xfails), by root:
   watched; a cold first worker has no pidfd at all), so a forked child of the worker that
   keeps fd 4 turns the worker's death into that test's timeout and every later test into
   'not run' (a closed-fds child: the death is seen, a replacement judges the rest).
-- `harness.apart` exiting 70, read by `_tests.run_tests` / `_classify.classify` as the
+- Closed after the round: `harness.apart` exiting 70, read by `_tests.run_tests` / `_classify.classify` as the
   program's runtime_error (Verdicts lost by masking, inverted: infrastructure scored as
   the program): a jail that keeps the harness fewer capabilities than it needs (simulated
   with `_tests.HARNESS_CAPABILITIES` = CAP_KILL alone) gives every test 'error: no verdict:
   the run ended with runtime_error', never sandbox_error, which a code reward would
-  abstain on and retry.
+  abstain on and retry. Now `run_tests` raises SandboxError for a test jail whose harness
+  exits `init.FAILED` (only `apart` does, before any program code runs).
 
 Held: everything else (A)-(F), both modes, io and fn (first worker and replacement), and
 cold through a spare. Seen, no verdict: a worker shares its harness's session (a test's
@@ -626,33 +627,29 @@ def test_a_spare_jails_harness_is_apart_too(taken: Taken, kind: str) -> None:
     assert taken.hits == 1
 
 
-OPEN_INFRA = (
-    "Malformed output that abstains, inverted (infrastructure scored as the program): "
-    "harness.apart exits 70 where the harness cannot set itself apart (capset refused), and "
-    "_tests.run_tests reads that jail as the program's runtime_error, each test an error "
-    "('no verdict: the run ended with runtime_error'), never sandbox_error: a code reward "
-    "scores 0 where it would abstain and retry")
-
-
-@pytest.mark.xfail(strict=True, reason=OPEN_INFRA)
 @pytest.mark.parametrize("kind", ["io", "fn"])
 def test_a_harness_that_cannot_set_itself_apart_is_the_sandboxs_failure(
         monkeypatch: pytest.MonkeyPatch, kind: str) -> None:
     """A host whose jail keeps the harness fewer capabilities than it needs (here CAP_KILL
     alone, `_tests.HARNESS_CAPABILITIES`): the harness stops before any program runs; that
-    run is the sandbox's failure (sandbox_error), not the program's."""
+    run is the sandbox's failure, not the program's: `run_tests` raises SandboxError (as for
+    a jail nsjail cannot start), and so does a batch of such runs (`run_tests_many`, what the
+    code reward runs: it raises where every job meets the sandbox's failure; one job among
+    good ones is that job's sandbox_error, on which the reward abstains). (Found open by this round: it read
+    as the program's runtime_error, each test an error; fixed after it.)"""
     from sandbox import _tests
 
     monkeypatch.setattr(_tests, "HARNESS_CAPABILITIES", {"python": ("CAP_KILL",),
                                                          "io": ("CAP_KILL",)})
+    if kind == "io":
+        spec = {"code": "print(input())", "tests": [{"input": "a\n", "output": "a\n"}]}
+    else:
+        spec = {"code": "def f():\n    return 1\n", "tests": ["assert f() == 1"]}
     _spare.spares.close()
     try:
-        if kind == "io":
-            report = sandbox.run_tests("print(input())", [{"input": "a\n", "output": "a\n"}],
-                                       limits=LIMITS, mode="cold")
-        else:
-            report = sandbox.run_tests("def f():\n    return 1\n", ["assert f() == 1"],
-                                       limits=LIMITS, mode="cold")
+        with pytest.raises(sandbox.SandboxError, match="could not keep apart"):
+            sandbox.run_tests(**spec, limits=LIMITS, mode="cold")
+        with pytest.raises(sandbox.SandboxError, match="could not keep apart"):
+            sandbox.run_tests_many([{**spec, "limits": LIMITS, "mode": "cold"}] * 2)
     finally:
         _spare.spares.close()
-    assert report.status == "sandbox_error", report
