@@ -462,13 +462,15 @@ def supervise(pid: int, header: "dict[str, Any]", control: _socket.socket,
 
 
 def wait_run(deadline: float, control: _socket.socket, ends: "list[Any]",
-             header: "dict[str, Any] | None" = None, service: "_socket.socket | None" = None
-             ) -> "Any":
+             header: "dict[str, Any] | None" = None, service: "_socket.socket | None" = None,
+             worker: "int | None" = None) -> "Any":
     """Wait until one of `ends` (fds or sockets) is readable: that one; `control` when the
     host asks for a kill (output over the cap, a cancel); None at `deadline`. Meanwhile fork
-    the replacement workers the run's harness asks for on `service`."""
+    the replacement workers the run's harness asks for on `service`, each after reaping the
+    one before it, the first run's `worker` (this server's child) included: a dead worker
+    unreaped holds a process of the program uid's RLIMIT_NPROC (red team sb17)."""
     watched = [*ends, control] if service is None else [*ends, control, service]
-    last_worker = None
+    last_worker = worker
     while True:
         left = deadline - time.monotonic()
         if left <= 0:
@@ -582,8 +584,8 @@ def judged_run(header: "dict[str, Any]", fds: "list[int]", control: _socket.sock
             if fd != service_theirs.fileno():
                 os.close(fd)
         service_theirs.close()
-    ended = wait_run(deadline, control, [judge.pidfd, judge.sock], header, service) \
-        if sent else judge.pidfd
+    ended = wait_run(deadline, control, [judge.pidfd, judge.sock], header, service,
+                     pid if started is None else None) if sent else judge.pidfd
     service.close()
     reply = judge.sock.recv(64) if ended is judge.sock else b""
     result = {"exit_code": None, "signal": signal.SIGKILL, "timed_out": ended is None,

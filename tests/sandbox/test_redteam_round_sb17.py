@@ -41,10 +41,11 @@ folder modes; threads, subprocesses, files beside the inputs, inputs read, tempf
 renames: io and fn (first worker and replacement) equal to the plain run, every test
 passed, cold through a spare too. (G) A harness that cannot set itself apart.
 
-100 probes: 93 held, 7 open as strict xfails under 4 roots.
+100 probes: 93 held, 7 open as strict xfails under 4 roots at the round; 2 roots (3 xfails) closed after it, 4 open.
 
 Open (strict xfails), by root:
-- `warm_server.wait_run` / `fork_worker` (warm; Resources, a false loss): the first
+- Closed after the round (the first worker is reaped before the first replacement is
+  forked: `wait_run`'s `worker`): `warm_server.wait_run` / `fork_worker` (warm; Resources, a false loss): the first
   replacement of a run is forked with `last` None, so the first worker (the server's
   child, killed by the harness through its pidfd) is not reaped before it: its zombie
   holds one of the program uid's RLIMIT_NPROC slots for the rest of the run. At 4
@@ -471,11 +472,6 @@ ORPHAN = (
     "    os.waitid(os.P_PID, pid, os.WEXITED | os.WNOWAIT)\n    os._exit(3)\n"
 )
 """`orphan()`: the worker ends, leaving a child that has exited (never waited for)."""
-OPEN_FIRST_ZOMBIE = (
-    "Resources (a false loss): warm_server.wait_run/fork_worker fork the first replacement "
-    "with last=None, so the first worker (killed by the harness through its pidfd) is never "
-    "reaped before it: its zombie holds a slot of the program uid's RLIMIT_NPROC for the rest "
-    "of the run (a replacement starts 2 threads at 4 processes, python3 main.py 3)")
 OPEN_ORPHAN_ZOMBIE = (
     "Resources (a false loss): a dead worker's exited child is reparented to a process that "
     "never waits for it in an assert run (cold harness.run_python_tests/Worker.kill: the "
@@ -484,8 +480,7 @@ OPEN_ORPHAN_ZOMBIE = (
     "where python3 main.py starts 3)")
 
 
-@pytest.mark.parametrize("mode", [
-    "cold", pytest.param("warm", marks=pytest.mark.xfail(strict=True, reason=OPEN_FIRST_ZOMBIE))])
+@pytest.mark.parametrize("mode", ["cold", "warm"])
 def test_a_replacement_worker_starts_as_many_threads_as_the_first(mode: Mode) -> None:
     """The first worker starts 3 threads at 4 processes; after it crashes, its
     replacement (which the zygote or the server forks) starts 3 as well."""
