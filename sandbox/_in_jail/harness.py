@@ -83,13 +83,15 @@ class Worker:
     """One program process and the channel to it; restarted after a timeout or a crash."""
 
     def __init__(self, channel: "Channel", pid: int, out_r: int, err_r: int,
-                 pidfd: "int | None" = None) -> None:
+                 pidfd: "int | None" = None, watch: "int | None" = None) -> None:
         self.outputs = [Drain(out_r), Drain(err_r)]
         self.channel = channel
         self.channel.drains = self.outputs
         self.channel.checked = True  # the program writes it: see `check_message`
         self.pid = pid
         self.pidfd = pidfd  # a zygote's child: signalled and awaited through it, never reaped here
+        self.watch = watch  # this process's child: a pidfd only to see its end (`Channel.ended`)
+        self.channel.ended = pidfd if pidfd is not None else watch
         self.deadline: float | None = None
         self.names: Any = None  # a set once loaded (`wait_loaded`)
         self.error: str | None = None
@@ -173,7 +175,13 @@ class Worker:
         for fd in theirs:
             os.close(fd)
         rep_r, req_w, out_r, err_r = ours
-        return cls(Channel(rep_r, req_w), pid, out_r, err_r, pidfd)
+        watch = None
+        if pidfd is None:  # a child of this process (reaped here): a pidfd to see its end
+            try:
+                watch = os.pidfd_open(pid)
+            except OSError:  # a kernel without pidfds: EOF alone tells
+                watch = None
+        return cls(Channel(rep_r, req_w), pid, out_r, err_r, pidfd, watch)
 
     def wait_loaded(self, deadline: "float | None", setup: "str | None" = None) -> None:
         """Hand the worker the task's setup code (run after the program, before the tests:
@@ -210,9 +218,10 @@ class Worker:
         """SIGKILL the worker and wait until it is dead, then read what it wrote. (With a
         pidfd it is not this process's child: its forker reaps it.)"""
         kill_process(self.pid, self.pidfd, reap=self.pidfd is None)
-        if self.pidfd is not None:
-            os.close(self.pidfd)
-            self.pidfd = None
+        for fd in (self.pidfd, self.watch):
+            if fd is not None:
+                os.close(fd)
+        self.pidfd = self.watch = self.channel.ended = None
         self.channel.close()
         for drain in self.outputs:
             drain.finish()

@@ -41,7 +41,7 @@ folder modes; threads, subprocesses, files beside the inputs, inputs read, tempf
 renames: io and fn (first worker and replacement) equal to the plain run, every test
 passed, cold through a spare too. (G) A harness that cannot set itself apart.
 
-100 probes: 93 held, 7 open as strict xfails under 4 roots at the round; 2 roots (3 xfails) closed after it, 4 open.
+100 probes: 93 held, 7 open as strict xfails under 4 roots at the round; 3 roots (5 xfails) closed after it, 2 open.
 
 Open (strict xfails), by root:
 - Closed after the round (the first worker is reaped before the first replacement is
@@ -57,7 +57,9 @@ Open (strict xfails), by root:
   worker's exited child is never waited for in an assert run: its zombie holds a slot of
   the program's count for every later test, 2 threads where python3 main.py starts 3
   (warm 1, both roots); three such crashes leave a replacement no thread at all.
-- `harness_wire.Channel._fill` (both modes; Exit and output forgery, a false loss): the
+- Closed after the round (the harness watches each worker's pidfd beside its reply pipe,
+  `Channel.ended`: a worker gone with nothing left to read is the test's error):
+  `harness_wire.Channel._fill` (both modes; Exit and output forgery, a false loss): the
   harness learns of a worker's end only from EOF on its reply pipe (no pidfd or SIGCHLD
   watched; a cold first worker has no pidfd at all), so a forked child of the worker that
   keeps fd 4 turns the worker's death into that test's timeout and every later test into
@@ -520,15 +522,9 @@ FILL = THREADS + CRASH + (
     "def one():\n    return 1\n")
 """`fill(keep)`: children until the count is full, alive; `keep`: holding the worker's
 descriptors (its channel and pipes), as a plain fork leaves them."""
-OPEN_HELD_PIPE = (
-    "Exit and output forgery (a false loss): harness_wire.Channel._fill learns of a worker's "
-    "end only from EOF on its reply pipe (no pidfd or SIGCHLD watched; the first worker has "
-    "no pidfd at all), so a child of the worker holding a copy of fd 4 turns the worker's "
-    "death into the test's timeout and every later test into 'not run' (both modes)")
 
 
-@pytest.mark.parametrize("keep", [False, pytest.param(True, marks=pytest.mark.xfail(
-    strict=True, reason=OPEN_HELD_PIPE))])
+@pytest.mark.parametrize("keep", [False, True])
 @pytest.mark.parametrize("mode", MODES)
 def test_a_worker_at_its_process_count_is_replaced_and_judged(mode: Mode, keep: bool) -> None:
     """A worker that starts its whole count of children (alive, sessions of their own) and
