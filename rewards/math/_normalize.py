@@ -1469,6 +1469,18 @@ value it commits to (`restates_question`): `wrong`, and never shown to a judge."
 HEDGED = "the answer joins two values:"
 """How a verdict's detail begins where the answer is two values joined by a relation or a
 connective and the gold is one number (`hedges`): `wrong`, and never shown to a judge."""
+ENDS_IN_A_SIGN = "the answer ends in a sign:"
+"""How a verdict's detail begins where the answer ends in an operator or relation sign (`5+`,
+`5 \\geq`, `5 \\pm`: 5 or more, 5 give or take): no value of its own; `wrong`, and never
+shown to a judge."""
+OTHER_KIND = "money for a question of another kind:"
+"""How a verdict's detail begins where the answer is an amount of money and the question asks
+a quantity of another kind (`money_unasked`: `\\$7` for `How old is she?`): `wrong`, and never
+shown to a judge."""
+FINAL_FORMS = ("magnitude", RESTATED, HEDGED, BESIDE_THE_BOX, ENDS_IN_A_SIGN, OTHER_KIND)
+"""How the details of the verdicts the rules reach about the answer's own form begin (its size,
+the question restated, two values joined, what stands beside the box, a sign it ends in,
+money for another kind): final, never a judge's to overturn, under any `ask`."""
 MAX_QUALIFYING_WORDS = 3
 """A value with more unknown words than this is a sentence (`Jane started growing Sphere 3
 hours ago`), read by math-verify's rules; there only the words of `_VALUE_WORDS` qualify."""
