@@ -116,16 +116,30 @@ _MAX_NAMING = 8000
 """How much of a gold or a question is read for the letters it names."""
 
 
+_WORDS = re.compile(r"(?<![A-Za-z\\])[A-Za-z]{2,}[ \t\n]+[A-Za-z]{2,}")
+"""Two words in a row outside text commands: prose, whose letters name no variable (`5000 pens
+should be produced`, a gold read whole; `$5 and a book costs $`, two dollar signs)."""
+
+
+def _math_spans(text: str) -> list[str]:
+    """The mathematics of `text` (`_MATH_SPAN`), less what two dollar signs of prices close
+    (a span closed right before a digit, `$5 and $3`) or what reads as prose (`_WORDS`)."""
+    return ["".join(found.groups("")) for found in _MATH_SPAN.finditer(text)
+            if not text[found.end():found.end() + 1].isdigit()
+            and not _WORDS.search(_TEXT_ARGUMENT.sub(" ", "".join(found.groups(""))))]
+
+
 def known_letters(gold: str = "", question: str = "") -> frozenset[str]:
     """The letters the gold or the question names as mathematics (and the constants `e`, `i`):
-    in the gold, and in the question's mathematics (`_MATH_SPAN`), each letter of a run of at
+    in the gold (its mathematics alone where it is prose, `_WORDS`) and in the question's
+    mathematics (`_math_spans`), each letter of a run of at
     most four letters that is no listed word (`JUDGED_WORDS`) outside text commands, each
     letter alone inside them (`\\text{A, C}`), and the Greek letters they write (`\\kappa` as `kappa`); in the question's prose, a letter alone
     beside an operator sign or after a digit (`_LETTER_BY_SIGN`). The gold and the question are
     data, not the policy's: the letters they name are known to be variables."""
-    spans = [gold[:_MAX_NAMING]]
-    question = question[:_MAX_NAMING]
-    spans += ["".join(found) for found in _MATH_SPAN.findall(question)]
+    gold, question = gold[:_MAX_NAMING], question[:_MAX_NAMING]
+    spans = [gold] if not _WORDS.search(_TEXT_ARGUMENT.sub(" ", gold)) else []
+    spans += [span for text in (gold, question) for span in _math_spans(text)]
     named = set(_CONSTANT_LETTERS)
     named.update(found.strip() for found in _LETTER_BY_SIGN.findall(_MATH_SPAN.sub(" ", question)))
     for span in spans:
