@@ -104,8 +104,8 @@ def _named(run: str, named: frozenset[str]) -> bool:
 
 _CONSTANT_LETTERS = frozenset("ei")
 """Letters that name a constant wherever they stand (Euler's `e`, the imaginary unit `i`)."""
-_MATH_SPAN = re.compile(r"(?<!\\)\$\$?(.{1,2000}?)(?<!\\)\$|\\\((.{1,2000}?)\\\)|\\\[(.{1,2000}?)\\\]",
-                        re.DOTALL)
+_MATH_SPAN = re.compile(r"(?<!\\)\$\$?(.{1,2000}?)(?<!\\)\$"
+                        r"|\\\((.{1,2000}?)\\\)|\\\[(.{1,2000}?)\\\]", re.DOTALL)
 """The mathematics of a question's text: `$...$`, `$$...$$`, `\\(...\\)`, `\\[...\\]` (never an
 escaped `\\$`, a currency sign)."""
 _LETTER_BY_SIGN = re.compile(r"(?<![A-Za-z\\])[A-Za-z](?![A-Za-z])(?=[ \t]{0,3}[=+*/^<>-])"
@@ -132,11 +132,12 @@ def _math_spans(text: str) -> list[str]:
 def known_letters(gold: str = "", question: str = "") -> frozenset[str]:
     """The letters the gold or the question names as mathematics (and the constants `e`, `i`):
     in the gold (its mathematics alone where it is prose, `_WORDS`) and in the question's
-    mathematics (`_math_spans`), each letter of a run of at
-    most four letters that is no listed word (`JUDGED_WORDS`) outside text commands, each
-    letter alone inside them (`\\text{A, C}`), and the Greek letters they write (`\\kappa` as `kappa`); in the question's prose, a letter alone
-    beside an operator sign or after a digit (`_LETTER_BY_SIGN`). The gold and the question are
-    data, not the policy's: the letters they name are known to be variables."""
+    mathematics (`_math_spans`), each letter of a run of at most four letters that is no
+    listed word (`JUDGED_WORDS`) outside text commands, each letter alone inside them
+    (`\\text{A, C}`), and the Greek letters they write (`\\kappa` as `kappa`); in the
+    question's prose, a letter alone beside an operator sign or after a digit
+    (`_LETTER_BY_SIGN`). The gold and the question are data, not the policy's: the letters
+    they name are known to be variables."""
     gold, question = gold[:_MAX_NAMING], question[:_MAX_NAMING]
     spans = [gold] if not _WORDS.search(_TEXT_ARGUMENT.sub(" ", gold)) else []
     spans += [span for text in (gold, question) for span in _math_spans(text)]
@@ -157,35 +158,34 @@ def known_letters(gold: str = "", question: str = "") -> frozenset[str]:
 
 
 def judgeable(answer: str, *, gold: str = "", question: str = "") -> bool:
-    """Whether `answer` is entirely a mathematical expression the judge may see: digits,
-    single letters, runs and products of letters only as variables the `gold` or the
-    `question` names (`known_letters`, `_named`: `xy`, `ABC`, `\\pi r^2 h` where they name
-    them; never `EQ`, `ACK`, `ok`, `o\\kappa` for their letters' order), `JUDGED_COMMANDS`, `JUDGED_WORDS`, ASCII operators and brackets,
-    `_MATH_SIGNS`, spaces; never a word that changes a value (`rewards.math._normalize.
-    _VALUE_WORDS`: `not`, `no`, `minus`), written as a run or spelled.
+    """Whether `answer` is entirely a mathematical expression the judge may see: digits, single
+    letters, runs and products of letters only as variables the `gold` or the `question` names
+    (`known_letters`, `_named`: `xy`, `ABC`, `\\pi r^2 h` where they name them; never `EQ`,
+    `ACK`, `ok`, `o\\kappa` for their letters' order), `JUDGED_COMMANDS`, `JUDGED_WORDS`, ASCII
+    operators and brackets, `_MATH_SIGNS`, spaces; never a word that changes a value
+    (`rewards.math._normalize._VALUE_WORDS`: `not`, `no`, `minus`), written as a run or spelled.
 
-    The answer is first reduced to what it renders as (`_rendered`: empty groups, commands
-    with only empty arguments, `\\left.`, `\\big` are dropped), and refused if it carries
+    The answer is first reduced to what it renders as (`_rendered`: empty groups, commands with
+    only empty arguments, `\\left.`, `\\big` are dropped), and refused if it carries
     character-code or tag syntax (`_CODES`: `&#89;`, `^^59`, `U+0059`, `<eos>`, `</s>`,
-    `<|eot_id|>`, `[/INST]`, a percent sign before a letter or digit: `%59`, `\\%u0059`) or
-    a run of dots and dashes (`_morse`: `-.--`). Letters then spell one word across everything but what parts
-    the terms of an expression (`_TERM_BREAKS`: `+ = < > ( ) [ ] ,`, a digit, a command that
-    renders a symbol, a listed word): across spaces, braces, wrappers and decorations
-    (`_TRANSPARENT`: `\\text`, `\\mathbb`, `\\boxed`, `\\hat`, `\\underline`...), ties
-    (`~`), sub- and superscripts (`Y^E_S`), dots, dashes, slashes, quotes and other
+    `<|eot_id|>`, `[/INST]`, a percent sign before a letter or digit: `%59`, `\\%u0059`) or a
+    run of dots and dashes (`_morse`: `-.--`). Letters then spell one word across everything but
+    what parts the terms of an expression (`_TERM_BREAKS`: `+ = < > ( ) [ ] ,`, a digit, a
+    command that renders a symbol, a listed word): across spaces, braces, wrappers and
+    decorations (`_TRANSPARENT`: `\\text`, `\\mathbb`, `\\boxed`, `\\hat`, `\\underline`...),
+    ties (`~`), sub- and superscripts (`Y^E_S`), dots, dashes, slashes, quotes and other
     punctuation (`Y~E~S`, `Y.E.S`, `S-A-Y`, `\\mathbf{Y}\\mathbf{e}\\mathbf{s}`); what they
     spell is judged only as named variables (`x-y-z`, `a/b/c`, `A.B.C` where the gold or the
-    question names them) or as two letters (`a - b`). A letter, digits and a letter written together (`Y3S`,
-    `\\text{Y}3\\text{S}`; not `\\frac{a}{2b}`) are leetspeak, not a coefficient (`3x`) or a
-    power (`e33`). Two runs of two letters or more that are not listed words, with no digit,
-    operator, bracket or math command between, are words of a sentence, not a product (`so it
-    is OK`). Across term breaks, the letters between two digits (a phrase) may hold two or more
-    runs of two letters or more only as a product of a few variables: none of them beside a
-    listed word, and at most `_PHRASE_LETTERS` distinct letters in all where a letter stands
-    alone among them (`ab + bc + ca`, not `SA, Y, YE, S`), one more where none does (`AB = CD`,
-    `(x-a)(x-b)(x-c)`; not `GR, AD, ER`, `IT = IS = OK`, `G-R, A-D, E-R`); runs of letters
-    across operators (`x-a`) count as runs. Call on an input capped in
-    size."""
+    question names them) or as two letters (`a - b`). A letter, digits and a letter written
+    together (`Y3S`, `\\text{Y}3\\text{S}`; not `\\frac{a}{2b}`) are leetspeak, not a
+    coefficient (`3x`) or a power (`e33`). Two runs of two letters or more that are not listed
+    words, with no digit, operator, bracket or math command between, are words of a sentence,
+    not a product (`so it is OK`). Across term breaks, the letters between two digits (a phrase)
+    may hold two or more runs of two letters or more only as a product of a few variables: none
+    of them beside a listed word, and at most `_PHRASE_LETTERS` distinct letters in all where a
+    letter stands alone among them (`ab + bc + ca`, not `SA, Y, YE, S`), one more where none
+    does (`AB = CD`, `(x-a)(x-b)(x-c)`; not `GR, AD, ER`, `IT = IS = OK`, `G-R, A-D, E-R`); runs
+    of letters across operators (`x-a`) count as runs. Call on an input capped in size."""
     answer = _rendered(answer)
     named = known_letters(gold, question)
     if _CODES.search(answer) or _morse(answer) or _prose(answer) \
@@ -472,7 +472,8 @@ def _morse(answer: str) -> bool:
     packed = _SPACING.sub("", answer)
     for run in _DOTS_AND_DASHES.finditer(packed):
         mixed = any(ch in _DOTS for ch in run[0]) and any(ch in _DASHES for ch in run[0])
-        decimal = len(run[0]) == 2 and run[0][0] in _DASHES and packed[run.end():run.end() + 1].isdigit()
+        decimal = len(run[0]) == 2 and run[0][0] in _DASHES \
+            and packed[run.end():run.end() + 1].isdigit()
         if mixed and not decimal:
             return True
     return False
