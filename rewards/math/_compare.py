@@ -423,15 +423,20 @@ _SIGN_CHARACTERS = frozenset("+-*/=<>\u2212\u00b1\u2213\u00d7\u00f7\u00b7\u22c5\
 """Signs of operators, relations and arrows as characters (ASCII, Unicode's, dashes and the
 full-width and emoji pluses a model writes)."""
 _RENDERS_NOTHING_AT_END = re.compile(
-    r"(?:\s|~|\{\s*\}|\\(?:[,;:! ]|(?:relax|strut|allowbreak|quad|qquad|mbox|text)(?![A-Za-z]))"
-    r"|\\(?:[hv]?phantom|[hv]space)\s*\*?\{[^{}]{0,40}\}|[\u200b-\u200d\u2060\ufeff\xa0])+\Z")
+    r"(?:\{\s*\}|\\(?:[,;:! ]|(?:relax|strut|allowbreak|quad|qquad|mbox|text)(?![A-Za-z]))"
+    r"|\\(?:[hv]?phantom|[hv]space)\s*\*?\{[^{}]{0,40}\})\Z")
+"""One thing at the end that renders nothing: an empty group, a space or a no-op command, a
+phantom (spaces, ties and invisible characters are stripped apart)."""
+_BLANK = " \t\n~\u200b\u200c\u200d\u2060\ufeff\xa0"
 _LAST_COMMAND = re.compile(r"\\([A-Za-z]+)\Z")
 
 
 def _ends_in_sign(s: str) -> bool:
     """Whether `s`, less what renders nothing at its end, ends in an operator or relation sign
     outside a script or group (`_SIGN_COMMANDS`, `_SIGN_CHARACTERS`)."""
-    s = _RENDERS_NOTHING_AT_END.sub("", s[-400:])
+    s = s[-400:].rstrip(_BLANK)
+    while (nothing := _RENDERS_NOTHING_AT_END.search(s)) is not None:  # (each pass shortens s)
+        s = s[:nothing.start()].rstrip(_BLANK)
     command = _LAST_COMMAND.search(s)
     if command is not None:
         sign, before = command.group(1) in _SIGN_COMMANDS, s[:command.start()]

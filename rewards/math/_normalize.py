@@ -521,7 +521,7 @@ _WHOLE_CURRENCIES = {"dollar": "\\$", "euro": "\u20ac", "pound": "\u00a3", "quid
 """The currencies counted in hundredths (cents, pence), by their word, and the sign of each."""
 _CURRENCY_WORD = r"(dollar|euro|pound|quid)s?"
 _DOLLARS_AND_CENTS = re.compile(
-    r"\s*(?:(\\\$|\u20ac|\u00a3)\s*(\d+)(?:\s*" + _CURRENCY_WORD + r")?|(\d+)\s*" + _CURRENCY_WORD
+    r"(?<![\d\s])\s*(?:(\\\$|\u20ac|\u00a3)\s*(\d+)(?:\s*" + _CURRENCY_WORD + r")?|(\d+)\s*" + _CURRENCY_WORD
     + r")\s*(?:,\s*|\s)(?:and\s+)?(\d{1,2})\s*(cents?|pence|\u00a2)\s*"
     r"((?:in\s+total|in\s+all|total|altogether|combined)\.?)?\s*", re.IGNORECASE)
 
