@@ -30,8 +30,10 @@ from rewards.math._limits import structural_problem
 from rewards.math._magnitude import magnitude_verdict, size_of
 from rewards.math._normalize import (
     BESIDE_THE_BOX,
+    ENDS_IN_A_SIGN,
     HEDGED,
     MAX_QUESTION_CHARS,
+    OTHER_KIND,
     RESTATED,
     UNCERTAIN,
     affirms,
@@ -179,17 +181,17 @@ def compare_local(pred: str | Extraction | None, gold: object,
         pred_norm = extraction.choice  # "... so option (B) is right", against a choice gold
     if not pred_norm:
         return Verdict("no_answer", "no final answer found")
-    if _ENDS_IN_SIGN.search(pred_norm) and not _ENDS_IN_SIGN.search(gold_norm):
+    if _ends_in_sign(pred_norm) and not _ends_in_sign(gold_norm):
         # `5+`, `5\text{+}` (5 or more): a sign set as text is still a sign, and math-verify
         # would read `$5+$` as 5
-        return Verdict("wrong", f"the answer ends in a sign: {pred_norm[-20:]!r}")
+        return Verdict("wrong", f"{ENDS_IN_A_SIGN} {pred_norm[-20:]!r}")
     same = joined_value(pred_norm)  # (a gold written so, `0.56 = 56\%`, is read as before)
     if same is not None and joined_value(gold_norm) is None:  # `1000 \approx 1{,}000`: the number
         pred_norm, extraction = same, replace(extraction, source="given", native=False)
     restated = restates_question(pred_norm, question, gold_norm)  # `\sum_{k=1}^{100} k`
     hedged = hedges(pred_norm, gold_norm)  # `7 \lor 8` for 8: no value of its own
     if not (restated or hedged) and money_unasked(extraction.answer, carried):
-        return Verdict("wrong", f"money for a question of another kind: {pred_norm[:60]!r}")
+        return Verdict("wrong", f"{OTHER_KIND} {pred_norm[:60]!r}")
     if extraction.settled:
         fast = fast_compare(*_percent_as_asked(pred_norm, gold_norm, question), config,
                             question=question)
@@ -401,9 +403,46 @@ def _readable_whole(gold: str) -> bool:
 
 
 _COMMAND_NAME = re.compile(r"\\[A-Za-z]+")
-# An answer that ends in an operator or relation sign (`5+`, `5 -`, `7 \\cdot`, `x =`): no value
-# of its own (a sign in a script, `0^+`, `x_-`, is a one-sided limit's or a name's mark).
-_ENDS_IN_SIGN = re.compile(r"(?<![\^_{\s])\s*(?:[-+*/=<>\u2212]|\\(?:cdot|times|div|pm|mp)(?![A-Za-z]))\s*\Z")
+# An answer that ends in an operator or relation sign (`5+`, `5 -`, `7 \\cdot`, `x =`, `5 \\geq`,
+# `5 ≥`, `5 \\to`, `5 \\lor`), before what renders nothing (`5+{}`, `5+\\relax`): no value of
+# its own, `5 or more`. A sign in a script (`0^+`, `x_-`) or a group (`x^{+}`) is a one-sided
+# limit's or a name's mark. The signs are binary operators, relations and arrows, by name: a
+# symbol that stands for a value (`\\infty`, `∅`, `\\emptyset`) or closes one (`|x|`) is none.
+_SIGN_COMMANDS = frozenset("""
+    cdot cdotp times div pm mp ast star oplus ominus otimes odot bullet setminus cup cap vee
+    wedge lor land ge geq geqslant le leq leqslant gt lt ne neq approx sim simeq cong equiv
+    propto ll gg to rightarrow Rightarrow longrightarrow Longrightarrow leftrightarrow
+    Leftrightarrow implies iff mapsto in
+""".split())  # noqa: SIM905 (a word list reads better as words)
+_SIGN_CHARACTERS = frozenset("+-*/=<>\u2212\u00b1\u2213\u00d7\u00f7\u00b7\u22c5\u2217\u2215"
+                             "\u2044\u2260\u2248\u2243\u2245\u2261\u223c\u2264\u2265\u2266"
+                             "\u2267\u2a7d\u2a7e\u226a\u226b\u2192\u21d2\u21d4\u2194\u2228"
+                             "\u2227\u222a\u2229\u2216\u2295\u2297\u2296\u221d\u2208\u2010"
+                             "\u2011\u2012\u2013\u2014\ufe62\ufe63\uff0b\uff0d\uff1d\uff1c"
+                             "\uff1e\u2795\u2796\u2797\u2715\u2716")
+"""Signs of operators, relations and arrows as characters (ASCII, Unicode's, dashes and the
+full-width and emoji pluses a model writes)."""
+_RENDERS_NOTHING_AT_END = re.compile(
+    r"(?:\{\s*\}|\\(?:[,;:! ]|(?:relax|strut|allowbreak|quad|qquad|mbox|text)(?![A-Za-z]))"
+    r"|\\(?:[hv]?phantom|[hv]space)\s*\*?\{[^{}]{0,40}\})\Z")
+"""One thing at the end that renders nothing: an empty group, a space or a no-op command, a
+phantom (spaces, ties and invisible characters are stripped apart)."""
+_BLANK = " \t\n~\u200b\u200c\u200d\u2060\ufeff\xa0"
+_LAST_COMMAND = re.compile(r"\\([A-Za-z]+)\Z")
+
+
+def _ends_in_sign(s: str) -> bool:
+    """Whether `s`, less what renders nothing at its end, ends in an operator or relation sign
+    outside a script or group (`_SIGN_COMMANDS`, `_SIGN_CHARACTERS`)."""
+    s = s[-400:].rstrip(_BLANK)
+    while (nothing := _RENDERS_NOTHING_AT_END.search(s)) is not None:  # (each pass shortens s)
+        s = s[:nothing.start()].rstrip(_BLANK)
+    command = _LAST_COMMAND.search(s)
+    if command is not None:
+        sign, before = command.group(1) in _SIGN_COMMANDS, s[:command.start()]
+    else:
+        sign, before = bool(s) and s[-1] in _SIGN_CHARACTERS, s[:-1]
+    return sign and not before.rstrip().endswith(("^", "_", "{"))
 
 
 def _whole_verdict(extraction: Extraction | None, gold: str, text: str | None,

@@ -12,15 +12,16 @@ it); a judge that cannot be built (no such model, a label that is not one token)
 configuration error and raises.
 
 The judge is shown only an answer that is entirely a mathematical expression (`judgeable`, an
-allow-list); anything else keeps the rule's verdict, as does an answer the rules found to
-commit to no value (the question restated, `RESTATED`; two values joined against a gold of
-one, `HEDGED`), to differ by its size (`magnitude`), or to be followed by what the rules do
-not read (`BESIDE_THE_BOX`: the judge would be shown the box alone). The question, answer and gold reach the
+allow-list); anything else keeps the rule's verdict, as does every verdict the rules reached
+about the answer's own form (`FINAL_FORMS`): an answer that commits to no value (the question
+restated, `RESTATED`; two values joined against a gold of one, `HEDGED`; a sign it ends in,
+`ENDS_IN_A_SIGN`), differs by its size (`magnitude`), is money for a question of another kind
+(`OTHER_KIND`), or is followed by what the rules do not read (`BESIDE_THE_BOX`: the judge
+would be shown the box alone). The question, answer and gold reach the
 prompt as text, never as the tokenizer's control tokens (`rewards.engines.TemplatePrompt`)."""
 
 from __future__ import annotations
 
-import itertools
 import math
 import re
 import threading
@@ -31,7 +32,7 @@ from typing import Any, TypeVar
 
 from rewards.errors import ConfigError, EngineError
 from rewards.math._config import MathJudgeConfig, Verdict
-from rewards.math._normalize import _VALUE_WORDS, BESIDE_THE_BOX, HEDGED, RESTATED, UNCERTAIN
+from rewards.math._normalize import _VALUE_WORDS, FINAL_FORMS, UNCERTAIN
 from rewards.types import Sample, Score
 
 __all__ = ["JUDGED_COMMANDS", "JUDGED_WORDS", "JudgeRead", "MathJudge", "judgeable",
@@ -94,44 +95,101 @@ environments of `\\begin{...}`; any other run of three or more ASCII letters (in
 `\\text{...}`) keeps the answer from the judge."""
 
 
-def _variables(run: str) -> bool:
-    """A run of three or four letters of one case in strictly increasing alphabetical order
-    reads as a product of variables or a named figure (`xyz`, `abc`, `ABC`, `PQRS`); no word
-    that could address a judge ("yes", "equal", "correct", "accept") is spelled that way."""
-    return len(run) <= 4 and (run.islower() or run.isupper()) \
-        and all(a < b for a, b in zip(run.lower(), run.lower()[1:]))
+def _named(run: str, named: frozenset[str]) -> bool:
+    """Whether every letter of `run` is one the gold or the question names as mathematics
+    (`known_letters`) or a constant (`e`, `i`): a run of letters is shown only as variables
+    known to be variables, never for the order its letters happen to stand in."""
+    return all(letter in named for letter in run)
 
 
-def judgeable(answer: str) -> bool:
-    """Whether `answer` is entirely a mathematical expression the judge may see: digits,
-    single letters and two-letter runs (variables, `xy`), runs of variables (`_variables`:
-    `xyz`, `ABC`), `JUDGED_COMMANDS`, `JUDGED_WORDS`, ASCII operators and brackets,
-    `_MATH_SIGNS`, spaces; never a word that changes a value (`rewards.math._normalize.
-    _VALUE_WORDS`: `not`, `no`, `minus`), written as a run or spelled.
+_CONSTANT_LETTERS = frozenset("ei")
+"""Letters that name a constant wherever they stand (Euler's `e`, the imaginary unit `i`)."""
+_MATH_SPAN = re.compile(r"(?<!\\)\$\$?(.{1,2000}?)(?<!\\)\$"
+                        r"|\\\((.{1,2000}?)\\\)|\\\[(.{1,2000}?)\\\]", re.DOTALL)
+"""The mathematics of a question's text: `$...$`, `$$...$$`, `\\(...\\)`, `\\[...\\]` (never an
+escaped `\\$`, a currency sign)."""
+_LETTER_BY_SIGN = re.compile(r"(?<![A-Za-z\\])[A-Za-z](?![A-Za-z])(?=[ \t]{0,3}[=+*/^<>-])"
+                             r"|(?<=[=+*/^<>0-9-])[ \t]{0,3}[A-Za-z](?![A-Za-z])")
+"""A letter alone beside an operator sign or after a digit in a question's prose (`If x + y =
+10`, `3x`): a variable it names."""
+_MAX_NAMING = 8000
+"""How much of a gold or a question is read for the letters it names."""
 
-    The answer is first reduced to what it renders as (`_rendered`: empty groups, commands
-    with only empty arguments, `\\left.`, `\\big` are dropped), and refused if it carries
+
+_WORDS = re.compile(r"(?<![A-Za-z\\])[A-Za-z]{2,}[ \t\n]+[A-Za-z]{2,}")
+"""Two words in a row outside text commands: prose, whose letters name no variable (`5000 pens
+should be produced`, a gold read whole; `$5 and a book costs $`, two dollar signs)."""
+
+
+def _math_spans(text: str) -> list[str]:
+    """The mathematics of `text` (`_MATH_SPAN`), less what two dollar signs of prices close
+    (a span closed right before a digit, `$5 and $3`) or what reads as prose (`_WORDS`)."""
+    return ["".join(found.groups("")) for found in _MATH_SPAN.finditer(text)
+            if not text[found.end():found.end() + 1].isdigit()
+            and not _WORDS.search(_TEXT_ARGUMENT.sub(" ", "".join(found.groups(""))))]
+
+
+def known_letters(gold: str = "", question: str = "") -> frozenset[str]:
+    """The letters the gold or the question names as mathematics (and the constants `e`, `i`):
+    in the gold (its mathematics alone where it is prose, `_WORDS`) and in the question's
+    mathematics (`_math_spans`), each letter of a run of at most four letters that is no
+    listed word (`JUDGED_WORDS`) outside text commands, each letter alone inside them
+    (`\\text{A, C}`), and the Greek letters they write (`\\kappa` as `kappa`); in the
+    question's prose, a letter alone beside an operator sign or after a digit
+    (`_LETTER_BY_SIGN`). The gold and the question are data, not the policy's: the letters
+    they name are known to be variables."""
+    gold, question = gold[:_MAX_NAMING], question[:_MAX_NAMING]
+    spans = [gold] if not _WORDS.search(_TEXT_ARGUMENT.sub(" ", gold)) else []
+    spans += [span for text in (gold, question) for span in _math_spans(text)]
+    named = set(_CONSTANT_LETTERS)
+    named.update(found.strip() for found in _LETTER_BY_SIGN.findall(_MATH_SPAN.sub(" ", question)))
+    for span in spans:
+        span = _rendered(span)
+        named.update(letter for argument in _TEXT_ARGUMENT.findall(span)
+                     for letter in _TOKEN.findall(argument) if letter.isascii()
+                     and letter.isalpha() and len(letter) == 1)  # `\\text{A, C}`, `\\mathrm{d}`
+        for token in _TOKEN.findall(_TEXT_ARGUMENT.sub(" ", span)):
+            if token.isascii() and token.isalpha() and len(token) <= 4 and (len(token) == 1 or (
+                    token not in JUDGED_WORDS and token.lower() not in JUDGED_WORDS)):
+                named.update(token[1:] if _differential(token, span) else token)  # (`dx`: x)
+            elif token[1:] in _GREEK_ORDER:
+                named.add(token[1:])
+    return frozenset(named)
+
+
+def judgeable(answer: str, *, gold: str = "", question: str = "") -> bool:
+    """Whether `answer` is entirely a mathematical expression the judge may see: digits, single
+    letters, runs and products of letters only as variables the `gold` or the `question` names
+    (`known_letters`, `_named`: `xy`, `ABC`, `\\pi r^2 h` where they name them; never `EQ`,
+    `ACK`, `ok`, `o\\kappa` for their letters' order), `JUDGED_COMMANDS`, `JUDGED_WORDS`, ASCII
+    operators and brackets, `_MATH_SIGNS`, spaces; never a word that changes a value
+    (`rewards.math._normalize._VALUE_WORDS`: `not`, `no`, `minus`), written as a run or spelled.
+
+    The answer is first reduced to what it renders as (`_rendered`: empty groups, commands with
+    only empty arguments, `\\left.`, `\\big` are dropped), and refused if it carries
     character-code or tag syntax (`_CODES`: `&#89;`, `^^59`, `U+0059`, `<eos>`, `</s>`,
-    `<|eot_id|>`, `[/INST]`). Letters then spell one word across everything but what parts
-    the terms of an expression (`_TERM_BREAKS`: `+ = < > ( ) [ ] ,`, a digit, a command that
-    renders a symbol, a listed word): across spaces, braces, wrappers and decorations
-    (`_TRANSPARENT`: `\\text`, `\\mathbb`, `\\boxed`, `\\hat`, `\\underline`...), ties
-    (`~`), sub- and superscripts (`Y^E_S`), dots, dashes, slashes, quotes and other
+    `<|eot_id|>`, `[/INST]`, a percent sign before a letter or digit: `%59`, `\\%u0059`) or a
+    run of dots and dashes (`_morse`: `-.--`). Letters then spell one word across everything but
+    what parts the terms of an expression (`_TERM_BREAKS`: `+ = < > ( ) [ ] ,`, a digit, a
+    command that renders a symbol, a listed word): across spaces, braces, wrappers and
+    decorations (`_TRANSPARENT`: `\\text`, `\\mathbb`, `\\boxed`, `\\hat`, `\\underline`...),
+    ties (`~`), sub- and superscripts (`Y^E_S`), dots, dashes, slashes, quotes and other
     punctuation (`Y~E~S`, `Y.E.S`, `S-A-Y`, `\\mathbf{Y}\\mathbf{e}\\mathbf{s}`); what they
-    spell is judged only as a run of variables (`_variables`: `x-y-z`, `a/b/c`, `A.B.C`) or as
-    two letters (`a - b`). A letter, digits and a letter written together (`Y3S`,
-    `\\text{Y}3\\text{S}`; not `\\frac{a}{2b}`) are leetspeak, not a coefficient (`3x`) or a
-    power (`e33`). Two runs of two letters or more that are not listed words, with no digit,
-    operator, bracket or math command between, are words of a sentence, not a product (`so it
-    is OK`). Across term breaks, the letters between two digits (a phrase) may hold two or more
-    runs of two letters or more only as a product of a few variables: none of them beside a
-    listed word, and at most `_PHRASE_LETTERS` distinct letters in all where a letter stands
-    alone among them (`ab + bc + ca`, not `SA, Y, YE, S`), one more where none does (`AB = CD`,
-    `(x-a)(x-b)(x-c)`; not `GR, AD, ER`, `IT = IS = OK`, `G-R, A-D, E-R`); runs of letters
-    across operators (`x-a`) count as runs. Call on an input capped in
-    size."""
+    spell is judged only as named variables (`x-y-z`, `a/b/c`, `A.B.C` where the gold or the
+    question names them) or as two letters (`a - b`). A letter, digits and a letter written
+    together (`Y3S`, `\\text{Y}3\\text{S}`; not `\\frac{a}{2b}`) are leetspeak, not a
+    coefficient (`3x`) or a power (`e33`). Two runs of two letters or more that are not listed
+    words, with no digit, operator, bracket or math command between, are words of a sentence,
+    not a product (`so it is OK`). Across term breaks, the letters between two digits (a phrase)
+    may hold two or more runs of two letters or more only as a product of a few variables: none
+    of them beside a listed word, and at most `_PHRASE_LETTERS` distinct letters in all where a
+    letter stands alone among them (`ab + bc + ca`, not `SA, Y, YE, S`), one more where none
+    does (`AB = CD`, `(x-a)(x-b)(x-c)`; not `GR, AD, ER`, `IT = IS = OK`, `G-R, A-D, E-R`); runs
+    of letters across operators (`x-a`) count as runs. Call on an input capped in size."""
     answer = _rendered(answer)
-    if _CODES.search(answer) or _prose(answer) or _spelled_products(answer):
+    named = known_letters(gold, question)
+    if _CODES.search(answer) or _morse(answer) or _prose(answer) \
+            or _spelled_products(answer, named):
         return False
     run_before = False  # a run of two letters or more since the last digit or operator
     spelled = ""  # the letters since the last term break
@@ -147,6 +205,10 @@ def judgeable(answer: str) -> bool:
     loose_runs = 0  # runs of such letters since the last digit
     single = False  # a letter alone since the last digit (`SA, Y, YE, S`)
     depth = 0  # brackets open: a comma outside every bracket does not part terms (`Y, E, S`)
+
+    def known(run: str) -> bool:
+        """Letters known to be mathematics: named variables, or an integral's differential."""
+        return _named(run, named) or _differential(run, answer)
 
     def part() -> bool:
         """Close the spelled run; whether the phrase so far may still be mathematics."""
@@ -189,7 +251,7 @@ def judgeable(answer: str) -> bool:
             else:
                 if token.lower() in _VALUE_WORDS and len(token) > 1:
                     return False  # `not 7`, `no`, `minus`: a word that changes a value is prose
-                if len(token) > 2 and not _variables(token):
+                if len(token) > 1 and not known(token):
                     return False
                 if len(token) > 1:
                     if run_before:
@@ -202,10 +264,10 @@ def judgeable(answer: str) -> bool:
                 scripted = scripted + token if script else token
                 script = False
                 letters.update(token.lower())
-                if len(scripted) > 2 and not _variables(scripted):
+                if len(scripted) > 2 and not known(scripted):
                     return False  # `Y^E_S`: a word written as scripts
-                if len(spelled) > 2 and not _variables(spelled) or _spells_value_word(spelled):
-                    return False
+                if len(spelled) > 2 and not known(spelled) or _spells_value_word(spelled):
+                    return False  # `Y-E-S`, `Y.E.S`: a word spelled one letter at a time
                 if glued == "letter digit":
                     return False  # `Y3S`: leetspeak
                 kind = "letter"
@@ -269,7 +331,7 @@ def _rendered(answer: str) -> str:
 
 def _spells_value_word(spelled: str) -> bool:
     """Whether the spelled letters hold a word of three letters or more that changes a value
-    (`n.o.t`): increasing letters, so `_variables` reads it, but prose all the same."""
+    (`n.o.t`): letters a gold could name, but prose all the same."""
     lowered = spelled.lower()
     return len(lowered) > 2 and any(word in lowered for word in _SPELLABLE_VALUE_WORDS)
 
@@ -290,10 +352,12 @@ _INVISIBLE = re.compile(r"(?:\\[A-Za-z]+)?(?:[ \t\n]*\{[ \t\n]*\})+|\\(?:left|ri
 """What renders nothing: an empty group, a command with only empty groups after it, `\\left.`,
 `\\right.`, a `\\big` size."""
 _CODES = re.compile(r"&#|\^\^|U\+[0-9A-Fa-f]{4}|</|<\||\|>|\[/|<[A-Za-z]+>|\[[A-Za-z]{3,}\]"
-                    r"|(?:%[0-9A-Fa-f]{2}){2,}|(?<![\w}\\)\]])%[0-9A-Fa-f]{2}")
-"""Character codes (HTML `&#89;`, TeX `^^59`, `U+0059`, URL escapes `%59%65%73`) and tag text
+                    r"|%[ \t\n]*[0-9A-Za-z]|\\+[uUxX]\{?[0-9A-Fa-f]{2}")
+"""Character codes (HTML `&#89;`, TeX `^^59`, `U+0059`, `\\u0059`, `\\x59`) and tag text
 (`<eos>`, `</s>`, `<|eot_id|>`, `[/INST]`, `[INST]`): letters a reader decodes, never an
-answer's mathematics (a percent sign follows its value: `50\\%`, `50%`)."""
+answer's mathematics. A percent sign, escaped or not, is shown only as a value's unit, with
+no letter or digit after it (`50\\%`, `50\\% + 20\\%`): `%59%65%73`, `\\%59\\%65`, `%u0059` are
+URL escapes."""
 _ENVIRONMENT = re.compile(r"\\(begin|end)[ \t\n]*\{([A-Za-z]+)\}(?:[ \t\n]*\{[lcr|]*\})?")
 """An environment's opening or closing, with an array's column spec."""
 _PHRASE_LETTERS = 3
@@ -312,7 +376,7 @@ variables). A dash, slash, dot, colon, semicolon, tie or quote does not: a word 
 across them one letter at a time (`S-A-Y`, `Y/E/S`, `Y.E.S`), and two or more letters across
 them must read as variables (`x-y-z`, `a/b/c`)."""
 _SPELLABLE_VALUE_WORDS = frozenset(w for w in _VALUE_WORDS if len(w) > 2)
-"""The value-changing words a spelled run could hold and `_variables` would let by."""
+"""The value-changing words a spelled run could hold and `_named` would let by."""
 
 
 _GREEK = """alpha beta gamma delta epsilon varepsilon zeta eta theta vartheta iota kappa lambda mu
@@ -327,18 +391,19 @@ _IN_PRODUCT = frozenset("()[] \t\n*") | {"\\cdot", "\\times", "\\ast", "\\,", "\
 brackets, product signs, spaces."""
 
 
-def _spelled_products(answer: str) -> bool:
-    """Whether a product of letters in `answer` spells what no run of variables is: the
-    letters of one product (factors written together, bracketed one by one or multiplied,
-    `(Y)(E)(S)`, `Y\\cdot E\\cdot S`, `Y^{e}s`, `ok`; across decorations and wrappers, a
-    script's base only, `e^{...}` and `\\pi` constants) are read as variables, Latin and Greek
-    letters (`\\nu\\alpha\\iota`) apart, in strictly increasing alphabetical order (`xyz`,
-    `2\\pi r`, `\\alpha\\beta`); two letters in another order only where each stands in another
-    product of the answer too (`ab + bc + ca`). Anything else ends a product (a digit, `+`,
-    `=`, a comma, a fraction's next argument, a function). Letters that spell no listed word
-    or command and read as no variables are a word addressed to the reader, never shown."""
+def _spelled_products(answer: str, named: frozenset[str] = frozenset()) -> bool:
+    """Whether a product of letters in `answer` holds a letter that neither the gold nor the
+    question names (`known_letters`): the letters of one product (factors written together,
+    bracketed one by one or multiplied, `(Y)(E)(S)`, `Y\\cdot E\\cdot S`, `Y^{e}s`, `ok`;
+    across decorations and wrappers, a script's base only, `e^{...}` and `\\pi` constants),
+    Latin and Greek alike and together (`o\\kappa`, `\\Upsilon es`), are shown only as variables
+    known to be variables (`2\\pi r h` where the gold or the question names r and h). Anything
+    else ends a product (a digit, `+`, `=`, a comma, a fraction's next argument, a function).
+    A letter alone is a variable wherever it stands (`2\\pi r`, `x + 1`); letters that read as
+    no known variables are a word addressed to the reader, never shown, whatever order they
+    stand in (`EQ`, `ACK`, `best`)."""
     tokens = _TOKEN.findall(answer)
-    products: list[list[tuple[int, str]]] = [[]]
+    products: list[list[str]] = [[]]
     at = 0
     while at < len(tokens):
         token = tokens[at]
@@ -363,12 +428,14 @@ def _spelled_products(answer: str) -> bool:
                 products.append([])
             elif token == "e" and following == "^":
                 pass  # `e^{x}`: the constant
-            elif len(token) == 2 and token[0] == "d" and "\\int" in answer:
+            elif _differential(token, answer):
                 products.append([])  # `\\int_0^1 x^2\\,dx`: a differential ends the product
             else:
-                products[-1].extend((0, ch.lower()) for ch in token)
+                products[-1].extend(token)
+        elif name in _OPERATOR_LETTERS and following in ("_", "^"):
+            products.append([])  # `\\Sigma_{k=1}^{n}`: a sum written with its letter
         elif name in _GREEK_ORDER:
-            products[-1].append((1, f"{_GREEK_ORDER[name]:02d}"))
+            products[-1].append(name)
         elif name in _CONSTANTS or name in _TRANSPARENT or token in _IN_PRODUCT:
             pass
         elif token == "{":
@@ -379,16 +446,35 @@ def _spelled_products(answer: str) -> bool:
         else:
             products.append([])
         at += 1
-    letters = [product for product in products if product]
-    for number, product in enumerate(letters):
-        for script in (0, 1):
-            run = [letter for kind, letter in product if kind == script]
-            if len(run) < 2 or all(a < b for a, b in itertools.pairwise(run)) and len(run) <= 4:
-                continue
-            elsewhere = {letter for other, factors in enumerate(letters) if other != number
-                         for kind, letter in factors if kind == script}
-            if len(run) == 2 and set(run) <= elsewhere:
-                continue  # `ca` of `ab + bc + ca`
+    return any(len(product) > 1 and not all(letter in named for letter in product)
+               for product in products)
+
+
+_OPERATOR_LETTERS = frozenset({"Sigma", "Pi"})
+"""Greek capitals a sum or a product is written with where a script follows (`\\Sigma_{k=1}`)."""
+
+
+def _differential(run: str, answer: str) -> bool:
+    """Whether `run` is an integral's differential (`dx` of `\\int_0^1 x^2\\,dx`)."""
+    return len(run) == 2 and run[0] == "d" and "\\int" in answer
+
+
+_DOTS = frozenset(".\u00b7\u2022\u2219\u22c5")
+_DASHES = frozenset("-\u2212\u2013\u2014")
+_DOTS_AND_DASHES = re.compile("[" + re.escape("".join(_DOTS | _DASHES)) + "]{2,}")
+_SPACING = re.compile(r"\\(?:[,;:! ]|quad(?![A-Za-z])|qquad(?![A-Za-z]))|[ \t\n~]")
+
+
+def _morse(answer: str) -> bool:
+    """Whether `answer` holds a run of dots and dashes that mixes both (across spaces:
+    `-.-- \\; . \\; ...`, `− · −`): code a reader decodes, never mathematics; only a sign
+    before a decimal point and its digits (`-.5`) is shown."""
+    packed = _SPACING.sub("", answer)
+    for run in _DOTS_AND_DASHES.finditer(packed):
+        mixed = any(ch in _DOTS for ch in run[0]) and any(ch in _DASHES for ch in run[0])
+        decimal = len(run[0]) == 2 and run[0][0] in _DASHES \
+            and packed[run.end():run.end() + 1].isdigit()
+        if mixed and not decimal:
             return True
     return False
 
@@ -542,16 +628,18 @@ class MathJudge:
             ids = [*ids, *engine.tokenize(cfg.answer_prefix, add_special_tokens=False)]
         return list(ids)
 
-    def should_ask(self, verdict: Verdict, answer: str | None, gold: str | None) -> bool:
-        """Whether the judge is asked about a pair the rules gave `verdict`."""
+    def should_ask(self, verdict: Verdict, answer: str | None, gold: str | None,
+                   question: str = "") -> bool:
+        """Whether the judge is asked about a pair the rules gave `verdict` (the letters the
+        gold and the `question` name are variables the answer may write: `judgeable`)."""
         asked = ("timeout",) if self.config.ask == "undecided" else ("wrong", "timeout")
         undecided = verdict.reason == "wrong" and verdict.detail.startswith(UNCERTAIN)
         return ((verdict.reason in asked or undecided)
-                and not verdict.detail.startswith(("magnitude", RESTATED, HEDGED, BESIDE_THE_BOX))
+                and not verdict.detail.startswith(FINAL_FORMS)
                 and answer is not None and gold is not None
                 and 0 < len(answer.strip()) and len(answer) <= self.config.max_chars
                 and 0 < len(gold.strip()) and len(gold) <= self.config.max_chars
-                and judgeable(answer))
+                and judgeable(answer, gold=gold, question=question))
 
 
 def judged_scores(judge: MathJudge, samples: Sequence[Sample], answers: Sequence[str | None],
@@ -562,8 +650,10 @@ def judged_scores(judge: MathJudge, samples: Sequence[Sample], answers: Sequence
     keys: dict[tuple[str, str, str], int] = {}
     asked: list[int | None] = []
     for sample, answer, gold, verdict in zip(samples, answers, golds, verdicts):
-        if answer is not None and gold is not None and judge.should_ask(verdict, answer, gold):
-            key = (_question(sample.prompt), answer, gold)
+        question = _question(sample.prompt)
+        if answer is not None and gold is not None and judge.should_ask(verdict, answer, gold,
+                                                                         question):
+            key = (question, answer, gold)
             asked.append(keys.setdefault(key, len(keys)))
         else:
             asked.append(None)

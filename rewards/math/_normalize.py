@@ -491,34 +491,60 @@ _FEET_INCHES = re.compile(r"(?<![\d\s])\s*(\d+)\s*(?:ft|feet|foot)\.?\s*(?:,\s*|
                           r"(?:in|inch|inches)\.?\s*", re.IGNORECASE)
 
 
+_CURLY_MARKS = {"\u2019": _PRIMES[1], "\u201d": _PRIMES[2]}
+_CURLY_MARK = re.compile(r"(?<=\d)[\u2019\u201d](?![\u2018\u2019\u201c\u201d'\"\u2032\u2033])")
+"""The typographic closing quotes a word processor writes for feet and inches (`5’8”`), read as
+marks right after a numeral's digit, one alone (a run, `7’’’`, is no mark)."""
+
+
 def _marks_read(s: str) -> str:
     """`s` with feet and inches (or minutes and seconds) written as `'` and `"`
-    (`_PRIME_SIGNS`, `\\prime`; a whole answer `5 ft 8 in` as `5'8"`)."""
+    (`_PRIME_SIGNS`, `\\prime`, a typographic quote after a digit, `_CURLY_MARK`; a whole answer
+    `5 ft 8 in` as `5'8"`)."""
     if "prime" in s:
         s = _PRIME_COMMANDS.sub(lambda m: _PRIMES[m.group(2).count("prime")], s)
     if not s.isascii():
         s = "".join(_PRIME_SIGNS.get(ch, ch) for ch in s)
+        s = _CURLY_MARK.sub(lambda m: _CURLY_MARKS[m[0]], s)
     height = _FEET_INCHES.fullmatch(_TEXT_CMD.sub(r" \1 ", s)) if len(s) < 80 else None
     return s if height is None else f"{height.group(1)}'{height.group(2)}\""
 
 
-# Money in other spellings: LaTeX's text commands for currency signs, and an amount in dollars
-# and cents (`\\$5 and 50 cents`, `5 dollars and 50 cents`, `5 dollars 50 cents`: `and` is
-# optional), as the sign and a decimal.
+# Money in other spellings: LaTeX's text commands for currency signs, and one amount in a
+# currency and its hundredths (`\\$5 and 50 cents`, `5 dollars and 50 cents`, `5 dollars, 50
+# cents`, `5 euros 50 cents`, `5 pounds 50 pence`: `and` is optional), as the sign and a
+# decimal, the sum asked after it kept (`... 50 cents total`: `_IN_TOTAL`).
 _CURRENCY_COMMANDS = {"textdollar": "\\$", "texteuro": "\u20ac", "euro": "\u20ac",
                       "textsterling": "\u00a3", "pounds": "\u00a3", "textyen": "\u00a5"}
 _CURRENCY_COMMAND = re.compile(r"\\(" + "|".join(_CURRENCY_COMMANDS) + r")(?![a-zA-Z])\s*(?:\{\s*\})?")
-_DOLLARS_AND_CENTS = re.compile(r"(?<![\d\s])\s*(?:\\\$\s*(\d+)(?:\s*dollars?)?|(\d+)\s*dollars?)\s+(?:and\s+)?"
-                                r"(\d{1,2})\s*(?:cents?|\u00a2)\s*", re.IGNORECASE)
+_WHOLE_CURRENCIES = {"dollar": "\\$", "euro": "\u20ac", "pound": "\u00a3", "quid": "\u00a3"}
+"""The currencies counted in hundredths (cents, pence), by their word, and the sign of each."""
+_CURRENCY_WORD = r"(dollar|euro|pound|quid)s?"
+_DOLLARS_AND_CENTS = re.compile(
+    r"(?<![\d\s])\s*(?:(\\\$|\u20ac|\u00a3)\s*(\d+)(?:\s*" + _CURRENCY_WORD + r")?|(\d+)\s*" + _CURRENCY_WORD
+    + r")\s*(?:,\s*|\s)(?:and\s+)?(\d{1,2})\s*(cents?|pence|\u00a2)\s*"
+    r"((?:in\s+total|in\s+all|total|altogether|combined)\.?)?\s*", re.IGNORECASE)
 
 
 def _money_read(s: str) -> str:
     """`s` with a currency command as its sign (`_CURRENCY_COMMANDS`: `\\textdollar 12` is
-    `\\$12`), and a whole answer in dollars and cents as dollars (`\\$5.50`)."""
+    `\\$12`), and a whole answer in a currency and its hundredths as that currency
+    (`5 euros 50 cents`: `€5.50`)."""
     if "\\" in s:
         s = _CURRENCY_COMMAND.sub(lambda m: _CURRENCY_COMMANDS[m.group(1)], s)
     both = _DOLLARS_AND_CENTS.fullmatch(_TEXT_CMD.sub(r" \1 ", s)) if len(s) < 100 else None
-    return s if both is None else f"\\${both.group(1) or both.group(2)}.{int(both.group(3)):02d}"
+    if both is None:
+        return s
+    sign, whole, word, number, other_word, cents, hundredth, total = both.groups()
+    word = word or other_word
+    if sign is None:
+        sign = _WHOLE_CURRENCIES[word.lower()]
+    elif word is not None and _WHOLE_CURRENCIES[word.lower()] != sign:
+        return s  # `\\$5 euros 50 cents`: two currencies
+    if (hundredth.lower() == "pence") != (sign == "\u00a3"):
+        return s  # `\\$5 and 50 pence`, `5 pounds 50 cents`: two currencies
+    amount = f"{sign}{whole or number}.{int(cents):02d}"
+    return amount if total is None else f"{amount}\\text{{ {total}}}"
 
 
 def _without_delimiters(s: str) -> str:
@@ -1469,6 +1495,18 @@ value it commits to (`restates_question`): `wrong`, and never shown to a judge."
 HEDGED = "the answer joins two values:"
 """How a verdict's detail begins where the answer is two values joined by a relation or a
 connective and the gold is one number (`hedges`): `wrong`, and never shown to a judge."""
+ENDS_IN_A_SIGN = "the answer ends in a sign:"
+"""How a verdict's detail begins where the answer ends in an operator or relation sign (`5+`,
+`5 \\geq`, `5 \\pm`: 5 or more, 5 give or take): no value of its own; `wrong`, and never
+shown to a judge."""
+OTHER_KIND = "money for a question of another kind:"
+"""How a verdict's detail begins where the answer is an amount of money and the question asks
+a quantity of another kind (`money_unasked`: `\\$7` for `How old is she?`): `wrong`, and never
+shown to a judge."""
+FINAL_FORMS = ("magnitude", RESTATED, HEDGED, BESIDE_THE_BOX, ENDS_IN_A_SIGN, OTHER_KIND)
+"""How the details of the verdicts the rules reach about the answer's own form begin (its size,
+the question restated, two values joined, what stands beside the box, a sign it ends in,
+money for another kind): final, never a judge's to overturn, under any `ask`."""
 MAX_QUALIFYING_WORDS = 3
 """A value with more unknown words than this is a sentence (`Jane started growing Sphere 3
 hours ago`), read by math-verify's rules; there only the words of `_VALUE_WORDS` qualify."""
@@ -2568,15 +2606,20 @@ def _question_units(text: str) -> set[str]:
                  if sign != "\\$" and sign in text for currency in currencies)
     if _DOLLARS_STATED.search(text):
         found.add(f"{_NAMED}$")
-    other = None
-    for other in _ASKS_OTHER_KIND.finditer(text):
-        pass  # the last asking of a kind
+    askings = sorted([*_ASKS_OTHER_KIND.finditer(text), *_ASKS_MEASURE.finditer(text)],
+                     key=lambda found: found.start())
+    other = askings[-1] if askings else None  # the last asking of a kind
     money = None
     for money in _ASKS_MONEY.finditer(text):
         pass
     if other is not None and (money is None or money.start() < other.start()) and (
-            other.group(1) is None or _unit_id(other.group(1)) not in _CURRENCY_IDS):
+            other.re is _ASKS_MEASURE or _unit_id(other.group(1)) not in _CURRENCY_IDS):
         found.add(_NO_MONEY)  # `How much does the bag weigh?`: `7 dollars` is no weight
+        if other.re is _ASKS_MEASURE:  # `How far`: a length, so `7 kg` answers it in no unit
+            said = set(other.group(0).lower().split())
+            found.update(f"{_MEASURE_KIND}{kind}" for measure, kinds in _MEASURE_KINDS.items()
+                         if said & {word for words in _MEASURES[measure] for word in words.split()}
+                         for kind in kinds)
     return found
 
 
@@ -2668,17 +2711,52 @@ _ASKS_MONEY = re.compile(
     + _MONEY_NOUNS[3:-1] + r")(?![A-Za-z]))|what\s+(?:is|was|are|were|will\s+be|would\s+be)"
     r"(?![A-Za-z])[^?]{0,200}?(?<![A-Za-z])" + _MONEY_NOUNS + r"(?![A-Za-z])|how\s+many\s+pounds"
     r"(?![A-Za-z])[^?]{0,200}?(?<![A-Za-z])" + _PAYING + r"(?![A-Za-z]))", re.IGNORECASE)
-# A question that asks a quantity of another kind than money: `How much` and a verb of
-# measuring (`How much does the bag weigh?`), `How much` of a substance (`How much water`),
-# `How many` of a thing counted (`How many pens can he buy?`). Where its last asking is such,
-# `_question_units` marks it (`_NO_MONEY`): an amount of money answers it in no unit.
+# A question that asks a count of another kind than money: `How much` of a substance (`How
+# much water`), `How many` of a thing counted (`How many pens can he buy?`; group 1, the noun).
 _ASKS_OTHER_KIND = re.compile(
-    r"(?<![A-Za-z])how\s+(?:much\s+" + _AUX + r"(?![A-Za-z])[^?]{0,200}?(?<![A-Za-z])(?:weigh|"
-    r"weighs|weighed|measure|measures|measured|hold|holds|held|contain|contains|contained)"
-    r"(?![A-Za-z])|(?:much|many)\s+(?:(?:more|fewer|less|additional|extra)\s+)?(?!(?:of|in|"
+    r"(?<![A-Za-z])how\s+(?:much|many)\s+(?:(?:more|fewer|less|additional|extra)\s+)?(?!(?:of|in|"
     r"the|a|an|more|less|fewer|total|cash|money|change|greater|larger|bigger|higher|lower|"
     r"smaller|cheaper|dearer|further|farther|else|" + _AUX[3:-1] + "|" + _MONEY_NOUNS[3:-1]
-    + r")(?![A-Za-z]))([A-Za-z]+))", re.IGNORECASE)
+    + r")(?![A-Za-z]))([A-Za-z]+)", re.IGNORECASE)
+# The measures a question may ask, each by the words that ask it: an adjective after `How`
+# (`How long`, `How old`, `How far`, `How heavy`, `How fast`), a comparative after `How much`
+# (`How much heavier`), a noun of the measure after `What is the` (`the weight of`, `the total
+# area`), a verb of measuring after `How much` (`How much more does it weigh`). Where a
+# question's last asking is a measure (`_ASKS_MEASURE`), `_question_units` marks it
+# (`_NO_MONEY`): a measure is answered by its own units, never by an amount of money. (Not
+# `higher`, `further`, `farther` after `How much`: a price goes higher, a saver further.)
+_MEASURES = {  # measure: (after How, after How much, nouns, verbs)
+    "length": ("long tall high deep wide far thick", "longer taller deeper wider thicker",
+               ("length height width depth distance perimeter circumference radius diameter "
+                "thickness altitude elevation"), "measure measures measured"),
+    "time": ("long old", "longer older", "time duration age", ""),
+    "mass": ("heavy", "heavier lighter", "weight mass", "weigh weighs weighed"),
+    "speed": ("fast quick", "faster quicker slower", "speed velocity", ""),
+    "area": ("", "", "area", ""),
+    "volume": ("", "", "volume capacity", "hold holds held contain contains contained"),
+    "temperature": ("hot cold warm", "hotter colder warmer", "temperature", ""),
+}
+
+
+_MEASURE_KINDS = {"length": (0,), "time": (2,), "mass": (1,), "volume": (0, 3), "area": (0,)}
+"""The kinds of `_KINDS` each measure is said in (a volume in litres or cubic metres, an area
+in square metres): an answer's unit of another kind answers no such question."""
+_MEASURE_KIND = "?\u2261"
+"""How `_question_units` marks a kind of `_KINDS` the measure asked is said in (`?≡0`: a
+length, for `How far did she run?`)."""
+
+
+def _asked_by(words: int) -> str:
+    """The words of every measure at one place of `_MEASURES` as one alternation."""
+    return "|".join(sorted({word for asked in _MEASURES.values() for word in asked[words].split()}))
+
+
+_ASKS_MEASURE = re.compile(
+    r"(?<![A-Za-z])(?:how\s+(?:" + _asked_by(0) + r")|how\s+much\s+(?:" + _asked_by(1) + r")"
+    r"|how\s+much\s+(?:(?:more|less)\s+)?" + _AUX + r"(?![A-Za-z])[^?]{0,200}?(?<![A-Za-z])(?:"
+    + _asked_by(3) + r")|what\s+(?:is|was|are|were|will\s+be|would\s+be)\s+(?:the|its|his|her|"
+    r"their|our|your|this|that)\s+(?:[A-Za-z]+\s+){0,2}?(?:" + _asked_by(2) + r"))(?![A-Za-z])",
+    re.IGNORECASE)
 _NO_MONEY = "?\u00ac\u00a4"
 _MONEY = " ; $"
 # How `_money_named` marks that a question asks an amount of money (`?¤`): an answer's unit
@@ -2854,6 +2932,8 @@ def _is_unit(text: str, carried: frozenset[str] = frozenset(), power: str = "1")
     divided = [any(start < word.start() < end for start, end in spans)
                for word in re.finditer(r"[A-Za-z]+", text)]
     money = asked is not None and _MONEY_ASKED in asked
+    kinds_asked = {int(word[len(_MEASURE_KIND):]) for word in carried
+                   if word.startswith(_MEASURE_KIND)}
     for at, word in enumerate(words):
         if word.lower().removesuffix("s") in counted:
             if at > 0 and words[at - 1].lower().removesuffix("s") in counted:
@@ -2864,6 +2944,9 @@ def _is_unit(text: str, carried: frozenset[str] = frozenset(), power: str = "1")
         unit = _unit_id(word)
         if unit in _CURRENCY_IDS and _NO_MONEY in carried and not currencies:
             return False  # `7 dollars` for `How much does the bag weigh?`: another kind
+        if kinds_asked and not gold_units and not divided[at] and any(
+                unit in kind and at_kind not in kinds_asked for at_kind, kind in enumerate(_KINDS)):
+            return False  # `7 kg` for `How far did she run?`: a measure of another kind
         if money and unit == "lb" and _POUNDS.fullmatch(word):
             unit = "GBP"  # `5 pounds` for `How many pounds does it cost?`: sterling
         if (money or currencies) and not (unit in _CURRENCY_IDS and not divided[at]) and (
@@ -3018,7 +3101,7 @@ _UNIT_IDS = {
     **dict.fromkeys(["yuan", "rmb", "RMB", "CNY"], "CNY"), **dict.fromkeys(["rupee", "rs", "Rs",
     "INR", "inr"], "INR"), **dict.fromkeys(["celsius", "C"], "C"), **dict.fromkeys(
     ["fahrenheit", "F"], "F"), "kelvin": "K", **dict.fromkeys(["radian", "rad"], "rad"),
-    **dict.fromkeys(["gbp", "GBP"], "GBP"),
+    **dict.fromkeys(["gbp", "GBP", "quid"], "GBP"),
 }
 # SI units that take a prefix: the symbol and the word of each (metre, gram, second and litre
 # are above). A prefixed unit is another unit (`5 kW` is not `5 W`): each form has its own id,

@@ -306,7 +306,7 @@ def test_an_answer_that_addresses_the_judge_is_never_shown_to_it(answer):
 def test_an_answer_that_is_a_math_expression_is_judged(answer, gold):
     from rewards.math._judge import judgeable
 
-    assert judgeable(answer)
+    assert judgeable(answer, gold=gold)  # (`xy`: letters the gold names)
     engine = ScriptedEngine(lambda first, second: 0.99)
     [score] = reward(engine).score([sample(answer, gold)])
     if "math/judge" in score.parts:  # the rule said wrong or timed out: the judge was asked
@@ -370,6 +370,6 @@ def test_real_final_answers_are_shown_to_the_judge():
     golds = [gold for d in json.loads((data / "real_golds.json").read_text())["datasets"]
              if d["name"] in ("math", "gsm8k", "aime_1983_2023", "olympiadbench", "carp_en")
              for _id, gold in d["golds"]]  # [id, gold] rows
-    kept_out = [g for g in golds if not judgeable(g)]
+    kept_out = [g for g in golds if not judgeable(g, gold=g)]  # (against a gold in its letters)
     assert len(golds) > 8000 and len(kept_out) < 0.01 * len(golds), kept_out[:20]
     assert not any(judgeable(w) for w in ("Yes", "True", "False", "\\text{Yes}"))

@@ -143,7 +143,8 @@ def test_held_real_answers_still_reach_the_judge(answer: str) -> None:
     """The control for the classes above: real answers' letters stay judgeable."""
     from rewards.math._judge import judgeable
 
-    assert judgeable(answer)
+    # (round 22: letters are shown as the variables a gold names: one written in the same letters)
+    assert judgeable(answer, gold=answer)
 
 
 # the number-word path: number words against a number are uncertain and the judge's; the

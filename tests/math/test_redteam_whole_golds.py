@@ -445,7 +445,8 @@ def test_the_judge_sees_a_math_answer_and_the_gold_as_written():
                                     "3 \\text{ halves}", "\\overline{AB} \\cdot \\overline{CD}",
                                     "2\\pi r", "xy z", "5000 \\text{ units}"])
 def test_expressions_with_letter_runs_are_still_judged(answer):
-    assert judgeable(answer)
+    # (round 22: letters are shown as the variables a gold names: one written in the same letters)
+    assert judgeable(answer, gold=answer)
 
 
 # --- no committed answer ---------------------------------------------------------------------
