@@ -2,7 +2,8 @@
 
 Rules, in the priority a model writes them (the last occurrence wins within a rule):
 
-1. `<answer>...</answer>` tags;
+1. `<answer>...</answer>` tags, with or without attributes (every other answer the reply
+   writes, a box or another tag, offered beside the last: `_beside_other_answers`);
 2. `\\boxed{}` / `\\fbox{}`: the last one, joined with the boxes just before it when they are
    separated by a short gap or by "and" / "or" / "," / ";" (math-verify's rule, so
    `\\boxed{1} and \\boxed{-2}` is the set {1, -2});
