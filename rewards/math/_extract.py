@@ -127,8 +127,11 @@ class Extraction:
     and as uncertain elsewhere."""
 
 
-# An answer tag, with or without attributes (`<answer type="final">`), spaced or not.
-_ANSWER_TAG = re.compile(r"<\s*answer(?:\s[^<>]{0,200})?>(.*?)<\s*/\s*answer\s*>", re.DOTALL | re.IGNORECASE)
+# An answer tag, spaced or not, with or without attributes (`<answer type="final">`: name and
+# value pairs, none holding a digit; `<answer value="8">7</answer>` is read after the box as
+# its attributes' values and its content, `_TAG_WITH_ATTRIBUTES`).
+_ANSWER_TAG = re.compile(r"<\s*answer(?:\s++[A-Za-z_:][\w:.\-]*+\s*+=\s*+(?:\"[^\"<>\d]*+\"|'[^'<>\d]*+'|"
+                         r"[^\s\"'<>/=`\d]++))*+\s*+>(.*?)<\s*/\s*answer\s*>", re.DOTALL | re.IGNORECASE)
 _BOXED = re.compile(r"\\(?:boxed|fbox)\b\s*")
 # "The answer is X", "final answer is: X", "Final Answer: X", "Answer: X", "答案是 X" ... The
 # match ends at the phrase; the answer is read after it by `_answer_after`.
@@ -1924,7 +1927,8 @@ _SPACES = re.compile(r"[ \t]+")
 # An HTML-like tag with attributes (`<answer type="final">`, `<final_answer value='8'>`): read
 # as the values of its attributes (`_attribute_values`), which may hold a value; the tag's name
 # pads as a bare tag's does.
-_TAG_WITH_ATTRIBUTES = re.compile(r"<[A-Za-z][A-Za-z0-9_\-]{0,30}(\s[^<>]{0,200})>")
+_TAG_WITH_ATTRIBUTES = re.compile(r"<[A-Za-z][A-Za-z0-9_\-]{0,30}((?:\s++[A-Za-z_:][\w:.\-]*+\s*+=\s*+"
+                                  r"(?:\"[^\"<>]*+\"|'[^'<>]*+'|[^\s\"'<>/=`]++))++)\s*+/?>")
 _ATTRIBUTE_VALUE = re.compile(r"=\s*+(?:\"([^\"]*)\"|'([^']*)'|([^\s\"'>/]+))")
 
 
