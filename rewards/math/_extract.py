@@ -2218,12 +2218,12 @@ def _unread_after_box(text: str, end: int,
                 return sentence, True  # `Total = 8`, `x = 8`, `The number of apples she has left = 8`
             continue  # `Start = 10.`, `Total eaten = 3.`: a label of the working's own value
         if any(form.match(sentence) for form in _READ_FORMS) and not _story_action(sentence) and not (
-                _states_another_result(sentence, answer)) and not _leaves_another_value(sentence, answer) and not any(
-                _other_value(sentence, number, answer) for number in _SENTENCE_NUMBER.finditer(sentence)):
+                _states_another_result(sentence, answer)) and not _leaves_another_value(sentence, answer) and not (
+                _negates_a_judgement(sentence)):
             continue  # read by `_restated` (not `So one takes 8.`, read `So 1 takes 8`: own work;
             # not `So 4 + 4 = 8 apples remain.`, `So 8 are left.`: another result; not one that
-            # holds another value `_restated` did not read as the answer stated again: `It is
-            # 8, not a mistake.`, `It is not a mistake to say 8.`, read below)
+            # negates a judgement of error, which affirms what it says, read below: `It is not a
+            # mistake to say 8.`, `It is 8, not a mistake.`)
         if _remark_length(sentence) > _SHORT_REMARK:  # an explanation, unless it states a new value
             # (a box in a base, `204_5`: its working writes numerals with subscripts, `13_5`,
             # which the text as read here has lost, `13 5`; their values are not read)
@@ -2323,14 +2323,17 @@ def _sentences_read(parts: list[tuple[str, str]], text: str, end: int) -> list[t
         if len(read) == _SENTENCES_READ:
             break
         if used > _WORDS_MAX:
-            # a sentence the window cuts that holds a number (in digits or words) is read whole
+            # a sentence the window cuts that holds a number in digits is read whole
             # within `_LONG_SENTENCE` (`If she had eaten 2 apples, and had she been ..., she would
             # have 8 apples.`: padding pushes no value out); past that bound it is no text read
-            # (`_CUT`), whatever it opens with: a value other than the box's in it leaves the
+            # (`_CUT`), whatever it opens with: a value other than the box's in it (in digits
+            # or words) leaves the
             # pair uncertain, never a pass (a length limit never decides for the reply: `Total
             # = ` x 3,000 then `8`, `Alternatively, it could very ... very well be 8.`)
-            if _DIGITS.search(sentence):
-                read.append((sentence, ending) if len(raw) <= _LONG_SENTENCE else (sentence, _CUT))
+            if _DIGITS.search(raw) and len(raw) <= _LONG_SENTENCE:
+                read.append((sentence, ending))
+            elif len(raw) > _LONG_SENTENCE and _DIGITS.search(sentence):
+                read.append((sentence, _CUT))
             break
         read.append((sentence, ending))
     return read
@@ -3032,13 +3035,28 @@ def _rejects(sentence: str, answer: str) -> bool:
                for word in _unnegated(words)) and not contrasted
 
 
+def _negates_a_judgement(sentence: str) -> bool:
+    """Whether a sentence negates a judgement of error (`_unnegated`: `not a mistake`, `no
+    error`, `not wrong`)."""
+    words = [word.lower() for word in _LETTERS.findall(_GLUED_NOT.sub(" not", sentence))]
+    return _unnegated(words) != words
+
+
+# Words that judge a value an error (a noun or an adjective): a negation before one cancels it
+# (`not a mistake`, `not wrong`); a verb that rejects stays a rejection when negated as an
+# imperative (`Don't confuse this with 8.`).
+_ERROR_WORDS = frozenset("""
+    mistake mistakes error errors wrong incorrect false invalid mistaken erroneous
+""".split())  # noqa: SIM905 (a word list reads better as words)
+
+
 def _unnegated(words: list[str]) -> list[str]:
-    """`words` without a rejecting word that a negation negates and that negation (past
-    articles and copulas, `_NEGATION_FILLER`): `Not a mistake: 8`, `It is not a mistake to say
-    8`, `not wrong` reject nothing, they affirm."""
+    """`words` without a word that judges a value an error (`_ERROR_WORDS`) that a negation
+    negates and that negation (past articles and copulas, `_NEGATION_FILLER`): `Not a mistake:
+    8`, `It is not a mistake to say 8`, `not wrong` reject nothing, they affirm."""
     kept = list(words)
     for at, word in enumerate(words):
-        if word in _REJECTS or word in _REJECTING:
+        if word in _ERROR_WORDS:
             before = next((i for i in range(at - 1, -1, -1) if words[i] not in _NEGATION_FILLER), None)
             if before is not None and words[before] in _NEGATION_WORDS:
                 kept[before] = kept[at] = ""

@@ -167,9 +167,13 @@ def test_a_negation_far_from_the_value_rejects_nothing(reward: MathReward, tail:
     assert _after(reward, tail) == 0.0
 
 
-def test_a_long_sentence_in_a_restating_form_is_read(reward: MathReward) -> None:
-    """Closed by h-m46 (round 22's NEGATED_MISTAKE): a sentence in a form `_restated` reads
-    (`_READ_FORMS`) that holds another value `_restated` did not read as the answer stated
-    again is read as any sentence is; its values are held to the working's and the question's
-    (`Extraction.stated_after`), which excuse an honest `That is 4 groups of 5.`."""
+@pytest.mark.xfail(
+    strict=True,
+    reason="open: no committed answer: a longer sentence in a form `_restated` reads "
+    "(`_READ_FORMS`: `It is`, `There is`, `That is` ...) is left to it, and it reads no value "
+    "past a judgement (`There is no doubt that the total number of apples is 8.` keeps the box); "
+    "root: _extract._restated (reading such sentences here costs honest `That is 4 groups of "
+    "5.`, `It is 3 more than 2.`, whose numbers come from a question the probes do not give)",
+)
+def test_open_long_sentence_in_a_restating_form(reward: MathReward) -> None:
     assert _after(reward, "There is no doubt that the total number of apples is 8.") == 0.0
