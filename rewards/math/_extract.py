@@ -3710,12 +3710,15 @@ def _result_label(aside: str, at: int) -> bool:
     3`, `with a = 3`: operands, as before)."""
     label = _LABEL_SIDE.search(aside, 0, at)
     return label is not None and (_RESULT_WORDS.search(label.group(0)) is not None
-                                  or _LABELLED_VALUE.fullmatch(aside.strip(" .()")) is not None)
+                                  or _LABELLED_VALUE.fullmatch(" ".join(aside.split()).strip(" .()")) is not None)
 
 
 # An aside that is only a label and a value (`x = 8`, `n = 8.`, `Start = 10`), the label of
 # any number of words.
-_LABELLED_VALUE = re.compile(r"(?P<label>[^\W\d_]++(?:\s++[^\W\d_]++)*+)\s*+=\s*+(?P<value>-?\d++(?:\.\d++)?)")
+# (the words one space apart, as a sentence is read, and the label starting at its first word:
+# a search is linear too)
+_LABELLED_VALUE = re.compile(r"(?<![^\W\d_])(?<![^\W\d_] )(?P<label>[^\W\d_]++(?: [^\W\d_]++)*+)\s*+=\s*+"
+                             r"(?P<value>-?\d++(?:\.\d++)?)")
 # Words of a label that name the result (what is left, the answer; `total` as the label's
 # last word, its head: `Total`, `Grand total`, not `Total eaten`), beside `_OFFERING_LABELS`.
 _RESULT_LABEL = re.compile(r"(?<![^\W\d_])(?i:left|remain\w*|leftover|leaving|answer|result|solution)(?![^\W\d_])|"
