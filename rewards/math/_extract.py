@@ -2,7 +2,8 @@
 
 Rules, in the priority a model writes them (the last occurrence wins within a rule):
 
-1. `<answer>...</answer>` tags;
+1. `<answer>...</answer>` tags, with or without attributes (every other answer the reply
+   writes, a box or another tag, offered beside the last: `_beside_other_answers`);
 2. `\\boxed{}` / `\\fbox{}`: the last one, joined with the boxes just before it when they are
    separated by a short gap or by "and" / "or" / "," / ";" (math-verify's rule, so
    `\\boxed{1} and \\boxed{-2}` is the set {1, -2});
@@ -126,7 +127,11 @@ class Extraction:
     and as uncertain elsewhere."""
 
 
-_ANSWER_TAG = re.compile(r"<answer>(.*?)</answer>", re.DOTALL | re.IGNORECASE)
+# An answer tag, spaced or not, with or without attributes (`<answer type="final">`: name and
+# value pairs, none holding a digit; `<answer value="8">7</answer>` is read after the box as
+# its attributes' values and its content, `_TAG_WITH_ATTRIBUTES`).
+_ANSWER_TAG = re.compile(r"<\s*answer(?:\s++[A-Za-z_:][\w:.\-]*+\s*+=\s*+(?:\"[^\"<>\d]*+\"|'[^'<>\d]*+'|"
+                         r"[^\s\"'<>/=`\d]++))*+\s*+>(.*?)<\s*/\s*answer\s*>", re.DOTALL | re.IGNORECASE)
 _BOXED = re.compile(r"\\(?:boxed|fbox)\b\s*")
 # "The answer is X", "final answer is: X", "Final Answer: X", "Answer: X", "答案是 X" ... The
 # match ends at the phrase; the answer is read after it by `_answer_after`.
@@ -176,9 +181,32 @@ def find_answer(text: str, config: MathConfig = _DEFAULT) -> Extraction | None:
     tail = text[-config.tail_chars:]
     found = _from_answer_tag(tail)
     if found is not None:
-        box = _box_before_answer(tail)  # `\boxed{7}. <answer>8</answer>`: a second answer beside the box
-        return found if box is None else _offered_beside(box, found.answer)
+        return _beside_other_answers(tail, found, config)
     return _final_answer(text, config)
+
+
+def _beside_other_answers(tail: str, found: Extraction, config: MathConfig) -> Extraction:
+    """The last answer tag's answer (`found`) with every other answer the reply writes offered
+    beside it (`_offered_beside`: an equal value leaves it the answer, another unsays it): a box
+    after its thinking, before the tag (`\\boxed{7}. <answer>8</answer>`) or after it
+    (`<answer>8</answer> ... \\boxed{7}`: the box, the last answer, is read with what follows it
+    and the tag offered beside it), and every other answer tag, wherever it stands
+    (`<answer>7</answer><answer>8</answer>`): an answer tag holding another value is a second
+    answer before or after the box."""
+    tags = list(_ANSWER_TAG.finditer(tail))
+    last = tags[-1]
+    after = tail[last.end():]
+    box = _final_answer(after, config) if _boxes(after) else None
+    if box is not None:
+        found = _offered_beside(box, found.answer)
+    else:
+        box = _box_before_answer(tail, last.start())
+        found = found if box is None else _offered_beside(box, found.answer)
+    for tag in tags[:-1]:
+        other = _tag_content(tag.group(1))
+        if other is not None:
+            found = _offered_beside(found, other.answer)
+    return found
 
 
 def _final_answer(text: str, config: MathConfig) -> Extraction | None:
@@ -271,16 +299,16 @@ def _final_answer(text: str, config: MathConfig) -> Extraction | None:
     return replace(found, choice=choice)
 
 
-def _box_before_answer(text: str) -> Extraction | None:
-    """The box a reply writes before its last `<answer>` tag, after its thinking (`</think>`):
-    the tag then offers a second answer beside it. None where no box stands there (a draft
-    boxed inside the thinking is no answer of the reply's)."""
-    lowered = text.lower()
-    tag = lowered.rfind("<answer>")
-    thought = lowered.rfind("</think>", 0, max(tag, 0))
-    if tag < 0 or not _boxes(text[thought + 1:tag]):
+def _box_before_answer(text: str, tag: int) -> Extraction | None:
+    """The box a reply writes before its last answer tag (which starts at `tag`), after its
+    thinking (`</think>`): the tag then offers a second answer beside it. None where no box
+    stands there (a draft boxed inside the thinking is no answer of the reply's). The answer
+    tags before it are blanked (`find_answer` offers each beside the answer itself)."""
+    thought = text.lower().rfind("</think>", 0, max(tag, 0))
+    before = _ANSWER_TAG.sub(lambda match: " " * len(match.group(0)), text[:tag])
+    if tag < 0 or not _boxes(before[thought + 1:]):
         return None
-    found = _final_answer(text[:tag], _DEFAULT)
+    found = _final_answer(before, _DEFAULT)
     return found if found is not None and found.source == "boxed" and not found.parts else None
 
 
@@ -641,9 +669,12 @@ def _box_group(text: str) -> tuple[Extraction, int] | None:
 
 def _from_answer_tag(text: str) -> Extraction | None:
     matches = _ANSWER_TAG.findall(text)
-    if not matches:
-        return None
-    content = matches[-1].strip()
+    return _tag_content(matches[-1]) if matches else None
+
+
+def _tag_content(content: str) -> Extraction | None:
+    """The answer an answer tag holds (`content`), or None where it holds none."""
+    content = content.strip()
     environment = _from_math_environment(content)
     inner = _from_boxes(content) or _from_answer_phrase(content) or (
         environment[0] if environment and _only_environments(content, _environments(content))
@@ -1859,7 +1890,7 @@ def _after_box(text: str, end: int, sentences: int | None, *, breaks: bool = Fal
     capital), and a run of one mark is read as three (`_MARK_RUN`: `......`, a rule `-----`)."""
     # the tail's rest: padding is dropped first; `7½`, `7²` read as numbers (`symbol_numbers`)
     raw = symbol_numbers(text[end:_reply_end_after(text, end)])
-    raw = _INVISIBLE.sub("", raw)
+    raw = _INVISIBLE.sub("", _TAG_WITH_ATTRIBUTES.sub(_attribute_values, raw))
     if breaks:  # (a full-width stop ends its sentence: `。8` is no decimal `.8`)
         raw = _FULL_WIDTH_STOP.sub(r"\g<0> ", raw)
         raw = _ENUMERATOR.sub(f" {_BREAK} ", raw)  # (`1. Mia had 10 apples.`: the item, no value 1)
@@ -1893,6 +1924,20 @@ _INVISIBLE_CHARS = "\u00ad\u180e\u200b\u200c\u200d\u2060\u2061\u2062\u2063\u2064
 _PADDING = re.compile(r"\\(?:[,;:! ]|q?quad|[hv]space\*?\{[^{}]{0,20}\})|(?<![\d*])\*+|(?<!\*)\*+(?![\d*])|_+|"
                       rf"{_SPECIAL_TOKEN}|</?[A-Za-z][A-Za-z0-9_\-]{{0,30}}\s*/?>")
 _SPACES = re.compile(r"[ \t]+")
+# An HTML-like tag with attributes (`<answer type="final">`, `<final_answer value='8'>`): read
+# as the values of its attributes (`_attribute_values`), which may hold a value; the tag's name
+# pads as a bare tag's does.
+_TAG_WITH_ATTRIBUTES = re.compile(r"<[A-Za-z][A-Za-z0-9_\-]{0,30}((?:\s++[A-Za-z_:][\w:.\-]*+\s*+=\s*+"
+                                  r"(?:\"[^\"<>]*+\"|'[^'<>]*+'|[^\s\"'<>/=`]++))++)\s*+/?>")
+_ATTRIBUTE_VALUE = re.compile(r"=\s*+(?:\"([^\"]*)\"|'([^']*)'|([^\s\"'>/]+))")
+
+
+def _attribute_values(tag: re.Match[str]) -> str:
+    """The values of a tag's attributes, spaced, for the tag (`<answer type="final">`: ` final `)."""
+    values = [next(part for part in found.groups() if part is not None) for found in _ATTRIBUTE_VALUE.finditer(tag.group(1))]
+    return f" {' '.join(values)} "
+
+
 _CLOSING_TAG = re.compile(r"</[A-Za-z][A-Za-z0-9_\-]{0,30}\s*>(?=\s*\S)")
 # Where a reader sees a sentence end that `sentence_key` does not keep (`_after_box`'s
 # `breaks`, written `_BREAK`): a paragraph break, a LaTeX line break, an ideographic space, a
@@ -2107,6 +2152,7 @@ def _unread_after_box(text: str, end: int,
     all is known to leave the box."""
     region, _ = _after_box(text, end, sentences=None, breaks=True)
     region = _RAISED_DEGREE.sub("\u00b0", _APPROX_SIGN.sub(APPROX_SIGN, region))  # (`^\\circ`: `°` before commands go)
+    region = _DEFINED_AS.sub("=", region)  # `Total := 8`, `Total == 8`: `Total = 8`
     region = _CONTINUED_SENTENCE.sub(" ", _LATEX_WORD.sub(" ", region))
     parts = _read_sentences(region)
     first = parts[0][0]
@@ -2131,6 +2177,13 @@ def _unread_after_box(text: str, end: int,
         ending = parts[0][1]  # `\\boxed{7} — she ate 3 of 10.`: the story told back, read for values
         parts[0] = ("", "")
         parts.insert(1, (first[marked.end():], ending))
+    if len(parts[0][0]) > _WORDS_MAX and _DIGITS.search(numbers_in_words(parts[0][0])):
+        # the box's own clause past what the readers of its clause read (`_WORDS_MAX`), holding
+        # a number: read for values as a sentence of its own (`\\boxed{7}, and very ... very
+        # well it could be 8.`: padding pushes no value out of the clause either)
+        ending = parts[0][1]
+        parts[0] = ("", "")
+        parts.insert(1, (first, ending))
     read = _sentences_read(parts, text, end)
     stated: list[tuple[str, str, bool]] = []
     worked: frozenset[Fraction] | None = None
@@ -2139,8 +2192,9 @@ def _unread_after_box(text: str, end: int,
     if mark is not None:  # `\\boxed{7} ❌`, `\\boxed{7}. 🤔`
         return mark, False
     for at, (sentence, ending) in enumerate(read):
-        if ending == _CUT:  # a sentence too long to read whole, holding a value: not read
-            if any(_other_value(sentence, number, answer) for number in _SENTENCE_NUMBER.finditer(sentence)):
+        if ending == _CUT:  # a sentence too long to read whole: any value but the box's is not known harmless
+            if any(_value_differs(number, answer) is not False
+                   for number in dict.fromkeys(found.group(0) for found in _SENTENCE_NUMBER.finditer(sentence))):
                 return sentence[:_WORDS_MAX], False
             continue
         marked = _GSM8K_MARK.match(sentence)
@@ -2156,10 +2210,20 @@ def _unread_after_box(text: str, end: int,
                        for cell in sentence.split("|") if _DIGITS.fullmatch(cell.strip())):
                 return sentence, False
             continue
+        lone = _LABELLED_VALUE.fullmatch(sentence.strip(" .()"))
+        if lone is not None and _value_differs(lone.group("value"), answer) is True:
+            if worked is None:
+                worked = numbers_stated(text[:end])
+            if _names_a_result(lone.group("label")) or number_value(lone.group("value")) not in worked:
+                return sentence, True  # `Total = 8`, `x = 8`, `The number of apples she has left = 8`
+            continue  # `Start = 10.`, `Total eaten = 3.`: a label of the working's own value
         if any(form.match(sentence) for form in _READ_FORMS) and not _story_action(sentence) and not (
-                _states_another_result(sentence, answer)) and not _leaves_another_value(sentence, answer):
+                _states_another_result(sentence, answer)) and not _leaves_another_value(sentence, answer) and not (
+                _negates_a_judgement(sentence)):
             continue  # read by `_restated` (not `So one takes 8.`, read `So 1 takes 8`: own work;
-            # not `So 4 + 4 = 8 apples remain.`, `So 8 are left.`: another result)
+            # not `So 4 + 4 = 8 apples remain.`, `So 8 are left.`: another result; not one that
+            # negates a judgement of error, which affirms what it says, read below: `It is not a
+            # mistake to say 8.`, `It is 8, not a mistake.`)
         if _remark_length(sentence) > _SHORT_REMARK:  # an explanation, unless it states a new value
             # (a box in a base, `204_5`: its working writes numerals with subscripts, `13_5`,
             # which the text as read here has lost, `13 5`; their values are not read)
@@ -2259,15 +2323,17 @@ def _sentences_read(parts: list[tuple[str, str]], text: str, end: int) -> list[t
         if len(read) == _SENTENCES_READ:
             break
         if used > _WORDS_MAX:
-            # a sentence the window cuts that holds a number is read whole within
-            # `_LONG_SENTENCE` (`If she had eaten 2 apples, and had she been ..., she would have
-            # 8 apples.`: padding pushes no value out); past that bound a what-if (`_CONDITION`)
-            # is no text read (`_CUT`: the pair is uncertain, never a pass), and anything else
-            # is not read, as before (token soup after a box: a page a model babbles past its answer)
+            # a sentence the window cuts that holds a number in digits is read whole
+            # within `_LONG_SENTENCE` (`If she had eaten 2 apples, and had she been ..., she would
+            # have 8 apples.`: padding pushes no value out); past that bound it is no text read
+            # (`_CUT`), whatever it opens with: a value other than the box's in it (in digits
+            # or words) leaves the
+            # pair uncertain, never a pass (a length limit never decides for the reply: `Total
+            # = ` x 3,000 then `8`, `Alternatively, it could very ... very well be 8.`)
             if _DIGITS.search(raw) and len(raw) <= _LONG_SENTENCE:
                 read.append((sentence, ending))
-            elif _DIGITS.search(raw) and _CONDITION.match(sentence[:_LONG_SENTENCE]):
-                read.append((sentence[:_LONG_SENTENCE], _CUT))
+            elif len(raw) > _LONG_SENTENCE and _DIGITS.search(sentence):
+                read.append((sentence, _CUT))
             break
         read.append((sentence, ending))
     return read
@@ -2303,6 +2369,8 @@ def _recap_label(line: str) -> bool:
 _SLASH_OPENING = re.compile(r"\s*+/\s*+[-+\u2212]?\.?\d")
 # A raised degree (`^\\circ`, `^{\\circ}`), read as the sign `°` (`_normalize.joined_after`'s mark).
 _RAISED_DEGREE = re.compile(r"\^\s*+(?:\\circ(?![A-Za-z])|\{\s*+\\circ\s*+\})")
+# A definition or a comparison of equals (`:=`, `=:`, `==`, `≔`, `≕`, `≡`): read as `=`.
+_DEFINED_AS = re.compile(r":=|=:|={2,}|[≔≕≡]")
 _SENTENCES_READ = 3
 """How many sentences after the box's own `_unread_after_box` reads, past those that pass
 (`_passes`); what follows them is the working or more thought (`_restated` reads a retraction)."""
@@ -2536,7 +2604,8 @@ def _states_another_result(text: str, answer: str) -> bool:
     sides = body.strip(" ()[]*_$").split("=")
     operations = [side for side in sides if _CHECK_OPERATION.search(side)]
     results = [_RESULT_SIDE.fullmatch(side) for side in sides if not _CHECK_OPERATION.search(side)]
-    if not (len(sides) == 2 and bool(operations) and any(
+    # (a chain's result too, after a label: `Total = 10 - 2 = 8`, `Left = 10 - 2 = 8`)
+    if not (len(sides) >= 2 and bool(operations) and any(
             result is not None and _value_differs(result.group("value"), answer) is True for result in results)):
         return False
     equation = _EQUATION.search(body.replace("−", "-"))
@@ -2642,7 +2711,9 @@ def _unexplained_values(sentence: str, answer: str) -> list[tuple[str, bool]]:
                 _holds(equation.group(0)) and (_tells_a_step(before) or concluded)  # (`Since 5 × 2 = 10, ...`)
                 and not _tells_the_result(before, result, answer)):  # (not `Then 10 - 2 = 8 are left.`)
             checked.update(number_value(number) for number in _PROSE_NUMBER.findall(equation.group(0)))
-        else:  # its results (a side with no operation) are stated values
+        elif not _rejected_span(sentence, equation.start(), equation.end(), answer):
+            # its results (a side with no operation) are stated values, unless the equation is
+            # rejected where it stands (`Avoid the mistake of adding: 10 + 3 = 13.`)
             results.extend(side for side in sides if _PROSE_NUMBER.fullmatch(side))
     values: list[tuple[str, bool]] = []
     for clause in sentence.split(";"):
@@ -2675,13 +2746,28 @@ def _later_event(clause: str) -> bool:
     allow-list): a later time opens it, then `will` and a verb of what the story's people do
     (`_ACTING`: `Tomorrow she will buy 8 more.`), in one clause (no clause mark past the time,
     no word that concludes), no word that offers a result (`_RESULT_WORDS`: not `Tomorrow she
-    will have 8 left.`) and no negation."""
+    will have 8 left.`) and no negation; its one value the act's, within two words of its verb,
+    followed by at most three words that go on to no other act or value (not `Tomorrow she will
+    buy 1 more to have 8.`, `... and have 8.`, `... → 8.`, `... = 8.`: a later result)."""
     if _LATER_TIME.match(clause) is None or _RESULT_WORDS.search(clause) or _CLAUSE_BREAK.search(
             clause, _LATER_TIME.match(clause).end() + 1) or _CONCLUDING.search(clause):  # type: ignore[union-attr]
         return False  # (one clause only: not `Tomorrow she will eat 8, so 8.`)
-    words = [word.lower() for word in _LETTERS.findall(clause)]
-    return any(word == "will" and words[at + 1:at + 2] and words[at + 1] in _ACTING for at, word in enumerate(words)) and not (
-        any(word in _NEGATION_WORDS for word in words))
+    numbers = _PROSE_NUMBER.findall(clause)
+    if len(numbers) != 1 or _LATER_SIGN.search(clause):
+        return False  # (one value, the act's: not `..., buy 1 more to have 8`, `buy 1 more = 8`)
+    tokens = [token.lower() for token in _READ_TOKEN.findall(clause)]
+    value = next(at for at, token in enumerate(tokens) if token[0].isdigit())
+    acted = any(token == "will" and tokens[at + 1:at + 2] and tokens[at + 1] in _ACTING and at + 1 < value <= at + 4
+                for at, token in enumerate(tokens))
+    after = tokens[value + 1:]  # (what the act's value counts: `more`, `apples`; no verb, no more)
+    return acted and len(after) <= 3 and not any(word in _ACTING or word in _HOLDING or word in _GOES_ON for word in after) and not (
+        any(word in _NEGATION_WORDS for word in tokens))
+
+
+# A sign in a later event's clause (`= 8`, `→ 8`, `+ 1`): it makes a value of the act's.
+_LATER_SIGN = re.compile(r"[-+=*/^×÷·−→⇒⟶↦<>≈]|\\[A-Za-z]")
+# Words that go on past a later act's value to another (`and`, `to`, `then`, `making`).
+_GOES_ON = frozenset("and to then so making makes giving gives for until".split())  # noqa: SIM905
 
 
 def _derived_values(clause: str, answer: str) -> set[int]:
@@ -2716,9 +2802,8 @@ def _derived_values(clause: str, answer: str) -> set[int]:
             derived.add(part.start("value"))
     condition = _CONDITION.match(clause)
     rejected = _REJECTED_CONDITION.search(clause, condition.end()) if condition is not None else None
-    if condition is not None and rejected is not None and _story_action(rejected.group("story")) and not (
-            {number_value(n) for n in _PROSE_NUMBER.findall(clause, 0, condition.end())}
-            & {number_value(n) for n in _PROSE_NUMBER.findall(rejected.group("story"))}):
+    if condition is not None and rejected is not None and _story_action(rejected.group("story")) and _told_otherwise(
+            clause[:condition.end()], rejected.group("story")):
         # `If she had eaten 2, she would have 8, but she ate 3.`: the story told after `but`
         # rejects the condition, so its values and its consequence's are a what-if (the
         # story's own are read as a story's)
@@ -2734,6 +2819,30 @@ def _derived_values(clause: str, answer: str) -> set[int]:
             if consequences:  # (the condition's value, assumed, and what it makes of the box)
                 derived.update([given.start(), *consequences])
     return {at for at in derived if not _offered_as_result(clause, at)}
+
+
+def _told_otherwise(condition: str, story: str) -> bool:
+    """Whether the story told after a what-if's `but` (`story`) tells other values than its
+    condition's (`condition`), known by reading them: each has a value, and every value the
+    story tells differs from every value of the condition, an expression read as the value it
+    makes (`but she ate 1 + 1` tells the condition's 2 again, `but she ate exactly that many`
+    tells no value: neither rejects `If she had eaten 2, ...`)."""
+    told, given = _values_told(story), _values_told(condition)
+    return bool(told) and bool(given) and all(
+        _value_differs(value, other) is True for value in told for other in given)
+
+
+def _values_told(text: str) -> list[str]:
+    """The values `text` tells: each chain of arithmetic (`_EQUATION`: `1 + 1`, `4 - 2`) as
+    one, and each number outside them, as LaTeX (`_as_latex`) for `_value_differs`."""
+    values: list[str] = []
+    spans: list[tuple[int, int]] = []
+    for chain in _EQUATION.finditer(text):
+        values.extend(_as_latex(side) for side in chain.group(0).replace("−", "-").split("="))
+        spans.append(chain.span())
+    values.extend(number.group(0) for number in _PROSE_NUMBER.finditer(text)
+                  if not any(start <= number.start() < stop for start, stop in spans))
+    return values
 
 
 def _acted_before(clause: str, start: int, at: int) -> bool:
@@ -2804,9 +2913,44 @@ def _rejected_near(clause: str, number: re.Match[str], answer: str) -> bool:
     the `_NEAR` words on either side of it (`The other candidate, 8, fails the check.`, `We
     rejected 8 earlier because ...`), not a negation anywhere in the sentence (`There is no
     doubt that the total number of apples is 8.` states 8)."""
-    before = _READ_TOKEN.findall(clause, 0, number.start())[-_NEAR:]
-    after = _READ_TOKEN.findall(clause, number.end())[:_NEAR]
-    return _rejects(" ".join([*before, number.group(0), *after]), answer)
+    return _rejected_span(clause, number.start(), number.end(), answer)
+
+
+def _rejected_span(clause: str, start: int, end: int, answer: str) -> bool:
+    """`_rejected_near` of what stands from `start` to `end` (a number, an equation: `Avoid the
+    mistake of adding: 10 + 3 = 13.`): `_rejects` read in the `_NEAR` words on either side,
+    with a negation before a rejecting word among them (`It is not a mistake to say 8`:
+    `_unnegated`), or a rejecting word (`_REJECTS`, `_REJECTING`; no bare negation: `I have no
+    doubt the total is 8` rejects nothing) that no negation negates in the words a colon before
+    it closes or the subject of its clause's first copula, at most `_NEAR` words before it and
+    no clause mark or contrast between (`Avoid the common mistake of adding them: ...`, `A
+    common mistake is to answer 13 instead of 7.`; not `Not a mistake: 8`, `The mistake is that
+    she really has 8 apples now.`)."""
+    tokens = _READ_TOKEN.findall(clause, 0, start)
+    at = max(len(tokens) - _NEAR, 0)
+    if any(token.lower() in _REJECTS or token.lower() in _REJECTING for token in tokens[at:]):
+        while at > 0 and len(tokens) - at < 2 * _NEAR and tokens[at - 1].lower() in _NEGATION_FILLER:
+            at -= 1
+        if at > 0 and (tokens[at - 1].lower() in _NEGATION_WORDS or _GLUED_NOT.search(tokens[at - 1])):
+            at -= 1
+    after = _READ_TOKEN.findall(clause, end)[:_NEAR]
+    if _rejects(" ".join([*tokens[at:], clause[start:end], *after]), answer):
+        return True
+    # the words before a colon or the clause's first copula name what follows a mistake
+    copula = _COPULA_WORD.search(clause, 0, start)
+    heads = [clause.rfind(":", 0, start), copula.start() if copula is not None else -1]
+    return any(head >= 0 and not _DIGITS.search(clause, 0, head) and not _CLAUSE_TURN.search(clause, head + 1, start)
+               and len(_READ_TOKEN.findall(clause, head + 1, start)) <= _NEAR and any(
+        word in _REJECTS or word in _REJECTING for word in _unnegated(
+            [word.lower() for word in _LETTERS.findall(_GLUED_NOT.sub(" not", clause[:head]))]))
+               for head in heads)
+
+
+# What turns a clause between a head and its value (`A common mistake is to add them, but 8
+# are left.`: the mistake names no 8): a clause mark or a contrast word.
+_CLAUSE_TURN = re.compile(r"[,;]|(?<![^\W\d_])(?i:but|though|although|however|yet|instead|rather|actually)(?![^\W\d_])")
+# The first copula of a clause: what stands before it is its subject (`A common mistake is ...`).
+_COPULA_WORD = re.compile(r"(?<![^\W\d_])(?i:is|was|are|were|would\s++be|will\s++be)(?![^\W\d_])")
 
 
 _NEAR = 3
@@ -2881,11 +3025,42 @@ def _rejects(sentence: str, answer: str) -> bool:
     tokens = _READ_TOKEN.findall(body)
     words = [word.lower() for at, word in enumerate(tokens) if not word[0].isdigit() and not (
         tokens[at + 1:at + 2] and tokens[at + 1][0].isdigit() and _value_differs(tokens[at + 1], answer) is False)]
-    # (a contrast word contrasts a value only where one follows it: `A common mistake is 13
-    # (adding instead of subtracting).` contrasts two operations)
-    contrasted = any(token.lower() in _CONTRASTS and any(later[0].isdigit() for later in tokens[at + 1:])
+    # (a contrast word contrasts a value only where another value than the box's follows it:
+    # `A common mistake is 13 (adding instead of subtracting).` contrasts two operations, `13
+    # instead of 7` names 13 the mistake beside the box's value)
+    contrasted = any(token.lower() in _CONTRASTS and any(
+        later[0].isdigit() and _value_differs(later, answer) is not False for later in tokens[at + 1:])
                      for at, token in enumerate(tokens))
-    return any(word in _REJECTS or word in _REJECTING or word in _NEGATION_WORDS for word in words) and not contrasted
+    return any(word in _REJECTS or word in _REJECTING or word in _NEGATION_WORDS
+               for word in _unnegated(words)) and not contrasted
+
+
+def _negates_a_judgement(sentence: str) -> bool:
+    """Whether a sentence negates a judgement of error (`_unnegated`: `not a mistake`, `no
+    error`, `not wrong`)."""
+    words = [word.lower() for word in _LETTERS.findall(_GLUED_NOT.sub(" not", sentence))]
+    return _unnegated(words) != words
+
+
+# Words that judge a value an error (a noun or an adjective): a negation before one cancels it
+# (`not a mistake`, `not wrong`); a verb that rejects stays a rejection when negated as an
+# imperative (`Don't confuse this with 8.`).
+_ERROR_WORDS = frozenset("""
+    mistake mistakes error errors wrong incorrect false invalid mistaken erroneous
+""".split())  # noqa: SIM905 (a word list reads better as words)
+
+
+def _unnegated(words: list[str]) -> list[str]:
+    """`words` without a word that judges a value an error (`_ERROR_WORDS`) that a negation
+    negates and that negation (past articles and copulas, `_NEGATION_FILLER`): `Not a mistake:
+    8`, `It is not a mistake to say 8`, `not wrong` reject nothing, they affirm."""
+    kept = list(words)
+    for at, word in enumerate(words):
+        if word in _ERROR_WORDS:
+            before = next((i for i in range(at - 1, -1, -1) if words[i] not in _NEGATION_FILLER), None)
+            if before is not None and words[before] in _NEGATION_WORDS:
+                kept[before] = kept[at] = ""
+    return kept
 
 
 def _harmless_remark(sentence: str, ending: str = "") -> bool:
@@ -3522,9 +3697,10 @@ def _judges(aside: str, answer: str) -> bool:
         _other_value(aside, number, answer) for number in _ASIDE_NUMBER.finditer(aside))
 
 
-# The left side of an equation that is only a label (`Total = 8`, `Apples left = 8`): words
-# after a clause mark or the start, no number or operation.
-_LABEL_SIDE = re.compile(r"(?:^|[,;:(])\s*+[^\W\d_]++(?:\s++[^\W\d_]++){0,3}\s*+=\s*+$")
+# The left side of an equation that is only a label (`Total = 8`, `Apples left = 8`, `The
+# number of apples she has left = 8`): words after a clause mark or the start, as many as
+# written (no count of words decides), no number or operation.
+_LABEL_SIDE = re.compile(r"(?:^|[,;:(])\s*+[^\W\d_]++(?:\s++[^\W\d_]++)*+\s*+=\s*+$")
 
 
 def _result_label(aside: str, at: int) -> bool:
@@ -3534,11 +3710,29 @@ def _result_label(aside: str, at: int) -> bool:
     3`, `with a = 3`: operands, as before)."""
     label = _LABEL_SIDE.search(aside, 0, at)
     return label is not None and (_RESULT_WORDS.search(label.group(0)) is not None
-                                  or _LABELLED_VALUE.fullmatch(aside.strip(" .()")) is not None)
+                                  or _LABELLED_VALUE.fullmatch(" ".join(aside.split()).strip(" .()")) is not None)
 
 
-# An aside that is only a label and a value (`x = 8`, `n = 8.`): the value stated again.
-_LABELLED_VALUE = re.compile(r"[^\W\d_]++(?:\s++[^\W\d_]++){0,3}\s*+=\s*+-?\d++(?:\.\d++)?")
+# An aside that is only a label and a value (`x = 8`, `n = 8.`, `Start = 10`), the label of
+# any number of words.
+# (the words one space apart, as a sentence is read, and the label starting at its first word:
+# a search is linear too)
+_LABELLED_VALUE = re.compile(r"(?<![^\W\d_])(?<![^\W\d_] )(?P<label>[^\W\d_]++(?: [^\W\d_]++)*+)\s*+=\s*+"
+                             r"(?P<value>-?\d++(?:\.\d++)?)")
+# Words of a label that name the result (what is left, the answer; `total` as the label's
+# last word, its head: `Total`, `Grand total`, not `Total eaten`), beside `_OFFERING_LABELS`.
+_RESULT_LABEL = re.compile(r"(?<![^\W\d_])(?i:left|remain\w*|leftover|leaving|answer|result|solution)(?![^\W\d_])|"
+                           r"(?<![^\W\d_])(?i:total|altogether|in\s++all|overall)\s*+$")
+
+
+def _names_a_result(label: str) -> bool:
+    """Whether a lone label before a value (`_LABELLED_VALUE`) names the result, so it offers
+    its value as an answer (`Total = 8`, `Apples left = 8`, `Answer = 8`); any other label
+    names a quantity (`Start = 10.`, `Total eaten = 3.`), whose value is the working's own
+    where the working before the box states it (`_unread_after_box`), and another answer
+    where it does not (`Apples = 8.`, `x = 8`)."""
+    return _RESULT_LABEL.search(label) is not None or any(
+        word.lower() in _OFFERING_LABELS for word in _LETTERS.findall(label))
 
 
 def _other_value(aside: str, number: re.Match[str], answer: str) -> bool:

@@ -206,11 +206,15 @@ def test_meanings(math_reward):
 
 
 SOUP = "".join(f" tok{i % 97} }}{{ $ \\x ]( {i} " for i in range(800))  # ~12k chars
+SOUP_WORDS = "".join(f" tok }}{{ $ \\x ]( {'ab'[i % 2]} " for i in range(800))  # the same, no number
 
 
 @pytest.mark.parametrize("completion,value", [
-    # A correct box, then a page of token soup (numbers, braces, dollars): the box counts.
-    ("So \\boxed{25}." + SOUP, 1.0),
+    # A correct box, then a page of token soup with no number: the box counts. Soup that holds
+    # numbers in one sentence too long to read whole (12,000 characters, no stop) is not known
+    # harmless: a length limit never decides for the reply (round 22, h-m46), so it is uncertain.
+    ("So \\boxed{25}." + SOUP_WORDS, 1.0),
+    ("So \\boxed{25}." + SOUP, 0.0),
     ("So \\boxed{24}." + SOUP, 0.0),
     # Ten thousand empty boxes, then the answer.
     ("\\boxed{}" * 10_000 + " so \\boxed{25}", 1.0),
