@@ -2346,7 +2346,9 @@ _CUT = "\u2026"  # (the ending of a sentence `_sentences_read` read only in part
 _COMMA_BEFORE_WORD = re.compile(r",(?=[^\W\d_])")
 # A line of a recap that labels its value (`Start: 10 apples`, `Apples left: 7`): at most four
 # words, then a colon, then the value first.
-_LABEL_LINE = re.compile(r"\s*+[^\W\d_]++(?:\s++[^\W\d_]++){0,3}\s*+:\s*+(?=-?\d)")
+# (the lookbehinds start no match inside a run of spaces or letters: `match` at a line's
+# start is the same, and a search stays linear)
+_LABEL_LINE = re.compile(r"(?<!\s)\s*+(?<![^\W\d_])[^\W\d_]++(?:\s++[^\W\d_]++){0,3}\s*+:\s*+(?=-?\d)")
 # Labels that offer their value rather than name a quantity of the story (`Also: 3`, `Or: 10`,
 # `Answer: 8`, `Edit: 8`): never a recap's item.
 _OFFERING_LABELS = frozenset("""
@@ -3458,7 +3460,8 @@ _JUDGED = re.compile(
 # closing bracket is a factorial, not the sentence's mark (`It is 5!.`, `i.e. 5!`: 120), and
 # so is a second `!` glued to it (`5!!`, the double factorial).
 _RESTATED_SENTENCE_END = re.compile(r"(?:[.?]|(?<![\d)}!])!+)(?:\s|$)|\n\s*\n")
-_ONLY_WORDS = re.compile(r"\)?\s*(?:[^\W\d_]+(?:\s+[^\W\d_]+)*)?[\s.;:,!)]*")
+_ONLY_WORDS = re.compile(  # possessive, and no match starts inside what it reads (linear)
+    r"(?<![\w\s.;:,!)])\)?\s*+(?:[^\W\d_]++(?:\s++[^\W\d_]++)*+)?[\s.;:,!)]*+")
 _RESTATED_VALUE = re.compile(r"(?<!\s)\s*-?\d[\d,]*(?:\.\d+)?(?:[eE]-?\d+)?(?:\s*\\?%)?")
 
 
