@@ -842,16 +842,17 @@ _WORD_BETWEEN = re.compile(r"(?<=[\d%])" + _WORD_OPENING + r"([^\W\d_]+)[\s})\]]
 _NUMERAL_WORDS = frozenset({"times", "point", "mod", "pi", "x"})  # (`2 x 3`)
 # A word spelled in pieces between two numerals (`7 o r 8`, `7 O R 8`, normalized from `o\\!r`,
 # `\\ o\\ r\\ `; `7 o\\/r 8`, `7 and/or 8`, `7 i.e. 8`, `7 o-r 8`, `7 o\\relax r 8`): its letters
-# rejoined across whatever is no letter and no digit (`_SPELLED_GAP`: any sign, bracket, point or
-# space, and the commands that render nothing or only space, `_IN_WORD_NOTHING`) are the word
-# `_WORD_BETWEEN` tests. Any other command (`\\times`, `\\cdot`) ends the word.
+# rejoined across whatever is no letter and no digit (`_SPELLED_GAP`: any sign, point, group
+# brace or space, and the commands that render nothing or only space, `_IN_WORD_NOTHING`) are
+# the word `_WORD_BETWEEN` tests. A bracket or bar (letters on its two sides stand in different
+# groups), a code fence's backtick and any other command (`\\times`, `\\cdot`) end the word.
 _IN_WORD_NOTHING = re.compile(
     _SPACE_MARKUP + r"|\\[-/,;:! ]|\\(?:relax|allowbreak|nobreak|empty|null|unskip|strut|mathstrut|"
     r"[hv]fil{1,3}|hss|[hv]space\*?\s{0,3}\{[^{}]{0,20}\}|quad|qquad|enspace|thinspace|negthinspace|"
     r"medspace|negmedspace|thickspace|negthickspace|kern\s{0,3}[-+]?[\d.]{0,10}\s{0,3}[a-z]{2}|"
     r"displaystyle|textstyle|text|textrm|textbf|textit|textsf|mbox|mathrm|mathbf|mathit|mathsf|"
     r"operatorname|emph|rm|bf|it|sf|tt)(?![a-zA-Z])")
-_SPELLED_GAP = r"(?:[^\w\\]|_|" + _IN_WORD_NOTHING.pattern + r")++"
+_SPELLED_GAP = r"(?:[^\w\\()\[\]|`]|_|" + _IN_WORD_NOTHING.pattern + r")++"
 _SPELLED_BETWEEN = re.compile(r"(?<=[\d%])" + _WORD_OPENING + r"([^\W\d_]++(?:" + _SPELLED_GAP
                               + r"[^\W\d_]++)+)\.?[\s})\]]++(?=[-+(]?\.?\d)")
 _NOT_LETTER = re.compile(r"[\W\d_]+")
