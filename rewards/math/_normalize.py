@@ -259,7 +259,8 @@ _ALIGNING = re.compile(r"&(?=\s*=)|(?<==)\s*&")
 def _read_as_tex(s: str) -> str:
     """`s` with what TeX reads as one value written as the rules read it: `7{.}5` as 7.5,
     `\\lvert -7 \\rvert` as `|-7|`, a colour or an underline as what it styles, space markup at
-    an edge dropped (`7\\phantom{0}`, `\\hspace{1em}7`), `\\max\\{7, 6\\}` as `\\max(7, 6)`,
+    an edge dropped (`7\\phantom{0}`, `\\hspace{1em}7`), `\\max\\{7, 6\\}` as `\\max(7, 6)` (also
+    `\\operatorname{max}\\left\\{7, 6\\right\\}`, `\\max\\lbrace 7, 6\\rbrace`),
     unbraced one-token arguments braced (`\\binom 72`: `\\binom{7}{2}`), infix `\\over` and
     `\\above <dimen>` as `\\frac` of their group's two sides (`_infix_fractions`), a trailing
     modulus on a whole number as the number (`7 \\pmod 8`: 7), and a chain aligned in rows
@@ -346,7 +347,9 @@ def _either(braced: str | None, token: str | None) -> str:
 
 def _one_row(found: re.Match[str]) -> str:
     """An environment's rows as one row where they are one (`_ROWS`): a chain continued by
-    `&=` in each row after the first, or a single row; else the environment as written."""
+    `&=` in each row after the first, after any row break (`_ROW_BREAK`: `\\\\[2pt]`, `\\\\*`), or a
+    single row; an empty last row (`x &= 7 \\\\ `) sets nothing, and in `array` a `&` beside a
+    relation aligns (`_ALIGNING`), any other splits cells; else the environment as written."""
     body = _CONTINUED.sub(" ", _LAST_ROW_EMPTY.sub("", found.group(2)))
     if "\\\\" in body or found.group(1) == "array" and "&" in _ALIGNING.sub("", body):
         return found.group(0)
