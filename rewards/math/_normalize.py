@@ -1173,8 +1173,7 @@ def _as_rendered(answer: str) -> str:
     """A normalized answer as the joins are read in it (`_joined_parts`): `\\pm` spelled with
     value signs read as `\\pm`, marks over a sign dropped, what renders nothing or only sets a
     style as a space (`_RENDERS_NOTHING`, `_STYLE`, `_EMPTY_COMMAND`), grouping braces and
-    sizes dropped; a numeral in angle brackets after a numeral as in square ones (`_ASIDE_ANGLE`),
-    """
+    sizes dropped; a numeral in angle brackets after a numeral as in square ones (`_ASIDE_ANGLE`)."""
     answer = _PLUS_MINUS_SPELLED.sub(
         lambda found: f" \\pm {found.group(2) or found.group(3) or ''}", answer)
     answer = _STARRED_SPACE.sub(r"\1", _PHANTOM.sub(" ", answer))
