@@ -198,8 +198,10 @@ _PAIRED_BARS = {"lvert": "|", "rvert": "|", "lVert": "\\|", "rVert": "\\|"}
 _PAIRED_BAR = re.compile(r"\\([lr][vV]ert)(?![a-zA-Z])")  # `\\lvert -7 \\rvert` is `|-7|`
 # Markup that sets only a style (a colour, an underline): what it styles. `\\color{red}` is a
 # switch (what follows is red), `\\textcolor{red}{7}` and `\\underline{7}` style their argument.
-_STYLE_SWITCH = re.compile(r"\\color\s{0,3}\{[A-Za-z!0-9 ]{0,40}\}")
-_STYLED = re.compile(r"\\(?:textcolor\s{0,3}\{[A-Za-z!0-9 ]{0,40}\}|underline(?![a-zA-Z]))\s{0,3}(?=\{)")
+# A colour is named (`{red}`, `{red!50}`) or given in a model (`[rgb]{1,0,0}`, `[HTML]{FF0000}`).
+_COLOUR = r"(?:\[\s{0,3}[A-Za-z]{1,10}\s{0,3}\]\s{0,3})?\{[A-Za-z!0-9 ,.]{0,40}\}"
+_STYLE_SWITCH = re.compile(r"\\color\s{0,3}" + _COLOUR)
+_STYLED = re.compile(r"\\(?:textcolor\s{0,3}" + _COLOUR + r"|underline(?![a-zA-Z]))\s{0,3}(?=\{)")
 # Markup that renders as space or nothing at a value's edge (`7\\phantom{0}`, `\\hspace{1em}7`,
 # `\\hspace*{1em}`, `\\kern1em`): a space. Between values it is read by the join rules.
 _DIMENSION = r"[-+]?(?:\d{1,10}(?:\.\d{0,10})?|\.\d{1,10})\s{0,3}(?:em|ex|pt|pc|mu|px|bp|cm|mm|in|dd|cc|sp)"
@@ -208,32 +210,57 @@ _SPACE_MARKUP = (r"(?:\\[hv]?phantom\s{0,3}\{[0-9A-Za-z.,\s]{0,80}\}|\\[hv]space
 _EDGE_SPACE = re.compile(r"\A\s*+(?:" + _SPACE_MARKUP + r"\s*+)++|(?<!\s)\s*+(?:" + _SPACE_MARKUP
                          + r"\s*+)++\Z")
 # A function of a set (`\\max\\{7, 6\\}`, `\\min\\{7,8\\}`): the function of its elements.
-_OF_A_SET = re.compile(r"(?<![A-Za-z])(\\?(?:max|min|gcd|lcm))\s{0,3}\\\{([^{}]{0,400}?)\\\}")
+# The function's name in any spelling (`\\max`, `\\mathrm{max}`, `\\operatorname{max}`), the set's
+# braces in any spelling (`\\{`, `\\left\\{`, `\\big\\{`, `\\lbrace`).
+_SET_OPENS = r"(?:\\(?:left|[bB]igg?l?)\s{0,3})?(?:\\\{|\\lbrace(?![a-zA-Z]))"
+_SET_CLOSES = r"(?:\\(?:right|[bB]igg?r?)\s{0,3})?(?:\\\}|\\rbrace(?![a-zA-Z]))"
+_OF_A_SET = re.compile(r"(?<![A-Za-z])(?:\\(?:mathrm|operatorname\*?|text|textrm|mbox)\s{0,3}\{\s{0,3}"
+                       r"(max|min|gcd|lcm)\s{0,3}\}|(\\?(?:max|min|gcd|lcm)))\s{0,3}" + _SET_OPENS
+                       + r"([^{}]{0,400}?)" + _SET_CLOSES)
 # A command of two arguments given unbraced one-token arguments (`\\binom 72`, `\\frac 1 4`):
 # TeX reads one digit or letter each (`\\binom{7}{2}`).
 _UNBRACED_TWO = re.compile(r"\\(binom)(?![a-zA-Z])\s{0,3}(?:\{([^{}]{0,80})\}|([0-9A-Za-z]))"
                            r"\s{0,3}(?:\{([^{}]{0,80})\}|([0-9A-Za-z]))")
 # TeX's infix generalized fractions: `\\over` and `\\above <dimen>` (a fraction; `\\above 0pt`
-# draws no rule, it is `\\atop`: two values stacked), `\\choose` (`_choose_as_binomial`).
-_INFIX_FRACTION = re.compile(r"\\(?:over|above\s{0,3}(" + _DIMENSION + r"))(?![a-zA-Z])")
+# draws no rule, it is `\\atop`: two values stacked), `\\choose` (`_choose_as_binomial`), and
+# their `...withdelims` forms, which set the same between two delimiters (`\\overwithdelims()`:
+# the fraction in brackets; `\\atopwithdelims()`: two values stacked in brackets; `.`: none).
+_DELIMITER = (r"\s{0,3}(?:[()\[\]|./<>]|\\[{}|]|\\(?:[lr]?[vV]ert|[lr]angle|[lr]floor|[lr]ceil|[lr]brace|"
+              r"[lr]brack|[lr]group|[lr]moustache|backslash)(?![a-zA-Z]))")
+_INFIX_FRACTION = re.compile(r"\\(?:over(?![a-zA-Z])|above\s{0,3}(" + _DIMENSION + r")(?![a-zA-Z])|(over|atop)"
+                             r"withdelims(" + _DELIMITER + r")(" + _DELIMITER + r")|abovewithdelims("
+                             + _DELIMITER + r")(" + _DELIMITER + r")\s{0,3}(" + _DIMENSION + r")(?![a-zA-Z]))")
 _UNIT_OF_DIMENSION = re.compile(r"[a-z]+")
-_INFIX_ANY = re.compile(r"\\(?:over|above|atop|choose|brack|brace)(?![a-zA-Z])")
+_INFIX_ANY = re.compile(r"\\(?:over|above|atop|choose|brack|brace)(?:withdelims)?(?![a-zA-Z])")
 # A trailing modulus on a bare whole number (`7 \\pmod 8`, `7 \\pmod{8}`, `7 (\\text{mod } 8)`):
 # the number, a residue, as `x \\equiv 7 \\pmod{8}` reads.
 _TRAILING_MODULUS = re.compile(
     r"\A(\s*[-+]?\d+)\s*(?:\\pmod\s{0,3}(?:\{\s{0,3}(\d+)\s{0,3}\}|(\d)(?!\d))|\(\s{0,3}(?:\\(?:text|textrm|"
     r"mathrm|mbox|operatorname)\s{0,3}\{\s{0,3})?\\?[bp]?mod\s{0,3}\}?\s{0,3}\{?\s{0,3}(\d+)\s{0,3}\}?\s{0,3}\))\s*\Z")
+# A row break (`\\\\`) with its star and its skip, any glue as TeX reads one (`\\\\*`, `\\\\[2pt]`,
+# `\\\\[-1ex]`, `\\\\[0.5\\baselineskip]`, `\\\\[\\jot]`): a factor and a unit or a skip register; a
+# bracket of anything else (`\\\\ [8]`) is the next row's.
+_SKIP_UNIT = r"(?:(?:em|ex|pt|pc|mu|px|bp|cm|mm|in|dd|cc|sp|fil{1,3})(?![a-zA-Z])|\\[a-zA-Z]{1,30})"
+_FACTOR = r"[-+]?(?:\d{1,10}(?:\.\d{0,10})?|\.\d{1,10})?\s{0,3}"
+_GLUE = _FACTOR + _SKIP_UNIT + r"(?:\s{0,3}(?:plus|minus)\s{0,3}" + _FACTOR + _SKIP_UNIT + r"){0,2}"
+_ROW_BREAK = r"\\\\(?:\*|\s{0,3}\[\s{0,3}" + _GLUE + r"\s{0,3}\])*"
+_ROW_BREAKS = re.compile(_ROW_BREAK)
 # An environment that aligns or stacks rows, of one row, or whose rows after the first each
 # continue the chain (`x &= 10 - 3 \\\\ &= 7`): one value, its rows joined (`x = 10 - 3 = 7`).
 _ROWS = re.compile(r"\\begin\{(aligned|align\*?|split|eqnarray\*?|alignat\*?|alignedat|gathered|gather\*?|"
                    r"array)\}(?:\{[^{}]{0,20}\})*((?:(?!\\(?:begin|end)\{).){0,400}?)\\end\{\1\}", re.DOTALL)
-_CONTINUED = re.compile(r"\\\\\s*(?=&\s*=)")
+_CONTINUED = re.compile(_ROW_BREAK + r"\s*(?=&\s*=)")
+# A row break with only space (or an empty cell) after it: an empty last row, which sets nothing.
+_LAST_ROW_EMPTY = re.compile(_ROW_BREAK + r"[\s&]*\Z")
+# In `array` a `&` beside a relation sign aligns a chain (`x &= 7`, `x =& 7`); any other splits cells.
+_ALIGNING = re.compile(r"&(?=\s*=)|(?<==)\s*&")
 
 
 def _read_as_tex(s: str) -> str:
     """`s` with what TeX reads as one value written as the rules read it: `7{.}5` as 7.5,
     `\\lvert -7 \\rvert` as `|-7|`, a colour or an underline as what it styles, space markup at
-    an edge dropped (`7\\phantom{0}`, `\\hspace{1em}7`), `\\max\\{7, 6\\}` as `\\max(7, 6)`,
+    an edge dropped (`7\\phantom{0}`, `\\hspace{1em}7`), `\\max\\{7, 6\\}` as `\\max(7, 6)` (also
+    `\\operatorname{max}\\left\\{7, 6\\right\\}`, `\\max\\lbrace 7, 6\\rbrace`),
     unbraced one-token arguments braced (`\\binom 72`: `\\binom{7}{2}`), infix `\\over` and
     `\\above <dimen>` as `\\frac` of their group's two sides (`_infix_fractions`), a trailing
     modulus on a whole number as the number (`7 \\pmod 8`: 7), and a chain aligned in rows
@@ -243,7 +270,7 @@ def _read_as_tex(s: str) -> str:
     s = _PAIRED_BAR.sub(lambda found: _PAIRED_BARS[found.group(1)], s)
     s = _STYLED.sub("", _STYLE_SWITCH.sub(" ", s))
     s = _EDGE_SPACE.sub("", s)
-    s = _OF_A_SET.sub(r"\1(\2)", s)
+    s = _OF_A_SET.sub(_of_a_set, s)
     s = _UNBRACED_TWO.sub(lambda found: f"\\{found.group(1)}{{{_either(found.group(2), found.group(3))}}}"
                           f"{{{_either(found.group(4), found.group(5))}}}", s)
     s = _infix_fractions(s)
@@ -251,17 +278,19 @@ def _read_as_tex(s: str) -> str:
     if modulus is not None and 0 <= int(modulus.group(1)) < int(modulus.group(2) or modulus.group(3)
                                                                 or modulus.group(4)):
         s = modulus.group(1).strip()  # (a residue: `10 \\pmod{3}` is no residue's own name, left)
-    s = _ROWS.sub(_one_row, s) if "\\begin" in s else s
+    rows = _ROWS.sub(_one_row, s) if "\\begin" in s else s
+    s = rows.strip() if rows != s else s  # (a row read ends the answer: `x = 7 \\text{ apples}`)
     return _restated_once(_in_words_too(s))
 
 
 # The same name given the same value twice in a row (`x = 7, \\; x = 7`, `x = 10 - 3 \\\\ x =
 # 7`): one value restated, its last statement (`x = 7`). Values that differ are left (a list,
-# a hedge: `hedges`).
+# a hedge: `hedges`). A point ends the later value only where no digit follows it (`x = 7. 8`
+# sets `7.8` in math: the value is `7. 8`, not 7).
 _GAP = r"(?:\s|\\[,;:! ]|\\q?quad(?![a-zA-Z])|~){0,8}"
 _NAMED_VALUE = r"(?<![A-Za-z\\])(\\?[A-Za-z]{1,20}(?:_\{?\w{1,3}\}?)?)\s{0,3}=\s{0,3}((?=[^\s=])[^=]{1,80}?)"
 _RESTATED = re.compile(_NAMED_VALUE + _GAP + r"(?:[,;]|\\\\)?" + _GAP + r"(?=\1\s{0,3}=\s{0,3}"
-                       r"((?=[^\s=])[^=,;\\]{1,80}?)\s{0,3}(?:[,;.]|\\\\|\Z))")
+                       r"((?=[^\s=])[^=,;\\]{1,80}?)\s{0,3}(?:[,;]|\.(?!\s*[-+]?\.?\d)|\\\\|\Z))")
 # A numeral with its value in words beside it in brackets (`7 \\text{ (seven)}`, `7 (seven)`):
 # the numeral, where the words read as its value (`_read_number`); else left (uncertain).
 _IN_WORDS_TOO = re.compile(r"\A(\s*[-+]?\d+(?:\.\d+)?)\s{0,3}(?:\\(?:text|textrm|mathrm|mbox)\s{0,3}\{)?"
@@ -294,6 +323,23 @@ def _in_words_too(s: str) -> str:
         numeral.value == words.value) else s
 
 
+def _unwrapped(s: str) -> str:
+    """`s` with its text and font commands replaced by the text they hold (`_TEXT_CMD`), kept
+    apart from a command word right before (`\\allowbreak\\text{r}`: `\\allowbreak r`, not the
+    command `\\allowbreakr`)."""
+    return _TEXT_CMD.sub(lambda found: (" " if found.group(1)[:1].isalpha() and _ENDS_IN_COMMAND.search(
+        s[max(found.start() - 40, 0):found.start()]) else "") + found.group(1), s)
+
+
+_ENDS_IN_COMMAND = re.compile(r"\\[a-zA-Z]+\Z")
+
+
+def _of_a_set(found: re.Match[str]) -> str:
+    """A function of a set (`_OF_A_SET`) as the function of its elements: `\\max(7, 6)`."""
+    name = found.group(2) or "\\" + found.group(1)
+    return f"{name}({found.group(3)})"
+
+
 def _either(braced: str | None, token: str | None) -> str:
     """A command's argument, braced (`{7}`, `{}`) or one token (`7`)."""
     return braced if braced is not None else token or ""
@@ -301,9 +347,11 @@ def _either(braced: str | None, token: str | None) -> str:
 
 def _one_row(found: re.Match[str]) -> str:
     """An environment's rows as one row where they are one (`_ROWS`): a chain continued by
-    `&=` in each row after the first, or a single row; else the environment as written."""
-    body = _CONTINUED.sub(" ", found.group(2))
-    if "\\\\" in body or found.group(1) == "array" and "&" in body:
+    `&=` in each row after the first, after any row break (`_ROW_BREAK`: `\\\\[2pt]`, `\\\\*`), or a
+    single row; an empty last row (`x &= 7 \\\\ `) sets nothing, and in `array` a `&` beside a
+    relation aligns (`_ALIGNING`), any other splits cells; else the environment as written."""
+    body = _CONTINUED.sub(" ", _LAST_ROW_EMPTY.sub("", found.group(2)))
+    if "\\\\" in body or found.group(1) == "array" and "&" in _ALIGNING.sub("", body):
         return found.group(0)
     return f" {body.replace('&', ' ').strip()} "
 
@@ -313,7 +361,11 @@ def _infix_fractions(s: str) -> str:
     or `\\above <dimen>` at its own level, and no other infix command, read as TeX reads it:
     `\\frac` of what the group holds before and after it (`{14 \\over 2}`: `{\\frac{14}{2}}`,
     `7 \\above 1pt 8`: `\\frac{7}{8}`). `\\above` of a zero dimension draws no rule: `\\atop`,
-    two values stacked. Two infix commands in one group are an error to TeX: left as written."""
+    two values stacked. The `...withdelims` forms set the same between their two delimiters
+    (`7 \\overwithdelims() 8`: `(\\frac{7}{8})`; `7 \\atopwithdelims() 8`: `(7 \\atop 8)`, two values
+    stacked). Two infix commands in one group are an error to TeX, and a side that joins two
+    values (`_joining_sign`: `7 \\text{ or } 8 \\over 9`, `{7 \\atop 8} \\over 9`) is no one value:
+    left as written."""
     if len(s) > 2000 or _INFIX_FRACTION.search(s) is None:
         return s
     for _ in range(20):  # (innermost groups first; each pass reads one)
@@ -346,15 +398,25 @@ def _one_infix_fraction(s: str) -> str:
             continue
         found = _INFIX_FRACTION.match(inner, infixes[0].start())
         assert found is not None
-        above = found.group(1)
-        if above is not None and not re.search(r"[1-9]", _UNIT_OF_DIMENSION.sub("", above)):
-            return s[:start] + inner[:found.start()] + "\\atop " + inner[found.end():] + s[end:]
+        above = found.group(1) or found.group(7)
+        opening, closing = (_delimiter_set(found.group(3) or found.group(5)),
+                            _delimiter_set(found.group(4) or found.group(6)))
+        if found.group(2) == "atop" or above is not None and not re.search(
+                r"[1-9]", _UNIT_OF_DIMENSION.sub("", above)):
+            return (s[:start] + opening + inner[:found.start()] + " \\atop " + inner[found.end():]
+                    + closing + s[end:])
         before, after = inner[:found.start()].strip(), inner[found.end():].strip()
-        if not before or not after or any(part.count("(") != part.count(")")
+        if not before or not after or any(part.count("(") != part.count(")") or _joining_sign(part)
                                           for part in (before, after)):
-            continue
-        return s[:start] + f"\\frac{{{before}}}{{{after}}}" + s[end:]
+            continue  # (a side that joins two values, `7 \\text{ or } 8 \\over 9`: no one value)
+        return s[:start] + f"{opening}\\frac{{{before}}}{{{after}}}{closing}" + s[end:]
     return s
+
+
+def _delimiter_set(delimiter: str | None) -> str:
+    """A `...withdelims` delimiter as written around the value (`.`, or none: nothing)."""
+    delimiter = (delimiter or "").strip()
+    return "" if delimiter in ("", ".") else f" {delimiter} " if delimiter.startswith("\\") else delimiter
 
 
 def _own_level(text: str) -> str:
@@ -405,7 +467,7 @@ def normalize(answer: str, carried: frozenset[str] = frozenset()) -> str:
     s = _plain_size(s, carried)  # `5 short tons` against `5 tons`: the gold's ton
     s = _in_gold_unit(s, carried)
     if _other_whole_unit(s, carried):  # `5 kg` against `5 kg m`: another unit, kept
-        return _TEXT_CMD.sub(r"\1", re.sub(r"\s+", " ", s)).strip().rstrip(_PUNCT)
+        return _unwrapped(re.sub(r"\s+", " ", s)).strip().rstrip(_PUNCT)
     s = _in_whole_unit(s, carried)  # `5 m/s/s` against `5 m/s^2`: the gold's unit
     for _ in range(3):  # `15,000 \\text{kcal m}^{-2} \\text{ yr}^{-1}`: a unit in parts
         stripped = _strip_trailing_unit(s, carried)
@@ -413,7 +475,7 @@ def normalize(answer: str, carried: frozenset[str] = frozenset()) -> str:
             break
         s = stripped
     s = _strip_compound_unit(s, carried)
-    s = _TEXT_CMD.sub(r"\1", s)
+    s = _unwrapped(s)
     s = re.sub(r"\s+", " ", s).strip().rstrip(_PUNCT)  # rstrip: keep the point of .5
     if any(word.startswith("~") for word in carried):  # the gold says it is rounded
         s = _without_approximation(s, carried)
@@ -808,9 +870,18 @@ _WORD_BETWEEN = re.compile(r"(?<=[\d%])" + _WORD_OPENING + r"([^\W\d_]+)[\s})\]]
                            r"(?=[-+(]?\.?\d|(?P<named>[A-Za-z](?:_\{?\w{1,3}\}?)?\s{0,3}=))")
 _NUMERAL_WORDS = frozenset({"times", "point", "mod", "pi", "x"})  # (`2 x 3`)
 # A word spelled in pieces between two numerals (`7 o r 8`, `7 O R 8`, normalized from `o\\!r`,
-# `\\ o\\ r\\ `; `7 o\\/r 8`, `7 and/or 8`, `7 i.e. 8`): its letters rejoined across spaces,
-# points, slashes and what renders nothing (`_SPELLED_GAP`) are the word `_WORD_BETWEEN` tests.
-_SPELLED_GAP = r"(?:\s|\.|/|\\/|\{\}|\\-)++"
+# `\\ o\\ r\\ `; `7 o\\/r 8`, `7 and/or 8`, `7 i.e. 8`, `7 o-r 8`, `7 o\\relax r 8`): its letters
+# rejoined across whatever is no letter and no digit (`_SPELLED_GAP`: any sign, point, group
+# brace or space, and the commands that render nothing or only space, `_IN_WORD_NOTHING`) are
+# the word `_WORD_BETWEEN` tests. A bracket or bar (letters on its two sides stand in different
+# groups), a code fence's backtick and any other command (`\\times`, `\\cdot`) end the word.
+_IN_WORD_NOTHING = re.compile(
+    _SPACE_MARKUP + r"|\\[-/,;:! ]|\\(?:relax|allowbreak|nobreak|empty|null|unskip|strut|mathstrut|"
+    r"[hv]fil{1,3}|hss|[hv]space\*?\s{0,3}\{[^{}]{0,20}\}|quad|qquad|enspace|thinspace|negthinspace|"
+    r"medspace|negmedspace|thickspace|negthickspace|kern\s{0,3}[-+]?[\d.]{0,10}\s{0,3}[a-z]{2}|"
+    r"displaystyle|textstyle|text|textrm|textbf|textit|textsf|mbox|mathrm|mathbf|mathit|mathsf|"
+    r"operatorname|emph|rm|bf|it|sf|tt)(?![a-zA-Z])")
+_SPELLED_GAP = r"(?:[^\w\\()\[\]|`]|_|" + _IN_WORD_NOTHING.pattern + r")++"
 _SPELLED_BETWEEN = re.compile(r"(?<=[\d%])" + _WORD_OPENING + r"([^\W\d_]++(?:" + _SPELLED_GAP
                               + r"[^\W\d_]++)+)\.?[\s})\]]++(?=[-+(]?\.?\d)")
 _NOT_LETTER = re.compile(r"[\W\d_]+")
@@ -858,8 +929,7 @@ _NUMERAL = re.compile(r"(?<!\s)\(?\s*[-+]?(?:\d[\d,]*(?:\.\d+)?|\.\d+)\s*%?\s*\)
 # What renders nothing around the values and signs of a relation, read past (`_unmarked`): empty
 # groups (`7 \\approx{} 8`, `8^{}`), line breaks (`\\\\`), `\\left.` (normalized to a lone `.`),
 # grouping braces that are no command's argument (`_ungrouped`: `{7} = {8}`, `7 {\\sim} 8`).
-_RENDERS_NOTHING = re.compile(r"[\^_]?\{\s*\}|\\\\(?:\*|\s{0,3}\[\s{0,3}" + _DIMENSION + r"\s{0,3}\])*(?![A-Za-z])"
-                              r"|(?<!\S)\.(?!\S)")
+_RENDERS_NOTHING = re.compile(r"[\^_]?\{\s*\}|" + _ROW_BREAK + r"(?![A-Za-z])|(?<!\S)\.(?!\S)")
 _SPACED_ARGUMENT = re.compile(r"(?<=[A-Za-z}^_\]])\s+(?=\{)")  # `\\frac {16} {2}`: arguments
 # A relation sign set with a mark over or under it (`\\stackrel{?}{=}`, `\\overset{?}{=}`) or as
 # a relation (`\\mathrel{\\sim}`): the sign.
@@ -1029,7 +1099,7 @@ def _joined_parts(answer: str) -> list[str] | None:
                  and _unit_id(found.group(1)) is None
                  and (found.group("named") is None or found.group(1).lower() in _OR_WORDS)))}
     for spelled in _SPELLED_BETWEEN.finditer(answer):
-        word = _NOT_LETTER.sub("", spelled.group(1).replace("\\/", ""))
+        word = _NOT_LETTER.sub("", _IN_WORD_NOTHING.sub("", spelled.group(1)))
         if word in _LOR_LETTERS or (word.lower() not in NUMBER_WORDS | _NUMERAL_WORDS
                                     and _unit_id(word) is None):
             words[spelled.span()] = word.lower() if word.lower() in _OR_WORDS else word
@@ -1078,14 +1148,18 @@ def _joined_parts(answer: str) -> list[str] | None:
 
 
 # A numeral carries its own marks only (`5'`, `5''`, `5‴`): a run of primes after it of more
-# than it carries (three or more: `7 ′′′ 8`, `7 \\prime\\prime\\prime 8`) joins it to
-# what follows, whole. A run of bars (`7 \\vert\\vert 8`, `7 || 8`: `\\|` spelled twice) with a
-# value right on both sides joins, whole.
-_PRIME_RUN = re.compile(r"(?<=\d)(?:\s{0,3}(?:\\prime(?![a-zA-Z])|['\u2032\u2033\u2034\u2057\x22]))++")
+# than it carries (three or more: `7 ′′′ 8`, `7 \\prime\\prime\\prime 8`), set beside it or as
+# its superscript (`7^{\\prime\\prime\\prime} 8`, `7^{'''} 8`), joins it to what follows, whole.
+# A run of bars (`7 \\vert\\vert 8`, `7 || 8`: `\\|` spelled twice; `7 \\big| \\big| 8`, read with
+# its sizes dropped, `7 | | 8`: math sets no space between them) with a value right on both
+# sides joins, whole.
+_PRIME = r"(?:\\prime(?![a-zA-Z])|['\u2032\u2033\u2034\u2057\x22])"
+_PRIME_RUN = re.compile(r"(?<=\d)(?:\s{0,3}(?:\^\s{0,3}\{(?:\s{0,3}" + _PRIME + r")++\s{0,3}\}|\^?\s{0,3}"
+                        + _PRIME + r"))++")
 _PRIME_COUNT = {"'": 1, "\u2032": 1, "\u2033": 2, "\u2034": 3, "\u2057": 4, "\x22": 2, "\\prime": 1}
 _PRIME_MARK = re.compile(r"\\prime|\S")
 _ONE_BAR = r"\\(?:[lr]?[vV]ert(?![a-zA-Z])|\|)|[|\u2016]"
-_BAR_RUN = re.compile(r"(?:" + _ONE_BAR + r")(?:(?:(?<=[a-zA-Z])\s{0,3})?(?:" + _ONE_BAR + r"))++")
+_BAR_RUN = re.compile(r"(?:" + _ONE_BAR + r")(?:\s*+(?:" + _ONE_BAR + r"))++")
 
 
 def _runs_between(answer: str) -> list[tuple[int, int]]:
@@ -1298,7 +1372,7 @@ def _side_value(text: str) -> Number | float | None:
     text = text.strip()
     if not text:
         return None
-    value = _read_number(text) or _constant(text)
+    value = _read_number(text) or _constant(text) or _of_numerals(text)
     repeating = _REPEATING.fullmatch(text) if value is None and len(text) <= 60 else None
     if repeating is not None:
         whole, fixed, cycle = repeating.groups()
@@ -1312,6 +1386,27 @@ def _side_value(text: str) -> Number | float | None:
         worded = _WORDED.fullmatch(text)
         value = _read_number(worded.group(1)) if worded is not None else None
     return value
+
+
+# A function of several values applied to numerals (`\\max(7)`, `\\max(7, 6)`, `\\gcd(14, 21)`,
+# as `_read_as_tex` writes `\\max\\{7\\}`): its value.
+_OF_NUMERALS = re.compile(r"\\?(max|min|gcd|lcm)\s{0,3}\(([-+\d.,\s]{1,200})\)")
+
+
+def _of_numerals(text: str) -> float | None:
+    """The value of a function of numerals (`_OF_NUMERALS`; `gcd` and `lcm` of whole numbers), or None."""
+    found = _OF_NUMERALS.fullmatch(text)
+    numbers = [parse_number(part) for part in found.group(2).split(",")] if found is not None else []
+    if not numbers or any(number is None or number.percent for number in numbers):
+        return None
+    values = [number.value for number in numbers if number is not None]
+    name = found.group(1) if found is not None else ""
+    if name in ("max", "min"):
+        return float(max(values) if name == "max" else min(values))
+    if any(value.denominator != 1 for value in values):
+        return None
+    whole = [int(value) for value in values]
+    return float(math.gcd(*whole) if name == "gcd" else math.lcm(*whole))
 
 
 def _side_words(text: str) -> str:
@@ -1409,6 +1504,8 @@ def hedges(answer: str, gold: str) -> bool:
     shown to a judge, whose yes the gold among the values would buy. Against a gold of
     several values (`2, 3`) the sign is a word the gold does not hold (`qualifiers`):
     uncertain, the judge's."""
+    if len(answer) <= 2000 and ("\\{" in answer or "brace" in answer):
+        answer = _SINGLETON.sub(r" \1 ", answer)  # (`\\{7\\} \\vee \\{8\\}` against 7: 7 and 8)
     listed = len(answer) <= 2000 and (_stacked(answer) or any(
         _LISTED.search(_LIST_OPERAND.sub("0", text)) is not None
         or any(_named_value(found) for found in _NAMED_LISTED.finditer(text))
@@ -1417,31 +1514,76 @@ def hedges(answer: str, gold: str) -> bool:
         parse_number(gold) is not None or _constant(gold) is not None)
 
 
+# A set of one numeral (`\\{7\\}`, `\\lbrace 7 \\rbrace`, sized or not), against a gold of one value:
+# its one value, whatever joins it to another (`\\{7\\} \\cup \\{8\\}`, `\\{7\\}, \\{8\\}`, `\\{7\\} \\vee
+# \\{8\\}`: 7 and 8, a hedge between them).
+_SINGLETON = re.compile(r"(?:\\(?:left|[bB]igg?l?)\s{0,3})?(?:\\\{|\\lbrace(?![a-zA-Z]))\s{0,3}"
+                        r"([-+]?(?:\d[\d,]*(?:\.\d+)?|\.\d+)%?)\s{0,3}(?:\\(?:right|[bB]igg?r?)\s{0,3})?"
+                        r"(?:\\\}|\\rbrace(?![a-zA-Z]))")
 # Two numerals listed (`7, 8`, `\\{6, 8\\}`, `\\{7\\} \\{8\\}`, `7 \\text, 8` as rendered), a function's
 # value among them (`\\max(7), 8`: `_LIST_OPERAND` is read as a numeral there) or one name's
 # values (`x = 7, x = 8`, `_NAMED_LISTED`): against a gold of one value, a hedge between them (a
 # digits' group, `1, 000`, is one numeral).
 _LISTED = re.compile(r"(?<=[\d%'\u2032\u2033])\s{0,3}(?:,\s{1,3}|\\\}\s{0,3}(?:(?:\\cup(?![a-zA-Z])|\u222a)\s{0,3})?"
                      r"\\\{\s{0,3})(?=[-+]?\.?\d)(?!\d{3}(?!\d))")
-# Values in the rows of an environment that stacks rows (`array`, `matrix`, `align`, `gather`,
-# `split`, `cases`, starred or not) and that no bracket stands around (`\\begin{array}{c} 7 \\\\ 8
-# \\end{array}`, `\\begin{align} \\frac{14}{2} \\\\ 8 \\end{align}`): listed, as above; in brackets
-# they are one value, a vector or a binomial (`\\left(\\begin{array}{c}5\\\\2\\end{array}\\right)`,
-# `\\begin{pmatrix}`). A row is a value where `_side_value` reads it (its cells' `&` dropped).
-_STACKED = re.compile(r"\\begin\{(array|matrix|smallmatrix|aligned|gathered|alignedat|cases|align|tabular|"
-                      r"gather|split|alignat|multline|eqnarray|flalign|subarray)\*?\}(?:\{[^{}]{0,20}\})?"
-                      r"((?:(?!\\end\{)[^$]){0,400})")
-_STACKED_NUMERALS = re.compile(r"\\begin\{(?:array|matrix|smallmatrix|aligned|gathered|cases|tabular)\}"
-                               r"(?:\{[^{}]{0,20}\})?[^\\]{0,80}\d\s{0,3}\\\\\s{0,3}[-+]?\.?\d")
+# Values in the rows of an environment that stacks rows and that no bracket stands around
+# (`\\begin{array}{c} 7 \\\\ 8 \\end{array}`, `\\begin{align} \\frac{14}{2} \\\\ 8 \\end{align}`,
+# `\\begin{dcases} 7 \\\\ 8 \\end{dcases}`): listed, as above. Every environment stacks its rows so,
+# by one rule, but those that set them in brackets (`_IN_BRACKETS`: `pmatrix`, `vmatrix`, small
+# or starred), as does a bracket right before one: one value, a vector, a determinant or a
+# binomial (`\\left(\\begin{array}{c}5\\\\2\\end{array}\\right)`). A row is a value where
+# `_side_value` reads it (its cells' `&` dropped), or numerals open its first rows; rows that join
+# two values as the join rules read them, row breaks read as what they render (`x = 7 \\\\ x = 8`,
+# `x = 7 \\\\ \\text{or } 8`), are a hedge too. An environment's arguments before its rows are read
+# as TeX reads them (`_ARGUMENTS`: `array`'s columns, `tabular*`'s width and columns; `[t]`).
+_STACKING = re.compile(r"\\begin\{([a-zA-Z]{1,30}\*?)\}")
+_IN_BRACKETS = re.compile(r"[pbBvV](?:small)?matrix\*?")
+_ARGUMENTS = {"array": 1, "subarray": 1, "tabular": 1, "tabular*": 2, "tabularx": 2, "tabulary": 2,
+              "alignat": 1, "alignat*": 1, "alignedat": 1, "xalignat": 1, "xalignat*": 1,
+              "longtable": 1, "longtable*": 1}
+_OPTIONAL_ARGUMENT = re.compile(r"\s{0,3}\[[^\[\]{}]{0,20}\]")
+_ARGUMENT = re.compile(r"\s{0,3}\{(?:[^{}]|\{[^{}]{0,20}\}){0,40}\}")
+_BODY = re.compile(r"(?:(?!\\end\{)[^$]){0,400}")
+_FIRST_ROWS_NUMERALS = re.compile(r"[^\\]{0,80}\d\s{0,3}" + _ROW_BREAK + r"\s{0,3}[-+]?\.?\d")
+
+
+def _stacked_bodies(answer: str) -> list[str]:
+    """The bodies (up to 400 characters) of the environments of `answer` that stack rows with no
+    bracket around them (`_STACKING`), after their arguments (`_ARGUMENTS`)."""
+    bodies = []
+    for found in itertools.islice(_STACKING.finditer(answer), 20):
+        name = found.group(1)
+        if _IN_BRACKETS.fullmatch(name) or answer[:found.start()].rstrip()[-1:] in ("(", "[", "{", "|"):
+            continue
+        at, needed = found.end(), _ARGUMENTS.get(name, 0)
+        for _ in range(4):  # (`[t]`, `{c}`; `tabular*`: `{1cm}[t]{c}`)
+            argument = _OPTIONAL_ARGUMENT.match(answer, at)
+            if argument is None and needed:
+                argument = _ARGUMENT.match(answer, at)
+                needed -= argument is not None
+            if argument is None:
+                break
+            at = argument.end()
+        body = _BODY.match(answer, at)
+        bodies.append(body.group(0) if body is not None else "")
+    return bodies
 
 
 def _stacked(answer: str) -> bool:
     """Whether an environment no bracket opens right before holds two or more rows that are
-    each a value (or numerals in its first rows, `_STACKED_NUMERALS`)."""
-    return any(answer[:found.start()].rstrip()[-1:] not in ("(", "[", "{", "|")
-               for found in _STACKED_NUMERALS.finditer(answer)) or any(answer[:found.start()].rstrip()[-1:] not in ("(", "[", "{", "|") and sum(
-        _side_value(row.replace("&", " ")) is not None for row in found.group(2).split("\\\\")[:20]) >= 2
-        for found in _STACKED.finditer(answer))
+    each a value (or numerals in its first rows), or rows the join rules read as a hedge."""
+    for body in _stacked_bodies(answer):
+        rows = _ROW_BREAKS.split(body)[:20]
+        if len(rows) < 2:
+            continue
+        if _FIRST_ROWS_NUMERALS.match(body) or sum(
+                _side_value(row.replace("&", " ")) is not None for row in rows) >= 2:
+            return True
+        if _joining_sign(_restated_once(body.replace("&", " "))) is not None:
+            return True
+    return False
+
+
 # The values a function of several values is applied to (`\\max(7, 8)`, `\\gcd(8, 12)`,
 # `lcm(8, 12)`): its operand, no list.
 _LIST_OPERAND = re.compile(r"(?<![A-Za-z])\\?(?:max|min|gcd|lcm)\s{0,3}(?:\(|\\\{)[^(){}]{0,400}(?:\)|\\\})")
