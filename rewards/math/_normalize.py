@@ -1069,7 +1069,7 @@ _MARKS_BESIDE = re.compile(r"(?:['\u2032\u2033\u00b0\u2030%$\u00a2-\u00a5\u20a0-
 _OPENS_VALUE = re.compile(r"(?<!\s)\s*+[-+\u2212]?\.?\d")
 # The sign that opens the text after a box and the value right after it (`= 8` of `= 8 (...)`,
 # `\\approx 8.5%`, `> -3`): the second side of a join, read alone.
-_SIGN_AND_VALUE = re.compile(r"[^\w\s]{1,3}\s{0,3}(?:\\[A-Za-z]{1,20}\s{0,3})?[-+\u2212]?\d++(?:[.,]\d++)*+(?:\s{0,3}\\?%)?"
+_SIGN_AND_VALUE = re.compile(r"(?<!\d)[^\w\s]{1,3}\s{0,3}(?:\\[A-Za-z]{1,20}\s{0,3})?[-+\u2212]?\d++(?:[.,]\d++)*+(?:\s{0,3}\\?%)?"
                              r"(?![\d.,/^_{]|\s{0,3}[-+*/^\u00d7\u00f7\u00b7\u2212]\s{0,3}\d)")
 
 
