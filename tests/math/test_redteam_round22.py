@@ -51,6 +51,12 @@ negated mistakes; what-ifs rejected by a sum or by no value; later results; long
 any opening (30 rows, now plain tests with their verdicts unchanged, the false losses of
 contrasts and of labels of the working's values among them).
 
+Closed after the round by three builders who did not write the round (h-m45 `_normalize`'s
+joins and TeX readings, h-m46 `_extract`'s after-box reading, h-m47 the judge's filter, signs
+and the kind asked; their class probes and controls: `test_round22_joins.py`,
+`test_round22_judge_and_units.py`): 116 of the 119, all 33 roots but one. Open: GSM8K_LOST
+(3 false losses: `#### 7 apples`, `#### 7 (apples)`, `#### +7` lose the box).
+
 Held attacks are plain tests; each hole is `xfail(strict=True)` naming its class
 (docs: /work/shared/ATTACK-CLASSES.md) and its root (file, function, rule).
 Deterministic; no timing.
