@@ -47,12 +47,14 @@ WORK = "Mia had 10 apples. She ate 3, so 10 - 3 = 7.\n\n"
 BOX = "The answer is $\\boxed{7}$. "
 
 # Reasons of the open rows, one per root (class: root).
-PHANTOM_SET = ("Meaning dropped by normalization: _normalize drops \\phantom{...} only where its "
-               "argument holds no escaped brace, so `\\{7\\}\\phantom{\\{8\\}}` (renders {7}) is "
-               "read with the phantom's set and scores as 15, not 7")
+PHANTOM_SET = ("Meaning dropped by normalization: _normalize._PHANTOM/_SPACE_MARKUP drop "
+               "\\phantom{...} only where its argument holds no brace, so "
+               "`\\{7\\}\\phantom{\\{8\\}}` (renders {7}) reaches compare's numeric reading with "
+               "the phantom's set and scores as 15, not 7")
 MAX_SIDE_BY_SIDE = ("Meaning dropped by normalization: two functions of numerals written side "
                     "by side (`\\max(7)\\max(8)`, `\\max(7)8`, `\\{7\\}\\max(8)`; _normalize's "
-                    "_of_numerals forms) are read as a sum, 15, not as the product 56")
+                    "_of_numerals forms, left as written) are read by compare's numeric path "
+                    "(`numeric (exact or 200 digits)`) as a sum, 15, not as the product 56")
 JOIN_NOTHING = ("Hedging: _normalize._IN_WORD_NOTHING (what renders nothing inside a joining "
                 "word, h-m45) lacks \\nolinebreak, \\linebreak[0], \\protect, \\ensuremath{}, "
                 "\\hbox{}, \\smash{}, \\rlap{}, \\llap{} and combining marks: `7 o\\hbox{}r 8` "
