@@ -13,7 +13,7 @@ whatever its names or depth; host folders are removed without following links.
 Classes: Exit and output forgery (A), Resources (B), Verdicts lost by masking (C),
 Reaching another run / state left (D), false losses throughout.
 
-66 probes: 56 held, 10 open as strict xfails under 3 roots (2 reachable by a program).
+68 probes: 58 held, 10 open as strict xfails under 3 roots (2 reachable by a program).
 
 Open (strict xfails), by root:
 - `harness_wire.Channel.send` (both modes; Exit and output forgery / Resources, a verdict
@@ -35,7 +35,7 @@ Open (strict xfails), by root:
   and `_make_folders` cannot pass PATH_MAX, so this is a latent root.
 
 Held: a worker's end through its pidfd (half a reply, with and without a child holding the
-reply pipe; children holding every pipe or the outputs only; a full reply racing the exit;
+reply pipe; children holding every pipe or the outputs only; a full reply racing the exit; 1 MB of io input unread, a child holding stdin;
 a child's forged reply after the death; an exit between tests with a small request; the
 main thread's SYS_exit with a live thread is a timeout); 3 crashes and a crash-only run
 leave the replacement / next run its count; exit 70 (io, load, worker, SystemExit, a C
@@ -213,6 +213,20 @@ def test_a_big_request_to_a_worker_that_stops_reading_times_out_at_its_limit(mod
 def test_a_big_request_to_a_live_worker_passes(mode: Mode) -> None:
     """False loss: the honest side of the probe above."""
     assert outcomes(BASE, [BIG, BIG], mode) == [PASS, PASS]
+
+
+IO_HOLDS_STDIN = (
+    "import os, time\nif os.fork() == 0:\n    os.setsid()\n    os.close(1)\n    os.close(2)\n"
+    "    time.sleep(30)\n    os._exit(0)\nprint('x')\n")
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_big_input_unread_by_a_program_whose_child_holds_stdin_passes(mode: Mode) -> None:
+    """The stdin/stdout harness's side of the blocked write: 1 MB of input no process
+    reads, its pipe held by a child: the program's answer, judged (harness_io writes
+    without blocking, under the test's deadline)."""
+    tests = [{"input": "y" * (1 << 20), "output": "x\n"}] * 2
+    assert outcomes(IO_HOLDS_STDIN, tests, mode) == [PASS, PASS]
 
 
 # --- (B) the process budget after crashes -----------------------------------------------------
