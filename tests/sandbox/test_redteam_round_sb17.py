@@ -264,9 +264,12 @@ def test_a_harness_stopped_by_its_test_still_times_it_out(mode: Mode) -> None:
     timeout, later tests not run; in an assert run the same from the worker."""
     timed_out = [("timeout", "test exceeded 3 s", True),
                  ("timeout", "not run: an earlier test timed out", False)]
-    assert io(SPIN, [{"input": "", "output": ""}] * 2, mode) == timed_out
+    # a CPU limit far past the test's 3 s: the spin ends at its wall limit on any machine
+    # (at SHORT's 2 s of CPU a quiet machine ended it there first, sb12's open root)
+    roomy = dataclasses.replace(LIMITS, cpu_s=30.0)
+    assert io(SPIN, [{"input": "", "output": ""}] * 2, mode, limits=roomy) == timed_out
     code = f"def spin():\n    exec({SPIN!r}, {{}})\n"
-    assert fn(code, ["spin()", "assert True"], mode) == timed_out
+    assert fn(code, ["spin()", "assert True"], mode, limits=roomy) == timed_out
 
 
 CONT = PRE + TARGETS + (
