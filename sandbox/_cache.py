@@ -29,6 +29,10 @@ def remove_tree(root: str) -> None:
     ignored (as `shutil.rmtree(root, ignore_errors=True)`), walked with a list: a task
     folder may be deeper than Python's recursion limit, which `shutil.rmtree` recurses to
     (its RecursionError is no OSError, and the folder would stay)."""
+    if os.path.islink(root):  # a link given as the root: the link alone, never what it names
+        with contextlib.suppress(OSError):
+            os.unlink(root)
+        return
     pending = [(root, False)]  # (folder, its entries already removed)
     while pending:
         folder, emptied = pending.pop()
