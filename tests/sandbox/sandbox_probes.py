@@ -6,6 +6,7 @@ import os
 import secrets
 import socket
 from pathlib import Path
+from typing import Any
 
 import sandbox
 
@@ -91,3 +92,20 @@ def reached(out: sandbox.Execution) -> float:
     """The CPU seconds a `burn` cell printed it reached (0 if it was stopped first)."""
     lines = out.stdout.split()
     return float(lines[1]) if len(lines) > 1 else 0.0
+
+
+def outcomes(code: str, tests: list[Any], mode: sandbox.Mode,
+             files: dict[str, str] | None = None, *, limits: sandbox.Limits
+             ) -> list[tuple[str, str, bool]]:
+    """(outcome, message, ran) of each test of `run_tests` on `code` (assert or stdin/stdout
+    tests alike), in order."""
+    report = sandbox.run_tests(code, tests, limits=limits, mode=mode, files=files)
+    return [(r.outcome, r.message, r.ran) for r in report.results]
+
+
+def ok_stdout(code: str, mode: sandbox.Mode, files: dict[str, str] | None = None, *,
+              limits: sandbox.Limits) -> str:
+    """The stdout of a plain run of `code`, which must end ok with nothing on stderr."""
+    ex = sandbox.run(code, files=files, limits=limits, mode=mode)
+    assert (ex.status, ex.exit_code, ex.stderr) == ("ok", 0, ""), ex
+    return ex.stdout

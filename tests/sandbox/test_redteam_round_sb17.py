@@ -85,10 +85,12 @@ zygote-less `Worker.spawn` path (no program can end a cold zygote of another uid
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
-from sandbox_probes import SHORT
+from sandbox_probes import SHORT, ok_stdout, outcomes
 from test_spare import Taken
 
 import sandbox
@@ -106,24 +108,9 @@ PASS: Outcome = ("pass", "", True)
 DIED: Outcome = ("error", "the program died during the test: the program exited", True)
 
 
-def io(code: str, tests: list[dict[str, str]], mode: Mode, files: dict[str, str] | None = FILES,
-       limits: sandbox.Limits = LIMITS) -> list[Outcome]:
-    report = sandbox.run_tests(code, tests, limits=limits, mode=mode, files=files)
-    return [(r.outcome, r.message, r.ran) for r in report.results]
-
-
-def fn(code: str, tests: list[str], mode: Mode, files: dict[str, str] | None = FILES,
-       limits: sandbox.Limits = LIMITS) -> list[Outcome]:
-    report = sandbox.run_tests(code, tests, limits=limits, mode=mode, files=files)
-    return [(r.outcome, r.message, r.ran) for r in report.results]
-
-
-def plain(code: str, mode: Mode, files: dict[str, str] | None = FILES,
-          limits: sandbox.Limits = LIMITS) -> str:
-    """The stdout of a plain run of `code`, which must end ok."""
-    ex = sandbox.run(code, files=files, limits=limits, mode=mode)
-    assert (ex.status, ex.exit_code, ex.stderr) == ("ok", 0, ""), ex
-    return ex.stdout
+# stdin/stdout and assert tests go through the one runner (`sandbox_probes.outcomes`)
+io = fn = functools.partial(outcomes, files=FILES, limits=LIMITS)
+plain = functools.partial(ok_stdout, files=FILES, limits=LIMITS)
 
 
 CRASH = "\ndef crash():\n    import os\n    os._exit(3)\n"
@@ -635,6 +622,7 @@ def test_a_harness_that_cannot_set_itself_apart_is_the_sandboxs_failure(
 
     monkeypatch.setattr(_tests, "HARNESS_CAPABILITIES", {"python": ("CAP_KILL",),
                                                          "io": ("CAP_KILL",)})
+    spec: dict[str, Any]
     if kind == "io":
         spec = {"code": "print(input())", "tests": [{"input": "a\n", "output": "a\n"}]}
     else:

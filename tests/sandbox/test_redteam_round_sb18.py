@@ -51,6 +51,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import functools
 import os
 import uuid
 from collections.abc import Callable
@@ -58,7 +59,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from sandbox_probes import SHORT
+from sandbox_probes import SHORT, ok_stdout
+from sandbox_probes import outcomes as probe_outcomes
 from test_init import argv_of
 
 import sandbox
@@ -76,17 +78,8 @@ DIED: Outcome = ("error", "the program died during the test: the program exited"
 FOUR = dataclasses.replace(LIMITS, processes=4)
 
 
-def outcomes(code: str, tests: list[Any], mode: Mode, files: dict[str, str] | None = None,
-             limits: sandbox.Limits = LIMITS) -> list[Outcome]:
-    report = sandbox.run_tests(code, tests, limits=limits, mode=mode, files=files)
-    return [(r.outcome, r.message, r.ran) for r in report.results]
-
-
-def plain(code: str, mode: Mode, files: dict[str, str] | None = None,
-          limits: sandbox.Limits = LIMITS) -> str:
-    ex = sandbox.run(code, files=files, limits=limits, mode=mode)
-    assert (ex.status, ex.exit_code, ex.stderr) == ("ok", 0, ""), ex
-    return ex.stdout
+outcomes = functools.partial(probe_outcomes, limits=LIMITS)
+plain = functools.partial(ok_stdout, limits=LIMITS)
 
 
 BASE = (
