@@ -13,7 +13,7 @@ whatever its names or depth; host folders are removed without following links.
 Classes: Exit and output forgery (A), Resources (B), Verdicts lost by masking (C),
 Reaching another run / state left (D), false losses throughout.
 
-68 probes: 58 held, 10 open as strict xfails under 3 roots (2 reachable by a program).
+68 probes: 59 held, 9 open as strict xfails under 2 roots (both reachable by a program).
 
 Open (strict xfails), by root:
 - `harness_wire.Channel.send` (both modes; Exit and output forgery / Resources, a verdict
@@ -29,11 +29,15 @@ Open (strict xfails), by root:
   of the program uid's RLIMIT_NPROC, so the replacement starts 2 threads at 4 processes
   where python3 main.py (and the first worker) start 3. (sb17's zombie root is its exited
   sibling.)
-- `_cache.remove_tree` (host; no program reaches it today): path strings, not
-  descriptors: a tree past PATH_MAX stays; a root that is a link is followed and the
-  folder it names emptied (shutil.rmtree refuses it). Every caller passes a mkdtemp folder
-  and `_make_folders` cannot pass PATH_MAX, so this is a latent root. (Closed after the
-  round: a link root is removed as the link alone. Open: past PATH_MAX.)
+
+Closed after the round: `_cache.remove_tree` (host; no program reached it: every caller
+passes a mkdtemp folder and `_make_folders` cannot pass PATH_MAX) walked by path strings,
+not descriptors: a tree past PATH_MAX stayed, and a root that is a link was followed and
+the folder it names emptied (shutil.rmtree refuses it). A link root is removed as the link
+alone, and (h-sb20) the walk goes by directory descriptors, down by name and up by `..`
+checked against the device and inode it came from, at most three open: the 3000-deep tree
+goes (tests/sandbox/test_inputs_and_removal.py probes 20,000 deep, 255-byte names, modes
+that refuse their owner, three descriptors).
 
 Held: a worker's end through its pidfd (half a reply, with and without a child holding the
 reply pipe; children holding every pipe or the outputs only; a full reply racing the exit; 1 MB of io input unread, a child holding stdin;
@@ -44,7 +48,7 @@ program) is always the program's verdict, never SandboxError; every task folder 
 the C and Python inits, cold and warm and to each test (bytes > 0x7f, names around '/',
 repeated names, 300 siblings, wide+deep trees, 255-byte names, a 3.8 KB path); a 1100-deep
 task's spare leaves no host folder; remove_tree keeps links as links (folder, file,
-relative, fifo, socket, a mode-0 folder, 1500 deep).
+relative, fifo, socket, a mode-0 folder, 1500 deep, 3000 deep past PATH_MAX).
 """
 
 from __future__ import annotations
@@ -471,18 +475,7 @@ def _deep_link(root: str, out: str, depth: int) -> None:
     os.close(fd)
 
 
-OPEN_REMOVAL = (
-    "Reaching another run (host state; no program reaches it today: every caller passes a "
-    "mkdtemp folder and no task folder passes PATH_MAX): _cache.remove_tree walks by path "
-    "strings (os.scandir(path), os.unlink(path)), not by descriptors as shutil.rmtree does")
-REMOVAL_XFAIL = {
-    "a tree 3000 deep (past PATH_MAX) with a link at the bottom":
-        OPEN_REMOVAL + ": a folder past PATH_MAX is ENAMETOOLONG, so the tree stays",
-}
-
-
-@pytest.mark.parametrize("name", [pytest.param(n, marks=pytest.mark.xfail(
-    strict=True, reason=REMOVAL_XFAIL[n])) if n in REMOVAL_XFAIL else n for n in REMOVALS])
+@pytest.mark.parametrize("name", list(REMOVALS))
 def test_remove_tree_removes_only_its_root(tmp_path: Path, name: str) -> None:
     root, outside = _tree(str(tmp_path))
     try:
