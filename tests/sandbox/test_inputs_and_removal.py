@@ -24,11 +24,13 @@ read-only binds (nsjail `-R`, one mount per file, the host's root-owned file), w
 The kernel checks a read-only mount (EROFS) before a file's owner and mode (EACCES/EPERM)
 for a truncating open, chmod, chown, utime and setxattr, and refuses a hard link across
 two mounts (EXDEV) before it checks the source's owner (EPERM, protected_hardlinks); the
-owner reads 65534 (the host's root, unmapped) cold, 99999 warm. 11 rows, one root. No
-layout of binds closes the link row: only inputs that are files of /work's tmpfs, written
-in the jail as warm's are, by the cold init (`init.c` and `init.py`, whose `open_folders`
-the cold test harness shares) from a read-only bind elsewhere; see docs/sandbox.md,
-"Inputs, cold and warm".
+owner reads 65534 (the host's root, unmapped) cold, 99999 warm. 12 rows (11 errnos and
+the owner), one root. No layout of binds closes the link row: only inputs that are files
+of /work's tmpfs, written in the jail as warm's are, by the cold init (`init.c` and
+`init.py`, whose `open_folders` the cold test harness shares) from a read-only bind
+elsewhere, under an open-files limit of its own (a copy holds two descriptors; at
+`open_files=4` the program's limit leaves the init one); see docs/sandbox.md, "Inputs,
+cold and warm".
 """
 
 from __future__ import annotations
