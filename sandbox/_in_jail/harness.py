@@ -88,6 +88,7 @@ class Worker:
         self.channel = channel
         self.channel.drains = self.outputs
         self.channel.checked = True  # the program writes it: see `check_message`
+        os.set_blocking(channel.write_fd, False)  # a request waits under its test's deadline
         self.pid = pid
         self.pidfd = pidfd  # a zygote's child: signalled and awaited through it, never reaped here
         self.watch = watch  # this process's child: a pidfd only to see its end (`Channel.ended`)
@@ -187,7 +188,7 @@ class Worker:
         """Hand the worker the task's setup code (run after the program, before the tests:
         MBPP's test_setup_code), then take the names they defined."""
         self.deadline = deadline
-        self.channel.send(("setup", setup or ""))
+        self.channel.send(("setup", setup or ""), deadline)
         reply = checked_reply(self.channel.recv(deadline), loading=True)
         if reply[0] == "ok":
             self.names = set(reply[1])
@@ -197,7 +198,7 @@ class Worker:
             self.error = f"{reply[1]} {reply[3]}: {reply[2]}"
 
     def request(self, *message: "Any") -> "Any":
-        self.channel.send(message)
+        self.channel.send(message, self.deadline)
         reply = checked_reply(self.channel.recv(self.deadline), loading=False)
         if reply[0] == "exc":
             raise remote_exception(reply[1], reply[2])
@@ -508,12 +509,12 @@ def run_python_tests(spec: "dict[str, Any]", zygote: "ServerForker | Zygote | No
         except TestTimeout:
             results.append(("timeout", budget.timeout_message(index, limit),
                             time.monotonic() - begin))
-            _retire(worker, outputs)
+            _retire(worker, outputs, zygote, budget)
             worker = None
         except (WorkerGone, OSError) as exc:
             results.append(("error", f"the program died during the test: {exc}",
                             time.monotonic() - begin))
-            _retire(worker, outputs)
+            _retire(worker, outputs, zygote, budget)
             worker = None
         except AssertionError as exc:
             results.append(("fail", describe_failure(test, exc), time.monotonic() - begin))
@@ -548,12 +549,43 @@ def compiled(text: str) -> "Any":
     return code
 
 
-def _retire(worker: "Worker | None", outputs: "list[Any]") -> None:
+def _retire(worker: "Worker | None", outputs: "list[Any]",
+            zygote: "ServerForker | Zygote | None" = None, budget: "Budget | None" = None
+            ) -> None:
     """Kill `worker` (None: the zygote did not answer in time, there is none) and keep its
-    output; the caller drops it, so that the next test starts a new one."""
+    output; the caller drops it, so that the next test starts a new one. Mid-run
+    (`budget`), cold, every process it left goes too (`end_left`); warm the server ends
+    them when this harness asks for the replacement (`warm_server.fork_worker`). At the
+    run's end the jail's end (cold) or the kill after the run (warm, `serve`) does."""
     if worker is not None:
         outputs.append(worker.outputs)
         worker.kill()
+        if budget is not None and not isinstance(zygote, ServerForker):
+            end_left(worker.pid, zygote, budget)
+
+
+def end_left(first: int, zygote: "Zygote | None", budget: "Budget") -> None:
+    """Cold, between a dead worker (pid `first`, reaped or killed) and its replacement:
+    end every process it left, its children alive (in its session or not) or exited, and
+    reap them, so that the replacement starts with the process count the first worker and
+    `python3 main.py` start with (red team sb17, sb18): the zygote reaps its last worker,
+    then `harness_io.end_processes` as between stdin/stdout tests, sparing the zygote (a
+    zygote that does not answer is ended with the rest: replacements are then spawned).
+    Where they cannot all be ended (`StateLost`), no further test runs."""
+    from .harness_io import StateLost, end_processes
+
+    keep: tuple[int, ...] = ()
+    if zygote is not None and zygote.sock is not None:
+        try:
+            zygote.reap()
+            keep = (zygote.pid,)
+        except (WorkerGone, OSError, ValueError):
+            zygote.sock.close()
+            zygote.sock = None
+    try:
+        end_processes(first, keep)
+    except StateLost as exc:
+        budget.stopped = f"not run: {exc}"
 
 
 def describe_failure(test: str, exc: BaseException) -> str:
@@ -584,7 +616,7 @@ def main(kind: str, service_fd: "int | None" = None) -> None:
     # closes its copy of the zygote's socket before the program runs
     zygote: ServerForker | Zygote | None
     if kind == "python" and service_fd is not None:
-        zygote = ServerForker(service_fd)
+        zygote = ServerForker(service_fd, _kill_others)
     else:
         zygote = Zygote() if kind == "python" else None
     first = Worker.fork() if kind == "python" else None
@@ -691,7 +723,7 @@ def serve(sock: "Any", cpus: "set[int]") -> None:
         os.chdir("/work")
         if "random" in sys.modules:
             sys.modules["random"].seed()
-        zygote = ServerForker(service_fd)
+        zygote = ServerForker(service_fd, _kill_others)
         worker = Worker(Channel(rep_r, req_w), info["pid"], out_r, err_r, pidfd)
         try:
             judge("python", marshal.loads(read_all(0)), zygote, worker, start, HOLD_S)

@@ -794,25 +794,40 @@ class Forker:
     (`start_worker`) and answers with its pid over `sock`, a SOCK_SEQPACKET socket."""
 
     sock: "Any" = None  # a _socket.socket (SOCK_SEQPACKET); None once closed
+    check: "Any" = None
+    """Warm: how the harness answers the server's `check` before a replacement (whether
+    any process but the two of them is left, killed: `harness._kill_others`)."""
 
     def start_worker(self, fds: "tuple[int, ...]", deadline: "float | None" = None) -> int:
         """Fork a worker on the harness's four pipe ends (`worker_main`'s arguments); its
         pid. The forker reaps the previous worker (which the harness has killed) first, so
-        the two never overlap, and not before: until then the pid cannot be reused."""
+        the two never overlap, and not before: until then the pid cannot be reused. Warm,
+        the server first ends and reaps every process the dead worker left, asking this
+        harness (`check`) until none is (`warm_server.fork_worker`)."""
         send_fds(self.sock, b"worker", fds)
         return self.wait(deadline)
+
+    def reap(self) -> None:
+        """Cold: have the zygote reap the worker it forked last (the harness has killed it),
+        so that no zombie of the program's is left before the dead worker's processes are
+        ended (`harness.end_left`)."""
+        self.sock.send(b"reap")
+        self.wait()
 
     def wait(self, deadline: "float | None" = None) -> int:
         """The next number from the forker: a worker's pid. Past `deadline` (a forker the
         program stopped with SIGSTOP), TestTimeout."""
-        if deadline is not None:
-            left = deadline - time.monotonic()
-            if left <= 0 or not select.select([self.sock], [], [], left)[0]:
-                raise TestTimeout()
-        reply = self.sock.recv(64)
-        if not reply:
-            raise WorkerGone("the zygote died")
-        return int(reply)
+        while True:
+            if deadline is not None:
+                left = deadline - time.monotonic()
+                if left <= 0 or not select.select([self.sock], [], [], left)[0]:
+                    raise TestTimeout()
+            reply = self.sock.recv(64)
+            if not reply:
+                raise WorkerGone("the zygote died")
+            if reply != b"check" or self.check is None:
+                return int(reply)
+            self.sock.send(b"busy" if self.check() else b"clean")
 
 
 class ServerForker(Forker):
@@ -821,10 +836,11 @@ class ServerForker(Forker):
     run at `fd`. Nothing is forked until a worker crashes or times out, so a program whose
     first worker lives through its tests costs no zygote."""
 
-    def __init__(self, fd: int) -> None:
+    def __init__(self, fd: int, check: "Any" = None) -> None:
         import _socket  # not socket.py: it imports enum & co
 
         self.sock = _socket.socket(fileno=fd)
+        self.check = check
 
 
 class Zygote(Forker):
@@ -885,9 +901,14 @@ def zygote_main(sock: "Any") -> None:
             return
         if not message:
             return
-        if worker is not None:
-            os.waitpid(worker, 0)  # the harness killed it before asking for its replacement
+        if worker is not None:  # the harness killed it before asking for its replacement
+            os.waitpid(worker, 0)  # (or for its reaping: `Forker.reap`)
             worker = None
+        if message == b"reap":
+            for fd in fds:
+                os.close(fd)
+            sock.send(b"0")
+            continue
         pid = os.fork()
         if pid == 0:
             forked(replacement_worker, fds, status=0)

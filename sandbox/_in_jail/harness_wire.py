@@ -64,11 +64,24 @@ class Channel:
         # would keep EOF away until the test's time ran out (red team sb17)
         self.ended: int | None = None
 
-    def send(self, obj: "Any") -> None:  # what marshal takes
+    def send(self, obj: "Any", deadline: "float | None" = None) -> None:  # what marshal takes
+        """Write one message. The harness's side (`drains`: its write end is non-blocking,
+        `Worker`) writes what the pipe takes and, while it is full, waits as `recv` does:
+        under `deadline` (TestTimeout), draining the program's outputs, and watching
+        `ended` (WorkerGone). A request past a pipe's 64 KiB to a worker that does not read
+        it (gone while a child of its holds the pipe, or alive with the pipe swapped) is
+        then that test's verdict, never a write that blocks until the run's wall limit
+        (red team sb18)."""
         data = marshal.dumps(obj)
-        data = len(data).to_bytes(4, "big") + data
-        while data:
-            data = data[os.write(self.write_fd, data):]
+        view = memoryview(len(data).to_bytes(4, "big") + data)
+        while view:
+            if self.drains:
+                try:
+                    view = view[os.write(self.write_fd, view):]
+                except BlockingIOError:
+                    self._wait(deadline, writing=True)
+            else:  # the worker's side: block, there is nothing else to watch
+                view = view[os.write(self.write_fd, view):]
 
     def recv(self, deadline: "float | None" = None) -> "Any":
         self._fill(4, deadline)
@@ -88,29 +101,39 @@ class Channel:
     def _fill(self, size: int, deadline: "float | None") -> None:
         """Read until `size` bytes are buffered: one read per wake-up, as much as is there."""
         while len(self.buffer) < size:
-            if not self.drains:  # the worker's side: block, there is nothing else to watch
-                chunk = os.read(self.read_fd, READ_SIZE)
-            else:
-                watched = [self.read_fd] + [d.fd for d in self.drains if d.fd is not None]
-                if self.ended is not None:
-                    watched.append(self.ended)
-                left = None if deadline is None else deadline - time.monotonic()
-                if left is not None and left <= 0:
-                    raise TestTimeout()
-                ready = select.select(watched, [], [], left)[0]
-                if not ready:
-                    raise TestTimeout()
-                for drain in self.drains:
-                    if drain.fd in ready:
-                        drain.read()
-                if self.read_fd not in ready:
-                    if self.ended is not None and self.ended in ready:
-                        raise WorkerGone("the program exited")
-                    continue
-                chunk = os.read(self.read_fd, READ_SIZE)
+            if self.drains and not self._wait(deadline, writing=False):
+                continue
+            # the worker's side blocks: there is nothing else to watch
+            chunk = os.read(self.read_fd, READ_SIZE)
             if not chunk:
                 raise WorkerGone("the program exited")
             self.buffer += chunk
+
+    def _wait(self, deadline: "float | None", writing: bool) -> bool:
+        """The harness's side: wait until the reply pipe is readable (`writing`: the
+        request pipe writable), draining the program's outputs meanwhile; whether it is.
+        TestTimeout past `deadline`; WorkerGone once the worker has ended (`ended`) and the
+        reply pipe holds nothing (a request it would never read: at once)."""
+        watched = [d.fd for d in self.drains if d.fd is not None]
+        if not writing:
+            watched.append(self.read_fd)
+        if self.ended is not None:
+            watched.append(self.ended)
+        left = None if deadline is None else deadline - time.monotonic()
+        if left is not None and left <= 0:
+            raise TestTimeout()
+        ready, writable, _ = select.select(watched, [self.write_fd] if writing else [], [],
+                                           left)
+        if not ready and not writable:
+            raise TestTimeout()
+        for drain in self.drains:
+            if drain.fd in ready:
+                drain.read()
+        if writable or (not writing and self.read_fd in ready):
+            return True
+        if self.ended is not None and self.ended in ready:
+            raise WorkerGone("the program exited")
+        return False
 
     def close(self) -> None:
         for fd in (self.read_fd, self.write_fd):
