@@ -61,6 +61,7 @@ from .harness_wire import (
     judge_apart,
     kill_process,
     read_all,
+    reap_left,
     to_json,
 )
 
@@ -565,25 +566,29 @@ def _retire(worker: "Worker | None", outputs: "list[Any]",
 
 
 def end_left(first: int, zygote: "Zygote | None", budget: "Budget") -> None:
-    """Cold, between a dead worker (pid `first`, reaped or killed) and its replacement:
+    """Cold, between a dead worker (pid `first`, killed and reaped) and its replacement:
     end every process it left, its children alive (in its session or not) or exited, and
     reap them, so that the replacement starts with the process count the first worker and
-    `python3 main.py` start with (red team sb17, sb18): the zygote reaps its last worker,
-    then `harness_io.end_processes` as between stdin/stdout tests, sparing the zygote (a
-    zygote that does not answer is ended with the rest: replacements are then spawned).
-    Where they cannot all be ended (`StateLost`), no further test runs."""
-    from .harness_io import StateLost, end_processes
-
-    keep: tuple[int, ...] = ()
+    `python3 main.py` start with (red teams sb17, sb18). As warm (`warm_server.reap`) with
+    the zygote in the long-lived harness's place: this process, pid 1, reaps every orphan,
+    and the zygote (the harness's uid and CAP_KILL) reaps its last worker and `kill(-1)`s
+    the rest, sparing only itself and pid 1, until it finds none
+    (`harness_wire.reap_left`); no process is forked for it. Without a zygote that answers,
+    this process's own `kill(-1)` and reaping, as between stdin/stdout tests
+    (`harness_io.end_processes`), end the zygote with the rest (replacements are then
+    spawned); where even that fails (`StateLost`), no further test runs."""
     if zygote is not None and zygote.sock is not None:
         try:
-            zygote.reap()
-            keep = (zygote.pid,)
-        except (WorkerGone, OSError, ValueError):
-            zygote.sock.close()
-            zygote.sock = None
+            if reap_left(zygote.end_others):
+                return
+        except OSError:
+            pass
+        zygote.sock.close()
+        zygote.sock = None
+    from .harness_io import StateLost, end_processes
+
     try:
-        end_processes(first, keep)
+        end_processes(first)
     except StateLost as exc:
         budget.stopped = f"not run: {exc}"
 

@@ -238,7 +238,7 @@ def jail_init() -> bool:
     return os.getpid() == 1
 
 
-def end_processes(first: int, keep: "tuple[int, ...]" = ()) -> None:
+def end_processes(first: int) -> None:
     """SIGKILL every process of the test still alive and reap them all, as the kernel ends
     a pid namespace whose init (python3 main.py) exits. Cold this harness is the jail's
     pid 1 (`jail_init`), alone in it with the program's processes: its `kill(-1)`
@@ -251,12 +251,8 @@ def end_processes(first: int, keep: "tuple[int, ...]" = ()) -> None:
     SIGKILL and waited for, and its orphans (this harness is their subreaper,
     `run_io_tests`) reaped. StateLost when a round finds none to kill yet one lives on (a
     pid counter gone round), or after MAX_ROUNDS. One `kill(-1)` cannot miss a process
-    being forked: the kernel restarts a fork whose parent a signal is pending for.
-
-    Also a cold assert/check harness's, between a dead worker (`first`) and its
-    replacement (`harness.end_left`): it is pid 1 too, but keeps a process of its own
-    beside the program's, its zygote (`keep`, spared): then the pidfd rounds, as warm."""
-    if jail_init() and not keep:
+    being forked: the kernel restarts a fork whose parent a signal is pending for."""
+    if jail_init():
         try:
             os.kill(-1, signal.SIGKILL)
         except ProcessLookupError:  # nothing left to kill
@@ -275,7 +271,7 @@ def end_processes(first: int, keep: "tuple[int, ...]" = ()) -> None:
         alone, last = _alone(uid)
         if alone:
             return
-        if not _kill_between(first, last, keep):
+        if not _kill_between(first, last):
             break
         # pids are handed out in increasing order (short of a counter gone round, which
         # fails closed above): whatever lives now was forked after the scan began, so has
@@ -329,14 +325,14 @@ def _alone(uid: int) -> "tuple[bool, int]":
     return os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0, pid
 
 
-def _kill_between(first: int, last: int, keep: "tuple[int, ...]" = ()) -> bool:
+def _kill_between(first: int, last: int) -> bool:
     """SIGKILL (by pidfd: this harness's uid, which the program cannot signal) every
-    process with a pid in [first, last) but this one and `keep`, and wait until each has
-    exited; whether one was found. A pid of a thread (EINVAL) ends with its process."""
+    process with a pid in [first, last) and wait until each has exited; whether one was
+    found. A pid of a thread (EINVAL) ends with its process."""
     found, count = [], 0
     own = os.getpid()
     for pid in range(first, last):
-        if pid == own or pid in keep:
+        if pid == own:
             continue
         try:
             pidfd = os.pidfd_open(pid)

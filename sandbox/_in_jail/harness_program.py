@@ -803,16 +803,18 @@ class Forker:
         pid. The forker reaps the previous worker (which the harness has killed) first, so
         the two never overlap, and not before: until then the pid cannot be reused. Warm,
         the server first ends and reaps every process the dead worker left, asking this
-        harness (`check`) until none is (`warm_server.fork_worker`)."""
+        harness (`check`) until none is (`warm_server.fork_worker`); cold the harness has
+        done so (`harness.end_left`)."""
         send_fds(self.sock, b"worker", fds)
         return self.wait(deadline)
 
-    def reap(self) -> None:
-        """Cold: have the zygote reap the worker it forked last (the harness has killed it),
-        so that no zombie of the program's is left before the dead worker's processes are
-        ended (`harness.end_left`)."""
-        self.sock.send(b"reap")
-        self.wait()
+    def end_others(self) -> bytes:
+        """Cold: have the zygote reap the worker it forked last (the harness has killed it)
+        and SIGKILL every process of the jail but itself and the harness (pid 1): b"busy"
+        if there was one (zombies count, until the harness reaps them), else b"clean"
+        (`harness.end_left`, `harness_wire.reap_left`); b"" when the zygote is gone."""
+        self.sock.send(b"check")
+        return self.sock.recv(64)
 
     def wait(self, deadline: "float | None" = None) -> int:
         """The next number from the forker: a worker's pid. Past `deadline` (a forker the
@@ -902,12 +904,16 @@ def zygote_main(sock: "Any") -> None:
         if not message:
             return
         if worker is not None:  # the harness killed it before asking for its replacement
-            os.waitpid(worker, 0)  # (or for its reaping: `Forker.reap`)
+            os.waitpid(worker, 0)  # (or for the end of what it left: `end_others`)
             worker = None
-        if message == b"reap":
+        if message == b"check":  # `kill(-1)` spares this process and pid 1 (the harness)
             for fd in fds:
                 os.close(fd)
-            sock.send(b"0")
+            try:
+                os.kill(-1, signal.SIGKILL)
+                sock.send(b"busy")
+            except ProcessLookupError:
+                sock.send(b"clean")
             continue
         pid = os.fork()
         if pid == 0:

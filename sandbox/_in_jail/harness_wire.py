@@ -375,6 +375,40 @@ def kill_process(pid: int, pidfd: "int | None" = None, reap: bool = True) -> Non
 
 
 
+def reap_left(ask: "Any", keep: "tuple[int, ...]" = (), usage: "Any" = None) -> bool:
+    """In the pid 1 of a jail (the program's orphans come back to it, whatever their session
+    or group), between a dead assert/check worker and its replacement or after a run: reap
+    every exited child but `keep`, then `ask()` the one process that ends the rest (cold the
+    harness's zygote, warm the long-lived harness: its `kill(-1)` SIGKILLs every process of
+    the jail but itself and pid 1, and ESRCH says none was there, zombies included) and,
+    while it answers b"busy", wait for the next child to end and reap it. True once it
+    answers b"clean"; False for any other answer (it is gone or retires), or when the first
+    child ended is one of `keep` (left to its owner). `usage(rusage)` for each reaped."""
+    while True:
+        while _reap_one(keep, os.WNOHANG, usage):  # the dead, without waiting
+            pass
+        answer = ask()
+        if answer != b"busy":
+            return answer == b"clean"
+        if not _reap_one(keep, 0, usage):  # what is left dies of the SIGKILL it was sent
+            return False
+
+
+def _reap_one(keep: "tuple[int, ...]", flags: int, usage: "Any") -> bool:
+    """Reap one exited child (`flags`: os.WNOHANG, or 0 to wait for one) unless it is one
+    of `keep`, which stays unreaped; whether one was reaped."""
+    try:
+        info = os.waitid(os.P_ALL, 0, os.WEXITED | os.WNOWAIT | flags)
+    except ChildProcessError:
+        return False
+    if info is None or info.si_pid in keep:
+        return False
+    rusage = os.wait4(info.si_pid, 0)[2]
+    if usage is not None:
+        usage(rusage)
+    return True
+
+
 MAX_DEPTH = 50
 """Levels of nested containers plain data may have."""
 MAX_ITEMS = 1 << 24

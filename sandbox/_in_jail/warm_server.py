@@ -639,45 +639,27 @@ def clean_up(result: "dict[str, Any]") -> None:
 
 
 def reap(result: "dict[str, Any]", sock: "_socket.socket | None" = None) -> bool:
-    """Reap until the harness finds no other process; False when the harness died, did not
-    answer, or retires (then `clean_up` kills everything). The
-    harness is asked on `sock`: its own socket after a run (`clean_up`), the run's service
-    socket before a replacement worker (`fork_worker`); each `check` SIGKILLs what is left
-    (`harness._kill_others`), and each of it ends as this server's child (pid 1: the
-    orphans' reaper), reaped here, whatever its session or group."""
-    while True:
-        while _reap_one(result, os.WNOHANG):  # the dead, without waiting
-            pass
+    """Reap until the harness finds no other process (`harness_wire.reap_left`, adding each
+    reaped process's CPU time and peak memory to `result`); False when the harness died,
+    did not answer, or retires (then `clean_up` kills everything). The harness is asked on
+    `sock`: its own socket after a run (`clean_up`), the run's service socket before a
+    replacement worker (`fork_worker`); its `check` SIGKILLs what is left
+    (`harness._kill_others`). The harness and the import zygotes are never reaped here."""
+    asked = judge.sock if sock is None else sock
+
+    def ask() -> bytes:
         if judge.pid is None or _exited(judge.pid):
-            return False
+            return b""
         try:
-            asked = judge.sock if sock is None else sock
             asked.send(b"check")
             if not select.select([asked], [], [], 5.0)[0]:
-                return False
-            answer = asked.recv(64)
+                return b""
+            return asked.recv(64)
         except OSError:
-            return False
-        if answer != b"busy":
-            return answer == b"clean"
-        if not _reap_one(result, 0):  # what is left dies of the SIGKILL it was sent
-            return False
+            return b""
 
-
-def _reap_one(result: "dict[str, Any]", flags: int) -> bool:
-    """Reap one exited child (`flags`: os.WNOHANG, or 0 to wait for one), adding its CPU
-    time and peak memory to `result`; False when none has exited, or the first exited is
-    the long-lived harness (whose end `Judge.close` reaps) or an import zygote (`kill_run`):
-    it is left unreaped, for its owner."""
-    try:
-        info = os.waitid(os.P_ALL, 0, os.WEXITED | os.WNOWAIT | flags)
-    except ChildProcessError:
-        return False
-    if info is None or info.si_pid == judge.pid or \
-            any(zygote.pid == info.si_pid for zygote in ZYGOTES.values()):
-        return False
-    add_usage(result, os.wait4(info.si_pid, 0)[2])
-    return True
+    keep = (judge.pid or 0, *(zygote.pid for zygote in ZYGOTES.values()))
+    return harness_wire.reap_left(ask, keep, lambda usage: add_usage(result, usage))
 
 
 def _exited(pid: int) -> bool:

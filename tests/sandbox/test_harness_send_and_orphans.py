@@ -1,7 +1,7 @@
 """Probes of h-sb19: a request the harness sends under its test's deadline
 (`harness_wire.Channel.send`), and what a dead assert/check worker leaves ended and reaped
-before its replacement starts (cold `harness.end_left` with `harness_io.end_processes`,
-warm `warm_server.fork_worker` with `reap` and the harness's `check`).
+before its replacement starts (`harness_wire.reap_left`: cold `harness.end_left`, the
+zygote's `kill(-1)`; warm `warm_server.fork_worker`, the long-lived harness's `check`).
 
 Rules: a worker that does not read a request (gone, a child of its holding the pipe; or
 alive and stopped, or its pipe swapped) makes that test's verdict at the test's own limit,

@@ -54,10 +54,9 @@ Roots (strict xfails while open):
   holds one of the program uid's RLIMIT_NPROC slots for the rest of the run. At 4
   processes a replacement worker starts 2 threads where the first one and python3 main.py
   start 3 (cold, whose harness reaps its first worker itself, 3).
-- Closed after the round (h-sb19: cold `harness.end_left`, the zygote reaping its worker
-  and `harness_io.end_processes` ending and reaping the rest; warm `fork_worker` reaping,
-  through `reap` and the harness's `check`, everything the dead worker left before the
-  replacement): `harness.run_python_tests` / `Worker.kill` (cold: the harness is pid 1 and reaps only
+- Closed after the round (h-sb19: `harness_wire.reap_left` before each replacement, the
+  jail's pid 1 reaping every exited child while the zygote, cold, or the long-lived
+  harness, warm, `kill(-1)`s what is left: `harness.end_left`, `warm_server.fork_worker`): `harness.run_python_tests` / `Worker.kill` (cold: the harness is pid 1 and reaps only
   its workers' pids, where `harness_io.end_processes` waits for every orphan) and
   `warm_server.wait_run` (warm, until the run's end) (Resources, a false loss): a dead
   worker's exited child is never waited for in an assert run: its zombie holds a slot of

@@ -28,10 +28,10 @@ Open (strict xfails), by root:
   limit, where cfe15ac's rule makes it that test's error and a replacement judges the
   rest), or a live worker that dup2s an empty pipe over fd 3 (the same, at the wall limit,
   not the test's 1 s; warm, the verdicts the long-lived harness held are lost with it).
-- Closed after the round (cold `harness.end_left`: the zygote reaps its worker, then
-  `harness_io.end_processes` ends and reaps every process of the program's, the zygote
-  spared; warm `warm_server.fork_worker` reaps, asking the harness's `check` on the run's
-  service socket, until nothing is left, before it forks the replacement):
+- Closed after the round (`harness_wire.reap_left` before each replacement: the jail's
+  pid 1 reaps every exited child while the zygote, cold, or the long-lived harness, warm,
+  `kill(-1)`s what is left, until nothing is: `harness.end_left`,
+  `warm_server.fork_worker`):
   `harness._retire` / `Worker.kill` (both modes; Resources, a false loss): only the
   worker's pid is killed; a dead worker's live child (its own session or not) keeps a slot
   of the program uid's RLIMIT_NPROC, so the replacement starts 2 threads at 4 processes
