@@ -61,6 +61,7 @@ from .harness_wire import (
     judge_apart,
     kill_process,
     read_all,
+    reap_exited,
     reap_left,
     to_json,
 )
@@ -481,6 +482,7 @@ def run_python_tests(spec: "dict[str, Any]", zygote: "ServerForker | Zygote | No
     results = Verdicts(spec["nonce"], hold_s)
     outputs: list[Any] = []
     worker = first
+    cold = os.getpid() == 1  # a cold harness (warm the server is pid 1)
     started = False
     for index, test in enumerate(spec["tests"]):
         limit = budget.limit(index)
@@ -492,6 +494,10 @@ def run_python_tests(spec: "dict[str, Any]", zygote: "ServerForker | Zygote | No
             if worker is None:
                 started = False
                 worker = Worker.start(zygote, deadline)
+            if cold:  # the jail's pid 1: the program's exited orphans are reaped here
+                keep = (worker.pid,)  # (the worker, this process's child or the zygote's,
+                reap_exited(keep)  # is reaped by `Worker.kill`)
+                worker.channel.reaper = lambda keep=keep: reap_exited(keep)
             if not started:
                 worker.wait_loaded(deadline, spec.get("setup"))
                 started = True

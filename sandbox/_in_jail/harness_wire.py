@@ -63,6 +63,9 @@ class Channel:
         # a process the program forked may hold a copy of the reply pipe's write end, which
         # would keep EOF away until the test's time ran out (red team sb17)
         self.ended: int | None = None
+        # a cold harness (the jail's pid 1): called every REAP_S while it waits, to reap
+        # the program's exited orphans as python3 main.py's init does (`reap_exited`)
+        self.reaper: Any = None
 
     def send(self, obj: "Any", deadline: "float | None" = None) -> None:  # what marshal takes
         """Write one message. The harness's side (`drains`: its write end is non-blocking,
@@ -122,10 +125,15 @@ class Channel:
         left = None if deadline is None else deadline - time.monotonic()
         if left is not None and left <= 0:
             raise TestTimeout()
+        if self.reaper is not None:
+            left = REAP_S if left is None else min(left, REAP_S)
         ready, writable, _ = select.select(watched, [self.write_fd] if writing else [], [],
                                            left)
         if not ready and not writable:
-            raise TestTimeout()
+            if self.reaper is None or (deadline is not None and time.monotonic() >= deadline):
+                raise TestTimeout()
+            self.reaper()
+            return False
         for drain in self.drains:
             if drain.fd in ready:
                 drain.read()
@@ -375,6 +383,21 @@ def kill_process(pid: int, pidfd: "int | None" = None, reap: bool = True) -> Non
 
 
 
+REAP_S = 0.05
+"""Seconds between two reapings of the program's exited orphans (`reap_exited`) while the
+jail's pid 1 (a cold assert/check harness, the warm server) waits on a run: an orphan that
+exited holds a process of the program uid's RLIMIT_NPROC until reaped, where python3
+main.py's init reaps it at once."""
+
+
+def reap_exited(keep: "tuple[int, ...]" = (), usage: "Any" = None) -> None:
+    """Reap every exited child of this process (the jail's pid 1: the program's orphans
+    come back to it) without waiting, up to the first of `keep` (left to its owner);
+    `usage(rusage)` for each."""
+    while _reap_one(keep, os.WNOHANG, usage):
+        pass
+
+
 def reap_left(ask: "Any", keep: "tuple[int, ...]" = (), usage: "Any" = None) -> bool:
     """In the pid 1 of a jail (the program's orphans come back to it, whatever their session
     or group), between a dead assert/check worker and its replacement or after a run: reap
@@ -385,8 +408,7 @@ def reap_left(ask: "Any", keep: "tuple[int, ...]" = (), usage: "Any" = None) -> 
     answers b"clean"; False for any other answer (it is gone or retires), or when the first
     child ended is one of `keep` (left to its owner). `usage(rusage)` for each reaped."""
     while True:
-        while _reap_one(keep, os.WNOHANG, usage):  # the dead, without waiting
-            pass
+        reap_exited(keep, usage)  # the dead, without waiting
         answer = ask()
         if answer != b"busy":
             return answer == b"clean"

@@ -442,10 +442,12 @@ def supervise(pid: int, header: "dict[str, Any]", control: _socket.socket,
     and reports its status and rusage, read here as this server's own wait4 reads them."""
     start = time.monotonic()
     deadline = start + header["wall_s"]
+    own = zygote is None  # this server's child: its status is read here, never reaped before
     if pidfd is None:
         pidfd = os.pidfd_open(pid)
+    orphans: dict[str, Any] = {"cpu_s": 0.0, "maxrss": 0}  # the program's, reaped meanwhile
     try:
-        ended = wait_run(deadline, control, [pidfd])
+        ended = wait_run(deadline, control, [pidfd], orphans, spare=(pid,) if own else ())
         if ended != pidfd:
             signal.pidfd_send_signal(pidfd, signal.SIGKILL)
     finally:
@@ -458,29 +460,36 @@ def supervise(pid: int, header: "dict[str, Any]", control: _socket.socket,
     return {"exit_code": os.WEXITSTATUS(status) if os.WIFEXITED(status) else None,
             "signal": os.WTERMSIG(status) if os.WIFSIGNALED(status) else None,
             "timed_out": ended is None, "wall_s": time.monotonic() - start,
-            "cpu_s": cpu_s, "maxrss": maxrss * 1024}
+            "cpu_s": cpu_s + orphans["cpu_s"], "maxrss": max(maxrss * 1024, orphans["maxrss"])}
 
 
 def wait_run(deadline: float, control: _socket.socket, ends: "list[Any]",
-             header: "dict[str, Any] | None" = None, service: "_socket.socket | None" = None,
-             result: "dict[str, Any] | None" = None) -> "Any":
+             result: "dict[str, Any]", header: "dict[str, Any] | None" = None,
+             service: "_socket.socket | None" = None, spare: "tuple[int, ...]" = ()) -> "Any":
     """Wait until one of `ends` (fds or sockets) is readable: that one; `control` when the
     host asks for a kill (output over the cap, a cancel); None at `deadline`. Meanwhile fork
-    the replacement workers the run's harness asks for on `service` (`fork_worker`, the
-    CPU time of what it reaps added to `result`)."""
+    the replacement workers the run's harness asks for on `service` (`fork_worker`), and
+    every REAP_S reap the program's exited orphans (this server is the jail's pid 1, as
+    python3 main.py's init reaps them), but `spare` (the run's child, whose status its
+    caller reads), the long-lived harness and the zygotes; the CPU time and peak memory
+    of what is reaped go to `result`."""
     watched = [*ends, control] if service is None else [*ends, control, service]
+    keep = (*spare, judge.pid or 0, *(zygote.pid for zygote in ZYGOTES.values()))
     while True:
         left = deadline - time.monotonic()
         if left <= 0:
             return None
-        ready = select.select(watched, [], [], left)[0]
+        ready = select.select(watched, [], [], min(left, harness_wire.REAP_S))[0]
+        if not ready:
+            harness_wire.reap_exited(keep, lambda usage: add_usage(result, usage))
+            continue
         for end in ends:
             if end in ready:
                 return end
         if control in ready:
             control.recv(64)
             return control
-        if service is not None and header is not None and result is not None and \
+        if service is not None and header is not None and \
                 service in ready and not fork_worker(service, header, result):
             watched.remove(service)  # the harness closed its end: nothing more to fork
 
@@ -583,8 +592,8 @@ def judged_run(header: "dict[str, Any]", fds: "list[int]", control: _socket.sock
         service_theirs.close()
     result: dict[str, Any] = {"exit_code": None, "signal": signal.SIGKILL, "cpu_s": 0.0,
                               "maxrss": 0}
-    ended = wait_run(deadline, control, [judge.pidfd, judge.sock], header, service,
-                     result) if sent else judge.pidfd
+    ended = wait_run(deadline, control, [judge.pidfd, judge.sock], result, header,
+                     service) if sent else judge.pidfd
     service.close()
     reply = judge.sock.recv(64) if ended is judge.sock else b""
     result["timed_out"] = ended is None

@@ -14,8 +14,9 @@ cold as warm.
 Every probe runs cold and warm. At 4 processes `started()` starts 3 threads (as python3
 main.py does) where nothing else of the program's is left.
 
-36 probes: 33 held, 3 open as strict xfails under 1 root (an exited orphan of a live
-worker, or of a warm plain run, is reaped only at the worker's or the run's end).
+36 probes, all held. (3 were strict xfails under one root until the same branch closed it:
+an exited orphan of a live worker, or of a warm plain run, was reaped only at the
+worker's or the run's end.)
 """
 
 from __future__ import annotations
@@ -135,25 +136,18 @@ DAEMON = (
     "    return 1\n")
 """`daemonize()`: a grandchild whose parent is gone exits (its pipe's EOF seen), then the
 reaper's turn: an exited orphan of the program's, which pid 1 must reap."""
-OPEN_LIVE_WORKERS_ORPHAN = (
-    "Resources (a false loss): an exited orphan of a live worker (a grandchild whose parent "
-    "is gone) is reaped only at that worker's end or the run's: cold harness.run_python_tests "
-    "(pid 1 reaps in end_left), warm warm_server.wait_run (the server reaps in fork_worker or "
-    "after the run), a warm plain run's supervise alike; python3 main.py's cold init reaps "
-    "it at once: at 4 processes 2 threads where python3 main.py starts 3")
-
-
-@pytest.mark.parametrize("mode", [pytest.param(m, marks=pytest.mark.xfail(
-    strict=True, reason=OPEN_LIVE_WORKERS_ORPHAN)) for m in MODES])
+@pytest.mark.parametrize("mode", MODES)
 def test_a_live_workers_exited_orphan_takes_no_process(mode: Mode) -> None:
+    """Reaped while the worker lives (the jail's pid 1 reaps every REAP_S while it waits:
+    cold the harness, `Channel.reaper`; warm the server, `wait_run`), as python3 main.py's
+    init reaps it."""
     tests = ["assert daemonize() == 1", "assert started() == 3, started()"]
     assert outcomes(BASE + DAEMON, tests, mode, limits=FOUR) == [PASS, PASS]
 
 
-@pytest.mark.parametrize("mode", [pytest.param("cold"), pytest.param("warm", marks=(
-    pytest.mark.xfail(strict=True, reason=OPEN_LIVE_WORKERS_ORPHAN)))])
+@pytest.mark.parametrize("mode", MODES)
 def test_a_plain_runs_exited_orphan_takes_no_process(mode: Mode) -> None:
-    """Cold, the reference: the jail's init reaps the orphan."""
+    """Cold the jail's init reaps the orphan; warm the server (`wait_run`)."""
     code = BASE + DAEMON + "daemonize()\nprint(started())\n"
     assert ok_stdout(code, mode, limits=FOUR) == "3\n"
 
