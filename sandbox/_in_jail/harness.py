@@ -59,6 +59,7 @@ from .harness_wire import (
     hold_cpus,
     is_plain,
     judge_apart,
+    kill_others,
     kill_process,
     read_all,
     reap_exited,
@@ -780,16 +781,9 @@ reach the zygotes too."""
 
 
 def _kill_others() -> bool:
-    """SIGKILL every process of the jail but this one and pid 1; False when there was none
-    (zombies count: they are there until the server reaps them), or when the server does
-    that kill (`KILL_OTHERS`)."""
-    if not KILL_OTHERS:
-        return False
-    try:
-        os.kill(-1, signal.SIGKILL)
-    except ProcessLookupError:
-        return False
-    return True
+    """`harness_wire.kill_others` (zombies count: they are there until the server reaps
+    them); False when the server does that kill (`KILL_OTHERS`)."""
+    return KILL_OTHERS and kill_others()
 
 
 _RLIMITS = ("RLIMIT_AS", "RLIMIT_CORE", "RLIMIT_CPU", "RLIMIT_DATA", "RLIMIT_FSIZE",

@@ -26,6 +26,7 @@ from .harness_wire import (
     check_plain,
     enter_program,
     is_plain,
+    kill_others,
     note_fork,
     standard_to_plain,
 )
@@ -909,11 +910,7 @@ def zygote_main(sock: "Any") -> None:
         if message == b"check":  # `kill(-1)` spares this process and pid 1 (the harness)
             for fd in fds:
                 os.close(fd)
-            try:
-                os.kill(-1, signal.SIGKILL)
-                sock.send(b"busy")
-            except ProcessLookupError:
-                sock.send(b"clean")
+            sock.send(b"busy" if kill_others() else b"clean")
             continue
         pid = os.fork()
         if pid == 0:

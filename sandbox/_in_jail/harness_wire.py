@@ -383,6 +383,19 @@ def kill_process(pid: int, pidfd: "int | None" = None, reap: bool = True) -> Non
 
 
 
+def kill_others() -> bool:
+    """SIGKILL every process of the jail but this one and pid 1 (`kill(-1)`, which this
+    process's CAP_KILL extends to the program uid); whether there was one (zombies count
+    until reaped). The one killer of what a run or a dead worker left: the warm long-lived
+    harness (`harness._kill_others`) and the cold zygote (`harness_program.zygote_main`),
+    each beside the jail's pid 1, which reaps (`reap_left`)."""
+    try:
+        os.kill(-1, signal.SIGKILL)
+    except ProcessLookupError:
+        return False
+    return True
+
+
 REAP_S = 0.05
 """Seconds between two reapings of the program's exited orphans (`reap_exited`) while the
 jail's pid 1 (a cold assert/check harness, the warm server) waits on a run: an orphan that
