@@ -133,10 +133,11 @@ def known_letters(gold: str = "") -> frozenset[str]:
     of at most four letters that is no listed word (`JUDGED_WORDS`) outside text commands,
     each letter alone inside them (`\\text{A, C}`), and the Greek letters it writes
     (`\\kappa` as `kappa`). The gold is data, not the policy's, and it is what the answer is
-    compared against: an answer equal to it writes no letter it lacks but in a product of
-    one letter (`x + 1` for `1 + x`; `n\\pi` for `k\\pi`). The question names none: letters
-    it names are no part of any answer the gold does not hold, and a question that names
-    `$s$` and `$y$` (`Find $s$ when $y = 3$.`) would show the judge `8 \\, yes` (h-m50)."""
+    compared against: an answer equal to it needs no letter the gold lacks but as a letter
+    alone (`1 + 2x` for `2x + 1`, `n\\pi` for `k\\pi`), which `judgeable` shows unnamed. The
+    question names none (h-m50): letters only it names are no part of an answer the gold does
+    not hold, and a question that names `$s$` and `$y$` (`Find $s$ when $y = 3$.`) showed the
+    judge `8 \\, yes`."""
     gold = gold[:_MAX_NAMING]
     spans = [gold] if not _WORDS.search(_TEXT_ARGUMENT.sub(" ", gold)) else _math_spans(gold)
     named = set(_CONSTANT_LETTERS)
