@@ -108,8 +108,8 @@ _CONSTANT_LETTERS = frozenset("ei")
 """Letters that name a constant wherever they stand (Euler's `e`, the imaginary unit `i`)."""
 _MATH_SPAN = re.compile(r"(?<!\\)\$\$?(.{1,2000}?)(?<!\\)\$"
                         r"|\\\((.{1,2000}?)\\\)|\\\[(.{1,2000}?)\\\]", re.DOTALL)
-"""The mathematics of a gold read whole (prose): `$...$`, `$$...$$`, `\\(...\\)`, `\\[...\\]` (never an
-escaped `\\$`, a currency sign)."""
+"""The mathematics of a gold read whole (prose): `$...$`, `$$...$$`, `\\(...\\)`, `\\[...\\]`
+(never an escaped `\\$`, a currency sign)."""
 _MAX_NAMING = 8000
 """How much of a gold is read for the letters it names."""
 

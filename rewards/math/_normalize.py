@@ -583,12 +583,13 @@ def _marks_read(s: str) -> str:
 
 # Money in other spellings: LaTeX's text commands for currency signs, and one amount in a
 # currency and its hundredths (`\\$5 and 50 cents`, `5 dollars and 50 cents`, `5 dollars, 50
-# cents`, `5 euros 50 cents`, `5 pounds 50 pence`, `5 pounds 50p`: `and` is optional), as the sign and a
-# decimal, the sum asked after it kept (`... 50 cents total`: `_IN_TOTAL`).
+# cents`, `5 euros 50 cents`, `5 pounds 50 pence`, `5 pounds 50p`: `and` is optional), as the
+# sign and a decimal, the sum asked after it kept (`... 50 cents total`: `_IN_TOTAL`).
 _CURRENCY_COMMANDS = {"textdollar": "\\$", "textdollaroldstyle": "\\$", "texteuro": "\u20ac",
-                      "euro": "\u20ac", "EUR": "\u20ac", "textsterling": "\u00a3", "pounds": "\u00a3",
-                      "Pound": "\u00a3", "textyen": "\u00a5", "yen": "\u00a5", "Yen": "\u00a5",
-                      "textcent": "\u00a2", "textcentoldstyle": "\u00a2", "cent": "\u00a2",
+                      "euro": "\u20ac", "EUR": "\u20ac", "textsterling": "\u00a3",
+                      "pounds": "\u00a3", "Pound": "\u00a3", "textyen": "\u00a5", "yen": "\u00a5",
+                      "Yen": "\u00a5", "textcent": "\u00a2", "textcentoldstyle": "\u00a2",
+                      "cent": "\u00a2",
                       "textwon": "\u20a9", "textlira": "\u20a4", "textpeso": "\u20b1",
                       "textnaira": "\u20a6", "textbaht": "\u0e3f", "textdong": "\u20ab",
                       "textguarani": "\u20b2", "textcolonmonetary": "\u20a1"}
