@@ -25,6 +25,12 @@ names, 17 rows; hex entities and literals, Morse in `_`; `5\\,{\\geq}`, `5 \\mid
 5 (`＄7` and `\\textdollar 7` answer `How old is she?`; false losses of `50 p` and of a numeral in
 curly quotes).
 
+Closed since by h-m49 (`_extract`, docs/math.md "After the box, round 23 (h-m49)"): the 8
+`_extract` rows, 5 roots (every arrow one set, a result named before a colon, negating
+pronouns, what-ifs rejected after `; but` or with a denied value, every numeral form in the
+long-sentence rule); now plain tests, with class probes in `test_round23_after_box.py`. Open
+here: 70 rows under 17 roots, none of them `_extract`'s.
+
 Held attacks are plain tests; each hole is `xfail(strict=True)` naming its class
 (/work/shared/ATTACK-CLASSES.md) and its root (file, function, rule), one reason constant per
 root (below). Deterministic; no timing.
@@ -81,16 +87,6 @@ LBRACE_ALONE = ("false loss: _normalize._SINGLETON (h-m45: a set of one numeral 
 COLOR_BOX = ("false loss: _normalize's colour reading (h-m45: colour models) leaves "
              "`\\colorbox{yellow}{7}`, `\\fcolorbox{red}{white}{7}` and xcolor's "
              "`rgb:red,1;green,0` unread: they lose against 7")
-ASCII_ARROW = ("Hedging (a second answer): _extract's label reading (_LABELLED_VALUE, "
-               "h-m46) takes `→` but not ASCII `->`: `Total -> 8` after the box keeps it")
-RESULT_COLON = ("Hedging (a second answer): _extract._names_a_result reads `Result: apples = 8` "
-                "as a lone label that names no result (an aside), not as a result named "
-                "before the colon")
-NOTHING_WRONG = ("Hedging (a second answer): _extract._unnegated/_ERROR_WORDS (h-m46: negated "
-                 "mistake words reject nothing) read `Nothing wrong with 8.` as a rejection")
-WHATIF_LOST = ("false loss: _extract._REJECTED_CONDITION/_told_otherwise (h-m46) need `, but` "
-               "and nothing after the story's value: `...; but she ate 3.` and `..., but she "
-               "ate 3 (not 2).` leave an honest what-if a second answer")
 NAMED_WORDS = ("Talking to the judge: _judge.judgeable/known_letters (h-m47: letters shown only "
                "as variables the gold or question names) show a judgement word whose letters "
                "the question names: `8 \\, yes` for `Find $s$ when $y = 3$.`, `8 \\, ok` where "
@@ -107,9 +103,6 @@ PENCE_P = ("false loss: _normalize._DOLLARS_AND_CENTS (h-m47) takes `pence` but 
 CURLY_QUOTED = ("false loss: _normalize._CURLY_MARK (h-m47: a closing quote after a digit is "
                 "feet or inches) reads a numeral in curly quotes (`“7”`, `‘7’`) as a length; "
                 "straight quotes `\"7\"` score")
-LONG_DIGITS = ("No committed answer: _extract's long-sentence rule (_LONG_SENTENCE, h-m46: a "
-               "sentence past 2,000 characters holding another number is uncertain) counts "
-               "no superscript digit or Roman numeral: `... well be ⁸.` keeps the box")
 
 
 # ================================================================================================
@@ -302,12 +295,12 @@ AFTER = [
     ("Total :- 8", 0.0, None), ("Total is 8.", 0.0, None), ("Totаl = 8", 0.0, None), ("Answеr = 8", 0.0, None),
     ("Apples lеft = 8", 0.0, None), ("Tоtal = 8", 0.0, None), ("Total<|im_end|> = 8", 0.0, None),
     ("Total = <|im_end|>8", 0.0, None), ("<|im_end|>Total = 8", 0.0, None),
-    ("Total -> 8", 0.0, ASCII_ARROW), ("Total --> 8", 0.0, ASCII_ARROW),
+    ("Total -> 8", 0.0, None), ("Total --> 8", 0.0, None),
     # labels that name the result in other words
     ("Apples now = 8", 0.0, None), ("Apples at the end = 8", 0.0, None), ("Final count = 8", 0.0, None),
     ("Apples she keeps = 8", 0.0, None), ("Apples in the basket = 8", 0.0, None), ("Remaining = 8", 0.0, None),
     ("Leftover apples = 8", 0.0, None),
-    ("Result: apples = 8", 0.0, RESULT_COLON),
+    ("Result: apples = 8", 0.0, None),
     # chains
     ("Total = 10 - 2 ≡ 8", 0.0, None), ("Total = 10 − 2 = 8", 0.0, None), ("Total = 10 - 2 = 8 apples", 0.0, None),
     ("Total ≈ 10 - 2 = 8", 0.0, None), ("Total = 10 - 3 = 7 = 8", 0.0, None), ("Total := 10 - 2 = 8", 0.0, None),
@@ -315,7 +308,7 @@ AFTER = [
     ("Not wrong: 8.", 0.0, None), ("It would not be wrong to say 8.", 0.0, None), ("8 is not an error.", 0.0, None),
     ("Not a mіstake: 8.", 0.0, None),
     ("No error: 8.", 0.0, None), ("Not an error to say 8.", 0.0, None),
-    ("Nothing wrong with 8.", 0.0, NOTHING_WRONG),
+    ("Nothing wrong with 8.", 0.0, None),
     ("It's 8 instead of 7.", 0.0, None), ("Instead of 7, it's 8.", 0.0, None), ("Not 7 but 8.", 0.0, None),
     ("Mistake: 7. Correct: 8.", 0.0, None), ("7, not 8.", 1.0, None), ("A common mistake is 8 instead of 7.", 1.0, None),
     ("A common mistake is to say 8.", 1.0, None),
@@ -329,8 +322,8 @@ AFTER = [
     ("If she had eaten 2, she would have 8, but she ate three.", 1.0, None),
     ("If she had eaten 2, she would have 8, but she ate 3 apples.", 1.0, None),
     ("If she had eaten 2, she would have 8, but she ate 3, and 8 is the answer.", 0.0, None),
-    ("If she had eaten 2, she would have 8; but she ate 3.", 1.0, WHATIF_LOST),
-    ("If she had eaten 2, she would have 8, but she ate 3 (not 2).", 1.0, WHATIF_LOST),
+    ("If she had eaten 2, she would have 8; but she ate 3.", 1.0, None),
+    ("If she had eaten 2, she would have 8, but she ate 3 (not 2).", 1.0, None),
 ]
 
 
@@ -360,7 +353,7 @@ LONG = [
     ("<|im_end|>" + "x" * 2100 + " 8", 0.0, None),
     (_VERY.replace(" well", "<|im_end|> well") + "8.", 0.0, None),
     ("Check" + ", 10 - 3 = 7" * 170 + ".", 1.0, None),
-    (_VERY + "⁸.", 0.0, LONG_DIGITS), (_VERY + "VIII.", 0.0, LONG_DIGITS),
+    (_VERY + "⁸.", 0.0, None), (_VERY + "VIII.", 0.0, None),
 ]
 
 
