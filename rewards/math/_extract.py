@@ -2373,20 +2373,20 @@ def _numerals_read(text: str) -> str:
     """`text` with every numeral the reader counts written in digits: number words
     (`numbers_in_words`: `eight`), a character Unicode gives a numeric value other than a
     decimal digit (`_NUMERAL_CHAR`, from the character data: superscript and subscript digits
-    `⁸` `₈`, circled `⑧`, Roman numeral characters `Ⅷ`, fractions `½`; a decimal digit of any
-    script, `٨`, `８`, `𝟖`, is one already), and a Roman numeral in capitals of two letters or
+    `⁸` `₈`, circled `⑧`, Roman numeral characters `Ⅷ`, fractions `½`, not after a letter,
+    `m²`; a decimal digit of any script, `٨`, `８`, `𝟖`, is one already), and a Roman numeral in capitals of two letters or
     more (`_ROMAN`: `VIII`, `XII`; not `I` or `X` alone, a pronoun or a variable). The one
     reading of "holds a number" for what is read past the window (`_sentences_read`,
     `_unread_after_box`'s own clause). Linear."""
     text = numbers_in_words(text)
     if not text.isascii():
-        text = _NUMERAL_CHAR.sub(lambda numeral: _numeric_value(numeral.group(0)), text)
+        text = _NUMERAL_CHAR.sub(lambda run: "".join(map(_numeric_value, run.group(0))), text)
     return _ROMAN.sub(_roman_value, text) if _ROMAN_LETTERS.search(text) else text
 
 
 def _numeric_value(char: str) -> str:
     value = Fraction(unicodedata.numeric(char)).limit_denominator(1_000)
-    return f" {value.numerator}" if value.denominator == 1 else f" {value.numerator}/{value.denominator}"
+    return str(value.numerator) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
 
 
 def _roman_value(numeral: re.Match[str]) -> str:
@@ -2404,7 +2404,8 @@ def _numeral_chars() -> str:
                        if unicodedata.category(chr(code)) in ("No", "Nl")])
 
 
-_NUMERAL_CHAR = re.compile(_numeral_chars())
+# (not after a letter: `m²`, `x₁` are a unit's power and a variable's index)
+_NUMERAL_CHAR = re.compile(r"(?<![^\W\d_])" + _numeral_chars() + "+")
 _ROMAN_DIGITS = {"I": 1, "V": 5, "X": 10, "L": 50, "C": 100, "D": 500, "M": 1000}
 _ROMAN_LETTERS = re.compile(r"[IVXLCDM]{2}")
 _ROMAN = re.compile(r"(?<![^\W\d_])(?=[IVXLCDM]{2})M{0,3}(?:CM|CD|D?C{0,3})(?:XC|XL|L?X{0,3})(?:IX|IV|V?I{0,3})"
@@ -3030,18 +3031,25 @@ def _rejected_span(clause: str, start: int, end: int, answer: str) -> bool:
     if any(token.lower() in _REJECTS or token.lower() in _REJECTING for token in tokens[at:]):
         while at > 0 and len(tokens) - at < 2 * _NEAR and tokens[at - 1].lower() in _NEGATION_FILLER:
             at -= 1
-        if at > 0 and (tokens[at - 1].lower() in _NEGATION_WORDS or _GLUED_NOT.search(tokens[at - 1])):
-            at -= 1
+        words = [token.lower() for token in tokens]
+        # (the negation before the window, or one whose `of` phrase the window opens with:
+        # `None of it is wrong: 8`)
+        negation = next((found for found in (_negation_ending(words, at - 1), _negation_ending(words, at))
+                         if found is not None), None)
+        at = min(at, negation) if negation is not None else at
     after = _READ_TOKEN.findall(clause, end)[:_NEAR]
     if _rejects(" ".join([*tokens[at:], clause[start:end], *after]), answer):
         return True
     # the words before a colon or the clause's first copula name what follows a mistake
+    # (a negation is read over the whole clause before the value: `None of it is wrong: 8`
+    # negates the judgement the copula's subject would otherwise make)
     copula = _COPULA_WORD.search(clause, 0, start)
     heads = [clause.rfind(":", 0, start), copula.start() if copula is not None else -1]
+    kept = _unnegated([word.lower() for word in _LETTERS.findall(_GLUED_NOT.sub(" not", clause[:start]))])
     return any(head >= 0 and not _DIGITS.search(clause, 0, head) and not _CLAUSE_TURN.search(clause, head + 1, start)
                and len(_READ_TOKEN.findall(clause, head + 1, start)) <= _NEAR and any(
-        word in _REJECTS or word in _REJECTING for word in _unnegated(
-            [word.lower() for word in _LETTERS.findall(_GLUED_NOT.sub(" not", clause[:head]))]))
+        word in _REJECTS or word in _REJECTING
+        for word in kept[:len(_LETTERS.findall(_GLUED_NOT.sub(" not", clause[:head])))])
                for head in heads)
 
 
@@ -3156,15 +3164,29 @@ _NEGATING_PRONOUNS = frozenset("nothing none nobody nichts rien nada niente null
 
 def _unnegated(words: list[str]) -> list[str]:
     """`words` without a word that judges a value an error (`_ERROR_WORDS`) that a negation
-    negates and that negation (past articles and copulas, `_NEGATION_FILLER`): `Not a mistake:
-    8`, `It is not a mistake to say 8`, `not wrong` reject nothing, they affirm."""
+    negates and that negation (past articles and copulas, `_NEGATION_FILLER`; a negating
+    pronoun, `_NEGATING_PRONOUNS`, also past `of` and the word it governs): `Not a mistake: 8`,
+    `It is not a mistake to say 8`, `not wrong`, `Nothing wrong with 8`, `None of it is wrong:
+    8` reject nothing, they affirm."""
     kept = list(words)
     for at, word in enumerate(words):
         if word in _ERROR_WORDS:
-            before = next((i for i in range(at - 1, -1, -1) if words[i] not in _NEGATION_FILLER), None)
-            if before is not None and (words[before] in _NEGATION_WORDS or words[before] in _NEGATING_PRONOUNS):
-                kept[before] = kept[at] = ""
+            before = next((i for i in range(at - 1, -1, -1) if words[i] not in _NEGATION_FILLER), -1)
+            negation = _negation_ending(words, before)
+            if negation is not None:
+                kept[negation] = kept[before] = kept[at] = ""
     return kept
+
+
+def _negation_ending(words: list[str], at: int) -> int | None:
+    """Where a negation that ends at `words[at]` starts: the word itself where it negates
+    (`_NEGATION_WORDS`, `_NEGATING_PRONOUNS`, a glued `isn't`), or a negating pronoun two words
+    before it that governs it by `of` (`none of it`, `nothing of this`); None for no negation."""
+    if at < 0:
+        return None
+    if words[at] in _NEGATION_WORDS or words[at] in _NEGATING_PRONOUNS or _GLUED_NOT.search(words[at]):
+        return at
+    return at - 2 if at >= 2 and words[at - 1] == "of" and words[at - 2] in _NEGATING_PRONOUNS else None
 
 
 def _harmless_remark(sentence: str, ending: str = "") -> bool:
