@@ -2456,7 +2456,8 @@ def _arrow_signs() -> str:
 # An arrow in every spelling (one set): ASCII (`->`, `-->`, `=>`, `==>`, `~>`, `|->`), LaTeX
 # (every `...arrow` command, `\\to`, `\\implies`, `\\iff`, `\\mapsto`, `\\leadsto`, `\\gets`) and
 # Unicode's arrows (`_arrow_signs`). After the box an arrow is read as `→` is: it leads to
-# what follows it (`Total -> 8` offers 8, as `Total → 8` does).
+# what follows it (`Total -> 8` offers 8, as `Total → 8` does). Not ASCII `<-`: the text as
+# read (`sentence_key`) drops the spaces around signs, so `x <- 8` is `x < -8`, a bound.
 _ARROW = re.compile(r"\\(?:[A-Za-z]*(?:arrow|Arrow)|to|gets|implies|impliedby|iff|mapsto|longmapsto|"
                     r"xmapsto|leadsto)(?![A-Za-z])|\|?[-=~]{1,3}>|" + _arrow_signs())
 _SENTENCES_READ = 3
