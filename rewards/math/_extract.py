@@ -1860,8 +1860,8 @@ def _restated_value(clause: str, box_clause: str) -> str | None:
 
 
 # What may follow a restated value without making it an explanation: another value denied
-# (`8, not 7`, `8 instead of 7`, `8 (not 7)`), another offered beside it (`7 or 8`, `7 and 8`: read as
-# said of the box), and words known to mark a correction (`8 instead`, `8 actually`).
+# (`8, not 7`, `8 instead of 7`, `8 (not 7)`), another offered beside it (`7 or 8`, `7 and
+# 8`: read as said of the box), and words known to mark a correction (`8 instead`, `8 actually`).
 _DENIED_VALUE = re.compile(r"(?<![\s,(])[\s,]*(?:\(\s*)?(?:not|instead\s+of|rather\s+than)\s+-?\d[\d,]*"
                            r"(?:\.\d+)?(?![\d.])(?:\s*\))?", re.IGNORECASE)
 _OFFERED_VALUE = re.compile(r"(?<![\s,(])[\s,(]*(?:(?:or|and|to)(?:\s+(?:maybe|perhaps|possibly|probably))?|"
@@ -2291,8 +2291,9 @@ def _gsm8k_value(marked: str, working: str) -> str:
     (`#### 72`): a sign `+` is the number's (`#### +7` is 7), and a unit after it is dropped
     where each of its words names what the working counts (a word right after one of its
     numbers, `_COUNTED_NOUN`: `10 apples`, so `#### 7 apples`, `#### 7 (apples)`) or closes
-    the amount (`_CLOSINGS`: `#### 7 apples left`) and none changes the value (`changes_value`: `7 thousand`, `7 or`, `7 more`). What is left is
-    compared with the box (`7 dozen`, `7 maybe`, `7 or 8`, `-7` stay, another value or none)."""
+    the amount (`_CLOSINGS`: `#### 7 apples left`) and none changes the value
+    (`changes_value`: `7 thousand`, `7 or`, `7 more`). What is left is compared with the box
+    (`7 dozen`, `7 maybe`, `7 or 8`, `-7` stay: another value, or none)."""
     value = marked.strip(_TRAILING)
     unit = _GSM8K_UNIT.search(value)
     if unit is not None:
@@ -2374,8 +2375,9 @@ def _numerals_read(text: str) -> str:
     (`numbers_in_words`: `eight`), a character Unicode gives a numeric value other than a
     decimal digit (`_NUMERAL_CHAR`, from the character data: superscript and subscript digits
     `⁸` `₈`, circled `⑧`, Roman numeral characters `Ⅷ`, fractions `½`, not after a letter,
-    `m²`; a decimal digit of any script, `٨`, `８`, `𝟖`, is one already), and a Roman numeral in capitals of two letters or
-    more (`_ROMAN`: `VIII`, `XII`; not `I` or `X` alone, a pronoun or a variable). The one
+    `m²`; a decimal digit of any script, `٨`, `８`, `𝟖`, is one already), and a Roman numeral
+    in capitals of two letters or more (`_ROMAN`: `VIII`, `XII`; not `I` or `X` alone, a
+    pronoun or a variable). The one
     reading of "holds a number" for what is read past the window (`_sentences_read`,
     `_unread_after_box`'s own clause). Linear."""
     text = numbers_in_words(text)
