@@ -2351,16 +2351,20 @@ def _sentences_read(parts: list[tuple[str, str]], text: str, end: int) -> list[t
         if len(read) == _SENTENCES_READ:
             break
         if used > _WORDS_MAX:
-            # a sentence the window cuts that holds a number (in any numeral form the reader
-            # counts, `_numerals_read`) is read whole within `_LONG_SENTENCE` (`If she had eaten
-            # 2 apples, and had she been ..., she would have 8 apples.`: padding pushes no value
-            # out); past that bound it is no text read (`_CUT`), whatever it opens with: a value
-            # other than the box's in it leaves the pair uncertain, never a pass (a length limit
-            # never decides for the reply: `Total = ` x 3,000 then `8`, `Alternatively, it could
-            # very ... very well be 8.`, `... be ⁸.`, `... be VIII.`)
-            numerals = _numerals_read(sentence)
-            if _DIGITS.search(numerals):
-                read.append((numerals, ending if len(raw) <= _LONG_SENTENCE else _CUT))
+            # a sentence the window cuts that holds a numeral (a digit of any script or a
+            # character of a number, `_NUMERAL_CHAR`: `8`, `⁸`, `Ⅷ`; not a number in words, as
+            # an explanation tells its story: `Each of the three friends took one apple ...`) is
+            # read whole within `_LONG_SENTENCE` (`If she had eaten 2 apples, and had she been
+            # ..., she would have 8 apples.`: padding pushes no value out); past that bound it is
+            # no text read (`_CUT`), whatever it opens with: a value other than the box's in it,
+            # in any numeral form the reader counts (`_numerals_read`: words and Roman numerals
+            # too), leaves the pair uncertain, never a pass (a length limit never decides for
+            # the reply: `Total = ` x 3,000 then `8`, `Alternatively, it could very ... very well
+            # be 8.`, `... be ⁸.`, `... be VIII.`, `... be eight.`)
+            if len(raw) <= _LONG_SENTENCE and (_DIGITS.search(raw) or _NUMERAL_CHAR.search(raw)):
+                read.append((_NUMERAL_CHAR.sub(_numerals_as_digits, sentence), ending))
+            elif len(raw) > _LONG_SENTENCE and _DIGITS.search(numerals := _numerals_read(sentence)):
+                read.append((numerals, _CUT))
             break
         read.append((sentence, ending))
     return read
@@ -2382,8 +2386,12 @@ def _numerals_read(text: str) -> str:
     `_unread_after_box`'s own clause). Linear."""
     text = numbers_in_words(text)
     if not text.isascii():
-        text = _NUMERAL_CHAR.sub(lambda run: "".join(map(_numeric_value, run.group(0))), text)
+        text = _NUMERAL_CHAR.sub(_numerals_as_digits, text)
     return _ROMAN.sub(_roman_value, text) if _ROMAN_LETTERS.search(text) else text
+
+
+def _numerals_as_digits(run: re.Match[str]) -> str:
+    return "".join(map(_numeric_value, run.group(0)))
 
 
 def _numeric_value(char: str) -> str:
