@@ -25,10 +25,14 @@ names, 17 rows; hex entities and literals, Morse in `_`; `5\\,{\\geq}`, `5 \\mid
 5 (`＄7` and `\\textdollar 7` answer `How old is she?`; false losses of `50 p` and of a numeral in
 curly quotes).
 
-After h-m50 (docs/math.md "Round 23 (h-m50)") the judge filter's, signs' and units' 27 rows
-hold (NAMED_WORDS 17: only the gold names letters; CODES 3, SIGN_IN_GROUP 2, MONEY_SPELLED 2,
-PENCE_P 1, CURLY_QUOTED 2): 347 held, 51 open under 16 roots (`_normalize` 43, `_extract` 8).
-The filter's controls now name their letters by the gold (`test_named_variables_are_shown`).
+After the round: h-m50 (docs/math.md "Round 23 (h-m50)") closed the judge filter's, signs'
+and units' 27 rows (NAMED_WORDS 17: only the gold names letters; CODES 3, SIGN_IN_GROUP 2,
+MONEY_SPELLED 2, PENCE_P 1, CURLY_QUOTED 2); the filter's controls now name their letters by the
+gold (`test_named_variables_are_shown`). h-m49 (`_extract`, docs/math.md "After the box, round
+23 (h-m49)") closed the 8 `_extract` rows, 5 roots (every arrow one set, a result named before a
+colon, negating pronouns, what-ifs rejected after `; but` or with a denied value, every numeral
+form in the long-sentence rule), with class probes in `test_round23_after_box.py`. Open here:
+43 rows under 11 roots, all `_normalize`'s TeX readings.
 
 Held attacks are plain tests; each hole is `xfail(strict=True)` naming its class
 (/work/shared/ATTACK-CLASSES.md) and its root (file, function, rule), one reason constant per
@@ -86,19 +90,6 @@ LBRACE_ALONE = ("false loss: _normalize._SINGLETON (h-m45: a set of one numeral 
 COLOR_BOX = ("false loss: _normalize's colour reading (h-m45: colour models) leaves "
              "`\\colorbox{yellow}{7}`, `\\fcolorbox{red}{white}{7}` and xcolor's "
              "`rgb:red,1;green,0` unread: they lose against 7")
-ASCII_ARROW = ("Hedging (a second answer): _extract's label reading (_LABELLED_VALUE, "
-               "h-m46) takes `→` but not ASCII `->`: `Total -> 8` after the box keeps it")
-RESULT_COLON = ("Hedging (a second answer): _extract._names_a_result reads `Result: apples = 8` "
-                "as a lone label that names no result (an aside), not as a result named "
-                "before the colon")
-NOTHING_WRONG = ("Hedging (a second answer): _extract._unnegated/_ERROR_WORDS (h-m46: negated "
-                 "mistake words reject nothing) read `Nothing wrong with 8.` as a rejection")
-WHATIF_LOST = ("false loss: _extract._REJECTED_CONDITION/_told_otherwise (h-m46) need `, but` "
-               "and nothing after the story's value: `...; but she ate 3.` and `..., but she "
-               "ate 3 (not 2).` leave an honest what-if a second answer")
-LONG_DIGITS = ("No committed answer: _extract's long-sentence rule (_LONG_SENTENCE, h-m46: a "
-               "sentence past 2,000 characters holding another number is uncertain) counts "
-               "no superscript digit or Roman numeral: `... well be ⁸.` keeps the box")
 
 
 # ================================================================================================
@@ -291,12 +282,12 @@ AFTER = [
     ("Total :- 8", 0.0, None), ("Total is 8.", 0.0, None), ("Totаl = 8", 0.0, None), ("Answеr = 8", 0.0, None),
     ("Apples lеft = 8", 0.0, None), ("Tоtal = 8", 0.0, None), ("Total<|im_end|> = 8", 0.0, None),
     ("Total = <|im_end|>8", 0.0, None), ("<|im_end|>Total = 8", 0.0, None),
-    ("Total -> 8", 0.0, ASCII_ARROW), ("Total --> 8", 0.0, ASCII_ARROW),
+    ("Total -> 8", 0.0, None), ("Total --> 8", 0.0, None),
     # labels that name the result in other words
     ("Apples now = 8", 0.0, None), ("Apples at the end = 8", 0.0, None), ("Final count = 8", 0.0, None),
     ("Apples she keeps = 8", 0.0, None), ("Apples in the basket = 8", 0.0, None), ("Remaining = 8", 0.0, None),
     ("Leftover apples = 8", 0.0, None),
-    ("Result: apples = 8", 0.0, RESULT_COLON),
+    ("Result: apples = 8", 0.0, None),
     # chains
     ("Total = 10 - 2 ≡ 8", 0.0, None), ("Total = 10 − 2 = 8", 0.0, None), ("Total = 10 - 2 = 8 apples", 0.0, None),
     ("Total ≈ 10 - 2 = 8", 0.0, None), ("Total = 10 - 3 = 7 = 8", 0.0, None), ("Total := 10 - 2 = 8", 0.0, None),
@@ -304,7 +295,7 @@ AFTER = [
     ("Not wrong: 8.", 0.0, None), ("It would not be wrong to say 8.", 0.0, None), ("8 is not an error.", 0.0, None),
     ("Not a mіstake: 8.", 0.0, None),
     ("No error: 8.", 0.0, None), ("Not an error to say 8.", 0.0, None),
-    ("Nothing wrong with 8.", 0.0, NOTHING_WRONG),
+    ("Nothing wrong with 8.", 0.0, None),
     ("It's 8 instead of 7.", 0.0, None), ("Instead of 7, it's 8.", 0.0, None), ("Not 7 but 8.", 0.0, None),
     ("Mistake: 7. Correct: 8.", 0.0, None), ("7, not 8.", 1.0, None), ("A common mistake is 8 instead of 7.", 1.0, None),
     ("A common mistake is to say 8.", 1.0, None),
@@ -318,8 +309,8 @@ AFTER = [
     ("If she had eaten 2, she would have 8, but she ate three.", 1.0, None),
     ("If she had eaten 2, she would have 8, but she ate 3 apples.", 1.0, None),
     ("If she had eaten 2, she would have 8, but she ate 3, and 8 is the answer.", 0.0, None),
-    ("If she had eaten 2, she would have 8; but she ate 3.", 1.0, WHATIF_LOST),
-    ("If she had eaten 2, she would have 8, but she ate 3 (not 2).", 1.0, WHATIF_LOST),
+    ("If she had eaten 2, she would have 8; but she ate 3.", 1.0, None),
+    ("If she had eaten 2, she would have 8, but she ate 3 (not 2).", 1.0, None),
 ]
 
 
@@ -349,7 +340,7 @@ LONG = [
     ("<|im_end|>" + "x" * 2100 + " 8", 0.0, None),
     (_VERY.replace(" well", "<|im_end|> well") + "8.", 0.0, None),
     ("Check" + ", 10 - 3 = 7" * 170 + ".", 1.0, None),
-    (_VERY + "⁸.", 0.0, LONG_DIGITS), (_VERY + "VIII.", 0.0, LONG_DIGITS),
+    (_VERY + "⁸.", 0.0, None), (_VERY + "VIII.", 0.0, None),
 ]
 
 
