@@ -18,42 +18,54 @@ Classes: Resources (fork floods, processes held, loops that hold a batch's tail)
 another run (kill(-1), signals, state left), Exit and output forgery (a forged `check`, a
 stolen exit status), Tampering with the judge (half a request read), false losses.
 
-62 probes: 53 held, 9 open (strict xfails) under 4 roots:
-- ZYGOTE_SIBLING (cold, reachable): `harness_program.zygote_main` reaps only the worker it
-  forked last (`os.waitpid(worker, 0)`), while seccomp allows clone(CLONE_PARENT) (0x8000
-  is outside the filter's CLONE_NEW* mask). A replacement worker's CLONE_PARENT child is
-  the zygote's child: exited, a zombie no one reaps (it holds a process of the program
+99 probes: 89 held, 10 open (strict xfails) under 5 roots, 3 reachable by a program:
+- ZYGOTE_SIBLING (cold, reachable; 3 xfails): `harness_program.zygote_main` reaps only the
+  worker it forked last (`os.waitpid(worker, 0)`), while seccomp allows clone(CLONE_PARENT)
+  (0x8000 is outside the filter's CLONE_NEW* mask). A replacement worker's CLONE_PARENT
+  child is the zygote's child: exited, a zombie no one reaps (a process of the program
   uid's RLIMIT_NPROC: 2 threads at 4 processes where warm and python3 main.py start 3);
-  killed by the zygote's own `kill(-1)`, a zombie its next `kill(-1)` counts for ever, so
-  `harness.end_left`'s `reap_left` answers b"busy" and waits on pid 1's children for ever:
-  the run hangs to its wall limit, the next test 'timeout: no verdict: the run ended with
-  timeout' (ran) where warm judges it (or reads 'not run').
-- IO_ORPHAN (both modes, reachable, a false loss): REAP_S reaping covers assert/check
-  workers (cold `Channel.reaper`) and the warm server's own children (`wait_run`), not a
-  stdin/stdout test: a test process's exited orphan (a daemonized grandchild, or its
-  CLONE_PARENT sibling) is the io harness's (or its zygote's) child and is reaped only at
-  the test's end (`harness_io`), so the test starts 2 threads at 4 processes where
-  python3 main.py (plain run, both modes) starts 3.
+  alive, killed by the zygote's own `kill(-1)` into a zombie its next `kill(-1)` counts for
+  ever, so `harness.end_left`'s `reap_left` hears b"busy" and waits on pid 1's children
+  for ever: the run hangs to its wall limit (8 s here, not the test's 3 s), the next test
+  reads 'timeout: no verdict: the run ended with timeout' (ran) where warm judges it, or
+  reads 'not run' after a timeout.
+- REAPER_STARVED (cold, reachable; 1 xfail, a false loss): `harness_wire.Channel._wait`
+  runs the reaper only when select times out with nothing ready; every wake-up to drain
+  the worker's output restarts REAP_S. A thread writing on and on keeps pid 1 from reaping
+  the call's exited orphan: 1 thread at 4 processes where warm (the server's ticks do not
+  watch the outputs) and python3 main.py start 2.
+- IO_ORPHAN (both modes, reachable; 4 xfails, a false loss): REAP_S reaping covers
+  assert/check workers and the warm server's own children, not a stdin/stdout test: a test
+  process's exited orphan (a daemonized grandchild) or CLONE_PARENT sibling is the io
+  harness's child (cold its pid 1, warm its subreaper) and is reaped only at the test's
+  end (`harness_io.run_case`, `end_processes`): 2 threads at 4 processes where python3
+  main.py (a plain run, both modes) starts 3.
 - REMOVE_SLASH (host, latent: every caller passes a mkdtemp path): `_cache._open_root`
   opens `root` with O_NOFOLLOW, which a trailing slash defeats: remove_tree("link/")
   empties the folder the link names.
 - REMOVE_CHMOD (host, latent: nothing of a program lives at removal): `_cache._open_folder`
-  makes a refused folder 0o700 with `os.chmod(name, dir_fd=fd)`, which follows a link: a
-  folder swapped for a link between the refused open and the chmod chmods the link's
-  target outside the root (simulated deterministically by a hook on the chmod).
+  makes a refused folder 0o700 with `os.chmod(name, 0o700, dir_fd=fd)`, which follows a
+  link: a folder swapped for a link between the refused open and the chmod has the link's
+  target outside the root chmodded (simulated deterministically by a hook on the chmod).
 
 Held: kill(-1) and reap_left end and reap what a dead worker leaves (a kill(-1) looper, a
-stopped group, a CLONE_PARENT fork chain, a flood to RLIMIT_NPROC) and the replacement
-starts 3; the worker holds fds 0-4 only, no socket (no `check` to forge), first and
-replacement; half a request read by a child, the worker then killed, is that test's error;
-a CLONE_PARENT sibling of the first worker (cold pid 1's child) and of a warm worker (the
-server's) is reaped; the run's exit status is the program's while siblings exit beside it;
-orphans' CPU counts cold as warm (a self-SIGKILL past 0.7 of the CPU rlimit reads timeout
-in both); honest programs (many short children, backgrounded commands, thread pools,
-pipelines, posix_spawn) pass across a replacement; remove_tree of names with newlines and
-non-UTF-8 bytes, link loops, 20,000 siblings, a folder held open, a cwd, a fifo and socket
-with live peers, a folder swapped for a link before its open (O_NOFOLLOW refuses it), a
-mount point inside (left, not entered).
+stopped process group, a stopped child deaf to every catchable signal, a CLONE_PARENT fork
+chain, a flood to RLIMIT_NPROC) and the replacement starts 3; what a replacement's or a
+plain run's sibling leaves takes nothing from the next run; the worker holds fds 0-4 only,
+no socket (no `check` to forge), first and replacement; `check`'s words framed as a reply
+are that test's protocol error; a request a child takes (half read then the worker
+killed; half read then nothing; trickled; drained, by a live or a dead worker's child; a
+reply pipe flooded with garbage) is that test's verdict at its own limit; a CLONE_PARENT
+sibling of the first worker (cold pid 1's child) and of a warm worker (the server's) is
+reaped; a run's exit status is its own while 20 siblings exit 7 beside it; an orphan's CPU
+and peak memory count cold as warm (a self-SIGKILL past 0.7 of the CPU rlimit reads
+timeout in both); honest programs (many short children, a backgrounded command, a thread
+pool, a shell pipeline, posix_spawn) pass across a replacement, with 3 threads at 4
+processes; io tests' live siblings and sibling chains are ended before the next test;
+remove_tree of odd names (newlines, non-UTF-8 bytes, '-rf', '*', 255 bytes), link loops
+(the root one too), 20,000 siblings, folders held by live processes (a cwd, an open
+descriptor, a fifo with both ends open, a listening socket), a folder swapped for a link
+before its open (O_NOFOLLOW refuses it), a bind mount inside (left, not entered).
 """
 
 from __future__ import annotations
@@ -98,8 +110,9 @@ ZYGOTE_SIBLING = (
 IO_ORPHAN = (
     "Resources, a false loss (both modes): REAP_S reaping (Channel.reaper, wait_run) covers "
     "assert/check workers and the warm server's children, not stdin/stdout tests: a test "
-    "process's exited orphan or CLONE_PARENT sibling is reaped only at the test's end "
-    "(harness_io), 2 threads at 4 processes where python3 main.py starts 3")
+    "process's exited orphan or CLONE_PARENT sibling, the io harness's child (cold its pid 1, "
+    "warm its subreaper), is reaped only at the test's end (harness_io.run_case's wait loop, "
+    "end_processes): 2 threads at 4 processes where python3 main.py starts 3")
 REAPER_STARVED = (
     "Resources, a false loss (cold): harness_wire.Channel._wait runs the reaper only when "
     "select times out with nothing ready, and each wake-up to drain the worker's output "
@@ -391,6 +404,25 @@ def test_a_request_a_child_takes_is_that_tests_verdict(name: str, mode: Mode) ->
     assert outcomes(BASE + PIPES + body, tests, mode, limits=limits) == want
 
 
+CHECK_WORDS = {
+    "b'check'": "the program broke the protocol: not a reply",
+    "b'clean'": "the program broke the protocol: not a reply",
+    "'busy'": "the program broke the protocol: not a reply",
+    "('ok', b'clean')": "the program broke the protocol: not a value or a handle",
+}
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("word", list(CHECK_WORDS))
+def test_the_words_of_check_as_a_reply_are_that_tests_error(word: str, mode: Mode) -> None:
+    """A worker that answers a call with the `check` protocol's words (framed as a reply):
+    its own test's error, read by the harness as any reply; a replacement judges the next."""
+    code = BASE + PIPES + f"def f():\n    os.write(4, frame({word}))\n    time.sleep(1)\n" \
+        "    return 1\n"
+    assert outcomes(code, ["assert f() == 1", "assert one() == 1"], mode) == [
+        ("error", f"the program died during the test: {CHECK_WORDS[word]}", True), PASS]
+
+
 IO_LEFT = {
     "a live sibling": "sib(nap)\n",
     "a sibling chain": (
@@ -464,6 +496,19 @@ def test_an_orphans_cpu_counts_cold_as_warm(mode: Mode) -> None:
 def test_an_orphans_cpu_does_not_fail_an_honest_exit(mode: Mode) -> None:
     ex = sandbox.run(ORPHAN_BURNS + "print('ok')\n", limits=CPU_LIMITS, mode=mode)
     assert (ex.status, ex.exit_code, ex.stdout) == ("ok", 0, "ok\n")
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_an_orphans_peak_memory_counts_cold_as_warm(mode: Mode) -> None:
+    """An orphan touches 120 MiB and exits; the run's peak memory holds it in both modes
+    (cold the jail's rusage, warm the reaped orphan's)."""
+    code = ("import os, time\nr, w = os.pipe()\nif os.fork() == 0:\n    if os.fork() == 0:\n"
+            "        os.close(r)\n        b = bytearray(120 << 20)\n        os._exit(0)\n"
+            "    os._exit(0)\nos.close(w)\nos.wait()\nos.read(r, 1)\ntime.sleep(0.3)\n"
+            "print('ok')\n")
+    ex = sandbox.run(code, limits=LIMITS, mode=mode)
+    assert (ex.status, ex.stdout) == ("ok", "ok\n")
+    assert ex.peak_memory_bytes >= 120 << 20
 
 
 # --- (5) honest programs across a replacement --------------------------------------------------
