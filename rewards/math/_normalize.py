@@ -287,9 +287,28 @@ _VERTICAL_ONLY = re.compile(r"(?:\s|\\(?:smallskip|medskip|bigskip|hrule|vfil{1,
 _TEMPLATE_ROW = re.compile(r"(?:(?!\\cr(?![a-zA-Z]))[^{}]){0,120}\\cr(?![a-zA-Z])")
 
 
-def _argument_end(text: str, at: int) -> int | None:
-    """Where the argument of a command that ends at `at` ends: a balanced brace group (at any
-    depth), a command or one character; None where a group is never closed."""
+def _group_ends(text: str) -> dict[int, int]:
+    """Where each brace group of `text` that is closed ends: its `{`'s index to its `}`'s + 1
+    (a printed brace, `\\{`, `\\}`, is none). One pass."""
+    ends: dict[int, int] = {}
+    opened: list[int] = []
+    at = 0
+    while at < len(text):
+        char = text[at]
+        if char == "\\":
+            at += 2
+            continue
+        if char == "{":
+            opened.append(at)
+        elif char == "}" and opened:
+            ends[opened.pop()] = at + 1
+        at += 1
+    return ends
+
+
+def _argument_end(text: str, at: int, ends: dict[int, int]) -> int | None:
+    """Where the argument of a command that ends at `at` ends: a brace group at any depth
+    (`ends`: `_group_ends`), a command or one character; None where a group is never closed."""
     while at < len(text) and text[at] in " \t\n":
         at += 1
     if at >= len(text):
@@ -297,17 +316,7 @@ def _argument_end(text: str, at: int) -> int | None:
     if text[at] != "{":
         command = _COMMAND_AT.match(text, at)
         return command.end() if command is not None else at + 1
-    depth = 0
-    for end in range(at, len(text)):
-        char = text[end]
-        if char == "\\":
-            continue
-        if text[end - 1 : end] == "\\" and text[end - 2 : end] != "\\\\":
-            continue  # (`\\{`, `\\}`: a brace printed)
-        depth += (char == "{") - (char == "}")
-        if depth == 0:
-            return end + 1
-    return None
+    return ends.get(at)
 
 
 def _markup_read(s: str) -> str:
@@ -316,6 +325,7 @@ def _markup_read(s: str) -> str:
     a group that is never closed is left as written."""
     if "\\" not in s or _MARKUP.search(s) is None:
         return s
+    ends = _group_ends(s)
     out: list[str] = []
     closing: list[str] = []  # what each group open at this point closes with
     at = 0
@@ -345,11 +355,10 @@ def _markup_read(s: str) -> str:
             at = template.end() if template is not None else found.end()
             continue
         elif dropped is not None:
-            end = _argument_end(s, found.end())
+            end = _argument_end(s, found.end(), ends)
             if end is None:
                 out.append(found.group(0))
-            elif dropped != "noalign" or _VERTICAL_ONLY.fullmatch(s, found.end(), end) or (
-                    _VERTICAL_ONLY.fullmatch(s[found.end():end].strip()[1:-1])):
+            elif dropped != "noalign" or _VERTICAL_ONLY.fullmatch(s[found.end():end].strip().strip("{}")):
                 out.append(" ")
                 at = end
                 continue
@@ -368,7 +377,10 @@ _BRACE_WORD = re.compile(r"\\([lr])brace(?![a-zA-Z])")
 # `\\{7\\}\\max(8)`, `7\\max(8)`): a product, as TeX sets it, written with its `\\cdot` (math-verify
 # reads two numerals side by side as a mixed number, a sum). Two sets of one numeral side by
 # side (`\\{7\\}\\{8\\}`) are a list (`_LISTED`), no product.
-_SIDE_FACTOR = re.compile(r"(?<![A-Za-z])(\\?(?:max|min|gcd|lcm)\s{0,3}\([-+\d.,\s]{1,200}\))"
+_SIZED_OPEN = r"(?:\\(?:left|[bB]igg?l?)\s{0,3})?"
+_SIZED_CLOSE = r"(?:\\(?:right|[bB]igg?r?)\s{0,3})?"
+_SIDE_FACTOR = re.compile(r"((?:\\|(?<![A-Za-z\\]))(?:max|min|gcd|lcm)\s{0,3}" + _SIZED_OPEN + r"\([-+\d.,\s]{1,200}"
+                          + _SIZED_CLOSE + r"\))"
                           r"|(?:\\[bB]igg?l?\s{0,3})?\\\{\s{0,3}[-+]?\d{1,40}(?:\.\d{1,40})?\s{0,3}"
                           r"(?:\\[bB]igg?r?\s{0,3})?\\\}|\(\s{0,3}[-+]?\d{1,40}(?:\.\d{1,40})?\s{0,3}\)"
                           r"|\d{1,40}(?:\.\d{1,40})?")
@@ -1031,12 +1043,11 @@ _IN_WORD_NOTHING = re.compile(
     r"mathrm|mathbf|mathit|mathsf|operatorname|emph|rm|bf|it|sf|tt|"
     # breaks and penalties that set no break inside a line, and what only passes its argument
     # on: a box (its contents are its glyphs; `\\hbox{}` sets none), `\\ensuremath`, `\\protect`
-    r"protect|leavevmode|ignorespaces|unkern|unpenalty|noindent|nonumber|notag|"
-    r"(?:no)?(?:line|page)break(?:\s{0,3}\[\s{0,3}\d?\s{0,3}\])?|penalty\s{0,3}[-+]?\d{1,6}|"
-    r"(?:[hv]box|vtop)(?:\s{0,3}(?:to|spread)\s{0,3}" + _DIMENSION + r")?|"
-    r"(?:mbox|makebox|smash|[rl]lap|clap|math[rlc]lap|ensuremath|raisebox\s{0,3}\{\s{0,3}" + _DIMENSION
-    + r"\s{0,3}\}|math(?:ord|bin|rel|op|punct|inner|open|close))(?:\s{0,3}\[[^\[\]{}]{0,20}\]){0,2}"
-    r")(?![a-zA-Z])")
+    r"protect|leavevmode|ignorespaces|unkern|unpenalty|noindent|nonumber|notag)(?![a-zA-Z])|"
+    r"\\(?:no)?(?:line|page)break(?![a-zA-Z])(?:\s{0,3}\[\s{0,3}\d?\s{0,3}\])?|\\penalty\s{0,3}[-+]?\d{1,6}|"
+    r"\\(?:[hv]box|vtop)(?![a-zA-Z])(?:\s{0,3}(?:to|spread)\s{0,3}" + _DIMENSION + r")?|"
+    r"\\(?:(?:mbox|makebox|smash|[rl]lap|clap|math[rlc]lap|ensuremath|math(?:ord|bin|rel|op|punct|inner|open|"
+    r"close))(?![a-zA-Z])|raisebox\s{0,3}\{\s{0,3}" + _DIMENSION + r"\s{0,3}\})(?:\s{0,3}\[[^\[\]{}]{0,20}\]){0,2}")
 _SPELLED_GAP = r"(?:[^\w\\()\[\]|`]|_|" + _IN_WORD_NOTHING.pattern + r")++"
 _SPELLED_BETWEEN = re.compile(r"(?<=[\d%])" + _WORD_OPENING + r"([^\W\d_]++(?:" + _SPELLED_GAP
                               + r"[^\W\d_]++)+)\.?[\s})\]" + _MARKS + r"]++(?=[-+(]?\.?\d)")
@@ -1350,9 +1361,8 @@ def _builds_value(answer: str, start: int, token: str) -> bool:
 # (`\\text,`, normalized from `\\text{,}`) sets only the character after it: that character.
 _STYLE = re.compile(r"\\(?:text|display|script|scriptscript)style(?![a-zA-Z])")
 _EMPTY_COMMAND = re.compile(r"\\([a-zA-Z]{1,40})(?:\s{0,3}\{\s{0,3}\})++")
-# Space whatever it holds (`\\phantom{0}`, `\\hphantom{0}`, `\\vphantom{0}`), and the starred
-# spacing commands (`\\hspace*{1em}`, spacing as `\\hspace{1em}` does: `_SPACES_BY`).
-_PHANTOM = re.compile(r"\\[hv]?phantom\s{0,3}\{[^{}]{0,80}\}")
+# The starred spacing commands (`\\hspace*{1em}`, spacing as `\\hspace{1em}` does: `_SPACES_BY`;
+# a phantom, space whatever it holds, is dropped before: `_markup_read`).
 _STARRED_SPACE = re.compile(r"(\\[hv]space)\s{0,3}\*")
 _BARE_WRAPPER = re.compile(r"\\(?:text|textrm|textbf|textit|textsf|mbox|mathrm|mathbf|mathit|mathsf|"
                            r"boldsymbol|bm)(?=\s{0,3}[^\s{\\a-zA-Z])")
@@ -1365,7 +1375,7 @@ def _as_rendered(answer: str) -> str:
     sizes dropped; a numeral in angle brackets after a numeral as in square ones (`_ASIDE_ANGLE`)."""
     answer = _PLUS_MINUS_SPELLED.sub(
         lambda found: f" \\pm {found.group(2) or found.group(3) or ''}", answer)
-    answer = _STARRED_SPACE.sub(r"\1", _PHANTOM.sub(" ", answer))
+    answer = _STARRED_SPACE.sub(r"\1", answer)
     answer = _STYLE.sub(" ", _BARE_WRAPPER.sub("", answer))
     answer = _WORD_AS_MARK.sub(r" \1 ", answer)
     for _ in range(3):  # (a mark over a sign in a `\\mathrel`; an empty group in a group)
