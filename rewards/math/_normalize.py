@@ -275,7 +275,7 @@ _ALIGNING = re.compile(r"&(?=\s*=)|(?<==)\s*&")
 #   template row is no row), and `\\cr`/`\\crcr` is a row break (`\\\\`) wherever it stands.
 _PLAIN_ROWS = {"displaylines": "gathered", "eqalign": "aligned", "eqalignno": "aligned",
                "leqalignno": "aligned", "matrix": "matrix", "pmatrix": "pmatrix", "cases": "cases",
-               "bordermatrix": "matrix", "halign": "matrix", "valign": "matrix", "vbox": "gathered"}
+               "bordermatrix": "matrix", "halign": "matrix", "valign": "matrix"}
 _MARKUP = re.compile(r"\\(?:\\|([hv]?phantom|tag\*?|noalign)(?![a-zA-Z])|(?:nonumber|notag)(?![a-zA-Z])"
                      r"|(displaylines|eqalignno|leqalignno|eqalign|matrix|pmatrix|cases|bordermatrix|"
                      r"[hv]align)(?![a-zA-Z])(?:\s{0,3}(?:to|spread)\s{0,3}" + _DIMENSION + r")?\s{0,3}\{"
@@ -379,18 +379,20 @@ _BRACE_WORD = re.compile(r"\\([lr])brace(?![a-zA-Z])")
 # side (`\\{7\\}\\{8\\}`) are a list (`_LISTED`), no product.
 _SIZED_OPEN = r"(?:\\(?:left|[bB]igg?l?)\s{0,3})?"
 _SIZED_CLOSE = r"(?:\\(?:right|[bB]igg?r?)\s{0,3})?"
-_SIDE_FACTOR = re.compile(r"((?:\\|(?<![A-Za-z\\]))(?:max|min|gcd|lcm)\s{0,3}" + _SIZED_OPEN + r"\([-+\d.,\s]{1,200}"
-                          + _SIZED_CLOSE + r"\))"
+_OF_NUMERALS_SPELLED = (r"(?:\\|(?<![A-Za-z\\]))(?:max|min|gcd|lcm)\s{0,3}" + _SIZED_OPEN
+                        + r"\([-+\d.,\s]{1,200}" + _SIZED_CLOSE + r"\)")
+_SIDE_FACTOR = re.compile(r"((?<![A-Za-z^_\]\\])\{\s{0,3}" + _OF_NUMERALS_SPELLED + r"\s{0,3}\}|"
+                          + _OF_NUMERALS_SPELLED + r")"
                           r"|(?:\\[bB]igg?l?\s{0,3})?\\\{\s{0,3}[-+]?\d{1,40}(?:\.\d{1,40})?\s{0,3}"
                           r"(?:\\[bB]igg?r?\s{0,3})?\\\}|\(\s{0,3}[-+]?\d{1,40}(?:\.\d{1,40})?\s{0,3}\)"
-                          r"|\d{1,40}(?:\.\d{1,40})?")
-
-
-_NO_SIGN = re.compile(r"(?:\s|\\[,;:!> ]|~|\\q?quad(?![a-zA-Z])){0,8}")  # (space only)
+                          r"|(?<![A-Za-z^_\]\\])\{\s{0,3}[-+]?\d{1,40}(?:\.\d{1,40})?\s{0,3}\}"
+                          r"|\d{1,40}(?:\.\d{1,40})?(?![\d.]|\s{0,3}[A-Za-z])")  # (not `1em` of a skip)
 
 
 def _side_by_side(s: str) -> str:
-    """`s` with a `\\cdot` between a function of numerals and a value beside it (`_SIDE_FACTOR`)."""
+    """`s` with a `\\cdot` between a function of numerals and a value beside it (`_SIDE_FACTOR`),
+    with only what sets no sign between (`_NO_SIGN`: space, an empty group, what renders
+    nothing); a function in a group of its own is one factor (`{\\max(7)}{\\max(8)}`)."""
     if "(" not in s or len(s) > 2000:
         return s
     factors = list(itertools.islice(_SIDE_FACTOR.finditer(s), 200))
@@ -1049,6 +1051,9 @@ _IN_WORD_NOTHING = re.compile(
     r"\\(?:(?:mbox|makebox|smash|[rl]lap|clap|math[rlc]lap|ensuremath|math(?:ord|bin|rel|op|punct|inner|open|"
     r"close))(?![a-zA-Z])|raisebox\s{0,3}\{\s{0,3}" + _DIMENSION + r"\s{0,3}\})(?:\s{0,3}\[[^\[\]{}]{0,20}\]){0,2}")
 _SPELLED_GAP = r"(?:[^\w\\()\[\]|`]|_|" + _IN_WORD_NOTHING.pattern + r")++"
+# Between two values, what sets no sign: space, an empty group, what renders nothing or only
+# space (`_side_by_side`: `\\max(7)\\hspace{1em}\\max(8)`, `\\max(7)\\displaystyle\\max(8)`).
+_NO_SIGN = re.compile(r"(?:\s|~|\\>|\{\s{0,3}\}|" + _IN_WORD_NOTHING.pattern + r"){0,8}")
 _SPELLED_BETWEEN = re.compile(r"(?<=[\d%])" + _WORD_OPENING + r"([^\W\d_]++(?:" + _SPELLED_GAP
                               + r"[^\W\d_]++)+)\.?[\s})\]" + _MARKS + r"]++(?=[-+(]?\.?\d)")
 _NOT_LETTER = re.compile(r"[\W\d_]+")

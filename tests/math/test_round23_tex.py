@@ -69,6 +69,9 @@ def test_one_column_matrices_of_any_spelling(reward: MathReward, answer: str) ->
     ("\\max(7) 8", "15", 0.0), ("\\max\\left(7\\right)\\max\\left(8\\right)", "15", 0.0),
     ("\\max\\left(7\\right)\\max\\left(8\\right)", "56", 1.0), ("2\\max(3, 4)", "8", 1.0),
     ("\\max(7, 6)", "7", 1.0), ("\\max(7), 8", "56", 0.0),
+    ("\\max(7)\\hspace{1em}\\max(8)", "15", 0.0), ("\\max(7)\\displaystyle\\max(8)", "15", 0.0),
+    ("{\\max(7)}{\\max(8)}", "15", 0.0), ("{\\max(7)}{\\max(8)}", "56", 1.0), ("\\max(7){8}", "15", 0.0),
+    ("\\frac{\\max(4)}{\\max(2)}", "2", 1.0),
     # two sets of one numeral side by side are a list, no product
     ("\\{7\\}\\{8\\}", "56", 0.0), ("\\{7\\}\\{8\\}", "7", 0.0),
     # the same glyph in any spelling
