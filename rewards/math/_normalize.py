@@ -347,6 +347,9 @@ def _markup_read(s: str) -> str:
         elif row is not None:  # (`\\crcr` after a row break is none)
             last = "".join(out[-8:]).rstrip()
             out.append(" " if row == "crcr" and last.endswith("\\\\") else " \\\\ ")
+        elif macro is not None and found.end() - 1 not in ends:
+            out.append(found.group(0))  # (its group never closed: left as written)
+            closing.append("}")
         elif macro is not None:
             environment = _PLAIN_ROWS[macro]
             out.append(f" \\begin{{{environment}}} ")

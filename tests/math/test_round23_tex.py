@@ -113,3 +113,4 @@ def test_deep_markup_reads_in_one_pass() -> None:
         40, 40, False)
     unclosed = "7" + "\\phantom{" * 3000
     assert normalize(unclosed) == unclosed  # (TeX's error: left as written)
+    assert "\\begin" not in normalize("\\displaylines{7 \\cr 8")
