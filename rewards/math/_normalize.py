@@ -1710,9 +1710,11 @@ _LISTED = re.compile(r"(?<=[\d%'\u2032\u2033])\s{0,3}(?:,\s{1,3}|\\\}\s{0,3}(?:(
 # Values in the rows of an environment that stacks rows and that no bracket stands around
 # (`\\begin{array}{c} 7 \\\\ 8 \\end{array}`, `\\begin{align} \\frac{14}{2} \\\\ 8 \\end{align}`,
 # `\\begin{dcases} 7 \\\\ 8 \\end{dcases}`): listed, as above. Every environment stacks its rows so,
-# by one rule, but those that set them in brackets (`_IN_BRACKETS`: `pmatrix`, `vmatrix`, small
-# or starred), as does a bracket right before one: one value, a vector, a determinant or a
-# binomial (`\\left(\\begin{array}{c}5\\\\2\\end{array}\\right)`). A row is a value where
+# by one rule, but those that set them in brackets (`_IN_BRACKETS`: `pmatrix`, `bmatrix`, small
+# or starred), as does a bracket right before one: one value, a vector or a binomial
+# (`\\left(\\begin{array}{c}5\\\\2\\end{array}\\right)`); in braces or bars (`_OF_COLUMNS`:
+# `Bmatrix`, `vmatrix`, `Vmatrix`) only one with columns is one value (a determinant): one of one
+# column is a list of its rows, no determinant, no set read as its last row. A row is a value where
 # `_side_value` reads it (its cells' `&` dropped), or numerals open its first rows; rows that join
 # two values as the join rules read them, row breaks read as what they render (`x = 7 \\\\ x = 8`,
 # `x = 7 \\\\ \\text{or } 8`), are a hedge too. An environment's arguments before its rows are read

@@ -62,6 +62,7 @@ def test_one_column_matrices_of_any_spelling(reward: MathReward, answer: str) ->
     ("\\{7\\}\\phantom {\\{8\\}}", "15", 0.0), ("\\max(7)\\hphantom{\\max(8)}", "15", 0.0),
     ("\\{7\\}\\phantom{\\phantom{\\{8\\}}}", "15", 0.0), ("\\{7\\}\\phantom{{\\{8\\}}}", "7", 1.0),
     ("7\\vphantom{\\frac{1}{2}}", "7", 1.0), ("\\phantom{\\{0\\}}7", "7", 1.0),
+    ("\\phantom{-}10", "10", 1.0), ("\\phantom{-}10", "-10", 0.0), ("\\hphantom{+}10", "10", 1.0),
     # functions of numerals side by side with a value: a product, never a sum
     ("\\max(7)\\quad\\max(8)", "15", 0.0), ("\\max(7)~\\max(8)", "15", 0.0),
     ("\\gcd(14, 21)\\max(8)", "15", 0.0), ("\\gcd(14, 21)\\max(8)", "56", 1.0),
