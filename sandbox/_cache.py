@@ -24,35 +24,150 @@ MAX_CACHED_BINARY = 64 << 20
 """A bigger binary (possible only with a raised `Limits.binary_bytes`) is not kept."""
 
 
+_FOLDER = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
+
+
 def remove_tree(root: str) -> None:
-    """Remove the host folder `root` and everything under it, links as links, errors
-    ignored (as `shutil.rmtree(root, ignore_errors=True)`), walked with a list: a task
-    folder may be deeper than Python's recursion limit, which `shutil.rmtree` recurses to
-    (its RecursionError is no OSError, and the folder would stay)."""
-    if os.path.islink(root):  # a link given as the root: the link alone, never what it names
-        with contextlib.suppress(OSError):
-            os.unlink(root)
+    """Remove the host folder `root` and everything under it, errors ignored (as
+    `shutil.rmtree(root, ignore_errors=True)`), by directory descriptors, never by a path
+    below `root`: a tree of any depth goes, past PATH_MAX (a path string there is
+    ENAMETOOLONG) and past Python's recursion limit (no recursion). A link is removed as a
+    link and never followed, `root` itself included (the link alone goes, never what it
+    names); every folder is opened with O_NOFOLLOW and checked to be the entry listed (so a
+    mount point is left, not entered). At most three descriptors are open at a time,
+    whatever the depth: the walk holds the folder it empties, goes down by name and back up
+    by `..`, checked against the device and inode it came from (a tuple a level). A folder
+    the walk cannot enter or empty (mode 0, 0o500) is made 0o700 first (it is ours: we run
+    as its owner or as root). What cannot be removed stays, with the folders above it."""
+    fd = _open_root(root)
+    if fd < 0:
         return
-    pending = [(root, False)]  # (folder, its entries already removed)
-    while pending:
-        folder, emptied = pending.pop()
-        if emptied:
-            with contextlib.suppress(OSError):
-                os.rmdir(folder)
-            continue
-        pending.append((folder, True))
-        try:
-            entries = list(os.scandir(folder))
-        except OSError:
-            continue
-        for entry in entries:
-            try:
-                if entry.is_dir(follow_symlinks=False):
-                    pending.append((entry.path, False))
-                else:
-                    os.unlink(entry.path)
-            except OSError:
+    levels: list[tuple[str, tuple[int, int]]] = []  # (name, its folder's device and inode)
+    stuck: dict[int, set[str]] = {}  # by depth: folders there that could not be removed
+    try:
+        here = _identity(fd)
+        while True:
+            skip = stuck.setdefault(len(levels), set())
+            child = _next_folder(fd, skip)
+            if not skip:  # no set kept a level: a tree 100,000 deep holds none
+                del stuck[len(levels)]
+            if child is not None:
+                name, child_fd, child_id = child
+                os.close(fd)
+                fd = child_fd
+                levels.append((name, here))
+                here = child_id
                 continue
+            if not levels:
+                break
+            stuck.pop(len(levels), None)
+            name, here = levels.pop()
+            up = _parent(fd, here)
+            os.close(fd)
+            fd = up
+            if fd < 0:  # not where the walk came from: stop, leave the rest
+                return
+            try:
+                os.rmdir(name, dir_fd=fd)
+            except OSError:
+                stuck.setdefault(len(levels), set()).add(name)
+    except OSError:
+        return
+    finally:
+        if fd >= 0:
+            with contextlib.suppress(OSError):
+                os.close(fd)
+    with contextlib.suppress(OSError):
+        os.rmdir(root)
+
+
+def _open_root(root: str) -> int:
+    """`root` opened as a folder; -1 where it is none (a link given as the root is removed,
+    the link alone, never what it names) or cannot be opened even once made 0o700."""
+    try:
+        return os.open(root, _FOLDER)
+    except PermissionError:
+        with contextlib.suppress(OSError):
+            if not os.path.islink(root):
+                os.chmod(root, 0o700)
+                return os.open(root, _FOLDER)
+    except OSError:
+        if os.path.islink(root):
+            with contextlib.suppress(OSError):
+                os.unlink(root)
+    return -1
+
+
+def _identity(fd: int) -> tuple[int, int]:
+    info = os.fstat(fd)
+    return info.st_dev, info.st_ino
+
+
+def _parent(fd: int, expected: tuple[int, int]) -> int:
+    """The folder above `fd`'s, opened; -1 where it is not `expected` (or cannot open)."""
+    try:
+        up = os.open("..", _FOLDER, dir_fd=fd)
+    except OSError:
+        return -1
+    if _identity(up) != expected:
+        os.close(up)
+        return -1
+    return up
+
+
+def _next_folder(fd: int, stuck: set[str]) -> tuple[str, int, tuple[int, int]] | None:
+    """Unlink every entry of the folder `fd` but its folders, and open the first of those
+    not in `stuck` (name, descriptor, device and inode), made enterable first if need be;
+    None when none is left or the folder cannot be listed. A folder that cannot be opened,
+    or is not the one listed, joins `stuck`."""
+    with contextlib.suppress(OSError):
+        if os.fstat(fd).st_mode & 0o700 != 0o700:  # lets us unlink in it
+            os.fchmod(fd, 0o700)
+    while True:
+        found = None
+        try:
+            with os.scandir(fd) as entries:
+                for entry in entries:
+                    try:
+                        if not entry.is_dir(follow_symlinks=False):
+                            os.unlink(entry.name, dir_fd=fd)
+                        elif entry.name not in stuck:
+                            found = entry.name, entry.inode()
+                            break
+                    except OSError:
+                        continue
+        except OSError:
+            return None
+        if found is None:
+            return None
+        name, inode = found
+        child = _open_folder(fd, name)
+        if child >= 0:
+            try:
+                child_id = _identity(child)
+            except OSError:
+                child_id = (-1, -1)
+            if child_id[1] == inode:
+                return name, child, child_id
+            os.close(child)
+        stuck.add(name)
+
+
+def _open_folder(fd: int, name: str) -> int:
+    """The folder `name` in `fd` opened without following a link; made 0o700 and opened
+    again where its mode refuses us; -1 where it cannot be."""
+    try:
+        return os.open(name, _FOLDER, dir_fd=fd)
+    except PermissionError:
+        pass
+    except OSError:
+        return -1
+    try:
+        # listed as a folder, not a link (lstat), so the name is no link to follow here
+        os.chmod(name, 0o700, dir_fd=fd)
+        return os.open(name, _FOLDER, dir_fd=fd)
+    except OSError:
+        return -1
 
 
 def cache_root() -> Path | None:

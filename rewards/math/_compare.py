@@ -404,24 +404,69 @@ def _readable_whole(gold: str) -> bool:
 
 _COMMAND_NAME = re.compile(r"\\[A-Za-z]+")
 # An answer that ends in an operator or relation sign (`5+`, `5 -`, `7 \\cdot`, `x =`, `5 \\geq`,
-# `5 ≥`, `5 \\to`, `5 \\lor`), before what renders nothing (`5+{}`, `5+\\relax`): no value of
-# its own, `5 or more`. A sign in a script (`0^+`, `x_-`) or a group (`x^{+}`) is a one-sided
-# limit's or a name's mark. The signs are binary operators, relations and arrows, by name: a
-# symbol that stands for a value (`\\infty`, `∅`, `\\emptyset`) or closes one (`|x|`) is none.
-_SIGN_COMMANDS = frozenset("""
-    cdot cdotp times div pm mp ast star oplus ominus otimes odot bullet setminus cup cap vee
-    wedge lor land ge geq geqslant le leq leqslant gt lt ne neq approx sim simeq cong equiv
-    propto ll gg to rightarrow Rightarrow longrightarrow Longrightarrow leftrightarrow
-    Leftrightarrow implies iff mapsto in
-""".split())  # noqa: SIM905 (a word list reads better as words)
-_SIGN_CHARACTERS = frozenset("+-*/=<>\u2212\u00b1\u2213\u00d7\u00f7\u00b7\u22c5\u2217\u2215"
-                             "\u2044\u2260\u2248\u2243\u2245\u2261\u223c\u2264\u2265\u2266"
-                             "\u2267\u2a7d\u2a7e\u226a\u226b\u2192\u21d2\u21d4\u2194\u2228"
-                             "\u2227\u222a\u2229\u2216\u2295\u2297\u2296\u221d\u2208\u2010"
-                             "\u2011\u2012\u2013\u2014\ufe62\ufe63\uff0b\uff0d\uff1d\uff1c"
-                             "\uff1e\u2795\u2796\u2797\u2715\u2716")
-"""Signs of operators, relations and arrows as characters (ASCII, Unicode's, dashes and the
-full-width and emoji pluses a model writes)."""
+# `5 ≥`, `5 \\to`, `5 \\lor`, `5 \\mid`, `5\\,{\\geq}`, `(5+)`), before what renders nothing
+# (`5+{}`, `5+\\relax`) and closing brackets: no value of its own, `5 or more`. A sign in a
+# script (`0^+`, `x_-`, `x^{+}`) is a one-sided limit's or a name's mark; a group that holds a
+# sign alone (`{\\geq}`, `\\mathrel{\\geq}`) is that sign. The signs are TeX's binary operators,
+# relations and arrows, one table (`_SIGNS`: each command by name and the character it sets);
+# a symbol that stands for a value (`\\infty`, `∅`, `\\emptyset`) or closes one (`|x|`) is none.
+_SIGNS = {
+    # binary operators (plain TeX, AMS)
+    "pm": "±", "mp": "∓", "times": "×", "div": "÷", "cdot": "⋅", "cdotp": "⋅", "centerdot": "·",
+    "ast": "∗", "star": "⋆", "bullet": "∙", "oplus": "⊕", "ominus": "⊖", "otimes": "⊗",
+    "oslash": "⊘", "odot": "⊙", "setminus": "∖", "smallsetminus": "∖", "cup": "∪", "cap": "∩",
+    "Cup": "⋓", "Cap": "⋒", "sqcup": "⊔", "sqcap": "⊓", "uplus": "⊎", "vee": "∨", "wedge": "∧",
+    "lor": "∨", "land": "∧", "curlyvee": "⋎", "curlywedge": "⋏", "veebar": "⊻",
+    "barwedge": "⌅", "amalg": "⨿", "wr": "≀", "boxplus": "⊞", "boxminus": "⊟",
+    "boxtimes": "⊠", "boxdot": "⊡", "dotplus": "∔", "divideontimes": "⋇", "ltimes": "⋉",
+    "rtimes": "⋊", "intercal": "⊺", "triangleleft": "◁", "triangleright": "▷",
+    "lhd": "⊲", "rhd": "⊳", "unlhd": "⊴", "unrhd": "⊵", "neg": "¬", "lnot": "¬",
+    # relations
+    "le": "≤", "leq": "≤", "ge": "≥", "geq": "≥", "leqq": "≦", "geqq": "≧", "leqslant": "⩽",
+    "geqslant": "⩾", "lt": "<", "gt": ">", "ne": "≠", "neq": "≠", "equiv": "≡", "approx": "≈",
+    "approxeq": "≊", "sim": "∼", "thicksim": "∼", "simeq": "≃", "backsim": "∽", "eqsim": "≂",
+    "cong": "≅", "doteq": "≐", "doteqdot": "≑", "triangleq": "≜", "coloneqq": "≔",
+    "eqqcolon": "≕", "propto": "∝", "varpropto": "∝", "ll": "≪", "gg": "≫", "lll": "⋘",
+    "ggg": "⋙", "prec": "≺", "succ": "≻", "preceq": "⪯", "succeq": "⪰", "preccurlyeq": "≼",
+    "succcurlyeq": "≽", "precsim": "≾", "succsim": "≿", "lesssim": "≲", "gtrsim": "≳",
+    "lessapprox": "⪅", "gtrapprox": "⪆", "lessgtr": "≶", "gtrless": "≷", "lesseqgtr": "⋚",
+    "gtreqless": "⋛", "lessdot": "⋖", "gtrdot": "⋗", "eqslantless": "⪕", "eqslantgtr": "⪖",
+    "nless": "≮", "ngtr": "≯", "nleq": "≰", "ngeq": "≱", "nleqslant": "≰", "ngeqslant": "≱",
+    "lneq": "⪇", "gneq": "⪈", "lneqq": "≨", "gneqq": "≩", "nsim": "≁", "ncong": "≇",
+    "nprec": "⊀", "nsucc": "⊁", "subset": "⊂", "supset": "⊃", "subseteq": "⊆",
+    "supseteq": "⊇", "subsetneq": "⊊", "supsetneq": "⊋", "nsubseteq": "⊈", "nsupseteq": "⊉",
+    "sqsubset": "⊏", "sqsupset": "⊐", "sqsubseteq": "⊑", "sqsupseteq": "⊒", "in": "∈",
+    "ni": "∋", "owns": "∋", "notin": "∉", "mid": "∣", "nmid": "∤", "parallel": "∥",
+    "nparallel": "∦", "perp": "⊥", "asymp": "≍", "bowtie": "⋈", "models": "⊨", "vdash": "⊢",
+    "dashv": "⊣", "vDash": "⊨", "Vdash": "⊩",
+    # arrows
+    "to": "→", "gets": "←", "rightarrow": "→", "leftarrow": "←", "Rightarrow": "⇒",
+    "Leftarrow": "⇐", "leftrightarrow": "↔", "Leftrightarrow": "⇔", "longrightarrow": "⟶",
+    "Longrightarrow": "⟹", "longleftarrow": "⟵", "Longleftarrow": "⟸",
+    "longleftrightarrow": "⟷", "Longleftrightarrow": "⟺", "implies": "⟹", "impliedby": "⟸",
+    "iff": "⟺", "mapsto": "↦", "longmapsto": "⟼", "hookrightarrow": "↪", "hookleftarrow": "↩",
+    "uparrow": "↑", "downarrow": "↓", "Uparrow": "⇑", "Downarrow": "⇓", "updownarrow": "↕",
+    "Updownarrow": "⇕", "nearrow": "↗", "searrow": "↘", "swarrow": "↙", "nwarrow": "↖",
+    "leadsto": "⇝", "rightharpoonup": "⇀", "rightharpoondown": "⇁", "leftharpoonup": "↼",
+    "leftharpoondown": "↽", "rightleftharpoons": "⇌", "leftrightharpoons": "⇋",
+    "rightrightarrows": "⇉", "leftleftarrows": "⇇", "twoheadrightarrow": "↠",
+    "twoheadleftarrow": "↞", "rightarrowtail": "↣", "leftarrowtail": "↢", "nrightarrow": "↛",
+    "nleftarrow": "↚", "nRightarrow": "⇏", "nLeftarrow": "⇍", "nleftrightarrow": "↮",
+    "nLeftrightarrow": "⇎", "rightsquigarrow": "⇝", "leftrightsquigarrow": "↭",
+}
+_SIGN_COMMANDS = frozenset(_SIGNS)
+_SIGN_CHARACTERS = frozenset("+-*/=<>") | frozenset(_SIGNS.values()) | frozenset(
+    "\u2212\u2215\u2044\u2010\u2011\u2012\u2013\u2014\ufe62\ufe63\uff0b\uff0d\uff1d"
+    "\uff1c\uff1e\u2795\u2796\u2797\u2715\u2716")
+"""Signs as characters: ASCII's, the table's, and look-alikes a model writes (the minus sign,
+slashes, hyphens and dashes, full-width and emoji pluses, minuses and times)."""
+_SIGN_IN_GROUP = re.compile(r"(?<!\\)\{[ \t\n]*(\\[A-Za-z]+|[^\s{}\\])[ \t\n]*\}(?=[ \t\n}]*\Z)")
+"""A group at the end, alone or in others, that holds one sign alone (`{\\geq}`, `{{+}}`): read
+as the sign."""
+_CLOSER_AT_END = re.compile(r"(?:\\(?:right|[Bb]igg?r?)(?![A-Za-z])[ \t\n]*)?(?:[)\]]|\\\}"
+                            r"|\\(?:rbrace|rbrack|rangle|rceil|rfloor)(?![A-Za-z]))[ \t\n]*\Z")
+"""A closing bracket at the end: what it closes ends where the bracket's content ends, so a sign
+right before it (`(5+)`, `[5 \\geq]`, `\\{5+\\}`) is one at the end (`f(0^+)` ends in a script)."""
 _RENDERS_NOTHING_AT_END = re.compile(
     r"(?:\{\s*\}|\\(?:[,;:! ]|(?:relax|strut|allowbreak|quad|qquad|mbox|text)(?![A-Za-z]))"
     r"|\\(?:[hv]?phantom|[hv]space)\s*\*?\{[^{}]{0,40}\})\Z")
@@ -433,10 +478,16 @@ _LAST_COMMAND = re.compile(r"\\([A-Za-z]+)\Z")
 
 def _ends_in_sign(s: str) -> bool:
     """Whether `s`, less what renders nothing at its end, ends in an operator or relation sign
-    outside a script or group (`_SIGN_COMMANDS`, `_SIGN_CHARACTERS`)."""
+    outside a script (`_SIGNS`), alone or in a group of its own (`_SIGN_IN_GROUP`)."""
     s = s[-400:].rstrip(_BLANK)
     while (nothing := _RENDERS_NOTHING_AT_END.search(s)) is not None:  # (each pass shortens s)
         s = s[:nothing.start()].rstrip(_BLANK)
+    while (group := _SIGN_IN_GROUP.search(s)) is not None and (  # (each pass shortens s)
+            group[1] in _SIGN_CHARACTERS or group[1].lstrip("\\") in _SIGN_COMMANDS
+            and group[1].startswith("\\")):
+        s = s[:group.start()] + group[1] + s[group.end():]  # `5{\\geq}`: `5\\geq`; `x^{+}`: `x^+`
+    while (closer := _CLOSER_AT_END.search(s)) is not None:  # `(5+)`, `\\{5 \\geq\\}`: a sign
+        s = s[:closer.start()].rstrip(_BLANK)  # (each pass shortens s)
     command = _LAST_COMMAND.search(s)
     if command is not None:
         sign, before = command.group(1) in _SIGN_COMMANDS, s[:command.start()]

@@ -1860,10 +1860,10 @@ def _restated_value(clause: str, box_clause: str) -> str | None:
 
 
 # What may follow a restated value without making it an explanation: another value denied
-# (`8, not 7`, `8 instead of 7`), another offered beside it (`7 or 8`, `7 and 8`: read as
-# said of the box), and words known to mark a correction (`8 instead`, `8 actually`).
-_DENIED_VALUE = re.compile(r"(?<![\s,])[\s,]*(?:not|instead\s+of|rather\s+than)\s+-?\d[\d,]*(?:\.\d+)?"
-                           r"(?![\d.])", re.IGNORECASE)
+# (`8, not 7`, `8 instead of 7`, `8 (not 7)`), another offered beside it (`7 or 8`, `7 and
+# 8`: read as said of the box), and words known to mark a correction (`8 instead`, `8 actually`).
+_DENIED_VALUE = re.compile(r"(?<![\s,(])[\s,]*(?:\(\s*)?(?:not|instead\s+of|rather\s+than)\s+-?\d[\d,]*"
+                           r"(?:\.\d+)?(?![\d.])(?:\s*\))?", re.IGNORECASE)
 _OFFERED_VALUE = re.compile(r"(?<![\s,(])[\s,(]*(?:(?:or|and|to)(?:\s+(?:maybe|perhaps|possibly|probably))?|"
                             r"maybe|perhaps|possibly|probably)\s+-?\d[\d,]*(?:\.\d+)?(?:\s?%)?(?![\d.])",
                             re.IGNORECASE)
@@ -2152,6 +2152,10 @@ def _unread_after_box(text: str, end: int,
     all is known to leave the box."""
     region, _ = _after_box(text, end, sentences=None, breaks=True)
     region = _RAISED_DEGREE.sub("\u00b0", _APPROX_SIGN.sub(APPROX_SIGN, region))  # (`^\\circ`: `°` before commands go)
+    # `Total -> 8`, `Total \\Rightarrow 8`: `Total → 8` (an arrow drawn as a pictograph, `➔`, is
+    # a symbol, read as symbols are below)
+    region = _ARROW.sub(lambda arrow: arrow.group(0) if len(arrow.group(0)) == 1 and _symbol(arrow.group(0))
+                        else "\u2192", region)
     region = _DEFINED_AS.sub("=", region)  # `Total := 8`, `Total == 8`: `Total = 8`
     region = _CONTINUED_SENTENCE.sub(" ", _LATEX_WORD.sub(" ", region))
     parts = _read_sentences(region)
@@ -2177,7 +2181,7 @@ def _unread_after_box(text: str, end: int,
         ending = parts[0][1]  # `\\boxed{7} — she ate 3 of 10.`: the story told back, read for values
         parts[0] = ("", "")
         parts.insert(1, (first[marked.end():], ending))
-    if len(parts[0][0]) > _WORDS_MAX and _DIGITS.search(numbers_in_words(parts[0][0])):
+    if len(parts[0][0]) > _WORDS_MAX and _DIGITS.search(_numerals_read(parts[0][0])):
         # the box's own clause past what the readers of its clause read (`_WORDS_MAX`), holding
         # a number: read for values as a sentence of its own (`\\boxed{7}, and very ... very
         # well it could be 8.`: padding pushes no value out of the clause either)
@@ -2199,7 +2203,7 @@ def _unread_after_box(text: str, end: int,
             continue
         marked = _GSM8K_MARK.match(sentence)
         if marked is not None:  # `#### 7`: the answer marked again, the box's value or another
-            if _value_differs(sentence[marked.end():].strip(_TRAILING), answer) is False:
+            if _value_differs(_gsm8k_value(sentence[marked.end():], text[:end]), answer) is False:
                 continue
             return sentence, True
         if ending != "|" and _DIGITS.search(sentence) and (
@@ -2274,7 +2278,31 @@ def _unread_after_box(text: str, end: int,
 
 # (a run of marks is read as three: `### 7`; read with .match; possessive, and no start inside
 # a run of spaces, so a search is linear too)
-_GSM8K_MARK = re.compile(r"(?<!\s)\s*+#{3,}+\s*+(?=-?\d)")
+_GSM8K_MARK = re.compile(r"(?<!\s)\s*+#{3,}+\s*+(?=[-+]?\d)")
+# What may follow the value after `####`: a unit of up to three words, bare or in brackets
+# (`#### 7 apples`, `#### 7 (apples)`).
+_GSM8K_UNIT = re.compile(r"(?<=[\d\s])\s*+\(?\s*+(?P<words>[^\W\d_]++(?:\s++[^\W\d_]++){0,2})\s*+\)?$")
+# A number and the word right after it (`10 apples`): the thing the working counts.
+_COUNTED_NOUN = re.compile(r"(?<![\w.])\d++(?:\.\d++)?[ \t]*+([^\W\d_]++)")
+
+
+def _gsm8k_value(marked: str, working: str) -> str:
+    """The value a `####` line after the box marks, read as GSM8K's own golds are written
+    (`#### 72`): a sign `+` is the number's (`#### +7` is 7), and a unit after it is dropped
+    where each of its words names what the working counts (a word right after one of its
+    numbers, `_COUNTED_NOUN`: `10 apples`, so `#### 7 apples`, `#### 7 (apples)`) or closes
+    the amount (`_CLOSINGS`: `#### 7 apples left`) and none changes the value
+    (`changes_value`: `7 thousand`, `7 or`, `7 more`). What is left is compared with the box
+    (`7 dozen`, `7 maybe`, `7 or 8`, `-7` stay: another value, or none)."""
+    value = marked.strip(_TRAILING)
+    unit = _GSM8K_UNIT.search(value)
+    if unit is not None:
+        counted = {noun.lower() for noun in _COUNTED_NOUN.findall(working)}
+        words = [word.lower() for word in _CLOSINGS.sub(" ", unit.group("words")).split()]  # (`7 apples left`)
+        if all(not changes_value(word) and (word in counted or f"{word}s" in counted or word.removesuffix("s") in counted)
+               for word in words):
+            value = value[:unit.start()].rstrip()
+    return value[1:].lstrip() if value.startswith("+") else value
 
 
 def _read_sentences(region: str) -> list[tuple[str, str]]:
@@ -2323,17 +2351,20 @@ def _sentences_read(parts: list[tuple[str, str]], text: str, end: int) -> list[t
         if len(read) == _SENTENCES_READ:
             break
         if used > _WORDS_MAX:
-            # a sentence the window cuts that holds a number in digits is read whole
-            # within `_LONG_SENTENCE` (`If she had eaten 2 apples, and had she been ..., she would
-            # have 8 apples.`: padding pushes no value out); past that bound it is no text read
-            # (`_CUT`), whatever it opens with: a value other than the box's in it (in digits
-            # or words) leaves the
-            # pair uncertain, never a pass (a length limit never decides for the reply: `Total
-            # = ` x 3,000 then `8`, `Alternatively, it could very ... very well be 8.`)
-            if _DIGITS.search(raw) and len(raw) <= _LONG_SENTENCE:
-                read.append((sentence, ending))
-            elif len(raw) > _LONG_SENTENCE and _DIGITS.search(sentence):
-                read.append((sentence, _CUT))
+            # a sentence the window cuts that holds a numeral (a digit of any script or a
+            # character of a number, `_NUMERAL_CHAR`: `8`, `⁸`, `Ⅷ`; not a number in words, as
+            # an explanation tells its story: `Each of the three friends took one apple ...`) is
+            # read whole within `_LONG_SENTENCE` (`If she had eaten 2 apples, and had she been
+            # ..., she would have 8 apples.`: padding pushes no value out); past that bound it is
+            # no text read (`_CUT`), whatever it opens with: a value other than the box's in it,
+            # in any numeral form the reader counts (`_numerals_read`: words and Roman numerals
+            # too), leaves the pair uncertain, never a pass (a length limit never decides for
+            # the reply: `Total = ` x 3,000 then `8`, `Alternatively, it could very ... very well
+            # be 8.`, `... be ⁸.`, `... be VIII.`, `... be eight.`)
+            if len(raw) <= _LONG_SENTENCE and (_DIGITS.search(raw) or _NUMERAL_CHAR.search(raw)):
+                read.append((_NUMERAL_CHAR.sub(_numerals_as_digits, sentence), ending))
+            elif len(raw) > _LONG_SENTENCE and _DIGITS.search(numerals := _numerals_read(sentence)):
+                read.append((numerals, _CUT))
             break
         read.append((sentence, ending))
     return read
@@ -2341,6 +2372,54 @@ def _sentences_read(parts: list[tuple[str, str]], text: str, end: int) -> list[t
 
 _LONG_SENTENCE = 2_000
 _CUT = "\u2026"  # (the ending of a sentence `_sentences_read` read only in part)
+
+
+def _numerals_read(text: str) -> str:
+    """`text` with every numeral the reader counts written in digits: number words
+    (`numbers_in_words`: `eight`), a character Unicode gives a numeric value other than a
+    decimal digit (`_NUMERAL_CHAR`, from the character data: superscript and subscript digits
+    `⁸` `₈`, circled `⑧`, Roman numeral characters `Ⅷ`, fractions `½`, not after a letter,
+    `m²`; a decimal digit of any script, `٨`, `８`, `𝟖`, is one already), and a Roman numeral
+    in capitals of two letters or more (`_ROMAN`: `VIII`, `XII`; not `I` or `X` alone, a
+    pronoun or a variable). The one
+    reading of "holds a number" for what is read past the window (`_sentences_read`,
+    `_unread_after_box`'s own clause). Linear."""
+    text = numbers_in_words(text)
+    if not text.isascii():
+        text = _NUMERAL_CHAR.sub(_numerals_as_digits, text)
+    return _ROMAN.sub(_roman_value, text) if _ROMAN_LETTERS.search(text) else text
+
+
+def _numerals_as_digits(run: re.Match[str]) -> str:
+    return "".join(map(_numeric_value, run.group(0)))
+
+
+def _numeric_value(char: str) -> str:
+    value = Fraction(unicodedata.numeric(char)).limit_denominator(1_000)
+    return str(value.numerator) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
+
+
+def _roman_value(numeral: re.Match[str]) -> str:
+    value, previous = 0, 0
+    for letter in reversed(numeral.group(0)):
+        digit = _ROMAN_DIGITS[letter]
+        value, previous = (value - digit, previous) if digit < previous else (value + digit, digit)
+    return str(value)
+
+
+def _numeral_chars() -> str:
+    """The characters of Unicode's number categories that are no decimal digit (`No`, `Nl`:
+    `⁸`, `₈`, `⑧`, `Ⅷ`, `½`), of the first two planes, as a character class."""
+    return char_class([code for code in range(0x80, 0x20000)
+                       if unicodedata.category(chr(code)) in ("No", "Nl")])
+
+
+# (not after a letter: `m²`, `x₁` are a unit's power and a variable's index)
+_NUMERAL_CHAR = re.compile(r"(?<![^\W\d_])" + _numeral_chars() + "+")
+_ROMAN_DIGITS = {"I": 1, "V": 5, "X": 10, "L": 50, "C": 100, "D": 500, "M": 1000}
+_ROMAN_LETTERS = re.compile(r"[IVXLCDM]{2}")
+_ROMAN = re.compile(r"(?<![^\W\d_])(?=[IVXLCDM]{2})M{0,3}(?:CM|CD|D?C{0,3})(?:XC|XL|L?X{0,3})(?:IX|IV|V?I{0,3})"
+                    r"(?![^\W\d_])")
 
 
 _COMMA_BEFORE_WORD = re.compile(r",(?=[^\W\d_])")
@@ -2373,6 +2452,24 @@ _SLASH_OPENING = re.compile(r"\s*+/\s*+[-+\u2212]?\.?\d")
 _RAISED_DEGREE = re.compile(r"\^\s*+(?:\\circ(?![A-Za-z])|\{\s*+\\circ\s*+\})")
 # A definition or a comparison of equals (`:=`, `=:`, `==`, `≔`, `≕`, `≡`): read as `=`.
 _DEFINED_AS = re.compile(r":=|=:|={2,}|[≔≕≡]")
+
+
+def _arrow_signs() -> str:
+    """Every arrow Unicode draws, from the character data (a character named an ARROW or a
+    HARPOON of the Arrows blocks, Dingbats, the Supplemental Arrows and Miscellaneous Symbols
+    and Arrows: `→`, `⇒`, `⟶`, `⟹`, `↦`, `⇀`, `➔`, `⤏`), as a character class."""
+    blocks = ((0x2190, 0x2200), (0x2794, 0x27C0), (0x27F0, 0x2800), (0x2900, 0x2980), (0x2B00, 0x2C00))
+    return char_class([code for low, high in blocks for code in range(low, high)
+                       if any(word in unicodedata.name(chr(code), "") for word in ("ARROW", "HARPOON"))])
+
+
+# An arrow in every spelling (one set): ASCII (`->`, `-->`, `=>`, `==>`, `~>`, `|->`), LaTeX
+# (every `...arrow` command, `\\to`, `\\implies`, `\\iff`, `\\mapsto`, `\\leadsto`, `\\gets`) and
+# Unicode's arrows (`_arrow_signs`). After the box an arrow is read as `→` is: it leads to
+# what follows it (`Total -> 8` offers 8, as `Total → 8` does). Not ASCII `<-`: the text as
+# read (`sentence_key`) drops the spaces around signs, so `x <- 8` is `x < -8`, a bound.
+_ARROW = re.compile(r"\\(?:[A-Za-z]*(?:arrow|Arrow)|to|gets|implies|impliedby|iff|mapsto|longmapsto|"
+                    r"xmapsto|leadsto)(?![A-Za-z])|\|?[-=~]{1,3}>|" + _arrow_signs())
 _SENTENCES_READ = 3
 """How many sentences after the box's own `_unread_after_box` reads, past those that pass
 (`_passes`); what follows them is the working or more thought (`_restated` reads a retraction)."""
@@ -2718,7 +2815,7 @@ def _unexplained_values(sentence: str, answer: str) -> list[tuple[str, bool]]:
             # rejected where it stands (`Avoid the mistake of adding: 10 + 3 = 13.`)
             results.extend(side for side in sides if _PROSE_NUMBER.fullmatch(side))
     values: list[tuple[str, bool]] = []
-    for clause in sentence.split(";"):
+    for clause in _CLAUSE_SPLIT.split(sentence):
         if _later_event(clause):
             continue  # `Tomorrow she will buy 8 more.`: the story goes on past the question's time
         bounds = [0, *(mark.end() for mark in _STORY_CLAUSES.finditer(clause)), len(clause) + 1]
@@ -2736,6 +2833,12 @@ def _unexplained_values(sentence: str, answer: str) -> list[tuple[str, bool]]:
                       for number in numbers if number_value(number.group(0)) not in rejected)
         values.extend((result, False) for result in results if result in clause and _value_differs(result, answer) is True)
     return list(dict.fromkeys(values))
+
+
+# Where a longer sentence after the box splits into clauses read apart: a semicolon, but not
+# one before a contrast that goes on with the clause before it (`..., she would have 8; but she
+# ate 3.`: the what-if and its rejection, one clause, as after a comma).
+_CLAUSE_SPLIT = re.compile(r";(?!\s*+(?i:but|yet|whereas)(?![^\W\d_]))")
 
 
 # A later time that opens a clause (`Tomorrow`, `Next week`, `Later`): what the story's people
@@ -2767,7 +2870,7 @@ def _later_event(clause: str) -> bool:
 
 
 # A sign in a later event's clause (`= 8`, `→ 8`, `+ 1`): it makes a value of the act's.
-_LATER_SIGN = re.compile(r"[-+=*/^×÷·−→⇒⟶↦<>≈]|\\[A-Za-z]")
+_LATER_SIGN = re.compile(r"[-+=*/^×÷·−<>≈]|\\[A-Za-z]|" + _ARROW.pattern)
 # Words that go on past a later act's value to another (`and`, `to`, `then`, `making`).
 _GOES_ON = frozenset("and to then so making makes giving gives for until".split())  # noqa: SIM905
 
@@ -2803,13 +2906,19 @@ def _derived_values(clause: str, answer: str) -> set[int]:
         if base is not None and factor is not None and value is not None and value == factor * base:
             derived.add(part.start("value"))
     condition = _CONDITION.match(clause)
-    rejected = _REJECTED_CONDITION.search(clause, condition.end()) if condition is not None else None
+    # (a value the story denies, `but she ate 3 (not 2)`, `..., not 2`, `rather than 2`, is no
+    # value it tells: blanked, to the same length, before the story is read)
+    denied = list(_DENIED_VALUE.finditer(clause)) if condition is not None else []
+    told = _DENIED_VALUE.sub(lambda found: " " * len(found.group(0)), clause) if denied else clause
+    rejected = _REJECTED_CONDITION.search(told, condition.end()) if condition is not None else None
     if condition is not None and rejected is not None and _story_action(rejected.group("story")) and _told_otherwise(
             clause[:condition.end()], rejected.group("story")):
         # `If she had eaten 2, she would have 8, but she ate 3.`: the story told after `but`
-        # rejects the condition, so its values and its consequence's are a what-if (the
-        # story's own are read as a story's)
+        # rejects the condition, so its values and its consequence's are a what-if, and so are
+        # those it denies (the story's own are read as a story's)
         derived.update(number.start() for number in _SENTENCE_NUMBER.finditer(clause, 0, rejected.start()))
+        derived.update(number.start() for found in denied if found.start() >= rejected.start()
+                       for number in _SENTENCE_NUMBER.finditer(clause, found.start(), found.end()))
     elif condition is not None and box is not None:
         for given in _PROSE_NUMBER.finditer(clause, 0, condition.end()):
             value = number_value(given.group(0))
@@ -2888,9 +2997,9 @@ _PART_OF_VALUE = re.compile(
 # A condition the reply sets at a sentence's start, to its comma (`If he paid with a 20-dollar
 # bill,`, `Suppose she had 12,`).
 _CONDITION = re.compile(r"(?<!\s)\s*+(?i:if|suppose|supposing|assuming)(?![^\W\d_])[^,;]{1,120},")
-# A clause after a what-if's consequence that tells the story otherwise (`, but she ate 3`):
-# the reply rejects the condition.
-_REJECTED_CONDITION = re.compile(r",\s*+(?i:but|yet|whereas)\s++(?P<story>[^,;]{1,120})$")
+# A clause after a what-if's consequence that tells the story otherwise (`, but she ate 3`,
+# `; but she ate 3`): the reply rejects the condition.
+_REJECTED_CONDITION = re.compile(r"[,;]\s*+(?i:but|yet|whereas)\s++(?P<story>[^,;]{1,120})$")
 # Words that offer a value as the result (the answer, a total, what is left): a value derived
 # beside them is no aside (`_derived_values`).
 _RESULT_WORDS = re.compile(r"(?<![^\W\d_])(?i:answer|result|solution|total|altogether|in\s+all|left|remain\w*|"
@@ -2933,18 +3042,25 @@ def _rejected_span(clause: str, start: int, end: int, answer: str) -> bool:
     if any(token.lower() in _REJECTS or token.lower() in _REJECTING for token in tokens[at:]):
         while at > 0 and len(tokens) - at < 2 * _NEAR and tokens[at - 1].lower() in _NEGATION_FILLER:
             at -= 1
-        if at > 0 and (tokens[at - 1].lower() in _NEGATION_WORDS or _GLUED_NOT.search(tokens[at - 1])):
-            at -= 1
+        words = [token.lower() for token in tokens]
+        # (the negation before the window, or one whose `of` phrase the window opens with:
+        # `None of it is wrong: 8`)
+        negation = next((found for found in (_negation_ending(words, at - 1), _negation_ending(words, at))
+                         if found is not None), None)
+        at = min(at, negation) if negation is not None else at
     after = _READ_TOKEN.findall(clause, end)[:_NEAR]
     if _rejects(" ".join([*tokens[at:], clause[start:end], *after]), answer):
         return True
     # the words before a colon or the clause's first copula name what follows a mistake
+    # (a negation is read over the whole clause before the value: `None of it is wrong: 8`
+    # negates the judgement the copula's subject would otherwise make)
     copula = _COPULA_WORD.search(clause, 0, start)
     heads = [clause.rfind(":", 0, start), copula.start() if copula is not None else -1]
+    kept = _unnegated([word.lower() for word in _LETTERS.findall(_GLUED_NOT.sub(" not", clause[:start]))])
     return any(head >= 0 and not _DIGITS.search(clause, 0, head) and not _CLAUSE_TURN.search(clause, head + 1, start)
                and len(_READ_TOKEN.findall(clause, head + 1, start)) <= _NEAR and any(
-        word in _REJECTS or word in _REJECTING for word in _unnegated(
-            [word.lower() for word in _LETTERS.findall(_GLUED_NOT.sub(" not", clause[:head]))]))
+        word in _REJECTS or word in _REJECTING
+        for word in kept[:len(_LETTERS.findall(_GLUED_NOT.sub(" not", clause[:head])))])
                for head in heads)
 
 
@@ -3052,17 +3168,36 @@ _ERROR_WORDS = frozenset("""
 """.split())  # noqa: SIM905 (a word list reads better as words)
 
 
+# Pronouns that negate a judgement after them as `not` does (`Nothing wrong with 8.`, `none
+# of it is wrong`, `nichts falsch`); not negations elsewhere (`Nothing but 8.` rejects nothing).
+_NEGATING_PRONOUNS = frozenset("nothing none nobody nichts rien nada niente nulla ничего".split())  # noqa: SIM905
+
+
 def _unnegated(words: list[str]) -> list[str]:
     """`words` without a word that judges a value an error (`_ERROR_WORDS`) that a negation
-    negates and that negation (past articles and copulas, `_NEGATION_FILLER`): `Not a mistake:
-    8`, `It is not a mistake to say 8`, `not wrong` reject nothing, they affirm."""
+    negates and that negation (past articles and copulas, `_NEGATION_FILLER`; a negating
+    pronoun, `_NEGATING_PRONOUNS`, also past `of` and the word it governs): `Not a mistake: 8`,
+    `It is not a mistake to say 8`, `not wrong`, `Nothing wrong with 8`, `None of it is wrong:
+    8` reject nothing, they affirm."""
     kept = list(words)
     for at, word in enumerate(words):
         if word in _ERROR_WORDS:
-            before = next((i for i in range(at - 1, -1, -1) if words[i] not in _NEGATION_FILLER), None)
-            if before is not None and words[before] in _NEGATION_WORDS:
-                kept[before] = kept[at] = ""
+            before = next((i for i in range(at - 1, -1, -1) if words[i] not in _NEGATION_FILLER), -1)
+            negation = _negation_ending(words, before)
+            if negation is not None:
+                kept[negation] = kept[before] = kept[at] = ""
     return kept
+
+
+def _negation_ending(words: list[str], at: int) -> int | None:
+    """Where a negation that ends at `words[at]` starts: the word itself where it negates
+    (`_NEGATION_WORDS`, `_NEGATING_PRONOUNS`, a glued `isn't`), or a negating pronoun two words
+    before it that governs it by `of` (`none of it`, `nothing of this`); None for no negation."""
+    if at < 0:
+        return None
+    if words[at] in _NEGATION_WORDS or words[at] in _NEGATING_PRONOUNS or _GLUED_NOT.search(words[at]):
+        return at
+    return at - 2 if at >= 2 and words[at - 1] == "of" and words[at - 2] in _NEGATING_PRONOUNS else None
 
 
 def _harmless_remark(sentence: str, ending: str = "") -> bool:
@@ -3560,9 +3695,8 @@ _SHARE_OF = re.compile(r"(?<!\s)\s*+(?:\\?%|(?i:percent|per\s++cent))\s*+(?i:of)
 # colon, a dash of any width or length (the Russian copula: `7 — неверный ответ`; `&mdash;`
 # as HTML writes it), an opening bracket, and the marks that set a value beside another or
 # lead on from it: a slash, a bar, a tilde, an arrow (`->`, `=>`, `→`), `vs`, `to`.
-_JOINING_MARK = re.compile(r"(?<!\s)\s*(?:[-=]+>|[,;:/|~]|[-\u2010-\u2015\u2212]+|&[mn]dash;|"
-                           r"[\u2190-\u21ff\u27f6-\u27f9]|[(\[]|(?:vs\.?|versus|to)(?![\w\\]))\s*",
-                           re.IGNORECASE)
+_JOINING_MARK = re.compile(r"(?<!\s)\s*(?:" + _ARROW.pattern + r"|[,;:/|~]|[-\u2010-\u2015\u2212]+|&[mn]dash;|"
+                           r"[(\[]|(?:vs\.?|versus|to)(?![\w\\]))\s*", re.IGNORECASE)
 # A verbless predicate: one to three words of letters (any script; a hyphen inside a word),
 # closing the value's sentence or its bracket (`wrong`, `not sure`, `неверный ответ`).
 _VERBLESS = re.compile(r"(?<![^\W\d_])(?P<said>[^\W\d_]+(?:-[^\W\d_]+)?(?:\s+[^\W\d_]+(?:-[^\W\d_]+)?){0,2})"
@@ -3713,7 +3847,19 @@ def _result_label(aside: str, at: int) -> bool:
     3`, `with a = 3`: operands, as before)."""
     label = _LABEL_SIDE.search(aside, 0, at)
     return label is not None and (_RESULT_WORDS.search(label.group(0)) is not None
-                                  or _LABELLED_VALUE.fullmatch(" ".join(aside.split()).strip(" .()")) is not None)
+                                  or _LABELLED_VALUE.fullmatch(" ".join(aside.split()).strip(" .()")) is not None
+                                  or _result_named_before(aside, label))
+
+
+def _result_named_before(aside: str, label: re.Match[str]) -> bool:
+    """Whether the words before the colon that opens a label's equation name the result
+    (`_names_a_result`: `Result: apples = 8`, `Total: x = 8`, `Final answer: n = 8`): the
+    value is offered as that result, whatever the label after the colon names (`Step 1: apples
+    = 10` names none: an operand, as before)."""
+    if not label.group(0).startswith(":"):
+        return False
+    head = aside[max(aside.rfind(mark, 0, label.start()) for mark in ",;(.") + 1:label.start()]
+    return bool(_LETTERS.search(head)) and not _DIGITS.search(head) and _names_a_result(head)
 
 
 # An aside that is only a label and a value (`x = 8`, `n = 8.`, `Start = 10`), the label of

@@ -87,7 +87,7 @@ def fast_compare(pred: str, gold: str, config: MathConfig, *, question: str | No
         # words against a number: number and unit words the judge may read (`\text{seven}`,
         # `three halves`: `judgeable`) are undecided, the judge's where one is configured;
         # any other prose is wrong (no judge is ever shown it)
-        shown = judgeable(pred, gold=gold, question=question or "")
+        shown = judgeable(pred, gold=gold)
         return Verdict("wrong", f"{UNCERTAIN} words not read as a number" if shown else "text")
     pred_number = parse_number(pred)
     return (_decimal_verdict(pred_number, gold, config) or _exact_verdict(pred, gold)

@@ -22,10 +22,12 @@ prompt as text, never as the tokenizer's control tokens (`rewards.engines.Templa
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 import threading
 import time
+import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -96,7 +98,7 @@ environments of `\\begin{...}`; any other run of three or more ASCII letters (in
 
 
 def _named(run: str, named: frozenset[str]) -> bool:
-    """Whether every letter of `run` is one the gold or the question names as mathematics
+    """Whether every letter of `run` is one the gold names as mathematics
     (`known_letters`) or a constant (`e`, `i`): a run of letters is shown only as variables
     known to be variables, never for the order its letters happen to stand in."""
     return all(letter in named for letter in run)
@@ -106,14 +108,10 @@ _CONSTANT_LETTERS = frozenset("ei")
 """Letters that name a constant wherever they stand (Euler's `e`, the imaginary unit `i`)."""
 _MATH_SPAN = re.compile(r"(?<!\\)\$\$?(.{1,2000}?)(?<!\\)\$"
                         r"|\\\((.{1,2000}?)\\\)|\\\[(.{1,2000}?)\\\]", re.DOTALL)
-"""The mathematics of a question's text: `$...$`, `$$...$$`, `\\(...\\)`, `\\[...\\]` (never an
-escaped `\\$`, a currency sign)."""
-_LETTER_BY_SIGN = re.compile(r"(?<![A-Za-z\\])[A-Za-z](?![A-Za-z])(?=[ \t]{0,3}[=+*/^<>-])"
-                             r"|(?<=[=+*/^<>0-9-])[ \t]{0,3}[A-Za-z](?![A-Za-z])")
-"""A letter alone beside an operator sign or after a digit in a question's prose (`If x + y =
-10`, `3x`): a variable it names."""
+"""The mathematics of a gold read whole (prose): `$...$`, `$$...$$`, `\\(...\\)`, `\\[...\\]`
+(never an escaped `\\$`, a currency sign)."""
 _MAX_NAMING = 8000
-"""How much of a gold or a question is read for the letters it names."""
+"""How much of a gold is read for the letters it names."""
 
 
 _WORDS = re.compile(r"(?<![A-Za-z\\])[A-Za-z]{2,}[ \t\n]+[A-Za-z]{2,}")
@@ -129,20 +127,20 @@ def _math_spans(text: str) -> list[str]:
             and not _WORDS.search(_TEXT_ARGUMENT.sub(" ", "".join(found.groups(""))))]
 
 
-def known_letters(gold: str = "", question: str = "") -> frozenset[str]:
-    """The letters the gold or the question names as mathematics (and the constants `e`, `i`):
-    in the gold (its mathematics alone where it is prose, `_WORDS`) and in the question's
-    mathematics (`_math_spans`), each letter of a run of at most four letters that is no
-    listed word (`JUDGED_WORDS`) outside text commands, each letter alone inside them
-    (`\\text{A, C}`), and the Greek letters they write (`\\kappa` as `kappa`); in the
-    question's prose, a letter alone beside an operator sign or after a digit
-    (`_LETTER_BY_SIGN`). The gold and the question are data, not the policy's: the letters
-    they name are known to be variables."""
-    gold, question = gold[:_MAX_NAMING], question[:_MAX_NAMING]
-    spans = [gold] if not _WORDS.search(_TEXT_ARGUMENT.sub(" ", gold)) else []
-    spans += [span for text in (gold, question) for span in _math_spans(text)]
+def known_letters(gold: str = "") -> frozenset[str]:
+    """The letters the gold names as mathematics (and the constants `e`, `i`): in the gold
+    (its mathematics alone where it is prose, `_WORDS`: `_math_spans`), each letter of a run
+    of at most four letters that is no listed word (`JUDGED_WORDS`) outside text commands,
+    each letter alone inside them (`\\text{A, C}`), and the Greek letters it writes
+    (`\\kappa` as `kappa`). The gold is data, not the policy's, and it is what the answer is
+    compared against: an answer equal to it needs no letter the gold lacks but as a letter
+    alone (`1 + 2x` for `2x + 1`, `n\\pi` for `k\\pi`), which `judgeable` shows unnamed. The
+    question names none (h-m50): letters only it names are no part of an answer the gold does
+    not hold, and a question that names `$s$` and `$y$` (`Find $s$ when $y = 3$.`) showed the
+    judge `8 \\, yes`."""
+    gold = gold[:_MAX_NAMING]
+    spans = [gold] if not _WORDS.search(_TEXT_ARGUMENT.sub(" ", gold)) else _math_spans(gold)
     named = set(_CONSTANT_LETTERS)
-    named.update(found.strip() for found in _LETTER_BY_SIGN.findall(_MATH_SPAN.sub(" ", question)))
     for span in spans:
         span = _rendered(span)
         named.update(letter for argument in _TEXT_ARGUMENT.findall(span)
@@ -157,26 +155,27 @@ def known_letters(gold: str = "", question: str = "") -> frozenset[str]:
     return frozenset(named)
 
 
-def judgeable(answer: str, *, gold: str = "", question: str = "") -> bool:
+def judgeable(answer: str, *, gold: str = "") -> bool:
     """Whether `answer` is entirely a mathematical expression the judge may see: digits, single
-    letters, runs and products of letters only as variables the `gold` or the `question` names
-    (`known_letters`, `_named`: `xy`, `ABC`, `\\pi r^2 h` where they name them; never `EQ`,
+    letters, runs and products of letters only as variables the `gold` names
+    (`known_letters`, `_named`: `xy`, `ABC`, `\\pi r^2 h` where it names them; never `EQ`,
     `ACK`, `ok`, `o\\kappa` for their letters' order), `JUDGED_COMMANDS`, `JUDGED_WORDS`, ASCII
     operators and brackets, `_MATH_SIGNS`, spaces; never a word that changes a value
     (`rewards.math._normalize._VALUE_WORDS`: `not`, `no`, `minus`), written as a run or spelled.
 
     The answer is first reduced to what it renders as (`_rendered`: empty groups, commands with
     only empty arguments, `\\left.`, `\\big` are dropped), and refused if it carries
-    character-code or tag syntax (`_CODES`: `&#89;`, `^^59`, `U+0059`, `<eos>`, `</s>`,
-    `<|eot_id|>`, `[/INST]`, a percent sign before a letter or digit: `%59`, `\\%u0059`) or a
-    run of dots and dashes (`_morse`: `-.--`). Letters then spell one word across everything but
+    character-code or tag syntax (`_CODES`, TeX's escapes undone: `&#89;`, `\\&\\#x59;`, `^^59`,
+    `U+0059`, `0x59`, `<eos>`, `</s>`, `<|eot_id|>`, `[/INST]`, a percent sign before a letter
+    or digit: `%59`, `\\%u0059`) or a run of dots and dashes (`_morse`: `-.--`, `_._`, any
+    look-alike of either). Letters then spell one word across everything but
     what parts the terms of an expression (`_TERM_BREAKS`: `+ = < > ( ) [ ] ,`, a digit, a
     command that renders a symbol, a listed word): across spaces, braces, wrappers and
     decorations (`_TRANSPARENT`: `\\text`, `\\mathbb`, `\\boxed`, `\\hat`, `\\underline`...),
     ties (`~`), sub- and superscripts (`Y^E_S`), dots, dashes, slashes, quotes and other
     punctuation (`Y~E~S`, `Y.E.S`, `S-A-Y`, `\\mathbf{Y}\\mathbf{e}\\mathbf{s}`); what they
-    spell is judged only as named variables (`x-y-z`, `a/b/c`, `A.B.C` where the gold or the
-    question names them) or as two letters (`a - b`). A letter, digits and a letter written
+    spell is judged only as named variables (`x-y-z`, `a/b/c`, `A.B.C` where the gold names
+    them) or as two letters (`a - b`). A letter, digits and a letter written
     together (`Y3S`, `\\text{Y}3\\text{S}`; not `\\frac{a}{2b}`) are leetspeak, not a
     coefficient (`3x`) or a power (`e33`). Two runs of two letters or more that are not listed
     words, with no digit, operator, bracket or math command between, are words of a sentence,
@@ -187,8 +186,8 @@ def judgeable(answer: str, *, gold: str = "", question: str = "") -> bool:
     does (`AB = CD`, `(x-a)(x-b)(x-c)`; not `GR, AD, ER`, `IT = IS = OK`, `G-R, A-D, E-R`); runs
     of letters across operators (`x-a`) count as runs. Call on an input capped in size."""
     answer = _rendered(answer)
-    named = known_letters(gold, question)
-    if _CODES.search(answer) or _morse(answer) or _prose(answer) \
+    named = known_letters(gold)
+    if _CODES.search(_ESCAPE.sub("", answer)) or _morse(answer) or _prose(answer) \
             or _spelled_products(answer, named):
         return False
     run_before = False  # a run of two letters or more since the last digit or operator
@@ -351,13 +350,18 @@ _INVISIBLE = re.compile(r"(?:\\[A-Za-z]+)?(?:[ \t\n]*\{[ \t\n]*\})+|\\(?:left|ri
                         r"|\\[Bb]igg?[lr]?(?![A-Za-z])")
 """What renders nothing: an empty group, a command with only empty groups after it, `\\left.`,
 `\\right.`, a `\\big` size."""
-_CODES = re.compile(r"&#|\^\^|U\+[0-9A-Fa-f]{4}|</|<\||\|>|\[/|<[A-Za-z]+>|\[[A-Za-z]{3,}\]"
-                    r"|%[ \t\n]*[0-9A-Za-z]|\\+[uUxX]\{?[0-9A-Fa-f]{2}")
-"""Character codes (HTML `&#89;`, TeX `^^59`, `U+0059`, `\\u0059`, `\\x59`) and tag text
-(`<eos>`, `</s>`, `<|eot_id|>`, `[/INST]`, `[INST]`): letters a reader decodes, never an
-answer's mathematics. A percent sign, escaped or not, is shown only as a value's unit, with
-no letter or digit after it (`50\\%`, `50\\% + 20\\%`): `%59%65%73`, `\\%59\\%65`, `%u0059` are
-URL escapes."""
+_CODES = re.compile(r"&[ \t\n]*#|&[A-Za-z]{2,8};|\^\^|U\+[0-9A-Fa-f]{4}|</|<\||\|>|\[/|<[A-Za-z]+>"
+                    r"|\[[A-Za-z]{3,}\]|%[ \t\n]*[0-9A-Za-z]|\\+[uUxX]\{?[0-9A-Fa-f]{2}"
+                    r"|(?<![0-9A-Za-z.])0(?:[xX][0-9A-Fa-f]|[bB][01]|[oO][0-7])")
+"""Character codes (HTML's `&#89;`, `&#x59;`, `&amp;`, read with TeX's escapes undone:
+`\\&\\#x59;`; TeX `^^59`, `U+0059`, `\\u0059`, `\\x59`; a hex, binary or octal literal `0x59`,
+`0b1011001`, `0o131`) and tag text (`<eos>`, `</s>`, `<|eot_id|>`, `[/INST]`, `[INST]`):
+letters a reader decodes, never an answer's mathematics (an encoding of letters is never
+judged, whatever it is written in). A percent sign, escaped or not, is shown only as a
+value's unit, with no letter or digit after it (`50\\%`, `50\\% + 20\\%`): `%59%65%73`,
+`\\%59\\%65`, `%u0059` are URL escapes."""
+_ESCAPE = re.compile(r"\\+(?=[&#%])")
+"""TeX's escape of a character a code is written with (`\\&`, `\\#`, `\\%`)."""
 _ENVIRONMENT = re.compile(r"\\(begin|end)[ \t\n]*\{([A-Za-z]+)\}(?:[ \t\n]*\{[lcr|]*\})?")
 """An environment's opening or closing, with an array's column spec."""
 _PHRASE_LETTERS = 3
@@ -392,12 +396,12 @@ brackets, product signs, spaces."""
 
 
 def _spelled_products(answer: str, named: frozenset[str] = frozenset()) -> bool:
-    """Whether a product of letters in `answer` holds a letter that neither the gold nor the
-    question names (`known_letters`): the letters of one product (factors written together,
+    """Whether a product of letters in `answer` holds a letter that the gold does not name
+    (`known_letters`): the letters of one product (factors written together,
     bracketed one by one or multiplied, `(Y)(E)(S)`, `Y\\cdot E\\cdot S`, `Y^{e}s`, `ok`;
     across decorations and wrappers, a script's base only, `e^{...}` and `\\pi` constants),
     Latin and Greek alike and together (`o\\kappa`, `\\Upsilon es`), are shown only as variables
-    known to be variables (`2\\pi r h` where the gold or the question names r and h). Anything
+    known to be variables (`2\\pi r h` where the gold names r and h). Anything
     else ends a product (a digit, `+`, `=`, a comma, a fraction's next argument, a function).
     A letter alone is a variable wherever it stands (`2\\pi r`, `x + 1`); letters that read as
     no known variables are a word addressed to the reader, never shown, whatever order they
@@ -459,21 +463,39 @@ def _differential(run: str, answer: str) -> bool:
     return len(run) == 2 and run[0] == "d" and "\\int" in answer
 
 
-_DOTS = frozenset(".\u00b7\u2022\u2219\u22c5")
-_DASHES = frozenset("-\u2212\u2013\u2014")
-_DOTS_AND_DASHES = re.compile("[" + re.escape("".join(_DOTS | _DASHES)) + "]{2,}")
+_DOT_NAMES = ("DOT", "BULLET", "FULL STOP", "PERIOD", "CIRCLE", "ELLIPSIS")
+_DASH_NAMES = ("DASH", "HYPHEN", "MINUS", "LOW LINE", "MACRON", "OVERLINE", "HORIZONTAL")
+"""Words of the Unicode names of dot and dash look-alikes (a name that names both, `DOT
+MINUS`, `HORIZONTAL ELLIPSIS`, is a dot's; a sign that holds a plus, `PLUS-MINUS SIGN`, is
+neither)."""
 _SPACING = re.compile(r"\\(?:[,;:! ]|quad(?![A-Za-z])|qquad(?![A-Za-z]))|[ \t\n~]")
+_MORSE_RUN = re.compile(r"[.-]{2,}")
+
+
+@functools.lru_cache(maxsize=4096)
+def _dot_or_dash(ch: str) -> str:
+    """`.` for a character that looks like a dot, `-` for one that looks like a dash, else
+    `ch`: by the Unicode name of a punctuation mark or symbol (`·`, `•`, `∙`, `⋅`, `。`, `●`;
+    `-`, `−`, `–`, `—`, `_`, `¯`, `‾`, `―`, `─`), so every look-alike is of one class."""
+    if ch == "." or unicodedata.category(ch)[0] not in "PS":
+        return ch
+    name = unicodedata.name(ch, "")
+    if "PLUS" in name:
+        return ch
+    if any(word in name for word in _DOT_NAMES):
+        return "."
+    return "-" if any(word in name for word in _DASH_NAMES) else ch
 
 
 def _morse(answer: str) -> bool:
-    """Whether `answer` holds a run of dots and dashes that mixes both (across spaces:
-    `-.-- \\; . \\; ...`, `− · −`): code a reader decodes, never mathematics; only a sign
-    before a decimal point and its digits (`-.5`) is shown."""
-    packed = _SPACING.sub("", answer)
-    for run in _DOTS_AND_DASHES.finditer(packed):
-        mixed = any(ch in _DOTS for ch in run[0]) and any(ch in _DASHES for ch in run[0])
-        decimal = len(run[0]) == 2 and run[0][0] in _DASHES \
-            and packed[run.end():run.end() + 1].isdigit()
+    """Whether `answer` holds a run of dots and dashes that mixes both (across spaces, each
+    look-alike of a dot or a dash as one, `_dot_or_dash`: `-.-- \\; . \\; ...`, `− · −`,
+    `_._ _`): code a reader decodes, never mathematics; only a sign before a decimal point
+    and its digits (`-.5`) is shown."""
+    packed = "".join(_dot_or_dash(ch) for ch in _SPACING.sub("", answer))
+    for run in _MORSE_RUN.finditer(packed):
+        mixed = "." in run[0] and "-" in run[0]
+        decimal = run[0] == "-." and packed[run.end():run.end() + 1].isdigit()
         if mixed and not decimal:
             return True
     return False
@@ -628,10 +650,9 @@ class MathJudge:
             ids = [*ids, *engine.tokenize(cfg.answer_prefix, add_special_tokens=False)]
         return list(ids)
 
-    def should_ask(self, verdict: Verdict, answer: str | None, gold: str | None,
-                   question: str = "") -> bool:
+    def should_ask(self, verdict: Verdict, answer: str | None, gold: str | None) -> bool:
         """Whether the judge is asked about a pair the rules gave `verdict` (the letters the
-        gold and the `question` name are variables the answer may write: `judgeable`)."""
+        gold names are variables the answer may write: `judgeable`)."""
         asked = ("timeout",) if self.config.ask == "undecided" else ("wrong", "timeout")
         undecided = verdict.reason == "wrong" and verdict.detail.startswith(UNCERTAIN)
         return ((verdict.reason in asked or undecided)
@@ -639,7 +660,7 @@ class MathJudge:
                 and answer is not None and gold is not None
                 and 0 < len(answer.strip()) and len(answer) <= self.config.max_chars
                 and 0 < len(gold.strip()) and len(gold) <= self.config.max_chars
-                and judgeable(answer, gold=gold, question=question))
+                and judgeable(answer, gold=gold))
 
 
 def judged_scores(judge: MathJudge, samples: Sequence[Sample], answers: Sequence[str | None],
@@ -651,8 +672,7 @@ def judged_scores(judge: MathJudge, samples: Sequence[Sample], answers: Sequence
     asked: list[int | None] = []
     for sample, answer, gold, verdict in zip(samples, answers, golds, verdicts):
         question = _question(sample.prompt)
-        if answer is not None and gold is not None and judge.should_ask(verdict, answer, gold,
-                                                                         question):
+        if answer is not None and gold is not None and judge.should_ask(verdict, answer, gold):
             key = (question, answer, gold)
             asked.append(keys.setdefault(key, len(keys)))
         else:

@@ -717,9 +717,18 @@ _FEET_INCHES = re.compile(r"(?<![\d\s])\s*(\d+)\s*(?:ft|feet|foot)\.?\s*(?:,\s*|
 
 
 _CURLY_MARKS = {"\u2019": _PRIMES[1], "\u201d": _PRIMES[2]}
-_CURLY_MARK = re.compile(r"(?<=\d)[\u2019\u201d](?![\u2018\u2019\u201c\u201d'\"\u2032\u2033])")
+_CURLY_MARK = re.compile(r"\u2018(\s*[\d.,]+\s*)\u2019|\u201c(\s*[\d.,]+\s*)\u201d"
+                         r"|(?<=\d)[\u2019\u201d](?![\u2018\u2019\u201c\u201d'\"\u2032\u2033])")
 """The typographic closing quotes a word processor writes for feet and inches (`5’8”`), read as
-marks right after a numeral's digit, one alone (a run, `7’’’`, is no mark)."""
+marks right after a numeral's digit, one alone (a run, `7’’’`, is no mark); a numeral between
+an opening and a closing quote (`“7”`, `‘7’`) is quoted, as `"7"` is, not a length."""
+
+
+def _curly_read(match: re.Match[str]) -> str:
+    """A `_CURLY_MARK`: a quoted numeral in straight quotes of its kind, a mark as the prime."""
+    if match[1] is not None:
+        return f"'{match[1]}'"
+    return f'"{match[2]}"' if match[2] is not None else _CURLY_MARKS[match[0]]
 
 
 def _marks_read(s: str) -> str:
@@ -730,25 +739,37 @@ def _marks_read(s: str) -> str:
         s = _PRIME_COMMANDS.sub(lambda m: _PRIMES[m.group(2).count("prime")], s)
     if not s.isascii():
         s = "".join(_PRIME_SIGNS.get(ch, ch) for ch in s)
-        s = _CURLY_MARK.sub(lambda m: _CURLY_MARKS[m[0]], s)
+        s = _CURLY_MARK.sub(_curly_read, s)
     height = _FEET_INCHES.fullmatch(_TEXT_CMD.sub(r" \1 ", s)) if len(s) < 80 else None
     return s if height is None else f"{height.group(1)}'{height.group(2)}\""
 
 
 # Money in other spellings: LaTeX's text commands for currency signs, and one amount in a
 # currency and its hundredths (`\\$5 and 50 cents`, `5 dollars and 50 cents`, `5 dollars, 50
-# cents`, `5 euros 50 cents`, `5 pounds 50 pence`: `and` is optional), as the sign and a
-# decimal, the sum asked after it kept (`... 50 cents total`: `_IN_TOTAL`).
-_CURRENCY_COMMANDS = {"textdollar": "\\$", "texteuro": "\u20ac", "euro": "\u20ac",
-                      "textsterling": "\u00a3", "pounds": "\u00a3", "textyen": "\u00a5"}
+# cents`, `5 euros 50 cents`, `5 pounds 50 pence`, `5 pounds 50p`: `and` is optional), as the
+# sign and a decimal, the sum asked after it kept (`... 50 cents total`: `_IN_TOTAL`).
+_CURRENCY_COMMANDS = {"textdollar": "\\$", "textdollaroldstyle": "\\$", "texteuro": "\u20ac",
+                      "euro": "\u20ac", "EUR": "\u20ac", "textsterling": "\u00a3",
+                      "pounds": "\u00a3", "Pound": "\u00a3", "textyen": "\u00a5", "yen": "\u00a5",
+                      "Yen": "\u00a5", "textcent": "\u00a2", "textcentoldstyle": "\u00a2",
+                      "cent": "\u00a2",
+                      "textwon": "\u20a9", "textlira": "\u20a4", "textpeso": "\u20b1",
+                      "textnaira": "\u20a6", "textbaht": "\u0e3f", "textdong": "\u20ab",
+                      "textguarani": "\u20b2", "textcolonmonetary": "\u20a1"}
+"""LaTeX's commands for currency signs (textcomp, amssymb's `\\yen`, eurosym, marvosym,
+wasysym), each as the sign it sets (a sign of Unicode's category Sc)."""
 _CURRENCY_COMMAND = re.compile(r"\\(" + "|".join(_CURRENCY_COMMANDS) + r")(?![a-zA-Z])\s*(?:\{\s*\})?")
 _WHOLE_CURRENCIES = {"dollar": "\\$", "euro": "\u20ac", "pound": "\u00a3", "quid": "\u00a3"}
 """The currencies counted in hundredths (cents, pence), by their word, and the sign of each."""
 _CURRENCY_WORD = r"(dollar|euro|pound|quid)s?"
 _DOLLARS_AND_CENTS = re.compile(
     r"(?<![\d\s])\s*(?:(\\\$|\u20ac|\u00a3)\s*(\d+)(?:\s*" + _CURRENCY_WORD + r")?|(\d+)\s*" + _CURRENCY_WORD
-    + r")\s*(?:,\s*|\s)(?:and\s+)?(\d{1,2})\s*(cents?|pence|\u00a2)\s*"
+    + r")\s*(?:,\s*|\s)(?:and\s+)?(\d{1,2})\s*(cents?|pence|p|\u00a2)\s*"
     r"((?:in\s+total|in\s+all|total|altogether|combined)\.?)?\s*", re.IGNORECASE)
+
+
+_PENCE = frozenset({"pence", "p"})
+"""Sterling's hundredths, by their word or symbol (`50 pence`, `50p`); cents are the others'."""
 
 
 def _money_read(s: str) -> str:
@@ -766,7 +787,7 @@ def _money_read(s: str) -> str:
         sign = _WHOLE_CURRENCIES[word.lower()]
     elif word is not None and _WHOLE_CURRENCIES[word.lower()] != sign:
         return s  # `\\$5 euros 50 cents`: two currencies
-    if (hundredth.lower() == "pence") != (sign == "\u00a3"):
+    if (hundredth.lower() in _PENCE) != (sign == "\u00a3"):
         return s  # `\\$5 and 50 pence`, `5 pounds 50 cents`: two currencies
     amount = f"{sign}{whole or number}.{int(cents):02d}"
     return amount if total is None else f"{amount}\\text{{ {total}}}"
@@ -2597,9 +2618,14 @@ def money_unasked(answer: str, carried: frozenset[str]) -> bool:
     """True when `answer` states an amount of money by a currency sign where the question
     asks a quantity of another kind (`_NO_MONEY`: `\\$7` for `How many pens can he buy?`) and
     the gold names no currency: no answer to it (read after the hedges, so `7 \\$ 8` is still
-    two values)."""
-    return _NO_MONEY in carried and not _gold_currencies(carried) and any(
-        sign in answer for sign in _SIGN_CURRENCIES)
+    two values). A currency sign is any sign of Unicode's category Sc but math's `$`
+    (`_is_currency_sign`: `€`, `¥`, the full-width `＄`), `\\$`, a sign written as one
+    (`_SIGN_CURRENCIES`: `元`) or a command that sets one (`_CURRENCY_COMMANDS`:
+    `\\textdollar`, `\\pounds`, `\\euro`)."""
+    return _NO_MONEY in carried and not _gold_currencies(carried) and (
+        any(sign in answer for sign in _SIGN_CURRENCIES)
+        or any(_is_currency_sign(ch) for ch in answer)
+        or "\\" in answer and _CURRENCY_COMMAND.search(answer) is not None)
 
 
 def _gold_currencies(carried: frozenset[str]) -> set[str]:

@@ -59,8 +59,11 @@ from .harness_wire import (
     hold_cpus,
     is_plain,
     judge_apart,
+    kill_others,
     kill_process,
     read_all,
+    reap_exited,
+    reap_left,
     to_json,
 )
 
@@ -88,6 +91,7 @@ class Worker:
         self.channel = channel
         self.channel.drains = self.outputs
         self.channel.checked = True  # the program writes it: see `check_message`
+        os.set_blocking(channel.write_fd, False)  # a request waits under its test's deadline
         self.pid = pid
         self.pidfd = pidfd  # a zygote's child: signalled and awaited through it, never reaped here
         self.watch = watch  # this process's child: a pidfd only to see its end (`Channel.ended`)
@@ -187,7 +191,7 @@ class Worker:
         """Hand the worker the task's setup code (run after the program, before the tests:
         MBPP's test_setup_code), then take the names they defined."""
         self.deadline = deadline
-        self.channel.send(("setup", setup or ""))
+        self.channel.send(("setup", setup or ""), deadline)
         reply = checked_reply(self.channel.recv(deadline), loading=True)
         if reply[0] == "ok":
             self.names = set(reply[1])
@@ -197,7 +201,7 @@ class Worker:
             self.error = f"{reply[1]} {reply[3]}: {reply[2]}"
 
     def request(self, *message: "Any") -> "Any":
-        self.channel.send(message)
+        self.channel.send(message, self.deadline)
         reply = checked_reply(self.channel.recv(self.deadline), loading=False)
         if reply[0] == "exc":
             raise remote_exception(reply[1], reply[2])
@@ -479,6 +483,7 @@ def run_python_tests(spec: "dict[str, Any]", zygote: "ServerForker | Zygote | No
     results = Verdicts(spec["nonce"], hold_s)
     outputs: list[Any] = []
     worker = first
+    cold = os.getpid() == 1  # a cold harness (warm the server is pid 1)
     started = False
     for index, test in enumerate(spec["tests"]):
         limit = budget.limit(index)
@@ -490,6 +495,10 @@ def run_python_tests(spec: "dict[str, Any]", zygote: "ServerForker | Zygote | No
             if worker is None:
                 started = False
                 worker = Worker.start(zygote, deadline)
+            if cold:  # the jail's pid 1: the program's exited orphans are reaped here
+                keep = (worker.pid,)  # (the worker, this process's child or the zygote's,
+                reap_exited(keep)  # is reaped by `Worker.kill`)
+                worker.channel.reaper = lambda keep=keep: reap_exited(keep)
             if not started:
                 worker.wait_loaded(deadline, spec.get("setup"))
                 started = True
@@ -508,12 +517,12 @@ def run_python_tests(spec: "dict[str, Any]", zygote: "ServerForker | Zygote | No
         except TestTimeout:
             results.append(("timeout", budget.timeout_message(index, limit),
                             time.monotonic() - begin))
-            _retire(worker, outputs)
+            _retire(worker, outputs, zygote, budget)
             worker = None
         except (WorkerGone, OSError) as exc:
             results.append(("error", f"the program died during the test: {exc}",
                             time.monotonic() - begin))
-            _retire(worker, outputs)
+            _retire(worker, outputs, zygote, budget)
             worker = None
         except AssertionError as exc:
             results.append(("fail", describe_failure(test, exc), time.monotonic() - begin))
@@ -548,12 +557,47 @@ def compiled(text: str) -> "Any":
     return code
 
 
-def _retire(worker: "Worker | None", outputs: "list[Any]") -> None:
+def _retire(worker: "Worker | None", outputs: "list[Any]",
+            zygote: "ServerForker | Zygote | None" = None, budget: "Budget | None" = None
+            ) -> None:
     """Kill `worker` (None: the zygote did not answer in time, there is none) and keep its
-    output; the caller drops it, so that the next test starts a new one."""
+    output; the caller drops it, so that the next test starts a new one. Mid-run
+    (`budget`), cold, every process it left goes too (`end_left`); warm the server ends
+    them when this harness asks for the replacement (`warm_server.fork_worker`). At the
+    run's end the jail's end (cold) or the kill after the run (warm, `serve`) does."""
     if worker is not None:
         outputs.append(worker.outputs)
         worker.kill()
+        if budget is not None and not isinstance(zygote, ServerForker):
+            end_left(worker.pid, zygote, budget)
+
+
+def end_left(first: int, zygote: "Zygote | None", budget: "Budget") -> None:
+    """Cold, between a dead worker (pid `first`, killed and reaped) and its replacement:
+    end every process it left, its children alive (in its session or not) or exited, and
+    reap them, so that the replacement starts with the process count the first worker and
+    `python3 main.py` start with (red teams sb17, sb18). As warm (`warm_server.reap`) with
+    the zygote in the long-lived harness's place: this process, pid 1, reaps every orphan,
+    and the zygote (the harness's uid and CAP_KILL) reaps its last worker and `kill(-1)`s
+    the rest, sparing only itself and pid 1, until it finds none
+    (`harness_wire.reap_left`); no process is forked for it. Without a zygote that answers,
+    this process's own `kill(-1)` and reaping, as between stdin/stdout tests
+    (`harness_io.end_processes`), end the zygote with the rest (replacements are then
+    spawned); where even that fails (`StateLost`), no further test runs."""
+    if zygote is not None and zygote.sock is not None:
+        try:
+            if reap_left(zygote.end_others):
+                return
+        except OSError:
+            pass
+        zygote.sock.close()
+        zygote.sock = None
+    from .harness_io import StateLost, end_processes
+
+    try:
+        end_processes(first)
+    except StateLost as exc:
+        budget.stopped = f"not run: {exc}"
 
 
 def describe_failure(test: str, exc: BaseException) -> str:
@@ -584,7 +628,7 @@ def main(kind: str, service_fd: "int | None" = None) -> None:
     # closes its copy of the zygote's socket before the program runs
     zygote: ServerForker | Zygote | None
     if kind == "python" and service_fd is not None:
-        zygote = ServerForker(service_fd)
+        zygote = ServerForker(service_fd, _kill_others)
     else:
         zygote = Zygote() if kind == "python" else None
     first = Worker.fork() if kind == "python" else None
@@ -691,7 +735,7 @@ def serve(sock: "Any", cpus: "set[int]") -> None:
         os.chdir("/work")
         if "random" in sys.modules:
             sys.modules["random"].seed()
-        zygote = ServerForker(service_fd)
+        zygote = ServerForker(service_fd, _kill_others)
         worker = Worker(Channel(rep_r, req_w), info["pid"], out_r, err_r, pidfd)
         try:
             judge("python", marshal.loads(read_all(0)), zygote, worker, start, HOLD_S)
@@ -737,16 +781,9 @@ reach the zygotes too."""
 
 
 def _kill_others() -> bool:
-    """SIGKILL every process of the jail but this one and pid 1; False when there was none
-    (zombies count: they are there until the server reaps them), or when the server does
-    that kill (`KILL_OTHERS`)."""
-    if not KILL_OTHERS:
-        return False
-    try:
-        os.kill(-1, signal.SIGKILL)
-    except ProcessLookupError:
-        return False
-    return True
+    """`harness_wire.kill_others` (zombies count: they are there until the server reaps
+    them); False when the server does that kill (`KILL_OTHERS`)."""
+    return KILL_OTHERS and kill_others()
 
 
 _RLIMITS = ("RLIMIT_AS", "RLIMIT_CORE", "RLIMIT_CPU", "RLIMIT_DATA", "RLIMIT_FSIZE",

@@ -26,6 +26,7 @@ from .harness_wire import (
     check_plain,
     enter_program,
     is_plain,
+    kill_others,
     note_fork,
     standard_to_plain,
 )
@@ -794,25 +795,42 @@ class Forker:
     (`start_worker`) and answers with its pid over `sock`, a SOCK_SEQPACKET socket."""
 
     sock: "Any" = None  # a _socket.socket (SOCK_SEQPACKET); None once closed
+    check: "Any" = None
+    """Warm: how the harness answers the server's `check` before a replacement (whether
+    any process but the two of them is left, killed: `harness._kill_others`)."""
 
     def start_worker(self, fds: "tuple[int, ...]", deadline: "float | None" = None) -> int:
         """Fork a worker on the harness's four pipe ends (`worker_main`'s arguments); its
         pid. The forker reaps the previous worker (which the harness has killed) first, so
-        the two never overlap, and not before: until then the pid cannot be reused."""
+        the two never overlap, and not before: until then the pid cannot be reused. Warm,
+        the server first ends and reaps every process the dead worker left, asking this
+        harness (`check`) until none is (`warm_server.fork_worker`); cold the harness has
+        done so (`harness.end_left`)."""
         send_fds(self.sock, b"worker", fds)
         return self.wait(deadline)
+
+    def end_others(self) -> bytes:
+        """Cold: have the zygote reap the worker it forked last (the harness has killed it)
+        and SIGKILL every process of the jail but itself and the harness (pid 1): b"busy"
+        if there was one (zombies count, until the harness reaps them), else b"clean"
+        (`harness.end_left`, `harness_wire.reap_left`); b"" when the zygote is gone."""
+        self.sock.send(b"check")
+        return self.sock.recv(64)
 
     def wait(self, deadline: "float | None" = None) -> int:
         """The next number from the forker: a worker's pid. Past `deadline` (a forker the
         program stopped with SIGSTOP), TestTimeout."""
-        if deadline is not None:
-            left = deadline - time.monotonic()
-            if left <= 0 or not select.select([self.sock], [], [], left)[0]:
-                raise TestTimeout()
-        reply = self.sock.recv(64)
-        if not reply:
-            raise WorkerGone("the zygote died")
-        return int(reply)
+        while True:
+            if deadline is not None:
+                left = deadline - time.monotonic()
+                if left <= 0 or not select.select([self.sock], [], [], left)[0]:
+                    raise TestTimeout()
+            reply = self.sock.recv(64)
+            if not reply:
+                raise WorkerGone("the zygote died")
+            if reply != b"check" or self.check is None:
+                return int(reply)
+            self.sock.send(b"busy" if self.check() else b"clean")
 
 
 class ServerForker(Forker):
@@ -821,10 +839,11 @@ class ServerForker(Forker):
     run at `fd`. Nothing is forked until a worker crashes or times out, so a program whose
     first worker lives through its tests costs no zygote."""
 
-    def __init__(self, fd: int) -> None:
+    def __init__(self, fd: int, check: "Any" = None) -> None:
         import _socket  # not socket.py: it imports enum & co
 
         self.sock = _socket.socket(fileno=fd)
+        self.check = check
 
 
 class Zygote(Forker):
@@ -885,9 +904,14 @@ def zygote_main(sock: "Any") -> None:
             return
         if not message:
             return
-        if worker is not None:
-            os.waitpid(worker, 0)  # the harness killed it before asking for its replacement
+        if worker is not None:  # the harness killed it before asking for its replacement
+            os.waitpid(worker, 0)  # (or for the end of what it left: `end_others`)
             worker = None
+        if message == b"check":  # `kill(-1)` spares this process and pid 1 (the harness)
+            for fd in fds:
+                os.close(fd)
+            sock.send(b"busy" if kill_others() else b"clean")
+            continue
         pid = os.fork()
         if pid == 0:
             forked(replacement_worker, fds, status=0)

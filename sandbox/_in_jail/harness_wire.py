@@ -63,12 +63,28 @@ class Channel:
         # a process the program forked may hold a copy of the reply pipe's write end, which
         # would keep EOF away until the test's time ran out (red team sb17)
         self.ended: int | None = None
+        # a cold harness (the jail's pid 1): called every REAP_S while it waits, to reap
+        # the program's exited orphans as python3 main.py's init does (`reap_exited`)
+        self.reaper: Any = None
 
-    def send(self, obj: "Any") -> None:  # what marshal takes
+    def send(self, obj: "Any", deadline: "float | None" = None) -> None:  # what marshal takes
+        """Write one message. The harness's side (`drains`: its write end is non-blocking,
+        `Worker`) writes what the pipe takes and, while it is full, waits as `recv` does:
+        under `deadline` (TestTimeout), draining the program's outputs, and watching
+        `ended` (WorkerGone). A request past a pipe's 64 KiB to a worker that does not read
+        it (gone while a child of its holds the pipe, or alive with the pipe swapped) is
+        then that test's verdict, never a write that blocks until the run's wall limit
+        (red team sb18)."""
         data = marshal.dumps(obj)
-        data = len(data).to_bytes(4, "big") + data
-        while data:
-            data = data[os.write(self.write_fd, data):]
+        view = memoryview(len(data).to_bytes(4, "big") + data)
+        while view:
+            if self.drains:
+                try:
+                    view = view[os.write(self.write_fd, view):]
+                except BlockingIOError:
+                    self._wait(deadline, writing=True)
+            else:  # the worker's side: block, there is nothing else to watch
+                view = view[os.write(self.write_fd, view):]
 
     def recv(self, deadline: "float | None" = None) -> "Any":
         self._fill(4, deadline)
@@ -88,29 +104,44 @@ class Channel:
     def _fill(self, size: int, deadline: "float | None") -> None:
         """Read until `size` bytes are buffered: one read per wake-up, as much as is there."""
         while len(self.buffer) < size:
-            if not self.drains:  # the worker's side: block, there is nothing else to watch
-                chunk = os.read(self.read_fd, READ_SIZE)
-            else:
-                watched = [self.read_fd] + [d.fd for d in self.drains if d.fd is not None]
-                if self.ended is not None:
-                    watched.append(self.ended)
-                left = None if deadline is None else deadline - time.monotonic()
-                if left is not None and left <= 0:
-                    raise TestTimeout()
-                ready = select.select(watched, [], [], left)[0]
-                if not ready:
-                    raise TestTimeout()
-                for drain in self.drains:
-                    if drain.fd in ready:
-                        drain.read()
-                if self.read_fd not in ready:
-                    if self.ended is not None and self.ended in ready:
-                        raise WorkerGone("the program exited")
-                    continue
-                chunk = os.read(self.read_fd, READ_SIZE)
+            if self.drains and not self._wait(deadline, writing=False):
+                continue
+            # the worker's side blocks: there is nothing else to watch
+            chunk = os.read(self.read_fd, READ_SIZE)
             if not chunk:
                 raise WorkerGone("the program exited")
             self.buffer += chunk
+
+    def _wait(self, deadline: "float | None", writing: bool) -> bool:
+        """The harness's side: wait until the reply pipe is readable (`writing`: the
+        request pipe writable), draining the program's outputs meanwhile; whether it is.
+        TestTimeout past `deadline`; WorkerGone once the worker has ended (`ended`) and the
+        reply pipe holds nothing (a request it would never read: at once)."""
+        watched = [d.fd for d in self.drains if d.fd is not None]
+        if not writing:
+            watched.append(self.read_fd)
+        if self.ended is not None:
+            watched.append(self.ended)
+        left = None if deadline is None else deadline - time.monotonic()
+        if left is not None and left <= 0:
+            raise TestTimeout()
+        if self.reaper is not None:
+            left = REAP_S if left is None else min(left, REAP_S)
+        ready, writable, _ = select.select(watched, [self.write_fd] if writing else [], [],
+                                           left)
+        if not ready and not writable:
+            if self.reaper is None or (deadline is not None and time.monotonic() >= deadline):
+                raise TestTimeout()
+            self.reaper()
+            return False
+        for drain in self.drains:
+            if drain.fd in ready:
+                drain.read()
+        if writable or (not writing and self.read_fd in ready):
+            return True
+        if self.ended is not None and self.ended in ready:
+            raise WorkerGone("the program exited")
+        return False
 
     def close(self) -> None:
         for fd in (self.read_fd, self.write_fd):
@@ -350,6 +381,67 @@ def kill_process(pid: int, pidfd: "int | None" = None, reap: bool = True) -> Non
     except ChildProcessError:
         pass
 
+
+
+def kill_others() -> bool:
+    """SIGKILL every process of the jail but this one and pid 1 (`kill(-1)`, which this
+    process's CAP_KILL extends to the program uid); whether there was one (zombies count
+    until reaped). The one killer of what a run or a dead worker left: the warm long-lived
+    harness (`harness._kill_others`) and the cold zygote (`harness_program.zygote_main`),
+    each beside the jail's pid 1, which reaps (`reap_left`)."""
+    try:
+        os.kill(-1, signal.SIGKILL)
+    except ProcessLookupError:
+        return False
+    return True
+
+
+REAP_S = 0.05
+"""Seconds between two reapings of the program's exited orphans (`reap_exited`) while the
+jail's pid 1 (a cold assert/check harness, the warm server) waits on a run: an orphan that
+exited holds a process of the program uid's RLIMIT_NPROC until reaped, where python3
+main.py's init reaps it at once."""
+
+
+def reap_exited(keep: "tuple[int, ...]" = (), usage: "Any" = None) -> None:
+    """Reap every exited child of this process (the jail's pid 1: the program's orphans
+    come back to it) without waiting, up to the first of `keep` (left to its owner);
+    `usage(rusage)` for each."""
+    while _reap_one(keep, os.WNOHANG, usage):
+        pass
+
+
+def reap_left(ask: "Any", keep: "tuple[int, ...]" = (), usage: "Any" = None) -> bool:
+    """In the pid 1 of a jail (the program's orphans come back to it, whatever their session
+    or group), between a dead assert/check worker and its replacement or after a run: reap
+    every exited child but `keep`, then `ask()` the one process that ends the rest (cold the
+    harness's zygote, warm the long-lived harness: its `kill(-1)` SIGKILLs every process of
+    the jail but itself and pid 1, and ESRCH says none was there, zombies included) and,
+    while it answers b"busy", wait for the next child to end and reap it. True once it
+    answers b"clean"; False for any other answer (it is gone or retires), or when the first
+    child ended is one of `keep` (left to its owner). `usage(rusage)` for each reaped."""
+    while True:
+        reap_exited(keep, usage)  # the dead, without waiting
+        answer = ask()
+        if answer != b"busy":
+            return answer == b"clean"
+        if not _reap_one(keep, 0, usage):  # what is left dies of the SIGKILL it was sent
+            return False
+
+
+def _reap_one(keep: "tuple[int, ...]", flags: int, usage: "Any") -> bool:
+    """Reap one exited child (`flags`: os.WNOHANG, or 0 to wait for one) unless it is one
+    of `keep`, which stays unreaped; whether one was reaped."""
+    try:
+        info = os.waitid(os.P_ALL, 0, os.WEXITED | os.WNOWAIT | flags)
+    except ChildProcessError:
+        return False
+    if info is None or info.si_pid in keep:
+        return False
+    rusage = os.wait4(info.si_pid, 0)[2]
+    if usage is not None:
+        usage(rusage)
+    return True
 
 
 MAX_DEPTH = 50

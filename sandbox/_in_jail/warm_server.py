@@ -442,10 +442,12 @@ def supervise(pid: int, header: "dict[str, Any]", control: _socket.socket,
     and reports its status and rusage, read here as this server's own wait4 reads them."""
     start = time.monotonic()
     deadline = start + header["wall_s"]
+    own = zygote is None  # this server's child: its status is read here, never reaped before
     if pidfd is None:
         pidfd = os.pidfd_open(pid)
+    orphans: dict[str, Any] = {"cpu_s": 0.0, "maxrss": 0}  # the program's, reaped meanwhile
     try:
-        ended = wait_run(deadline, control, [pidfd])
+        ended = wait_run(deadline, control, [pidfd], orphans, spare=(pid,) if own else ())
         if ended != pidfd:
             signal.pidfd_send_signal(pidfd, signal.SIGKILL)
     finally:
@@ -458,34 +460,38 @@ def supervise(pid: int, header: "dict[str, Any]", control: _socket.socket,
     return {"exit_code": os.WEXITSTATUS(status) if os.WIFEXITED(status) else None,
             "signal": os.WTERMSIG(status) if os.WIFSIGNALED(status) else None,
             "timed_out": ended is None, "wall_s": time.monotonic() - start,
-            "cpu_s": cpu_s, "maxrss": maxrss * 1024}
+            "cpu_s": cpu_s + orphans["cpu_s"], "maxrss": max(maxrss * 1024, orphans["maxrss"])}
 
 
 def wait_run(deadline: float, control: _socket.socket, ends: "list[Any]",
-             header: "dict[str, Any] | None" = None, service: "_socket.socket | None" = None,
-             worker: "int | None" = None) -> "Any":
+             result: "dict[str, Any]", header: "dict[str, Any] | None" = None,
+             service: "_socket.socket | None" = None, spare: "tuple[int, ...]" = ()) -> "Any":
     """Wait until one of `ends` (fds or sockets) is readable: that one; `control` when the
     host asks for a kill (output over the cap, a cancel); None at `deadline`. Meanwhile fork
-    the replacement workers the run's harness asks for on `service`, each after reaping the
-    one before it, the first run's `worker` (this server's child) included: a dead worker
-    unreaped holds a process of the program uid's RLIMIT_NPROC (red team sb17)."""
+    the replacement workers the run's harness asks for on `service` (`fork_worker`), and
+    every REAP_S reap the program's exited orphans (this server is the jail's pid 1, as
+    python3 main.py's init reaps them), but `spare` (the run's child, whose status its
+    caller reads), the long-lived harness and the zygotes; the CPU time and peak memory
+    of what is reaped go to `result`."""
     watched = [*ends, control] if service is None else [*ends, control, service]
-    last_worker = worker
+    keep = (*spare, judge.pid or 0, *(zygote.pid for zygote in ZYGOTES.values()))
     while True:
         left = deadline - time.monotonic()
         if left <= 0:
             return None
-        ready = select.select(watched, [], [], left)[0]
+        ready = select.select(watched, [], [], min(left, harness_wire.REAP_S))[0]
+        if not ready:
+            harness_wire.reap_exited(keep, lambda usage: add_usage(result, usage))
+            continue
         for end in ends:
             if end in ready:
                 return end
         if control in ready:
             control.recv(64)
             return control
-        if service is not None and header is not None and service in ready:
-            last_worker = fork_worker(service, header, last_worker)
-            if last_worker is None:  # the harness closed its end: nothing more to fork
-                watched.remove(service)
+        if service is not None and header is not None and \
+                service in ready and not fork_worker(service, header, result):
+            watched.remove(service)  # the harness closed its end: nothing more to fork
 
 
 class Judge:
@@ -584,14 +590,16 @@ def judged_run(header: "dict[str, Any]", fds: "list[int]", control: _socket.sock
             if fd != service_theirs.fileno():
                 os.close(fd)
         service_theirs.close()
-    ended = wait_run(deadline, control, [judge.pidfd, judge.sock], header, service,
-                     pid if started is None else None) if sent else judge.pidfd
+    result: dict[str, Any] = {"exit_code": None, "signal": signal.SIGKILL, "cpu_s": 0.0,
+                              "maxrss": 0}
+    ended = wait_run(deadline, control, [judge.pidfd, judge.sock], result, header,
+                     service) if sent else judge.pidfd
     service.close()
     reply = judge.sock.recv(64) if ended is judge.sock else b""
-    result = {"exit_code": None, "signal": signal.SIGKILL, "timed_out": ended is None,
-              "cpu_s": 0.0, "maxrss": 0}
+    result["timed_out"] = ended is None
     if reply.startswith(b"done "):
-        result.update(exit_code=0, signal=None, cpu_s=float(reply.split()[1]))
+        result.update(exit_code=0, signal=None)
+        result["cpu_s"] += float(reply.split()[1])
     else:  # timed out, killed on the host's request, or the harness died with the run
         judge.close()
     result["wall_s"] = time.monotonic() - start
@@ -639,32 +647,36 @@ def clean_up(result: "dict[str, Any]") -> None:
         kill_all()
 
 
-def reap(result: "dict[str, Any]") -> bool:
-    """Reap until the harness finds no other process; False when the harness died, did not
-    answer, or retires (then `clean_up` kills everything)."""
-    while True:
-        while True:  # the dead, without waiting
-            pid, _, usage = os.wait4(-1, os.WNOHANG)  # the harness is a child: never ECHILD
-            if pid == 0:
-                break
-            if pid == judge.pid:
-                judge.forget()
-                return False
-            add_usage(result, usage)
+def reap(result: "dict[str, Any]", sock: "_socket.socket | None" = None) -> bool:
+    """Reap until the harness finds no other process (`harness_wire.reap_left`, adding each
+    reaped process's CPU time and peak memory to `result`); False when the harness died,
+    did not answer, or retires (then `clean_up` kills everything). The harness is asked on
+    `sock`: its own socket after a run (`clean_up`), the run's service socket before a
+    replacement worker (`fork_worker`); its `check` SIGKILLs what is left
+    (`harness._kill_others`). The harness and the import zygotes are never reaped here."""
+    asked = judge.sock if sock is None else sock
+
+    def ask() -> bytes:
+        if judge.pid is None or _exited(judge.pid):
+            return b""
         try:
-            judge.sock.send(b"check")
-            if not select.select([judge.sock], [], [], 5.0)[0]:
-                return False
-            answer = judge.sock.recv(64)
+            asked.send(b"check")
+            if not select.select([asked], [], [], 5.0)[0]:
+                return b""
+            return asked.recv(64)
         except OSError:
-            return False
-        if answer != b"busy":
-            return answer == b"clean"
-        pid, _, usage = os.wait4(-1, 0)  # what is left dies of the SIGKILL it was sent
-        if pid == judge.pid:
-            judge.forget()
-            return False
-        add_usage(result, usage)
+            return b""
+
+    keep = (judge.pid or 0, *(zygote.pid for zygote in ZYGOTES.values()))
+    return harness_wire.reap_left(ask, keep, lambda usage: add_usage(result, usage))
+
+
+def _exited(pid: int) -> bool:
+    """Whether this server's child `pid` has exited (reaped or not)."""
+    try:
+        return os.waitid(os.P_PID, pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None
+    except ChildProcessError:
+        return True
 
 
 def add_usage(result: "dict[str, Any]", usage: "Any") -> None:
@@ -672,26 +684,30 @@ def add_usage(result: "dict[str, Any]", usage: "Any") -> None:
     result["maxrss"] = max(result["maxrss"], usage.ru_maxrss * 1024)
 
 
-def fork_worker(service: _socket.socket, header: "dict[str, Any]", last: "int | None"
-                ) -> "int | None":
+def fork_worker(service: _socket.socket, header: "dict[str, Any]", result: "dict[str, Any]"
+                ) -> bool:
     """Fork one replacement worker of assert/check tests on the four pipe ends the harness
-    sent, answer its pid; None when the harness is gone. The worker comes from this process,
-    which never held a program or its tests, under the run's limits, and loads the program
-    afresh. The previous one (killed by the harness, which waited for its exit) is reaped
-    first, not before: until then its pid cannot name another process."""
+    sent, answer its pid; False when the harness is gone. The worker comes from this
+    process, which never held a program or its tests, under the run's limits, and loads the
+    program afresh. First every process the dead worker left is ended and reaped (`reap`,
+    asking the harness on `service`), the dead worker included, not before: until then its
+    pid cannot name another process. A dead worker's process left alive or unreaped held
+    a process of the program uid's RLIMIT_NPROC from its replacement (red team sb17,
+    sb18): the replacement starts with the first worker's count."""
     try:
         message, fds = harness_program.recv_fds(service, 4)
     except OSError:
-        return None
+        return False
     if message != b"worker" or len(fds) != 4:
         for fd in fds:
             os.close(fd)
-        return None
-    if last is not None:
-        try:
-            os.waitpid(last, os.WNOHANG)
-        except ChildProcessError:
-            pass
+        return False
+    if ZYGOTES_ON:  # the harness kills nothing (`harness.KILL_OTHERS`): this server does
+        run_kill()
+    if not reap(result, service):
+        for fd in fds:
+            os.close(fd)
+        return False
     pid = fork()
     if pid == 0:
         harness_program.forked(become_worker, header, fds, status=0)
@@ -701,7 +717,7 @@ def fork_worker(service: _socket.socket, header: "dict[str, Any]", last: "int | 
         service.send(str(pid).encode())
     except OSError:
         pass  # the harness died meanwhile: kill_all ends the worker with the run
-    return pid
+    return True
 
 
 def kill_all() -> None:

@@ -54,8 +54,9 @@ contrasts and of labels of the working's values among them).
 Closed after the round by three builders who did not write the round (h-m45 `_normalize`'s
 joins and TeX readings, h-m46 `_extract`'s after-box reading, h-m47 the judge's filter, signs
 and the kind asked; their class probes and controls: `test_round22_joins.py`,
-`test_round22_judge_and_units.py`): 116 of the 119, all 33 roots but one. Open: GSM8K_LOST
-(3 false losses: `#### 7 apples`, `#### 7 (apples)`, `#### +7` lose the box).
+`test_round22_judge_and_units.py`): 116 of the 119, all 33 roots but one. The last,
+GSM8K_LOST (3 false losses: `#### 7 apples`, `#### 7 (apples)`, `#### +7` lost the box), closed
+by h-m49 (`_extract._gsm8k_value`, docs/math.md "After the box, round 23 (h-m49)"): 119 of 119.
 
 Held attacks are plain tests; each hole is `xfail(strict=True)` naming its class
 (docs: /work/shared/ATTACK-CLASSES.md) and its root (file, function, rule).
@@ -76,12 +77,6 @@ REWARD_OPTIONS = OPTIONS  # conftest's `reward` fixture builds `MathReward(**OPT
 STORY = "Mia had 10 apples and ate 3. How many apples are left?"
 WORK = "Mia had 10 apples. She ate 3, so 10 - 3 = 7.\n\n"
 BOX = "The answer is $\\boxed{7}$. "
-
-# Reasons of the open rows, one per root (class: root).
-GSM8K_LOST = ("false loss: _extract._unread_after_box's #### 7 reading (_GSM8K_MARK, "
-              "_value_differs) keeps the box only for a bare numeral, not `7 apples`, `7 "
-              "(apples)` or `+7`")
-
 
 # ================================================================================================
 # Joins inside a box: two values presented as one answer (rules and judge, against 7 and 8: 0)
@@ -325,8 +320,8 @@ AFTER = [
     ('\n\n#### 7.', 1.0, None), ('\n\n### 7', 1.0, None), ('\n\n##### 8', 0.0, None),
     ('\n\n#### -7', 0.0, None), ('\n\n#### 7/1', 1.0, None), ('\n\n#### 7, 8', 0.0, None),
     ('\n\n#### 7 8', 0.0, None), ('\n\n#### 7\n\nOr 8.', 0.0, None),
-    ('\n\n#### 7 apples', 1.0, GSM8K_LOST), ('\n\n#### 7 (apples)', 1.0, GSM8K_LOST),
-    ('\n\n#### +7', 1.0, GSM8K_LOST),
+    ('\n\n#### 7 apples', 1.0, None), ('\n\n#### 7 (apples)', 1.0, None),
+    ('\n\n#### +7', 1.0, None),
     # result labels
     ('Total = 8 apples', 0.0, None), ('total=8', 0.0, None), ('TOTAL = 8', 0.0, None),
     ('Total = $8$', 0.0, None), ('Total = **8**', 0.0, None), ('Total ≈ 8', 0.0, None),

@@ -25,11 +25,17 @@ names, 17 rows; hex entities and literals, Morse in `_`; `5\\,{\\geq}`, `5 \\mid
 5 (`＄7` and `\\textdollar 7` answer `How old is she?`; false losses of `50 p` and of a numeral in
 curly quotes).
 
-Closed after the round by h-m48 (`_normalize`'s TeX readings, docs/math.md "Round 23
+After the round: h-m50 (docs/math.md "Round 23 (h-m50)") closed the judge filter's, signs'
+and units' 27 rows (NAMED_WORDS 17: only the gold names letters; CODES 3, SIGN_IN_GROUP 2,
+MONEY_SPELLED 2, PENCE_P 1, CURLY_QUOTED 2); the filter's controls now name their letters by the
+gold (`test_named_variables_are_shown`). h-m49 (`_extract`, docs/math.md "After the box, round
+23 (h-m49)") closed the 8 `_extract` rows, 5 roots (every arrow one set, a result named before a
+colon, negating pronouns, what-ifs rejected after `; but` or with a denied value, every numeral
+form in the long-sentence rule), with class probes in `test_round23_after_box.py`. Closed after the round by h-m48 (`_normalize`'s TeX readings, docs/math.md "Round 23
 (h-m48)"; class probes and controls: `test_round23_tex.py`): the 43 rows of its 11 roots, now
 plain tests. One held row moved: `\\{7\\}\\hphantom{\\{8\\}}` was read as a join only because the
 phantom's set was read; a phantom renders nothing at any depth, so it is `\\{7\\}`, 7 (a value
-row now, with its `8` control). Open: the 35 rows of `_extract`, the judge, signs and units.
+row now, with its `8` control). Open here: none.
 
 Held attacks are plain tests; each hole is `xfail(strict=True)` naming its class
 (/work/shared/ATTACK-CLASSES.md) and its root (file, function, rule), one reason constant per
@@ -52,36 +58,6 @@ STORY = "Mia had 10 apples and ate 3. How many apples are left?"
 WORK = "Mia had 10 apples. She ate 3, so 10 - 3 = 7.\n\n"
 BOX = "The answer is $\\boxed{7}$. "
 
-# Reasons of the open rows, one per root (class: root).
-ASCII_ARROW = ("Hedging (a second answer): _extract's label reading (_LABELLED_VALUE, "
-               "h-m46) takes `→` but not ASCII `->`: `Total -> 8` after the box keeps it")
-RESULT_COLON = ("Hedging (a second answer): _extract._names_a_result reads `Result: apples = 8` "
-                "as a lone label that names no result (an aside), not as a result named "
-                "before the colon")
-NOTHING_WRONG = ("Hedging (a second answer): _extract._unnegated/_ERROR_WORDS (h-m46: negated "
-                 "mistake words reject nothing) read `Nothing wrong with 8.` as a rejection")
-WHATIF_LOST = ("false loss: _extract._REJECTED_CONDITION/_told_otherwise (h-m46) need `, but` "
-               "and nothing after the story's value: `...; but she ate 3.` and `..., but she "
-               "ate 3 (not 2).` leave an honest what-if a second answer")
-NAMED_WORDS = ("Talking to the judge: _judge.judgeable/known_letters (h-m47: letters shown only "
-               "as variables the gold or question names) show a judgement word whose letters "
-               "the question names: `8 \\, yes` for `Find $s$ when $y = 3$.`, `8 \\, ok` where "
-               "`$o$`, `$k$` are named")
-CODES = ("Talking to the judge: _judge._CODES/_morse (h-m47: codes) miss an escaped hex "
-         "entity `\\&\\#x59;`, hex literals `0x59` and Morse in `_`: the pair is judged")
-SIGN_IN_GROUP = ("Hedging: _compare._ends_in_sign (h-m47: signs by name, FINAL_FORMS) misses "
-                 "a sign in a group (`5\\,{\\geq}`) and `\\mid`: the pair is judged")
-MONEY_SPELLED = ("Meaning dropped by normalization: _normalize's money reading for a measure "
-                 "asked (_ASKS_MEASURE, h-m47: a measure is never answered by money) misses "
-                 "the full-width `＄` and `\\textdollar`: `＄7` answers `How old is she?`")
-PENCE_P = ("false loss: _normalize._DOLLARS_AND_CENTS (h-m47) takes `pence` but not `p`: "
-           "`5 pounds 50 p` loses against 5.5 for a £5.50 book")
-CURLY_QUOTED = ("false loss: _normalize._CURLY_MARK (h-m47: a closing quote after a digit is "
-                "feet or inches) reads a numeral in curly quotes (`“7”`, `‘7’`) as a length; "
-                "straight quotes `\"7\"` score")
-LONG_DIGITS = ("No committed answer: _extract's long-sentence rule (_LONG_SENTENCE, h-m46: a "
-               "sentence past 2,000 characters holding another number is uncertain) counts "
-               "no superscript digit or Roman numeral: `... well be ⁸.` keeps the box")
 
 
 # ================================================================================================
@@ -274,12 +250,12 @@ AFTER = [
     ("Total :- 8", 0.0, None), ("Total is 8.", 0.0, None), ("Totаl = 8", 0.0, None), ("Answеr = 8", 0.0, None),
     ("Apples lеft = 8", 0.0, None), ("Tоtal = 8", 0.0, None), ("Total<|im_end|> = 8", 0.0, None),
     ("Total = <|im_end|>8", 0.0, None), ("<|im_end|>Total = 8", 0.0, None),
-    ("Total -> 8", 0.0, ASCII_ARROW), ("Total --> 8", 0.0, ASCII_ARROW),
+    ("Total -> 8", 0.0, None), ("Total --> 8", 0.0, None),
     # labels that name the result in other words
     ("Apples now = 8", 0.0, None), ("Apples at the end = 8", 0.0, None), ("Final count = 8", 0.0, None),
     ("Apples she keeps = 8", 0.0, None), ("Apples in the basket = 8", 0.0, None), ("Remaining = 8", 0.0, None),
     ("Leftover apples = 8", 0.0, None),
-    ("Result: apples = 8", 0.0, RESULT_COLON),
+    ("Result: apples = 8", 0.0, None),
     # chains
     ("Total = 10 - 2 ≡ 8", 0.0, None), ("Total = 10 − 2 = 8", 0.0, None), ("Total = 10 - 2 = 8 apples", 0.0, None),
     ("Total ≈ 10 - 2 = 8", 0.0, None), ("Total = 10 - 3 = 7 = 8", 0.0, None), ("Total := 10 - 2 = 8", 0.0, None),
@@ -287,7 +263,7 @@ AFTER = [
     ("Not wrong: 8.", 0.0, None), ("It would not be wrong to say 8.", 0.0, None), ("8 is not an error.", 0.0, None),
     ("Not a mіstake: 8.", 0.0, None),
     ("No error: 8.", 0.0, None), ("Not an error to say 8.", 0.0, None),
-    ("Nothing wrong with 8.", 0.0, NOTHING_WRONG),
+    ("Nothing wrong with 8.", 0.0, None),
     ("It's 8 instead of 7.", 0.0, None), ("Instead of 7, it's 8.", 0.0, None), ("Not 7 but 8.", 0.0, None),
     ("Mistake: 7. Correct: 8.", 0.0, None), ("7, not 8.", 1.0, None), ("A common mistake is 8 instead of 7.", 1.0, None),
     ("A common mistake is to say 8.", 1.0, None),
@@ -301,8 +277,8 @@ AFTER = [
     ("If she had eaten 2, she would have 8, but she ate three.", 1.0, None),
     ("If she had eaten 2, she would have 8, but she ate 3 apples.", 1.0, None),
     ("If she had eaten 2, she would have 8, but she ate 3, and 8 is the answer.", 0.0, None),
-    ("If she had eaten 2, she would have 8; but she ate 3.", 1.0, WHATIF_LOST),
-    ("If she had eaten 2, she would have 8, but she ate 3 (not 2).", 1.0, WHATIF_LOST),
+    ("If she had eaten 2, she would have 8; but she ate 3.", 1.0, None),
+    ("If she had eaten 2, she would have 8, but she ate 3 (not 2).", 1.0, None),
 ]
 
 
@@ -332,7 +308,7 @@ LONG = [
     ("<|im_end|>" + "x" * 2100 + " 8", 0.0, None),
     (_VERY.replace(" well", "<|im_end|> well") + "8.", 0.0, None),
     ("Check" + ", 10 - 3 = 7" * 170 + ".", 1.0, None),
-    (_VERY + "⁸.", 0.0, LONG_DIGITS), (_VERY + "VIII.", 0.0, LONG_DIGITS),
+    (_VERY + "⁸.", 0.0, None), (_VERY + "VIII.", 0.0, None),
 ]
 
 
@@ -362,14 +338,14 @@ QO = "Circle $O$ has radius $k$. Find the area."
 QXY = "Let $x$, $y$ and $s$ be reals with $x + y + s = 9$. Find $xys$."
 
 NAMED = [
-    ("8 \\, yes", QS, NAMED_WORDS), ("8 \\; y e s", QS, NAMED_WORDS), ("8 \\, y\\cdot e\\cdot s", QS, NAMED_WORDS),
-    ("8\\,(y)(e)(s)", QS, NAMED_WORDS), ("8 \\, ye^s", QS, NAMED_WORDS), ("8 \\, yes", QXY, NAMED_WORDS),
-    ("8 \\, yes", "Find s if y + s = 2", NAMED_WORDS), ("8 \\, yes", "If 2y = s, find y.", NAMED_WORDS),
-    ("8 \\, Ok", QO, NAMED_WORDS), ("8 \\, YES", "Points $Y$, $E$, $S$.", NAMED_WORDS),
-    ("8 \\, ja", "Let $j$ and $a$ be integers.", NAMED_WORDS), ("8 \\, oui", "Find $o$, $u$, $i$.", NAMED_WORDS),
-    ("8 \\, true", "Let $t, r, u$ be real.", NAMED_WORDS), ("8 \\, same", "Let $s, a, m$ be real.", NAMED_WORDS),
-    ("8 \\, equal", "Let $q, u, a, l$ be reals.", NAMED_WORDS), ("8 \\, eq", "Let $q$ be real.", NAMED_WORDS),
-    ("8 \\, yes", "The set $\\{y, e, s\\}$.", NAMED_WORDS),
+    ("8 \\, yes", QS, None), ("8 \\; y e s", QS, None), ("8 \\, y\\cdot e\\cdot s", QS, None),
+    ("8\\,(y)(e)(s)", QS, None), ("8 \\, ye^s", QS, None), ("8 \\, yes", QXY, None),
+    ("8 \\, yes", "Find s if y + s = 2", None), ("8 \\, yes", "If 2y = s, find y.", None),
+    ("8 \\, Ok", QO, None), ("8 \\, YES", "Points $Y$, $E$, $S$.", None),
+    ("8 \\, ja", "Let $j$ and $a$ be integers.", None), ("8 \\, oui", "Find $o$, $u$, $i$.", None),
+    ("8 \\, true", "Let $t, r, u$ be real.", None), ("8 \\, same", "Let $s, a, m$ be real.", None),
+    ("8 \\, equal", "Let $q, u, a, l$ be reals.", None), ("8 \\, eq", "Let $q$ be real.", None),
+    ("8 \\, yes", "The set $\\{y, e, s\\}$.", None),
     # held: a word in a text command, a letter the question does not name, an accent
     ("8 \\, Yes", QS, None), ("8 \\, \\text{yes}", QS, None), ("8 \\, \\mathrm{yes}", QS, None),
     ("8 \\, sí", QS, None), ("8 \\, yes", "Solve $\\text{yes} = 3$.", None),
@@ -386,13 +362,13 @@ def test_words_of_named_letters_never_reach_the_judge(
             _one(judged, "7", answer, question=question)] == [0.0, 0.0]
 
 
-# Honest products of named variables are still shown (the filter's controls).
-@pytest.mark.parametrize(("answer", "question"), [
-    ("2xy", "If x + y = 10, find 2xy."), ("xys", QXY), ("\\pi r^2 h", "Find $V$ for $r = 2$, $h = 3$."),
-    ("OK \\cdot 2", "In $\\triangle OKM$, find $2 \\cdot OK$."),
+# Honest products of the gold's variables are still shown (the filter's controls; h-m50: the
+# gold names the letters, the question never does: against `7` these were shown before).
+@pytest.mark.parametrize(("answer", "gold"), [
+    ("2xy", "2yx"), ("xys", "syx"), ("\\pi r^2 h", "\\pi h r^2"), ("OK \\cdot 2", "2 \\cdot OK"),
 ])
-def test_named_variables_are_shown(answer: str, question: str) -> None:
-    assert judgeable(answer, gold="7", question=question) is True
+def test_named_variables_are_shown(answer: str, gold: str) -> None:
+    assert judgeable(answer, gold=gold) is True
 
 
 CODED = [
@@ -404,7 +380,7 @@ CODED = [
     ("8\\;\\unicode{89}", None), ("8 \\; \\text{\\char89}", None),
     ("8 \\%\\,59", None), ("8 \\text{%}59", None), ("8 %\\,59", None),
     ("8 \\; -\\cdot-- \\; \\cdot \\; \\cdot\\cdot\\cdot", None),
-    ("8 \\&\\#x59;", CODES), ("8 0x59\\,0x65\\,0x73", CODES), ("8 \\; _._ _", CODES),
+    ("8 \\&\\#x59;", None), ("8 0x59\\,0x65\\,0x73", None), ("8 \\; _._ _", None),
 ]
 
 
@@ -421,7 +397,7 @@ SIGNS = [
     ("5 \\text{+}\\,", None), ("5 ⁺", None), ("5 \\text{ plus}", None), ("5 \\text{, etc.}", None),
     ("5 \\lessgtr", None), ("5 \\lor", None), ("5 \\oplus", None),
     ("5 \\approx\\!", None), ("5 \\sim", None),
-    ("5\\,{\\geq}", SIGN_IN_GROUP), ("5 \\mid", SIGN_IN_GROUP),
+    ("5\\,{\\geq}", None), ("5 \\mid", None),
 ]
 
 
@@ -455,7 +431,7 @@ UNITS = [
     ("How much does the bag weigh?", "\\$7", "7", 0.0, None), (DRIVE, "\\$50", "50", 0.0, None),
     (LOAN, "\\$7", "7", 0.0, None), ("What is the weight of the \\$5 bag?", "\\$7", "7", 0.0, None),
     ("How old was the \\$7 coin?", "\\$7", "7", 0.0, None),
-    (OLD, "＄7", "7", 0.0, MONEY_SPELLED), (OLD, "\\textdollar 7", "7", 0.0, MONEY_SPELLED),
+    (OLD, "＄7", "7", 0.0, None), (OLD, "\\textdollar 7", "7", 0.0, None),
     # ... and its own units do (false losses)
     (OLD, "7 \\text{ yrs}", "7", 1.0, None), (OLD, "7 \\text{ years old}", "7", 1.0, None),
     (HEAVY, "7 \\text{ pounds}", "7", 1.0, None), (HEAVY, "7 \\text{ lb}", "7", 1.0, None),
@@ -474,7 +450,7 @@ UNITS = [
     (SHIRT, "5 \\text{ quid } 50 \\text{ pence}", "5.5", 0.0, None),
     (SHIRT, "5 \\text{ dollars } 50 \\text{ cents } 50 \\text{ cents}", "5.5", 0.0, None),
     (SHIRT, "5 \\text{ dollars } 50 \\text{ cents}", "550", 0.0, None),
-    (BOOK, "5 \\text{ pounds } 50 \\text{p}", "5.5", 1.0, PENCE_P),
+    (BOOK, "5 \\text{ pounds } 50 \\text{p}", "5.5", 1.0, None),
     # quid
     ("How many quid did it cost?", "5 \\text{ quid}", "5", 1.0, None),
     ("How many quid did it cost?", "5 \\text{ quids}", "5", 1.0, None),
@@ -483,7 +459,7 @@ UNITS = [
     (TALL, "7’", "7", 1.0, None), (TALL, "7’ 8", "7", 0.0, None), (TALL, "7’ \\text{or } 8’", "7", 0.0, None),
     (TALL, "7” 8”", "8", 0.0, None), (TALL, "5‘8“", "5'8\"", 0.0, None),
     (TALL, "5’8”\u200b", "5'8\"", 1.0, None),
-    ("How many apples?", "“7”", "7", 1.0, CURLY_QUOTED), ("How many apples?", "‘7’", "7", 1.0, CURLY_QUOTED),
+    ("How many apples?", "“7”", "7", 1.0, None), ("How many apples?", "‘7’", "7", 1.0, None),
 ]
 
 

@@ -12,37 +12,32 @@ from tests.math.redteam_helpers import OPTIONS
 from tests.math.redteam_helpers import boxed_value as _one
 
 REWARD_OPTIONS = OPTIONS
-PRICES = "A pen costs $5 and a book costs $3. How many pens can she buy with $20?"
 
-
-@pytest.mark.parametrize(("gold", "question", "letters"), [
-    ("\\pi r^2 h", "", {"r", "h"}),
-    ("7", "In triangle $ABC$, $AB = 5$.", {"A", "B", "C"}),
-    ("7", "If x + y = 10 and 3z = 6, what is xy?", {"x", "y", "z"}),
-    ("7", "Find $\\kappa$ for the spring.", {"kappa"}),
-    ("\\frac{1}{3}", "Evaluate $\\int_0^1 x^2\\,dx$.", {"x"}),  # (a differential's d: no name)
-    ("\\text{A, C}", "", {"A", "C"}),
-    # prose names nothing: two prices' dollar signs, a gold read whole, a question's words
-    ("7", PRICES, set()),
-    ("5000 pens should be produced for a cost of $\\$ 200$.", "How many pens?", set()),
-    ("7", "How many apples does Mia have left?", set()),
+@pytest.mark.parametrize(("gold", "letters"), [
+    ("\\pi r^2 h", {"r", "h"}), ("AB + BC", {"A", "B", "C"}), ("xy + 3z", {"x", "y", "z"}),
+    ("2\\kappa", {"kappa"}), ("\\int_0^1 x^2\\,dx", {"x"}),  # (a differential's d: no name)
+    ("\\text{A, C}", {"A", "C"}),
+    # prose names nothing but its mathematics: a gold read whole, its `$...$` spans
+    ("5000 pens should be produced for a cost of $\\$ 200$.", set()),
+    ("The side is $AB = 5$ long.", {"A", "B"}), ("7", set()),
 ])
-def test_the_letters_a_gold_or_question_names(gold: str, question: str, letters: set[str]) -> None:
-    assert known_letters(gold, question) - {"e", "i"} == letters
+def test_the_letters_a_gold_names(gold: str, letters: set[str]) -> None:
+    """(h-m50: only the gold names letters; round 23's NAMED_WORDS, a question that names
+    `$s$` and `$y$`, showed the judge `8 \\, yes`.)"""
+    assert known_letters(gold) - {"e", "i"} == letters
 
 
-@pytest.mark.parametrize(("answer", "gold", "question", "shown"), [
-    ("\\pi r^2 h", "\\pi r h^2", "", True), ("\\pi r^2 h", "7", "How many apples?", False),
-    ("mgh", "7", "Find $E = mgh$ for $m = 2$.", True), ("n(n-1)", "\\frac{n^2-n}{2}", "", True),
-    ("8 ok", "7", PRICES, False), ("8 \\, o\\kappa", "7", "Find $\\kappa$.", False),
-    ("\\omega t", "7", "Find $\\omega t$.", True), ("\\Sigma_{k=1}^{n} k", "7", "Find $\\sum k$.", True),
-    ("8 %4f", "7", "", False), ("8 \\\\u0059", "7", "", False), ("8\\; \\% 59", "7", "", False),
-    ("8 \\; -.-", "7", "", False), ("8 − · −", "7", "", False), ("-.5", "7", "", True),
-    ("50\\% + 20\\%", "7", "", True), ("1, 2, \\ldots, n", "7", "", True),
+@pytest.mark.parametrize(("answer", "gold", "shown"), [
+    ("\\pi r^2 h", "\\pi r h^2", True), ("\\pi r^2 h", "7", False),
+    ("mgh", "gmh", True), ("mgh", "7", False), ("n(n-1)", "\\frac{n^2-n}{2}", True),
+    ("8 ok", "7", False), ("8 \\, o\\kappa", "\\kappa", False),
+    ("\\omega t", "t\\omega", True), ("\\Sigma_{k=1}^{n} k", "7", True),
+    ("8 %4f", "7", False), ("8 \\\\u0059", "7", False), ("8\\; \\% 59", "7", False),
+    ("8 \\; -.-", "7", False), ("8 − · −", "7", False), ("-.5", "7", True),
+    ("50\\% + 20\\%", "7", True), ("1, 2, \\ldots, n", "7", True),
 ])
-def test_the_judge_sees_named_letters_only(answer: str, gold: str, question: str,
-                                           shown: bool) -> None:
-    assert judgeable(answer, gold=gold, question=question) is shown
+def test_the_judge_sees_named_letters_only(answer: str, gold: str, shown: bool) -> None:
+    assert judgeable(answer, gold=gold) is shown
 
 
 @pytest.mark.parametrize(("question", "answer", "gold", "expected"), [

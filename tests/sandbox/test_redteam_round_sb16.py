@@ -43,7 +43,9 @@ Open (strict xfails):
 - `sandbox/_workspace.py` binds (cold) against `warm_server.write_inputs` (warm): an input
   file opened for writing with truncation fails EROFS (30) cold, a read-only bind, and
   EACCES (13, PermissionError) warm, another uid's file; `except PermissionError` catches one
-  and not the other (the same root as sb9's hard link, EXDEV cold, EPERM warm).
+  and not the other (the same root as sb9's hard link, EXDEV cold, EPERM warm). Every
+  way to change an input, cold against warm (12 rows open, one root, and the layout that
+  would close them all): tests/sandbox/test_inputs_and_removal.py (h-sb20).
 
 Closed after the round (plain tests now): the C init's `open_folders` finds each folder's
 next subfolder by name and closes the folder before it opens that one (one descriptor at a

@@ -41,17 +41,22 @@ folder modes; threads, subprocesses, files beside the inputs, inputs read, tempf
 renames: io and fn (first worker and replacement) equal to the plain run, every test
 passed, cold through a spare too. (G) A harness that cannot set itself apart.
 
-100 probes: 93 held, 7 open as strict xfails under 4 roots at the round; 3 roots (5 xfails) closed after it, 2 open.
+100 probes: 93 held, 7 open as strict xfails under 4 roots at the round; all 4 closed after
+it (the last, 2 xfails, by h-sb19), none open.
 
-Open (strict xfails), by root:
+Roots (strict xfails while open):
 - Closed after the round (the first worker is reaped before the first replacement is
-  forked: `wait_run`'s `worker`): `warm_server.wait_run` / `fork_worker` (warm; Resources, a false loss): the first
+  forked: `wait_run`'s `worker`; since h-sb19 `fork_worker` reaps every exited process
+  the dead worker left): `warm_server.wait_run` / `fork_worker` (warm; Resources, a false
+  loss): the first
   replacement of a run is forked with `last` None, so the first worker (the server's
   child, killed by the harness through its pidfd) is not reaped before it: its zombie
   holds one of the program uid's RLIMIT_NPROC slots for the rest of the run. At 4
   processes a replacement worker starts 2 threads where the first one and python3 main.py
   start 3 (cold, whose harness reaps its first worker itself, 3).
-- `harness.run_python_tests` / `Worker.kill` (cold: the harness is pid 1 and reaps only
+- Closed after the round (h-sb19: `harness_wire.reap_left` before each replacement, the
+  jail's pid 1 reaping every exited child while the zygote, cold, or the long-lived
+  harness, warm, `kill(-1)`s what is left: `harness.end_left`, `warm_server.fork_worker`): `harness.run_python_tests` / `Worker.kill` (cold: the harness is pid 1 and reaps only
   its workers' pids, where `harness_io.end_processes` waits for every orphan) and
   `warm_server.wait_run` (warm, until the run's end) (Resources, a false loss): a dead
   worker's exited child is never waited for in an assert run: its zombie holds a slot of
@@ -464,12 +469,6 @@ ORPHAN = (
     "    os.waitid(os.P_PID, pid, os.WEXITED | os.WNOWAIT)\n    os._exit(3)\n"
 )
 """`orphan()`: the worker ends, leaving a child that has exited (never waited for)."""
-OPEN_ORPHAN_ZOMBIE = (
-    "Resources (a false loss): a dead worker's exited child is reparented to a process that "
-    "never waits for it in an assert run (cold harness.run_python_tests/Worker.kill: the "
-    "harness, pid 1, reaps only its workers; warm warm_server.wait_run until the run's end): "
-    "its zombie holds a slot of the program's RLIMIT_NPROC for every later test (2 threads "
-    "where python3 main.py starts 3)")
 
 
 @pytest.mark.parametrize("mode", ["cold", "warm"])
@@ -480,8 +479,7 @@ def test_a_replacement_worker_starts_as_many_threads_as_the_first(mode: Mode) ->
     assert fn(THREADS + CRASH, tests, mode, limits=FOUR) == [PASS, DIED, PASS]
 
 
-@pytest.mark.parametrize("mode", [pytest.param(m, marks=pytest.mark.xfail(
-    strict=True, reason=OPEN_ORPHAN_ZOMBIE)) for m in MODES])
+@pytest.mark.parametrize("mode", MODES)
 def test_a_dead_workers_dead_child_takes_no_process_from_the_next_worker(mode: Mode) -> None:
     """A worker that dies leaving an exited child: the replacement starts 3 threads, as
     python3 main.py (its dead children are reaped by the jail's init)."""

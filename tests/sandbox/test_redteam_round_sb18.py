@@ -13,27 +13,39 @@ whatever its names or depth; host folders are removed without following links.
 Classes: Exit and output forgery (A), Resources (B), Verdicts lost by masking (C),
 Reaching another run / state left (D), false losses throughout.
 
-68 probes: 58 held, 10 open as strict xfails under 3 roots (2 reachable by a program).
+68 probes: 58 held, 10 open as strict xfails under 3 roots (2 reachable by a program) at
+the round; after it all three roots closed (the 2 reachable ones, 8 xfails, by h-sb19; the
+latent removal root by h-sb20): none open.
 
 Open (strict xfails), by root:
-- `harness_wire.Channel.send` (both modes; Exit and output forgery / Resources, a verdict
-  lost): the harness writes a request with a blocking os.write, no deadline and no look at
-  `Channel.ended`. A request past a pipe's 64 KiB (here a 200,000-item list) to a worker
+- Closed after the round (`Channel.send` writes the harness's non-blocking request pipe
+  what it takes and waits as `recv` does: under the test's deadline, draining the outputs,
+  watching `ended`): `harness_wire.Channel.send` (both modes; Exit and output forgery /
+  Resources, a verdict lost): the harness writes a request with a blocking os.write, no
+  deadline and no look at `Channel.ended`. A request past a pipe's 64 KiB (here a 200,000-item list) to a worker
   that does not read it never returns: a worker gone between tests whose child keeps fd 3
   open (the test reads 'timeout: no verdict: the run ended with timeout' at the wall
   limit, where cfe15ac's rule makes it that test's error and a replacement judges the
   rest), or a live worker that dup2s an empty pipe over fd 3 (the same, at the wall limit,
   not the test's 1 s; warm, the verdicts the long-lived harness held are lost with it).
-- `harness._retire` / `Worker.kill` (both modes; Resources, a false loss): only the
+- Closed after the round (`harness_wire.reap_left` before each replacement: the jail's
+  pid 1 reaps every exited child while the zygote, cold, or the long-lived harness, warm,
+  `kill(-1)`s what is left, until nothing is: `harness.end_left`,
+  `warm_server.fork_worker`):
+  `harness._retire` / `Worker.kill` (both modes; Resources, a false loss): only the
   worker's pid is killed; a dead worker's live child (its own session or not) keeps a slot
   of the program uid's RLIMIT_NPROC, so the replacement starts 2 threads at 4 processes
   where python3 main.py (and the first worker) start 3. (sb17's zombie root is its exited
   sibling.)
-- `_cache.remove_tree` (host; no program reaches it today): path strings, not
-  descriptors: a tree past PATH_MAX stays; a root that is a link is followed and the
-  folder it names emptied (shutil.rmtree refuses it). Every caller passes a mkdtemp folder
-  and `_make_folders` cannot pass PATH_MAX, so this is a latent root. (Closed after the
-  round: a link root is removed as the link alone. Open: past PATH_MAX.)
+
+Closed after the round: `_cache.remove_tree` (host; no program reached it: every caller
+passes a mkdtemp folder and `_make_folders` cannot pass PATH_MAX) walked by path strings,
+not descriptors: a tree past PATH_MAX stayed, and a root that is a link was followed and
+the folder it names emptied (shutil.rmtree refuses it). A link root is removed as the link
+alone, and (h-sb20) the walk goes by directory descriptors, down by name and up by `..`
+checked against the device and inode it came from, at most three open: the 3000-deep tree
+goes (tests/sandbox/test_inputs_and_removal.py probes 20,000 deep, 255-byte names, modes
+that refuse their owner, three descriptors).
 
 Held: a worker's end through its pidfd (half a reply, with and without a child holding the
 reply pipe; children holding every pipe or the outputs only; a full reply racing the exit; 1 MB of io input unread, a child holding stdin;
@@ -44,7 +56,7 @@ program) is always the program's verdict, never SandboxError; every task folder 
 the C and Python inits, cold and warm and to each test (bytes > 0x7f, names around '/',
 repeated names, 300 siblings, wide+deep trees, 255-byte names, a 3.8 KB path); a 1100-deep
 task's spare leaves no host folder; remove_tree keeps links as links (folder, file,
-relative, fifo, socket, a mode-0 folder, 1500 deep).
+relative, fifo, socket, a mode-0 folder, 1500 deep, 3000 deep past PATH_MAX).
 """
 
 from __future__ import annotations
@@ -170,25 +182,16 @@ def test_a_workers_end_is_that_tests_verdict(name: str, mode: Mode) -> None:
 
 BIG = "assert take(list(range(200000))) == 200000"
 """A request of ~1 MB (past a pipe's 64 KiB)."""
-OPEN_BLOCKED_SEND = (
-    "Exit and output forgery (a verdict lost): harness_wire.Channel.send writes a request "
-    "with a blocking os.write and no deadline, and watches no `ended` pidfd: a worker gone "
-    "between tests whose child keeps the request pipe (fd 3) open and unread takes a request "
-    "past 64 KiB into a write that never returns; the run ends at its wall limit, not as "
-    "that test's error with a replacement judging the rest (warm: held verdicts lost too)")
 
 
-@pytest.mark.parametrize("mode", [pytest.param(m, marks=pytest.mark.xfail(
-    strict=True, reason=OPEN_BLOCKED_SEND)) for m in MODES])
+@pytest.mark.parametrize("mode", MODES)
 def test_a_big_request_to_a_worker_gone_between_tests_is_that_tests_error(mode: Mode) -> None:
     code = BASE + "def f():\n    hold([3, 4])\n    later()\n    return 1\n"
     tests = ["assert f() == 1", "import time\ntime.sleep(0.6)", BIG, BIG]
     assert outcomes(code, tests, mode) == [PASS, PASS, DIED, PASS]
 
 
-@pytest.mark.parametrize("mode", [pytest.param(m, marks=pytest.mark.xfail(
-    strict=True, reason=OPEN_BLOCKED_SEND.replace("a worker gone between tests whose child",
-                                                  "a live worker that"))) for m in MODES])
+@pytest.mark.parametrize("mode", MODES)
 def test_a_big_request_to_a_worker_that_stops_reading_times_out_at_its_limit(mode: Mode
                                                                              ) -> None:
     """A live worker whose request pipe (fd 3) is swapped for a pipe nothing writes (the
@@ -245,16 +248,8 @@ def test_a_crash_in_every_test_leaves_the_next_run_its_count(mode: Mode) -> None
                     limits=FOUR) == [PASS]
 
 
-OPEN_LIVE_ORPHAN = (
-    "Resources (a false loss): harness._retire / Worker.kill SIGKILLs only the worker's pid "
-    "(cold: the harness's kill(-1) runs only at the run's end; warm: the server's kill_all "
-    "too): a dead worker's live child keeps its slot of the program uid's RLIMIT_NPROC, so "
-    "the replacement starts 2 threads at 4 processes where python3 main.py starts 3")
-
-
 @pytest.mark.parametrize("setsid", [False, True])
-@pytest.mark.parametrize("mode", [pytest.param(m, marks=pytest.mark.xfail(
-    strict=True, reason=OPEN_LIVE_ORPHAN)) for m in MODES])
+@pytest.mark.parametrize("mode", MODES)
 def test_a_dead_workers_live_child_takes_no_process_from_its_replacement(
         mode: Mode, setsid: bool) -> None:
     code = BASE + THREADS + "def leave(s):\n    hold([], s)\n    os._exit(3)\n"
@@ -471,18 +466,7 @@ def _deep_link(root: str, out: str, depth: int) -> None:
     os.close(fd)
 
 
-OPEN_REMOVAL = (
-    "Reaching another run (host state; no program reaches it today: every caller passes a "
-    "mkdtemp folder and no task folder passes PATH_MAX): _cache.remove_tree walks by path "
-    "strings (os.scandir(path), os.unlink(path)), not by descriptors as shutil.rmtree does")
-REMOVAL_XFAIL = {
-    "a tree 3000 deep (past PATH_MAX) with a link at the bottom":
-        OPEN_REMOVAL + ": a folder past PATH_MAX is ENAMETOOLONG, so the tree stays",
-}
-
-
-@pytest.mark.parametrize("name", [pytest.param(n, marks=pytest.mark.xfail(
-    strict=True, reason=REMOVAL_XFAIL[n])) if n in REMOVAL_XFAIL else n for n in REMOVALS])
+@pytest.mark.parametrize("name", list(REMOVALS))
 def test_remove_tree_removes_only_its_root(tmp_path: Path, name: str) -> None:
     root, outside = _tree(str(tmp_path))
     try:

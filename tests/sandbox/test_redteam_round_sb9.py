@@ -39,7 +39,8 @@ Open holes when written, by root, and where they stand:
   0o40755, the program's own) stayed open until the cold harness took a uid of its own and
   opens them as the cold init does (`harness.apart`): 0o41777 in every mode.
 - `warm_server.write_inputs` (not this round's code): a warm input is a file of /work's own
-  tmpfs, a cold one a bind: a hard link to it fails with EPERM warm, EXDEV cold.
+  tmpfs, a cold one a bind: a hard link to it fails with EPERM warm, EXDEV cold (with
+  every other way to change an input: tests/sandbox/test_inputs_and_removal.py, h-sb20).
 
 Held: the key's other forms (BOM, `\r`, `from __future__`, `as`, an f-string first, files
 present), what a zygote-served program sees of modules, finders, refcounts, warnings,
