@@ -197,15 +197,19 @@ _BRACED_POINT = re.compile(r"(?<=\d)\{\s*\.\s*\}(?=\d)")  # `7{.}5` is 7.5, as `
 _PAIRED_BARS = {"lvert": "|", "rvert": "|", "lVert": "\\|", "rVert": "\\|"}
 _PAIRED_BAR = re.compile(r"\\([lr][vV]ert)(?![a-zA-Z])")  # `\\lvert -7 \\rvert` is `|-7|`
 # Markup that sets only a style (a colour, an underline): what it styles. `\\color{red}` is a
-# switch (what follows is red), `\\textcolor{red}{7}` and `\\underline{7}` style their argument.
-# A colour is named (`{red}`, `{red!50}`) or given in a model (`[rgb]{1,0,0}`, `[HTML]{FF0000}`).
-_COLOUR = r"(?:\[\s{0,3}[A-Za-z]{1,10}\s{0,3}\]\s{0,3})?\{[A-Za-z!0-9 ,.]{0,40}\}"
+# switch (what follows is red), `\\textcolor{red}{7}`, `\\underline{7}` and the colour boxes
+# (`\\colorbox{yellow}{7}`, `\\fcolorbox{red}{white}{7}`) style their argument. A colour is named
+# (`{red}`, `{red!50}`), given in a model (`[rgb]{1,0,0}`, `[HTML]{FF0000}`) or an xcolor
+# expression (`{rgb:red,1;green,0}`, `{red>wheel,1,12}`).
+_COLOUR = r"(?:\[\s{0,3}[A-Za-z]{1,10}\s{0,3}\]\s{0,3})?\{[-A-Za-z!0-9 ,.:;>+*/=]{0,40}\}"
 _STYLE_SWITCH = re.compile(r"\\color\s{0,3}" + _COLOUR)
-_STYLED = re.compile(r"\\(?:textcolor\s{0,3}" + _COLOUR + r"|underline(?![a-zA-Z]))\s{0,3}(?=\{)")
-# Markup that renders as space or nothing at a value's edge (`7\\phantom{0}`, `\\hspace{1em}7`,
-# `\\hspace*{1em}`, `\\kern1em`): a space. Between values it is read by the join rules.
+_STYLED = re.compile(r"\\(?:(?:textcolor|colorbox)\s{0,3}" + _COLOUR + r"|fcolorbox\s{0,3}" + _COLOUR + r"\s{0,3}"
+                     + _COLOUR + r"|underline(?![a-zA-Z]))\s{0,3}(?=\{)")
+# Markup that renders as space or nothing at a value's edge (`\\hspace{1em}7`, `\\hspace*{1em}`,
+# `\\kern1em`; a phantom is dropped before, at any depth: `_markup_read`): a space. Between
+# values it is read by the join rules.
 _DIMENSION = r"[-+]?(?:\d{1,10}(?:\.\d{0,10})?|\.\d{1,10})\s{0,3}(?:em|ex|pt|pc|mu|px|bp|cm|mm|in|dd|cc|sp)"
-_SPACE_MARKUP = (r"(?:\\[hv]?phantom\s{0,3}\{[0-9A-Za-z.,\s]{0,80}\}|\\[hv]space\s{0,3}\*?\s{0,3}\{\s{0,3}"
+_SPACE_MARKUP = (r"(?:\\[hv]space\s{0,3}\*?\s{0,3}\{\s{0,3}"
                  + _DIMENSION + r"\s{0,3}\}|\\(?:kern|mkern|hskip|mskip)\s{0,3}" + _DIMENSION + r")")
 _EDGE_SPACE = re.compile(r"\A\s*+(?:" + _SPACE_MARKUP + r"\s*+)++|(?<!\s)\s*+(?:" + _SPACE_MARKUP
                          + r"\s*+)++\Z")
@@ -238,12 +242,14 @@ _TRAILING_MODULUS = re.compile(
     r"\A(\s*[-+]?\d+)\s*(?:\\pmod\s{0,3}(?:\{\s{0,3}(\d+)\s{0,3}\}|(\d)(?!\d))|\(\s{0,3}(?:\\(?:text|textrm|"
     r"mathrm|mbox|operatorname)\s{0,3}\{\s{0,3})?\\?[bp]?mod\s{0,3}\}?\s{0,3}\{?\s{0,3}(\d+)\s{0,3}\}?\s{0,3}\))\s*\Z")
 # A row break (`\\\\`) with its star and its skip, any glue as TeX reads one (`\\\\*`, `\\\\[2pt]`,
-# `\\\\[-1ex]`, `\\\\[0.5\\baselineskip]`, `\\\\[\\jot]`): a factor and a unit or a skip register; a
-# bracket of anything else (`\\\\ [8]`) is the next row's.
+# `\\\\[-1ex]`, `\\\\[0.5\\baselineskip]`, `\\\\[\\jot]`): a factor and a unit or a skip register, or
+# an expression of them (`\\\\[\\dimexpr 2pt\\relax]`, `\\glueexpr`, `\\muexpr`); a bracket of anything
+# else (`\\\\ [8]`) is the next row's.
 _SKIP_UNIT = r"(?:(?:em|ex|pt|pc|mu|px|bp|cm|mm|in|dd|cc|sp|fil{1,3})(?![a-zA-Z])|\\[a-zA-Z]{1,30})"
 _FACTOR = r"[-+]?(?:\d{1,10}(?:\.\d{0,10})?|\.\d{1,10})?\s{0,3}"
 _GLUE = _FACTOR + _SKIP_UNIT + r"(?:\s{0,3}(?:plus|minus)\s{0,3}" + _FACTOR + _SKIP_UNIT + r"){0,2}"
-_ROW_BREAK = r"\\\\(?:\*|\s{0,3}\[\s{0,3}" + _GLUE + r"\s{0,3}\])*"
+_SKIP_EXPRESSION = r"\\(?:dim|glue|mu)expr(?![a-zA-Z])[^\[\]{}]{0,80}"  # (`\\dimexpr 2pt\\relax`)
+_ROW_BREAK = r"\\\\(?:\*|\s{0,3}\[\s{0,3}(?:" + _GLUE + "|" + _SKIP_EXPRESSION + r")\s{0,3}\])*"
 _ROW_BREAKS = re.compile(_ROW_BREAK)
 # An environment that aligns or stacks rows, of one row, or whose rows after the first each
 # continue the chain (`x &= 10 - 3 \\\\ &= 7`): one value, its rows joined (`x = 10 - 3 = 7`).
@@ -256,6 +262,151 @@ _LAST_ROW_EMPTY = re.compile(_ROW_BREAK + r"[\s&]*\Z")
 _ALIGNING = re.compile(r"&(?=\s*=)|(?<==)\s*&")
 
 
+# Markup TeX reads before any value, in one pass at any brace depth (`_markup_read`):
+# - what renders nothing is dropped with its argument: a phantom (`\\phantom{\\{8\\}}`, `\\hphantom`,
+#   `\\vphantom`: space, no glyph, whatever it holds), an equation's number or its suppression
+#   (`\\tag{1}`, `\\tag*{a}`, `\\nonumber`, `\\notag`: set in the margin, no part of the value;
+#   dropping one never hides a glyph of the value);
+# - vertical material between rows (`\\noalign{...}`) is dropped where it sets only space or a
+#   rule (`\\noalign{\\smallskip}`, `_VERTICAL_ONLY`), else it is text between rows, as
+#   `\\intertext` sets it (`\\noalign{\\hbox{or}}`);
+# - plain TeX's row macros stack rows as the environments do (`_PLAIN_ROWS`: `\\displaylines{7
+#   \\cr 8}` is `\\begin{gathered} 7 \\\\ 8 \\end{gathered}`, `\\pmatrix{..}` a `pmatrix`; `\\halign`'s
+#   template row is no row), and `\\cr`/`\\crcr` is a row break (`\\\\`) wherever it stands.
+_PLAIN_ROWS = {"displaylines": "gathered", "eqalign": "aligned", "eqalignno": "aligned",
+               "leqalignno": "aligned", "matrix": "matrix", "pmatrix": "pmatrix", "cases": "cases",
+               "bordermatrix": "matrix", "halign": "matrix", "valign": "matrix"}
+_MARKUP = re.compile(r"\\(?:\\|([hv]?phantom|tag\*?|noalign)(?![a-zA-Z])|(?:nonumber|notag)(?![a-zA-Z])"
+                     r"|(displaylines|eqalignno|leqalignno|eqalign|matrix|pmatrix|cases|bordermatrix|"
+                     r"[hv]align)(?![a-zA-Z])(?:\s{0,3}(?:to|spread)\s{0,3}" + _DIMENSION + r")?\s{0,3}\{"
+                     r"|(crcr|cr)(?![a-zA-Z]))")
+_VERTICAL_ONLY = re.compile(r"(?:\s|\\(?:smallskip|medskip|bigskip|hrule|vfil{1,3}|vss|relax|par|"
+                            r"(?:vskip|kern)\s{0,3}" + _GLUE + r"|vspace\*?\s{0,3}\{\s{0,3}" + _GLUE
+                            + r"\s{0,3}\}|penalty\s{0,3}-?\d{1,6})(?![a-zA-Z])){0,20}")
+# A template row (`#\\hfil&\\hfil#\\cr`): the first row of `\\halign`, no row of values.
+_TEMPLATE_ROW = re.compile(r"(?:(?!\\cr(?![a-zA-Z]))[^{}]){0,120}\\cr(?![a-zA-Z])")
+
+
+def _group_ends(text: str) -> dict[int, int]:
+    """Where each brace group of `text` that is closed ends: its `{`'s index to its `}`'s + 1
+    (a printed brace, `\\{`, `\\}`, is none). One pass."""
+    ends: dict[int, int] = {}
+    opened: list[int] = []
+    at = 0
+    while at < len(text):
+        char = text[at]
+        if char == "\\":
+            at += 2
+            continue
+        if char == "{":
+            opened.append(at)
+        elif char == "}" and opened:
+            ends[opened.pop()] = at + 1
+        at += 1
+    return ends
+
+
+def _argument_end(text: str, at: int, ends: dict[int, int]) -> int | None:
+    """Where the argument of a command that ends at `at` ends: a brace group at any depth
+    (`ends`: `_group_ends`), a command or one character; None where a group is never closed."""
+    while at < len(text) and text[at] in " \t\n":
+        at += 1
+    if at >= len(text):
+        return None
+    if text[at] != "{":
+        command = _COMMAND_AT.match(text, at)
+        return command.end() if command is not None else at + 1
+    return ends.get(at)
+
+
+def _markup_read(s: str) -> str:
+    """`s` with the markup of `_MARKUP` read: what renders nothing dropped (a phantom, a tag,
+    `\\noalign` space), plain TeX's row macros as their environments, `\\cr` as `\\\\`. One pass;
+    a group that is never closed is left as written."""
+    if "\\" not in s or _MARKUP.search(s) is None:
+        return s
+    ends = _group_ends(s)
+    out: list[str] = []
+    closing: list[str] = []  # what each group open at this point closes with
+    at = 0
+    while at < len(s):
+        char = s[at]
+        found = _MARKUP.match(s, at) if char == "\\" else None
+        if found is None:
+            escaped = char == "\\" and at + 1 < len(s)
+            if char == "{":
+                closing.append("}")
+            elif char == "}" and closing:
+                char = closing.pop()
+            out.append(s[at : at + 2] if escaped else char)
+            at += 2 if escaped else 1
+            continue
+        dropped, macro, row = found.group(1), found.group(2), found.group(3)
+        if found.group(0) == "\\\\":
+            out.append("\\\\")
+        elif row is not None:  # (`\\crcr` after a row break is none)
+            last = "".join(out[-8:]).rstrip()
+            out.append(" " if row == "crcr" and last.endswith("\\\\") else " \\\\ ")
+        elif macro is not None and found.end() - 1 not in ends:
+            out.append(found.group(0))  # (its group never closed: left as written)
+            closing.append("}")
+        elif macro is not None:
+            environment = _PLAIN_ROWS[macro]
+            out.append(f" \\begin{{{environment}}} ")
+            closing.append(f" \\end{{{environment}}} ")
+            template = _TEMPLATE_ROW.match(s, found.end()) if macro in ("halign", "valign") else None
+            at = template.end() if template is not None else found.end()
+            continue
+        elif dropped is not None:
+            end = _argument_end(s, found.end(), ends)
+            if end is None:
+                out.append(found.group(0))
+            elif dropped != "noalign" or _VERTICAL_ONLY.fullmatch(s[found.end():end].strip().strip("{}")):
+                out.append(" ")
+                at = end
+                continue
+            else:
+                out.append("\\intertext")
+        else:
+            out.append(" ")  # (`\\nonumber`, `\\notag`)
+        at = found.end()
+    return "".join(out)
+
+
+# `\\lbrace` and `\\rbrace` are `\\{` and `\\}` (one glyph, one spelling: `\\lbrace 7 \\rbrace` is `\\{7\\}`).
+_BRACE_WORD = re.compile(r"\\([lr])brace(?![a-zA-Z])")
+# A function of numerals (`\\max(7)`, `\\min(7, 9)`, as `_OF_A_SET` writes `\\max\\{7\\}`) side by
+# side with another value, no sign between (`\\max(7)\\max(8)`, `\\max(7)8`, `\\max(7)(8)`,
+# `\\{7\\}\\max(8)`, `7\\max(8)`): a product, as TeX sets it, written with its `\\cdot` (math-verify
+# reads two numerals side by side as a mixed number, a sum). Two sets of one numeral side by
+# side (`\\{7\\}\\{8\\}`) are a list (`_LISTED`), no product.
+_SIZED_OPEN = r"(?:\\(?:left|[bB]igg?l?)\s{0,3})?"
+_SIZED_CLOSE = r"(?:\\(?:right|[bB]igg?r?)\s{0,3})?"
+_OF_NUMERALS_SPELLED = (r"(?:\\|(?<![A-Za-z\\]))(?:max|min|gcd|lcm)\s{0,3}" + _SIZED_OPEN
+                        + r"\([-+\d.,\s]{1,200}" + _SIZED_CLOSE + r"\)")
+_SIDE_FACTOR = re.compile(r"((?<![A-Za-z^_\]\\])\{\s{0,3}" + _OF_NUMERALS_SPELLED + r"\s{0,3}\}|"
+                          + _OF_NUMERALS_SPELLED + r")"
+                          r"|(?:\\[bB]igg?l?\s{0,3})?\\\{\s{0,3}[-+]?\d{1,40}(?:\.\d{1,40})?\s{0,3}"
+                          r"(?:\\[bB]igg?r?\s{0,3})?\\\}|\(\s{0,3}[-+]?\d{1,40}(?:\.\d{1,40})?\s{0,3}\)"
+                          r"|(?<![A-Za-z^_\]\\])\{\s{0,3}[-+]?\d{1,40}(?:\.\d{1,40})?\s{0,3}\}"
+                          r"|\d{1,40}(?:\.\d{1,40})?(?![\d.]|\s{0,3}[A-Za-z])")  # (not `1em` of a skip)
+
+
+def _side_by_side(s: str) -> str:
+    """`s` with a `\\cdot` between a function of numerals and a value beside it (`_SIDE_FACTOR`),
+    with only what sets no sign between (`_NO_SIGN`: space, an empty group, what renders
+    nothing); a function in a group of its own is one factor (`{\\max(7)}{\\max(8)}`)."""
+    if "(" not in s or len(s) > 2000:
+        return s
+    factors = list(itertools.islice(_SIDE_FACTOR.finditer(s), 200))
+    out, last = [], 0
+    for before, after in itertools.pairwise(factors):
+        if (before.group(1) or after.group(1)) and _NO_SIGN.fullmatch(s, before.end(), after.start()):
+            out += [s[last:before.end()], " \\cdot "]
+            last = after.start()
+    return "".join(out) + s[last:] if out else s
+
+
 def _read_as_tex(s: str) -> str:
     """`s` with what TeX reads as one value written as the rules read it: `7{.}5` as 7.5,
     `\\lvert -7 \\rvert` as `|-7|`, a colour or an underline as what it styles, space markup at
@@ -266,11 +417,12 @@ def _read_as_tex(s: str) -> str:
     modulus on a whole number as the number (`7 \\pmod 8`: 7), and a chain aligned in rows
     (`\\begin{aligned} x &= 10 - 3 \\\\ &= 7 \\end{aligned}`) or an environment of one row as its
     one row (`_one_row`). Each is one value; what TeX does not read as one value is left."""
+    s = _BRACE_WORD.sub(lambda found: "\\{" if found.group(1) == "l" else "\\}", _markup_read(s))
     s = _BRACED_POINT.sub(".", s)
     s = _PAIRED_BAR.sub(lambda found: _PAIRED_BARS[found.group(1)], s)
     s = _STYLED.sub("", _STYLE_SWITCH.sub(" ", s))
     s = _EDGE_SPACE.sub("", s)
-    s = _OF_A_SET.sub(_of_a_set, s)
+    s = _side_by_side(_OF_A_SET.sub(_of_a_set, s))
     s = _UNBRACED_TWO.sub(lambda found: f"\\{found.group(1)}{{{_either(found.group(2), found.group(3))}}}"
                           f"{{{_either(found.group(4), found.group(5))}}}", s)
     s = _infix_fractions(s)
@@ -350,10 +502,21 @@ def _one_row(found: re.Match[str]) -> str:
     `&=` in each row after the first, after any row break (`_ROW_BREAK`: `\\\\[2pt]`, `\\\\*`), or a
     single row; an empty last row (`x &= 7 \\\\ `) sets nothing, and in `array` a `&` beside a
     relation aligns (`_ALIGNING`), any other splits cells; else the environment as written."""
-    body = _CONTINUED.sub(" ", _LAST_ROW_EMPTY.sub("", found.group(2)))
+    body, continued = _CONTINUED.subn(" ", _LAST_ROW_EMPTY.sub("", found.group(2)))
     if "\\\\" in body or found.group(1) == "array" and "&" in _ALIGNING.sub("", body):
         return found.group(0)
+    label = _CHAIN_LABEL.match(body) if continued else None
+    if label is not None and not any(changes_value(word) or word.lower() in _OR_WORDS
+                                     for word in label.group(1).split()):
+        body = body[label.end():]  # (`\\text{Left} &= 10 - 3 \\\\ &= 7`: `10 - 3 = 7`)
     return f" {body.replace('&', ' ').strip()} "
+
+
+# Words set as text that open a chain aligned in rows (`\\text{Left} &= 10 - 3 \\\\ &= 7`): the
+# name of what the chain works out, as `x` is one; dropped with its sign, the chain read from its
+# first value. Words that change a value or join two (`\\text{not}`, `\\text{or}`) name nothing.
+_CHAIN_LABEL = re.compile(r"\s{0,3}\\(?:text|textrm|textbf|textit|textsf|mathrm|mathbf|mbox)\s{0,3}\{"
+                          r"\s{0,3}([A-Za-z]{1,20}(?:\s{1,3}[A-Za-z]{1,20}){0,3})\s{0,3}\}\s{0,3}&\s{0,3}=")
 
 
 def _infix_fractions(s: str) -> str:
@@ -884,10 +1047,12 @@ _TOKENS = re.compile(r"\\[a-zA-Z]+|\\.|''|.", re.DOTALL)  # (`''`: one mark, `â€
 # (`2 or y = 3`): a join unless it builds the value (a unit, `5 ft 3 in`; a number word;
 # `_NUMERAL_WORDS`: `3 times 4`); `v` and `V` are `âˆ¨` (`_LOR_LETTERS`), never volts there. Before
 # a named value only a worded `or` joins (`x = 2 and y = 3` is two answers, not a hedge).
-_WORD_OPENING = (r"(?:\s|[{(\[^_]|\\(?:text|textrm|textbf|textit|textsf|mbox|mathrm|mathbf|mathit|"
+# Combining marks (`o\u0332r\u0332`: `or` underlined) decorate the letter they follow: the word's.
+_MARKS = "\u0300-\u036f\u0483-\u0489\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f"
+_WORD_OPENING = (r"(?:\s|[{(\[^_" + _MARKS + r"]|\\(?:text|textrm|textbf|textit|textsf|mbox|mathrm|mathbf|mathit|"
              r"mathsf|operatorname|underline|overline|emph|boldsymbol|bm|rm|bf|it|sf|tt|sl|sc|em|"
              r"cal)(?![a-zA-Z]))++")
-_WORD_BETWEEN = re.compile(r"(?<=[\d%])" + _WORD_OPENING + r"([^\W\d_]+)[\s})\]]++"
+_WORD_BETWEEN = re.compile(r"(?<=[\d%])" + _WORD_OPENING + r"([^\W\d_]+)\.?[\s})\]" + _MARKS + r"]++"
                            r"(?=[-+(]?\.?\d|(?P<named>[A-Za-z](?:_\{?\w{1,3}\}?)?\s{0,3}=))")
 _NUMERAL_WORDS = frozenset({"times", "point", "mod", "pi", "x"})  # (`2 x 3`)
 # A word spelled in pieces between two numerals (`7 o r 8`, `7 O R 8`, normalized from `o\\!r`,
@@ -900,11 +1065,21 @@ _IN_WORD_NOTHING = re.compile(
     _SPACE_MARKUP + r"|\\[-/,;:! ]|\\(?:relax|allowbreak|nobreak|empty|null|unskip|strut|mathstrut|"
     r"[hv]fil{1,3}|hss|[hv]space\*?\s{0,3}\{[^{}]{0,20}\}|quad|qquad|enspace|thinspace|negthinspace|"
     r"medspace|negmedspace|thickspace|negthickspace|kern\s{0,3}[-+]?[\d.]{0,10}\s{0,3}[a-z]{2}|"
-    r"displaystyle|textstyle|text|textrm|textbf|textit|textsf|mbox|mathrm|mathbf|mathit|mathsf|"
-    r"operatorname|emph|rm|bf|it|sf|tt)(?![a-zA-Z])")
+    r"displaystyle|textstyle|scriptstyle|scriptscriptstyle|text|textrm|textbf|textit|textsf|mbox|"
+    r"mathrm|mathbf|mathit|mathsf|operatorname|emph|rm|bf|it|sf|tt|"
+    # breaks and penalties that set no break inside a line, and what only passes its argument
+    # on: a box (its contents are its glyphs; `\\hbox{}` sets none), `\\ensuremath`, `\\protect`
+    r"protect|leavevmode|ignorespaces|unkern|unpenalty|noindent|nonumber|notag)(?![a-zA-Z])|"
+    r"\\(?:no)?(?:line|page)break(?![a-zA-Z])(?:\s{0,3}\[\s{0,3}\d?\s{0,3}\])?|\\penalty\s{0,3}[-+]?\d{1,6}|"
+    r"\\(?:[hv]box|vtop)(?![a-zA-Z])(?:\s{0,3}(?:to|spread)\s{0,3}" + _DIMENSION + r")?|"
+    r"\\(?:(?:mbox|makebox|smash|[rl]lap|clap|math[rlc]lap|ensuremath|math(?:ord|bin|rel|op|punct|inner|open|"
+    r"close))(?![a-zA-Z])|raisebox\s{0,3}\{\s{0,3}" + _DIMENSION + r"\s{0,3}\})(?:\s{0,3}\[[^\[\]{}]{0,20}\]){0,2}")
 _SPELLED_GAP = r"(?:[^\w\\()\[\]|`]|_|" + _IN_WORD_NOTHING.pattern + r")++"
+# Between two values, what sets no sign: space, an empty group, what renders nothing or only
+# space (`_side_by_side`: `\\max(7)\\hspace{1em}\\max(8)`, `\\max(7)\\displaystyle\\max(8)`).
+_NO_SIGN = re.compile(r"(?:\s|~|\\>|\{\s{0,3}\}|" + _IN_WORD_NOTHING.pattern + r"){0,8}")
 _SPELLED_BETWEEN = re.compile(r"(?<=[\d%])" + _WORD_OPENING + r"([^\W\d_]++(?:" + _SPELLED_GAP
-                              + r"[^\W\d_]++)+)\.?[\s})\]]++(?=[-+(]?\.?\d)")
+                              + r"[^\W\d_]++)+)\.?[\s})\]" + _MARKS + r"]++(?=[-+(]?\.?\d)")
 _NOT_LETTER = re.compile(r"[\W\d_]+")
 _SCRIPT = re.compile(r"[\^_]")  # a word set as a script joins where it is a word (`7 ^{or} 8`), not one letter (`2^n 3`)
 _LOR_LETTERS = frozenset("vV")
@@ -1017,8 +1192,13 @@ def _absolute(text: str) -> Number | None:
 def _unbracketed(text: str) -> str:
     """A side without the bracket or brace at its edge that opens or closes around the join,
     not the side (`7(\\pm 1)`: sides `7(` and `1)`, the values 7 and 1; `\\substack{7 \\\\ 8}`:
-    `{7` and `8}`)."""
+    `{7` and `8}`; `\\{ 7 \\atop 8 \\}`: `\\{ 7` and `8 \\}`, any delimiter TeX sets)."""
     text = text.strip()
+    for opening, closing in _TEX_DELIMITERS:
+        if text.endswith(closing) and text.count(closing) > text.count(opening):
+            text = text[: -len(closing)].strip()
+        if text.startswith(opening) and text.count(opening) > text.count(closing):
+            text = text[len(opening) :].strip()
     if text[-1:] in _PAIRED or text[-1:] in _PAIRED.values() and text.count(text[-1]) > text.count(
             next(opening for opening, closing in _PAIRED.items() if closing == text[-1])):
         text = text[:-1].strip()
@@ -1029,6 +1209,8 @@ def _unbracketed(text: str) -> str:
 
 
 _PAIRED = {"(": ")", "[": "]", "{": "}"}
+_TEX_DELIMITERS = (("\\{", "\\}"), ("\\langle", "\\rangle"), ("\\lfloor", "\\rfloor"),
+                   ("\\lceil", "\\rceil"), ("\\lbrack", "\\rbrack"), ("\\lgroup", "\\rgroup"))
 
 
 def joined_value(answer: str) -> str | None:
@@ -1208,9 +1390,8 @@ def _builds_value(answer: str, start: int, token: str) -> bool:
 # (`\\text,`, normalized from `\\text{,}`) sets only the character after it: that character.
 _STYLE = re.compile(r"\\(?:text|display|script|scriptscript)style(?![a-zA-Z])")
 _EMPTY_COMMAND = re.compile(r"\\([a-zA-Z]{1,40})(?:\s{0,3}\{\s{0,3}\})++")
-# Space whatever it holds (`\\phantom{0}`, `\\hphantom{0}`, `\\vphantom{0}`), and the starred
-# spacing commands (`\\hspace*{1em}`, spacing as `\\hspace{1em}` does: `_SPACES_BY`).
-_PHANTOM = re.compile(r"\\[hv]?phantom\s{0,3}\{[^{}]{0,80}\}")
+# The starred spacing commands (`\\hspace*{1em}`, spacing as `\\hspace{1em}` does: `_SPACES_BY`;
+# a phantom, space whatever it holds, is dropped before: `_markup_read`).
 _STARRED_SPACE = re.compile(r"(\\[hv]space)\s{0,3}\*")
 _BARE_WRAPPER = re.compile(r"\\(?:text|textrm|textbf|textit|textsf|mbox|mathrm|mathbf|mathit|mathsf|"
                            r"boldsymbol|bm)(?=\s{0,3}[^\s{\\a-zA-Z])")
@@ -1223,7 +1404,7 @@ def _as_rendered(answer: str) -> str:
     sizes dropped; a numeral in angle brackets after a numeral as in square ones (`_ASIDE_ANGLE`)."""
     answer = _PLUS_MINUS_SPELLED.sub(
         lambda found: f" \\pm {found.group(2) or found.group(3) or ''}", answer)
-    answer = _STARRED_SPACE.sub(r"\1", _PHANTOM.sub(" ", answer))
+    answer = _STARRED_SPACE.sub(r"\1", answer)
     answer = _STYLE.sub(" ", _BARE_WRAPPER.sub("", answer))
     answer = _WORD_AS_MARK.sub(r" \1 ", answer)
     for _ in range(3):  # (a mark over a sign in a `\\mathrel`; an empty group in a group)
@@ -1550,15 +1731,18 @@ _LISTED = re.compile(r"(?<=[\d%'\u2032\u2033])\s{0,3}(?:,\s{1,3}|\\\}\s{0,3}(?:(
 # Values in the rows of an environment that stacks rows and that no bracket stands around
 # (`\\begin{array}{c} 7 \\\\ 8 \\end{array}`, `\\begin{align} \\frac{14}{2} \\\\ 8 \\end{align}`,
 # `\\begin{dcases} 7 \\\\ 8 \\end{dcases}`): listed, as above. Every environment stacks its rows so,
-# by one rule, but those that set them in brackets (`_IN_BRACKETS`: `pmatrix`, `vmatrix`, small
-# or starred), as does a bracket right before one: one value, a vector, a determinant or a
-# binomial (`\\left(\\begin{array}{c}5\\\\2\\end{array}\\right)`). A row is a value where
+# by one rule, but those that set them in brackets (`_IN_BRACKETS`: `pmatrix`, `bmatrix`, small
+# or starred), as does a bracket right before one: one value, a vector or a binomial
+# (`\\left(\\begin{array}{c}5\\\\2\\end{array}\\right)`); in braces or bars (`_OF_COLUMNS`:
+# `Bmatrix`, `vmatrix`, `Vmatrix`) only one with columns is one value (a determinant): one of one
+# column is a list of its rows, no determinant, no set read as its last row. A row is a value where
 # `_side_value` reads it (its cells' `&` dropped), or numerals open its first rows; rows that join
 # two values as the join rules read them, row breaks read as what they render (`x = 7 \\\\ x = 8`,
 # `x = 7 \\\\ \\text{or } 8`), are a hedge too. An environment's arguments before its rows are read
 # as TeX reads them (`_ARGUMENTS`: `array`'s columns, `tabular*`'s width and columns; `[t]`).
 _STACKING = re.compile(r"\\begin\{([a-zA-Z]{1,30}\*?)\}")
-_IN_BRACKETS = re.compile(r"[pbBvV](?:small)?matrix\*?")
+_IN_BRACKETS = re.compile(r"[pb](?:small)?matrix\*?")
+_OF_COLUMNS = re.compile(r"[BvV](?:small)?matrix\*?")
 _ARGUMENTS = {"array": 1, "subarray": 1, "tabular": 1, "tabular*": 2, "tabularx": 2, "tabulary": 2,
               "alignat": 1, "alignat*": 1, "alignedat": 1, "xalignat": 1, "xalignat*": 1,
               "longtable": 1, "longtable*": 1}
@@ -1586,6 +1770,8 @@ def _stacked_bodies(answer: str) -> list[str]:
                 break
             at = argument.end()
         body = _BODY.match(answer, at)
+        if body is not None and _OF_COLUMNS.fullmatch(name) and "&" in body.group(0):
+            continue  # (a matrix in braces, a determinant: one value)
         bodies.append(body.group(0) if body is not None else "")
     return bodies
 

@@ -103,7 +103,9 @@ def _said(reward: MathReward, gold: object, completions: Sequence[str],
     ("\\text{at most } 10", "10"), ("\\text{more than } 10", "10"), ("\\text{about } 10", "10"),
     ("\\text{approx. } 10", "10"), ("10\\text{ approx}", "10"), ("10^{+}", "10"),
     # markup that changes or hides a value
-    ("\\overline{10}", "10"), ("\\cancel{10}", "10"), ("\\phantom{-}10", "10"),
+    # (`\\phantom{-}10` renders ` 10`: a phantom renders nothing at any depth, so it is 10, and
+    # never -10; a value row of test_round23_tex.py since h-m48)
+    ("\\overline{10}", "10"), ("\\cancel{10}", "10"),
     ("{\\color{white}9}10", "10"), ("10 \\pmod{3}", "10"),
     # look-alike digits that are no plain digit of the value
     ("⁵", "5"), ("₅", "5"), ("⑤", "5"), ("Ⅴ", "5"), ("3²", "3"), ("3\\text{²}", "3"),
