@@ -812,9 +812,10 @@ class Forker:
 
     def end_others(self) -> bytes:
         """Cold: have the zygote reap the worker it forked last (the harness has killed it)
-        and any other exited child of its, and SIGKILL every process of the jail but itself and the harness (pid 1): b"busy"
-        if there was one (zombies count, until the harness reaps them), else b"clean"
-        (`harness.end_left`, `harness_wire.reap_left`); b"" when the zygote is gone."""
+        and any other exited child of its, and SIGKILL every process of the jail but itself
+        and the harness (pid 1): b"busy" if there was one (zombies count, until the harness
+        reaps them), else b"clean" (`harness.end_left`, `harness_wire.reap_left`); b""
+        when the zygote is gone."""
         self.sock.send(b"check")
         return self.sock.recv(64)
 
