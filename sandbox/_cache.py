@@ -8,6 +8,7 @@ import contextlib
 import hashlib
 import os
 import shutil
+import stat
 import tempfile
 from collections.abc import Iterable
 from pathlib import Path
@@ -25,6 +26,7 @@ MAX_CACHED_BINARY = 64 << 20
 
 
 _FOLDER = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
+_PINNED = os.O_PATH | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
 
 
 def remove_tree(root: str) -> None:
@@ -83,19 +85,26 @@ def remove_tree(root: str) -> None:
 
 def _open_root(root: str) -> int:
     """`root` opened as a folder; -1 where it is none (a link given as the root is removed,
-    the link alone, never what it names) or cannot be opened even once made 0o700."""
+    the link alone, never what it names) or cannot be opened even once made 0o700. Its
+    last component is opened in the folder above with O_NOFOLLOW (`_open_folder`), trailing
+    slashes stripped first: "link/" would have the kernel follow the link whatever the
+    flags (red team rt39). No root without a last name ("/", ".", "..") is walked."""
+    above, name = os.path.split(root.rstrip("/"))
+    if name in ("", ".", ".."):
+        return -1
     try:
-        return os.open(root, _FOLDER)
-    except PermissionError:
-        with contextlib.suppress(OSError):
-            if not os.path.islink(root):
-                os.chmod(root, 0o700)
-                return os.open(root, _FOLDER)
+        above_fd = os.open(above or ".", os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
     except OSError:
-        if os.path.islink(root):
+        return -1
+    try:
+        fd = _open_folder(above_fd, name)
+        if fd < 0:
             with contextlib.suppress(OSError):
-                os.unlink(root)
-    return -1
+                if stat.S_ISLNK(os.stat(name, dir_fd=above_fd, follow_symlinks=False).st_mode):
+                    os.unlink(name, dir_fd=above_fd)
+        return fd
+    finally:
+        os.close(above_fd)
 
 
 def _identity(fd: int) -> tuple[int, int]:
@@ -162,12 +171,32 @@ def _open_folder(fd: int, name: str) -> int:
         pass
     except OSError:
         return -1
+    if _make_enterable(fd, name):
+        with contextlib.suppress(OSError):
+            return os.open(name, _FOLDER, dir_fd=fd)  # a link put there since: refused
+    return -1
+
+
+def _make_enterable(fd: int, name: str) -> bool:
+    """Make the folder `name` in `fd` 0o700, never what a link there names; whether done.
+    chmod by name follows a link, and Linux has no chmod that does not before fchmodat2
+    (Python 3.11's os.chmod refuses follow_symlinks=False with dir_fd): the folder is
+    pinned first by an O_PATH|O_NOFOLLOW|O_DIRECTORY descriptor (a link there is refused),
+    then chmodded through /proc/self/fd, which names that very folder whatever the name
+    becomes (glibc's own fchmodat emulation; red team rt39: a folder swapped for a link
+    between the refused open and a chmod by name had the link's target chmodded). No
+    /proc: nothing is chmodded."""
     try:
-        # listed as a folder, not a link (lstat), so the name is no link to follow here
-        os.chmod(name, 0o700, dir_fd=fd)
-        return os.open(name, _FOLDER, dir_fd=fd)
+        pinned = os.open(name, _PINNED, dir_fd=fd)
     except OSError:
-        return -1
+        return False
+    try:
+        os.chmod(f"/proc/self/fd/{pinned}", 0o700)
+    except OSError:
+        return False
+    finally:
+        os.close(pinned)
+    return True
 
 
 def cache_root() -> Path | None:

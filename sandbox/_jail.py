@@ -74,14 +74,20 @@ SECCOMP_POLICY = (
     " delete_module, keyctl, add_key, request_key, bpf, perf_event_open, unshare, setns,"
     " userfaultfd, open_by_handle_at, name_to_handle_at, quotactl, acct, syslog, iopl, ioperm,"
     " lookup_dcookie, fanotify_init, settimeofday, clock_settime, adjtimex, shmget, semget,"
-    " msgget, mq_open, clone(flags) { (flags & 0x7e020000) != 0 } }"  # CLONE_NEW* flags
+    " msgget, mq_open, clone(flags) { (flags & 0x7e028000) != 0 } }"  # CLONE_NEW*, _PARENT
     " ERRNO(38) { clone3 }"  # ENOSYS: libc falls back to clone(), whose flags are checked
     " DEFAULT ALLOW")
 """Refused (EPERM) syscalls: debugging or reading other processes (ptrace, process_vm_*, and
 pidfd_getfd, which would let a program take the harness's or warm server's file
 descriptors), io_uring, mounts, kernel keyrings, eBPF, perf, new namespaces, module loading,
-clock changes, SysV IPC. clone3 answers ENOSYS because its
-flags live in memory a filter cannot read."""
+clock changes, SysV IPC, and `clone` with a CLONE_NEW* flag (new namespaces) or with
+CLONE_PARENT (0x8000): no program process can make a process the child of its own parent,
+a judging process (the cold harness and its zygote, the warm server; red team rt39: the
+zygote reaps only the worker it forked, so a replacement worker's CLONE_PARENT child was a
+zombie no one reaped, hanging the run). Honest programs never ask for it: fork, vfork,
+posix_spawn (CLONE_VM|CLONE_VFORK) and threads (CLONE_THREAD, whose exit the kernel reaps
+itself) are untouched. clone3 answers ENOSYS because its flags live in memory a filter
+cannot read: libc then falls back to clone, whose flags are checked."""
 ENV = ("PATH=/usr/bin:/bin", "HOME=/work", "LANG=C.UTF-8", "TMPDIR=/tmp")
 
 

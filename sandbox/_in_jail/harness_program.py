@@ -28,6 +28,7 @@ from .harness_wire import (
     is_plain,
     kill_others,
     note_fork,
+    reap_exited,
     standard_to_plain,
 )
 
@@ -811,9 +812,10 @@ class Forker:
 
     def end_others(self) -> bytes:
         """Cold: have the zygote reap the worker it forked last (the harness has killed it)
-        and SIGKILL every process of the jail but itself and the harness (pid 1): b"busy"
-        if there was one (zombies count, until the harness reaps them), else b"clean"
-        (`harness.end_left`, `harness_wire.reap_left`); b"" when the zygote is gone."""
+        and any other exited child of its, and SIGKILL every process of the jail but itself
+        and the harness (pid 1): b"busy" if there was one (zombies count, until the harness
+        reaps them), else b"clean" (`harness.end_left`, `harness_wire.reap_left`); b""
+        when the zygote is gone."""
         self.sock.send(b"check")
         return self.sock.recv(64)
 
@@ -907,6 +909,10 @@ def zygote_main(sock: "Any") -> None:
         if worker is not None:  # the harness killed it before asking for its replacement
             os.waitpid(worker, 0)  # (or for the end of what it left: `end_others`)
             worker = None
+        # and any other child that has exited: none should be (seccomp refuses the
+        # CLONE_PARENT that would make a worker's child this process's, `_jail.
+        # SECCOMP_POLICY`), but one would be a zombie its kill(-1) counts for ever
+        reap_exited()
         if message == b"check":  # `kill(-1)` spares this process and pid 1 (the harness)
             for fd in fds:
                 os.close(fd)

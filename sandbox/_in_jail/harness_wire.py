@@ -64,8 +64,11 @@ class Channel:
         # would keep EOF away until the test's time ran out (red team sb17)
         self.ended: int | None = None
         # a cold harness (the jail's pid 1): called every REAP_S while it waits, to reap
-        # the program's exited orphans as python3 main.py's init does (`reap_exited`)
+        # the program's exited orphans as python3 main.py's init does (`reap_exited`), on
+        # a clock (`reap_at`): whatever wakes the wait, a worker that writes on and on too
+        # (red team rt39: reaping only when select timed out starved it for a whole call)
         self.reaper: Any = None
+        self.reap_at = 0.0
 
     def send(self, obj: "Any", deadline: "float | None" = None) -> None:  # what marshal takes
         """Write one message. The harness's side (`drains`: its write end is non-blocking,
@@ -126,14 +129,17 @@ class Channel:
         if left is not None and left <= 0:
             raise TestTimeout()
         if self.reaper is not None:
-            left = REAP_S if left is None else min(left, REAP_S)
+            now = time.monotonic()
+            if now >= self.reap_at:
+                self.reaper()
+                self.reap_at = now + REAP_S
+            left = self.reap_at - now if left is None else min(left, self.reap_at - now)
         ready, writable, _ = select.select(watched, [self.write_fd] if writing else [], [],
                                            left)
         if not ready and not writable:
             if self.reaper is None or (deadline is not None and time.monotonic() >= deadline):
                 raise TestTimeout()
-            self.reaper()
-            return False
+            return False  # the next wait reaps: REAP_S has passed
         for drain in self.drains:
             if drain.fd in ready:
                 drain.read()
@@ -405,8 +411,8 @@ main.py's init reaps it at once."""
 
 def reap_exited(keep: "tuple[int, ...]" = (), usage: "Any" = None) -> None:
     """Reap every exited child of this process (the jail's pid 1: the program's orphans
-    come back to it) without waiting, up to the first of `keep` (left to its owner);
-    `usage(rusage)` for each."""
+    come back to it; a stdin/stdout harness, their subreaper warm; the cold zygote) without
+    waiting, up to the first of `keep` (left to its owner); `usage(rusage)` for each."""
     while _reap_one(keep, os.WNOHANG, usage):
         pass
 
