@@ -88,9 +88,10 @@ def _open_root(root: str) -> int:
     the link alone, never what it names) or cannot be opened even once made 0o700. Its
     last component is opened in the folder above with O_NOFOLLOW (`_open_folder`), trailing
     slashes stripped first: "link/" would have the kernel follow the link whatever the
-    flags (red team rt39). No root without a last name ("/", ".", "..") is walked."""
+    flags (red team rt39). No root without a last name ("/", ".", "..") is walked, nor one
+    holding a NUL, which names no file (the os calls would raise ValueError; red team rt42)."""
     above, name = os.path.split(root.rstrip("/"))
-    if name in ("", ".", ".."):
+    if name in ("", ".", "..") or "\0" in root:
         return -1
     try:
         above_fd = os.open(above or ".", os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
