@@ -53,6 +53,10 @@ Not counted as holes (by the rules' design): `7 \\tag{8}` is 7; a white minus
 paths: a `\\begin{cases}` gold with `x \\le 0` is `bad_reference` for every answer that is not
 its own spelling (`\\left\\{\\matrix{7 & x > 0 \\cr 8 & x \\le 0}\\right.` scores None).
 
+Closed after the round: all 83 (h-m53, docs/math.md "Round 24 (h-m53)"; class probes in
+`test_round24_tex.py`): 0 open. `7 \\eqno(8)`, held as a hedge while `\\eqno` was read as text, is
+now read as `7 \\tag{8}` is (the margin's number, 7) and moved to the values.
+
 Held attacks are plain tests; each hole is `xfail(strict=True)` naming its class
 (/work/shared/ATTACK-CLASSES.md) and its root (file, function, rule). Deterministic; no timing.
 """
