@@ -280,8 +280,10 @@ _PASS_THROUGH = (r"(?P<box>(?:[hv]box|vtop)(?![a-zA-Z])(?:\s{0,3}(?P<to>to|sprea
 # Markup TeX reads before any value, in one pass at any brace depth (`_markup_read`):
 # - what renders nothing is dropped with its argument: a phantom (`\\phantom{\\{8\\}}`, `\\hphantom`,
 #   `\\vphantom`: space, no glyph, whatever it holds), an equation's number or its suppression
-#   (`\\tag{1}`, `\\tag*{a}`, `\\nonumber`, `\\notag`: set in the margin, no part of the value;
-#   dropping one never hides a glyph of the value);
+#   (`\\tag{1}`, `\\tag*{a}`, `\\eqno(1)`, `\\nonumber`, `\\notag`: set in the margin, no part of
+#   the value; dropping one never hides a glyph of the value), only where it is one
+#   (`_EQUATION_NUMBER`; a tag of words is text, a second item), a `\\label`;
+# - a box that passes its argument on (`_PASS_THROUGH`) is that argument, a group;
 # - vertical material between rows (`\\noalign{...}`) is dropped where it sets only space or a
 #   rule (`\\noalign{\\smallskip}`, `_VERTICAL_ONLY`), else it is text between rows, as
 #   `\\intertext` sets it (`\\noalign{\\hbox{or}}`);
@@ -624,7 +626,8 @@ def _one_row(found: re.Match[str]) -> str:
 
 # Words set as text that open a chain aligned in rows (`\\text{Left} &= 10 - 3 \\\\ &= 7`): the
 # name of what the chain works out, as `x` is one; dropped with its sign, the chain read from its
-# first value. Words that change a value or join two (`\\text{not}`, `\\text{or}`) name nothing.
+# first value, only where they name it (`_names_a_chain`, an allow-list: `\\text{Maybe}` names
+# nothing); a number word is its numeral.
 _CHAIN_LABEL = re.compile(r"\s{0,3}\\(?:text|textrm|textbf|textit|textsf|mathrm|mathbf|mbox)\s{0,3}\{"
                           r"\s{0,3}([A-Za-z]{1,20}(?:\s{1,3}[A-Za-z]{1,20}){0,3})\s{0,3}\}\s{0,3}&\s{0,3}=")
 
@@ -1191,7 +1194,8 @@ _NUMERAL_WORDS = frozenset({"times", "point", "mod", "pi", "x"})  # (`2 x 3`)
 # rejoined across whatever is no letter and no digit (`_SPELLED_GAP`: any sign, point, group
 # brace or space, and the commands that render nothing or only space, `_IN_WORD_NOTHING`) are
 # the word `_WORD_BETWEEN` tests. A bracket or bar (letters on its two sides stand in different
-# groups), a code fence's backtick and any other command (`\\times`, `\\cdot`) end the word.
+# groups), a code fence's backtick and a command known to build a value (`\\times`, `\\cdot`)
+# end the word; any other command is read past (`_GAP_COMMAND`: fails closed).
 _IN_WORD_NOTHING = re.compile(
     _SPACE_MARKUP + r"|\\[-/,;:! ]|\\(?:relax|allowbreak|nobreak|empty|null|unskip|strut|mathstrut|"
     r"[hv]fil{1,3}|hss|[hv]space\*?\s{0,3}\{[^{}]{0,20}\}|quad|qquad|enspace|thinspace|negthinspace|"
@@ -1213,7 +1217,7 @@ _GAP_COMMAND = (r"\\(?!(?:" + "|".join(sorted(_VALUE_COMMANDS, key=len, reverse=
 _GAP_COMMANDS = re.compile(_GAP_COMMAND)
 _SPELLED_GAP = r"(?:[^\w\\()\[\]|`]|_|" + _IN_WORD_NOTHING.pattern + "|" + _GAP_COMMAND + r")++"
 # Between two values, what sets no sign: space, an empty group, what renders nothing or only
-# space (`_side_by_side`: `\\max(7)\\hspace{1em}\\max(8)`, `\\max(7)\\displaystyle\\max(8)`).
+# space (`_side_by_side`: `\\max(7)\\displaystyle\\max(8)`; a wide space, `_WIDE_GAP`, parts a list).
 _NO_SIGN = re.compile(r"(?:\s|~|\\>|\{\s{0,3}\}|" + _IN_WORD_NOTHING.pattern + r"){0,8}")
 _SPELLED_BETWEEN = re.compile(r"(?<=[\d%])" + _WORD_OPENING + r"([^\W\d_]++(?:" + _SPELLED_GAP
                               + r"[^\W\d_]++)+)\.?[\s})\]" + _MARKS + r"]++(?=[-+(]?\.?\d)")
