@@ -378,6 +378,7 @@ def _markup_read(s: str) -> str:
     if "\\" not in s or _MARKUP.search(s) is None:
         return s
     ends = _group_ends(s)
+    glyphs = [0, *itertools.accumulate(char not in "{} \t\n" for char in s)] if len(s) > 400 else None
     out: list[str] = []
     closing: list[str] = []  # what each group open at this point closes with
     tags: list[int] = []  # the depths of `closing` at which a tag's text is open (text mode: no `$`)
@@ -435,7 +436,9 @@ def _markup_read(s: str) -> str:
             out.append(" ")  # (any other text: read beside the value)
         elif dropped is not None:
             end = _argument_end(s, found.end(), ends)
-            argument = s[found.end():end].strip() if end is not None else ""
+            short = end is not None and (end - found.end() <= 400 or glyphs is not None and glyphs[end]
+                                         - glyphs[found.end()] <= 60)  # (a number or a skip is short)
+            argument = s[found.end():end].strip() if short else "{text}"  # (nested tags: one pass)
             inner = argument[1:-1] if argument.startswith("{") else argument
             if end is None:
                 out.append(found.group(0))
