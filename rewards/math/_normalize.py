@@ -29,6 +29,11 @@ __all__ = [
 # `\\\\` (a LaTeX row break) is matched first so its second backslash is never read as `\\ `.
 _SPACING = re.compile(r"\\\\|\\[!,;:> ]|\\q?quad|~|\\left(?![a-z])|\\right(?![a-z])"
                       r"|\\displaystyle")
+# Spacing wider than math's own between factors (a word space, `\\quad`): `_side_by_side` reads
+# what it parts as a list, so it is kept as `_WIDE` (an em space) through `_read_as_tex`.
+_WIDE_SPACING = re.compile(r"\\[ ]|\\q?quad|~")
+_WIDE = "\u2003"
+_FUNCTION_OF_NUMERALS = re.compile(r"max|min|gcd|lcm")
 _FRAC_ALIASES = re.compile(r"\\[dt](frac|binom)(?![a-zA-Z])")
 # Text in another font is text: `\\textnormal{ miles}` is read as `\\text{ miles}`.
 _TEXT_ALIASES = re.compile(r"\\(?:textnormal|textit|textsf|texttt|textup)(?![a-zA-Z])")
@@ -262,11 +267,23 @@ _LAST_ROW_EMPTY = re.compile(_ROW_BREAK + r"[\s&]*\Z")
 _ALIGNING = re.compile(r"&(?=\s*=)|(?<==)\s*&")
 
 
+# Boxes that only pass their argument on (its glyphs are theirs): `\\hbox`, `\\vbox`, `\\rlap`,
+# `\\llap`, `\\clap`, `\\smash[..]`, `\\makebox[..][..]`, `\\raisebox{<dimen>}`, `\\ensuremath`,
+# `\\mathrlap`..., unwrapped to a group wherever they stand (`_markup_read`), so their argument is
+# read as if written bare. (`\\mbox` is read as text by the text rules.) A box set to a width
+# (`\\hbox to 5em{}`, `\\makebox[5em]{}`) is that space too: a wide one (`\\quad`).
+_PASS_THROUGH = (r"(?P<box>(?:[hv]box|vtop)(?![a-zA-Z])(?:\s{0,3}(?P<to>to|spread)\s{0,3}(?P<width>" + _DIMENSION
+                 + r"))?|(?:smash|[rlc]lap|math[rlc]lap|ensuremath)(?![a-zA-Z])(?:\s{0,3}\[[^\[\]{}]{0,20}\])?"
+                 r"|makebox(?![a-zA-Z])(?:\s{0,3}\[(?P<made>[^\[\]{}]{0,20})\])?(?:\s{0,3}\[[^\[\]{}]{0,20}\])?"
+                 r"|raisebox\s{0,3}\{\s{0,3}" + _DIMENSION + r"\s{0,3}\}(?:\s{0,3}\[[^\[\]{}]{0,20}\]){0,2})"
+                 r"\s{0,3}(?=\{)")
 # Markup TeX reads before any value, in one pass at any brace depth (`_markup_read`):
 # - what renders nothing is dropped with its argument: a phantom (`\\phantom{\\{8\\}}`, `\\hphantom`,
 #   `\\vphantom`: space, no glyph, whatever it holds), an equation's number or its suppression
-#   (`\\tag{1}`, `\\tag*{a}`, `\\nonumber`, `\\notag`: set in the margin, no part of the value;
-#   dropping one never hides a glyph of the value);
+#   (`\\tag{1}`, `\\tag*{a}`, `\\eqno(1)`, `\\nonumber`, `\\notag`: set in the margin, no part of
+#   the value; dropping one never hides a glyph of the value), only where it is one
+#   (`_EQUATION_NUMBER`; a tag of words is text, a second item), a `\\label`;
+# - a box that passes its argument on (`_PASS_THROUGH`) is that argument, a group;
 # - vertical material between rows (`\\noalign{...}`) is dropped where it sets only space or a
 #   rule (`\\noalign{\\smallskip}`, `_VERTICAL_ONLY`), else it is text between rows, as
 #   `\\intertext` sets it (`\\noalign{\\hbox{or}}`);
@@ -276,20 +293,31 @@ _ALIGNING = re.compile(r"&(?=\s*=)|(?<==)\s*&")
 _PLAIN_ROWS = {"displaylines": "gathered", "eqalign": "aligned", "eqalignno": "aligned",
                "leqalignno": "aligned", "matrix": "matrix", "pmatrix": "pmatrix", "cases": "cases",
                "bordermatrix": "matrix", "halign": "matrix", "valign": "matrix"}
-_MARKUP = re.compile(r"\\(?:\\|([hv]?phantom|tag\*?|noalign)(?![a-zA-Z])|(?:nonumber|notag)(?![a-zA-Z])"
+_MARKUP = re.compile(r"\\(?:\\|([hv]?phantom|tag(?:\s{0,3}\*)?|noalign|label)(?![a-zA-Z])"
+                     r"|(?:nonumber|notag)(?![a-zA-Z])|(l?eqno)(?![a-zA-Z])"
                      r"|(displaylines|eqalignno|leqalignno|eqalign|matrix|pmatrix|cases|bordermatrix|"
                      r"[hv]align)(?![a-zA-Z])(?:\s{0,3}(?:to|spread)\s{0,3}" + _DIMENSION + r")?\s{0,3}\{"
-                     r"|(crcr|cr)(?![a-zA-Z]))")
-_VERTICAL_ONLY = re.compile(r"(?:\s|\\(?:smallskip|medskip|bigskip|hrule|vfil{1,3}|vss|relax|par|"
-                            r"(?:vskip|kern)\s{0,3}" + _GLUE + r"|vspace\*?\s{0,3}\{\s{0,3}" + _GLUE
-                            + r"\s{0,3}\}|penalty\s{0,3}-?\d{1,6})(?![a-zA-Z])){0,20}")
+                     r"|(crcr|cr)(?![a-zA-Z])|(?P<through>" + _PASS_THROUGH + r"))")
+_VERTICAL_ONLY = re.compile(r"(?:\s|\{\s{0,3}\}|\\(?:smallskip|medskip|bigskip|vfil{1,3}|vss|relax|par|"
+                            r"allowbreak|nobreak|goodbreak|hrule(?:\s{0,3}(?:height|depth|width)\s{0,3}"
+                            + _DIMENSION + r"){0,3}|(?:vskip|kern)\s{0,3}" + _GLUE + r"|vspace\*?\s{0,3}\{\s{0,3}"
+                            + _GLUE + r"\s{0,3}\}|penalty\s{0,3}-?\d{1,6})(?![a-zA-Z])){0,20}")
+# An equation's number, as a tag or `\\eqno` sets it in the margin (an allow-list of shapes: digits
+# with points, one letter with digits, stars, `\\ast`, daggers, primes, in brackets or `$`): no part
+# of the value, dropped. A tag of any other text (`\\tag{or 8}`, `\\tag{not}`) is text TeX sets
+# beside the value, read as written in brackets (`7 (or 8)`).
+_EQUATION_NUMBER = re.compile(
+    r"\s{0,3}\(?\s{0,3}\$?\s{0,3}(?:\d{1,4}(?:\.\d{1,4}){0,3}[a-z]?|[A-Za-z](?:\.?\d{1,4}){0,3}|\*{1,3}|"
+    r"\\(?:ast|star|dagger|ddagger|S)(?![a-zA-Z])\s{0,3}\d{0,4})?(?:\s{0,3}(?:'|\\prime(?![a-zA-Z])|\^\s{0,3}"
+    r"\{?\s{0,3}\\prime\s{0,3}\}?)){0,3}\s{0,3}\$?\s{0,3}\)?\s{0,3}")
 # A template row (`#\\hfil&\\hfil#\\cr`): the first row of `\\halign`, no row of values.
 _TEMPLATE_ROW = re.compile(r"(?:(?!\\cr(?![a-zA-Z]))[^{}]){0,120}\\cr(?![a-zA-Z])")
 
 
 def _group_ends(text: str) -> dict[int, int]:
     """Where each brace group of `text` that is closed ends: its `{`'s index to its `}`'s + 1
-    (a printed brace, `\\{`, `\\}`, is none). One pass."""
+    (a printed brace, `\\{`, `\\}`, is none, nor is one in a TeX comment: `%` to the end of its
+    line, which TeX never reads, where a line follows). One pass."""
     ends: dict[int, int] = {}
     opened: list[int] = []
     at = 0
@@ -298,6 +326,11 @@ def _group_ends(text: str) -> dict[int, int]:
         if char == "\\":
             at += 2
             continue
+        if char == "%":
+            line_end = text.find("\n", at)
+            if line_end >= 0:  # (a `%` on the last line is a percent sign as models write it)
+                at = line_end
+                continue
         if char == "{":
             opened.append(at)
         elif char == "}" and opened:
@@ -319,15 +352,36 @@ def _argument_end(text: str, at: int, ends: dict[int, int]) -> int | None:
     return ends.get(at)
 
 
+def _formula_end(text: str, at: int, ends: dict[int, int]) -> int:
+    """Where the formula that `\\eqno` at `at` numbers ends: at its row's or group's end (a row
+    break, a cell's `&`, a `}` that closes an outer group) or the text's; read at most 200
+    characters (a longer rest is no equation number, and left as text)."""
+    stop = min(len(text), at + 200)
+    while at < stop:
+        if text[at] == "{":
+            if at not in ends:
+                return at
+            at = ends[at]
+            continue
+        if text[at] in "}&" or text.startswith("\\\\", at) or text.startswith("\\cr", at):
+            return at
+        at += 2 if text[at] == "\\" else 1
+    return min(at, len(text))
+
+
 def _markup_read(s: str) -> str:
-    """`s` with the markup of `_MARKUP` read: what renders nothing dropped (a phantom, a tag,
-    `\\noalign` space), plain TeX's row macros as their environments, `\\cr` as `\\\\`. One pass;
-    a group that is never closed is left as written."""
+    """`s` with the markup of `_MARKUP` read: what renders nothing dropped (a phantom, a label,
+    an equation's number: `_EQUATION_NUMBER`; a tag of other text is that text in brackets,
+    `\\noalign` space), the boxes that pass their argument on as a group (`_PASS_THROUGH`),
+    plain TeX's row macros as their environments, `\\cr` as `\\\\`. One pass; a group that is
+    never closed is left as written."""
     if "\\" not in s or _MARKUP.search(s) is None:
         return s
     ends = _group_ends(s)
+    glyphs = [0, *itertools.accumulate(char not in "{} \t\n" for char in s)] if len(s) > 400 else None
     out: list[str] = []
     closing: list[str] = []  # what each group open at this point closes with
+    tags: list[int] = []  # the depths of `closing` at which a tag's text is open (text mode: no `$`)
     at = 0
     while at < len(s):
         char = s[at]
@@ -338,15 +392,28 @@ def _markup_read(s: str) -> str:
                 closing.append("}")
             elif char == "}" and closing:
                 char = closing.pop()
+                if tags and tags[-1] == len(closing):
+                    tags.pop()
+            elif char == "$" and tags:
+                char = " "
             out.append(s[at : at + 2] if escaped else char)
             at += 2 if escaped else 1
             continue
-        dropped, macro, row = found.group(1), found.group(2), found.group(3)
+        dropped, numbered, macro, row = found.group(1), found.group(2), found.group(3), found.group(4)
         if found.group(0) == "\\\\":
             out.append("\\\\")
         elif row is not None:  # (`\\crcr` after a row break is none)
             last = "".join(out[-8:]).rstrip()
             out.append(" " if row == "crcr" and last.endswith("\\\\") else " \\\\ ")
+        elif found.group("through") is not None:
+            if found.end() not in ends:
+                out.append(found.group(0))
+            else:
+                out.append(" \\quad {" if _WIDE_BOX.search(found.group("width") or found.group("made") or "")
+                           else " {")
+                closing.append("} ")
+                at = found.end() + 1
+                continue
         elif macro is not None and found.end() - 1 not in ends:
             out.append(found.group(0))  # (its group never closed: left as written)
             closing.append("}")
@@ -355,13 +422,34 @@ def _markup_read(s: str) -> str:
             out.append(f" \\begin{{{environment}}} ")
             closing.append(f" \\end{{{environment}}} ")
             template = _TEMPLATE_ROW.match(s, found.end()) if macro in ("halign", "valign") else None
+            if template is not None and _TEMPLATE_SETS.fullmatch(template.group(0)) is None:
+                out.append("\\text{template}")  # (glyphs set around every entry: unread)
             at = template.end() if template is not None else found.end()
             continue
+        elif numbered is not None:
+            formula_end = _formula_end(s, found.end(), ends)
+            if _EQUATION_NUMBER.fullmatch(_TEX_COMMENT.sub("", s[found.end():formula_end]).replace(
+                    "{", "").replace("}", "")):
+                out.append(" ")
+                at = formula_end
+                continue
+            out.append(" ")  # (any other text: read beside the value)
         elif dropped is not None:
             end = _argument_end(s, found.end(), ends)
+            short = end is not None and (end - found.end() <= 400 or glyphs is not None and glyphs[end]
+                                         - glyphs[found.end()] <= 60)  # (a number or a skip is short)
+            argument = s[found.end():end].strip() if short else "{text}"  # (nested tags: one pass)
+            inner = argument[1:-1] if argument.startswith("{") else argument
             if end is None:
                 out.append(found.group(0))
-            elif dropped != "noalign" or _VERTICAL_ONLY.fullmatch(s[found.end():end].strip().strip("{}")):
+            elif dropped.startswith("tag") and argument.startswith("{") and not _EQUATION_NUMBER.fullmatch(
+                    _TEX_COMMENT.sub("", inner).replace("{", "").replace("}", "")):
+                out.append(", ")  # (text set apart in the margin: a second item, read)
+                tags.append(len(closing))
+                closing.append(" ")
+                at = s.index("{", found.end()) + 1
+                continue
+            elif dropped != "noalign" or _VERTICAL_ONLY.fullmatch(inner):
                 out.append(" ")
                 at = end
                 continue
@@ -371,6 +459,16 @@ def _markup_read(s: str) -> str:
             out.append(" ")  # (`\\nonumber`, `\\notag`)
         at = found.end()
     return "".join(out)
+
+
+# A TeX comment: `%` (unescaped) to the end of its line, which TeX never reads.
+_TEX_COMMENT = re.compile(r"(?<!\\)%[^\n]*\n")
+# A width given a box that is no zero (`\\hbox to 5em{}`, `\\makebox[5em]{}`): a wide space.
+_WIDE_BOX = re.compile(r"[1-9]")
+# A template that sets nothing but the entry and space around it (`#`, `\\hfil#\\hfil`, `\\quad#`).
+_TEMPLATE_SETS = re.compile(r"(?:[\s#&]|\\(?:[hv]fil{1,3}|hss|quad|qquad|enspace|[,;:! ]|relax|strut|"
+                            r"[hv]skip\s{0,3}" + _GLUE + r"|kern\s{0,3}" + _DIMENSION + r"|tabskip\s{0,3}=?\s{0,3}"
+                            + _GLUE + r")(?![a-zA-Z])|\$|\\cr(?![a-zA-Z]))*")
 
 
 # `\\lbrace` and `\\rbrace` are `\\{` and `\\}` (one glyph, one spelling: `\\lbrace 7 \\rbrace` is `\\{7\\}`).
@@ -395,16 +493,30 @@ _SIDE_FACTOR = re.compile(r"((?<![A-Za-z^_\]\\])\{\s{0,3}" + _OF_NUMERALS_SPELLE
 def _side_by_side(s: str) -> str:
     """`s` with a `\\cdot` between a function of numerals and a value beside it (`_SIDE_FACTOR`),
     with only what sets no sign between (`_NO_SIGN`: space, an empty group, what renders
-    nothing); a function in a group of its own is one factor (`{\\max(7)}{\\max(8)}`)."""
+    nothing); a function in a group of its own is one factor (`{\\max(7)}{\\max(8)}`). A space
+    wider than math's own between them (`_WIDE_GAP`: `\\quad`, `~`, `\\hfill`, `\\kern5em`, a
+    line break) sets them apart, as `7\\quad 1` is: a list, written with its comma. A brace
+    group that is a command's argument (`\\frac {7}{\\max(8)}`) is no factor of its own."""
     if "(" not in s or len(s) > 2000:
         return s
-    factors = list(itertools.islice(_SIDE_FACTOR.finditer(s), 200))
+    factors = [found for found in itertools.islice(_SIDE_FACTOR.finditer(s), 200)
+               if not (s[found.start()] == "{" and _ARGUMENT_BEFORE.search(s, 0, found.start()))]
     out, last = [], 0
     for before, after in itertools.pairwise(factors):
         if (before.group(1) or after.group(1)) and _NO_SIGN.fullmatch(s, before.end(), after.start()):
-            out += [s[last:before.end()], " \\cdot "]
+            gap = s[before.end():after.start()]
+            out += [s[last:before.end()], ", " if _WIDE in gap or _WIDE_GAP.search(gap) else " \\cdot "]
             last = after.start()
     return "".join(out) + s[last:] if out else s
+
+
+# A space wider than math's own (`_side_by_side`): quads, fills, a skip or kern of a width that
+# is no zero, a line break.
+_WIDE_GAP = re.compile(r"\\(?:(?:q?quad|enspace|[hv]fil{1,3}|hss|linebreak|newline)(?![a-zA-Z])|(?:[hv]space\*?"
+                       r"\s{0,3}\{|kern|mkern|hskip|mskip)[^1-9{}]{0,3}[1-9])|~")
+# A command's argument right before a brace (`\\frac {7}`, `\\frac {7} {8}`): the brace opens an
+# argument, no factor.
+_ARGUMENT_BEFORE = re.compile(r"(?:\\[a-zA-Z]{1,40}|\})\s{1,3}\Z")
 
 
 def _read_as_tex(s: str) -> str:
@@ -506,17 +618,40 @@ def _one_row(found: re.Match[str]) -> str:
     if "\\\\" in body or found.group(1) == "array" and "&" in _ALIGNING.sub("", body):
         return found.group(0)
     label = _CHAIN_LABEL.match(body) if continued else None
-    if label is not None and not any(changes_value(word) or word.lower() in _OR_WORDS
-                                     for word in label.group(1).split()):
+    words = label.group(1).split() if label is not None else []
+    numeral = _read_number(numbers_in_words(label.group(1))) if label is not None else None
+    if label is not None and numeral is not None:  # (`\\text{seven} &= 10 - 3`: `7 = 10 - 3`)
+        body = f"{numeral.value} = {body[label.end():]}"
+    elif label is not None and _names_a_chain(words):
         body = body[label.end():]  # (`\\text{Left} &= 10 - 3 \\\\ &= 7`: `10 - 3 = 7`)
     return f" {body.replace('&', ' ').strip()} "
 
 
 # Words set as text that open a chain aligned in rows (`\\text{Left} &= 10 - 3 \\\\ &= 7`): the
 # name of what the chain works out, as `x` is one; dropped with its sign, the chain read from its
-# first value. Words that change a value or join two (`\\text{not}`, `\\text{or}`) name nothing.
+# first value, only where they name it (`_names_a_chain`, an allow-list: `\\text{Maybe}` names
+# nothing); a number word is its numeral.
 _CHAIN_LABEL = re.compile(r"\s{0,3}\\(?:text|textrm|textbf|textit|textsf|mathrm|mathbf|mbox)\s{0,3}\{"
                           r"\s{0,3}([A-Za-z]{1,20}(?:\s{1,3}[A-Za-z]{1,20}){0,3})\s{0,3}\}\s{0,3}&\s{0,3}=")
+
+
+def _names_a_chain(words: list[str]) -> bool:
+    """Whether a chain's label names what it works out (an allow-list, failing closed): a name
+    of a side or a result (`_LABEL_NAMES`: `Left`, `Total`, `Answer`, `Remaining`), alone or with
+    the counted nouns it names (`Apples left`: a plural that `changes_value` does not know);
+    any other word (`Maybe`, `Wrong`, `Lower bound`) keeps the chain as written, unread."""
+    named = [word.lower() in _LABEL_NAMES for word in words]
+    return any(named) and all(is_name or (_COUNTED_PLURAL.fullmatch(word) is not None and not changes_value(word)
+                                          and word.lower() not in APPROXIMATIONS)
+                              for word, is_name in zip(words, named, strict=True))
+
+
+_LABEL_NAMES = frozenset("""
+    left right lhs rhs side total answer result remaining remainder sum difference product quotient
+    value final number amount count cost price area perimeter volume length width height distance
+    time speed profit change balance solution expression of the in
+""".split())  # noqa: SIM905 (a word list reads better as words)
+_COUNTED_PLURAL = re.compile(r"(?<![A-Za-z])[A-Za-z]{4,30}(?<=[sS])(?<![sS][sS])(?![A-Za-z])")
 
 
 def _infix_fractions(s: str) -> str:
@@ -613,9 +748,11 @@ def normalize(answer: str, carried: frozenset[str] = frozenset()) -> str:
     s = _BASE_TEN.sub(r"\1", s)  # `10_{10}` is ten
     if s.startswith("~"):  # `~10` opens with no left side: about ten, not a tie
         s = "\\sim " + s[1:]
-    s = _SPACING.sub(lambda m: m.group(0) if m.group(0) == "\\\\" else " ", s)
+    wide = _WIDE if _FUNCTION_OF_NUMERALS.search(s) else " "  # (kept apart: `_side_by_side`)
+    s = _SPACING.sub(lambda m: m.group(0) if m.group(0) == "\\\\" else wide if _WIDE_SPACING.fullmatch(
+        m.group(0)) else " ", s)
     s = _FRAC_ALIASES.sub(r"\\\1", s)
-    s = _read_as_tex(s)  # `{14 \\over 2}`, `\\binom 72`, `7{.}5`, `\\lvert -7 \\rvert`, ...
+    s = _read_as_tex(s).replace(_WIDE, " ")  # `{14 \\over 2}`, `\\binom 72`, `7{.}5`, `\\lvert -7 \\rvert`, ...
     s = _choose_as_binomial(_BMOD.sub(r"\\mod", s))
     s = _TEXT_ALIASES.sub(r"\\text", s)
     s = _SCALE_SIGNS.sub(lambda m: unicodedata.normalize("NFKC", m.group(0)), s)
@@ -1060,7 +1197,8 @@ _NUMERAL_WORDS = frozenset({"times", "point", "mod", "pi", "x"})  # (`2 x 3`)
 # rejoined across whatever is no letter and no digit (`_SPELLED_GAP`: any sign, point, group
 # brace or space, and the commands that render nothing or only space, `_IN_WORD_NOTHING`) are
 # the word `_WORD_BETWEEN` tests. A bracket or bar (letters on its two sides stand in different
-# groups), a code fence's backtick and any other command (`\\times`, `\\cdot`) end the word.
+# groups), a code fence's backtick and a command known to build a value (`\\times`, `\\cdot`)
+# end the word; any other command is read past (`_GAP_COMMAND`: fails closed).
 _IN_WORD_NOTHING = re.compile(
     _SPACE_MARKUP + r"|\\[-/,;:! ]|\\(?:relax|allowbreak|nobreak|empty|null|unskip|strut|mathstrut|"
     r"[hv]fil{1,3}|hss|[hv]space\*?\s{0,3}\{[^{}]{0,20}\}|quad|qquad|enspace|thinspace|negthinspace|"
@@ -1074,9 +1212,15 @@ _IN_WORD_NOTHING = re.compile(
     r"\\(?:[hv]box|vtop)(?![a-zA-Z])(?:\s{0,3}(?:to|spread)\s{0,3}" + _DIMENSION + r")?|"
     r"\\(?:(?:mbox|makebox|smash|[rl]lap|clap|math[rlc]lap|ensuremath|math(?:ord|bin|rel|op|punct|inner|open|"
     r"close))(?![a-zA-Z])|raisebox\s{0,3}\{\s{0,3}" + _DIMENSION + r"\s{0,3}\})(?:\s{0,3}\[[^\[\]{}]{0,20}\]){0,2}")
-_SPELLED_GAP = r"(?:[^\w\\()\[\]|`]|_|" + _IN_WORD_NOTHING.pattern + r")++"
+# Any other command but one known to build a value (`_VALUE_COMMANDS`: `\\times`, `\\cdot`, `\\pi`),
+# with its arguments (`\\bgroup`, `\\small`, `\\rule{0pt}{0pt}`, `\\mathchoice{}{}{}{}`): unknown, so it
+# splits no word (fails closed: `7 o\\bgroup\\egroup r 8` is `7 or 8`).
+_GAP_COMMAND = (r"\\(?!(?:" + "|".join(sorted(_VALUE_COMMANDS, key=len, reverse=True)) + r")(?![a-zA-Z]))"
+                r"[a-zA-Z]{1,40}(?:\s{0,3}(?:\[[^\[\]{}]{0,20}\]|\{[^{}]{0,20}\})){0,4}")
+_GAP_COMMANDS = re.compile(_GAP_COMMAND)
+_SPELLED_GAP = r"(?:[^\w\\()\[\]|`]|_|" + _IN_WORD_NOTHING.pattern + "|" + _GAP_COMMAND + r")++"
 # Between two values, what sets no sign: space, an empty group, what renders nothing or only
-# space (`_side_by_side`: `\\max(7)\\hspace{1em}\\max(8)`, `\\max(7)\\displaystyle\\max(8)`).
+# space (`_side_by_side`: `\\max(7)\\displaystyle\\max(8)`; a wide space, `_WIDE_GAP`, parts a list).
 _NO_SIGN = re.compile(r"(?:\s|~|\\>|\{\s{0,3}\}|" + _IN_WORD_NOTHING.pattern + r"){0,8}")
 _SPELLED_BETWEEN = re.compile(r"(?<=[\d%])" + _WORD_OPENING + r"([^\W\d_]++(?:" + _SPELLED_GAP
                               + r"[^\W\d_]++)+)\.?[\s})\]" + _MARKS + r"]++(?=[-+(]?\.?\d)")
@@ -1163,8 +1307,9 @@ def _joining_sign(answer: str) -> str | None:
     parts = _joined_parts(answer)
     if parts is None:
         return None
-    sides = [(text, _side_value(text) or _side_value(_unbracketed(text))) for text in parts[::2]]
     signs = parts[1::2]
+    bars = not any(_BARS.search(sign) for sign in signs)  # (a bar that joins pairs the bars at the edges)
+    sides = [(text, _side_value(text) or _side_value(_unbracketed(text, bars))) for text in parts[::2]]
     for at, sign in enumerate(signs):
         (left, first), (right, second) = sides[at], sides[at + 1]
         if (second is None and at + 2 < len(sides) and signs[at + 1] == "=" and sign not in _IMPLIES
@@ -1189,11 +1334,20 @@ def _absolute(text: str) -> Number | None:
         abs(number.value), number.decimal, number.percent, number.half_unit)
 
 
-def _unbracketed(text: str) -> str:
+def _unbracketed(text: str, bars: bool = True) -> str:
     """A side without the bracket or brace at its edge that opens or closes around the join,
     not the side (`7(\\pm 1)`: sides `7(` and `1)`, the values 7 and 1; `\\substack{7 \\\\ 8}`:
-    `{7` and `8}`; `\\{ 7 \\atop 8 \\}`: `\\{ 7` and `8 \\}`, any delimiter TeX sets)."""
+    `{7` and `8}`; `\\{ 7 \\atop 8 \\}`: `\\{ 7` and `8 \\}`, any delimiter TeX sets). A bar, by
+    any spelling (`_EDGE_BARS`), opens and closes alike: one with no pair in the side is the
+    join's (`|7 \\text{ or } 8|`: `7` and `8`), unless a bar is itself the join (`bars`
+    False: `|7| |8|` is a product of two absolute values)."""
     text = text.strip()
+    for bar in _EDGE_BARS if bars else ():  # (a bar opens and closes alike: one at an edge with no pair)
+        count = text.count(bar) - (text.count("\\|") if bar == "|" else 0)
+        if count % 2 and text.endswith(bar) and not (bar == "|" and text.endswith("\\|")):
+            text = text[: -len(bar)].strip()
+        elif count % 2 and text.startswith(bar):
+            text = text[len(bar) :].strip()
     for opening, closing in _TEX_DELIMITERS:
         if text.endswith(closing) and text.count(closing) > text.count(opening):
             text = text[: -len(closing)].strip()
@@ -1209,6 +1363,7 @@ def _unbracketed(text: str) -> str:
 
 
 _PAIRED = {"(": ")", "[": "]", "{": "}"}
+_EDGE_BARS = ("\\|", "\\Vert", "\\vert", "|", "\u2016")  # (`\\lvert` is `|` here: `_read_as_tex`)
 _TEX_DELIMITERS = (("\\{", "\\}"), ("\\langle", "\\rangle"), ("\\lfloor", "\\rfloor"),
                    ("\\lceil", "\\rceil"), ("\\lbrack", "\\rbrack"), ("\\lgroup", "\\rgroup"))
 
@@ -1302,7 +1457,7 @@ def _joined_parts(answer: str) -> list[str] | None:
                  and _unit_id(found.group(1)) is None
                  and (found.group("named") is None or found.group(1).lower() in _OR_WORDS)))}
     for spelled in _SPELLED_BETWEEN.finditer(answer):
-        word = _NOT_LETTER.sub("", _IN_WORD_NOTHING.sub("", spelled.group(1)))
+        word = _NOT_LETTER.sub("", _GAP_COMMANDS.sub("", _IN_WORD_NOTHING.sub("", spelled.group(1))))
         if word in _LOR_LETTERS or (word.lower() not in NUMBER_WORDS | _NUMERAL_WORDS
                                     and _unit_id(word) is None):
             words[spelled.span()] = word.lower() if word.lower() in _OR_WORDS else word
@@ -1743,6 +1898,12 @@ _LISTED = re.compile(r"(?<=[\d%'\u2032\u2033])\s{0,3}(?:,\s{1,3}|\\\}\s{0,3}(?:(
 _STACKING = re.compile(r"\\begin\{([a-zA-Z]{1,30}\*?)\}")
 _IN_BRACKETS = re.compile(r"[pb](?:small)?matrix\*?")
 _OF_COLUMNS = re.compile(r"[BvV](?:small)?matrix\*?")
+# The delimiter right before an environment, by any spelling (sizes and `\\left` read before):
+# braces and bars (group 1: `\\{`, `\\lbrace`, `|`, `\\|`, `\\vert`, `\\Vert`) set its rows as
+# `_OF_COLUMNS` does; brackets (group 2: `(`, `[`, `\\lbrack`, `\\langle`) and a grouping brace
+# (`{`) as `_IN_BRACKETS` does; else none.
+_OPENED_BY = re.compile(r"(?:(\\\{|\\lbrace|\\[lr]?[vV]ert|\\\||(?<!\\)\||\u2016)|(\(|\[|\\lbrack|\\langle|\\lgroup|"
+                        r"(?<!\\)\{))(?:\s|\\(?:left|[bB]igg?l?)(?![a-zA-Z]))*\Z")
 _ARGUMENTS = {"array": 1, "subarray": 1, "tabular": 1, "tabular*": 2, "tabularx": 2, "tabulary": 2,
               "alignat": 1, "alignat*": 1, "alignedat": 1, "xalignat": 1, "xalignat*": 1,
               "longtable": 1, "longtable*": 1}
@@ -1758,7 +1919,9 @@ def _stacked_bodies(answer: str) -> list[str]:
     bodies = []
     for found in itertools.islice(_STACKING.finditer(answer), 20):
         name = found.group(1)
-        if _IN_BRACKETS.fullmatch(name) or answer[:found.start()].rstrip()[-1:] in ("(", "[", "{", "|"):
+        opened = _OPENED_BY.search(answer, max(found.start() - 40, 0), found.start())
+        kind = "" if opened is None else "brace" if opened.group(1) else "bracket"
+        if _IN_BRACKETS.fullmatch(name) or kind == "bracket":
             continue
         at, needed = found.end(), _ARGUMENTS.get(name, 0)
         for _ in range(4):  # (`[t]`, `{c}`; `tabular*`: `{1cm}[t]{c}`)
@@ -1770,7 +1933,7 @@ def _stacked_bodies(answer: str) -> list[str]:
                 break
             at = argument.end()
         body = _BODY.match(answer, at)
-        if body is not None and _OF_COLUMNS.fullmatch(name) and "&" in body.group(0):
+        if body is not None and (_OF_COLUMNS.fullmatch(name) or kind == "brace") and "&" in body.group(0):
             continue  # (a matrix in braces, a determinant: one value)
         bodies.append(body.group(0) if body is not None else "")
     return bodies
