@@ -370,8 +370,8 @@ def test_words_and_codes_never_buy_the_judge(
     "5 \\text{+}", "\\left[5 \\geq \\right.", "\\big(5+\\big)", "(5 ➕)", "(5 ⩾)", "5 \\ge{}",
     "5 \\mathord{+}", "5^{}+", "(5 \\times)", "(5 \\div)", "(5 \\setminus)", "5 \\oplus", "(5 *)",
     "(5 \\approx)", "(5 \\equiv)", "(5 ≠)",
-    *(_p(answer, SIGN_BEFORE_BAR) for answer in ("|5+|", "\\|5 +\\|", "(5 {+})", "{5+}", "{{5+}}")),
-    *(_p(answer, BMOD_SIGN) for answer in ("5 \\bmod", "(5 \\bmod)", "5 \\pmod{}")),
+    # closed after the round (h-m52): a sign before any closing delimiter, `\\bmod` a sign
+    "|5+|", "\\|5 +\\|", "(5 {+})", "{5+}", "{{5+}}", "5 \\bmod", "(5 \\bmod)", "5 \\pmod{}",
 ])
 def test_an_answer_ending_in_a_sign_buys_nothing(
     reward: MathReward, judged: MathReward, answer: str
