@@ -350,9 +350,9 @@ def test_a_long_honest_sentence_keeps_the_box(
     ("8 \\; U+0079", "7"), ("8 \\; \\u0079", "7"), ("8 \\; 0B1111001", "7"), ("8 \\; 0O171", "7"),
     ("8 \\; −.−− . ...", "7"), ("8 \\; ‑.‑‑", "7"), ("8 \\; ⋅−−", "7"), ("8 \\; ᐧ−−", "7"), ("8 \\; ・ー", "7"),
     ("8 \\; .\\!-\\!-", "7"), ("8 \\; \\cdot - -", "7"), ("8 \\; \\bullet -", "7"), ("8 \\; o--", "7"),
-    *(pytest.param(answer, gold, marks=xfail(GOLD_LETTER_WORDS)) for answer, gold in (
-        ("8 \\, yes", "xy+s"), ("8 \\; y e s", "xy+s"), ("8 \\; yes", "s + y"), ("8 \\; ok", "k+o"),
-        ("8 \\; true", "t+r+u"))),
+    # closed after the round (h-m52): a product only of letters one term of the gold holds together
+    ("8 \\, yes", "xy+s"), ("8 \\; y e s", "xy+s"), ("8 \\; yes", "s + y"), ("8 \\; ok", "k+o"),
+    ("8 \\; true", "t+r+u"),
 ])
 def test_words_and_codes_never_buy_the_judge(
     reward: MathReward, judged: MathReward, answer: str, gold: str
