@@ -717,11 +717,18 @@ _FEET_INCHES = re.compile(r"(?<![\d\s])\s*(\d+)\s*(?:ft|feet|foot)\.?\s*(?:,\s*|
 
 
 _CURLY_MARKS = {"\u2019": _PRIMES[1], "\u201d": _PRIMES[2]}
+def _corner_bracket(ch: str, side: str) -> bool:
+    """Whether `ch` is a corner bracket of `side` (`「`, `『`, `﹁`, `｢`: CJK's quotation marks)."""
+    name = unicodedata.name(ch, "")
+    return "CORNER BRACKET" in name and f"{side} " in f"{name} "
+
+
 _QUOTE_OPENERS = "".join(ch for ch in map(chr, range(0x10000)) if unicodedata.category(ch) == "Pi"
                          or unicodedata.category(ch) == "Ps" and "QUOTATION" in unicodedata.name(ch, "")
-                         or "LEFT CORNER BRACKET" in unicodedata.name(ch, ""))
+                         or _corner_bracket(ch, "LEFT"))
 _QUOTE_CLOSERS = "".join(ch for ch in map(chr, range(0x10000)) if unicodedata.category(ch) in ("Pi", "Pf")
-                         or "RIGHT CORNER BRACKET" in unicodedata.name(ch, ""))
+                         or unicodedata.category(ch) == "Pe" and "QUOTATION" in unicodedata.name(ch, "")
+                         or _corner_bracket(ch, "RIGHT"))
 _QUOTED_NUMERAL = r"(\s*(?:[\d.,/]+|\\[dt]?frac\s*(?:\d|\{\s*\d+\s*\})\s*(?:\d|\{\s*\d+\s*\}))\s*)"
 _FINAL_QUOTES = "".join(ch for ch in _QUOTE_CLOSERS if unicodedata.category(ch) == "Pf")
 _INITIAL_QUOTES = "".join(ch for ch in _QUOTE_OPENERS if unicodedata.category(ch) == "Pi")
@@ -733,10 +740,10 @@ _CURLY_MARK = re.compile(rf"[{re.escape(_QUOTE_OPENERS)}]{_QUOTED_NUMERAL}[{re.e
 marks right after a numeral's digit, one alone (a run, `7’’’`, is no mark); a numeral (digits,
 `1/2`, `\\frac12`) between an opening quote of any kind and a closing one is quoted, as `"7"` is,
 not a length: Unicode's initial quotes (category Pi: `“`, `‘`, `«`, `‹`) and opening quotation
-marks (`„`, `‚`) or corner brackets (`「`, `『`) open, its initial and final quotes (Pi, Pf: `„7“`
-closes with `“`) and closing corner brackets close, and TeX's ``` ``7'' ``` and `` `7' `` are
-quotes too. A final quote opens only before an initial one (`»7«`): `5’8”` is 5 feet 8
-inches."""
+marks (`„`, `‚`, `〝`) or corner brackets (`「`, `『`) open, its initial and final quotes (Pi,
+Pf: `„7“` closes with `“`), closing quotation marks (`〞`) and corner brackets close, and
+TeX's ``` ``7'' ``` and `` `7' `` are quotes too. A final quote opens only before an initial
+one (`»7«`): `5’8”` is 5 feet 8 inches."""
 
 
 def _curly_read(match: re.Match[str]) -> str:
