@@ -274,7 +274,7 @@ def judgeable(answer: str, *, gold: str = "", labels: Sequence[str] = ()) -> boo
                 if len(scripted) > 2 and not known(scripted):
                     return False  # `Y^E_S`: a word written as scripts
                 if len(spelled) > 2 and not known(spelled) or _spells_value_word(spelled) \
-                        or _judgement_word(spelled, words):
+                        or _judgement_word(spelled[-len(token) - _LONGEST_WORD:], words):
                     return False  # `Y-E-S`, `Y.E.S`: a word spelled one letter at a time
                 if glued == "letter digit":
                     return False  # `Y3S`: leetspeak
@@ -539,6 +539,10 @@ _JUDGEMENT_WORDS = frozenset("""
 letters (any other script is never shown): never shown as a product or a spelled run, whatever
 letters the gold names (`8 \\, yes` for a gold `ys`; `yes` against the gold `yes` is the rules'
 to match as text, not the judge's)."""
+
+
+_LONGEST_WORD = max(map(len, _JUDGEMENT_WORDS))
+"""A spelled run is read for a judgement word where its newest letters end one (linear time)."""
 
 
 def _judgement_word(letters: str, words: frozenset[str] = _JUDGEMENT_WORDS) -> bool:
