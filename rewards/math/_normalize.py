@@ -792,7 +792,8 @@ _DOLLARS_AND_CENTS = re.compile(
     r"((?:in\s+total|in\s+all|total|altogether|combined)\.?)?\s*", re.IGNORECASE)
 
 
-_PENCE_ALONE = re.compile(r"\s*(\d{1,12})\s*(?:p|pence)\.?\s*", re.IGNORECASE)
+_PENCE_ALONE = re.compile(r"(\d{1,12})\s*+(?:p|pence)\.?", re.IGNORECASE)
+"""A whole answer in pence (`550p`, `550 pence`), read stripped (linear time)."""
 _PENCE = frozenset({"pence", "p"})
 """Sterling's hundredths, by their word or symbol (`50 pence`, `50p`); cents are the others'."""
 
@@ -806,7 +807,7 @@ def _money_read(s: str, carried: frozenset[str] = frozenset()) -> str:
         s = _CURRENCY_COMMAND.sub(lambda m: _CURRENCY_COMMANDS[m.group(1)], s)
     both = _DOLLARS_AND_CENTS.fullmatch(_TEXT_CMD.sub(r" \1 ", s)) if len(s) < 100 else None
     if both is None:
-        pence = _PENCE_ALONE.fullmatch(_TEXT_CMD.sub(r" \1 ", s)) if len(s) < 100 else None
+        pence = _PENCE_ALONE.fullmatch(_TEXT_CMD.sub(r" \1 ", s).strip()) if len(s) < 100 else None
         asked = _asked_units(carried) or frozenset()
         if pence is not None and "pence" not in asked and (
                 "GBP" in asked or "GBP" in _gold_currencies(carried)):
