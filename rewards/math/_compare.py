@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import math
 import re
+import unicodedata
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, replace
@@ -405,11 +406,13 @@ def _readable_whole(gold: str) -> bool:
 _COMMAND_NAME = re.compile(r"\\[A-Za-z]+")
 # An answer that ends in an operator or relation sign (`5+`, `5 -`, `7 \\cdot`, `x =`, `5 \\geq`,
 # `5 ≥`, `5 \\to`, `5 \\lor`, `5 \\mid`, `5\\,{\\geq}`, `(5+)`), before what renders nothing
-# (`5+{}`, `5+\\relax`) and closing brackets: no value of its own, `5 or more`. A sign in a
-# script (`0^+`, `x_-`, `x^{+}`) is a one-sided limit's or a name's mark; a group that holds a
-# sign alone (`{\\geq}`, `\\mathrel{\\geq}`) is that sign. The signs are TeX's binary operators,
-# relations and arrows, one table (`_SIGNS`: each command by name and the character it sets);
-# a symbol that stands for a value (`\\infty`, `∅`, `\\emptyset`) or closes one (`|x|`) is none.
+# (`5+{}`, `5+\\relax`) and any closing delimiter (`(5+)`, `|5+|`, `{5+}`, `\\rvert`: one rule,
+# `_CLOSER_AT_END`): no value of its own, `5 or more`. A sign in a script (`0^+`, `x_-`, `x^{+}`,
+# `Fe^{2+}`) is a one-sided limit's or a name's mark; a group that holds a sign alone
+# (`{\\geq}`, `\\mathrel{\\geq}`) is that sign. The signs are TeX's binary operators (the
+# modulo commands `\\bmod`, `\\pmod`, `\\mod` among them), large operators, relations and
+# arrows, plain and AMS, one table (`_SIGNS`: each command by name and what it sets); a symbol
+# that stands for a value (`\\infty`, `∅`, `\\emptyset`) or closes one (`|x|`) is none.
 _SIGNS = {
     # binary operators (plain TeX, AMS)
     "pm": "±", "mp": "∓", "times": "×", "div": "÷", "cdot": "⋅", "cdotp": "⋅", "centerdot": "·",
@@ -421,6 +424,13 @@ _SIGNS = {
     "boxtimes": "⊠", "boxdot": "⊡", "dotplus": "∔", "divideontimes": "⋇", "ltimes": "⋉",
     "rtimes": "⋊", "intercal": "⊺", "triangleleft": "◁", "triangleright": "▷",
     "lhd": "⊲", "rhd": "⊳", "unlhd": "⊴", "unrhd": "⊵", "neg": "¬", "lnot": "¬",
+    "bigtriangleup": "△", "bigtriangledown": "▽", "diamond": "⋄", "circledast": "⊛",
+    "circledcirc": "⊚", "circleddash": "⊝", "leftthreetimes": "⋋", "rightthreetimes": "⋌",
+    "doublebarwedge": "⩞", "bmod": "mod", "pmod": "mod", "mod": "mod", "pod": "mod",
+    # large operators (an operand must follow)
+    "sum": "∑", "prod": "∏", "coprod": "∐", "int": "∫", "iint": "∬", "iiint": "∭",
+    "oint": "∮", "bigcup": "⋃", "bigcap": "⋂", "bigoplus": "⨁", "bigotimes": "⨂",
+    "bigodot": "⨀", "biguplus": "⨄", "bigsqcup": "⨆", "bigvee": "⋁", "bigwedge": "⋀",
     # relations
     "le": "≤", "leq": "≤", "ge": "≥", "geq": "≥", "leqq": "≦", "geqq": "≧", "leqslant": "⩽",
     "geqslant": "⩾", "lt": "<", "gt": ">", "ne": "≠", "neq": "≠", "equiv": "≡", "approx": "≈",
@@ -438,7 +448,17 @@ _SIGNS = {
     "sqsubset": "⊏", "sqsupset": "⊐", "sqsubseteq": "⊑", "sqsupseteq": "⊒", "in": "∈",
     "ni": "∋", "owns": "∋", "notin": "∉", "mid": "∣", "nmid": "∤", "parallel": "∥",
     "nparallel": "∦", "perp": "⊥", "asymp": "≍", "bowtie": "⋈", "models": "⊨", "vdash": "⊢",
-    "dashv": "⊣", "vDash": "⊨", "Vdash": "⊩",
+    "dashv": "⊣", "vDash": "⊨", "Vdash": "⊩", "Vvdash": "⊪", "nvdash": "⊬", "nvDash": "⊭",
+    "nVdash": "⊮", "nVDash": "⊯", "nsubset": "⊄", "nsupset": "⊅", "subsetneqq": "⫋",
+    "supsetneqq": "⫌", "Subset": "⋐", "Supset": "⋑", "nleqq": "≦̸", "ngeqq": "≧̸",
+    "lnsim": "⋦", "gnsim": "⋧", "lnapprox": "⪉", "gnapprox": "⪊", "precneqq": "⪵",
+    "succneqq": "⪶", "npreceq": "⋠", "nsucceq": "⋡", "trianglelefteq": "⊴",
+    "trianglerighteq": "⊵", "ntriangleleft": "⋪", "ntriangleright": "⋫", "between": "≬",
+    "pitchfork": "⋔", "smile": "⌣", "frown": "⌢", "Join": "⨝", "circeq": "≗", "eqcirc": "≖",
+    "bumpeq": "≏", "Bumpeq": "≎", "risingdotseq": "≓", "fallingdotseq": "≒",
+    "shortmid": "∣", "shortparallel": "∥", "nshortmid": "∤", "nshortparallel": "∦",
+    "therefore": "∴", "because": "∵", "coloneq": "≔", "eqcolon": "≕",
+    "lesseqqgtr": "⪋", "gtreqqless": "⪌", "not": "̸", "nequiv": "≢",
     # arrows
     "to": "→", "gets": "←", "rightarrow": "→", "leftarrow": "←", "Rightarrow": "⇒",
     "Leftarrow": "⇐", "leftrightarrow": "↔", "Leftrightarrow": "⇔", "longrightarrow": "⟶",
@@ -453,20 +473,32 @@ _SIGNS = {
     "twoheadleftarrow": "↞", "rightarrowtail": "↣", "leftarrowtail": "↢", "nrightarrow": "↛",
     "nleftarrow": "↚", "nRightarrow": "⇏", "nLeftarrow": "⇍", "nleftrightarrow": "↮",
     "nLeftrightarrow": "⇎", "rightsquigarrow": "⇝", "leftrightsquigarrow": "↭",
+    "dashrightarrow": "⇢", "dashleftarrow": "⇠", "Lleftarrow": "⇚", "Rrightarrow": "⇛",
+    "looparrowright": "↬", "looparrowleft": "↫", "curvearrowright": "↷", "curvearrowleft": "↶",
+    "circlearrowright": "↻", "circlearrowleft": "↺", "Lsh": "↰", "Rsh": "↱", "upuparrows": "⇈",
+    "downdownarrows": "⇊", "multimap": "⊸", "restriction": "↾", "longleftrightarrows": "⇆",
+    "leftrightarrows": "⇆", "rightleftarrows": "⇄", "xrightarrow": "→", "xleftarrow": "←",
 }
 _SIGN_COMMANDS = frozenset(_SIGNS)
-_SIGN_CHARACTERS = frozenset("+-*/=<>") | frozenset(_SIGNS.values()) | frozenset(
+_SIGN_CHARACTERS = frozenset("+-*/=<>") | frozenset(
+    sign for sign in _SIGNS.values() if len(sign) == 1) | frozenset(
     "\u2212\u2215\u2044\u2010\u2011\u2012\u2013\u2014\ufe62\ufe63\uff0b\uff0d\uff1d"
     "\uff1c\uff1e\u2795\u2796\u2797\u2715\u2716")
 """Signs as characters: ASCII's, the table's, and look-alikes a model writes (the minus sign,
 slashes, hyphens and dashes, full-width and emoji pluses, minuses and times)."""
-_SIGN_IN_GROUP = re.compile(r"(?<!\\)\{[ \t\n]*(\\[A-Za-z]+|[^\s{}\\])[ \t\n]*\}(?=[ \t\n}]*\Z)")
-"""A group at the end, alone or in others, that holds one sign alone (`{\\geq}`, `{{+}}`): read
-as the sign."""
-_CLOSER_AT_END = re.compile(r"(?:\\(?:right|[Bb]igg?r?)(?![A-Za-z])[ \t\n]*)?(?:[)\]]|\\\}"
-                            r"|\\(?:rbrace|rbrack|rangle|rceil|rfloor)(?![A-Za-z]))[ \t\n]*\Z")
-"""A closing bracket at the end: what it closes ends where the bracket's content ends, so a sign
-right before it (`(5+)`, `[5 \\geq]`, `\\{5+\\}`) is one at the end (`f(0^+)` ends in a script)."""
+_CLOSING = "".join(chr(code) for code in range(0x10000)
+                   if unicodedata.category(chr(code)) == "Pe" and chr(code) != "}")
+_CLOSER_AT_END = re.compile(
+    r"(?:(?:\\(?:right|[Bb]igg?r?)(?![A-Za-z])[ \t\n]*)?"
+    rf"(?:[{re.escape(_CLOSING)}|\u2016]|\\[}}|]"
+    r"|\\(?:rbrace|rbrack|rangle|rceil|rfloor|rvert|rVert|vert|Vert)(?![A-Za-z]))"
+    r"|\\right[ \t\n]*\.)[ \t\n]*\Z")
+"""A closing delimiter at the end: any bracket Unicode calls closing (category Pe: `)`, `]`,
+`⌉`, `⟩`, `」`, full-width ones), a bar (`|`, `\\|`, `‖`, `\\rvert`), an escaped brace `\\}`,
+TeX's closing commands, `\\right.`: what it closes ends where its content ends, so a sign right
+before it (`(5+)`, `|5+|`, `[5 \\geq]`, `\\{5+\\}`) is one at the end. A group's own brace
+closes one too (`{5+}`, `5 \\mathrel{\\geq}`: `_unwrapped_group`), unless the group is a
+script's (`f(0^+)`, `x^{+}`, `Fe^{2+}`: a script's mark)."""
 _RENDERS_NOTHING_AT_END = re.compile(
     r"(?:\{\s*\}|\\(?:[,;:! ]|(?:relax|strut|allowbreak|quad|qquad|mbox|text)(?![A-Za-z]))"
     r"|\\(?:[hv]?phantom|[hv]space)\s*\*?\{[^{}]{0,40}\})\Z")
@@ -477,23 +509,44 @@ _LAST_COMMAND = re.compile(r"\\([A-Za-z]+)\Z")
 
 
 def _ends_in_sign(s: str) -> bool:
-    """Whether `s`, less what renders nothing at its end, ends in an operator or relation sign
-    outside a script (`_SIGNS`), alone or in a group of its own (`_SIGN_IN_GROUP`)."""
+    """Whether `s`, less what renders nothing at its end and the closing delimiters around its
+    end (`_CLOSER_AT_END`, a group's brace: `_unwrapped_group`), ends in an operator or
+    relation sign outside a script (`_SIGNS`)."""
     s = s[-400:].rstrip(_BLANK)
-    while (nothing := _RENDERS_NOTHING_AT_END.search(s)) is not None:  # (each pass shortens s)
-        s = s[:nothing.start()].rstrip(_BLANK)
-    while (group := _SIGN_IN_GROUP.search(s)) is not None and (  # (each pass shortens s)
-            group[1] in _SIGN_CHARACTERS or group[1].lstrip("\\") in _SIGN_COMMANDS
-            and group[1].startswith("\\")):
-        s = s[:group.start()] + group[1] + s[group.end():]  # `5{\\geq}`: `5\\geq`; `x^{+}`: `x^+`
-    while (closer := _CLOSER_AT_END.search(s)) is not None:  # `(5+)`, `\\{5 \\geq\\}`: a sign
-        s = s[:closer.start()].rstrip(_BLANK)  # (each pass shortens s)
+    while True:  # (each pass shortens s)
+        if (nothing := _RENDERS_NOTHING_AT_END.search(s)) is not None:
+            s = s[:nothing.start()].rstrip(_BLANK)
+        elif (closer := _CLOSER_AT_END.search(s)) is not None:  # `(5+)`, `|5+|`: a sign
+            s = s[:closer.start()].rstrip(_BLANK)
+        elif s.endswith("}") and not s.endswith("\\}"):
+            unwrapped = _unwrapped_group(s)
+            if unwrapped is None:
+                return False  # `x^{+}`, `Fe^{2+}`: a script's mark (or a group not closed here)
+            s = unwrapped.rstrip(_BLANK)
+        else:
+            break
     command = _LAST_COMMAND.search(s)
     if command is not None:
         sign, before = command.group(1) in _SIGN_COMMANDS, s[:command.start()]
     else:
         sign, before = bool(s) and s[-1] in _SIGN_CHARACTERS, s[:-1]
     return sign and not before.rstrip().endswith(("^", "_", "{"))
+
+
+def _unwrapped_group(s: str) -> str | None:
+    """`s`, which ends in a group's closing brace, with that group's braces dropped (`5 {+}`:
+    `5 +`; `5 \\mathrel{\\geq}`: `5 \\mathrel\\geq`), or None where the group is a script's
+    (`x^{+}`) or opens before `s` does (escaped braces `\\{ \\}` are no group's)."""
+    depth = 0
+    for at in range(len(s) - 1, -1, -1):
+        if s[at] not in "{}" or at > 0 and s[at - 1] == "\\":
+            continue
+        depth += 1 if s[at] == "}" else -1
+        if depth == 0:
+            if s[:at].rstrip(_BLANK).endswith(("^", "_")):
+                return None
+            return s[:at] + s[at + 1:-1]
+    return None
 
 
 def _whole_verdict(extraction: Extraction | None, gold: str, text: str | None,

@@ -155,7 +155,7 @@ def known_letters(gold: str = "") -> frozenset[str]:
     return frozenset(named)
 
 
-def judgeable(answer: str, *, gold: str = "") -> bool:
+def judgeable(answer: str, *, gold: str = "", labels: Sequence[str] = ()) -> bool:
     """Whether `answer` is entirely a mathematical expression the judge may see: digits, single
     letters, runs and products of letters only as variables the `gold` names
     (`known_letters`, `_named`: `xy`, `ABC`, `\\pi r^2 h` where it names them; never `EQ`,
@@ -184,11 +184,19 @@ def judgeable(answer: str, *, gold: str = "") -> bool:
     of them beside a listed word, and at most `_PHRASE_LETTERS` distinct letters in all where a
     letter stands alone among them (`ab + bc + ca`, not `SA, Y, YE, S`), one more where none
     does (`AB = CD`, `(x-a)(x-b)(x-c)`; not `GR, AD, ER`, `IT = IS = OK`, `G-R, A-D, E-R`); runs
-    of letters across operators (`x-a`) count as runs. Call on an input capped in size."""
+    of letters across operators (`x-a`) count as runs.
+
+    A product of two letters or more is shown only where one term of the gold holds all its
+    letters (`_gold_terms`: `2yx` for `2xy`, `(x-a)(x-b)` for `x^2 - (a+b)x + ab`), never
+    where the gold holds them as separate symbols (`yes` for `xy + s`, `ok` for `k + o`), and
+    no product or spelled run that holds a judgement word (`_judgement_word`: `yes`, `ok`,
+    `true`, `oui`, ... and the judge's own `labels`) is ever shown. Call on an input capped in
+    size."""
     answer = _rendered(answer)
     named = known_letters(gold)
+    words = _JUDGEMENT_WORDS | {label.lower() for label in labels if len(label) > 1}
     if _CODES.search(_ESCAPE.sub("", answer)) or _morse(answer) or _prose(answer) \
-            or _spelled_products(answer, named):
+            or _spelled_products(answer, _gold_terms(gold), words):
         return False
     run_before = False  # a run of two letters or more since the last digit or operator
     spelled = ""  # the letters since the last term break
@@ -265,7 +273,8 @@ def judgeable(answer: str, *, gold: str = "") -> bool:
                 letters.update(token.lower())
                 if len(scripted) > 2 and not known(scripted):
                     return False  # `Y^E_S`: a word written as scripts
-                if len(spelled) > 2 and not known(spelled) or _spells_value_word(spelled):
+                if len(spelled) > 2 and not known(spelled) or _spells_value_word(spelled) \
+                        or _judgement_word(spelled[-len(token) - _LONGEST_WORD:], words):
                     return False  # `Y-E-S`, `Y.E.S`: a word spelled one letter at a time
                 if glued == "letter digit":
                     return False  # `Y3S`: leetspeak
@@ -395,9 +404,11 @@ _IN_PRODUCT = frozenset("()[] \t\n*") | {"\\cdot", "\\times", "\\ast", "\\,", "\
 brackets, product signs, spaces."""
 
 
-def _spelled_products(answer: str, named: frozenset[str] = frozenset()) -> bool:
-    """Whether a product of letters in `answer` holds a letter that the gold does not name
-    (`known_letters`): the letters of one product (factors written together,
+def _spelled_products(answer: str, terms: Sequence[frozenset[str]] = (),
+                      words: frozenset[str] = frozenset()) -> bool:
+    """Whether a product of letters in `answer` holds letters that no one term of the gold
+    holds together (`_gold_terms`; `e`, `i` are constants) or a judgement word (`words`,
+    `_judgement_word`): the letters of one product (factors written together,
     bracketed one by one or multiplied, `(Y)(E)(S)`, `Y\\cdot E\\cdot S`, `Y^{e}s`, `ok`;
     across decorations and wrappers, a script's base only, `e^{...}` and `\\pi` constants),
     Latin and Greek alike and together (`o\\kappa`, `\\Upsilon es`), are shown only as variables
@@ -405,7 +416,20 @@ def _spelled_products(answer: str, named: frozenset[str] = frozenset()) -> bool:
     else ends a product (a digit, `+`, `=`, a comma, a fraction's next argument, a function).
     A letter alone is a variable wherever it stands (`2\\pi r`, `x + 1`); letters that read as
     no known variables are a word addressed to the reader, never shown, whatever order they
-    stand in (`EQ`, `ACK`, `best`)."""
+    stand in (`EQ`, `ACK`, `best`), nor as letters the gold holds apart (`yes` for `xy + s`)."""
+    return any(len(product) > 1 and (not _covered(product, terms) or _judgement_word(
+        "".join(letter for letter in product if len(letter) == 1), words))
+               for product in _products(answer))
+
+
+def _covered(product: Sequence[str], terms: Sequence[frozenset[str]]) -> bool:
+    """Whether one term of the gold holds every letter of `product` but the constants."""
+    letters = set(product) - _CONSTANT_LETTERS
+    return not letters or any(letters <= term for term in terms)
+
+
+def _products(answer: str) -> list[list[str]]:
+    """The products of letters in `answer`, each its letters in order (`_spelled_products`)."""
     tokens = _TOKEN.findall(answer)
     products: list[list[str]] = [[]]
     at = 0
@@ -450,8 +474,83 @@ def _spelled_products(answer: str, named: frozenset[str] = frozenset()) -> bool:
         else:
             products.append([])
         at += 1
-    return any(len(product) > 1 and not all(letter in named for letter in product)
-               for product in products)
+    return products
+
+
+@functools.lru_cache(maxsize=1024)
+def _gold_terms(gold: str) -> tuple[frozenset[str], ...]:
+    """The letters the gold names (`known_letters`) term by term: its mathematics (as
+    `known_letters` reads it) parted at a `+`, `-`, relation or colon outside every bracket
+    (`_TERM_SIGNS`; `(a+b)x` is one term) and at a comma, semicolon, `&` or `\\\\` anywhere
+    but in a script (`(k, o)`, `\\{x, y\\}`: separate symbols; `I_{(-1,1)}X` is one term):
+    every product of the gold (`_products`) lies in one of its terms. A product of the answer is shown
+    only where one term holds all its letters: `yx` and `2yx` for `xy`, `hr` for `\\pi r^2 h`,
+    `ax` for `x^2 - (a+b)x + ab`; never `ys` for `xy + s` or `ok` for `k + o`."""
+    gold = gold[:_MAX_NAMING]
+    named = known_letters(gold)
+    spans = [gold] if not _WORDS.search(_TEXT_ARGUMENT.sub(" ", gold)) else _math_spans(gold)
+    terms: list[frozenset[str]] = []
+    for span in spans:
+        term: set[str] = set()
+        depth = 0
+        script = 0  # the depth a script's braces opened at; 0 outside scripts
+        tokens = _TOKEN.findall(_rendered(span))
+        for at, token in enumerate(tokens):
+            name = token[1:] if token.startswith("\\") else ""
+            depth = max(depth + (token in _OPENING) - (token in _CLOSING), 0)
+            if token == "{" and at > 0 and tokens[at - 1] in ("^", "_") and not script:
+                script = depth  # `I_{(-1,1)}`: a script's commas part no term
+            elif script and depth < script:
+                script = 0
+            if script:
+                continue
+            if token in _TERM_PARTS or depth == 0 and (token in _TERM_SIGNS
+                                                        or name in _TERM_SIGN_COMMANDS):
+                terms.append(frozenset(term & named))
+                term = set()
+            elif token.isascii() and token.isalpha():
+                term.update(token)
+            elif name in _GREEK_ORDER:
+                term.add(name)
+        terms.append(frozenset(term & named))
+    return tuple(term for term in terms if term)
+
+
+_OPENING = frozenset({"(", "[", "{", "\\{", "\\langle", "\\lfloor", "\\lceil", "\\lvert"})
+_CLOSING = frozenset({")", "]", "}", "\\}", "\\rangle", "\\rfloor", "\\rceil", "\\rvert"})
+_TERM_PARTS = frozenset({",", ";", "&", "\\\\"})
+"""What parts the gold's terms wherever it stands (a list's items, a matrix's entries)."""
+_TERM_SIGNS = frozenset("+-=<>:|")
+_TERM_SIGN_COMMANDS = frozenset("""
+    pm mp le leq ge geq lt gt ne neq equiv approx cong sim simeq to implies iff cup cap
+    setminus in notin subset subseteq supset supseteq mid leqslant geqslant
+    Rightarrow rightarrow Leftrightarrow land lor wedge vee
+""".split())  # noqa: SIM905
+"""What parts the gold's terms outside every bracket: a sum's or relation's signs."""
+_JUDGEMENT_WORDS = frozenset("""
+    ok ja si da jo ya
+    yes yeah yep yup yea yah okay okey true right correct correctly equal equals same valid
+    sure agree agreed fine good exact exactly indeed affirmative accept accepted pass
+    oui vrai sim tak ano igen evet hai haan jawohl genau richtig wahr cierto verdad vero
+    certo esatto correcto correto juist klopt prawda pravda dogru benar betul iya ndio ndiyo
+    false wrong nope nah nein non nee nie nej nao net faux falsch falso
+""".split())  # noqa: SIM905
+"""Words a judge reads as a verdict, in the languages a judge may read written in ASCII
+letters (any other script is never shown): never shown as a product or a spelled run, whatever
+letters the gold names (`8 \\, yes` for a gold `ys`; `yes` against the gold `yes` is the rules'
+to match as text, not the judge's)."""
+
+
+_LONGEST_WORD = max(map(len, _JUDGEMENT_WORDS))
+"""A spelled run is read for a judgement word where its newest letters end one (linear time)."""
+
+
+def _judgement_word(letters: str, words: frozenset[str] = _JUDGEMENT_WORDS) -> bool:
+    """Whether `letters` is a judgement word of two letters (`ok`, `si`) or holds one of three
+    letters or more (`yes`, `xyes`, `true`)."""
+    lowered = letters.lower()
+    return lowered in words or len(lowered) > 2 and any(
+        word in lowered for word in words if len(word) > 2)
 
 
 _OPERATOR_LETTERS = frozenset({"Sigma", "Pi"})
@@ -660,7 +759,7 @@ class MathJudge:
                 and answer is not None and gold is not None
                 and 0 < len(answer.strip()) and len(answer) <= self.config.max_chars
                 and 0 < len(gold.strip()) and len(gold) <= self.config.max_chars
-                and judgeable(answer, gold=gold))
+                and judgeable(answer, gold=gold, labels=self.config.labels))
 
 
 def judged_scores(judge: MathJudge, samples: Sequence[Sample], answers: Sequence[str | None],

@@ -759,7 +759,7 @@ def normalize(answer: str, carried: frozenset[str] = frozenset()) -> str:
     s = _DEGREE_SCALE.sub(r" \\text{\1}", s)  # `-5^\\circ C` is -5 degrees Celsius
     s = _without_degrees(s)
     s = _marks_read(s)  # `5′8″`, `5^{\prime} 8^{\prime\prime}`, `5 ft 8 in`: `5'8"`
-    s = _money_read(s)  # `\textdollar 12`: `\$12`; `\$5 and 50 cents`: `\$5.50`
+    s = _money_read(s, carried)  # `\textdollar 12`: `\$12`; `\$5 and 50 cents`: `\$5.50`
     s = _currency_signs(s, carried)
     s = s.replace("\\%", "%").replace("{,}", ",")
     s = _currency_code_before(s, carried)
@@ -854,18 +854,39 @@ _FEET_INCHES = re.compile(r"(?<![\d\s])\s*(\d+)\s*(?:ft|feet|foot)\.?\s*(?:,\s*|
 
 
 _CURLY_MARKS = {"\u2019": _PRIMES[1], "\u201d": _PRIMES[2]}
-_CURLY_MARK = re.compile(r"\u2018(\s*[\d.,]+\s*)\u2019|\u201c(\s*[\d.,]+\s*)\u201d"
+def _corner_bracket(ch: str, side: str) -> bool:
+    """Whether `ch` is a corner bracket of `side` (`「`, `『`, `﹁`, `｢`: CJK's quotation marks)."""
+    name = unicodedata.name(ch, "")
+    return "CORNER BRACKET" in name and f"{side} " in f"{name} "
+
+
+_QUOTE_OPENERS = "".join(ch for ch in map(chr, range(0x10000)) if unicodedata.category(ch) == "Pi"
+                         or unicodedata.category(ch) == "Ps" and "QUOTATION" in unicodedata.name(ch, "")
+                         or _corner_bracket(ch, "LEFT"))
+_QUOTE_CLOSERS = "".join(ch for ch in map(chr, range(0x10000)) if unicodedata.category(ch) in ("Pi", "Pf")
+                         or unicodedata.category(ch) == "Pe" and "QUOTATION" in unicodedata.name(ch, "")
+                         or _corner_bracket(ch, "RIGHT"))
+_QUOTED_NUMERAL = r"(\s*(?:[\d.,/]+|\\[dt]?frac\s*(?:\d|\{\s*\d+\s*\})\s*(?:\d|\{\s*\d+\s*\}))\s*)"
+_FINAL_QUOTES = "".join(ch for ch in _QUOTE_CLOSERS if unicodedata.category(ch) == "Pf")
+_INITIAL_QUOTES = "".join(ch for ch in _QUOTE_OPENERS if unicodedata.category(ch) == "Pi")
+_CURLY_MARK = re.compile(rf"[{re.escape(_QUOTE_OPENERS)}]{_QUOTED_NUMERAL}[{re.escape(_QUOTE_CLOSERS)}]"
+                         rf"|[{re.escape(_FINAL_QUOTES)}]{_QUOTED_NUMERAL}[{re.escape(_INITIAL_QUOTES)}]"
+                         rf"|``{_QUOTED_NUMERAL}''|(?<!`)`{_QUOTED_NUMERAL}'"
                          r"|(?<=\d)[\u2019\u201d](?![\u2018\u2019\u201c\u201d'\"\u2032\u2033])")
 """The typographic closing quotes a word processor writes for feet and inches (`5’8”`), read as
-marks right after a numeral's digit, one alone (a run, `7’’’`, is no mark); a numeral between
-an opening and a closing quote (`“7”`, `‘7’`) is quoted, as `"7"` is, not a length."""
+marks right after a numeral's digit, one alone (a run, `7’’’`, is no mark); a numeral (digits,
+`1/2`, `\\frac12`) between an opening quote of any kind and a closing one is quoted, as `"7"` is,
+not a length: Unicode's initial quotes (category Pi: `“`, `‘`, `«`, `‹`) and opening quotation
+marks (`„`, `‚`, `〝`) or corner brackets (`「`, `『`) open, its initial and final quotes (Pi,
+Pf: `„7“` closes with `“`), closing quotation marks (`〞`) and corner brackets close, and
+TeX's ``` ``7'' ``` and `` `7' `` are quotes too. A final quote opens only before an initial
+one (`»7«`): `5’8”` is 5 feet 8 inches."""
 
 
 def _curly_read(match: re.Match[str]) -> str:
-    """A `_CURLY_MARK`: a quoted numeral in straight quotes of its kind, a mark as the prime."""
-    if match[1] is not None:
-        return f"'{match[1]}'"
-    return f'"{match[2]}"' if match[2] is not None else _CURLY_MARKS[match[0]]
+    """A `_CURLY_MARK`: a quoted numeral in straight double quotes, a mark as the prime."""
+    quoted = next((group for group in match.groups() if group is not None), None)
+    return f'"{quoted}"' if quoted is not None else _CURLY_MARKS[match[0]]
 
 
 def _marks_read(s: str) -> str:
@@ -876,6 +897,7 @@ def _marks_read(s: str) -> str:
         s = _PRIME_COMMANDS.sub(lambda m: _PRIMES[m.group(2).count("prime")], s)
     if not s.isascii():
         s = "".join(_PRIME_SIGNS.get(ch, ch) for ch in s)
+    if not s.isascii() or "`" in s:
         s = _CURLY_MARK.sub(_curly_read, s)
     height = _FEET_INCHES.fullmatch(_TEXT_CMD.sub(r" \1 ", s)) if len(s) < 80 else None
     return s if height is None else f"{height.group(1)}'{height.group(2)}\""
@@ -892,7 +914,9 @@ _CURRENCY_COMMANDS = {"textdollar": "\\$", "textdollaroldstyle": "\\$", "texteur
                       "cent": "\u00a2",
                       "textwon": "\u20a9", "textlira": "\u20a4", "textpeso": "\u20b1",
                       "textnaira": "\u20a6", "textbaht": "\u0e3f", "textdong": "\u20ab",
-                      "textguarani": "\u20b2", "textcolonmonetary": "\u20a1"}
+                      "textguarani": "\u20b2", "textcolonmonetary": "\u20a1",
+                      "mathdollar": "\\$", "officialeuro": "\u20ac", "mathsterling": "\u00a3",
+                      "textrupee": "\u20b9", "textruble": "\u20bd", "textcurrency": "\u00a4"}
 """LaTeX's commands for currency signs (textcomp, amssymb's `\\yen`, eurosym, marvosym,
 wasysym), each as the sign it sets (a sign of Unicode's category Sc)."""
 _CURRENCY_COMMAND = re.compile(r"\\(" + "|".join(_CURRENCY_COMMANDS) + r")(?![a-zA-Z])\s*(?:\{\s*\})?")
@@ -905,18 +929,26 @@ _DOLLARS_AND_CENTS = re.compile(
     r"((?:in\s+total|in\s+all|total|altogether|combined)\.?)?\s*", re.IGNORECASE)
 
 
+_PENCE_ALONE = re.compile(r"(\d{1,12})\s*+(?:p|pence)\.?", re.IGNORECASE)
+"""A whole answer in pence (`550p`, `550 pence`), read stripped (linear time)."""
 _PENCE = frozenset({"pence", "p"})
 """Sterling's hundredths, by their word or symbol (`50 pence`, `50p`); cents are the others'."""
 
 
-def _money_read(s: str) -> str:
+def _money_read(s: str, carried: frozenset[str] = frozenset()) -> str:
     """`s` with a currency command as its sign (`_CURRENCY_COMMANDS`: `\\textdollar 12` is
-    `\\$12`), and a whole answer in a currency and its hundredths as that currency
-    (`5 euros 50 cents`: `€5.50`)."""
+    `\\$12`), a whole answer in a currency and its hundredths as that currency
+    (`5 euros 50 cents`: `€5.50`), and one in pence alone as pounds where pounds are asked or
+    the gold's (`carried`; `550p`: `£5.50`; not for `How many pence`)."""
     if "\\" in s:
         s = _CURRENCY_COMMAND.sub(lambda m: _CURRENCY_COMMANDS[m.group(1)], s)
     both = _DOLLARS_AND_CENTS.fullmatch(_TEXT_CMD.sub(r" \1 ", s)) if len(s) < 100 else None
     if both is None:
+        pence = _PENCE_ALONE.fullmatch(_TEXT_CMD.sub(r" \1 ", s).strip()) if len(s) < 100 else None
+        asked = _asked_units(carried) or frozenset()
+        if pence is not None and "pence" not in asked and (
+                "GBP" in asked or "GBP" in _gold_currencies(carried)):
+            return f"\u00a3{int(pence[1]) // 100}.{int(pence[1]) % 100:02d}"
         return s
     sign, whole, word, number, other_word, cents, hundredth, total = both.groups()
     word = word or other_word
@@ -2784,11 +2816,24 @@ def money_unasked(answer: str, carried: frozenset[str]) -> bool:
     two values). A currency sign is any sign of Unicode's category Sc but math's `$`
     (`_is_currency_sign`: `€`, `¥`, the full-width `＄`), `\\$`, a sign written as one
     (`_SIGN_CURRENCIES`: `元`) or a command that sets one (`_CURRENCY_COMMANDS`:
-    `\\textdollar`, `\\pounds`, `\\euro`)."""
+    `\\textdollar`, `\\pounds`, `\\euro`), and so is a currency's word or code before or
+    after the value (`_CURRENCY_WORDS`, `_ISO_4217`: `7 \\text{ dollars}`, `USD 7`, `Rs. 7`)."""
     return _NO_MONEY in carried and not _gold_currencies(carried) and (
         any(sign in answer for sign in _SIGN_CURRENCIES)
         or any(_is_currency_sign(ch) for ch in answer)
-        or "\\" in answer and _CURRENCY_COMMAND.search(answer) is not None)
+        or "\\" in answer and _CURRENCY_COMMAND.search(answer) is not None
+        or any(word in _ISO_4217 or word in _CURRENCY_WORDS
+               or word.lower() in _CURRENCY_WORDS or _singular(word.lower()) in _CURRENCY_WORDS
+               for word in _WORD_BESIDE.findall(answer[:200])))
+
+
+_WORD_BESIDE = re.compile(r"(?<![A-Za-z\\])[A-Za-z]{2,}(?![A-Za-z])")
+"""A word of an answer (not a command's name): a currency's word or code beside its value."""
+
+
+def _singular(word: str) -> str:
+    """`word` less a plural's `s` or `es` (`dollars`, `rupees`, `pesos`)."""
+    return word[:-1] if word.endswith("s") and not word.endswith("ss") else word
 
 
 def _gold_currencies(carried: frozenset[str]) -> set[str]:
@@ -3667,8 +3712,50 @@ for _unit in _UNIT_SYMBOLS - {"pm", "rpm", "fps"} - set(_RATE_UNITS):
 _SIGN_CURRENCIES = {"\\$": ("$",), "\u20ac": ("EUR",), "\u00a3": ("GBP",), "\u20b9": ("INR",),
                     "\u00a5": ("JPY", "CNY"), "\u00a2": ("cent",), "\u5143": ("CNY",),
                     "\u5186": ("JPY",)}  # (`元` and `円` are written as signs are: `120 元`)
+_CURRENCY_SIGNS = tuple(ch for ch in map(chr, range(0x10000)) if _is_currency_sign(ch))
+"""Every currency sign of Unicode (category Sc) but math's `$`."""
 _CURRENCY_IDS = frozenset({"$", "cent", "EUR", "GBP", "JPY", "CNY", "INR", "RUB", "nickel", "dime",
-                           "peso", "franc", "won", "dinar", "dirham", "shilling", "pence"})
+                           "peso", "franc", "won", "dinar", "dirham", "shilling", "pence"}) | {
+    f"{_OTHER_CURRENCY}{sign}" for sign in _CURRENCY_SIGNS if sign not in _SIGN_CURRENCIES}
+"""The ids of currencies: the named ones, and each other sign of Unicode (`sign ₩`): where a
+question asks an amount of money in no currency it names, every sign answers it (`₩7`)."""
+# ISO 4217's codes of the currencies in use (as written, upper case: `USD 7`, `7 KRW`).
+_ISO_4217 = frozenset("""
+    AED AFN ALL AMD ANG AOA ARS AUD AWG AZN BAM BBD BDT BGN BHD BIF BMD BND BOB BRL BSD BTN
+    BWP BYN BZD CAD CDF CHF CLP CNY COP CRC CUC CUP CVE CZK DJF DKK DOP DZD EGP ERN ETB EUR
+    FJD FKP GBP GEL GHS GIP GMD GNF GTQ GYD HKD HNL HTG HUF IDR ILS INR IQD IRR ISK JMD JOD
+    JPY KES KGS KHR KMF KPW KRW KWD KYD KZT LAK LBP LKR LRD LSL LYD MAD MDL MGA MKD MMK MNT
+    MOP MRU MUR MVR MWK MXN MYR MZN NAD NGN NIO NOK NPR NZD OMR PAB PEN PGK PHP PKR PLN PYG
+    QAR RON RSD RUB RWF SAR SBD SCR SDG SEK SGD SHP SLE SLL SOS SRD SSP STN SVC SYP SZL THB
+    TJS TMT TND TOP TRY TTD TWD TZS UAH UGX USD UYU UZS VES VND VUV WST XAF XCD XOF XPF YER
+    ZAR ZMW ZWL
+""".split())  # noqa: SIM905
+_NOT_CURRENCY_WORDS = frozenset({"colon", "mark", "mill", "dram"})
+"""Names of currency signs that are other words first (`₡` COLON SIGN, `₻` NORDIC MARK SIGN,
+`֏` ARMENIAN DRAM SIGN: a weight's dram)."""
+
+
+def _sign_name(sign: str) -> str:
+    """The currency a sign's Unicode name names, lower case: its last word but a final `SIGN` or
+    `MARK`, `SYMBOL` and `CURRENCY` (`₩` WON SIGN: `won`; `₺` TURKISH LIRA SIGN: `lira`; `฿` THAI
+    CURRENCY SYMBOL BAHT: `baht`; `₠` EURO-CURRENCY SIGN: `euro`)."""
+    words = unicodedata.name(sign, "").replace("-", " ").split()
+    words = [word for word in words[:-1] + [w for w in words[-1:] if w not in ("SIGN", "MARK")]
+             if word not in ("SYMBOL", "CURRENCY")]
+    return words[-1].lower() if words else ""
+
+
+_CURRENCY_WORDS = {word: currency for word, currency in _UNIT_IDS.items()
+                   if currency in _CURRENCY_IDS} | {
+    name: _SIGN_CURRENCIES.get(sign, (f"{_OTHER_CURRENCY}{sign}",))[0]
+    for sign in _CURRENCY_SIGNS if (name := _sign_name(sign)) and name not in _UNIT_IDS
+    and name not in _NOT_CURRENCY_WORDS} | {
+    currency: currency for currency in _CURRENCY_IDS if currency.isalpha() and currency.islower()}
+"""One table of the words that name a currency, and its id: the unit table's currencies
+(`dollar`, `buck`, `cent`, `euro`, `rupee`, `Rs`, `USD`), every currency sign's name
+(`_sign_name`: `won`, `ruble`, `baht`, `naira`; not `pound`, a weight's word first) and the
+currencies named by id (`peso`, `franc`, `dinar`); with ISO 4217's codes (`_ISO_4217`), money
+wherever it is written beside a value (`money_unasked`: `7 \\text{ dollars}`, `USD 7`)."""
 
 
 def _unit_id(word: str) -> str | None:

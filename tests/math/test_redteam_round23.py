@@ -365,8 +365,8 @@ def test_words_of_named_letters_never_reach_the_judge(
 # Honest products of the gold's variables are still shown (the filter's controls; h-m50: the
 # gold names the letters, the question never does: against `7` these were shown before).
 @pytest.mark.parametrize(("answer", "gold"), [
-    ("2xy", "2yx"), ("xys", "syx"), ("\\pi r^2 h", "\\pi h r^2"), ("OK \\cdot 2", "2 \\cdot OK"),
-])
+    ("2xy", "2yx"), ("xys", "syx"), ("\\pi r^2 h", "\\pi h r^2"), ("OP \\cdot 2", "2 \\cdot OP"),
+])  # (h-m52: `OK \\cdot 2` for `2 \\cdot OK` holds a judgement word, never shown; the rules score it)
 def test_named_variables_are_shown(answer: str, gold: str) -> None:
     assert judgeable(answer, gold=gold) is True
 
