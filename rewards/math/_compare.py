@@ -492,10 +492,11 @@ _CLOSER_AT_END = re.compile(
     r"(?:(?:\\(?:right|[Bb]igg?r?)(?![A-Za-z])[ \t\n]*)?"
     rf"(?:[{re.escape(_CLOSING)}|\u2016]|\\[}}|]"
     r"|\\(?:rbrace|rbrack|rangle|rceil|rfloor|rvert|rVert|vert|Vert)(?![A-Za-z]))"
-    r"|\\right[ \t\n]*\.)[ \t\n]*\Z")
+    r"|\\right[ \t\n]*\.|\\end[ \t\n]*\{[A-Za-z*]{1,40}\})[ \t\n]*\Z")
 """A closing delimiter at the end: any bracket Unicode calls closing (category Pe: `)`, `]`,
 `⌉`, `⟩`, `」`, full-width ones), a bar (`|`, `\\|`, `‖`, `\\rvert`), an escaped brace `\\}`,
-TeX's closing commands, `\\right.`: what it closes ends where its content ends, so a sign right
+TeX's closing commands, `\\right.`, an environment's `\\end{name}` (a name is no content:
+`\\end{Vmatrix*}` ends in no `*`): what it closes ends where its content ends, so a sign right
 before it (`(5+)`, `|5+|`, `[5 \\geq]`, `\\{5+\\}`) is one at the end. A group's own brace
 closes one too (`{5+}`, `5 \\mathrel{\\geq}`: `_unwrapped_group`), unless the group is a
 script's (`f(0^+)`, `x^{+}`, `Fe^{2+}`: a script's mark)."""

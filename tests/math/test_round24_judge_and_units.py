@@ -89,6 +89,7 @@ def test_a_judgement_word_the_rules_read_as_the_gold_still_scores(reward: MathRe
     "|5 \\geq|", "\\lvert 5+\\rvert", "\\left|5+\\right|", "\\lVert 5+ \\rVert", "「5+」", "（5+）",
     "⟨5+⟩", "\\{5 \\bmod\\}", "5 \\mod", "(5 \\pmod)", "{5 \\bmod}", "5 \\sum", "(5 \\int)",
     "\\text{{5+}}", "\\mathbf{5+}", "5 \\therefore", "(5 \\dashrightarrow)", "5 \\nequiv",
+    "\\begin{pmatrix} 5+ \\end{pmatrix}", "\\begin{Vmatrix*} 5 \\geq \\end{Vmatrix*}",
 ])
 def test_a_sign_before_any_closing_delimiter_buys_nothing(
     reward: MathReward, judged: MathReward, answer: str
@@ -99,6 +100,7 @@ def test_a_sign_before_any_closing_delimiter_buys_nothing(
 @pytest.mark.parametrize("text", [
     "|x|", "\\|x\\|", "Fe^{2+}", "x^{+}", "\\mathbb{R}^{+}", "f(0^+)", "\\frac{1}{2}",
     "x \\equiv 3 \\pmod{5}", "\\{1, 2\\}", "\\lvert -5 \\rvert", "(-\\infty, 5]", "e^{x+1}",
+    "\\begin{Vmatrix*} 7 \\end{Vmatrix*}", "\\begin{bmatrix*}[r] 7 \\end{bmatrix*}",
 ])
 def test_values_that_close_a_delimiter_end_in_no_sign(text: str) -> None:
     assert not _ends_in_sign(text)
