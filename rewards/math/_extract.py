@@ -2221,6 +2221,9 @@ def _unread_after_box(text: str, end: int,
             if _names_a_result(lone.group("label")) or number_value(lone.group("value")) not in worked:
                 return sentence, True  # `Total = 8`, `x = 8`, `The number of apples she has left = 8`
             continue  # `Start = 10.`, `Total eaten = 3.`: a label of the working's own value
+        aside = _said_of_restatement(sentence + (ending if ending in ("?", "？") else ""), answer)
+        if aside is not None:  # `It is 7 (not sure).`, `7, maybe.`, `Correction: 7 -> 8.`, `So 7 becomes 8.`
+            return aside, "?" not in aside  # (`It is 7 (?)`: a question of it, uncertain)
         if any(form.match(sentence) for form in _READ_FORMS) and not _story_action(sentence) and not (
                 _states_another_result(sentence, answer)) and not _leaves_another_value(sentence, answer) and not (
                 _negates_a_judgement(sentence)):
@@ -2276,12 +2279,40 @@ def _unread_after_box(text: str, end: int,
     return (" ".join(dict.fromkeys(sentence for _, sentence, _ in stated)), tuple(stated)) if stated else None
 
 
+def _said_of_restatement(sentence: str, answer: str) -> str | None:
+    """What a sentence after the box that states the box's value again says of it, read by the
+    rule that reads what follows the box itself (`_said_of`: a verb, `So 7 becomes 8.`, `7 is
+    now 8`; `_said_after_a_mark`: a mark and an aside, `It is 7 (not sure).`, `7, maybe.`,
+    `Correction: 7 -> 8.`): the sentence opens with the value, past a restating opener
+    (`_READ_FORMS`, `_RESTATING_OPENER`: `It is`, `So`, `Correction:`). Only what judges the
+    value (`_judges`: a hedge, a negation, a question, another value) is returned, for the
+    comparison to read (`affirms`); None for a sentence of another form, another value first
+    (`So 8 becomes 7.`: the box's value is where it leads) or an aside that judges nothing
+    (`It is 7 (apples).`). `_restated` reads a sentence first; where it finds nothing there,
+    the sentence is read here, never passed unread."""
+    opener = next((found for form in (*_READ_FORMS, _RESTATING_OPENER) if (found := form.match(sentence))), None)
+    rest = sentence[opener.end():] if opener is not None else sentence
+    value = _LEADING_NUMBER.match(rest)
+    if value is None or _value_differs(value.group("number"), answer) is not False:
+        return None
+    after = _DENIED_VALUE.sub(" ", rest[value.end():])  # `It is 7 (not 8).`: 8 is not said of it
+    said = _said_of(after)
+    if said is None:
+        said = _said_after_a_mark(after, after, answer)
+    if said is None or _DENIED.fullmatch(said):  # (`not-7` as read: denied, not said)
+        return None
+    return said if _judges(said, answer) else None
+
+
+_LEADING_NUMBER = re.compile(r"\s*+(?P<number>-?\d++(?:\.\d++)?)(?![\d.])")
+_DENIED = re.compile(r"(?i:not|instead\s+of|rather\s+than)\s*-?\d+(?:\.\d+)?")
+
 # (a run of marks is read as three: `### 7`; read with .match; possessive, and no start inside
 # a run of spaces, so a search is linear too)
 _GSM8K_MARK = re.compile(r"(?<!\s)\s*+#{3,}+\s*+(?=[-+]?\d)")
 # What may follow the value after `####`: a unit of up to three words, bare or in brackets
 # (`#### 7 apples`, `#### 7 (apples)`).
-_GSM8K_UNIT = re.compile(r"(?<=[\d\s])\s*+\(?\s*+(?P<words>[^\W\d_]++(?:\s++[^\W\d_]++){0,2})\s*+\)?$")
+_GSM8K_UNIT = re.compile(r"(?:(?<=\d)|(?<=\s)(?<!\s\s))\s*+\(?\s*+(?P<words>[^\W\d_]++(?:\s++[^\W\d_]++){0,2})\s*+\)?$")
 # A number and the word right after it (`10 apples`): the thing the working counts.
 _COUNTED_NOUN = re.compile(r"(?<![\w.])\d++(?:\.\d++)?[ \t]*+([^\W\d_]++)")
 
@@ -2463,13 +2494,24 @@ def _arrow_signs() -> str:
                        if any(word in unicodedata.name(chr(code), "") for word in ("ARROW", "HARPOON"))])
 
 
-# An arrow in every spelling (one set): ASCII (`->`, `-->`, `=>`, `==>`, `~>`, `|->`), LaTeX
+def _dash_signs() -> str:
+    """Every dash and minus Unicode draws, from the character data (category Pd: `-`, `‐`, `–`,
+    `—`, `﹣`, `－`; a character named a MINUS SIGN that is no other operation: `−`, `➖`), as
+    the inside of a character class: the shaft of an ASCII arrow in any of its look-alikes."""
+    codes = [code for code in range(0x21, 0x10000) if unicodedata.category(chr(code)) == "Pd" or (
+        unicodedata.name(chr(code), "").endswith("MINUS SIGN") and not re.search(
+            r"PLUS|WITH", unicodedata.name(chr(code))))]
+    return char_class(codes)[1:-1]
+
+
+# An arrow in every spelling (one set): ASCII (`->`, `-->`, `=>`, `==>`, `~>`, `|->`, `->>`,
+# with any dash or minus for its shaft, `−>`, `–>`: `_dash_signs`), LaTeX
 # (every `...arrow` command, `\\to`, `\\implies`, `\\iff`, `\\mapsto`, `\\leadsto`, `\\gets`) and
 # Unicode's arrows (`_arrow_signs`). After the box an arrow is read as `→` is: it leads to
 # what follows it (`Total -> 8` offers 8, as `Total → 8` does). Not ASCII `<-`: the text as
 # read (`sentence_key`) drops the spaces around signs, so `x <- 8` is `x < -8`, a bound.
 _ARROW = re.compile(r"\\(?:[A-Za-z]*(?:arrow|Arrow)|to|gets|implies|impliedby|iff|mapsto|longmapsto|"
-                    r"xmapsto|leadsto)(?![A-Za-z])|\|?[-=~]{1,3}>|" + _arrow_signs())
+                    r"xmapsto|leadsto)(?![A-Za-z])|\|?[=~" + _dash_signs() + "]{1,3}>{1,2}|" + _arrow_signs())
 _SENTENCES_READ = 3
 """How many sentences after the box's own `_unread_after_box` reads, past those that pass
 (`_passes`); what follows them is the working or more thought (`_restated` reads a retraction)."""
@@ -3216,11 +3258,12 @@ def _harmless_remark(sentence: str, ending: str = "") -> bool:
              for part in _courtesy_words(word.lower().replace("’", "'"))]
     if ending in ("?", "？") and any(word in _AFFIRMING for word in words):
         return False
-    for at, word in enumerate(words):
-        if word in _NEGATION_WORDS or word in _NEGATING_REMARK:
-            following = [w for w in words[at + 1:] if w not in _NEGATION_FILLER]
-            if following and following[0] in _AFFIRMING:
-                return False
+    following: str | None = None  # the next word that is no filler (read backwards: linear)
+    for word in reversed(words):
+        if (word in _NEGATION_WORDS or word in _NEGATING_REMARK) and following in _AFFIRMING:
+            return False
+        if word not in _NEGATION_FILLER:
+            following = word
     negated = any(word in _NEGATION_WORDS or word in _NEGATING_REMARK for word in words)
     condition = next((at for at, word in enumerate(words) if word in _CONDITIONS), len(words))
     return all(word in _REMARK_WORDS or word in _NEGATION_WORDS or word in _NEGATING_REMARK

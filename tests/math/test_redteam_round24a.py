@@ -166,8 +166,9 @@ AFTER_BOX_ATTACKS: list[object] = [
     "Total \\overset{}{\\to} 8", "Total \\hookrightarrow 8", "Total \\nrightarrow 8", "Total －> 8",
     "Total -＞ 8", "Total -\u2060> 8", "Total $\\rightarrow$ 8",
     "Update: 7 -> 8.", "Edit: 7 -> 8.", "Correction: the 7 above should be 8.", "7 changes to 8.",
-    *(_p(f"Total {dash} 8", ASCII_ARROW) for dash in ("−>", "–>", "—>", "‐>", "﹣>", "−−>", "->>")),
-    *(_p(tail, CORRECTION_ARROW) for tail in (
+    *(f"Total {dash} 8" for dash in  # ASCII_ARROW: closed (h-m51)
+       ("−>", "–>", "—>", "‐>", "﹣>", "−−>", "->>")),
+    *(tail for tail in (  # CORRECTION_ARROW: closed (h-m51)
         "Correction: 7 -> 8.", "Correction: 7 \\to 8.", "Wait, 7 → 8.", "Oops, 7 -> 8.",
         "Correction: 7 is now 8.", "So 7 becomes 8.")),
     # a result named before a colon offers the label's value
@@ -187,7 +188,7 @@ AFTER_BOX_ATTACKS: list[object] = [
     # a hedge, a retraction or a denied box
     "It is 7 (or 8).", "It is 7 (or so).", "Maybe.", "I'm not sure.", "Just a guess.",
     "It is 8 (not 7).", "Final: 8 (not 7)", "It is 8 rather than 7.", "It is 7 (not 8), or 8.",
-    *(_p(tail, HEDGE_RESTATED) for tail in (
+    *(tail for tail in (  # HEDGE_RESTATED: closed (h-m51)
         "It is 7 (not sure).", "It is 7 (unsure).", "It is 7 (a guess).", "It is 7 (?)",
         "It is 7 (or not).", "7 (maybe)", "7, maybe.", "It is 7 — not sure.")),
     # what-ifs the story does not reject
@@ -457,7 +458,7 @@ def _elapsed(tail: str) -> float:
     "Total " + "-> " * 20_000, "Total " + "−> " * 20_000, "Result: " + "apples " * 20_000 + "= 8",
     "\n\n#### 7 " + "apples " * 20_000, "⁸ " * 20_000, "; but" * 20_000, "nobody " * 20_000,
     "“7” " * 20_000, "MD " * 20_000, "5 {+} " * 20_000, "If she had eaten 2, she would have 8" + ", but" * 20_000,
-    _p("(not " * 30_000, REMARK_QUADRATIC), _p("nothing of " * 16_000, REMARK_QUADRATIC),
+    "(not " * 30_000, "nothing of " * 16_000,  # REMARK_QUADRATIC: closed (h-m51)
 ], ids=lambda tail: f"{tail[:12]!r}x{len(tail)}")
 def test_the_new_rules_stay_linear(tail: str) -> None:
     elapsed = _elapsed(tail)
@@ -466,7 +467,7 @@ def test_the_new_rules_stay_linear(tail: str) -> None:
 
 @pytest.mark.parametrize("text", [
     "7 " + "apples " * 60_000, "7 (" + "( " * 60_000,
-    _p("7" + " " * 60_000 + "x!", GSM8K_UNIT_QUADRATIC),
+    "7" + " " * 60_000 + "x!",  # GSM8K_UNIT_QUADRATIC: closed (h-m51)
 ], ids=lambda text: f"{text[:8]!r}x{len(text)}")
 def test_the_gsm8k_unit_pattern_is_linear(text: str) -> None:
     start = time.perf_counter()
