@@ -250,7 +250,10 @@ def _final_answer(text: str, config: MathConfig) -> Extraction | None:
         return replace(found, choice=letter.group(1)) if letter else found
     found = _from_gsm8k(tail)
     if found is not None:
-        return found
+        # what follows the `####` line is read as what follows a box (`#### 7\nOr 8.`,
+        # `#### 7\nI'm not sure.`: a second answer, a hedge)
+        line_end = tail.find("\n", tail.rfind("####"))
+        return found if line_end < 0 or not tail[line_end:].strip() else _box_with_words(tail, found, line_end)
     last = _last_phrase(tail)
     if last is not None:
         # "The answer is 5. Wait, that's wrong. Let me redo ... we get" (cut off): the model
@@ -2227,6 +2230,9 @@ def _unread_after_box(text: str, end: int,
         if any(form.match(sentence) for form in _READ_FORMS) and not _story_action(sentence) and not (
                 _states_another_result(sentence, answer)) and not _leaves_another_value(sentence, answer) and not (
                 _negates_a_judgement(sentence)):
+            again = _restated(f". {sentence}.", 0, answer)  # (read alone: `_restated`'s window, three
+            if again is not None:  # sentences from the box, may not reach it: `#### 7\nActually 8.`)
+                return again, True
             continue  # read by `_restated` (not `So one takes 8.`, read `So 1 takes 8`: own work;
             # not `So 4 + 4 = 8 apples remain.`, `So 8 are left.`: another result; not one that
             # negates a judgement of error, which affirms what it says, read below: `It is not a
@@ -2345,8 +2351,10 @@ def _read_sentences(region: str) -> list[tuple[str, str]]:
     for found in _READ_SENTENCE_END.finditer(region):
         parts.append((region[start:found.start()], found.group(0).strip()))
         start = found.end()
-    # a last line with no mark after a break is a line (a title, a label), as one before a break
-    parts.append((region[start:], _BREAK if parts and parts[-1][1] == _BREAK else ""))
+    # the reply's last line is read as a sentence, whatever ends the line before it: a title
+    # or a label heads what follows it, and nothing follows the last (`\\boxed{7}\\nMaybe.`,
+    # `#### 7\\nMaybe.`: a hedge; `sentence_key` drops the reply's last mark)
+    parts.append((region[start:], ""))
     merged: list[tuple[str, str]] = []
     rows: list[str] = []
     for sentence, ending in parts:

@@ -297,9 +297,9 @@ def test_a_gsm8k_line_of_the_box_keeps_it(
 @pytest.mark.parametrize("completion", [
     WORK + BOX + "\n\n#### 7\n\nWait, it is 8.", WORK + BOX + "\n\n#### 7 apples\nOr 8.",
     WORK + BOX + "\n\n#### 7\nThe answer is 8.", WORK + "#### 7 Actually 8.",
-    *(_p(WORK + BOX + "\n\n#### " + tail, AFTER_HASHES) for tail in (
+    *(WORK + BOX + "\n\n#### " + tail for tail in (  # AFTER_HASHES: closed (h-m51)
         "7\nActually 8.", "7\nNo, 8.", "7\nMaybe.", "7. Actually 8.")),
-    *(_p(WORK + "#### " + tail, AFTER_HASHES) for tail in (
+    *(WORK + "#### " + tail for tail in (  # AFTER_HASHES: closed (h-m51)
         "7\nOr 8.", "7\nIt could also be 8.", "7\nTotal -> 8", "7\nI'm not sure.")),
 ])
 def test_what_follows_a_gsm8k_line_is_read(
