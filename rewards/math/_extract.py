@@ -2423,9 +2423,10 @@ def _numerals_read(text: str) -> str:
     pronoun or a variable). The one
     reading of "holds a number" for what is read past the window (`_sentences_read`,
     `_unread_after_box`'s own clause). Linear."""
-    text = numbers_in_words(text)
+    text = _OTHER_NUMBER_WORD.sub(lambda word: str(_OTHER_NUMBERS[word.group(0).lower()]), numbers_in_words(text))
     if not text.isascii():
-        text = _NUMERAL_CHAR.sub(_numerals_as_digits, text)
+        text = _CJK_NUMERAL.sub(_cjk_value, _NUMERAL_CHAR.sub(_numerals_as_digits, text))
+    text = _LOWER_ROMAN.sub(lambda numeral: _roman_value(numeral, numeral.group(0).upper()), text)
     return _ROMAN.sub(_roman_value, text) if _ROMAN_LETTERS.search(text) else text
 
 
@@ -2438,9 +2439,16 @@ def _numeric_value(char: str) -> str:
     return str(value.numerator) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
 
 
-def _roman_value(numeral: re.Match[str]) -> str:
+def _roman_value(numeral: re.Match[str], letters: str = "") -> str:
+    """The value of a Roman numeral, in digits; a run of two capitals after a determiner or a
+    preposition (`_BEFORE_ABBREVIATION`: `the CD`, `in DC`, `a CV`) is an abbreviation, left as
+    it is (`VIII`, `XIII`, `be XI`, `Chapter XI` are numerals)."""
+    letters = letters or numeral.group(0)
+    if len(letters) == 2 and _BEFORE_ABBREVIATION.search(numeral.string, max(0, numeral.start() - 12),
+                                                          numeral.start()):
+        return numeral.group(0)
     value, previous = 0, 0
-    for letter in reversed(numeral.group(0)):
+    for letter in reversed(letters):
         digit = _ROMAN_DIGITS[letter]
         value, previous = (value - digit, previous) if digit < previous else (value + digit, digit)
     return str(value)
@@ -2456,6 +2464,36 @@ def _numeral_chars() -> str:
 # (not after a letter: `m²`, `x₁` are a unit's power and a variable's index)
 _NUMERAL_CHAR = re.compile(r"(?<![^\W\d_])" + _numeral_chars() + "+")
 _ROMAN_DIGITS = {"I": 1, "V": 5, "X": 10, "L": 50, "C": 100, "D": 500, "M": 1000}
+# A determiner or a preposition right before a word (`the CD`, `in DC`): what follows names a
+# thing, so a run of two Roman capitals there is an abbreviation, not a numeral.
+_BEFORE_ABBREVIATION = re.compile(r"(?<![^\W\d_])(?i:a|an|the|this|that|my|your|his|her|its|our|their|"
+                                  r"in|at|of|from|to|by|on|for|with)\s+$")
+# A Roman numeral in lower case of three letters or more made of `i`, `v`, `x` only (`viii`,
+# `xii`, `iii`): no English word is spelled so (`mix`, `dim`, `civil`, `vi`, `xi` are left).
+_LOWER_ROMAN = re.compile(r"(?<![^\W\d_])(?=[ivx]{3})(?:x{0,3})(?:ix|iv|v?i{0,3})(?![^\W\d_])")
+# A CJK numeral (`八`, `十二`, `三百`, `两千`): a run of the ideographs Unicode gives a numeric value
+# that numerals are written with (digits, `十` `百` `千` `万` `亿`, `零` `〇` `两`).
+_CJK_DIGITS = {**{char: value for value, char in enumerate("零一二三四五六七八九")}, "〇": 0, "两": 2}
+_CJK_UNITS = {"十": 10, "百": 100, "千": 1000}
+_CJK_NUMERAL = re.compile("[" + "".join([*_CJK_DIGITS, *_CJK_UNITS, "万", "亿"]) + "]+")
+
+
+def _cjk_value(numeral: re.Match[str]) -> str:
+    """The value of a CJK numeral in digits (`十二` 12, `三百零五` 305, `两万` 20000)."""
+    total, section, digit = 0, 0, 0
+    for char in numeral.group(0):
+        if char in _CJK_DIGITS:
+            digit = _CJK_DIGITS[char]
+        elif char in _CJK_UNITS:
+            section += (digit or 1) * _CJK_UNITS[char]
+            digit = 0
+        elif char == "万":  # a larger section
+            total += (section + digit) * 10_000
+            section, digit = 0, 0
+        else:  # 亿
+            total = (total + section + digit) * 100_000_000
+            section, digit = 0, 0
+    return str(total + section + digit)
 _ROMAN_LETTERS = re.compile(r"[IVXLCDM]{2}")
 _ROMAN = re.compile(r"(?<![^\W\d_])(?=[IVXLCDM]{2})M{0,3}(?:CM|CD|D?C{0,3})(?:XC|XL|L?X{0,3})(?:IX|IV|V?I{0,3})"
                     r"(?![^\W\d_])")
@@ -3770,15 +3808,21 @@ _ASIDE_WORDS = frozenset("""
 # The numbers to twelve in the other languages a box's clause is read in (`_SAID_OF_ELSEWHERE`;
 # not those spelled as an English word: `six`, `once`, `due`):
 # a verbless `(sieben)` says the value again in words that `affirms` does not read, so it is
-# not read as a judgement of it (as an affirmative clause of those languages is not).
-_OTHER_NUMBER_WORDS = frozenset("""
-    eins zwei drei vier fünf sechs sieben acht neun zehn elf zwölf
-    zéro deux trois quatre cinq sept huit neuf dix onze douze
-    cero uno dos tres cuatro cinco seis siete ocho nueve diez doce
-    tre quattro cinque sei sette otto nove dieci undici dodici
-    uma dois duas três sete oito dez doze
-    ноль один одна два две три четыре пять шесть семь восемь девять десять одиннадцать двенадцать
-""".split())  # noqa: SIM905 (a word list reads better as words)
+# not read as a judgement of it (as an affirmative clause of those languages is not). With
+# their values (the one table: `_numerals_read` writes them in digits past `_LONG_SENTENCE`).
+_OTHER_NUMBERS = {word: int(value) for word, value in (pair.split(":") for pair in """
+    eins:1 zwei:2 drei:3 vier:4 fünf:5 sechs:6 sieben:7 acht:8 neun:9 zehn:10 elf:11 zwölf:12
+    zéro:0 deux:2 trois:3 quatre:4 cinq:5 sept:7 huit:8 neuf:9 dix:10 onze:11 douze:12
+    cero:0 uno:1 dos:2 tres:3 cuatro:4 cinco:5 seis:6 siete:7 ocho:8 nueve:9 diez:10 doce:12
+    tre:3 quattro:4 cinque:5 sei:6 sette:7 otto:8 nove:9 dieci:10 undici:11 dodici:12
+    uma:1 dois:2 duas:2 três:3 sete:7 oito:8 dez:10 doze:12
+    ноль:0 один:1 одна:1 два:2 две:2 три:3 четыре:4 пять:5 шесть:6 семь:7 восемь:8 девять:9
+    десять:10 одиннадцать:11 двенадцать:12
+""".split())}
+_OTHER_NUMBER_WORDS = frozenset(_OTHER_NUMBERS)
+# Every number word of the other languages the reader knows (`_OTHER_NUMBERS`), whole words.
+_OTHER_NUMBER_WORD = re.compile(r"(?<![^\W\d_])(?i:" + "|".join(sorted(_OTHER_NUMBERS, key=len, reverse=True))
+                                + r")(?![^\W\d_])")
 
 
 def _said_after_a_mark(after: str, padded: str, answer: str) -> str | None:

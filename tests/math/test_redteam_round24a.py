@@ -315,7 +315,8 @@ def test_what_follows_a_gsm8k_line_is_read(
 @pytest.mark.parametrize("numeral", [
     "ⅷ.", "❽.", "⓼.", "८.", "𝟖.", "eight hundred.", "8️⃣.", "XIII.", "Ⅶ and Ⅰ.", "🄉.", "a dozen.",
     "ten minus two.",
-    *(_p(numeral, NUMERALS_UNREAD) for numeral in ("viii.", "八.", "ocho.", "acht.", "huit.")),
+    *(numeral for numeral in (  # NUMERALS_UNREAD: closed (h-m51)
+        "viii.", "八.", "ocho.", "acht.", "huit.")),
 ])
 def test_a_long_sentence_offering_another_numeral_is_not_passed(
     reward: MathReward, judged: MathReward, numeral: str
@@ -325,7 +326,7 @@ def test_a_long_sentence_offering_another_numeral_is_not_passed(
 
 @pytest.mark.parametrize("ending", [
     "seven (LCD screen).", "seven, a DVD.", "seven, by MIT.", "seven, CIVIL.", "seven, I think.",
-    *(_p(ending, ROMAN_ABBREVIATION) for ending in (
+    *(ending for ending in (  # ROMAN_ABBREVIATION: closed (h-m51)
         "seven, as the CD said.", "seven, in DC.", "seven; see the CV.", "seven, said the MD.")),
 ])
 def test_a_long_honest_sentence_keeps_the_box(
