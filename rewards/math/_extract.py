@@ -3818,7 +3818,7 @@ _OTHER_NUMBERS = {word: int(value) for word, value in (pair.split(":") for pair 
     uma:1 dois:2 duas:2 três:3 sete:7 oito:8 dez:10 doze:12
     ноль:0 один:1 одна:1 два:2 две:2 три:3 четыре:4 пять:5 шесть:6 семь:7 восемь:8 девять:9
     десять:10 одиннадцать:11 двенадцать:12
-""".split())}
+""".split())}  # noqa: SIM905 (a word list reads better as words)
 _OTHER_NUMBER_WORDS = frozenset(_OTHER_NUMBERS)
 # Every number word of the other languages the reader knows (`_OTHER_NUMBERS`), whole words.
 _OTHER_NUMBER_WORD = re.compile(r"(?<![^\W\d_])(?i:" + "|".join(sorted(_OTHER_NUMBERS, key=len, reverse=True))
