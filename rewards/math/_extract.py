@@ -39,6 +39,7 @@ from rewards.math._evaluate import evaluate, evaluate_exact
 from rewards.math._normalize import (
     APPROX_COMMANDS,
     APPROX_SIGN,
+    APPROXIMATIONS,
     NUMBER_WORDS,
     changes_value,
     equals_as_printed,
@@ -2336,10 +2337,29 @@ def _gsm8k_value(marked: str, working: str) -> str:
     if unit is not None:
         counted = {noun.lower() for noun in _COUNTED_NOUN.findall(working)}
         words = [word.lower() for word in _CLOSINGS.sub(" ", unit.group("words")).split()]  # (`7 apples left`)
-        if all(not changes_value(word) and (word in counted or f"{word}s" in counted or word.removesuffix("s") in counted)
+        if all(_gsm8k_unit(word, working) and (word in counted or f"{word}s" in counted or word.removesuffix("s") in counted)
                for word in words):
             value = value[:unit.start()].rstrip()
     return value[1:].lstrip() if value.startswith("+") else value
+
+
+# Words never a unit after a `####` value, whatever the working counts: a hedge (`ish`), a
+# percent's other spellings, and one of the working's money when it counts larger money too
+# (`_MONEY_PARTS`: `#### 7 cents` of a working in dollars and cents is a value in cents).
+_NO_UNIT = frozenset("ish pct pcts percents".split())  # noqa: SIM905
+_MONEY_PARTS = frozenset("cent cents penny pennies pence paisa paise kopek kopeks centavo centavos".split())  # noqa: SIM905
+_LARGER_MONEY = re.compile(r"[$£€¥₹]|(?<![^\W\d_])(?i:dollars?|pounds?|euros?|rupees?|yuan|pesos?|rubles?)(?![^\W\d_])")
+
+
+def _gsm8k_unit(word: str, working: str) -> bool:
+    """Whether a word after a `####` value may be a unit (`_gsm8k_value`): of two letters or
+    more (a letter is a variable or a magnitude: `7 x`, `7 M`), changing no value
+    (`changes_value`), judging nothing (`_judging_words`: `7 maybe`, `7 wrong`), no
+    approximation (`7 about`) and not `_NO_UNIT`'s; a part of money (`cents`) only where the
+    working counts no larger money."""
+    return len(word) > 1 and not changes_value(word) and not _judging_words(word) and (
+        word not in APPROXIMATIONS and word not in _NO_UNIT) and not (
+        word in _MONEY_PARTS and _LARGER_MONEY.search(working))
 
 
 def _read_sentences(region: str) -> list[tuple[str, str]]:

@@ -264,11 +264,11 @@ GSM8K_ATTACKS: list[object] = [
     (_worked("percent"), "7 %"), (_worked("or so"), "7 or so"), (WORK, "7 apples, 8 pears"),
     (WORK, "7 apples\n#### 8"), (WORK, "⁺7"), (WORK, "≈7"), (WORK, "7 apples\u200b8"), (WORK, "7 she"),
     (WORK, "7 ate 3"),
-    *(pytest.param(working, value, marks=xfail(GSM8K_HEDGE_UNIT)) for working, value in (
+    *((working, value) for working, value in (  # GSM8K_HEDGE_UNIT: closed (h-m51)
         ("Mia had 10 maybe 3, 10 - 3 = 7.\n\n", "7 maybe"),
         ("It is 10 probably, 3 maybe; 10 - 3 = 7.\n\n", "7 probably"),
         (_worked("wrong"), "7 wrong"), (_worked("ish"), "7 ish"))),
-    *(pytest.param(working, value, marks=xfail(GSM8K_VALUE_UNIT)) for working, value in (
+    *((working, value) for working, value in (  # GSM8K_VALUE_UNIT: closed (h-m51)
         ("The pen costs 50 cents and the book 7 dollars, so 7.\n\n", "7 cents"),
         (_worked("pct"), "7 pct"), (_worked("percents"), "7 percents"), (_worked("M"), "7 M"),
         (_worked("x"), "7 x"))),
