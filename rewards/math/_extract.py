@@ -3952,7 +3952,9 @@ def _judges(aside: str, answer: str) -> bool:
 # The left side of an equation that is only a label (`Total = 8`, `Apples left = 8`, `The
 # number of apples she has left = 8`): words after a clause mark or the start, as many as
 # written (no count of words decides), no number or operation.
-_LABEL_SIDE = re.compile(r"(?:^|[,;:(])\s*+[^\W\d_]++(?:\s++[^\W\d_]++)*+\s*+=\s*+$")
+_LABEL_SIDE = re.compile(r"(?:^|[,;:(\u2013\u2014])\s*+[^\W\d_]++(?:\s++[^\W\d_]++)*+\s*+=\s*+$")
+# A label of a list after a head (`, left = `): the words before an `=` after a clause mark.
+_LIST_LABEL = re.compile(r"[,;]\s*+([^\W\d_]++(?:\s++[^\W\d_]++)*+)\s*+=")
 
 
 def _result_label(aside: str, at: int) -> bool:
@@ -3971,10 +3973,15 @@ def _result_named_before(aside: str, label: re.Match[str]) -> bool:
     (`_names_a_result`: `Result: apples = 8`, `Total: x = 8`, `Final answer: n = 8`): the
     value is offered as that result, whatever the label after the colon names (`Step 1: apples
     = 10` names none: an operand, as before)."""
-    if not label.group(0).startswith(":"):
+    if label.group(0)[:1] not in ":,\u2013\u2014":  # (`Result: `, `Result, `, `Result — apples = 8`)
         return False
     head = aside[max(aside.rfind(mark, 0, label.start()) for mark in ",;(.") + 1:label.start()]
-    return bool(_LETTERS.search(head)) and not _DIGITS.search(head) and _names_a_result(head)
+    if not (_LETTERS.search(head) and not _DIGITS.search(head) and _names_a_result(head)):
+        return False
+    # a list under the head whose other label names the result (`Result: eaten = 3, left = 7.`):
+    # that label's value is the result, this one's an operand of the working
+    return _RESULT_WORDS.search(label.group(0)) is not None or not any(
+        _RESULT_WORDS.search(other) for other in _LIST_LABEL.findall(aside, label.end()))
 
 
 # An aside that is only a label and a value (`x = 8`, `n = 8.`, `Start = 10`), the label of
@@ -3985,7 +3992,10 @@ _LABELLED_VALUE = re.compile(r"(?<![^\W\d_])(?<![^\W\d_] )(?P<label>[^\W\d_]++(?
                              r"(?P<value>-?\d++(?:\.\d++)?)")
 # Words of a label that name the result (what is left, the answer; `total` as the label's
 # last word, its head: `Total`, `Grand total`, not `Total eaten`), beside `_OFFERING_LABELS`.
-_RESULT_LABEL = re.compile(r"(?<![^\W\d_])(?i:left|remain\w*|leftover|leaving|answer|result|solution)(?![^\W\d_])|"
+# (a head that concludes, in the languages replies are written in: `Outcome:`, `Hence:`, `Ergebnis:`)
+_RESULT_LABEL = re.compile(r"(?<![^\W\d_])(?i:left|remain\w*|leftover|leaving|answers?|results?|solutions?|outcomes?|"
+                           r"conclusions?|verdicts?|outputs?|hence|therefore|thus|résultat|ergebnis|resultado|"
+                           r"risultato|итог|ответ|antwort|réponse|respuesta|risposta|resposta)(?![^\W\d_])|"
                            r"(?<![^\W\d_])(?i:total|altogether|in\s++all|overall)\s*+$")
 
 

@@ -175,7 +175,7 @@ AFTER_BOX_ATTACKS: list[object] = [
     "Result - apples = 8", "Result; apples = 8", "Result:apples=8", "Final: apples = 8",
     "Result：apples = 8", "Left: apples = 8", "**Result:** apples = 8",
     "Result: apples \\approx 8", "Conclusion: 8.", "Verdict: 8", "Result — 8",
-    *(_p(tail, RESULT_NAMES) for tail in (
+    *(tail for tail in (  # RESULT_NAMES: closed (h-m51)
         "Result — apples = 8", "Result, apples = 8", "Results: apples = 8", "Outcome: apples = 8",
         "Conclusion: apples = 8", "Hence: apples = 8", "Résultat : pommes = 8")),
     # a negated judgement of error affirms
@@ -225,7 +225,7 @@ AFTER_BOX_HONEST: list[object] = [
         "If she had eaten 2, she would have 8 (but she ate 3).",
         "If she had eaten 2, she would have 8: but she ate 3.")),
     *(_p(tail, ARROW_FROM_TO) for tail in ("10 → 7.", "Apples: 10 → 7.", "Start 10 ⟶ end 7.")),
-    _p("Result: eaten = 3, left = 7.", RESULT_LIST),
+    "Result: eaten = 3, left = 7.",  # RESULT_LIST: closed (h-m51)
 ]
 
 
