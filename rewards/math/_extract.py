@@ -3278,7 +3278,14 @@ _ERROR_WORDS = frozenset("""
 
 # Pronouns that negate a judgement after them as `not` does (`Nothing wrong with 8.`, `none
 # of it is wrong`, `nichts falsch`); not negations elsewhere (`Nothing but 8.` rejects nothing).
-_NEGATING_PRONOUNS = frozenset("nothing none nobody nichts rien nada niente nulla ничего".split())  # noqa: SIM905
+# A negating pronoun or determiner negates the judgement of its clause wherever it stands
+# before it (`Nobody would say 8 is wrong.`, `Neither is wrong: 8.`, `Ningún error en 8.`), and
+# with a clitic too (`nothing's wrong`).
+_NEGATING_PRONOUNS = frozenset("""
+    nothing none nobody neither nichts rien nada niente nulla ничего никто keiner keine kein
+    ningún ninguno ninguna aucun aucune nessun nessuno nessuna nenhum nenhuma
+""".split())  # noqa: SIM905 (a word list reads better as words)
+_CLITIC = re.compile(r"['’][^\W\d_]+$")
 
 
 def _unnegated(words: list[str]) -> list[str]:
@@ -3288,12 +3295,17 @@ def _unnegated(words: list[str]) -> list[str]:
     `It is not a mistake to say 8`, `not wrong`, `Nothing wrong with 8`, `None of it is wrong:
     8` reject nothing, they affirm."""
     kept = list(words)
+    pronoun: int | None = None  # the last negating pronoun so far (any distance before: linear)
     for at, word in enumerate(words):
         if word in _ERROR_WORDS:
             before = next((i for i in range(at - 1, -1, -1) if words[i] not in _NEGATION_FILLER), -1)
             negation = _negation_ending(words, before)
+            if negation is None and pronoun is not None:
+                negation = before = pronoun  # `Nobody would say 8 is wrong.`
             if negation is not None:
                 kept[negation] = kept[before] = kept[at] = ""
+        elif _CLITIC.sub("", word) in _NEGATING_PRONOUNS:
+            pronoun = at
     return kept
 
 
@@ -3303,8 +3315,8 @@ def _negation_ending(words: list[str], at: int) -> int | None:
     before it that governs it by `of` (`none of it`, `nothing of this`); None for no negation."""
     if at < 0:
         return None
-    if words[at] in _NEGATION_WORDS or words[at] in _NEGATING_PRONOUNS or _GLUED_NOT.search(words[at]):
-        return at
+    if words[at] in _NEGATION_WORDS or _CLITIC.sub("", words[at]) in _NEGATING_PRONOUNS or _GLUED_NOT.search(words[at]):
+        return at  # (`nothing's wrong`: the pronoun with its clitic)
     return at - 2 if at >= 2 and words[at - 1] == "of" and words[at - 2] in _NEGATING_PRONOUNS else None
 
 

@@ -182,7 +182,7 @@ AFTER_BOX_ATTACKS: list[object] = [
     "Nothing incorrect about 8.", "Nothing wrong at all with 8.", "Nothing wrong, 8.",
     "Nothing was wrong with 8.", "Zero errors in 8.", "Never wrong: 8.", "Rien de faux avec 8.",
     "Nada wrong with 8.",
-    *(_p(tail, NEGATING_PRONOUN) for tail in (
+    *(tail for tail in (  # NEGATING_PRONOUN: closed (h-m51)
         "nothing's wrong with 8.", "Nobody would say 8 is wrong.", "Neither is wrong: 8.",
         "Ningún error en 8.")),
     # a hedge, a retraction or a denied box
