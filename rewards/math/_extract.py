@@ -3020,10 +3020,11 @@ def _derived_values(clause: str, answer: str) -> set[int]:
     told = _DENIED_VALUE.sub(lambda found: " " * len(found.group(0)), clause) if denied else clause
     rejected = _REJECTED_CONDITION.search(told, condition.end()) if condition is not None else None
     if condition is not None and rejected is not None and _story_action(rejected.group("story")) and _told_otherwise(
-            clause[:condition.end()], rejected.group("story")):
+            clause[:condition.end()], rejected.group("story")) and not _judging_words(rejected.group("story")):
         # `If she had eaten 2, she would have 8, but she ate 3.`: the story told after `but`
         # rejects the condition, so its values and its consequence's are a what-if, and so are
-        # those it denies (the story's own are read as a story's)
+        # those it denies (the story's own are read as a story's); a story told with a hedge
+        # or a negation rejects nothing (`but perhaps she ate 3`, `but I'm not sure she ate 3`)
         derived.update(number.start() for number in _SENTENCE_NUMBER.finditer(clause, 0, rejected.start()))
         derived.update(number.start() for found in denied if found.start() >= rejected.start()
                        for number in _SENTENCE_NUMBER.finditer(clause, found.start(), found.end()))

@@ -200,7 +200,7 @@ AFTER_BOX_ATTACKS: list[object] = [
     "If she had eaten 2, she would have 8, but she ate 2 rather than 3.",
     "If she had eaten 2, she would have 8；but she ate 2.",
     "If she had eaten 2, she would have 8; but she ate 3. Or 2.",
-    *(_p(tail, WHATIF_HEDGED) for tail in (
+    *(tail for tail in (  # WHATIF_HEDGED: closed (h-m51)
         "If she had eaten 2, she would have 8; but I'm not sure she ate 3.",
         "If she had eaten 2, she would have 8; but perhaps she ate 3.",
         "If she had eaten 2, she would have 8; but she probably ate 3.")),
