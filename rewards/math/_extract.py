@@ -2205,6 +2205,13 @@ def _unread_after_box(text: str, end: int,
                    for number in dict.fromkeys(found.group(0) for found in _SENTENCE_NUMBER.finditer(sentence))):
                 return sentence[:_WORDS_MAX], False
             continue
+        steps = sentence.split("\u2192")  # (every arrow is read as `→` here)
+        if len(steps) > 1 and _arrow_to_the_box(steps, answer):
+            if worked is None:
+                worked = numbers_stated(text[:end])
+            if all(number_value(number.group(0)) in worked for step in steps[:-1]
+                   for number in _SENTENCE_NUMBER.finditer(step)):
+                continue  # `10 → 7.`, `Start 10 ⟶ end 7.`: from the working's value to the box's, a step
         marked = _GSM8K_MARK.match(sentence)
         if marked is not None:  # `#### 7`: the answer marked again, the box's value or another
             if _value_differs(_gsm8k_value(sentence[marked.end():], text[:end]), answer) is False:
@@ -2284,6 +2291,15 @@ def _unread_after_box(text: str, end: int,
         elif ending != _BREAK and not _harmless_remark(sentence, ending):
             return sentence, False  # `Scratch that.`, `IDK.`, `/s`, `Not done.`, `Is that right?`
     return (" ".join(dict.fromkeys(sentence for _, sentence, _ in stated)), tuple(stated)) if stated else None
+
+
+def _arrow_to_the_box(steps: list[str], answer: str) -> bool:
+    """Whether a sentence cut at its arrows (`steps`) leads to the box's value: its last step
+    holds numbers, each the box's value, and an earlier step holds a number (`10 → 7` of a box
+    of 7; not `7 → 8`, `Total → 8`)."""
+    last = [number.group(0) for number in _SENTENCE_NUMBER.finditer(steps[-1])]
+    return bool(last) and all(_value_differs(number, answer) is False for number in last) and any(
+        _SENTENCE_NUMBER.search(step) for step in steps[:-1])
 
 
 def _said_of_restatement(sentence: str, answer: str) -> str | None:

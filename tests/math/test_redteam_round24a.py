@@ -224,7 +224,8 @@ AFTER_BOX_HONEST: list[object] = [
         "If she had eaten 2, she would have 8 – but she ate 3.",
         "If she had eaten 2, she would have 8 (but she ate 3).",
         "If she had eaten 2, she would have 8: but she ate 3.")),
-    *(_p(tail, ARROW_FROM_TO) for tail in ("10 → 7.", "Apples: 10 → 7.", "Start 10 ⟶ end 7.")),
+    *(tail for tail in (  # ARROW_FROM_TO: closed (h-m51)
+        "10 → 7.", "Apples: 10 → 7.", "Start 10 ⟶ end 7.")),
     "Result: eaten = 3, left = 7.",  # RESULT_LIST: closed (h-m51)
 ]
 
