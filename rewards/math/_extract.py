@@ -2248,7 +2248,11 @@ def _unread_after_box(text: str, end: int,
         if _remark_length(sentence) > _SHORT_REMARK:  # an explanation, unless it states a new value
             # (a box in a base, `204_5`: its working writes numerals with subscripts, `13_5`,
             # which the text as read here has lost, `13 5`; their values are not read)
-            values = _unexplained_values(sentence, answer) if _DIGITS.search(sentence) and not (
+            # (a next sentence that opens with `But` goes on with this one: `If she had eaten 2,
+            # she would have 8. But she ate 3.` rejects the what-if as `; but she ate 3` does)
+            following = read[at + 1][0] if at + 1 < len(read) else ""
+            joined = f"{sentence}; {following}" if _TURN_OPENING.match(following) else sentence
+            values = _unexplained_values(joined, answer) if _DIGITS.search(sentence) and not (
                 _BASE_NUMERAL.search(answer)) else []
             if values and worked is None:  # (read once, only for such a sentence: linear)
                 worked = numbers_stated(text[:end])
@@ -3121,10 +3125,17 @@ _PART_OF_VALUE = re.compile(
     r"(?i:is|was|would\s++be|will\s++be|equals|makes|gives|=)\s++(?P<value>\d++(?:\.\d++)?)(?![\d.])")
 # A condition the reply sets at a sentence's start, to its comma (`If he paid with a 20-dollar
 # bill,`, `Suppose she had 12,`).
-_CONDITION = re.compile(r"(?<!\s)\s*+(?i:if|suppose|supposing|assuming)(?![^\W\d_])[^,;]{1,120},")
+# An inversion opens one too (`Had she eaten 2,`), and a comma may be left out before the
+# consequence's modal (`If she had eaten 2 she would have 8`).
+_CONDITION = re.compile(r"(?<!\s)\s*+(?i:if|suppose|supposing|assuming|had)(?![^\W\d_])[^,;]{1,120}?"
+                        r"(?:,|(?=\s++[^\W\d_]++(?:\s++(?i:would|could|might|will)|['’]d)(?![^\W\d_])))")
 # A clause after a what-if's consequence that tells the story otherwise (`, but she ate 3`,
 # `; but she ate 3`): the reply rejects the condition.
-_REJECTED_CONDITION = re.compile(r"[,;]\s*+(?i:but|yet|whereas)\s++(?P<story>[^,;]{1,120})$")
+# (after a comma, a semicolon, a colon, a dash or in brackets; the story may go on past a comma:
+# `; but she ate 3, so she has 7.`)
+_TURN_OPENING = re.compile(r"\s*+(?i:but|yet|whereas)\s")
+_REJECTED_CONDITION = re.compile(r"(?:[,;:(]|(?<=\s)[-\u2013\u2014]++)\s*+(?i:but|yet|whereas)\s++"
+                                 r"(?P<story>[^;()]{1,120}?)\)?$")
 # Words that offer a value as the result (the answer, a total, what is left): a value derived
 # beside them is no aside (`_derived_values`).
 _RESULT_WORDS = re.compile(r"(?<![^\W\d_])(?i:answer|result|solution|total|altogether|in\s+all|left|remain\w*|"

@@ -216,7 +216,7 @@ AFTER_BOX_HONEST: list[object] = [
     "If she had eaten 2, she would have 8; but in fact she ate 3.",
     "If she had eaten only 2, she would have 8, but she ate 3 (not 2).",
     "If she had eaten 2, she'd have 8; but she ate 3.", "If she ate 2, she has 8; but she ate 3.",
-    *(_p(tail, WHATIF_LOST) for tail in (
+    *(tail for tail in (  # WHATIF_LOST: closed (h-m51)
         "If she had eaten 2, she would have 8; but she ate 3, so she has 7.",
         "If she had eaten 2, she would have 8. But she ate 3.",
         "Had she eaten 2, she would have 8; but she ate 3.",
