@@ -2368,7 +2368,7 @@ def _gsm8k_value(marked: str, working: str) -> str:
 # (`_MONEY_PARTS`: `#### 7 cents` of a working in dollars and cents is a value in cents).
 _NO_UNIT = frozenset("ish pct pcts percents".split())  # noqa: SIM905
 _MONEY_PARTS = frozenset("cent cents penny pennies pence paisa paise kopek kopeks centavo centavos".split())  # noqa: SIM905
-_LARGER_MONEY = re.compile(r"[$£€¥₹]|(?<![^\W\d_])(?i:dollars?|pounds?|euros?|rupees?|yuan|pesos?|rubles?)(?![^\W\d_])")
+_LARGER_MONEY = re.compile(r"\$(?=\s*+\d)|[£€¥₹]|(?<![^\W\d_])(?i:dollars?|pounds?|euros?|rupees?|yuan|pesos?|rubles?)(?![^\W\d_])")
 
 
 def _gsm8k_unit(word: str, working: str) -> bool:
@@ -3175,6 +3175,7 @@ def _rejected_span(clause: str, start: int, end: int, answer: str) -> bool:
     she really has 8 apples now.`)."""
     tokens = _READ_TOKEN.findall(clause, 0, start)
     at = max(len(tokens) - _NEAR, 0)
+    after = _READ_TOKEN.findall(clause, end)[:_NEAR]
     if any(token.lower() in _REJECTS or token.lower() in _REJECTING for token in tokens[at:]):
         while at > 0 and len(tokens) - at < 2 * _NEAR and tokens[at - 1].lower() in _NEGATION_FILLER:
             at -= 1
@@ -3184,7 +3185,12 @@ def _rejected_span(clause: str, start: int, end: int, answer: str) -> bool:
         negation = next((found for found in (_negation_ending(words, at - 1), _negation_ending(words, at))
                          if found is not None), None)
         at = min(at, negation) if negation is not None else at
-    after = _READ_TOKEN.findall(clause, end)[:_NEAR]
+    if any(token.lower() in _ERROR_WORDS for token in after):
+        # a negating pronoun that opens the clause of a judgement after the value negates it
+        # (`None of us thinks 8 is wrong.`; within `_NEAR` x 3 words: bounded, linear)
+        pronoun = next((i for i in range(at - 1, max(at - 3 * _NEAR, 0) - 1, -1)
+                        if _CLITIC.sub("", tokens[i].lower()) in _NEGATING_PRONOUNS), None)
+        at = pronoun if pronoun is not None else at
     if _rejects(" ".join([*tokens[at:], clause[start:end], *after]), answer):
         return True
     # the words before a colon or the clause's first copula name what follows a mistake
