@@ -25,6 +25,12 @@ gold's letters, a sign before `|`/`}`, `\\bmod`, money by code, money words, pen
 linear time 2 roots, 3 rows (`_harmless_remark` quadratic in negation words, `_GSM8K_UNIT`
 quadratic on blanks).
 
+Closed after the round by h-m51 (`_extract`'s reading after the box, docs/math.md "After the
+box, round 24 (h-m51)"; class probes in `test_round24_after_box.py`): the 75 rows of its 16
+roots (the 14 `_extract` roots' 72 rows and the 2 linear-time roots' 3 rows), now plain tests;
+their reason constants stay below as the record of each root. Open here from h-m51's roots:
+none.
+
 Held attacks are plain tests; each hole is `xfail(strict=True)` naming its class
 (/work/shared/ATTACK-CLASSES.md) and its root (file, function, rule). Deterministic.
 """
@@ -58,6 +64,7 @@ VERY = "Alternatively it could" + " very" * 420 + " well be "
 # Reasons of the open rows, one per root (class: root)
 # ================================================================================================
 
+# (closed by h-m51: HEDGE_RESTATED to ROMAN_ABBREVIATION, REMARK_QUADRATIC, GSM8K_UNIT_QUADRATIC)
 HEDGE_RESTATED = ("Hedging: _extract._unread_after_box passes a sentence of a `_READ_FORMS` form "
                   "(`It is 7 ...`, `7 ...`) to `_restated`, and where `_restated_value` finds no "
                   "restatement (words after the value it does not know) nothing reads the sentence: "
