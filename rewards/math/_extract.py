@@ -253,8 +253,12 @@ def _final_answer(text: str, config: MathConfig) -> Extraction | None:
     if found is not None:
         # what follows the `####` line is read as what follows a box (`#### 7\nOr 8.`,
         # `#### 7\nI'm not sure.`: a second answer, a hedge)
+        # (where the line marks a number as GSM8K writes its golds, `#### 72`, `#### 72 apples`,
+        # and nothing else: an answer in mathematics or words may go on over the next lines)
         line_end = tail.find("\n", tail.rfind("####"))
-        return found if line_end < 0 or not tail[line_end:].strip() else _box_with_words(tail, found, line_end)
+        if line_end < 0 or not tail[line_end:].strip() or not _GSM8K_NUMBER.fullmatch(found.answer.strip()):
+            return found
+        return _box_with_words(tail, found, line_end)
     last = _last_phrase(tail)
     if last is not None:
         # "The answer is 5. Wait, that's wrong. Let me redo ... we get" (cut off): the model
@@ -690,6 +694,8 @@ def _tag_content(content: str) -> Extraction | None:
 
 
 _HASHES = re.compile(r"^[ \t]*####", re.MULTILINE)
+# A `####` line's answer as GSM8K writes it: a number, with up to three words of its unit.
+_GSM8K_NUMBER = re.compile(r"[-+]?\d[\d,]*+(?:\.\d++)?(?:\s++[^\W\d_]++){0,3}")
 
 
 def _from_gsm8k(text: str) -> Extraction | None:
