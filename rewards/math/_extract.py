@@ -2244,9 +2244,14 @@ def _unread_after_box(text: str, end: int,
         if any(form.match(sentence) for form in _READ_FORMS) and not _story_action(sentence) and not (
                 _states_another_result(sentence, answer)) and not _leaves_another_value(sentence, answer) and not (
                 _negates_a_judgement(sentence)):
-            again = _restated(f". {sentence}.", 0, answer)  # (read alone: `_restated`'s window, three
-            if again is not None:  # sentences from the box, may not reach it: `#### 7\nActually 8.`)
-                return again, True
+            # a sentence that opens a line (`_restated` reads sentences by their marks, and no
+            # mark ends the line before it: `#### 7\nActually 8.`) or follows a `####` line (past
+            # `_restated`'s three sentences: `\boxed{7}.\n\n#### 7. Actually 8.`) is read alone here
+            previous = read[at - 1] if at else parts[0]
+            if previous[1] == _BREAK or _GSM8K_MARK.match(previous[0]):
+                again = _restated(f". {sentence}.", 0, answer)
+                if again is not None:
+                    return again, True
             continue  # read by `_restated` (not `So one takes 8.`, read `So 1 takes 8`: own work;
             # not `So 4 + 4 = 8 apples remain.`, `So 8 are left.`: another result; not one that
             # negates a judgement of error, which affirms what it says, read below: `It is not a
@@ -2329,7 +2334,9 @@ def _said_of_restatement(sentence: str, answer: str) -> str | None:
     if value is None or _value_differs(value.group("number"), answer) is not False:
         return None
     after = _DENIED_VALUE.sub(" ", rest[value.end():])  # `It is 7 (not 8).`: 8 is not said of it
-    said = _said_of(after)
+    # (a verb right after the value, `7 becomes 8`; not words that go on naming it, `0.25 of
+    # the total, or ...`: an explanation)
+    said = _said_of(after) if _SAID_OF.match(after.lstrip()) else None
     if said is None:
         said = _said_after_a_mark(after, after, answer)
     if said is None or _DENIED.fullmatch(said):  # (`not-7` as read: denied, not said)
