@@ -2303,7 +2303,7 @@ def _unread_after_box(text: str, end: int,
                 read[at + 1][0])) and not any(
                 word.lower() in _AFFIRMING for word in _LETTERS.findall(sentence)):
             continue  # `Is there another way? Yes: ...`, `Why? Because ...`: the next sentence answers it
-        elif ending != _BREAK and not _harmless_remark(sentence, ending):
+        elif (ending != _BREAK or _judging_words(sentence)) and not _harmless_remark(sentence, ending):
             return sentence, False  # `Scratch that.`, `IDK.`, `/s`, `Not done.`, `Is that right?`
     return (" ".join(dict.fromkeys(sentence for _, sentence, _ in stated)), tuple(stated)) if stated else None
 
@@ -2404,10 +2404,8 @@ def _read_sentences(region: str) -> list[tuple[str, str]]:
     for found in _READ_SENTENCE_END.finditer(region):
         parts.append((region[start:found.start()], found.group(0).strip()))
         start = found.end()
-    # the reply's last line is read as a sentence, whatever ends the line before it: a title
-    # or a label heads what follows it, and nothing follows the last (`\\boxed{7}\\nMaybe.`,
-    # `#### 7\\nMaybe.`: a hedge; `sentence_key` drops the reply's last mark)
-    parts.append((region[start:], ""))
+    # a last line with no mark after a break is a line (a title, a label), as one before a break
+    parts.append((region[start:], _BREAK if parts and parts[-1][1] == _BREAK else ""))
     merged: list[tuple[str, str]] = []
     rows: list[str] = []
     for sentence, ending in parts:
@@ -2626,8 +2624,9 @@ def _passes(sentence: str, ending: str, text: str, end: int) -> bool:
     if _DIGITS.search(sentence) or ending == "|" or not all(
             not _symbol(char) or char in _HARMLESS_MARKS or _names_counted(char, text, end) for char in sentence):
         return False
-    if ending == _BREAK:  # a short line: a title, a label (a long one is read as an explanation)
-        return _remark_length(sentence) <= _SHORT_REMARK
+    if ending == _BREAK:  # a short line: a title, a label (a long one is read as an explanation),
+        # which judges nothing (`\\boxed{7}\\nMaybe.`, `#### 7\\nI'm not sure.`: a hedge, read)
+        return _remark_length(sentence) <= _SHORT_REMARK and not _judging_words(sentence)
     return _harmless_remark(sentence, ending)
 
 
