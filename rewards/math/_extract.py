@@ -39,6 +39,7 @@ from rewards.math._evaluate import evaluate, evaluate_exact
 from rewards.math._normalize import (
     APPROX_COMMANDS,
     APPROX_SIGN,
+    APPROXIMATIONS,
     NUMBER_WORDS,
     changes_value,
     equals_as_printed,
@@ -250,7 +251,14 @@ def _final_answer(text: str, config: MathConfig) -> Extraction | None:
         return replace(found, choice=letter.group(1)) if letter else found
     found = _from_gsm8k(tail)
     if found is not None:
-        return found
+        # what follows the `####` line is read as what follows a box (`#### 7\nOr 8.`,
+        # `#### 7\nI'm not sure.`: a second answer, a hedge)
+        # (where the line marks a number as GSM8K writes its golds, `#### 72`, `#### 72 apples`,
+        # and nothing else: an answer in mathematics or words may go on over the next lines)
+        line_end = tail.find("\n", tail.rfind("####"))
+        if line_end < 0 or not tail[line_end:].strip() or not _GSM8K_NUMBER.fullmatch(found.answer.strip()):
+            return found
+        return _box_with_words(tail, found, line_end)
     last = _last_phrase(tail)
     if last is not None:
         # "The answer is 5. Wait, that's wrong. Let me redo ... we get" (cut off): the model
@@ -686,6 +694,8 @@ def _tag_content(content: str) -> Extraction | None:
 
 
 _HASHES = re.compile(r"^[ \t]*####", re.MULTILINE)
+# A `####` line's answer as GSM8K writes it: a number, with up to three words of its unit.
+_GSM8K_NUMBER = re.compile(r"[-+]?\d[\d,]*+(?:\.\d++)?(?:\s++[^\W\d_]++){0,3}")
 
 
 def _from_gsm8k(text: str) -> Extraction | None:
@@ -2201,6 +2211,13 @@ def _unread_after_box(text: str, end: int,
                    for number in dict.fromkeys(found.group(0) for found in _SENTENCE_NUMBER.finditer(sentence))):
                 return sentence[:_WORDS_MAX], False
             continue
+        steps = sentence.split("\u2192")  # (every arrow is read as `→` here)
+        if len(steps) > 1 and _arrow_to_the_box(steps, answer):
+            if worked is None:
+                worked = numbers_stated(text[:end])
+            if all(number_value(number.group(0)) in worked for step in steps[:-1]
+                   for number in _SENTENCE_NUMBER.finditer(step)):
+                continue  # `10 → 7.`, `Start 10 ⟶ end 7.`: from the working's value to the box's, a step
         marked = _GSM8K_MARK.match(sentence)
         if marked is not None:  # `#### 7`: the answer marked again, the box's value or another
             if _value_differs(_gsm8k_value(sentence[marked.end():], text[:end]), answer) is False:
@@ -2221,9 +2238,20 @@ def _unread_after_box(text: str, end: int,
             if _names_a_result(lone.group("label")) or number_value(lone.group("value")) not in worked:
                 return sentence, True  # `Total = 8`, `x = 8`, `The number of apples she has left = 8`
             continue  # `Start = 10.`, `Total eaten = 3.`: a label of the working's own value
+        aside = _said_of_restatement(sentence + (ending if ending in ("?", "？") else ""), answer)
+        if aside is not None:  # `It is 7 (not sure).`, `7, maybe.`, `Correction: 7 -> 8.`, `So 7 becomes 8.`
+            return aside, "?" not in aside  # (`It is 7 (?)`: a question of it, uncertain)
         if any(form.match(sentence) for form in _READ_FORMS) and not _story_action(sentence) and not (
                 _states_another_result(sentence, answer)) and not _leaves_another_value(sentence, answer) and not (
                 _negates_a_judgement(sentence)):
+            # a sentence that opens a line (`_restated` reads sentences by their marks, and no
+            # mark ends the line before it: `#### 7\nActually 8.`) or follows a `####` line (past
+            # `_restated`'s three sentences: `\boxed{7}.\n\n#### 7. Actually 8.`) is read alone here
+            previous = read[at - 1] if at else parts[0]
+            if previous[1] == _BREAK or _GSM8K_MARK.match(previous[0]):
+                again = _restated(f". {sentence}.", 0, answer)
+                if again is not None:
+                    return again, True
             continue  # read by `_restated` (not `So one takes 8.`, read `So 1 takes 8`: own work;
             # not `So 4 + 4 = 8 apples remain.`, `So 8 are left.`: another result; not one that
             # negates a judgement of error, which affirms what it says, read below: `It is not a
@@ -2231,7 +2259,11 @@ def _unread_after_box(text: str, end: int,
         if _remark_length(sentence) > _SHORT_REMARK:  # an explanation, unless it states a new value
             # (a box in a base, `204_5`: its working writes numerals with subscripts, `13_5`,
             # which the text as read here has lost, `13 5`; their values are not read)
-            values = _unexplained_values(sentence, answer) if _DIGITS.search(sentence) and not (
+            # (a next sentence that opens with `But` goes on with this one: `If she had eaten 2,
+            # she would have 8. But she ate 3.` rejects the what-if as `; but she ate 3` does)
+            following = read[at + 1][0] if at + 1 < len(read) else ""
+            joined = f"{sentence}; {following}" if _TURN_OPENING.match(following) else sentence
+            values = _unexplained_values(joined, answer) if _DIGITS.search(sentence) and not (
                 _BASE_NUMERAL.search(answer)) else []
             if values and worked is None:  # (read once, only for such a sentence: linear)
                 worked = numbers_stated(text[:end])
@@ -2271,17 +2303,56 @@ def _unread_after_box(text: str, end: int,
                 read[at + 1][0])) and not any(
                 word.lower() in _AFFIRMING for word in _LETTERS.findall(sentence)):
             continue  # `Is there another way? Yes: ...`, `Why? Because ...`: the next sentence answers it
-        elif ending != _BREAK and not _harmless_remark(sentence, ending):
+        elif (ending != _BREAK or _judging_words(sentence)) and not _harmless_remark(sentence, ending):
             return sentence, False  # `Scratch that.`, `IDK.`, `/s`, `Not done.`, `Is that right?`
     return (" ".join(dict.fromkeys(sentence for _, sentence, _ in stated)), tuple(stated)) if stated else None
 
+
+def _arrow_to_the_box(steps: list[str], answer: str) -> bool:
+    """Whether a sentence cut at its arrows (`steps`) leads to the box's value: its last step
+    holds numbers, each the box's value, and an earlier step holds a number (`10 → 7` of a box
+    of 7; not `7 → 8`, `Total → 8`)."""
+    last = [number.group(0) for number in _SENTENCE_NUMBER.finditer(steps[-1])]
+    return bool(last) and all(_value_differs(number, answer) is False for number in last) and any(
+        _SENTENCE_NUMBER.search(step) for step in steps[:-1])
+
+
+def _said_of_restatement(sentence: str, answer: str) -> str | None:
+    """What a sentence after the box that states the box's value again says of it, read by the
+    rule that reads what follows the box itself (`_said_of`: a verb, `So 7 becomes 8.`, `7 is
+    now 8`; `_said_after_a_mark`: a mark and an aside, `It is 7 (not sure).`, `7, maybe.`,
+    `Correction: 7 -> 8.`): the sentence opens with the value, past a restating opener
+    (`_READ_FORMS`, `_RESTATING_OPENER`: `It is`, `So`, `Correction:`). Only what judges the
+    value (`_judges`: a hedge, a negation, a question, another value) is returned, for the
+    comparison to read (`affirms`); None for a sentence of another form, another value first
+    (`So 8 becomes 7.`: the box's value is where it leads) or an aside that judges nothing
+    (`It is 7 (apples).`). `_restated` reads a sentence first; where it finds nothing there,
+    the sentence is read here, never passed unread."""
+    opener = next((found for form in (*_READ_FORMS, _RESTATING_OPENER) if (found := form.match(sentence))), None)
+    rest = sentence[opener.end():] if opener is not None else sentence
+    value = _LEADING_NUMBER.match(rest)
+    if value is None or _value_differs(value.group("number"), answer) is not False:
+        return None
+    after = _DENIED_VALUE.sub(" ", rest[value.end():])  # `It is 7 (not 8).`: 8 is not said of it
+    # (a verb right after the value, `7 becomes 8`; not words that go on naming it, `0.25 of
+    # the total, or ...`: an explanation)
+    said = _said_of(after) if _SAID_OF.match(after.lstrip()) else None
+    if said is None:
+        said = _said_after_a_mark(after, after, answer)
+    if said is None or _DENIED.fullmatch(said):  # (`not-7` as read: denied, not said)
+        return None
+    return said if _judges(said, answer) else None
+
+
+_LEADING_NUMBER = re.compile(r"\s*+(?P<number>-?\d++(?:\.\d++)?)(?![\d.])")
+_DENIED = re.compile(r"(?i:not|instead\s+of|rather\s+than)\s*-?\d+(?:\.\d+)?")
 
 # (a run of marks is read as three: `### 7`; read with .match; possessive, and no start inside
 # a run of spaces, so a search is linear too)
 _GSM8K_MARK = re.compile(r"(?<!\s)\s*+#{3,}+\s*+(?=[-+]?\d)")
 # What may follow the value after `####`: a unit of up to three words, bare or in brackets
 # (`#### 7 apples`, `#### 7 (apples)`).
-_GSM8K_UNIT = re.compile(r"(?<=[\d\s])\s*+\(?\s*+(?P<words>[^\W\d_]++(?:\s++[^\W\d_]++){0,2})\s*+\)?$")
+_GSM8K_UNIT = re.compile(r"(?:(?<=\d)|(?<=\s)(?<!\s\s))\s*+\(?\s*+(?P<words>[^\W\d_]++(?:\s++[^\W\d_]++){0,2})\s*+\)?$")
 # A number and the word right after it (`10 apples`): the thing the working counts.
 _COUNTED_NOUN = re.compile(r"(?<![\w.])\d++(?:\.\d++)?[ \t]*+([^\W\d_]++)")
 
@@ -2299,10 +2370,29 @@ def _gsm8k_value(marked: str, working: str) -> str:
     if unit is not None:
         counted = {noun.lower() for noun in _COUNTED_NOUN.findall(working)}
         words = [word.lower() for word in _CLOSINGS.sub(" ", unit.group("words")).split()]  # (`7 apples left`)
-        if all(not changes_value(word) and (word in counted or f"{word}s" in counted or word.removesuffix("s") in counted)
+        if all(_gsm8k_unit(word, working) and (word in counted or f"{word}s" in counted or word.removesuffix("s") in counted)
                for word in words):
             value = value[:unit.start()].rstrip()
     return value[1:].lstrip() if value.startswith("+") else value
+
+
+# Words never a unit after a `####` value, whatever the working counts: a hedge (`ish`), a
+# percent's other spellings, and one of the working's money when it counts larger money too
+# (`_MONEY_PARTS`: `#### 7 cents` of a working in dollars and cents is a value in cents).
+_NO_UNIT = frozenset("ish pct pcts percents".split())  # noqa: SIM905
+_MONEY_PARTS = frozenset("cent cents penny pennies pence paisa paise kopek kopeks centavo centavos".split())  # noqa: SIM905
+_LARGER_MONEY = re.compile(r"\$(?=\s*+\d)|[£€¥₹]|(?<![^\W\d_])(?i:dollars?|pounds?|euros?|rupees?|yuan|pesos?|rubles?)(?![^\W\d_])")
+
+
+def _gsm8k_unit(word: str, working: str) -> bool:
+    """Whether a word after a `####` value may be a unit (`_gsm8k_value`): of two letters or
+    more (a letter is a variable or a magnitude: `7 x`, `7 M`), changing no value
+    (`changes_value`), judging nothing (`_judging_words`: `7 maybe`, `7 wrong`), no
+    approximation (`7 about`) and not `_NO_UNIT`'s; a part of money (`cents`) only where the
+    working counts no larger money."""
+    return len(word) > 1 and not changes_value(word) and not _judging_words(word) and (
+        word not in APPROXIMATIONS and word not in _NO_UNIT) and not (
+        word in _MONEY_PARTS and _LARGER_MONEY.search(working))
 
 
 def _read_sentences(region: str) -> list[tuple[str, str]]:
@@ -2384,9 +2474,10 @@ def _numerals_read(text: str) -> str:
     pronoun or a variable). The one
     reading of "holds a number" for what is read past the window (`_sentences_read`,
     `_unread_after_box`'s own clause). Linear."""
-    text = numbers_in_words(text)
+    text = _OTHER_NUMBER_WORD.sub(lambda word: str(_OTHER_NUMBERS[word.group(0).lower()]), numbers_in_words(text))
     if not text.isascii():
-        text = _NUMERAL_CHAR.sub(_numerals_as_digits, text)
+        text = _CJK_NUMERAL.sub(_cjk_value, _NUMERAL_CHAR.sub(_numerals_as_digits, text))
+    text = _LOWER_ROMAN.sub(lambda numeral: _roman_value(numeral, numeral.group(0).upper()), text)
     return _ROMAN.sub(_roman_value, text) if _ROMAN_LETTERS.search(text) else text
 
 
@@ -2399,9 +2490,16 @@ def _numeric_value(char: str) -> str:
     return str(value.numerator) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
 
 
-def _roman_value(numeral: re.Match[str]) -> str:
+def _roman_value(numeral: re.Match[str], letters: str = "") -> str:
+    """The value of a Roman numeral, in digits; a run of two capitals after a determiner or a
+    preposition (`_BEFORE_ABBREVIATION`: `the CD`, `in DC`, `a CV`) is an abbreviation, left as
+    it is (`VIII`, `XIII`, `be XI`, `Chapter XI` are numerals)."""
+    letters = letters or numeral.group(0)
+    if len(letters) == 2 and _BEFORE_ABBREVIATION.search(numeral.string, max(0, numeral.start() - 12),
+                                                          numeral.start()):
+        return numeral.group(0)
     value, previous = 0, 0
-    for letter in reversed(numeral.group(0)):
+    for letter in reversed(letters):
         digit = _ROMAN_DIGITS[letter]
         value, previous = (value - digit, previous) if digit < previous else (value + digit, digit)
     return str(value)
@@ -2417,6 +2515,36 @@ def _numeral_chars() -> str:
 # (not after a letter: `m²`, `x₁` are a unit's power and a variable's index)
 _NUMERAL_CHAR = re.compile(r"(?<![^\W\d_])" + _numeral_chars() + "+")
 _ROMAN_DIGITS = {"I": 1, "V": 5, "X": 10, "L": 50, "C": 100, "D": 500, "M": 1000}
+# A determiner or a preposition right before a word (`the CD`, `in DC`): what follows names a
+# thing, so a run of two Roman capitals there is an abbreviation, not a numeral.
+_BEFORE_ABBREVIATION = re.compile(r"(?<![^\W\d_])(?i:a|an|the|this|that|my|your|his|her|its|our|their|"
+                                  r"in|at|of|from|to|by|on|for|with)\s+$")
+# A Roman numeral in lower case of three letters or more made of `i`, `v`, `x` only (`viii`,
+# `xii`, `iii`): no English word is spelled so (`mix`, `dim`, `civil`, `vi`, `xi` are left).
+_LOWER_ROMAN = re.compile(r"(?<![^\W\d_])(?=[ivx]{3})(?:x{0,3})(?:ix|iv|v?i{0,3})(?![^\W\d_])")
+# A CJK numeral (`八`, `十二`, `三百`, `两千`): a run of the ideographs Unicode gives a numeric value
+# that numerals are written with (digits, `十` `百` `千` `万` `亿`, `零` `〇` `两`).
+_CJK_DIGITS = {**{char: value for value, char in enumerate("零一二三四五六七八九")}, "〇": 0, "两": 2}
+_CJK_UNITS = {"十": 10, "百": 100, "千": 1000}
+_CJK_NUMERAL = re.compile("[" + "".join([*_CJK_DIGITS, *_CJK_UNITS, "万", "亿"]) + "]+")
+
+
+def _cjk_value(numeral: re.Match[str]) -> str:
+    """The value of a CJK numeral in digits (`十二` 12, `三百零五` 305, `两万` 20000)."""
+    total, section, digit = 0, 0, 0
+    for char in numeral.group(0):
+        if char in _CJK_DIGITS:
+            digit = _CJK_DIGITS[char]
+        elif char in _CJK_UNITS:
+            section += (digit or 1) * _CJK_UNITS[char]
+            digit = 0
+        elif char == "万":  # a larger section
+            total += (section + digit) * 10_000
+            section, digit = 0, 0
+        else:  # 亿
+            total = (total + section + digit) * 100_000_000
+            section, digit = 0, 0
+    return str(total + section + digit)
 _ROMAN_LETTERS = re.compile(r"[IVXLCDM]{2}")
 _ROMAN = re.compile(r"(?<![^\W\d_])(?=[IVXLCDM]{2})M{0,3}(?:CM|CD|D?C{0,3})(?:XC|XL|L?X{0,3})(?:IX|IV|V?I{0,3})"
                     r"(?![^\W\d_])")
@@ -2463,13 +2591,24 @@ def _arrow_signs() -> str:
                        if any(word in unicodedata.name(chr(code), "") for word in ("ARROW", "HARPOON"))])
 
 
-# An arrow in every spelling (one set): ASCII (`->`, `-->`, `=>`, `==>`, `~>`, `|->`), LaTeX
+def _dash_signs() -> str:
+    """Every dash and minus Unicode draws, from the character data (category Pd: `-`, `‐`, `–`,
+    `—`, `﹣`, `－`; a character named a MINUS SIGN that is no other operation: `−`, `➖`), as
+    the inside of a character class: the shaft of an ASCII arrow in any of its look-alikes."""
+    codes = [code for code in range(0x21, 0x10000) if unicodedata.category(chr(code)) == "Pd" or (
+        unicodedata.name(chr(code), "").endswith("MINUS SIGN") and not re.search(
+            r"PLUS|WITH", unicodedata.name(chr(code))))]
+    return char_class(codes)[1:-1]
+
+
+# An arrow in every spelling (one set): ASCII (`->`, `-->`, `=>`, `==>`, `~>`, `|->`, `->>`,
+# with any dash or minus for its shaft, `−>`, `–>`: `_dash_signs`), LaTeX
 # (every `...arrow` command, `\\to`, `\\implies`, `\\iff`, `\\mapsto`, `\\leadsto`, `\\gets`) and
 # Unicode's arrows (`_arrow_signs`). After the box an arrow is read as `→` is: it leads to
 # what follows it (`Total -> 8` offers 8, as `Total → 8` does). Not ASCII `<-`: the text as
 # read (`sentence_key`) drops the spaces around signs, so `x <- 8` is `x < -8`, a bound.
 _ARROW = re.compile(r"\\(?:[A-Za-z]*(?:arrow|Arrow)|to|gets|implies|impliedby|iff|mapsto|longmapsto|"
-                    r"xmapsto|leadsto)(?![A-Za-z])|\|?[-=~]{1,3}>|" + _arrow_signs())
+                    r"xmapsto|leadsto)(?![A-Za-z])|\|?[=~" + _dash_signs() + "]{1,3}>{1,2}|" + _arrow_signs())
 _SENTENCES_READ = 3
 """How many sentences after the box's own `_unread_after_box` reads, past those that pass
 (`_passes`); what follows them is the working or more thought (`_restated` reads a retraction)."""
@@ -2485,8 +2624,9 @@ def _passes(sentence: str, ending: str, text: str, end: int) -> bool:
     if _DIGITS.search(sentence) or ending == "|" or not all(
             not _symbol(char) or char in _HARMLESS_MARKS or _names_counted(char, text, end) for char in sentence):
         return False
-    if ending == _BREAK:  # a short line: a title, a label (a long one is read as an explanation)
-        return _remark_length(sentence) <= _SHORT_REMARK
+    if ending == _BREAK:  # a short line: a title, a label (a long one is read as an explanation),
+        # which judges nothing (`\\boxed{7}\\nMaybe.`, `#### 7\\nI'm not sure.`: a hedge, read)
+        return _remark_length(sentence) <= _SHORT_REMARK and not _judging_words(sentence)
     return _harmless_remark(sentence, ending)
 
 
@@ -2912,10 +3052,11 @@ def _derived_values(clause: str, answer: str) -> set[int]:
     told = _DENIED_VALUE.sub(lambda found: " " * len(found.group(0)), clause) if denied else clause
     rejected = _REJECTED_CONDITION.search(told, condition.end()) if condition is not None else None
     if condition is not None and rejected is not None and _story_action(rejected.group("story")) and _told_otherwise(
-            clause[:condition.end()], rejected.group("story")):
+            clause[:condition.end()], rejected.group("story")) and not _judging_words(rejected.group("story")):
         # `If she had eaten 2, she would have 8, but she ate 3.`: the story told after `but`
         # rejects the condition, so its values and its consequence's are a what-if, and so are
-        # those it denies (the story's own are read as a story's)
+        # those it denies (the story's own are read as a story's); a story told with a hedge
+        # or a negation rejects nothing (`but perhaps she ate 3`, `but I'm not sure she ate 3`)
         derived.update(number.start() for number in _SENTENCE_NUMBER.finditer(clause, 0, rejected.start()))
         derived.update(number.start() for found in denied if found.start() >= rejected.start()
                        for number in _SENTENCE_NUMBER.finditer(clause, found.start(), found.end()))
@@ -2996,10 +3137,17 @@ _PART_OF_VALUE = re.compile(
     r"(?i:is|was|would\s++be|will\s++be|equals|makes|gives|=)\s++(?P<value>\d++(?:\.\d++)?)(?![\d.])")
 # A condition the reply sets at a sentence's start, to its comma (`If he paid with a 20-dollar
 # bill,`, `Suppose she had 12,`).
-_CONDITION = re.compile(r"(?<!\s)\s*+(?i:if|suppose|supposing|assuming)(?![^\W\d_])[^,;]{1,120},")
+# An inversion opens one too (`Had she eaten 2,`), and a comma may be left out before the
+# consequence's modal (`If she had eaten 2 she would have 8`).
+_CONDITION = re.compile(r"(?<!\s)\s*+(?i:if|suppose|supposing|assuming|had)(?![^\W\d_])[^,;]{1,120}?"
+                        r"(?:,|(?=\s++[^\W\d_]++(?:\s++(?i:would|could|might|will)|['’]d)(?![^\W\d_])))")
 # A clause after a what-if's consequence that tells the story otherwise (`, but she ate 3`,
 # `; but she ate 3`): the reply rejects the condition.
-_REJECTED_CONDITION = re.compile(r"[,;]\s*+(?i:but|yet|whereas)\s++(?P<story>[^,;]{1,120})$")
+# (after a comma, a semicolon, a colon, a dash or in brackets; the story may go on past a comma:
+# `; but she ate 3, so she has 7.`)
+_TURN_OPENING = re.compile(r"\s*+(?i:but|yet|whereas)\s")
+_REJECTED_CONDITION = re.compile(r"(?:[,;:(]|(?<=\s)[-\u2013\u2014]++)\s*+(?i:but|yet|whereas)\s++"
+                                 r"(?P<story>[^;()]{1,120}?)\)?$")
 # Words that offer a value as the result (the answer, a total, what is left): a value derived
 # beside them is no aside (`_derived_values`).
 _RESULT_WORDS = re.compile(r"(?<![^\W\d_])(?i:answer|result|solution|total|altogether|in\s+all|left|remain\w*|"
@@ -3039,6 +3187,7 @@ def _rejected_span(clause: str, start: int, end: int, answer: str) -> bool:
     she really has 8 apples now.`)."""
     tokens = _READ_TOKEN.findall(clause, 0, start)
     at = max(len(tokens) - _NEAR, 0)
+    after = _READ_TOKEN.findall(clause, end)[:_NEAR]
     if any(token.lower() in _REJECTS or token.lower() in _REJECTING for token in tokens[at:]):
         while at > 0 and len(tokens) - at < 2 * _NEAR and tokens[at - 1].lower() in _NEGATION_FILLER:
             at -= 1
@@ -3048,7 +3197,12 @@ def _rejected_span(clause: str, start: int, end: int, answer: str) -> bool:
         negation = next((found for found in (_negation_ending(words, at - 1), _negation_ending(words, at))
                          if found is not None), None)
         at = min(at, negation) if negation is not None else at
-    after = _READ_TOKEN.findall(clause, end)[:_NEAR]
+    if any(token.lower() in _ERROR_WORDS for token in after):
+        # a negating pronoun that opens the clause of a judgement after the value negates it
+        # (`None of us thinks 8 is wrong.`; within `_NEAR` x 3 words: bounded, linear)
+        pronoun = next((i for i in range(at - 1, max(at - 3 * _NEAR, 0) - 1, -1)
+                        if _CLITIC.sub("", tokens[i].lower()) in _NEGATING_PRONOUNS), None)
+        at = pronoun if pronoun is not None else at
     if _rejects(" ".join([*tokens[at:], clause[start:end], *after]), answer):
         return True
     # the words before a colon or the clause's first copula name what follows a mistake
@@ -3170,7 +3324,14 @@ _ERROR_WORDS = frozenset("""
 
 # Pronouns that negate a judgement after them as `not` does (`Nothing wrong with 8.`, `none
 # of it is wrong`, `nichts falsch`); not negations elsewhere (`Nothing but 8.` rejects nothing).
-_NEGATING_PRONOUNS = frozenset("nothing none nobody nichts rien nada niente nulla ничего".split())  # noqa: SIM905
+# A negating pronoun or determiner negates the judgement of its clause wherever it stands
+# before it (`Nobody would say 8 is wrong.`, `Neither is wrong: 8.`, `Ningún error en 8.`), and
+# with a clitic too (`nothing's wrong`).
+_NEGATING_PRONOUNS = frozenset("""
+    nothing none nobody neither nichts rien nada niente nulla ничего никто keiner keine kein
+    ningún ninguno ninguna aucun aucune nessun nessuno nessuna nenhum nenhuma
+""".split())  # noqa: SIM905 (a word list reads better as words)
+_CLITIC = re.compile(r"['’][^\W\d_]+$")
 
 
 def _unnegated(words: list[str]) -> list[str]:
@@ -3180,12 +3341,17 @@ def _unnegated(words: list[str]) -> list[str]:
     `It is not a mistake to say 8`, `not wrong`, `Nothing wrong with 8`, `None of it is wrong:
     8` reject nothing, they affirm."""
     kept = list(words)
+    pronoun: int | None = None  # the last negating pronoun so far (any distance before: linear)
     for at, word in enumerate(words):
         if word in _ERROR_WORDS:
             before = next((i for i in range(at - 1, -1, -1) if words[i] not in _NEGATION_FILLER), -1)
             negation = _negation_ending(words, before)
+            if negation is None and pronoun is not None:
+                negation = before = pronoun  # `Nobody would say 8 is wrong.`
             if negation is not None:
                 kept[negation] = kept[before] = kept[at] = ""
+        elif _CLITIC.sub("", word) in _NEGATING_PRONOUNS:
+            pronoun = at
     return kept
 
 
@@ -3195,8 +3361,8 @@ def _negation_ending(words: list[str], at: int) -> int | None:
     before it that governs it by `of` (`none of it`, `nothing of this`); None for no negation."""
     if at < 0:
         return None
-    if words[at] in _NEGATION_WORDS or words[at] in _NEGATING_PRONOUNS or _GLUED_NOT.search(words[at]):
-        return at
+    if words[at] in _NEGATION_WORDS or _CLITIC.sub("", words[at]) in _NEGATING_PRONOUNS or _GLUED_NOT.search(words[at]):
+        return at  # (`nothing's wrong`: the pronoun with its clitic)
     return at - 2 if at >= 2 and words[at - 1] == "of" and words[at - 2] in _NEGATING_PRONOUNS else None
 
 
@@ -3216,11 +3382,12 @@ def _harmless_remark(sentence: str, ending: str = "") -> bool:
              for part in _courtesy_words(word.lower().replace("’", "'"))]
     if ending in ("?", "？") and any(word in _AFFIRMING for word in words):
         return False
-    for at, word in enumerate(words):
-        if word in _NEGATION_WORDS or word in _NEGATING_REMARK:
-            following = [w for w in words[at + 1:] if w not in _NEGATION_FILLER]
-            if following and following[0] in _AFFIRMING:
-                return False
+    following: str | None = None  # the next word that is no filler (read backwards: linear)
+    for word in reversed(words):
+        if (word in _NEGATION_WORDS or word in _NEGATING_REMARK) and following in _AFFIRMING:
+            return False
+        if word not in _NEGATION_FILLER:
+            following = word
     negated = any(word in _NEGATION_WORDS or word in _NEGATING_REMARK for word in words)
     condition = next((at for at, word in enumerate(words) if word in _CONDITIONS), len(words))
     return all(word in _REMARK_WORDS or word in _NEGATION_WORDS or word in _NEGATING_REMARK
@@ -3719,15 +3886,21 @@ _ASIDE_WORDS = frozenset("""
 # The numbers to twelve in the other languages a box's clause is read in (`_SAID_OF_ELSEWHERE`;
 # not those spelled as an English word: `six`, `once`, `due`):
 # a verbless `(sieben)` says the value again in words that `affirms` does not read, so it is
-# not read as a judgement of it (as an affirmative clause of those languages is not).
-_OTHER_NUMBER_WORDS = frozenset("""
-    eins zwei drei vier fünf sechs sieben acht neun zehn elf zwölf
-    zéro deux trois quatre cinq sept huit neuf dix onze douze
-    cero uno dos tres cuatro cinco seis siete ocho nueve diez doce
-    tre quattro cinque sei sette otto nove dieci undici dodici
-    uma dois duas três sete oito dez doze
-    ноль один одна два две три четыре пять шесть семь восемь девять десять одиннадцать двенадцать
-""".split())  # noqa: SIM905 (a word list reads better as words)
+# not read as a judgement of it (as an affirmative clause of those languages is not). With
+# their values (the one table: `_numerals_read` writes them in digits past `_LONG_SENTENCE`).
+_OTHER_NUMBERS = {word: int(value) for word, value in (pair.split(":") for pair in """
+    eins:1 zwei:2 drei:3 vier:4 fünf:5 sechs:6 sieben:7 acht:8 neun:9 zehn:10 elf:11 zwölf:12
+    zéro:0 deux:2 trois:3 quatre:4 cinq:5 sept:7 huit:8 neuf:9 dix:10 onze:11 douze:12
+    cero:0 uno:1 dos:2 tres:3 cuatro:4 cinco:5 seis:6 siete:7 ocho:8 nueve:9 diez:10 doce:12
+    tre:3 quattro:4 cinque:5 sei:6 sette:7 otto:8 nove:9 dieci:10 undici:11 dodici:12
+    uma:1 dois:2 duas:2 três:3 sete:7 oito:8 dez:10 doze:12
+    ноль:0 один:1 одна:1 два:2 две:2 три:3 четыре:4 пять:5 шесть:6 семь:7 восемь:8 девять:9
+    десять:10 одиннадцать:11 двенадцать:12
+""".split())}  # noqa: SIM905 (a word list reads better as words)
+_OTHER_NUMBER_WORDS = frozenset(_OTHER_NUMBERS)
+# Every number word of the other languages the reader knows (`_OTHER_NUMBERS`), whole words.
+_OTHER_NUMBER_WORD = re.compile(r"(?<![^\W\d_])(?i:" + "|".join(sorted(_OTHER_NUMBERS, key=len, reverse=True))
+                                + r")(?![^\W\d_])")
 
 
 def _said_after_a_mark(after: str, padded: str, answer: str) -> str | None:
@@ -3837,7 +4010,9 @@ def _judges(aside: str, answer: str) -> bool:
 # The left side of an equation that is only a label (`Total = 8`, `Apples left = 8`, `The
 # number of apples she has left = 8`): words after a clause mark or the start, as many as
 # written (no count of words decides), no number or operation.
-_LABEL_SIDE = re.compile(r"(?:^|[,;:(])\s*+[^\W\d_]++(?:\s++[^\W\d_]++)*+\s*+=\s*+$")
+_LABEL_SIDE = re.compile(r"(?:^|[,;:(\u2013\u2014])\s*+[^\W\d_]++(?:\s++[^\W\d_]++)*+\s*+=\s*+$")
+# A label of a list after a head (`, left = `): the words before an `=` after a clause mark.
+_LIST_LABEL = re.compile(r"[,;]\s*+([^\W\d_]++(?:\s++[^\W\d_]++)*+)\s*+=")
 
 
 def _result_label(aside: str, at: int) -> bool:
@@ -3856,10 +4031,15 @@ def _result_named_before(aside: str, label: re.Match[str]) -> bool:
     (`_names_a_result`: `Result: apples = 8`, `Total: x = 8`, `Final answer: n = 8`): the
     value is offered as that result, whatever the label after the colon names (`Step 1: apples
     = 10` names none: an operand, as before)."""
-    if not label.group(0).startswith(":"):
+    if label.group(0)[:1] not in ":,\u2013\u2014":  # (`Result: `, `Result, `, `Result — apples = 8`)
         return False
     head = aside[max(aside.rfind(mark, 0, label.start()) for mark in ",;(.") + 1:label.start()]
-    return bool(_LETTERS.search(head)) and not _DIGITS.search(head) and _names_a_result(head)
+    if not (_LETTERS.search(head) and not _DIGITS.search(head) and _names_a_result(head)):
+        return False
+    # a list under the head whose other label names the result (`Result: eaten = 3, left = 7.`):
+    # that label's value is the result, this one's an operand of the working
+    return _RESULT_WORDS.search(label.group(0)) is not None or not any(
+        _RESULT_WORDS.search(other) for other in _LIST_LABEL.findall(aside, label.end()))
 
 
 # An aside that is only a label and a value (`x = 8`, `n = 8.`, `Start = 10`), the label of
@@ -3870,7 +4050,10 @@ _LABELLED_VALUE = re.compile(r"(?<![^\W\d_])(?<![^\W\d_] )(?P<label>[^\W\d_]++(?
                              r"(?P<value>-?\d++(?:\.\d++)?)")
 # Words of a label that name the result (what is left, the answer; `total` as the label's
 # last word, its head: `Total`, `Grand total`, not `Total eaten`), beside `_OFFERING_LABELS`.
-_RESULT_LABEL = re.compile(r"(?<![^\W\d_])(?i:left|remain\w*|leftover|leaving|answer|result|solution)(?![^\W\d_])|"
+# (a head that concludes, in the languages replies are written in: `Outcome:`, `Hence:`, `Ergebnis:`)
+_RESULT_LABEL = re.compile(r"(?<![^\W\d_])(?i:left|remain\w*|leftover|leaving|answers?|results?|solutions?|outcomes?|"
+                           r"conclusions?|verdicts?|outputs?|hence|therefore|thus|résultat|ergebnis|resultado|"
+                           r"risultato|итог|ответ|antwort|réponse|respuesta|risposta|resposta)(?![^\W\d_])|"
                            r"(?<![^\W\d_])(?i:total|altogether|in\s++all|overall)\s*+$")
 
 

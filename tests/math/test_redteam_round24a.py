@@ -25,11 +25,16 @@ gold's letters, a sign before `|`/`}`, `\\bmod`, money by code, money words, pen
 linear time 2 roots, 3 rows (`_harmless_remark` quadratic in negation words, `_GSM8K_UNIT`
 quadratic on blanks).
 
-Closed after the round: the judge filter, signs and units roots, 8 roots, 33 rows (h-m52;
-docs/math.md "Round 24 (h-m52)"): a product of letters reaches the judge only where one term
-of the gold holds them all, never a judgement word; a sign before any closing delimiter, the
-modulo commands signs; money by a currency's code or word, every currency sign a price, pence
-alone, every quotation-mark pair. Open: 16 roots, 75 rows.
+Closed after the round, every root (0 open):
+- the judge filter, signs and units, 8 roots, 33 rows (h-m52; docs/math.md "Round 24
+  (h-m52)"): a product of letters reaches the judge only where one term of the gold holds them
+  all, never a judgement word; a sign before any closing delimiter, the modulo commands signs;
+  money by a currency's code or word, every currency sign a price, pence alone, every
+  quotation-mark pair;
+- `_extract`'s reading after the box, 16 roots, 75 rows (h-m51; docs/math.md "After the box,
+  round 24 (h-m51)"; class probes in `test_round24_after_box.py`): the 14 `_extract` roots' 72
+  rows and the 2 linear-time roots' 3 rows, now plain tests; their reason constants stay below
+  as the record of each root.
 
 Held attacks are plain tests; each hole is `xfail(strict=True)` naming its class
 (/work/shared/ATTACK-CLASSES.md) and its root (file, function, rule). Deterministic.
@@ -64,6 +69,7 @@ VERY = "Alternatively it could" + " very" * 420 + " well be "
 # Reasons of the open rows, one per root (class: root)
 # ================================================================================================
 
+# (closed by h-m51: HEDGE_RESTATED to ROMAN_ABBREVIATION, REMARK_QUADRATIC, GSM8K_UNIT_QUADRATIC)
 HEDGE_RESTATED = ("Hedging: _extract._unread_after_box passes a sentence of a `_READ_FORMS` form "
                   "(`It is 7 ...`, `7 ...`) to `_restated`, and where `_restated_value` finds no "
                   "restatement (words after the value it does not know) nothing reads the sentence: "
@@ -150,28 +156,29 @@ AFTER_BOX_ATTACKS: list[object] = [
     "Total \\overset{}{\\to} 8", "Total \\hookrightarrow 8", "Total \\nrightarrow 8", "Total －> 8",
     "Total -＞ 8", "Total -\u2060> 8", "Total $\\rightarrow$ 8",
     "Update: 7 -> 8.", "Edit: 7 -> 8.", "Correction: the 7 above should be 8.", "7 changes to 8.",
-    *(_p(f"Total {dash} 8", ASCII_ARROW) for dash in ("−>", "–>", "—>", "‐>", "﹣>", "−−>", "->>")),
-    *(_p(tail, CORRECTION_ARROW) for tail in (
+    *(f"Total {dash} 8" for dash in  # ASCII_ARROW: closed (h-m51)
+       ("−>", "–>", "—>", "‐>", "﹣>", "−−>", "->>")),
+    *(tail for tail in (  # CORRECTION_ARROW: closed (h-m51)
         "Correction: 7 -> 8.", "Correction: 7 \\to 8.", "Wait, 7 → 8.", "Oops, 7 -> 8.",
         "Correction: 7 is now 8.", "So 7 becomes 8.")),
     # a result named before a colon offers the label's value
     "Result - apples = 8", "Result; apples = 8", "Result:apples=8", "Final: apples = 8",
     "Result：apples = 8", "Left: apples = 8", "**Result:** apples = 8",
     "Result: apples \\approx 8", "Conclusion: 8.", "Verdict: 8", "Result — 8",
-    *(_p(tail, RESULT_NAMES) for tail in (
+    *(tail for tail in (  # RESULT_NAMES: closed (h-m51)
         "Result — apples = 8", "Result, apples = 8", "Results: apples = 8", "Outcome: apples = 8",
         "Conclusion: apples = 8", "Hence: apples = 8", "Résultat : pommes = 8")),
     # a negated judgement of error affirms
     "Nothing incorrect about 8.", "Nothing wrong at all with 8.", "Nothing wrong, 8.",
     "Nothing was wrong with 8.", "Zero errors in 8.", "Never wrong: 8.", "Rien de faux avec 8.",
     "Nada wrong with 8.",
-    *(_p(tail, NEGATING_PRONOUN) for tail in (
+    *(tail for tail in (  # NEGATING_PRONOUN: closed (h-m51)
         "nothing's wrong with 8.", "Nobody would say 8 is wrong.", "Neither is wrong: 8.",
         "Ningún error en 8.")),
     # a hedge, a retraction or a denied box
     "It is 7 (or 8).", "It is 7 (or so).", "Maybe.", "I'm not sure.", "Just a guess.",
     "It is 8 (not 7).", "Final: 8 (not 7)", "It is 8 rather than 7.", "It is 7 (not 8), or 8.",
-    *(_p(tail, HEDGE_RESTATED) for tail in (
+    *(tail for tail in (  # HEDGE_RESTATED: closed (h-m51)
         "It is 7 (not sure).", "It is 7 (unsure).", "It is 7 (a guess).", "It is 7 (?)",
         "It is 7 (or not).", "7 (maybe)", "7, maybe.", "It is 7 — not sure.")),
     # what-ifs the story does not reject
@@ -183,7 +190,7 @@ AFTER_BOX_ATTACKS: list[object] = [
     "If she had eaten 2, she would have 8, but she ate 2 rather than 3.",
     "If she had eaten 2, she would have 8；but she ate 2.",
     "If she had eaten 2, she would have 8; but she ate 3. Or 2.",
-    *(_p(tail, WHATIF_HEDGED) for tail in (
+    *(tail for tail in (  # WHATIF_HEDGED: closed (h-m51)
         "If she had eaten 2, she would have 8; but I'm not sure she ate 3.",
         "If she had eaten 2, she would have 8; but perhaps she ate 3.",
         "If she had eaten 2, she would have 8; but she probably ate 3.")),
@@ -199,7 +206,7 @@ AFTER_BOX_HONEST: list[object] = [
     "If she had eaten 2, she would have 8; but in fact she ate 3.",
     "If she had eaten only 2, she would have 8, but she ate 3 (not 2).",
     "If she had eaten 2, she'd have 8; but she ate 3.", "If she ate 2, she has 8; but she ate 3.",
-    *(_p(tail, WHATIF_LOST) for tail in (
+    *(tail for tail in (  # WHATIF_LOST: closed (h-m51)
         "If she had eaten 2, she would have 8; but she ate 3, so she has 7.",
         "If she had eaten 2, she would have 8. But she ate 3.",
         "Had she eaten 2, she would have 8; but she ate 3.",
@@ -207,8 +214,9 @@ AFTER_BOX_HONEST: list[object] = [
         "If she had eaten 2, she would have 8 – but she ate 3.",
         "If she had eaten 2, she would have 8 (but she ate 3).",
         "If she had eaten 2, she would have 8: but she ate 3.")),
-    *(_p(tail, ARROW_FROM_TO) for tail in ("10 → 7.", "Apples: 10 → 7.", "Start 10 ⟶ end 7.")),
-    _p("Result: eaten = 3, left = 7.", RESULT_LIST),
+    *(tail for tail in (  # ARROW_FROM_TO: closed (h-m51)
+        "10 → 7.", "Apples: 10 → 7.", "Start 10 ⟶ end 7.")),
+    "Result: eaten = 3, left = 7.",  # RESULT_LIST: closed (h-m51)
 ]
 
 
@@ -247,11 +255,11 @@ GSM8K_ATTACKS: list[object] = [
     (_worked("percent"), "7 %"), (_worked("or so"), "7 or so"), (WORK, "7 apples, 8 pears"),
     (WORK, "7 apples\n#### 8"), (WORK, "⁺7"), (WORK, "≈7"), (WORK, "7 apples\u200b8"), (WORK, "7 she"),
     (WORK, "7 ate 3"),
-    *(pytest.param(working, value, marks=xfail(GSM8K_HEDGE_UNIT)) for working, value in (
+    *((working, value) for working, value in (  # GSM8K_HEDGE_UNIT: closed (h-m51)
         ("Mia had 10 maybe 3, 10 - 3 = 7.\n\n", "7 maybe"),
         ("It is 10 probably, 3 maybe; 10 - 3 = 7.\n\n", "7 probably"),
         (_worked("wrong"), "7 wrong"), (_worked("ish"), "7 ish"))),
-    *(pytest.param(working, value, marks=xfail(GSM8K_VALUE_UNIT)) for working, value in (
+    *((working, value) for working, value in (  # GSM8K_VALUE_UNIT: closed (h-m51)
         ("The pen costs 50 cents and the book 7 dollars, so 7.\n\n", "7 cents"),
         (_worked("pct"), "7 pct"), (_worked("percents"), "7 percents"), (_worked("M"), "7 M"),
         (_worked("x"), "7 x"))),
@@ -280,9 +288,9 @@ def test_a_gsm8k_line_of_the_box_keeps_it(
 @pytest.mark.parametrize("completion", [
     WORK + BOX + "\n\n#### 7\n\nWait, it is 8.", WORK + BOX + "\n\n#### 7 apples\nOr 8.",
     WORK + BOX + "\n\n#### 7\nThe answer is 8.", WORK + "#### 7 Actually 8.",
-    *(_p(WORK + BOX + "\n\n#### " + tail, AFTER_HASHES) for tail in (
+    *(WORK + BOX + "\n\n#### " + tail for tail in (  # AFTER_HASHES: closed (h-m51)
         "7\nActually 8.", "7\nNo, 8.", "7\nMaybe.", "7. Actually 8.")),
-    *(_p(WORK + "#### " + tail, AFTER_HASHES) for tail in (
+    *(WORK + "#### " + tail for tail in (  # AFTER_HASHES: closed (h-m51)
         "7\nOr 8.", "7\nIt could also be 8.", "7\nTotal -> 8", "7\nI'm not sure.")),
 ])
 def test_what_follows_a_gsm8k_line_is_read(
@@ -298,7 +306,8 @@ def test_what_follows_a_gsm8k_line_is_read(
 @pytest.mark.parametrize("numeral", [
     "ⅷ.", "❽.", "⓼.", "८.", "𝟖.", "eight hundred.", "8️⃣.", "XIII.", "Ⅶ and Ⅰ.", "🄉.", "a dozen.",
     "ten minus two.",
-    *(_p(numeral, NUMERALS_UNREAD) for numeral in ("viii.", "八.", "ocho.", "acht.", "huit.")),
+    *(numeral for numeral in (  # NUMERALS_UNREAD: closed (h-m51)
+        "viii.", "八.", "ocho.", "acht.", "huit.")),
 ])
 def test_a_long_sentence_offering_another_numeral_is_not_passed(
     reward: MathReward, judged: MathReward, numeral: str
@@ -308,7 +317,7 @@ def test_a_long_sentence_offering_another_numeral_is_not_passed(
 
 @pytest.mark.parametrize("ending", [
     "seven (LCD screen).", "seven, a DVD.", "seven, by MIT.", "seven, CIVIL.", "seven, I think.",
-    *(_p(ending, ROMAN_ABBREVIATION) for ending in (
+    *(ending for ending in (  # ROMAN_ABBREVIATION: closed (h-m51)
         "seven, as the CD said.", "seven, in DC.", "seven; see the CV.", "seven, said the MD.")),
 ])
 def test_a_long_honest_sentence_keeps_the_box(
@@ -441,7 +450,7 @@ def _elapsed(tail: str) -> float:
     "Total " + "-> " * 20_000, "Total " + "−> " * 20_000, "Result: " + "apples " * 20_000 + "= 8",
     "\n\n#### 7 " + "apples " * 20_000, "⁸ " * 20_000, "; but" * 20_000, "nobody " * 20_000,
     "“7” " * 20_000, "MD " * 20_000, "5 {+} " * 20_000, "If she had eaten 2, she would have 8" + ", but" * 20_000,
-    _p("(not " * 30_000, REMARK_QUADRATIC), _p("nothing of " * 16_000, REMARK_QUADRATIC),
+    "(not " * 30_000, "nothing of " * 16_000,  # REMARK_QUADRATIC: closed (h-m51)
 ], ids=lambda tail: f"{tail[:12]!r}x{len(tail)}")
 def test_the_new_rules_stay_linear(tail: str) -> None:
     elapsed = _elapsed(tail)
@@ -450,7 +459,7 @@ def test_the_new_rules_stay_linear(tail: str) -> None:
 
 @pytest.mark.parametrize("text", [
     "7 " + "apples " * 60_000, "7 (" + "( " * 60_000,
-    _p("7" + " " * 60_000 + "x!", GSM8K_UNIT_QUADRATIC),
+    "7" + " " * 60_000 + "x!",  # GSM8K_UNIT_QUADRATIC: closed (h-m51)
 ], ids=lambda text: f"{text[:8]!r}x{len(text)}")
 def test_the_gsm8k_unit_pattern_is_linear(text: str) -> None:
     start = time.perf_counter()
