@@ -477,7 +477,6 @@ def _products(answer: str) -> list[list[str]]:
     return products
 
 
-@functools.lru_cache(maxsize=1024)
 def _gold_terms(gold: str) -> tuple[frozenset[str], ...]:
     """The letters the gold names (`known_letters`) term by term: its mathematics (as
     `known_letters` reads it) parted at a `+`, `-`, relation or colon outside every bracket
@@ -486,7 +485,13 @@ def _gold_terms(gold: str) -> tuple[frozenset[str], ...]:
     every product of the gold (`_products`) lies in one of its terms. A product of the answer is shown
     only where one term holds all its letters: `yx` and `2yx` for `xy`, `hr` for `\\pi r^2 h`,
     `ax` for `x^2 - (a+b)x + ab`; never `ys` for `xy + s` or `ok` for `k + o`."""
-    gold = gold[:_MAX_NAMING]
+    return _terms_of(gold[:_MAX_NAMING])
+
+
+@functools.lru_cache(maxsize=256)
+def _terms_of(gold: str) -> tuple[frozenset[str], ...]:
+    """`_gold_terms` of a gold already cut to `_MAX_NAMING` characters: the cache's key is
+    bounded (256 keys of at most 8,000 characters), as tests/core/test_cache.py asks."""
     named = known_letters(gold)
     spans = [gold] if not _WORDS.search(_TEXT_ARGUMENT.sub(" ", gold)) else _math_spans(gold)
     terms: list[frozenset[str]] = []

@@ -126,6 +126,8 @@ BOUNDED_KEYS = {
     ("rewards/options.py", "_option_fields"), ("rewards/engines/_model_path.py", "_probe"),
     ("rewards/math/_algebra.py", "_split_square"), ("rewards/reasoning/_measure.py", "_load"),
     ("integrations/_http.py", "json_response"),  # no argument: one class, made once
+    ("rewards/math/_judge.py", "_terms_of"),  # a gold cut to _MAX_NAMING characters
+    ("rewards/math/_judge.py", "_dot_or_dash"),  # one character
 }
 
 
