@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import secrets
 import socket
+import tempfile
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 import sandbox
 
@@ -94,6 +99,12 @@ def reached(out: sandbox.Execution) -> float:
     return float(lines[1]) if len(lines) > 1 else 0.0
 
 
+Outcome = tuple[str, str, bool]
+"""(outcome, message, ran) of one test of `run_tests`."""
+PASS: Outcome = ("pass", "", True)
+DIED: Outcome = ("error", "the program died during the test: the program exited", True)
+
+
 def outcomes(code: str, tests: list[Any], mode: sandbox.Mode,
              files: dict[str, str] | None = None, *, limits: sandbox.Limits
              ) -> list[tuple[str, str, bool]]:
@@ -109,3 +120,66 @@ def ok_stdout(code: str, mode: sandbox.Mode, files: dict[str, str] | None = None
     ex = sandbox.run(code, files=files, limits=limits, mode=mode)
     assert (ex.status, ex.exit_code, ex.stderr) == ("ok", 0, ""), ex
     return ex.stdout
+
+
+def in_child(work: Callable[[], bool]) -> bool:
+    """`work()` in a forked child (its uid or limits changed there alone): whether it
+    returned true."""
+    pid = os.fork()
+    if pid == 0:
+        ok = False
+        with contextlib.suppress(BaseException):
+            ok = work()
+        os._exit(0 if ok else 1)
+    return os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]) == 0
+
+
+def raced_removal(make_swap: Callable[[str, str], Any], sub_mode: int,
+                  root_mode: int = 0o755) -> tuple[int, bool, bool]:
+    """As nobody (a folder's mode refuses only a non-root owner; skipped where not root):
+    home/root/sub of `sub_mode` (root of `root_mode`) removed by `_cache.remove_tree` with
+    `make_swap(outside, home)` as `_cache`'s `os` (a racer that swaps a folder for a link to
+    `outside`, a 0o500 folder holding a file f, and sets `done`); (the outside folder's mode
+    after, whether its file is there, whether the swap happened)."""
+    from sandbox import _cache
+
+    if os.getuid() != 0:
+        pytest.skip("needs root to take another uid")
+    home = tempfile.mkdtemp(prefix="race-")
+    os.chmod(home, 0o755)
+    os.chown(home, 65534, 65534)
+    read, write = os.pipe()
+
+    def work() -> bool:
+        os.setgid(65534)
+        os.setuid(65534)
+        outside = os.path.join(home, "outside")
+        os.mkdir(outside)
+        Path(outside, "f").write_text("f")
+        os.chmod(outside, 0o500)
+        root = os.path.join(home, "root")
+        os.makedirs(os.path.join(root, "sub", "deeper"))
+        Path(root, "sub", "g").write_text("g")
+        os.chmod(os.path.join(root, "sub"), sub_mode)
+        os.chmod(root, root_mode)
+        swap = make_swap(outside, home)
+        vars(_cache)["os"] = swap
+        try:
+            _cache.remove_tree(root)
+        finally:
+            vars(_cache)["os"] = os
+        mode = os.stat(outside).st_mode & 0o777
+        there = int(os.path.exists(os.path.join(outside, "f")))
+        os.write(write, f"{mode} {there} {int(swap.done)}".encode())
+        return True
+
+    try:
+        assert in_child(work)
+        os.close(write)
+        mode, there, done = os.read(read, 64).split()
+        return int(mode), there == b"1", done == b"1"
+    finally:
+        os.close(read)
+        with contextlib.suppress(OSError):
+            os.close(write)
+        _cache.remove_tree(home)

@@ -25,7 +25,7 @@ import dataclasses
 import functools
 
 import pytest
-from sandbox_probes import SHORT, ok_stdout
+from sandbox_probes import DIED, PASS, SHORT, ok_stdout
 from sandbox_probes import outcomes as probe_outcomes
 
 from sandbox._runner import Mode
@@ -35,9 +35,6 @@ pytestmark = pytest.mark.usefixtures("sandbox_ready")
 MODES: tuple[Mode, ...] = ("cold", "warm")
 LIMITS = dataclasses.replace(SHORT, wall_s=8.0, test_wall_s=3.0)
 FOUR = dataclasses.replace(LIMITS, processes=4)
-Outcome = tuple[str, str, bool]
-PASS: Outcome = ("pass", "", True)
-DIED: Outcome = ("error", "the program died during the test: the program exited", True)
 
 outcomes = functools.partial(probe_outcomes, limits=LIMITS)
 

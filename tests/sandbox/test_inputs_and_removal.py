@@ -41,11 +41,10 @@ import os
 import resource
 import socket
 import tempfile
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from sandbox_probes import MODES, SHORT
+from sandbox_probes import MODES, SHORT, in_child
 
 import sandbox
 from sandbox._cache import remove_tree
@@ -133,16 +132,6 @@ def test_a_root_that_is_a_link_goes_alone(tmp_path: Path) -> None:
     _kept(outside)
 
 
-def _in_child(work: Callable[[], bool]) -> bool:
-    """`work()` in a forked child (its uid or limits changed there alone)."""
-    pid = os.fork()
-    if pid == 0:
-        ok = False
-        with contextlib.suppress(BaseException):
-            ok = work()
-        os._exit(0 if ok else 1)
-    return os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]) == 0
-
 
 def test_folders_that_refuse_their_owner_go() -> None:
     """Modes 0, 0o500 and 0o300 at every depth, the root's too, removed by a uid that is
@@ -182,7 +171,7 @@ def _as_nobody(home: Path) -> None:
         remove_tree(str(root))
         return not os.path.lexists(root)
 
-    assert _in_child(work)
+    assert in_child(work)
 
 
 def test_the_walk_holds_three_descriptors_whatever_the_depth(tmp_path: Path) -> None:
@@ -200,7 +189,7 @@ def test_the_walk_holds_three_descriptors_whatever_the_depth(tmp_path: Path) -> 
         remove_tree(str(root))
         return not os.path.lexists(root)
 
-    assert _in_child(work)
+    assert in_child(work)
     _kept(outside)
 
 

@@ -95,7 +95,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from sandbox_probes import SHORT, ok_stdout, outcomes
+from sandbox_probes import DIED, PASS, SHORT, ok_stdout, outcomes
 from test_spare import Taken
 
 import sandbox
@@ -108,9 +108,6 @@ MODES: tuple[Mode, ...] = ("cold", "warm")
 LIMITS = dataclasses.replace(SHORT, wall_s=8.0, test_wall_s=3.0)
 FILES = {"d/a.txt": "x\n", "d/e/b.txt": "y\n", "top.txt": "z\n"}
 """A task's files: an input folder, one inside it, a file at the top."""
-Outcome = tuple[str, str, bool]
-PASS: Outcome = ("pass", "", True)
-DIED: Outcome = ("error", "the program died during the test: the program exited", True)
 
 
 # stdin/stdout and assert tests go through the one runner (`sandbox_probes.outcomes`)

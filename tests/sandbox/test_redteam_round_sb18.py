@@ -71,7 +71,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from sandbox_probes import SHORT, ok_stdout
+from sandbox_probes import DIED, PASS, SHORT, Outcome, ok_stdout
 from sandbox_probes import outcomes as probe_outcomes
 from test_init import argv_of
 
@@ -84,9 +84,6 @@ pytestmark = pytest.mark.usefixtures("sandbox_ready")
 
 MODES: tuple[Mode, ...] = ("cold", "warm")
 LIMITS = dataclasses.replace(SHORT, wall_s=8.0, test_wall_s=3.0)
-Outcome = tuple[str, str, bool]
-PASS: Outcome = ("pass", "", True)
-DIED: Outcome = ("error", "the program died during the test: the program exited", True)
 FOUR = dataclasses.replace(LIMITS, processes=4)
 
 

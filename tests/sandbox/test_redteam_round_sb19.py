@@ -95,17 +95,14 @@ import functools
 import os
 import socket
 import subprocess
-import tempfile
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
-from sandbox_probes import SHORT, ok_stdout
+from sandbox_probes import DIED, PASS, SHORT, Outcome, ok_stdout, raced_removal
 from sandbox_probes import outcomes as probe_outcomes
 
 import sandbox
-from sandbox import _cache
 from sandbox._cache import remove_tree
 from sandbox._runner import Mode
 
@@ -113,9 +110,6 @@ MODES: tuple[Mode, ...] = ("cold", "warm")
 LIMITS = dataclasses.replace(SHORT, wall_s=8.0, test_wall_s=3.0)
 FOUR = dataclasses.replace(LIMITS, processes=4)
 ONE_S = dataclasses.replace(LIMITS, test_wall_s=1.0)
-Outcome = tuple[str, str, bool]
-PASS: Outcome = ("pass", "", True)
-DIED: Outcome = ("error", "the program died during the test: the program exited", True)
 TIMED_OUT: Outcome = ("timeout", "test exceeded 1 s", True)
 NOT_RUN: Outcome = ("timeout", "not run: an earlier test timed out", False)
 
@@ -579,16 +573,6 @@ def test_a_link_root_with_a_trailing_slash_goes_alone(tmp_path: Path) -> None:
     assert (outside / "keep" / "f").read_text() == "f"
 
 
-def _in_child(work: Callable[[], bool]) -> bool:
-    """`work()` in a forked child (its uid changed there alone)."""
-    pid = os.fork()
-    if pid == 0:
-        ok = False
-        with contextlib.suppress(BaseException):
-            ok = work()
-        os._exit(0 if ok else 1)
-    return os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]) == 0
-
 
 class _Swap:
     """`os` for `_cache`, but the first call of `hook_name` on the name `sub` (a chmod: the
@@ -617,47 +601,13 @@ class _Swap:
 
 
 def _swapped_removal(hook_name: str, sub_mode: int) -> tuple[int, bool]:
-    """As nobody (the walk's chmod is taken only where a mode refuses a non-root owner):
-    root/sub of `sub_mode`, swapped for a link to a 0o500 folder outside when `_cache`
-    calls `hook_name` on it; (the outside folder's mode after, whether its file is there)."""
-    if os.getuid() != 0:
-        pytest.skip("needs root to take another uid")
-    home = tempfile.mkdtemp(prefix="rt39-")
-    os.chmod(home, 0o755)
-    os.chown(home, 65534, 65534)
-    read, write = os.pipe()
-
-    def work() -> bool:
-        os.setgid(65534)
-        os.setuid(65534)
-        outside = os.path.join(home, "outside")
-        os.mkdir(outside)
-        Path(outside, "f").write_text("f")
-        os.chmod(outside, 0o500)
-        root = os.path.join(home, "root")
-        os.makedirs(os.path.join(root, "sub", "deeper"))
-        Path(root, "sub", "g").write_text("g")
-        os.chmod(os.path.join(root, "sub"), sub_mode)
-        swap = _Swap(hook_name, outside, root)
-        vars(_cache)["os"] = swap
-        try:
-            remove_tree(root)
-        finally:
-            vars(_cache)["os"] = os
-        mode = os.stat(outside).st_mode & 0o777
-        os.write(write, f"{mode} {int(os.path.exists(os.path.join(outside, 'f')))}".encode())
-        return swap.done
-
-    try:
-        assert _in_child(work)
-        os.close(write)
-        mode, there = os.read(read, 64).split()
-        return int(mode), there == b"1"
-    finally:
-        os.close(read)
-        with contextlib.suppress(OSError):
-            os.close(write)
-        remove_tree(home)
+    """As nobody: root/sub of `sub_mode`, swapped for a link to a 0o500 folder outside when
+    `_cache` calls `hook_name` on it (the swap must happen); (the outside folder's mode
+    after, whether its file is there)."""
+    mode, there, done = raced_removal(
+        lambda outside, home: _Swap(hook_name, outside, os.path.join(home, "root")), sub_mode)
+    assert done
+    return mode, there
 
 
 def test_a_refused_folder_swapped_for_a_link_before_its_chmod_chmods_nothing_outside() -> None:

@@ -59,17 +59,14 @@ worker's call (a forked copy of the worker): its own verdict, as held in sb19.
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import functools
 import os
-import tempfile
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
-from sandbox_probes import SHORT, ok_stdout
+from sandbox_probes import DIED, PASS, SHORT, Outcome, ok_stdout, raced_removal
 from sandbox_probes import outcomes as probe_outcomes
 
 import sandbox
@@ -80,9 +77,6 @@ from sandbox._runner import Mode
 MODES: tuple[Mode, ...] = ("cold", "warm")
 LIMITS = dataclasses.replace(SHORT, wall_s=20.0, test_wall_s=8.0, cpu_s=10.0)
 FOUR = dataclasses.replace(LIMITS, processes=4)
-Outcome = tuple[str, str, bool]
-PASS: Outcome = ("pass", "", True)
-DIED: Outcome = ("error", "the program died during the test: the program exited", True)
 
 outcomes = functools.partial(probe_outcomes, limits=LIMITS)
 
@@ -542,16 +536,6 @@ def test_a_root_with_a_nul_is_an_error_ignored(tmp_path: Path) -> None:
     assert (tmp_path / "a").is_dir()
 
 
-def _in_child(work: Callable[[], bool]) -> bool:
-    """`work()` in a forked child (its uid changed there alone)."""
-    pid = os.fork()
-    if pid == 0:
-        ok = False
-        with contextlib.suppress(BaseException):
-            ok = work()
-        os._exit(0 if ok else 1)
-    return os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]) == 0
-
 
 class _Swap:
     """`os` for `_cache`, but the `nth` call (from 1) of `hook_name` on the name `name`
@@ -588,60 +572,12 @@ class _Swap:
         return hooked
 
 
-def _raced(make_swap: Callable[[str, str], _Swap], sub_mode: int, root_mode: int = 0o755
-           ) -> tuple[int, bool, bool]:
-    """As nobody (a folder's mode refuses only a non-root owner): home/root/sub of
-    `sub_mode` (root of `root_mode`) removed by remove_tree under `make_swap(outside,
-    home)`'s `os`; (the outside 0o500 folder's mode after, whether its file is there,
-    whether the swap happened)."""
-    if os.getuid() != 0:
-        pytest.skip("needs root to take another uid")
-    home = tempfile.mkdtemp(prefix="rt42-")
-    os.chmod(home, 0o755)
-    os.chown(home, 65534, 65534)
-    read, write = os.pipe()
-
-    def work() -> bool:
-        os.setgid(65534)
-        os.setuid(65534)
-        outside = os.path.join(home, "outside")
-        os.mkdir(outside)
-        Path(outside, "f").write_text("f")
-        os.chmod(outside, 0o500)
-        root = os.path.join(home, "root")
-        os.makedirs(os.path.join(root, "sub", "deeper"))
-        Path(root, "sub", "g").write_text("g")
-        os.chmod(os.path.join(root, "sub"), sub_mode)
-        os.chmod(root, root_mode)
-        swap = make_swap(outside, home)
-        vars(_cache)["os"] = swap
-        try:
-            remove_tree(root)
-        finally:
-            vars(_cache)["os"] = os
-        mode = os.stat(outside).st_mode & 0o777
-        there = int(os.path.exists(os.path.join(outside, "f")))
-        os.write(write, f"{mode} {there} {int(swap.done)}".encode())
-        return True
-
-    try:
-        assert _in_child(work)
-        os.close(write)
-        mode, there, done = os.read(read, 64).split()
-        return int(mode), there == b"1", done == b"1"
-    finally:
-        os.close(read)
-        with contextlib.suppress(OSError):
-            os.close(write)
-        remove_tree(home)
-
-
 @pytest.mark.parametrize("nth", [2, 3])
 def test_a_refused_folder_swapped_for_a_link_at_its_pin_or_reopen(nth: int) -> None:
     """sub of mode 0: its first open is refused; the racer swaps it for a link at the
     O_PATH pin (2nd open: O_NOFOLLOW|O_DIRECTORY refuses a link) or at the open after the
     chmod (3rd): nothing outside is chmodded or entered."""
-    got = _raced(lambda outside, home: _Swap(
+    got = raced_removal(lambda outside, home: _Swap(
         "open", nth, outside, os.path.join(home, "root")), 0)
     assert got == (0o500, True, True)
 
@@ -650,7 +586,7 @@ def test_a_refused_folder_swapped_for_a_link_at_its_pin_or_reopen(nth: int) -> N
 def test_a_refused_root_swapped_for_a_link(nth: int) -> None:
     """The root itself of mode 0, swapped at its pin (then refused: the link alone goes)
     or at its open after the chmod, in the folder above (`_open_root`)."""
-    got = _raced(lambda outside, home: _Swap("open", nth, outside, home, name="root"),
+    got = raced_removal(lambda outside, home: _Swap("open", nth, outside, home, name="root"),
                  0o755, root_mode=0)
     assert got == (0o500, True, True)
 
@@ -658,7 +594,7 @@ def test_a_refused_root_swapped_for_a_link(nth: int) -> None:
 def test_no_proc_chmods_nothing_outside() -> None:
     """A host without /proc: `_make_enterable` chmods nothing; the racer at the pin finds
     a link refused; nothing outside changes."""
-    got = _raced(lambda outside, home: _Swap(
+    got = raced_removal(lambda outside, home: _Swap(
         "open", 2, outside, os.path.join(home, "root"), fail_proc=True), 0)
     assert got == (0o500, True, True)
 
