@@ -66,7 +66,9 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
     from typing import Any
 
-WORK_DIRS = ("/work", "/tmp")
+WORK_DIRS = ("/work", "/tmp", "/dev/shm")
+"""The jail's writable folders (`_jail.jail_argv`'s tmpfs mounts), emptied after every run:
+/dev/shm too, where sem_open and shm_open make their files."""
 MAX_FD = 4096
 WORKER_STDIO: "Any" = None
 """The standard streams of every assert/check worker this server forks (`standard_streams`)."""
