@@ -4,7 +4,8 @@ Every jail gets fresh user, pid, mount, net, ipc, uts and cgroup namespaces; an 
 uid/gid (99999, mapped to the unprivileged host uid 99999; a warm server's jail and a cold
 Python run's or test run's map PROGRAM_UID 99998 too, which their programs take); read-only binds of the system
 folders the language needs (never /usr/local, /etc, /root, /home, the project's checkout, the
-host's /proc or /sys); size-capped tmpfs on /work (the working directory) and /tmp; no network
+host's /proc or /sys); size-capped tmpfs on /work (the working directory) and /tmp, and a
+private /dev/shm no larger than the memory limit; no network
 interface at all (not even loopback); an empty environment but for PATH/HOME/LANG/TMPDIR;
 rlimits; a memory cgroup for the run as a whole (v2 through nsjail, or a v1 group from
 `_cgroup.py`) where the host offers one, else an address-space budget split among the
@@ -314,7 +315,7 @@ def jail_argv(command: Sequence[str], limits: Limits, *,
               capabilities: tuple[str, ...] = COLD_INIT_CAPABILITIES,
               group: MemoryGroup | None = None, pass_fds: Iterable[int] = (),
               keep_env: Sequence[str] = (), persistent: bool = False,
-              idle_s: float = 0.0) -> list[str]:
+              idle_s: float = 0.0, shm_bytes: int | None = None) -> list[str]:
     """The nsjail argv running `command` in /work under `limits`. `binds` are (host, jail)
     read-only file binds placed after the /work tmpfs (so they land inside it). The log fd
     is the placeholder "{log_fd}", filled in by `run_process`. `group`: the cgroup v1
@@ -327,7 +328,8 @@ def jail_argv(command: Sequence[str], limits: Limits, *,
     (COLD_INIT_CAPABILITIES, or a cold test harness's `_tests.HARNESS_CAPABILITIES`), for
     that pid 1 alone (every process that runs the program drops them). `idle_s`:
     seconds a spare jail may wait before its command starts, added to the time-limit
-    backstop."""
+    backstop. `shm_bytes`: the size of the jail's /dev/shm when not `limits.memory_bytes`
+    (a warm server's jail holds the server beside one run: the run's own limit)."""
     cgroup = cgroup_v2_root()
     processes, address_space = process_budget(limits, cgroup=bool(cgroup or group),
                                               extra_processes=extra_processes)
@@ -365,6 +367,12 @@ def jail_argv(command: Sequence[str], limits: Limits, *,
              # which the program (another uid) may then not remove (cold: mount points)
              "-m", f"none:/work:tmpfs:{tmpfs},mode=01777",
              "-m", f"none:/tmp:tmpfs:{tmpfs},mode=01777",
+             # POSIX semaphores and shared memory (sem_open, shm_open: multiprocessing's
+             # locks and queues): a private tmpfs, sticky as a host's, no larger than the
+             # memory limit (its pages are charged to the run's memory cgroup as they are
+             # written); a warm server empties it after every run (`_in_jail/warm_server.py`)
+             "-m", (f"none:/dev/shm:tmpfs:size={_shm_bytes(limits, shm_bytes)},"
+                    f"nr_inodes={limits.disk_files},mode=01777"),
              "--cwd", "/work"]
     for host, inside in binds:
         argv += ["-R", f"{host}:{inside}"]
@@ -375,6 +383,13 @@ def jail_argv(command: Sequence[str], limits: Limits, *,
     for item in (*ENV, *keep_env):
         argv += ["-E", item]
     return [*argv, "--", *command]
+
+
+def _shm_bytes(limits: Limits, shm_bytes: int | None) -> int:
+    """The size of a jail's /dev/shm: `shm_bytes`, never more than `limits.memory_bytes`
+    (nor less than a page: tmpfs reads size=0 as no limit at all)."""
+    size = limits.memory_bytes if shm_bytes is None else min(shm_bytes, limits.memory_bytes)
+    return max(size, 4096)
 
 
 def _cgroup_flags(limits: Limits, v2_root: str | None, group: MemoryGroup | None,

@@ -177,8 +177,8 @@ class _Jail:
             "address_space": address_space, **_cpu_header(cpu),
             "file_size_bytes": limits.file_size_bytes, "open_files": limits.open_files,
             "processes": processes, "idle_s": options.idle_s}
-        self.control, self.proc, self.log = start_jailed_server("session-server",
-                                                                jail_limits, self.group)
+        self.control, self.proc, self.log = start_jailed_server(
+            "session-server", jail_limits, self.group, shm_bytes=limits.memory_bytes)
 
     def begin(self, seed: int, cpu_s: float | None = None) -> None:
         """Hand the server its session's header and wait until its interpreter is up;

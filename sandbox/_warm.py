@@ -109,19 +109,20 @@ def server_ended(what: str, proc: subprocess.Popen[bytes], log: IO[bytes]) -> Sa
 
 
 def start_jailed_server(role: str, limits: Limits, group: MemoryGroup | None,
-                        zygotes: bool = False
+                        zygotes: bool = False, *, shm_bytes: int
                         ) -> tuple[socket.socket, subprocess.Popen[bytes], IO[bytes]]:
     """Start the in-jail server `role` (`warm-server`, `session-server`: `run.py ROLE FD
     UID`) as pid 1 of a persistent jail under `limits` and memory `group`: (the control
     socket to it, its process, the private file that takes nsjail's log and the server's own
-    stderr, never a program's, quoted if the server dies)."""
+    stderr, never a program's, quoted if the server dies). `shm_bytes`: the size of its
+    /dev/shm, one run's (or call's) memory limit, not the jail's (`jail_argv`)."""
     control, inside = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
     fd = inside.fileno()
     command = [PYTHON, *PYTHON_FLAGS, LAUNCHER, role, str(fd), str(PROGRAM_UID)]
     if zygotes:  # a warm server with import zygotes (not enabled by default)
         command.append("1")
     argv = jail_argv(command, limits, binds=[(staged_dir(), IN_JAIL)], group=group,
-                     pass_fds=[fd], persistent=True)
+                     pass_fds=[fd], persistent=True, shm_bytes=shm_bytes)
     argv = [a if a != "{log_fd}" else "2" for a in argv]
     if group is not None:  # a session's cpuacct group, which nsjail joins before the jail starts
         argv = group.enter_argv(argv)
@@ -149,8 +150,8 @@ class WarmServer:
                         + (ZYGOTES_BYTES if self.zygotes else 0))
         self.group = memory_group(limits.memory_bytes)
         self.cgroup = self.group is not None or bool(cgroup_v2_root())
-        self.control, self.proc, self.log = start_jailed_server("warm-server", limits,
-                                                                self.group, self.zygotes)
+        self.control, self.proc, self.log = start_jailed_server(
+            "warm-server", limits, self.group, self.zygotes, shm_bytes=memory_bytes)
         self.ready = False  # until the server says so (`wait_ready`)
         self.retired = False
         self.settling = False  # a run's result came, the server's checks after it not yet

@@ -120,7 +120,8 @@ FORKS_PER_TEST = 3
 """Processes a warm harness forks per test whose program left nothing (`note_tests`): the
 test's, and the check that none of the program's is left (`end_processes`: `_alone` and
 its child)."""
-WORK_DIRS = ("/work", "/tmp")
+WORK_DIRS = ("/work", "/tmp", "/dev/shm")
+"""The jail's writable folders, each taken back to the task's after every test (`restore`)."""
 _RESET = (signal.SIGINT, signal.SIGPIPE, signal.SIGXFSZ)
 """Signals this harness (Python) ignores or handles, which an exec would pass on ignored:
 a test's process takes their defaults back, as the jail gives them to python3 main.py."""

@@ -66,7 +66,9 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
     from typing import Any
 
-WORK_DIRS = ("/work", "/tmp")
+WORK_DIRS = ("/work", "/tmp", "/dev/shm")
+"""The jail's writable folders (`_jail.jail_argv`'s tmpfs mounts), emptied after every run:
+/dev/shm too, where sem_open and shm_open make their files."""
 MAX_FD = 4096
 WORKER_STDIO: "Any" = None
 """The standard streams of every assert/check worker this server forks (`standard_streams`)."""
@@ -472,16 +474,22 @@ def wait_run(deadline: float, control: _socket.socket, ends: "list[Any]",
     every REAP_S reap the program's exited orphans (this server is the jail's pid 1, as
     python3 main.py's init reaps them), but `spare` (the run's child, whose status its
     caller reads), the long-lived harness and the zygotes; the CPU time and peak memory
-    of what is reaped go to `result`."""
+    of what is reaped go to `result`. The reaping is on a clock (`reap_at`), as
+    `harness_wire.Channel._wait`'s: whatever wakes the wait (requests on `service` one
+    after another) cannot put it off past REAP_S."""
     watched = [*ends, control] if service is None else [*ends, control, service]
     keep = (*spare, judge.pid or 0, *(zygote.pid for zygote in ZYGOTES.values()))
+    reap_at = time.monotonic() + harness_wire.REAP_S  # a run done sooner needs none here
     while True:
-        left = deadline - time.monotonic()
+        now = time.monotonic()
+        left = deadline - now
         if left <= 0:
             return None
-        ready = select.select(watched, [], [], min(left, harness_wire.REAP_S))[0]
-        if not ready:
+        if now >= reap_at:
             harness_wire.reap_exited(keep, lambda usage: add_usage(result, usage))
+            reap_at = now + harness_wire.REAP_S
+        ready = select.select(watched, [], [], min(left, reap_at - now))[0]
+        if not ready:
             continue
         for end in ends:
             if end in ready:

@@ -20,14 +20,14 @@ Classes: Reaching another run (processes outside one's tree, seccomp ABIs, ptrac
 Resources (orphan and zombie floods, stopped processes), Exit and output forgery (a stolen
 or forged exit status), Reaching the host (remove_tree races and odd roots), false losses.
 
-90 probes: 83 held, 7 open (strict xfails) under 2 roots at the round; 1 root (1 xfail)
-closed after it, 6 open under 1:
-- NO_SHM (both modes, a false loss of honest programs, not new in h-sb21): the jail has no
-  /dev/shm (docs/sandbox.md, "POSIX message queues, POSIX shared memory": by design), so
-  multiprocessing's SemLock (sem_open) raises FileNotFoundError: ProcessPoolExecutor
-  (every context) and multiprocessing.Queue/Lock fail plain and as assert tests, cold and
-  warm, where python3 on a host runs them (6 xfails). Root: `_jail`'s mounts (no private
-  /dev/shm tmpfs per jail).
+90 probes: 83 held, 7 open (strict xfails) under 2 roots at the round; both roots (7
+xfails) closed after it:
+- Closed by h-sb22: NO_SHM (both modes, a false loss of honest programs, not new in
+  h-sb21): the jail had no /dev/shm, so multiprocessing's SemLock (sem_open) raised
+  FileNotFoundError: ProcessPoolExecutor (every context) and multiprocessing.Queue/Lock
+  failed plain and as assert tests, cold and warm, where python3 on a host runs them (6
+  xfails). Every jail now mounts a private /dev/shm tmpfs (`_jail.jail_argv`), which a
+  warm server empties after every run (tests/sandbox/test_dev_shm.py).
 - Closed after the round: REMOVE_NUL (host, latent: callers pass mkdtemp paths):
   `_cache._open_root` let os.open's ValueError (a root holding a NUL) out of remove_tree,
   whose docstring promises errors ignored as shutil.rmtree(root, ignore_errors=True). A
@@ -79,12 +79,6 @@ LIMITS = dataclasses.replace(SHORT, wall_s=20.0, test_wall_s=8.0, cpu_s=10.0)
 FOUR = dataclasses.replace(LIMITS, processes=4)
 
 outcomes = functools.partial(probe_outcomes, limits=LIMITS)
-
-NO_SHM = (
-    "A false loss (both modes, honest programs): the jail has no /dev/shm (_jail's mounts; "
-    "docs/sandbox.md's POSIX shared memory row), so multiprocessing's SemLock (sem_open) "
-    "raises FileNotFoundError: ProcessPoolExecutor and multiprocessing Queue/Lock fail where "
-    "python3 on a host runs them")
 
 pytestmark = pytest.mark.usefixtures("sandbox_ready")
 
@@ -331,7 +325,6 @@ def test_an_honest_program_passes_before_and_after_a_replacement(name: str, mode
     assert outcomes(code, [check, "crash()", check], mode) == [PASS, DIED, PASS]
 
 
-@pytest.mark.xfail(strict=True, reason=NO_SHM)
 @pytest.mark.parametrize("mode", MODES)
 @pytest.mark.parametrize("name", list(SHM))
 def test_an_honest_program_that_needs_a_semaphore_runs_plain(name: str, mode: Mode) -> None:
@@ -339,7 +332,6 @@ def test_an_honest_program_that_needs_a_semaphore_runs_plain(name: str, mode: Mo
     assert ok_stdout(code + GUARD, mode, limits=LIMITS) == expected + "\n"
 
 
-@pytest.mark.xfail(strict=True, reason=NO_SHM)
 @pytest.mark.parametrize("mode", MODES)
 def test_a_process_pool_passes_as_an_assert_test(mode: Mode) -> None:
     code, expected = SHM["ProcessPoolExecutor"]

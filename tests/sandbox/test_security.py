@@ -216,7 +216,7 @@ ATTACKS: dict[str, Attack] = {
         "attempt('mem', lambda: open('/dev/mem', 'rb').read(1))\n"
         "attempt('docker', lambda: __import__('socket').socket(1).connect('/var/run/docker.sock'))\n",
         lambda ex, host: (denied_all(3)(ex, host),
-                          _contains(ex.stdout, "DEV ['null', 'urandom', 'zero']"))),
+                          _contains(ex.stdout, "DEV ['null', 'shm', 'urandom', 'zero']"))),
     "python_start_up_isolated": Attack(
         "import sys\nprint(sys.flags.no_site, sys.flags.no_user_site, sys.flags.ignore_environment,"
         " 'site' in sys.modules, [p for p in sys.path if 'site-packages' in p])\n",
