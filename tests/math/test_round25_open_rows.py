@@ -1,6 +1,9 @@
 """Open rows of rounds 23 and 24, closed at their roots (h-m54; docs/math.md "Round 25
 (h-m54)"): a relation in brackets after a value is a second value (`_normalize.
-_BRACKETED_RELATION`), the gold's terms are read with their brackets multiplied out for the
+_BRACKETED_RELATION`), a what-if whose condition a statement of fact after it contradicts is
+no second answer, with or without a contrast word (`_extract._clauses`), a number in words
+that a word offering another value governs is read in a sentence the window cuts
+(`_extract._OTHER_VALUE_FRAME`), the gold's terms are read with their brackets multiplied out for the
 judge's filter (`_judge._expanded_terms`), and a low single quote that opens a quotation is a
 quotation mark, not a comma (`rewards.text._OPENED_QUOTE`). Through `MathReward.score` with the
 rules (conftest's `reward`) and a judge that says yes to everything (conftest's `judged`)."""
@@ -9,6 +12,7 @@ from __future__ import annotations
 
 import pytest
 
+from rewards import Sample
 from rewards.math import MathReward
 from rewards.math._judge import _gold_terms, judgeable
 from rewards.text import read_text
@@ -88,3 +92,55 @@ def test_low_quotes(reward: MathReward, answer: str, gold: str, score: float) ->
 ])
 def test_low_quote_read(text: str, read: str) -> None:
     assert read_text(text) == read == read_text(read)
+
+
+# A what-if after the box whose condition the story then contradicts, told as a fact after a
+# semicolon or in the next sentence with no contrast word, is a what-if (the box is kept); a
+# statement that confirms the condition, doubts, negates, or states another result is not.
+STORY = "Mia had 10 apples and ate 3. How many apples are left?"
+WORK = "Mia had 10 apples. She ate 3, so 10 - 3 = 7.\n\nThe answer is $\\boxed{7}$. "
+
+
+@pytest.mark.parametrize(("tail", "score"), [
+    ("If she had eaten 2, she would have 8; she ate 3.", 1.0),
+    ("If she had eaten 2, she would have 8. She ate 3.", 1.0),
+    ("Had she eaten 2, she would have 8; she ate 3.", 1.0),
+    ("If she had eaten 2, she would have 8; she ate 3 (not 2).", 1.0),
+    ("If she had eaten 2, she would have 8; she ate 2.", 0.0),
+    ("If she had eaten 2, she would have 8. She ate 2.", 0.0),
+    ("If she had eaten 2, she would have 8; she ate 1 + 1.", 0.0),
+    ("If she had eaten 2, she would have 8; maybe she ate 3.", 0.0),
+    ("If she had eaten 2, she would have 8; she did not eat 3.", 0.0),
+    ("If she had eaten 2, she would have 8; she ate 3, so 8 are left.", 0.0),
+    ("If she had eaten 2, she would have 8; she ate 3 and 8 remain.", 0.0),
+    ("If she had eaten 2, she would have 8; she has 8.", 0.0),
+])
+def test_a_what_if_the_story_contradicts(reward: MathReward, judged: MathReward, tail: str,
+                                         score: float) -> None:
+    sample = Sample(STORY, WORK + tail, reference="7")
+    assert [s.value for scorer in (reward, judged) for s in scorer.score([sample])] == [score, score]
+
+
+# A sentence the window cuts (within `_LONG_SENTENCE`): a number in words or Roman capitals
+# that a word offering another value governs is read, as a numeral is; a story told in words
+# is not.
+_CUT = " very" * 200
+_FRIENDS = ("Each of the three friends took one apple from the basket, and then the two remaining friends each "
+            "put back the apples they had borrowed earlier" + _CUT + " in the week, so the basket ends where it "
+            "was after the first day.")
+
+
+@pytest.mark.parametrize(("tail", "score"), [
+    ("Alternatively it could" + _CUT + " well be eight.", 0.0),
+    ("Alternatively it could" + _CUT + " well be VIII.", 0.0),
+    ("It" + _CUT + " could be eight or nine.", 0.0),
+    ("Or maybe" + _CUT + " it is nine.", 0.0),
+    ("Alternatively it could" + _CUT + " well be seven.", 1.0),
+    ("Alternatively it could" + _CUT + " well be VII.", 1.0),
+    ("So" + _CUT + " the answer stays seven, not eight.", 1.0),
+    (_FRIENDS, 1.0),
+])
+def test_a_number_in_words_in_a_cut_sentence(reward: MathReward, judged: MathReward, tail: str,
+                                             score: float) -> None:
+    sample = Sample(STORY, WORK + tail, reference="7")
+    assert [s.value for scorer in (reward, judged) for s in scorer.score([sample])] == [score, score]
