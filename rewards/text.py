@@ -36,7 +36,8 @@ verdict on the text a reader sees. So, in one linear pass:
   full stop (after digits: `⒈` is `1.`, `🄂` is `1,`) or question and exclamation marks
   (`﹖`, `‼` is `!!`, `⁉` is `!?`) reads as that form; every other punctuation character
   Unicode names a comma (`，` fullwidth, `،` Arabic, `、` ideographic, `﹐` small, `⸲` turned
-  ...) and `‚` (U+201A, drawn as one) read as `,`; the full stops of other scripts drawn as
+  ...) and `‚` (U+201A, drawn as one) read as `,`, but where it opens a quotation that a
+  single quote closes (`‚7‘`, German; `_OPENED_QUOTE`); the full stops of other scripts drawn as
   a dot or a small circle (`。` ideographic, `۔` Arabic: `_FULL_STOPS`) as `.`; every one it names a question or exclamation mark that ends
   what it asks (`؟` Arabic, `፧` Ethiopic; not the inverted `¿` that opens a question, nor
   the Armenian marks written over a vowel inside the word) as `?` or `!`, and the
@@ -323,12 +324,42 @@ def read_text(text: str) -> str:
     if _LRO in text or _RLO in text:
         text = _apply_overrides(text)
     text = tables.removed.sub(lambda run: _removed(text, run, tables), text)
-    text = _read_as_table(text, tables)
+    text = _read_as_table(text, tables) if _LOW_QUOTE not in text else _quotes_kept(text, tables)
     text = text if unicodedata.is_normalized("NFC", text) else unicodedata.normalize("NFC", text)
     styled = tables.styled.sub(lambda word: _styled_word(word, tables.styled_as), text)
     if styled != text:  # a mark after the word may now compose: `ᵖᵃˢˢ\u0301`
         text = unicodedata.normalize("NFC", styled)
     return _MIXED_WORD.sub(_latin_lookalikes, text) if _LOOKALIKE_CHARS.search(text) else text
+
+
+_LOW_QUOTE = "\u201a"  # SINGLE LOW-9 QUOTATION MARK: a comma (`read_as`) but where it opens a quotation
+
+
+def _quote_size(ch: str) -> str:
+    """`SINGLE` or `DOUBLE` (or ``) as the name of a quotation mark `ch` says."""
+    return next((size for size in ("SINGLE", "DOUBLE") if size in unicodedata.name(ch, "")), "")
+
+
+_SINGLE_CLOSERS = "".join(ch for ch in map(chr, range(0x10000)) if unicodedata.category(ch) in ("Pi", "Pf")
+                          and "QUOTATION MARK" in unicodedata.name(ch, "") and _quote_size(ch) == "SINGLE")
+"""The quotation marks that close what `‚` opens: Unicode's initial and final quotes (Pi, Pf)
+whose name makes them single, as `‚` is (`‚7‘` in German, `‚7’` in Polish)."""
+_OPENED_QUOTE = re.compile(r"(?<![^\W_])\u201a(?=[^\s\u201a" + _SINGLE_CLOSERS + r"]{1,40}["
+                           + _SINGLE_CLOSERS + r"](?![^\W_]))")
+"""A `‚` that opens a quotation: at a word's start, closed by a single quote (`_SINGLE_CLOSERS`)
+within 40 characters at a word's end, no space between; anywhere else (`1‚000`) it is drawn as
+a comma and read as one."""
+
+
+def _quotes_kept(text: str, tables: _Tables) -> str:
+    """`_read_as_table`, but each `‚` that opens a quotation (`_OPENED_QUOTE`) kept as written."""
+    out, last = [], 0
+    for opened in _OPENED_QUOTE.finditer(text):
+        out.append(_read_as_table(text[last:opened.start()], tables))
+        out.append(opened.group())
+        last = opened.end()
+    out.append(_read_as_table(text[last:], tables))
+    return "".join(out)
 
 
 def _read_as_table(text: str, tables: _Tables) -> str:

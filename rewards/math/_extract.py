@@ -2259,10 +2259,12 @@ def _unread_after_box(text: str, end: int,
         if _remark_length(sentence) > _SHORT_REMARK:  # an explanation, unless it states a new value
             # (a box in a base, `204_5`: its working writes numerals with subscripts, `13_5`,
             # which the text as read here has lost, `13 5`; their values are not read)
-            # (a next sentence that opens with `But` goes on with this one: `If she had eaten 2,
-            # she would have 8. But she ate 3.` rejects the what-if as `; but she ate 3` does)
+            # (a next sentence that opens with `But`, or that tells the story after a what-if,
+            # goes on with this one: `If she had eaten 2, she would have 8. But she ate 3.` and
+            # `... 8. She ate 3.` reject the what-if as `; but she ate 3` and `; she ate 3` do)
             following = read[at + 1][0] if at + 1 < len(read) else ""
-            joined = f"{sentence}; {following}" if _TURN_OPENING.match(following) else sentence
+            joined = f"{sentence}; {following}" if _TURN_OPENING.match(following) or (
+                _CONDITION.match(sentence) and ";" not in sentence and _story_action(following)) else sentence
             values = _unexplained_values(joined, answer) if _DIGITS.search(sentence) and not (
                 _BASE_NUMERAL.search(answer)) else []
             if values and worked is None:  # (read once, only for such a sentence: linear)
@@ -2453,6 +2455,12 @@ def _sentences_read(parts: list[tuple[str, str]], text: str, end: int) -> list[t
             # be 8.`, `... be ⁸.`, `... be VIII.`, `... be eight.`)
             if len(raw) <= _LONG_SENTENCE and (_DIGITS.search(raw) or _NUMERAL_CHAR.search(raw)):
                 read.append((_NUMERAL_CHAR.sub(_numerals_as_digits, sentence), ending))
+            elif len(raw) <= _LONG_SENTENCE and (frame := _OTHER_VALUE_FRAME.search(sentence)) and _DIGITS.search(
+                    numerals := _numerals_read(sentence[frame.start():])):
+                # a number in words or Roman capitals that a word offering another value
+                # governs (`Alternatively it could very ... well be eight.`): read as a numeral
+                # is (the story told in words, with no such word before its numbers, is not)
+                read.append((sentence[:frame.start()] + numerals, ending))
             elif len(raw) > _LONG_SENTENCE and _DIGITS.search(numerals := _numerals_read(sentence)):
                 read.append((numerals, _CUT))
             break
@@ -2461,6 +2469,12 @@ def _sentences_read(parts: list[tuple[str, str]], text: str, end: int) -> list[t
 
 
 _LONG_SENTENCE = 2_000
+# Words that offer a value other than the one stated (an alternative, a doubt, a possibility, a
+# correction): a number in words after one, in a sentence the window cuts, is read
+# (`_sentences_read`), as a numeral there is.
+_OTHER_VALUE_FRAME = re.compile(r"(?<![^\W\d_])(?i:alternative(?:ly)?|alternately|otherwise|instead|or|else|"
+                                r"maybe|perhaps|possibly|probably|might|could|may|would|actually|rather|"
+                                r"correction|really)(?![^\W\d_])")
 _CUT = "\u2026"  # (the ending of a sentence `_sentences_read` read only in part)
 
 
@@ -2955,7 +2969,7 @@ def _unexplained_values(sentence: str, answer: str) -> list[tuple[str, bool]]:
             # rejected where it stands (`Avoid the mistake of adding: 10 + 3 = 13.`)
             results.extend(side for side in sides if _PROSE_NUMBER.fullmatch(side))
     values: list[tuple[str, bool]] = []
-    for clause in _CLAUSE_SPLIT.split(sentence):
+    for clause in _clauses(sentence):
         if _later_event(clause):
             continue  # `Tomorrow she will buy 8 more.`: the story goes on past the question's time
         bounds = [0, *(mark.end() for mark in _STORY_CLAUSES.finditer(clause)), len(clause) + 1]
@@ -2979,6 +2993,19 @@ def _unexplained_values(sentence: str, answer: str) -> list[tuple[str, bool]]:
 # one before a contrast that goes on with the clause before it (`..., she would have 8; but she
 # ate 3.`: the what-if and its rejection, one clause, as after a comma).
 _CLAUSE_SPLIT = re.compile(r";(?!\s*+(?i:but|yet|whereas)(?![^\W\d_]))")
+
+
+def _clauses(sentence: str) -> list[str]:
+    """A longer sentence's clauses (`_CLAUSE_SPLIT`), but a what-if (`_CONDITION`) and the
+    statement of fact after its semicolon (`_story_action`: `If she had eaten 2, she would have
+    8; she ate 3.`) are one clause, read together as after `; but` (`_REJECTED_CONDITION`)."""
+    clauses: list[str] = []
+    for clause in _CLAUSE_SPLIT.split(sentence):
+        if clauses and ";" not in clauses[-1] and _CONDITION.match(clauses[-1]) and _story_action(clause):
+            clauses[-1] = f"{clauses[-1]};{clause}"
+        else:
+            clauses.append(clause)
+    return clauses
 
 
 # A later time that opens a clause (`Tomorrow`, `Next week`, `Later`): what the story's people
@@ -3142,11 +3169,12 @@ _PART_OF_VALUE = re.compile(
 _CONDITION = re.compile(r"(?<!\s)\s*+(?i:if|suppose|supposing|assuming|had)(?![^\W\d_])[^,;]{1,120}?"
                         r"(?:,|(?=\s++[^\W\d_]++(?:\s++(?i:would|could|might|will)|['’]d)(?![^\W\d_])))")
 # A clause after a what-if's consequence that tells the story otherwise (`, but she ate 3`,
-# `; but she ate 3`): the reply rejects the condition.
+# `; but she ate 3`, or a statement of fact after a semicolon with no contrast word, `; she ate
+# 3`, or in the next sentence, `. She ate 3.`): the reply rejects the condition.
 # (after a comma, a semicolon, a colon, a dash or in brackets; the story may go on past a comma:
 # `; but she ate 3, so she has 7.`)
 _TURN_OPENING = re.compile(r"\s*+(?i:but|yet|whereas)\s")
-_REJECTED_CONDITION = re.compile(r"(?:[,;:(]|(?<=\s)[-\u2013\u2014]++)\s*+(?i:but|yet|whereas)\s++"
+_REJECTED_CONDITION = re.compile(r"(?:(?:[,;:(]|(?<=\s)[-\u2013\u2014]++)\s*+(?i:but|yet|whereas)\s++|;\s*+)"
                                  r"(?P<story>[^;()]{1,120}?)\)?$")
 # Words that offer a value as the result (the answer, a total, what is left): a value derived
 # beside them is no aside (`_derived_values`).

@@ -496,29 +496,55 @@ def _terms_of(gold: str) -> tuple[frozenset[str], ...]:
     spans = [gold] if not _WORDS.search(_TEXT_ARGUMENT.sub(" ", gold)) else _math_spans(gold)
     terms: list[frozenset[str]] = []
     for span in spans:
-        term: set[str] = set()
-        depth = 0
-        script = 0  # the depth a script's braces opened at; 0 outside scripts
-        tokens = _TOKEN.findall(_rendered(span))
-        for at, token in enumerate(tokens):
-            name = token[1:] if token.startswith("\\") else ""
-            depth = max(depth + (token in _OPENING) - (token in _CLOSING), 0)
-            if token == "{" and at > 0 and tokens[at - 1] in ("^", "_") and not script:
-                script = depth  # `I_{(-1,1)}`: a script's commas part no term
-            elif script and depth < script:
-                script = 0
-            if script:
-                continue
-            if token in _TERM_PARTS or depth == 0 and (token in _TERM_SIGNS
-                                                        or name in _TERM_SIGN_COMMANDS):
-                terms.append(frozenset(term & named))
-                term = set()
-            elif token.isascii() and token.isalpha():
-                term.update(token)
-            elif name in _GREEK_ORDER:
-                term.add(name)
-        terms.append(frozenset(term & named))
-    return tuple(term for term in terms if term)
+        terms.extend(term & named for term in _expanded_terms(_TOKEN.findall(_rendered(span))))
+    return tuple(dict.fromkeys(term for term in terms if term))
+
+
+_MAX_EXPANDED = 64
+"""The most products one bracket's expansion keeps (`_expanded_terms`); past it the bracket
+is one product of all its letters, as a power's base is."""
+
+
+def _expanded_terms(tokens: list[str]) -> list[frozenset[str]]:
+    """The letters of each product of the gold's terms once its brackets are multiplied out
+    (`x(y+s)`: `xy` and `xs`, never `sy`; `(a+b)x`: `ax`, `bx`; `\\frac{a+b}{c}`: `ac`,
+    `bc`): a sign (`_TERM_SIGNS`, `_TERM_SIGN_COMMANDS`) or a part (`_TERM_PARTS`) parts the
+    sum of its bracket, a bracket multiplies the product it stands in by each of its terms.
+    A bracket raised to a power (`(a+b)^2`, which holds `ab`) or past `_MAX_EXPANDED` products
+    is one product of all its letters. Scripts are read past (`I_{(-1,1)}X` is one term)."""
+    frames: list[tuple[set[frozenset[str]], set[frozenset[str]]]] = [(set(), {frozenset()})]
+    script = 0  # the braces open in a script (`x^{a+b}`); 0 outside scripts
+    for at, token in enumerate(tokens):
+        name = token[1:] if token.startswith("\\") else ""
+        if script:
+            script += (token in _OPENING) - (token in _CLOSING)
+            continue
+        sums, product = frames[-1]
+        if token == "{" and at > 0 and tokens[at - 1] in ("^", "_"):
+            script = 1  # `I_{(-1,1)}`: a script's commas part no term
+        elif token in _OPENING:
+            frames.append((set(), {frozenset()}))
+        elif token in _CLOSING and len(frames) > 1:
+            inner_sums, inner_product = frames.pop()
+            group = inner_sums | inner_product
+            following = next((t for t in tokens[at + 1:at + 4] if not t.isspace()), "")
+            if following == "^" or len(group) * len(frames[-1][1]) > _MAX_EXPANDED:
+                group = {frozenset().union(*group)}
+            outer_sums, outer_product = frames[-1]
+            frames[-1] = (outer_sums, {left | right for left in outer_product for right in group})
+        elif token in _TERM_PARTS or token in _TERM_SIGNS or name in _TERM_SIGN_COMMANDS:
+            frames[-1] = (sums | product, {frozenset()})
+        elif token.isascii() and token.isalpha():
+            frames[-1] = (sums, {term | set(token) for term in product})
+        elif name in _GREEK_ORDER:
+            frames[-1] = (sums, {term | {name} for term in product})
+    while len(frames) > 1:  # a bracket left open closes at the end
+        inner_sums, inner_product = frames.pop()
+        outer_sums, outer_product = frames[-1]
+        group = {frozenset().union(*(inner_sums | inner_product))}
+        frames[-1] = (outer_sums, {left | right for left in outer_product for right in group})
+    sums, product = frames[0]
+    return sorted(sums | product, key=sorted)  # (one order, whatever the hash seed)
 
 
 _OPENING = frozenset({"(", "[", "{", "\\{", "\\langle", "\\lfloor", "\\lceil", "\\lvert"})

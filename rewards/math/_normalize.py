@@ -1895,12 +1895,32 @@ def hedges(answer: str, gold: str) -> bool:
     uncertain, the judge's."""
     if len(answer) <= 2000 and ("\\{" in answer or "brace" in answer):
         answer = _SINGLETON.sub(r" \1 ", answer)  # (`\\{7\\} \\vee \\{8\\}` against 7: 7 and 8)
+    if len(answer) <= 2000 and ("(" in answer or "[" in answer):
+        answer = _BRACKETED_RELATION.sub(_bracketed_value, answer)  # `x = 7 (x = 8)`: 7 and 8
     listed = len(answer) <= 2000 and (_stacked(answer) or any(
         _LISTED.search(_LIST_OPERAND.sub("0", text)) is not None
         or any(_named_value(found) for found in _NAMED_LISTED.finditer(text))
         for text in (answer, _as_rendered(answer))))
     return (_joining_sign(answer) is not None or listed) and (
         parse_number(gold) is not None or _constant(gold) is not None)
+
+
+# A relation in brackets (of any size) right after a value (`x = 7 (x = 8)`, `7 [= 8]`, `x = \\frac{14}{2} (x
+# \\approx 8)`, normalized from `\\left( ... \\right)` and `\\ (`): a second value the
+# bracket gives (a name's, or none), read as joined to the first (`=` as `\\lor`, so that
+# `\\frac{14}{2} (x = 8)` is no working; an approximation as itself, `\\sqrt{2} (\\approx
+# 1.414)` is one value): two answers where they differ. A condition in brackets (`x = 7 (x >
+# 0)`, `x \\ne 8`, `x \\in \\mathbb{Z}`) gives no value and is not read here; nor a bracket after a
+# name (`P(A = 1) = 0.5`, `g(x=2) = 7`) or holding no relation (`7 (cm)`, `(1, 2)`).
+_BRACKETED_RELATION = re.compile(
+    r"(?<=[\d%}')\]])\s{0,3}(?:\\[bB]igg?l?\s{0,3})?[(\[]\s{0,3}(?:" + _NAME.pattern
+    + r"\s{0,3})?(=|\\approx(?![a-zA-Z])|\u2248)\s{0,3}([^()\[\]=]{1,80}?)\s{0,3}(?:\\[bB]igg?r?\s{0,3})?[)\]]")
+
+
+def _bracketed_value(found: re.Match[str]) -> str:
+    """A `_BRACKETED_RELATION` as the join of its value to the value before it."""
+    sign = "\\lor" if found[1] == "=" else found[1]
+    return f" {sign} {found[2]}"
 
 
 # A set of one numeral (`\\{7\\}`, `\\lbrace 7 \\rbrace`, sized or not), against a gold of one value:

@@ -16,23 +16,12 @@ import pytest
 from rewards import Sample
 from rewards.math import MathReward
 from rewards.math._extract import _numerals_read
-from tests.math.redteam_helpers import OPTIONS, xfail
+from tests.math.redteam_helpers import OPTIONS
 
 REWARD_OPTIONS = OPTIONS  # conftest's `reward` fixture builds `MathReward(**OPTIONS)`
 STORY = "Mia had 10 apples and ate 3. How many apples are left?"
 WORK = "Mia had 10 apples. She ate 3, so 10 - 3 = 7.\n\n"
 BOX = "The answer is $\\boxed{7}$. "
-
-# The reasons of the open rows, one per root (class: root).
-WHATIF_NO_CONTRAST = ("false loss: _extract._REJECTED_CONDITION (h-m49: `[,;]` then `but`, `yet`, "
-                      "`whereas`) knows no rejection told after a semicolon with no contrast word: "
-                      "`If she had eaten 2, she would have 8; she ate 3.` is a second answer")
-WORDS_IN_CUT = ("Hedging (a second answer): _extract._sentences_read reads a sentence the window "
-                "(_WORDS_MAX) cuts, within _LONG_SENTENCE, only where it holds a numeral (a digit "
-                "or a numeral character), not a number in words or Roman capitals: `Alternatively "
-                "it could very ... well be eight.` (1,000 characters) keeps the box; reading them "
-                "loses round 13's honest story told in words (`Each of the three friends took one "
-                "apple ...`), so the rule needs a reading that tells the two apart")
 
 ARROWS = ["->", "-->", "=>", "==>", "|->", "~>", "→", "⇒", "⟶", "⟹", "↦", "⟿", "⤳", "⤏", "\\to", "\\rightarrow",
           "\\Rightarrow", "\\implies", "\\longrightarrow", "\\Longrightarrow", "\\mapsto", "\\leadsto", "$\\to$"]
@@ -76,7 +65,7 @@ HONEST: list[object] = [
     "If she had eaten 2, she would have 8, but she ate 3, not 2.",
     "If she had eaten 2, she would have 8, but she ate 3 rather than 2.",
     "It is 7 (not 8).", "None of it is wrong: 7.",
-    pytest.param("If she had eaten 2, she would have 8; she ate 3.", marks=xfail(WHATIF_NO_CONTRAST)),
+    "If she had eaten 2, she would have 8; she ate 3.",  # (closed by h-m54: `_extract._clauses`)
     "\n\n#### 7 apples", "\n\n#### 7 (apples)", "\n\n#### +7", "\n\n#### 7 apple", "\n\n#### +7 apples",
     "\n\n#### 7 apples left", "\n\n#### + 7",
 ]
@@ -86,7 +75,7 @@ _CUT = "Alternatively it could" + " very" * 200 + " well be "  # past the window
 LONG_ATTACKS: list[object] = [padding + numeral for padding in (_VERY, _CUT)
                               for numeral in ("⁸.", "₈.", "⑧.", "Ⅷ.", "8.", "٨.")] + [
     _VERY + "VIII.", _VERY + "eight.", _VERY + "MIX.",
-    *(pytest.param(_CUT + numeral, marks=xfail(WORDS_IN_CUT)) for numeral in ("VIII.", "eight."))]
+    *(_CUT + numeral for numeral in ("VIII.", "eight."))]  # (closed by h-m54: `_OTHER_VALUE_FRAME`)
 LONG_HONEST = [padding + numeral for padding in (_VERY, _CUT)
                for numeral in ("⁷.", "Ⅶ.", "VII.", "seven.", "7.", "７.")] + [
     _VERY + "I.", _VERY + "X."]  # (one capital alone is a pronoun or a variable, no numeral)
