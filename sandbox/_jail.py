@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 from sandbox._cache import remove_tree
 from sandbox._cgroup import CgroupV1, MemoryGroup, cgroup_v1, cgroup_v2_root, sweep
 from sandbox._errors import ArgumentError, SandboxError
+from sandbox._in_jail.init import INPUTS
 from sandbox._languages import BASE_MOUNTS
 from sandbox._process import RawRun, Started, collect, run_process, spawn_process
 from sandbox._spare import IDLE_S, SECRET, WAITER, Spare, spares, spares_enabled
@@ -218,16 +219,21 @@ def _run_spared(command: Sequence[str], limits: Limits, *, stdin: bytes, output_
     binds, mounts = list(binds), tuple(mounts)
     files: list[tuple[str, str]] = []
     fixed: list[tuple[str, str]] = []
+    staging = None  # a cold Python run's staging folder: the spare binds one of its own
     for host, inside in binds:
+        if inside == INPUTS:
+            staging = host
+            continue
         (files if os.path.isfile(host) else fixed).append((host, inside))
     # the shape: everything `jail_argv` reads, the host's cgroup set-up and nsjail included
     key = (tuple(command), limits, tuple(inside for _, inside in files), tuple(fixed), mounts,
            address_space_extra, extra_processes, program_uid, capabilities, cgroup_v2_root(),
-           cgroup_v1(), nsjail_binary())
+           cgroup_v1(), nsjail_binary(), staging is not None)
 
     def start() -> Spare:
         return _start_spare(command, limits, [inside for _, inside in files], fixed, mounts,
-                            address_space_extra, extra_processes, program_uid, capabilities)
+                            address_space_extra, extra_processes, program_uid, capabilities,
+                            staging is not None)
 
     taken = spares.take(key)
     if taken is None:
@@ -240,6 +246,8 @@ def _run_spared(command: Sequence[str], limits: Limits, *, stdin: bytes, output_
     reaped = False
     try:
         taken.fill(files)
+        if staging is not None:
+            taken.fill_staging(staging)
         released = time.monotonic()
         head = _release(taken.started, secret)  # the program starts now; the wall limit counts from here
         spares.offer(key, start, taken=True)  # the next run's jail sets up while this one runs
@@ -278,11 +286,19 @@ def _release(started: Started, secret: str) -> bytes:
 def _start_spare(command: Sequence[str], limits: Limits, inside: Sequence[str],
                  fixed: Sequence[tuple[str, str]], mounts: Sequence[str],
                  address_space_extra: int, extra_processes: int, program_uid: bool,
-                 capabilities: tuple[str, ...]) -> Spare:
-    """Start a spare jail: empty placeholders bound where the run's files go, the waiting
-    shell in front of `command`, the wall-limit backstop extended by its idle time."""
+                 capabilities: tuple[str, ...], staging: bool) -> Spare:
+    """Start a spare jail: empty placeholders bound where the run's files go (`staging`: an
+    empty staging folder of its own, as `_workspace.workspace` makes one, bound at INPUTS),
+    the waiting shell in front of `command`, the wall-limit backstop extended by its idle
+    time."""
     root = tempfile.mkdtemp(prefix="sandbox-spare-", dir=SCRATCH)
     os.chmod(root, 0o755)
+    staged = []
+    if staging:
+        staged = [(os.path.join(root, "staging"), INPUTS)]
+        os.mkdir(staged[0][0], 0o700)
+        if os.geteuid() == 0:
+            os.chown(staged[0][0], JAIL_UID, JAIL_UID)
     placeholders = {}
     for path in inside:
         host = os.path.join(root, "in", path.removeprefix("/work/"))
@@ -295,7 +311,8 @@ def _start_spare(command: Sequence[str], limits: Limits, inside: Sequence[str],
     try:
         group = memory_group(limits.memory_bytes)
         argv = jail_argv([*WAITER, *command], limits,
-                         binds=[*((h, i) for i, h in placeholders.items()), *fixed],
+                         binds=[*((h, i) for i, h in placeholders.items()), *fixed,
+                                *staged],  # after /harness, whose folder it is mounted on
                          mounts=mounts, address_space_extra=address_space_extra,
                          extra_processes=extra_processes, program_uid=program_uid,
                          capabilities=capabilities, group=group, idle_s=IDLE_S)
@@ -305,7 +322,8 @@ def _start_spare(command: Sequence[str], limits: Limits, inside: Sequence[str],
             group.close()
         remove_tree(root)
         raise
-    return Spare(started, root, placeholders, group)
+    return Spare(started, root, placeholders, group,
+                 staging=staged[0][0] if staged else None)
 
 
 def jail_argv(command: Sequence[str], limits: Limits, *,

@@ -13,17 +13,24 @@ from collections.abc import Callable, Sequence
 from typing import Literal
 
 from sandbox._classify import to_execution
-from sandbox._errors import ArgumentError
+from sandbox._errors import ArgumentError, SandboxError
 from sandbox._first_import import read_as_written
-from sandbox._in_jail.init import OWN_PROCESSES, SIGNAL_REPORT
-from sandbox._jail import PROGRAM_UID, check_nsjail, cpu_rlimit_s, run_jail
+from sandbox._in_jail.init import FAILED, INPUTS_REPORT, OWN_FILES, OWN_PROCESSES, SIGNAL_REPORT
+from sandbox._jail import PROGRAM_UID, _mb, check_nsjail, cpu_rlimit_s, run_jail
 from sandbox._languages import PYTHON, PYTHON_FLAGS, LanguageSpec, language_spec
 from sandbox._process import RawRun, run_process
 from sandbox._spare import SECRET
 from sandbox._staging import C_INIT, IN_JAIL, LAUNCHER, init_unbuilt, staged_dir
 from sandbox._types import Execution, Limits
 from sandbox._warm import run_warm, use_warm
-from sandbox._workspace import Files, as_bytes, compile_program, refused_program, workspace
+from sandbox._workspace import (
+    Files,
+    as_bytes,
+    check_inputs_fit,
+    compile_program,
+    refused_program,
+    workspace,
+)
 
 __all__ = ["Backend", "Mode", "run"]
 
@@ -53,6 +60,7 @@ def run(code: str, language: str = "python", *, stdin: str | bytes = "",
         return _run_unsafe(code, spec, data, files or {}, limits)
     if backend != "nsjail":
         raise ArgumentError(f"unknown backend {backend!r}")
+    check_inputs_fit(code, spec, files or {}, limits)
     # a program python3 decodes with another codec than UTF-8 (a PEP 263 cookie) runs cold
     # whatever the mode: a warm child's compile of its bytes would not import that codec
     if use_warm(spec, mode) and read_as_written(code):
@@ -72,13 +80,22 @@ def run(code: str, language: str = "python", *, stdin: str | bytes = "",
         # init (`_in_jail/init.py`, compiled from init.c where it could be), processes
         # more than the program's (no share of its memory: `process_budget`), of another
         # uid: the program its child under PROGRAM_UID, as warm, with the init's own
-        # taken off its RLIMIT_NPROC, and no capability.
+        # taken off its RLIMIT_NPROC and RLIMIT_NOFILE, and no capability. The init copies
+        # the inputs from the staging folder into /work first, as warm's child writes them
+        # (`init.take_inputs`), under rlimits of its own: the jail's RLIMIT_NOFILE holds
+        # its descriptors on top of the program's, its RLIMIT_FSIZE at least /work's size
+        # (an input may be larger than what the program may write); the child takes the
+        # program's before the exec.
         nonce = secrets.token_hex(NONCE_BYTES)
-        raw = run_jail([*cold_init(), SECRET, str(PROGRAM_UID),
-                        *spec.run_argv(limits.memory_bytes)], limits,
+        program_fsize = _mb(limits.file_size_bytes) << 20  # nsjail's --rlimit_fsize, in MiB
+        jail = dataclasses.replace(limits, open_files=limits.open_files + OWN_FILES,
+                                   file_size_bytes=max(limits.file_size_bytes,
+                                                       limits.disk_bytes))
+        raw = run_jail([*cold_init(), SECRET, str(PROGRAM_UID), str(program_fsize),
+                        *spec.run_argv(limits.memory_bytes)], jail,
                        extra_processes=OWN_PROCESSES, program_uid=True, stdin=data,
                        output_bytes=limits.output_bytes, stderr_extra=INIT_REPORT_BYTES,
-                       binds=[*box.binds, (staged_dir(), IN_JAIL)],
+                       binds=[(staged_dir(), IN_JAIL), box.staging_bind],
                        address_space_extra=spec.address_space_extra, secret=nonce)
     return to_execution(from_init(raw, limits.output_bytes, nonce), limits)
 
@@ -109,17 +126,29 @@ def _init_for(staged: str) -> tuple[str, ...]:
 NONCE_BYTES = 8
 """Random bytes of the nonce (hex in the init's argv and its report) that only the init of
 the run and this host know."""
-INIT_REPORT_BYTES = len(SIGNAL_REPORT) + 2 * NONCE_BYTES + 1 + 4
-"""The longest signal report of the init: the cap on stderr is that much higher."""
+INIT_REPORT_BYTES = max(len(SIGNAL_REPORT), len(INPUTS_REPORT)) + 2 * NONCE_BYTES + 1 + 4
+"""The longest report of the init (a signal's, or the inputs' with an errno): the cap on
+stderr is that much higher."""
 
 
 def from_init(raw: RawRun, output_bytes: int, nonce: str) -> RawRun:
     """The run as the program ended, from what its init (`_in_jail/init.py`) reports: an
     exit code is its own; a signal death is exit 128 + N with the report of N, under the
-    run's `nonce`, as stderr's last bytes (taken off). stdout's cap in the jail is
+    run's `nonce`, as stderr's last bytes (taken off); an inputs report under it (the init
+    could not copy the inputs, the program never ran) is the sandbox's failure, raised as
+    SandboxError with the errno. stdout's cap in the jail is
     `output_bytes`, stderr's higher by the report's length (`INIT_REPORT_BYTES`): stderr
     past `output_bytes` once the report is off is an overflow, cut there, and reads as a
     run ended at the cap."""
+    if raw.exit_code == FAILED and not raw.timed_out:
+        head = INPUTS_REPORT + f"{nonce} ".encode()
+        start = raw.stderr.rfind(head)
+        if start >= 0 and raw.stderr.endswith(b"\n") and \
+                raw.stderr[start + len(head):-1].isdigit():
+            number = int(raw.stderr[start + len(head):-1])
+            raise SandboxError(f"the cold init could not copy the run's inputs into /work: "
+                               f"{os.strerror(number)} "
+                               f"(errno {number})")
     if raw.exit_code is not None and raw.exit_code > 128:
         report = SIGNAL_REPORT + f"{nonce} {raw.exit_code - 128}\n".encode()
         if raw.stderr.endswith(report):

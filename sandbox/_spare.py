@@ -82,6 +82,9 @@ class Spare:
     """Path in the jail -> the host file bound there read-only, empty until `fill`."""
     group: MemoryGroup | None
     born: float = field(default_factory=time.monotonic)
+    staging: str | None = None
+    """The host folder bound whole at the init's staging folder (a cold Python run's:
+    `_workspace.workspace`'s `staging_bind`), empty until `fill_staging`."""
 
     def fill(self, files: Iterable[tuple[str, str]]) -> None:
         """Copy each (host file, path in the jail) into its placeholder: the same inode, so
@@ -91,6 +94,28 @@ class Spare:
             with FORKING:  # no fork meanwhile may inherit the placeholder open for writing
                 shutil.copyfile(host, placeholder)
             os.chmod(placeholder, os.stat(host).st_mode & 0o777)
+
+    def fill_staging(self, source: str) -> None:
+        """The tree of the run's staging folder `source` into this spare's: its folders
+        made, its files hard-linked (the same bytes, no copy; copied where a link fails),
+        walked with a list, not a recursion (a task folder may be deeper than Python's
+        recursion limit). The jail's bind of the folder shows them at once."""
+        assert self.staging is not None
+        folders = [""]
+        while folders:
+            relative = folders.pop()
+            for entry in list(os.scandir(source + relative)):
+                name = relative + "/" + entry.name
+                if entry.is_dir(follow_symlinks=False):
+                    os.mkdir(self.staging + name, 0o755)
+                    folders.append(name)
+                else:
+                    try:
+                        os.link(source + name, self.staging + name, follow_symlinks=False)
+                    except OSError:
+                        with FORKING:
+                            shutil.copyfile(source + name, self.staging + name,
+                                            follow_symlinks=False)
 
     def close_pipes(self) -> None:
         """Close this process's ends of the jail's stdin, stdout, stderr and log pipes."""

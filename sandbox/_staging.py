@@ -39,6 +39,10 @@ C_INIT = f"{IN_JAIL}/{INIT_BINARY}"
 INIT_UNBUILT = "init-unbuilt.txt"
 """In the staged folder instead of `init` where it could not be built: why."""
 INIT_COMPILE_S = 60.0
+INPUTS_FOLDER = "inputs"
+"""An empty folder of the staged folder: the mount point of a cold Python run's staging
+folder (`init.INPUTS`)."""
+assert init.INPUTS == f"{IN_JAIL}/{INPUTS_FOLDER}", "init.INPUTS is the staged folder's"
 _RUN = ("import sys\n"
         # a fresh interpreter's import system, before anything is imported (harness_program.COLD)
         "COLD = (set(sys.modules), [*sys.meta_path], [*sys.path_hooks], [*sys.path],\n"
@@ -97,10 +101,14 @@ def init_defines() -> list[str]:
     """`init.py`'s constants as the C init's -D defines: the report's bytes (every byte an
     octal escape: the first is a NUL), the exit codes and the init's own process count are
     defined once, in Python."""
-    report = "".join(f"\\{byte:03o}" for byte in init.SIGNAL_REPORT)
-    return [f'-DINIT_SIGNAL_REPORT="{report}"', f"-DINIT_FAILED={init.FAILED}",
-            f"-DINIT_NOT_STARTED={init.NOT_STARTED}",
-            f"-DINIT_OWN_PROCESSES={init.OWN_PROCESSES}"]
+    def octal(report: bytes) -> str:
+        return "".join(f"\\{byte:03o}" for byte in report)
+
+    return [f'-DINIT_SIGNAL_REPORT="{octal(init.SIGNAL_REPORT)}"',
+            f'-DINIT_INPUTS_REPORT="{octal(init.INPUTS_REPORT)}"',
+            f'-DINIT_INPUTS="{init.INPUTS}"', f'-DINIT_WORK="{init.WORK}"',
+            f"-DINIT_FAILED={init.FAILED}", f"-DINIT_NOT_STARTED={init.NOT_STARTED}",
+            f"-DINIT_OWN_PROCESSES={init.OWN_PROCESSES}", f"-DINIT_OWN_FILES={init.OWN_FILES}"]
 
 
 def _init_command(source: str, binary: str, *, static: bool) -> list[str]:
@@ -126,7 +134,8 @@ def init_unbuilt(staged: str) -> str | None:
 
 def _trusted(path: Path) -> bool:
     """Ours and writable by nobody else: a staged harness decides verdicts."""
-    return owned(path) and (path / "run.py").is_file() and (
+    return owned(path) and (path / "run.py").is_file() and \
+        (path / INPUTS_FOLDER).is_dir() and (
         (path / INIT_BINARY).is_file() or (path / INIT_UNBUILT).is_file())
 
 
@@ -167,6 +176,7 @@ def _shared_copy(here: Path) -> str | None:
 
 def _build(here: Path, root: str) -> str:
     os.mkdir(os.path.join(root, PACKAGE))
+    os.mkdir(os.path.join(root, INPUTS_FOLDER))
     sources = [os.path.join(root, PACKAGE, name) for name in _SOURCES]
     for name, staged in zip(_SOURCES, sources):
         shutil.copyfile(here / name, staged)

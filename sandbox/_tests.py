@@ -30,7 +30,13 @@ from sandbox._runner import Mode
 from sandbox._staging import IN_JAIL, LAUNCHER, staged_dir
 from sandbox._types import Execution, Limits, Status, TestOutcome, TestReport, TestResult
 from sandbox._warm import run_warm, use_warm
-from sandbox._workspace import Files, compile_program, refused_program, workspace
+from sandbox._workspace import (
+    Files,
+    check_inputs_fit,
+    compile_program,
+    refused_program,
+    workspace,
+)
 
 __all__ = ["Compare", "TestFormat", "run_tests", "test_format"]
 
@@ -141,6 +147,7 @@ def run_tests(code: str, tests: Any, language: str = "python", *,
         return TestReport(results=tuple(
             TestResult(i, "error", refused.stderr.strip())
             for i in range(len(items))), execution=refused)
+    check_inputs_fit(code, spec, files or {}, limits)  # as `run`'s, whatever the mode
     checking = prepare_checker(checker, fmt, items, limits)  # compiled once, before the program
     if checking is not None:
         items = checking.blind(items)  # the program's jail never holds the expected outputs

@@ -1,5 +1,6 @@
-"""The files a run starts from: a private host folder with the source and input files, bound
-read-only into /work, and, for a compiled language, the compile step in a jail of its own."""
+"""The files a run starts from: a private host folder with the source and input files (bound
+read-only into /work, or, for a cold Python run, bound whole as the staging folder its init
+copies into /work), and, for a compiled language, the compile step in a jail of its own."""
 
 from __future__ import annotations
 
@@ -13,12 +14,14 @@ from pathlib import PurePosixPath
 from sandbox._cache import cached_binary, compile_key, remove_tree, store_binary
 from sandbox._classify import log_tail
 from sandbox._errors import ArgumentError, SandboxError
+from sandbox._in_jail.init import INPUTS
 from sandbox._jail import JAIL_UID, SCRATCH, run_jail
 from sandbox._languages import LanguageSpec
 from sandbox._process import RawRun
 from sandbox._types import Execution, Limits
 
-__all__ = ["Files", "as_bytes", "compile_program", "refused_program", "safe_name", "workspace"]
+__all__ = ["Files", "as_bytes", "check_inputs_fit", "compile_program", "refused_program",
+           "safe_name", "workspace"]
 
 Files = Mapping[str, "str | bytes"]
 
@@ -62,14 +65,47 @@ def refused_program(code: str | bytes, spec: LanguageSpec) -> Execution | None:
     return Execution(status="runtime_error", stderr=message)
 
 
+def check_inputs_fit(code: str | bytes, spec: LanguageSpec, files: Files,
+                     limits: Limits) -> None:
+    """Raise ArgumentError where the program and its input files cannot all be written into
+    /work's tmpfs, in either mode: more bytes (whole pages each, as tmpfs counts them) than
+    `disk_bytes` or `memory_bytes` (the pages are the run's memory where a cgroup holds it:
+    the warm child and the cold init write them inside the run's group), or more files and
+    folders than `disk_files` (the tmpfs root's inode included). Such a run never had the
+    room to start: a clear error before it, never a verdict (warm read it as a runtime
+    error, exit 70; the cold init as the sandbox's failure)."""
+    page = os.sysconf("SC_PAGE_SIZE")
+    size = -(-len(as_bytes(code)) // page) * page
+    folders: set[str] = set()
+    for name, content in files.items():
+        path = PurePosixPath(safe_name(name, spec))
+        folders.update(str(parent) for parent in path.parents if str(parent) != ".")
+        length = len(as_bytes(content)) if isinstance(content, str) else len(content)
+        size += -(-length // page) * page
+    inodes = 2 + len(files) + len(folders)  # the root and the program's source
+    if size > min(limits.disk_bytes, limits.memory_bytes) or inodes > limits.disk_files:
+        raise ArgumentError(
+            f"the program and its {len(files)} input files take {size} bytes and {inodes} "
+            f"inodes of /work, more than the run's disk_bytes ({limits.disk_bytes}), "
+            f"memory_bytes ({limits.memory_bytes}) or disk_files ({limits.disk_files})")
+
+
 class workspace:
-    """A private host folder holding the source and input files, bound read-only into /work."""
+    """A private host folder holding the source and input files (`staging`), bound
+    read-only into /work file by file (`binds`), or whole at INPUTS (`staging_bind`) for a
+    jail whose pid 1 copies them into /work (`_in_jail/init.py`'s `take_inputs`). The
+    staging folder is the jail uid's, mode 0o700: the init reads it, no program uid can."""
 
     def __init__(self, code: str, spec: LanguageSpec, files: Files,
                  extra: Mapping[str, str | bytes] | None = None) -> None:
         self.spec = spec
         self.root = tempfile.mkdtemp(prefix="sandbox-", dir=SCRATCH)
         os.chmod(self.root, 0o755)
+        self.staging = os.path.join(self.root, "in")
+        os.mkdir(self.staging, 0o700)
+        if os.geteuid() == 0:  # a jail's uid must read it (the unsafe backend: this user)
+            os.chown(self.staging, JAIL_UID, JAIL_UID)
+        self.staging_bind = (self.staging, INPUTS)
         self.binds: list[tuple[str, str]] = []
         self.out = os.path.join(self.root, "out")
         self._put(spec.source, code)

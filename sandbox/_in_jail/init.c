@@ -2,9 +2,12 @@
  * init.py beside it, whose docstring is the one description of both (read it first), at
  * the cost of an exec instead of a second Python start per cold run.
  *
- * argv: the run's nonce, the program uid, then the program's argv. Only as the jail's
- * pid 1. The child takes a session of its own, resets SIGINT, SIGPIPE and SIGXFSZ to
- * SIG_DFL, lowers RLIMIT_NPROC by INIT_OWN_PROCESSES, drops its supplementary groups,
+ * argv: the run's nonce, the program uid, its RLIMIT_FSIZE, then the program's argv. Only
+ * as the jail's pid 1. It first copies the inputs from the staging folder into /work
+ * (take_inputs; on a failure the inputs report, the nonce, ' ', the errno and '\n' on fd 2
+ * and INIT_FAILED). The child takes a session of its own, resets SIGINT, SIGPIPE and SIGXFSZ to
+ * SIG_DFL, lowers RLIMIT_NPROC by INIT_OWN_PROCESSES and RLIMIT_NOFILE by INIT_OWN_FILES,
+ * sets RLIMIT_FSIZE, drops its supplementary groups,
  * takes the program uid (gid, then uid, real, effective and saved), drops every
  * capability (capset, then the ambient set), checks the ids and execv's the program
  * (every other signal disposition and the signal mask as nsjail left them;
@@ -40,11 +43,13 @@
 #include <unistd.h>
 
 #if !defined(INIT_SIGNAL_REPORT) || !defined(INIT_FAILED) || !defined(INIT_NOT_STARTED) \
-    || !defined(INIT_OWN_PROCESSES)
+    || !defined(INIT_OWN_PROCESSES) || !defined(INIT_OWN_FILES) || !defined(INIT_INPUTS) \
+    || !defined(INIT_INPUTS_REPORT) || !defined(INIT_WORK)
 #error "compile with init.py's constants as -D defines (sandbox/_staging.py, init_defines)"
 #endif
 
 static const char signal_report[] = INIT_SIGNAL_REPORT;
+static const char inputs_report[] = INIT_INPUTS_REPORT;
 
 /* SIGKILL every other process of the jail and reap them all (init.py's _end_the_rest). */
 static void end_the_rest(void)
@@ -57,77 +62,173 @@ static void end_the_rest(void)
     }
 }
 
-/* Every folder under `path` (`length` bytes of a PATH_MAX buffer) of this init's uid to
- * mode 01777, as a warm run's input folders are (init.py's open_folders); a folder that
- * cannot change is left. At most one directory stream is open at a time, whatever the
- * depth (the run's RLIMIT_NOFILE may leave the init 1 descriptor): each pass over a folder
- * finds the next subfolder by name (the least name after the one done last), closes the
- * folder, then opens that subfolder; so a folder of k subfolders is read k + 1 times. */
-static void open_folders(char *path, size_t length)
+/* Copy the file `name` of the folder `from_fd` into the new file `to` (a path), mode 0644
+ * whatever the umask (init.py's _copy); 0, or -1 with errno. Two descriptors. */
+static int copy_file(int from_fd, const char *name, const char *to)
+{
+    static char buffer[1 << 16];
+    int in, out, saved;
+    ssize_t got, put, done;
+
+    in = openat(from_fd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+    if (in < 0)
+        return -1;
+    out = open(to, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+    if (out < 0) {
+        saved = errno;
+        close(in);
+        errno = saved;
+        return -1;
+    }
+    for (;;) {
+        got = read(in, buffer, sizeof buffer);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got <= 0)
+            break;
+        for (done = 0; done < got; done += put) {
+            put = write(out, buffer + done, (size_t)(got - done));
+            if (put < 0 && errno == EINTR)
+                put = 0;
+            else if (put <= 0) {
+                got = -1;
+                break;
+            }
+        }
+        if (got < 0)
+            break;
+    }
+    saved = errno;
+    if (got == 0 && fchmod(out, 0644) == 0 && close(out) == 0) {
+        close(in);
+        return 0;
+    }
+    if (got == 0)
+        saved = errno;
+    close(out);
+    close(in);
+    errno = saved;
+    return -1;
+}
+
+/* Copy the tree of the staging folder `from` into `to` (each `*_length` bytes of a PATH_MAX
+ * buffer), as init.py's take_inputs: regular files (copy_file) and folders (mode 01777)
+ * only, no link followed, anything else EINVAL; 0, or -1 with errno. One pass over the
+ * folder copies its files and makes its subfolders (a directory stream and two files
+ * open); then each subfolder is found by name, as the least name after the one done last,
+ * the folder closed before the recursion: whatever the depth, at most three descriptors
+ * (OWN_FILES) beside fds 0 to 2. */
+static int take_inputs(char *from, size_t from_length, char *to, size_t to_length)
 {
     static char next[NAME_MAX + 1]; /* a pass's least name so far: used before recursing */
-    char done[NAME_MAX + 1] = "";   /* the subfolder this level opened last */
-    int started = 0;
+    char done[NAME_MAX + 1] = "";   /* the subfolder this level copied last */
+    int started = 0, failed = 0, saved = 0;
     DIR *dir;
     struct dirent *entry;
     struct stat info;
     size_t n;
 
-    for (;;) {
-        dir = opendir(path);
+    dir = opendir(from);
+    if (dir == NULL)
+        return -1;
+    errno = 0;
+    while (!failed && (entry = readdir(dir)) != NULL) {
+        if (strcmp(entry->d_name, ".") == 0 || strcmp(entry->d_name, "..") == 0)
+            continue;
+        n = strlen(entry->d_name);
+        if (to_length + 1 + n >= PATH_MAX) {
+            failed = 1, saved = ENAMETOOLONG;
+            break;
+        }
+        to[to_length] = '/';
+        memcpy(to + to_length + 1, entry->d_name, n + 1);
+        if (fstatat(dirfd(dir), entry->d_name, &info, AT_SYMLINK_NOFOLLOW) < 0)
+            failed = 1, saved = errno;
+        else if (S_ISDIR(info.st_mode)) {
+            if (mkdir(to, 0700) < 0 || chmod(to, 01777) < 0)
+                failed = 1, saved = errno;
+        } else if (!S_ISREG(info.st_mode))
+            failed = 1, saved = EINVAL;
+        else if (copy_file(dirfd(dir), entry->d_name, to) < 0)
+            failed = 1, saved = errno;
+        to[to_length] = '\0';
+        errno = 0;
+    }
+    if (!failed && errno != 0)
+        failed = 1, saved = errno;
+    closedir(dir);
+    while (!failed) {
+        dir = opendir(from);
         if (dir == NULL)
-            return;
+            return -1;
         next[0] = '\0';
         while ((entry = readdir(dir)) != NULL) {
             if (strcmp(entry->d_name, ".") == 0 || strcmp(entry->d_name, "..") == 0
                 || (started && strcmp(entry->d_name, done) <= 0)
-                || (next[0] != '\0' && strcmp(entry->d_name, next) >= 0)
-                || (entry->d_type != DT_DIR && entry->d_type != DT_UNKNOWN))
+                || (next[0] != '\0' && strcmp(entry->d_name, next) >= 0))
                 continue;
             if (fstatat(dirfd(dir), entry->d_name, &info, AT_SYMLINK_NOFOLLOW) == 0
-                && S_ISDIR(info.st_mode) && info.st_uid == getuid())
+                && S_ISDIR(info.st_mode))
                 memcpy(next, entry->d_name, strlen(entry->d_name) + 1);
         }
         closedir(dir);
         n = strlen(next);
         if (n == 0)
-            return;
-        memcpy(done, next, n + 1);
-        started = 1;
-        if (length + 1 + n >= PATH_MAX)
-            continue;
-        path[length] = '/';
-        memcpy(path + length + 1, done, n + 1);
-        if (chmod(path, 01777) == 0)
-            open_folders(path, length + 1 + n);
-        path[length] = '\0';
+            return 0;
+        if (from_length + 1 + n >= PATH_MAX) /* made above: `to`'s is within PATH_MAX */
+            failed = 1, saved = ENAMETOOLONG;
+        else {
+            memcpy(done, next, n + 1);
+            started = 1;
+            from[from_length] = '/';
+            memcpy(from + from_length + 1, done, n + 1);
+            to[to_length] = '/';
+            memcpy(to + to_length + 1, done, n + 1);
+            if (take_inputs(from, from_length + 1 + n, to, to_length + 1 + n) < 0)
+                failed = 1, saved = errno;
+            from[from_length] = '\0';
+            to[to_length] = '\0';
+        }
     }
+    errno = saved;
+    return -1;
 }
 
-/* An RLIMIT_NPROC value less this init's processes (init.py's less_own); 0 where it
- * holds none for the program. */
-static int less_own(rlim_t *limit)
+/* An rlimit value less `own` of this init's (init.py's less_own); 0 where it holds none
+ * for the program. */
+static int less_own(rlim_t *limit, rlim_t own)
 {
     if (*limit == RLIM_INFINITY)
         return 1;
-    if (*limit <= INIT_OWN_PROCESSES)
+    if (*limit <= own)
         return 0;
-    *limit -= INIT_OWN_PROCESSES;
+    *limit -= own;
     return 1;
 }
 
-/* Take the program uid `uid` with no capability (init.py's _program and
- * _drop_capabilities, the same steps in the same order); 0 at the first that fails. */
-static int become_program(uid_t uid)
+/* The rlimit `kind`, soft and hard, less `own` (init.py's _program); 0 where it fails. */
+static int lower(int kind, rlim_t own)
 {
-    struct rlimit nproc;
+    struct rlimit limit;
+
+    return getrlimit(kind, &limit) == 0 && less_own(&limit.rlim_cur, own)
+           && less_own(&limit.rlim_max, own) && setrlimit(kind, &limit) == 0;
+}
+
+/* Take the program uid `uid` with no capability (init.py's _program and
+ * _drop_capabilities, the same steps in the same order), RLIMIT_FSIZE `file_size`; 0 at
+ * the first that fails. */
+static int become_program(uid_t uid, rlim_t file_size)
+{
+    struct rlimit fsize;
     struct __user_cap_header_struct header;
     struct __user_cap_data_struct data[2];
     uid_t ruid, euid, suid;
     gid_t rgid, egid, sgid;
 
-    if (getrlimit(RLIMIT_NPROC, &nproc) < 0 || !less_own(&nproc.rlim_cur)
-        || !less_own(&nproc.rlim_max) || setrlimit(RLIMIT_NPROC, &nproc) < 0)
+    fsize.rlim_cur = fsize.rlim_max = file_size;
+    if (!lower(RLIMIT_NPROC, INIT_OWN_PROCESSES) || !lower(RLIMIT_NOFILE, INIT_OWN_FILES)
+        || setrlimit(RLIMIT_FSIZE, &fsize) < 0)
         return 0;
     if (setgroups(0, NULL) < 0 || setresgid(uid, uid, uid) < 0 || setresuid(uid, uid, uid) < 0)
         return 0;
@@ -146,17 +247,21 @@ static int become_program(uid_t uid)
 
 /* In the child: become what nsjail would have started, under the program uid `uid_text`,
  * then exec it (init.py's _program). */
-static void program(const char *uid_text, char **argv)
+static void program(const char *uid_text, const char *file_size_text, char **argv)
 {
     static const int reset[] = {SIGINT, SIGPIPE, SIGXFSZ};
     struct sigaction dfl;
     size_t i;
     char *end;
     unsigned long uid;
+    unsigned long long file_size;
 
     errno = 0;
     uid = strtoul(uid_text, &end, 10);
     if (errno != 0 || end == uid_text || *end != '\0' || uid != (uid_t)uid)
+        _exit(INIT_NOT_STARTED);
+    file_size = strtoull(file_size_text, &end, 10);
+    if (errno != 0 || end == file_size_text || *end != '\0')
         _exit(INIT_NOT_STARTED);
     memset(&dfl, 0, sizeof dfl);
     dfl.sa_handler = SIG_DFL;
@@ -164,7 +269,7 @@ static void program(const char *uid_text, char **argv)
         for (i = 0; i < sizeof reset / sizeof reset[0]; i++)
             if (sigaction(reset[i], &dfl, NULL) < 0)
                 _exit(INIT_NOT_STARTED);
-        if (become_program((uid_t)uid))
+        if (become_program((uid_t)uid, (rlim_t)file_size))
             execv(argv[0], argv);
     }
     _exit(INIT_NOT_STARTED);
@@ -192,10 +297,11 @@ static int write_all(int fd, struct iovec *parts, int count)
     return 0;
 }
 
-/* Report the signal death `number` under `nonce` as stderr's last bytes, then exit. */
-static void report_signal(const char *nonce, int number)
+/* Report `head` (`head_length` bytes), `nonce`, ' ', `number` in decimal and '\n' as
+ * stderr's last bytes (blocking). */
+static void report(const char *head, size_t head_length, const char *nonce, int number)
 {
-    char tail[16]; /* " N\n", N at most 3 digits (a signal number is below 128) */
+    char tail[16]; /* " N\n", N at most 3 digits (a signal number or an errno) */
     char digits[12];
     size_t n = 0, length = 0;
     unsigned value = (unsigned)number;
@@ -209,8 +315,8 @@ static void report_signal(const char *nonce, int number)
     while (n > 0)
         tail[length++] = digits[--n];
     tail[length++] = '\n';
-    parts[0].iov_base = (void *)signal_report;
-    parts[0].iov_len = sizeof signal_report - 1; /* the bytes hold a NUL: never strlen */
+    parts[0].iov_base = (void *)head;
+    parts[0].iov_len = head_length; /* the bytes hold a NUL: never strlen */
     parts[1].iov_base = (void *)nonce;
     parts[1].iov_len = strlen(nonce);
     parts[2].iov_base = tail;
@@ -219,24 +325,26 @@ static void report_signal(const char *nonce, int number)
     flags = fcntl(2, F_GETFL);
     if (flags >= 0 && fcntl(2, F_SETFL, flags & ~O_NONBLOCK) >= 0)
         (void)write_all(2, parts, 3); /* a failed write (fd 2 closed, say) changes no status */
-    _exit(128 + number);
 }
 
 int main(int argc, char **argv)
 {
-    static char work[PATH_MAX] = "/work";
+    static char inputs[PATH_MAX] = INIT_INPUTS, work[PATH_MAX] = INIT_WORK;
     pid_t pid, ended;
     int status;
 
     /* only as a jail's pid 1: elsewhere its kill(-1) would reach every process of its uid */
-    if (argc < 3 || getpid() != 1)
+    if (argc < 4 || getpid() != 1)
         return INIT_FAILED;
-    open_folders(work, strlen(work));
+    if (take_inputs(inputs, strlen(inputs), work, strlen(work)) < 0) {
+        report(inputs_report, sizeof inputs_report - 1, argv[1], errno);
+        _exit(INIT_FAILED);
+    }
     pid = fork();
     if (pid < 0)
         _exit(INIT_FAILED);
     if (pid == 0)
-        program(argv[2], argv + 3);
+        program(argv[2], argv[3], argv + 4);
     for (;;) {
         ended = waitpid(-1, &status, 0);
         if (ended == pid)
@@ -247,7 +355,9 @@ int main(int argc, char **argv)
         }
     }
     end_the_rest();
-    if (WIFSIGNALED(status))
-        report_signal(argv[1], WTERMSIG(status));
+    if (WIFSIGNALED(status)) {
+        report(signal_report, sizeof signal_report - 1, argv[1], WTERMSIG(status));
+        _exit(128 + WTERMSIG(status));
+    }
     _exit(WIFEXITED(status) ? WEXITSTATUS(status) : INIT_FAILED);
 }

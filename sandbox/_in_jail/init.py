@@ -19,16 +19,25 @@ parent-death signal, a session of its own (as a warm run's child and a stdin/std
 test's process), and the uid of every warm program (`_jail.PROGRAM_UID`, the init's second
 argument; the jail maps it beside the init's own, `jail_argv`'s `program_uid`).
 
-Before the fork the init opens the input folders nsjail made under /work (of its uid,
-0o755) to the program, mode 0o1777 as a warm run's are (`open_folders`, which a cold test
-harness shares): the program,
-another uid, makes files in them as `python3 main.py` does. Becoming the program, in the
+Before the fork the init copies the run's inputs (the program's source and its input
+files) from the staging folder INPUTS, the host's read-only bind that no program uid may
+enter, into /work's tmpfs as files of its own uid, mode 0o644, in folders of mode 0o1777
+(`take_inputs`, which a cold test harness shares): what a warm server's child writes
+(`warm_server.write_inputs`), so the program, another uid, sees the same files, owner,
+modes and refusals in both modes, and makes files of its own beside them as `python3
+main.py` does. Where the copy fails (the host checked that the inputs fit the run's
+/work: `_workspace.check_inputs_fit`) it writes `INPUTS_REPORT`, the nonce and the errno
+as stderr's last bytes and exits `FAILED`, the program never started: `_runner.from_init`
+raises it as the sandbox's failure. The copy runs under the jail's RLIMIT_NOFILE, the
+program's plus `OWN_FILES`, and its RLIMIT_FSIZE, at least /work's size (`_runner.run`);
+the child takes the program's own before the exec. Becoming the program, in the
 child, in this order (`_program`; init.c the same, with the
 same checks), any failure an exit with `NOT_STARTED` before the exec, never the program run
 with the init's uid: `setsid`; SIGINT, SIGPIPE and SIGXFSZ to SIG_DFL; RLIMIT_NPROC (soft and
 hard) lowered by `OWN_PROCESSES`, the jail's count of this init (`_runner.run` gives the jail
 the program's processes plus these: the init needs the room to fork under its own uid,
-which the program's count then no longer holds); no supplementary group; the real,
+which the program's count then no longer holds), RLIMIT_NOFILE by `OWN_FILES`, RLIMIT_FSIZE
+set to the init's third argument (the program's, in bytes); no supplementary group; the real,
 effective and saved gid, then uid, to PROGRAM_UID; every capability dropped (effective,
 permitted and inheritable through capset, then the ambient set cleared, as the warm
 server's `harness_wire.become_program`; the bounding set keeps what the jail's `--cap` left,
@@ -58,11 +67,12 @@ signal). The run's memory cgroup and its pids cap count this process too (the ja
 `OWN_PROCESSES` more, as a cold stdin/stdout harness's does), the program's RLIMIT_NPROC
 not.
 
-Standard library only, builtin modules only (`posix`, `_signal`), but for `ctypes` in the
+Standard library only, builtin modules only (`posix`, `_signal`, `errno`), but for `ctypes` in the
 child (capset and prctl have no builtin): every import is paid on every cold start that
 uses this init (the C init where it was built).
 """
 
+import errno
 import posix
 
 TYPE_CHECKING = False
@@ -80,23 +90,40 @@ NOT_STARTED = 127
 """The child's status where it could not become the program (as a shell's for a command
 it cannot execute, or the program uid)."""
 WORK = "/work"
-"""The program's folder, whose input folders the init opens to the program (`open_folders`)."""
+"""The program's folder, where the init copies the inputs (`take_inputs`)."""
+INPUTS = "/harness/inputs"
+"""The staging folder: the host's folder of the run's inputs, bound read-only here, of the
+jail's uid and mode 0o700 (no program uid reads it: `_workspace.workspace`). Mounted on an
+empty folder of the staged harness folder (`_staging`), which a warm jail and a cold test
+jail show empty: no new name in the jail's `/` that a warm program would not see."""
+INPUTS_REPORT = b"\0sandbox-init: inputs "
+"""Then the run's nonce, a space, the errno in decimal and a newline: the init could not copy
+the inputs (`take_inputs`), exited FAILED, and the program never started."""
 OWN_PROCESSES = 1
 """This init's processes, counted in the jail's RLIMIT_NPROC and pids cap
 (`_runner.run`'s `extra_processes`), which its child takes off its RLIMIT_NPROC."""
+OWN_FILES = 3
+"""This init's descriptors beyond the program's, counted in the jail's RLIMIT_NOFILE
+(`_runner.run` adds them) and taken off it by its child: fds 0 to 2 are the program's too,
+the copy holds a folder and two files at most (`take_inputs`; init.c a directory stream and
+two files), so `open_files=4` leaves the copy room."""
 
 
 def main(argv: "list[str]") -> None:
-    """`argv`: the run's nonce, the program uid, then the program's argv. Run it as the
-    jail's only program; exit with its status (see above)."""
-    if posix.getpid() != 1 or len(argv) < 2:  # elsewhere its kill(-1) reaches too much
+    """`argv`: the run's nonce, the program uid, its RLIMIT_FSIZE, then the program's argv.
+    Run it as the jail's only program; exit with its status (see above)."""
+    if posix.getpid() != 1 or len(argv) < 3:  # elsewhere its kill(-1) reaches too much
         posix._exit(FAILED)
-    nonce, uid, argv = argv[0].encode(), argv[1], argv[2:]
+    nonce, uid, file_size, argv = argv[0].encode(), argv[1], argv[2], argv[3:]
     signal.signal(signal.SIGINT, signal.SIG_DFL)  # as pid 1: dropped, never a KeyboardInterrupt
-    open_folders(WORK)
+    try:
+        take_inputs(INPUTS, WORK)
+    except OSError as exc:  # nothing of the program has run: the sandbox's failure
+        _report(INPUTS_REPORT + nonce + b" " + str(exc.errno or 0).encode() + b"\n")
+        posix._exit(FAILED)
     pid = posix.fork()
     if pid == 0:
-        _program(uid, argv)
+        _program(uid, file_size, argv)
     try:
         while True:
             ended, status = posix.waitpid(-1, 0)
@@ -108,22 +135,26 @@ def main(argv: "list[str]") -> None:
     _end_the_rest()
     if posix.WIFSIGNALED(status):
         number = posix.WTERMSIG(status)
-        report = SIGNAL_REPORT + nonce + b" " + str(number).encode() + b"\n"
-        try:
-            posix.set_blocking(2, True)  # the program may have left the shared pipe non-blocking
-            while report:
-                report = report[posix.write(2, report):]
-        except OSError:
-            pass
+        _report(SIGNAL_REPORT + nonce + b" " + str(number).encode() + b"\n")
         posix._exit(128 + number)
     posix._exit(posix.WEXITSTATUS(status) if posix.WIFEXITED(status) else FAILED)
 
 
-def _program(uid_text: str, argv: "list[str]") -> None:
+def _report(report: bytes) -> None:
+    """Write `report` as stderr's last bytes (blocking), whatever fd 2 has become."""
+    try:
+        posix.set_blocking(2, True)  # the program may have left the shared pipe non-blocking
+        while report:
+            report = report[posix.write(2, report):]
+    except OSError:
+        pass
+
+
+def _program(uid_text: str, file_size_text: str, argv: "list[str]") -> None:
     """In the child: become what nsjail would have started, under the program uid with no
     capability (the order and checks of the docstring), then exec it."""
     try:
-        uid = int(uid_text)
+        uid, file_size = int(uid_text), int(file_size_text)
         posix.setsid()
         for number in (signal.SIGPIPE, signal.SIGXFSZ):
             signal.signal(number, signal.SIG_DFL)
@@ -131,6 +162,10 @@ def _program(uid_text: str, argv: "list[str]") -> None:
 
         soft, hard = resource.getrlimit(resource.RLIMIT_NPROC)
         resource.setrlimit(resource.RLIMIT_NPROC, (less_own(soft), less_own(hard)))
+        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (less_own(soft, OWN_FILES),
+                                                    less_own(hard, OWN_FILES)))
+        resource.setrlimit(resource.RLIMIT_FSIZE, (file_size, file_size))
         posix.setgroups([])
         posix.setresgid(uid, uid, uid)
         posix.setresuid(uid, uid, uid)
@@ -142,14 +177,58 @@ def _program(uid_text: str, argv: "list[str]") -> None:
         posix._exit(NOT_STARTED)
 
 
+def take_inputs(source: str = INPUTS, target: str = WORK) -> None:
+    """Copy the run's input files, the program's source among them, from the staging
+    folder `source` (INPUTS: the host's read-only bind, this uid's and mode 0o700, so no
+    program can read it) into `target` (WORK) as files of this process's uid, mode 0o644,
+    in folders of mode 0o1777, as a warm server writes them (`warm_server.write_inputs`):
+    the program, another uid, reads them, makes files of its own beside them, and can
+    neither write, remove nor replace one. Regular files and folders only, never a link
+    followed (`O_NOFOLLOW`, `follow_symlinks=False`): anything else in the staging folder
+    is the host's bug, an OSError EINVAL. Walked with a list, not a recursion (a task folder may
+    be deeper than Python's recursion limit), each folder's entries read whole before the
+    next is opened: at most two descriptors at a time, the file copied and its copy
+    (`OWN_FILES`). This init's (`main`), and a cold test harness's before its first test
+    (`harness.apart`); init.c's `take_inputs` the same."""
+    folders = [""]
+    while folders:
+        relative = folders.pop()
+        for entry in list(posix.scandir(source + relative)):
+            name = relative + "/" + entry.name
+            if entry.is_dir(follow_symlinks=False):
+                posix.mkdir(target + name, 0o700)
+                posix.chmod(target + name, 0o1777)
+                folders.append(name)
+            elif entry.is_file(follow_symlinks=False):
+                _copy(source + name, target + name)
+            else:
+                raise OSError(errno.EINVAL, "not a file or folder", name)
+
+
+def _copy(source: str, target: str) -> None:
+    """`source`'s bytes into a new file `target`, mode 0o644 whatever the umask."""
+    reading = posix.open(source, posix.O_RDONLY | posix.O_NOFOLLOW | posix.O_CLOEXEC)
+    try:
+        writing = posix.open(target, posix.O_WRONLY | posix.O_CREAT | posix.O_EXCL
+                             | posix.O_NOFOLLOW | posix.O_CLOEXEC, 0o644)
+        try:
+            while posix.sendfile(writing, reading, None, 1 << 30):
+                pass
+            posix.fchmod(writing, 0o644)
+        finally:
+            posix.close(writing)
+    finally:
+        posix.close(reading)
+
+
 def open_folders(path: str) -> None:
     """Every folder under `path` of this process's uid (those nsjail made for the input
     files' binds) to mode 0o1777, as a warm run's input folders are: the program, another
     uid, may make files there as `python3 main.py` may (a folder that cannot change is
-    left). This init's, and a cold test harness's before its first test (`harness.entry`).
-    Walked with a list, not a recursion (a task folder may be deeper than Python's recursion
-    limit), each folder's entries read whole before the next is opened (one descriptor at a
-    time, as init.c)."""
+    left). A cold test harness's before its first test (`harness.apart`), whose inputs are
+    still binds (the init copies a plain run's: `take_inputs`). Walked with a list, not a
+    recursion (a task folder may be deeper than Python's recursion limit), each folder's
+    entries read whole before the next is opened (one descriptor at a time)."""
     folders = [path]
     while folders:
         try:

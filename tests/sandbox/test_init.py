@@ -28,12 +28,16 @@ import sandbox
 from sandbox import _runner, _staging
 from sandbox._in_jail.init import FAILED, NOT_STARTED, OWN_PROCESSES, SIGNAL_REPORT
 from sandbox._jail import COLD_INIT_CAPABILITIES, JAIL_UID, PROGRAM_UID, jail_argv, run_jail
+from sandbox._languages import language_spec
 from sandbox._spare import SECRET
 from sandbox._staging import IN_JAIL, init_unbuilt, staged_dir
+from sandbox._workspace import workspace
 
 INITS = ("c", "python")
 UID = str(PROGRAM_UID)
 """The init's second argument: the uid its child takes."""
+FSIZE = str(LIMITS.file_size_bytes)
+"""Its third: the program's RLIMIT_FSIZE."""
 
 
 def argv_of(init: str) -> tuple[str, ...]:
@@ -206,17 +210,20 @@ def test_the_program_is_warms_uid_with_no_capability_and_no_reach(init: str) -> 
 # --- the init's own bytes and codes, read from the jail ------------------------------------
 
 def jailed(command: list[str], nonce: str = "0123456789abcdef") -> tuple[int | None, bytes]:
-    """(exit code, stderr) of `command` run as a jail's pid 1 with the staged folder."""
-    raw = run_jail(command, LIMITS, stdin=b"", output_bytes=1 << 16, spare=False,
-                   binds=[(staged_dir(), IN_JAIL)], extra_processes=OWN_PROCESSES,
-                   program_uid=True, secret=nonce)
+    """(exit code, stderr) of `command` run as a jail's pid 1 with the staged folder and
+    an empty staging folder of inputs (`workspace`'s, without its files)."""
+    with workspace("", language_spec("python"), {}) as box:
+        os.unlink(os.path.join(box.staging, "main.py"))
+        raw = run_jail(command, LIMITS, stdin=b"", output_bytes=1 << 16, spare=False,
+                       binds=[(staged_dir(), IN_JAIL), box.staging_bind],
+                       extra_processes=OWN_PROCESSES, program_uid=True, secret=nonce)
     return raw.exit_code, raw.stderr
 
 
 @pytest.mark.parametrize("number", [1, 6, 9, 15, 64])
 def test_a_signal_death_is_the_report_then_128_plus_n(init: str, number: int) -> None:
     argv = list(_runner.cold_init())
-    exit_code, stderr = jailed([*argv, SECRET, UID, "/bin/sh", "-c", f"echo e >&2; kill -{number} $$"])
+    exit_code, stderr = jailed([*argv, SECRET, UID, FSIZE, "/bin/sh", "-c", f"echo e >&2; kill -{number} $$"])
     assert exit_code == 128 + number
     assert stderr == b"e\n" + SIGNAL_REPORT + f"0123456789abcdef {number}\n".encode()
 
@@ -224,19 +231,19 @@ def test_a_signal_death_is_the_report_then_128_plus_n(init: str, number: int) ->
 @pytest.mark.parametrize("code", [0, 3, 128, 137, 255])
 def test_an_exit_code_is_passed_through(init: str, code: int) -> None:
     argv = list(_runner.cold_init())
-    assert jailed([*argv, SECRET, UID, "/bin/sh", "-c", f"exit {code}"]) == (code, b"")
+    assert jailed([*argv, SECRET, UID, FSIZE, "/bin/sh", "-c", f"exit {code}"]) == (code, b"")
 
 
 def test_a_program_that_cannot_start_exits_127(init: str) -> None:
     argv = list(_runner.cold_init())
-    assert jailed([*argv, SECRET, UID, "/work/no-such-program"]) == (NOT_STARTED, b"")
+    assert jailed([*argv, SECRET, UID, FSIZE, "/work/no-such-program"]) == (NOT_STARTED, b"")
 
 
 def test_an_init_that_is_not_pid_1_does_nothing(init: str) -> None:
     """Only a jail's pid 1 runs the program (elsewhere its kill(-1) would reach every
     process of its uid): here the jail's pid 1 is a shell, the init its child."""
     argv = " ".join(_runner.cold_init())
-    exit_code, stderr = jailed(["/bin/sh", "-c", f"{argv} n0nce {UID} /bin/echo ran; echo $? >&2"])
+    exit_code, stderr = jailed(["/bin/sh", "-c", f"{argv} n0nce {UID} {FSIZE} /bin/echo ran; echo $? >&2"])
     assert (exit_code, stderr) == (0, f"{FAILED}\n".encode())
 
 

@@ -18,19 +18,17 @@ over, rmdir, a fifo or link over it) read as the errno each gives, cold and warm
 inputs read back unchanged after all of them; files of the program's own beside its
 inputs, in both modes and in each stdin/stdout test.
 
-Open (strict xfails), one root: `_workspace.workspace` gives a cold run its inputs as
-read-only binds (nsjail `-R`, one mount per file, the host's root-owned file), where
-`warm_server.write_inputs` writes them into /work's own tmpfs as the server's uid's files.
-The kernel checks a read-only mount (EROFS) before a file's owner and mode (EACCES/EPERM)
-for a truncating open, chmod, chown, utime and setxattr, and refuses a hard link across
-two mounts (EXDEV) before it checks the source's owner (EPERM, protected_hardlinks); the
-owner reads 65534 (the host's root, unmapped) cold, 99999 warm. 12 rows (11 errnos and
-the owner), one root. No layout of binds closes the link row: only inputs that are files
-of /work's tmpfs, written in the jail as warm's are, by the cold init (`init.c` and
-`init.py`, whose `open_folders` the cold test harness shares) from a read-only bind
-elsewhere, under an open-files limit of its own (a copy holds two descriptors; at
-`open_files=4` the program's limit leaves the init one); see docs/sandbox.md, "Inputs,
-cold and warm".
+Closed (12 strict xfails until h-sb23, plain tests now), one root: `_workspace.workspace`
+gave a cold run its inputs as read-only binds (nsjail `-R`, one mount per file, the host's
+root-owned file), where `warm_server.write_inputs` writes them into /work's own tmpfs as
+the server's uid's files. The kernel checks a read-only mount (EROFS) before a file's owner
+and mode (EACCES/EPERM) for a truncating open, chmod, chown, utime and setxattr, and refuses
+a hard link across two mounts (EXDEV) before it checks the source's owner (EPERM,
+protected_hardlinks); the owner read 65534 (the host's root, unmapped) cold, 99999 warm.
+Now the cold init copies the inputs from one read-only bind of a staging folder (the jail
+uid's, mode 0o700: no program reads it) into /work's tmpfs as warm's child writes them
+(`init.take_inputs`, init.c's too), under an open-files limit of its own; see
+docs/sandbox.md, "Inputs, cold and warm", and tests/sandbox/test_cold_inputs.py for the copy.
 """
 
 from __future__ import annotations
@@ -247,29 +245,7 @@ def seen(mode: sandbox.Mode) -> dict[str, str]:
     return dict(line.split(" = ", 1) for line in out.stdout.splitlines())
 
 
-OPEN_LAYOUT = (
-    "warm/cold (files), Verdicts lost: _workspace.workspace binds a cold input read-only, a "
-    "mount of its own (nsjail -R) of the host's root-owned file, where "
-    "warm_server.write_inputs makes it the server's file in /work's tmpfs: ")
-DIFFERENT = {
-    "open for writing (truncates)": "EROFS cold (the mount, checked first), EACCES warm",
-    "os.open O_RDWR|O_TRUNC": "EROFS cold, EACCES warm",
-    "chmod": "EROFS cold, EPERM warm",
-    "chown to its own uid": "EROFS cold, EPERM warm",
-    "utime to now": "EROFS cold, EACCES warm",
-    "utime to a time": "EROFS cold, EPERM warm",
-    "setxattr user.*": "EROFS cold, EACCES warm",
-    "hard link beside it": "EXDEV cold (two mounts, checked first), EPERM warm",
-    "hard link in /work": "EXDEV cold, EPERM warm",
-    "write main.py": "EROFS cold, EACCES warm",
-    "hard link main.py": "EXDEV cold, EPERM warm",
-    "owner and mode": "owner 65534 cold (the host's root, unmapped), 99999 warm",
-}
-
-
-@pytest.mark.parametrize("name", [
-    pytest.param(n, marks=pytest.mark.xfail(strict=True, reason=OPEN_LAYOUT + DIFFERENT[n]))
-    if n in DIFFERENT else n for n in [*ATTEMPTS, "owner and mode"]])
+@pytest.mark.parametrize("name", [*ATTEMPTS, "owner and mode"])
 def test_an_input_refuses_every_change_with_the_same_errno_cold_and_warm(name: str) -> None:
     cold, warm = seen("cold"), seen("warm")
     if name in ATTEMPTS:

@@ -396,11 +396,9 @@ def test_the_sticky_input_folders_hold(c_init: None, name: str) -> None:
     assert both(PRE + body + "\n", FILES) == [want, want]
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "warm/cold (files), Verdicts lost: _workspace binds a cold input read-only (EROFS, 30, an "
-    "OSError that is no PermissionError) where warm_server.write_inputs makes it another "
-    "uid's file (EACCES, 13), as sb9's hard link (EXDEV cold, EPERM warm)"))
 def test_writing_over_an_input_fails_alike(c_init: None) -> None:
+    """(A strict xfail until h-sb23: a cold input was a read-only bind, EROFS; now the init
+    copies it into /work as warm's, EACCES in both: test_inputs_and_removal.py.)"""
     code = ("try:\n    open('d/a.txt', 'w')\nexcept PermissionError:\n    print('refused')\n")
     want = (*OK, "refused\n", "")
     assert both(code, FILES) == [want, want]

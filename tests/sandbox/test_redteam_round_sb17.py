@@ -96,6 +96,7 @@ from typing import Any
 
 import pytest
 from sandbox_probes import DIED, PASS, SHORT, ok_stdout, outcomes
+from test_cold_inputs import OPEN_HARNESS
 from test_spare import Taken
 
 import sandbox
@@ -350,6 +351,8 @@ FOUND = (
 )
 """What each state probe prints first: the work folders as the task gave them."""
 
+RE_MODED = "the task's folders and files re-moded, re-owned, renamed, xattr'd, touched"
+
 LEFT = {
     "files, fifos, sockets and hard links in every input folder": (
         "import socket\nfor d in ('/work', '/work/d', '/work/d/e', '/tmp'):\n"
@@ -373,7 +376,7 @@ LEFT = {
         "open('/work/d/s/f', 'w').close()\nos.chmod('/work/d/s/f', 0o6000)\n"
         "os.mkdir('/tmp/t')\nos.chmod('/tmp/t', 0o1000)\n"
     ),
-    "the task's folders and files re-moded, re-owned, renamed, xattr'd, touched": (
+    RE_MODED: (
         "for p in ('/work/d', '/work/d/e', '/work/d/a.txt', '/work/d/e/b.txt', '/work'):\n"
         "    print(p, e(lambda: os.chmod(p, 0o700)), e(lambda: os.chown(p, 99998, 99998)),"
         " e(lambda: os.setxattr(p, 'user.x', b'1')), e(lambda: os.rename(p, p + '.x')),"
@@ -391,11 +394,13 @@ LEFT = {
 
 @pytest.mark.parametrize("mode", MODES)
 @pytest.mark.parametrize("name", list(LEFT))
-def test_each_test_finds_the_input_folders_as_a_fresh_jail_gives_them(name: str, mode: Mode
-                                                                      ) -> None:
+def test_each_test_finds_the_input_folders_as_a_fresh_jail_gives_them(
+        name: str, mode: Mode, request: pytest.FixtureRequest) -> None:
     """Every test prints what the plain run of the same mode prints (errnos of its
     attempts included), though the test before left the entries of `name` for the
     harness's FOWNER restore."""
+    if mode == "cold" and name == RE_MODED:  # a cold plain run's inputs are the init's copy
+        request.applymarker(pytest.mark.xfail(strict=True, reason=OPEN_HARNESS))
     code = PRE + FOUND + LEFT[name]
     want = plain(code, mode)
     assert want.startswith("/work ['d', 'main.py', 'top.txt'] 0o41777 99999 99999 []\n"), want

@@ -546,7 +546,9 @@ def test_the_harness_folder_reads_alike_and_is_not_writable() -> None:
     cold, warm = both(code)
     # the compiled cold init (`_staging.C_INIT`), or why it could not be built
     init = "init" if os.path.isfile(os.path.join(staged_dir(), "init")) else "init-unbuilt.txt"
-    assert cold.stdout.startswith(f"{sorted(['_in_jail', init, 'run.py'])} 0o40755 False\n"), cold
+    # `inputs`: the empty mount point of a cold Python run's staging folder (`init.INPUTS`)
+    assert cold.stdout.startswith(
+        f"{sorted(['_in_jail', init, 'inputs', 'run.py'])} 0o40755 False\n"), cold
     assert seen(warm) == seen(cold), (warm, cold)
 
 
