@@ -214,6 +214,12 @@ _STYLED = re.compile(r"\\(?:(?:textcolor|colorbox)\s{0,3}" + _COLOUR + r"|fcolor
 # `\\kern1em`; a phantom is dropped before, at any depth: `_markup_read`): a space. Between
 # values it is read by the join rules.
 _DIMENSION = r"[-+]?(?:\d{1,10}(?:\.\d{0,10})?|\.\d{1,10})\s{0,3}(?:em|ex|pt|pc|mu|px|bp|cm|mm|in|dd|cc|sp)"
+# A box's dimension as `\\raisebox` reads one (`\\raisebox{1pt}`, `\\raisebox{-0.5ex}`): a length, or
+# a factor of the box's own dimensions or a length register (`\\raisebox{\\depth}`, `{0.5\\height}`,
+# `{-\\totalheight}`, `{.3\\width}`, `{\\baselineskip}`; an allow-list: any other command is no
+# dimension, and the box is left as a command).
+_BOX_DIMENSION = (r"(?:" + _DIMENSION + r"|[-+]?(?:\d{1,10}(?:\.\d{0,10})?|\.\d{1,10})?\s{0,3}\\(?:depth|height|"
+                  r"totalheight|width|baselineskip|normalbaselineskip|jot)(?![a-zA-Z]))")
 _SPACE_MARKUP = (r"(?:\\[hv]space\s{0,3}\*?\s{0,3}\{\s{0,3}"
                  + _DIMENSION + r"\s{0,3}\}|\\(?:kern|mkern|hskip|mskip)\s{0,3}" + _DIMENSION + r")")
 _EDGE_SPACE = re.compile(r"\A\s*+(?:" + _SPACE_MARKUP + r"\s*+)++|(?<!\s)\s*+(?:" + _SPACE_MARKUP
@@ -275,7 +281,8 @@ _ALIGNING = re.compile(r"&(?=\s*=)|(?<==)\s*&")
 _PASS_THROUGH = (r"(?P<box>(?:[hv]box|vtop)(?![a-zA-Z])(?:\s{0,3}(?P<to>to|spread)\s{0,3}(?P<width>" + _DIMENSION
                  + r"))?|(?:smash|[rlc]lap|math[rlc]lap|ensuremath)(?![a-zA-Z])(?:\s{0,3}\[[^\[\]{}]{0,20}\])?"
                  r"|makebox(?![a-zA-Z])(?:\s{0,3}\[(?P<made>[^\[\]{}]{0,20})\])?(?:\s{0,3}\[[^\[\]{}]{0,20}\])?"
-                 r"|raisebox\s{0,3}\{\s{0,3}" + _DIMENSION + r"\s{0,3}\}(?:\s{0,3}\[[^\[\]{}]{0,20}\]){0,2})"
+                 r"|raisebox\s{0,3}\{\s{0,3}" + _BOX_DIMENSION + r"\s{0,3}\}(?:\s{0,3}\[\s{0,3}(?:" + _BOX_DIMENSION
+                 + r")?\s{0,3}\]){0,2})"
                  r"\s{0,3}(?=\{)")
 # Markup TeX reads before any value, in one pass at any brace depth (`_markup_read`):
 # - what renders nothing is dropped with its argument: a phantom (`\\phantom{\\{8\\}}`, `\\hphantom`,
@@ -303,11 +310,13 @@ _VERTICAL_ONLY = re.compile(r"(?:\s|\{\s{0,3}\}|\\(?:smallskip|medskip|bigskip|v
                             + _DIMENSION + r"){0,3}|(?:vskip|kern)\s{0,3}" + _GLUE + r"|vspace\*?\s{0,3}\{\s{0,3}"
                             + _GLUE + r"\s{0,3}\}|penalty\s{0,3}-?\d{1,6})(?![a-zA-Z])){0,20}")
 # An equation's number, as a tag or `\\eqno` sets it in the margin (an allow-list of shapes: digits
-# with points, one letter with digits, stars, `\\ast`, daggers, primes, in brackets or `$`): no part
+# with points, one letter with digits, a roman numeral under 40 in one case (`ii`, `IV`, `xxxix`:
+# no word; `mix`, `did`, `dix` are none), stars, `\\ast`, daggers, primes, in brackets or `$`): no part
 # of the value, dropped. A tag of any other text (`\\tag{or 8}`, `\\tag{not}`) is text TeX sets
 # beside the value, read as written in brackets (`7 (or 8)`).
 _EQUATION_NUMBER = re.compile(
     r"\s{0,3}\(?\s{0,3}\$?\s{0,3}(?:\d{1,4}(?:\.\d{1,4}){0,3}[a-z]?|[A-Za-z](?:\.?\d{1,4}){0,3}|\*{1,3}|"
+    r"(?=[ivx]{2})x{0,3}(?:ix|iv|v?i{0,3})(?:\.?\d{1,4}){0,3}|(?=[IVX]{2})X{0,3}(?:IX|IV|V?I{0,3})(?:\.?\d{1,4}){0,3}|"
     r"\\(?:ast|star|dagger|ddagger|S)(?![a-zA-Z])\s{0,3}\d{0,4})?(?:\s{0,3}(?:'|\\prime(?![a-zA-Z])|\^\s{0,3}"
     r"\{?\s{0,3}\\prime\s{0,3}\}?)){0,3}\s{0,3}\$?\s{0,3}\)?\s{0,3}")
 # A template row (`#\\hfil&\\hfil#\\cr`): the first row of `\\halign`, no row of values.
@@ -433,7 +442,7 @@ def _markup_read(s: str) -> str:
                 out.append(" ")
                 at = formula_end
                 continue
-            out.append(" ")  # (any other text: read beside the value)
+            out.append(" ")  # (any other text: read beside the value, `7 (1) or 8`: the joins read it)
         elif dropped is not None:
             end = _argument_end(s, found.end(), ends)
             short = end is not None and (end - found.end() <= 400 or glyphs is not None and glyphs[end]
@@ -929,27 +938,63 @@ _DOLLARS_AND_CENTS = re.compile(
     r"((?:in\s+total|in\s+all|total|altogether|combined)\.?)?\s*", re.IGNORECASE)
 
 
-_PENCE_ALONE = re.compile(r"(\d{1,12})\s*+(?:p|pence)\.?", re.IGNORECASE)
-"""A whole answer in pence (`550p`, `550 pence`), read stripped (linear time)."""
+# A whole answer in a currency's hundredths alone (`55¢`, `550p`, `550 \\text{ pence}.`, `7 paise`,
+# `7 sen`, `7 centimes`, `7 kopecks`), read stripped (linear time): one reading for every form,
+# by its word or sign (`_SUB_UNITS`).
+_SUB_UNIT_ALONE = re.compile(r"(\d{1,12})\s*+(\u00a2|p|pence|penny|pennies|cents?|paise|paisa|sen|centimes?|"
+                             r"kopecks?|kopeks?)\s*+\.?", re.IGNORECASE)
+_SUB_UNITS: dict[str, tuple[frozenset[str], tuple[str, ...], str]] = {
+    **dict.fromkeys(("\u00a2", "cent", "cents"), (frozenset({"cent"}), ("$", "EUR"), "cents")),
+    **dict.fromkeys(("p", "pence"), (frozenset({"pence", "cent"}), ("GBP",), "pence")),
+    **dict.fromkeys(("penny", "pennies"), (frozenset({"pence", "cent"}), ("$", "GBP"), "pennies")),
+    **dict.fromkeys(("paise", "paisa"), (frozenset({"paise"}), ("INR",), "paise")),
+    "sen": (frozenset({"sen"}), ("JPY",), "sen"),
+    **dict.fromkeys(("centime", "centimes"), (frozenset({"centime"}), ("franc", "EUR"), "centimes")),
+    **dict.fromkeys(("kopeck", "kopecks", "kopek", "kopeks"), (frozenset({"kopeck"}), ("RUB",), "kopecks")),
+}
+"""Each hundredth's word or sign (lower case): the ids a question asks it by (`How many pence`,
+`How many cents`: `_question_units`), the currencies it is the hundredth of (an allow-list), and
+its word (`550p` where pence are asked is `550 \\text{ pence}`)."""
+_WHOLE_AMOUNT = {"$": "\\$", "EUR": "\u20ac", "GBP": "\u00a3", "INR": "\u20b9", "JPY": "\u00a5",
+                 "franc": "\\text{ francs}", "RUB": "\\text{ rubles}"}
+"""How an amount in each currency of `_SUB_UNITS` is written: its sign before, or its word after."""
 _PENCE = frozenset({"pence", "p"})
 """Sterling's hundredths, by their word or symbol (`50 pence`, `50p`); cents are the others'."""
+
+
+def _sub_unit_read(s: str, carried: frozenset[str]) -> str:
+    """A whole answer in a currency's hundredths alone (`_SUB_UNIT_ALONE`) as the currency where
+    exactly one currency it is the hundredth of is asked or the gold's (`carried`) and the
+    hundredths are not asked (`55¢` for `A pen costs \\$0.55`: `\\$0.55`; `550p` for `£5.50`:
+    `£5.50`), as its word where the hundredths are asked or the gold's (`550p` for `How many
+    pence`: `550 \\text{ pence}`); else `s` as written (a question that asks any money, or none)."""
+    found = _SUB_UNIT_ALONE.fullmatch(_TEXT_CMD.sub(r" \1 ", s).strip()) if len(s) < 100 else None
+    if found is None:
+        return s
+    ids, parents, word = _SUB_UNITS[found.group(2).lower()]
+    asked = _asked_units(carried) or frozenset()
+    named = asked | _gold_currencies(carried)
+    if ids & named:
+        return f"{int(found.group(1))} \\text{{ {word}}}"
+    whole = [parent for parent in parents if parent in named]
+    if len(whole) != 1:
+        return s
+    amount = f"{int(found.group(1)) // 100}.{int(found.group(1)) % 100:02d}"
+    written = _WHOLE_AMOUNT[whole[0]]
+    return f"{written}{amount}" if not written.startswith("\\text") else f"{amount}{written}"
 
 
 def _money_read(s: str, carried: frozenset[str] = frozenset()) -> str:
     """`s` with a currency command as its sign (`_CURRENCY_COMMANDS`: `\\textdollar 12` is
     `\\$12`), a whole answer in a currency and its hundredths as that currency
-    (`5 euros 50 cents`: `€5.50`), and one in pence alone as pounds where pounds are asked or
-    the gold's (`carried`; `550p`: `£5.50`; not for `How many pence`)."""
+    (`5 euros 50 cents`: `€5.50`), and one in hundredths alone as the currency where it is
+    asked or the gold's (`_sub_unit_read`: `550p`: `£5.50`, `55¢`: `\\$0.55`; for `How many
+    pence`, `550 \\text{ pence}`)."""
     if "\\" in s:
         s = _CURRENCY_COMMAND.sub(lambda m: _CURRENCY_COMMANDS[m.group(1)], s)
     both = _DOLLARS_AND_CENTS.fullmatch(_TEXT_CMD.sub(r" \1 ", s)) if len(s) < 100 else None
     if both is None:
-        pence = _PENCE_ALONE.fullmatch(_TEXT_CMD.sub(r" \1 ", s).strip()) if len(s) < 100 else None
-        asked = _asked_units(carried) or frozenset()
-        if pence is not None and "pence" not in asked and (
-                "GBP" in asked or "GBP" in _gold_currencies(carried)):
-            return f"\u00a3{int(pence[1]) // 100}.{int(pence[1]) % 100:02d}"
-        return s
+        return _sub_unit_read(s, carried)
     sign, whole, word, number, other_word, cents, hundredth, total = both.groups()
     word = word or other_word
     if sign is None:
@@ -1221,7 +1266,7 @@ _MARKS = "\u0300-\u036f\u0483-\u0489\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe2
 _WORD_OPENING = (r"(?:\s|[{(\[^_" + _MARKS + r"]|\\(?:text|textrm|textbf|textit|textsf|mbox|mathrm|mathbf|mathit|"
              r"mathsf|operatorname|underline|overline|emph|boldsymbol|bm|rm|bf|it|sf|tt|sl|sc|em|"
              r"cal)(?![a-zA-Z]))++")
-_WORD_BETWEEN = re.compile(r"(?<=[\d%])" + _WORD_OPENING + r"([^\W\d_]+)\.?[\s})\]" + _MARKS + r"]++"
+_WORD_BETWEEN = re.compile(r"(?:(?<=[\d%])|(?<=\d[)\]]))" + _WORD_OPENING + r"([^\W\d_]+)\.?[\s})\]" + _MARKS + r"]++"
                            r"(?=[-+(]?\.?\d|(?P<named>[A-Za-z](?:_\{?\w{1,3}\}?)?\s{0,3}=))")
 _NUMERAL_WORDS = frozenset({"times", "point", "mod", "pi", "x"})  # (`2 x 3`)
 # A word spelled in pieces between two numerals (`7 o r 8`, `7 O R 8`, normalized from `o\\!r`,
@@ -1243,7 +1288,7 @@ _IN_WORD_NOTHING = re.compile(
     r"\\(?:no)?(?:line|page)break(?![a-zA-Z])(?:\s{0,3}\[\s{0,3}\d?\s{0,3}\])?|\\penalty\s{0,3}[-+]?\d{1,6}|"
     r"\\(?:[hv]box|vtop)(?![a-zA-Z])(?:\s{0,3}(?:to|spread)\s{0,3}" + _DIMENSION + r")?|"
     r"\\(?:(?:mbox|makebox|smash|[rl]lap|clap|math[rlc]lap|ensuremath|math(?:ord|bin|rel|op|punct|inner|open|"
-    r"close))(?![a-zA-Z])|raisebox\s{0,3}\{\s{0,3}" + _DIMENSION + r"\s{0,3}\})(?:\s{0,3}\[[^\[\]{}]{0,20}\]){0,2}")
+    r"close))(?![a-zA-Z])|raisebox\s{0,3}\{\s{0,3}" + _BOX_DIMENSION + r"\s{0,3}\})(?:\s{0,3}\[[^\[\]{}]{0,20}\]){0,2}")
 # Any other command but one known to build a value (`_VALUE_COMMANDS`: `\\times`, `\\cdot`, `\\pi`),
 # with its arguments (`\\bgroup`, `\\small`, `\\rule{0pt}{0pt}`, `\\mathchoice{}{}{}{}`): unknown, so it
 # splits no word (fails closed: `7 o\\bgroup\\egroup r 8` is `7 or 8`).
@@ -1774,7 +1819,18 @@ def _side_value(text: str) -> Number | float | None:
     if value is None and _side_words(text):
         worded = _WORDED.fullmatch(text)
         value = _read_number(worded.group(1)) if worded is not None else None
+    factor = _BRACKETED_FACTOR.search(text) if value is None and len(text) <= 200 else None
+    if factor is not None and factor.start() and text[factor.start() - 1] in "0123456789)]}":
+        before = _side_value(text[: factor.start()])  # (the factor read off: one level)
+        value = _as_float(before) * float(factor.group(1)) if before is not None else None
     return value
+
+
+# A numeral in round brackets right after a value that ends a side (`7 (1)`, `7(1)`,
+# `\\frac{14}{2}(1)`, `(7)(1)`, as `7 \\eqno(1)` or a plain aside writes it): a product, as TeX sets
+# it (the value 7), so that a join after it reads two values (`7 (1) \\text{ or } 8`, `7 (1), 8`:
+# 7 and 8, a hedge) and `2(3) = 6` one.
+_BRACKETED_FACTOR = re.compile(r"\s{0,3}\(\s{0,3}([-+]?(?:\d{1,40}(?:\.\d{1,40})?|\.\d{1,40}))\s{0,3}\)\Z")
 
 
 # A function of several values applied to numerals (`\\max(7)`, `\\max(7, 6)`, `\\gcd(14, 21)`,
@@ -1933,7 +1989,7 @@ _SINGLETON = re.compile(r"(?:\\(?:left|[bB]igg?l?)\s{0,3})?(?:\\\{|\\lbrace(?![a
 # value among them (`\\max(7), 8`: `_LIST_OPERAND` is read as a numeral there) or one name's
 # values (`x = 7, x = 8`, `_NAMED_LISTED`): against a gold of one value, a hedge between them (a
 # digits' group, `1, 000`, is one numeral).
-_LISTED = re.compile(r"(?<=[\d%'\u2032\u2033])\s{0,3}(?:,\s{1,3}|\\\}\s{0,3}(?:(?:\\cup(?![a-zA-Z])|\u222a)\s{0,3})?"
+_LISTED = re.compile(r"(?:(?<=[\d%'\u2032\u2033])|(?<=\d[)\]]))\s{0,3}(?:,\s{1,3}|\\\}\s{0,3}(?:(?:\\cup(?![a-zA-Z])|\u222a)\s{0,3})?"
                      r"\\\{\s{0,3})(?=[-+]?\.?\d)(?!\d{3}(?!\d))")
 # Values in the rows of an environment that stacks rows and that no bracket stands around
 # (`\\begin{array}{c} 7 \\\\ 8 \\end{array}`, `\\begin{align} \\frac{14}{2} \\\\ 8 \\end{align}`,

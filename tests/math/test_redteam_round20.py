@@ -542,7 +542,7 @@ UNITS = [
     (SHIRT, "5.50", "5.5", 1.0, None),
     (SHIRT, "\\$5.5", "5.50", 1.0, None),
     (SHIRT, "\\$5 \\text{ and } 50 \\text{ cents}", "5.5", 1.0, None),
-    (SHIRT, "550 \\text{ cents}", "5.5", 0.0, None),
+    (SHIRT, "550 \\text{ cents}", "5.5", 1.0, None),  # (h-m56, round 25: hundredths read as the asked currency)
     ("A shirt costs 550 cents. How much does it cost in dollars?", "\\$5.50", "5.5", 1.0, None),
     (POUNDS, "\\$6", "6", 1.0, None),
     (POUNDS, "6 \\text{ pounds}", "6", 0.0, None),

@@ -879,8 +879,10 @@ UNITS = [
     ('A shirt costs \\$5.50. How much does it cost?', '5.50\\,\\$', '5.5', 1.0, None),
     ('A shirt costs \\$5.50. How much does it cost?', '\\$5.50\\text{ USD}', '5.5', 1.0, None),
     ('A shirt costs \\$5.50. How much does it cost?', 'US\\$5.50', '5.5', 1.0, None),
-    ('A shirt costs \\$5.50. How much does it cost?', '550 \\text{ cents}', '5.5', 0.0, None),
-    ('A shirt costs \\$5.50. How much does it cost?', '550¢', '5.5', 0.0, None),
+    # (h-m56, round 25: a currency's hundredths alone are that currency where it is asked, one
+    # reading for `¢`, `cents`, `p`, `pence`: `550¢` for \\$5.50 is \\$5.50, as `550p` for £5.50 is £5.50)
+    ('A shirt costs \\$5.50. How much does it cost?', '550 \\text{ cents}', '5.5', 1.0, None),
+    ('A shirt costs \\$5.50. How much does it cost?', '550¢', '5.5', 1.0, None),
     ('A shirt costs \\$5.50. How much does it cost?', '\\$550', '5.5', 0.0, None),
     ('Tom buys 4 pens at 3 dollars each. How much does he spend?', '\\$12', '12', 1.0, None),
     ('Tom buys 4 pens at 3 dollars each. How much does he spend?', '12\\text{ dollars}', '12', 1.0,
@@ -933,7 +935,7 @@ UNITS = [
      0.0, None),
     ('Tom buys 4 pens at 3 dollars each. How much does he spend?', '12\\text{ cents}', '12', 0.0,
      None),
-    ('Tom buys 4 pens at 3 dollars each. How much does he spend?', '1200\\text{ cents}', '12', 0.0,
+    ('Tom buys 4 pens at 3 dollars each. How much does he spend?', '1200\\text{ cents}', '12', 1.0,
      None),
     ('How much money does she have left?', '\\$7', '7', 1.0, None),
     ('How much money does she have left?', '7 \\text{ apples}', '7', 0.0, None),

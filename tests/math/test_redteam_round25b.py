@@ -44,6 +44,11 @@ Not counted as holes (by the rules' design): `7 \\tag{8}`, `7 \\eqno 8` are 7; a
 mathematics the judge is asked about. Seen, not pinned: `\\framebox{7}`, `\\scalebox{2}{7}` score 0
 (boxes outside `_PASS_THROUGH`, fail closed); `cab` against the gold `abc` scores 0 from the rules.
 
+Closed since by h-m56 (`_normalize`: `_EQUATION_NUMBER`'s roman numerals, `_BOX_DIMENSION`, the joins'
+`_BRACKETED_FACTOR` and a word or comma after a bracketed numeral, `_sub_unit_read`; docs/math.md "Round 25 (h-m56)"):
+MARGIN_HEDGE, ROMAN_TAG, PASS_THROUGH_DIMENSION, CENTS_SIGN, PENCE_ASKED, PENCE_PERIOD (16 rows, plain tests
+now; their reason constants are kept as the record).
+
 Held attacks are plain tests; each hole is `xfail(strict=True)` naming its class
 (/work/shared/ATTACK-CLASSES.md) and its root (file, function, rule). Deterministic; no timing.
 """
@@ -196,9 +201,9 @@ _BOXES = [
         "{\\ne 7}", "{\\le 7}", "{\\geq 7}", "{< 7}", "{-} 7", "{\\ne} 7")],
     *[("7", text, APPLES, JUDGE_ONLY, None) for text in ("{-}7", "{-7}", "{\\pm 7}", "\\ne 7", "\\le 7")],
     ("-7", "\\llap{-}7", APPLES, BOTH_ONE, GROUPED_SIGN),
-    ("7", "\\raisebox{\\depth}{7}", APPLES, BOTH_ONE, PASS_THROUGH_DIMENSION),
-    ("7", "\\raisebox{0.5\\height}{7}", APPLES, BOTH_ONE, PASS_THROUGH_DIMENSION),
-    ("7", "\\raisebox{-\\totalheight}[0pt]{7}", APPLES, BOTH_ONE, PASS_THROUGH_DIMENSION),
+    ("7", "\\raisebox{\\depth}{7}", APPLES, BOTH_ONE, None),
+    ("7", "\\raisebox{0.5\\height}{7}", APPLES, BOTH_ONE, None),
+    ("7", "\\raisebox{-\\totalheight}[0pt]{7}", APPLES, BOTH_ONE, None),
 ]
 
 _TAGS = [
@@ -224,11 +229,11 @@ _TAGS = [
         "7 \\eqno{}\\text{ or } 8", "7\\eqno\\text{ or } 8", "7 \\eqno(a) \\text{ or } 8", "7 \\eqno(1) \\quad 8",
         "7 \\eqno(1) \\lor 8", "7 \\eqno(8)", "7 \\tag{8}", "7 \\label{8}")],
     # margin text after `\\eqno` read as a hedge the joins miss
-    *[("8", text, APPLES, BOTH_ZERO, MARGIN_HEDGE) for text in (
+    *[("8", text, APPLES, BOTH_ZERO, None) for text in (
         "7 \\eqno(1) \\text{ or } 8", "7 \\leqno(1) \\text{ or } 8", "7 \\eqno(1)\\text{ or }8", "7 \\eqno(1), 8",
         "7 (1) \\text{ or } 8")],
     # roman equation numbers
-    *[("7", text, APPLES, BOTH_ONE, ROMAN_TAG) for text in ("7 \\tag{ii}", "7 \\tag{iv}", "7 \\eqno(iii)")],
+    *[("7", text, APPLES, BOTH_ONE, None) for text in ("7 \\tag{ii}", "7 \\tag{iv}", "7 \\eqno(iii)")],
 ]
 
 _SIGNS = [
@@ -281,13 +286,13 @@ _MONEY = [
         "0550p", "5.5 \\text{ GBP}", "GBP 5.50")],
     *[("5.5", text, BOOK, JUDGE_ONLY, None) for text in ("5.5p", "550", "55p")],
     ("5.5", "550p", APPLES, JUDGE_ONLY, None),
-    ("550", "550p", PENCE, BOTH_ONE, PENCE_ASKED),
-    ("550", "550\\,\\mathrm{p}", PENCE, BOTH_ONE, PENCE_ASKED),
+    ("550", "550p", PENCE, BOTH_ONE, None),
+    ("550", "550\\,\\mathrm{p}", PENCE, BOTH_ONE, None),
     ("550", "550 \\text{ pence}", PENCE, BOTH_ONE, None),
     ("5.5", "550p", "A pen costs 50p. A book costs £5.50. How much does the book cost?", BOTH_ONE, None),
-    ("5.5", "550 \\text{ pence}.", BOOK, BOTH_ONE, PENCE_PERIOD),
-    ("0.55", "55¢", PEN, BOTH_ONE, CENTS_SIGN),
-    ("0.55", "55 ¢", PEN, BOTH_ONE, CENTS_SIGN),
+    ("5.5", "550 \\text{ pence}.", BOOK, BOTH_ONE, None),
+    ("0.55", "55¢", PEN, BOTH_ONE, None),
+    ("0.55", "55 ¢", PEN, BOTH_ONE, None),
 ]
 
 _QUOTES = [
