@@ -255,10 +255,17 @@ def _final_answer(text: str, config: MathConfig) -> Extraction | None:
         # `#### 7\nI'm not sure.`: a second answer, a hedge)
         # (where the line marks a number as GSM8K writes its golds, `#### 72`, `#### 72 apples`,
         # and nothing else: an answer in mathematics or words may go on over the next lines)
-        line_end = tail.find("\n", tail.rfind("####"))
-        if line_end < 0 or not tail[line_end:].strip() or not _GSM8K_NUMBER.fullmatch(found.answer.strip()):
+        # Any answer that lies on the line (`#### 7%`, `#### 7/1`, `#### 7 (apples)`, `#### 7. Actually
+        # 8.` on one line) has what follows it read: only an answer that goes on past the line
+        # (a matrix over lines) is read whole, as `_answer_after` read it.
+        line_start = tail.rfind("####")
+        line_end = tail.find("\n", line_start)
+        line = tail[line_start:line_end if line_end >= 0 else len(tail)]
+        at = line.find(found.answer.strip())
+        answer_end = line_start + at + len(found.answer.strip())
+        if at < 0 or not tail[answer_end:].strip():
             return found
-        return _box_with_words(tail, found, line_end)
+        return _box_with_words(tail, found, answer_end)
     last = _last_phrase(tail)
     if last is not None:
         # "The answer is 5. Wait, that's wrong. Let me redo ... we get" (cut off): the model
@@ -1872,8 +1879,12 @@ def _restated_value(clause: str, box_clause: str) -> str | None:
 # What may follow a restated value without making it an explanation: another value denied
 # (`8, not 7`, `8 instead of 7`, `8 (not 7)`), another offered beside it (`7 or 8`, `7 and
 # 8`: read as said of the box), and words known to mark a correction (`8 instead`, `8 actually`).
-_DENIED_VALUE = re.compile(r"(?<![\s,(])[\s,]*(?:\(\s*)?(?:not|instead\s+of|rather\s+than)\s+-?\d[\d,]*"
-                           r"(?:\.\d+)?(?![\d.])(?:\s*\))?", re.IGNORECASE)
+# (each value of a denied list is denied: `not 8 or 6`, `neither 8 nor 6`, `not 8, nor 6`; a
+# percent is no value denied, `not 100% sure` is a hedge)
+_DENIED_NUMBER = r"-?\d[\d,]*+(?:\.\d++)?+(?![\d.%])"
+_DENIED_VALUE = re.compile(r"(?<![\s,(])[\s,]*(?:\(\s*)?(?:not|neither|instead\s+of|rather\s+than)\s+"
+                           rf"{_DENIED_NUMBER}(?:(?:\s++(?:or|nor)|\s*+,\s*+nor)\s++{_DENIED_NUMBER})*+(?:\s*\))?",
+                           re.IGNORECASE)
 _OFFERED_VALUE = re.compile(r"(?<![\s,(])[\s,(]*(?:(?:or|and|to)(?:\s+(?:maybe|perhaps|possibly|probably))?|"
                             r"maybe|perhaps|possibly|probably)\s+-?\d[\d,]*(?:\.\d+)?(?:\s?%)?(?![\d.])",
                             re.IGNORECASE)
@@ -2217,6 +2228,9 @@ def _unread_after_box(text: str, end: int,
                 worked = numbers_stated(text[:end])
             if all(number_value(number.group(0)) in worked for step in steps[:-1]
                    for number in _SENTENCE_NUMBER.finditer(step)):
+                said = _said_after_step(steps[-1], ending, text[:end], worked, answer)
+                if said is not None:  # `10 → 7 (maybe)`, `10 → 7, I guess.`, `3 → 7?`: said of the box
+                    return said, "?" not in said  # (a question of it: uncertain)
                 continue  # `10 → 7.`, `Start 10 ⟶ end 7.`: from the working's value to the box's, a step
         marked = _GSM8K_MARK.match(sentence)
         if marked is not None:  # `#### 7`: the answer marked again, the box's value or another
@@ -2263,6 +2277,7 @@ def _unread_after_box(text: str, end: int,
             # she would have 8. But she ate 3.` rejects the what-if as `; but she ate 3` does)
             following = read[at + 1][0] if at + 1 < len(read) else ""
             joined = f"{sentence}; {following}" if _TURN_OPENING.match(following) else sentence
+            joined += "?" if ending in ("?", "？") else ""  # (`...; but she ate 3?`: asked, not told)
             values = _unexplained_values(joined, answer) if _DIGITS.search(sentence) and not (
                 _BASE_NUMERAL.search(answer)) else []
             if values and worked is None:  # (read once, only for such a sentence: linear)
@@ -2317,6 +2332,41 @@ def _arrow_to_the_box(steps: list[str], answer: str) -> bool:
         _SENTENCE_NUMBER.search(step) for step in steps[:-1])
 
 
+# What closes an arrow's last step after its value: a bracket, or words and marks.
+_STEP_BRACKET = re.compile(r"\s*+\(([^()]{0,200})\)\s*+")
+
+
+def _said_after_step(step: str, ending: str, working: str, worked: frozenset[Fraction], answer: str) -> str | None:
+    """What an arrow's last step (`_arrow_to_the_box`) says after the box's value, when that is
+    not on the allow-list of what closes a step (None then): nothing, marks known harmless
+    (`!`, `✓`), words the working counts or that close an amount (`10 → 7 apples left`),
+    remark words (`(done)`), or a bracket that tells the step with the working's own values
+    and judges nothing (`(after eating 3)`). Anything else (`(maybe)`, `, I guess`, `or so`,
+    `is wrong`, `%`, a question, `ending` `?`) is said of the box, for the comparison to read."""
+    last = list(_SENTENCE_NUMBER.finditer(step))[-1]
+    rest = step[last.end():]
+    said = " ".join((rest + (ending if ending in ("?", "？") else "")).split())
+    if ending in ("?", "？") or "?" in rest:
+        return said or "?"
+    bracket = _STEP_BRACKET.match(rest)
+    if bracket is not None:
+        content = bracket.group(1)
+        if _DIGITS.search(content):
+            if _judging_words(content) or any(number_value(number.group(0)) not in worked
+                                               for number in _SENTENCE_NUMBER.finditer(content)):
+                return said
+        elif _unknown_bracket(rest, answer) is not None:
+            return said
+        rest = rest[bracket.end():]
+    counted = {noun.lower() for noun in _COUNTED_NOUN.findall(working)}
+    for piece in _CLOSINGS.sub(" ", rest).split():
+        word = piece.strip(".!,;:*_")
+        if word and not (word.lower() in counted or word.lower() in _REMARK_WORDS or all(
+                char in _HARMLESS_MARKS or char in ".!" for char in word)):
+            return said
+    return None
+
+
 def _said_of_restatement(sentence: str, answer: str) -> str | None:
     """What a sentence after the box that states the box's value again says of it, read by the
     rule that reads what follows the box itself (`_said_of`: a verb, `So 7 becomes 8.`, `7 is
@@ -2328,23 +2378,89 @@ def _said_of_restatement(sentence: str, answer: str) -> str | None:
     (`So 8 becomes 7.`: the box's value is where it leads) or an aside that judges nothing
     (`It is 7 (apples).`). `_restated` reads a sentence first; where it finds nothing there,
     the sentence is read here, never passed unread."""
-    opener = next((found for form in (*_READ_FORMS, _RESTATING_OPENER) if (found := form.match(sentence))), None)
+    starts = [0]  # `I think it's 7`: an opener after up to three words too
+    while len(starts) < 4 and (word := _LEAD_WORD.match(sentence, starts[-1])) is not None:
+        starts.append(word.end())
+    opener = next((found for at in starts for form in (*_READ_FORMS, _RESTATING_OPENER)
+                   if (found := form.match(sentence, at))), None)
     rest = sentence[opener.end():] if opener is not None else sentence
     value = _LEADING_NUMBER.match(rest)
     if value is None or _value_differs(value.group("number"), answer) is not False:
         return None
-    after = _DENIED_VALUE.sub(" ", rest[value.end():])  # `It is 7 (not 8).`: 8 is not said of it
+    unit = _UNIT_BEFORE_BRACKET.match(rest, value.end())  # `It is 7 apples (not sure).`: the bracket is read
+    after = _DENIED_VALUE.sub(" ", rest[unit.end() if unit and not _judging_words(unit.group(0)) else value.end():])
     # (a verb right after the value, `7 becomes 8`; not words that go on naming it, `0.25 of
     # the total, or ...`: an explanation)
     said = _said_of(after) if _SAID_OF.match(after.lstrip()) else None
     if said is None:
-        said = _said_after_a_mark(after, after, answer)
-    if said is None or _DENIED.fullmatch(said):  # (`not-7` as read: denied, not said)
+        said = _said_after_a_mark(after, after, answer) or _unknown_bracket(after, answer) or (
+            _another_value_after(after, answer))
+    if said is None or _DENIED.fullmatch(said) or _true_comparison(said, answer):
+        return None  # (`not-7` as read: denied, not said; `(over 6)` of 7: true of it, said of 6)
+    return said
+
+
+def _another_value_after(after: str, answer: str) -> str | None:
+    """What follows a restated value when it holds another value (`So 7 turns into 8.`,
+    `Correction: 7 replaced by 8.`, `7 -> 8 apples`) that no reader found said of it: a value
+    other than the box's (`_other_value`: not an operand, `7 = 10 - 3`) is not thereby harmless,
+    whatever verb or mark joins it; the comparison reads it (`affirms`). A story told back
+    (`_tells_the_story`) keeps its values (`_unread_after_box` reads them)."""
+    rest = " ".join(after.split()).strip(_TRAILING + ")]")
+    if not any(_other_value(rest, number, answer) for number in _SENTENCE_NUMBER.finditer(rest)):
         return None
-    return said if _judges(said, answer) else None
+    return None if _tells_the_story(rest, answer) else rest
 
 
-_LEADING_NUMBER = re.compile(r"\s*+(?P<number>-?\d++(?:\.\d++)?)(?![\d.])")
+# A comparison of the value with another (`over 6`, `more than 6`, `one more than 6`, `2 less
+# than 9`), read whole: `_true_comparison`.
+_COMPARISON = re.compile(r"\s*+(?:(?P<by>\d++(?:\.\d++)?)\s++)?(?:(?P<more>more|greater|larger|bigger|higher|over|"
+                         r"above)|(?P<less>less|fewer|smaller|lower|under|below))(?:\s++than)?\s++"
+                         r"(?P<other>-?\d++(?:\.\d++)?)\s*+[)\].]*+", re.IGNORECASE)
+
+
+def _true_comparison(said: str, answer: str) -> bool:
+    """Whether an aside is only a comparison of the box's value with another that holds of it
+    (`(over 6)`, `(one more than 6)` of 7: 7 is said, 6 is what it is compared with); a false
+    one (`(over 8)`, `(two more than 6)`) says another value, as any other aside does."""
+    comparison = _COMPARISON.fullmatch(numbers_in_words(said))
+    box = number_value(answer) if _PROSE_NUMBER.fullmatch(answer) else None
+    if comparison is None or box is None or answer.startswith("-"):
+        return False
+    other = Fraction(comparison.group("other"))
+    by = Fraction(comparison.group("by")) if comparison.group("by") else None
+    if comparison.group("more"):
+        return box == other + by if by is not None else box > other
+    return box == other - by if by is not None else box < other
+
+
+# A bracket right after a restated value, its words (no number, which the readers of values read).
+_WORDS_IN_BRACKET = re.compile(r"\s*+\(([^()\d]{1,200})\)")
+
+
+def _unknown_bracket(after: str, answer: str) -> str | None:
+    """The words of a bracket right after a restated value (`It is 7 (if I'm right).`) unless
+    each is on an allow-list of words known to leave the value as said (`_ASIDE_WORDS`:
+    `(exactly)`, `(rounded)`; `_REMARK_WORDS`: `(final answer)`, `(checked)`, `(I'm sure)`) or
+    is the value in another numeral form (`(sieben)`, `(VII)`, `(七)`): what the readers
+    of hedges and verbs (`_said_after_a_mark`) found nothing in is not thereby harmless, and the
+    comparison reads it by its own allow-list (`affirms`). None for no such bracket."""
+    bracket = _WORDS_IN_BRACKET.match(after)
+    if bracket is None:
+        return None
+    words = [part for word in _REMARK_WORD.findall(bracket.group(1))
+             for part in word.lower().replace("’", "'").replace("'m", " am").split()]
+    if all(word in _ASIDE_WORDS or word in _REMARK_WORDS or _value_differs(_numerals_read(word), answer) is False
+           for word in words):
+        return None
+    return " ".join(bracket.group(1).split())
+
+
+_LEADING_NUMBER = re.compile(r"\s*+\+?(?P<number>-?\d++(?:\.\d++)?)(?![\d.])")  # (`+7` is 7)
+# Up to three words before a restating opener (`I think it's 7`), and up to two words of a unit
+# between a restated value and a bracket (`It is 7 apples (not sure).`).
+_LEAD_WORD = re.compile(r"[^\W\d_]++(?:['’][^\W\d_]++)?\s++")
+_UNIT_BEFORE_BRACKET = re.compile(r"(?:\s++[^\W\d_]++){1,2}(?=\s*+\()")
 _DENIED = re.compile(r"(?i:not|instead\s+of|rather\s+than)\s*-?\d+(?:\.\d+)?")
 
 # (a run of marks is read as three: `### 7`; read with .match; possessive, and no start inside
@@ -2529,10 +2645,19 @@ _CJK_UNITS = {"十": 10, "百": 100, "千": 1000}
 _CJK_NUMERAL = re.compile("[" + "".join([*_CJK_DIGITS, *_CJK_UNITS, "万", "亿"]) + "]+")
 
 
+# The largest CJK numeral value read exactly (`亿亿` is 10**16): a run past it (`一亿` x 600,
+# whose int would outgrow `str()`'s 4,300 digits and cost quadratic time) is read as this bound
+# plus one, a value still (never the box's, never unread), in constant size.
+_CJK_VALUE_MAX = 10**30
+
+
 def _cjk_value(numeral: re.Match[str]) -> str:
-    """The value of a CJK numeral in digits (`十二` 12, `三百零五` 305, `两万` 20000)."""
+    """The value of a CJK numeral in digits (`十二` 12, `三百零五` 305, `两万` 20000); one past
+    `_CJK_VALUE_MAX` for a larger one."""
     total, section, digit = 0, 0, 0
     for char in numeral.group(0):
+        if total > _CJK_VALUE_MAX:
+            return str(_CJK_VALUE_MAX + 1)
         if char in _CJK_DIGITS:
             digit = _CJK_DIGITS[char]
         elif char in _CJK_UNITS:
@@ -3052,7 +3177,8 @@ def _derived_values(clause: str, answer: str) -> set[int]:
     told = _DENIED_VALUE.sub(lambda found: " " * len(found.group(0)), clause) if denied else clause
     rejected = _REJECTED_CONDITION.search(told, condition.end()) if condition is not None else None
     if condition is not None and rejected is not None and _story_action(rejected.group("story")) and _told_otherwise(
-            clause[:condition.end()], rejected.group("story")) and not _judging_words(rejected.group("story")):
+            clause[:condition.end()], rejected.group("story")) and not _judging_words(rejected.group("story")) and (
+            _plain_story(rejected.group("story"))):
         # `If she had eaten 2, she would have 8, but she ate 3.`: the story told after `but`
         # rejects the condition, so its values and its consequence's are a what-if, and so are
         # those it denies (the story's own are read as a story's); a story told with a hedge
@@ -3071,6 +3197,30 @@ def _derived_values(clause: str, answer: str) -> set[int]:
             if consequences:  # (the condition's value, assumed, and what it makes of the box)
                 derived.update([given.start(), *consequences])
     return {at for at in derived if not _offered_as_result(clause, at)}
+
+
+# Adverbs a plain story may tell its action with (`but she actually ate 3`).
+_PLAIN_ADVERBS = frozenset("actually really indeed only just in fact".split())  # noqa: SIM905
+
+
+def _plain_story(story: str) -> bool:
+    """Whether the story told after a what-if's `but` is told plainly, by an allow-list: no
+    question (`but she ate 3?`), and before its first value only a story's subject (a pronoun,
+    a name, a determiner and its noun), openers, auxiliaries, its verb and plain adverbs
+    (`_PLAIN_ADVERBS`); any other word (`but she supposedly ate 3`) leaves it unknown, so it
+    rejects nothing."""
+    if _QUESTION.search(story):
+        return False
+    value = _DIGITS.search(story)
+    words = _LETTERS.findall(story[:value.start()] if value else story)
+    for at, word in enumerate(words):
+        lower = word.lower()
+        if not (lower in _STORY_PRONOUNS or lower in _STORY_OPENERS or lower in _AUXILIARIES or lower in _ACTING
+                or lower in _STARTING or lower in _PLAIN_ADVERBS or lower in _STORY_DETERMINERS
+                or (_NAME.fullmatch(word) and lower not in _NOT_NAMES)
+                or at and words[at - 1].lower() in _STORY_DETERMINERS):
+            return False
+    return True
 
 
 def _told_otherwise(condition: str, story: str) -> bool:
@@ -3879,7 +4029,8 @@ _ASIDE_WORDS = frozenset("""
     a an the in as by of to see above below before shown computed calculated derived found
     required expected rounded round down up nearest simplified simplest lowest reduced form
     terms exact exactly approximately approx roughly confirmed verified checked clearly
-    obviously indeed certainly course unique work i think believe thanks thank you good luck
+    obviously indeed certainly definitely surely sure for positive course unique work i think believe
+    thanks thank you good luck
     symmetry inspection induction construction definition substitution elimination hand
     number integer whole natural odd even prime digit value result
 """.split())  # noqa: SIM905 (a word list reads better as words)
@@ -3898,6 +4049,9 @@ _OTHER_NUMBERS = {word: int(value) for word, value in (pair.split(":") for pair 
     десять:10 одиннадцать:11 двенадцать:12
 """.split())}  # noqa: SIM905 (a word list reads better as words)
 _OTHER_NUMBER_WORDS = frozenset(_OTHER_NUMBERS)
+# Aside words of an approximation (`_ASIDE_WORDS`): they leave a rounded value as said
+# (`(approximately)` after `0.972`), and hedge a whole number (`It is 7 (roughly).`).
+_APPROXIMATE_WORDS = frozenset("approximately approx roughly".split())  # noqa: SIM905
 # Every number word of the other languages the reader knows (`_OTHER_NUMBERS`), whole words.
 _OTHER_NUMBER_WORD = re.compile(r"(?<![^\W\d_])(?i:" + "|".join(sorted(_OTHER_NUMBERS, key=len, reverse=True))
                                 + r")(?![^\W\d_])")
@@ -3934,8 +4088,8 @@ def _said_after_a_mark(after: str, padded: str, answer: str) -> str | None:
         return _said_of(" " + rest)  # a verb after the mark: its rule
     words = [word.lower() for word in _LETTERS.findall(rest)]
     if _sign_off(rest) or words and all(word in _ASIDE_WORDS for word in words) and not (
-            _judges(rest, answer)):
-        return None  # `(rounded to the nearest whole number)`, `, done.`
+            _judges(rest, answer)) and not (_DIGITS.fullmatch(answer) and _APPROXIMATE_WORDS.intersection(words)):
+        return None  # `(rounded to the nearest whole number)`, `, done.` (not `(roughly)` of a whole number)
     if _RELATIVE_CLAUSE.match("," + rest) and _relative_aside(rest, answer):
         return None  # `, which is 70% of them`: a statement about the value, `_restated`'s
     verbless = _VERBLESS.fullmatch(rest)
@@ -3943,11 +4097,15 @@ def _said_after_a_mark(after: str, padded: str, answer: str) -> str | None:
         return None  # `— she ate 3 of 10.`: the story told back (`_unread_after_box` reads its values)
     if verbless is None:  # a longer aside: read only when it judges the value
         return " ".join(rest.split()).strip(_TRAILING + ")]") if _judges(rest, answer) else None
-    if any(_SAID_OF.fullmatch(word) or word.lower() in _RELATIVE_WORDS
-           or word.lower() in _OTHER_NUMBER_WORDS for word in verbless.group("said").split()):
-        return None  # `, which is correct`: a verb in it, the clause is not verbless; `(sieben)`
-    # the value in another language's words, which `affirms` does not read (English only)
     said = " ".join(verbless.group("said").split())
+    numerals = _numerals_read(said)
+    if numerals != said and _DIGITS.search(numerals):
+        # a value in another numeral form (`(sieben)`, `(VII)`, `(七个)` of 7: the box's, left;
+        # `(huit)`, `(VIII)`, `(八)`: another value, said of the box in digits for `affirms`)
+        values = [number.group(0) for number in _SENTENCE_NUMBER.finditer(numerals)]
+        return None if values and all(_value_differs(value, answer) is False for value in values) else numerals
+    if any(_SAID_OF.fullmatch(word) or word.lower() in _RELATIVE_WORDS for word in verbless.group("said").split()):
+        return None  # `, which is correct`: a verb in it, the clause is not verbless
     if _CJK_RUN.search(said) and not _judging_words(said):
         return None  # `，即七个苹果`: Chinese, whose words `affirms` reads only in part
     return said
