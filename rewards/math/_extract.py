@@ -263,9 +263,17 @@ def _final_answer(text: str, config: MathConfig) -> Extraction | None:
         line = tail[line_start:line_end if line_end >= 0 else len(tail)]
         at = line.find(found.answer.strip())
         answer_end = line_start + at + len(found.answer.strip())
-        if at < 0 or not tail[answer_end:].strip():
-            return found
-        return _box_with_words(tail, found, answer_end)
+        if at >= 0 and tail[answer_end:].strip():
+            found = _box_with_words(tail, found, answer_end)
+        # an earlier `####` line is an answer marked too (`#### 7\n#### 8`): offered beside the
+        # last (an equal value leaves it; another unsays it, as a second box does)
+        for mark in list(_HASHES.finditer(tail, 0, line_start))[-_GSM8K_LINES_READ:]:
+            end_of_line = tail.find("\n", mark.end(), line_start)
+            other = _answer_after(tail[mark.end():end_of_line if end_of_line >= 0 else line_start].lstrip("#"))
+            if other is not None and _value_differs(_gsm8k_value(other.answer, tail),
+                                                    _gsm8k_value(found.answer, tail)) is not False:
+                found = _offered_beside(found, other.answer)  # (`#### 7` then `#### 7 apples`: the same)
+        return found
     last = _last_phrase(tail)
     if last is not None:
         # "The answer is 5. Wait, that's wrong. Let me redo ... we get" (cut off): the model
@@ -701,6 +709,7 @@ def _tag_content(content: str) -> Extraction | None:
 
 
 _HASHES = re.compile(r"^[ \t]*####", re.MULTILINE)
+_GSM8K_LINES_READ = 8  # (the earlier `####` lines read beside the last: a bound, linear)
 # A `####` line's answer as GSM8K writes it: a number, with up to three words of its unit.
 _GSM8K_NUMBER = re.compile(r"[-+]?\d[\d,]*+(?:\.\d++)?(?:\s++[^\W\d_]++){0,3}")
 
@@ -2355,13 +2364,13 @@ def _said_after_step(step: str, ending: str, working: str, worked: frozenset[Fra
             if _judging_words(content) or any(number_value(number.group(0)) not in worked
                                                for number in _SENTENCE_NUMBER.finditer(content)):
                 return said
-        elif _unknown_bracket(rest, answer) is not None:
-            return said
+        elif (aside := _unknown_bracket(rest, answer)) is not None:
+            return aside  # (`(hopefully)`, `(if correct)`: as after a restated value, read by `affirms`)
         rest = rest[bracket.end():]
     counted = {noun.lower() for noun in _COUNTED_NOUN.findall(working)}
     for piece in _CLOSINGS.sub(" ", rest).split():
         word = piece.strip(".!,;:*_")
-        if word and not (word.lower() in counted or word.lower() in _REMARK_WORDS or all(
+        if word and not (word.lower() in counted or word.lower() in _REMARK_WORDS or _LEAVES.fullmatch(word) or all(
                 char in _HARMLESS_MARKS or char in ".!" for char in word)):
             return said
     return None
@@ -2434,14 +2443,18 @@ def _true_comparison(said: str, answer: str) -> bool:
     return box == other - by if by is not None else box < other
 
 
+# Words of a bracket after a value known to leave it as said: an aside's (`_ASIDE_WORDS`), an
+# affirmation's (`_AFFIRMING`), and the pronouns and copula of `(I'm sure)`, `(yes, it is)` (listed here);
+# not a sign-off's (`(hopefully)`, `(good luck)`) nor a condition's (`(if I'm right)`).
+_BRACKET_WORDS = frozenset("am is it this that yes".split())  # noqa: SIM905 (with the two lists)
 # A bracket right after a restated value, its words (no number, which the readers of values read).
 _WORDS_IN_BRACKET = re.compile(r"\s*+\(([^()\d]{1,200})\)")
 
 
 def _unknown_bracket(after: str, answer: str) -> str | None:
     """The words of a bracket right after a restated value (`It is 7 (if I'm right).`) unless
-    each is on an allow-list of words known to leave the value as said (`_ASIDE_WORDS`:
-    `(exactly)`, `(rounded)`; `_REMARK_WORDS`: `(final answer)`, `(checked)`, `(I'm sure)`) or
+    each is on an allow-list of words known to leave the value as said (`_BRACKET_WORDS`:
+    `(exactly)`, `(rounded)`, `(final answer)`, `(checked)`, `(I'm sure)`, `(done)`) or
     is the value in another numeral form (`(sieben)`, `(VII)`, `(七)`): what the readers
     of hedges and verbs (`_said_after_a_mark`) found nothing in is not thereby harmless, and the
     comparison reads it by its own allow-list (`affirms`). None for no such bracket."""
@@ -2450,8 +2463,7 @@ def _unknown_bracket(after: str, answer: str) -> str | None:
         return None
     words = [part for word in _REMARK_WORD.findall(bracket.group(1))
              for part in word.lower().replace("’", "'").replace("'m", " am").split()]
-    if all(word in _ASIDE_WORDS or word in _REMARK_WORDS or _value_differs(_numerals_read(word), answer) is False
-           for word in words):
+    if all(word in _BRACKET_WORDS or word in _ASIDE_WORDS or word in _AFFIRMING or _value_differs(_numerals_read(word), answer) is False for word in words):
         return None
     return " ".join(bracket.group(1).split())
 
@@ -2593,7 +2605,7 @@ def _numerals_read(text: str) -> str:
     text = _OTHER_NUMBER_WORD.sub(lambda word: str(_OTHER_NUMBERS[word.group(0).lower()]), numbers_in_words(text))
     if not text.isascii():
         text = _CJK_NUMERAL.sub(_cjk_value, _NUMERAL_CHAR.sub(_numerals_as_digits, text))
-    text = _LOWER_ROMAN.sub(lambda numeral: _roman_value(numeral, numeral.group(0).upper()), text)
+    text = _LOWER_ROMAN.sub(_lower_roman_value, text)
     return _ROMAN.sub(_roman_value, text) if _ROMAN_LETTERS.search(text) else text
 
 
@@ -2612,7 +2624,8 @@ def _roman_value(numeral: re.Match[str], letters: str = "") -> str:
     it is (`VIII`, `XIII`, `be XI`, `Chapter XI` are numerals)."""
     letters = letters or numeral.group(0)
     if len(letters) == 2 and _BEFORE_ABBREVIATION.search(numeral.string, max(0, numeral.start() - 12),
-                                                          numeral.start()):
+                                                          numeral.start()) and (
+            letters in _ROMAN_ABBREVIATIONS or _NAMED_AFTER.match(numeral.string, numeral.end())):
         return numeral.group(0)
     value, previous = 0, 0
     for letter in reversed(letters):
@@ -2635,14 +2648,53 @@ _ROMAN_DIGITS = {"I": 1, "V": 5, "X": 10, "L": 50, "C": 100, "D": 500, "M": 1000
 # thing, so a run of two Roman capitals there is an abbreviation, not a numeral.
 _BEFORE_ABBREVIATION = re.compile(r"(?<![^\W\d_])(?i:a|an|the|this|that|my|your|his|her|its|our|their|"
                                   r"in|at|of|from|to|by|on|for|with)\s+$")
-# A Roman numeral in lower case of three letters or more made of `i`, `v`, `x` only (`viii`,
-# `xii`, `iii`): no English word is spelled so (`mix`, `dim`, `civil`, `vi`, `xi` are left).
-_LOWER_ROMAN = re.compile(r"(?<![^\W\d_])(?=[ivx]{3})(?:x{0,3})(?:ix|iv|v?i{0,3})(?![^\W\d_])")
+# (an abbreviation names the thing the next word is: `the CD player`, `the VI editor`; `the XL.`,
+# `equal to XI.` end on the numeral, a value)
+_NAMED_AFTER = re.compile(r"[ \t]++[^\W\d_]")
+# Abbreviations spelled with two Roman capitals, named after a determiner or a preposition
+# whatever follows (an allow-list: `the CD`, `in DC`, `a CV`, `the MD`, `the CM`, `in MM`).
+_ROMAN_ABBREVIATIONS = frozenset("CD DC CV MD MC CM MM CC CL MI DI DL LC".split())  # noqa: SIM905
+# A word of lower-case Roman letters `i v x l` (a capital first: `Viii`), read by
+# `_lower_roman_value` where it is a numeral written the one canonical way (`ix`, `xv`, `xx`,
+# `xlii`, `Xii`), unless it is on the allow-list of words and marks spelled so
+# (`_ROMAN_SPELLED_WORDS`: `ill`, `vi`, `xi`, `li`, `iv`, `xl`, the placeholder `xxx`);
+# `c`, `d`, `m` are not read in lower case (`mix`, `dim`, `civil`, `cd`, `mm`).
+_LOWER_ROMAN = re.compile(r"(?<![^\W\d_])[ivxlIVXL][ivxl]++(?![^\W\d_])")
+_ROMAN_SPELLED_WORDS = frozenset("ill vi xi li iv il xl xxx lil liv".split())  # noqa: SIM905
+
+
+def _lower_roman_value(numeral: re.Match[str]) -> str:
+    letters = numeral.group(0).upper()
+    if len(letters) > 9 or numeral.group(0).lower() in _ROMAN_SPELLED_WORDS:
+        return numeral.group(0)
+    value = _roman_value(numeral, letters)
+    return value if _canonical_roman(int(value)) == letters else numeral.group(0)
+
+
+def _canonical_roman(value: int) -> str:
+    """`value` (below 4,000) as a Roman numeral in its one canonical spelling (`XLII`)."""
+    spelled = ""
+    for size, letters in ((1000, "M"), (900, "CM"), (500, "D"), (400, "CD"), (100, "C"), (90, "XC"), (50, "L"),
+                          (40, "XL"), (10, "X"), (9, "IX"), (5, "V"), (4, "IV"), (1, "I")):
+        count, value = divmod(value, size)
+        spelled += letters * count
+    return spelled
 # A CJK numeral (`八`, `十二`, `三百`, `两千`): a run of the ideographs Unicode gives a numeric value
 # that numerals are written with (digits, `十` `百` `千` `万` `亿`, `零` `〇` `两`).
-_CJK_DIGITS = {**{char: value for value, char in enumerate("零一二三四五六七八九")}, "〇": 0, "两": 2}
-_CJK_UNITS = {"十": 10, "百": 100, "千": 1000}
-_CJK_NUMERAL = re.compile("[" + "".join([*_CJK_DIGITS, *_CJK_UNITS, "万", "亿"]) + "]+")
+# The formal (financial) numerals count too (`壹` 1, `捌` 8, `拾` 10, `廿` 20).
+_CJK_DIGITS = {**{char: value for value, char in enumerate("零一二三四五六七八九")}, "〇": 0, "两": 2,
+               **{char: value for value, char in enumerate("零壹贰叁肆伍陆柒捌玖")},
+               **{char: value for value, char in enumerate("零壹貳參肆伍陸柒捌玖")}}
+_CJK_UNITS = {"十": 10, "百": 100, "千": 1000, "拾": 10, "佰": 100, "仟": 1000, "廿": 20, "卅": 30, "卌": 40}
+_CJK_NUMERAL = re.compile("[" + "".join([*_CJK_DIGITS, *_CJK_UNITS, "万", "萬", "亿", "億"]) + "]+")
+# Words written with numeral ideographs that name no number (an allow-list: `一定` certainly,
+# `一样` the same, `十分` very, `大陆` continent, `收拾` tidy): a numeral run that one of them
+# holds is left as words (`_cjk_value`); any other run is a value.
+_CJK_NUMERAL_WORDS = frozenset("""
+    一定 一样 一樣 十分 一些 一直 一般 一起 一切 一下 一致 唯一 统一 統一 一旦 一共 第一 一再 一边 一邊
+    一同 一向 一律 一味 一番 一概 一心 一贯 一貫 一面 一方面 万分 萬分 大陆 大陸 陆地 陸地 收拾 拾起
+    队伍 隊伍 落伍 入伍 一模一样 三角 四边 四周 五彩
+""".split())  # noqa: SIM905 (a word list reads better as words)
 
 
 # The largest CJK numeral value read exactly (`亿亿` is 10**16): a run past it (`一亿` x 600,
@@ -2653,7 +2705,12 @@ _CJK_VALUE_MAX = 10**30
 
 def _cjk_value(numeral: re.Match[str]) -> str:
     """The value of a CJK numeral in digits (`十二` 12, `三百零五` 305, `两万` 20000); one past
-    `_CJK_VALUE_MAX` for a larger one."""
+    `_CJK_VALUE_MAX` for a larger one; a run inside a word of `_CJK_NUMERAL_WORDS` (`一定`) as
+    it is."""
+    text, start, end = numeral.string, numeral.start(), numeral.end()
+    if any(text[max(0, at):at + size] in _CJK_NUMERAL_WORDS for size in (2, 3, 4)
+           for at in range(start - size + 1, end) if at + size > start):
+        return numeral.group(0)
     total, section, digit = 0, 0, 0
     for char in numeral.group(0):
         if total > _CJK_VALUE_MAX:
@@ -2663,7 +2720,7 @@ def _cjk_value(numeral: re.Match[str]) -> str:
         elif char in _CJK_UNITS:
             section += (digit or 1) * _CJK_UNITS[char]
             digit = 0
-        elif char == "万":  # a larger section
+        elif char in "万萬":  # a larger section
             total += (section + digit) * 10_000
             section, digit = 0, 0
         else:  # 亿
