@@ -2403,10 +2403,18 @@ def _said_of_restatement(sentence: str, answer: str) -> str | None:
     said = _said_of(after) if _SAID_OF.match(after.lstrip()) else None
     if said is None:
         said = _said_after_a_mark(after, after, answer) or _unknown_bracket(after, answer) or (
-            _another_value_after(after, answer))
+            _another_value_after(after, answer)) or _approximated(after, answer)
     if said is None or _DENIED.fullmatch(said) or _true_comparison(said, answer):
         return None  # (`not-7` as read: denied, not said; `(over 6)` of 7: true of it, said of 6)
     return said
+
+
+def _approximated(after: str, answer: str) -> str | None:
+    """The words after a restated whole number that approximate it (`_APPROXIMATE_WORDS`: `It
+    is 7 (roughly).`, `7, approx.`): a hedge of a count; None for a rounded decimal or none."""
+    words = {word.lower() for word in _LETTERS.findall(after)}
+    return " ".join(after.split()).strip(_TRAILING + "()") if _DIGITS.fullmatch(answer) and (
+        _APPROXIMATE_WORDS.intersection(words)) else None
 
 
 def _another_value_after(after: str, answer: str) -> str | None:
@@ -2416,9 +2424,14 @@ def _another_value_after(after: str, answer: str) -> str | None:
     whatever verb or mark joins it; the comparison reads it (`affirms`). A story told back
     (`_tells_the_story`) keeps its values (`_unread_after_box` reads them)."""
     rest = " ".join(after.split()).strip(_TRAILING + ")]")
-    if not any(_other_value(rest, number, answer) for number in _SENTENCE_NUMBER.finditer(rest)):
+    head = _CLAUSE_MARKS.split(rest, maxsplit=1)[0]  # (the value's own clause: `..., arranged in 4 rows` explains)
+    first = next((number for number in _SENTENCE_NUMBER.finditer(head) if _other_value(head, number, answer)), None)
+    if first is None or len(_LETTERS.findall(head, 0, first.start())) > _CORRECTION_WORDS:
         return None
     return None if _tells_the_story(rest, answer) else rest
+
+
+_CORRECTION_WORDS = 3  # (the most words between a restated value and the value it turns into)
 
 
 # A comparison of the value with another (`over 6`, `more than 6`, `one more than 6`, `2 less
@@ -4145,8 +4158,8 @@ def _said_after_a_mark(after: str, padded: str, answer: str) -> str | None:
         return _said_of(" " + rest)  # a verb after the mark: its rule
     words = [word.lower() for word in _LETTERS.findall(rest)]
     if _sign_off(rest) or words and all(word in _ASIDE_WORDS for word in words) and not (
-            _judges(rest, answer)) and not (_DIGITS.fullmatch(answer) and _APPROXIMATE_WORDS.intersection(words)):
-        return None  # `(rounded to the nearest whole number)`, `, done.` (not `(roughly)` of a whole number)
+            _judges(rest, answer)):
+        return None  # `(rounded to the nearest whole number)`, `, done.`
     if _RELATIVE_CLAUSE.match("," + rest) and _relative_aside(rest, answer):
         return None  # `, which is 70% of them`: a statement about the value, `_restated`'s
     verbless = _VERBLESS.fullmatch(rest)

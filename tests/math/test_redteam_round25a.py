@@ -24,6 +24,12 @@ Counts at main eeed2af: 375 probes, 247 held (plain tests), 128 open (strict xfa
   LONG_PLACEHOLDER_ROMAN 2, NEGATING_PRONOUN_DISTANCE 3, WHATIF_NEGATED_STORY 5,
   RESTATED_DENIED_LIST 4, RESTATED_COMPARISON_LOSS 2, GSM8K_CENTS_LOSS 1, GSM8K_LETTER_UNIT_LOSS 1.
 
+h-m57 closed 73 rows (rewards/math/_extract.py; docs/math.md "After the box, round 25"): every row of
+ARROW_STEP_UNREAD, RESTATED_HEDGE_WORDS, RESTATED_FORM, CORRECTION_FORMS, RESTATED_OTHER_NUMERAL,
+LONG_CJK_FORMAL_UNREAD, LONG_ROMAN_AFTER_PREPOSITION, LONG_LOWER_ROMAN_UNREAD, WHATIF_HEDGE_WORDS,
+CJK_VALUE_OVERFLOW, LONG_CJK_WORD_COLLISION, LONG_PLACEHOLDER_ROMAN, RESTATED_DENIED_LIST,
+RESTATED_COMPARISON_LOSS, and all but one of GSM8K_LINE_FORMS and GSM8K_SECOND_LINE_JUDGED; 55 stay open.
+
 Held attacks are plain tests; each hole is `xfail(strict=True)` naming its class
 (/work/shared/ATTACK-CLASSES.md) and its root (file, function, rule). Deterministic.
 """
