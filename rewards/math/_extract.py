@@ -2426,8 +2426,9 @@ def _another_value_after(after: str, answer: str) -> str | None:
     rest = " ".join(after.split()).strip(_TRAILING + ")]")
     head = _CLAUSE_MARKS.split(rest, maxsplit=1)[0]  # (the value's own clause: `..., arranged in 4 rows` explains)
     first = next((number for number in _SENTENCE_NUMBER.finditer(head) if _other_value(head, number, answer)), None)
-    if first is None or len(_LETTERS.findall(head, 0, first.start())) > _CORRECTION_WORDS:
-        return None
+    if first is None or len(_LETTERS.findall(head, 0, first.start())) > _CORRECTION_WORDS or (
+            "\\" in head[:first.start()]):
+        return None  # (`7 \\cdot 1`: an operation, no value)
     return None if _tells_the_story(rest, answer) else rest
 
 
@@ -2447,6 +2448,8 @@ def _true_comparison(said: str, answer: str) -> bool:
     one (`(over 8)`, `(two more than 6)`) says another value, as any other aside does."""
     comparison = _COMPARISON.fullmatch(numbers_in_words(said))
     box = number_value(answer) if _PROSE_NUMBER.fullmatch(answer) else None
+    if box is not None and said.strip(" ().").lower() in ("positive", "negative"):  # `(positive)` of 7, not of -7
+        return (said.strip(" ().").lower() == "negative") == answer.startswith("-") and box != 0
     if comparison is None or box is None or answer.startswith("-"):
         return False
     other = Fraction(comparison.group("other"))
@@ -4099,7 +4102,7 @@ _ASIDE_WORDS = frozenset("""
     a an the in as by of to see above below before shown computed calculated derived found
     required expected rounded round down up nearest simplified simplest lowest reduced form
     terms exact exactly approximately approx roughly confirmed verified checked clearly
-    obviously indeed certainly definitely surely sure for positive course unique work i think believe
+    obviously indeed certainly definitely surely sure for course unique work i think believe
     thanks thank you good luck
     symmetry inspection induction construction definition substitution elimination hand
     number integer whole natural odd even prime digit value result
