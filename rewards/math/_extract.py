@@ -255,10 +255,25 @@ def _final_answer(text: str, config: MathConfig) -> Extraction | None:
         # `#### 7\nI'm not sure.`: a second answer, a hedge)
         # (where the line marks a number as GSM8K writes its golds, `#### 72`, `#### 72 apples`,
         # and nothing else: an answer in mathematics or words may go on over the next lines)
-        line_end = tail.find("\n", tail.rfind("####"))
-        if line_end < 0 or not tail[line_end:].strip() or not _GSM8K_NUMBER.fullmatch(found.answer.strip()):
-            return found
-        return _box_with_words(tail, found, line_end)
+        # Any answer that lies on the line (`#### 7%`, `#### 7/1`, `#### 7 (apples)`, `#### 7. Actually
+        # 8.` on one line) has what follows it read: only an answer that goes on past the line
+        # (a matrix over lines) is read whole, as `_answer_after` read it.
+        line_start = tail.rfind("####")
+        line_end = tail.find("\n", line_start)
+        line = tail[line_start:line_end if line_end >= 0 else len(tail)]
+        at = line.find(found.answer.strip())
+        answer_end = line_start + at + len(found.answer.strip())
+        if at >= 0 and tail[answer_end:].strip():
+            found = _box_with_words(tail, found, answer_end)
+        # an earlier `####` line is an answer marked too (`#### 7\n#### 8`): offered beside the
+        # last (an equal value leaves it; another unsays it, as a second box does)
+        for mark in list(_HASHES.finditer(tail, 0, line_start))[-_GSM8K_LINES_READ:]:
+            end_of_line = tail.find("\n", mark.end(), line_start)
+            other = _answer_after(tail[mark.end():end_of_line if end_of_line >= 0 else line_start].lstrip("#"))
+            if other is not None and _value_differs(_gsm8k_value(other.answer, tail),
+                                                    _gsm8k_value(found.answer, tail)) is not False:
+                found = _offered_beside(found, other.answer)  # (`#### 7` then `#### 7 apples`: the same)
+        return found
     last = _last_phrase(tail)
     if last is not None:
         # "The answer is 5. Wait, that's wrong. Let me redo ... we get" (cut off): the model
@@ -694,6 +709,7 @@ def _tag_content(content: str) -> Extraction | None:
 
 
 _HASHES = re.compile(r"^[ \t]*####", re.MULTILINE)
+_GSM8K_LINES_READ = 8  # (the earlier `####` lines read beside the last: a bound, linear)
 # A `####` line's answer as GSM8K writes it: a number, with up to three words of its unit.
 _GSM8K_NUMBER = re.compile(r"[-+]?\d[\d,]*+(?:\.\d++)?(?:\s++[^\W\d_]++){0,3}")
 
@@ -1872,8 +1888,12 @@ def _restated_value(clause: str, box_clause: str) -> str | None:
 # What may follow a restated value without making it an explanation: another value denied
 # (`8, not 7`, `8 instead of 7`, `8 (not 7)`), another offered beside it (`7 or 8`, `7 and
 # 8`: read as said of the box), and words known to mark a correction (`8 instead`, `8 actually`).
-_DENIED_VALUE = re.compile(r"(?<![\s,(])[\s,]*(?:\(\s*)?(?:not|instead\s+of|rather\s+than)\s+-?\d[\d,]*"
-                           r"(?:\.\d+)?(?![\d.])(?:\s*\))?", re.IGNORECASE)
+# (each value of a denied list is denied: `not 8 or 6`, `neither 8 nor 6`, `not 8, nor 6`; a
+# percent is no value denied, `not 100% sure` is a hedge)
+_DENIED_NUMBER = r"-?\d[\d,]*+(?:\.\d++)?+(?![\d.%])"
+_DENIED_VALUE = re.compile(r"(?<![\s,(])[\s,]*(?:\(\s*)?(?:not|neither|instead\s+of|rather\s+than)\s+"
+                           rf"{_DENIED_NUMBER}(?:(?:\s++(?:or|nor)|\s*+,\s*+nor)\s++{_DENIED_NUMBER})*+(?:\s*\))?",
+                           re.IGNORECASE)
 _OFFERED_VALUE = re.compile(r"(?<![\s,(])[\s,(]*(?:(?:or|and|to)(?:\s+(?:maybe|perhaps|possibly|probably))?|"
                             r"maybe|perhaps|possibly|probably)\s+-?\d[\d,]*(?:\.\d+)?(?:\s?%)?(?![\d.])",
                             re.IGNORECASE)
@@ -2217,6 +2237,9 @@ def _unread_after_box(text: str, end: int,
                 worked = numbers_stated(text[:end])
             if all(number_value(number.group(0)) in worked for step in steps[:-1]
                    for number in _SENTENCE_NUMBER.finditer(step)):
+                said = _said_after_step(steps[-1], ending, text[:end], worked, answer)
+                if said is not None:  # `10 → 7 (maybe)`, `10 → 7, I guess.`, `3 → 7?`: said of the box
+                    return said, "?" not in said  # (a question of it: uncertain)
                 continue  # `10 → 7.`, `Start 10 ⟶ end 7.`: from the working's value to the box's, a step
         marked = _GSM8K_MARK.match(sentence)
         if marked is not None:  # `#### 7`: the answer marked again, the box's value or another
@@ -2265,6 +2288,7 @@ def _unread_after_box(text: str, end: int,
             following = read[at + 1][0] if at + 1 < len(read) else ""
             joined = f"{sentence}; {following}" if _TURN_OPENING.match(following) or (
                 _CONDITION.match(sentence) and ";" not in sentence and _story_action(following)) else sentence
+            joined += "?" if ending in ("?", "？") else ""  # (`...; but she ate 3?`: asked, not told)
             values = _unexplained_values(joined, answer) if _DIGITS.search(sentence) and not (
                 _BASE_NUMERAL.search(answer)) else []
             if values and worked is None:  # (read once, only for such a sentence: linear)
@@ -2319,6 +2343,41 @@ def _arrow_to_the_box(steps: list[str], answer: str) -> bool:
         _SENTENCE_NUMBER.search(step) for step in steps[:-1])
 
 
+# What closes an arrow's last step after its value: a bracket, or words and marks.
+_STEP_BRACKET = re.compile(r"\s*+\(([^()]{0,200})\)\s*+")
+
+
+def _said_after_step(step: str, ending: str, working: str, worked: frozenset[Fraction], answer: str) -> str | None:
+    """What an arrow's last step (`_arrow_to_the_box`) says after the box's value, when that is
+    not on the allow-list of what closes a step (None then): nothing, marks known harmless
+    (`!`, `✓`), words the working counts or that close an amount (`10 → 7 apples left`),
+    remark words (`(done)`), or a bracket that tells the step with the working's own values
+    and judges nothing (`(after eating 3)`). Anything else (`(maybe)`, `, I guess`, `or so`,
+    `is wrong`, `%`, a question, `ending` `?`) is said of the box, for the comparison to read."""
+    last = list(_SENTENCE_NUMBER.finditer(step))[-1]
+    rest = step[last.end():]
+    said = " ".join((rest + (ending if ending in ("?", "？") else "")).split())
+    if ending in ("?", "？") or "?" in rest:
+        return said or "?"
+    bracket = _STEP_BRACKET.match(rest)
+    if bracket is not None:
+        content = bracket.group(1)
+        if _DIGITS.search(content):
+            if _judging_words(content) or any(number_value(number.group(0)) not in worked
+                                               for number in _SENTENCE_NUMBER.finditer(content)):
+                return said
+        elif (aside := _unknown_bracket(rest, answer)) is not None:
+            return aside  # (`(hopefully)`, `(if correct)`: as after a restated value, read by `affirms`)
+        rest = rest[bracket.end():]
+    counted = {noun.lower() for noun in _COUNTED_NOUN.findall(working)}
+    for piece in _CLOSINGS.sub(" ", rest).split():
+        word = piece.strip(".!,;:*_")
+        if word and not (word.lower() in counted or word.lower() in _REMARK_WORDS or _LEAVES.fullmatch(word) or all(
+                char in _HARMLESS_MARKS or char in ".!" for char in word)):
+            return said
+    return None
+
+
 def _said_of_restatement(sentence: str, answer: str) -> str | None:
     """What a sentence after the box that states the box's value again says of it, read by the
     rule that reads what follows the box itself (`_said_of`: a verb, `So 7 becomes 8.`, `7 is
@@ -2330,23 +2389,108 @@ def _said_of_restatement(sentence: str, answer: str) -> str | None:
     (`So 8 becomes 7.`: the box's value is where it leads) or an aside that judges nothing
     (`It is 7 (apples).`). `_restated` reads a sentence first; where it finds nothing there,
     the sentence is read here, never passed unread."""
-    opener = next((found for form in (*_READ_FORMS, _RESTATING_OPENER) if (found := form.match(sentence))), None)
+    starts = [0]  # `I think it's 7`: an opener after up to three words too
+    while len(starts) < 4 and (word := _LEAD_WORD.match(sentence, starts[-1])) is not None:
+        starts.append(word.end())
+    opener = next((found for at in starts for form in (*_READ_FORMS, _RESTATING_OPENER)
+                   if (found := form.match(sentence, at))), None)
     rest = sentence[opener.end():] if opener is not None else sentence
     value = _LEADING_NUMBER.match(rest)
     if value is None or _value_differs(value.group("number"), answer) is not False:
         return None
-    after = _DENIED_VALUE.sub(" ", rest[value.end():])  # `It is 7 (not 8).`: 8 is not said of it
+    unit = _UNIT_BEFORE_BRACKET.match(rest, value.end())  # `It is 7 apples (not sure).`: the bracket is read
+    after = _DENIED_VALUE.sub(" ", rest[unit.end() if unit and not _judging_words(unit.group(0)) else value.end():])
     # (a verb right after the value, `7 becomes 8`; not words that go on naming it, `0.25 of
     # the total, or ...`: an explanation)
     said = _said_of(after) if _SAID_OF.match(after.lstrip()) else None
     if said is None:
-        said = _said_after_a_mark(after, after, answer)
-    if said is None or _DENIED.fullmatch(said):  # (`not-7` as read: denied, not said)
+        said = _said_after_a_mark(after, after, answer) or _unknown_bracket(after, answer) or (
+            _another_value_after(after, answer)) or _approximated(after, answer)
+    if said is None or _DENIED.fullmatch(said) or _true_comparison(said, answer):
+        return None  # (`not-7` as read: denied, not said; `(over 6)` of 7: true of it, said of 6)
+    return said
+
+
+def _approximated(after: str, answer: str) -> str | None:
+    """The words after a restated whole number that approximate it (`_APPROXIMATE_WORDS`: `It
+    is 7 (roughly).`, `7, approx.`): a hedge of a count; None for a rounded decimal or none."""
+    words = {word.lower() for word in _LETTERS.findall(after)}
+    return " ".join(after.split()).strip(_TRAILING + "()") if _DIGITS.fullmatch(answer) and (
+        _APPROXIMATE_WORDS.intersection(words)) else None
+
+
+def _another_value_after(after: str, answer: str) -> str | None:
+    """What follows a restated value when it holds another value (`So 7 turns into 8.`,
+    `Correction: 7 replaced by 8.`, `7 -> 8 apples`) that no reader found said of it: a value
+    other than the box's (`_other_value`: not an operand, `7 = 10 - 3`) is not thereby harmless,
+    whatever verb or mark joins it; the comparison reads it (`affirms`). A story told back
+    (`_tells_the_story`) keeps its values (`_unread_after_box` reads them)."""
+    rest = " ".join(after.split()).strip(_TRAILING + ")]")
+    head = _CLAUSE_MARKS.split(rest, maxsplit=1)[0]  # (the value's own clause: `..., arranged in 4 rows` explains)
+    first = next((number for number in _SENTENCE_NUMBER.finditer(head) if _other_value(head, number, answer)), None)
+    if first is None or len(_LETTERS.findall(head, 0, first.start())) > _CORRECTION_WORDS or (
+            "\\" in head[:first.start()]):
+        return None  # (`7 \\cdot 1`: an operation, no value)
+    return None if _tells_the_story(rest, answer) else rest
+
+
+_CORRECTION_WORDS = 3  # (the most words between a restated value and the value it turns into)
+
+
+# A comparison of the value with another (`over 6`, `more than 6`, `one more than 6`, `2 less
+# than 9`), read whole: `_true_comparison`.
+_COMPARISON = re.compile(r"\s*+(?:(?P<by>\d++(?:\.\d++)?)\s++)?(?:(?P<more>more|greater|larger|bigger|higher|over|"
+                         r"above)|(?P<less>less|fewer|smaller|lower|under|below))(?:\s++than)?\s++"
+                         r"(?P<other>-?\d++(?:\.\d++)?)\s*+[)\].]*+", re.IGNORECASE)
+
+
+def _true_comparison(said: str, answer: str) -> bool:
+    """Whether an aside is only a comparison of the box's value with another that holds of it
+    (`(over 6)`, `(one more than 6)` of 7: 7 is said, 6 is what it is compared with); a false
+    one (`(over 8)`, `(two more than 6)`) says another value, as any other aside does."""
+    comparison = _COMPARISON.fullmatch(numbers_in_words(said))
+    box = number_value(answer) if _PROSE_NUMBER.fullmatch(answer) else None
+    if box is not None and said.strip(" ().").lower() in ("positive", "negative"):  # `(positive)` of 7, not of -7
+        return (said.strip(" ().").lower() == "negative") == answer.startswith("-") and box != 0
+    if comparison is None or box is None or answer.startswith("-"):
+        return False
+    other = Fraction(comparison.group("other"))
+    by = Fraction(comparison.group("by")) if comparison.group("by") else None
+    if comparison.group("more"):
+        return box == other + by if by is not None else box > other
+    return box == other - by if by is not None else box < other
+
+
+# Words of a bracket after a value known to leave it as said: an aside's (`_ASIDE_WORDS`), an
+# affirmation's (`_AFFIRMING`), and the pronouns and copula of `(I'm sure)`, `(yes, it is)` (listed here);
+# not a sign-off's (`(hopefully)`, `(good luck)`) nor a condition's (`(if I'm right)`).
+_BRACKET_WORDS = frozenset("am is it this that yes".split())  # noqa: SIM905 (with the two lists)
+# A bracket right after a restated value, its words (no number, which the readers of values read).
+_WORDS_IN_BRACKET = re.compile(r"\s*+\(([^()\d]{1,200})\)")
+
+
+def _unknown_bracket(after: str, answer: str) -> str | None:
+    """The words of a bracket right after a restated value (`It is 7 (if I'm right).`) unless
+    each is on an allow-list of words known to leave the value as said (`_BRACKET_WORDS`:
+    `(exactly)`, `(rounded)`, `(final answer)`, `(checked)`, `(I'm sure)`, `(done)`) or
+    is the value in another numeral form (`(sieben)`, `(VII)`, `(七)`): what the readers
+    of hedges and verbs (`_said_after_a_mark`) found nothing in is not thereby harmless, and the
+    comparison reads it by its own allow-list (`affirms`). None for no such bracket."""
+    bracket = _WORDS_IN_BRACKET.match(after)
+    if bracket is None:
         return None
-    return said if _judges(said, answer) else None
+    words = [part for word in _REMARK_WORD.findall(bracket.group(1))
+             for part in word.lower().replace("’", "'").replace("'m", " am").split()]
+    if all(word in _BRACKET_WORDS or word in _ASIDE_WORDS or word in _AFFIRMING or _value_differs(_numerals_read(word), answer) is False for word in words):
+        return None
+    return " ".join(bracket.group(1).split())
 
 
-_LEADING_NUMBER = re.compile(r"\s*+(?P<number>-?\d++(?:\.\d++)?)(?![\d.])")
+_LEADING_NUMBER = re.compile(r"\s*+\+?(?P<number>-?\d++(?:\.\d++)?)(?![\d.])")  # (`+7` is 7)
+# Up to three words before a restating opener (`I think it's 7`), and up to two words of a unit
+# between a restated value and a bracket (`It is 7 apples (not sure).`).
+_LEAD_WORD = re.compile(r"[^\W\d_]++(?:['’][^\W\d_]++)?\s++")
+_UNIT_BEFORE_BRACKET = re.compile(r"(?:\s++[^\W\d_]++){1,2}(?=\s*+\()")
 _DENIED = re.compile(r"(?i:not|instead\s+of|rather\s+than)\s*-?\d+(?:\.\d+)?")
 
 # (a run of marks is read as three: `### 7`; read with .match; possessive, and no start inside
@@ -2491,7 +2635,7 @@ def _numerals_read(text: str) -> str:
     text = _OTHER_NUMBER_WORD.sub(lambda word: str(_OTHER_NUMBERS[word.group(0).lower()]), numbers_in_words(text))
     if not text.isascii():
         text = _CJK_NUMERAL.sub(_cjk_value, _NUMERAL_CHAR.sub(_numerals_as_digits, text))
-    text = _LOWER_ROMAN.sub(lambda numeral: _roman_value(numeral, numeral.group(0).upper()), text)
+    text = _LOWER_ROMAN.sub(_lower_roman_value, text)
     return _ROMAN.sub(_roman_value, text) if _ROMAN_LETTERS.search(text) else text
 
 
@@ -2510,7 +2654,8 @@ def _roman_value(numeral: re.Match[str], letters: str = "") -> str:
     it is (`VIII`, `XIII`, `be XI`, `Chapter XI` are numerals)."""
     letters = letters or numeral.group(0)
     if len(letters) == 2 and _BEFORE_ABBREVIATION.search(numeral.string, max(0, numeral.start() - 12),
-                                                          numeral.start()):
+                                                          numeral.start()) and (
+            letters in _ROMAN_ABBREVIATIONS or _NAMED_AFTER.match(numeral.string, numeral.end())):
         return numeral.group(0)
     value, previous = 0, 0
     for letter in reversed(letters):
@@ -2533,26 +2678,79 @@ _ROMAN_DIGITS = {"I": 1, "V": 5, "X": 10, "L": 50, "C": 100, "D": 500, "M": 1000
 # thing, so a run of two Roman capitals there is an abbreviation, not a numeral.
 _BEFORE_ABBREVIATION = re.compile(r"(?<![^\W\d_])(?i:a|an|the|this|that|my|your|his|her|its|our|their|"
                                   r"in|at|of|from|to|by|on|for|with)\s+$")
-# A Roman numeral in lower case of three letters or more made of `i`, `v`, `x` only (`viii`,
-# `xii`, `iii`): no English word is spelled so (`mix`, `dim`, `civil`, `vi`, `xi` are left).
-_LOWER_ROMAN = re.compile(r"(?<![^\W\d_])(?=[ivx]{3})(?:x{0,3})(?:ix|iv|v?i{0,3})(?![^\W\d_])")
+# (an abbreviation names the thing the next word is: `the CD player`, `the VI editor`; `the XL.`,
+# `equal to XI.` end on the numeral, a value)
+_NAMED_AFTER = re.compile(r"[ \t]++[^\W\d_]")
+# Abbreviations spelled with two Roman capitals, named after a determiner or a preposition
+# whatever follows (an allow-list: `the CD`, `in DC`, `a CV`, `the MD`, `the CM`, `in MM`).
+_ROMAN_ABBREVIATIONS = frozenset("CD DC CV MD MC CM MM CC CL MI DI DL LC".split())  # noqa: SIM905
+# A word of lower-case Roman letters `i v x l` (a capital first: `Viii`), read by
+# `_lower_roman_value` where it is a numeral written the one canonical way (`ix`, `xv`, `xx`,
+# `xlii`, `Xii`), unless it is on the allow-list of words and marks spelled so
+# (`_ROMAN_SPELLED_WORDS`: `ill`, `vi`, `xi`, `li`, `iv`, `xl`, the placeholder `xxx`);
+# `c`, `d`, `m` are not read in lower case (`mix`, `dim`, `civil`, `cd`, `mm`).
+_LOWER_ROMAN = re.compile(r"(?<![^\W\d_])[ivxlIVXL][ivxl]++(?![^\W\d_])")
+_ROMAN_SPELLED_WORDS = frozenset("ill vi xi li iv il xl xxx lil liv".split())  # noqa: SIM905
+
+
+def _lower_roman_value(numeral: re.Match[str]) -> str:
+    letters = numeral.group(0).upper()
+    if len(letters) > 9 or numeral.group(0).lower() in _ROMAN_SPELLED_WORDS:
+        return numeral.group(0)
+    value = _roman_value(numeral, letters)
+    return value if _canonical_roman(int(value)) == letters else numeral.group(0)
+
+
+def _canonical_roman(value: int) -> str:
+    """`value` (below 4,000) as a Roman numeral in its one canonical spelling (`XLII`)."""
+    spelled = ""
+    for size, letters in ((1000, "M"), (900, "CM"), (500, "D"), (400, "CD"), (100, "C"), (90, "XC"), (50, "L"),
+                          (40, "XL"), (10, "X"), (9, "IX"), (5, "V"), (4, "IV"), (1, "I")):
+        count, value = divmod(value, size)
+        spelled += letters * count
+    return spelled
 # A CJK numeral (`八`, `十二`, `三百`, `两千`): a run of the ideographs Unicode gives a numeric value
 # that numerals are written with (digits, `十` `百` `千` `万` `亿`, `零` `〇` `两`).
-_CJK_DIGITS = {**{char: value for value, char in enumerate("零一二三四五六七八九")}, "〇": 0, "两": 2}
-_CJK_UNITS = {"十": 10, "百": 100, "千": 1000}
-_CJK_NUMERAL = re.compile("[" + "".join([*_CJK_DIGITS, *_CJK_UNITS, "万", "亿"]) + "]+")
+# The formal (financial) numerals count too (`壹` 1, `捌` 8, `拾` 10, `廿` 20).
+_CJK_DIGITS = {**{char: value for value, char in enumerate("零一二三四五六七八九")}, "〇": 0, "两": 2,
+               **{char: value for value, char in enumerate("零壹贰叁肆伍陆柒捌玖")},
+               **{char: value for value, char in enumerate("零壹貳參肆伍陸柒捌玖")}}
+_CJK_UNITS = {"十": 10, "百": 100, "千": 1000, "拾": 10, "佰": 100, "仟": 1000, "廿": 20, "卅": 30, "卌": 40}
+_CJK_NUMERAL = re.compile("[" + "".join([*_CJK_DIGITS, *_CJK_UNITS, "万", "萬", "亿", "億"]) + "]+")
+# Words written with numeral ideographs that name no number (an allow-list: `一定` certainly,
+# `一样` the same, `十分` very, `大陆` continent, `收拾` tidy): a numeral run that one of them
+# holds is left as words (`_cjk_value`); any other run is a value.
+_CJK_NUMERAL_WORDS = frozenset("""
+    一定 一样 一樣 十分 一些 一直 一般 一起 一切 一下 一致 唯一 统一 統一 一旦 一共 第一 一再 一边 一邊
+    一同 一向 一律 一味 一番 一概 一心 一贯 一貫 一面 一方面 万分 萬分 大陆 大陸 陆地 陸地 收拾 拾起
+    队伍 隊伍 落伍 入伍 一模一样 三角 四边 四周 五彩
+""".split())  # noqa: SIM905 (a word list reads better as words)
+
+
+# The largest CJK numeral value read exactly (`亿亿` is 10**16): a run past it (`一亿` x 600,
+# whose int would outgrow `str()`'s 4,300 digits and cost quadratic time) is read as this bound
+# plus one, a value still (never the box's, never unread), in constant size.
+_CJK_VALUE_MAX = 10**30
 
 
 def _cjk_value(numeral: re.Match[str]) -> str:
-    """The value of a CJK numeral in digits (`十二` 12, `三百零五` 305, `两万` 20000)."""
+    """The value of a CJK numeral in digits (`十二` 12, `三百零五` 305, `两万` 20000); one past
+    `_CJK_VALUE_MAX` for a larger one; a run inside a word of `_CJK_NUMERAL_WORDS` (`一定`) as
+    it is."""
+    text, start, end = numeral.string, numeral.start(), numeral.end()
+    if any(text[max(0, at):at + size] in _CJK_NUMERAL_WORDS for size in (2, 3, 4)
+           for at in range(start - size + 1, end) if at + size > start):
+        return numeral.group(0)
     total, section, digit = 0, 0, 0
     for char in numeral.group(0):
+        if total > _CJK_VALUE_MAX:
+            return str(_CJK_VALUE_MAX + 1)
         if char in _CJK_DIGITS:
             digit = _CJK_DIGITS[char]
         elif char in _CJK_UNITS:
             section += (digit or 1) * _CJK_UNITS[char]
             digit = 0
-        elif char == "万":  # a larger section
+        elif char in "万萬":  # a larger section
             total += (section + digit) * 10_000
             section, digit = 0, 0
         else:  # 亿
@@ -3079,7 +3277,8 @@ def _derived_values(clause: str, answer: str) -> set[int]:
     told = _DENIED_VALUE.sub(lambda found: " " * len(found.group(0)), clause) if denied else clause
     rejected = _REJECTED_CONDITION.search(told, condition.end()) if condition is not None else None
     if condition is not None and rejected is not None and _story_action(rejected.group("story")) and _told_otherwise(
-            clause[:condition.end()], rejected.group("story")) and not _judging_words(rejected.group("story")):
+            clause[:condition.end()], rejected.group("story")) and not _judging_words(rejected.group("story")) and (
+            _plain_story(rejected.group("story"))):
         # `If she had eaten 2, she would have 8, but she ate 3.`: the story told after `but`
         # rejects the condition, so its values and its consequence's are a what-if, and so are
         # those it denies (the story's own are read as a story's); a story told with a hedge
@@ -3098,6 +3297,30 @@ def _derived_values(clause: str, answer: str) -> set[int]:
             if consequences:  # (the condition's value, assumed, and what it makes of the box)
                 derived.update([given.start(), *consequences])
     return {at for at in derived if not _offered_as_result(clause, at)}
+
+
+# Adverbs a plain story may tell its action with (`but she actually ate 3`).
+_PLAIN_ADVERBS = frozenset("actually really indeed only just in fact".split())  # noqa: SIM905
+
+
+def _plain_story(story: str) -> bool:
+    """Whether the story told after a what-if's `but` is told plainly, by an allow-list: no
+    question (`but she ate 3?`), and before its first value only a story's subject (a pronoun,
+    a name, a determiner and its noun), openers, auxiliaries, its verb and plain adverbs
+    (`_PLAIN_ADVERBS`); any other word (`but she supposedly ate 3`) leaves it unknown, so it
+    rejects nothing."""
+    if _QUESTION.search(story):
+        return False
+    value = _DIGITS.search(story)
+    words = _LETTERS.findall(story[:value.start()] if value else story)
+    for at, word in enumerate(words):
+        lower = word.lower()
+        if not (lower in _STORY_PRONOUNS or lower in _STORY_OPENERS or lower in _AUXILIARIES or lower in _ACTING
+                or lower in _STARTING or lower in _PLAIN_ADVERBS or lower in _STORY_DETERMINERS
+                or (_NAME.fullmatch(word) and lower not in _NOT_NAMES)
+                or at and words[at - 1].lower() in _STORY_DETERMINERS):
+            return False
+    return True
 
 
 def _told_otherwise(condition: str, story: str) -> bool:
@@ -3907,7 +4130,8 @@ _ASIDE_WORDS = frozenset("""
     a an the in as by of to see above below before shown computed calculated derived found
     required expected rounded round down up nearest simplified simplest lowest reduced form
     terms exact exactly approximately approx roughly confirmed verified checked clearly
-    obviously indeed certainly course unique work i think believe thanks thank you good luck
+    obviously indeed certainly definitely surely sure for course unique work i think believe
+    thanks thank you good luck
     symmetry inspection induction construction definition substitution elimination hand
     number integer whole natural odd even prime digit value result
 """.split())  # noqa: SIM905 (a word list reads better as words)
@@ -3926,6 +4150,9 @@ _OTHER_NUMBERS = {word: int(value) for word, value in (pair.split(":") for pair 
     десять:10 одиннадцать:11 двенадцать:12
 """.split())}  # noqa: SIM905 (a word list reads better as words)
 _OTHER_NUMBER_WORDS = frozenset(_OTHER_NUMBERS)
+# Aside words of an approximation (`_ASIDE_WORDS`): they leave a rounded value as said
+# (`(approximately)` after `0.972`), and hedge a whole number (`It is 7 (roughly).`).
+_APPROXIMATE_WORDS = frozenset("approximately approx roughly".split())  # noqa: SIM905
 # Every number word of the other languages the reader knows (`_OTHER_NUMBERS`), whole words.
 _OTHER_NUMBER_WORD = re.compile(r"(?<![^\W\d_])(?i:" + "|".join(sorted(_OTHER_NUMBERS, key=len, reverse=True))
                                 + r")(?![^\W\d_])")
@@ -3971,11 +4198,15 @@ def _said_after_a_mark(after: str, padded: str, answer: str) -> str | None:
         return None  # `— she ate 3 of 10.`: the story told back (`_unread_after_box` reads its values)
     if verbless is None:  # a longer aside: read only when it judges the value
         return " ".join(rest.split()).strip(_TRAILING + ")]") if _judges(rest, answer) else None
-    if any(_SAID_OF.fullmatch(word) or word.lower() in _RELATIVE_WORDS
-           or word.lower() in _OTHER_NUMBER_WORDS for word in verbless.group("said").split()):
-        return None  # `, which is correct`: a verb in it, the clause is not verbless; `(sieben)`
-    # the value in another language's words, which `affirms` does not read (English only)
     said = " ".join(verbless.group("said").split())
+    numerals = _numerals_read(said)
+    if numerals != said and _DIGITS.search(numerals):
+        # a value in another numeral form (`(sieben)`, `(VII)`, `(七个)` of 7: the box's, left;
+        # `(huit)`, `(VIII)`, `(八)`: another value, said of the box in digits for `affirms`)
+        values = [number.group(0) for number in _SENTENCE_NUMBER.finditer(numerals)]
+        return None if values and all(_value_differs(value, answer) is False for value in values) else numerals
+    if any(_SAID_OF.fullmatch(word) or word.lower() in _RELATIVE_WORDS for word in verbless.group("said").split()):
+        return None  # `, which is correct`: a verb in it, the clause is not verbless
     if _CJK_RUN.search(said) and not _judging_words(said):
         return None  # `，即七个苹果`: Chinese, whose words `affirms` reads only in part
     return said

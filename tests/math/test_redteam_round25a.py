@@ -24,6 +24,12 @@ Counts at main eeed2af: 375 probes, 247 held (plain tests), 128 open (strict xfa
   LONG_PLACEHOLDER_ROMAN 2, NEGATING_PRONOUN_DISTANCE 3, WHATIF_NEGATED_STORY 5,
   RESTATED_DENIED_LIST 4, RESTATED_COMPARISON_LOSS 2, GSM8K_CENTS_LOSS 1, GSM8K_LETTER_UNIT_LOSS 1.
 
+h-m57 closed 73 rows (rewards/math/_extract.py; docs/math.md "After the box, round 25"): every row of
+ARROW_STEP_UNREAD, RESTATED_HEDGE_WORDS, RESTATED_FORM, CORRECTION_FORMS, RESTATED_OTHER_NUMERAL,
+LONG_CJK_FORMAL_UNREAD, LONG_ROMAN_AFTER_PREPOSITION, LONG_LOWER_ROMAN_UNREAD, WHATIF_HEDGE_WORDS,
+CJK_VALUE_OVERFLOW, LONG_CJK_WORD_COLLISION, LONG_PLACEHOLDER_ROMAN, RESTATED_DENIED_LIST,
+RESTATED_COMPARISON_LOSS, and all but one of GSM8K_LINE_FORMS and GSM8K_SECOND_LINE_JUDGED; 55 stay open.
+
 Held attacks are plain tests; each hole is `xfail(strict=True)` naming its class
 (/work/shared/ATTACK-CLASSES.md) and its root (file, function, rule). Deterministic.
 """
@@ -204,18 +210,18 @@ RESTATEMENT_ATTACKS = opened([
         "Correction: 7 -> 8 (apples).", "Correction: 7 -> 8 left.", "\n\nAnswer: 7 -> 8 apples",
         "It is 7 (more or less).", "It is 7 (or close to it).",
     )),
-    *((t, RESTATED_HEDGE_WORDS) for t in (
+    *((t, None) for t in (  # RESTATED_HEDGE_WORDS closed (h-m57)
         "It is 7 (hopefully).", "It is 7 (roughly).", "It is 7 (approx.)", "It is 7 (if I'm right).",
         "It is 7 (low confidence).", "It is 7 (not 100% sure).", "It is 7 (fingers crossed).", "It is 7 (ish).",
         "It is 7 (unless I misread).")),
     *((t, RESTATED_LONG_HEDGE) for t in (
         "It is 7 (maybe" + ", maybe" * 400 + ").", "It is 7 (" + "very " * 500 + "unsure).",
         "7, " + "really " * 500 + "not sure.")),
-    *((t, RESTATED_FORM) for t in (
+    *((t, None) for t in (  # RESTATED_FORM closed (h-m57)
         "It is +7 (not sure).", "It is 7 apples (not sure).", "I think it's 7 (not sure).")),
-    *((t, CORRECTION_FORMS) for t in (
+    *((t, None) for t in (  # CORRECTION_FORMS closed (h-m57)
         "So 7 turns into 8.", "So 7 changes into 8.", "Correction: 7 replaced by 8.", "Correction: 7 -> 8 apples.")),
-    *((t, RESTATED_OTHER_NUMERAL) for t in (
+    *((t, None) for t in (  # RESTATED_OTHER_NUMERAL closed (h-m57)
         "It is 7 (huit).", "It is 7 (ocho).", "It is 7 (VIII).", "It is 7 (八).")),
 ])
 
@@ -228,8 +234,9 @@ RESTATEMENT_HONEST = opened([
         "It is 7, not 8 as I first thought.", "7 ✓", "It is 7 ✓.", "7 (yes, seven).", "It's 7 (positive).",
         "It is 7 (definitely).", "It is 7 (for sure).", "It is 7 (not 8, not 6).", "7 = 10 - 3.",
         "It is 7 (i.e. 10 - 3).", "So 7 remains 7.", "Correction: 7 -> 7.", "So 7 stays.")),
-    *((t, RESTATED_COMPARISON_LOSS) for t in ("It is 7 (over 6).", "It is 7 (one more than 6).")),
-    *((t, RESTATED_DENIED_LIST) for t in (
+    *((t, None) for t in (  # RESTATED_COMPARISON_LOSS closed (h-m57)
+        "It is 7 (over 6).", "It is 7 (one more than 6).")),
+    *((t, None) for t in (  # RESTATED_DENIED_LIST closed (h-m57)
         "It is 7 (not 8 or 6).", "It is 7 (neither 8 nor 6).", "It is 7 (not 8 nor 6).", "It is 7, not 8 or 6.")),
 ])
 
@@ -254,7 +261,7 @@ ARROW_ATTACKS = opened([
     *((t, None) for t in (
         "10 → 7 is incorrect; it is eight.", "10 → 7 thousand.", "10 → 7 dozen.", "10 → 7, or 8.",
         "10 → 7 → eight.", "10 ⟶ 7 ⟶ 8.", "10 → 7. Maybe.", "10 → 7 (or 8?)")),
-    *((t, ARROW_STEP_UNREAD) for t in (
+    *((t, None) for t in (  # ARROW_STEP_UNREAD closed (h-m57)
         "10 → 7 (maybe)", "10 → 7 (not sure).", "10 → 7, I guess.", "10 → 7 or so.", "10 → 7 is wrong.",
         "3 → 7?", "10 → 7%.", "10 -> 7 (maybe)", "10 → 7 (wrong)", "10 ⟶ 7 (maybe)", "10 ⇒ 7?",
         "10 \\to 7 (maybe)", "Apples: 10 → 7, probably.", "10 → 7 (unsure)")),
@@ -289,13 +296,15 @@ GSM8K_AFTER_ATTACKS = opened([
         "7\nPerhaps.", "7\nNot sure.", "7\n8?", "7\nEdit: 8", "7\nActually eight.", "7\nI might be wrong.",
         "7\nThis might be wrong.", "-7\nActually 8.", "7 apples.\nActually 8.", " 7\nActually 8.",
         "7\n\u200bActually 8.")),
-    *((t, GSM8K_LINE_FORMS) for t in (
-        "7%\nActually 8.", "7. Actually 8.", "7\n(8)", "7/1\nActually 8.", "7 (apples)\nActually 8.",
+    *((t, None) for t in (  # GSM8K_LINE_FORMS closed (h-m57) but for `7\n(8)`
+        "7%\nActually 8.", "7. Actually 8.", "7/1\nActually 8.", "7 (apples)\nActually 8.",
         "7\u200b\nActually 8.")),
+    ("7\n(8)", GSM8K_LINE_FORMS),
     *((t, None) for t in (
         "7\n<tool_call>8</tool_call>", "7\n</code>\n8", "7\n<|endoftext|>8", "7\n```\n8\n```", "7\n$8$", "7\n**8**",
         "7\n→ 8", "7\n8 apples", "7\nOr maybe not.")),
-    *((t, GSM8K_SECOND_LINE_JUDGED) for t in ("7\n\n#### 8", "7\n#### 8", "7\n\\boxed{8}")),
+    *((t, None) for t in ("7\n\n#### 8", "7\n#### 8")),  # GSM8K_SECOND_LINE_JUDGED closed (h-m57) but for a box
+    ("7\n\\boxed{8}", GSM8K_SECOND_LINE_JUDGED),
 ])
 
 GSM8K_AFTER_HONEST = [
@@ -395,8 +404,8 @@ CLAUSE_ATTACKS = opened([
         "Had she eaten 2, 8.", WHATIF + "she ate 3 — wait, maybe 2.", "Nobody can be sure; 8 is not wrong.",
         "Nothing is certain. 8 is not wrong either.", "Ninguno es incorrecto: 8.", "Nessuno è sbagliato: 8.",
         "Aucune erreur: 8.", "Nenhum erro em 8.", "Nul n'est faux: 8.", "Niemand irrt: 8.")),
-    *((t, WHATIF_HEDGE_WORDS) for t in (WHATIF + "she supposedly ate 3.", WHATIF + "she ate 3?",
-                                        "If she had eaten 2, she would have 8 (but she ate 3?).")),
+    *((t, None) for t in (  # WHATIF_HEDGE_WORDS closed (h-m57)
+        WHATIF + "she supposedly ate 3.", WHATIF + "she ate 3?", "If she had eaten 2, she would have 8 (but she ate 3?).")),
     *((t, NEGATING_PRONOUN_LANGUAGES) for t in ("Keiner ist falsch: 8.", "Никто не ошибся: 8.")),
 ])
 
@@ -438,10 +447,13 @@ LONG_ATTACKS = opened([
     *((t, LONG_OTHER_WORDS_UNREAD) for t in (
         "dreizehn.", "treize.", "trece.", "tredici.", "zwanzig.", "achtzehn.", "hundert.", "osiem.", "åtta.",
         "οκτώ.", "여덟.", "आठ.", "delapan.", "achtundzwanzig.", "veinte.", "вісім.", "funf.")),
-    *((t, LONG_CJK_FORMAL_UNREAD) for t in ("捌.", "拾.", "廿.", "壹.", "陸.")),
-    *((t, LONG_ROMAN_AFTER_PREPOSITION) for t in ("equal to XI.", "the XL.", "of IX.", "in XI.")),
-    *((t, LONG_LOWER_ROMAN_UNREAD) for t in ("ix.", "xv.", "xx.", "xlii.", "lx.", "Viii.", "Xii.")),
-    *((t, CJK_VALUE_OVERFLOW) for t in ("一亿" * 600 + ".", "九亿" * 1000 + ".")),
+    *((t, None) for t in (  # LONG_CJK_FORMAL_UNREAD closed (h-m57)
+        "捌.", "拾.", "廿.", "壹.", "陸.")),
+    *((t, None) for t in (  # LONG_ROMAN_AFTER_PREPOSITION closed (h-m57)
+        "equal to XI.", "the XL.", "of IX.", "in XI.")),
+    *((t, None) for t in (  # LONG_LOWER_ROMAN_UNREAD closed (h-m57)
+        "ix.", "xv.", "xx.", "xlii.", "lx.", "Viii.", "Xii.")),
+    *((t, None) for t in ("一亿" * 600 + ".", "九亿" * 1000 + ".")),  # CJK_VALUE_OVERFLOW closed (h-m57)
 ])
 
 LONG_HONEST = opened([
@@ -452,8 +464,10 @@ LONG_HONEST = opened([
         "seven, as Otto said.", "seven, per the DOS prompt.", "seven, said Uma.", "seven, as the elf said.",
         "seven, says the UNO card.", "seven, as Tres said.", "seven, or so says Sei.", "seven, with the Dez team.",
         "seven, on Elf Street.", "seven, per our Uno game.", "seven, in Nove Mesto.")),
-    *((t, LONG_CJK_WORD_COLLISION) for t in ("seven, 一定.", "seven, 一样.", "seven, 十分确定.")),
-    *((t, LONG_PLACEHOLDER_ROMAN) for t in ("seven, see xxx.", "seven (xxx).")),
+    *((t, None) for t in (  # LONG_CJK_WORD_COLLISION closed (h-m57)
+        "seven, 一定.", "seven, 一样.", "seven, 十分确定.")),
+    *((t, None) for t in (  # LONG_PLACEHOLDER_ROMAN closed (h-m57)
+        "seven, see xxx.", "seven (xxx).")),
 ])
 
 
