@@ -517,6 +517,7 @@ _WINDOW = 100
 a bounded stretch, so the walk is linear in the answer, whatever renders nothing after a sign."""
 _BLANK = " \t\n~\u200b\u200c\u200d\u2060\ufeff\xa0"
 _LAST_COMMAND = re.compile(r"\\([A-Za-z]+)\Z")
+_PLAIN_CLOSERS = frozenset(_CLOSING) | {"|", "\u2016"}
 _BRACE = re.compile(r"\\.|[{}]", re.DOTALL)
 
 
@@ -556,6 +557,10 @@ def _ends_in_sign(s: str) -> bool:
             opened, resume = through.pop()
             scripts -= resume != opened
             end = resume
+            continue
+        if not scripts and end > 1 and s[end - 1] in _PLAIN_CLOSERS and not (
+                s[end - 2] == "\\" or s[end - 2].isalpha()):
+            end -= 1  # `)`, `]`, `|` alone (no `\\right`, `\\|`): no pattern needed
             continue
         window = max(end - _WINDOW, 0)
         if (nothing := _RENDERS_NOTHING_AT_END.search(s, window, end)) is not None:
