@@ -598,8 +598,6 @@ _STARRED_MATRIX = re.compile(
     r"|\\end[ \t\n]*\{((?:[pbBvV]|small)?matrix)\*\}")
 """mathtools' starred matrix environments (`pmatrix*`, `bmatrix*`, ... with an optional column
 alignment `[r]`): the plain environment's matrix, its entries aligned otherwise."""
-_EMPTY_SCRIPT = re.compile(r"(?<!\\)[\^_][ \t\n]*\{[ \t\n]*\}")
-"""A script that sets nothing (`5^{}`, `(5)_{ }`): it renders nothing."""
 _GROUP_TOKEN = re.compile(r"\\(?:[A-Za-z]+|.)|[^ \t\n]", re.DOTALL)
 _GENERALIZED_FRACTIONS = frozenset({"over", "atop", "above", "choose", "brack", "brace",
                                     "overwithdelims", "atopwithdelims", "abovewithdelims"})
@@ -609,10 +607,8 @@ _SCRIPT_AFTER = re.compile(r"[ \t\n]*[\^_'!]")
 
 
 def _as_rendered(s: str) -> str:
-    """`s` read as TeX renders it where that decides its value: an empty script as nothing
-    (`_EMPTY_SCRIPT`), a starred matrix as the plain one (`_STARRED_MATRIX`), and a group whose content opens with a sign as its content
+    """`s` read as TeX renders it where that decides its value: a starred matrix as the plain one (`_STARRED_MATRIX`), and a group whose content opens with a sign as its content
     (`_groups_read`). The fast path and the parse then read what the answer shows."""
-    s = _EMPTY_SCRIPT.sub("", s) if "{" in s else s
     if "matrix*" in s:
         s = _STARRED_MATRIX.sub(
             lambda m: f"\\begin{{{m.group(1)}}}" if m.group(1) else f"\\end{{{m.group(2)}}}", s)
