@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, replace
 from itertools import repeat
+from typing import Any
 
 from rewards.cache import ByteCache, byte_cache
 from rewards.math._config import MathConfig, Verdict
@@ -132,6 +133,7 @@ def compare_local(pred: str | Extraction | None, gold: object,
     gold_norm = normalize(gold_text, carried | asked)  # (`5 balloons`, `How many balloons`)
     if not gold_norm:
         return Verdict("bad_reference", "reference unparseable: nothing left after normalizing")
+    gold_norm = _as_rendered(gold_norm)
     # the gold is judged before the reply: one beyond the limits abstains for every reply
     # (else a copy of it scored 1.0, a reply with no answer 0, and the rest abstained)
     problem = _gold_problem(gold_norm, config)
@@ -173,6 +175,9 @@ def compare_local(pred: str | Extraction | None, gold: object,
     if extraction.words is not None:
         extraction = _read_with_words(extraction, carried, gold_norm)
     pred_norm = imaginary_unit_like_gold(normalize(extraction.answer, carried), gold_norm)
+    shown = _as_rendered(pred_norm)  # `{-}7` is -7, `{\le 7}` is `\le 7`: read by what they show
+    if shown != pred_norm:
+        pred_norm, extraction = shown, replace(extraction, source="given", native=False)
     union = as_intervals(pred_norm)
     if union is None and _half_open_or_closed(gold_norm):
         union = inequality_as_interval(pred_norm)  # `1.5 \le x < 2.5` against `[1.5, 2.5)`
@@ -501,53 +506,161 @@ before it (`(5+)`, `|5+|`, `[5 \\geq]`, `\\{5+\\}`) is one at the end. A group's
 closes one too (`{5+}`, `5 \\mathrel{\\geq}`: `_unwrapped_group`), unless the group is a
 script's (`f(0^+)`, `x^{+}`, `Fe^{2+}`: a script's mark)."""
 _RENDERS_NOTHING_AT_END = re.compile(
-    r"(?:\{\s*\}|\\(?:[,;:! ]|(?:relax|strut|allowbreak|quad|qquad|mbox|text)(?![A-Za-z]))"
+    r"(?:(?:[\^_][ \t\n]*)?\{\s*\}|\\(?:[,;:! ]|(?:relax|strut|allowbreak|quad|qquad|mbox|text)(?![A-Za-z]))"
     r"|\\(?:[hv]?phantom|[hv]space)\s*\*?\{[^{}]{0,40}\})\Z")
-"""One thing at the end that renders nothing: an empty group, a space or a no-op command, a
-phantom (spaces, ties and invisible characters are stripped apart)."""
+"""One thing at the end that renders nothing: an empty group or an empty script (`^{}`, `_{}`),
+a space or a no-op command, a phantom (spaces, ties and invisible characters are stripped
+apart)."""
+_WINDOW = 100
+"""How far before the end one thing at the end is looked for (`_RENDERS_NOTHING_AT_END`,
+`_CLOSER_AT_END` are each shorter, less long runs of blanks): each step of `_ends_in_sign` reads
+a bounded stretch, so the walk is linear in the answer, whatever renders nothing after a sign."""
 _BLANK = " \t\n~\u200b\u200c\u200d\u2060\ufeff\xa0"
 _LAST_COMMAND = re.compile(r"\\([A-Za-z]+)\Z")
+_PLAIN_CLOSERS = frozenset(_CLOSING) | {"|", "\u2016"}
+_BRACE = re.compile(r"\\.|[{}]", re.DOTALL)
+
+
+def _brace_pairs(s: str) -> dict[int, int]:
+    """Where each closing brace of a group in `s` opens (escaped braces `\\{ \\}` are no
+    group's; a brace that closes nothing is left out): one pass."""
+    opened: list[int] = []
+    pairs: dict[int, int] = {}
+    for brace in _BRACE.finditer(s):
+        if brace.group() == "{":
+            opened.append(brace.start())
+        elif brace.group() == "}" and opened:
+            pairs[brace.start()] = opened.pop()
+    return pairs
 
 
 def _ends_in_sign(s: str) -> bool:
-    """Whether `s`, less what renders nothing at its end and the closing delimiters around its
-    end (`_CLOSER_AT_END`, a group's brace: `_unwrapped_group`), ends in an operator or
-    relation sign outside a script (`_SIGNS`)."""
-    s = s[-400:].rstrip(_BLANK)
-    while True:  # (each pass shortens s)
-        if (nothing := _RENDERS_NOTHING_AT_END.search(s)) is not None:
-            s = s[:nothing.start()].rstrip(_BLANK)
-        elif (closer := _CLOSER_AT_END.search(s)) is not None:  # `(5+)`, `|5+|`: a sign
-            s = s[:closer.start()].rstrip(_BLANK)
-        elif s.endswith("}") and not s.endswith("\\}"):
-            unwrapped = _unwrapped_group(s)
-            if unwrapped is None:
-                return False  # `x^{+}`, `Fe^{2+}`: a script's mark (or a group not closed here)
-            s = unwrapped.rstrip(_BLANK)
+    """Whether `s`, less what renders nothing at its end (`_RENDERS_NOTHING_AT_END`, a script's
+    group that renders nothing: `(5+)^{}`, `(5+)_{\\,}`) and the closing delimiters around its
+    end (`_CLOSER_AT_END`, a group's brace: `{5+}`, `5 \\mathrel{\\geq}`), ends in an
+    operator or relation sign outside a script (`_SIGNS`).
+
+    One walk from the end over the whole answer, no window cut first (a sign followed by 500
+    empty groups or closers is still at the end): each step drops one thing and reads at most
+    `_WINDOW` characters, and the groups are paired in one pass (`_brace_pairs`), so the walk
+    is linear. A group's braces are read through (its content renders in its place); a
+    script's group is a mark (`x^{+}`, `Fe^{2+}`: no sign at the end) unless it renders
+    nothing."""
+    pairs = _brace_pairs(s) if "}" in s else {}
+    end = len(s)
+    through: list[tuple[int, int]] = []  # (a group's `{` read through, where the walk resumes)
+    scripts = 0  # script groups among them
+    while True:  # (each pass shortens s[:end])
+        while end and s[end - 1] in _BLANK:
+            end -= 1
+        if through and end - 1 == through[-1][0]:  # the group's content rendered nothing
+            opened, resume = through.pop()
+            scripts -= resume != opened
+            end = resume
+            continue
+        if not scripts and end > 1 and s[end - 1] in _PLAIN_CLOSERS and not (
+                s[end - 2] == "\\" or s[end - 2].isalpha()):
+            end -= 1  # `)`, `]`, `|` alone (no `\\right`, `\\|`): no pattern needed
+            continue
+        window = max(end - _WINDOW, 0)
+        if (nothing := _RENDERS_NOTHING_AT_END.search(s, window, end)) is not None:
+            end = nothing.start()
+        elif not scripts and (closer := _CLOSER_AT_END.search(s, window, end)) is not None:
+            end = closer.start()  # `(5+)`, `|5+|`: a sign
+        elif end and s[end - 1] == "}" and end - 1 in pairs:
+            opened = before = pairs[end - 1]
+            while before and s[before - 1] in _BLANK:
+                before -= 1
+            script = before > 0 and s[before - 1] in "^_"
+            scripts += script
+            through.append((opened, before - 1 if script else opened))
+            end -= 1
         else:
             break
-    command = _LAST_COMMAND.search(s)
+    if scripts or end and s[end - 1] == "}":
+        return False  # `x^{+}`, `Fe^{2+}`: a script's mark (or a brace that closes no group)
+    command = _LAST_COMMAND.search(s, max(end - 64, 0), end)
     if command is not None:
-        sign, before = command.group(1) in _SIGN_COMMANDS, s[:command.start()]
+        sign, at = command.group(1) in _SIGN_COMMANDS, command.start()
     else:
-        sign, before = bool(s) and s[-1] in _SIGN_CHARACTERS, s[:-1]
-    return sign and not before.rstrip().endswith(("^", "_", "{"))
+        sign, at = end > 0 and s[end - 1] in _SIGN_CHARACTERS, end - 1
+    while sign:  # what stands before the sign, less blanks and the braces read through
+        while at and s[at - 1].isspace():
+            at -= 1
+        if not (through and at - 1 == through[-1][0]):
+            break
+        at = through.pop()[0]
+    return sign and not (at > 0 and s[at - 1] in "^_{")
 
 
-def _unwrapped_group(s: str) -> str | None:
-    """`s`, which ends in a group's closing brace, with that group's braces dropped (`5 {+}`:
-    `5 +`; `5 \\mathrel{\\geq}`: `5 \\mathrel\\geq`), or None where the group is a script's
-    (`x^{+}`) or opens before `s` does (escaped braces `\\{ \\}` are no group's)."""
-    depth = 0
-    for at in range(len(s) - 1, -1, -1):
-        if s[at] not in "{}" or at > 0 and s[at - 1] == "\\":
-            continue
-        depth += 1 if s[at] == "}" else -1
-        if depth == 0:
-            if s[:at].rstrip(_BLANK).endswith(("^", "_")):
-                return None
-            return s[:at] + s[at + 1:-1]
-    return None
+_STARRED_MATRIX = re.compile(
+    r"\\begin[ \t\n]*\{((?:[pbBvV]|small)?matrix)\*\}(?:[ \t\n]*\[[ \t\n]*[lcr][ \t\n]*\])?"
+    r"|\\end[ \t\n]*\{((?:[pbBvV]|small)?matrix)\*\}")
+"""mathtools' starred matrix environments (`pmatrix*`, `bmatrix*`, ... with an optional column
+alignment `[r]`): the plain environment's matrix, its entries aligned otherwise."""
+_GROUP_TOKEN = re.compile(r"\\(?:[A-Za-z]+|.)|[^ \t\n]", re.DOTALL)
+_GENERALIZED_FRACTIONS = frozenset({"over", "atop", "above", "choose", "brack", "brace",
+                                    "overwithdelims", "atopwithdelims", "abovewithdelims"})
+_MATH_SHIFTS = frozenset({"$", "\\(", "\\)"})
+_NO_CONTENT = frozenset({"\\,", "\\;", "\\:", "\\!", "\\ ", "\\quad", "\\qquad", "~", "\\relax"})
+_SCRIPT_AFTER = re.compile(r"[ \t\n]*[\^_'!]")
+
+
+def _as_rendered(s: str) -> str:
+    """`s` read as TeX renders it where that decides its value: a starred matrix as the plain one (`_STARRED_MATRIX`), and a group whose content opens with a sign as its content
+    (`_groups_read`). The fast path and the parse then read what the answer shows."""
+    if "matrix*" in s:
+        s = _STARRED_MATRIX.sub(
+            lambda m: f"\\begin{{{m.group(1)}}}" if m.group(1) else f"\\end{{{m.group(2)}}}", s)
+    return _groups_read(s) if "{" in s else s
+
+
+def _groups_read(s: str) -> str:
+    """`s` with each free brace group whose content opens with a sign or relation (`_SIGNS`,
+    after math shifts and spaces) read as its content: a group renders its content, so `{-}7`
+    is -7, `{\\le 7}` is `\\le 7`, `x = {\\approx 7}` is `x = \\approx 7`, and a pass-through
+    box read as its group (`\\hbox{$-$}7`, `{$-$} 7`) is `- 7`. A group stays a group where its
+    braces mean something: a script's (`10^{-3}`), a command's argument (`\\frac{-1}{2}`,
+    `\\sqrt[3]{-8}`, `\\text{-}`), a script's base (`{-2}^2` is 4, `-2^2` is -4) or a
+    factorial's, and a group that holds a generalized fraction (`{-a \\over b}`). One pass
+    over the tokens (nested groups are read inside out as they close)."""
+    drop: list[tuple[int, int, str]] = []  # (start, end, what stands there instead)
+    frames: list[list[Any]] = []  # [its `{`, free, opens with a sign (None: nothing yet), shifts, fraction]
+    previous = ""
+    for token_match in _GROUP_TOKEN.finditer(s):
+        token = token_match.group()
+        name = token[1:] if token[0] == "\\" and token[1:].isalpha() else ""
+        if token == "{":
+            argument = previous in ("^", "_", "}", "]") or bool(
+                previous[1:].isalpha() and previous[0] == "\\" and previous[1:] not in _SIGN_COMMANDS
+                and previous not in _NO_CONTENT)
+            frames.append([token_match.start(), not argument, None, [], False])
+        elif token == "}" and frames:
+            opened, free, sign, shifts, fraction = frames.pop()
+            read = free and sign is True and not fraction and _SCRIPT_AFTER.match(
+                s, token_match.end()) is None
+            if read:
+                after = s[token_match.end():token_match.end() + 1]
+                drop += [(opened, opened + 1, ""), *shifts,
+                         (token_match.start(), token_match.end(), " " if after.isalpha() else "")]
+            if frames and frames[-1][2] is None:
+                frames[-1][2] = sign if read else False
+        elif frames:
+            frame = frames[-1]
+            if token in _MATH_SHIFTS:
+                frame[3].append((*token_match.span(), ""))
+            elif name in _GENERALIZED_FRACTIONS:
+                frame[4] = True
+            elif frame[2] is None and token not in _NO_CONTENT:
+                frame[2] = name in _SIGN_COMMANDS if name else token in _SIGN_CHARACTERS
+        previous = token
+    if not drop:
+        return s
+    pieces, at = [], 0
+    for start, end, instead in sorted(drop):
+        pieces += [s[at:start], instead]
+        at = end
+    return "".join(pieces) + s[at:]
 
 
 def _whole_verdict(extraction: Extraction | None, gold: str, text: str | None,

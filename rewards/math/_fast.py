@@ -53,6 +53,9 @@ def fast_compare(pred: str, gold: str, config: MathConfig, *, question: str | No
     ordering = _ordering_verdict(pred, gold) or _names_verdict(pred, gold)
     if ordering is not None:
         return ordering
+    product = _product_verdict(pred, gold)
+    if product is not None:
+        return product
     pred_words, gold_words = qualifiers(pred), qualifiers(gold)
     # the gold's own value words count too (`10\\text{ or more}`, `5\\text{万}` for 10, 5), and
     # its words after its number unless known to name what it counts (`17 balloons` for 17)
@@ -180,6 +183,23 @@ def _minute_of_day(m: re.Match[str]) -> tuple[int, bool] | None:
     if half is not None:
         return (hour % 12 + (12 if half in "pP" else 0)) * 60 + minute, True
     return hour * 60 + minute, hour == 0 or hour > 12
+
+
+_LETTER_PRODUCT = re.compile(r"(?:[0-9]{1,12}[ ]?)?(?:[A-Za-z](?:\^(?:[0-9]|\{[0-9]{1,3}\}))?[ ]?){2,40}")
+"""A product of single-letter symbols with a whole coefficient and whole powers (`2xyz`,
+`3 a^2 b c`, no command): a polynomial, never a word's letters where neither side is prose."""
+_BETWEEN_LETTERS = re.compile(r"(?<=[A-Za-z])(?=[A-Za-z])")
+
+
+def _product_verdict(pred: str, gold: str) -> Verdict | None:
+    """Two products of single-letter symbols (`_LETTER_PRODUCT`: `2zyx` against `2xyz`), neither
+    of them prose (`is_prose`: `yes`, a word gold, is the text rule's), decided in exact algebra
+    with each letter a symbol: equal or not with certainty, so a run of letters is never left
+    to a judge (which may read `aye`, `okk` as a verdict)."""
+    if not (_LETTER_PRODUCT.fullmatch(pred) and _LETTER_PRODUCT.fullmatch(gold)) \
+            or is_prose(pred) or is_prose(gold):
+        return None
+    return _exact_verdict(_BETWEEN_LETTERS.sub(" ", pred), _BETWEEN_LETTERS.sub(" ", gold))
 
 
 _POINTS = (None, {c: 0.5 + (ord(c) % 7) * 0.731 for c in "abcdfghjklmnpqrstuvwxyz"})

@@ -196,7 +196,8 @@ def judgeable(answer: str, *, gold: str = "", labels: Sequence[str] = ()) -> boo
     named = known_letters(gold)
     words = _JUDGEMENT_WORDS | {label.lower() for label in labels if len(label) > 1}
     if _CODES.search(_ESCAPE.sub("", answer)) or _morse(answer) or _prose(answer) \
-            or _spelled_products(answer, _gold_terms(gold), words):
+            or _spelled_products(answer, _gold_terms(gold), words) \
+            or not _letters_as_the_gold_writes(answer, gold):
         return False
     run_before = False  # a run of two letters or more since the last digit or operator
     spelled = ""  # the letters since the last term break
@@ -392,6 +393,74 @@ _SPELLABLE_VALUE_WORDS = frozenset(w for w in _VALUE_WORDS if len(w) > 2)
 """The value-changing words a spelled run could hold and `_named` would let by."""
 
 
+_RUN_BREAKS = frozenset("+=<>;&\u2264\u2265\u2260\u00b1\u2208\u222a\u2229") | {"\\\\"}
+"""What ends a run of letters the answer writes (`_letter_runs`): a sum's or relation's sign,
+a row's or entry's end; a digit, a listed word and any command but a wrapper, a decoration, a
+Greek letter, a constant or a product sign end one too. Brackets, scripts, dashes, slashes,
+dots, commas, spaces and product signs do not: `(Y)(E)(S)`, `y^e s`, `Y-E-S`, `Y, E, S` are one
+run each."""
+_IN_RUN = frozenset({"cdot", "times", "ast", "pi", "infty", "hbar", "ell"})
+
+
+def _letter_runs(answer: str) -> list[list[str]]:
+    """The runs of two letters or more in `answer` (a rendered text), each its letters in order
+    (Latin letters one by one, Greek ones by name), parted only by `_RUN_BREAKS` (and a command's
+next argument: `\\frac{b}{a}` writes `b` and `a` apart)."""
+    runs: list[list[str]] = [[]]
+    tokens = _TOKEN.findall(answer)
+    for at, token in enumerate(tokens):
+        name = token[1:] if token.startswith("\\") and token[1:].isalpha() else ""
+        following = tokens[at + 1] if at + 1 < len(tokens) else ""
+        if token.isascii() and token.isalpha() and not (
+                len(token) > 1 and (token in JUDGED_WORDS or token.lower() in JUDGED_WORDS)
+                or token == "e" and following == "^" or _differential(token, answer)):
+            runs[-1].extend(token)
+        elif name in _GREEK_ORDER:
+            runs[-1].append(name)
+        elif token[0].isdigit() or token in _RUN_BREAKS or token[0] in _RUN_BREAKS or (
+                token == "{" and at > 0 and tokens[at - 1] == "}") or (
+                name and name not in _TRANSPARENT and name not in _IN_RUN) or token.isalpha():
+            runs.append([])
+    return [run for run in runs if len(run) > 1]
+
+
+def _letters_as_the_gold_writes(answer: str, gold: str) -> bool:
+    """Whether every run of two letters or more the answer writes (`_letter_runs`: `yx`, `aye`,
+    `y^e s`, `o\\kappa`, `Y-E-S`) stands in the gold's letters as written, in the gold's order
+    (its letters read across everything but letters: `\\frac{y}{s}` writes `ys`, `x(y+s)`
+    writes `xys`). An allow-list: letters the gold writes in its order spell only what the gold
+    spells, so no word its letters happen to make (`aye`, `okk`, `gut` for the golds `aey`, `ko`,
+    `tug`) reaches the judge, whatever list of verdict words it is missing from. A run with no
+    vowel (`_VOWELS`: `yx` for `xy`, `mgh` for `gmh`, `\\omega t`) spells no verdict and is
+    shown in any order. What it refuses
+    is the rules' to decide, and they decide it: a product of symbols is a polynomial, equal
+    (`ba + 1` for `ab + 1`: 1 without a judge) or not with certainty. A gold stays
+    judgeable against itself (each of its runs stands in its own letters)."""
+    runs = _letter_runs(answer)
+    if not runs:
+        return True
+    written = f" {' '.join(letter for run in _letter_runs_all(gold) for letter in run)} "
+    return all(f" {' '.join(run)} " in written or not _VOWELS.intersection(run) for run in runs)
+
+
+_VOWELS = frozenset("aeiouAEIOU")
+"""The letters every word a judge reads as a verdict holds one of (`yes`, `ok`, `si`, `da`, `aye`,
+`gut`, `bien`, and whatever `_JUDGEMENT_WORDS` misses): a run without one (`yx`, `mgh`, `\\omega
+t`, Greek letters by name) spells no verdict and is shown in any order."""
+
+
+def _letter_runs_all(gold: str) -> list[list[str]]:
+    """The gold's letters in order (`_letter_runs`' letters, nothing parted), of the first
+    `_MAX_NAMING` characters."""
+    letters: list[str] = []
+    for token in _TOKEN.findall(_rendered(gold[:_MAX_NAMING])):
+        if token.isascii() and token.isalpha():
+            letters.extend(token)
+        elif token.startswith("\\") and token[1:] in _GREEK_ORDER:
+            letters.append(token[1:])
+    return [letters]
+
+
 _GREEK = """alpha beta gamma delta epsilon varepsilon zeta eta theta vartheta iota kappa lambda mu
     nu xi omicron rho sigma tau upsilon phi varphi chi psi omega""".split()  # noqa: SIM905
 _GREEK_ORDER = {name: at for at, name in enumerate(_GREEK)} | {
@@ -560,7 +629,7 @@ _TERM_SIGN_COMMANDS = frozenset("""
 """What parts the gold's terms outside every bracket: a sum's or relation's signs."""
 _JUDGEMENT_WORDS = frozenset("""
     ok ja si da jo ya
-    yes yeah yep yup yea yah okay okey true right correct correctly equal equals same valid
+    yes yeah yep yup yea yah okay okey ydy ydw true right correct correctly equal equals same valid
     sure agree agreed fine good exact exactly indeed affirmative accept accepted pass
     oui vrai sim tak ano igen evet hai haan jawohl genau richtig wahr cierto verdad vero
     certo esatto correcto correto juist klopt prawda pravda dogru benar betul iya ndio ndiyo

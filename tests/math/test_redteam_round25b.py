@@ -39,6 +39,12 @@ roots, one reason constant each (below; a row read both through the score and al
 - CENTS_SIGN (2): `55¢` scores 0 from both where `\\$0.55` is asked (false loss).
 - PENCE_ASKED (2): `550p` scores 0 against 550 for `How many pence` (false loss).
 - PENCE_PERIOD (1): `550 \\text{ pence}.` scores 0 where `550p.` scores 1 (false loss).
+Closed at their roots by h-m55 (docs/math.md "Round 25 (h-m55)"; class probes in
+tests/math/test_round25_judge_and_compare.py): GROUPED_SIGN, SIGN_BEFORE_EMPTY_SCRIPT,
+SIGN_BEYOND_WINDOW, STARRED_MATRIX, JUDGEMENT_WORDS_MISSING, TWO_LETTER_WORD_IN_RUN,
+WORD_IN_SCRIPTS; by that design a reordering of the gold's letters is the rules' to decide,
+never shown where the run holds a vowel (`ba + 1` for `ab + 1`, `8 \\; ak` for `ka` are not
+shown; `ba + 1` scores 1 from the rules).
 Not counted as holes (by the rules' design): `7 \\tag{8}`, `7 \\eqno 8` are 7; a wide space
 (`\\ `, `~`, `\\quad`) between functions of numerals is a list; `\\le 7`, `\\ne 7` against 7 are
 mathematics the judge is asked about. Seen, not pinned: `\\framebox{7}`, `\\scalebox{2}{7}` score 0
@@ -188,19 +194,19 @@ _BOXES = [
         ("7", "\\mathrlap{7}\\text{ or } 8"), ("8", "\\vbox{7 \\text{ or } 8}"), ("7", "\\clap{\\text{at least }}7"),
     )],
     # a sign in a box before the value: the box's sign stands
-    *[("7", box, APPLES, BOTH_ZERO, GROUPED_SIGN) for box in (
+    *[("7", box, APPLES, BOTH_ZERO, None) for box in (
         "\\hbox{$-$}7", "\\ensuremath{-}7", "\\llap{$-$}7", "\\hbox{\\(-\\)}7", "\\rlap{\\ne}7",
         "\\smash{\\ne}7", "\\hbox{$\\ne$}7", "\\hbox{$\\approx$}7", "\\makebox[0pt]{$-$}7")],
-    ("7", "\\smash{\\approx 7}", APPLES, BOTH_ZERO, GROUPED_SIGN),
-    ("-7", "\\hbox{-}7", APPLES, BOTH_ONE, GROUPED_SIGN),
-    ("-7", "{-} 7", APPLES, BOTH_ONE, GROUPED_SIGN),
+    ("7", "\\smash{\\approx 7}", APPLES, BOTH_ZERO, None),
+    ("-7", "\\hbox{-}7", APPLES, BOTH_ONE, None),
+    ("-7", "{-} 7", APPLES, BOTH_ONE, None),
     # the group alone: the rules must read what the bare form reads (the judge as for the bare form)
-    *[("7", text, APPLES, BOTH_ZERO, GROUPED_SIGN) for text in (
+    *[("7", text, APPLES, BOTH_ZERO, None) for text in (
         "{\\approx 7}", "{\\sim 7}", "{\\approx} 7", "x = {\\approx 7}", "{{\\approx 7}}", "{\\lessapprox 7}")],
-    *[("7", text, APPLES, JUDGE_ONLY, GROUPED_SIGN) for text in (
+    *[("7", text, APPLES, JUDGE_ONLY, None) for text in (
         "{\\ne 7}", "{\\le 7}", "{\\geq 7}", "{< 7}", "{-} 7", "{\\ne} 7")],
     *[("7", text, APPLES, JUDGE_ONLY, None) for text in ("{-}7", "{-7}", "{\\pm 7}", "\\ne 7", "\\le 7")],
-    ("-7", "\\llap{-}7", APPLES, BOTH_ONE, GROUPED_SIGN),
+    ("-7", "\\llap{-}7", APPLES, BOTH_ONE, None),
     ("7", "\\raisebox{\\depth}{7}", APPLES, BOTH_ONE, None),
     ("7", "\\raisebox{0.5\\height}{7}", APPLES, BOTH_ONE, None),
     ("7", "\\raisebox{-\\totalheight}[0pt]{7}", APPLES, BOTH_ONE, None),
@@ -253,10 +259,10 @@ _SIGNS = [
         "\\left( 5 \\right)", "5 \\pmod{7}", "5 \\; (\\bmod 7)", "\\begin{Vmatrix*} 5 \\end{Vmatrix*}",
         "{5}", "{{5}}", "\\mathbf{5}", "\\text{5}", "\\lvert -5 \\rvert")],
     # an empty script after the sign renders nothing
-    *[("5", text, APPLES, BOTH_ZERO, SIGN_BEFORE_EMPTY_SCRIPT) for text in (
+    *[("5", text, APPLES, BOTH_ZERO, None) for text in (
         "(5+)^{}", "{5+}_{}", "[5 \\geq]^{}", "5+{}^{}", "(5+)_{\\,}", "\\{5+\\}^{}")],
     # a sign followed by 400 characters that render nothing
-    *[("5", text, APPLES, BOTH_ZERO, SIGN_BEYOND_WINDOW) for text in (
+    *[("5", text, APPLES, BOTH_ZERO, None) for text in (
         "5+" + "{}" * 250, "(5+" + ")" * 450, "5 \\geq" + "{ }" * 150)],
     # the same within the window, and spacing the rules drop first: held
     *[("5", text, APPLES, BOTH_ZERO, None) for text in (
@@ -330,7 +336,7 @@ _GOLD_STYLES = [
         "7 o\\iffalse x\\fi r 8", "7 o\\hphantom{}r 8", "7 o\\mathord{}r 8", "7 o\\foo[a][b]{c}{d}{e}{f}{g}r 8",
         "7 o\\ignorespaces r 8", "7 \\mathbin{\\text{or}} 8", "7 \\text{o\\-r} 8", "7 o\\relax\\relax r 8")],
     # starred matrix environments (mathtools)
-    *[(gold, text, APPLES, BOTH_ONE, STARRED_MATRIX) for gold, text in (
+    *[(gold, text, APPLES, BOTH_ONE, None) for gold, text in (
         ("\\begin{pmatrix}1\\\\2\\end{pmatrix}", "\\begin{pmatrix*}1\\\\2\\end{pmatrix*}"),
         ("\\begin{pmatrix}1\\\\2\\end{pmatrix}", "\\begin{pmatrix*}[r]1\\\\2\\end{pmatrix*}"),
         ("\\begin{pmatrix}1&2\\end{pmatrix}", "\\begin{pmatrix*}[r]1&2\\end{pmatrix*}"))],
@@ -338,12 +344,12 @@ _GOLD_STYLES = [
 
 _JUDGE = [
     # words of the gold's letters the filter misses: a yes-saying judge must not buy them
-    *[(gold, text, APPLES, BOTH_ZERO, JUDGEMENT_WORDS_MISSING) for gold, text in (
+    *[(gold, text, APPLES, BOTH_ZERO, None) for gold, text in (
         ("aey", "8 \\; aye"), ("ays", "8 \\; yay"), ("ey", "8 \\; ye"), ("eko", "8 \\; oke"),
         ("bein", "8 \\; bien"), ("tug", "8 \\; gut"))],
-    *[(gold, text, APPLES, BOTH_ZERO, TWO_LETTER_WORD_IN_RUN) for gold, text in (
+    *[(gold, text, APPLES, BOTH_ZERO, None) for gold, text in (
         ("ko", "8 \\; okk"), ("ko", "8 \\; kok"))],
-    *[(gold, text, APPLES, BOTH_ZERO, WORD_IN_SCRIPTS) for gold, text in (
+    *[(gold, text, APPLES, BOTH_ZERO, None) for gold, text in (
         ("sy", "8 \\; y^e s"), ("sy", "8 \\; y_e s"))],
     # held: judgement words and their spellings, 0 from both (more read alone below)
     *[(gold, text, APPLES, BOTH_ZERO, None) for gold, text in (
@@ -386,11 +392,11 @@ def test_round25b_rows(reward: MathReward, judged: MathReward, gold: str, answer
         ("8 \\; \\hat{o}\\hat{k}", "\\hat{k}\\hat{o}"), ("8 \\; oui", "\\frac{oiu}{2}"), ("8 \\; vrai", "arvi"),
         ("8 \\; genau", "aegnu"), ("8 \\; ndiyo", "dinoy"), ("8 \\; y \\cdot e \\cdot s", "sy"))],
     # verdict words the list misses, spelled in the gold's letters
-    *[(answer, gold, JUDGEMENT_WORDS_MISSING) for answer, gold in (
+    *[(answer, gold, None) for answer, gold in (
         ("8 \\; aye", "aey"), ("8 \\; yay", "ays"), ("8 \\; bien", "bein"), ("8 \\; gut", "tug"),
         ("8 \\; oke", "eko"), ("8 \\; ye", "ey"), ("8 \\; yas", "ays"), ("aye", "aey"))],
-    *[(answer, gold, TWO_LETTER_WORD_IN_RUN) for answer, gold in (("8 \\; okk", "ko"), ("8 \\; kok", "ko"))],
-    *[(answer, gold, WORD_IN_SCRIPTS) for answer, gold in (("8 \\; y^e s", "sy"), ("8 \\; y_e s", "sy"))],
+    *[(answer, gold, None) for answer, gold in (("8 \\; okk", "ko"), ("8 \\; kok", "ko"))],
+    *[(answer, gold, None) for answer, gold in (("8 \\; y^e s", "sy"), ("8 \\; y_e s", "sy"))],
 ]))
 def test_words_the_judge_reads_as_a_verdict_are_not_shown(answer: str, gold: str) -> None:
     assert not judgeable(answer, gold=gold)
@@ -398,10 +404,19 @@ def test_words_the_judge_reads_as_a_verdict_are_not_shown(answer: str, gold: str
 
 @pytest.mark.parametrize(("answer", "gold"), [
     ("yx", "xy"), ("2yx", "2xy"), ("8 \\; ab", "ab"), ("8 \\; o\\kappa", "o \\kappa"), ("8 \\; ys", "\\frac{y}{s}"),
-    ("\\pi h r^2", "\\pi r^2 h"), ("ba + 1", "ab + 1"), ("(x-a)(x-c)", "(x-a)(x-c)"), ("8 \\; ak", "ka"),
+    ("\\pi h r^2", "\\pi r^2 h"), ("(x-a)(x-c)", "(x-a)(x-c)"),
 ])
 def test_products_one_term_of_the_gold_holds_are_shown(answer: str, gold: str) -> None:
     assert judgeable(answer, gold=gold)
+
+
+@pytest.mark.parametrize(("answer", "gold"), [
+    # letters with a vowel in an order the gold does not write them in: the rules decide them
+    # (h-m55), so they are not shown (`ba + 1` for `ab + 1` scores 1 without a judge)
+    ("ba + 1", "ab + 1"), ("8 \\; ak", "ka"),
+])
+def test_products_in_another_order_are_the_rules_to_decide(answer: str, gold: str) -> None:
+    assert not judgeable(answer, gold=gold)
 
 
 # ================================================================================================
@@ -416,8 +431,8 @@ def test_products_one_term_of_the_gold_holds_are_shown(answer: str, gold: str) -
     *[(text, False, None) for text in (
         "(0, 1]", "\\{x \\mid x > 0\\}", "|x|", "5\\%", "\\end{aligned}", "5 \\\\",
         "{5}^{\\circ}", "\\begin{cases} 1 & x > 0 \\end{cases}")],
-    *[(text, True, SIGN_BEFORE_EMPTY_SCRIPT) for text in ("(5+)^{}", "{5+}_{}", "5+{}^{}", "\\{5+\\}^{}")],
-    *[(text, True, SIGN_BEYOND_WINDOW) for text in ("5+" + "{}" * 250, "(5+" + ")" * 450)],
+    *[(text, True, None) for text in ("(5+)^{}", "{5+}_{}", "5+{}^{}", "\\{5+\\}^{}")],
+    *[(text, True, None) for text in ("5+" + "{}" * 250, "(5+" + ")" * 450)],
 ]))
 def test_ends_in_sign(text: str, sign: bool) -> None:
     assert _ends_in_sign(text) is sign
