@@ -55,6 +55,9 @@ def test_honest_brackets_keep_their_verdicts(reward: MathReward, judged: MathRew
 @pytest.mark.parametrize(("answer", "gold"), [
     ("8 \\; sy", "x(y+s)"), ("8 \\; ys", "x(y + s)"), ("8 \\; ab", "(a+b)x"), ("8 \\; sy", "x\\left(y+s\\right)"),
     ("8 \\; ab", "\\frac{a+b}{c}"), ("8 \\; ok", "x(k, o)"), ("8 \\; yz", "x(y+z)+w"),
+    # a product term holds them, but a run with a vowel must also stand in the gold's letters as
+    # the gold writes them (h-m55's `_letters_as_the_gold_writes`): the rules decide these
+    ("8 \\; ax", "(a+b)x"), ("8 \\; ac", "\\frac{a+b}{c}"),
 ])
 def test_letters_no_expanded_product_holds_are_not_judged(
         reward: MathReward, judged: MathReward, answer: str, gold: str) -> None:
@@ -63,8 +66,8 @@ def test_letters_no_expanded_product_holds_are_not_judged(
 
 
 @pytest.mark.parametrize(("answer", "gold"), [
-    ("8 \\; xy", "x(y+s)"), ("8 \\; sx", "x(y+s)"), ("8 \\; ax", "(a+b)x"), ("8 \\; ab", "(a+b)^2"),
-    ("8 \\; ac", "\\frac{a+b}{c}"), ("8 \\; ab", "x^2 - (a+b)x + ab"), ("8 \\; yx", "xy"),
+    ("8 \\; xy", "x(y+s)"), ("8 \\; sx", "x(y+s)"), ("8 \\; ab", "(a+b)^2"),
+    ("8 \\; ab", "x^2 - (a+b)x + ab"), ("8 \\; yx", "xy"),
 ])
 def test_letters_an_expanded_product_holds_are_judged(answer: str, gold: str) -> None:
     assert judgeable(answer, gold=gold)
