@@ -255,15 +255,17 @@ def _final_answer(text: str, config: MathConfig) -> Extraction | None:
         # `#### 7\nI'm not sure.`: a second answer, a hedge)
         # (where the line marks a number as GSM8K writes its golds, `#### 72`, `#### 72 apples`,
         # and nothing else: an answer in mathematics or words may go on over the next lines)
-        # Any answer that lies on the line (`#### 7%`, `#### 7/1`, `#### 7 (apples)`, `#### 7. Actually
-        # 8.` on one line) has what follows it read: only an answer that goes on past the line
-        # (a matrix over lines) is read whole, as `_answer_after` read it.
+        # A number (`_LINE_NUMBER`: `#### 7%`, `#### 7/1`, `#### 7 (apples)`, `#### 7. Actually
+        # 8.` on one line) has what follows it read; an answer in mathematics or words (its line
+        # going on after it, or over lines: college_math's golds) is read whole, as
+        # `_answer_after` read it.
         line_start = tail.rfind("####")
         line_end = tail.find("\n", line_start)
         line = tail[line_start:line_end if line_end >= 0 else len(tail)]
         at = line.find(found.answer.strip())
         answer_end = line_start + at + len(found.answer.strip())
-        if at >= 0 and tail[answer_end:].strip():
+        if at >= 0 and _LINE_NUMBER.match(found.answer.strip()) and not _WORD.search(line, 4, at) and (
+                tail[answer_end:].strip()):  # (the number opens its line: `#### 7 ...`, `#### $7$`)
             found = _box_with_words(tail, found, answer_end)
         # an earlier `####` line is an answer marked too (`#### 7\n#### 8`): offered beside the
         # last (an equal value leaves it; another unsays it, as a second box does)
@@ -712,6 +714,10 @@ _HASHES = re.compile(r"^[ \t]*####", re.MULTILINE)
 _GSM8K_LINES_READ = 8  # (the earlier `####` lines read beside the last: a bound, linear)
 # A `####` line's answer as GSM8K writes it: a number, with up to three words of its unit.
 _GSM8K_NUMBER = re.compile(r"[-+]?\d[\d,]*+(?:\.\d++)?(?:\s++[^\W\d_]++){0,3}")
+# A `####` answer that is a number (`7`, `-7`, `7.0`, `7%`, `7/1`, `7 (apples)`), read with what
+# follows it; an answer in mathematics or words (`$C$ is not invertible`, a matrix over lines,
+# `Solution is:` then the values: real golds' own form) is the line and what goes on after it.
+_LINE_NUMBER = re.compile(r"[-+]?\d[\d,]*+(?:\.\d++)?(?:\s*+(?:%|/\s*+\d++))?(?:\s++\(?[^\W\d_]++\)?){0,3}[^\w\\$\n]*+\Z")
 
 
 def _from_gsm8k(text: str) -> Extraction | None:
