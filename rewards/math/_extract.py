@@ -37,6 +37,8 @@ from typing import Literal
 from rewards.math._config import MathConfig
 from rewards.math._evaluate import evaluate, evaluate_exact
 from rewards.math._normalize import (
+    _MAGNITUDE_NAMES,
+    _SUB_UNITS,
     APPROX_COMMANDS,
     APPROX_SIGN,
     APPROXIMATIONS,
@@ -243,6 +245,14 @@ def _final_answer(text: str, config: MathConfig) -> Extraction | None:
         box = max(tail.rfind("\\boxed", 0, end), tail.rfind("\\fbox", 0, end))
         letter = _CHOICE_BEFORE_BOX.search(tail, max(box - 40, 0), max(box, 0))
         found = _box_with_words(tail, found, end)  # `\boxed{7} is not the answer.`
+        # a `####` line before the box marks an answer too (`#### 7\n\\boxed{8}`): offered beside
+        # the box (an equal value leaves it, `#### 7 apples` then `\\boxed{7}`; another unsays it)
+        for mark in list(_HASHES.finditer(tail, 0, max(box, 0)))[-_GSM8K_LINES_READ:]:
+            end_of_line = tail.find("\n", mark.end(), max(box, 0))
+            other = _answer_after(tail[mark.end():end_of_line if end_of_line >= 0 else max(box, 0)].lstrip("#"))
+            if other is not None and _value_differs(_gsm8k_value(other.answer, tail[:mark.start()]),
+                                                    found.answer) is not False:
+                found = _offered_beside(found, other.answer)
         if phrase is not None and qualified == "offered":
             # `Some might think the answer is 8.`, `Another answer is 8.`: a second answer
             # beside the box, said of it (another value unsays it)
@@ -2155,6 +2165,9 @@ def _judged_sentence(region: str) -> str | None:
     return None
 
 
+_LINE_AFTER_BOX = re.compile(r"[ \t$*_]{0,8}+(?:\r\n?|[\n\v\f\x85\u2028\u2029])")
+
+
 def _unread_after_box(text: str, end: int,
                       answer: str) -> tuple[str, bool | tuple[tuple[str, str, bool], ...]] | None:
     """What a reply writes after a box that ends at `end` (its own clause and the next
@@ -2209,7 +2222,9 @@ def _unread_after_box(text: str, end: int,
     if contrast is not None and any(_other_value(contrast.group(0), number, answer) for number in
                                     _SENTENCE_NUMBER.finditer(contrast.group(0))):
         return " ".join(contrast.group(0).split()), True  # `\\boxed{7}, but 8 is also valid`
-    if _CAPITAL_OPENING.match(first):  # `\\boxed{7} Also 8.`: a sentence the box ended, read for values
+    if _CAPITAL_OPENING.match(first) or (first.strip() and _LINE_AFTER_BOX.match(text, end)):
+        # `\\boxed{7} Also 8.`: a sentence the box ended, read for values; so is a line after the
+        # box or the `####` line (`#### 7\n(8)`: no clause of the box, a bracket of its own)
         parts[0] = ("", "")
         parts.insert(1, (first, _BREAK))
     marked = _MARKED_CLAUSE.match(first)
@@ -2521,30 +2536,69 @@ def _gsm8k_value(marked: str, working: str) -> str:
     unit = _GSM8K_UNIT.search(value)
     if unit is not None:
         counted = {noun.lower() for noun in _COUNTED_NOUN.findall(working)}
-        words = [word.lower() for word in _CLOSINGS.sub(" ", unit.group("words")).split()]  # (`7 apples left`)
-        if all(_gsm8k_unit(word, working) and (word in counted or f"{word}s" in counted or word.removesuffix("s") in counted)
+        words = _CLOSINGS.sub(" ", unit.group("words")).split()  # (`7 apples left`)
+        if all(_gsm8k_unit(word, working) and (word.lower() in counted or f"{word.lower()}s" in counted
+                                               or word.lower().removesuffix("s") in counted)
                for word in words):
             value = value[:unit.start()].rstrip()
     return value[1:].lstrip() if value.startswith("+") else value
 
 
 # Words never a unit after a `####` value, whatever the working counts: a hedge (`ish`), a
-# percent's other spellings, and one of the working's money when it counts larger money too
-# (`_MONEY_PARTS`: `#### 7 cents` of a working in dollars and cents is a value in cents).
+# percent's other spellings, and a leading abbreviation of a magnitude's name (`doz` of
+# `dozen`, `hund`, `bill`: three letters or more, `_MAGNITUDE_NAMES`).
 _NO_UNIT = frozenset("ish pct pcts percents".split())  # noqa: SIM905
-_MONEY_PARTS = frozenset("cent cents penny pennies pence paisa paise kopek kopeks centavo centavos".split())  # noqa: SIM905
-_LARGER_MONEY = re.compile(r"\$(?=\s*+\d)|[£€¥₹]|(?<![^\W\d_])(?i:dollars?|pounds?|euros?|rupees?|yuan|pesos?|rubles?)(?![^\W\d_])")
+_MAGNITUDE_PREFIXES = frozenset(name[:size] for name in _MAGNITUDE_NAMES for size in range(3, len(name)))
+# One-letter units read after a `####` value, as written (an allow-list: SI's metre, gram,
+# second, litre and the hour; no magnitude, `k`, `M`, `B`, and no variable, `x`, `n`).
+_LETTER_UNITS = frozenset("m g s l L h".split())  # noqa: SIM905
+# A number of the working and the marks beside it (`_money_part_counted`): an operator or a
+# bracket before it, the word or the mark after it.
+_WORKING_NUMBER = re.compile(r"(?P<before>[-+*/=({\[\u2212\u00d7\u00f7]?)[ \t]*+(?<![\w.])\d++(?:\.\d++)?+(?![\w.]\d)"
+                             r"[ \t]*+(?P<after>[^\W\d_]++|[-+*/=)}\]\u2212\u00d7\u00f7])?")
 
 
 def _gsm8k_unit(word: str, working: str) -> bool:
     """Whether a word after a `####` value may be a unit (`_gsm8k_value`): of two letters or
-    more (a letter is a variable or a magnitude: `7 x`, `7 M`), changing no value
-    (`changes_value`), judging nothing (`_judging_words`: `7 maybe`, `7 wrong`), no
-    approximation (`7 about`) and not `_NO_UNIT`'s; a part of money (`cents`) only where the
-    working counts no larger money."""
-    return len(word) > 1 and not changes_value(word) and not _judging_words(word) and (
-        word not in APPROXIMATIONS and word not in _NO_UNIT) and not (
-        word in _MONEY_PARTS and _LARGER_MONEY.search(working))
+    more, or one of `_LETTER_UNITS` as written (another letter is a variable or a magnitude:
+    `7 x`, `7 M`), changing no value (`changes_value`, `_MAGNITUDE_PREFIXES`: `7 doz`),
+    judging nothing (`_judging_words`: `7 maybe`, `7 wrong`), no approximation (`7 about`) and
+    not `_NO_UNIT`'s; a hundredth of money (`cents`, `pence`, `sen`: `_SUB_UNITS`, the one
+    reading of them) only where the working counts in it alone (`_money_part_counted`)."""
+    lower = word.lower()
+    if len(word) == 1 and word not in _LETTER_UNITS:
+        return False
+    if lower in _SUB_UNITS and not _money_part_counted(lower, working):
+        return False
+    return not changes_value(lower) and not _judging_words(lower) and (
+        lower not in APPROXIMATIONS and lower not in _NO_UNIT and lower not in _MAGNITUDE_PREFIXES)
+
+
+def _money_part_counted(part: str, working: str) -> bool:
+    """Whether a working counts in one hundredth of money alone (`She had 10 cents and spent 3
+    cents, so 10 - 3 = 7 cents.`; `A dollar is 100 cents.` too), so that `#### 7 cents` is in
+    its unit: no currency sign (Unicode's Sc: `£`, `¥`; `$` beside a number, `10$`, or `\\$`) and every number of the working
+    either followed by a word of that same hundredth (`_SUB_UNITS`) or a term of arithmetic
+    (an operator or bracket right beside it: `10 - 3 = 7`). Any other number fails it closed:
+    `10 bucks`, `USD 10 and`, `Rs 10,`, `10 yen` name the whole currency, so `#### 7 cents`
+    there is a value in cents, another value than the box's 7."""
+    if len(working) > _MONEY_WORKING_MAX or _DOLLAR_SIGN.search(working) or any(
+            ch != "$" and unicodedata.category(ch) == "Sc" for ch in working):
+        return False
+    family = _SUB_UNITS[part][2]
+    for number in _WORKING_NUMBER.finditer(working):
+        after = number.group("after")
+        if after is not None and after.lower() in _SUB_UNITS and _SUB_UNITS[after.lower()][2] == family:
+            continue
+        if number.group("before") or (after is not None and not after[0].isalpha()):
+            continue
+        return False
+    return True
+
+
+# (`$` is a currency sign beside a number or escaped, `$10`, `10 $`, `\\$`; else TeX's math)
+_DOLLAR_SIGN = re.compile(r"\\\$|\$[ \t]*+\d|(?<=\d)[ \t]*+\$")
+_MONEY_WORKING_MAX = 20_000  # (a longer working is not read for it: a money part stays a value)
 
 
 def _read_sentences(region: str) -> list[tuple[str, str]]:
@@ -3282,9 +3336,7 @@ def _derived_values(clause: str, answer: str) -> set[int]:
     denied = list(_DENIED_VALUE.finditer(clause)) if condition is not None else []
     told = _DENIED_VALUE.sub(lambda found: " " * len(found.group(0)), clause) if denied else clause
     rejected = _REJECTED_CONDITION.search(told, condition.end()) if condition is not None else None
-    if condition is not None and rejected is not None and _story_action(rejected.group("story")) and _told_otherwise(
-            clause[:condition.end()], rejected.group("story")) and not _judging_words(rejected.group("story")) and (
-            _plain_story(rejected.group("story"))):
+    if condition is not None and rejected is not None and _story_rejects(clause[:condition.end()], rejected.group("story")):
         # `If she had eaten 2, she would have 8, but she ate 3.`: the story told after `but`
         # rejects the condition, so its values and its consequence's are a what-if, and so are
         # those it denies (the story's own are read as a story's); a story told with a hedge
@@ -3307,6 +3359,32 @@ def _derived_values(clause: str, answer: str) -> set[int]:
 
 # Adverbs a plain story may tell its action with (`but she actually ate 3`).
 _PLAIN_ADVERBS = frozenset("actually really indeed only just in fact".split())  # noqa: SIM905
+
+
+def _story_rejects(condition: str, story: str) -> bool:
+    """Whether the story told after a what-if's `but` rejects its condition (`condition`): told
+    plainly (`_plain_story`), with an act of the story (`_story_action`) of other values than the
+    condition's (`_told_otherwise`) and judging nothing (`_judging_words`: `but perhaps she ate
+    3`); or opened by the condition denied (`_NEGATED_CONDITION`: `but she did not`, `but she
+    never did`, `but no`, `but that is not the case`), alone or before such a story (`but she
+    did not: she ate 3`). A negation in any other place (`but I'm not sure she ate 3`) rejects
+    nothing."""
+    denied = _NEGATED_CONDITION.match(story)
+    if denied is not None:
+        story = story[denied.end():]
+        if not story.strip(" \t.!"):
+            return True
+    return _story_action(story) and _told_otherwise(condition, story) and not _judging_words(story) and (
+        _plain_story(story))
+
+
+# A what-if's condition denied at the opening of the story after its `but` (an allow-list:
+# `no`, a pronoun and an auxiliary negated, `never`, `that is not the case`), then the end, or a
+# mark before the story that follows (`_story_rejects`).
+_NEGATED_CONDITION = re.compile(
+    r"\s*+(?i:no|nope|(?:she|he|they|it|i|we|you|that|this)(?:\s++(?:did|does|do|was|were|is|are|had|has|have)"
+    r"(?:\s++not|n[\'\u2019]t)|[\'\u2019]s\s++not|\s++never(?:\s++did)?)(?:\s++(?:the\s++case|happen|so|true))?)"
+    r"[ \t]*+(?:[:,.!\u2013\u2014]\s*+|$)")
 
 
 def _plain_story(story: str) -> bool:

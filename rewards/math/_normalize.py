@@ -875,11 +875,20 @@ _QUOTE_OPENERS = "".join(ch for ch in map(chr, range(0x10000)) if unicodedata.ca
 _QUOTE_CLOSERS = "".join(ch for ch in map(chr, range(0x10000)) if unicodedata.category(ch) in ("Pi", "Pf")
                          or unicodedata.category(ch) == "Pe" and "QUOTATION" in unicodedata.name(ch, "")
                          or _corner_bracket(ch, "RIGHT"))
-_QUOTED_NUMERAL = r"(\s*(?:[\d.,/]+|\\[dt]?frac\s*(?:\d|\{\s*\d+\s*\})\s*(?:\d|\{\s*\d+\s*\}))\s*)"
+# (any blank inside the marks, Unicode's or TeX's: `« 7 »`, `«\\,7\\,»`, `«~7~»`, `«\\thinspace 7»`)
+_QUOTE_SPACE = r"(?:\s|~|\\[,;:! ]|\\(?:thinspace|enspace|enskip|q?quad)(?![a-zA-Z]))*+"
+_QUOTED_NUMERAL = (_QUOTE_SPACE + r"((?:[\d.,/]+|\\[dt]?frac\s*(?:\d|\{\s*\d+\s*\})\s*(?:\d|\{\s*\d+\s*\})))"
+                   + _QUOTE_SPACE)
 _FINAL_QUOTES = "".join(ch for ch in _QUOTE_CLOSERS if unicodedata.category(ch) == "Pf")
 _INITIAL_QUOTES = "".join(ch for ch in _QUOTE_OPENERS if unicodedata.category(ch) == "Pi")
+# Quotation marks written the same on both sides (Swedish and Finnish `”7”`, `’7’`, `»7»`):
+# Unicode's final quotation marks (category Pf, named QUOTATION MARK), never after a digit
+# (`5’7’` is no quote).
+_SAME_QUOTES = "".join(ch for ch in _FINAL_QUOTES if "QUOTATION MARK" in unicodedata.name(ch, ""))
+_SAME_QUOTE_PAIR = "|".join(rf"(?<!\d){re.escape(ch)}{_QUOTED_NUMERAL}{re.escape(ch)}" for ch in _SAME_QUOTES)
 _CURLY_MARK = re.compile(rf"[{re.escape(_QUOTE_OPENERS)}]{_QUOTED_NUMERAL}[{re.escape(_QUOTE_CLOSERS)}]"
                          rf"|[{re.escape(_FINAL_QUOTES)}]{_QUOTED_NUMERAL}[{re.escape(_INITIAL_QUOTES)}]"
+                         rf"|{_SAME_QUOTE_PAIR}"
                          rf"|``{_QUOTED_NUMERAL}''|(?<!`)`{_QUOTED_NUMERAL}'"
                          r"|(?<=\d)[\u2019\u201d](?![\u2018\u2019\u201c\u201d'\"\u2032\u2033])")
 """The typographic closing quotes a word processor writes for feet and inches (`5’8”`), read as
@@ -889,7 +898,9 @@ not a length: Unicode's initial quotes (category Pi: `“`, `‘`, `«`, `‹`) 
 marks (`„`, `‚`, `〝`) or corner brackets (`「`, `『`) open, its initial and final quotes (Pi,
 Pf: `„7“` closes with `“`), closing quotation marks (`〞`) and corner brackets close, and
 TeX's ``` ``7'' ``` and `` `7' `` are quotes too. A final quote opens only before an initial
-one (`»7«`): `5’8”` is 5 feet 8 inches."""
+one (`»7«`) or the same final quotation mark (`”7”`, `»7»`, `_SAME_QUOTES`, not after a digit):
+`5’8”` is 5 feet 8 inches. Blanks inside are any of Unicode's or TeX's (`_QUOTE_SPACE`:
+`«\\,7\\,»`)."""
 
 
 def _curly_read(match: re.Match[str]) -> str:
@@ -939,10 +950,10 @@ _DOLLARS_AND_CENTS = re.compile(
 
 
 # A whole answer in a currency's hundredths alone (`55¢`, `550p`, `550 \\text{ pence}.`, `7 paise`,
-# `7 sen`, `7 centimes`, `7 kopecks`), read stripped (linear time): one reading for every form,
+# `7 sen`, `7 centimes`, `7 kopecks`, `7 centavos`), read stripped (linear time): one reading for every form,
 # by its word or sign (`_SUB_UNITS`).
 _SUB_UNIT_ALONE = re.compile(r"(\d{1,12})\s*+(\u00a2|p|pence|penny|pennies|cents?|paise|paisa|sen|centimes?|"
-                             r"kopecks?|kopeks?)\s*+\.?", re.IGNORECASE)
+                             r"kopecks?|kopeks?|centavos?)\s*+\.?", re.IGNORECASE)
 _SUB_UNITS: dict[str, tuple[frozenset[str], tuple[str, ...], str]] = {
     **dict.fromkeys(("\u00a2", "cent", "cents"), (frozenset({"cent"}), ("$", "EUR"), "cents")),
     **dict.fromkeys(("p", "pence"), (frozenset({"pence", "cent"}), ("GBP",), "pence")),
@@ -951,12 +962,13 @@ _SUB_UNITS: dict[str, tuple[frozenset[str], tuple[str, ...], str]] = {
     "sen": (frozenset({"sen"}), ("JPY",), "sen"),
     **dict.fromkeys(("centime", "centimes"), (frozenset({"centime"}), ("franc", "EUR"), "centimes")),
     **dict.fromkeys(("kopeck", "kopecks", "kopek", "kopeks"), (frozenset({"kopeck"}), ("RUB",), "kopecks")),
+    **dict.fromkeys(("centavo", "centavos"), (frozenset({"centavo"}), ("peso",), "centavos")),
 }
 """Each hundredth's word or sign (lower case): the ids a question asks it by (`How many pence`,
 `How many cents`: `_question_units`), the currencies it is the hundredth of (an allow-list), and
 its word (`550p` where pence are asked is `550 \\text{ pence}`)."""
 _WHOLE_AMOUNT = {"$": "\\$", "EUR": "\u20ac", "GBP": "\u00a3", "INR": "\u20b9", "JPY": "\u00a5",
-                 "franc": "\\text{ francs}", "RUB": "\\text{ rubles}"}
+                 "franc": "\\text{ francs}", "RUB": "\\text{ rubles}", "peso": "\\text{ pesos}"}
 """How an amount in each currency of `_SUB_UNITS` is written: its sign before, or its word after."""
 _PENCE = frozenset({"pence", "p"})
 """Sterling's hundredths, by their word or symbol (`50 pence`, `50p`); cents are the others'."""

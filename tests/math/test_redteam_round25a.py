@@ -29,6 +29,9 @@ ARROW_STEP_UNREAD, RESTATED_HEDGE_WORDS, RESTATED_FORM, CORRECTION_FORMS, RESTAT
 LONG_CJK_FORMAL_UNREAD, LONG_ROMAN_AFTER_PREPOSITION, LONG_LOWER_ROMAN_UNREAD, WHATIF_HEDGE_WORDS,
 CJK_VALUE_OVERFLOW, LONG_CJK_WORD_COLLISION, LONG_PLACEHOLDER_ROMAN, RESTATED_DENIED_LIST,
 RESTATED_COMPARISON_LOSS, and all but one of GSM8K_LINE_FORMS and GSM8K_SECOND_LINE_JUDGED; 55 stay open.
+h-m58 closed 19 more (rewards/math/_extract.py; docs/math.md "After the box, round 25 (h-m58)"): the last
+rows of GSM8K_LINE_FORMS and GSM8K_SECOND_LINE_JUDGED, and every row of GSM8K_MONEY_PARTS, GSM8K_VALUE_WORDS,
+GSM8K_CENTS_LOSS, GSM8K_LETTER_UNIT_LOSS and WHATIF_NEGATED_STORY; 36 stay open.
 
 Held attacks are plain tests; each hole is `xfail(strict=True)` naming its class
 (/work/shared/ATTACK-CLASSES.md) and its root (file, function, rule). Deterministic.
@@ -299,12 +302,12 @@ GSM8K_AFTER_ATTACKS = opened([
     *((t, None) for t in (  # GSM8K_LINE_FORMS closed (h-m57) but for `7\n(8)`
         "7%\nActually 8.", "7. Actually 8.", "7/1\nActually 8.", "7 (apples)\nActually 8.",
         "7\u200b\nActually 8.")),
-    ("7\n(8)", GSM8K_LINE_FORMS),
+    ("7\n(8)", None),  # GSM8K_LINE_FORMS's last row closed (h-m58)
     *((t, None) for t in (
         "7\n<tool_call>8</tool_call>", "7\n</code>\n8", "7\n<|endoftext|>8", "7\n```\n8\n```", "7\n$8$", "7\n**8**",
         "7\n→ 8", "7\n8 apples", "7\nOr maybe not.")),
     *((t, None) for t in ("7\n\n#### 8", "7\n#### 8")),  # GSM8K_SECOND_LINE_JUDGED closed (h-m57) but for a box
-    ("7\n\\boxed{8}", GSM8K_SECOND_LINE_JUDGED),
+    ("7\n\\boxed{8}", None),  # GSM8K_SECOND_LINE_JUDGED's last row closed (h-m58)
 ])
 
 GSM8K_AFTER_HONEST = [
@@ -351,13 +354,13 @@ UNIT_ATTACKS = opened([
         "quizás")),
     (_unit("perhaps", "7 apples perhaps"), STORY, None), (_unit("or", "7 or 8"), STORY, None),
     (_money("\\$10, a stamp 50 cents", "7 cents"), PRICE, None), (_money("10 dollars, a stamp 50 cents", "7 ¢"), PRICE, None),
-    *((_money(working, value), PRICE, GSM8K_MONEY_PARTS) for working, value in (
+    *((_money(working, value), PRICE, None) for working, value in (  # GSM8K_MONEY_PARTS closed (h-m58)
         ("10 bucks less 3 bucks and 50 cents tax", "7 cents"), ("10$ and a stamp 50 cents", "7 cents"),
         ("USD 10 and a stamp 50 cents", "7 cents"), ("10 yen less 3 yen, a stamp 50 sen", "7 sen"),
         ("10 quid, a stamp 50 pence", "7 pence"), ("Rs 10, a stamp 50 paise", "7 paise"),
         ("10 francs, a stamp 50 centimes", "7 centimes"), ("10 dollars, a stamp 50 kopecks", "7 kopecks"),
         ("10 bucks, a stamp 50 pennies", "7 pennies"))),
-    (_unit("doz"), STORY, GSM8K_VALUE_WORDS),
+    (_unit("doz"), STORY, None),  # GSM8K_VALUE_WORDS closed (h-m58)
 ])
 
 UNIT_HONEST = opened([
@@ -368,9 +371,9 @@ UNIT_HONEST = opened([
     ("Each of the 10 kids had 3 stickers... 10 - 3 = 7 kids.\n\n" + BOX + "\n\n#### 7 kids", STORY, None),
     ("The trip took 10 hours less 3 hours, 10 - 3 = 7 hours.\n\n" + BOX + "\n\n#### 7 hours", "How long?", None),
     ("A dollar is 100 cents. She had 10 cents and spent 3 cents, so 10 - 3 = 7 cents.\n\n" + BOX
-     + "\n\n#### 7 cents", "How many cents are left?", GSM8K_CENTS_LOSS),
+     + "\n\n#### 7 cents", "How many cents are left?", None),  # GSM8K_CENTS_LOSS closed (h-m58)
     ("The wall is 10 m long; 3 m are cut, so 10 - 3 = 7 m.\n\n" + BOX + "\n\n#### 7 m", "How long is the wall?",
-     GSM8K_LETTER_UNIT_LOSS),
+     None),  # GSM8K_LETTER_UNIT_LOSS closed (h-m58)
 ])
 
 
@@ -418,7 +421,7 @@ CLAUSE_HONEST = opened([
     *((t, NEGATING_PRONOUN_DISTANCE) for t in (
         "Nobody should answer 8, that is wrong.", "None of the apples are rotten, so 8 is wrong.",
         "Nothing changes: 8 is incorrect.")),
-    *((WHATIF + t, WHATIF_NEGATED_STORY) for t in (
+    *((WHATIF + t, None) for t in (  # WHATIF_NEGATED_STORY closed (h-m58)
         "she did not: she ate 3.", "that is not the case.", "she didn't, she ate 3.", "no, she ate 3.",
         "she never did.")),
 ])

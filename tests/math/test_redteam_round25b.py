@@ -33,7 +33,8 @@ roots, one reason constant each (below; a row read both through the score and al
 - PASS_THROUGH_DIMENSION (3): `\\raisebox{\\depth}{7}` scores 0 against 7 (false loss).
 - ROMAN_TAG (3): `7 \\tag{ii}` scores 0 where `7 \\tag{i}` scores 1 (false loss).
 - OTHER_QUOTE_PAIRS (3): `”7”`, `‚7‘`, `«\\,7\\,»` score 0 against 7 (false loss). `‚7‘` closed
-  after the round by h-m54 (`rewards/text._OPENED_QUOTE`): 2 open.
+  after the round by h-m54 (`rewards/text._OPENED_QUOTE`); the other 2 by h-m58 (`_normalize._SAME_QUOTES`,
+  `_QUOTE_SPACE`): none open.
 - STARRED_MATRIX (3): `\\begin{pmatrix*}1\\\\2\\end{pmatrix*}` scores 0 from the rules against the
   gold's `pmatrix` (false loss; a judge saves it).
 - CENTS_SIGN (2): `55¢` scores 0 from both where `\\$0.55` is asked (false loss).
@@ -308,7 +309,7 @@ _QUOTES = [
     ("7000", "“7,000”", APPLES, BOTH_ONE, None),
     *[("7", text, APPLES, BOTH_ZERO, None) for text in (
         "“7” “8”", "“7 or 8”", "“7”, “8”", "‘7’‘8’", "“-7”", "“7,000”", "«7» or «8»", "『7』『8』")],
-    *[("7", text, APPLES, BOTH_ONE, OTHER_QUOTE_PAIRS) for text in ("”7”", "«\\,7\\,»")],
+    *[("7", text, APPLES, BOTH_ONE, None) for text in ("”7”", "«\\,7\\,»")],  # OTHER_QUOTE_PAIRS closed (h-m58)
     ("7", "‚7‘", APPLES, BOTH_ONE, None),  # closed after the round by h-m54 (rewards/text._OPENED_QUOTE)
 ]
 
