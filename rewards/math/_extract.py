@@ -249,7 +249,10 @@ def _final_answer(text: str, config: MathConfig) -> Extraction | None:
         # the box (an equal value leaves it, `#### 7 apples` then `\\boxed{7}`; another unsays it)
         for mark in list(_HASHES.finditer(tail, 0, max(box, 0)))[-_GSM8K_LINES_READ:]:
             end_of_line = tail.find("\n", mark.end(), max(box, 0))
-            other = _answer_after(tail[mark.end():end_of_line if end_of_line >= 0 else max(box, 0)].lstrip("#"))
+            marked = tail[mark.end():end_of_line if end_of_line >= 0 else max(box, 0)].lstrip("#")
+            if not _MARKS_A_VALUE.search(_TEX_COMMAND.sub("", marked)):
+                continue  # (the line marks the box itself: `#### $\(\boxed{337}\)$`, `#### $$\[` then the box)
+            other = _answer_after(marked)
             if other is not None and _value_differs(_gsm8k_value(other.answer, tail[:mark.start()]),
                                                     found.answer) is not False:
                 found = _offered_beside(found, other.answer)
@@ -721,6 +724,8 @@ def _tag_content(content: str) -> Extraction | None:
 
 
 _HASHES = re.compile(r"^[ \t]*####", re.MULTILINE)
+_TEX_COMMAND = re.compile(r"\\[a-zA-Z]++")
+_MARKS_A_VALUE = re.compile(r"[^\W_]")  # (a letter or digit of any script: what a `####` line can mark)
 _GSM8K_LINES_READ = 8  # (the earlier `####` lines read beside the last: a bound, linear)
 # A `####` line's answer as GSM8K writes it: a number, with up to three words of its unit.
 _GSM8K_NUMBER = re.compile(r"[-+]?\d[\d,]*+(?:\.\d++)?(?:\s++[^\W\d_]++){0,3}")
@@ -2222,9 +2227,12 @@ def _unread_after_box(text: str, end: int,
     if contrast is not None and any(_other_value(contrast.group(0), number, answer) for number in
                                     _SENTENCE_NUMBER.finditer(contrast.group(0))):
         return " ".join(contrast.group(0).split()), True  # `\\boxed{7}, but 8 is also valid`
-    if _CAPITAL_OPENING.match(first) or (first.strip() and _LINE_AFTER_BOX.match(text, end)):
-        # `\\boxed{7} Also 8.`: a sentence the box ended, read for values; so is a line after the
-        # box or the `####` line (`#### 7\n(8)`: no clause of the box, a bracket of its own)
+    if _CAPITAL_OPENING.match(first) or (first.strip() and _LINE_AFTER_BOX.match(text, end) and (
+            unicodedata.category(first.lstrip()[:1]) == "Ps")):
+        # `\\boxed{7} Also 8.`: a sentence the box ended, read for values; so is a bracket that
+        # opens the line after the box or the `####` line (`#### 7\n(8)`: no clause of the box, a
+        # bracket of its own; a line that opens with a mark is the box's clause, read by the
+        # allow-list: `\\boxed{7}\n- wrong turns were avoided`)
         parts[0] = ("", "")
         parts.insert(1, (first, _BREAK))
     marked = _MARKED_CLAUSE.match(first)
