@@ -388,9 +388,11 @@ def jail_argv(command: Sequence[str], limits: Limits, *,
              # POSIX semaphores and shared memory (sem_open, shm_open: multiprocessing's
              # locks and queues): a private tmpfs, sticky as a host's, no larger than the
              # memory limit (its pages are charged to the run's memory cgroup as they are
-             # written); a warm server empties it after every run (`_in_jail/warm_server.py`)
+             # written); a warm server empties it after every run (`_in_jail/warm_server.py`).
+             # Its inodes are bounded by its size, as a host's (`_shm_inodes`), not by
+             # `disk_files`: each live semaphore holds one (5000 multiprocessing.Values)
              "-m", (f"none:/dev/shm:tmpfs:size={_shm_bytes(limits, shm_bytes)},"
-                    f"nr_inodes={limits.disk_files},mode=01777"),
+                    f"nr_inodes={_shm_inodes(_shm_bytes(limits, shm_bytes))},mode=01777"),
              "--cwd", "/work"]
     for host, inside in binds:
         argv += ["-R", f"{host}:{inside}"]
@@ -408,6 +410,19 @@ def _shm_bytes(limits: Limits, shm_bytes: int | None) -> int:
     (nor less than a page: tmpfs reads size=0 as no limit at all)."""
     size = limits.memory_bytes if shm_bytes is None else min(shm_bytes, limits.memory_bytes)
     return max(size, 4096)
+
+
+SHM_BYTES_PER_INODE = 2 * 4096
+"""/dev/shm's inodes: one per two pages of its size, as a host's tmpfs defaults to (half
+its RAM pages). A semaphore or a written file takes a page of the size anyway; what the
+bound leaves is empty files, folders and links, each ~1 KiB of kernel memory (inode and
+dentry) that no memory limit charges where slab is not charged to the memory cgroup: at
+most ~1/8 of the size (docs/sandbox.md, "Disk")."""
+
+
+def _shm_inodes(size: int) -> int:
+    """nr_inodes of a /dev/shm of `size` bytes (never 0: tmpfs reads 0 as no limit)."""
+    return max(size // SHM_BYTES_PER_INODE, 2)
 
 
 def _cgroup_flags(limits: Limits, v2_root: str | None, group: MemoryGroup | None,

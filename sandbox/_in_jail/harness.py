@@ -383,6 +383,12 @@ class Remote:
     def __repr__(self) -> str:
         return f"<program object of type {self._w[2]}>"
 
+    def __reduce_ex__(self, protocol: object) -> "NoReturn":
+        """pickle and copy of a program object in a test: a TypeError, cold as warm (it
+        lives in the worker, and the harness never rebuilds a program's class)."""
+        raise TypeError(f"a {self._w[2]} object of the program cannot be pickled or copied "
+                        "in a test (only plain data it returns can)")
+
     def _refuse(self, *_: object) -> "NoReturn":
         raise TypeError(f"cannot compare or use a {self._w[2]} object of the program as "
                         "plain data")

@@ -139,11 +139,23 @@ def worker_main(req_fd: int, rep_fd: int, out_fd: int, err_fd: int, *,
     sys.stdin, sys.stdout, sys.stderr = streams if streams is not None else worker_stdio()
     signal.signal(signal.SIGINT, signal.default_int_handler)  # as in `run_main`
     handles: dict[Any, Any] = {}
-    module = {"__name__": "solution", "__builtins__": __builtins__}
+    program = program_module()
+    module = vars(program)  # held here: the program may take it out of sys.modules
     if ZYGOTE_NAMES is None:
         as_cold()
     else:
         from_zygote()
+    # a real module, found by the name its functions and classes carry: pickle (Pool.map,
+    # ProcessPoolExecutor, a Queue.put of its own class) finds them by reference, as it
+    # finds a script's in `__main__`. This process's alone: the harness judges from the
+    # replies, and answers from `module`, not from sys.modules
+    sys.modules[PROGRAM_MODULE] = program
+    # and `__main__` (run.py's module) without a file, as a script read from stdin: a spawn
+    # or forkserver child of the program then starts no harness launcher as its
+    # `__mp_main__`; the program's functions it is sent fail to unpickle there (no module
+    # `solution` to import), as a stdin script's `__main__` functions fail on a host
+    vars(sys.modules["__main__"]).pop("__file__", None)
+    vars(sys.modules["__main__"]).pop("__cached__", None)
     loaded = load(module, handles, sock, source)
     _flush()
     sock.send(loaded)
@@ -160,6 +172,20 @@ def worker_main(req_fd: int, rep_fd: int, out_fd: int, err_fd: int, *,
             sock.send(reply)
         except ValueError:  # unmarshallable despite the checks
             sock.send(("exc", "TypeError", "result cannot leave the program"))
+
+
+PROGRAM_MODULE = "solution"
+"""The name of an assert/check test's program module, its `__name__` (never `__main__`: a
+program's `if __name__ == "__main__":` block does not run under its tests, as under
+HumanEval's, MBPP's and LiveCodeBench's harnesses, which give it no `__main__` name either)."""
+
+
+def program_module() -> "Any":
+    """The module an assert/check test's program runs in (its dict the globals), named
+    PROGRAM_MODULE, with the builtins dict this module has (as exec() gave it before)."""
+    module = type(sys)(PROGRAM_MODULE)  # types.ModuleType, without the import
+    vars(module)["__builtins__"] = __builtins__
+    return module
 
 
 def load(module: "Any", handles: "dict[Any, Any]", sock: "Channel",

@@ -77,7 +77,7 @@ def test_dev_shm_is_a_private_sticky_tmpfs_within_the_memory_limit(mode: Mode) -
         out = ok_stdout(
             "import os, stat\ns = os.stat('/dev/shm')\nv = os.statvfs('/dev/shm')\n"
             "print(oct(stat.S_IMODE(s.st_mode)), stat.S_ISDIR(s.st_mode),"
-            f" v.f_blocks * v.f_frsize <= {LIMITS.memory_bytes}, v.f_files <= {LIMITS.disk_files},"
+            f" v.f_blocks * v.f_frsize <= {LIMITS.memory_bytes}, v.f_files <= {LIMITS.memory_bytes // 8192},"
             f" os.listdir('/dev/shm'), os.path.exists('/dev/shm/{name}'))\n"
             "open('/dev/shm/mine', 'w').write('x')\nos.unlink('/dev/shm/mine')\nprint('ok')\n",
             mode, limits=LIMITS)

@@ -8,7 +8,8 @@ exhaustion), reaching the host, resources, verdict forgery between tests, false 
 (zombies, stopped orphans). Existing probes in test_dev_shm.py/test_warm_reaping.py are
 not repeated.
 
-114 probes: 104 held, 10 open (strict xfails) under 2 roots (both false losses):
+114 probes: 104 held, 10 open under 2 roots (both false losses), both closed by h-sb24
+(tests/sandbox/test_program_module.py):
 - ROOT_PICKLE (8: 4 patterns x cold/warm): an assert test's program is a dict namespace
   named 'solution' that is not in sys.modules, so Pool.map / ProcessPoolExecutor.map of
   the program's own function and pickling an instance of its own class (a Queue.put, a
@@ -49,26 +50,6 @@ pytestmark = pytest.mark.usefixtures("sandbox_ready")
 LIMITS = dataclasses.replace(SHORT, memory_bytes=(256 << 20) + (121 << 20), wall_s=20.0,
                              cpu_s=10.0, test_wall_s=8.0)
 """A warm pool of this file's own (memory 377 MiB)."""
-
-ROOT_PICKLE = (
-    "false loss: _in_jail/harness_program.py runs an assert/check test's program in a dict "
-    "namespace named 'solution' (`module = {'__name__': 'solution', ...}`) that is never in "
-    "sys.modules, so pickle cannot find the program's own functions and classes by "
-    "reference: Pool.map and ProcessPoolExecutor.map of a function the program defines, and "
-    "pickle.dumps of an instance of its own class, raise PicklingError ('import of module "
-    "solution failed'), cold and warm, where the same program and assert run as one "
-    "python3 script pass (as MBPP's and LiveCodeBench's harnesses run them; they pass in a "
-    "plain run here): the right outcome is pass; registering the namespace as a module "
-    "(sys.modules['solution']) before the program runs would fix it")
-
-ROOT_SHM_INODES = (
-    "false loss / resources: _jail.jail_argv mounts /dev/shm with nr_inodes=limits.disk_files "
-    "(4096 by default), and every live POSIX semaphore (each multiprocessing Lock, RLock, "
-    "Value, Queue) holds one inode there until it is unmapped, so an honest program that "
-    "keeps 5000 multiprocessing.Value objects (one RLock each) fails with ENOSPC in the "
-    "sandbox where python3 on a host (its /dev/shm: nr_inodes = RAM pages / 2) prints True: "
-    "the right verdict is ok, True; /dev/shm's bound should be its size (memory), not "
-    "disk_files")
 
 LISTING = ("import os\n"
            "print(sorted(os.listdir('/dev/shm')), os.statvfs('/dev/shm').f_bfree,"
@@ -344,7 +325,6 @@ def test_its_own_functions_and_classes_pickle_in_a_plain_run(name: str, mode: Mo
 
 @pytest.mark.parametrize("mode", MODES)
 @pytest.mark.parametrize("name", sorted(OWN))
-@pytest.mark.xfail(strict=True, reason=ROOT_PICKLE)
 def test_its_own_functions_and_classes_pickle_in_an_assert_test(name: str, mode: Mode) -> None:
     code, expected = OWN[name]
     check = f"assert repr(f()) == {expected!r}"
@@ -352,7 +332,6 @@ def test_its_own_functions_and_classes_pickle_in_an_assert_test(name: str, mode:
 
 
 @pytest.mark.parametrize("mode", MODES)
-@pytest.mark.xfail(strict=True, reason=ROOT_SHM_INODES)
 def test_five_thousand_values_at_once(mode: Mode) -> None:
     code = ("import multiprocessing as mp\nvs = [mp.Value('i', i) for i in range(5000)]\n"
             "print(sum(v.value for v in vs) == 4999 * 5000 // 2)\n")

@@ -134,12 +134,12 @@ def test_a_workers_program_reads_as_from_its_file_in_both_modes() -> None:
 
 IMPORT_SYSTEM = """
 import sys
-def import_system():
+def import_system(own=()):
     finders = {key: None if finder is None else
                (type(finder).__name__, getattr(finder, "path", None),
                 getattr(finder, "_path_mtime", None), len(getattr(finder, "_path_cache", ())))
                for key, finder in sys.path_importer_cache.items()}
-    return repr((sorted(sys.modules), [getattr(f, "__qualname__", type(f).__name__)
+    return repr((sorted(set(sys.modules) - set(own)), [getattr(f, "__qualname__", type(f).__name__)
                                        for f in sys.meta_path],
                  [getattr(h, "__qualname__", "") for h in sys.path_hooks], sys.path,
                  sorted(finders.items()),
@@ -165,7 +165,8 @@ def test_a_program_starts_from_a_cold_interpreters_import_system() -> None:
     sys.meta_path, sys.path_hooks, sys.path, each sys.path_importer_cache entry with its
     finder's state) is a fresh interpreter's, warm as cold (`harness_program.as_cold`): a
     plain program's, and an assert test's worker's (which names its streams as `open`
-    makes them, cold and warm alike)."""
+    makes them, cold and warm alike), but for the worker's module of the program itself,
+    `solution` (`harness_program.program_module`), as a plain program's `__main__` is."""
     plain = IMPORT_SYSTEM + "print(import_system())\n"
     cold = sandbox.run(plain, limits=SHORT, mode="cold")
     assert cold.status == "ok" and "'collections'" not in cold.stdout, cold
@@ -173,7 +174,8 @@ def test_a_program_starts_from_a_cold_interpreters_import_system() -> None:
         warm = sandbox.run(plain, limits=SHORT, mode="warm")
         assert (warm.status, warm.stdout) == ("ok", cold.stdout), warm
     started = ast.literal_eval(cold.stdout)[:5]
-    test = f"assert eval(import_system())[:5] == {started!r}, import_system()"
+    test = (f"assert eval(import_system(['solution']))[:5] == {started!r}, import_system()\n"
+            "assert 'solution' in eval(import_system())[0]")
     for mode in ("cold", "warm"):
         report = sandbox.run_tests(IMPORT_SYSTEM, [test], limits=SHORT, mode=mode)
         assert report.passed == 1, (mode, report)
