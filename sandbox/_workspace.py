@@ -20,8 +20,8 @@ from sandbox._languages import LanguageSpec
 from sandbox._process import RawRun
 from sandbox._types import Execution, Limits
 
-__all__ = ["Files", "as_bytes", "check_inputs_fit", "compile_program", "refused_program",
-           "safe_name", "workspace"]
+__all__ = ["Files", "as_bytes", "check_inputs_fit", "compile_program", "program_too_large",
+           "refused_program", "safe_name", "workspace"]
 
 Files = Mapping[str, "str | bytes"]
 
@@ -65,29 +65,62 @@ def refused_program(code: str | bytes, spec: LanguageSpec) -> Execution | None:
     return Execution(status="runtime_error", stderr=message)
 
 
-def check_inputs_fit(code: str | bytes, spec: LanguageSpec, files: Files,
-                     limits: Limits) -> None:
-    """Raise ArgumentError where the program and its input files cannot all be written into
-    /work's tmpfs, in either mode: more bytes (whole pages each, as tmpfs counts them) than
-    `disk_bytes` or `memory_bytes` (the pages are the run's memory where a cgroup holds it:
-    the warm child and the cold init write them inside the run's group), or more files and
-    folders than `disk_files` (the tmpfs root's inode included). Such a run never had the
-    room to start: a clear error before it, never a verdict (warm read it as a runtime
-    error, exit 70; the cold init as the sandbox's failure)."""
+def _pages(length: int) -> int:
+    """The bytes tmpfs takes for a file of `length` bytes: whole pages."""
     page = os.sysconf("SC_PAGE_SIZE")
-    size = -(-len(as_bytes(code)) // page) * page
+    return -(-length // page) * page
+
+
+def _room(limits: Limits) -> int:
+    """The bytes /work holds for the program and its inputs: its tmpfs size, and the run's
+    memory where a cgroup holds it (the warm child and the cold init write them there)."""
+    return min(limits.disk_bytes, limits.memory_bytes)
+
+
+def _inputs_bytes(files: Files) -> int:
+    return sum(_pages(len(as_bytes(content))) for content in files.values())
+
+
+def check_inputs_fit(spec: LanguageSpec, files: Files, limits: Limits) -> None:
+    """Raise ArgumentError where the caller's input files (configuration, never model
+    output) cannot be written into /work's tmpfs beside the smallest program, in either
+    mode: more bytes (whole pages each, as tmpfs counts them, and one page for the
+    program's source) than `disk_bytes` or `memory_bytes`, or more files and folders than
+    `disk_files` (the tmpfs root's and the source's inodes included). Such a run never had
+    the room to start: a clear error before it, never a verdict. The program's own size is
+    not counted here: a program too large for the room the inputs leave is its own
+    failure (`program_too_large`), never an error that masks the sample (red team sb22)."""
     folders: set[str] = set()
-    for name, content in files.items():
+    for name in files:
         path = PurePosixPath(safe_name(name, spec))
         folders.update(str(parent) for parent in path.parents if str(parent) != ".")
-        length = len(as_bytes(content)) if isinstance(content, str) else len(content)
-        size += -(-length // page) * page
+    size = _inputs_bytes(files) + _pages(1)
     inodes = 2 + len(files) + len(folders)  # the root and the program's source
-    if size > min(limits.disk_bytes, limits.memory_bytes) or inodes > limits.disk_files:
+    if size > _room(limits) or inodes > limits.disk_files:
         raise ArgumentError(
-            f"the program and its {len(files)} input files take {size} bytes and {inodes} "
-            f"inodes of /work, more than the run's disk_bytes ({limits.disk_bytes}), "
-            f"memory_bytes ({limits.memory_bytes}) or disk_files ({limits.disk_files})")
+            f"the {len(files)} input files and the program's first page take {size} bytes "
+            f"and {inodes} inodes of /work, more than the run's disk_bytes "
+            f"({limits.disk_bytes}), memory_bytes ({limits.memory_bytes}) or disk_files "
+            f"({limits.disk_files})")
+
+
+def program_too_large(code: str | bytes, spec: LanguageSpec, files: Files,
+                      limits: Limits) -> Execution | None:
+    """The program's own failure where its text does not fit in the room /work has left
+    beside the inputs (`check_inputs_fit` admitted them with one page for it): decided on
+    the host before any mode, so the same verdict cold and warm (`compile_error` for a
+    compiled language, `runtime_error` otherwise, as `refused_program`); None where it
+    fits. Model output never makes a run abstain."""
+    size = _pages(len(as_bytes(code)))
+    room = _room(limits) - _inputs_bytes(files)
+    if size <= room:
+        return None
+    message = (f"sandbox: {spec.source} takes {size} bytes of /work, more than the "
+               f"{room} bytes its input files leave (disk_bytes {limits.disk_bytes}, "
+               f"memory_bytes {limits.memory_bytes}); it never ran\n")
+    if spec.compile is not None:
+        return Execution(status="compile_error", stderr=message)
+    return Execution(status="runtime_error", stderr=message)
 
 
 class workspace:

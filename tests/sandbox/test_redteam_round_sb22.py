@@ -168,7 +168,6 @@ def test_warm_file_size_is_exactly_file_size_bytes(fsize: int) -> None:
     assert (out.status, out.stdout) == ("ok", _limits_seen(64, fsize)), out
 
 
-@pytest.mark.xfail(strict=True, reason=ROOT_FSIZE_MIB)
 @pytest.mark.parametrize("fsize", [1000, 3 << 19])
 def test_cold_file_size_is_exactly_file_size_bytes(init: str, fsize: int) -> None:
     out = sandbox.run(LIMITS, files={"a": "x"}, mode="cold",
@@ -204,7 +203,6 @@ def test_warm_write_stops_at_1000_bytes() -> None:
     assert (out.status, out.stdout) == ("ok", "1000 1000 1000\n"), out
 
 
-@pytest.mark.xfail(strict=True, reason=ROOT_FSIZE_MIB)
 def test_cold_write_stops_at_1000_bytes(init: str) -> None:
     out = sandbox.run(WRITE_PAST.format(size=1000), files={"d/in": "x"}, mode="cold",
                       limits=dataclasses.replace(SHORT, file_size_bytes=1000))
@@ -436,7 +434,6 @@ LONG_PROGRAM = "print('long')\n" + "#" * 5000 + "\n"
 NEARLY_FULL: dict[str, str | bytes] = {"big": b"x" * ((1 << 20) - 4096)}
 
 
-@pytest.mark.xfail(strict=True, reason=ROOT_CODE_COUNTED)
 @pytest.mark.parametrize("mode", MODES)
 def test_a_program_past_the_room_left_is_its_own_failure(mode: sandbox.Mode) -> None:
     out = sandbox.run(LONG_PROGRAM, files=NEARLY_FULL, mode=mode,
@@ -444,7 +441,6 @@ def test_a_program_past_the_room_left_is_its_own_failure(mode: sandbox.Mode) -> 
     assert out.status == "runtime_error", out
 
 
-@pytest.mark.xfail(strict=True, reason=ROOT_CODE_COUNTED)
 def test_a_tested_program_past_the_room_left_is_its_own_failure() -> None:
     report = sandbox.run_tests(LONG_PROGRAM, [{"input": "", "output": "long\n"}],
                                files=NEARLY_FULL, mode="cold",
