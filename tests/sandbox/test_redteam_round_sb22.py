@@ -461,9 +461,7 @@ MEMORY = dataclasses.replace(SHORT, memory_bytes=64 << 20, disk_bytes=64 << 20, 
 INPUTS_32: dict[str, str | bytes] = {"big": b"y" * (32 << 20)}
 
 
-@pytest.mark.parametrize("where", [
-    "c", "python", pytest.param("warm", marks=pytest.mark.xfail(strict=True,
-                                                                reason=ROOT_WARM_INPUT_PEAK))])
+@pytest.mark.parametrize("where", RUNS)
 def test_inputs_of_half_the_memory_leave_an_honest_program_room(
         where: str, monkeypatch: pytest.MonkeyPatch) -> None:
     out = _run("import os\nprint(os.path.getsize('big'))\n", where, INPUTS_32, MEMORY,
