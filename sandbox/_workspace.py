@@ -98,7 +98,7 @@ def check_inputs_fit(spec: LanguageSpec, files: Files, limits: Limits) -> None:
     inodes = 2 + len(files) + len(folders)  # the root and the program's source
     if size > _room(limits) or inodes > limits.disk_files:
         raise ArgumentError(
-            f"the {len(files)} input files and the program's first page take {size} bytes "
+            f"the program's first page and its {len(files)} input files take {size} bytes "
             f"and {inodes} inodes of /work, more than the run's disk_bytes "
             f"({limits.disk_bytes}), memory_bytes ({limits.memory_bytes}) or disk_files "
             f"({limits.disk_files})")
