@@ -524,7 +524,6 @@ def test_warm_takes_a_name_of_4060_bytes() -> None:
     assert (out.status, out.stdout) == ("ok", "deep\n"), out
 
 
-@pytest.mark.xfail(strict=True, reason=ROOT_SPARE_PATH)
 def test_a_name_of_4060_bytes_goes_through_a_spare(spare_waiting: sandbox.Limits) -> None:
     name = _deep(4060)
     out = sandbox.run(f"print(open({name!r}).read())", files={name: "deep"}, mode="cold",
@@ -532,9 +531,7 @@ def test_a_name_of_4060_bytes_goes_through_a_spare(spare_waiting: sandbox.Limits
     assert (out.status, out.stdout) == ("ok", "deep\n"), out
 
 
-@pytest.mark.parametrize("where", [
-    pytest.param("c", marks=pytest.mark.xfail(strict=True, reason=ROOT_HOST_PUT_PATH)),
-    "warm"])
+@pytest.mark.parametrize("where", RUNS)
 def test_a_name_of_4075_bytes_goes_cold_as_warm(where: str,
                                                 monkeypatch: pytest.MonkeyPatch) -> None:
     name = _deep(4075)
