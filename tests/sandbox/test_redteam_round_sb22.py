@@ -5,7 +5,8 @@ under RLIMIT_NOFILE and RLIMIT_FSIZE of its own that its child lowers to the pro
 `_workspace.check_inputs_fit`; spare jails that hard-link the run's tree into a staging
 folder of their own (`_spare.Spare.fill_staging`).
 
-81 probes: 69 held, 12 open (strict xfails) under 5 roots:
+81 probes: 69 held, 12 open (strict xfails) under 5 roots, all closed by h-sb25 (plain
+tests now; its probes in test_sb22_fixes.py):
 - ROOT_FSIZE_MIB (6): the cold program's RLIMIT_FSIZE is file_size_bytes rounded up to a
   MiB (1000 asked, 1 MiB granted: a cold program writes 5096 bytes where warm stops at 1000).
 - ROOT_CODE_COUNTED (3): check_inputs_fit counts the program (model output) in what it
@@ -24,7 +25,7 @@ with the run; five forged inputs reports stay the program's exit 70; inodes and 
 just fit run cold (both inits) as warm, one more is an ArgumentError in both modes; the
 copies are the run's memory; 4000-byte names; the same /work (owners, modes, links,
 blocks, statvfs, errnos) cold as warm.
-Not probed (timing): the cold copy resolves absolute paths at every level (quadratic in
+Not probed (timing; h-sb25 walks by directory descriptors): the cold copy resolved absolute paths at every level (quadratic in
 depth) inside the program's wall clock (the spare is released before the copy): on the 2-core
 helper machine a 2000-deep input tree's print run took 1.6 s (C init) and 1.0 s (Python
 init) cold against 0.3 s warm at load 9, and a 1950-deep one timed out at wall_s=2 cold

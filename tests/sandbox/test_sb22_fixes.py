@@ -194,6 +194,34 @@ def test_a_part_of_255_bytes_runs(where: str, monkeypatch: pytest.MonkeyPatch) -
     assert (out.status, out.stdout) == ("ok", "ok\n"), out
 
 
+def _wide_deep() -> tuple[dict[str, str | bytes], str]:
+    """The longest name, and at every 100th level a file, a folder sorted before 'd' and
+    one after it (the copies go down and back up by `..` at every depth); the program
+    that counts the files and reads some back."""
+    name = _deep(4079)
+    parts = name.split("/")
+    files: dict[str, str | bytes] = {name: "deep", "z/side": "side"}
+    for level in range(100, len(parts) - 1, 100):
+        at = "/".join(parts[:level])
+        files.update({f"{at}/at{level}": str(level), f"{at}/a{level}/x": "a",
+                      f"{at}/s{level}/y/z": "s"})
+    code = ("import os\nn, todo = 0, ['.']\nwhile todo:\n"
+            "    for e in os.scandir(todo.pop()):\n"
+            "        if e.is_dir():\n            todo.append(e.path)\n"
+            "        else:\n            n += 1\n"
+            f"print(n, open({name!r}).read(), open('z/side').read(),"
+            f" open({'/'.join(parts[:1000]) + '/at1000'!r}).read(),"
+            f" open({'/'.join(parts[:1900]) + '/s1900/y/z'!r}).read())\n")
+    return files, code
+
+
+@pytest.mark.parametrize("where", RUNS)
+def test_a_deep_wide_tree_is_copied_whole(where: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    files, code = _wide_deep()
+    out = _run(code, where, files, ROOMY, monkeypatch)
+    assert (out.status, out.stdout) == ("ok", f"{len(files) + 1} deep side 1000 s\n"), out
+
+
 @pytest.fixture
 def spare_waiting(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """A spare jail of the C init's shape waiting for the next run of ROOMY."""
@@ -211,21 +239,10 @@ def spare_waiting(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
 
 
 def test_a_deep_wide_tree_goes_through_a_spare(spare_waiting: None) -> None:
-    """Through a spare's staging: the longest name, files at every 100th level and a
-    sibling folder at the top (the walk goes back up by `..`)."""
-    name = _deep(4079)
-    parts = name.split("/")
-    files: dict[str, str | bytes] = {name: "deep", "z/side": "side"}
-    for level in range(100, len(parts) - 1, 100):
-        files["/".join(parts[:level]) + f"/at{level}"] = str(level)
-    code = ("import os\nn, todo = 0, ['.']\nwhile todo:\n"
-            "    for e in os.scandir(todo.pop()):\n"
-            "        if e.is_dir():\n            todo.append(e.path)\n"
-            "        else:\n            n += 1\n"
-            f"print(n, open({name!r}).read(), open('z/side').read(),"
-            f" open({'/'.join(parts[:1000]) + '/at1000'!r}).read())\n")
+    """The same tree through a spare's staging (its walk goes back up by `..`)."""
+    files, code = _wide_deep()
     out = sandbox.run(code, files=files, limits=ROOMY, mode="cold")
-    assert (out.status, out.stdout) == ("ok", f"{len(files) + 1} deep side 1000\n"), out
+    assert (out.status, out.stdout) == ("ok", f"{len(files) + 1} deep side 1000 s\n"), out
 
 
 @pytest.mark.xfail(strict=True, reason=ROOT_BIND_PATH)
