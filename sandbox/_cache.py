@@ -15,7 +15,7 @@ from pathlib import Path
 
 from sandbox._process import FORKING
 
-__all__ = ["cache_root", "cached_binary", "compile_key", "store_binary", "trim"]
+__all__ = ["FOLDER", "cache_root", "cached_binary", "compile_key", "store_binary", "trim"]
 
 MAX_BINARIES = 512
 """Compiled programs kept; the least recently used are dropped beyond this."""
@@ -25,7 +25,8 @@ MAX_CACHED_BINARY = 64 << 20
 """A bigger binary (possible only with a raised `Limits.binary_bytes`) is not kept."""
 
 
-_FOLDER = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
+FOLDER = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
+"""How a host folder is opened for a walk by descriptors: a folder, never through a link."""
 _PINNED = os.O_PATH | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
 
 
@@ -116,7 +117,7 @@ def _identity(fd: int) -> tuple[int, int]:
 def _parent(fd: int, expected: tuple[int, int]) -> int:
     """The folder above `fd`'s, opened; -1 where it is not `expected` (or cannot open)."""
     try:
-        up = os.open("..", _FOLDER, dir_fd=fd)
+        up = os.open("..", FOLDER, dir_fd=fd)
     except OSError:
         return -1
     if _identity(up) != expected:
@@ -167,14 +168,14 @@ def _open_folder(fd: int, name: str) -> int:
     """The folder `name` in `fd` opened without following a link; made 0o700 and opened
     again where its mode refuses us; -1 where it cannot be."""
     try:
-        return os.open(name, _FOLDER, dir_fd=fd)
+        return os.open(name, FOLDER, dir_fd=fd)
     except PermissionError:
         pass
     except OSError:
         return -1
     if _make_enterable(fd, name):
         with contextlib.suppress(OSError):
-            return os.open(name, _FOLDER, dir_fd=fd)  # a link put there since: refused
+            return os.open(name, FOLDER, dir_fd=fd)  # a link put there since: refused
     return -1
 
 

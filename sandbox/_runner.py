@@ -16,7 +16,7 @@ from sandbox._classify import to_execution
 from sandbox._errors import ArgumentError, SandboxError
 from sandbox._first_import import read_as_written
 from sandbox._in_jail.init import FAILED, INPUTS_REPORT, OWN_FILES, OWN_PROCESSES, SIGNAL_REPORT
-from sandbox._jail import PROGRAM_UID, _mb, check_nsjail, cpu_rlimit_s, run_jail
+from sandbox._jail import PROGRAM_UID, check_nsjail, cpu_rlimit_s, run_jail
 from sandbox._languages import PYTHON, PYTHON_FLAGS, LanguageSpec, language_spec
 from sandbox._process import RawRun, run_process
 from sandbox._spare import SECRET
@@ -28,6 +28,7 @@ from sandbox._workspace import (
     as_bytes,
     check_inputs_fit,
     compile_program,
+    program_too_large,
     refused_program,
     workspace,
 )
@@ -60,7 +61,10 @@ def run(code: str, language: str = "python", *, stdin: str | bytes = "",
         return _run_unsafe(code, spec, data, files or {}, limits)
     if backend != "nsjail":
         raise ArgumentError(f"unknown backend {backend!r}")
-    check_inputs_fit(code, spec, files or {}, limits)
+    check_inputs_fit(spec, files or {}, limits)  # the caller's inputs: configuration
+    too_large = program_too_large(code, spec, files or {}, limits)  # the program's own
+    if too_large is not None:
+        return too_large
     # a program python3 decodes with another codec than UTF-8 (a PEP 263 cookie) runs cold
     # whatever the mode: a warm child's compile of its bytes would not import that codec
     if use_warm(spec, mode) and read_as_written(code):
@@ -85,13 +89,13 @@ def run(code: str, language: str = "python", *, stdin: str | bytes = "",
         # (`init.take_inputs`), under rlimits of its own: the jail's RLIMIT_NOFILE holds
         # its descriptors on top of the program's, its RLIMIT_FSIZE at least /work's size
         # (an input may be larger than what the program may write); the child takes the
-        # program's before the exec.
+        # program's before the exec: exactly `file_size_bytes`, as warm's `set_limit` (not
+        # nsjail's whole MiB; red team sb22).
         nonce = secrets.token_hex(NONCE_BYTES)
-        program_fsize = _mb(limits.file_size_bytes) << 20  # nsjail's --rlimit_fsize, in MiB
         jail = dataclasses.replace(limits, open_files=limits.open_files + OWN_FILES,
                                    file_size_bytes=max(limits.file_size_bytes,
                                                        limits.disk_bytes))
-        raw = run_jail([*cold_init(), SECRET, str(PROGRAM_UID), str(program_fsize),
+        raw = run_jail([*cold_init(), SECRET, str(PROGRAM_UID), str(limits.file_size_bytes),
                         *spec.run_argv(limits.memory_bytes)], jail,
                        extra_processes=OWN_PROCESSES, program_uid=True, stdin=data,
                        output_bytes=limits.output_bytes, stderr_extra=INIT_REPORT_BYTES,

@@ -32,7 +32,7 @@ import time
 from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass, field
 
-from sandbox._cache import remove_tree
+from sandbox._cache import FOLDER, remove_tree
 from sandbox._cgroup import MemoryGroup
 from sandbox._parallel import default_workers
 from sandbox._process import FORKING, Started
@@ -97,25 +97,32 @@ class Spare:
 
     def fill_staging(self, source: str) -> None:
         """The tree of the run's staging folder `source` into this spare's: its folders
-        made, its files hard-linked (the same bytes, no copy; copied where a link fails),
-        walked with a list, not a recursion (a task folder may be deeper than Python's
-        recursion limit). The jail's bind of the folder shows them at once."""
+        made, its files hard-linked (the same bytes, no copy; copied where a link fails).
+        By directory descriptors, never by a host path below either folder (a name the
+        workspace wrote may be longer than PATH_MAX allows under this spare's longer
+        root: red team sb22), with a list, not a recursion (a task folder may be deeper
+        than Python's recursion limit): the walk holds one descriptor of each tree, goes
+        down by name and back up by `..`, checked against the folder it came from (as
+        `_cache.remove_tree`). The jail's bind of the folder shows them at once."""
         assert self.staging is not None
-        folders = [""]
-        while folders:
-            relative = folders.pop()
-            for entry in list(os.scandir(source + relative)):
-                name = relative + "/" + entry.name
-                if entry.is_dir(follow_symlinks=False):
-                    os.mkdir(self.staging + name, 0o755)
-                    folders.append(name)
-                else:
-                    try:
-                        os.link(source + name, self.staging + name, follow_symlinks=False)
-                    except OSError:
-                        with FORKING:
-                            shutil.copyfile(source + name, self.staging + name,
-                                            follow_symlinks=False)
+        here = (os.open(source, FOLDER), os.open(self.staging, FOLDER))
+        pending = [_fill_folder(*here)]  # by level: the subfolders still to fill
+        above: list[tuple[tuple[int, int], tuple[int, int]]] = []
+        try:
+            while pending:
+                if pending[-1]:
+                    name = pending[-1].pop()
+                    came_from = (_identity(here[0]), _identity(here[1]))
+                    here = _down(here, name)
+                    above.append(came_from)
+                    pending.append(_fill_folder(*here))
+                    continue
+                pending.pop()
+                if above:
+                    here = _up(here, above.pop())
+        finally:
+            for fd in here:
+                os.close(fd)
 
     def close_pipes(self) -> None:
         """Close this process's ends of the jail's stdin, stdout, stderr and log pipes."""
@@ -252,3 +259,70 @@ spares = SpareJails()
 """This process's spare jails."""
 os.register_at_fork(after_in_child=spares.forget)
 atexit.register(spares.close)
+
+
+def _fill_folder(source: int, staging: int) -> list[str]:
+    """One folder of `Spare.fill_staging`: the files of `source` (a descriptor) linked (or
+    copied) into `staging`, its subfolders made there (0o755); their names."""
+    folders = []
+    with os.scandir(source) as entries:
+        for entry in entries:
+            if entry.is_dir(follow_symlinks=False):
+                os.mkdir(entry.name, 0o755, dir_fd=staging)
+                folders.append(entry.name)
+                continue
+            try:
+                os.link(entry.name, entry.name, src_dir_fd=source, dst_dir_fd=staging,
+                        follow_symlinks=False)
+            except OSError:
+                with FORKING:
+                    _copy_file(source, staging, entry.name)
+    return folders
+
+
+def _copy_file(source: int, staging: int, name: str) -> None:
+    """The file `name` of the folder `source` copied into the folder `staging` (0o644)."""
+    src = os.open(name, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC, dir_fd=source)
+    try:
+        dst = os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW |
+                      os.O_CLOEXEC, 0o644, dir_fd=staging)
+        with open(dst, "wb") as out, open(src, "rb", closefd=False) as data:
+            shutil.copyfileobj(data, out)
+    finally:
+        os.close(src)
+
+
+def _identity(fd: int) -> tuple[int, int]:
+    info = os.fstat(fd)
+    return info.st_dev, info.st_ino
+
+
+def _down(here: tuple[int, int], name: str) -> tuple[int, int]:
+    """The folder `name` below each of `here` (both trees' descriptors), opened by name."""
+    source = os.open(name, FOLDER, dir_fd=here[0])
+    try:
+        staging = os.open(name, FOLDER, dir_fd=here[1])
+    except BaseException:
+        os.close(source)
+        raise
+    for fd in here:
+        os.close(fd)
+    return source, staging
+
+
+def _up(here: tuple[int, int], came_from: tuple[tuple[int, int], tuple[int, int]]
+        ) -> tuple[int, int]:
+    """Each of `here`'s `..`, checked to be the folder the walk came down from."""
+    ups = []
+    try:
+        for fd, identity in zip(here, came_from):
+            ups.append(os.open("..", FOLDER, dir_fd=fd))
+            if _identity(ups[-1]) != identity:
+                raise OSError(f"a staging folder moved during the walk: {identity}")
+    except BaseException:
+        for fd in ups:
+            os.close(fd)
+        raise
+    for fd in here:
+        os.close(fd)
+    return ups[0], ups[1]

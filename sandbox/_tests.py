@@ -34,6 +34,7 @@ from sandbox._workspace import (
     Files,
     check_inputs_fit,
     compile_program,
+    program_too_large,
     refused_program,
     workspace,
 )
@@ -147,7 +148,12 @@ def run_tests(code: str, tests: Any, language: str = "python", *,
         return TestReport(results=tuple(
             TestResult(i, "error", refused.stderr.strip())
             for i in range(len(items))), execution=refused)
-    check_inputs_fit(code, spec, files or {}, limits)  # as `run`'s, whatever the mode
+    check_inputs_fit(spec, files or {}, limits)  # as `run`'s, whatever the mode
+    refused = program_too_large(code, spec, files or {}, limits)  # the program's own
+    if refused is not None:
+        return TestReport(results=tuple(
+            TestResult(i, "error", refused.stderr.strip())
+            for i in range(len(items))), execution=refused)
     checking = prepare_checker(checker, fmt, items, limits)  # compiled once, before the program
     if checking is not None:
         items = checking.blind(items)  # the program's jail never holds the expected outputs

@@ -32,6 +32,7 @@ from sandbox._cgroup import MemoryGroup
 from sandbox._classify import to_execution
 from sandbox._errors import ArgumentError, SandboxError
 from sandbox._first_import import first_imports, zygotes_enabled
+from sandbox._in_jail.harness_wire import pack_inputs
 from sandbox._jail import (
     PROGRAM_UID,
     cgroup_v2_root,
@@ -46,7 +47,7 @@ from sandbox._parallel import Cancel, default_workers
 from sandbox._process import FORKING, RawRun, jail_host_env
 from sandbox._staging import IN_JAIL, LAUNCHER, staged_dir
 from sandbox._types import Execution, Limits
-from sandbox._workspace import safe_name
+from sandbox._workspace import as_bytes, safe_name
 
 __all__ = ["WarmPool", "run_warm", "shutdown", "use_warm", "warm_enabled"]
 
@@ -226,7 +227,10 @@ class WarmServer:
             self.group.oom_killed()  # forget anything before this run
         # the payload and stdin go into their pipes first, as far as they fit: the run's
         # child finds its program there instead of waiting for this process to write it
-        writes = _start_writes({pay_w: marshal.dumps({"code": code, "files": dict(files)}),
+        # the program and its files as a stream the child writes file by file
+        # (`harness_wire.pack_inputs`): the inputs count once in the run's memory
+        writes = _start_writes({pay_w: pack_inputs(code, [(name, as_bytes(content))
+                                                          for name, content in files.items()]),
                                 in_w: stdin})
         try:
             header = self._header(limits, harness)

@@ -11,7 +11,7 @@ import tempfile
 from collections.abc import Mapping
 from pathlib import PurePosixPath
 
-from sandbox._cache import cached_binary, compile_key, remove_tree, store_binary
+from sandbox._cache import FOLDER, cached_binary, compile_key, remove_tree, store_binary
 from sandbox._classify import log_tail
 from sandbox._errors import ArgumentError, SandboxError
 from sandbox._in_jail.init import INPUTS
@@ -20,8 +20,8 @@ from sandbox._languages import LanguageSpec
 from sandbox._process import RawRun
 from sandbox._types import Execution, Limits
 
-__all__ = ["Files", "as_bytes", "check_inputs_fit", "compile_program", "refused_program",
-           "safe_name", "workspace"]
+__all__ = ["Files", "as_bytes", "check_inputs_fit", "compile_program", "program_too_large",
+           "refused_program", "safe_name", "workspace"]
 
 Files = Mapping[str, "str | bytes"]
 
@@ -65,29 +65,62 @@ def refused_program(code: str | bytes, spec: LanguageSpec) -> Execution | None:
     return Execution(status="runtime_error", stderr=message)
 
 
-def check_inputs_fit(code: str | bytes, spec: LanguageSpec, files: Files,
-                     limits: Limits) -> None:
-    """Raise ArgumentError where the program and its input files cannot all be written into
-    /work's tmpfs, in either mode: more bytes (whole pages each, as tmpfs counts them) than
-    `disk_bytes` or `memory_bytes` (the pages are the run's memory where a cgroup holds it:
-    the warm child and the cold init write them inside the run's group), or more files and
-    folders than `disk_files` (the tmpfs root's inode included). Such a run never had the
-    room to start: a clear error before it, never a verdict (warm read it as a runtime
-    error, exit 70; the cold init as the sandbox's failure)."""
+def _pages(length: int) -> int:
+    """The bytes tmpfs takes for a file of `length` bytes: whole pages."""
     page = os.sysconf("SC_PAGE_SIZE")
-    size = -(-len(as_bytes(code)) // page) * page
+    return -(-length // page) * page
+
+
+def _room(limits: Limits) -> int:
+    """The bytes /work holds for the program and its inputs: its tmpfs size, and the run's
+    memory where a cgroup holds it (the warm child and the cold init write them there)."""
+    return min(limits.disk_bytes, limits.memory_bytes)
+
+
+def _inputs_bytes(files: Files) -> int:
+    return sum(_pages(len(as_bytes(content))) for content in files.values())
+
+
+def check_inputs_fit(spec: LanguageSpec, files: Files, limits: Limits) -> None:
+    """Raise ArgumentError where the caller's input files (configuration, never model
+    output) cannot be written into /work's tmpfs beside the smallest program, in either
+    mode: more bytes (whole pages each, as tmpfs counts them, and one page for the
+    program's source) than `disk_bytes` or `memory_bytes`, or more files and folders than
+    `disk_files` (the tmpfs root's and the source's inodes included). Such a run never had
+    the room to start: a clear error before it, never a verdict. The program's own size is
+    not counted here: a program too large for the room the inputs leave is its own
+    failure (`program_too_large`), never an error that masks the sample (red team sb22)."""
     folders: set[str] = set()
-    for name, content in files.items():
+    for name in files:
         path = PurePosixPath(safe_name(name, spec))
         folders.update(str(parent) for parent in path.parents if str(parent) != ".")
-        length = len(as_bytes(content)) if isinstance(content, str) else len(content)
-        size += -(-length // page) * page
+    size = _inputs_bytes(files) + _pages(1)
     inodes = 2 + len(files) + len(folders)  # the root and the program's source
-    if size > min(limits.disk_bytes, limits.memory_bytes) or inodes > limits.disk_files:
+    if size > _room(limits) or inodes > limits.disk_files:
         raise ArgumentError(
-            f"the program and its {len(files)} input files take {size} bytes and {inodes} "
-            f"inodes of /work, more than the run's disk_bytes ({limits.disk_bytes}), "
-            f"memory_bytes ({limits.memory_bytes}) or disk_files ({limits.disk_files})")
+            f"the program's first page and its {len(files)} input files take {size} bytes "
+            f"and {inodes} inodes of /work, more than the run's disk_bytes "
+            f"({limits.disk_bytes}), memory_bytes ({limits.memory_bytes}) or disk_files "
+            f"({limits.disk_files})")
+
+
+def program_too_large(code: str | bytes, spec: LanguageSpec, files: Files,
+                      limits: Limits) -> Execution | None:
+    """The program's own failure where its text does not fit in the room /work has left
+    beside the inputs (`check_inputs_fit` admitted them with one page for it): decided on
+    the host before any mode, so the same verdict cold and warm (`compile_error` for a
+    compiled language, `runtime_error` otherwise, as `refused_program`); None where it
+    fits. Model output never makes a run abstain."""
+    size = _pages(len(as_bytes(code)))
+    room = _room(limits) - _inputs_bytes(files)
+    if size <= room:
+        return None
+    message = (f"sandbox: {spec.source} takes {size} bytes of /work, more than the "
+               f"{room} bytes its input files leave (disk_bytes {limits.disk_bytes}, "
+               f"memory_bytes {limits.memory_bytes}); it never ran\n")
+    if spec.compile is not None:
+        return Execution(status="compile_error", stderr=message)
+    return Execution(status="runtime_error", stderr=message)
 
 
 class workspace:
@@ -107,25 +140,44 @@ class workspace:
             os.chown(self.staging, JAIL_UID, JAIL_UID)
         self.staging_bind = (self.staging, INPUTS)
         self.binds: list[tuple[str, str]] = []
+        self.names: list[str] = []
         self.out = os.path.join(self.root, "out")
-        self._put(spec.source, code)
-        for name, content in {**files, **(extra or {})}.items():
-            self._put(safe_name(name, spec), content)
+        # by directory descriptors, never by a host path below the staging folder: any
+        # name the jail takes (`safe_name`) is written, past PATH_MAX too (red team sb22)
+        self._folder = ("", os.open(self.staging, FOLDER))
+        try:
+            self._put(spec.source, code)
+            for name, content in {**files, **(extra or {})}.items():
+                self._put(safe_name(name, spec), content)
+        finally:
+            os.close(self._folder[1])
 
     def _put(self, name: str, content: str | bytes) -> None:
-        host = os.path.join(self.root, "in", name)
-        _make_folders(os.path.join(self.root, "in"), os.path.dirname(name))
-        with open(host, "wb") as fh:
+        relative, _, base = name.rpartition("/")
+        if relative != self._folder[0]:  # files of one folder in a row share its descriptor
+            folder = open_folder(self.staging, relative, make=True)
+            os.close(self._folder[1])
+            self._folder = (relative, folder)
+        fd = os.open(base, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC,
+                     0o644, dir_fd=self._folder[1])
+        with open(fd, "wb") as fh:
             fh.write(as_bytes(content))
-        os.chmod(host, 0o644)
-        self.binds.append((host, f"/work/{name}"))
+            os.fchmod(fd, 0o644)
+        self.names.append(name)
+        self.binds.append((os.path.join(self.staging, name), f"/work/{name}"))
 
     def contents(self) -> list[tuple[str, bytes]]:
         """(name in /work, content) of every input file, the source included."""
         out = []
-        for host, inside in self.binds:
-            with open(host, "rb") as fh:
-                out.append((inside, fh.read()))
+        for name in self.names:
+            relative, _, base = name.rpartition("/")
+            folder = open_folder(self.staging, relative)
+            try:
+                fd = os.open(base, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC, dir_fd=folder)
+            finally:
+                os.close(folder)
+            with open(fd, "rb") as fh:
+                out.append((f"/work/{name}", fh.read()))
         return out
 
     def __enter__(self) -> workspace:  # noqa: PYI034
@@ -135,18 +187,33 @@ class workspace:
         remove_tree(self.root)
 
 
-def _make_folders(root: str, relative: str) -> None:
-    """`root`, then the folders `relative` (a `safe_name`'s folder part) under it, mode
-    0o755, one level at a time: `os.makedirs` recurses once per level, and a task folder may
-    be deeper than Python's recursion limit."""
-    folder = root
-    for part in ("", *PurePosixPath(relative).parts):
-        folder = os.path.join(folder, part)
-        try:
-            os.mkdir(folder, 0o755)
-        except FileExistsError:
-            if os.path.islink(folder) or not os.path.isdir(folder):
-                raise
+def open_folder(root: str, relative: str, make: bool = False) -> int:
+    """A descriptor of the folder `relative` (a `safe_name`'s folder part, "" for `root`)
+    under the host folder `root`, reached one level at a time by directory descriptors
+    (mkdirat-style, each made mode 0o755 first where `make`): never a host path below
+    `root`, so a name of any length the jail takes works (a path string past PATH_MAX is
+    ENAMETOOLONG), and no recursion (a task folder may be deeper than Python's recursion
+    limit). A level that is a link or a file raises (ELOOP, ENOTDIR): only this host
+    writes the tree."""
+    fd = os.open(root, FOLDER)
+    try:
+        for part in relative.split("/") if relative else ():
+            if make:
+                try:
+                    os.mkdir(part, 0o755, dir_fd=fd)
+                except FileExistsError:
+                    pass
+            below = os.open(part, FOLDER, dir_fd=fd)
+            os.close(fd)
+            fd = below
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
+PATH_MAX = os.pathconf("/", "PC_PATH_MAX")
+NAME_MAX = os.pathconf("/", "PC_NAME_MAX")
 
 
 def safe_name(name: str, spec: LanguageSpec) -> str:
@@ -158,6 +225,14 @@ def safe_name(name: str, spec: LanguageSpec) -> str:
             not path.parts or path.parts[0] in (spec.source, "prog"):
         raise ArgumentError(f"bad file name {name!r}: must be relative, without '..', and not "
                             f"{spec.source!r} or 'prog'")
+    # what every jail takes: a part of at most NAME_MAX bytes, and the path the cold init
+    # reads it from (INPUTS, the longest of /work and INPUTS) within PATH_MAX with its NUL;
+    # else one ArgumentError naming the file, cold and warm alike, never a host OSError
+    if any(len(part.encode("utf-8", "surrogatepass")) > NAME_MAX for part in path.parts) or \
+            len(f"{INPUTS}/{path}".encode("utf-8", "surrogatepass")) >= PATH_MAX:
+        raise ArgumentError(f"file name too long {str(path)[:64]!r}... "
+                            f"({len(str(path))} characters): a part of at most {NAME_MAX} "
+                            f"bytes, the whole at most {PATH_MAX - len(INPUTS) - 2} bytes")
     return str(path)
 
 

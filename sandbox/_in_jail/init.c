@@ -62,9 +62,10 @@ static void end_the_rest(void)
     }
 }
 
-/* Copy the file `name` of the folder `from_fd` into the new file `to` (a path), mode 0644
- * whatever the umask (init.py's _copy); 0, or -1 with errno. Two descriptors. */
-static int copy_file(int from_fd, const char *name, const char *to)
+/* Copy the file `name` of the folder `from_fd` into the new file `name` of the working
+ * directory, mode 0644 whatever the umask (init.py's _copy); 0, or -1 with errno. Two
+ * descriptors. */
+static int copy_file(int from_fd, const char *name)
 {
     static char buffer[1 << 16];
     int in, out, saved;
@@ -73,7 +74,7 @@ static int copy_file(int from_fd, const char *name, const char *to)
     in = openat(from_fd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
     if (in < 0)
         return -1;
-    out = open(to, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+    out = open(name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
     if (out < 0) {
         saved = errno;
         close(in);
@@ -111,56 +112,57 @@ static int copy_file(int from_fd, const char *name, const char *to)
     return -1;
 }
 
-/* Copy the tree of the staging folder `from` into `to` (each `*_length` bytes of a PATH_MAX
- * buffer), as init.py's take_inputs: regular files (copy_file) and folders (mode 01777)
- * only, no link followed, anything else EINVAL; 0, or -1 with errno. One pass over the
- * folder copies its files and makes its subfolders (a directory stream and two files
- * open); then each subfolder is found by name, as the least name after the one done last,
- * the folder closed before the recursion: whatever the depth, at most three descriptors
- * (OWN_FILES) beside fds 0 to 2. */
-static int take_inputs(char *from, size_t from_length, char *to, size_t to_length)
+#define FOLDER_FLAGS (O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+
+/* Copy the tree of the source folder `from` (a descriptor, this function's: closed here)
+ * into the working directory, as init.py's take_inputs: regular files (copy_file) and
+ * folders (mode 01777) only, no link followed, anything else EINVAL. Returns a descriptor
+ * of `from`'s `..` (opened before `from` is closed; 0 for the `top` folder, whose `..` is
+ * not the copy's), or -1 with errno. By descriptors and
+ * the working directory, down by name and back up by `..` (before the program starts
+ * nothing else writes either tree), never by a path from the root: each step costs the
+ * same whatever the depth (red team sb22). One pass over the folder copies its files and
+ * makes its subfolders (a directory stream and two files open); then each subfolder is
+ * found by name, as the least name after the one done last, the stream closed before the
+ * recursion (which gets the subfolder's descriptor alone): whatever the depth, at most
+ * three descriptors (OWN_FILES) beside fds 0 to 2. */
+static int take_inputs(int from, int top)
 {
     static char next[NAME_MAX + 1]; /* a pass's least name so far: used before recursing */
     char done[NAME_MAX + 1] = "";   /* the subfolder this level copied last */
-    int started = 0, failed = 0, saved = 0;
+    int started = 0, saved = 0, below, back;
     DIR *dir;
     struct dirent *entry;
     struct stat info;
-    size_t n;
 
-    dir = opendir(from);
-    if (dir == NULL)
+    dir = fdopendir(from);
+    if (dir == NULL) {
+        saved = errno;
+        close(from);
+        errno = saved;
         return -1;
+    }
     errno = 0;
-    while (!failed && (entry = readdir(dir)) != NULL) {
+    while ((entry = readdir(dir)) != NULL) {
         if (strcmp(entry->d_name, ".") == 0 || strcmp(entry->d_name, "..") == 0)
             continue;
-        n = strlen(entry->d_name);
-        if (to_length + 1 + n >= PATH_MAX) {
-            failed = 1, saved = ENAMETOOLONG;
-            break;
-        }
-        to[to_length] = '/';
-        memcpy(to + to_length + 1, entry->d_name, n + 1);
         if (fstatat(dirfd(dir), entry->d_name, &info, AT_SYMLINK_NOFOLLOW) < 0)
-            failed = 1, saved = errno;
+            saved = errno;
         else if (S_ISDIR(info.st_mode)) {
-            if (mkdir(to, 0700) < 0 || chmod(to, 01777) < 0)
-                failed = 1, saved = errno;
+            if (mkdir(entry->d_name, 0700) < 0 || chmod(entry->d_name, 01777) < 0)
+                saved = errno;
         } else if (!S_ISREG(info.st_mode))
-            failed = 1, saved = EINVAL;
-        else if (copy_file(dirfd(dir), entry->d_name, to) < 0)
-            failed = 1, saved = errno;
-        to[to_length] = '\0';
+            saved = EINVAL;
+        else if (copy_file(dirfd(dir), entry->d_name) < 0)
+            saved = errno;
+        if (saved != 0)
+            break;
         errno = 0;
     }
-    if (!failed && errno != 0)
-        failed = 1, saved = errno;
-    closedir(dir);
-    while (!failed) {
-        dir = opendir(from);
-        if (dir == NULL)
-            return -1;
+    if (saved == 0 && errno != 0)
+        saved = errno;
+    while (saved == 0) {
+        rewinddir(dir);
         next[0] = '\0';
         while ((entry = readdir(dir)) != NULL) {
             if (strcmp(entry->d_name, ".") == 0 || strcmp(entry->d_name, "..") == 0
@@ -171,25 +173,41 @@ static int take_inputs(char *from, size_t from_length, char *to, size_t to_lengt
                 && S_ISDIR(info.st_mode))
                 memcpy(next, entry->d_name, strlen(entry->d_name) + 1);
         }
+        if (next[0] == '\0') { /* every subfolder done: back up */
+            back = top ? 0 : openat(dirfd(dir), "..", FOLDER_FLAGS);
+            saved = errno;
+            closedir(dir);
+            errno = saved;
+            return back;
+        }
+        memcpy(done, next, strlen(next) + 1);
+        started = 1;
+        below = openat(dirfd(dir), done, FOLDER_FLAGS);
+        if (below < 0 || chdir(done) < 0) {
+            saved = errno;
+            if (below >= 0)
+                close(below);
+            break;
+        }
         closedir(dir);
-        n = strlen(next);
-        if (n == 0)
-            return 0;
-        if (from_length + 1 + n >= PATH_MAX) /* made above: `to`'s is within PATH_MAX */
-            failed = 1, saved = ENAMETOOLONG;
-        else {
-            memcpy(done, next, n + 1);
-            started = 1;
-            from[from_length] = '/';
-            memcpy(from + from_length + 1, done, n + 1);
-            to[to_length] = '/';
-            memcpy(to + to_length + 1, done, n + 1);
-            if (take_inputs(from, from_length + 1 + n, to, to_length + 1 + n) < 0)
-                failed = 1, saved = errno;
-            from[from_length] = '\0';
-            to[to_length] = '\0';
+        back = take_inputs(below, 0);
+        if (back < 0)
+            return -1; /* errno is the failure's; nothing of this level is open */
+        if (chdir("..") < 0) {
+            saved = errno;
+            close(back);
+            errno = saved;
+            return -1;
+        }
+        dir = fdopendir(back);
+        if (dir == NULL) {
+            saved = errno;
+            close(back);
+            errno = saved;
+            return -1;
         }
     }
+    closedir(dir);
     errno = saved;
     return -1;
 }
@@ -329,14 +347,16 @@ static void report(const char *head, size_t head_length, const char *nonce, int 
 
 int main(int argc, char **argv)
 {
-    static char inputs[PATH_MAX] = INIT_INPUTS, work[PATH_MAX] = INIT_WORK;
     pid_t pid, ended;
-    int status;
+    int status, inputs;
 
     /* only as a jail's pid 1: elsewhere its kill(-1) would reach every process of its uid */
     if (argc < 4 || getpid() != 1)
         return INIT_FAILED;
-    if (take_inputs(inputs, strlen(inputs), work, strlen(work)) < 0) {
+    /* the copy's target is the working directory, which is /work again after it */
+    inputs = open(INIT_INPUTS, FOLDER_FLAGS);
+    if (inputs < 0 || chdir(INIT_WORK) < 0 || take_inputs(inputs, 1) < 0
+        || chdir(INIT_WORK) < 0) {
         report(inputs_report, sizeof inputs_report - 1, argv[1], errno);
         _exit(INIT_FAILED);
     }

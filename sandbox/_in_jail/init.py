@@ -106,7 +106,7 @@ OWN_FILES = 3
 """This init's descriptors beyond the program's, counted in the jail's RLIMIT_NOFILE
 (`_runner.run` adds them) and taken off it by its child: fds 0 to 2 are the program's too,
 the copy holds a folder and two files at most (`take_inputs`; init.c a directory stream and
-two files), so `open_files=4` leaves the copy room."""
+two files; the target folder is the working directory, no descriptor), so `open_files=4` leaves the copy room."""
 
 
 def main(argv: "list[str]") -> None:
@@ -185,31 +185,65 @@ def take_inputs(source: str = INPUTS, target: str = WORK) -> None:
     the program, another uid, reads them, makes files of its own beside them, and can
     neither write, remove nor replace one. Regular files and folders only, never a link
     followed (`O_NOFOLLOW`, `follow_symlinks=False`): anything else in the staging folder
-    is the host's bug, an OSError EINVAL. Walked with a list, not a recursion (a task folder may
-    be deeper than Python's recursion limit), each folder's entries read whole before the
-    next is opened: at most two descriptors at a time, the file copied and its copy
-    (`OWN_FILES`). This init's (`main`), and a cold test harness's before its first test
-    (`harness.apart`); init.c's `take_inputs` the same."""
-    folders = [""]
-    while folders:
-        relative = folders.pop()
-        for entry in list(posix.scandir(source + relative)):
-            name = relative + "/" + entry.name
-            if entry.is_dir(follow_symlinks=False):
-                posix.mkdir(target + name, 0o700)
-                posix.chmod(target + name, 0o1777)
-                folders.append(name)
-            elif entry.is_file(follow_symlinks=False):
-                _copy(source + name, target + name)
-            else:
-                raise OSError(errno.EINVAL, "not a file or folder", name)
-
-
-def _copy(source: str, target: str) -> None:
-    """`source`'s bytes into a new file `target`, mode 0o644 whatever the umask."""
-    reading = posix.open(source, posix.O_RDONLY | posix.O_NOFOLLOW | posix.O_CLOEXEC)
+    is the host's bug, an OSError EINVAL. Walked by a directory descriptor of the source
+    and the working directory in the target, down by name and back up by `..` (before the
+    program starts nothing else writes either tree), never by a path from the root: each
+    step costs the same whatever the depth (by paths the copy's cost grew with the square
+    of the depth: red team sb22). A list, not a recursion (a task folder may be deeper than
+    Python's recursion limit); each folder's entries read whole before a file is opened:
+    at most three descriptors at a time, the folder, the file copied and its copy
+    (`OWN_FILES`). This init's (`main`); init.c's `take_inputs` the same. The working
+    directory is `target` again at the end."""
+    posix.chdir(target)
+    here = posix.open(source, _FOLDER)
     try:
-        writing = posix.open(target, posix.O_WRONLY | posix.O_CREAT | posix.O_EXCL
+        pending = [_take_folder(here)]  # by level: the subfolders still to copy
+        while pending:
+            if pending[-1]:
+                name = pending[-1].pop()
+                below = posix.open(name, _FOLDER, dir_fd=here)
+                posix.close(here)
+                here = below
+                posix.chdir(name)
+                pending.append(_take_folder(here))
+                continue
+            pending.pop()
+            if pending:
+                above = posix.open("..", _FOLDER, dir_fd=here)
+                posix.close(here)
+                here = above
+                posix.chdir("..")
+    finally:
+        posix.close(here)
+        posix.chdir(target)
+
+
+_FOLDER = posix.O_RDONLY | posix.O_DIRECTORY | posix.O_NOFOLLOW | posix.O_CLOEXEC
+
+
+def _take_folder(source: int) -> "list[str]":
+    """The files of the folder `source` (a descriptor) copied into the working directory,
+    its subfolders made there (0o1777); their names."""
+    folders = []
+    for entry in list(posix.scandir(source)):
+        if entry.is_dir(follow_symlinks=False):
+            posix.mkdir(entry.name, 0o700)
+            posix.chmod(entry.name, 0o1777)
+            folders.append(entry.name)
+        elif entry.is_file(follow_symlinks=False):
+            _copy(source, entry.name)
+        else:
+            raise OSError(errno.EINVAL, "not a file or folder", entry.name)
+    return folders
+
+
+def _copy(source: int, name: str) -> None:
+    """The bytes of `name` in the folder `source` into a new file `name` of the working
+    directory, mode 0o644 whatever the umask."""
+    reading = posix.open(name, posix.O_RDONLY | posix.O_NOFOLLOW | posix.O_CLOEXEC,
+                         dir_fd=source)
+    try:
+        writing = posix.open(name, posix.O_WRONLY | posix.O_CREAT | posix.O_EXCL
                              | posix.O_NOFOLLOW | posix.O_CLOEXEC, 0o644)
         try:
             while posix.sendfile(writing, reading, None, 1 << 30):

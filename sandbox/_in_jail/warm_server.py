@@ -866,20 +866,32 @@ def child(header: "dict[str, Any]", fds: "list[int]", stdio: "tuple[Any, Any, An
 
 
 def take_inputs(payload_fd: int) -> "tuple[str | None, Any]":
-    """Read the run's program and files from its payload pipe (until its end) and write
-    them into /work, read-only; (the program's text, the inodes written)."""
-    payload = marshal.loads(harness_wire.read_all(payload_fd))
-    created = write_inputs("main.py", payload["code"])
-    for name, content in payload["files"].items():
-        created += write_inputs(name, content)
-    return payload["code"], created
+    """Read the run's program and files from its payload pipe (`harness_wire.pack_inputs`,
+    until its end) and write them into /work, read-only, file by file through a bounded
+    buffer (the inputs count once in the run's memory: the file in /work, as cold);
+    (the program's text, the inodes written)."""
+    source = None
+    created = 0
+    while head := harness_wire.read_exactly(payload_fd, harness_wire.INPUT_HEAD):
+        if len(head) != harness_wire.INPUT_HEAD:
+            raise EOFError("the inputs stream ended inside a record")
+        size = int.from_bytes(head[4:], "big")
+        name = harness_wire.read_exactly(payload_fd, int.from_bytes(head[:4], "big"))
+        if source is None:  # the program, first: its text is the run's
+            text = harness_wire.read_exactly(payload_fd, size)
+            source = text.decode("utf-8", "surrogatepass")
+            created += write_inputs(name.decode("utf-8", "surrogatepass"), text)
+        else:
+            created += write_inputs(name.decode("utf-8", "surrogatepass"), payload_fd, size)
+    return source, created
 
 
-def write_inputs(name: str, content: "str | bytes") -> int:
+def write_inputs(name: str, content: "bytes | int", size: int = 0) -> int:
     """/work/NAME, mode 0644 as a cold run's binds and read-only to the program as there
     (this server's uid owns it in a sticky folder: the program's uid can neither write,
-    remove nor replace it); the inodes made (the file, and each folder on its way not there
-    yet). (os.open and os.write, not open(): every function a child
+    remove nor replace it), from `content`: bytes, or a descriptor `size` bytes of it are
+    read from (`harness_wire.copy_input`); the inodes made (the file, and each folder on
+    its way not there yet). (os.open and os.write, not open(): every function a child
     calls copies the pages its objects are on.)"""
     path = "/work/" + name
     created = 1
@@ -896,13 +908,14 @@ def write_inputs(name: str, content: "str | bytes") -> int:
             created += 1
         except FileExistsError:
             pass
-    # as the host's `_workspace.as_bytes`: a lone surrogate stays bytes Python refuses
-    data = content.encode("utf-8", "surrogatepass") if isinstance(content, str) else content
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o644)
     try:
-        view = memoryview(data)
-        while view:
-            view = view[os.write(fd, view):]
+        if isinstance(content, int):
+            harness_wire.copy_input(content, fd, size)
+        else:
+            view = memoryview(content)
+            while view:
+                view = view[os.write(fd, view):]
         os.fchmod(fd, 0o644)  # as a cold jail shows its binds, whatever the umask
     finally:
         os.close(fd)

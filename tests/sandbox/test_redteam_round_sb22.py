@@ -5,7 +5,8 @@ under RLIMIT_NOFILE and RLIMIT_FSIZE of its own that its child lowers to the pro
 `_workspace.check_inputs_fit`; spare jails that hard-link the run's tree into a staging
 folder of their own (`_spare.Spare.fill_staging`).
 
-81 probes: 69 held, 12 open (strict xfails) under 5 roots:
+81 probes: 69 held, 12 open (strict xfails) under 5 roots, all closed by h-sb25 (plain
+tests now; its probes in test_sb22_fixes.py):
 - ROOT_FSIZE_MIB (6): the cold program's RLIMIT_FSIZE is file_size_bytes rounded up to a
   MiB (1000 asked, 1 MiB granted: a cold program writes 5096 bytes where warm stops at 1000).
 - ROOT_CODE_COUNTED (3): check_inputs_fit counts the program (model output) in what it
@@ -24,7 +25,7 @@ with the run; five forged inputs reports stay the program's exit 70; inodes and 
 just fit run cold (both inits) as warm, one more is an ArgumentError in both modes; the
 copies are the run's memory; 4000-byte names; the same /work (owners, modes, links,
 blocks, statvfs, errnos) cold as warm.
-Not probed (timing): the cold copy resolves absolute paths at every level (quadratic in
+Not probed (timing; h-sb25 walks by directory descriptors): the cold copy resolved absolute paths at every level (quadratic in
 depth) inside the program's wall clock (the spare is released before the copy): on the 2-core
 helper machine a 2000-deep input tree's print run took 1.6 s (C init) and 1.0 s (Python
 init) cold against 0.3 s warm at load 9, and a 1950-deep one timed out at wall_s=2 cold
@@ -168,7 +169,6 @@ def test_warm_file_size_is_exactly_file_size_bytes(fsize: int) -> None:
     assert (out.status, out.stdout) == ("ok", _limits_seen(64, fsize)), out
 
 
-@pytest.mark.xfail(strict=True, reason=ROOT_FSIZE_MIB)
 @pytest.mark.parametrize("fsize", [1000, 3 << 19])
 def test_cold_file_size_is_exactly_file_size_bytes(init: str, fsize: int) -> None:
     out = sandbox.run(LIMITS, files={"a": "x"}, mode="cold",
@@ -204,7 +204,6 @@ def test_warm_write_stops_at_1000_bytes() -> None:
     assert (out.status, out.stdout) == ("ok", "1000 1000 1000\n"), out
 
 
-@pytest.mark.xfail(strict=True, reason=ROOT_FSIZE_MIB)
 def test_cold_write_stops_at_1000_bytes(init: str) -> None:
     out = sandbox.run(WRITE_PAST.format(size=1000), files={"d/in": "x"}, mode="cold",
                       limits=dataclasses.replace(SHORT, file_size_bytes=1000))
@@ -436,7 +435,6 @@ LONG_PROGRAM = "print('long')\n" + "#" * 5000 + "\n"
 NEARLY_FULL: dict[str, str | bytes] = {"big": b"x" * ((1 << 20) - 4096)}
 
 
-@pytest.mark.xfail(strict=True, reason=ROOT_CODE_COUNTED)
 @pytest.mark.parametrize("mode", MODES)
 def test_a_program_past_the_room_left_is_its_own_failure(mode: sandbox.Mode) -> None:
     out = sandbox.run(LONG_PROGRAM, files=NEARLY_FULL, mode=mode,
@@ -444,7 +442,6 @@ def test_a_program_past_the_room_left_is_its_own_failure(mode: sandbox.Mode) -> 
     assert out.status == "runtime_error", out
 
 
-@pytest.mark.xfail(strict=True, reason=ROOT_CODE_COUNTED)
 def test_a_tested_program_past_the_room_left_is_its_own_failure() -> None:
     report = sandbox.run_tests(LONG_PROGRAM, [{"input": "", "output": "long\n"}],
                                files=NEARLY_FULL, mode="cold",
@@ -465,9 +462,7 @@ MEMORY = dataclasses.replace(SHORT, memory_bytes=64 << 20, disk_bytes=64 << 20, 
 INPUTS_32: dict[str, str | bytes] = {"big": b"y" * (32 << 20)}
 
 
-@pytest.mark.parametrize("where", [
-    "c", "python", pytest.param("warm", marks=pytest.mark.xfail(strict=True,
-                                                                reason=ROOT_WARM_INPUT_PEAK))])
+@pytest.mark.parametrize("where", RUNS)
 def test_inputs_of_half_the_memory_leave_an_honest_program_room(
         where: str, monkeypatch: pytest.MonkeyPatch) -> None:
     out = _run("import os\nprint(os.path.getsize('big'))\n", where, INPUTS_32, MEMORY,
@@ -530,7 +525,6 @@ def test_warm_takes_a_name_of_4060_bytes() -> None:
     assert (out.status, out.stdout) == ("ok", "deep\n"), out
 
 
-@pytest.mark.xfail(strict=True, reason=ROOT_SPARE_PATH)
 def test_a_name_of_4060_bytes_goes_through_a_spare(spare_waiting: sandbox.Limits) -> None:
     name = _deep(4060)
     out = sandbox.run(f"print(open({name!r}).read())", files={name: "deep"}, mode="cold",
@@ -538,9 +532,7 @@ def test_a_name_of_4060_bytes_goes_through_a_spare(spare_waiting: sandbox.Limits
     assert (out.status, out.stdout) == ("ok", "deep\n"), out
 
 
-@pytest.mark.parametrize("where", [
-    pytest.param("c", marks=pytest.mark.xfail(strict=True, reason=ROOT_HOST_PUT_PATH)),
-    "warm"])
+@pytest.mark.parametrize("where", RUNS)
 def test_a_name_of_4075_bytes_goes_cold_as_warm(where: str,
                                                 monkeypatch: pytest.MonkeyPatch) -> None:
     name = _deep(4075)
