@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 
 from sandbox._cache import FOLDER, remove_tree
 from sandbox._cgroup import MemoryGroup
+from sandbox._errors import SandboxError
 from sandbox._parallel import default_workers
 from sandbox._process import FORKING, Started
 
@@ -318,7 +319,7 @@ def _up(here: tuple[int, int], came_from: tuple[tuple[int, int], tuple[int, int]
         for fd, identity in zip(here, came_from):
             ups.append(os.open("..", FOLDER, dir_fd=fd))
             if _identity(ups[-1]) != identity:
-                raise OSError(f"a staging folder moved during the walk: {identity}")
+                raise SandboxError(f"a staging folder moved during the walk: {identity}")  # (the host's)
     except BaseException:
         for fd in ups:
             os.close(fd)
